@@ -1,16 +1,18 @@
-"""Spill slots whose whole life is a stretch of one block carried in registers instead (after
+"""Stretches of a spill slot's life within one block carried in registers instead (after
 register allocation; target-neutral: reads InstrDesc, the cost model and `Target.move`).
 
-Shape matched: a spill slot (`Frame("slot", k)`, a frame word only the allocator's spill code
-reaches) every reference of which lies in one basic block, the first a store of a register into
-it (`target.move(rX, slot)`) and the others reads of its whole word, with no call, label or
-target barrier in between. Such a slot is dead outside that stretch: entering the block it is
-written before it is read, and leaving it the next reference is that store again (a loop's next
-turn). Chaitin-style colouring gives a value one place for its whole life, so a value computed
-in the middle of a loop body under high pressure and carried to the next turn goes to a slot and
-is copied into its loop-carried register at the latch (Ascon's linear layer on MSP430:
-`mov r4, 36(sp)` ... `mov 36(sp), r8`, every register busy somewhere in between), although at
-each point of the stretch some register is idle.
+Shape matched: a stretch of a spill slot's life (`Frame("slot", k)`, a frame word only the
+allocator's spill code reaches) within one basic block: a store of a register into it
+(`target.move(rX, slot)`) and reads of its whole word after it, with no call, label or target
+barrier in between, where the slot is dead after the stretch: either the slot's next reference
+is another store in the same block (one slot holds every step of a spilled chain of two-address
+steps, `mov a, t; eor b, t`: the copy's ends share it), or every reference of the slot lies in
+that block and the first is a store (entering the block it is written before it is read, and
+leaving it the next reference is that store again: a loop's next turn). Chaitin-style colouring
+gives a value one place for its whole life, so a value computed in the middle of a loop body under
+high pressure and carried to the next turn goes to a slot and is copied into its loop-carried
+register at the latch (Ascon's linear layer on MSP430: `mov r4, 36(sp)` ... `mov 36(sp), r8`, every
+register busy somewhere in between), although at each point of the stretch some register is idle.
 
 The value is carried instead by a chain of registers, each idle (not live, not written) over its
 part of the stretch, with a register copy where one part hands over to the next; found from the
@@ -27,8 +29,9 @@ frame layout is not renumbered).
 
 Preserves: every instruction reads the value it read before (the chain holds the slot's value
 over the whole stretch, each register where nothing else lives in it or writes it), and every
-register and memory word live after the stretch holds what it held; register copies change no
-flags (the contract of `Target.move`).
+register and memory word live after the stretch holds what it held (the slot's word is not:
+nothing reads it before its next store); register copies change no flags (the contract of
+`Target.move`).
 """
 from __future__ import annotations
 
@@ -131,16 +134,9 @@ def slot_registers(mf: MFunction, target: Target, usable: set[int], regs: frozen
     taken: set[int] = set()
     gone: set[int] = set()
     before: dict[int, list[MInst]] = defaultdict(list)     # copies put in front of an instruction
-    for key in sorted(refs, key=lambda k: refs[k][0]):
-        sites = refs[key]
+    for sites, slot in _webs(insts, refs, block_of, target):
         first, last = sites[0][0], sites[-1][0]
-        slot = insts[first].ops[sites[0][1]]
-        if len(sites) < 2 or len({block_of[i] for i, _ in sites}) != 1 \
-                or len({i for i, _ in sites}) != len(sites) or any(insts[i].ops[p] != slot for i, p in sites):
-            continue
         store = _moves(insts[first], target, slot)
-        if store is None or store[0] != "store":
-            continue
         load = _moves(insts[last], target, slot)
         load = load[1] if load and load[0] == "load" else None
         reads = [(i, p) for i, p in sites[1:] if not (i == last and load is not None)]
@@ -207,6 +203,32 @@ def slot_registers(mf: MFunction, target: Target, usable: set[int], regs: frozen
             out.append(inst)
     mf.insts = out
     return taken
+
+
+def _webs(insts: list[MInst], refs: dict, block_of: dict, target: Target):
+    """The stretches to carry, in the order of their first reference: (sites, slot operand), each
+    a store of a register into the slot and the reads after it up to the slot's next store, when
+    that next store is in the same block (nothing reads the stored value after the stretch), or
+    up to the slot's last reference when every reference is in one block and the first is a
+    store (the next turn of a loop stores before it reads). The allocator gives the values of a
+    chain of two-address steps one slot (`mov a, t; eor b, t`: the copy's ends share it), so one
+    slot may hold several such stretches."""
+    out = []
+    for key, sites in refs.items():
+        slot = insts[sites[0][0]].ops[sites[0][1]]
+        if len({i for i, _ in sites}) != len(sites) or any(insts[i].ops[p] != slot for i, p in sites):
+            continue
+        stores = [n for n, (i, _) in enumerate(sites) if (_moves(insts[i], target, slot) or ("",))[0] == "store"]
+        one_block = len({block_of[i] for i, _ in sites}) == 1 and stores[:1] == [0]
+        for a, b in zip(stores, stores[1:] + [len(sites)]):
+            web = sites[a:b]
+            if len(web) < 2:
+                continue
+            if b < len(sites) and block_of[sites[b][0]] == block_of[web[0][0]] == block_of[web[-1][0]]:
+                out.append((web, slot))
+            elif b == len(sites) and one_block:
+                out.append((web, slot))
+    return sorted(out, key=lambda w: w[0][0][0])
 
 
 def _mark_live(du, chain, last) -> None:

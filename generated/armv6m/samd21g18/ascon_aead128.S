@@ -46,7 +46,7 @@ ascon_aead128_key_setup:
 
 
 @ --- ascon_aead128_encrypt_with: ascon_aead128.encrypt_with
-@     frame 88 bytes (17 spill slots, 8 on the stack; locals 56), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     frame 92 bytes (17 spill slots, 9 on the stack; locals 56), saves r4, r5, r6, r7, r8, r9, r10, r11
 @     estimated 678 bytes of code and literals
 	.section .text.ascon_aead128_encrypt_with,"ax",%progbits
 	.global ascon_aead128_encrypt_with
@@ -60,35 +60,35 @@ ascon_aead128_encrypt_with:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #88
+	sub	sp, #92
 	mov	r5, r3
-	ldr	r4, [sp, #124]
+	ldr	r4, [sp, #128]
 	@ ascon_aead128.ae:47: s[0] = iv as u64
 	ldr	r2, =0x808c0001
-	str	r2, [sp, #32]
+	str	r2, [sp, #36]
 	movs	r2, #1
 	lsls	r2, r2, #12
-	str	r2, [sp, #36]
-	@ ascon_aead128.ae:93: k0 = kc[0][63:0]
-	ldr	r2, [r0]
-	str	r2, [sp, #16]
-	@ ascon_aead128.ae:48: s[1] = k0
 	str	r2, [sp, #40]
 	@ ascon_aead128.ae:93: k0 = kc[0][63:0]
-	ldr	r2, [r0, #4]
-	str	r2, [sp, #12]
+	ldr	r2, [r0]
+	str	r2, [sp, #20]
 	@ ascon_aead128.ae:48: s[1] = k0
 	str	r2, [sp, #44]
-	@ ascon_aead128.ae:94: k1 = kc[0][127:64]
-	ldr	r2, [r0, #8]
-	str	r2, [sp, #8]
-	@ ascon_aead128.ae:49: s[2] = k1
+	@ ascon_aead128.ae:93: k0 = kc[0][63:0]
+	ldr	r2, [r0, #4]
+	str	r2, [sp, #16]
+	@ ascon_aead128.ae:48: s[1] = k0
 	str	r2, [sp, #48]
 	@ ascon_aead128.ae:94: k1 = kc[0][127:64]
-	ldr	r0, [r0, #12]
-	str	r0, [sp, #4]
+	ldr	r2, [r0, #8]
+	str	r2, [sp, #12]
 	@ ascon_aead128.ae:49: s[2] = k1
-	str	r0, [sp, #52]
+	str	r2, [sp, #52]
+	@ ascon_aead128.ae:94: k1 = kc[0][127:64]
+	ldr	r0, [r0, #12]
+	str	r0, [sp, #8]
+	@ ascon_aead128.ae:49: s[2] = k1
+	str	r0, [sp, #56]
 	mov	r3, r1
 	@ ascon_aead128.ae:50: s[3] = load_le(nonce, 0, 8)
 	mov	r6, r1
@@ -96,7 +96,7 @@ ascon_aead128_encrypt_with:
 	tst	r6, r2
 	beq	.Lascon_aead128_encrypt_with_words2
 .Lascon_aead128_encrypt_with_bytes1:
-	add	r7, sp, #72
+	add	r7, sp, #76
 	movs	r1, #8
 .Lascon_aead128_encrypt_with_cpy4:
 	subs	r1, #1
@@ -108,15 +108,15 @@ ascon_aead128_encrypt_with:
 	mov	r6, r7
 .Lascon_aead128_encrypt_with_words2:
 	ldr	r0, [r6]
-	str	r0, [sp, #56]
-	ldr	r0, [r6, #4]
 	str	r0, [sp, #60]
+	ldr	r0, [r6, #4]
+	str	r0, [sp, #64]
 	@ ascon_aead128.ae:51: s[4] = load_le(nonce, 8, 8)
 	adds	r3, #8
 	tst	r3, r2
 	beq	.Lascon_aead128_encrypt_with_words6
 .Lascon_aead128_encrypt_with_bytes5:
-	add	r2, sp, #72
+	add	r2, sp, #76
 	movs	r1, #8
 .Lascon_aead128_encrypt_with_cpy8:
 	subs	r1, #1
@@ -128,38 +128,38 @@ ascon_aead128_encrypt_with:
 	mov	r3, r2
 .Lascon_aead128_encrypt_with_words6:
 	ldr	r0, [r3]
-	str	r0, [sp, #64]
-	ldr	r0, [r3, #4]
 	str	r0, [sp, #68]
+	ldr	r0, [r3, #4]
+	str	r0, [sp, #72]
 	@ ascon_aead128.ae:52: P.permute(s, rounds_init)
-	add	r0, sp, #32
+	add	r0, sp, #36
 	movs	r1, #12
 	bl	ascon_aead128_P_permute
 	@ ascon_aead128.ae:53: s[3] = s[3] ^ k0
-	ldr	r1, [sp, #56]
-	ldr	r0, [sp, #16]
-	eors	r1, r0
-	str	r1, [sp, #56]
 	ldr	r1, [sp, #60]
-	ldr	r0, [sp, #12]
+	ldr	r0, [sp, #20]
 	eors	r1, r0
 	str	r1, [sp, #60]
-	@ ascon_aead128.ae:54: s[4] = s[4] ^ k1
 	ldr	r1, [sp, #64]
-	ldr	r0, [sp, #8]
+	ldr	r0, [sp, #16]
 	eors	r1, r0
 	str	r1, [sp, #64]
+	@ ascon_aead128.ae:54: s[4] = s[4] ^ k1
 	ldr	r1, [sp, #68]
-	ldr	r0, [sp, #4]
+	ldr	r0, [sp, #12]
 	eors	r1, r0
 	str	r1, [sp, #68]
+	ldr	r1, [sp, #72]
+	ldr	r0, [sp, #8]
+	eors	r1, r0
+	str	r1, [sp, #72]
 	@ ascon_aead128.ae:96: absorb_ad(s, ad)
-	add	r0, sp, #32
+	add	r0, sp, #36
 	mov	r1, r5
 	mov	r2, r4
 	bl	ascon_aead128_absorb_ad
 	@ ascon_aead128.ae:98: full = m / rate
-	ldr	r1, [sp, #132]
+	ldr	r1, [sp, #136]
 	lsrs	r0, r1, #4
 	mov	r11, r0
 	@ ascon_aead128.ae:99: for i in 0..full {
@@ -169,23 +169,23 @@ ascon_aead128_encrypt_with:
 	bcs	.Lascon_aead128_encrypt_with_done10
 .Lascon_aead128_encrypt_with_loop9:
 	@ ascon_aead128.ae:37: return cat(s[1], s[0])
-	ldr	r0, [sp, #40]
-	mov	r9, r0
 	ldr	r0, [sp, #44]
+	mov	r9, r0
+	ldr	r0, [sp, #48]
 	mov	r10, r0
-	ldr	r6, [sp, #32]
-	ldr	r5, [sp, #36]
+	ldr	r6, [sp, #36]
+	ldr	r5, [sp, #40]
 	@ ascon_aead128.ae:100: off = rate * i
 	mov	r1, r8
 	lsls	r2, r1, #4
 	@ ascon_aead128.ae:101: c = rate_of(s) ^ load_le(msg, off, rate)
-	ldr	r1, [sp, #128]
+	ldr	r1, [sp, #132]
 	adds	r3, r1, r2
 	movs	r0, #3
 	tst	r3, r0
 	beq	.Lascon_aead128_encrypt_with_words12
 .Lascon_aead128_encrypt_with_bytes11:
-	add	r7, sp, #72
+	add	r7, sp, #76
 	movs	r4, #16
 .Lascon_aead128_encrypt_with_cpy14:
 	subs	r4, #1
@@ -207,7 +207,7 @@ ascon_aead128_encrypt_with:
 	mov	r3, r10
 	eors	r3, r1
 	@ ascon_aead128.ae:102: store_le(ct, off, c)
-	ldr	r1, [sp, #136]
+	ldr	r1, [sp, #140]
 	adds	r7, r1, r2
 	tst	r7, r0
 	bne	.Lascon_aead128_encrypt_with_bytes15
@@ -217,12 +217,12 @@ ascon_aead128_encrypt_with:
 	str	r3, [r7, #12]
 	b	.Lascon_aead128_encrypt_with_stored16
 .Lascon_aead128_encrypt_with_bytes15:
-	str	r6, [sp, #72]
-	str	r5, [sp, #76]
-	str	r4, [sp, #80]
-	str	r3, [sp, #84]
+	str	r6, [sp, #76]
+	str	r5, [sp, #80]
+	str	r4, [sp, #84]
+	str	r3, [sp, #88]
 	movs	r1, #16
-	add	r2, sp, #72
+	add	r2, sp, #76
 .Lascon_aead128_encrypt_with_cpy17:
 	subs	r1, #1
 	bcc	.Lascon_aead128_encrypt_with_stored16
@@ -231,13 +231,13 @@ ascon_aead128_encrypt_with:
 	b	.Lascon_aead128_encrypt_with_cpy17
 .Lascon_aead128_encrypt_with_stored16:
 	@ ascon_aead128.ae:41: s[0] = r[63:0]
-	str	r6, [sp, #32]
-	str	r5, [sp, #36]
+	str	r6, [sp, #36]
+	str	r5, [sp, #40]
 	@ ascon_aead128.ae:42: s[1] = r[127:64]
-	str	r4, [sp, #40]
-	str	r3, [sp, #44]
+	str	r4, [sp, #44]
+	str	r3, [sp, #48]
 	@ ascon_aead128.ae:104: P.permute(s, rounds_block)
-	add	r0, sp, #32
+	add	r0, sp, #36
 	movs	r1, #8
 	bl	ascon_aead128_P_permute
 	mov	r1, r8
@@ -250,19 +250,19 @@ ascon_aead128_encrypt_with:
 	@ ascon_aead128.ae:106: off = rate * full
 	mov	r0, r11
 	lsls	r0, r0, #4
-	str	r0, [sp]
+	str	r0, [sp, #4]
 	@ ascon_aead128.ae:107: last = m - off
-	ldr	r1, [sp, #132]
+	ldr	r1, [sp, #136]
 	subs	r2, r1, r0
 	@ ascon_aead128.ae:37: return cat(s[1], s[0])
-	ldr	r3, [sp, #40]
-	ldr	r0, [sp, #44]
-	mov	r8, r0
-	ldr	r5, [sp, #32]
-	ldr	r4, [sp, #36]
+	ldr	r3, [sp, #44]
+	ldr	r0, [sp, #48]
+	str	r0, [sp]
+	ldr	r5, [sp, #36]
+	ldr	r4, [sp, #40]
 	@ ascon_aead128.ae:108: c = rate_of(s) ^ load_le(msg, off, rate, last) ^ pad(last)
-	ldr	r1, [sp, #128]
-	ldr	r0, [sp]
+	ldr	r1, [sp, #132]
+	ldr	r0, [sp, #4]
 	adds	r1, r1, r0
 	cmp	r2, #16
 	bcc	.Lascon_aead128_encrypt_with_bytes18
@@ -271,11 +271,11 @@ ascon_aead128_encrypt_with:
 	beq	.Lascon_aead128_encrypt_with_words19
 .Lascon_aead128_encrypt_with_bytes18:
 	movs	r0, #0
-	str	r0, [sp, #72]
 	str	r0, [sp, #76]
 	str	r0, [sp, #80]
 	str	r0, [sp, #84]
-	add	r7, sp, #72
+	str	r0, [sp, #88]
+	add	r7, sp, #76
 	mov	r6, r2
 	cmp	r6, #16
 	bcc	.Lascon_aead128_encrypt_with_cnt21
@@ -293,17 +293,17 @@ ascon_aead128_encrypt_with:
 .Lascon_aead128_encrypt_with_words19:
 	ldr	r6, [r1]
 	eors	r5, r6
-	str	r5, [sp, #24]
+	str	r5, [sp, #28]
 	ldr	r5, [r1, #4]
 	eors	r4, r5
-	str	r4, [sp, #20]
+	str	r4, [sp, #24]
 	ldr	r4, [r1, #8]
 	eors	r3, r4
-	str	r3, [sp, #28]
+	str	r3, [sp, #32]
 	ldr	r1, [r1, #12]
-	mov	r0, r8
+	ldr	r0, [sp]
 	eors	r0, r1
-	mov	r8, r0
+	str	r0, [sp]
 	@ ascon_aead128.ae:28: return (1 as u128) << (8 * count)
 	movs	r5, #1
 	movs	r7, #0
@@ -345,17 +345,17 @@ ascon_aead128_encrypt_with:
 	movs	r7, #0
 .Lascon_aead128_encrypt_with_she26:
 	@ ascon_aead128.ae:108: c = rate_of(s) ^ load_le(msg, off, rate, last) ^ pad(last)
-	ldr	r6, [sp, #24]
+	ldr	r6, [sp, #28]
 	eors	r6, r5
-	ldr	r5, [sp, #20]
+	ldr	r5, [sp, #24]
 	eors	r5, r4
-	ldr	r4, [sp, #28]
+	ldr	r4, [sp, #32]
 	eors	r4, r3
-	mov	r3, r8
+	ldr	r3, [sp]
 	eors	r3, r7
 	@ ascon_aead128.ae:109: store_le(ct, off, c, last)
-	ldr	r1, [sp, #136]
-	ldr	r0, [sp]
+	ldr	r1, [sp, #140]
+	ldr	r0, [sp, #4]
 	adds	r1, r1, r0
 	cmp	r2, #16
 	bcc	.Lascon_aead128_encrypt_with_bytes27
@@ -368,11 +368,11 @@ ascon_aead128_encrypt_with:
 	str	r3, [r1, #12]
 	b	.Lascon_aead128_encrypt_with_stored28
 .Lascon_aead128_encrypt_with_bytes27:
-	str	r6, [sp, #72]
-	str	r5, [sp, #76]
-	str	r4, [sp, #80]
-	str	r3, [sp, #84]
-	add	r7, sp, #72
+	str	r6, [sp, #76]
+	str	r5, [sp, #80]
+	str	r4, [sp, #84]
+	str	r3, [sp, #88]
+	add	r7, sp, #76
 	cmp	r2, #16
 	bcc	.Lascon_aead128_encrypt_with_cnt29
 	movs	r2, #16
@@ -385,48 +385,48 @@ ascon_aead128_encrypt_with:
 	b	.Lascon_aead128_encrypt_with_cpy30
 .Lascon_aead128_encrypt_with_stored28:
 	@ ascon_aead128.ae:41: s[0] = r[63:0]
-	str	r6, [sp, #32]
-	str	r5, [sp, #36]
+	str	r6, [sp, #36]
+	str	r5, [sp, #40]
 	@ ascon_aead128.ae:42: s[1] = r[127:64]
-	str	r4, [sp, #40]
-	str	r3, [sp, #44]
+	str	r4, [sp, #44]
+	str	r3, [sp, #48]
 	@ ascon_aead128.ae:74: s[2] = s[2] ^ k0
-	ldr	r1, [sp, #48]
-	ldr	r0, [sp, #16]
-	eors	r1, r0
-	str	r1, [sp, #48]
 	ldr	r1, [sp, #52]
-	ldr	r0, [sp, #12]
+	ldr	r0, [sp, #20]
 	eors	r1, r0
 	str	r1, [sp, #52]
-	@ ascon_aead128.ae:75: s[3] = s[3] ^ k1
 	ldr	r1, [sp, #56]
-	ldr	r0, [sp, #8]
+	ldr	r0, [sp, #16]
 	eors	r1, r0
 	str	r1, [sp, #56]
+	@ ascon_aead128.ae:75: s[3] = s[3] ^ k1
 	ldr	r1, [sp, #60]
-	ldr	r0, [sp, #4]
+	ldr	r0, [sp, #12]
 	eors	r1, r0
 	str	r1, [sp, #60]
+	ldr	r1, [sp, #64]
+	ldr	r0, [sp, #8]
+	eors	r1, r0
+	str	r1, [sp, #64]
 	@ ascon_aead128.ae:76: P.permute(s, rounds_init)
-	add	r0, sp, #32
+	add	r0, sp, #36
 	movs	r1, #12
 	bl	ascon_aead128_P_permute
 	@ ascon_aead128.ae:77: return cat(s[4] ^ k1, s[3] ^ k0)
-	ldr	r2, [sp, #64]
-	ldr	r0, [sp, #8]
-	eors	r2, r0
-	ldr	r4, [sp, #68]
-	ldr	r0, [sp, #4]
-	eors	r4, r0
-	ldr	r5, [sp, #56]
-	ldr	r0, [sp, #16]
-	eors	r5, r0
-	ldr	r1, [sp, #60]
+	ldr	r2, [sp, #68]
 	ldr	r0, [sp, #12]
+	eors	r2, r0
+	ldr	r4, [sp, #72]
+	ldr	r0, [sp, #8]
+	eors	r4, r0
+	ldr	r5, [sp, #60]
+	ldr	r0, [sp, #20]
+	eors	r5, r0
+	ldr	r1, [sp, #64]
+	ldr	r0, [sp, #16]
 	eors	r1, r0
 	@ ascon_aead128.ae:111: store_le(tag, 0, finalize(s, k0, k1))
-	ldr	r3, [sp, #144]
+	ldr	r3, [sp, #148]
 	movs	r0, #3
 	tst	r3, r0
 	bne	.Lascon_aead128_encrypt_with_bytes31
@@ -436,11 +436,11 @@ ascon_aead128_encrypt_with:
 	str	r4, [r3, #12]
 	b	.Lascon_aead128_encrypt_with_stored32
 .Lascon_aead128_encrypt_with_bytes31:
-	str	r5, [sp, #72]
-	str	r1, [sp, #76]
-	str	r2, [sp, #80]
-	str	r4, [sp, #84]
-	add	r2, sp, #72
+	str	r5, [sp, #76]
+	str	r1, [sp, #80]
+	str	r2, [sp, #84]
+	str	r4, [sp, #88]
+	add	r2, sp, #76
 	movs	r1, #16
 .Lascon_aead128_encrypt_with_cpy33:
 	subs	r1, #1
@@ -449,7 +449,7 @@ ascon_aead128_encrypt_with:
 	strb	r0, [r3, r1]
 	b	.Lascon_aead128_encrypt_with_cpy33
 .Lascon_aead128_encrypt_with_stored32:
-	add	sp, #88
+	add	sp, #92
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5
@@ -681,13 +681,13 @@ ascon_aead128_decrypt_with:
 	subs	r3, r1, r0
 	@ ascon_aead128.ae:37: return cat(s[1], s[0])
 	ldr	r0, [sp, #56]
-	str	r0, [sp, #40]
-	ldr	r0, [sp, #60]
 	str	r0, [sp, #36]
-	ldr	r0, [sp, #48]
-	str	r0, [sp, #28]
-	ldr	r0, [sp, #52]
+	ldr	r0, [sp, #60]
 	str	r0, [sp, #32]
+	ldr	r0, [sp, #48]
+	str	r0, [sp, #24]
+	ldr	r0, [sp, #52]
+	str	r0, [sp, #28]
 	@ ascon_aead128.ae:134: p = first_bytes(r ^ load_le(ct, off, rate, last), last)
 	ldr	r1, [sp, #144]
 	ldr	r0, [sp]
@@ -720,21 +720,21 @@ ascon_aead128_decrypt_with:
 	mov	r2, r4
 .Lascon_aead128_decrypt_with_words19:
 	ldr	r0, [r2]
-	ldr	r1, [sp, #28]
+	ldr	r1, [sp, #24]
 	eors	r0, r1
 	mov	r9, r0
 	ldr	r0, [r2, #4]
-	ldr	r1, [sp, #32]
+	ldr	r1, [sp, #28]
 	eors	r0, r1
 	mov	r8, r0
 	ldr	r1, [r2, #8]
-	ldr	r0, [sp, #40]
+	ldr	r0, [sp, #36]
 	eors	r1, r0
 	str	r1, [sp, #20]
 	ldr	r1, [r2, #12]
-	ldr	r0, [sp, #36]
+	ldr	r0, [sp, #32]
 	eors	r1, r0
-	str	r1, [sp, #24]
+	str	r1, [sp, #40]
 	@ ascon_aead128.ae:33: return x & ~(~(0 as u128) << (8 * count))
 	movs	r1, #0
 	mvns	r1, r1
@@ -786,8 +786,8 @@ ascon_aead128_decrypt_with:
 	mov	r8, r0
 	ldr	r0, [sp, #20]
 	bics	r0, r1
-	mov	r10, r0
-	ldr	r1, [sp, #24]
+	str	r0, [sp, #20]
+	ldr	r1, [sp, #40]
 	bics	r1, r2
 	@ ascon_aead128.ae:135: store_le(msg, off, p, last)
 	ldr	r2, [sp, #160]
@@ -802,7 +802,7 @@ ascon_aead128_decrypt_with:
 	str	r0, [r2]
 	mov	r0, r8
 	str	r0, [r2, #4]
-	mov	r0, r10
+	ldr	r0, [sp, #20]
 	str	r0, [r2, #8]
 	str	r1, [r2, #12]
 	b	.Lascon_aead128_decrypt_with_stored28
@@ -811,7 +811,7 @@ ascon_aead128_decrypt_with:
 	str	r0, [sp, #88]
 	mov	r0, r8
 	str	r0, [sp, #92]
-	mov	r0, r10
+	ldr	r0, [sp, #20]
 	str	r0, [sp, #96]
 	str	r1, [sp, #100]
 	add	r4, sp, #88
@@ -867,28 +867,28 @@ ascon_aead128_decrypt_with:
 	movs	r3, #0
 .Lascon_aead128_decrypt_with_she34:
 	@ ascon_aead128.ae:136: set_rate(s, r ^ p ^ pad(last))
-	ldr	r6, [sp, #28]
+	ldr	r6, [sp, #24]
 	mov	r0, r9
 	eors	r6, r0
 	eors	r6, r5
 	@ ascon_aead128.ae:41: s[0] = r[63:0]
 	str	r6, [sp, #48]
 	@ ascon_aead128.ae:136: set_rate(s, r ^ p ^ pad(last))
-	ldr	r5, [sp, #32]
+	ldr	r5, [sp, #28]
 	mov	r0, r8
 	eors	r5, r0
 	eors	r5, r4
 	@ ascon_aead128.ae:41: s[0] = r[63:0]
 	str	r5, [sp, #52]
 	@ ascon_aead128.ae:136: set_rate(s, r ^ p ^ pad(last))
-	ldr	r4, [sp, #40]
-	mov	r0, r10
+	ldr	r4, [sp, #36]
+	ldr	r0, [sp, #20]
 	eors	r4, r0
 	eors	r4, r2
 	@ ascon_aead128.ae:42: s[1] = r[127:64]
 	str	r4, [sp, #56]
 	@ ascon_aead128.ae:136: set_rate(s, r ^ p ^ pad(last))
-	ldr	r0, [sp, #36]
+	ldr	r0, [sp, #32]
 	eors	r0, r1
 	eors	r0, r3
 	@ ascon_aead128.ae:42: s[1] = r[127:64]
@@ -983,7 +983,7 @@ ascon_aead128_decrypt_with:
 
 @ --- ascon_aead128_P_permute: ascon_aead128.P.permute
 @     frame 24 bytes (18 spill slots, 6 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 442 bytes of code and literals
+@     estimated 432 bytes of code and literals
 	.section .text.ascon_aead128_P_permute,"ax",%progbits
 	.global ascon_aead128_P_permute
 	.type ascon_aead128_P_permute, %function
@@ -1006,7 +1006,7 @@ ascon_aead128_P_permute:
 	mov	r6, r0
 	ldr	r1, [r6, #36]
 	@ ascon_p.ae:60: for i in 16 - rounds..16 {
-	str	r1, [sp, #4]
+	mov	r9, r1
 	@ ascon_p.ae:59: x4 = s[4]
 	ldr	r1, [r6, #32]
 	@ ascon_p.ae:58: x3 = s[3]
@@ -1015,11 +1015,11 @@ ascon_aead128_P_permute:
 	@ ascon_p.ae:57: x2 = s[2]
 	ldr	r4, [r6, #20]
 	@ ascon_p.ae:60: for i in 16 - rounds..16 {
-	str	r4, [sp, #12]
+	mov	r11, r4
 	@ ascon_p.ae:57: x2 = s[2]
 	ldr	r0, [r6, #16]
 	@ ascon_p.ae:60: for i in 16 - rounds..16 {
-	mov	r10, r0
+	mov	r8, r0
 	@ ascon_p.ae:56: x1 = s[1]
 	ldr	r5, [r6, #12]
 	ldr	r6, [r6, #8]
@@ -1032,7 +1032,7 @@ ascon_aead128_P_permute:
 	ldr	r4, [r0]
 	@ ascon_p.ae:60: for i in 16 - rounds..16 {
 	uxtb	r0, r7
-	mov	r11, r0
+	mov	lr, r0
 	cmp	r0, #16
 	bcc	.Lascon_aead128_P_permute_far1
 	b	.Lascon_aead128_P_permute_done2
@@ -1044,10 +1044,10 @@ ascon_aead128_P_permute:
 .Lascon_aead128_P_permute_loop1:
 	@ ascon_p.ae:61: x0, x1, x2, x3, x4 = round(x0, x1, x2, x3, x4, rc[i])
 	ldr	r7, [sp, #16]
-	mov	r0, r11
+	mov	r0, lr
 	ldrb	r7, [r7, r0]
 	@ ascon_p.ae:21: x2 = x2 ^ (c as u64)
-	mov	r0, r10
+	mov	r0, r8
 	eors	r0, r7
 	@ ascon_p.ae:24: x0 = x0 ^ x4
 	eors	r4, r1
@@ -1057,7 +1057,7 @@ ascon_aead128_P_permute:
 	mov	r7, r6
 	bics	r7, r4
 	eors	r7, r1
-	mov	r10, r7
+	mov	r8, r7
 	@ ascon_p.ae:26: x2 = x2 ^ x1
 	eors	r0, r6
 	@ ascon_p.ae:27: t0 = x0 ^ (~x1 & x2)
@@ -1069,7 +1069,7 @@ ascon_aead128_P_permute:
 	@ ascon_p.ae:29: t2 = x2 ^ (~x3 & x4)
 	bics	r1, r3
 	eors	r1, r0
-	str	r1, [sp]
+	mov	r10, r1
 	@ ascon_p.ae:30: t3 = x3 ^ (~x4 & x0)
 	eors	r4, r3
 	str	r4, [sp, #8]
@@ -1078,22 +1078,22 @@ ascon_aead128_P_permute:
 	eors	r6, r3
 	@ ascon_p.ae:24: x0 = x0 ^ x4
 	mov	r0, r12
-	ldr	r1, [sp, #4]
+	mov	r1, r9
 	eors	r0, r1
 	@ ascon_p.ae:25: x4 = x4 ^ x3
-	mov	r3, r1
+	mov	r3, r9
 	eors	r3, r2
 	@ ascon_p.ae:30: t3 = x3 ^ (~x4 & x0)
 	mov	r1, r0
 	bics	r1, r3
 	eors	r1, r2
-	str	r1, [sp, #4]
+	mov	r9, r1
 	@ ascon_p.ae:31: t4 = x4 ^ (~x0 & x1)
 	mov	r1, r5
 	bics	r1, r0
 	eors	r1, r3
 	@ ascon_p.ae:26: x2 = x2 ^ x1
-	ldr	r4, [sp, #12]
+	mov	r4, r11
 	eors	r4, r5
 	@ ascon_p.ae:29: t2 = x2 ^ (~x3 & x4)
 	bics	r3, r2
@@ -1109,20 +1109,18 @@ ascon_aead128_P_permute:
 	eors	r6, r7
 	@ ascon_p.ae:33: t0 = t0 ^ t4
 	eors	r0, r1
-	mov	r5, r10
+	mov	r5, r8
 	eors	r7, r5
 	@ ascon_p.ae:37: return t0 ^ (t0 >>> 19) ^ (t0 >>> 28),
 	lsls	r4, r0, #13
 	eors	r4, r7
 	lsrs	r5, r7, #19
 	eors	r4, r5
-	mov	r8, r4
-	lsls	r4, r0, #4
-	mov	r5, r8
-	eors	r5, r4
-	lsrs	r4, r7, #28
-	eors	r5, r4
-	mov	r8, r5
+	lsls	r5, r0, #4
+	eors	r4, r5
+	lsrs	r5, r7, #28
+	eors	r4, r5
+	str	r4, [sp, #4]
 	lsls	r4, r7, #13
 	eors	r4, r0
 	lsrs	r5, r0, #19
@@ -1137,28 +1135,25 @@ ascon_aead128_P_permute:
 	eors	r4, r6
 	lsrs	r0, r2, #29
 	eors	r4, r0
-	mov	lr, r4
-	lsls	r4, r6, #25
-	mov	r0, lr
-	eors	r0, r4
-	lsrs	r4, r2, #7
-	eors	r0, r4
-	mov	lr, r0
+	lsls	r0, r6, #25
+	eors	r4, r0
+	lsrs	r0, r2, #7
+	eors	r4, r0
+	str	r4, [sp]
 	lsls	r4, r2, #3
 	eors	r4, r2
 	lsrs	r0, r6, #29
 	eors	r4, r0
 	lsls	r2, r2, #25
-	mov	r0, r4
-	eors	r0, r2
+	eors	r4, r2
 	lsrs	r2, r6, #7
-	eors	r0, r2
-	mov	r9, r0
+	eors	r4, r2
+	str	r4, [sp, #12]
 	@ ascon_p.ae:34: t3 = t3 ^ t2
-	ldr	r0, [sp, #4]
+	mov	r0, r9
 	eors	r0, r3
 	ldr	r6, [sp, #8]
-	ldr	r2, [sp]
+	mov	r2, r10
 	eors	r6, r2
 	@ ascon_p.ae:35: t2 = ~t2
 	mvns	r3, r3
@@ -1200,7 +1195,7 @@ ascon_aead128_P_permute:
 	eors	r2, r0
 	@ ascon_p.ae:41: t4 ^ (t4 >>> 7) ^ (t4 >>> 41)
 	lsls	r6, r1, #25
-	mov	r7, r10
+	mov	r7, r8
 	eors	r6, r7
 	lsrs	r0, r7, #7
 	eors	r6, r0
@@ -1214,19 +1209,19 @@ ascon_aead128_P_permute:
 	eors	r7, r0
 	lsls	r0, r1, #23
 	eors	r7, r0
-	mov	r0, r10
+	mov	r0, r8
 	lsrs	r0, r0, #9
 	eors	r7, r0
-	mov	r0, r11
+	mov	r0, lr
 	adds	r0, #1
-	mov	r11, r0
-	str	r7, [sp, #4]
+	mov	lr, r0
+	mov	r9, r7
 	mov	r1, r6
-	str	r4, [sp, #12]
-	mov	r10, r5
-	mov	r5, r9
-	mov	r6, lr
-	mov	r4, r8
+	mov	r11, r4
+	mov	r8, r5
+	ldr	r5, [sp, #12]
+	ldr	r6, [sp]
+	ldr	r4, [sp, #4]
 	cmp	r0, #16
 	bcs	.Lascon_aead128_P_permute_far2
 	b	.Lascon_aead128_P_permute_loop1
@@ -1241,16 +1236,16 @@ ascon_aead128_P_permute:
 	str	r6, [r7, #8]
 	str	r5, [r7, #12]
 	@ ascon_p.ae:65: s[2] = x2
-	mov	r0, r10
+	mov	r0, r8
 	str	r0, [r7, #16]
-	ldr	r4, [sp, #12]
+	mov	r4, r11
 	str	r4, [r7, #20]
 	@ ascon_p.ae:66: s[3] = x3
 	str	r3, [r7, #24]
 	str	r2, [r7, #28]
 	@ ascon_p.ae:67: s[4] = x4
 	str	r1, [r7, #32]
-	ldr	r1, [sp, #4]
+	mov	r1, r9
 	str	r1, [r7, #36]
 	add	sp, #24
 	pop	{r4, r5, r6, r7}
@@ -1266,7 +1261,7 @@ ascon_aead128_P_permute:
 
 @ --- ascon_aead128_absorb_ad: ascon_aead128.absorb_ad
 @     frame 48 bytes (12 spill slots, 8 on the stack; locals 16), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 314 bytes of code and literals
+@     estimated 312 bytes of code and literals
 	.section .text.ascon_aead128_absorb_ad,"ax",%progbits
 	.global ascon_aead128_absorb_ad
 	.type ascon_aead128_absorb_ad, %function
@@ -1280,21 +1275,20 @@ ascon_aead128_absorb_ad:
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
 	sub	sp, #48
-	mov	r4, r0
-	str	r1, [sp, #28]
 	str	r2, [sp, #20]
 	@ ascon_aead128.ae:61: if n > 0 {
 	movs	r3, #0
-	mov	r0, r2
-	cmp	r3, r0
-	movs	r0, #0
-	adcs	r0, r0
+	cmp	r3, r2
+	movs	r2, #0
+	adcs	r2, r2
 	movs	r5, #1
-	eors	r0, r5
-	cmp	r0, #0
+	eors	r2, r5
+	mov	r4, r0
+	str	r1, [sp, #28]
+	cmp	r2, #0
 	beq	.Lascon_aead128_absorb_ad_else1
 	@ ascon_aead128.ae:62: for i in 0..n / rate + 1 {
-	mov	r0, r2
+	ldr	r0, [sp, #20]
 	lsrs	r0, r0, #4
 	adds	r0, r0, #1
 	str	r0, [sp, #24]
@@ -1366,7 +1360,7 @@ ascon_aead128_absorb_ad:
 	lsls	r6, r1, #3
 	movs	r5, #1
 	movs	r3, #0
-	mov	r2, r3
+	movs	r2, #0
 	mov	r1, r3
 	cmp	r6, #128
 	bcs	.Lascon_aead128_absorb_ad_shz10
@@ -1380,9 +1374,9 @@ ascon_aead128_absorb_ad:
 	subs	r6, #32
 	b	.Lascon_aead128_absorb_ad_shl12
 .Lascon_aead128_absorb_ad_shf11:
+	lsls	r1, r6
 	movs	r7, #32
 	subs	r7, r7, r6
-	lsls	r1, r6
 	mov	r0, r2
 	lsrs	r0, r7
 	orrs	r1, r0
@@ -1390,9 +1384,9 @@ ascon_aead128_absorb_ad:
 	mov	r0, r3
 	lsrs	r0, r7
 	orrs	r2, r0
-	lsls	r3, r6
 	mov	r0, r5
 	lsrs	r0, r7
+	lsls	r3, r6
 	orrs	r3, r0
 	lsls	r5, r6
 	b	.Lascon_aead128_absorb_ad_she13
@@ -1406,26 +1400,26 @@ ascon_aead128_absorb_ad:
 	ldr	r6, [sp]
 	mov	r0, r9
 	eors	r6, r0
-	eors	r6, r5
-	ldr	r5, [sp, #8]
+	ldr	r7, [sp, #8]
 	mov	r0, r10
-	eors	r5, r0
-	eors	r5, r3
+	eors	r7, r0
+	eors	r6, r5
+	eors	r7, r3
 	@ ascon_aead128.ae:41: s[0] = r[63:0]
 	str	r6, [r4]
-	str	r5, [r4, #4]
+	str	r7, [r4, #4]
 	@ ascon_aead128.ae:65: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	ldr	r3, [sp, #12]
+	ldr	r5, [sp, #12]
 	ldr	r0, [sp, #4]
-	eors	r3, r0
-	eors	r3, r2
-	ldr	r2, [sp, #16]
+	eors	r5, r0
+	ldr	r3, [sp, #16]
 	mov	r0, r11
-	eors	r2, r0
-	eors	r2, r1
+	eors	r3, r0
+	eors	r5, r2
+	eors	r3, r1
 	@ ascon_aead128.ae:42: s[1] = r[127:64]
-	str	r3, [r4, #8]
-	str	r2, [r4, #12]
+	str	r5, [r4, #8]
+	str	r3, [r4, #12]
 	@ ascon_aead128.ae:66: P.permute(s, rounds_block)
 	movs	r1, #8
 	mov	r0, r4
@@ -1441,12 +1435,12 @@ ascon_aead128_absorb_ad:
 .Lascon_aead128_absorb_ad_else1:
 .Lascon_aead128_absorb_ad_endif2:
 	@ ascon_aead128.ae:69: s[4] = s[4] ^ (1 << 63)
-	ldr	r2, [r4, #32]
 	ldr	r1, [r4, #36]
 	movs	r0, #1
 	lsls	r0, r0, #31
 	eors	r1, r0
-	str	r2, [r4, #32]
+	ldr	r0, [r4, #32]
+	str	r0, [r4, #32]
 	str	r1, [r4, #36]
 	add	sp, #48
 	pop	{r4, r5, r6, r7}

@@ -862,7 +862,7 @@ eax_M_E_encrypt_block:
 	str	r2, [sp, #8]
 	@ aes.ae:159: @unroll(round_unroll)
 	movs	r2, #1
-	str	r2, [sp]
+	mov	r10, r2
 	ldr	r4, [r1, #12]
 	str	r0, [sp, #4]
 	@ aes.ae:155: s0 = b[127:96] ^ w[0]
@@ -917,7 +917,7 @@ eax_M_E_encrypt_block:
 	eors	r7, r0
 	ldr	r6, [r5, #12]
 	eors	r7, r6
-	mov	r11, r7
+	str	r7, [sp]
 	@ aes.ae:163: t2 = mix_column(sbox[s2[31:24]], sbox[s3[23:16]], sbox[s0[15:8]], sbox[s1[7:0]]) ^ w[4 * round + 2]
 	lsrs	r0, r2, #24
 	lsls	r6, r0, #2
@@ -942,7 +942,7 @@ eax_M_E_encrypt_block:
 	eors	r7, r0
 	ldr	r6, [r5, #8]
 	eors	r7, r6
-	mov	r10, r7
+	mov	r11, r7
 	@ aes.ae:162: t1 = mix_column(sbox[s1[31:24]], sbox[s2[23:16]], sbox[s3[15:8]], sbox[s0[7:0]]) ^ w[4 * round + 1]
 	lsrs	r0, r3, #24
 	lsls	r6, r0, #2
@@ -994,11 +994,11 @@ eax_M_E_encrypt_block:
 	@ aes.ae:164: t3 = mix_column(sbox[s3[31:24]], sbox[s0[23:16]], sbox[s1[15:8]], sbox[s2[7:0]]) ^ w[4 * round + 3]
 	adds	r5, #16
 	mov	r3, r6
-	mov	r2, r10
-	mov	r1, r11
-	ldr	r0, [sp]
+	mov	r2, r11
+	ldr	r1, [sp]
+	mov	r0, r10
 	adds	r0, #1
-	str	r0, [sp]
+	mov	r10, r0
 	cmp	r0, #10
 	bcc	.Leax_M_E_encrypt_block_loop1
 .Leax_M_E_encrypt_block_done2:
@@ -1114,8 +1114,8 @@ eax_M_E_encrypt_block:
 
 
 @ --- eax_omac: eax.omac
-@     frame 92 bytes (30 spill slots, 15 on the stack; locals 32), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 642 bytes of code and literals
+@     frame 88 bytes (30 spill slots, 14 on the stack; locals 32), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 640 bytes of code and literals
 	.section .text.eax_omac,"ax",%progbits
 	.global eax_omac
 	.type eax_omac, %function
@@ -1128,32 +1128,32 @@ eax_omac:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #92
+	sub	sp, #88
 	str	r0, [sp]
 	@ eax.ae:51: return M.omac_after(ks, o[at_k1], o[at_k2], t as u128, o[at_tweak + t], msg)
 	ldr	r0, [r1]
-	str	r0, [sp, #32]
-	ldr	r0, [r1, #4]
-	str	r0, [sp, #40]
-	ldr	r0, [r1, #8]
-	str	r0, [sp, #48]
-	ldr	r0, [r1, #12]
-	str	r0, [sp, #56]
-	ldr	r0, [r1, #16]
 	str	r0, [sp, #28]
-	ldr	r0, [r1, #20]
+	ldr	r0, [r1, #4]
 	str	r0, [sp, #36]
-	ldr	r0, [r1, #24]
+	ldr	r0, [r1, #8]
 	str	r0, [sp, #44]
-	ldr	r0, [r1, #28]
+	ldr	r0, [r1, #12]
 	str	r0, [sp, #52]
+	ldr	r0, [r1, #16]
+	str	r0, [sp, #24]
+	ldr	r0, [r1, #20]
+	str	r0, [sp, #32]
+	ldr	r0, [r1, #24]
+	str	r0, [sp, #40]
+	ldr	r0, [r1, #28]
+	str	r0, [sp, #48]
 	str	r2, [sp, #12]
 	adds	r0, r2, #2
 	uxtb	r0, r0
 	lsls	r0, r0, #4
 	adds	r4, r1, r0
 	ldr	r5, [r4]
-	ldr	r0, [sp, #128]
+	ldr	r0, [sp, #124]
 	mov	r10, r0
 	@ cmac.ae:78: y = if n == 0 then 0 as u128 else et
 	subs	r0, r0, #1
@@ -1195,11 +1195,11 @@ eax_omac:
 	beq	.Leax_omac_words2
 .Leax_omac_bytes1:
 	movs	r0, #0
+	str	r0, [sp, #56]
 	str	r0, [sp, #60]
 	str	r0, [sp, #64]
 	str	r0, [sp, #68]
-	str	r0, [sp, #72]
-	add	r3, sp, #60
+	add	r3, sp, #56
 	mov	r2, r10
 	cmp	r2, #16
 	bcc	.Leax_omac_cnt4
@@ -1251,23 +1251,23 @@ eax_omac:
 	@ cmac.ae:81: y = E.encrypt_block(ks, y ^ x)
 	mov	r0, r8
 	eors	r0, r5
-	str	r0, [sp, #60]
+	str	r0, [sp, #56]
 	mov	r0, r9
 	eors	r0, r3
-	str	r0, [sp, #64]
+	str	r0, [sp, #60]
 	eors	r7, r2
-	str	r7, [sp, #68]
+	str	r7, [sp, #64]
 	eors	r6, r1
-	str	r6, [sp, #72]
-	add	r1, sp, #60
-	add	r2, sp, #76
+	str	r6, [sp, #68]
+	add	r1, sp, #56
+	add	r2, sp, #72
 	ldr	r0, [sp]
 	bl	eax_M_E_encrypt_block
-	ldr	r0, [sp, #76]
+	ldr	r0, [sp, #72]
 	mov	r8, r0
-	ldr	r2, [sp, #80]
-	ldr	r7, [sp, #84]
-	ldr	r6, [sp, #88]
+	ldr	r2, [sp, #76]
+	ldr	r7, [sp, #80]
+	ldr	r6, [sp, #84]
 	@ cmac.ae:82: off = i * 16
 	lsls	r1, r4, #4
 	@ cmac.ae:83: x = load_be(msg, off, 16, n - off)
@@ -1282,11 +1282,11 @@ eax_omac:
 	beq	.Leax_omac_words9
 .Leax_omac_bytes8:
 	movs	r0, #0
+	str	r0, [sp, #56]
 	str	r0, [sp, #60]
 	str	r0, [sp, #64]
 	str	r0, [sp, #68]
-	str	r0, [sp, #72]
-	add	r5, sp, #60
+	add	r5, sp, #56
 	cmp	r3, #16
 	bcc	.Leax_omac_cnt11
 	movs	r3, #16
@@ -1318,7 +1318,7 @@ eax_omac:
 	mov	r0, r10
 	lsls	r0, r0, #28
 	lsrs	r0, r0, #28
-	str	r0, [sp, #4]
+	str	r0, [sp, #16]
 	subs	r0, r0, #1
 	movs	r0, #0
 	adcs	r0, r0
@@ -1327,89 +1327,88 @@ eax_omac:
 	str	r0, [sp, #20]
 	@ cmac.ae:42: pad = ((0x80 << 120) as u128) >> (8 * rem)
 	movs	r0, #0
-	str	r0, [sp, #8]
+	str	r0, [sp, #4]
 	mov	r10, r0
-	mov	r11, r0
+	str	r0, [sp, #12]
 	movs	r0, #1
 	lsls	r0, r0, #31
-	str	r0, [sp, #12]
-	ldr	r0, [sp, #4]
+	str	r0, [sp, #8]
+	ldr	r0, [sp, #16]
 	lsls	r0, r0, #3
-	str	r0, [sp, #4]
+	mov	r11, r0
 	cmp	r0, #128
 	bcs	.Leax_omac_shz13
 .Leax_omac_shl15:
-	ldr	r0, [sp, #4]
+	mov	r0, r11
 	cmp	r0, #32
 	bcc	.Leax_omac_shf14
 	mov	r4, r10
-	str	r4, [sp, #8]
-	mov	r10, r11
-	ldr	r0, [sp, #12]
-	mov	r11, r0
-	movs	r0, #0
+	str	r4, [sp, #4]
+	ldr	r4, [sp, #12]
+	mov	r10, r4
+	ldr	r0, [sp, #8]
 	str	r0, [sp, #12]
-	ldr	r0, [sp, #4]
+	movs	r0, #0
+	str	r0, [sp, #8]
+	mov	r0, r11
 	subs	r0, #32
-	str	r0, [sp, #4]
+	mov	r11, r0
 	b	.Leax_omac_shl15
 .Leax_omac_shf14:
-	ldr	r4, [sp, #8]
-	ldr	r0, [sp, #4]
-	lsrs	r4, r0
-	str	r4, [sp, #8]
-	movs	r0, #32
 	ldr	r4, [sp, #4]
+	mov	r0, r11
+	lsrs	r4, r0
+	str	r4, [sp, #4]
+	movs	r0, #32
+	mov	r4, r11
 	subs	r4, r0, r4
 	str	r4, [sp, #16]
 	mov	r0, r10
 	lsls	r0, r4
-	ldr	r4, [sp, #8]
+	ldr	r4, [sp, #4]
 	orrs	r4, r0
-	str	r4, [sp, #8]
+	str	r4, [sp, #4]
 	mov	r4, r10
-	ldr	r0, [sp, #4]
+	mov	r0, r11
 	lsrs	r4, r0
 	mov	r10, r4
-	mov	r0, r11
+	ldr	r0, [sp, #12]
 	ldr	r4, [sp, #16]
 	lsls	r0, r4
 	mov	r4, r10
 	orrs	r4, r0
 	mov	r10, r4
-	ldr	r4, [sp, #12]
+	ldr	r4, [sp, #8]
 	ldr	r0, [sp, #16]
 	lsls	r4, r0
-	str	r4, [sp, #24]
-	mov	r4, r11
-	ldr	r0, [sp, #4]
-	lsrs	r4, r0
-	mov	r11, r4
-	ldr	r4, [sp, #24]
-	mov	r0, r11
-	orrs	r0, r4
-	mov	r11, r0
+	str	r4, [sp, #16]
 	ldr	r4, [sp, #12]
-	ldr	r0, [sp, #4]
+	mov	r0, r11
 	lsrs	r4, r0
+	ldr	r0, [sp, #16]
+	orrs	r4, r0
 	str	r4, [sp, #12]
+	ldr	r4, [sp, #8]
+	mov	r0, r11
+	lsrs	r4, r0
+	str	r4, [sp, #8]
 	b	.Leax_omac_she16
 .Leax_omac_shz13:
 	movs	r0, #0
-	str	r0, [sp, #8]
+	str	r0, [sp, #4]
 	mov	r10, r0
-	mov	r11, r0
 	str	r0, [sp, #12]
+	str	r0, [sp, #8]
 .Leax_omac_she16:
 	@ cmac.ae:43: return if complete == 1 then x ^ k1 else x ^ pad ^ k2
-	ldr	r4, [sp, #8]
+	ldr	r4, [sp, #4]
 	eors	r4, r5
-	ldr	r0, [sp, #28]
+	ldr	r0, [sp, #24]
 	eors	r4, r0
 	ldr	r0, [sp, #20]
 	rsbs	r0, r0, #0
 	str	r0, [sp, #4]
-	ldr	r0, [sp, #32]
+	ldr	r0, [sp, #28]
 	eors	r5, r0
 	eors	r5, r4
 	ldr	r0, [sp, #4]
@@ -1418,13 +1417,13 @@ eax_omac:
 	@ cmac.ae:85: return E.encrypt_block(ks, y ^ last_block(k1, k2, x, n % 16, n % 16 == 0))
 	mov	r0, r8
 	eors	r0, r4
-	str	r0, [sp, #60]
+	str	r0, [sp, #56]
 	@ cmac.ae:43: return if complete == 1 then x ^ k1 else x ^ pad ^ k2
 	mov	r4, r10
 	eors	r4, r3
-	ldr	r0, [sp, #36]
+	ldr	r0, [sp, #32]
 	eors	r4, r0
-	ldr	r0, [sp, #40]
+	ldr	r0, [sp, #36]
 	eors	r3, r0
 	eors	r3, r4
 	ldr	r5, [sp, #4]
@@ -1433,47 +1432,47 @@ eax_omac:
 	@ cmac.ae:85: return E.encrypt_block(ks, y ^ last_block(k1, k2, x, n % 16, n % 16 == 0))
 	mov	r0, r9
 	eors	r0, r4
-	str	r0, [sp, #64]
+	str	r0, [sp, #60]
 	@ cmac.ae:43: return if complete == 1 then x ^ k1 else x ^ pad ^ k2
-	mov	r3, r11
+	ldr	r3, [sp, #12]
 	eors	r3, r2
-	ldr	r0, [sp, #44]
+	ldr	r0, [sp, #40]
 	eors	r3, r0
-	ldr	r0, [sp, #48]
+	ldr	r0, [sp, #44]
 	eors	r2, r0
 	eors	r2, r3
 	ands	r2, r5
 	eors	r3, r2
 	@ cmac.ae:85: return E.encrypt_block(ks, y ^ last_block(k1, k2, x, n % 16, n % 16 == 0))
 	eors	r7, r3
-	str	r7, [sp, #68]
+	str	r7, [sp, #64]
 	@ cmac.ae:43: return if complete == 1 then x ^ k1 else x ^ pad ^ k2
-	ldr	r2, [sp, #12]
+	ldr	r2, [sp, #8]
 	eors	r2, r1
-	ldr	r0, [sp, #52]
+	ldr	r0, [sp, #48]
 	eors	r2, r0
-	ldr	r0, [sp, #56]
+	ldr	r0, [sp, #52]
 	eors	r1, r0
 	eors	r1, r2
 	ands	r1, r5
 	eors	r2, r1
 	@ cmac.ae:85: return E.encrypt_block(ks, y ^ last_block(k1, k2, x, n % 16, n % 16 == 0))
 	eors	r6, r2
-	str	r6, [sp, #72]
-	add	r1, sp, #60
-	add	r2, sp, #76
+	str	r6, [sp, #68]
+	add	r1, sp, #56
+	add	r2, sp, #72
 	ldr	r0, [sp]
 	bl	eax_M_E_encrypt_block
-	ldr	r1, [sp, #76]
-	ldr	r2, [sp, #132]
+	ldr	r1, [sp, #72]
+	ldr	r2, [sp, #128]
 	str	r1, [r2]
-	ldr	r1, [sp, #80]
+	ldr	r1, [sp, #76]
 	str	r1, [r2, #4]
-	ldr	r1, [sp, #84]
+	ldr	r1, [sp, #80]
 	str	r1, [r2, #8]
-	ldr	r1, [sp, #88]
+	ldr	r1, [sp, #84]
 	str	r1, [r2, #12]
-	add	sp, #92
+	add	sp, #88
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5

@@ -207,48 +207,48 @@ elephant_dumbo_P_permute:
 	ldr	r1, [r0, #16]
 	@ spongent_pi160.ae:41: @unroll(unroll)
 	movs	r0, #0
-	mov	r11, r0
-	ldr	r0, =elephant_dumbo_rt0
 	mov	r8, r0
+	ldr	r0, =elephant_dumbo_rt0
+	mov	lr, r0
 	@ spongent_pi160.ae:43: x = x ^ (c as u160) ^ ((reverse8(c) as u160) << (n - 8))
 	ldr	r0, =elephant_dumbo_sf0
-	mov	lr, r0
+	mov	r12, r0
 	b	.Lelephant_dumbo_P_permute_pool1
 	.ltorg
 .Lelephant_dumbo_P_permute_pool1:
 	@ spongent_pi160.ae:41: @unroll(unroll)
 .Lelephant_dumbo_P_permute_loop1:
-	mov	r0, r8
+	mov	r0, lr
 	ldrh	r0, [r0]
 	@ spongent_pi160.ae:43: x = x ^ (c as u160) ^ ((reverse8(c) as u160) << (n - 8))
 	eors	r5, r0
-	mov	r0, r8
+	mov	r0, lr
 	ldrh	r0, [r0, #2]
 	lsls	r0, r0, #16
 	eors	r1, r0
 	lsrs	r7, r1, #24
-	mov	r0, lr
+	mov	r0, r12
 	ldrb	r0, [r0, r7]
 	lsls	r6, r0, #8
 	lsrs	r0, r1, #16
 	uxtb	r7, r0
-	mov	r0, lr
+	mov	r0, r12
 	ldrb	r0, [r0, r7]
 	orrs	r6, r0
 	lsrs	r0, r1, #8
 	uxtb	r7, r0
-	mov	r0, lr
+	mov	r0, r12
 	ldrb	r0, [r0, r7]
 	lsls	r7, r0, #8
 	uxtb	r1, r1
-	mov	r0, lr
+	mov	r0, r12
 	ldrb	r0, [r0, r1]
 	orrs	r7, r0
 	lsls	r0, r6, #16
 	orrs	r0, r7
-	mov	r12, r0
+	mov	r9, r0
 	lsrs	r1, r2, #24
-	mov	r7, lr
+	mov	r7, r12
 	ldrb	r0, [r7, r1]
 	lsls	r1, r0, #8
 	lsrs	r0, r2, #16
@@ -260,13 +260,13 @@ elephant_dumbo_P_permute:
 	ldrb	r0, [r7, r6]
 	lsls	r7, r0, #8
 	uxtb	r2, r2
-	mov	r0, lr
+	mov	r0, r12
 	ldrb	r0, [r0, r2]
 	orrs	r7, r0
 	lsls	r6, r1, #16
 	orrs	r6, r7
 	lsrs	r1, r3, #24
-	mov	r7, lr
+	mov	r7, r12
 	ldrb	r0, [r7, r1]
 	lsls	r1, r0, #8
 	lsrs	r0, r3, #16
@@ -298,7 +298,7 @@ elephant_dumbo_P_permute:
 	orrs	r1, r0
 	lsls	r0, r2, #16
 	orrs	r0, r1
-	mov	r9, r0
+	mov	r10, r0
 	lsrs	r1, r5, #24
 	ldrb	r0, [r7, r1]
 	lsls	r2, r0, #8
@@ -315,10 +315,10 @@ elephant_dumbo_P_permute:
 	orrs	r1, r0
 	lsls	r0, r2, #16
 	orrs	r0, r1
-	mov	r10, r0
+	mov	r11, r0
 	@ spongent_pi160.ae:45: x = player(sbox_layer(x))
 	movs	r1, #0
-	mov	r5, r12
+	mov	r5, r9
 	lsls	r5, r5, #1
 	adcs	r1, r1
 	movs	r2, #0
@@ -339,6 +339,15 @@ elephant_dumbo_P_permute:
 	adcs	r7, r7
 	lsls	r5, r5, #1
 	mov	r0, r4
+	adcs	r0, r4
+	lsls	r5, r5, #1
+	adcs	r1, r1
+	lsls	r5, r5, #1
+	adcs	r2, r2
+	lsls	r5, r5, #1
+	adcs	r7, r7
+	lsls	r5, r5, #1
+	mov	r4, r0
 	adcs	r4, r0
 	lsls	r5, r5, #1
 	adcs	r1, r1
@@ -348,6 +357,15 @@ elephant_dumbo_P_permute:
 	adcs	r7, r7
 	lsls	r5, r5, #1
 	mov	r0, r4
+	adcs	r0, r4
+	lsls	r5, r5, #1
+	adcs	r1, r1
+	lsls	r5, r5, #1
+	adcs	r2, r2
+	lsls	r5, r5, #1
+	adcs	r7, r7
+	lsls	r5, r5, #1
+	mov	r4, r0
 	adcs	r4, r0
 	lsls	r5, r5, #1
 	adcs	r1, r1
@@ -357,6 +375,15 @@ elephant_dumbo_P_permute:
 	adcs	r7, r7
 	lsls	r5, r5, #1
 	mov	r0, r4
+	adcs	r0, r4
+	lsls	r5, r5, #1
+	adcs	r1, r1
+	lsls	r5, r5, #1
+	adcs	r2, r2
+	lsls	r5, r5, #1
+	adcs	r7, r7
+	lsls	r5, r5, #1
+	mov	r4, r0
 	adcs	r4, r0
 	lsls	r5, r5, #1
 	adcs	r1, r1
@@ -366,35 +393,8 @@ elephant_dumbo_P_permute:
 	adcs	r7, r7
 	lsls	r5, r5, #1
 	mov	r0, r4
-	adcs	r4, r0
-	lsls	r5, r5, #1
-	adcs	r1, r1
-	lsls	r5, r5, #1
-	adcs	r2, r2
-	lsls	r5, r5, #1
-	adcs	r7, r7
-	lsls	r5, r5, #1
-	mov	r0, r4
-	adcs	r4, r0
-	lsls	r5, r5, #1
-	adcs	r1, r1
-	lsls	r5, r5, #1
-	adcs	r2, r2
-	lsls	r5, r5, #1
-	adcs	r7, r7
-	lsls	r5, r5, #1
-	mov	r0, r4
-	adcs	r4, r0
-	lsls	r5, r5, #1
-	adcs	r1, r1
-	lsls	r5, r5, #1
-	adcs	r2, r2
-	lsls	r5, r5, #1
-	adcs	r7, r7
-	lsls	r5, r5, #1
-	mov	r0, r4
-	adcs	r4, r0
-	mov	r12, r4
+	adcs	r0, r4
+	mov	r9, r0
 	lsls	r0, r6, #1
 	adcs	r1, r1
 	lsls	r0, r0, #1
@@ -525,7 +525,7 @@ elephant_dumbo_P_permute:
 	adcs	r6, r6
 	lsls	r3, r3, #1
 	adcs	r5, r5
-	mov	r0, r9
+	mov	r0, r10
 	lsls	r0, r0, #1
 	adcs	r1, r1
 	movs	r3, #0
@@ -592,7 +592,7 @@ elephant_dumbo_P_permute:
 	lsls	r0, r0, #1
 	adcs	r5, r5
 	movs	r0, #0
-	mov	r4, r10
+	mov	r4, r11
 	lsls	r4, r4, #1
 	adcs	r0, r0
 	lsls	r4, r4, #1
@@ -661,17 +661,17 @@ elephant_dumbo_P_permute:
 	lsls	r4, r4, #1
 	adcs	r6, r6
 	lsls	r0, r6, #8
-	mov	r6, r12
+	mov	r6, r9
 	orrs	r6, r0
 	lsls	r4, r4, #1
 	adcs	r5, r5
-	mov	r0, r8
+	mov	r0, lr
 	adds	r0, #4
-	mov	r8, r0
+	mov	lr, r0
 	mov	r4, r6
-	mov	r0, r11
+	mov	r0, r8
 	adds	r0, #1
-	mov	r11, r0
+	mov	r8, r0
 	cmp	r0, #80
 	bcs	.Lelephant_dumbo_P_permute_far1
 	b	.Lelephant_dumbo_P_permute_loop1
@@ -696,7 +696,7 @@ elephant_dumbo_P_permute:
 
 @ --- elephant_dumbo_crypt: elephant_dumbo.crypt
 @     frame 200 bytes (146 spill slots, 40 on the stack; locals 40), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 2574 bytes of code and literals
+@     estimated 2566 bytes of code and literals
 	.section .text.elephant_dumbo_crypt,"ax",%progbits
 	.global elephant_dumbo_crypt
 	.type elephant_dumbo_crypt, %function
@@ -865,11 +865,9 @@ elephant_dumbo_crypt:
 	adds	r6, r5, r6
 	adcs	r7, r2
 	str	r7, [sp, #12]
-	str	r4, [sp, #4]
-	movs	r4, #0
-	ldr	r2, [sp, #4]
-	adcs	r2, r4
-	str	r2, [sp, #4]
+	movs	r2, #0
+	adcs	r4, r2
+	str	r4, [sp, #8]
 	ldr	r2, [sp, #244]
 	@ elephant_dumbo.ae:78: blocks_m = (m + block - 1) / block
 	adds	r2, #20
@@ -886,151 +884,149 @@ elephant_dumbo_crypt:
 	adcs	r4, r2
 	lsls	r5, r6, #4
 	lsrs	r2, r6, #28
-	str	r2, [sp, #8]
+	str	r2, [sp, #4]
 	ldr	r2, [sp]
 	adds	r2, r2, r5
 	str	r2, [sp]
-	ldr	r2, [sp, #8]
+	ldr	r2, [sp, #4]
 	adcs	r7, r2
 	movs	r2, #0
 	adcs	r4, r2
 	lsls	r5, r6, #7
 	lsrs	r2, r6, #25
-	str	r2, [sp, #8]
+	str	r2, [sp, #4]
 	ldr	r2, [sp]
 	adds	r2, r2, r5
 	str	r2, [sp]
-	ldr	r2, [sp, #8]
+	ldr	r2, [sp, #4]
 	adcs	r7, r2
 	movs	r2, #0
 	adcs	r4, r2
 	lsls	r5, r6, #8
 	lsrs	r2, r6, #24
-	str	r2, [sp, #8]
+	str	r2, [sp, #4]
 	ldr	r2, [sp]
 	adds	r2, r2, r5
 	str	r2, [sp]
-	ldr	r2, [sp, #8]
+	ldr	r2, [sp, #4]
 	adcs	r7, r2
 	movs	r2, #0
 	adcs	r4, r2
 	lsls	r5, r6, #11
 	lsrs	r2, r6, #21
-	str	r2, [sp, #8]
+	str	r2, [sp, #4]
 	ldr	r2, [sp]
 	adds	r2, r2, r5
 	str	r2, [sp]
-	ldr	r2, [sp, #8]
+	ldr	r2, [sp, #4]
 	adcs	r7, r2
 	movs	r2, #0
 	adcs	r4, r2
 	lsls	r5, r6, #12
 	lsrs	r2, r6, #20
-	str	r2, [sp, #8]
+	str	r2, [sp, #4]
 	ldr	r2, [sp]
 	adds	r2, r2, r5
 	str	r2, [sp]
-	ldr	r2, [sp, #8]
+	ldr	r2, [sp, #4]
 	adcs	r7, r2
 	movs	r2, #0
 	adcs	r4, r2
 	lsls	r5, r6, #15
 	lsrs	r2, r6, #17
-	str	r2, [sp, #8]
+	str	r2, [sp, #4]
 	ldr	r2, [sp]
 	adds	r2, r2, r5
 	str	r2, [sp]
-	ldr	r2, [sp, #8]
+	ldr	r2, [sp, #4]
 	adcs	r7, r2
 	movs	r2, #0
 	adcs	r4, r2
 	lsls	r5, r6, #16
 	lsrs	r2, r6, #16
-	str	r2, [sp, #8]
+	str	r2, [sp, #4]
 	ldr	r2, [sp]
 	adds	r2, r2, r5
 	str	r2, [sp]
-	ldr	r2, [sp, #8]
+	ldr	r2, [sp, #4]
 	adcs	r7, r2
 	movs	r2, #0
 	adcs	r4, r2
 	lsls	r5, r6, #19
 	lsrs	r2, r6, #13
-	str	r2, [sp, #8]
+	str	r2, [sp, #4]
 	ldr	r2, [sp]
 	adds	r2, r2, r5
 	str	r2, [sp]
-	ldr	r2, [sp, #8]
+	ldr	r2, [sp, #4]
 	adcs	r7, r2
 	movs	r2, #0
 	adcs	r4, r2
 	lsls	r5, r6, #20
 	lsrs	r2, r6, #12
-	str	r2, [sp, #8]
+	str	r2, [sp, #4]
 	ldr	r2, [sp]
 	adds	r2, r2, r5
 	str	r2, [sp]
-	ldr	r2, [sp, #8]
+	ldr	r2, [sp, #4]
 	adcs	r7, r2
 	movs	r2, #0
 	adcs	r4, r2
 	lsls	r5, r6, #23
 	lsrs	r2, r6, #9
-	str	r2, [sp, #8]
+	str	r2, [sp, #4]
 	ldr	r2, [sp]
 	adds	r2, r2, r5
 	str	r2, [sp]
-	ldr	r2, [sp, #8]
+	ldr	r2, [sp, #4]
 	adcs	r7, r2
 	movs	r2, #0
 	adcs	r4, r2
 	lsls	r5, r6, #24
 	lsrs	r2, r6, #8
-	str	r2, [sp, #8]
+	str	r2, [sp, #4]
 	ldr	r2, [sp]
 	adds	r2, r2, r5
 	str	r2, [sp]
-	ldr	r2, [sp, #8]
+	ldr	r2, [sp, #4]
 	adcs	r7, r2
 	movs	r2, #0
 	adcs	r4, r2
 	lsls	r5, r6, #27
 	lsrs	r2, r6, #5
-	str	r2, [sp, #8]
+	str	r2, [sp, #4]
 	ldr	r2, [sp]
 	adds	r2, r2, r5
 	str	r2, [sp]
-	ldr	r2, [sp, #8]
+	ldr	r2, [sp, #4]
 	adcs	r7, r2
 	movs	r2, #0
 	adcs	r4, r2
 	lsls	r5, r6, #28
 	lsrs	r2, r6, #4
-	str	r2, [sp, #8]
+	str	r2, [sp, #4]
 	ldr	r2, [sp]
 	adds	r5, r2, r5
-	ldr	r2, [sp, #8]
+	ldr	r2, [sp, #4]
 	adcs	r7, r2
 	movs	r2, #0
 	adcs	r4, r2
 	lsls	r2, r6, #31
 	str	r2, [sp]
 	lsrs	r2, r6, #1
-	str	r2, [sp, #8]
+	str	r2, [sp, #4]
 	ldr	r2, [sp]
 	adds	r5, r5, r2
-	ldr	r2, [sp, #8]
+	ldr	r2, [sp, #4]
 	adcs	r7, r2
 	movs	r2, #0
 	adcs	r4, r2
 	adds	r2, r5, r2
 	adcs	r7, r6
-	str	r7, [sp, #8]
+	str	r7, [sp, #4]
+	movs	r2, #0
+	adcs	r4, r2
 	str	r4, [sp]
-	movs	r4, #0
-	ldr	r2, [sp]
-	adcs	r2, r4
-	str	r2, [sp]
 	@ elephant_dumbo.ae:77: blocks_c = 1 + m / block
 	ldr	r6, [sp, #244]
 	lsls	r4, r6, #1
@@ -1146,17 +1142,17 @@ elephant_dumbo_crypt:
 	movs	r2, #0
 	adcs	r6, r2
 	@ elephant_dumbo.ae:78: blocks_m = (m + block - 1) / block
-	ldr	r2, [sp, #8]
+	ldr	r2, [sp, #4]
 	lsrs	r5, r2, #5
 	ldr	r2, [sp]
 	lsls	r2, r2, #31
 	lsrs	r4, r2, #4
 	orrs	r5, r4
-	str	r5, [sp, #112]
+	str	r5, [sp, #120]
 	@ elephant_dumbo.ae:79: blocks_ad = 1 + (12 + a) / block
 	ldr	r2, [sp, #12]
 	lsrs	r4, r2, #5
-	ldr	r2, [sp, #4]
+	ldr	r2, [sp, #8]
 	lsls	r2, r2, #31
 	lsrs	r2, r2, #4
 	orrs	r4, r2
@@ -1166,13 +1162,13 @@ elephant_dumbo_crypt:
 	lsrs	r2, r2, #4
 	orrs	r7, r2
 	adds	r2, r7, #1
-	str	r2, [sp, #120]
+	str	r2, [sp, #116]
 	@ elephant_dumbo.ae:79: blocks_ad = 1 + (12 + a) / block
 	adds	r2, r4, #1
 	str	r2, [sp, #124]
 	@ elephant_dumbo.ae:81: steps = if blocks_ad - 1 < blocks_c + 1 then blocks_c + 1 else blocks_ad - 1
 	subs	r5, r2, #1
-	ldr	r2, [sp, #120]
+	ldr	r2, [sp, #116]
 	adds	r4, r2, #1
 	cmp	r5, r4
 	movs	r2, #0
@@ -1192,7 +1188,7 @@ elephant_dumbo_crypt:
 	str	r2, [sp, #152]
 	ldr	r2, [r0, #16]
 	str	r2, [sp, #148]
-	str	r3, [sp, #116]
+	str	r3, [sp, #112]
 	@ elephant_dumbo.ae:82: n = load_le(nonce, 0, 12) as u160
 	mov	r4, r1
 	movs	r0, #3
@@ -1233,12 +1229,12 @@ elephant_dumbo_crypt:
 	mov	r1, r3
 .Lelephant_dumbo_crypt_words6:
 	ldr	r0, [r1]
-	str	r0, [sp, #4]
+	str	r0, [sp]
 	ldr	r0, [r1, #4]
 	str	r0, [sp, #12]
 	ldr	r0, [r1, #8]
 	str	r0, [sp, #16]
-	ldr	r3, [sp, #116]
+	ldr	r3, [sp, #112]
 	ldr	r0, [sp, #236]
 	cmp	r0, #8
 	bcc	.Lelephant_dumbo_crypt_bytes9
@@ -1332,7 +1328,7 @@ elephant_dumbo_crypt:
 	str	r0, [sp, #8]
 	@ elephant_dumbo.ae:50: return if a < 8 then x | ((1 as u160) << (8 * (12 + a))) else x
 	mov	r6, r8
-	ldr	r7, [sp, #4]
+	ldr	r7, [sp]
 	orrs	r6, r7
 	eors	r6, r7
 	ands	r6, r5
@@ -1379,13 +1375,13 @@ elephant_dumbo_crypt:
 	ldr	r0, [sp, #144]
 	str	r0, [sp, #68]
 	ldr	r0, [sp, #140]
-	str	r0, [sp, #64]
-	ldr	r0, [sp, #156]
 	str	r0, [sp, #60]
+	ldr	r0, [sp, #156]
+	str	r0, [sp, #56]
 	ldr	r0, [sp, #152]
 	str	r0, [sp, #72]
 	ldr	r0, [sp, #148]
-	str	r0, [sp, #56]
+	str	r0, [sp, #52]
 	ldr	r1, [sp, #8]
 	ldr	r0, [sp, #108]
 	cmp	r1, r0
@@ -1396,12 +1392,12 @@ elephant_dumbo_crypt:
 	@ elephant_dumbo.ae:37: return cat(t, x[159:8])
 	ldr	r3, [sp, #68]
 	lsrs	r2, r3, #8
-	ldr	r0, [sp, #64]
+	ldr	r0, [sp, #60]
 	lsls	r1, r0, #24
 	orrs	r2, r1
 	str	r2, [sp, #28]
 	lsrs	r2, r0, #8
-	ldr	r0, [sp, #60]
+	ldr	r0, [sp, #56]
 	lsls	r1, r0, #24
 	orrs	r2, r1
 	str	r2, [sp, #24]
@@ -1411,7 +1407,7 @@ elephant_dumbo_crypt:
 	orrs	r2, r1
 	str	r2, [sp, #20]
 	lsrs	r2, r4, #8
-	ldr	r0, [sp, #56]
+	ldr	r0, [sp, #52]
 	lsls	r1, r0, #24
 	orrs	r2, r1
 	str	r2, [sp, #16]
@@ -1431,13 +1427,13 @@ elephant_dumbo_crypt:
 	eors	r1, r0
 	@ elephant_dumbo.ae:37: return cat(t, x[159:8])
 	lsls	r1, r1, #24
-	ldr	r0, [sp, #56]
+	ldr	r0, [sp, #52]
 	lsrs	r2, r0, #8
 	orrs	r1, r2
 	str	r1, [sp, #12]
 	@ elephant_dumbo.ae:89: if i < blocks_m {
 	ldr	r1, [sp, #8]
-	ldr	r0, [sp, #112]
+	ldr	r0, [sp, #120]
 	cmp	r1, r0
 	movs	r2, #0
 	adcs	r2, r2
@@ -1468,19 +1464,19 @@ elephant_dumbo_crypt:
 	ldr	r1, [sp, #16]
 	eors	r0, r1
 	str	r0, [sp, #84]
-	ldr	r0, [sp, #56]
+	ldr	r0, [sp, #52]
 	ldr	r1, [sp, #12]
 	eors	r0, r1
 	str	r0, [sp, #88]
 	mov	r0, r3
 	ldr	r1, [sp, #28]
 	eors	r0, r1
-	str	r0, [sp, #52]
+	str	r0, [sp, #64]
 	@ elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
 	ldr	r3, [sp, #136]
 	eors	r3, r0
 	@ elephant_dumbo.ae:91: store_le(out, off, load_le(in, off, block, count) ^ masked(n, cur ^ next), count)
-	ldr	r0, [sp, #64]
+	ldr	r0, [sp, #60]
 	ldr	r1, [sp, #24]
 	eors	r0, r1
 	str	r0, [sp, #76]
@@ -1488,7 +1484,7 @@ elephant_dumbo_crypt:
 	ldr	r2, [sp, #132]
 	eors	r2, r0
 	@ elephant_dumbo.ae:91: store_le(out, off, load_le(in, off, block, count) ^ masked(n, cur ^ next), count)
-	ldr	r0, [sp, #60]
+	ldr	r0, [sp, #56]
 	ldr	r1, [sp, #20]
 	eors	r0, r1
 	str	r0, [sp, #80]
@@ -1549,7 +1545,7 @@ elephant_dumbo_crypt:
 	ldr	r0, [sp, #180]
 	@ elephant_dumbo.ae:91: store_le(out, off, load_le(in, off, block, count) ^ masked(n, cur ^ next), count)
 	eors	r7, r0
-	ldr	r0, [sp, #52]
+	ldr	r0, [sp, #64]
 	eors	r7, r0
 	@ elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
 	ldr	r0, [sp, #184]
@@ -1621,7 +1617,7 @@ elephant_dumbo_crypt:
 	adcs	r2, r2
 	movs	r0, #1
 	eors	r2, r0
-	ldr	r0, [sp, #120]
+	ldr	r0, [sp, #116]
 	cmp	r0, r1
 	movs	r0, #0
 	adcs	r0, r0
@@ -1688,13 +1684,13 @@ elephant_dumbo_crypt:
 	ldr	r0, [r2]
 	str	r0, [sp, #76]
 	ldr	r0, [r2, #4]
-	str	r0, [sp, #84]
+	str	r0, [sp, #80]
 	ldr	r0, [r2, #8]
-	str	r0, [sp, #88]
+	str	r0, [sp, #84]
 	ldr	r0, [r2, #12]
-	str	r0, [sp, #92]
+	str	r0, [sp, #88]
 	ldr	r0, [r2, #16]
-	str	r0, [sp, #96]
+	str	r0, [sp, #92]
 	@ elephant_dumbo.ae:43: return if count < block then x | ((1 as u160) << (8 * count)) else x
 	cmp	r1, #20
 	movs	r5, #0
@@ -1723,7 +1719,7 @@ elephant_dumbo_crypt:
 	lsls	r1, r6
 	movs	r0, #32
 	subs	r0, r0, r6
-	str	r0, [sp, #52]
+	str	r0, [sp, #64]
 	mov	r7, r2
 	lsrs	r7, r0
 	orrs	r1, r7
@@ -1736,7 +1732,7 @@ elephant_dumbo_crypt:
 	lsrs	r7, r0
 	orrs	r3, r7
 	mov	r0, r8
-	ldr	r7, [sp, #52]
+	ldr	r7, [sp, #64]
 	lsrs	r0, r7
 	lsls	r4, r6
 	orrs	r4, r0
@@ -1764,7 +1760,7 @@ elephant_dumbo_crypt:
 	eors	r7, r0
 	str	r7, [sp, #160]
 	@ elephant_dumbo.ae:43: return if count < block then x | ((1 as u160) << (8 * count)) else x
-	ldr	r7, [sp, #84]
+	ldr	r7, [sp, #80]
 	orrs	r4, r7
 	eors	r4, r7
 	ands	r4, r5
@@ -1774,7 +1770,7 @@ elephant_dumbo_crypt:
 	eors	r7, r0
 	str	r7, [sp, #164]
 	@ elephant_dumbo.ae:43: return if count < block then x | ((1 as u160) << (8 * count)) else x
-	ldr	r6, [sp, #88]
+	ldr	r6, [sp, #84]
 	orrs	r3, r6
 	eors	r3, r6
 	ands	r3, r5
@@ -1784,7 +1780,7 @@ elephant_dumbo_crypt:
 	eors	r6, r0
 	str	r6, [sp, #168]
 	@ elephant_dumbo.ae:43: return if count < block then x | ((1 as u160) << (8 * count)) else x
-	ldr	r4, [sp, #92]
+	ldr	r4, [sp, #88]
 	orrs	r2, r4
 	eors	r2, r4
 	ands	r2, r5
@@ -1794,7 +1790,7 @@ elephant_dumbo_crypt:
 	eors	r4, r0
 	str	r4, [sp, #172]
 	@ elephant_dumbo.ae:43: return if count < block then x | ((1 as u160) << (8 * count)) else x
-	ldr	r3, [sp, #96]
+	ldr	r3, [sp, #92]
 	orrs	r1, r3
 	eors	r1, r3
 	ands	r1, r5
@@ -1869,7 +1865,7 @@ elephant_dumbo_crypt:
 	subs	r1, r0, r2
 	subs	r2, #12
 	@ elephant_dumbo.ae:42: x = load_le(buf, off, block, count)
-	ldr	r0, [sp, #116]
+	ldr	r0, [sp, #112]
 	adds	r2, r0, r2
 	cmp	r1, #20
 	bcc	.Lelephant_dumbo_crypt_bytes44
@@ -1901,13 +1897,13 @@ elephant_dumbo_crypt:
 	ldr	r0, [r2]
 	str	r0, [sp, #36]
 	ldr	r0, [r2, #4]
-	str	r0, [sp, #48]
-	ldr	r0, [r2, #8]
-	str	r0, [sp, #76]
-	ldr	r0, [r2, #12]
-	str	r0, [sp, #52]
-	ldr	r0, [r2, #16]
 	str	r0, [sp, #44]
+	ldr	r0, [r2, #8]
+	str	r0, [sp, #64]
+	ldr	r0, [r2, #12]
+	str	r0, [sp, #48]
+	ldr	r0, [r2, #16]
+	str	r0, [sp, #40]
 	@ elephant_dumbo.ae:43: return if count < block then x | ((1 as u160) << (8 * count)) else x
 	cmp	r1, #20
 	movs	r5, #0
@@ -1977,7 +1973,7 @@ elephant_dumbo_crypt:
 	eors	r7, r0
 	str	r7, [sp, #160]
 	@ elephant_dumbo.ae:43: return if count < block then x | ((1 as u160) << (8 * count)) else x
-	ldr	r7, [sp, #48]
+	ldr	r7, [sp, #44]
 	orrs	r4, r7
 	eors	r4, r7
 	ands	r4, r5
@@ -1987,7 +1983,7 @@ elephant_dumbo_crypt:
 	eors	r7, r0
 	str	r7, [sp, #164]
 	@ elephant_dumbo.ae:43: return if count < block then x | ((1 as u160) << (8 * count)) else x
-	ldr	r6, [sp, #76]
+	ldr	r6, [sp, #64]
 	orrs	r3, r6
 	eors	r3, r6
 	ands	r3, r5
@@ -1997,7 +1993,7 @@ elephant_dumbo_crypt:
 	eors	r6, r0
 	str	r6, [sp, #168]
 	@ elephant_dumbo.ae:43: return if count < block then x | ((1 as u160) << (8 * count)) else x
-	ldr	r4, [sp, #52]
+	ldr	r4, [sp, #48]
 	orrs	r2, r4
 	eors	r2, r4
 	ands	r2, r5
@@ -2007,7 +2003,7 @@ elephant_dumbo_crypt:
 	eors	r4, r0
 	str	r4, [sp, #172]
 	@ elephant_dumbo.ae:43: return if count < block then x | ((1 as u160) << (8 * count)) else x
-	ldr	r3, [sp, #44]
+	ldr	r3, [sp, #40]
 	orrs	r1, r3
 	eors	r1, r3
 	ands	r1, r5
@@ -2068,24 +2064,24 @@ elephant_dumbo_crypt:
 	mov	r9, r1
 	ldr	r0, [sp, #68]
 	str	r0, [sp, #44]
-	ldr	r0, [sp, #64]
-	str	r0, [sp, #40]
 	ldr	r0, [sp, #60]
+	str	r0, [sp, #40]
+	ldr	r0, [sp, #56]
 	str	r0, [sp, #36]
 	ldr	r0, [sp, #72]
 	str	r0, [sp, #32]
-	ldr	r0, [sp, #56]
+	ldr	r0, [sp, #52]
 	str	r0, [sp, #48]
 	ldr	r0, [sp, #28]
 	str	r0, [sp, #68]
 	ldr	r0, [sp, #24]
-	str	r0, [sp, #64]
-	ldr	r0, [sp, #20]
 	str	r0, [sp, #60]
+	ldr	r0, [sp, #20]
+	str	r0, [sp, #56]
 	ldr	r0, [sp, #16]
 	str	r0, [sp, #72]
 	ldr	r0, [sp, #12]
-	str	r0, [sp, #56]
+	str	r0, [sp, #52]
 	ldr	r1, [sp, #8]
 	adds	r1, #1
 	str	r1, [sp, #8]

@@ -18,8 +18,8 @@
 grain128aeadv2_encrypt:
 	push	{r4, r5, r6, r7, lr}
 	sub	sp, #132
-	ldr	r4, [sp, #164]
 	mov	r1, r0
+	ldr	r4, [sp, #164]
 	@ grain128aeadv2.ae:228: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
 	movs	r7, #3
 	tst	r1, r7
@@ -38,11 +38,11 @@ grain128aeadv2_encrypt:
 .Lgrain128aeadv2_encrypt_words2:
 	ldr	r0, [r1]
 	str	r0, [sp, #32]
-	ldr	r6, [r1, #4]
-	ldr	r5, [r1, #8]
-	ldr	r3, [r1, #12]
-	mov	r1, r2
-	tst	r1, r7
+	ldr	r5, [r1, #4]
+	ldr	r3, [r1, #8]
+	ldr	r6, [r1, #12]
+	mov	r0, r2
+	tst	r0, r7
 	beq	.Lgrain128aeadv2_encrypt_words6
 .Lgrain128aeadv2_encrypt_bytes5:
 	add	r7, sp, #36
@@ -50,18 +50,18 @@ grain128aeadv2_encrypt:
 .Lgrain128aeadv2_encrypt_cpy8:
 	subs	r2, #1
 	bcc	.Lgrain128aeadv2_encrypt_cpyd7
-	ldrb	r0, [r1, r2]
-	strb	r0, [r7, r2]
+	ldrb	r1, [r0, r2]
+	strb	r1, [r7, r2]
 	b	.Lgrain128aeadv2_encrypt_cpy8
 .Lgrain128aeadv2_encrypt_cpyd7:
-	mov	r1, r7
+	mov	r0, r7
 .Lgrain128aeadv2_encrypt_words6:
-	ldm	r1, {r1, r2, r7}
+	ldm	r0!, {r1, r2, r7}
 	ldr	r0, [sp, #32]
 	str	r0, [sp, #36]
-	str	r6, [sp, #40]
-	str	r5, [sp, #44]
-	str	r3, [sp, #48]
+	str	r5, [sp, #40]
+	str	r3, [sp, #44]
+	str	r6, [sp, #48]
 	str	r1, [sp, #52]
 	str	r2, [sp, #56]
 	str	r7, [sp, #60]
@@ -69,9 +69,9 @@ grain128aeadv2_encrypt:
 	add	r1, sp, #52
 	add	r2, sp, #64
 	add	r3, sp, #80
-	add	r5, sp, #96
-	str	r5, [sp]
+	add	r6, sp, #96
 	add	r5, sp, #104
+	str	r6, [sp]
 	str	r5, [sp, #4]
 	bl	grain128aeadv2_init
 	ldr	r0, [sp, #64]
@@ -248,8 +248,8 @@ grain128aeadv2_encrypt:
 grain128aeadv2_decrypt:
 	push	{r4, r5, r6, r7, lr}
 	sub	sp, #132
-	ldr	r4, [sp, #180]
 	mov	r1, r0
+	ldr	r4, [sp, #180]
 	@ grain128aeadv2.ae:235: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
 	movs	r7, #3
 	tst	r1, r7
@@ -268,11 +268,11 @@ grain128aeadv2_decrypt:
 .Lgrain128aeadv2_decrypt_words2:
 	ldr	r0, [r1]
 	str	r0, [sp, #32]
-	ldr	r6, [r1, #4]
-	ldr	r5, [r1, #8]
-	ldr	r3, [r1, #12]
-	mov	r1, r2
-	tst	r1, r7
+	ldr	r5, [r1, #4]
+	ldr	r3, [r1, #8]
+	ldr	r6, [r1, #12]
+	mov	r0, r2
+	tst	r0, r7
 	beq	.Lgrain128aeadv2_decrypt_words6
 .Lgrain128aeadv2_decrypt_bytes5:
 	add	r7, sp, #36
@@ -280,18 +280,18 @@ grain128aeadv2_decrypt:
 .Lgrain128aeadv2_decrypt_cpy8:
 	subs	r2, #1
 	bcc	.Lgrain128aeadv2_decrypt_cpyd7
-	ldrb	r0, [r1, r2]
-	strb	r0, [r7, r2]
+	ldrb	r1, [r0, r2]
+	strb	r1, [r7, r2]
 	b	.Lgrain128aeadv2_decrypt_cpy8
 .Lgrain128aeadv2_decrypt_cpyd7:
-	mov	r1, r7
+	mov	r0, r7
 .Lgrain128aeadv2_decrypt_words6:
-	ldm	r1, {r1, r2, r7}
+	ldm	r0!, {r1, r2, r7}
 	ldr	r0, [sp, #32]
 	str	r0, [sp, #36]
-	str	r6, [sp, #40]
-	str	r5, [sp, #44]
-	str	r3, [sp, #48]
+	str	r5, [sp, #40]
+	str	r3, [sp, #44]
+	str	r6, [sp, #48]
 	str	r1, [sp, #52]
 	str	r2, [sp, #56]
 	str	r7, [sp, #60]
@@ -299,9 +299,9 @@ grain128aeadv2_decrypt:
 	add	r1, sp, #52
 	add	r2, sp, #64
 	add	r3, sp, #80
-	add	r5, sp, #96
-	str	r5, [sp]
+	add	r6, sp, #96
 	add	r5, sp, #104
+	str	r6, [sp]
 	str	r5, [sp, #4]
 	bl	grain128aeadv2_init
 	ldr	r0, [sp, #64]
@@ -475,7 +475,7 @@ grain128aeadv2_decrypt:
 
 @ --- grain128aeadv2_absorb_ad: grain128aeadv2.absorb_ad
 @     frame 44 bytes (42 spill slots, 11 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 2078 bytes of code and literals
+@     estimated 2074 bytes of code and literals
 	.section .text.grain128aeadv2_absorb_ad,"ax",%progbits
 	.global grain128aeadv2_absorb_ad
 	.type grain128aeadv2_absorb_ad, %function
@@ -490,25 +490,25 @@ grain128aeadv2_absorb_ad:
 	push	{r4, r5, r6, r7}
 	sub	sp, #44
 	ldr	r4, [sp, #80]
-	str	r4, [sp, #24]
+	str	r4, [sp, #20]
 	ldm	r0, {r0, r4, r6, r7}
 	mov	r8, r7
 	ldr	r7, [r1]
-	str	r7, [sp]
+	str	r7, [sp, #16]
 	ldr	r7, [r1, #4]
-	str	r7, [sp, #4]
+	str	r7, [sp, #28]
 	ldr	r7, [r1, #8]
 	str	r7, [sp, #36]
 	ldr	r7, [r1, #12]
 	str	r7, [sp, #32]
 	ldr	r7, [r2]
-	str	r7, [sp, #12]
+	str	r7, [sp, #4]
 	ldr	r7, [r2, #4]
-	str	r7, [sp, #16]
+	str	r7, [sp, #8]
 	ldr	r7, [r3]
 	mov	r11, r7
 	ldr	r2, [r3, #4]
-	str	r2, [sp, #8]
+	str	r2, [sp]
 	@ grain128aeadv2.ae:177: return if a < 0x80 then 0 else if a < 0x100 then 1 else if a < 0x10000 then 2 else if a < 0x1000000 then 3 else 4 as u32
 	ldr	r5, [sp, #84]
 	cmp	r5, #128
@@ -544,17 +544,17 @@ grain128aeadv2_absorb_ad:
 	eors	r5, r7
 	ands	r1, r5
 	eors	r5, r1
-	str	r5, [sp, #28]
+	str	r5, [sp, #24]
 	@ grain128aeadv2.ae:194: for i in 0..n + 1 {
 	adds	r7, r5, #1
 	str	r7, [sp, #40]
 	movs	r5, #0
-	str	r5, [sp, #20]
+	str	r5, [sp, #12]
 	mov	r9, r0
 	mov	lr, r4
 	mov	r12, r6
-	ldr	r4, [sp]
-	ldr	r3, [sp, #4]
+	ldr	r4, [sp, #16]
+	ldr	r3, [sp, #28]
 	ldr	r2, [sp, #36]
 	ldr	r1, [sp, #32]
 	mov	r0, r7
@@ -564,15 +564,15 @@ grain128aeadv2_absorb_ad:
 .Lgrain128aeadv2_absorb_ad_far1:
 .Lgrain128aeadv2_absorb_ad_loop1:
 	@ grain128aeadv2.ae:181: return if i == 0 then (if n == 0 then a as u8 else 0x80 | (n as u8)) else (a >> (8 * (n - i))) as u8
-	ldr	r5, [sp, #20]
+	ldr	r5, [sp, #12]
 	subs	r0, r5, #1
 	movs	r7, #0
 	sbcs	r7, r7
-	ldr	r0, [sp, #28]
+	ldr	r0, [sp, #24]
 	subs	r0, r0, #1
 	movs	r5, #0
 	sbcs	r5, r5
-	ldr	r0, [sp, #28]
+	ldr	r0, [sp, #24]
 	uxtb	r6, r0
 	movs	r0, #128
 	orrs	r6, r0
@@ -581,8 +581,8 @@ grain128aeadv2_absorb_ad:
 	eors	r0, r6
 	ands	r0, r5
 	eors	r6, r0
-	ldr	r0, [sp, #28]
-	ldr	r5, [sp, #20]
+	ldr	r0, [sp, #24]
+	ldr	r5, [sp, #12]
 	subs	r0, r0, r5
 	lsls	r5, r0, #3
 	cmp	r5, #255
@@ -600,13 +600,13 @@ grain128aeadv2_absorb_ad:
 	lsrs	r0, r4, #12
 	lsls	r5, r3, #20
 	orrs	r0, r5
-	str	r0, [sp]
+	str	r0, [sp, #28]
 	mov	r5, r9
 	lsrs	r7, r5, #8
 	mov	r0, lr
 	lsls	r0, r0, #24
 	orrs	r7, r0
-	ldr	r0, [sp]
+	ldr	r0, [sp, #28]
 	ands	r7, r0
 	lsrs	r6, r5, #13
 	mov	r0, lr
@@ -622,13 +622,13 @@ grain128aeadv2_absorb_ad:
 	lsrs	r0, r2, #31
 	lsls	r5, r1, #1
 	orrs	r0, r5
-	str	r0, [sp, #4]
+	str	r0, [sp, #16]
 	mov	r0, lr
 	lsrs	r5, r0, #10
 	mov	r0, r12
 	lsls	r0, r0, #22
 	orrs	r5, r0
-	ldr	r0, [sp, #4]
+	ldr	r0, [sp, #16]
 	ands	r5, r0
 	@ grain128aeadv2.ae:37: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	eors	r7, r5
@@ -647,8 +647,8 @@ grain128aeadv2_absorb_ad:
 	@ grain128aeadv2.ae:37: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	eors	r7, r6
 	@ grain128aeadv2.ae:39: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
-	ldr	r6, [sp]
-	ldr	r0, [sp, #4]
+	ldr	r6, [sp, #28]
+	ldr	r0, [sp, #16]
 	ands	r6, r0
 	mov	r0, r12
 	lsrs	r5, r0, #30
@@ -693,13 +693,12 @@ grain128aeadv2_absorb_ad:
 	@ grain128aeadv2.ae:42: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
 	lsrs	r5, r2, #25
 	@ grain128aeadv2.ae:41: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	mov	r0, r7
-	eors	r0, r5
+	eors	r7, r5
 	@ grain128aeadv2.ae:42: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
 	lsls	r5, r1, #7
 	@ grain128aeadv2.ae:41: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	eors	r0, r5
-	str	r0, [sp]
+	eors	r7, r5
+	str	r7, [sp, #28]
 	@ grain128aeadv2.ae:44: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
 	mov	r7, lr
 	mov	r0, r12
@@ -852,7 +851,7 @@ grain128aeadv2_absorb_ad:
 	lsls	r5, r1, #3
 	orrs	r0, r5
 	ands	r7, r0
-	ldr	r0, [sp, #4]
+	ldr	r0, [sp, #16]
 	ands	r7, r0
 	@ grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	eors	r6, r7
@@ -890,12 +889,12 @@ grain128aeadv2_absorb_ad:
 	lsrs	r0, r2, #16
 	lsls	r2, r1, #16
 	orrs	r0, r2
-	str	r0, [sp, #4]
+	str	r0, [sp, #16]
 	lsrs	r2, r1, #16
 	uxth	r0, r6
 	lsls	r1, r0, #16
 	orrs	r1, r2
-	ldr	r0, [sp]
+	ldr	r0, [sp, #28]
 	uxth	r0, r0
 	@ grain128aeadv2.ae:187: acc, sr = authenticate(acc, sr, x, unzip(y)[15:8])
 	movs	r3, #0
@@ -941,11 +940,11 @@ grain128aeadv2_absorb_ad:
 	asrs	r3, r0, #31
 	mov	r2, r11
 	ands	r2, r3
-	ldr	r0, [sp, #12]
+	ldr	r0, [sp, #4]
 	eors	r0, r2
-	ldr	r4, [sp, #8]
+	ldr	r4, [sp]
 	ands	r3, r4
-	ldr	r7, [sp, #16]
+	ldr	r7, [sp, #8]
 	eors	r7, r3
 	@ grain128aeadv2.ae:166: sr = cat(a[0], sr[63:1])
 	mov	r2, r11
@@ -1084,14 +1083,14 @@ grain128aeadv2_absorb_ad:
 	orrs	r5, r2
 	ldr	r4, [sp, #36]
 	ldr	r3, [sp, #32]
-	ldr	r2, [sp, #4]
-	str	r0, [sp, #12]
-	str	r7, [sp, #16]
+	ldr	r2, [sp, #16]
+	str	r0, [sp, #4]
+	str	r7, [sp, #8]
 	mov	r11, r6
-	str	r5, [sp, #8]
-	ldr	r5, [sp, #20]
+	str	r5, [sp]
+	ldr	r5, [sp, #12]
 	adds	r5, #1
-	str	r5, [sp, #20]
+	str	r5, [sp, #12]
 	ldr	r0, [sp, #40]
 	cmp	r5, r0
 	bcs	.Lgrain128aeadv2_absorb_ad_far2
@@ -1100,7 +1099,7 @@ grain128aeadv2_absorb_ad:
 .Lgrain128aeadv2_absorb_ad_done2:
 	@ grain128aeadv2.ae:197: for i in 0..a {
 	movs	r5, #0
-	str	r5, [sp, #32]
+	str	r5, [sp, #24]
 	ldr	r0, [sp, #84]
 	cmp	r5, r0
 	bcc	.Lgrain128aeadv2_absorb_ad_far3
@@ -1108,20 +1107,20 @@ grain128aeadv2_absorb_ad:
 .Lgrain128aeadv2_absorb_ad_far3:
 .Lgrain128aeadv2_absorb_ad_loop4:
 	@ grain128aeadv2.ae:198: s, b, acc, sr = absorb_byte(s, b, acc, sr, ad[i])
-	ldr	r0, [sp, #24]
+	ldr	r0, [sp, #20]
 	ldrb	r0, [r0]
 	mov	r10, r0
 	@ grain128aeadv2.ae:37: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	lsrs	r0, r4, #12
 	lsls	r5, r3, #20
 	orrs	r0, r5
-	str	r0, [sp]
+	str	r0, [sp, #16]
 	mov	r5, r9
 	lsrs	r7, r5, #8
 	mov	r0, lr
 	lsls	r0, r0, #24
 	orrs	r7, r0
-	ldr	r0, [sp]
+	ldr	r0, [sp, #16]
 	ands	r7, r0
 	lsrs	r6, r5, #13
 	mov	r0, lr
@@ -1137,13 +1136,13 @@ grain128aeadv2_absorb_ad:
 	lsrs	r0, r2, #31
 	lsls	r5, r1, #1
 	orrs	r0, r5
-	str	r0, [sp, #4]
+	str	r0, [sp, #12]
 	mov	r0, lr
 	lsrs	r5, r0, #10
 	mov	r0, r12
 	lsls	r0, r0, #22
 	orrs	r5, r0
-	ldr	r0, [sp, #4]
+	ldr	r0, [sp, #12]
 	ands	r5, r0
 	@ grain128aeadv2.ae:37: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	eors	r7, r5
@@ -1162,8 +1161,8 @@ grain128aeadv2_absorb_ad:
 	@ grain128aeadv2.ae:37: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	eors	r7, r6
 	@ grain128aeadv2.ae:39: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
-	ldr	r6, [sp]
-	ldr	r0, [sp, #4]
+	ldr	r6, [sp, #16]
+	ldr	r0, [sp, #12]
 	ands	r6, r0
 	mov	r0, r12
 	lsrs	r5, r0, #30
@@ -1208,13 +1207,12 @@ grain128aeadv2_absorb_ad:
 	@ grain128aeadv2.ae:42: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
 	lsrs	r5, r2, #25
 	@ grain128aeadv2.ae:41: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	mov	r0, r7
-	eors	r0, r5
+	eors	r7, r5
 	@ grain128aeadv2.ae:42: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
 	lsls	r5, r1, #7
 	@ grain128aeadv2.ae:41: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	eors	r0, r5
-	str	r0, [sp]
+	eors	r7, r5
+	str	r7, [sp, #16]
 	@ grain128aeadv2.ae:44: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
 	mov	r7, lr
 	mov	r0, r12
@@ -1240,7 +1238,7 @@ grain128aeadv2_absorb_ad:
 	eors	r5, r0
 	mov	r0, r8
 	eors	r5, r0
-	str	r5, [sp, #20]
+	str	r5, [sp, #28]
 	@ grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	mov	r6, r9
 	eors	r6, r4
@@ -1367,7 +1365,7 @@ grain128aeadv2_absorb_ad:
 	lsls	r5, r1, #3
 	orrs	r0, r5
 	ands	r7, r0
-	ldr	r0, [sp, #4]
+	ldr	r0, [sp, #12]
 	ands	r7, r0
 	@ grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	eors	r6, r7
@@ -1389,7 +1387,7 @@ grain128aeadv2_absorb_ad:
 	orrs	r7, r5
 	mov	r12, r7
 	lsrs	r5, r0, #16
-	ldr	r0, [sp, #20]
+	ldr	r0, [sp, #28]
 	uxth	r0, r0
 	lsls	r0, r0, #16
 	orrs	r0, r5
@@ -1397,20 +1395,20 @@ grain128aeadv2_absorb_ad:
 	lsrs	r0, r4, #16
 	lsls	r4, r3, #16
 	orrs	r0, r4
-	str	r0, [sp, #28]
+	str	r0, [sp, #32]
 	lsrs	r0, r3, #16
 	lsls	r3, r2, #16
 	orrs	r0, r3
-	str	r0, [sp, #20]
+	str	r0, [sp, #28]
 	lsrs	r0, r2, #16
 	lsls	r2, r1, #16
 	orrs	r0, r2
-	str	r0, [sp, #4]
+	str	r0, [sp, #12]
 	lsrs	r2, r1, #16
 	uxth	r0, r6
 	lsls	r1, r0, #16
 	orrs	r1, r2
-	ldr	r0, [sp]
+	ldr	r0, [sp, #16]
 	uxth	r0, r0
 	@ grain128aeadv2.ae:187: acc, sr = authenticate(acc, sr, x, unzip(y)[15:8])
 	movs	r3, #0
@@ -1456,11 +1454,11 @@ grain128aeadv2_absorb_ad:
 	asrs	r3, r0, #31
 	mov	r2, r11
 	ands	r2, r3
-	ldr	r0, [sp, #12]
+	ldr	r0, [sp, #4]
 	eors	r0, r2
-	ldr	r4, [sp, #8]
+	ldr	r4, [sp]
 	ands	r3, r4
-	ldr	r7, [sp, #16]
+	ldr	r7, [sp, #8]
 	eors	r7, r3
 	@ grain128aeadv2.ae:166: sr = cat(a[0], sr[63:1])
 	mov	r2, r11
@@ -1597,19 +1595,19 @@ grain128aeadv2_absorb_ad:
 	lsrs	r3, r5, #15
 	lsls	r5, r3, #31
 	orrs	r5, r2
-	ldr	r2, [sp, #24]
+	ldr	r2, [sp, #20]
 	adds	r2, #1
-	str	r2, [sp, #24]
-	ldr	r4, [sp, #28]
-	ldr	r3, [sp, #20]
-	ldr	r2, [sp, #4]
-	str	r0, [sp, #12]
-	str	r7, [sp, #16]
+	str	r2, [sp, #20]
+	ldr	r4, [sp, #32]
+	ldr	r3, [sp, #28]
+	ldr	r2, [sp, #12]
+	str	r0, [sp, #4]
+	str	r7, [sp, #8]
 	mov	r11, r6
-	str	r5, [sp, #8]
-	ldr	r5, [sp, #32]
+	str	r5, [sp]
+	ldr	r5, [sp, #24]
 	adds	r5, #1
-	str	r5, [sp, #32]
+	str	r5, [sp, #24]
 	ldr	r0, [sp, #84]
 	cmp	r5, r0
 	bcs	.Lgrain128aeadv2_absorb_ad_far4
@@ -1630,15 +1628,15 @@ grain128aeadv2_absorb_ad:
 	str	r3, [r5, #4]
 	str	r2, [r5, #8]
 	str	r1, [r5, #12]
-	ldr	r1, [sp, #12]
+	ldr	r1, [sp, #4]
 	ldr	r0, [sp, #96]
 	str	r1, [r0]
-	ldr	r1, [sp, #16]
+	ldr	r1, [sp, #8]
 	str	r1, [r0, #4]
 	mov	r1, r11
 	ldr	r0, [sp, #100]
 	str	r1, [r0]
-	ldr	r1, [sp, #8]
+	ldr	r1, [sp]
 	str	r1, [r0, #4]
 	add	sp, #44
 	pop	{r4, r5, r6, r7}
@@ -1653,7 +1651,7 @@ grain128aeadv2_absorb_ad:
 
 @ --- grain128aeadv2_crypt: grain128aeadv2.crypt
 @     frame 36 bytes (39 spill slots, 9 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 2238 bytes of code and literals
+@     estimated 2236 bytes of code and literals
 	.section .text.grain128aeadv2_crypt,"ax",%progbits
 	.global grain128aeadv2_crypt
 	.type grain128aeadv2_crypt, %function
@@ -2402,13 +2400,13 @@ grain128aeadv2_crypt:
 	lsrs	r0, r3, #12
 	lsls	r5, r2, #20
 	orrs	r0, r5
-	mov	r9, r0
+	mov	r11, r0
 	mov	r5, r10
 	lsrs	r7, r5, #8
 	mov	r0, lr
 	lsls	r0, r0, #24
 	orrs	r7, r0
-	mov	r0, r9
+	mov	r0, r11
 	ands	r7, r0
 	lsrs	r6, r5, #13
 	mov	r0, lr
@@ -2424,13 +2422,13 @@ grain128aeadv2_crypt:
 	lsrs	r0, r4, #31
 	lsls	r5, r1, #1
 	orrs	r0, r5
-	mov	r11, r0
+	mov	r9, r0
 	mov	r0, lr
 	lsrs	r5, r0, #10
 	mov	r0, r12
 	lsls	r0, r0, #22
 	orrs	r5, r0
-	mov	r0, r11
+	mov	r0, r9
 	ands	r5, r0
 	@ grain128aeadv2.ae:37: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	eors	r7, r5
@@ -2449,8 +2447,8 @@ grain128aeadv2_crypt:
 	@ grain128aeadv2.ae:37: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	eors	r7, r6
 	@ grain128aeadv2.ae:39: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
-	mov	r6, r9
-	mov	r0, r11
+	mov	r6, r11
+	mov	r0, r9
 	ands	r6, r0
 	mov	r0, r12
 	lsrs	r5, r0, #30
@@ -2495,13 +2493,12 @@ grain128aeadv2_crypt:
 	@ grain128aeadv2.ae:42: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
 	lsrs	r5, r4, #25
 	@ grain128aeadv2.ae:41: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	mov	r0, r7
-	eors	r0, r5
+	eors	r7, r5
 	@ grain128aeadv2.ae:42: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
 	lsls	r5, r1, #7
 	@ grain128aeadv2.ae:41: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	eors	r0, r5
-	mov	r9, r0
+	eors	r7, r5
+	mov	r11, r7
 	@ grain128aeadv2.ae:44: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
 	mov	r7, lr
 	mov	r0, r12
@@ -2654,7 +2651,7 @@ grain128aeadv2_crypt:
 	lsls	r5, r1, #3
 	orrs	r0, r5
 	ands	r7, r0
-	mov	r0, r11
+	mov	r0, r9
 	ands	r7, r0
 	@ grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	eors	r6, r7
@@ -2697,8 +2694,8 @@ grain128aeadv2_crypt:
 	uxth	r0, r6
 	lsls	r0, r0, #16
 	orrs	r0, r1
-	mov	r11, r0
-	mov	r0, r9
+	mov	r9, r0
+	mov	r0, r11
 	uxth	r0, r0
 	@ grain128aeadv2.ae:218: z = unzip(y)
 	movs	r2, #0
@@ -2891,7 +2888,7 @@ grain128aeadv2_crypt:
 	ldr	r3, [sp, #28]
 	ldr	r2, [sp, #24]
 	ldr	r4, [sp, #20]
-	mov	r1, r11
+	mov	r1, r9
 	str	r0, [sp, #4]
 	str	r7, [sp, #12]
 	str	r6, [sp]
@@ -2946,7 +2943,7 @@ grain128aeadv2_init:
 	str	r3, [sp, #24]
 	@ grain128aeadv2.ae:127: for i in 0..320 / par {
 	movs	r2, #0
-	str	r2, [sp, #16]
+	str	r2, [sp, #8]
 	ldr	r6, [r1]
 	mov	r9, r6
 	ldr	r6, [r1, #4]
@@ -2956,16 +2953,16 @@ grain128aeadv2_init:
 	ldr	r6, =0x7fffffff
 	mov	r8, r6
 	ldr	r1, [r0]
-	str	r1, [sp, #4]
+	mov	r11, r1
 	mov	r5, r1
 	ldr	r1, [r0, #4]
-	str	r1, [sp, #8]
+	str	r1, [sp]
 	mov	r4, r1
 	ldr	r1, [r0, #8]
 	str	r1, [sp, #20]
 	mov	r3, r1
 	ldr	r0, [r0, #12]
-	str	r0, [sp, #12]
+	str	r0, [sp, #4]
 	mov	r1, r0
 .Lgrain128aeadv2_init_loop1:
 	@ grain128aeadv2.ae:44: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
@@ -2987,7 +2984,7 @@ grain128aeadv2_init:
 	eors	r2, r0
 	lsrs	r6, r7, #17
 	eors	r2, r6
-	mov	r11, r2
+	str	r2, [sp, #16]
 	@ grain128aeadv2.ae:48: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
 	lsrs	r7, r5, #3
 	lsls	r0, r4, #29
@@ -3122,7 +3119,7 @@ grain128aeadv2_init:
 	ands	r7, r0
 	@ grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	eors	r6, r7
-	str	r6, [sp]
+	str	r6, [sp, #12]
 	@ grain128aeadv2.ae:37: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	mov	r7, r9
 	lsrs	r6, r7, #13
@@ -3221,11 +3218,11 @@ grain128aeadv2_init:
 	@ grain128aeadv2.ae:41: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
 	eors	r0, r2
 	@ grain128aeadv2.ae:157: return s ^ fed, b ^ fed
-	ldr	r2, [sp]
+	ldr	r2, [sp, #12]
 	eors	r2, r0
 	@ grain128aeadv2.ae:44: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
 	lsls	r6, r7, #15
-	mov	r5, r11
+	ldr	r5, [sp, #16]
 	eors	r5, r6
 	eors	r5, r7
 	@ grain128aeadv2.ae:157: return s ^ fed, b ^ fed
@@ -3238,9 +3235,9 @@ grain128aeadv2_init:
 	mov	r4, r3
 	mov	r3, r1
 	mov	r1, r2
-	ldr	r0, [sp, #16]
+	ldr	r0, [sp, #8]
 	adds	r0, #1
-	str	r0, [sp, #16]
+	str	r0, [sp, #8]
 	cmp	r0, #10
 	bcs	.Lgrain128aeadv2_init_far1
 	b	.Lgrain128aeadv2_init_loop1
@@ -3249,7 +3246,7 @@ grain128aeadv2_init:
 	@ grain128aeadv2.ae:133: for i in 0..64 / par {
 	ldr	r2, [sp, #20]
 	movs	r0, #0
-	str	r0, [sp, #16]
+	str	r0, [sp, #8]
 	b	.Lgrain128aeadv2_init_pool1
 	.ltorg
 .Lgrain128aeadv2_init_pool1:
@@ -3287,7 +3284,7 @@ grain128aeadv2_init:
 	mov	r6, r8
 	eors	r0, r6
 	eors	r0, r2
-	str	r0, [sp]
+	str	r0, [sp, #12]
 	@ grain128aeadv2.ae:48: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
 	lsrs	r7, r5, #3
 	lsls	r0, r4, #29
@@ -3423,7 +3420,7 @@ grain128aeadv2_init:
 	@ grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	eors	r6, r7
 	@ grain128aeadv2.ae:61: return cat(f ^ ls, s[127:par]), cat(g ^ ln, b[127:par]), y
-	ldr	r0, [sp, #4]
+	mov	r0, r11
 	eors	r6, r0
 	mov	r11, r6
 	@ grain128aeadv2.ae:37: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
@@ -3526,7 +3523,7 @@ grain128aeadv2_init:
 	@ grain128aeadv2.ae:157: return s ^ fed, b ^ fed
 	mov	r2, r11
 	eors	r2, r0
-	ldr	r5, [sp]
+	ldr	r5, [sp, #12]
 	eors	r5, r0
 	@ grain128aeadv2.ae:136: kl = kl >> par
 	mov	r9, lr
@@ -3537,16 +3534,16 @@ grain128aeadv2_init:
 	mov	r4, r3
 	mov	r3, r1
 	mov	r1, r2
-	ldr	r2, [sp, #12]
+	ldr	r2, [sp, #4]
 	movs	r0, #0
-	str	r0, [sp, #12]
-	ldr	r0, [sp, #8]
 	str	r0, [sp, #4]
+	ldr	r0, [sp]
+	mov	r11, r0
 	movs	r0, #0
-	str	r0, [sp, #8]
-	ldr	r0, [sp, #16]
+	str	r0, [sp]
+	ldr	r0, [sp, #8]
 	adds	r0, #1
-	str	r0, [sp, #16]
+	str	r0, [sp, #8]
 	cmp	r0, #2
 	bcs	.Lgrain128aeadv2_init_far2
 	b	.Lgrain128aeadv2_init_loop3
@@ -3554,9 +3551,9 @@ grain128aeadv2_init:
 .Lgrain128aeadv2_init_done4:
 	@ grain128aeadv2.ae:140: for i in 0..64 / par {
 	movs	r0, #0
-	str	r0, [sp, #4]
+	mov	r11, r0
 	movs	r0, #0
-	str	r0, [sp, #8]
+	str	r0, [sp]
 .Lgrain128aeadv2_init_loop5:
 	@ grain128aeadv2.ae:48: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
 	lsrs	r7, r5, #3
@@ -3692,7 +3689,7 @@ grain128aeadv2_init:
 	ands	r7, r0
 	@ grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	eors	r6, r7
-	str	r6, [sp]
+	str	r6, [sp, #4]
 	@ grain128aeadv2.ae:44: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
 	mov	r7, r9
 	lsrs	r2, r7, #7
@@ -3713,7 +3710,7 @@ grain128aeadv2_init:
 	mov	r0, r12
 	lsrs	r6, r0, #17
 	eors	r2, r6
-	mov	r9, r2
+	str	r2, [sp, #8]
 	@ grain128aeadv2.ae:37: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	lsrs	r2, r7, #13
 	mov	r0, lr
@@ -3743,7 +3740,7 @@ grain128aeadv2_init:
 	ands	r2, r0
 	@ grain128aeadv2.ae:37: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	eors	r7, r2
-	mov	r11, r7
+	mov	r9, r7
 	@ grain128aeadv2.ae:38: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
 	mov	r0, lr
 	lsrs	r7, r0, #28
@@ -3757,7 +3754,7 @@ grain128aeadv2_init:
 	orrs	r2, r0
 	ands	r7, r2
 	@ grain128aeadv2.ae:37: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	mov	r0, r11
+	mov	r0, r9
 	eors	r0, r7
 	@ grain128aeadv2.ae:39: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
 	mov	r7, r10
@@ -3812,7 +3809,7 @@ grain128aeadv2_init:
 	eors	r0, r2
 	@ grain128aeadv2.ae:44: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
 	lsls	r5, r7, #15
-	mov	r2, r9
+	ldr	r2, [sp, #8]
 	eors	r2, r5
 	eors	r2, r7
 	@ grain128aeadv2.ae:142: acc = cat(y, acc[63:par])
@@ -3823,13 +3820,13 @@ grain128aeadv2_init:
 	mov	r5, r4
 	mov	r4, r3
 	mov	r3, r1
-	ldr	r1, [sp]
-	ldr	r2, [sp, #8]
+	ldr	r1, [sp, #4]
+	ldr	r2, [sp]
 	str	r2, [sp, #16]
-	str	r0, [sp, #8]
-	ldr	r0, [sp, #4]
+	str	r0, [sp]
+	mov	r0, r11
 	adds	r0, #1
-	str	r0, [sp, #4]
+	mov	r11, r0
 	cmp	r0, #2
 	bcs	.Lgrain128aeadv2_init_far3
 	b	.Lgrain128aeadv2_init_loop5
@@ -3837,9 +3834,9 @@ grain128aeadv2_init:
 .Lgrain128aeadv2_init_done6:
 	@ grain128aeadv2.ae:145: for i in 0..64 / par {
 	movs	r0, #0
-	str	r0, [sp, #12]
-	movs	r0, #0
 	str	r0, [sp, #4]
+	movs	r0, #0
+	mov	r11, r0
 .Lgrain128aeadv2_init_loop7:
 	@ grain128aeadv2.ae:48: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
 	lsrs	r7, r5, #3
@@ -3975,7 +3972,7 @@ grain128aeadv2_init:
 	ands	r7, r0
 	@ grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	eors	r6, r7
-	str	r6, [sp]
+	str	r6, [sp, #8]
 	@ grain128aeadv2.ae:44: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
 	mov	r7, r9
 	lsrs	r2, r7, #7
@@ -3996,7 +3993,7 @@ grain128aeadv2_init:
 	mov	r0, r12
 	lsrs	r6, r0, #17
 	eors	r2, r6
-	mov	r9, r2
+	str	r2, [sp, #12]
 	@ grain128aeadv2.ae:37: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	lsrs	r2, r7, #13
 	mov	r0, lr
@@ -4026,7 +4023,7 @@ grain128aeadv2_init:
 	ands	r2, r0
 	@ grain128aeadv2.ae:37: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	eors	r7, r2
-	mov	r11, r7
+	mov	r9, r7
 	@ grain128aeadv2.ae:38: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
 	mov	r0, lr
 	lsrs	r7, r0, #28
@@ -4040,7 +4037,7 @@ grain128aeadv2_init:
 	orrs	r2, r0
 	ands	r7, r2
 	@ grain128aeadv2.ae:37: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	mov	r0, r11
+	mov	r0, r9
 	eors	r0, r7
 	@ grain128aeadv2.ae:39: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
 	mov	r7, r10
@@ -4096,7 +4093,7 @@ grain128aeadv2_init:
 	@ grain128aeadv2.ae:44: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
 	mov	r5, r8
 	lsls	r2, r5, #15
-	mov	r7, r9
+	ldr	r7, [sp, #12]
 	eors	r7, r2
 	eors	r7, r5
 	@ grain128aeadv2.ae:147: sr = cat(y, sr[63:par])
@@ -4107,12 +4104,12 @@ grain128aeadv2_init:
 	mov	r5, r4
 	mov	r4, r3
 	mov	r3, r1
-	ldr	r1, [sp]
-	ldr	r2, [sp, #4]
-	str	r0, [sp, #4]
-	ldr	r0, [sp, #12]
+	ldr	r1, [sp, #8]
+	mov	r2, r11
+	mov	r11, r0
+	ldr	r0, [sp, #4]
 	adds	r0, #1
-	str	r0, [sp, #12]
+	str	r0, [sp, #4]
 	cmp	r0, #2
 	bcs	.Lgrain128aeadv2_init_far4
 	b	.Lgrain128aeadv2_init_loop7
@@ -4135,11 +4132,11 @@ grain128aeadv2_init:
 	ldr	r1, [sp, #16]
 	ldr	r0, [sp, #68]
 	str	r1, [r0]
-	ldr	r1, [sp, #8]
+	ldr	r1, [sp]
 	str	r1, [r0, #4]
 	ldr	r0, [sp, #72]
 	str	r2, [r0]
-	ldr	r1, [sp, #4]
+	mov	r1, r11
 	str	r1, [r0, #4]
 	add	sp, #32
 	pop	{r4, r5, r6, r7}

@@ -374,8 +374,8 @@ ocb3_key_setup:
 
 
 @ --- ocb3_encrypt_with: ocb3.encrypt_with
-@     frame 96 bytes (41 spill slots, 15 on the stack; locals 32), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 1060 bytes of code and literals
+@     frame 96 bytes (38 spill slots, 15 on the stack; locals 32), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 1066 bytes of code and literals
 	.section .text.ocb3_encrypt_with,"ax",%progbits
 	.global ocb3_encrypt_with
 	.type ocb3_encrypt_with, %function
@@ -392,69 +392,68 @@ ocb3_encrypt_with:
 	@ ocb3.ae:206: offset = initial_offset(ks, nonce, len(tag))
 	add	r4, sp, #64
 	str	r4, [sp]
-	str	r1, [sp, #52]
 	str	r0, [sp, #56]
-	mov	r1, r2
+	str	r1, [sp, #52]
+	mov	r4, r2
 	mov	r2, r3
+	ldr	r0, [sp, #56]
+	mov	r1, r4
 	ldr	r3, [sp, #160]
 	bl	ocb3_initial_offset
+	ldr	r6, [sp, #64]
+	ldr	r3, [sp, #68]
+	ldr	r2, [sp, #72]
+	ldr	r1, [sp, #76]
 	@ ocb3.ae:212: delta = l[at_l0]
-	ldr	r2, [sp, #52]
-	ldr	r0, [r2, #44]
+	ldr	r4, [sp, #52]
+	ldr	r0, [r4, #32]
 	@ ocb3.ae:213: for i in 0..full {
-	str	r0, [sp, #36]
+	str	r0, [sp, #12]
 	@ ocb3.ae:212: delta = l[at_l0]
-	ldr	r0, [r2, #40]
+	ldr	r0, [r4, #36]
 	@ ocb3.ae:213: for i in 0..full {
-	str	r0, [sp, #28]
-	@ ocb3.ae:212: delta = l[at_l0]
-	ldr	r5, [r2, #36]
-	ldr	r6, [r2, #32]
-	@ ocb3.ae:213: for i in 0..full {
-	movs	r0, #0
 	mov	r8, r0
-	mov	r9, r0
-	mov	r10, r0
-	mov	r11, r0
-	@ ocb3.ae:206: offset = initial_offset(ks, nonce, len(tag))
-	ldr	r4, [sp, #76]
-	ldr	r3, [sp, #72]
-	ldr	r1, [sp, #68]
-	ldr	r2, [sp, #64]
-	@ ocb3.ae:213: for i in 0..full {
-	movs	r7, #0
-	str	r7, [sp, #4]
+	@ ocb3.ae:212: delta = l[at_l0]
+	ldr	r5, [r4, #40]
+	ldr	r4, [r4, #44]
 	@ ocb3.ae:209: full = n / 16
 	ldr	r0, [sp, #144]
 	lsrs	r0, r0, #4
 	str	r0, [sp, #60]
 	@ ocb3.ae:213: for i in 0..full {
+	movs	r7, #0
+	str	r7, [sp, #8]
+	movs	r0, #0
+	str	r0, [sp, #4]
+	mov	r11, r7
+	mov	r10, r7
+	mov	r9, r7
+	ldr	r0, [sp, #60]
 	cmp	r7, r0
 	bcc	.Locb3_encrypt_with_far1
 	b	.Locb3_encrypt_with_done2
 .Locb3_encrypt_with_far1:
 .Locb3_encrypt_with_loop1:
 	@ ocb3.ae:215: offset = offset ^ delta
-	ldr	r0, [sp, #36]
-	eors	r4, r0
-	str	r4, [sp, #8]
-	ldr	r0, [sp, #28]
+	ldr	r0, [sp, #12]
+	eors	r6, r0
+	str	r6, [sp, #24]
+	mov	r0, r8
 	eors	r3, r0
-	str	r3, [sp, #12]
-	eors	r1, r5
-	str	r1, [sp, #16]
-	eors	r2, r6
-	str	r2, [sp, #20]
-	@ ocb3.ae:216: p = load_be(msg, off, 16)
-	movs	r2, #3
+	str	r3, [sp, #20]
+	eors	r2, r5
+	str	r2, [sp, #16]
+	eors	r1, r4
+	str	r1, [sp, #12]
 	@ ocb3.ae:214: off = 16 * i
-	ldr	r7, [sp, #4]
+	ldr	r7, [sp, #8]
 	lsls	r0, r7, #4
-	str	r0, [sp, #28]
+	str	r0, [sp, #32]
 	@ ocb3.ae:216: p = load_be(msg, off, 16)
 	ldr	r1, [sp, #140]
 	adds	r5, r1, r0
-	tst	r5, r2
+	movs	r0, #3
+	tst	r5, r0
 	beq	.Locb3_encrypt_with_words4
 .Locb3_encrypt_with_bytes3:
 	add	r2, sp, #64
@@ -468,135 +467,134 @@ ocb3_encrypt_with:
 .Locb3_encrypt_with_cpyd5:
 	mov	r5, r2
 .Locb3_encrypt_with_words4:
-	ldr	r2, [r5, #12]
-	ldm	r5!, {r0, r3, r4}
+	ldr	r4, [r5, #8]
+	ldr	r3, [r5, #4]
+	ldr	r2, [r5]
+	ldr	r0, [r5, #12]
 	rev	r7, r0
 	@ ocb3.ae:217: u = E.encrypt_block(ks, p ^ offset)
 	mov	r1, r7
-	ldr	r0, [sp, #8]
+	ldr	r0, [sp, #24]
 	eors	r1, r0
-	str	r1, [sp, #76]
+	str	r1, [sp, #64]
 	@ ocb3.ae:216: p = load_be(msg, off, 16)
-	rev	r6, r3
+	rev	r6, r4
 	@ ocb3.ae:217: u = E.encrypt_block(ks, p ^ offset)
 	mov	r1, r6
-	ldr	r0, [sp, #12]
+	ldr	r0, [sp, #20]
 	eors	r1, r0
-	str	r1, [sp, #72]
+	str	r1, [sp, #68]
 	@ ocb3.ae:216: p = load_be(msg, off, 16)
-	rev	r5, r4
+	rev	r5, r3
 	@ ocb3.ae:217: u = E.encrypt_block(ks, p ^ offset)
 	mov	r1, r5
 	ldr	r0, [sp, #16]
 	eors	r1, r0
-	str	r1, [sp, #68]
+	str	r1, [sp, #72]
 	@ ocb3.ae:216: p = load_be(msg, off, 16)
 	rev	r4, r2
 	@ ocb3.ae:217: u = E.encrypt_block(ks, p ^ offset)
 	mov	r1, r4
-	ldr	r0, [sp, #20]
+	ldr	r0, [sp, #12]
 	eors	r1, r0
-	str	r1, [sp, #64]
-	add	r2, sp, #80
+	str	r1, [sp, #76]
 	add	r1, sp, #64
+	add	r2, sp, #80
 	ldr	r0, [sp, #56]
 	bl	ocb3_E_encrypt_block
 	@ ocb3.ae:218: checksum = checksum ^ p                       // delay slot
-	mov	r0, r8
+	ldr	r0, [sp, #4]
 	eors	r0, r7
-	mov	r8, r0
-	mov	r0, r9
+	str	r0, [sp, #4]
+	mov	r0, r11
 	eors	r0, r6
-	mov	r9, r0
+	mov	r11, r0
 	mov	r0, r10
 	eors	r0, r5
 	mov	r10, r0
-	mov	r0, r11
+	mov	r0, r9
 	eors	r0, r4
-	mov	r11, r0
+	mov	r9, r0
 	@ ocb3.ae:219: delta = get_l(l, ntz(i + 2))                  // delay slot
-	ldr	r7, [sp, #4]
-	adds	r2, r7, #2
+	ldr	r7, [sp, #8]
+	adds	r1, r7, #2
 	@ ocb3.ae:52: if v[15:0] == 0 {
-	uxth	r0, r2
+	uxth	r0, r1
 	subs	r0, r0, #1
-	movs	r3, #0
-	adcs	r3, r3
-	movs	r1, #1
-	eors	r3, r1
+	movs	r2, #0
+	adcs	r2, r2
+	movs	r3, #1
+	eors	r2, r3
 	@ ocb3.ae:217: u = E.encrypt_block(ks, p ^ offset)
-	ldr	r0, [sp, #92]
-	str	r0, [sp, #36]
-	ldr	r0, [sp, #88]
-	str	r0, [sp, #40]
-	ldr	r0, [sp, #84]
-	str	r0, [sp, #44]
 	ldr	r0, [sp, #80]
+	str	r0, [sp, #36]
+	ldr	r0, [sp, #84]
+	str	r0, [sp, #40]
+	ldr	r0, [sp, #88]
+	str	r0, [sp, #44]
+	ldr	r0, [sp, #92]
 	str	r0, [sp, #48]
 	@ ocb3.ae:52: if v[15:0] == 0 {
-	cmp	r3, #0
+	cmp	r2, #0
 	beq	.Locb3_encrypt_with_else7
 	@ ocb3.ae:54: v = v >> 16
-	lsrs	r2, r2, #16
+	lsrs	r1, r1, #16
 	movs	r6, #16
 	b	.Locb3_encrypt_with_endif8
 .Locb3_encrypt_with_else7:
 	movs	r6, #0
 .Locb3_encrypt_with_endif8:
 	@ ocb3.ae:56: if v[7:0] == 0 {
-	uxtb	r0, r2
+	uxtb	r0, r1
 	subs	r0, r0, #1
 	movs	r0, #0
 	adcs	r0, r0
-	eors	r0, r1
+	eors	r0, r3
 	cmp	r0, #0
 	beq	.Locb3_encrypt_with_else9
-	@ ocb3.ae:58: v = v >> 8
-	lsrs	r2, r2, #8
 	@ ocb3.ae:57: n = n + 8
 	adds	r6, #8
 	@ ocb3.ae:58: v = v >> 8
+	lsrs	r1, r1, #8
 	b	.Locb3_encrypt_with_endif10
 .Locb3_encrypt_with_else9:
 .Locb3_encrypt_with_endif10:
 	@ ocb3.ae:60: if v[3:0] == 0 {
-	lsls	r0, r2, #28
+	lsls	r0, r1, #28
 	lsrs	r0, r0, #28
 	subs	r0, r0, #1
 	movs	r0, #0
 	adcs	r0, r0
-	eors	r0, r1
+	eors	r0, r3
 	cmp	r0, #0
 	beq	.Locb3_encrypt_with_else11
-	@ ocb3.ae:62: v = v >> 4
-	lsrs	r2, r2, #4
 	@ ocb3.ae:61: n = n + 4
 	adds	r6, r6, #4
 	@ ocb3.ae:62: v = v >> 4
+	lsrs	r1, r1, #4
 	b	.Locb3_encrypt_with_endif12
 .Locb3_encrypt_with_else11:
 .Locb3_encrypt_with_endif12:
 	@ ocb3.ae:64: if v[1:0] == 0 {
-	lsls	r0, r2, #30
+	lsls	r0, r1, #30
 	lsrs	r0, r0, #30
 	subs	r0, r0, #1
 	movs	r0, #0
 	adcs	r0, r0
-	eors	r0, r1
+	eors	r0, r3
 	cmp	r0, #0
 	beq	.Locb3_encrypt_with_else13
-	@ ocb3.ae:66: v = v >> 2
-	lsrs	r2, r2, #2
 	@ ocb3.ae:65: n = n + 2
 	adds	r6, r6, #2
 	@ ocb3.ae:66: v = v >> 2
+	lsrs	r1, r1, #2
 	b	.Locb3_encrypt_with_endif14
 .Locb3_encrypt_with_else13:
 .Locb3_encrypt_with_endif14:
 	@ ocb3.ae:68: if v[0] == 0 {
-	lsls	r0, r2, #31
+	lsls	r0, r1, #31
 	lsrs	r0, r0, #31
-	eors	r0, r1
+	eors	r0, r3
 	cmp	r0, #0
 	beq	.Locb3_encrypt_with_else15
 	@ ocb3.ae:69: n = n + 1
@@ -608,26 +606,27 @@ ocb3_encrypt_with:
 	movs	r2, #7
 	@ ocb3.ae:108: if k > last {
 	cmp	r2, r6
-	movs	r0, #0
-	adcs	r0, r0
-	eors	r0, r1
+	movs	r1, #0
+	adcs	r1, r1
+	eors	r1, r3
 	@ ocb3.ae:107: x = l[at_l0 + (if k < l_cached then k else last)]
 	cmp	r6, #8
 	movs	r3, #0
 	sbcs	r3, r3
-	mov	r1, r6
-	eors	r1, r2
-	ands	r1, r3
-	eors	r1, r2
-	adds	r1, r1, #2
-	lsls	r2, r1, #4
-	ldr	r1, [sp, #52]
-	adds	r1, r1, r2
-	ldr	r4, [r1, #12]
-	ldr	r3, [r1, #8]
-	ldm	r1!, {r2, r5}
+	mov	r0, r6
+	eors	r0, r2
+	ands	r0, r3
+	eors	r0, r2
+	adds	r0, r0, #2
+	lsls	r2, r0, #4
+	ldr	r0, [sp, #52]
+	adds	r0, r0, r2
+	ldr	r3, [r0]
+	ldr	r2, [r0, #4]
+	ldr	r5, [r0, #8]
+	ldr	r4, [r0, #12]
 	@ ocb3.ae:108: if k > last {
-	cmp	r0, #0
+	cmp	r1, #0
 	beq	.Locb3_encrypt_with_else17
 	@ ocb3.ae:109: for j in last..k {
 	movs	r7, #7
@@ -635,87 +634,83 @@ ocb3_encrypt_with:
 	bcs	.Locb3_encrypt_with_done20
 .Locb3_encrypt_with_loop19:
 	@ ocb3.ae:44: return (s << 1) ^ (if s[127] == 1 then 0x87 as u128 else 0)
-	asrs	r1, r4, #31
+	lsls	r1, r4, #1
+	lsrs	r0, r5, #31
+	orrs	r1, r0
+	lsls	r5, r5, #1
+	lsrs	r0, r2, #31
+	orrs	r5, r0
+	lsls	r2, r2, #1
+	lsrs	r0, r3, #31
+	orrs	r2, r0
+	asrs	r4, r4, #31
 	movs	r0, #135
-	ands	r1, r0
-	lsls	r0, r2, #1
-	eors	r0, r1
-	lsrs	r1, r2, #31
-	lsls	r2, r5, #1
-	orrs	r2, r1
-	lsrs	r1, r5, #31
-	lsls	r5, r3, #1
-	orrs	r5, r1
-	lsls	r4, r4, #1
-	lsrs	r1, r3, #31
-	orrs	r4, r1
+	ands	r4, r0
+	lsls	r3, r3, #1
+	eors	r3, r4
+	mov	r4, r1
 	adds	r7, #1
-	mov	r3, r5
-	mov	r5, r2
-	mov	r2, r0
 	cmp	r7, r6
 	bcc	.Locb3_encrypt_with_loop19
 .Locb3_encrypt_with_done20:
-	str	r5, [sp, #32]
-	str	r2, [sp, #24]
+	str	r3, [sp, #28]
+	mov	r8, r2
 	b	.Locb3_encrypt_with_endif18
 .Locb3_encrypt_with_else17:
-	str	r5, [sp, #32]
-	str	r2, [sp, #24]
+	str	r3, [sp, #28]
+	mov	r8, r2
 .Locb3_encrypt_with_endif18:
 	@ ocb3.ae:220: store_be(ct, off, u ^ offset)
-	ldr	r2, [sp, #36]
-	ldr	r0, [sp, #8]
-	eors	r2, r0
-	ldr	r5, [sp, #40]
-	ldr	r0, [sp, #12]
-	eors	r5, r0
-	ldr	r6, [sp, #44]
-	ldr	r0, [sp, #16]
-	eors	r6, r0
-	ldr	r7, [sp, #48]
+	ldr	r1, [sp, #36]
+	ldr	r0, [sp, #24]
+	eors	r1, r0
+	ldr	r3, [sp, #40]
 	ldr	r0, [sp, #20]
-	eors	r7, r0
-	ldr	r1, [sp, #148]
-	ldr	r0, [sp, #28]
-	adds	r1, r1, r0
-	rev	r7, r7
+	eors	r3, r0
+	ldr	r2, [sp, #44]
+	ldr	r0, [sp, #16]
+	eors	r2, r0
+	ldr	r6, [sp, #48]
+	ldr	r0, [sp, #12]
+	eors	r6, r0
 	rev	r6, r6
-	rev	r5, r5
 	rev	r2, r2
+	rev	r3, r3
+	rev	r7, r1
+	ldr	r1, [sp, #148]
+	ldr	r0, [sp, #32]
+	adds	r1, r1, r0
 	movs	r0, #3
 	tst	r1, r0
 	bne	.Locb3_encrypt_with_bytes21
-	str	r2, [r1]
-	str	r5, [r1, #4]
-	str	r6, [r1, #8]
+	str	r6, [r1]
+	str	r2, [r1, #4]
+	str	r3, [r1, #8]
 	str	r7, [r1, #12]
 	b	.Locb3_encrypt_with_stored22
 .Locb3_encrypt_with_bytes21:
+	str	r6, [sp, #64]
+	str	r2, [sp, #68]
+	str	r3, [sp, #72]
 	str	r7, [sp, #76]
-	str	r6, [sp, #72]
-	str	r5, [sp, #68]
-	str	r2, [sp, #64]
+	add	r3, sp, #64
 	movs	r2, #16
-	add	r5, sp, #64
 .Locb3_encrypt_with_cpy23:
 	subs	r2, #1
 	bcc	.Locb3_encrypt_with_stored22
-	ldrb	r0, [r5, r2]
+	ldrb	r0, [r3, r2]
 	strb	r0, [r1, r2]
 	b	.Locb3_encrypt_with_cpy23
 .Locb3_encrypt_with_stored22:
-	ldr	r7, [sp, #4]
-	adds	r7, #1
-	str	r7, [sp, #4]
-	str	r4, [sp, #36]
-	str	r3, [sp, #28]
-	ldr	r5, [sp, #32]
 	ldr	r6, [sp, #24]
-	ldr	r4, [sp, #8]
-	ldr	r3, [sp, #12]
-	ldr	r1, [sp, #16]
-	ldr	r2, [sp, #20]
+	ldr	r3, [sp, #20]
+	ldr	r2, [sp, #16]
+	ldr	r1, [sp, #12]
+	ldr	r0, [sp, #28]
+	str	r0, [sp, #12]
+	ldr	r7, [sp, #8]
+	adds	r7, #1
+	str	r7, [sp, #8]
 	ldr	r0, [sp, #60]
 	cmp	r7, r0
 	bcs	.Locb3_encrypt_with_far2
@@ -724,13 +719,11 @@ ocb3_encrypt_with:
 .Locb3_encrypt_with_done2:
 	@ ocb3.ae:222: r = n - 16 * full
 	ldr	r0, [sp, #60]
-	lsls	r0, r0, #4
-	str	r0, [sp, #20]
-	ldr	r5, [sp, #144]
-	subs	r0, r5, r0
-	str	r0, [sp, #4]
+	lsls	r5, r0, #4
+	ldr	r0, [sp, #144]
+	subs	r4, r0, r5
 	@ ocb3.ae:223: if r != 0 {
-	subs	r0, r0, #1
+	subs	r0, r4, #1
 	movs	r0, #0
 	adcs	r0, r0
 	cmp	r0, #0
@@ -738,123 +731,119 @@ ocb3_encrypt_with:
 	b	.Locb3_encrypt_with_else24
 .Locb3_encrypt_with_far3:
 	@ ocb3.ae:224: offset = offset ^ l[at_star]                  // Offset_*
-	ldr	r6, [sp, #52]
-	ldr	r5, [r6]
-	eors	r2, r5
-	str	r2, [sp, #16]
-	ldr	r2, [r6, #4]
-	eors	r1, r2
-	str	r1, [sp, #12]
-	ldr	r1, [r6, #8]
+	ldr	r0, [sp, #52]
+	ldr	r7, [r0, #12]
+	eors	r1, r7
+	str	r1, [sp, #32]
+	mov	r7, r0
+	ldr	r1, [r7, #8]
+	eors	r2, r1
+	str	r2, [sp, #24]
+	ldr	r1, [r7, #4]
 	eors	r3, r1
-	str	r3, [sp, #8]
-	ldr	r1, [r6, #12]
-	eors	r4, r1
-	str	r4, [sp, #28]
+	str	r3, [sp, #16]
+	ldr	r1, [r7]
+	eors	r6, r1
+	str	r6, [sp, #40]
 	@ ocb3.ae:225: pad = E.encrypt_block(ks, offset)
-	str	r4, [sp, #76]
+	str	r6, [sp, #64]
 	mov	r0, r3
-	str	r0, [sp, #72]
-	ldr	r0, [sp, #12]
 	str	r0, [sp, #68]
-	ldr	r0, [sp, #16]
-	str	r0, [sp, #64]
-	add	r2, sp, #80
+	mov	r0, r2
+	str	r0, [sp, #72]
+	ldr	r0, [sp, #32]
+	str	r0, [sp, #76]
 	add	r1, sp, #64
+	add	r2, sp, #80
 	ldr	r0, [sp, #56]
 	bl	ocb3_E_encrypt_block
-	@ ocb3.ae:226: p = load_be(msg, 16 * full, 16, r)
-	movs	r2, #3
-	ldr	r1, [sp, #140]
-	ldr	r0, [sp, #20]
-	adds	r6, r1, r0
-	@ ocb3.ae:225: pad = E.encrypt_block(ks, offset)
-	ldr	r0, [sp, #92]
-	str	r0, [sp, #40]
+	ldr	r3, [sp, #80]
+	ldr	r0, [sp, #84]
+	str	r0, [sp, #8]
 	ldr	r0, [sp, #88]
 	str	r0, [sp, #36]
-	ldr	r0, [sp, #84]
-	str	r0, [sp, #24]
-	ldr	r3, [sp, #80]
+	ldr	r0, [sp, #92]
+	str	r0, [sp, #44]
 	@ ocb3.ae:226: p = load_be(msg, 16 * full, 16, r)
-	ldr	r0, [sp, #4]
-	cmp	r0, #16
+	ldr	r0, [sp, #140]
+	adds	r0, r0, r5
+	movs	r6, #3
+	cmp	r4, #16
 	bcc	.Locb3_encrypt_with_bytes26
-	tst	r6, r2
+	tst	r0, r6
 	beq	.Locb3_encrypt_with_words27
 .Locb3_encrypt_with_bytes26:
-	movs	r0, #0
-	str	r0, [sp, #76]
-	str	r0, [sp, #72]
-	str	r0, [sp, #68]
-	str	r0, [sp, #64]
-	ldr	r1, [sp, #4]
-	add	r4, sp, #64
-	cmp	r1, #16
+	movs	r1, #0
+	str	r1, [sp, #64]
+	str	r1, [sp, #68]
+	str	r1, [sp, #72]
+	str	r1, [sp, #76]
+	add	r7, sp, #64
+	mov	r2, r4
+	cmp	r2, #16
 	bcc	.Locb3_encrypt_with_cnt29
-	movs	r1, #16
+	movs	r2, #16
 .Locb3_encrypt_with_cnt29:
 .Locb3_encrypt_with_cpy30:
-	subs	r1, #1
+	subs	r2, #1
 	bcc	.Locb3_encrypt_with_cpyd28
-	ldrb	r0, [r6, r1]
-	strb	r0, [r4, r1]
+	ldrb	r1, [r0, r2]
+	strb	r1, [r7, r2]
 	b	.Locb3_encrypt_with_cpy30
 .Locb3_encrypt_with_cpyd28:
-	mov	r6, r4
+	mov	r0, r7
 .Locb3_encrypt_with_words27:
 	@ ocb3.ae:228: store_be(ct, 16 * full, p ^ pad, r)
 	ldr	r1, [sp, #148]
-	ldr	r0, [sp, #20]
-	adds	r1, r1, r0
+	adds	r1, r1, r5
 	@ ocb3.ae:226: p = load_be(msg, 16 * full, 16, r)
-	ldr	r0, [r6, #12]
-	rev	r0, r0
-	str	r0, [sp, #44]
+	ldr	r2, [r0, #12]
+	rev	r2, r2
+	str	r2, [sp, #28]
 	@ ocb3.ae:228: store_be(ct, 16 * full, p ^ pad, r)
-	eors	r3, r0
+	mov	r5, r3
+	eors	r5, r2
+	@ ocb3.ae:226: p = load_be(msg, 16 * full, 16, r)
+	ldr	r2, [r0, #8]
+	rev	r2, r2
+	str	r2, [sp, #20]
+	@ ocb3.ae:228: store_be(ct, 16 * full, p ^ pad, r)
+	ldr	r3, [sp, #8]
+	eors	r3, r2
+	@ ocb3.ae:226: p = load_be(msg, 16 * full, 16, r)
+	ldr	r2, [r0, #4]
+	rev	r7, r2
+	str	r7, [sp, #12]
+	@ ocb3.ae:228: store_be(ct, 16 * full, p ^ pad, r)
+	ldr	r2, [sp, #36]
+	eors	r2, r7
+	@ ocb3.ae:226: p = load_be(msg, 16 * full, 16, r)
+	ldr	r0, [r0]
+	rev	r0, r0
+	str	r0, [sp, #8]
+	@ ocb3.ae:228: store_be(ct, 16 * full, p ^ pad, r)
+	ldr	r7, [sp, #44]
+	eors	r7, r0
+	rev	r7, r7
+	rev	r2, r2
 	rev	r3, r3
-	@ ocb3.ae:226: p = load_be(msg, 16 * full, 16, r)
-	ldr	r0, [r6, #8]
-	rev	r0, r0
-	str	r0, [sp, #32]
-	@ ocb3.ae:228: store_be(ct, 16 * full, p ^ pad, r)
-	ldr	r4, [sp, #24]
-	eors	r4, r0
-	rev	r4, r4
-	@ ocb3.ae:226: p = load_be(msg, 16 * full, 16, r)
-	ldr	r0, [r6, #4]
-	rev	r0, r0
-	str	r0, [sp, #24]
-	@ ocb3.ae:228: store_be(ct, 16 * full, p ^ pad, r)
-	ldr	r5, [sp, #36]
-	eors	r5, r0
-	rev	r5, r5
-	@ ocb3.ae:226: p = load_be(msg, 16 * full, 16, r)
-	ldr	r0, [r6]
-	rev	r0, r0
-	str	r0, [sp, #20]
-	@ ocb3.ae:228: store_be(ct, 16 * full, p ^ pad, r)
-	ldr	r6, [sp, #40]
-	eors	r6, r0
-	rev	r6, r6
-	ldr	r0, [sp, #4]
-	cmp	r0, #16
+	rev	r0, r5
+	cmp	r4, #16
 	bcc	.Locb3_encrypt_with_bytes31
-	tst	r1, r2
+	tst	r1, r6
 	bne	.Locb3_encrypt_with_bytes31
-	str	r6, [r1]
-	str	r5, [r1, #4]
-	str	r4, [r1, #8]
-	str	r3, [r1, #12]
+	str	r7, [r1]
+	str	r2, [r1, #4]
+	str	r3, [r1, #8]
+	str	r0, [r1, #12]
 	b	.Locb3_encrypt_with_stored32
 .Locb3_encrypt_with_bytes31:
-	str	r3, [sp, #76]
-	str	r4, [sp, #72]
-	str	r5, [sp, #68]
-	str	r6, [sp, #64]
-	ldr	r2, [sp, #4]
+	str	r7, [sp, #64]
+	str	r2, [sp, #68]
+	str	r3, [sp, #72]
+	str	r0, [sp, #76]
 	add	r3, sp, #64
+	mov	r2, r4
 	cmp	r2, #16
 	bcc	.Locb3_encrypt_with_cnt33
 	movs	r2, #16
@@ -867,130 +856,129 @@ ocb3_encrypt_with:
 	b	.Locb3_encrypt_with_cpy34
 .Locb3_encrypt_with_stored32:
 	@ ocb3.ae:85: return x | ((0x80 as u128) << (8 * (15 - count)))
-	movs	r1, #15
-	ldr	r0, [sp, #4]
-	subs	r0, r1, r0
-	lsls	r7, r0, #3
-	movs	r4, #0
-	mov	r6, r4
-	mov	r3, r4
+	movs	r0, #15
+	subs	r0, r0, r4
+	lsls	r3, r0, #3
 	movs	r2, #128
-	cmp	r7, #128
+	movs	r6, #0
+	mov	r5, r6
+	mov	r4, r6
+	cmp	r3, #128
 	bcs	.Locb3_encrypt_with_shz35
 .Locb3_encrypt_with_shl37:
-	cmp	r7, #32
+	cmp	r3, #32
 	bcc	.Locb3_encrypt_with_shf36
-	subs	r7, #32
-	mov	r6, r4
-	mov	r4, r3
-	mov	r3, r2
+	mov	r4, r5
+	mov	r5, r6
+	mov	r6, r2
 	movs	r2, #0
+	subs	r3, #32
 	b	.Locb3_encrypt_with_shl37
 .Locb3_encrypt_with_shf36:
-	movs	r5, #32
-	subs	r5, r5, r7
+	lsls	r4, r3
+	movs	r1, #32
+	subs	r1, r1, r3
+	mov	r0, r5
+	lsrs	r0, r1
+	orrs	r4, r0
+	lsls	r5, r3
+	mov	r0, r6
+	lsrs	r0, r1
+	orrs	r5, r0
 	mov	r0, r2
-	lsrs	r0, r5
-	lsls	r2, r7
-	mov	r1, r3
-	lsrs	r1, r5
-	lsls	r3, r7
-	orrs	r3, r0
-	mov	r0, r4
-	lsrs	r0, r5
-	lsls	r4, r7
-	orrs	r4, r1
-	lsls	r6, r7
+	lsrs	r0, r1
+	lsls	r6, r3
 	orrs	r6, r0
+	lsls	r2, r3
 	b	.Locb3_encrypt_with_she38
 .Locb3_encrypt_with_shz35:
-	movs	r6, #0
-	movs	r4, #0
-	movs	r3, #0
 	movs	r2, #0
+	movs	r6, #0
+	movs	r5, #0
+	movs	r4, #0
 .Locb3_encrypt_with_she38:
-	ldr	r1, [sp, #20]
-	orrs	r1, r6
-	@ ocb3.ae:227: checksum = checksum ^ pad10(p, r)             // delay slot
-	mov	r0, r8
-	eors	r0, r1
-	@ ocb3.ae:85: return x | ((0x80 as u128) << (8 * (15 - count)))
-	ldr	r1, [sp, #24]
-	orrs	r1, r4
-	@ ocb3.ae:227: checksum = checksum ^ pad10(p, r)             // delay slot
-	mov	r5, r9
-	eors	r5, r1
-	@ ocb3.ae:85: return x | ((0x80 as u128) << (8 * (15 - count)))
-	ldr	r1, [sp, #32]
-	orrs	r1, r3
-	@ ocb3.ae:227: checksum = checksum ^ pad10(p, r)             // delay slot
-	mov	r6, r10
-	eors	r6, r1
-	@ ocb3.ae:85: return x | ((0x80 as u128) << (8 * (15 - count)))
-	ldr	r1, [sp, #44]
-	orrs	r1, r2
-	@ ocb3.ae:227: checksum = checksum ^ pad10(p, r)             // delay slot
-	mov	r7, r11
-	eors	r7, r1
-	ldr	r4, [sp, #28]
-	ldr	r3, [sp, #8]
+	ldr	r3, [sp, #28]
+	orrs	r3, r2
+	ldr	r2, [sp, #20]
+	orrs	r2, r6
 	ldr	r1, [sp, #12]
-	ldr	r2, [sp, #16]
+	orrs	r1, r5
+	ldr	r0, [sp, #8]
+	orrs	r0, r4
+	@ ocb3.ae:227: checksum = checksum ^ pad10(p, r)             // delay slot
+	ldr	r4, [sp, #4]
+	eors	r4, r3
+	mov	r3, r11
+	eors	r3, r2
+	mov	r2, r10
+	eors	r2, r1
+	mov	r1, r9
+	eors	r1, r0
+	ldr	r7, [sp, #40]
+	ldr	r6, [sp, #16]
+	ldr	r5, [sp, #24]
+	ldr	r0, [sp, #32]
 	b	.Locb3_encrypt_with_endif25
 .Locb3_encrypt_with_else24:
-	mov	r0, r8
-	mov	r5, r9
-	mov	r6, r10
-	mov	r7, r11
+	mov	r7, r6
+	mov	r6, r3
+	mov	r5, r2
+	mov	r0, r1
+	ldr	r4, [sp, #4]
+	mov	r3, r11
+	mov	r2, r10
+	mov	r1, r9
 .Locb3_encrypt_with_endif25:
 	@ ocb3.ae:230: t = E.encrypt_block(ks, checksum ^ offset ^ l[at_dollar]) ^ hash(ks, l, ad)
-	eors	r7, r2
-	ldr	r2, [sp, #52]
-	ldr	r2, [r2, #16]
-	eors	r7, r2
-	eors	r6, r1
-	ldr	r2, [sp, #52]
-	ldr	r1, [r2, #20]
-	eors	r6, r1
-	eors	r5, r3
-	ldr	r1, [r2, #24]
-	eors	r5, r1
-	eors	r0, r4
-	ldr	r1, [r2, #28]
-	eors	r0, r1
-	str	r0, [sp, #76]
-	str	r5, [sp, #72]
-	str	r6, [sp, #68]
-	str	r7, [sp, #64]
-	add	r2, sp, #80
+	eors	r4, r7
+	eors	r3, r6
+	eors	r2, r5
+	eors	r1, r0
+	ldr	r7, [sp, #52]
+	ldr	r5, [r7, #16]
+	ldr	r6, [r7, #20]
+	ldr	r7, [r7, #24]
+	ldr	r0, [sp, #52]
+	ldr	r0, [r0, #28]
+	eors	r4, r5
+	eors	r3, r6
+	eors	r2, r7
+	eors	r1, r0
+	str	r4, [sp, #64]
+	str	r3, [sp, #68]
+	str	r2, [sp, #72]
+	str	r1, [sp, #76]
 	add	r1, sp, #64
+	add	r2, sp, #80
 	ldr	r0, [sp, #56]
 	bl	ocb3_E_encrypt_block
 	add	r0, sp, #64
 	str	r0, [sp]
-	ldr	r7, [sp, #92]
-	ldr	r6, [sp, #88]
-	ldr	r4, [sp, #84]
-	ldr	r5, [sp, #80]
+	ldr	r7, [sp, #80]
+	ldr	r6, [sp, #84]
+	ldr	r5, [sp, #88]
+	ldr	r4, [sp, #92]
 	ldr	r0, [sp, #56]
 	ldr	r1, [sp, #52]
 	ldr	r2, [sp, #132]
 	ldr	r3, [sp, #136]
 	bl	ocb3_hash
-	ldr	r1, [sp, #76]
-	eors	r7, r1
-	ldr	r2, [sp, #72]
-	eors	r6, r2
-	ldr	r2, [sp, #68]
-	eors	r4, r2
-	ldr	r3, [sp, #64]
-	eors	r5, r3
+	ldr	r0, [sp, #64]
+	eors	r7, r0
+	ldr	r0, [sp, #68]
+	mov	r2, r6
+	eors	r2, r0
+	ldr	r0, [sp, #72]
+	mov	r1, r5
+	eors	r1, r0
+	ldr	r5, [sp, #76]
+	eors	r4, r5
 	@ ocb3.ae:231: store_be(tag, 0, t, len(tag))
+	rev	r6, r4
+	rev	r5, r1
+	rev	r4, r2
+	rev	r2, r7
 	ldr	r3, [sp, #156]
-	rev	r2, r5
-	rev	r4, r4
-	rev	r5, r6
-	rev	r6, r7
 	movs	r1, #3
 	ldr	r0, [sp, #160]
 	cmp	r0, #16
@@ -1032,8 +1020,8 @@ ocb3_encrypt_with:
 
 
 @ --- ocb3_decrypt_with: ocb3.decrypt_with
-@     frame 124 bytes (70 spill slots, 22 on the stack; locals 32), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 1820 bytes of code and literals
+@     frame 120 bytes (66 spill slots, 21 on the stack; locals 32), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 1788 bytes of code and literals
 	.section .text.ocb3_decrypt_with,"ax",%progbits
 	.global ocb3_decrypt_with
 	.type ocb3_decrypt_with, %function
@@ -1046,88 +1034,87 @@ ocb3_decrypt_with:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #124
+	sub	sp, #120
 	@ ocb3.ae:238: offset = initial_offset(ks, nonce, len(tag))
-	add	r4, sp, #92
+	add	r4, sp, #88
 	str	r4, [sp]
-	str	r1, [sp, #80]
 	str	r0, [sp, #16]
-	mov	r1, r2
+	str	r1, [sp, #76]
+	mov	r4, r2
 	mov	r2, r3
-	ldr	r3, [sp, #180]
+	ldr	r5, [sp, #168]
+	ldr	r0, [sp, #16]
+	mov	r1, r4
+	ldr	r3, [sp, #176]
 	bl	ocb3_initial_offset
-	@ ocb3.ae:243: for i in 0..full {
-	movs	r2, #0
-	str	r2, [sp, #44]
-	movs	r0, #0
-	str	r0, [sp, #72]
-	str	r0, [sp, #76]
-	str	r0, [sp, #20]
-	@ ocb3.ae:242: delta = l[at_l0]                                  // as in encrypt_with
-	ldr	r1, [sp, #80]
-	ldr	r2, [r1, #44]
-	ldr	r3, [r1, #40]
-	ldr	r0, [r1, #36]
-	@ ocb3.ae:243: for i in 0..full {
-	str	r0, [sp, #8]
-	@ ocb3.ae:242: delta = l[at_l0]                                  // as in encrypt_with
-	ldr	r0, [r1, #32]
-	@ ocb3.ae:243: for i in 0..full {
-	str	r0, [sp, #4]
-	@ ocb3.ae:238: offset = initial_offset(ks, nonce, len(tag))
-	ldr	r7, [sp, #104]
-	ldr	r0, [sp, #100]
-	ldr	r6, [sp, #96]
-	ldr	r1, [sp, #92]
-	@ ocb3.ae:243: for i in 0..full {
-	movs	r5, #0
-	str	r5, [sp, #24]
+	ldr	r4, [sp, #88]
+	ldr	r3, [sp, #92]
+	ldr	r2, [sp, #96]
+	ldr	r1, [sp, #100]
 	@ ocb3.ae:241: full = n / 16
-	ldr	r4, [sp, #172]
-	lsrs	r4, r4, #4
-	str	r4, [sp, #84]
+	lsrs	r0, r5, #4
+	str	r0, [sp, #80]
+	@ ocb3.ae:242: delta = l[at_l0]                                  // as in encrypt_with
+	ldr	r6, [sp, #76]
+	ldr	r7, [r6, #32]
+	ldr	r5, [r6, #36]
+	ldr	r6, [r6, #40]
+	ldr	r0, [sp, #76]
+	ldr	r0, [r0, #44]
+	str	r0, [sp, #12]
 	@ ocb3.ae:243: for i in 0..full {
-	cmp	r5, r4
+	movs	r0, #0
+	str	r0, [sp, #32]
+	str	r7, [sp, #4]
+	str	r5, [sp, #8]
+	ldr	r5, [sp, #12]
+	str	r0, [sp, #20]
+	str	r0, [sp, #28]
+	str	r0, [sp, #24]
+	str	r0, [sp, #56]
+	mov	r7, r0
+	ldr	r0, [sp, #80]
+	cmp	r7, r0
 	bcc	.Locb3_decrypt_with_far1
 	b	.Locb3_decrypt_with_done2
 .Locb3_decrypt_with_far1:
-	@ aes.ae:212: return cat(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
-	ldr	r4, =ocb3_E.inv_sbox
-	str	r4, [sp, #88]
 	@ aes.ae:266: t0 = inv_round_column(s0, s3, s2, s1) ^ w[4 * (nr + r)]
-	ldr	r4, =ocb3_tf7
-	mov	r8, r4
-	ldr	r4, =ocb3_tf6
-	mov	r9, r4
-	ldr	r4, =ocb3_tf5
-	mov	r10, r4
-	ldr	r4, =ocb3_tf4
-	mov	r11, r4
+	ldr	r0, =ocb3_tf4
+	mov	r11, r0
+	ldr	r0, =ocb3_tf5
+	mov	r10, r0
+	ldr	r0, =ocb3_tf6
+	mov	r9, r0
+	ldr	r0, =ocb3_tf7
+	mov	r8, r0
+	@ aes.ae:212: return cat(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
+	ldr	r0, =ocb3_E.inv_sbox
+	str	r0, [sp, #84]
 	@ ocb3.ae:243: for i in 0..full {
 .Locb3_decrypt_with_loop1:
 	@ ocb3.ae:245: offset = offset ^ delta
-	eors	r7, r2
-	str	r7, [sp, #28]
-	eors	r0, r3
-	str	r0, [sp, #32]
-	ldr	r0, [sp, #8]
-	eors	r6, r0
-	str	r6, [sp, #36]
 	ldr	r0, [sp, #4]
-	eors	r1, r0
-	str	r1, [sp, #40]
+	eors	r4, r0
+	str	r4, [sp, #48]
+	ldr	r0, [sp, #8]
+	eors	r3, r0
+	str	r3, [sp, #44]
+	eors	r2, r6
+	str	r2, [sp, #40]
+	eors	r1, r5
+	str	r1, [sp, #36]
 	@ ocb3.ae:244: off = 16 * i
-	ldr	r5, [sp, #24]
-	lsls	r0, r5, #4
-	str	r0, [sp, #68]
+	ldr	r7, [sp, #32]
+	lsls	r0, r7, #4
+	str	r0, [sp, #52]
 	@ ocb3.ae:246: u = E.decrypt_block(ks, load_be(ct, off, 16) ^ offset)
-	ldr	r1, [sp, #168]
+	ldr	r1, [sp, #164]
 	adds	r1, r1, r0
 	movs	r0, #3
 	tst	r1, r0
 	beq	.Locb3_decrypt_with_words4
 .Locb3_decrypt_with_bytes3:
-	add	r3, sp, #92
+	add	r3, sp, #88
 	movs	r2, #16
 .Locb3_decrypt_with_cpy6:
 	subs	r2, #1
@@ -1138,48 +1125,49 @@ ocb3_decrypt_with:
 .Locb3_decrypt_with_cpyd5:
 	mov	r1, r3
 .Locb3_decrypt_with_words4:
-	ldr	r0, [r1]
-	rev	r5, r0
-	ldr	r0, [sp, #28]
-	eors	r5, r0
-	@ aes.ae:258: s0 = b[127:96] ^ w[4 * nr]
-	movs	r2, #160
-	ldr	r6, [sp, #16]
-	ldr	r0, [r6, r2]
-	eors	r5, r0
-	@ ocb3.ae:246: u = E.decrypt_block(ks, load_be(ct, off, 16) ^ offset)
-	ldr	r0, [r1, #4]
-	rev	r4, r0
-	ldr	r0, [sp, #32]
-	eors	r4, r0
-	@ aes.ae:259: s1 = b[95:64] ^ w[4 * nr + 1]
-	movs	r2, #164
-	ldr	r0, [r6, r2]
-	eors	r4, r0
-	@ ocb3.ae:246: u = E.decrypt_block(ks, load_be(ct, off, 16) ^ offset)
-	ldr	r0, [r1, #8]
-	rev	r3, r0
-	ldr	r0, [sp, #36]
-	eors	r3, r0
-	@ aes.ae:260: s2 = b[63:32] ^ w[4 * nr + 2]
-	movs	r2, #168
-	ldr	r0, [r6, r2]
-	eors	r3, r0
-	@ ocb3.ae:246: u = E.decrypt_block(ks, load_be(ct, off, 16) ^ offset)
 	ldr	r0, [r1, #12]
 	rev	r2, r0
+	ldr	r0, [r1, #8]
+	rev	r3, r0
+	ldr	r0, [r1, #4]
+	rev	r4, r0
+	ldr	r0, [r1]
+	rev	r5, r0
+	ldr	r0, [sp, #36]
+	eors	r5, r0
+	@ aes.ae:258: s0 = b[127:96] ^ w[4 * nr]
+	movs	r1, #160
+	ldr	r6, [sp, #16]
+	ldr	r0, [r6, r1]
+	eors	r5, r0
+	@ ocb3.ae:246: u = E.decrypt_block(ks, load_be(ct, off, 16) ^ offset)
 	ldr	r0, [sp, #40]
+	eors	r4, r0
+	@ aes.ae:259: s1 = b[95:64] ^ w[4 * nr + 1]
+	movs	r1, #164
+	ldr	r0, [r6, r1]
+	eors	r4, r0
+	@ ocb3.ae:246: u = E.decrypt_block(ks, load_be(ct, off, 16) ^ offset)
+	ldr	r0, [sp, #44]
+	eors	r3, r0
+	@ aes.ae:260: s2 = b[63:32] ^ w[4 * nr + 2]
+	movs	r1, #168
+	ldr	r0, [r6, r1]
+	eors	r3, r0
+	@ ocb3.ae:246: u = E.decrypt_block(ks, load_be(ct, off, 16) ^ offset)
+	ldr	r0, [sp, #48]
 	eors	r2, r0
 	@ aes.ae:261: s3 = b[31:0] ^ w[4 * nr + 3]
 	movs	r1, #172
 	ldr	r0, [r6, r1]
 	eors	r2, r0
+	@ aes.ae:262: @unroll(round_unroll)
+	movs	r0, #1
+	str	r0, [sp, #4]
 	@ aes.ae:266: t0 = inv_round_column(s0, s3, s2, s1) ^ w[4 * (nr + r)]
 	mov	r1, r6
 	adds	r1, #176
 	@ aes.ae:262: @unroll(round_unroll)
-	movs	r0, #1
-	str	r0, [sp, #4]
 .Locb3_decrypt_with_loop7:
 	@ aes.ae:220: return inv_mix_column(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
 	lsrs	r0, r5, #24
@@ -1307,62 +1295,39 @@ ocb3_decrypt_with:
 	eors	r2, r6
 	ldr	r6, [r1, #12]
 	eors	r2, r6
-	ldr	r6, [sp, #4]
-	adds	r6, #1
-	str	r6, [sp, #4]
-	mov	r3, r0
-	ldr	r4, [sp, #12]
-	ldr	r5, [sp, #8]
 	adds	r1, #16
-	mov	r0, r6
+	ldr	r5, [sp, #8]
+	ldr	r4, [sp, #12]
+	mov	r3, r0
+	ldr	r0, [sp, #4]
+	adds	r0, #1
+	str	r0, [sp, #4]
 	cmp	r0, #10
 	bcc	.Locb3_decrypt_with_loop7
 .Locb3_decrypt_with_done8:
 	@ aes.ae:212: return cat(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
-	lsrs	r1, r2, #24
-	ldr	r7, [sp, #88]
+	lsrs	r1, r5, #24
+	ldr	r7, [sp, #84]
 	ldrb	r0, [r7, r1]
 	lsls	r1, r0, #24
-	lsrs	r0, r3, #16
+	lsrs	r0, r2, #16
 	uxtb	r6, r0
 	ldrb	r0, [r7, r6]
 	lsls	r0, r0, #16
 	orrs	r1, r0
-	lsrs	r0, r4, #8
+	lsrs	r0, r3, #8
 	uxtb	r6, r0
 	ldrb	r0, [r7, r6]
 	lsls	r0, r0, #8
 	orrs	r1, r0
-	uxtb	r6, r5
+	uxtb	r6, r4
 	ldrb	r0, [r7, r6]
 	orrs	r1, r0
-	@ aes.ae:288: inv_sub_shift(s3, s2, s1, s0) ^ w[3])
+	@ aes.ae:285: return cat(inv_sub_shift(s0, s3, s2, s1) ^ w[0],
 	ldr	r0, [sp, #16]
-	ldr	r6, [r0, #12]
+	ldr	r6, [r0]
 	eors	r1, r6
-	str	r1, [sp, #64]
-	@ aes.ae:212: return cat(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
-	lsrs	r1, r3, #24
-	ldrb	r0, [r7, r1]
-	lsls	r1, r0, #24
-	lsrs	r0, r4, #16
-	uxtb	r6, r0
-	ldrb	r0, [r7, r6]
-	lsls	r0, r0, #16
-	orrs	r1, r0
-	lsrs	r0, r5, #8
-	uxtb	r6, r0
-	ldrb	r0, [r7, r6]
-	lsls	r0, r0, #8
-	orrs	r1, r0
-	uxtb	r6, r2
-	ldrb	r0, [r7, r6]
-	orrs	r1, r0
-	@ aes.ae:287: inv_sub_shift(s2, s1, s0, s3) ^ w[2],
-	ldr	r0, [sp, #16]
-	ldr	r6, [r0, #8]
-	eors	r1, r6
-	str	r1, [sp, #60]
+	str	r1, [sp, #72]
 	@ aes.ae:212: return cat(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
 	lsrs	r1, r4, #24
 	ldrb	r0, [r7, r1]
@@ -1384,32 +1349,54 @@ ocb3_decrypt_with:
 	ldr	r0, [sp, #16]
 	ldr	r6, [r0, #4]
 	eors	r1, r6
-	str	r1, [sp, #56]
+	str	r1, [sp, #68]
 	@ aes.ae:212: return cat(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
-	lsrs	r1, r5, #24
+	lsrs	r1, r3, #24
 	ldrb	r0, [r7, r1]
 	lsls	r1, r0, #24
-	lsrs	r0, r2, #16
+	lsrs	r0, r4, #16
+	uxtb	r6, r0
+	ldrb	r0, [r7, r6]
+	lsls	r0, r0, #16
+	orrs	r1, r0
+	lsrs	r0, r5, #8
+	uxtb	r6, r0
+	ldrb	r0, [r7, r6]
+	lsls	r0, r0, #8
+	orrs	r1, r0
+	uxtb	r6, r2
+	ldrb	r0, [r7, r6]
+	orrs	r1, r0
+	@ aes.ae:287: inv_sub_shift(s2, s1, s0, s3) ^ w[2],
+	ldr	r0, [sp, #16]
+	ldr	r6, [r0, #8]
+	eors	r1, r6
+	str	r1, [sp, #64]
+	@ aes.ae:212: return cat(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
+	lsrs	r1, r2, #24
+	ldrb	r0, [r7, r1]
+	lsls	r1, r0, #24
+	lsrs	r0, r3, #16
 	uxtb	r2, r0
 	ldrb	r0, [r7, r2]
 	lsls	r0, r0, #16
 	orrs	r1, r0
-	lsrs	r0, r3, #8
+	lsrs	r0, r4, #8
 	uxtb	r2, r0
 	ldrb	r0, [r7, r2]
 	lsls	r0, r0, #8
 	orrs	r1, r0
-	uxtb	r2, r4
+	uxtb	r2, r5
 	ldrb	r0, [r7, r2]
 	orrs	r1, r0
-	@ aes.ae:285: return cat(inv_sub_shift(s0, s3, s2, s1) ^ w[0],
+	@ aes.ae:288: inv_sub_shift(s3, s2, s1, s0) ^ w[3])
 	ldr	r0, [sp, #16]
-	ldr	r2, [r0]
+	ldr	r2, [r0, #12]
 	eors	r1, r2
-	str	r1, [sp, #52]
+	str	r1, [sp, #60]
 	@ ocb3.ae:247: delta = get_l(l, ntz(i + 2))                  // delay slot
-	ldr	r5, [sp, #24]
-	adds	r2, r5, #2
+	ldr	r7, [sp, #32]
+	adds	r2, r7, #2
 	@ ocb3.ae:52: if v[15:0] == 0 {
 	uxth	r0, r2
 	subs	r0, r0, #1
@@ -1421,11 +1408,11 @@ ocb3_decrypt_with:
 	beq	.Locb3_decrypt_with_else9
 	@ ocb3.ae:54: v = v >> 16
 	lsrs	r2, r2, #16
-	movs	r6, #16
+	movs	r5, #16
 	b	.Locb3_decrypt_with_endif10
 	.ltorg
 .Locb3_decrypt_with_else9:
-	movs	r6, #0
+	movs	r5, #0
 .Locb3_decrypt_with_endif10:
 	@ ocb3.ae:56: if v[7:0] == 0 {
 	uxtb	r0, r2
@@ -1435,11 +1422,10 @@ ocb3_decrypt_with:
 	eors	r0, r1
 	cmp	r0, #0
 	beq	.Locb3_decrypt_with_else11
+	@ ocb3.ae:57: n = n + 8
+	adds	r5, #8
 	@ ocb3.ae:58: v = v >> 8
 	lsrs	r2, r2, #8
-	@ ocb3.ae:57: n = n + 8
-	adds	r6, #8
-	@ ocb3.ae:58: v = v >> 8
 	b	.Locb3_decrypt_with_endif12
 .Locb3_decrypt_with_else11:
 .Locb3_decrypt_with_endif12:
@@ -1452,11 +1438,10 @@ ocb3_decrypt_with:
 	eors	r0, r1
 	cmp	r0, #0
 	beq	.Locb3_decrypt_with_else13
+	@ ocb3.ae:61: n = n + 4
+	adds	r5, r5, #4
 	@ ocb3.ae:62: v = v >> 4
 	lsrs	r2, r2, #4
-	@ ocb3.ae:61: n = n + 4
-	adds	r6, r6, #4
-	@ ocb3.ae:62: v = v >> 4
 	b	.Locb3_decrypt_with_endif14
 .Locb3_decrypt_with_else13:
 .Locb3_decrypt_with_endif14:
@@ -1469,11 +1454,10 @@ ocb3_decrypt_with:
 	eors	r0, r1
 	cmp	r0, #0
 	beq	.Locb3_decrypt_with_else15
+	@ ocb3.ae:65: n = n + 2
+	adds	r5, r5, #2
 	@ ocb3.ae:66: v = v >> 2
 	lsrs	r2, r2, #2
-	@ ocb3.ae:65: n = n + 2
-	adds	r6, r6, #2
-	@ ocb3.ae:66: v = v >> 2
 	b	.Locb3_decrypt_with_endif16
 .Locb3_decrypt_with_else15:
 .Locb3_decrypt_with_endif16:
@@ -1484,404 +1468,376 @@ ocb3_decrypt_with:
 	cmp	r0, #0
 	beq	.Locb3_decrypt_with_else17
 	@ ocb3.ae:69: n = n + 1
-	adds	r6, r6, #1
+	adds	r5, r5, #1
 	b	.Locb3_decrypt_with_endif18
 .Locb3_decrypt_with_else17:
 .Locb3_decrypt_with_endif18:
 	@ ocb3.ae:107: x = l[at_l0 + (if k < l_cached then k else last)]
 	movs	r2, #7
 	@ ocb3.ae:108: if k > last {
-	cmp	r2, r6
+	cmp	r2, r5
 	movs	r0, #0
 	adcs	r0, r0
 	eors	r0, r1
 	@ ocb3.ae:107: x = l[at_l0 + (if k < l_cached then k else last)]
-	cmp	r6, #8
+	cmp	r5, #8
 	movs	r3, #0
 	sbcs	r3, r3
-	mov	r1, r6
+	mov	r1, r5
 	eors	r1, r2
 	ands	r1, r3
 	eors	r1, r2
 	adds	r1, r1, #2
-	lsls	r1, r1, #4
-	ldr	r3, [sp, #80]
-	adds	r1, r3, r1
+	lsls	r2, r1, #4
+	ldr	r1, [sp, #76]
+	adds	r1, r1, r2
+	ldr	r4, [r1]
+	ldr	r3, [r1, #4]
+	ldr	r6, [r1, #8]
 	ldr	r2, [r1, #12]
-	ldr	r3, [r1, #8]
-	ldm	r1!, {r4, r5}
 	@ ocb3.ae:108: if k > last {
 	cmp	r0, #0
 	beq	.Locb3_decrypt_with_else19
 	@ ocb3.ae:109: for j in last..k {
 	movs	r7, #7
-	cmp	r7, r6
+	cmp	r7, r5
 	bcs	.Locb3_decrypt_with_done22
 .Locb3_decrypt_with_loop21:
 	@ ocb3.ae:44: return (s << 1) ^ (if s[127] == 1 then 0x87 as u128 else 0)
-	asrs	r1, r2, #31
+	lsls	r1, r2, #1
+	lsrs	r0, r6, #31
+	orrs	r1, r0
+	lsls	r6, r6, #1
+	lsrs	r0, r3, #31
+	orrs	r6, r0
+	lsls	r3, r3, #1
+	lsrs	r0, r4, #31
+	orrs	r3, r0
+	asrs	r2, r2, #31
 	movs	r0, #135
-	ands	r1, r0
-	lsls	r0, r4, #1
-	eors	r0, r1
-	lsrs	r1, r4, #31
-	lsls	r4, r5, #1
-	orrs	r4, r1
-	lsrs	r1, r5, #31
-	lsls	r5, r3, #1
-	orrs	r5, r1
-	lsls	r2, r2, #1
-	lsrs	r1, r3, #31
-	orrs	r2, r1
+	ands	r2, r0
+	lsls	r4, r4, #1
+	eors	r4, r2
+	mov	r2, r1
 	adds	r7, #1
-	mov	r3, r5
-	mov	r5, r4
-	mov	r4, r0
-	cmp	r7, r6
+	cmp	r7, r5
 	bcc	.Locb3_decrypt_with_loop21
 .Locb3_decrypt_with_done22:
-	str	r2, [sp, #48]
-	str	r3, [sp, #12]
-	str	r5, [sp, #8]
 	str	r4, [sp, #4]
+	str	r3, [sp, #8]
+	str	r2, [sp, #12]
 	b	.Locb3_decrypt_with_endif20
 .Locb3_decrypt_with_else19:
-	str	r2, [sp, #48]
-	str	r3, [sp, #12]
-	str	r5, [sp, #8]
 	str	r4, [sp, #4]
+	str	r3, [sp, #8]
+	str	r2, [sp, #12]
 .Locb3_decrypt_with_endif20:
 	@ ocb3.ae:248: p = u ^ offset
-	ldr	r3, [sp, #52]
-	ldr	r0, [sp, #28]
-	eors	r3, r0
-	@ ocb3.ae:249: checksum = checksum ^ p
-	ldr	r2, [sp, #44]
-	eors	r2, r3
-	@ ocb3.ae:248: p = u ^ offset
-	ldr	r4, [sp, #56]
-	ldr	r0, [sp, #32]
+	ldr	r4, [sp, #60]
+	ldr	r0, [sp, #48]
 	eors	r4, r0
-	@ ocb3.ae:249: checksum = checksum ^ p
-	ldr	r1, [sp, #72]
-	eors	r1, r4
-	@ ocb3.ae:248: p = u ^ offset
-	ldr	r5, [sp, #60]
-	ldr	r0, [sp, #36]
-	eors	r5, r0
-	@ ocb3.ae:249: checksum = checksum ^ p
-	ldr	r0, [sp, #76]
-	eors	r0, r5
-	str	r0, [sp, #52]
-	@ ocb3.ae:248: p = u ^ offset
-	ldr	r7, [sp, #64]
+	ldr	r3, [sp, #64]
+	ldr	r0, [sp, #44]
+	eors	r3, r0
+	ldr	r2, [sp, #68]
 	ldr	r0, [sp, #40]
-	eors	r7, r0
+	eors	r2, r0
+	ldr	r1, [sp, #72]
+	ldr	r0, [sp, #36]
+	eors	r1, r0
 	@ ocb3.ae:249: checksum = checksum ^ p
 	ldr	r0, [sp, #20]
-	eors	r0, r7
+	eors	r0, r4
 	str	r0, [sp, #20]
+	ldr	r0, [sp, #28]
+	eors	r0, r3
+	str	r0, [sp, #28]
+	ldr	r0, [sp, #24]
+	eors	r0, r2
+	str	r0, [sp, #24]
+	ldr	r7, [sp, #56]
+	eors	r7, r1
 	@ ocb3.ae:250: store_be(msg, off, p)
-	ldr	r6, [sp, #184]
-	ldr	r0, [sp, #68]
-	adds	r6, r6, r0
-	rev	r7, r7
-	rev	r5, r5
-	rev	r4, r4
+	rev	r5, r1
+	rev	r2, r2
 	rev	r3, r3
+	rev	r4, r4
+	ldr	r1, [sp, #180]
+	ldr	r0, [sp, #52]
+	adds	r1, r1, r0
 	movs	r0, #3
-	tst	r6, r0
+	tst	r1, r0
 	bne	.Locb3_decrypt_with_bytes23
-	str	r3, [r6]
-	str	r4, [r6, #4]
-	str	r5, [r6, #8]
-	str	r7, [r6, #12]
+	str	r5, [r1]
+	str	r2, [r1, #4]
+	str	r3, [r1, #8]
+	str	r4, [r1, #12]
 	b	.Locb3_decrypt_with_stored24
 .Locb3_decrypt_with_bytes23:
-	str	r7, [sp, #104]
-	str	r5, [sp, #100]
-	str	r4, [sp, #96]
-	str	r3, [sp, #92]
-	movs	r3, #16
-	add	r4, sp, #92
+	str	r5, [sp, #88]
+	str	r2, [sp, #92]
+	str	r3, [sp, #96]
+	str	r4, [sp, #100]
+	add	r3, sp, #88
+	movs	r2, #16
 .Locb3_decrypt_with_cpy25:
-	subs	r3, #1
+	subs	r2, #1
 	bcc	.Locb3_decrypt_with_stored24
-	ldrb	r0, [r4, r3]
-	strb	r0, [r6, r3]
+	ldrb	r0, [r3, r2]
+	strb	r0, [r1, r2]
 	b	.Locb3_decrypt_with_cpy25
 .Locb3_decrypt_with_stored24:
-	ldr	r5, [sp, #24]
-	adds	r5, #1
-	str	r5, [sp, #24]
-	str	r2, [sp, #44]
-	str	r1, [sp, #72]
-	ldr	r0, [sp, #52]
-	str	r0, [sp, #76]
-	ldr	r2, [sp, #48]
-	ldr	r3, [sp, #12]
-	ldr	r7, [sp, #28]
-	ldr	r0, [sp, #32]
-	ldr	r6, [sp, #36]
-	ldr	r1, [sp, #40]
-	ldr	r4, [sp, #84]
-	cmp	r5, r4
+	ldr	r4, [sp, #48]
+	ldr	r3, [sp, #44]
+	ldr	r2, [sp, #40]
+	ldr	r1, [sp, #36]
+	ldr	r5, [sp, #12]
+	str	r7, [sp, #56]
+	ldr	r7, [sp, #32]
+	adds	r7, #1
+	str	r7, [sp, #32]
+	ldr	r0, [sp, #80]
+	cmp	r7, r0
 	bcs	.Locb3_decrypt_with_far2
 	b	.Locb3_decrypt_with_loop1
 .Locb3_decrypt_with_far2:
 .Locb3_decrypt_with_done2:
 	@ ocb3.ae:252: r = n - 16 * full
-	ldr	r2, [sp, #84]
-	lsls	r2, r2, #4
-	str	r2, [sp, #32]
-	ldr	r3, [sp, #172]
-	subs	r2, r3, r2
-	mov	r10, r2
+	ldr	r0, [sp, #80]
+	lsls	r0, r0, #4
+	str	r0, [sp, #12]
+	ldr	r5, [sp, #168]
+	subs	r0, r5, r0
+	mov	r8, r0
 	@ ocb3.ae:253: if r != 0 {
-	subs	r2, r2, #1
-	movs	r2, #0
-	adcs	r2, r2
-	cmp	r2, #0
+	subs	r0, r0, #1
+	movs	r0, #0
+	adcs	r0, r0
+	cmp	r0, #0
 	bne	.Locb3_decrypt_with_far3
 	b	.Locb3_decrypt_with_else26
 .Locb3_decrypt_with_far3:
 	@ ocb3.ae:254: offset = offset ^ l[at_star]
-	ldr	r4, [sp, #80]
-	ldr	r2, [r4]
-	eors	r1, r2
-	str	r1, [sp, #28]
-	ldr	r2, [r4, #4]
-	eors	r6, r2
-	str	r6, [sp, #24]
-	ldr	r1, [r4, #8]
-	eors	r0, r1
-	str	r0, [sp, #12]
-	ldr	r1, [r4, #12]
-	eors	r7, r1
-	str	r7, [sp, #40]
+	ldr	r6, [sp, #76]
+	ldr	r5, [r6, #12]
+	eors	r1, r5
+	str	r1, [sp, #40]
+	ldr	r1, [r6, #8]
+	eors	r2, r1
+	str	r2, [sp, #36]
+	ldr	r1, [r6, #4]
+	eors	r3, r1
+	str	r3, [sp, #32]
+	ldr	r1, [r6]
+	eors	r4, r1
+	str	r4, [sp, #44]
 	@ ocb3.ae:255: pad = E.encrypt_block(ks, offset)
-	str	r7, [sp, #104]
-	str	r0, [sp, #100]
-	mov	r0, r6
-	str	r0, [sp, #96]
-	ldr	r0, [sp, #28]
+	str	r4, [sp, #88]
+	mov	r0, r3
 	str	r0, [sp, #92]
-	add	r2, sp, #108
-	add	r1, sp, #92
+	mov	r0, r2
+	str	r0, [sp, #96]
+	ldr	r0, [sp, #40]
+	str	r0, [sp, #100]
+	add	r1, sp, #88
+	add	r2, sp, #104
 	ldr	r0, [sp, #16]
 	bl	ocb3_E_encrypt_block
-	@ ocb3.ae:256: p = first_bytes(load_be(ct, 16 * full, 16, r) ^ pad, r)
-	ldr	r1, [sp, #168]
-	ldr	r0, [sp, #32]
-	adds	r4, r1, r0
-	@ ocb3.ae:255: pad = E.encrypt_block(ks, offset)
-	ldr	r5, [sp, #120]
-	ldr	r1, [sp, #116]
-	ldr	r0, [sp, #112]
+	ldr	r4, [sp, #104]
+	ldr	r3, [sp, #108]
+	ldr	r2, [sp, #112]
+	ldr	r0, [sp, #116]
 	str	r0, [sp, #8]
-	ldr	r0, [sp, #108]
-	str	r0, [sp, #36]
 	@ ocb3.ae:256: p = first_bytes(load_be(ct, 16 * full, 16, r) ^ pad, r)
-	mov	r0, r10
+	ldr	r1, [sp, #164]
+	ldr	r0, [sp, #12]
+	adds	r1, r1, r0
+	mov	r0, r8
 	cmp	r0, #16
 	bcc	.Locb3_decrypt_with_bytes28
 	movs	r0, #3
-	tst	r4, r0
+	tst	r1, r0
 	beq	.Locb3_decrypt_with_words29
 .Locb3_decrypt_with_bytes28:
 	movs	r0, #0
-	str	r0, [sp, #104]
-	str	r0, [sp, #100]
-	str	r0, [sp, #96]
+	str	r0, [sp, #88]
 	str	r0, [sp, #92]
-	mov	r2, r10
-	add	r3, sp, #92
-	cmp	r2, #16
+	str	r0, [sp, #96]
+	str	r0, [sp, #100]
+	add	r6, sp, #88
+	mov	r5, r8
+	cmp	r5, #16
 	bcc	.Locb3_decrypt_with_cnt31
-	movs	r2, #16
+	movs	r5, #16
 .Locb3_decrypt_with_cnt31:
 .Locb3_decrypt_with_cpy32:
-	subs	r2, #1
+	subs	r5, #1
 	bcc	.Locb3_decrypt_with_cpyd30
-	ldrb	r0, [r4, r2]
-	strb	r0, [r3, r2]
+	ldrb	r0, [r1, r5]
+	strb	r0, [r6, r5]
 	b	.Locb3_decrypt_with_cpy32
 .Locb3_decrypt_with_cpyd30:
-	mov	r4, r3
+	mov	r1, r6
 .Locb3_decrypt_with_words29:
-	@ ocb3.ae:77: if count < 16 {                  // only a partial block pays for the mask (a run-time shift)
-	mov	r0, r10
-	cmp	r0, #16
-	movs	r2, #0
-	adcs	r2, r2
-	movs	r0, #1
-	eors	r2, r0
-	@ ocb3.ae:256: p = first_bytes(load_be(ct, 16 * full, 16, r) ^ pad, r)
-	ldr	r0, [r4]
-	rev	r3, r0
-	eors	r3, r5
-	ldr	r0, [r4, #4]
+	ldr	r0, [r1, #12]
 	rev	r0, r0
-	eors	r0, r1
-	str	r0, [sp, #4]
-	ldr	r0, [r4, #8]
+	eors	r0, r4
+	mov	r10, r0
+	ldr	r0, [r1, #8]
 	rev	r0, r0
-	ldr	r1, [sp, #8]
-	eors	r0, r1
-	mov	r8, r0
-	ldr	r0, [r4, #12]
-	rev	r0, r0
-	ldr	r1, [sp, #36]
-	eors	r0, r1
+	eors	r0, r3
 	mov	r9, r0
+	ldr	r0, [r1, #4]
+	rev	r0, r0
+	eors	r0, r2
+	str	r0, [sp, #4]
+	ldr	r0, [r1]
+	rev	r3, r0
+	ldr	r0, [sp, #8]
+	eors	r3, r0
 	@ ocb3.ae:77: if count < 16 {                  // only a partial block pays for the mask (a run-time shift)
-	cmp	r2, #0
+	mov	r0, r8
+	cmp	r0, #16
+	movs	r1, #0
+	adcs	r1, r1
+	movs	r0, #1
+	eors	r1, r0
+	cmp	r1, #0
 	beq	.Locb3_decrypt_with_else33
 	@ ocb3.ae:78: y = x & ~(~(0 as u128) >> (8 * count))
-	mov	r0, r10
+	mov	r0, r8
 	lsls	r6, r0, #3
-	movs	r2, #0
-	mvns	r2, r2
-	mov	r5, r2
-	mov	r4, r2
-	mov	r1, r2
+	movs	r5, #0
+	mvns	r5, r5
+	mov	r4, r5
+	mov	r2, r5
+	mov	r1, r5
 	cmp	r6, #128
 	bcs	.Locb3_decrypt_with_shz35
 .Locb3_decrypt_with_shl37:
 	cmp	r6, #32
 	bcc	.Locb3_decrypt_with_shf36
-	subs	r6, #32
+	mov	r5, r4
+	mov	r4, r2
 	mov	r2, r1
-	mov	r1, r4
-	mov	r4, r5
-	movs	r5, #0
+	movs	r1, #0
+	subs	r6, #32
 	b	.Locb3_decrypt_with_shl37
 .Locb3_decrypt_with_shf36:
+	lsrs	r5, r6
 	movs	r7, #32
 	subs	r7, r7, r6
-	mov	r0, r5
-	lsls	r0, r7
-	str	r0, [sp, #8]
-	lsrs	r5, r6
 	mov	r0, r4
 	lsls	r0, r7
-	str	r0, [sp, #36]
+	orrs	r5, r0
 	lsrs	r4, r6
-	ldr	r0, [sp, #8]
+	mov	r0, r2
+	lsls	r0, r7
 	orrs	r4, r0
 	mov	r0, r1
 	lsls	r0, r7
-	str	r0, [sp, #8]
-	lsrs	r1, r6
-	ldr	r0, [sp, #36]
-	orrs	r1, r0
 	lsrs	r2, r6
-	ldr	r0, [sp, #8]
 	orrs	r2, r0
+	lsrs	r1, r6
 	b	.Locb3_decrypt_with_she38
 .Locb3_decrypt_with_shz35:
 	movs	r5, #0
 	movs	r4, #0
-	movs	r1, #0
 	movs	r2, #0
+	movs	r1, #0
 .Locb3_decrypt_with_she38:
-	bics	r3, r5
-	str	r3, [sp, #8]
-	ldr	r0, [sp, #4]
-	bics	r0, r4
-	str	r0, [sp, #4]
-	mov	r0, r8
-	bics	r0, r1
-	mov	r8, r0
-	mov	r0, r9
-	bics	r0, r2
-	mov	r9, r0
+	mov	r0, r10
+	bics	r0, r5
+	mov	r5, r9
+	bics	r5, r4
+	ldr	r4, [sp, #4]
+	bics	r4, r2
+	bics	r3, r1
+	mov	r10, r0
+	mov	r9, r5
+	str	r4, [sp, #8]
+	str	r3, [sp, #4]
 	b	.Locb3_decrypt_with_endif34
 .Locb3_decrypt_with_else33:
-	str	r3, [sp, #8]
+	ldr	r0, [sp, #4]
+	str	r0, [sp, #8]
+	str	r3, [sp, #4]
 .Locb3_decrypt_with_endif34:
 	@ ocb3.ae:85: return x | ((0x80 as u128) << (8 * (15 - count)))
 	movs	r1, #15
-	mov	r0, r10
+	mov	r0, r8
 	subs	r0, r1, r0
-	lsls	r7, r0, #3
-	movs	r5, #0
-	mov	r4, r5
-	mov	r3, r5
-	movs	r1, #128
-	cmp	r7, #128
+	lsls	r6, r0, #3
+	movs	r4, #128
+	movs	r2, #0
+	mov	r5, r2
+	mov	r1, r2
+	cmp	r6, #128
 	bcs	.Locb3_decrypt_with_shz39
 .Locb3_decrypt_with_shl41:
-	cmp	r7, #32
+	cmp	r6, #32
 	bcc	.Locb3_decrypt_with_shf40
-	subs	r7, #32
-	mov	r4, r3
-	mov	r3, r5
-	mov	r5, r1
-	movs	r1, #0
+	mov	r1, r2
+	mov	r2, r5
+	mov	r5, r4
+	movs	r4, #0
+	subs	r6, #32
 	b	.Locb3_decrypt_with_shl41
 .Locb3_decrypt_with_shf40:
-	movs	r6, #32
-	subs	r6, r6, r7
-	mov	r0, r1
-	lsrs	r0, r6
-	lsls	r1, r7
-	mov	r2, r5
-	lsrs	r2, r6
-	lsls	r5, r7
+	lsls	r1, r6
+	movs	r3, #32
+	subs	r3, r3, r6
+	mov	r0, r2
+	lsrs	r0, r3
+	orrs	r1, r0
+	lsls	r2, r6
+	mov	r0, r5
+	lsrs	r0, r3
+	orrs	r2, r0
+	mov	r0, r4
+	lsrs	r0, r3
+	lsls	r5, r6
 	orrs	r5, r0
-	mov	r0, r3
-	lsrs	r0, r6
-	lsls	r3, r7
-	orrs	r3, r2
-	lsls	r4, r7
-	orrs	r4, r0
+	lsls	r4, r6
 	b	.Locb3_decrypt_with_she42
 .Locb3_decrypt_with_shz39:
 	movs	r4, #0
-	movs	r3, #0
 	movs	r5, #0
+	movs	r2, #0
 	movs	r1, #0
 .Locb3_decrypt_with_she42:
-	ldr	r0, [sp, #8]
+	mov	r0, r10
 	orrs	r4, r0
-	@ ocb3.ae:257: checksum = checksum ^ pad10(p, r)
-	ldr	r2, [sp, #44]
-	eors	r2, r4
-	str	r2, [sp, #44]
-	@ ocb3.ae:85: return x | ((0x80 as u128) << (8 * (15 - count)))
-	ldr	r0, [sp, #4]
-	orrs	r3, r0
-	@ ocb3.ae:257: checksum = checksum ^ pad10(p, r)
-	ldr	r4, [sp, #72]
-	eors	r4, r3
-	@ ocb3.ae:85: return x | ((0x80 as u128) << (8 * (15 - count)))
-	mov	r2, r5
-	mov	r0, r8
-	orrs	r2, r0
-	@ ocb3.ae:257: checksum = checksum ^ pad10(p, r)
-	ldr	r5, [sp, #76]
-	eors	r5, r2
-	@ ocb3.ae:85: return x | ((0x80 as u128) << (8 * (15 - count)))
 	mov	r0, r9
+	orrs	r5, r0
+	ldr	r0, [sp, #8]
+	orrs	r2, r0
+	ldr	r0, [sp, #4]
 	orrs	r1, r0
 	@ ocb3.ae:257: checksum = checksum ^ pad10(p, r)
-	ldr	r6, [sp, #20]
-	eors	r6, r1
+	ldr	r0, [sp, #20]
+	eors	r0, r4
+	str	r0, [sp, #20]
+	ldr	r7, [sp, #28]
+	eors	r7, r5
+	ldr	r6, [sp, #24]
+	eors	r6, r2
+	ldr	r5, [sp, #56]
+	eors	r5, r1
 	@ ocb3.ae:258: store_be(msg, 16 * full, p, r)
-	ldr	r1, [sp, #184]
-	ldr	r0, [sp, #32]
-	adds	r1, r1, r0
-	mov	r0, r9
-	rev	r2, r0
-	mov	r0, r8
-	rev	r3, r0
 	ldr	r0, [sp, #4]
-	rev	r7, r0
-	ldr	r0, [sp, #8]
 	rev	r0, r0
 	str	r0, [sp, #4]
+	ldr	r0, [sp, #8]
+	rev	r4, r0
+	mov	r0, r9
+	rev	r3, r0
 	mov	r0, r10
+	rev	r2, r0
+	ldr	r1, [sp, #180]
+	ldr	r0, [sp, #12]
+	adds	r1, r1, r0
+	mov	r0, r8
 	cmp	r0, #16
 	bcc	.Locb3_decrypt_with_bytes43
 	movs	r0, #3
@@ -1889,18 +1845,18 @@ ocb3_decrypt_with:
 	bne	.Locb3_decrypt_with_bytes43
 	ldr	r0, [sp, #4]
 	str	r0, [r1]
-	str	r7, [r1, #4]
+	str	r4, [r1, #4]
 	str	r3, [r1, #8]
 	str	r2, [r1, #12]
 	b	.Locb3_decrypt_with_stored44
 .Locb3_decrypt_with_bytes43:
-	str	r2, [sp, #104]
-	str	r3, [sp, #100]
-	str	r7, [sp, #96]
 	ldr	r0, [sp, #4]
-	str	r0, [sp, #92]
-	mov	r2, r10
-	add	r3, sp, #92
+	str	r0, [sp, #88]
+	str	r4, [sp, #92]
+	str	r3, [sp, #96]
+	str	r2, [sp, #100]
+	add	r3, sp, #88
+	mov	r2, r8
 	cmp	r2, #16
 	bcc	.Locb3_decrypt_with_cnt45
 	movs	r2, #16
@@ -1912,187 +1868,177 @@ ocb3_decrypt_with:
 	strb	r0, [r1, r2]
 	b	.Locb3_decrypt_with_cpy46
 .Locb3_decrypt_with_stored44:
-	mov	r3, r6
-	ldr	r2, [sp, #40]
-	ldr	r0, [sp, #12]
-	ldr	r6, [sp, #24]
-	ldr	r7, [sp, #28]
+	ldr	r4, [sp, #44]
+	ldr	r3, [sp, #32]
+	ldr	r2, [sp, #36]
+	ldr	r1, [sp, #40]
+	ldr	r0, [sp, #20]
 	b	.Locb3_decrypt_with_endif27
 .Locb3_decrypt_with_else26:
-	ldr	r4, [sp, #72]
-	ldr	r5, [sp, #76]
-	ldr	r3, [sp, #20]
-	mov	r2, r7
-	mov	r7, r1
+	ldr	r0, [sp, #20]
+	ldr	r7, [sp, #28]
+	ldr	r6, [sp, #24]
+	ldr	r5, [sp, #56]
 .Locb3_decrypt_with_endif27:
 	@ ocb3.ae:260: t = E.encrypt_block(ks, checksum ^ offset ^ l[at_dollar]) ^ hash(ks, l, ad)
-	eors	r3, r7
-	ldr	r7, [sp, #80]
-	ldr	r1, [r7, #16]
-	eors	r3, r1
-	eors	r5, r6
-	ldr	r1, [r7, #20]
+	eors	r0, r4
+	eors	r7, r3
+	eors	r6, r2
 	eors	r5, r1
-	eors	r4, r0
-	ldr	r0, [r7, #24]
-	eors	r4, r0
-	ldr	r1, [sp, #44]
-	eors	r1, r2
-	ldr	r0, [r7, #28]
-	eors	r1, r0
-	str	r1, [sp, #104]
-	str	r4, [sp, #100]
-	str	r5, [sp, #96]
-	str	r3, [sp, #92]
-	add	r2, sp, #108
-	add	r1, sp, #92
+	ldr	r4, [sp, #76]
+	ldr	r2, [r4, #16]
+	ldr	r3, [r4, #20]
+	ldr	r4, [r4, #24]
+	ldr	r1, [sp, #76]
+	ldr	r1, [r1, #28]
+	eors	r0, r2
+	eors	r7, r3
+	eors	r6, r4
+	eors	r5, r1
+	str	r0, [sp, #88]
+	str	r7, [sp, #92]
+	str	r6, [sp, #96]
+	str	r5, [sp, #100]
+	add	r1, sp, #88
+	add	r2, sp, #104
 	ldr	r0, [sp, #16]
 	bl	ocb3_E_encrypt_block
-	add	r0, sp, #92
+	add	r0, sp, #88
 	str	r0, [sp]
-	ldr	r7, [sp, #120]
-	ldr	r6, [sp, #116]
-	ldr	r4, [sp, #112]
+	ldr	r7, [sp, #104]
 	ldr	r5, [sp, #108]
+	ldr	r4, [sp, #112]
+	ldr	r6, [sp, #116]
 	ldr	r0, [sp, #16]
-	ldr	r1, [sp, #80]
-	ldr	r2, [sp, #160]
-	ldr	r3, [sp, #164]
+	ldr	r1, [sp, #76]
+	ldr	r2, [sp, #156]
+	ldr	r3, [sp, #160]
 	bl	ocb3_hash
-	ldr	r0, [sp, #104]
-	mov	r1, r7
-	eors	r1, r0
-	ldr	r2, [sp, #100]
-	eors	r6, r2
-	str	r6, [sp, #12]
-	ldr	r2, [sp, #96]
-	eors	r4, r2
-	str	r4, [sp, #4]
-	ldr	r2, [sp, #92]
-	eors	r5, r2
-	str	r5, [sp, #8]
+	ldr	r1, [sp, #88]
+	eors	r7, r1
+	str	r7, [sp, #8]
+	ldr	r1, [sp, #92]
+	eors	r5, r1
+	str	r5, [sp, #4]
+	ldr	r1, [sp, #96]
+	eors	r4, r1
+	str	r4, [sp, #12]
+	ldr	r0, [sp, #100]
+	eors	r6, r0
 	@ ocb3.ae:262: return (load_be(tag, 0, 16, len(tag)) ^ first_bytes(t, len(tag))) == 0
-	ldr	r2, [sp, #176]
-	movs	r3, #3
-	ldr	r0, [sp, #180]
+	ldr	r1, [sp, #172]
+	movs	r2, #3
+	ldr	r0, [sp, #176]
 	cmp	r0, #16
 	bcc	.Locb3_decrypt_with_bytes47
-	tst	r2, r3
+	tst	r1, r2
 	beq	.Locb3_decrypt_with_words48
 .Locb3_decrypt_with_bytes47:
 	movs	r0, #0
-	str	r0, [sp, #104]
-	str	r0, [sp, #100]
-	str	r0, [sp, #96]
+	str	r0, [sp, #88]
 	str	r0, [sp, #92]
-	ldr	r3, [sp, #180]
-	add	r4, sp, #92
-	cmp	r3, #16
+	str	r0, [sp, #96]
+	str	r0, [sp, #100]
+	add	r3, sp, #88
+	ldr	r2, [sp, #176]
+	cmp	r2, #16
 	bcc	.Locb3_decrypt_with_cnt50
-	movs	r3, #16
+	movs	r2, #16
 .Locb3_decrypt_with_cnt50:
 .Locb3_decrypt_with_cpy51:
-	subs	r3, #1
+	subs	r2, #1
 	bcc	.Locb3_decrypt_with_cpyd49
-	ldrb	r0, [r2, r3]
-	strb	r0, [r4, r3]
+	ldrb	r0, [r1, r2]
+	strb	r0, [r3, r2]
 	b	.Locb3_decrypt_with_cpy51
 .Locb3_decrypt_with_cpyd49:
-	mov	r2, r4
+	mov	r1, r3
 .Locb3_decrypt_with_words48:
-	@ ocb3.ae:77: if count < 16 {                  // only a partial block pays for the mask (a run-time shift)
-	ldr	r0, [sp, #180]
-	cmp	r0, #16
-	movs	r3, #0
-	adcs	r3, r3
-	movs	r0, #1
-	eors	r3, r0
-	@ ocb3.ae:262: return (load_be(tag, 0, 16, len(tag)) ^ first_bytes(t, len(tag))) == 0
-	ldr	r0, [r2]
-	rev	r0, r0
-	str	r0, [sp, #32]
-	ldr	r0, [r2, #4]
-	rev	r0, r0
-	str	r0, [sp, #36]
-	ldr	r0, [r2, #8]
+	ldr	r0, [r1, #12]
 	rev	r0, r0
 	str	r0, [sp, #24]
-	ldr	r0, [r2, #12]
+	ldr	r0, [r1, #8]
 	rev	r0, r0
 	str	r0, [sp, #28]
+	ldr	r0, [r1, #4]
+	rev	r0, r0
+	str	r0, [sp, #20]
+	ldr	r0, [r1]
+	rev	r0, r0
+	str	r0, [sp, #16]
 	@ ocb3.ae:77: if count < 16 {                  // only a partial block pays for the mask (a run-time shift)
-	cmp	r3, #0
+	ldr	r0, [sp, #176]
+	cmp	r0, #16
+	movs	r1, #0
+	adcs	r1, r1
+	movs	r0, #1
+	eors	r1, r0
+	cmp	r1, #0
 	beq	.Locb3_decrypt_with_else52
 	@ ocb3.ae:78: y = x & ~(~(0 as u128) >> (8 * count))
-	ldr	r0, [sp, #180]
-	lsls	r6, r0, #3
-	movs	r5, #0
-	mvns	r5, r5
-	mov	r2, r5
-	mov	r3, r5
-	mov	r4, r5
-	cmp	r6, #128
+	ldr	r0, [sp, #176]
+	lsls	r5, r0, #3
+	movs	r4, #0
+	mvns	r4, r4
+	mov	r3, r4
+	mov	r2, r4
+	mov	r1, r4
+	cmp	r5, #128
 	bcs	.Locb3_decrypt_with_shz54
 .Locb3_decrypt_with_shl56:
-	cmp	r6, #32
+	cmp	r5, #32
 	bcc	.Locb3_decrypt_with_shf55
-	subs	r6, #32
 	mov	r4, r3
 	mov	r3, r2
-	mov	r2, r5
-	movs	r5, #0
+	mov	r2, r1
+	movs	r1, #0
+	subs	r5, #32
 	b	.Locb3_decrypt_with_shl56
 .Locb3_decrypt_with_shf55:
+	lsrs	r4, r5
 	movs	r7, #32
-	subs	r7, r7, r6
-	mov	r0, r5
-	lsls	r0, r7
-	str	r0, [sp, #16]
-	lsrs	r5, r6
-	mov	r0, r2
-	lsls	r0, r7
-	str	r0, [sp, #20]
-	lsrs	r2, r6
-	ldr	r0, [sp, #16]
-	orrs	r2, r0
+	subs	r7, r7, r5
 	mov	r0, r3
 	lsls	r0, r7
-	str	r0, [sp, #16]
-	lsrs	r3, r6
-	ldr	r0, [sp, #20]
-	orrs	r3, r0
-	lsrs	r4, r6
-	ldr	r0, [sp, #16]
 	orrs	r4, r0
+	lsrs	r3, r5
+	mov	r0, r2
+	lsls	r0, r7
+	orrs	r3, r0
+	mov	r0, r1
+	lsls	r0, r7
+	lsrs	r2, r5
+	orrs	r2, r0
+	lsrs	r1, r5
 	b	.Locb3_decrypt_with_she57
 .Locb3_decrypt_with_shz54:
-	movs	r5, #0
-	movs	r2, #0
-	movs	r3, #0
 	movs	r4, #0
+	movs	r3, #0
+	movs	r2, #0
+	movs	r1, #0
 .Locb3_decrypt_with_she57:
-	bics	r1, r5
-	ldr	r6, [sp, #12]
-	bics	r6, r2
-	ldr	r5, [sp, #4]
-	bics	r5, r3
-	ldr	r2, [sp, #8]
-	bics	r2, r4
+	ldr	r5, [sp, #8]
+	bics	r5, r4
+	ldr	r4, [sp, #4]
+	bics	r4, r3
+	ldr	r0, [sp, #12]
+	bics	r0, r2
+	bics	r6, r1
 	b	.Locb3_decrypt_with_endif53
 .Locb3_decrypt_with_else52:
-	ldr	r6, [sp, #12]
-	ldr	r5, [sp, #4]
-	ldr	r2, [sp, #8]
+	ldr	r5, [sp, #8]
+	ldr	r4, [sp, #4]
+	ldr	r0, [sp, #12]
 .Locb3_decrypt_with_endif53:
 	@ ocb3.ae:262: return (load_be(tag, 0, 16, len(tag)) ^ first_bytes(t, len(tag))) == 0
-	ldr	r0, [sp, #32]
-	eors	r0, r1
-	ldr	r1, [sp, #36]
-	eors	r1, r6
-	ldr	r3, [sp, #28]
-	eors	r3, r2
-	ldr	r2, [sp, #24]
-	eors	r2, r5
+	ldr	r3, [sp, #24]
+	eors	r3, r5
+	ldr	r2, [sp, #28]
+	eors	r2, r4
+	ldr	r1, [sp, #20]
+	eors	r1, r0
+	ldr	r0, [sp, #16]
+	eors	r0, r6
 	orrs	r3, r2
 	orrs	r3, r1
 	orrs	r3, r0
@@ -2101,9 +2047,9 @@ ocb3_decrypt_with:
 	adcs	r1, r1
 	movs	r0, #1
 	eors	r1, r0
-	ldr	r0, [sp, #192]
+	ldr	r0, [sp, #188]
 	strh	r1, [r0]
-	add	sp, #124
+	add	sp, #120
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5
@@ -2133,7 +2079,7 @@ ocb3_E_encrypt_block:
 	str	r2, [sp, #8]
 	@ aes.ae:159: @unroll(round_unroll)
 	movs	r2, #1
-	str	r2, [sp]
+	mov	r10, r2
 	ldr	r4, [r1, #12]
 	str	r0, [sp, #4]
 	@ aes.ae:155: s0 = b[127:96] ^ w[0]
@@ -2188,7 +2134,7 @@ ocb3_E_encrypt_block:
 	eors	r7, r0
 	ldr	r6, [r5, #12]
 	eors	r7, r6
-	mov	r11, r7
+	str	r7, [sp]
 	@ aes.ae:163: t2 = mix_column(sbox[s2[31:24]], sbox[s3[23:16]], sbox[s0[15:8]], sbox[s1[7:0]]) ^ w[4 * round + 2]
 	lsrs	r0, r2, #24
 	lsls	r6, r0, #2
@@ -2213,7 +2159,7 @@ ocb3_E_encrypt_block:
 	eors	r7, r0
 	ldr	r6, [r5, #8]
 	eors	r7, r6
-	mov	r10, r7
+	mov	r11, r7
 	@ aes.ae:162: t1 = mix_column(sbox[s1[31:24]], sbox[s2[23:16]], sbox[s3[15:8]], sbox[s0[7:0]]) ^ w[4 * round + 1]
 	lsrs	r0, r3, #24
 	lsls	r6, r0, #2
@@ -2265,11 +2211,11 @@ ocb3_E_encrypt_block:
 	@ aes.ae:164: t3 = mix_column(sbox[s3[31:24]], sbox[s0[23:16]], sbox[s1[15:8]], sbox[s2[7:0]]) ^ w[4 * round + 3]
 	adds	r5, #16
 	mov	r3, r6
-	mov	r2, r10
-	mov	r1, r11
-	ldr	r0, [sp]
+	mov	r2, r11
+	ldr	r1, [sp]
+	mov	r0, r10
 	adds	r0, #1
-	str	r0, [sp]
+	mov	r10, r0
 	cmp	r0, #10
 	bcc	.Locb3_E_encrypt_block_loop1
 .Locb3_E_encrypt_block_done2:
@@ -2385,8 +2331,8 @@ ocb3_E_encrypt_block:
 
 
 @ --- ocb3_hash: ocb3.hash
-@     frame 72 bytes (19 spill slots, 10 on the stack; locals 32), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 708 bytes of code and literals
+@     frame 72 bytes (21 spill slots, 10 on the stack; locals 32), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 700 bytes of code and literals
 	.section .text.ocb3_hash,"ax",%progbits
 	.global ocb3_hash
 	.type ocb3_hash, %function
@@ -2400,26 +2346,26 @@ ocb3_hash:
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
 	sub	sp, #72
-	@ ocb3.ae:136: for i in 0..full {
-	movs	r4, #0
-	str	r4, [sp, #4]
-	str	r4, [sp, #8]
-	str	r4, [sp, #12]
-	str	r4, [sp, #16]
-	mov	r9, r4
-	mov	r10, r4
-	mov	r11, r4
-	str	r4, [sp]
-	mov	r8, r4
+	str	r0, [sp, #32]
+	str	r1, [sp, #24]
+	str	r2, [sp, #28]
 	str	r3, [sp, #36]
 	@ ocb3.ae:133: full = a / 16
-	lsrs	r3, r3, #4
-	str	r3, [sp, #20]
-	str	r2, [sp, #28]
-	str	r1, [sp, #24]
-	str	r0, [sp, #32]
+	mov	r0, r3
+	lsrs	r0, r0, #4
+	str	r0, [sp, #20]
 	@ ocb3.ae:136: for i in 0..full {
-	mov	r1, r4
+	movs	r1, #0
+	mov	r8, r1
+	movs	r0, #0
+	mov	r9, r1
+	mov	r11, r1
+	mov	r10, r1
+	str	r0, [sp, #16]
+	str	r0, [sp, #12]
+	str	r0, [sp, #8]
+	str	r0, [sp, #4]
+	str	r0, [sp]
 	ldr	r0, [sp, #20]
 	cmp	r1, r0
 	bcc	.Locb3_hash_far1
@@ -2440,10 +2386,10 @@ ocb3_hash:
 	beq	.Locb3_hash_else3
 	@ ocb3.ae:54: v = v >> 16
 	lsrs	r1, r1, #16
-	movs	r6, #16
+	movs	r5, #16
 	b	.Locb3_hash_endif4
 .Locb3_hash_else3:
-	movs	r6, #0
+	movs	r5, #0
 .Locb3_hash_endif4:
 	@ ocb3.ae:56: if v[7:0] == 0 {
 	uxtb	r0, r1
@@ -2453,11 +2399,10 @@ ocb3_hash:
 	eors	r0, r3
 	cmp	r0, #0
 	beq	.Locb3_hash_else5
+	@ ocb3.ae:57: n = n + 8
+	adds	r5, #8
 	@ ocb3.ae:58: v = v >> 8
 	lsrs	r1, r1, #8
-	@ ocb3.ae:57: n = n + 8
-	adds	r6, #8
-	@ ocb3.ae:58: v = v >> 8
 	b	.Locb3_hash_endif6
 .Locb3_hash_else5:
 .Locb3_hash_endif6:
@@ -2470,11 +2415,10 @@ ocb3_hash:
 	eors	r0, r3
 	cmp	r0, #0
 	beq	.Locb3_hash_else7
+	@ ocb3.ae:61: n = n + 4
+	adds	r5, r5, #4
 	@ ocb3.ae:62: v = v >> 4
 	lsrs	r1, r1, #4
-	@ ocb3.ae:61: n = n + 4
-	adds	r6, r6, #4
-	@ ocb3.ae:62: v = v >> 4
 	b	.Locb3_hash_endif8
 .Locb3_hash_else7:
 .Locb3_hash_endif8:
@@ -2487,11 +2431,10 @@ ocb3_hash:
 	eors	r0, r3
 	cmp	r0, #0
 	beq	.Locb3_hash_else9
+	@ ocb3.ae:65: n = n + 2
+	adds	r5, r5, #2
 	@ ocb3.ae:66: v = v >> 2
 	lsrs	r1, r1, #2
-	@ ocb3.ae:65: n = n + 2
-	adds	r6, r6, #2
-	@ ocb3.ae:66: v = v >> 2
 	b	.Locb3_hash_endif10
 .Locb3_hash_else9:
 .Locb3_hash_endif10:
@@ -2502,22 +2445,22 @@ ocb3_hash:
 	cmp	r0, #0
 	beq	.Locb3_hash_else11
 	@ ocb3.ae:69: n = n + 1
-	adds	r6, r6, #1
+	adds	r5, r5, #1
 	b	.Locb3_hash_endif12
 .Locb3_hash_else11:
 .Locb3_hash_endif12:
 	@ ocb3.ae:107: x = l[at_l0 + (if k < l_cached then k else last)]
 	movs	r2, #7
 	@ ocb3.ae:108: if k > last {
-	cmp	r2, r6
+	cmp	r2, r5
 	movs	r1, #0
 	adcs	r1, r1
 	eors	r1, r3
 	@ ocb3.ae:107: x = l[at_l0 + (if k < l_cached then k else last)]
-	cmp	r6, #8
+	cmp	r5, #8
 	movs	r3, #0
 	sbcs	r3, r3
-	mov	r0, r6
+	mov	r0, r5
 	eors	r0, r2
 	ands	r0, r3
 	eors	r0, r2
@@ -2525,118 +2468,116 @@ ocb3_hash:
 	lsls	r2, r0, #4
 	ldr	r0, [sp, #24]
 	adds	r0, r0, r2
-	ldr	r2, [r0, #12]
-	ldr	r3, [r0, #8]
-	ldr	r4, [r0, #4]
-	ldr	r5, [r0]
+	ldr	r4, [r0]
+	ldr	r3, [r0, #4]
+	ldr	r2, [r0, #8]
+	ldr	r0, [r0, #12]
 	@ ocb3.ae:108: if k > last {
 	cmp	r1, #0
 	beq	.Locb3_hash_else13
 	@ ocb3.ae:109: for j in last..k {
-	movs	r7, #7
-	cmp	r7, r6
+	movs	r6, #7
+	cmp	r6, r5
 	bcs	.Locb3_hash_done16
 .Locb3_hash_loop15:
 	@ ocb3.ae:44: return (s << 1) ^ (if s[127] == 1 then 0x87 as u128 else 0)
-	asrs	r1, r2, #31
-	movs	r0, #135
-	ands	r1, r0
-	lsls	r0, r5, #1
-	eors	r0, r1
-	lsrs	r1, r5, #31
-	lsls	r5, r4, #1
-	orrs	r5, r1
-	lsrs	r1, r4, #31
-	lsls	r4, r3, #1
-	orrs	r4, r1
+	lsls	r1, r0, #1
+	lsrs	r7, r2, #31
+	orrs	r1, r7
 	lsls	r2, r2, #1
-	lsrs	r1, r3, #31
-	orrs	r2, r1
-	adds	r7, #1
-	mov	r3, r4
-	mov	r4, r5
-	mov	r5, r0
-	cmp	r7, r6
+	lsrs	r7, r3, #31
+	orrs	r2, r7
+	lsls	r3, r3, #1
+	lsrs	r7, r4, #31
+	orrs	r3, r7
+	asrs	r7, r0, #31
+	movs	r0, #135
+	ands	r7, r0
+	lsls	r4, r4, #1
+	eors	r4, r7
+	mov	r0, r1
+	adds	r6, #1
+	cmp	r6, r5
 	bcc	.Locb3_hash_loop15
 .Locb3_hash_done16:
-	mov	r0, r5
+	mov	r1, r0
 	b	.Locb3_hash_endif14
 .Locb3_hash_else13:
-	mov	r0, r5
+	mov	r1, r0
 .Locb3_hash_endif14:
 	@ ocb3.ae:137: offset = offset ^ get_l(l, ntz(i + 1))
-	mov	r7, r9
-	eors	r7, r2
-	mov	r6, r10
+	mov	r0, r9
+	eors	r0, r4
+	mov	r9, r0
+	mov	r6, r11
 	eors	r6, r3
-	mov	r5, r11
-	eors	r5, r4
-	ldr	r4, [sp]
-	eors	r4, r0
+	mov	r5, r10
+	eors	r5, r2
+	ldr	r4, [sp, #16]
+	eors	r4, r1
 	@ ocb3.ae:138: sum = sum ^ E.encrypt_block(ks, load_be(ad, 16 * i, 16) ^ offset)
 	mov	r1, r8
 	lsls	r1, r1, #4
 	ldr	r0, [sp, #28]
-	adds	r2, r0, r1
+	adds	r7, r0, r1
 	movs	r0, #3
-	tst	r2, r0
+	tst	r7, r0
 	beq	.Locb3_hash_words18
 .Locb3_hash_bytes17:
-	add	r3, sp, #40
+	add	r2, sp, #40
 	movs	r1, #16
 .Locb3_hash_cpy20:
 	subs	r1, #1
 	bcc	.Locb3_hash_cpyd19
-	ldrb	r0, [r2, r1]
-	strb	r0, [r3, r1]
+	ldrb	r0, [r7, r1]
+	strb	r0, [r2, r1]
 	b	.Locb3_hash_cpy20
 .Locb3_hash_cpyd19:
-	mov	r2, r3
+	mov	r7, r2
 .Locb3_hash_words18:
-	ldr	r0, [r2]
-	rev	r0, r0
-	eors	r0, r7
-	ldr	r3, [r2, #12]
-	ldr	r1, [r2, #8]
-	ldr	r2, [r2, #4]
-	str	r0, [sp, #52]
-	rev	r0, r2
-	eors	r0, r6
-	str	r0, [sp, #48]
-	rev	r0, r1
-	eors	r0, r5
-	str	r0, [sp, #44]
-	rev	r0, r3
-	eors	r0, r4
-	str	r0, [sp, #40]
-	add	r2, sp, #56
+	ldr	r0, [r7, #12]
+	rev	r3, r0
+	ldr	r0, [r7, #8]
+	rev	r2, r0
+	ldr	r0, [r7, #4]
+	rev	r1, r0
+	ldr	r0, [r7]
+	rev	r7, r0
+	mov	r0, r9
+	eors	r3, r0
+	eors	r2, r6
+	eors	r1, r5
+	eors	r7, r4
+	str	r3, [sp, #40]
+	str	r2, [sp, #44]
+	str	r1, [sp, #48]
+	str	r7, [sp, #52]
 	add	r1, sp, #40
+	add	r2, sp, #56
 	ldr	r0, [sp, #32]
 	bl	ocb3_E_encrypt_block
+	ldr	r3, [sp, #56]
+	ldr	r2, [sp, #60]
+	ldr	r1, [sp, #64]
+	ldr	r0, [sp, #68]
+	ldr	r7, [sp, #12]
+	eors	r7, r3
+	ldr	r3, [sp, #8]
+	eors	r3, r2
+	ldr	r2, [sp, #4]
+	eors	r2, r1
+	ldr	r1, [sp]
+	eors	r1, r0
+	mov	r11, r6
+	mov	r10, r5
+	str	r4, [sp, #16]
+	str	r7, [sp, #12]
+	str	r3, [sp, #8]
+	str	r2, [sp, #4]
+	str	r1, [sp]
 	mov	r1, r8
 	adds	r1, #1
 	mov	r8, r1
-	ldr	r1, [sp, #68]
-	ldr	r0, [sp, #4]
-	eors	r0, r1
-	str	r0, [sp, #4]
-	ldr	r1, [sp, #64]
-	ldr	r0, [sp, #8]
-	eors	r0, r1
-	str	r0, [sp, #8]
-	ldr	r1, [sp, #60]
-	ldr	r0, [sp, #12]
-	eors	r0, r1
-	str	r0, [sp, #12]
-	ldr	r1, [sp, #56]
-	ldr	r0, [sp, #16]
-	eors	r0, r1
-	str	r0, [sp, #16]
-	mov	r9, r7
-	mov	r10, r6
-	mov	r11, r5
-	str	r4, [sp]
-	mov	r1, r8
 	ldr	r0, [sp, #20]
 	cmp	r1, r0
 	bcs	.Locb3_hash_far2
@@ -2653,162 +2594,149 @@ ocb3_hash:
 	movs	r0, #0
 	adcs	r0, r0
 	cmp	r0, #0
-	bne	.Locb3_hash_far3
-	b	.Locb3_hash_else21
-.Locb3_hash_far3:
-	@ ocb3.ae:143: sum = sum ^ E.encrypt_block(ks, pad10(load_be(ad, 16 * full, 16, r), r) ^ offset)
-	movs	r1, #3
-	ldr	r0, [sp, #28]
-	adds	r6, r0, r3
+	beq	.Locb3_hash_else21
 	@ ocb3.ae:142: offset = offset ^ l[at_star]
 	ldr	r4, [sp, #24]
-	ldr	r3, [r4, #12]
+	ldr	r1, [r4]
 	mov	r0, r9
-	eors	r0, r3
+	eors	r0, r1
 	mov	r9, r0
-	ldr	r3, [r4, #8]
-	mov	r0, r10
-	eors	r0, r3
-	mov	r10, r0
-	ldr	r3, [r4, #4]
+	ldr	r1, [r4, #4]
 	mov	r0, r11
-	eors	r0, r3
+	eors	r0, r1
 	mov	r11, r0
-	ldr	r3, [r4]
-	ldr	r0, [sp]
-	eors	r0, r3
-	str	r0, [sp]
+	ldr	r1, [r4, #8]
+	mov	r0, r10
+	eors	r0, r1
+	mov	r10, r0
+	ldr	r0, [r4, #12]
+	ldr	r1, [sp, #16]
+	eors	r1, r0
 	@ ocb3.ae:143: sum = sum ^ E.encrypt_block(ks, pad10(load_be(ad, 16 * full, 16, r), r) ^ offset)
+	ldr	r0, [sp, #28]
+	adds	r3, r0, r3
+	movs	r0, #3
 	cmp	r2, #16
 	bcc	.Locb3_hash_bytes23
-	tst	r6, r1
+	tst	r3, r0
 	beq	.Locb3_hash_words24
 .Locb3_hash_bytes23:
 	movs	r0, #0
-	str	r0, [sp, #52]
-	str	r0, [sp, #48]
-	str	r0, [sp, #44]
 	str	r0, [sp, #40]
-	mov	r1, r2
-	add	r3, sp, #40
-	cmp	r1, #16
+	str	r0, [sp, #44]
+	str	r0, [sp, #48]
+	str	r0, [sp, #52]
+	add	r5, sp, #40
+	mov	r4, r2
+	cmp	r4, #16
 	bcc	.Locb3_hash_cnt26
-	movs	r1, #16
+	movs	r4, #16
 .Locb3_hash_cnt26:
 .Locb3_hash_cpy27:
-	subs	r1, #1
+	subs	r4, #1
 	bcc	.Locb3_hash_cpyd25
-	ldrb	r0, [r6, r1]
-	strb	r0, [r3, r1]
+	ldrb	r0, [r3, r4]
+	strb	r0, [r5, r4]
 	b	.Locb3_hash_cpy27
 .Locb3_hash_cpyd25:
-	mov	r6, r3
+	mov	r3, r5
 .Locb3_hash_words24:
+	ldr	r0, [r3, #12]
+	rev	r0, r0
+	str	r0, [sp, #28]
+	ldr	r0, [r3, #8]
+	rev	r0, r0
+	str	r0, [sp, #24]
+	ldr	r0, [r3, #4]
+	rev	r0, r0
+	str	r0, [sp, #20]
+	ldr	r0, [r3]
+	rev	r0, r0
+	str	r0, [sp, #16]
 	@ ocb3.ae:85: return x | ((0x80 as u128) << (8 * (15 - count)))
 	movs	r0, #15
 	subs	r0, r0, r2
-	lsls	r1, r0, #3
-	movs	r4, #0
-	mov	r2, r4
-	mov	r3, r4
-	movs	r5, #128
-	@ ocb3.ae:143: sum = sum ^ E.encrypt_block(ks, pad10(load_be(ad, 16 * full, 16, r), r) ^ offset)
-	ldr	r0, [r6]
-	rev	r0, r0
-	str	r0, [sp, #36]
-	ldr	r0, [r6, #4]
-	rev	r0, r0
-	str	r0, [sp, #28]
-	ldr	r0, [r6, #8]
-	rev	r0, r0
-	str	r0, [sp, #24]
-	ldr	r0, [r6, #12]
-	rev	r0, r0
-	str	r0, [sp, #20]
-	@ ocb3.ae:85: return x | ((0x80 as u128) << (8 * (15 - count)))
-	cmp	r1, #128
+	lsls	r3, r0, #3
+	movs	r7, #128
+	movs	r6, #0
+	mov	r5, r6
+	mov	r4, r6
+	cmp	r3, #128
 	bcs	.Locb3_hash_shz28
 .Locb3_hash_shl30:
-	cmp	r1, #32
+	cmp	r3, #32
 	bcc	.Locb3_hash_shf29
-	subs	r1, #32
-	mov	r2, r3
-	mov	r3, r4
+	mov	r6, r4
 	mov	r4, r5
-	movs	r5, #0
+	mov	r5, r7
+	movs	r7, #0
+	subs	r3, #32
 	b	.Locb3_hash_shl30
 .Locb3_hash_shf29:
-	movs	r7, #32
-	subs	r7, r7, r1
+	lsls	r6, r3
+	movs	r2, #32
+	subs	r2, r2, r3
+	mov	r0, r4
+	lsrs	r0, r2
+	orrs	r6, r0
+	lsls	r4, r3
 	mov	r0, r5
-	lsrs	r0, r7
-	lsls	r5, r1
-	mov	r6, r4
-	lsrs	r6, r7
-	lsls	r4, r1
+	lsrs	r0, r2
 	orrs	r4, r0
-	mov	r0, r3
-	lsrs	r0, r7
-	lsls	r3, r1
-	orrs	r3, r6
-	lsls	r2, r1
-	orrs	r2, r0
+	mov	r0, r7
+	lsrs	r0, r2
+	lsls	r5, r3
+	orrs	r5, r0
+	lsls	r7, r3
 	b	.Locb3_hash_she31
 .Locb3_hash_shz28:
-	movs	r2, #0
-	movs	r3, #0
-	movs	r4, #0
+	movs	r7, #0
 	movs	r5, #0
+	movs	r4, #0
+	movs	r6, #0
 .Locb3_hash_she31:
-	ldr	r1, [sp, #20]
-	orrs	r1, r5
-	@ ocb3.ae:143: sum = sum ^ E.encrypt_block(ks, pad10(load_be(ad, 16 * full, 16, r), r) ^ offset)
-	ldr	r0, [sp]
-	eors	r1, r0
-	@ ocb3.ae:85: return x | ((0x80 as u128) << (8 * (15 - count)))
-	ldr	r5, [sp, #24]
+	ldr	r3, [sp, #28]
+	orrs	r3, r7
+	ldr	r2, [sp, #24]
+	orrs	r2, r5
+	ldr	r5, [sp, #20]
 	orrs	r5, r4
-	@ ocb3.ae:143: sum = sum ^ E.encrypt_block(ks, pad10(load_be(ad, 16 * full, 16, r), r) ^ offset)
-	mov	r0, r11
-	eors	r5, r0
-	@ ocb3.ae:85: return x | ((0x80 as u128) << (8 * (15 - count)))
-	ldr	r4, [sp, #28]
-	orrs	r4, r3
-	@ ocb3.ae:143: sum = sum ^ E.encrypt_block(ks, pad10(load_be(ad, 16 * full, 16, r), r) ^ offset)
-	mov	r0, r10
-	eors	r4, r0
-	@ ocb3.ae:85: return x | ((0x80 as u128) << (8 * (15 - count)))
-	ldr	r3, [sp, #36]
-	orrs	r3, r2
+	ldr	r4, [sp, #16]
+	orrs	r4, r6
 	@ ocb3.ae:143: sum = sum ^ E.encrypt_block(ks, pad10(load_be(ad, 16 * full, 16, r), r) ^ offset)
 	mov	r0, r9
 	eors	r3, r0
-	str	r3, [sp, #52]
-	str	r4, [sp, #48]
-	str	r5, [sp, #44]
-	str	r1, [sp, #40]
-	add	r2, sp, #56
+	mov	r0, r11
+	eors	r2, r0
+	mov	r0, r10
+	eors	r5, r0
+	eors	r4, r1
+	str	r3, [sp, #40]
+	str	r2, [sp, #44]
+	str	r5, [sp, #48]
+	str	r4, [sp, #52]
 	add	r1, sp, #40
+	add	r2, sp, #56
 	ldr	r0, [sp, #32]
 	bl	ocb3_E_encrypt_block
 	ldr	r0, [sp, #68]
-	ldr	r1, [sp, #4]
+	ldr	r1, [sp]
 	eors	r1, r0
 	ldr	r0, [sp, #64]
-	ldr	r2, [sp, #8]
+	ldr	r2, [sp, #4]
 	eors	r2, r0
 	ldr	r0, [sp, #60]
-	ldr	r3, [sp, #12]
+	ldr	r3, [sp, #8]
 	eors	r3, r0
 	ldr	r0, [sp, #56]
-	ldr	r4, [sp, #16]
+	ldr	r4, [sp, #12]
 	eors	r4, r0
 	b	.Locb3_hash_endif22
 .Locb3_hash_else21:
-	ldr	r4, [sp, #16]
-	ldr	r3, [sp, #12]
-	ldr	r2, [sp, #8]
-	ldr	r1, [sp, #4]
+	ldr	r4, [sp, #12]
+	ldr	r3, [sp, #8]
+	ldr	r2, [sp, #4]
+	ldr	r1, [sp]
 .Locb3_hash_endif22:
 	ldr	r5, [sp, #108]
 	str	r4, [r5]
@@ -2827,8 +2755,8 @@ ocb3_hash:
 
 
 @ --- ocb3_initial_offset: ocb3.initial_offset
-@     frame 40 bytes (9 spill slots, 2 on the stack; locals 32), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 394 bytes of code and literals
+@     frame 44 bytes (9 spill slots, 3 on the stack; locals 32), saves r4, r5, r6, r7, r8, r9
+@     estimated 382 bytes of code and literals
 	.section .text.ocb3_initial_offset,"ax",%progbits
 	.global ocb3_initial_offset
 	.type ocb3_initial_offset, %function
@@ -2838,31 +2766,29 @@ ocb3_initial_offset:
 	push	{r4, r5, r6, r7, lr}
 	mov	r4, r8
 	mov	r5, r9
-	mov	r6, r10
-	mov	r7, r11
-	push	{r4, r5, r6, r7}
-	sub	sp, #40
+	push	{r4, r5}
+	sub	sp, #44
 	@ ocb3.ae:121: n = ((((8 * tag_len) % 128) as u128) << 121) | ((1 as u128) << (8 * nlen))
 	lsls	r3, r3, #3
 	lsls	r3, r3, #25
-	mov	r10, r3
+	str	r3, [sp]
 	movs	r3, #1
-	mov	r9, r3
-	movs	r3, #0
 	mov	r8, r3
+	movs	r3, #0
+	mov	r9, r3
 	mov	r4, r3
 	lsls	r5, r2, #3
-	str	r0, [sp, #4]
+	str	r0, [sp, #8]
 	cmp	r5, #128
 	bcs	.Locb3_initial_offset_shz1
 .Locb3_initial_offset_shl3:
 	cmp	r5, #32
 	bcc	.Locb3_initial_offset_shf2
 	mov	r3, r4
-	mov	r4, r8
-	mov	r8, r9
+	mov	r4, r9
+	mov	r9, r8
 	movs	r0, #0
-	mov	r9, r0
+	mov	r8, r0
 	subs	r5, #32
 	b	.Locb3_initial_offset_shl3
 .Locb3_initial_offset_shf2:
@@ -2873,142 +2799,136 @@ ocb3_initial_offset:
 	lsrs	r0, r7
 	orrs	r3, r0
 	lsls	r4, r5
-	mov	r0, r8
+	mov	r0, r9
 	lsrs	r0, r7
 	orrs	r4, r0
-	mov	r6, r9
+	mov	r6, r8
 	lsrs	r6, r7
-	mov	r0, r8
-	lsls	r0, r5
-	orrs	r0, r6
-	mov	r8, r0
 	mov	r0, r9
 	lsls	r0, r5
+	orrs	r0, r6
 	mov	r9, r0
+	mov	r0, r8
+	lsls	r0, r5
+	mov	r8, r0
 	b	.Locb3_initial_offset_she4
 .Locb3_initial_offset_shz1:
 	movs	r0, #0
-	mov	r9, r0
 	mov	r8, r0
+	mov	r9, r0
 	movs	r4, #0
 	movs	r3, #0
 .Locb3_initial_offset_she4:
-	mov	r0, r10
+	ldr	r0, [sp]
 	orrs	r0, r3
-	mov	r10, r0
+	str	r0, [sp]
 	@ ocb3.ae:122: | ((load_be(nonce, 0, 15, nlen) as u128) >> (8 * (15 - nlen)))
-	mov	r5, r1
 .Locb3_initial_offset_bytes5:
 	movs	r0, #0
-	str	r0, [sp, #8]
 	str	r0, [sp, #12]
 	str	r0, [sp, #16]
 	str	r0, [sp, #20]
-	add	r6, sp, #8
-	adds	r3, r6, #1
-	mov	r1, r2
-	cmp	r1, #15
+	str	r0, [sp, #24]
+	add	r6, sp, #12
+	adds	r5, r6, #1
+	mov	r3, r2
+	cmp	r3, #15
 	bcc	.Locb3_initial_offset_cnt8
-	movs	r1, #15
+	movs	r3, #15
 .Locb3_initial_offset_cnt8:
 .Locb3_initial_offset_cpy9:
-	subs	r1, #1
+	subs	r3, #1
 	bcc	.Locb3_initial_offset_cpyd7
-	ldrb	r0, [r5, r1]
-	strb	r0, [r3, r1]
+	ldrb	r0, [r1, r3]
+	strb	r0, [r5, r3]
 	b	.Locb3_initial_offset_cpy9
 .Locb3_initial_offset_cpyd7:
-	mov	r5, r6
+	mov	r1, r6
 .Locb3_initial_offset_words6:
 	movs	r0, #15
 	subs	r0, r0, r2
-	ldr	r1, [r5, #12]
-	rev	r3, r1
-	ldr	r1, [r5, #8]
-	rev	r2, r1
-	ldr	r1, [r5, #4]
+	ldr	r2, [r1, #12]
+	rev	r5, r2
+	ldr	r2, [r1, #8]
+	rev	r3, r2
+	ldr	r2, [r1, #4]
+	rev	r2, r2
+	ldr	r1, [r1]
 	rev	r1, r1
-	ldr	r5, [r5]
-	rev	r6, r5
-	lsls	r5, r0, #3
-	cmp	r5, #128
+	lsls	r6, r0, #3
+	cmp	r6, #128
 	bcs	.Locb3_initial_offset_shz10
 .Locb3_initial_offset_shl12:
-	cmp	r5, #32
+	cmp	r6, #32
 	bcc	.Locb3_initial_offset_shf11
+	mov	r5, r3
 	mov	r3, r2
 	mov	r2, r1
-	mov	r1, r6
-	movs	r6, #0
-	subs	r5, #32
+	movs	r1, #0
+	subs	r6, #32
 	b	.Locb3_initial_offset_shl12
 .Locb3_initial_offset_shf11:
-	lsrs	r3, r5
+	lsrs	r5, r6
 	movs	r0, #32
-	subs	r0, r0, r5
+	subs	r0, r0, r6
+	mov	r7, r3
+	lsls	r7, r0
+	orrs	r5, r7
+	lsrs	r3, r6
 	mov	r7, r2
 	lsls	r7, r0
 	orrs	r3, r7
-	lsrs	r2, r5
 	mov	r7, r1
 	lsls	r7, r0
+	lsrs	r2, r6
 	orrs	r2, r7
-	mov	r7, r6
-	lsls	r7, r0
-	lsrs	r1, r5
-	mov	r0, r7
-	orrs	r1, r0
-	lsrs	r6, r5
+	lsrs	r1, r6
 	b	.Locb3_initial_offset_she13
 .Locb3_initial_offset_shz10:
+	movs	r5, #0
 	movs	r3, #0
 	movs	r2, #0
 	movs	r1, #0
-	movs	r6, #0
 .Locb3_initial_offset_she13:
 	@ ocb3.ae:121: n = ((((8 * tag_len) % 128) as u128) << 121) | ((1 as u128) << (8 * nlen))
-	mov	r5, r10
-	orrs	r5, r6
-	orrs	r4, r1
-	mov	r6, r8
-	orrs	r6, r2
-	mov	r2, r9
-	orrs	r2, r3
+	mov	r0, r8
+	orrs	r0, r5
+	mov	r6, r9
+	orrs	r6, r3
+	orrs	r4, r2
+	ldr	r2, [sp]
+	orrs	r2, r1
 	@ ocb3.ae:124: ktop = E.encrypt_block(ks, n & ~(0x3f as u128))
-	movs	r1, #63
-	mov	r0, r2
-	bics	r0, r1
-	str	r0, [sp, #8]
-	str	r6, [sp, #12]
-	str	r4, [sp, #16]
-	str	r5, [sp, #20]
+	movs	r3, #63
+	mov	r1, r0
+	bics	r1, r3
 	@ ocb3.ae:123: bottom = n[5:0]
-	lsls	r0, r2, #26
+	lsls	r0, r0, #26
 	lsrs	r5, r0, #26
 	@ ocb3.ae:124: ktop = E.encrypt_block(ks, n & ~(0x3f as u128))
-	add	r1, sp, #8
-	add	r2, sp, #24
-	ldr	r0, [sp, #4]
+	str	r1, [sp, #12]
+	str	r6, [sp, #16]
+	str	r4, [sp, #20]
+	str	r2, [sp, #24]
+	add	r1, sp, #12
+	add	r2, sp, #28
+	ldr	r0, [sp, #8]
 	bl	ocb3_E_encrypt_block
-	ldr	r3, [sp, #32]
-	ldr	r4, [sp, #28]
+	ldr	r6, [sp, #28]
+	ldr	r4, [sp, #32]
+	ldr	r3, [sp, #36]
+	ldr	r2, [sp, #40]
 	@ ocb3.ae:125: stretch = cat(ktop, ktop[127:64] ^ ktop[119:56])
 	lsrs	r1, r4, #24
 	eors	r1, r3
 	lsls	r0, r3, #8
 	eors	r1, r0
-	@ ocb3.ae:124: ktop = E.encrypt_block(ks, n & ~(0x3f as u128))
-	ldr	r2, [sp, #36]
-	@ ocb3.ae:125: stretch = cat(ktop, ktop[127:64] ^ ktop[119:56])
-	lsrs	r6, r3, #24
-	eors	r6, r2
+	lsrs	r7, r3, #24
+	eors	r7, r2
 	lsls	r0, r2, #8
-	eors	r6, r0
+	eors	r7, r0
 	@ ocb3.ae:126: return (stretch << bottom)[191:64]
-	mov	r0, r6
-	@ ocb3.ae:124: ktop = E.encrypt_block(ks, n & ~(0x3f as u128))
-	ldr	r6, [sp, #24]
-	@ ocb3.ae:126: return (stretch << bottom)[191:64]
+	mov	r0, r7
 	mov	r7, r5
 	cmp	r7, #192
 	bcs	.Locb3_initial_offset_shz14
@@ -3048,17 +2968,15 @@ ocb3_initial_offset:
 	movs	r3, #0
 	movs	r2, #0
 .Locb3_initial_offset_she17:
-	ldr	r1, [sp, #76]
+	ldr	r1, [sp, #72]
 	str	r6, [r1]
 	str	r4, [r1, #4]
 	str	r3, [r1, #8]
 	str	r2, [r1, #12]
-	add	sp, #40
-	pop	{r4, r5, r6, r7}
+	add	sp, #44
+	pop	{r4, r5}
 	mov	r8, r4
 	mov	r9, r5
-	mov	r10, r6
-	mov	r11, r7
 	pop	{r4, r5, r6, r7, pc}
 	.ltorg
 	.size ocb3_initial_offset, .-ocb3_initial_offset

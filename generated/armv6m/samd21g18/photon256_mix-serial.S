@@ -198,7 +198,7 @@ photon256_permute:
 	mov	r12, r0
 	ldr	r6, [r2, #4]
 	ldr	r1, [r2, #8]
-	str	r1, [sp, #12]
+	str	r1, [sp, #16]
 	ldr	r4, [r2, #12]
 	ldr	r0, [r2, #16]
 	mov	r8, r0
@@ -208,7 +208,7 @@ photon256_permute:
 	ldr	r2, [r2, #28]
 	@ photon256.ae:79: c = rc[r]
 	ldr	r0, =photon256_rc
-	str	r0, [sp, #16]
+	str	r0, [sp, #4]
 	@ photon256.ae:82: x0 = sub_cells(x0 ^ (c ^ ic[0]) as u32)
 	ldr	r5, =photon256_sf0
 	b	.Lphoton256_permute_pool1
@@ -217,7 +217,7 @@ photon256_permute:
 	@ photon256.ae:78: for r in 0..rounds {
 .Lphoton256_permute_loop1:
 	@ photon256.ae:79: c = rc[r]
-	ldr	r0, [sp, #16]
+	ldr	r0, [sp, #4]
 	ldrb	r0, [r0]
 	@ photon256.ae:87: x5 = sub_cells(x5 ^ (c ^ ic[5]) as u32) >>> 20
 	movs	r1, #14
@@ -287,7 +287,7 @@ photon256_permute:
 	orrs	r1, r2
 	movs	r2, #4
 	rors	r1, r2
-	str	r1, [sp, #8]
+	str	r1, [sp, #12]
 	@ photon256.ae:85: x3 = sub_cells(x3 ^ (c ^ ic[3]) as u32) >>> 12
 	movs	r1, #7
 	eors	r1, r0
@@ -333,7 +333,7 @@ photon256_permute:
 	orrs	r1, r2
 	mov	r9, r1
 	@ photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
-	ldr	r6, [sp, #8]
+	ldr	r6, [sp, #12]
 	eors	r6, r1
 	mov	r1, lr
 	eors	r6, r1
@@ -359,7 +359,7 @@ photon256_permute:
 	lsrs	r2, r2, #3
 	@ photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
 	eors	r6, r2
-	str	r6, [sp, #4]
+	str	r6, [sp, #8]
 	@ photon256.ae:86: x4 = sub_cells(x4 ^ (c ^ ic[4]) as u32) >>> 16
 	movs	r1, #15
 	eors	r1, r0
@@ -403,7 +403,7 @@ photon256_permute:
 	@ photon256.ae:84: x2 = sub_cells(x2 ^ (c ^ ic[2]) as u32) >>> 8
 	movs	r2, #3
 	eors	r0, r2
-	ldr	r7, [sp, #12]
+	ldr	r7, [sp, #16]
 	eors	r7, r0
 	lsrs	r0, r7, #16
 	uxtb	r0, r0
@@ -421,7 +421,7 @@ photon256_permute:
 	orrs	r0, r7
 	lsls	r0, r0, #16
 	orrs	r0, r2
-	str	r0, [sp, #12]
+	str	r0, [sp, #16]
 	@ photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
 	eors	r1, r0
 	mov	r0, r10
@@ -430,13 +430,13 @@ photon256_permute:
 	mov	r0, lr
 	eors	r1, r0
 	@ photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	ldr	r0, [sp, #4]
+	ldr	r0, [sp, #8]
 	ands	r0, r3
 	lsls	r0, r0, #1
 	@ photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
 	eors	r1, r0
 	@ photon256.ae:53: u = (x & 0x88888888) >> 2
-	ldr	r2, [sp, #4]
+	ldr	r2, [sp, #8]
 	ands	r2, r4
 	lsrs	r0, r2, #2
 	@ photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
@@ -465,7 +465,7 @@ photon256_permute:
 	eors	r2, r1
 	mov	r12, r2
 	@ photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
-	ldr	r2, [sp, #12]
+	ldr	r2, [sp, #16]
 	mov	r0, lr
 	eors	r2, r0
 	mov	r0, r12
@@ -491,7 +491,7 @@ photon256_permute:
 	@ photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
 	eors	r2, r0
 	@ photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	ldr	r1, [sp, #8]
+	ldr	r1, [sp, #12]
 	mov	r0, r10
 	eors	r1, r0
 	eors	r1, r6
@@ -541,14 +541,14 @@ photon256_permute:
 	mov	r1, r11
 	mov	r0, lr
 	eors	r1, r0
-	str	r1, [sp, #8]
+	str	r1, [sp, #12]
 	@ photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	ands	r1, r3
 	lsls	r0, r1, #1
 	@ photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
 	eors	r7, r0
 	@ photon256.ae:53: u = (x & 0x88888888) >> 2
-	ldr	r1, [sp, #8]
+	ldr	r1, [sp, #12]
 	ands	r1, r4
 	lsrs	r0, r1, #2
 	@ photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
@@ -558,7 +558,7 @@ photon256_permute:
 	@ photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
 	eors	r7, r0
 	@ photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	ldr	r1, [sp, #12]
+	ldr	r1, [sp, #16]
 	eors	r1, r6
 	mov	r0, r11
 	eors	r1, r0
@@ -607,14 +607,14 @@ photon256_permute:
 	mov	r1, r9
 	mov	r0, r12
 	eors	r1, r0
-	str	r1, [sp, #4]
+	str	r1, [sp, #8]
 	@ photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	ands	r1, r3
 	lsls	r0, r1, #1
 	@ photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
 	eors	r6, r0
 	@ photon256.ae:53: u = (x & 0x88888888) >> 2
-	ldr	r1, [sp, #4]
+	ldr	r1, [sp, #8]
 	ands	r1, r4
 	lsrs	r0, r1, #2
 	@ photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
@@ -752,7 +752,7 @@ photon256_permute:
 	@ photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
 	eors	r6, r0
 	@ photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	ldr	r1, [sp, #8]
+	ldr	r1, [sp, #12]
 	mov	r0, r12
 	eors	r1, r0
 	eors	r1, r2
@@ -820,7 +820,7 @@ photon256_permute:
 	@ photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
 	eors	r6, r0
 	@ photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	ldr	r1, [sp, #4]
+	ldr	r1, [sp, #8]
 	eors	r1, r2
 	eors	r1, r7
 	mov	r0, r9
@@ -926,11 +926,11 @@ photon256_permute:
 	lsrs	r3, r6, #3
 	@ photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
 	eors	r0, r3
-	ldr	r3, [sp, #16]
+	ldr	r3, [sp, #4]
 	adds	r3, #1
-	str	r3, [sp, #16]
+	str	r3, [sp, #4]
 	mov	r6, r2
-	str	r7, [sp, #12]
+	str	r7, [sp, #16]
 	mov	r4, r10
 	mov	r3, r9
 	mov	r9, lr
@@ -950,7 +950,7 @@ photon256_permute:
 	@ photon256.ae:95: s[1] = x1
 	str	r6, [r5, #4]
 	@ photon256.ae:96: s[2] = x2
-	ldr	r1, [sp, #12]
+	ldr	r1, [sp, #16]
 	str	r1, [r5, #8]
 	@ photon256.ae:97: s[3] = x3
 	str	r4, [r5, #12]

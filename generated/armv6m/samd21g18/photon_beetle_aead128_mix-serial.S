@@ -507,7 +507,7 @@ photon_beetle_aead128_encrypt_with:
 
 @ --- photon_beetle_aead128_decrypt_with: photon_beetle_aead128.decrypt_with
 @     frame 88 bytes (24 spill slots, 10 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 836 bytes of code and literals
+@     estimated 834 bytes of code and literals
 	.section .text.photon_beetle_aead128_decrypt_with,"ax",%progbits
 	.global photon_beetle_aead128_decrypt_with
 	.type photon_beetle_aead128_decrypt_with, %function
@@ -676,22 +676,22 @@ photon_beetle_aead128_decrypt_with:
 	bl	photon_beetle_aead128_P_permute
 	@ photon_beetle_aead128.ae:24: return cat(s[3], s[2], s[1], s[0])
 	ldr	r0, [sp, #52]
-	str	r0, [sp, #24]
-	ldr	r0, [sp, #48]
 	str	r0, [sp, #20]
-	ldr	r0, [sp, #44]
+	ldr	r0, [sp, #48]
 	str	r0, [sp, #16]
+	ldr	r0, [sp, #44]
+	str	r0, [sp, #12]
 	@ photon_beetle_aead128.ae:54: return cat(x[63:0] >>> 1, x[127:64])
 	lsls	r5, r0, #31
 	@ photon_beetle_aead128.ae:24: return cat(s[3], s[2], s[1], s[0])
 	ldr	r0, [sp, #40]
-	str	r0, [sp, #12]
+	str	r0, [sp, #8]
 	@ photon_beetle_aead128.ae:54: return cat(x[63:0] >>> 1, x[127:64])
 	lsrs	r0, r0, #1
 	orrs	r5, r0
-	ldr	r0, [sp, #12]
+	ldr	r0, [sp, #8]
 	lsls	r3, r0, #31
-	ldr	r0, [sp, #16]
+	ldr	r0, [sp, #12]
 	lsrs	r0, r0, #1
 	orrs	r3, r0
 	@ photon_beetle_aead128.ae:156: p = first_bytes(shuffle(x) ^ load_le(ct, off, rate, count), count)
@@ -725,11 +725,11 @@ photon_beetle_aead128_decrypt_with:
 	mov	r2, r6
 .Lphoton_beetle_aead128_decrypt_with_words14:
 	ldr	r0, [r2]
-	ldr	r1, [sp, #20]
+	ldr	r1, [sp, #16]
 	eors	r0, r1
 	mov	r8, r0
 	ldr	r0, [r2, #4]
-	ldr	r1, [sp, #24]
+	ldr	r1, [sp, #20]
 	eors	r0, r1
 	mov	r9, r0
 	ldr	r1, [r2, #8]
@@ -737,7 +737,7 @@ photon_beetle_aead128_decrypt_with:
 	mov	r11, r5
 	ldr	r1, [r2, #12]
 	eors	r3, r1
-	str	r3, [sp, #8]
+	str	r3, [sp, #24]
 	@ photon_beetle_aead128.ae:42: return x & ~(~(0 as u128) << (8 * n))
 	movs	r2, #0
 	mvns	r2, r2
@@ -790,7 +790,7 @@ photon_beetle_aead128_decrypt_with:
 	mov	r0, r11
 	bics	r0, r2
 	str	r0, [sp]
-	ldr	r0, [sp, #8]
+	ldr	r0, [sp, #24]
 	bics	r0, r1
 	mov	r11, r0
 	@ photon_beetle_aead128.ae:157: store_le(msg, off, p, count)
@@ -867,8 +867,7 @@ photon_beetle_aead128_decrypt_with:
 	mov	r7, r5
 	lsrs	r7, r0
 	lsls	r4, r6
-	mov	r0, r7
-	orrs	r4, r0
+	orrs	r4, r7
 	lsls	r5, r6
 	b	.Lphoton_beetle_aead128_decrypt_with_she29
 .Lphoton_beetle_aead128_decrypt_with_shz26:
@@ -883,7 +882,7 @@ photon_beetle_aead128_decrypt_with:
 	ands	r5, r2
 	eors	r7, r5
 	@ photon_beetle_aead128.ae:158: set_rate_part(s, x ^ ozs(p, count))
-	ldr	r0, [sp, #12]
+	ldr	r0, [sp, #8]
 	eors	r0, r7
 	@ photon_beetle_aead128.ae:28: s[0] = x[31:0]
 	str	r0, [sp, #40]
@@ -894,7 +893,7 @@ photon_beetle_aead128_decrypt_with:
 	ands	r4, r2
 	eors	r6, r4
 	@ photon_beetle_aead128.ae:158: set_rate_part(s, x ^ ozs(p, count))
-	ldr	r0, [sp, #16]
+	ldr	r0, [sp, #12]
 	eors	r0, r6
 	@ photon_beetle_aead128.ae:29: s[1] = x[63:32]
 	str	r0, [sp, #44]
@@ -905,7 +904,7 @@ photon_beetle_aead128_decrypt_with:
 	ands	r3, r2
 	eors	r5, r3
 	@ photon_beetle_aead128.ae:158: set_rate_part(s, x ^ ozs(p, count))
-	ldr	r0, [sp, #20]
+	ldr	r0, [sp, #16]
 	eors	r0, r5
 	@ photon_beetle_aead128.ae:30: s[2] = x[95:64]
 	str	r0, [sp, #48]
@@ -916,7 +915,7 @@ photon_beetle_aead128_decrypt_with:
 	ands	r1, r2
 	eors	r3, r1
 	@ photon_beetle_aead128.ae:158: set_rate_part(s, x ^ ozs(p, count))
-	ldr	r0, [sp, #24]
+	ldr	r0, [sp, #20]
 	eors	r0, r3
 	@ photon_beetle_aead128.ae:31: s[3] = x[127:96]
 	str	r0, [sp, #52]
@@ -1048,7 +1047,7 @@ photon_beetle_aead128_P_permute:
 	mov	r12, r0
 	ldr	r6, [r2, #4]
 	ldr	r1, [r2, #8]
-	str	r1, [sp, #12]
+	str	r1, [sp, #16]
 	ldr	r4, [r2, #12]
 	ldr	r0, [r2, #16]
 	mov	r8, r0
@@ -1058,7 +1057,7 @@ photon_beetle_aead128_P_permute:
 	ldr	r2, [r2, #28]
 	@ photon256.ae:79: c = rc[r]
 	ldr	r0, =photon_beetle_aead128_P.rc
-	str	r0, [sp, #16]
+	str	r0, [sp, #4]
 	@ photon256.ae:82: x0 = sub_cells(x0 ^ (c ^ ic[0]) as u32)
 	ldr	r5, =photon_beetle_aead128_sf0
 	b	.Lphoton_beetle_aead128_P_permute_pool1
@@ -1067,7 +1066,7 @@ photon_beetle_aead128_P_permute:
 	@ photon256.ae:78: for r in 0..rounds {
 .Lphoton_beetle_aead128_P_permute_loop1:
 	@ photon256.ae:79: c = rc[r]
-	ldr	r0, [sp, #16]
+	ldr	r0, [sp, #4]
 	ldrb	r0, [r0]
 	@ photon256.ae:87: x5 = sub_cells(x5 ^ (c ^ ic[5]) as u32) >>> 20
 	movs	r1, #14
@@ -1137,7 +1136,7 @@ photon_beetle_aead128_P_permute:
 	orrs	r1, r2
 	movs	r2, #4
 	rors	r1, r2
-	str	r1, [sp, #8]
+	str	r1, [sp, #12]
 	@ photon256.ae:85: x3 = sub_cells(x3 ^ (c ^ ic[3]) as u32) >>> 12
 	movs	r1, #7
 	eors	r1, r0
@@ -1183,7 +1182,7 @@ photon_beetle_aead128_P_permute:
 	orrs	r1, r2
 	mov	r9, r1
 	@ photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
-	ldr	r6, [sp, #8]
+	ldr	r6, [sp, #12]
 	eors	r6, r1
 	mov	r1, lr
 	eors	r6, r1
@@ -1209,7 +1208,7 @@ photon_beetle_aead128_P_permute:
 	lsrs	r2, r2, #3
 	@ photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
 	eors	r6, r2
-	str	r6, [sp, #4]
+	str	r6, [sp, #8]
 	@ photon256.ae:86: x4 = sub_cells(x4 ^ (c ^ ic[4]) as u32) >>> 16
 	movs	r1, #15
 	eors	r1, r0
@@ -1253,7 +1252,7 @@ photon_beetle_aead128_P_permute:
 	@ photon256.ae:84: x2 = sub_cells(x2 ^ (c ^ ic[2]) as u32) >>> 8
 	movs	r2, #3
 	eors	r0, r2
-	ldr	r7, [sp, #12]
+	ldr	r7, [sp, #16]
 	eors	r7, r0
 	lsrs	r0, r7, #16
 	uxtb	r0, r0
@@ -1271,7 +1270,7 @@ photon_beetle_aead128_P_permute:
 	orrs	r0, r7
 	lsls	r0, r0, #16
 	orrs	r0, r2
-	str	r0, [sp, #12]
+	str	r0, [sp, #16]
 	@ photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
 	eors	r1, r0
 	mov	r0, r10
@@ -1280,13 +1279,13 @@ photon_beetle_aead128_P_permute:
 	mov	r0, lr
 	eors	r1, r0
 	@ photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	ldr	r0, [sp, #4]
+	ldr	r0, [sp, #8]
 	ands	r0, r3
 	lsls	r0, r0, #1
 	@ photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
 	eors	r1, r0
 	@ photon256.ae:53: u = (x & 0x88888888) >> 2
-	ldr	r2, [sp, #4]
+	ldr	r2, [sp, #8]
 	ands	r2, r4
 	lsrs	r0, r2, #2
 	@ photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
@@ -1315,7 +1314,7 @@ photon_beetle_aead128_P_permute:
 	eors	r2, r1
 	mov	r12, r2
 	@ photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
-	ldr	r2, [sp, #12]
+	ldr	r2, [sp, #16]
 	mov	r0, lr
 	eors	r2, r0
 	mov	r0, r12
@@ -1341,7 +1340,7 @@ photon_beetle_aead128_P_permute:
 	@ photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
 	eors	r2, r0
 	@ photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	ldr	r1, [sp, #8]
+	ldr	r1, [sp, #12]
 	mov	r0, r10
 	eors	r1, r0
 	eors	r1, r6
@@ -1391,14 +1390,14 @@ photon_beetle_aead128_P_permute:
 	mov	r1, r11
 	mov	r0, lr
 	eors	r1, r0
-	str	r1, [sp, #8]
+	str	r1, [sp, #12]
 	@ photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	ands	r1, r3
 	lsls	r0, r1, #1
 	@ photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
 	eors	r7, r0
 	@ photon256.ae:53: u = (x & 0x88888888) >> 2
-	ldr	r1, [sp, #8]
+	ldr	r1, [sp, #12]
 	ands	r1, r4
 	lsrs	r0, r1, #2
 	@ photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
@@ -1408,7 +1407,7 @@ photon_beetle_aead128_P_permute:
 	@ photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
 	eors	r7, r0
 	@ photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	ldr	r1, [sp, #12]
+	ldr	r1, [sp, #16]
 	eors	r1, r6
 	mov	r0, r11
 	eors	r1, r0
@@ -1457,14 +1456,14 @@ photon_beetle_aead128_P_permute:
 	mov	r1, r9
 	mov	r0, r12
 	eors	r1, r0
-	str	r1, [sp, #4]
+	str	r1, [sp, #8]
 	@ photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	ands	r1, r3
 	lsls	r0, r1, #1
 	@ photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
 	eors	r6, r0
 	@ photon256.ae:53: u = (x & 0x88888888) >> 2
-	ldr	r1, [sp, #4]
+	ldr	r1, [sp, #8]
 	ands	r1, r4
 	lsrs	r0, r1, #2
 	@ photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
@@ -1602,7 +1601,7 @@ photon_beetle_aead128_P_permute:
 	@ photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
 	eors	r6, r0
 	@ photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	ldr	r1, [sp, #8]
+	ldr	r1, [sp, #12]
 	mov	r0, r12
 	eors	r1, r0
 	eors	r1, r2
@@ -1670,7 +1669,7 @@ photon_beetle_aead128_P_permute:
 	@ photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
 	eors	r6, r0
 	@ photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	ldr	r1, [sp, #4]
+	ldr	r1, [sp, #8]
 	eors	r1, r2
 	eors	r1, r7
 	mov	r0, r9
@@ -1776,11 +1775,11 @@ photon_beetle_aead128_P_permute:
 	lsrs	r3, r6, #3
 	@ photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
 	eors	r0, r3
-	ldr	r3, [sp, #16]
+	ldr	r3, [sp, #4]
 	adds	r3, #1
-	str	r3, [sp, #16]
+	str	r3, [sp, #4]
 	mov	r6, r2
-	str	r7, [sp, #12]
+	str	r7, [sp, #16]
 	mov	r4, r10
 	mov	r3, r9
 	mov	r9, lr
@@ -1800,7 +1799,7 @@ photon_beetle_aead128_P_permute:
 	@ photon256.ae:95: s[1] = x1
 	str	r6, [r5, #4]
 	@ photon256.ae:96: s[2] = x2
-	ldr	r1, [sp, #12]
+	ldr	r1, [sp, #16]
 	str	r1, [r5, #8]
 	@ photon256.ae:97: s[3] = x3
 	str	r4, [r5, #12]
@@ -1829,8 +1828,8 @@ photon_beetle_aead128_P_permute:
 
 
 @ --- photon_beetle_aead128_hash: photon_beetle_aead128.hash
-@     frame 64 bytes (18 spill slots, 12 on the stack; locals 16), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 334 bytes of code and literals
+@     frame 60 bytes (18 spill slots, 11 on the stack; locals 16), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 332 bytes of code and literals
 	.section .text.photon_beetle_aead128_hash,"ax",%progbits
 	.global photon_beetle_aead128_hash
 	.type photon_beetle_aead128_hash, %function
@@ -1843,17 +1842,17 @@ photon_beetle_aead128_hash:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #64
-	mov	r11, r0
-	str	r1, [sp, #40]
-	str	r2, [sp, #36]
-	str	r3, [sp, #44]
+	sub	sp, #60
+	mov	r10, r0
+	str	r1, [sp, #36]
+	str	r2, [sp, #32]
+	str	r3, [sp, #40]
 	@ photon_beetle_aead128.ae:61: for i in 0..(a + rate - 1) / rate {
 	mov	r0, r2
 	adds	r0, #16
 	subs	r0, r0, #1
 	lsrs	r0, r0, #4
-	str	r0, [sp, #32]
+	str	r0, [sp, #28]
 	movs	r1, #0
 	mov	r9, r1
 	cmp	r1, r0
@@ -1867,7 +1866,7 @@ photon_beetle_aead128_hash:
 	mov	r1, r9
 	lsls	r5, r1, #4
 	@ photon_beetle_aead128.ae:63: rest = a - off
-	ldr	r0, [sp, #36]
+	ldr	r0, [sp, #32]
 	subs	r4, r0, r5
 	@ photon_beetle_aead128.ae:64: count = if rest < rate then rest else rate
 	cmp	r4, #16
@@ -1877,20 +1876,20 @@ photon_beetle_aead128_hash:
 	ands	r4, r0
 	eors	r4, r2
 	@ photon_beetle_aead128.ae:65: P.permute(s)
-	mov	r6, r11
-	mov	r0, r11
+	mov	r6, r10
+	mov	r0, r10
 	bl	photon_beetle_aead128_P_permute
 	@ photon_beetle_aead128.ae:24: return cat(s[3], s[2], s[1], s[0])
 	ldr	r0, [r6, #12]
-	str	r0, [sp, #28]
-	ldr	r0, [r6, #8]
 	str	r0, [sp, #24]
-	ldr	r0, [r6, #4]
+	ldr	r0, [r6, #8]
 	str	r0, [sp, #20]
-	ldr	r0, [r6]
+	ldr	r0, [r6, #4]
 	str	r0, [sp, #16]
+	ldr	r0, [r6]
+	str	r0, [sp, #12]
 	@ photon_beetle_aead128.ae:66: set_rate_part(s, rate_part(s) ^ ozs(load_le(ad, off, rate, count), count))
-	ldr	r0, [sp, #40]
+	ldr	r0, [sp, #36]
 	adds	r3, r0, r5
 	movs	r0, #3
 	cmp	r4, #16
@@ -1899,11 +1898,11 @@ photon_beetle_aead128_hash:
 	beq	.Lphoton_beetle_aead128_hash_words4
 .Lphoton_beetle_aead128_hash_bytes3:
 	movs	r0, #0
+	str	r0, [sp, #44]
 	str	r0, [sp, #48]
 	str	r0, [sp, #52]
 	str	r0, [sp, #56]
-	str	r0, [sp, #60]
-	add	r2, sp, #48
+	add	r2, sp, #44
 	mov	r1, r4
 	cmp	r1, #16
 	bcc	.Lphoton_beetle_aead128_hash_cnt6
@@ -1919,13 +1918,13 @@ photon_beetle_aead128_hash:
 	mov	r3, r2
 .Lphoton_beetle_aead128_hash_words4:
 	ldr	r0, [r3]
-	str	r0, [sp, #4]
-	ldr	r0, [r3, #4]
-	str	r0, [sp, #12]
-	ldr	r0, [r3, #8]
-	str	r0, [sp, #8]
-	ldr	r0, [r3, #12]
 	str	r0, [sp]
+	ldr	r0, [r3, #4]
+	str	r0, [sp, #8]
+	ldr	r0, [r3, #8]
+	str	r0, [sp, #4]
+	ldr	r0, [r3, #12]
+	mov	r11, r0
 	@ photon_beetle_aead128.ae:37: return if n < rate then x | ((1 as u128) << (8 * n)) else x
 	cmp	r4, #16
 	movs	r2, #0
@@ -1960,8 +1959,7 @@ photon_beetle_aead128_hash:
 	mov	r7, r6
 	lsrs	r7, r0
 	lsls	r5, r4
-	mov	r0, r7
-	orrs	r5, r0
+	orrs	r5, r7
 	lsls	r6, r4
 	b	.Lphoton_beetle_aead128_hash_she11
 .Lphoton_beetle_aead128_hash_shz8:
@@ -1970,67 +1968,67 @@ photon_beetle_aead128_hash:
 	movs	r3, #0
 	movs	r1, #0
 .Lphoton_beetle_aead128_hash_she11:
-	ldr	r4, [sp, #4]
+	ldr	r4, [sp]
 	orrs	r6, r4
 	eors	r6, r4
 	ands	r6, r2
 	eors	r4, r6
 	@ photon_beetle_aead128.ae:66: set_rate_part(s, rate_part(s) ^ ozs(load_le(ad, off, rate, count), count))
-	ldr	r0, [sp, #16]
+	ldr	r0, [sp, #12]
 	eors	r0, r4
 	@ photon_beetle_aead128.ae:28: s[0] = x[31:0]
-	mov	r6, r11
+	mov	r6, r10
 	str	r0, [r6]
 	@ photon_beetle_aead128.ae:37: return if n < rate then x | ((1 as u128) << (8 * n)) else x
-	ldr	r4, [sp, #12]
+	ldr	r4, [sp, #8]
 	orrs	r5, r4
 	eors	r5, r4
 	ands	r5, r2
 	eors	r4, r5
 	@ photon_beetle_aead128.ae:66: set_rate_part(s, rate_part(s) ^ ozs(load_le(ad, off, rate, count), count))
-	ldr	r0, [sp, #20]
+	ldr	r0, [sp, #16]
 	eors	r0, r4
 	@ photon_beetle_aead128.ae:29: s[1] = x[63:32]
 	str	r0, [r6, #4]
 	@ photon_beetle_aead128.ae:37: return if n < rate then x | ((1 as u128) << (8 * n)) else x
-	ldr	r4, [sp, #8]
+	ldr	r4, [sp, #4]
 	orrs	r3, r4
 	eors	r3, r4
 	ands	r3, r2
 	eors	r4, r3
 	@ photon_beetle_aead128.ae:66: set_rate_part(s, rate_part(s) ^ ozs(load_le(ad, off, rate, count), count))
-	ldr	r3, [sp, #24]
+	ldr	r3, [sp, #20]
 	eors	r3, r4
 	@ photon_beetle_aead128.ae:30: s[2] = x[95:64]
 	str	r3, [r6, #8]
 	@ photon_beetle_aead128.ae:37: return if n < rate then x | ((1 as u128) << (8 * n)) else x
-	ldr	r3, [sp]
+	mov	r3, r11
 	orrs	r1, r3
 	eors	r1, r3
 	ands	r1, r2
 	eors	r3, r1
 	@ photon_beetle_aead128.ae:66: set_rate_part(s, rate_part(s) ^ ozs(load_le(ad, off, rate, count), count))
-	ldr	r1, [sp, #28]
+	ldr	r1, [sp, #24]
 	eors	r1, r3
 	@ photon_beetle_aead128.ae:31: s[3] = x[127:96]
 	str	r1, [r6, #12]
 	mov	r1, r9
 	adds	r1, #1
 	mov	r9, r1
-	ldr	r0, [sp, #32]
+	ldr	r0, [sp, #28]
 	cmp	r1, r0
 	bcs	.Lphoton_beetle_aead128_hash_far2
 	b	.Lphoton_beetle_aead128_hash_loop1
 .Lphoton_beetle_aead128_hash_far2:
 .Lphoton_beetle_aead128_hash_done2:
 	@ photon_beetle_aead128.ae:48: s[7] = s[7] ^ ((c as u32) << 29)
-	ldr	r0, [sp, #44]
+	ldr	r0, [sp, #40]
 	lsls	r2, r0, #29
-	mov	r0, r11
+	mov	r0, r10
 	ldr	r1, [r0, #28]
 	eors	r1, r2
 	str	r1, [r0, #28]
-	add	sp, #64
+	add	sp, #60
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5

@@ -515,7 +515,7 @@ poly1305_finish:
 	uxtb	r1, r1
 	adds	r5, r5, r2
 	adcs	r7, r2
-	mov	lr, r7
+	str	r7, [sp]
 	adcs	r6, r2
 	adcs	r4, r0
 	adcs	r3, r1
@@ -523,7 +523,7 @@ poly1305_finish:
 	@ poly1305.ae:77: v = (v & ((1 << 130) - 1)) + (v >> 130) * 5          // now v < 2^130 + 40 < 2p
 	lsls	r0, r1, #30
 	lsrs	r0, r0, #30
-	str	r0, [sp]
+	mov	lr, r0
 	lsrs	r3, r1, #2
 	lsls	r0, r3, #2
 	lsrs	r1, r3, #30
@@ -542,11 +542,11 @@ poly1305_finish:
 	mov	r0, r12
 	adds	r0, r5, r0
 	mov	r12, r0
-	mov	r5, lr
+	ldr	r5, [sp]
 	adcs	r5, r7
 	adcs	r6, r3
 	adcs	r4, r1
-	ldr	r1, [sp]
+	mov	r1, lr
 	ldr	r0, [sp, #24]
 	adcs	r1, r0
 	uxtb	r1, r1

@@ -9,7 +9,7 @@
 
 @ --- romulus_n_key_setup: romulus_n.key_setup
 @     frame 16 bytes (7 spill slots, 0 on the stack; locals 16), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 430 bytes of code and literals
+@     estimated 426 bytes of code and literals
 	.section .text.romulus_n_key_setup,"ax",%progbits
 	.global romulus_n_key_setup
 	.type romulus_n_key_setup, %function
@@ -42,23 +42,23 @@ romulus_n_key_setup:
 	ldr	r1, [r0, #12]
 	rev	r1, r1
 	@ skinny128_384plus.ae:174: @unroll(unroll)
-	mov	r11, r1
+	mov	r9, r1
 	@ romulus_n.ae:101: E.tk3_rows(load_be(key, 0, 16), r3)
 	ldr	r1, [r0, #8]
 	rev	r3, r1
 	ldr	r1, [r0, #4]
 	rev	r1, r1
 	@ skinny128_384plus.ae:174: @unroll(unroll)
-	mov	r8, r1
+	mov	lr, r1
 	@ romulus_n.ae:101: E.tk3_rows(load_be(key, 0, 16), r3)
 	ldr	r0, [r0]
 	rev	r1, r0
 	@ skinny128_384plus.ae:174: @unroll(unroll)
 	movs	r0, #0
-	mov	r10, r0
+	mov	r8, r0
 	@ skinny128_384plus.ae:176: r3[i] = tk3[127:64] ^ rc_rows(rc[i])
 	ldr	r0, =romulus_n_E.rc
-	mov	lr, r0
+	mov	r12, r0
 	@ skinny128_384plus.ae:174: @unroll(unroll)
 .Lromulus_n_key_setup_loop5:
 	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
@@ -67,7 +67,7 @@ romulus_n_key_setup:
 	@ skinny128_384plus.ae:85: x = t[127:64]
 	lsls	r6, r0, #24
 	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
-	mov	r4, r8
+	mov	r4, lr
 	lsrs	r0, r4, #8
 	uxtb	r0, r0
 	@ skinny128_384plus.ae:85: x = t[127:64]
@@ -109,16 +109,14 @@ romulus_n_key_setup:
 	lsrs	r0, r7, #1
 	ldr	r4, =0x7f7f7f7f
 	ands	r0, r4
-	mov	r12, r0
-	lsls	r0, r7, #1
-	eors	r5, r0
-	lsrs	r0, r6, #31
-	eors	r5, r0
+	lsls	r4, r7, #1
+	eors	r5, r4
+	lsrs	r4, r6, #31
+	eors	r5, r4
 	ldr	r4, =0x80808080
 	ands	r5, r4
-	mov	r0, r12
 	orrs	r0, r5
-	mov	r12, r0
+	mov	r10, r0
 	lsls	r5, r6, #7
 	lsls	r0, r6, #1
 	eors	r5, r0
@@ -129,14 +127,14 @@ romulus_n_key_setup:
 	ands	r6, r0
 	ands	r5, r4
 	orrs	r6, r5
-	mov	r9, r6
+	mov	r11, r6
 	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
 	lsrs	r0, r3, #8
 	uxtb	r0, r0
 	@ skinny128_384plus.ae:85: x = t[127:64]
 	lsls	r5, r0, #24
 	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
-	mov	r6, r11
+	mov	r6, r9
 	lsrs	r0, r6, #8
 	uxtb	r0, r0
 	@ skinny128_384plus.ae:85: x = t[127:64]
@@ -236,7 +234,7 @@ romulus_n_key_setup:
 	@ skinny128_384plus.ae:87: return cat(x, t[63:0])
 	orrs	r4, r0
 	@ skinny128_384plus.ae:176: r3[i] = tk3[127:64] ^ rc_rows(rc[i])
-	mov	r0, lr
+	mov	r0, r12
 	ldrb	r5, [r0]
 	@ skinny128_384plus.ae:128: return ((c & 0xf) as u64 << 56) | ((c >> 4) as u64 << 24)
 	lsls	r0, r5, #28
@@ -247,11 +245,11 @@ romulus_n_key_setup:
 	lsrs	r0, r5, #4
 	lsls	r5, r0, #24
 	@ skinny128_384plus.ae:176: r3[i] = tk3[127:64] ^ rc_rows(rc[i])
-	mov	r0, r8
+	mov	r0, lr
 	eors	r0, r5
 	str	r0, [r2]
 	str	r1, [r2, #4]
-	mov	r0, lr
+	mov	r0, r12
 	ldrb	r1, [r0, #1]
 	@ skinny128_384plus.ae:128: return ((c & 0xf) as u64 << 56) | ((c >> 4) as u64 << 24)
 	lsls	r0, r1, #28
@@ -266,16 +264,16 @@ romulus_n_key_setup:
 	str	r7, [r2, #8]
 	str	r6, [r2, #12]
 	@ skinny128_384plus.ae:87: return cat(x, t[63:0])
-	mov	r0, lr
+	mov	r0, r12
 	adds	r0, #2
-	mov	lr, r0
+	mov	r12, r0
 	adds	r2, #16
-	mov	r11, r4
-	mov	r8, r9
-	mov	r1, r12
-	mov	r0, r10
+	mov	r9, r4
+	mov	lr, r11
+	mov	r1, r10
+	mov	r0, r8
 	adds	r0, #1
-	mov	r10, r0
+	mov	r8, r0
 	cmp	r0, #20
 	bcs	.Lromulus_n_key_setup_far1
 	b	.Lromulus_n_key_setup_loop5
@@ -400,19 +398,19 @@ romulus_n_encrypt_with:
 	str	r0, [sp, #36]
 	mov	r9, r6
 	mov	r8, r5
-	str	r4, [sp, #24]
-	str	r2, [sp, #20]
+	str	r4, [sp, #12]
+	str	r2, [sp, #8]
 	movs	r2, #0
-	str	r2, [sp, #16]
+	str	r2, [sp, #4]
 	cmp	r2, r0
 	bcc	.Lromulus_n_encrypt_with_far1
 	b	.Lromulus_n_encrypt_with_done8
 .Lromulus_n_encrypt_with_far1:
 .Lromulus_n_encrypt_with_loop7:
 	@ romulus_n.ae:118: off = 16 * i
-	ldr	r2, [sp, #16]
+	ldr	r2, [sp, #4]
 	lsls	r0, r2, #4
-	str	r0, [sp, #8]
+	mov	r11, r0
 	@ romulus_n.ae:119: rest = m - off
 	ldr	r2, [sp, #444]
 	subs	r0, r2, r0
@@ -428,7 +426,7 @@ romulus_n_encrypt_with:
 	eors	r2, r0
 	@ romulus_n.ae:121: mp = pad(load_be(msg, off, 16, count), count)
 	ldr	r4, [sp, #440]
-	ldr	r0, [sp, #8]
+	mov	r0, r11
 	adds	r5, r4, r0
 	cmp	r2, #16
 	bcc	.Lromulus_n_encrypt_with_bytes9
@@ -466,7 +464,7 @@ romulus_n_encrypt_with:
 	eors	r6, r0
 	ands	r6, r4
 	eors	r0, r6
-	str	r0, [sp, #4]
+	str	r0, [sp, #24]
 	@ romulus_n.ae:39: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
 	mov	r0, r8
 	lsrs	r6, r0, #1
@@ -481,10 +479,10 @@ romulus_n_encrypt_with:
 	ands	r7, r0
 	eors	r6, r7
 	@ romulus_n.ae:122: store_be(ct, off, g(s) ^ mp, count)
-	ldr	r0, [sp, #4]
+	ldr	r0, [sp, #24]
 	eors	r6, r0
 	rev	r0, r6
-	str	r0, [sp, #32]
+	str	r0, [sp, #28]
 	@ romulus_n.ae:121: mp = pad(load_be(msg, off, 16, count), count)
 	ldr	r0, [r5, #4]
 	rev	r0, r0
@@ -493,7 +491,7 @@ romulus_n_encrypt_with:
 	eors	r6, r0
 	ands	r6, r4
 	eors	r0, r6
-	mov	r11, r0
+	str	r0, [sp, #20]
 	@ romulus_n.ae:39: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
 	lsrs	r6, r1, #1
 	mov	r0, r8
@@ -509,10 +507,10 @@ romulus_n_encrypt_with:
 	ands	r7, r0
 	eors	r6, r7
 	@ romulus_n.ae:122: store_be(ct, off, g(s) ^ mp, count)
-	mov	r0, r11
+	ldr	r0, [sp, #20]
 	eors	r6, r0
 	rev	r0, r6
-	str	r0, [sp, #28]
+	str	r0, [sp, #16]
 	@ romulus_n.ae:121: mp = pad(load_be(msg, off, 16, count), count)
 	ldr	r0, [r5, #8]
 	rev	r0, r0
@@ -521,7 +519,7 @@ romulus_n_encrypt_with:
 	eors	r6, r0
 	ands	r6, r4
 	eors	r0, r6
-	str	r0, [sp, #12]
+	str	r0, [sp, #32]
 	@ romulus_n.ae:39: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
 	lsrs	r6, r3, #1
 	lsls	r0, r1, #31
@@ -537,7 +535,7 @@ romulus_n_encrypt_with:
 	ands	r7, r0
 	eors	r6, r7
 	@ romulus_n.ae:122: store_be(ct, off, g(s) ^ mp, count)
-	ldr	r0, [sp, #12]
+	ldr	r0, [sp, #32]
 	eors	r6, r0
 	rev	r6, r6
 	@ romulus_n.ae:121: mp = pad(load_be(msg, off, 16, count), count)
@@ -566,24 +564,24 @@ romulus_n_encrypt_with:
 	eors	r4, r7
 	rev	r5, r4
 	ldr	r4, [sp, #448]
-	ldr	r0, [sp, #8]
+	mov	r0, r11
 	adds	r4, r4, r0
 	cmp	r2, #16
 	bcc	.Lromulus_n_encrypt_with_bytes14
 	movs	r0, #3
 	tst	r4, r0
 	bne	.Lromulus_n_encrypt_with_bytes14
-	ldr	r0, [sp, #32]
-	str	r0, [r4]
 	ldr	r0, [sp, #28]
+	str	r0, [r4]
+	ldr	r0, [sp, #16]
 	str	r0, [r4, #4]
 	str	r6, [r4, #8]
 	str	r5, [r4, #12]
 	b	.Lromulus_n_encrypt_with_stored15
 .Lromulus_n_encrypt_with_bytes14:
-	ldr	r0, [sp, #32]
-	str	r0, [sp, #360]
 	ldr	r0, [sp, #28]
+	str	r0, [sp, #360]
+	ldr	r0, [sp, #16]
 	str	r0, [sp, #364]
 	str	r6, [sp, #368]
 	str	r5, [sp, #372]
@@ -621,26 +619,26 @@ romulus_n_encrypt_with:
 	mov	r2, r4
 	eors	r2, r0
 	@ romulus_n.ae:44: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
-	ldr	r0, [sp, #20]
+	ldr	r0, [sp, #8]
 	lsls	r5, r0, #1
-	ldr	r4, [sp, #24]
+	ldr	r4, [sp, #12]
 	lsrs	r0, r4, #31
 	orrs	r5, r0
-	ldr	r0, [sp, #20]
+	ldr	r0, [sp, #8]
 	lsrs	r0, r0, #23
 	rsbs	r0, r0, #0
 	movs	r4, #149
 	ands	r0, r4
-	ldr	r4, [sp, #24]
+	ldr	r4, [sp, #12]
 	lsls	r4, r4, #1
 	eors	r4, r0
 	@ romulus_n.ae:123: s = s ^ mp
 	mov	r6, r8
-	ldr	r0, [sp, #4]
+	ldr	r0, [sp, #24]
 	eors	r6, r0
-	mov	r0, r11
+	ldr	r0, [sp, #20]
 	eors	r1, r0
-	ldr	r0, [sp, #12]
+	ldr	r0, [sp, #32]
 	eors	r3, r0
 	mov	r0, r9
 	eors	r0, r7
@@ -669,11 +667,11 @@ romulus_n_encrypt_with:
 	ldr	r1, [sp, #392]
 	ldr	r0, [sp, #396]
 	mov	r8, r0
-	str	r4, [sp, #24]
-	str	r5, [sp, #20]
-	ldr	r2, [sp, #16]
+	str	r4, [sp, #12]
+	str	r5, [sp, #8]
+	ldr	r2, [sp, #4]
 	adds	r2, #1
-	str	r2, [sp, #16]
+	str	r2, [sp, #4]
 	ldr	r0, [sp, #36]
 	cmp	r2, r0
 	bcs	.Lromulus_n_encrypt_with_far2
@@ -995,7 +993,7 @@ romulus_n_decrypt_with:
 	ldr	r0, [r1, #4]
 	rev	r4, r0
 	eors	r3, r4
-	str	r3, [sp, #28]
+	str	r3, [sp, #32]
 	ldr	r0, [r1]
 	rev	r1, r0
 	eors	r2, r1
@@ -1045,9 +1043,9 @@ romulus_n_decrypt_with:
 	bics	r2, r3
 	@ romulus_n.ae:147: store_be(msg, off, p, count)
 	rev	r0, r2
-	str	r0, [sp, #32]
+	str	r0, [sp, #28]
 	@ romulus_n.ae:54: return x & ~(~(0 as u128) >> (8 * n))
-	ldr	r3, [sp, #28]
+	ldr	r3, [sp, #32]
 	bics	r3, r5
 	@ romulus_n.ae:147: store_be(msg, off, p, count)
 	rev	r0, r3
@@ -1057,7 +1055,7 @@ romulus_n_decrypt_with:
 	bics	r5, r4
 	@ romulus_n.ae:147: store_be(msg, off, p, count)
 	rev	r0, r5
-	str	r0, [sp, #28]
+	str	r0, [sp, #32]
 	@ romulus_n.ae:54: return x & ~(~(0 as u128) >> (8 * n))
 	ldr	r6, [sp, #40]
 	bics	r6, r1
@@ -1071,21 +1069,21 @@ romulus_n_decrypt_with:
 	movs	r0, #3
 	tst	r1, r0
 	bne	.Lromulus_n_decrypt_with_bytes18
-	ldr	r0, [sp, #32]
+	ldr	r0, [sp, #28]
 	str	r0, [r1]
 	ldr	r0, [sp, #24]
 	str	r0, [r1, #4]
-	ldr	r0, [sp, #28]
+	ldr	r0, [sp, #32]
 	str	r0, [r1, #8]
 	str	r4, [r1, #12]
 	b	.Lromulus_n_decrypt_with_stored19
 	.ltorg
 .Lromulus_n_decrypt_with_bytes18:
-	ldr	r0, [sp, #32]
+	ldr	r0, [sp, #28]
 	str	r0, [sp, #368]
 	ldr	r0, [sp, #24]
 	str	r0, [sp, #372]
-	ldr	r0, [sp, #28]
+	ldr	r0, [sp, #32]
 	str	r0, [sp, #376]
 	str	r4, [sp, #380]
 	add	r0, sp, #368
@@ -1341,9 +1339,9 @@ romulus_n_E_tk23_rows:
 	sub	sp, #4
 	ldr	r3, [r0]
 	@ skinny128_384plus.ae:184: @unroll(unroll)
-	mov	r10, r3
+	mov	r8, r3
 	ldr	r3, [r0, #4]
-	str	r3, [sp]
+	mov	r10, r3
 	ldr	r3, [r0, #8]
 	mov	lr, r3
 	ldr	r3, [r0, #12]
@@ -1351,7 +1349,7 @@ romulus_n_E_tk23_rows:
 	mov	r12, r1
 	@ skinny128_384plus.ae:184: @unroll(unroll)
 	movs	r0, #0
-	mov	r11, r0
+	mov	r9, r0
 .Lromulus_n_E_tk23_rows_loop1:
 	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
 	lsrs	r0, r3, #8
@@ -1408,7 +1406,7 @@ romulus_n_E_tk23_rows:
 	ldr	r0, =0x01010101
 	ands	r6, r0
 	orrs	r7, r6
-	mov	r9, r7
+	str	r7, [sp]
 	lsls	r0, r4, #2
 	eors	r0, r4
 	lsrs	r6, r0, #7
@@ -1419,15 +1417,15 @@ romulus_n_E_tk23_rows:
 	ldr	r0, =0x01010101
 	ands	r6, r0
 	orrs	r4, r6
-	mov	r8, r4
+	mov	r11, r4
 	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
-	ldr	r5, [sp]
+	mov	r5, r10
 	lsrs	r0, r5, #8
 	uxtb	r0, r0
 	@ skinny128_384plus.ae:79: x = t[127:64]
 	lsls	r6, r0, #24
 	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
-	mov	r7, r10
+	mov	r7, r8
 	lsrs	r0, r7, #8
 	uxtb	r0, r0
 	@ skinny128_384plus.ae:79: x = t[127:64]
@@ -1548,13 +1546,13 @@ romulus_n_E_tk23_rows:
 	adds	r3, #16
 	mov	r12, r3
 	adds	r2, #16
-	mov	r10, r1
-	str	r4, [sp]
-	mov	lr, r8
-	mov	r3, r9
-	mov	r0, r11
+	mov	r8, r1
+	mov	r10, r4
+	mov	lr, r11
+	ldr	r3, [sp]
+	mov	r0, r9
 	adds	r0, #1
-	mov	r11, r0
+	mov	r9, r0
 	cmp	r0, #20
 	bcs	.Lromulus_n_E_tk23_rows_far1
 	b	.Lromulus_n_E_tk23_rows_loop1
@@ -1596,7 +1594,7 @@ romulus_n_absorb_ad:
 	mov	r8, r4
 	str	r4, [sp, #12]
 	mov	r9, r4
-	str	r3, [sp, #24]
+	str	r3, [sp, #28]
 	@ romulus_n.ae:79: pairs = if a > 0 then (a - 1) / 32 else 0 as u32        // pairs with AD after them
 	cmp	r4, r3
 	sbcs	r4, r4
@@ -1752,11 +1750,11 @@ romulus_n_absorb_ad:
 	@ romulus_n.ae:87: off = 32 * pairs
 	ldr	r0, [sp, #16]
 	lsls	r0, r0, #5
-	str	r0, [sp, #28]
+	str	r0, [sp, #24]
 	@ romulus_n.ae:88: r = a - off                                           // 0 (empty A) .. 32
-	ldr	r1, [sp, #24]
+	ldr	r1, [sp, #28]
 	subs	r0, r1, r0
-	str	r0, [sp, #16]
+	mov	r9, r0
 	@ romulus_n.ae:89: odd = if r < 16 then r else 16
 	cmp	r0, #16
 	movs	r2, #0
@@ -1765,12 +1763,12 @@ romulus_n_absorb_ad:
 	eors	r0, r1
 	ands	r0, r2
 	eors	r0, r1
-	mov	r9, r0
+	str	r0, [sp, #16]
 	@ romulus_n.ae:90: s = s ^ pad(load_be(ad, off, 16, odd), odd)
 	ldr	r1, [sp, #8]
-	ldr	r0, [sp, #28]
+	ldr	r0, [sp, #24]
 	adds	r1, r1, r0
-	mov	r0, r9
+	ldr	r0, [sp, #16]
 	cmp	r0, #16
 	bcc	.Lromulus_n_absorb_ad_bytes11
 	movs	r0, #3
@@ -1782,7 +1780,7 @@ romulus_n_absorb_ad:
 	str	r0, [sp, #48]
 	str	r0, [sp, #44]
 	str	r0, [sp, #40]
-	mov	r2, r9
+	ldr	r2, [sp, #16]
 	add	r3, sp, #40
 	cmp	r2, #16
 	bcc	.Lromulus_n_absorb_ad_cnt14
@@ -1805,9 +1803,9 @@ romulus_n_absorb_ad:
 	ands	r2, r0
 	lsls	r0, r5, #1
 	eors	r0, r2
-	str	r0, [sp, #24]
+	str	r0, [sp, #28]
 	@ romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
-	mov	r0, r9
+	ldr	r0, [sp, #16]
 	cmp	r0, #16
 	movs	r2, #0
 	sbcs	r2, r2
@@ -1847,7 +1845,7 @@ romulus_n_absorb_ad:
 	ldr	r0, [r1, #12]
 	rev	r1, r0
 	@ romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
-	mov	r0, r9
+	ldr	r0, [sp, #16]
 	orrs	r0, r1
 	eors	r0, r1
 	ands	r0, r2
@@ -1862,7 +1860,7 @@ romulus_n_absorb_ad:
 	orrs	r2, r0
 	@ romulus_n.ae:92: if r > 16 {
 	movs	r1, #16
-	ldr	r0, [sp, #16]
+	mov	r0, r9
 	cmp	r1, r0
 	movs	r1, #0
 	adcs	r1, r1
@@ -1875,11 +1873,11 @@ romulus_n_absorb_ad:
 	cmp	r1, #0
 	beq	.Lromulus_n_absorb_ad_else16
 	@ romulus_n.ae:93: s = tbc(cnt, 8, pad(load_be(ad, off + 16, 16, r - 16), r - 16), r3, s)
-	ldr	r1, [sp, #28]
+	ldr	r1, [sp, #24]
 	adds	r1, #16
 	ldr	r0, [sp, #8]
 	adds	r6, r0, r1
-	ldr	r1, [sp, #16]
+	mov	r1, r9
 	subs	r1, #16
 	cmp	r1, #16
 	bcc	.Lromulus_n_absorb_ad_bytes18
@@ -1960,7 +1958,7 @@ romulus_n_absorb_ad:
 	str	r2, [sp, #52]
 	str	r5, [sp, #48]
 	str	r4, [sp, #44]
-	ldr	r5, [sp, #24]
+	ldr	r5, [sp, #28]
 	str	r5, [sp, #40]
 	add	r2, sp, #48
 	movs	r1, #8
@@ -1989,7 +1987,7 @@ romulus_n_absorb_ad:
 	b	.Lromulus_n_absorb_ad_endif17
 .Lromulus_n_absorb_ad_else16:
 	mov	r2, r4
-	ldr	r0, [sp, #24]
+	ldr	r0, [sp, #28]
 	ldr	r4, [sp, #32]
 	mov	r5, r11
 	mov	r6, r8
@@ -2008,7 +2006,7 @@ romulus_n_absorb_ad:
 	str	r0, [sp, #40]
 	@ romulus_n.ae:96: d = if (r == 16) | (r == 32) then 0x18 else 0x1a as u8
 	movs	r0, #16
-	ldr	r2, [sp, #16]
+	mov	r2, r9
 	eors	r0, r2
 	subs	r2, r0, #1
 	movs	r4, #0
@@ -2016,7 +2014,7 @@ romulus_n_absorb_ad:
 	movs	r0, #1
 	eors	r4, r0
 	movs	r2, #32
-	ldr	r0, [sp, #16]
+	mov	r0, r9
 	eors	r0, r2
 	subs	r0, r0, #1
 	movs	r2, #0
@@ -2056,7 +2054,7 @@ romulus_n_absorb_ad:
 
 @ --- romulus_n_tbc_n: romulus_n.tbc_n
 @     frame 72 bytes (10 spill slots, 2 on the stack; locals 64), saves r4, r5, r6, r7, r8, r9, r10
-@     estimated 564 bytes of code and literals
+@     estimated 562 bytes of code and literals
 	.section .text.romulus_n_tbc_n,"ax",%progbits
 	.global romulus_n_tbc_n
 	.type romulus_n_tbc_n, %function
@@ -2158,7 +2156,7 @@ romulus_n_tbc_n:
 	ldr	r4, [sp]
 	ldr	r3, [sp, #4]
 	movs	r0, #0
-	mov	lr, r0
+	mov	r12, r0
 .Lromulus_n_tbc_n_loop3:
 	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
 	lsrs	r0, r3, #24
@@ -2182,7 +2180,7 @@ romulus_n_tbc_n:
 	@ skinny128_384plus.ae:116: r0 = sub_cells(r0) ^ ((c & 0xf) as u32 << 24) ^ k[63:32]
 	eors	r7, r0
 	@ skinny128_384plus.ae:222: r0, r1, r2, r3 = round_keyed(r0, r1, r2, r3, r23[i] ^ t1[j % 8])
-	mov	r0, lr
+	mov	r0, r12
 	lsls	r0, r0, #29
 	lsrs	r3, r0, #26
 	add	r3, r10
@@ -2211,13 +2209,12 @@ romulus_n_tbc_n:
 	movs	r0, #1
 	lsls	r0, r0, #25
 	eors	r3, r0
-	mov	r12, r3
-	movs	r3, #16
-	mov	r0, r12
-	rors	r0, r3
-	mov	r12, r0
+	movs	r0, #16
+	rors	r3, r0
+	mov	lr, r3
 	@ skinny128_384plus.ae:121: t = r0 ^ r2
 	mov	r5, r7
+	mov	r0, r3
 	eors	r5, r0
 	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
 	lsrs	r0, r5, #16
@@ -2320,7 +2317,7 @@ romulus_n_tbc_n:
 	movs	r4, #8
 	rors	r5, r4
 	@ skinny128_384plus.ae:122: return t ^ r3, r0, r1 ^ r2, t
-	mov	r0, r12
+	mov	r0, lr
 	eors	r5, r0
 	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
 	lsrs	r0, r5, #24
@@ -2374,9 +2371,9 @@ romulus_n_tbc_n:
 	@ skinny128_384plus.ae:122: return t ^ r3, r0, r1 ^ r2, t
 	mov	r7, r8
 	eors	r7, r6
-	mov	r0, lr
+	mov	r0, r12
 	adds	r0, #1
-	mov	lr, r0
+	mov	r12, r0
 	mov	r4, r3
 	mov	r3, r7
 	adds	r2, #16

@@ -17,96 +17,96 @@
 	.balign 4
 spongent_pi160_sbox_layer:
 	push	{r4, r5, r6, r7, lr}
-	ldr	r4, =spongent_pi160_sf0
-	ldr	r5, [r0, #16]
-	uxtb	r2, r5
-	ldrb	r2, [r4, r2]
-	lsrs	r3, r5, #8
-	uxtb	r3, r3
-	ldrb	r3, [r4, r3]
-	lsls	r3, r3, #8
-	orrs	r3, r2
-	lsrs	r2, r5, #16
+	ldr	r4, [r0, #16]
+	lsrs	r2, r4, #8
 	uxtb	r2, r2
-	ldrb	r2, [r4, r2]
-	lsrs	r5, r5, #24
-	ldrb	r5, [r4, r5]
-	lsls	r5, r5, #8
-	orrs	r5, r2
-	lsls	r2, r5, #16
+	ldr	r5, =spongent_pi160_sf0
+	ldrb	r2, [r5, r2]
+	lsls	r3, r2, #8
+	uxtb	r2, r4
+	ldrb	r2, [r5, r2]
+	orrs	r3, r2
+	lsrs	r2, r4, #24
+	ldrb	r2, [r5, r2]
+	lsls	r6, r2, #8
+	lsrs	r2, r4, #16
+	uxtb	r2, r2
+	ldrb	r2, [r5, r2]
+	orrs	r6, r2
+	lsls	r2, r6, #16
 	orrs	r2, r3
 	mov	r12, r2
-	ldr	r5, [r0, #12]
-	uxtb	r2, r5
-	ldrb	r2, [r4, r2]
-	lsrs	r3, r5, #8
-	uxtb	r3, r3
-	ldrb	r3, [r4, r3]
-	lsls	r3, r3, #8
+	ldr	r4, [r0, #12]
+	lsrs	r2, r4, #8
+	uxtb	r2, r2
+	ldrb	r2, [r5, r2]
+	lsls	r3, r2, #8
+	uxtb	r2, r4
+	ldrb	r2, [r5, r2]
 	orrs	r3, r2
-	lsrs	r2, r5, #16
+	lsrs	r2, r4, #24
+	ldrb	r2, [r5, r2]
+	lsls	r6, r2, #8
+	lsrs	r2, r4, #16
 	uxtb	r2, r2
-	ldrb	r2, [r4, r2]
-	lsrs	r5, r5, #24
-	ldrb	r5, [r4, r5]
-	lsls	r5, r5, #8
-	orrs	r5, r2
-	lsls	r6, r5, #16
+	ldrb	r2, [r5, r2]
+	orrs	r6, r2
+	lsls	r6, r6, #16
 	orrs	r6, r3
-	ldr	r5, [r0, #8]
-	uxtb	r2, r5
-	ldrb	r3, [r4, r2]
-	lsrs	r2, r5, #8
+	ldr	r4, [r0, #8]
+	lsrs	r2, r4, #8
 	uxtb	r2, r2
-	ldrb	r2, [r4, r2]
-	lsls	r2, r2, #8
-	orrs	r2, r3
-	lsrs	r3, r5, #16
-	uxtb	r3, r3
-	ldrb	r3, [r4, r3]
-	lsrs	r5, r5, #24
-	ldrb	r5, [r4, r5]
-	lsls	r5, r5, #8
-	orrs	r5, r3
-	lsls	r5, r5, #16
-	orrs	r5, r2
+	ldrb	r2, [r5, r2]
+	lsls	r3, r2, #8
+	uxtb	r2, r4
+	ldrb	r2, [r5, r2]
+	orrs	r3, r2
+	lsrs	r2, r4, #24
+	ldrb	r2, [r5, r2]
+	lsls	r7, r2, #8
+	lsrs	r2, r4, #16
+	uxtb	r2, r2
+	ldrb	r2, [r5, r2]
+	orrs	r7, r2
+	lsls	r4, r7, #16
+	orrs	r4, r3
 	ldr	r7, [r0, #4]
-	uxtb	r2, r7
-	ldrb	r3, [r4, r2]
 	lsrs	r2, r7, #8
 	uxtb	r2, r2
-	ldrb	r2, [r4, r2]
+	ldrb	r2, [r5, r2]
 	lsls	r2, r2, #8
+	uxtb	r3, r7
+	ldrb	r3, [r5, r3]
 	orrs	r2, r3
-	lsrs	r3, r7, #16
-	uxtb	r3, r3
-	ldrb	r3, [r4, r3]
-	lsrs	r7, r7, #24
-	ldrb	r7, [r4, r7]
-	lsls	r7, r7, #8
-	orrs	r7, r3
-	lsls	r3, r7, #16
+	lsrs	r3, r7, #24
+	ldrb	r3, [r5, r3]
+	lsls	r3, r3, #8
+	lsrs	r7, r7, #16
+	uxtb	r7, r7
+	ldrb	r7, [r5, r7]
+	orrs	r3, r7
+	lsls	r3, r3, #16
 	orrs	r3, r2
 	ldr	r7, [r0]
+	lsrs	r0, r7, #8
+	uxtb	r0, r0
+	ldrb	r0, [r5, r0]
+	lsls	r2, r0, #8
 	uxtb	r0, r7
-	ldrb	r0, [r4, r0]
-	lsrs	r2, r7, #8
-	uxtb	r2, r2
-	ldrb	r2, [r4, r2]
-	lsls	r2, r2, #8
+	ldrb	r0, [r5, r0]
 	orrs	r2, r0
 	lsrs	r0, r7, #16
 	uxtb	r0, r0
-	ldrb	r0, [r4, r0]
+	ldrb	r0, [r5, r0]
 	lsrs	r7, r7, #24
-	ldrb	r4, [r4, r7]
-	lsls	r4, r4, #8
-	orrs	r4, r0
-	lsls	r0, r4, #16
+	ldrb	r5, [r5, r7]
+	lsls	r5, r5, #8
+	orrs	r5, r0
+	lsls	r0, r5, #16
 	orrs	r0, r2
 	str	r0, [r1]
 	str	r3, [r1, #4]
-	str	r5, [r1, #8]
+	str	r4, [r1, #8]
 	str	r6, [r1, #12]
 	mov	r0, r12
 	str	r0, [r1, #16]
@@ -139,48 +139,48 @@ spongent_pi160_permute:
 	ldr	r1, [r0, #16]
 	@ spongent_pi160.ae:41: @unroll(unroll)
 	movs	r0, #0
-	mov	r11, r0
-	ldr	r0, =spongent_pi160_rt0
 	mov	r8, r0
+	ldr	r0, =spongent_pi160_rt0
+	mov	lr, r0
 	@ spongent_pi160.ae:43: x = x ^ (c as u160) ^ ((reverse8(c) as u160) << (n - 8))
 	ldr	r0, =spongent_pi160_sf0
-	mov	lr, r0
+	mov	r12, r0
 	b	.Lspongent_pi160_permute_pool1
 	.ltorg
 .Lspongent_pi160_permute_pool1:
 	@ spongent_pi160.ae:41: @unroll(unroll)
 .Lspongent_pi160_permute_loop1:
-	mov	r0, r8
+	mov	r0, lr
 	ldrh	r0, [r0]
 	@ spongent_pi160.ae:43: x = x ^ (c as u160) ^ ((reverse8(c) as u160) << (n - 8))
 	eors	r5, r0
-	mov	r0, r8
+	mov	r0, lr
 	ldrh	r0, [r0, #2]
 	lsls	r0, r0, #16
 	eors	r1, r0
 	lsrs	r7, r1, #24
-	mov	r0, lr
+	mov	r0, r12
 	ldrb	r0, [r0, r7]
 	lsls	r6, r0, #8
 	lsrs	r0, r1, #16
 	uxtb	r7, r0
-	mov	r0, lr
+	mov	r0, r12
 	ldrb	r0, [r0, r7]
 	orrs	r6, r0
 	lsrs	r0, r1, #8
 	uxtb	r7, r0
-	mov	r0, lr
+	mov	r0, r12
 	ldrb	r0, [r0, r7]
 	lsls	r7, r0, #8
 	uxtb	r1, r1
-	mov	r0, lr
+	mov	r0, r12
 	ldrb	r0, [r0, r1]
 	orrs	r7, r0
 	lsls	r0, r6, #16
 	orrs	r0, r7
-	mov	r12, r0
+	mov	r9, r0
 	lsrs	r1, r2, #24
-	mov	r7, lr
+	mov	r7, r12
 	ldrb	r0, [r7, r1]
 	lsls	r1, r0, #8
 	lsrs	r0, r2, #16
@@ -192,13 +192,13 @@ spongent_pi160_permute:
 	ldrb	r0, [r7, r6]
 	lsls	r7, r0, #8
 	uxtb	r2, r2
-	mov	r0, lr
+	mov	r0, r12
 	ldrb	r0, [r0, r2]
 	orrs	r7, r0
 	lsls	r6, r1, #16
 	orrs	r6, r7
 	lsrs	r1, r3, #24
-	mov	r7, lr
+	mov	r7, r12
 	ldrb	r0, [r7, r1]
 	lsls	r1, r0, #8
 	lsrs	r0, r3, #16
@@ -230,7 +230,7 @@ spongent_pi160_permute:
 	orrs	r1, r0
 	lsls	r0, r2, #16
 	orrs	r0, r1
-	mov	r9, r0
+	mov	r10, r0
 	lsrs	r1, r5, #24
 	ldrb	r0, [r7, r1]
 	lsls	r2, r0, #8
@@ -247,10 +247,10 @@ spongent_pi160_permute:
 	orrs	r1, r0
 	lsls	r0, r2, #16
 	orrs	r0, r1
-	mov	r10, r0
+	mov	r11, r0
 	@ spongent_pi160.ae:45: x = player(sbox_layer(x))
 	movs	r1, #0
-	mov	r5, r12
+	mov	r5, r9
 	lsls	r5, r5, #1
 	adcs	r1, r1
 	movs	r2, #0
@@ -271,6 +271,15 @@ spongent_pi160_permute:
 	adcs	r7, r7
 	lsls	r5, r5, #1
 	mov	r0, r4
+	adcs	r0, r4
+	lsls	r5, r5, #1
+	adcs	r1, r1
+	lsls	r5, r5, #1
+	adcs	r2, r2
+	lsls	r5, r5, #1
+	adcs	r7, r7
+	lsls	r5, r5, #1
+	mov	r4, r0
 	adcs	r4, r0
 	lsls	r5, r5, #1
 	adcs	r1, r1
@@ -280,6 +289,15 @@ spongent_pi160_permute:
 	adcs	r7, r7
 	lsls	r5, r5, #1
 	mov	r0, r4
+	adcs	r0, r4
+	lsls	r5, r5, #1
+	adcs	r1, r1
+	lsls	r5, r5, #1
+	adcs	r2, r2
+	lsls	r5, r5, #1
+	adcs	r7, r7
+	lsls	r5, r5, #1
+	mov	r4, r0
 	adcs	r4, r0
 	lsls	r5, r5, #1
 	adcs	r1, r1
@@ -289,6 +307,15 @@ spongent_pi160_permute:
 	adcs	r7, r7
 	lsls	r5, r5, #1
 	mov	r0, r4
+	adcs	r0, r4
+	lsls	r5, r5, #1
+	adcs	r1, r1
+	lsls	r5, r5, #1
+	adcs	r2, r2
+	lsls	r5, r5, #1
+	adcs	r7, r7
+	lsls	r5, r5, #1
+	mov	r4, r0
 	adcs	r4, r0
 	lsls	r5, r5, #1
 	adcs	r1, r1
@@ -298,35 +325,8 @@ spongent_pi160_permute:
 	adcs	r7, r7
 	lsls	r5, r5, #1
 	mov	r0, r4
-	adcs	r4, r0
-	lsls	r5, r5, #1
-	adcs	r1, r1
-	lsls	r5, r5, #1
-	adcs	r2, r2
-	lsls	r5, r5, #1
-	adcs	r7, r7
-	lsls	r5, r5, #1
-	mov	r0, r4
-	adcs	r4, r0
-	lsls	r5, r5, #1
-	adcs	r1, r1
-	lsls	r5, r5, #1
-	adcs	r2, r2
-	lsls	r5, r5, #1
-	adcs	r7, r7
-	lsls	r5, r5, #1
-	mov	r0, r4
-	adcs	r4, r0
-	lsls	r5, r5, #1
-	adcs	r1, r1
-	lsls	r5, r5, #1
-	adcs	r2, r2
-	lsls	r5, r5, #1
-	adcs	r7, r7
-	lsls	r5, r5, #1
-	mov	r0, r4
-	adcs	r4, r0
-	mov	r12, r4
+	adcs	r0, r4
+	mov	r9, r0
 	lsls	r0, r6, #1
 	adcs	r1, r1
 	lsls	r0, r0, #1
@@ -457,7 +457,7 @@ spongent_pi160_permute:
 	adcs	r6, r6
 	lsls	r3, r3, #1
 	adcs	r5, r5
-	mov	r0, r9
+	mov	r0, r10
 	lsls	r0, r0, #1
 	adcs	r1, r1
 	movs	r3, #0
@@ -524,7 +524,7 @@ spongent_pi160_permute:
 	lsls	r0, r0, #1
 	adcs	r5, r5
 	movs	r0, #0
-	mov	r4, r10
+	mov	r4, r11
 	lsls	r4, r4, #1
 	adcs	r0, r0
 	lsls	r4, r4, #1
@@ -593,17 +593,17 @@ spongent_pi160_permute:
 	lsls	r4, r4, #1
 	adcs	r6, r6
 	lsls	r0, r6, #8
-	mov	r6, r12
+	mov	r6, r9
 	orrs	r6, r0
 	lsls	r4, r4, #1
 	adcs	r5, r5
-	mov	r0, r8
+	mov	r0, lr
 	adds	r0, #4
-	mov	r8, r0
+	mov	lr, r0
 	mov	r4, r6
-	mov	r0, r11
+	mov	r0, r8
 	adds	r0, #1
-	mov	r11, r0
+	mov	r8, r0
 	cmp	r0, #80
 	bcs	.Lspongent_pi160_permute_far1
 	b	.Lspongent_pi160_permute_loop1

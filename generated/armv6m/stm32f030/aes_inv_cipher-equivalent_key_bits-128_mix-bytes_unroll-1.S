@@ -259,7 +259,7 @@ aes_encrypt_block:
 	str	r2, [sp, #8]
 	@ aes.ae:159: @unroll(round_unroll)
 	movs	r2, #1
-	str	r2, [sp]
+	mov	r10, r2
 	ldr	r4, [r1, #12]
 	str	r0, [sp, #4]
 	@ aes.ae:155: s0 = b[127:96] ^ w[0]
@@ -314,7 +314,7 @@ aes_encrypt_block:
 	eors	r7, r0
 	ldr	r6, [r5, #12]
 	eors	r7, r6
-	mov	r11, r7
+	str	r7, [sp]
 	@ aes.ae:163: t2 = mix_column(sbox[s2[31:24]], sbox[s3[23:16]], sbox[s0[15:8]], sbox[s1[7:0]]) ^ w[4 * round + 2]
 	lsrs	r0, r2, #24
 	lsls	r6, r0, #2
@@ -339,7 +339,7 @@ aes_encrypt_block:
 	eors	r7, r0
 	ldr	r6, [r5, #8]
 	eors	r7, r6
-	mov	r10, r7
+	mov	r11, r7
 	@ aes.ae:162: t1 = mix_column(sbox[s1[31:24]], sbox[s2[23:16]], sbox[s3[15:8]], sbox[s0[7:0]]) ^ w[4 * round + 1]
 	lsrs	r0, r3, #24
 	lsls	r6, r0, #2
@@ -391,11 +391,11 @@ aes_encrypt_block:
 	@ aes.ae:164: t3 = mix_column(sbox[s3[31:24]], sbox[s0[23:16]], sbox[s1[15:8]], sbox[s2[7:0]]) ^ w[4 * round + 3]
 	adds	r5, #16
 	mov	r3, r6
-	mov	r2, r10
-	mov	r1, r11
-	ldr	r0, [sp]
+	mov	r2, r11
+	ldr	r1, [sp]
+	mov	r0, r10
 	adds	r0, #1
-	str	r0, [sp]
+	mov	r10, r0
 	cmp	r0, #10
 	bcc	.Laes_encrypt_block_loop1
 .Laes_encrypt_block_done2:
@@ -549,7 +549,7 @@ aes_decrypt_block:
 	eors	r2, r1
 	@ aes.ae:262: @unroll(round_unroll)
 	movs	r0, #1
-	str	r0, [sp]
+	mov	r10, r0
 	@ aes.ae:266: t0 = inv_round_column(s0, s3, s2, s1) ^ w[4 * (nr + r)]
 	mov	r1, r6
 	adds	r1, #176
@@ -594,7 +594,7 @@ aes_decrypt_block:
 	eors	r7, r0
 	ldr	r6, [r1]
 	eors	r7, r6
-	mov	r11, r7
+	str	r7, [sp]
 	@ aes.ae:220: return inv_mix_column(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
 	lsrs	r0, r4, #24
 	@ aes.ae:267: t1 = inv_round_column(s1, s0, s3, s2) ^ w[4 * (nr + r) + 1]
@@ -626,7 +626,7 @@ aes_decrypt_block:
 	eors	r7, r0
 	ldr	r6, [r1, #4]
 	eors	r7, r6
-	mov	r10, r7
+	mov	r11, r7
 	@ aes.ae:220: return inv_mix_column(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
 	lsrs	r0, r3, #24
 	@ aes.ae:268: t2 = inv_round_column(s2, s1, s0, s3) ^ w[4 * (nr + r) + 2]
@@ -690,12 +690,12 @@ aes_decrypt_block:
 	ldr	r0, [r1, #12]
 	eors	r2, r0
 	adds	r1, #16
-	mov	r5, r11
-	mov	r4, r10
+	ldr	r5, [sp]
+	mov	r4, r11
 	mov	r3, r6
-	ldr	r0, [sp]
+	mov	r0, r10
 	adds	r0, #1
-	str	r0, [sp]
+	mov	r10, r0
 	cmp	r0, #10
 	bcc	.Laes_decrypt_block_loop1
 .Laes_decrypt_block_done2:

@@ -1074,7 +1074,7 @@ ascon128_decrypt_with:
 
 @ --- ascon128_P_permute: ascon128.P.permute
 @     frame 24 bytes (18 spill slots, 6 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 442 bytes of code and literals
+@     estimated 432 bytes of code and literals
 	.section .text.ascon128_P_permute,"ax",%progbits
 	.global ascon128_P_permute
 	.type ascon128_P_permute, %function
@@ -1097,7 +1097,7 @@ ascon128_P_permute:
 	mov	r6, r0
 	ldr	r1, [r6, #36]
 	@ ascon_p.ae:60: for i in 16 - rounds..16 {
-	str	r1, [sp, #4]
+	mov	r9, r1
 	@ ascon_p.ae:59: x4 = s[4]
 	ldr	r1, [r6, #32]
 	@ ascon_p.ae:58: x3 = s[3]
@@ -1106,11 +1106,11 @@ ascon128_P_permute:
 	@ ascon_p.ae:57: x2 = s[2]
 	ldr	r4, [r6, #20]
 	@ ascon_p.ae:60: for i in 16 - rounds..16 {
-	str	r4, [sp, #12]
+	mov	r11, r4
 	@ ascon_p.ae:57: x2 = s[2]
 	ldr	r0, [r6, #16]
 	@ ascon_p.ae:60: for i in 16 - rounds..16 {
-	mov	r10, r0
+	mov	r8, r0
 	@ ascon_p.ae:56: x1 = s[1]
 	ldr	r5, [r6, #12]
 	ldr	r6, [r6, #8]
@@ -1123,7 +1123,7 @@ ascon128_P_permute:
 	ldr	r4, [r0]
 	@ ascon_p.ae:60: for i in 16 - rounds..16 {
 	uxtb	r0, r7
-	mov	r11, r0
+	mov	lr, r0
 	cmp	r0, #16
 	bcc	.Lascon128_P_permute_far1
 	b	.Lascon128_P_permute_done2
@@ -1135,10 +1135,10 @@ ascon128_P_permute:
 .Lascon128_P_permute_loop1:
 	@ ascon_p.ae:61: x0, x1, x2, x3, x4 = round(x0, x1, x2, x3, x4, rc[i])
 	ldr	r7, [sp, #16]
-	mov	r0, r11
+	mov	r0, lr
 	ldrb	r7, [r7, r0]
 	@ ascon_p.ae:21: x2 = x2 ^ (c as u64)
-	mov	r0, r10
+	mov	r0, r8
 	eors	r0, r7
 	@ ascon_p.ae:24: x0 = x0 ^ x4
 	eors	r4, r1
@@ -1148,7 +1148,7 @@ ascon128_P_permute:
 	mov	r7, r6
 	bics	r7, r4
 	eors	r7, r1
-	mov	r10, r7
+	mov	r8, r7
 	@ ascon_p.ae:26: x2 = x2 ^ x1
 	eors	r0, r6
 	@ ascon_p.ae:27: t0 = x0 ^ (~x1 & x2)
@@ -1160,7 +1160,7 @@ ascon128_P_permute:
 	@ ascon_p.ae:29: t2 = x2 ^ (~x3 & x4)
 	bics	r1, r3
 	eors	r1, r0
-	str	r1, [sp]
+	mov	r10, r1
 	@ ascon_p.ae:30: t3 = x3 ^ (~x4 & x0)
 	eors	r4, r3
 	str	r4, [sp, #8]
@@ -1169,22 +1169,22 @@ ascon128_P_permute:
 	eors	r6, r3
 	@ ascon_p.ae:24: x0 = x0 ^ x4
 	mov	r0, r12
-	ldr	r1, [sp, #4]
+	mov	r1, r9
 	eors	r0, r1
 	@ ascon_p.ae:25: x4 = x4 ^ x3
-	mov	r3, r1
+	mov	r3, r9
 	eors	r3, r2
 	@ ascon_p.ae:30: t3 = x3 ^ (~x4 & x0)
 	mov	r1, r0
 	bics	r1, r3
 	eors	r1, r2
-	str	r1, [sp, #4]
+	mov	r9, r1
 	@ ascon_p.ae:31: t4 = x4 ^ (~x0 & x1)
 	mov	r1, r5
 	bics	r1, r0
 	eors	r1, r3
 	@ ascon_p.ae:26: x2 = x2 ^ x1
-	ldr	r4, [sp, #12]
+	mov	r4, r11
 	eors	r4, r5
 	@ ascon_p.ae:29: t2 = x2 ^ (~x3 & x4)
 	bics	r3, r2
@@ -1200,20 +1200,18 @@ ascon128_P_permute:
 	eors	r6, r7
 	@ ascon_p.ae:33: t0 = t0 ^ t4
 	eors	r0, r1
-	mov	r5, r10
+	mov	r5, r8
 	eors	r7, r5
 	@ ascon_p.ae:37: return t0 ^ (t0 >>> 19) ^ (t0 >>> 28),
 	lsls	r4, r0, #13
 	eors	r4, r7
 	lsrs	r5, r7, #19
 	eors	r4, r5
-	mov	r8, r4
-	lsls	r4, r0, #4
-	mov	r5, r8
-	eors	r5, r4
-	lsrs	r4, r7, #28
-	eors	r5, r4
-	mov	r8, r5
+	lsls	r5, r0, #4
+	eors	r4, r5
+	lsrs	r5, r7, #28
+	eors	r4, r5
+	str	r4, [sp, #4]
 	lsls	r4, r7, #13
 	eors	r4, r0
 	lsrs	r5, r0, #19
@@ -1228,28 +1226,25 @@ ascon128_P_permute:
 	eors	r4, r6
 	lsrs	r0, r2, #29
 	eors	r4, r0
-	mov	lr, r4
-	lsls	r4, r6, #25
-	mov	r0, lr
-	eors	r0, r4
-	lsrs	r4, r2, #7
-	eors	r0, r4
-	mov	lr, r0
+	lsls	r0, r6, #25
+	eors	r4, r0
+	lsrs	r0, r2, #7
+	eors	r4, r0
+	str	r4, [sp]
 	lsls	r4, r2, #3
 	eors	r4, r2
 	lsrs	r0, r6, #29
 	eors	r4, r0
 	lsls	r2, r2, #25
-	mov	r0, r4
-	eors	r0, r2
+	eors	r4, r2
 	lsrs	r2, r6, #7
-	eors	r0, r2
-	mov	r9, r0
+	eors	r4, r2
+	str	r4, [sp, #12]
 	@ ascon_p.ae:34: t3 = t3 ^ t2
-	ldr	r0, [sp, #4]
+	mov	r0, r9
 	eors	r0, r3
 	ldr	r6, [sp, #8]
-	ldr	r2, [sp]
+	mov	r2, r10
 	eors	r6, r2
 	@ ascon_p.ae:35: t2 = ~t2
 	mvns	r3, r3
@@ -1291,7 +1286,7 @@ ascon128_P_permute:
 	eors	r2, r0
 	@ ascon_p.ae:41: t4 ^ (t4 >>> 7) ^ (t4 >>> 41)
 	lsls	r6, r1, #25
-	mov	r7, r10
+	mov	r7, r8
 	eors	r6, r7
 	lsrs	r0, r7, #7
 	eors	r6, r0
@@ -1305,19 +1300,19 @@ ascon128_P_permute:
 	eors	r7, r0
 	lsls	r0, r1, #23
 	eors	r7, r0
-	mov	r0, r10
+	mov	r0, r8
 	lsrs	r0, r0, #9
 	eors	r7, r0
-	mov	r0, r11
+	mov	r0, lr
 	adds	r0, #1
-	mov	r11, r0
-	str	r7, [sp, #4]
+	mov	lr, r0
+	mov	r9, r7
 	mov	r1, r6
-	str	r4, [sp, #12]
-	mov	r10, r5
-	mov	r5, r9
-	mov	r6, lr
-	mov	r4, r8
+	mov	r11, r4
+	mov	r8, r5
+	ldr	r5, [sp, #12]
+	ldr	r6, [sp]
+	ldr	r4, [sp, #4]
 	cmp	r0, #16
 	bcs	.Lascon128_P_permute_far2
 	b	.Lascon128_P_permute_loop1
@@ -1332,16 +1327,16 @@ ascon128_P_permute:
 	str	r6, [r7, #8]
 	str	r5, [r7, #12]
 	@ ascon_p.ae:65: s[2] = x2
-	mov	r0, r10
+	mov	r0, r8
 	str	r0, [r7, #16]
-	ldr	r4, [sp, #12]
+	mov	r4, r11
 	str	r4, [r7, #20]
 	@ ascon_p.ae:66: s[3] = x3
 	str	r3, [r7, #24]
 	str	r2, [r7, #28]
 	@ ascon_p.ae:67: s[4] = x4
 	str	r1, [r7, #32]
-	ldr	r1, [sp, #4]
+	mov	r1, r9
 	str	r1, [r7, #36]
 	add	sp, #24
 	pop	{r4, r5, r6, r7}

@@ -8,8 +8,8 @@
 	.thumb
 
 @ --- ascon_p_round: ascon_p.round
-@     frame 20 bytes (19 spill slots, 5 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 396 bytes of code and literals
+@     frame 24 bytes (25 spill slots, 6 on the stack; locals 0), saves r4, r5, r6, r7, r8
+@     estimated 382 bytes of code and literals
 	.section .text.ascon_p_round,"ax",%progbits
 	.global ascon_p_round
 	.type ascon_p_round, %function
@@ -18,240 +18,224 @@
 ascon_p_round:
 	push	{r4, r5, r6, r7, lr}
 	mov	r4, r8
-	mov	r5, r9
-	mov	r6, r10
-	mov	r7, r11
-	push	{r4, r5, r6, r7}
-	sub	sp, #20
-	ldr	r4, [r0]
-	ldr	r6, [sp, #56]
-	ldr	r5, [r6]
-	@ ascon_p.ae:24: x0 = x0 ^ x4
-	eors	r4, r5
-	mov	r9, r4
-	ldr	r4, [r3]
-	mov	r11, r4
-	@ ascon_p.ae:25: x4 = x4 ^ x3
-	eors	r5, r4
-	mov	r8, r5
-	ldr	r4, [r1]
-	str	r4, [sp, #16]
-	@ ascon_p.ae:31: t4 = x4 ^ (~x0 & x1)
-	mov	r5, r4
-	mov	r7, r9
-	bics	r5, r7
-	mov	r7, r8
-	eors	r5, r7
-	ldr	r0, [r0, #4]
-	ldr	r7, [r6, #4]
-	@ ascon_p.ae:24: x0 = x0 ^ x4
-	eors	r0, r7
-	mov	lr, r0
-	ldr	r0, [r3, #4]
-	mov	r10, r0
-	@ ascon_p.ae:25: x4 = x4 ^ x3
-	eors	r7, r0
-	mov	r12, r7
-	ldr	r0, [r1, #4]
-	str	r0, [sp, #8]
-	@ ascon_p.ae:31: t4 = x4 ^ (~x0 & x1)
-	mov	r3, lr
-	bics	r0, r3
-	mov	r3, r7
-	eors	r0, r3
-	@ ascon_p.ae:41: t4 ^ (t4 >>> 7) ^ (t4 >>> 41)
-	lsls	r1, r0, #23
-	lsrs	r3, r5, #9
-	orrs	r1, r3
-	lsls	r7, r5, #25
-	eors	r7, r0
-	lsrs	r3, r0, #7
-	eors	r7, r3
-	eors	r7, r1
-	str	r7, [sp, #12]
-	ldr	r3, [r2]
-	ldr	r1, [sp, #60]
+	push	{r4}
+	sub	sp, #24
+	ldr	r7, [sp, #48]
+	ldr	r4, [sp, #52]
+	ldm	r0!, {r5, r6}
+	str	r6, [sp, #16]
+	ldm	r1, {r1, r6}
+	mov	lr, r6
+	ldm	r2!, {r0, r6}
+	str	r6, [sp, #12]
+	ldm	r3!, {r2, r6}
+	mov	r12, r6
+	ldm	r7, {r6, r7}
+	str	r7, [sp]
 	@ ascon_p.ae:21: x2 = x2 ^ (c as u64)
-	eors	r3, r1
+	eors	r0, r4
+	@ ascon_p.ae:24: x0 = x0 ^ x4
+	eors	r5, r6
+	@ ascon_p.ae:25: x4 = x4 ^ x3
+	eors	r6, r2
 	@ ascon_p.ae:26: x2 = x2 ^ x1
-	eors	r3, r4
-	str	r3, [sp]
+	eors	r0, r1
 	@ ascon_p.ae:27: t0 = x0 ^ (~x1 & x2)
-	bics	r3, r4
-	mov	r1, r9
+	mov	r7, r0
+	bics	r7, r1
+	eors	r7, r5
+	@ ascon_p.ae:28: t1 = x1 ^ (~x2 & x3)
+	mov	r3, r2
+	bics	r3, r0
 	eors	r3, r1
-	str	r3, [sp, #4]
-	ldr	r7, [r2, #4]
-	@ ascon_p.ae:26: x2 = x2 ^ x1
-	ldr	r3, [sp, #8]
-	eors	r7, r3
-	@ ascon_p.ae:27: t0 = x0 ^ (~x1 & x2)
-	mov	r6, r7
-	bics	r6, r3
-	mov	r3, lr
-	eors	r6, r3
-	@ ascon_p.ae:33: t0 = t0 ^ t4
-	mov	r2, r6
-	eors	r2, r0
-	ldr	r4, [sp, #4]
-	eors	r4, r5
-	@ ascon_p.ae:37: return t0 ^ (t0 >>> 19) ^ (t0 >>> 28),
-	lsls	r1, r2, #13
-	eors	r1, r4
-	lsrs	r3, r4, #19
-	eors	r1, r3
-	lsls	r3, r2, #4
-	eors	r1, r3
-	lsrs	r3, r4, #28
-	eors	r1, r3
-	ldr	r3, [sp, #64]
-	@ ascon_p.ae:41: t4 ^ (t4 >>> 7) ^ (t4 >>> 41)
-	str	r1, [r3]
-	@ ascon_p.ae:37: return t0 ^ (t0 >>> 19) ^ (t0 >>> 28),
-	lsls	r1, r4, #13
-	eors	r1, r2
-	lsrs	r3, r2, #19
-	eors	r1, r3
-	lsls	r3, r4, #4
-	eors	r1, r3
-	lsrs	r3, r2, #28
-	eors	r1, r3
-	@ ascon_p.ae:41: t4 ^ (t4 >>> 7) ^ (t4 >>> 41)
-	ldr	r3, [sp, #64]
-	str	r1, [r3, #4]
-	@ ascon_p.ae:28: t1 = x1 ^ (~x2 & x3)
-	mov	r3, r10
-	bics	r3, r7
-	ldr	r2, [sp, #8]
-	eors	r2, r3
-	@ ascon_p.ae:32: t1 = t1 ^ t0
-	eors	r2, r6
-	@ ascon_p.ae:28: t1 = x1 ^ (~x2 & x3)
-	mov	r1, r11
-	ldr	r3, [sp]
-	bics	r1, r3
-	ldr	r6, [sp, #16]
-	eors	r6, r1
-	@ ascon_p.ae:32: t1 = t1 ^ t0
-	ldr	r3, [sp, #4]
-	eors	r6, r3
-	@ ascon_p.ae:38: t1 ^ (t1 >>> 61) ^ (t1 >>> 39),
-	lsls	r1, r6, #3
-	eors	r1, r6
-	lsrs	r3, r2, #29
-	eors	r1, r3
-	lsls	r3, r6, #25
-	eors	r1, r3
-	lsrs	r3, r2, #7
-	eors	r1, r3
-	ldr	r4, [sp, #68]
-	@ ascon_p.ae:41: t4 ^ (t4 >>> 7) ^ (t4 >>> 41)
-	str	r1, [r4]
-	@ ascon_p.ae:38: t1 ^ (t1 >>> 61) ^ (t1 >>> 39),
-	lsls	r1, r2, #3
-	eors	r1, r2
-	lsrs	r3, r6, #29
-	eors	r1, r3
-	lsls	r3, r2, #25
-	eors	r1, r3
-	lsrs	r3, r6, #7
-	eors	r1, r3
-	@ ascon_p.ae:41: t4 ^ (t4 >>> 7) ^ (t4 >>> 41)
-	str	r1, [r4, #4]
 	@ ascon_p.ae:29: t2 = x2 ^ (~x3 & x4)
-	mov	r1, r12
-	mov	r3, r10
-	bics	r1, r3
-	eors	r7, r1
-	mov	r1, r8
-	mov	r3, r11
-	bics	r1, r3
-	ldr	r6, [sp]
+	mov	r4, r6
+	bics	r4, r2
+	eors	r0, r4
+	@ ascon_p.ae:30: t3 = x3 ^ (~x4 & x0)
+	mov	r4, r5
+	bics	r4, r6
+	eors	r2, r4
+	@ ascon_p.ae:31: t4 = x4 ^ (~x0 & x1)
+	bics	r1, r5
 	eors	r6, r1
+	mov	r8, r6
+	@ ascon_p.ae:32: t1 = t1 ^ t0
+	eors	r3, r7
+	@ ascon_p.ae:33: t0 = t0 ^ t4
+	mov	r4, r6
+	eors	r7, r4
+	@ ascon_p.ae:34: t3 = t3 ^ t2
+	eors	r2, r0
+	str	r2, [sp, #4]
 	@ ascon_p.ae:35: t2 = ~t2
-	mvns	r4, r6
-	mvns	r2, r7
-	@ ascon_p.ae:39: t2 ^ (t2 >>> 1) ^ (t2 >>> 6),
-	lsls	r1, r2, #31
-	eors	r1, r4
-	lsrs	r3, r4, #1
-	eors	r1, r3
-	lsls	r3, r2, #26
-	eors	r1, r3
-	lsrs	r3, r4, #6
-	eors	r1, r3
-	ldr	r3, [sp, #72]
-	@ ascon_p.ae:41: t4 ^ (t4 >>> 7) ^ (t4 >>> 41)
-	str	r1, [r3]
-	@ ascon_p.ae:39: t2 ^ (t2 >>> 1) ^ (t2 >>> 6),
-	lsls	r1, r4, #31
-	eors	r1, r2
-	lsrs	r3, r2, #1
-	eors	r1, r3
-	lsls	r3, r4, #26
-	eors	r1, r3
-	lsrs	r3, r2, #6
-	eors	r1, r3
-	@ ascon_p.ae:41: t4 ^ (t4 >>> 7) ^ (t4 >>> 41)
-	ldr	r3, [sp, #72]
-	str	r1, [r3, #4]
-	@ ascon_p.ae:30: t3 = x3 ^ (~x4 & x0)
-	mov	r2, lr
-	mov	r3, r12
-	bics	r2, r3
-	mov	r1, r10
-	eors	r1, r2
-	@ ascon_p.ae:34: t3 = t3 ^ t2
-	eors	r1, r7
-	@ ascon_p.ae:30: t3 = x3 ^ (~x4 & x0)
-	mov	r2, r9
-	mov	r3, r8
-	bics	r2, r3
-	mov	r7, r11
-	eors	r7, r2
-	@ ascon_p.ae:34: t3 = t3 ^ t2
-	eors	r7, r6
-	@ ascon_p.ae:40: t3 ^ (t3 >>> 10) ^ (t3 >>> 17),
-	lsls	r2, r1, #22
-	eors	r2, r7
-	lsrs	r3, r7, #10
-	eors	r2, r3
-	lsls	r3, r1, #15
-	eors	r2, r3
-	lsrs	r3, r7, #17
-	eors	r2, r3
-	ldr	r6, [sp, #76]
-	@ ascon_p.ae:41: t4 ^ (t4 >>> 7) ^ (t4 >>> 41)
-	str	r2, [r6]
-	@ ascon_p.ae:40: t3 ^ (t3 >>> 10) ^ (t3 >>> 17),
-	lsls	r2, r7, #22
+	mvns	r4, r0
+	str	r4, [sp, #8]
+	@ ascon_p.ae:24: x0 = x0 ^ x4
+	ldr	r5, [sp, #16]
+	ldr	r0, [sp]
+	eors	r5, r0
+	@ ascon_p.ae:25: x4 = x4 ^ x3
+	mov	r6, r0
+	mov	r0, r12
+	eors	r6, r0
+	@ ascon_p.ae:26: x2 = x2 ^ x1
+	ldr	r2, [sp, #12]
+	mov	r1, lr
 	eors	r2, r1
-	lsrs	r3, r1, #10
-	eors	r2, r3
-	lsls	r3, r7, #15
-	eors	r2, r3
-	lsrs	r3, r1, #17
-	eors	r2, r3
-	@ ascon_p.ae:41: t4 ^ (t4 >>> 7) ^ (t4 >>> 41)
-	str	r2, [r6, #4]
-	lsls	r1, r0, #25
+	@ ascon_p.ae:27: t0 = x0 ^ (~x1 & x2)
+	mov	r4, r2
+	bics	r4, r1
+	eors	r4, r5
+	@ ascon_p.ae:28: t1 = x1 ^ (~x2 & x3)
+	bics	r0, r2
+	eors	r0, r1
+	str	r0, [sp]
+	@ ascon_p.ae:29: t2 = x2 ^ (~x3 & x4)
+	mov	r0, r6
+	mov	r1, r12
+	bics	r0, r1
+	eors	r2, r0
+	@ ascon_p.ae:30: t3 = x3 ^ (~x4 & x0)
+	mov	r1, r5
+	bics	r1, r6
+	mov	r0, r12
+	eors	r0, r1
+	@ ascon_p.ae:31: t4 = x4 ^ (~x0 & x1)
+	mov	r1, lr
+	bics	r1, r5
+	eors	r6, r1
+	mov	r12, r6
+	@ ascon_p.ae:32: t1 = t1 ^ t0
+	ldr	r6, [sp]
+	eors	r6, r4
+	@ ascon_p.ae:33: t0 = t0 ^ t4
+	mov	r1, r12
+	eors	r4, r1
+	@ ascon_p.ae:34: t3 = t3 ^ t2
+	eors	r0, r2
+	@ ascon_p.ae:35: t2 = ~t2
+	mvns	r1, r2
+	mov	lr, r1
+	@ ascon_p.ae:37: return t0 ^ (t0 >>> 19) ^ (t0 >>> 28),
+	lsls	r5, r4, #13
+	eors	r5, r7
+	lsrs	r1, r7, #19
+	eors	r5, r1
+	lsls	r1, r7, #13
+	eors	r1, r4
+	lsrs	r2, r4, #19
+	eors	r1, r2
+	lsls	r2, r4, #4
+	eors	r5, r2
+	lsrs	r2, r7, #28
+	eors	r5, r2
+	str	r5, [sp, #16]
+	lsls	r5, r7, #4
 	eors	r1, r5
-	lsrs	r3, r5, #7
-	eors	r1, r3
-	lsls	r3, r5, #23
-	eors	r1, r3
-	lsrs	r3, r0, #9
-	eors	r1, r3
-	ldr	r2, [sp, #80]
-	str	r1, [r2]
-	ldr	r0, [sp, #12]
-	str	r0, [r2, #4]
-	add	sp, #20
-	pop	{r4, r5, r6, r7}
+	lsrs	r5, r4, #28
+	eors	r1, r5
+	str	r1, [sp, #12]
+	@ ascon_p.ae:38: t1 ^ (t1 >>> 61) ^ (t1 >>> 39),
+	lsls	r2, r3, #3
+	eors	r2, r3
+	lsrs	r1, r6, #29
+	eors	r2, r1
+	lsls	r4, r6, #3
+	eors	r4, r6
+	lsrs	r1, r3, #29
+	eors	r4, r1
+	lsls	r1, r3, #25
+	eors	r2, r1
+	lsrs	r1, r6, #7
+	eors	r2, r1
+	str	r2, [sp]
+	lsls	r2, r6, #25
+	eors	r4, r2
+	lsrs	r2, r3, #7
+	eors	r4, r2
+	str	r4, [sp, #20]
+	@ ascon_p.ae:39: t2 ^ (t2 >>> 1) ^ (t2 >>> 6),
+	mov	r2, lr
+	lsls	r6, r2, #31
+	ldr	r3, [sp, #8]
+	eors	r6, r3
+	lsrs	r1, r3, #1
+	eors	r6, r1
+	lsls	r5, r3, #31
+	eors	r5, r2
+	lsrs	r1, r2, #1
+	eors	r5, r1
+	lsls	r1, r2, #26
+	eors	r6, r1
+	lsrs	r1, r3, #6
+	eors	r6, r1
+	lsls	r1, r3, #26
+	eors	r5, r1
+	lsrs	r1, r2, #6
+	eors	r5, r1
+	@ ascon_p.ae:40: t3 ^ (t3 >>> 10) ^ (t3 >>> 17),
+	lsls	r4, r0, #22
+	ldr	r2, [sp, #4]
+	eors	r4, r2
+	lsrs	r1, r2, #10
+	eors	r4, r1
+	lsls	r3, r2, #22
+	eors	r3, r0
+	lsrs	r1, r0, #10
+	eors	r3, r1
+	lsls	r1, r0, #15
+	eors	r4, r1
+	lsrs	r1, r2, #17
+	eors	r4, r1
+	lsls	r1, r2, #15
+	eors	r3, r1
+	lsrs	r1, r0, #17
+	eors	r3, r1
+	@ ascon_p.ae:41: t4 ^ (t4 >>> 7) ^ (t4 >>> 41)
+	mov	r7, r12
+	lsls	r2, r7, #25
+	mov	r1, r8
+	eors	r2, r1
+	lsrs	r0, r1, #7
+	eors	r2, r0
+	lsls	r1, r1, #25
+	eors	r1, r7
+	lsrs	r0, r7, #7
+	eors	r1, r0
+	lsls	r0, r7, #23
+	mov	r7, r8
+	lsrs	r7, r7, #9
+	orrs	r0, r7
+	mov	r7, r8
+	lsls	r7, r7, #23
+	eors	r2, r7
+	mov	r7, r12
+	lsrs	r7, r7, #9
+	eors	r2, r7
+	eors	r1, r0
+	ldr	r7, [sp, #16]
+	ldr	r0, [sp, #56]
+	str	r7, [r0]
+	ldr	r7, [sp, #12]
+	str	r7, [r0, #4]
+	ldr	r0, [sp]
+	ldr	r7, [sp, #60]
+	str	r0, [r7]
+	ldr	r0, [sp, #20]
+	str	r0, [r7, #4]
+	ldr	r0, [sp, #64]
+	str	r6, [r0]
+	str	r5, [r0, #4]
+	ldr	r0, [sp, #68]
+	str	r4, [r0]
+	str	r3, [r0, #4]
+	ldr	r0, [sp, #72]
+	str	r2, [r0]
+	str	r1, [r0, #4]
+	add	sp, #24
+	pop	{r4}
 	mov	r8, r4
-	mov	r9, r5
-	mov	r10, r6
-	mov	r11, r7
 	pop	{r4, r5, r6, r7, pc}
 	.ltorg
 	.size ascon_p_round, .-ascon_p_round
@@ -259,7 +243,7 @@ ascon_p_round:
 
 @ --- ascon_p_permute_words: ascon_p.permute_words
 @     frame 20 bytes (22 spill slots, 5 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 450 bytes of code and literals
+@     estimated 440 bytes of code and literals
 	.section .text.ascon_p_permute_words,"ax",%progbits
 	.global ascon_p_permute_words
 	.type ascon_p_permute_words, %function
@@ -276,12 +260,12 @@ ascon_p_permute_words:
 	ldr	r5, [sp, #56]
 	ldr	r4, [r5, #4]
 	@ ascon_p.ae:47: for i in 16 - rounds..16 {
-	str	r4, [sp, #4]
+	mov	r9, r4
 	ldr	r4, [r5]
-	mov	r10, r4
+	mov	r8, r4
 	ldm	r3, {r3, r4}
 	ldr	r5, [r2, #4]
-	str	r5, [sp, #12]
+	mov	r11, r5
 	ldr	r5, [r2]
 	ldm	r1, {r1, r2}
 	ldr	r6, [r0, #4]
@@ -291,8 +275,8 @@ ascon_p_permute_words:
 	movs	r7, #16
 	subs	r0, r7, r0
 	uxtb	r0, r0
-	mov	r11, r0
-	mov	r0, r11
+	mov	lr, r0
+	mov	r0, lr
 	cmp	r0, #16
 	bcc	.Lascon_p_permute_words_far1
 	b	.Lascon_p_permute_words_done2
@@ -304,21 +288,21 @@ ascon_p_permute_words:
 .Lascon_p_permute_words_loop1:
 	@ ascon_p.ae:48: x0, x1, x2, x3, x4 = round(x0, x1, x2, x3, x4, rc[i])
 	ldr	r7, [sp, #16]
-	mov	r0, r11
+	mov	r0, lr
 	ldrb	r0, [r7, r0]
 	@ ascon_p.ae:21: x2 = x2 ^ (c as u64)
 	eors	r5, r0
 	@ ascon_p.ae:24: x0 = x0 ^ x4
-	mov	r0, r10
+	mov	r0, r8
 	eors	r6, r0
 	@ ascon_p.ae:25: x4 = x4 ^ x3
-	mov	r7, r10
+	mov	r7, r8
 	eors	r7, r3
 	@ ascon_p.ae:31: t4 = x4 ^ (~x0 & x1)
 	mov	r0, r1
 	bics	r0, r6
 	eors	r0, r7
-	mov	r10, r0
+	mov	r8, r0
 	@ ascon_p.ae:26: x2 = x2 ^ x1
 	eors	r5, r1
 	@ ascon_p.ae:27: t0 = x0 ^ (~x1 & x2)
@@ -330,7 +314,7 @@ ascon_p_permute_words:
 	@ ascon_p.ae:29: t2 = x2 ^ (~x3 & x4)
 	bics	r7, r3
 	eors	r7, r5
-	str	r7, [sp]
+	mov	r10, r7
 	@ ascon_p.ae:30: t3 = x3 ^ (~x4 & x0)
 	eors	r6, r3
 	str	r6, [sp, #8]
@@ -340,22 +324,22 @@ ascon_p_permute_words:
 	eors	r5, r3
 	@ ascon_p.ae:24: x0 = x0 ^ x4
 	mov	r7, r12
-	ldr	r1, [sp, #4]
+	mov	r1, r9
 	eors	r7, r1
 	@ ascon_p.ae:25: x4 = x4 ^ x3
-	mov	r3, r1
+	mov	r3, r9
 	eors	r3, r4
 	@ ascon_p.ae:30: t3 = x3 ^ (~x4 & x0)
 	mov	r1, r7
 	bics	r1, r3
 	eors	r1, r4
-	str	r1, [sp, #4]
+	mov	r9, r1
 	@ ascon_p.ae:31: t4 = x4 ^ (~x0 & x1)
 	mov	r1, r2
 	bics	r1, r7
 	eors	r1, r3
 	@ ascon_p.ae:26: x2 = x2 ^ x1
-	ldr	r6, [sp, #12]
+	mov	r6, r11
 	eors	r6, r2
 	@ ascon_p.ae:29: t2 = x2 ^ (~x3 & x4)
 	bics	r3, r4
@@ -371,20 +355,18 @@ ascon_p_permute_words:
 	eors	r5, r0
 	@ ascon_p.ae:33: t0 = t0 ^ t4
 	eors	r7, r1
-	mov	r2, r10
+	mov	r2, r8
 	eors	r0, r2
 	@ ascon_p.ae:37: return t0 ^ (t0 >>> 19) ^ (t0 >>> 28),
 	lsls	r6, r7, #13
 	eors	r6, r0
 	lsrs	r2, r0, #19
 	eors	r6, r2
-	mov	r8, r6
-	lsls	r6, r7, #4
-	mov	r2, r8
-	eors	r2, r6
-	lsrs	r6, r0, #28
-	eors	r2, r6
-	mov	r8, r2
+	lsls	r2, r7, #4
+	eors	r6, r2
+	lsrs	r2, r0, #28
+	eors	r6, r2
+	str	r6, [sp, #4]
 	lsls	r6, r0, #13
 	eors	r6, r7
 	lsrs	r2, r7, #19
@@ -399,28 +381,25 @@ ascon_p_permute_words:
 	eors	r2, r5
 	lsrs	r0, r4, #29
 	eors	r2, r0
-	mov	lr, r2
-	lsls	r2, r5, #25
-	mov	r0, lr
-	eors	r0, r2
-	lsrs	r2, r4, #7
-	eors	r0, r2
-	mov	lr, r0
+	lsls	r0, r5, #25
+	eors	r2, r0
+	lsrs	r0, r4, #7
+	eors	r2, r0
+	str	r2, [sp]
 	lsls	r2, r4, #3
 	eors	r2, r4
 	lsrs	r0, r5, #29
 	eors	r2, r0
 	lsls	r4, r4, #25
-	mov	r0, r2
-	eors	r0, r4
-	lsrs	r2, r5, #7
-	eors	r0, r2
-	mov	r9, r0
+	eors	r2, r4
+	lsrs	r0, r5, #7
+	eors	r2, r0
+	str	r2, [sp, #12]
 	@ ascon_p.ae:34: t3 = t3 ^ t2
-	ldr	r0, [sp, #4]
+	mov	r0, r9
 	eors	r0, r3
 	ldr	r6, [sp, #8]
-	ldr	r2, [sp]
+	mov	r2, r10
 	eors	r6, r2
 	@ ascon_p.ae:35: t2 = ~t2
 	mvns	r3, r3
@@ -463,7 +442,7 @@ ascon_p_permute_words:
 	eors	r4, r0
 	@ ascon_p.ae:41: t4 ^ (t4 >>> 7) ^ (t4 >>> 41)
 	lsls	r6, r1, #25
-	mov	r2, r10
+	mov	r2, r8
 	eors	r6, r2
 	lsrs	r0, r2, #7
 	eors	r6, r0
@@ -477,18 +456,18 @@ ascon_p_permute_words:
 	eors	r2, r0
 	lsls	r0, r1, #23
 	eors	r2, r0
-	mov	r0, r10
+	mov	r0, r8
 	lsrs	r0, r0, #9
 	eors	r2, r0
-	mov	r0, r11
+	mov	r0, lr
 	adds	r0, #1
-	mov	r11, r0
-	str	r2, [sp, #4]
-	mov	r10, r6
-	str	r7, [sp, #12]
-	mov	r2, r9
-	mov	r1, lr
-	mov	r6, r8
+	mov	lr, r0
+	mov	r9, r2
+	mov	r8, r6
+	mov	r11, r7
+	ldr	r2, [sp, #12]
+	ldr	r1, [sp]
+	ldr	r6, [sp, #4]
 	cmp	r0, #16
 	bcs	.Lascon_p_permute_words_far2
 	b	.Lascon_p_permute_words_loop1
@@ -503,15 +482,15 @@ ascon_p_permute_words:
 	str	r2, [r0, #4]
 	ldr	r0, [sp, #72]
 	str	r5, [r0]
-	ldr	r1, [sp, #12]
+	mov	r1, r11
 	str	r1, [r0, #4]
 	ldr	r0, [sp, #76]
 	str	r3, [r0]
 	str	r4, [r0, #4]
 	ldr	r1, [sp, #80]
-	mov	r0, r10
+	mov	r0, r8
 	str	r0, [r1]
-	ldr	r1, [sp, #4]
+	mov	r1, r9
 	ldr	r0, [sp, #80]
 	str	r1, [r0, #4]
 	add	sp, #20
@@ -528,7 +507,7 @@ ascon_p_permute_words:
 
 @ --- ascon_p_permute: ascon_p.permute
 @     frame 24 bytes (18 spill slots, 6 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 442 bytes of code and literals
+@     estimated 432 bytes of code and literals
 	.section .text.ascon_p_permute,"ax",%progbits
 	.global ascon_p_permute
 	.type ascon_p_permute, %function
@@ -551,7 +530,7 @@ ascon_p_permute:
 	mov	r6, r0
 	ldr	r1, [r6, #36]
 	@ ascon_p.ae:60: for i in 16 - rounds..16 {
-	str	r1, [sp, #4]
+	mov	r9, r1
 	@ ascon_p.ae:59: x4 = s[4]
 	ldr	r1, [r6, #32]
 	@ ascon_p.ae:58: x3 = s[3]
@@ -560,11 +539,11 @@ ascon_p_permute:
 	@ ascon_p.ae:57: x2 = s[2]
 	ldr	r4, [r6, #20]
 	@ ascon_p.ae:60: for i in 16 - rounds..16 {
-	str	r4, [sp, #12]
+	mov	r11, r4
 	@ ascon_p.ae:57: x2 = s[2]
 	ldr	r0, [r6, #16]
 	@ ascon_p.ae:60: for i in 16 - rounds..16 {
-	mov	r10, r0
+	mov	r8, r0
 	@ ascon_p.ae:56: x1 = s[1]
 	ldr	r5, [r6, #12]
 	ldr	r6, [r6, #8]
@@ -577,7 +556,7 @@ ascon_p_permute:
 	ldr	r4, [r0]
 	@ ascon_p.ae:60: for i in 16 - rounds..16 {
 	uxtb	r0, r7
-	mov	r11, r0
+	mov	lr, r0
 	cmp	r0, #16
 	bcc	.Lascon_p_permute_far1
 	b	.Lascon_p_permute_done2
@@ -589,10 +568,10 @@ ascon_p_permute:
 .Lascon_p_permute_loop1:
 	@ ascon_p.ae:61: x0, x1, x2, x3, x4 = round(x0, x1, x2, x3, x4, rc[i])
 	ldr	r7, [sp, #16]
-	mov	r0, r11
+	mov	r0, lr
 	ldrb	r7, [r7, r0]
 	@ ascon_p.ae:21: x2 = x2 ^ (c as u64)
-	mov	r0, r10
+	mov	r0, r8
 	eors	r0, r7
 	@ ascon_p.ae:24: x0 = x0 ^ x4
 	eors	r4, r1
@@ -602,7 +581,7 @@ ascon_p_permute:
 	mov	r7, r6
 	bics	r7, r4
 	eors	r7, r1
-	mov	r10, r7
+	mov	r8, r7
 	@ ascon_p.ae:26: x2 = x2 ^ x1
 	eors	r0, r6
 	@ ascon_p.ae:27: t0 = x0 ^ (~x1 & x2)
@@ -614,7 +593,7 @@ ascon_p_permute:
 	@ ascon_p.ae:29: t2 = x2 ^ (~x3 & x4)
 	bics	r1, r3
 	eors	r1, r0
-	str	r1, [sp]
+	mov	r10, r1
 	@ ascon_p.ae:30: t3 = x3 ^ (~x4 & x0)
 	eors	r4, r3
 	str	r4, [sp, #8]
@@ -623,22 +602,22 @@ ascon_p_permute:
 	eors	r6, r3
 	@ ascon_p.ae:24: x0 = x0 ^ x4
 	mov	r0, r12
-	ldr	r1, [sp, #4]
+	mov	r1, r9
 	eors	r0, r1
 	@ ascon_p.ae:25: x4 = x4 ^ x3
-	mov	r3, r1
+	mov	r3, r9
 	eors	r3, r2
 	@ ascon_p.ae:30: t3 = x3 ^ (~x4 & x0)
 	mov	r1, r0
 	bics	r1, r3
 	eors	r1, r2
-	str	r1, [sp, #4]
+	mov	r9, r1
 	@ ascon_p.ae:31: t4 = x4 ^ (~x0 & x1)
 	mov	r1, r5
 	bics	r1, r0
 	eors	r1, r3
 	@ ascon_p.ae:26: x2 = x2 ^ x1
-	ldr	r4, [sp, #12]
+	mov	r4, r11
 	eors	r4, r5
 	@ ascon_p.ae:29: t2 = x2 ^ (~x3 & x4)
 	bics	r3, r2
@@ -654,20 +633,18 @@ ascon_p_permute:
 	eors	r6, r7
 	@ ascon_p.ae:33: t0 = t0 ^ t4
 	eors	r0, r1
-	mov	r5, r10
+	mov	r5, r8
 	eors	r7, r5
 	@ ascon_p.ae:37: return t0 ^ (t0 >>> 19) ^ (t0 >>> 28),
 	lsls	r4, r0, #13
 	eors	r4, r7
 	lsrs	r5, r7, #19
 	eors	r4, r5
-	mov	r8, r4
-	lsls	r4, r0, #4
-	mov	r5, r8
-	eors	r5, r4
-	lsrs	r4, r7, #28
-	eors	r5, r4
-	mov	r8, r5
+	lsls	r5, r0, #4
+	eors	r4, r5
+	lsrs	r5, r7, #28
+	eors	r4, r5
+	str	r4, [sp, #4]
 	lsls	r4, r7, #13
 	eors	r4, r0
 	lsrs	r5, r0, #19
@@ -682,28 +659,25 @@ ascon_p_permute:
 	eors	r4, r6
 	lsrs	r0, r2, #29
 	eors	r4, r0
-	mov	lr, r4
-	lsls	r4, r6, #25
-	mov	r0, lr
-	eors	r0, r4
-	lsrs	r4, r2, #7
-	eors	r0, r4
-	mov	lr, r0
+	lsls	r0, r6, #25
+	eors	r4, r0
+	lsrs	r0, r2, #7
+	eors	r4, r0
+	str	r4, [sp]
 	lsls	r4, r2, #3
 	eors	r4, r2
 	lsrs	r0, r6, #29
 	eors	r4, r0
 	lsls	r2, r2, #25
-	mov	r0, r4
-	eors	r0, r2
+	eors	r4, r2
 	lsrs	r2, r6, #7
-	eors	r0, r2
-	mov	r9, r0
+	eors	r4, r2
+	str	r4, [sp, #12]
 	@ ascon_p.ae:34: t3 = t3 ^ t2
-	ldr	r0, [sp, #4]
+	mov	r0, r9
 	eors	r0, r3
 	ldr	r6, [sp, #8]
-	ldr	r2, [sp]
+	mov	r2, r10
 	eors	r6, r2
 	@ ascon_p.ae:35: t2 = ~t2
 	mvns	r3, r3
@@ -745,7 +719,7 @@ ascon_p_permute:
 	eors	r2, r0
 	@ ascon_p.ae:41: t4 ^ (t4 >>> 7) ^ (t4 >>> 41)
 	lsls	r6, r1, #25
-	mov	r7, r10
+	mov	r7, r8
 	eors	r6, r7
 	lsrs	r0, r7, #7
 	eors	r6, r0
@@ -759,19 +733,19 @@ ascon_p_permute:
 	eors	r7, r0
 	lsls	r0, r1, #23
 	eors	r7, r0
-	mov	r0, r10
+	mov	r0, r8
 	lsrs	r0, r0, #9
 	eors	r7, r0
-	mov	r0, r11
+	mov	r0, lr
 	adds	r0, #1
-	mov	r11, r0
-	str	r7, [sp, #4]
+	mov	lr, r0
+	mov	r9, r7
 	mov	r1, r6
-	str	r4, [sp, #12]
-	mov	r10, r5
-	mov	r5, r9
-	mov	r6, lr
-	mov	r4, r8
+	mov	r11, r4
+	mov	r8, r5
+	ldr	r5, [sp, #12]
+	ldr	r6, [sp]
+	ldr	r4, [sp, #4]
 	cmp	r0, #16
 	bcs	.Lascon_p_permute_far2
 	b	.Lascon_p_permute_loop1
@@ -786,16 +760,16 @@ ascon_p_permute:
 	str	r6, [r7, #8]
 	str	r5, [r7, #12]
 	@ ascon_p.ae:65: s[2] = x2
-	mov	r0, r10
+	mov	r0, r8
 	str	r0, [r7, #16]
-	ldr	r4, [sp, #12]
+	mov	r4, r11
 	str	r4, [r7, #20]
 	@ ascon_p.ae:66: s[3] = x3
 	str	r3, [r7, #24]
 	str	r2, [r7, #28]
 	@ ascon_p.ae:67: s[4] = x4
 	str	r1, [r7, #32]
-	ldr	r1, [sp, #4]
+	mov	r1, r9
 	str	r1, [r7, #36]
 	add	sp, #24
 	pop	{r4, r5, r6, r7}

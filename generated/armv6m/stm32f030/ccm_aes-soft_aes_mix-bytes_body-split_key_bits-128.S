@@ -133,7 +133,7 @@ ccm_encrypt_with:
 	push	{r4, r5, r6, r7}
 	sub	sp, #104
 	str	r0, [sp, #36]
-	mov	r7, r2
+	mov	r5, r2
 	str	r3, [sp, #16]
 	ldr	r3, [sp, #140]
 	@ ccm.ae:41: return load_be(nonce, 0, 15, len(nonce))
@@ -143,9 +143,9 @@ ccm_encrypt_with:
 	str	r0, [sp, #76]
 	str	r0, [sp, #80]
 	str	r0, [sp, #84]
-	add	r5, sp, #72
-	adds	r4, r5, #1
-	mov	r2, r7
+	add	r6, sp, #72
+	adds	r4, r6, #1
+	mov	r2, r5
 	cmp	r2, #15
 	bcc	.Lccm_encrypt_with_cnt4
 	movs	r2, #15
@@ -157,7 +157,7 @@ ccm_encrypt_with:
 	strb	r0, [r4, r2]
 	b	.Lccm_encrypt_with_cpy5
 .Lccm_encrypt_with_cpyd3:
-	mov	r1, r5
+	mov	r1, r6
 .Lccm_encrypt_with_words2:
 	@ ccm.ae:140: y = mac_header(ks, nb, len(nonce), ad, n, len(tag))
 	str	r3, [sp]
@@ -179,16 +179,16 @@ ccm_encrypt_with:
 	@ ccm.ae:140: y = mac_header(ks, nb, len(nonce), ad, n, len(tag))
 	str	r4, [sp, #80]
 	@ ccm.ae:41: return load_be(nonce, 0, 15, len(nonce))
-	rev	r5, r0
+	rev	r7, r0
 	@ ccm.ae:140: y = mac_header(ks, nb, len(nonce), ad, n, len(tag))
-	str	r5, [sp, #84]
+	str	r7, [sp, #84]
 	ldr	r1, [sp, #148]
 	str	r1, [sp, #4]
 	ldr	r0, [sp, #164]
 	str	r0, [sp, #8]
 	add	r1, sp, #72
 	ldr	r0, [sp, #36]
-	mov	r2, r7
+	mov	r2, r5
 	ldr	r3, [sp, #16]
 	bl	ccm_mac_header
 	ldr	r0, [sp, #88]
@@ -198,28 +198,27 @@ ccm_encrypt_with:
 	ldr	r0, [sp, #96]
 	mov	r8, r0
 	ldr	r0, [sp, #100]
-	str	r0, [sp, #28]
+	str	r0, [sp, #32]
+	@ ccm.ae:59: return with_nonce((14 - nonce_len) as u8, n, 0 as u32)
+	movs	r0, #14
+	subs	r0, r0, r5
+	uxtb	r5, r0
+	@ ccm.ae:47: return cat(flags, n) | (x as u128)
+	lsls	r1, r5, #24
+	orrs	r1, r7
 	@ ccm.ae:142: s0 = E.encrypt_block(ks, j0)
 	str	r6, [sp, #72]
 	ldr	r0, [sp, #40]
 	str	r0, [sp, #76]
 	str	r4, [sp, #80]
-	@ ccm.ae:59: return with_nonce((14 - nonce_len) as u8, n, 0 as u32)
-	movs	r0, #14
-	subs	r0, r0, r7
-	uxtb	r7, r0
-	@ ccm.ae:47: return cat(flags, n) | (x as u128)
-	lsls	r0, r7, #24
-	orrs	r0, r5
-	@ ccm.ae:142: s0 = E.encrypt_block(ks, j0)
-	str	r0, [sp, #84]
+	str	r1, [sp, #84]
 	add	r1, sp, #72
 	add	r2, sp, #88
 	ldr	r0, [sp, #36]
 	bl	ccm_E_encrypt_block
 	@ ccm.ae:65: return cat(j[127:32], j[31:0] + 1)
-	lsls	r1, r7, #24
-	orrs	r1, r5
+	lsls	r1, r5, #24
+	orrs	r1, r7
 	@ ccm.ae:144: for i in 0..(n + 15) / 16 {
 	ldr	r0, [sp, #148]
 	adds	r0, #15
@@ -228,7 +227,7 @@ ccm_encrypt_with:
 	@ ccm.ae:65: return cat(j[127:32], j[31:0] + 1)
 	adds	r0, r6, #1
 	@ ccm.ae:144: for i in 0..(n + 15) / 16 {
-	str	r0, [sp, #24]
+	str	r0, [sp, #20]
 	str	r4, [sp, #52]
 	str	r1, [sp, #48]
 	@ ccm.ae:142: s0 = E.encrypt_block(ks, j0)
@@ -242,7 +241,7 @@ ccm_encrypt_with:
 	str	r0, [sp, #56]
 	@ ccm.ae:144: for i in 0..(n + 15) / 16 {
 	movs	r1, #0
-	str	r1, [sp, #20]
+	str	r1, [sp, #16]
 	ldr	r0, [sp, #44]
 	cmp	r1, r0
 	bcc	.Lccm_encrypt_with_far1
@@ -250,7 +249,7 @@ ccm_encrypt_with:
 .Lccm_encrypt_with_far1:
 .Lccm_encrypt_with_loop6:
 	@ ccm.ae:145: off = 16 * i
-	ldr	r1, [sp, #20]
+	ldr	r1, [sp, #16]
 	lsls	r0, r1, #4
 	mov	r11, r0
 	@ ccm.ae:146: m = load_be(msg, off, 16, n - off)           // zero-padded, as the MAC wants it
@@ -286,16 +285,16 @@ ccm_encrypt_with:
 .Lccm_encrypt_with_words9:
 	ldr	r0, [r1, #12]
 	rev	r7, r0
-	str	r7, [sp, #32]
+	str	r7, [sp, #28]
 	ldr	r0, [r1, #8]
 	rev	r0, r0
-	str	r0, [sp, #16]
+	str	r0, [sp, #24]
 	ldr	r0, [r1, #4]
 	rev	r6, r0
 	ldr	r0, [r1]
 	rev	r7, r0
 	@ ccm.ae:147: u = E.encrypt_block(ks, j)
-	ldr	r0, [sp, #24]
+	ldr	r0, [sp, #20]
 	str	r0, [sp, #72]
 	ldr	r0, [sp, #40]
 	str	r0, [sp, #76]
@@ -311,13 +310,13 @@ ccm_encrypt_with:
 	@ ccm.ae:151: store_be(ct, off, m ^ u, n - off)            // delay slot of E_K(S)
 	eors	r4, r7
 	@ ccm.ae:149: s = m ^ y                                    // delay slot
-	ldr	r0, [sp, #28]
+	ldr	r0, [sp, #32]
 	eors	r7, r0
 	@ ccm.ae:147: u = E.encrypt_block(ks, j)
 	ldr	r0, [sp, #96]
 	@ ccm.ae:151: store_be(ct, off, m ^ u, n - off)            // delay slot of E_K(S)
 	eors	r0, r6
-	str	r0, [sp, #28]
+	str	r0, [sp, #32]
 	@ ccm.ae:149: s = m ^ y                                    // delay slot
 	mov	r2, r6
 	mov	r0, r8
@@ -325,7 +324,7 @@ ccm_encrypt_with:
 	@ ccm.ae:147: u = E.encrypt_block(ks, j)
 	ldr	r6, [sp, #92]
 	@ ccm.ae:151: store_be(ct, off, m ^ u, n - off)            // delay slot of E_K(S)
-	ldr	r0, [sp, #16]
+	ldr	r0, [sp, #24]
 	eors	r6, r0
 	@ ccm.ae:149: s = m ^ y                                    // delay slot
 	mov	r3, r0
@@ -334,9 +333,9 @@ ccm_encrypt_with:
 	@ ccm.ae:147: u = E.encrypt_block(ks, j)
 	ldr	r0, [sp, #88]
 	@ ccm.ae:151: store_be(ct, off, m ^ u, n - off)            // delay slot of E_K(S)
-	ldr	r1, [sp, #32]
+	ldr	r1, [sp, #28]
 	eors	r0, r1
-	str	r0, [sp, #16]
+	str	r0, [sp, #24]
 	@ ccm.ae:149: s = m ^ y                                    // delay slot
 	mov	r0, r10
 	eors	r1, r0
@@ -358,10 +357,10 @@ ccm_encrypt_with:
 	ldr	r1, [sp, #100]
 	@ ccm.ae:151: store_be(ct, off, m ^ u, n - off)            // delay slot of E_K(S)
 	rev	r3, r4
-	ldr	r0, [sp, #28]
+	ldr	r0, [sp, #32]
 	rev	r4, r0
 	rev	r6, r6
-	ldr	r0, [sp, #16]
+	ldr	r0, [sp, #24]
 	rev	r7, r0
 	ldr	r2, [sp, #152]
 	mov	r0, r11
@@ -394,13 +393,13 @@ ccm_encrypt_with:
 	b	.Lccm_encrypt_with_cpy16
 .Lccm_encrypt_with_stored14:
 	@ ccm.ae:65: return cat(j[127:32], j[31:0] + 1)
-	ldr	r0, [sp, #24]
+	ldr	r0, [sp, #20]
 	adds	r0, r0, #1
-	str	r0, [sp, #24]
-	str	r1, [sp, #28]
-	ldr	r1, [sp, #20]
+	str	r0, [sp, #20]
+	str	r1, [sp, #32]
+	ldr	r1, [sp, #16]
 	adds	r1, #1
-	str	r1, [sp, #20]
+	str	r1, [sp, #16]
 	ldr	r0, [sp, #44]
 	cmp	r1, r0
 	bcs	.Lccm_encrypt_with_far2
@@ -408,21 +407,21 @@ ccm_encrypt_with:
 .Lccm_encrypt_with_far2:
 .Lccm_encrypt_with_done7:
 	@ ccm.ae:153: store_be(tag, 0, y ^ s0, len(tag))
-	ldr	r1, [sp, #28]
-	ldr	r0, [sp, #56]
-	eors	r1, r0
-	rev	r4, r1
-	mov	r1, r8
-	ldr	r0, [sp, #60]
-	eors	r1, r0
-	rev	r5, r1
-	mov	r1, r9
-	ldr	r0, [sp, #64]
-	eors	r1, r0
-	rev	r6, r1
 	mov	r1, r10
 	ldr	r0, [sp, #68]
 	eors	r1, r0
+	mov	r3, r9
+	ldr	r0, [sp, #64]
+	eors	r3, r0
+	mov	r4, r8
+	ldr	r0, [sp, #60]
+	eors	r4, r0
+	ldr	r2, [sp, #32]
+	ldr	r0, [sp, #56]
+	eors	r2, r0
+	rev	r6, r2
+	rev	r5, r4
+	rev	r4, r3
 	rev	r2, r1
 	ldr	r3, [sp, #160]
 	movs	r1, #3
@@ -431,15 +430,15 @@ ccm_encrypt_with:
 	bcc	.Lccm_encrypt_with_bytes17
 	tst	r3, r1
 	bne	.Lccm_encrypt_with_bytes17
-	str	r4, [r3]
+	str	r6, [r3]
 	str	r5, [r3, #4]
-	str	r6, [r3, #8]
+	str	r4, [r3, #8]
 	str	r2, [r3, #12]
 	b	.Lccm_encrypt_with_stored18
 .Lccm_encrypt_with_bytes17:
-	str	r4, [sp, #72]
+	str	r6, [sp, #72]
 	str	r5, [sp, #76]
-	str	r6, [sp, #80]
+	str	r4, [sp, #80]
 	str	r2, [sp, #84]
 	add	r2, sp, #72
 	ldr	r1, [sp, #164]
@@ -466,7 +465,7 @@ ccm_encrypt_with:
 
 
 @ --- ccm_decrypt_with: ccm.decrypt_with
-@     frame 116 bytes (40 spill slots, 17 on the stack; locals 32), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     frame 112 bytes (40 spill slots, 16 on the stack; locals 32), saves r4, r5, r6, r7, r8, r9, r10, r11
 @     estimated 842 bytes of code and literals
 	.section .text.ccm_decrypt_with,"ax",%progbits
 	.global ccm_decrypt_with
@@ -480,19 +479,19 @@ ccm_decrypt_with:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #116
-	str	r0, [sp, #44]
+	sub	sp, #112
+	str	r0, [sp, #40]
 	mov	r7, r2
 	str	r3, [sp, #16]
-	ldr	r2, [sp, #152]
+	ldr	r2, [sp, #148]
 	@ ccm.ae:41: return load_be(nonce, 0, 15, len(nonce))
 .Lccm_decrypt_with_bytes1:
 	movs	r0, #0
+	str	r0, [sp, #80]
 	str	r0, [sp, #84]
 	str	r0, [sp, #88]
 	str	r0, [sp, #92]
-	str	r0, [sp, #96]
-	add	r5, sp, #84
+	add	r5, sp, #80
 	adds	r4, r5, #1
 	mov	r3, r7
 	cmp	r3, #15
@@ -510,49 +509,49 @@ ccm_decrypt_with:
 .Lccm_decrypt_with_words2:
 	@ ccm.ae:162: y = mac_header(ks, nb, len(nonce), ad, n, len(tag))
 	str	r2, [sp]
-	add	r0, sp, #100
+	add	r0, sp, #96
 	str	r0, [sp, #12]
 	@ ccm.ae:41: return load_be(nonce, 0, 15, len(nonce))
 	ldr	r0, [r1, #12]
 	rev	r6, r0
 	ldm	r1, {r0, r1, r2}
 	@ ccm.ae:162: y = mac_header(ks, nb, len(nonce), ad, n, len(tag))
-	str	r6, [sp, #84]
+	str	r6, [sp, #80]
 	@ ccm.ae:41: return load_be(nonce, 0, 15, len(nonce))
 	rev	r2, r2
-	str	r2, [sp, #52]
+	str	r2, [sp, #48]
 	@ ccm.ae:162: y = mac_header(ks, nb, len(nonce), ad, n, len(tag))
-	str	r2, [sp, #88]
+	str	r2, [sp, #84]
 	@ ccm.ae:41: return load_be(nonce, 0, 15, len(nonce))
 	rev	r5, r1
 	@ ccm.ae:162: y = mac_header(ks, nb, len(nonce), ad, n, len(tag))
-	str	r5, [sp, #92]
+	str	r5, [sp, #88]
 	@ ccm.ae:41: return load_be(nonce, 0, 15, len(nonce))
 	rev	r4, r0
 	@ ccm.ae:162: y = mac_header(ks, nb, len(nonce), ad, n, len(tag))
-	str	r4, [sp, #96]
-	ldr	r1, [sp, #160]
+	str	r4, [sp, #92]
+	ldr	r1, [sp, #156]
 	str	r1, [sp, #4]
-	ldr	r0, [sp, #168]
+	ldr	r0, [sp, #164]
 	str	r0, [sp, #8]
-	add	r1, sp, #84
-	ldr	r0, [sp, #44]
+	add	r1, sp, #80
+	ldr	r0, [sp, #40]
 	mov	r2, r7
 	ldr	r3, [sp, #16]
 	bl	ccm_mac_header
-	ldr	r2, [sp, #100]
-	str	r2, [sp, #32]
-	ldr	r2, [sp, #104]
+	ldr	r2, [sp, #96]
 	str	r2, [sp, #28]
+	ldr	r2, [sp, #100]
+	str	r2, [sp, #24]
+	ldr	r0, [sp, #104]
+	str	r0, [sp, #32]
 	ldr	r0, [sp, #108]
 	str	r0, [sp, #36]
-	ldr	r0, [sp, #112]
-	str	r0, [sp, #40]
 	@ ccm.ae:164: s0 = E.encrypt_block(ks, j0)
-	str	r6, [sp, #84]
-	ldr	r0, [sp, #52]
-	str	r0, [sp, #88]
-	str	r5, [sp, #92]
+	str	r6, [sp, #80]
+	ldr	r0, [sp, #48]
+	str	r0, [sp, #84]
+	str	r5, [sp, #88]
 	@ ccm.ae:59: return with_nonce((14 - nonce_len) as u8, n, 0 as u32)
 	movs	r0, #14
 	subs	r0, r0, r7
@@ -561,52 +560,52 @@ ccm_decrypt_with:
 	lsls	r0, r7, #24
 	orrs	r0, r4
 	@ ccm.ae:164: s0 = E.encrypt_block(ks, j0)
-	str	r0, [sp, #96]
-	add	r1, sp, #84
-	add	r2, sp, #100
-	ldr	r0, [sp, #44]
+	str	r0, [sp, #92]
+	add	r1, sp, #80
+	add	r2, sp, #96
+	ldr	r0, [sp, #40]
 	bl	ccm_E_encrypt_block
 	@ ccm.ae:65: return cat(j[127:32], j[31:0] + 1)
 	lsls	r1, r7, #24
 	orrs	r1, r4
 	@ ccm.ae:166: for i in 0..(n + 15) / 16 {
-	ldr	r0, [sp, #160]
+	ldr	r0, [sp, #156]
 	adds	r0, #15
 	lsrs	r0, r0, #4
-	str	r0, [sp, #56]
+	str	r0, [sp, #52]
 	@ ccm.ae:65: return cat(j[127:32], j[31:0] + 1)
 	adds	r4, r6, #1
 	@ ccm.ae:166: for i in 0..(n + 15) / 16 {
-	str	r5, [sp, #64]
-	str	r1, [sp, #60]
+	str	r5, [sp, #60]
+	str	r1, [sp, #56]
 	@ ccm.ae:164: s0 = E.encrypt_block(ks, j0)
+	ldr	r0, [sp, #96]
+	str	r0, [sp, #64]
 	ldr	r0, [sp, #100]
 	str	r0, [sp, #68]
-	ldr	r0, [sp, #104]
-	str	r0, [sp, #72]
-	ldr	r2, [sp, #108]
-	str	r2, [sp, #76]
-	ldr	r0, [sp, #112]
-	str	r0, [sp, #80]
+	ldr	r2, [sp, #104]
+	str	r2, [sp, #72]
+	ldr	r0, [sp, #108]
+	str	r0, [sp, #76]
 	@ ccm.ae:166: for i in 0..(n + 15) / 16 {
 	movs	r1, #0
-	str	r1, [sp, #20]
-	ldr	r0, [sp, #56]
+	str	r1, [sp, #16]
+	ldr	r0, [sp, #52]
 	cmp	r1, r0
 	bcc	.Lccm_decrypt_with_far1
 	b	.Lccm_decrypt_with_done7
 .Lccm_decrypt_with_far1:
 .Lccm_decrypt_with_loop6:
 	@ ccm.ae:167: off = 16 * i
-	ldr	r1, [sp, #20]
+	ldr	r1, [sp, #16]
 	lsls	r0, r1, #4
-	mov	r11, r0
+	mov	r10, r0
 	@ ccm.ae:168: c = load_be(ct, off, 16, n - off)
-	ldr	r1, [sp, #160]
+	ldr	r1, [sp, #156]
 	subs	r0, r1, r0
 	mov	r9, r0
-	ldr	r1, [sp, #156]
-	mov	r0, r11
+	ldr	r1, [sp, #152]
+	mov	r0, r10
 	adds	r1, r1, r0
 	movs	r2, #3
 	mov	r0, r9
@@ -616,11 +615,11 @@ ccm_decrypt_with:
 	beq	.Lccm_decrypt_with_words9
 .Lccm_decrypt_with_bytes8:
 	movs	r0, #0
+	str	r0, [sp, #80]
 	str	r0, [sp, #84]
 	str	r0, [sp, #88]
 	str	r0, [sp, #92]
-	str	r0, [sp, #96]
-	add	r3, sp, #84
+	add	r3, sp, #80
 	mov	r2, r9
 	cmp	r2, #16
 	bcc	.Lccm_decrypt_with_cnt11
@@ -643,41 +642,41 @@ ccm_decrypt_with:
 	rev	r5, r0
 	ldr	r0, [r1]
 	rev	r0, r0
-	str	r0, [sp, #24]
+	str	r0, [sp, #44]
 	@ ccm.ae:169: u = E.encrypt_block(ks, j)
-	str	r4, [sp, #84]
-	ldr	r0, [sp, #52]
-	str	r0, [sp, #88]
-	ldr	r0, [sp, #64]
-	str	r0, [sp, #92]
+	str	r4, [sp, #80]
+	ldr	r0, [sp, #48]
+	str	r0, [sp, #84]
 	ldr	r0, [sp, #60]
-	str	r0, [sp, #96]
-	add	r1, sp, #84
-	add	r2, sp, #100
-	ldr	r0, [sp, #44]
+	str	r0, [sp, #88]
+	ldr	r0, [sp, #56]
+	str	r0, [sp, #92]
+	add	r1, sp, #80
+	add	r2, sp, #96
+	ldr	r0, [sp, #40]
 	bl	ccm_E_encrypt_block
-	ldr	r1, [sp, #100]
+	ldr	r1, [sp, #96]
 	@ ccm.ae:171: m = first_bytes(c ^ u, n - off)
 	eors	r7, r1
 	mov	r8, r7
 	@ ccm.ae:169: u = E.encrypt_block(ks, j)
-	ldr	r1, [sp, #104]
+	ldr	r1, [sp, #100]
 	@ ccm.ae:171: m = first_bytes(c ^ u, n - off)
 	eors	r6, r1
-	mov	r10, r6
+	mov	r11, r6
 	@ ccm.ae:169: u = E.encrypt_block(ks, j)
-	ldr	r1, [sp, #108]
+	ldr	r1, [sp, #104]
 	@ ccm.ae:171: m = first_bytes(c ^ u, n - off)
 	eors	r5, r1
-	str	r5, [sp, #16]
+	str	r5, [sp, #20]
 	@ ccm.ae:169: u = E.encrypt_block(ks, j)
-	ldr	r0, [sp, #112]
+	ldr	r0, [sp, #108]
 	@ ccm.ae:171: m = first_bytes(c ^ u, n - off)
-	ldr	r1, [sp, #24]
+	ldr	r1, [sp, #44]
 	eors	r1, r0
 	@ ccm.ae:65: return cat(j[127:32], j[31:0] + 1)
 	adds	r0, r4, #1
-	str	r0, [sp, #48]
+	str	r0, [sp, #44]
 	@ ccm.ae:33: if count < 16 {                  // only a partial block pays for the mask (a run-time shift)
 	mov	r0, r9
 	cmp	r0, #16
@@ -732,26 +731,26 @@ ccm_decrypt_with:
 	mov	r0, r8
 	bics	r0, r5
 	mov	r8, r0
-	mov	r0, r10
+	mov	r0, r11
 	bics	r0, r4
-	mov	r10, r0
-	ldr	r0, [sp, #16]
+	mov	r11, r0
+	ldr	r0, [sp, #20]
 	bics	r0, r3
 	mov	r3, r0
 	bics	r1, r2
 	b	.Lccm_decrypt_with_endif14
 .Lccm_decrypt_with_else13:
-	ldr	r3, [sp, #16]
+	ldr	r3, [sp, #20]
 .Lccm_decrypt_with_endif14:
 	@ ccm.ae:172: store_be(msg, off, m, n - off)
 	rev	r5, r1
 	rev	r4, r3
-	mov	r0, r10
+	mov	r0, r11
 	rev	r6, r0
 	mov	r0, r8
 	rev	r2, r0
-	ldr	r7, [sp, #172]
-	mov	r0, r11
+	ldr	r7, [sp, #168]
+	mov	r0, r10
 	adds	r7, r7, r0
 	mov	r0, r9
 	cmp	r0, #16
@@ -765,11 +764,11 @@ ccm_decrypt_with:
 	str	r2, [r7, #12]
 	b	.Lccm_decrypt_with_stored20
 .Lccm_decrypt_with_bytes19:
-	str	r5, [sp, #84]
-	str	r4, [sp, #88]
-	str	r6, [sp, #92]
-	str	r2, [sp, #96]
-	add	r4, sp, #84
+	str	r5, [sp, #80]
+	str	r4, [sp, #84]
+	str	r6, [sp, #88]
+	str	r2, [sp, #92]
+	add	r4, sp, #80
 	mov	r2, r9
 	cmp	r2, #16
 	bcc	.Lccm_decrypt_with_cnt21
@@ -784,57 +783,57 @@ ccm_decrypt_with:
 .Lccm_decrypt_with_stored20:
 	@ ccm.ae:173: y = E.encrypt_block(ks, m ^ y)
 	mov	r0, r8
-	ldr	r2, [sp, #32]
-	eors	r0, r2
-	str	r0, [sp, #84]
-	mov	r0, r10
 	ldr	r2, [sp, #28]
 	eors	r0, r2
-	str	r0, [sp, #88]
-	ldr	r0, [sp, #36]
+	str	r0, [sp, #80]
+	mov	r0, r11
+	ldr	r2, [sp, #24]
+	eors	r0, r2
+	str	r0, [sp, #84]
+	ldr	r0, [sp, #32]
 	eors	r3, r0
-	str	r3, [sp, #92]
-	ldr	r0, [sp, #40]
+	str	r3, [sp, #88]
+	ldr	r0, [sp, #36]
 	eors	r1, r0
-	str	r1, [sp, #96]
-	add	r1, sp, #84
-	add	r2, sp, #100
-	ldr	r0, [sp, #44]
+	str	r1, [sp, #92]
+	add	r1, sp, #80
+	add	r2, sp, #96
+	ldr	r0, [sp, #40]
 	bl	ccm_E_encrypt_block
-	ldr	r4, [sp, #48]
-	ldr	r2, [sp, #100]
-	str	r2, [sp, #32]
-	ldr	r2, [sp, #104]
+	ldr	r4, [sp, #44]
+	ldr	r2, [sp, #96]
 	str	r2, [sp, #28]
+	ldr	r2, [sp, #100]
+	str	r2, [sp, #24]
+	ldr	r0, [sp, #104]
+	str	r0, [sp, #32]
 	ldr	r0, [sp, #108]
 	str	r0, [sp, #36]
-	ldr	r0, [sp, #112]
-	str	r0, [sp, #40]
-	ldr	r1, [sp, #20]
+	ldr	r1, [sp, #16]
 	adds	r1, #1
-	str	r1, [sp, #20]
-	ldr	r0, [sp, #56]
+	str	r1, [sp, #16]
+	ldr	r0, [sp, #52]
 	cmp	r1, r0
 	bcs	.Lccm_decrypt_with_far2
 	b	.Lccm_decrypt_with_loop6
 .Lccm_decrypt_with_far2:
 .Lccm_decrypt_with_done7:
 	@ ccm.ae:176: return (load_be(tag, 0, 16, len(tag)) ^ first_bytes(y ^ s0, len(tag))) == 0
-	ldr	r1, [sp, #164]
+	ldr	r1, [sp, #160]
 	movs	r2, #3
-	ldr	r0, [sp, #168]
+	ldr	r0, [sp, #164]
 	cmp	r0, #16
 	bcc	.Lccm_decrypt_with_bytes23
 	tst	r1, r2
 	beq	.Lccm_decrypt_with_words24
 .Lccm_decrypt_with_bytes23:
 	movs	r0, #0
+	str	r0, [sp, #80]
 	str	r0, [sp, #84]
 	str	r0, [sp, #88]
 	str	r0, [sp, #92]
-	str	r0, [sp, #96]
-	add	r3, sp, #84
-	ldr	r2, [sp, #168]
+	add	r3, sp, #80
+	ldr	r2, [sp, #164]
 	cmp	r2, #16
 	bcc	.Lccm_decrypt_with_cnt26
 	movs	r2, #16
@@ -848,23 +847,23 @@ ccm_decrypt_with:
 .Lccm_decrypt_with_cpyd25:
 	mov	r1, r3
 .Lccm_decrypt_with_words24:
-	ldr	r2, [sp, #32]
-	ldr	r0, [sp, #68]
-	eors	r2, r0
-	str	r2, [sp, #32]
 	ldr	r2, [sp, #28]
-	ldr	r0, [sp, #72]
+	ldr	r0, [sp, #64]
 	eors	r2, r0
 	str	r2, [sp, #28]
-	ldr	r0, [sp, #36]
-	ldr	r2, [sp, #76]
+	ldr	r2, [sp, #24]
+	ldr	r0, [sp, #68]
+	eors	r2, r0
+	str	r2, [sp, #24]
+	ldr	r0, [sp, #32]
+	ldr	r2, [sp, #72]
 	eors	r0, r2
-	mov	r8, r0
-	ldr	r6, [sp, #40]
-	ldr	r0, [sp, #80]
+	str	r0, [sp, #16]
+	ldr	r6, [sp, #36]
+	ldr	r0, [sp, #76]
 	eors	r6, r0
 	@ ccm.ae:33: if count < 16 {                  // only a partial block pays for the mask (a run-time shift)
-	ldr	r0, [sp, #168]
+	ldr	r0, [sp, #164]
 	cmp	r0, #16
 	movs	r2, #0
 	adcs	r2, r2
@@ -879,7 +878,7 @@ ccm_decrypt_with:
 	str	r0, [sp, #36]
 	ldr	r0, [r1, #4]
 	rev	r0, r0
-	str	r0, [sp, #24]
+	str	r0, [sp, #32]
 	ldr	r0, [r1]
 	rev	r0, r0
 	str	r0, [sp, #20]
@@ -892,7 +891,7 @@ ccm_decrypt_with:
 	mov	r3, r4
 	mov	r2, r4
 	mov	r1, r4
-	ldr	r0, [sp, #168]
+	ldr	r0, [sp, #164]
 	lsls	r5, r0, #3
 	cmp	r5, #128
 	bcs	.Lccm_decrypt_with_shz30
@@ -928,23 +927,23 @@ ccm_decrypt_with:
 	movs	r2, #0
 	movs	r1, #0
 .Lccm_decrypt_with_she33:
-	ldr	r5, [sp, #32]
+	ldr	r5, [sp, #28]
 	bics	r5, r4
-	ldr	r4, [sp, #28]
+	ldr	r4, [sp, #24]
 	bics	r4, r3
-	mov	r3, r8
+	ldr	r3, [sp, #16]
 	bics	r3, r2
 	bics	r6, r1
 	b	.Lccm_decrypt_with_endif29
 .Lccm_decrypt_with_else28:
-	ldr	r5, [sp, #32]
-	ldr	r4, [sp, #28]
-	mov	r3, r8
+	ldr	r5, [sp, #28]
+	ldr	r4, [sp, #24]
+	ldr	r3, [sp, #16]
 .Lccm_decrypt_with_endif29:
 	@ ccm.ae:176: return (load_be(tag, 0, 16, len(tag)) ^ first_bytes(y ^ s0, len(tag))) == 0
 	ldr	r0, [sp, #20]
 	eors	r0, r6
-	ldr	r1, [sp, #24]
+	ldr	r1, [sp, #32]
 	eors	r1, r3
 	ldr	r3, [sp, #40]
 	eors	r3, r5
@@ -958,9 +957,9 @@ ccm_decrypt_with:
 	adcs	r1, r1
 	movs	r0, #1
 	eors	r1, r0
-	ldr	r0, [sp, #180]
+	ldr	r0, [sp, #176]
 	strh	r1, [r0]
-	add	sp, #116
+	add	sp, #112
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5
@@ -990,7 +989,7 @@ ccm_E_encrypt_block:
 	str	r2, [sp, #8]
 	@ aes.ae:159: @unroll(round_unroll)
 	movs	r2, #1
-	str	r2, [sp]
+	mov	r10, r2
 	ldr	r4, [r1, #12]
 	str	r0, [sp, #4]
 	@ aes.ae:155: s0 = b[127:96] ^ w[0]
@@ -1045,7 +1044,7 @@ ccm_E_encrypt_block:
 	eors	r7, r0
 	ldr	r6, [r5, #12]
 	eors	r7, r6
-	mov	r11, r7
+	str	r7, [sp]
 	@ aes.ae:163: t2 = mix_column(sbox[s2[31:24]], sbox[s3[23:16]], sbox[s0[15:8]], sbox[s1[7:0]]) ^ w[4 * round + 2]
 	lsrs	r0, r2, #24
 	lsls	r6, r0, #2
@@ -1070,7 +1069,7 @@ ccm_E_encrypt_block:
 	eors	r7, r0
 	ldr	r6, [r5, #8]
 	eors	r7, r6
-	mov	r10, r7
+	mov	r11, r7
 	@ aes.ae:162: t1 = mix_column(sbox[s1[31:24]], sbox[s2[23:16]], sbox[s3[15:8]], sbox[s0[7:0]]) ^ w[4 * round + 1]
 	lsrs	r0, r3, #24
 	lsls	r6, r0, #2
@@ -1122,11 +1121,11 @@ ccm_E_encrypt_block:
 	@ aes.ae:164: t3 = mix_column(sbox[s3[31:24]], sbox[s0[23:16]], sbox[s1[15:8]], sbox[s2[7:0]]) ^ w[4 * round + 3]
 	adds	r5, #16
 	mov	r3, r6
-	mov	r2, r10
-	mov	r1, r11
-	ldr	r0, [sp]
+	mov	r2, r11
+	ldr	r1, [sp]
+	mov	r0, r10
 	adds	r0, #1
-	str	r0, [sp]
+	mov	r10, r0
 	cmp	r0, #10
 	bcc	.Lccm_E_encrypt_block_loop1
 .Lccm_E_encrypt_block_done2:
@@ -1302,16 +1301,16 @@ ccm_mac_header:
 	ldr	r2, [sp, #24]
 	ldr	r1, [sp, #28]
 	ldr	r0, [sp, #32]
-	str	r0, [sp, #4]
-	ldr	r0, [sp, #36]
 	str	r0, [sp]
+	ldr	r0, [sp, #36]
+	str	r0, [sp, #4]
 	@ ccm.ae:73: if a != 0 {
 	cmp	r4, #0
 	bne	.Lccm_mac_header_far1
 	b	.Lccm_mac_header_else1
 .Lccm_mac_header_far1:
 	@ ccm.ae:74: first = cat(a as u16, load_be(ad, 0, 14, a))
-	mov	r3, r10
+	mov	r4, r10
 .Lccm_mac_header_bytes3:
 	movs	r0, #0
 	str	r0, [sp, #8]
@@ -1320,43 +1319,43 @@ ccm_mac_header:
 	str	r0, [sp, #20]
 	add	r6, sp, #8
 	adds	r5, r6, #2
-	mov	r4, r9
-	cmp	r4, #14
+	mov	r3, r9
+	cmp	r3, #14
 	bcc	.Lccm_mac_header_cnt6
-	movs	r4, #14
+	movs	r3, #14
 .Lccm_mac_header_cnt6:
 .Lccm_mac_header_cpy7:
-	subs	r4, #1
+	subs	r3, #1
 	bcc	.Lccm_mac_header_cpyd5
-	ldrb	r0, [r3, r4]
-	strb	r0, [r5, r4]
+	ldrb	r0, [r4, r3]
+	strb	r0, [r5, r3]
 	b	.Lccm_mac_header_cpy7
 .Lccm_mac_header_cpyd5:
-	mov	r3, r6
+	mov	r4, r6
 .Lccm_mac_header_words4:
-	ldr	r0, [r3, #12]
-	rev	r6, r0
-	ldr	r0, [r3, #8]
-	rev	r4, r0
-	ldr	r0, [r3, #4]
-	rev	r5, r0
-	ldr	r0, [r3]
+	ldr	r0, [r4, #12]
 	rev	r7, r0
+	ldr	r0, [r4, #8]
+	rev	r6, r0
+	ldr	r0, [r4, #4]
+	rev	r3, r0
+	ldr	r0, [r4]
+	rev	r4, r0
 	mov	r0, r9
 	uxth	r0, r0
-	lsls	r3, r0, #16
-	orrs	r3, r7
+	lsls	r5, r0, #16
+	orrs	r5, r4
 	@ ccm.ae:76: if a >= 0xff00 {
-	movs	r7, #255
-	lsls	r7, r7, #8
+	movs	r4, #255
+	lsls	r4, r4, #8
 	mov	r0, r9
-	cmp	r0, r7
+	cmp	r0, r4
 	movs	r0, #0
 	adcs	r0, r0
 	cmp	r0, #0
 	beq	.Lccm_mac_header_else8
 	@ ccm.ae:77: first = cat(0xfffe as u16, a, load_be(ad, 0, 10, a))
-	mov	r4, r10
+	mov	r3, r10
 .Lccm_mac_header_bytes10:
 	movs	r0, #0
 	str	r0, [sp, #8]
@@ -1364,50 +1363,50 @@ ccm_mac_header:
 	str	r0, [sp, #16]
 	add	r6, sp, #8
 	adds	r5, r6, #2
-	mov	r3, r9
-	cmp	r3, #10
+	mov	r4, r9
+	cmp	r4, #10
 	bcc	.Lccm_mac_header_cnt13
-	movs	r3, #10
+	movs	r4, #10
 .Lccm_mac_header_cnt13:
 .Lccm_mac_header_cpy14:
-	subs	r3, #1
+	subs	r4, #1
 	bcc	.Lccm_mac_header_cpyd12
-	ldrb	r0, [r4, r3]
-	strb	r0, [r5, r3]
+	ldrb	r0, [r3, r4]
+	strb	r0, [r5, r4]
 	b	.Lccm_mac_header_cpy14
 .Lccm_mac_header_cpyd12:
-	mov	r4, r6
+	mov	r3, r6
 .Lccm_mac_header_words11:
 	mov	r0, r9
-	lsrs	r3, r0, #16
+	lsrs	r5, r0, #16
 	ldr	r0, =0xfffe0000
-	orrs	r3, r0
-	ldr	r0, [r4]
-	rev	r6, r0
+	orrs	r5, r0
+	ldr	r0, [r3]
+	rev	r4, r0
 	mov	r0, r9
-	lsls	r5, r0, #16
-	orrs	r5, r6
-	ldr	r0, [r4, #8]
-	rev	r6, r0
-	ldr	r0, [r4, #4]
-	rev	r0, r0
+	lsls	r0, r0, #16
+	orrs	r0, r4
+	ldr	r4, [r3, #8]
+	rev	r7, r4
+	ldr	r3, [r3, #4]
+	rev	r6, r3
 	@ ccm.ae:78: header = 6 as u32
 	movs	r4, #6
 	b	.Lccm_mac_header_endif9
 .Lccm_mac_header_else8:
-	mov	r0, r4
+	mov	r0, r3
 	movs	r4, #2
 .Lccm_mac_header_endif9:
 	@ ccm.ae:80: y = E.encrypt_block(ks, y ^ first)
-	eors	r2, r6
-	str	r2, [sp, #8]
-	eors	r1, r0
-	str	r1, [sp, #12]
+	eors	r2, r7
+	eors	r1, r6
+	ldr	r3, [sp]
+	eors	r3, r0
 	ldr	r0, [sp, #4]
 	eors	r0, r5
-	str	r0, [sp, #16]
-	ldr	r0, [sp]
-	eors	r0, r3
+	str	r2, [sp, #8]
+	str	r1, [sp, #12]
+	str	r3, [sp, #16]
 	str	r0, [sp, #20]
 	add	r1, sp, #8
 	add	r2, sp, #24
@@ -1498,10 +1497,10 @@ ccm_mac_header:
 	mov	r0, r11
 	bl	ccm_E_encrypt_block
 	ldr	r0, [sp, #24]
-	mov	r8, r0
 	ldr	r6, [sp, #28]
 	ldr	r2, [sp, #32]
 	ldr	r1, [sp, #36]
+	mov	r8, r0
 	adds	r4, #1
 	ldr	r0, [sp, #4]
 	cmp	r4, r0
@@ -1512,8 +1511,8 @@ ccm_mac_header:
 .Lccm_mac_header_else1:
 	mov	r3, r2
 	mov	r6, r1
-	ldr	r2, [sp, #4]
-	ldr	r1, [sp]
+	ldr	r2, [sp]
+	ldr	r1, [sp, #4]
 .Lccm_mac_header_endif2:
 	ldr	r4, [sp, #88]
 	str	r3, [r4]

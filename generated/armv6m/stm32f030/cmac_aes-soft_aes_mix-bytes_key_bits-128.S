@@ -110,7 +110,7 @@ cmac_encrypt_block:
 	str	r2, [sp, #8]
 	@ aes.ae:159: @unroll(round_unroll)
 	movs	r2, #1
-	str	r2, [sp]
+	mov	r10, r2
 	ldr	r4, [r1, #12]
 	str	r0, [sp, #4]
 	@ aes.ae:155: s0 = b[127:96] ^ w[0]
@@ -165,7 +165,7 @@ cmac_encrypt_block:
 	eors	r7, r0
 	ldr	r6, [r5, #12]
 	eors	r7, r6
-	mov	r11, r7
+	str	r7, [sp]
 	@ aes.ae:163: t2 = mix_column(sbox[s2[31:24]], sbox[s3[23:16]], sbox[s0[15:8]], sbox[s1[7:0]]) ^ w[4 * round + 2]
 	lsrs	r0, r2, #24
 	lsls	r6, r0, #2
@@ -190,7 +190,7 @@ cmac_encrypt_block:
 	eors	r7, r0
 	ldr	r6, [r5, #8]
 	eors	r7, r6
-	mov	r10, r7
+	mov	r11, r7
 	@ aes.ae:162: t1 = mix_column(sbox[s1[31:24]], sbox[s2[23:16]], sbox[s3[15:8]], sbox[s0[7:0]]) ^ w[4 * round + 1]
 	lsrs	r0, r3, #24
 	lsls	r6, r0, #2
@@ -242,11 +242,11 @@ cmac_encrypt_block:
 	@ aes.ae:164: t3 = mix_column(sbox[s3[31:24]], sbox[s0[23:16]], sbox[s1[15:8]], sbox[s2[7:0]]) ^ w[4 * round + 3]
 	adds	r5, #16
 	mov	r3, r6
-	mov	r2, r10
-	mov	r1, r11
-	ldr	r0, [sp]
+	mov	r2, r11
+	ldr	r1, [sp]
+	mov	r0, r10
 	adds	r0, #1
-	str	r0, [sp]
+	mov	r10, r0
 	cmp	r0, #10
 	bcc	.Lcmac_encrypt_block_loop1
 .Lcmac_encrypt_block_done2:

@@ -174,7 +174,7 @@ ctr_decrypt_with:
 
 @ --- ctr_xor_stream: ctr.xor_stream
 @     frame 80 bytes (26 spill slots, 16 on the stack; locals 16), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 760 bytes of code and literals
+@     estimated 764 bytes of code and literals
 	.section .text.ctr_xor_stream,"ax",%progbits
 	.global ctr_xor_stream
 	.type ctr_xor_stream, %function
@@ -207,8 +207,8 @@ ctr_xor_stream:
 	mov	r1, r3
 .Lctr_xor_stream_words2:
 	ldr	r0, [r1, #12]
-	rev	r0, r0
-	str	r0, [sp, #56]
+	rev	r2, r0
+	str	r2, [sp, #56]
 	ldr	r0, [r1, #8]
 	rev	r0, r0
 	str	r0, [sp, #52]
@@ -281,6 +281,30 @@ ctr_xor_stream:
 .Lctr_xor_stream_cpyd9:
 	mov	r1, r3
 .Lctr_xor_stream_words8:
+	movs	r6, #0
+	ldr	r2, [sp, #56]
+	ldr	r0, [sp, #12]
+	adds	r2, r2, r0
+	ldr	r3, [sp, #52]
+	adcs	r3, r6
+	ldr	r4, [sp, #48]
+	adcs	r4, r6
+	ldr	r5, [sp, #44]
+	adcs	r5, r6
+	@ aes.ae:158: s3 = b[31:0] ^ w[3]
+	ldr	r6, [sp, #4]
+	ldr	r0, [r6, #12]
+	eors	r2, r0
+	@ aes.ae:157: s2 = b[63:32] ^ w[2]
+	ldr	r0, [r6, #8]
+	eors	r3, r0
+	@ aes.ae:156: s1 = b[95:64] ^ w[1]
+	ldr	r0, [r6, #4]
+	eors	r4, r0
+	@ aes.ae:155: s0 = b[127:96] ^ w[0]
+	ldr	r0, [r6]
+	eors	r5, r0
+	@ ctr.ae:30: x = load_be(src, off, 16, n - off) ^ E.encrypt_block(ks, t1 + (i as u128))
 	ldr	r0, [r1, #12]
 	rev	r0, r0
 	str	r0, [sp, #32]
@@ -293,142 +317,119 @@ ctr_xor_stream:
 	ldr	r0, [r1]
 	rev	r0, r0
 	str	r0, [sp, #20]
-	movs	r6, #0
-	ldr	r0, [sp, #56]
-	ldr	r1, [sp, #12]
-	adds	r2, r0, r1
-	ldr	r3, [sp, #52]
-	adcs	r3, r6
-	ldr	r4, [sp, #48]
-	adcs	r4, r6
-	ldr	r5, [sp, #44]
-	adcs	r5, r6
-	@ aes.ae:155: s0 = b[127:96] ^ w[0]
-	ldr	r6, [sp, #4]
-	ldr	r0, [r6]
-	eors	r5, r0
-	@ aes.ae:156: s1 = b[95:64] ^ w[1]
-	ldr	r0, [r6, #4]
-	eors	r4, r0
-	@ aes.ae:157: s2 = b[63:32] ^ w[2]
-	ldr	r0, [r6, #8]
-	eors	r3, r0
-	@ aes.ae:158: s3 = b[31:0] ^ w[3]
-	ldr	r0, [r6, #12]
-	eors	r2, r0
-	@ aes.ae:159: @unroll(round_unroll)
-	movs	r0, #1
-	str	r0, [sp]
 	@ aes.ae:161: t0 = mix_column(sbox[s0[31:24]], sbox[s1[23:16]], sbox[s2[15:8]], sbox[s3[7:0]]) ^ w[4 * round]
 	mov	r1, r6
 	adds	r1, #16
 	@ aes.ae:159: @unroll(round_unroll)
+	movs	r0, #1
+	mov	r10, r0
 .Lctr_xor_stream_loop12:
-	@ aes.ae:161: t0 = mix_column(sbox[s0[31:24]], sbox[s1[23:16]], sbox[s2[15:8]], sbox[s3[7:0]]) ^ w[4 * round]
-	lsrs	r0, r5, #24
+	@ aes.ae:164: t3 = mix_column(sbox[s3[31:24]], sbox[s0[23:16]], sbox[s1[15:8]], sbox[s2[7:0]]) ^ w[4 * round + 3]
+	lsrs	r0, r2, #24
 	lsls	r6, r0, #2
 	mov	r0, r8
 	ldr	r7, [r0, r6]
-	lsrs	r0, r4, #16
+	lsrs	r0, r5, #16
 	uxtb	r0, r0
 	lsls	r6, r0, #2
 	mov	r0, lr
 	ldr	r0, [r0, r6]
 	eors	r7, r0
-	lsrs	r0, r3, #8
+	lsrs	r0, r4, #8
 	uxtb	r0, r0
 	lsls	r6, r0, #2
 	mov	r0, r12
 	ldr	r0, [r0, r6]
 	eors	r7, r0
-	uxtb	r0, r2
+	uxtb	r0, r3
 	lsls	r6, r0, #2
 	mov	r0, r9
 	ldr	r0, [r0, r6]
 	eors	r7, r0
-	ldr	r6, [r1]
+	ldr	r6, [r1, #12]
+	eors	r7, r6
+	str	r7, [sp]
+	@ aes.ae:163: t2 = mix_column(sbox[s2[31:24]], sbox[s3[23:16]], sbox[s0[15:8]], sbox[s1[7:0]]) ^ w[4 * round + 2]
+	lsrs	r0, r3, #24
+	lsls	r6, r0, #2
+	mov	r0, r8
+	ldr	r7, [r0, r6]
+	lsrs	r0, r2, #16
+	uxtb	r0, r0
+	lsls	r6, r0, #2
+	mov	r0, lr
+	ldr	r0, [r0, r6]
+	eors	r7, r0
+	lsrs	r0, r5, #8
+	uxtb	r0, r0
+	lsls	r6, r0, #2
+	mov	r0, r12
+	ldr	r0, [r0, r6]
+	eors	r7, r0
+	uxtb	r0, r4
+	lsls	r6, r0, #2
+	mov	r0, r9
+	ldr	r0, [r0, r6]
+	eors	r7, r0
+	ldr	r6, [r1, #8]
 	eors	r7, r6
 	mov	r11, r7
 	@ aes.ae:162: t1 = mix_column(sbox[s1[31:24]], sbox[s2[23:16]], sbox[s3[15:8]], sbox[s0[7:0]]) ^ w[4 * round + 1]
 	lsrs	r0, r4, #24
 	lsls	r6, r0, #2
 	mov	r0, r8
-	ldr	r7, [r0, r6]
+	ldr	r6, [r0, r6]
 	lsrs	r0, r3, #16
 	uxtb	r0, r0
-	lsls	r6, r0, #2
+	lsls	r7, r0, #2
 	mov	r0, lr
-	ldr	r0, [r0, r6]
-	eors	r7, r0
+	ldr	r0, [r0, r7]
+	eors	r6, r0
 	lsrs	r0, r2, #8
 	uxtb	r0, r0
-	lsls	r6, r0, #2
+	lsls	r7, r0, #2
 	mov	r0, r12
-	ldr	r0, [r0, r6]
-	eors	r7, r0
+	ldr	r0, [r0, r7]
+	eors	r6, r0
 	uxtb	r0, r5
-	lsls	r6, r0, #2
-	mov	r0, r9
-	ldr	r0, [r0, r6]
-	eors	r7, r0
-	ldr	r6, [r1, #4]
-	eors	r7, r6
-	mov	r10, r7
-	@ aes.ae:163: t2 = mix_column(sbox[s2[31:24]], sbox[s3[23:16]], sbox[s0[15:8]], sbox[s1[7:0]]) ^ w[4 * round + 2]
-	lsrs	r0, r3, #24
-	lsls	r6, r0, #2
-	mov	r0, r8
-	ldr	r6, [r0, r6]
-	lsrs	r0, r2, #16
-	uxtb	r0, r0
-	lsls	r7, r0, #2
-	mov	r0, lr
-	ldr	r0, [r0, r7]
-	eors	r6, r0
-	lsrs	r0, r5, #8
-	uxtb	r0, r0
-	lsls	r7, r0, #2
-	mov	r0, r12
-	ldr	r0, [r0, r7]
-	eors	r6, r0
-	uxtb	r0, r4
 	lsls	r7, r0, #2
 	mov	r0, r9
 	ldr	r0, [r0, r7]
 	eors	r6, r0
-	ldr	r0, [r1, #8]
+	ldr	r0, [r1, #4]
 	eors	r6, r0
-	@ aes.ae:164: t3 = mix_column(sbox[s3[31:24]], sbox[s0[23:16]], sbox[s1[15:8]], sbox[s2[7:0]]) ^ w[4 * round + 3]
-	lsrs	r0, r2, #24
-	lsls	r2, r0, #2
-	mov	r0, r8
-	ldr	r2, [r0, r2]
-	lsrs	r0, r5, #16
-	uxtb	r0, r0
+	@ aes.ae:161: t0 = mix_column(sbox[s0[31:24]], sbox[s1[23:16]], sbox[s2[15:8]], sbox[s3[7:0]]) ^ w[4 * round]
+	lsrs	r0, r5, #24
 	lsls	r5, r0, #2
-	mov	r0, lr
-	ldr	r0, [r0, r5]
-	eors	r2, r0
-	lsrs	r0, r4, #8
+	mov	r0, r8
+	ldr	r5, [r0, r5]
+	lsrs	r0, r4, #16
 	uxtb	r0, r0
 	lsls	r4, r0, #2
-	mov	r0, r12
+	mov	r0, lr
 	ldr	r0, [r0, r4]
-	eors	r2, r0
-	uxtb	r0, r3
+	eors	r5, r0
+	lsrs	r0, r3, #8
+	uxtb	r0, r0
 	lsls	r3, r0, #2
-	mov	r0, r9
+	mov	r0, r12
 	ldr	r0, [r0, r3]
-	eors	r2, r0
-	ldr	r0, [r1, #12]
-	eors	r2, r0
+	eors	r5, r0
+	uxtb	r0, r2
+	lsls	r2, r0, #2
+	mov	r0, r9
+	ldr	r0, [r0, r2]
+	eors	r5, r0
+	ldr	r0, [r1]
+	eors	r5, r0
+	@ aes.ae:164: t3 = mix_column(sbox[s3[31:24]], sbox[s0[23:16]], sbox[s1[15:8]], sbox[s2[7:0]]) ^ w[4 * round + 3]
 	adds	r1, #16
-	mov	r5, r11
-	mov	r4, r10
-	mov	r3, r6
-	ldr	r0, [sp]
+	mov	r4, r6
+	mov	r3, r11
+	ldr	r2, [sp]
+	mov	r0, r10
 	adds	r0, #1
-	str	r0, [sp]
+	mov	r10, r0
 	cmp	r0, #10
 	bcc	.Lctr_xor_stream_loop12
 .Lctr_xor_stream_done13:
@@ -453,9 +454,14 @@ ctr_xor_stream:
 	@ aes.ae:170: return cat(sub_shift(s0, s1, s2, s3) ^ w[4 * nr],
 	movs	r6, #160
 	ldr	r0, [sp, #4]
-	ldr	r6, [r0, r6]
-	eors	r1, r6
-	mov	r11, r1
+	ldr	r0, [r0, r6]
+	eors	r1, r0
+	@ ctr.ae:30: x = load_be(src, off, 16, n - off) ^ E.encrypt_block(ks, t1 + (i as u128))
+	ldr	r0, [sp, #20]
+	eors	r0, r1
+	@ ctr.ae:31: store_be(dst, off, x, n - off)
+	rev	r0, r0
+	mov	r11, r0
 	@ aes.ae:127: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
 	lsrs	r1, r4, #24
 	ldrb	r0, [r7, r1]
@@ -476,9 +482,14 @@ ctr_xor_stream:
 	@ aes.ae:171: sub_shift(s1, s2, s3, s0) ^ w[4 * nr + 1],
 	movs	r6, #164
 	ldr	r0, [sp, #4]
-	ldr	r6, [r0, r6]
-	eors	r1, r6
-	mov	r10, r1
+	ldr	r0, [r0, r6]
+	eors	r1, r0
+	@ ctr.ae:30: x = load_be(src, off, 16, n - off) ^ E.encrypt_block(ks, t1 + (i as u128))
+	ldr	r0, [sp, #24]
+	eors	r0, r1
+	@ ctr.ae:31: store_be(dst, off, x, n - off)
+	rev	r0, r0
+	mov	r10, r0
 	@ aes.ae:127: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
 	lsrs	r1, r3, #24
 	ldrb	r0, [r7, r1]
@@ -501,6 +512,11 @@ ctr_xor_stream:
 	ldr	r0, [sp, #4]
 	ldr	r0, [r0, r6]
 	eors	r1, r0
+	@ ctr.ae:30: x = load_be(src, off, 16, n - off) ^ E.encrypt_block(ks, t1 + (i as u128))
+	ldr	r0, [sp, #28]
+	eors	r0, r1
+	@ ctr.ae:31: store_be(dst, off, x, n - off)
+	rev	r1, r0
 	@ aes.ae:127: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
 	lsrs	r2, r2, #24
 	ldrb	r0, [r7, r2]
@@ -524,52 +540,45 @@ ctr_xor_stream:
 	ldr	r0, [r0, r3]
 	eors	r2, r0
 	@ ctr.ae:30: x = load_be(src, off, 16, n - off) ^ E.encrypt_block(ks, t1 + (i as u128))
-	ldr	r6, [sp, #32]
-	eors	r6, r2
-	ldr	r2, [sp, #28]
-	eors	r2, r1
-	ldr	r3, [sp, #24]
-	mov	r0, r10
-	eors	r3, r0
-	ldr	r1, [sp, #20]
-	mov	r0, r11
-	eors	r1, r0
+	ldr	r0, [sp, #32]
+	eors	r0, r2
 	@ ctr.ae:31: store_be(dst, off, x, n - off)
-	rev	r5, r1
-	rev	r4, r3
-	rev	r3, r2
-	rev	r2, r6
-	ldr	r1, [sp, #120]
+	rev	r2, r0
+	ldr	r3, [sp, #120]
 	ldr	r0, [sp, #16]
-	adds	r1, r1, r0
+	adds	r3, r3, r0
 	ldr	r0, [sp, #8]
 	cmp	r0, #16
 	bcc	.Lctr_xor_stream_bytes14
 	movs	r0, #3
-	tst	r1, r0
+	tst	r3, r0
 	bne	.Lctr_xor_stream_bytes14
-	str	r5, [r1]
-	str	r4, [r1, #4]
-	str	r3, [r1, #8]
-	str	r2, [r1, #12]
+	mov	r0, r11
+	str	r0, [r3]
+	mov	r0, r10
+	str	r0, [r3, #4]
+	str	r1, [r3, #8]
+	str	r2, [r3, #12]
 	b	.Lctr_xor_stream_stored15
 	.ltorg
 .Lctr_xor_stream_bytes14:
-	str	r5, [sp, #64]
-	str	r4, [sp, #68]
-	str	r3, [sp, #72]
+	mov	r0, r11
+	str	r0, [sp, #64]
+	mov	r0, r10
+	str	r0, [sp, #68]
+	str	r1, [sp, #72]
 	str	r2, [sp, #76]
-	add	r3, sp, #64
-	ldr	r2, [sp, #8]
-	cmp	r2, #16
+	add	r2, sp, #64
+	ldr	r1, [sp, #8]
+	cmp	r1, #16
 	bcc	.Lctr_xor_stream_cnt16
-	movs	r2, #16
+	movs	r1, #16
 .Lctr_xor_stream_cnt16:
 .Lctr_xor_stream_cpy17:
-	subs	r2, #1
+	subs	r1, #1
 	bcc	.Lctr_xor_stream_stored15
-	ldrb	r0, [r3, r2]
-	strb	r0, [r1, r2]
+	ldrb	r0, [r2, r1]
+	strb	r0, [r3, r1]
 	b	.Lctr_xor_stream_cpy17
 .Lctr_xor_stream_stored15:
 	ldr	r1, [sp, #12]

@@ -9,7 +9,7 @@
 
 @ --- gcm_key_setup: gcm.key_setup
 @     frame 36 bytes (12 spill slots, 1 on the stack; locals 32), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 500 bytes of code and literals
+@     estimated 490 bytes of code and literals
 	.section .text.gcm_key_setup,"ax",%progbits
 	.global gcm_key_setup
 	.type gcm_key_setup, %function
@@ -24,7 +24,7 @@ gcm_key_setup:
 	push	{r4, r5, r6, r7}
 	sub	sp, #36
 	str	r2, [sp]
-	mov	r10, r3
+	mov	r8, r3
 	@ gcm.ae:72: E.key_schedule(load_be(key, 0, key_bits / 8), ks)
 	movs	r1, #3
 	tst	r0, r1
@@ -141,7 +141,7 @@ gcm_key_setup:
 	lsrs	r0, r5, #2
 	lsls	r0, r0, #4
 	uxth	r0, r0
-	mov	r8, r0
+	mov	r9, r0
 	lsls	r0, r5, #30
 	lsrs	r7, r0, #30
 	cmp	r7, #255
@@ -160,10 +160,10 @@ gcm_key_setup:
 	movs	r0, #8
 	lsrs	r0, r7
 	uxth	r7, r0
-	add	r7, r8
+	add	r7, r9
 	uxth	r0, r7
 	lsls	r7, r0, #4
-	add	r7, r10
+	add	r7, r8
 	str	r4, [r7]
 	str	r3, [r7, #4]
 	str	r2, [r7, #8]
@@ -187,7 +187,7 @@ gcm_key_setup:
 .Lgcm_key_setup_done10:
 	@ ghash.ae:133: tab[0] = 0
 	movs	r3, #0
-	mov	r4, r10
+	mov	r4, r8
 	str	r3, [r4]
 	str	r3, [r4, #4]
 	str	r3, [r4, #8]
@@ -210,21 +210,21 @@ gcm_key_setup:
 	lsls	r0, r0, #4
 	adds	r1, r4, r0
 	@ ghash.ae:137: tab[u] = tab[u ^ low] ^ tab[low]
-	mov	r2, r10
+	mov	r2, r8
 	adds	r2, #48
 	@ ghash.ae:135: for u in 3..16 {
 	movs	r0, #3
-	mov	r11, r0
+	mov	r9, r0
 .Lgcm_key_setup_loop12:
 	@ ghash.ae:136: low = u & (0 - u)
 	movs	r3, #0
-	mov	r6, r11
+	mov	r6, r9
 	subs	r0, r3, r6
 	uxth	r3, r0
 	ands	r3, r6
 	@ ghash.ae:137: tab[u] = tab[u ^ low] ^ tab[low]
 	lsls	r4, r3, #4
-	mov	r0, r10
+	mov	r0, r8
 	adds	r5, r0, r4
 	eors	r6, r3
 	lsls	r4, r6, #4
@@ -234,23 +234,18 @@ gcm_key_setup:
 	eors	r0, r7
 	str	r0, [sp]
 	ldr	r0, [r4, #8]
-	mov	r8, r0
-	ldr	r0, [r5, #8]
-	mov	r7, r8
-	eors	r7, r0
-	mov	r8, r7
+	ldr	r7, [r5, #8]
+	eors	r0, r7
+	mov	r10, r0
 	ldr	r0, [r4, #4]
-	mov	r9, r0
-	ldr	r0, [r5, #4]
-	mov	r7, r9
-	eors	r7, r0
-	ldr	r0, [r4]
+	ldr	r7, [r5, #4]
+	eors	r0, r7
+	ldr	r7, [r4]
 	ldr	r5, [r5]
-	eors	r0, r5
-	str	r0, [r2]
-	mov	r0, r7
+	eors	r7, r5
+	str	r7, [r2]
 	str	r0, [r2, #4]
-	mov	r0, r8
+	mov	r0, r10
 	str	r0, [r2, #8]
 	ldr	r0, [sp]
 	str	r0, [r2, #12]
@@ -259,11 +254,11 @@ gcm_key_setup:
 	adds	r3, #16
 	uxth	r0, r3
 	lsls	r3, r0, #4
-	mov	r0, r10
+	mov	r0, r8
 	adds	r3, r0, r3
 	uxth	r0, r6
 	lsls	r4, r0, #4
-	mov	r0, r10
+	mov	r0, r8
 	adds	r7, r0, r4
 	ldr	r4, [r7, #12]
 	ldr	r0, [r3, #12]
@@ -283,9 +278,9 @@ gcm_key_setup:
 	str	r4, [r1, #12]
 	adds	r2, #16
 	adds	r1, #16
-	mov	r0, r11
+	mov	r0, r9
 	adds	r0, #1
-	mov	r11, r0
+	mov	r9, r0
 	cmp	r0, #16
 	bcc	.Lgcm_key_setup_loop12
 .Lgcm_key_setup_done13:
@@ -302,8 +297,8 @@ gcm_key_setup:
 
 
 @ --- gcm_encrypt_with: gcm.encrypt_with
-@     frame 124 bytes (38 spill slots, 18 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 904 bytes of code and literals
+@     frame 120 bytes (38 spill slots, 17 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 906 bytes of code and literals
 	.section .text.gcm_encrypt_with,"ax",%progbits
 	.global gcm_encrypt_with
 	.type gcm_encrypt_with, %function
@@ -316,108 +311,111 @@ gcm_encrypt_with:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #124
-	str	r0, [sp, #44]
-	str	r1, [sp, #8]
+	sub	sp, #120
+	@ gcm.ae:118: y = G.absorb(tab, 0 as u128, ad)
+	movs	r4, #0
+	str	r4, [sp, #88]
+	str	r4, [sp, #92]
+	str	r4, [sp, #96]
+	str	r4, [sp, #100]
+	add	r4, sp, #104
+	str	r4, [sp]
+	str	r0, [sp, #40]
+	mov	r10, r1
 	mov	r5, r2
 	mov	r4, r3
-	ldr	r2, [sp, #160]
-	@ gcm.ae:118: y = G.absorb(tab, 0 as u128, ad)
-	movs	r0, #0
-	str	r0, [sp, #92]
-	str	r0, [sp, #96]
-	str	r0, [sp, #100]
-	str	r0, [sp, #104]
-	add	r1, sp, #92
-	add	r0, sp, #108
-	str	r0, [sp]
-	ldr	r0, [sp, #8]
-	ldr	r3, [sp, #164]
+	ldr	r2, [sp, #156]
+	add	r1, sp, #88
+	mov	r0, r10
+	ldr	r3, [sp, #160]
 	bl	gcm_G_absorb
-	ldr	r0, [sp, #108]
+	ldr	r0, [sp, #104]
 	str	r0, [sp, #24]
-	ldr	r0, [sp, #112]
+	ldr	r0, [sp, #108]
 	str	r0, [sp, #28]
-	ldr	r0, [sp, #116]
+	ldr	r0, [sp, #112]
 	str	r0, [sp, #20]
-	ldr	r0, [sp, #120]
+	ldr	r0, [sp, #116]
 	str	r0, [sp, #16]
 	@ gcm.ae:119: j0 = counter0(tab, nonce)
-	add	r3, sp, #92
-	ldr	r0, [sp, #8]
+	add	r3, sp, #88
+	mov	r0, r10
 	mov	r1, r5
 	mov	r2, r4
 	bl	gcm_counter0
-	ldr	r4, [sp, #92]
-	ldr	r7, [sp, #96]
-	ldr	r6, [sp, #100]
-	ldr	r5, [sp, #104]
+	ldr	r4, [sp, #88]
+	ldr	r7, [sp, #92]
+	ldr	r6, [sp, #96]
+	ldr	r5, [sp, #100]
 	@ gcm.ae:120: s0 = E.encrypt_block(ks, j0)
-	str	r4, [sp, #92]
-	str	r7, [sp, #96]
-	str	r6, [sp, #100]
-	str	r5, [sp, #104]
-	add	r1, sp, #92
-	add	r2, sp, #108
-	ldr	r0, [sp, #44]
+	str	r4, [sp, #88]
+	str	r7, [sp, #92]
+	str	r6, [sp, #96]
+	str	r5, [sp, #100]
+	add	r1, sp, #88
+	add	r2, sp, #104
+	ldr	r0, [sp, #40]
 	bl	gcm_E_encrypt_block
-	ldr	r0, [sp, #108]
-	str	r0, [sp, #72]
-	ldr	r0, [sp, #112]
-	str	r0, [sp, #68]
-	ldr	r0, [sp, #116]
-	str	r0, [sp, #64]
-	ldr	r0, [sp, #120]
-	str	r0, [sp, #60]
+	@ gcm.ae:123: for i in 0..(n + 15) / 16 {
+	ldr	r0, [sp, #168]
+	adds	r0, #15
+	lsrs	r0, r0, #4
+	str	r0, [sp, #36]
 	@ gcm.ae:38: return cat(x[127:32], x[31:0] + 1)
 	adds	r4, r4, #1
 	@ gcm.ae:123: for i in 0..(n + 15) / 16 {
-	ldr	r0, [sp, #172]
-	adds	r0, #15
-	lsrs	r0, r0, #4
-	str	r0, [sp, #40]
+	str	r7, [sp, #52]
+	str	r6, [sp, #48]
+	str	r5, [sp, #44]
+	@ gcm.ae:120: s0 = E.encrypt_block(ks, j0)
+	ldr	r0, [sp, #104]
+	str	r0, [sp, #68]
+	ldr	r0, [sp, #108]
+	str	r0, [sp, #64]
+	ldr	r0, [sp, #112]
+	str	r0, [sp, #60]
+	ldr	r0, [sp, #116]
+	str	r0, [sp, #56]
+	@ gcm.ae:123: for i in 0..(n + 15) / 16 {
 	movs	r1, #0
-	str	r1, [sp, #12]
-	str	r7, [sp, #56]
-	str	r6, [sp, #52]
-	str	r5, [sp, #48]
-	ldr	r0, [sp, #40]
+	mov	r11, r1
+	ldr	r0, [sp, #36]
 	cmp	r1, r0
 	bcc	.Lgcm_encrypt_with_far1
 	b	.Lgcm_encrypt_with_done2
 .Lgcm_encrypt_with_far1:
 .Lgcm_encrypt_with_loop1:
 	@ gcm.ae:124: off = 16 * i
-	ldr	r1, [sp, #12]
+	mov	r1, r11
 	lsls	r0, r1, #4
-	mov	r11, r0
+	mov	r9, r0
 	@ gcm.ae:125: u = E.encrypt_block(ks, j)
-	str	r4, [sp, #92]
-	ldr	r0, [sp, #56]
-	str	r0, [sp, #96]
+	str	r4, [sp, #88]
 	ldr	r0, [sp, #52]
-	str	r0, [sp, #100]
+	str	r0, [sp, #92]
 	ldr	r0, [sp, #48]
-	str	r0, [sp, #104]
-	add	r1, sp, #92
-	add	r2, sp, #108
+	str	r0, [sp, #96]
 	ldr	r0, [sp, #44]
+	str	r0, [sp, #100]
+	add	r1, sp, #88
+	add	r2, sp, #104
+	ldr	r0, [sp, #40]
 	bl	gcm_E_encrypt_block
-	ldr	r6, [sp, #108]
-	ldr	r3, [sp, #112]
-	ldr	r2, [sp, #116]
-	ldr	r0, [sp, #120]
-	str	r0, [sp, #32]
+	ldr	r5, [sp, #104]
+	ldr	r3, [sp, #108]
+	ldr	r2, [sp, #112]
+	ldr	r0, [sp, #116]
+	str	r0, [sp, #8]
 	@ gcm.ae:38: return cat(x[127:32], x[31:0] + 1)
 	adds	r0, r4, #1
-	str	r0, [sp, #36]
+	str	r0, [sp, #32]
 	@ gcm.ae:127: c = first_bytes(load_be(msg, off, 16, n - off) ^ u, n - off)
-	ldr	r1, [sp, #172]
-	mov	r0, r11
+	ldr	r1, [sp, #168]
+	mov	r0, r9
 	subs	r0, r1, r0
 	mov	r8, r0
-	ldr	r1, [sp, #168]
-	mov	r0, r11
+	ldr	r1, [sp, #164]
+	mov	r0, r9
 	adds	r1, r1, r0
 	mov	r0, r8
 	cmp	r0, #16
@@ -427,11 +425,11 @@ gcm_encrypt_with:
 	beq	.Lgcm_encrypt_with_words4
 .Lgcm_encrypt_with_bytes3:
 	movs	r0, #0
+	str	r0, [sp, #88]
 	str	r0, [sp, #92]
 	str	r0, [sp, #96]
 	str	r0, [sp, #100]
-	str	r0, [sp, #104]
-	add	r5, sp, #92
+	add	r6, sp, #88
 	mov	r4, r8
 	cmp	r4, #16
 	bcc	.Lgcm_encrypt_with_cnt6
@@ -441,27 +439,27 @@ gcm_encrypt_with:
 	subs	r4, #1
 	bcc	.Lgcm_encrypt_with_cpyd5
 	ldrb	r0, [r1, r4]
-	strb	r0, [r5, r4]
+	strb	r0, [r6, r4]
 	b	.Lgcm_encrypt_with_cpy7
 .Lgcm_encrypt_with_cpyd5:
-	mov	r1, r5
+	mov	r1, r6
 .Lgcm_encrypt_with_words4:
 	ldr	r0, [r1, #12]
 	rev	r0, r0
-	ldr	r4, [r1, #8]
-	rev	r4, r4
-	ldr	r5, [r1, #4]
-	rev	r5, r5
-	ldr	r1, [r1]
-	rev	r1, r1
-	eors	r0, r6
-	mov	r9, r0
-	eors	r4, r3
-	str	r4, [sp, #4]
+	eors	r0, r5
+	str	r0, [sp, #4]
+	ldr	r0, [r1, #8]
+	rev	r0, r0
+	eors	r0, r3
+	str	r0, [sp, #12]
+	ldr	r0, [r1, #4]
+	rev	r5, r0
 	eors	r5, r2
-	ldr	r0, [sp, #32]
+	ldr	r0, [r1]
+	rev	r1, r0
+	ldr	r0, [sp, #8]
 	eors	r1, r0
-	mov	r10, r1
+	str	r1, [sp, #8]
 	@ gcm.ae:44: if count < 16 {                  // only a partial block pays for the mask (a run-time shift)
 	mov	r0, r8
 	cmp	r0, #16
@@ -491,9 +489,9 @@ gcm_encrypt_with:
 	subs	r6, #32
 	b	.Lgcm_encrypt_with_shl12
 .Lgcm_encrypt_with_shf11:
+	lsrs	r4, r6
 	movs	r7, #32
 	subs	r7, r7, r6
-	lsrs	r4, r6
 	mov	r0, r3
 	lsls	r0, r7
 	orrs	r4, r0
@@ -501,9 +499,9 @@ gcm_encrypt_with:
 	mov	r0, r2
 	lsls	r0, r7
 	orrs	r3, r0
-	lsrs	r2, r6
 	mov	r0, r1
 	lsls	r0, r7
+	lsrs	r2, r6
 	orrs	r2, r0
 	lsrs	r1, r6
 	b	.Lgcm_encrypt_with_she13
@@ -513,29 +511,29 @@ gcm_encrypt_with:
 	movs	r2, #0
 	movs	r1, #0
 .Lgcm_encrypt_with_she13:
-	mov	r7, r9
+	ldr	r7, [sp, #4]
 	bics	r7, r4
-	ldr	r6, [sp, #4]
+	ldr	r6, [sp, #12]
 	bics	r6, r3
 	bics	r5, r2
-	mov	r4, r10
+	ldr	r4, [sp, #8]
 	bics	r4, r1
 	b	.Lgcm_encrypt_with_endif9
 .Lgcm_encrypt_with_else8:
-	mov	r7, r9
-	ldr	r6, [sp, #4]
-	mov	r4, r10
+	ldr	r7, [sp, #4]
+	ldr	r6, [sp, #12]
+	ldr	r4, [sp, #8]
 .Lgcm_encrypt_with_endif9:
 	@ gcm.ae:128: store_be(ct, off, c, n - off)
+	ldr	r1, [sp, #172]
+	mov	r0, r9
+	adds	r1, r1, r0
 	rev	r0, r4
 	mov	r9, r0
 	rev	r0, r5
-	mov	r10, r0
+	str	r0, [sp, #4]
 	rev	r3, r6
 	rev	r2, r7
-	ldr	r1, [sp, #176]
-	mov	r0, r11
-	adds	r1, r1, r0
 	mov	r0, r8
 	cmp	r0, #16
 	bcc	.Lgcm_encrypt_with_bytes14
@@ -544,19 +542,19 @@ gcm_encrypt_with:
 	bne	.Lgcm_encrypt_with_bytes14
 	mov	r0, r9
 	str	r0, [r1]
-	mov	r0, r10
+	ldr	r0, [sp, #4]
 	str	r0, [r1, #4]
 	str	r3, [r1, #8]
 	str	r2, [r1, #12]
 	b	.Lgcm_encrypt_with_stored15
 .Lgcm_encrypt_with_bytes14:
 	mov	r0, r9
+	str	r0, [sp, #88]
+	ldr	r0, [sp, #4]
 	str	r0, [sp, #92]
-	mov	r0, r10
-	str	r0, [sp, #96]
-	str	r3, [sp, #100]
-	str	r2, [sp, #104]
-	add	r3, sp, #92
+	str	r3, [sp, #96]
+	str	r2, [sp, #100]
+	add	r3, sp, #88
 	mov	r2, r8
 	cmp	r2, #16
 	bcc	.Lgcm_encrypt_with_cnt16
@@ -578,66 +576,80 @@ gcm_encrypt_with:
 	eors	r1, r5
 	ldr	r0, [sp, #16]
 	eors	r0, r4
-	str	r3, [sp, #92]
-	str	r2, [sp, #96]
-	str	r1, [sp, #100]
-	str	r0, [sp, #104]
-	add	r0, sp, #92
-	add	r2, sp, #108
-	ldr	r1, [sp, #8]
+	str	r3, [sp, #88]
+	str	r2, [sp, #92]
+	str	r1, [sp, #96]
+	str	r0, [sp, #100]
+	add	r0, sp, #88
+	add	r2, sp, #104
+	mov	r1, r10
 	bl	gcm_G_mul_h
-	ldr	r0, [sp, #108]
-	ldr	r3, [sp, #112]
-	ldr	r2, [sp, #116]
-	ldr	r1, [sp, #120]
-	ldr	r4, [sp, #36]
+	ldr	r0, [sp, #104]
+	ldr	r3, [sp, #108]
+	ldr	r2, [sp, #112]
+	ldr	r1, [sp, #116]
+	ldr	r4, [sp, #32]
 	str	r0, [sp, #24]
 	str	r3, [sp, #28]
 	str	r2, [sp, #20]
 	str	r1, [sp, #16]
-	ldr	r1, [sp, #12]
+	mov	r1, r11
 	adds	r1, #1
-	str	r1, [sp, #12]
-	ldr	r0, [sp, #40]
+	mov	r11, r1
+	ldr	r0, [sp, #36]
 	cmp	r1, r0
 	bcs	.Lgcm_encrypt_with_far2
 	b	.Lgcm_encrypt_with_loop1
 .Lgcm_encrypt_with_far2:
 .Lgcm_encrypt_with_done2:
 	@ gcm.ae:64: lengths = cat((ad_len as u64) << 3, (ct_len as u64) << 3)
-	ldr	r0, [sp, #164]
-	lsls	r2, r0, #3
-	lsrs	r1, r0, #29
-	ldr	r0, [sp, #172]
-	lsls	r3, r0, #3
+	ldr	r0, [sp, #160]
 	lsrs	r0, r0, #29
 	@ gcm.ae:65: return G.mul_h(y ^ lengths, tab) ^ s0
-	ldr	r5, [sp, #24]
-	eors	r5, r3
+	ldr	r1, [sp, #16]
+	eors	r1, r0
+	@ gcm.ae:64: lengths = cat((ad_len as u64) << 3, (ct_len as u64) << 3)
+	ldr	r0, [sp, #160]
+	lsls	r0, r0, #3
+	@ gcm.ae:65: return G.mul_h(y ^ lengths, tab) ^ s0
+	ldr	r3, [sp, #20]
+	eors	r3, r0
+	@ gcm.ae:64: lengths = cat((ad_len as u64) << 3, (ct_len as u64) << 3)
+	ldr	r0, [sp, #168]
+	lsrs	r0, r0, #29
+	@ gcm.ae:65: return G.mul_h(y ^ lengths, tab) ^ s0
 	ldr	r4, [sp, #28]
 	eors	r4, r0
-	ldr	r3, [sp, #20]
-	eors	r3, r2
-	ldr	r2, [sp, #16]
-	eors	r2, r1
+	@ gcm.ae:64: lengths = cat((ad_len as u64) << 3, (ct_len as u64) << 3)
+	ldr	r0, [sp, #168]
+	lsls	r0, r0, #3
+	@ gcm.ae:65: return G.mul_h(y ^ lengths, tab) ^ s0
+	ldr	r5, [sp, #24]
+	eors	r5, r0
 	@ ghash.ae:149: xs[i] = x[w * i + w - 1 : w * i]
 	uxth	r0, r5
-	add	r1, sp, #76
-	strh	r0, [r1]
+	add	r2, sp, #72
+	strh	r0, [r2]
 	lsrs	r0, r5, #16
-	strh	r0, [r1, #2]
+	strh	r0, [r2, #2]
 	uxth	r0, r4
-	strh	r0, [r1, #4]
+	strh	r0, [r2, #4]
 	lsrs	r0, r4, #16
-	strh	r0, [r1, #6]
+	strh	r0, [r2, #6]
 	uxth	r0, r3
-	strh	r0, [r1, #8]
+	strh	r0, [r2, #8]
 	lsrs	r0, r3, #16
-	strh	r0, [r1, #10]
-	uxth	r0, r2
-	strh	r0, [r1, #12]
-	lsrs	r0, r2, #16
-	strh	r0, [r1, #14]
+	strh	r0, [r2, #10]
+	uxth	r0, r1
+	strh	r0, [r2, #12]
+	lsrs	r0, r1, #16
+	strh	r0, [r2, #14]
+	@ ghash.ae:157: z = z ^ tab[xw[8 * j + 7 : 8 * j + 4]] ^ tab[16 + (xw[8 * j + 3 : 8 * j] as u8)]
+	mov	r0, r10
+	movs	r1, #1
+	lsls	r1, r1, #8
+	adds	r0, r0, r1
+	str	r0, [sp, #4]
 	@ ghash.ae:152: @unroll(unroll)
 	movs	r0, #0
 	mov	r11, r0
@@ -646,17 +658,11 @@ gcm_encrypt_with:
 	movs	r2, #0
 	movs	r1, #0
 	@ ghash.ae:154: xw = xs[i]
-	add	r0, sp, #76
+	add	r0, sp, #72
 	mov	r9, r0
 	@ ghash.ae:156: z = (z >> 8) ^ ((R8[z[7:0]] as u128) << 112)
 	ldr	r0, =gcm_G.R8
-	str	r0, [sp, #4]
-	@ ghash.ae:157: z = z ^ tab[xw[8 * j + 7 : 8 * j + 4]] ^ tab[16 + (xw[8 * j + 3 : 8 * j] as u8)]
-	ldr	r0, [sp, #8]
-	movs	r3, #1
-	lsls	r3, r3, #8
-	adds	r0, r0, r3
-	mov	r10, r0
+	str	r0, [sp, #8]
 	@ ghash.ae:152: @unroll(unroll)
 .Lgcm_encrypt_with_loop18:
 	@ ghash.ae:154: xw = xs[i]
@@ -676,7 +682,7 @@ gcm_encrypt_with:
 	lsrs	r1, r1, #8
 	uxtb	r0, r7
 	lsls	r2, r0, #1
-	ldr	r0, [sp, #4]
+	ldr	r0, [sp, #8]
 	ldrh	r0, [r0, r2]
 	lsls	r0, r0, #16
 	mov	r7, r1
@@ -686,9 +692,8 @@ gcm_encrypt_with:
 	lsls	r0, r0, #24
 	lsrs	r0, r0, #28
 	lsls	r1, r0, #4
-	ldr	r0, [sp, #8]
-	adds	r0, r0, r1
-	ldm	r0, {r0, r1, r2, r3}
+	add	r1, r10
+	ldm	r1, {r0, r1, r2, r3}
 	eors	r6, r0
 	eors	r5, r1
 	eors	r4, r2
@@ -696,8 +701,9 @@ gcm_encrypt_with:
 	mov	r0, r8
 	lsls	r0, r0, #28
 	lsrs	r1, r0, #24
-	add	r1, r10
-	ldm	r1, {r0, r1, r2, r3}
+	ldr	r0, [sp, #4]
+	adds	r0, r0, r1
+	ldm	r0, {r0, r1, r2, r3}
 	eors	r6, r0
 	eors	r5, r1
 	eors	r4, r2
@@ -716,7 +722,7 @@ gcm_encrypt_with:
 	lsrs	r2, r2, #8
 	uxtb	r3, r6
 	lsls	r1, r3, #1
-	ldr	r3, [sp, #4]
+	ldr	r3, [sp, #8]
 	ldrh	r3, [r3, r1]
 	lsls	r3, r3, #16
 	mov	r6, r2
@@ -725,9 +731,8 @@ gcm_encrypt_with:
 	mov	r0, r8
 	lsrs	r0, r0, #12
 	lsls	r1, r0, #4
-	ldr	r0, [sp, #8]
-	adds	r0, r0, r1
-	ldm	r0, {r0, r1, r2, r3}
+	add	r1, r10
+	ldm	r1, {r0, r1, r2, r3}
 	eors	r7, r0
 	eors	r5, r1
 	eors	r4, r2
@@ -736,7 +741,7 @@ gcm_encrypt_with:
 	lsls	r0, r0, #20
 	lsrs	r0, r0, #28
 	lsls	r1, r0, #4
-	mov	r0, r10
+	ldr	r0, [sp, #4]
 	adds	r0, r0, r1
 	ldr	r3, [r0]
 	ldr	r2, [r0, #4]
@@ -758,22 +763,22 @@ gcm_encrypt_with:
 	bcc	.Lgcm_encrypt_with_loop18
 .Lgcm_encrypt_with_done19:
 	@ gcm.ae:65: return G.mul_h(y ^ lengths, tab) ^ s0
-	ldr	r0, [sp, #72]
-	eors	r7, r0
 	ldr	r0, [sp, #68]
-	eors	r5, r0
+	eors	r7, r0
 	ldr	r0, [sp, #64]
-	eors	r2, r0
+	eors	r5, r0
 	ldr	r0, [sp, #60]
+	eors	r2, r0
+	ldr	r0, [sp, #56]
 	eors	r1, r0
 	@ gcm.ae:131: store_be(tag, 0, finish(tab, y, len(ad), n, s0), len(tag))
 	rev	r6, r1
 	rev	r4, r2
 	rev	r5, r5
 	rev	r2, r7
-	ldr	r3, [sp, #184]
+	ldr	r3, [sp, #180]
 	movs	r1, #3
-	ldr	r0, [sp, #188]
+	ldr	r0, [sp, #184]
 	cmp	r0, #16
 	bcc	.Lgcm_encrypt_with_bytes20
 	tst	r3, r1
@@ -784,12 +789,12 @@ gcm_encrypt_with:
 	str	r2, [r3, #12]
 	b	.Lgcm_encrypt_with_stored21
 .Lgcm_encrypt_with_bytes20:
-	str	r6, [sp, #92]
-	str	r4, [sp, #96]
-	str	r5, [sp, #100]
-	str	r2, [sp, #104]
-	add	r2, sp, #92
-	ldr	r1, [sp, #188]
+	str	r6, [sp, #88]
+	str	r4, [sp, #92]
+	str	r5, [sp, #96]
+	str	r2, [sp, #100]
+	add	r2, sp, #88
+	ldr	r1, [sp, #184]
 	cmp	r1, #16
 	bcc	.Lgcm_encrypt_with_cnt22
 	movs	r1, #16
@@ -801,7 +806,7 @@ gcm_encrypt_with:
 	strb	r0, [r3, r1]
 	b	.Lgcm_encrypt_with_cpy23
 .Lgcm_encrypt_with_stored21:
-	add	sp, #124
+	add	sp, #120
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5
@@ -813,7 +818,7 @@ gcm_encrypt_with:
 
 
 @ --- gcm_decrypt_with: gcm.decrypt_with
-@     frame 120 bytes (41 spill slots, 17 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     frame 116 bytes (40 spill slots, 16 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
 @     estimated 968 bytes of code and literals
 	.section .text.gcm_decrypt_with,"ax",%progbits
 	.global gcm_decrypt_with
@@ -827,74 +832,78 @@ gcm_decrypt_with:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #120
-	str	r0, [sp, #40]
+	sub	sp, #116
+	@ gcm.ae:138: y = G.absorb(tab, 0 as u128, ad)
+	movs	r4, #0
+	str	r4, [sp, #84]
+	str	r4, [sp, #88]
+	str	r4, [sp, #92]
+	str	r4, [sp, #96]
+	add	r4, sp, #100
+	str	r4, [sp]
+	str	r0, [sp, #36]
 	str	r1, [sp, #4]
 	mov	r5, r2
 	mov	r4, r3
-	ldr	r3, [sp, #156]
-	@ gcm.ae:138: y = G.absorb(tab, 0 as u128, ad)
-	movs	r0, #0
-	str	r0, [sp, #88]
-	str	r0, [sp, #92]
-	str	r0, [sp, #96]
-	str	r0, [sp, #100]
-	add	r1, sp, #88
-	add	r0, sp, #104
-	str	r0, [sp]
+	ldr	r3, [sp, #152]
+	add	r1, sp, #84
 	ldr	r0, [sp, #4]
 	mov	r2, r3
-	ldr	r3, [sp, #160]
+	ldr	r3, [sp, #156]
 	bl	gcm_G_absorb
+	ldr	r0, [sp, #100]
+	mov	r10, r0
 	ldr	r0, [sp, #104]
 	mov	r9, r0
 	ldr	r0, [sp, #108]
-	mov	r10, r0
-	ldr	r0, [sp, #112]
 	mov	r8, r0
-	ldr	r0, [sp, #116]
-	str	r0, [sp, #32]
+	ldr	r0, [sp, #112]
+	str	r0, [sp, #8]
 	@ gcm.ae:139: j0 = counter0(tab, nonce)
-	add	r3, sp, #88
+	add	r3, sp, #84
 	ldr	r0, [sp, #4]
 	mov	r1, r5
 	mov	r2, r4
 	bl	gcm_counter0
-	ldr	r7, [sp, #88]
-	ldr	r6, [sp, #92]
-	ldr	r5, [sp, #96]
-	ldr	r4, [sp, #100]
+	ldr	r7, [sp, #84]
+	ldr	r6, [sp, #88]
+	ldr	r5, [sp, #92]
+	ldr	r4, [sp, #96]
 	@ gcm.ae:140: s0 = E.encrypt_block(ks, j0)
-	str	r7, [sp, #88]
-	str	r6, [sp, #92]
-	str	r5, [sp, #96]
-	str	r4, [sp, #100]
-	add	r1, sp, #88
-	add	r2, sp, #104
-	ldr	r0, [sp, #40]
+	str	r7, [sp, #84]
+	str	r6, [sp, #88]
+	str	r5, [sp, #92]
+	str	r4, [sp, #96]
+	add	r1, sp, #84
+	add	r2, sp, #100
+	ldr	r0, [sp, #36]
 	bl	gcm_E_encrypt_block
+	@ gcm.ae:143: for i in 0..(n + 15) / 16 {
+	ldr	r0, [sp, #164]
+	adds	r0, #15
+	lsrs	r0, r0, #4
+	str	r0, [sp, #32]
+	@ gcm.ae:38: return cat(x[127:32], x[31:0] + 1)
+	adds	r0, r7, #1
+	@ gcm.ae:143: for i in 0..(n + 15) / 16 {
+	str	r0, [sp, #12]
+	str	r6, [sp, #48]
+	str	r5, [sp, #44]
+	str	r4, [sp, #40]
+	ldr	r6, [sp, #8]
+	@ gcm.ae:140: s0 = E.encrypt_block(ks, j0)
+	ldr	r0, [sp, #100]
+	str	r0, [sp, #52]
 	ldr	r0, [sp, #104]
 	str	r0, [sp, #56]
 	ldr	r0, [sp, #108]
 	str	r0, [sp, #60]
 	ldr	r0, [sp, #112]
 	str	r0, [sp, #64]
-	ldr	r0, [sp, #116]
-	str	r0, [sp, #68]
-	@ gcm.ae:38: return cat(x[127:32], x[31:0] + 1)
-	adds	r2, r7, #1
 	@ gcm.ae:143: for i in 0..(n + 15) / 16 {
-	ldr	r0, [sp, #168]
-	adds	r0, #15
-	lsrs	r0, r0, #4
-	str	r0, [sp, #36]
 	movs	r1, #0
 	str	r1, [sp, #8]
-	str	r2, [sp, #12]
-	str	r6, [sp, #52]
-	str	r5, [sp, #48]
-	str	r4, [sp, #44]
-	ldr	r0, [sp, #36]
+	ldr	r0, [sp, #32]
 	cmp	r1, r0
 	bcc	.Lgcm_decrypt_with_far1
 	b	.Lgcm_decrypt_with_done2
@@ -905,9 +914,9 @@ gcm_decrypt_with:
 	lsls	r0, r1, #4
 	mov	r11, r0
 	@ gcm.ae:145: c = load_be(ct, off, 16, n - off)
-	ldr	r1, [sp, #168]
-	subs	r4, r1, r0
 	ldr	r1, [sp, #164]
+	subs	r4, r1, r0
+	ldr	r1, [sp, #160]
 	adds	r1, r1, r0
 	movs	r0, #3
 	cmp	r4, #16
@@ -916,11 +925,11 @@ gcm_decrypt_with:
 	beq	.Lgcm_decrypt_with_words4
 .Lgcm_decrypt_with_bytes3:
 	movs	r0, #0
+	str	r0, [sp, #84]
 	str	r0, [sp, #88]
 	str	r0, [sp, #92]
 	str	r0, [sp, #96]
-	str	r0, [sp, #100]
-	add	r3, sp, #88
+	add	r3, sp, #84
 	mov	r2, r4
 	cmp	r2, #16
 	bcc	.Lgcm_decrypt_with_cnt6
@@ -936,81 +945,82 @@ gcm_decrypt_with:
 	mov	r1, r3
 .Lgcm_decrypt_with_words4:
 	ldr	r0, [r1, #12]
-	rev	r6, r0
-	ldr	r0, [r1, #8]
-	rev	r5, r0
-	ldr	r0, [r1, #4]
 	rev	r0, r0
 	str	r0, [sp, #20]
-	ldr	r0, [r1]
+	ldr	r0, [r1, #8]
 	rev	r0, r0
-	str	r0, [sp, #24]
+	str	r0, [sp, #16]
+	ldr	r0, [r1, #4]
+	rev	r5, r0
+	ldr	r0, [r1]
+	rev	r7, r0
 	@ gcm.ae:146: u = E.encrypt_block(ks, j)
 	ldr	r0, [sp, #12]
-	str	r0, [sp, #88]
-	ldr	r0, [sp, #52]
-	str	r0, [sp, #92]
+	str	r0, [sp, #84]
 	ldr	r0, [sp, #48]
-	str	r0, [sp, #96]
+	str	r0, [sp, #88]
 	ldr	r0, [sp, #44]
-	str	r0, [sp, #100]
-	add	r1, sp, #88
-	add	r2, sp, #104
+	str	r0, [sp, #92]
 	ldr	r0, [sp, #40]
+	str	r0, [sp, #96]
+	add	r1, sp, #84
+	add	r2, sp, #100
+	ldr	r0, [sp, #36]
 	bl	gcm_E_encrypt_block
-	ldr	r1, [sp, #104]
-	ldr	r2, [sp, #108]
-	ldr	r3, [sp, #112]
-	ldr	r0, [sp, #116]
+	ldr	r0, [sp, #112]
 	@ gcm.ae:149: store_be(msg, off, c ^ u, n - off)
-	eors	r1, r6
-	str	r1, [sp, #16]
+	eors	r0, r7
+	str	r0, [sp, #24]
 	@ gcm.ae:148: y = G.mul_h(y ^ c, tab)                          // delay slot: needs C only
-	mov	r1, r9
-	eors	r1, r6
+	mov	r1, r6
+	eors	r1, r7
+	@ gcm.ae:146: u = E.encrypt_block(ks, j)
+	ldr	r0, [sp, #108]
 	@ gcm.ae:149: store_be(msg, off, c ^ u, n - off)
-	eors	r2, r5
-	str	r2, [sp, #28]
+	eors	r0, r5
+	str	r0, [sp, #28]
 	@ gcm.ae:148: y = G.mul_h(y ^ c, tab)                          // delay slot: needs C only
-	mov	r2, r10
+	mov	r2, r8
 	eors	r2, r5
+	@ gcm.ae:146: u = E.encrypt_block(ks, j)
+	ldr	r5, [sp, #104]
 	@ gcm.ae:149: store_be(msg, off, c ^ u, n - off)
-	mov	r5, r0
-	mov	r6, r3
+	ldr	r0, [sp, #16]
+	eors	r5, r0
+	@ gcm.ae:148: y = G.mul_h(y ^ c, tab)                          // delay slot: needs C only
+	mov	r3, r9
+	eors	r3, r0
+	@ gcm.ae:146: u = E.encrypt_block(ks, j)
+	ldr	r6, [sp, #100]
+	@ gcm.ae:149: store_be(msg, off, c ^ u, n - off)
 	ldr	r0, [sp, #20]
 	eors	r6, r0
 	@ gcm.ae:148: y = G.mul_h(y ^ c, tab)                          // delay slot: needs C only
-	mov	r3, r8
-	eors	r3, r0
-	@ gcm.ae:149: store_be(msg, off, c ^ u, n - off)
-	ldr	r0, [sp, #24]
-	eors	r5, r0
-	@ gcm.ae:148: y = G.mul_h(y ^ c, tab)                          // delay slot: needs C only
-	ldr	r7, [sp, #32]
+	mov	r7, r10
 	eors	r7, r0
-	str	r1, [sp, #88]
+	str	r7, [sp, #84]
+	str	r3, [sp, #88]
 	str	r2, [sp, #92]
-	str	r3, [sp, #96]
-	str	r7, [sp, #100]
-	add	r0, sp, #88
-	add	r2, sp, #104
+	str	r1, [sp, #96]
+	add	r0, sp, #84
+	add	r2, sp, #100
 	ldr	r1, [sp, #4]
 	bl	gcm_G_mul_h
+	ldr	r0, [sp, #100]
+	mov	r10, r0
 	ldr	r0, [sp, #104]
 	mov	r9, r0
 	ldr	r0, [sp, #108]
-	mov	r10, r0
-	ldr	r0, [sp, #112]
 	mov	r8, r0
-	ldr	r1, [sp, #116]
+	ldr	r1, [sp, #112]
 	@ gcm.ae:149: store_be(msg, off, c ^ u, n - off)
-	rev	r3, r5
-	rev	r5, r6
+	ldr	r0, [sp, #24]
+	rev	r3, r0
 	ldr	r0, [sp, #28]
-	rev	r6, r0
-	ldr	r0, [sp, #16]
 	rev	r7, r0
-	ldr	r2, [sp, #180]
+	rev	r5, r5
+	rev	r6, r6
+	ldr	r2, [sp, #176]
 	mov	r0, r11
 	adds	r2, r2, r0
 	movs	r0, #3
@@ -1019,16 +1029,16 @@ gcm_decrypt_with:
 	tst	r2, r0
 	bne	.Lgcm_decrypt_with_bytes8
 	str	r3, [r2]
-	str	r5, [r2, #4]
-	str	r6, [r2, #8]
-	str	r7, [r2, #12]
+	str	r7, [r2, #4]
+	str	r5, [r2, #8]
+	str	r6, [r2, #12]
 	b	.Lgcm_decrypt_with_stored9
 .Lgcm_decrypt_with_bytes8:
-	str	r3, [sp, #88]
+	str	r3, [sp, #84]
+	str	r7, [sp, #88]
 	str	r5, [sp, #92]
 	str	r6, [sp, #96]
-	str	r7, [sp, #100]
-	add	r3, sp, #88
+	add	r3, sp, #84
 	cmp	r4, #16
 	bcc	.Lgcm_decrypt_with_cnt10
 	movs	r4, #16
@@ -1044,69 +1054,76 @@ gcm_decrypt_with:
 	ldr	r0, [sp, #12]
 	adds	r0, r0, #1
 	str	r0, [sp, #12]
-	str	r1, [sp, #32]
+	mov	r6, r1
 	ldr	r1, [sp, #8]
 	adds	r1, #1
 	str	r1, [sp, #8]
-	ldr	r0, [sp, #36]
+	ldr	r0, [sp, #32]
 	cmp	r1, r0
 	bcs	.Lgcm_decrypt_with_far2
 	b	.Lgcm_decrypt_with_loop1
 .Lgcm_decrypt_with_far2:
 .Lgcm_decrypt_with_done2:
 	@ gcm.ae:64: lengths = cat((ad_len as u64) << 3, (ct_len as u64) << 3)
-	ldr	r0, [sp, #160]
-	lsls	r2, r0, #3
-	lsrs	r1, r0, #29
-	ldr	r0, [sp, #168]
-	lsls	r3, r0, #3
+	ldr	r0, [sp, #156]
 	lsrs	r0, r0, #29
 	@ gcm.ae:65: return G.mul_h(y ^ lengths, tab) ^ s0
-	mov	r5, r9
-	eors	r5, r3
+	eors	r6, r0
+	@ gcm.ae:64: lengths = cat((ad_len as u64) << 3, (ct_len as u64) << 3)
+	ldr	r0, [sp, #156]
+	lsls	r0, r0, #3
+	@ gcm.ae:65: return G.mul_h(y ^ lengths, tab) ^ s0
+	mov	r2, r8
+	eors	r2, r0
+	@ gcm.ae:64: lengths = cat((ad_len as u64) << 3, (ct_len as u64) << 3)
+	ldr	r0, [sp, #164]
+	lsrs	r0, r0, #29
+	@ gcm.ae:65: return G.mul_h(y ^ lengths, tab) ^ s0
+	mov	r3, r9
+	eors	r3, r0
+	@ gcm.ae:64: lengths = cat((ad_len as u64) << 3, (ct_len as u64) << 3)
+	ldr	r0, [sp, #164]
+	lsls	r0, r0, #3
+	@ gcm.ae:65: return G.mul_h(y ^ lengths, tab) ^ s0
 	mov	r4, r10
 	eors	r4, r0
-	mov	r3, r8
-	eors	r3, r2
-	ldr	r2, [sp, #32]
-	eors	r2, r1
 	@ ghash.ae:149: xs[i] = x[w * i + w - 1 : w * i]
-	uxth	r0, r5
-	add	r1, sp, #72
-	strh	r0, [r1]
-	lsrs	r0, r5, #16
-	strh	r0, [r1, #2]
 	uxth	r0, r4
-	strh	r0, [r1, #4]
+	add	r1, sp, #68
+	strh	r0, [r1]
 	lsrs	r0, r4, #16
-	strh	r0, [r1, #6]
+	strh	r0, [r1, #2]
 	uxth	r0, r3
-	strh	r0, [r1, #8]
+	strh	r0, [r1, #4]
 	lsrs	r0, r3, #16
-	strh	r0, [r1, #10]
+	strh	r0, [r1, #6]
 	uxth	r0, r2
-	strh	r0, [r1, #12]
+	strh	r0, [r1, #8]
 	lsrs	r0, r2, #16
+	strh	r0, [r1, #10]
+	uxth	r0, r6
+	strh	r0, [r1, #12]
+	lsrs	r0, r6, #16
 	strh	r0, [r1, #14]
+	@ ghash.ae:157: z = z ^ tab[xw[8 * j + 7 : 8 * j + 4]] ^ tab[16 + (xw[8 * j + 3 : 8 * j] as u8)]
+	ldr	r0, [sp, #4]
+	movs	r1, #1
+	lsls	r1, r1, #8
+	adds	r0, r0, r1
+	mov	r11, r0
 	@ ghash.ae:152: @unroll(unroll)
 	movs	r0, #0
-	mov	r11, r0
+	mov	r10, r0
 	movs	r1, #0
 	movs	r4, #0
 	movs	r3, #0
 	movs	r2, #0
 	@ ghash.ae:154: xw = xs[i]
-	add	r0, sp, #72
+	add	r0, sp, #68
 	mov	r9, r0
 	@ ghash.ae:156: z = (z >> 8) ^ ((R8[z[7:0]] as u128) << 112)
 	ldr	r0, =gcm_G.R8
 	str	r0, [sp, #8]
-	@ ghash.ae:157: z = z ^ tab[xw[8 * j + 7 : 8 * j + 4]] ^ tab[16 + (xw[8 * j + 3 : 8 * j] as u8)]
-	ldr	r0, [sp, #4]
-	movs	r5, #1
-	lsls	r5, r5, #8
-	adds	r0, r0, r5
-	mov	r10, r0
 	@ ghash.ae:152: @unroll(unroll)
 .Lgcm_decrypt_with_loop12:
 	@ ghash.ae:154: xw = xs[i]
@@ -1145,7 +1162,7 @@ gcm_decrypt_with:
 	mov	r0, r8
 	lsls	r0, r0, #28
 	lsrs	r1, r0, #24
-	mov	r0, r10
+	mov	r0, r11
 	adds	r0, r0, r1
 	ldr	r6, [r0]
 	ldr	r2, [r0, #4]
@@ -1188,7 +1205,7 @@ gcm_decrypt_with:
 	lsls	r0, r0, #20
 	lsrs	r0, r0, #28
 	lsls	r5, r0, #4
-	mov	r0, r10
+	mov	r0, r11
 	adds	r0, r0, r5
 	ldr	r3, [r0]
 	ldr	r2, [r0, #4]
@@ -1205,41 +1222,41 @@ gcm_decrypt_with:
 	mov	r9, r0
 	mov	r1, r7
 	mov	r4, r6
-	mov	r0, r11
+	mov	r0, r10
 	adds	r0, #1
-	mov	r11, r0
+	mov	r10, r0
 	cmp	r0, #8
 	bcc	.Lgcm_decrypt_with_loop12
 .Lgcm_decrypt_with_done13:
 	@ gcm.ae:65: return G.mul_h(y ^ lengths, tab) ^ s0
-	ldr	r0, [sp, #56]
+	ldr	r0, [sp, #52]
 	eors	r1, r0
 	str	r1, [sp, #12]
-	ldr	r0, [sp, #60]
+	ldr	r0, [sp, #56]
 	eors	r4, r0
 	str	r4, [sp, #8]
-	ldr	r0, [sp, #64]
+	ldr	r0, [sp, #60]
 	eors	r3, r0
 	str	r3, [sp, #4]
 	mov	r1, r2
-	ldr	r0, [sp, #68]
+	ldr	r0, [sp, #64]
 	eors	r1, r0
 	@ gcm.ae:153: return (load_be(tag, 0, 16, len(tag)) ^ first_bytes(t, len(tag))) == 0
-	ldr	r2, [sp, #172]
+	ldr	r2, [sp, #168]
 	movs	r3, #3
-	ldr	r0, [sp, #176]
+	ldr	r0, [sp, #172]
 	cmp	r0, #16
 	bcc	.Lgcm_decrypt_with_bytes14
 	tst	r2, r3
 	beq	.Lgcm_decrypt_with_words15
 .Lgcm_decrypt_with_bytes14:
 	movs	r0, #0
+	str	r0, [sp, #84]
 	str	r0, [sp, #88]
 	str	r0, [sp, #92]
 	str	r0, [sp, #96]
-	str	r0, [sp, #100]
-	add	r4, sp, #88
-	ldr	r3, [sp, #176]
+	add	r4, sp, #84
+	ldr	r3, [sp, #172]
 	cmp	r3, #16
 	bcc	.Lgcm_decrypt_with_cnt17
 	movs	r3, #16
@@ -1266,7 +1283,7 @@ gcm_decrypt_with:
 	rev	r0, r0
 	str	r0, [sp, #16]
 	@ gcm.ae:44: if count < 16 {                  // only a partial block pays for the mask (a run-time shift)
-	ldr	r0, [sp, #176]
+	ldr	r0, [sp, #172]
 	cmp	r0, #16
 	movs	r2, #0
 	adcs	r2, r2
@@ -1275,7 +1292,7 @@ gcm_decrypt_with:
 	cmp	r2, #0
 	beq	.Lgcm_decrypt_with_else19
 	@ gcm.ae:45: y = x & ~(~(0 as u128) >> (8 * count))
-	ldr	r0, [sp, #176]
+	ldr	r0, [sp, #172]
 	lsls	r7, r0, #3
 	movs	r5, #0
 	mvns	r5, r5
@@ -1295,9 +1312,9 @@ gcm_decrypt_with:
 	b	.Lgcm_decrypt_with_shl23
 	.ltorg
 .Lgcm_decrypt_with_shf22:
+	lsrs	r5, r7
 	movs	r2, #32
 	subs	r2, r2, r7
-	lsrs	r5, r7
 	mov	r0, r6
 	lsls	r0, r2
 	orrs	r5, r0
@@ -1305,9 +1322,9 @@ gcm_decrypt_with:
 	mov	r0, r4
 	lsls	r0, r2
 	orrs	r6, r0
-	lsrs	r4, r7
 	mov	r0, r3
 	lsls	r0, r2
+	lsrs	r4, r7
 	orrs	r4, r0
 	lsrs	r3, r7
 	b	.Lgcm_decrypt_with_she24
@@ -1349,9 +1366,9 @@ gcm_decrypt_with:
 	adcs	r1, r1
 	movs	r0, #1
 	eors	r1, r0
-	ldr	r0, [sp, #188]
+	ldr	r0, [sp, #184]
 	strh	r1, [r0]
-	add	sp, #120
+	add	sp, #116
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5
@@ -1381,7 +1398,7 @@ gcm_E_encrypt_block:
 	str	r2, [sp, #8]
 	@ aes.ae:159: @unroll(round_unroll)
 	movs	r2, #1
-	str	r2, [sp]
+	mov	r10, r2
 	ldr	r4, [r1, #12]
 	str	r0, [sp, #4]
 	@ aes.ae:155: s0 = b[127:96] ^ w[0]
@@ -1436,7 +1453,7 @@ gcm_E_encrypt_block:
 	eors	r7, r0
 	ldr	r6, [r5, #12]
 	eors	r7, r6
-	mov	r11, r7
+	str	r7, [sp]
 	@ aes.ae:163: t2 = mix_column(sbox[s2[31:24]], sbox[s3[23:16]], sbox[s0[15:8]], sbox[s1[7:0]]) ^ w[4 * round + 2]
 	lsrs	r0, r2, #24
 	lsls	r6, r0, #2
@@ -1461,7 +1478,7 @@ gcm_E_encrypt_block:
 	eors	r7, r0
 	ldr	r6, [r5, #8]
 	eors	r7, r6
-	mov	r10, r7
+	mov	r11, r7
 	@ aes.ae:162: t1 = mix_column(sbox[s1[31:24]], sbox[s2[23:16]], sbox[s3[15:8]], sbox[s0[7:0]]) ^ w[4 * round + 1]
 	lsrs	r0, r3, #24
 	lsls	r6, r0, #2
@@ -1513,11 +1530,11 @@ gcm_E_encrypt_block:
 	@ aes.ae:164: t3 = mix_column(sbox[s3[31:24]], sbox[s0[23:16]], sbox[s1[15:8]], sbox[s2[7:0]]) ^ w[4 * round + 3]
 	adds	r5, #16
 	mov	r3, r6
-	mov	r2, r10
-	mov	r1, r11
-	ldr	r0, [sp]
+	mov	r2, r11
+	ldr	r1, [sp]
+	mov	r0, r10
 	adds	r0, #1
-	str	r0, [sp]
+	mov	r10, r0
 	cmp	r0, #10
 	bcc	.Lgcm_E_encrypt_block_loop1
 .Lgcm_E_encrypt_block_done2:
@@ -1760,7 +1777,7 @@ gcm_G_mul_h:
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
 	sub	sp, #20
-	mov	r9, r1
+	mov	r8, r1
 	str	r2, [sp]
 	ldm	r0!, {r2, r3, r4, r5}
 	@ ghash.ae:149: xs[i] = x[w * i + w - 1 : w * i]
@@ -1783,7 +1800,7 @@ gcm_G_mul_h:
 	strh	r0, [r1, #14]
 	@ ghash.ae:152: @unroll(unroll)
 	movs	r0, #0
-	mov	r10, r0
+	mov	r9, r0
 	movs	r5, #0
 	movs	r4, #0
 	movs	r2, #0
@@ -1795,11 +1812,11 @@ gcm_G_mul_h:
 	ldr	r0, =gcm_G.R8
 	mov	r11, r0
 	@ ghash.ae:157: z = z ^ tab[xw[8 * j + 7 : 8 * j + 4]] ^ tab[16 + (xw[8 * j + 3 : 8 * j] as u8)]
-	mov	r0, r9
+	mov	r0, r8
 	movs	r3, #1
 	lsls	r3, r3, #8
 	adds	r0, r0, r3
-	mov	r8, r0
+	mov	r10, r0
 	@ ghash.ae:152: @unroll(unroll)
 .Lgcm_G_mul_h_loop1:
 	@ ghash.ae:154: xw = xs[i]
@@ -1828,7 +1845,7 @@ gcm_G_mul_h:
 	lsls	r0, r0, #24
 	lsrs	r0, r0, #28
 	lsls	r1, r0, #4
-	add	r1, r9
+	add	r1, r8
 	ldm	r1, {r0, r1, r2, r5}
 	eors	r3, r0
 	eors	r4, r1
@@ -1837,7 +1854,7 @@ gcm_G_mul_h:
 	mov	r0, r12
 	lsls	r0, r0, #28
 	lsrs	r1, r0, #24
-	mov	r0, r8
+	mov	r0, r10
 	adds	r0, r0, r1
 	ldr	r5, [r0]
 	ldr	r2, [r0, #4]
@@ -1869,7 +1886,7 @@ gcm_G_mul_h:
 	mov	r0, r12
 	lsrs	r0, r0, #12
 	lsls	r1, r0, #4
-	add	r1, r9
+	add	r1, r8
 	ldm	r1, {r0, r1, r2, r3}
 	eors	r6, r0
 	eors	r5, r1
@@ -1879,7 +1896,7 @@ gcm_G_mul_h:
 	lsls	r0, r0, #20
 	lsrs	r0, r0, #28
 	lsls	r1, r0, #4
-	mov	r0, r8
+	mov	r0, r10
 	adds	r0, r0, r1
 	ldr	r3, [r0]
 	ldr	r2, [r0, #4]
@@ -1897,9 +1914,9 @@ gcm_G_mul_h:
 	mov	lr, r0
 	mov	r5, r6
 	mov	r4, r3
-	mov	r0, r10
+	mov	r0, r9
 	adds	r0, #1
-	mov	r10, r0
+	mov	r9, r0
 	cmp	r0, #8
 	bcc	.Lgcm_G_mul_h_loop1
 .Lgcm_G_mul_h_done2:

@@ -504,19 +504,18 @@ isap_a_128a_decrypt_with:
 	cmp	r5, r0
 	bcs	.Lisap_a_128a_decrypt_with_done13
 .Lisap_a_128a_decrypt_with_loop12:
-	@ isap_a_128a.ae:117: count = if m - off < rate then m - off else rate
-	movs	r1, #8
 	@ isap_a_128a.ae:116: off = rate * i
 	lsls	r6, r5, #3
 	@ isap_a_128a.ae:117: count = if m - off < rate then m - off else rate
 	mov	r0, r8
 	subs	r4, r0, r6
 	cmp	r4, #8
-	movs	r0, #0
-	sbcs	r0, r0
-	eors	r4, r1
-	ands	r4, r0
-	eors	r4, r1
+	movs	r1, #0
+	sbcs	r1, r1
+	movs	r0, #8
+	eors	r4, r0
+	ands	r4, r1
+	eors	r4, r0
 	@ isap_a_128a.ae:118: P.permute(s, s_e)
 	add	r0, sp, #36
 	movs	r1, #6
@@ -548,15 +547,15 @@ isap_a_128a_decrypt_with:
 .Lisap_a_128a_decrypt_with_cpyd16:
 	mov	r2, r3
 .Lisap_a_128a_decrypt_with_words15:
-	ldr	r0, [r2]
-	rev	r1, r0
-	ldr	r0, [sp, #40]
-	eors	r1, r0
-	rev	r3, r1
 	ldr	r0, [r2, #4]
 	rev	r1, r0
 	ldr	r0, [sp, #36]
 	eors	r1, r0
+	ldr	r0, [r2]
+	rev	r2, r0
+	ldr	r0, [sp, #40]
+	eors	r2, r0
+	rev	r3, r2
 	rev	r1, r1
 	mov	r0, r11
 	adds	r2, r0, r6
@@ -606,7 +605,7 @@ isap_a_128a_decrypt_with:
 
 @ --- isap_a_128a_P_permute: isap_a_128a.P.permute
 @     frame 24 bytes (18 spill slots, 6 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 442 bytes of code and literals
+@     estimated 432 bytes of code and literals
 	.section .text.isap_a_128a_P_permute,"ax",%progbits
 	.global isap_a_128a_P_permute
 	.type isap_a_128a_P_permute, %function
@@ -629,7 +628,7 @@ isap_a_128a_P_permute:
 	mov	r6, r0
 	ldr	r1, [r6, #36]
 	@ ascon_p.ae:60: for i in 16 - rounds..16 {
-	str	r1, [sp, #4]
+	mov	r9, r1
 	@ ascon_p.ae:59: x4 = s[4]
 	ldr	r1, [r6, #32]
 	@ ascon_p.ae:58: x3 = s[3]
@@ -638,11 +637,11 @@ isap_a_128a_P_permute:
 	@ ascon_p.ae:57: x2 = s[2]
 	ldr	r4, [r6, #20]
 	@ ascon_p.ae:60: for i in 16 - rounds..16 {
-	str	r4, [sp, #12]
+	mov	r11, r4
 	@ ascon_p.ae:57: x2 = s[2]
 	ldr	r0, [r6, #16]
 	@ ascon_p.ae:60: for i in 16 - rounds..16 {
-	mov	r10, r0
+	mov	r8, r0
 	@ ascon_p.ae:56: x1 = s[1]
 	ldr	r5, [r6, #12]
 	ldr	r6, [r6, #8]
@@ -655,7 +654,7 @@ isap_a_128a_P_permute:
 	ldr	r4, [r0]
 	@ ascon_p.ae:60: for i in 16 - rounds..16 {
 	uxtb	r0, r7
-	mov	r11, r0
+	mov	lr, r0
 	cmp	r0, #16
 	bcc	.Lisap_a_128a_P_permute_far1
 	b	.Lisap_a_128a_P_permute_done2
@@ -667,10 +666,10 @@ isap_a_128a_P_permute:
 .Lisap_a_128a_P_permute_loop1:
 	@ ascon_p.ae:61: x0, x1, x2, x3, x4 = round(x0, x1, x2, x3, x4, rc[i])
 	ldr	r7, [sp, #16]
-	mov	r0, r11
+	mov	r0, lr
 	ldrb	r7, [r7, r0]
 	@ ascon_p.ae:21: x2 = x2 ^ (c as u64)
-	mov	r0, r10
+	mov	r0, r8
 	eors	r0, r7
 	@ ascon_p.ae:24: x0 = x0 ^ x4
 	eors	r4, r1
@@ -680,7 +679,7 @@ isap_a_128a_P_permute:
 	mov	r7, r6
 	bics	r7, r4
 	eors	r7, r1
-	mov	r10, r7
+	mov	r8, r7
 	@ ascon_p.ae:26: x2 = x2 ^ x1
 	eors	r0, r6
 	@ ascon_p.ae:27: t0 = x0 ^ (~x1 & x2)
@@ -692,7 +691,7 @@ isap_a_128a_P_permute:
 	@ ascon_p.ae:29: t2 = x2 ^ (~x3 & x4)
 	bics	r1, r3
 	eors	r1, r0
-	str	r1, [sp]
+	mov	r10, r1
 	@ ascon_p.ae:30: t3 = x3 ^ (~x4 & x0)
 	eors	r4, r3
 	str	r4, [sp, #8]
@@ -701,22 +700,22 @@ isap_a_128a_P_permute:
 	eors	r6, r3
 	@ ascon_p.ae:24: x0 = x0 ^ x4
 	mov	r0, r12
-	ldr	r1, [sp, #4]
+	mov	r1, r9
 	eors	r0, r1
 	@ ascon_p.ae:25: x4 = x4 ^ x3
-	mov	r3, r1
+	mov	r3, r9
 	eors	r3, r2
 	@ ascon_p.ae:30: t3 = x3 ^ (~x4 & x0)
 	mov	r1, r0
 	bics	r1, r3
 	eors	r1, r2
-	str	r1, [sp, #4]
+	mov	r9, r1
 	@ ascon_p.ae:31: t4 = x4 ^ (~x0 & x1)
 	mov	r1, r5
 	bics	r1, r0
 	eors	r1, r3
 	@ ascon_p.ae:26: x2 = x2 ^ x1
-	ldr	r4, [sp, #12]
+	mov	r4, r11
 	eors	r4, r5
 	@ ascon_p.ae:29: t2 = x2 ^ (~x3 & x4)
 	bics	r3, r2
@@ -732,20 +731,18 @@ isap_a_128a_P_permute:
 	eors	r6, r7
 	@ ascon_p.ae:33: t0 = t0 ^ t4
 	eors	r0, r1
-	mov	r5, r10
+	mov	r5, r8
 	eors	r7, r5
 	@ ascon_p.ae:37: return t0 ^ (t0 >>> 19) ^ (t0 >>> 28),
 	lsls	r4, r0, #13
 	eors	r4, r7
 	lsrs	r5, r7, #19
 	eors	r4, r5
-	mov	r8, r4
-	lsls	r4, r0, #4
-	mov	r5, r8
-	eors	r5, r4
-	lsrs	r4, r7, #28
-	eors	r5, r4
-	mov	r8, r5
+	lsls	r5, r0, #4
+	eors	r4, r5
+	lsrs	r5, r7, #28
+	eors	r4, r5
+	str	r4, [sp, #4]
 	lsls	r4, r7, #13
 	eors	r4, r0
 	lsrs	r5, r0, #19
@@ -760,28 +757,25 @@ isap_a_128a_P_permute:
 	eors	r4, r6
 	lsrs	r0, r2, #29
 	eors	r4, r0
-	mov	lr, r4
-	lsls	r4, r6, #25
-	mov	r0, lr
-	eors	r0, r4
-	lsrs	r4, r2, #7
-	eors	r0, r4
-	mov	lr, r0
+	lsls	r0, r6, #25
+	eors	r4, r0
+	lsrs	r0, r2, #7
+	eors	r4, r0
+	str	r4, [sp]
 	lsls	r4, r2, #3
 	eors	r4, r2
 	lsrs	r0, r6, #29
 	eors	r4, r0
 	lsls	r2, r2, #25
-	mov	r0, r4
-	eors	r0, r2
+	eors	r4, r2
 	lsrs	r2, r6, #7
-	eors	r0, r2
-	mov	r9, r0
+	eors	r4, r2
+	str	r4, [sp, #12]
 	@ ascon_p.ae:34: t3 = t3 ^ t2
-	ldr	r0, [sp, #4]
+	mov	r0, r9
 	eors	r0, r3
 	ldr	r6, [sp, #8]
-	ldr	r2, [sp]
+	mov	r2, r10
 	eors	r6, r2
 	@ ascon_p.ae:35: t2 = ~t2
 	mvns	r3, r3
@@ -823,7 +817,7 @@ isap_a_128a_P_permute:
 	eors	r2, r0
 	@ ascon_p.ae:41: t4 ^ (t4 >>> 7) ^ (t4 >>> 41)
 	lsls	r6, r1, #25
-	mov	r7, r10
+	mov	r7, r8
 	eors	r6, r7
 	lsrs	r0, r7, #7
 	eors	r6, r0
@@ -837,19 +831,19 @@ isap_a_128a_P_permute:
 	eors	r7, r0
 	lsls	r0, r1, #23
 	eors	r7, r0
-	mov	r0, r10
+	mov	r0, r8
 	lsrs	r0, r0, #9
 	eors	r7, r0
-	mov	r0, r11
+	mov	r0, lr
 	adds	r0, #1
-	mov	r11, r0
-	str	r7, [sp, #4]
+	mov	lr, r0
+	mov	r9, r7
 	mov	r1, r6
-	str	r4, [sp, #12]
-	mov	r10, r5
-	mov	r5, r9
-	mov	r6, lr
-	mov	r4, r8
+	mov	r11, r4
+	mov	r8, r5
+	ldr	r5, [sp, #12]
+	ldr	r6, [sp]
+	ldr	r4, [sp, #4]
 	cmp	r0, #16
 	bcs	.Lisap_a_128a_P_permute_far2
 	b	.Lisap_a_128a_P_permute_loop1
@@ -864,16 +858,16 @@ isap_a_128a_P_permute:
 	str	r6, [r7, #8]
 	str	r5, [r7, #12]
 	@ ascon_p.ae:65: s[2] = x2
-	mov	r0, r10
+	mov	r0, r8
 	str	r0, [r7, #16]
-	ldr	r4, [sp, #12]
+	mov	r4, r11
 	str	r4, [r7, #20]
 	@ ascon_p.ae:66: s[3] = x3
 	str	r3, [r7, #24]
 	str	r2, [r7, #28]
 	@ ascon_p.ae:67: s[4] = x4
 	str	r1, [r7, #32]
-	ldr	r1, [sp, #4]
+	mov	r1, r9
 	str	r1, [r7, #36]
 	add	sp, #24
 	pop	{r4, r5, r6, r7}
@@ -1189,7 +1183,7 @@ isap_a_128a_mac:
 
 @ --- isap_a_128a_rekey: isap_a_128a.rekey
 @     frame 52 bytes (31 spill slots, 13 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 572 bytes of code and literals
+@     estimated 564 bytes of code and literals
 	.section .text.isap_a_128a_rekey,"ax",%progbits
 	.global isap_a_128a_rekey
 	.type isap_a_128a_rekey, %function
@@ -1216,28 +1210,28 @@ isap_a_128a_rekey:
 	@ isap_a_128a.ae:61: x4 = init[4]
 	ldr	r6, [r1, #36]
 	@ isap_a_128a.ae:62: for i in 0..k - 1 {
-	str	r6, [sp, #8]
+	mov	r10, r6
 	@ isap_a_128a.ae:61: x4 = init[4]
 	ldr	r0, [r1, #32]
 	@ isap_a_128a.ae:60: x3 = init[3]
 	ldr	r5, [r1, #28]
 	ldr	r3, [r1, #24]
 	@ isap_a_128a.ae:62: for i in 0..k - 1 {
-	mov	r10, r3
+	str	r3, [sp]
 	@ isap_a_128a.ae:59: x2 = init[2]
 	ldr	r3, [r1, #20]
 	@ isap_a_128a.ae:62: for i in 0..k - 1 {
-	str	r3, [sp, #24]
+	str	r3, [sp, #8]
 	@ isap_a_128a.ae:59: x2 = init[2]
 	ldr	r7, [r1, #16]
 	@ isap_a_128a.ae:58: x1 = init[1]
 	ldr	r3, [r1, #12]
 	@ isap_a_128a.ae:62: for i in 0..k - 1 {
-	str	r3, [sp]
+	str	r3, [sp, #12]
 	@ isap_a_128a.ae:58: x1 = init[1]
 	ldr	r3, [r1, #8]
 	@ isap_a_128a.ae:62: for i in 0..k - 1 {
-	mov	r11, r3
+	str	r3, [sp, #4]
 	@ isap_a_128a.ae:57: x0 = init[0]
 	ldm	r1, {r1, r6}
 	@ isap_a_128a.ae:62: for i in 0..k - 1 {
@@ -1254,18 +1248,18 @@ isap_a_128a_rekey:
 	@ ascon_p.ae:48: x0, x1, x2, x3, x4 = round(x0, x1, x2, x3, x4, rc[i])
 	ldr	r1, =isap_a_128a_P.rc
 	adds	r1, #15
-	str	r1, [sp, #12]
+	mov	r11, r1
 	@ ascon_p.ae:47: for i in 16 - rounds..16 {
-	mov	r1, r10
+	ldr	r1, [sp]
 	mov	r2, r7
-	ldr	r3, [sp]
-	mov	r4, r11
+	ldr	r3, [sp, #12]
+	ldr	r4, [sp, #4]
 	mov	r8, r6
 	movs	r6, #15
-	str	r6, [sp, #16]
+	str	r6, [sp]
 .Lisap_a_128a_rekey_loop3:
 	@ ascon_p.ae:48: x0, x1, x2, x3, x4 = round(x0, x1, x2, x3, x4, rc[i])
-	ldr	r6, [sp, #12]
+	mov	r6, r11
 	ldrb	r7, [r6]
 	@ ascon_p.ae:21: x2 = x2 ^ (c as u64)
 	eors	r2, r7
@@ -1278,7 +1272,7 @@ isap_a_128a_rekey:
 	mov	r7, r4
 	bics	r7, r6
 	eors	r7, r0
-	str	r7, [sp]
+	mov	r9, r7
 	@ ascon_p.ae:26: x2 = x2 ^ x1
 	eors	r2, r4
 	@ ascon_p.ae:27: t0 = x0 ^ (~x1 & x2)
@@ -1299,7 +1293,7 @@ isap_a_128a_rekey:
 	eors	r4, r1
 	@ ascon_p.ae:24: x0 = x0 ^ x4
 	mov	r0, r8
-	ldr	r2, [sp, #8]
+	mov	r2, r10
 	eors	r0, r2
 	@ ascon_p.ae:25: x4 = x4 ^ x3
 	eors	r2, r5
@@ -1307,13 +1301,13 @@ isap_a_128a_rekey:
 	mov	r1, r0
 	bics	r1, r2
 	eors	r1, r5
-	str	r1, [sp, #8]
+	mov	r10, r1
 	@ ascon_p.ae:31: t4 = x4 ^ (~x0 & x1)
 	mov	r1, r3
 	bics	r1, r0
 	eors	r1, r2
 	@ ascon_p.ae:26: x2 = x2 ^ x1
-	ldr	r6, [sp, #24]
+	ldr	r6, [sp, #8]
 	eors	r6, r3
 	@ ascon_p.ae:29: t2 = x2 ^ (~x3 & x4)
 	bics	r2, r5
@@ -1329,20 +1323,18 @@ isap_a_128a_rekey:
 	eors	r4, r7
 	@ ascon_p.ae:33: t0 = t0 ^ t4
 	eors	r0, r1
-	ldr	r3, [sp]
+	mov	r3, r9
 	eors	r7, r3
 	@ ascon_p.ae:37: return t0 ^ (t0 >>> 19) ^ (t0 >>> 28),
 	lsls	r6, r0, #13
 	eors	r6, r7
 	lsrs	r3, r7, #19
 	eors	r6, r3
-	mov	r10, r6
-	lsls	r6, r0, #4
-	mov	r3, r10
-	eors	r3, r6
-	lsrs	r6, r7, #28
-	eors	r3, r6
-	mov	r10, r3
+	lsls	r3, r0, #4
+	eors	r6, r3
+	lsrs	r3, r7, #28
+	eors	r6, r3
+	str	r6, [sp, #16]
 	lsls	r6, r7, #13
 	eors	r6, r0
 	lsrs	r3, r0, #19
@@ -1357,25 +1349,22 @@ isap_a_128a_rekey:
 	eors	r3, r4
 	lsrs	r0, r5, #29
 	eors	r3, r0
-	mov	r9, r3
-	lsls	r3, r4, #25
-	mov	r0, r9
-	eors	r0, r3
-	lsrs	r3, r5, #7
-	eors	r0, r3
-	mov	r9, r0
+	lsls	r0, r4, #25
+	eors	r3, r0
+	lsrs	r0, r5, #7
+	eors	r3, r0
+	str	r3, [sp, #12]
 	lsls	r3, r5, #3
 	eors	r3, r5
 	lsrs	r0, r4, #29
 	eors	r3, r0
 	lsls	r5, r5, #25
-	mov	r0, r3
-	eors	r0, r5
-	lsrs	r3, r4, #7
-	eors	r0, r3
-	mov	r11, r0
+	eors	r3, r5
+	lsrs	r0, r4, #7
+	eors	r3, r0
+	str	r3, [sp, #24]
 	@ ascon_p.ae:34: t3 = t3 ^ t2
-	ldr	r0, [sp, #8]
+	mov	r0, r10
 	eors	r0, r2
 	ldr	r6, [sp, #20]
 	ldr	r3, [sp, #4]
@@ -1420,7 +1409,7 @@ isap_a_128a_rekey:
 	eors	r5, r0
 	@ ascon_p.ae:41: t4 ^ (t4 >>> 7) ^ (t4 >>> 41)
 	lsls	r0, r1, #25
-	ldr	r6, [sp]
+	mov	r6, r9
 	eors	r0, r6
 	lsrs	r2, r6, #7
 	eors	r0, r2
@@ -1434,23 +1423,24 @@ isap_a_128a_rekey:
 	eors	r2, r6
 	lsls	r1, r1, #23
 	eors	r2, r1
-	ldr	r1, [sp]
+	mov	r1, r9
 	lsrs	r1, r1, #9
 	eors	r2, r1
-	ldr	r6, [sp, #16]
+	ldr	r6, [sp]
 	adds	r6, #1
-	str	r6, [sp, #16]
-	str	r2, [sp, #8]
+	str	r6, [sp]
+	mov	r10, r2
 	mov	r1, r7
-	str	r3, [sp, #24]
+	str	r3, [sp, #8]
 	mov	r2, r4
-	mov	r3, r11
-	mov	r4, r9
-	mov	r9, r10
-	ldr	r6, [sp, #12]
-	adds	r6, #1
-	str	r6, [sp, #12]
+	ldr	r3, [sp, #24]
+	ldr	r4, [sp, #12]
 	ldr	r6, [sp, #16]
+	mov	r9, r6
+	mov	r6, r11
+	adds	r6, #1
+	mov	r11, r6
+	ldr	r6, [sp]
 	cmp	r6, #16
 	bcs	.Lisap_a_128a_rekey_far1
 	b	.Lisap_a_128a_rekey_loop3
@@ -1462,35 +1452,35 @@ isap_a_128a_rekey:
 	str	r6, [sp, #40]
 	ldr	r6, [sp, #28]
 	lsls	r6, r6, #1
-	mov	r10, r6
+	mov	r11, r6
 	ldr	r6, [sp, #32]
 	lsrs	r7, r6, #31
-	mov	r6, r10
+	mov	r6, r11
 	orrs	r6, r7
 	str	r6, [sp, #28]
 	ldr	r6, [sp, #32]
 	lsls	r6, r6, #1
-	mov	r10, r6
+	mov	r11, r6
 	ldr	r6, [sp, #36]
 	lsrs	r7, r6, #31
-	mov	r6, r10
+	mov	r6, r11
 	orrs	r6, r7
 	str	r6, [sp, #32]
 	ldr	r6, [sp, #36]
 	lsls	r6, r6, #1
-	mov	r10, r6
+	mov	r11, r6
 	ldr	r6, [sp, #44]
 	lsrs	r7, r6, #31
-	mov	r6, r10
+	mov	r6, r11
 	orrs	r6, r7
 	str	r6, [sp, #36]
 	ldr	r6, [sp, #44]
 	lsls	r6, r6, #1
 	str	r6, [sp, #44]
-	mov	r10, r1
+	str	r1, [sp]
 	mov	r7, r2
-	str	r3, [sp]
-	mov	r11, r4
+	str	r3, [sp, #12]
+	str	r4, [sp, #4]
 	mov	r6, r8
 	ldr	r1, [sp, #40]
 	cmp	r1, #127
@@ -1510,21 +1500,21 @@ isap_a_128a_rekey:
 	eors	r6, r2
 	str	r6, [r4, #4]
 	@ isap_a_128a.ae:68: s[1] = x1
-	mov	r3, r11
+	ldr	r3, [sp, #4]
 	str	r3, [r4, #8]
-	ldr	r2, [sp]
+	ldr	r2, [sp, #12]
 	str	r2, [r4, #12]
 	@ isap_a_128a.ae:69: s[2] = x2
 	str	r7, [r4, #16]
-	ldr	r3, [sp, #24]
+	ldr	r3, [sp, #8]
 	str	r3, [r4, #20]
 	@ isap_a_128a.ae:70: s[3] = x3
-	mov	r3, r10
+	ldr	r3, [sp]
 	str	r3, [r4, #24]
 	str	r5, [r4, #28]
 	@ isap_a_128a.ae:71: s[4] = x4
 	str	r0, [r4, #32]
-	ldr	r2, [sp, #8]
+	mov	r2, r10
 	str	r2, [r4, #36]
 	@ isap_a_128a.ae:72: P.permute(s, s_k)
 	mov	r0, r4

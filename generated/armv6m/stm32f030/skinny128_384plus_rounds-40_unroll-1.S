@@ -25,9 +25,9 @@ skinny128_384plus_key_schedule:
 	sub	sp, #40
 	ldr	r2, [r0, #32]
 	@ skinny128_384plus.ae:95: @unroll(unroll)
-	str	r2, [sp, #28]
+	str	r2, [sp]
 	ldr	r2, [r0, #36]
-	str	r2, [sp, #32]
+	str	r2, [sp, #4]
 	ldr	r2, [r0, #40]
 	mov	r9, r2
 	ldr	r2, [r0, #44]
@@ -47,7 +47,7 @@ skinny128_384plus_key_schedule:
 	mov	r12, r1
 	@ skinny128_384plus.ae:95: @unroll(unroll)
 	movs	r0, #0
-	str	r0, [sp, #36]
+	str	r0, [sp, #8]
 .Lskinny128_384plus_key_schedule_loop1:
 	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
 	lsrs	r0, r2, #8
@@ -103,7 +103,7 @@ skinny128_384plus_key_schedule:
 	ldr	r3, =0x80808080
 	ands	r2, r3
 	orrs	r0, r2
-	str	r0, [sp, #20]
+	str	r0, [sp, #32]
 	lsls	r0, r1, #31
 	lsrs	r1, r7, #1
 	orrs	r1, r0
@@ -114,7 +114,7 @@ skinny128_384plus_key_schedule:
 	eors	r2, r0
 	ands	r2, r3
 	orrs	r1, r2
-	str	r1, [sp, #16]
+	str	r1, [sp, #28]
 	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
 	mov	r1, r8
 	lsrs	r0, r1, #24
@@ -136,7 +136,7 @@ skinny128_384plus_key_schedule:
 	uxtb	r1, r1
 	@ skinny128_384plus.ae:87: return cat(x, t[63:0])
 	orrs	r2, r1
-	str	r2, [sp, #12]
+	str	r2, [sp, #24]
 	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
 	mov	r1, r11
 	lsrs	r0, r1, #24
@@ -158,7 +158,7 @@ skinny128_384plus_key_schedule:
 	uxtb	r1, r1
 	@ skinny128_384plus.ae:87: return cat(x, t[63:0])
 	orrs	r2, r1
-	str	r2, [sp, #8]
+	str	r2, [sp, #20]
 	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
 	lsrs	r0, r5, #8
 	uxtb	r0, r0
@@ -209,11 +209,11 @@ skinny128_384plus_key_schedule:
 	eors	r1, r0
 	lsrs	r0, r3, #30
 	eors	r1, r0
-	ldr	r5, =0x01010101
 	lsrs	r2, r1, #7
+	ldr	r5, =0x01010101
 	ands	r2, r5
 	orrs	r7, r2
-	str	r7, [sp]
+	str	r7, [sp, #12]
 	lsls	r7, r3, #1
 	ands	r7, r6
 	lsls	r0, r3, #2
@@ -223,7 +223,7 @@ skinny128_384plus_key_schedule:
 	orrs	r2, r0
 	ands	r2, r5
 	orrs	r7, r2
-	str	r7, [sp, #4]
+	str	r7, [sp, #16]
 	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
 	lsrs	r0, r4, #24
 	@ skinny128_384plus.ae:81: return cat(x, t[63:0])
@@ -266,11 +266,11 @@ skinny128_384plus_key_schedule:
 	@ skinny128_384plus.ae:81: return cat(x, t[63:0])
 	orrs	r6, r0
 	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
-	ldr	r3, [sp, #32]
+	ldr	r3, [sp, #4]
 	lsrs	r0, r3, #16
 	uxtb	r0, r0
 	lsls	r2, r0, #24
-	ldr	r7, [sp, #28]
+	ldr	r7, [sp]
 	uxtb	r0, r7
 	lsls	r0, r0, #16
 	orrs	r2, r0
@@ -280,7 +280,7 @@ skinny128_384plus_key_schedule:
 	lsrs	r0, r7, #16
 	uxtb	r1, r0
 	orrs	r2, r1
-	str	r2, [sp, #24]
+	str	r2, [sp, #36]
 	lsrs	r0, r3, #8
 	uxtb	r0, r0
 	lsls	r1, r0, #24
@@ -351,23 +351,23 @@ skinny128_384plus_key_schedule:
 	@ skinny128_384plus.ae:87: return cat(x, t[63:0])
 	adds	r0, #8
 	mov	r12, r0
-	str	r3, [sp, #28]
-	str	r2, [sp, #32]
+	str	r3, [sp]
+	str	r2, [sp, #4]
 	mov	r9, r1
-	ldr	r0, [sp, #24]
-	mov	lr, r0
-	ldr	r0, [sp, #4]
-	mov	r10, r0
-	ldr	r4, [sp]
-	ldr	r3, [sp, #8]
-	ldr	r2, [sp, #12]
-	ldr	r0, [sp, #16]
-	mov	r11, r0
-	ldr	r0, [sp, #20]
-	mov	r8, r0
 	ldr	r0, [sp, #36]
+	mov	lr, r0
+	ldr	r0, [sp, #16]
+	mov	r10, r0
+	ldr	r4, [sp, #12]
+	ldr	r3, [sp, #20]
+	ldr	r2, [sp, #24]
+	ldr	r0, [sp, #28]
+	mov	r11, r0
+	ldr	r0, [sp, #32]
+	mov	r8, r0
+	ldr	r0, [sp, #8]
 	adds	r0, #1
-	str	r0, [sp, #36]
+	str	r0, [sp, #8]
 	cmp	r0, #40
 	bcs	.Lskinny128_384plus_key_schedule_far1
 	b	.Lskinny128_384plus_key_schedule_loop1

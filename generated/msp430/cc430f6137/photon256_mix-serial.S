@@ -67,152 +67,161 @@ photon256_times2:
 
 
 ; --- photon256_serial: photon256.serial
-;     frame 6 bytes (3 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 382 bytes of code
+;     frame 2 bytes (1 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 352 bytes of code
 	.section .text.photon256_serial,"ax",@progbits
 	.global photon256_serial
 	.type photon256_serial, @function
 	.balign 2
 photon256_serial:
 	pushm.w	#7, r10
-	sub	#6, sp
-	mov	24(sp), r10
+	sub	#2, sp
+	mov	20(sp), r9
 	; photon256.ae:63: t = times2(x3 ^ x5)
-	mov	@r15+, r7
-	xor	@r10+, r7
-	mov	r7, 2(sp)
-	mov	@r15+, r11
-	xor	@r10+, r11
-	; photon256.ae:53: u = (x & 0x88888888) >> 2
-	mov	r11, r5
-	and	#34952, r5
-	rrum.w	#2, r5
+	mov	@r15+, r8
+	xor	@r9+, r8
+	mov	@r15+, r6
+	xor	@r9+, r6
 	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	mov	r5, r6
-	rra	r6
-	and	#30583, r11
-	rlam.w	#1, r11
-	mov	26(sp), r9
+	mov	r6, r5
+	and	#30583, r5
+	rlam.w	#1, r5
+	mov	22(sp), r10
 	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
 	mov	@r13+, r7
-	xor	@r9+, r7
+	xor	@r10+, r7
+	mov	24(sp), r11
+	xor	@r11+, r7
+	mov	r7, 0(sp)
 	mov	@r13+, r4
-	xor	@r9+, r4
-	mov	28(sp), r8
-	xor	@r8+, r7
-	mov	r7, 4(sp)
-	xor	@r8+, r4
-	xor	r11, r4
+	xor	@r10+, r4
+	xor	@r11+, r4
 	xor	r5, r4
-	xor	r6, r4
 	; photon256.ae:53: u = (x & 0x88888888) >> 2
-	mov	r4, r11
-	and	#34952, r11
-	rrum.w	#2, r11
+	and	#34952, r6
+	rrum.w	#2, r6
+	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
+	xor	r6, r4
 	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	mov	r11, r7
-	rra	r7
-	and	#30583, r4
-	rlam.w	#1, r4
+	rra	r6
+	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
+	xor	r6, r4
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	mov	r4, r7
+	and	#30583, r7
+	rlam.w	#1, r7
 	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
 	mov	@r12+, r6
 	xor	@r14+, r6
 	mov	@r12+, r5
 	xor	@r14+, r5
 	xor	-2(r15), r5
-	mov	22(sp), r12
 	xor	-4(r15), r6
+	mov	18(sp), r12
 	xor	@r12+, r6
 	xor	@r12+, r5
-	xor	-2(r8), r5
-	xor	r4, r5
-	xor	r11, r5
+	xor	-2(r11), r5
 	xor	r7, r5
 	; photon256.ae:53: u = (x & 0x88888888) >> 2
-	mov	r5, r11
-	and	#34952, r11
-	rrum.w	#2, r11
-	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	mov	r11, r7
-	rra	r7
-	and	#30583, r5
-	rlam.w	#1, r5
-	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	mov	-2(r15), r4
-	xor	-2(r9), r4
-	xor	r5, r4
-	xor	r11, r4
-	xor	r7, r4
-	mov	r4, 0(sp)
-	; photon256.ae:53: u = (x & 0x88888888) >> 2
-	mov	2(sp), r7
-	mov	r7, r4
 	and	#34952, r4
 	rrum.w	#2, r4
-	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	mov	r4, r5
-	rra	r5
-	and	#30583, r7
-	rlam.w	#1, r7
-	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
-	mov	4(sp), r11
-	xor	r7, r11
-	xor	r4, r11
-	xor	r5, r11
-	; photon256.ae:53: u = (x & 0x88888888) >> 2
-	mov	r11, r4
-	and	#34952, r4
-	rrum.w	#2, r4
-	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	mov	r4, r5
-	rra	r5
-	and	#30583, r11
-	rlam.w	#1, r11
 	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	xor	-4(r8), r6
-	xor	r11, r6
-	xor	r4, r6
-	xor	r5, r6
-	; photon256.ae:53: u = (x & 0x88888888) >> 2
-	mov	r6, r7
-	and	#34952, r7
-	rrum.w	#2, r7
+	xor	r4, r5
 	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	mov	r7, r11
-	rra	r11
-	and	#30583, r6
-	rlam.w	#1, r6
+	rra	r4
+	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	xor	r4, r5
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	mov	r5, r4
+	and	#30583, r4
+	rlam.w	#1, r4
+	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	mov	-2(r15), r7
+	xor	-2(r10), r7
+	xor	r4, r7
+	; photon256.ae:53: u = (x & 0x88888888) >> 2
+	and	#34952, r5
+	rrum.w	#2, r5
+	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	xor	r5, r7
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	rra	r5
+	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	xor	r5, r7
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	mov	r8, r4
+	and	#30583, r4
+	rlam.w	#1, r4
+	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
+	mov	@sp, r5
+	xor	r4, r5
+	; photon256.ae:53: u = (x & 0x88888888) >> 2
+	and	#34952, r8
+	rrum.w	#2, r8
+	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
+	xor	r8, r5
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	rra	r8
+	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
+	xor	r8, r5
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	mov	r5, r4
+	and	#30583, r4
+	rlam.w	#1, r4
+	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	xor	-4(r11), r6
+	xor	r4, r6
+	; photon256.ae:53: u = (x & 0x88888888) >> 2
+	and	#34952, r5
+	rrum.w	#2, r5
+	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	xor	r5, r6
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	rra	r5
+	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	xor	r5, r6
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	mov	r6, r8
+	and	#30583, r8
+	rlam.w	#1, r8
 	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
 	mov	-4(r15), r5
-	xor	-4(r9), r5
+	xor	-4(r10), r5
+	xor	r8, r5
+	; photon256.ae:53: u = (x & 0x88888888) >> 2
+	and	#34952, r6
+	rrum.w	#2, r6
+	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
 	xor	r6, r5
-	xor	r7, r5
-	xor	r11, r5
-	mov	42(sp), r7
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	rra	r6
+	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	xor	r6, r5
+	mov	38(sp), r8
 	mov	40(sp), r6
-	mov	38(sp), r11
-	mov	30(sp), r4
+	mov	26(sp), r4
 	mov	-4(r13), 0(r4)
 	mov	-2(r13), 2(r4)
-	mov	32(sp), r4
+	mov	28(sp), r4
 	mov	-4(r14), 0(r4)
 	mov	-2(r14), 2(r4)
-	mov	34(sp), r14
+	mov	30(sp), r14
 	mov	-4(r15), 0(r14)
 	mov	-2(r15), 2(r14)
-	mov	36(sp), r13
+	mov	32(sp), r13
 	mov	-4(r12), 0(r13)
 	mov	-2(r12), 2(r13)
-	mov	-4(r10), 0(r11)
-	mov	-2(r10), 2(r11)
-	mov	-4(r9), 0(r6)
-	mov	-2(r9), 2(r6)
-	mov	-4(r8), 0(r7)
-	mov	-2(r8), 2(r7)
-	mov	44(sp), r13
-	mov	r5, 0(r13)
-	mov	@sp, 2(r13)
-	add	#6, sp
+	mov	34(sp), r13
+	mov	-4(r9), 0(r13)
+	mov	-2(r9), 2(r13)
+	mov	36(sp), r9
+	mov	-4(r10), 0(r9)
+	mov	-2(r10), 2(r9)
+	mov	-4(r11), 0(r8)
+	mov	-2(r11), 2(r8)
+	mov	r5, 0(r6)
+	mov	r7, 2(r6)
+	add	#2, sp
 	popm.w	#7, r10
 	ret
 	.size photon256_serial, .-photon256_serial
@@ -230,8 +239,8 @@ photon256_permute:
 	sub	#52, sp
 	; photon256.ae:79: c = rc[r]
 	mov	#65524, 50(sp)
-	; photon256.ae:78: for r in 0..rounds {
 	mov	r12, r15
+	; photon256.ae:78: for r in 0..rounds {
 	mov	@r15+, 22(sp)
 	mov	@r15+, 32(sp)
 	mov	@r15+, r5

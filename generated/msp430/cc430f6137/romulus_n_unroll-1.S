@@ -234,7 +234,7 @@ romulus_n_key_setup:
 
 ; --- romulus_n_encrypt_with: romulus_n.encrypt_with
 ;     frame 468 bytes (29 spill slots, locals 408), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1886 bytes of code
+;     estimated 1880 bytes of code
 	.section .text.romulus_n_encrypt_with,"ax",@progbits
 	.global romulus_n_encrypt_with
 	.type romulus_n_encrypt_with, @function
@@ -384,9 +384,8 @@ romulus_n_encrypt_with:
 	and	#61440, r14
 	bis	r14, r15
 	mov	r15, 56(sp)
-	mov	r4, r15
-	rrum.w	#4, r15
-	mov	r15, 54(sp)
+	rrum.w	#4, r4
+	mov	r4, 54(sp)
 	mov	r8, 46(sp)
 	mov	r7, 52(sp)
 	mov	r6, 50(sp)
@@ -398,9 +397,9 @@ romulus_n_encrypt_with:
 	mov	r9, 30(sp)
 	mov	#0, 42(sp)
 	mov	#0, 44(sp)
-	cmp	56(sp), 44(sp)
+	cmp	r15, 44(sp)
 	mov	42(sp), r15
-	subc	54(sp), r15
+	subc	r4, r15
 	jnc	.Lromulus_n_encrypt_with_near22
 	br	#.Lromulus_n_encrypt_with_done9
 .Lromulus_n_encrypt_with_near22:
@@ -955,80 +954,81 @@ romulus_n_encrypt_with:
 
 
 ; --- romulus_n_decrypt_with: romulus_n.decrypt_with
-;     frame 484 bytes (37 spill slots, locals 408), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2072 bytes of code
+;     frame 480 bytes (35 spill slots, locals 408), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 2052 bytes of code
 	.section .text.romulus_n_decrypt_with,"ax",@progbits
 	.global romulus_n_decrypt_with
 	.type romulus_n_decrypt_with, @function
 	.balign 2
 romulus_n_decrypt_with:
 	pushm.w	#7, r10
-	sub	#484, sp
+	sub	#480, sp
+	mov	r13, r11
 	mov	r12, r8
 	mov	r15, r9
-	mov	500(sp), r10
+	mov	496(sp), r10
 	; romulus_n.ae:134: E.tk23_rows(load_be(nonce, 0, 16), r3, r23)
-	bit	#1, r13
+	bit	#1, r11
 	jnz	.Lromulus_n_decrypt_with_bytes1
 .Lromulus_n_decrypt_with_words2:
-	mov	@r13+, r4
-	mov	@r13+, r5
-	mov	@r13+, r6
-	mov	@r13+, r7
-	mov	@r13+, r11
-	mov	@r13+, r12
-	mov	@r13+, r14
-	mov	@r13+, r15
+	mov	@r11+, r4
+	mov	@r11+, r5
+	mov	@r11+, r6
+	mov	@r11+, r7
+	mov	@r11+, r12
+	mov	@r11+, r13
+	mov	@r11+, r14
+	mov	@r11+, r15
 	jmp	.Lromulus_n_decrypt_with_join3
 .Lromulus_n_decrypt_with_bytes1:
-	mov	sp, r11
-	add	#396, r11
-	mov	r11, r12
+	mov	sp, r12
+	add	#392, r12
+	mov	r12, r13
 	mov	#16, r14
 .Lromulus_n_decrypt_with_cpy4:
-	mov.b	@r13, r15
+	mov.b	@r11, r15
+	inc	r11
+	mov.b	r15, 0(r13)
 	inc	r13
-	mov.b	r15, 0(r12)
-	inc	r12
 	dec	r14
 	jnz	.Lromulus_n_decrypt_with_cpy4
-	mov	r11, r13
+	mov	r12, r11
 	jmp	.Lromulus_n_decrypt_with_words2
 .Lromulus_n_decrypt_with_join3:
 	swpb	r15
-	mov	r15, 412(sp)
+	mov	r15, 408(sp)
 	swpb	r14
-	mov	r14, 414(sp)
+	mov	r14, 410(sp)
+	swpb	r13
+	mov	r13, 412(sp)
 	swpb	r12
-	mov	r12, 416(sp)
-	swpb	r11
-	mov	r11, 418(sp)
+	mov	r12, 414(sp)
 	swpb	r7
-	mov	r7, 420(sp)
+	mov	r7, 416(sp)
 	swpb	r6
-	mov	r6, 422(sp)
+	mov	r6, 418(sp)
 	swpb	r5
-	mov	r5, 424(sp)
+	mov	r5, 420(sp)
 	swpb	r4
-	mov	r4, 426(sp)
+	mov	r4, 422(sp)
 	mov	sp, r12
-	add	#412, r12
+	add	#408, r12
 	mov	sp, r14
-	add	#76, r14
+	add	#72, r14
 	mov	r8, r13
 	call	#romulus_n_E_tk23_rows
 	; romulus_n.ae:135: s = absorb_ad(r3, r23, ad)
 	mov	sp, r13
-	add	#76, r13
+	add	#72, r13
 	mov	sp, r15
-	add	#436, r15
+	add	#432, r15
 	mov	r15, 0(sp)
 	mov	r8, r12
 	mov	r9, r14
 	mov	r10, r15
 	call	#romulus_n_absorb_ad
 	; romulus_n.ae:138: if m == 0 {
-	mov	504(sp), r15
+	mov	500(sp), r15
 	sub	#1, r15
 	clr	r15
 	adc	r15
@@ -1036,50 +1036,51 @@ romulus_n_decrypt_with:
 	tst	r15
 	jz	.Lromulus_n_decrypt_with_else6
 	; romulus_n.ae:140: s = tbc_n(cnt, 0x15, r23, s)
-	mov	#2, 412(sp)
+	mov	#2, 408(sp)
+	mov	#0, 410(sp)
+	mov	#0, 412(sp)
 	mov	#0, 414(sp)
-	mov	#0, 416(sp)
-	mov	#0, 418(sp)
 	mov	sp, r12
-	add	#412, r12
+	add	#408, r12
 	mov	sp, r14
-	add	#76, r14
+	add	#72, r14
+	mov	sp, r11
+	add	#432, r11
 	mov	sp, r15
-	add	#436, r15
-	mov	sp, r13
-	add	#452, r13
-	mov	r13, 0(sp)
+	add	#448, r15
+	mov	r15, 0(sp)
 	mov	#21, r13
+	mov	r11, r15
 	call	#romulus_n_tbc_n
-	mov	#2, 66(sp)
-	mov	#0, 64(sp)
+	mov	#2, 62(sp)
 	mov	#0, r5
-	mov	#0, 62(sp)
-	mov	452(sp), r6
-	mov	454(sp), r7
-	mov	456(sp), r8
-	mov	458(sp), r9
-	mov	460(sp), r10
-	mov	462(sp), r11
-	mov	464(sp), r12
-	mov	466(sp), r13
+	mov	#0, 64(sp)
+	mov	#0, 60(sp)
+	mov	448(sp), r6
+	mov	450(sp), r7
+	mov	452(sp), r8
+	mov	454(sp), r9
+	mov	456(sp), r10
+	mov	458(sp), r11
+	mov	460(sp), r12
+	mov	462(sp), r13
 	jmp	.Lromulus_n_decrypt_with_endif7
 .Lromulus_n_decrypt_with_else6:
-	mov	#1, 66(sp)
-	mov	#0, 64(sp)
+	mov	#1, 62(sp)
 	mov	#0, r5
-	mov	#0, 62(sp)
-	mov	436(sp), r6
-	mov	438(sp), r7
-	mov	440(sp), r8
-	mov	442(sp), r9
-	mov	444(sp), r10
-	mov	446(sp), r11
-	mov	448(sp), r12
-	mov	450(sp), r13
+	mov	#0, 64(sp)
+	mov	#0, 60(sp)
+	mov	432(sp), r6
+	mov	434(sp), r7
+	mov	436(sp), r8
+	mov	438(sp), r9
+	mov	440(sp), r10
+	mov	442(sp), r11
+	mov	444(sp), r12
+	mov	446(sp), r13
 .Lromulus_n_decrypt_with_endif7:
 	; romulus_n.ae:142: for i in 0..(m + 15) / 16 {
-	mov	504(sp), r15
+	mov	500(sp), r15
 	mov	#0, r4
 	add	#15, r15
 	addc	#0, r4
@@ -1103,30 +1104,53 @@ romulus_n_decrypt_with:
 	rrc	r14
 	and	#61440, r14
 	bis	r14, r15
-	mov	r15, 72(sp)
-	mov	r4, r15
-	rrum.w	#4, r15
 	mov	r15, 70(sp)
-	mov	r6, 56(sp)
-	mov	r7, 54(sp)
-	mov	r8, 52(sp)
-	mov	r9, 50(sp)
+	rrum.w	#4, r4
+	mov	r4, 68(sp)
+	mov	r6, 36(sp)
+	mov	r7, 28(sp)
+	mov	r8, 24(sp)
+	mov	r9, 46(sp)
 	mov	r10, 48(sp)
-	mov	r11, 46(sp)
-	mov	r12, 44(sp)
-	mov	r13, 22(sp)
-	mov	r5, 68(sp)
-	mov	#0, 60(sp)
+	mov	r11, 50(sp)
+	mov	r12, 52(sp)
+	mov	r13, 54(sp)
+	mov	r5, 66(sp)
 	mov	#0, 58(sp)
-	cmp	72(sp), 60(sp)
-	mov	58(sp), r15
-	subc	70(sp), r15
+	mov	#0, 56(sp)
+	cmp	r15, 58(sp)
+	mov	56(sp), r15
+	subc	r4, r15
 	jnc	.Lromulus_n_decrypt_with_near29
 	br	#.Lromulus_n_decrypt_with_done9
 .Lromulus_n_decrypt_with_near29:
 .Lromulus_n_decrypt_with_loop8:
 	; romulus_n.ae:39: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
-	mov	56(sp), r13
+	mov	36(sp), r13
+	mov	r13, r15
+	rrum.w	#1, r15
+	and	#32639, r15
+	mov	r13, r14
+	swpb	r14
+	bit	#1, r14
+	rrc	r14
+	xor	r13, r14
+	and	#32896, r14
+	xor	r14, r15
+	mov	r15, 22(sp)
+	mov	28(sp), r13
+	mov	r13, r15
+	rrum.w	#1, r15
+	and	#32639, r15
+	mov	r13, r14
+	swpb	r14
+	bit	#1, r14
+	rrc	r14
+	xor	r13, r14
+	and	#32896, r14
+	xor	r14, r15
+	mov	r15, 20(sp)
+	mov	24(sp), r13
 	mov	r13, r15
 	rrum.w	#1, r15
 	and	#32639, r15
@@ -1138,7 +1162,7 @@ romulus_n_decrypt_with:
 	and	#32896, r14
 	xor	r14, r15
 	mov	r15, 18(sp)
-	mov	54(sp), r13
+	mov	46(sp), r13
 	mov	r13, r15
 	rrum.w	#1, r15
 	and	#32639, r15
@@ -1149,31 +1173,7 @@ romulus_n_decrypt_with:
 	xor	r13, r14
 	and	#32896, r14
 	xor	r14, r15
-	mov	r15, 16(sp)
-	mov	52(sp), r13
-	mov	r13, r15
-	rrum.w	#1, r15
-	and	#32639, r15
-	mov	r13, r14
-	swpb	r14
-	bit	#1, r14
-	rrc	r14
-	xor	r13, r14
-	and	#32896, r14
-	xor	r14, r15
-	mov	r15, 12(sp)
-	mov	50(sp), r13
-	mov	r13, r15
-	rrum.w	#1, r15
-	and	#32639, r15
-	mov	r13, r14
-	swpb	r14
-	bit	#1, r14
-	rrc	r14
-	xor	r13, r14
-	and	#32896, r14
-	xor	r14, r15
-	mov	r15, 10(sp)
+	mov	r15, 14(sp)
 	mov	48(sp), r13
 	mov	r13, r15
 	rrum.w	#1, r15
@@ -1185,19 +1185,8 @@ romulus_n_decrypt_with:
 	xor	r13, r14
 	and	#32896, r14
 	xor	r14, r15
-	mov	r15, 6(sp)
-	mov	46(sp), r14
-	mov	r14, r7
-	rrum.w	#1, r7
-	and	#32639, r7
-	mov	r14, r15
-	swpb	r15
-	bit	#1, r15
-	rrc	r15
-	xor	r14, r15
-	and	#32896, r15
-	xor	r15, r7
-	mov	44(sp), r13
+	mov	r15, 10(sp)
+	mov	50(sp), r13
 	mov	r13, r15
 	rrum.w	#1, r15
 	and	#32639, r15
@@ -1209,7 +1198,7 @@ romulus_n_decrypt_with:
 	and	#32896, r14
 	xor	r14, r15
 	mov	r15, 26(sp)
-	mov	22(sp), r13
+	mov	52(sp), r13
 	mov	r13, r15
 	rrum.w	#1, r15
 	and	#32639, r15
@@ -1220,11 +1209,23 @@ romulus_n_decrypt_with:
 	xor	r13, r14
 	and	#32896, r14
 	xor	r14, r15
-	mov	r15, 28(sp)
+	mov	r15, 30(sp)
+	mov	54(sp), r13
+	mov	r13, r15
+	rrum.w	#1, r15
+	and	#32639, r15
+	mov	r13, r14
+	swpb	r14
+	bit	#1, r14
+	rrc	r14
+	xor	r13, r14
+	and	#32896, r14
+	xor	r14, r15
+	mov	r15, 32(sp)
 	; romulus_n.ae:143: off = 16 * i
-	mov	58(sp), r14
+	mov	56(sp), r14
 	rlam.w	#4, r14
-	mov	60(sp), r13
+	mov	58(sp), r13
 	rla	r13
 	adc	r13
 	rla	r13
@@ -1237,50 +1238,49 @@ romulus_n_decrypt_with:
 	and	#15, r15
 	bis	r15, r14
 	and	#65520, r13
-	mov	r13, 40(sp)
+	mov	r13, 38(sp)
 	; romulus_n.ae:144: rest = m - off
-	mov	504(sp), r13
+	mov	500(sp), r13
 	mov	#0, r12
-	mov	40(sp), r11
+	mov	38(sp), r11
 	sub	r11, r13
 	subc	r14, r12
 	; romulus_n.ae:145: count = if rest < 16 then rest else 16
 	cmp	#16, r13
 	mov	r12, r15
 	subc	#0, r15
-	subc	r14, r14
-	mov	r13, r15
-	mov	r13, 36(sp)
-	xor	#16, r15
-	and	r14, r15
-	xor	#16, r15
-	mov	r15, 24(sp)
-	and	r12, r14
-	mov	r12, 34(sp)
-	mov	r14, 42(sp)
+	subc	r15, r15
+	mov	r13, r9
+	mov	r13, 42(sp)
+	xor	#16, r9
+	and	r15, r9
+	xor	#16, r9
+	and	r12, r15
+	mov	r12, 44(sp)
+	mov	r15, 40(sp)
 	; romulus_n.ae:146: p = first_bytes(g(s) ^ load_be(ct, off, 16, count), count)
 	mov	r11, r12
-	add	502(sp), r12
-	cmp	#16, r15
+	add	498(sp), r12
+	cmp	#16, r9
 	jnc	.Lromulus_n_decrypt_with_bytes10
 	bit	#1, r12
 	jnz	.Lromulus_n_decrypt_with_bytes10
 .Lromulus_n_decrypt_with_words11:
-	mov	@r12, r8
-	mov	2(r12), r5
-	mov	4(r12), r6
-	mov	6(r12), r4
-	mov	8(r12), r9
+	mov	@r12, r5
+	mov	2(r12), r6
+	mov	4(r12), r4
+	mov	6(r12), r7
+	mov	8(r12), r8
 	mov	10(r12), r10
 	mov	12(r12), r11
 	mov	14(r12), r12
 	jmp	.Lromulus_n_decrypt_with_join12
 .Lromulus_n_decrypt_with_bytes10:
 	mov	sp, r10
-	add	#396, r10
+	add	#392, r10
 	mov	r10, r11
 	mov	#16, r13
-	mov	24(sp), r15
+	mov	r9, r15
 .Lromulus_n_decrypt_with_cpy13:
 	clr	r14
 	tst	r15
@@ -1297,9 +1297,9 @@ romulus_n_decrypt_with:
 	jmp	.Lromulus_n_decrypt_with_words11
 .Lromulus_n_decrypt_with_join12:
 	; romulus_n.ae:54: return x & ~(~(0 as u128) >> (8 * n))
-	mov	42(sp), r15
+	mov	40(sp), r15
 	rlam.w	#3, r15
-	mov	24(sp), r13
+	mov	r9, r13
 	rla	r13
 	adc	r13
 	rla	r13
@@ -1309,151 +1309,139 @@ romulus_n_decrypt_with:
 	mov	r13, r14
 	and	#7, r14
 	bis	r14, r15
-	mov	r15, 32(sp)
+	mov	r15, 34(sp)
 	; romulus_n.ae:146: p = first_bytes(g(s) ^ load_be(ct, off, 16, count), count)
 	swpb	r12
-	xor	r12, 18(sp)
+	xor	r12, 22(sp)
 	swpb	r11
-	xor	r11, 16(sp)
+	xor	r11, 20(sp)
 	swpb	r10
-	xor	r10, 12(sp)
-	swpb	r9
-	xor	r9, 10(sp)
+	xor	r10, 18(sp)
+	swpb	r8
+	xor	r8, 14(sp)
+	swpb	r7
+	xor	r7, 10(sp)
 	swpb	r4
-	xor	r4, 6(sp)
+	xor	r4, 26(sp)
+	mov	30(sp), r4
 	swpb	r6
-	xor	r6, r7
-	mov	26(sp), r6
+	xor	r6, r4
+	mov	32(sp), r6
 	swpb	r5
 	xor	r5, r6
-	mov	28(sp), r4
-	swpb	r8
-	xor	r8, r4
 	; romulus_n.ae:54: return x & ~(~(0 as u128) >> (8 * n))
-	and	#65528, r13
+	mov	r13, r7
+	and	#65528, r7
+	mov	#-1, r8
 	mov	#-1, r5
 	mov	#-1, r10
-	mov	#-1, r9
-	mov	#-1, r8
 	mov	#-1, r11
 	mov	#-1, r12
+	mov	#-1, r13
 	mov	#-1, r14
 	mov	#-1, r15
-	tst	32(sp)
+	tst	34(sp)
 	jnz	.Lromulus_n_decrypt_with_shbig15
-	cmp	#128, r13
+	cmp	#128, r7
 	jc	.Lromulus_n_decrypt_with_shbig15
 .Lromulus_n_decrypt_with_shlimb18:
-	cmp	#16, r13
+	cmp	#16, r7
 	jnc	.Lromulus_n_decrypt_with_shbits19
+	mov	r5, r8
 	mov	r10, r5
-	mov	r9, r10
-	mov	r8, r9
-	mov	r11, r8
+	mov	r11, r10
 	mov	r12, r11
-	mov	r14, r12
+	mov	r13, r12
+	mov	r14, r13
 	mov	r15, r14
 	clr	r15
-	sub	#16, r13
+	sub	#16, r7
 	jmp	.Lromulus_n_decrypt_with_shlimb18
 .Lromulus_n_decrypt_with_shbits19:
-	tst	r13
+	tst	r7
 	jz	.Lromulus_n_decrypt_with_shend16
 .Lromulus_n_decrypt_with_sh17:
 	clrc
 	rrc	r15
 	rrc	r14
+	rrc	r13
 	rrc	r12
 	rrc	r11
-	rrc	r8
-	rrc	r9
 	rrc	r10
 	rrc	r5
-	dec	r13
+	rrc	r8
+	dec	r7
 	jnz	.Lromulus_n_decrypt_with_sh17
 	jmp	.Lromulus_n_decrypt_with_shend16
 .Lromulus_n_decrypt_with_shbig15:
+	clr	r8
 	clr	r5
 	clr	r10
-	clr	r9
-	clr	r8
 	clr	r11
 	clr	r12
+	clr	r13
 	clr	r14
 	clr	r15
 .Lromulus_n_decrypt_with_shend16:
-	mov	r4, r13
-	bic	r15, r13
-	; romulus_n.ae:147: store_be(msg, off, p, count)
-	mov	r13, 20(sp)
-	; romulus_n.ae:54: return x & ~(~(0 as u128) >> (8 * n))
-	bic	r14, r6
-	; romulus_n.ae:147: store_be(msg, off, p, count)
-	mov	r6, 14(sp)
-	; romulus_n.ae:54: return x & ~(~(0 as u128) >> (8 * n))
-	bic	r12, r7
-	; romulus_n.ae:147: store_be(msg, off, p, count)
-	mov	r7, 8(sp)
-	; romulus_n.ae:54: return x & ~(~(0 as u128) >> (8 * n))
-	mov	6(sp), r12
-	bic	r11, r12
-	; romulus_n.ae:147: store_be(msg, off, p, count)
-	mov	r12, 4(sp)
-	; romulus_n.ae:54: return x & ~(~(0 as u128) >> (8 * n))
+	mov	22(sp), r7
+	bic	r8, r7
+	mov	20(sp), r8
+	bic	r5, r8
+	mov	18(sp), r5
+	bic	r10, r5
+	mov	14(sp), r10
+	bic	r11, r10
 	mov	10(sp), r11
-	bic	r8, r11
+	bic	r12, r11
+	mov	26(sp), r12
+	bic	r13, r12
+	mov	r4, r13
+	bic	r14, r13
+	bic	r15, r6
 	; romulus_n.ae:147: store_be(msg, off, p, count)
-	mov	r11, 2(sp)
-	; romulus_n.ae:54: return x & ~(~(0 as u128) >> (8 * n))
-	mov	12(sp), r8
-	bic	r9, r8
-	; romulus_n.ae:147: store_be(msg, off, p, count)
-	mov	r8, r4
-	; romulus_n.ae:54: return x & ~(~(0 as u128) >> (8 * n))
-	mov	16(sp), r9
-	bic	r10, r9
-	; romulus_n.ae:147: store_be(msg, off, p, count)
-	mov	r9, r14
-	; romulus_n.ae:54: return x & ~(~(0 as u128) >> (8 * n))
-	mov	18(sp), r10
-	bic	r5, r10
-	; romulus_n.ae:147: store_be(msg, off, p, count)
-	mov	r10, r15
-	mov	40(sp), r5
-	add	510(sp), r5
-	cmp	#16, 24(sp)
-	swpb	20(sp)
-	swpb	14(sp)
+	mov	r6, 16(sp)
+	mov	r13, 12(sp)
+	mov	r12, 8(sp)
+	mov	r11, 6(sp)
+	mov	r10, 4(sp)
+	mov	r5, 2(sp)
+	mov	r8, r14
+	mov	r7, r15
+	mov	38(sp), r4
+	add	506(sp), r4
+	cmp	#16, r9
+	swpb	16(sp)
+	swpb	12(sp)
 	swpb	8(sp)
+	swpb	6(sp)
 	swpb	4(sp)
 	swpb	2(sp)
-	swpb	r4
 	swpb	r14
 	swpb	r15
 	jnc	.Lromulus_n_decrypt_with_bytes20
-	bit	#1, r5
+	bit	#1, r4
 	jnz	.Lromulus_n_decrypt_with_bytes20
-	mov	20(sp), 0(r5)
-	mov	14(sp), 2(r5)
-	mov	8(sp), 4(r5)
-	mov	4(sp), 6(r5)
-	mov	2(sp), 8(r5)
-	mov	r4, 10(r5)
-	mov	r14, 12(r5)
-	mov	r15, 14(r5)
+	mov	16(sp), 0(r4)
+	mov	12(sp), 2(r4)
+	mov	8(sp), 4(r4)
+	mov	6(sp), 6(r4)
+	mov	4(sp), 8(r4)
+	mov	2(sp), 10(r4)
+	mov	r14, 12(r4)
+	mov	r15, 14(r4)
 	jmp	.Lromulus_n_decrypt_with_stored21
 .Lromulus_n_decrypt_with_bytes20:
-	mov	20(sp), 396(sp)
-	mov	14(sp), 398(sp)
-	mov	8(sp), 400(sp)
-	mov	4(sp), 402(sp)
-	mov	2(sp), 404(sp)
-	mov	r4, 406(sp)
-	mov	r14, 408(sp)
-	mov	r15, 410(sp)
+	mov	16(sp), 392(sp)
+	mov	12(sp), 394(sp)
+	mov	8(sp), 396(sp)
+	mov	6(sp), 398(sp)
+	mov	4(sp), 400(sp)
+	mov	2(sp), 402(sp)
+	mov	r14, 404(sp)
+	mov	r15, 406(sp)
 	mov	sp, r14
-	add	#396, r14
-	mov	24(sp), r15
+	add	#392, r14
+	mov	r9, r15
 	cmp	#16, r15
 	jnc	.Lromulus_n_decrypt_with_cnt22
 	mov	#16, r15
@@ -1461,185 +1449,161 @@ romulus_n_decrypt_with:
 	tst	r15
 	jz	.Lromulus_n_decrypt_with_stored21
 .Lromulus_n_decrypt_with_cpy23:
-	mov.b	@r14, 0(r5)
+	mov.b	@r14, 0(r4)
 	inc	r14
-	inc	r5
+	inc	r4
 	dec	r15
 	jnz	.Lromulus_n_decrypt_with_cpy23
 .Lromulus_n_decrypt_with_stored21:
-	; romulus_n.ae:150: d = if rest > 16 then 0x04 else if rest == 16 then 0x14 else 0x15 as u8
-	mov	#16, r15
-	mov	36(sp), r14
-	cmp	r14, r15
-	mov	#0, r15
-	mov	34(sp), r4
-	subc	r4, r15
-	subc	r5, r5
-	xor	#16, r14
-	bis	r4, r14
-	sub	#1, r14
-	subc	r15, r15
-	and	#1, r15
-	xor	#21, r15
-	mov	r15, r14
-	xor	#4, r14
-	and	r5, r14
-	xor	r14, r15
-	mov	r15, 38(sp)
 	; romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
-	mov	24(sp), r4
-	cmp	#16, r4
-	mov	42(sp), r5
-	mov	r5, r15
+	cmp	#16, r9
+	mov	40(sp), r4
+	mov	r4, r15
 	subc	#0, r15
-	subc	r15, r15
-	mov	r13, r14
-	xor	r13, r14
-	and	r15, r14
-	xor	r14, r13
-	; romulus_n.ae:148: s = s ^ pad(p, count)
-	xor	r13, 22(sp)
-	; romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
+	subc	r14, r14
+	bis	r7, r9
+	bis	r8, r4
+	xor	r7, r9
+	and	r14, r9
+	xor	r9, r7
+	xor	r8, r4
+	and	r14, r4
+	xor	r4, r8
+	mov	r5, r15
+	xor	r5, r15
+	and	r14, r15
+	xor	r15, r5
+	mov	r10, r15
+	xor	r10, r15
+	and	r14, r15
+	xor	r15, r10
+	mov	r11, r15
+	xor	r11, r15
+	and	r14, r15
+	xor	r15, r11
+	mov	r12, r15
+	xor	r12, r15
+	and	r14, r15
+	xor	r15, r12
+	mov	r13, r15
+	xor	r13, r15
+	and	r14, r15
+	xor	r15, r13
+	mov	r6, r15
+	xor	r6, r15
+	and	r14, r15
 	mov	r6, r14
-	xor	r6, r14
-	and	r15, r14
-	xor	r14, r6
+	xor	r15, r14
 	; romulus_n.ae:148: s = s ^ pad(p, count)
-	mov	44(sp), r14
-	xor	r6, r14
-	; romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
-	mov	r7, r13
-	xor	r7, r13
-	and	r15, r13
-	xor	r13, r7
-	; romulus_n.ae:148: s = s ^ pad(p, count)
-	mov	46(sp), r13
-	xor	r7, r13
-	; romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
-	mov	r12, r6
+	xor	r7, 36(sp)
+	xor	r8, 28(sp)
+	xor	r5, 24(sp)
+	mov	46(sp), r4
+	xor	r10, r4
+	mov	48(sp), r5
+	xor	r11, r5
+	mov	50(sp), r6
 	xor	r12, r6
-	and	r15, r6
-	mov	r12, r7
-	xor	r6, r7
-	; romulus_n.ae:148: s = s ^ pad(p, count)
-	mov	48(sp), r12
-	xor	r7, r12
-	; romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
-	mov	r11, r6
-	xor	r11, r6
-	and	r15, r6
-	mov	r11, r7
-	xor	r6, r7
-	; romulus_n.ae:148: s = s ^ pad(p, count)
-	mov	50(sp), r11
-	xor	r7, r11
-	; romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
-	mov	r8, r7
-	xor	r8, r7
-	and	r15, r7
-	xor	r7, r8
-	; romulus_n.ae:148: s = s ^ pad(p, count)
-	mov	52(sp), r6
-	xor	r8, r6
-	; romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
-	bis	r9, r5
-	xor	r9, r5
-	and	r15, r5
-	xor	r5, r9
-	; romulus_n.ae:148: s = s ^ pad(p, count)
-	mov	54(sp), r5
-	xor	r9, r5
-	; romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
-	bis	r10, r4
-	xor	r10, r4
-	and	r15, r4
-	xor	r4, r10
-	; romulus_n.ae:148: s = s ^ pad(p, count)
-	mov	56(sp), r4
-	xor	r10, r4
+	mov	52(sp), r11
+	xor	r13, r11
+	mov	54(sp), r15
+	xor	r14, r15
 	; romulus_n.ae:44: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
-	mov	62(sp), r15
-	rrum.w	#4, r15
-	rrum.w	#3, r15
-	inv	r15
-	inc	r15
-	and	#149, r15
-	mov	66(sp), r10
-	mov	64(sp), r7
-	mov	68(sp), r8
-	mov	62(sp), r9
+	mov	62(sp), r10
+	mov	66(sp), r7
+	mov	64(sp), r8
+	mov	60(sp), r13
+	mov	r13, r9
 	rla	r10
 	rlc	r7
 	rlc	r8
 	rlc	r9
-	xor	r15, r10
 	mov.b	r9, r9
+	rrum.w	#4, r13
+	rrum.w	#3, r13
+	inv	r13
+	inc	r13
+	and	#149, r13
+	xor	r13, r10
+	; romulus_n.ae:150: d = if rest > 16 then 0x04 else if rest == 16 then 0x14 else 0x15 as u8
+	mov	#16, r14
+	mov	42(sp), r13
+	cmp	r13, r14
+	mov	#0, r14
+	subc	44(sp), r14
+	subc	r12, r12
+	xor	#16, r13
+	bis	44(sp), r13
+	sub	#1, r13
+	subc	r13, r13
+	and	#1, r13
+	xor	#21, r13
+	mov	r13, r14
+	xor	#4, r14
+	and	r12, r14
+	xor	r14, r13
 	; romulus_n.ae:151: s = tbc_n(cnt, d, r23, s)
-	mov	r10, 412(sp)
-	mov	r7, 414(sp)
-	mov	r8, 416(sp)
-	mov	r9, 418(sp)
-	mov	sp, r15
-	add	#412, r15
-	mov	r15, 74(sp)
-	mov	sp, r15
-	add	#76, r15
-	mov	r4, 420(sp)
-	mov	r15, r4
-	mov	r5, 422(sp)
-	mov	r6, 424(sp)
-	mov	r11, 426(sp)
-	mov	r12, 428(sp)
-	mov	r13, 430(sp)
-	mov	r14, 432(sp)
-	mov	22(sp), 434(sp)
-	mov	sp, r15
-	add	#420, r15
+	mov	r10, 408(sp)
+	mov	r7, 410(sp)
+	mov	r8, 412(sp)
+	mov	r9, 414(sp)
+	mov	sp, r12
+	add	#408, r12
 	mov	sp, r14
-	add	#468, r14
-	mov	r14, 0(sp)
-	mov	r4, r14
-	mov	74(sp), r12
-	mov	38(sp), r13
+	add	#72, r14
+	mov	36(sp), 416(sp)
+	mov	28(sp), 418(sp)
+	mov	24(sp), 420(sp)
+	mov	r4, 422(sp)
+	mov	r5, 424(sp)
+	mov	r6, 426(sp)
+	mov	r11, 428(sp)
+	mov	r15, 430(sp)
+	mov	sp, r11
+	add	#416, r11
+	mov	sp, r15
+	add	#464, r15
+	mov	r15, 0(sp)
+	mov	r11, r15
 	call	#romulus_n_tbc_n
-	mov	468(sp), 56(sp)
-	mov	470(sp), 54(sp)
-	mov	472(sp), 52(sp)
+	mov	464(sp), 36(sp)
+	mov	466(sp), 28(sp)
+	mov	468(sp), 24(sp)
+	mov	470(sp), 46(sp)
+	mov	472(sp), 48(sp)
 	mov	474(sp), 50(sp)
-	mov	476(sp), 48(sp)
-	mov	478(sp), 46(sp)
-	mov	480(sp), 44(sp)
-	mov	482(sp), 22(sp)
-	mov	r10, 66(sp)
-	mov	r7, 64(sp)
-	mov	r8, 68(sp)
-	mov	r9, 62(sp)
-	add	#1, 60(sp)
-	addc	#0, 58(sp)
-	cmp	72(sp), 60(sp)
-	mov	58(sp), r15
-	subc	70(sp), r15
+	mov	476(sp), 52(sp)
+	mov	478(sp), 54(sp)
+	mov	r10, 62(sp)
+	mov	r7, 66(sp)
+	mov	r8, 64(sp)
+	mov	r9, 60(sp)
+	add	#1, 58(sp)
+	addc	#0, 56(sp)
+	cmp	70(sp), 58(sp)
+	mov	56(sp), r15
+	subc	68(sp), r15
 	jc	.Lromulus_n_decrypt_with_near30
 	br	#.Lromulus_n_decrypt_with_loop8
 .Lromulus_n_decrypt_with_near30:
 .Lromulus_n_decrypt_with_done9:
 	; romulus_n.ae:153: return (load_be(tag, 0, 16) ^ g(s)) == 0
-	mov	506(sp), r8
+	mov	502(sp), r8
 	bit	#1, r8
 	jnz	.Lromulus_n_decrypt_with_bytes24
 .Lromulus_n_decrypt_with_words25:
 	mov	@r8, r13
 	mov	2(r8), r12
-	mov	4(r8), r11
-	mov	6(r8), r6
-	mov	8(r8), r7
+	mov	4(r8), r6
+	mov	6(r8), r7
+	mov	8(r8), r11
 	mov	10(r8), r10
 	mov	12(r8), r9
 	mov	14(r8), r8
 	jmp	.Lromulus_n_decrypt_with_join26
 .Lromulus_n_decrypt_with_bytes24:
 	mov	sp, r12
-	add	#396, r12
+	add	#392, r12
 	mov	r12, r13
 	mov	#16, r14
 .Lromulus_n_decrypt_with_cpy27:
@@ -1653,7 +1617,7 @@ romulus_n_decrypt_with:
 	jmp	.Lromulus_n_decrypt_with_words25
 .Lromulus_n_decrypt_with_join26:
 	; romulus_n.ae:39: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
-	mov	22(sp), r5
+	mov	54(sp), r5
 	mov	r5, r14
 	swpb	r14
 	bit	#1, r14
@@ -1667,7 +1631,7 @@ romulus_n_decrypt_with:
 	xor	r5, r13
 	xor	r14, r13
 	; romulus_n.ae:39: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
-	mov	44(sp), r5
+	mov	52(sp), r5
 	mov	r5, r15
 	swpb	r15
 	bit	#1, r15
@@ -1681,7 +1645,7 @@ romulus_n_decrypt_with:
 	xor	r5, r12
 	xor	r15, r12
 	; romulus_n.ae:39: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
-	mov	46(sp), r15
+	mov	50(sp), r15
 	mov	r15, r14
 	swpb	r14
 	bit	#1, r14
@@ -1691,9 +1655,9 @@ romulus_n_decrypt_with:
 	rrum.w	#1, r15
 	and	#32639, r15
 	; romulus_n.ae:153: return (load_be(tag, 0, 16) ^ g(s)) == 0
-	swpb	r11
-	xor	r15, r11
-	xor	r14, r11
+	swpb	r6
+	xor	r15, r6
+	xor	r14, r6
 	; romulus_n.ae:39: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
 	mov	48(sp), r14
 	mov	r14, r5
@@ -1705,79 +1669,79 @@ romulus_n_decrypt_with:
 	rrum.w	#1, r14
 	and	#32639, r14
 	; romulus_n.ae:153: return (load_be(tag, 0, 16) ^ g(s)) == 0
-	swpb	r6
-	xor	r14, r6
-	xor	r5, r6
+	swpb	r7
+	xor	r14, r7
+	xor	r5, r7
 	; romulus_n.ae:39: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
-	mov	50(sp), r5
-	mov	r5, r15
+	mov	46(sp), r14
+	mov	r14, r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
-	xor	r5, r15
+	xor	r14, r15
 	and	#32896, r15
-	rrum.w	#1, r5
-	and	#32639, r5
+	rrum.w	#1, r14
+	and	#32639, r14
 	; romulus_n.ae:153: return (load_be(tag, 0, 16) ^ g(s)) == 0
-	swpb	r7
-	xor	r5, r7
-	xor	r15, r7
+	swpb	r11
+	xor	r14, r11
+	xor	r15, r11
 	; romulus_n.ae:39: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
-	mov	52(sp), r5
-	mov	r5, r14
-	swpb	r14
-	bit	#1, r14
-	rrc	r14
-	xor	r5, r14
-	and	#32896, r14
-	rrum.w	#1, r5
-	and	#32639, r5
+	mov	24(sp), r14
+	mov	r14, r15
+	swpb	r15
+	bit	#1, r15
+	rrc	r15
+	xor	r14, r15
+	and	#32896, r15
+	rrum.w	#1, r14
+	and	#32639, r14
 	; romulus_n.ae:153: return (load_be(tag, 0, 16) ^ g(s)) == 0
 	swpb	r10
-	xor	r5, r10
 	xor	r14, r10
+	xor	r15, r10
 	; romulus_n.ae:39: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
-	mov	56(sp), r5
-	mov	r5, r14
-	swpb	r14
-	bit	#1, r14
-	rrc	r14
-	xor	r5, r14
-	and	#32896, r14
-	rrum.w	#1, r5
-	and	#32639, r5
+	mov	36(sp), r14
+	mov	r14, r15
+	swpb	r15
+	bit	#1, r15
+	rrc	r15
+	xor	r14, r15
+	and	#32896, r15
+	rrum.w	#1, r14
+	and	#32639, r14
 	; romulus_n.ae:153: return (load_be(tag, 0, 16) ^ g(s)) == 0
 	swpb	r8
-	xor	r5, r8
 	xor	r14, r8
+	xor	r15, r8
 	; romulus_n.ae:39: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
-	mov	54(sp), r5
-	mov	r5, r14
-	swpb	r14
-	bit	#1, r14
-	rrc	r14
-	xor	r5, r14
-	and	#32896, r14
-	rrum.w	#1, r5
-	and	#32639, r5
+	mov	28(sp), r14
+	mov	r14, r15
+	swpb	r15
+	bit	#1, r15
+	rrc	r15
+	xor	r14, r15
+	and	#32896, r15
+	rrum.w	#1, r14
+	and	#32639, r14
 	; romulus_n.ae:153: return (load_be(tag, 0, 16) ^ g(s)) == 0
 	swpb	r9
-	xor	r5, r9
 	xor	r14, r9
+	xor	r15, r9
 	bis	r9, r8
 	bis	r10, r8
+	bis	r11, r8
 	bis	r7, r8
 	bis	r6, r8
-	bis	r11, r8
 	bis	r12, r8
 	bis	r13, r8
 	sub	#1, r8
 	clr	r14
 	adc	r14
 	xor	#1, r14
-	mov	514(sp), r15
+	mov	510(sp), r15
 	mov	r14, 0(r15)
-	add	#484, sp
+	add	#480, sp
 	popm.w	#7, r10
 	ret
 	.size romulus_n_decrypt_with, .-romulus_n_decrypt_with

@@ -252,7 +252,7 @@ skinny128_384plus_key_schedule:
 
 ; --- skinny128_384plus_encrypt_block: skinny128_384plus.encrypt_block
 ;     frame 4 bytes (2 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 312 bytes of code
+;     estimated 314 bytes of code
 	.section .text.skinny128_384plus_encrypt_block,"ax",@progbits
 	.global skinny128_384plus_encrypt_block
 	.type skinny128_384plus_encrypt_block, @function
@@ -262,132 +262,146 @@ skinny128_384plus_encrypt_block:
 	sub	#4, sp
 	mov	r14, 2(sp)
 	; skinny128_384plus.ae:141: @unroll(unroll)
-	mov	12(r13), r10
-	mov	14(r13), r11
+	mov	12(r13), r6
+	mov	14(r13), r7
 	mov	8(r13), r8
 	mov	10(r13), r9
-	mov	4(r13), r7
-	mov	6(r13), r14
-	mov	@r13, r6
-	mov	2(r13), r13
-	; skinny128_384plus.ae:143: r0, r1, r2, r3 = round(r0, r1, r2, r3, rc[i], rtk[i])
-	mov	r12, r5
+	mov	4(r13), r5
+	mov	6(r13), r15
+	mov	@r13, r10
+	mov	2(r13), r11
 	; skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
-	mov	#65376, 0(sp)
+	mov	#65376, r13
 	; skinny128_384plus.ae:141: @unroll(unroll)
 .Lskinny128_384plus_encrypt_block_loop1:
 	; skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
-	mov.b	r11, r15
-	xor	r15, r11
-	swpb	r11
-	mov.b	skinny128_384plus_sbox(r11), r4
-	mov.b	skinny128_384plus_sbox(r15), r11
-	mov.b	r10, r15
-	xor	r15, r10
-	swpb	r10
-	mov.b	skinny128_384plus_sbox(r10), r12
-	mov.b	skinny128_384plus_sbox(r15), r15
-	swpb	r4
-	bis	r11, r4
-	swpb	r12
-	bis	r15, r12
-	; skinny128_384plus.ae:116: r0 = sub_cells(r0) ^ ((c & 0xf) as u32 << 24) ^ k[63:32]
-	xor	4(r5), r12
-	mov	@sp, r15
-	xor	skinny128_384plus_rt0+160(r15), r4
-	xor	6(r5), r4
-	; skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
-	mov.b	r9, r15
-	xor	r15, r9
+	mov.b	r5, r4
+	xor	r4, r5
+	swpb	r5
+	mov.b	skinny128_384plus_sbox(r5), r14
+	swpb	r14
+	mov.b	skinny128_384plus_sbox(r4), r5
+	bis	r5, r14
+	mov.b	r9, r5
+	xor	r5, r9
 	swpb	r9
-	mov.b	skinny128_384plus_sbox(r9), r10
-	mov.b	skinny128_384plus_sbox(r15), r9
-	mov.b	r8, r15
-	xor	r15, r8
-	swpb	r8
-	mov.b	skinny128_384plus_sbox(r8), r11
-	mov.b	skinny128_384plus_sbox(r15), r15
-	swpb	r10
-	bis	r9, r10
-	swpb	r11
-	bis	r15, r11
+	mov.b	skinny128_384plus_sbox(r9), r4
+	swpb	r4
+	mov.b	skinny128_384plus_sbox(r5), r9
+	bis	r9, r4
 	; skinny128_384plus.ae:117: r1 = (sub_cells(r1) ^ ((c >> 4) as u32 << 24) ^ k[31:0]) >>> 8
-	xor	@r5, r11
-	mov	@sp, r15
-	xor	skinny128_384plus_rt0+2+160(r15), r10
-	xor	2(r5), r10
-	swpb	r10
-	mov	r10, r15
-	swpb	r11
-	xor.b	r11, r15
-	xor	r11, r15
-	xor.b	r10, r11
-	xor	r10, r11
+	xor	skinny128_384plus_rt0+2+160(r13), r4
+	xor	2(r12), r4
 	; skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
-	mov.b	r14, r10
-	xor	r10, r14
-	swpb	r14
-	mov.b	skinny128_384plus_sbox(r14), r14
-	mov.b	skinny128_384plus_sbox(r10), r8
-	mov.b	r7, r9
-	xor	r9, r7
-	swpb	r7
-	mov.b	skinny128_384plus_sbox(r7), r10
+	mov.b	r8, r9
+	xor	r9, r8
+	swpb	r8
+	mov.b	skinny128_384plus_sbox(r8), r8
+	swpb	r8
 	mov.b	skinny128_384plus_sbox(r9), r9
-	swpb	r14
-	bis	r8, r14
-	swpb	r10
-	bis	r9, r10
+	bis	r9, r8
+	; skinny128_384plus.ae:117: r1 = (sub_cells(r1) ^ ((c >> 4) as u32 << 24) ^ k[31:0]) >>> 8
+	xor	@r12, r8
+	swpb	r8
+	mov	r4, r9
+	swpb	r9
+	mov	r9, r4
+	xor.b	r8, r4
+	xor	r8, r4
+	; skinny128_384plus.ae:122: return t ^ r3, r0, r1 ^ r2, t
+	xor	r14, r4
+	; skinny128_384plus.ae:117: r1 = (sub_cells(r1) ^ ((c >> 4) as u32 << 24) ^ k[31:0]) >>> 8
+	xor.b	r9, r8
+	xor	r9, r8
+	; skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
+	mov.b	r15, r9
+	xor	r9, r15
+	swpb	r15
+	mov.b	skinny128_384plus_sbox(r15), r5
+	swpb	r5
+	mov.b	skinny128_384plus_sbox(r9), r15
+	bis	r15, r5
 	; skinny128_384plus.ae:118: r2 = (sub_cells(r2) ^ 0x02000000) >>> 16
-	xor	#512, r14
+	xor	#512, r5
+	; skinny128_384plus.ae:122: return t ^ r3, r0, r1 ^ r2, t
+	mov	r8, r15
+	xor	r5, r15
 	; skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
-	mov.b	r13, r9
-	xor	r9, r13
-	swpb	r13
-	mov.b	skinny128_384plus_sbox(r13), r13
-	mov.b	skinny128_384plus_sbox(r9), r8
-	mov.b	r6, r9
-	xor	r9, r6
-	swpb	r6
-	mov.b	skinny128_384plus_sbox(r6), r7
-	mov.b	skinny128_384plus_sbox(r9), r9
+	mov.b	r11, r8
+	mov	r8, 0(sp)
+	mov.b	skinny128_384plus_sbox(r8), r8
 	; skinny128_384plus.ae:119: r3 = sub_cells(r3) >>> 24
 	swpb	r8
-	bis	r7, r8
-	swpb	r9
-	bis	r13, r9
+	; skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
+	mov.b	r10, r9
+	xor	r9, r10
+	swpb	r10
+	mov.b	skinny128_384plus_sbox(r10), r10
+	; skinny128_384plus.ae:119: r3 = sub_cells(r3) >>> 24
+	bis	r10, r8
+	; skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
+	mov.b	r7, r10
+	xor	r10, r7
+	swpb	r7
+	mov.b	skinny128_384plus_sbox(r7), r7
+	swpb	r7
+	mov.b	skinny128_384plus_sbox(r10), r10
+	bis	r10, r7
+	; skinny128_384plus.ae:116: r0 = sub_cells(r0) ^ ((c & 0xf) as u32 << 24) ^ k[63:32]
+	xor	skinny128_384plus_rt0+160(r13), r7
+	mov	r7, r10
+	xor	6(r12), r10
 	; skinny128_384plus.ae:121: t = r0 ^ r2
-	mov	r12, r6
-	xor	r14, r6
-	; skinny128_384plus.ae:122: return t ^ r3, r0, r1 ^ r2, t
-	xor	r6, r9
-	mov	r11, r7
-	xor	r14, r7
-	; skinny128_384plus.ae:121: t = r0 ^ r2
-	mov	r4, r13
-	xor	r10, r13
-	; skinny128_384plus.ae:122: return t ^ r3, r0, r1 ^ r2, t
-	mov	r8, r11
-	xor	r13, r11
-	mov	r15, r14
 	xor	r10, r14
-	add	#8, r5
-	mov	r9, r10
-	mov	r12, r8
-	mov	r4, r9
-	add	#4, 0(sp)
+	; skinny128_384plus.ae:122: return t ^ r3, r0, r1 ^ r2, t
+	mov	r8, r7
+	xor	r14, r7
+	; skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
+	mov.b	skinny128_384plus_sbox(r9), r8
+	; skinny128_384plus.ae:119: r3 = sub_cells(r3) >>> 24
+	swpb	r8
+	; skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
+	xor	@sp, r11
+	swpb	r11
+	mov.b	skinny128_384plus_sbox(r11), r11
+	; skinny128_384plus.ae:119: r3 = sub_cells(r3) >>> 24
+	bis	r11, r8
+	; skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
+	mov.b	r6, r11
+	xor	r11, r6
+	swpb	r6
+	mov.b	skinny128_384plus_sbox(r6), r9
+	swpb	r9
+	mov.b	skinny128_384plus_sbox(r11), r11
+	bis	r11, r9
+	; skinny128_384plus.ae:116: r0 = sub_cells(r0) ^ ((c & 0xf) as u32 << 24) ^ k[63:32]
+	xor	4(r12), r9
+	; skinny128_384plus.ae:121: t = r0 ^ r2
+	mov	r5, r11
+	xor	r9, r11
+	; skinny128_384plus.ae:122: return t ^ r3, r0, r1 ^ r2, t
+	mov	r8, r6
+	xor	r11, r6
+	add	#8, r12
+	mov	r9, r8
+	mov	r10, r9
+	mov	r15, r5
+	mov	r4, r15
+	mov	r11, r10
+	mov	r14, r11
+	add	#4, r13
 	jnz	.Lskinny128_384plus_encrypt_block_loop1
 .Lskinny128_384plus_encrypt_block_done2:
 	; skinny128_384plus.ae:145: return cat(r0, r1, r2, r3)
-	mov	2(sp), r12
-	mov	r6, 0(r12)
-	mov	r13, 2(r12)
-	mov	r7, 4(r12)
-	mov	r14, 6(r12)
-	mov	r8, 8(r12)
-	mov	r9, 10(r12)
-	mov	r10, 12(r12)
-	mov	r11, 14(r12)
+	mov	2(sp), r13
+	mov	r10, 0(r13)
+	mov	r11, 2(r13)
+	mov	r5, 4(r13)
+	mov	r15, 6(r13)
+	mov	r8, 8(r13)
+	mov	r9, 10(r13)
+	mov	r6, 12(r13)
+	mov	r7, 14(r13)
 	add	#4, sp
 	popm.w	#7, r10
 	ret

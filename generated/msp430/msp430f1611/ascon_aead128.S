@@ -65,7 +65,7 @@ ascon_aead128_key_setup:
 
 ; --- ascon_aead128_encrypt_with: ascon_aead128.encrypt_with
 ;     frame 78 bytes (11 spill slots, locals 56), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1438 bytes of code
+;     estimated 1432 bytes of code
 	.section .text.ascon_aead128_encrypt_with,"ax",@progbits
 	.global ascon_aead128_encrypt_with
 	.type ascon_aead128_encrypt_with, @function
@@ -79,7 +79,6 @@ ascon_aead128_encrypt_with:
 	push	r5
 	push	r4
 	sub	#78, sp
-	mov	r12, 0(sp)
 	mov	r15, r9
 	mov	94(sp), r10
 	; ascon_aead128.ae:47: s[0] = iv as u64
@@ -88,17 +87,16 @@ ascon_aead128_encrypt_with:
 	mov	#4096, 26(sp)
 	mov	#0, 28(sp)
 	; ascon_aead128.ae:48: s[1] = k0
-	mov	@sp, r15
-	mov	@r15+, 30(sp)
-	mov	@r15+, 32(sp)
-	mov	@r15+, 34(sp)
-	mov	@r15+, 36(sp)
+	mov	@r12+, 30(sp)
+	mov	@r12+, 32(sp)
+	mov	@r12+, 34(sp)
+	mov	@r12+, 36(sp)
 	; ascon_aead128.ae:49: s[2] = k1
-	mov	@r15+, 38(sp)
-	mov	@r15+, 40(sp)
-	mov	@r15+, 42(sp)
-	mov	@r15+, 44(sp)
-	mov	r15, 0(sp)
+	mov	@r12+, 38(sp)
+	mov	@r12+, 40(sp)
+	mov	@r12+, 42(sp)
+	mov	@r12+, 44(sp)
+	mov	r12, 0(sp)
 	; ascon_aead128.ae:50: s[3] = load_le(nonce, 0, 8)
 	mov	r13, r8
 	bit	#1, r8

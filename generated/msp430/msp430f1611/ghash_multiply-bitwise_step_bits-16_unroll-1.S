@@ -210,7 +210,7 @@ ghash_mul_h:
 
 ; --- ghash_absorb: ghash.absorb
 ;     frame 64 bytes (24 spill slots, locals 16), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 804 bytes of code
+;     estimated 800 bytes of code
 	.section .text.ghash_absorb,"ax",@progbits
 	.global ghash_absorb
 	.type ghash_absorb, @function
@@ -253,12 +253,11 @@ ghash_absorb:
 	bis	r14, r15
 	mov	r15, 42(sp)
 	clrc
-	mov	r12, r15
-	rrc	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	mov	r15, 40(sp)
+	rrc	r12
+	rra	r12
+	rra	r12
+	rra	r12
+	mov	r12, 40(sp)
 	mov	#0, 36(sp)
 	mov	#0, 38(sp)
 	mov	@r13+, 34(sp)
@@ -269,7 +268,7 @@ ghash_absorb:
 	mov	@r13+, r11
 	mov	@r13+, r12
 	mov	@r13+, r14
-	cmp	42(sp), 36(sp)
+	cmp	r15, 36(sp)
 	mov	38(sp), r15
 	subc	40(sp), r15
 	jc	.Lghash_absorb_done2

@@ -2032,9 +2032,9 @@ norx32_4_1_F_permute:
 	push	r5
 	push	r4
 	sub	#114, sp
+	mov	r12, r15
 	; norx_f.ae:72: @unroll(unroll)
 	mov	#4, 112(sp)
-	mov	r12, r15
 	mov	@r15+, r6
 	mov	@r15+, r7
 	mov	@r15+, 52(sp)

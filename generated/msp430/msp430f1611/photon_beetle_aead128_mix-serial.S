@@ -61,7 +61,7 @@ photon_beetle_aead128_key_setup:
 
 ; --- photon_beetle_aead128_encrypt_with: photon_beetle_aead128.encrypt_with
 ;     frame 72 bytes (12 spill slots, locals 48), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1342 bytes of code
+;     estimated 1336 bytes of code
 	.section .text.photon_beetle_aead128_encrypt_with,"ax",@progbits
 	.global photon_beetle_aead128_encrypt_with
 	.type photon_beetle_aead128_encrypt_with, @function
@@ -234,17 +234,16 @@ photon_beetle_aead128_encrypt_with:
 	bis	r14, r15
 	mov	r15, 20(sp)
 	clrc
-	mov	r13, r15
-	rrc	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	mov	r15, 18(sp)
+	rrc	r13
+	rra	r13
+	rra	r13
+	rra	r13
+	mov	r13, 18(sp)
 	mov	#0, 16(sp)
 	mov	#0, 14(sp)
-	cmp	20(sp), 16(sp)
+	cmp	r15, 16(sp)
 	mov	14(sp), r15
-	subc	18(sp), r15
+	subc	r13, r15
 	jc	.Lphoton_beetle_aead128_encrypt_with_done13
 .Lphoton_beetle_aead128_encrypt_with_loop12:
 	; photon_beetle_aead128.ae:123: off = rate * i
@@ -617,7 +616,7 @@ photon_beetle_aead128_encrypt_with:
 
 ; --- photon_beetle_aead128_decrypt_with: photon_beetle_aead128.decrypt_with
 ;     frame 94 bytes (23 spill slots, locals 48), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1548 bytes of code
+;     estimated 1542 bytes of code
 	.section .text.photon_beetle_aead128_decrypt_with,"ax",@progbits
 	.global photon_beetle_aead128_decrypt_with
 	.type photon_beetle_aead128_decrypt_with, @function
@@ -794,17 +793,16 @@ photon_beetle_aead128_decrypt_with:
 	bis	r14, r15
 	mov	r15, 40(sp)
 	clrc
-	mov	r13, r15
-	rrc	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	mov	r15, 38(sp)
+	rrc	r13
+	rra	r13
+	rra	r13
+	rra	r13
+	mov	r13, 38(sp)
 	mov	#0, 32(sp)
 	mov	#0, 30(sp)
-	cmp	40(sp), 32(sp)
+	cmp	r15, 32(sp)
 	mov	30(sp), r15
-	subc	38(sp), r15
+	subc	r13, r15
 	jc	.Lphoton_beetle_aead128_decrypt_with_done13
 .Lphoton_beetle_aead128_decrypt_with_loop12:
 	; photon_beetle_aead128.ae:151: off = rate * i
@@ -1286,8 +1284,8 @@ photon_beetle_aead128_P_permute:
 	sub	#52, sp
 	; photon256.ae:79: c = rc[r]
 	mov	#65524, 50(sp)
-	; photon256.ae:78: for r in 0..rounds {
 	mov	r12, r15
+	; photon256.ae:78: for r in 0..rounds {
 	mov	@r15+, 22(sp)
 	mov	@r15+, 32(sp)
 	mov	@r15+, r5
@@ -2592,7 +2590,7 @@ photon_beetle_aead128_P_permute:
 
 ; --- photon_beetle_aead128_hash: photon_beetle_aead128.hash
 ;     frame 46 bytes (15 spill slots, locals 16), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 662 bytes of code
+;     estimated 656 bytes of code
 	.section .text.photon_beetle_aead128_hash,"ax",@progbits
 	.local photon_beetle_aead128_hash
 	.type photon_beetle_aead128_hash, @function
@@ -2639,17 +2637,16 @@ photon_beetle_aead128_hash:
 	bis	r14, r15
 	mov	r15, 22(sp)
 	clrc
-	mov	r13, r15
-	rrc	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	mov	r15, 20(sp)
+	rrc	r13
+	rra	r13
+	rra	r13
+	rra	r13
+	mov	r13, 20(sp)
 	mov	#0, 6(sp)
 	mov	#0, 0(sp)
-	cmp	22(sp), 6(sp)
+	cmp	r15, 6(sp)
 	mov	@sp, r15
-	subc	20(sp), r15
+	subc	r13, r15
 	jc	.Lphoton_beetle_aead128_hash_done2
 .Lphoton_beetle_aead128_hash_loop1:
 	; photon_beetle_aead128.ae:62: off = rate * i

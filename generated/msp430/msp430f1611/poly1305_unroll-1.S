@@ -1074,7 +1074,7 @@ poly1305_absorb_padded:
 
 ; --- poly1305_mac: poly1305.mac
 ;     frame 150 bytes (28 spill slots, locals 94), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1750 bytes of code
+;     estimated 1744 bytes of code
 	.section .text.poly1305_mac,"ax",@progbits
 	.global poly1305_mac
 	.type poly1305_mac, @function
@@ -1316,17 +1316,16 @@ poly1305_mac:
 	bis	r14, r15
 	mov	r15, 18(sp)
 	clrc
-	mov	r13, r15
-	rrc	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	mov	r15, 4(sp)
+	rrc	r13
+	rra	r13
+	rra	r13
+	rra	r13
+	mov	r13, 4(sp)
 	mov	#0, 0(sp)
 	mov	#0, r10
-	cmp	18(sp), r10
+	cmp	r15, r10
 	mov	r10, r15
-	subc	4(sp), r15
+	subc	r13, r15
 	jc	.Lpoly1305_mac_done2
 .Lpoly1305_mac_loop1:
 	; poly1305.ae:100: off = i * 16

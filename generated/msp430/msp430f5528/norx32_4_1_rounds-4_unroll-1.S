@@ -1968,9 +1968,9 @@ norx32_4_1_decrypt_with:
 norx32_4_1_F_permute:
 	pushm.w	#7, r10
 	sub	#114, sp
+	mov	r12, r15
 	; norx_f.ae:72: @unroll(unroll)
 	mov	#4, 112(sp)
-	mov	r12, r15
 	mov	@r15+, r6
 	mov	@r15+, r7
 	mov	@r15+, 52(sp)

@@ -116,113 +116,113 @@ ccm_key_setup:
 
 
 ; --- ccm_encrypt_with: ccm.encrypt_with
-;     frame 178 bytes (31 spill slots, locals 108), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1620 bytes of code
+;     frame 176 bytes (30 spill slots, locals 108), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 1610 bytes of code
 	.section .text.ccm_encrypt_with,"ax",@progbits
 	.global ccm_encrypt_with
 	.type ccm_encrypt_with, @function
 	.balign 2
 ccm_encrypt_with:
 	pushm.w	#7, r10
-	sub	#178, sp
+	sub	#176, sp
 	mov	r14, r4
-	mov	#13, r9
-	cmp	r4, r9
+	mov	#13, r11
+	cmp	r4, r11
 	clr	r7
 	adc	r7
 	mov	r4, r8
 	sub	#13, r8
-	mov	r7, r9
-	inv	r9
-	inc	r9
-	and	r8, r9
-	xor	r9, r8
-	mov	r7, r9
-	inv	r9
-	inc	r9
-	and	#13, r9
-	xor	#13, r9
+	mov	r7, r11
+	inv	r11
+	inc	r11
+	and	r8, r11
+	xor	r11, r8
+	mov	r7, r11
+	inv	r11
+	inc	r11
+	and	#13, r11
+	xor	#13, r11
 	mov	r12, 44(sp)
-	mov	r15, 68(sp)
-	clr	r7
+	mov	r15, 66(sp)
+	clr	r5
 	cmp	#1, r8
 	jnc	.Lccm_encrypt_with_nob1
-	mov	r9, r15
-	add	r13, r15
-	mov.b	@r15, r7
+	mov	r11, r9
+	add	r13, r9
+	mov.b	@r9, r5
 .Lccm_encrypt_with_nob1:
-	clr	r9
+	clr	r11
 	cmp	#2, r8
 	jnc	.Lccm_encrypt_with_nob2
-	mov.b	1(r15), r9
+	mov.b	1(r9), r11
 .Lccm_encrypt_with_nob2:
-	swpb	r7
-	bis	r9, r7
-	mov	r7, 38(sp)
-	mov	r4, r9
-	sub	#11, r9
-	mov	#11, r15
-	cmp	r4, r15
+	swpb	r5
+	bis	r11, r5
+	mov	#11, r11
+	cmp	r4, r11
 	clr	r8
 	adc	r8
-	mov	r8, r15
-	inv	r15
-	inc	r15
-	and	r9, r15
-	xor	r15, r9
+	mov	r4, r9
+	sub	#11, r9
+	mov	r8, r11
+	inv	r11
+	inc	r11
+	and	r9, r11
+	xor	r11, r9
 	inv	r8
 	inc	r8
 	and	#11, r8
 	xor	#11, r8
-	clr	r5
+	clr	r6
 	cmp	#1, r9
 	jnc	.Lccm_encrypt_with_nob3
 	mov	r8, r10
 	add	r13, r10
-	mov.b	@r10, r5
+	mov.b	@r10, r6
 .Lccm_encrypt_with_nob3:
-	clr	r15
+	clr	r11
 	cmp	#2, r9
 	jnc	.Lccm_encrypt_with_nob4
-	mov.b	1(r10), r15
+	mov.b	1(r10), r11
 .Lccm_encrypt_with_nob4:
-	swpb	r5
-	bis	r15, r5
-	mov	r4, r10
-	sub	#9, r10
-	mov	#9, r15
-	cmp	r4, r15
-	clr	r9
-	adc	r9
-	mov	r9, r15
-	inv	r15
-	inc	r15
-	and	r10, r15
-	xor	r15, r10
-	inv	r9
-	inc	r9
-	and	#9, r9
-	xor	#9, r9
-	clr	r6
-	cmp	#1, r10
-	jnc	.Lccm_encrypt_with_nob5
-	mov	r9, r11
-	add	r13, r11
-	mov.b	@r11, r6
-.Lccm_encrypt_with_nob5:
-	clr	r15
-	cmp	#2, r10
-	jnc	.Lccm_encrypt_with_nob6
-	mov.b	1(r11), r15
-.Lccm_encrypt_with_nob6:
 	swpb	r6
-	bis	r15, r6
-	mov	r4, r11
-	sub	#7, r11
+	bis	r11, r6
+	mov	#9, r11
+	cmp	r4, r11
+	clr	r8
+	adc	r8
+	mov	r4, r9
+	sub	#9, r9
+	mov	r8, r11
+	inv	r11
+	inc	r11
+	and	r9, r11
+	xor	r11, r9
+	inv	r8
+	inc	r8
+	and	#9, r8
+	xor	#9, r8
+	clr	r10
+	cmp	#1, r9
+	jnc	.Lccm_encrypt_with_nob5
+	mov	r8, r15
+	add	r13, r15
+	mov.b	@r15, r10
+.Lccm_encrypt_with_nob5:
+	clr	r11
+	cmp	#2, r9
+	jnc	.Lccm_encrypt_with_nob6
+	mov.b	1(r15), r11
+.Lccm_encrypt_with_nob6:
+	swpb	r10
+	bis	r11, r10
+	mov	r10, 38(sp)
 	mov	#7, r15
 	cmp	r4, r15
 	clr	r10
 	adc	r10
+	mov	r4, r11
+	sub	#7, r11
 	mov	r10, r15
 	inv	r15
 	inc	r15
@@ -246,12 +246,12 @@ ccm_encrypt_with:
 .Lccm_encrypt_with_nob8:
 	swpb	r7
 	bis	r15, r7
-	mov	r4, r12
-	sub	#5, r12
 	mov	#5, r15
 	cmp	r4, r15
 	clr	r11
 	adc	r11
+	mov	r4, r12
+	sub	#5, r12
 	mov	r11, r15
 	inv	r15
 	inc	r15
@@ -275,12 +275,12 @@ ccm_encrypt_with:
 .Lccm_encrypt_with_nob10:
 	swpb	r8
 	bis	r15, r8
-	mov	r4, r14
-	sub	#3, r14
 	mov	#3, r15
 	cmp	r4, r15
 	clr	r12
 	adc	r12
+	mov	r4, r14
+	sub	#3, r14
 	mov	r12, r15
 	inv	r15
 	inc	r15
@@ -294,24 +294,24 @@ ccm_encrypt_with:
 	cmp	#1, r14
 	jnc	.Lccm_encrypt_with_nob11
 	add	r13, r12
-	mov	r12, 64(sp)
+	mov	r12, 62(sp)
 	mov	r12, r15
 	mov.b	@r15, r9
 .Lccm_encrypt_with_nob11:
 	clr	r15
 	cmp	#2, r14
 	jnc	.Lccm_encrypt_with_nob12
-	mov	64(sp), r15
+	mov	62(sp), r15
 	mov.b	1(r15), r15
 .Lccm_encrypt_with_nob12:
 	swpb	r9
 	bis	r15, r9
-	mov	r4, r14
-	sub	#1, r14
 	mov	#1, r15
 	cmp	r4, r15
 	clr	r12
 	adc	r12
+	mov	r4, r14
+	sub	#1, r14
 	mov	r12, r15
 	inv	r15
 	inc	r15
@@ -325,14 +325,14 @@ ccm_encrypt_with:
 	cmp	#1, r14
 	jnc	.Lccm_encrypt_with_nob13
 	add	r13, r12
-	mov	r12, 66(sp)
+	mov	r12, 64(sp)
 	mov	r12, r15
 	mov.b	@r15, r10
 .Lccm_encrypt_with_nob13:
 	clr	r15
 	cmp	#2, r14
 	jnc	.Lccm_encrypt_with_nob14
-	mov	66(sp), r15
+	mov	64(sp), r15
 	mov.b	1(r15), r15
 .Lccm_encrypt_with_nob14:
 	swpb	r10
@@ -344,37 +344,37 @@ ccm_encrypt_with:
 	mov	r15, 46(sp)
 .Lccm_encrypt_with_nob15:
 	; ccm.ae:140: y = mac_header(ks, nb, len(nonce), ad, n, len(tag))
-	mov	38(sp), 70(sp)
-	mov	r5, 72(sp)
-	mov	r6, 74(sp)
-	mov	r7, 76(sp)
-	mov	r8, 78(sp)
-	mov	r9, 80(sp)
-	mov	r10, 82(sp)
-	mov	46(sp), 84(sp)
+	mov	r5, 68(sp)
+	mov	r6, 70(sp)
+	mov	38(sp), 72(sp)
+	mov	r7, 74(sp)
+	mov	r8, 76(sp)
+	mov	r9, 78(sp)
+	mov	r10, 80(sp)
+	mov	46(sp), 82(sp)
 	mov	sp, r13
-	add	#70, r13
-	mov	r4, 86(sp)
-	mov	#0, 88(sp)
+	add	#68, r13
+	mov	r4, 84(sp)
+	mov	#0, 86(sp)
 	mov	sp, r15
-	add	#86, r15
-	mov	198(sp), 90(sp)
-	mov	#0, 92(sp)
+	add	#84, r15
+	mov	196(sp), 88(sp)
+	mov	#0, 90(sp)
 	mov	sp, r12
-	add	#90, r12
-	mov	206(sp), 94(sp)
-	mov	#0, 96(sp)
-	mov	sp, r11
-	add	#98, r11
+	add	#88, r12
+	mov	204(sp), 92(sp)
+	mov	#0, 94(sp)
 	mov	sp, r14
-	add	#94, r14
-	mov	194(sp), 0(sp)
+	add	#92, r14
+	mov	sp, r11
+	add	#96, r11
+	mov	192(sp), 0(sp)
 	mov	r12, 2(sp)
 	mov	r14, 4(sp)
 	mov	r15, r14
 	mov	r11, 6(sp)
 	mov	44(sp), r12
-	mov	68(sp), r15
+	mov	66(sp), r15
 	call	#ccm_mac_header
 	mov	#14, r15
 	sub	r4, r15
@@ -383,63 +383,59 @@ ccm_encrypt_with:
 	xor.b	46(sp), r4
 	xor	r15, r4
 	; ccm.ae:142: s0 = E.encrypt_block(ks, j0)
-	mov	38(sp), 70(sp)
-	mov	r5, 72(sp)
-	mov	r6, 74(sp)
-	mov	r7, 76(sp)
-	mov	r8, 78(sp)
-	mov	r9, 80(sp)
-	mov	r10, 82(sp)
-	mov	r4, 84(sp)
+	mov	r5, 68(sp)
+	mov	r6, 70(sp)
+	mov	38(sp), 72(sp)
+	mov	r7, 74(sp)
+	mov	r8, 76(sp)
+	mov	r9, 78(sp)
+	mov	r10, 80(sp)
+	mov	r4, 82(sp)
 	mov	sp, r13
-	add	#70, r13
+	add	#68, r13
 	mov	sp, r14
-	add	#114, r14
+	add	#112, r14
 	mov	44(sp), r12
 	call	#ccm_E_encrypt_block
-	mov	198(sp), r14
+	add	#1, r5
+	addc	#0, r6
+	mov	196(sp), r14
 	add	#15, r14
 	mov	#0, r15
 	addc	#0, r15
-	rrum.w	#4, r14
 	and	#15, r15
+	rrum.w	#4, r14
 	swpb	r15
 	rlam.w	#4, r15
 	bis	r14, r15
 	mov	r15, 48(sp)
 	; ccm.ae:144: for i in 0..(n + 15) / 16 {
 	mov	#0, 28(sp)
-	; ccm.ae:142: s0 = E.encrypt_block(ks, j0)
-	mov	38(sp), r15
-	add	#1, r15
-	addc	#0, r5
-	; ccm.ae:144: for i in 0..(n + 15) / 16 {
-	mov	r15, 42(sp)
-	mov	r5, 40(sp)
-	mov	r6, 60(sp)
+	mov	r5, 42(sp)
+	mov	r6, 40(sp)
 	mov	r7, 58(sp)
 	mov	r8, 56(sp)
 	mov	r9, 54(sp)
 	mov	r10, 52(sp)
 	mov	r4, 50(sp)
-	mov	98(sp), 18(sp)
-	mov	100(sp), 16(sp)
-	mov	102(sp), 14(sp)
-	mov	104(sp), 36(sp)
-	mov	106(sp), 34(sp)
-	mov	108(sp), 32(sp)
-	mov	110(sp), 30(sp)
-	mov	112(sp), 24(sp)
-	cmp	48(sp), 28(sp)
+	mov	96(sp), 18(sp)
+	mov	98(sp), 16(sp)
+	mov	100(sp), 14(sp)
+	mov	102(sp), 36(sp)
+	mov	104(sp), 34(sp)
+	mov	106(sp), 32(sp)
+	mov	108(sp), 30(sp)
+	mov	110(sp), 24(sp)
+	cmp	r15, 28(sp)
 	jc	.Lccm_encrypt_with_done17
 .Lccm_encrypt_with_loop16:
 	mov	28(sp), r5
 	and	#4095, r5
 	rlam.w	#4, r5
-	mov	198(sp), r6
+	mov	196(sp), r6
 	sub	r5, r6
 	mov	r5, r10
-	add	196(sp), r10
+	add	194(sp), r10
 	cmp	#16, r6
 	jnc	.Lccm_encrypt_with_bytes18
 	bit	#1, r10
@@ -456,7 +452,7 @@ ccm_encrypt_with:
 	jmp	.Lccm_encrypt_with_join20
 .Lccm_encrypt_with_bytes18:
 	mov	sp, r11
-	add	#130, r11
+	add	#128, r11
 	mov	r11, r12
 	mov	#16, r13
 	mov	r6, r15
@@ -476,18 +472,18 @@ ccm_encrypt_with:
 	jmp	.Lccm_encrypt_with_words19
 .Lccm_encrypt_with_join20:
 	; ccm.ae:147: u = E.encrypt_block(ks, j)
-	mov	42(sp), 70(sp)
-	mov	40(sp), 72(sp)
-	mov	60(sp), 74(sp)
-	mov	58(sp), 76(sp)
-	mov	56(sp), 78(sp)
-	mov	54(sp), 80(sp)
-	mov	52(sp), 82(sp)
-	mov	50(sp), 84(sp)
+	mov	42(sp), 68(sp)
+	mov	40(sp), 70(sp)
+	mov	38(sp), 72(sp)
+	mov	58(sp), 74(sp)
+	mov	56(sp), 76(sp)
+	mov	54(sp), 78(sp)
+	mov	52(sp), 80(sp)
+	mov	50(sp), 82(sp)
 	mov	sp, r13
-	add	#70, r13
+	add	#68, r13
 	mov	sp, r14
-	add	#146, r14
+	add	#144, r14
 	mov	44(sp), r12
 	swpb	12(sp)
 	swpb	10(sp)
@@ -511,40 +507,40 @@ ccm_encrypt_with:
 	xor	r8, 14(sp)
 	xor	r9, 16(sp)
 	xor	r10, 18(sp)
-	xor	146(sp), r10
+	xor	144(sp), r10
 	mov	r10, 26(sp)
-	xor	148(sp), r9
+	xor	146(sp), r9
 	mov	r9, 22(sp)
-	xor	150(sp), r8
+	xor	148(sp), r8
 	mov	r8, 20(sp)
-	xor	152(sp), r7
-	xor	154(sp), r4
+	xor	150(sp), r7
+	xor	152(sp), r4
 	mov	8(sp), r8
-	xor	156(sp), r8
+	xor	154(sp), r8
 	mov	10(sp), r9
-	xor	158(sp), r9
+	xor	156(sp), r9
 	mov	12(sp), r10
-	xor	160(sp), r10
+	xor	158(sp), r10
 	; ccm.ae:150: y = E.encrypt_block(ks, s)
-	mov	18(sp), 70(sp)
-	mov	16(sp), 72(sp)
-	mov	14(sp), 74(sp)
-	mov	r11, 76(sp)
-	mov	r12, 78(sp)
-	mov	r13, 80(sp)
-	mov	r14, 82(sp)
-	mov	r15, 84(sp)
+	mov	18(sp), 68(sp)
+	mov	16(sp), 70(sp)
+	mov	14(sp), 72(sp)
+	mov	r11, 74(sp)
+	mov	r12, 76(sp)
+	mov	r13, 78(sp)
+	mov	r14, 80(sp)
+	mov	r15, 82(sp)
 	mov	sp, r13
-	add	#70, r13
+	add	#68, r13
 	mov	sp, r14
-	add	#162, r14
+	add	#160, r14
 	mov	44(sp), r12
 	call	#ccm_E_encrypt_block
 	; ccm.ae:151: store_be(ct, off, m ^ u, n - off)            // delay slot of E_K(S)
 	mov	20(sp), r13
 	mov	22(sp), r14
 	mov	26(sp), r15
-	add	200(sp), r5
+	add	198(sp), r5
 	cmp	#16, r6
 	swpb	r10
 	swpb	r9
@@ -567,16 +563,16 @@ ccm_encrypt_with:
 	mov	r15, 14(r5)
 	jmp	.Lccm_encrypt_with_stored24
 .Lccm_encrypt_with_bytes23:
-	mov	r10, 130(sp)
-	mov	r9, 132(sp)
-	mov	r8, 134(sp)
-	mov	r4, 136(sp)
-	mov	r7, 138(sp)
-	mov	r13, 140(sp)
-	mov	r14, 142(sp)
-	mov	r15, 144(sp)
+	mov	r10, 128(sp)
+	mov	r9, 130(sp)
+	mov	r8, 132(sp)
+	mov	r4, 134(sp)
+	mov	r7, 136(sp)
+	mov	r13, 138(sp)
+	mov	r14, 140(sp)
+	mov	r15, 142(sp)
 	mov	sp, r15
-	add	#130, r15
+	add	#128, r15
 	cmp	#16, r6
 	jnc	.Lccm_encrypt_with_cnt25
 	mov	#16, r6
@@ -596,37 +592,37 @@ ccm_encrypt_with:
 	addc	#0, r15
 	mov	r14, 42(sp)
 	mov	r15, 40(sp)
-	mov	162(sp), 18(sp)
-	mov	164(sp), 16(sp)
-	mov	166(sp), 14(sp)
-	mov	168(sp), 36(sp)
-	mov	170(sp), 34(sp)
-	mov	172(sp), 32(sp)
-	mov	174(sp), 30(sp)
-	mov	176(sp), 24(sp)
+	mov	160(sp), 18(sp)
+	mov	162(sp), 16(sp)
+	mov	164(sp), 14(sp)
+	mov	166(sp), 36(sp)
+	mov	168(sp), 34(sp)
+	mov	170(sp), 32(sp)
+	mov	172(sp), 30(sp)
+	mov	174(sp), 24(sp)
 	add	#1, 28(sp)
 	cmp	48(sp), 28(sp)
 	jnc	.Lccm_encrypt_with_loop16
 .Lccm_encrypt_with_done17:
 	mov	18(sp), r7
-	xor	114(sp), r7
+	xor	112(sp), r7
 	mov	16(sp), r8
-	xor	116(sp), r8
+	xor	114(sp), r8
 	mov	14(sp), r9
-	xor	118(sp), r9
+	xor	116(sp), r9
 	mov	36(sp), r10
-	xor	120(sp), r10
+	xor	118(sp), r10
 	mov	34(sp), r11
-	xor	122(sp), r11
+	xor	120(sp), r11
 	mov	32(sp), r12
-	xor	124(sp), r12
+	xor	122(sp), r12
 	mov	30(sp), r14
-	xor	126(sp), r14
+	xor	124(sp), r14
 	mov	24(sp), r15
-	xor	128(sp), r15
+	xor	126(sp), r15
 	; ccm.ae:153: store_be(tag, 0, y ^ s0, len(tag))
-	mov	204(sp), r13
-	cmp	#16, 206(sp)
+	mov	202(sp), r13
+	cmp	#16, 204(sp)
 	jnc	.Lccm_encrypt_with_bytes27
 	bit	#1, r13
 	jnz	.Lccm_encrypt_with_bytes27
@@ -649,24 +645,24 @@ ccm_encrypt_with:
 	jmp	.Lccm_encrypt_with_stored28
 .Lccm_encrypt_with_bytes27:
 	swpb	r15
-	mov	r15, 130(sp)
+	mov	r15, 128(sp)
 	swpb	r14
-	mov	r14, 132(sp)
+	mov	r14, 130(sp)
 	swpb	r12
-	mov	r12, 134(sp)
+	mov	r12, 132(sp)
 	swpb	r11
-	mov	r11, 136(sp)
+	mov	r11, 134(sp)
 	swpb	r10
-	mov	r10, 138(sp)
+	mov	r10, 136(sp)
 	swpb	r9
-	mov	r9, 140(sp)
+	mov	r9, 138(sp)
 	swpb	r8
-	mov	r8, 142(sp)
+	mov	r8, 140(sp)
 	swpb	r7
-	mov	r7, 144(sp)
-	mov	206(sp), r15
+	mov	r7, 142(sp)
+	mov	204(sp), r15
 	mov	sp, r14
-	add	#130, r14
+	add	#128, r14
 	cmp	#16, r15
 	jnc	.Lccm_encrypt_with_cnt29
 	mov	#16, r15
@@ -680,7 +676,7 @@ ccm_encrypt_with:
 	dec	r15
 	jnz	.Lccm_encrypt_with_cpy30
 .Lccm_encrypt_with_stored28:
-	add	#178, sp
+	add	#176, sp
 	popm.w	#7, r10
 	ret
 	.size ccm_encrypt_with, .-ccm_encrypt_with
@@ -1877,7 +1873,7 @@ ccm_E_encrypt_block:
 
 ; --- ccm_mac_header: ccm.mac_header
 ;     frame 98 bytes (9 spill slots, locals 80), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 930 bytes of code
+;     estimated 928 bytes of code
 	.section .text.ccm_mac_header,"ax",@progbits
 	.local ccm_mac_header
 	.type ccm_mac_header, @function
@@ -1940,8 +1936,8 @@ ccm_mac_header:
 .Lccm_mac_header_words4:
 	mov	@r10+, r14
 	mov	@r10+, r13
+	mov	@r10+, r12
 	mov	@r10+, r11
-	mov	@r10+, r5
 	mov	@r10+, r8
 	mov	@r10+, r7
 	mov	@r10+, r6
@@ -1978,8 +1974,8 @@ ccm_mac_header:
 	tst	r15
 	swpb	r14
 	swpb	r13
+	swpb	r12
 	swpb	r11
-	swpb	r5
 	swpb	r8
 	swpb	r7
 	swpb	r6
@@ -1991,8 +1987,8 @@ ccm_mac_header:
 	bit	#1, r10
 	jnz	.Lccm_mac_header_bytes10
 .Lccm_mac_header_words11:
-	mov	@r10+, r11
 	mov	@r10+, r12
+	mov	@r10+, r11
 	mov	@r10+, r13
 	mov	@r10+, r14
 	mov	@r10+, r15
@@ -2019,39 +2015,38 @@ ccm_mac_header:
 	jmp	.Lccm_mac_header_words11
 .Lccm_mac_header_join12:
 	mov	r15, r6
-	swpb	r6
 	mov	r14, r7
-	swpb	r7
 	mov	r13, r8
-	swpb	r8
-	mov	r12, r5
-	swpb	r5
-	swpb	r11
 	mov	114(sp), r13
 	mov	#0, r14
 	mov	#65534, r15
 	mov	#6, r9
 	mov	#0, r10
+	swpb	r6
+	swpb	r7
+	swpb	r8
+	swpb	r11
+	swpb	r12
 	jmp	.Lccm_mac_header_endif9
 .Lccm_mac_header_else8:
 	mov	114(sp), r15
 	mov	#2, r9
 	mov	#0, r10
 .Lccm_mac_header_endif9:
-	xor	48(sp), r15
-	xor	46(sp), r14
-	xor	44(sp), r13
-	xor	42(sp), r11
-	xor	40(sp), r5
-	xor	38(sp), r8
-	xor	36(sp), r7
 	xor	34(sp), r6
+	xor	36(sp), r7
+	xor	38(sp), r8
+	xor	40(sp), r11
+	xor	42(sp), r12
+	xor	44(sp), r13
+	xor	46(sp), r14
+	xor	48(sp), r15
 	; ccm.ae:80: y = E.encrypt_block(ks, y ^ first)
 	mov	r6, 18(sp)
 	mov	r7, 20(sp)
 	mov	r8, 22(sp)
-	mov	r5, 24(sp)
-	mov	r11, 26(sp)
+	mov	r11, 24(sp)
+	mov	r12, 26(sp)
 	mov	r13, 28(sp)
 	mov	r14, 30(sp)
 	mov	r15, 32(sp)
@@ -2064,67 +2059,67 @@ ccm_mac_header:
 	mov	#16, r15
 	sub	r9, r15
 	mov	r15, 10(sp)
-	mov	#0, r12
-	subc	r10, r12
-	mov	114(sp), r11
-	mov	r11, r13
-	mov	r15, r10
-	sub	r10, r13
-	mov	#0, r14
-	subc	r12, r14
-	sub	r11, r10
-	subc	#0, r12
+	mov	#0, r11
+	subc	r10, r11
+	mov	r15, r14
+	mov	114(sp), r10
+	sub	r10, r15
+	mov	r11, r15
+	subc	#0, r15
 	clr	r12
 	adc	r12
 	xor	#1, r12
+	sub	r14, r10
+	mov	#0, r14
+	subc	r11, r14
 	mov	r12, r15
 	inv	r15
 	inc	r15
-	and	r15, r13
+	and	r15, r10
 	inv	r12
 	inc	r12
 	and	r12, r14
-	add	#15, r13
+	add	#15, r10
 	addc	#0, r14
-	rrum.w	#4, r13
 	and	#15, r14
+	rrum.w	#4, r10
 	swpb	r14
 	rlam.w	#4, r14
-	bis	r13, r14
+	bis	r10, r14
 	mov	r14, 12(sp)
 	; ccm.ae:83: for i in 0..(rest + 15) / 16 {
 	mov	#0, r9
-	mov	66(sp), 8(sp)
-	mov	68(sp), 6(sp)
-	mov	70(sp), 4(sp)
-	mov	72(sp), 2(sp)
-	mov	74(sp), 0(sp)
-	mov	76(sp), r5
-	mov	78(sp), r4
-	mov	80(sp), r15
-	cmp	r14, r9
+	mov	66(sp), r7
+	mov	68(sp), 0(sp)
+	mov	70(sp), 2(sp)
+	mov	72(sp), 4(sp)
+	mov	74(sp), 6(sp)
+	mov	76(sp), 8(sp)
+	mov	78(sp), r14
+	mov	80(sp), r4
+	cmp	12(sp), r9
 	jc	.Lccm_mac_header_done16
 .Lccm_mac_header_loop15:
-	mov	r9, r6
-	and	#4095, r6
-	rlam.w	#4, r6
-	add	10(sp), r6
+	mov	r9, r8
+	and	#4095, r8
+	rlam.w	#4, r8
+	add	10(sp), r8
 	mov	114(sp), r10
-	sub	r6, r10
-	add	14(sp), r6
+	sub	r8, r10
+	add	14(sp), r8
 	cmp	#16, r10
 	jnc	.Lccm_mac_header_bytes17
-	bit	#1, r6
+	bit	#1, r8
 	jnz	.Lccm_mac_header_bytes17
 .Lccm_mac_header_words18:
-	mov	@r6, r14
-	mov	2(r6), r13
-	mov	4(r6), r12
-	mov	6(r6), r11
-	mov	8(r6), r10
-	mov	10(r6), r8
-	mov	12(r6), r7
-	mov	14(r6), r6
+	mov	@r8, r5
+	mov	2(r8), r6
+	mov	4(r8), r15
+	mov	6(r8), r13
+	mov	8(r8), r12
+	mov	10(r8), r11
+	mov	12(r8), r10
+	mov	14(r8), r8
 	jmp	.Lccm_mac_header_join19
 .Lccm_mac_header_bytes17:
 	mov	sp, r11
@@ -2132,94 +2127,93 @@ ccm_mac_header:
 	mov	r11, r12
 	mov	#16, r13
 .Lccm_mac_header_cpy20:
-	clr	r14
+	clr	r15
 	tst	r10
 	jz	.Lccm_mac_header_pad21
-	mov.b	@r6, r14
-	inc	r6
+	mov.b	@r8, r15
+	inc	r8
 	dec	r10
 .Lccm_mac_header_pad21:
-	mov.b	r14, 0(r12)
+	mov.b	r15, 0(r12)
 	inc	r12
 	dec	r13
 	jnz	.Lccm_mac_header_cpy20
-	mov	r11, r6
+	mov	r11, r8
 	jmp	.Lccm_mac_header_words18
 .Lccm_mac_header_join19:
-	swpb	r14
-	xor	r14, r15
-	swpb	r13
-	xor	r13, r4
-	swpb	r12
-	xor	r12, r5
-	mov	@sp, r12
-	swpb	r11
-	xor	r11, r12
-	mov	2(sp), r11
-	swpb	r10
-	xor	r10, r11
-	mov	4(sp), r10
 	swpb	r8
-	xor	r8, r10
-	mov	6(sp), r8
-	swpb	r7
-	xor	r7, r8
-	mov	8(sp), r7
+	xor	r8, r7
+	mov	@sp, r8
+	swpb	r10
+	xor	r10, r8
+	mov	2(sp), r10
+	swpb	r11
+	xor	r11, r10
+	mov	4(sp), r11
+	swpb	r12
+	xor	r12, r11
+	mov	6(sp), r12
+	swpb	r13
+	xor	r13, r12
+	mov	8(sp), r13
+	swpb	r15
+	xor	r15, r13
 	swpb	r6
-	xor	r6, r7
+	xor	r6, r14
+	swpb	r5
+	xor	r5, r4
 	; ccm.ae:85: y = E.encrypt_block(ks, y ^ load_be(ad, off, 16, a - off))
 	mov	r7, 18(sp)
 	mov	r8, 20(sp)
 	mov	r10, 22(sp)
 	mov	r11, 24(sp)
 	mov	r12, 26(sp)
-	mov	r5, 28(sp)
-	mov	r4, 30(sp)
-	mov	r15, 32(sp)
+	mov	r13, 28(sp)
+	mov	r14, 30(sp)
+	mov	r4, 32(sp)
 	mov	sp, r13
 	add	#18, r13
 	mov	sp, r14
 	add	#82, r14
 	mov	16(sp), r12
 	call	#ccm_E_encrypt_block
-	mov	82(sp), 8(sp)
-	mov	84(sp), 6(sp)
-	mov	86(sp), 4(sp)
-	mov	88(sp), 2(sp)
-	mov	90(sp), 0(sp)
-	mov	92(sp), r5
-	mov	94(sp), r4
-	mov	96(sp), r15
+	mov	82(sp), r7
+	mov	84(sp), 0(sp)
+	mov	86(sp), 2(sp)
+	mov	88(sp), 4(sp)
+	mov	90(sp), 6(sp)
+	mov	92(sp), 8(sp)
+	mov	94(sp), r14
+	mov	96(sp), r4
 	add	#1, r9
 	cmp	12(sp), r9
 	jnc	.Lccm_mac_header_loop15
 .Lccm_mac_header_done16:
-	mov	8(sp), r9
-	mov	6(sp), r10
+	mov	@sp, r9
+	mov	2(sp), r10
 	mov	4(sp), r11
-	mov	2(sp), r12
-	mov	@sp, r13
-	mov	r15, r14
+	mov	6(sp), r12
+	mov	8(sp), r13
 	jmp	.Lccm_mac_header_endif2
 .Lccm_mac_header_else1:
-	mov	34(sp), r9
-	mov	36(sp), r10
-	mov	38(sp), r11
-	mov	40(sp), r12
-	mov	42(sp), r13
-	mov	44(sp), r5
-	mov	46(sp), r4
-	mov	48(sp), r14
+	mov	34(sp), r7
+	mov	36(sp), r9
+	mov	38(sp), r10
+	mov	40(sp), r11
+	mov	42(sp), r12
+	mov	44(sp), r13
+	mov	46(sp), r14
+	mov	48(sp), r4
 .Lccm_mac_header_endif2:
 	mov	120(sp), r8
-	mov	r9, 0(r8)
-	mov	r10, 2(r8)
-	mov	r11, 4(r8)
-	mov	r12, 6(r8)
-	mov	r13, 8(r8)
-	mov	r5, 10(r8)
-	mov	r4, 12(r8)
-	mov	r14, 14(r8)
+	mov	r7, 0(r8)
+	mov	r9, 2(r8)
+	mov	r10, 4(r8)
+	mov	r11, 6(r8)
+	mov	r12, 8(r8)
+	mov	r13, 10(r8)
+	mov	r14, 12(r8)
+	mov	r4, 14(r8)
 	add	#98, sp
 	popm.w	#7, r10
 	ret

@@ -433,7 +433,7 @@ chacha20_poly1305_decrypt_with:
 
 ; --- chacha20_poly1305_C_xor_stream: chacha20_poly1305.C.xor_stream
 ;     frame 258 bytes (41 spill slots, locals 176), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1156 bytes of code
+;     estimated 1150 bytes of code
 	.section .text.chacha20_poly1305_C_xor_stream,"ax",@progbits
 	.local chacha20_poly1305_C_xor_stream
 	.type chacha20_poly1305_C_xor_stream, @function
@@ -465,15 +465,14 @@ chacha20_poly1305_C_xor_stream:
 	and	#64512, r14
 	bis	r14, r15
 	mov	r15, 58(sp)
-	mov	r13, r15
-	rrum.w	#4, r15
-	rrum.w	#2, r15
-	mov	r15, 56(sp)
+	rrum.w	#4, r13
+	rrum.w	#2, r13
+	mov	r13, 56(sp)
 	mov	#0, 50(sp)
 	mov	#0, 52(sp)
-	cmp	58(sp), 50(sp)
+	cmp	r15, 50(sp)
 	mov	52(sp), r15
-	subc	56(sp), r15
+	subc	r13, r15
 	jnc	.Lchacha20_poly1305_C_xor_stream_near12
 	br	#.Lchacha20_poly1305_C_xor_stream_done2
 .Lchacha20_poly1305_C_xor_stream_near12:
@@ -1498,7 +1497,7 @@ chacha20_poly1305_tag_of:
 
 ; --- chacha20_poly1305_C_block: chacha20_poly1305.C.block
 ;     frame 120 bytes (60 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1788 bytes of code
+;     estimated 1778 bytes of code
 	.section .text.chacha20_poly1305_C_block,"ax",@progbits
 	.local chacha20_poly1305_C_block
 	.type chacha20_poly1305_C_block, @function
@@ -1506,50 +1505,49 @@ chacha20_poly1305_tag_of:
 chacha20_poly1305_C_block:
 	pushm.w	#7, r10
 	sub	#120, sp
-	mov	r13, 116(sp)
-	mov	r14, 112(sp)
+	mov	r13, r11
+	mov	r14, r10
 	mov	r15, 108(sp)
 	; chacha20.ae:120: @unroll(unroll)
+	mov	r12, r15
 	mov	#10, 110(sp)
 	mov	#30821, 40(sp)
 	mov	#24944, 50(sp)
-	mov	r12, r15
 	mov	@r15+, r12
 	mov	@r15+, r13
 	mov	r15, 106(sp)
-	mov	r15, r9
-	mov	12(r9), 26(sp)
-	mov	14(r9), 22(sp)
-	mov	116(sp), r15
-	mov	@r15+, 14(sp)
-	mov	@r15+, 18(sp)
-	mov	r15, 116(sp)
+	mov	r15, r8
+	mov	12(r8), 26(sp)
+	mov	14(r8), 22(sp)
+	mov	@r11+, 14(sp)
+	mov	@r11+, 18(sp)
+	mov	r11, 116(sp)
 	mov	#25710, 66(sp)
 	mov	#13088, 64(sp)
-	mov	@r9, r11
-	mov	2(r9), r14
-	mov	16(r9), 86(sp)
-	mov	18(r9), 84(sp)
-	mov	112(sp), r15
-	mov	@r15+, 82(sp)
-	mov	@r15+, r7
+	mov	@r8, r11
+	mov	2(r8), r14
+	mov	16(r8), 86(sp)
+	mov	18(r8), 84(sp)
+	mov	@r10+, 82(sp)
+	mov	@r10+, r7
+	mov	r10, r9
 	mov	#11570, 36(sp)
 	mov	#31074, 34(sp)
-	mov	4(r9), 74(sp)
-	mov	6(r9), r10
-	mov	20(r9), 80(sp)
-	mov	22(r9), 78(sp)
-	mov	@r15+, 102(sp)
-	mov	@r15+, 100(sp)
+	mov	4(r8), 74(sp)
+	mov	6(r8), r10
+	mov	20(r8), 80(sp)
+	mov	22(r8), 78(sp)
+	mov	@r9+, 102(sp)
+	mov	@r9+, 100(sp)
 	mov	#25972, 0(sp)
 	mov	#27424, 12(sp)
-	mov	8(r9), 98(sp)
-	mov	10(r9), 96(sp)
-	mov	24(r9), 56(sp)
-	mov	26(r9), 52(sp)
-	mov	@r15+, 46(sp)
-	mov	@r15+, 48(sp)
-	mov	r15, 112(sp)
+	mov	8(r8), 98(sp)
+	mov	10(r8), 96(sp)
+	mov	24(r8), 56(sp)
+	mov	26(r8), 52(sp)
+	mov	@r9+, 46(sp)
+	mov	@r9+, 48(sp)
+	mov	r9, 112(sp)
 .Lchacha20_poly1305_C_block_loop1:
 	; chacha20.ae:20: a = a + b
 	mov	40(sp), r4
@@ -1590,8 +1588,8 @@ chacha20_poly1305_C_block:
 	xor	r5, r6
 	mov	r5, 42(sp)
 	swpb	r8
-	swpb	r6
 	mov	r8, r4
+	swpb	r6
 	xor.b	r6, r4
 	xor	r6, r4
 	xor.b	r8, r6
@@ -1607,8 +1605,8 @@ chacha20_poly1305_C_block:
 	xor	r15, r12
 	mov	r15, 92(sp)
 	swpb	r13
-	swpb	r12
 	mov	r13, r15
+	swpb	r12
 	xor.b	r12, r15
 	xor	r12, r15
 	xor.b	r13, r12
@@ -1657,8 +1655,8 @@ chacha20_poly1305_C_block:
 	xor	r15, r9
 	mov	r15, 62(sp)
 	swpb	r7
-	swpb	r9
 	mov	r7, r15
+	swpb	r9
 	xor.b	r9, r15
 	xor	r9, r15
 	xor.b	r7, r9
@@ -1724,8 +1722,8 @@ chacha20_poly1305_C_block:
 	xor	r15, r8
 	mov	r15, 70(sp)
 	swpb	r9
-	swpb	r8
 	mov	r9, r15
+	swpb	r8
 	xor.b	r8, r15
 	xor	r8, r15
 	xor.b	r9, r8
@@ -1853,8 +1851,8 @@ chacha20_poly1305_C_block:
 	xor	r7, r11
 	mov	r7, 50(sp)
 	swpb	r12
-	swpb	r11
 	mov	r12, r4
+	swpb	r11
 	xor.b	r11, r4
 	xor	r11, r4
 	xor.b	r12, r11
@@ -1871,8 +1869,8 @@ chacha20_poly1305_C_block:
 	xor	r15, r11
 	mov	r15, 78(sp)
 	swpb	r5
-	swpb	r11
 	mov	r5, r15
+	swpb	r11
 	xor.b	r11, r15
 	xor	r11, r15
 	xor.b	r5, r11
@@ -1920,8 +1918,8 @@ chacha20_poly1305_C_block:
 	xor	r6, r7
 	mov	r6, 64(sp)
 	swpb	r15
-	swpb	r7
 	mov	r15, r4
+	swpb	r7
 	xor.b	r7, r4
 	xor	r7, r4
 	xor.b	r15, r7
@@ -1937,8 +1935,8 @@ chacha20_poly1305_C_block:
 	xor	r9, r10
 	mov	r9, 52(sp)
 	swpb	r14
-	swpb	r10
 	mov	r14, r15
+	swpb	r10
 	xor.b	r10, r15
 	xor	r10, r15
 	xor.b	r14, r10
@@ -1987,8 +1985,8 @@ chacha20_poly1305_C_block:
 	xor	r15, r4
 	mov	r15, 34(sp)
 	swpb	r14
-	swpb	r4
 	mov	r14, r15
+	swpb	r4
 	xor.b	r4, r15
 	xor	r4, r15
 	xor.b	r14, r4

@@ -93,7 +93,7 @@ chacha20_quarter_round:
 
 ; --- chacha20_block: chacha20.block
 ;     frame 120 bytes (60 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1788 bytes of code
+;     estimated 1778 bytes of code
 	.section .text.chacha20_block,"ax",@progbits
 	.global chacha20_block
 	.type chacha20_block, @function
@@ -101,50 +101,49 @@ chacha20_quarter_round:
 chacha20_block:
 	pushm.w	#7, r10
 	sub	#120, sp
-	mov	r13, 116(sp)
-	mov	r14, 112(sp)
+	mov	r13, r11
+	mov	r14, r10
 	mov	r15, 108(sp)
 	; chacha20.ae:120: @unroll(unroll)
+	mov	r12, r15
 	mov	#10, 110(sp)
 	mov	#30821, 40(sp)
 	mov	#24944, 50(sp)
-	mov	r12, r15
 	mov	@r15+, r12
 	mov	@r15+, r13
 	mov	r15, 106(sp)
-	mov	r15, r9
-	mov	12(r9), 26(sp)
-	mov	14(r9), 22(sp)
-	mov	116(sp), r15
-	mov	@r15+, 14(sp)
-	mov	@r15+, 18(sp)
-	mov	r15, 116(sp)
+	mov	r15, r8
+	mov	12(r8), 26(sp)
+	mov	14(r8), 22(sp)
+	mov	@r11+, 14(sp)
+	mov	@r11+, 18(sp)
+	mov	r11, 116(sp)
 	mov	#25710, 66(sp)
 	mov	#13088, 64(sp)
-	mov	@r9, r11
-	mov	2(r9), r14
-	mov	16(r9), 86(sp)
-	mov	18(r9), 84(sp)
-	mov	112(sp), r15
-	mov	@r15+, 82(sp)
-	mov	@r15+, r7
+	mov	@r8, r11
+	mov	2(r8), r14
+	mov	16(r8), 86(sp)
+	mov	18(r8), 84(sp)
+	mov	@r10+, 82(sp)
+	mov	@r10+, r7
+	mov	r10, r9
 	mov	#11570, 36(sp)
 	mov	#31074, 34(sp)
-	mov	4(r9), 74(sp)
-	mov	6(r9), r10
-	mov	20(r9), 80(sp)
-	mov	22(r9), 78(sp)
-	mov	@r15+, 102(sp)
-	mov	@r15+, 100(sp)
+	mov	4(r8), 74(sp)
+	mov	6(r8), r10
+	mov	20(r8), 80(sp)
+	mov	22(r8), 78(sp)
+	mov	@r9+, 102(sp)
+	mov	@r9+, 100(sp)
 	mov	#25972, 0(sp)
 	mov	#27424, 12(sp)
-	mov	8(r9), 98(sp)
-	mov	10(r9), 96(sp)
-	mov	24(r9), 56(sp)
-	mov	26(r9), 52(sp)
-	mov	@r15+, 46(sp)
-	mov	@r15+, 48(sp)
-	mov	r15, 112(sp)
+	mov	8(r8), 98(sp)
+	mov	10(r8), 96(sp)
+	mov	24(r8), 56(sp)
+	mov	26(r8), 52(sp)
+	mov	@r9+, 46(sp)
+	mov	@r9+, 48(sp)
+	mov	r9, 112(sp)
 .Lchacha20_block_loop1:
 	; chacha20.ae:20: a = a + b
 	mov	40(sp), r4
@@ -185,8 +184,8 @@ chacha20_block:
 	xor	r5, r6
 	mov	r5, 42(sp)
 	swpb	r8
-	swpb	r6
 	mov	r8, r4
+	swpb	r6
 	xor.b	r6, r4
 	xor	r6, r4
 	xor.b	r8, r6
@@ -202,8 +201,8 @@ chacha20_block:
 	xor	r15, r12
 	mov	r15, 92(sp)
 	swpb	r13
-	swpb	r12
 	mov	r13, r15
+	swpb	r12
 	xor.b	r12, r15
 	xor	r12, r15
 	xor.b	r13, r12
@@ -252,8 +251,8 @@ chacha20_block:
 	xor	r15, r9
 	mov	r15, 62(sp)
 	swpb	r7
-	swpb	r9
 	mov	r7, r15
+	swpb	r9
 	xor.b	r9, r15
 	xor	r9, r15
 	xor.b	r7, r9
@@ -319,8 +318,8 @@ chacha20_block:
 	xor	r15, r8
 	mov	r15, 70(sp)
 	swpb	r9
-	swpb	r8
 	mov	r9, r15
+	swpb	r8
 	xor.b	r8, r15
 	xor	r8, r15
 	xor.b	r9, r8
@@ -448,8 +447,8 @@ chacha20_block:
 	xor	r7, r11
 	mov	r7, 50(sp)
 	swpb	r12
-	swpb	r11
 	mov	r12, r4
+	swpb	r11
 	xor.b	r11, r4
 	xor	r11, r4
 	xor.b	r12, r11
@@ -466,8 +465,8 @@ chacha20_block:
 	xor	r15, r11
 	mov	r15, 78(sp)
 	swpb	r5
-	swpb	r11
 	mov	r5, r15
+	swpb	r11
 	xor.b	r11, r15
 	xor	r11, r15
 	xor.b	r5, r11
@@ -515,8 +514,8 @@ chacha20_block:
 	xor	r6, r7
 	mov	r6, 64(sp)
 	swpb	r15
-	swpb	r7
 	mov	r15, r4
+	swpb	r7
 	xor.b	r7, r4
 	xor	r7, r4
 	xor.b	r15, r7
@@ -532,8 +531,8 @@ chacha20_block:
 	xor	r9, r10
 	mov	r9, 52(sp)
 	swpb	r14
-	swpb	r10
 	mov	r14, r15
+	swpb	r10
 	xor.b	r10, r15
 	xor	r10, r15
 	xor.b	r14, r10
@@ -582,8 +581,8 @@ chacha20_block:
 	xor	r15, r4
 	mov	r15, 34(sp)
 	swpb	r14
-	swpb	r4
 	mov	r14, r15
+	swpb	r4
 	xor.b	r4, r15
 	xor	r4, r15
 	xor.b	r14, r4
@@ -780,7 +779,7 @@ chacha20_block:
 
 ; --- chacha20_xor_stream: chacha20.xor_stream
 ;     frame 262 bytes (99 spill slots, locals 64), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2546 bytes of code
+;     estimated 2540 bytes of code
 	.section .text.chacha20_xor_stream,"ax",@progbits
 	.global chacha20_xor_stream
 	.type chacha20_xor_stream, @function
@@ -812,15 +811,14 @@ chacha20_xor_stream:
 	and	#64512, r14
 	bis	r14, r15
 	mov	r15, 172(sp)
-	mov	r13, r15
-	rrum.w	#4, r15
-	rrum.w	#2, r15
-	mov	r15, 170(sp)
+	rrum.w	#4, r13
+	rrum.w	#2, r13
+	mov	r13, 170(sp)
 	mov	#0, 164(sp)
 	mov	#0, 166(sp)
-	cmp	172(sp), 164(sp)
+	cmp	r15, 164(sp)
 	mov	166(sp), r15
-	subc	170(sp), r15
+	subc	r13, r15
 	jnc	.Lchacha20_xor_stream_near14
 	br	#.Lchacha20_xor_stream_done2
 .Lchacha20_xor_stream_near14:
@@ -983,8 +981,8 @@ chacha20_xor_stream:
 	xor	r5, r6
 	mov	r5, 42(sp)
 	swpb	r8
-	swpb	r6
 	mov	r8, r4
+	swpb	r6
 	xor.b	r6, r4
 	xor	r6, r4
 	xor.b	r8, r6
@@ -1000,8 +998,8 @@ chacha20_xor_stream:
 	xor	r15, r13
 	mov	r15, 100(sp)
 	swpb	r14
-	swpb	r13
 	mov	r14, r15
+	swpb	r13
 	xor.b	r13, r15
 	xor	r13, r15
 	xor.b	r14, r13
@@ -1050,8 +1048,8 @@ chacha20_xor_stream:
 	xor	r15, r9
 	mov	r15, 62(sp)
 	swpb	r7
-	swpb	r9
 	mov	r7, r15
+	swpb	r9
 	xor.b	r9, r15
 	xor	r9, r15
 	xor.b	r7, r9
@@ -1117,8 +1115,8 @@ chacha20_xor_stream:
 	xor	r15, r8
 	mov	r15, 70(sp)
 	swpb	r9
-	swpb	r8
 	mov	r9, r15
+	swpb	r8
 	xor.b	r8, r15
 	xor	r8, r15
 	xor.b	r9, r8
@@ -1246,8 +1244,8 @@ chacha20_xor_stream:
 	xor	r7, r11
 	mov	r7, 50(sp)
 	swpb	r12
-	swpb	r11
 	mov	r12, r4
+	swpb	r11
 	xor.b	r11, r4
 	xor	r11, r4
 	xor.b	r12, r11
@@ -1264,8 +1262,8 @@ chacha20_xor_stream:
 	xor	r15, r11
 	mov	r15, 80(sp)
 	swpb	r5
-	swpb	r11
 	mov	r5, r15
+	swpb	r11
 	xor.b	r11, r15
 	xor	r11, r15
 	xor.b	r5, r11
@@ -1313,8 +1311,8 @@ chacha20_xor_stream:
 	xor	r6, r7
 	mov	r6, 64(sp)
 	swpb	r15
-	swpb	r7
 	mov	r15, r4
+	swpb	r7
 	xor.b	r7, r4
 	xor	r7, r4
 	xor.b	r15, r7
@@ -1330,8 +1328,8 @@ chacha20_xor_stream:
 	xor	r9, r10
 	mov	r9, 52(sp)
 	swpb	r14
-	swpb	r10
 	mov	r14, r15
+	swpb	r10
 	xor.b	r10, r15
 	xor	r10, r15
 	xor.b	r14, r10
@@ -1380,8 +1378,8 @@ chacha20_xor_stream:
 	xor	r15, r4
 	mov	r15, 34(sp)
 	swpb	r14
-	swpb	r4
 	mov	r14, r15
+	swpb	r4
 	xor.b	r4, r15
 	xor	r4, r15
 	xor.b	r14, r4

@@ -1152,26 +1152,26 @@ gcm_encrypt_with:
 
 
 ; --- gcm_decrypt_with: gcm.decrypt_with
-;     frame 242 bytes (49 spill slots, locals 144), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2434 bytes of code
+;     frame 238 bytes (47 spill slots, locals 144), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 2442 bytes of code
 	.section .text.gcm_decrypt_with,"ax",@progbits
 	.global gcm_decrypt_with
 	.type gcm_decrypt_with, @function
 	.balign 2
 gcm_decrypt_with:
 	pushm.w	#7, r10
-	sub	#242, sp
-	mov	r12, 76(sp)
+	sub	#238, sp
+	mov	r12, 74(sp)
 	mov	r13, 48(sp)
-	mov	r14, 64(sp)
+	mov	r14, 62(sp)
 	mov	r15, 52(sp)
-	mov	258(sp), r8
-	mov	260(sp), r15
+	mov	254(sp), r8
+	mov	256(sp), r15
 	add	#15, r15
 	mov	#0, r9
 	addc	#0, r9
-	rrum.w	#4, r15
 	and	#15, r9
+	rrum.w	#4, r15
 	swpb	r9
 	rlam.w	#4, r9
 	bis	r15, r9
@@ -1188,93 +1188,93 @@ gcm_decrypt_with:
 	cmp	r9, r10
 	jc	.Lgcm_decrypt_with_done2
 .Lgcm_decrypt_with_loop1:
-	mov	r10, r4
-	and	#4095, r4
-	rlam.w	#4, r4
-	mov	260(sp), r11
-	sub	r4, r11
-	add	r8, r4
+	mov	r10, r6
+	and	#4095, r6
+	rlam.w	#4, r6
+	mov	256(sp), r11
+	sub	r6, r11
+	add	r8, r6
 	cmp	#16, r11
 	jnc	.Lgcm_decrypt_with_bytes3
-	bit	#1, r4
+	bit	#1, r6
 	jnz	.Lgcm_decrypt_with_bytes3
 .Lgcm_decrypt_with_words4:
-	mov	@r4, r14
-	mov	2(r4), r13
-	mov	4(r4), r12
-	mov	6(r4), r11
-	mov	8(r4), r7
-	mov	10(r4), r6
-	mov	12(r4), r5
-	mov	14(r4), r4
+	mov	@r6, r4
+	mov	2(r6), r15
+	mov	4(r6), r14
+	mov	6(r6), r13
+	mov	8(r6), r12
+	mov	10(r6), r11
+	mov	12(r6), r7
+	mov	14(r6), r6
 	jmp	.Lgcm_decrypt_with_join5
 .Lgcm_decrypt_with_bytes3:
 	mov	sp, r12
-	add	#98, r12
+	add	#94, r12
 	mov	r12, r13
 	mov	#16, r14
 .Lgcm_decrypt_with_cpy6:
 	clr	r15
 	tst	r11
 	jz	.Lgcm_decrypt_with_pad7
-	mov.b	@r4, r15
-	inc	r4
+	mov.b	@r6, r15
+	inc	r6
 	dec	r11
 .Lgcm_decrypt_with_pad7:
 	mov.b	r15, 0(r13)
 	inc	r13
 	dec	r14
 	jnz	.Lgcm_decrypt_with_cpy6
-	mov	r12, r4
+	mov	r12, r6
 	jmp	.Lgcm_decrypt_with_words4
 .Lgcm_decrypt_with_join5:
-	mov	22(sp), r15
-	swpb	r14
-	xor	r14, r15
-	mov	26(sp), r14
-	swpb	r13
-	xor	r13, r14
-	mov	28(sp), r13
-	swpb	r12
-	xor	r12, r13
-	mov	36(sp), r12
-	swpb	r11
-	xor	r11, r12
-	mov	38(sp), r11
-	swpb	r7
-	xor	r7, r11
-	mov	6(sp), r7
-	swpb	r6
-	xor	r6, r7
-	mov	8(sp), r6
-	swpb	r5
-	xor	r5, r6
 	mov	10(sp), r5
+	swpb	r6
+	xor	r6, r5
+	mov	8(sp), r6
+	swpb	r7
+	xor	r7, r6
+	mov	6(sp), r7
+	swpb	r11
+	xor	r11, r7
+	mov	38(sp), r11
+	swpb	r12
+	xor	r12, r11
+	mov	36(sp), r12
+	swpb	r13
+	xor	r13, r12
+	mov	28(sp), r13
+	swpb	r14
+	xor	r14, r13
+	mov	26(sp), r14
+	swpb	r15
+	xor	r15, r14
+	mov	22(sp), r15
 	swpb	r4
-	xor	r4, r5
+	xor	r4, r15
 	; ghash.ae:219: y = mul_h(y ^ load_be(buf, off, 16, n - off), tab)
-	mov	r5, 114(sp)
-	mov	r6, 116(sp)
-	mov	r7, 118(sp)
-	mov	r11, 120(sp)
-	mov	r12, 122(sp)
-	mov	r13, 124(sp)
-	mov	r14, 126(sp)
-	mov	r15, 128(sp)
+	mov	r5, 110(sp)
+	mov	r6, 112(sp)
+	mov	r7, 114(sp)
+	mov	r11, 116(sp)
+	mov	r12, 118(sp)
+	mov	r13, 120(sp)
+	mov	r14, 122(sp)
+	mov	r15, 124(sp)
 	mov	sp, r12
-	add	#114, r12
+	add	#110, r12
 	mov	sp, r14
-	add	#130, r14
+	add	#126, r14
 	mov	48(sp), r13
 	call	#gcm_G_mul_h
-	mov	130(sp), 10(sp)
-	mov	132(sp), 8(sp)
-	mov	134(sp), 6(sp)
-	mov	136(sp), 38(sp)
-	mov	138(sp), 36(sp)
-	mov	140(sp), 28(sp)
-	mov	142(sp), 26(sp)
-	mov	144(sp), 22(sp)
+	mov	126(sp), 10(sp)
+	mov	128(sp), 8(sp)
+	mov	130(sp), 6(sp)
+	mov	132(sp), 38(sp)
+	mov	134(sp), 36(sp)
+	mov	136(sp), 28(sp)
+	mov	138(sp), 26(sp)
+	mov	140(sp), 22(sp)
 	add	#1, r10
 	cmp	r9, r10
 	jnc	.Lgcm_decrypt_with_loop1
@@ -1288,20 +1288,20 @@ gcm_decrypt_with:
 	; gcm.ae:53: if len(nonce) == 12 {
 	tst	r15
 	jz	.Lgcm_decrypt_with_else8
-	mov	64(sp), r11
+	mov	62(sp), r11
 	bit	#1, r11
 	jnz	.Lgcm_decrypt_with_bytes10
 .Lgcm_decrypt_with_words11:
-	mov	@r11+, r5
-	mov	@r11+, r6
-	mov	@r11+, r7
-	mov	@r11+, r8
-	mov	@r11+, r9
 	mov	@r11+, r10
+	mov	@r11+, r9
+	mov	@r11+, r8
+	mov	@r11+, r7
+	mov	@r11+, r6
+	mov	@r11+, r5
 	jmp	.Lgcm_decrypt_with_join12
 .Lgcm_decrypt_with_bytes10:
 	mov	sp, r12
-	add	#98, r12
+	add	#94, r12
 	mov	r12, r13
 	mov	#12, r14
 .Lgcm_decrypt_with_cpy13:
@@ -1314,209 +1314,208 @@ gcm_decrypt_with:
 	mov	r12, r11
 	jmp	.Lgcm_decrypt_with_words11
 .Lgcm_decrypt_with_join12:
-	swpb	r10
-	swpb	r9
-	swpb	r8
-	swpb	r7
-	swpb	r6
 	swpb	r5
-	mov	#1, r4
-	mov	#0, 62(sp)
+	swpb	r6
+	swpb	r7
+	swpb	r8
+	swpb	r9
+	swpb	r10
+	mov	#1, 50(sp)
+	mov	#0, r4
 	jmp	.Lgcm_decrypt_with_endif9
 .Lgcm_decrypt_with_else8:
 	mov	52(sp), r14
 	add	#15, r14
 	mov	#0, r15
 	addc	#0, r15
-	rrum.w	#4, r14
 	and	#15, r15
+	rrum.w	#4, r14
 	swpb	r15
 	rlam.w	#4, r15
 	bis	r14, r15
 	mov	r15, 44(sp)
 	; ghash.ae:217: for i in 0..(n + 15) / 16 {
 	mov	#0, r10
-	mov	#0, 34(sp)
-	mov	#0, 32(sp)
-	mov	#0, 30(sp)
-	mov	#0, 18(sp)
+	mov	#0, r6
 	mov	#0, 14(sp)
+	mov	#0, 18(sp)
+	mov	#0, 30(sp)
+	mov	#0, 32(sp)
+	mov	#0, 34(sp)
 	mov	#0, r8
 	mov	#0, r9
-	mov	#0, r11
 	cmp	r15, r10
 	jc	.Lgcm_decrypt_with_done16
 .Lgcm_decrypt_with_loop15:
 	mov	r10, r15
 	and	#4095, r15
 	rlam.w	#4, r15
-	mov	52(sp), r6
-	sub	r15, r6
-	add	64(sp), r15
-	cmp	#16, r6
+	mov	52(sp), r7
+	sub	r15, r7
+	add	62(sp), r15
+	cmp	#16, r7
 	jnc	.Lgcm_decrypt_with_bytes17
 	bit	#1, r15
 	jnz	.Lgcm_decrypt_with_bytes17
 .Lgcm_decrypt_with_words18:
 	mov	@r15, r4
 	mov	2(r15), r5
-	mov	4(r15), r6
-	mov	6(r15), r7
+	mov	4(r15), r7
+	mov	6(r15), r11
 	mov	8(r15), r12
 	mov	10(r15), r13
 	mov	12(r15), r14
 	mov	14(r15), r15
 	jmp	.Lgcm_decrypt_with_join19
 .Lgcm_decrypt_with_bytes17:
-	mov	sp, r7
-	add	#98, r7
-	mov	r7, r12
+	mov	sp, r11
+	add	#94, r11
+	mov	r11, r12
 	mov	#16, r13
 .Lgcm_decrypt_with_cpy20:
 	clr	r14
-	tst	r6
+	tst	r7
 	jz	.Lgcm_decrypt_with_pad21
 	mov.b	@r15, r14
 	inc	r15
-	dec	r6
+	dec	r7
 .Lgcm_decrypt_with_pad21:
 	mov.b	r14, 0(r12)
 	inc	r12
 	dec	r13
 	jnz	.Lgcm_decrypt_with_cpy20
-	mov	r7, r15
+	mov	r11, r15
 	jmp	.Lgcm_decrypt_with_words18
 .Lgcm_decrypt_with_join19:
-	swpb	r4
-	xor	r4, r11
-	swpb	r5
-	xor	r5, r9
-	swpb	r6
-	xor	r6, r8
-	mov	14(sp), r6
-	swpb	r7
-	xor	r7, r6
-	mov	18(sp), r7
-	swpb	r12
-	xor	r12, r7
-	mov	30(sp), r12
-	swpb	r13
-	xor	r13, r12
-	mov	32(sp), r13
-	swpb	r14
-	xor	r14, r13
-	mov	34(sp), r14
 	swpb	r15
-	xor	r15, r14
+	xor	r15, r6
+	mov	14(sp), r15
+	swpb	r14
+	xor	r14, r15
+	mov	18(sp), r14
+	swpb	r13
+	xor	r13, r14
+	mov	30(sp), r13
+	swpb	r12
+	xor	r12, r13
+	mov	32(sp), r12
+	swpb	r11
+	xor	r11, r12
+	mov	34(sp), r11
+	swpb	r7
+	xor	r7, r11
+	swpb	r5
+	xor	r5, r8
+	swpb	r4
+	xor	r4, r9
 	; ghash.ae:219: y = mul_h(y ^ load_be(buf, off, 16, n - off), tab)
+	mov	r6, 110(sp)
+	mov	r15, 112(sp)
 	mov	r14, 114(sp)
 	mov	r13, 116(sp)
 	mov	r12, 118(sp)
-	mov	r7, 120(sp)
-	mov	r6, 122(sp)
-	mov	r8, 124(sp)
-	mov	r9, 126(sp)
-	mov	r11, 128(sp)
+	mov	r11, 120(sp)
+	mov	r8, 122(sp)
+	mov	r9, 124(sp)
 	mov	sp, r12
-	add	#114, r12
+	add	#110, r12
 	mov	sp, r14
-	add	#146, r14
+	add	#142, r14
 	mov	48(sp), r13
 	call	#gcm_G_mul_h
-	mov	146(sp), 34(sp)
-	mov	148(sp), 32(sp)
-	mov	150(sp), 30(sp)
-	mov	152(sp), 18(sp)
-	mov	154(sp), 14(sp)
-	mov	156(sp), r8
-	mov	158(sp), r9
-	mov	160(sp), r11
+	mov	142(sp), r6
+	mov	144(sp), 14(sp)
+	mov	146(sp), 18(sp)
+	mov	148(sp), 30(sp)
+	mov	150(sp), 32(sp)
+	mov	152(sp), 34(sp)
+	mov	154(sp), r8
+	mov	156(sp), r9
 	add	#1, r10
 	cmp	44(sp), r10
 	jnc	.Lgcm_decrypt_with_loop15
 .Lgcm_decrypt_with_done16:
-	mov.b	53(sp), r14
-	rrum.w	#4, r14
-	rrum.w	#1, r14
-	mov	32(sp), r15
-	xor	r14, r15
-	mov	52(sp), r13
-	and	#8191, r13
-	rlam.w	#3, r13
-	mov	34(sp), r14
-	xor	r13, r14
+	mov	52(sp), r15
+	and	#8191, r15
+	rlam.w	#3, r15
+	mov.b	53(sp), r13
+	rrum.w	#4, r13
+	rrum.w	#1, r13
+	xor	r15, r6
+	mov	14(sp), r15
+	xor	r13, r15
 	; gcm.ae:57: j = G.mul_h(j ^ ((len(nonce) as u128) << 3), tab)
-	mov	r14, 114(sp)
-	mov	r15, 116(sp)
-	mov	30(sp), 118(sp)
-	mov	18(sp), 120(sp)
-	mov	14(sp), 122(sp)
-	mov	r8, 124(sp)
-	mov	r9, 126(sp)
-	mov	r11, 128(sp)
+	mov	r6, 110(sp)
+	mov	r15, 112(sp)
+	mov	18(sp), 114(sp)
+	mov	30(sp), 116(sp)
+	mov	32(sp), 118(sp)
+	mov	34(sp), 120(sp)
+	mov	r8, 122(sp)
+	mov	r9, 124(sp)
 	mov	sp, r12
-	add	#114, r12
+	add	#110, r12
 	mov	sp, r14
-	add	#162, r14
+	add	#158, r14
 	mov	48(sp), r13
 	call	#gcm_G_mul_h
-	mov	162(sp), r4
-	mov	164(sp), 62(sp)
-	mov	166(sp), r10
-	mov	168(sp), r9
-	mov	170(sp), r8
-	mov	172(sp), r7
-	mov	174(sp), r6
-	mov	176(sp), r5
+	mov	158(sp), 50(sp)
+	mov	160(sp), r4
+	mov	162(sp), r5
+	mov	164(sp), r6
+	mov	166(sp), r7
+	mov	168(sp), r8
+	mov	170(sp), r9
+	mov	172(sp), r10
 .Lgcm_decrypt_with_endif9:
 	; gcm.ae:140: s0 = E.encrypt_block(ks, j0)
-	mov	r4, 114(sp)
-	mov	62(sp), 116(sp)
-	mov	r10, 118(sp)
-	mov	r9, 120(sp)
-	mov	r8, 122(sp)
-	mov	r7, 124(sp)
-	mov	r6, 126(sp)
-	mov	r5, 128(sp)
+	mov	50(sp), 110(sp)
+	mov	r4, 112(sp)
+	mov	r5, 114(sp)
+	mov	r6, 116(sp)
+	mov	r7, 118(sp)
+	mov	r8, 120(sp)
+	mov	r9, 122(sp)
+	mov	r10, 124(sp)
 	mov	sp, r13
-	add	#114, r13
+	add	#110, r13
 	mov	sp, r14
-	add	#178, r14
-	mov	76(sp), r12
+	add	#174, r14
+	mov	74(sp), r12
 	call	#gcm_E_encrypt_block
-	mov	264(sp), r14
+	mov	50(sp), r13
+	add	#1, r13
+	addc	#0, r4
+	mov	260(sp), r14
 	add	#15, r14
 	mov	#0, r15
 	addc	#0, r15
-	rrum.w	#4, r14
 	and	#15, r15
+	rrum.w	#4, r14
 	swpb	r15
 	rlam.w	#4, r15
 	bis	r14, r15
 	mov	r15, 54(sp)
-	add	#1, r4
-	mov	62(sp), r15
-	addc	#0, r15
 	; gcm.ae:143: for i in 0..(n + 15) / 16 {
-	mov	r4, 42(sp)
-	mov	r15, 40(sp)
-	mov	r10, 70(sp)
-	mov	r9, 68(sp)
-	mov	r8, 66(sp)
-	mov	r7, 60(sp)
-	mov	r6, 58(sp)
-	mov	r5, 56(sp)
 	mov	#0, 24(sp)
-	cmp	54(sp), 24(sp)
+	mov	r13, 42(sp)
+	mov	r4, 40(sp)
+	mov	r5, 70(sp)
+	mov	r6, 68(sp)
+	mov	r7, 64(sp)
+	mov	r8, 60(sp)
+	mov	r9, 58(sp)
+	mov	r10, 56(sp)
+	cmp	r15, 24(sp)
 	jc	.Lgcm_decrypt_with_done23
 .Lgcm_decrypt_with_loop22:
 	mov	24(sp), r5
 	and	#4095, r5
 	rlam.w	#4, r5
-	mov	264(sp), r6
+	mov	260(sp), r6
 	sub	r5, r6
 	mov	r5, r10
-	add	262(sp), r10
+	add	258(sp), r10
 	cmp	#16, r6
 	jnc	.Lgcm_decrypt_with_bytes24
 	bit	#1, r10
@@ -1533,7 +1532,7 @@ gcm_decrypt_with:
 	jmp	.Lgcm_decrypt_with_join26
 .Lgcm_decrypt_with_bytes24:
 	mov	sp, r11
-	add	#98, r11
+	add	#94, r11
 	mov	r11, r12
 	mov	#16, r13
 	mov	r6, r15
@@ -1553,19 +1552,19 @@ gcm_decrypt_with:
 	jmp	.Lgcm_decrypt_with_words25
 .Lgcm_decrypt_with_join26:
 	; gcm.ae:146: u = E.encrypt_block(ks, j)
-	mov	42(sp), 114(sp)
-	mov	40(sp), 116(sp)
-	mov	70(sp), 118(sp)
-	mov	68(sp), 120(sp)
-	mov	66(sp), 122(sp)
-	mov	60(sp), 124(sp)
-	mov	58(sp), 126(sp)
-	mov	56(sp), 128(sp)
+	mov	42(sp), 110(sp)
+	mov	40(sp), 112(sp)
+	mov	70(sp), 114(sp)
+	mov	68(sp), 116(sp)
+	mov	64(sp), 118(sp)
+	mov	60(sp), 120(sp)
+	mov	58(sp), 122(sp)
+	mov	56(sp), 124(sp)
 	mov	sp, r13
-	add	#114, r13
+	add	#110, r13
 	mov	sp, r14
-	add	#194, r14
-	mov	76(sp), r12
+	add	#190, r14
+	mov	74(sp), r12
 	swpb	4(sp)
 	swpb	2(sp)
 	swpb	0(sp)
@@ -1588,40 +1587,40 @@ gcm_decrypt_with:
 	xor	r8, 6(sp)
 	xor	r9, 8(sp)
 	xor	r10, 10(sp)
-	xor	194(sp), r10
+	xor	190(sp), r10
 	mov	r10, 20(sp)
-	xor	196(sp), r9
+	xor	192(sp), r9
 	mov	r9, 16(sp)
-	xor	198(sp), r8
+	xor	194(sp), r8
 	mov	r8, 12(sp)
-	xor	200(sp), r7
-	xor	202(sp), r4
+	xor	196(sp), r7
+	xor	198(sp), r4
 	mov	@sp, r8
-	xor	204(sp), r8
+	xor	200(sp), r8
 	mov	2(sp), r9
-	xor	206(sp), r9
+	xor	202(sp), r9
 	mov	4(sp), r10
-	xor	208(sp), r10
+	xor	204(sp), r10
 	; gcm.ae:148: y = G.mul_h(y ^ c, tab)                          // delay slot: needs C only
-	mov	10(sp), 114(sp)
-	mov	8(sp), 116(sp)
-	mov	6(sp), 118(sp)
-	mov	r11, 120(sp)
-	mov	r12, 122(sp)
-	mov	r13, 124(sp)
-	mov	r14, 126(sp)
-	mov	r15, 128(sp)
+	mov	10(sp), 110(sp)
+	mov	8(sp), 112(sp)
+	mov	6(sp), 114(sp)
+	mov	r11, 116(sp)
+	mov	r12, 118(sp)
+	mov	r13, 120(sp)
+	mov	r14, 122(sp)
+	mov	r15, 124(sp)
 	mov	sp, r12
-	add	#114, r12
+	add	#110, r12
 	mov	sp, r14
-	add	#210, r14
+	add	#206, r14
 	mov	48(sp), r13
 	call	#gcm_G_mul_h
 	; gcm.ae:149: store_be(msg, off, c ^ u, n - off)
 	mov	12(sp), r13
 	mov	16(sp), r14
 	mov	20(sp), r15
-	add	270(sp), r5
+	add	266(sp), r5
 	cmp	#16, r6
 	swpb	r10
 	swpb	r9
@@ -1644,16 +1643,16 @@ gcm_decrypt_with:
 	mov	r15, 14(r5)
 	jmp	.Lgcm_decrypt_with_stored30
 .Lgcm_decrypt_with_bytes29:
-	mov	r10, 98(sp)
-	mov	r9, 100(sp)
-	mov	r8, 102(sp)
-	mov	r4, 104(sp)
-	mov	r7, 106(sp)
-	mov	r13, 108(sp)
-	mov	r14, 110(sp)
-	mov	r15, 112(sp)
+	mov	r10, 94(sp)
+	mov	r9, 96(sp)
+	mov	r8, 98(sp)
+	mov	r4, 100(sp)
+	mov	r7, 102(sp)
+	mov	r13, 104(sp)
+	mov	r14, 106(sp)
+	mov	r15, 108(sp)
 	mov	sp, r15
-	add	#98, r15
+	add	#94, r15
 	cmp	#16, r6
 	jnc	.Lgcm_decrypt_with_cnt31
 	mov	#16, r6
@@ -1673,110 +1672,110 @@ gcm_decrypt_with:
 	addc	#0, r15
 	mov	r14, 42(sp)
 	mov	r15, 40(sp)
-	mov	210(sp), 10(sp)
-	mov	212(sp), 8(sp)
-	mov	214(sp), 6(sp)
-	mov	216(sp), 38(sp)
-	mov	218(sp), 36(sp)
-	mov	220(sp), 28(sp)
-	mov	222(sp), 26(sp)
-	mov	224(sp), 22(sp)
+	mov	206(sp), 10(sp)
+	mov	208(sp), 8(sp)
+	mov	210(sp), 6(sp)
+	mov	212(sp), 38(sp)
+	mov	214(sp), 36(sp)
+	mov	216(sp), 28(sp)
+	mov	218(sp), 26(sp)
+	mov	220(sp), 22(sp)
 	add	#1, 24(sp)
 	cmp	54(sp), 24(sp)
 	jnc	.Lgcm_decrypt_with_loop22
 .Lgcm_decrypt_with_done23:
-	mov.b	261(sp), r14
+	mov.b	257(sp), r14
 	rrum.w	#4, r14
 	rrum.w	#1, r14
 	mov	28(sp), r15
 	xor	r14, r15
-	mov	260(sp), r13
+	mov	256(sp), r13
 	and	#8191, r13
 	rlam.w	#3, r13
 	mov	36(sp), r14
 	xor	r13, r14
-	mov.b	265(sp), r12
+	mov.b	261(sp), r12
 	rrum.w	#4, r12
 	rrum.w	#1, r12
 	mov	8(sp), r13
 	xor	r12, r13
-	mov	264(sp), r11
+	mov	260(sp), r11
 	and	#8191, r11
 	rlam.w	#3, r11
 	mov	10(sp), r12
 	xor	r11, r12
 	; gcm.ae:65: return G.mul_h(y ^ lengths, tab) ^ s0
-	mov	r12, 114(sp)
-	mov	r13, 116(sp)
-	mov	6(sp), 118(sp)
-	mov	38(sp), 120(sp)
-	mov	r14, 122(sp)
-	mov	r15, 124(sp)
-	mov	26(sp), 126(sp)
-	mov	22(sp), 128(sp)
+	mov	r12, 110(sp)
+	mov	r13, 112(sp)
+	mov	6(sp), 114(sp)
+	mov	38(sp), 116(sp)
+	mov	r14, 118(sp)
+	mov	r15, 120(sp)
+	mov	26(sp), 122(sp)
+	mov	22(sp), 124(sp)
 	mov	sp, r12
-	add	#114, r12
+	add	#110, r12
 	mov	sp, r14
-	add	#226, r14
+	add	#222, r14
 	mov	48(sp), r13
 	call	#gcm_G_mul_h
+	mov	222(sp), r15
+	xor	174(sp), r15
+	mov	r15, 72(sp)
+	mov	224(sp), r15
+	xor	176(sp), r15
+	mov	r15, 66(sp)
 	mov	226(sp), r15
 	xor	178(sp), r15
-	mov	r15, 74(sp)
-	mov	228(sp), r15
-	xor	180(sp), r15
-	mov	r15, 78(sp)
+	mov	r15, 46(sp)
+	mov	228(sp), r7
+	xor	180(sp), r7
 	mov	230(sp), r15
 	xor	182(sp), r15
-	mov	r15, 72(sp)
-	mov	232(sp), r15
-	xor	184(sp), r15
-	mov	r15, 50(sp)
-	mov	234(sp), r5
-	xor	186(sp), r5
-	mov	236(sp), r6
-	xor	188(sp), r6
-	mov	238(sp), r7
-	xor	190(sp), r7
-	mov	240(sp), r4
-	xor	192(sp), r4
-	mov	266(sp), r10
-	cmp	#16, 268(sp)
+	mov	r15, 76(sp)
+	mov	232(sp), r6
+	xor	184(sp), r6
+	mov	234(sp), r13
+	xor	186(sp), r13
+	mov	236(sp), r12
+	xor	188(sp), r12
+	mov	262(sp), r8
+	cmp	#16, 264(sp)
 	jnc	.Lgcm_decrypt_with_bytes33
-	bit	#1, r10
+	bit	#1, r8
 	jnz	.Lgcm_decrypt_with_bytes33
 .Lgcm_decrypt_with_words34:
-	mov	@r10+, 88(sp)
-	mov	@r10+, 90(sp)
-	mov	@r10+, 92(sp)
-	mov	@r10+, 94(sp)
-	mov	@r10+, 96(sp)
-	mov	@r10+, 86(sp)
-	mov	@r10+, 84(sp)
-	mov	@r10+, 82(sp)
+	mov	@r8+, 92(sp)
+	mov	@r8+, 90(sp)
+	mov	@r8+, 88(sp)
+	mov	@r8+, 86(sp)
+	mov	@r8+, 84(sp)
+	mov	@r8+, 82(sp)
+	mov	@r8+, 80(sp)
+	mov	@r8+, 78(sp)
 	jmp	.Lgcm_decrypt_with_join35
 .Lgcm_decrypt_with_bytes33:
-	mov	sp, r11
-	add	#98, r11
-	mov	r11, r12
-	mov	#16, r13
-	mov	268(sp), r15
+	mov	sp, r9
+	add	#94, r9
+	mov	r9, r10
+	mov	#16, r11
+	mov	264(sp), r15
 .Lgcm_decrypt_with_cpy36:
 	clr	r14
 	tst	r15
 	jz	.Lgcm_decrypt_with_pad37
-	mov.b	@r10, r14
-	inc	r10
+	mov.b	@r8, r14
+	inc	r8
 	dec	r15
 .Lgcm_decrypt_with_pad37:
-	mov.b	r14, 0(r12)
-	inc	r12
-	dec	r13
+	mov.b	r14, 0(r10)
+	inc	r10
+	dec	r11
 	jnz	.Lgcm_decrypt_with_cpy36
-	mov	r11, r10
+	mov	r9, r8
 	jmp	.Lgcm_decrypt_with_words34
 .Lgcm_decrypt_with_join35:
-	mov	268(sp), r15
+	mov	264(sp), r15
 	sub	#16, r15
 	subc	r15, r15
 	clr	r15
@@ -1784,234 +1783,245 @@ gcm_decrypt_with:
 	xor	#1, r15
 	; gcm.ae:44: if count < 16 {                  // only a partial block pays for the mask (a run-time shift)
 	tst	r15
-	swpb	88(sp)
-	swpb	90(sp)
 	swpb	92(sp)
-	swpb	94(sp)
-	swpb	96(sp)
+	swpb	90(sp)
+	swpb	88(sp)
 	swpb	86(sp)
 	swpb	84(sp)
 	swpb	82(sp)
+	swpb	80(sp)
+	swpb	78(sp)
 	jz	.Lgcm_decrypt_with_else38
-	mov	268(sp), r15
+	mov	264(sp), r15
 	and	#8191, r15
 	rlam.w	#3, r15
 	sub	#128, r15
-	clr	r13
-	adc	r13
-	xor	#1, r13
-	mov.b	269(sp), r14
+	clr	r11
+	adc	r11
+	xor	#1, r11
+	mov.b	265(sp), r14
 	rrum.w	#4, r14
 	rrum.w	#1, r14
 	clr	r15
-	cmp	r13, r15
+	cmp	r11, r15
 	subc	#0, r14
-	clr	r8
-	adc	r8
-	mov	268(sp), r15
+	clr	r14
+	adc	r14
+	xor	#1, r14
+	mov	264(sp), r15
 	mov	r15, r9
 	and	#1, r9
 	inv	r9
 	inc	r9
 	and	#65280, r9
 	xor	#-1, r9
-	rrum.w	#1, r15
-	mov	r15, r10
+	mov	r15, r11
+	rrum.w	#1, r11
+	mov	r11, r10
 	and	#1, r10
-	mov	r10, r11
+	mov	r10, r15
+	inv	r15
+	inc	r15
+	mov	r9, r5
+	xor	#-1, r5
+	and	r15, r5
+	xor	#-1, r5
+	inv	r10
+	inc	r10
+	and	r9, r10
+	xor	r10, r9
+	rra	r11
+	mov	r11, r10
+	and	#1, r10
+	mov	r10, r15
+	inv	r15
+	inc	r15
+	mov	r9, r8
+	xor	#-1, r8
+	and	r15, r8
+	xor	#-1, r8
+	mov	r10, r15
+	inv	r15
+	inc	r15
+	and	r9, r15
+	xor	r15, r9
+	rra	r11
+	mov	r11, r15
+	and	#1, r15
+	mov	r15, r4
+	inv	r4
+	inc	r4
+	mov	r9, r11
+	xor	#-1, r11
+	and	r4, r11
+	xor	#-1, r11
+	mov	r14, r4
+	inv	r4
+	inc	r4
+	and	r4, r11
+	bic	r11, r7
+	mov	r15, r11
 	inv	r11
 	inc	r11
 	and	r9, r11
-	xor	r9, r11
-	rra	r15
-	mov	r15, r12
-	and	#1, r12
-	mov	r12, r13
-	inv	r13
-	inc	r13
-	and	r11, r13
-	xor	r11, r13
-	rra	r15
-	and	#1, r15
-	mov	r15, r14
-	inv	r14
-	inc	r14
-	and	r13, r14
-	xor	r13, r14
-	mov	r14, 46(sp)
-	xor	#1, r8
-	mov	r8, r14
-	inv	r14
-	inc	r14
-	and	r14, 46(sp)
-	bic	46(sp), r4
-	mov	r4, 80(sp)
-	xor	#-1, r9
-	inv	r10
-	inc	r10
-	and	r10, r9
-	xor	#-1, r9
-	mov	r12, r14
-	inv	r14
-	inc	r14
-	and	r9, r14
-	xor	r9, r14
-	mov	r15, r10
-	inv	r10
-	inc	r10
-	and	r14, r10
-	xor	r14, r10
+	xor	r11, r9
+	mov	r14, r11
+	inv	r11
+	inc	r11
+	and	r11, r9
+	bic	r9, r12
+	mov	r15, r11
+	inv	r11
+	inc	r11
 	mov	r8, r4
-	inv	r4
-	inc	r4
-	and	r4, r10
-	bic	r10, r7
-	xor	#-1, r11
-	mov	r12, r10
-	inv	r10
-	inc	r10
-	and	r10, r11
-	xor	#-1, r11
-	mov	r15, r10
-	inv	r10
-	inc	r10
-	and	r11, r10
-	xor	r11, r10
-	mov	r8, r4
-	inv	r4
-	inc	r4
-	and	r4, r10
-	bic	r10, r6
-	xor	#-1, r9
-	inv	r12
-	inc	r12
-	and	r12, r9
-	mov	r9, r12
-	xor	#-1, r12
-	mov	r15, r9
-	inv	r9
-	inc	r9
-	and	r12, r9
-	xor	r12, r9
-	mov	r8, r10
-	inv	r10
-	inc	r10
-	and	r10, r9
-	bic	r9, r5
-	mov	r13, r10
-	xor	#-1, r10
-	mov	r15, r13
-	inv	r13
-	inc	r13
-	and	r13, r10
-	xor	#-1, r10
-	mov	r8, r13
-	inv	r13
-	inc	r13
-	and	r13, r10
-	mov	50(sp), r13
-	bic	r10, r13
-	xor	#-1, r14
-	mov	r15, r9
-	inv	r9
-	inc	r9
-	and	r9, r14
-	xor	#-1, r14
-	mov	r8, r9
-	inv	r9
-	inc	r9
-	and	r9, r14
-	mov	72(sp), r10
-	bic	r14, r10
-	xor	#-1, r11
-	mov	r15, r14
-	inv	r14
-	inc	r14
-	and	r14, r11
-	xor	#-1, r11
-	mov	r8, r14
-	inv	r14
-	inc	r14
-	and	r14, r11
-	mov	78(sp), r9
-	bic	r11, r9
-	xor	#-1, r12
-	inv	r15
-	inc	r15
-	and	r15, r12
-	xor	#-1, r12
+	xor	#-1, r4
+	and	r11, r4
+	xor	#-1, r4
+	mov	r14, r11
+	inv	r11
+	inc	r11
+	and	r11, r4
+	mov	66(sp), r9
+	bic	r4, r9
+	mov	r15, r11
+	inv	r11
+	inc	r11
+	and	r8, r11
+	xor	r11, r8
+	mov	r14, r11
+	inv	r11
+	inc	r11
+	and	r11, r8
+	bic	r8, r6
+	mov	r10, r8
 	inv	r8
 	inc	r8
-	and	r8, r12
-	mov	74(sp), r8
-	bic	r12, r8
-	mov	r13, r11
-	mov	80(sp), r4
+	mov	r5, r11
+	xor	#-1, r11
+	and	r8, r11
+	xor	#-1, r11
+	inv	r10
+	inc	r10
+	and	r5, r10
+	xor	r10, r5
+	mov	r15, r10
+	inv	r10
+	inc	r10
+	mov	r5, r8
+	xor	#-1, r8
+	and	r10, r8
+	xor	#-1, r8
+	mov	r14, r10
+	inv	r10
+	inc	r10
+	and	r10, r8
+	mov	46(sp), r10
+	bic	r8, r10
+	mov	r15, r8
+	inv	r8
+	inc	r8
+	and	r5, r8
+	xor	r8, r5
+	mov	r14, r8
+	inv	r8
+	inc	r8
+	and	r8, r5
+	bic	r5, r13
+	mov	r15, r5
+	inv	r5
+	inc	r5
+	mov	r11, r8
+	xor	#-1, r8
+	and	r5, r8
+	xor	#-1, r8
+	inv	r15
+	inc	r15
+	and	r11, r15
+	xor	r15, r11
+	mov	r14, r15
+	inv	r15
+	inc	r15
+	and	r15, r11
+	inv	r14
+	inc	r14
+	and	r14, r8
+	mov	72(sp), r14
+	bic	r8, r14
+	mov	76(sp), r15
+	bic	r11, r15
+	mov	r14, r8
+	mov	r7, r11
+	mov	r15, r5
+	mov	r13, r7
+	mov	r12, r14
 	jmp	.Lgcm_decrypt_with_endif39
 .Lgcm_decrypt_with_else38:
-	mov	74(sp), r8
-	mov	78(sp), r9
-	mov	72(sp), r10
-	mov	50(sp), r11
+	mov	72(sp), r8
+	mov	66(sp), r9
+	mov	46(sp), r10
+	mov	r7, r11
+	mov	76(sp), r5
+	mov	r13, r7
+	mov	r12, r14
 .Lgcm_decrypt_with_endif39:
-	mov	88(sp), r15
-	xor	r4, r15
+	mov	78(sp), r15
+	xor	r8, r15
+	mov	80(sp), r8
+	xor	r9, r8
+	mov	82(sp), r9
+	xor	r10, r9
+	mov	84(sp), r10
+	xor	r11, r10
+	mov	86(sp), r11
+	xor	r5, r11
+	mov	88(sp), r12
+	xor	r6, r12
+	mov	90(sp), r13
+	xor	r7, r13
+	mov	92(sp), r7
+	xor	r14, r7
 	sub	#1, r15
-	clr	r15
-	adc	r15
-	xor	#1, r15
-	mov	90(sp), r14
-	xor	r7, r14
-	sub	#1, r14
 	clr	r14
 	adc	r14
 	xor	#1, r14
-	mov	92(sp), r13
-	xor	r6, r13
-	sub	#1, r13
-	clr	r13
-	adc	r13
-	xor	#1, r13
-	mov	94(sp), r12
-	xor	r5, r12
+	sub	#1, r8
+	clr	r8
+	adc	r8
+	xor	#1, r8
+	sub	#1, r9
+	clr	r9
+	adc	r9
+	xor	#1, r9
+	sub	#1, r10
+	clr	r10
+	adc	r10
+	xor	#1, r10
+	sub	#1, r11
+	clr	r11
+	adc	r11
+	xor	#1, r11
 	sub	#1, r12
 	clr	r12
 	adc	r12
 	xor	#1, r12
-	mov	96(sp), r7
-	xor	r11, r7
+	sub	#1, r13
+	clr	r13
+	adc	r13
+	xor	#1, r13
 	sub	#1, r7
-	clr	r11
-	adc	r11
-	xor	#1, r11
-	mov	86(sp), r7
-	xor	r10, r7
-	sub	#1, r7
-	clr	r10
-	adc	r10
-	xor	#1, r10
-	mov	82(sp), r7
-	xor	r8, r7
-	sub	#1, r7
-	clr	r8
-	adc	r8
-	xor	#1, r8
-	mov	84(sp), r7
-	xor	r9, r7
-	sub	#1, r7
-	clr	r9
-	adc	r9
-	xor	#1, r9
-	and	r9, r8
-	and	r10, r8
-	and	r11, r8
-	and	r12, r8
-	and	r13, r8
-	and	r14, r8
-	and	r15, r8
-	mov	274(sp), r15
-	mov	r8, 0(r15)
-	add	#242, sp
+	clr	r15
+	adc	r15
+	xor	#1, r15
+	and	r8, r14
+	and	r9, r14
+	and	r10, r14
+	and	r11, r14
+	and	r12, r14
+	and	r13, r14
+	and	r15, r14
+	mov	270(sp), r15
+	mov	r14, 0(r15)
+	add	#238, sp
 	popm.w	#7, r10
 	ret
 	.size gcm_decrypt_with, .-gcm_decrypt_with

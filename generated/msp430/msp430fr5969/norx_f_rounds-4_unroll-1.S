@@ -176,7 +176,7 @@ norx_f_g:
 
 ; --- norx_f_f: norx_f.f
 ;     frame 106 bytes (53 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2434 bytes of code
+;     estimated 2414 bytes of code
 	.section .text.norx_f_f,"ax",@progbits
 	.global norx_f_f
 	.type norx_f_f, @function
@@ -186,387 +186,364 @@ norx_f_f:
 	sub	#106, sp
 	mov	r13, 12(sp)
 	mov	r14, 32(sp)
-	mov	r15, 42(sp)
-	mov	122(sp), r9
-	mov	124(sp), r11
+	mov	r15, 44(sp)
+	mov	122(sp), r10
+	mov	124(sp), r13
 	mov	126(sp), r14
-	mov	130(sp), r10
-	mov	132(sp), r13
+	mov	130(sp), r9
+	mov	132(sp), r11
 	mov	138(sp), r8
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	@r12+, r4
-	xor	@r9+, r4
-	mov	@r12+, r6
+	xor	@r10+, r4
+	mov	@r12+, r5
+	xor	@r10+, r5
 	mov	-4(r12), r7
-	xor	@r9+, r6
-	and	-4(r9), r7
-	mov	-2(r12), r15
-	and	-2(r9), r15
+	and	-4(r10), r7
+	mov	-2(r12), r12
+	and	-2(r10), r12
 	rla	r7
 	adc	r7
-	mov	r7, r12
-	and	#65534, r12
-	rlam.w	#1, r15
+	mov	r7, r15
+	and	#65534, r15
+	rlam.w	#1, r12
 	and	#1, r7
-	bis	r7, r15
-	xor	r12, r4
+	bis	r7, r12
+	xor	r15, r4
+	xor	r12, r5
 	; norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r4, r5
-	xor	@r8+, r5
-	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	xor	r15, r6
-	; norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r6, r15
+	mov	r4, r7
+	xor	@r8+, r7
+	mov	r5, r15
 	xor	@r8+, r15
 	swpb	r15
-	mov	r15, r12
-	swpb	r5
-	xor.b	r5, r12
-	xor	r5, r12
-	xor.b	r15, r5
-	xor	r15, r5
+	mov	r15, r6
+	swpb	r7
+	xor.b	r7, r6
+	xor	r7, r6
+	xor.b	r15, r7
+	xor	r15, r7
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r5, r7
-	xor	@r10+, r7
-	mov	r12, r15
-	xor	@r10+, r15
-	mov	r15, 10(sp)
-	mov	r5, r8
-	and	-4(r10), r8
-	mov	r12, r15
-	and	-2(r10), r15
+	mov	r7, r8
+	xor	@r9+, r8
+	mov	r6, r15
+	xor	@r9+, r15
+	mov	r15, 6(sp)
+	mov	r7, r12
+	and	-4(r9), r12
+	mov	r6, r15
+	and	-2(r9), r15
+	rla	r12
+	adc	r12
+	mov	r12, r9
+	and	#65534, r9
+	rlam.w	#1, r15
+	and	#1, r12
+	bis	r12, r15
+	xor	r9, r8
+	mov	6(sp), r9
+	xor	r15, r9
+	; norx_f.ae:31: b = (b ^ c) >>> r1
+	mov	r8, r12
+	xor	-4(r10), r12
+	mov	r9, r15
+	xor	-2(r10), r15
+	rla	r15
+	rlc	r12
+	adc	r15
+	rla	r15
+	rlc	r12
+	adc	r15
+	rla	r15
+	rlc	r12
+	adc	r15
+	rla	r15
+	rlc	r12
+	adc	r15
+	rla	r15
+	rlc	r12
+	adc	r15
+	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r4, r10
+	xor	r15, r10
+	mov	r10, 10(sp)
+	mov	r5, r10
+	xor	r12, r10
+	mov	r10, 2(sp)
+	and	r15, r4
+	and	r12, r5
+	rla	r4
+	adc	r4
+	mov	r4, r10
+	and	#65534, r10
+	rlam.w	#1, r5
+	and	#1, r4
+	bis	r4, r5
+	xor	r10, 10(sp)
+	xor	r5, 2(sp)
+	; norx_f.ae:33: d = (a ^ d) >>> r2
+	xor	10(sp), r7
+	mov	r7, 82(sp)
+	xor	2(sp), r6
+	mov	r6, 80(sp)
+	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r8, r6
+	mov	80(sp), r5
+	xor	r5, r6
+	mov	r9, r7
+	mov	82(sp), r4
+	xor	r4, r7
+	and	r5, r8
+	and	r4, r9
 	rla	r8
 	adc	r8
 	mov	r8, r10
 	and	#65534, r10
-	rlam.w	#1, r15
+	rlam.w	#1, r9
 	and	#1, r8
-	bis	r8, r15
-	xor	r10, r7
-	; norx_f.ae:31: b = (b ^ c) >>> r1
-	mov	r7, r10
-	xor	-4(r9), r10
-	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	10(sp), r8
-	xor	r15, r8
-	; norx_f.ae:31: b = (b ^ c) >>> r1
-	mov	r8, r15
-	xor	-2(r9), r15
-	rla	r15
-	rlc	r10
-	adc	r15
-	rla	r15
-	rlc	r10
-	adc	r15
-	rla	r15
-	rlc	r10
-	adc	r15
-	rla	r15
-	rlc	r10
-	adc	r15
-	rla	r15
-	rlc	r10
-	adc	r15
-	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r4, r9
-	xor	r15, r9
-	mov	r9, 6(sp)
-	and	r15, r4
-	mov	r6, r9
-	xor	r10, r9
-	mov	r9, 2(sp)
-	and	r10, r6
-	rla	r4
-	adc	r4
-	mov	r4, r9
-	and	#65534, r9
-	rlam.w	#1, r6
-	and	#1, r4
-	bis	r4, r6
-	xor	r9, 6(sp)
-	; norx_f.ae:33: d = (a ^ d) >>> r2
-	xor	6(sp), r5
-	mov	r5, 84(sp)
-	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	xor	r6, 2(sp)
-	; norx_f.ae:33: d = (a ^ d) >>> r2
-	xor	2(sp), r12
-	mov	r12, 80(sp)
-	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r7, r9
-	xor	r12, r9
-	and	r12, r7
-	mov	r8, r6
-	mov	r5, r12
-	xor	r12, r6
-	and	r12, r8
-	rla	r7
-	adc	r7
-	mov	r7, r12
-	and	#65534, r12
-	rlam.w	#1, r8
-	and	#1, r7
-	bis	r7, r8
-	xor	r12, r9
-	mov	r9, 98(sp)
+	bis	r8, r9
+	xor	r10, r6
+	mov	r6, 98(sp)
+	xor	r9, r7
+	mov	r7, 96(sp)
 	; norx_f.ae:35: b = (b ^ c) >>> r3
-	xor	r9, r15
-	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	xor	r8, r6
-	mov	r6, 96(sp)
-	; norx_f.ae:35: b = (b ^ c) >>> r3
-	xor	r6, r10
+	xor	r6, r15
+	xor	r7, r12
 	rla	r15
-	rlc	r10
-	mov	r10, 104(sp)
+	rlc	r12
+	mov	r12, 104(sp)
 	adc	r15
 	mov	r15, 92(sp)
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	12(sp), r15
-	mov	@r15+, r6
-	xor	@r11+, r6
-	mov	@r15+, r5
-	mov	r15, r12
-	mov	-4(r12), r10
-	xor	@r11+, r5
-	mov	-4(r11), r4
+	mov	@r15+, r7
+	xor	@r13+, r7
+	mov	@r15+, r8
+	xor	@r13+, r8
+	mov	-4(r15), r10
+	mov	-4(r13), r4
 	and	r4, r10
-	mov	-2(r12), r12
-	and	-2(r11), r12
+	mov	-2(r15), r15
+	and	-2(r13), r15
 	rla	r10
 	adc	r10
-	mov	r10, r15
-	and	#65534, r15
-	rlam.w	#1, r12
+	mov	r10, r12
+	and	#65534, r12
+	rlam.w	#1, r15
 	and	#1, r10
-	bis	r10, r12
-	xor	r15, r6
+	bis	r10, r15
+	xor	r12, r7
+	xor	r15, r8
 	; norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r6, r7
+	mov	r7, r6
 	mov	140(sp), r15
-	xor	@r15+, r7
+	xor	@r15+, r6
 	mov	r15, 140(sp)
-	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	xor	r12, r5
-	; norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r5, r12
+	mov	r8, r12
 	xor	@r15+, r12
 	mov	r15, 140(sp)
 	swpb	r12
-	mov	r12, r8
-	swpb	r7
-	xor.b	r7, r8
-	xor	r7, r8
-	xor.b	r12, r7
-	xor	r12, r7
+	mov	r12, r9
+	swpb	r6
+	xor.b	r6, r9
+	xor	r6, r9
+	xor.b	r12, r6
+	xor	r12, r6
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r7, r10
-	xor	@r13+, r10
-	mov	r8, r9
-	xor	@r13+, r9
-	mov	r7, r12
-	and	-4(r13), r12
-	mov	r8, r15
-	and	-2(r13), r15
+	mov	r6, r10
+	xor	@r11+, r10
+	mov	r9, r5
+	xor	@r11+, r5
+	mov	r6, r12
+	and	-4(r11), r12
+	mov	r9, r15
+	and	-2(r11), r15
 	rla	r12
 	adc	r12
-	mov	r12, r13
-	and	#65534, r13
+	mov	r12, r11
+	and	#65534, r11
 	rlam.w	#1, r15
 	and	#1, r12
 	bis	r12, r15
-	xor	r13, r10
+	xor	r11, r10
+	xor	r15, r5
 	; norx_f.ae:31: b = (b ^ c) >>> r1
-	mov	r10, r12
-	xor	r4, r12
+	mov	r10, r15
+	xor	r4, r15
+	mov	r5, r12
+	xor	-2(r13), r12
+	rla	r12
+	rlc	r15
+	adc	r12
+	rla	r12
+	rlc	r15
+	adc	r12
+	rla	r12
+	rlc	r15
+	adc	r12
+	rla	r12
+	rlc	r15
+	adc	r12
+	rla	r12
+	rlc	r15
+	adc	r12
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	xor	r15, r9
-	; norx_f.ae:31: b = (b ^ c) >>> r1
-	mov	r9, r13
-	xor	-2(r11), r13
-	rla	r13
-	rlc	r12
-	adc	r13
-	rla	r13
-	rlc	r12
-	adc	r13
-	rla	r13
-	rlc	r12
-	adc	r13
-	rla	r13
-	rlc	r12
-	adc	r13
-	rla	r13
-	rlc	r12
-	adc	r13
-	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r6, r15
-	xor	r13, r15
-	and	r13, r6
-	mov	r5, r4
-	xor	r12, r4
-	and	r12, r5
-	rla	r6
-	adc	r6
-	mov	r6, r11
-	and	#65534, r11
-	rlam.w	#1, r5
-	and	#1, r6
-	bis	r6, r5
-	xor	r11, r15
-	mov	r15, 60(sp)
+	mov	r7, r13
+	xor	r12, r13
+	mov	r8, r11
+	xor	r15, r11
+	and	r12, r7
+	and	r15, r8
+	rla	r7
+	adc	r7
+	mov	r7, r4
+	and	#65534, r4
+	rlam.w	#1, r8
+	and	#1, r7
+	bis	r7, r8
+	xor	r4, r13
+	mov	r13, 60(sp)
+	xor	r8, r11
+	mov	r11, 58(sp)
 	; norx_f.ae:33: d = (a ^ d) >>> r2
-	xor	r15, r7
-	mov	r7, 88(sp)
-	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	xor	r5, r4
-	mov	r4, 58(sp)
-	; norx_f.ae:33: d = (a ^ d) >>> r2
-	xor	r4, r8
-	mov	r8, 82(sp)
+	xor	r13, r6
+	mov	r6, 86(sp)
+	xor	r11, r9
+	mov	r9, 84(sp)
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r10, r8
-	mov	82(sp), r11
-	xor	r11, r8
-	and	r11, r10
-	mov	r9, r15
-	xor	r7, r15
-	and	r7, r9
+	mov	r9, r7
+	xor	r7, r8
+	mov	r5, r9
+	xor	r6, r9
+	and	r7, r10
+	and	r6, r5
 	rla	r10
 	adc	r10
 	mov	r10, r11
 	and	#65534, r11
-	rlam.w	#1, r9
+	rlam.w	#1, r5
 	and	#1, r10
-	bis	r10, r9
+	bis	r10, r5
 	xor	r11, r8
 	mov	r8, 102(sp)
+	xor	r5, r9
+	mov	r9, 100(sp)
 	; norx_f.ae:35: b = (b ^ c) >>> r3
-	xor	r8, r13
-	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	xor	r8, r12
 	xor	r9, r15
-	mov	r15, 100(sp)
-	; norx_f.ae:35: b = (b ^ c) >>> r3
-	xor	r15, r12
-	rla	r13
-	rlc	r12
-	mov	r12, 38(sp)
-	adc	r13
+	rla	r12
+	rlc	r15
+	mov	r15, 38(sp)
+	adc	r12
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	32(sp), r15
-	mov	@r15+, r11
-	xor	@r14+, r11
-	mov	@r15+, r8
-	mov	r15, r12
-	mov	-4(r12), r9
-	xor	@r14+, r8
-	and	-4(r14), r9
-	mov	-2(r12), r12
-	and	-2(r14), r12
-	rla	r9
-	adc	r9
-	mov	r9, r15
-	and	#65534, r15
-	rlam.w	#1, r12
-	and	#1, r9
-	bis	r9, r12
-	xor	r15, r11
+	mov	@r15+, r9
+	xor	@r14+, r9
+	mov	@r15+, r10
+	xor	@r14+, r10
+	mov	-4(r15), r11
+	mov	-4(r14), r4
+	and	r4, r11
+	mov	-2(r15), r15
+	and	-2(r14), r15
+	rla	r11
+	adc	r11
+	mov	r11, r13
+	and	#65534, r13
+	rlam.w	#1, r15
+	and	#1, r11
+	bis	r11, r15
+	xor	r13, r9
+	xor	r15, r10
 	; norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r11, r7
+	mov	r9, r7
 	mov	142(sp), r15
 	xor	@r15+, r7
 	mov	r15, 142(sp)
-	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	xor	r12, r8
-	; norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r8, r12
-	xor	@r15+, r12
+	mov	r10, r13
+	xor	@r15+, r13
 	mov	r15, 142(sp)
-	swpb	r12
-	mov	r12, r10
+	swpb	r13
+	mov	r13, r8
 	swpb	r7
-	xor.b	r7, r10
-	xor	r7, r10
-	xor.b	r12, r7
-	xor	r12, r7
+	xor.b	r7, r8
+	xor	r7, r8
+	xor.b	r13, r7
+	xor	r13, r7
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r7, r5
 	mov	134(sp), r15
 	xor	@r15+, r5
 	mov	r15, 134(sp)
-	mov	r10, r6
+	mov	r8, r6
 	xor	@r15+, r6
 	mov	r15, 134(sp)
-	mov	r7, r12
-	mov	r15, r9
-	and	-4(r9), r12
-	mov	r10, r4
-	and	-2(r9), r4
-	rla	r12
-	adc	r12
-	mov	r12, r9
-	and	#65534, r9
-	rlam.w	#1, r4
-	and	#1, r12
-	bis	r12, r4
-	xor	r9, r5
-	; norx_f.ae:31: b = (b ^ c) >>> r1
-	mov	r5, r12
-	xor	-4(r14), r12
-	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	xor	r4, r6
-	; norx_f.ae:31: b = (b ^ c) >>> r1
-	mov	r6, r9
-	xor	-2(r14), r9
-	rla	r9
-	rlc	r12
-	adc	r9
-	rla	r9
-	rlc	r12
-	adc	r9
-	rla	r9
-	rlc	r12
-	adc	r9
-	rla	r9
-	rlc	r12
-	adc	r9
-	rla	r9
-	rlc	r12
-	adc	r9
-	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r11, r15
-	xor	r9, r15
-	and	r9, r11
-	mov	r8, r4
-	xor	r12, r4
-	and	r12, r8
+	mov	r7, r11
+	and	-4(r15), r11
+	mov	r8, r13
+	and	-2(r15), r13
 	rla	r11
 	adc	r11
-	mov	r11, r14
-	and	#65534, r14
-	rlam.w	#1, r8
+	mov	r11, r15
+	and	#65534, r15
+	rlam.w	#1, r13
 	and	#1, r11
-	bis	r11, r8
+	bis	r11, r13
+	xor	r15, r5
+	xor	r13, r6
+	; norx_f.ae:31: b = (b ^ c) >>> r1
+	mov	r5, r13
+	xor	r4, r13
+	mov	r6, r11
+	xor	-2(r14), r11
+	rla	r11
+	rlc	r13
+	adc	r11
+	rla	r11
+	rlc	r13
+	adc	r11
+	rla	r11
+	rlc	r13
+	adc	r11
+	rla	r11
+	rlc	r13
+	adc	r11
+	rla	r11
+	rlc	r13
+	adc	r11
+	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r9, r15
+	xor	r11, r15
+	mov	r10, r4
+	xor	r13, r4
+	and	r11, r9
+	and	r13, r10
+	rla	r9
+	adc	r9
+	mov	r9, r14
+	and	#65534, r14
+	rlam.w	#1, r10
+	and	#1, r9
+	bis	r9, r10
 	xor	r14, r15
-	mov	r15, 68(sp)
+	mov	r15, 70(sp)
+	xor	r10, r4
+	mov	r4, 68(sp)
 	; norx_f.ae:33: d = (a ^ d) >>> r2
 	xor	r15, r7
 	mov	r7, 90(sp)
-	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	xor	r8, r4
-	mov	r4, 66(sp)
-	; norx_f.ae:33: d = (a ^ d) >>> r2
-	xor	r4, r10
-	mov	r10, 86(sp)
+	xor	r4, r8
+	mov	r8, 88(sp)
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r5, r14
-	mov	r10, r15
+	mov	r8, r15
 	xor	r15, r14
-	and	r15, r5
 	mov	r6, r10
-	mov	r7, r15
-	xor	r15, r10
-	and	r15, r6
+	mov	r7, r9
+	xor	r9, r10
+	and	r15, r5
+	and	r9, r6
 	rla	r5
 	adc	r5
 	mov	r5, r15
@@ -575,415 +552,384 @@ norx_f_f:
 	and	#1, r5
 	bis	r5, r6
 	xor	r15, r14
-	; norx_f.ae:35: b = (b ^ c) >>> r3
-	xor	r14, r9
-	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	xor	r6, r10
 	mov	r10, 22(sp)
 	; norx_f.ae:35: b = (b ^ c) >>> r3
-	xor	r10, r12
-	rla	r9
-	rlc	r12
-	mov	r12, 46(sp)
-	adc	r9
-	mov	r9, 16(sp)
-	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	42(sp), r15
-	mov	@r15+, r9
-	mov	r15, 42(sp)
-	mov	128(sp), r15
-	xor	@r15+, r9
-	mov	r15, 128(sp)
-	mov	42(sp), r15
-	mov	@r15+, r10
-	mov	r15, r12
-	mov	-4(r12), r11
-	mov	128(sp), r15
-	xor	@r15+, r10
-	mov	r15, 128(sp)
-	mov	r15, r4
-	and	-4(r4), r11
-	mov	-2(r12), r12
-	and	-2(r4), r12
+	xor	r14, r11
+	xor	r10, r13
 	rla	r11
+	rlc	r13
+	mov	r13, 46(sp)
 	adc	r11
-	mov	r11, r15
-	and	#65534, r15
-	rlam.w	#1, r12
-	and	#1, r11
-	bis	r11, r12
-	xor	r15, r9
-	; norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r9, r11
-	mov	144(sp), r15
-	xor	@r15+, r11
-	mov	r15, 144(sp)
+	mov	r11, 18(sp)
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	xor	r12, r10
+	mov	44(sp), r15
+	mov	@r15+, r11
+	mov	128(sp), r13
+	xor	@r13+, r11
+	mov	r13, 128(sp)
+	mov	@r15+, r13
+	mov	128(sp), r10
+	xor	@r10+, r13
+	mov	r10, 128(sp)
+	mov	-4(r15), r9
+	mov	r10, r4
+	and	-4(r4), r9
+	mov	-2(r15), r15
+	and	-2(r4), r15
+	rla	r9
+	adc	r9
+	mov	r9, r10
+	and	#65534, r10
+	rlam.w	#1, r15
+	and	#1, r9
+	bis	r9, r15
+	xor	r10, r11
+	xor	r15, r13
 	; norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r10, r8
+	mov	r11, r9
+	mov	144(sp), r15
+	xor	@r15+, r9
+	mov	r15, 144(sp)
+	mov	r13, r8
 	xor	@r15+, r8
 	mov	r15, 144(sp)
 	swpb	r8
-	mov	r8, r12
-	swpb	r11
-	xor.b	r11, r12
-	xor	r11, r12
-	xor.b	r8, r11
-	xor	r8, r11
+	mov	r8, r10
+	swpb	r9
+	xor.b	r9, r10
+	xor	r9, r10
+	xor.b	r8, r9
+	xor	r8, r9
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r11, r6
+	mov	r9, r7
 	mov	136(sp), r15
-	xor	@r15+, r6
-	mov	r15, 136(sp)
-	mov	r12, r7
 	xor	@r15+, r7
 	mov	r15, 136(sp)
-	mov	r11, r8
-	and	-4(r15), r8
-	mov	r12, r5
-	and	-2(r15), r5
-	rla	r8
-	adc	r8
-	mov	r8, r15
+	mov	r10, r8
+	xor	@r15+, r8
+	mov	r15, 136(sp)
+	mov	r9, r5
+	and	-4(r15), r5
+	mov	r10, r6
+	and	-2(r15), r6
+	rla	r5
+	adc	r5
+	mov	r5, r15
 	and	#65534, r15
-	rlam.w	#1, r5
-	and	#1, r8
-	bis	r8, r5
-	xor	r15, r6
-	; norx_f.ae:31: b = (b ^ c) >>> r1
-	mov	r6, r8
-	xor	-4(r4), r8
-	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	xor	r5, r7
+	rlam.w	#1, r6
+	and	#1, r5
+	bis	r5, r6
+	xor	r15, r7
+	xor	r6, r8
 	; norx_f.ae:31: b = (b ^ c) >>> r1
 	mov	r7, r5
-	xor	-2(r4), r5
-	rla	r5
-	rlc	r8
-	adc	r5
-	rla	r5
-	rlc	r8
-	adc	r5
-	rla	r5
-	rlc	r8
-	adc	r5
-	rla	r5
-	rlc	r8
-	adc	r5
-	rla	r5
-	rlc	r8
-	adc	r5
+	xor	-4(r4), r5
+	mov	r8, r6
+	xor	-2(r4), r6
+	rla	r6
+	rlc	r5
+	adc	r6
+	rla	r6
+	rlc	r5
+	adc	r6
+	rla	r6
+	rlc	r5
+	adc	r6
+	rla	r6
+	rlc	r5
+	adc	r6
+	rla	r6
+	rlc	r5
+	adc	r6
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r9, r15
-	xor	r5, r15
+	mov	r11, r15
+	xor	r6, r15
 	mov	r15, 0(sp)
-	and	r5, r9
-	mov	r10, r15
-	xor	r8, r15
-	and	r8, r10
-	rla	r9
-	adc	r9
-	mov	r9, r4
+	mov	r13, r15
+	xor	r5, r15
+	and	r6, r11
+	and	r5, r13
+	rla	r11
+	adc	r11
+	mov	r11, r4
 	and	#65534, r4
-	rlam.w	#1, r10
-	and	#1, r9
-	bis	r9, r10
+	rlam.w	#1, r13
+	and	#1, r11
+	bis	r11, r13
 	xor	r4, 0(sp)
-	; norx_f.ae:33: d = (a ^ d) >>> r2
-	xor	@sp, r11
-	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	xor	r10, r15
+	xor	r13, r15
 	mov	r15, 72(sp)
 	; norx_f.ae:33: d = (a ^ d) >>> r2
-	xor	r15, r12
+	xor	@sp, r9
+	xor	r15, r10
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r6, r9
-	xor	r12, r9
-	and	r12, r6
-	mov	r7, r10
-	xor	r11, r10
-	and	r11, r7
-	rla	r6
-	adc	r6
-	mov	r6, r15
-	and	#65534, r15
-	rlam.w	#1, r7
-	and	#1, r6
-	bis	r6, r7
-	xor	r15, r9
-	mov	r9, 18(sp)
+	mov	r7, r13
+	xor	r10, r13
+	mov	r8, r15
+	xor	r9, r15
+	and	r10, r7
+	and	r9, r8
+	rla	r7
+	adc	r7
+	mov	r7, r11
+	and	#65534, r11
+	rlam.w	#1, r8
+	and	#1, r7
+	bis	r7, r8
+	xor	r11, r13
+	mov	r13, 16(sp)
+	xor	r8, r15
 	; norx_f.ae:35: b = (b ^ c) >>> r3
-	xor	r9, r5
-	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	xor	r7, r10
-	; norx_f.ae:35: b = (b ^ c) >>> r3
-	xor	r10, r8
-	rla	r5
-	rlc	r8
-	mov	r8, 30(sp)
-	adc	r5
-	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	6(sp), r15
-	mov	r15, r6
 	xor	r13, r6
-	and	r13, r15
-	mov	2(sp), r7
-	mov	r7, r9
-	mov	38(sp), r4
-	xor	r4, r9
-	and	r4, r7
-	rla	r15
-	adc	r15
-	mov	r15, r8
-	and	#65534, r8
-	rlam.w	#1, r7
-	and	#1, r15
-	bis	r15, r7
-	xor	r8, r6
-	; norx_f.ae:29: d = (a ^ d) >>> r0
-	xor	r6, r12
+	xor	r15, r5
+	rla	r6
+	rlc	r5
+	mov	r5, 30(sp)
+	adc	r6
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	xor	r7, r9
-	; norx_f.ae:29: d = (a ^ d) >>> r0
-	xor	r9, r11
-	swpb	r11
+	mov	10(sp), r11
+	mov	r11, r13
+	xor	r12, r13
+	mov	2(sp), r4
+	mov	r4, r5
+	xor	38(sp), r5
+	and	r12, r11
+	and	38(sp), r4
+	rla	r11
+	adc	r11
 	mov	r11, r7
-	swpb	r12
-	xor.b	r12, r7
-	xor	r12, r7
-	xor.b	r11, r12
-	xor	r11, r12
+	and	#65534, r7
+	rlam.w	#1, r4
+	and	#1, r11
+	bis	r11, r4
+	xor	r7, r13
+	xor	r4, r5
+	; norx_f.ae:29: d = (a ^ d) >>> r0
+	xor	r13, r10
+	xor	r5, r9
+	swpb	r9
+	mov	r9, r7
+	swpb	r10
+	xor.b	r10, r7
+	xor	r10, r7
+	xor.b	r9, r10
+	xor	r9, r10
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r14, r15
-	xor	r12, r15
-	and	r12, r14
-	mov	22(sp), r4
-	mov	r4, r11
+	mov	r14, r9
+	xor	r10, r9
+	mov	22(sp), r8
+	mov	r8, r11
 	xor	r7, r11
-	and	r7, r4
+	and	r10, r14
+	and	r7, r8
 	rla	r14
 	adc	r14
-	mov	r14, r8
-	and	#65534, r8
-	rlam.w	#1, r4
+	mov	r14, r4
+	and	#65534, r4
+	rlam.w	#1, r8
 	and	#1, r14
-	bis	r14, r4
-	xor	r8, r15
+	bis	r14, r8
+	xor	r4, r9
+	xor	r8, r11
 	; norx_f.ae:31: b = (b ^ c) >>> r1
-	xor	r15, r13
-	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	xor	r4, r11
-	; norx_f.ae:31: b = (b ^ c) >>> r1
+	xor	r9, r12
 	mov	38(sp), r14
 	xor	r11, r14
 	rla	r14
-	rlc	r13
+	rlc	r12
 	adc	r14
 	rla	r14
-	rlc	r13
+	rlc	r12
 	adc	r14
 	rla	r14
-	rlc	r13
+	rlc	r12
 	adc	r14
 	rla	r14
-	rlc	r13
+	rlc	r12
 	adc	r14
 	rla	r14
-	rlc	r13
+	rlc	r12
 	adc	r14
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r6, r8
-	xor	r14, r8
-	mov	r8, 4(sp)
-	and	r14, r6
-	mov	r9, r8
-	xor	r13, r8
-	and	r13, r9
-	rla	r6
-	adc	r6
-	mov	r6, r4
-	and	#65534, r4
-	rlam.w	#1, r9
-	and	#1, r6
-	bis	r6, r9
-	xor	r4, 4(sp)
+	mov	r13, r4
+	xor	r14, r4
+	mov	r4, 4(sp)
+	mov	r5, r4
+	xor	r12, r4
+	and	r14, r13
+	and	r12, r5
+	rla	r13
+	adc	r13
+	mov	r13, r8
+	and	#65534, r8
+	rlam.w	#1, r5
+	and	#1, r13
+	bis	r13, r5
+	xor	r8, 4(sp)
+	xor	r5, r4
+	mov	r4, 78(sp)
 	; norx_f.ae:33: d = (a ^ d) >>> r2
-	xor	4(sp), r12
-	mov	r12, 70(sp)
-	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	xor	r9, r8
-	mov	r8, 78(sp)
-	; norx_f.ae:33: d = (a ^ d) >>> r2
-	xor	r8, r7
+	xor	4(sp), r10
+	mov	r10, 66(sp)
+	xor	r4, r7
 	mov	r7, 64(sp)
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r15, r7
-	mov	64(sp), r8
-	xor	r8, r7
-	and	r8, r15
-	mov	r11, r8
-	mov	r12, r6
-	xor	r6, r8
-	and	r6, r11
-	rla	r15
-	adc	r15
-	mov	r15, r12
-	and	#65534, r12
+	mov	r9, r7
+	mov	64(sp), r13
+	xor	r13, r7
+	mov	r11, r10
+	mov	66(sp), r5
+	xor	r5, r10
+	and	r13, r9
+	and	r5, r11
+	rla	r9
+	adc	r9
+	mov	r9, r8
+	and	#65534, r8
 	rlam.w	#1, r11
-	and	#1, r15
-	bis	r15, r11
-	xor	r12, r7
+	and	#1, r9
+	bis	r9, r11
+	xor	r8, r7
 	mov	r7, 76(sp)
+	xor	r11, r10
+	mov	r10, 74(sp)
 	; norx_f.ae:35: b = (b ^ c) >>> r3
 	xor	r7, r14
-	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	xor	r11, r8
-	mov	r8, 74(sp)
-	; norx_f.ae:35: b = (b ^ c) >>> r3
-	xor	r8, r13
+	xor	r10, r12
 	rla	r14
-	rlc	r13
-	mov	r13, 94(sp)
+	rlc	r12
+	mov	r12, 94(sp)
 	adc	r14
 	mov	r14, 52(sp)
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	60(sp), r14
-	mov	r14, r12
-	mov	16(sp), r4
-	xor	r4, r12
-	and	r4, r14
-	mov	58(sp), r15
-	mov	r15, r11
-	mov	46(sp), r8
-	xor	r8, r11
-	and	r8, r15
-	rla	r14
-	adc	r14
-	mov	r14, r13
-	and	#65534, r13
-	rlam.w	#1, r15
-	and	#1, r14
-	bis	r14, r15
-	xor	r13, r12
-	; norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	80(sp), r6
-	xor	r12, r6
-	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	xor	r15, r11
-	; norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	84(sp), r15
-	xor	r11, r15
-	swpb	r15
-	mov	r15, r8
-	swpb	r6
-	xor.b	r6, r8
-	xor	r6, r8
-	xor.b	r15, r6
-	xor	r15, r6
-	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	18(sp), r15
-	mov	r15, r9
-	xor	r6, r9
-	and	r6, r15
-	mov	r10, r7
-	xor	r8, r7
-	and	r8, r10
-	rla	r15
-	adc	r15
-	mov	r15, r13
-	and	#65534, r13
-	rlam.w	#1, r10
-	and	#1, r15
-	bis	r15, r10
-	xor	r13, r9
-	; norx_f.ae:31: b = (b ^ c) >>> r1
-	xor	r9, r4
-	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	xor	r10, r7
-	; norx_f.ae:31: b = (b ^ c) >>> r1
-	mov	46(sp), r10
-	xor	r7, r10
-	rla	r10
-	rlc	r4
-	adc	r10
-	rla	r10
-	rlc	r4
-	adc	r10
-	rla	r10
-	rlc	r4
-	adc	r10
-	rla	r10
-	rlc	r4
-	adc	r10
-	rla	r10
-	rlc	r4
-	adc	r10
-	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r12, r13
-	xor	r10, r13
-	and	r10, r12
-	mov	r11, r15
-	xor	r4, r15
-	and	r4, r11
+	mov	60(sp), r12
+	mov	r12, r11
+	mov	18(sp), r5
+	xor	r5, r11
+	mov	58(sp), r8
+	mov	r8, r14
+	mov	46(sp), r4
+	xor	r4, r14
+	and	r5, r12
+	and	r4, r8
 	rla	r12
 	adc	r12
-	mov	r12, r14
-	and	#65534, r14
-	rlam.w	#1, r11
+	mov	r12, r9
+	and	#65534, r9
+	rlam.w	#1, r8
 	and	#1, r12
-	bis	r12, r11
-	xor	r14, r13
-	mov	r13, 56(sp)
-	; norx_f.ae:33: d = (a ^ d) >>> r2
-	xor	r13, r6
-	mov	r6, 44(sp)
+	bis	r12, r8
+	xor	r9, r11
+	xor	r8, r14
+	; norx_f.ae:29: d = (a ^ d) >>> r0
+	mov	80(sp), r8
+	xor	r11, r8
+	mov	82(sp), r12
+	xor	r14, r12
+	swpb	r12
+	mov	r12, r9
+	swpb	r8
+	xor.b	r8, r9
+	xor	r8, r9
+	xor.b	r12, r8
+	xor	r12, r8
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	xor	r11, r15
+	mov	16(sp), r12
+	mov	r12, r7
+	xor	r8, r7
+	mov	r15, r13
+	xor	r9, r13
+	and	r8, r12
+	and	r9, r15
+	rla	r12
+	adc	r12
+	mov	r12, r10
+	and	#65534, r10
+	rlam.w	#1, r15
+	and	#1, r12
+	bis	r12, r15
+	xor	r10, r7
+	xor	r15, r13
+	; norx_f.ae:31: b = (b ^ c) >>> r1
+	xor	r7, r5
+	xor	r13, r4
+	rla	r4
+	rlc	r5
+	adc	r4
+	rla	r4
+	rlc	r5
+	adc	r4
+	rla	r4
+	rlc	r5
+	adc	r4
+	rla	r4
+	rlc	r5
+	adc	r4
+	rla	r4
+	rlc	r5
+	adc	r4
+	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r11, r10
+	xor	r4, r10
+	mov	r14, r15
+	xor	r5, r15
+	and	r4, r11
+	and	r5, r14
+	rla	r11
+	adc	r11
+	mov	r11, r12
+	and	#65534, r12
+	rlam.w	#1, r14
+	and	#1, r11
+	bis	r11, r14
+	xor	r12, r10
+	mov	r10, 56(sp)
+	xor	r14, r15
 	mov	r15, 54(sp)
 	; norx_f.ae:33: d = (a ^ d) >>> r2
-	xor	r15, r8
-	mov	r8, 40(sp)
+	xor	r10, r8
+	mov	r8, 42(sp)
+	xor	r15, r9
+	mov	r9, 40(sp)
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r9, r8
-	mov	40(sp), r12
-	xor	r12, r8
-	and	r12, r9
+	mov	r7, r8
+	mov	r9, r14
+	xor	r14, r8
+	mov	r13, r9
+	mov	42(sp), r12
+	xor	r12, r9
+	and	r14, r7
+	and	r12, r13
+	rla	r7
+	adc	r7
 	mov	r7, r14
-	mov	r6, r12
-	xor	r12, r14
-	and	r12, r7
-	rla	r9
-	adc	r9
-	mov	r9, r12
-	and	#65534, r12
-	rlam.w	#1, r7
-	and	#1, r9
-	bis	r9, r7
-	xor	r12, r8
+	and	#65534, r14
+	rlam.w	#1, r13
+	and	#1, r7
+	bis	r7, r13
+	xor	r14, r8
 	mov	r8, 50(sp)
+	xor	r13, r9
+	mov	r9, 48(sp)
 	; norx_f.ae:35: b = (b ^ c) >>> r3
-	xor	r8, r10
+	xor	r8, r4
+	xor	r9, r5
+	rla	r4
+	rlc	r5
+	mov	r5, 62(sp)
+	adc	r4
+	mov	r4, 20(sp)
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	xor	r7, r14
-	mov	r14, 48(sp)
-	; norx_f.ae:35: b = (b ^ c) >>> r3
-	xor	r14, r4
-	rla	r10
-	rlc	r4
-	mov	r4, 62(sp)
-	adc	r10
-	mov	r10, 20(sp)
-	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	68(sp), r15
-	mov	r15, r14
-	xor	r5, r14
-	and	r5, r15
-	mov	66(sp), r10
-	mov	r10, r13
-	mov	30(sp), r9
-	xor	r9, r13
-	and	r9, r10
+	mov	70(sp), r15
+	mov	r15, r4
+	xor	r6, r4
+	mov	68(sp), r10
+	mov	r10, r14
+	mov	30(sp), r13
+	xor	r13, r14
+	and	r6, r15
+	and	r13, r10
 	rla	r15
 	adc	r15
 	mov	r15, r11
@@ -991,172 +937,158 @@ norx_f_f:
 	rlam.w	#1, r10
 	and	#1, r15
 	bis	r15, r10
-	xor	r11, r14
+	xor	r11, r4
+	xor	r10, r14
 	; norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	82(sp), r6
-	xor	r14, r6
-	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	xor	r10, r13
-	; norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	88(sp), r15
-	xor	r13, r15
+	mov	84(sp), r7
+	xor	r4, r7
+	mov	86(sp), r15
+	xor	r14, r15
 	swpb	r15
-	mov	r15, r10
-	swpb	r6
-	xor.b	r6, r10
-	xor	r6, r10
-	xor.b	r15, r6
-	xor	r15, r6
+	mov	r15, r9
+	swpb	r7
+	xor.b	r7, r9
+	xor	r7, r9
+	xor.b	r15, r7
+	xor	r15, r7
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	98(sp), r15
-	mov	r15, r7
-	xor	r6, r7
-	and	r6, r15
-	mov	96(sp), r11
-	mov	r11, r8
-	xor	r10, r8
-	and	r10, r11
+	mov	r15, r8
+	xor	r7, r8
+	mov	96(sp), r5
+	mov	r5, r10
+	xor	r9, r10
+	and	r7, r15
+	and	r9, r5
 	rla	r15
 	adc	r15
 	mov	r15, r12
 	and	#65534, r12
-	rlam.w	#1, r11
+	rlam.w	#1, r5
 	and	#1, r15
-	bis	r15, r11
-	xor	r12, r7
+	bis	r15, r5
+	xor	r12, r8
+	xor	r5, r10
 	; norx_f.ae:31: b = (b ^ c) >>> r1
-	xor	r7, r5
+	xor	r8, r6
+	xor	r10, r13
+	rla	r13
+	rlc	r6
+	adc	r13
+	rla	r13
+	rlc	r6
+	adc	r13
+	rla	r13
+	rlc	r6
+	adc	r13
+	rla	r13
+	rlc	r6
+	adc	r13
+	rla	r13
+	rlc	r6
+	adc	r13
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	xor	r11, r8
-	; norx_f.ae:31: b = (b ^ c) >>> r1
-	xor	r8, r9
-	rla	r9
-	rlc	r5
-	adc	r9
-	rla	r9
-	rlc	r5
-	adc	r9
-	rla	r9
-	rlc	r5
-	adc	r9
-	rla	r9
-	rlc	r5
-	adc	r9
-	rla	r9
-	rlc	r5
-	adc	r9
-	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r14, r12
-	xor	r9, r12
-	and	r9, r14
-	mov	r13, r11
-	xor	r5, r11
-	and	r5, r13
-	rla	r14
-	adc	r14
-	mov	r14, r15
-	and	#65534, r15
-	rlam.w	#1, r13
-	and	#1, r14
-	bis	r14, r13
-	xor	r15, r12
-	mov	r12, 34(sp)
-	; norx_f.ae:33: d = (a ^ d) >>> r2
-	xor	r12, r6
-	mov	r6, 14(sp)
-	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	xor	r13, r11
+	mov	r4, r5
+	xor	r13, r5
+	mov	r14, r11
+	xor	r6, r11
+	and	r13, r4
+	and	r6, r14
+	rla	r4
+	adc	r4
+	mov	r4, r12
+	and	#65534, r12
+	rlam.w	#1, r14
+	and	#1, r4
+	bis	r4, r14
+	xor	r12, r5
+	mov	r5, 34(sp)
+	xor	r14, r11
 	mov	r11, 28(sp)
 	; norx_f.ae:33: d = (a ^ d) >>> r2
-	xor	r11, r10
-	mov	r10, 8(sp)
+	xor	r5, r7
+	mov	r7, 14(sp)
+	xor	r11, r9
+	mov	r9, 8(sp)
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r7, r10
+	mov	r8, r9
 	mov	8(sp), r14
-	xor	r14, r10
-	and	r14, r7
-	mov	r8, r11
-	mov	r6, r14
-	xor	r14, r11
+	xor	r14, r9
+	mov	r10, r12
+	xor	r7, r12
 	and	r14, r8
-	rla	r7
-	adc	r7
-	mov	r7, r14
+	and	r7, r10
+	rla	r8
+	adc	r8
+	mov	r8, r14
 	and	#65534, r14
-	rlam.w	#1, r8
-	and	#1, r7
-	bis	r7, r8
-	xor	r14, r10
-	mov	r10, 26(sp)
+	rlam.w	#1, r10
+	and	#1, r8
+	bis	r8, r10
+	xor	r14, r9
+	mov	r9, 26(sp)
+	xor	r10, r12
+	mov	r12, 24(sp)
 	; norx_f.ae:35: b = (b ^ c) >>> r3
-	xor	r10, r9
+	xor	r9, r13
+	xor	r12, r6
+	rla	r13
+	rlc	r6
+	mov	r6, 36(sp)
+	adc	r13
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	xor	r8, r11
-	mov	r11, 24(sp)
-	; norx_f.ae:35: b = (b ^ c) >>> r3
-	xor	r11, r5
-	rla	r9
-	rlc	r5
-	mov	r5, 36(sp)
-	adc	r9
-	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	@sp, r15
-	mov	r15, r14
+	mov	@sp, r12
+	mov	r12, r14
 	mov	92(sp), r6
 	xor	r6, r14
-	and	r6, r15
-	mov	72(sp), r13
-	mov	r13, r11
-	mov	104(sp), r10
-	xor	r10, r11
-	and	r10, r13
-	rla	r15
-	adc	r15
-	mov	r15, r12
-	and	#65534, r12
-	rlam.w	#1, r13
-	and	#1, r15
-	bis	r15, r13
-	xor	r12, r14
+	mov	72(sp), r9
+	mov	r9, r15
+	mov	104(sp), r8
+	xor	r8, r15
+	and	r6, r12
+	and	r8, r9
+	rla	r12
+	adc	r12
+	mov	r12, r11
+	and	#65534, r11
+	rlam.w	#1, r9
+	and	#1, r12
+	bis	r12, r9
+	xor	r11, r14
+	xor	r9, r15
 	; norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	86(sp), r4
+	mov	88(sp), r4
 	xor	r14, r4
-	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	xor	r13, r11
-	; norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	90(sp), r13
-	xor	r11, r13
-	swpb	r13
-	mov	r13, r15
+	mov	90(sp), r12
+	xor	r15, r12
+	swpb	r12
+	mov	r12, r11
 	swpb	r4
-	xor.b	r4, r15
-	xor	r4, r15
-	xor.b	r13, r4
-	xor	r13, r4
+	xor.b	r4, r11
+	xor	r4, r11
+	xor.b	r12, r4
+	xor	r12, r4
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	102(sp), r13
-	mov	r13, r7
+	mov	102(sp), r12
+	mov	r12, r7
 	xor	r4, r7
-	and	r4, r13
-	mov	100(sp), r12
+	mov	100(sp), r5
+	mov	r5, r9
+	xor	r11, r9
+	and	r4, r12
+	and	r11, r5
+	rla	r12
+	adc	r12
 	mov	r12, r10
-	xor	r15, r10
-	and	r15, r12
-	rla	r13
-	adc	r13
-	mov	r13, r8
-	and	#65534, r8
-	rlam.w	#1, r12
-	and	#1, r13
-	bis	r13, r12
-	xor	r8, r7
+	and	#65534, r10
+	rlam.w	#1, r5
+	and	#1, r12
+	bis	r12, r5
+	xor	r10, r7
+	xor	r5, r9
 	; norx_f.ae:31: b = (b ^ c) >>> r1
 	xor	r7, r6
-	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	xor	r12, r10
-	; norx_f.ae:31: b = (b ^ c) >>> r1
-	mov	104(sp), r8
-	xor	r10, r8
+	xor	r9, r8
 	rla	r8
 	rlc	r6
 	adc	r8
@@ -1175,78 +1107,74 @@ norx_f_f:
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r14, r5
 	xor	r8, r5
+	mov	r15, r12
+	xor	r6, r12
 	and	r8, r14
-	mov	r11, r13
-	xor	r6, r13
-	and	r6, r11
+	and	r6, r15
 	rla	r14
 	adc	r14
-	mov	r14, r12
-	and	#65534, r12
-	rlam.w	#1, r11
+	mov	r14, r10
+	and	#65534, r10
+	rlam.w	#1, r15
 	and	#1, r14
-	bis	r14, r11
-	xor	r12, r5
+	bis	r14, r15
+	xor	r10, r5
+	xor	r15, r12
 	; norx_f.ae:33: d = (a ^ d) >>> r2
 	xor	r5, r4
+	xor	r12, r11
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	xor	r11, r13
-	; norx_f.ae:33: d = (a ^ d) >>> r2
-	xor	r13, r15
-	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r7, r11
-	xor	r15, r11
-	and	r15, r7
-	mov	r10, r14
+	mov	r7, r10
+	xor	r11, r10
+	mov	r9, r14
 	xor	r4, r14
-	and	r4, r10
+	and	r11, r7
+	and	r4, r9
 	rla	r7
 	adc	r7
-	mov	r7, r12
-	and	#65534, r12
-	rlam.w	#1, r10
+	mov	r7, r15
+	and	#65534, r15
+	rlam.w	#1, r9
 	and	#1, r7
-	bis	r7, r10
-	xor	r12, r11
+	bis	r7, r9
+	xor	r15, r10
+	xor	r9, r14
 	; norx_f.ae:35: b = (b ^ c) >>> r3
-	xor	r11, r8
-	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	xor	r10, r14
-	; norx_f.ae:35: b = (b ^ c) >>> r3
+	xor	r10, r8
 	xor	r14, r6
 	rla	r8
 	rlc	r6
 	adc	r8
-	mov	146(sp), r10
-	mov	4(sp), 0(r10)
-	mov	78(sp), 2(r10)
-	mov	148(sp), r10
-	mov	56(sp), 0(r10)
-	mov	54(sp), 2(r10)
-	mov	150(sp), r10
-	mov	34(sp), 0(r10)
-	mov	28(sp), 2(r10)
-	mov	152(sp), r10
-	mov	r5, 0(r10)
-	mov	r13, 2(r10)
-	mov	154(sp), r13
-	mov	r8, 0(r13)
-	mov	r6, 2(r13)
-	mov	156(sp), r10
-	mov	52(sp), 0(r10)
-	mov	94(sp), 2(r10)
-	mov	158(sp), r10
-	mov	20(sp), 0(r10)
-	mov	62(sp), 2(r10)
-	mov	160(sp), r10
-	mov	r9, 0(r10)
-	mov	36(sp), 2(r10)
-	mov	162(sp), r10
-	mov	26(sp), 0(r10)
-	mov	24(sp), 2(r10)
-	mov	164(sp), r10
-	mov	r11, 0(r10)
-	mov	r14, 2(r10)
+	mov	146(sp), r9
+	mov	4(sp), 0(r9)
+	mov	78(sp), 2(r9)
+	mov	148(sp), r9
+	mov	56(sp), 0(r9)
+	mov	54(sp), 2(r9)
+	mov	150(sp), r9
+	mov	34(sp), 0(r9)
+	mov	28(sp), 2(r9)
+	mov	152(sp), r9
+	mov	r5, 0(r9)
+	mov	r12, 2(r9)
+	mov	154(sp), r12
+	mov	r8, 0(r12)
+	mov	r6, 2(r12)
+	mov	156(sp), r9
+	mov	52(sp), 0(r9)
+	mov	94(sp), 2(r9)
+	mov	158(sp), r9
+	mov	20(sp), 0(r9)
+	mov	62(sp), 2(r9)
+	mov	160(sp), r9
+	mov	r13, 0(r9)
+	mov	36(sp), 2(r9)
+	mov	162(sp), r13
+	mov	26(sp), 0(r13)
+	mov	24(sp), 2(r13)
+	mov	164(sp), r13
+	mov	r10, 0(r13)
+	mov	r14, 2(r13)
 	mov	166(sp), r13
 	mov	76(sp), 0(r13)
 	mov	74(sp), 2(r13)
@@ -1255,16 +1183,16 @@ norx_f_f:
 	mov	48(sp), 2(r13)
 	mov	170(sp), r13
 	mov	40(sp), 0(r13)
-	mov	44(sp), 2(r13)
+	mov	42(sp), 2(r13)
 	mov	172(sp), r13
 	mov	8(sp), 0(r13)
 	mov	14(sp), 2(r13)
 	mov	174(sp), r13
-	mov	r15, 0(r13)
+	mov	r11, 0(r13)
 	mov	r4, 2(r13)
 	mov	176(sp), r14
 	mov	64(sp), 0(r14)
-	mov	70(sp), 2(r14)
+	mov	66(sp), 2(r14)
 	add	#106, sp
 	popm.w	#7, r10
 	ret
@@ -1281,9 +1209,9 @@ norx_f_f:
 norx_f_permute:
 	pushm.w	#7, r10
 	sub	#114, sp
+	mov	r12, r15
 	; norx_f.ae:72: @unroll(unroll)
 	mov	#4, 112(sp)
-	mov	r12, r15
 	mov	@r15+, r6
 	mov	@r15+, r7
 	mov	@r15+, 52(sp)

@@ -6,7 +6,7 @@
 
 ; --- ocb3_key_setup: ocb3.key_setup
 ;     frame 62 bytes (7 spill slots, locals 48), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1272 bytes of code
+;     estimated 1266 bytes of code
 	.section .text.ocb3_key_setup,"ax",@progbits
 	.global ocb3_key_setup
 	.type ocb3_key_setup, @function
@@ -409,42 +409,42 @@ ocb3_key_setup:
 	mov	r10, r15
 	and	#32767, r15
 	rlam.w	#1, r15
-	mov	r15, 8(sp)
-	mov	r11, r15
-	and	#32767, r15
+	mov	r11, r5
+	and	#32767, r5
 	swpb	r10
 	mov.b	r10, r10
 	rrum.w	#4, r10
 	rrum.w	#3, r10
-	rlam.w	#1, r15
-	bis	r10, r15
-	mov	r7, r10
-	and	#32767, r10
+	rlam.w	#1, r5
+	bis	r10, r5
+	mov	r15, r10
+	mov	r7, r15
+	and	#32767, r15
 	swpb	r11
 	mov.b	r11, r11
 	rrum.w	#4, r11
 	rrum.w	#3, r11
-	rlam.w	#1, r10
-	bis	r11, r10
-	mov	r15, r11
-	mov	r12, r15
-	and	#32767, r15
+	rlam.w	#1, r15
+	bis	r11, r15
+	mov	r5, r11
+	mov	r12, r5
+	and	#32767, r5
 	swpb	r7
 	mov.b	r7, r7
 	rrum.w	#4, r7
 	rrum.w	#3, r7
-	rlam.w	#1, r15
-	bis	r7, r15
-	mov	r10, r7
-	mov	r13, r10
-	and	#32767, r10
+	rlam.w	#1, r5
+	bis	r7, r5
+	mov	r15, r7
+	mov	r13, r15
+	and	#32767, r15
 	swpb	r12
 	mov.b	r12, r12
 	rrum.w	#4, r12
 	rrum.w	#3, r12
-	rlam.w	#1, r10
-	bis	r12, r10
-	mov	r15, r12
+	rlam.w	#1, r15
+	bis	r12, r15
+	mov	r5, r12
 	mov	r9, r4
 	and	#32767, r4
 	swpb	r13
@@ -453,7 +453,7 @@ ocb3_key_setup:
 	rrum.w	#3, r13
 	rlam.w	#1, r4
 	bis	r13, r4
-	mov	r10, r13
+	mov	r15, r13
 	mov	r8, r5
 	and	#32767, r5
 	swpb	r9
@@ -478,7 +478,6 @@ ocb3_key_setup:
 	inv	r6
 	inc	r6
 	and	#135, r6
-	mov	8(sp), r10
 	xor	r6, r10
 	add	#16, r14
 	mov	r4, r9

@@ -61,7 +61,7 @@ photon_beetle_aead128_key_setup:
 
 ; --- photon_beetle_aead128_encrypt_with: photon_beetle_aead128.encrypt_with
 ;     frame 72 bytes (12 spill slots, locals 48), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1294 bytes of code
+;     estimated 1288 bytes of code
 	.section .text.photon_beetle_aead128_encrypt_with,"ax",@progbits
 	.global photon_beetle_aead128_encrypt_with
 	.type photon_beetle_aead128_encrypt_with, @function
@@ -227,14 +227,13 @@ photon_beetle_aead128_encrypt_with:
 	and	#61440, r14
 	bis	r14, r15
 	mov	r15, 20(sp)
-	mov	r13, r15
-	rrum.w	#4, r15
-	mov	r15, 18(sp)
+	rrum.w	#4, r13
+	mov	r13, 18(sp)
 	mov	#0, 16(sp)
 	mov	#0, 14(sp)
-	cmp	20(sp), 16(sp)
+	cmp	r15, 16(sp)
 	mov	14(sp), r15
-	subc	18(sp), r15
+	subc	r13, r15
 	jc	.Lphoton_beetle_aead128_encrypt_with_done13
 .Lphoton_beetle_aead128_encrypt_with_loop12:
 	; photon_beetle_aead128.ae:123: off = rate * i
@@ -593,7 +592,7 @@ photon_beetle_aead128_encrypt_with:
 
 ; --- photon_beetle_aead128_decrypt_with: photon_beetle_aead128.decrypt_with
 ;     frame 94 bytes (23 spill slots, locals 48), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1500 bytes of code
+;     estimated 1494 bytes of code
 	.section .text.photon_beetle_aead128_decrypt_with,"ax",@progbits
 	.global photon_beetle_aead128_decrypt_with
 	.type photon_beetle_aead128_decrypt_with, @function
@@ -763,14 +762,13 @@ photon_beetle_aead128_decrypt_with:
 	and	#61440, r14
 	bis	r14, r15
 	mov	r15, 40(sp)
-	mov	r13, r15
-	rrum.w	#4, r15
-	mov	r15, 38(sp)
+	rrum.w	#4, r13
+	mov	r13, 38(sp)
 	mov	#0, 32(sp)
 	mov	#0, 30(sp)
-	cmp	40(sp), 32(sp)
+	cmp	r15, 32(sp)
 	mov	30(sp), r15
-	subc	38(sp), r15
+	subc	r13, r15
 	jc	.Lphoton_beetle_aead128_decrypt_with_done13
 .Lphoton_beetle_aead128_decrypt_with_loop12:
 	; photon_beetle_aead128.ae:151: off = rate * i
@@ -1232,8 +1230,8 @@ photon_beetle_aead128_P_permute:
 	sub	#52, sp
 	; photon256.ae:79: c = rc[r]
 	mov	#65524, 50(sp)
-	; photon256.ae:78: for r in 0..rounds {
 	mov	r12, r15
+	; photon256.ae:78: for r in 0..rounds {
 	mov	@r15+, 22(sp)
 	mov	@r15+, 32(sp)
 	mov	@r15+, r5
@@ -2436,7 +2434,7 @@ photon_beetle_aead128_P_permute:
 
 ; --- photon_beetle_aead128_hash: photon_beetle_aead128.hash
 ;     frame 46 bytes (15 spill slots, locals 16), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 614 bytes of code
+;     estimated 608 bytes of code
 	.section .text.photon_beetle_aead128_hash,"ax",@progbits
 	.local photon_beetle_aead128_hash
 	.type photon_beetle_aead128_hash, @function
@@ -2476,14 +2474,13 @@ photon_beetle_aead128_hash:
 	and	#61440, r14
 	bis	r14, r15
 	mov	r15, 22(sp)
-	mov	r13, r15
-	rrum.w	#4, r15
-	mov	r15, 20(sp)
+	rrum.w	#4, r13
+	mov	r13, 20(sp)
 	mov	#0, 6(sp)
 	mov	#0, 0(sp)
-	cmp	22(sp), 6(sp)
+	cmp	r15, 6(sp)
 	mov	@sp, r15
-	subc	20(sp), r15
+	subc	r13, r15
 	jc	.Lphoton_beetle_aead128_hash_done2
 .Lphoton_beetle_aead128_hash_loop1:
 	; photon_beetle_aead128.ae:62: off = rate * i

@@ -962,7 +962,7 @@ poly1305_absorb_padded:
 
 ; --- poly1305_mac: poly1305.mac
 ;     frame 150 bytes (28 spill slots, locals 94), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1670 bytes of code
+;     estimated 1664 bytes of code
 	.section .text.poly1305_mac,"ax",@progbits
 	.global poly1305_mac
 	.type poly1305_mac, @function
@@ -1182,14 +1182,13 @@ poly1305_mac:
 	and	#61440, r14
 	bis	r14, r15
 	mov	r15, 18(sp)
-	mov	r13, r15
-	rrum.w	#4, r15
-	mov	r15, 14(sp)
+	rrum.w	#4, r13
+	mov	r13, 14(sp)
 	mov	#0, 0(sp)
 	mov	#0, r10
-	cmp	18(sp), r10
+	cmp	r15, r10
 	mov	r10, r15
-	subc	14(sp), r15
+	subc	r13, r15
 	jc	.Lpoly1305_mac_done2
 .Lpoly1305_mac_loop1:
 	; poly1305.ae:100: off = i * 16

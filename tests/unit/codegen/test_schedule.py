@@ -227,7 +227,7 @@ def test_lane_major_order_keeps_every_dependence():
 
 
 @pytest.mark.needs("msp430")
-@pytest.mark.parametrize("chip,budget", tiered([("msp430f1611", 3401), ("stm32f030", 1150)],
+@pytest.mark.parametrize("chip,budget", tiered([("msp430f1611", 3401), ("stm32f030", 1104)],
                                                {("msp430f1611", 3401)}))
 def test_a_bitsliced_round_is_computed_limb_by_limb(chip, budget):
     """Ascon-p (five 64-bit words, a bitsliced S-box then word rotations): the S-box's limbs do
@@ -238,7 +238,8 @@ def test_a_bitsliced_round_is_computed_limb_by_limb(chip, budget):
     (stm32f030: 1 714 and 1 534); with two-address copies of dying operands (commute.py),
     and-not, rotations from rotations, the rebased loop index and register-name swaps, 3 401
     (stm32f030 1 339); stm32f030 1 150 with the consumer-by-consumer order tried and schedules
-    judged with their spill slots placed in high registers. Budgets as measured."""
+    judged with their spill slots placed in high registers, 1 104 with every stretch of a slot
+    carried in idle registers (slot_registers.py). Budgets as measured."""
     from aedsl import bench
     (six,) = bench.bench_function("specs/primitives/ascon_p.ae", chip, {}, "permute", {"rounds": 6})
     (plain,) = bench.bench_function("specs/primitives/ascon_p.ae", chip, {"op_order": "source"},

@@ -114,3 +114,22 @@ def test_thumb_low_registers_carry_a_slot_between_its_store_and_reload():
     assert used and used <= LOW
     assert not any("slot" in x for x in text(f))
     assert cost(f, A)[1] < before[1] and cost(f, A)[0] <= before[0]
+
+
+def test_a_slot_stored_again_in_its_block_is_carried_stretch_by_stretch():
+    """A chain of two-address steps spilled as one (the allocator gives a copy's two ends one
+    slot): the accumulator is stored, reloaded, xored, stored again and read after a label. The
+    first stretch (store to the reload before the next store) is carried in an idle register;
+    the last, read across the label, keeps its slot. Before, a slot with two stores stayed
+    (Ascon's linear layer on ARMv6-M: every partial sum of a rotation xor went through a slot)."""
+    f = fn(MInst("mov", [R(12), SLOT]),                  # stretch 1: the partial sum ...
+           MInst("mov", [Imm(4), R(12)]),                # ... its register reused meanwhile
+           MInst("mov", [SLOT, R(13)]),                  # reloaded
+           MInst("xor", [R(12), R(13)]),
+           MInst("mov", [R(13), SLOT]),                  # stretch 2: stored again
+           MInst("label", [Lbl(".Lnext")]),
+           MInst("mov", [SLOT, R(14)]),                  # read in the next block
+           *keep(12, 14))
+    assert slot_registers(f, T, ALL, REGS) == {13}
+    assert text(f)[:4] == ["mov R(reg=12), R(reg=13)", "mov Imm(value=4), R(reg=12)",
+                           "xor R(reg=12), R(reg=13)", "mov R(reg=13), " + str(SLOT)]
