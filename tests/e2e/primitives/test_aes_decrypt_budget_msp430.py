@@ -11,16 +11,17 @@ from tests.tiers import tiered
 RNG_SEED = 0xAED5
 
 SPEC = "specs/primitives/aes.ae"
-# (aes_tables, decrypt budget, key-schedule budget): ~2 % above the cycles measured when pinned on
-# cc430f6137 (decrypt t16x4 1907, t32x1 2817, sbox2 4188; key schedule 4853 / 5631 / 6211: it
-# also computes the InvMixColumns-transformed round keys; 2026-11-25, first pinned at 2158 /
-# 3459 / 4370 and 4831 / 6244 / 7042)
-BUDGETS = [("t16x4", 1950, 4950), ("t32x1", 2880, 5750), ("sbox2", 4280, 6340)]
+# (aes_tables, decrypt budget, key-schedule budget, most decrypt / encrypt cycles): ~2 % above the
+# cycles measured when pinned on cc430f6137 (decrypt t16x4 1907, t32x1 2817, sbox2 3968; key
+# schedule 4853 / 5631 / 6211: it also computes the InvMixColumns-transformed round keys;
+# 2026-11-25, first pinned at 2158 / 3459 / 4370 and 4831 / 6244 / 7042; sbox2 decrypt 4188 until
+# 2026-11-26)
+BUDGETS = [("t16x4", 1950, 4950, 1.2), ("t32x1", 2880, 5750, 1.2), ("sbox2", 4050, 6340, 1.35)]
 
 
 @pytest.mark.needs("msp430")
-@pytest.mark.parametrize("tables,dec_budget,ks_budget", BUDGETS)
-def test_decrypt_cycle_budget(tables, dec_budget, ks_budget, rng):
+@pytest.mark.parametrize("tables,dec_budget,ks_budget,ratio", BUDGETS)
+def test_decrypt_cycle_budget(tables, dec_budget, ks_budget, ratio, rng):
     eng = sim_engine(SPEC, {"key_bits": 128, "aes_tables": tables}, "cc430f6137")
     key, blk = rng.randbytes(16), rng.randbytes(16)
     ct = eng.encrypt_block(key, blk)
@@ -28,9 +29,10 @@ def test_decrypt_cycle_budget(tables, dec_budget, ks_budget, rng):
     assert eng.decrypt_block(key, ct) == blk
     assert 0 < eng.last.cycles <= dec_budget
     # decryption no longer far slower than encryption: t16x4 1907 against 1843, t32x1 2817
-    # against 2754; sbox2 4188 against 3524 (1.19: the copy, and-not and renaming work of
-    # 2026-11-25 sped its encryption up by 7 %, its decryption by 1 %; 1.11 before)
-    assert eng.last.cycles <= 1.2 * enc
+    # against 2754; sbox2 3968 against 3001 (1.32: the consumer-by-consumer schedule of
+    # 2026-11-26 sped its encryption up by 15 %, from 3524, its decryption by 5 %, from 4188; 1.19
+    # before that, 1.11 before the copy, and-not and renaming work of 2026-11-25)
+    assert eng.last.cycles <= ratio * enc
     assert 0 < eng.last_key_schedule.cycles <= ks_budget
 
 
