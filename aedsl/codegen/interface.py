@@ -33,7 +33,6 @@ from typing import Callable, ClassVar
 from aedsl.codegen import commute, dce, regalloc, schedule
 from aedsl.codegen.emit import SpecLines, render
 from aedsl.codegen.mir import MFunction
-from aedsl.codegen.mir import MFunction
 from aedsl.codegen.unit import Compiled, Entry, Param, exported, unit_kind, variant_stem
 
 

@@ -534,11 +534,20 @@ def final_form(mf: MFunction, target, alloc) -> MFunction:
     that leaves redundant removed: what a schedule's spills cost here, for the MIR pipeline's
     judge (`Target.final_form`; the saves of callee-saved registers are not counted)."""
     out = mf.clone()
-    _, high_regs, homed = place_slots(out, target, _high_slots(out, target, alloc, force_lr=bool(mf.calls)))
-    if copies.remove_redundant_moves(out, target) or homed:
-        dce.eliminate(out, target, extra=high_regs)
-    fold_high_adds(out, target)
+    _place(out, target, _high_slots(out, target, alloc, force_lr=bool(mf.calls)))
     return out
+
+
+def _place(mf: MFunction, target, high: tuple) -> tuple[int, list[int]]:
+    """`place_slots`, then the copies and dead code it leaves removed and high-register adds
+    folded; returns (stack words, high registers used)."""
+    stack_slots, high_regs, homed = place_slots(mf, target, high)
+    if copies.remove_redundant_moves(mf, target) or homed:  # slots in high registers are registers now
+        # reloads whose only reader was deleted, stores to a slot register nothing reads, loads
+        # of argument words that were only copied to a slot now living in the word
+        dce.eliminate(mf, target, extra=high_regs)
+    fold_high_adds(mf, target)                      # mov rT, rH; adds rD, rT, rK -> add rK, rH
+    return stack_slots, high_regs
 
 
 def peephole(mf: MFunction) -> None:
@@ -561,12 +570,7 @@ def _emit(mf, target, alloc, lines_src, force_lr=False, lr_slot=True) -> dict:
     low_saved = sorted(r for r in alloc.used_phys if r in target.callee_saved)
     high = _high_slots(mf, target, alloc, force_lr, lr_slot)
     before = mf.clone() if LR in high else None
-    stack_slots, high_regs, homed = place_slots(mf, target, high)
-    if copies.remove_redundant_moves(mf, target) or homed:  # slots in high registers are registers now
-        # reloads whose only reader was deleted, stores to a slot register nothing reads, loads
-        # of argument words that were only copied to a slot now living in the word
-        dce.eliminate(mf, target, extra=high_regs)
-    fold_high_adds(mf, target)                      # mov rT, rH; adds rD, rT, rK -> add rK, rH
+    stack_slots, high_regs = _place(mf, target, high)
     high_used = [r for r in high_regs if r in target.callee_saved]
     n_out = mf.n_out
     if high_used:
