@@ -50,7 +50,7 @@ def remove_redundant_moves(mf: MFunction, target: Target) -> int:
     """Delete copies whose destination already holds their source's value and turn reloads of a
     value some register holds into cheaper register copies; returns the number of copies
     deleted or rewritten. Runs on allocated code (physical registers, spill slots as frame operands)."""
-    move_mn = target.move(R(0), R(0)).mn
+    move_mn = target.move_mn
     fresh = count()
     vals: dict[tuple, object] = {}
     since: dict[tuple, int] = {}          # when each register/frame word got its current value

@@ -87,6 +87,11 @@ REGALLOC = MirPass("regalloc", _regalloc)        # sets ctx.alloc
 COMMUTE = MirPass("commute", _commute)           # two-address ops copy the operand that dies
 
 
+def _order(mf: MFunction) -> tuple:
+    """The function's instructions as a comparable value (the same order of the same code)."""
+    return tuple((i.mn, tuple(i.ops)) for i in mf.insts)
+
+
 def _judge(mf: MFunction, ctx: MirContext) -> tuple[int, ...]:
     """`schedule.judge` of the allocated function in the form its emission gives it
     (`Target.final_form`: spill slots placed where the target places them after the pipeline)."""
@@ -106,10 +111,12 @@ def run_mir_pipeline(mf: MFunction, passes: list[MirPass], ctx: MirContext) -> N
             if ctx.knobs.get("op_order", "pressure") == "source":
                 continue
             trials = []              # each strategy that re-orders something, allocated and judged
+            seen = {_order(mf)}      # an order two strategies reach is allocated once
             for strategy in schedule.STRATEGIES:
                 trial = mf.clone()
                 changed = [schedule.schedule(trial, ctx.machine, step) for step in strategy.split("+")]
-                if any(changed):
+                if any(changed) and _order(trial) not in seen:
+                    seen.add(_order(trial))
                     trials.append((trial, dataclasses.replace(ctx)))
             if not trials:
                 continue

@@ -74,10 +74,10 @@ class Allocation:
 
 def copy_regs(inst: MInst, target: Target):
     """(source, destination) of a register-to-register copy (the target's move), else None."""
-    if inst.mn != target.move(R(0), R(0)).mn or len(inst.ops) != 2:
+    if inst.mn != target.move_mn or len(inst.ops) != 2:
         return None
     s, d = inst.ops
-    if isinstance(s, R) and isinstance(d, R):
+    if type(s) is R and type(d) is R:
         return s.reg, d.reg
     return None
 
@@ -130,7 +130,7 @@ def _build(fn: MFunction, target: Target):
         # a value defined once, by a load of a word through a pointer, is spilled by reading
         # the word at each use (`_Homes.word_home`, where that is safe): no store, so its definition
         # costs nothing to spill
-        mv = target.move(R(0), R(0)).mn
+        mv = target.move_mn
         ndefs: dict[int, int] = defaultdict(int)
         loads: dict[int, float] = {}
         for inst, (d, _) in zip(insts, du):
@@ -260,7 +260,7 @@ def _rename(fn: MFunction, m: dict[int, int]) -> None:
 
 def _constants(fn: MFunction, target: Target) -> dict[int, Imm]:
     """Virtual registers whose only definition is a move from an immediate -> that immediate."""
-    mv = target.move(R(0), R(0)).mn
+    mv = target.move_mn
     ndefs: dict[int, int] = defaultdict(int)
     imm: dict[int, Imm] = {}
     for inst in fn.insts:
@@ -291,7 +291,7 @@ def _rematerialize(fn: MFunction, target: Target, consts: dict[int, Imm], hints:
             out.append(inst)
             continue
         if len(inst.ops) == 2 and isinstance(inst.ops[1], R) and inst.ops[1].reg in consts \
-                and inst.mn == target.move(R(0), R(0)).mn and isinstance(inst.ops[0], Imm):
+                and inst.mn == target.move_mn and isinstance(inst.ops[0], Imm):
             continue
         before, new_ops = [], []
         for op in inst.ops:
@@ -449,7 +449,7 @@ class _Homes:
     pass over the function (it does not change while one round assigns its spilled groups)."""
 
     def __init__(self, fn: MFunction, target: Target):
-        mv = target.move(R(0), R(0)).mn
+        mv = target.move_mn
         self.fn, self.target = fn, target
         self.occ: dict[int, list[int]] = defaultdict(list)     # register -> instructions naming it
         self.defs: list[set[int]] = []                          # registers each instruction writes
@@ -514,7 +514,7 @@ class _Homes:
         if len(defs) != 1 or defs[0] != sites[0]:
             return None
         load = self.fn.insts[defs[0]]
-        if load.mn != self.target.move(R(0), R(0)).mn or len(load.ops) != 2 or not isinstance(load.ops[1], R):
+        if load.mn != self.target.move_mn or len(load.ops) != 2 or not isinstance(load.ops[1], R):
             return None
         a = address(load.ops[0])
         if a is None:
@@ -646,7 +646,7 @@ def allocate(fn: MFunction, target: Target, max_rounds: int = 30) -> Allocation:
             n_slots += 1
         slots.update(new)
         _rewrite_spills(fn, target, new, hints)
-        mv = target.move(R(0), R(0)).mn
+        mv = target.move_mn
         fn.insts = [i for i in fn.insts if not (i.mn == mv and len(i.ops) == 2 and isinstance(i.ops[1], Mem)
                                                 and as_mem(i.ops[0]) == i.ops[1])]
     raise RegAllocError(f"{fn.name}: register allocation did not converge in {max_rounds} rounds")

@@ -113,7 +113,7 @@ def reload_runs(mf: MFunction, target: Target, usable: set[int], size_mode: bool
     du = [defs_uses(i, target) for i in insts]
     physical = set(target.allocatable)
     live_out = block_liveness(cfg, du, lambda r: r >= 0)
-    move_mn = target.move(R(0), R(0)).mn
+    move_mn = target.move_mn
     loads: dict[int, MInst] = {}            # instruction index -> the load to put before it
     stores: dict[int, MInst] = {}           # instruction index -> the store to put after it
     rewrites: dict[int, list[tuple[int, int]]] = {}

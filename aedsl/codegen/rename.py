@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from aedsl.codegen.liveness import Cfg, block_liveness, defs_uses
+from aedsl.codegen.liveness import Cfg, block_liveness, defs_uses, live_after
 from aedsl.codegen.mir import Inc, Ind, Mem, MFunction, MInst, R
 from aedsl.codegen.regalloc import copy_regs
 
@@ -66,12 +66,16 @@ def rename_copies(mf: MFunction, target, regs: frozenset[int], barriers: frozens
     out: list[MInst] = []
     for bi, (a, b) in enumerate(cfg.blocks):
         block, bdu = insts[a:b], du[a:b]
+        # live after each instruction, kept up to date from the search's start on
+        after = [None] * len(block)
+        _update(after, live_after(bdu, 0, len(block), live_out[bi], regs.__contains__))
         start = 0
         while True:
-            change = _first_change(block, bdu, live_out[bi], target, regs, stop, updates_in_place, start)
+            change = _first_change(block, bdu, after, target, regs, stop, updates_in_place, start)
             if change is None:
                 break
             kind, i, d, s, where = change
+            changed = where if kind == "swap" else max(where, default=i)
             if kind == "rename":
                 for j in where:
                     block[j] = rename_reads(block[j], target, d, s)
@@ -80,8 +84,13 @@ def rename_copies(mf: MFunction, target, regs: frozenset[int], barriers: frozens
                 for j in range(i + 1, where + 1):
                     block[j] = swap_regs(block[j], d, s)
                     bdu[j] = defs_uses(block[j], target)
-            del block[i], bdu[i]
-            start = i                 # liveness before the copy is unchanged
+            del block[i], bdu[i], after[i]
+            # liveness before the copy is unchanged, and after the last changed instruction
+            # (now at changed - 1): what lies between is computed again
+            top = max(changed - 1, i)
+            if top < len(block):
+                _update(after, live_after(bdu, i, top + 1, after[top], regs.__contains__))
+            start = i
             removed += 1
         out.extend(block)
     mf.insts = out
@@ -123,8 +132,13 @@ def _swap_end(block, after, i, d, s, target, stop) -> int | None:
     return None
 
 
-def _first_change(block, du, live_out, target, regs, stop, updates_in_place, start=0):
-    """The block's first copy from `start` that can go: ("rename", its index, rD, rS, the
+def _update(after: list, sets: dict) -> None:
+    for k, live in sets.items():
+        after[k] = live
+
+
+def _first_change(block, du, after, target, regs, stop, updates_in_place, start=0):
+    """The block's first copy from `start` that can go (`after`: `_live_after` of the block): ("rename", its index, rD, rS, the
     indices whose reads of rD become rS), or ("swap", its index, rD, rS, j) when rD and rS
     exchange names up to index j, where both are dead (rS written while rD is still needed:
     the value then stays in rS and what the block wrote into rS goes to rD), or None."""
@@ -132,15 +146,6 @@ def _first_change(block, du, live_out, target, regs, stop, updates_in_place, sta
     first = next((i for i in range(start, n) if copy_regs(block[i], target)), None)
     if first is None:
         return None
-    # live after each instruction, from the block's end down to the first copy (no further:
-    # a change leaves liveness before the copy as it was, and the search resumes there)
-    after: list = [None] * n
-    live = set(live_out)
-    for i in range(n - 1, first - 1, -1):
-        after[i] = set(live)
-        d, u = du[i]
-        live.difference_update(d)
-        live.update(r for r in u if r in regs)
     for i in range(first, n):
         cp = copy_regs(block[i], target)
         if cp is None:

@@ -319,13 +319,32 @@ def _order_explicit_stores(groups, insts, target: Target, preds: list[set[int]],
                 base = inst.ops[d.addr[0]].reg
                 rs.append((d.memory == "store", ("into", pointers[base]) if base in pointers else ("ptr",)))
         regions.append(rs)
+    # earlier accesses indexed by region, so each access meets only those it may alias
+    # (`_may_alias`, at least one of the two a store): [loads, stores] of groups
+    ptr = ([], [])                                   # through pointers outside the frame
+    frame: dict[str, list[tuple[int, bool, int]]] = {}   # area -> (offset, store, group)
+    into: list[tuple[frozenset, bool, int]] = []        # through pointers into frame areas
     for g, rs in enumerate(regions):
-        if not rs:
-            continue
-        for h in range(g):
-            if any((sa or sb) and _may_alias(ra, rb) for sa, ra in rs for sb, rb in regions[h]
-                   if sa or sb):
-                preds[g].add(h)
+        for store, r in rs:
+            if r[0] == "ptr":
+                preds[g].update(ptr[1])
+                if store:
+                    preds[g].update(ptr[0])
+            elif r[0] == "frame":
+                preds[g].update(h for off, s, h in frame.get(r[1], ())
+                                if (store or s) and abs(off - r[2]) < 4)
+                preds[g].update(h for areas, s, h in into if (store or s) and r[1] in areas)
+            else:
+                for area in r[1]:
+                    preds[g].update(h for _, s, h in frame.get(area, ()) if store or s)
+                preds[g].update(h for areas, s, h in into if (store or s) and areas & r[1])
+        for store, r in rs:
+            if r[0] == "ptr":
+                ptr[store].append(g)
+            elif r[0] == "frame":
+                frame.setdefault(r[1], []).append((r[2], store, g))
+            else:
+                into.append((r[1], store, g))
 
 
 def _lane_major(n, preds, succs, lanes: list) -> list[int]:

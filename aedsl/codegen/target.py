@@ -30,9 +30,10 @@ A target is data plus a little code:
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Callable
 
-from .mir import MInst, Operand
+from .mir import MInst, Operand, R
 
 
 @dataclass(frozen=True)
@@ -77,6 +78,11 @@ class Target:
     word_bytes: int = 2
     unit_of: Callable[[MInst], str] | None = None
     final_form: Callable[[object, object], object] | None = None
+
+    @cached_property
+    def move_mn(self) -> str:
+        """The mnemonic of the register-to-register `move`."""
+        return self.move(R(0), R(0)).mn
 
     def unit(self, inst: MInst) -> str:
         """The functional unit `inst` uses ("" = none named)."""
