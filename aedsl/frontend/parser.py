@@ -1,11 +1,17 @@
 """Text -> Lark parse tree, with syntax errors turned into `SpecError`s."""
 from __future__ import annotations
 
+import hashlib
+import os
+import sys
 from functools import lru_cache
 from pathlib import Path
 
+import lark
 from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+
+from aedsl.resources import cache_root
 
 from .diagnostics import SpecError
 
@@ -24,8 +30,30 @@ _TERMINAL_TEXT = {
 
 @lru_cache(maxsize=1)
 def _parser() -> Lark:
-    return Lark(GRAMMAR_PATH.read_text(), parser="lalr", propagate_positions=True,
-                maybe_placeholders=True)
+    """The LALR parser. Building its tables takes a good part of a compile's start-up, so they are
+    kept on disk (`$AEDSL_CACHE/lark/`, named by a hash of the grammar, the options and the Lark
+    and Python versions). The file is written under a private name and renamed, so a process
+    never reads another's half-written tables; a file that cannot be read or written only costs
+    the build."""
+    grammar = GRAMMAR_PATH.read_text()
+    options = dict(parser="lalr", propagate_positions=True, maybe_placeholders=True)
+    key = f"{grammar}{sorted(options.items())}{lark.__version__}{sys.version_info[:2]}"
+    cached = cache_root() / "lark" / f"grammar-{hashlib.sha256(key.encode()).hexdigest()[:20]}.pickle"
+    try:
+        with open(cached, "rb") as f:
+            return Lark.load(f)
+    except Exception:        # absent, or damaged in any way: build the tables again
+        pass
+    parser = Lark(grammar, **options)
+    private = cached.with_name(f"{cached.name}.{os.getpid()}")
+    try:
+        cached.parent.mkdir(parents=True, exist_ok=True)
+        with open(private, "wb") as f:
+            parser.save(f)
+        os.replace(private, cached)
+    except OSError:
+        pass
+    return parser
 
 
 def _expected(tokens) -> str:
