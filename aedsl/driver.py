@@ -11,6 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from aedsl import chips as chips_mod
+from aedsl import unit_cache
 from aedsl.backends import registry
 from aedsl.codegen.unit import Compiled
 from aedsl.frontend.diagnostics import SpecError
@@ -105,8 +106,18 @@ def compile_spec(spec_path: str | Path, chip, knobs: dict | None = None, skip_pa
     """Frontend, IR passes and the chip's target. `skip_passes` None: the target's own
     `skip_passes`. `entry`: compile only that function and its callees (`only_function`).
     `keep`: the unit also holds the IR module after the passes (`module`) and the machine IR of
-    every function (`mir`), for analyses such as aedsl/ct."""
+    every function (`mir`), for analyses such as aedsl/ct. A variant compiled before with the
+    same compiler comes from the unit cache (`aedsl.unit_cache`)."""
     chip = chips_mod.load(chip) if isinstance(chip, str) else chip
+    name = unit_cache.key(spec_path, chip, knobs or {}, skip_passes, entry)
+    unit = None if keep else unit_cache.load(name)
+    if unit is None:
+        unit = _compile(spec_path, chip, knobs, skip_passes, entry, keep)
+        unit_cache.store(name, unit)
+    return unit
+
+
+def _compile(spec_path, chip, knobs, skip_passes, entry, keep) -> Compiled:
     knobs = check_knobs(chip, knobs or {})
     backend = registry.target_for(chip)
     if skip_passes is None:

@@ -10,6 +10,10 @@ aedsl.resources.shared_vectors_dir) uses the `shared_vectors` fixture (or
 target's tools (its binutils and its C compiler, from the target's `ToolchainSpec`) or the shared
 vectors are missing, the test FAILS if the environment variable `CI` is set (CI must never skip
 silently) and is skipped with what is missing named otherwise.
+
+Compiled units come from the unit cache (aedsl/unit_cache.py) whose key cannot see a patched
+compiler: a test that patches anything with `monkeypatch` (setattr, setitem, delattr, delitem)
+turns the cache off until the patch is undone, so its compiles are real.
 """
 from __future__ import annotations
 
@@ -24,6 +28,21 @@ from aedsl import chips
 from aedsl.backends.registry import TARGETS, by_name, target_for
 from aedsl.resources import shared_vectors_dir
 from aedsl.toolchain import BOOTSTRAP_HINT, ToolchainError, find_tool
+
+_PATCHING = ("setattr", "setitem", "delattr", "delitem")
+_ORIGINAL = {name: getattr(pytest.MonkeyPatch, name) for name in _PATCHING}
+
+
+def _compiles_for_real(method):
+    def patched(self, target, *args, **kwargs):
+        if target is not os.environ:        # setenv and delenv patch os.environ: not the compiler
+            _ORIGINAL["setitem"](self, os.environ, "AEDSL_UNIT_CACHE", "off")
+        return method(self, target, *args, **kwargs)
+    return patched
+
+
+for _name in _PATCHING:
+    setattr(pytest.MonkeyPatch, _name, _compiles_for_real(_ORIGINAL[_name]))
 
 TARGET_NAMES = tuple(t.name for t in TARGETS)
 BINUTILS = ("as", "ld", "nm", "objcopy", "objdump")

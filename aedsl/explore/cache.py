@@ -12,30 +12,11 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-from functools import lru_cache
 from pathlib import Path
 
-from aedsl import __version__, chips, resources
+from aedsl import chips
 from aedsl.frontend.elaborate import spec_files
-
-SOURCE_SUFFIXES = {".py", ".lark", ".j2", ".toml", ".c", ".h", ".s", ".S", ".ld"}
-
-
-def _tree_files(root: Path) -> list[Path]:
-    return sorted(p for p in root.rglob("*") if p.is_file() and p.suffix in SOURCE_SUFFIXES
-                  and "__pycache__" not in p.parts)
-
-
-@lru_cache(maxsize=1)
-def compiler_hash() -> str:
-    """A hash of aedsl's own sources and the C runtime: what a compiler change changes."""
-    h = hashlib.sha256(__version__.encode())
-    package = Path(__file__).resolve().parents[1]
-    for root in (package, resources.runtime_dir()):
-        for p in _tree_files(root):
-            h.update(str(p.relative_to(root)).encode() + b"\0" + p.read_bytes() + b"\0")
-    return h.hexdigest()
-
+from aedsl.unit_cache import compiler_hash
 
 def chip_file(chip: str) -> Path:
     """The chip's TOML file: a path to one, or the name of one in aedsl/chips/."""

@@ -1,0 +1,111 @@
+"""The unit cache (aedsl/unit_cache.py): a variant compiled once is read back byte-identical
+without compiling; any change to the spec, a spec it uses, the knobs or the chip compiles again;
+`keep=True` compiles are never read from it; it can be turned off, survives damage and is
+trimmed."""
+import pytest
+
+from aedsl import driver, unit_cache
+from tests.paths import SPECS
+
+SPECK = SPECS / "primitives" / "speck.ae"
+KNOBS = {"block_bits": 64, "key_bits": 128}
+
+USER = """spec user
+use P = helper()
+fn f(x: u16) -> u16 {
+    return P.g(x) ^ 3
+}
+"""
+HELPER = """spec helper
+fn g(x: u16) -> u16 {
+    return x >>> %d
+}
+"""
+
+
+@pytest.fixture
+def cache(monkeypatch, tmp_path):
+    monkeypatch.setenv("AEDSL_CACHE", str(tmp_path))
+    calls = []
+    real = driver._compile
+
+    def counted(*args):
+        calls.append(args[0])
+        return real(*args)
+    monkeypatch.setattr(driver, "_compile", counted)
+    monkeypatch.setenv("AEDSL_UNIT_CACHE", "on")     # a patch turns it off (tests/conftest.py)
+    return calls
+
+
+def _entries(tmp_path):
+    return sorted((tmp_path / "units").glob("*.pickle"))
+
+
+def test_second_compile_is_read_back_identical(cache, tmp_path):
+    a = driver.compile_spec(SPECK, "cc430f6137", KNOBS)
+    b = driver.compile_spec(SPECK, "cc430f6137", KNOBS)
+    assert len(cache) == 1 and len(_entries(tmp_path)) == 1
+    assert b is not a and (b.asm, b.header, b.stem, b.entries) == (a.asm, a.header, a.stem, a.entries)
+    driver.compile_spec(SPECK, "cc430f6137", {**KNOBS, "key_bits": 96})    # other knobs
+    driver.compile_spec(SPECK, "msp430f1611", KNOBS)                        # other chip
+    driver.compile_spec(SPECK, "cc430f6137", KNOBS, entry="encrypt_block")   # other options
+    assert len(cache) == 4 and len(_entries(tmp_path)) == 4
+
+
+def test_a_changed_spec_or_used_spec_compiles_again(cache, tmp_path):
+    d = tmp_path / "specs"
+    d.mkdir()
+    (d / "user.ae").write_text(USER)
+    (d / "helper.ae").write_text(HELPER % 3)
+    first = driver.compile_spec(d / "user.ae", "stm32f030")
+    assert driver.compile_spec(d / "user.ae", "stm32f030").asm == first.asm and len(cache) == 1
+    (d / "helper.ae").write_text(HELPER % 5)
+    assert driver.compile_spec(d / "user.ae", "stm32f030").asm != first.asm and len(cache) == 2
+    (d / "user.ae").write_text(USER.replace("^ 3", "^ 7"))
+    driver.compile_spec(d / "user.ae", "stm32f030")
+    (d / "user.ae").write_text(USER.replace("^ 3", "^ 7") + "\n")      # any byte counts
+    driver.compile_spec(d / "user.ae", "stm32f030")
+    assert len(cache) == 4
+
+
+def test_keep_compiles_are_not_read_but_feed_the_cache(cache, tmp_path):
+    kept = driver.compile_spec(SPECK, "stm32f030", KNOBS, keep=True)
+    again = driver.compile_spec(SPECK, "stm32f030", KNOBS, keep=True)
+    assert len(cache) == 2 and kept.mir and again.mir and again.module is not None
+    plain = driver.compile_spec(SPECK, "stm32f030", KNOBS)
+    assert len(cache) == 2 and plain.asm == kept.asm and plain.mir == [] and plain.module is None
+
+
+def test_off_damaged_and_trimmed(cache, tmp_path, monkeypatch):
+    monkeypatch.setenv("AEDSL_UNIT_CACHE", "off")
+    driver.compile_spec(SPECK, "cc430f6137", KNOBS)
+    driver.compile_spec(SPECK, "cc430f6137", KNOBS)
+    assert len(cache) == 2 and not (tmp_path / "units").exists()
+    monkeypatch.setenv("AEDSL_UNIT_CACHE", "on")
+    good = driver.compile_spec(SPECK, "cc430f6137", KNOBS)
+    (entry,) = _entries(tmp_path)
+    entry.write_bytes(entry.read_bytes()[:100])
+    assert driver.compile_spec(SPECK, "cc430f6137", KNOBS).asm == good.asm and len(cache) == 4
+    monkeypatch.setattr(unit_cache, "KEEP", 2)
+    monkeypatch.setenv("AEDSL_UNIT_CACHE", "on")
+    driver.compile_spec(SPECK, "msp430f1611", {**KNOBS, "key_bits": 96})
+    assert len(_entries(tmp_path)) == 2
+    driver.compile_spec(SPECK, "msp430f1611", KNOBS)
+    # three entries > KEEP: trimmed to the most recently used, 3/4 of KEEP
+    from aedsl import chips
+    newest = unit_cache.key(SPECK, chips.load("msp430f1611"), KNOBS, None, None)
+    assert [e.stem for e in _entries(tmp_path)] == [newest]
+
+
+def test_unreadable_spec_is_reported_by_the_compile(cache, tmp_path):
+    from aedsl.frontend.diagnostics import SpecError
+    with pytest.raises((SpecError, OSError)):
+        driver.compile_spec(tmp_path / "missing.ae", "cc430f6137")
+    assert not (tmp_path / "units").exists()
+
+
+def test_a_patch_turns_the_cache_off(monkeypatch):
+    monkeypatch.setenv("AEDSL_UNIT_CACHE", "on")
+    assert unit_cache.enabled()
+    monkeypatch.setattr(unit_cache, "KEEP", 5)          # any patch: the compiler may be patched
+    assert not unit_cache.enabled()
