@@ -29,13 +29,17 @@ from aedsl.backends.registry import TARGETS, by_name, target_for
 from aedsl.resources import shared_vectors_dir
 from aedsl.toolchain import BOOTSTRAP_HINT, ToolchainError, find_tool
 
+# the run's setting, recorded by the first process (xdist workers inherit it)
+UNIT_CACHE_AT_START = os.environ.setdefault("AEDSL_TESTS_UNIT_CACHE_AT_START",
+                                            os.environ.get("AEDSL_UNIT_CACHE", "on"))
 _PATCHING = ("setattr", "setitem", "delattr", "delitem")
 _ORIGINAL = {name: getattr(pytest.MonkeyPatch, name) for name in _PATCHING}
 
 
 def _compiles_for_real(method):
     def patched(self, target, *args, **kwargs):
-        if target is not os.environ:        # setenv and delenv patch os.environ: not the compiler
+        # within a test (pytest's own set-up patches too); setenv and delenv patch os.environ
+        if "PYTEST_CURRENT_TEST" in os.environ and target is not os.environ:
             _ORIGINAL["setitem"](self, os.environ, "AEDSL_UNIT_CACHE", "off")
         return method(self, target, *args, **kwargs)
     return patched

@@ -109,3 +109,10 @@ def test_a_patch_turns_the_cache_off(monkeypatch):
     assert unit_cache.enabled()
     monkeypatch.setattr(unit_cache, "KEEP", 5)          # any patch: the compiler may be patched
     assert not unit_cache.enabled()
+
+
+def test_outside_a_patch_the_cache_is_as_the_run_started():
+    # pytest's own set-up patches with MonkeyPatch too: that must not turn the cache off
+    from tests.conftest import UNIT_CACHE_AT_START
+    import os
+    assert os.environ.get("AEDSL_UNIT_CACHE", "on") == UNIT_CACHE_AT_START
