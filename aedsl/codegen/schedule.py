@@ -118,19 +118,6 @@ def _region(op, pointers: dict[int, frozenset]) -> tuple:
     return ("ptr",)
 
 
-def _may_alias(a: tuple, b: tuple) -> bool:
-    """Two regions (`_region`) that may overlap: frame addresses when they are the same area
-    within a word; a register pointing into frame areas with any access to those areas; two
-    accesses through pointers to memory outside the frame (buffers the caller passed may be
-    one). A pointer outside the frame never reaches into it."""
-    if a[0] == "ptr" or b[0] == "ptr":
-        return a[0] == b[0]
-    if a[0] == "into" or b[0] == "into":
-        (p, q) = (a, b) if a[0] == "into" else (b, a)
-        return bool(p[1] & q[1]) if q[0] == "into" else q[1] in p[1]
-    return a[1] == b[1] and abs(a[2] - b[2]) < 4
-
-
 def _fixed(inst: MInst, target: Target, defs: list[int]) -> bool:
     """Instructions nothing may cross: labels, branches and calls, pseudo-instructions, and
     instructions that define a physical register (argument/return registers, the stack pointer)
@@ -296,7 +283,7 @@ def dependencies(groups: list[list[int]], insts: list[MInst], target: Target, po
 
 def _order_explicit_stores(groups, insts, target: Target, preds: list[set[int]], pointers=None) -> None:
     """Keep explicit stores (`_explicit_store`) in order with every earlier or later memory
-    access that may alias them (`_may_alias`); e.g. a call's result loaded from the frame's call
+    access that may alias them (`_alias_preds`); e.g. a call's result loaded from the frame's call
     area and the next call's argument stored to the same words. A pointer into the frame may be
     set outside the run (a byte path's scratch pointer, set in the block before), so `pointers`
     comes from the whole function."""
@@ -319,11 +306,20 @@ def _order_explicit_stores(groups, insts, target: Target, preds: list[set[int]],
                 base = inst.ops[d.addr[0]].reg
                 rs.append((d.memory == "store", ("into", pointers[base]) if base in pointers else ("ptr",)))
         regions.append(rs)
-    # earlier accesses indexed by region, so each access meets only those it may alias
-    # (`_may_alias`, at least one of the two a store): [loads, stores] of groups
-    ptr = ([], [])                                   # through pointers outside the frame
-    frame: dict[str, list[tuple[int, bool, int]]] = {}   # area -> (offset, store, group)
-    into: list[tuple[frozenset, bool, int]] = []        # through pointers into frame areas
+    _alias_preds(regions, preds)
+
+
+def _alias_preds(regions: list[list[tuple[bool, tuple]]], preds: list[set[int]]) -> None:
+    """Add to `preds[g]` every earlier group h with an access that may alias one of g's, at least
+    one of the two a store (`regions[g]`: g's accesses as (store, `_region`)). Two regions may
+    overlap when they are frame addresses of the same area within a word; a register pointing
+    into frame areas and any access to those areas; two accesses through pointers to memory
+    outside the frame (buffers the caller passed may be one). A pointer outside the frame never
+    reaches into it. The earlier accesses are indexed by region, so each access meets only those
+    it may alias (a fully unrolled cipher has thousands)."""
+    ptr = ([], [])                                      # groups: [loads, stores] through pointers
+    frame: dict[str, list[tuple[int, bool, int]]] = {}  # area -> (offset, store, group)
+    into: list[tuple[frozenset, bool, int]] = []        # (areas, store, group)
     for g, rs in enumerate(regions):
         for store, r in rs:
             if r[0] == "ptr":

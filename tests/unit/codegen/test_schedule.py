@@ -15,6 +15,7 @@ from aedsl.driver import compile_spec
 from tests.tiers import tiered
 
 V = [FIRST_VREG + i for i in range(16)]
+RNG_SEED = 2026_11_27
 TARGET = make_target(chips.load("msp430f1611"))
 
 
@@ -268,3 +269,35 @@ def test_arm_accesses_through_two_pointers_keep_their_order_with_a_store():
     assert preds[1] == {0} and preds[2] == {0}             # both loads wait for the store
     assert preds[3] == {0, 1, 2}                           # the next store waits for them all
     assert preds[4] == set()                               # the frame is not behind a pointer
+
+
+def _pairwise_alias(a: tuple, b: tuple) -> bool:
+    """The aliasing rule of `_alias_preds`, written pair by pair (the oracle)."""
+    if a[0] == "ptr" or b[0] == "ptr":
+        return a[0] == b[0]
+    if a[0] == "into" or b[0] == "into":
+        (p, q) = (a, b) if a[0] == "into" else (b, a)
+        return bool(p[1] & q[1]) if q[0] == "into" else q[1] in p[1]
+    return a[1] == b[1] and abs(a[2] - b[2]) < 4
+
+
+def test_indexed_alias_order_equals_the_pairwise_rule(rng):
+    areas = ["slot:0", "slot:1", "local:buf", "out:0"]
+
+    def region():
+        kind = rng.choice(["ptr", "frame", "frame", "into"])
+        if kind == "ptr":
+            return ("ptr",)
+        if kind == "frame":
+            return ("frame", rng.choice(areas), rng.randrange(0, 16, 2))
+        return ("into", frozenset(rng.sample(areas, rng.randint(1, 2))))
+
+    for _ in range(200):
+        regions = [[(rng.random() < 0.4, region()) for _ in range(rng.randint(0, 3))]
+                   for _ in range(rng.randint(1, 12))]
+        fast = [set() for _ in regions]
+        schedule._alias_preds(regions, fast)
+        slow = [{h for h in range(g) if any((sa or sb) and _pairwise_alias(ra, rb)
+                                            for sa, ra in regions[g] for sb, rb in regions[h])}
+                for g in range(len(regions))]
+        assert fast == slow, regions

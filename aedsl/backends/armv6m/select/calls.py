@@ -30,7 +30,7 @@ class ArmCalls:
     # the wide arguments and results of calls share the frame area of the byte-buffer paths
     # (`bytes.tmp`, codegen/select/bytes.py): each is written and read within one IR operation
     # (a call; a partial or unaligned block load or store), and the scheduler keeps every access
-    # to one area in order where offsets meet (codegen/schedule.py `_may_alias`), so neither
+    # to one area in order where offsets meet (codegen/schedule.py `_alias_preds`), so neither
     # needs its own words (a function with both, e.g. GCM's absorb: 16 bytes less stack)
     CALL_BUF = "bytes.tmp"
 
