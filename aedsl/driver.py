@@ -8,6 +8,7 @@ chip's target (`aedsl.backends.registry.target_for`), which selects, allocates a
 """
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 from aedsl import chips as chips_mod
@@ -110,11 +111,18 @@ def compile_spec(spec_path: str | Path, chip, knobs: dict | None = None, skip_pa
     same compiler comes from the unit cache (`aedsl.unit_cache`)."""
     chip = chips_mod.load(chip) if isinstance(chip, str) else chip
     name = unit_cache.key(spec_path, chip, knobs or {}, skip_passes, entry)
-    unit = None if keep else unit_cache.load(name)
-    if unit is None:
-        unit = _compile(spec_path, chip, knobs, skip_passes, entry, keep)
-        unit_cache.store(name, unit)
-    return unit
+    unit = unit_cache.load(name, keep)
+    if unit is not None:
+        if keep:                         # the machine descriptions are not stored: made again
+            backend = registry.target_for(chip)
+            unit.mir = [dataclasses.replace(k, machine=backend.machine(chip, k.mf)) for k in unit.mir]
+        return unit
+    # compiled in full when the cache will keep it, so that a later request of either kind
+    # reads it back (the full form costs a copy of each function's machine IR)
+    full = keep or unit_cache.enabled()
+    unit = _compile(spec_path, chip, knobs, skip_passes, entry, full)
+    unit_cache.store(name, unit)
+    return unit if keep else dataclasses.replace(unit, module=None, mir=[])
 
 
 def _compile(spec_path, chip, knobs, skip_passes, entry, keep) -> Compiled:

@@ -6,13 +6,14 @@ hash of every input a compile reads: the compiler itself (`compiler_hash`: aedsl
 chip files and the C runtime, so any change to them starts afresh), the spec as named, its text
 and that of every spec it may use (`frontend.elaborate.spec_files`), the chip, the knobs and the
 options of `driver.compile_spec`. Only units that compiled are kept (a spec error is raised again each
-time), and only their plain form (no IR module or machine IR: `keep=True` compiles, which hold
-them, are not read from the cache, but their plain form is written to it).
+time). Each entry has the unit's plain form (`<key>.pickle`) and its full form
+(`<key>.keep.pickle`: the IR module and each function's machine IR, which `compile_spec(keep=True)`
+returns for analyses such as aedsl/ct), so one compile serves both kinds of request.
 
 `AEDSL_UNIT_CACHE=off` turns the cache off (a determinism test compiles twice for real). Entries
 are written under a private name and renamed, so concurrent processes never read a half-written
 unit; an entry that cannot be read is compiled again, one that cannot be written is not kept.
-The folder is trimmed to the `KEEP` most recently used entries.
+The folder is trimmed to the most recently used entries (`KEEP`).
 """
 from __future__ import annotations
 
@@ -21,6 +22,7 @@ import hashlib
 import os
 import pickle
 import sys
+import zlib
 from functools import lru_cache
 from pathlib import Path
 
@@ -28,7 +30,7 @@ from aedsl import __version__, resources
 from aedsl.frontend.elaborate import spec_files
 from aedsl.resources import cache_root
 
-KEEP = 4000          # entries (about 50 KB each)
+KEEP = 2000          # entries (a plain unit about 50 KB, its full form about 50 KB compressed)
 VERSION = "1"        # the entry format
 
 
@@ -74,14 +76,19 @@ def key(spec_path, chip, knobs: dict, skip_passes, entry) -> str | None:
     return h.hexdigest()[:32]
 
 
-def load(name: str | None):
-    """The unit kept under `name`, or None."""
+def _path(name: str, keep: bool) -> Path:
+    return folder() / f"{name}{'.keep' if keep else ''}.pickle"
+
+
+def load(name: str | None, keep: bool = False):
+    """The unit kept under `name`, or None. `keep`: its full form, whose kept functions have no
+    machine description (`machine` None: the caller's target makes it again)."""
     if name is None or not enabled():
         return None
-    path = folder() / f"{name}.pickle"
+    path = _path(name, keep)
     try:
-        with open(path, "rb") as f:
-            unit = pickle.load(f)
+        data = path.read_bytes()
+        unit = pickle.loads(zlib.decompress(data) if keep else data)
         os.utime(path)                  # recently used: kept when the folder is trimmed
         return unit
     except Exception:                   # absent or unreadable: compiled again
@@ -89,30 +96,43 @@ def load(name: str | None):
 
 
 def store(name: str | None, unit) -> None:
-    """Keep the plain form of `unit` under `name`."""
+    """Keep `unit` under `name`: its plain form, and its full form too when it has one (the
+    IR module and the machine IR, compressed, without the machine descriptions)."""
     if name is None or not enabled():
         return
-    plain = dataclasses.replace(unit, module=None, mir=[])
-    d = folder()
-    private = d / f"{name}.{os.getpid()}.tmp"
+    plain = pickle.dumps(dataclasses.replace(unit, module=None, mir=[]), protocol=pickle.HIGHEST_PROTOCOL)
+    forms = [(False, plain)]
+    if unit.module is not None:
+        full = dataclasses.replace(unit, mir=[dataclasses.replace(k, machine=None) for k in unit.mir])
+        forms.append((True, zlib.compress(pickle.dumps(full, protocol=pickle.HIGHEST_PROTOCOL), 1)))
     try:
-        d.mkdir(parents=True, exist_ok=True)
-        with open(private, "wb") as f:
-            pickle.dump(plain, f, protocol=pickle.HIGHEST_PROTOCOL)
-        os.replace(private, d / f"{name}.pickle")
-        _trim(d)
+        folder().mkdir(parents=True, exist_ok=True)
+        for keep, data in forms:
+            path = _path(name, keep)
+            private = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+            try:
+                private.write_bytes(data)
+                os.replace(private, path)
+            finally:
+                private.unlink(missing_ok=True)
+        _trim(folder())
     except OSError:
-        private.unlink(missing_ok=True)
+        pass
 
 
 def _trim(d: Path) -> None:
-    entries = list(d.glob("*.pickle"))
-    if len(entries) <= KEEP:
-        return
-    def used(p: Path) -> float:
+    """Down to 3/4 of `KEEP` entries (both forms of a key together), the least recently used
+    first, once there are more than `KEEP`."""
+    used: dict[str, float] = {}
+    for p in d.glob("*.pickle"):
         try:
-            return p.stat().st_mtime
+            t = p.stat().st_mtime
         except OSError:
-            return 0.0
-    for p in sorted(entries, key=used)[: len(entries) - KEEP * 3 // 4]:
-        p.unlink(missing_ok=True)
+            continue
+        k = p.name.split(".", 1)[0]
+        used[k] = max(used.get(k, 0.0), t)
+    if len(used) <= KEEP:
+        return
+    for k in sorted(used, key=used.__getitem__)[: len(used) - KEEP * 3 // 4]:
+        for keep in (False, True):
+            (d / _path(k, keep).name).unlink(missing_ok=True)

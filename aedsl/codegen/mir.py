@@ -163,6 +163,11 @@ class MFunction:
     accel_ports: object = None                     # the accelerator's I/O ports, if the chip has one
     accel_report: list = field(default_factory=list)   # what wait finalisation did, per wait
 
+    def __getstate__(self) -> dict:
+        """Pickled (the unit cache keeps machine IR) without the accelerator's ports, which hold
+        the chip's functions and serve only the pipeline that has already run."""
+        return {**vars(self), "accel_ports": None}
+
     def clone(self) -> "MFunction":
         """An independent copy, as `copy.deepcopy` gives but faster: new instruction objects
         with their own operand lists (operands are immutable, so shared); every other field

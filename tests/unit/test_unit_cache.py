@@ -38,7 +38,10 @@ def cache(monkeypatch, tmp_path):
 
 
 def _entries(tmp_path):
-    return sorted((tmp_path / "units").glob("*.pickle"))
+    """The plain forms (each entry also has its full form, `<key>.keep.pickle`)."""
+    plain = sorted(p for p in (tmp_path / "units").glob("*.pickle") if not p.name.endswith(".keep.pickle"))
+    assert {p.name.split(".")[0] for p in (tmp_path / "units").glob("*.keep.pickle")} == {p.stem for p in plain}
+    return plain
 
 
 def test_second_compile_is_read_back_identical(cache, tmp_path):
@@ -68,12 +71,31 @@ def test_a_changed_spec_or_used_spec_compiles_again(cache, tmp_path):
     assert len(cache) == 4
 
 
-def test_keep_compiles_are_not_read_but_feed_the_cache(cache, tmp_path):
-    kept = driver.compile_spec(SPECK, "stm32f030", KNOBS, keep=True)
-    again = driver.compile_spec(SPECK, "stm32f030", KNOBS, keep=True)
-    assert len(cache) == 2 and kept.mir and again.mir and again.module is not None
+def test_one_compile_serves_both_forms(cache, tmp_path, monkeypatch):
     plain = driver.compile_spec(SPECK, "stm32f030", KNOBS)
-    assert len(cache) == 2 and plain.asm == kept.asm and plain.mir == [] and plain.module is None
+    kept = driver.compile_spec(SPECK, "stm32f030", KNOBS, keep=True)
+    assert len(cache) == 1 and plain.mir == [] and plain.module is None
+    assert kept.module is not None and kept.mir and all(k.machine is not None for k in kept.mir)
+    monkeypatch.setenv("AEDSL_UNIT_CACHE", "off")
+    fresh = driver.compile_spec(SPECK, "stm32f030", KNOBS, keep=True)
+    assert len(cache) == 2 and fresh.asm == kept.asm == plain.asm
+    assert [(k.name, k.machine.name, k.machine.allocatable, list(map(repr, k.mf.insts))) for k in kept.mir] == \
+        [(k.name, k.machine.name, k.machine.allocatable, list(map(repr, k.mf.insts))) for k in fresh.mir]
+
+
+@pytest.mark.parametrize("chip", ["cc430f6137", "stm32f030"])
+def test_the_constant_time_analyses_read_the_same_from_the_cache(cache, chip, monkeypatch):
+    from aedsl.ct import check
+    from aedsl.ct.report import render
+    spec = SPECS / "schemes" / "ccm.ae"
+
+    def report():
+        check._compiled.cache_clear()
+        return render(check.check(spec, chip, {}, run_dynamic=False))
+    first, again = report(), report()
+    assert len(cache) == 1 and first == again
+    monkeypatch.setenv("AEDSL_UNIT_CACHE", "off")
+    assert report() == first and len(cache) == 2
 
 
 def test_off_damaged_and_trimmed(cache, tmp_path, monkeypatch):
@@ -91,7 +113,7 @@ def test_off_damaged_and_trimmed(cache, tmp_path, monkeypatch):
     driver.compile_spec(SPECK, "msp430f1611", {**KNOBS, "key_bits": 96})
     assert len(_entries(tmp_path)) == 2
     driver.compile_spec(SPECK, "msp430f1611", KNOBS)
-    # three entries > KEEP: trimmed to the most recently used, 3/4 of KEEP
+    # three entries > KEEP: trimmed to the most recently used, 3/4 of KEEP (both forms of each)
     from aedsl import chips
     newest = unit_cache.key(SPECK, chips.load("msp430f1611"), KNOBS, None, None)
     assert [e.stem for e in _entries(tmp_path)] == [newest]
