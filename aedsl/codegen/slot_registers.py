@@ -134,6 +134,7 @@ def slot_registers(mf: MFunction, target: Target, usable: set[int], regs: frozen
     taken: set[int] = set()
     gone: set[int] = set()
     before: dict[int, list[MInst]] = defaultdict(list)     # copies put in front of an instruction
+    cached: dict[int, tuple[int, dict]] = {}     # block -> (first index known, live before each)
     for sites, slot in _webs(insts, refs, block_of, target):
         first, last = sites[0][0], sites[-1][0]
         store = _moves(insts[first], target, slot)
@@ -146,13 +147,8 @@ def slot_registers(mf: MFunction, target: Target, usable: set[int], regs: frozen
                                                           or target.desc(insts[i]).branch))
                        for i in range(first + 1, last + 1)):
             continue
-        a, b = cfg.blocks[block_of[first]]
-        live_before, live = {}, set(live_out[block_of[first]])
-        for k in range(b - 1, first, -1):
-            d, u = du[k]
-            live.difference_update(d)
-            live.update(u)
-            live_before[k] = set(live)
+        bi = block_of[first]
+        live_before = _live_before(cached, bi, cfg.blocks[bi][1], first, du, live_out[bi])
         x = store[1]
         chain = _chain(first, last, live_before, du, cands, load if load in regs else None, x)
         if chain is None and load is not None:
@@ -196,6 +192,8 @@ def slot_registers(mf: MFunction, target: Target, usable: set[int], regs: frozen
             before[s].append(m)
         taken.update(r for r, _ in chain)
         _mark_live(du, chain, last)
+        valid, known = cached[bi]
+        cached[bi] = (max(valid, last + 1), known)    # du changed at first .. last only
     out: list[MInst] = []
     for i, inst in enumerate(insts):
         out.extend(before.get(i, ()))
@@ -203,6 +201,23 @@ def slot_registers(mf: MFunction, target: Target, usable: set[int], regs: frozen
             out.append(inst)
     mf.insts = out
     return taken
+
+
+def _live_before(cached: dict, bi: int, end: int, first: int, du: list, live_out: set) -> dict:
+    """The registers live before each instruction k of block `bi` (ending at `end`), for
+    first < k < end, from the block's live-out set; what an earlier call computed is reused
+    from the index below which `du` has since changed (`cached[bi]`)."""
+    valid, known = cached.get(bi, (end, {}))
+    if valid > first + 1:
+        live = set(live_out) if valid == end else set(known[valid])
+        for k in range(valid - 1, first, -1):
+            d, u = du[k]
+            live.difference_update(d)
+            live.update(u)
+            known[k] = set(live)
+        valid = first + 1
+    cached[bi] = (valid, known)
+    return known
 
 
 def _webs(insts: list[MInst], refs: dict, block_of: dict, target: Target):
