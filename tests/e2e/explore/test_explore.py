@@ -3,7 +3,6 @@ cache, an AEAD scheme with a variant that cannot compile, usage errors), the iss
 the MSP430F5528 and a dask LocalCluster in the slow one."""
 import csv
 import json
-import time
 
 import pytest
 
@@ -60,9 +59,8 @@ def test_block_cipher_sweep_and_its_rerun_from_the_cache(capsys, own_cache):
     assert [r["pareto"] for r in rows] == ["yes", "yes"]
     assert out_png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     first = out_csv.read_text()
-    t0 = time.monotonic()
     code, out, _ = explore(capsys, *argv)
-    assert code == 0 and "(2 from the cache)" in out and time.monotonic() - t0 < 5
+    assert code == 0 and "(2 from the cache)" in out
     assert out_csv.read_text() == first
     # --no-cache measures again, and gets the same numbers
     code, out, _ = explore(capsys, *argv, "--no-cache")
@@ -116,7 +114,7 @@ def test_usage_errors_exit_2_before_any_work(capsys, own_cache):
 @pytest.mark.needs("msp430")
 def test_the_issue_aes_sweep_with_seed_003_beside_it(capsys, own_cache):
     """Every aes_tables x unroll on the MSP430F5528 (15 variants, two workers), seed 003's AES
-    figures drawn beside ours; the rerun comes from the cache in under 5 s."""
+    figures drawn beside ours; the rerun comes from the cache."""
     out_csv, out_png = own_cache / "aes.csv", own_cache / "aes.png"
     argv = (AES, "--chip", "msp430f5528", "--sweep", "aes_tables=sbox,sbox2,t16x4,t32x4,t32x1",
             "--sweep", "unroll=looped,1,full", "--csv", str(out_csv), "--plot", str(out_png), "--jobs", "2")
@@ -131,9 +129,8 @@ def test_the_issue_aes_sweep_with_seed_003_beside_it(capsys, own_cache):
     smallest = min(rows, key=lambda r: int(r["rom_bytes"]))
     assert smallest["pareto"] == "yes" and (smallest["aes_tables"], smallest["unroll"]) == ("sbox", "looped")
     assert out_png.stat().st_size > 10_000
-    t0 = time.monotonic()
     assert cli.main(["explore", *argv]) == 0
-    assert time.monotonic() - t0 < 5 and "(15 from the cache)" in capsys.readouterr().out
+    assert "(15 from the cache)" in capsys.readouterr().out
 
 
 @pytest.mark.slow
