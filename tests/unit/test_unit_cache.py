@@ -87,11 +87,9 @@ def test_one_compile_serves_both_forms(cache, tmp_path, monkeypatch):
 def test_the_constant_time_analyses_read_the_same_from_the_cache(cache, chip, monkeypatch):
     from aedsl.ct import check
     from aedsl.ct.report import render
-    spec = SPECS / "schemes" / "ccm.ae"
-
     def report():
         check._compiled.cache_clear()
-        return render(check.check(spec, chip, {}, run_dynamic=False))
+        return render(check.check(SPECK, chip, KNOBS, run_dynamic=False))
     first, again = report(), report()
     assert len(cache) == 1 and first == again
     monkeypatch.setenv("AEDSL_UNIT_CACHE", "off")
