@@ -122,7 +122,7 @@ def compile_spec(spec_path: str | Path, chip, knobs: dict | None = None, skip_pa
     full = keep or unit_cache.enabled()
     unit = _compile(spec_path, chip, knobs, skip_passes, entry, full)
     unit_cache.store(name, unit)
-    return unit if keep else dataclasses.replace(unit, module=None, mir=[])
+    return unit if keep else unit_cache.plain(unit)
 
 
 def _compile(spec_path, chip, knobs, skip_passes, entry, keep) -> Compiled:

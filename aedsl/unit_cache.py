@@ -62,8 +62,10 @@ def compiler_hash() -> str:
 
 
 def key(spec_path, chip, knobs: dict, skip_passes, entry) -> str | None:
-    """The entry name of a compile; None when its inputs cannot be read (the compile then runs
-    and reports the problem itself)."""
+    """The entry name of a compile; None when the cache is off or the compile's inputs cannot be
+    read (the compile then runs and reports the problem itself)."""
+    if not enabled():
+        return None
     h = hashlib.sha256(f"{VERSION}\0{compiler_hash()}\0{sys.version_info[:2]}".encode())
     try:
         for p in spec_files(spec_path):
@@ -76,6 +78,11 @@ def key(spec_path, chip, knobs: dict, skip_passes, entry) -> str | None:
     return h.hexdigest()[:32]
 
 
+def plain(unit):
+    """`unit` without its IR module and machine IR (what `compile_spec` returns without keep)."""
+    return dataclasses.replace(unit, module=None, mir=[])
+
+
 def _path(name: str, keep: bool) -> Path:
     return folder() / f"{name}{'.keep' if keep else ''}.pickle"
 
@@ -83,7 +90,7 @@ def _path(name: str, keep: bool) -> Path:
 def load(name: str | None, keep: bool = False):
     """The unit kept under `name`, or None. `keep`: its full form, whose kept functions have no
     machine description (`machine` None: the caller's target makes it again)."""
-    if name is None or not enabled():
+    if name is None:                    # the cache is off, or the inputs unreadable
         return None
     path = _path(name, keep)
     try:
@@ -98,10 +105,9 @@ def load(name: str | None, keep: bool = False):
 def store(name: str | None, unit) -> None:
     """Keep `unit` under `name`: its plain form, and its full form too when it has one (the
     IR module and the machine IR, compressed, without the machine descriptions)."""
-    if name is None or not enabled():
+    if name is None:                    # the cache is off, or the inputs unreadable
         return
-    plain = pickle.dumps(dataclasses.replace(unit, module=None, mir=[]), protocol=pickle.HIGHEST_PROTOCOL)
-    forms = [(False, plain)]
+    forms = [(False, pickle.dumps(plain(unit), protocol=pickle.HIGHEST_PROTOCOL))]
     if unit.module is not None:
         full = dataclasses.replace(unit, mir=[dataclasses.replace(k, machine=None) for k in unit.mir])
         forms.append((True, zlib.compress(pickle.dumps(full, protocol=pickle.HIGHEST_PROTOCOL), 1)))

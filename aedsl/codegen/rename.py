@@ -138,8 +138,9 @@ def _update(after: list, sets: dict) -> None:
 
 
 def _first_change(block, du, after, target, regs, stop, updates_in_place, start=0):
-    """The block's first copy from `start` that can go (`after`: `_live_after` of the block): ("rename", its index, rD, rS, the
-    indices whose reads of rD become rS), or ("swap", its index, rD, rS, j) when rD and rS
+    """The block's first copy from `start` that can go (`after`: the registers of `regs` live
+    after each instruction, `liveness.live_after`): ("rename", its index, rD, rS, the indices
+    whose reads of rD become rS), or ("swap", its index, rD, rS, j) when rD and rS
     exchange names up to index j, where both are dead (rS written while rD is still needed:
     the value then stays in rS and what the block wrote into rS goes to rD), or None."""
     n = len(block)
