@@ -111,21 +111,49 @@ def compile_spec(spec_path: str | Path, chip, knobs: dict | None = None, skip_pa
     same compiler comes from the unit cache (`aedsl.unit_cache`)."""
     chip = chips_mod.load(chip) if isinstance(chip, str) else chip
     name = unit_cache.key(spec_path, chip, knobs or {}, skip_passes, entry)
-    unit = unit_cache.load(name, keep)
+    unit = _cached(name, keep, chip)
     if unit is not None:
-        if keep:                         # the machine descriptions are not stored: made again
-            backend = registry.target_for(chip)
-            unit.mir = [dataclasses.replace(k, machine=backend.machine(chip, k.mf)) for k in unit.mir]
         return unit
-    # compiled in full when the cache will keep it, so that a later request of either kind
-    # reads it back (the full form costs a copy of each function's machine IR)
-    full = keep or unit_cache.enabled()
-    unit = _compile(spec_path, chip, knobs, skip_passes, entry, full)
-    unit_cache.store(name, unit)
-    return unit if keep else unit_cache.plain(unit)
+    if name is None:
+        return _compile(spec_path, chip, knobs, skip_passes, entry, keep)
+    with unit_cache.lock(name):
+        unit = _cached(name, keep, chip)          # another process compiled it meanwhile
+        if unit is not None:
+            return unit
+        # the request names the variant its own way: once the IR is built, the entry of what the
+        # target compiles from it may be there already (the same variant named otherwise)
+        backend, module = _ir(spec_path, chip, knobs, skip_passes, entry)
+        target = unit_cache.module_key(spec_path, chip, module)
+        with unit_cache.lock(target):
+            unit = _cached(target, keep, chip)
+            if unit is None:
+                # compiled in full, so that a later request of either kind reads it back (the
+                # full form costs a copy of each function's machine IR)
+                unit = _generate(backend, module, chip, spec_path, True)
+                unit_cache.store(target or name, unit)
+                if not keep:
+                    unit = unit_cache.plain(unit)
+        unit_cache.alias(name, target)
+    return unit
+
+
+def _cached(name, keep: bool, chip):
+    """The unit kept under `name`, with the machine descriptions of a full form made again (they
+    are not stored); None when there is none."""
+    unit = unit_cache.load(name, keep)
+    if unit is not None and keep:
+        backend = registry.target_for(chip)
+        unit.mir = [dataclasses.replace(k, machine=backend.machine(chip, k.mf)) for k in unit.mir]
+    return unit
 
 
 def _compile(spec_path, chip, knobs, skip_passes, entry, keep) -> Compiled:
+    return _generate(*_ir(spec_path, chip, knobs, skip_passes, entry), chip, spec_path, keep)
+
+
+def _ir(spec_path, chip, knobs, skip_passes, entry):
+    """The chip's target and the IR module it compiles: the spec under the knobs, after the
+    passes, with the target's knobs that name the variant and the exported interfaces."""
     knobs = check_knobs(chip, knobs or {})
     backend = registry.target_for(chip)
     if skip_passes is None:
@@ -142,6 +170,12 @@ def _compile(spec_path, chip, knobs, skip_passes, entry, keep) -> Compiled:
         module, interfaces = _build_ir(spec_path, chip, backend, retry, own, entry, skip_passes)
     module.knobs.update(extra)           # they name the variant (stem, file header)
     module.interfaces = interfaces
+    return backend, module
+
+
+def _generate(backend, module, chip, spec_path, keep) -> Compiled:
+    """The target's half: select, allocate and emit `module` (`keep`: with the IR module and the
+    machine IR in the unit)."""
     if not keep:
         return backend.compile_module(module, chip, str(spec_path))
     unit = backend.compile_module(module, chip, str(spec_path), keep_mir=True)

@@ -1,7 +1,8 @@
 """The unit cache (aedsl/unit_cache.py): a variant compiled once is read back byte-identical
 without compiling; any change to the spec, a spec it uses, the knobs or the chip compiles again;
-`keep=True` compiles are never read from it; it can be turned off, survives damage and is
-trimmed."""
+one compile serves both forms (plain and `keep=True`); a variant named two ways (a default named
+or left out) is compiled once; a compile waits for the same compile in progress; the cache can be
+turned off, survives damage and is trimmed."""
 import pytest
 
 from aedsl import driver, unit_cache
@@ -26,13 +27,13 @@ fn g(x: u16) -> u16 {
 @pytest.fixture
 def cache(monkeypatch, tmp_path):
     monkeypatch.setenv("AEDSL_CACHE", str(tmp_path))
-    calls = []
-    real = driver._compile
+    calls = []                  # the target's half of each compile that ran (the costly part)
+    real = driver._generate
 
     def counted(*args):
-        calls.append(args[0])
+        calls.append(args[1].name)
         return real(*args)
-    monkeypatch.setattr(driver, "_compile", counted)
+    monkeypatch.setattr(driver, "_generate", counted)
     monkeypatch.setenv("AEDSL_UNIT_CACHE", "on")     # a patch turns it off (tests/conftest.py)
     return calls
 
@@ -114,7 +115,47 @@ def test_off_damaged_and_trimmed(cache, tmp_path, monkeypatch):
     # three entries > KEEP: trimmed to the most recently used, 3/4 of KEEP (both forms of each)
     from aedsl import chips
     newest = unit_cache.key(SPECK, chips.load("msp430f1611"), KNOBS, None, None)
-    assert [e.stem for e in _entries(tmp_path)] == [newest]
+    older = unit_cache.key(SPECK, chips.load("msp430f1611"), {**KNOBS, "key_bits": 96}, None, None)
+    assert len(_entries(tmp_path)) == 1 and unit_cache.load(newest) is not None and unit_cache.load(older) is None
+
+
+def test_a_variant_named_two_ways_compiles_once(cache, tmp_path):
+    # speck.ae's `unroll` defaults to 1: the second request names the same variant
+    a = driver.compile_spec(SPECK, "cc430f6137", KNOBS)
+    b = driver.compile_spec(SPECK, "cc430f6137", {**KNOBS, "unroll": 1})
+    assert len(cache) == 1 and len(_entries(tmp_path)) == 1 and b.asm == a.asm
+    assert len(list((tmp_path / "units").glob("*.alias"))) == 2
+    kept = driver.compile_spec(SPECK, "cc430f6137", {**KNOBS, "unroll": 1}, keep=True)
+    assert len(cache) == 1 and kept.asm == a.asm and kept.mir and kept.mir[0].machine is not None
+    driver.compile_spec(SPECK, "cc430f6137", {**KNOBS, "unroll": 2})          # another variant
+    assert len(cache) == 2 and len(_entries(tmp_path)) == 2
+
+
+def test_a_compile_waits_for_the_same_compile_in_progress(cache, monkeypatch):
+    import threading
+    from contextlib import contextmanager
+    from aedsl import chips
+    chip = chips.load("cc430f6137")
+    name = unit_cache.key(SPECK, chip, KNOBS, None, None)
+    real_lock, asking = unit_cache.lock, threading.Event()
+
+    @contextmanager
+    def lock(n):
+        if threading.current_thread() is not threading.main_thread():
+            asking.set()                    # the other compile missed the cache: it asks for the lock
+        with real_lock(n):
+            yield
+    monkeypatch.setattr(unit_cache, "lock", lock)
+    monkeypatch.setenv("AEDSL_UNIT_CACHE", "on")
+    got = []
+    with real_lock(name):                   # this "process" is compiling the variant
+        other = threading.Thread(target=lambda: got.append(driver.compile_spec(SPECK, chip, KNOBS)))
+        other.start()
+        assert asking.wait(60)
+        unit = driver._compile(SPECK, chip, KNOBS, None, None, True)
+        unit_cache.store(name, unit)
+    other.join(60)
+    assert len(cache) == 1 and got[0].asm == unit.asm      # the other read it instead of compiling
 
 
 def test_unreadable_spec_is_reported_by_the_compile(cache, tmp_path):
