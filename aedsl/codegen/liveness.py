@@ -8,21 +8,35 @@ from .target import Target
 FLAGS = -1   # pseudo-register standing for the condition flags (dead-code elimination, scheduling)
 
 
+_PLANS: dict[int, tuple] = {}       # id(InstrDesc) -> (the desc, its plan)
+
+
+def _plan(d) -> tuple[int, ...]:
+    """Per operand position of an instruction described by `d`: 1 read, 2 written, 3 both, 0
+    neither (positions past the last one `d` names are neither)."""
+    p = _PLANS.get(id(d))
+    if p is None or p[0] is not d:
+        n = max(d.reads + d.writes, default=-1) + 1
+        p = _PLANS[id(d)] = (d, tuple((i in d.reads) | (i in d.writes) << 1 for i in range(n)))
+    return p[1]
+
+
 def defs_uses(inst: MInst, target: Target, flags: bool = False) -> tuple[list[int], list[int]]:
     """Registers written and read by `inst` (a memory operand's base is read; @Rn+ both);
     with `flags`, the condition flags as register FLAGS. (The hottest function of the back end:
-    operands are told apart by exact type, as `regs_in` does by class.)"""
+    each description's read/write positions are a plan made once, and operands are told apart
+    by exact type, as `regs_in` does by class.)"""
     mn = inst.mn
     if mn == "label" or mn == "comment":
         return [], []
     d = target.desc(inst)
-    reads, writes = d.reads, d.writes
     defs: list[int] = []
     uses: list[int] = []
-    for i, op in enumerate(inst.ops):
+    for code, op in zip(_plan(d), inst.ops):
+        if not code:
+            continue
         t = type(op)
-        read = i in reads
-        if read:
+        if code & 1:
             if t is R or t is Ind:
                 uses.append(op.reg)
             elif t is Inc:
@@ -30,14 +44,14 @@ def defs_uses(inst: MInst, target: Target, flags: bool = False) -> tuple[list[in
                 defs.append(op.reg)
             elif t is Mem and op.base is not None:
                 uses.append(op.base)
-        if i in writes:
-            if t is R:
+            if code & 2 and t is R:
                 defs.append(op.reg)
-            elif not read:
-                if t is Ind or t is Inc:
-                    uses.append(op.reg)
-                elif t is Mem and op.base is not None:
-                    uses.append(op.base)
+        elif t is R:
+            defs.append(op.reg)
+        elif t is Ind or t is Inc:
+            uses.append(op.reg)
+        elif t is Mem and op.base is not None:
+            uses.append(op.base)
     if flags:
         if d.flags_in:
             uses.append(FLAGS)
