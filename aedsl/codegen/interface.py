@@ -102,7 +102,8 @@ def _judge(mf: MFunction, ctx: MirContext) -> tuple[int, ...]:
 def run_mir_pipeline(mf: MFunction, passes: list[MirPass], ctx: MirContext) -> None:
     """Run the passes in order. At SCHEDULE, the rest of the pipeline runs on the function as
     selected and on one copy per scheduling strategy that re-orders it (`codegen/schedule.py`:
-    for register pressure, bitsliced regions limb-major); the cheapest allocated code by the
+    for register pressure, bitsliced regions limb-major; fewer for a very long function,
+    `schedule.strategies`); the cheapest allocated code by the
     cost model is kept, the selected order on a tie: fewer cycles, or in size mode (`opt=size`)
     fewer bytes (`schedule.judge` of the function as the target will emit it, `Target.final_form`;
     knob `op_order=source`: no copy is tried)."""
@@ -112,7 +113,7 @@ def run_mir_pipeline(mf: MFunction, passes: list[MirPass], ctx: MirContext) -> N
                 continue
             trials = []              # each strategy that re-orders something, allocated and judged
             seen = {_order(mf)}      # an order two strategies reach is allocated once
-            for strategy in schedule.STRATEGIES:
+            for strategy in schedule.strategies(mf):
                 trial = mf.clone()
                 changed = [schedule.schedule(trial, ctx.machine, step) for step in strategy.split("+")]
                 if any(changed) and _order(trial) not in seen:

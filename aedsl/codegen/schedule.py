@@ -425,6 +425,19 @@ def _schedule_run(groups: list[list[int]], insts: list[MInst], target: Target,
 # re-ordered consumer by consumer, "depth+pressure" may end worse (NORX32-4-1 on stm32f030).
 STRATEGIES = ("pressure", "lanes", "depth+pressure", "depth_rev+pressure")
 
+# A function this long (a fully unrolled cipher) tries only the strategies that ever won there:
+# over the 2 094 schedule points of the variants the test suite compiles, the limb-major and the
+# consumer-by-consumer ("depth") orders never won at LONG instructions or more (22 functions: the
+# selected order, "pressure" or "depth_rev" won), and each of them costs one to two baseline
+# allocations there (AES-256 S-box-only fully unrolled on cc430f6137: 5.5 of 12 s).
+LONG = 3000
+LONG_STRATEGIES = ("pressure", "depth_rev+pressure")
+
+
+def strategies(mf: MFunction) -> tuple[str, ...]:
+    """The strategies the MIR pipeline tries on `mf` (STRATEGIES; LONG_STRATEGIES for a long one)."""
+    return LONG_STRATEGIES if len(mf.insts) >= LONG else STRATEGIES
+
 
 def schedule(mf: MFunction, target: Target, strategy: str = "pressure") -> bool:
     """Re-order every run between fixed points (in place) by `strategy`: "pressure" = bottom-up
