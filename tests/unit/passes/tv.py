@@ -43,10 +43,18 @@ def _run(program, fn, args):
 
 
 def check_equivalent(before: Module, after: Module, trials: int = 3, seed: int = 1,
-                     interface=None, functions=None) -> int:
+                     interface=None, functions=None, programs: dict | None = None) -> int:
     """Assert equal behaviour of every function present in both modules; return how many calls
-    were compared (so a caller can assert something was checked)."""
-    p0, p1 = compile_module(before), compile_module(after)
+    were compared (so a caller can assert something was checked). `programs`: the caller's
+    modules compiled for the interpreter so far, by id (a chain of passes compiles each output
+    once, as the next pass's input; the caller changes no module it gives and keeps them alive)."""
+    def program(m: Module):
+        if programs is None:
+            return compile_module(m)
+        if id(m) not in programs:
+            programs[id(m)] = (m, compile_module(m))
+        return programs[id(m)][1]
+    p0, p1 = program(before), program(after)
     names = functions or [f.name for f in after.functions if before.has_function(f.name)]
     rng = random.Random(seed)
     compared = 0
