@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import operator
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Callable
 
 
@@ -292,15 +293,33 @@ def _concat(widths, w, attrs):
     return concat
 
 
+@lru_cache(maxsize=512)
+def _perm_rows(table: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
+    """The bit permutation `table` (output bit table[i] = input bit i) a byte at a time: for
+    input byte k, the output bits each of its 256 values sets."""
+    rows = []
+    for k in range(0, len(table), 8):
+        dests = table[k:k + 8]
+        row = [0] * 256
+        for v in range(1, 256):
+            low = v & -v
+            b = low.bit_length() - 1
+            row[v] = row[v ^ low] | (1 << dests[b] if b < len(dests) else 0)
+        rows.append(tuple(row))
+    return tuple(rows)
+
+
 @_op("perm", 1, 1)
 def _perm(widths, w, attrs):
-    # output bit table[i] = input bit i
+    # output bit table[i] = input bit i, looked up a byte at a time (_perm_rows)
     table = tuple(attrs["table"])
+    rows, n = _perm_rows(table), -(-len(table) // 8)
+    m = mask(len(table))
 
     def perm(x):
         r = 0
-        for i, dest in enumerate(table):
-            r |= ((x >> i) & 1) << dest
+        for row, b in zip(rows, (x & m).to_bytes(n, "little")):
+            r |= row[b]
         return r
     return perm
 

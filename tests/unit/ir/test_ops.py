@@ -3,6 +3,8 @@ examples), and the interpreter, constant evaluation and the selectors' folding a
 (property tests on random widths and values)."""
 from __future__ import annotations
 
+import random
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -339,3 +341,15 @@ def test_interpreter_memory_ops_agree_with_the_table(case):
     interpreted = list(buf)
     assert _outcome(program.call, "f", [interpreted, *scalars]) == want
     assert interpreted == direct
+
+
+@pytest.mark.parametrize("width", [1, 7, 8, 13, 64, 160, 257])
+def test_perm_a_byte_at_a_time_is_the_bit_permutation(width):
+    """`perm` looks its input up a byte at a time: the same as moving bit i to bit table[i], for
+    widths that are and are not whole bytes."""
+    rng = random.Random(width)
+    table = list(range(width))
+    rng.shuffle(table)
+    f = OPS["perm"].bind((width,), width, {"table": tuple(table)})
+    for x in [0, (1 << width) - 1, *(rng.getrandbits(width) for _ in range(50))]:
+        assert f(x) == sum(((x >> i) & 1) << d for i, d in enumerate(table))
