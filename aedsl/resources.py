@@ -32,6 +32,17 @@ def cache_root() -> Path:
     return Path(os.environ.get("AEDSL_CACHE", Path.home() / ".cache" / "aedsl"))
 
 
+def write_cached(path: Path, data: bytes) -> None:
+    """Write a cache file through a private name and a rename, so that concurrent processes never
+    read it half-written (raises OSError; the private file does not outlive a failure)."""
+    private = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+    try:
+        private.write_bytes(data)
+        os.replace(private, path)
+    finally:
+        private.unlink(missing_ok=True)
+
+
 def build_cache_dir() -> Path:
     """The ELF build cache (keyed by a hash of every input)."""
     return cache_root() / "build"

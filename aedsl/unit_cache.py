@@ -42,7 +42,7 @@ except ImportError:                       # no advisory locks: concurrent compil
 
 from aedsl import __version__, resources
 from aedsl.frontend.elaborate import spec_files
-from aedsl.resources import cache_root
+from aedsl.resources import cache_root, write_cached
 
 KEEP = 2000          # entries (a plain unit about 50 KB, its full form about 50 KB compressed)
 VERSION = "1"        # the entry format
@@ -165,7 +165,7 @@ def alias(name: str | None, target: str | None) -> None:
     if name is None or target is None or name == target:
         return
     try:
-        _write(folder() / f"{name}.alias", target.encode())
+        write_cached(folder() / f"{name}.alias", target.encode())
     except OSError:
         pass
 
@@ -193,16 +193,6 @@ def lock(name: str | None):
             handle.close()              # closing the file releases its lock
 
 
-def _write(path: Path, data: bytes) -> None:
-    """Write `data` to `path` through a private name and a rename."""
-    private = path.with_name(f"{path.name}.{os.getpid()}.tmp")
-    try:
-        private.write_bytes(data)
-        os.replace(private, path)
-    finally:
-        private.unlink(missing_ok=True)
-
-
 def store(name: str | None, unit) -> None:
     """Keep `unit` under `name`: its plain form, and its full form too when it has one (the
     IR module and the machine IR, compressed, without the machine descriptions)."""
@@ -215,7 +205,7 @@ def store(name: str | None, unit) -> None:
     try:
         folder().mkdir(parents=True, exist_ok=True)
         for keep, data in forms:
-            _write(_path(name, keep), data)
+            write_cached(_path(name, keep), data)
         _trim(folder())
     except OSError:
         pass

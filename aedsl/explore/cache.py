@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 from pathlib import Path
 
 from aedsl import chips
 from aedsl.frontend.elaborate import spec_files
+from aedsl.resources import write_cached
 from aedsl.unit_cache import compiler_hash
 
 def chip_file(chip: str) -> Path:
@@ -51,6 +51,4 @@ class Cache:
     def put(self, key: str, outcome: dict) -> None:
         p = self._path(key)
         p.parent.mkdir(parents=True, exist_ok=True)
-        tmp = p.with_suffix(f".{os.getpid()}.tmp")
-        tmp.write_text(json.dumps(outcome))
-        tmp.replace(p)
+        write_cached(p, json.dumps(outcome).encode())

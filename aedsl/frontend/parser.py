@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import hashlib
-import os
+import io
 import sys
 from functools import lru_cache
 from pathlib import Path
@@ -11,7 +11,7 @@ import lark
 from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
-from aedsl.resources import cache_root
+from aedsl.resources import cache_root, write_cached
 
 from .diagnostics import SpecError
 
@@ -45,12 +45,11 @@ def _parser() -> Lark:
     except Exception:        # absent, or damaged in any way: build the tables again
         pass
     parser = Lark(grammar, **options)
-    private = cached.with_name(f"{cached.name}.{os.getpid()}")
+    tables = io.BytesIO()
+    parser.save(tables)
     try:
         cached.parent.mkdir(parents=True, exist_ok=True)
-        with open(private, "wb") as f:
-            parser.save(f)
-        os.replace(private, cached)
+        write_cached(cached, tables.getvalue())
     except OSError:
         pass
     return parser
