@@ -313,12 +313,11 @@ def _perm_rows(table: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
 def _perm(widths, w, attrs):
     # output bit table[i] = input bit i, looked up a byte at a time (_perm_rows)
     table = tuple(attrs["table"])
-    rows, n = _perm_rows(table), -(-len(table) // 8)
-    m = mask(len(table))
+    rows, m = _perm_rows(table), mask(len(table))
 
     def perm(x):
         r = 0
-        for row, b in zip(rows, (x & m).to_bytes(n, "little")):
+        for row, b in zip(rows, (x & m).to_bytes(len(rows), "little")):
             r |= row[b]
         return r
     return perm
