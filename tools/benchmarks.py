@@ -354,7 +354,10 @@ def seed002_primitives(out: list[str]) -> None:
             "twice, at the ring position and eight words on, instead of seven words moved down); PHOTON256's is the "
             "spec's `mix=table` variant, the paper's form: the state transposed into columns, and a round one "
             "look-up per cell in a table of SubCells + MixColumnSerial (a column of A^8 times S(v), 32 bits) with "
-            "the index pre-multiplied by the entry size (the default, `serial`, runs the eight Serial steps).", "",
+            "the index pre-multiplied by the entry size (the default, `serial`, runs the eight Serial steps); "
+            "Ascon-p6's is size mode (`opt=size`): the state words its round loop spills live in the "
+            "state the caller passed (write-back homes, docs/BACKENDS.md), with no copies at entry and exit "
+            "(speed mode keeps the copies: fewer cycles, more bytes).", "",
             "| primitive | what is measured | paper cycles | ours cycles | paper size B | ours ROM B | ours RAM B | "
             "ours stack B | paper cyc/B | ours cyc/B | command |",
             "|---|---|---|---|---|---|---|---|---|---|---|"]

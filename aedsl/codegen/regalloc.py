@@ -46,7 +46,11 @@ The algorithm, in the order it runs (repeated until nothing spills):
    (`_Homes.word_home`): no slot and no store, the load deleted; such a value's definition adds
    nothing to its spill cost. Not where the pointer itself is spilled in the same round (the
    home's operands would name a register that no longer holds it). Both loads become
-   `mov M, M` and go with the self-moves.
+   `mov M, M` and go with the self-moves. A spilled variable loaded from a word through an
+   incoming pointer before the first label and stored back to it after the last
+   (`Target.writeback_homes`, `writeback_homes.py`: an in-place primitive's state) lives in
+   that word: the load and the store become `mov M, M` and go; the pointer is then kept in a
+   register.
 """
 from __future__ import annotations
 
@@ -58,6 +62,7 @@ from dataclasses import dataclass
 from .liveness import Cfg, block_liveness, defs_uses
 from .mir import Imm, Inc, Ind, Mem, MFunction, MInst, R, address, as_mem, frame_kind, is_vreg, regs_in
 from .target import Target
+from . import writeback_homes
 
 
 class RegAllocError(Exception):
@@ -70,6 +75,7 @@ class Allocation:
     n_slots: int
     used_phys: set[int]
     rounds: int
+    writeback: int = 0          # spilled groups given a write-back home (writeback_homes.py)
 
 
 def copy_regs(inst: MInst, target: Target):
@@ -575,14 +581,28 @@ def _share_slots(spilled, moves, alias, adj) -> list[list[int]]:
 AGGRESSIVE_MAX_SPILLS = 4
 
 
-def allocate(fn: MFunction, target: Target, max_rounds: int = 30) -> Allocation:
+def allocate(fn: MFunction, target: Target, max_rounds: int = 30, writeback: bool = True) -> Allocation:
     """Allocate registers of `fn` in place: afterwards every operand names a physical register
-    or a spill slot (`Frame("slot", k)`); self-copies are removed."""
+    or a spill slot (`Frame("slot", k)`); self-copies are removed. With write-back homes
+    (`Target.writeback_homes`, step 6) a pointer they keep in a register could leave a later
+    round without a colour for it: the function is then allocated again without them."""
+    if not (writeback and target.writeback_homes):
+        return _allocate(fn, target, max_rounds, False)
+    original = fn.clone()
+    try:
+        return _allocate(fn, target, max_rounds, True)
+    except RegAllocError:
+        fn.__dict__.update(original.__dict__)
+        return _allocate(fn, target, max_rounds, False)
+
+
+def _allocate(fn: MFunction, target: Target, max_rounds: int, writeback: bool) -> Allocation:
     k = len(target.allocatable)
     slots: dict[int, int] = {}
     hints: dict = {}            # reload temporary or spilled value -> the value's temporaries
     homes: set = set()          # incoming argument words spilled values live in
     n_slots = 0
+    n_written = 0
     for rnd in range(1, max_rounds + 1):
         adj, moves, cost = _build(fn, target)
         trials = []
@@ -614,7 +634,7 @@ def allocate(fn: MFunction, target: Target, max_rounds: int = 30) -> Allocation:
                 for r in defs_uses(inst, target)[0]:
                     if r in target.allocatable:
                         used.add(r)
-            return Allocation(colour, n_slots, used, rnd)
+            return Allocation(colour, n_slots, used, rnd, n_written)
         if any(s in fn.no_spill for s in spilled):
             raise RegAllocError(f"{fn.name}: out of registers for reload temporaries")
         if target.rematerialize:
@@ -626,8 +646,25 @@ def allocate(fn: MFunction, target: Target, max_rounds: int = 30) -> Allocation:
                 _rematerialize(fn, target, remat, hints)
                 spilled = [s for s in spilled if s not in remat]
         new = {}
+        groups = _share_slots(spilled, moves, alias, adj)
+        written: dict[int, Mem] = {}
+        if writeback:
+            found, keep = writeback_homes.find(fn, target, groups, set(spilled), homes)
+            for p in sorted({p for p, _ in found.values()}):
+                writeback_homes.normalize_pointer(fn, target, p)
+                fn.no_spill.add(p)
+            written = {gi: Mem(p, word) for gi, (p, word) in found.items()}
+            n_written += len(written)
+            homes.update(written.values())
+            # a pointer kept in a register for its homes is not spilled after all
+            groups = [g if gi not in written else (g, written[gi]) for gi, g in enumerate(groups)
+                      if not set(g) & keep]
         index = _Homes(fn, target) if target.arg_homes or target.word_homes else None
-        for group in _share_slots(spilled, moves, alias, adj):
+        for group in groups:
+            if isinstance(group, tuple):
+                for s in group[0]:
+                    new[s] = group[1]
+                continue
             home = index.arg_home(group, homes) if target.arg_homes else None
             if home is None and target.word_homes:
                 home = index.word_home(group)

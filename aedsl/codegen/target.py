@@ -19,6 +19,9 @@ A target is data plus a little code:
 - `word_homes`: a spilled value that is a load of a word through a pointer, unchanged while
   the value lives, is read from that word at each use instead of being stored to a slot
   (where instructions take memory operands, as on MSP430).
+- `writeback_homes`: a spilled variable loaded from a word through a pointer at the function's
+  entry and stored back to it at the exit lives in that word in between
+  (`codegen/writeback_homes.py`; where instructions take memory operands, as on MSP430).
 - `word_bytes`: the machine word's bytes (a word access through a pointer covers that many).
 - `unit_of(inst)`: the functional unit an instruction uses (default: its `InstrDesc.unit`); a
   target whose multiplier is a memory-mapped peripheral names the stores that feed it.
@@ -75,6 +78,7 @@ class Target:
     rematerialize: bool = False
     arg_homes: bool = False
     word_homes: bool = False
+    writeback_homes: bool = False
     word_bytes: int = 2
     unit_of: Callable[[MInst], str] | None = None
     final_form: Callable[[object, object], object] | None = None

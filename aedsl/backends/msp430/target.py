@@ -223,6 +223,7 @@ def make_target(chip) -> Target:
         unit_of=multiplier_unit(chip),
         arg_homes=True,
         word_homes=True,
+        writeback_homes=True,
     )
 
 
