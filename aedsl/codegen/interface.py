@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, ClassVar
 
-from aedsl.codegen import commute, dce, regalloc, schedule
+from aedsl.codegen import commute, dce, regalloc, schedule, writeback_homes
 from aedsl.codegen.emit import SpecLines, render
 from aedsl.codegen.mir import MFunction
 from aedsl.codegen.unit import Compiled, Entry, Param, exported, unit_kind, variant_stem
@@ -146,15 +146,28 @@ def _with_and_without_homes(mf: MFunction, rest: list[MirPass], ctx: MirContext)
     on a tie. A home saves a load at the entry and a store at the exit but can hold a register
     over the whole function: msp430f1611 Ascon-p6 in speed mode, 3 408 cycles with its homes
     against 3 380 without; in size mode (`opt=size`) 1 016 B against 1 106."""
+    if not writeback_homes.possible(mf, ctx.machine):
+        without = dataclasses.replace(ctx, writeback=False)
+        for p in rest:
+            p.run(mf, without)
+        ctx.alloc = without.alloc
+        return
     plain = mf.clone()
     homes = dataclasses.replace(ctx, writeback=True)
-    run_mir_pipeline(mf, rest, homes)
-    ctx.alloc = homes.alloc
-    if not homes.alloc.writeback:
-        return
+    try:
+        for p in rest:
+            p.run(mf, homes)
+    except regalloc.RegAllocError:
+        # a pointer kept in a register for its homes left a later round without a colour
+        homes = None
     other = dataclasses.replace(ctx, writeback=False)
-    run_mir_pipeline(plain, rest, other)
-    if _judge(plain, other) < _judge(mf, homes):
+    if homes is not None:
+        ctx.alloc = homes.alloc
+        if not homes.alloc.writeback:
+            return
+    for p in rest:
+        p.run(plain, other)
+    if homes is None or _judge(plain, other) < _judge(mf, homes):
         mf.__dict__.update(plain.__dict__)
         ctx.alloc = other.alloc
 

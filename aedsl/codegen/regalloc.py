@@ -583,17 +583,11 @@ AGGRESSIVE_MAX_SPILLS = 4
 
 def allocate(fn: MFunction, target: Target, max_rounds: int = 30, writeback: bool = True) -> Allocation:
     """Allocate registers of `fn` in place: afterwards every operand names a physical register
-    or a spill slot (`Frame("slot", k)`); self-copies are removed. With write-back homes
-    (`Target.writeback_homes`, step 6) a pointer they keep in a register could leave a later
-    round without a colour for it: the function is then allocated again without them."""
-    if not (writeback and target.writeback_homes):
-        return _allocate(fn, target, max_rounds, False)
-    original = fn.clone()
-    try:
-        return _allocate(fn, target, max_rounds, True)
-    except RegAllocError:
-        fn.__dict__.update(original.__dict__)
-        return _allocate(fn, target, max_rounds, False)
+    or a spill slot (`Frame("slot", k)`); self-copies are removed. `writeback`: use write-back
+    homes where the target has them (step 6); a pointer they keep in a register can leave a
+    later round without a colour for it (RegAllocError: the MIR pipeline then allocates the
+    function without them, `interface._with_and_without_homes`)."""
+    return _allocate(fn, target, max_rounds, writeback and target.writeback_homes)
 
 
 def _allocate(fn: MFunction, target: Target, max_rounds: int, writeback: bool) -> Allocation:

@@ -82,6 +82,27 @@ class _Pointer:
         return None
 
 
+def possible(fn: MFunction, target: Target) -> bool:
+    """Whether `fn` has the shape at all, cheaply: a word loaded through a pointer register
+    before its first label, branch or call and a word stored through that register after its
+    last one (the pipeline allocates a function twice only then)."""
+    mv = target.move_mn
+    marks = [i for i, x in enumerate(fn.insts) if x.mn == "label"
+             or (x.mn != "comment" and (target.desc(x).branch not in (None, "ret") or target.desc(x).memory == "call"))]
+    if not marks:
+        return False
+    loaded = {_base(x.ops[0]) for x in fn.insts[:marks[0]] if x.mn == mv and isinstance(x.ops[1], R)}
+    stored = {_base(x.ops[1]) for x in fn.insts[marks[-1]:] if x.mn == mv and isinstance(x.ops[0], R)}
+    return any(p is not None and is_vreg(p) for p in loaded & stored)
+
+
+def _base(op) -> int | None:
+    """The pointer register of a memory operand (None for any other operand)."""
+    if isinstance(op, Mem):
+        return op.base
+    return op.reg if isinstance(op, (Ind, Inc)) else None
+
+
 def find(fn: MFunction, target: Target, groups: list[list[int]], spilled: set[int],
          taken: set) -> tuple[dict[int, tuple[int, int]], set[int]]:
     """The write-back homes of `groups` (index -> (pointer vreg, word offset from its first
@@ -131,7 +152,7 @@ def find(fn: MFunction, target: Target, groups: list[list[int]], spilled: set[in
                 and isinstance(store.ops[0], R) and store.ops[0].reg in members):
             continue
         src, dst = load.ops[0], store.ops[1]
-        p = src.base if isinstance(src, Mem) else getattr(src, "reg", None)
+        p = _base(src)
         if p is None or not is_vreg(p) or p in members:
             continue
         if p not in pointers:
