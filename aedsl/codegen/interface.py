@@ -33,6 +33,7 @@ from typing import Callable, ClassVar
 from aedsl.codegen import commute, dce, regalloc, schedule, writeback_homes
 from aedsl.codegen.emit import SpecLines, render
 from aedsl.codegen.mir import MFunction
+from aedsl.ir.passes.common import is_size_mode
 from aedsl.codegen.unit import Compiled, Entry, Param, exported, unit_kind, variant_stem
 
 
@@ -44,8 +45,9 @@ class MirContext:
     machine: object
     knobs: dict
     alloc: object = None
-    # write-back homes (`Target.writeback_homes`): None = the pipeline tries the function with
-    # and without them at REGALLOC (`run_mir_pipeline`); True / False = with / without
+    # write-back homes (`Target.writeback_homes`): None = the pipeline decides at REGALLOC
+    # (`run_mir_pipeline`: in size mode it tries the function with and without them, in speed
+    # mode without); True / False = with / without
     writeback: bool | None = None
 
 
@@ -135,17 +137,22 @@ def run_mir_pipeline(mf: MFunction, passes: list[MirPass], ctx: MirContext) -> N
                     ctx.alloc = trial_ctx.alloc
             return
         if p is REGALLOC and ctx.writeback is None and ctx.machine.writeback_homes:
-            _with_and_without_homes(mf, passes[i:], ctx)
-            return
+            if is_size_mode(ctx.knobs):
+                _with_and_without_homes(mf, passes[i:], ctx)
+                return
+            ctx.writeback = False
         p.run(mf, ctx)
 
 
 def _with_and_without_homes(mf: MFunction, rest: list[MirPass], ctx: MirContext) -> None:
     """The rest of the pipeline from REGALLOC with write-back homes and, where the allocation
     gave some, again without them on a copy; the one `schedule.judge` prefers is kept, the homes
-    on a tie. A home saves a load at the entry and a store at the exit but can hold a register
-    over the whole function: msp430f1611 Ascon-p6 in speed mode, 3 408 cycles with its homes
-    against 3 380 without; in size mode (`opt=size`) 1 016 B against 1 106."""
+    on a tie. Size mode only (`opt=size`): a home saves a load at the entry and a store at the
+    exit but can hold a register over the whole function, and in speed mode the copies won
+    every time (the permutations of Ascon-128, Ascon-AEAD128, ISAP-A-128A, NORX32-4-1 and
+    PHOTON-Beetle on msp430f1611 get homes and none kept them, in any scheduling trial;
+    Ascon-p6 alone: 3 380 cycles without against 3 408 with), so speed mode is not allocated
+    twice. In size mode Ascon-p6 takes 1 016 B with its homes against 1 106."""
     if not writeback_homes.possible(mf, ctx.machine):
         without = dataclasses.replace(ctx, writeback=False)
         for p in rest:
