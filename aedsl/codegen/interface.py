@@ -33,8 +33,8 @@ from typing import Callable, ClassVar
 from aedsl.codegen import commute, dce, regalloc, schedule, writeback_homes
 from aedsl.codegen.emit import SpecLines, render
 from aedsl.codegen.mir import MFunction
-from aedsl.ir.passes.common import is_size_mode
 from aedsl.codegen.unit import Compiled, Entry, Param, exported, unit_kind, variant_stem
+from aedsl.ir.passes.common import is_size_mode
 
 
 @dataclass

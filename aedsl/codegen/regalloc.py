@@ -594,7 +594,7 @@ def _allocate(fn: MFunction, target: Target, max_rounds: int, writeback: bool) -
     k = len(target.allocatable)
     slots: dict[int, int] = {}
     hints: dict = {}            # reload temporary or spilled value -> the value's temporaries
-    homes: set = set()          # incoming argument words spilled values live in
+    homes: set = set()          # memory words spilled values live in (argument and write-back homes)
     n_slots = 0
     n_written = 0
     for rnd in range(1, max_rounds + 1):
@@ -649,7 +649,6 @@ def _allocate(fn: MFunction, target: Target, max_rounds: int, writeback: bool) -
                 fn.no_spill.add(p)
             written = {gi: Mem(p, word) for gi, (p, word) in found.items()}
             n_written += len(written)
-            homes.update(written.values())
             # a pointer kept in a register for its homes is not spilled after all
             groups = [g if gi not in written else (g, written[gi]) for gi, g in enumerate(groups)
                       if not set(g) & keep]

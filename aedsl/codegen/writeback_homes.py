@@ -106,7 +106,8 @@ def _base(op) -> int | None:
 def find(fn: MFunction, target: Target, groups: list[list[int]], spilled: set[int],
          taken: set) -> tuple[dict[int, tuple[int, int]], set[int]]:
     """The write-back homes of `groups` (index -> (pointer vreg, word offset from its first
-    value)) and the spilled pointers to keep in registers for them (see the module docstring)."""
+    value)) and the spilled pointers to keep in registers for them (see the module docstring).
+    `taken`: the memory operands other groups live in (the allocator's homes, kept up to date)."""
     insts = fn.insts
     barriers, rets = [], []
     refs: dict[int, list[int]] = {}
@@ -161,17 +162,17 @@ def find(fn: MFunction, target: Target, groups: list[list[int]], spilled: set[in
         if not ptr.ok or ptr.d0 > lo:
             continue
         word = ptr.word(lo, src)
-        if word is None or ptr.word(hi, dst) != word or (p, word) in taken:
+        if word is None or ptr.word(hi, dst) != word or Mem(p, word) in taken:
             continue
         if _clear(fn, target, ptr, word, lo, hi):
             found[gi] = (p, word)
-            taken.add((p, word))
+            taken.add(Mem(p, word))
     keep: set[int] = set()
     for p in {p for p, _ in found.values()}:
         n = sum(1 for q, _ in found.values() if q == p)
         if p in spilled and n < MIN_HOMES:
             for gi in [g for g, (q, _) in found.items() if q == p]:
-                taken.discard(found.pop(gi))
+                taken.discard(Mem(*found.pop(gi)))
         elif p in spilled:
             keep.add(p)
     return found, keep

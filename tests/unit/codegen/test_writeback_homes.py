@@ -38,7 +38,11 @@ def find(f, spilled=(X, Y), groups=None):
 
 
 def test_words_loaded_at_entry_and_stored_at_exit_are_homes():
-    assert find(state_loop()) == ({0: (P, 0), 1: (P, 2)}, set())
+    taken = set()
+    assert writeback_homes.find(state_loop(), T, [[X], [Y]], {X, Y}, taken) == ({0: (P, 0), 1: (P, 2)}, set())
+    assert taken == {Mem(P, 0), Mem(P, 2)}
+    # a word some group lives in already is not given twice
+    assert writeback_homes.find(state_loop(), T, [[X], [Y]], {X, Y}, {Mem(P, 0)})[0] == {1: (P, 2)}
 
 
 def test_a_spilled_pointer_is_kept_for_two_homes_but_not_for_one():
