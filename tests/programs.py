@@ -7,10 +7,11 @@ from aedsl.engines.sim import build_elf
 from aedsl.sim.harness import Program
 
 
-def compiled_program(spec, chip: str, knobs: dict | None = None):
-    """(the compiled unit, a simulator Program holding it) for `spec` on `chip`."""
+def compiled_program(spec, chip: str, knobs: dict | None = None, **options):
+    """(the compiled unit, a simulator Program holding it) for `spec` on `chip` (`options`: of
+    compile_spec, e.g. `entry`)."""
     c = chips.load(chip)
-    unit = compile_spec(spec, c, knobs or {})
+    unit = compile_spec(spec, c, knobs or {}, **options)
     return unit, Program(build_elf(unit, c), c)
 
 

@@ -137,7 +137,7 @@ def run_mir_pipeline(mf: MFunction, passes: list[MirPass], ctx: MirContext) -> N
                     ctx.alloc = trial_ctx.alloc
             return
         if p is REGALLOC and ctx.writeback is None and ctx.machine.writeback_homes:
-            if is_size_mode(ctx.knobs):
+            if is_size_mode(ctx.knobs) and writeback_homes.possible(mf, ctx.machine):
                 _with_and_without_homes(mf, passes[i:], ctx)
                 return
             ctx.writeback = False
@@ -152,13 +152,8 @@ def _with_and_without_homes(mf: MFunction, rest: list[MirPass], ctx: MirContext)
     every time (the permutations of Ascon-128, Ascon-AEAD128, ISAP-A-128A, NORX32-4-1 and
     PHOTON-Beetle on msp430f1611 get homes and none kept them, in any scheduling trial;
     Ascon-p6 alone: 3 380 cycles without against 3 408 with), so speed mode is not allocated
-    twice. In size mode Ascon-p6 takes 1 016 B with its homes against 1 106."""
-    if not writeback_homes.possible(mf, ctx.machine):
-        without = dataclasses.replace(ctx, writeback=False)
-        for p in rest:
-            p.run(mf, without)
-        ctx.alloc = without.alloc
-        return
+    twice, and nor is a function without the shape (`writeback_homes.possible`). In size mode
+    Ascon-p6 takes 1 016 B with its homes against 1 106."""
     plain = mf.clone()
     homes = dataclasses.replace(ctx, writeback=True)
     try:

@@ -641,22 +641,18 @@ def _allocate(fn: MFunction, target: Target, max_rounds: int, writeback: bool) -
                 spilled = [s for s in spilled if s not in remat]
         new = {}
         groups = _share_slots(spilled, moves, alias, adj)
-        written: dict[int, Mem] = {}
-        if writeback:
-            found, keep = writeback_homes.find(fn, target, groups, set(spilled), homes)
-            for p in sorted({p for p, _ in found.values()}):
-                writeback_homes.normalize_pointer(fn, target, p)
-                fn.no_spill.add(p)
-            written = {gi: Mem(p, word) for gi, (p, word) in found.items()}
-            n_written += len(written)
-            # a pointer kept in a register for its homes is not spilled after all
-            groups = [g if gi not in written else (g, written[gi]) for gi, g in enumerate(groups)
-                      if not set(g) & keep]
+        found, keep = writeback_homes.find(fn, target, groups, set(spilled), homes) if writeback else ({}, set())
+        for p in sorted({p for p, _ in found.values()}):
+            writeback_homes.normalize_pointer(fn, target, p)
+            fn.no_spill.add(p)
+        n_written += len(found)
         index = _Homes(fn, target) if target.arg_homes or target.word_homes else None
-        for group in groups:
-            if isinstance(group, tuple):
-                for s in group[0]:
-                    new[s] = group[1]
+        for gi, group in enumerate(groups):
+            if set(group) & keep:
+                continue                # a pointer kept in a register for its homes: not spilled
+            if gi in found:
+                for s in group:
+                    new[s] = Mem(*found[gi])
                 continue
             home = index.arg_home(group, homes) if target.arg_homes else None
             if home is None and target.word_homes:

@@ -35,7 +35,7 @@ from __future__ import annotations
 import bisect
 
 from .liveness import defs_uses
-from .mir import Inc, Ind, Mem, MFunction, R, frame_kind, is_vreg
+from .mir import Inc, Ind, Mem, MFunction, R, frame_kind, is_vreg, regs_in
 from .target import Target
 
 MIN_HOMES = 2
@@ -82,13 +82,27 @@ class _Pointer:
         return None
 
 
+def _flow(fn: MFunction, target: Target) -> tuple[list[int], list[int]]:
+    """(the labels, branches and calls of `fn`, its returns), as instruction indices."""
+    marks, rets = [], []
+    for i, x in enumerate(fn.insts):
+        if x.mn == "label":
+            marks.append(i)
+        elif x.mn != "comment":
+            d = target.desc(x)
+            if d.branch == "ret":
+                rets.append(i)
+            elif d.branch or d.memory == "call":
+                marks.append(i)
+    return marks, rets
+
+
 def possible(fn: MFunction, target: Target) -> bool:
     """Whether `fn` has the shape at all, cheaply: a word loaded through a pointer register
     before its first label, branch or call and a word stored through that register after its
     last one (the pipeline allocates a function twice only then)."""
     mv = target.move_mn
-    marks = [i for i, x in enumerate(fn.insts) if x.mn == "label"
-             or (x.mn != "comment" and (target.desc(x).branch not in (None, "ret") or target.desc(x).memory == "call"))]
+    marks, _ = _flow(fn, target)
     if not marks:
         return False
     loaded = {_base(x.ops[0]) for x in fn.insts[:marks[0]] if x.mn == mv and isinstance(x.ops[1], R)}
@@ -109,34 +123,17 @@ def find(fn: MFunction, target: Target, groups: list[list[int]], spilled: set[in
     value)) and the spilled pointers to keep in registers for them (see the module docstring).
     `taken`: the memory operands other groups live in (the allocator's homes, kept up to date)."""
     insts = fn.insts
-    barriers, rets = [], []
-    refs: dict[int, list[int]] = {}
-    defs_at: dict[int, list[int]] = {}
-    for i, inst in enumerate(insts):
-        if inst.mn == "comment":
-            continue
-        if inst.mn == "label":
-            barriers.append(i)
-            continue
-        d = target.desc(inst)
-        if d.branch == "ret":
-            rets.append(i)
-        elif d.branch or d.memory == "call":
-            barriers.append(i)
-        for o in inst.ops:
-            if isinstance(o, R):
-                refs.setdefault(o.reg, []).append(i)
-            elif isinstance(o, (Mem, Ind, Inc)):
-                r = o.base if isinstance(o, Mem) else o.reg
-                if r is not None:
-                    refs.setdefault(r, []).append(i)
-        for r in defs_uses(inst, target)[0]:
-            defs_at.setdefault(r, []).append(i)
-    if not barriers or not rets:
+    barriers, rets = _flow(fn, target)
+    if not barriers or not rets or any(target.desc(insts[i]).memory == "call" for i in barriers):
         return {}, set()
     first_barrier, last_barrier = barriers[0], barriers[-1]
-    if any(target.desc(insts[i]).memory == "call" for i in barriers):
-        return {}, set()
+    refs: dict[int, list[int]] = {}
+    for i, inst in enumerate(insts):
+        if inst.mn not in ("label", "comment"):
+            for o in inst.ops:
+                for r in regs_in(o):
+                    refs.setdefault(r, []).append(i)
+    defs_at = _defs(fn, target)
     mv = target.move_mn
     pointers: dict[int, _Pointer] = {}
     found: dict[int, tuple[int, int]] = {}
@@ -181,7 +178,8 @@ def find(fn: MFunction, target: Target, groups: list[list[int]], spilled: set[in
 def _clear(fn: MFunction, target: Target, ptr: _Pointer, word: int, lo: int, hi: int) -> bool:
     """Whether nothing but the group's load and store touches memory that may be the word
     `word` through the pointer from the pointer's definition to the end (see the module
-    docstring): frame words, symbol-named tables read, other words through the pointer."""
+    docstring): frame words, symbol-named tables read, other words through the pointer. (A
+    function with a call has no homes at all: `find` rejects it first.)"""
     wb = target.word_bytes
     for i in range(ptr.d0 + 1, len(fn.insts)):
         if i in (lo, hi):
@@ -190,8 +188,6 @@ def _clear(fn: MFunction, target: Target, ptr: _Pointer, word: int, lo: int, hi:
         if inst.mn in ("label", "comment"):
             continue
         d = target.desc(inst)
-        if d.memory == "call":
-            return False
         for k, o in enumerate(inst.ops):
             if not isinstance(o, (Mem, Ind, Inc)) or frame_kind(o) is not None:
                 continue

@@ -122,16 +122,12 @@ def test_ascon_p_in_size_mode_keeps_its_state_in_the_callers_words():
     keeps the copies (fewer cycles). The permutation matches the `ascon` package's on random
     states for 1, 6 and 12 rounds."""
     from aedsl import bench
-    from aedsl.driver import compile_spec
-    from aedsl.engines.sim import build_elf
-    from aedsl.sim.harness import Program
-    from tests.programs import check_ascon_p
+    from tests.programs import check_ascon_p, compiled_program
 
-    size, chip = {"opt": "size"}, chips.load("msp430f1611")
+    size = {"opt": "size"}
     # the function as seed 002's row measures it (`aedsl bench --function permute`: with its
     # callees only, so its one call of `round` is inlined)
-    unit = compile_spec("specs/primitives/ascon_p.ae", chip, size, entry="permute")
-    prog = Program(build_elf(unit, chip), chip)
+    unit, prog = compiled_program("specs/primitives/ascon_p.ae", "msp430f1611", size, entry="permute")
     body = unit.asm[unit.asm.index("\nascon_p_permute:"):]
     entry = body[:body.index(".Lascon_p_permute_loop")]
     assert "@r12+" not in entry and ", -" not in body       # no state copied in, none copied out
