@@ -53,6 +53,7 @@ def _user_errors() -> tuple[type[Exception], ...]:
     clear message (a spec error with its caret) and exit with code 2, never as a traceback."""
     from aedsl.chips import UnknownChipError
     from aedsl.commands.options import UsageError
+    from aedsl.ct.dynamic import NothingToRun
     from aedsl.frontend.diagnostics import SpecError
     from aedsl.knobs import KnobError
     from aedsl.sim.elf import ElfError
@@ -60,7 +61,7 @@ def _user_errors() -> tuple[type[Exception], ...]:
     from aedsl.toolchain import ToolchainError
     from aedsl.vectors.records import VectorFormatError, VectorKindError
     return (SpecError, KnobError, UsageError, UnknownChipError, ElfError, CallArgumentError,
-            VectorFormatError, VectorKindError, ToolchainError, OSError)
+            VectorFormatError, VectorKindError, ToolchainError, NothingToRun, OSError)
 
 
 def _compiler_limits() -> tuple[type[Exception], ...]:

@@ -54,15 +54,20 @@ class DynamicResult:
         return {"ok": self.ok, "base": self.base, "varied": self.varied, "ops": [t.as_dict() for t in self.ops]}
 
 
+class NothingToRun(ValueError):
+    """The unit has no entry point the simulator runs can call (a primitive's spec)."""
+
+
 def run(unit, chip, secrets: int = 3, seed: str = "") -> DynamicResult:
     """Time `unit` (a Compiled block cipher or AEAD scheme) on `chip`."""
+    if unit.kind not in ("block", "aead"):
+        raise NothingToRun(f"{unit.stem}: neither a block cipher nor an AEAD scheme, so there is nothing "
+                       "to run in the simulator (use --static-only)")
     rng = random.Random(seed or unit.stem)
     elf = build_elf(unit, chip)
     if unit.kind == "block":
         return _block(SimBlockCipher(unit, chip, elf), rng, secrets)
-    if unit.kind == "aead":
-        return _aead(SimAead(unit, chip, elf), rng, secrets)
-    raise ValueError(f"{unit.stem}: neither a block cipher nor an AEAD scheme: nothing to run")
+    return _aead(SimAead(unit, chip, elf), rng, secrets)
 
 
 def _bytes(rng: random.Random, n: int) -> bytes:

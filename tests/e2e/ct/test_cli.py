@@ -48,3 +48,13 @@ def test_usage_errors_exit_2(capsys):
     assert main(["ct", str(SPECS / "primitives" / "aes.ae"), "--chip", "nochip"]) == 2
     assert main(["ct", *AES, "-k", "nosuch=1"]) == 2
     capsys.readouterr()
+
+
+def test_a_primitive_has_nothing_to_run_one_line_exit_2(capsys):
+    """A permutation's spec has no block-cipher or AEAD entry for the simulator runs: one line
+    naming --static-only, exit 2 (was a traceback); the static analysis alone still runs."""
+    spec = str(SPECS / "primitives" / "spongent_pi160.ae")
+    assert main(["ct", spec, "--chip", "stm32f030"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "nothing to run in the simulator (use --static-only)" in err
+    assert main(["ct", spec, "--chip", "stm32f030", "--static-only"]) == 0
