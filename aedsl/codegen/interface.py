@@ -33,6 +33,7 @@ from typing import Callable, ClassVar
 from aedsl.codegen import commute, dce, regalloc, schedule, writeback_homes
 from aedsl.codegen.emit import SpecLines, render
 from aedsl.codegen.mir import MFunction
+from aedsl.codegen.target import UNDEF
 from aedsl.codegen.unit import Compiled, Entry, Param, exported, unit_kind, variant_stem
 from aedsl.ir.passes.common import is_size_mode
 
@@ -308,6 +309,7 @@ class Backend(ABC):
             run_mir_pipeline(mf, passes, ctx)
             if keep_mir:
                 kept.append(KeptFunction(fname, copy.deepcopy(mf), ctx.machine, entry if fname in public else None))
+            mf.insts = [i for i in mf.insts if i.mn != UNDEF]      # no instruction (target.UNDEF)
             info = self.emit_function(mf, ctx, spec_lines)
             info["global"] = fname in public
             entry.code_bytes, entry.frame_bytes = info["size"], info["frame"]

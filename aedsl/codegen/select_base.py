@@ -32,6 +32,7 @@ from aedsl.ir.ops import OPS
 from aedsl.ir.writes import written_first
 
 from .mir import Frame, Imm, Lbl, Mem, MFunction, MInst, R
+from .target import UNDEF
 
 
 @dataclass
@@ -125,6 +126,12 @@ class SelectorBase:
 
     def vreg(self) -> int:
         return self.mf.vreg()
+
+    def undef(self) -> R:
+        """A new register whose value nothing reads (`codegen/target.UNDEF`: no instruction)."""
+        r = R(self.vreg())
+        self.emit(UNDEF, r)
+        return r
 
     # --- values ----------------------------------------------------------------------------
     @property

@@ -65,6 +65,15 @@ class InstrDesc:
     width: int = 0
 
 
+# A register given a value nothing will read: `undef rX` defines rX for liveness and allocation
+# (the register's life starts here, as after a clear) and is no instruction: no bytes, no cycles;
+# `Backend.compile_module` drops it before emission. The selector writes it where every bit the
+# register held is shifted out before the value is read (a carry chain's register that the chain
+# fills from end to end, `select/shifts.py` `perm_carry`), instead of a clear.
+UNDEF = "undef"
+UNDEF_DESC = InstrDesc(writes=(0,))
+
+
 @dataclass
 class Target:
     name: str

@@ -27,7 +27,7 @@ from dataclasses import replace
 from aedsl.timing import armv6m as T
 
 from aedsl.codegen.mir import Frame, Imm, Lbl, Mem, MInst, R, is_vreg
-from aedsl.codegen.target import InstrDesc, Target
+from aedsl.codegen.target import UNDEF, UNDEF_DESC, InstrDesc, Target
 
 SP, LR, PC, IP = 13, 14, 15, 12
 ARG_REGS = (0, 1, 2, 3)
@@ -89,7 +89,7 @@ INSTRS: dict[str, InstrDesc] = {
     "jmp": InstrDesc(branch="jump"),
     **{f"b{c}": _BCC for c in CONDS},
     "ret": InstrDesc(branch="ret"),
-    "label": InstrDesc(pseudo=True), "comment": InstrDesc(pseudo=True),
+    "label": InstrDesc(pseudo=True), "comment": InstrDesc(pseudo=True), UNDEF: UNDEF_DESC,
     # frame set-up, only emitted after allocation (operands are physical registers)
     "push": InstrDesc(), "pop": InstrDesc(), "subsp": InstrDesc(), "addspi": InstrDesc(),
     "bx": InstrDesc(branch="ret"),
@@ -143,7 +143,7 @@ def make_cost(chip):
     def cost(inst: MInst) -> tuple[int, int]:
         """(bytes, cycles) of one instruction, from the simulator's Cortex-M0 rules."""
         mn, ops = inst.mn, inst.ops
-        if mn in ("label", "comment"):
+        if mn in ("label", "comment", UNDEF):
             return 0, 0
         if mn == "mov":
             s, d = ops

@@ -15,7 +15,7 @@ from functools import lru_cache
 from aedsl.timing import msp430 as T
 
 from aedsl.codegen.mir import Frame, Imm, Inc, Ind, Lbl, Mem, MInst, R, is_vreg
-from aedsl.codegen.target import InstrDesc, Target
+from aedsl.codegen.target import UNDEF, UNDEF_DESC, InstrDesc, Target
 from .multiplier import MPY_REGS
 
 PC, SP, SR, CG = 0, 1, 2, 3
@@ -62,7 +62,7 @@ INSTRS: dict[str, InstrDesc] = {
     "rrum": InstrDesc(reads=(1,), writes=(1,), reg_only=(1,), flags_out=True),
     "jmp": InstrDesc(branch="jump"), "jz": _JCC, "jnz": _JCC, "jc": _JCC, "jnc": _JCC,
     "ret": InstrDesc(branch="ret"),
-    "label": InstrDesc(pseudo=True), "comment": InstrDesc(pseudo=True),
+    "label": InstrDesc(pseudo=True), "comment": InstrDesc(pseudo=True), UNDEF: UNDEF_DESC,
     # accelerator (aedsl/backends/msp430/accel.py, common/schedule.py): a read of a FIFO register
     # (mov, never dead: each read advances the FIFO); start / wait markers, removed or expanded
     # into a BUSY poll (which clobbers the flags) before emission
@@ -130,7 +130,7 @@ def make_cost(cpu: str):
     def cost(inst: MInst) -> tuple[int, int]:
         """(bytes, cycles) of one instruction on `cpu`, from the simulator's tables."""
         mn, ops = inst.mn, inst.ops
-        if mn in ("label", "comment"):
+        if mn in ("label", "comment", UNDEF):
             return 0, 0
         if mn in ("accel.go", "accel.wait"):
             return 0, 0

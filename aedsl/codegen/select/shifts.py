@@ -211,16 +211,28 @@ class ShiftOps:
             cost += 1 + self.shift_limb_cost(self.carry_place(last, into)) + 1
         return order, steps, segs, cost, (out, into)
 
+    def carry_flushes(self, seg: list, into: str) -> bool:
+        """Whether no bit a segment's register held before the segment's first bit reaches the
+        placed result. Entering at the top (rrc), the old bits are pushed down, and the right
+        shift that places the segment drops those below it: all of them when the segment
+        reaches bit 0. Entering at the bottom (rlc), symmetrically, when it reaches the top."""
+        _, first, last = seg
+        return min(first, last) == 0 if into == "high" else max(first, last) == self.LIMB - 1
+
     def carry_place(self, last: int, into: str) -> int:
         """The left shift (negative: right) that moves a segment from where the chain leaves it
         (its last bit at the top of the register for "high", at bit 0 for "low") to its place."""
         return -(self.LIMB - 1 - last) if into == "high" else last
 
     def perm_carry(self, a: list, w: int, plan) -> list:
-        """The chain of `plan`. A segment's register is cleared just before its first bit and
+        """The chain of `plan`. A segment's register is taken just before its first bit and
         put in place (shift, or into its result limb) just after its last, so that only the
         segments open at a step hold registers (Spongent's pLayer: about 4 of its 12 at once),
-        not all of them for the whole chain. Between two steps nothing reads the carry."""
+        not all of them for the whole chain. Between two steps nothing reads the carry.
+
+        The register starts cleared (zeros where the segment does not reach), except where
+        none of its old bits can reach the result (`carry_flushes`): then it starts undefined
+        (`undef`, no instruction; ten of the pLayer's twelve clears)."""
         L = self.LIMB
         order, steps, segs, _, (end_out, end_in) = plan
         last_step = {k: n for n, k in enumerate(steps)}
@@ -230,7 +242,7 @@ class ShiftOps:
         for n, (i, k) in enumerate(zip(order, steps)):
             q = i // L
             if k not in regs:
-                regs[k] = self.copy(Imm(0))           # zeros where the segment does not reach
+                regs[k] = self.undef() if self.carry_flushes(segs[k], end_in) else self.copy(Imm(0))
             if src is None or i // L != src[0]:
                 top = min(L, w - q * L)               # the limb's bits (the top limb may be partial)
                 if end_out == "high" and top < L:     # its highest bit to the top first

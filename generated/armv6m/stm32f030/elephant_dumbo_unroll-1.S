@@ -185,7 +185,7 @@ elephant_dumbo_decrypt_with:
 
 @ --- elephant_dumbo_P_permute: elephant_dumbo.P.permute
 @     frame 4 bytes (8 spill slots, 1 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 994 bytes of code and literals
+@     estimated 984 bytes of code and literals
 	.section .text.elephant_dumbo_P_permute,"ax",%progbits
 	.global elephant_dumbo_P_permute
 	.type elephant_dumbo_P_permute, %function
@@ -317,7 +317,6 @@ elephant_dumbo_P_permute:
 	orrs	r0, r1
 	mov	r11, r0
 	@ spongent_pi160.ae:45: x = player(sbox_layer(x))
-	movs	r1, #0
 	mov	r5, r9
 	lsls	r5, r5, #1
 	adcs	r1, r1
@@ -401,7 +400,6 @@ elephant_dumbo_P_permute:
 	adcs	r2, r2
 	lsls	r0, r0, #1
 	adcs	r7, r7
-	movs	r5, #0
 	lsls	r0, r0, #1
 	adcs	r5, r5
 	lsls	r0, r0, #1
@@ -464,7 +462,6 @@ elephant_dumbo_P_permute:
 	adcs	r1, r1
 	lsls	r3, r3, #1
 	adcs	r2, r2
-	movs	r6, #0
 	lsls	r3, r3, #1
 	adcs	r6, r6
 	lsls	r3, r3, #1
@@ -528,7 +525,6 @@ elephant_dumbo_P_permute:
 	mov	r0, r10
 	lsls	r0, r0, #1
 	adcs	r1, r1
-	movs	r3, #0
 	lsls	r0, r0, #1
 	adcs	r3, r3
 	lsls	r0, r0, #1
@@ -591,7 +587,6 @@ elephant_dumbo_P_permute:
 	adcs	r6, r6
 	lsls	r0, r0, #1
 	adcs	r5, r5
-	movs	r0, #0
 	mov	r4, r11
 	lsls	r4, r4, #1
 	adcs	r0, r0

@@ -1651,7 +1651,7 @@ grain128aeadv2_absorb_ad:
 
 @ --- grain128aeadv2_crypt: grain128aeadv2.crypt
 @     frame 36 bytes (39 spill slots, 9 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 2236 bytes of code and literals
+@     estimated 2234 bytes of code and literals
 	.section .text.grain128aeadv2_crypt,"ax",%progbits
 	.global grain128aeadv2_crypt
 	.type grain128aeadv2_crypt, %function
@@ -1971,7 +1971,6 @@ grain128aeadv2_crypt:
 	eors	r2, r5
 	str	r2, [sp, #24]
 	@ grain128aeadv2.ae:210: z = unzip2(y)
-	movs	r3, #0
 	lsls	r2, r4, #1
 	adcs	r3, r3
 	movs	r0, #0

@@ -117,7 +117,7 @@ spongent_pi160_sbox_layer:
 
 @ --- spongent_pi160_permute: spongent_pi160.permute
 @     frame 4 bytes (8 spill slots, 1 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 994 bytes of code and literals
+@     estimated 984 bytes of code and literals
 	.section .text.spongent_pi160_permute,"ax",%progbits
 	.global spongent_pi160_permute
 	.type spongent_pi160_permute, %function
@@ -249,7 +249,6 @@ spongent_pi160_permute:
 	orrs	r0, r1
 	mov	r11, r0
 	@ spongent_pi160.ae:45: x = player(sbox_layer(x))
-	movs	r1, #0
 	mov	r5, r9
 	lsls	r5, r5, #1
 	adcs	r1, r1
@@ -333,7 +332,6 @@ spongent_pi160_permute:
 	adcs	r2, r2
 	lsls	r0, r0, #1
 	adcs	r7, r7
-	movs	r5, #0
 	lsls	r0, r0, #1
 	adcs	r5, r5
 	lsls	r0, r0, #1
@@ -396,7 +394,6 @@ spongent_pi160_permute:
 	adcs	r1, r1
 	lsls	r3, r3, #1
 	adcs	r2, r2
-	movs	r6, #0
 	lsls	r3, r3, #1
 	adcs	r6, r6
 	lsls	r3, r3, #1
@@ -460,7 +457,6 @@ spongent_pi160_permute:
 	mov	r0, r10
 	lsls	r0, r0, #1
 	adcs	r1, r1
-	movs	r3, #0
 	lsls	r0, r0, #1
 	adcs	r3, r3
 	lsls	r0, r0, #1
@@ -523,7 +519,6 @@ spongent_pi160_permute:
 	adcs	r6, r6
 	lsls	r0, r0, #1
 	adcs	r5, r5
-	movs	r0, #0
 	mov	r4, r11
 	lsls	r4, r4, #1
 	adcs	r0, r0

@@ -239,7 +239,7 @@ elephant_dumbo_decrypt_with:
 
 ; --- elephant_dumbo_P_permute: elephant_dumbo.P.permute
 ;     frame 12 bytes (6 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1014 bytes of code
+;     estimated 994 bytes of code
 	.section .text.elephant_dumbo_P_permute,"ax",@progbits
 	.local elephant_dumbo_P_permute
 	.type elephant_dumbo_P_permute, @function
@@ -344,13 +344,11 @@ elephant_dumbo_P_permute:
 	swpb	r6
 	bis	r5, r6
 	; spongent_pi160.ae:45: x = player(sbox_layer(x))
-	mov	#0, r4
 	rra	r6
 	rrc	r4
 	mov	#0, r5
 	rra	r6
 	rrc	r5
-	mov	#0, r9
 	rra	r6
 	rrc	r9
 	mov	#0, r15
@@ -416,12 +414,10 @@ elephant_dumbo_P_permute:
 	rrc	r15
 	rra	r8
 	rrc	r4
-	mov	#0, r7
 	rra	r8
 	rrc	r7
 	rra	r8
 	rrc	r9
-	mov	#0, r13
 	rra	r8
 	rrc	r13
 	rra	r8
@@ -480,12 +476,10 @@ elephant_dumbo_P_permute:
 	rrc	r9
 	rra	r10
 	rrc	r13
-	mov	#0, r5
 	rra	r14
 	rrc	r5
 	rra	r14
 	rrc	r7
-	mov	#0, r10
 	rra	r14
 	rrc	r10
 	rra	r14
@@ -548,12 +542,10 @@ elephant_dumbo_P_permute:
 	rrc	r13
 	rra	r12
 	rrc	r5
-	mov	#0, r8
 	rra	r12
 	rrc	r8
 	rra	r12
 	rrc	r10
-	mov	#0, r14
 	rra	r12
 	rrc	r14
 	rra	r12
@@ -613,12 +605,10 @@ elephant_dumbo_P_permute:
 	rrc	r10
 	rra	r12
 	rrc	r14
-	mov	#0, r11
 	rra	r6
 	rrc	r11
 	rra	r6
 	rrc	r8
-	mov	#0, r12
 	rra	r6
 	rrc	r12
 	rra	r6

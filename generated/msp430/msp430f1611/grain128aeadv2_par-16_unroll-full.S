@@ -542,7 +542,7 @@ grain128aeadv2_decrypt:
 
 ; --- grain128aeadv2_absorb_ad: grain128aeadv2.absorb_ad
 ;     frame 44 bytes (22 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 3158 bytes of code
+;     estimated 3154 bytes of code
 	.section .text.grain128aeadv2_absorb_ad,"ax",@progbits
 	.local grain128aeadv2_absorb_ad
 	.type grain128aeadv2_absorb_ad, @function
@@ -1072,7 +1072,6 @@ grain128aeadv2_absorb_ad:
 	and	#7, r15
 	mov	r15, 4(sp)
 	; grain128aeadv2.ae:243: acc, sr = authenticate(acc, sr, x, unzip(y)[15:8])
-	mov	#0, r7
 	mov	8(sp), r14
 	rra	r14
 	rrc	r7
@@ -1711,7 +1710,6 @@ grain128aeadv2_absorb_ad:
 	and	#7, r15
 	mov	r15, 4(sp)
 	; grain128aeadv2.ae:243: acc, sr = authenticate(acc, sr, x, unzip(y)[15:8])
-	mov	#0, r7
 	mov	6(sp), r14
 	rra	r14
 	rrc	r7
@@ -1968,7 +1966,7 @@ grain128aeadv2_absorb_ad:
 
 ; --- grain128aeadv2_crypt: grain128aeadv2.crypt
 ;     frame 28 bytes (14 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1542 bytes of code
+;     estimated 1540 bytes of code
 	.section .text.grain128aeadv2_crypt,"ax",@progbits
 	.local grain128aeadv2_crypt
 	.type grain128aeadv2_crypt, @function
@@ -2396,7 +2394,6 @@ grain128aeadv2_crypt:
 	and	#7, r15
 	mov	r15, 0(sp)
 	; grain128aeadv2.ae:264: z = unzip(y)
-	mov	#0, r7
 	mov	2(sp), r14
 	rra	r14
 	rrc	r7

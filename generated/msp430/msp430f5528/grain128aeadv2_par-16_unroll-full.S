@@ -518,7 +518,7 @@ grain128aeadv2_decrypt:
 
 ; --- grain128aeadv2_absorb_ad: grain128aeadv2.absorb_ad
 ;     frame 44 bytes (22 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 3130 bytes of code
+;     estimated 3126 bytes of code
 	.section .text.grain128aeadv2_absorb_ad,"ax",@progbits
 	.local grain128aeadv2_absorb_ad
 	.type grain128aeadv2_absorb_ad, @function
@@ -1040,7 +1040,6 @@ grain128aeadv2_absorb_ad:
 	and	#7, r15
 	mov	r15, 4(sp)
 	; grain128aeadv2.ae:243: acc, sr = authenticate(acc, sr, x, unzip(y)[15:8])
-	mov	#0, r7
 	mov	8(sp), r14
 	rra	r14
 	rrc	r7
@@ -1679,7 +1678,6 @@ grain128aeadv2_absorb_ad:
 	and	#7, r15
 	mov	r15, 4(sp)
 	; grain128aeadv2.ae:243: acc, sr = authenticate(acc, sr, x, unzip(y)[15:8])
-	mov	#0, r7
 	mov	6(sp), r14
 	rra	r14
 	rrc	r7
@@ -1930,7 +1928,7 @@ grain128aeadv2_absorb_ad:
 
 ; --- grain128aeadv2_crypt: grain128aeadv2.crypt
 ;     frame 28 bytes (14 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1518 bytes of code
+;     estimated 1516 bytes of code
 	.section .text.grain128aeadv2_crypt,"ax",@progbits
 	.local grain128aeadv2_crypt
 	.type grain128aeadv2_crypt, @function
@@ -2352,7 +2350,6 @@ grain128aeadv2_crypt:
 	and	#7, r15
 	mov	r15, 0(sp)
 	; grain128aeadv2.ae:264: z = unzip(y)
-	mov	#0, r7
 	mov	2(sp), r14
 	rra	r14
 	rrc	r7

@@ -90,7 +90,7 @@ spongent_pi160_sbox_layer:
 
 ; --- spongent_pi160_permute: spongent_pi160.permute
 ;     frame 12 bytes (6 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 990 bytes of code
+;     estimated 970 bytes of code
 	.section .text.spongent_pi160_permute,"ax",@progbits
 	.global spongent_pi160_permute
 	.type spongent_pi160_permute, @function
@@ -189,13 +189,11 @@ spongent_pi160_permute:
 	swpb	r6
 	bis	r5, r6
 	; spongent_pi160.ae:45: x = player(sbox_layer(x))
-	mov	#0, r4
 	rra	r6
 	rrc	r4
 	mov	#0, r5
 	rra	r6
 	rrc	r5
-	mov	#0, r9
 	rra	r6
 	rrc	r9
 	mov	#0, r15
@@ -261,12 +259,10 @@ spongent_pi160_permute:
 	rrc	r15
 	rra	r8
 	rrc	r4
-	mov	#0, r7
 	rra	r8
 	rrc	r7
 	rra	r8
 	rrc	r9
-	mov	#0, r13
 	rra	r8
 	rrc	r13
 	rra	r8
@@ -325,12 +321,10 @@ spongent_pi160_permute:
 	rrc	r9
 	rra	r10
 	rrc	r13
-	mov	#0, r5
 	rra	r14
 	rrc	r5
 	rra	r14
 	rrc	r7
-	mov	#0, r10
 	rra	r14
 	rrc	r10
 	rra	r14
@@ -393,12 +387,10 @@ spongent_pi160_permute:
 	rrc	r13
 	rra	r12
 	rrc	r5
-	mov	#0, r8
 	rra	r12
 	rrc	r8
 	rra	r12
 	rrc	r10
-	mov	#0, r14
 	rra	r12
 	rrc	r14
 	rra	r12
@@ -458,12 +450,10 @@ spongent_pi160_permute:
 	rrc	r10
 	rra	r12
 	rrc	r14
-	mov	#0, r11
 	rra	r6
 	rrc	r11
 	rra	r6
 	rrc	r8
-	mov	#0, r12
 	rra	r6
 	rrc	r12
 	rra	r6

@@ -23,6 +23,11 @@ class Recorder(ShiftOps):
             self.log.append(("clear", self.n))
         return self.n
 
+    def undef(self):
+        self.n += 1
+        self.log.append(("undef", self.n))
+        return self.n
+
     def carry_out(self, r, end):
         self.log.append(("out", r))
 
@@ -50,8 +55,8 @@ def test_a_segment_holds_a_register_only_while_open():
     last = {r: n for n, r in enumerate(ins)}
     open_, peak, seen = set(), 0, 0
     for event, r in rec.log:
-        if event == "clear":
-            open_.add(r)                        # cleared: holds a register from here
+        if event in ("clear", "undef"):
+            open_.add(r)                        # taken: holds a register from here
         elif event == "in":
             assert r in open_                   # cleared before its first bit
             if last[r] == seen:
@@ -60,3 +65,21 @@ def test_a_segment_holds_a_register_only_while_open():
         peak = max(peak, len(open_))
     assert len(last) == 12 and not open_
     assert peak <= 5                            # all 12 at once before
+
+
+def test_a_segment_that_fills_its_register_to_the_far_end_needs_no_clear():
+    """Entering at the top, a segment reaching bit 0 pushes every old bit of its register out
+    of the placed result: no clear. The pLayer's ten such segments (eight whole words, the low
+    bytes of words 2 and 7) start undefined; the two high bytes, or-ed over a low byte, are
+    cleared."""
+    rec = Recorder()
+    plan = rec.perm_carry_plan(SPONGENT, 160, "low", "high")
+    rec.perm_carry(list(range(100, 110)), 160, plan)
+    taken = [event for event, _ in rec.log if event in ("clear", "undef")]
+    assert taken.count("undef") == 10 and taken.count("clear") == 2
+    segs = plan[2]
+    assert [rec.carry_flushes(s, "high") for s in segs].count(False) == 2
+    assert all(s[1] == 8 for s in segs if not rec.carry_flushes(s, "high"))
+    # entering at the bottom: the segment must reach the top bit instead
+    assert rec.carry_flushes([0, 15, 3], "low") and not rec.carry_flushes([0, 14, 0], "low")
+    assert rec.carry_flushes([0, 0, 15], "high") and not rec.carry_flushes([0, 1, 15], "high")
