@@ -570,7 +570,8 @@ class SelectorBase:
         step = unroll if (clo is not None and chi is not None and unroll > 1 and (chi - clo) % unroll == 0) else 1
         self.materialize_pending()
         sentinel = self.sentinel_counter(op, clo, chi, step)
-        idx = [self.to_reg_fresh(x) for x in lo] if sentinel is None else []
+        counter = self.affine_counter(op, chi, step) if sentinel is None else None
+        idx = [self.to_reg_fresh(x) for x in lo] if sentinel is None and counter is None else []
         pregs = [[self.to_reg_fresh(x) for x in c] for c in carried]
         if sentinel is not None:
             k, trips = sentinel
@@ -578,7 +579,7 @@ class SelectorBase:
             self.emit("mov", marked, pregs[k][0])
         top, end = self.mf.label("loop"), self.mf.label("done")
         if not (clo is not None and chi is not None and clo < chi):
-            self.branch_unless_less(idx, hi, end)
+            self.branch_unless_less(idx or [self.to_reg_fresh(x) for x in lo], hi, end)
         # the loop's preheader: targets insert set-up there while selecting the body (e.g.
         # pointers walking `mem[i]`, advanced in `loop_latch`); the anchor is removed after
         loop = LoopInfo(idx, clo, step, self.emit("comment"))
@@ -597,7 +598,9 @@ class SelectorBase:
         self.origin, self.origin_loc = "for", op.loc or self.origin_loc
         self.loop_latch(loop)
         self.parallel_copy([r for regs in pregs for r in regs], [y for ys1 in ys for y in ys1])
-        if sentinel is None:
+        if counter is not None:
+            self.branch_unless_equal(pregs[counter[0]], counter[1], top)
+        elif sentinel is None:
             self.increment(idx, step, index.width)
             self.branch_if_less(idx, hi, top)
         else:
@@ -649,6 +652,58 @@ class SelectorBase:
             if all(o is d or (id(o) in top_level and o.opcode == "slice" and o.attrs.get("lo") == 0
                               and o.results[0].width == 1) for o in uses.get(id(p), [])):
                 return k, trips
+        return None
+
+    def affine_counter(self, op: Op, chi, step: int):
+        """A counted loop up to a constant `chi` whose index the body never reads, carrying a
+        one-limb value c that it yields as `c + k` (k a constant) and that enters as
+        `a + k * lo` (a a constant, lo the loop's lower bound, maybe widened or narrowed): after
+        the last turn c is `a + k * chi`, a value it takes at no earlier turn (k's multiples
+        repeat modulo 2^w only after more than chi turns), so the loop runs until c is that
+        value: no counter register, no increment (a table of round constants in arithmetic
+        progression, turned into that value by `ir/passes/affine_tables.py`: Ascon's
+        `sub #15; cmp #60`). Returns (index of c among the carried values, final value) or None."""
+        if chi is None or step != 1:
+            return None
+        body = op.regions[0]
+        index, *params = body.params
+        if any(a is index for o in walk_ops(body) for a in o.args) or any(y is index for y in body.yields):
+            return None
+        defs_in = {id(r): o for o in body.ops for r in o.results}
+
+        def const_out(v):
+            return self.const_of(self.get(v)) if self.defs.get(v) is not None else None
+
+        def const_in(v):                        # defined in the body, or before the loop
+            d = defs_in.get(id(v))
+            if d is not None:
+                return d.attrs["value"] if d.opcode == "const" else None
+            return const_out(v)
+
+        for k, (p, y) in enumerate(zip(params, body.yields)):
+            w = p.width
+            if w > self.LIMB:
+                continue
+            d = defs_in.get(id(y))
+            if d is None or d.opcode != "add" or d.args[0] is not p:
+                continue
+            kk = const_in(d.args[1])
+            init = self.defs.get(op.args[2 + k])
+            if kk is None or init is None or init.opcode != "add":
+                continue
+            a = const_out(init.args[1])
+            m = self.defs.get(init.args[0])
+            if a is None or m is None or m.opcode != "mul" or const_out(m.args[1]) != kk:
+                continue
+            x = m.args[0]
+            ext = self.defs.get(x)
+            if ext is not None and ext.opcode in ("zext", "trunc") and ext.args[0] is op.args[0]:
+                x = ext.args[0]
+            if x is not op.args[0] or kk % (1 << w) == 0:
+                continue
+            period = (1 << w) >> ((kk & -kk).bit_length() - 1)      # 2^w / gcd(k, 2^w)
+            if period > chi:
+                return k, (a + kk * chi) % (1 << w)
         return None
 
     def parallel_copy(self, dsts: list[R], srcs: list) -> None:
@@ -711,6 +766,10 @@ class SelectorBase:
         raise NotImplementedError
 
     def branch_if_less(self, a: list, b: list, target: str) -> None:
+        raise NotImplementedError
+
+    def branch_unless_equal(self, a: list, value: int, target: str) -> None:
+        """Branch to `target` unless the one-limb value a equals the constant `value`."""
         raise NotImplementedError
 
     def branch_if_zero(self, c: list, target: str) -> None:

@@ -1073,8 +1073,8 @@ ascon128_decrypt_with:
 
 
 @ --- ascon128_P_permute: ascon128.P.permute
-@     frame 24 bytes (18 spill slots, 6 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 432 bytes of code and literals
+@     frame 20 bytes (16 spill slots, 5 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 420 bytes of code and literals
 	.section .text.ascon128_P_permute,"ax",%progbits
 	.global ascon128_P_permute
 	.type ascon128_P_permute, %function
@@ -1087,213 +1087,208 @@ ascon128_P_permute:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #24
+	sub	sp, #20
 	@ ascon_p.ae:60: for i in 16 - rounds..16 {
 	movs	r2, #16
 	subs	r1, r2, r1
-	mov	r7, r1
-	str	r0, [sp, #20]
+	uxtb	r2, r1
+	str	r2, [sp]
+	movs	r1, #241
+	muls	r2, r1
+	uxtb	r1, r2
+	adds	r1, #44
+	uxtb	r1, r1
+	mov	lr, r1
+	str	r0, [sp, #16]
 	@ ascon_p.ae:59: x4 = s[4]
-	mov	r6, r0
-	ldr	r1, [r6, #36]
+	ldr	r1, [r0, #36]
 	@ ascon_p.ae:60: for i in 16 - rounds..16 {
 	mov	r9, r1
 	@ ascon_p.ae:59: x4 = s[4]
-	ldr	r1, [r6, #32]
+	ldr	r2, [r0, #32]
 	@ ascon_p.ae:58: x3 = s[3]
-	ldr	r2, [r6, #28]
-	ldr	r3, [r6, #24]
+	ldr	r3, [r0, #28]
+	ldr	r4, [r0, #24]
 	@ ascon_p.ae:57: x2 = s[2]
-	ldr	r4, [r6, #20]
+	ldr	r1, [r0, #20]
 	@ ascon_p.ae:60: for i in 16 - rounds..16 {
-	mov	r11, r4
+	mov	r11, r1
 	@ ascon_p.ae:57: x2 = s[2]
-	ldr	r0, [r6, #16]
-	@ ascon_p.ae:60: for i in 16 - rounds..16 {
-	mov	r8, r0
+	ldr	r1, [r0, #16]
 	@ ascon_p.ae:56: x1 = s[1]
-	ldr	r5, [r6, #12]
-	ldr	r6, [r6, #8]
+	ldr	r5, [r0, #12]
+	ldr	r6, [r0, #8]
 	@ ascon_p.ae:55: x0 = s[0]
-	ldr	r0, [sp, #20]
-	ldr	r4, [r0, #4]
+	ldr	r0, [r0, #4]
 	@ ascon_p.ae:60: for i in 16 - rounds..16 {
-	mov	r12, r4
+	mov	r12, r0
 	@ ascon_p.ae:55: x0 = s[0]
-	ldr	r4, [r0]
+	ldr	r0, [sp, #16]
+	ldr	r7, [r0]
 	@ ascon_p.ae:60: for i in 16 - rounds..16 {
-	uxtb	r0, r7
-	mov	lr, r0
+	ldr	r0, [sp]
 	cmp	r0, #16
 	bcc	.Lascon128_P_permute_far1
 	b	.Lascon128_P_permute_done2
 .Lascon128_P_permute_far1:
-	@ ascon_p.ae:61: x0, x1, x2, x3, x4 = round(x0, x1, x2, x3, x4, rc[i])
-	ldr	r7, =ascon128_P.rc
-	str	r7, [sp, #16]
-	@ ascon_p.ae:60: for i in 16 - rounds..16 {
 .Lascon128_P_permute_loop1:
-	@ ascon_p.ae:61: x0, x1, x2, x3, x4 = round(x0, x1, x2, x3, x4, rc[i])
-	ldr	r7, [sp, #16]
-	mov	r0, lr
-	ldrb	r7, [r7, r0]
-	@ ascon_p.ae:21: x2 = x2 ^ (c as u64)
-	mov	r0, r8
-	eors	r0, r7
 	@ ascon_p.ae:24: x0 = x0 ^ x4
-	eors	r4, r1
+	eors	r7, r2
 	@ ascon_p.ae:25: x4 = x4 ^ x3
-	eors	r1, r3
+	eors	r2, r4
 	@ ascon_p.ae:31: t4 = x4 ^ (~x0 & x1)
-	mov	r7, r6
-	bics	r7, r4
-	eors	r7, r1
-	mov	r8, r7
-	@ ascon_p.ae:26: x2 = x2 ^ x1
-	eors	r0, r6
-	@ ascon_p.ae:27: t0 = x0 ^ (~x1 & x2)
-	mov	r7, r0
-	bics	r7, r6
-	eors	r7, r4
-	@ ascon_p.ae:30: t3 = x3 ^ (~x4 & x0)
-	bics	r4, r1
-	@ ascon_p.ae:29: t2 = x2 ^ (~x3 & x4)
-	bics	r1, r3
+	mov	r0, r6
+	bics	r0, r7
+	eors	r0, r2
+	mov	r8, r0
+	@ ascon_p.ae:21: x2 = x2 ^ (c as u64)
+	mov	r0, lr
 	eors	r1, r0
-	mov	r10, r1
+	@ ascon_p.ae:26: x2 = x2 ^ x1
+	eors	r1, r6
+	@ ascon_p.ae:27: t0 = x0 ^ (~x1 & x2)
+	mov	r0, r1
+	bics	r0, r6
+	eors	r0, r7
 	@ ascon_p.ae:30: t3 = x3 ^ (~x4 & x0)
-	eors	r4, r3
-	str	r4, [sp, #8]
+	bics	r7, r2
+	@ ascon_p.ae:29: t2 = x2 ^ (~x3 & x4)
+	bics	r2, r4
+	eors	r2, r1
+	mov	r10, r2
+	@ ascon_p.ae:30: t3 = x3 ^ (~x4 & x0)
+	eors	r7, r4
+	str	r7, [sp, #8]
 	@ ascon_p.ae:28: t1 = x1 ^ (~x2 & x3)
-	bics	r3, r0
-	eors	r6, r3
+	bics	r4, r1
+	eors	r6, r4
 	@ ascon_p.ae:24: x0 = x0 ^ x4
-	mov	r0, r12
+	mov	r7, r12
 	mov	r1, r9
-	eors	r0, r1
+	eors	r7, r1
 	@ ascon_p.ae:25: x4 = x4 ^ x3
-	mov	r3, r9
-	eors	r3, r2
+	mov	r2, r9
+	eors	r2, r3
 	@ ascon_p.ae:30: t3 = x3 ^ (~x4 & x0)
-	mov	r1, r0
-	bics	r1, r3
-	eors	r1, r2
+	mov	r1, r7
+	bics	r1, r2
+	eors	r1, r3
 	mov	r9, r1
 	@ ascon_p.ae:31: t4 = x4 ^ (~x0 & x1)
 	mov	r1, r5
-	bics	r1, r0
-	eors	r1, r3
+	bics	r1, r7
+	eors	r1, r2
 	@ ascon_p.ae:26: x2 = x2 ^ x1
 	mov	r4, r11
 	eors	r4, r5
 	@ ascon_p.ae:29: t2 = x2 ^ (~x3 & x4)
-	bics	r3, r2
-	eors	r3, r4
+	bics	r2, r3
+	eors	r2, r4
 	@ ascon_p.ae:28: t1 = x1 ^ (~x2 & x3)
-	bics	r2, r4
-	eors	r2, r5
+	bics	r3, r4
+	eors	r3, r5
 	@ ascon_p.ae:27: t0 = x0 ^ (~x1 & x2)
 	bics	r4, r5
-	eors	r0, r4
+	eors	r7, r4
 	@ ascon_p.ae:32: t1 = t1 ^ t0
-	eors	r2, r0
-	eors	r6, r7
+	eors	r3, r7
+	eors	r6, r0
 	@ ascon_p.ae:33: t0 = t0 ^ t4
-	eors	r0, r1
+	eors	r7, r1
 	mov	r5, r8
-	eors	r7, r5
+	eors	r0, r5
 	@ ascon_p.ae:37: return t0 ^ (t0 >>> 19) ^ (t0 >>> 28),
-	lsls	r4, r0, #13
-	eors	r4, r7
-	lsrs	r5, r7, #19
-	eors	r4, r5
-	lsls	r5, r0, #4
-	eors	r4, r5
-	lsrs	r5, r7, #28
-	eors	r4, r5
-	str	r4, [sp, #4]
 	lsls	r4, r7, #13
 	eors	r4, r0
 	lsrs	r5, r0, #19
 	eors	r4, r5
 	lsls	r5, r7, #4
 	eors	r4, r5
-	lsrs	r7, r0, #28
+	lsrs	r5, r0, #28
+	eors	r4, r5
+	str	r4, [sp, #4]
+	lsls	r4, r0, #13
 	eors	r4, r7
+	lsrs	r5, r7, #19
+	eors	r4, r5
+	lsls	r5, r0, #4
+	eors	r4, r5
+	lsrs	r0, r7, #28
+	eors	r4, r0
 	mov	r12, r4
 	@ ascon_p.ae:38: t1 ^ (t1 >>> 61) ^ (t1 >>> 39),
 	lsls	r4, r6, #3
 	eors	r4, r6
-	lsrs	r0, r2, #29
+	lsrs	r0, r3, #29
 	eors	r4, r0
 	lsls	r0, r6, #25
 	eors	r4, r0
-	lsrs	r0, r2, #7
+	lsrs	r0, r3, #7
 	eors	r4, r0
 	str	r4, [sp]
-	lsls	r4, r2, #3
-	eors	r4, r2
+	lsls	r4, r3, #3
+	eors	r4, r3
 	lsrs	r0, r6, #29
 	eors	r4, r0
-	lsls	r2, r2, #25
-	eors	r4, r2
-	lsrs	r2, r6, #7
-	eors	r4, r2
+	lsls	r3, r3, #25
+	eors	r4, r3
+	lsrs	r3, r6, #7
+	eors	r4, r3
 	str	r4, [sp, #12]
 	@ ascon_p.ae:34: t3 = t3 ^ t2
 	mov	r0, r9
-	eors	r0, r3
-	ldr	r6, [sp, #8]
-	mov	r2, r10
-	eors	r6, r2
+	eors	r0, r2
+	ldr	r7, [sp, #8]
+	mov	r3, r10
+	eors	r7, r3
 	@ ascon_p.ae:35: t2 = ~t2
-	mvns	r3, r3
-	mvns	r7, r2
+	mvns	r3, r2
+	mov	r2, r10
+	mvns	r4, r2
 	@ ascon_p.ae:39: t2 ^ (t2 >>> 1) ^ (t2 >>> 6),
-	lsls	r5, r3, #31
-	eors	r5, r7
-	lsrs	r2, r7, #1
-	eors	r5, r2
+	lsls	r6, r3, #31
+	eors	r6, r4
+	lsrs	r2, r4, #1
+	eors	r6, r2
 	lsls	r2, r3, #26
-	eors	r5, r2
-	lsrs	r2, r7, #6
-	eors	r5, r2
-	lsls	r4, r7, #31
-	eors	r4, r3
+	eors	r6, r2
+	lsrs	r2, r4, #6
+	eors	r6, r2
+	lsls	r5, r4, #31
+	eors	r5, r3
 	lsrs	r2, r3, #1
-	eors	r4, r2
-	lsls	r2, r7, #26
-	eors	r4, r2
+	eors	r5, r2
+	lsls	r2, r4, #26
+	eors	r5, r2
 	lsrs	r2, r3, #6
-	eors	r4, r2
+	eors	r5, r2
 	@ ascon_p.ae:40: t3 ^ (t3 >>> 10) ^ (t3 >>> 17),
-	lsls	r3, r0, #22
-	eors	r3, r6
-	lsrs	r2, r6, #10
-	eors	r3, r2
+	lsls	r4, r0, #22
+	eors	r4, r7
+	lsrs	r2, r7, #10
+	eors	r4, r2
 	lsls	r2, r0, #15
-	eors	r3, r2
-	lsrs	r2, r6, #17
-	eors	r3, r2
-	lsls	r7, r6, #22
-	eors	r7, r0
+	eors	r4, r2
+	lsrs	r2, r7, #17
+	eors	r4, r2
+	lsls	r3, r7, #22
+	eors	r3, r0
 	lsrs	r2, r0, #10
-	eors	r7, r2
-	mov	r2, r7
-	lsls	r6, r6, #15
-	eors	r2, r6
+	eors	r3, r2
+	lsls	r2, r7, #15
+	eors	r3, r2
 	lsrs	r0, r0, #17
-	eors	r2, r0
+	eors	r3, r0
 	@ ascon_p.ae:41: t4 ^ (t4 >>> 7) ^ (t4 >>> 41)
-	lsls	r6, r1, #25
+	lsls	r2, r1, #25
 	mov	r7, r8
-	eors	r6, r7
+	eors	r2, r7
 	lsrs	r0, r7, #7
-	eors	r6, r0
+	eors	r2, r0
 	lsls	r0, r7, #23
-	eors	r6, r0
+	eors	r2, r0
 	lsrs	r0, r1, #9
-	eors	r6, r0
+	eors	r2, r0
 	lsls	r7, r7, #25
 	eors	r7, r1
 	lsrs	r0, r1, #7
@@ -1304,41 +1299,41 @@ ascon128_P_permute:
 	lsrs	r0, r0, #9
 	eors	r7, r0
 	mov	r0, lr
-	adds	r0, #1
+	adds	r0, #241
+	uxtb	r0, r0
 	mov	lr, r0
 	mov	r9, r7
+	mov	r11, r5
 	mov	r1, r6
-	mov	r11, r4
-	mov	r8, r5
 	ldr	r5, [sp, #12]
 	ldr	r6, [sp]
-	ldr	r4, [sp, #4]
-	cmp	r0, #16
-	bcs	.Lascon128_P_permute_far2
+	ldr	r7, [sp, #4]
+	cmp	r0, #60
+	beq	.Lascon128_P_permute_far2
 	b	.Lascon128_P_permute_loop1
 .Lascon128_P_permute_far2:
 .Lascon128_P_permute_done2:
 	@ ascon_p.ae:63: s[0] = x0
-	ldr	r7, [sp, #20]
-	str	r4, [r7]
-	mov	r4, r12
-	str	r4, [r7, #4]
+	ldr	r0, [sp, #16]
+	str	r7, [r0]
+	mov	r7, r12
+	str	r7, [r0, #4]
 	@ ascon_p.ae:64: s[1] = x1
+	mov	r7, r0
 	str	r6, [r7, #8]
 	str	r5, [r7, #12]
 	@ ascon_p.ae:65: s[2] = x2
-	mov	r0, r8
-	str	r0, [r7, #16]
-	mov	r4, r11
-	str	r4, [r7, #20]
+	str	r1, [r7, #16]
+	mov	r1, r11
+	str	r1, [r7, #20]
 	@ ascon_p.ae:66: s[3] = x3
-	str	r3, [r7, #24]
-	str	r2, [r7, #28]
+	str	r4, [r7, #24]
+	str	r3, [r7, #28]
 	@ ascon_p.ae:67: s[4] = x4
-	str	r1, [r7, #32]
+	str	r2, [r7, #32]
 	mov	r1, r9
 	str	r1, [r7, #36]
-	add	sp, #24
+	add	sp, #20
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5
@@ -1346,19 +1341,7 @@ ascon128_P_permute:
 	mov	r11, r7
 	pop	{r4, r5, r6, r7, pc}
 	.ltorg
-	.ltorg
 	.size ascon128_P_permute, .-ascon128_P_permute
 
-
-
-@ table P.rc: 16 x u8 (16 bytes)
-	.section .rodata.ascon128_P.rc,"a",%progbits
-	.balign 4
-	.global ascon128_P.rc
-	.type ascon128_P.rc, %object
-ascon128_P.rc:
-	.byte 0x3c, 0x2d, 0x1e, 0x0f, 0xf0, 0xe1, 0xd2, 0xc3
-	.byte 0xb4, 0xa5, 0x96, 0x87, 0x78, 0x69, 0x5a, 0x4b
-	.size ascon128_P.rc, .-ascon128_P.rc
 
 

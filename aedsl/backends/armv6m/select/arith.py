@@ -93,6 +93,13 @@ class ArmArith:
         self.compare_carry(a, b)
         self.emit("bcs", Lbl(target))
 
+    def branch_unless_equal(self, a, value, target):
+        if value < 256:
+            self.emit("cmpi", self.reg(a[0]), Imm(value))
+        else:
+            self.emit("cmp", self.reg(a[0]), self.reg(Imm(value)))
+        self.emit("bne", Lbl(target))
+
     def carry_bit(self, invert: bool) -> R:
         """0/1 from the C flag (MOVS #0 keeps C; ADCS adds it)."""
         r = self.fresh()

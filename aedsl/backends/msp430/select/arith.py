@@ -128,6 +128,10 @@ class Msp430Arith:
         self.carry_of_sub(a, b)
         self.emit("jc", Lbl(target))
 
+    def branch_unless_equal(self, a, value, target):
+        self.emit("cmp", Imm(value), self.as_dst(a[0]))
+        self.emit("jnz", Lbl(target))
+
     def carry_bit(self, invert: bool) -> R:
         r = R(self.vreg())
         self.emit("clr", r)           # mov #0: keeps the flags

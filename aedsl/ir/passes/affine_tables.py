@@ -1,0 +1,165 @@
+"""A table read at a loop's index whose entries, over every index the loop can reach, are an
+affine function of the index becomes a value the loop carries and steps by a constant.
+
+The IR shape (general, not tied to a scheme): a `for` loop whose index is read only by table
+loads `load @T, i`, each of them such a progression (else the index stays, and a carried value
+would only take a register), with a constant upper bound `hi` and a lower bound computed from constants and
+from parameters of its function that every call in the module passes as a constant (the function
+is a used spec's, `U.f`, never an entry point of the unit, so its calls are all here). Over the
+indices the loop can reach, [least lower bound, hi), each table's entries are `a + b * i` modulo
+2^w (w the entry width): Ascon-p's round constants 0xf0, 0xe1, .., 0x4b at indices 4 .. 15, which
+`permute(s, 12)` and `permute(s, 6)` start at 4 and 10 (the four constants SP 800-232 puts in front
+break the progression, but no call reaches them).
+
+The load goes; the loop carries `c` instead, `c = a + b * lo` before it and `c + b` at the end of
+each turn. The index is then read by nothing, and the selector counts the loop with `c` itself
+(`select_base.affine_counter`: until c is `a + b * hi`), the hand-written loop's "sub #15; cmp
+#60" with no counter and no table (ascon-c's Cortex-M0 round). The table stays in the module
+while anything else reads it.
+
+Knob `affine_tables`: `on` | `off`; a target chooses its default (`Backend.pass_knobs`): the
+carried constant costs a register where an indexed read from the table costs none (MSP430's
+`xor rc(r), x`).
+
+Preserves: every function's results and memory effects (at every turn c equals the entry the load
+read, for every argument the module passes; the loop runs the same turns).
+"""
+from __future__ import annotations
+
+from itertools import product
+
+from aedsl.knobs import Knob
+
+from ..nodes import Block, Function, Memory, Module, Op, Value, walk_ops
+from .common import Names, Subst, evaluate, substitute
+
+NAME = "affine_tables"
+KNOBS = (Knob("affine_tables", "pass", ("on", "off"), "off",
+              doc="a table read at a loop index that is affine over the indices the loop reaches "
+                  "becomes a value the loop carries and steps (the loop counts with it); the "
+                  "target picks the default"),)
+MAX_COMBINATIONS = 64       # argument combinations evaluated for a loop's lower bound
+
+
+def acts(knobs: dict) -> bool:
+    return str(knobs.get("affine_tables", "off")) == "on"
+
+
+def _call_constants(module: Module) -> dict[str, list[set[int] | None]]:
+    """For each used spec's function (`U.f`), per parameter: the constants its calls pass there,
+    or None where some call passes something else (or the parameter is a memory)."""
+    out: dict[str, list[set[int] | None]] = {}
+    for fn in module.functions:
+        consts = {id(op.results[0]): op.attrs["value"] for op in walk_ops(fn.body) if op.opcode == "const"}
+        for op in walk_ops(fn.body):
+            if op.opcode != "call" or "." not in op.attrs["callee"]:
+                continue
+            sets = out.setdefault(op.attrs["callee"], [set() for _ in op.args])
+            for k, a in enumerate(op.args):
+                if sets[k] is None:
+                    continue
+                if isinstance(a, Memory) or id(a) not in consts:
+                    sets[k] = None
+                else:
+                    sets[k].add(consts[id(a)])
+    return out
+
+
+def _values(v, env: dict[int, int], defs: dict[int, Op]) -> int | None:
+    """v's value given the parameters' values in env, through the pure ops that define it."""
+    if id(v) in env:
+        return env[id(v)]
+    d = defs.get(id(v))
+    if d is None or d.regions or d.opcode in ("load", "call") or len(d.results) != 1:
+        return None
+    args = [_values(a, env, defs) for a in d.args]
+    if any(x is None or isinstance(x, Memory) for x in args):
+        return None
+    return evaluate(d, args)[0]
+
+
+def _affine(data: tuple[int, ...], lo: int, hi: int, width: int) -> tuple[int, int] | None:
+    """(a, b) with data[i] == (a + b * i) mod 2^width for every lo <= i < hi, else None."""
+    if 0 <= lo and hi <= len(data) and hi - lo >= 3:
+        m = (1 << width) - 1
+        b = (data[lo + 1] - data[lo]) & m
+        a = (data[lo] - b * lo) & m
+        if all(data[i] == (a + b * i) & m for i in range(lo, hi)):
+            return a, b
+    return None
+
+
+def _rewrite(fn: Function, ranges: list[set[int] | None]) -> None:
+    names = Names(fn)
+    top = fn.body
+    defs = {id(r): op for op in top.ops for r in op.results}
+    params = [p for p in fn.params if isinstance(p, Value)]
+    known = [(p, ranges[k]) for k, p in enumerate(fn.params) if isinstance(p, Value) and ranges[k]]
+    for loop in [op for op in top.ops if op.opcode == "for"]:
+        body = loop.regions[0]
+        index = body.params[0]
+        uses = [o for o in walk_ops(body) if any(a is index for a in o.args)]
+        if not uses or any(o.opcode != "load" or o.args[1] is not index or o not in body.ops
+                           or o.args[0].kind != "table" for o in uses) or index in body.yields:
+            continue
+        pv = [p for p in params if p not in [q for q, _ in known]]
+        envs = [dict(zip([id(p) for p, _ in known], vals)) for vals in product(*[sorted(s) for _, s in known])]
+        if not envs or len(envs) > MAX_COMBINATIONS:
+            continue
+        his = {_values(loop.args[1], e, defs) for e in envs}
+        los = {_values(loop.args[0], e, defs) for e in envs}
+        if None in his or None in los or len(his) != 1 or pv and _depends(loop.args[0], pv, defs):
+            continue
+        hi, lo = his.pop(), min(los)
+        progressions = [_affine(ld.args[0].data, lo, hi, ld.args[0].elem_width) if lo < hi else None
+                        for ld in uses]
+        if None in progressions:
+            continue                # the index stays: a carried value would only add a register
+        subst = Subst()
+        for ld, (a, b) in zip(uses, progressions):
+            w = ld.results[0].width
+            pre, c0 = _affine_of(loop.args[0], a, b, w, names)
+            top.ops[top.ops.index(loop):top.ops.index(loop)] = pre
+            c, step, nxt, res = (names.value("c", w), names.value("step", w), names.value("c", w),
+                                 names.value("c", w))
+            body.ops.remove(ld)
+            body.ops += [Op("const", [step], [], {"value": b}), Op("add", [nxt], [c, step])]
+            body.params.append(c)
+            body.yields.append(nxt)
+            loop.args.append(c0)
+            loop.results.append(res)
+            subst.bind(ld.results[0], c)
+        substitute(body, subst)
+
+
+def _depends(v, params: list[Value], defs: dict[int, Op]) -> bool:
+    """Whether v is computed from one of `params` (whose values are not known)."""
+    if any(v is p for p in params):
+        return True
+    d = defs.get(id(v))
+    return d is not None and any(_depends(a, params, defs) for a in d.args if isinstance(a, Value))
+
+
+def _affine_of(lo: Value, a: int, b: int, w: int, names: Names) -> tuple[list[Op], Value]:
+    """Ops computing (a + b * lo) mod 2^w, and that value."""
+    ops = []
+    x = lo
+    if lo.width != w:
+        y = names.value("lo", w)
+        ops.append(Op("zext" if lo.width < w else "trunc", [y], [x]))
+        x = y
+    cb, ca, p, s = (names.value("b", w), names.value("a", w), names.value("lo", w), names.value("c", w))
+    ops += [Op("const", [cb], [], {"value": b}), Op("mul", [p], [x, cb]),
+            Op("const", [ca], [], {"value": a}), Op("add", [s], [p, ca])]
+    return ops, s
+
+
+def run(module: Module, knobs: dict) -> Module:
+    if not acts(knobs):
+        return module
+    module = module.clone()
+    calls = _call_constants(module)
+    for fn in module.functions:
+        if "." in fn.name and fn.name in calls:
+            _rewrite(fn, calls[fn.name])
+    return module
