@@ -54,7 +54,7 @@ ascon128_key_setup:
 
 @ --- ascon128_encrypt_with: ascon128.encrypt_with
 @     frame 76 bytes (14 spill slots, 5 on the stack; locals 56), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 776 bytes of code and literals
+@     estimated 768 bytes of code and literals
 	.section .text.ascon128_encrypt_with,"ax",%progbits
 	.global ascon128_encrypt_with
 	.type ascon128_encrypt_with, %function
@@ -292,38 +292,34 @@ ascon128_encrypt_with:
 	lsls	r3, r4, #3
 	@ ascon128.ae:90: s[0] = s[0] ^ load_be(msg, off, rate)
 	mov	r1, r10
-	adds	r1, r1, r3
+	adds	r6, r1, r3
 	movs	r5, #3
-	tst	r1, r5
+	tst	r6, r5
 	beq	.Lascon128_encrypt_with_words21
 .Lascon128_encrypt_with_bytes20:
 	add	r7, sp, #60
-	movs	r6, #8
+	movs	r1, #8
 .Lascon128_encrypt_with_cpy23:
-	subs	r6, #1
+	subs	r1, #1
 	bcc	.Lascon128_encrypt_with_cpyd22
-	ldrb	r0, [r1, r6]
-	strb	r0, [r7, r6]
+	ldrb	r0, [r6, r1]
+	strb	r0, [r7, r1]
 	b	.Lascon128_encrypt_with_cpy23
 	.ltorg
 .Lascon128_encrypt_with_cpyd22:
-	mov	r1, r7
+	mov	r6, r7
 .Lascon128_encrypt_with_words21:
-	ldr	r0, [r1]
-	rev	r0, r0
-	eors	r2, r0
-	str	r2, [sp, #24]
-	@ ascon128.ae:91: store_be(ct, off, s[0])
-	ldr	r0, [sp, #24]
-	rev	r2, r0
-	@ ascon128.ae:90: s[0] = s[0] ^ load_be(msg, off, rate)
-	ldr	r0, [r1, #4]
+	ldr	r0, [r6, #4]
 	rev	r1, r0
 	mov	r0, r8
 	eors	r0, r1
 	str	r0, [sp, #20]
+	ldr	r1, [r6]
+	rev	r1, r1
+	eors	r2, r1
+	str	r2, [sp, #24]
 	@ ascon128.ae:91: store_be(ct, off, s[0])
-	ldr	r0, [sp, #20]
+	rev	r2, r2
 	rev	r0, r0
 	mov	r1, r11
 	adds	r3, r1, r3
@@ -424,17 +420,13 @@ ascon128_encrypt_with:
 	movs	r5, #0
 .Lascon128_encrypt_with_she35:
 	@ ascon128.ae:96: s[0] = s[0] ^ load_be(msg, off, rate, last) ^ pad(last)
+	eors	r3, r6
+	str	r3, [sp, #20]
 	eors	r4, r5
 	str	r4, [sp, #24]
 	@ ascon128.ae:97: store_be(ct, off, s[0], last)
-	ldr	r0, [sp, #24]
-	rev	r5, r0
-	@ ascon128.ae:96: s[0] = s[0] ^ load_be(msg, off, rate, last) ^ pad(last)
-	eors	r3, r6
-	str	r3, [sp, #20]
-	@ ascon128.ae:97: store_be(ct, off, s[0], last)
-	ldr	r0, [sp, #20]
-	rev	r4, r0
+	rev	r5, r4
+	rev	r4, r3
 	mov	r1, r11
 	ldr	r0, [sp]
 	adds	r3, r1, r0

@@ -8,8 +8,8 @@
 	.thumb
 
 @ --- speck_key_schedule: speck.key_schedule
-@     frame 256 bytes (3 spill slots, 0 on the stack; locals 256), saves r4, r5, r6, r7
-@     estimated 218 bytes of code and literals
+@     frame 256 bytes (4 spill slots, 0 on the stack; locals 256), saves r4, r5, r6, r7
+@     estimated 216 bytes of code and literals
 	.section .text.speck_key_schedule,"ax",%progbits
 	.global speck_key_schedule
 	.type speck_key_schedule, %function
@@ -19,9 +19,9 @@ speck_key_schedule:
 	push	{r4, r5, r6, r7, lr}
 	sub	sp, #256
 	mov	lr, r1
-	ldr	r3, [r0]
+	ldr	r2, [r0]
 	ldr	r5, [r0, #4]
-	ldr	r2, [r0, #8]
+	ldr	r3, [r0, #8]
 	ldr	r1, [r0, #12]
 	movs	r6, #0
 	add	r4, sp, #0
@@ -32,110 +32,109 @@ speck_key_schedule:
 	subs	r0, #1
 	bne	.Lspeck_key_schedule_zero1
 	@ speck.ae:30: l[j] = rev8(key[key_bits - 1 - n * (j + 1) : key_bits - n * (j + 2)])
-	uxtb	r0, r3
-	lsls	r4, r0, #24
-	lsrs	r0, r3, #8
-	uxtb	r0, r0
-	lsls	r0, r0, #16
-	orrs	r4, r0
-	lsrs	r0, r3, #16
-	uxtb	r0, r0
-	lsls	r0, r0, #8
-	orrs	r4, r0
-	lsrs	r0, r3, #24
-	orrs	r4, r0
-	uxtb	r0, r5
-	lsls	r3, r0, #24
-	lsrs	r0, r5, #8
-	uxtb	r0, r0
-	lsls	r0, r0, #16
-	orrs	r3, r0
-	lsrs	r0, r5, #16
-	uxtb	r0, r0
-	lsls	r0, r0, #8
-	orrs	r3, r0
-	lsrs	r0, r5, #24
-	orrs	r3, r0
-	str	r3, [sp]
-	str	r4, [sp, #4]
-	@ speck.ae:32: k = rev8(key[key_bits - 1 : key_bits - n])
 	uxtb	r0, r2
-	lsls	r3, r0, #24
+	lsls	r4, r0, #24
 	lsrs	r0, r2, #8
 	uxtb	r0, r0
 	lsls	r0, r0, #16
-	orrs	r3, r0
+	orrs	r4, r0
 	lsrs	r0, r2, #16
 	uxtb	r0, r0
 	lsls	r0, r0, #8
-	orrs	r3, r0
+	orrs	r4, r0
 	lsrs	r0, r2, #24
-	orrs	r3, r0
+	orrs	r4, r0
+	uxtb	r0, r5
+	lsls	r2, r0, #24
+	lsrs	r0, r5, #8
+	uxtb	r0, r0
+	lsls	r0, r0, #16
+	orrs	r2, r0
+	lsrs	r0, r5, #16
+	uxtb	r0, r0
+	lsls	r0, r0, #8
+	orrs	r2, r0
+	lsrs	r0, r5, #24
+	orrs	r2, r0
+	str	r2, [sp]
+	str	r4, [sp, #4]
+	@ speck.ae:32: k = rev8(key[key_bits - 1 : key_bits - n])
+	uxtb	r0, r3
+	lsls	r2, r0, #24
+	lsrs	r0, r3, #8
+	uxtb	r0, r0
+	lsls	r0, r0, #16
+	orrs	r2, r0
+	lsrs	r0, r3, #16
+	uxtb	r0, r0
+	lsls	r0, r0, #8
+	orrs	r2, r0
+	lsrs	r0, r3, #24
+	orrs	r2, r0
 	uxtb	r0, r1
-	lsls	r4, r0, #24
+	lsls	r3, r0, #24
 	lsrs	r0, r1, #8
 	uxtb	r0, r0
 	lsls	r0, r0, #16
-	orrs	r4, r0
+	orrs	r3, r0
 	lsrs	r0, r1, #16
 	uxtb	r0, r0
 	lsls	r0, r0, #8
-	orrs	r4, r0
+	orrs	r3, r0
 	lsrs	r0, r1, #24
-	orrs	r4, r0
+	orrs	r3, r0
 	@ speck.ae:33: @unroll(unroll)
-	movs	r5, #0
+	movs	r0, #0
+	mov	r12, r0
 	@ speck.ae:35: rk[i] = k
-	mov	r2, lr
+	mov	r4, lr
 	@ speck.ae:36: l[i + m - 1] = (k + (l[i] >>> alpha)) ^ (i as u<n>)
 	add	r1, sp, #0
 	@ speck.ae:33: @unroll(unroll)
 .Lspeck_key_schedule_loop2:
 	@ speck.ae:35: rk[i] = k
-	str	r4, [r2]
-	str	r3, [r2, #4]
+	str	r3, [r4]
+	str	r2, [r4, #4]
 	@ speck.ae:36: l[i + m - 1] = (k + (l[i] >>> alpha)) ^ (i as u<n>)
-	ldr	r0, [r1]
-	mov	r12, r0
+	ldr	r7, [r1]
 	ldr	r6, [r1, #4]
-	lsls	r7, r6, #24
-	lsrs	r0, r0, #8
-	orrs	r7, r0
-	mov	r0, r12
-	lsls	r0, r0, #24
+	lsls	r5, r6, #24
+	lsrs	r0, r7, #8
+	orrs	r5, r0
+	lsls	r0, r7, #24
 	lsrs	r6, r6, #8
 	orrs	r0, r6
-	adds	r7, r4, r7
-	mov	r6, r3
-	adcs	r6, r0
-	eors	r7, r5
-	str	r7, [r1, #8]
-	str	r6, [r1, #12]
+	adds	r6, r3, r5
+	mov	r5, r2
+	adcs	r5, r0
+	mov	r0, r12
+	eors	r6, r0
+	str	r6, [r1, #8]
+	str	r5, [r1, #12]
 	@ speck.ae:37: k = (k <<< beta) ^ l[i + m - 1]
-	lsls	r6, r4, #3
-	lsrs	r0, r3, #29
-	orrs	r6, r0
 	lsls	r7, r3, #3
-	lsrs	r0, r4, #29
+	lsrs	r0, r2, #29
 	orrs	r7, r0
-	ldr	r3, [r1, #8]
-	ldr	r0, [r1, #12]
-	eors	r6, r3
-	eors	r7, r0
-	adds	r2, #8
+	lsls	r2, r2, #3
+	lsrs	r0, r3, #29
+	orrs	r2, r0
+	eors	r7, r6
+	eors	r2, r5
+	adds	r4, #8
 	adds	r1, #8
-	mov	r4, r6
 	mov	r3, r7
-	adds	r5, #1
-	cmp	r5, #31
+	mov	r0, r12
+	adds	r0, #1
+	mov	r12, r0
+	cmp	r0, #31
 	bcc	.Lspeck_key_schedule_loop2
 .Lspeck_key_schedule_done3:
 	@ speck.ae:39: rk[rounds - 1] = k
 	movs	r1, #248
 	mov	r0, lr
-	str	r4, [r0, r1]
-	movs	r1, #252
 	str	r3, [r0, r1]
+	movs	r1, #252
+	str	r2, [r0, r1]
 	add	sp, #256
 	pop	{r4, r5, r6, r7, pc}
 	.ltorg

@@ -9,7 +9,7 @@
 
 @ --- speck_key_schedule: speck.key_schedule
 @     frame 116 bytes (0 spill slots, 0 on the stack; locals 116), saves r4, r5, r6, r7
-@     estimated 86 bytes of code and literals
+@     estimated 84 bytes of code and literals
 	.section .text.speck_key_schedule,"ax",%progbits
 	.global speck_key_schedule
 	.type speck_key_schedule, %function
@@ -18,9 +18,9 @@
 speck_key_schedule:
 	push	{r4, r5, r6, r7, lr}
 	sub	sp, #116
-	mov	r4, r1
+	mov	r5, r1
 	ldr	r3, [r0]
-	ldr	r5, [r0, #4]
+	ldr	r4, [r0, #4]
 	ldr	r6, [r0, #8]
 	ldr	r2, [r0, #12]
 	movs	r7, #0
@@ -34,42 +34,41 @@ speck_key_schedule:
 	@ speck.ae:30: l[j] = rev8(key[key_bits - 1 - n * (j + 1) : key_bits - n * (j + 2)])
 	rev	r0, r6
 	str	r0, [sp]
-	rev	r0, r5
+	rev	r0, r4
 	str	r0, [sp, #4]
 	rev	r0, r3
 	str	r0, [sp, #8]
 	@ speck.ae:32: k = rev8(key[key_bits - 1 : key_bits - n])
-	rev	r1, r2
+	rev	r0, r2
 	@ speck.ae:33: @unroll(unroll)
-	movs	r5, #0
+	movs	r6, #0
 	@ speck.ae:35: rk[i] = k
-	mov	r3, r4
+	mov	r4, r5
 	@ speck.ae:36: l[i + m - 1] = (k + (l[i] >>> alpha)) ^ (i as u<n>)
-	add	r2, sp, #0
+	add	r3, sp, #0
 	@ speck.ae:33: @unroll(unroll)
 .Lspeck_key_schedule_loop2:
 	@ speck.ae:35: rk[i] = k
-	str	r1, [r3]
+	str	r0, [r4]
 	@ speck.ae:36: l[i + m - 1] = (k + (l[i] >>> alpha)) ^ (i as u<n>)
-	ldr	r6, [r2]
-	movs	r0, #8
-	rors	r6, r0
-	adds	r0, r1, r6
-	eors	r0, r5
-	str	r0, [r2, #12]
+	ldr	r2, [r3]
+	movs	r1, #8
+	rors	r2, r1
+	adds	r2, r0, r2
+	eors	r2, r6
+	str	r2, [r3, #12]
 	@ speck.ae:37: k = (k <<< beta) ^ l[i + m - 1]
-	movs	r0, #29
-	rors	r1, r0
-	ldr	r0, [r2, #12]
-	eors	r1, r0
+	movs	r1, #29
+	rors	r0, r1
+	eors	r0, r2
+	adds	r4, #4
 	adds	r3, #4
-	adds	r2, #4
-	adds	r5, #1
-	cmp	r5, #26
+	adds	r6, #1
+	cmp	r6, #26
 	bcc	.Lspeck_key_schedule_loop2
 .Lspeck_key_schedule_done3:
 	@ speck.ae:39: rk[rounds - 1] = k
-	str	r1, [r4, #104]
+	str	r0, [r5, #104]
 	add	sp, #116
 	pop	{r4, r5, r6, r7, pc}
 	.ltorg

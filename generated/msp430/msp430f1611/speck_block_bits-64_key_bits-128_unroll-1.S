@@ -6,7 +6,7 @@
 
 ; --- speck_key_schedule: speck.key_schedule
 ;     frame 116 bytes (0 spill slots, locals 116), saves r7, r8, r9, r10
-;     estimated 206 bytes of code
+;     estimated 202 bytes of code
 	.section .text.speck_key_schedule,"ax",@progbits
 	.global speck_key_schedule
 	.type speck_key_schedule, @function
@@ -84,8 +84,8 @@ speck_key_schedule:
 	rla	r14
 	rlc	r15
 	adc	r14
-	xor	12(r9), r14
-	xor	14(r9), r15
+	xor	r11, r14
+	xor	r12, r15
 	add	#4, r8
 	add	#4, r9
 	add	#1, r7

@@ -6,7 +6,7 @@
 
 ; --- speck_key_schedule: speck.key_schedule
 ;     frame 258 bytes (1 spill slots, locals 256), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 264 bytes of code
+;     estimated 254 bytes of code
 	.section .text.speck_key_schedule,"ax",@progbits
 	.global speck_key_schedule
 	.type speck_key_schedule, @function
@@ -36,87 +36,86 @@ speck_key_schedule:
 	swpb	r15
 	mov	r15, 8(sp)
 	; speck.ae:32: k = rev8(key[key_bits - 1 : key_bits - n])
-	mov	14(r12), r15
-	mov	12(r12), r13
-	mov	10(r12), r14
-	mov	8(r12), r9
+	mov	14(r12), r7
+	mov	12(r12), r8
+	mov	10(r12), r9
+	mov	8(r12), r14
 	; speck.ae:33: @unroll(unroll)
-	mov	#0, r8
-	mov	r15, r12
+	mov	#0, r6
 	; speck.ae:35: rk[i] = k
 	mov	@sp, r10
 	; speck.ae:36: l[i + m - 1] = (k + (l[i] >>> alpha)) ^ (i as u<n>)
 	mov	sp, r11
-	swpb	r12
-	swpb	r13
-	swpb	r14
+	swpb	r7
+	swpb	r8
 	swpb	r9
+	swpb	r14
 	; speck.ae:33: @unroll(unroll)
 .Lspeck_key_schedule_loop2:
 	; speck.ae:35: rk[i] = k
-	mov	r12, 0(r10)
-	mov	r13, 2(r10)
-	mov	r14, 4(r10)
-	mov	r9, 6(r10)
+	mov	r7, 0(r10)
+	mov	r8, 2(r10)
+	mov	r9, 4(r10)
+	mov	r14, 6(r10)
 	; speck.ae:36: l[i + m - 1] = (k + (l[i] >>> alpha)) ^ (i as u<n>)
 	mov	4(r11), r4
-	mov	6(r11), r6
-	mov	8(r11), r7
+	mov	6(r11), r12
+	mov	8(r11), r13
 	mov	2(r11), r15
 	swpb	r4
 	mov	r4, r5
-	swpb	r6
-	xor.b	r6, r5
-	xor	r6, r5
-	swpb	r7
-	xor.b	r7, r6
-	xor	r7, r6
+	swpb	r12
+	xor.b	r12, r5
+	xor	r12, r5
+	swpb	r13
+	xor.b	r13, r12
+	xor	r13, r12
 	swpb	r15
-	xor.b	r15, r7
-	xor	r15, r7
+	xor.b	r15, r13
+	xor	r15, r13
 	xor.b	r4, r15
 	xor	r4, r15
-	add	r12, r15
-	addc	r13, r5
-	addc	r14, r6
-	addc	r9, r7
-	xor	r8, r15
+	add	r7, r15
+	addc	r8, r5
+	addc	r9, r12
+	addc	r14, r13
+	xor	r6, r15
 	mov	r15, 10(r11)
 	mov	r5, 12(r11)
-	mov	r6, 14(r11)
-	mov	r7, 16(r11)
+	mov	r12, 14(r11)
+	mov	r13, 16(r11)
 	; speck.ae:37: k = (k <<< beta) ^ l[i + m - 1]
-	rla	r12
-	rlc	r13
-	rlc	r14
+	rla	r7
+	rlc	r8
 	rlc	r9
-	adc	r12
-	rla	r12
-	rlc	r13
 	rlc	r14
+	adc	r7
+	rla	r7
+	rlc	r8
 	rlc	r9
-	adc	r12
-	rla	r12
-	rlc	r13
 	rlc	r14
+	adc	r7
+	rla	r7
+	rlc	r8
 	rlc	r9
-	adc	r12
-	xor	10(r11), r12
-	xor	12(r11), r13
-	xor	14(r11), r14
-	xor	16(r11), r9
+	rlc	r14
+	adc	r7
+	xor	r15, r7
+	xor	r5, r8
+	xor	r12, r9
+	xor	r13, r14
 	add	#8, r10
 	add	#8, r11
-	add	#1, r8
-	cmp	#31, r8
+	add	#1, r6
+	cmp	#31, r6
 	jnc	.Lspeck_key_schedule_loop2
 .Lspeck_key_schedule_done3:
 	; speck.ae:39: rk[rounds - 1] = k
-	mov	@sp, r11
-	mov	r12, 248(r11)
-	mov	r13, 250(r11)
-	mov	r14, 252(r11)
-	mov	r9, 254(r11)
+	mov	@sp, r13
+	mov	r7, 248(r13)
+	mov	r8, 250(r13)
+	mov	r9, 252(r13)
+	mov	r14, 254(r13)
 	add	#258, sp
 	popm.w	#7, r10
 	ret

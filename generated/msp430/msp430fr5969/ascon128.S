@@ -65,7 +65,7 @@ ascon128_key_setup:
 
 ; --- ascon128_encrypt_with: ascon128.encrypt_with
 ;     frame 94 bytes (11 spill slots, locals 72), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1394 bytes of code
+;     estimated 1370 bytes of code
 	.section .text.ascon128_encrypt_with,"ax",@progbits
 	.global ascon128_encrypt_with
 	.type ascon128_encrypt_with, @function
@@ -269,18 +269,18 @@ ascon128_encrypt_with:
 	xor	#1, r15
 	mov	r15, 54(sp)
 	; ascon128.ae:87: full = m / rate
-	mov	114(sp), r8
-	rrum.w	#3, r8
+	mov	114(sp), r10
+	rrum.w	#3, r10
 	; ascon128.ae:88: for i in 0..full {
+	mov	#0, r8
 	mov	#0, r9
-	mov	#0, r10
-	cmp	r8, r9
-	mov	r9, r15
+	cmp	r10, r8
+	mov	r8, r15
 	subc	#0, r15
 	jc	.Lascon128_encrypt_with_done16
 .Lascon128_encrypt_with_loop15:
 	; ascon128.ae:89: off = rate * i
-	mov	r9, r11
+	mov	r8, r11
 	rla	r11
 	adc	r11
 	rla	r11
@@ -327,31 +327,27 @@ ascon128_encrypt_with:
 	mov	r13, 26(sp)
 	mov	r12, 28(sp)
 	; ascon128.ae:91: store_be(ct, off, s[0])
-	mov	22(sp), r12
-	mov	24(sp), r13
-	mov	26(sp), r14
-	mov	28(sp), r15
 	add	116(sp), r11
 	bit	#1, r11
 	jnz	.Lascon128_encrypt_with_bytes22
-	swpb	r15
-	mov	r15, 0(r11)
-	swpb	r14
-	mov	r14, 2(r11)
-	swpb	r13
-	mov	r13, 4(r11)
 	swpb	r12
-	mov	r12, 6(r11)
+	mov	r12, 0(r11)
+	swpb	r13
+	mov	r13, 2(r11)
+	swpb	r14
+	mov	r14, 4(r11)
+	swpb	r15
+	mov	r15, 6(r11)
 	jmp	.Lascon128_encrypt_with_stored23
 .Lascon128_encrypt_with_bytes22:
-	swpb	r15
-	mov	r15, 78(sp)
-	swpb	r14
-	mov	r14, 80(sp)
-	swpb	r13
-	mov	r13, 82(sp)
 	swpb	r12
-	mov	r12, 84(sp)
+	mov	r12, 78(sp)
+	swpb	r13
+	mov	r13, 80(sp)
+	swpb	r14
+	mov	r14, 82(sp)
+	swpb	r15
+	mov	r15, 84(sp)
 	mov	sp, r14
 	add	#78, r14
 	mov	#8, r15
@@ -367,32 +363,32 @@ ascon128_encrypt_with:
 	add	#22, r12
 	mov	#6, r13
 	call	#ascon128_P_permute
-	add	#1, r9
-	addc	#0, r10
-	cmp	r8, r9
-	mov	r10, r15
+	add	#1, r8
+	addc	#0, r9
+	cmp	r10, r8
+	mov	r9, r15
 	subc	#0, r15
 	jnc	.Lascon128_encrypt_with_loop15
 .Lascon128_encrypt_with_done16:
 	; ascon128.ae:94: off = rate * full
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	mov	r8, r9
-	and	#65528, r9
-	and	#7, r8
+	rla	r10
+	adc	r10
+	rla	r10
+	adc	r10
+	rla	r10
+	adc	r10
+	mov	r10, r8
+	and	#65528, r8
+	and	#7, r10
 	; ascon128.ae:95: last = m - off
-	mov	114(sp), r10
-	mov	#0, r12
-	sub	r9, r10
-	subc	r8, r12
+	mov	114(sp), r9
+	mov	#0, r11
+	sub	r8, r9
+	subc	r10, r11
 	; ascon128.ae:96: s[0] = s[0] ^ load_be(msg, off, rate, last) ^ pad(last)
 	mov	112(sp), r4
-	add	r9, r4
-	cmp	#8, r10
+	add	r8, r4
+	cmp	#8, r9
 	jnc	.Lascon128_encrypt_with_bytes25
 	bit	#1, r4
 	jnz	.Lascon128_encrypt_with_bytes25
@@ -403,11 +399,11 @@ ascon128_encrypt_with:
 	mov	6(r4), r4
 	jmp	.Lascon128_encrypt_with_join27
 .Lascon128_encrypt_with_bytes25:
-	mov	sp, r8
-	add	#78, r8
-	mov	r8, r11
+	mov	sp, r10
+	add	#78, r10
+	mov	r10, r12
 	mov	#8, r13
-	mov	r10, r15
+	mov	r9, r15
 .Lascon128_encrypt_with_cpy28:
 	clr	r14
 	tst	r15
@@ -416,11 +412,11 @@ ascon128_encrypt_with:
 	inc	r4
 	dec	r15
 .Lascon128_encrypt_with_pad29:
-	mov.b	r14, 0(r11)
-	inc	r11
+	mov.b	r14, 0(r12)
+	inc	r12
 	dec	r13
 	jnz	.Lascon128_encrypt_with_cpy28
-	mov	r8, r4
+	mov	r10, r4
 	jmp	.Lascon128_encrypt_with_words26
 .Lascon128_encrypt_with_join27:
 	swpb	r4
@@ -432,7 +428,7 @@ ascon128_encrypt_with:
 	swpb	r7
 	xor	28(sp), r7
 	; ascon128.ae:26: return ((0x80 as u64) << 56) >> (8 * count)
-	mov	r10, r14
+	mov	r9, r14
 	rla	r14
 	adc	r14
 	rla	r14
@@ -441,24 +437,24 @@ ascon128_encrypt_with:
 	adc	r14
 	mov	r14, r15
 	and	#65528, r15
-	rlam.w	#3, r12
+	rlam.w	#3, r11
 	and	#7, r14
-	bis	r14, r12
-	mov	#0, r13
+	bis	r14, r11
+	mov	#0, r12
 	mov	#0, r14
-	mov	#0, r8
-	mov	#32768, r11
-	tst	r12
+	mov	#0, r10
+	mov	#32768, r13
+	tst	r11
 	jnz	.Lascon128_encrypt_with_shbig30
 	cmp	#64, r15
 	jc	.Lascon128_encrypt_with_shbig30
 .Lascon128_encrypt_with_shlimb33:
 	cmp	#16, r15
 	jnc	.Lascon128_encrypt_with_shbits34
-	mov	r14, r13
-	mov	r8, r14
-	mov	r11, r8
-	clr	r11
+	mov	r14, r12
+	mov	r10, r14
+	mov	r13, r10
+	clr	r13
 	sub	#16, r15
 	jmp	.Lascon128_encrypt_with_shlimb33
 .Lascon128_encrypt_with_shbits34:
@@ -466,36 +462,36 @@ ascon128_encrypt_with:
 	jz	.Lascon128_encrypt_with_shend31
 .Lascon128_encrypt_with_sh32:
 	clrc
-	rrc	r11
-	rrc	r8
-	rrc	r14
 	rrc	r13
+	rrc	r10
+	rrc	r14
+	rrc	r12
 	dec	r15
 	jnz	.Lascon128_encrypt_with_sh32
 	jmp	.Lascon128_encrypt_with_shend31
 .Lascon128_encrypt_with_shbig30:
-	clr	r13
+	clr	r12
 	clr	r14
-	clr	r8
-	clr	r11
+	clr	r10
+	clr	r13
 .Lascon128_encrypt_with_shend31:
 	; ascon128.ae:96: s[0] = s[0] ^ load_be(msg, off, rate, last) ^ pad(last)
-	xor	r13, r4
-	xor	r14, r5
-	xor	r8, r6
-	xor	r11, r7
-	mov	r4, 22(sp)
-	mov	r5, 24(sp)
-	mov	r6, 26(sp)
-	mov	r7, 28(sp)
+	mov	r4, r11
+	xor	r12, r11
+	mov	r5, r12
+	xor	r14, r12
+	mov	r6, r14
+	xor	r10, r14
+	mov	r7, r15
+	xor	r13, r15
+	mov	r11, 22(sp)
+	mov	r12, 24(sp)
+	mov	r14, 26(sp)
+	mov	r15, 28(sp)
 	; ascon128.ae:97: store_be(ct, off, s[0], last)
-	mov	22(sp), r11
-	mov	24(sp), r12
-	mov	26(sp), r14
-	mov	28(sp), r15
-	mov	r9, r13
+	mov	r8, r13
 	add	116(sp), r13
-	cmp	#8, r10
+	cmp	#8, r9
 	jnc	.Lascon128_encrypt_with_bytes35
 	bit	#1, r13
 	jnz	.Lascon128_encrypt_with_bytes35
@@ -519,7 +515,7 @@ ascon128_encrypt_with:
 	mov	r11, 84(sp)
 	mov	sp, r14
 	add	#78, r14
-	mov	r10, r15
+	mov	r9, r15
 	cmp	#8, r15
 	jnc	.Lascon128_encrypt_with_cnt37
 	mov	#8, r15

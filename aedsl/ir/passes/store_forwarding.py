@@ -1,0 +1,76 @@
+"""A load of a memory element just stored reads the stored value instead.
+
+The IR shape (general): in one block, `store @m, k, v` and later `load @m, k` of the same element
+(the same index value, or equal constant indices), with nothing in between that may write that
+element: another store to @m at an index that may be k, a byte store (`store_be`/`store_le`)
+to @m, a call, an accelerator op or a region (loop, `if`) with effects, and, where @m is passed
+by reference, a store of any kind to another memory passed by reference (two parameters may be
+one buffer). The load goes; what read it reads v. A spec written like its paper writes a state
+word and reads it back in the next line (Ascon's `S_r <- S_r ^ P_i` then `C_i <- S_r`): the
+store stays, the reload goes (Cortex-M0: `str r2, [sp, #24]; ldr r0, [sp, #24]`).
+
+Preserves: every function's results and memory effects (the element holds v when the load
+runs). Assumes: a function-local memory is no other memory; tables are never written.
+"""
+from __future__ import annotations
+
+from ..nodes import Block, Function, Memory, Module, walk_ops
+from .common import Subst, has_effect, resolve, substitute
+
+NAME = "store_forwarding"
+
+
+def _index_key(v, consts: dict[int, int]):
+    return ("c", consts[id(v)]) if id(v) in consts else ("v", id(v))
+
+
+class _Forwarder:
+    """One function's forwarding: its constants, and which memories are passed by reference."""
+
+    def __init__(self, fn: Function):
+        self.consts = {id(op.results[0]): op.attrs["value"] for op in walk_ops(fn.body) if op.opcode == "const"}
+        self.by_ref = {p.name for p in fn.params if isinstance(p, Memory) and p.kind == "param"}
+        self.subst = Subst()
+
+    def block(self, block: Block) -> None:
+        known: dict[tuple, object] = {}       # (memory name, index key) -> the value stored there
+        kept = []
+        for op in block.ops:
+            op.args = [resolve(self.subst, a) for a in op.args]
+            for r in op.regions:
+                self.block(r)
+            if op.opcode == "load" and op.args[0].kind != "table":
+                v = known.get((op.args[0].name, _index_key(op.args[1], self.consts)))
+                if v is not None and v.width == op.results[0].width:
+                    self.subst.bind(op.results[0], v)
+                    continue
+            elif op.opcode == "store":
+                m, idx, v = op.args
+                k = _index_key(idx, self.consts)
+                for key in [key for key in known if self.may_write(m, k, key)]:
+                    del known[key]
+                known[(m.name, k)] = v
+            elif op.opcode in ("store_be", "store_le"):
+                for key in [key for key in known if self.may_write(op.args[0], None, key)]:
+                    del known[key]
+            elif has_effect(op):
+                known.clear()                 # a call, an accelerator op, a region that writes
+            kept.append(op)
+        block.ops = kept
+        block.yields = [resolve(self.subst, y) for y in block.yields]
+
+    def may_write(self, m: Memory, k, key: tuple) -> bool:
+        """Whether a store to element k of m (None: any element) may change what `key` names."""
+        name, kk = key
+        if name == m.name:
+            return k is None or kk == k or not (k[0] == "c" and kk[0] == "c")
+        return m.name in self.by_ref and name in self.by_ref     # two parameters may be one buffer
+
+
+def run(module: Module, knobs: dict) -> Module:
+    module = module.clone()
+    for fn in module.functions:
+        f = _Forwarder(fn)
+        f.block(fn.body)
+        substitute(fn.body, f.subst)
+    return module
