@@ -78,7 +78,6 @@ STEPS: list[Step] = [
     Step("constfold", "constfold"),
     Step("divconst", "divconst"),      # division by a constant -> multiply (after folding found the constants)
     Step("cse_dce", "cse_dce"),
-    Step("store_forwarding", "store_forwarding"),  # a load of an element just stored: the stored value
     Step("affine_tables", "affine_tables", _acts("affine_tables")),  # affine table reads -> a stepped value
     *_with_cleanup("legalize"),        # word assembly leaves full-width slices, zero concats, repeated constants
     *_with_cleanup("recurrence_tables"),  # the closed recurrence's ops become dead
@@ -87,6 +86,8 @@ STEPS: list[Step] = [
     *_with_cleanup("clmul_tables"),    # a table that is a carry-less product of its index: computed (size mode)
     *_with_cleanup("subtables"),       # a table that is a bit field of another read from that one (size mode)
     *_with_cleanup("concat_ops"),      # same-layout windows in a bitwise tree: one window of their sources
+    Step("store_forwarding", "store_forwarding"),  # a load of an element just stored: the stored value
+                                       # (late: the fusions above judge their cones as written)
     Step("xor_chains", "xor_chains"),  # XOR trees as left-deep chains (no XOR made only to be added)
     Step("schedule", "schedule"),      # last: the order the selector emits, for register pressure
 ]

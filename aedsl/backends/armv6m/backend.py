@@ -37,7 +37,7 @@ from aedsl.codegen.unit import BLOCK_ENTRIES, Entry
 from aedsl.codegen.mir import Frame, Imm, Lbl, Mem, MFunction, MInst, R, frame_kind
 from aedsl.codegen.select_base import MemBind, nlimbs
 from .combine import combine
-from .highadd import fold_high_adds
+from .highadd import fold_high_adds, fold_high_compares
 from .ldm import merge_loads
 from .select import ArmSelector, LOAD, STORE
 from .select.calls import call_symbol, entry_params, wide_bytes
@@ -552,6 +552,7 @@ def _place(mf: MFunction, target, high: tuple) -> tuple[int, list[int]]:
         # of argument words that were only copied to a slot now living in the word
         dce.eliminate(mf, target, extra=high_regs)
     fold_high_adds(mf, target)                      # mov rT, rH; adds rD, rT, rK -> add rK, rH
+    fold_high_compares(mf, target)                  # mov rT, rH; cmp rX, rT -> cmp rX, rH
     return stack_slots, high_regs
 
 

@@ -1,4 +1,5 @@
-"""Adding a high register without copying it to a low one first, after spill slots are placed.
+"""Adding or comparing a high register without copying it to a low one first, after spill slots
+are placed.
 
 A value spilled to a high register (r8-r12) and added to an index reads
 `mov rT, rH; adds rD, rT, rK` (two instructions): ADD (register) T2 adds any register to a low
@@ -8,6 +9,11 @@ updating rD in place, `eors rD, rX`, updates rK). Conditions: one
 basic block, rK not written before the last renamed read, rT dead after the ADDS unless it is
 rD, rD dead at the block's end or redefined in it, and the flags ADDS set not read (T2 sets
 none). Preserves every value read later.
+
+Likewise `mov rT, rH; cmp rX, rT` (a loop's bound spilled to a high register, read by the
+latch's compare) is `cmp rX, rH` where rT dies at the compare: CMP (register) T2 names any
+registers but PC, not both low (ARM DDI 0419C A6.7.18), and sets the flags as T1 does
+(`fold_high_compares`; either operand). Preserves the flags and every value read later.
 """
 from __future__ import annotations
 
@@ -17,6 +23,40 @@ from aedsl.codegen.mir import Mem, MFunction, MInst, R
 
 LOW = frozenset(range(8))
 HIGH = frozenset(range(8, 13))
+LR = 14
+
+
+def fold_high_compares(mf: MFunction, target) -> int:
+    """`mov rT, rH; cmp a, b` with rT one of a, b and dead after the compare -> `cmph` on rH (an
+    assembler `cmp` of T2); rH one of r8-r12 or LR. Returns how many copies were removed."""
+    insts = mf.insts
+    cfg = Cfg(insts, target)
+    du = [defs_uses(i, target) for i in insts]
+    live_out = block_liveness(cfg, du, lambda r: r in LOW)
+    out, done = list(insts), 0
+    for bi, (a, b) in enumerate(cfg.blocks):
+        live = set(live_out[bi])
+        after = {}
+        for i in range(b - 1, a - 1, -1):
+            after[i] = set(live)
+            d, u = du[i]
+            live.difference_update(d)
+            live.update(r for r in u if r in LOW)
+        for i in range(a, b - 1):
+            mv, cmp = insts[i], insts[i + 1]
+            if not (mv.mn == "mov" and isinstance(mv.ops[0], R) and mv.ops[0].reg in HIGH | {LR}
+                    and isinstance(mv.ops[1], R) and mv.ops[1].reg in LOW):
+                continue
+            if cmp.mn != "cmp" or not all(isinstance(o, R) for o in cmp.ops) or out[i] is None:
+                continue
+            h, t = mv.ops[0], mv.ops[1]
+            if list(cmp.ops).count(t) != 1 or t.reg in after[i + 1]:
+                continue
+            out[i] = None
+            out[i + 1] = MInst("cmph", [h if o == t else o for o in cmp.ops], depth=cmp.depth, loc=cmp.loc)
+            done += 1
+    mf.insts = [x for x in out if x is not None]
+    return done
 
 
 def fold_high_adds(mf: MFunction, target) -> int:

@@ -84,6 +84,8 @@ INSTRS: dict[str, InstrDesc] = {
     # it is a destination (only made after allocation, ldm.py)
     # add rdn, rm (T2: any registers, no flags; only made after slot placement, highadd.py)
     "addh": InstrDesc(reads=(0, 1), writes=(0,), reg_only=(0, 1)),
+    # cmp rn, rm (T2: a high register compared without a copy; highadd.fold_high_compares)
+    "cmph": InstrDesc(reads=(0, 1), reg_only=(0, 1), flags_out=True),
     "ldm": InstrDesc(reads=(0,), writes=tuple(range(9)), reg_only=tuple(range(9)), memory="load", addr=(0,)),
     "addsp": InstrDesc(writes=(0,), reg_only=(0,), memory="address"),    # add rd, sp, #frame offset
     "jmp": InstrDesc(branch="jump"),
@@ -100,7 +102,7 @@ INSTRS: dict[str, InstrDesc] = {
 CALL_CLOBBERS = (0, 1, 2, 3, 12, LR)
 
 # Assembler mnemonic of each machine-IR mnemonic whose name differs.
-ASM_NAME = {"jmp": "b", "addh": "add", "adds8": "adds", "subs8": "subs", "lslv": "lsls", "lsrv": "lsrs", "cmpi": "cmp",
+ASM_NAME = {"jmp": "b", "addh": "add", "cmph": "cmp", "adds8": "adds", "subs8": "subs", "lslv": "lsls", "lsrv": "lsrs", "cmpi": "cmp",
             "ldrr": "ldr", "ldrhr": "ldrh", "ldrbr": "ldrb", "strr": "str", "strhr": "strh", "strbr": "strb"}
 
 # Timing class (armv6m_timing rules) of each mnemonic; what is not here is "dp".

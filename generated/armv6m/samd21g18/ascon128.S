@@ -54,7 +54,7 @@ ascon128_key_setup:
 
 @ --- ascon128_encrypt_with: ascon128.encrypt_with
 @     frame 76 bytes (14 spill slots, 5 on the stack; locals 56), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 768 bytes of code and literals
+@     estimated 762 bytes of code and literals
 	.section .text.ascon128_encrypt_with,"ax",%progbits
 	.global ascon128_encrypt_with
 	.type ascon128_encrypt_with, %function
@@ -159,8 +159,7 @@ ascon128_encrypt_with:
 	str	r1, [sp, #56]
 	@ ascon128.ae:51: if n > 0 {
 	movs	r1, #0
-	mov	r0, r8
-	cmp	r1, r0
+	cmp	r1, r8
 	adcs	r1, r1
 	movs	r0, #1
 	eors	r1, r0
@@ -261,8 +260,7 @@ ascon128_encrypt_with:
 	movs	r1, #6
 	bl	ascon128_P_permute
 	adds	r4, #1
-	mov	r0, r9
-	cmp	r4, r0
+	cmp	r4, r9
 	bcc	.Lascon128_encrypt_with_loop7
 .Lascon128_encrypt_with_done8:
 	b	.Lascon128_encrypt_with_endif6
@@ -345,8 +343,7 @@ ascon128_encrypt_with:
 	movs	r1, #6
 	bl	ascon128_P_permute
 	adds	r4, #1
-	mov	r0, r9
-	cmp	r4, r0
+	cmp	r4, r9
 	bcc	.Lascon128_encrypt_with_loop18
 .Lascon128_encrypt_with_done19:
 	@ ascon128.ae:94: off = rate * full
@@ -535,7 +532,7 @@ ascon128_encrypt_with:
 
 @ --- ascon128_decrypt_with: ascon128.decrypt_with
 @     frame 80 bytes (15 spill slots, 6 on the stack; locals 56), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 844 bytes of code and literals
+@     estimated 838 bytes of code and literals
 	.section .text.ascon128_decrypt_with,"ax",%progbits
 	.global ascon128_decrypt_with
 	.type ascon128_decrypt_with, %function
@@ -640,8 +637,7 @@ ascon128_decrypt_with:
 	str	r1, [sp, #60]
 	@ ascon128.ae:51: if n > 0 {
 	movs	r1, #0
-	mov	r0, r8
-	cmp	r1, r0
+	cmp	r1, r8
 	adcs	r1, r1
 	movs	r0, #1
 	eors	r1, r0
@@ -742,8 +738,7 @@ ascon128_decrypt_with:
 	movs	r1, #6
 	bl	ascon128_P_permute
 	adds	r4, #1
-	mov	r0, r9
-	cmp	r4, r0
+	cmp	r4, r9
 	bcc	.Lascon128_decrypt_with_loop7
 .Lascon128_decrypt_with_done8:
 	b	.Lascon128_decrypt_with_endif6
@@ -826,8 +821,7 @@ ascon128_decrypt_with:
 	movs	r1, #6
 	bl	ascon128_P_permute
 	adds	r4, #1
-	mov	r0, r8
-	cmp	r4, r0
+	cmp	r4, r8
 	bcc	.Lascon128_decrypt_with_loop18
 .Lascon128_decrypt_with_done19:
 	@ ascon128.ae:117: off = rate * full

@@ -989,7 +989,7 @@ chacha20_poly1305_C_xor_stream:
 
 @ --- chacha20_poly1305_tag_of: chacha20_poly1305.tag_of
 @     frame 164 bytes (68 spill slots, 21 on the stack; locals 80), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 1472 bytes of code and literals
+@     estimated 1474 bytes of code and literals
 	.section .text.chacha20_poly1305_tag_of,"ax",%progbits
 	.global chacha20_poly1305_tag_of
 	.type chacha20_poly1305_tag_of, %function
@@ -1433,155 +1433,156 @@ chacha20_poly1305_tag_of:
 	@ chacha20_poly1305.ae:26: P.absorb_padded(h, rt, ad)
 	add	r0, sp, #84
 	ldr	r2, [sp, #80]
-	ldr	r6, [sp, #76]
-	mov	r3, r6
+	ldr	r5, [sp, #76]
+	mov	r3, r5
 	bl	chacha20_poly1305_P_absorb_padded
 	@ chacha20_poly1305.ae:27: P.absorb_padded(h, rt, ct)
 	add	r0, sp, #84
 	add	r1, sp, #104
 	ldr	r2, [sp, #200]
-	ldr	r5, [sp, #204]
-	mov	r3, r5
+	ldr	r4, [sp, #204]
+	mov	r3, r4
 	bl	chacha20_poly1305_P_absorb_padded
 	@ poly1305.ae:43: t = h[i] + (m[13 * i + 12 : 13 * i] as u16) + c
 	add	r1, sp, #84
 	ldrh	r2, [r1]
-	lsls	r0, r6, #19
+	lsls	r0, r5, #19
 	lsrs	r0, r0, #19
 	adds	r0, r2, r0
-	uxth	r3, r0
+	uxth	r2, r0
 	@ poly1305.ae:44: h[i] = t & mask
-	lsls	r0, r3, #19
-	lsrs	r2, r0, #19
-	strh	r2, [r1]
-	@ poly1305.ae:45: c = t >> limb_bits
-	lsrs	r3, r3, #13
-	@ poly1305.ae:43: t = h[i] + (m[13 * i + 12 : 13 * i] as u16) + c
-	ldrh	r4, [r1, #2]
-	lsls	r0, r6, #6
+	lsls	r0, r2, #19
 	lsrs	r0, r0, #19
-	adds	r0, r4, r0
+	strh	r0, [r1]
+	@ poly1305.ae:45: c = t >> limb_bits
+	lsrs	r3, r2, #13
+	@ poly1305.ae:43: t = h[i] + (m[13 * i + 12 : 13 * i] as u16) + c
+	ldrh	r2, [r1, #2]
+	lsls	r0, r5, #6
+	lsrs	r0, r0, #19
+	adds	r0, r2, r0
 	uxth	r0, r0
 	adds	r0, r0, r3
-	uxth	r3, r0
+	uxth	r2, r0
 	@ poly1305.ae:44: h[i] = t & mask
-	lsls	r0, r3, #19
+	lsls	r0, r2, #19
 	lsrs	r0, r0, #19
 	strh	r0, [r1, #2]
 	@ poly1305.ae:45: c = t >> limb_bits
-	lsrs	r3, r3, #13
+	lsrs	r2, r2, #13
 	@ poly1305.ae:43: t = h[i] + (m[13 * i + 12 : 13 * i] as u16) + c
-	ldrh	r4, [r1, #4]
-	lsrs	r0, r6, #26
+	ldrh	r3, [r1, #4]
+	lsrs	r0, r5, #26
 	lsls	r0, r0, #19
 	lsrs	r0, r0, #19
-	adds	r0, r4, r0
+	adds	r0, r3, r0
 	uxth	r0, r0
-	adds	r0, r0, r3
-	uxth	r3, r0
+	adds	r0, r0, r2
+	uxth	r2, r0
 	@ poly1305.ae:44: h[i] = t & mask
-	lsls	r0, r3, #19
+	lsls	r0, r2, #19
 	lsrs	r0, r0, #19
 	strh	r0, [r1, #4]
 	@ poly1305.ae:45: c = t >> limb_bits
-	lsrs	r3, r3, #13
+	lsrs	r2, r2, #13
 	@ poly1305.ae:43: t = h[i] + (m[13 * i + 12 : 13 * i] as u16) + c
 	ldrh	r0, [r1, #6]
 	adds	r0, r0, #0
 	uxth	r0, r0
-	adds	r0, r0, r3
-	uxth	r3, r0
+	adds	r0, r0, r2
+	uxth	r2, r0
 	@ poly1305.ae:44: h[i] = t & mask
-	lsls	r0, r3, #19
+	lsls	r0, r2, #19
 	lsrs	r0, r0, #19
 	strh	r0, [r1, #6]
 	@ poly1305.ae:45: c = t >> limb_bits
-	lsrs	r3, r3, #13
+	lsrs	r2, r2, #13
 	@ poly1305.ae:43: t = h[i] + (m[13 * i + 12 : 13 * i] as u16) + c
-	ldrh	r4, [r1, #8]
-	lsls	r0, r5, #12
+	ldrh	r3, [r1, #8]
+	lsls	r0, r4, #12
 	lsls	r0, r0, #19
 	lsrs	r0, r0, #19
-	adds	r0, r4, r0
+	adds	r0, r3, r0
 	uxth	r0, r0
-	adds	r0, r0, r3
-	uxth	r3, r0
+	adds	r0, r0, r2
+	uxth	r2, r0
 	@ poly1305.ae:44: h[i] = t & mask
-	lsls	r0, r3, #19
+	lsls	r0, r2, #19
 	lsrs	r0, r0, #19
 	strh	r0, [r1, #8]
 	@ poly1305.ae:45: c = t >> limb_bits
-	lsrs	r3, r3, #13
+	lsrs	r3, r2, #13
 	@ poly1305.ae:43: t = h[i] + (m[13 * i + 12 : 13 * i] as u16) + c
-	ldrh	r4, [r1, #10]
-	lsls	r0, r5, #18
+	ldrh	r2, [r1, #10]
+	lsls	r0, r4, #18
 	lsrs	r0, r0, #19
-	adds	r0, r4, r0
+	adds	r0, r2, r0
 	uxth	r0, r0
 	adds	r0, r0, r3
-	uxth	r3, r0
+	uxth	r2, r0
 	@ poly1305.ae:44: h[i] = t & mask
-	lsls	r0, r3, #19
+	lsls	r0, r2, #19
 	lsrs	r0, r0, #19
 	strh	r0, [r1, #10]
 	@ poly1305.ae:45: c = t >> limb_bits
-	lsrs	r3, r3, #13
+	lsrs	r3, r2, #13
 	@ poly1305.ae:43: t = h[i] + (m[13 * i + 12 : 13 * i] as u16) + c
-	ldrh	r4, [r1, #12]
-	lsls	r0, r5, #5
+	ldrh	r2, [r1, #12]
+	lsls	r0, r4, #5
 	lsrs	r0, r0, #19
-	adds	r0, r4, r0
+	adds	r0, r2, r0
 	uxth	r0, r0
 	adds	r0, r0, r3
-	uxth	r3, r0
+	uxth	r2, r0
 	@ poly1305.ae:44: h[i] = t & mask
-	lsls	r0, r3, #19
+	lsls	r0, r2, #19
 	lsrs	r0, r0, #19
 	strh	r0, [r1, #12]
 	@ poly1305.ae:45: c = t >> limb_bits
-	lsrs	r3, r3, #13
+	lsrs	r2, r2, #13
 	@ poly1305.ae:43: t = h[i] + (m[13 * i + 12 : 13 * i] as u16) + c
-	ldrh	r4, [r1, #14]
-	lsrs	r0, r5, #27
+	ldrh	r3, [r1, #14]
+	lsrs	r0, r4, #27
 	lsls	r0, r0, #19
 	lsrs	r0, r0, #19
-	adds	r0, r4, r0
+	adds	r0, r3, r0
 	uxth	r0, r0
-	adds	r0, r0, r3
-	uxth	r3, r0
+	adds	r0, r0, r2
+	uxth	r2, r0
 	@ poly1305.ae:44: h[i] = t & mask
-	lsls	r0, r3, #19
+	lsls	r0, r2, #19
 	lsrs	r0, r0, #19
 	strh	r0, [r1, #14]
 	@ poly1305.ae:45: c = t >> limb_bits
-	lsrs	r3, r3, #13
+	lsrs	r2, r2, #13
 	@ poly1305.ae:43: t = h[i] + (m[13 * i + 12 : 13 * i] as u16) + c
 	ldrh	r0, [r1, #16]
 	adds	r0, r0, #0
 	uxth	r0, r0
-	adds	r0, r0, r3
-	uxth	r3, r0
+	adds	r0, r0, r2
+	uxth	r2, r0
 	@ poly1305.ae:44: h[i] = t & mask
-	lsls	r0, r3, #19
+	lsls	r0, r2, #19
 	lsrs	r0, r0, #19
 	strh	r0, [r1, #16]
 	@ poly1305.ae:45: c = t >> limb_bits
-	lsrs	r4, r3, #13
+	lsrs	r3, r2, #13
 	@ poly1305.ae:43: t = h[i] + (m[13 * i + 12 : 13 * i] as u16) + c
-	ldrh	r3, [r1, #18]
+	ldrh	r2, [r1, #18]
 	movs	r0, #1
 	lsls	r0, r0, #11
-	adds	r0, r3, r0
+	adds	r0, r2, r0
 	uxth	r0, r0
-	adds	r0, r0, r4
-	uxth	r3, r0
+	adds	r0, r0, r3
+	uxth	r2, r0
 	@ poly1305.ae:44: h[i] = t & mask
-	lsls	r0, r3, #19
+	lsls	r0, r2, #19
 	lsrs	r0, r0, #19
 	strh	r0, [r1, #18]
 	@ poly1305.ae:45: c = t >> limb_bits
-	lsrs	r0, r3, #13
+	lsrs	r0, r2, #13
 	@ poly1305.ae:47: h[0] = h[0] + c * 5             // the carry out of limb 9 weighs 2^130 = 5 (mod p)
+	ldrh	r2, [r1]
 	movs	r3, #5
 	muls	r0, r3
 	uxth	r0, r0
@@ -1951,8 +1952,8 @@ chacha20_poly1305_P_absorb_padded:
 
 
 @ --- chacha20_poly1305_P_block: chacha20_poly1305.P.block
-@     frame 24 bytes (3 spill slots, 1 on the stack; locals 20), saves r4, r5, r6, r7
-@     estimated 392 bytes of code and literals
+@     frame 20 bytes (4 spill slots, 0 on the stack; locals 20), saves r4, r5, r6, r7
+@     estimated 386 bytes of code and literals
 	.section .text.chacha20_poly1305_P_block,"ax",%progbits
 	.global chacha20_poly1305_P_block
 	.type chacha20_poly1305_P_block, %function
@@ -1960,33 +1961,62 @@ chacha20_poly1305_P_absorb_padded:
 	.balign 4
 chacha20_poly1305_P_block:
 	push	{r4, r5, r6, r7, lr}
-	sub	sp, #24
-	mov	r12, r0
-	ldr	r6, [r2]
-	ldr	r5, [r2, #4]
-	ldr	r4, [r2, #8]
-	ldr	r3, [r2, #12]
+	sub	sp, #20
+	mov	r3, r0
+	ldr	r7, [r2]
+	ldr	r6, [r2, #4]
+	ldr	r5, [r2, #8]
+	ldr	r4, [r2, #12]
 	ldrh	r0, [r2, #16]
-	str	r0, [sp]
+	mov	lr, r0
 	@ poly1305.ae:43: t = h[i] + (m[13 * i + 12 : 13 * i] as u16) + c
-	mov	r0, r12
-	ldrh	r2, [r0]
-	lsls	r0, r6, #19
-	lsrs	r0, r0, #19
-	adds	r0, r2, r0
-	uxth	r7, r0
-	@ poly1305.ae:44: h[i] = t & mask
+	ldrh	r2, [r3]
 	lsls	r0, r7, #19
 	lsrs	r0, r0, #19
-	mov	lr, r0
-	mov	r2, r12
-	strh	r0, [r2]
+	adds	r0, r2, r0
+	uxth	r2, r0
+	@ poly1305.ae:44: h[i] = t & mask
+	lsls	r0, r2, #19
+	lsrs	r0, r0, #19
+	strh	r0, [r3]
 	@ poly1305.ae:45: c = t >> limb_bits
-	lsrs	r2, r7, #13
+	lsrs	r0, r2, #13
+	mov	r12, r0
 	@ poly1305.ae:43: t = h[i] + (m[13 * i + 12 : 13 * i] as u16) + c
-	mov	r0, r12
-	ldrh	r7, [r0, #2]
+	ldrh	r2, [r3, #2]
+	lsls	r0, r7, #6
+	lsrs	r0, r0, #19
+	adds	r0, r2, r0
+	uxth	r2, r0
+	add	r2, r12
+	uxth	r2, r2
+	@ poly1305.ae:44: h[i] = t & mask
+	lsls	r0, r2, #19
+	lsrs	r0, r0, #19
+	strh	r0, [r3, #2]
+	@ poly1305.ae:45: c = t >> limb_bits
+	lsrs	r0, r2, #13
+	mov	r12, r0
+	@ poly1305.ae:43: t = h[i] + (m[13 * i + 12 : 13 * i] as u16) + c
+	ldrh	r2, [r3, #4]
+	lsrs	r7, r7, #26
 	lsls	r0, r6, #6
+	orrs	r7, r0
+	lsls	r0, r7, #19
+	lsrs	r0, r0, #19
+	adds	r0, r2, r0
+	uxth	r2, r0
+	add	r2, r12
+	uxth	r2, r2
+	@ poly1305.ae:44: h[i] = t & mask
+	lsls	r0, r2, #19
+	lsrs	r0, r0, #19
+	strh	r0, [r3, #4]
+	@ poly1305.ae:45: c = t >> limb_bits
+	lsrs	r2, r2, #13
+	@ poly1305.ae:43: t = h[i] + (m[13 * i + 12 : 13 * i] as u16) + c
+	ldrh	r7, [r3, #6]
+	lsls	r0, r6, #12
 	lsrs	r0, r0, #19
 	adds	r0, r7, r0
 	uxth	r0, r0
@@ -1994,219 +2024,187 @@ chacha20_poly1305_P_block:
 	uxth	r2, r0
 	@ poly1305.ae:44: h[i] = t & mask
 	lsls	r0, r2, #19
-	lsrs	r7, r0, #19
-	mov	r0, r12
-	strh	r7, [r0, #2]
+	lsrs	r0, r0, #19
+	strh	r0, [r3, #6]
 	@ poly1305.ae:45: c = t >> limb_bits
 	lsrs	r2, r2, #13
 	@ poly1305.ae:43: t = h[i] + (m[13 * i + 12 : 13 * i] as u16) + c
-	ldrh	r7, [r0, #4]
-	lsrs	r6, r6, #26
-	lsls	r0, r5, #6
+	ldrh	r7, [r3, #8]
+	lsrs	r6, r6, #20
+	lsls	r0, r5, #12
 	orrs	r6, r0
 	lsls	r0, r6, #19
 	lsrs	r0, r0, #19
 	adds	r0, r7, r0
 	uxth	r0, r0
 	adds	r0, r0, r2
-	uxth	r6, r0
+	uxth	r2, r0
 	@ poly1305.ae:44: h[i] = t & mask
-	lsls	r0, r6, #19
-	lsrs	r2, r0, #19
-	mov	r7, r12
-	strh	r2, [r7, #4]
+	lsls	r0, r2, #19
+	lsrs	r0, r0, #19
+	strh	r0, [r3, #8]
 	@ poly1305.ae:45: c = t >> limb_bits
-	lsrs	r2, r6, #13
+	lsrs	r2, r2, #13
 	@ poly1305.ae:43: t = h[i] + (m[13 * i + 12 : 13 * i] as u16) + c
-	ldrh	r6, [r7, #6]
-	lsls	r0, r5, #12
+	ldrh	r6, [r3, #10]
+	lsls	r0, r5, #18
 	lsrs	r0, r0, #19
 	adds	r0, r6, r0
 	uxth	r0, r0
 	adds	r0, r0, r2
-	uxth	r6, r0
+	uxth	r2, r0
 	@ poly1305.ae:44: h[i] = t & mask
-	lsls	r0, r6, #19
-	lsrs	r2, r0, #19
-	strh	r2, [r7, #6]
+	lsls	r0, r2, #19
+	lsrs	r0, r0, #19
+	strh	r0, [r3, #10]
 	@ poly1305.ae:45: c = t >> limb_bits
-	lsrs	r2, r6, #13
+	lsrs	r2, r2, #13
 	@ poly1305.ae:43: t = h[i] + (m[13 * i + 12 : 13 * i] as u16) + c
-	ldrh	r6, [r7, #8]
-	lsrs	r5, r5, #20
-	lsls	r0, r4, #12
+	ldrh	r6, [r3, #12]
+	lsls	r0, r5, #5
+	lsrs	r0, r0, #19
+	adds	r0, r6, r0
+	uxth	r0, r0
+	adds	r0, r0, r2
+	uxth	r2, r0
+	@ poly1305.ae:44: h[i] = t & mask
+	lsls	r0, r2, #19
+	lsrs	r0, r0, #19
+	strh	r0, [r3, #12]
+	@ poly1305.ae:45: c = t >> limb_bits
+	lsrs	r2, r2, #13
+	@ poly1305.ae:43: t = h[i] + (m[13 * i + 12 : 13 * i] as u16) + c
+	ldrh	r6, [r3, #14]
+	lsrs	r5, r5, #27
+	lsls	r0, r4, #5
 	orrs	r5, r0
 	lsls	r0, r5, #19
 	lsrs	r0, r0, #19
 	adds	r0, r6, r0
 	uxth	r0, r0
 	adds	r0, r0, r2
-	uxth	r5, r0
+	uxth	r2, r0
 	@ poly1305.ae:44: h[i] = t & mask
-	lsls	r0, r5, #19
-	lsrs	r2, r0, #19
-	strh	r2, [r7, #8]
+	lsls	r0, r2, #19
+	lsrs	r0, r0, #19
+	strh	r0, [r3, #14]
 	@ poly1305.ae:45: c = t >> limb_bits
-	lsrs	r2, r5, #13
+	lsrs	r2, r2, #13
 	@ poly1305.ae:43: t = h[i] + (m[13 * i + 12 : 13 * i] as u16) + c
-	ldrh	r5, [r7, #10]
-	lsls	r0, r4, #18
+	ldrh	r5, [r3, #16]
+	lsls	r0, r4, #11
 	lsrs	r0, r0, #19
 	adds	r0, r5, r0
 	uxth	r0, r0
-	adds	r0, r0, r2
-	uxth	r5, r0
-	@ poly1305.ae:44: h[i] = t & mask
-	lsls	r0, r5, #19
-	lsrs	r2, r0, #19
-	strh	r2, [r7, #10]
-	@ poly1305.ae:45: c = t >> limb_bits
-	lsrs	r2, r5, #13
-	@ poly1305.ae:43: t = h[i] + (m[13 * i + 12 : 13 * i] as u16) + c
-	ldrh	r5, [r7, #12]
-	lsls	r0, r4, #5
-	lsrs	r0, r0, #19
-	adds	r0, r5, r0
-	uxth	r0, r0
-	adds	r0, r0, r2
-	uxth	r5, r0
-	@ poly1305.ae:44: h[i] = t & mask
-	lsls	r0, r5, #19
-	lsrs	r2, r0, #19
-	strh	r2, [r7, #12]
-	@ poly1305.ae:45: c = t >> limb_bits
-	lsrs	r2, r5, #13
-	@ poly1305.ae:43: t = h[i] + (m[13 * i + 12 : 13 * i] as u16) + c
-	ldrh	r5, [r7, #14]
-	lsrs	r4, r4, #27
-	lsls	r0, r3, #5
-	orrs	r4, r0
-	lsls	r0, r4, #19
-	lsrs	r0, r0, #19
-	adds	r0, r5, r0
-	uxth	r0, r0
-	adds	r0, r0, r2
-	uxth	r4, r0
-	@ poly1305.ae:44: h[i] = t & mask
-	lsls	r0, r4, #19
-	lsrs	r2, r0, #19
-	strh	r2, [r7, #14]
-	@ poly1305.ae:45: c = t >> limb_bits
-	lsrs	r2, r4, #13
-	@ poly1305.ae:43: t = h[i] + (m[13 * i + 12 : 13 * i] as u16) + c
-	ldrh	r4, [r7, #16]
-	lsls	r0, r3, #11
-	lsrs	r0, r0, #19
-	adds	r0, r4, r0
-	uxth	r0, r0
-	adds	r0, r0, r2
-	uxth	r4, r0
-	@ poly1305.ae:44: h[i] = t & mask
-	lsls	r0, r4, #19
-	lsrs	r2, r0, #19
-	strh	r2, [r7, #16]
-	@ poly1305.ae:45: c = t >> limb_bits
-	lsrs	r2, r4, #13
-	@ poly1305.ae:43: t = h[i] + (m[13 * i + 12 : 13 * i] as u16) + c
-	ldrh	r4, [r7, #18]
-	lsrs	r3, r3, #21
-	ldr	r0, [sp]
-	lsls	r0, r0, #11
-	orrs	r3, r0
-	adds	r0, r4, r3
-	uxth	r0, r0
-	adds	r0, r0, r2
-	uxth	r3, r0
-	@ poly1305.ae:44: h[i] = t & mask
-	lsls	r0, r3, #19
-	lsrs	r2, r0, #19
-	strh	r2, [r7, #18]
-	@ poly1305.ae:45: c = t >> limb_bits
-	lsrs	r2, r3, #13
-	@ poly1305.ae:47: h[0] = h[0] + c * 5             // the carry out of limb 9 weighs 2^130 = 5 (mod p)
-	movs	r0, #5
-	muls	r2, r0
-	uxth	r2, r2
-	mov	r0, lr
 	adds	r0, r0, r2
 	uxth	r2, r0
-	strh	r2, [r7]
+	@ poly1305.ae:44: h[i] = t & mask
+	lsls	r0, r2, #19
+	lsrs	r0, r0, #19
+	strh	r0, [r3, #16]
+	@ poly1305.ae:45: c = t >> limb_bits
+	lsrs	r2, r2, #13
+	@ poly1305.ae:43: t = h[i] + (m[13 * i + 12 : 13 * i] as u16) + c
+	ldrh	r5, [r3, #18]
+	lsrs	r4, r4, #21
+	mov	r0, lr
+	lsls	r0, r0, #11
+	orrs	r4, r0
+	adds	r0, r5, r4
+	uxth	r0, r0
+	adds	r0, r0, r2
+	uxth	r2, r0
+	@ poly1305.ae:44: h[i] = t & mask
+	lsls	r0, r2, #19
+	lsrs	r0, r0, #19
+	strh	r0, [r3, #18]
+	@ poly1305.ae:45: c = t >> limb_bits
+	lsrs	r4, r2, #13
+	@ poly1305.ae:47: h[0] = h[0] + c * 5             // the carry out of limb 9 weighs 2^130 = 5 (mod p)
+	ldrh	r2, [r3]
+	movs	r0, #5
+	muls	r4, r0
+	uxth	r0, r4
+	adds	r0, r2, r0
+	uxth	r0, r0
+	strh	r0, [r3]
 	@ poly1305.ae:51: @unroll(unroll)
-	movs	r5, #0
 	movs	r4, #0
+	movs	r2, #0
 	@ poly1305.ae:58: g[i] = d[12:0] as u16
-	add	r0, sp, #4
+	add	r0, sp, #0
+	mov	r12, r0
 	@ poly1305.ae:51: @unroll(unroll)
 .Lchacha20_poly1305_P_block_loop1:
 	@ poly1305.ae:54: @unroll(unroll)
 	movs	r7, #0
 	@ poly1305.ae:56: d = d + (h[j] as u32) * (rt[i - j + 10] as u32)
-	mov	r6, r12
+	mov	r6, r3
 	@ poly1305.ae:54: @unroll(unroll)
 .Lchacha20_poly1305_P_block_loop3:
 	@ poly1305.ae:56: d = d + (h[j] as u32) * (rt[i - j + 10] as u32)
-	ldrh	r3, [r6]
-	subs	r2, r5, r7
-	uxth	r2, r2
-	adds	r2, #10
-	uxth	r2, r2
-	lsls	r2, r2, #1
-	ldrh	r2, [r1, r2]
-	muls	r3, r2
-	adds	r4, r4, r3
+	ldrh	r5, [r6]
+	subs	r0, r4, r7
+	uxth	r0, r0
+	adds	r0, #10
+	uxth	r0, r0
+	lsls	r0, r0, #1
+	ldrh	r0, [r1, r0]
+	muls	r5, r0
+	adds	r2, r2, r5
 	adds	r6, #2
 	adds	r7, #1
 	cmp	r7, #10
 	bcc	.Lchacha20_poly1305_P_block_loop3
 .Lchacha20_poly1305_P_block_done4:
 	@ poly1305.ae:58: g[i] = d[12:0] as u16
-	lsls	r2, r4, #19
-	lsrs	r2, r2, #19
-	strh	r2, [r0]
+	lsls	r0, r2, #19
+	lsrs	r5, r0, #19
+	mov	r0, r12
+	strh	r5, [r0]
 	@ poly1305.ae:59: carry = d >> limb_bits
-	lsrs	r4, r4, #13
+	lsrs	r2, r2, #13
 	adds	r0, #2
-	adds	r5, #1
-	cmp	r5, #10
+	mov	r12, r0
+	adds	r4, #1
+	cmp	r4, #10
 	bcc	.Lchacha20_poly1305_P_block_loop1
 .Lchacha20_poly1305_P_block_done2:
 	@ poly1305.ae:61: t0 = (g[0] as u32) + carry * 5  // the carry out of column 9 again weighs 2^130
-	add	r3, sp, #4
-	ldrh	r1, [r3]
+	add	r1, sp, #0
+	ldrh	r4, [r1]
 	movs	r0, #5
-	muls	r4, r0
-	adds	r2, r1, r4
+	muls	r2, r0
+	adds	r2, r4, r2
 	@ poly1305.ae:62: h[0] = t0[12:0] as u16
 	lsls	r0, r2, #19
-	lsrs	r1, r0, #19
-	mov	r4, r12
-	strh	r1, [r4]
+	lsrs	r0, r0, #19
+	strh	r0, [r3]
 	@ poly1305.ae:63: h[1] = g[1] + (t0 >> limb_bits) as u16
-	ldrh	r1, [r3, #2]
+	ldrh	r1, [r1, #2]
 	lsrs	r0, r2, #13
 	uxth	r0, r0
 	adds	r0, r1, r0
-	uxth	r1, r0
-	strh	r1, [r4, #2]
+	uxth	r0, r0
+	strh	r0, [r3, #2]
 	@ poly1305.ae:64: @unroll(unroll)
-	movs	r3, #2
+	movs	r2, #2
 	@ poly1305.ae:66: h[i] = g[i]
-	add	r2, sp, #4
-	adds	r2, #4
-	mov	r0, r12
-	adds	r0, #4
+	add	r1, sp, #0
+	adds	r1, #4
+	adds	r3, #4
 	@ poly1305.ae:64: @unroll(unroll)
 .Lchacha20_poly1305_P_block_loop5:
 	@ poly1305.ae:66: h[i] = g[i]
-	ldrh	r1, [r2]
-	strh	r1, [r0]
-	adds	r2, #2
-	adds	r0, #2
-	adds	r3, #1
-	cmp	r3, #10
+	ldrh	r0, [r1]
+	strh	r0, [r3]
+	adds	r1, #2
+	adds	r3, #2
+	adds	r2, #1
+	cmp	r2, #10
 	bcc	.Lchacha20_poly1305_P_block_loop5
 .Lchacha20_poly1305_P_block_done6:
-	add	sp, #24
+	add	sp, #20
 	pop	{r4, r5, r6, r7, pc}
 	.ltorg
 	.size chacha20_poly1305_P_block, .-chacha20_poly1305_P_block

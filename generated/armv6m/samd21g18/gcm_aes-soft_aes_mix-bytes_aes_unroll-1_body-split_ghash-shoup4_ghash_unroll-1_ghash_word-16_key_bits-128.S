@@ -1651,7 +1651,7 @@ gcm_E_encrypt_block:
 
 @ --- gcm_G_absorb: gcm.G.absorb
 @     frame 36 bytes (6 spill slots, 1 on the stack; locals 32), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 180 bytes of code and literals
+@     estimated 176 bytes of code and literals
 	.section .text.gcm_G_absorb,"ax",%progbits
 	.global gcm_G_absorb
 	.type gcm_G_absorb, %function
@@ -1677,8 +1677,7 @@ gcm_G_absorb:
 	mov	r9, r1
 	mov	r11, r2
 	str	r0, [sp]
-	mov	r0, r9
-	cmp	r7, r0
+	cmp	r7, r9
 	bcs	.Lgcm_G_absorb_done2
 .Lgcm_G_absorb_loop1:
 	@ ghash.ae:218: off = i * 16
@@ -1740,8 +1739,7 @@ gcm_G_absorb:
 	ldr	r6, [sp, #24]
 	ldr	r1, [sp, #20]
 	mov	r8, r1
-	mov	r0, r9
-	cmp	r7, r0
+	cmp	r7, r9
 	bcc	.Lgcm_G_absorb_loop1
 .Lgcm_G_absorb_done2:
 	mov	r1, r8

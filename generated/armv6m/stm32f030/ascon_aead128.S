@@ -47,7 +47,7 @@ ascon_aead128_key_setup:
 
 @ --- ascon_aead128_encrypt_with: ascon_aead128.encrypt_with
 @     frame 92 bytes (17 spill slots, 9 on the stack; locals 56), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 678 bytes of code and literals
+@     estimated 676 bytes of code and literals
 	.section .text.ascon_aead128_encrypt_with,"ax",%progbits
 	.global ascon_aead128_encrypt_with
 	.type ascon_aead128_encrypt_with, %function
@@ -243,8 +243,7 @@ ascon_aead128_encrypt_with:
 	mov	r1, r8
 	adds	r1, #1
 	mov	r8, r1
-	mov	r0, r11
-	cmp	r1, r0
+	cmp	r1, r11
 	bcc	.Lascon_aead128_encrypt_with_loop9
 .Lascon_aead128_encrypt_with_done10:
 	@ ascon_aead128.ae:106: off = rate * full
@@ -462,7 +461,7 @@ ascon_aead128_encrypt_with:
 
 @ --- ascon_aead128_decrypt_with: ascon_aead128.decrypt_with
 @     frame 104 bytes (27 spill slots, 12 on the stack; locals 56), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 836 bytes of code and literals
+@     estimated 834 bytes of code and literals
 	.section .text.ascon_aead128_decrypt_with,"ax",%progbits
 	.global ascon_aead128_decrypt_with
 	.type ascon_aead128_decrypt_with, %function
@@ -668,8 +667,7 @@ ascon_aead128_decrypt_with:
 	mov	r1, r8
 	adds	r1, #1
 	mov	r8, r1
-	mov	r0, r11
-	cmp	r1, r0
+	cmp	r1, r11
 	bcc	.Lascon_aead128_decrypt_with_loop9
 .Lascon_aead128_decrypt_with_done10:
 	@ ascon_aead128.ae:131: off = rate * full

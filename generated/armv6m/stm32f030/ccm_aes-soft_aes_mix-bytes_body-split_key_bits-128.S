@@ -1242,7 +1242,7 @@ ccm_E_encrypt_block:
 
 @ --- ccm_mac_header: ccm.mac_header
 @     frame 40 bytes (10 spill slots, 2 on the stack; locals 32), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 478 bytes of code and literals
+@     estimated 476 bytes of code and literals
 	.section .text.ccm_mac_header,"ax",%progbits
 	.global ccm_mac_header
 	.type ccm_mac_header, %function
@@ -1348,8 +1348,7 @@ ccm_mac_header:
 	@ ccm.ae:76: if a >= 0xff00 {
 	movs	r4, #255
 	lsls	r4, r4, #8
-	mov	r0, r9
-	cmp	r0, r4
+	cmp	r9, r4
 	movs	r0, #0
 	adcs	r0, r0
 	cmp	r0, #0

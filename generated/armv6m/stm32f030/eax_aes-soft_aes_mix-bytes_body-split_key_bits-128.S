@@ -1115,7 +1115,7 @@ eax_M_E_encrypt_block:
 
 @ --- eax_omac: eax.omac
 @     frame 88 bytes (30 spill slots, 14 on the stack; locals 32), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 640 bytes of code and literals
+@     estimated 636 bytes of code and literals
 	.section .text.eax_omac,"ax",%progbits
 	.global eax_omac
 	.type eax_omac, %function
@@ -1244,8 +1244,7 @@ eax_omac:
 	mov	r11, r0
 	ldr	r1, [sp, #8]
 	movs	r4, #1
-	mov	r0, r11
-	cmp	r4, r0
+	cmp	r4, r11
 	bcs	.Leax_omac_done7
 .Leax_omac_loop6:
 	@ cmac.ae:81: y = E.encrypt_block(ks, y ^ x)
@@ -1310,8 +1309,7 @@ eax_omac:
 	ldr	r0, [r1]
 	rev	r1, r0
 	adds	r4, #1
-	mov	r0, r11
-	cmp	r4, r0
+	cmp	r4, r11
 	bcc	.Leax_omac_loop6
 .Leax_omac_done7:
 	@ cmac.ae:85: return E.encrypt_block(ks, y ^ last_block(k1, k2, x, n % 16, n % 16 == 0))

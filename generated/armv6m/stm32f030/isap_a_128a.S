@@ -99,7 +99,7 @@ isap_a_128a_key_setup:
 
 @ --- isap_a_128a_encrypt_with: isap_a_128a.encrypt_with
 @     frame 104 bytes (13 spill slots, 5 on the stack; locals 72), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 414 bytes of code and literals
+@     estimated 410 bytes of code and literals
 	.section .text.isap_a_128a_encrypt_with,"ax",%progbits
 	.global isap_a_128a_encrypt_with
 	.type isap_a_128a_encrypt_with, %function
@@ -158,8 +158,7 @@ isap_a_128a_encrypt_with:
 	rev	r0, r0
 	str	r0, [sp, #12]
 	@ isap_a_128a.ae:111: if m > 0 {
-	mov	r0, r8
-	cmp	r1, r0
+	cmp	r1, r8
 	movs	r1, #0
 	adcs	r1, r1
 	movs	r0, #1
@@ -277,8 +276,7 @@ isap_a_128a_encrypt_with:
 	b	.Lisap_a_128a_encrypt_with_cpy18
 .Lisap_a_128a_encrypt_with_stored16:
 	adds	r5, #1
-	mov	r0, r9
-	cmp	r5, r0
+	cmp	r5, r9
 	bcc	.Lisap_a_128a_encrypt_with_loop8
 .Lisap_a_128a_encrypt_with_done9:
 	b	.Lisap_a_128a_encrypt_with_endif7
@@ -348,7 +346,7 @@ isap_a_128a_encrypt_with:
 
 @ --- isap_a_128a_decrypt_with: isap_a_128a.decrypt_with
 @     frame 108 bytes (14 spill slots, 6 on the stack; locals 72), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 428 bytes of code and literals
+@     estimated 424 bytes of code and literals
 	.section .text.isap_a_128a_decrypt_with,"ax",%progbits
 	.global isap_a_128a_decrypt_with
 	.type isap_a_128a_decrypt_with, %function
@@ -468,8 +466,7 @@ isap_a_128a_decrypt_with:
 	str	r1, [sp, #20]
 	@ isap_a_128a.ae:111: if m > 0 {
 	movs	r1, #0
-	mov	r0, r8
-	cmp	r1, r0
+	cmp	r1, r8
 	movs	r0, #0
 	adcs	r0, r0
 	eors	r0, r2
@@ -582,8 +579,7 @@ isap_a_128a_decrypt_with:
 	b	.Lisap_a_128a_decrypt_with_cpy22
 .Lisap_a_128a_decrypt_with_stored20:
 	adds	r5, #1
-	mov	r0, r9
-	cmp	r5, r0
+	cmp	r5, r9
 	bcc	.Lisap_a_128a_decrypt_with_loop12
 .Lisap_a_128a_decrypt_with_done13:
 	b	.Lisap_a_128a_decrypt_with_endif11
@@ -877,7 +873,7 @@ isap_a_128a_P_permute:
 
 @ --- isap_a_128a_mac: isap_a_128a.mac
 @     frame 100 bytes (8 spill slots, 1 on the stack; locals 96), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 502 bytes of code and literals
+@     estimated 498 bytes of code and literals
 	.section .text.isap_a_128a_mac,"ax",%progbits
 	.global isap_a_128a_mac
 	.type isap_a_128a_mac, %function
@@ -1017,8 +1013,7 @@ isap_a_128a_mac:
 	movs	r1, #12
 	bl	isap_a_128a_P_permute
 	adds	r4, #1
-	mov	r0, r8
-	cmp	r4, r0
+	cmp	r4, r8
 	bcc	.Lisap_a_128a_mac_loop2
 .Lisap_a_128a_mac_done3:
 	@ isap_a_128a.ae:97: s[4] = s[4] ^ 1
@@ -1123,8 +1118,7 @@ isap_a_128a_mac:
 	movs	r1, #12
 	bl	isap_a_128a_P_permute
 	adds	r4, #1
-	mov	r0, r8
-	cmp	r4, r0
+	cmp	r4, r8
 	bcc	.Lisap_a_128a_mac_loop13
 .Lisap_a_128a_mac_done14:
 	@ isap_a_128a.ae:99: rekey(ka, cat(s[0], s[1]), t)

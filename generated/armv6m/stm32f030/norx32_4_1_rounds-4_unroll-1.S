@@ -46,8 +46,8 @@ norx32_4_1_key_setup:
 
 
 @ --- norx32_4_1_encrypt_with: norx32_4_1.encrypt_with
-@     frame 212 bytes (77 spill slots, 25 on the stack; locals 112), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 1866 bytes of code and literals
+@     frame 212 bytes (81 spill slots, 25 on the stack; locals 112), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 1900 bytes of code and literals
 	.section .text.norx32_4_1_encrypt_with,"ax",%progbits
 	.global norx32_4_1_encrypt_with
 	.type norx32_4_1_encrypt_with, %function
@@ -178,7 +178,7 @@ norx32_4_1_encrypt_with:
 	adds	r3, r3, #1
 	str	r3, [sp, #80]
 	movs	r1, #0
-	str	r1, [sp, #64]
+	str	r1, [sp, #76]
 	mov	r0, r3
 	cmp	r1, r0
 	bcc	.Lnorx32_4_1_encrypt_with_far2
@@ -187,9 +187,9 @@ norx32_4_1_encrypt_with:
 .Lnorx32_4_1_encrypt_with_loop3:
 	@ norx32_4_1.ae:137: off = rate * i
 	movs	r2, #48
-	ldr	r0, [sp, #64]
+	ldr	r0, [sp, #76]
 	muls	r0, r2
-	str	r0, [sp, #60]
+	str	r0, [sp, #72]
 	@ norx32_4_1.ae:138: count = if m - off < rate then m - off else rate
 	ldr	r1, [sp, #256]
 	subs	r1, r1, r0
@@ -201,42 +201,42 @@ norx32_4_1_encrypt_with:
 	eors	r1, r2
 	str	r1, [sp, #52]
 	@ norx32_4_1.ae:139: s[15] = s[15] ^ payload_tag
-	ldr	r3, [sp, #160]
+	ldr	r1, [sp, #160]
 	movs	r0, #2
-	eors	r3, r0
-	str	r3, [sp, #160]
+	eors	r1, r0
+	str	r1, [sp, #160]
 	@ norx_f.ae:56: s0 = s[0]
 	ldr	r0, [sp, #100]
 	@ norx_f.ae:72: @unroll(unroll)
-	mov	r9, r0
+	mov	r11, r0
 	@ norx_f.ae:57: s1 = s[1]
 	ldr	r0, [sp, #104]
 	@ norx_f.ae:72: @unroll(unroll)
-	mov	r11, r0
+	mov	r10, r0
 	@ norx_f.ae:58: s2 = s[2]
 	ldr	r0, [sp, #108]
 	@ norx_f.ae:72: @unroll(unroll)
-	str	r0, [sp, #12]
+	str	r0, [sp, #16]
 	@ norx_f.ae:59: s3 = s[3]
 	ldr	r0, [sp, #112]
 	@ norx_f.ae:72: @unroll(unroll)
-	str	r0, [sp, #8]
+	str	r0, [sp, #24]
 	@ norx_f.ae:60: s4 = s[4]
 	ldr	r6, [sp, #116]
 	@ norx_f.ae:61: s5 = s[5]
-	ldr	r4, [sp, #120]
+	ldr	r5, [sp, #120]
 	@ norx_f.ae:62: s6 = s[6]
-	ldr	r1, [sp, #124]
+	ldr	r4, [sp, #124]
 	@ norx_f.ae:63: s7 = s[7]
 	ldr	r0, [sp, #128]
 	@ norx_f.ae:72: @unroll(unroll)
 	mov	r8, r0
 	@ norx_f.ae:64: s8 = s[8]
-	ldr	r5, [sp, #132]
+	ldr	r1, [sp, #132]
 	@ norx_f.ae:65: s9 = s[9]
 	ldr	r0, [sp, #136]
 	@ norx_f.ae:72: @unroll(unroll)
-	str	r0, [sp, #20]
+	str	r0, [sp, #12]
 	@ norx_f.ae:66: s10 = s[10]
 	ldr	r0, [sp, #140]
 	@ norx_f.ae:72: @unroll(unroll)
@@ -246,7 +246,7 @@ norx32_4_1_encrypt_with:
 	@ norx_f.ae:72: @unroll(unroll)
 	str	r0, [sp]
 	@ norx_f.ae:68: s12 = s[12]
-	ldr	r2, [sp, #148]
+	ldr	r3, [sp, #148]
 	@ norx_f.ae:69: s13 = s[13]
 	ldr	r0, [sp, #152]
 	@ norx_f.ae:72: @unroll(unroll)
@@ -255,386 +255,388 @@ norx32_4_1_encrypt_with:
 	ldr	r0, [sp, #156]
 	@ norx_f.ae:72: @unroll(unroll)
 	str	r0, [sp, #40]
-	mov	r10, r3
+	@ norx_f.ae:71: s15 = s[15]
+	ldr	r0, [sp, #160]
+	@ norx_f.ae:72: @unroll(unroll)
+	mov	r9, r0
 	movs	r0, #0
 	str	r0, [sp, #44]
 .Lnorx32_4_1_encrypt_with_loop5:
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r7, r9
+	mov	r7, r11
 	eors	r7, r6
-	mov	r0, r9
+	mov	r0, r11
 	ands	r0, r6
-	lsls	r3, r0, #1
-	eors	r7, r3
+	lsls	r2, r0, #1
+	eors	r7, r2
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	eors	r2, r7
-	movs	r3, #8
-	rors	r2, r3
+	eors	r3, r7
+	movs	r2, #8
+	rors	r3, r2
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r3, r5
-	eors	r3, r2
-	ands	r5, r2
-	lsls	r5, r5, #1
-	eors	r3, r5
+	mov	r2, r1
+	eors	r2, r3
+	ands	r1, r3
+	lsls	r1, r1, #1
+	eors	r2, r1
 	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	eors	r6, r3
-	movs	r5, #11
-	rors	r6, r5
+	eors	r6, r2
+	movs	r1, #11
+	rors	r6, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r0, r7
 	eors	r0, r6
 	ands	r7, r6
-	lsls	r5, r7, #1
-	eors	r0, r5
-	mov	r9, r0
+	lsls	r1, r7, #1
+	eors	r0, r1
+	mov	r11, r0
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r2, r0
-	movs	r5, #16
-	rors	r2, r5
-	str	r2, [sp, #16]
+	eors	r3, r0
+	movs	r1, #16
+	rors	r3, r1
+	str	r3, [sp, #8]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r2, r3
-	ldr	r0, [sp, #16]
-	eors	r2, r0
-	ands	r3, r0
-	lsls	r3, r3, #1
-	eors	r2, r3
-	str	r2, [sp, #36]
+	mov	r3, r2
+	ldr	r0, [sp, #8]
+	eors	r3, r0
+	ands	r2, r0
+	lsls	r2, r2, #1
+	eors	r3, r2
+	str	r3, [sp, #36]
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r6, r2
+	eors	r6, r3
 	movs	r2, #31
 	rors	r6, r2
-	str	r6, [sp, #24]
+	str	r6, [sp, #20]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r5, r11
-	eors	r5, r4
-	mov	r0, r11
-	ands	r0, r4
-	lsls	r0, r0, #1
-	eors	r5, r0
-	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	ldr	r3, [sp, #28]
+	mov	r3, r10
 	eors	r3, r5
-	movs	r0, #8
-	rors	r3, r0
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r2, [sp, #20]
-	eors	r2, r3
-	ldr	r0, [sp, #20]
-	ands	r0, r3
+	mov	r0, r10
+	ands	r0, r5
 	lsls	r0, r0, #1
+	eors	r3, r0
+	@ norx_f.ae:29: d = (a ^ d) >>> r0
+	ldr	r2, [sp, #28]
+	eors	r2, r3
+	movs	r1, #8
+	rors	r2, r1
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	ldr	r1, [sp, #12]
+	eors	r1, r2
+	ldr	r0, [sp, #12]
+	ands	r0, r2
+	lsls	r0, r0, #1
+	eors	r1, r0
+	@ norx_f.ae:31: b = (b ^ c) >>> r1
+	eors	r5, r1
+	movs	r0, #11
+	rors	r5, r0
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r0, r3
+	eors	r0, r5
+	ands	r3, r5
+	lsls	r3, r3, #1
+	eors	r0, r3
+	mov	r10, r0
+	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r2, r0
+	movs	r6, #16
+	rors	r2, r6
+	str	r2, [sp, #12]
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r2, r1
+	ldr	r0, [sp, #12]
+	eors	r2, r0
+	ands	r1, r0
+	lsls	r1, r1, #1
+	eors	r2, r1
+	str	r2, [sp, #32]
+	@ norx_f.ae:35: b = (b ^ c) >>> r3
+	eors	r5, r2
+	movs	r1, #31
+	rors	r5, r1
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	ldr	r6, [sp, #16]
+	eors	r6, r4
+	ldr	r1, [sp, #16]
+	ands	r1, r4
+	lsls	r1, r1, #1
+	eors	r6, r1
+	@ norx_f.ae:29: d = (a ^ d) >>> r0
+	ldr	r3, [sp, #40]
+	eors	r3, r6
+	movs	r1, #8
+	rors	r3, r1
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	ldr	r2, [sp, #4]
+	eors	r2, r3
+	ldr	r1, [sp, #4]
+	ands	r1, r3
+	lsls	r1, r1, #1
+	eors	r2, r1
 	@ norx_f.ae:31: b = (b ^ c) >>> r1
 	eors	r4, r2
 	movs	r0, #11
 	rors	r4, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r0, r5
-	eors	r0, r4
-	ands	r5, r4
-	lsls	r5, r5, #1
-	eors	r0, r5
-	mov	r11, r0
+	mov	r1, r6
+	eors	r1, r4
+	ands	r6, r4
+	lsls	r0, r6, #1
+	eors	r1, r0
+	str	r1, [sp, #28]
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r3, r0
+	eors	r3, r1
 	movs	r6, #16
 	rors	r3, r6
-	str	r3, [sp, #20]
+	str	r3, [sp, #16]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r3, r2
-	ldr	r0, [sp, #20]
-	eors	r3, r0
-	ands	r2, r0
-	lsls	r2, r2, #1
-	eors	r3, r2
-	str	r3, [sp, #32]
+	ldr	r1, [sp, #16]
+	eors	r3, r1
+	ands	r2, r1
+	lsls	r1, r2, #1
+	eors	r3, r1
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
 	eors	r4, r3
-	movs	r2, #31
-	rors	r4, r2
+	movs	r1, #31
+	rors	r4, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r6, [sp, #12]
-	eors	r6, r1
-	ldr	r2, [sp, #12]
+	ldr	r7, [sp, #24]
+	mov	r1, r8
+	eors	r7, r1
+	ldr	r2, [sp, #24]
 	ands	r2, r1
-	lsls	r2, r2, #1
-	eors	r6, r2
+	lsls	r1, r2, #1
+	eors	r7, r1
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	ldr	r3, [sp, #40]
-	eors	r3, r6
-	movs	r0, #8
-	rors	r3, r0
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r2, [sp, #4]
-	eors	r2, r3
-	ldr	r0, [sp, #4]
-	ands	r0, r3
-	lsls	r0, r0, #1
-	eors	r2, r0
-	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	eors	r1, r2
-	movs	r0, #11
-	rors	r1, r0
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r5, r6
-	eors	r5, r1
-	ands	r6, r1
-	lsls	r0, r6, #1
-	eors	r5, r0
-	str	r5, [sp, #28]
-	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r3, r5
-	movs	r6, #16
-	rors	r3, r6
-	str	r3, [sp, #12]
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r3, r2
-	ldr	r5, [sp, #12]
-	eors	r3, r5
-	ands	r2, r5
-	lsls	r5, r2, #1
-	mov	r2, r3
-	eors	r2, r5
-	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r1, r2
-	movs	r5, #31
-	rors	r1, r5
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r7, [sp, #8]
-	mov	r5, r8
-	eors	r7, r5
-	ldr	r3, [sp, #8]
-	ands	r3, r5
-	lsls	r5, r3, #1
-	eors	r7, r5
-	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r0, r10
+	mov	r0, r9
 	eors	r0, r7
-	movs	r5, #8
-	rors	r0, r5
+	movs	r1, #8
+	rors	r0, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r3, [sp]
-	eors	r3, r0
-	ldr	r5, [sp]
-	ands	r5, r0
-	lsls	r5, r5, #1
-	eors	r3, r5
+	ldr	r2, [sp]
+	eors	r2, r0
+	ldr	r1, [sp]
+	ands	r1, r0
+	lsls	r1, r1, #1
+	eors	r2, r1
 	@ norx_f.ae:31: b = (b ^ c) >>> r1
 	mov	r6, r8
-	eors	r6, r3
-	movs	r5, #11
-	rors	r6, r5
+	eors	r6, r2
+	movs	r1, #11
+	rors	r6, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r5, r7
-	eors	r5, r6
+	mov	r1, r7
+	eors	r1, r6
 	ands	r7, r6
 	lsls	r7, r7, #1
-	eors	r5, r7
-	str	r5, [sp, #8]
+	eors	r1, r7
+	str	r1, [sp, #24]
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r0, r5
-	movs	r5, #16
-	rors	r0, r5
+	eors	r0, r1
+	movs	r1, #16
+	rors	r0, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r7, r3
+	mov	r7, r2
 	eors	r7, r0
-	ands	r3, r0
-	lsls	r5, r3, #1
-	eors	r7, r5
+	ands	r2, r0
+	lsls	r1, r2, #1
+	eors	r7, r1
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
 	eors	r6, r7
-	movs	r5, #31
-	rors	r6, r5
+	movs	r1, #31
+	rors	r6, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r5, r9
-	eors	r5, r4
-	mov	r3, r9
-	ands	r3, r4
-	lsls	r3, r3, #1
-	eors	r5, r3
-	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	eors	r0, r5
-	movs	r3, #8
-	rors	r0, r3
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r3, r2
-	eors	r3, r0
-	ands	r2, r0
+	mov	r1, r11
+	eors	r1, r5
+	mov	r2, r11
+	ands	r2, r5
 	lsls	r2, r2, #1
-	eors	r3, r2
+	eors	r1, r2
+	@ norx_f.ae:29: d = (a ^ d) >>> r0
+	eors	r0, r1
+	movs	r2, #8
+	rors	r0, r2
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r2, r3
+	eors	r2, r0
+	ands	r3, r0
+	lsls	r3, r3, #1
+	eors	r2, r3
 	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	eors	r4, r3
+	eors	r5, r2
+	movs	r3, #11
+	rors	r5, r3
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r3, r1
+	eors	r3, r5
+	ands	r1, r5
+	lsls	r1, r1, #1
+	eors	r3, r1
+	mov	r11, r3
+	@ norx_f.ae:33: d = (a ^ d) >>> r2
+	eors	r0, r3
+	movs	r1, #16
+	rors	r0, r1
+	mov	r9, r0
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r1, r2
+	mov	r3, r0
+	eors	r1, r3
+	ands	r2, r3
+	lsls	r2, r2, #1
+	eors	r1, r2
+	str	r1, [sp, #4]
+	@ norx_f.ae:35: b = (b ^ c) >>> r3
+	eors	r5, r1
+	movs	r3, #31
+	rors	r5, r3
+	str	r5, [sp, #48]
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r1, r10
+	eors	r1, r4
+	mov	r5, r10
+	ands	r5, r4
+	lsls	r5, r5, #1
+	eors	r1, r5
+	@ norx_f.ae:29: d = (a ^ d) >>> r0
+	ldr	r3, [sp, #8]
+	eors	r3, r1
+	movs	r5, #8
+	rors	r3, r5
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r0, r7
+	eors	r0, r3
+	ands	r7, r3
+	lsls	r5, r7, #1
+	eors	r0, r5
+	@ norx_f.ae:31: b = (b ^ c) >>> r1
+	eors	r4, r0
 	movs	r2, #11
 	rors	r4, r2
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r2, r5
+	mov	r2, r1
 	eors	r2, r4
-	ands	r5, r4
-	lsls	r5, r5, #1
+	ands	r1, r4
+	lsls	r5, r1, #1
 	eors	r2, r5
-	mov	r9, r2
+	mov	r10, r2
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r0, r2
-	movs	r5, #16
-	rors	r0, r5
-	mov	r10, r0
+	eors	r3, r2
+	movs	r2, #16
+	rors	r3, r2
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r5, r3
 	mov	r2, r0
-	eors	r5, r2
-	ands	r3, r2
-	lsls	r3, r3, #1
-	eors	r5, r3
-	str	r5, [sp, #4]
+	eors	r2, r3
+	ands	r0, r3
+	lsls	r0, r0, #1
+	eors	r2, r0
+	str	r2, [sp]
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r4, r5
+	eors	r4, r2
 	movs	r2, #31
 	rors	r4, r2
-	str	r4, [sp, #48]
+	str	r4, [sp, #40]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r5, r11
-	eors	r5, r1
-	mov	r0, r11
-	ands	r0, r1
-	lsls	r0, r0, #1
-	eors	r5, r0
-	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	ldr	r2, [sp, #16]
-	eors	r2, r5
-	movs	r0, #8
-	rors	r2, r0
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r4, r7
-	eors	r4, r2
-	ands	r7, r2
-	lsls	r0, r7, #1
-	eors	r4, r0
-	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	eors	r1, r4
-	movs	r0, #11
-	rors	r1, r0
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r0, r5
-	eors	r0, r1
-	ands	r5, r1
-	lsls	r3, r5, #1
-	eors	r0, r3
-	mov	r11, r0
-	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r2, r0
-	movs	r0, #16
-	rors	r2, r0
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r0, r4
-	eors	r0, r2
-	ands	r4, r2
-	lsls	r4, r4, #1
-	eors	r0, r4
-	str	r0, [sp]
-	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r1, r0
-	movs	r3, #31
-	rors	r1, r3
-	str	r1, [sp, #40]
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r1, [sp, #28]
-	eors	r1, r6
+	ldr	r5, [sp, #28]
+	eors	r5, r6
 	ldr	r0, [sp, #28]
 	ands	r0, r6
 	lsls	r0, r0, #1
-	eors	r1, r0
+	eors	r5, r0
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	ldr	r7, [sp, #20]
-	eors	r7, r1
+	ldr	r7, [sp, #12]
+	eors	r7, r5
 	movs	r0, #8
 	rors	r7, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r3, [sp, #36]
-	eors	r3, r7
+	ldr	r2, [sp, #36]
+	eors	r2, r7
 	ldr	r0, [sp, #36]
 	ands	r0, r7
 	lsls	r0, r0, #1
-	eors	r3, r0
+	eors	r2, r0
 	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	eors	r6, r3
+	eors	r6, r2
 	movs	r4, #11
 	rors	r6, r4
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r4, r1
+	mov	r4, r5
 	eors	r4, r6
-	ands	r1, r6
-	lsls	r0, r1, #1
+	ands	r5, r6
+	lsls	r0, r5, #1
 	eors	r4, r0
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r7, r4
 	movs	r0, #16
 	rors	r7, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r0, r3
+	mov	r0, r2
 	eors	r0, r7
-	ands	r3, r7
-	lsls	r3, r3, #1
-	eors	r0, r3
-	str	r0, [sp, #16]
+	ands	r2, r7
+	lsls	r2, r2, #1
+	eors	r0, r2
+	str	r0, [sp, #8]
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
 	eors	r6, r0
-	movs	r0, #31
-	rors	r6, r0
+	movs	r1, #31
+	rors	r6, r1
 	mov	r8, r6
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r0, [sp, #8]
-	ldr	r5, [sp, #24]
-	eors	r0, r5
-	ldr	r3, [sp, #8]
-	ands	r3, r5
-	lsls	r5, r3, #1
-	eors	r0, r5
+	ldr	r0, [sp, #24]
+	ldr	r1, [sp, #20]
+	eors	r0, r1
+	ldr	r2, [sp, #24]
+	ands	r2, r1
+	lsls	r1, r2, #1
+	eors	r0, r1
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	ldr	r3, [sp, #12]
-	eors	r3, r0
-	movs	r5, #8
-	rors	r3, r5
+	ldr	r2, [sp, #16]
+	eors	r2, r0
+	movs	r1, #8
+	rors	r2, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	ldr	r6, [sp, #32]
-	eors	r6, r3
-	ldr	r5, [sp, #32]
-	ands	r5, r3
-	lsls	r1, r5, #1
-	mov	r5, r6
-	eors	r5, r1
+	eors	r6, r2
+	ldr	r1, [sp, #32]
+	ands	r1, r2
+	lsls	r5, r1, #1
+	mov	r1, r6
+	eors	r1, r5
 	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	ldr	r6, [sp, #24]
-	eors	r6, r5
-	movs	r1, #11
-	rors	r6, r1
+	ldr	r6, [sp, #20]
+	eors	r6, r1
+	movs	r5, #11
+	rors	r6, r5
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r1, r0
-	eors	r1, r6
+	mov	r5, r0
+	eors	r5, r6
 	ands	r0, r6
 	lsls	r0, r0, #1
-	eors	r1, r0
+	eors	r5, r0
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r3, r1
+	eors	r2, r5
 	movs	r0, #16
-	rors	r3, r0
+	rors	r2, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r0, r5
-	eors	r0, r3
-	ands	r5, r3
-	lsls	r5, r5, #1
-	eors	r0, r5
+	mov	r0, r1
+	eors	r0, r2
+	ands	r1, r2
+	lsls	r1, r1, #1
+	eors	r0, r1
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
 	eors	r6, r0
-	movs	r5, #31
-	rors	r6, r5
-	str	r4, [sp, #12]
-	str	r1, [sp, #8]
-	ldr	r4, [sp, #48]
-	ldr	r1, [sp, #40]
-	ldr	r5, [sp, #16]
-	str	r0, [sp, #20]
+	movs	r1, #31
+	rors	r6, r1
+	str	r4, [sp, #16]
+	str	r5, [sp, #24]
+	ldr	r5, [sp, #48]
+	ldr	r4, [sp, #40]
+	ldr	r1, [sp, #8]
+	str	r0, [sp, #12]
 	str	r7, [sp, #28]
-	str	r3, [sp, #40]
+	str	r2, [sp, #40]
 	ldr	r0, [sp, #44]
 	adds	r0, #1
 	str	r0, [sp, #44]
@@ -644,30 +646,30 @@ norx32_4_1_encrypt_with:
 .Lnorx32_4_1_encrypt_with_far3:
 .Lnorx32_4_1_encrypt_with_done6:
 	@ norx_f.ae:77: s[0] = s0
-	mov	r0, r9
+	mov	r0, r11
 	str	r0, [sp, #100]
 	@ norx_f.ae:78: s[1] = s1
-	mov	r0, r11
+	mov	r0, r10
 	str	r0, [sp, #104]
 	@ norx_f.ae:79: s[2] = s2
-	ldr	r0, [sp, #12]
+	ldr	r0, [sp, #16]
 	str	r0, [sp, #108]
 	@ norx_f.ae:80: s[3] = s3
-	ldr	r0, [sp, #8]
+	ldr	r0, [sp, #24]
 	str	r0, [sp, #112]
 	@ norx_f.ae:81: s[4] = s4
 	str	r6, [sp, #116]
 	@ norx_f.ae:82: s[5] = s5
-	str	r4, [sp, #120]
+	str	r5, [sp, #120]
 	@ norx_f.ae:83: s[6] = s6
-	str	r1, [sp, #124]
+	str	r4, [sp, #124]
 	@ norx_f.ae:84: s[7] = s7
 	mov	r0, r8
 	str	r0, [sp, #128]
 	@ norx_f.ae:85: s[8] = s8
-	str	r5, [sp, #132]
+	str	r1, [sp, #132]
 	@ norx_f.ae:86: s[9] = s9
-	ldr	r0, [sp, #20]
+	ldr	r0, [sp, #12]
 	str	r0, [sp, #136]
 	@ norx_f.ae:87: s[10] = s10
 	ldr	r0, [sp, #4]
@@ -676,7 +678,7 @@ norx32_4_1_encrypt_with:
 	ldr	r0, [sp]
 	str	r0, [sp, #144]
 	@ norx_f.ae:89: s[12] = s12
-	str	r2, [sp, #148]
+	str	r3, [sp, #148]
 	@ norx_f.ae:90: s[13] = s13
 	ldr	r0, [sp, #28]
 	str	r0, [sp, #152]
@@ -684,17 +686,42 @@ norx32_4_1_encrypt_with:
 	ldr	r0, [sp, #40]
 	str	r0, [sp, #156]
 	@ norx_f.ae:92: s[15] = s15
-	mov	r0, r10
+	mov	r0, r9
 	str	r0, [sp, #160]
+	@ norx32_4_1.ae:50: return cat(s[11], s[10], s[9], s[8], s[7], s[6], s[5], s[4], s[3], s[2], s[1], s[0])
+	ldr	r0, [sp, #144]
+	str	r0, [sp, #60]
+	ldr	r0, [sp, #140]
+	str	r0, [sp, #68]
+	ldr	r0, [sp, #136]
+	str	r0, [sp, #64]
+	ldr	r0, [sp, #132]
+	str	r0, [sp, #56]
+	ldr	r0, [sp, #128]
+	str	r0, [sp, #48]
+	ldr	r0, [sp, #124]
+	str	r0, [sp, #44]
+	ldr	r7, [sp, #120]
+	str	r7, [sp, #40]
+	ldr	r0, [sp, #116]
+	str	r0, [sp, #12]
+	ldr	r0, [sp, #112]
+	str	r0, [sp, #16]
+	ldr	r0, [sp, #108]
+	str	r0, [sp, #20]
+	ldr	r0, [sp, #104]
+	str	r0, [sp, #24]
+	ldr	r0, [sp, #100]
+	str	r0, [sp, #8]
 	@ norx32_4_1.ae:141: c = rate_of(s) ^ load_le(msg, off, rate, count) ^ pad(count)
-	ldr	r2, [sp, #252]
-	ldr	r0, [sp, #60]
-	adds	r2, r2, r0
+	ldr	r1, [sp, #252]
+	ldr	r0, [sp, #72]
+	adds	r1, r1, r0
 	ldr	r0, [sp, #52]
 	cmp	r0, #48
 	bcc	.Lnorx32_4_1_encrypt_with_bytes7
 	movs	r0, #3
-	tst	r2, r0
+	tst	r1, r0
 	beq	.Lnorx32_4_1_encrypt_with_words8
 .Lnorx32_4_1_encrypt_with_bytes7:
 	movs	r0, #0
@@ -710,83 +737,79 @@ norx32_4_1_encrypt_with:
 	str	r0, [sp, #200]
 	str	r0, [sp, #204]
 	str	r0, [sp, #208]
-	add	r7, sp, #164
-	ldr	r3, [sp, #52]
-	cmp	r3, #48
+	add	r3, sp, #164
+	ldr	r2, [sp, #52]
+	cmp	r2, #48
 	bcc	.Lnorx32_4_1_encrypt_with_cnt10
-	movs	r3, #48
+	movs	r2, #48
 .Lnorx32_4_1_encrypt_with_cnt10:
 .Lnorx32_4_1_encrypt_with_cpy11:
-	subs	r3, #1
+	subs	r2, #1
 	bcc	.Lnorx32_4_1_encrypt_with_cpyd9
-	ldrb	r0, [r2, r3]
-	strb	r0, [r7, r3]
+	ldrb	r0, [r1, r2]
+	strb	r0, [r3, r2]
 	b	.Lnorx32_4_1_encrypt_with_cpy11
 .Lnorx32_4_1_encrypt_with_cpyd9:
-	mov	r2, r7
+	mov	r1, r3
 .Lnorx32_4_1_encrypt_with_words8:
-	ldr	r0, [r2]
-	ldr	r7, [r2, #4]
-	str	r7, [sp, #44]
-	ldr	r7, [r2, #8]
-	str	r7, [sp, #40]
-	ldr	r7, [r2, #12]
-	str	r7, [sp, #36]
-	ldr	r7, [r2, #16]
-	str	r7, [sp, #32]
-	ldr	r7, [r2, #20]
-	str	r7, [sp, #28]
-	ldr	r7, [r2, #24]
-	str	r7, [sp, #24]
-	ldr	r7, [r2, #28]
-	str	r7, [sp, #16]
-	ldr	r7, [r2, #32]
+	ldr	r0, [r1]
+	ldr	r7, [r1, #4]
 	mov	r10, r7
-	ldr	r7, [r2, #36]
-	str	r7, [sp, #56]
-	ldr	r3, [r2, #40]
-	ldr	r2, [r2, #44]
-	mov	r7, r9
-	eors	r7, r0
+	ldr	r7, [r1, #8]
 	mov	r9, r7
-	mov	r0, r11
-	ldr	r7, [sp, #44]
+	ldr	r7, [r1, #12]
+	mov	r8, r7
+	ldr	r7, [r1, #16]
+	str	r7, [sp]
+	ldr	r7, [r1, #20]
+	mov	r11, r7
+	ldr	r6, [r1, #24]
+	ldr	r5, [r1, #28]
+	ldr	r4, [r1, #32]
+	ldr	r3, [r1, #36]
+	ldr	r2, [r1, #40]
+	ldr	r1, [r1, #44]
+	ldr	r7, [sp, #8]
+	eors	r7, r0
+	str	r7, [sp, #8]
+	ldr	r0, [sp, #24]
+	mov	r7, r10
 	eors	r0, r7
-	mov	r11, r0
+	str	r0, [sp, #24]
+	ldr	r0, [sp, #20]
+	mov	r7, r9
+	eors	r0, r7
+	str	r0, [sp, #20]
+	ldr	r0, [sp, #16]
+	mov	r7, r8
+	eors	r0, r7
+	str	r0, [sp, #16]
 	ldr	r0, [sp, #12]
-	ldr	r7, [sp, #40]
+	ldr	r7, [sp]
 	eors	r0, r7
 	str	r0, [sp, #12]
-	ldr	r0, [sp, #8]
-	ldr	r7, [sp, #36]
-	eors	r0, r7
-	str	r0, [sp, #8]
-	ldr	r0, [sp, #32]
-	eors	r6, r0
-	str	r6, [sp, #48]
-	ldr	r0, [sp, #28]
-	eors	r4, r0
-	str	r4, [sp, #76]
-	ldr	r0, [sp, #24]
-	eors	r1, r0
-	str	r1, [sp, #72]
-	mov	r1, r8
-	ldr	r0, [sp, #16]
-	eors	r1, r0
-	mov	r8, r1
-	mov	r0, r10
-	eors	r5, r0
-	str	r5, [sp, #68]
-	ldr	r1, [sp, #20]
+	ldr	r7, [sp, #40]
+	mov	r0, r11
+	eors	r7, r0
+	str	r7, [sp, #40]
+	ldr	r0, [sp, #44]
+	eors	r0, r6
+	str	r0, [sp, #44]
+	ldr	r0, [sp, #48]
+	eors	r0, r5
+	str	r0, [sp, #48]
 	ldr	r0, [sp, #56]
-	eors	r1, r0
-	str	r1, [sp, #20]
-	ldr	r0, [sp, #4]
+	eors	r0, r4
+	str	r0, [sp, #56]
+	ldr	r0, [sp, #64]
 	eors	r0, r3
-	str	r0, [sp, #4]
-	ldr	r0, [sp]
+	str	r0, [sp, #64]
+	ldr	r0, [sp, #68]
 	eors	r0, r2
-	str	r0, [sp]
+	str	r0, [sp, #68]
+	ldr	r0, [sp, #60]
+	eors	r0, r1
+	str	r0, [sp, #60]
 	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
 	ldr	r0, [sp, #52]
 	cmp	r0, #48
@@ -794,19 +817,19 @@ norx32_4_1_encrypt_with:
 	sbcs	r3, r3
 	lsls	r6, r0, #3
 	movs	r0, #1
-	str	r0, [sp, #36]
+	str	r0, [sp, #4]
 	movs	r0, #0
+	str	r0, [sp]
+	mov	r11, r0
+	mov	r10, r0
+	mov	r9, r0
+	mov	r8, r0
 	str	r0, [sp, #32]
 	str	r0, [sp, #28]
-	str	r0, [sp, #24]
-	str	r0, [sp, #16]
-	mov	r10, r0
-	str	r0, [sp, #44]
-	str	r0, [sp, #40]
 	movs	r5, #0
 	movs	r4, #0
 	movs	r2, #0
-	str	r0, [sp, #56]
+	str	r0, [sp, #36]
 	movs	r0, #3
 	lsls	r0, r0, #7
 	cmp	r6, r0
@@ -814,37 +837,34 @@ norx32_4_1_encrypt_with:
 .Lnorx32_4_1_encrypt_with_shl14:
 	cmp	r6, #32
 	bcc	.Lnorx32_4_1_encrypt_with_shf13
-	str	r2, [sp, #56]
+	str	r2, [sp, #36]
 	mov	r2, r4
 	mov	r4, r5
-	ldr	r5, [sp, #40]
-	ldr	r0, [sp, #44]
-	str	r0, [sp, #40]
-	mov	r0, r10
-	str	r0, [sp, #44]
-	ldr	r0, [sp, #16]
-	mov	r10, r0
-	ldr	r0, [sp, #24]
-	str	r0, [sp, #16]
-	ldr	r0, [sp, #28]
-	str	r0, [sp, #24]
+	ldr	r5, [sp, #28]
 	ldr	r0, [sp, #32]
 	str	r0, [sp, #28]
-	ldr	r0, [sp, #36]
+	mov	r0, r8
 	str	r0, [sp, #32]
+	mov	r8, r9
+	mov	r9, r10
+	mov	r10, r11
+	ldr	r0, [sp]
+	mov	r11, r0
+	ldr	r0, [sp, #4]
+	str	r0, [sp]
 	movs	r0, #0
-	str	r0, [sp, #36]
+	str	r0, [sp, #4]
 	subs	r6, #32
 	b	.Lnorx32_4_1_encrypt_with_shl14
 .Lnorx32_4_1_encrypt_with_shf13:
-	ldr	r0, [sp, #56]
+	ldr	r0, [sp, #36]
 	lsls	r0, r6
 	movs	r1, #32
 	subs	r1, r1, r6
 	mov	r7, r2
 	lsrs	r7, r1
 	orrs	r0, r7
-	str	r0, [sp, #56]
+	str	r0, [sp, #36]
 	lsls	r2, r6
 	mov	r0, r4
 	lsrs	r0, r1
@@ -854,155 +874,155 @@ norx32_4_1_encrypt_with:
 	lsrs	r0, r1
 	orrs	r4, r0
 	lsls	r5, r6
-	ldr	r0, [sp, #40]
+	ldr	r0, [sp, #28]
 	lsrs	r0, r1
 	orrs	r5, r0
-	ldr	r0, [sp, #40]
-	lsls	r0, r6
-	ldr	r7, [sp, #44]
-	lsrs	r7, r1
-	orrs	r0, r7
-	str	r0, [sp, #40]
-	ldr	r0, [sp, #44]
-	lsls	r0, r6
-	mov	r7, r10
-	lsrs	r7, r1
-	orrs	r0, r7
-	str	r0, [sp, #44]
-	mov	r0, r10
-	lsls	r0, r6
-	ldr	r7, [sp, #16]
-	lsrs	r7, r1
-	orrs	r0, r7
-	mov	r10, r0
-	ldr	r0, [sp, #16]
-	lsls	r0, r6
-	ldr	r7, [sp, #24]
-	lsrs	r7, r1
-	orrs	r0, r7
-	str	r0, [sp, #16]
-	ldr	r0, [sp, #24]
-	lsls	r0, r6
-	ldr	r7, [sp, #28]
-	lsrs	r7, r1
-	orrs	r0, r7
-	str	r0, [sp, #24]
 	ldr	r0, [sp, #28]
 	lsls	r0, r6
 	ldr	r7, [sp, #32]
 	lsrs	r7, r1
 	orrs	r0, r7
 	str	r0, [sp, #28]
-	ldr	r0, [sp, #36]
+	ldr	r0, [sp, #32]
+	lsls	r0, r6
+	mov	r7, r8
+	lsrs	r7, r1
+	orrs	r0, r7
+	str	r0, [sp, #32]
+	mov	r0, r8
+	lsls	r0, r6
+	mov	r7, r9
+	lsrs	r7, r1
+	orrs	r0, r7
+	mov	r8, r0
+	mov	r0, r9
+	lsls	r0, r6
+	mov	r7, r10
+	lsrs	r7, r1
+	orrs	r0, r7
+	mov	r9, r0
+	mov	r0, r10
+	lsls	r0, r6
+	mov	r7, r11
+	lsrs	r7, r1
+	orrs	r0, r7
+	mov	r10, r0
+	mov	r0, r11
+	lsls	r0, r6
+	ldr	r7, [sp]
+	lsrs	r7, r1
+	orrs	r0, r7
+	mov	r11, r0
+	ldr	r0, [sp, #4]
 	lsrs	r0, r1
-	ldr	r1, [sp, #32]
+	ldr	r1, [sp]
 	lsls	r1, r6
 	orrs	r1, r0
-	str	r1, [sp, #32]
-	ldr	r0, [sp, #36]
+	str	r1, [sp]
+	ldr	r0, [sp, #4]
 	lsls	r0, r6
-	str	r0, [sp, #36]
+	str	r0, [sp, #4]
 	b	.Lnorx32_4_1_encrypt_with_she15
 .Lnorx32_4_1_encrypt_with_shz12:
 	movs	r0, #0
-	str	r0, [sp, #36]
+	str	r0, [sp, #4]
+	str	r0, [sp]
+	mov	r11, r0
+	mov	r10, r0
+	mov	r9, r0
+	mov	r8, r0
 	str	r0, [sp, #32]
 	str	r0, [sp, #28]
-	str	r0, [sp, #24]
-	str	r0, [sp, #16]
-	mov	r10, r0
-	str	r0, [sp, #44]
-	str	r0, [sp, #40]
 	movs	r5, #0
 	movs	r4, #0
 	movs	r2, #0
-	str	r0, [sp, #56]
+	str	r0, [sp, #36]
 .Lnorx32_4_1_encrypt_with_she15:
 	movs	r0, #1
 	lsls	r0, r0, #31
-	ldr	r1, [sp, #56]
+	ldr	r1, [sp, #36]
 	orrs	r1, r0
-	ldr	r0, [sp, #36]
+	ldr	r0, [sp, #4]
 	ands	r0, r3
-	str	r0, [sp, #36]
-	ldr	r0, [sp, #32]
+	str	r0, [sp, #4]
+	ldr	r0, [sp]
 	ands	r0, r3
-	str	r0, [sp, #32]
-	ldr	r0, [sp, #28]
+	str	r0, [sp]
+	mov	r0, r11
 	ands	r0, r3
-	str	r0, [sp, #28]
-	ldr	r0, [sp, #24]
-	ands	r0, r3
-	str	r0, [sp, #24]
-	ldr	r0, [sp, #16]
-	ands	r0, r3
-	str	r0, [sp, #16]
+	mov	r11, r0
 	mov	r0, r10
 	ands	r0, r3
 	mov	r10, r0
-	ldr	r0, [sp, #44]
+	mov	r0, r9
 	ands	r0, r3
-	ldr	r6, [sp, #40]
+	mov	r9, r0
+	mov	r0, r8
+	ands	r0, r3
+	mov	r8, r0
+	ldr	r0, [sp, #32]
+	ands	r0, r3
+	ldr	r6, [sp, #28]
 	ands	r6, r3
 	mov	r7, r5
 	ands	r7, r3
 	mov	r5, r7
 	ands	r4, r3
-	str	r4, [sp, #40]
+	str	r4, [sp, #28]
 	ands	r2, r3
 	ands	r1, r3
 	@ norx32_4_1.ae:141: c = rate_of(s) ^ load_le(msg, off, rate, count) ^ pad(count)
-	mov	r4, r9
-	ldr	r3, [sp, #36]
-	eors	r4, r3
-	mov	r9, r4
-	mov	r4, r11
-	ldr	r3, [sp, #32]
-	eors	r4, r3
-	mov	r11, r4
-	ldr	r4, [sp, #12]
-	ldr	r3, [sp, #28]
-	eors	r4, r3
-	str	r4, [sp, #12]
 	ldr	r4, [sp, #8]
-	ldr	r3, [sp, #24]
+	ldr	r3, [sp, #4]
 	eors	r4, r3
 	str	r4, [sp, #8]
-	ldr	r4, [sp, #48]
-	ldr	r3, [sp, #16]
+	ldr	r4, [sp, #24]
+	ldr	r3, [sp]
 	eors	r4, r3
-	str	r4, [sp, #48]
-	ldr	r4, [sp, #76]
+	str	r4, [sp, #24]
+	ldr	r4, [sp, #20]
+	mov	r3, r11
+	eors	r4, r3
+	str	r4, [sp, #20]
+	ldr	r4, [sp, #16]
 	mov	r3, r10
 	eors	r4, r3
-	mov	r10, r4
-	ldr	r7, [sp, #72]
+	str	r4, [sp, #16]
+	ldr	r4, [sp, #12]
+	mov	r3, r9
+	eors	r4, r3
+	str	r4, [sp, #12]
+	ldr	r4, [sp, #40]
+	mov	r3, r8
+	eors	r4, r3
+	mov	r8, r4
+	ldr	r7, [sp, #44]
 	eors	r7, r0
 	mov	r0, r6
-	mov	r6, r8
+	ldr	r6, [sp, #48]
 	eors	r6, r0
 	mov	r0, r5
-	ldr	r5, [sp, #68]
+	ldr	r5, [sp, #56]
 	eors	r5, r0
-	ldr	r4, [sp, #20]
-	ldr	r0, [sp, #40]
+	ldr	r4, [sp, #64]
+	ldr	r0, [sp, #28]
 	eors	r4, r0
-	ldr	r3, [sp, #4]
+	ldr	r3, [sp, #68]
 	eors	r3, r2
-	ldr	r2, [sp]
+	ldr	r2, [sp, #60]
 	eors	r2, r1
 	@ norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
-	mov	r0, r9
-	str	r0, [sp, #100]
-	mov	r0, r11
-	str	r0, [sp, #104]
-	ldr	r0, [sp, #12]
-	str	r0, [sp, #108]
 	ldr	r0, [sp, #8]
+	str	r0, [sp, #100]
+	ldr	r0, [sp, #24]
+	str	r0, [sp, #104]
+	ldr	r0, [sp, #20]
+	str	r0, [sp, #108]
+	ldr	r0, [sp, #16]
 	str	r0, [sp, #112]
-	ldr	r0, [sp, #48]
+	ldr	r0, [sp, #12]
 	str	r0, [sp, #116]
-	mov	r0, r10
+	mov	r0, r8
 	str	r0, [sp, #120]
 	str	r7, [sp, #124]
 	str	r6, [sp, #128]
@@ -1012,7 +1032,7 @@ norx32_4_1_encrypt_with:
 	str	r2, [sp, #144]
 	@ norx32_4_1.ae:143: store_le(ct, off, c, count)
 	ldr	r1, [sp, #260]
-	ldr	r0, [sp, #60]
+	ldr	r0, [sp, #72]
 	adds	r1, r1, r0
 	ldr	r0, [sp, #52]
 	cmp	r0, #48
@@ -1020,17 +1040,17 @@ norx32_4_1_encrypt_with:
 	movs	r0, #3
 	tst	r1, r0
 	bne	.Lnorx32_4_1_encrypt_with_bytes16
-	mov	r0, r9
-	str	r0, [r1]
-	mov	r0, r11
-	str	r0, [r1, #4]
-	ldr	r0, [sp, #12]
-	str	r0, [r1, #8]
 	ldr	r0, [sp, #8]
+	str	r0, [r1]
+	ldr	r0, [sp, #24]
+	str	r0, [r1, #4]
+	ldr	r0, [sp, #20]
+	str	r0, [r1, #8]
+	ldr	r0, [sp, #16]
 	str	r0, [r1, #12]
-	ldr	r0, [sp, #48]
+	ldr	r0, [sp, #12]
 	str	r0, [r1, #16]
-	mov	r0, r10
+	mov	r0, r8
 	str	r0, [r1, #20]
 	str	r7, [r1, #24]
 	str	r6, [r1, #28]
@@ -1040,17 +1060,17 @@ norx32_4_1_encrypt_with:
 	str	r2, [r1, #44]
 	b	.Lnorx32_4_1_encrypt_with_stored17
 .Lnorx32_4_1_encrypt_with_bytes16:
-	mov	r0, r9
-	str	r0, [sp, #164]
-	mov	r0, r11
-	str	r0, [sp, #168]
-	ldr	r0, [sp, #12]
-	str	r0, [sp, #172]
 	ldr	r0, [sp, #8]
+	str	r0, [sp, #164]
+	ldr	r0, [sp, #24]
+	str	r0, [sp, #168]
+	ldr	r0, [sp, #20]
+	str	r0, [sp, #172]
+	ldr	r0, [sp, #16]
 	str	r0, [sp, #176]
-	ldr	r0, [sp, #48]
+	ldr	r0, [sp, #12]
 	str	r0, [sp, #180]
-	mov	r0, r10
+	mov	r0, r8
 	str	r0, [sp, #184]
 	str	r7, [sp, #188]
 	str	r6, [sp, #192]
@@ -1071,9 +1091,9 @@ norx32_4_1_encrypt_with:
 	strb	r0, [r1, r2]
 	b	.Lnorx32_4_1_encrypt_with_cpy19
 .Lnorx32_4_1_encrypt_with_stored17:
-	ldr	r1, [sp, #64]
+	ldr	r1, [sp, #76]
 	adds	r1, #1
-	str	r1, [sp, #64]
+	str	r1, [sp, #76]
 	ldr	r0, [sp, #80]
 	cmp	r1, r0
 	bcs	.Lnorx32_4_1_encrypt_with_far4
@@ -1135,8 +1155,8 @@ norx32_4_1_encrypt_with:
 
 
 @ --- norx32_4_1_decrypt_with: norx32_4_1.decrypt_with
-@     frame 260 bytes (102 spill slots, 37 on the stack; locals 112), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 2296 bytes of code and literals
+@     frame 260 bytes (111 spill slots, 37 on the stack; locals 112), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 2290 bytes of code and literals
 	.section .text.norx32_4_1_decrypt_with,"ax",%progbits
 	.global norx32_4_1_decrypt_with
 	.type norx32_4_1_decrypt_with, %function
@@ -1269,7 +1289,7 @@ norx32_4_1_decrypt_with:
 	adds	r3, r3, #1
 	str	r3, [sp, #128]
 	movs	r1, #0
-	str	r1, [sp, #120]
+	str	r1, [sp, #76]
 	mov	r0, r3
 	cmp	r1, r0
 	bcc	.Lnorx32_4_1_decrypt_with_far2
@@ -1278,9 +1298,9 @@ norx32_4_1_decrypt_with:
 .Lnorx32_4_1_decrypt_with_loop3:
 	@ norx32_4_1.ae:159: off = rate * i
 	movs	r2, #48
-	ldr	r0, [sp, #120]
+	ldr	r0, [sp, #76]
 	muls	r0, r2
-	str	r0, [sp, #116]
+	str	r0, [sp, #72]
 	@ norx32_4_1.ae:160: count = if m - off < rate then m - off else rate
 	ldr	r1, [sp, #304]
 	subs	r1, r1, r0
@@ -1290,36 +1310,34 @@ norx32_4_1_decrypt_with:
 	eors	r1, r2
 	ands	r1, r0
 	eors	r1, r2
-	str	r1, [sp, #88]
+	str	r1, [sp, #52]
 	@ norx32_4_1.ae:161: s[15] = s[15] ^ payload_tag
-	ldr	r6, [sp, #208]
+	ldr	r1, [sp, #208]
 	movs	r0, #2
-	eors	r6, r0
-	str	r6, [sp, #208]
+	eors	r1, r0
+	str	r1, [sp, #208]
 	@ norx_f.ae:56: s0 = s[0]
 	ldr	r0, [sp, #148]
 	@ norx_f.ae:72: @unroll(unroll)
-	str	r0, [sp, #12]
+	mov	r11, r0
 	@ norx_f.ae:57: s1 = s[1]
 	ldr	r0, [sp, #152]
 	@ norx_f.ae:72: @unroll(unroll)
-	mov	r11, r0
+	mov	r10, r0
 	@ norx_f.ae:58: s2 = s[2]
 	ldr	r0, [sp, #156]
 	@ norx_f.ae:72: @unroll(unroll)
-	mov	r10, r0
+	str	r0, [sp, #16]
 	@ norx_f.ae:59: s3 = s[3]
 	ldr	r0, [sp, #160]
 	@ norx_f.ae:72: @unroll(unroll)
-	str	r0, [sp, #28]
+	str	r0, [sp, #24]
 	@ norx_f.ae:60: s4 = s[4]
-	ldr	r3, [sp, #164]
+	ldr	r6, [sp, #164]
 	@ norx_f.ae:61: s5 = s[5]
-	ldr	r2, [sp, #168]
+	ldr	r5, [sp, #168]
 	@ norx_f.ae:62: s6 = s[6]
-	ldr	r0, [sp, #172]
-	@ norx_f.ae:72: @unroll(unroll)
-	str	r0, [sp, #8]
+	ldr	r4, [sp, #172]
 	@ norx_f.ae:63: s7 = s[7]
 	ldr	r0, [sp, #176]
 	@ norx_f.ae:72: @unroll(unroll)
@@ -1329,7 +1347,7 @@ norx32_4_1_decrypt_with:
 	@ norx_f.ae:65: s9 = s[9]
 	ldr	r0, [sp, #184]
 	@ norx_f.ae:72: @unroll(unroll)
-	str	r0, [sp, #16]
+	str	r0, [sp, #12]
 	@ norx_f.ae:66: s10 = s[10]
 	ldr	r0, [sp, #188]
 	@ norx_f.ae:72: @unroll(unroll)
@@ -1339,211 +1357,90 @@ norx32_4_1_decrypt_with:
 	@ norx_f.ae:72: @unroll(unroll)
 	str	r0, [sp]
 	@ norx_f.ae:68: s12 = s[12]
-	ldr	r5, [sp, #196]
+	ldr	r3, [sp, #196]
 	@ norx_f.ae:69: s13 = s[13]
-	ldr	r4, [sp, #200]
+	ldr	r0, [sp, #200]
+	@ norx_f.ae:72: @unroll(unroll)
+	str	r0, [sp, #28]
 	@ norx_f.ae:70: s14 = s[14]
 	ldr	r0, [sp, #204]
 	@ norx_f.ae:72: @unroll(unroll)
-	str	r0, [sp, #20]
-	mov	r9, r6
+	str	r0, [sp, #40]
+	@ norx_f.ae:71: s15 = s[15]
+	ldr	r0, [sp, #208]
+	@ norx_f.ae:72: @unroll(unroll)
+	mov	r9, r0
 	movs	r0, #0
 	str	r0, [sp, #44]
 .Lnorx32_4_1_decrypt_with_loop5:
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r7, [sp, #12]
-	eors	r7, r3
-	ldr	r0, [sp, #12]
-	ands	r0, r3
-	lsls	r6, r0, #1
+	mov	r7, r11
 	eors	r7, r6
-	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	eors	r5, r7
-	movs	r6, #8
-	rors	r5, r6
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r0, r1
-	eors	r0, r5
-	ands	r1, r5
-	lsls	r6, r1, #1
-	eors	r0, r6
-	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	eors	r3, r0
-	movs	r6, #11
-	rors	r3, r6
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r1, r7
-	eors	r1, r3
-	ands	r7, r3
-	lsls	r6, r7, #1
-	eors	r1, r6
-	str	r1, [sp, #40]
-	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r5, r1
-	movs	r7, #16
-	rors	r5, r7
-	str	r5, [sp, #12]
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r5, r0
-	ldr	r1, [sp, #12]
-	eors	r5, r1
-	ands	r0, r1
-	lsls	r0, r0, #1
-	eors	r5, r0
-	str	r5, [sp, #32]
-	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r3, r5
-	movs	r0, #31
-	rors	r3, r0
-	str	r3, [sp, #24]
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r5, r11
-	eors	r5, r2
 	mov	r0, r11
-	ands	r0, r2
-	lsls	r0, r0, #1
-	eors	r5, r0
+	ands	r0, r6
+	lsls	r2, r0, #1
+	eors	r7, r2
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	eors	r4, r5
-	movs	r0, #8
-	rors	r4, r0
+	eors	r3, r7
+	movs	r2, #8
+	rors	r3, r2
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r1, [sp, #16]
-	eors	r1, r4
-	ldr	r0, [sp, #16]
-	ands	r0, r4
-	lsls	r0, r0, #1
-	eors	r1, r0
-	@ norx_f.ae:31: b = (b ^ c) >>> r1
+	mov	r2, r1
+	eors	r2, r3
+	ands	r1, r3
+	lsls	r1, r1, #1
 	eors	r2, r1
-	movs	r0, #11
-	rors	r2, r0
+	@ norx_f.ae:31: b = (b ^ c) >>> r1
+	eors	r6, r2
+	movs	r1, #11
+	rors	r6, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r0, r5
-	eors	r0, r2
-	ands	r5, r2
-	lsls	r3, r5, #1
-	eors	r0, r3
+	mov	r0, r7
+	eors	r0, r6
+	ands	r7, r6
+	lsls	r1, r7, #1
+	eors	r0, r1
 	mov	r11, r0
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r4, r0
-	rors	r4, r7
-	str	r4, [sp, #16]
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r3, r1
-	mov	r0, r4
 	eors	r3, r0
-	ands	r1, r0
-	lsls	r1, r1, #1
-	eors	r3, r1
+	movs	r1, #16
+	rors	r3, r1
+	str	r3, [sp, #8]
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r3, r2
+	ldr	r0, [sp, #8]
+	eors	r3, r0
+	ands	r2, r0
+	lsls	r2, r2, #1
+	eors	r3, r2
 	str	r3, [sp, #36]
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r2, r3
-	movs	r3, #31
-	rors	r2, r3
+	eors	r6, r3
+	movs	r2, #31
+	rors	r6, r2
+	str	r6, [sp, #20]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r5, r10
-	ldr	r6, [sp, #8]
-	eors	r5, r6
-	mov	r1, r10
-	ands	r1, r6
-	lsls	r0, r1, #1
-	eors	r5, r0
-	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	ldr	r3, [sp, #20]
+	mov	r3, r10
 	eors	r3, r5
-	movs	r0, #8
-	rors	r3, r0
+	mov	r0, r10
+	ands	r0, r5
+	lsls	r0, r0, #1
+	eors	r3, r0
+	@ norx_f.ae:29: d = (a ^ d) >>> r0
+	ldr	r2, [sp, #28]
+	eors	r2, r3
+	movs	r1, #8
+	rors	r2, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r1, [sp, #4]
-	eors	r1, r3
-	ldr	r0, [sp, #4]
-	ands	r0, r3
+	ldr	r1, [sp, #12]
+	eors	r1, r2
+	ldr	r0, [sp, #12]
+	ands	r0, r2
 	lsls	r0, r0, #1
 	eors	r1, r0
 	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	eors	r6, r1
-	movs	r0, #11
-	rors	r6, r0
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r0, r5
-	eors	r0, r6
-	ands	r5, r6
-	lsls	r5, r5, #1
-	eors	r0, r5
-	mov	r10, r0
-	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r3, r0
-	rors	r3, r7
-	str	r3, [sp, #20]
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r3, r1
-	ldr	r0, [sp, #20]
-	eors	r3, r0
-	ands	r1, r0
-	lsls	r1, r1, #1
-	eors	r3, r1
-	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r6, r3
-	movs	r0, #31
-	rors	r6, r0
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r7, [sp, #28]
-	mov	r1, r8
-	eors	r7, r1
-	ldr	r0, [sp, #28]
-	ands	r0, r1
-	lsls	r1, r0, #1
-	eors	r7, r1
-	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r5, r9
-	eors	r5, r7
-	movs	r1, #8
-	rors	r5, r1
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r0, [sp]
-	eors	r0, r5
-	ldr	r1, [sp]
-	ands	r1, r5
-	lsls	r1, r1, #1
-	eors	r0, r1
-	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	mov	r4, r8
-	eors	r4, r0
-	movs	r1, #11
-	rors	r4, r1
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r1, r7
-	eors	r1, r4
-	ands	r7, r4
-	lsls	r7, r7, #1
-	eors	r1, r7
-	str	r1, [sp, #28]
-	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r5, r1
-	movs	r7, #16
-	rors	r5, r7
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r7, r0
-	eors	r7, r5
-	ands	r0, r5
-	lsls	r1, r0, #1
-	eors	r7, r1
-	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	mov	r1, r4
-	eors	r1, r7
-	movs	r4, #31
-	rors	r1, r4
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r4, [sp, #40]
-	eors	r4, r2
-	ldr	r0, [sp, #40]
-	ands	r0, r2
-	lsls	r0, r0, #1
-	eors	r4, r0
-	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	eors	r5, r4
-	movs	r0, #8
+	movs	r0, #11
 	rors	r5, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r0, r3
@@ -1551,177 +1448,306 @@ norx32_4_1_decrypt_with:
 	ands	r3, r5
 	lsls	r3, r3, #1
 	eors	r0, r3
-	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	eors	r2, r0
-	movs	r3, #11
-	rors	r2, r3
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r3, r4
-	eors	r3, r2
-	ands	r4, r2
-	lsls	r4, r4, #1
-	eors	r3, r4
-	str	r3, [sp, #40]
-	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r5, r3
-	movs	r3, #16
-	rors	r5, r3
-	mov	r9, r5
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r4, r0
-	mov	r3, r5
-	eors	r4, r3
-	ands	r0, r3
-	lsls	r0, r0, #1
-	eors	r4, r0
-	str	r4, [sp, #4]
-	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r2, r4
-	movs	r3, #31
-	rors	r2, r3
-	str	r2, [sp, #48]
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r4, r11
-	eors	r4, r6
-	mov	r3, r11
-	ands	r3, r6
-	lsls	r3, r3, #1
-	eors	r4, r3
-	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	ldr	r5, [sp, #12]
-	eors	r5, r4
-	movs	r3, #8
-	rors	r5, r3
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r2, r7
-	eors	r2, r5
-	ands	r7, r5
-	lsls	r3, r7, #1
-	eors	r2, r3
-	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	eors	r6, r2
-	movs	r0, #11
-	rors	r6, r0
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r0, r4
-	eors	r0, r6
-	ands	r4, r6
-	lsls	r3, r4, #1
-	eors	r0, r3
-	mov	r11, r0
-	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r5, r0
-	movs	r7, #16
-	rors	r5, r7
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r0, r2
-	eors	r0, r5
-	ands	r2, r5
-	lsls	r2, r2, #1
-	eors	r0, r2
-	str	r0, [sp]
-	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r6, r0
-	movs	r2, #31
-	rors	r6, r2
-	str	r6, [sp, #8]
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r6, r10
-	eors	r6, r1
-	mov	r0, r10
-	ands	r0, r1
-	lsls	r0, r0, #1
-	eors	r6, r0
-	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	ldr	r4, [sp, #16]
-	eors	r4, r6
-	movs	r0, #8
-	rors	r4, r0
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r3, [sp, #32]
-	eors	r3, r4
-	ldr	r0, [sp, #32]
-	ands	r0, r4
-	lsls	r0, r0, #1
-	eors	r3, r0
-	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	mov	r2, r1
-	eors	r2, r3
-	movs	r0, #11
-	rors	r2, r0
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r0, r6
-	eors	r0, r2
-	ands	r6, r2
-	lsls	r1, r6, #1
-	eors	r0, r1
 	mov	r10, r0
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r4, r0
-	rors	r4, r7
+	eors	r2, r0
+	movs	r6, #16
+	rors	r2, r6
+	str	r2, [sp, #12]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r1, r3
-	eors	r1, r4
-	ands	r3, r4
-	lsls	r0, r3, #1
-	eors	r1, r0
-	@ norx_f.ae:35: b = (b ^ c) >>> r3
+	mov	r2, r1
+	ldr	r0, [sp, #12]
+	eors	r2, r0
+	ands	r1, r0
+	lsls	r1, r1, #1
 	eors	r2, r1
-	movs	r0, #31
-	rors	r2, r0
-	mov	r8, r2
+	str	r2, [sp, #32]
+	@ norx_f.ae:35: b = (b ^ c) >>> r3
+	eors	r5, r2
+	movs	r1, #31
+	rors	r5, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r6, [sp, #28]
-	ldr	r0, [sp, #24]
-	eors	r6, r0
-	ldr	r2, [sp, #28]
-	ands	r2, r0
-	lsls	r0, r2, #1
-	eors	r6, r0
+	ldr	r6, [sp, #16]
+	eors	r6, r4
+	ldr	r1, [sp, #16]
+	ands	r1, r4
+	lsls	r1, r1, #1
+	eors	r6, r1
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	ldr	r7, [sp, #20]
-	eors	r7, r6
+	ldr	r3, [sp, #40]
+	eors	r3, r6
+	movs	r1, #8
+	rors	r3, r1
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	ldr	r2, [sp, #4]
+	eors	r2, r3
+	ldr	r1, [sp, #4]
+	ands	r1, r3
+	lsls	r1, r1, #1
+	eors	r2, r1
+	@ norx_f.ae:31: b = (b ^ c) >>> r1
+	eors	r4, r2
+	movs	r0, #11
+	rors	r4, r0
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r1, r6
+	eors	r1, r4
+	ands	r6, r4
+	lsls	r0, r6, #1
+	eors	r1, r0
+	str	r1, [sp, #28]
+	@ norx_f.ae:33: d = (a ^ d) >>> r2
+	eors	r3, r1
+	movs	r6, #16
+	rors	r3, r6
+	str	r3, [sp, #16]
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r3, r2
+	ldr	r1, [sp, #16]
+	eors	r3, r1
+	ands	r2, r1
+	lsls	r1, r2, #1
+	eors	r3, r1
+	@ norx_f.ae:35: b = (b ^ c) >>> r3
+	eors	r4, r3
+	movs	r1, #31
+	rors	r4, r1
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	ldr	r7, [sp, #24]
+	mov	r1, r8
+	eors	r7, r1
+	ldr	r2, [sp, #24]
+	ands	r2, r1
+	lsls	r1, r2, #1
+	eors	r7, r1
+	@ norx_f.ae:29: d = (a ^ d) >>> r0
+	mov	r0, r9
+	eors	r0, r7
+	movs	r1, #8
+	rors	r0, r1
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	ldr	r2, [sp]
+	eors	r2, r0
+	ldr	r1, [sp]
+	ands	r1, r0
+	lsls	r1, r1, #1
+	eors	r2, r1
+	@ norx_f.ae:31: b = (b ^ c) >>> r1
+	mov	r6, r8
+	eors	r6, r2
+	movs	r1, #11
+	rors	r6, r1
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r1, r7
+	eors	r1, r6
+	ands	r7, r6
+	lsls	r7, r7, #1
+	eors	r1, r7
+	str	r1, [sp, #24]
+	@ norx_f.ae:33: d = (a ^ d) >>> r2
+	eors	r0, r1
+	movs	r1, #16
+	rors	r0, r1
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r7, r2
+	eors	r7, r0
+	ands	r2, r0
+	lsls	r1, r2, #1
+	eors	r7, r1
+	@ norx_f.ae:35: b = (b ^ c) >>> r3
+	eors	r6, r7
+	movs	r1, #31
+	rors	r6, r1
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r1, r11
+	eors	r1, r5
+	mov	r2, r11
+	ands	r2, r5
+	lsls	r2, r2, #1
+	eors	r1, r2
+	@ norx_f.ae:29: d = (a ^ d) >>> r0
+	eors	r0, r1
+	movs	r2, #8
+	rors	r0, r2
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r2, r3
+	eors	r2, r0
+	ands	r3, r0
+	lsls	r3, r3, #1
+	eors	r2, r3
+	@ norx_f.ae:31: b = (b ^ c) >>> r1
+	eors	r5, r2
+	movs	r3, #11
+	rors	r5, r3
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r3, r1
+	eors	r3, r5
+	ands	r1, r5
+	lsls	r1, r1, #1
+	eors	r3, r1
+	mov	r11, r3
+	@ norx_f.ae:33: d = (a ^ d) >>> r2
+	eors	r0, r3
+	movs	r1, #16
+	rors	r0, r1
+	mov	r9, r0
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r1, r2
+	mov	r3, r0
+	eors	r1, r3
+	ands	r2, r3
+	lsls	r2, r2, #1
+	eors	r1, r2
+	str	r1, [sp, #4]
+	@ norx_f.ae:35: b = (b ^ c) >>> r3
+	eors	r5, r1
+	movs	r3, #31
+	rors	r5, r3
+	str	r5, [sp, #48]
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r1, r10
+	eors	r1, r4
+	mov	r5, r10
+	ands	r5, r4
+	lsls	r5, r5, #1
+	eors	r1, r5
+	@ norx_f.ae:29: d = (a ^ d) >>> r0
+	ldr	r3, [sp, #8]
+	eors	r3, r1
+	movs	r5, #8
+	rors	r3, r5
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r0, r7
+	eors	r0, r3
+	ands	r7, r3
+	lsls	r5, r7, #1
+	eors	r0, r5
+	@ norx_f.ae:31: b = (b ^ c) >>> r1
+	eors	r4, r0
+	movs	r2, #11
+	rors	r4, r2
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r2, r1
+	eors	r2, r4
+	ands	r1, r4
+	lsls	r5, r1, #1
+	eors	r2, r5
+	mov	r10, r2
+	@ norx_f.ae:33: d = (a ^ d) >>> r2
+	eors	r3, r2
+	movs	r2, #16
+	rors	r3, r2
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r2, r0
+	eors	r2, r3
+	ands	r0, r3
+	lsls	r0, r0, #1
+	eors	r2, r0
+	str	r2, [sp]
+	@ norx_f.ae:35: b = (b ^ c) >>> r3
+	eors	r4, r2
+	movs	r2, #31
+	rors	r4, r2
+	str	r4, [sp, #40]
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	ldr	r5, [sp, #28]
+	eors	r5, r6
+	ldr	r0, [sp, #28]
+	ands	r0, r6
+	lsls	r0, r0, #1
+	eors	r5, r0
+	@ norx_f.ae:29: d = (a ^ d) >>> r0
+	ldr	r7, [sp, #12]
+	eors	r7, r5
 	movs	r0, #8
 	rors	r7, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r3, [sp, #36]
-	eors	r3, r7
+	ldr	r2, [sp, #36]
+	eors	r2, r7
 	ldr	r0, [sp, #36]
 	ands	r0, r7
-	lsls	r2, r0, #1
-	mov	r0, r3
-	eors	r0, r2
-	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	ldr	r3, [sp, #24]
-	eors	r3, r0
-	movs	r2, #11
-	rors	r3, r2
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r2, r6
-	eors	r2, r3
-	ands	r6, r3
-	lsls	r6, r6, #1
-	eors	r2, r6
-	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r7, r2
-	movs	r6, #16
-	rors	r7, r6
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r6, r0
-	eors	r6, r7
-	ands	r0, r7
 	lsls	r0, r0, #1
-	eors	r6, r0
+	eors	r2, r0
+	@ norx_f.ae:31: b = (b ^ c) >>> r1
+	eors	r6, r2
+	movs	r4, #11
+	rors	r6, r4
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r4, r5
+	eors	r4, r6
+	ands	r5, r6
+	lsls	r0, r5, #1
+	eors	r4, r0
+	@ norx_f.ae:33: d = (a ^ d) >>> r2
+	eors	r7, r4
+	movs	r0, #16
+	rors	r7, r0
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r0, r2
+	eors	r0, r7
+	ands	r2, r7
+	lsls	r2, r2, #1
+	eors	r0, r2
+	str	r0, [sp, #8]
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r3, r6
-	movs	r0, #31
-	rors	r3, r0
-	ldr	r0, [sp, #40]
+	eors	r6, r0
+	movs	r1, #31
+	rors	r6, r1
+	mov	r8, r6
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	ldr	r0, [sp, #24]
+	ldr	r1, [sp, #20]
+	eors	r0, r1
+	ldr	r2, [sp, #24]
+	ands	r2, r1
+	lsls	r1, r2, #1
+	eors	r0, r1
+	@ norx_f.ae:29: d = (a ^ d) >>> r0
+	ldr	r2, [sp, #16]
+	eors	r2, r0
+	movs	r1, #8
+	rors	r2, r1
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	ldr	r6, [sp, #32]
+	eors	r6, r2
+	ldr	r1, [sp, #32]
+	ands	r1, r2
+	lsls	r5, r1, #1
+	mov	r1, r6
+	eors	r1, r5
+	@ norx_f.ae:31: b = (b ^ c) >>> r1
+	ldr	r6, [sp, #20]
+	eors	r6, r1
+	movs	r5, #11
+	rors	r6, r5
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r5, r0
+	eors	r5, r6
+	ands	r0, r6
+	lsls	r0, r0, #1
+	eors	r5, r0
+	@ norx_f.ae:33: d = (a ^ d) >>> r2
+	eors	r2, r5
+	movs	r0, #16
+	rors	r2, r0
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r0, r1
+	eors	r0, r2
+	ands	r1, r2
+	lsls	r1, r1, #1
+	eors	r0, r1
+	@ norx_f.ae:35: b = (b ^ c) >>> r3
+	eors	r6, r0
+	movs	r1, #31
+	rors	r6, r1
+	str	r4, [sp, #16]
+	str	r5, [sp, #24]
+	ldr	r5, [sp, #48]
+	ldr	r4, [sp, #40]
+	ldr	r1, [sp, #8]
 	str	r0, [sp, #12]
-	str	r2, [sp, #28]
-	ldr	r2, [sp, #48]
-	str	r6, [sp, #16]
-	str	r7, [sp, #20]
+	str	r7, [sp, #28]
+	str	r2, [sp, #40]
 	ldr	r0, [sp, #44]
 	adds	r0, #1
 	str	r0, [sp, #44]
@@ -1731,31 +1757,30 @@ norx32_4_1_decrypt_with:
 .Lnorx32_4_1_decrypt_with_far3:
 .Lnorx32_4_1_decrypt_with_done6:
 	@ norx_f.ae:77: s[0] = s0
-	ldr	r0, [sp, #12]
+	mov	r0, r11
 	str	r0, [sp, #148]
 	@ norx_f.ae:78: s[1] = s1
-	mov	r0, r11
+	mov	r0, r10
 	str	r0, [sp, #152]
 	@ norx_f.ae:79: s[2] = s2
-	mov	r0, r10
+	ldr	r0, [sp, #16]
 	str	r0, [sp, #156]
 	@ norx_f.ae:80: s[3] = s3
-	ldr	r0, [sp, #28]
+	ldr	r0, [sp, #24]
 	str	r0, [sp, #160]
 	@ norx_f.ae:81: s[4] = s4
-	str	r3, [sp, #164]
+	str	r6, [sp, #164]
 	@ norx_f.ae:82: s[5] = s5
-	str	r2, [sp, #168]
+	str	r5, [sp, #168]
 	@ norx_f.ae:83: s[6] = s6
-	ldr	r0, [sp, #8]
-	str	r0, [sp, #172]
+	str	r4, [sp, #172]
 	@ norx_f.ae:84: s[7] = s7
 	mov	r0, r8
 	str	r0, [sp, #176]
 	@ norx_f.ae:85: s[8] = s8
 	str	r1, [sp, #180]
 	@ norx_f.ae:86: s[9] = s9
-	ldr	r0, [sp, #16]
+	ldr	r0, [sp, #12]
 	str	r0, [sp, #184]
 	@ norx_f.ae:87: s[10] = s10
 	ldr	r0, [sp, #4]
@@ -1764,24 +1789,50 @@ norx32_4_1_decrypt_with:
 	ldr	r0, [sp]
 	str	r0, [sp, #192]
 	@ norx_f.ae:89: s[12] = s12
-	str	r5, [sp, #196]
+	str	r3, [sp, #196]
 	@ norx_f.ae:90: s[13] = s13
-	str	r4, [sp, #200]
+	ldr	r0, [sp, #28]
+	str	r0, [sp, #200]
 	@ norx_f.ae:91: s[14] = s14
-	ldr	r0, [sp, #20]
+	ldr	r0, [sp, #40]
 	str	r0, [sp, #204]
 	@ norx_f.ae:92: s[15] = s15
 	mov	r0, r9
 	str	r0, [sp, #208]
+	@ norx32_4_1.ae:50: return cat(s[11], s[10], s[9], s[8], s[7], s[6], s[5], s[4], s[3], s[2], s[1], s[0])
+	ldr	r0, [sp, #192]
+	str	r0, [sp, #80]
+	ldr	r0, [sp, #188]
+	str	r0, [sp, #84]
+	ldr	r0, [sp, #184]
+	str	r0, [sp, #88]
+	ldr	r0, [sp, #180]
+	str	r0, [sp, #92]
+	ldr	r0, [sp, #176]
+	str	r0, [sp, #96]
+	ldr	r0, [sp, #172]
+	str	r0, [sp, #100]
+	ldr	r0, [sp, #168]
+	str	r0, [sp, #104]
+	ldr	r0, [sp, #164]
+	str	r0, [sp, #108]
+	ldr	r0, [sp, #160]
+	str	r0, [sp, #112]
+	ldr	r0, [sp, #156]
+	str	r0, [sp, #116]
+	ldr	r0, [sp, #152]
+	str	r0, [sp, #120]
+	ldr	r0, [sp, #148]
+	str	r0, [sp, #124]
 	@ norx32_4_1.ae:164: x = first_bytes(r ^ load_le(ct, off, rate, count), count)
-	ldr	r4, [sp, #300]
-	ldr	r0, [sp, #116]
-	adds	r5, r4, r0
-	ldr	r0, [sp, #88]
+	ldr	r1, [sp, #300]
+	ldr	r0, [sp, #72]
+	adds	r1, r1, r0
+	ldr	r0, [sp, #52]
 	cmp	r0, #48
 	bcc	.Lnorx32_4_1_decrypt_with_bytes7
 	movs	r0, #3
-	tst	r5, r0
+	tst	r1, r0
 	beq	.Lnorx32_4_1_decrypt_with_words8
 .Lnorx32_4_1_decrypt_with_bytes7:
 	movs	r0, #0
@@ -1797,603 +1848,572 @@ norx32_4_1_decrypt_with:
 	str	r0, [sp, #248]
 	str	r0, [sp, #252]
 	str	r0, [sp, #256]
-	add	r6, sp, #212
-	ldr	r4, [sp, #88]
-	cmp	r4, #48
+	add	r3, sp, #212
+	ldr	r2, [sp, #52]
+	cmp	r2, #48
 	bcc	.Lnorx32_4_1_decrypt_with_cnt10
-	movs	r4, #48
+	movs	r2, #48
 .Lnorx32_4_1_decrypt_with_cnt10:
 .Lnorx32_4_1_decrypt_with_cpy11:
-	subs	r4, #1
+	subs	r2, #1
 	bcc	.Lnorx32_4_1_decrypt_with_cpyd9
-	ldrb	r0, [r5, r4]
-	strb	r0, [r6, r4]
+	ldrb	r0, [r1, r2]
+	strb	r0, [r3, r2]
 	b	.Lnorx32_4_1_decrypt_with_cpy11
 .Lnorx32_4_1_decrypt_with_cpyd9:
-	mov	r5, r6
+	mov	r1, r3
 .Lnorx32_4_1_decrypt_with_words8:
-	ldr	r0, [r5]
-	ldr	r7, [r5, #4]
-	str	r7, [sp, #76]
-	ldr	r7, [r5, #8]
-	str	r7, [sp, #68]
-	ldr	r7, [r5, #12]
-	str	r7, [sp, #60]
-	ldr	r7, [r5, #16]
-	mov	r9, r7
-	ldr	r6, [r5, #20]
-	ldr	r4, [r5, #24]
-	ldr	r7, [r5, #28]
-	str	r7, [sp, #84]
-	ldr	r7, [r5, #32]
-	str	r7, [sp, #80]
-	ldr	r7, [r5, #36]
-	str	r7, [sp, #72]
-	ldr	r7, [r5, #40]
-	str	r7, [sp, #56]
-	ldr	r5, [r5, #44]
-	ldr	r7, [sp, #12]
-	eors	r0, r7
-	str	r0, [sp, #100]
-	ldr	r0, [sp, #76]
-	mov	r7, r11
-	eors	r0, r7
-	str	r0, [sp, #76]
-	ldr	r0, [sp, #68]
-	mov	r7, r10
-	eors	r0, r7
-	str	r0, [sp, #68]
-	ldr	r0, [sp, #60]
-	ldr	r7, [sp, #28]
-	eors	r0, r7
-	str	r0, [sp, #60]
-	mov	r0, r9
-	eors	r0, r3
-	str	r0, [sp, #112]
-	eors	r6, r2
-	str	r6, [sp, #108]
-	ldr	r0, [sp, #8]
-	eors	r4, r0
-	str	r4, [sp, #104]
-	ldr	r0, [sp, #84]
-	mov	r4, r8
-	eors	r0, r4
-	str	r0, [sp, #84]
-	ldr	r0, [sp, #80]
+	ldr	r0, [r1]
+	ldr	r2, [r1, #4]
+	str	r2, [sp, #12]
+	ldr	r2, [r1, #8]
+	str	r2, [sp, #8]
+	ldr	r2, [r1, #12]
+	str	r2, [sp, #4]
+	ldr	r2, [r1, #16]
+	mov	r8, r2
+	ldr	r2, [r1, #20]
+	mov	r9, r2
+	ldr	r7, [r1, #24]
+	ldr	r6, [r1, #28]
+	ldr	r5, [r1, #32]
+	ldr	r4, [r1, #36]
+	ldr	r3, [r1, #40]
+	ldr	r2, [r1, #44]
+	ldr	r1, [sp, #124]
 	eors	r0, r1
-	str	r0, [sp, #80]
-	ldr	r0, [sp, #72]
-	ldr	r4, [sp, #16]
-	eors	r0, r4
-	str	r0, [sp, #72]
-	ldr	r0, [sp, #56]
-	ldr	r4, [sp, #4]
-	eors	r0, r4
-	str	r0, [sp, #56]
-	ldr	r0, [sp]
+	str	r0, [sp, #44]
+	ldr	r0, [sp, #12]
+	ldr	r1, [sp, #120]
+	eors	r0, r1
+	str	r0, [sp, #12]
+	ldr	r0, [sp, #8]
+	ldr	r1, [sp, #116]
+	eors	r0, r1
+	str	r0, [sp, #8]
+	ldr	r0, [sp, #4]
+	ldr	r1, [sp, #112]
+	eors	r0, r1
+	str	r0, [sp, #4]
+	mov	r0, r8
+	ldr	r1, [sp, #108]
+	eors	r0, r1
+	str	r0, [sp, #68]
+	mov	r0, r9
+	ldr	r1, [sp, #104]
+	eors	r0, r1
+	str	r0, [sp, #64]
+	ldr	r0, [sp, #100]
+	eors	r7, r0
+	str	r7, [sp, #60]
+	ldr	r0, [sp, #96]
+	eors	r6, r0
+	str	r6, [sp, #56]
+	ldr	r0, [sp, #92]
 	eors	r5, r0
-	str	r5, [sp, #96]
-	@ norx32_4_1.ae:45: return x & ~(~(0 as u384) << (8 * count))
+	str	r5, [sp, #48]
 	ldr	r0, [sp, #88]
+	eors	r4, r0
+	str	r4, [sp, #40]
+	ldr	r0, [sp, #84]
+	eors	r3, r0
+	str	r3, [sp, #36]
+	ldr	r0, [sp, #80]
+	eors	r2, r0
+	str	r2, [sp, #32]
+	@ norx32_4_1.ae:45: return x & ~(~(0 as u384) << (8 * count))
+	ldr	r0, [sp, #52]
 	lsls	r0, r0, #3
-	str	r0, [sp, #124]
+	str	r0, [sp, #28]
 	movs	r4, #0
 	mvns	r4, r4
-	str	r4, [sp, #52]
-	str	r4, [sp, #48]
-	str	r4, [sp, #44]
-	str	r4, [sp, #40]
-	str	r4, [sp, #36]
-	str	r4, [sp, #32]
-	str	r4, [sp, #24]
-	str	r4, [sp, #20]
+	str	r4, [sp]
+	mov	r11, r4
+	mov	r10, r4
 	mov	r9, r4
-	str	r4, [sp, #64]
-	str	r4, [sp, #92]
-	mov	r5, r0
+	mov	r8, r4
+	str	r4, [sp, #20]
+	str	r4, [sp, #16]
+	mov	r3, r4
+	mov	r2, r4
+	mov	r1, r4
+	str	r4, [sp, #24]
+	mov	r6, r0
 	movs	r0, #3
 	lsls	r0, r0, #7
-	cmp	r5, r0
+	cmp	r6, r0
 	bcs	.Lnorx32_4_1_decrypt_with_shz12
 .Lnorx32_4_1_decrypt_with_shl14:
-	cmp	r5, #32
+	cmp	r6, #32
 	bcc	.Lnorx32_4_1_decrypt_with_shf13
-	str	r4, [sp, #92]
-	ldr	r4, [sp, #64]
-	mov	r0, r9
-	str	r0, [sp, #64]
+	str	r4, [sp, #24]
+	mov	r4, r1
+	mov	r1, r2
+	mov	r2, r3
+	ldr	r3, [sp, #16]
 	ldr	r0, [sp, #20]
-	mov	r9, r0
-	ldr	r0, [sp, #24]
+	str	r0, [sp, #16]
+	mov	r0, r8
 	str	r0, [sp, #20]
-	ldr	r0, [sp, #32]
-	str	r0, [sp, #24]
-	ldr	r0, [sp, #36]
-	str	r0, [sp, #32]
-	ldr	r0, [sp, #40]
-	str	r0, [sp, #36]
-	ldr	r0, [sp, #44]
-	str	r0, [sp, #40]
-	ldr	r0, [sp, #48]
-	str	r0, [sp, #44]
-	ldr	r0, [sp, #52]
-	str	r0, [sp, #48]
+	mov	r8, r9
+	mov	r9, r10
+	mov	r10, r11
+	ldr	r0, [sp]
+	mov	r11, r0
 	movs	r0, #0
-	str	r0, [sp, #52]
-	subs	r5, #32
+	str	r0, [sp]
+	subs	r6, #32
 	b	.Lnorx32_4_1_decrypt_with_shl14
 .Lnorx32_4_1_decrypt_with_shf13:
-	ldr	r0, [sp, #92]
-	lsls	r0, r5
-	movs	r6, #32
-	subs	r6, r6, r5
-	mov	r7, r4
-	lsrs	r7, r6
-	orrs	r0, r7
-	str	r0, [sp, #92]
-	lsls	r4, r5
-	ldr	r0, [sp, #64]
-	lsrs	r0, r6
-	orrs	r4, r0
-	ldr	r0, [sp, #64]
-	lsls	r0, r5
-	mov	r7, r9
-	lsrs	r7, r6
-	orrs	r0, r7
-	str	r0, [sp, #64]
-	mov	r0, r9
-	lsls	r0, r5
-	ldr	r7, [sp, #20]
-	lsrs	r7, r6
-	orrs	r0, r7
-	mov	r9, r0
-	ldr	r0, [sp, #20]
-	lsls	r0, r5
-	ldr	r7, [sp, #24]
-	lsrs	r7, r6
-	orrs	r0, r7
-	str	r0, [sp, #20]
 	ldr	r0, [sp, #24]
-	lsls	r0, r5
-	ldr	r7, [sp, #32]
-	lsrs	r7, r6
+	lsls	r0, r6
+	movs	r5, #32
+	subs	r5, r5, r6
+	mov	r7, r4
+	lsrs	r7, r5
 	orrs	r0, r7
 	str	r0, [sp, #24]
-	ldr	r0, [sp, #32]
-	lsls	r0, r5
-	ldr	r7, [sp, #36]
-	lsrs	r7, r6
+	lsls	r4, r6
+	mov	r0, r1
+	lsrs	r0, r5
+	orrs	r4, r0
+	lsls	r1, r6
+	mov	r0, r2
+	lsrs	r0, r5
+	orrs	r1, r0
+	lsls	r2, r6
+	mov	r0, r3
+	lsrs	r0, r5
+	orrs	r2, r0
+	lsls	r3, r6
+	ldr	r0, [sp, #16]
+	lsrs	r0, r5
+	orrs	r3, r0
+	ldr	r0, [sp, #16]
+	lsls	r0, r6
+	ldr	r7, [sp, #20]
+	lsrs	r7, r5
 	orrs	r0, r7
-	str	r0, [sp, #32]
-	ldr	r0, [sp, #36]
-	lsls	r0, r5
-	ldr	r7, [sp, #40]
-	lsrs	r7, r6
+	str	r0, [sp, #16]
+	ldr	r0, [sp, #20]
+	lsls	r0, r6
+	mov	r7, r8
+	lsrs	r7, r5
 	orrs	r0, r7
-	str	r0, [sp, #36]
-	ldr	r0, [sp, #40]
-	lsls	r0, r5
-	ldr	r7, [sp, #44]
-	lsrs	r7, r6
+	str	r0, [sp, #20]
+	mov	r0, r8
+	lsls	r0, r6
+	mov	r7, r9
+	lsrs	r7, r5
 	orrs	r0, r7
-	str	r0, [sp, #40]
-	ldr	r0, [sp, #44]
-	lsls	r0, r5
-	ldr	r7, [sp, #48]
-	lsrs	r7, r6
+	mov	r8, r0
+	mov	r0, r9
+	lsls	r0, r6
+	mov	r7, r10
+	lsrs	r7, r5
 	orrs	r0, r7
-	str	r0, [sp, #44]
-	ldr	r0, [sp, #52]
-	lsrs	r0, r6
-	ldr	r6, [sp, #48]
-	lsls	r6, r5
-	orrs	r6, r0
-	str	r6, [sp, #48]
-	ldr	r0, [sp, #52]
-	lsls	r0, r5
-	str	r0, [sp, #52]
+	mov	r9, r0
+	mov	r0, r10
+	lsls	r0, r6
+	mov	r7, r11
+	lsrs	r7, r5
+	orrs	r0, r7
+	mov	r10, r0
+	ldr	r0, [sp]
+	lsrs	r0, r5
+	mov	r5, r11
+	lsls	r5, r6
+	orrs	r5, r0
+	mov	r11, r5
+	ldr	r0, [sp]
+	lsls	r0, r6
+	str	r0, [sp]
 	b	.Lnorx32_4_1_decrypt_with_she15
 .Lnorx32_4_1_decrypt_with_shz12:
 	movs	r0, #0
-	str	r0, [sp, #52]
-	str	r0, [sp, #48]
-	str	r0, [sp, #44]
-	str	r0, [sp, #40]
-	str	r0, [sp, #36]
-	str	r0, [sp, #32]
-	str	r0, [sp, #24]
-	str	r0, [sp, #20]
+	str	r0, [sp]
+	mov	r11, r0
+	mov	r10, r0
 	mov	r9, r0
-	str	r0, [sp, #64]
+	mov	r8, r0
+	str	r0, [sp, #20]
+	str	r0, [sp, #16]
+	movs	r3, #0
+	movs	r2, #0
+	movs	r1, #0
 	movs	r4, #0
-	str	r0, [sp, #92]
+	str	r0, [sp, #24]
 .Lnorx32_4_1_decrypt_with_she15:
-	ldr	r0, [sp, #100]
-	ldr	r5, [sp, #52]
+	ldr	r0, [sp, #44]
+	ldr	r5, [sp]
 	bics	r0, r5
-	str	r0, [sp, #100]
-	ldr	r0, [sp, #76]
-	ldr	r5, [sp, #48]
+	str	r0, [sp, #44]
+	ldr	r0, [sp, #12]
+	mov	r5, r11
 	bics	r0, r5
-	str	r0, [sp, #76]
-	ldr	r0, [sp, #68]
-	ldr	r5, [sp, #44]
+	str	r0, [sp, #12]
+	ldr	r0, [sp, #8]
+	mov	r5, r10
 	bics	r0, r5
-	str	r0, [sp, #68]
-	ldr	r0, [sp, #60]
-	ldr	r5, [sp, #40]
-	bics	r0, r5
-	str	r0, [sp, #60]
-	ldr	r0, [sp, #112]
-	ldr	r5, [sp, #36]
-	bics	r0, r5
-	str	r0, [sp, #112]
-	ldr	r0, [sp, #108]
-	ldr	r5, [sp, #32]
-	bics	r0, r5
-	str	r0, [sp, #108]
-	ldr	r0, [sp, #104]
-	ldr	r5, [sp, #24]
-	bics	r0, r5
-	str	r0, [sp, #104]
-	ldr	r0, [sp, #84]
-	ldr	r5, [sp, #20]
-	bics	r0, r5
-	str	r0, [sp, #84]
-	ldr	r0, [sp, #80]
+	str	r0, [sp, #8]
+	ldr	r0, [sp, #4]
 	mov	r5, r9
 	bics	r0, r5
-	str	r0, [sp, #80]
-	ldr	r0, [sp, #72]
-	ldr	r5, [sp, #64]
+	str	r0, [sp, #4]
+	ldr	r0, [sp, #68]
+	mov	r5, r8
 	bics	r0, r5
-	str	r0, [sp, #72]
+	str	r0, [sp, #68]
+	ldr	r0, [sp, #64]
+	ldr	r5, [sp, #20]
+	bics	r0, r5
+	str	r0, [sp, #64]
+	ldr	r0, [sp, #60]
+	ldr	r5, [sp, #16]
+	bics	r0, r5
+	str	r0, [sp, #60]
 	ldr	r0, [sp, #56]
-	bics	r0, r4
+	bics	r0, r3
 	str	r0, [sp, #56]
-	ldr	r0, [sp, #96]
-	ldr	r4, [sp, #92]
+	ldr	r0, [sp, #48]
+	bics	r0, r2
+	str	r0, [sp, #48]
+	ldr	r0, [sp, #40]
+	bics	r0, r1
+	str	r0, [sp, #40]
+	ldr	r0, [sp, #36]
 	bics	r0, r4
-	str	r0, [sp, #96]
+	str	r0, [sp, #36]
+	ldr	r0, [sp, #32]
+	ldr	r1, [sp, #24]
+	bics	r0, r1
+	str	r0, [sp, #32]
 	@ norx32_4_1.ae:165: store_le(msg, off, x, count)
-	ldr	r4, [sp, #316]
-	ldr	r0, [sp, #116]
-	adds	r4, r4, r0
-	ldr	r0, [sp, #88]
+	ldr	r1, [sp, #316]
+	ldr	r0, [sp, #72]
+	adds	r1, r1, r0
+	ldr	r0, [sp, #52]
 	cmp	r0, #48
 	bcc	.Lnorx32_4_1_decrypt_with_bytes16
 	movs	r0, #3
-	tst	r4, r0
+	tst	r1, r0
 	bne	.Lnorx32_4_1_decrypt_with_bytes16
-	ldr	r0, [sp, #100]
-	str	r0, [r4]
-	ldr	r0, [sp, #76]
-	str	r0, [r4, #4]
+	ldr	r0, [sp, #44]
+	str	r0, [r1]
+	ldr	r0, [sp, #12]
+	str	r0, [r1, #4]
+	ldr	r0, [sp, #8]
+	str	r0, [r1, #8]
+	ldr	r0, [sp, #4]
+	str	r0, [r1, #12]
 	ldr	r0, [sp, #68]
-	str	r0, [r4, #8]
+	str	r0, [r1, #16]
+	ldr	r0, [sp, #64]
+	str	r0, [r1, #20]
 	ldr	r0, [sp, #60]
-	str	r0, [r4, #12]
-	ldr	r0, [sp, #112]
-	str	r0, [r4, #16]
-	ldr	r0, [sp, #108]
-	str	r0, [r4, #20]
-	ldr	r0, [sp, #104]
-	str	r0, [r4, #24]
-	ldr	r0, [sp, #84]
-	str	r0, [r4, #28]
-	ldr	r0, [sp, #80]
-	str	r0, [r4, #32]
-	ldr	r0, [sp, #72]
-	str	r0, [r4, #36]
+	str	r0, [r1, #24]
 	ldr	r0, [sp, #56]
-	str	r0, [r4, #40]
-	ldr	r0, [sp, #96]
-	str	r0, [r4, #44]
+	str	r0, [r1, #28]
+	ldr	r0, [sp, #48]
+	str	r0, [r1, #32]
+	ldr	r0, [sp, #40]
+	str	r0, [r1, #36]
+	ldr	r0, [sp, #36]
+	str	r0, [r1, #40]
+	ldr	r0, [sp, #32]
+	str	r0, [r1, #44]
 	b	.Lnorx32_4_1_decrypt_with_stored17
 .Lnorx32_4_1_decrypt_with_bytes16:
-	ldr	r0, [sp, #100]
+	ldr	r0, [sp, #44]
 	str	r0, [sp, #212]
-	ldr	r0, [sp, #76]
+	ldr	r0, [sp, #12]
 	str	r0, [sp, #216]
-	ldr	r0, [sp, #68]
+	ldr	r0, [sp, #8]
 	str	r0, [sp, #220]
-	ldr	r0, [sp, #60]
+	ldr	r0, [sp, #4]
 	str	r0, [sp, #224]
-	ldr	r0, [sp, #112]
+	ldr	r0, [sp, #68]
 	str	r0, [sp, #228]
-	ldr	r0, [sp, #108]
+	ldr	r0, [sp, #64]
 	str	r0, [sp, #232]
-	ldr	r0, [sp, #104]
+	ldr	r0, [sp, #60]
 	str	r0, [sp, #236]
-	ldr	r0, [sp, #84]
-	str	r0, [sp, #240]
-	ldr	r0, [sp, #80]
-	str	r0, [sp, #244]
-	ldr	r0, [sp, #72]
-	str	r0, [sp, #248]
 	ldr	r0, [sp, #56]
+	str	r0, [sp, #240]
+	ldr	r0, [sp, #48]
+	str	r0, [sp, #244]
+	ldr	r0, [sp, #40]
+	str	r0, [sp, #248]
+	ldr	r0, [sp, #36]
 	str	r0, [sp, #252]
-	ldr	r0, [sp, #96]
+	ldr	r0, [sp, #32]
 	str	r0, [sp, #256]
-	add	r6, sp, #212
-	ldr	r5, [sp, #88]
-	cmp	r5, #48
+	add	r3, sp, #212
+	ldr	r2, [sp, #52]
+	cmp	r2, #48
 	bcc	.Lnorx32_4_1_decrypt_with_cnt18
-	movs	r5, #48
+	movs	r2, #48
 .Lnorx32_4_1_decrypt_with_cnt18:
 .Lnorx32_4_1_decrypt_with_cpy19:
-	subs	r5, #1
+	subs	r2, #1
 	bcc	.Lnorx32_4_1_decrypt_with_stored17
-	ldrb	r0, [r6, r5]
-	strb	r0, [r4, r5]
+	ldrb	r0, [r3, r2]
+	strb	r0, [r1, r2]
 	b	.Lnorx32_4_1_decrypt_with_cpy19
 .Lnorx32_4_1_decrypt_with_stored17:
 	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	ldr	r0, [sp, #88]
+	ldr	r0, [sp, #52]
 	cmp	r0, #48
-	movs	r4, #0
-	sbcs	r4, r4
-	ldr	r5, [sp, #124]
+	movs	r7, #0
+	sbcs	r7, r7
+	ldr	r2, [sp, #28]
 	movs	r0, #1
-	str	r0, [sp, #64]
+	str	r0, [sp, #16]
 	movs	r0, #0
-	str	r0, [sp, #52]
-	str	r0, [sp, #48]
-	str	r0, [sp, #44]
-	str	r0, [sp, #40]
-	str	r0, [sp, #36]
-	str	r0, [sp, #32]
+	str	r0, [sp]
+	mov	r11, r0
+	mov	r10, r0
+	mov	r9, r0
+	mov	r8, r0
 	str	r0, [sp, #24]
 	str	r0, [sp, #20]
-	mov	r9, r0
-	str	r0, [sp, #88]
-	str	r0, [sp, #92]
+	movs	r5, #0
+	movs	r4, #0
+	movs	r3, #0
+	str	r0, [sp, #28]
 	movs	r0, #3
 	lsls	r0, r0, #7
-	cmp	r5, r0
+	cmp	r2, r0
 	bcs	.Lnorx32_4_1_decrypt_with_shz20
 .Lnorx32_4_1_decrypt_with_shl22:
-	cmp	r5, #32
+	cmp	r2, #32
 	bcc	.Lnorx32_4_1_decrypt_with_shf21
-	ldr	r0, [sp, #88]
-	str	r0, [sp, #92]
-	mov	r0, r9
-	str	r0, [sp, #88]
-	ldr	r0, [sp, #20]
-	mov	r9, r0
+	str	r3, [sp, #28]
+	mov	r3, r4
+	mov	r4, r5
+	ldr	r5, [sp, #20]
 	ldr	r0, [sp, #24]
 	str	r0, [sp, #20]
-	ldr	r0, [sp, #32]
+	mov	r0, r8
 	str	r0, [sp, #24]
-	ldr	r0, [sp, #36]
-	str	r0, [sp, #32]
-	ldr	r0, [sp, #40]
-	str	r0, [sp, #36]
-	ldr	r0, [sp, #44]
-	str	r0, [sp, #40]
-	ldr	r0, [sp, #48]
-	str	r0, [sp, #44]
-	ldr	r0, [sp, #52]
-	str	r0, [sp, #48]
-	ldr	r0, [sp, #64]
-	str	r0, [sp, #52]
+	mov	r8, r9
+	mov	r9, r10
+	mov	r10, r11
+	ldr	r0, [sp]
+	mov	r11, r0
+	ldr	r0, [sp, #16]
+	str	r0, [sp]
 	movs	r0, #0
-	str	r0, [sp, #64]
-	subs	r5, #32
+	str	r0, [sp, #16]
+	subs	r2, #32
 	b	.Lnorx32_4_1_decrypt_with_shl22
 .Lnorx32_4_1_decrypt_with_shf21:
-	ldr	r0, [sp, #92]
-	lsls	r0, r5
-	movs	r6, #32
-	subs	r6, r6, r5
-	ldr	r7, [sp, #88]
-	lsrs	r7, r6
-	orrs	r0, r7
-	str	r0, [sp, #92]
-	ldr	r0, [sp, #88]
-	lsls	r0, r5
-	mov	r7, r9
-	lsrs	r7, r6
-	orrs	r0, r7
-	str	r0, [sp, #88]
-	mov	r0, r9
-	lsls	r0, r5
-	ldr	r7, [sp, #20]
-	lsrs	r7, r6
-	orrs	r0, r7
-	mov	r9, r0
+	ldr	r0, [sp, #28]
+	lsls	r0, r2
+	movs	r1, #32
+	subs	r1, r1, r2
+	mov	r6, r3
+	lsrs	r6, r1
+	orrs	r0, r6
+	str	r0, [sp, #28]
+	lsls	r3, r2
+	mov	r0, r4
+	lsrs	r0, r1
+	orrs	r3, r0
+	lsls	r4, r2
+	mov	r0, r5
+	lsrs	r0, r1
+	orrs	r4, r0
+	lsls	r5, r2
 	ldr	r0, [sp, #20]
-	lsls	r0, r5
-	ldr	r7, [sp, #24]
-	lsrs	r7, r6
-	orrs	r0, r7
+	lsrs	r0, r1
+	orrs	r5, r0
+	ldr	r0, [sp, #20]
+	lsls	r0, r2
+	ldr	r6, [sp, #24]
+	lsrs	r6, r1
+	orrs	r0, r6
 	str	r0, [sp, #20]
 	ldr	r0, [sp, #24]
-	lsls	r0, r5
-	ldr	r7, [sp, #32]
-	lsrs	r7, r6
-	orrs	r0, r7
+	lsls	r0, r2
+	mov	r6, r8
+	lsrs	r6, r1
+	orrs	r0, r6
 	str	r0, [sp, #24]
-	ldr	r0, [sp, #32]
-	lsls	r0, r5
-	ldr	r7, [sp, #36]
-	lsrs	r7, r6
-	orrs	r0, r7
-	str	r0, [sp, #32]
-	ldr	r0, [sp, #36]
-	lsls	r0, r5
-	ldr	r7, [sp, #40]
-	lsrs	r7, r6
-	orrs	r0, r7
-	str	r0, [sp, #36]
-	ldr	r0, [sp, #40]
-	lsls	r0, r5
-	ldr	r7, [sp, #44]
-	lsrs	r7, r6
-	orrs	r0, r7
-	str	r0, [sp, #40]
-	ldr	r0, [sp, #44]
-	lsls	r0, r5
-	ldr	r7, [sp, #48]
-	lsrs	r7, r6
-	orrs	r0, r7
-	str	r0, [sp, #44]
-	ldr	r0, [sp, #48]
-	lsls	r0, r5
-	ldr	r7, [sp, #52]
-	lsrs	r7, r6
-	orrs	r0, r7
-	str	r0, [sp, #48]
-	ldr	r0, [sp, #64]
-	lsrs	r0, r6
-	ldr	r6, [sp, #52]
-	lsls	r6, r5
-	orrs	r6, r0
-	str	r6, [sp, #52]
-	ldr	r0, [sp, #64]
-	lsls	r0, r5
-	str	r0, [sp, #64]
+	mov	r0, r8
+	lsls	r0, r2
+	mov	r6, r9
+	lsrs	r6, r1
+	orrs	r0, r6
+	mov	r8, r0
+	mov	r0, r9
+	lsls	r0, r2
+	mov	r6, r10
+	lsrs	r6, r1
+	orrs	r0, r6
+	mov	r9, r0
+	mov	r0, r10
+	lsls	r0, r2
+	mov	r6, r11
+	lsrs	r6, r1
+	orrs	r0, r6
+	mov	r10, r0
+	mov	r0, r11
+	lsls	r0, r2
+	ldr	r6, [sp]
+	lsrs	r6, r1
+	orrs	r0, r6
+	mov	r11, r0
+	ldr	r0, [sp, #16]
+	lsrs	r0, r1
+	ldr	r1, [sp]
+	lsls	r1, r2
+	orrs	r1, r0
+	str	r1, [sp]
+	ldr	r0, [sp, #16]
+	lsls	r0, r2
+	str	r0, [sp, #16]
 	b	.Lnorx32_4_1_decrypt_with_she23
 .Lnorx32_4_1_decrypt_with_shz20:
 	movs	r0, #0
-	str	r0, [sp, #64]
-	str	r0, [sp, #52]
-	str	r0, [sp, #48]
-	str	r0, [sp, #44]
-	str	r0, [sp, #40]
-	str	r0, [sp, #36]
-	str	r0, [sp, #32]
+	str	r0, [sp, #16]
+	str	r0, [sp]
+	mov	r11, r0
+	mov	r10, r0
+	mov	r9, r0
+	mov	r8, r0
 	str	r0, [sp, #24]
 	str	r0, [sp, #20]
-	mov	r9, r0
-	str	r0, [sp, #88]
-	str	r0, [sp, #92]
+	movs	r5, #0
+	movs	r4, #0
+	movs	r3, #0
+	str	r0, [sp, #28]
 .Lnorx32_4_1_decrypt_with_she23:
 	@ norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
-	ldr	r6, [sp]
-	ldr	r0, [sp, #96]
-	eors	r6, r0
+	ldr	r2, [sp, #80]
+	ldr	r0, [sp, #32]
+	eors	r2, r0
 	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	ldr	r5, [sp, #92]
+	ldr	r1, [sp, #28]
 	movs	r0, #1
 	lsls	r0, r0, #31
-	orrs	r5, r0
-	ands	r5, r4
+	orrs	r1, r0
+	ands	r1, r7
 	@ norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
-	eors	r6, r5
-	str	r6, [sp, #92]
-	ldr	r5, [sp, #4]
-	ldr	r0, [sp, #56]
-	eors	r5, r0
-	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	ldr	r6, [sp, #88]
-	ands	r6, r4
-	@ norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
-	eors	r5, r6
-	str	r5, [sp, #56]
-	ldr	r5, [sp, #16]
-	ldr	r0, [sp, #72]
-	eors	r5, r0
-	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	mov	r6, r9
-	ands	r6, r4
-	@ norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
-	eors	r5, r6
-	str	r5, [sp, #4]
-	ldr	r0, [sp, #80]
-	eors	r1, r0
-	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	ldr	r5, [sp, #20]
-	ands	r5, r4
-	@ norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
-	eors	r1, r5
-	str	r1, [sp]
-	mov	r1, r8
-	ldr	r0, [sp, #84]
-	eors	r1, r0
-	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	ldr	r5, [sp, #24]
-	ands	r5, r4
-	@ norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
-	eors	r1, r5
-	mov	r9, r1
-	ldr	r1, [sp, #8]
-	ldr	r0, [sp, #104]
-	eors	r1, r0
-	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	ldr	r5, [sp, #32]
-	ands	r5, r4
-	@ norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
-	eors	r1, r5
-	mov	r8, r1
-	ldr	r0, [sp, #108]
-	eors	r2, r0
-	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
+	eors	r2, r1
+	str	r2, [sp, #52]
+	ldr	r1, [sp, #84]
 	ldr	r0, [sp, #36]
-	ands	r0, r4
-	@ norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
-	eors	r2, r0
-	ldr	r0, [sp, #112]
-	eors	r3, r0
+	eors	r1, r0
 	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	ldr	r0, [sp, #40]
-	ands	r0, r4
+	ands	r3, r7
 	@ norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
-	eors	r3, r0
-	ldr	r1, [sp, #28]
+	eors	r1, r3
+	str	r1, [sp, #36]
+	ldr	r1, [sp, #88]
+	ldr	r0, [sp, #40]
+	eors	r1, r0
+	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
+	ands	r4, r7
+	@ norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
+	eors	r1, r4
+	str	r1, [sp, #32]
+	ldr	r1, [sp, #92]
+	ldr	r0, [sp, #48]
+	eors	r1, r0
+	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
+	ands	r5, r7
+	@ norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
+	eors	r1, r5
+	str	r1, [sp, #28]
+	ldr	r1, [sp, #96]
+	ldr	r0, [sp, #56]
+	eors	r1, r0
+	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
+	ldr	r2, [sp, #20]
+	ands	r2, r7
+	@ norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
+	eors	r1, r2
+	str	r1, [sp, #20]
+	ldr	r1, [sp, #100]
 	ldr	r0, [sp, #60]
 	eors	r1, r0
 	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	ldr	r0, [sp, #44]
-	ands	r0, r4
+	ldr	r0, [sp, #24]
+	ands	r0, r7
 	@ norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
 	eors	r1, r0
-	mov	r5, r10
+	ldr	r2, [sp, #104]
+	ldr	r0, [sp, #64]
+	eors	r2, r0
+	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
+	mov	r0, r8
+	ands	r0, r7
+	@ norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
+	eors	r2, r0
+	ldr	r3, [sp, #108]
 	ldr	r0, [sp, #68]
-	eors	r5, r0
+	eors	r3, r0
 	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	ldr	r0, [sp, #48]
-	ands	r0, r4
+	mov	r0, r9
+	ands	r0, r7
 	@ norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
-	eors	r5, r0
-	mov	r6, r11
-	ldr	r0, [sp, #76]
-	eors	r6, r0
-	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	ldr	r0, [sp, #52]
-	ands	r0, r4
-	@ norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
-	eors	r6, r0
-	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	ldr	r7, [sp, #64]
-	ands	r7, r4
-	@ norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
-	ldr	r4, [sp, #12]
-	ldr	r0, [sp, #100]
+	eors	r3, r0
+	ldr	r4, [sp, #112]
+	ldr	r0, [sp, #4]
 	eors	r4, r0
-	eors	r4, r7
+	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
+	mov	r0, r10
+	ands	r0, r7
+	@ norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
+	eors	r4, r0
+	ldr	r5, [sp, #116]
+	ldr	r0, [sp, #8]
+	eors	r5, r0
+	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
+	mov	r0, r11
+	ands	r0, r7
+	@ norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
+	eors	r5, r0
+	ldr	r6, [sp, #120]
+	ldr	r0, [sp, #12]
+	eors	r6, r0
+	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
+	ldr	r0, [sp]
+	ands	r0, r7
+	@ norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
+	eors	r6, r0
+	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
+	ldr	r0, [sp, #16]
+	ands	r0, r7
+	mov	r8, r0
+	@ norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
+	ldr	r7, [sp, #124]
+	ldr	r0, [sp, #44]
+	eors	r7, r0
+	mov	r0, r8
+	eors	r7, r0
 	@ norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
-	str	r4, [sp, #148]
+	str	r7, [sp, #148]
 	str	r6, [sp, #152]
 	str	r5, [sp, #156]
-	str	r1, [sp, #160]
+	str	r4, [sp, #160]
 	str	r3, [sp, #164]
 	str	r2, [sp, #168]
-	mov	r0, r8
-	str	r0, [sp, #172]
-	mov	r0, r9
+	str	r1, [sp, #172]
+	ldr	r0, [sp, #20]
 	str	r0, [sp, #176]
-	ldr	r0, [sp]
+	ldr	r0, [sp, #28]
 	str	r0, [sp, #180]
-	ldr	r0, [sp, #4]
+	ldr	r0, [sp, #32]
 	str	r0, [sp, #184]
-	ldr	r0, [sp, #56]
+	ldr	r0, [sp, #36]
 	str	r0, [sp, #188]
-	ldr	r0, [sp, #92]
+	ldr	r0, [sp, #52]
 	str	r0, [sp, #192]
-	ldr	r1, [sp, #120]
+	ldr	r1, [sp, #76]
 	adds	r1, #1
-	str	r1, [sp, #120]
+	str	r1, [sp, #76]
 	ldr	r0, [sp, #128]
 	cmp	r1, r0
 	bcs	.Lnorx32_4_1_decrypt_with_far4
@@ -2468,8 +2488,8 @@ norx32_4_1_decrypt_with:
 
 
 @ --- norx32_4_1_absorb_header: norx32_4_1.absorb_header
-@     frame 176 bytes (74 spill slots, 32 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 1646 bytes of code and literals
+@     frame 184 bytes (83 spill slots, 34 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 1604 bytes of code and literals
 	.section .text.norx32_4_1_absorb_header,"ax",%progbits
 	.global norx32_4_1_absorb_header
 	.type norx32_4_1_absorb_header, %function
@@ -2482,22 +2502,22 @@ norx32_4_1_absorb_header:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #176
-	str	r2, [sp, #116]
+	sub	sp, #184
+	str	r2, [sp, #124]
 	@ norx32_4_1.ae:96: if n > 0 {
 	movs	r3, #0
 	cmp	r3, r2
 	adcs	r3, r3
 	movs	r2, #1
 	eors	r3, r2
-	str	r0, [sp, #60]
-	str	r1, [sp, #124]
+	str	r0, [sp, #48]
+	str	r1, [sp, #132]
 	cmp	r3, #0
 	bne	.Lnorx32_4_1_absorb_header_far1
 	b	.Lnorx32_4_1_absorb_header_else1
 .Lnorx32_4_1_absorb_header_far1:
 	@ norx32_4_1.ae:40: return ((((n >> 4) as u64) * 0xaaaaaaab) >> 33) as u32
-	ldr	r1, [sp, #116]
+	ldr	r1, [sp, #124]
 	lsrs	r4, r1, #4
 	lsls	r0, r4, #1
 	lsrs	r1, r4, #31
@@ -2567,9 +2587,9 @@ norx32_4_1_absorb_header:
 	lsrs	r3, r0, #1
 	@ norx32_4_1.ae:97: for i in 0..whole_blocks(n) + 1 {
 	adds	r3, r3, #1
-	str	r3, [sp, #120]
+	str	r3, [sp, #128]
 	movs	r1, #0
-	str	r1, [sp, #64]
+	str	r1, [sp, #52]
 	mov	r0, r3
 	cmp	r1, r0
 	bcc	.Lnorx32_4_1_absorb_header_far2
@@ -2578,11 +2598,11 @@ norx32_4_1_absorb_header:
 .Lnorx32_4_1_absorb_header_loop3:
 	@ norx32_4_1.ae:98: off = rate * i
 	movs	r2, #48
-	ldr	r0, [sp, #64]
+	ldr	r0, [sp, #52]
 	muls	r0, r2
-	str	r0, [sp, #48]
+	str	r0, [sp, #56]
 	@ norx32_4_1.ae:99: count = if n - off < rate then n - off else rate
-	ldr	r1, [sp, #116]
+	ldr	r1, [sp, #124]
 	subs	r1, r1, r0
 	cmp	r1, #48
 	movs	r0, #0
@@ -2592,417 +2612,418 @@ norx32_4_1_absorb_header:
 	eors	r1, r2
 	str	r1, [sp, #44]
 	@ norx32_4_1.ae:100: s[15] = s[15] ^ header_tag
-	ldr	r7, [sp, #60]
-	ldr	r6, [r7, #60]
+	ldr	r5, [sp, #48]
+	ldr	r1, [r5, #60]
 	movs	r0, #1
-	eors	r6, r0
-	str	r6, [r7, #60]
+	eors	r1, r0
+	str	r1, [r5, #60]
 	@ norx_f.ae:72: @unroll(unroll)
-	ldr	r0, [r7]
-	mov	r12, r0
-	ldr	r0, [r7, #4]
-	mov	r10, r0
-	ldr	r0, [r7, #8]
-	str	r0, [sp, #12]
-	ldr	r0, [r7, #12]
-	str	r0, [sp, #20]
-	ldr	r3, [r7, #16]
-	ldr	r2, [r7, #20]
-	ldr	r0, [r7, #24]
-	str	r0, [sp]
-	ldr	r0, [r7, #28]
-	mov	lr, r0
-	ldr	r5, [r7, #32]
-	ldr	r4, [r7, #36]
-	ldr	r0, [r7, #40]
-	mov	r8, r0
-	ldr	r0, [r7, #44]
+	ldr	r0, [r5]
+	mov	r9, r0
+	ldr	r1, [r5, #4]
+	mov	r8, r1
+	ldr	r1, [r5, #8]
+	str	r1, [sp, #8]
+	ldr	r1, [r5, #12]
+	str	r1, [sp, #16]
+	ldr	r6, [r5, #16]
+	ldr	r4, [r5, #20]
+	ldr	r1, [r5, #24]
+	ldr	r3, [r5, #28]
+	mov	r12, r3
+	ldr	r3, [r5, #32]
+	ldr	r0, [r5, #36]
+	str	r0, [sp, #4]
+	ldr	r0, [r5, #40]
 	mov	r11, r0
-	ldr	r1, [r7, #48]
-	ldr	r0, [r7, #52]
-	str	r0, [sp, #8]
-	ldr	r0, [r7, #56]
-	str	r0, [sp, #24]
-	mov	r9, r6
+	ldr	r0, [r5, #44]
+	mov	r10, r0
+	ldr	r2, [r5, #48]
+	ldr	r0, [r5, #52]
+	str	r0, [sp, #20]
+	ldr	r0, [r5, #56]
+	str	r0, [sp, #32]
+	ldr	r0, [r5, #60]
+	mov	lr, r0
 	movs	r0, #0
 	str	r0, [sp, #36]
 .Lnorx32_4_1_absorb_header_loop5:
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r7, r12
-	eors	r7, r3
-	mov	r0, r12
-	ands	r0, r3
-	lsls	r6, r0, #1
+	mov	r7, r9
 	eors	r7, r6
+	mov	r0, r9
+	ands	r0, r6
+	lsls	r5, r0, #1
+	eors	r7, r5
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	eors	r1, r7
-	movs	r6, #8
-	rors	r1, r6
+	eors	r2, r7
+	movs	r5, #8
+	rors	r2, r5
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r6, r5
-	eors	r6, r1
-	ands	r5, r1
-	lsls	r5, r5, #1
-	eors	r6, r5
-	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	eors	r3, r6
-	movs	r5, #11
-	rors	r3, r5
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r0, r7
-	eors	r0, r3
-	ands	r7, r3
-	lsls	r5, r7, #1
-	eors	r0, r5
-	mov	r12, r0
-	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r1, r0
-	movs	r0, #16
-	rors	r1, r0
-	str	r1, [sp, #4]
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r5, r6
-	mov	r0, r1
-	eors	r5, r0
-	ands	r6, r0
-	lsls	r6, r6, #1
-	eors	r5, r6
-	str	r5, [sp, #32]
-	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r3, r5
-	movs	r6, #31
-	rors	r3, r6
-	str	r3, [sp, #16]
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r0, r10
+	mov	r0, r3
 	eors	r0, r2
-	mov	r1, r10
-	ands	r1, r2
-	lsls	r1, r1, #1
-	eors	r0, r1
+	ands	r3, r2
+	lsls	r5, r3, #1
+	eors	r0, r5
+	@ norx_f.ae:31: b = (b ^ c) >>> r1
+	eors	r6, r0
+	movs	r5, #11
+	rors	r6, r5
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r3, r7
+	eors	r3, r6
+	ands	r7, r6
+	lsls	r5, r7, #1
+	eors	r3, r5
+	mov	r9, r3
+	@ norx_f.ae:33: d = (a ^ d) >>> r2
+	eors	r2, r3
+	movs	r5, #16
+	rors	r2, r5
+	str	r2, [sp]
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r2, r0
+	ldr	r3, [sp]
+	eors	r2, r3
+	ands	r0, r3
+	lsls	r0, r0, #1
+	eors	r2, r0
+	str	r2, [sp, #28]
+	@ norx_f.ae:35: b = (b ^ c) >>> r3
+	eors	r6, r2
+	movs	r2, #31
+	rors	r6, r2
+	str	r6, [sp, #12]
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r6, r8
+	eors	r6, r4
+	mov	r0, r8
+	ands	r0, r4
+	lsls	r0, r0, #1
+	eors	r6, r0
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	ldr	r3, [sp, #8]
-	eors	r3, r0
+	ldr	r3, [sp, #20]
+	eors	r3, r6
 	movs	r5, #8
 	rors	r3, r5
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r1, r4
-	eors	r1, r3
-	ands	r4, r3
-	lsls	r4, r4, #1
-	eors	r1, r4
-	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	eors	r2, r1
-	movs	r6, #11
-	rors	r2, r6
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r4, r0
-	eors	r4, r2
-	ands	r0, r2
-	lsls	r6, r0, #1
-	eors	r4, r6
-	mov	r10, r4
-	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r3, r4
-	movs	r4, #16
-	rors	r3, r4
-	str	r3, [sp, #8]
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r6, r1
-	mov	r0, r3
-	eors	r6, r0
-	ands	r1, r0
-	lsls	r1, r1, #1
-	eors	r6, r1
-	str	r6, [sp, #28]
-	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r2, r6
-	movs	r6, #31
-	rors	r2, r6
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r5, [sp, #12]
-	ldr	r7, [sp]
-	eors	r5, r7
-	ldr	r1, [sp, #12]
-	ands	r1, r7
-	lsls	r0, r1, #1
-	eors	r5, r0
-	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	ldr	r3, [sp, #24]
-	eors	r3, r5
-	movs	r6, #8
-	rors	r3, r6
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r1, r8
-	eors	r1, r3
-	mov	r0, r8
+	ldr	r2, [sp, #4]
+	eors	r2, r3
+	ldr	r0, [sp, #4]
 	ands	r0, r3
 	lsls	r0, r0, #1
-	eors	r1, r0
+	eors	r2, r0
 	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	eors	r7, r1
-	movs	r6, #11
-	rors	r7, r6
+	eors	r4, r2
+	movs	r0, #11
+	rors	r4, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r0, r5
-	eors	r0, r7
-	ands	r5, r7
-	lsls	r6, r5, #1
-	eors	r0, r6
-	str	r0, [sp, #24]
+	mov	r0, r6
+	eors	r0, r4
+	ands	r6, r4
+	lsls	r5, r6, #1
+	eors	r0, r5
+	mov	r8, r0
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r3, r0
 	movs	r6, #16
 	rors	r3, r6
-	str	r3, [sp, #12]
+	str	r3, [sp, #4]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r3, r1
-	ldr	r0, [sp, #12]
+	mov	r3, r2
+	ldr	r0, [sp, #4]
 	eors	r3, r0
-	ands	r1, r0
-	lsls	r0, r1, #1
-	eors	r3, r0
+	ands	r2, r0
+	lsls	r2, r2, #1
+	eors	r3, r2
+	str	r3, [sp, #24]
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r7, r3
-	movs	r6, #31
-	rors	r7, r6
+	eors	r4, r3
+	movs	r2, #31
+	rors	r4, r2
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r4, [sp, #20]
-	mov	r0, lr
-	eors	r4, r0
-	ldr	r1, [sp, #20]
-	ands	r1, r0
-	lsls	r0, r1, #1
-	eors	r4, r0
+	ldr	r6, [sp, #8]
+	eors	r6, r1
+	ldr	r2, [sp, #8]
+	ands	r2, r1
+	lsls	r2, r2, #1
+	eors	r6, r2
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r5, r9
-	eors	r5, r4
-	movs	r6, #8
-	rors	r5, r6
+	ldr	r3, [sp, #32]
+	eors	r3, r6
+	movs	r5, #8
+	rors	r3, r5
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r6, r11
-	eors	r6, r5
+	mov	r2, r11
+	eors	r2, r3
 	mov	r0, r11
-	ands	r0, r5
+	ands	r0, r3
 	lsls	r0, r0, #1
-	eors	r6, r0
+	eors	r2, r0
 	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	mov	r1, lr
-	eors	r1, r6
+	eors	r1, r2
 	movs	r0, #11
 	rors	r1, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r0, r4
+	mov	r0, r6
 	eors	r0, r1
-	ands	r4, r1
-	lsls	r4, r4, #1
-	eors	r0, r4
+	ands	r6, r1
+	lsls	r5, r6, #1
+	eors	r0, r5
 	str	r0, [sp, #20]
+	@ norx_f.ae:33: d = (a ^ d) >>> r2
+	eors	r3, r0
+	movs	r6, #16
+	rors	r3, r6
+	str	r3, [sp, #8]
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r3, r2
+	ldr	r0, [sp, #8]
+	eors	r3, r0
+	ands	r2, r0
+	lsls	r0, r2, #1
+	mov	r2, r3
+	eors	r2, r0
+	@ norx_f.ae:35: b = (b ^ c) >>> r3
+	eors	r1, r2
+	movs	r0, #31
+	rors	r1, r0
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	ldr	r7, [sp, #16]
+	mov	r0, r12
+	eors	r7, r0
+	ldr	r3, [sp, #16]
+	ands	r3, r0
+	lsls	r0, r3, #1
+	eors	r7, r0
+	@ norx_f.ae:29: d = (a ^ d) >>> r0
+	mov	r5, lr
+	eors	r5, r7
+	movs	r0, #8
+	rors	r5, r0
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r3, r10
+	eors	r3, r5
+	mov	r0, r10
+	ands	r0, r5
+	lsls	r0, r0, #1
+	eors	r3, r0
+	@ norx_f.ae:31: b = (b ^ c) >>> r1
+	mov	r6, r12
+	eors	r6, r3
+	movs	r0, #11
+	rors	r6, r0
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r0, r7
+	eors	r0, r6
+	ands	r7, r6
+	lsls	r7, r7, #1
+	eors	r0, r7
+	str	r0, [sp, #16]
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r5, r0
 	movs	r0, #16
 	rors	r5, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r4, r6
-	eors	r4, r5
-	ands	r6, r5
-	lsls	r0, r6, #1
-	eors	r4, r0
-	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	mov	r0, r1
-	eors	r0, r4
-	movs	r1, #31
-	rors	r0, r1
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r1, r12
-	eors	r1, r2
-	mov	r6, r12
-	ands	r6, r2
-	lsls	r6, r6, #1
-	eors	r1, r6
-	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	eors	r5, r1
-	movs	r6, #8
-	rors	r5, r6
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r6, r3
-	eors	r6, r5
+	mov	r0, r3
+	eors	r0, r5
 	ands	r3, r5
 	lsls	r3, r3, #1
-	eors	r6, r3
-	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	eors	r2, r6
-	movs	r3, #11
-	rors	r2, r3
+	eors	r0, r3
+	@ norx_f.ae:35: b = (b ^ c) >>> r3
+	eors	r6, r0
+	movs	r3, #31
+	rors	r6, r3
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r3, r1
-	eors	r3, r2
-	ands	r1, r2
-	lsls	r1, r1, #1
-	eors	r3, r1
-	mov	r12, r3
-	@ norx_f.ae:33: d = (a ^ d) >>> r2
+	mov	r3, r9
+	eors	r3, r4
+	mov	r7, r9
+	ands	r7, r4
+	lsls	r7, r7, #1
+	eors	r3, r7
+	@ norx_f.ae:29: d = (a ^ d) >>> r0
 	eors	r5, r3
+	movs	r7, #8
+	rors	r5, r7
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r7, r2
+	eors	r7, r5
+	ands	r2, r5
+	lsls	r2, r2, #1
+	eors	r7, r2
+	@ norx_f.ae:31: b = (b ^ c) >>> r1
+	eors	r4, r7
+	movs	r2, #11
+	rors	r4, r2
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r2, r3
+	eors	r2, r4
+	ands	r3, r4
+	lsls	r3, r3, #1
+	eors	r2, r3
+	mov	r9, r2
+	@ norx_f.ae:33: d = (a ^ d) >>> r2
+	eors	r5, r2
 	movs	r3, #16
 	rors	r5, r3
-	mov	r9, r5
+	mov	lr, r5
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r3, r6
-	mov	r1, r5
-	eors	r3, r1
-	ands	r6, r1
-	lsls	r1, r6, #1
-	eors	r3, r1
-	mov	r8, r3
+	mov	r3, r7
+	mov	r2, r5
+	eors	r3, r2
+	ands	r7, r2
+	lsls	r7, r7, #1
+	eors	r3, r7
+	mov	r11, r3
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	mov	r1, r3
-	eors	r2, r1
-	movs	r1, #31
-	rors	r2, r1
-	str	r2, [sp, #40]
+	eors	r4, r3
+	movs	r2, #31
+	rors	r4, r2
+	str	r4, [sp, #40]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r5, r10
+	mov	r5, r8
+	eors	r5, r1
+	mov	r4, r8
+	ands	r4, r1
+	lsls	r4, r4, #1
+	eors	r5, r4
+	@ norx_f.ae:29: d = (a ^ d) >>> r0
+	ldr	r2, [sp]
+	eors	r2, r5
+	movs	r4, #8
+	rors	r2, r4
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r4, r0
+	eors	r4, r2
+	ands	r0, r2
+	lsls	r0, r0, #1
+	eors	r4, r0
+	@ norx_f.ae:31: b = (b ^ c) >>> r1
+	eors	r1, r4
+	movs	r0, #11
+	rors	r1, r0
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r0, r5
+	eors	r0, r1
+	ands	r5, r1
+	lsls	r5, r5, #1
+	eors	r0, r5
+	mov	r8, r0
+	@ norx_f.ae:33: d = (a ^ d) >>> r2
+	eors	r2, r0
+	movs	r0, #16
+	rors	r2, r0
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r5, r4
+	eors	r5, r2
+	ands	r4, r2
+	lsls	r0, r4, #1
+	eors	r5, r0
+	mov	r10, r5
+	@ norx_f.ae:35: b = (b ^ c) >>> r3
+	eors	r1, r5
+	movs	r4, #31
+	rors	r1, r4
+	str	r1, [sp, #32]
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	ldr	r0, [sp, #20]
+	eors	r0, r6
+	ldr	r1, [sp, #20]
+	ands	r1, r6
+	lsls	r1, r1, #1
+	eors	r0, r1
+	@ norx_f.ae:29: d = (a ^ d) >>> r0
+	ldr	r7, [sp, #4]
+	eors	r7, r0
+	movs	r1, #8
+	rors	r7, r1
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	ldr	r5, [sp, #28]
 	eors	r5, r7
-	mov	r1, r10
+	ldr	r1, [sp, #28]
 	ands	r1, r7
 	lsls	r1, r1, #1
 	eors	r5, r1
-	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	ldr	r1, [sp, #4]
-	eors	r1, r5
-	movs	r3, #8
-	rors	r1, r3
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r3, r4
-	eors	r3, r1
-	ands	r4, r1
-	lsls	r4, r4, #1
-	eors	r3, r4
 	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	eors	r7, r3
-	movs	r4, #11
-	rors	r7, r4
+	eors	r6, r5
+	movs	r3, #11
+	rors	r6, r3
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r6, r5
-	eors	r6, r7
-	ands	r5, r7
-	lsls	r4, r5, #1
-	eors	r6, r4
-	mov	r10, r6
+	mov	r4, r0
+	eors	r4, r6
+	ands	r0, r6
+	lsls	r0, r0, #1
+	eors	r4, r0
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r1, r6
-	movs	r4, #16
-	rors	r1, r4
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r6, r3
-	eors	r6, r1
-	ands	r3, r1
-	lsls	r3, r3, #1
-	eors	r6, r3
-	mov	r11, r6
-	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r7, r6
-	movs	r2, #31
-	rors	r7, r2
-	str	r7, [sp]
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r5, [sp, #24]
-	eors	r5, r0
-	ldr	r2, [sp, #24]
-	ands	r2, r0
-	lsls	r2, r2, #1
-	eors	r5, r2
-	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	ldr	r4, [sp, #8]
-	eors	r4, r5
-	movs	r2, #8
-	rors	r4, r2
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r3, [sp, #32]
-	eors	r3, r4
-	ldr	r2, [sp, #32]
-	ands	r2, r4
-	lsls	r2, r2, #1
-	eors	r3, r2
-	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	eors	r0, r3
-	movs	r2, #11
-	rors	r0, r2
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r2, r5
-	eors	r2, r0
-	ands	r5, r0
-	lsls	r6, r5, #1
-	eors	r2, r6
-	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r4, r2
-	mov	r6, r4
-	movs	r4, #16
-	rors	r6, r4
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r5, r3
-	eors	r5, r6
-	ands	r3, r6
-	lsls	r3, r3, #1
-	eors	r5, r3
-	str	r5, [sp, #4]
-	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r0, r5
-	movs	r5, #31
-	rors	r0, r5
-	mov	lr, r0
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r4, [sp, #20]
-	ldr	r5, [sp, #16]
-	eors	r4, r5
-	ldr	r3, [sp, #20]
-	ands	r3, r5
-	lsls	r5, r3, #1
-	eors	r4, r5
-	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	ldr	r7, [sp, #12]
 	eors	r7, r4
-	movs	r5, #8
-	rors	r7, r5
+	movs	r0, #16
+	rors	r7, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r3, [sp, #28]
-	eors	r3, r7
-	ldr	r5, [sp, #28]
+	mov	r0, r5
+	eors	r0, r7
 	ands	r5, r7
-	lsls	r5, r5, #1
-	eors	r3, r5
-	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	ldr	r0, [sp, #16]
+	lsls	r3, r5, #1
 	eors	r0, r3
-	movs	r5, #11
-	rors	r0, r5
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r5, r4
-	eors	r5, r0
-	ands	r4, r0
-	lsls	r4, r4, #1
-	eors	r5, r4
-	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r7, r5
-	movs	r4, #16
-	rors	r7, r4
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r4, r3
-	eors	r4, r7
-	ands	r3, r7
-	lsls	r3, r3, #1
-	eors	r4, r3
+	str	r0, [sp]
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	mov	r3, r0
-	eors	r3, r4
+	eors	r6, r0
 	movs	r0, #31
-	rors	r3, r0
-	str	r2, [sp, #12]
-	str	r5, [sp, #20]
-	ldr	r2, [sp, #40]
-	ldr	r5, [sp, #4]
-	str	r6, [sp, #8]
-	str	r7, [sp, #24]
+	rors	r6, r0
+	mov	r12, r6
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	ldr	r0, [sp, #16]
+	ldr	r1, [sp, #12]
+	eors	r0, r1
+	ldr	r3, [sp, #16]
+	ands	r3, r1
+	lsls	r1, r3, #1
+	eors	r0, r1
+	@ norx_f.ae:29: d = (a ^ d) >>> r0
+	ldr	r5, [sp, #8]
+	eors	r5, r0
+	movs	r1, #8
+	rors	r5, r1
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	ldr	r6, [sp, #24]
+	eors	r6, r5
+	ldr	r1, [sp, #24]
+	ands	r1, r5
+	lsls	r3, r1, #1
+	mov	r1, r6
+	eors	r1, r3
+	@ norx_f.ae:31: b = (b ^ c) >>> r1
+	ldr	r6, [sp, #12]
+	eors	r6, r1
+	movs	r3, #11
+	rors	r6, r3
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r3, r0
+	eors	r3, r6
+	ands	r0, r6
+	lsls	r0, r0, #1
+	eors	r3, r0
+	@ norx_f.ae:33: d = (a ^ d) >>> r2
+	eors	r5, r3
+	movs	r0, #16
+	rors	r5, r0
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r0, r1
+	eors	r0, r5
+	ands	r1, r5
+	lsls	r1, r1, #1
+	eors	r0, r1
+	@ norx_f.ae:35: b = (b ^ c) >>> r3
+	eors	r6, r0
+	movs	r1, #31
+	rors	r6, r1
+	str	r4, [sp, #8]
+	str	r3, [sp, #16]
+	ldr	r4, [sp, #40]
+	ldr	r1, [sp, #32]
+	ldr	r3, [sp]
+	str	r0, [sp, #4]
+	str	r7, [sp, #20]
+	str	r5, [sp, #32]
 	ldr	r0, [sp, #36]
 	adds	r0, #1
 	str	r0, [sp, #36]
@@ -3012,63 +3033,87 @@ norx32_4_1_absorb_header:
 .Lnorx32_4_1_absorb_header_far3:
 .Lnorx32_4_1_absorb_header_done6:
 	@ norx_f.ae:77: s[0] = s0
-	mov	r6, r12
-	ldr	r7, [sp, #60]
-	str	r6, [r7]
+	mov	r5, r9
+	ldr	r7, [sp, #48]
+	str	r5, [r7]
 	@ norx_f.ae:78: s[1] = s1
-	mov	r6, r10
-	str	r6, [r7, #4]
+	mov	r5, r8
+	str	r5, [r7, #4]
 	@ norx_f.ae:79: s[2] = s2
-	ldr	r6, [sp, #12]
-	str	r6, [r7, #8]
+	ldr	r5, [sp, #8]
+	str	r5, [r7, #8]
 	@ norx_f.ae:80: s[3] = s3
-	ldr	r6, [sp, #20]
-	str	r6, [r7, #12]
+	ldr	r5, [sp, #16]
+	str	r5, [r7, #12]
 	@ norx_f.ae:81: s[4] = s4
-	str	r3, [r7, #16]
+	str	r6, [r7, #16]
 	@ norx_f.ae:82: s[5] = s5
-	str	r2, [r7, #20]
+	str	r4, [r7, #20]
 	@ norx_f.ae:83: s[6] = s6
-	ldr	r6, [sp]
-	str	r6, [r7, #24]
+	str	r1, [r7, #24]
 	@ norx_f.ae:84: s[7] = s7
-	mov	r6, lr
-	str	r6, [r7, #28]
+	mov	r1, r12
+	str	r1, [r7, #28]
 	@ norx_f.ae:85: s[8] = s8
-	str	r5, [r7, #32]
+	str	r3, [r7, #32]
 	@ norx_f.ae:86: s[9] = s9
-	str	r4, [r7, #36]
+	ldr	r1, [sp, #4]
+	str	r1, [r7, #36]
 	@ norx_f.ae:87: s[10] = s10
-	mov	r6, r8
-	str	r6, [r7, #40]
+	mov	r1, r11
+	str	r1, [r7, #40]
 	@ norx_f.ae:88: s[11] = s11
-	mov	r6, r11
-	str	r6, [r7, #44]
+	mov	r1, r10
+	str	r1, [r7, #44]
 	@ norx_f.ae:89: s[12] = s12
-	str	r1, [r7, #48]
+	str	r2, [r7, #48]
 	@ norx_f.ae:90: s[13] = s13
-	ldr	r1, [sp, #8]
+	ldr	r1, [sp, #20]
 	str	r1, [r7, #52]
 	@ norx_f.ae:91: s[14] = s14
-	ldr	r1, [sp, #24]
+	ldr	r1, [sp, #32]
 	str	r1, [r7, #56]
 	@ norx_f.ae:92: s[15] = s15
-	mov	r1, r9
+	mov	r1, lr
 	str	r1, [r7, #60]
+	@ norx32_4_1.ae:50: return cat(s[11], s[10], s[9], s[8], s[7], s[6], s[5], s[4], s[3], s[2], s[1], s[0])
+	ldr	r0, [r7, #44]
+	str	r0, [sp, #12]
+	ldr	r0, [r7, #40]
+	str	r0, [sp, #20]
+	ldr	r0, [r7, #36]
+	str	r0, [sp, #32]
+	ldr	r0, [r7, #32]
+	str	r0, [sp, #60]
+	ldr	r0, [r7, #28]
+	str	r0, [sp, #68]
+	ldr	r0, [r7, #24]
+	str	r0, [sp, #76]
+	ldr	r0, [r7, #20]
+	str	r0, [sp, #84]
+	ldr	r0, [r7, #16]
+	str	r0, [sp, #92]
+	mov	r1, r7
+	ldr	r0, [r1, #12]
+	str	r0, [sp, #100]
+	ldr	r0, [r1, #8]
+	str	r0, [sp, #108]
+	ldr	r0, [r1, #4]
+	str	r0, [sp, #116]
+	ldr	r0, [r1]
+	str	r0, [sp, #120]
 	@ norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	ldr	r1, [sp, #124]
-	ldr	r0, [sp, #48]
+	ldr	r1, [sp, #132]
+	ldr	r0, [sp, #56]
 	adds	r1, r1, r0
-	movs	r6, #3
+	movs	r2, #3
 	ldr	r0, [sp, #44]
 	cmp	r0, #48
 	bcc	.Lnorx32_4_1_absorb_header_bytes7
-	tst	r1, r6
+	tst	r1, r2
 	beq	.Lnorx32_4_1_absorb_header_words8
 .Lnorx32_4_1_absorb_header_bytes7:
 	movs	r0, #0
-	str	r0, [sp, #128]
-	str	r0, [sp, #132]
 	str	r0, [sp, #136]
 	str	r0, [sp, #140]
 	str	r0, [sp, #144]
@@ -3079,355 +3124,309 @@ norx32_4_1_absorb_header:
 	str	r0, [sp, #164]
 	str	r0, [sp, #168]
 	str	r0, [sp, #172]
-	add	r7, sp, #128
-	ldr	r6, [sp, #44]
-	cmp	r6, #48
+	str	r0, [sp, #176]
+	str	r0, [sp, #180]
+	add	r3, sp, #136
+	ldr	r2, [sp, #44]
+	cmp	r2, #48
 	bcc	.Lnorx32_4_1_absorb_header_cnt10
-	movs	r6, #48
+	movs	r2, #48
 .Lnorx32_4_1_absorb_header_cnt10:
 .Lnorx32_4_1_absorb_header_cpy11:
-	subs	r6, #1
+	subs	r2, #1
 	bcc	.Lnorx32_4_1_absorb_header_cpyd9
-	ldrb	r0, [r1, r6]
-	strb	r0, [r7, r6]
+	ldrb	r0, [r1, r2]
+	strb	r0, [r3, r2]
 	b	.Lnorx32_4_1_absorb_header_cpy11
 .Lnorx32_4_1_absorb_header_cpyd9:
-	mov	r1, r7
+	mov	r1, r3
 .Lnorx32_4_1_absorb_header_words8:
 	ldr	r7, [r1]
 	str	r7, [sp, #112]
 	ldr	r0, [r1, #4]
-	str	r0, [sp, #108]
-	ldr	r0, [r1, #8]
 	str	r0, [sp, #104]
-	ldr	r0, [r1, #12]
-	str	r0, [sp, #100]
-	ldr	r0, [r1, #16]
+	ldr	r0, [r1, #8]
 	str	r0, [sp, #96]
-	ldr	r0, [r1, #20]
-	str	r0, [sp, #92]
-	ldr	r0, [r1, #24]
+	ldr	r0, [r1, #12]
 	str	r0, [sp, #88]
-	ldr	r0, [r1, #28]
-	str	r0, [sp, #84]
-	ldr	r0, [r1, #32]
+	ldr	r0, [r1, #16]
 	str	r0, [sp, #80]
-	ldr	r0, [r1, #36]
-	str	r0, [sp, #76]
-	ldr	r0, [r1, #40]
+	ldr	r0, [r1, #20]
 	str	r0, [sp, #72]
+	ldr	r0, [r1, #24]
+	str	r0, [sp, #64]
+	ldr	r0, [r1, #28]
+	str	r0, [sp, #56]
+	ldr	r0, [r1, #32]
+	str	r0, [sp, #40]
+	ldr	r0, [r1, #36]
+	str	r0, [sp, #36]
+	ldr	r0, [r1, #40]
+	str	r0, [sp, #28]
 	ldr	r0, [r1, #44]
-	str	r0, [sp, #68]
+	str	r0, [sp, #16]
 	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
 	ldr	r0, [sp, #44]
 	cmp	r0, #48
-	movs	r1, #0
-	sbcs	r1, r1
+	movs	r4, #0
+	sbcs	r4, r4
 	lsls	r6, r0, #3
 	movs	r0, #1
-	str	r0, [sp, #56]
+	mov	r11, r0
 	movs	r0, #0
-	str	r0, [sp, #44]
-	str	r0, [sp, #40]
-	str	r0, [sp, #36]
-	str	r0, [sp, #32]
-	str	r0, [sp, #28]
-	str	r0, [sp, #24]
-	str	r0, [sp, #16]
-	str	r0, [sp, #8]
+	mov	r10, r0
+	mov	r9, r0
+	mov	r8, r0
+	mov	lr, r0
+	mov	r12, r0
 	str	r0, [sp, #4]
-	str	r0, [sp, #48]
-	str	r0, [sp, #52]
+	str	r0, [sp]
+	movs	r5, #0
+	movs	r3, #0
+	movs	r2, #0
+	str	r0, [sp, #8]
 	movs	r0, #3
 	lsls	r0, r0, #7
 	cmp	r6, r0
-	bcc	.Lnorx32_4_1_absorb_header_far4
-	b	.Lnorx32_4_1_absorb_header_shz12
-.Lnorx32_4_1_absorb_header_far4:
+	bcs	.Lnorx32_4_1_absorb_header_shz12
 .Lnorx32_4_1_absorb_header_shl14:
 	cmp	r6, #32
 	bcc	.Lnorx32_4_1_absorb_header_shf13
-	ldr	r0, [sp, #48]
-	str	r0, [sp, #52]
+	str	r2, [sp, #8]
+	mov	r2, r3
+	mov	r3, r5
+	ldr	r5, [sp]
 	ldr	r0, [sp, #4]
-	str	r0, [sp, #48]
-	ldr	r0, [sp, #8]
+	str	r0, [sp]
+	mov	r0, r12
 	str	r0, [sp, #4]
-	ldr	r0, [sp, #16]
-	str	r0, [sp, #8]
-	ldr	r0, [sp, #24]
-	str	r0, [sp, #16]
-	ldr	r0, [sp, #28]
-	str	r0, [sp, #24]
-	ldr	r0, [sp, #32]
-	str	r0, [sp, #28]
-	ldr	r0, [sp, #36]
-	str	r0, [sp, #32]
-	ldr	r0, [sp, #40]
-	str	r0, [sp, #36]
-	ldr	r0, [sp, #44]
-	str	r0, [sp, #40]
-	ldr	r0, [sp, #56]
-	str	r0, [sp, #44]
+	mov	r12, lr
+	mov	lr, r8
+	mov	r8, r9
+	mov	r9, r10
+	mov	r10, r11
 	movs	r0, #0
-	str	r0, [sp, #56]
+	mov	r11, r0
 	subs	r6, #32
 	b	.Lnorx32_4_1_absorb_header_shl14
 .Lnorx32_4_1_absorb_header_shf13:
-	ldr	r0, [sp, #52]
+	ldr	r0, [sp, #8]
 	lsls	r0, r6
-	str	r0, [sp, #52]
-	movs	r0, #32
-	subs	r0, r0, r6
-	mov	r9, r0
-	ldr	r0, [sp, #48]
-	mov	r7, r9
-	lsrs	r0, r7
-	ldr	r7, [sp, #52]
-	orrs	r7, r0
-	str	r7, [sp, #52]
-	ldr	r0, [sp, #48]
-	lsls	r0, r6
-	str	r0, [sp, #48]
-	ldr	r7, [sp, #4]
-	mov	r0, r9
-	lsrs	r7, r0
-	ldr	r0, [sp, #48]
+	movs	r1, #32
+	subs	r1, r1, r6
+	mov	r7, r2
+	lsrs	r7, r1
 	orrs	r0, r7
-	str	r0, [sp, #48]
+	str	r0, [sp, #8]
+	lsls	r2, r6
+	mov	r0, r3
+	lsrs	r0, r1
+	orrs	r2, r0
+	lsls	r3, r6
+	mov	r0, r5
+	lsrs	r0, r1
+	orrs	r3, r0
+	lsls	r5, r6
+	ldr	r0, [sp]
+	lsrs	r0, r1
+	orrs	r5, r0
+	ldr	r0, [sp]
+	lsls	r0, r6
+	ldr	r7, [sp, #4]
+	lsrs	r7, r1
+	orrs	r0, r7
+	str	r0, [sp]
 	ldr	r0, [sp, #4]
 	lsls	r0, r6
+	mov	r7, r12
+	lsrs	r7, r1
+	orrs	r0, r7
 	str	r0, [sp, #4]
-	ldr	r0, [sp, #8]
-	mov	r7, r9
-	lsrs	r0, r7
-	ldr	r7, [sp, #4]
-	orrs	r7, r0
-	str	r7, [sp, #4]
-	ldr	r0, [sp, #8]
+	mov	r0, r12
 	lsls	r0, r6
-	str	r0, [sp, #8]
-	ldr	r0, [sp, #16]
-	mov	r7, r9
-	lsrs	r0, r7
-	ldr	r7, [sp, #8]
-	orrs	r7, r0
-	str	r7, [sp, #8]
-	ldr	r0, [sp, #16]
+	mov	r7, lr
+	lsrs	r7, r1
+	orrs	r0, r7
+	mov	r12, r0
+	mov	r0, lr
 	lsls	r0, r6
-	str	r0, [sp, #16]
-	ldr	r0, [sp, #24]
-	mov	r7, r9
-	lsrs	r0, r7
-	ldr	r7, [sp, #16]
-	orrs	r7, r0
-	str	r7, [sp, #16]
-	ldr	r0, [sp, #24]
+	mov	r7, r8
+	lsrs	r7, r1
+	orrs	r0, r7
+	mov	lr, r0
+	mov	r0, r8
 	lsls	r0, r6
-	str	r0, [sp, #24]
-	ldr	r0, [sp, #28]
 	mov	r7, r9
-	lsrs	r0, r7
-	ldr	r7, [sp, #24]
-	orrs	r7, r0
-	str	r7, [sp, #24]
-	ldr	r0, [sp, #28]
+	lsrs	r7, r1
+	orrs	r0, r7
+	mov	r8, r0
+	mov	r0, r9
 	lsls	r0, r6
-	str	r0, [sp, #28]
-	ldr	r0, [sp, #32]
-	mov	r7, r9
-	lsrs	r0, r7
-	ldr	r7, [sp, #28]
-	orrs	r7, r0
-	str	r7, [sp, #28]
-	ldr	r0, [sp, #32]
+	mov	r7, r10
+	lsrs	r7, r1
+	orrs	r0, r7
+	mov	r9, r0
+	mov	r0, r11
+	lsrs	r0, r1
+	mov	r1, r10
+	lsls	r1, r6
+	orrs	r1, r0
+	mov	r10, r1
+	mov	r0, r11
 	lsls	r0, r6
-	str	r0, [sp, #32]
-	ldr	r0, [sp, #36]
-	mov	r7, r9
-	lsrs	r0, r7
-	ldr	r7, [sp, #32]
-	orrs	r7, r0
-	str	r7, [sp, #32]
-	ldr	r0, [sp, #36]
-	lsls	r0, r6
-	str	r0, [sp, #36]
-	ldr	r0, [sp, #40]
-	mov	r7, r9
-	lsrs	r0, r7
-	ldr	r7, [sp, #36]
-	orrs	r7, r0
-	str	r7, [sp, #36]
-	ldr	r0, [sp, #40]
-	lsls	r0, r6
-	str	r0, [sp, #40]
-	ldr	r0, [sp, #44]
-	mov	r7, r9
-	lsrs	r0, r7
-	ldr	r7, [sp, #40]
-	orrs	r7, r0
-	str	r7, [sp, #40]
-	ldr	r0, [sp, #56]
-	mov	r7, r9
-	lsrs	r0, r7
-	ldr	r7, [sp, #44]
-	lsls	r7, r6
-	orrs	r7, r0
-	str	r7, [sp, #44]
-	ldr	r0, [sp, #56]
-	lsls	r0, r6
-	str	r0, [sp, #56]
+	mov	r11, r0
 	b	.Lnorx32_4_1_absorb_header_she15
 .Lnorx32_4_1_absorb_header_shz12:
 	movs	r0, #0
-	str	r0, [sp, #56]
-	str	r0, [sp, #44]
-	str	r0, [sp, #40]
-	str	r0, [sp, #36]
-	str	r0, [sp, #32]
-	str	r0, [sp, #28]
-	str	r0, [sp, #24]
-	str	r0, [sp, #16]
-	str	r0, [sp, #8]
+	mov	r11, r0
+	mov	r10, r0
+	mov	r9, r0
+	mov	r8, r0
+	mov	lr, r0
+	mov	r12, r0
 	str	r0, [sp, #4]
-	str	r0, [sp, #48]
-	str	r0, [sp, #52]
+	str	r0, [sp]
+	movs	r5, #0
+	movs	r3, #0
+	movs	r2, #0
+	str	r0, [sp, #8]
 .Lnorx32_4_1_absorb_header_she15:
 	@ norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	mov	r7, r11
-	ldr	r0, [sp, #68]
-	eors	r7, r0
+	ldr	r1, [sp, #12]
+	ldr	r0, [sp, #16]
+	eors	r1, r0
 	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	ldr	r6, [sp, #52]
+	ldr	r6, [sp, #8]
 	movs	r0, #1
 	lsls	r0, r0, #31
 	orrs	r6, r0
-	ands	r6, r1
+	ands	r6, r4
 	@ norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	eors	r7, r6
-	str	r7, [sp, #52]
-	mov	r7, r8
-	ldr	r0, [sp, #72]
-	eors	r7, r0
-	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	ldr	r6, [sp, #48]
-	ands	r6, r1
-	@ norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	eors	r7, r6
-	mov	r11, r7
-	ldr	r0, [sp, #76]
-	eors	r4, r0
-	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	ldr	r6, [sp, #4]
-	ands	r6, r1
-	@ norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	eors	r4, r6
-	mov	r9, r4
-	ldr	r0, [sp, #80]
-	eors	r5, r0
-	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	ldr	r4, [sp, #8]
-	ands	r4, r1
-	@ norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	eors	r5, r4
-	mov	r8, r5
-	mov	r4, lr
-	ldr	r0, [sp, #84]
-	eors	r4, r0
-	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	ldr	r5, [sp, #16]
-	ands	r5, r1
-	@ norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	eors	r4, r5
-	mov	lr, r4
-	ldr	r4, [sp]
-	ldr	r0, [sp, #88]
-	eors	r4, r0
-	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	ldr	r5, [sp, #24]
-	ands	r5, r1
-	@ norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	eors	r4, r5
-	str	r4, [sp]
-	ldr	r0, [sp, #92]
-	eors	r2, r0
-	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
+	eors	r1, r6
+	str	r1, [sp, #24]
+	ldr	r1, [sp, #20]
 	ldr	r0, [sp, #28]
-	ands	r0, r1
+	eors	r1, r0
+	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
+	ands	r2, r4
+	@ norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
+	eors	r1, r2
+	str	r1, [sp, #20]
+	ldr	r1, [sp, #32]
+	ldr	r0, [sp, #36]
+	eors	r1, r0
+	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
+	ands	r3, r4
+	@ norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
+	eors	r1, r3
+	str	r1, [sp, #16]
+	ldr	r1, [sp, #60]
+	ldr	r0, [sp, #40]
+	eors	r1, r0
+	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
+	ands	r5, r4
+	@ norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
+	eors	r1, r5
+	str	r1, [sp, #12]
+	ldr	r1, [sp, #68]
+	ldr	r0, [sp, #56]
+	eors	r1, r0
+	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
+	ldr	r0, [sp]
+	ands	r0, r4
+	@ norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
+	eors	r1, r0
+	str	r1, [sp, #8]
+	ldr	r1, [sp, #76]
+	ldr	r0, [sp, #64]
+	eors	r1, r0
+	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
+	ldr	r0, [sp, #4]
+	ands	r0, r4
+	@ norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
+	eors	r1, r0
+	str	r1, [sp]
+	ldr	r1, [sp, #84]
+	ldr	r0, [sp, #72]
+	eors	r1, r0
+	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
+	mov	r0, r12
+	ands	r0, r4
+	@ norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
+	eors	r1, r0
+	ldr	r2, [sp, #92]
+	ldr	r0, [sp, #80]
+	eors	r2, r0
+	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
+	mov	r0, lr
+	ands	r0, r4
 	@ norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
 	eors	r2, r0
+	ldr	r3, [sp, #100]
+	ldr	r0, [sp, #88]
+	eors	r3, r0
+	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
+	mov	r0, r8
+	ands	r0, r4
+	@ norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
+	eors	r3, r0
+	ldr	r5, [sp, #108]
 	ldr	r0, [sp, #96]
-	eors	r3, r0
+	eors	r5, r0
 	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	ldr	r0, [sp, #32]
-	ands	r0, r1
+	mov	r0, r9
+	ands	r0, r4
 	@ norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	eors	r3, r0
-	ldr	r4, [sp, #20]
-	ldr	r0, [sp, #100]
-	eors	r4, r0
-	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	ldr	r0, [sp, #36]
-	ands	r0, r1
-	@ norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	eors	r4, r0
-	ldr	r5, [sp, #12]
+	eors	r5, r0
+	ldr	r6, [sp, #116]
 	ldr	r0, [sp, #104]
-	eors	r5, r0
-	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	ldr	r0, [sp, #40]
-	ands	r0, r1
-	@ norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	eors	r5, r0
-	mov	r6, r10
-	ldr	r0, [sp, #108]
 	eors	r6, r0
 	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	ldr	r0, [sp, #44]
-	ands	r0, r1
+	mov	r0, r10
+	ands	r0, r4
 	@ norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
 	eors	r6, r0
 	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	ldr	r0, [sp, #56]
-	ands	r0, r1
+	mov	r0, r11
+	ands	r0, r4
 	@ norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	mov	r1, r12
+	ldr	r4, [sp, #120]
 	ldr	r7, [sp, #112]
-	eors	r1, r7
-	eors	r1, r0
+	eors	r4, r7
+	eors	r4, r0
 	@ norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
-	ldr	r7, [sp, #60]
-	str	r1, [r7]
+	ldr	r7, [sp, #48]
+	str	r4, [r7]
 	str	r6, [r7, #4]
 	str	r5, [r7, #8]
-	str	r4, [r7, #12]
-	str	r3, [r7, #16]
-	str	r2, [r7, #20]
-	ldr	r0, [sp]
-	str	r0, [r7, #24]
-	mov	r1, lr
+	str	r3, [r7, #12]
+	str	r2, [r7, #16]
+	str	r1, [r7, #20]
+	ldr	r1, [sp]
+	str	r1, [r7, #24]
+	ldr	r1, [sp, #8]
 	str	r1, [r7, #28]
-	mov	r1, r8
+	ldr	r1, [sp, #12]
 	str	r1, [r7, #32]
-	mov	r1, r9
+	ldr	r1, [sp, #16]
 	str	r1, [r7, #36]
-	mov	r1, r11
+	ldr	r1, [sp, #20]
 	str	r1, [r7, #40]
-	ldr	r1, [sp, #52]
+	ldr	r1, [sp, #24]
 	str	r1, [r7, #44]
-	ldr	r1, [sp, #64]
+	ldr	r1, [sp, #52]
 	adds	r1, #1
-	str	r1, [sp, #64]
-	ldr	r0, [sp, #120]
+	str	r1, [sp, #52]
+	ldr	r0, [sp, #128]
 	cmp	r1, r0
-	bcs	.Lnorx32_4_1_absorb_header_far5
+	bcs	.Lnorx32_4_1_absorb_header_far4
 	b	.Lnorx32_4_1_absorb_header_loop3
-.Lnorx32_4_1_absorb_header_far5:
+.Lnorx32_4_1_absorb_header_far4:
 .Lnorx32_4_1_absorb_header_done4:
 	b	.Lnorx32_4_1_absorb_header_endif2
 .Lnorx32_4_1_absorb_header_else1:
 .Lnorx32_4_1_absorb_header_endif2:
-	add	sp, #176
+	add	sp, #184
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5
@@ -3439,8 +3438,8 @@ norx32_4_1_absorb_header:
 
 
 @ --- norx32_4_1_finalize: norx32_4_1.finalize
-@     frame 68 bytes (52 spill slots, 17 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 1594 bytes of code and literals
+@     frame 68 bytes (60 spill slots, 17 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 1640 bytes of code and literals
 	.section .text.norx32_4_1_finalize,"ax",%progbits
 	.global norx32_4_1_finalize
 	.type norx32_4_1_finalize, %function
@@ -3456,128 +3455,78 @@ norx32_4_1_finalize:
 	sub	sp, #68
 	str	r0, [sp, #44]
 	@ norx32_4_1.ae:110: s[15] = s[15] ^ final_tag
-	ldr	r7, [r0, #60]
-	movs	r0, #8
-	eors	r7, r0
-	ldr	r0, [r1]
-	str	r0, [sp, #56]
-	ldr	r0, [r1, #4]
-	str	r0, [sp, #60]
-	ldr	r0, [r1, #8]
-	str	r0, [sp, #52]
-	ldr	r0, [r1, #12]
-	str	r0, [sp, #48]
-	ldr	r1, [sp, #44]
-	str	r7, [r1, #60]
+	ldr	r3, [r0, #60]
+	movs	r5, #8
+	eors	r3, r5
+	ldr	r7, [r1]
+	str	r7, [sp, #60]
+	ldr	r7, [r1, #4]
+	str	r7, [sp, #56]
+	ldr	r7, [r1, #8]
+	str	r7, [sp, #52]
+	ldr	r7, [r1, #12]
+	str	r7, [sp, #48]
+	str	r3, [r0, #60]
 	@ norx_f.ae:72: @unroll(unroll)
-	ldr	r0, [r1]
-	mov	lr, r0
-	ldr	r3, [r1, #4]
-	mov	r10, r3
-	ldr	r3, [r1, #8]
-	str	r3, [sp]
-	ldr	r3, [r1, #12]
-	str	r3, [sp, #4]
-	ldr	r6, [r1, #16]
-	ldr	r5, [r1, #20]
-	ldr	r4, [r1, #24]
-	ldr	r0, [r1, #28]
-	mov	r12, r0
-	ldr	r3, [r1, #32]
-	ldr	r0, [r1, #36]
-	mov	r11, r0
-	ldr	r0, [r1, #40]
-	mov	r9, r0
-	ldr	r0, [r1, #44]
-	mov	r8, r0
-	ldr	r1, [r1, #48]
-	ldr	r0, [sp, #44]
-	ldr	r0, [r0, #52]
-	str	r0, [sp, #24]
-	ldr	r0, [sp, #44]
-	ldr	r0, [r0, #56]
-	str	r0, [sp, #32]
-	str	r7, [sp, #8]
+	ldr	r7, [r0]
+	mov	r8, r7
+	ldr	r7, [r0, #4]
+	str	r7, [sp, #4]
+	ldr	r7, [r0, #8]
+	str	r7, [sp, #12]
+	ldr	r7, [r0, #12]
+	str	r7, [sp, #16]
+	ldr	r1, [r0, #16]
+	ldr	r5, [r0, #20]
+	ldr	r4, [r0, #24]
+	ldr	r7, [r0, #28]
+	mov	r12, r7
+	ldr	r6, [r0, #32]
+	ldr	r7, [r0, #36]
+	str	r7, [sp]
+	ldr	r7, [r0, #40]
+	mov	r10, r7
+	ldr	r7, [r0, #44]
+	mov	r9, r7
+	ldr	r3, [r0, #48]
+	ldr	r7, [r0, #52]
+	str	r7, [sp, #20]
+	ldr	r7, [r0, #56]
+	str	r7, [sp, #36]
+	ldr	r7, [r0, #60]
+	mov	lr, r7
 	str	r2, [sp, #64]
 	movs	r0, #0
-	str	r0, [sp, #36]
+	str	r0, [sp, #40]
 .Lnorx32_4_1_finalize_loop1:
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r7, lr
-	eors	r7, r6
-	mov	r0, lr
-	ands	r0, r6
+	mov	r7, r8
+	eors	r7, r1
+	mov	r0, r8
+	ands	r0, r1
 	lsls	r2, r0, #1
 	eors	r7, r2
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	eors	r1, r7
+	eors	r3, r7
 	movs	r2, #8
-	rors	r1, r2
+	rors	r3, r2
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r2, r3
-	eors	r2, r1
-	ands	r3, r1
-	lsls	r3, r3, #1
+	mov	r2, r6
 	eors	r2, r3
+	ands	r6, r3
+	lsls	r6, r6, #1
+	eors	r2, r6
 	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	eors	r6, r2
-	movs	r3, #11
-	rors	r6, r3
+	eors	r1, r2
+	movs	r6, #11
+	rors	r1, r6
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r0, r7
-	eors	r0, r6
-	ands	r7, r6
-	lsls	r3, r7, #1
-	eors	r0, r3
-	mov	lr, r0
-	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r1, r0
-	movs	r3, #16
-	rors	r1, r3
-	str	r1, [sp, #12]
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r1, r2
-	ldr	r0, [sp, #12]
-	eors	r1, r0
-	ands	r2, r0
-	lsls	r2, r2, #1
-	eors	r1, r2
-	str	r1, [sp, #28]
-	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r6, r1
-	movs	r1, #31
-	rors	r6, r1
-	str	r6, [sp, #16]
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r6, r10
-	eors	r6, r5
-	mov	r0, r10
-	ands	r0, r5
-	lsls	r0, r0, #1
-	eors	r6, r0
-	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	ldr	r3, [sp, #24]
-	eors	r3, r6
-	movs	r0, #8
-	rors	r3, r0
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r2, r11
-	eors	r2, r3
-	mov	r0, r11
-	ands	r0, r3
-	lsls	r0, r0, #1
-	eors	r2, r0
-	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	eors	r5, r2
-	movs	r0, #11
-	rors	r5, r0
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r0, r6
-	eors	r0, r5
-	ands	r6, r5
-	lsls	r1, r6, #1
 	eors	r0, r1
-	mov	r10, r0
+	ands	r7, r1
+	lsls	r6, r7, #1
+	eors	r0, r6
+	mov	r8, r0
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r3, r0
 	movs	r6, #16
@@ -3590,441 +3539,28 @@ norx32_4_1_finalize:
 	ands	r2, r0
 	lsls	r2, r2, #1
 	eors	r3, r2
-	str	r3, [sp, #24]
+	str	r3, [sp, #32]
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r5, r3
-	movs	r3, #31
-	rors	r5, r3
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r1, [sp]
-	eors	r1, r4
-	ldr	r0, [sp]
-	ands	r0, r4
-	lsls	r0, r0, #1
-	eors	r1, r0
-	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	ldr	r3, [sp, #32]
-	eors	r3, r1
-	movs	r0, #8
-	rors	r3, r0
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r2, r9
-	eors	r2, r3
-	mov	r0, r9
-	ands	r0, r3
-	lsls	r0, r0, #1
-	eors	r2, r0
-	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	eors	r4, r2
-	movs	r0, #11
-	rors	r4, r0
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r0, r1
-	eors	r0, r4
-	ands	r1, r4
-	lsls	r1, r1, #1
-	eors	r0, r1
-	str	r0, [sp, #20]
-	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r3, r0
-	rors	r3, r6
-	str	r3, [sp]
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r1, r2
-	mov	r0, r3
-	eors	r1, r0
-	ands	r2, r0
-	lsls	r0, r2, #1
-	eors	r1, r0
-	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r4, r1
-	movs	r3, #31
-	rors	r4, r3
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r6, [sp, #4]
-	mov	r0, r12
-	eors	r6, r0
-	ldr	r2, [sp, #4]
-	ands	r2, r0
-	lsls	r0, r2, #1
-	eors	r6, r0
-	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	ldr	r7, [sp, #8]
-	eors	r7, r6
-	movs	r0, #8
-	rors	r7, r0
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r3, r8
-	eors	r3, r7
-	mov	r0, r8
-	ands	r0, r7
-	lsls	r0, r0, #1
-	eors	r3, r0
-	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	mov	r2, r12
-	eors	r2, r3
-	movs	r0, #11
-	rors	r2, r0
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r0, r6
-	eors	r0, r2
-	ands	r6, r2
-	lsls	r6, r6, #1
-	eors	r0, r6
-	str	r0, [sp, #4]
-	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r7, r0
-	movs	r6, #16
-	rors	r7, r6
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r6, r3
-	eors	r6, r7
-	ands	r3, r7
-	lsls	r0, r3, #1
-	eors	r6, r0
-	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r2, r6
+	eors	r1, r3
 	movs	r0, #31
-	rors	r2, r0
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r3, lr
-	eors	r3, r5
-	mov	r0, lr
-	ands	r0, r5
-	lsls	r0, r0, #1
-	eors	r3, r0
-	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	eors	r7, r3
-	movs	r0, #8
-	rors	r7, r0
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r0, r1
-	eors	r0, r7
-	ands	r1, r7
-	lsls	r1, r1, #1
-	eors	r0, r1
-	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	eors	r5, r0
-	movs	r1, #11
-	rors	r5, r1
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r1, r3
-	eors	r1, r5
-	ands	r3, r5
-	lsls	r3, r3, #1
-	eors	r1, r3
-	mov	lr, r1
-	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r7, r1
-	movs	r3, #16
-	rors	r7, r3
-	str	r7, [sp, #8]
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r1, r0
-	eors	r1, r7
-	ands	r0, r7
-	lsls	r3, r0, #1
-	eors	r1, r3
-	mov	r9, r1
-	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r5, r1
-	movs	r1, #31
-	rors	r5, r1
-	str	r5, [sp, #32]
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r5, r10
-	eors	r5, r4
-	mov	r0, r10
-	ands	r0, r4
-	lsls	r0, r0, #1
-	eors	r5, r0
-	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	ldr	r1, [sp, #12]
-	eors	r1, r5
-	movs	r0, #8
 	rors	r1, r0
+	str	r1, [sp, #8]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r0, r6
-	eors	r0, r1
-	ands	r6, r1
-	lsls	r6, r6, #1
-	eors	r0, r6
-	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	eors	r4, r0
-	movs	r6, #11
-	rors	r4, r6
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r3, r5
-	eors	r3, r4
-	ands	r5, r4
-	lsls	r5, r5, #1
+	ldr	r3, [sp, #4]
 	eors	r3, r5
-	mov	r10, r3
-	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r1, r3
-	movs	r6, #16
-	rors	r1, r6
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r5, r0
-	eors	r5, r1
-	ands	r0, r1
-	lsls	r3, r0, #1
-	eors	r5, r3
-	mov	r8, r5
-	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r4, r5
-	movs	r3, #31
-	rors	r4, r3
-	str	r4, [sp, #12]
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r5, [sp, #20]
-	eors	r5, r2
-	ldr	r0, [sp, #20]
-	ands	r0, r2
-	lsls	r0, r0, #1
-	eors	r5, r0
-	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r6, r11
-	eors	r6, r5
-	movs	r0, #8
-	rors	r6, r0
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r0, [sp, #28]
-	eors	r0, r6
-	ldr	r3, [sp, #28]
-	ands	r3, r6
-	lsls	r3, r3, #1
-	eors	r0, r3
-	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	mov	r3, r2
-	eors	r3, r0
-	movs	r4, #11
-	rors	r3, r4
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r4, r5
-	eors	r4, r3
-	ands	r5, r3
-	lsls	r2, r5, #1
-	eors	r4, r2
-	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r6, r4
-	mov	r2, r6
-	movs	r6, #16
-	rors	r2, r6
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r6, r0
-	eors	r6, r2
-	ands	r0, r2
-	lsls	r5, r0, #1
-	eors	r6, r5
-	mov	r11, r6
-	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r3, r6
-	movs	r0, #31
-	rors	r3, r0
-	mov	r12, r3
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	ldr	r0, [sp, #4]
-	ldr	r3, [sp, #16]
-	eors	r0, r3
-	ldr	r5, [sp, #4]
-	ands	r5, r3
-	lsls	r3, r5, #1
-	eors	r0, r3
-	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	ldr	r7, [sp]
-	eors	r7, r0
-	movs	r3, #8
-	rors	r7, r3
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r6, [sp, #24]
-	eors	r6, r7
-	ldr	r3, [sp, #24]
-	ands	r3, r7
-	lsls	r5, r3, #1
-	mov	r3, r6
-	eors	r3, r5
-	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	ldr	r6, [sp, #16]
-	eors	r6, r3
-	movs	r5, #11
-	rors	r6, r5
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r5, r0
-	eors	r5, r6
-	ands	r0, r6
-	lsls	r0, r0, #1
-	eors	r5, r0
-	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r7, r5
-	movs	r0, #16
-	rors	r7, r0
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r0, r3
-	eors	r0, r7
-	ands	r3, r7
-	lsls	r3, r3, #1
-	eors	r0, r3
-	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r6, r0
-	movs	r3, #31
-	rors	r6, r3
-	str	r4, [sp]
-	str	r5, [sp, #4]
-	ldr	r5, [sp, #32]
-	ldr	r4, [sp, #12]
-	mov	r3, r11
-	mov	r11, r0
-	str	r2, [sp, #24]
-	str	r7, [sp, #32]
-	ldr	r0, [sp, #36]
-	adds	r0, #1
-	str	r0, [sp, #36]
-	cmp	r0, #4
-	bcs	.Lnorx32_4_1_finalize_far1
-	b	.Lnorx32_4_1_finalize_loop1
-.Lnorx32_4_1_finalize_far1:
-.Lnorx32_4_1_finalize_done2:
-	@ norx32_4_1.ae:88: s[12 + i] = s[12 + i] ^ k[32 * i + 31 : 32 * i]
-	ldr	r7, [sp, #24]
-	ldr	r0, [sp, #60]
-	eors	r7, r0
-	str	r7, [sp, #20]
-	@ norx_f.ae:77: s[0] = s0
-	mov	r2, lr
-	ldr	r7, [sp, #44]
-	str	r2, [r7]
-	@ norx_f.ae:78: s[1] = s1
-	mov	r2, r10
-	str	r2, [r7, #4]
-	@ norx_f.ae:79: s[2] = s2
-	ldr	r2, [sp]
-	str	r2, [r7, #8]
-	@ norx_f.ae:80: s[3] = s3
-	ldr	r2, [sp, #4]
-	str	r2, [r7, #12]
-	@ norx_f.ae:81: s[4] = s4
-	str	r6, [r7, #16]
-	@ norx_f.ae:82: s[5] = s5
-	str	r5, [r7, #20]
-	@ norx_f.ae:83: s[6] = s6
-	str	r4, [r7, #24]
-	@ norx_f.ae:84: s[7] = s7
-	mov	r2, r12
-	str	r2, [r7, #28]
-	@ norx_f.ae:85: s[8] = s8
-	str	r3, [r7, #32]
-	@ norx_f.ae:86: s[9] = s9
-	mov	r2, r11
-	str	r2, [r7, #36]
-	@ norx_f.ae:87: s[10] = s10
-	mov	r2, r9
-	str	r2, [r7, #40]
-	@ norx_f.ae:88: s[11] = s11
-	mov	r2, r8
-	str	r2, [r7, #44]
-	@ norx_f.ae:89: s[12] = s12
-	str	r1, [r7, #48]
-	@ norx_f.ae:90: s[13] = s13
-	ldr	r2, [sp, #24]
-	str	r2, [r7, #52]
-	@ norx32_4_1.ae:88: s[12 + i] = s[12 + i] ^ k[32 * i + 31 : 32 * i]
-	ldr	r7, [sp, #32]
-	ldr	r0, [sp, #52]
-	eors	r7, r0
-	str	r7, [sp, #36]
-	@ norx_f.ae:91: s[14] = s14
-	ldr	r2, [sp, #32]
-	ldr	r0, [sp, #44]
-	str	r2, [r0, #56]
-	@ norx32_4_1.ae:88: s[12 + i] = s[12 + i] ^ k[32 * i + 31 : 32 * i]
-	ldr	r0, [sp, #8]
-	ldr	r2, [sp, #48]
-	eors	r0, r2
-	@ norx_f.ae:92: s[15] = s15
-	ldr	r7, [sp, #8]
-	ldr	r2, [sp, #44]
-	str	r7, [r2, #60]
-	@ norx32_4_1.ae:88: s[12 + i] = s[12 + i] ^ k[32 * i + 31 : 32 * i]
-	mov	r2, r1
-	ldr	r1, [sp, #56]
-	eors	r2, r1
-	ldr	r1, [sp, #44]
-	str	r2, [r1, #48]
-	ldr	r7, [sp, #20]
-	str	r7, [r1, #52]
-	ldr	r7, [sp, #36]
-	str	r7, [r1, #56]
-	str	r0, [r1, #60]
-	@ norx_f.ae:72: @unroll(unroll)
-	mov	r1, r6
-	mov	r6, r3
-	str	r0, [sp, #8]
-	movs	r0, #0
-	str	r0, [sp, #40]
-.Lnorx32_4_1_finalize_loop3:
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r7, lr
-	eors	r7, r1
-	mov	r0, lr
-	ands	r0, r1
-	lsls	r3, r0, #1
-	eors	r7, r3
-	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	eors	r2, r7
-	movs	r3, #8
-	rors	r2, r3
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r3, r6
-	eors	r3, r2
-	ands	r6, r2
-	lsls	r6, r6, #1
-	eors	r3, r6
-	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	eors	r1, r3
-	movs	r6, #11
-	rors	r1, r6
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r0, r7
-	eors	r0, r1
-	ands	r7, r1
-	lsls	r6, r7, #1
-	eors	r0, r6
-	mov	lr, r0
-	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r2, r0
-	movs	r6, #16
-	rors	r2, r6
-	str	r2, [sp, #12]
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r2, r3
-	ldr	r0, [sp, #12]
-	eors	r2, r0
-	ands	r3, r0
-	lsls	r3, r3, #1
-	eors	r2, r3
-	str	r2, [sp, #32]
-	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r1, r2
-	movs	r0, #31
-	rors	r1, r0
-	str	r1, [sp, #16]
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r3, r10
-	eors	r3, r5
-	mov	r0, r10
 	ands	r0, r5
 	lsls	r0, r0, #1
 	eors	r3, r0
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
 	ldr	r2, [sp, #20]
 	eors	r2, r3
-	movs	r0, #8
-	rors	r2, r0
+	movs	r1, #8
+	rors	r2, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r1, r11
+	ldr	r1, [sp]
 	eors	r1, r2
-	mov	r0, r11
+	ldr	r0, [sp]
 	ands	r0, r2
 	lsls	r0, r0, #1
 	eors	r1, r0
@@ -4041,12 +3577,11 @@ norx32_4_1_finalize:
 	str	r0, [sp, #24]
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r2, r0
-	movs	r0, #16
-	rors	r2, r0
-	mov	r10, r2
+	rors	r2, r6
+	str	r2, [sp]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r2, r1
-	mov	r0, r10
+	ldr	r0, [sp]
 	eors	r2, r0
 	ands	r1, r0
 	lsls	r1, r1, #1
@@ -4057,9 +3592,9 @@ norx32_4_1_finalize:
 	movs	r1, #31
 	rors	r5, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r0, [sp]
+	ldr	r0, [sp, #12]
 	eors	r0, r4
-	ldr	r1, [sp]
+	ldr	r1, [sp, #12]
 	ands	r1, r4
 	lsls	r1, r1, #1
 	eors	r0, r1
@@ -4069,9 +3604,9 @@ norx32_4_1_finalize:
 	movs	r1, #8
 	rors	r3, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r2, r9
+	mov	r2, r10
 	eors	r2, r3
-	mov	r1, r9
+	mov	r1, r10
 	ands	r1, r3
 	lsls	r1, r1, #1
 	eors	r2, r1
@@ -4089,10 +3624,10 @@ norx32_4_1_finalize:
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r3, r1
 	rors	r3, r6
-	mov	r11, r3
+	str	r3, [sp, #4]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r3, r2
-	mov	r1, r11
+	ldr	r1, [sp, #4]
 	eors	r3, r1
 	ands	r2, r1
 	lsls	r1, r2, #1
@@ -4102,22 +3637,22 @@ norx32_4_1_finalize:
 	movs	r1, #31
 	rors	r4, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r7, [sp, #4]
+	ldr	r7, [sp, #16]
 	mov	r1, r12
 	eors	r7, r1
-	ldr	r2, [sp, #4]
+	ldr	r2, [sp, #16]
 	ands	r2, r1
 	lsls	r1, r2, #1
 	eors	r7, r1
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	ldr	r0, [sp, #8]
+	mov	r0, lr
 	eors	r0, r7
 	movs	r1, #8
 	rors	r0, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r2, r8
+	mov	r2, r9
 	eors	r2, r0
-	mov	r1, r8
+	mov	r1, r9
 	ands	r1, r0
 	lsls	r1, r1, #1
 	eors	r2, r1
@@ -4132,7 +3667,7 @@ norx32_4_1_finalize:
 	ands	r7, r6
 	lsls	r7, r7, #1
 	eors	r1, r7
-	str	r1, [sp]
+	str	r1, [sp, #12]
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r0, r1
 	movs	r1, #16
@@ -4149,9 +3684,9 @@ norx32_4_1_finalize:
 	movs	r6, #31
 	rors	r1, r6
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r6, lr
+	mov	r6, r8
 	eors	r6, r5
-	mov	r2, lr
+	mov	r2, r8
 	ands	r2, r5
 	lsls	r2, r2, #1
 	eors	r6, r2
@@ -4175,12 +3710,12 @@ norx32_4_1_finalize:
 	ands	r6, r5
 	lsls	r6, r6, #1
 	eors	r3, r6
-	mov	lr, r3
+	mov	r8, r3
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r0, r3
 	movs	r6, #16
 	rors	r0, r6
-	str	r0, [sp, #8]
+	mov	lr, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r6, r2
 	mov	r3, r0
@@ -4188,115 +3723,117 @@ norx32_4_1_finalize:
 	ands	r2, r3
 	lsls	r2, r2, #1
 	eors	r6, r2
-	mov	r9, r6
+	mov	r10, r6
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
 	eors	r5, r6
-	movs	r3, #31
-	rors	r5, r3
+	movs	r6, #31
+	rors	r5, r6
 	str	r5, [sp, #36]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r5, [sp, #24]
-	eors	r5, r4
+	ldr	r6, [sp, #24]
+	eors	r6, r4
 	ldr	r0, [sp, #24]
 	ands	r0, r4
 	lsls	r0, r0, #1
-	eors	r5, r0
+	eors	r6, r0
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	ldr	r0, [sp, #12]
-	eors	r0, r5
-	movs	r3, #8
-	rors	r0, r3
+	mov	r5, r11
+	eors	r5, r6
+	movs	r0, #8
+	rors	r5, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r3, r7
+	eors	r3, r5
+	ands	r7, r5
+	lsls	r0, r7, #1
 	eors	r3, r0
-	ands	r7, r0
-	lsls	r7, r7, #1
-	eors	r3, r7
 	@ norx_f.ae:31: b = (b ^ c) >>> r1
 	eors	r4, r3
-	movs	r2, #11
-	rors	r4, r2
+	movs	r0, #11
+	rors	r4, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r6, r5
-	eors	r6, r4
-	ands	r5, r4
-	lsls	r2, r5, #1
-	eors	r6, r2
+	mov	r2, r6
+	eors	r2, r4
+	ands	r6, r4
+	lsls	r0, r6, #1
+	mov	r6, r2
+	eors	r6, r0
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r0, r6
+	eors	r5, r6
 	movs	r2, #16
-	rors	r0, r2
-	str	r0, [sp, #12]
+	rors	r5, r2
+	mov	r11, r5
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r2, r3
+	mov	r0, r5
 	eors	r2, r0
 	ands	r3, r0
 	lsls	r3, r3, #1
 	eors	r2, r3
-	mov	r8, r2
+	mov	r9, r2
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
 	eors	r4, r2
 	movs	r2, #31
 	rors	r4, r2
 	str	r4, [sp, #24]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r2, [sp, #20]
-	eors	r2, r1
+	ldr	r3, [sp, #20]
+	eors	r3, r1
 	ldr	r0, [sp, #20]
 	ands	r0, r1
 	lsls	r0, r0, #1
-	eors	r2, r0
+	eors	r3, r0
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r7, r10
-	eors	r7, r2
-	movs	r0, #8
-	rors	r7, r0
+	ldr	r7, [sp]
+	eors	r7, r3
+	movs	r5, #8
+	rors	r7, r5
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	ldr	r2, [sp, #32]
+	eors	r2, r7
 	ldr	r0, [sp, #32]
-	eors	r0, r7
-	ldr	r3, [sp, #32]
-	ands	r3, r7
-	lsls	r3, r3, #1
-	eors	r0, r3
+	ands	r0, r7
+	lsls	r0, r0, #1
+	eors	r2, r0
 	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	eors	r1, r0
-	movs	r4, #11
-	rors	r1, r4
+	eors	r1, r2
+	movs	r0, #11
+	rors	r1, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r5, r2
+	mov	r5, r3
 	eors	r5, r1
-	ands	r2, r1
-	lsls	r2, r2, #1
-	eors	r5, r2
+	ands	r3, r1
+	lsls	r0, r3, #1
+	eors	r5, r0
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r7, r5
-	movs	r2, #16
-	rors	r7, r2
+	movs	r0, #16
+	rors	r7, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r3, r0
-	eors	r3, r7
-	ands	r0, r7
-	lsls	r2, r0, #1
-	eors	r3, r2
-	str	r3, [sp, #20]
+	mov	r0, r2
+	eors	r0, r7
+	ands	r2, r7
+	lsls	r2, r2, #1
+	eors	r0, r2
+	str	r0, [sp]
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r1, r3
+	eors	r1, r0
 	movs	r0, #31
 	rors	r1, r0
 	mov	r12, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r2, [sp]
-	ldr	r0, [sp, #16]
+	ldr	r2, [sp, #12]
+	ldr	r0, [sp, #8]
 	eors	r2, r0
-	ldr	r1, [sp]
+	ldr	r1, [sp, #12]
 	ands	r1, r0
 	lsls	r0, r1, #1
 	eors	r2, r0
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r3, r11
+	ldr	r3, [sp, #4]
 	eors	r3, r2
-	movs	r0, #8
-	rors	r3, r0
+	movs	r1, #8
+	rors	r3, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	ldr	r4, [sp, #28]
 	eors	r4, r3
@@ -4305,7 +3842,7 @@ norx32_4_1_finalize:
 	lsls	r1, r0, #1
 	eors	r4, r1
 	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	ldr	r1, [sp, #16]
+	ldr	r1, [sp, #8]
 	eors	r1, r4
 	movs	r0, #11
 	rors	r1, r0
@@ -4316,50 +3853,51 @@ norx32_4_1_finalize:
 	lsls	r2, r2, #1
 	eors	r0, r2
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r3, r0
-	movs	r2, #16
-	rors	r3, r2
+	mov	r2, r3
+	eors	r2, r0
+	movs	r3, #16
+	rors	r2, r3
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r2, r4
-	eors	r2, r3
-	ands	r4, r3
+	mov	r3, r4
+	eors	r3, r2
+	ands	r4, r2
 	lsls	r4, r4, #1
-	eors	r2, r4
+	eors	r3, r4
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r1, r2
+	eors	r1, r3
 	movs	r4, #31
 	rors	r1, r4
-	mov	r10, r6
-	str	r5, [sp]
-	str	r0, [sp, #4]
+	str	r6, [sp, #4]
+	str	r5, [sp, #12]
+	str	r0, [sp, #16]
 	ldr	r5, [sp, #36]
 	ldr	r4, [sp, #24]
-	ldr	r6, [sp, #20]
-	mov	r11, r2
-	ldr	r2, [sp, #12]
+	ldr	r6, [sp]
+	str	r3, [sp]
+	mov	r3, r11
 	str	r7, [sp, #20]
-	str	r3, [sp, #36]
+	str	r2, [sp, #36]
 	ldr	r0, [sp, #40]
 	adds	r0, #1
 	str	r0, [sp, #40]
 	cmp	r0, #4
-	bcs	.Lnorx32_4_1_finalize_far2
-	b	.Lnorx32_4_1_finalize_loop3
-.Lnorx32_4_1_finalize_far2:
-.Lnorx32_4_1_finalize_done4:
+	bcs	.Lnorx32_4_1_finalize_far1
+	b	.Lnorx32_4_1_finalize_loop1
+.Lnorx32_4_1_finalize_far1:
+.Lnorx32_4_1_finalize_done2:
 	@ norx_f.ae:77: s[0] = s0
-	mov	r3, lr
+	mov	r2, r8
 	ldr	r7, [sp, #44]
-	str	r3, [r7]
+	str	r2, [r7]
 	@ norx_f.ae:78: s[1] = s1
-	mov	r3, r10
-	str	r3, [r7, #4]
+	ldr	r2, [sp, #4]
+	str	r2, [r7, #4]
 	@ norx_f.ae:79: s[2] = s2
-	ldr	r3, [sp]
-	str	r3, [r7, #8]
+	ldr	r2, [sp, #12]
+	str	r2, [r7, #8]
 	@ norx_f.ae:80: s[3] = s3
-	ldr	r3, [sp, #4]
-	str	r3, [r7, #12]
+	ldr	r2, [sp, #16]
+	str	r2, [r7, #12]
 	@ norx_f.ae:81: s[4] = s4
 	str	r1, [r7, #16]
 	@ norx_f.ae:82: s[5] = s5
@@ -4372,16 +3910,16 @@ norx32_4_1_finalize:
 	@ norx_f.ae:85: s[8] = s8
 	str	r6, [r7, #32]
 	@ norx_f.ae:86: s[9] = s9
-	mov	r1, r11
+	ldr	r1, [sp]
 	str	r1, [r7, #36]
 	@ norx_f.ae:87: s[10] = s10
-	mov	r1, r9
+	mov	r1, r10
 	str	r1, [r7, #40]
 	@ norx_f.ae:88: s[11] = s11
-	mov	r1, r8
+	mov	r1, r9
 	str	r1, [r7, #44]
 	@ norx_f.ae:89: s[12] = s12
-	str	r2, [r7, #48]
+	str	r3, [r7, #48]
 	@ norx_f.ae:90: s[13] = s13
 	ldr	r1, [sp, #20]
 	str	r1, [r7, #52]
@@ -4389,28 +3927,509 @@ norx32_4_1_finalize:
 	ldr	r1, [sp, #36]
 	str	r1, [r7, #56]
 	@ norx_f.ae:92: s[15] = s15
-	ldr	r1, [sp, #8]
+	mov	r1, lr
 	str	r1, [r7, #60]
 	@ norx32_4_1.ae:88: s[12 + i] = s[12 + i] ^ k[32 * i + 31 : 32 * i]
-	ldr	r0, [sp, #56]
-	eors	r2, r0
-	str	r2, [r7, #48]
-	ldr	r3, [sp, #20]
 	ldr	r0, [sp, #60]
 	eors	r3, r0
-	str	r3, [r7, #52]
-	ldr	r4, [sp, #36]
+	str	r3, [r7, #48]
+	ldr	r1, [r7, #52]
+	ldr	r0, [sp, #56]
+	eors	r1, r0
+	str	r1, [r7, #52]
+	ldr	r1, [r7, #56]
 	ldr	r0, [sp, #52]
+	eors	r1, r0
+	str	r1, [r7, #56]
+	ldr	r1, [r7, #60]
+	ldr	r0, [sp, #48]
+	eors	r1, r0
+	str	r1, [r7, #60]
+	@ norx_f.ae:72: @unroll(unroll)
+	ldr	r0, [r7]
+	mov	r9, r0
+	mov	r5, r7
+	ldr	r1, [r5, #4]
+	mov	r8, r1
+	ldr	r1, [r5, #8]
+	str	r1, [sp, #8]
+	ldr	r1, [r5, #12]
+	str	r1, [sp, #16]
+	ldr	r6, [r5, #16]
+	ldr	r4, [r5, #20]
+	ldr	r1, [r5, #24]
+	ldr	r3, [r5, #28]
+	mov	r12, r3
+	ldr	r3, [r5, #32]
+	ldr	r0, [r5, #36]
+	str	r0, [sp, #4]
+	ldr	r0, [r5, #40]
+	mov	r11, r0
+	ldr	r0, [r5, #44]
+	mov	r10, r0
+	ldr	r2, [r5, #48]
+	ldr	r0, [r5, #52]
+	str	r0, [sp, #20]
+	ldr	r0, [r5, #56]
+	str	r0, [sp, #32]
+	ldr	r0, [r5, #60]
+	mov	lr, r0
+	movs	r0, #0
+	str	r0, [sp, #36]
+.Lnorx32_4_1_finalize_loop3:
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r7, r9
+	eors	r7, r6
+	mov	r0, r9
+	ands	r0, r6
+	lsls	r5, r0, #1
+	eors	r7, r5
+	@ norx_f.ae:29: d = (a ^ d) >>> r0
+	eors	r2, r7
+	movs	r5, #8
+	rors	r2, r5
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r0, r3
+	eors	r0, r2
+	ands	r3, r2
+	lsls	r5, r3, #1
+	eors	r0, r5
+	@ norx_f.ae:31: b = (b ^ c) >>> r1
+	eors	r6, r0
+	movs	r5, #11
+	rors	r6, r5
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r3, r7
+	eors	r3, r6
+	ands	r7, r6
+	lsls	r5, r7, #1
+	eors	r3, r5
+	mov	r9, r3
+	@ norx_f.ae:33: d = (a ^ d) >>> r2
+	eors	r2, r3
+	movs	r5, #16
+	rors	r2, r5
+	str	r2, [sp]
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r2, r0
+	ldr	r3, [sp]
+	eors	r2, r3
+	ands	r0, r3
+	lsls	r0, r0, #1
+	eors	r2, r0
+	str	r2, [sp, #28]
+	@ norx_f.ae:35: b = (b ^ c) >>> r3
+	eors	r6, r2
+	movs	r2, #31
+	rors	r6, r2
+	str	r6, [sp, #12]
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r6, r8
+	eors	r6, r4
+	mov	r0, r8
+	ands	r0, r4
+	lsls	r0, r0, #1
+	eors	r6, r0
+	@ norx_f.ae:29: d = (a ^ d) >>> r0
+	ldr	r3, [sp, #20]
+	eors	r3, r6
+	movs	r5, #8
+	rors	r3, r5
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	ldr	r2, [sp, #4]
+	eors	r2, r3
+	ldr	r0, [sp, #4]
+	ands	r0, r3
+	lsls	r0, r0, #1
+	eors	r2, r0
+	@ norx_f.ae:31: b = (b ^ c) >>> r1
+	eors	r4, r2
+	movs	r0, #11
+	rors	r4, r0
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r0, r6
+	eors	r0, r4
+	ands	r6, r4
+	lsls	r5, r6, #1
+	eors	r0, r5
+	mov	r8, r0
+	@ norx_f.ae:33: d = (a ^ d) >>> r2
+	eors	r3, r0
+	movs	r6, #16
+	rors	r3, r6
+	str	r3, [sp, #4]
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r3, r2
+	ldr	r0, [sp, #4]
+	eors	r3, r0
+	ands	r2, r0
+	lsls	r2, r2, #1
+	eors	r3, r2
+	str	r3, [sp, #24]
+	@ norx_f.ae:35: b = (b ^ c) >>> r3
+	eors	r4, r3
+	movs	r2, #31
+	rors	r4, r2
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	ldr	r6, [sp, #8]
+	eors	r6, r1
+	ldr	r2, [sp, #8]
+	ands	r2, r1
+	lsls	r2, r2, #1
+	eors	r6, r2
+	@ norx_f.ae:29: d = (a ^ d) >>> r0
+	ldr	r3, [sp, #32]
+	eors	r3, r6
+	movs	r5, #8
+	rors	r3, r5
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r2, r11
+	eors	r2, r3
+	mov	r0, r11
+	ands	r0, r3
+	lsls	r0, r0, #1
+	eors	r2, r0
+	@ norx_f.ae:31: b = (b ^ c) >>> r1
+	eors	r1, r2
+	movs	r0, #11
+	rors	r1, r0
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r0, r6
+	eors	r0, r1
+	ands	r6, r1
+	lsls	r5, r6, #1
+	eors	r0, r5
+	str	r0, [sp, #20]
+	@ norx_f.ae:33: d = (a ^ d) >>> r2
+	eors	r3, r0
+	movs	r6, #16
+	rors	r3, r6
+	str	r3, [sp, #8]
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r3, r2
+	ldr	r0, [sp, #8]
+	eors	r3, r0
+	ands	r2, r0
+	lsls	r0, r2, #1
+	mov	r2, r3
+	eors	r2, r0
+	@ norx_f.ae:35: b = (b ^ c) >>> r3
+	eors	r1, r2
+	movs	r0, #31
+	rors	r1, r0
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	ldr	r7, [sp, #16]
+	mov	r0, r12
+	eors	r7, r0
+	ldr	r3, [sp, #16]
+	ands	r3, r0
+	lsls	r0, r3, #1
+	eors	r7, r0
+	@ norx_f.ae:29: d = (a ^ d) >>> r0
+	mov	r5, lr
+	eors	r5, r7
+	movs	r0, #8
+	rors	r5, r0
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r3, r10
+	eors	r3, r5
+	mov	r0, r10
+	ands	r0, r5
+	lsls	r0, r0, #1
+	eors	r3, r0
+	@ norx_f.ae:31: b = (b ^ c) >>> r1
+	mov	r6, r12
+	eors	r6, r3
+	movs	r0, #11
+	rors	r6, r0
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r0, r7
+	eors	r0, r6
+	ands	r7, r6
+	lsls	r7, r7, #1
+	eors	r0, r7
+	str	r0, [sp, #16]
+	@ norx_f.ae:33: d = (a ^ d) >>> r2
+	eors	r5, r0
+	movs	r0, #16
+	rors	r5, r0
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r0, r3
+	eors	r0, r5
+	ands	r3, r5
+	lsls	r3, r3, #1
+	eors	r0, r3
+	@ norx_f.ae:35: b = (b ^ c) >>> r3
+	eors	r6, r0
+	movs	r3, #31
+	rors	r6, r3
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r3, r9
+	eors	r3, r4
+	mov	r7, r9
+	ands	r7, r4
+	lsls	r7, r7, #1
+	eors	r3, r7
+	@ norx_f.ae:29: d = (a ^ d) >>> r0
+	eors	r5, r3
+	movs	r7, #8
+	rors	r5, r7
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r7, r2
+	eors	r7, r5
+	ands	r2, r5
+	lsls	r2, r2, #1
+	eors	r7, r2
+	@ norx_f.ae:31: b = (b ^ c) >>> r1
+	eors	r4, r7
+	movs	r2, #11
+	rors	r4, r2
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r2, r3
+	eors	r2, r4
+	ands	r3, r4
+	lsls	r3, r3, #1
+	eors	r2, r3
+	mov	r9, r2
+	@ norx_f.ae:33: d = (a ^ d) >>> r2
+	eors	r5, r2
+	movs	r3, #16
+	rors	r5, r3
+	mov	lr, r5
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r3, r7
+	mov	r2, r5
+	eors	r3, r2
+	ands	r7, r2
+	lsls	r7, r7, #1
+	eors	r3, r7
+	mov	r11, r3
+	@ norx_f.ae:35: b = (b ^ c) >>> r3
+	eors	r4, r3
+	movs	r2, #31
+	rors	r4, r2
+	str	r4, [sp, #40]
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r5, r8
+	eors	r5, r1
+	mov	r4, r8
+	ands	r4, r1
+	lsls	r4, r4, #1
+	eors	r5, r4
+	@ norx_f.ae:29: d = (a ^ d) >>> r0
+	ldr	r2, [sp]
+	eors	r2, r5
+	movs	r4, #8
+	rors	r2, r4
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r4, r0
+	eors	r4, r2
+	ands	r0, r2
+	lsls	r0, r0, #1
 	eors	r4, r0
-	str	r4, [r7, #56]
+	@ norx_f.ae:31: b = (b ^ c) >>> r1
+	eors	r1, r4
+	movs	r0, #11
+	rors	r1, r0
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r0, r5
+	eors	r0, r1
+	ands	r5, r1
+	lsls	r5, r5, #1
+	eors	r0, r5
+	mov	r8, r0
+	@ norx_f.ae:33: d = (a ^ d) >>> r2
+	eors	r2, r0
+	movs	r0, #16
+	rors	r2, r0
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r5, r4
+	eors	r5, r2
+	ands	r4, r2
+	lsls	r0, r4, #1
+	eors	r5, r0
+	mov	r10, r5
+	@ norx_f.ae:35: b = (b ^ c) >>> r3
+	eors	r1, r5
+	movs	r4, #31
+	rors	r1, r4
+	str	r1, [sp, #32]
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	ldr	r0, [sp, #20]
+	eors	r0, r6
+	ldr	r1, [sp, #20]
+	ands	r1, r6
+	lsls	r1, r1, #1
+	eors	r0, r1
+	@ norx_f.ae:29: d = (a ^ d) >>> r0
+	ldr	r7, [sp, #4]
+	eors	r7, r0
+	movs	r1, #8
+	rors	r7, r1
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	ldr	r5, [sp, #28]
+	eors	r5, r7
+	ldr	r1, [sp, #28]
+	ands	r1, r7
+	lsls	r1, r1, #1
+	eors	r5, r1
+	@ norx_f.ae:31: b = (b ^ c) >>> r1
+	eors	r6, r5
+	movs	r3, #11
+	rors	r6, r3
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r4, r0
+	eors	r4, r6
+	ands	r0, r6
+	lsls	r0, r0, #1
+	eors	r4, r0
+	@ norx_f.ae:33: d = (a ^ d) >>> r2
+	eors	r7, r4
+	movs	r0, #16
+	rors	r7, r0
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r0, r5
+	eors	r0, r7
+	ands	r5, r7
+	lsls	r3, r5, #1
+	eors	r0, r3
+	str	r0, [sp]
+	@ norx_f.ae:35: b = (b ^ c) >>> r3
+	eors	r6, r0
+	movs	r0, #31
+	rors	r6, r0
+	mov	r12, r6
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	ldr	r0, [sp, #16]
+	ldr	r1, [sp, #12]
+	eors	r0, r1
+	ldr	r3, [sp, #16]
+	ands	r3, r1
+	lsls	r1, r3, #1
+	eors	r0, r1
+	@ norx_f.ae:29: d = (a ^ d) >>> r0
+	ldr	r5, [sp, #8]
+	eors	r5, r0
+	movs	r1, #8
+	rors	r5, r1
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	ldr	r6, [sp, #24]
+	eors	r6, r5
+	ldr	r1, [sp, #24]
+	ands	r1, r5
+	lsls	r3, r1, #1
+	mov	r1, r6
+	eors	r1, r3
+	@ norx_f.ae:31: b = (b ^ c) >>> r1
+	ldr	r6, [sp, #12]
+	eors	r6, r1
+	movs	r3, #11
+	rors	r6, r3
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r3, r0
+	eors	r3, r6
+	ands	r0, r6
+	lsls	r0, r0, #1
+	eors	r3, r0
+	@ norx_f.ae:33: d = (a ^ d) >>> r2
+	eors	r5, r3
+	movs	r0, #16
+	rors	r5, r0
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r0, r1
+	eors	r0, r5
+	ands	r1, r5
+	lsls	r1, r1, #1
+	eors	r0, r1
+	@ norx_f.ae:35: b = (b ^ c) >>> r3
+	eors	r6, r0
+	movs	r1, #31
+	rors	r6, r1
+	str	r4, [sp, #8]
+	str	r3, [sp, #16]
+	ldr	r4, [sp, #40]
+	ldr	r1, [sp, #32]
+	ldr	r3, [sp]
+	str	r0, [sp, #4]
+	str	r7, [sp, #20]
+	str	r5, [sp, #32]
+	ldr	r0, [sp, #36]
+	adds	r0, #1
+	str	r0, [sp, #36]
+	cmp	r0, #4
+	bcs	.Lnorx32_4_1_finalize_far2
+	b	.Lnorx32_4_1_finalize_loop3
+.Lnorx32_4_1_finalize_far2:
+.Lnorx32_4_1_finalize_done4:
+	@ norx_f.ae:77: s[0] = s0
+	mov	r5, r9
+	ldr	r7, [sp, #44]
+	str	r5, [r7]
+	@ norx_f.ae:78: s[1] = s1
+	mov	r5, r8
+	str	r5, [r7, #4]
+	@ norx_f.ae:79: s[2] = s2
+	ldr	r5, [sp, #8]
+	str	r5, [r7, #8]
+	@ norx_f.ae:80: s[3] = s3
+	ldr	r5, [sp, #16]
+	str	r5, [r7, #12]
+	@ norx_f.ae:81: s[4] = s4
+	str	r6, [r7, #16]
+	@ norx_f.ae:82: s[5] = s5
+	str	r4, [r7, #20]
+	@ norx_f.ae:83: s[6] = s6
+	str	r1, [r7, #24]
+	@ norx_f.ae:84: s[7] = s7
+	mov	r1, r12
+	str	r1, [r7, #28]
+	@ norx_f.ae:85: s[8] = s8
+	str	r3, [r7, #32]
+	@ norx_f.ae:86: s[9] = s9
+	ldr	r1, [sp, #4]
+	str	r1, [r7, #36]
+	@ norx_f.ae:87: s[10] = s10
+	mov	r1, r11
+	str	r1, [r7, #40]
+	@ norx_f.ae:88: s[11] = s11
+	mov	r1, r10
+	str	r1, [r7, #44]
+	@ norx_f.ae:89: s[12] = s12
+	str	r2, [r7, #48]
+	@ norx_f.ae:90: s[13] = s13
+	ldr	r1, [sp, #20]
+	str	r1, [r7, #52]
+	@ norx_f.ae:91: s[14] = s14
+	ldr	r1, [sp, #32]
+	str	r1, [r7, #56]
+	@ norx_f.ae:92: s[15] = s15
+	mov	r1, lr
+	str	r1, [r7, #60]
+	@ norx32_4_1.ae:88: s[12 + i] = s[12 + i] ^ k[32 * i + 31 : 32 * i]
+	ldr	r0, [sp, #60]
+	eors	r2, r0
+	str	r2, [r7, #48]
+	ldr	r1, [r7, #52]
+	ldr	r0, [sp, #56]
+	eors	r1, r0
+	str	r1, [r7, #52]
+	ldr	r1, [r7, #56]
+	ldr	r0, [sp, #52]
+	eors	r1, r0
+	str	r1, [r7, #56]
+	ldr	r1, [r7, #60]
 	ldr	r0, [sp, #48]
 	eors	r1, r0
 	str	r1, [r7, #60]
 	@ norx32_4_1.ae:115: return cat(s[15], s[14], s[13], s[12])
+	ldr	r3, [r7, #56]
+	mov	r0, r7
+	ldr	r4, [r0, #52]
+	ldr	r2, [r0, #48]
 	ldr	r5, [sp, #64]
 	str	r2, [r5]
-	str	r3, [r5, #4]
-	str	r4, [r5, #8]
+	str	r4, [r5, #4]
+	str	r3, [r5, #8]
 	str	r1, [r5, #12]
 	add	sp, #68
 	pop	{r4, r5, r6, r7}
@@ -4425,7 +4444,7 @@ norx32_4_1_finalize:
 
 @ --- norx32_4_1_initialize: norx32_4_1.initialize
 @     frame 80 bytes (31 spill slots, 16 on the stack; locals 16), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 992 bytes of code and literals
+@     estimated 982 bytes of code and literals
 	.section .text.norx32_4_1_initialize,"ax",%progbits
 	.global norx32_4_1_initialize
 	.type norx32_4_1_initialize, %function
@@ -4439,15 +4458,15 @@ norx32_4_1_initialize:
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
 	sub	sp, #80
-	str	r0, [sp, #60]
-	ldr	r0, [r1]
-	str	r0, [sp, #56]
-	ldr	r0, [r1, #4]
-	str	r0, [sp, #52]
-	ldr	r0, [r1, #8]
-	str	r0, [sp, #48]
-	ldr	r0, [r1, #12]
 	str	r0, [sp, #44]
+	ldr	r0, [r1]
+	str	r0, [sp, #60]
+	ldr	r0, [r1, #4]
+	str	r0, [sp, #56]
+	ldr	r0, [r1, #8]
+	str	r0, [sp, #52]
+	ldr	r0, [r1, #12]
+	str	r0, [sp, #48]
 	@ norx32_4_1.ae:68: n = load_le(nonce, 0, 16)
 	movs	r0, #3
 	tst	r2, r0
@@ -4464,77 +4483,89 @@ norx32_4_1_initialize:
 .Lnorx32_4_1_initialize_cpyd3:
 	mov	r2, r3
 .Lnorx32_4_1_initialize_words2:
-	ldm	r2, {r1, r2, r3, r4}
+	ldr	r1, [r2]
 	@ norx32_4_1.ae:70: s[i] = n[32 * i + 31 : 32 * i]
-	ldr	r6, [sp, #60]
-	str	r1, [r6]
+	ldr	r3, [sp, #44]
+	str	r1, [r3]
 	@ norx32_4_1.ae:71: s[4 + i] = k[32 * i + 31 : 32 * i]
-	ldr	r5, [sp, #56]
-	str	r5, [r6, #16]
+	ldr	r1, [sp, #60]
+	str	r1, [r3, #16]
+	@ norx32_4_1.ae:68: n = load_le(nonce, 0, 16)
+	ldr	r1, [r2, #4]
 	@ norx32_4_1.ae:70: s[i] = n[32 * i + 31 : 32 * i]
-	str	r2, [r6, #4]
+	str	r1, [r3, #4]
 	@ norx32_4_1.ae:71: s[4 + i] = k[32 * i + 31 : 32 * i]
-	ldr	r5, [sp, #52]
-	str	r5, [r6, #20]
+	ldr	r1, [sp, #56]
+	str	r1, [r3, #20]
+	@ norx32_4_1.ae:68: n = load_le(nonce, 0, 16)
+	ldr	r1, [r2, #8]
 	@ norx32_4_1.ae:70: s[i] = n[32 * i + 31 : 32 * i]
-	str	r3, [r6, #8]
+	str	r1, [r3, #8]
+	@ norx32_4_1.ae:68: n = load_le(nonce, 0, 16)
+	ldr	r2, [r2, #12]
 	@ norx32_4_1.ae:71: s[4 + i] = k[32 * i + 31 : 32 * i]
-	ldr	r5, [sp, #48]
-	str	r5, [r6, #24]
+	ldr	r1, [sp, #52]
+	str	r1, [r3, #24]
 	@ norx32_4_1.ae:70: s[i] = n[32 * i + 31 : 32 * i]
-	str	r4, [r6, #12]
+	str	r2, [r3, #12]
 	@ norx32_4_1.ae:71: s[4 + i] = k[32 * i + 31 : 32 * i]
-	ldr	r5, [sp, #44]
-	str	r5, [r6, #28]
+	ldr	r1, [sp, #48]
+	str	r1, [r3, #28]
 	@ norx32_4_1.ae:73: s[8] = u8
-	ldr	r5, =0xa3d8d930
-	str	r5, [r6, #32]
+	ldr	r1, =0xa3d8d930
+	str	r1, [r3, #32]
 	@ norx32_4_1.ae:74: s[9] = u9
-	ldr	r5, =0x3fa8b72c
-	str	r5, [r6, #36]
+	ldr	r1, =0x3fa8b72c
+	str	r1, [r3, #36]
 	@ norx32_4_1.ae:75: s[10] = u10
-	ldr	r5, =0xed84eb49
-	str	r5, [r6, #40]
+	ldr	r1, =0xed84eb49
+	str	r1, [r3, #40]
 	@ norx32_4_1.ae:76: s[11] = u11
-	ldr	r5, =0xedca4787
-	str	r5, [r6, #44]
+	ldr	r1, =0xedca4787
+	str	r1, [r3, #44]
 	@ norx32_4_1.ae:77: s[12] = u12 ^ w
-	ldr	r5, =0x335463cb
-	str	r5, [r6, #48]
+	ldr	r1, =0x335463cb
+	str	r1, [r3, #48]
 	@ norx32_4_1.ae:78: s[13] = u13 ^ rounds
-	ldr	r5, =0xf994220f
-	str	r5, [r6, #52]
+	ldr	r1, =0xf994220f
+	str	r1, [r3, #52]
 	@ norx32_4_1.ae:79: s[14] = u14 ^ p
-	ldr	r5, =0xbe0bf5c8
-	str	r5, [r6, #56]
+	ldr	r1, =0xbe0bf5c8
+	str	r1, [r3, #56]
 	@ norx32_4_1.ae:80: s[15] = u15 ^ t
-	ldr	r5, =0xd7c49184
-	str	r5, [r6, #60]
+	ldr	r1, =0xd7c49184
+	str	r1, [r3, #60]
 	@ norx_f.ae:72: @unroll(unroll)
+	ldr	r0, [r3]
+	mov	r9, r0
+	ldr	r1, [r3, #4]
+	mov	r8, r1
+	ldr	r1, [r3, #8]
+	str	r1, [sp, #8]
+	ldr	r1, [r3, #12]
+	str	r1, [sp, #16]
+	ldr	r6, [r3, #16]
+	ldr	r4, [r3, #20]
+	ldr	r1, [r3, #24]
+	ldr	r3, [r3, #28]
+	mov	r12, r3
+	ldr	r5, [sp, #44]
+	ldr	r3, [r5, #32]
+	ldr	r0, [r5, #36]
+	str	r0, [sp, #4]
+	ldr	r0, [r5, #40]
+	mov	r11, r0
+	ldr	r0, [r5, #44]
+	mov	r10, r0
+	ldr	r2, [r5, #48]
+	ldr	r0, [r5, #52]
+	str	r0, [sp, #20]
+	ldr	r0, [r5, #56]
+	str	r0, [sp, #32]
+	ldr	r0, [r5, #60]
+	mov	lr, r0
 	movs	r0, #0
 	str	r0, [sp, #36]
-	mov	r9, r1
-	mov	r8, r2
-	str	r3, [sp, #8]
-	str	r4, [sp, #16]
-	ldr	r6, [sp, #56]
-	ldr	r4, [sp, #52]
-	ldr	r1, [sp, #48]
-	ldr	r3, [sp, #44]
-	mov	lr, r3
-	ldr	r3, =0xa3d8d930
-	ldr	r0, =0x3fa8b72c
-	str	r0, [sp, #4]
-	ldr	r0, =0xed84eb49
-	mov	r11, r0
-	ldr	r0, =0xedca4787
-	mov	r10, r0
-	ldr	r2, =0x335463cb
-	ldr	r0, =0xf994220f
-	str	r0, [sp, #20]
-	ldr	r0, =0xbe0bf5c8
-	str	r0, [sp, #32]
-	mov	r12, r5
 .Lnorx32_4_1_initialize_loop5:
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r7, r9
@@ -4678,14 +4709,14 @@ norx32_4_1_initialize:
 	rors	r1, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	ldr	r7, [sp, #16]
-	mov	r0, lr
+	mov	r0, r12
 	eors	r7, r0
 	ldr	r3, [sp, #16]
 	ands	r3, r0
 	lsls	r0, r3, #1
 	eors	r7, r0
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r5, r12
+	mov	r5, lr
 	eors	r5, r7
 	movs	r0, #8
 	rors	r5, r0
@@ -4697,7 +4728,7 @@ norx32_4_1_initialize:
 	lsls	r0, r0, #1
 	eors	r3, r0
 	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	mov	r6, lr
+	mov	r6, r12
 	eors	r6, r3
 	movs	r0, #11
 	rors	r6, r0
@@ -4754,7 +4785,7 @@ norx32_4_1_initialize:
 	eors	r5, r2
 	movs	r3, #16
 	rors	r5, r3
-	mov	r12, r5
+	mov	lr, r5
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r3, r7
 	mov	r2, r5
@@ -4857,7 +4888,7 @@ norx32_4_1_initialize:
 	eors	r6, r0
 	movs	r0, #31
 	rors	r6, r0
-	mov	lr, r6
+	mov	r12, r6
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	ldr	r0, [sp, #16]
 	ldr	r1, [sp, #12]
@@ -4922,7 +4953,7 @@ norx32_4_1_initialize:
 .Lnorx32_4_1_initialize_done6:
 	@ norx_f.ae:77: s[0] = s0
 	mov	r5, r9
-	ldr	r7, [sp, #60]
+	ldr	r7, [sp, #44]
 	str	r5, [r7]
 	@ norx_f.ae:78: s[1] = s1
 	mov	r5, r8
@@ -4940,7 +4971,7 @@ norx32_4_1_initialize:
 	@ norx_f.ae:83: s[6] = s6
 	str	r1, [r7, #24]
 	@ norx_f.ae:84: s[7] = s7
-	mov	r1, lr
+	mov	r1, r12
 	str	r1, [r7, #28]
 	@ norx_f.ae:85: s[8] = s8
 	str	r3, [r7, #32]
@@ -4962,22 +4993,22 @@ norx32_4_1_initialize:
 	ldr	r1, [sp, #32]
 	str	r1, [r7, #56]
 	@ norx_f.ae:92: s[15] = s15
-	mov	r1, r12
+	mov	r1, lr
 	str	r1, [r7, #60]
 	@ norx32_4_1.ae:88: s[12 + i] = s[12 + i] ^ k[32 * i + 31 : 32 * i]
-	ldr	r0, [sp, #56]
+	ldr	r0, [sp, #60]
 	eors	r2, r0
 	str	r2, [r7, #48]
-	ldr	r1, [sp, #20]
-	ldr	r0, [sp, #52]
+	ldr	r1, [r7, #52]
+	ldr	r0, [sp, #56]
 	eors	r1, r0
 	str	r1, [r7, #52]
-	ldr	r1, [sp, #32]
-	ldr	r0, [sp, #48]
+	ldr	r1, [r7, #56]
+	ldr	r0, [sp, #52]
 	eors	r1, r0
 	str	r1, [r7, #56]
-	mov	r1, r12
-	ldr	r0, [sp, #44]
+	ldr	r1, [r7, #60]
+	ldr	r0, [sp, #48]
 	eors	r1, r0
 	str	r1, [r7, #60]
 	add	sp, #80

@@ -1020,7 +1020,7 @@ ocb3_encrypt_with:
 
 @ --- ocb3_decrypt_with: ocb3.decrypt_with
 @     frame 108 bytes (64 spill slots, 18 on the stack; locals 32), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 1820 bytes of code and literals
+@     estimated 1816 bytes of code and literals
 	.section .text.ocb3_decrypt_with,"ax",%progbits
 	.global ocb3_decrypt_with
 	.type ocb3_decrypt_with, %function
@@ -1519,8 +1519,7 @@ ocb3_decrypt_with:
 	@ ocb3.ae:109: for j in last..k {
 	mov	r3, r0
 	movs	r5, #7
-	mov	r0, r8
-	cmp	r5, r0
+	cmp	r5, r8
 	bcs	.Locb3_decrypt_with_done22
 .Locb3_decrypt_with_loop21:
 	@ ocb3.ae:44: return (s << 1) ^ (if s[127] == 1 then 0x87 as u128 else 0)
@@ -1540,8 +1539,7 @@ ocb3_decrypt_with:
 	eors	r7, r2
 	mov	r2, r6
 	adds	r5, #1
-	mov	r0, r8
-	cmp	r5, r0
+	cmp	r5, r8
 	bcc	.Locb3_decrypt_with_loop21
 .Locb3_decrypt_with_done22:
 	mov	r11, r7

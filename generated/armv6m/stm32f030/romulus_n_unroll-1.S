@@ -293,7 +293,7 @@ romulus_n_key_setup:
 
 @ --- romulus_n_encrypt_with: romulus_n.encrypt_with
 @     frame 400 bytes (19 spill slots, 9 on the stack; locals 360), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 860 bytes of code and literals
+@     estimated 858 bytes of code and literals
 	.section .text.romulus_n_encrypt_with,"ax",%progbits
 	.global romulus_n_encrypt_with
 	.type romulus_n_encrypt_with, %function
@@ -599,8 +599,7 @@ romulus_n_encrypt_with:
 .Lromulus_n_encrypt_with_stored15:
 	@ romulus_n.ae:125: d = if rest > 16 then 0x04 else if rest == 16 then 0x14 else 0x15 as u8
 	movs	r2, #16
-	mov	r0, r10
-	cmp	r2, r0
+	cmp	r2, r10
 	movs	r2, #0
 	sbcs	r2, r2
 	mov	r4, r10
@@ -770,7 +769,7 @@ romulus_n_encrypt_with:
 
 @ --- romulus_n_decrypt_with: romulus_n.decrypt_with
 @     frame 408 bytes (28 spill slots, 11 on the stack; locals 360), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 962 bytes of code and literals
+@     estimated 960 bytes of code and literals
 	.section .text.romulus_n_decrypt_with,"ax",%progbits
 	.global romulus_n_decrypt_with
 	.type romulus_n_decrypt_with, %function
@@ -1103,8 +1102,7 @@ romulus_n_decrypt_with:
 .Lromulus_n_decrypt_with_stored19:
 	@ romulus_n.ae:150: d = if rest > 16 then 0x04 else if rest == 16 then 0x14 else 0x15 as u8
 	movs	r1, #16
-	mov	r0, r9
-	cmp	r1, r0
+	cmp	r1, r9
 	movs	r4, #0
 	sbcs	r4, r4
 	mov	r1, r9
@@ -1571,7 +1569,7 @@ romulus_n_E_tk23_rows:
 
 @ --- romulus_n_absorb_ad: romulus_n.absorb_ad
 @     frame 96 bytes (19 spill slots, 8 on the stack; locals 56), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 794 bytes of code and literals
+@     estimated 792 bytes of code and literals
 	.section .text.romulus_n_absorb_ad,"ax",%progbits
 	.global romulus_n_absorb_ad
 	.type romulus_n_absorb_ad, %function
@@ -1860,8 +1858,7 @@ romulus_n_absorb_ad:
 	orrs	r2, r0
 	@ romulus_n.ae:92: if r > 16 {
 	movs	r1, #16
-	mov	r0, r9
-	cmp	r1, r0
+	cmp	r1, r9
 	movs	r1, #0
 	adcs	r1, r1
 	movs	r0, #1

@@ -3752,7 +3752,7 @@ norx32_4_1_absorb_header:
 
 
 ; --- norx32_4_1_finalize: norx32_4_1.finalize
-;     frame 0 bytes (0 spill slots, locals 0), saves r5, r6, r7, r8, r9, r10
+;     frame 0 bytes (0 spill slots, locals 0), saves r8, r9, r10
 ;     estimated 264 bytes of code
 	.section .text.norx32_4_1_finalize,"ax",@progbits
 	.local norx32_4_1_finalize
@@ -3762,9 +3762,6 @@ norx32_4_1_finalize:
 	push	r10
 	push	r9
 	push	r8
-	push	r7
-	push	r6
-	push	r5
 	mov	r12, r8
 	mov	r13, r9
 	mov	r14, r10
@@ -3804,24 +3801,24 @@ norx32_4_1_finalize:
 	mov	r8, r12
 	call	#norx32_4_1_F_permute
 	; norx32_4_1.ae:88: s[12 + i] = s[12 + i] ^ k[32 * i + 31 : 32 * i]
-	mov	48(r8), r5
-	xor	@r9+, r5
-	mov	50(r8), r6
-	xor	@r9+, r6
-	mov	r5, 48(r8)
-	mov	r6, 50(r8)
-	mov	52(r8), r7
-	xor	@r9+, r7
-	mov	54(r8), r11
-	xor	@r9+, r11
-	mov	r7, 52(r8)
-	mov	r11, 54(r8)
-	mov	56(r8), r12
-	xor	@r9+, r12
-	mov	58(r8), r13
-	xor	@r9+, r13
-	mov	r12, 56(r8)
-	mov	r13, 58(r8)
+	mov	48(r8), r14
+	xor	@r9+, r14
+	mov	50(r8), r15
+	xor	@r9+, r15
+	mov	r14, 48(r8)
+	mov	r15, 50(r8)
+	mov	52(r8), r14
+	xor	@r9+, r14
+	mov	54(r8), r15
+	xor	@r9+, r15
+	mov	r14, 52(r8)
+	mov	r15, 54(r8)
+	mov	56(r8), r14
+	xor	@r9+, r14
+	mov	58(r8), r15
+	xor	@r9+, r15
+	mov	r14, 56(r8)
+	mov	r15, 58(r8)
 	mov	60(r8), r14
 	xor	@r9+, r14
 	mov	62(r8), r15
@@ -3829,17 +3826,14 @@ norx32_4_1_finalize:
 	mov	r14, 60(r8)
 	mov	r15, 62(r8)
 	; norx32_4_1.ae:115: return cat(s[15], s[14], s[13], s[12])
-	mov	r5, 0(r10)
-	mov	r6, 2(r10)
-	mov	r7, 4(r10)
-	mov	r11, 6(r10)
-	mov	r12, 8(r10)
-	mov	r13, 10(r10)
+	mov	48(r8), 0(r10)
+	mov	50(r8), 2(r10)
+	mov	52(r8), 4(r10)
+	mov	54(r8), 6(r10)
+	mov	56(r8), 8(r10)
+	mov	58(r8), 10(r10)
 	mov	r14, 12(r10)
 	mov	r15, 14(r10)
-	pop	r5
-	pop	r6
-	pop	r7
 	pop	r8
 	pop	r9
 	pop	r10

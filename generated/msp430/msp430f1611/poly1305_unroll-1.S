@@ -208,7 +208,7 @@ poly1305_setup:
 
 ; --- poly1305_block: poly1305.block
 ;     frame 20 bytes (0 spill slots, locals 20), saves r6, r7, r8, r9, r10
-;     estimated 828 bytes of code
+;     estimated 830 bytes of code
 	.section .text.poly1305_block,"ax",@progbits
 	.global poly1305_block
 	.type poly1305_block, @function
@@ -226,9 +226,9 @@ poly1305_block:
 	mov	@r12, r10
 	add	r15, r10
 	; poly1305.ae:44: h[i] = t & mask
-	mov	r10, r9
-	and	#8191, r9
-	mov	r9, 0(r12)
+	mov	r10, r15
+	and	#8191, r15
+	mov	r15, 0(r12)
 	; poly1305.ae:45: c = t >> limb_bits
 	swpb	r10
 	mov.b	r10, r10
@@ -248,22 +248,22 @@ poly1305_block:
 	rla	r11
 	rlc	r15
 	and	#8191, r15
-	mov	2(r12), r8
-	add	r15, r8
-	add	r10, r8
+	mov	2(r12), r9
+	add	r15, r9
+	add	r10, r9
 	; poly1305.ae:44: h[i] = t & mask
-	mov	r8, r15
+	mov	r9, r15
 	and	#8191, r15
 	mov	r15, 2(r12)
 	; poly1305.ae:45: c = t >> limb_bits
-	swpb	r8
-	mov.b	r8, r8
+	swpb	r9
+	mov.b	r9, r9
 	clrc
-	rrc	r8
-	rra	r8
-	rra	r8
-	rra	r8
-	rra	r8
+	rrc	r9
+	rra	r9
+	rra	r9
+	rra	r9
+	rra	r9
 	; poly1305.ae:43: t = h[i] + (m[13 * i + 12 : 13 * i] as u16) + c
 	mov	2(r14), r11
 	mov	4(r14), r15
@@ -282,7 +282,7 @@ poly1305_block:
 	and	#8191, r15
 	mov	4(r12), r10
 	add	r15, r10
-	add	r8, r10
+	add	r9, r10
 	; poly1305.ae:44: h[i] = t & mask
 	mov	r10, r15
 	and	#8191, r15
@@ -297,32 +297,32 @@ poly1305_block:
 	rra	r10
 	rra	r10
 	; poly1305.ae:43: t = h[i] + (m[13 * i + 12 : 13 * i] as u16) + c
-	mov	4(r14), r8
-	mov	r8, r11
+	mov	4(r14), r9
+	mov	r9, r11
 	mov	6(r14), r15
 	swpb	r15
 	swpb	r11
 	xor.b	r15, r11
 	xor	r15, r11
-	bit	#128, r8
+	bit	#128, r9
 	rlc	r11
 	and	#8191, r11
-	mov	6(r12), r8
-	add	r11, r8
-	add	r10, r8
+	mov	6(r12), r9
+	add	r11, r9
+	add	r10, r9
 	; poly1305.ae:44: h[i] = t & mask
-	mov	r8, r15
+	mov	r9, r15
 	and	#8191, r15
 	mov	r15, 6(r12)
 	; poly1305.ae:45: c = t >> limb_bits
-	swpb	r8
-	mov.b	r8, r8
+	swpb	r9
+	mov.b	r9, r9
 	clrc
-	rrc	r8
-	rra	r8
-	rra	r8
-	rra	r8
-	rra	r8
+	rrc	r9
+	rra	r9
+	rra	r9
+	rra	r9
+	rra	r9
 	; poly1305.ae:43: t = h[i] + (m[13 * i + 12 : 13 * i] as u16) + c
 	mov	6(r14), r10
 	mov	8(r14), r15
@@ -337,7 +337,7 @@ poly1305_block:
 	and	#8191, r10
 	mov	8(r12), r11
 	add	r10, r11
-	add	r8, r11
+	add	r9, r11
 	; poly1305.ae:44: h[i] = t & mask
 	mov	r11, r15
 	and	#8191, r15
@@ -356,22 +356,22 @@ poly1305_block:
 	clrc
 	rrc	r15
 	and	#8191, r15
-	mov	10(r12), r8
-	add	r15, r8
-	add	r11, r8
+	mov	10(r12), r9
+	add	r15, r9
+	add	r11, r9
 	; poly1305.ae:44: h[i] = t & mask
-	mov	r8, r15
+	mov	r9, r15
 	and	#8191, r15
 	mov	r15, 10(r12)
 	; poly1305.ae:45: c = t >> limb_bits
-	swpb	r8
-	mov.b	r8, r8
+	swpb	r9
+	mov.b	r9, r9
 	clrc
-	rrc	r8
-	rra	r8
-	rra	r8
-	rra	r8
-	rra	r8
+	rrc	r9
+	rra	r9
+	rra	r9
+	rra	r9
+	rra	r9
 	; poly1305.ae:43: t = h[i] + (m[13 * i + 12 : 13 * i] as u16) + c
 	mov	8(r14), r11
 	mov	10(r14), r15
@@ -382,7 +382,7 @@ poly1305_block:
 	and	#8191, r15
 	mov	12(r12), r10
 	add	r15, r10
-	add	r8, r10
+	add	r9, r10
 	; poly1305.ae:44: h[i] = t & mask
 	mov	r10, r15
 	and	#8191, r15
@@ -410,22 +410,22 @@ poly1305_block:
 	rla	r11
 	rlc	r15
 	and	#8191, r15
-	mov	14(r12), r8
-	add	r15, r8
-	add	r10, r8
+	mov	14(r12), r9
+	add	r15, r9
+	add	r10, r9
 	; poly1305.ae:44: h[i] = t & mask
-	mov	r8, r15
+	mov	r9, r15
 	and	#8191, r15
 	mov	r15, 14(r12)
 	; poly1305.ae:45: c = t >> limb_bits
-	swpb	r8
-	mov.b	r8, r8
+	swpb	r9
+	mov.b	r9, r9
 	clrc
-	rrc	r8
-	rra	r8
-	rra	r8
-	rra	r8
-	rra	r8
+	rrc	r9
+	rra	r9
+	rra	r9
+	rra	r9
+	rra	r9
 	; poly1305.ae:43: t = h[i] + (m[13 * i + 12 : 13 * i] as u16) + c
 	mov	12(r14), r11
 	mov	14(r14), r15
@@ -436,7 +436,7 @@ poly1305_block:
 	and	#8191, r11
 	mov	16(r12), r10
 	add	r11, r10
-	add	r8, r10
+	add	r9, r10
 	; poly1305.ae:44: h[i] = t & mask
 	mov	r10, r15
 	and	#8191, r15
@@ -484,8 +484,9 @@ poly1305_block:
 	rla	r15
 	rla	r15
 	add	r15, r14
-	add	r14, r9
-	mov	r9, 0(r12)
+	mov	@r12, r15
+	add	r14, r15
+	mov	r15, 0(r12)
 	; poly1305.ae:51: @unroll(unroll)
 	mov	#0, r7
 	mov	#0, r10

@@ -2183,7 +2183,7 @@ chacha20_poly1305_C_block:
 
 ; --- chacha20_poly1305_P_block: chacha20_poly1305.P.block
 ;     frame 20 bytes (0 spill slots, locals 20), saves r6, r7, r8, r9, r10
-;     estimated 718 bytes of code
+;     estimated 720 bytes of code
 	.section .text.chacha20_poly1305_P_block,"ax",@progbits
 	.local chacha20_poly1305_P_block
 	.type chacha20_poly1305_P_block, @function
@@ -2197,9 +2197,9 @@ chacha20_poly1305_P_block:
 	mov	@r12, r10
 	add	r15, r10
 	; poly1305.ae:44: h[i] = t & mask
-	mov	r10, r9
-	and	#8191, r9
-	mov	r9, 0(r12)
+	mov	r10, r15
+	and	#8191, r15
+	mov	r15, 0(r12)
 	; poly1305.ae:45: c = t >> limb_bits
 	swpb	r10
 	mov.b	r10, r10
@@ -2215,18 +2215,18 @@ chacha20_poly1305_P_block:
 	rla	r11
 	rlc	r15
 	and	#8191, r15
-	mov	2(r12), r8
-	add	r15, r8
-	add	r10, r8
+	mov	2(r12), r9
+	add	r15, r9
+	add	r10, r9
 	; poly1305.ae:44: h[i] = t & mask
-	mov	r8, r15
+	mov	r9, r15
 	and	#8191, r15
 	mov	r15, 2(r12)
 	; poly1305.ae:45: c = t >> limb_bits
-	swpb	r8
-	mov.b	r8, r8
-	rrum.w	#4, r8
-	rrum.w	#1, r8
+	swpb	r9
+	mov.b	r9, r9
+	rrum.w	#4, r9
+	rrum.w	#1, r9
 	; poly1305.ae:43: t = h[i] + (m[13 * i + 12 : 13 * i] as u16) + c
 	mov	2(r14), r11
 	mov	4(r14), r15
@@ -2245,7 +2245,7 @@ chacha20_poly1305_P_block:
 	and	#8191, r15
 	mov	4(r12), r10
 	add	r15, r10
-	add	r8, r10
+	add	r9, r10
 	; poly1305.ae:44: h[i] = t & mask
 	mov	r10, r15
 	and	#8191, r15
@@ -2256,28 +2256,28 @@ chacha20_poly1305_P_block:
 	rrum.w	#4, r10
 	rrum.w	#1, r10
 	; poly1305.ae:43: t = h[i] + (m[13 * i + 12 : 13 * i] as u16) + c
-	mov	4(r14), r8
-	mov	r8, r11
+	mov	4(r14), r9
+	mov	r9, r11
 	mov	6(r14), r15
 	swpb	r15
 	swpb	r11
 	xor.b	r15, r11
 	xor	r15, r11
-	bit	#128, r8
+	bit	#128, r9
 	rlc	r11
 	and	#8191, r11
-	mov	6(r12), r8
-	add	r11, r8
-	add	r10, r8
+	mov	6(r12), r9
+	add	r11, r9
+	add	r10, r9
 	; poly1305.ae:44: h[i] = t & mask
-	mov	r8, r15
+	mov	r9, r15
 	and	#8191, r15
 	mov	r15, 6(r12)
 	; poly1305.ae:45: c = t >> limb_bits
-	swpb	r8
-	mov.b	r8, r8
-	rrum.w	#4, r8
-	rrum.w	#1, r8
+	swpb	r9
+	mov.b	r9, r9
+	rrum.w	#4, r9
+	rrum.w	#1, r9
 	; poly1305.ae:43: t = h[i] + (m[13 * i + 12 : 13 * i] as u16) + c
 	mov	6(r14), r10
 	mov	8(r14), r15
@@ -2292,7 +2292,7 @@ chacha20_poly1305_P_block:
 	and	#8191, r10
 	mov	8(r12), r11
 	add	r10, r11
-	add	r8, r11
+	add	r9, r11
 	; poly1305.ae:44: h[i] = t & mask
 	mov	r11, r15
 	and	#8191, r15
@@ -2306,18 +2306,18 @@ chacha20_poly1305_P_block:
 	mov	8(r14), r15
 	rrum.w	#1, r15
 	and	#8191, r15
-	mov	10(r12), r8
-	add	r15, r8
-	add	r11, r8
+	mov	10(r12), r9
+	add	r15, r9
+	add	r11, r9
 	; poly1305.ae:44: h[i] = t & mask
-	mov	r8, r15
+	mov	r9, r15
 	and	#8191, r15
 	mov	r15, 10(r12)
 	; poly1305.ae:45: c = t >> limb_bits
-	swpb	r8
-	mov.b	r8, r8
-	rrum.w	#4, r8
-	rrum.w	#1, r8
+	swpb	r9
+	mov.b	r9, r9
+	rrum.w	#4, r9
+	rrum.w	#1, r9
 	; poly1305.ae:43: t = h[i] + (m[13 * i + 12 : 13 * i] as u16) + c
 	mov	8(r14), r11
 	mov	10(r14), r15
@@ -2328,7 +2328,7 @@ chacha20_poly1305_P_block:
 	and	#8191, r15
 	mov	12(r12), r10
 	add	r15, r10
-	add	r8, r10
+	add	r9, r10
 	; poly1305.ae:44: h[i] = t & mask
 	mov	r10, r15
 	and	#8191, r15
@@ -2352,18 +2352,18 @@ chacha20_poly1305_P_block:
 	rla	r11
 	rlc	r15
 	and	#8191, r15
-	mov	14(r12), r8
-	add	r15, r8
-	add	r10, r8
+	mov	14(r12), r9
+	add	r15, r9
+	add	r10, r9
 	; poly1305.ae:44: h[i] = t & mask
-	mov	r8, r15
+	mov	r9, r15
 	and	#8191, r15
 	mov	r15, 14(r12)
 	; poly1305.ae:45: c = t >> limb_bits
-	swpb	r8
-	mov.b	r8, r8
-	rrum.w	#4, r8
-	rrum.w	#1, r8
+	swpb	r9
+	mov.b	r9, r9
+	rrum.w	#4, r9
+	rrum.w	#1, r9
 	; poly1305.ae:43: t = h[i] + (m[13 * i + 12 : 13 * i] as u16) + c
 	mov	12(r14), r11
 	mov	14(r14), r15
@@ -2374,7 +2374,7 @@ chacha20_poly1305_P_block:
 	and	#8191, r11
 	mov	16(r12), r10
 	add	r11, r10
-	add	r8, r10
+	add	r9, r10
 	; poly1305.ae:44: h[i] = t & mask
 	mov	r10, r15
 	and	#8191, r15
@@ -2413,8 +2413,9 @@ chacha20_poly1305_P_block:
 	mov	r14, r15
 	rlam.w	#2, r15
 	add	r15, r14
-	add	r14, r9
-	mov	r9, 0(r12)
+	mov	@r12, r15
+	add	r14, r15
+	mov	r15, 0(r12)
 	; poly1305.ae:51: @unroll(unroll)
 	mov	#0, r7
 	mov	#0, r10

@@ -1,6 +1,7 @@
 """Loads of an element just stored read the stored value (aedsl/ir/passes/store_forwarding.py):
-what may write the element in between keeps the load, and the rewritten modules compute what
-their specs say (translation validation on random inputs)."""
+what may write the element in between keeps the load, so does a store more than WINDOW ops
+back, and the rewritten modules compute what their specs say (translation validation on random
+inputs)."""
 from __future__ import annotations
 
 import pytest
@@ -30,6 +31,7 @@ def _module(tmp_path, text):
     ("    for i in 0..2 {\n        s[i] = s[i] ^ x\n    }\n", 1),      # a loop that writes s
     ("    s[x & 1] = x\n", 1),                  # an index that may be 0
     ("    s[1] = x\n", 0),                      # another constant index: another element
+    ("    x = ((x <<< 1) ^ 3) + 7\n", 1),       # more than WINDOW ops further: held no longer
 ])
 def test_what_may_write_the_element_keeps_the_load(tmp_path, between, kept):
     before = _module(tmp_path, f"""spec s
@@ -40,7 +42,7 @@ fn g(s: u16[2], x: u16) -> u16 {{
 fn f(x: u16) -> u16 {{
     var s: u16[2]
     s[0] = x ^ 0x1234
-{between}    return s[0] <<< 5
+{between}    return (s[0] <<< 5) ^ x
 }}
 """)
     after = store_forwarding.run(before, {})

@@ -601,6 +601,17 @@ def test_compiled_romulus_adds_a_high_register_directly(monkeypatch):
     assert len(on.splitlines()) == len(off.splitlines()) - len(direct.findall(on))
 
 
+def test_compiled_loop_bound_in_a_high_register_is_compared_directly(monkeypatch):
+    # Ascon-128's message loop: its block count spilled to a high register, read by the
+    # latch's compare (CMP T2), not copied to a low register first
+    direct = re.compile(r"^\tcmp\tr[0-7], (?:r(?:8|9|1[0-2])|lr)$", re.M)
+    on = _compile(monkeypatch, "specs/schemes/ascon128.ae", "ascon128_encrypt_with", entry="encrypt_with")
+    off = _compile(monkeypatch, "specs/schemes/ascon128.ae", "ascon128_encrypt_with", entry="encrypt_with",
+                   without="fold_high_compares")
+    assert direct.findall(on) and not direct.findall(off)
+    assert len(on.splitlines()) == len(off.splitlines()) - len(direct.findall(on))
+
+
 def test_compiled_spongent_player_is_a_carry_chain(monkeypatch):
     """Spongent's pLayer (bit j to 40 j mod 159 of a u160, no cell structure) as a carry chain:
     each bit leaves its source word by LSRS/LSLS #1 and enters its destination's register by
