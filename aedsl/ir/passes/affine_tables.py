@@ -30,7 +30,7 @@ from itertools import product
 
 from aedsl.knobs import Knob
 
-from ..nodes import Block, Function, Memory, Module, Op, Value, walk_ops
+from ..nodes import Function, Memory, Module, Op, Value, walk_ops
 from .common import Names, Subst, evaluate, substitute
 
 NAME = "affine_tables"
@@ -66,7 +66,8 @@ def _call_constants(module: Module) -> dict[str, list[set[int] | None]]:
 
 
 def _values(v, env: dict[int, int], defs: dict[int, Op]) -> int | None:
-    """v's value given the parameters' values in env, through the pure ops that define it."""
+    """v's value given the parameters' values in env, through the pure ops that define it; None
+    where it depends on anything else (another parameter, a load, a call)."""
     if id(v) in env:
         return env[id(v)]
     d = defs.get(id(v))
@@ -93,22 +94,21 @@ def _rewrite(fn: Function, ranges: list[set[int] | None]) -> None:
     names = Names(fn)
     top = fn.body
     defs = {id(r): op for op in top.ops for r in op.results}
-    params = [p for p in fn.params if isinstance(p, Value)]
     known = [(p, ranges[k]) for k, p in enumerate(fn.params) if isinstance(p, Value) and ranges[k]]
+    envs = [dict(zip([id(p) for p, _ in known], vals)) for vals in product(*[sorted(s) for _, s in known])]
+    if len(envs) > MAX_COMBINATIONS:
+        return
     for loop in [op for op in top.ops if op.opcode == "for"]:
         body = loop.regions[0]
         index = body.params[0]
         uses = [o for o in walk_ops(body) if any(a is index for a in o.args)]
-        if not uses or any(o.opcode != "load" or o.args[1] is not index or o not in body.ops
-                           or o.args[0].kind != "table" for o in uses) or index in body.yields:
-            continue
-        pv = [p for p in params if p not in [q for q, _ in known]]
-        envs = [dict(zip([id(p) for p, _ in known], vals)) for vals in product(*[sorted(s) for _, s in known])]
-        if not envs or len(envs) > MAX_COMBINATIONS:
+        at_top = {id(o) for o in body.ops}
+        if not uses or any(o.opcode != "load" or o.args[1] is not index or id(o) not in at_top
+                           or o.args[0].kind != "table" for o in uses) or any(y is index for y in body.yields):
             continue
         his = {_values(loop.args[1], e, defs) for e in envs}
         los = {_values(loop.args[0], e, defs) for e in envs}
-        if None in his or None in los or len(his) != 1 or pv and _depends(loop.args[0], pv, defs):
+        if None in his or None in los or len(his) != 1:
             continue
         hi, lo = his.pop(), min(los)
         progressions = [_affine(ld.args[0].data, lo, hi, ld.args[0].elem_width) if lo < hi else None
@@ -119,10 +119,11 @@ def _rewrite(fn: Function, ranges: list[set[int] | None]) -> None:
         for ld, (a, b) in zip(uses, progressions):
             w = ld.results[0].width
             pre, c0 = _affine_of(loop.args[0], a, b, w, names)
-            top.ops[top.ops.index(loop):top.ops.index(loop)] = pre
+            at = next(k for k, o in enumerate(top.ops) if o is loop)
+            top.ops[at:at] = pre
             c, step, nxt, res = (names.value("c", w), names.value("step", w), names.value("c", w),
                                  names.value("c", w))
-            body.ops.remove(ld)
+            body.ops = [o for o in body.ops if o is not ld]
             body.ops += [Op("const", [step], [], {"value": b}), Op("add", [nxt], [c, step])]
             body.params.append(c)
             body.yields.append(nxt)
@@ -130,14 +131,6 @@ def _rewrite(fn: Function, ranges: list[set[int] | None]) -> None:
             loop.results.append(res)
             subst.bind(ld.results[0], c)
         substitute(body, subst)
-
-
-def _depends(v, params: list[Value], defs: dict[int, Op]) -> bool:
-    """Whether v is computed from one of `params` (whose values are not known)."""
-    if any(v is p for p in params):
-        return True
-    d = defs.get(id(v))
-    return d is not None and any(_depends(a, params, defs) for a in d.args if isinstance(a, Value))
 
 
 def _affine_of(lo: Value, a: int, b: int, w: int, names: Names) -> tuple[list[Op], Value]:

@@ -2,11 +2,12 @@
 
 The IR shape (general): in one block, `store @m, k, v` and, at most WINDOW ops later,
 `load @m, k` of the same element (the same index value, or equal constant indices), with
-nothing in between that may write that
-element: another store to @m at an index that may be k, a byte store (`store_be`/`store_le`)
-to @m, a call, an accelerator op or a region (loop, `if`) with effects, and, where @m is passed
-by reference, a store of any kind to another memory passed by reference (two parameters may be
-one buffer). The load goes; what read it reads v. A spec written like its paper writes a state
+nothing in between that may write that element: another store to @m at an index that may be
+k, a byte store (`store_be`/`store_le`) to @m, a call, an accelerator op or a region (loop,
+`if`) with effects, and, where @m is passed by reference, a store of any kind to another
+memory passed by reference (two parameters may be one buffer). The load goes; what read it
+reads v. The pipeline runs it late, after the fusions, which judge their cones as the spec
+wrote them. A spec written like its paper writes a state
 word and reads it back in the next line (Ascon's `S_r <- S_r ^ P_i` then `C_i <- S_r`): the
 store stays, the reload goes (Cortex-M0: `str r2, [sp, #24]; ldr r0, [sp, #24]`).
 
