@@ -590,24 +590,20 @@ def test_compiled_chacha20_has_fewer_copies(monkeypatch):
     assert len(on.splitlines()) < len(off.splitlines())
 
 
-def test_compiled_romulus_adds_a_high_register_directly(monkeypatch):
-    # Romulus-N's tbc_n (Poly1305's block did until store_forwarding left it no value spilled
-    # to a high register there)
-    direct = re.compile(r"^\tadd\tr[0-7], r(?:8|9|1[0-2])$", re.M)
-    on = _compile(monkeypatch, "specs/schemes/romulus_n.ae", "romulus_n_tbc_n", entry="tbc_n")
-    off = _compile(monkeypatch, "specs/schemes/romulus_n.ae", "romulus_n_tbc_n", entry="tbc_n",
-                   without="fold_high_adds")
-    assert direct.findall(on) and not direct.findall(off)
-    assert len(on.splitlines()) == len(off.splitlines()) - len(direct.findall(on))
-
-
-def test_compiled_loop_bound_in_a_high_register_is_compared_directly(monkeypatch):
-    # Ascon-128's message loop: its block count spilled to a high register, read by the
-    # latch's compare (CMP T2), not copied to a low register first
-    direct = re.compile(r"^\tcmp\tr[0-7], (?:r(?:8|9|1[0-2])|lr)$", re.M)
-    on = _compile(monkeypatch, "specs/schemes/ascon128.ae", "ascon128_encrypt_with", entry="encrypt_with")
-    off = _compile(monkeypatch, "specs/schemes/ascon128.ae", "ascon128_encrypt_with", entry="encrypt_with",
-                   without="fold_high_compares")
+@pytest.mark.parametrize("spec, fn, entry, rewrite, direct", [
+    # Romulus-N's tbc_n adds a value spilled to a high register (Poly1305's block did until
+    # store_forwarding left it none there)
+    ("romulus_n", "romulus_n_tbc_n", "tbc_n", "fold_high_adds", r"^\tadd\tr[0-7], r(?:8|9|1[0-2])$"),
+    # Ascon-128's message loop: its block count spilled to a high register, read by the latch's
+    # compare (CMP T2), not copied to a low register first
+    ("ascon128", "ascon128_encrypt_with", "encrypt_with", "fold_high_compares",
+     r"^\tcmp\tr[0-7], (?:r(?:8|9|1[0-2])|lr)$"),
+])
+def test_compiled_high_register_read_directly(monkeypatch, spec, fn, entry, rewrite, direct):
+    direct = re.compile(direct, re.M)
+    path = f"specs/schemes/{spec}.ae"
+    on = _compile(monkeypatch, path, fn, entry=entry)
+    off = _compile(monkeypatch, path, fn, entry=entry, without=rewrite)
     assert direct.findall(on) and not direct.findall(off)
     assert len(on.splitlines()) == len(off.splitlines()) - len(direct.findall(on))
 
