@@ -111,10 +111,13 @@ def _chain(first: int, last: int, live_before: dict, du: list, cands: list[int],
 
 
 def slot_registers(mf: MFunction, target: Target, usable: set[int], regs: frozenset[int],
-                   barriers: frozenset[str] = frozenset()) -> set[int]:
+                   barriers: frozenset[str] = frozenset(), order: tuple[int, ...] | None = None,
+                   extra_bytes: int = 0) -> set[int]:
     """Carry the slots described above in registers (in place); returns the registers it put to
     use. `usable`: registers the function may take without new saves; `regs`: the registers a
-    chain may use (one class); `barriers`: mnemonics nothing is carried across."""
+    chain may use (one class); `barriers`: mnemonics nothing is carried across; `order`: the
+    candidates in preference order (default: the allocatable registers); `extra_bytes`: how many
+    bytes a stretch's copies may add for the cycles they save (0: none)."""
     insts = mf.insts
     refs: dict = defaultdict(list)
     for i, inst in enumerate(insts):
@@ -130,7 +133,7 @@ def slot_registers(mf: MFunction, target: Target, usable: set[int], regs: frozen
             block_of[i] = bi
     du = [defs_uses(i, target) for i in insts]
     live_out = block_liveness(cfg, du, lambda r: r >= 0)
-    cands = [r for r in target.allocatable if r in usable and r in regs]
+    cands = [r for r in (target.allocatable if order is None else order) if r in usable and r in regs]
     taken: set[int] = set()
     gone: set[int] = set()
     before: dict[int, list[MInst]] = defaultdict(list)     # copies put in front of an instruction
@@ -170,7 +173,7 @@ def slot_registers(mf: MFunction, target: Target, usable: set[int], regs: frozen
             + [target.cost(m) for _, m in hand] + [target.cost(m) for _, m in new_reads]
         ob, oc = sum(c[0] for c in old_cost), sum(c[1] for c in old_cost)
         nb, nc = sum(c[0] for c in new_cost), sum(c[1] for c in new_cost)
-        if not (nc < oc and nb <= ob):
+        if not (nc < oc and nb <= ob + extra_bytes):
             continue
         if new_store is None:
             gone.add(first)

@@ -547,6 +547,13 @@ def _place(mf: MFunction, target, high: tuple) -> tuple[int, list[int]]:
     """`place_slots`, then the copies and dead code it leaves removed and high-register adds
     folded; returns (stack words, high registers used)."""
     stack_slots, high_regs, homed = place_slots(mf, target, high)
+    # a stack slot's stretch within a block carried by high registers idle over it (the slots
+    # placed in them have gaps: a value written mid-loop and read at the next turn's start):
+    # the 2-cycle STR/LDR become 1-cycle MOVs; only registers already saved, or needing no save
+    usable = set(high_regs) | {r for r in high if r not in target.callee_saved}
+    taken = slot_registers.slot_registers(mf, target, usable, frozenset(high), BARRIERS, order=high,
+                                          extra_bytes=4)
+    high_regs = sorted(set(high_regs) | taken)
     if copies.remove_redundant_moves(mf, target) or homed:  # slots in high registers are registers now
         # reloads whose only reader was deleted, stores to a slot register nothing reads, loads
         # of argument words that were only copied to a slot now living in the word

@@ -1060,7 +1060,7 @@ ascon128_decrypt_with:
 
 @ --- ascon128_P_permute: ascon128.P.permute
 @     frame 20 bytes (16 spill slots, 5 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 420 bytes of code and literals
+@     estimated 422 bytes of code and literals
 	.section .text.ascon128_P_permute,"ax",%progbits
 	.global ascon128_P_permute
 	.type ascon128_P_permute, %function
@@ -1192,7 +1192,7 @@ ascon128_P_permute:
 	eors	r4, r5
 	lsrs	r5, r0, #28
 	eors	r4, r5
-	str	r4, [sp, #4]
+	mov	r11, r4
 	lsls	r4, r0, #13
 	eors	r4, r7
 	lsrs	r5, r7, #19
@@ -1230,6 +1230,7 @@ ascon128_P_permute:
 	@ ascon_p.ae:35: t2 = ~t2
 	mvns	r3, r2
 	mov	r2, r10
+	mov	r10, r11
 	mvns	r4, r2
 	@ ascon_p.ae:39: t2 ^ (t2 >>> 1) ^ (t2 >>> 6),
 	lsls	r6, r3, #31
@@ -1293,7 +1294,7 @@ ascon128_P_permute:
 	mov	r1, r6
 	ldr	r5, [sp, #12]
 	ldr	r6, [sp]
-	ldr	r7, [sp, #4]
+	mov	r7, r10
 	cmp	r0, #60
 	beq	.Lascon128_P_permute_far2
 	b	.Lascon128_P_permute_loop1

@@ -1678,7 +1678,7 @@ chacha20_poly1305_tag_of:
 	lsrs	r3, r2, #19
 	movs	r2, #0
 	adds	r0, r4, r0
-	str	r0, [sp]
+	mov	r8, r0
 	mov	r7, r2
 	adcs	r7, r3
 	mov	r6, r2
@@ -1690,11 +1690,11 @@ chacha20_poly1305_tag_of:
 	ldrh	r0, [r1, #4]
 	lsls	r4, r0, #26
 	lsrs	r0, r0, #6
-	str	r0, [sp, #4]
-	ldr	r0, [sp]
+	mov	r9, r0
+	mov	r0, r8
 	adds	r0, r0, r4
-	str	r0, [sp]
-	ldr	r0, [sp, #4]
+	mov	r8, r0
+	mov	r0, r9
 	adcs	r7, r0
 	adcs	r6, r2
 	adcs	r5, r2
@@ -1702,74 +1702,74 @@ chacha20_poly1305_tag_of:
 	ldrh	r0, [r1, #6]
 	lsls	r4, r0, #7
 	lsrs	r0, r0, #25
-	str	r0, [sp, #4]
-	ldr	r0, [sp]
+	mov	r9, r0
+	mov	r0, r8
 	adds	r0, r0, r2
-	str	r0, [sp]
+	mov	r8, r0
 	adcs	r7, r4
-	ldr	r0, [sp, #4]
+	mov	r0, r9
 	adcs	r6, r0
 	adcs	r5, r2
 	adcs	r3, r2
 	ldrh	r0, [r1, #8]
 	lsls	r4, r0, #20
 	lsrs	r0, r0, #12
-	str	r0, [sp, #4]
-	ldr	r0, [sp]
+	mov	r9, r0
+	mov	r0, r8
 	adds	r0, r0, r2
-	str	r0, [sp]
+	mov	r8, r0
 	adcs	r7, r4
-	ldr	r0, [sp, #4]
+	mov	r0, r9
 	adcs	r6, r0
 	adcs	r5, r2
 	adcs	r3, r2
 	ldrh	r0, [r1, #10]
 	lsls	r4, r0, #1
 	lsrs	r0, r0, #31
-	str	r0, [sp, #4]
-	ldr	r0, [sp]
+	mov	r9, r0
+	mov	r0, r8
 	adds	r0, r0, r2
-	str	r0, [sp]
+	mov	r8, r0
 	adcs	r7, r2
 	adcs	r6, r4
-	ldr	r0, [sp, #4]
+	mov	r0, r9
 	adcs	r5, r0
 	adcs	r3, r2
 	ldrh	r0, [r1, #12]
 	lsls	r4, r0, #14
 	lsrs	r0, r0, #18
-	str	r0, [sp, #4]
-	ldr	r0, [sp]
+	mov	r9, r0
+	mov	r0, r8
 	adds	r0, r0, r2
 	adcs	r7, r2
 	adcs	r6, r4
-	ldr	r4, [sp, #4]
+	mov	r4, r9
 	adcs	r5, r4
 	adcs	r3, r2
 	uxtb	r4, r3
-	str	r4, [sp, #4]
+	mov	r8, r4
 	ldrh	r4, [r1, #14]
 	lsls	r3, r4, #27
 	lsrs	r4, r4, #5
 	adds	r0, r0, r2
-	str	r0, [sp]
+	mov	r9, r0
 	adcs	r7, r2
 	adcs	r6, r3
 	adcs	r5, r4
-	ldr	r0, [sp, #4]
+	mov	r0, r8
 	adcs	r0, r2
 	uxtb	r0, r0
-	str	r0, [sp, #4]
+	mov	r8, r0
 	ldrh	r0, [r1, #16]
 	lsls	r4, r0, #8
 	lsrs	r0, r0, #24
 	uxtb	r3, r0
-	ldr	r0, [sp]
+	mov	r0, r9
 	adds	r0, r0, r2
 	adcs	r7, r2
 	adcs	r6, r2
 	adcs	r5, r4
-	ldr	r4, [sp, #4]
+	mov	r4, r8
 	adcs	r4, r3
 	uxtb	r4, r4
 	ldrh	r1, [r1, #18]
@@ -1778,7 +1778,7 @@ chacha20_poly1305_tag_of:
 	uxtb	r1, r1
 	adds	r0, r0, r2
 	adcs	r7, r2
-	str	r7, [sp, #8]
+	mov	r8, r7
 	adcs	r6, r2
 	adcs	r5, r3
 	adcs	r4, r1
@@ -1786,12 +1786,12 @@ chacha20_poly1305_tag_of:
 	@ poly1305.ae:77: v = (v & ((1 << 130) - 1)) + (v >> 130) * 5          // now v < 2^130 + 40 < 2p
 	lsls	r4, r1, #30
 	lsrs	r4, r4, #30
-	str	r4, [sp, #4]
+	mov	r9, r4
 	lsrs	r3, r1, #2
 	lsls	r4, r3, #2
 	lsrs	r1, r3, #30
 	adds	r4, r3, r4
-	str	r4, [sp]
+	mov	r10, r4
 	mov	r7, r2
 	adcs	r7, r1
 	mov	r3, r2
@@ -1802,14 +1802,14 @@ chacha20_poly1305_tag_of:
 	adcs	r4, r2
 	uxtb	r4, r4
 	str	r4, [sp, #28]
-	ldr	r4, [sp]
+	mov	r4, r10
 	adds	r4, r0, r4
 	str	r4, [sp]
-	ldr	r4, [sp, #8]
+	mov	r4, r8
 	adcs	r4, r7
 	adcs	r6, r3
 	adcs	r5, r1
-	ldr	r1, [sp, #4]
+	mov	r1, r9
 	ldr	r0, [sp, #28]
 	adcs	r1, r0
 	uxtb	r1, r1

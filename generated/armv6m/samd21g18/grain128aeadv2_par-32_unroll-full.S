@@ -475,7 +475,7 @@ grain128aeadv2_decrypt:
 
 @ --- grain128aeadv2_absorb_ad: grain128aeadv2.absorb_ad
 @     frame 44 bytes (42 spill slots, 11 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 2074 bytes of code and literals
+@     estimated 2078 bytes of code and literals
 	.section .text.grain128aeadv2_absorb_ad,"ax",%progbits
 	.global grain128aeadv2_absorb_ad
 	.type grain128aeadv2_absorb_ad, %function
@@ -502,7 +502,7 @@ grain128aeadv2_absorb_ad:
 	ldr	r7, [r1, #12]
 	str	r7, [sp, #32]
 	ldr	r7, [r2]
-	str	r7, [sp, #4]
+	mov	r10, r7
 	ldr	r7, [r2, #4]
 	str	r7, [sp, #8]
 	ldr	r7, [r3]
@@ -557,6 +557,8 @@ grain128aeadv2_absorb_ad:
 	ldr	r3, [sp, #28]
 	ldr	r2, [sp, #36]
 	ldr	r1, [sp, #32]
+	mov	r0, r10
+	str	r0, [sp, #4]
 	mov	r0, r7
 	cmp	r5, r0
 	bcc	.Lgrain128aeadv2_absorb_ad_far1
@@ -1651,7 +1653,7 @@ grain128aeadv2_absorb_ad:
 
 @ --- grain128aeadv2_crypt: grain128aeadv2.crypt
 @     frame 36 bytes (39 spill slots, 9 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 2234 bytes of code and literals
+@     estimated 2238 bytes of code and literals
 	.section .text.grain128aeadv2_crypt,"ax",%progbits
 	.global grain128aeadv2_crypt
 	.type grain128aeadv2_crypt, %function
@@ -1679,7 +1681,7 @@ grain128aeadv2_crypt:
 	ldr	r5, [r5, #12]
 	mov	r9, r5
 	ldr	r5, [r4]
-	str	r5, [sp, #4]
+	mov	r10, r5
 	ldr	r4, [r4, #4]
 	ldr	r5, [r3]
 	str	r5, [sp]
@@ -1695,6 +1697,8 @@ grain128aeadv2_crypt:
 	mov	r8, r1
 	mov	r1, r7
 	mov	r3, r0
+	mov	r0, r10
+	str	r0, [sp, #4]
 	str	r4, [sp, #12]
 	str	r5, [sp, #8]
 	ldr	r4, [sp, #20]

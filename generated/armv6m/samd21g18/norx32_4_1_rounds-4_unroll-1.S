@@ -1865,9 +1865,9 @@ norx32_4_1_decrypt_with:
 .Lnorx32_4_1_decrypt_with_words8:
 	ldr	r0, [r1]
 	ldr	r2, [r1, #4]
-	str	r2, [sp, #12]
+	mov	r10, r2
 	ldr	r2, [r1, #8]
-	str	r2, [sp, #8]
+	mov	r11, r2
 	ldr	r2, [r1, #12]
 	str	r2, [sp, #4]
 	ldr	r2, [r1, #16]
@@ -1883,11 +1883,11 @@ norx32_4_1_decrypt_with:
 	ldr	r1, [sp, #124]
 	eors	r0, r1
 	str	r0, [sp, #44]
-	ldr	r0, [sp, #12]
+	mov	r0, r10
 	ldr	r1, [sp, #120]
 	eors	r0, r1
 	str	r0, [sp, #12]
-	ldr	r0, [sp, #8]
+	mov	r0, r11
 	ldr	r1, [sp, #116]
 	eors	r0, r1
 	str	r0, [sp, #8]
@@ -2489,7 +2489,7 @@ norx32_4_1_decrypt_with:
 
 @ --- norx32_4_1_absorb_header: norx32_4_1.absorb_header
 @     frame 184 bytes (83 spill slots, 34 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 1604 bytes of code and literals
+@     estimated 1606 bytes of code and literals
 	.section .text.norx32_4_1_absorb_header,"ax",%progbits
 	.global norx32_4_1_absorb_header
 	.type norx32_4_1_absorb_header, %function
@@ -2770,7 +2770,7 @@ norx32_4_1_absorb_header:
 	ands	r6, r1
 	lsls	r5, r6, #1
 	eors	r0, r5
-	str	r0, [sp, #20]
+	mov	r11, r0
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r3, r0
 	movs	r6, #16
@@ -2810,6 +2810,7 @@ norx32_4_1_absorb_header:
 	eors	r3, r0
 	@ norx_f.ae:31: b = (b ^ c) >>> r1
 	mov	r6, r12
+	mov	r12, r11
 	eors	r6, r3
 	movs	r0, #11
 	rors	r6, r0
@@ -2926,9 +2927,9 @@ norx32_4_1_absorb_header:
 	rors	r1, r4
 	str	r1, [sp, #32]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r0, [sp, #20]
+	mov	r0, r12
 	eors	r0, r6
-	ldr	r1, [sp, #20]
+	mov	r1, r12
 	ands	r1, r6
 	lsls	r1, r1, #1
 	eors	r0, r1
@@ -3439,7 +3440,7 @@ norx32_4_1_absorb_header:
 
 @ --- norx32_4_1_finalize: norx32_4_1.finalize
 @     frame 68 bytes (60 spill slots, 17 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 1640 bytes of code and literals
+@     estimated 1644 bytes of code and literals
 	.section .text.norx32_4_1_finalize,"ax",%progbits
 	.global norx32_4_1_finalize
 	.type norx32_4_1_finalize, %function
@@ -3620,7 +3621,7 @@ norx32_4_1_finalize:
 	ands	r0, r4
 	lsls	r0, r0, #1
 	eors	r1, r0
-	str	r1, [sp, #20]
+	mov	r10, r1
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r3, r1
 	rors	r3, r6
@@ -3658,6 +3659,7 @@ norx32_4_1_finalize:
 	eors	r2, r1
 	@ norx_f.ae:31: b = (b ^ c) >>> r1
 	mov	r6, r12
+	mov	r12, r10
 	eors	r6, r2
 	movs	r1, #11
 	rors	r6, r1
@@ -3777,9 +3779,9 @@ norx32_4_1_finalize:
 	rors	r4, r2
 	str	r4, [sp, #24]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r3, [sp, #20]
+	mov	r3, r12
 	eors	r3, r1
-	ldr	r0, [sp, #20]
+	mov	r0, r12
 	ands	r0, r1
 	lsls	r0, r0, #1
 	eors	r3, r0
@@ -4099,7 +4101,7 @@ norx32_4_1_finalize:
 	ands	r6, r1
 	lsls	r5, r6, #1
 	eors	r0, r5
-	str	r0, [sp, #20]
+	mov	r11, r0
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r3, r0
 	movs	r6, #16
@@ -4139,6 +4141,7 @@ norx32_4_1_finalize:
 	eors	r3, r0
 	@ norx_f.ae:31: b = (b ^ c) >>> r1
 	mov	r6, r12
+	mov	r12, r11
 	eors	r6, r3
 	movs	r0, #11
 	rors	r6, r0
@@ -4255,9 +4258,9 @@ norx32_4_1_finalize:
 	rors	r1, r4
 	str	r1, [sp, #32]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r0, [sp, #20]
+	mov	r0, r12
 	eors	r0, r6
-	ldr	r1, [sp, #20]
+	mov	r1, r12
 	ands	r1, r6
 	lsls	r1, r1, #1
 	eors	r0, r1
@@ -4444,7 +4447,7 @@ norx32_4_1_finalize:
 
 @ --- norx32_4_1_initialize: norx32_4_1.initialize
 @     frame 80 bytes (31 spill slots, 16 on the stack; locals 16), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 982 bytes of code and literals
+@     estimated 984 bytes of code and literals
 	.section .text.norx32_4_1_initialize,"ax",%progbits
 	.global norx32_4_1_initialize
 	.type norx32_4_1_initialize, %function
@@ -4689,7 +4692,7 @@ norx32_4_1_initialize:
 	ands	r6, r1
 	lsls	r5, r6, #1
 	eors	r0, r5
-	str	r0, [sp, #20]
+	mov	r11, r0
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r3, r0
 	movs	r6, #16
@@ -4729,6 +4732,7 @@ norx32_4_1_initialize:
 	eors	r3, r0
 	@ norx_f.ae:31: b = (b ^ c) >>> r1
 	mov	r6, r12
+	mov	r12, r11
 	eors	r6, r3
 	movs	r0, #11
 	rors	r6, r0
@@ -4845,9 +4849,9 @@ norx32_4_1_initialize:
 	rors	r1, r4
 	str	r1, [sp, #32]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r0, [sp, #20]
+	mov	r0, r12
 	eors	r0, r6
-	ldr	r1, [sp, #20]
+	mov	r1, r12
 	ands	r1, r6
 	lsls	r1, r1, #1
 	eors	r0, r1

@@ -243,7 +243,7 @@ ascon_p_round:
 
 @ --- ascon_p_permute_words: ascon_p.permute_words
 @     frame 20 bytes (22 spill slots, 5 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 440 bytes of code and literals
+@     estimated 442 bytes of code and literals
 	.section .text.ascon_p_permute_words,"ax",%progbits
 	.global ascon_p_permute_words
 	.type ascon_p_permute_words, %function
@@ -366,7 +366,7 @@ ascon_p_permute_words:
 	eors	r6, r2
 	lsrs	r2, r0, #28
 	eors	r6, r2
-	str	r6, [sp, #4]
+	mov	r11, r6
 	lsls	r6, r0, #13
 	eors	r6, r7
 	lsrs	r2, r7, #19
@@ -403,6 +403,7 @@ ascon_p_permute_words:
 	eors	r6, r2
 	@ ascon_p.ae:35: t2 = ~t2
 	mvns	r3, r3
+	mov	r10, r11
 	mvns	r4, r2
 	@ ascon_p.ae:39: t2 ^ (t2 >>> 1) ^ (t2 >>> 6),
 	lsls	r5, r3, #31
@@ -467,7 +468,7 @@ ascon_p_permute_words:
 	mov	r11, r7
 	ldr	r2, [sp, #12]
 	ldr	r1, [sp]
-	ldr	r6, [sp, #4]
+	mov	r6, r10
 	cmp	r0, #16
 	bcs	.Lascon_p_permute_words_far2
 	b	.Lascon_p_permute_words_loop1
@@ -507,7 +508,7 @@ ascon_p_permute_words:
 
 @ --- ascon_p_permute: ascon_p.permute
 @     frame 24 bytes (18 spill slots, 6 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 432 bytes of code and literals
+@     estimated 434 bytes of code and literals
 	.section .text.ascon_p_permute,"ax",%progbits
 	.global ascon_p_permute
 	.type ascon_p_permute, %function
@@ -644,7 +645,7 @@ ascon_p_permute:
 	eors	r4, r5
 	lsrs	r5, r7, #28
 	eors	r4, r5
-	str	r4, [sp, #4]
+	mov	r11, r4
 	lsls	r4, r7, #13
 	eors	r4, r0
 	lsrs	r5, r0, #19
@@ -681,6 +682,7 @@ ascon_p_permute:
 	eors	r6, r2
 	@ ascon_p.ae:35: t2 = ~t2
 	mvns	r3, r3
+	mov	r10, r11
 	mvns	r7, r2
 	@ ascon_p.ae:39: t2 ^ (t2 >>> 1) ^ (t2 >>> 6),
 	lsls	r5, r3, #31
@@ -745,7 +747,7 @@ ascon_p_permute:
 	mov	r8, r5
 	ldr	r5, [sp, #12]
 	ldr	r6, [sp]
-	ldr	r4, [sp, #4]
+	mov	r4, r10
 	cmp	r0, #16
 	bcs	.Lascon_p_permute_far2
 	b	.Lascon_p_permute_loop1

@@ -713,147 +713,147 @@ elephant_dumbo_crypt:
 	lsls	r6, r2, #3
 	lsrs	r4, r2, #29
 	adds	r6, r5, r6
-	str	r6, [sp]
+	mov	r8, r6
 	adcs	r7, r4
 	movs	r4, #0
 	movs	r6, #0
 	adcs	r4, r6
 	lsls	r5, r2, #4
 	lsrs	r6, r2, #28
-	str	r6, [sp, #4]
-	ldr	r6, [sp]
+	mov	r9, r6
+	mov	r6, r8
 	adds	r6, r6, r5
-	str	r6, [sp]
-	ldr	r6, [sp, #4]
+	mov	r8, r6
+	mov	r6, r9
 	adcs	r7, r6
 	movs	r6, #0
 	adcs	r4, r6
 	lsls	r5, r2, #7
 	lsrs	r6, r2, #25
-	str	r6, [sp, #4]
-	ldr	r6, [sp]
+	mov	r9, r6
+	mov	r6, r8
 	adds	r6, r6, r5
-	str	r6, [sp]
-	ldr	r6, [sp, #4]
+	mov	r8, r6
+	mov	r6, r9
 	adcs	r7, r6
 	movs	r6, #0
 	adcs	r4, r6
 	lsls	r5, r2, #8
 	lsrs	r6, r2, #24
-	str	r6, [sp, #4]
-	ldr	r6, [sp]
+	mov	r9, r6
+	mov	r6, r8
 	adds	r6, r6, r5
-	str	r6, [sp]
-	ldr	r6, [sp, #4]
+	mov	r8, r6
+	mov	r6, r9
 	adcs	r7, r6
 	movs	r6, #0
 	adcs	r4, r6
 	lsls	r5, r2, #11
 	lsrs	r6, r2, #21
-	str	r6, [sp, #4]
-	ldr	r6, [sp]
+	mov	r9, r6
+	mov	r6, r8
 	adds	r6, r6, r5
-	str	r6, [sp]
-	ldr	r6, [sp, #4]
+	mov	r8, r6
+	mov	r6, r9
 	adcs	r7, r6
 	movs	r6, #0
 	adcs	r4, r6
 	lsls	r5, r2, #12
 	lsrs	r6, r2, #20
-	str	r6, [sp, #4]
-	ldr	r6, [sp]
+	mov	r9, r6
+	mov	r6, r8
 	adds	r6, r6, r5
-	str	r6, [sp]
-	ldr	r6, [sp, #4]
+	mov	r8, r6
+	mov	r6, r9
 	adcs	r7, r6
 	movs	r6, #0
 	adcs	r4, r6
 	lsls	r5, r2, #15
 	lsrs	r6, r2, #17
-	str	r6, [sp, #4]
-	ldr	r6, [sp]
+	mov	r9, r6
+	mov	r6, r8
 	adds	r6, r6, r5
-	str	r6, [sp]
-	ldr	r6, [sp, #4]
+	mov	r8, r6
+	mov	r6, r9
 	adcs	r7, r6
 	movs	r6, #0
 	adcs	r4, r6
 	lsls	r5, r2, #16
 	lsrs	r6, r2, #16
-	str	r6, [sp, #4]
-	ldr	r6, [sp]
+	mov	r9, r6
+	mov	r6, r8
 	adds	r6, r6, r5
-	str	r6, [sp]
-	ldr	r6, [sp, #4]
+	mov	r8, r6
+	mov	r6, r9
 	adcs	r7, r6
 	movs	r6, #0
 	adcs	r4, r6
 	lsls	r5, r2, #19
 	lsrs	r6, r2, #13
-	str	r6, [sp, #4]
-	ldr	r6, [sp]
+	mov	r9, r6
+	mov	r6, r8
 	adds	r6, r6, r5
-	str	r6, [sp]
-	ldr	r6, [sp, #4]
+	mov	r8, r6
+	mov	r6, r9
 	adcs	r7, r6
 	movs	r6, #0
 	adcs	r4, r6
 	lsls	r5, r2, #20
 	lsrs	r6, r2, #12
-	str	r6, [sp, #4]
-	ldr	r6, [sp]
+	mov	r9, r6
+	mov	r6, r8
 	adds	r6, r6, r5
-	str	r6, [sp]
-	ldr	r6, [sp, #4]
+	mov	r8, r6
+	mov	r6, r9
 	adcs	r7, r6
 	movs	r6, #0
 	adcs	r4, r6
 	lsls	r5, r2, #23
 	lsrs	r6, r2, #9
-	str	r6, [sp, #4]
-	ldr	r6, [sp]
+	mov	r9, r6
+	mov	r6, r8
 	adds	r6, r6, r5
-	str	r6, [sp]
-	ldr	r6, [sp, #4]
+	mov	r8, r6
+	mov	r6, r9
 	adcs	r7, r6
 	movs	r6, #0
 	adcs	r4, r6
 	lsls	r5, r2, #24
 	lsrs	r6, r2, #8
-	str	r6, [sp, #4]
-	ldr	r6, [sp]
+	mov	r9, r6
+	mov	r6, r8
 	adds	r6, r6, r5
-	str	r6, [sp]
-	ldr	r6, [sp, #4]
+	mov	r8, r6
+	mov	r6, r9
 	adcs	r7, r6
 	movs	r6, #0
 	adcs	r4, r6
 	lsls	r5, r2, #27
 	lsrs	r6, r2, #5
-	str	r6, [sp, #4]
-	ldr	r6, [sp]
+	mov	r9, r6
+	mov	r6, r8
 	adds	r6, r6, r5
-	str	r6, [sp]
-	ldr	r6, [sp, #4]
+	mov	r8, r6
+	mov	r6, r9
 	adcs	r7, r6
 	movs	r6, #0
 	adcs	r4, r6
 	lsls	r5, r2, #28
 	lsrs	r6, r2, #4
-	str	r6, [sp, #4]
-	ldr	r6, [sp]
+	mov	r9, r6
+	mov	r6, r8
 	adds	r5, r6, r5
-	ldr	r6, [sp, #4]
+	mov	r6, r9
 	adcs	r7, r6
 	movs	r6, #0
 	adcs	r4, r6
 	lsls	r6, r2, #31
-	str	r6, [sp]
+	mov	r8, r6
 	lsrs	r6, r2, #1
-	str	r6, [sp, #4]
-	ldr	r6, [sp]
+	mov	r9, r6
+	mov	r6, r8
 	adds	r5, r5, r6
-	ldr	r6, [sp, #4]
+	mov	r6, r9
 	adcs	r7, r6
 	movs	r6, #0
 	adcs	r4, r6
@@ -872,147 +872,147 @@ elephant_dumbo_crypt:
 	lsls	r2, r6, #3
 	lsrs	r4, r6, #29
 	adds	r2, r5, r2
-	str	r2, [sp]
+	mov	r8, r2
 	adcs	r7, r4
 	movs	r4, #0
 	movs	r2, #0
 	adcs	r4, r2
 	lsls	r5, r6, #4
 	lsrs	r2, r6, #28
-	str	r2, [sp, #4]
-	ldr	r2, [sp]
+	mov	r9, r2
+	mov	r2, r8
 	adds	r2, r2, r5
-	str	r2, [sp]
-	ldr	r2, [sp, #4]
+	mov	r8, r2
+	mov	r2, r9
 	adcs	r7, r2
 	movs	r2, #0
 	adcs	r4, r2
 	lsls	r5, r6, #7
 	lsrs	r2, r6, #25
-	str	r2, [sp, #4]
-	ldr	r2, [sp]
+	mov	r9, r2
+	mov	r2, r8
 	adds	r2, r2, r5
-	str	r2, [sp]
-	ldr	r2, [sp, #4]
+	mov	r8, r2
+	mov	r2, r9
 	adcs	r7, r2
 	movs	r2, #0
 	adcs	r4, r2
 	lsls	r5, r6, #8
 	lsrs	r2, r6, #24
-	str	r2, [sp, #4]
-	ldr	r2, [sp]
+	mov	r9, r2
+	mov	r2, r8
 	adds	r2, r2, r5
-	str	r2, [sp]
-	ldr	r2, [sp, #4]
+	mov	r8, r2
+	mov	r2, r9
 	adcs	r7, r2
 	movs	r2, #0
 	adcs	r4, r2
 	lsls	r5, r6, #11
 	lsrs	r2, r6, #21
-	str	r2, [sp, #4]
-	ldr	r2, [sp]
+	mov	r9, r2
+	mov	r2, r8
 	adds	r2, r2, r5
-	str	r2, [sp]
-	ldr	r2, [sp, #4]
+	mov	r8, r2
+	mov	r2, r9
 	adcs	r7, r2
 	movs	r2, #0
 	adcs	r4, r2
 	lsls	r5, r6, #12
 	lsrs	r2, r6, #20
-	str	r2, [sp, #4]
-	ldr	r2, [sp]
+	mov	r9, r2
+	mov	r2, r8
 	adds	r2, r2, r5
-	str	r2, [sp]
-	ldr	r2, [sp, #4]
+	mov	r8, r2
+	mov	r2, r9
 	adcs	r7, r2
 	movs	r2, #0
 	adcs	r4, r2
 	lsls	r5, r6, #15
 	lsrs	r2, r6, #17
-	str	r2, [sp, #4]
-	ldr	r2, [sp]
+	mov	r9, r2
+	mov	r2, r8
 	adds	r2, r2, r5
-	str	r2, [sp]
-	ldr	r2, [sp, #4]
+	mov	r8, r2
+	mov	r2, r9
 	adcs	r7, r2
 	movs	r2, #0
 	adcs	r4, r2
 	lsls	r5, r6, #16
 	lsrs	r2, r6, #16
-	str	r2, [sp, #4]
-	ldr	r2, [sp]
+	mov	r9, r2
+	mov	r2, r8
 	adds	r2, r2, r5
-	str	r2, [sp]
-	ldr	r2, [sp, #4]
+	mov	r8, r2
+	mov	r2, r9
 	adcs	r7, r2
 	movs	r2, #0
 	adcs	r4, r2
 	lsls	r5, r6, #19
 	lsrs	r2, r6, #13
-	str	r2, [sp, #4]
-	ldr	r2, [sp]
+	mov	r9, r2
+	mov	r2, r8
 	adds	r2, r2, r5
-	str	r2, [sp]
-	ldr	r2, [sp, #4]
+	mov	r8, r2
+	mov	r2, r9
 	adcs	r7, r2
 	movs	r2, #0
 	adcs	r4, r2
 	lsls	r5, r6, #20
 	lsrs	r2, r6, #12
-	str	r2, [sp, #4]
-	ldr	r2, [sp]
+	mov	r9, r2
+	mov	r2, r8
 	adds	r2, r2, r5
-	str	r2, [sp]
-	ldr	r2, [sp, #4]
+	mov	r8, r2
+	mov	r2, r9
 	adcs	r7, r2
 	movs	r2, #0
 	adcs	r4, r2
 	lsls	r5, r6, #23
 	lsrs	r2, r6, #9
-	str	r2, [sp, #4]
-	ldr	r2, [sp]
+	mov	r9, r2
+	mov	r2, r8
 	adds	r2, r2, r5
-	str	r2, [sp]
-	ldr	r2, [sp, #4]
+	mov	r8, r2
+	mov	r2, r9
 	adcs	r7, r2
 	movs	r2, #0
 	adcs	r4, r2
 	lsls	r5, r6, #24
 	lsrs	r2, r6, #8
-	str	r2, [sp, #4]
-	ldr	r2, [sp]
+	mov	r9, r2
+	mov	r2, r8
 	adds	r2, r2, r5
-	str	r2, [sp]
-	ldr	r2, [sp, #4]
+	mov	r8, r2
+	mov	r2, r9
 	adcs	r7, r2
 	movs	r2, #0
 	adcs	r4, r2
 	lsls	r5, r6, #27
 	lsrs	r2, r6, #5
-	str	r2, [sp, #4]
-	ldr	r2, [sp]
+	mov	r9, r2
+	mov	r2, r8
 	adds	r2, r2, r5
-	str	r2, [sp]
-	ldr	r2, [sp, #4]
+	mov	r8, r2
+	mov	r2, r9
 	adcs	r7, r2
 	movs	r2, #0
 	adcs	r4, r2
 	lsls	r5, r6, #28
 	lsrs	r2, r6, #4
-	str	r2, [sp, #4]
-	ldr	r2, [sp]
+	mov	r9, r2
+	mov	r2, r8
 	adds	r5, r2, r5
-	ldr	r2, [sp, #4]
+	mov	r2, r9
 	adcs	r7, r2
 	movs	r2, #0
 	adcs	r4, r2
 	lsls	r2, r6, #31
-	str	r2, [sp]
+	mov	r8, r2
 	lsrs	r2, r6, #1
-	str	r2, [sp, #4]
-	ldr	r2, [sp]
+	mov	r9, r2
+	mov	r2, r8
 	adds	r5, r5, r2
-	ldr	r2, [sp, #4]
+	mov	r2, r9
 	adcs	r7, r2
 	movs	r2, #0
 	adcs	r4, r2

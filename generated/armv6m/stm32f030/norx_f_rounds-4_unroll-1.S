@@ -526,7 +526,7 @@ norx_f_f:
 
 @ --- norx_f_permute: norx_f.permute
 @     frame 48 bytes (27 spill slots, 12 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 780 bytes of code and literals
+@     estimated 782 bytes of code and literals
 	.section .text.norx_f_permute,"ax",%progbits
 	.global norx_f_permute
 	.type norx_f_permute, %function
@@ -694,7 +694,7 @@ norx_f_permute:
 	ands	r6, r1
 	lsls	r5, r6, #1
 	eors	r0, r5
-	str	r0, [sp, #20]
+	mov	r11, r0
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r3, r0
 	movs	r6, #16
@@ -734,6 +734,7 @@ norx_f_permute:
 	eors	r3, r0
 	@ norx_f.ae:31: b = (b ^ c) >>> r1
 	mov	r6, r12
+	mov	r12, r11
 	eors	r6, r3
 	movs	r0, #11
 	rors	r6, r0
@@ -850,9 +851,9 @@ norx_f_permute:
 	rors	r1, r4
 	str	r1, [sp, #32]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r0, [sp, #20]
+	mov	r0, r12
 	eors	r0, r6
-	ldr	r1, [sp, #20]
+	mov	r1, r12
 	ands	r1, r6
 	lsls	r1, r1, #1
 	eors	r0, r1

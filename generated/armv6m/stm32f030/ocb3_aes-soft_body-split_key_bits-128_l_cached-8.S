@@ -1020,7 +1020,7 @@ ocb3_encrypt_with:
 
 @ --- ocb3_decrypt_with: ocb3.decrypt_with
 @     frame 108 bytes (64 spill slots, 18 on the stack; locals 32), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 1816 bytes of code and literals
+@     estimated 1814 bytes of code and literals
 	.section .text.ocb3_decrypt_with,"ax",%progbits
 	.global ocb3_decrypt_with
 	.type ocb3_decrypt_with, %function
@@ -1056,15 +1056,14 @@ ocb3_decrypt_with:
 	@ ocb3.ae:242: delta = l[at_l0]                                  // as in encrypt_with
 	ldr	r7, [sp, #64]
 	ldr	r0, [r7, #32]
-	str	r0, [sp, #8]
+	mov	r8, r0
 	ldr	r6, [r7, #36]
 	ldr	r1, [r7, #40]
 	ldr	r0, [r7, #44]
 	@ ocb3.ae:243: for i in 0..full {
 	movs	r7, #0
 	str	r7, [sp, #12]
-	ldr	r7, [sp, #8]
-	mov	r11, r7
+	mov	r11, r8
 	mov	r10, r6
 	mov	r9, r1
 	mov	r8, r0

@@ -979,7 +979,7 @@ poly1305_mac:
 	lsls	r0, r2, #13
 	lsrs	r2, r2, #19
 	adds	r0, r3, r0
-	str	r0, [sp]
+	mov	r8, r0
 	movs	r6, #0
 	adcs	r6, r2
 	movs	r5, #0
@@ -992,7 +992,7 @@ poly1305_mac:
 	ldrh	r3, [r1, #4]
 	lsls	r7, r3, #26
 	lsrs	r2, r3, #6
-	ldr	r3, [sp]
+	mov	r3, r8
 	adds	r7, r3, r7
 	adcs	r6, r2
 	movs	r3, #0
@@ -1002,22 +1002,22 @@ poly1305_mac:
 	ldrh	r3, [r1, #6]
 	lsls	r2, r3, #7
 	lsrs	r3, r3, #25
-	str	r3, [sp]
+	mov	r8, r3
 	movs	r3, #0
 	adds	r7, r7, r3
 	adcs	r6, r2
-	ldr	r3, [sp]
+	mov	r3, r8
 	adcs	r5, r3
 	movs	r3, #0
 	adcs	r4, r3
 	adcs	r0, r3
 	ldrh	r2, [r1, #8]
 	lsls	r3, r2, #20
-	str	r3, [sp]
+	mov	r8, r3
 	lsrs	r2, r2, #12
 	movs	r3, #0
 	adds	r7, r7, r3
-	ldr	r3, [sp]
+	mov	r3, r8
 	adcs	r6, r3
 	adcs	r5, r2
 	movs	r3, #0
@@ -1026,29 +1026,29 @@ poly1305_mac:
 	ldrh	r3, [r1, #10]
 	lsls	r2, r3, #1
 	lsrs	r3, r3, #31
-	str	r3, [sp]
+	mov	r8, r3
 	movs	r3, #0
 	adds	r7, r7, r3
 	adcs	r6, r3
 	adcs	r5, r2
-	ldr	r3, [sp]
+	mov	r3, r8
 	adcs	r4, r3
 	movs	r3, #0
 	adcs	r0, r3
 	ldrh	r3, [r1, #12]
 	lsls	r2, r3, #14
 	lsrs	r3, r3, #18
-	str	r3, [sp]
+	mov	r8, r3
 	movs	r3, #0
 	adds	r7, r7, r3
 	adcs	r6, r3
 	adcs	r5, r2
-	ldr	r3, [sp]
+	mov	r3, r8
 	adcs	r4, r3
 	movs	r3, #0
 	adcs	r0, r3
 	uxtb	r3, r0
-	str	r3, [sp]
+	mov	r8, r3
 	ldrh	r0, [r1, #14]
 	lsls	r3, r0, #27
 	lsrs	r2, r0, #5
@@ -1057,10 +1057,10 @@ poly1305_mac:
 	adcs	r6, r0
 	adcs	r5, r3
 	adcs	r4, r2
-	ldr	r2, [sp]
+	mov	r2, r8
 	adcs	r2, r0
 	uxtb	r0, r2
-	str	r0, [sp]
+	mov	r8, r0
 	ldrh	r0, [r1, #16]
 	lsls	r3, r0, #8
 	lsrs	r0, r0, #24
@@ -1070,7 +1070,7 @@ poly1305_mac:
 	adcs	r6, r0
 	adcs	r5, r0
 	adcs	r4, r3
-	ldr	r0, [sp]
+	mov	r0, r8
 	adcs	r0, r2
 	uxtb	r3, r0
 	ldrh	r0, [r1, #18]
@@ -1088,12 +1088,12 @@ poly1305_mac:
 	@ poly1305.ae:77: v = (v & ((1 << 130) - 1)) + (v >> 130) * 5          // now v < 2^130 + 40 < 2p
 	lsls	r0, r1, #30
 	lsrs	r0, r0, #30
-	str	r0, [sp, #4]
+	mov	r8, r0
 	lsrs	r2, r1, #2
 	lsls	r0, r2, #2
 	lsrs	r1, r2, #30
 	adds	r0, r2, r0
-	str	r0, [sp]
+	mov	r9, r0
 	movs	r3, #0
 	adcs	r3, r1
 	movs	r2, #0
@@ -1106,13 +1106,13 @@ poly1305_mac:
 	uxtb	r7, r0
 	str	r7, [sp, #12]
 	ldr	r7, [sp, #8]
-	ldr	r0, [sp]
+	mov	r0, r9
 	adds	r0, r7, r0
 	str	r0, [sp]
 	adcs	r6, r3
 	adcs	r5, r2
 	adcs	r4, r1
-	ldr	r1, [sp, #4]
+	mov	r1, r8
 	ldr	r0, [sp, #12]
 	adcs	r1, r0
 	uxtb	r7, r1

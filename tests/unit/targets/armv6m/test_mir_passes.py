@@ -608,6 +608,22 @@ def test_compiled_high_register_read_directly(monkeypatch, spec, fn, entry, rewr
     assert len(on.splitlines()) == len(off.splitlines()) - len(direct.findall(on))
 
 
+def test_a_stack_slot_stretch_rides_idle_high_registers(monkeypatch):
+    """After the slots are placed, a stack slot's stretch within a block rides high registers
+    idle over it (`_place`: slot_registers with r8-r12/LR as the chain's class): Ascon-p's
+    round keeps a value computed mid-round for the next turn in a high register the slots
+    placed there leave free meanwhile, MOVs for the round's STR/LDR pair."""
+    from aedsl.codegen import slot_registers as sr
+    stack = re.compile(r"^\t(?:str|ldr)\tr[0-7], \[sp(?:, #\d+)?\]$", re.M)
+    on = _compile(monkeypatch, "specs/schemes/ascon128.ae", "ascon128_P_permute")
+    real = sr.slot_registers
+    with monkeypatch.context() as m:
+        m.setattr(sr, "slot_registers",
+                  lambda *a, order=None, **k: set() if order is not None else real(*a, **k))
+        off = _compile(monkeypatch, "specs/schemes/ascon128.ae", "ascon128_P_permute")
+    assert len(stack.findall(on)) < len(stack.findall(off))
+
+
 def test_compiled_spongent_player_is_a_carry_chain(monkeypatch):
     """Spongent's pLayer (bit j to 40 j mod 159 of a u160, no cell structure) as a carry chain:
     each bit leaves its source word by LSRS/LSLS #1 and enters its destination's register by
