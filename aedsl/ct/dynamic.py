@@ -62,7 +62,7 @@ def run(unit, chip, secrets: int = 3, seed: str = "") -> DynamicResult:
     """Time `unit` (a Compiled block cipher or AEAD scheme) on `chip`."""
     if unit.kind not in ("block", "aead"):
         raise NothingToRun(f"{unit.stem}: neither a block cipher nor an AEAD scheme, so there is nothing "
-                       "to run in the simulator (use --static-only)")
+                           "to run in the simulator (use --static-only)")
     rng = random.Random(seed or unit.stem)
     elf = build_elf(unit, chip)
     if unit.kind == "block":

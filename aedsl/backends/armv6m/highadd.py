@@ -17,7 +17,7 @@ registers but PC, not both low (ARM DDI 0419C A6.7.18), and sets the flags as T1
 """
 from __future__ import annotations
 
-from aedsl.codegen.liveness import Cfg, block_liveness, defs_uses, flags_dead_after
+from aedsl.codegen.liveness import Cfg, block_liveness, defs_uses, flags_dead_after, live_after
 from aedsl.codegen.rename import rename_reads
 from aedsl.codegen.mir import Mem, MFunction, MInst, R
 
@@ -26,28 +26,26 @@ HIGH = frozenset(range(8, 13))
 LR = 14
 
 
+def _low(r: int) -> bool:
+    return r in LOW
+
+
 def fold_high_compares(mf: MFunction, target) -> int:
     """`mov rT, rH; cmp a, b` with rT one of a, b and dead after the compare -> `cmph` on rH (an
     assembler `cmp` of T2); rH one of r8-r12 or LR. Returns how many copies were removed."""
     insts = mf.insts
     cfg = Cfg(insts, target)
     du = [defs_uses(i, target) for i in insts]
-    live_out = block_liveness(cfg, du, lambda r: r in LOW)
+    live_out = block_liveness(cfg, du, _low)
     out, done = list(insts), 0
     for bi, (a, b) in enumerate(cfg.blocks):
-        live = set(live_out[bi])
-        after = {}
-        for i in range(b - 1, a - 1, -1):
-            after[i] = set(live)
-            d, u = du[i]
-            live.difference_update(d)
-            live.update(r for r in u if r in LOW)
+        after = live_after(du, a, b, live_out[bi], _low)
         for i in range(a, b - 1):
             mv, cmp = insts[i], insts[i + 1]
             if not (mv.mn == "mov" and isinstance(mv.ops[0], R) and mv.ops[0].reg in HIGH | {LR}
                     and isinstance(mv.ops[1], R) and mv.ops[1].reg in LOW):
                 continue
-            if cmp.mn != "cmp" or not all(isinstance(o, R) for o in cmp.ops) or out[i] is None:
+            if cmp.mn != "cmp" or not all(isinstance(o, R) for o in cmp.ops):
                 continue
             h, t = mv.ops[0], mv.ops[1]
             if list(cmp.ops).count(t) != 1 or t.reg in after[i + 1]:
@@ -66,16 +64,10 @@ def fold_high_adds(mf: MFunction, target) -> int:
         insts = mf.insts
         cfg = Cfg(insts, target)
         du = [defs_uses(i, target) for i in insts]
-        live_out = block_liveness(cfg, du, lambda r: r in LOW)
+        live_out = block_liveness(cfg, du, _low)
         change = None
         for bi, (a, b) in enumerate(cfg.blocks):
-            after = [set() for _ in range(b - a)]
-            live = set(live_out[bi])
-            for i in range(b - 1, a - 1, -1):
-                after[i - a] = set(live)
-                d, u = du[i]
-                live.difference_update(d)
-                live.update(r for r in u if r in LOW)
+            after = live_after(du, a, b, live_out[bi], _low)
             for i in range(a, b - 1):
                 mv, ad = insts[i], insts[i + 1]
                 if not (mv.mn == "mov" and isinstance(mv.ops[0], R) and mv.ops[0].reg in HIGH
@@ -88,15 +80,15 @@ def fold_high_adds(mf: MFunction, target) -> int:
                 if t not in (x, y) or x == y:
                     continue
                 k = y if x == t else x
-                live_after = after[i + 1 - a]
-                if k in live_after or (t != rd and t in live_after):
+                live_next = after[i + 1]
+                if k in live_next or (t != rd and t in live_next):
                     continue
                 # the reads of rd to rename, up to its redefinition or death
                 rename = []
                 j = i + 2
                 ok = True
                 if rd != k:
-                    while rd in after[j - 1 - a]:
+                    while rd in after[j - 1]:
                         inst = insts[j] if j < b else None
                         # a call reads its arguments from fixed registers: a renamed read
                         # there would pass the wrong one
@@ -115,7 +107,7 @@ def fold_high_adds(mf: MFunction, target) -> int:
                                            for n, op in enumerate(inst.ops))
                         if rd in dj and not in_place:
                             break               # a new value of rd: not renamed
-                        if k in dj and rd in after[j - a]:
+                        if k in dj and rd in after[j]:
                             ok = False
                             break
                         j += 1

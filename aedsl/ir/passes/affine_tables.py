@@ -31,7 +31,7 @@ from itertools import product
 from aedsl.knobs import Knob
 
 from ..nodes import Function, Memory, Module, Op, Value, walk_ops
-from .common import Names, Subst, evaluate, substitute
+from .common import Names, Subst, const_defs, evaluate, substitute
 
 NAME = "affine_tables"
 KNOBS = (Knob("affine_tables", "pass", ("on", "off"), "off",
@@ -50,7 +50,7 @@ def _call_constants(module: Module) -> dict[str, list[set[int] | None]]:
     or None where some call passes something else (or the parameter is a memory)."""
     out: dict[str, list[set[int] | None]] = {}
     for fn in module.functions:
-        consts = {id(op.results[0]): op.attrs["value"] for op in walk_ops(fn.body) if op.opcode == "const"}
+        consts = const_defs(fn)
         for op in walk_ops(fn.body):
             if op.opcode != "call" or "." not in op.attrs["callee"]:
                 continue

@@ -20,8 +20,8 @@ constant folding.
 """
 from __future__ import annotations
 
-from ..nodes import Block, Function, Module, Op, Value, walk_ops
-from .common import Names
+from ..nodes import Block, Module, Op, Value
+from .common import Names, const_defs
 
 NAME = "divconst"
 MIN_WIDTH = 17          # dividends of at most 16 bits stay divisions
@@ -32,11 +32,6 @@ def magic(c: int, n: int) -> tuple[int, int]:
     """(m, shift) with x // c == (x * m) >> shift for every 0 <= x < 2**n (c >= 2, not a power of 2)."""
     l = (c - 1).bit_length()                  # ceil(log2 c)
     return (1 << (n + l)) // c + 1, n + l
-
-
-def _constants(fn: Function) -> dict[int, int]:
-    return {id(op.results[0]): op.attrs["value"] for op in walk_ops(fn.body)
-            if op.opcode == "const" and op.results}
 
 
 def _divisor(op: Op, consts: dict[int, int]) -> int | None:
@@ -90,5 +85,5 @@ def _rewrite(block: Block, consts: dict[int, int], names: Names) -> bool:
 def run(module: Module, knobs: dict) -> Module:
     module = module.clone()
     for fn in module.functions:
-        _rewrite(fn.body, _constants(fn), Names(fn))
+        _rewrite(fn.body, const_defs(fn), Names(fn))
     return module

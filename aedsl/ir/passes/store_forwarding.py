@@ -16,8 +16,8 @@ runs). Assumes: a function-local memory is no other memory; tables are never wri
 """
 from __future__ import annotations
 
-from ..nodes import Block, Function, Memory, Module, walk_ops
-from .common import Subst, has_effect, resolve, substitute
+from ..nodes import Block, Function, Memory, Module
+from .common import Subst, const_defs, has_effect, resolve, substitute
 
 NAME = "store_forwarding"
 # ops from the store to the load at most: a value forwarded from further back is held in a
@@ -35,7 +35,7 @@ class _Forwarder:
     """One function's forwarding: its constants, and which memories are passed by reference."""
 
     def __init__(self, fn: Function):
-        self.consts = {id(op.results[0]): op.attrs["value"] for op in walk_ops(fn.body) if op.opcode == "const"}
+        self.consts = const_defs(fn)
         self.by_ref = {p.name for p in fn.params if isinstance(p, Memory) and p.kind == "param"}
         self.subst = Subst()
 
