@@ -578,7 +578,7 @@ class SelectorBase:
             marked = self.bitop(self.BITWISE["or"], pregs[k][0], Imm(1 << trips))
             self.emit("mov", marked, pregs[k][0])
         top, end = self.mf.label("loop"), self.mf.label("done")
-        if not (clo is not None and chi is not None and clo < chi):
+        if not (clo is not None and chi is not None and clo < chi) and not op.attrs.get("entered"):
             self.branch_unless_less(idx or [self.to_reg_fresh(x) for x in lo], hi, end)
         # the loop's preheader: targets insert set-up there while selecting the body (e.g.
         # pointers walking `mem[i]`, advanced in `loop_latch`); the anchor is removed after
@@ -656,13 +656,14 @@ class SelectorBase:
 
     def affine_counter(self, op: Op, chi, step: int):
         """A counted loop up to a constant `chi` whose index the body never reads, carrying a
-        one-limb value c that it yields as `c + k` (k a constant) and that enters as
-        `a + k * lo` (a a constant, lo the loop's lower bound, maybe widened or narrowed): after
-        the last turn c is `a + k * chi`, a value it takes at no earlier turn (k's multiples
-        repeat modulo 2^w only after more than chi turns), so the loop runs until c is that
-        value: no counter register, no increment (a table of round constants in arithmetic
-        progression, turned into that value by `ir/passes/affine_tables.py`: Ascon's
-        `sub #15; cmp #60`). Returns (index of c among the carried values, final value) or None."""
+        one-limb value c that it yields as `c + k` or `c - k` (k a constant) and that enters as
+        `a + k * lo` modulo 2^w (a a constant, lo the loop's lower bound; `linear_form` proves it,
+        e.g. `60 + 15 * n` for `lo = 16 - n` and the step -15): after the last turn c is
+        `a + k * chi`, a value it takes at no earlier turn (k's multiples repeat modulo 2^w only
+        after more than chi turns), so the loop runs until c is that value: no counter register,
+        no increment (a table of round constants in arithmetic progression, turned into that
+        value by `ir/passes/affine_tables.py`: Ascon's `sub #15; cmp #60`). Returns (index of c
+        among the carried values, final value) or None."""
         if chi is None or step != 1:
             return None
         body = op.regions[0]
@@ -671,40 +672,61 @@ class SelectorBase:
             return None
         defs_in = {id(r): o for o in body.ops for r in o.results}
 
-        def const_out(v):
-            return self.const_of(self.get(v)) if self.defs.get(v) is not None else None
-
         def const_in(v):                        # defined in the body, or before the loop
             d = defs_in.get(id(v))
             if d is not None:
                 return d.attrs["value"] if d.opcode == "const" else None
-            return const_out(v)
+            return self.const_of(self.get(v)) if self.defs.get(v) is not None else None
 
         for k, (p, y) in enumerate(zip(params, body.yields)):
             w = p.width
             if w > self.LIMB:
                 continue
+            m = (1 << w) - 1
             d = defs_in.get(id(y))
-            if d is None or d.opcode != "add" or d.args[0] is not p:
+            if d is None or d.opcode not in ("add", "sub") or d.args[0] is not p:
                 continue
             kk = const_in(d.args[1])
-            init = self.defs.get(op.args[2 + k])
-            if kk is None or init is None or init.opcode != "add":
+            if kk is None:
                 continue
-            a = const_out(init.args[1])
-            m = self.defs.get(init.args[0])
-            if a is None or m is None or m.opcode != "mul" or const_out(m.args[1]) != kk:
-                continue
-            x = m.args[0]
-            ext = self.defs.get(x)
+            kk = (-kk if d.opcode == "sub" else kk) & m
+            init = self.linear_form(op.args[2 + k])
+            ext = self.defs.get(init[2]) if init[2] is not None else None
             if ext is not None and ext.opcode in ("zext", "trunc") and ext.args[0] is op.args[0]:
-                x = ext.args[0]
-            if x is not op.args[0] or kk % (1 << w) == 0:
+                lo = (1, 0, init[2])                    # lo, widened or narrowed to w bits
+            elif op.args[0].width == w:
+                lo = self.linear_form(op.args[0])
+            else:
                 continue
+            if kk == 0 or init[2] is not lo[2] or (init[0] - kk * lo[0]) & m:
+                continue
+            a = (init[1] - kk * lo[1]) & m              # init == a + kk * lo (mod 2^w)
             period = (1 << w) >> ((kk & -kk).bit_length() - 1)      # 2^w / gcd(k, 2^w)
             if period > chi:
-                return k, (a + kk * chi) % (1 << w)
+                return k, (a + kk * chi) & m
         return None
+
+    def linear_form(self, v: Value, depth: int = 6):
+        """v as (t, e, x) with v == t * x + e modulo 2^width, x an IR value of v's width (None:
+        v is the constant e), through constants and add, sub and mul by a constant of that
+        width; x is v itself where nothing else is known."""
+        d = self.defs.get(v)
+        c = self.const_of(self.get(v)) if d is not None else None
+        if c is not None:
+            return 0, c, None
+        if d is None or depth == 0 or d.opcode not in ("add", "sub", "mul") \
+                or any(a.width != v.width for a in d.args):
+            return 1, 0, v
+        f, g = (self.linear_form(a, depth - 1) for a in d.args)
+        if d.opcode == "mul":
+            if f[2] is not None and g[2] is not None:
+                return 1, 0, v
+            (t, e, x), c = (f, g[1]) if g[2] is None else (g, f[1])
+            return t * c, e * c, x
+        if f[2] is not None and g[2] is not None and f[2] is not g[2]:
+            return 1, 0, v
+        sign = -1 if d.opcode == "sub" else 1
+        return f[0] + sign * g[0], f[1] + sign * g[1], f[2] if f[2] is not None else g[2]
 
     def parallel_copy(self, dsts: list[R], srcs: list) -> None:
         moves = [(d, s) for d, s in zip(dsts, srcs) if d != s]

@@ -78,7 +78,7 @@ class ArithOps:
         if self.const_of(a) is not None:
             a, b = b, a
         wa = w
-        if self.value_bound(op.args[0]) + self.value_bound(op.args[1]) < 1 << w:
+        if op.attrs.get("nowrap") or self.value_bound(op.args[0]) + self.value_bound(op.args[1]) < 1 << w:
             # the sum cannot wrap: no mask to the result's width (limbs stay zero-extended)
             wa = self.LIMB * nlimbs(w, self.LIMB)
         out = self.addsub(a, b, wa, False)
@@ -96,7 +96,8 @@ class ArithOps:
                 return
         a, b = self.args(op)
         w = op.results[0].width
-        out = self.addsub(a, b, w, True)
+        # a `nowrap` difference is never negative: no mask to the result's width
+        out = self.addsub(a, b, self.LIMB * nlimbs(w, self.LIMB) if op.attrs.get("nowrap") else w, True)
         if self.const_of(b) is not None:
             self.note_affine(out, a, 1, -self.const_of(b), w)
         elif self.const_of(a) is not None:

@@ -17,6 +17,15 @@ each turn. The index is then read by nothing, and the selector counts the loop w
 #60" with no counter and no table (ascon-c's Cortex-M0 round). The table stays in the module
 while anything else reads it.
 
+Where the entries are an integer progression `e + s * i` (s signed, no wrap modulo 2^w) over the
+reachable indices and the value after the last turn, the step is `c - |s|` or `c + |s|` and the
+start `E + t * x` when the lower bound is `C - x` (a loop over the last x entries: E = e + s * C,
+t = -s; Ascon-p's `60 + 15 * rounds`), or `e + s * lo`; those ops get the attribute `nowrap`
+when every intermediate stays in [0, 2^w) for every argument the module passes: the exact
+integer equals the modular one, so a target keeps no mask to w bits. A loop that every call
+enters (each reachable lower bound below `hi`) gets `entered`: the selector drops its entry test.
+Both attributes are facts about the module as it is (its calls), like the progression itself.
+
 Knob `affine_tables`: `on` | `off`; a target chooses its default (`Backend.pass_knobs`): the
 carried constant costs a register where an indexed read from the table costs none (MSP430's
 `xor rc(r), x`).
@@ -118,19 +127,68 @@ def _rewrite(fn: Function, ranges: list[set[int] | None]) -> None:
         subst = Subst()
         for ld, (a, b) in zip(uses, progressions):
             w = ld.results[0].width
-            pre, c0 = _affine_of(loop.args[0], a, b, w, names)
+            exact = _exact_progression(ld.args[0].data, lo, hi, b, w)
+            pre, c0 = _start(loop.args[0], defs, envs, exact, a, b, w, names)
             at = next(k for k, o in enumerate(top.ops) if o is loop)
             top.ops[at:at] = pre
             c, step, nxt, res = (names.value("c", w), names.value("step", w), names.value("c", w),
                                  names.value("c", w))
             body.ops = [o for o in body.ops if o is not ld]
-            body.ops += [Op("const", [step], [], {"value": b}), Op("add", [nxt], [c, step])]
+            if exact is None:
+                body.ops += [Op("const", [step], [], {"value": b}), Op("add", [nxt], [c, step])]
+            else:
+                s = exact[1]
+                body.ops += [Op("const", [step], [], {"value": abs(s)}),
+                             Op("sub" if s < 0 else "add", [nxt], [c, step], {"nowrap": 1})]
             body.params.append(c)
             body.yields.append(nxt)
             loop.args.append(c0)
             loop.results.append(res)
             subst.bind(ld.results[0], c)
         substitute(body, subst)
+        if max(los) < hi:
+            loop.attrs["entered"] = 1       # every call reaches at least one turn
+
+
+def _exact_progression(data, lo: int, hi: int, b: int, w: int) -> tuple[int, int] | None:
+    """(e, s) with data[i] == e + s * i as integers (no wrap modulo 2^w) for lo <= i <= hi, the
+    value after the last turn included, s the step as a signed w-bit number; else None."""
+    s = b - (1 << w) if b >= 1 << (w - 1) else b
+    e = data[lo] - s * lo
+    if all(0 <= e + s * i < 1 << w for i in (lo, hi)):
+        return e, s
+    return None
+
+
+def _start(lo: Value, defs: dict[int, Op], envs: list[dict[int, int]], exact, a: int, b: int, w: int,
+           names: Names) -> tuple[list[Op], Value]:
+    """Ops computing the carried value's start, `a + b * lo` modulo 2^w, and that value. With an
+    exact progression (e, s) and every intermediate in [0, 2^w) for every argument the module
+    passes, the ops are marked `nowrap` (a target keeps no mask): `e + s * lo`, or `E + t * x`
+    where lo is `C - x` (E = e + s * C, t = -s; the lower bound `n_max - rounds` of a loop over the
+    last `rounds` entries then costs nothing)."""
+    if exact is not None:
+        e, s = exact
+        forms = []
+        d = defs.get(id(lo))
+        if d is not None and d.opcode == "sub" and lo.width == w and d.args[1].width == w:
+            cd = defs.get(id(d.args[0]))
+            if cd is not None and cd.opcode == "const":
+                forms.append((d.args[1], e + s * cd.attrs["value"], -s))
+        if lo.width == w:
+            forms.append((lo, e, s))
+        for x, big, t in forms:
+            xs = {_values(x, env, defs) for env in envs}
+            top = 1 << w
+            if None in xs or not 0 <= big < top or t == 0:
+                continue
+            if all(0 <= abs(t) * v < top and 0 <= big + t * v < top for v in xs):
+                ct, ce, p, c = (names.value("t", w), names.value("e", w), names.value("tx", w),
+                                names.value("c", w))
+                return [Op("const", [ct], [], {"value": abs(t)}), Op("mul", [p], [x, ct], {"nowrap": 1}),
+                        Op("const", [ce], [], {"value": big}),
+                        Op("add" if t > 0 else "sub", [c], [p, ce] if t > 0 else [ce, p], {"nowrap": 1})], c
+    return _affine_of(lo, a, b, w, names)
 
 
 def _affine_of(lo: Value, a: int, b: int, w: int, names: Names) -> tuple[list[Op], Value]:

@@ -980,8 +980,8 @@ ascon_aead128_decrypt_with:
 
 
 @ --- ascon_aead128_P_permute: ascon_aead128.P.permute
-@     frame 20 bytes (16 spill slots, 5 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 422 bytes of code and literals
+@     frame 20 bytes (15 spill slots, 5 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 400 bytes of code and literals
 	.section .text.ascon_aead128_P_permute,"ax",%progbits
 	.global ascon_aead128_P_permute
 	.type ascon_aead128_P_permute, %function
@@ -996,15 +996,9 @@ ascon_aead128_P_permute:
 	push	{r4, r5, r6, r7}
 	sub	sp, #20
 	@ ascon_p.ae:60: for i in 16 - rounds..16 {
-	movs	r2, #16
-	subs	r1, r2, r1
-	uxtb	r2, r1
-	str	r2, [sp]
-	movs	r1, #241
-	muls	r2, r1
-	uxtb	r1, r2
-	adds	r1, #44
-	uxtb	r1, r1
+	movs	r2, #15
+	muls	r1, r2
+	adds	r1, #60
 	mov	lr, r1
 	str	r0, [sp, #16]
 	@ ascon_p.ae:59: x4 = s[4]
@@ -1033,11 +1027,6 @@ ascon_aead128_P_permute:
 	ldr	r0, [sp, #16]
 	ldr	r7, [r0]
 	@ ascon_p.ae:60: for i in 16 - rounds..16 {
-	ldr	r0, [sp]
-	cmp	r0, #16
-	bcc	.Lascon_aead128_P_permute_far1
-	b	.Lascon_aead128_P_permute_done2
-.Lascon_aead128_P_permute_far1:
 .Lascon_aead128_P_permute_loop1:
 	@ ascon_p.ae:24: x0 = x0 ^ x4
 	eors	r7, r2
@@ -1207,8 +1196,7 @@ ascon_aead128_P_permute:
 	lsrs	r0, r0, #9
 	eors	r7, r0
 	mov	r0, lr
-	adds	r0, #241
-	uxtb	r0, r0
+	subs	r0, #15
 	mov	lr, r0
 	mov	r9, r7
 	mov	r11, r5
@@ -1217,9 +1205,9 @@ ascon_aead128_P_permute:
 	ldr	r6, [sp]
 	mov	r7, r10
 	cmp	r0, #60
-	beq	.Lascon_aead128_P_permute_far2
+	beq	.Lascon_aead128_P_permute_far1
 	b	.Lascon_aead128_P_permute_loop1
-.Lascon_aead128_P_permute_far2:
+.Lascon_aead128_P_permute_far1:
 .Lascon_aead128_P_permute_done2:
 	@ ascon_p.ae:63: s[0] = x0
 	ldr	r0, [sp, #16]

@@ -600,8 +600,8 @@ isap_a_128a_decrypt_with:
 
 
 @ --- isap_a_128a_P_permute: isap_a_128a.P.permute
-@     frame 20 bytes (16 spill slots, 5 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 422 bytes of code and literals
+@     frame 20 bytes (15 spill slots, 5 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 400 bytes of code and literals
 	.section .text.isap_a_128a_P_permute,"ax",%progbits
 	.global isap_a_128a_P_permute
 	.type isap_a_128a_P_permute, %function
@@ -616,15 +616,9 @@ isap_a_128a_P_permute:
 	push	{r4, r5, r6, r7}
 	sub	sp, #20
 	@ ascon_p.ae:60: for i in 16 - rounds..16 {
-	movs	r2, #16
-	subs	r1, r2, r1
-	uxtb	r2, r1
-	str	r2, [sp]
-	movs	r1, #241
-	muls	r2, r1
-	uxtb	r1, r2
-	adds	r1, #44
-	uxtb	r1, r1
+	movs	r2, #15
+	muls	r1, r2
+	adds	r1, #60
 	mov	lr, r1
 	str	r0, [sp, #16]
 	@ ascon_p.ae:59: x4 = s[4]
@@ -653,11 +647,6 @@ isap_a_128a_P_permute:
 	ldr	r0, [sp, #16]
 	ldr	r7, [r0]
 	@ ascon_p.ae:60: for i in 16 - rounds..16 {
-	ldr	r0, [sp]
-	cmp	r0, #16
-	bcc	.Lisap_a_128a_P_permute_far1
-	b	.Lisap_a_128a_P_permute_done2
-.Lisap_a_128a_P_permute_far1:
 .Lisap_a_128a_P_permute_loop1:
 	@ ascon_p.ae:24: x0 = x0 ^ x4
 	eors	r7, r2
@@ -827,8 +816,7 @@ isap_a_128a_P_permute:
 	lsrs	r0, r0, #9
 	eors	r7, r0
 	mov	r0, lr
-	adds	r0, #241
-	uxtb	r0, r0
+	subs	r0, #15
 	mov	lr, r0
 	mov	r9, r7
 	mov	r11, r5
@@ -837,9 +825,9 @@ isap_a_128a_P_permute:
 	ldr	r6, [sp]
 	mov	r7, r10
 	cmp	r0, #60
-	beq	.Lisap_a_128a_P_permute_far2
+	beq	.Lisap_a_128a_P_permute_far1
 	b	.Lisap_a_128a_P_permute_loop1
-.Lisap_a_128a_P_permute_far2:
+.Lisap_a_128a_P_permute_far1:
 .Lisap_a_128a_P_permute_done2:
 	@ ascon_p.ae:63: s[0] = x0
 	ldr	r0, [sp, #16]

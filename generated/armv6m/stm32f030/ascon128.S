@@ -1059,8 +1059,8 @@ ascon128_decrypt_with:
 
 
 @ --- ascon128_P_permute: ascon128.P.permute
-@     frame 20 bytes (16 spill slots, 5 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 422 bytes of code and literals
+@     frame 20 bytes (15 spill slots, 5 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 400 bytes of code and literals
 	.section .text.ascon128_P_permute,"ax",%progbits
 	.global ascon128_P_permute
 	.type ascon128_P_permute, %function
@@ -1075,15 +1075,9 @@ ascon128_P_permute:
 	push	{r4, r5, r6, r7}
 	sub	sp, #20
 	@ ascon_p.ae:60: for i in 16 - rounds..16 {
-	movs	r2, #16
-	subs	r1, r2, r1
-	uxtb	r2, r1
-	str	r2, [sp]
-	movs	r1, #241
-	muls	r2, r1
-	uxtb	r1, r2
-	adds	r1, #44
-	uxtb	r1, r1
+	movs	r2, #15
+	muls	r1, r2
+	adds	r1, #60
 	mov	lr, r1
 	str	r0, [sp, #16]
 	@ ascon_p.ae:59: x4 = s[4]
@@ -1112,11 +1106,6 @@ ascon128_P_permute:
 	ldr	r0, [sp, #16]
 	ldr	r7, [r0]
 	@ ascon_p.ae:60: for i in 16 - rounds..16 {
-	ldr	r0, [sp]
-	cmp	r0, #16
-	bcc	.Lascon128_P_permute_far1
-	b	.Lascon128_P_permute_done2
-.Lascon128_P_permute_far1:
 .Lascon128_P_permute_loop1:
 	@ ascon_p.ae:24: x0 = x0 ^ x4
 	eors	r7, r2
@@ -1286,8 +1275,7 @@ ascon128_P_permute:
 	lsrs	r0, r0, #9
 	eors	r7, r0
 	mov	r0, lr
-	adds	r0, #241
-	uxtb	r0, r0
+	subs	r0, #15
 	mov	lr, r0
 	mov	r9, r7
 	mov	r11, r5
@@ -1296,9 +1284,9 @@ ascon128_P_permute:
 	ldr	r6, [sp]
 	mov	r7, r10
 	cmp	r0, #60
-	beq	.Lascon128_P_permute_far2
+	beq	.Lascon128_P_permute_far1
 	b	.Lascon128_P_permute_loop1
-.Lascon128_P_permute_far2:
+.Lascon128_P_permute_far1:
 .Lascon128_P_permute_done2:
 	@ ascon_p.ae:63: s[0] = x0
 	ldr	r0, [sp, #16]

@@ -53,8 +53,27 @@ def test_a_progression_over_the_reachable_indices_becomes_a_stepped_value(tmp_pa
     assert _loads(loop) == []
     assert len(loop.args) == len(_loop(before).args) + 1           # c carried, entering a + b lo
     body = loop.regions[0]
+    # t[1..9) as integers is 0x59 - 9 i, from 0x50 down to 0x11 after the last turn: no wrap, so
+    # the step is `sub 9` and the start `0x11 + 9 n` (lo = 8 - n), all marked nowrap
+    step = next(op for op in body.ops if op.opcode == "sub" and op.args[0] is body.params[-1])
+    assert body.yields[-1] is step.results[0] and step.attrs.get("nowrap")
+    start = [op for op in after.function("Q.step").body.ops if op.opcode in ("const", "mul", "add")]
+    assert {op.attrs.get("value") for op in start} >= {9, 0x11}
+    assert all(op.attrs.get("nowrap") for op in start if op.opcode in ("mul", "add"))
+    assert loop.attrs.get("entered")                                  # 8 - 5 and 8 - 7 are below 8
+    assert check_equivalent(before, after, trials=30, functions=["f"]) == 30
+
+
+def test_a_progression_that_wraps_keeps_its_modular_step(tmp_path):
+    # u[i] = 0xc0 + 0x20 i wraps modulo 256 at i = 2: the value is stepped by 0x20 with a mask
+    prim = PRIM.replace("0x07, 0x50, 0x47, 0x3e, 0x35, 0x2c, 0x23, 0x1a",
+                        "0xc0, 0xe0, 0x00, 0x20, 0x40, 0x60, 0x80, 0xa0")
+    before = _module(tmp_path, "    x = Q.step(x, 5)\n    x = Q.step(x, 7)", prim)
+    after = affine_tables.run(before, ON)
+    body = _loop(after).regions[0]
     step = next(op for op in body.ops if op.opcode == "add" and op.args[0] is body.params[-1])
-    assert body.yields[-1] is step.results[0]
+    assert body.yields[-1] is step.results[0] and not step.attrs.get("nowrap")
+    assert not any(op.attrs.get("nowrap") for op in walk_ops(after.function("Q.step").body))
     assert check_equivalent(before, after, trials=30, functions=["f"]) == 30
 
 
@@ -65,7 +84,8 @@ def test_ascon_round_constants():
     loop = _loop(after, "P.permute")
     assert not any(op.args[0].name == "P.rc" for op in _loads(loop))
     init = [op for op in after.function("P.permute").body.ops if op.opcode == "const"]
-    assert {op.attrs["value"] for op in init} >= {0x2C, 0xF1}        # c = 0x2c + 0xf1 * lo (mod 256)
+    assert {op.attrs["value"] for op in init} >= {60, 15}            # c = 60 + 15 rounds, then - 15
+    assert loop.attrs.get("entered")
     assert check_equivalent(before, after, trials=4, functions=["encrypt", "decrypt"]) == 8
 
 

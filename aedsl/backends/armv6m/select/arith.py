@@ -131,7 +131,8 @@ class ArmArith:
                 self.note_affine(out, a, c, 0, w)
                 self.put(op.results[0], out)
                 return
-        out = self.mask([self.dp2("muls", a[0], b[0])], w)
+        prod = self.dp2("muls", a[0], b[0])
+        out = [prod] if op.attrs.get("nowrap") else self.mask([prod], w)   # a product that fits
         if c is not None:
             self.note_affine(out, a, c, 0, w)
         self.put(op.results[0], out)
