@@ -14,6 +14,7 @@ from pathlib import Path
 from aedsl import chips as chips_mod
 from aedsl import unit_cache
 from aedsl.backends import registry
+from aedsl.codegen.interface import CODEGEN_KNOBS
 from aedsl.codegen.unit import Compiled
 from aedsl.frontend.diagnostics import SpecError
 from aedsl.frontend.elaborate import load_module
@@ -29,6 +30,7 @@ def knob_registry(chip, module=None) -> dict[str, Knob]:
     target = registry.target_for(chip)
     out = dict(module.knob_decls) if module is not None else {}
     out.update(pipeline.knobs())
+    out.update({k.name: k for k in CODEGEN_KNOBS})
     for name, values in target.knobs.items():
         out[name] = Knob(name, "target", tuple(values), None, doc=f"a knob of the {target.name} target")
     return out

@@ -17,8 +17,9 @@ of `Backend` with:
   (frame, prologue/epilogue and assembly lines of an allocated function) and `table` (a constant
   table as assembler data).
 
-`Backend.compile_module` then runs the same loop for every target: the exported functions, then
-the subroutines they call, each selected, put through the MIR pipeline and emitted, and the unit
+`Backend.compile_module` then runs the same loop for every target: the exported functions and
+the subroutines they call (callees first: a subroutine's callers learn what it overwrites, knob
+`subroutine_saves`), each selected, put through the MIR pipeline and emitted, and the unit
 rendered from the target's templates. `aedsl.backends.registry` maps a chip's ISA to its target.
 """
 from __future__ import annotations
@@ -36,6 +37,24 @@ from aedsl.codegen.mir import MFunction
 from aedsl.codegen.target import UNDEF
 from aedsl.codegen.unit import Compiled, Entry, Param, exported, unit_kind, variant_stem
 from aedsl.ir.passes.common import is_size_mode
+from aedsl.knobs import Knob
+
+
+# Knobs of the shared compile loop, whatever the target.
+SUBROUTINE_SAVES = Knob(
+    "subroutine_saves", "target", ("caller", "callee"), None,
+    doc="caller: a subroutine (a function no entry point is) saves no register and each call of it "
+        "names what it overwrites, so its callers keep across the call only what that leaves "
+        "alone (the hand-written code's private convention: fewer cycles, sometimes more bytes); "
+        "callee: the calling convention's callee-saved registers (AAPCS r4-r11, MSP430 EABI "
+        "r4-r10). Unset: caller, or callee in size mode (opt=size)")
+CODEGEN_KNOBS = (SUBROUTINE_SAVES,)
+
+
+def subroutines_save(knobs: dict) -> bool:
+    """Whether subroutines keep the calling convention's saves (knob `subroutine_saves`)."""
+    value = knobs.get("subroutine_saves")
+    return value == "callee" if value is not None else is_size_mode(knobs)
 
 
 @dataclass
@@ -203,6 +222,8 @@ class Backend(ABC):
     knobs: ClassVar[dict[str, tuple[str, ...]]] = {}
     skip_passes: ClassVar[frozenset[str]] = frozenset()
     templates: ClassVar[Path]
+    call_clobbers: ClassVar[tuple[int, ...]]        # the calling convention's caller-saved registers
+    fixed_regs: ClassVar[tuple[int, ...]]           # stack pointer, program counter: never clobbered
     runtime: ClassVar[str]
     toolchain: ClassVar[ToolchainSpec]
 
@@ -247,13 +268,27 @@ class Backend(ABC):
 
     # --- code generation -------------------------------------------------------------------------
     @abstractmethod
-    def machine(self, chip, mf: MFunction):
-        """The machine description (`codegen.target.Target`) the MIR passes of `mf` use."""
+    def machine(self, chip, mf: MFunction, saves: bool = True):
+        """The machine description (`codegen.target.Target`) the MIR passes of `mf` use.
+        `saves=False`: a subroutine that saves no register (`callee_saved` empty)."""
 
     @abstractmethod
-    def select_function(self, module, fname: str, symbol: str, chip) -> tuple[MFunction, Entry, set]:
+    def select_function(self, module, fname: str, symbol: str, chip,
+                        clobbers: dict | None = None) -> tuple[MFunction, Entry, set]:
         """Instruction selection of one IR function: the MFunction, its Entry and the tables it
-        reads. `module.interfaces` holds each function as the user sees it (before the passes)."""
+        reads. `module.interfaces` holds each function as the user sees it (before the passes).
+        `clobbers`: subroutine name -> the registers a call of it overwrites (`clobbered`; a
+        callee not named there follows the calling convention: `call_clobbers`)."""
+
+    def clobbered(self, mf: MFunction, machine) -> tuple[int, ...]:
+        """The registers a call of the emitted subroutine `mf` (it saves none) overwrites: the
+        calling convention's caller-saved ones (`call_clobbers`) and every other register its
+        code writes, its own calls' included; never the stack pointer or the program counter."""
+        from aedsl.codegen.liveness import defs_uses
+        written = set(self.call_clobbers)
+        for inst in mf.insts:
+            written.update(defs_uses(inst, machine)[0])
+        return tuple(sorted(written - set(self.fixed_regs)))
 
     @abstractmethod
     def mir_pipeline(self, chip, knobs: dict) -> list[MirPass]:
@@ -286,37 +321,48 @@ class Backend(ABC):
         return f"{module.name}_{fname.replace('.', '_')}"
 
     def compile_module(self, module, chip, spec_path: str, keep_mir: bool = False) -> Compiled:
-        """The exported functions, then the subroutines they call, each selected, put through the
+        """The exported functions and the subroutines they call, each selected, put through the
         MIR pipeline and emitted; then the unit (assembly + C header) from the templates.
+        With knob `subroutine_saves=caller` (the default but in size mode), a subroutine (a
+        function no entry point is, so every call of it is in this unit) saves no register: it
+        is compiled before its callers (`_callees_first`), and each call of it names the
+        registers its code writes (`clobbered`) instead of the calling convention's caller-saved
+        set; a caller keeps across the call only what those leave alone, and saves what they
+        overwrite of its own callee-saved registers (the hand-written code's private convention:
+        seed 002's permutations save nothing for their mode's loop).
         `keep_mir`: the unit also keeps each function's machine IR as the last MIR pass left it
         (`Compiled.mir`, for analyses of the selected and scheduled code)."""
         spec_lines = SpecLines()
         knobs = dict(module.knobs)
         passes = self.mir_pipeline(chip, knobs)
-        functions, entries, tables = [], {}, set()
-        kept: list[KeptFunction] = []
+        entries, tables = {}, set()
         public = exported(module)
-        todo, done = list(public), set()
-        while todo:
-            fname = todo.pop(0)
-            if fname in done:
-                continue
-            done.add(fname)
+        graph = _call_graph(module, public)
+        infos, kept_by, clobbers = {}, {}, {}
+        for fname in _callees_first(graph, public):
             symbol = self.call_symbol(module, fname)
-            mf, entry, used = self.select_function(module, fname, symbol, chip)
+            mf, entry, used = self.select_function(module, fname, symbol, chip, clobbers)
             tables |= used
-            ctx = MirContext(chip=chip, machine=self.machine(chip, mf), knobs=knobs)
+            if not mf.calls <= set(graph[fname]):
+                raise AssertionError(f"{fname}: calls {sorted(mf.calls - set(graph[fname]))}, not in its IR")
+            subroutine = fname not in public and not subroutines_save(knobs)
+            ctx = MirContext(chip=chip, machine=self.machine(chip, mf, saves=not subroutine), knobs=knobs)
             run_mir_pipeline(mf, passes, ctx)
             if keep_mir:
-                kept.append(KeptFunction(fname, copy.deepcopy(mf), ctx.machine, entry if fname in public else None))
+                kept_by[fname] = KeptFunction(fname, copy.deepcopy(mf), ctx.machine, None if fname not in public else entry)
             mf.insts = [i for i in mf.insts if i.mn != UNDEF]      # no instruction (target.UNDEF)
             info = self.emit_function(mf, ctx, spec_lines)
+            if subroutine:
+                clobbers[fname] = self.clobbered(mf, ctx.machine)
             info["global"] = fname in public
             entry.code_bytes, entry.frame_bytes = info["size"], info["frame"]
-            functions.append(info)
+            infos[fname] = info
             if fname in public:
                 entries[fname] = entry
-            todo.extend(sorted(mf.calls - done))
+        order = _breadth_first(graph, public)
+        functions = [infos[f] for f in order]
+        kept = [kept_by[f] for f in order if f in kept_by]
+        entries = {f: entries[f] for f in order if f in entries}
         table_info = [self.table(module, t.name, module.name) for t in module.tables if t.name in tables]
         knob_text = " ".join(f"{k}={v}" for k, v in knobs.items()) or "(defaults)"
         stem = variant_stem(module.name, dict(knobs))
@@ -332,3 +378,49 @@ class Backend(ABC):
         return Compiled(spec=str(spec_path), chip=chip.name, knobs=knobs, asm=asm, header=header, entries=entries,
                         kind=unit_kind(entries), consts=dict(module.consts), stem=stem, domains=dict(module.domains),
                         function_bytes={f["symbol"]: f["size"] for f in functions}, mir=kept)
+
+
+def _call_graph(module, public) -> dict[str, list[str]]:
+    """Each function the exported ones reach -> the functions it calls (sorted, once each)."""
+    from aedsl.ir.nodes import walk_ops
+    graph: dict[str, list[str]] = {}
+    todo = list(public)
+    while todo:
+        f = todo.pop()
+        if f in graph:
+            continue
+        graph[f] = sorted({op.attrs["callee"] for op in walk_ops(module.function(f).body) if op.opcode == "call"})
+        todo.extend(graph[f])
+    return graph
+
+
+def _callees_first(graph: dict[str, list[str]], public) -> list[str]:
+    """The functions in an order where each comes after every function it calls (calls form no
+    cycle: a spec has no recursion), deterministic."""
+    out: list[str] = []
+    seen: set[str] = set()
+
+    def visit(f: str) -> None:
+        if f in seen:
+            return
+        seen.add(f)
+        for g in graph[f]:
+            visit(g)
+        out.append(f)
+
+    for f in public:
+        visit(f)
+    return out
+
+
+def _breadth_first(graph: dict[str, list[str]], public) -> list[str]:
+    """The unit's order of functions: the exported ones, then the subroutines by first call."""
+    order, todo, done = [], list(public), set()
+    while todo:
+        f = todo.pop(0)
+        if f in done:
+            continue
+        done.add(f)
+        order.append(f)
+        todo.extend(g for g in graph[f] if g not in done)
+    return order

@@ -100,6 +100,9 @@ class SelectorBase:
         self.local_count = 0
         self.tables: dict[str, Memory] = {t.name: t for t in module.tables}
         self.used_tables: set[str] = set()
+        # subroutine name -> the registers a call of it overwrites (`Backend.clobbered`); a
+        # callee not here follows the calling convention
+        self.clobbers: dict[str, tuple[int, ...]] = {}
         self.loops: list[LoopInfo] = []
         self.calls: set[str] = set()        # functions called as subroutines (compiled once each)
         self.call_sites = 0

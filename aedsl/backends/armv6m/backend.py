@@ -41,7 +41,8 @@ from .highadd import fold_high_adds, fold_high_compares
 from .ldm import merge_loads
 from .select import ArmSelector, LOAD, STORE
 from .select.calls import call_symbol, entry_params, wide_bytes
-from .target import (ARG_REGS, ASM_NAME, CALLER_HIGH_SLOTS, HIGH_SLOTS, INVERSE, LEAF_HIGH_SLOTS, LR, PC, SP, SP_OFFSET_MAX,
+from .target import (ARG_REGS, ASM_NAME, CALL_CLOBBERS, CALLER_HIGH_SLOTS, HIGH_SLOTS, INVERSE, LEAF_HIGH_SLOTS, LR, PC, SP,
+                     SP_OFFSET_MAX, SUBROUTINE_HIGH_SLOTS,
                      _shifted8, make_target, reg_name)
 from .toolchain import TOOLCHAIN, linker_script
 
@@ -166,13 +167,15 @@ def _wide_access(sel: ArmSelector, store: bool, base: int, width: int, limbs=Non
     return out
 
 
-def select_function(module: Module, fname: str, symbol: str) -> tuple[MFunction, Entry, set]:
+def select_function(module: Module, fname: str, symbol: str,
+                    clobbers: dict | None = None) -> tuple[MFunction, Entry, set]:
     """Selection of one function; its interface is its IR signature (no word legalization on
-    a 32-bit target)."""
+    a 32-bit target). `clobbers`: what a call of each subroutine compiled so far overwrites."""
     fn = module.function(fname)
     params, results = entry_params(fn)
     mf = MFunction(symbol, doc=f"{module.name}.{fname}")
     sel = ArmSelector(module, mf, module.name)
+    sel.clobbers = dict(clobbers or {})
     vals, mems = {}, {}
     sel.scopes.append((vals, mems))
     words = IncomingWords(sel, ARG_REGS, SP)    # one vreg per incoming word
@@ -475,10 +478,15 @@ def place_slots(mf: MFunction, target, high: tuple) -> tuple[int, list[int], boo
     cfg = Cfg(insts, target)
     live_out = block_liveness(cfg, du, lambda k: True)
     adj = {k: set() for k in slots}
+    banned: dict[int, set[int]] = {}    # slot -> high registers a call it lives across overwrites
     dead: set[int] = set()              # stores to a slot that is overwritten before any load
     for bi, (a, b) in enumerate(cfg.blocks):
         live = set(live_out[bi])
         for i in range(b - 1, a - 1, -1):
+            if insts[i].mn == "bl":
+                over = {o.reg for o in insts[i].ops[5:] if isinstance(o, R)}
+                for x in live:
+                    banned.setdefault(x, set()).update(over)
             d, u = du[i]
             if d and not u and not any(x in live for x in d):
                 dead.add(i)
@@ -498,7 +506,7 @@ def place_slots(mf: MFunction, target, high: tuple) -> tuple[int, list[int], boo
     for k in sorted(slots, key=lambda k: (-weight[k], k)):
         taken = {place[n] for n in adj[k] if n in place}
         # a callee-saved high register costs its save and restore: worth it for a used slot
-        h = next((r for r in high if ("r", r) not in taken
+        h = next((r for r in high if ("r", r) not in taken and r not in banned.get(k, ())
                   and (r not in target.callee_saved or weight[k] > 4)), None)
         if h is not None:
             place[k] = ("r", h)
@@ -529,6 +537,8 @@ def _high_slots(mf: MFunction, target, alloc, force_lr: bool, lr_slot: bool = Tr
     r12); r8-r12 and LR in a leaf that pushes LR anyway (it saves low registers; `lr_slot`);
     else r8-r12."""
     low_saved = [r for r in alloc.used_phys if r in target.callee_saved]
+    if not target.callee_saved and not mf.calls and lr_slot:
+        return SUBROUTINE_HIGH_SLOTS        # saves nothing: LR costs its push, so comes last
     lr_slot = lr_slot and bool(low_saved or force_lr)
     return CALLER_HIGH_SLOTS if mf.calls else LEAF_HIGH_SLOTS if lr_slot else HIGH_SLOTS
 
@@ -580,11 +590,14 @@ def peephole(mf: MFunction) -> None:
 
 
 def _emit(mf, target, alloc, lines_src, force_lr=False, lr_slot=True) -> dict:
-    low_saved = sorted(r for r in alloc.used_phys if r in target.callee_saved)
+    # what the calls overwrite of the callee-saved registers is saved too (a subroutine that
+    # saves nothing itself: `Backend.clobbered`)
+    clobbered = {o.reg for i in mf.insts if i.mn == "bl" for o in i.ops[5:] if isinstance(o, R)}
+    low_saved = sorted(r for r in set(alloc.used_phys) | clobbered if r in target.callee_saved and r in LOW)
     high = _high_slots(mf, target, alloc, force_lr, lr_slot)
     before = mf.clone() if LR in high else None
     stack_slots, high_regs = _place(mf, target, high)
-    high_used = [r for r in high_regs if r in target.callee_saved]
+    high_used = sorted(r for r in set(high_regs) | clobbered if r in target.callee_saved and r not in LOW)
     n_out = mf.n_out
     if high_used:
         low_saved = sorted(set(low_saved) | set(range(4, 4 + len(high_used))))
@@ -723,8 +736,13 @@ class ArmV6MBackend(Backend):
     emit_function = staticmethod(emit_function)
     linker_script = staticmethod(linker_script)
 
-    def machine(self, chip, mf):
+    call_clobbers = CALL_CLOBBERS
+    fixed_regs = (SP, PC)
+
+    def machine(self, chip, mf, saves=True):
         target = make_target(chip, calls=bool(mf.calls))
+        if not saves:
+            target = replace(target, callee_saved=frozenset())
         return replace(target, final_form=lambda allocated, alloc: final_form(allocated, target, alloc))
 
     def table(self, module, name, prefix):
@@ -732,8 +750,8 @@ class ArmV6MBackend(Backend):
         info["section"] = table_section(module.knobs, info["symbol"])
         return info
 
-    def select_function(self, module, fname, symbol, chip):
-        return select_function(module, fname, symbol)
+    def select_function(self, module, fname, symbol, chip, clobbers=None):
+        return select_function(module, fname, symbol, clobbers)
 
     def mir_pipeline(self, chip, knobs):
         return MIR_PIPELINE

@@ -41,6 +41,9 @@ HIGH_SLOTS = (12, 8, 9, 10, 11)
 # and nothing else writes it (the emission's BL to a label beyond a B's reach would: such a
 # function is emitted again without it).
 LEAF_HIGH_SLOTS = (12, LR, 8, 9, 10, 11)
+# In a subroutine that saves no register (its callers know what it overwrites: `Backend.clobbered`)
+# and makes no call: r8-r12 need no save, LR costs its push and pop, so it comes last.
+SUBROUTINE_HIGH_SLOTS = (12, 8, 9, 10, 11, LR)
 
 # --- operand roles -------------------------------------------------------------------------
 _DP2 = InstrDesc(reads=(0, 1), writes=(0,), reg_only=(0, 1), flags_out=True)     # rd = rd op rm
@@ -95,9 +98,10 @@ INSTRS: dict[str, InstrDesc] = {
     # frame set-up, only emitted after allocation (operands are physical registers)
     "push": InstrDesc(), "pop": InstrDesc(), "subsp": InstrDesc(), "addspi": InstrDesc(),
     "bx": InstrDesc(branch="ret"),
-    # a subroutine call (AAPCS): ops = [symbol, 4 argument positions (R or a placeholder Imm),
-    # then the registers it clobbers: r0-r3, r12, lr]; the flags are clobbered too
-    "bl": InstrDesc(reads=(1, 2, 3, 4), writes=(5, 6, 7, 8, 9, 10), flags_out=True, memory="call"),
+    # a subroutine call: ops = [symbol, 4 argument positions (R or a placeholder Imm), then the
+    # registers it clobbers: r0-r3, r12, lr (AAPCS), or all a subroutine that saves none writes];
+    # the flags are clobbered too
+    "bl": InstrDesc(reads=(1, 2, 3, 4), writes=tuple(range(5, 5 + 16)), flags_out=True, memory="call"),
 }
 CALL_CLOBBERS = (0, 1, 2, 3, 12, LR)
 
@@ -206,5 +210,5 @@ def make_target(chip, calls: bool = False) -> Target:
     )
 
 
-__all__ = ["make_target", "CALL_CLOBBERS", "CALLER_HIGH_SLOTS", "LEAF_HIGH_SLOTS", "ARG_REGS", "CALLEE_SAVED", "ALLOCATABLE", "SP", "LR", "PC", "INSTRS", "Lbl",
+__all__ = ["make_target", "CALL_CLOBBERS", "CALLER_HIGH_SLOTS", "LEAF_HIGH_SLOTS", "SUBROUTINE_HIGH_SLOTS", "ARG_REGS", "CALLEE_SAVED", "ALLOCATABLE", "SP", "LR", "PC", "INSTRS", "Lbl",
            "offset_ok", "imm_cost", "INVERSE"]

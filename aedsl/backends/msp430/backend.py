@@ -22,6 +22,7 @@ size changes (sizes only grow).
 """
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 from aedsl.ir.nodes import Memory, Module
@@ -39,7 +40,7 @@ from . import bytepair, peephole, swap
 from .accel import make_ports
 from .select import Msp430Selector
 from .select.calls import call_symbol, entry_params
-from .target import ARG_REGS, SP, make_target, reg_name
+from .target import ARG_REGS, CALL_CLOBBERS, CG, PC, SP, SR, make_target, reg_name
 from .toolchain import TOOLCHAIN, linker_script
 
 TEMPLATES = Path(__file__).parent / "templates"
@@ -141,11 +142,12 @@ def _signature(fn) -> tuple:
         tuple(fn.result_widths)
 
 
-def select_function(module: Module, fname: str, symbol: str, chip) -> tuple[MFunction, Entry, set]:
+def select_function(module: Module, fname: str, symbol: str, chip,
+                    clobbers: dict | None = None) -> tuple[MFunction, Entry, set]:
     """The interface is the function's before the passes (`module.interfaces`): a legalized
     function (word_bits=16) takes each wide scalar as several u16 parameters and returns several
     u16 results, bound here to the words of the original pointer / out-pointer (the memory layout
-    is the same)."""
+    is the same). `clobbers`: what a call of each subroutine compiled so far overwrites."""
     fn = module.function(fname)
     ofn = module.interfaces.get(fname, fn)
     cpux = chip.isa == "msp430x"
@@ -154,6 +156,7 @@ def select_function(module: Module, fname: str, symbol: str, chip) -> tuple[MFun
     legalized = _signature(fn) != _signature(ofn)
     mf = MFunction(symbol, doc=f"{module.name}.{fname}")
     sel = Msp430Selector(module, mf, module.name, cpux)
+    sel.clobbers = dict(clobbers or {})
     sel.configure_accel(chip, str(module.knobs.get("schedule", "delay_slot")),     # the AES module, if any
                         str(module.knobs.get("aes_chain", "xor_in")))
     vals, mems = {}, {}
@@ -464,8 +467,12 @@ class Msp430Backend(Backend):
     emit_function = staticmethod(emit_function)
     linker_script = staticmethod(linker_script)
 
-    def machine(self, chip, mf):
-        return make_target(chip)
+    call_clobbers = CALL_CLOBBERS
+    fixed_regs = (PC, SP, SR, CG)
+
+    def machine(self, chip, mf, saves=True):
+        target = make_target(chip)
+        return target if saves else replace(target, callee_saved=frozenset())
 
     def mir_pipeline(self, chip, knobs):
         return MIR_PIPELINE

@@ -73,9 +73,10 @@ INSTRS: dict[str, InstrDesc] = {
     "pushm": InstrDesc(reads=(1,)), "popm": InstrDesc(writes=(1,)),
     "suba": InstrDesc(reads=(0, 1), writes=(1,)), "adda": InstrDesc(reads=(0, 1), writes=(1,)),
     # a subroutine call (msp430/calls.py): ops = [symbol, the 4 argument registers R12-R15 (R or
-    # a placeholder Imm), then the caller-saved registers it clobbers (CALL_CLOBBERS)]; it ends
+    # a placeholder Imm), then the registers it clobbers (CALL_CLOBBERS, or all a subroutine
+    # that saves none writes: `Backend.clobbered`)]; it ends
     # a basic block for the scheduler (branch "call": falls through) and is never dead
-    "call": InstrDesc(reads=(1, 2, 3, 4), writes=(5, 6, 7, 8, 9), flags_out=True, branch="call", memory="call"),
+    "call": InstrDesc(reads=(1, 2, 3, 4), writes=tuple(range(5, 5 + 16)), flags_out=True, branch="call", memory="call"),
     # the address of a frame area or a table: ops = [Mem(SP, Frame) or Mem(None, symbol), dst];
     # expanded after the frame layout into `mov sp, dst; add #offset, dst` or `mov #symbol, dst`
     "lea": InstrDesc(reads=(0,), writes=(1,), reg_only=(1,), flags_out=True, memory="address"),

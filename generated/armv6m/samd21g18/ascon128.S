@@ -53,8 +53,8 @@ ascon128_key_setup:
 
 
 @ --- ascon128_encrypt_with: ascon128.encrypt_with
-@     frame 76 bytes (14 spill slots, 5 on the stack; locals 56), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 762 bytes of code and literals
+@     frame 84 bytes (15 spill slots, 7 on the stack; locals 56), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 768 bytes of code and literals
 	.section .text.ascon128_encrypt_with,"ax",%progbits
 	.global ascon128_encrypt_with
 	.type ascon128_encrypt_with, %function
@@ -67,29 +67,23 @@ ascon128_encrypt_with:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #76
-	str	r3, [sp]
-	ldr	r2, [sp, #112]
-	mov	r8, r2
-	ldr	r2, [sp, #116]
-	mov	r10, r2
-	ldr	r2, [sp, #124]
-	mov	r11, r2
+	sub	sp, #84
+	str	r3, [sp, #8]
 	@ ascon128.ae:83: k = kc[0]
 	ldr	r2, [r0]
-	str	r2, [sp, #16]
+	str	r2, [sp, #24]
 	ldr	r2, [r0, #4]
-	str	r2, [sp, #12]
+	str	r2, [sp, #20]
 	ldr	r2, [r0, #8]
-	str	r2, [sp, #8]
-	ldr	r0, [r0, #12]
-	str	r0, [sp, #4]
+	str	r2, [sp, #16]
+	ldr	r2, [r0, #12]
+	str	r2, [sp, #12]
 	@ ascon128.ae:36: n = load_be(nonce, 0, 16)
 	movs	r0, #3
 	tst	r1, r0
 	beq	.Lascon128_encrypt_with_words2
 .Lascon128_encrypt_with_bytes1:
-	add	r3, sp, #60
+	add	r3, sp, #68
 	movs	r2, #16
 .Lascon128_encrypt_with_cpy4:
 	subs	r2, #1
@@ -100,202 +94,201 @@ ascon128_encrypt_with:
 .Lascon128_encrypt_with_cpyd3:
 	mov	r1, r3
 .Lascon128_encrypt_with_words2:
+	ldr	r0, [r1, #12]
+	rev	r4, r0
+	ldr	r0, [r1, #8]
+	rev	r3, r0
+	ldr	r0, [r1, #4]
+	rev	r2, r0
+	ldr	r0, [r1]
+	rev	r1, r0
 	@ ascon128.ae:37: s[0] = iv as u64
 	movs	r0, #0
-	str	r0, [sp, #20]
-	ldr	r0, =0x80400c06
-	str	r0, [sp, #24]
-	@ ascon128.ae:38: s[1] = k[127:64]
-	ldr	r0, [sp, #8]
 	str	r0, [sp, #28]
-	ldr	r0, [sp, #4]
+	ldr	r0, =0x80400c06
 	str	r0, [sp, #32]
-	@ ascon128.ae:39: s[2] = k[63:0]
+	@ ascon128.ae:38: s[1] = k[127:64]
 	ldr	r0, [sp, #16]
 	str	r0, [sp, #36]
 	ldr	r0, [sp, #12]
 	str	r0, [sp, #40]
-	@ ascon128.ae:36: n = load_be(nonce, 0, 16)
-	ldr	r0, [r1, #4]
-	rev	r0, r0
-	@ ascon128.ae:40: s[3] = n[127:64]
+	@ ascon128.ae:39: s[2] = k[63:0]
+	ldr	r0, [sp, #24]
 	str	r0, [sp, #44]
-	@ ascon128.ae:36: n = load_be(nonce, 0, 16)
-	ldr	r0, [r1]
-	rev	r0, r0
-	@ ascon128.ae:40: s[3] = n[127:64]
+	ldr	r0, [sp, #20]
 	str	r0, [sp, #48]
-	@ ascon128.ae:36: n = load_be(nonce, 0, 16)
-	ldr	r0, [r1, #12]
-	rev	r0, r0
+	@ ascon128.ae:40: s[3] = n[127:64]
+	str	r2, [sp, #52]
+	str	r1, [sp, #56]
 	@ ascon128.ae:41: s[4] = n[63:0]
-	str	r0, [sp, #52]
-	@ ascon128.ae:36: n = load_be(nonce, 0, 16)
-	ldr	r0, [r1, #8]
-	rev	r0, r0
-	@ ascon128.ae:41: s[4] = n[63:0]
-	str	r0, [sp, #56]
+	str	r4, [sp, #60]
+	str	r3, [sp, #64]
 	@ ascon128.ae:42: P.permute(s, a)
-	add	r0, sp, #20
+	add	r0, sp, #28
 	movs	r1, #12
 	bl	ascon128_P_permute
 	@ ascon128.ae:43: s[3] = s[3] ^ k[127:64]
-	ldr	r1, [sp, #44]
-	ldr	r0, [sp, #8]
-	eors	r1, r0
-	str	r1, [sp, #44]
-	ldr	r1, [sp, #48]
-	ldr	r0, [sp, #4]
-	eors	r1, r0
-	str	r1, [sp, #48]
-	@ ascon128.ae:44: s[4] = s[4] ^ k[63:0]
-	ldr	r1, [sp, #52]
-	ldr	r0, [sp, #16]
-	eors	r1, r0
-	str	r1, [sp, #52]
+	ldr	r2, [sp, #52]
 	ldr	r1, [sp, #56]
+	ldr	r0, [sp, #16]
+	eors	r2, r0
 	ldr	r0, [sp, #12]
 	eors	r1, r0
+	str	r2, [sp, #52]
 	str	r1, [sp, #56]
+	@ ascon128.ae:44: s[4] = s[4] ^ k[63:0]
+	ldr	r2, [sp, #60]
+	ldr	r1, [sp, #64]
+	ldr	r0, [sp, #24]
+	eors	r2, r0
+	ldr	r0, [sp, #20]
+	eors	r1, r0
+	str	r2, [sp, #60]
+	str	r1, [sp, #64]
 	@ ascon128.ae:51: if n > 0 {
 	movs	r1, #0
-	cmp	r1, r8
+	ldr	r0, [sp, #120]
+	cmp	r1, r0
 	adcs	r1, r1
 	movs	r0, #1
 	eors	r1, r0
 	cmp	r1, #0
 	beq	.Lascon128_encrypt_with_else5
 	@ ascon128.ae:52: for i in 0..n / rate + 1 {
-	mov	r0, r8
+	ldr	r0, [sp, #120]
 	lsrs	r0, r0, #3
 	adds	r0, r0, #1
-	mov	r9, r0
-	movs	r4, #0
-	cmp	r4, r0
+	str	r0, [sp, #4]
+	movs	r1, #0
+	str	r1, [sp]
+	cmp	r1, r0
 	bcs	.Lascon128_encrypt_with_done8
 .Lascon128_encrypt_with_loop7:
-	@ ascon128.ae:54: count = if n - off < rate then n - off else rate
-	movs	r2, #8
 	@ ascon128.ae:53: off = rate * i
-	lsls	r3, r4, #3
+	ldr	r1, [sp]
+	lsls	r3, r1, #3
 	@ ascon128.ae:54: count = if n - off < rate then n - off else rate
-	mov	r0, r8
-	subs	r1, r0, r3
-	cmp	r1, #8
-	movs	r0, #0
-	sbcs	r0, r0
-	eors	r1, r2
-	ands	r1, r0
-	eors	r1, r2
+	ldr	r0, [sp, #120]
+	subs	r2, r0, r3
+	cmp	r2, #8
+	movs	r1, #0
+	sbcs	r1, r1
+	movs	r0, #8
+	eors	r2, r0
+	ands	r2, r1
+	eors	r2, r0
 	@ ascon128.ae:55: s[0] = s[0] ^ load_be(ad, off, rate, count) ^ pad(count)
-	ldr	r6, [sp, #20]
-	ldr	r5, [sp, #24]
-	ldr	r0, [sp]
-	adds	r2, r0, r3
+	ldr	r5, [sp, #28]
+	ldr	r4, [sp, #32]
+	ldr	r0, [sp, #8]
+	adds	r3, r0, r3
 	movs	r0, #3
-	cmp	r1, #8
+	cmp	r2, #8
 	bcc	.Lascon128_encrypt_with_bytes9
-	tst	r2, r0
+	tst	r3, r0
 	beq	.Lascon128_encrypt_with_words10
 .Lascon128_encrypt_with_bytes9:
 	movs	r0, #0
-	str	r0, [sp, #60]
-	str	r0, [sp, #64]
-	add	r7, sp, #60
-	mov	r3, r1
-	cmp	r3, #8
+	str	r0, [sp, #68]
+	str	r0, [sp, #72]
+	add	r6, sp, #68
+	mov	r1, r2
+	cmp	r1, #8
 	bcc	.Lascon128_encrypt_with_cnt12
-	movs	r3, #8
+	movs	r1, #8
 .Lascon128_encrypt_with_cnt12:
 .Lascon128_encrypt_with_cpy13:
-	subs	r3, #1
+	subs	r1, #1
 	bcc	.Lascon128_encrypt_with_cpyd11
-	ldrb	r0, [r2, r3]
-	strb	r0, [r7, r3]
+	ldrb	r0, [r3, r1]
+	strb	r0, [r6, r1]
 	b	.Lascon128_encrypt_with_cpy13
 .Lascon128_encrypt_with_cpyd11:
-	mov	r2, r7
+	mov	r3, r6
 .Lascon128_encrypt_with_words10:
-	ldr	r0, [r2, #4]
+	ldr	r0, [r3, #4]
+	rev	r1, r0
+	ldr	r0, [r3]
 	rev	r0, r0
-	eors	r6, r0
-	ldr	r0, [r2]
-	rev	r0, r0
-	eors	r5, r0
+	eors	r5, r1
+	eors	r4, r0
 	@ ascon128.ae:26: return ((0x80 as u64) << 56) >> (8 * count)
+	lsls	r6, r2, #3
 	movs	r0, #0
 	mov	r3, r0
 	movs	r2, #1
 	lsls	r2, r2, #31
-	lsls	r7, r1, #3
-	cmp	r7, #64
+	cmp	r6, #64
 	bcs	.Lascon128_encrypt_with_shz14
 .Lascon128_encrypt_with_shl16:
-	cmp	r7, #32
+	cmp	r6, #32
 	bcc	.Lascon128_encrypt_with_shf15
 	mov	r3, r2
 	movs	r2, #0
-	subs	r7, #32
+	subs	r6, #32
 	b	.Lascon128_encrypt_with_shl16
 .Lascon128_encrypt_with_shf15:
 	movs	r1, #32
-	subs	r1, r1, r7
+	subs	r1, r1, r6
+	lsrs	r3, r6
 	mov	r0, r2
 	lsls	r0, r1
-	lsrs	r3, r7
 	orrs	r3, r0
-	lsrs	r2, r7
+	lsrs	r2, r6
 	b	.Lascon128_encrypt_with_she17
 .Lascon128_encrypt_with_shz14:
 	movs	r3, #0
 	movs	r2, #0
 .Lascon128_encrypt_with_she17:
 	@ ascon128.ae:55: s[0] = s[0] ^ load_be(ad, off, rate, count) ^ pad(count)
-	eors	r6, r3
-	str	r6, [sp, #20]
-	eors	r5, r2
-	str	r5, [sp, #24]
+	eors	r5, r3
+	eors	r4, r2
+	str	r5, [sp, #28]
+	str	r4, [sp, #32]
 	@ ascon128.ae:56: P.permute(s, b)
-	add	r0, sp, #20
+	add	r0, sp, #28
 	movs	r1, #6
 	bl	ascon128_P_permute
-	adds	r4, #1
-	cmp	r4, r9
+	ldr	r1, [sp]
+	adds	r1, #1
+	str	r1, [sp]
+	ldr	r0, [sp, #4]
+	cmp	r1, r0
 	bcc	.Lascon128_encrypt_with_loop7
 .Lascon128_encrypt_with_done8:
 	b	.Lascon128_encrypt_with_endif6
 .Lascon128_encrypt_with_else5:
 .Lascon128_encrypt_with_endif6:
 	@ ascon128.ae:59: s[4] = s[4] ^ 1
-	ldr	r1, [sp, #52]
+	ldr	r2, [sp, #60]
+	ldr	r1, [sp, #64]
 	movs	r0, #1
-	eors	r1, r0
-	str	r1, [sp, #52]
-	ldr	r0, [sp, #56]
-	str	r0, [sp, #56]
+	eors	r2, r0
+	str	r2, [sp, #60]
+	str	r1, [sp, #64]
 	@ ascon128.ae:87: full = m / rate
-	ldr	r1, [sp, #120]
+	ldr	r1, [sp, #128]
 	lsrs	r0, r1, #3
-	mov	r9, r0
+	str	r0, [sp, #4]
 	@ ascon128.ae:88: for i in 0..full {
-	movs	r4, #0
-	cmp	r4, r0
+	movs	r1, #0
+	str	r1, [sp]
+	cmp	r1, r0
 	bcs	.Lascon128_encrypt_with_done19
 .Lascon128_encrypt_with_loop18:
-	@ ascon128.ae:90: s[0] = s[0] ^ load_be(msg, off, rate)
-	ldr	r0, [sp, #20]
-	mov	r8, r0
-	ldr	r2, [sp, #24]
 	@ ascon128.ae:89: off = rate * i
-	lsls	r3, r4, #3
+	ldr	r1, [sp]
+	lsls	r3, r1, #3
 	@ ascon128.ae:90: s[0] = s[0] ^ load_be(msg, off, rate)
-	mov	r1, r10
+	ldr	r5, [sp, #28]
+	ldr	r2, [sp, #32]
+	ldr	r1, [sp, #124]
 	adds	r6, r1, r3
-	movs	r5, #3
-	tst	r6, r5
+	movs	r4, #3
+	tst	r6, r4
 	beq	.Lascon128_encrypt_with_words21
 .Lascon128_encrypt_with_bytes20:
-	add	r7, sp, #60
+	add	r7, sp, #68
 	movs	r1, #8
 .Lascon128_encrypt_with_cpy23:
 	subs	r1, #1
@@ -309,28 +302,27 @@ ascon128_encrypt_with:
 .Lascon128_encrypt_with_words21:
 	ldr	r0, [r6, #4]
 	rev	r1, r0
-	mov	r0, r8
-	eors	r0, r1
-	str	r0, [sp, #20]
-	ldr	r1, [r6]
-	rev	r1, r1
-	eors	r2, r1
-	str	r2, [sp, #24]
+	ldr	r0, [r6]
+	rev	r0, r0
+	eors	r5, r1
+	eors	r2, r0
+	str	r5, [sp, #28]
+	str	r2, [sp, #32]
 	@ ascon128.ae:91: store_be(ct, off, s[0])
 	rev	r2, r2
-	rev	r0, r0
-	mov	r1, r11
+	rev	r0, r5
+	ldr	r1, [sp, #132]
 	adds	r3, r1, r3
-	tst	r3, r5
+	tst	r3, r4
 	bne	.Lascon128_encrypt_with_bytes24
 	str	r2, [r3]
 	str	r0, [r3, #4]
 	b	.Lascon128_encrypt_with_stored25
 .Lascon128_encrypt_with_bytes24:
-	str	r2, [sp, #60]
-	str	r0, [sp, #64]
+	str	r2, [sp, #68]
+	str	r0, [sp, #72]
+	add	r2, sp, #68
 	movs	r1, #8
-	add	r2, sp, #60
 .Lascon128_encrypt_with_cpy26:
 	subs	r1, #1
 	bcc	.Lascon128_encrypt_with_stored25
@@ -339,92 +331,95 @@ ascon128_encrypt_with:
 	b	.Lascon128_encrypt_with_cpy26
 .Lascon128_encrypt_with_stored25:
 	@ ascon128.ae:92: P.permute(s, b)
-	add	r0, sp, #20
+	add	r0, sp, #28
 	movs	r1, #6
 	bl	ascon128_P_permute
-	adds	r4, #1
-	cmp	r4, r9
+	ldr	r1, [sp]
+	adds	r1, #1
+	str	r1, [sp]
+	ldr	r0, [sp, #4]
+	cmp	r1, r0
 	bcc	.Lascon128_encrypt_with_loop18
 .Lascon128_encrypt_with_done19:
 	@ ascon128.ae:94: off = rate * full
-	mov	r0, r9
+	ldr	r0, [sp, #4]
 	lsls	r0, r0, #3
 	str	r0, [sp]
 	@ ascon128.ae:95: last = m - off
-	ldr	r1, [sp, #120]
+	ldr	r1, [sp, #128]
 	subs	r2, r1, r0
 	@ ascon128.ae:96: s[0] = s[0] ^ load_be(msg, off, rate, last) ^ pad(last)
-	ldr	r3, [sp, #20]
-	ldr	r4, [sp, #24]
-	mov	r1, r10
-	adds	r1, r1, r0
+	ldr	r3, [sp, #28]
+	ldr	r4, [sp, #32]
+	ldr	r1, [sp, #124]
+	adds	r5, r1, r0
 	cmp	r2, #8
 	bcc	.Lascon128_encrypt_with_bytes27
 	movs	r0, #3
-	tst	r1, r0
+	tst	r5, r0
 	beq	.Lascon128_encrypt_with_words28
 .Lascon128_encrypt_with_bytes27:
 	movs	r0, #0
-	str	r0, [sp, #60]
-	str	r0, [sp, #64]
-	add	r6, sp, #60
-	mov	r5, r2
-	cmp	r5, #8
+	str	r0, [sp, #68]
+	str	r0, [sp, #72]
+	add	r6, sp, #68
+	mov	r1, r2
+	cmp	r1, #8
 	bcc	.Lascon128_encrypt_with_cnt30
-	movs	r5, #8
+	movs	r1, #8
 .Lascon128_encrypt_with_cnt30:
 .Lascon128_encrypt_with_cpy31:
-	subs	r5, #1
+	subs	r1, #1
 	bcc	.Lascon128_encrypt_with_cpyd29
-	ldrb	r0, [r1, r5]
-	strb	r0, [r6, r5]
+	ldrb	r0, [r5, r1]
+	strb	r0, [r6, r1]
 	b	.Lascon128_encrypt_with_cpy31
 .Lascon128_encrypt_with_cpyd29:
-	mov	r1, r6
+	mov	r5, r6
 .Lascon128_encrypt_with_words28:
-	ldr	r0, [r1, #4]
+	ldr	r0, [r5, #4]
+	rev	r1, r0
+	ldr	r0, [r5]
 	rev	r0, r0
-	eors	r3, r0
-	ldr	r0, [r1]
-	rev	r0, r0
+	eors	r3, r1
 	eors	r4, r0
 	@ ascon128.ae:26: return ((0x80 as u64) << 56) >> (8 * count)
+	lsls	r6, r2, #3
 	movs	r0, #0
-	mov	r6, r0
+	mov	r7, r0
 	movs	r5, #1
 	lsls	r5, r5, #31
-	lsls	r7, r2, #3
-	cmp	r7, #64
+	cmp	r6, #64
 	bcs	.Lascon128_encrypt_with_shz32
 .Lascon128_encrypt_with_shl34:
-	cmp	r7, #32
+	cmp	r6, #32
 	bcc	.Lascon128_encrypt_with_shf33
-	mov	r6, r5
+	mov	r7, r5
 	movs	r5, #0
-	subs	r7, #32
+	subs	r6, #32
 	b	.Lascon128_encrypt_with_shl34
 .Lascon128_encrypt_with_shf33:
 	movs	r1, #32
-	subs	r1, r1, r7
+	subs	r1, r1, r6
+	lsrs	r7, r6
 	mov	r0, r5
 	lsls	r0, r1
-	lsrs	r6, r7
-	orrs	r6, r0
-	lsrs	r5, r7
+	orrs	r7, r0
+	lsrs	r5, r6
 	b	.Lascon128_encrypt_with_she35
 .Lascon128_encrypt_with_shz32:
-	movs	r6, #0
+	movs	r7, #0
 	movs	r5, #0
 .Lascon128_encrypt_with_she35:
 	@ ascon128.ae:96: s[0] = s[0] ^ load_be(msg, off, rate, last) ^ pad(last)
-	eors	r3, r6
-	str	r3, [sp, #20]
+	eors	r3, r7
 	eors	r4, r5
-	str	r4, [sp, #24]
+	str	r3, [sp, #28]
+	str	r4, [sp, #32]
 	@ ascon128.ae:97: store_be(ct, off, s[0], last)
 	rev	r5, r4
 	rev	r4, r3
-	mov	r1, r11
+	ldr	r1, [sp, #132]
 	ldr	r0, [sp]
 	adds	r3, r1, r0
 	cmp	r2, #8
@@ -436,9 +431,9 @@ ascon128_encrypt_with:
 	str	r4, [r3, #4]
 	b	.Lascon128_encrypt_with_stored37
 .Lascon128_encrypt_with_bytes36:
-	str	r5, [sp, #60]
-	str	r4, [sp, #64]
-	add	r1, sp, #60
+	str	r5, [sp, #68]
+	str	r4, [sp, #72]
+	add	r1, sp, #68
 	cmp	r2, #8
 	bcc	.Lascon128_encrypt_with_cnt38
 	movs	r2, #8
@@ -451,66 +446,60 @@ ascon128_encrypt_with:
 	b	.Lascon128_encrypt_with_cpy39
 .Lascon128_encrypt_with_stored37:
 	@ ascon128.ae:64: s[1] = s[1] ^ k[127:64]
-	ldr	r1, [sp, #28]
-	ldr	r0, [sp, #8]
-	eors	r1, r0
-	str	r1, [sp, #28]
-	ldr	r1, [sp, #32]
-	ldr	r0, [sp, #4]
-	eors	r1, r0
-	str	r1, [sp, #32]
-	@ ascon128.ae:65: s[2] = s[2] ^ k[63:0]
-	ldr	r1, [sp, #36]
-	ldr	r0, [sp, #16]
-	eors	r1, r0
-	str	r1, [sp, #36]
+	ldr	r2, [sp, #36]
 	ldr	r1, [sp, #40]
+	ldr	r0, [sp, #16]
+	eors	r2, r0
 	ldr	r0, [sp, #12]
 	eors	r1, r0
+	str	r2, [sp, #36]
 	str	r1, [sp, #40]
+	@ ascon128.ae:65: s[2] = s[2] ^ k[63:0]
+	ldr	r2, [sp, #44]
+	ldr	r1, [sp, #48]
+	ldr	r0, [sp, #24]
+	eors	r2, r0
+	ldr	r0, [sp, #20]
+	eors	r1, r0
+	str	r2, [sp, #44]
+	str	r1, [sp, #48]
 	@ ascon128.ae:66: P.permute(s, a)
-	add	r0, sp, #20
+	add	r0, sp, #28
 	movs	r1, #12
 	bl	ascon128_P_permute
 	@ ascon128.ae:67: return cat(s[3], s[4]) ^ k
-	ldr	r1, [sp, #48]
-	ldr	r0, [sp, #4]
+	ldr	r3, [sp, #52]
+	ldr	r4, [sp, #56]
+	ldr	r1, [sp, #60]
+	ldr	r2, [sp, #64]
+	ldr	r0, [sp, #24]
 	eors	r1, r0
-	@ ascon128.ae:98: store_be(tag, 0, finalize(s, k))
-	rev	r4, r1
-	@ ascon128.ae:67: return cat(s[3], s[4]) ^ k
-	ldr	r1, [sp, #44]
-	ldr	r0, [sp, #8]
-	eors	r1, r0
-	@ ascon128.ae:98: store_be(tag, 0, finalize(s, k))
-	rev	r5, r1
-	@ ascon128.ae:67: return cat(s[3], s[4]) ^ k
-	ldr	r1, [sp, #56]
-	ldr	r0, [sp, #12]
-	eors	r1, r0
-	@ ascon128.ae:98: store_be(tag, 0, finalize(s, k))
-	rev	r2, r1
-	@ ascon128.ae:67: return cat(s[3], s[4]) ^ k
-	ldr	r1, [sp, #52]
+	ldr	r0, [sp, #20]
+	eors	r2, r0
 	ldr	r0, [sp, #16]
-	eors	r1, r0
+	eors	r3, r0
+	ldr	r0, [sp, #12]
+	eors	r4, r0
 	@ ascon128.ae:98: store_be(tag, 0, finalize(s, k))
+	rev	r5, r4
+	rev	r4, r3
+	rev	r2, r2
 	rev	r1, r1
-	ldr	r3, [sp, #132]
+	ldr	r3, [sp, #140]
 	movs	r0, #3
 	tst	r3, r0
 	bne	.Lascon128_encrypt_with_bytes40
-	str	r4, [r3]
-	str	r5, [r3, #4]
+	str	r5, [r3]
+	str	r4, [r3, #4]
 	str	r2, [r3, #8]
 	str	r1, [r3, #12]
 	b	.Lascon128_encrypt_with_stored41
 .Lascon128_encrypt_with_bytes40:
-	str	r4, [sp, #60]
-	str	r5, [sp, #64]
-	str	r2, [sp, #68]
-	str	r1, [sp, #72]
-	add	r2, sp, #60
+	str	r5, [sp, #68]
+	str	r4, [sp, #72]
+	str	r2, [sp, #76]
+	str	r1, [sp, #80]
+	add	r2, sp, #68
 	movs	r1, #16
 .Lascon128_encrypt_with_cpy42:
 	subs	r1, #1
@@ -519,7 +508,7 @@ ascon128_encrypt_with:
 	strb	r0, [r3, r1]
 	b	.Lascon128_encrypt_with_cpy42
 .Lascon128_encrypt_with_stored41:
-	add	sp, #76
+	add	sp, #84
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5
@@ -531,8 +520,8 @@ ascon128_encrypt_with:
 
 
 @ --- ascon128_decrypt_with: ascon128.decrypt_with
-@     frame 80 bytes (15 spill slots, 6 on the stack; locals 56), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 838 bytes of code and literals
+@     frame 88 bytes (21 spill slots, 8 on the stack; locals 56), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 864 bytes of code and literals
 	.section .text.ascon128_decrypt_with,"ax",%progbits
 	.global ascon128_decrypt_with
 	.type ascon128_decrypt_with, %function
@@ -545,29 +534,23 @@ ascon128_decrypt_with:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #80
-	str	r3, [sp]
-	ldr	r2, [sp, #116]
-	mov	r8, r2
-	ldr	r2, [sp, #120]
-	mov	r10, r2
-	ldr	r2, [sp, #136]
-	mov	r11, r2
+	sub	sp, #88
+	str	r3, [sp, #8]
 	@ ascon128.ae:105: k = kc[0]
 	ldr	r2, [r0]
-	str	r2, [sp, #16]
+	str	r2, [sp, #24]
 	ldr	r2, [r0, #4]
-	str	r2, [sp, #12]
+	str	r2, [sp, #20]
 	ldr	r2, [r0, #8]
-	str	r2, [sp, #8]
+	str	r2, [sp, #16]
 	ldr	r2, [r0, #12]
-	str	r2, [sp, #4]
+	str	r2, [sp, #12]
 	@ ascon128.ae:36: n = load_be(nonce, 0, 16)
 	movs	r0, #3
 	tst	r1, r0
 	beq	.Lascon128_decrypt_with_words2
 .Lascon128_decrypt_with_bytes1:
-	add	r3, sp, #64
+	add	r3, sp, #72
 	movs	r2, #16
 .Lascon128_decrypt_with_cpy4:
 	subs	r2, #1
@@ -578,331 +561,331 @@ ascon128_decrypt_with:
 .Lascon128_decrypt_with_cpyd3:
 	mov	r1, r3
 .Lascon128_decrypt_with_words2:
+	ldr	r0, [r1, #12]
+	rev	r4, r0
+	ldr	r0, [r1, #8]
+	rev	r3, r0
+	ldr	r0, [r1, #4]
+	rev	r2, r0
+	ldr	r0, [r1]
+	rev	r1, r0
 	@ ascon128.ae:37: s[0] = iv as u64
 	movs	r0, #0
-	str	r0, [sp, #24]
-	ldr	r0, =0x80400c06
-	str	r0, [sp, #28]
-	@ ascon128.ae:38: s[1] = k[127:64]
-	ldr	r0, [sp, #8]
 	str	r0, [sp, #32]
-	ldr	r0, [sp, #4]
+	ldr	r0, =0x80400c06
 	str	r0, [sp, #36]
-	@ ascon128.ae:39: s[2] = k[63:0]
+	@ ascon128.ae:38: s[1] = k[127:64]
 	ldr	r0, [sp, #16]
 	str	r0, [sp, #40]
 	ldr	r0, [sp, #12]
 	str	r0, [sp, #44]
-	@ ascon128.ae:36: n = load_be(nonce, 0, 16)
-	ldr	r0, [r1, #4]
-	rev	r0, r0
-	@ ascon128.ae:40: s[3] = n[127:64]
+	@ ascon128.ae:39: s[2] = k[63:0]
+	ldr	r0, [sp, #24]
 	str	r0, [sp, #48]
-	@ ascon128.ae:36: n = load_be(nonce, 0, 16)
-	ldr	r0, [r1]
-	rev	r0, r0
-	@ ascon128.ae:40: s[3] = n[127:64]
+	ldr	r0, [sp, #20]
 	str	r0, [sp, #52]
-	@ ascon128.ae:36: n = load_be(nonce, 0, 16)
-	ldr	r0, [r1, #12]
-	rev	r0, r0
+	@ ascon128.ae:40: s[3] = n[127:64]
+	str	r2, [sp, #56]
+	str	r1, [sp, #60]
 	@ ascon128.ae:41: s[4] = n[63:0]
-	str	r0, [sp, #56]
-	@ ascon128.ae:36: n = load_be(nonce, 0, 16)
-	ldr	r0, [r1, #8]
-	rev	r0, r0
-	@ ascon128.ae:41: s[4] = n[63:0]
-	str	r0, [sp, #60]
+	str	r4, [sp, #64]
+	str	r3, [sp, #68]
 	@ ascon128.ae:42: P.permute(s, a)
-	add	r0, sp, #24
+	add	r0, sp, #32
 	movs	r1, #12
 	bl	ascon128_P_permute
 	@ ascon128.ae:43: s[3] = s[3] ^ k[127:64]
-	ldr	r1, [sp, #48]
-	ldr	r0, [sp, #8]
-	eors	r1, r0
-	str	r1, [sp, #48]
-	ldr	r1, [sp, #52]
-	ldr	r0, [sp, #4]
-	eors	r1, r0
-	str	r1, [sp, #52]
-	@ ascon128.ae:44: s[4] = s[4] ^ k[63:0]
-	ldr	r1, [sp, #56]
-	ldr	r0, [sp, #16]
-	eors	r1, r0
-	str	r1, [sp, #56]
+	ldr	r2, [sp, #56]
 	ldr	r1, [sp, #60]
+	ldr	r0, [sp, #16]
+	eors	r2, r0
 	ldr	r0, [sp, #12]
 	eors	r1, r0
+	str	r2, [sp, #56]
 	str	r1, [sp, #60]
+	@ ascon128.ae:44: s[4] = s[4] ^ k[63:0]
+	ldr	r2, [sp, #64]
+	ldr	r1, [sp, #68]
+	ldr	r0, [sp, #24]
+	eors	r2, r0
+	ldr	r0, [sp, #20]
+	eors	r1, r0
+	str	r2, [sp, #64]
+	str	r1, [sp, #68]
 	@ ascon128.ae:51: if n > 0 {
 	movs	r1, #0
-	cmp	r1, r8
+	ldr	r0, [sp, #124]
+	cmp	r1, r0
 	adcs	r1, r1
 	movs	r0, #1
 	eors	r1, r0
 	cmp	r1, #0
 	beq	.Lascon128_decrypt_with_else5
 	@ ascon128.ae:52: for i in 0..n / rate + 1 {
-	mov	r0, r8
+	ldr	r0, [sp, #124]
 	lsrs	r0, r0, #3
 	adds	r0, r0, #1
-	mov	r9, r0
-	movs	r4, #0
-	cmp	r4, r0
+	str	r0, [sp, #4]
+	movs	r1, #0
+	str	r1, [sp]
+	cmp	r1, r0
 	bcs	.Lascon128_decrypt_with_done8
 .Lascon128_decrypt_with_loop7:
-	@ ascon128.ae:54: count = if n - off < rate then n - off else rate
-	movs	r2, #8
 	@ ascon128.ae:53: off = rate * i
-	lsls	r3, r4, #3
+	ldr	r1, [sp]
+	lsls	r3, r1, #3
 	@ ascon128.ae:54: count = if n - off < rate then n - off else rate
-	mov	r0, r8
-	subs	r1, r0, r3
-	cmp	r1, #8
-	movs	r0, #0
-	sbcs	r0, r0
-	eors	r1, r2
-	ands	r1, r0
-	eors	r1, r2
+	ldr	r0, [sp, #124]
+	subs	r2, r0, r3
+	cmp	r2, #8
+	movs	r1, #0
+	sbcs	r1, r1
+	movs	r0, #8
+	eors	r2, r0
+	ands	r2, r1
+	eors	r2, r0
 	@ ascon128.ae:55: s[0] = s[0] ^ load_be(ad, off, rate, count) ^ pad(count)
-	ldr	r6, [sp, #24]
-	ldr	r5, [sp, #28]
-	ldr	r0, [sp]
-	adds	r2, r0, r3
+	ldr	r5, [sp, #32]
+	ldr	r4, [sp, #36]
+	ldr	r0, [sp, #8]
+	adds	r3, r0, r3
 	movs	r0, #3
-	cmp	r1, #8
+	cmp	r2, #8
 	bcc	.Lascon128_decrypt_with_bytes9
-	tst	r2, r0
+	tst	r3, r0
 	beq	.Lascon128_decrypt_with_words10
 .Lascon128_decrypt_with_bytes9:
 	movs	r0, #0
-	str	r0, [sp, #64]
-	str	r0, [sp, #68]
-	add	r7, sp, #64
-	mov	r3, r1
-	cmp	r3, #8
+	str	r0, [sp, #72]
+	str	r0, [sp, #76]
+	add	r6, sp, #72
+	mov	r1, r2
+	cmp	r1, #8
 	bcc	.Lascon128_decrypt_with_cnt12
-	movs	r3, #8
+	movs	r1, #8
 .Lascon128_decrypt_with_cnt12:
 .Lascon128_decrypt_with_cpy13:
-	subs	r3, #1
+	subs	r1, #1
 	bcc	.Lascon128_decrypt_with_cpyd11
-	ldrb	r0, [r2, r3]
-	strb	r0, [r7, r3]
+	ldrb	r0, [r3, r1]
+	strb	r0, [r6, r1]
 	b	.Lascon128_decrypt_with_cpy13
 .Lascon128_decrypt_with_cpyd11:
-	mov	r2, r7
+	mov	r3, r6
 .Lascon128_decrypt_with_words10:
-	ldr	r0, [r2, #4]
+	ldr	r0, [r3, #4]
+	rev	r1, r0
+	ldr	r0, [r3]
 	rev	r0, r0
-	eors	r6, r0
-	ldr	r0, [r2]
-	rev	r0, r0
-	eors	r5, r0
+	eors	r5, r1
+	eors	r4, r0
 	@ ascon128.ae:26: return ((0x80 as u64) << 56) >> (8 * count)
+	lsls	r6, r2, #3
 	movs	r0, #0
 	mov	r3, r0
 	movs	r2, #1
 	lsls	r2, r2, #31
-	lsls	r7, r1, #3
-	cmp	r7, #64
+	cmp	r6, #64
 	bcs	.Lascon128_decrypt_with_shz14
 .Lascon128_decrypt_with_shl16:
-	cmp	r7, #32
+	cmp	r6, #32
 	bcc	.Lascon128_decrypt_with_shf15
 	mov	r3, r2
 	movs	r2, #0
-	subs	r7, #32
+	subs	r6, #32
 	b	.Lascon128_decrypt_with_shl16
 .Lascon128_decrypt_with_shf15:
 	movs	r1, #32
-	subs	r1, r1, r7
+	subs	r1, r1, r6
+	lsrs	r3, r6
 	mov	r0, r2
 	lsls	r0, r1
-	lsrs	r3, r7
 	orrs	r3, r0
-	lsrs	r2, r7
+	lsrs	r2, r6
 	b	.Lascon128_decrypt_with_she17
 .Lascon128_decrypt_with_shz14:
 	movs	r3, #0
 	movs	r2, #0
 .Lascon128_decrypt_with_she17:
 	@ ascon128.ae:55: s[0] = s[0] ^ load_be(ad, off, rate, count) ^ pad(count)
-	eors	r6, r3
-	str	r6, [sp, #24]
-	eors	r5, r2
-	str	r5, [sp, #28]
+	eors	r5, r3
+	eors	r4, r2
+	str	r5, [sp, #32]
+	str	r4, [sp, #36]
 	@ ascon128.ae:56: P.permute(s, b)
-	add	r0, sp, #24
+	add	r0, sp, #32
 	movs	r1, #6
 	bl	ascon128_P_permute
-	adds	r4, #1
-	cmp	r4, r9
+	ldr	r1, [sp]
+	adds	r1, #1
+	str	r1, [sp]
+	ldr	r0, [sp, #4]
+	cmp	r1, r0
 	bcc	.Lascon128_decrypt_with_loop7
 .Lascon128_decrypt_with_done8:
 	b	.Lascon128_decrypt_with_endif6
 .Lascon128_decrypt_with_else5:
 .Lascon128_decrypt_with_endif6:
 	@ ascon128.ae:59: s[4] = s[4] ^ 1
-	ldr	r1, [sp, #56]
+	ldr	r2, [sp, #64]
+	ldr	r1, [sp, #68]
 	movs	r0, #1
-	eors	r1, r0
-	str	r1, [sp, #56]
-	ldr	r0, [sp, #60]
-	str	r0, [sp, #60]
+	eors	r2, r0
+	str	r2, [sp, #64]
+	str	r1, [sp, #68]
 	@ ascon128.ae:109: full = m / rate
-	ldr	r1, [sp, #124]
+	ldr	r1, [sp, #132]
 	lsrs	r0, r1, #3
-	mov	r8, r0
+	str	r0, [sp, #4]
 	@ ascon128.ae:110: for i in 0..full {
-	movs	r4, #0
-	cmp	r4, r0
+	movs	r1, #0
+	str	r1, [sp]
+	cmp	r1, r0
 	bcs	.Lascon128_decrypt_with_done19
 .Lascon128_decrypt_with_loop18:
 	@ ascon128.ae:111: off = rate * i
-	lsls	r6, r4, #3
+	ldr	r1, [sp]
+	lsls	r3, r1, #3
 	@ ascon128.ae:112: c = load_be(ct, off, rate)
-	mov	r1, r10
-	adds	r1, r1, r6
-	movs	r7, #3
-	tst	r1, r7
+	ldr	r1, [sp, #128]
+	adds	r4, r1, r3
+	movs	r6, #3
+	tst	r4, r6
 	beq	.Lascon128_decrypt_with_words21
 .Lascon128_decrypt_with_bytes20:
-	add	r3, sp, #64
-	movs	r2, #8
+	add	r2, sp, #72
+	movs	r1, #8
 .Lascon128_decrypt_with_cpy23:
-	subs	r2, #1
+	subs	r1, #1
 	bcc	.Lascon128_decrypt_with_cpyd22
-	ldrb	r0, [r1, r2]
-	strb	r0, [r3, r2]
+	ldrb	r0, [r4, r1]
+	strb	r0, [r2, r1]
 	b	.Lascon128_decrypt_with_cpy23
 	.ltorg
 .Lascon128_decrypt_with_cpyd22:
-	mov	r1, r3
+	mov	r4, r2
 .Lascon128_decrypt_with_words21:
-	ldr	r0, [r1]
-	rev	r3, r0
-	@ ascon128.ae:113: store_be(msg, off, s[0] ^ c)
-	ldr	r0, [sp, #28]
-	eors	r0, r3
-	rev	r2, r0
-	@ ascon128.ae:112: c = load_be(ct, off, rate)
-	ldr	r0, [r1, #4]
+	ldr	r0, [r4, #4]
 	rev	r5, r0
+	ldr	r0, [r4]
+	rev	r4, r0
 	@ ascon128.ae:113: store_be(msg, off, s[0] ^ c)
-	ldr	r0, [sp, #24]
-	eors	r0, r5
-	rev	r0, r0
-	mov	r1, r11
-	adds	r1, r1, r6
-	tst	r1, r7
+	ldr	r1, [sp, #32]
+	ldr	r0, [sp, #36]
+	eors	r1, r5
+	eors	r0, r4
+	rev	r2, r0
+	rev	r0, r1
+	ldr	r1, [sp, #144]
+	adds	r3, r1, r3
+	tst	r3, r6
 	bne	.Lascon128_decrypt_with_bytes24
-	str	r2, [r1]
-	str	r0, [r1, #4]
+	str	r2, [r3]
+	str	r0, [r3, #4]
 	b	.Lascon128_decrypt_with_stored25
 .Lascon128_decrypt_with_bytes24:
-	str	r2, [sp, #64]
-	str	r0, [sp, #68]
-	movs	r2, #8
-	add	r6, sp, #64
+	str	r2, [sp, #72]
+	str	r0, [sp, #76]
+	add	r2, sp, #72
+	movs	r1, #8
 .Lascon128_decrypt_with_cpy26:
-	subs	r2, #1
+	subs	r1, #1
 	bcc	.Lascon128_decrypt_with_stored25
-	ldrb	r0, [r6, r2]
-	strb	r0, [r1, r2]
+	ldrb	r0, [r2, r1]
+	strb	r0, [r3, r1]
 	b	.Lascon128_decrypt_with_cpy26
 .Lascon128_decrypt_with_stored25:
 	@ ascon128.ae:114: s[0] = c
-	str	r5, [sp, #24]
-	str	r3, [sp, #28]
+	str	r5, [sp, #32]
+	str	r4, [sp, #36]
 	@ ascon128.ae:115: P.permute(s, b)
-	add	r0, sp, #24
+	add	r0, sp, #32
 	movs	r1, #6
 	bl	ascon128_P_permute
-	adds	r4, #1
-	cmp	r4, r8
+	ldr	r1, [sp]
+	adds	r1, #1
+	str	r1, [sp]
+	ldr	r0, [sp, #4]
+	cmp	r1, r0
 	bcc	.Lascon128_decrypt_with_loop18
 .Lascon128_decrypt_with_done19:
 	@ ascon128.ae:117: off = rate * full
-	mov	r0, r8
+	ldr	r0, [sp, #4]
 	lsls	r0, r0, #3
 	str	r0, [sp]
 	@ ascon128.ae:118: last = m - off
-	ldr	r1, [sp, #124]
+	ldr	r1, [sp, #132]
 	subs	r2, r1, r0
 	@ ascon128.ae:119: p = first_bytes(s[0] ^ load_be(ct, off, rate, last), last)
-	ldr	r4, [sp, #24]
-	ldr	r3, [sp, #28]
-	mov	r1, r10
-	adds	r1, r1, r0
+	ldr	r4, [sp, #32]
+	ldr	r3, [sp, #36]
+	ldr	r1, [sp, #128]
+	adds	r5, r1, r0
 	cmp	r2, #8
 	bcc	.Lascon128_decrypt_with_bytes27
 	movs	r0, #3
-	tst	r1, r0
+	tst	r5, r0
 	beq	.Lascon128_decrypt_with_words28
 .Lascon128_decrypt_with_bytes27:
 	movs	r0, #0
-	str	r0, [sp, #64]
-	str	r0, [sp, #68]
-	add	r6, sp, #64
-	mov	r5, r2
-	cmp	r5, #8
+	str	r0, [sp, #72]
+	str	r0, [sp, #76]
+	add	r6, sp, #72
+	mov	r1, r2
+	cmp	r1, #8
 	bcc	.Lascon128_decrypt_with_cnt30
-	movs	r5, #8
+	movs	r1, #8
 .Lascon128_decrypt_with_cnt30:
 .Lascon128_decrypt_with_cpy31:
-	subs	r5, #1
+	subs	r1, #1
 	bcc	.Lascon128_decrypt_with_cpyd29
-	ldrb	r0, [r1, r5]
-	strb	r0, [r6, r5]
+	ldrb	r0, [r5, r1]
+	strb	r0, [r6, r1]
 	b	.Lascon128_decrypt_with_cpy31
 .Lascon128_decrypt_with_cpyd29:
-	mov	r1, r6
+	mov	r5, r6
 .Lascon128_decrypt_with_words28:
-	ldr	r0, [r1, #4]
+	ldr	r0, [r5, #4]
+	rev	r1, r0
+	ldr	r0, [r5]
 	rev	r0, r0
-	eors	r4, r0
-	ldr	r0, [r1]
-	rev	r0, r0
+	eors	r4, r1
 	eors	r3, r0
 	@ ascon128.ae:31: return x & ~(~(0 as u64) >> (8 * count))
+	lsls	r0, r2, #3
+	str	r0, [sp, #4]
 	movs	r5, #0
 	mvns	r5, r5
-	mov	r1, r5
-	lsls	r0, r2, #3
-	str	r0, [sp, #20]
+	mov	r6, r5
 	mov	r7, r0
 	cmp	r7, #64
 	bcs	.Lascon128_decrypt_with_shz32
 .Lascon128_decrypt_with_shl34:
 	cmp	r7, #32
 	bcc	.Lascon128_decrypt_with_shf33
-	mov	r1, r5
+	mov	r6, r5
 	movs	r5, #0
 	subs	r7, #32
 	b	.Lascon128_decrypt_with_shl34
 .Lascon128_decrypt_with_shf33:
-	movs	r6, #32
-	subs	r6, r6, r7
+	movs	r1, #32
+	subs	r1, r1, r7
+	lsrs	r6, r7
 	mov	r0, r5
-	lsls	r0, r6
-	lsrs	r1, r7
-	orrs	r1, r0
+	lsls	r0, r1
+	orrs	r6, r0
 	lsrs	r5, r7
 	b	.Lascon128_decrypt_with_she35
 .Lascon128_decrypt_with_shz32:
-	movs	r1, #0
+	movs	r6, #0
 	movs	r5, #0
 .Lascon128_decrypt_with_she35:
+	bics	r4, r6
 	bics	r3, r5
 	@ ascon128.ae:120: store_be(msg, off, p, last)
 	rev	r6, r3
-	@ ascon128.ae:31: return x & ~(~(0 as u64) >> (8 * count))
-	bics	r4, r1
-	@ ascon128.ae:120: store_be(msg, off, p, last)
 	rev	r5, r4
-	mov	r1, r11
+	ldr	r1, [sp, #144]
 	ldr	r0, [sp]
 	adds	r1, r1, r0
 	cmp	r2, #8
@@ -914,9 +897,9 @@ ascon128_decrypt_with:
 	str	r5, [r1, #4]
 	b	.Lascon128_decrypt_with_stored37
 .Lascon128_decrypt_with_bytes36:
-	str	r6, [sp, #64]
-	str	r5, [sp, #68]
-	add	r5, sp, #64
+	str	r6, [sp, #72]
+	str	r5, [sp, #76]
+	add	r5, sp, #72
 	cmp	r2, #8
 	bcc	.Lascon128_decrypt_with_cnt38
 	movs	r2, #8
@@ -929,16 +912,16 @@ ascon128_decrypt_with:
 	b	.Lascon128_decrypt_with_cpy39
 .Lascon128_decrypt_with_stored37:
 	@ ascon128.ae:121: s[0] = s[0] ^ p ^ pad(last)
-	ldr	r6, [sp, #24]
+	ldr	r6, [sp, #32]
+	ldr	r5, [sp, #36]
 	eors	r6, r4
-	ldr	r5, [sp, #28]
 	eors	r5, r3
 	@ ascon128.ae:26: return ((0x80 as u64) << 56) >> (8 * count)
 	movs	r0, #0
 	mov	r4, r0
 	movs	r3, #1
 	lsls	r3, r3, #31
-	ldr	r2, [sp, #20]
+	ldr	r2, [sp, #4]
 	cmp	r2, #64
 	bcs	.Lascon128_decrypt_with_shz40
 .Lascon128_decrypt_with_shl42:
@@ -951,9 +934,9 @@ ascon128_decrypt_with:
 .Lascon128_decrypt_with_shf41:
 	movs	r1, #32
 	subs	r1, r1, r2
+	lsrs	r4, r2
 	mov	r0, r3
 	lsls	r0, r1
-	lsrs	r4, r2
 	orrs	r4, r0
 	lsrs	r3, r2
 	b	.Lascon128_decrypt_with_she43
@@ -963,16 +946,16 @@ ascon128_decrypt_with:
 .Lascon128_decrypt_with_she43:
 	@ ascon128.ae:121: s[0] = s[0] ^ p ^ pad(last)
 	eors	r6, r4
-	str	r6, [sp, #24]
 	eors	r5, r3
-	str	r5, [sp, #28]
+	str	r6, [sp, #32]
+	str	r5, [sp, #36]
 	@ ascon128.ae:122: return (load_be(tag, 0, 16) ^ finalize(s, k)) == 0
-	ldr	r1, [sp, #128]
+	ldr	r1, [sp, #136]
 	movs	r0, #3
 	tst	r1, r0
 	beq	.Lascon128_decrypt_with_words45
 .Lascon128_decrypt_with_bytes44:
-	add	r3, sp, #64
+	add	r3, sp, #72
 	movs	r2, #16
 .Lascon128_decrypt_with_cpy47:
 	subs	r2, #1
@@ -984,70 +967,72 @@ ascon128_decrypt_with:
 	mov	r1, r3
 .Lascon128_decrypt_with_words45:
 	ldr	r0, [r1, #12]
-	rev	r5, r0
+	rev	r0, r0
+	str	r0, [sp, #28]
 	ldr	r0, [r1, #8]
-	rev	r4, r0
+	rev	r0, r0
+	str	r0, [sp, #8]
 	ldr	r0, [r1, #4]
-	rev	r6, r0
+	rev	r0, r0
+	str	r0, [sp, #4]
 	ldr	r0, [r1]
-	rev	r7, r0
+	rev	r0, r0
+	str	r0, [sp]
 	@ ascon128.ae:64: s[1] = s[1] ^ k[127:64]
-	ldr	r1, [sp, #32]
-	ldr	r0, [sp, #8]
-	eors	r1, r0
-	str	r1, [sp, #32]
-	ldr	r1, [sp, #36]
-	ldr	r0, [sp, #4]
-	eors	r1, r0
-	str	r1, [sp, #36]
-	@ ascon128.ae:65: s[2] = s[2] ^ k[63:0]
-	ldr	r1, [sp, #40]
-	ldr	r0, [sp, #16]
-	eors	r1, r0
-	str	r1, [sp, #40]
+	ldr	r2, [sp, #40]
 	ldr	r1, [sp, #44]
+	ldr	r0, [sp, #16]
+	eors	r2, r0
 	ldr	r0, [sp, #12]
 	eors	r1, r0
+	str	r2, [sp, #40]
 	str	r1, [sp, #44]
+	@ ascon128.ae:65: s[2] = s[2] ^ k[63:0]
+	ldr	r2, [sp, #48]
+	ldr	r1, [sp, #52]
+	ldr	r0, [sp, #24]
+	eors	r2, r0
+	ldr	r0, [sp, #20]
+	eors	r1, r0
+	str	r2, [sp, #48]
+	str	r1, [sp, #52]
 	@ ascon128.ae:66: P.permute(s, a)
-	add	r0, sp, #24
+	add	r0, sp, #32
 	movs	r1, #12
 	bl	ascon128_P_permute
 	@ ascon128.ae:67: return cat(s[3], s[4]) ^ k
-	ldr	r0, [sp, #52]
+	ldr	r6, [sp, #56]
+	ldr	r5, [sp, #60]
+	ldr	r1, [sp, #64]
+	ldr	r0, [sp, #68]
 	@ ascon128.ae:122: return (load_be(tag, 0, 16) ^ finalize(s, k)) == 0
-	eors	r7, r0
-	ldr	r0, [sp, #4]
-	eors	r7, r0
-	@ ascon128.ae:67: return cat(s[3], s[4]) ^ k
-	ldr	r0, [sp, #48]
-	@ ascon128.ae:122: return (load_be(tag, 0, 16) ^ finalize(s, k)) == 0
-	eors	r6, r0
-	ldr	r0, [sp, #8]
-	eors	r6, r0
-	@ ascon128.ae:67: return cat(s[3], s[4]) ^ k
-	ldr	r0, [sp, #56]
-	@ ascon128.ae:122: return (load_be(tag, 0, 16) ^ finalize(s, k)) == 0
-	eors	r5, r0
+	ldr	r4, [sp, #28]
+	eors	r4, r1
+	ldr	r3, [sp, #8]
+	eors	r3, r0
+	ldr	r2, [sp, #4]
+	eors	r2, r6
+	ldr	r1, [sp]
+	eors	r1, r5
+	ldr	r0, [sp, #24]
+	eors	r4, r0
+	ldr	r0, [sp, #20]
+	eors	r3, r0
 	ldr	r0, [sp, #16]
-	eors	r5, r0
-	@ ascon128.ae:67: return cat(s[3], s[4]) ^ k
-	ldr	r0, [sp, #60]
-	@ ascon128.ae:122: return (load_be(tag, 0, 16) ^ finalize(s, k)) == 0
-	eors	r4, r0
+	eors	r2, r0
 	ldr	r0, [sp, #12]
-	eors	r4, r0
-	orrs	r5, r4
-	orrs	r5, r6
-	orrs	r5, r7
-	subs	r0, r5, #1
+	eors	r1, r0
+	orrs	r4, r3
+	orrs	r4, r2
+	orrs	r4, r1
+	subs	r0, r4, #1
 	movs	r1, #0
 	adcs	r1, r1
 	movs	r0, #1
 	eors	r1, r0
-	ldr	r0, [sp, #144]
+	ldr	r0, [sp, #152]
 	strh	r1, [r0]
-	add	sp, #80
+	add	sp, #88
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5
@@ -1059,31 +1044,26 @@ ascon128_decrypt_with:
 
 
 @ --- ascon128_P_permute: ascon128.P.permute
-@     frame 20 bytes (15 spill slots, 5 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 400 bytes of code and literals
+@     frame 20 bytes (15 spill slots, 5 on the stack; locals 0), saves nothing
+@     estimated 380 bytes of code and literals
 	.section .text.ascon128_P_permute,"ax",%progbits
 	.global ascon128_P_permute
 	.type ascon128_P_permute, %function
 	.thumb_func
 	.balign 4
 ascon128_P_permute:
-	push	{r4, r5, r6, r7, lr}
-	mov	r4, r8
-	mov	r5, r9
-	mov	r6, r10
-	mov	r7, r11
-	push	{r4, r5, r6, r7}
+	push	{lr}
 	sub	sp, #20
 	@ ascon_p.ae:60: for i in 16 - rounds..16 {
 	movs	r2, #15
 	muls	r1, r2
 	adds	r1, #60
-	mov	lr, r1
+	mov	r8, r1
 	str	r0, [sp, #16]
 	@ ascon_p.ae:59: x4 = s[4]
 	ldr	r1, [r0, #36]
 	@ ascon_p.ae:60: for i in 16 - rounds..16 {
-	mov	r9, r1
+	mov	r10, r1
 	@ ascon_p.ae:59: x4 = s[4]
 	ldr	r2, [r0, #32]
 	@ ascon_p.ae:58: x3 = s[3]
@@ -1092,7 +1072,7 @@ ascon128_P_permute:
 	@ ascon_p.ae:57: x2 = s[2]
 	ldr	r1, [r0, #20]
 	@ ascon_p.ae:60: for i in 16 - rounds..16 {
-	mov	r11, r1
+	mov	lr, r1
 	@ ascon_p.ae:57: x2 = s[2]
 	ldr	r1, [r0, #16]
 	@ ascon_p.ae:56: x1 = s[1]
@@ -1115,9 +1095,9 @@ ascon128_P_permute:
 	mov	r0, r6
 	bics	r0, r7
 	eors	r0, r2
-	mov	r8, r0
+	mov	r9, r0
 	@ ascon_p.ae:21: x2 = x2 ^ (c as u64)
-	mov	r0, lr
+	mov	r0, r8
 	eors	r1, r0
 	@ ascon_p.ae:26: x2 = x2 ^ x1
 	eors	r1, r6
@@ -1130,7 +1110,7 @@ ascon128_P_permute:
 	@ ascon_p.ae:29: t2 = x2 ^ (~x3 & x4)
 	bics	r2, r4
 	eors	r2, r1
-	mov	r10, r2
+	mov	r11, r2
 	@ ascon_p.ae:30: t3 = x3 ^ (~x4 & x0)
 	eors	r7, r4
 	str	r7, [sp, #8]
@@ -1139,22 +1119,22 @@ ascon128_P_permute:
 	eors	r6, r4
 	@ ascon_p.ae:24: x0 = x0 ^ x4
 	mov	r7, r12
-	mov	r1, r9
+	mov	r1, r10
 	eors	r7, r1
 	@ ascon_p.ae:25: x4 = x4 ^ x3
-	mov	r2, r9
+	mov	r2, r10
 	eors	r2, r3
 	@ ascon_p.ae:30: t3 = x3 ^ (~x4 & x0)
 	mov	r1, r7
 	bics	r1, r2
 	eors	r1, r3
-	mov	r9, r1
+	mov	r10, r1
 	@ ascon_p.ae:31: t4 = x4 ^ (~x0 & x1)
 	mov	r1, r5
 	bics	r1, r7
 	eors	r1, r2
 	@ ascon_p.ae:26: x2 = x2 ^ x1
-	mov	r4, r11
+	mov	r4, lr
 	eors	r4, r5
 	@ ascon_p.ae:29: t2 = x2 ^ (~x3 & x4)
 	bics	r2, r3
@@ -1170,7 +1150,7 @@ ascon128_P_permute:
 	eors	r6, r0
 	@ ascon_p.ae:33: t0 = t0 ^ t4
 	eors	r7, r1
-	mov	r5, r8
+	mov	r5, r9
 	eors	r0, r5
 	@ ascon_p.ae:37: return t0 ^ (t0 >>> 19) ^ (t0 >>> 28),
 	lsls	r4, r7, #13
@@ -1181,7 +1161,7 @@ ascon128_P_permute:
 	eors	r4, r5
 	lsrs	r5, r0, #28
 	eors	r4, r5
-	mov	r11, r4
+	mov	lr, r4
 	lsls	r4, r0, #13
 	eors	r4, r7
 	lsrs	r5, r7, #19
@@ -1211,15 +1191,15 @@ ascon128_P_permute:
 	eors	r4, r3
 	str	r4, [sp, #12]
 	@ ascon_p.ae:34: t3 = t3 ^ t2
-	mov	r0, r9
+	mov	r0, r10
 	eors	r0, r2
 	ldr	r7, [sp, #8]
-	mov	r3, r10
+	mov	r3, r11
 	eors	r7, r3
 	@ ascon_p.ae:35: t2 = ~t2
 	mvns	r3, r2
-	mov	r2, r10
-	mov	r10, r11
+	mov	r2, r11
+	mov	r11, lr
 	mvns	r4, r2
 	@ ascon_p.ae:39: t2 ^ (t2 >>> 1) ^ (t2 >>> 6),
 	lsls	r6, r3, #31
@@ -1257,7 +1237,7 @@ ascon128_P_permute:
 	eors	r3, r0
 	@ ascon_p.ae:41: t4 ^ (t4 >>> 7) ^ (t4 >>> 41)
 	lsls	r2, r1, #25
-	mov	r7, r8
+	mov	r7, r9
 	eors	r2, r7
 	lsrs	r0, r7, #7
 	eors	r2, r0
@@ -1271,18 +1251,18 @@ ascon128_P_permute:
 	eors	r7, r0
 	lsls	r0, r1, #23
 	eors	r7, r0
-	mov	r0, r8
+	mov	r0, r9
 	lsrs	r0, r0, #9
 	eors	r7, r0
-	mov	r0, lr
+	mov	r0, r8
 	subs	r0, #15
-	mov	lr, r0
-	mov	r9, r7
-	mov	r11, r5
+	mov	r8, r0
+	mov	r10, r7
+	mov	lr, r5
 	mov	r1, r6
 	ldr	r5, [sp, #12]
 	ldr	r6, [sp]
-	mov	r7, r10
+	mov	r7, r11
 	cmp	r0, #60
 	beq	.Lascon128_P_permute_far1
 	b	.Lascon128_P_permute_loop1
@@ -1299,22 +1279,17 @@ ascon128_P_permute:
 	str	r5, [r7, #12]
 	@ ascon_p.ae:65: s[2] = x2
 	str	r1, [r7, #16]
-	mov	r1, r11
+	mov	r1, lr
 	str	r1, [r7, #20]
 	@ ascon_p.ae:66: s[3] = x3
 	str	r4, [r7, #24]
 	str	r3, [r7, #28]
 	@ ascon_p.ae:67: s[4] = x4
 	str	r2, [r7, #32]
-	mov	r1, r9
+	mov	r1, r10
 	str	r1, [r7, #36]
 	add	sp, #20
-	pop	{r4, r5, r6, r7}
-	mov	r8, r4
-	mov	r9, r5
-	mov	r10, r6
-	mov	r11, r7
-	pop	{r4, r5, r6, r7, pc}
+	pop	{pc}
 	.ltorg
 	.size ascon128_P_permute, .-ascon128_P_permute
 

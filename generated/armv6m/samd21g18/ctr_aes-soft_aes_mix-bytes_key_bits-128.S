@@ -117,34 +117,44 @@ ctr_key_setup:
 
 
 @ --- ctr_encrypt_with: ctr.encrypt_with
-@     frame 12 bytes (0 spill slots, 0 on the stack; locals 0), saves r4, r5, r6
-@     estimated 26 bytes of code and literals
+@     frame 12 bytes (0 spill slots, 0 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 46 bytes of code and literals
 	.section .text.ctr_encrypt_with,"ax",%progbits
 	.global ctr_encrypt_with
 	.type ctr_encrypt_with, %function
 	.thumb_func
 	.balign 4
 ctr_encrypt_with:
-	push	{r4, r5, r6, lr}
+	push	{r4, r5, r6, r7, lr}
+	mov	r4, r8
+	mov	r5, r9
+	mov	r6, r10
+	mov	r7, r11
+	push	{r4, r5, r6, r7}
 	sub	sp, #12
-	ldr	r3, [sp, #32]
-	ldr	r6, [sp, #36]
-	ldr	r5, [sp, #40]
-	ldr	r4, [sp, #44]
+	ldr	r3, [sp, #56]
 	@ ctr.ae:41: xor_stream(ks, nonce, msg, ct)
-	str	r6, [sp]
-	str	r5, [sp, #4]
-	str	r4, [sp, #8]
+	str	r3, [sp]
+	ldr	r3, [sp, #60]
+	str	r3, [sp, #4]
+	ldr	r3, [sp, #64]
+	str	r3, [sp, #8]
+	ldr	r3, [sp, #52]
 	bl	ctr_xor_stream
 	add	sp, #12
-	pop	{r4, r5, r6, pc}
+	pop	{r4, r5, r6, r7}
+	mov	r8, r4
+	mov	r9, r5
+	mov	r10, r6
+	mov	r11, r7
+	pop	{r4, r5, r6, r7, pc}
 	.ltorg
 	.size ctr_encrypt_with, .-ctr_encrypt_with
 
 
 @ --- ctr_decrypt_with: ctr.decrypt_with
-@     frame 12 bytes (0 spill slots, 0 on the stack; locals 0), saves r4, r5, r6, r7
-@     estimated 32 bytes of code and literals
+@     frame 12 bytes (1 spill slots, 0 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 52 bytes of code and literals
 	.section .text.ctr_decrypt_with,"ax",%progbits
 	.global ctr_decrypt_with
 	.type ctr_decrypt_with, %function
@@ -152,41 +162,46 @@ ctr_encrypt_with:
 	.balign 4
 ctr_decrypt_with:
 	push	{r4, r5, r6, r7, lr}
+	mov	r4, r8
+	mov	r5, r9
+	mov	r6, r10
+	mov	r7, r11
+	push	{r4, r5, r6, r7}
 	sub	sp, #12
-	ldr	r3, [sp, #36]
-	ldr	r7, [sp, #40]
-	ldr	r6, [sp, #52]
-	ldr	r5, [sp, #56]
-	ldr	r4, [sp, #60]
+	ldr	r3, [sp, #56]
 	@ ctr.ae:45: xor_stream(ks, nonce, ct, msg)
-	str	r7, [sp]
-	str	r6, [sp, #4]
-	str	r5, [sp, #8]
+	str	r3, [sp]
+	ldr	r3, [sp, #68]
+	str	r3, [sp, #4]
+	ldr	r3, [sp, #72]
+	str	r3, [sp, #8]
+	ldr	r3, [sp, #52]
 	bl	ctr_xor_stream
 	@ ctr.ae:46: return 1
-	movs	r0, #1
-	strh	r0, [r4]
+	movs	r1, #1
+	ldr	r0, [sp, #76]
+	strh	r1, [r0]
 	add	sp, #12
+	pop	{r4, r5, r6, r7}
+	mov	r8, r4
+	mov	r9, r5
+	mov	r10, r6
+	mov	r11, r7
 	pop	{r4, r5, r6, r7, pc}
 	.ltorg
 	.size ctr_decrypt_with, .-ctr_decrypt_with
 
 
 @ --- ctr_xor_stream: ctr.xor_stream
-@     frame 80 bytes (26 spill slots, 16 on the stack; locals 16), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 764 bytes of code and literals
+@     frame 80 bytes (26 spill slots, 16 on the stack; locals 16), saves nothing
+@     estimated 744 bytes of code and literals
 	.section .text.ctr_xor_stream,"ax",%progbits
 	.global ctr_xor_stream
 	.type ctr_xor_stream, %function
 	.thumb_func
 	.balign 4
 ctr_xor_stream:
-	push	{r4, r5, r6, r7, lr}
-	mov	r4, r8
-	mov	r5, r9
-	mov	r6, r10
-	mov	r7, r11
-	push	{r4, r5, r6, r7}
+	push	{lr}
 	sub	sp, #80
 	str	r0, [sp, #4]
 	str	r3, [sp, #60]
@@ -219,7 +234,7 @@ ctr_xor_stream:
 	rev	r0, r0
 	str	r0, [sp, #44]
 	@ ctr.ae:28: for i in 0..(n + 15) / 16 {
-	ldr	r0, [sp, #116]
+	ldr	r0, [sp, #84]
 	adds	r0, #15
 	lsrs	r0, r0, #4
 	str	r0, [sp, #36]
@@ -231,13 +246,13 @@ ctr_xor_stream:
 .Lctr_xor_stream_far1:
 	@ aes.ae:161: t0 = mix_column(sbox[s0[31:24]], sbox[s1[23:16]], sbox[s2[15:8]], sbox[s3[7:0]]) ^ w[4 * round]
 	ldr	r0, =ctr_tf0
-	mov	r8, r0
+	mov	r9, r0
 	ldr	r0, =ctr_tf1
-	mov	lr, r0
+	mov	r8, r0
 	ldr	r0, =ctr_tf2
 	mov	r12, r0
 	ldr	r0, =ctr_tf3
-	mov	r9, r0
+	mov	r10, r0
 	@ aes.ae:127: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
 	ldr	r0, =ctr_E.sbox
 	str	r0, [sp, #40]
@@ -248,7 +263,7 @@ ctr_xor_stream:
 	lsls	r0, r1, #4
 	str	r0, [sp, #16]
 	@ ctr.ae:30: x = load_be(src, off, 16, n - off) ^ E.encrypt_block(ks, t1 + (i as u128))
-	ldr	r1, [sp, #116]
+	ldr	r1, [sp, #84]
 	subs	r0, r1, r0
 	str	r0, [sp, #8]
 	ldr	r1, [sp, #60]
@@ -322,17 +337,17 @@ ctr_xor_stream:
 	adds	r1, #16
 	@ aes.ae:159: @unroll(round_unroll)
 	movs	r0, #1
-	mov	r10, r0
+	mov	r11, r0
 .Lctr_xor_stream_loop12:
 	@ aes.ae:164: t3 = mix_column(sbox[s3[31:24]], sbox[s0[23:16]], sbox[s1[15:8]], sbox[s2[7:0]]) ^ w[4 * round + 3]
 	lsrs	r0, r2, #24
 	lsls	r6, r0, #2
-	mov	r0, r8
+	mov	r0, r9
 	ldr	r7, [r0, r6]
 	lsrs	r0, r5, #16
 	uxtb	r0, r0
 	lsls	r6, r0, #2
-	mov	r0, lr
+	mov	r0, r8
 	ldr	r0, [r0, r6]
 	eors	r7, r0
 	lsrs	r0, r4, #8
@@ -343,7 +358,7 @@ ctr_xor_stream:
 	eors	r7, r0
 	uxtb	r0, r3
 	lsls	r6, r0, #2
-	mov	r0, r9
+	mov	r0, r10
 	ldr	r0, [r0, r6]
 	eors	r7, r0
 	ldr	r6, [r1, #12]
@@ -352,12 +367,12 @@ ctr_xor_stream:
 	@ aes.ae:163: t2 = mix_column(sbox[s2[31:24]], sbox[s3[23:16]], sbox[s0[15:8]], sbox[s1[7:0]]) ^ w[4 * round + 2]
 	lsrs	r0, r3, #24
 	lsls	r6, r0, #2
-	mov	r0, r8
+	mov	r0, r9
 	ldr	r7, [r0, r6]
 	lsrs	r0, r2, #16
 	uxtb	r0, r0
 	lsls	r6, r0, #2
-	mov	r0, lr
+	mov	r0, r8
 	ldr	r0, [r0, r6]
 	eors	r7, r0
 	lsrs	r0, r5, #8
@@ -368,21 +383,21 @@ ctr_xor_stream:
 	eors	r7, r0
 	uxtb	r0, r4
 	lsls	r6, r0, #2
-	mov	r0, r9
+	mov	r0, r10
 	ldr	r0, [r0, r6]
 	eors	r7, r0
 	ldr	r6, [r1, #8]
 	eors	r7, r6
-	mov	r11, r7
+	mov	lr, r7
 	@ aes.ae:162: t1 = mix_column(sbox[s1[31:24]], sbox[s2[23:16]], sbox[s3[15:8]], sbox[s0[7:0]]) ^ w[4 * round + 1]
 	lsrs	r0, r4, #24
 	lsls	r6, r0, #2
-	mov	r0, r8
+	mov	r0, r9
 	ldr	r6, [r0, r6]
 	lsrs	r0, r3, #16
 	uxtb	r0, r0
 	lsls	r7, r0, #2
-	mov	r0, lr
+	mov	r0, r8
 	ldr	r0, [r0, r7]
 	eors	r6, r0
 	lsrs	r0, r2, #8
@@ -393,7 +408,7 @@ ctr_xor_stream:
 	eors	r6, r0
 	uxtb	r0, r5
 	lsls	r7, r0, #2
-	mov	r0, r9
+	mov	r0, r10
 	ldr	r0, [r0, r7]
 	eors	r6, r0
 	ldr	r0, [r1, #4]
@@ -401,12 +416,12 @@ ctr_xor_stream:
 	@ aes.ae:161: t0 = mix_column(sbox[s0[31:24]], sbox[s1[23:16]], sbox[s2[15:8]], sbox[s3[7:0]]) ^ w[4 * round]
 	lsrs	r0, r5, #24
 	lsls	r5, r0, #2
-	mov	r0, r8
+	mov	r0, r9
 	ldr	r5, [r0, r5]
 	lsrs	r0, r4, #16
 	uxtb	r0, r0
 	lsls	r4, r0, #2
-	mov	r0, lr
+	mov	r0, r8
 	ldr	r0, [r0, r4]
 	eors	r5, r0
 	lsrs	r0, r3, #8
@@ -417,7 +432,7 @@ ctr_xor_stream:
 	eors	r5, r0
 	uxtb	r0, r2
 	lsls	r2, r0, #2
-	mov	r0, r9
+	mov	r0, r10
 	ldr	r0, [r0, r2]
 	eors	r5, r0
 	ldr	r0, [r1]
@@ -425,11 +440,11 @@ ctr_xor_stream:
 	@ aes.ae:164: t3 = mix_column(sbox[s3[31:24]], sbox[s0[23:16]], sbox[s1[15:8]], sbox[s2[7:0]]) ^ w[4 * round + 3]
 	adds	r1, #16
 	mov	r4, r6
-	mov	r3, r11
+	mov	r3, lr
 	ldr	r2, [sp]
-	mov	r0, r10
+	mov	r0, r11
 	adds	r0, #1
-	mov	r10, r0
+	mov	r11, r0
 	cmp	r0, #10
 	bcc	.Lctr_xor_stream_loop12
 .Lctr_xor_stream_done13:
@@ -461,7 +476,7 @@ ctr_xor_stream:
 	eors	r0, r1
 	@ ctr.ae:31: store_be(dst, off, x, n - off)
 	rev	r0, r0
-	mov	r11, r0
+	mov	lr, r0
 	@ aes.ae:127: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
 	lsrs	r1, r4, #24
 	ldrb	r0, [r7, r1]
@@ -489,7 +504,7 @@ ctr_xor_stream:
 	eors	r0, r1
 	@ ctr.ae:31: store_be(dst, off, x, n - off)
 	rev	r0, r0
-	mov	r10, r0
+	mov	r11, r0
 	@ aes.ae:127: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
 	lsrs	r1, r3, #24
 	ldrb	r0, [r7, r1]
@@ -544,7 +559,7 @@ ctr_xor_stream:
 	eors	r0, r2
 	@ ctr.ae:31: store_be(dst, off, x, n - off)
 	rev	r2, r0
-	ldr	r3, [sp, #120]
+	ldr	r3, [sp, #88]
 	ldr	r0, [sp, #16]
 	adds	r3, r3, r0
 	ldr	r0, [sp, #8]
@@ -553,18 +568,18 @@ ctr_xor_stream:
 	movs	r0, #3
 	tst	r3, r0
 	bne	.Lctr_xor_stream_bytes14
-	mov	r0, r11
+	mov	r0, lr
 	str	r0, [r3]
-	mov	r0, r10
+	mov	r0, r11
 	str	r0, [r3, #4]
 	str	r1, [r3, #8]
 	str	r2, [r3, #12]
 	b	.Lctr_xor_stream_stored15
 	.ltorg
 .Lctr_xor_stream_bytes14:
-	mov	r0, r11
+	mov	r0, lr
 	str	r0, [sp, #64]
-	mov	r0, r10
+	mov	r0, r11
 	str	r0, [sp, #68]
 	str	r1, [sp, #72]
 	str	r2, [sp, #76]
@@ -591,12 +606,7 @@ ctr_xor_stream:
 .Lctr_xor_stream_far2:
 .Lctr_xor_stream_done6:
 	add	sp, #80
-	pop	{r4, r5, r6, r7}
-	mov	r8, r4
-	mov	r9, r5
-	mov	r10, r6
-	mov	r11, r7
-	pop	{r4, r5, r6, r7, pc}
+	pop	{pc}
 	.ltorg
 	.size ctr_xor_stream, .-ctr_xor_stream
 

@@ -8,8 +8,8 @@
 	.thumb
 
 @ --- eax_key_setup: eax.key_setup
-@     frame 36 bytes (2 spill slots, 1 on the stack; locals 32), saves r4, r5, r6, r7, r8
-@     estimated 330 bytes of code and literals
+@     frame 44 bytes (3 spill slots, 3 on the stack; locals 32), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 350 bytes of code and literals
 	.section .text.eax_key_setup,"ax",%progbits
 	.global eax_key_setup
 	.type eax_key_setup, %function
@@ -18,16 +18,19 @@
 eax_key_setup:
 	push	{r4, r5, r6, r7, lr}
 	mov	r4, r8
-	push	{r4}
-	sub	sp, #36
-	mov	r4, r2
-	str	r3, [sp]
+	mov	r5, r9
+	mov	r6, r10
+	mov	r7, r11
+	push	{r4, r5, r6, r7}
+	sub	sp, #44
+	str	r2, [sp, #8]
+	str	r3, [sp, #4]
 	@ eax.ae:40: M.key_schedule(load_be(key, 0, key_bits / 8), ks)
 	movs	r1, #3
 	tst	r0, r1
 	beq	.Leax_key_setup_words2
 .Leax_key_setup_bytes1:
-	add	r3, sp, #4
+	add	r3, sp, #12
 	movs	r2, #16
 .Leax_key_setup_cpy4:
 	subs	r2, #1
@@ -41,180 +44,187 @@ eax_key_setup:
 	ldr	r1, [r0, #12]
 	rev	r3, r1
 	ldr	r1, [r0, #8]
-	rev	r2, r1
+	rev	r4, r1
 	ldr	r1, [r0, #4]
-	rev	r1, r1
+	rev	r2, r1
 	ldr	r0, [r0]
-	rev	r0, r0
+	rev	r1, r0
 	@ aes.ae:295: w[i] = key[key_bits - 1 - 32 * i : key_bits - 32 * (i + 1)]
-	str	r0, [r4]
-	str	r1, [r4, #4]
-	str	r2, [r4, #8]
-	str	r3, [r4, #12]
+	ldr	r7, [sp, #8]
+	str	r1, [r7]
+	str	r2, [r7, #4]
+	str	r4, [r7, #8]
+	str	r3, [r7, #12]
 	@ aes.ae:297: @unroll(round_unroll)
-	movs	r5, #4
+	movs	r6, #4
 	@ aes.ae:299: temp = w[i - 1]
-	mov	r3, r4
-	adds	r3, #12
+	mov	r5, r7
+	adds	r5, #12
 	@ aes.ae:96: return cat(sbox[x[31:24]], sbox[x[23:16]], sbox[x[15:8]], sbox[x[7:0]])
-	ldr	r2, =eax_M.E.sbox
+	ldr	r3, =eax_M.E.sbox
 	@ aes.ae:301: temp = sub_word(temp <<< 8) ^ ((rcon[i / nk - 1] as u32) << 24)
-	ldr	r0, =eax_M.E.rcon
-	mov	r8, r0
+	ldr	r2, =eax_M.E.rcon
 	@ aes.ae:305: w[i] = w[i - nk] ^ temp
-	mov	r1, r4
+	mov	r1, r7
 	@ aes.ae:297: @unroll(round_unroll)
 .Leax_key_setup_loop5:
 	@ aes.ae:300: if i % nk == 0 {
-	lsls	r0, r5, #30
+	lsls	r0, r6, #30
 	lsrs	r0, r0, #30
 	subs	r0, r0, #1
 	movs	r7, #0
 	adcs	r7, r7
 	movs	r0, #1
 	eors	r7, r0
-	ldr	r6, [r3]
+	ldr	r4, [r5]
 	cmp	r7, #0
 	beq	.Leax_key_setup_else7
 	@ aes.ae:301: temp = sub_word(temp <<< 8) ^ ((rcon[i / nk - 1] as u32) << 24)
 	movs	r0, #24
-	mov	r7, r6
+	mov	r7, r4
 	rors	r7, r0
 	@ aes.ae:96: return cat(sbox[x[31:24]], sbox[x[23:16]], sbox[x[15:8]], sbox[x[7:0]])
 	lsrs	r0, r7, #24
-	ldrb	r0, [r2, r0]
-	lsls	r6, r0, #24
+	ldrb	r0, [r3, r0]
+	lsls	r4, r0, #24
 	lsrs	r0, r7, #16
 	uxtb	r0, r0
-	ldrb	r0, [r2, r0]
+	ldrb	r0, [r3, r0]
 	lsls	r0, r0, #16
-	orrs	r6, r0
+	orrs	r4, r0
 	lsrs	r0, r7, #8
 	uxtb	r0, r0
-	ldrb	r0, [r2, r0]
+	ldrb	r0, [r3, r0]
 	lsls	r0, r0, #8
-	orrs	r6, r0
+	orrs	r4, r0
 	uxtb	r0, r7
-	ldrb	r0, [r2, r0]
-	orrs	r6, r0
+	ldrb	r0, [r3, r0]
+	orrs	r4, r0
 	@ aes.ae:301: temp = sub_word(temp <<< 8) ^ ((rcon[i / nk - 1] as u32) << 24)
-	lsrs	r0, r5, #2
+	lsrs	r0, r6, #2
 	subs	r0, r0, #1
-	uxth	r7, r0
-	mov	r0, r8
-	ldrb	r0, [r0, r7]
+	uxth	r0, r0
+	ldrb	r0, [r2, r0]
 	lsls	r0, r0, #24
-	eors	r6, r0
+	eors	r4, r0
 	b	.Leax_key_setup_endif8
 .Leax_key_setup_else7:
 .Leax_key_setup_endif8:
 	@ aes.ae:305: w[i] = w[i - nk] ^ temp
 	ldr	r0, [r1]
-	eors	r0, r6
-	str	r0, [r3, #4]
-	adds	r3, #4
+	eors	r0, r4
+	str	r0, [r5, #4]
+	adds	r5, #4
 	adds	r1, #4
-	adds	r5, #1
-	cmp	r5, #44
+	adds	r6, #1
+	cmp	r6, #44
 	bcc	.Leax_key_setup_loop5
 .Leax_key_setup_done6:
 	@ cmac.ae:35: k1 = dbl(E.encrypt_block(ks, 0 as u128))
 	movs	r0, #0
-	str	r0, [sp, #4]
-	str	r0, [sp, #8]
 	str	r0, [sp, #12]
 	str	r0, [sp, #16]
-	add	r1, sp, #4
-	add	r2, sp, #20
-	mov	r0, r4
+	str	r0, [sp, #20]
+	str	r0, [sp, #24]
+	add	r1, sp, #12
+	add	r2, sp, #28
+	ldr	r0, [sp, #8]
 	bl	eax_M_E_encrypt_block
-	ldr	r0, [sp, #20]
-	ldr	r2, [sp, #24]
-	ldr	r6, [sp, #28]
-	ldr	r3, [sp, #32]
+	ldr	r0, [sp, #28]
+	ldr	r5, [sp, #32]
+	ldr	r4, [sp, #36]
+	ldr	r3, [sp, #40]
 	@ cmac.ae:30: return (x << 1) ^ (if x[127] == 1 then 0x87 as u128 else 0)
-	lsls	r5, r0, #1
-	lsls	r1, r2, #1
+	lsls	r2, r0, #1
+	lsls	r1, r5, #1
 	lsrs	r0, r0, #31
 	orrs	r1, r0
-	lsls	r0, r6, #1
-	lsrs	r2, r2, #31
-	orrs	r0, r2
-	lsls	r7, r3, #1
-	lsrs	r2, r6, #31
-	orrs	r7, r2
-	asrs	r3, r3, #31
-	movs	r6, #135
-	ands	r3, r6
-	eors	r5, r3
-	@ eax.ae:42: o[at_k1] = k1
-	ldr	r2, [sp]
-	str	r5, [r2]
-	str	r1, [r2, #4]
-	str	r0, [r2, #8]
-	str	r7, [r2, #12]
-	@ cmac.ae:30: return (x << 1) ^ (if x[127] == 1 then 0x87 as u128 else 0)
-	lsls	r2, r5, #1
-	lsls	r3, r1, #1
-	lsrs	r5, r5, #31
-	orrs	r3, r5
-	lsls	r5, r0, #1
-	lsrs	r1, r1, #31
-	orrs	r5, r1
-	lsls	r1, r7, #1
-	lsrs	r0, r0, #31
-	orrs	r1, r0
-	asrs	r0, r7, #31
-	ands	r0, r6
+	lsls	r6, r4, #1
+	lsrs	r0, r5, #31
+	orrs	r6, r0
+	lsls	r5, r3, #1
+	lsrs	r0, r4, #31
+	orrs	r5, r0
+	asrs	r0, r3, #31
+	movs	r4, #135
+	ands	r0, r4
 	eors	r2, r0
+	@ eax.ae:42: o[at_k1] = k1
+	ldr	r7, [sp, #4]
+	str	r2, [r7]
+	str	r1, [r7, #4]
+	str	r6, [r7, #8]
+	str	r5, [r7, #12]
+	@ cmac.ae:30: return (x << 1) ^ (if x[127] == 1 then 0x87 as u128 else 0)
+	lsls	r0, r2, #1
+	lsls	r3, r1, #1
+	lsrs	r2, r2, #31
+	orrs	r3, r2
+	lsls	r2, r6, #1
+	lsrs	r1, r1, #31
+	orrs	r2, r1
+	lsls	r1, r5, #1
+	lsrs	r6, r6, #31
+	orrs	r1, r6
+	asrs	r5, r5, #31
+	ands	r5, r4
+	eors	r0, r5
 	@ eax.ae:43: o[at_k2] = k2
-	ldr	r7, [sp]
-	str	r2, [r7, #16]
+	str	r0, [r7, #16]
 	str	r3, [r7, #20]
-	str	r5, [r7, #24]
+	str	r2, [r7, #24]
 	str	r1, [r7, #28]
 	@ eax.ae:44: for t in 0..3 {
-	movs	r6, #0
+	movs	r0, #0
+	str	r0, [sp]
 	@ eax.ae:45: o[at_tweak + t] = M.encrypt_block(ks, t as u128)
-	mov	r5, r7
-	adds	r5, #32
+	adds	r7, #32
+	str	r7, [sp, #4]
 	@ eax.ae:44: for t in 0..3 {
 .Leax_key_setup_loop9:
 	@ cmac.ae:25: return E.encrypt_block(ks, b)
-	str	r6, [sp, #4]
-	movs	r0, #0
-	str	r0, [sp, #8]
+	ldr	r0, [sp]
 	str	r0, [sp, #12]
+	movs	r0, #0
 	str	r0, [sp, #16]
-	add	r1, sp, #4
-	add	r2, sp, #20
-	mov	r0, r4
+	str	r0, [sp, #20]
+	str	r0, [sp, #24]
+	add	r1, sp, #12
+	add	r2, sp, #28
+	ldr	r0, [sp, #8]
 	bl	eax_M_E_encrypt_block
-	ldr	r3, [sp, #20]
-	ldr	r2, [sp, #24]
-	ldr	r1, [sp, #28]
-	ldr	r0, [sp, #32]
+	ldr	r4, [sp, #28]
+	ldr	r3, [sp, #32]
+	ldr	r2, [sp, #36]
+	ldr	r1, [sp, #40]
 	@ eax.ae:45: o[at_tweak + t] = M.encrypt_block(ks, t as u128)
-	str	r3, [r5]
-	str	r2, [r5, #4]
-	str	r1, [r5, #8]
-	str	r0, [r5, #12]
+	ldr	r5, [sp, #4]
+	str	r4, [r5]
+	str	r3, [r5, #4]
+	str	r2, [r5, #8]
+	str	r1, [r5, #12]
 	adds	r5, #16
-	adds	r6, #1
-	cmp	r6, #3
+	str	r5, [sp, #4]
+	ldr	r0, [sp]
+	adds	r0, #1
+	str	r0, [sp]
+	cmp	r0, #3
 	bcc	.Leax_key_setup_loop9
 .Leax_key_setup_done10:
-	add	sp, #36
-	pop	{r4}
+	add	sp, #44
+	pop	{r4, r5, r6, r7}
 	mov	r8, r4
+	mov	r9, r5
+	mov	r10, r6
+	mov	r11, r7
 	pop	{r4, r5, r6, r7, pc}
 	.ltorg
 	.size eax_key_setup, .-eax_key_setup
 
 
 @ --- eax_encrypt_with: eax.encrypt_with
-@     frame 84 bytes (25 spill slots, 11 on the stack; locals 32), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 450 bytes of code and literals
+@     frame 112 bytes (26 spill slots, 18 on the stack; locals 32), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 452 bytes of code and literals
 	.section .text.eax_encrypt_with,"ax",%progbits
 	.global eax_encrypt_with
 	.type eax_encrypt_with, %function
@@ -227,171 +237,170 @@ eax_encrypt_with:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #84
+	sub	sp, #112
 	@ eax.ae:91: n = omac(ks, o, 0 as u8, nonce)
-	add	r4, sp, #52
+	add	r4, sp, #80
 	str	r4, [sp, #4]
 	str	r3, [sp]
-	movs	r3, #0
-	ldr	r7, [sp, #132]
-	ldr	r5, [sp, #124]
-	ldr	r4, [sp, #120]
-	mov	r6, r2
-	str	r1, [sp, #32]
-	str	r0, [sp, #8]
-	mov	r2, r3
-	mov	r3, r6
+	movs	r4, #0
+	mov	r3, r2
+	str	r1, [sp, #60]
+	str	r0, [sp, #36]
+	mov	r2, r4
 	bl	eax_omac
 	@ eax.ae:92: h = omac(ks, o, 1 as u8, ad)
-	add	r0, sp, #52
+	add	r0, sp, #80
 	str	r0, [sp, #4]
-	str	r5, [sp]
+	ldr	r0, [sp, #152]
+	str	r0, [sp]
 	movs	r2, #1
 	@ eax.ae:91: n = omac(ks, o, 0 as u8, nonce)
-	ldr	r0, [sp, #64]
-	str	r0, [sp, #16]
-	ldr	r0, [sp, #60]
-	str	r0, [sp, #20]
-	ldr	r0, [sp, #56]
-	str	r0, [sp, #24]
-	ldr	r0, [sp, #52]
-	str	r0, [sp, #28]
+	ldr	r0, [sp, #92]
+	str	r0, [sp, #44]
+	ldr	r0, [sp, #88]
+	str	r0, [sp, #48]
+	ldr	r0, [sp, #84]
+	str	r0, [sp, #52]
+	ldr	r0, [sp, #80]
+	str	r0, [sp, #56]
 	@ eax.ae:92: h = omac(ks, o, 1 as u8, ad)
-	ldr	r0, [sp, #8]
-	ldr	r1, [sp, #32]
-	mov	r3, r4
+	ldr	r0, [sp, #36]
+	ldr	r1, [sp, #60]
+	ldr	r3, [sp, #148]
 	bl	eax_omac
 	@ eax.ae:23: for i in 0..(n + 15) / 16 {
-	movs	r4, #0
-	mov	r0, r7
+	movs	r1, #0
+	str	r1, [sp, #8]
+	ldr	r0, [sp, #160]
 	adds	r0, #15
 	lsrs	r0, r0, #4
-	str	r0, [sp, #12]
-	@ eax.ae:92: h = omac(ks, o, 1 as u8, ad)
-	ldr	r0, [sp, #64]
-	str	r0, [sp, #36]
-	ldr	r0, [sp, #60]
 	str	r0, [sp, #40]
-	ldr	r0, [sp, #56]
-	str	r0, [sp, #44]
-	ldr	r0, [sp, #52]
-	str	r0, [sp, #48]
+	@ eax.ae:92: h = omac(ks, o, 1 as u8, ad)
+	ldr	r0, [sp, #92]
+	str	r0, [sp, #64]
+	ldr	r0, [sp, #88]
+	str	r0, [sp, #68]
+	ldr	r0, [sp, #84]
+	str	r0, [sp, #72]
+	ldr	r0, [sp, #80]
+	str	r0, [sp, #76]
 	@ eax.ae:23: for i in 0..(n + 15) / 16 {
-	ldr	r0, [sp, #12]
-	cmp	r4, r0
+	ldr	r0, [sp, #40]
+	cmp	r1, r0
 	bcs	.Leax_encrypt_with_done2
 .Leax_encrypt_with_loop1:
 	@ eax.ae:25: x = load_be(src, off, 16, n - off) ^ M.encrypt_block(ks, n0 + (i as u128))
-	movs	r1, #0
-	ldr	r0, [sp, #28]
-	adds	r0, r0, r4
-	mov	r11, r0
-	ldr	r5, [sp, #24]
-	adcs	r5, r1
-	ldr	r3, [sp, #20]
-	adcs	r3, r1
-	ldr	r2, [sp, #16]
-	adcs	r2, r1
-	movs	r6, #3
+	movs	r2, #0
+	ldr	r0, [sp, #56]
+	ldr	r1, [sp, #8]
+	adds	r7, r0, r1
+	ldr	r6, [sp, #52]
+	adcs	r6, r2
+	ldr	r5, [sp, #48]
+	adcs	r5, r2
+	ldr	r4, [sp, #44]
+	adcs	r4, r2
+	movs	r2, #3
 	@ eax.ae:24: off = i * 16
-	lsls	r0, r4, #4
-	mov	r8, r0
+	lsls	r0, r1, #4
+	str	r0, [sp, #16]
 	@ eax.ae:25: x = load_be(src, off, 16, n - off) ^ M.encrypt_block(ks, n0 + (i as u128))
-	ldr	r1, [sp, #128]
-	adds	r1, r1, r0
-	ldr	r7, [sp, #132]
-	subs	r0, r7, r0
-	mov	r9, r0
-	cmp	r0, #16
+	ldr	r1, [sp, #156]
+	adds	r0, r1, r0
+	ldr	r3, [sp, #160]
+	ldr	r1, [sp, #16]
+	subs	r1, r3, r1
+	str	r1, [sp, #12]
+	cmp	r1, #16
 	bcc	.Leax_encrypt_with_bytes3
-	tst	r1, r6
+	tst	r0, r2
 	beq	.Leax_encrypt_with_words4
 .Leax_encrypt_with_bytes3:
-	movs	r0, #0
-	str	r0, [sp, #64]
-	str	r0, [sp, #60]
-	str	r0, [sp, #56]
-	str	r0, [sp, #52]
-	mov	r6, r9
-	add	r0, sp, #52
-	mov	r10, r0
-	cmp	r6, #16
+	movs	r1, #0
+	str	r1, [sp, #92]
+	str	r1, [sp, #88]
+	str	r1, [sp, #84]
+	str	r1, [sp, #80]
+	ldr	r2, [sp, #12]
+	add	r3, sp, #80
+	cmp	r2, #16
 	bcc	.Leax_encrypt_with_cnt6
-	movs	r6, #16
+	movs	r2, #16
 .Leax_encrypt_with_cnt6:
 .Leax_encrypt_with_cpy7:
-	subs	r6, #1
+	subs	r2, #1
 	bcc	.Leax_encrypt_with_cpyd5
-	ldrb	r7, [r1, r6]
-	mov	r0, r10
-	strb	r7, [r0, r6]
+	ldrb	r1, [r0, r2]
+	strb	r1, [r3, r2]
 	b	.Leax_encrypt_with_cpy7
 .Leax_encrypt_with_cpyd5:
-	mov	r1, r10
+	mov	r0, r3
 .Leax_encrypt_with_words4:
-	ldr	r0, [r1, #12]
-	ldm	r1, {r1, r6, r7}
+	ldm	r0, {r0, r1, r2, r3}
 	@ cmac.ae:25: return E.encrypt_block(ks, b)
-	str	r2, [sp, #64]
-	str	r3, [sp, #60]
-	str	r5, [sp, #56]
-	mov	r2, r11
-	str	r2, [sp, #52]
+	str	r4, [sp, #92]
+	str	r5, [sp, #88]
+	str	r6, [sp, #84]
+	str	r7, [sp, #80]
 	@ eax.ae:25: x = load_be(src, off, 16, n - off) ^ M.encrypt_block(ks, n0 + (i as u128))
-	rev	r2, r1
-	mov	r11, r2
-	rev	r2, r6
-	mov	r10, r2
-	rev	r5, r7
-	rev	r6, r0
+	rev	r0, r0
+	str	r0, [sp, #32]
+	rev	r0, r1
+	str	r0, [sp, #28]
+	rev	r0, r2
+	str	r0, [sp, #24]
+	rev	r0, r3
+	str	r0, [sp, #20]
 	@ cmac.ae:25: return E.encrypt_block(ks, b)
-	add	r2, sp, #68
-	add	r1, sp, #52
-	ldr	r0, [sp, #8]
+	add	r2, sp, #96
+	add	r1, sp, #80
+	ldr	r0, [sp, #36]
 	bl	eax_M_E_encrypt_block
-	ldr	r0, [sp, #80]
+	ldr	r0, [sp, #108]
 	@ eax.ae:25: x = load_be(src, off, 16, n - off) ^ M.encrypt_block(ks, n0 + (i as u128))
-	mov	r2, r11
-	eors	r2, r0
+	ldr	r6, [sp, #32]
+	eors	r6, r0
 	@ cmac.ae:25: return E.encrypt_block(ks, b)
-	ldr	r0, [sp, #76]
+	ldr	r0, [sp, #104]
 	@ eax.ae:25: x = load_be(src, off, 16, n - off) ^ M.encrypt_block(ks, n0 + (i as u128))
-	mov	r7, r10
-	eors	r7, r0
-	@ cmac.ae:25: return E.encrypt_block(ks, b)
-	ldr	r0, [sp, #72]
-	@ eax.ae:25: x = load_be(src, off, 16, n - off) ^ M.encrypt_block(ks, n0 + (i as u128))
+	ldr	r5, [sp, #28]
 	eors	r5, r0
 	@ cmac.ae:25: return E.encrypt_block(ks, b)
-	ldr	r0, [sp, #68]
+	ldr	r0, [sp, #100]
 	@ eax.ae:25: x = load_be(src, off, 16, n - off) ^ M.encrypt_block(ks, n0 + (i as u128))
-	eors	r6, r0
+	ldr	r4, [sp, #24]
+	eors	r4, r0
+	@ cmac.ae:25: return E.encrypt_block(ks, b)
+	ldr	r0, [sp, #96]
+	@ eax.ae:25: x = load_be(src, off, 16, n - off) ^ M.encrypt_block(ks, n0 + (i as u128))
+	ldr	r2, [sp, #20]
+	eors	r2, r0
 	@ eax.ae:26: store_be(dst, off, x, n - off)
-	ldr	r1, [sp, #136]
-	mov	r0, r8
+	ldr	r1, [sp, #164]
+	ldr	r0, [sp, #16]
 	adds	r3, r1, r0
-	rev	r6, r6
-	rev	r5, r5
-	rev	r7, r7
 	rev	r2, r2
+	rev	r4, r4
+	rev	r5, r5
+	rev	r6, r6
 	movs	r1, #3
-	mov	r0, r9
+	ldr	r0, [sp, #12]
 	cmp	r0, #16
 	bcc	.Leax_encrypt_with_bytes8
 	tst	r3, r1
 	bne	.Leax_encrypt_with_bytes8
-	str	r2, [r3]
-	str	r7, [r3, #4]
-	str	r5, [r3, #8]
-	str	r6, [r3, #12]
+	str	r6, [r3]
+	str	r5, [r3, #4]
+	str	r4, [r3, #8]
+	str	r2, [r3, #12]
 	b	.Leax_encrypt_with_stored9
 .Leax_encrypt_with_bytes8:
-	str	r6, [sp, #64]
-	str	r5, [sp, #60]
-	str	r7, [sp, #56]
-	str	r2, [sp, #52]
-	mov	r1, r9
-	add	r2, sp, #52
+	str	r2, [sp, #92]
+	str	r4, [sp, #88]
+	str	r5, [sp, #84]
+	str	r6, [sp, #80]
+	ldr	r1, [sp, #12]
+	add	r2, sp, #80
 	cmp	r1, #16
 	bcc	.Leax_encrypt_with_cnt10
 	movs	r1, #16
@@ -403,57 +412,59 @@ eax_encrypt_with:
 	strb	r0, [r3, r1]
 	b	.Leax_encrypt_with_cpy11
 .Leax_encrypt_with_stored9:
-	adds	r4, #1
-	ldr	r0, [sp, #12]
-	cmp	r4, r0
+	ldr	r1, [sp, #8]
+	adds	r1, #1
+	str	r1, [sp, #8]
+	ldr	r0, [sp, #40]
+	cmp	r1, r0
 	bcc	.Leax_encrypt_with_loop1
 .Leax_encrypt_with_done2:
 	@ eax.ae:94: c = omac(ks, o, 2 as u8, ct)
-	add	r0, sp, #52
+	add	r0, sp, #80
 	str	r0, [sp, #4]
-	ldr	r0, [sp, #140]
+	ldr	r0, [sp, #168]
 	str	r0, [sp]
 	movs	r2, #2
-	ldr	r0, [sp, #8]
-	ldr	r1, [sp, #32]
-	ldr	r3, [sp, #136]
+	ldr	r0, [sp, #36]
+	ldr	r1, [sp, #60]
+	ldr	r3, [sp, #164]
 	bl	eax_omac
 	@ eax.ae:95: store_be(tag, 0, n ^ h ^ c, len(tag))
-	ldr	r1, [sp, #16]
-	ldr	r0, [sp, #36]
-	eors	r1, r0
-	@ eax.ae:94: c = omac(ks, o, 2 as u8, ct)
+	ldr	r1, [sp, #44]
 	ldr	r0, [sp, #64]
+	eors	r1, r0
+	@ eax.ae:94: c = omac(ks, o, 2 as u8, ct)
+	ldr	r0, [sp, #92]
 	@ eax.ae:95: store_be(tag, 0, n ^ h ^ c, len(tag))
 	eors	r1, r0
-	ldr	r5, [sp, #20]
-	ldr	r0, [sp, #40]
+	ldr	r5, [sp, #48]
+	ldr	r0, [sp, #68]
 	eors	r5, r0
 	@ eax.ae:94: c = omac(ks, o, 2 as u8, ct)
-	ldr	r0, [sp, #60]
+	ldr	r0, [sp, #88]
 	@ eax.ae:95: store_be(tag, 0, n ^ h ^ c, len(tag))
 	eors	r5, r0
-	ldr	r4, [sp, #24]
-	ldr	r0, [sp, #44]
+	ldr	r4, [sp, #52]
+	ldr	r0, [sp, #72]
 	eors	r4, r0
 	@ eax.ae:94: c = omac(ks, o, 2 as u8, ct)
-	ldr	r0, [sp, #56]
+	ldr	r0, [sp, #84]
 	@ eax.ae:95: store_be(tag, 0, n ^ h ^ c, len(tag))
 	eors	r4, r0
-	ldr	r2, [sp, #28]
-	ldr	r0, [sp, #48]
+	ldr	r2, [sp, #56]
+	ldr	r0, [sp, #76]
 	eors	r2, r0
 	@ eax.ae:94: c = omac(ks, o, 2 as u8, ct)
-	ldr	r0, [sp, #52]
+	ldr	r0, [sp, #80]
 	@ eax.ae:95: store_be(tag, 0, n ^ h ^ c, len(tag))
 	eors	r2, r0
-	ldr	r3, [sp, #144]
+	ldr	r3, [sp, #172]
 	rev	r2, r2
 	rev	r4, r4
 	rev	r5, r5
 	rev	r6, r1
 	movs	r1, #3
-	ldr	r0, [sp, #148]
+	ldr	r0, [sp, #176]
 	cmp	r0, #16
 	bcc	.Leax_encrypt_with_bytes12
 	tst	r3, r1
@@ -464,12 +475,12 @@ eax_encrypt_with:
 	str	r2, [r3, #12]
 	b	.Leax_encrypt_with_stored13
 .Leax_encrypt_with_bytes12:
-	str	r6, [sp, #52]
-	str	r5, [sp, #56]
-	str	r4, [sp, #60]
-	str	r2, [sp, #64]
-	add	r2, sp, #52
-	ldr	r1, [sp, #148]
+	str	r6, [sp, #80]
+	str	r5, [sp, #84]
+	str	r4, [sp, #88]
+	str	r2, [sp, #92]
+	add	r2, sp, #80
+	ldr	r1, [sp, #176]
 	cmp	r1, #16
 	bcc	.Leax_encrypt_with_cnt14
 	movs	r1, #16
@@ -481,7 +492,7 @@ eax_encrypt_with:
 	strb	r0, [r3, r1]
 	b	.Leax_encrypt_with_cpy15
 .Leax_encrypt_with_stored13:
-	add	sp, #84
+	add	sp, #112
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5
@@ -493,8 +504,8 @@ eax_encrypt_with:
 
 
 @ --- eax_decrypt_with: eax.decrypt_with
-@     frame 80 bytes (29 spill slots, 10 on the stack; locals 32), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 578 bytes of code and literals
+@     frame 108 bytes (34 spill slots, 17 on the stack; locals 32), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 594 bytes of code and literals
 	.section .text.eax_decrypt_with,"ax",%progbits
 	.global eax_decrypt_with
 	.type eax_decrypt_with, %function
@@ -507,206 +518,212 @@ eax_decrypt_with:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #80
+	sub	sp, #108
 	@ eax.ae:100: n = omac(ks, o, 0 as u8, nonce)
-	add	r4, sp, #48
+	add	r4, sp, #76
 	str	r4, [sp, #4]
 	str	r3, [sp]
-	movs	r3, #0
-	ldr	r5, [sp, #120]
-	ldr	r4, [sp, #116]
-	mov	r6, r2
-	mov	r7, r1
-	str	r0, [sp, #8]
-	mov	r2, r3
-	mov	r3, r6
+	movs	r4, #0
+	mov	r3, r2
+	str	r1, [sp, #8]
+	str	r0, [sp, #36]
+	mov	r2, r4
 	bl	eax_omac
 	@ eax.ae:101: h = omac(ks, o, 1 as u8, ad)
-	add	r0, sp, #48
+	add	r0, sp, #76
 	str	r0, [sp, #4]
-	str	r5, [sp]
+	ldr	r0, [sp, #148]
+	str	r0, [sp]
 	movs	r2, #1
 	@ eax.ae:100: n = omac(ks, o, 0 as u8, nonce)
-	ldr	r0, [sp, #60]
-	str	r0, [sp, #16]
-	ldr	r0, [sp, #56]
-	str	r0, [sp, #20]
-	ldr	r0, [sp, #52]
-	str	r0, [sp, #24]
-	ldr	r0, [sp, #48]
-	str	r0, [sp, #28]
+	ldr	r0, [sp, #88]
+	str	r0, [sp, #44]
+	ldr	r0, [sp, #84]
+	str	r0, [sp, #48]
+	ldr	r0, [sp, #80]
+	str	r0, [sp, #52]
+	ldr	r0, [sp, #76]
+	str	r0, [sp, #56]
 	@ eax.ae:101: h = omac(ks, o, 1 as u8, ad)
-	ldr	r0, [sp, #8]
-	mov	r1, r7
-	mov	r3, r4
+	ldr	r0, [sp, #36]
+	ldr	r1, [sp, #8]
+	ldr	r3, [sp, #144]
 	bl	eax_omac
 	@ eax.ae:102: c = omac(ks, o, 2 as u8, ct)
-	add	r0, sp, #48
+	add	r0, sp, #76
 	str	r0, [sp, #4]
-	ldr	r0, [sp, #128]
-	str	r0, [sp]
+	ldr	r3, [sp, #156]
+	str	r3, [sp]
 	movs	r2, #2
 	@ eax.ae:101: h = omac(ks, o, 1 as u8, ad)
-	ldr	r6, [sp, #60]
-	ldr	r5, [sp, #56]
-	ldr	r4, [sp, #52]
-	ldr	r0, [sp, #48]
+	ldr	r0, [sp, #88]
 	str	r0, [sp, #12]
+	ldr	r0, [sp, #84]
+	str	r0, [sp, #16]
+	ldr	r0, [sp, #80]
+	str	r0, [sp, #20]
+	ldr	r0, [sp, #76]
+	str	r0, [sp, #24]
 	@ eax.ae:102: c = omac(ks, o, 2 as u8, ct)
-	ldr	r0, [sp, #8]
-	mov	r1, r7
-	ldr	r3, [sp, #124]
+	ldr	r0, [sp, #36]
+	ldr	r1, [sp, #8]
+	ldr	r3, [sp, #152]
 	bl	eax_omac
 	@ eax.ae:105: difference = load_be(tag, 0, 16, len(tag)) ^ ((n ^ h ^ c) & ~(~(0 as u128) >> (8 * len(tag))))
-	ldr	r0, [sp, #16]
-	eors	r6, r0
-	@ eax.ae:102: c = omac(ks, o, 2 as u8, ct)
-	ldr	r1, [sp, #60]
-	@ eax.ae:105: difference = load_be(tag, 0, 16, len(tag)) ^ ((n ^ h ^ c) & ~(~(0 as u128) >> (8 * len(tag))))
-	eors	r6, r1
-	str	r6, [sp, #44]
-	ldr	r0, [sp, #20]
-	eors	r5, r0
-	@ eax.ae:102: c = omac(ks, o, 2 as u8, ct)
-	ldr	r1, [sp, #56]
-	@ eax.ae:105: difference = load_be(tag, 0, 16, len(tag)) ^ ((n ^ h ^ c) & ~(~(0 as u128) >> (8 * len(tag))))
-	eors	r5, r1
-	str	r5, [sp, #40]
-	ldr	r0, [sp, #24]
-	eors	r4, r0
-	@ eax.ae:102: c = omac(ks, o, 2 as u8, ct)
-	ldr	r1, [sp, #52]
-	@ eax.ae:105: difference = load_be(tag, 0, 16, len(tag)) ^ ((n ^ h ^ c) & ~(~(0 as u128) >> (8 * len(tag))))
-	eors	r4, r1
-	str	r4, [sp, #36]
 	ldr	r1, [sp, #12]
-	ldr	r0, [sp, #28]
+	ldr	r0, [sp, #44]
 	eors	r1, r0
 	@ eax.ae:102: c = omac(ks, o, 2 as u8, ct)
-	ldr	r2, [sp, #48]
+	ldr	r2, [sp, #88]
 	@ eax.ae:105: difference = load_be(tag, 0, 16, len(tag)) ^ ((n ^ h ^ c) & ~(~(0 as u128) >> (8 * len(tag))))
 	eors	r1, r2
-	str	r1, [sp, #32]
+	str	r1, [sp, #72]
+	ldr	r1, [sp, #16]
+	ldr	r0, [sp, #48]
+	eors	r1, r0
+	@ eax.ae:102: c = omac(ks, o, 2 as u8, ct)
+	ldr	r2, [sp, #84]
+	@ eax.ae:105: difference = load_be(tag, 0, 16, len(tag)) ^ ((n ^ h ^ c) & ~(~(0 as u128) >> (8 * len(tag))))
+	eors	r1, r2
+	str	r1, [sp, #68]
+	ldr	r1, [sp, #20]
+	ldr	r0, [sp, #52]
+	eors	r1, r0
+	@ eax.ae:102: c = omac(ks, o, 2 as u8, ct)
+	ldr	r2, [sp, #80]
+	@ eax.ae:105: difference = load_be(tag, 0, 16, len(tag)) ^ ((n ^ h ^ c) & ~(~(0 as u128) >> (8 * len(tag))))
+	eors	r1, r2
+	str	r1, [sp, #64]
+	ldr	r1, [sp, #24]
+	ldr	r0, [sp, #56]
+	eors	r1, r0
+	@ eax.ae:102: c = omac(ks, o, 2 as u8, ct)
+	ldr	r2, [sp, #76]
+	@ eax.ae:105: difference = load_be(tag, 0, 16, len(tag)) ^ ((n ^ h ^ c) & ~(~(0 as u128) >> (8 * len(tag))))
+	eors	r1, r2
+	str	r1, [sp, #60]
 	@ eax.ae:23: for i in 0..(n + 15) / 16 {
-	ldr	r0, [sp, #128]
+	ldr	r0, [sp, #156]
 	adds	r0, #15
 	lsrs	r0, r0, #4
-	str	r0, [sp, #12]
-	movs	r4, #0
-	cmp	r4, r0
+	str	r0, [sp, #40]
+	movs	r1, #0
+	str	r1, [sp, #8]
+	cmp	r1, r0
 	bcs	.Leax_decrypt_with_done2
 .Leax_decrypt_with_loop1:
 	@ eax.ae:25: x = load_be(src, off, 16, n - off) ^ M.encrypt_block(ks, n0 + (i as u128))
-	movs	r1, #0
-	ldr	r0, [sp, #28]
-	adds	r0, r0, r4
-	mov	r11, r0
-	ldr	r5, [sp, #24]
-	adcs	r5, r1
-	ldr	r3, [sp, #20]
-	adcs	r3, r1
-	ldr	r2, [sp, #16]
-	adcs	r2, r1
-	movs	r6, #3
+	movs	r2, #0
+	ldr	r0, [sp, #56]
+	ldr	r1, [sp, #8]
+	adds	r7, r0, r1
+	ldr	r6, [sp, #52]
+	adcs	r6, r2
+	ldr	r5, [sp, #48]
+	adcs	r5, r2
+	ldr	r4, [sp, #44]
+	adcs	r4, r2
+	movs	r2, #3
 	@ eax.ae:24: off = i * 16
-	lsls	r0, r4, #4
-	mov	r8, r0
+	lsls	r0, r1, #4
+	str	r0, [sp, #16]
 	@ eax.ae:25: x = load_be(src, off, 16, n - off) ^ M.encrypt_block(ks, n0 + (i as u128))
-	ldr	r1, [sp, #124]
-	adds	r1, r1, r0
-	ldr	r7, [sp, #128]
-	subs	r0, r7, r0
-	mov	r9, r0
-	cmp	r0, #16
+	ldr	r1, [sp, #152]
+	adds	r0, r1, r0
+	ldr	r3, [sp, #156]
+	ldr	r1, [sp, #16]
+	subs	r1, r3, r1
+	str	r1, [sp, #12]
+	cmp	r1, #16
 	bcc	.Leax_decrypt_with_bytes3
-	tst	r1, r6
+	tst	r0, r2
 	beq	.Leax_decrypt_with_words4
 .Leax_decrypt_with_bytes3:
-	movs	r0, #0
-	str	r0, [sp, #60]
-	str	r0, [sp, #56]
-	str	r0, [sp, #52]
-	str	r0, [sp, #48]
-	mov	r6, r9
-	add	r0, sp, #48
-	mov	r10, r0
-	cmp	r6, #16
+	movs	r1, #0
+	str	r1, [sp, #88]
+	str	r1, [sp, #84]
+	str	r1, [sp, #80]
+	str	r1, [sp, #76]
+	ldr	r2, [sp, #12]
+	add	r3, sp, #76
+	cmp	r2, #16
 	bcc	.Leax_decrypt_with_cnt6
-	movs	r6, #16
+	movs	r2, #16
 .Leax_decrypt_with_cnt6:
 .Leax_decrypt_with_cpy7:
-	subs	r6, #1
+	subs	r2, #1
 	bcc	.Leax_decrypt_with_cpyd5
-	ldrb	r7, [r1, r6]
-	mov	r0, r10
-	strb	r7, [r0, r6]
+	ldrb	r1, [r0, r2]
+	strb	r1, [r3, r2]
 	b	.Leax_decrypt_with_cpy7
 .Leax_decrypt_with_cpyd5:
-	mov	r1, r10
+	mov	r0, r3
 .Leax_decrypt_with_words4:
-	ldr	r0, [r1, #12]
-	ldm	r1, {r1, r6, r7}
+	ldm	r0, {r0, r1, r2, r3}
 	@ cmac.ae:25: return E.encrypt_block(ks, b)
-	str	r2, [sp, #60]
-	str	r3, [sp, #56]
-	str	r5, [sp, #52]
-	mov	r2, r11
-	str	r2, [sp, #48]
+	str	r4, [sp, #88]
+	str	r5, [sp, #84]
+	str	r6, [sp, #80]
+	str	r7, [sp, #76]
 	@ eax.ae:25: x = load_be(src, off, 16, n - off) ^ M.encrypt_block(ks, n0 + (i as u128))
-	rev	r2, r1
-	mov	r11, r2
-	rev	r2, r6
-	mov	r10, r2
-	rev	r5, r7
-	rev	r6, r0
+	rev	r0, r0
+	str	r0, [sp, #32]
+	rev	r0, r1
+	str	r0, [sp, #28]
+	rev	r0, r2
+	str	r0, [sp, #24]
+	rev	r0, r3
+	str	r0, [sp, #20]
 	@ cmac.ae:25: return E.encrypt_block(ks, b)
-	add	r2, sp, #64
-	add	r1, sp, #48
-	ldr	r0, [sp, #8]
+	add	r2, sp, #92
+	add	r1, sp, #76
+	ldr	r0, [sp, #36]
 	bl	eax_M_E_encrypt_block
-	ldr	r0, [sp, #76]
+	ldr	r0, [sp, #104]
 	@ eax.ae:25: x = load_be(src, off, 16, n - off) ^ M.encrypt_block(ks, n0 + (i as u128))
-	mov	r2, r11
-	eors	r2, r0
+	ldr	r6, [sp, #32]
+	eors	r6, r0
 	@ cmac.ae:25: return E.encrypt_block(ks, b)
-	ldr	r0, [sp, #72]
+	ldr	r0, [sp, #100]
 	@ eax.ae:25: x = load_be(src, off, 16, n - off) ^ M.encrypt_block(ks, n0 + (i as u128))
-	mov	r7, r10
-	eors	r7, r0
-	@ cmac.ae:25: return E.encrypt_block(ks, b)
-	ldr	r0, [sp, #68]
-	@ eax.ae:25: x = load_be(src, off, 16, n - off) ^ M.encrypt_block(ks, n0 + (i as u128))
+	ldr	r5, [sp, #28]
 	eors	r5, r0
 	@ cmac.ae:25: return E.encrypt_block(ks, b)
-	ldr	r0, [sp, #64]
+	ldr	r0, [sp, #96]
 	@ eax.ae:25: x = load_be(src, off, 16, n - off) ^ M.encrypt_block(ks, n0 + (i as u128))
-	eors	r6, r0
+	ldr	r4, [sp, #24]
+	eors	r4, r0
+	@ cmac.ae:25: return E.encrypt_block(ks, b)
+	ldr	r0, [sp, #92]
+	@ eax.ae:25: x = load_be(src, off, 16, n - off) ^ M.encrypt_block(ks, n0 + (i as u128))
+	ldr	r2, [sp, #20]
+	eors	r2, r0
 	@ eax.ae:26: store_be(dst, off, x, n - off)
-	ldr	r1, [sp, #140]
-	mov	r0, r8
+	ldr	r1, [sp, #168]
+	ldr	r0, [sp, #16]
 	adds	r3, r1, r0
-	rev	r6, r6
-	rev	r5, r5
-	rev	r7, r7
 	rev	r2, r2
+	rev	r4, r4
+	rev	r5, r5
+	rev	r6, r6
 	movs	r1, #3
-	mov	r0, r9
+	ldr	r0, [sp, #12]
 	cmp	r0, #16
 	bcc	.Leax_decrypt_with_bytes8
 	tst	r3, r1
 	bne	.Leax_decrypt_with_bytes8
-	str	r2, [r3]
-	str	r7, [r3, #4]
-	str	r5, [r3, #8]
-	str	r6, [r3, #12]
+	str	r6, [r3]
+	str	r5, [r3, #4]
+	str	r4, [r3, #8]
+	str	r2, [r3, #12]
 	b	.Leax_decrypt_with_stored9
 .Leax_decrypt_with_bytes8:
-	str	r6, [sp, #60]
-	str	r5, [sp, #56]
-	str	r7, [sp, #52]
-	str	r2, [sp, #48]
-	mov	r1, r9
-	add	r2, sp, #48
+	str	r2, [sp, #88]
+	str	r4, [sp, #84]
+	str	r5, [sp, #80]
+	str	r6, [sp, #76]
+	ldr	r1, [sp, #12]
+	add	r2, sp, #76
 	cmp	r1, #16
 	bcc	.Leax_decrypt_with_cnt10
 	movs	r1, #16
@@ -718,27 +735,29 @@ eax_decrypt_with:
 	strb	r0, [r3, r1]
 	b	.Leax_decrypt_with_cpy11
 .Leax_decrypt_with_stored9:
-	adds	r4, #1
-	ldr	r0, [sp, #12]
-	cmp	r4, r0
+	ldr	r1, [sp, #8]
+	adds	r1, #1
+	str	r1, [sp, #8]
+	ldr	r0, [sp, #40]
+	cmp	r1, r0
 	bcc	.Leax_decrypt_with_loop1
 .Leax_decrypt_with_done2:
 	@ eax.ae:105: difference = load_be(tag, 0, 16, len(tag)) ^ ((n ^ h ^ c) & ~(~(0 as u128) >> (8 * len(tag))))
-	ldr	r6, [sp, #132]
+	ldr	r6, [sp, #160]
 	movs	r1, #3
-	ldr	r0, [sp, #136]
+	ldr	r0, [sp, #164]
 	cmp	r0, #16
 	bcc	.Leax_decrypt_with_bytes12
 	tst	r6, r1
 	beq	.Leax_decrypt_with_words13
 .Leax_decrypt_with_bytes12:
 	movs	r0, #0
-	str	r0, [sp, #60]
-	str	r0, [sp, #56]
-	str	r0, [sp, #52]
-	str	r0, [sp, #48]
-	ldr	r1, [sp, #136]
-	add	r2, sp, #48
+	str	r0, [sp, #88]
+	str	r0, [sp, #84]
+	str	r0, [sp, #80]
+	str	r0, [sp, #76]
+	ldr	r1, [sp, #164]
+	add	r2, sp, #76
 	cmp	r1, #16
 	bcc	.Leax_decrypt_with_cnt15
 	movs	r1, #16
@@ -752,7 +771,7 @@ eax_decrypt_with:
 .Leax_decrypt_with_cpyd14:
 	mov	r6, r2
 .Leax_decrypt_with_words13:
-	ldr	r0, [sp, #136]
+	ldr	r0, [sp, #164]
 	lsls	r5, r0, #3
 	movs	r4, #0
 	mvns	r4, r4
@@ -805,19 +824,19 @@ eax_decrypt_with:
 	movs	r2, #0
 	movs	r3, #0
 .Leax_decrypt_with_she20:
-	ldr	r5, [sp, #44]
+	ldr	r5, [sp, #72]
 	bics	r5, r4
 	ldr	r0, [sp, #8]
 	eors	r0, r5
-	ldr	r4, [sp, #40]
+	ldr	r4, [sp, #68]
 	bics	r4, r1
 	ldr	r1, [sp, #20]
 	eors	r1, r4
-	ldr	r4, [sp, #32]
+	ldr	r4, [sp, #60]
 	bics	r4, r3
 	ldr	r3, [sp, #16]
 	eors	r3, r4
-	ldr	r4, [sp, #36]
+	ldr	r4, [sp, #64]
 	bics	r4, r2
 	ldr	r2, [sp, #12]
 	eors	r2, r4
@@ -830,9 +849,9 @@ eax_decrypt_with:
 	adcs	r1, r1
 	movs	r0, #1
 	eors	r1, r0
-	ldr	r0, [sp, #148]
+	ldr	r0, [sp, #176]
 	strh	r1, [r0]
-	add	sp, #80
+	add	sp, #108
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5
@@ -844,25 +863,20 @@ eax_decrypt_with:
 
 
 @ --- eax_M_E_encrypt_block: eax.M.E.encrypt_block
-@     frame 12 bytes (11 spill slots, 3 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 508 bytes of code and literals
+@     frame 12 bytes (11 spill slots, 3 on the stack; locals 0), saves nothing
+@     estimated 488 bytes of code and literals
 	.section .text.eax_M_E_encrypt_block,"ax",%progbits
 	.global eax_M_E_encrypt_block
 	.type eax_M_E_encrypt_block, %function
 	.thumb_func
 	.balign 4
 eax_M_E_encrypt_block:
-	push	{r4, r5, r6, r7, lr}
-	mov	r4, r8
-	mov	r5, r9
-	mov	r6, r10
-	mov	r7, r11
-	push	{r4, r5, r6, r7}
+	push	{lr}
 	sub	sp, #12
 	str	r2, [sp, #8]
 	@ aes.ae:159: @unroll(round_unroll)
 	movs	r2, #1
-	mov	r10, r2
+	mov	r11, r2
 	ldr	r4, [r1, #12]
 	str	r0, [sp, #4]
 	@ aes.ae:155: s0 = b[127:96] ^ w[0]
@@ -884,24 +898,24 @@ eax_M_E_encrypt_block:
 	mov	r5, r0
 	adds	r5, #16
 	ldr	r0, =eax_tf0
-	mov	r8, r0
+	mov	r9, r0
 	ldr	r0, =eax_tf1
-	mov	lr, r0
+	mov	r8, r0
 	ldr	r0, =eax_tf2
 	mov	r12, r0
 	ldr	r0, =eax_tf3
-	mov	r9, r0
+	mov	r10, r0
 	@ aes.ae:159: @unroll(round_unroll)
 .Leax_M_E_encrypt_block_loop1:
 	@ aes.ae:164: t3 = mix_column(sbox[s3[31:24]], sbox[s0[23:16]], sbox[s1[15:8]], sbox[s2[7:0]]) ^ w[4 * round + 3]
 	lsrs	r0, r1, #24
 	lsls	r6, r0, #2
-	mov	r0, r8
+	mov	r0, r9
 	ldr	r7, [r0, r6]
 	lsrs	r0, r4, #16
 	uxtb	r0, r0
 	lsls	r6, r0, #2
-	mov	r0, lr
+	mov	r0, r8
 	ldr	r0, [r0, r6]
 	eors	r7, r0
 	lsrs	r0, r3, #8
@@ -912,7 +926,7 @@ eax_M_E_encrypt_block:
 	eors	r7, r0
 	uxtb	r0, r2
 	lsls	r6, r0, #2
-	mov	r0, r9
+	mov	r0, r10
 	ldr	r0, [r0, r6]
 	eors	r7, r0
 	ldr	r6, [r5, #12]
@@ -921,12 +935,12 @@ eax_M_E_encrypt_block:
 	@ aes.ae:163: t2 = mix_column(sbox[s2[31:24]], sbox[s3[23:16]], sbox[s0[15:8]], sbox[s1[7:0]]) ^ w[4 * round + 2]
 	lsrs	r0, r2, #24
 	lsls	r6, r0, #2
-	mov	r0, r8
+	mov	r0, r9
 	ldr	r7, [r0, r6]
 	lsrs	r0, r1, #16
 	uxtb	r0, r0
 	lsls	r6, r0, #2
-	mov	r0, lr
+	mov	r0, r8
 	ldr	r0, [r0, r6]
 	eors	r7, r0
 	lsrs	r0, r4, #8
@@ -937,21 +951,21 @@ eax_M_E_encrypt_block:
 	eors	r7, r0
 	uxtb	r0, r3
 	lsls	r6, r0, #2
-	mov	r0, r9
+	mov	r0, r10
 	ldr	r0, [r0, r6]
 	eors	r7, r0
 	ldr	r6, [r5, #8]
 	eors	r7, r6
-	mov	r11, r7
+	mov	lr, r7
 	@ aes.ae:162: t1 = mix_column(sbox[s1[31:24]], sbox[s2[23:16]], sbox[s3[15:8]], sbox[s0[7:0]]) ^ w[4 * round + 1]
 	lsrs	r0, r3, #24
 	lsls	r6, r0, #2
-	mov	r0, r8
+	mov	r0, r9
 	ldr	r6, [r0, r6]
 	lsrs	r0, r2, #16
 	uxtb	r0, r0
 	lsls	r7, r0, #2
-	mov	r0, lr
+	mov	r0, r8
 	ldr	r0, [r0, r7]
 	eors	r6, r0
 	lsrs	r0, r1, #8
@@ -962,7 +976,7 @@ eax_M_E_encrypt_block:
 	eors	r6, r0
 	uxtb	r0, r4
 	lsls	r7, r0, #2
-	mov	r0, r9
+	mov	r0, r10
 	ldr	r0, [r0, r7]
 	eors	r6, r0
 	ldr	r0, [r5, #4]
@@ -970,12 +984,12 @@ eax_M_E_encrypt_block:
 	@ aes.ae:161: t0 = mix_column(sbox[s0[31:24]], sbox[s1[23:16]], sbox[s2[15:8]], sbox[s3[7:0]]) ^ w[4 * round]
 	lsrs	r0, r4, #24
 	lsls	r4, r0, #2
-	mov	r0, r8
+	mov	r0, r9
 	ldr	r4, [r0, r4]
 	lsrs	r0, r3, #16
 	uxtb	r0, r0
 	lsls	r3, r0, #2
-	mov	r0, lr
+	mov	r0, r8
 	ldr	r0, [r0, r3]
 	eors	r4, r0
 	lsrs	r0, r2, #8
@@ -986,7 +1000,7 @@ eax_M_E_encrypt_block:
 	eors	r4, r0
 	uxtb	r0, r1
 	lsls	r1, r0, #2
-	mov	r0, r9
+	mov	r0, r10
 	ldr	r0, [r0, r1]
 	eors	r4, r0
 	ldr	r0, [r5]
@@ -994,11 +1008,11 @@ eax_M_E_encrypt_block:
 	@ aes.ae:164: t3 = mix_column(sbox[s3[31:24]], sbox[s0[23:16]], sbox[s1[15:8]], sbox[s2[7:0]]) ^ w[4 * round + 3]
 	adds	r5, #16
 	mov	r3, r6
-	mov	r2, r11
+	mov	r2, lr
 	ldr	r1, [sp]
-	mov	r0, r10
+	mov	r0, r11
 	adds	r0, #1
-	mov	r10, r0
+	mov	r11, r0
 	cmp	r0, #10
 	bcc	.Leax_M_E_encrypt_block_loop1
 .Leax_M_E_encrypt_block_done2:
@@ -1048,7 +1062,7 @@ eax_M_E_encrypt_block:
 	ldr	r0, [sp, #4]
 	ldr	r6, [r0, r6]
 	eors	r7, r6
-	mov	lr, r7
+	mov	r8, r7
 	@ aes.ae:127: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
 	lsrs	r0, r2, #24
 	ldrb	r0, [r5, r0]
@@ -1097,39 +1111,29 @@ eax_M_E_encrypt_block:
 	ldr	r2, [sp, #8]
 	str	r1, [r2]
 	str	r6, [r2, #4]
-	mov	r0, lr
+	mov	r0, r8
 	str	r0, [r2, #8]
 	mov	r1, r12
 	str	r1, [r2, #12]
 	add	sp, #12
-	pop	{r4, r5, r6, r7}
-	mov	r8, r4
-	mov	r9, r5
-	mov	r10, r6
-	mov	r11, r7
-	pop	{r4, r5, r6, r7, pc}
+	pop	{pc}
 	.ltorg
 	.ltorg
 	.size eax_M_E_encrypt_block, .-eax_M_E_encrypt_block
 
 
 @ --- eax_omac: eax.omac
-@     frame 88 bytes (30 spill slots, 14 on the stack; locals 32), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 636 bytes of code and literals
+@     frame 88 bytes (32 spill slots, 14 on the stack; locals 32), saves nothing
+@     estimated 628 bytes of code and literals
 	.section .text.eax_omac,"ax",%progbits
 	.global eax_omac
 	.type eax_omac, %function
 	.thumb_func
 	.balign 4
 eax_omac:
-	push	{r4, r5, r6, r7, lr}
-	mov	r4, r8
-	mov	r5, r9
-	mov	r6, r10
-	mov	r7, r11
-	push	{r4, r5, r6, r7}
+	push	{lr}
 	sub	sp, #88
-	str	r0, [sp]
+	str	r0, [sp, #8]
 	@ eax.ae:51: return M.omac_after(ks, o[at_k1], o[at_k2], t as u128, o[at_tweak + t], msg)
 	ldr	r0, [r1]
 	str	r0, [sp, #28]
@@ -1139,59 +1143,57 @@ eax_omac:
 	str	r0, [sp, #44]
 	ldr	r0, [r1, #12]
 	str	r0, [sp, #52]
-	ldr	r0, [r1, #16]
-	str	r0, [sp, #24]
+	ldr	r7, [r1, #16]
+	str	r7, [sp, #24]
 	ldr	r0, [r1, #20]
 	str	r0, [sp, #32]
 	ldr	r0, [r1, #24]
 	str	r0, [sp, #40]
 	ldr	r0, [r1, #28]
 	str	r0, [sp, #48]
-	str	r2, [sp, #12]
+	mov	r9, r2
 	adds	r0, r2, #2
 	uxtb	r0, r0
 	lsls	r0, r0, #4
 	adds	r4, r1, r0
-	ldr	r5, [r4]
-	ldr	r0, [sp, #124]
-	mov	r10, r0
+	ldr	r1, [r4]
+	ldr	r0, [sp, #92]
 	@ cmac.ae:78: y = if n == 0 then 0 as u128 else et
 	subs	r0, r0, #1
-	movs	r1, #0
-	adcs	r1, r1
-	movs	r0, #1
+	movs	r2, #0
+	adcs	r2, r2
+	movs	r7, #1
+	eors	r2, r7
+	rsbs	r6, r2, #0
+	mov	r5, r1
+	ands	r5, r6
+	eors	r1, r5
+	mov	r8, r1
+	@ eax.ae:51: return M.omac_after(ks, o[at_k1], o[at_k2], t as u128, o[at_tweak + t], msg)
+	ldr	r1, [r4, #4]
+	@ cmac.ae:78: y = if n == 0 then 0 as u128 else et
+	mov	r0, r1
+	ands	r0, r6
 	eors	r1, r0
-	rsbs	r2, r1, #0
-	mov	r6, r5
-	ands	r6, r2
-	eors	r5, r6
-	mov	r8, r5
 	@ eax.ae:51: return M.omac_after(ks, o[at_k1], o[at_k2], t as u128, o[at_tweak + t], msg)
-	ldr	r0, [r4, #4]
+	ldr	r5, [r4, #8]
 	@ cmac.ae:78: y = if n == 0 then 0 as u128 else et
-	mov	r5, r0
-	ands	r5, r2
-	eors	r0, r5
-	mov	r9, r0
+	mov	r0, r5
+	ands	r0, r6
+	eors	r5, r0
 	@ eax.ae:51: return M.omac_after(ks, o[at_k1], o[at_k2], t as u128, o[at_tweak + t], msg)
-	ldr	r7, [r4, #8]
+	ldr	r4, [r4, #12]
 	@ cmac.ae:78: y = if n == 0 then 0 as u128 else et
-	mov	r0, r7
-	ands	r0, r2
-	eors	r7, r0
-	@ eax.ae:51: return M.omac_after(ks, o[at_k1], o[at_k2], t as u128, o[at_tweak + t], msg)
-	ldr	r6, [r4, #12]
-	@ cmac.ae:78: y = if n == 0 then 0 as u128 else et
-	ands	r2, r6
-	eors	r6, r2
-	str	r3, [sp, #4]
+	ands	r6, r4
+	eors	r4, r6
+	str	r3, [sp, #12]
 	@ cmac.ae:79: x = if n == 0 then t else load_be(msg, 0, 16, n)
-	mov	r4, r3
-	movs	r2, #3
-	mov	r0, r10
+	mov	r7, r3
+	movs	r3, #3
+	ldr	r0, [sp, #92]
 	cmp	r0, #16
 	bcc	.Leax_omac_bytes1
-	tst	r4, r2
+	tst	r7, r3
 	beq	.Leax_omac_words2
 .Leax_omac_bytes1:
 	movs	r0, #0
@@ -1199,83 +1201,87 @@ eax_omac:
 	str	r0, [sp, #60]
 	str	r0, [sp, #64]
 	str	r0, [sp, #68]
-	add	r3, sp, #56
-	mov	r2, r10
-	cmp	r2, #16
+	add	r6, sp, #56
+	ldr	r3, [sp, #92]
+	cmp	r3, #16
 	bcc	.Leax_omac_cnt4
-	movs	r2, #16
+	movs	r3, #16
 .Leax_omac_cnt4:
 .Leax_omac_cpy5:
-	subs	r2, #1
+	subs	r3, #1
 	bcc	.Leax_omac_cpyd3
-	ldrb	r0, [r4, r2]
-	strb	r0, [r3, r2]
+	ldrb	r0, [r7, r3]
+	strb	r0, [r6, r3]
 	b	.Leax_omac_cpy5
 .Leax_omac_cpyd3:
-	mov	r4, r3
+	mov	r7, r6
 .Leax_omac_words2:
-	rsbs	r1, r1, #0
-	ldr	r0, [r4]
+	rsbs	r6, r2, #0
+	ldr	r0, [r7]
 	rev	r0, r0
 	mov	r2, r0
-	ands	r2, r1
+	ands	r2, r6
 	eors	r0, r2
-	str	r0, [sp, #8]
-	ldr	r0, [r4, #4]
+	mov	r10, r0
+	ldr	r0, [r7, #4]
 	rev	r2, r0
 	mov	r0, r2
-	ands	r0, r1
+	ands	r0, r6
 	eors	r2, r0
-	ldr	r0, [r4, #8]
+	ldr	r0, [r7, #8]
 	rev	r3, r0
 	mov	r0, r3
-	ands	r0, r1
+	ands	r0, r6
 	eors	r3, r0
-	ldr	r0, [r4, #12]
-	rev	r5, r0
-	ldr	r0, [sp, #12]
-	eors	r0, r5
-	ands	r0, r1
-	eors	r5, r0
+	ldr	r0, [r7, #12]
+	rev	r7, r0
+	mov	r0, r9
+	eors	r0, r7
+	ands	r0, r6
+	mov	r6, r7
+	eors	r6, r0
 	@ cmac.ae:80: for i in 1..(n + 15) / 16 {
-	mov	r0, r10
+	ldr	r0, [sp, #92]
 	adds	r0, #15
 	lsrs	r0, r0, #4
-	mov	r11, r0
-	ldr	r1, [sp, #8]
-	movs	r4, #1
-	cmp	r4, r11
+	str	r0, [sp, #4]
+	mov	r9, r1
+	mov	r1, r10
+	movs	r7, #1
+	str	r7, [sp]
+	ldr	r0, [sp, #4]
+	cmp	r7, r0
 	bcs	.Leax_omac_done7
 .Leax_omac_loop6:
 	@ cmac.ae:81: y = E.encrypt_block(ks, y ^ x)
 	mov	r0, r8
-	eors	r0, r5
+	eors	r0, r6
 	str	r0, [sp, #56]
 	mov	r0, r9
 	eors	r0, r3
 	str	r0, [sp, #60]
-	eors	r7, r2
-	str	r7, [sp, #64]
-	eors	r6, r1
-	str	r6, [sp, #68]
+	eors	r5, r2
+	str	r5, [sp, #64]
+	eors	r4, r1
+	str	r4, [sp, #68]
 	add	r1, sp, #56
 	add	r2, sp, #72
-	ldr	r0, [sp]
+	ldr	r0, [sp, #8]
 	bl	eax_M_E_encrypt_block
-	ldr	r0, [sp, #72]
-	mov	r8, r0
+	ldr	r3, [sp, #72]
 	ldr	r2, [sp, #76]
-	ldr	r7, [sp, #80]
-	ldr	r6, [sp, #84]
+	ldr	r5, [sp, #80]
+	ldr	r4, [sp, #84]
 	@ cmac.ae:82: off = i * 16
-	lsls	r1, r4, #4
+	ldr	r7, [sp]
+	lsls	r1, r7, #4
 	@ cmac.ae:83: x = load_be(msg, off, 16, n - off)
-	mov	r0, r10
-	subs	r3, r0, r1
-	ldr	r0, [sp, #4]
+	ldr	r0, [sp, #92]
+	subs	r6, r0, r1
+	ldr	r0, [sp, #12]
 	adds	r1, r0, r1
 	movs	r0, #3
-	cmp	r3, #16
+	cmp	r6, #16
 	bcc	.Leax_omac_bytes8
 	tst	r1, r0
 	beq	.Leax_omac_words9
@@ -1285,53 +1291,57 @@ eax_omac:
 	str	r0, [sp, #60]
 	str	r0, [sp, #64]
 	str	r0, [sp, #68]
-	add	r5, sp, #56
-	cmp	r3, #16
+	add	r7, sp, #56
+	cmp	r6, #16
 	bcc	.Leax_omac_cnt11
-	movs	r3, #16
+	movs	r6, #16
 .Leax_omac_cnt11:
 .Leax_omac_cpy12:
-	subs	r3, #1
+	subs	r6, #1
 	bcc	.Leax_omac_cpyd10
-	ldrb	r0, [r1, r3]
-	strb	r0, [r5, r3]
+	ldrb	r0, [r1, r6]
+	strb	r0, [r7, r6]
 	b	.Leax_omac_cpy12
 .Leax_omac_cpyd10:
-	mov	r1, r5
+	mov	r1, r7
 .Leax_omac_words9:
+	mov	r8, r3
 	mov	r9, r2
 	ldr	r0, [r1, #12]
-	rev	r5, r0
+	rev	r6, r0
 	ldr	r0, [r1, #8]
 	rev	r3, r0
 	ldr	r0, [r1, #4]
 	rev	r2, r0
 	ldr	r0, [r1]
 	rev	r1, r0
-	adds	r4, #1
-	cmp	r4, r11
+	ldr	r7, [sp]
+	adds	r7, #1
+	str	r7, [sp]
+	ldr	r0, [sp, #4]
+	cmp	r7, r0
 	bcc	.Leax_omac_loop6
 .Leax_omac_done7:
 	@ cmac.ae:85: return E.encrypt_block(ks, y ^ last_block(k1, k2, x, n % 16, n % 16 == 0))
-	mov	r0, r10
+	ldr	r0, [sp, #92]
 	lsls	r0, r0, #28
 	lsrs	r0, r0, #28
-	str	r0, [sp, #16]
+	mov	r11, r0
 	subs	r0, r0, #1
 	movs	r0, #0
 	adcs	r0, r0
-	movs	r4, #1
-	eors	r0, r4
+	movs	r7, #1
+	eors	r0, r7
 	str	r0, [sp, #20]
 	@ cmac.ae:42: pad = ((0x80 << 120) as u128) >> (8 * rem)
-	movs	r0, #0
-	str	r0, [sp, #4]
-	mov	r10, r0
-	str	r0, [sp, #12]
+	movs	r7, #0
+	str	r7, [sp, #4]
+	mov	r10, r7
+	str	r7, [sp]
 	movs	r0, #1
 	lsls	r0, r0, #31
-	str	r0, [sp, #8]
-	ldr	r0, [sp, #16]
+	str	r0, [sp, #12]
+	mov	r0, r11
 	lsls	r0, r0, #3
 	mov	r11, r0
 	cmp	r0, #128
@@ -1340,129 +1350,129 @@ eax_omac:
 	mov	r0, r11
 	cmp	r0, #32
 	bcc	.Leax_omac_shf14
-	mov	r4, r10
-	str	r4, [sp, #4]
-	ldr	r4, [sp, #12]
-	mov	r10, r4
-	ldr	r0, [sp, #8]
-	str	r0, [sp, #12]
+	mov	r7, r10
+	str	r7, [sp, #4]
+	ldr	r7, [sp]
+	mov	r10, r7
+	ldr	r7, [sp, #12]
+	str	r7, [sp]
 	movs	r0, #0
-	str	r0, [sp, #8]
+	str	r0, [sp, #12]
 	mov	r0, r11
 	subs	r0, #32
 	mov	r11, r0
 	b	.Leax_omac_shl15
 .Leax_omac_shf14:
-	ldr	r4, [sp, #4]
+	ldr	r7, [sp, #4]
 	mov	r0, r11
-	lsrs	r4, r0
-	str	r4, [sp, #4]
+	lsrs	r7, r0
+	str	r7, [sp, #4]
 	movs	r0, #32
-	mov	r4, r11
-	subs	r4, r0, r4
-	str	r4, [sp, #16]
+	mov	r7, r11
+	subs	r7, r0, r7
+	str	r7, [sp, #16]
 	mov	r0, r10
-	lsls	r0, r4
-	ldr	r4, [sp, #4]
-	orrs	r4, r0
-	str	r4, [sp, #4]
-	mov	r4, r10
+	lsls	r0, r7
+	ldr	r7, [sp, #4]
+	orrs	r7, r0
+	str	r7, [sp, #4]
+	mov	r7, r10
 	mov	r0, r11
-	lsrs	r4, r0
-	mov	r10, r4
+	lsrs	r7, r0
+	mov	r10, r7
+	ldr	r0, [sp]
+	ldr	r7, [sp, #16]
+	lsls	r0, r7
+	mov	r7, r10
+	orrs	r7, r0
+	mov	r10, r7
 	ldr	r0, [sp, #12]
-	ldr	r4, [sp, #16]
-	lsls	r0, r4
-	mov	r4, r10
-	orrs	r4, r0
-	mov	r10, r4
-	ldr	r4, [sp, #8]
-	ldr	r0, [sp, #16]
-	lsls	r4, r0
-	str	r4, [sp, #16]
-	ldr	r4, [sp, #12]
+	ldr	r7, [sp, #16]
+	lsls	r0, r7
+	str	r0, [sp, #16]
+	ldr	r7, [sp]
 	mov	r0, r11
-	lsrs	r4, r0
+	lsrs	r7, r0
 	ldr	r0, [sp, #16]
-	orrs	r4, r0
-	str	r4, [sp, #12]
-	ldr	r4, [sp, #8]
+	orrs	r7, r0
+	str	r7, [sp]
+	ldr	r7, [sp, #12]
 	mov	r0, r11
-	lsrs	r4, r0
-	str	r4, [sp, #8]
+	lsrs	r7, r0
+	str	r7, [sp, #12]
 	b	.Leax_omac_she16
 .Leax_omac_shz13:
 	movs	r0, #0
 	str	r0, [sp, #4]
 	mov	r10, r0
+	str	r0, [sp]
 	str	r0, [sp, #12]
-	str	r0, [sp, #8]
 .Leax_omac_she16:
 	@ cmac.ae:43: return if complete == 1 then x ^ k1 else x ^ pad ^ k2
-	ldr	r4, [sp, #4]
-	eors	r4, r5
-	ldr	r0, [sp, #24]
-	eors	r4, r0
-	ldr	r0, [sp, #20]
-	rsbs	r0, r0, #0
-	str	r0, [sp, #4]
-	ldr	r0, [sp, #28]
-	eors	r5, r0
-	eors	r5, r4
 	ldr	r0, [sp, #4]
-	ands	r5, r0
-	eors	r4, r5
+	eors	r0, r6
+	ldr	r7, [sp, #24]
+	eors	r0, r7
+	ldr	r7, [sp, #20]
+	rsbs	r7, r7, #0
+	mov	r11, r7
+	ldr	r7, [sp, #28]
+	eors	r6, r7
+	eors	r6, r0
+	mov	r7, r11
+	ands	r6, r7
+	eors	r0, r6
 	@ cmac.ae:85: return E.encrypt_block(ks, y ^ last_block(k1, k2, x, n % 16, n % 16 == 0))
-	mov	r0, r8
-	eors	r0, r4
-	str	r0, [sp, #56]
+	mov	r7, r8
+	eors	r7, r0
+	str	r7, [sp, #56]
 	@ cmac.ae:43: return if complete == 1 then x ^ k1 else x ^ pad ^ k2
-	mov	r4, r10
-	eors	r4, r3
+	mov	r6, r10
+	eors	r6, r3
 	ldr	r0, [sp, #32]
-	eors	r4, r0
+	eors	r6, r0
 	ldr	r0, [sp, #36]
 	eors	r3, r0
-	eors	r3, r4
-	ldr	r5, [sp, #4]
-	ands	r3, r5
-	eors	r4, r3
+	eors	r3, r6
+	mov	r7, r11
+	ands	r3, r7
+	eors	r6, r3
 	@ cmac.ae:85: return E.encrypt_block(ks, y ^ last_block(k1, k2, x, n % 16, n % 16 == 0))
 	mov	r0, r9
-	eors	r0, r4
+	eors	r0, r6
 	str	r0, [sp, #60]
 	@ cmac.ae:43: return if complete == 1 then x ^ k1 else x ^ pad ^ k2
-	ldr	r3, [sp, #12]
+	ldr	r3, [sp]
 	eors	r3, r2
 	ldr	r0, [sp, #40]
 	eors	r3, r0
 	ldr	r0, [sp, #44]
 	eors	r2, r0
 	eors	r2, r3
-	ands	r2, r5
+	ands	r2, r7
 	eors	r3, r2
 	@ cmac.ae:85: return E.encrypt_block(ks, y ^ last_block(k1, k2, x, n % 16, n % 16 == 0))
-	eors	r7, r3
-	str	r7, [sp, #64]
+	eors	r5, r3
+	str	r5, [sp, #64]
 	@ cmac.ae:43: return if complete == 1 then x ^ k1 else x ^ pad ^ k2
-	ldr	r2, [sp, #8]
+	ldr	r2, [sp, #12]
 	eors	r2, r1
 	ldr	r0, [sp, #48]
 	eors	r2, r0
 	ldr	r0, [sp, #52]
 	eors	r1, r0
 	eors	r1, r2
-	ands	r1, r5
+	ands	r1, r7
 	eors	r2, r1
 	@ cmac.ae:85: return E.encrypt_block(ks, y ^ last_block(k1, k2, x, n % 16, n % 16 == 0))
-	eors	r6, r2
-	str	r6, [sp, #68]
+	eors	r4, r2
+	str	r4, [sp, #68]
 	add	r1, sp, #56
 	add	r2, sp, #72
-	ldr	r0, [sp]
+	ldr	r0, [sp, #8]
 	bl	eax_M_E_encrypt_block
 	ldr	r1, [sp, #72]
-	ldr	r2, [sp, #128]
+	ldr	r2, [sp, #96]
 	str	r1, [r2]
 	ldr	r1, [sp, #76]
 	str	r1, [r2, #4]
@@ -1471,12 +1481,7 @@ eax_omac:
 	ldr	r1, [sp, #84]
 	str	r1, [r2, #12]
 	add	sp, #88
-	pop	{r4, r5, r6, r7}
-	mov	r8, r4
-	mov	r9, r5
-	mov	r10, r6
-	mov	r11, r7
-	pop	{r4, r5, r6, r7, pc}
+	pop	{pc}
 	.ltorg
 	.size eax_omac, .-eax_omac
 

@@ -8,23 +8,28 @@
 	.thumb
 
 @ --- elephant_dumbo_key_setup: elephant_dumbo.key_setup
-@     frame 40 bytes (0 spill slots, 0 on the stack; locals 40), saves r4, r5
-@     estimated 74 bytes of code and literals
+@     frame 44 bytes (1 spill slots, 1 on the stack; locals 40), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 96 bytes of code and literals
 	.section .text.elephant_dumbo_key_setup,"ax",%progbits
 	.global elephant_dumbo_key_setup
 	.type elephant_dumbo_key_setup, %function
 	.thumb_func
 	.balign 4
 elephant_dumbo_key_setup:
-	push	{r4, r5, lr}
-	sub	sp, #40
-	mov	r4, r2
+	push	{r4, r5, r6, r7, lr}
+	mov	r4, r8
+	mov	r5, r9
+	mov	r6, r10
+	mov	r7, r11
+	push	{r4, r5, r6, r7}
+	sub	sp, #44
+	str	r2, [sp]
 	@ elephant_dumbo.ae:66: lk[0] = P.permute(load_le(key, 0, 16) as u160)
 	movs	r1, #3
 	tst	r0, r1
 	beq	.Lelephant_dumbo_key_setup_words2
 .Lelephant_dumbo_key_setup_bytes1:
-	add	r3, sp, #0
+	add	r3, sp, #4
 	movs	r2, #16
 .Lelephant_dumbo_key_setup_cpy4:
 	subs	r2, #1
@@ -36,66 +41,77 @@ elephant_dumbo_key_setup:
 	mov	r0, r3
 .Lelephant_dumbo_key_setup_words2:
 	ldm	r0, {r0, r1, r2, r3}
-	str	r0, [sp]
-	str	r1, [sp, #4]
-	str	r2, [sp, #8]
-	str	r3, [sp, #12]
+	str	r0, [sp, #4]
+	str	r1, [sp, #8]
+	str	r2, [sp, #12]
+	str	r3, [sp, #16]
 	movs	r0, #0
-	str	r0, [sp, #16]
-	add	r0, sp, #0
-	add	r1, sp, #20
+	str	r0, [sp, #20]
+	add	r0, sp, #4
+	add	r1, sp, #24
 	bl	elephant_dumbo_P_permute
-	ldr	r5, [sp, #20]
-	ldr	r3, [sp, #24]
-	ldr	r2, [sp, #28]
-	ldr	r1, [sp, #32]
-	ldr	r0, [sp, #36]
-	str	r5, [r4]
-	str	r3, [r4, #4]
-	str	r2, [r4, #8]
-	str	r1, [r4, #12]
-	str	r0, [r4, #16]
-	add	sp, #40
-	pop	{r4, r5, pc}
+	ldr	r5, [sp, #24]
+	ldr	r4, [sp, #28]
+	ldr	r3, [sp, #32]
+	ldr	r2, [sp, #36]
+	ldr	r1, [sp, #40]
+	ldr	r6, [sp]
+	str	r5, [r6]
+	str	r4, [r6, #4]
+	str	r3, [r6, #8]
+	str	r2, [r6, #12]
+	str	r1, [r6, #16]
+	add	sp, #44
+	pop	{r4, r5, r6, r7}
+	mov	r8, r4
+	mov	r9, r5
+	mov	r10, r6
+	mov	r11, r7
+	pop	{r4, r5, r6, r7, pc}
 	.ltorg
 	.size elephant_dumbo_key_setup, .-elephant_dumbo_key_setup
 
 
 @ --- elephant_dumbo_encrypt_with: elephant_dumbo.encrypt_with
-@     frame 40 bytes (0 spill slots, 0 on the stack; locals 8), saves r4
-@     estimated 76 bytes of code and literals
+@     frame 40 bytes (1 spill slots, 0 on the stack; locals 8), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 96 bytes of code and literals
 	.section .text.elephant_dumbo_encrypt_with,"ax",%progbits
 	.global elephant_dumbo_encrypt_with
 	.type elephant_dumbo_encrypt_with, %function
 	.thumb_func
 	.balign 4
 elephant_dumbo_encrypt_with:
-	push	{r4, lr}
+	push	{r4, r5, r6, r7, lr}
+	mov	r4, r8
+	mov	r5, r9
+	mov	r6, r10
+	mov	r7, r11
+	push	{r4, r5, r6, r7}
 	sub	sp, #40
-	ldr	r4, [sp, #48]
+	ldr	r4, [sp, #76]
 	@ elephant_dumbo.ae:106: store_le(tag, 0, crypt(lk, nonce, ad, msg, ct, ct))
 	str	r4, [sp]
-	ldr	r4, [sp, #52]
+	ldr	r4, [sp, #80]
 	str	r4, [sp, #4]
-	ldr	r4, [sp, #56]
+	ldr	r4, [sp, #84]
 	str	r4, [sp, #8]
-	ldr	r4, [sp, #60]
+	ldr	r4, [sp, #88]
 	str	r4, [sp, #12]
 	str	r4, [sp, #20]
-	ldr	r4, [sp, #64]
+	ldr	r4, [sp, #92]
 	str	r4, [sp, #16]
 	str	r4, [sp, #24]
 	add	r4, sp, #32
 	str	r4, [sp, #28]
-	ldr	r4, [sp, #68]
 	bl	elephant_dumbo_crypt
 	ldr	r2, [sp, #32]
 	ldr	r1, [sp, #36]
+	ldr	r3, [sp, #96]
 	movs	r0, #3
-	tst	r4, r0
+	tst	r3, r0
 	bne	.Lelephant_dumbo_encrypt_with_bytes1
-	str	r2, [r4]
-	str	r1, [r4, #4]
+	str	r2, [r3]
+	str	r1, [r3, #4]
 	b	.Lelephant_dumbo_encrypt_with_stored2
 .Lelephant_dumbo_encrypt_with_bytes1:
 	str	r2, [sp, #32]
@@ -106,18 +122,23 @@ elephant_dumbo_encrypt_with:
 	subs	r1, #1
 	bcc	.Lelephant_dumbo_encrypt_with_stored2
 	ldrb	r0, [r2, r1]
-	strb	r0, [r4, r1]
+	strb	r0, [r3, r1]
 	b	.Lelephant_dumbo_encrypt_with_cpy3
 .Lelephant_dumbo_encrypt_with_stored2:
 	add	sp, #40
-	pop	{r4, pc}
+	pop	{r4, r5, r6, r7}
+	mov	r8, r4
+	mov	r9, r5
+	mov	r10, r6
+	mov	r11, r7
+	pop	{r4, r5, r6, r7, pc}
 	.ltorg
 	.size elephant_dumbo_encrypt_with, .-elephant_dumbo_encrypt_with
 
 
 @ --- elephant_dumbo_decrypt_with: elephant_dumbo.decrypt_with
-@     frame 48 bytes (6 spill slots, 2 on the stack; locals 8), saves r4, r5, r6, r7
-@     estimated 102 bytes of code and literals
+@     frame 56 bytes (8 spill slots, 4 on the stack; locals 8), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 132 bytes of code and literals
 	.section .text.elephant_dumbo_decrypt_with,"ax",%progbits
 	.global elephant_dumbo_decrypt_with
 	.type elephant_dumbo_decrypt_with, %function
@@ -125,19 +146,24 @@ elephant_dumbo_encrypt_with:
 	.balign 4
 elephant_dumbo_decrypt_with:
 	push	{r4, r5, r6, r7, lr}
-	sub	sp, #48
-	ldr	r4, [sp, #80]
-	ldr	r5, [sp, #76]
-	ldr	r6, [sp, #72]
-	str	r3, [sp, #36]
-	str	r2, [sp, #32]
+	mov	r4, r8
+	mov	r5, r9
+	mov	r6, r10
+	mov	r7, r11
+	push	{r4, r5, r6, r7}
+	sub	sp, #56
+	ldr	r4, [sp, #104]
+	ldr	r5, [sp, #100]
+	ldr	r6, [sp, #96]
+	str	r3, [sp, #44]
+	str	r2, [sp, #40]
 	mov	r2, r0
 	@ elephant_dumbo.ae:110: return (load_le(tag, 0, 8) ^ crypt(lk, nonce, ad, ct, msg, ct)) == 0
 	movs	r0, #3
 	tst	r4, r0
 	beq	.Lelephant_dumbo_decrypt_with_words2
 .Lelephant_dumbo_decrypt_with_bytes1:
-	add	r7, sp, #40
+	add	r7, sp, #48
 	movs	r3, #8
 .Lelephant_dumbo_decrypt_with_cpy4:
 	subs	r3, #1
@@ -148,56 +174,61 @@ elephant_dumbo_decrypt_with:
 .Lelephant_dumbo_decrypt_with_cpyd3:
 	mov	r4, r7
 .Lelephant_dumbo_decrypt_with_words2:
-	add	r0, sp, #40
+	add	r0, sp, #48
 	str	r0, [sp, #28]
 	str	r5, [sp, #24]
 	str	r6, [sp, #20]
-	ldr	r0, [sp, #92]
+	ldr	r0, [sp, #116]
 	str	r0, [sp, #16]
-	ldr	r0, [sp, #88]
+	ldr	r0, [sp, #112]
 	str	r0, [sp, #12]
 	str	r5, [sp, #8]
 	str	r6, [sp, #4]
-	ldr	r0, [sp, #68]
+	ldr	r0, [sp, #92]
 	str	r0, [sp]
-	ldm	r4, {r4, r5}
+	ldr	r0, [r4, #4]
+	str	r0, [sp, #32]
+	ldr	r0, [r4]
+	str	r0, [sp, #36]
 	mov	r0, r2
-	ldr	r2, [sp, #32]
-	ldr	r3, [sp, #36]
+	ldr	r2, [sp, #40]
+	ldr	r3, [sp, #44]
 	bl	elephant_dumbo_crypt
-	ldr	r0, [sp, #40]
-	eors	r4, r0
-	ldr	r0, [sp, #44]
-	eors	r5, r0
-	orrs	r4, r5
-	subs	r0, r4, #1
+	ldr	r0, [sp, #48]
+	ldr	r1, [sp, #36]
+	eors	r1, r0
+	ldr	r2, [sp, #52]
+	ldr	r0, [sp, #32]
+	eors	r0, r2
+	orrs	r1, r0
+	subs	r0, r1, #1
 	movs	r1, #0
 	adcs	r1, r1
 	movs	r0, #1
 	eors	r1, r0
-	ldr	r0, [sp, #96]
+	ldr	r0, [sp, #120]
 	strh	r1, [r0]
-	add	sp, #48
+	add	sp, #56
+	pop	{r4, r5, r6, r7}
+	mov	r8, r4
+	mov	r9, r5
+	mov	r10, r6
+	mov	r11, r7
 	pop	{r4, r5, r6, r7, pc}
 	.ltorg
 	.size elephant_dumbo_decrypt_with, .-elephant_dumbo_decrypt_with
 
 
 @ --- elephant_dumbo_P_permute: elephant_dumbo.P.permute
-@     frame 4 bytes (8 spill slots, 1 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 984 bytes of code and literals
+@     frame 4 bytes (8 spill slots, 1 on the stack; locals 0), saves nothing
+@     estimated 964 bytes of code and literals
 	.section .text.elephant_dumbo_P_permute,"ax",%progbits
 	.global elephant_dumbo_P_permute
 	.type elephant_dumbo_P_permute, %function
 	.thumb_func
 	.balign 4
 elephant_dumbo_P_permute:
-	push	{r4, r5, r6, r7, lr}
-	mov	r4, r8
-	mov	r5, r9
-	mov	r6, r10
-	mov	r7, r11
-	push	{r4, r5, r6, r7}
+	push	{lr}
 	sub	sp, #4
 	str	r1, [sp]
 	ldr	r5, [r0]
@@ -207,9 +238,9 @@ elephant_dumbo_P_permute:
 	ldr	r1, [r0, #16]
 	@ spongent_pi160.ae:41: @unroll(unroll)
 	movs	r0, #0
-	mov	r8, r0
+	mov	r9, r0
 	ldr	r0, =elephant_dumbo_rt0
-	mov	lr, r0
+	mov	r8, r0
 	@ spongent_pi160.ae:43: x = x ^ (c as u160) ^ ((reverse8(c) as u160) << (n - 8))
 	ldr	r0, =elephant_dumbo_sf0
 	mov	r12, r0
@@ -218,11 +249,11 @@ elephant_dumbo_P_permute:
 .Lelephant_dumbo_P_permute_pool1:
 	@ spongent_pi160.ae:41: @unroll(unroll)
 .Lelephant_dumbo_P_permute_loop1:
-	mov	r0, lr
+	mov	r0, r8
 	ldrh	r0, [r0]
 	@ spongent_pi160.ae:43: x = x ^ (c as u160) ^ ((reverse8(c) as u160) << (n - 8))
 	eors	r5, r0
-	mov	r0, lr
+	mov	r0, r8
 	ldrh	r0, [r0, #2]
 	lsls	r0, r0, #16
 	eors	r1, r0
@@ -246,7 +277,7 @@ elephant_dumbo_P_permute:
 	orrs	r7, r0
 	lsls	r0, r6, #16
 	orrs	r0, r7
-	mov	r9, r0
+	mov	r10, r0
 	lsrs	r1, r2, #24
 	mov	r7, r12
 	ldrb	r0, [r7, r1]
@@ -298,7 +329,7 @@ elephant_dumbo_P_permute:
 	orrs	r1, r0
 	lsls	r0, r2, #16
 	orrs	r0, r1
-	mov	r10, r0
+	mov	r11, r0
 	lsrs	r1, r5, #24
 	ldrb	r0, [r7, r1]
 	lsls	r2, r0, #8
@@ -315,9 +346,9 @@ elephant_dumbo_P_permute:
 	orrs	r1, r0
 	lsls	r0, r2, #16
 	orrs	r0, r1
-	mov	r11, r0
+	mov	lr, r0
 	@ spongent_pi160.ae:45: x = player(sbox_layer(x))
-	mov	r5, r9
+	mov	r5, r10
 	lsls	r5, r5, #1
 	adcs	r1, r1
 	movs	r2, #0
@@ -393,7 +424,7 @@ elephant_dumbo_P_permute:
 	lsls	r5, r5, #1
 	mov	r0, r4
 	adcs	r0, r4
-	mov	r9, r0
+	mov	r10, r0
 	lsls	r0, r6, #1
 	adcs	r1, r1
 	lsls	r0, r0, #1
@@ -522,7 +553,7 @@ elephant_dumbo_P_permute:
 	adcs	r6, r6
 	lsls	r3, r3, #1
 	adcs	r5, r5
-	mov	r0, r10
+	mov	r0, r11
 	lsls	r0, r0, #1
 	adcs	r1, r1
 	lsls	r0, r0, #1
@@ -587,7 +618,7 @@ elephant_dumbo_P_permute:
 	adcs	r6, r6
 	lsls	r0, r0, #1
 	adcs	r5, r5
-	mov	r4, r11
+	mov	r4, lr
 	lsls	r4, r4, #1
 	adcs	r0, r0
 	lsls	r4, r4, #1
@@ -656,17 +687,17 @@ elephant_dumbo_P_permute:
 	lsls	r4, r4, #1
 	adcs	r6, r6
 	lsls	r0, r6, #8
-	mov	r6, r9
+	mov	r6, r10
 	orrs	r6, r0
 	lsls	r4, r4, #1
 	adcs	r5, r5
-	mov	r0, lr
-	adds	r0, #4
-	mov	lr, r0
-	mov	r4, r6
 	mov	r0, r8
-	adds	r0, #1
+	adds	r0, #4
 	mov	r8, r0
+	mov	r4, r6
+	mov	r0, r9
+	adds	r0, #1
+	mov	r9, r0
 	cmp	r0, #80
 	bcs	.Lelephant_dumbo_P_permute_far1
 	b	.Lelephant_dumbo_P_permute_loop1
@@ -679,33 +710,23 @@ elephant_dumbo_P_permute:
 	str	r2, [r6, #12]
 	str	r1, [r6, #16]
 	add	sp, #4
-	pop	{r4, r5, r6, r7}
-	mov	r8, r4
-	mov	r9, r5
-	mov	r10, r6
-	mov	r11, r7
-	pop	{r4, r5, r6, r7, pc}
+	pop	{pc}
 	.ltorg
 	.size elephant_dumbo_P_permute, .-elephant_dumbo_P_permute
 
 
 @ --- elephant_dumbo_crypt: elephant_dumbo.crypt
-@     frame 200 bytes (146 spill slots, 40 on the stack; locals 40), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 2566 bytes of code and literals
+@     frame 224 bytes (147 spill slots, 46 on the stack; locals 40), saves nothing
+@     estimated 2560 bytes of code and literals
 	.section .text.elephant_dumbo_crypt,"ax",%progbits
 	.global elephant_dumbo_crypt
 	.type elephant_dumbo_crypt, %function
 	.thumb_func
 	.balign 4
 elephant_dumbo_crypt:
-	push	{r4, r5, r6, r7, lr}
-	mov	r4, r8
-	mov	r5, r9
-	mov	r6, r10
-	mov	r7, r11
-	push	{r4, r5, r6, r7}
-	sub	sp, #200
-	ldr	r2, [sp, #236]
+	push	{lr}
+	sub	sp, #224
+	ldr	r2, [sp, #228]
 	@ elephant_dumbo.ae:79: blocks_ad = 1 + (12 + a) / block
 	adds	r2, #12
 	lsls	r5, r2, #1
@@ -859,11 +880,11 @@ elephant_dumbo_crypt:
 	adcs	r4, r6
 	adds	r6, r5, r6
 	adcs	r7, r2
-	str	r7, [sp, #12]
+	mov	r11, r7
 	movs	r2, #0
 	adcs	r4, r2
-	str	r4, [sp, #8]
-	ldr	r2, [sp, #244]
+	mov	r10, r4
+	ldr	r2, [sp, #236]
 	@ elephant_dumbo.ae:78: blocks_m = (m + block - 1) / block
 	adds	r2, #20
 	subs	r6, r2, #1
@@ -1018,12 +1039,12 @@ elephant_dumbo_crypt:
 	adcs	r4, r2
 	adds	r2, r5, r2
 	adcs	r7, r6
-	str	r7, [sp, #4]
+	mov	r9, r7
 	movs	r2, #0
 	adcs	r4, r2
-	str	r4, [sp]
+	mov	r8, r4
 	@ elephant_dumbo.ae:77: blocks_c = 1 + m / block
-	ldr	r6, [sp, #244]
+	ldr	r6, [sp, #236]
 	lsls	r4, r6, #1
 	lsrs	r7, r6, #31
 	lsls	r5, r6, #3
@@ -1033,98 +1054,98 @@ elephant_dumbo_crypt:
 	movs	r6, #0
 	movs	r2, #0
 	adcs	r6, r2
-	ldr	r2, [sp, #244]
+	ldr	r2, [sp, #236]
 	lsls	r4, r2, #4
 	lsrs	r2, r2, #28
 	adds	r5, r5, r4
 	adcs	r7, r2
 	movs	r2, #0
 	adcs	r6, r2
-	ldr	r2, [sp, #244]
+	ldr	r2, [sp, #236]
 	lsls	r4, r2, #7
 	lsrs	r2, r2, #25
 	adds	r5, r5, r4
 	adcs	r7, r2
 	movs	r2, #0
 	adcs	r6, r2
-	ldr	r2, [sp, #244]
+	ldr	r2, [sp, #236]
 	lsls	r4, r2, #8
 	lsrs	r2, r2, #24
 	adds	r5, r5, r4
 	adcs	r7, r2
 	movs	r2, #0
 	adcs	r6, r2
-	ldr	r2, [sp, #244]
+	ldr	r2, [sp, #236]
 	lsls	r4, r2, #11
 	lsrs	r2, r2, #21
 	adds	r5, r5, r4
 	adcs	r7, r2
 	movs	r2, #0
 	adcs	r6, r2
-	ldr	r2, [sp, #244]
+	ldr	r2, [sp, #236]
 	lsls	r4, r2, #12
 	lsrs	r2, r2, #20
 	adds	r5, r5, r4
 	adcs	r7, r2
 	movs	r2, #0
 	adcs	r6, r2
-	ldr	r2, [sp, #244]
+	ldr	r2, [sp, #236]
 	lsls	r4, r2, #15
 	lsrs	r2, r2, #17
 	adds	r5, r5, r4
 	adcs	r7, r2
 	movs	r2, #0
 	adcs	r6, r2
-	ldr	r2, [sp, #244]
+	ldr	r2, [sp, #236]
 	lsls	r4, r2, #16
 	lsrs	r2, r2, #16
 	adds	r5, r5, r4
 	adcs	r7, r2
 	movs	r2, #0
 	adcs	r6, r2
-	ldr	r2, [sp, #244]
+	ldr	r2, [sp, #236]
 	lsls	r4, r2, #19
 	lsrs	r2, r2, #13
 	adds	r5, r5, r4
 	adcs	r7, r2
 	movs	r2, #0
 	adcs	r6, r2
-	ldr	r2, [sp, #244]
+	ldr	r2, [sp, #236]
 	lsls	r4, r2, #20
 	lsrs	r2, r2, #12
 	adds	r5, r5, r4
 	adcs	r7, r2
 	movs	r2, #0
 	adcs	r6, r2
-	ldr	r2, [sp, #244]
+	ldr	r2, [sp, #236]
 	lsls	r4, r2, #23
 	lsrs	r2, r2, #9
 	adds	r5, r5, r4
 	adcs	r7, r2
 	movs	r2, #0
 	adcs	r6, r2
-	ldr	r2, [sp, #244]
+	ldr	r2, [sp, #236]
 	lsls	r4, r2, #24
 	lsrs	r2, r2, #8
 	adds	r5, r5, r4
 	adcs	r7, r2
 	movs	r2, #0
 	adcs	r6, r2
-	ldr	r2, [sp, #244]
+	ldr	r2, [sp, #236]
 	lsls	r4, r2, #27
 	lsrs	r2, r2, #5
 	adds	r5, r5, r4
 	adcs	r7, r2
 	movs	r2, #0
 	adcs	r6, r2
-	ldr	r2, [sp, #244]
+	ldr	r2, [sp, #236]
 	lsls	r4, r2, #28
 	lsrs	r2, r2, #4
 	adds	r5, r5, r4
 	adcs	r7, r2
 	movs	r2, #0
 	adcs	r6, r2
-	ldr	r2, [sp, #244]
+	ldr	r2, [sp, #236]
 	lsls	r4, r2, #31
 	lsrs	r2, r2, #1
 	adds	r5, r5, r4
@@ -1132,22 +1153,22 @@ elephant_dumbo_crypt:
 	movs	r2, #0
 	adcs	r6, r2
 	adds	r2, r5, r2
-	ldr	r2, [sp, #244]
+	ldr	r2, [sp, #236]
 	adcs	r7, r2
 	movs	r2, #0
 	adcs	r6, r2
 	@ elephant_dumbo.ae:78: blocks_m = (m + block - 1) / block
-	ldr	r2, [sp, #4]
+	mov	r2, r9
 	lsrs	r5, r2, #5
-	ldr	r2, [sp]
+	mov	r2, r8
 	lsls	r2, r2, #31
 	lsrs	r4, r2, #4
 	orrs	r5, r4
-	str	r5, [sp, #120]
+	str	r5, [sp, #144]
 	@ elephant_dumbo.ae:79: blocks_ad = 1 + (12 + a) / block
-	ldr	r2, [sp, #12]
+	mov	r2, r11
 	lsrs	r4, r2, #5
-	ldr	r2, [sp, #8]
+	mov	r2, r10
 	lsls	r2, r2, #31
 	lsrs	r2, r2, #4
 	orrs	r4, r2
@@ -1157,13 +1178,13 @@ elephant_dumbo_crypt:
 	lsrs	r2, r2, #4
 	orrs	r7, r2
 	adds	r2, r7, #1
-	str	r2, [sp, #116]
+	str	r2, [sp, #140]
 	@ elephant_dumbo.ae:79: blocks_ad = 1 + (12 + a) / block
 	adds	r2, r4, #1
-	str	r2, [sp, #124]
+	str	r2, [sp, #148]
 	@ elephant_dumbo.ae:81: steps = if blocks_ad - 1 < blocks_c + 1 then blocks_c + 1 else blocks_ad - 1
 	subs	r5, r2, #1
-	ldr	r2, [sp, #116]
+	ldr	r2, [sp, #140]
 	adds	r4, r2, #1
 	cmp	r5, r4
 	movs	r2, #0
@@ -1171,26 +1192,26 @@ elephant_dumbo_crypt:
 	eors	r4, r5
 	ands	r4, r2
 	eors	r5, r4
-	str	r5, [sp, #108]
+	str	r5, [sp, #132]
 	@ elephant_dumbo.ae:74: l = lk[0]
 	ldr	r2, [r0]
-	str	r2, [sp, #144]
+	str	r2, [sp, #168]
 	ldr	r2, [r0, #4]
-	str	r2, [sp, #140]
+	str	r2, [sp, #164]
 	ldr	r2, [r0, #8]
-	str	r2, [sp, #156]
+	str	r2, [sp, #180]
 	ldr	r2, [r0, #12]
-	str	r2, [sp, #152]
+	str	r2, [sp, #176]
 	ldr	r2, [r0, #16]
-	str	r2, [sp, #148]
-	str	r3, [sp, #112]
+	str	r2, [sp, #172]
+	str	r3, [sp, #136]
 	@ elephant_dumbo.ae:82: n = load_le(nonce, 0, 12) as u160
 	mov	r4, r1
 	movs	r0, #3
 	tst	r4, r0
 	beq	.Lelephant_dumbo_crypt_words2
 .Lelephant_dumbo_crypt_bytes1:
-	add	r3, sp, #160
+	add	r3, sp, #184
 	movs	r2, #12
 .Lelephant_dumbo_crypt_cpy4:
 	subs	r2, #1
@@ -1202,17 +1223,17 @@ elephant_dumbo_crypt:
 	mov	r4, r3
 .Lelephant_dumbo_crypt_words2:
 	ldr	r0, [r4]
-	str	r0, [sp, #136]
+	str	r0, [sp, #160]
 	ldr	r0, [r4, #4]
-	str	r0, [sp, #132]
+	str	r0, [sp, #156]
 	ldr	r0, [r4, #8]
-	str	r0, [sp, #128]
+	str	r0, [sp, #152]
 	@ elephant_dumbo.ae:49: x = load_le(nonce, 0, 12) as u160 | (load_le(ad, 0, 8, a) as u160) << 96
 	movs	r0, #3
 	tst	r1, r0
 	beq	.Lelephant_dumbo_crypt_words6
 .Lelephant_dumbo_crypt_bytes5:
-	add	r3, sp, #160
+	add	r3, sp, #184
 	movs	r2, #12
 .Lelephant_dumbo_crypt_cpy8:
 	subs	r2, #1
@@ -1224,13 +1245,13 @@ elephant_dumbo_crypt:
 	mov	r1, r3
 .Lelephant_dumbo_crypt_words6:
 	ldr	r0, [r1]
-	str	r0, [sp]
+	mov	r10, r0
 	ldr	r0, [r1, #4]
-	str	r0, [sp, #12]
+	mov	r11, r0
 	ldr	r0, [r1, #8]
-	str	r0, [sp, #16]
-	ldr	r3, [sp, #112]
-	ldr	r0, [sp, #236]
+	str	r0, [sp]
+	ldr	r3, [sp, #136]
+	ldr	r0, [sp, #228]
 	cmp	r0, #8
 	bcc	.Lelephant_dumbo_crypt_bytes9
 	movs	r0, #3
@@ -1238,10 +1259,10 @@ elephant_dumbo_crypt:
 	beq	.Lelephant_dumbo_crypt_words10
 .Lelephant_dumbo_crypt_bytes9:
 	movs	r0, #0
-	str	r0, [sp, #160]
-	str	r0, [sp, #164]
-	add	r2, sp, #160
-	ldr	r1, [sp, #236]
+	str	r0, [sp, #184]
+	str	r0, [sp, #188]
+	add	r2, sp, #184
+	ldr	r1, [sp, #228]
 	cmp	r1, #8
 	bcc	.Lelephant_dumbo_crypt_cnt12
 	movs	r1, #8
@@ -1256,11 +1277,11 @@ elephant_dumbo_crypt:
 	mov	r3, r2
 .Lelephant_dumbo_crypt_words10:
 	ldr	r0, [r3]
-	str	r0, [sp, #20]
+	str	r0, [sp, #4]
 	ldr	r0, [r3, #4]
 	str	r0, [sp, #24]
 	@ elephant_dumbo.ae:50: return if a < 8 then x | ((1 as u160) << (8 * (12 + a))) else x
-	ldr	r0, [sp, #236]
+	ldr	r0, [sp, #228]
 	cmp	r0, #8
 	movs	r5, #0
 	sbcs	r5, r5
@@ -1320,40 +1341,40 @@ elephant_dumbo_crypt:
 .Lelephant_dumbo_crypt_she17:
 	@ elephant_dumbo.ae:86: for i in 0..steps {
 	movs	r0, #0
-	str	r0, [sp, #8]
+	str	r0, [sp, #20]
 	@ elephant_dumbo.ae:50: return if a < 8 then x | ((1 as u160) << (8 * (12 + a))) else x
 	mov	r6, r8
-	ldr	r7, [sp]
+	mov	r7, r10
 	orrs	r6, r7
 	eors	r6, r7
 	ands	r6, r5
 	eors	r7, r6
 	@ elephant_dumbo.ae:86: for i in 0..steps {
-	str	r7, [sp, #4]
+	str	r7, [sp, #16]
 	@ elephant_dumbo.ae:50: return if a < 8 then x | ((1 as u160) << (8 * (12 + a))) else x
-	ldr	r6, [sp, #12]
+	mov	r6, r11
 	orrs	r4, r6
 	eors	r4, r6
 	ands	r4, r5
 	eors	r6, r4
 	@ elephant_dumbo.ae:86: for i in 0..steps {
-	str	r6, [sp]
+	str	r6, [sp, #12]
 	@ elephant_dumbo.ae:50: return if a < 8 then x | ((1 as u160) << (8 * (12 + a))) else x
-	ldr	r4, [sp, #16]
+	ldr	r4, [sp]
 	orrs	r3, r4
 	eors	r3, r4
 	ands	r3, r5
 	eors	r4, r3
 	@ elephant_dumbo.ae:86: for i in 0..steps {
-	mov	r11, r4
+	str	r4, [sp, #8]
 	@ elephant_dumbo.ae:50: return if a < 8 then x | ((1 as u160) << (8 * (12 + a))) else x
-	ldr	r3, [sp, #20]
+	ldr	r3, [sp, #4]
 	orrs	r2, r3
 	eors	r2, r3
 	ands	r2, r5
 	eors	r3, r2
 	@ elephant_dumbo.ae:86: for i in 0..steps {
-	mov	r10, r3
+	str	r3, [sp, #4]
 	@ elephant_dumbo.ae:50: return if a < 8 then x | ((1 as u160) << (8 * (12 + a))) else x
 	ldr	r2, [sp, #24]
 	orrs	r1, r2
@@ -1361,51 +1382,51 @@ elephant_dumbo_crypt:
 	ands	r1, r5
 	eors	r2, r1
 	@ elephant_dumbo.ae:86: for i in 0..steps {
-	mov	r9, r2
-	str	r0, [sp, #44]
-	str	r0, [sp, #40]
-	str	r0, [sp, #36]
-	str	r0, [sp, #32]
-	str	r0, [sp, #48]
-	ldr	r0, [sp, #144]
-	str	r0, [sp, #68]
-	ldr	r0, [sp, #140]
-	str	r0, [sp, #60]
-	ldr	r0, [sp, #156]
+	str	r2, [sp]
 	str	r0, [sp, #56]
-	ldr	r0, [sp, #152]
-	str	r0, [sp, #72]
-	ldr	r0, [sp, #148]
 	str	r0, [sp, #52]
-	ldr	r1, [sp, #8]
-	ldr	r0, [sp, #108]
+	str	r0, [sp, #48]
+	str	r0, [sp, #44]
+	str	r0, [sp, #60]
+	ldr	r0, [sp, #168]
+	str	r0, [sp, #84]
+	ldr	r0, [sp, #164]
+	str	r0, [sp, #72]
+	ldr	r0, [sp, #180]
+	str	r0, [sp, #68]
+	ldr	r0, [sp, #176]
+	str	r0, [sp, #88]
+	ldr	r0, [sp, #172]
+	str	r0, [sp, #64]
+	ldr	r1, [sp, #20]
+	ldr	r0, [sp, #132]
 	cmp	r1, r0
 	bcc	.Lelephant_dumbo_crypt_far1
 	b	.Lelephant_dumbo_crypt_done19
 .Lelephant_dumbo_crypt_far1:
 .Lelephant_dumbo_crypt_loop18:
 	@ elephant_dumbo.ae:37: return cat(t, x[159:8])
-	ldr	r3, [sp, #68]
+	ldr	r3, [sp, #84]
 	lsrs	r2, r3, #8
-	ldr	r0, [sp, #60]
+	ldr	r0, [sp, #72]
+	lsls	r1, r0, #24
+	orrs	r2, r1
+	str	r2, [sp, #40]
+	lsrs	r2, r0, #8
+	ldr	r0, [sp, #68]
+	lsls	r1, r0, #24
+	orrs	r2, r1
+	str	r2, [sp, #36]
+	lsrs	r2, r0, #8
+	ldr	r4, [sp, #88]
+	lsls	r1, r4, #24
+	orrs	r2, r1
+	str	r2, [sp, #32]
+	lsrs	r2, r4, #8
+	ldr	r0, [sp, #64]
 	lsls	r1, r0, #24
 	orrs	r2, r1
 	str	r2, [sp, #28]
-	lsrs	r2, r0, #8
-	ldr	r0, [sp, #56]
-	lsls	r1, r0, #24
-	orrs	r2, r1
-	str	r2, [sp, #24]
-	lsrs	r2, r0, #8
-	ldr	r4, [sp, #72]
-	lsls	r1, r4, #24
-	orrs	r2, r1
-	str	r2, [sp, #20]
-	lsrs	r2, r4, #8
-	ldr	r0, [sp, #52]
-	lsls	r1, r0, #24
-	orrs	r2, r1
-	str	r2, [sp, #16]
 	@ elephant_dumbo.ae:36: t = (x[7:0] <<< 3) ^ (x[31:24] << 7) ^ (x[111:104] >> 7)
 	uxtb	r0, r3
 	lsls	r1, r0, #3
@@ -1422,13 +1443,13 @@ elephant_dumbo_crypt:
 	eors	r1, r0
 	@ elephant_dumbo.ae:37: return cat(t, x[159:8])
 	lsls	r1, r1, #24
-	ldr	r0, [sp, #52]
+	ldr	r0, [sp, #64]
 	lsrs	r2, r0, #8
 	orrs	r1, r2
-	str	r1, [sp, #12]
+	str	r1, [sp, #24]
 	@ elephant_dumbo.ae:89: if i < blocks_m {
-	ldr	r1, [sp, #8]
-	ldr	r0, [sp, #120]
+	ldr	r1, [sp, #20]
+	ldr	r0, [sp, #144]
 	cmp	r1, r0
 	movs	r2, #0
 	adcs	r2, r2
@@ -1438,168 +1459,175 @@ elephant_dumbo_crypt:
 	mov	r0, r1
 	movs	r1, #20
 	muls	r0, r1
-	mov	r8, r0
+	str	r0, [sp, #80]
 	@ elephant_dumbo.ae:89: if i < blocks_m {
 	cmp	r2, #0
 	bne	.Lelephant_dumbo_crypt_far2
 	b	.Lelephant_dumbo_crypt_else20
 .Lelephant_dumbo_crypt_far2:
 	@ elephant_dumbo.ae:90: count = if m - off < block then m - off else block
-	ldr	r1, [sp, #244]
-	subs	r4, r1, r0
-	cmp	r4, #20
+	ldr	r1, [sp, #236]
+	subs	r2, r1, r0
+	cmp	r2, #20
 	movs	r1, #0
 	sbcs	r1, r1
 	movs	r0, #20
-	eors	r4, r0
-	ands	r4, r1
-	eors	r4, r0
+	eors	r2, r0
+	ands	r2, r1
+	movs	r1, #20
+	eors	r2, r1
+	str	r2, [sp, #76]
 	@ elephant_dumbo.ae:91: store_le(out, off, load_le(in, off, block, count) ^ masked(n, cur ^ next), count)
-	ldr	r0, [sp, #72]
-	ldr	r1, [sp, #16]
-	eors	r0, r1
-	str	r0, [sp, #84]
-	ldr	r0, [sp, #52]
-	ldr	r1, [sp, #12]
-	eors	r0, r1
-	str	r0, [sp, #88]
-	mov	r0, r3
+	mov	r0, r4
 	ldr	r1, [sp, #28]
 	eors	r0, r1
-	str	r0, [sp, #64]
-	@ elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
-	ldr	r3, [sp, #136]
-	eors	r3, r0
-	@ elephant_dumbo.ae:91: store_le(out, off, load_le(in, off, block, count) ^ masked(n, cur ^ next), count)
-	ldr	r0, [sp, #60]
+	str	r0, [sp, #104]
+	ldr	r0, [sp, #64]
 	ldr	r1, [sp, #24]
 	eors	r0, r1
-	str	r0, [sp, #76]
+	str	r0, [sp, #108]
+	mov	r0, r3
+	ldr	r1, [sp, #40]
+	eors	r0, r1
+	str	r0, [sp, #92]
 	@ elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
-	ldr	r2, [sp, #132]
+	ldr	r3, [sp, #160]
+	eors	r3, r0
+	@ elephant_dumbo.ae:91: store_le(out, off, load_le(in, off, block, count) ^ masked(n, cur ^ next), count)
+	ldr	r0, [sp, #72]
+	ldr	r1, [sp, #36]
+	eors	r0, r1
+	str	r0, [sp, #96]
+	@ elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
+	ldr	r2, [sp, #156]
 	eors	r2, r0
 	@ elephant_dumbo.ae:91: store_le(out, off, load_le(in, off, block, count) ^ masked(n, cur ^ next), count)
-	ldr	r0, [sp, #56]
-	ldr	r1, [sp, #20]
+	ldr	r0, [sp, #68]
+	ldr	r1, [sp, #32]
 	eors	r0, r1
-	str	r0, [sp, #80]
+	str	r0, [sp, #100]
 	@ elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
-	ldr	r1, [sp, #128]
+	ldr	r1, [sp, #152]
 	eors	r1, r0
 	@ elephant_dumbo.ae:91: store_le(out, off, load_le(in, off, block, count) ^ masked(n, cur ^ next), count)
-	ldr	r5, [sp, #240]
-	mov	r0, r8
-	adds	r5, r5, r0
-	cmp	r4, #20
+	ldr	r4, [sp, #232]
+	ldr	r0, [sp, #80]
+	adds	r4, r4, r0
+	ldr	r0, [sp, #76]
+	cmp	r0, #20
 	bcc	.Lelephant_dumbo_crypt_bytes22
 	movs	r0, #3
-	tst	r5, r0
+	tst	r4, r0
 	beq	.Lelephant_dumbo_crypt_words23
 .Lelephant_dumbo_crypt_bytes22:
 	movs	r0, #0
-	str	r0, [sp, #160]
-	str	r0, [sp, #164]
-	str	r0, [sp, #168]
-	str	r0, [sp, #172]
-	str	r0, [sp, #176]
-	add	r7, sp, #160
-	mov	r6, r4
-	cmp	r6, #20
+	str	r0, [sp, #184]
+	str	r0, [sp, #188]
+	str	r0, [sp, #192]
+	str	r0, [sp, #196]
+	str	r0, [sp, #200]
+	add	r6, sp, #184
+	ldr	r5, [sp, #76]
+	cmp	r5, #20
 	bcc	.Lelephant_dumbo_crypt_cnt25
-	movs	r6, #20
+	movs	r5, #20
 .Lelephant_dumbo_crypt_cnt25:
 .Lelephant_dumbo_crypt_cpy26:
-	subs	r6, #1
+	subs	r5, #1
 	bcc	.Lelephant_dumbo_crypt_cpyd24
-	ldrb	r0, [r5, r6]
-	strb	r0, [r7, r6]
+	ldrb	r0, [r4, r5]
+	strb	r0, [r6, r5]
 	b	.Lelephant_dumbo_crypt_cpy26
 .Lelephant_dumbo_crypt_cpyd24:
-	mov	r5, r7
+	mov	r4, r6
 .Lelephant_dumbo_crypt_words23:
-	ldr	r7, [r5]
-	ldr	r0, [r5, #4]
-	str	r0, [sp, #92]
-	ldr	r0, [r5, #8]
-	str	r0, [sp, #96]
-	ldr	r0, [r5, #12]
-	str	r0, [sp, #100]
-	ldr	r0, [r5, #16]
-	str	r0, [sp, #104]
+	ldr	r0, [r4]
+	str	r0, [sp, #112]
+	ldr	r0, [r4, #4]
+	str	r0, [sp, #116]
+	ldr	r0, [r4, #8]
+	str	r0, [sp, #120]
+	ldr	r0, [r4, #12]
+	str	r0, [sp, #124]
+	ldr	r0, [r4, #16]
+	str	r0, [sp, #128]
 	@ elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
-	str	r3, [sp, #160]
-	str	r2, [sp, #164]
-	str	r1, [sp, #168]
-	ldr	r0, [sp, #84]
-	str	r0, [sp, #172]
-	ldr	r0, [sp, #88]
-	str	r0, [sp, #176]
-	add	r0, sp, #160
-	add	r1, sp, #180
+	str	r3, [sp, #184]
+	str	r2, [sp, #188]
+	str	r1, [sp, #192]
+	ldr	r0, [sp, #104]
+	str	r0, [sp, #196]
+	ldr	r0, [sp, #108]
+	str	r0, [sp, #200]
+	add	r0, sp, #184
+	add	r1, sp, #204
 	bl	elephant_dumbo_P_permute
-	ldr	r0, [sp, #180]
+	ldr	r0, [sp, #204]
 	@ elephant_dumbo.ae:91: store_le(out, off, load_le(in, off, block, count) ^ masked(n, cur ^ next), count)
-	eors	r7, r0
-	ldr	r0, [sp, #64]
-	eors	r7, r0
-	@ elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
-	ldr	r0, [sp, #184]
-	@ elephant_dumbo.ae:91: store_le(out, off, load_le(in, off, block, count) ^ masked(n, cur ^ next), count)
-	ldr	r6, [sp, #92]
+	ldr	r6, [sp, #112]
 	eors	r6, r0
-	ldr	r0, [sp, #76]
+	ldr	r0, [sp, #92]
 	eors	r6, r0
 	@ elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
-	ldr	r0, [sp, #188]
+	ldr	r0, [sp, #208]
 	@ elephant_dumbo.ae:91: store_le(out, off, load_le(in, off, block, count) ^ masked(n, cur ^ next), count)
-	ldr	r5, [sp, #96]
+	ldr	r5, [sp, #116]
 	eors	r5, r0
+	ldr	r0, [sp, #96]
+	eors	r5, r0
+	@ elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
+	ldr	r0, [sp, #212]
+	@ elephant_dumbo.ae:91: store_le(out, off, load_le(in, off, block, count) ^ masked(n, cur ^ next), count)
+	ldr	r4, [sp, #120]
+	eors	r4, r0
+	ldr	r0, [sp, #100]
+	eors	r4, r0
+	@ elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
+	ldr	r0, [sp, #216]
+	@ elephant_dumbo.ae:91: store_le(out, off, load_le(in, off, block, count) ^ masked(n, cur ^ next), count)
+	ldr	r3, [sp, #124]
+	eors	r3, r0
+	ldr	r0, [sp, #104]
+	eors	r3, r0
+	@ elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
+	ldr	r0, [sp, #220]
+	@ elephant_dumbo.ae:91: store_le(out, off, load_le(in, off, block, count) ^ masked(n, cur ^ next), count)
+	ldr	r2, [sp, #128]
+	eors	r2, r0
+	ldr	r0, [sp, #108]
+	eors	r2, r0
+	ldr	r1, [sp, #240]
 	ldr	r0, [sp, #80]
-	eors	r5, r0
-	@ elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
-	ldr	r0, [sp, #192]
-	@ elephant_dumbo.ae:91: store_le(out, off, load_le(in, off, block, count) ^ masked(n, cur ^ next), count)
-	ldr	r3, [sp, #100]
-	eors	r3, r0
-	ldr	r0, [sp, #84]
-	eors	r3, r0
-	@ elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
-	ldr	r0, [sp, #196]
-	@ elephant_dumbo.ae:91: store_le(out, off, load_le(in, off, block, count) ^ masked(n, cur ^ next), count)
-	ldr	r2, [sp, #104]
-	eors	r2, r0
-	ldr	r0, [sp, #88]
-	eors	r2, r0
-	ldr	r1, [sp, #248]
-	mov	r0, r8
 	adds	r1, r1, r0
-	cmp	r4, #20
+	movs	r7, #3
+	ldr	r0, [sp, #76]
+	cmp	r0, #20
 	bcc	.Lelephant_dumbo_crypt_bytes27
-	movs	r0, #3
-	tst	r1, r0
+	tst	r1, r7
 	bne	.Lelephant_dumbo_crypt_bytes27
-	str	r7, [r1]
-	str	r6, [r1, #4]
-	str	r5, [r1, #8]
+	str	r6, [r1]
+	str	r5, [r1, #4]
+	str	r4, [r1, #8]
 	str	r3, [r1, #12]
 	str	r2, [r1, #16]
 	b	.Lelephant_dumbo_crypt_stored28
 .Lelephant_dumbo_crypt_bytes27:
-	str	r7, [sp, #160]
-	str	r6, [sp, #164]
-	str	r5, [sp, #168]
-	str	r3, [sp, #172]
-	str	r2, [sp, #176]
-	add	r2, sp, #160
-	cmp	r4, #20
+	str	r6, [sp, #184]
+	str	r5, [sp, #188]
+	str	r4, [sp, #192]
+	str	r3, [sp, #196]
+	str	r2, [sp, #200]
+	add	r3, sp, #184
+	ldr	r2, [sp, #76]
+	cmp	r2, #20
 	bcc	.Lelephant_dumbo_crypt_cnt29
-	movs	r4, #20
+	movs	r2, #20
 .Lelephant_dumbo_crypt_cnt29:
 .Lelephant_dumbo_crypt_cpy30:
-	subs	r4, #1
+	subs	r2, #1
 	bcc	.Lelephant_dumbo_crypt_stored28
-	ldrb	r0, [r2, r4]
-	strb	r0, [r1, r4]
+	ldrb	r0, [r3, r2]
+	strb	r0, [r1, r2]
 	b	.Lelephant_dumbo_crypt_cpy30
 .Lelephant_dumbo_crypt_stored28:
 	b	.Lelephant_dumbo_crypt_endif21
@@ -1607,12 +1635,12 @@ elephant_dumbo_crypt:
 .Lelephant_dumbo_crypt_endif21:
 	@ elephant_dumbo.ae:93: if (i > 0) & (i <= blocks_c) {
 	movs	r2, #0
-	ldr	r1, [sp, #8]
+	ldr	r1, [sp, #20]
 	cmp	r2, r1
 	adcs	r2, r2
 	movs	r0, #1
 	eors	r2, r0
-	ldr	r0, [sp, #116]
+	ldr	r0, [sp, #140]
 	cmp	r0, r1
 	movs	r0, #0
 	adcs	r0, r0
@@ -1622,32 +1650,32 @@ elephant_dumbo_crypt:
 	b	.Lelephant_dumbo_crypt_else31
 .Lelephant_dumbo_crypt_far3:
 	@ elephant_dumbo.ae:94: tag = tag ^ masked(padded(c, off - block, m - (off - block)), prev ^ next)
+	ldr	r0, [sp, #56]
+	ldr	r1, [sp, #40]
+	eors	r0, r1
+	str	r0, [sp, #56]
+	ldr	r0, [sp, #52]
+	ldr	r1, [sp, #36]
+	eors	r0, r1
+	str	r0, [sp, #52]
+	ldr	r0, [sp, #48]
+	ldr	r1, [sp, #32]
+	eors	r0, r1
+	str	r0, [sp, #48]
 	ldr	r0, [sp, #44]
 	ldr	r1, [sp, #28]
 	eors	r0, r1
 	str	r0, [sp, #44]
-	ldr	r0, [sp, #40]
+	ldr	r0, [sp, #60]
 	ldr	r1, [sp, #24]
 	eors	r0, r1
-	str	r0, [sp, #40]
-	ldr	r0, [sp, #36]
-	ldr	r1, [sp, #20]
-	eors	r0, r1
-	str	r0, [sp, #36]
-	ldr	r0, [sp, #32]
-	ldr	r1, [sp, #16]
-	eors	r0, r1
-	str	r0, [sp, #32]
-	ldr	r0, [sp, #48]
-	ldr	r1, [sp, #12]
-	eors	r0, r1
-	str	r0, [sp, #48]
-	mov	r2, r8
+	str	r0, [sp, #60]
+	ldr	r2, [sp, #80]
 	subs	r2, #20
-	ldr	r0, [sp, #244]
+	ldr	r0, [sp, #236]
 	subs	r1, r0, r2
 	@ elephant_dumbo.ae:42: x = load_le(buf, off, block, count)
-	ldr	r0, [sp, #256]
+	ldr	r0, [sp, #248]
 	adds	r2, r0, r2
 	cmp	r1, #20
 	bcc	.Lelephant_dumbo_crypt_bytes33
@@ -1656,12 +1684,12 @@ elephant_dumbo_crypt:
 	beq	.Lelephant_dumbo_crypt_words34
 .Lelephant_dumbo_crypt_bytes33:
 	movs	r0, #0
-	str	r0, [sp, #160]
-	str	r0, [sp, #164]
-	str	r0, [sp, #168]
-	str	r0, [sp, #172]
-	str	r0, [sp, #176]
-	add	r4, sp, #160
+	str	r0, [sp, #184]
+	str	r0, [sp, #188]
+	str	r0, [sp, #192]
+	str	r0, [sp, #196]
+	str	r0, [sp, #200]
+	add	r4, sp, #184
 	mov	r3, r1
 	cmp	r3, #20
 	bcc	.Lelephant_dumbo_crypt_cnt36
@@ -1677,15 +1705,15 @@ elephant_dumbo_crypt:
 	mov	r2, r4
 .Lelephant_dumbo_crypt_words34:
 	ldr	r0, [r2]
-	str	r0, [sp, #76]
+	mov	r10, r0
 	ldr	r0, [r2, #4]
-	str	r0, [sp, #80]
+	str	r0, [sp, #76]
 	ldr	r0, [r2, #8]
-	str	r0, [sp, #84]
+	str	r0, [sp, #80]
 	ldr	r0, [r2, #12]
-	str	r0, [sp, #88]
-	ldr	r0, [r2, #16]
 	str	r0, [sp, #92]
+	ldr	r0, [r2, #16]
+	mov	r11, r0
 	@ elephant_dumbo.ae:43: return if count < block then x | ((1 as u160) << (8 * count)) else x
 	cmp	r1, #20
 	movs	r5, #0
@@ -1714,7 +1742,7 @@ elephant_dumbo_crypt:
 	lsls	r1, r6
 	movs	r0, #32
 	subs	r0, r0, r6
-	str	r0, [sp, #64]
+	mov	r9, r0
 	mov	r7, r2
 	lsrs	r7, r0
 	orrs	r1, r7
@@ -1727,7 +1755,7 @@ elephant_dumbo_crypt:
 	lsrs	r7, r0
 	orrs	r3, r7
 	mov	r0, r8
-	ldr	r7, [sp, #64]
+	mov	r7, r9
 	lsrs	r0, r7
 	lsls	r4, r6
 	orrs	r4, r0
@@ -1744,60 +1772,84 @@ elephant_dumbo_crypt:
 	movs	r1, #0
 .Lelephant_dumbo_crypt_she41:
 	mov	r6, r8
-	ldr	r0, [sp, #76]
+	mov	r0, r10
 	orrs	r6, r0
 	eors	r6, r0
 	ands	r6, r5
-	mov	r7, r0
+	mov	r7, r10
 	eors	r7, r6
 	@ elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
-	ldr	r0, [sp, #44]
+	ldr	r0, [sp, #56]
 	eors	r7, r0
-	str	r7, [sp, #160]
+	str	r7, [sp, #184]
 	@ elephant_dumbo.ae:43: return if count < block then x | ((1 as u160) << (8 * count)) else x
-	ldr	r7, [sp, #80]
+	ldr	r7, [sp, #76]
 	orrs	r4, r7
 	eors	r4, r7
 	ands	r4, r5
 	eors	r7, r4
 	@ elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
-	ldr	r0, [sp, #40]
+	ldr	r0, [sp, #52]
 	eors	r7, r0
-	str	r7, [sp, #164]
+	str	r7, [sp, #188]
 	@ elephant_dumbo.ae:43: return if count < block then x | ((1 as u160) << (8 * count)) else x
-	ldr	r6, [sp, #84]
+	ldr	r6, [sp, #80]
 	orrs	r3, r6
 	eors	r3, r6
 	ands	r3, r5
 	eors	r6, r3
 	@ elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
-	ldr	r0, [sp, #36]
+	ldr	r0, [sp, #48]
 	eors	r6, r0
-	str	r6, [sp, #168]
+	str	r6, [sp, #192]
 	@ elephant_dumbo.ae:43: return if count < block then x | ((1 as u160) << (8 * count)) else x
-	ldr	r4, [sp, #88]
+	ldr	r4, [sp, #92]
 	orrs	r2, r4
 	eors	r2, r4
 	ands	r2, r5
 	eors	r4, r2
 	@ elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
-	ldr	r0, [sp, #32]
+	ldr	r0, [sp, #44]
 	eors	r4, r0
-	str	r4, [sp, #172]
+	str	r4, [sp, #196]
 	@ elephant_dumbo.ae:43: return if count < block then x | ((1 as u160) << (8 * count)) else x
-	ldr	r3, [sp, #92]
+	mov	r3, r11
 	orrs	r1, r3
 	eors	r1, r3
 	ands	r1, r5
 	eors	r3, r1
 	@ elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
-	ldr	r0, [sp, #48]
+	ldr	r0, [sp, #60]
 	eors	r3, r0
-	str	r3, [sp, #176]
-	add	r0, sp, #160
-	add	r1, sp, #180
+	str	r3, [sp, #200]
+	add	r0, sp, #184
+	add	r1, sp, #204
 	bl	elephant_dumbo_P_permute
-	ldr	r0, [sp, #180]
+	ldr	r0, [sp, #204]
+	@ elephant_dumbo.ae:94: tag = tag ^ masked(padded(c, off - block, m - (off - block)), prev ^ next)
+	ldr	r1, [sp, #16]
+	eors	r1, r0
+	ldr	r0, [sp, #56]
+	eors	r1, r0
+	str	r1, [sp, #16]
+	@ elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
+	ldr	r0, [sp, #208]
+	@ elephant_dumbo.ae:94: tag = tag ^ masked(padded(c, off - block, m - (off - block)), prev ^ next)
+	ldr	r1, [sp, #12]
+	eors	r1, r0
+	ldr	r0, [sp, #52]
+	eors	r1, r0
+	str	r1, [sp, #12]
+	@ elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
+	ldr	r0, [sp, #212]
+	@ elephant_dumbo.ae:94: tag = tag ^ masked(padded(c, off - block, m - (off - block)), prev ^ next)
+	ldr	r1, [sp, #8]
+	eors	r1, r0
+	ldr	r0, [sp, #48]
+	eors	r1, r0
+	str	r1, [sp, #8]
+	@ elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
+	ldr	r0, [sp, #216]
 	@ elephant_dumbo.ae:94: tag = tag ^ masked(padded(c, off - block, m - (off - block)), prev ^ next)
 	ldr	r1, [sp, #4]
 	eors	r1, r0
@@ -1805,44 +1857,20 @@ elephant_dumbo_crypt:
 	eors	r1, r0
 	str	r1, [sp, #4]
 	@ elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
-	ldr	r0, [sp, #184]
+	ldr	r0, [sp, #220]
 	@ elephant_dumbo.ae:94: tag = tag ^ masked(padded(c, off - block, m - (off - block)), prev ^ next)
 	ldr	r1, [sp]
 	eors	r1, r0
-	ldr	r0, [sp, #40]
+	ldr	r0, [sp, #60]
 	eors	r1, r0
 	str	r1, [sp]
-	@ elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
-	ldr	r0, [sp, #188]
-	@ elephant_dumbo.ae:94: tag = tag ^ masked(padded(c, off - block, m - (off - block)), prev ^ next)
-	mov	r1, r11
-	eors	r1, r0
-	ldr	r0, [sp, #36]
-	eors	r1, r0
-	mov	r11, r1
-	@ elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
-	ldr	r0, [sp, #192]
-	@ elephant_dumbo.ae:94: tag = tag ^ masked(padded(c, off - block, m - (off - block)), prev ^ next)
-	mov	r1, r10
-	eors	r1, r0
-	ldr	r0, [sp, #32]
-	eors	r1, r0
-	mov	r10, r1
-	@ elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
-	ldr	r0, [sp, #196]
-	@ elephant_dumbo.ae:94: tag = tag ^ masked(padded(c, off - block, m - (off - block)), prev ^ next)
-	mov	r1, r9
-	eors	r1, r0
-	ldr	r0, [sp, #48]
-	eors	r1, r0
-	mov	r9, r1
 	b	.Lelephant_dumbo_crypt_endif32
 .Lelephant_dumbo_crypt_else31:
 .Lelephant_dumbo_crypt_endif32:
 	@ elephant_dumbo.ae:96: if i + 1 < blocks_ad {
-	ldr	r1, [sp, #8]
+	ldr	r1, [sp, #20]
 	adds	r2, r1, #1
-	ldr	r0, [sp, #124]
+	ldr	r0, [sp, #148]
 	cmp	r2, r0
 	movs	r1, #0
 	adcs	r1, r1
@@ -1855,12 +1883,12 @@ elephant_dumbo_crypt:
 	@ elephant_dumbo.ae:55: return padded(ad, block * i - 12, len(ad) + 12 - block * i)
 	movs	r0, #20
 	muls	r2, r0
-	ldr	r0, [sp, #236]
+	ldr	r0, [sp, #228]
 	adds	r0, #12
 	subs	r1, r0, r2
 	subs	r2, #12
 	@ elephant_dumbo.ae:42: x = load_le(buf, off, block, count)
-	ldr	r0, [sp, #112]
+	ldr	r0, [sp, #136]
 	adds	r2, r0, r2
 	cmp	r1, #20
 	bcc	.Lelephant_dumbo_crypt_bytes44
@@ -1869,12 +1897,12 @@ elephant_dumbo_crypt:
 	beq	.Lelephant_dumbo_crypt_words45
 .Lelephant_dumbo_crypt_bytes44:
 	movs	r0, #0
-	str	r0, [sp, #160]
-	str	r0, [sp, #164]
-	str	r0, [sp, #168]
-	str	r0, [sp, #172]
-	str	r0, [sp, #176]
-	add	r4, sp, #160
+	str	r0, [sp, #184]
+	str	r0, [sp, #188]
+	str	r0, [sp, #192]
+	str	r0, [sp, #196]
+	str	r0, [sp, #200]
+	add	r4, sp, #184
 	mov	r3, r1
 	cmp	r3, #20
 	bcc	.Lelephant_dumbo_crypt_cnt47
@@ -1890,15 +1918,15 @@ elephant_dumbo_crypt:
 	mov	r2, r4
 .Lelephant_dumbo_crypt_words45:
 	ldr	r0, [r2]
-	str	r0, [sp, #36]
+	mov	r10, r0
 	ldr	r0, [r2, #4]
 	str	r0, [sp, #44]
 	ldr	r0, [r2, #8]
-	str	r0, [sp, #64]
+	str	r0, [sp, #52]
 	ldr	r0, [r2, #12]
 	str	r0, [sp, #48]
 	ldr	r0, [r2, #16]
-	str	r0, [sp, #40]
+	mov	r11, r0
 	@ elephant_dumbo.ae:43: return if count < block then x | ((1 as u160) << (8 * count)) else x
 	cmp	r1, #20
 	movs	r5, #0
@@ -1927,7 +1955,7 @@ elephant_dumbo_crypt:
 	lsls	r1, r6
 	movs	r0, #32
 	subs	r0, r0, r6
-	str	r0, [sp, #32]
+	mov	r9, r0
 	mov	r7, r2
 	lsrs	r7, r0
 	orrs	r1, r7
@@ -1940,7 +1968,7 @@ elephant_dumbo_crypt:
 	lsrs	r7, r0
 	orrs	r3, r7
 	mov	r0, r8
-	ldr	r7, [sp, #32]
+	mov	r7, r9
 	lsrs	r0, r7
 	lsls	r4, r6
 	orrs	r4, r0
@@ -1957,16 +1985,16 @@ elephant_dumbo_crypt:
 	movs	r1, #0
 .Lelephant_dumbo_crypt_she52:
 	mov	r6, r8
-	ldr	r0, [sp, #36]
+	mov	r0, r10
 	orrs	r6, r0
 	eors	r6, r0
 	ands	r6, r5
-	mov	r7, r0
+	mov	r7, r10
 	eors	r7, r6
 	@ elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
-	ldr	r0, [sp, #28]
+	ldr	r0, [sp, #40]
 	eors	r7, r0
-	str	r7, [sp, #160]
+	str	r7, [sp, #184]
 	@ elephant_dumbo.ae:43: return if count < block then x | ((1 as u160) << (8 * count)) else x
 	ldr	r7, [sp, #44]
 	orrs	r4, r7
@@ -1974,19 +2002,19 @@ elephant_dumbo_crypt:
 	ands	r4, r5
 	eors	r7, r4
 	@ elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
-	ldr	r0, [sp, #24]
+	ldr	r0, [sp, #36]
 	eors	r7, r0
-	str	r7, [sp, #164]
+	str	r7, [sp, #188]
 	@ elephant_dumbo.ae:43: return if count < block then x | ((1 as u160) << (8 * count)) else x
-	ldr	r6, [sp, #64]
+	ldr	r6, [sp, #52]
 	orrs	r3, r6
 	eors	r3, r6
 	ands	r3, r5
 	eors	r6, r3
 	@ elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
-	ldr	r0, [sp, #20]
+	ldr	r0, [sp, #32]
 	eors	r6, r0
-	str	r6, [sp, #168]
+	str	r6, [sp, #192]
 	@ elephant_dumbo.ae:43: return if count < block then x | ((1 as u160) << (8 * count)) else x
 	ldr	r4, [sp, #48]
 	orrs	r2, r4
@@ -1994,138 +2022,133 @@ elephant_dumbo_crypt:
 	ands	r2, r5
 	eors	r4, r2
 	@ elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
-	ldr	r0, [sp, #16]
+	ldr	r0, [sp, #28]
 	eors	r4, r0
-	str	r4, [sp, #172]
+	str	r4, [sp, #196]
 	@ elephant_dumbo.ae:43: return if count < block then x | ((1 as u160) << (8 * count)) else x
-	ldr	r3, [sp, #40]
+	mov	r3, r11
 	orrs	r1, r3
 	eors	r1, r3
 	ands	r1, r5
 	eors	r3, r1
 	@ elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
-	ldr	r0, [sp, #12]
-	eors	r3, r0
-	str	r3, [sp, #176]
-	add	r0, sp, #160
-	add	r1, sp, #180
-	bl	elephant_dumbo_P_permute
-	ldr	r0, [sp, #180]
-	@ elephant_dumbo.ae:97: tag = tag ^ masked(ad_block(ad, i + 1), next)
-	ldr	r5, [sp, #4]
-	eors	r5, r0
-	ldr	r0, [sp, #28]
-	eors	r5, r0
-	@ elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
-	ldr	r0, [sp, #184]
-	@ elephant_dumbo.ae:97: tag = tag ^ masked(ad_block(ad, i + 1), next)
-	ldr	r4, [sp]
-	eors	r4, r0
 	ldr	r0, [sp, #24]
+	eors	r3, r0
+	str	r3, [sp, #200]
+	add	r0, sp, #184
+	add	r1, sp, #204
+	bl	elephant_dumbo_P_permute
+	ldr	r0, [sp, #204]
+	@ elephant_dumbo.ae:97: tag = tag ^ masked(ad_block(ad, i + 1), next)
+	ldr	r5, [sp, #16]
+	eors	r5, r0
+	ldr	r0, [sp, #40]
+	eors	r5, r0
+	@ elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
+	ldr	r0, [sp, #208]
+	@ elephant_dumbo.ae:97: tag = tag ^ masked(ad_block(ad, i + 1), next)
+	ldr	r4, [sp, #12]
+	eors	r4, r0
+	ldr	r0, [sp, #36]
 	eors	r4, r0
 	@ elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
-	ldr	r0, [sp, #188]
+	ldr	r0, [sp, #212]
 	@ elephant_dumbo.ae:97: tag = tag ^ masked(ad_block(ad, i + 1), next)
-	mov	r3, r11
+	ldr	r3, [sp, #8]
 	eors	r3, r0
-	ldr	r0, [sp, #20]
+	ldr	r0, [sp, #32]
 	eors	r3, r0
 	@ elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
-	ldr	r0, [sp, #192]
+	ldr	r0, [sp, #216]
 	@ elephant_dumbo.ae:97: tag = tag ^ masked(ad_block(ad, i + 1), next)
-	mov	r2, r10
+	ldr	r2, [sp, #4]
 	eors	r2, r0
-	ldr	r0, [sp, #16]
+	ldr	r0, [sp, #28]
 	eors	r2, r0
 	@ elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
-	ldr	r0, [sp, #196]
+	ldr	r0, [sp, #220]
 	@ elephant_dumbo.ae:97: tag = tag ^ masked(ad_block(ad, i + 1), next)
-	mov	r1, r9
+	ldr	r1, [sp]
 	eors	r1, r0
-	ldr	r0, [sp, #12]
+	ldr	r0, [sp, #24]
 	eors	r1, r0
 	b	.Lelephant_dumbo_crypt_endif43
 .Lelephant_dumbo_crypt_else42:
-	ldr	r5, [sp, #4]
-	ldr	r4, [sp]
-	mov	r3, r11
-	mov	r2, r10
-	mov	r1, r9
+	ldr	r5, [sp, #16]
+	ldr	r4, [sp, #12]
+	ldr	r3, [sp, #8]
+	ldr	r2, [sp, #4]
+	ldr	r1, [sp]
 .Lelephant_dumbo_crypt_endif43:
-	str	r5, [sp, #4]
-	str	r4, [sp]
-	mov	r11, r3
-	mov	r10, r2
-	mov	r9, r1
-	ldr	r0, [sp, #68]
-	str	r0, [sp, #44]
-	ldr	r0, [sp, #60]
-	str	r0, [sp, #40]
-	ldr	r0, [sp, #56]
-	str	r0, [sp, #36]
-	ldr	r0, [sp, #72]
-	str	r0, [sp, #32]
-	ldr	r0, [sp, #52]
-	str	r0, [sp, #48]
-	ldr	r0, [sp, #28]
-	str	r0, [sp, #68]
-	ldr	r0, [sp, #24]
-	str	r0, [sp, #60]
-	ldr	r0, [sp, #20]
+	str	r5, [sp, #16]
+	str	r4, [sp, #12]
+	str	r3, [sp, #8]
+	str	r2, [sp, #4]
+	str	r1, [sp]
+	ldr	r0, [sp, #84]
 	str	r0, [sp, #56]
-	ldr	r0, [sp, #16]
-	str	r0, [sp, #72]
-	ldr	r0, [sp, #12]
+	ldr	r0, [sp, #72]
 	str	r0, [sp, #52]
-	ldr	r1, [sp, #8]
+	ldr	r0, [sp, #68]
+	str	r0, [sp, #48]
+	ldr	r0, [sp, #88]
+	str	r0, [sp, #44]
+	ldr	r0, [sp, #64]
+	str	r0, [sp, #60]
+	ldr	r0, [sp, #40]
+	str	r0, [sp, #84]
+	ldr	r0, [sp, #36]
+	str	r0, [sp, #72]
+	ldr	r0, [sp, #32]
+	str	r0, [sp, #68]
+	ldr	r0, [sp, #28]
+	str	r0, [sp, #88]
+	ldr	r0, [sp, #24]
+	str	r0, [sp, #64]
+	ldr	r1, [sp, #20]
 	adds	r1, #1
-	str	r1, [sp, #8]
-	ldr	r0, [sp, #108]
+	str	r1, [sp, #20]
+	ldr	r0, [sp, #132]
 	cmp	r1, r0
 	bcs	.Lelephant_dumbo_crypt_far5
 	b	.Lelephant_dumbo_crypt_loop18
 .Lelephant_dumbo_crypt_far5:
 .Lelephant_dumbo_crypt_done19:
 	@ elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
+	ldr	r1, [sp, #16]
+	ldr	r0, [sp, #168]
+	eors	r1, r0
+	str	r1, [sp, #184]
+	ldr	r1, [sp, #12]
+	ldr	r0, [sp, #164]
+	eors	r1, r0
+	str	r1, [sp, #188]
+	ldr	r1, [sp, #8]
+	ldr	r0, [sp, #180]
+	eors	r1, r0
+	str	r1, [sp, #192]
 	ldr	r1, [sp, #4]
-	ldr	r0, [sp, #144]
+	ldr	r0, [sp, #176]
 	eors	r1, r0
-	str	r1, [sp, #160]
+	str	r1, [sp, #196]
 	ldr	r1, [sp]
-	ldr	r0, [sp, #140]
+	ldr	r0, [sp, #172]
 	eors	r1, r0
-	str	r1, [sp, #164]
-	mov	r1, r11
-	ldr	r0, [sp, #156]
-	eors	r1, r0
-	str	r1, [sp, #168]
-	mov	r1, r10
-	ldr	r0, [sp, #152]
-	eors	r1, r0
-	str	r1, [sp, #172]
-	mov	r1, r9
-	ldr	r0, [sp, #148]
-	eors	r1, r0
-	str	r1, [sp, #176]
-	add	r0, sp, #160
-	add	r1, sp, #180
+	str	r1, [sp, #200]
+	add	r0, sp, #184
+	add	r1, sp, #204
 	bl	elephant_dumbo_P_permute
-	ldr	r1, [sp, #184]
-	ldr	r0, [sp, #140]
+	ldr	r1, [sp, #208]
+	ldr	r0, [sp, #164]
 	eors	r1, r0
-	ldr	r2, [sp, #180]
-	ldr	r0, [sp, #144]
+	ldr	r2, [sp, #204]
+	ldr	r0, [sp, #168]
 	eors	r2, r0
-	ldr	r0, [sp, #264]
+	ldr	r0, [sp, #256]
 	str	r2, [r0]
 	str	r1, [r0, #4]
-	add	sp, #200
-	pop	{r4, r5, r6, r7}
-	mov	r8, r4
-	mov	r9, r5
-	mov	r10, r6
-	mov	r11, r7
-	pop	{r4, r5, r6, r7, pc}
+	add	sp, #224
+	pop	{pc}
 	.ltorg
 	.size elephant_dumbo_crypt, .-elephant_dumbo_crypt
 

@@ -8,8 +8,8 @@
 	.thumb
 
 @ --- gcm_key_setup: gcm.key_setup
-@     frame 36 bytes (12 spill slots, 1 on the stack; locals 32), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 490 bytes of code and literals
+@     frame 40 bytes (12 spill slots, 2 on the stack; locals 32), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 492 bytes of code and literals
 	.section .text.gcm_key_setup,"ax",%progbits
 	.global gcm_key_setup
 	.type gcm_key_setup, %function
@@ -22,15 +22,15 @@ gcm_key_setup:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #36
-	str	r2, [sp]
-	mov	r8, r3
+	sub	sp, #40
+	str	r2, [sp, #4]
+	str	r3, [sp]
 	@ gcm.ae:72: E.key_schedule(load_be(key, 0, key_bits / 8), ks)
 	movs	r1, #3
 	tst	r0, r1
 	beq	.Lgcm_key_setup_words2
 .Lgcm_key_setup_bytes1:
-	add	r3, sp, #4
+	add	r3, sp, #8
 	movs	r2, #16
 .Lgcm_key_setup_cpy4:
 	subs	r2, #1
@@ -42,19 +42,19 @@ gcm_key_setup:
 	mov	r0, r3
 .Lgcm_key_setup_words2:
 	ldr	r1, [r0, #12]
-	rev	r2, r1
-	ldr	r1, [r0, #8]
 	rev	r3, r1
-	ldr	r1, [r0, #4]
+	ldr	r1, [r0, #8]
 	rev	r4, r1
+	ldr	r1, [r0, #4]
+	rev	r2, r1
 	ldr	r0, [r0]
 	rev	r1, r0
 	@ aes.ae:295: w[i] = key[key_bits - 1 - 32 * i : key_bits - 32 * (i + 1)]
-	ldr	r7, [sp]
+	ldr	r7, [sp, #4]
 	str	r1, [r7]
-	str	r4, [r7, #4]
-	str	r3, [r7, #8]
-	str	r2, [r7, #12]
+	str	r2, [r7, #4]
+	str	r4, [r7, #8]
+	str	r3, [r7, #12]
 	@ aes.ae:297: @unroll(round_unroll)
 	movs	r6, #4
 	@ aes.ae:299: temp = w[i - 1]
@@ -122,18 +122,18 @@ gcm_key_setup:
 .Lgcm_key_setup_done6:
 	@ gcm.ae:73: G.init(E.encrypt_block(ks, 0 as u128), tab)
 	movs	r0, #0
-	str	r0, [sp, #4]
 	str	r0, [sp, #8]
 	str	r0, [sp, #12]
 	str	r0, [sp, #16]
-	add	r1, sp, #4
-	add	r2, sp, #20
-	ldr	r0, [sp]
+	str	r0, [sp, #20]
+	add	r1, sp, #8
+	add	r2, sp, #24
+	ldr	r0, [sp, #4]
 	bl	gcm_E_encrypt_block
-	ldr	r4, [sp, #20]
-	ldr	r3, [sp, #24]
-	ldr	r2, [sp, #28]
-	ldr	r1, [sp, #32]
+	ldr	r4, [sp, #24]
+	ldr	r3, [sp, #28]
+	ldr	r2, [sp, #32]
+	ldr	r1, [sp, #36]
 	@ ghash.ae:129: for k in 0..8 {
 	movs	r5, #0
 .Lgcm_key_setup_loop9:
@@ -141,7 +141,7 @@ gcm_key_setup:
 	lsrs	r0, r5, #2
 	lsls	r0, r0, #4
 	uxth	r0, r0
-	mov	r9, r0
+	mov	r8, r0
 	lsls	r0, r5, #30
 	lsrs	r7, r0, #30
 	cmp	r7, #255
@@ -160,14 +160,15 @@ gcm_key_setup:
 	movs	r0, #8
 	lsrs	r0, r7
 	uxth	r7, r0
-	add	r7, r9
+	add	r7, r8
 	uxth	r0, r7
 	lsls	r7, r0, #4
-	add	r7, r8
-	str	r4, [r7]
-	str	r3, [r7, #4]
-	str	r2, [r7, #8]
-	str	r1, [r7, #12]
+	ldr	r0, [sp]
+	adds	r0, r0, r7
+	str	r4, [r0]
+	str	r3, [r0, #4]
+	str	r2, [r0, #8]
+	str	r1, [r0, #12]
 	@ ghash.ae:103: return (v >> 1) ^ (if v[0] == 1 then R as u128 else 0)
 	lsls	r0, r1, #31
 	lsrs	r1, r2, #1
@@ -187,7 +188,7 @@ gcm_key_setup:
 .Lgcm_key_setup_done10:
 	@ ghash.ae:133: tab[0] = 0
 	movs	r3, #0
-	mov	r4, r8
+	ldr	r4, [sp]
 	str	r3, [r4]
 	str	r3, [r4, #4]
 	str	r3, [r4, #8]
@@ -210,21 +211,21 @@ gcm_key_setup:
 	lsls	r0, r0, #4
 	adds	r1, r4, r0
 	@ ghash.ae:137: tab[u] = tab[u ^ low] ^ tab[low]
-	mov	r2, r8
+	mov	r2, r4
 	adds	r2, #48
 	@ ghash.ae:135: for u in 3..16 {
 	movs	r0, #3
-	mov	r9, r0
+	mov	r8, r0
 .Lgcm_key_setup_loop12:
 	@ ghash.ae:136: low = u & (0 - u)
 	movs	r3, #0
-	mov	r6, r9
+	mov	r6, r8
 	subs	r0, r3, r6
 	uxth	r3, r0
 	ands	r3, r6
 	@ ghash.ae:137: tab[u] = tab[u ^ low] ^ tab[low]
 	lsls	r4, r3, #4
-	mov	r0, r8
+	ldr	r0, [sp]
 	adds	r5, r0, r4
 	eors	r6, r3
 	lsls	r4, r6, #4
@@ -232,11 +233,11 @@ gcm_key_setup:
 	ldr	r0, [r4, #12]
 	ldr	r7, [r5, #12]
 	eors	r0, r7
-	str	r0, [sp]
+	mov	r11, r0
 	ldr	r0, [r4, #8]
 	ldr	r7, [r5, #8]
 	eors	r0, r7
-	mov	r10, r0
+	mov	r9, r0
 	ldr	r0, [r4, #4]
 	ldr	r7, [r5, #4]
 	eors	r0, r7
@@ -245,20 +246,20 @@ gcm_key_setup:
 	eors	r7, r5
 	str	r7, [r2]
 	str	r0, [r2, #4]
-	mov	r0, r10
+	mov	r0, r9
 	str	r0, [r2, #8]
-	ldr	r0, [sp]
+	mov	r0, r11
 	str	r0, [r2, #12]
 	@ ghash.ae:138: tab[16 + u] = tab[16 + (u ^ low)] ^ tab[16 + low]
 	adds	r6, #16
 	adds	r3, #16
 	uxth	r0, r3
 	lsls	r3, r0, #4
-	mov	r0, r8
+	ldr	r0, [sp]
 	adds	r3, r0, r3
 	uxth	r0, r6
 	lsls	r4, r0, #4
-	mov	r0, r8
+	ldr	r0, [sp]
 	adds	r7, r0, r4
 	ldr	r4, [r7, #12]
 	ldr	r0, [r3, #12]
@@ -278,13 +279,13 @@ gcm_key_setup:
 	str	r4, [r1, #12]
 	adds	r2, #16
 	adds	r1, #16
-	mov	r0, r9
+	mov	r0, r8
 	adds	r0, #1
-	mov	r9, r0
+	mov	r8, r0
 	cmp	r0, #16
 	bcc	.Lgcm_key_setup_loop12
 .Lgcm_key_setup_done13:
-	add	sp, #36
+	add	sp, #40
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5
@@ -297,8 +298,8 @@ gcm_key_setup:
 
 
 @ --- gcm_encrypt_with: gcm.encrypt_with
-@     frame 120 bytes (38 spill slots, 17 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 906 bytes of code and literals
+@     frame 120 bytes (41 spill slots, 17 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 920 bytes of code and literals
 	.section .text.gcm_encrypt_with,"ax",%progbits
 	.global gcm_encrypt_with
 	.type gcm_encrypt_with, %function
@@ -312,62 +313,58 @@ gcm_encrypt_with:
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
 	sub	sp, #120
-	@ gcm.ae:118: y = G.absorb(tab, 0 as u128, ad)
-	movs	r4, #0
-	str	r4, [sp, #88]
-	str	r4, [sp, #92]
-	str	r4, [sp, #96]
-	str	r4, [sp, #100]
-	add	r4, sp, #104
-	str	r4, [sp]
-	str	r0, [sp, #40]
-	mov	r10, r1
-	mov	r5, r2
-	mov	r4, r3
+	str	r0, [sp, #52]
+	str	r1, [sp, #12]
+	str	r2, [sp, #8]
+	str	r3, [sp, #4]
 	ldr	r2, [sp, #156]
+	@ gcm.ae:118: y = G.absorb(tab, 0 as u128, ad)
+	movs	r0, #0
+	str	r0, [sp, #88]
+	str	r0, [sp, #92]
+	str	r0, [sp, #96]
+	str	r0, [sp, #100]
 	add	r1, sp, #88
-	mov	r0, r10
+	add	r0, sp, #104
+	str	r0, [sp]
+	ldr	r0, [sp, #12]
 	ldr	r3, [sp, #160]
 	bl	gcm_G_absorb
 	ldr	r0, [sp, #104]
-	str	r0, [sp, #24]
-	ldr	r0, [sp, #108]
 	str	r0, [sp, #28]
+	ldr	r0, [sp, #108]
+	str	r0, [sp, #32]
 	ldr	r0, [sp, #112]
-	str	r0, [sp, #20]
+	str	r0, [sp, #24]
 	ldr	r0, [sp, #116]
-	str	r0, [sp, #16]
+	str	r0, [sp, #20]
 	@ gcm.ae:119: j0 = counter0(tab, nonce)
 	add	r3, sp, #88
-	mov	r0, r10
-	mov	r1, r5
-	mov	r2, r4
+	ldr	r0, [sp, #12]
+	ldr	r1, [sp, #8]
+	ldr	r2, [sp, #4]
 	bl	gcm_counter0
-	ldr	r4, [sp, #88]
-	ldr	r7, [sp, #92]
-	ldr	r6, [sp, #96]
-	ldr	r5, [sp, #100]
+	ldr	r0, [sp, #88]
+	str	r0, [sp, #4]
+	ldr	r0, [sp, #92]
+	str	r0, [sp, #44]
+	ldr	r0, [sp, #96]
+	str	r0, [sp, #40]
+	ldr	r0, [sp, #100]
+	str	r0, [sp, #36]
 	@ gcm.ae:120: s0 = E.encrypt_block(ks, j0)
-	str	r4, [sp, #88]
-	str	r7, [sp, #92]
-	str	r6, [sp, #96]
-	str	r5, [sp, #100]
+	ldr	r0, [sp, #4]
+	str	r0, [sp, #88]
+	ldr	r0, [sp, #44]
+	str	r0, [sp, #92]
+	ldr	r0, [sp, #40]
+	str	r0, [sp, #96]
+	ldr	r0, [sp, #36]
+	str	r0, [sp, #100]
 	add	r1, sp, #88
 	add	r2, sp, #104
-	ldr	r0, [sp, #40]
+	ldr	r0, [sp, #52]
 	bl	gcm_E_encrypt_block
-	@ gcm.ae:123: for i in 0..(n + 15) / 16 {
-	ldr	r0, [sp, #168]
-	adds	r0, #15
-	lsrs	r0, r0, #4
-	str	r0, [sp, #36]
-	@ gcm.ae:38: return cat(x[127:32], x[31:0] + 1)
-	adds	r4, r4, #1
-	@ gcm.ae:123: for i in 0..(n + 15) / 16 {
-	str	r7, [sp, #52]
-	str	r6, [sp, #48]
-	str	r5, [sp, #44]
-	@ gcm.ae:120: s0 = E.encrypt_block(ks, j0)
 	ldr	r0, [sp, #104]
 	str	r0, [sp, #68]
 	ldr	r0, [sp, #108]
@@ -376,46 +373,56 @@ gcm_encrypt_with:
 	str	r0, [sp, #60]
 	ldr	r0, [sp, #116]
 	str	r0, [sp, #56]
+	@ gcm.ae:38: return cat(x[127:32], x[31:0] + 1)
+	ldr	r0, [sp, #4]
+	adds	r2, r0, #1
 	@ gcm.ae:123: for i in 0..(n + 15) / 16 {
+	ldr	r0, [sp, #168]
+	adds	r0, #15
+	lsrs	r0, r0, #4
+	str	r0, [sp, #48]
 	movs	r1, #0
-	mov	r11, r1
-	ldr	r0, [sp, #36]
+	str	r1, [sp, #16]
+	str	r2, [sp, #4]
+	ldr	r0, [sp, #48]
 	cmp	r1, r0
 	bcc	.Lgcm_encrypt_with_far1
 	b	.Lgcm_encrypt_with_done2
 .Lgcm_encrypt_with_far1:
 .Lgcm_encrypt_with_loop1:
 	@ gcm.ae:124: off = 16 * i
-	mov	r1, r11
+	ldr	r1, [sp, #16]
 	lsls	r0, r1, #4
-	mov	r9, r0
+	str	r0, [sp, #8]
 	@ gcm.ae:125: u = E.encrypt_block(ks, j)
-	str	r4, [sp, #88]
-	ldr	r0, [sp, #52]
-	str	r0, [sp, #92]
-	ldr	r0, [sp, #48]
-	str	r0, [sp, #96]
+	ldr	r0, [sp, #4]
+	str	r0, [sp, #88]
 	ldr	r0, [sp, #44]
+	str	r0, [sp, #92]
+	ldr	r0, [sp, #40]
+	str	r0, [sp, #96]
+	ldr	r0, [sp, #36]
 	str	r0, [sp, #100]
 	add	r1, sp, #88
 	add	r2, sp, #104
-	ldr	r0, [sp, #40]
+	ldr	r0, [sp, #52]
 	bl	gcm_E_encrypt_block
-	ldr	r5, [sp, #104]
+	ldr	r4, [sp, #104]
 	ldr	r3, [sp, #108]
 	ldr	r2, [sp, #112]
 	ldr	r0, [sp, #116]
-	str	r0, [sp, #8]
+	mov	r10, r0
 	@ gcm.ae:38: return cat(x[127:32], x[31:0] + 1)
-	adds	r0, r4, #1
-	str	r0, [sp, #32]
+	ldr	r0, [sp, #4]
+	adds	r0, r0, #1
+	str	r0, [sp, #4]
 	@ gcm.ae:127: c = first_bytes(load_be(msg, off, 16, n - off) ^ u, n - off)
 	ldr	r1, [sp, #168]
-	mov	r0, r9
+	ldr	r0, [sp, #8]
 	subs	r0, r1, r0
 	mov	r8, r0
 	ldr	r1, [sp, #164]
-	mov	r0, r9
+	ldr	r0, [sp, #8]
 	adds	r1, r1, r0
 	mov	r0, r8
 	cmp	r0, #16
@@ -430,36 +437,36 @@ gcm_encrypt_with:
 	str	r0, [sp, #96]
 	str	r0, [sp, #100]
 	add	r6, sp, #88
-	mov	r4, r8
-	cmp	r4, #16
+	mov	r5, r8
+	cmp	r5, #16
 	bcc	.Lgcm_encrypt_with_cnt6
-	movs	r4, #16
+	movs	r5, #16
 .Lgcm_encrypt_with_cnt6:
 .Lgcm_encrypt_with_cpy7:
-	subs	r4, #1
+	subs	r5, #1
 	bcc	.Lgcm_encrypt_with_cpyd5
-	ldrb	r0, [r1, r4]
-	strb	r0, [r6, r4]
+	ldrb	r0, [r1, r5]
+	strb	r0, [r6, r5]
 	b	.Lgcm_encrypt_with_cpy7
 .Lgcm_encrypt_with_cpyd5:
 	mov	r1, r6
 .Lgcm_encrypt_with_words4:
 	ldr	r0, [r1, #12]
 	rev	r0, r0
-	eors	r0, r5
-	str	r0, [sp, #4]
-	ldr	r0, [r1, #8]
-	rev	r0, r0
-	eors	r0, r3
-	str	r0, [sp, #12]
-	ldr	r0, [r1, #4]
-	rev	r5, r0
+	ldr	r5, [r1, #8]
+	rev	r6, r5
+	ldr	r5, [r1, #4]
+	rev	r5, r5
+	ldr	r1, [r1]
+	rev	r1, r1
+	eors	r0, r4
+	mov	r9, r0
+	eors	r6, r3
+	mov	r11, r6
 	eors	r5, r2
-	ldr	r0, [r1]
-	rev	r1, r0
-	ldr	r0, [sp, #8]
+	mov	r0, r10
 	eors	r1, r0
-	str	r1, [sp, #8]
+	mov	r10, r1
 	@ gcm.ae:44: if count < 16 {                  // only a partial block pays for the mask (a run-time shift)
 	mov	r0, r8
 	cmp	r0, #16
@@ -489,9 +496,9 @@ gcm_encrypt_with:
 	subs	r6, #32
 	b	.Lgcm_encrypt_with_shl12
 .Lgcm_encrypt_with_shf11:
-	lsrs	r4, r6
 	movs	r7, #32
 	subs	r7, r7, r6
+	lsrs	r4, r6
 	mov	r0, r3
 	lsls	r0, r7
 	orrs	r4, r0
@@ -499,9 +506,9 @@ gcm_encrypt_with:
 	mov	r0, r2
 	lsls	r0, r7
 	orrs	r3, r0
+	lsrs	r2, r6
 	mov	r0, r1
 	lsls	r0, r7
-	lsrs	r2, r6
 	orrs	r2, r0
 	lsrs	r1, r6
 	b	.Lgcm_encrypt_with_she13
@@ -511,29 +518,29 @@ gcm_encrypt_with:
 	movs	r2, #0
 	movs	r1, #0
 .Lgcm_encrypt_with_she13:
-	ldr	r7, [sp, #4]
+	mov	r7, r9
 	bics	r7, r4
-	ldr	r6, [sp, #12]
+	mov	r6, r11
 	bics	r6, r3
 	bics	r5, r2
-	ldr	r4, [sp, #8]
+	mov	r4, r10
 	bics	r4, r1
 	b	.Lgcm_encrypt_with_endif9
 .Lgcm_encrypt_with_else8:
-	ldr	r7, [sp, #4]
-	ldr	r6, [sp, #12]
-	ldr	r4, [sp, #8]
+	mov	r7, r9
+	mov	r6, r11
+	mov	r4, r10
 .Lgcm_encrypt_with_endif9:
 	@ gcm.ae:128: store_be(ct, off, c, n - off)
-	ldr	r1, [sp, #172]
-	mov	r0, r9
-	adds	r1, r1, r0
 	rev	r0, r4
 	mov	r9, r0
 	rev	r0, r5
-	str	r0, [sp, #4]
+	mov	r10, r0
 	rev	r3, r6
 	rev	r2, r7
+	ldr	r1, [sp, #172]
+	ldr	r0, [sp, #8]
+	adds	r1, r1, r0
 	mov	r0, r8
 	cmp	r0, #16
 	bcc	.Lgcm_encrypt_with_bytes14
@@ -542,7 +549,7 @@ gcm_encrypt_with:
 	bne	.Lgcm_encrypt_with_bytes14
 	mov	r0, r9
 	str	r0, [r1]
-	ldr	r0, [sp, #4]
+	mov	r0, r10
 	str	r0, [r1, #4]
 	str	r3, [r1, #8]
 	str	r2, [r1, #12]
@@ -550,7 +557,7 @@ gcm_encrypt_with:
 .Lgcm_encrypt_with_bytes14:
 	mov	r0, r9
 	str	r0, [sp, #88]
-	ldr	r0, [sp, #4]
+	mov	r0, r10
 	str	r0, [sp, #92]
 	str	r3, [sp, #96]
 	str	r2, [sp, #100]
@@ -568,13 +575,13 @@ gcm_encrypt_with:
 	b	.Lgcm_encrypt_with_cpy17
 .Lgcm_encrypt_with_stored15:
 	@ gcm.ae:129: y = G.mul_h(y ^ c, tab)                          // the partial block hashed zero-padded
-	ldr	r3, [sp, #24]
+	ldr	r3, [sp, #28]
 	eors	r3, r7
-	ldr	r2, [sp, #28]
+	ldr	r2, [sp, #32]
 	eors	r2, r6
-	ldr	r1, [sp, #20]
+	ldr	r1, [sp, #24]
 	eors	r1, r5
-	ldr	r0, [sp, #16]
+	ldr	r0, [sp, #20]
 	eors	r0, r4
 	str	r3, [sp, #88]
 	str	r2, [sp, #92]
@@ -582,21 +589,20 @@ gcm_encrypt_with:
 	str	r0, [sp, #100]
 	add	r0, sp, #88
 	add	r2, sp, #104
-	mov	r1, r10
+	ldr	r1, [sp, #12]
 	bl	gcm_G_mul_h
-	ldr	r0, [sp, #104]
+	ldr	r4, [sp, #104]
 	ldr	r3, [sp, #108]
 	ldr	r2, [sp, #112]
 	ldr	r1, [sp, #116]
-	ldr	r4, [sp, #32]
-	str	r0, [sp, #24]
-	str	r3, [sp, #28]
-	str	r2, [sp, #20]
-	str	r1, [sp, #16]
-	mov	r1, r11
+	str	r4, [sp, #28]
+	str	r3, [sp, #32]
+	str	r2, [sp, #24]
+	str	r1, [sp, #20]
+	ldr	r1, [sp, #16]
 	adds	r1, #1
-	mov	r11, r1
-	ldr	r0, [sp, #36]
+	str	r1, [sp, #16]
+	ldr	r0, [sp, #48]
 	cmp	r1, r0
 	bcs	.Lgcm_encrypt_with_far2
 	b	.Lgcm_encrypt_with_loop1
@@ -604,55 +610,41 @@ gcm_encrypt_with:
 .Lgcm_encrypt_with_done2:
 	@ gcm.ae:64: lengths = cat((ad_len as u64) << 3, (ct_len as u64) << 3)
 	ldr	r0, [sp, #160]
-	lsrs	r0, r0, #29
-	@ gcm.ae:65: return G.mul_h(y ^ lengths, tab) ^ s0
-	ldr	r1, [sp, #16]
-	eors	r1, r0
-	@ gcm.ae:64: lengths = cat((ad_len as u64) << 3, (ct_len as u64) << 3)
-	ldr	r0, [sp, #160]
-	lsls	r0, r0, #3
-	@ gcm.ae:65: return G.mul_h(y ^ lengths, tab) ^ s0
-	ldr	r3, [sp, #20]
-	eors	r3, r0
-	@ gcm.ae:64: lengths = cat((ad_len as u64) << 3, (ct_len as u64) << 3)
+	lsls	r2, r0, #3
+	lsrs	r1, r0, #29
 	ldr	r0, [sp, #168]
+	lsls	r3, r0, #3
 	lsrs	r0, r0, #29
 	@ gcm.ae:65: return G.mul_h(y ^ lengths, tab) ^ s0
-	ldr	r4, [sp, #28]
+	ldr	r5, [sp, #28]
+	eors	r5, r3
+	ldr	r4, [sp, #32]
 	eors	r4, r0
-	@ gcm.ae:64: lengths = cat((ad_len as u64) << 3, (ct_len as u64) << 3)
-	ldr	r0, [sp, #168]
-	lsls	r0, r0, #3
-	@ gcm.ae:65: return G.mul_h(y ^ lengths, tab) ^ s0
-	ldr	r5, [sp, #24]
-	eors	r5, r0
+	ldr	r3, [sp, #24]
+	eors	r3, r2
+	ldr	r2, [sp, #20]
+	eors	r2, r1
 	@ ghash.ae:149: xs[i] = x[w * i + w - 1 : w * i]
 	uxth	r0, r5
-	add	r2, sp, #72
-	strh	r0, [r2]
+	add	r1, sp, #72
+	strh	r0, [r1]
 	lsrs	r0, r5, #16
-	strh	r0, [r2, #2]
+	strh	r0, [r1, #2]
 	uxth	r0, r4
-	strh	r0, [r2, #4]
+	strh	r0, [r1, #4]
 	lsrs	r0, r4, #16
-	strh	r0, [r2, #6]
+	strh	r0, [r1, #6]
 	uxth	r0, r3
-	strh	r0, [r2, #8]
+	strh	r0, [r1, #8]
 	lsrs	r0, r3, #16
-	strh	r0, [r2, #10]
-	uxth	r0, r1
-	strh	r0, [r2, #12]
-	lsrs	r0, r1, #16
-	strh	r0, [r2, #14]
-	@ ghash.ae:157: z = z ^ tab[xw[8 * j + 7 : 8 * j + 4]] ^ tab[16 + (xw[8 * j + 3 : 8 * j] as u8)]
-	mov	r0, r10
-	movs	r1, #1
-	lsls	r1, r1, #8
-	adds	r0, r0, r1
-	str	r0, [sp, #4]
+	strh	r0, [r1, #10]
+	uxth	r0, r2
+	strh	r0, [r1, #12]
+	lsrs	r0, r2, #16
+	strh	r0, [r1, #14]
 	@ ghash.ae:152: @unroll(unroll)
 	movs	r0, #0
-	mov	r11, r0
+	mov	r10, r0
 	movs	r7, #0
 	movs	r5, #0
 	movs	r2, #0
@@ -662,7 +654,13 @@ gcm_encrypt_with:
 	mov	r9, r0
 	@ ghash.ae:156: z = (z >> 8) ^ ((R8[z[7:0]] as u128) << 112)
 	ldr	r0, =gcm_G.R8
-	str	r0, [sp, #8]
+	str	r0, [sp, #4]
+	@ ghash.ae:157: z = z ^ tab[xw[8 * j + 7 : 8 * j + 4]] ^ tab[16 + (xw[8 * j + 3 : 8 * j] as u8)]
+	ldr	r0, [sp, #12]
+	movs	r3, #1
+	lsls	r3, r3, #8
+	adds	r0, r0, r3
+	mov	r11, r0
 	@ ghash.ae:152: @unroll(unroll)
 .Lgcm_encrypt_with_loop18:
 	@ ghash.ae:154: xw = xs[i]
@@ -682,7 +680,7 @@ gcm_encrypt_with:
 	lsrs	r1, r1, #8
 	uxtb	r0, r7
 	lsls	r2, r0, #1
-	ldr	r0, [sp, #8]
+	ldr	r0, [sp, #4]
 	ldrh	r0, [r0, r2]
 	lsls	r0, r0, #16
 	mov	r7, r1
@@ -692,8 +690,9 @@ gcm_encrypt_with:
 	lsls	r0, r0, #24
 	lsrs	r0, r0, #28
 	lsls	r1, r0, #4
-	add	r1, r10
-	ldm	r1, {r0, r1, r2, r3}
+	ldr	r0, [sp, #12]
+	adds	r0, r0, r1
+	ldm	r0, {r0, r1, r2, r3}
 	eors	r6, r0
 	eors	r5, r1
 	eors	r4, r2
@@ -701,9 +700,8 @@ gcm_encrypt_with:
 	mov	r0, r8
 	lsls	r0, r0, #28
 	lsrs	r1, r0, #24
-	ldr	r0, [sp, #4]
-	adds	r0, r0, r1
-	ldm	r0, {r0, r1, r2, r3}
+	add	r1, r11
+	ldm	r1, {r0, r1, r2, r3}
 	eors	r6, r0
 	eors	r5, r1
 	eors	r4, r2
@@ -722,7 +720,7 @@ gcm_encrypt_with:
 	lsrs	r2, r2, #8
 	uxtb	r3, r6
 	lsls	r1, r3, #1
-	ldr	r3, [sp, #8]
+	ldr	r3, [sp, #4]
 	ldrh	r3, [r3, r1]
 	lsls	r3, r3, #16
 	mov	r6, r2
@@ -731,8 +729,9 @@ gcm_encrypt_with:
 	mov	r0, r8
 	lsrs	r0, r0, #12
 	lsls	r1, r0, #4
-	add	r1, r10
-	ldm	r1, {r0, r1, r2, r3}
+	ldr	r0, [sp, #12]
+	adds	r0, r0, r1
+	ldm	r0, {r0, r1, r2, r3}
 	eors	r7, r0
 	eors	r5, r1
 	eors	r4, r2
@@ -741,7 +740,7 @@ gcm_encrypt_with:
 	lsls	r0, r0, #20
 	lsrs	r0, r0, #28
 	lsls	r1, r0, #4
-	ldr	r0, [sp, #4]
+	mov	r0, r11
 	adds	r0, r0, r1
 	ldr	r3, [r0]
 	ldr	r2, [r0, #4]
@@ -756,9 +755,9 @@ gcm_encrypt_with:
 	mov	r0, r9
 	adds	r0, #2
 	mov	r9, r0
-	mov	r0, r11
+	mov	r0, r10
 	adds	r0, #1
-	mov	r11, r0
+	mov	r10, r0
 	cmp	r0, #8
 	bcc	.Lgcm_encrypt_with_loop18
 .Lgcm_encrypt_with_done19:
@@ -818,8 +817,8 @@ gcm_encrypt_with:
 
 
 @ --- gcm_decrypt_with: gcm.decrypt_with
-@     frame 116 bytes (40 spill slots, 16 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 968 bytes of code and literals
+@     frame 148 bytes (49 spill slots, 24 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 1006 bytes of code and literals
 	.section .text.gcm_decrypt_with,"ax",%progbits
 	.global gcm_decrypt_with
 	.type gcm_decrypt_with, %function
@@ -832,105 +831,109 @@ gcm_decrypt_with:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #116
+	sub	sp, #148
+	str	r0, [sp, #80]
+	str	r1, [sp, #20]
+	str	r2, [sp, #16]
+	str	r3, [sp, #4]
+	ldr	r2, [sp, #184]
 	@ gcm.ae:138: y = G.absorb(tab, 0 as u128, ad)
-	movs	r4, #0
-	str	r4, [sp, #84]
-	str	r4, [sp, #88]
-	str	r4, [sp, #92]
-	str	r4, [sp, #96]
-	add	r4, sp, #100
-	str	r4, [sp]
-	str	r0, [sp, #36]
-	str	r1, [sp, #4]
-	mov	r5, r2
-	mov	r4, r3
-	ldr	r3, [sp, #152]
-	add	r1, sp, #84
-	ldr	r0, [sp, #4]
-	mov	r2, r3
-	ldr	r3, [sp, #156]
+	movs	r0, #0
+	str	r0, [sp, #116]
+	str	r0, [sp, #120]
+	str	r0, [sp, #124]
+	str	r0, [sp, #128]
+	add	r1, sp, #116
+	add	r0, sp, #132
+	str	r0, [sp]
+	ldr	r0, [sp, #20]
+	ldr	r3, [sp, #188]
 	bl	gcm_G_absorb
-	ldr	r0, [sp, #100]
-	mov	r10, r0
-	ldr	r0, [sp, #104]
-	mov	r9, r0
-	ldr	r0, [sp, #108]
-	mov	r8, r0
-	ldr	r0, [sp, #112]
+	ldr	r0, [sp, #132]
+	str	r0, [sp, #12]
+	ldr	r0, [sp, #136]
 	str	r0, [sp, #8]
+	ldr	r0, [sp, #140]
+	str	r0, [sp, #48]
+	ldr	r0, [sp, #144]
+	str	r0, [sp, #52]
 	@ gcm.ae:139: j0 = counter0(tab, nonce)
-	add	r3, sp, #84
-	ldr	r0, [sp, #4]
-	mov	r1, r5
-	mov	r2, r4
+	add	r3, sp, #116
+	ldr	r0, [sp, #20]
+	ldr	r1, [sp, #16]
+	ldr	r2, [sp, #4]
 	bl	gcm_counter0
-	ldr	r7, [sp, #84]
-	ldr	r6, [sp, #88]
-	ldr	r5, [sp, #92]
-	ldr	r4, [sp, #96]
+	ldr	r0, [sp, #116]
+	str	r0, [sp, #4]
+	ldr	r0, [sp, #120]
+	str	r0, [sp, #64]
+	ldr	r0, [sp, #124]
+	str	r0, [sp, #72]
+	ldr	r0, [sp, #128]
+	str	r0, [sp, #68]
 	@ gcm.ae:140: s0 = E.encrypt_block(ks, j0)
-	str	r7, [sp, #84]
-	str	r6, [sp, #88]
-	str	r5, [sp, #92]
-	str	r4, [sp, #96]
-	add	r1, sp, #84
-	add	r2, sp, #100
-	ldr	r0, [sp, #36]
+	ldr	r0, [sp, #4]
+	str	r0, [sp, #116]
+	ldr	r0, [sp, #64]
+	str	r0, [sp, #120]
+	ldr	r0, [sp, #72]
+	str	r0, [sp, #124]
+	ldr	r0, [sp, #68]
+	str	r0, [sp, #128]
+	add	r1, sp, #116
+	add	r2, sp, #132
+	ldr	r0, [sp, #80]
 	bl	gcm_E_encrypt_block
+	ldr	r0, [sp, #132]
+	str	r0, [sp, #84]
+	ldr	r0, [sp, #136]
+	str	r0, [sp, #88]
+	ldr	r0, [sp, #140]
+	str	r0, [sp, #92]
+	ldr	r0, [sp, #144]
+	str	r0, [sp, #96]
+	@ gcm.ae:38: return cat(x[127:32], x[31:0] + 1)
+	ldr	r0, [sp, #4]
+	adds	r2, r0, #1
 	@ gcm.ae:143: for i in 0..(n + 15) / 16 {
-	ldr	r0, [sp, #164]
+	ldr	r0, [sp, #196]
 	adds	r0, #15
 	lsrs	r0, r0, #4
-	str	r0, [sp, #32]
-	@ gcm.ae:38: return cat(x[127:32], x[31:0] + 1)
-	adds	r0, r7, #1
-	@ gcm.ae:143: for i in 0..(n + 15) / 16 {
-	str	r0, [sp, #12]
-	str	r6, [sp, #48]
-	str	r5, [sp, #44]
-	str	r4, [sp, #40]
-	ldr	r6, [sp, #8]
-	@ gcm.ae:140: s0 = E.encrypt_block(ks, j0)
-	ldr	r0, [sp, #100]
-	str	r0, [sp, #52]
-	ldr	r0, [sp, #104]
-	str	r0, [sp, #56]
-	ldr	r0, [sp, #108]
-	str	r0, [sp, #60]
-	ldr	r0, [sp, #112]
-	str	r0, [sp, #64]
-	@ gcm.ae:143: for i in 0..(n + 15) / 16 {
+	str	r0, [sp, #76]
 	movs	r1, #0
-	str	r1, [sp, #8]
-	ldr	r0, [sp, #32]
+	str	r1, [sp, #24]
+	str	r2, [sp, #28]
+	ldr	r0, [sp, #76]
 	cmp	r1, r0
 	bcc	.Lgcm_decrypt_with_far1
 	b	.Lgcm_decrypt_with_done2
 .Lgcm_decrypt_with_far1:
 .Lgcm_decrypt_with_loop1:
 	@ gcm.ae:144: off = 16 * i
-	ldr	r1, [sp, #8]
+	ldr	r1, [sp, #24]
 	lsls	r0, r1, #4
-	mov	r11, r0
+	str	r0, [sp, #16]
 	@ gcm.ae:145: c = load_be(ct, off, 16, n - off)
-	ldr	r1, [sp, #164]
-	subs	r4, r1, r0
-	ldr	r1, [sp, #160]
+	ldr	r1, [sp, #196]
+	subs	r0, r1, r0
+	str	r0, [sp, #4]
+	ldr	r1, [sp, #192]
+	ldr	r0, [sp, #16]
 	adds	r1, r1, r0
-	movs	r0, #3
-	cmp	r4, #16
+	movs	r2, #3
+	ldr	r0, [sp, #4]
+	cmp	r0, #16
 	bcc	.Lgcm_decrypt_with_bytes3
-	tst	r1, r0
+	tst	r1, r2
 	beq	.Lgcm_decrypt_with_words4
 .Lgcm_decrypt_with_bytes3:
 	movs	r0, #0
-	str	r0, [sp, #84]
-	str	r0, [sp, #88]
-	str	r0, [sp, #92]
-	str	r0, [sp, #96]
-	add	r3, sp, #84
-	mov	r2, r4
+	str	r0, [sp, #116]
+	str	r0, [sp, #120]
+	str	r0, [sp, #124]
+	str	r0, [sp, #128]
+	add	r3, sp, #116
+	ldr	r2, [sp, #4]
 	cmp	r2, #16
 	bcc	.Lgcm_decrypt_with_cnt6
 	movs	r2, #16
@@ -946,171 +949,168 @@ gcm_decrypt_with:
 .Lgcm_decrypt_with_words4:
 	ldr	r0, [r1, #12]
 	rev	r0, r0
-	str	r0, [sp, #20]
+	str	r0, [sp, #32]
 	ldr	r0, [r1, #8]
 	rev	r0, r0
-	str	r0, [sp, #16]
+	str	r0, [sp, #36]
 	ldr	r0, [r1, #4]
-	rev	r5, r0
+	rev	r0, r0
+	str	r0, [sp, #40]
 	ldr	r0, [r1]
-	rev	r7, r0
+	rev	r0, r0
+	str	r0, [sp, #44]
 	@ gcm.ae:146: u = E.encrypt_block(ks, j)
-	ldr	r0, [sp, #12]
-	str	r0, [sp, #84]
-	ldr	r0, [sp, #48]
-	str	r0, [sp, #88]
-	ldr	r0, [sp, #44]
-	str	r0, [sp, #92]
-	ldr	r0, [sp, #40]
-	str	r0, [sp, #96]
-	add	r1, sp, #84
-	add	r2, sp, #100
-	ldr	r0, [sp, #36]
-	bl	gcm_E_encrypt_block
-	ldr	r0, [sp, #112]
-	@ gcm.ae:149: store_be(msg, off, c ^ u, n - off)
-	eors	r0, r7
-	str	r0, [sp, #24]
-	@ gcm.ae:148: y = G.mul_h(y ^ c, tab)                          // delay slot: needs C only
-	mov	r1, r6
-	eors	r1, r7
-	@ gcm.ae:146: u = E.encrypt_block(ks, j)
-	ldr	r0, [sp, #108]
-	@ gcm.ae:149: store_be(msg, off, c ^ u, n - off)
-	eors	r0, r5
-	str	r0, [sp, #28]
-	@ gcm.ae:148: y = G.mul_h(y ^ c, tab)                          // delay slot: needs C only
-	mov	r2, r8
-	eors	r2, r5
-	@ gcm.ae:146: u = E.encrypt_block(ks, j)
-	ldr	r5, [sp, #104]
-	@ gcm.ae:149: store_be(msg, off, c ^ u, n - off)
-	ldr	r0, [sp, #16]
-	eors	r5, r0
-	@ gcm.ae:148: y = G.mul_h(y ^ c, tab)                          // delay slot: needs C only
-	mov	r3, r9
-	eors	r3, r0
-	@ gcm.ae:146: u = E.encrypt_block(ks, j)
-	ldr	r6, [sp, #100]
-	@ gcm.ae:149: store_be(msg, off, c ^ u, n - off)
-	ldr	r0, [sp, #20]
-	eors	r6, r0
-	@ gcm.ae:148: y = G.mul_h(y ^ c, tab)                          // delay slot: needs C only
-	mov	r7, r10
-	eors	r7, r0
-	str	r7, [sp, #84]
-	str	r3, [sp, #88]
-	str	r2, [sp, #92]
-	str	r1, [sp, #96]
-	add	r0, sp, #84
-	add	r2, sp, #100
-	ldr	r1, [sp, #4]
-	bl	gcm_G_mul_h
-	ldr	r0, [sp, #100]
-	mov	r10, r0
-	ldr	r0, [sp, #104]
-	mov	r9, r0
-	ldr	r0, [sp, #108]
-	mov	r8, r0
-	ldr	r1, [sp, #112]
-	@ gcm.ae:149: store_be(msg, off, c ^ u, n - off)
-	ldr	r0, [sp, #24]
-	rev	r3, r0
 	ldr	r0, [sp, #28]
-	rev	r7, r0
-	rev	r5, r5
-	rev	r6, r6
-	ldr	r2, [sp, #176]
-	mov	r0, r11
+	str	r0, [sp, #116]
+	ldr	r0, [sp, #64]
+	str	r0, [sp, #120]
+	ldr	r0, [sp, #72]
+	str	r0, [sp, #124]
+	ldr	r0, [sp, #68]
+	str	r0, [sp, #128]
+	add	r1, sp, #116
+	add	r2, sp, #132
+	ldr	r0, [sp, #80]
+	bl	gcm_E_encrypt_block
+	ldr	r0, [sp, #132]
+	ldr	r2, [sp, #136]
+	ldr	r4, [sp, #140]
+	ldr	r5, [sp, #144]
+	@ gcm.ae:149: store_be(msg, off, c ^ u, n - off)
+	ldr	r1, [sp, #32]
+	eors	r0, r1
+	str	r0, [sp, #60]
+	@ gcm.ae:148: y = G.mul_h(y ^ c, tab)                          // delay slot: needs C only
+	ldr	r3, [sp, #12]
+	mov	r0, r1
+	eors	r3, r0
+	@ gcm.ae:149: store_be(msg, off, c ^ u, n - off)
+	ldr	r0, [sp, #36]
+	eors	r2, r0
+	str	r2, [sp, #56]
+	@ gcm.ae:148: y = G.mul_h(y ^ c, tab)                          // delay slot: needs C only
+	ldr	r2, [sp, #8]
+	eors	r2, r0
+	@ gcm.ae:149: store_be(msg, off, c ^ u, n - off)
+	ldr	r0, [sp, #40]
+	eors	r4, r0
+	str	r4, [sp, #36]
+	@ gcm.ae:148: y = G.mul_h(y ^ c, tab)                          // delay slot: needs C only
+	ldr	r4, [sp, #48]
+	eors	r4, r0
+	@ gcm.ae:149: store_be(msg, off, c ^ u, n - off)
+	ldr	r0, [sp, #44]
+	eors	r5, r0
+	str	r5, [sp, #32]
+	@ gcm.ae:148: y = G.mul_h(y ^ c, tab)                          // delay slot: needs C only
+	ldr	r1, [sp, #52]
+	eors	r1, r0
+	str	r3, [sp, #116]
+	str	r2, [sp, #120]
+	str	r4, [sp, #124]
+	str	r1, [sp, #128]
+	add	r0, sp, #116
+	add	r2, sp, #132
+	ldr	r1, [sp, #20]
+	bl	gcm_G_mul_h
+	ldr	r0, [sp, #132]
+	str	r0, [sp, #12]
+	ldr	r0, [sp, #136]
+	str	r0, [sp, #8]
+	ldr	r0, [sp, #140]
+	mov	r8, r0
+	ldr	r1, [sp, #144]
+	@ gcm.ae:149: store_be(msg, off, c ^ u, n - off)
+	ldr	r0, [sp, #32]
+	rev	r3, r0
+	ldr	r0, [sp, #36]
+	rev	r4, r0
+	ldr	r0, [sp, #56]
+	rev	r5, r0
+	ldr	r0, [sp, #60]
+	rev	r6, r0
+	ldr	r2, [sp, #208]
+	ldr	r0, [sp, #16]
 	adds	r2, r2, r0
-	movs	r0, #3
-	cmp	r4, #16
+	movs	r7, #3
+	ldr	r0, [sp, #4]
+	cmp	r0, #16
 	bcc	.Lgcm_decrypt_with_bytes8
-	tst	r2, r0
+	tst	r2, r7
 	bne	.Lgcm_decrypt_with_bytes8
 	str	r3, [r2]
-	str	r7, [r2, #4]
+	str	r4, [r2, #4]
 	str	r5, [r2, #8]
 	str	r6, [r2, #12]
 	b	.Lgcm_decrypt_with_stored9
 .Lgcm_decrypt_with_bytes8:
-	str	r3, [sp, #84]
-	str	r7, [sp, #88]
-	str	r5, [sp, #92]
-	str	r6, [sp, #96]
-	add	r3, sp, #84
-	cmp	r4, #16
+	str	r3, [sp, #116]
+	str	r4, [sp, #120]
+	str	r5, [sp, #124]
+	str	r6, [sp, #128]
+	add	r4, sp, #116
+	ldr	r3, [sp, #4]
+	cmp	r3, #16
 	bcc	.Lgcm_decrypt_with_cnt10
-	movs	r4, #16
+	movs	r3, #16
 .Lgcm_decrypt_with_cnt10:
 .Lgcm_decrypt_with_cpy11:
-	subs	r4, #1
+	subs	r3, #1
 	bcc	.Lgcm_decrypt_with_stored9
-	ldrb	r0, [r3, r4]
-	strb	r0, [r2, r4]
+	ldrb	r0, [r4, r3]
+	strb	r0, [r2, r3]
 	b	.Lgcm_decrypt_with_cpy11
 .Lgcm_decrypt_with_stored9:
 	@ gcm.ae:38: return cat(x[127:32], x[31:0] + 1)
-	ldr	r0, [sp, #12]
+	ldr	r0, [sp, #28]
 	adds	r0, r0, #1
-	str	r0, [sp, #12]
-	mov	r6, r1
-	ldr	r1, [sp, #8]
+	str	r0, [sp, #28]
+	mov	r0, r8
+	str	r0, [sp, #48]
+	str	r1, [sp, #52]
+	ldr	r1, [sp, #24]
 	adds	r1, #1
-	str	r1, [sp, #8]
-	ldr	r0, [sp, #32]
+	str	r1, [sp, #24]
+	ldr	r0, [sp, #76]
 	cmp	r1, r0
 	bcs	.Lgcm_decrypt_with_far2
 	b	.Lgcm_decrypt_with_loop1
 .Lgcm_decrypt_with_far2:
 .Lgcm_decrypt_with_done2:
 	@ gcm.ae:64: lengths = cat((ad_len as u64) << 3, (ct_len as u64) << 3)
-	ldr	r0, [sp, #156]
+	ldr	r0, [sp, #188]
+	lsls	r2, r0, #3
+	lsrs	r1, r0, #29
+	ldr	r0, [sp, #196]
+	lsls	r3, r0, #3
 	lsrs	r0, r0, #29
 	@ gcm.ae:65: return G.mul_h(y ^ lengths, tab) ^ s0
-	eors	r6, r0
-	@ gcm.ae:64: lengths = cat((ad_len as u64) << 3, (ct_len as u64) << 3)
-	ldr	r0, [sp, #156]
-	lsls	r0, r0, #3
-	@ gcm.ae:65: return G.mul_h(y ^ lengths, tab) ^ s0
-	mov	r2, r8
-	eors	r2, r0
-	@ gcm.ae:64: lengths = cat((ad_len as u64) << 3, (ct_len as u64) << 3)
-	ldr	r0, [sp, #164]
-	lsrs	r0, r0, #29
-	@ gcm.ae:65: return G.mul_h(y ^ lengths, tab) ^ s0
-	mov	r3, r9
-	eors	r3, r0
-	@ gcm.ae:64: lengths = cat((ad_len as u64) << 3, (ct_len as u64) << 3)
-	ldr	r0, [sp, #164]
-	lsls	r0, r0, #3
-	@ gcm.ae:65: return G.mul_h(y ^ lengths, tab) ^ s0
-	mov	r4, r10
+	ldr	r5, [sp, #12]
+	eors	r5, r3
+	ldr	r4, [sp, #8]
 	eors	r4, r0
+	ldr	r3, [sp, #48]
+	eors	r3, r2
+	ldr	r2, [sp, #52]
+	eors	r2, r1
 	@ ghash.ae:149: xs[i] = x[w * i + w - 1 : w * i]
-	uxth	r0, r4
-	add	r1, sp, #68
+	uxth	r0, r5
+	add	r1, sp, #100
 	strh	r0, [r1]
-	lsrs	r0, r4, #16
+	lsrs	r0, r5, #16
 	strh	r0, [r1, #2]
-	uxth	r0, r3
+	uxth	r0, r4
 	strh	r0, [r1, #4]
-	lsrs	r0, r3, #16
+	lsrs	r0, r4, #16
 	strh	r0, [r1, #6]
-	uxth	r0, r2
+	uxth	r0, r3
 	strh	r0, [r1, #8]
-	lsrs	r0, r2, #16
+	lsrs	r0, r3, #16
 	strh	r0, [r1, #10]
-	uxth	r0, r6
+	uxth	r0, r2
 	strh	r0, [r1, #12]
-	lsrs	r0, r6, #16
+	lsrs	r0, r2, #16
 	strh	r0, [r1, #14]
-	@ ghash.ae:157: z = z ^ tab[xw[8 * j + 7 : 8 * j + 4]] ^ tab[16 + (xw[8 * j + 3 : 8 * j] as u8)]
-	ldr	r0, [sp, #4]
-	movs	r1, #1
-	lsls	r1, r1, #8
-	adds	r0, r0, r1
-	mov	r11, r0
 	@ ghash.ae:152: @unroll(unroll)
 	movs	r0, #0
 	mov	r10, r0
@@ -1119,11 +1119,17 @@ gcm_decrypt_with:
 	movs	r3, #0
 	movs	r2, #0
 	@ ghash.ae:154: xw = xs[i]
-	add	r0, sp, #68
+	add	r0, sp, #100
 	mov	r9, r0
 	@ ghash.ae:156: z = (z >> 8) ^ ((R8[z[7:0]] as u128) << 112)
 	ldr	r0, =gcm_G.R8
-	str	r0, [sp, #8]
+	str	r0, [sp, #4]
+	@ ghash.ae:157: z = z ^ tab[xw[8 * j + 7 : 8 * j + 4]] ^ tab[16 + (xw[8 * j + 3 : 8 * j] as u8)]
+	ldr	r0, [sp, #20]
+	movs	r5, #1
+	lsls	r5, r5, #8
+	adds	r0, r0, r5
+	mov	r11, r0
 	@ ghash.ae:152: @unroll(unroll)
 .Lgcm_decrypt_with_loop12:
 	@ ghash.ae:154: xw = xs[i]
@@ -1143,7 +1149,7 @@ gcm_decrypt_with:
 	lsrs	r7, r2, #8
 	uxtb	r0, r1
 	lsls	r1, r0, #1
-	ldr	r0, [sp, #8]
+	ldr	r0, [sp, #4]
 	ldrh	r0, [r0, r1]
 	lsls	r0, r0, #16
 	eors	r7, r0
@@ -1152,7 +1158,7 @@ gcm_decrypt_with:
 	lsls	r0, r0, #24
 	lsrs	r0, r0, #28
 	lsls	r1, r0, #4
-	ldr	r0, [sp, #4]
+	ldr	r0, [sp, #20]
 	adds	r0, r0, r1
 	ldm	r0, {r0, r1, r2, r6}
 	eors	r5, r0
@@ -1186,7 +1192,7 @@ gcm_decrypt_with:
 	lsrs	r1, r1, #8
 	uxtb	r0, r5
 	lsls	r2, r0, #1
-	ldr	r0, [sp, #8]
+	ldr	r0, [sp, #4]
 	ldrh	r0, [r0, r2]
 	lsls	r0, r0, #16
 	eors	r1, r0
@@ -1194,7 +1200,7 @@ gcm_decrypt_with:
 	mov	r0, r8
 	lsrs	r0, r0, #12
 	lsls	r5, r0, #4
-	ldr	r0, [sp, #4]
+	ldr	r0, [sp, #20]
 	adds	r0, r0, r5
 	ldm	r0, {r0, r2, r3, r5}
 	eors	r7, r0
@@ -1229,34 +1235,34 @@ gcm_decrypt_with:
 	bcc	.Lgcm_decrypt_with_loop12
 .Lgcm_decrypt_with_done13:
 	@ gcm.ae:65: return G.mul_h(y ^ lengths, tab) ^ s0
-	ldr	r0, [sp, #52]
+	ldr	r0, [sp, #84]
 	eors	r1, r0
 	str	r1, [sp, #12]
-	ldr	r0, [sp, #56]
+	ldr	r0, [sp, #88]
 	eors	r4, r0
 	str	r4, [sp, #8]
-	ldr	r0, [sp, #60]
+	ldr	r0, [sp, #92]
 	eors	r3, r0
 	str	r3, [sp, #4]
 	mov	r1, r2
-	ldr	r0, [sp, #64]
+	ldr	r0, [sp, #96]
 	eors	r1, r0
 	@ gcm.ae:153: return (load_be(tag, 0, 16, len(tag)) ^ first_bytes(t, len(tag))) == 0
-	ldr	r2, [sp, #168]
+	ldr	r2, [sp, #200]
 	movs	r3, #3
-	ldr	r0, [sp, #172]
+	ldr	r0, [sp, #204]
 	cmp	r0, #16
 	bcc	.Lgcm_decrypt_with_bytes14
 	tst	r2, r3
 	beq	.Lgcm_decrypt_with_words15
 .Lgcm_decrypt_with_bytes14:
 	movs	r0, #0
-	str	r0, [sp, #84]
-	str	r0, [sp, #88]
-	str	r0, [sp, #92]
-	str	r0, [sp, #96]
-	add	r4, sp, #84
-	ldr	r3, [sp, #172]
+	str	r0, [sp, #116]
+	str	r0, [sp, #120]
+	str	r0, [sp, #124]
+	str	r0, [sp, #128]
+	add	r4, sp, #116
+	ldr	r3, [sp, #204]
 	cmp	r3, #16
 	bcc	.Lgcm_decrypt_with_cnt17
 	movs	r3, #16
@@ -1283,7 +1289,7 @@ gcm_decrypt_with:
 	rev	r0, r0
 	str	r0, [sp, #16]
 	@ gcm.ae:44: if count < 16 {                  // only a partial block pays for the mask (a run-time shift)
-	ldr	r0, [sp, #172]
+	ldr	r0, [sp, #204]
 	cmp	r0, #16
 	movs	r2, #0
 	adcs	r2, r2
@@ -1292,7 +1298,7 @@ gcm_decrypt_with:
 	cmp	r2, #0
 	beq	.Lgcm_decrypt_with_else19
 	@ gcm.ae:45: y = x & ~(~(0 as u128) >> (8 * count))
-	ldr	r0, [sp, #172]
+	ldr	r0, [sp, #204]
 	lsls	r7, r0, #3
 	movs	r5, #0
 	mvns	r5, r5
@@ -1312,9 +1318,9 @@ gcm_decrypt_with:
 	b	.Lgcm_decrypt_with_shl23
 	.ltorg
 .Lgcm_decrypt_with_shf22:
-	lsrs	r5, r7
 	movs	r2, #32
 	subs	r2, r2, r7
+	lsrs	r5, r7
 	mov	r0, r6
 	lsls	r0, r2
 	orrs	r5, r0
@@ -1322,9 +1328,9 @@ gcm_decrypt_with:
 	mov	r0, r4
 	lsls	r0, r2
 	orrs	r6, r0
+	lsrs	r4, r7
 	mov	r0, r3
 	lsls	r0, r2
-	lsrs	r4, r7
 	orrs	r4, r0
 	lsrs	r3, r7
 	b	.Lgcm_decrypt_with_she24
@@ -1366,9 +1372,9 @@ gcm_decrypt_with:
 	adcs	r1, r1
 	movs	r0, #1
 	eors	r1, r0
-	ldr	r0, [sp, #184]
+	ldr	r0, [sp, #216]
 	strh	r1, [r0]
-	add	sp, #116
+	add	sp, #148
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5
@@ -1380,25 +1386,20 @@ gcm_decrypt_with:
 
 
 @ --- gcm_E_encrypt_block: gcm.E.encrypt_block
-@     frame 12 bytes (11 spill slots, 3 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 508 bytes of code and literals
+@     frame 12 bytes (11 spill slots, 3 on the stack; locals 0), saves nothing
+@     estimated 488 bytes of code and literals
 	.section .text.gcm_E_encrypt_block,"ax",%progbits
 	.global gcm_E_encrypt_block
 	.type gcm_E_encrypt_block, %function
 	.thumb_func
 	.balign 4
 gcm_E_encrypt_block:
-	push	{r4, r5, r6, r7, lr}
-	mov	r4, r8
-	mov	r5, r9
-	mov	r6, r10
-	mov	r7, r11
-	push	{r4, r5, r6, r7}
+	push	{lr}
 	sub	sp, #12
 	str	r2, [sp, #8]
 	@ aes.ae:159: @unroll(round_unroll)
 	movs	r2, #1
-	mov	r10, r2
+	mov	r11, r2
 	ldr	r4, [r1, #12]
 	str	r0, [sp, #4]
 	@ aes.ae:155: s0 = b[127:96] ^ w[0]
@@ -1420,24 +1421,24 @@ gcm_E_encrypt_block:
 	mov	r5, r0
 	adds	r5, #16
 	ldr	r0, =gcm_tf0
-	mov	r8, r0
+	mov	r9, r0
 	ldr	r0, =gcm_tf1
-	mov	lr, r0
+	mov	r8, r0
 	ldr	r0, =gcm_tf2
 	mov	r12, r0
 	ldr	r0, =gcm_tf3
-	mov	r9, r0
+	mov	r10, r0
 	@ aes.ae:159: @unroll(round_unroll)
 .Lgcm_E_encrypt_block_loop1:
 	@ aes.ae:164: t3 = mix_column(sbox[s3[31:24]], sbox[s0[23:16]], sbox[s1[15:8]], sbox[s2[7:0]]) ^ w[4 * round + 3]
 	lsrs	r0, r1, #24
 	lsls	r6, r0, #2
-	mov	r0, r8
+	mov	r0, r9
 	ldr	r7, [r0, r6]
 	lsrs	r0, r4, #16
 	uxtb	r0, r0
 	lsls	r6, r0, #2
-	mov	r0, lr
+	mov	r0, r8
 	ldr	r0, [r0, r6]
 	eors	r7, r0
 	lsrs	r0, r3, #8
@@ -1448,7 +1449,7 @@ gcm_E_encrypt_block:
 	eors	r7, r0
 	uxtb	r0, r2
 	lsls	r6, r0, #2
-	mov	r0, r9
+	mov	r0, r10
 	ldr	r0, [r0, r6]
 	eors	r7, r0
 	ldr	r6, [r5, #12]
@@ -1457,12 +1458,12 @@ gcm_E_encrypt_block:
 	@ aes.ae:163: t2 = mix_column(sbox[s2[31:24]], sbox[s3[23:16]], sbox[s0[15:8]], sbox[s1[7:0]]) ^ w[4 * round + 2]
 	lsrs	r0, r2, #24
 	lsls	r6, r0, #2
-	mov	r0, r8
+	mov	r0, r9
 	ldr	r7, [r0, r6]
 	lsrs	r0, r1, #16
 	uxtb	r0, r0
 	lsls	r6, r0, #2
-	mov	r0, lr
+	mov	r0, r8
 	ldr	r0, [r0, r6]
 	eors	r7, r0
 	lsrs	r0, r4, #8
@@ -1473,21 +1474,21 @@ gcm_E_encrypt_block:
 	eors	r7, r0
 	uxtb	r0, r3
 	lsls	r6, r0, #2
-	mov	r0, r9
+	mov	r0, r10
 	ldr	r0, [r0, r6]
 	eors	r7, r0
 	ldr	r6, [r5, #8]
 	eors	r7, r6
-	mov	r11, r7
+	mov	lr, r7
 	@ aes.ae:162: t1 = mix_column(sbox[s1[31:24]], sbox[s2[23:16]], sbox[s3[15:8]], sbox[s0[7:0]]) ^ w[4 * round + 1]
 	lsrs	r0, r3, #24
 	lsls	r6, r0, #2
-	mov	r0, r8
+	mov	r0, r9
 	ldr	r6, [r0, r6]
 	lsrs	r0, r2, #16
 	uxtb	r0, r0
 	lsls	r7, r0, #2
-	mov	r0, lr
+	mov	r0, r8
 	ldr	r0, [r0, r7]
 	eors	r6, r0
 	lsrs	r0, r1, #8
@@ -1498,7 +1499,7 @@ gcm_E_encrypt_block:
 	eors	r6, r0
 	uxtb	r0, r4
 	lsls	r7, r0, #2
-	mov	r0, r9
+	mov	r0, r10
 	ldr	r0, [r0, r7]
 	eors	r6, r0
 	ldr	r0, [r5, #4]
@@ -1506,12 +1507,12 @@ gcm_E_encrypt_block:
 	@ aes.ae:161: t0 = mix_column(sbox[s0[31:24]], sbox[s1[23:16]], sbox[s2[15:8]], sbox[s3[7:0]]) ^ w[4 * round]
 	lsrs	r0, r4, #24
 	lsls	r4, r0, #2
-	mov	r0, r8
+	mov	r0, r9
 	ldr	r4, [r0, r4]
 	lsrs	r0, r3, #16
 	uxtb	r0, r0
 	lsls	r3, r0, #2
-	mov	r0, lr
+	mov	r0, r8
 	ldr	r0, [r0, r3]
 	eors	r4, r0
 	lsrs	r0, r2, #8
@@ -1522,7 +1523,7 @@ gcm_E_encrypt_block:
 	eors	r4, r0
 	uxtb	r0, r1
 	lsls	r1, r0, #2
-	mov	r0, r9
+	mov	r0, r10
 	ldr	r0, [r0, r1]
 	eors	r4, r0
 	ldr	r0, [r5]
@@ -1530,11 +1531,11 @@ gcm_E_encrypt_block:
 	@ aes.ae:164: t3 = mix_column(sbox[s3[31:24]], sbox[s0[23:16]], sbox[s1[15:8]], sbox[s2[7:0]]) ^ w[4 * round + 3]
 	adds	r5, #16
 	mov	r3, r6
-	mov	r2, r11
+	mov	r2, lr
 	ldr	r1, [sp]
-	mov	r0, r10
+	mov	r0, r11
 	adds	r0, #1
-	mov	r10, r0
+	mov	r11, r0
 	cmp	r0, #10
 	bcc	.Lgcm_E_encrypt_block_loop1
 .Lgcm_E_encrypt_block_done2:
@@ -1584,7 +1585,7 @@ gcm_E_encrypt_block:
 	ldr	r0, [sp, #4]
 	ldr	r6, [r0, r6]
 	eors	r7, r6
-	mov	lr, r7
+	mov	r8, r7
 	@ aes.ae:127: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
 	lsrs	r0, r2, #24
 	ldrb	r0, [r5, r0]
@@ -1633,149 +1634,132 @@ gcm_E_encrypt_block:
 	ldr	r2, [sp, #8]
 	str	r1, [r2]
 	str	r6, [r2, #4]
-	mov	r0, lr
+	mov	r0, r8
 	str	r0, [r2, #8]
 	mov	r1, r12
 	str	r1, [r2, #12]
 	add	sp, #12
-	pop	{r4, r5, r6, r7}
-	mov	r8, r4
-	mov	r9, r5
-	mov	r10, r6
-	mov	r11, r7
-	pop	{r4, r5, r6, r7, pc}
+	pop	{pc}
 	.ltorg
 	.ltorg
 	.size gcm_E_encrypt_block, .-gcm_E_encrypt_block
 
 
 @ --- gcm_G_absorb: gcm.G.absorb
-@     frame 36 bytes (6 spill slots, 1 on the stack; locals 32), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 176 bytes of code and literals
+@     frame 52 bytes (6 spill slots, 5 on the stack; locals 32), saves nothing
+@     estimated 162 bytes of code and literals
 	.section .text.gcm_G_absorb,"ax",%progbits
 	.global gcm_G_absorb
 	.type gcm_G_absorb, %function
 	.thumb_func
 	.balign 4
 gcm_G_absorb:
-	push	{r4, r5, r6, r7, lr}
-	mov	r4, r8
-	mov	r5, r9
-	mov	r6, r10
-	mov	r7, r11
-	push	{r4, r5, r6, r7}
-	sub	sp, #36
-	ldr	r4, [r1, #12]
-	ldr	r5, [r1, #8]
-	ldm	r1, {r1, r6}
+	push	{lr}
+	sub	sp, #52
+	str	r0, [sp, #16]
+	str	r2, [sp, #12]
+	str	r3, [sp, #8]
+	ldr	r5, [r1]
+	ldr	r4, [r1, #4]
+	ldr	r3, [r1, #8]
+	ldr	r2, [r1, #12]
 	@ ghash.ae:217: for i in 0..(n + 15) / 16 {
-	mov	r8, r1
-	movs	r7, #0
-	mov	r10, r3
-	adds	r3, #15
-	lsrs	r1, r3, #4
-	mov	r9, r1
-	mov	r11, r2
-	str	r0, [sp]
-	cmp	r7, r9
+	ldr	r0, [sp, #8]
+	adds	r0, #15
+	lsrs	r0, r0, #4
+	str	r0, [sp, #4]
+	movs	r1, #0
+	str	r1, [sp]
+	cmp	r1, r0
 	bcs	.Lgcm_G_absorb_done2
 .Lgcm_G_absorb_loop1:
 	@ ghash.ae:218: off = i * 16
-	lsls	r2, r7, #4
+	ldr	r1, [sp]
+	lsls	r1, r1, #4
 	@ ghash.ae:219: y = mul_h(y ^ load_be(buf, off, 16, n - off), tab)
-	mov	r0, r11
-	adds	r1, r0, r2
-	mov	r0, r10
-	subs	r3, r0, r2
-	movs	r0, #3
-	cmp	r3, #16
+	ldr	r0, [sp, #8]
+	subs	r6, r0, r1
+	ldr	r0, [sp, #12]
+	adds	r0, r0, r1
+	movs	r1, #3
+	cmp	r6, #16
 	bcc	.Lgcm_G_absorb_bytes3
-	tst	r1, r0
+	tst	r0, r1
 	beq	.Lgcm_G_absorb_words4
 .Lgcm_G_absorb_bytes3:
-	movs	r0, #0
-	str	r0, [sp, #16]
-	str	r0, [sp, #12]
-	str	r0, [sp, #8]
-	str	r0, [sp, #4]
-	add	r2, sp, #4
-	cmp	r3, #16
+	movs	r1, #0
+	str	r1, [sp, #20]
+	str	r1, [sp, #24]
+	str	r1, [sp, #28]
+	str	r1, [sp, #32]
+	add	r7, sp, #20
+	cmp	r6, #16
 	bcc	.Lgcm_G_absorb_cnt6
-	movs	r3, #16
+	movs	r6, #16
 .Lgcm_G_absorb_cnt6:
 .Lgcm_G_absorb_cpy7:
-	subs	r3, #1
+	subs	r6, #1
 	bcc	.Lgcm_G_absorb_cpyd5
-	ldrb	r0, [r1, r3]
-	strb	r0, [r2, r3]
+	ldrb	r1, [r0, r6]
+	strb	r1, [r7, r6]
 	b	.Lgcm_G_absorb_cpy7
 .Lgcm_G_absorb_cpyd5:
-	mov	r1, r2
+	mov	r0, r7
 .Lgcm_G_absorb_words4:
-	ldr	r0, [r1, #12]
-	rev	r2, r0
-	mov	r0, r8
-	eors	r0, r2
-	ldr	r2, [r1, #8]
-	rev	r2, r2
-	eors	r6, r2
-	ldr	r2, [r1, #4]
-	rev	r2, r2
-	eors	r5, r2
-	ldr	r1, [r1]
+	ldr	r1, [r0, #12]
+	rev	r7, r1
+	ldr	r1, [r0, #8]
+	rev	r6, r1
+	ldr	r1, [r0, #4]
 	rev	r1, r1
-	eors	r4, r1
-	str	r4, [sp, #16]
-	str	r5, [sp, #12]
-	str	r6, [sp, #8]
-	str	r0, [sp, #4]
-	add	r2, sp, #20
-	add	r0, sp, #4
-	ldr	r1, [sp]
+	ldr	r0, [r0]
+	rev	r0, r0
+	eors	r5, r7
+	eors	r4, r6
+	eors	r3, r1
+	eors	r2, r0
+	str	r5, [sp, #20]
+	str	r4, [sp, #24]
+	str	r3, [sp, #28]
+	str	r2, [sp, #32]
+	add	r0, sp, #20
+	add	r2, sp, #36
+	ldr	r1, [sp, #16]
 	bl	gcm_G_mul_h
-	adds	r7, #1
-	ldr	r4, [sp, #32]
-	ldr	r5, [sp, #28]
-	ldr	r6, [sp, #24]
-	ldr	r1, [sp, #20]
-	mov	r8, r1
-	cmp	r7, r9
+	ldr	r5, [sp, #36]
+	ldr	r4, [sp, #40]
+	ldr	r3, [sp, #44]
+	ldr	r2, [sp, #48]
+	ldr	r1, [sp]
+	adds	r1, #1
+	str	r1, [sp]
+	ldr	r0, [sp, #4]
+	cmp	r1, r0
 	bcc	.Lgcm_G_absorb_loop1
 .Lgcm_G_absorb_done2:
-	mov	r1, r8
-	ldr	r2, [sp, #72]
-	str	r1, [r2]
-	str	r6, [r2, #4]
-	str	r5, [r2, #8]
-	str	r4, [r2, #12]
-	add	sp, #36
-	pop	{r4, r5, r6, r7}
-	mov	r8, r4
-	mov	r9, r5
-	mov	r10, r6
-	mov	r11, r7
-	pop	{r4, r5, r6, r7, pc}
+	ldr	r1, [sp, #56]
+	str	r5, [r1]
+	str	r4, [r1, #4]
+	str	r3, [r1, #8]
+	str	r2, [r1, #12]
+	add	sp, #52
+	pop	{pc}
 	.ltorg
 	.size gcm_G_absorb, .-gcm_G_absorb
 
 
 @ --- gcm_G_mul_h: gcm.G.mul_h
-@     frame 20 bytes (7 spill slots, 1 on the stack; locals 16), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 302 bytes of code and literals
+@     frame 20 bytes (7 spill slots, 1 on the stack; locals 16), saves nothing
+@     estimated 282 bytes of code and literals
 	.section .text.gcm_G_mul_h,"ax",%progbits
 	.global gcm_G_mul_h
 	.type gcm_G_mul_h, %function
 	.thumb_func
 	.balign 4
 gcm_G_mul_h:
-	push	{r4, r5, r6, r7, lr}
-	mov	r4, r8
-	mov	r5, r9
-	mov	r6, r10
-	mov	r7, r11
-	push	{r4, r5, r6, r7}
+	push	{lr}
 	sub	sp, #20
-	mov	r8, r1
+	mov	r9, r1
 	str	r2, [sp]
 	ldm	r0!, {r2, r3, r4, r5}
 	@ ghash.ae:149: xs[i] = x[w * i + w - 1 : w * i]
@@ -1798,27 +1782,27 @@ gcm_G_mul_h:
 	strh	r0, [r1, #14]
 	@ ghash.ae:152: @unroll(unroll)
 	movs	r0, #0
-	mov	r9, r0
+	mov	r10, r0
 	movs	r5, #0
 	movs	r4, #0
 	movs	r2, #0
 	movs	r1, #0
 	@ ghash.ae:154: xw = xs[i]
 	add	r0, sp, #4
-	mov	lr, r0
+	mov	r8, r0
 	@ ghash.ae:156: z = (z >> 8) ^ ((R8[z[7:0]] as u128) << 112)
 	ldr	r0, =gcm_G.R8
-	mov	r11, r0
+	mov	lr, r0
 	@ ghash.ae:157: z = z ^ tab[xw[8 * j + 7 : 8 * j + 4]] ^ tab[16 + (xw[8 * j + 3 : 8 * j] as u8)]
-	mov	r0, r8
+	mov	r0, r9
 	movs	r3, #1
 	lsls	r3, r3, #8
 	adds	r0, r0, r3
-	mov	r10, r0
+	mov	r11, r0
 	@ ghash.ae:152: @unroll(unroll)
 .Lgcm_G_mul_h_loop1:
 	@ ghash.ae:154: xw = xs[i]
-	mov	r0, lr
+	mov	r0, r8
 	ldrh	r0, [r0]
 	mov	r12, r0
 	@ ghash.ae:156: z = (z >> 8) ^ ((R8[z[7:0]] as u128) << 112)
@@ -1834,7 +1818,7 @@ gcm_G_mul_h:
 	lsrs	r7, r1, #8
 	uxtb	r0, r5
 	lsls	r1, r0, #1
-	mov	r0, r11
+	mov	r0, lr
 	ldrh	r0, [r0, r1]
 	lsls	r0, r0, #16
 	eors	r7, r0
@@ -1843,7 +1827,7 @@ gcm_G_mul_h:
 	lsls	r0, r0, #24
 	lsrs	r0, r0, #28
 	lsls	r1, r0, #4
-	add	r1, r8
+	add	r1, r9
 	ldm	r1, {r0, r1, r2, r5}
 	eors	r3, r0
 	eors	r4, r1
@@ -1852,7 +1836,7 @@ gcm_G_mul_h:
 	mov	r0, r12
 	lsls	r0, r0, #28
 	lsrs	r1, r0, #24
-	mov	r0, r10
+	mov	r0, r11
 	adds	r0, r0, r1
 	ldr	r5, [r0]
 	ldr	r2, [r0, #4]
@@ -1876,7 +1860,7 @@ gcm_G_mul_h:
 	lsrs	r7, r7, #8
 	uxtb	r0, r3
 	lsls	r1, r0, #1
-	mov	r0, r11
+	mov	r0, lr
 	ldrh	r0, [r0, r1]
 	lsls	r0, r0, #16
 	eors	r7, r0
@@ -1884,7 +1868,7 @@ gcm_G_mul_h:
 	mov	r0, r12
 	lsrs	r0, r0, #12
 	lsls	r1, r0, #4
-	add	r1, r8
+	add	r1, r9
 	ldm	r1, {r0, r1, r2, r3}
 	eors	r6, r0
 	eors	r5, r1
@@ -1894,7 +1878,7 @@ gcm_G_mul_h:
 	lsls	r0, r0, #20
 	lsrs	r0, r0, #28
 	lsls	r1, r0, #4
-	mov	r0, r10
+	mov	r0, r11
 	adds	r0, r0, r1
 	ldr	r3, [r0]
 	ldr	r2, [r0, #4]
@@ -1907,14 +1891,14 @@ gcm_G_mul_h:
 	eors	r2, r1
 	mov	r1, r7
 	eors	r1, r0
-	mov	r0, lr
+	mov	r0, r8
 	adds	r0, #2
-	mov	lr, r0
+	mov	r8, r0
 	mov	r5, r6
 	mov	r4, r3
-	mov	r0, r9
+	mov	r0, r10
 	adds	r0, #1
-	mov	r9, r0
+	mov	r10, r0
 	cmp	r0, #8
 	bcc	.Lgcm_G_mul_h_loop1
 .Lgcm_G_mul_h_done2:
@@ -1924,35 +1908,31 @@ gcm_G_mul_h:
 	str	r2, [r3, #8]
 	str	r1, [r3, #12]
 	add	sp, #20
-	pop	{r4, r5, r6, r7}
-	mov	r8, r4
-	mov	r9, r5
-	mov	r10, r6
-	mov	r11, r7
-	pop	{r4, r5, r6, r7, pc}
+	pop	{pc}
 	.ltorg
 	.size gcm_G_mul_h, .-gcm_G_mul_h
 
 
 @ --- gcm_counter0: gcm.counter0
-@     frame 36 bytes (0 spill slots, 0 on the stack; locals 32), saves r4, r5, r6, r7
-@     estimated 148 bytes of code and literals
+@     frame 48 bytes (3 spill slots, 3 on the stack; locals 32), saves nothing
+@     estimated 154 bytes of code and literals
 	.section .text.gcm_counter0,"ax",%progbits
 	.global gcm_counter0
 	.type gcm_counter0, %function
 	.thumb_func
 	.balign 4
 gcm_counter0:
-	push	{r4, r5, r6, r7, lr}
-	sub	sp, #36
-	mov	r7, r0
-	mov	r5, r1
-	mov	r6, r2
-	mov	r4, r3
+	push	{lr}
+	sub	sp, #48
+	str	r0, [sp, #8]
+	mov	r4, r1
+	str	r2, [sp, #4]
+	str	r3, [sp, #12]
 	@ gcm.ae:53: if len(nonce) == 12 {
-	movs	r0, #12
-	eors	r0, r6
-	subs	r0, r0, #1
+	movs	r1, #12
+	mov	r0, r2
+	eors	r1, r0
+	subs	r0, r1, #1
 	movs	r1, #0
 	adcs	r1, r1
 	movs	r0, #1
@@ -1961,70 +1941,72 @@ gcm_counter0:
 	beq	.Lgcm_counter0_else1
 	@ gcm.ae:54: j = cat(load_be(nonce, 0, 12), 1 as u32)
 	movs	r0, #3
-	tst	r5, r0
+	tst	r4, r0
 	beq	.Lgcm_counter0_words4
 .Lgcm_counter0_bytes3:
-	add	r2, sp, #4
+	add	r2, sp, #16
 	movs	r1, #12
 .Lgcm_counter0_cpy6:
 	subs	r1, #1
 	bcc	.Lgcm_counter0_cpyd5
-	ldrb	r0, [r5, r1]
+	ldrb	r0, [r4, r1]
 	strb	r0, [r2, r1]
 	b	.Lgcm_counter0_cpy6
 .Lgcm_counter0_cpyd5:
-	mov	r5, r2
+	mov	r4, r2
 .Lgcm_counter0_words4:
-	ldr	r0, [r5, #8]
+	ldr	r0, [r4, #8]
+	rev	r3, r0
+	ldr	r0, [r4, #4]
 	rev	r2, r0
-	ldr	r0, [r5, #4]
+	ldr	r0, [r4]
 	rev	r1, r0
-	ldr	r0, [r5]
-	rev	r0, r0
-	movs	r3, #1
+	movs	r4, #1
 	b	.Lgcm_counter0_endif2
 .Lgcm_counter0_else1:
 	@ gcm.ae:56: j = G.absorb(tab, 0 as u128, nonce)
 	movs	r0, #0
-	str	r0, [sp, #4]
-	str	r0, [sp, #8]
-	str	r0, [sp, #12]
 	str	r0, [sp, #16]
-	add	r1, sp, #4
-	add	r0, sp, #20
+	str	r0, [sp, #20]
+	str	r0, [sp, #24]
+	str	r0, [sp, #28]
+	add	r1, sp, #16
+	add	r0, sp, #32
 	str	r0, [sp]
-	mov	r0, r7
-	mov	r2, r5
-	mov	r3, r6
+	ldr	r0, [sp, #8]
+	mov	r2, r4
+	ldr	r3, [sp, #4]
 	bl	gcm_G_absorb
-	ldr	r5, [sp, #20]
-	ldr	r3, [sp, #24]
-	ldr	r2, [sp, #28]
-	ldr	r1, [sp, #32]
+	ldr	r5, [sp, #32]
+	ldr	r4, [sp, #36]
+	ldr	r3, [sp, #40]
+	ldr	r2, [sp, #44]
 	@ gcm.ae:57: j = G.mul_h(j ^ ((len(nonce) as u128) << 3), tab)
-	lsls	r0, r6, #3
-	lsrs	r6, r6, #29
-	eors	r5, r0
-	eors	r3, r6
-	str	r5, [sp, #4]
-	str	r3, [sp, #8]
-	str	r2, [sp, #12]
-	str	r1, [sp, #16]
-	add	r0, sp, #4
-	add	r2, sp, #20
-	mov	r1, r7
+	ldr	r0, [sp, #4]
+	lsls	r1, r0, #3
+	lsrs	r0, r0, #29
+	eors	r5, r1
+	eors	r4, r0
+	str	r5, [sp, #16]
+	str	r4, [sp, #20]
+	str	r3, [sp, #24]
+	str	r2, [sp, #28]
+	add	r0, sp, #16
+	add	r2, sp, #32
+	ldr	r1, [sp, #8]
 	bl	gcm_G_mul_h
-	ldr	r3, [sp, #20]
-	ldr	r2, [sp, #24]
-	ldr	r1, [sp, #28]
-	ldr	r0, [sp, #32]
+	ldr	r4, [sp, #32]
+	ldr	r3, [sp, #36]
+	ldr	r2, [sp, #40]
+	ldr	r1, [sp, #44]
 .Lgcm_counter0_endif2:
-	str	r3, [r4]
-	str	r2, [r4, #4]
-	str	r1, [r4, #8]
-	str	r0, [r4, #12]
-	add	sp, #36
-	pop	{r4, r5, r6, r7, pc}
+	ldr	r5, [sp, #12]
+	str	r4, [r5]
+	str	r3, [r5, #4]
+	str	r2, [r5, #8]
+	str	r1, [r5, #12]
+	add	sp, #48
+	pop	{pc}
 	.ltorg
 	.size gcm_counter0, .-gcm_counter0
 

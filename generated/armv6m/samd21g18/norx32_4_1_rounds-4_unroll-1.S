@@ -46,7 +46,7 @@ norx32_4_1_key_setup:
 
 
 @ --- norx32_4_1_encrypt_with: norx32_4_1.encrypt_with
-@     frame 212 bytes (81 spill slots, 25 on the stack; locals 112), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     frame 212 bytes (83 spill slots, 25 on the stack; locals 112), saves r4, r5, r6, r7, r8, r9, r10, r11
 @     estimated 1900 bytes of code and literals
 	.section .text.norx32_4_1_encrypt_with,"ax",%progbits
 	.global norx32_4_1_encrypt_with
@@ -61,37 +61,37 @@ norx32_4_1_encrypt_with:
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
 	sub	sp, #212
-	mov	r7, r1
-	mov	r6, r2
-	mov	r5, r3
-	ldr	r4, [sp, #248]
+	mov	r5, r1
+	mov	r4, r2
+	str	r3, [sp]
 	@ norx32_4_1.ae:131: k = kc[0]
-	ldr	r1, [r0]
-	str	r1, [sp, #96]
-	ldr	r1, [r0, #4]
-	str	r1, [sp, #92]
-	ldr	r1, [r0, #8]
-	str	r1, [sp, #88]
-	ldr	r0, [r0, #12]
-	str	r0, [sp, #84]
+	ldr	r6, [r0]
+	str	r6, [sp, #96]
+	ldr	r6, [r0, #4]
+	str	r6, [sp, #92]
+	ldr	r6, [r0, #8]
+	str	r6, [sp, #88]
+	ldr	r6, [r0, #12]
+	str	r6, [sp, #84]
 	@ norx32_4_1.ae:132: initialize(s, k, nonce)
-	add	r0, sp, #100
-	ldr	r1, [sp, #96]
-	str	r1, [sp, #164]
-	ldr	r1, [sp, #92]
-	str	r1, [sp, #168]
-	ldr	r1, [sp, #88]
-	str	r1, [sp, #172]
-	ldr	r1, [sp, #84]
-	str	r1, [sp, #176]
+	add	r2, sp, #100
+	ldr	r0, [sp, #96]
+	str	r0, [sp, #164]
+	ldr	r0, [sp, #92]
+	str	r0, [sp, #168]
+	ldr	r0, [sp, #88]
+	str	r0, [sp, #172]
+	mov	r0, r6
+	str	r0, [sp, #176]
 	add	r1, sp, #164
-	mov	r2, r7
-	mov	r3, r6
+	mov	r0, r2
+	mov	r2, r5
+	mov	r3, r4
 	bl	norx32_4_1_initialize
 	@ norx32_4_1.ae:133: absorb_header(s, ad)
 	add	r0, sp, #100
-	mov	r1, r5
-	mov	r2, r4
+	ldr	r1, [sp]
+	ldr	r2, [sp, #248]
 	bl	norx32_4_1_absorb_header
 	@ norx32_4_1.ae:135: if m > 0 {
 	movs	r0, #0
@@ -1155,8 +1155,8 @@ norx32_4_1_encrypt_with:
 
 
 @ --- norx32_4_1_decrypt_with: norx32_4_1.decrypt_with
-@     frame 260 bytes (111 spill slots, 37 on the stack; locals 112), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 2290 bytes of code and literals
+@     frame 260 bytes (117 spill slots, 37 on the stack; locals 112), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 2300 bytes of code and literals
 	.section .text.norx32_4_1_decrypt_with,"ax",%progbits
 	.global norx32_4_1_decrypt_with
 	.type norx32_4_1_decrypt_with, %function
@@ -1170,39 +1170,37 @@ norx32_4_1_decrypt_with:
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
 	sub	sp, #260
-	mov	r7, r1
-	mov	r6, r2
-	mov	r5, r3
-	ldr	r4, [sp, #296]
+	mov	r5, r1
+	mov	r4, r2
+	str	r3, [sp]
 	@ norx32_4_1.ae:153: k = kc[0]
-	ldr	r1, [r0]
-	str	r1, [sp, #144]
-	ldr	r1, [r0, #4]
-	str	r1, [sp, #140]
-	ldr	r1, [r0, #8]
-	str	r1, [sp, #136]
-	ldr	r0, [r0, #12]
-	str	r0, [sp, #132]
+	ldr	r6, [r0]
+	str	r6, [sp, #144]
+	ldr	r6, [r0, #4]
+	str	r6, [sp, #140]
+	ldr	r6, [r0, #8]
+	str	r6, [sp, #136]
+	ldr	r6, [r0, #12]
+	str	r6, [sp, #132]
 	@ norx32_4_1.ae:154: initialize(s, k, nonce)
-	add	r1, sp, #148
+	add	r2, sp, #148
 	ldr	r0, [sp, #144]
 	str	r0, [sp, #212]
 	ldr	r0, [sp, #140]
 	str	r0, [sp, #216]
 	ldr	r0, [sp, #136]
 	str	r0, [sp, #220]
-	ldr	r0, [sp, #132]
+	mov	r0, r6
 	str	r0, [sp, #224]
-	add	r2, sp, #212
-	mov	r0, r1
-	mov	r1, r2
-	mov	r2, r7
-	mov	r3, r6
+	add	r1, sp, #212
+	mov	r0, r2
+	mov	r2, r5
+	mov	r3, r4
 	bl	norx32_4_1_initialize
 	@ norx32_4_1.ae:155: absorb_header(s, ad)
 	add	r0, sp, #148
-	mov	r1, r5
-	mov	r2, r4
+	ldr	r1, [sp]
+	ldr	r2, [sp, #296]
 	bl	norx32_4_1_absorb_header
 	@ norx32_4_1.ae:157: if m > 0 {
 	movs	r0, #0
@@ -2440,11 +2438,15 @@ norx32_4_1_decrypt_with:
 .Lnorx32_4_1_decrypt_with_cpyd26:
 	mov	r3, r2
 .Lnorx32_4_1_decrypt_with_words25:
-	ldr	r7, [r3]
-	ldr	r6, [r3, #4]
-	ldr	r5, [r3, #8]
-	ldr	r4, [r3, #12]
-	add	r1, sp, #148
+	ldr	r0, [r3]
+	str	r0, [sp, #12]
+	ldr	r0, [r3, #4]
+	str	r0, [sp, #8]
+	ldr	r0, [r3, #8]
+	str	r0, [sp, #4]
+	ldr	r0, [r3, #12]
+	str	r0, [sp]
+	add	r3, sp, #148
 	ldr	r0, [sp, #144]
 	str	r0, [sp, #212]
 	ldr	r0, [sp, #140]
@@ -2453,23 +2455,26 @@ norx32_4_1_decrypt_with:
 	str	r0, [sp, #220]
 	ldr	r0, [sp, #132]
 	str	r0, [sp, #224]
-	add	r3, sp, #212
+	add	r1, sp, #212
 	add	r2, sp, #228
-	mov	r0, r1
-	mov	r1, r3
+	mov	r0, r3
 	bl	norx32_4_1_finalize
-	ldr	r0, [sp, #240]
-	eors	r4, r0
-	ldr	r0, [sp, #236]
-	eors	r5, r0
-	ldr	r0, [sp, #228]
-	eors	r7, r0
-	ldr	r0, [sp, #232]
-	eors	r6, r0
-	orrs	r7, r6
-	orrs	r7, r5
-	orrs	r7, r4
-	subs	r0, r7, #1
+	ldr	r1, [sp, #240]
+	ldr	r0, [sp]
+	eors	r0, r1
+	ldr	r2, [sp, #236]
+	ldr	r1, [sp, #4]
+	eors	r1, r2
+	ldr	r2, [sp, #228]
+	ldr	r3, [sp, #12]
+	eors	r3, r2
+	ldr	r4, [sp, #232]
+	ldr	r2, [sp, #8]
+	eors	r2, r4
+	orrs	r3, r2
+	orrs	r3, r1
+	orrs	r3, r0
+	subs	r0, r3, #1
 	movs	r1, #0
 	adcs	r1, r1
 	movs	r0, #1
@@ -2488,20 +2493,15 @@ norx32_4_1_decrypt_with:
 
 
 @ --- norx32_4_1_absorb_header: norx32_4_1.absorb_header
-@     frame 184 bytes (83 spill slots, 34 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 1606 bytes of code and literals
+@     frame 184 bytes (83 spill slots, 34 on the stack; locals 48), saves nothing
+@     estimated 1586 bytes of code and literals
 	.section .text.norx32_4_1_absorb_header,"ax",%progbits
 	.global norx32_4_1_absorb_header
 	.type norx32_4_1_absorb_header, %function
 	.thumb_func
 	.balign 4
 norx32_4_1_absorb_header:
-	push	{r4, r5, r6, r7, lr}
-	mov	r4, r8
-	mov	r5, r9
-	mov	r6, r10
-	mov	r7, r11
-	push	{r4, r5, r6, r7}
+	push	{lr}
 	sub	sp, #184
 	str	r2, [sp, #124]
 	@ norx32_4_1.ae:96: if n > 0 {
@@ -2619,9 +2619,9 @@ norx32_4_1_absorb_header:
 	str	r1, [r5, #60]
 	@ norx_f.ae:72: @unroll(unroll)
 	ldr	r0, [r5]
-	mov	r9, r0
+	mov	r10, r0
 	ldr	r1, [r5, #4]
-	mov	r8, r1
+	mov	r9, r1
 	ldr	r1, [r5, #8]
 	str	r1, [sp, #8]
 	ldr	r1, [r5, #12]
@@ -2635,23 +2635,23 @@ norx32_4_1_absorb_header:
 	ldr	r0, [r5, #36]
 	str	r0, [sp, #4]
 	ldr	r0, [r5, #40]
-	mov	r11, r0
+	mov	lr, r0
 	ldr	r0, [r5, #44]
-	mov	r10, r0
+	mov	r11, r0
 	ldr	r2, [r5, #48]
 	ldr	r0, [r5, #52]
 	str	r0, [sp, #20]
 	ldr	r0, [r5, #56]
 	str	r0, [sp, #32]
 	ldr	r0, [r5, #60]
-	mov	lr, r0
+	mov	r8, r0
 	movs	r0, #0
 	str	r0, [sp, #36]
 .Lnorx32_4_1_absorb_header_loop5:
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r7, r9
+	mov	r7, r10
 	eors	r7, r6
-	mov	r0, r9
+	mov	r0, r10
 	ands	r0, r6
 	lsls	r5, r0, #1
 	eors	r7, r5
@@ -2675,7 +2675,7 @@ norx32_4_1_absorb_header:
 	ands	r7, r6
 	lsls	r5, r7, #1
 	eors	r3, r5
-	mov	r9, r3
+	mov	r10, r3
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r2, r3
 	movs	r5, #16
@@ -2695,9 +2695,9 @@ norx32_4_1_absorb_header:
 	rors	r6, r2
 	str	r6, [sp, #12]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r6, r8
+	mov	r6, r9
 	eors	r6, r4
-	mov	r0, r8
+	mov	r0, r9
 	ands	r0, r4
 	lsls	r0, r0, #1
 	eors	r6, r0
@@ -2723,7 +2723,7 @@ norx32_4_1_absorb_header:
 	ands	r6, r4
 	lsls	r5, r6, #1
 	eors	r0, r5
-	mov	r8, r0
+	mov	r9, r0
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r3, r0
 	movs	r6, #16
@@ -2754,9 +2754,9 @@ norx32_4_1_absorb_header:
 	movs	r5, #8
 	rors	r3, r5
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r2, r11
+	mov	r2, lr
 	eors	r2, r3
-	mov	r0, r11
+	mov	r0, lr
 	ands	r0, r3
 	lsls	r0, r0, #1
 	eors	r2, r0
@@ -2770,7 +2770,7 @@ norx32_4_1_absorb_header:
 	ands	r6, r1
 	lsls	r5, r6, #1
 	eors	r0, r5
-	mov	r11, r0
+	mov	lr, r0
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r3, r0
 	movs	r6, #16
@@ -2797,20 +2797,20 @@ norx32_4_1_absorb_header:
 	lsls	r0, r3, #1
 	eors	r7, r0
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r5, lr
+	mov	r5, r8
 	eors	r5, r7
 	movs	r0, #8
 	rors	r5, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r3, r10
+	mov	r3, r11
 	eors	r3, r5
-	mov	r0, r10
+	mov	r0, r11
 	ands	r0, r5
 	lsls	r0, r0, #1
 	eors	r3, r0
 	@ norx_f.ae:31: b = (b ^ c) >>> r1
 	mov	r6, r12
-	mov	r12, r11
+	mov	r12, lr
 	eors	r6, r3
 	movs	r0, #11
 	rors	r6, r0
@@ -2836,9 +2836,9 @@ norx32_4_1_absorb_header:
 	movs	r3, #31
 	rors	r6, r3
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r3, r9
+	mov	r3, r10
 	eors	r3, r4
-	mov	r7, r9
+	mov	r7, r10
 	ands	r7, r4
 	lsls	r7, r7, #1
 	eors	r3, r7
@@ -2862,12 +2862,12 @@ norx32_4_1_absorb_header:
 	ands	r3, r4
 	lsls	r3, r3, #1
 	eors	r2, r3
-	mov	r9, r2
+	mov	r10, r2
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r5, r2
 	movs	r3, #16
 	rors	r5, r3
-	mov	lr, r5
+	mov	r8, r5
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r3, r7
 	mov	r2, r5
@@ -2875,16 +2875,16 @@ norx32_4_1_absorb_header:
 	ands	r7, r2
 	lsls	r7, r7, #1
 	eors	r3, r7
-	mov	r11, r3
+	mov	lr, r3
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
 	eors	r4, r3
 	movs	r2, #31
 	rors	r4, r2
 	str	r4, [sp, #40]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r5, r8
+	mov	r5, r9
 	eors	r5, r1
-	mov	r4, r8
+	mov	r4, r9
 	ands	r4, r1
 	lsls	r4, r4, #1
 	eors	r5, r4
@@ -2909,7 +2909,7 @@ norx32_4_1_absorb_header:
 	ands	r5, r1
 	lsls	r5, r5, #1
 	eors	r0, r5
-	mov	r8, r0
+	mov	r9, r0
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r2, r0
 	movs	r0, #16
@@ -2920,7 +2920,7 @@ norx32_4_1_absorb_header:
 	ands	r4, r2
 	lsls	r0, r4, #1
 	eors	r5, r0
-	mov	r10, r5
+	mov	r11, r5
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
 	eors	r1, r5
 	movs	r4, #31
@@ -3034,11 +3034,11 @@ norx32_4_1_absorb_header:
 .Lnorx32_4_1_absorb_header_far3:
 .Lnorx32_4_1_absorb_header_done6:
 	@ norx_f.ae:77: s[0] = s0
-	mov	r5, r9
+	mov	r5, r10
 	ldr	r7, [sp, #48]
 	str	r5, [r7]
 	@ norx_f.ae:78: s[1] = s1
-	mov	r5, r8
+	mov	r5, r9
 	str	r5, [r7, #4]
 	@ norx_f.ae:79: s[2] = s2
 	ldr	r5, [sp, #8]
@@ -3061,10 +3061,10 @@ norx32_4_1_absorb_header:
 	ldr	r1, [sp, #4]
 	str	r1, [r7, #36]
 	@ norx_f.ae:87: s[10] = s10
-	mov	r1, r11
+	mov	r1, lr
 	str	r1, [r7, #40]
 	@ norx_f.ae:88: s[11] = s11
-	mov	r1, r10
+	mov	r1, r11
 	str	r1, [r7, #44]
 	@ norx_f.ae:89: s[12] = s12
 	str	r2, [r7, #48]
@@ -3075,7 +3075,7 @@ norx32_4_1_absorb_header:
 	ldr	r1, [sp, #32]
 	str	r1, [r7, #56]
 	@ norx_f.ae:92: s[15] = s15
-	mov	r1, lr
+	mov	r1, r8
 	str	r1, [r7, #60]
 	@ norx32_4_1.ae:50: return cat(s[11], s[10], s[9], s[8], s[7], s[6], s[5], s[4], s[3], s[2], s[1], s[0])
 	ldr	r0, [r7, #44]
@@ -3173,12 +3173,12 @@ norx32_4_1_absorb_header:
 	sbcs	r4, r4
 	lsls	r6, r0, #3
 	movs	r0, #1
-	mov	r11, r0
+	mov	lr, r0
 	movs	r0, #0
+	mov	r11, r0
 	mov	r10, r0
 	mov	r9, r0
 	mov	r8, r0
-	mov	lr, r0
 	mov	r12, r0
 	str	r0, [sp, #4]
 	str	r0, [sp]
@@ -3201,13 +3201,13 @@ norx32_4_1_absorb_header:
 	str	r0, [sp]
 	mov	r0, r12
 	str	r0, [sp, #4]
-	mov	r12, lr
-	mov	lr, r8
+	mov	r12, r8
 	mov	r8, r9
 	mov	r9, r10
 	mov	r10, r11
+	mov	r11, lr
 	movs	r0, #0
-	mov	r11, r0
+	mov	lr, r0
 	subs	r6, #32
 	b	.Lnorx32_4_1_absorb_header_shl14
 .Lnorx32_4_1_absorb_header_shf13:
@@ -3245,16 +3245,10 @@ norx32_4_1_absorb_header:
 	str	r0, [sp, #4]
 	mov	r0, r12
 	lsls	r0, r6
-	mov	r7, lr
-	lsrs	r7, r1
-	orrs	r0, r7
-	mov	r12, r0
-	mov	r0, lr
-	lsls	r0, r6
 	mov	r7, r8
 	lsrs	r7, r1
 	orrs	r0, r7
-	mov	lr, r0
+	mov	r12, r0
 	mov	r0, r8
 	lsls	r0, r6
 	mov	r7, r9
@@ -3267,23 +3261,29 @@ norx32_4_1_absorb_header:
 	lsrs	r7, r1
 	orrs	r0, r7
 	mov	r9, r0
-	mov	r0, r11
+	mov	r0, r10
+	lsls	r0, r6
+	mov	r7, r11
+	lsrs	r7, r1
+	orrs	r0, r7
+	mov	r10, r0
+	mov	r0, lr
 	lsrs	r0, r1
-	mov	r1, r10
+	mov	r1, r11
 	lsls	r1, r6
 	orrs	r1, r0
-	mov	r10, r1
-	mov	r0, r11
+	mov	r11, r1
+	mov	r0, lr
 	lsls	r0, r6
-	mov	r11, r0
+	mov	lr, r0
 	b	.Lnorx32_4_1_absorb_header_she15
 .Lnorx32_4_1_absorb_header_shz12:
 	movs	r0, #0
+	mov	lr, r0
 	mov	r11, r0
 	mov	r10, r0
 	mov	r9, r0
 	mov	r8, r0
-	mov	lr, r0
 	mov	r12, r0
 	str	r0, [sp, #4]
 	str	r0, [sp]
@@ -3359,7 +3359,7 @@ norx32_4_1_absorb_header:
 	ldr	r0, [sp, #80]
 	eors	r2, r0
 	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	mov	r0, lr
+	mov	r0, r8
 	ands	r0, r4
 	@ norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
 	eors	r2, r0
@@ -3367,7 +3367,7 @@ norx32_4_1_absorb_header:
 	ldr	r0, [sp, #88]
 	eors	r3, r0
 	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	mov	r0, r8
+	mov	r0, r9
 	ands	r0, r4
 	@ norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
 	eors	r3, r0
@@ -3375,7 +3375,7 @@ norx32_4_1_absorb_header:
 	ldr	r0, [sp, #96]
 	eors	r5, r0
 	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	mov	r0, r9
+	mov	r0, r10
 	ands	r0, r4
 	@ norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
 	eors	r5, r0
@@ -3383,12 +3383,12 @@ norx32_4_1_absorb_header:
 	ldr	r0, [sp, #104]
 	eors	r6, r0
 	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	mov	r0, r10
+	mov	r0, r11
 	ands	r0, r4
 	@ norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
 	eors	r6, r0
 	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	mov	r0, r11
+	mov	r0, lr
 	ands	r0, r4
 	@ norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
 	ldr	r4, [sp, #120]
@@ -3428,31 +3428,21 @@ norx32_4_1_absorb_header:
 .Lnorx32_4_1_absorb_header_else1:
 .Lnorx32_4_1_absorb_header_endif2:
 	add	sp, #184
-	pop	{r4, r5, r6, r7}
-	mov	r8, r4
-	mov	r9, r5
-	mov	r10, r6
-	mov	r11, r7
-	pop	{r4, r5, r6, r7, pc}
+	pop	{pc}
 	.ltorg
 	.size norx32_4_1_absorb_header, .-norx32_4_1_absorb_header
 
 
 @ --- norx32_4_1_finalize: norx32_4_1.finalize
-@     frame 68 bytes (60 spill slots, 17 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 1644 bytes of code and literals
+@     frame 68 bytes (60 spill slots, 17 on the stack; locals 0), saves nothing
+@     estimated 1624 bytes of code and literals
 	.section .text.norx32_4_1_finalize,"ax",%progbits
 	.global norx32_4_1_finalize
 	.type norx32_4_1_finalize, %function
 	.thumb_func
 	.balign 4
 norx32_4_1_finalize:
-	push	{r4, r5, r6, r7, lr}
-	mov	r4, r8
-	mov	r5, r9
-	mov	r6, r10
-	mov	r7, r11
-	push	{r4, r5, r6, r7}
+	push	{lr}
 	sub	sp, #68
 	str	r0, [sp, #44]
 	@ norx32_4_1.ae:110: s[15] = s[15] ^ final_tag
@@ -3470,7 +3460,7 @@ norx32_4_1_finalize:
 	str	r3, [r0, #60]
 	@ norx_f.ae:72: @unroll(unroll)
 	ldr	r7, [r0]
-	mov	r8, r7
+	mov	r9, r7
 	ldr	r7, [r0, #4]
 	str	r7, [sp, #4]
 	ldr	r7, [r0, #8]
@@ -3486,24 +3476,24 @@ norx32_4_1_finalize:
 	ldr	r7, [r0, #36]
 	str	r7, [sp]
 	ldr	r7, [r0, #40]
-	mov	r10, r7
+	mov	r11, r7
 	ldr	r7, [r0, #44]
-	mov	r9, r7
+	mov	r10, r7
 	ldr	r3, [r0, #48]
 	ldr	r7, [r0, #52]
 	str	r7, [sp, #20]
 	ldr	r7, [r0, #56]
 	str	r7, [sp, #36]
 	ldr	r7, [r0, #60]
-	mov	lr, r7
+	mov	r8, r7
 	str	r2, [sp, #64]
 	movs	r0, #0
 	str	r0, [sp, #40]
 .Lnorx32_4_1_finalize_loop1:
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r7, r8
+	mov	r7, r9
 	eors	r7, r1
-	mov	r0, r8
+	mov	r0, r9
 	ands	r0, r1
 	lsls	r2, r0, #1
 	eors	r7, r2
@@ -3527,15 +3517,15 @@ norx32_4_1_finalize:
 	ands	r7, r1
 	lsls	r6, r7, #1
 	eors	r0, r6
-	mov	r8, r0
+	mov	r9, r0
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r3, r0
 	movs	r6, #16
 	rors	r3, r6
-	mov	r11, r3
+	mov	lr, r3
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r3, r2
-	mov	r0, r11
+	mov	r0, lr
 	eors	r3, r0
 	ands	r2, r0
 	lsls	r2, r2, #1
@@ -3605,9 +3595,9 @@ norx32_4_1_finalize:
 	movs	r1, #8
 	rors	r3, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r2, r10
+	mov	r2, r11
 	eors	r2, r3
-	mov	r1, r10
+	mov	r1, r11
 	ands	r1, r3
 	lsls	r1, r1, #1
 	eors	r2, r1
@@ -3621,7 +3611,7 @@ norx32_4_1_finalize:
 	ands	r0, r4
 	lsls	r0, r0, #1
 	eors	r1, r0
-	mov	r10, r1
+	mov	r11, r1
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r3, r1
 	rors	r3, r6
@@ -3646,20 +3636,20 @@ norx32_4_1_finalize:
 	lsls	r1, r2, #1
 	eors	r7, r1
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r0, lr
+	mov	r0, r8
 	eors	r0, r7
 	movs	r1, #8
 	rors	r0, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r2, r9
+	mov	r2, r10
 	eors	r2, r0
-	mov	r1, r9
+	mov	r1, r10
 	ands	r1, r0
 	lsls	r1, r1, #1
 	eors	r2, r1
 	@ norx_f.ae:31: b = (b ^ c) >>> r1
 	mov	r6, r12
-	mov	r12, r10
+	mov	r12, r11
 	eors	r6, r2
 	movs	r1, #11
 	rors	r6, r1
@@ -3686,9 +3676,9 @@ norx32_4_1_finalize:
 	movs	r6, #31
 	rors	r1, r6
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r6, r8
+	mov	r6, r9
 	eors	r6, r5
-	mov	r2, r8
+	mov	r2, r9
 	ands	r2, r5
 	lsls	r2, r2, #1
 	eors	r6, r2
@@ -3712,12 +3702,12 @@ norx32_4_1_finalize:
 	ands	r6, r5
 	lsls	r6, r6, #1
 	eors	r3, r6
-	mov	r8, r3
+	mov	r9, r3
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r0, r3
 	movs	r6, #16
 	rors	r0, r6
-	mov	lr, r0
+	mov	r8, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r6, r2
 	mov	r3, r0
@@ -3725,7 +3715,7 @@ norx32_4_1_finalize:
 	ands	r2, r3
 	lsls	r2, r2, #1
 	eors	r6, r2
-	mov	r10, r6
+	mov	r11, r6
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
 	eors	r5, r6
 	movs	r6, #31
@@ -3739,7 +3729,7 @@ norx32_4_1_finalize:
 	lsls	r0, r0, #1
 	eors	r6, r0
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r5, r11
+	mov	r5, lr
 	eors	r5, r6
 	movs	r0, #8
 	rors	r5, r0
@@ -3764,7 +3754,7 @@ norx32_4_1_finalize:
 	eors	r5, r6
 	movs	r2, #16
 	rors	r5, r2
-	mov	r11, r5
+	mov	lr, r5
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r2, r3
 	mov	r0, r5
@@ -3772,7 +3762,7 @@ norx32_4_1_finalize:
 	ands	r3, r0
 	lsls	r3, r3, #1
 	eors	r2, r3
-	mov	r9, r2
+	mov	r10, r2
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
 	eors	r4, r2
 	movs	r2, #31
@@ -3876,7 +3866,7 @@ norx32_4_1_finalize:
 	ldr	r4, [sp, #24]
 	ldr	r6, [sp]
 	str	r3, [sp]
-	mov	r3, r11
+	mov	r3, lr
 	str	r7, [sp, #20]
 	str	r2, [sp, #36]
 	ldr	r0, [sp, #40]
@@ -3888,7 +3878,7 @@ norx32_4_1_finalize:
 .Lnorx32_4_1_finalize_far1:
 .Lnorx32_4_1_finalize_done2:
 	@ norx_f.ae:77: s[0] = s0
-	mov	r2, r8
+	mov	r2, r9
 	ldr	r7, [sp, #44]
 	str	r2, [r7]
 	@ norx_f.ae:78: s[1] = s1
@@ -3915,10 +3905,10 @@ norx32_4_1_finalize:
 	ldr	r1, [sp]
 	str	r1, [r7, #36]
 	@ norx_f.ae:87: s[10] = s10
-	mov	r1, r10
+	mov	r1, r11
 	str	r1, [r7, #40]
 	@ norx_f.ae:88: s[11] = s11
-	mov	r1, r9
+	mov	r1, r10
 	str	r1, [r7, #44]
 	@ norx_f.ae:89: s[12] = s12
 	str	r3, [r7, #48]
@@ -3929,7 +3919,7 @@ norx32_4_1_finalize:
 	ldr	r1, [sp, #36]
 	str	r1, [r7, #56]
 	@ norx_f.ae:92: s[15] = s15
-	mov	r1, lr
+	mov	r1, r8
 	str	r1, [r7, #60]
 	@ norx32_4_1.ae:88: s[12 + i] = s[12 + i] ^ k[32 * i + 31 : 32 * i]
 	ldr	r0, [sp, #60]
@@ -3949,10 +3939,10 @@ norx32_4_1_finalize:
 	str	r1, [r7, #60]
 	@ norx_f.ae:72: @unroll(unroll)
 	ldr	r0, [r7]
-	mov	r9, r0
+	mov	r10, r0
 	mov	r5, r7
 	ldr	r1, [r5, #4]
-	mov	r8, r1
+	mov	r9, r1
 	ldr	r1, [r5, #8]
 	str	r1, [sp, #8]
 	ldr	r1, [r5, #12]
@@ -3966,23 +3956,23 @@ norx32_4_1_finalize:
 	ldr	r0, [r5, #36]
 	str	r0, [sp, #4]
 	ldr	r0, [r5, #40]
-	mov	r11, r0
+	mov	lr, r0
 	ldr	r0, [r5, #44]
-	mov	r10, r0
+	mov	r11, r0
 	ldr	r2, [r5, #48]
 	ldr	r0, [r5, #52]
 	str	r0, [sp, #20]
 	ldr	r0, [r5, #56]
 	str	r0, [sp, #32]
 	ldr	r0, [r5, #60]
-	mov	lr, r0
+	mov	r8, r0
 	movs	r0, #0
 	str	r0, [sp, #36]
 .Lnorx32_4_1_finalize_loop3:
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r7, r9
+	mov	r7, r10
 	eors	r7, r6
-	mov	r0, r9
+	mov	r0, r10
 	ands	r0, r6
 	lsls	r5, r0, #1
 	eors	r7, r5
@@ -4006,7 +3996,7 @@ norx32_4_1_finalize:
 	ands	r7, r6
 	lsls	r5, r7, #1
 	eors	r3, r5
-	mov	r9, r3
+	mov	r10, r3
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r2, r3
 	movs	r5, #16
@@ -4026,9 +4016,9 @@ norx32_4_1_finalize:
 	rors	r6, r2
 	str	r6, [sp, #12]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r6, r8
+	mov	r6, r9
 	eors	r6, r4
-	mov	r0, r8
+	mov	r0, r9
 	ands	r0, r4
 	lsls	r0, r0, #1
 	eors	r6, r0
@@ -4054,7 +4044,7 @@ norx32_4_1_finalize:
 	ands	r6, r4
 	lsls	r5, r6, #1
 	eors	r0, r5
-	mov	r8, r0
+	mov	r9, r0
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r3, r0
 	movs	r6, #16
@@ -4085,9 +4075,9 @@ norx32_4_1_finalize:
 	movs	r5, #8
 	rors	r3, r5
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r2, r11
+	mov	r2, lr
 	eors	r2, r3
-	mov	r0, r11
+	mov	r0, lr
 	ands	r0, r3
 	lsls	r0, r0, #1
 	eors	r2, r0
@@ -4101,7 +4091,7 @@ norx32_4_1_finalize:
 	ands	r6, r1
 	lsls	r5, r6, #1
 	eors	r0, r5
-	mov	r11, r0
+	mov	lr, r0
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r3, r0
 	movs	r6, #16
@@ -4128,20 +4118,20 @@ norx32_4_1_finalize:
 	lsls	r0, r3, #1
 	eors	r7, r0
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r5, lr
+	mov	r5, r8
 	eors	r5, r7
 	movs	r0, #8
 	rors	r5, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r3, r10
+	mov	r3, r11
 	eors	r3, r5
-	mov	r0, r10
+	mov	r0, r11
 	ands	r0, r5
 	lsls	r0, r0, #1
 	eors	r3, r0
 	@ norx_f.ae:31: b = (b ^ c) >>> r1
 	mov	r6, r12
-	mov	r12, r11
+	mov	r12, lr
 	eors	r6, r3
 	movs	r0, #11
 	rors	r6, r0
@@ -4167,9 +4157,9 @@ norx32_4_1_finalize:
 	movs	r3, #31
 	rors	r6, r3
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r3, r9
+	mov	r3, r10
 	eors	r3, r4
-	mov	r7, r9
+	mov	r7, r10
 	ands	r7, r4
 	lsls	r7, r7, #1
 	eors	r3, r7
@@ -4193,12 +4183,12 @@ norx32_4_1_finalize:
 	ands	r3, r4
 	lsls	r3, r3, #1
 	eors	r2, r3
-	mov	r9, r2
+	mov	r10, r2
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r5, r2
 	movs	r3, #16
 	rors	r5, r3
-	mov	lr, r5
+	mov	r8, r5
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r3, r7
 	mov	r2, r5
@@ -4206,16 +4196,16 @@ norx32_4_1_finalize:
 	ands	r7, r2
 	lsls	r7, r7, #1
 	eors	r3, r7
-	mov	r11, r3
+	mov	lr, r3
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
 	eors	r4, r3
 	movs	r2, #31
 	rors	r4, r2
 	str	r4, [sp, #40]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r5, r8
+	mov	r5, r9
 	eors	r5, r1
-	mov	r4, r8
+	mov	r4, r9
 	ands	r4, r1
 	lsls	r4, r4, #1
 	eors	r5, r4
@@ -4240,7 +4230,7 @@ norx32_4_1_finalize:
 	ands	r5, r1
 	lsls	r5, r5, #1
 	eors	r0, r5
-	mov	r8, r0
+	mov	r9, r0
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r2, r0
 	movs	r0, #16
@@ -4251,7 +4241,7 @@ norx32_4_1_finalize:
 	ands	r4, r2
 	lsls	r0, r4, #1
 	eors	r5, r0
-	mov	r10, r5
+	mov	r11, r5
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
 	eors	r1, r5
 	movs	r4, #31
@@ -4365,11 +4355,11 @@ norx32_4_1_finalize:
 .Lnorx32_4_1_finalize_far2:
 .Lnorx32_4_1_finalize_done4:
 	@ norx_f.ae:77: s[0] = s0
-	mov	r5, r9
+	mov	r5, r10
 	ldr	r7, [sp, #44]
 	str	r5, [r7]
 	@ norx_f.ae:78: s[1] = s1
-	mov	r5, r8
+	mov	r5, r9
 	str	r5, [r7, #4]
 	@ norx_f.ae:79: s[2] = s2
 	ldr	r5, [sp, #8]
@@ -4392,10 +4382,10 @@ norx32_4_1_finalize:
 	ldr	r1, [sp, #4]
 	str	r1, [r7, #36]
 	@ norx_f.ae:87: s[10] = s10
-	mov	r1, r11
+	mov	r1, lr
 	str	r1, [r7, #40]
 	@ norx_f.ae:88: s[11] = s11
-	mov	r1, r10
+	mov	r1, r11
 	str	r1, [r7, #44]
 	@ norx_f.ae:89: s[12] = s12
 	str	r2, [r7, #48]
@@ -4406,7 +4396,7 @@ norx32_4_1_finalize:
 	ldr	r1, [sp, #32]
 	str	r1, [r7, #56]
 	@ norx_f.ae:92: s[15] = s15
-	mov	r1, lr
+	mov	r1, r8
 	str	r1, [r7, #60]
 	@ norx32_4_1.ae:88: s[12 + i] = s[12 + i] ^ k[32 * i + 31 : 32 * i]
 	ldr	r0, [sp, #60]
@@ -4435,31 +4425,21 @@ norx32_4_1_finalize:
 	str	r3, [r5, #8]
 	str	r1, [r5, #12]
 	add	sp, #68
-	pop	{r4, r5, r6, r7}
-	mov	r8, r4
-	mov	r9, r5
-	mov	r10, r6
-	mov	r11, r7
-	pop	{r4, r5, r6, r7, pc}
+	pop	{pc}
 	.ltorg
 	.size norx32_4_1_finalize, .-norx32_4_1_finalize
 
 
 @ --- norx32_4_1_initialize: norx32_4_1.initialize
-@     frame 80 bytes (31 spill slots, 16 on the stack; locals 16), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 984 bytes of code and literals
+@     frame 80 bytes (31 spill slots, 16 on the stack; locals 16), saves nothing
+@     estimated 964 bytes of code and literals
 	.section .text.norx32_4_1_initialize,"ax",%progbits
 	.global norx32_4_1_initialize
 	.type norx32_4_1_initialize, %function
 	.thumb_func
 	.balign 4
 norx32_4_1_initialize:
-	push	{r4, r5, r6, r7, lr}
-	mov	r4, r8
-	mov	r5, r9
-	mov	r6, r10
-	mov	r7, r11
-	push	{r4, r5, r6, r7}
+	push	{lr}
 	sub	sp, #80
 	str	r0, [sp, #44]
 	ldr	r0, [r1]
@@ -4540,9 +4520,9 @@ norx32_4_1_initialize:
 	str	r1, [r3, #60]
 	@ norx_f.ae:72: @unroll(unroll)
 	ldr	r0, [r3]
-	mov	r9, r0
+	mov	r10, r0
 	ldr	r1, [r3, #4]
-	mov	r8, r1
+	mov	r9, r1
 	ldr	r1, [r3, #8]
 	str	r1, [sp, #8]
 	ldr	r1, [r3, #12]
@@ -4557,23 +4537,23 @@ norx32_4_1_initialize:
 	ldr	r0, [r5, #36]
 	str	r0, [sp, #4]
 	ldr	r0, [r5, #40]
-	mov	r11, r0
+	mov	lr, r0
 	ldr	r0, [r5, #44]
-	mov	r10, r0
+	mov	r11, r0
 	ldr	r2, [r5, #48]
 	ldr	r0, [r5, #52]
 	str	r0, [sp, #20]
 	ldr	r0, [r5, #56]
 	str	r0, [sp, #32]
 	ldr	r0, [r5, #60]
-	mov	lr, r0
+	mov	r8, r0
 	movs	r0, #0
 	str	r0, [sp, #36]
 .Lnorx32_4_1_initialize_loop5:
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r7, r9
+	mov	r7, r10
 	eors	r7, r6
-	mov	r0, r9
+	mov	r0, r10
 	ands	r0, r6
 	lsls	r5, r0, #1
 	eors	r7, r5
@@ -4597,7 +4577,7 @@ norx32_4_1_initialize:
 	ands	r7, r6
 	lsls	r5, r7, #1
 	eors	r3, r5
-	mov	r9, r3
+	mov	r10, r3
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r2, r3
 	movs	r5, #16
@@ -4617,9 +4597,9 @@ norx32_4_1_initialize:
 	rors	r6, r2
 	str	r6, [sp, #12]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r6, r8
+	mov	r6, r9
 	eors	r6, r4
-	mov	r0, r8
+	mov	r0, r9
 	ands	r0, r4
 	lsls	r0, r0, #1
 	eors	r6, r0
@@ -4645,7 +4625,7 @@ norx32_4_1_initialize:
 	ands	r6, r4
 	lsls	r5, r6, #1
 	eors	r0, r5
-	mov	r8, r0
+	mov	r9, r0
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r3, r0
 	movs	r6, #16
@@ -4676,9 +4656,9 @@ norx32_4_1_initialize:
 	movs	r5, #8
 	rors	r3, r5
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r2, r11
+	mov	r2, lr
 	eors	r2, r3
-	mov	r0, r11
+	mov	r0, lr
 	ands	r0, r3
 	lsls	r0, r0, #1
 	eors	r2, r0
@@ -4692,7 +4672,7 @@ norx32_4_1_initialize:
 	ands	r6, r1
 	lsls	r5, r6, #1
 	eors	r0, r5
-	mov	r11, r0
+	mov	lr, r0
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r3, r0
 	movs	r6, #16
@@ -4719,20 +4699,20 @@ norx32_4_1_initialize:
 	lsls	r0, r3, #1
 	eors	r7, r0
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r5, lr
+	mov	r5, r8
 	eors	r5, r7
 	movs	r0, #8
 	rors	r5, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r3, r10
+	mov	r3, r11
 	eors	r3, r5
-	mov	r0, r10
+	mov	r0, r11
 	ands	r0, r5
 	lsls	r0, r0, #1
 	eors	r3, r0
 	@ norx_f.ae:31: b = (b ^ c) >>> r1
 	mov	r6, r12
-	mov	r12, r11
+	mov	r12, lr
 	eors	r6, r3
 	movs	r0, #11
 	rors	r6, r0
@@ -4758,9 +4738,9 @@ norx32_4_1_initialize:
 	movs	r3, #31
 	rors	r6, r3
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r3, r9
+	mov	r3, r10
 	eors	r3, r4
-	mov	r7, r9
+	mov	r7, r10
 	ands	r7, r4
 	lsls	r7, r7, #1
 	eors	r3, r7
@@ -4784,12 +4764,12 @@ norx32_4_1_initialize:
 	ands	r3, r4
 	lsls	r3, r3, #1
 	eors	r2, r3
-	mov	r9, r2
+	mov	r10, r2
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r5, r2
 	movs	r3, #16
 	rors	r5, r3
-	mov	lr, r5
+	mov	r8, r5
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r3, r7
 	mov	r2, r5
@@ -4797,16 +4777,16 @@ norx32_4_1_initialize:
 	ands	r7, r2
 	lsls	r7, r7, #1
 	eors	r3, r7
-	mov	r11, r3
+	mov	lr, r3
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
 	eors	r4, r3
 	movs	r2, #31
 	rors	r4, r2
 	str	r4, [sp, #40]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r5, r8
+	mov	r5, r9
 	eors	r5, r1
-	mov	r4, r8
+	mov	r4, r9
 	ands	r4, r1
 	lsls	r4, r4, #1
 	eors	r5, r4
@@ -4831,7 +4811,7 @@ norx32_4_1_initialize:
 	ands	r5, r1
 	lsls	r5, r5, #1
 	eors	r0, r5
-	mov	r8, r0
+	mov	r9, r0
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r2, r0
 	movs	r0, #16
@@ -4842,7 +4822,7 @@ norx32_4_1_initialize:
 	ands	r4, r2
 	lsls	r0, r4, #1
 	eors	r5, r0
-	mov	r10, r5
+	mov	r11, r5
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
 	eors	r1, r5
 	movs	r4, #31
@@ -4956,11 +4936,11 @@ norx32_4_1_initialize:
 .Lnorx32_4_1_initialize_far1:
 .Lnorx32_4_1_initialize_done6:
 	@ norx_f.ae:77: s[0] = s0
-	mov	r5, r9
+	mov	r5, r10
 	ldr	r7, [sp, #44]
 	str	r5, [r7]
 	@ norx_f.ae:78: s[1] = s1
-	mov	r5, r8
+	mov	r5, r9
 	str	r5, [r7, #4]
 	@ norx_f.ae:79: s[2] = s2
 	ldr	r5, [sp, #8]
@@ -4983,10 +4963,10 @@ norx32_4_1_initialize:
 	ldr	r1, [sp, #4]
 	str	r1, [r7, #36]
 	@ norx_f.ae:87: s[10] = s10
-	mov	r1, r11
+	mov	r1, lr
 	str	r1, [r7, #40]
 	@ norx_f.ae:88: s[11] = s11
-	mov	r1, r10
+	mov	r1, r11
 	str	r1, [r7, #44]
 	@ norx_f.ae:89: s[12] = s12
 	str	r2, [r7, #48]
@@ -4997,7 +4977,7 @@ norx32_4_1_initialize:
 	ldr	r1, [sp, #32]
 	str	r1, [r7, #56]
 	@ norx_f.ae:92: s[15] = s15
-	mov	r1, lr
+	mov	r1, r8
 	str	r1, [r7, #60]
 	@ norx32_4_1.ae:88: s[12 + i] = s[12 + i] ^ k[32 * i + 31 : 32 * i]
 	ldr	r0, [sp, #60]
@@ -5016,12 +4996,7 @@ norx32_4_1_initialize:
 	eors	r1, r0
 	str	r1, [r7, #60]
 	add	sp, #80
-	pop	{r4, r5, r6, r7}
-	mov	r8, r4
-	mov	r9, r5
-	mov	r10, r6
-	mov	r11, r7
-	pop	{r4, r5, r6, r7, pc}
+	pop	{pc}
 	.ltorg
 	.ltorg
 	.size norx32_4_1_initialize, .-norx32_4_1_initialize

@@ -292,8 +292,8 @@ romulus_n_key_setup:
 
 
 @ --- romulus_n_encrypt_with: romulus_n.encrypt_with
-@     frame 400 bytes (19 spill slots, 9 on the stack; locals 360), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 858 bytes of code and literals
+@     frame 400 bytes (22 spill slots, 9 on the stack; locals 360), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 854 bytes of code and literals
 	.section .text.romulus_n_encrypt_with,"ax",%progbits
 	.global romulus_n_encrypt_with
 	.type romulus_n_encrypt_with, %function
@@ -307,72 +307,70 @@ romulus_n_encrypt_with:
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
 	sub	sp, #400
-	mov	r6, r0
-	mov	r5, r3
-	ldr	r4, [sp, #436]
-	mov	r7, r1
+	str	r0, [sp, #4]
+	str	r3, [sp, #8]
 	@ romulus_n.ae:109: E.tk23_rows(load_be(nonce, 0, 16), r3, r23)
 	movs	r0, #3
-	tst	r7, r0
+	tst	r1, r0
 	beq	.Lromulus_n_encrypt_with_words2
 .Lromulus_n_encrypt_with_bytes1:
-	add	r2, sp, #360
-	movs	r1, #16
+	add	r3, sp, #360
+	movs	r2, #16
 .Lromulus_n_encrypt_with_cpy4:
-	subs	r1, #1
+	subs	r2, #1
 	bcc	.Lromulus_n_encrypt_with_cpyd3
-	ldrb	r0, [r7, r1]
-	strb	r0, [r2, r1]
+	ldrb	r0, [r1, r2]
+	strb	r0, [r3, r2]
 	b	.Lromulus_n_encrypt_with_cpy4
 .Lromulus_n_encrypt_with_cpyd3:
-	mov	r7, r2
+	mov	r1, r3
 .Lromulus_n_encrypt_with_words2:
-	ldr	r0, [r7, #12]
-	rev	r3, r0
-	ldm	r7!, {r0, r1, r2}
-	str	r3, [sp, #360]
-	rev	r2, r2
-	str	r2, [sp, #364]
-	rev	r1, r1
+	ldr	r0, [r1, #12]
+	rev	r4, r0
+	ldm	r1!, {r0, r2, r3}
+	str	r4, [sp, #360]
+	rev	r1, r3
+	str	r1, [sp, #364]
+	rev	r1, r2
 	str	r1, [sp, #368]
 	rev	r0, r0
 	str	r0, [sp, #372]
 	add	r2, sp, #40
 	add	r0, sp, #360
-	mov	r1, r6
+	ldr	r1, [sp, #4]
 	bl	romulus_n_E_tk23_rows
 	@ romulus_n.ae:110: s = absorb_ad(r3, r23, ad)
 	add	r1, sp, #40
 	add	r0, sp, #360
 	str	r0, [sp]
-	mov	r0, r6
-	mov	r2, r5
-	mov	r3, r4
+	ldr	r0, [sp, #4]
+	ldr	r2, [sp, #8]
+	ldr	r3, [sp, #436]
 	bl	romulus_n_absorb_ad
 	@ romulus_n.ae:113: if m == 0 {
-	ldr	r2, [sp, #444]
-	subs	r0, r2, #1
-	movs	r2, #0
-	adcs	r2, r2
+	ldr	r1, [sp, #444]
+	subs	r0, r1, #1
+	movs	r1, #0
+	adcs	r1, r1
 	movs	r0, #1
-	eors	r2, r0
+	eors	r1, r0
 	@ romulus_n.ae:110: s = absorb_ad(r3, r23, ad)
-	ldr	r6, [sp, #360]
-	ldr	r3, [sp, #364]
-	ldr	r1, [sp, #368]
-	ldr	r5, [sp, #372]
+	ldr	r4, [sp, #360]
+	ldr	r6, [sp, #364]
+	ldr	r5, [sp, #368]
+	ldr	r3, [sp, #372]
 	@ romulus_n.ae:113: if m == 0 {
-	cmp	r2, #0
+	cmp	r1, #0
 	beq	.Lromulus_n_encrypt_with_else5
 	@ romulus_n.ae:115: s = tbc_n(cnt, 0x15, r23, s)
 	movs	r0, #2
 	str	r0, [sp, #360]
 	movs	r0, #0
 	str	r0, [sp, #364]
-	str	r6, [sp, #368]
-	str	r3, [sp, #372]
-	str	r1, [sp, #376]
-	str	r5, [sp, #380]
+	str	r4, [sp, #368]
+	str	r6, [sp, #372]
+	str	r5, [sp, #376]
+	str	r3, [sp, #380]
 	add	r0, sp, #384
 	str	r0, [sp]
 	add	r2, sp, #40
@@ -380,58 +378,58 @@ romulus_n_encrypt_with:
 	movs	r1, #21
 	add	r3, sp, #368
 	bl	romulus_n_tbc_n
-	ldr	r6, [sp, #384]
-	ldr	r3, [sp, #388]
-	ldr	r1, [sp, #392]
-	ldr	r5, [sp, #396]
-	movs	r4, #2
-	movs	r2, #0
+	ldr	r4, [sp, #384]
+	ldr	r6, [sp, #388]
+	ldr	r5, [sp, #392]
+	ldr	r3, [sp, #396]
+	movs	r2, #2
+	movs	r1, #0
 	b	.Lromulus_n_encrypt_with_endif6
 .Lromulus_n_encrypt_with_else5:
-	movs	r4, #1
-	movs	r2, #0
+	movs	r2, #1
+	movs	r1, #0
 .Lromulus_n_encrypt_with_endif6:
 	@ romulus_n.ae:117: for i in 0..(m + 15) / 16 {
 	ldr	r0, [sp, #444]
 	adds	r0, #15
 	lsrs	r0, r0, #4
 	str	r0, [sp, #36]
-	mov	r9, r6
-	mov	r8, r5
-	str	r4, [sp, #12]
-	str	r2, [sp, #8]
-	movs	r2, #0
+	mov	r8, r4
+	mov	r9, r3
 	str	r2, [sp, #4]
-	cmp	r2, r0
+	str	r1, [sp, #8]
+	movs	r1, #0
+	str	r1, [sp, #12]
+	cmp	r1, r0
 	bcc	.Lromulus_n_encrypt_with_far1
 	b	.Lromulus_n_encrypt_with_done8
 .Lromulus_n_encrypt_with_far1:
 .Lromulus_n_encrypt_with_loop7:
 	@ romulus_n.ae:118: off = 16 * i
-	ldr	r2, [sp, #4]
-	lsls	r0, r2, #4
+	ldr	r1, [sp, #12]
+	lsls	r0, r1, #4
 	mov	r11, r0
 	@ romulus_n.ae:119: rest = m - off
-	ldr	r2, [sp, #444]
-	subs	r0, r2, r0
+	ldr	r1, [sp, #444]
+	subs	r0, r1, r0
 	mov	r10, r0
 	@ romulus_n.ae:120: count = if rest < 16 then rest else 16
 	cmp	r0, #16
-	movs	r4, #0
-	sbcs	r4, r4
-	mov	r2, r0
+	movs	r1, #0
+	sbcs	r1, r1
+	mov	r7, r0
 	movs	r0, #16
-	eors	r2, r0
-	ands	r2, r4
-	eors	r2, r0
+	eors	r7, r0
+	ands	r7, r1
+	eors	r7, r0
 	@ romulus_n.ae:121: mp = pad(load_be(msg, off, 16, count), count)
-	ldr	r4, [sp, #440]
+	ldr	r1, [sp, #440]
 	mov	r0, r11
-	adds	r5, r4, r0
-	cmp	r2, #16
+	adds	r2, r1, r0
+	cmp	r7, #16
 	bcc	.Lromulus_n_encrypt_with_bytes9
 	movs	r0, #3
-	tst	r5, r0
+	tst	r2, r0
 	beq	.Lromulus_n_encrypt_with_words10
 .Lromulus_n_encrypt_with_bytes9:
 	movs	r0, #0
@@ -439,313 +437,313 @@ romulus_n_encrypt_with:
 	str	r0, [sp, #364]
 	str	r0, [sp, #368]
 	str	r0, [sp, #372]
-	add	r6, sp, #360
-	mov	r4, r2
-	cmp	r4, #16
+	add	r3, sp, #360
+	mov	r1, r7
+	cmp	r1, #16
 	bcc	.Lromulus_n_encrypt_with_cnt12
-	movs	r4, #16
+	movs	r1, #16
 .Lromulus_n_encrypt_with_cnt12:
 .Lromulus_n_encrypt_with_cpy13:
-	subs	r4, #1
+	subs	r1, #1
 	bcc	.Lromulus_n_encrypt_with_cpyd11
-	ldrb	r0, [r5, r4]
-	strb	r0, [r6, r4]
+	ldrb	r0, [r2, r1]
+	strb	r0, [r3, r1]
 	b	.Lromulus_n_encrypt_with_cpy13
 .Lromulus_n_encrypt_with_cpyd11:
-	mov	r5, r6
+	mov	r2, r3
 .Lromulus_n_encrypt_with_words10:
-	ldr	r0, [r5]
+	ldr	r0, [r2]
 	rev	r0, r0
 	@ romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
-	cmp	r2, #16
-	movs	r4, #0
-	sbcs	r4, r4
-	mov	r6, r0
-	eors	r6, r0
-	ands	r6, r4
-	eors	r0, r6
+	cmp	r7, #16
+	movs	r1, #0
+	sbcs	r1, r1
+	mov	r3, r0
+	eors	r3, r0
+	ands	r3, r1
+	eors	r0, r3
 	str	r0, [sp, #24]
 	@ romulus_n.ae:39: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
-	mov	r0, r8
-	lsrs	r6, r0, #1
+	mov	r0, r9
+	lsrs	r3, r0, #1
 	ldr	r0, =0x7f7f7f7f
-	ands	r6, r0
-	mov	r0, r8
-	lsls	r7, r0, #7
-	eors	r7, r0
-	lsrs	r0, r1, #25
-	eors	r7, r0
+	ands	r3, r0
+	mov	r0, r9
+	lsls	r4, r0, #7
+	eors	r4, r0
+	lsrs	r0, r5, #25
+	eors	r4, r0
 	ldr	r0, =0x80808080
-	ands	r7, r0
-	eors	r6, r7
+	ands	r4, r0
+	eors	r3, r4
 	@ romulus_n.ae:122: store_be(ct, off, g(s) ^ mp, count)
 	ldr	r0, [sp, #24]
-	eors	r6, r0
-	rev	r0, r6
+	eors	r3, r0
+	rev	r0, r3
 	str	r0, [sp, #28]
 	@ romulus_n.ae:121: mp = pad(load_be(msg, off, 16, count), count)
-	ldr	r0, [r5, #4]
+	ldr	r0, [r2, #4]
 	rev	r0, r0
 	@ romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
-	mov	r6, r0
-	eors	r6, r0
-	ands	r6, r4
-	eors	r0, r6
+	mov	r3, r0
+	eors	r3, r0
+	ands	r3, r1
+	eors	r0, r3
 	str	r0, [sp, #20]
 	@ romulus_n.ae:39: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
-	lsrs	r6, r1, #1
-	mov	r0, r8
+	lsrs	r3, r5, #1
+	mov	r0, r9
 	lsls	r0, r0, #31
-	orrs	r6, r0
+	orrs	r3, r0
 	ldr	r0, =0x7f7f7f7f
-	ands	r6, r0
-	lsls	r7, r1, #7
-	eors	r7, r1
-	lsrs	r0, r3, #25
-	eors	r7, r0
+	ands	r3, r0
+	lsls	r4, r5, #7
+	eors	r4, r5
+	lsrs	r0, r6, #25
+	eors	r4, r0
 	ldr	r0, =0x80808080
-	ands	r7, r0
-	eors	r6, r7
+	ands	r4, r0
+	eors	r3, r4
 	@ romulus_n.ae:122: store_be(ct, off, g(s) ^ mp, count)
 	ldr	r0, [sp, #20]
-	eors	r6, r0
-	rev	r0, r6
+	eors	r3, r0
+	rev	r0, r3
 	str	r0, [sp, #16]
 	@ romulus_n.ae:121: mp = pad(load_be(msg, off, 16, count), count)
-	ldr	r0, [r5, #8]
-	rev	r0, r0
+	ldr	r0, [r2, #8]
+	rev	r3, r0
 	@ romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
-	mov	r6, r0
-	eors	r6, r0
-	ands	r6, r4
-	eors	r0, r6
-	str	r0, [sp, #32]
+	mov	r0, r3
+	eors	r0, r3
+	ands	r0, r1
+	eors	r3, r0
 	@ romulus_n.ae:39: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
-	lsrs	r6, r3, #1
-	lsls	r0, r1, #31
-	orrs	r6, r0
-	ldr	r0, =0x7f7f7f7f
-	ands	r6, r0
-	lsls	r7, r3, #7
-	eors	r7, r3
-	mov	r0, r9
-	lsrs	r0, r0, #25
-	eors	r7, r0
-	ldr	r0, =0x80808080
-	ands	r7, r0
-	eors	r6, r7
-	@ romulus_n.ae:122: store_be(ct, off, g(s) ^ mp, count)
-	ldr	r0, [sp, #32]
-	eors	r6, r0
-	rev	r6, r6
-	@ romulus_n.ae:121: mp = pad(load_be(msg, off, 16, count), count)
-	ldr	r0, [r5, #12]
-	rev	r7, r0
-	@ romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
-	mov	r0, r7
-	orrs	r0, r2
-	eors	r0, r7
-	ands	r0, r4
-	eors	r7, r0
-	@ romulus_n.ae:39: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
-	mov	r0, r9
-	lsrs	r4, r0, #1
-	lsls	r0, r3, #31
+	lsrs	r4, r6, #1
+	lsls	r0, r5, #31
 	orrs	r4, r0
 	ldr	r0, =0x7f7f7f7f
 	ands	r4, r0
-	mov	r0, r9
-	lsls	r5, r0, #7
-	eors	r5, r0
+	str	r4, [sp, #32]
+	lsls	r4, r6, #7
+	eors	r4, r6
+	mov	r0, r8
+	lsrs	r0, r0, #25
+	eors	r4, r0
 	ldr	r0, =0x80808080
-	ands	r5, r0
-	eors	r4, r5
+	ands	r4, r0
+	ldr	r0, [sp, #32]
+	eors	r0, r4
 	@ romulus_n.ae:122: store_be(ct, off, g(s) ^ mp, count)
-	eors	r4, r7
-	rev	r5, r4
-	ldr	r4, [sp, #448]
+	eors	r0, r3
+	rev	r0, r0
+	str	r0, [sp, #32]
+	@ romulus_n.ae:121: mp = pad(load_be(msg, off, 16, count), count)
+	ldr	r0, [r2, #12]
+	rev	r4, r0
+	@ romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
+	mov	r0, r4
+	orrs	r0, r7
+	eors	r0, r4
+	ands	r0, r1
+	eors	r4, r0
+	@ romulus_n.ae:39: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
+	mov	r0, r8
+	lsrs	r1, r0, #1
+	lsls	r0, r6, #31
+	orrs	r1, r0
+	ldr	r0, =0x7f7f7f7f
+	ands	r1, r0
+	mov	r0, r8
+	lsls	r2, r0, #7
+	eors	r2, r0
+	ldr	r0, =0x80808080
+	ands	r2, r0
+	eors	r1, r2
+	@ romulus_n.ae:122: store_be(ct, off, g(s) ^ mp, count)
+	eors	r1, r4
+	rev	r2, r1
+	ldr	r1, [sp, #448]
 	mov	r0, r11
-	adds	r4, r4, r0
-	cmp	r2, #16
+	adds	r1, r1, r0
+	cmp	r7, #16
 	bcc	.Lromulus_n_encrypt_with_bytes14
 	movs	r0, #3
-	tst	r4, r0
+	tst	r1, r0
 	bne	.Lromulus_n_encrypt_with_bytes14
 	ldr	r0, [sp, #28]
-	str	r0, [r4]
+	str	r0, [r1]
 	ldr	r0, [sp, #16]
-	str	r0, [r4, #4]
-	str	r6, [r4, #8]
-	str	r5, [r4, #12]
+	str	r0, [r1, #4]
+	ldr	r0, [sp, #32]
+	str	r0, [r1, #8]
+	str	r2, [r1, #12]
 	b	.Lromulus_n_encrypt_with_stored15
 .Lromulus_n_encrypt_with_bytes14:
 	ldr	r0, [sp, #28]
 	str	r0, [sp, #360]
 	ldr	r0, [sp, #16]
 	str	r0, [sp, #364]
-	str	r6, [sp, #368]
-	str	r5, [sp, #372]
-	add	r5, sp, #360
-	cmp	r2, #16
+	ldr	r0, [sp, #32]
+	str	r0, [sp, #368]
+	str	r2, [sp, #372]
+	add	r2, sp, #360
+	cmp	r7, #16
 	bcc	.Lromulus_n_encrypt_with_cnt16
-	movs	r2, #16
+	movs	r7, #16
 .Lromulus_n_encrypt_with_cnt16:
 .Lromulus_n_encrypt_with_cpy17:
-	subs	r2, #1
+	subs	r7, #1
 	bcc	.Lromulus_n_encrypt_with_stored15
-	ldrb	r0, [r5, r2]
-	strb	r0, [r4, r2]
+	ldrb	r0, [r2, r7]
+	strb	r0, [r1, r7]
 	b	.Lromulus_n_encrypt_with_cpy17
 .Lromulus_n_encrypt_with_stored15:
 	@ romulus_n.ae:125: d = if rest > 16 then 0x04 else if rest == 16 then 0x14 else 0x15 as u8
-	movs	r2, #16
-	cmp	r2, r10
-	movs	r2, #0
-	sbcs	r2, r2
-	mov	r4, r10
+	movs	r1, #16
+	cmp	r1, r10
+	movs	r1, #0
+	sbcs	r1, r1
+	mov	r2, r10
 	movs	r0, #16
-	eors	r4, r0
-	subs	r0, r4, #1
+	eors	r2, r0
+	subs	r0, r2, #1
 	movs	r0, #0
 	sbcs	r0, r0
 	lsls	r0, r0, #31
-	lsrs	r4, r0, #31
+	lsrs	r2, r0, #31
 	movs	r0, #21
-	eors	r4, r0
-	movs	r0, #4
-	eors	r0, r4
-	ands	r0, r2
-	mov	r2, r4
 	eors	r2, r0
+	movs	r0, #4
+	eors	r0, r2
+	ands	r0, r1
+	mov	r1, r2
+	eors	r1, r0
 	@ romulus_n.ae:44: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
 	ldr	r0, [sp, #8]
-	lsls	r5, r0, #1
-	ldr	r4, [sp, #12]
-	lsrs	r0, r4, #31
-	orrs	r5, r0
+	lsls	r2, r0, #1
+	ldr	r0, [sp, #4]
+	lsrs	r0, r0, #31
+	orrs	r2, r0
 	ldr	r0, [sp, #8]
 	lsrs	r0, r0, #23
-	rsbs	r0, r0, #0
-	movs	r4, #149
-	ands	r0, r4
-	ldr	r4, [sp, #12]
-	lsls	r4, r4, #1
-	eors	r4, r0
-	@ romulus_n.ae:123: s = s ^ mp
-	mov	r6, r8
-	ldr	r0, [sp, #24]
-	eors	r6, r0
-	ldr	r0, [sp, #20]
-	eors	r1, r0
-	ldr	r0, [sp, #32]
-	eors	r3, r0
-	mov	r0, r9
+	rsbs	r7, r0, #0
+	movs	r0, #149
+	ands	r7, r0
+	ldr	r0, [sp, #4]
+	lsls	r0, r0, #1
 	eors	r0, r7
+	str	r0, [sp, #4]
+	@ romulus_n.ae:123: s = s ^ mp
+	mov	r7, r9
+	ldr	r0, [sp, #24]
+	eors	r7, r0
+	ldr	r0, [sp, #20]
+	eors	r5, r0
+	eors	r6, r3
+	mov	r0, r8
+	eors	r0, r4
 	@ romulus_n.ae:126: s = tbc_n(cnt, d, r23, s)
 	str	r0, [sp, #368]
-	str	r3, [sp, #372]
-	str	r1, [sp, #376]
-	str	r6, [sp, #380]
+	str	r6, [sp, #372]
+	str	r5, [sp, #376]
+	str	r7, [sp, #380]
 	add	r0, sp, #384
 	str	r0, [sp]
-	str	r4, [sp, #360]
+	ldr	r0, [sp, #4]
+	str	r0, [sp, #360]
 	@ romulus_n.ae:44: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
-	lsls	r0, r5, #8
-	lsrs	r5, r0, #8
+	lsls	r0, r2, #8
+	lsrs	r0, r0, #8
+	str	r0, [sp, #8]
 	@ romulus_n.ae:126: s = tbc_n(cnt, d, r23, s)
-	str	r5, [sp, #364]
-	add	r6, sp, #40
+	str	r0, [sp, #364]
+	add	r2, sp, #40
 	add	r0, sp, #360
 	add	r3, sp, #368
-	mov	r1, r2
-	mov	r2, r6
 	bl	romulus_n_tbc_n
 	ldr	r0, [sp, #384]
-	mov	r9, r0
-	ldr	r3, [sp, #388]
-	ldr	r1, [sp, #392]
-	ldr	r0, [sp, #396]
 	mov	r8, r0
-	str	r4, [sp, #12]
-	str	r5, [sp, #8]
-	ldr	r2, [sp, #4]
-	adds	r2, #1
-	str	r2, [sp, #4]
+	ldr	r6, [sp, #388]
+	ldr	r5, [sp, #392]
+	ldr	r0, [sp, #396]
+	mov	r9, r0
+	ldr	r1, [sp, #12]
+	adds	r1, #1
+	str	r1, [sp, #12]
 	ldr	r0, [sp, #36]
-	cmp	r2, r0
+	cmp	r1, r0
 	bcs	.Lromulus_n_encrypt_with_far2
 	b	.Lromulus_n_encrypt_with_loop7
 .Lromulus_n_encrypt_with_far2:
 .Lromulus_n_encrypt_with_done8:
 	@ romulus_n.ae:39: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
-	mov	r7, r8
-	lsrs	r2, r7, #1
-	ldr	r5, =0x7f7f7f7f
-	ands	r2, r5
-	lsls	r6, r7, #7
-	eors	r6, r7
-	lsrs	r0, r1, #25
-	eors	r6, r0
-	ldr	r4, =0x80808080
-	ands	r6, r4
-	eors	r2, r6
-	@ romulus_n.ae:128: store_be(tag, 0, g(s))
-	rev	r0, r2
-	str	r0, [sp, #4]
-	@ romulus_n.ae:39: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
-	lsrs	r6, r1, #1
-	lsls	r0, r7, #31
-	orrs	r6, r0
-	ands	r6, r5
-	lsls	r2, r1, #7
-	eors	r2, r1
-	lsrs	r0, r3, #25
-	eors	r2, r0
-	ands	r2, r4
-	eors	r6, r2
-	@ romulus_n.ae:128: store_be(tag, 0, g(s))
-	rev	r2, r6
-	@ romulus_n.ae:39: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
-	lsrs	r6, r3, #1
-	lsls	r0, r1, #31
-	orrs	r6, r0
-	ands	r6, r5
-	lsls	r1, r3, #7
-	eors	r1, r3
 	mov	r7, r9
-	lsrs	r0, r7, #25
-	eors	r1, r0
+	lsrs	r1, r7, #1
+	ldr	r4, =0x7f7f7f7f
 	ands	r1, r4
-	eors	r6, r1
+	lsls	r2, r7, #7
+	eors	r2, r7
+	lsrs	r0, r5, #25
+	eors	r2, r0
+	ldr	r3, =0x80808080
+	ands	r2, r3
+	eors	r1, r2
 	@ romulus_n.ae:128: store_be(tag, 0, g(s))
-	rev	r1, r6
+	rev	r2, r1
 	@ romulus_n.ae:39: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
-	lsrs	r6, r7, #1
-	lsls	r0, r3, #31
-	orrs	r6, r0
-	ands	r6, r5
-	lsls	r3, r7, #7
-	eors	r7, r3
-	ands	r7, r4
-	eors	r6, r7
+	lsrs	r1, r5, #1
+	lsls	r0, r7, #31
+	orrs	r1, r0
+	ands	r1, r4
+	lsls	r7, r5, #7
+	eors	r7, r5
+	lsrs	r0, r6, #25
+	eors	r7, r0
+	ands	r7, r3
+	eors	r1, r7
 	@ romulus_n.ae:128: store_be(tag, 0, g(s))
-	rev	r4, r6
+	rev	r1, r1
+	@ romulus_n.ae:39: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
+	lsrs	r7, r6, #1
+	lsls	r0, r5, #31
+	orrs	r7, r0
+	ands	r7, r4
+	lsls	r5, r6, #7
+	eors	r5, r6
+	mov	r0, r8
+	lsrs	r0, r0, #25
+	eors	r5, r0
+	ands	r5, r3
+	eors	r7, r5
+	@ romulus_n.ae:128: store_be(tag, 0, g(s))
+	rev	r5, r7
+	@ romulus_n.ae:39: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
+	mov	r0, r8
+	lsrs	r7, r0, #1
+	lsls	r0, r6, #31
+	orrs	r7, r0
+	ands	r7, r4
+	mov	r0, r8
+	lsls	r4, r0, #7
+	eors	r0, r4
+	ands	r0, r3
+	eors	r7, r0
+	@ romulus_n.ae:128: store_be(tag, 0, g(s))
+	rev	r4, r7
 	ldr	r3, [sp, #456]
 	movs	r0, #3
 	tst	r3, r0
 	bne	.Lromulus_n_encrypt_with_bytes18
-	ldr	r0, [sp, #4]
-	str	r0, [r3]
-	str	r2, [r3, #4]
-	str	r1, [r3, #8]
+	str	r2, [r3]
+	str	r1, [r3, #4]
+	str	r5, [r3, #8]
 	str	r4, [r3, #12]
 	b	.Lromulus_n_encrypt_with_stored19
 	.ltorg
 .Lromulus_n_encrypt_with_bytes18:
-	ldr	r0, [sp, #4]
-	str	r0, [sp, #360]
-	str	r2, [sp, #364]
-	str	r1, [sp, #368]
+	str	r2, [sp, #360]
+	str	r1, [sp, #364]
+	str	r5, [sp, #368]
 	str	r4, [sp, #372]
 	add	r2, sp, #360
 	movs	r1, #16
@@ -768,8 +766,8 @@ romulus_n_encrypt_with:
 
 
 @ --- romulus_n_decrypt_with: romulus_n.decrypt_with
-@     frame 408 bytes (28 spill slots, 11 on the stack; locals 360), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 960 bytes of code and literals
+@     frame 408 bytes (30 spill slots, 11 on the stack; locals 360), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 956 bytes of code and literals
 	.section .text.romulus_n_decrypt_with,"ax",%progbits
 	.global romulus_n_decrypt_with
 	.type romulus_n_decrypt_with, %function
@@ -783,47 +781,45 @@ romulus_n_decrypt_with:
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
 	sub	sp, #408
-	mov	r6, r0
-	mov	r5, r3
-	ldr	r4, [sp, #444]
-	mov	r7, r1
+	str	r0, [sp, #4]
+	str	r3, [sp, #8]
 	@ romulus_n.ae:134: E.tk23_rows(load_be(nonce, 0, 16), r3, r23)
 	movs	r0, #3
-	tst	r7, r0
+	tst	r1, r0
 	beq	.Lromulus_n_decrypt_with_words2
 .Lromulus_n_decrypt_with_bytes1:
-	add	r2, sp, #368
-	movs	r1, #16
+	add	r3, sp, #368
+	movs	r2, #16
 .Lromulus_n_decrypt_with_cpy4:
-	subs	r1, #1
+	subs	r2, #1
 	bcc	.Lromulus_n_decrypt_with_cpyd3
-	ldrb	r0, [r7, r1]
-	strb	r0, [r2, r1]
+	ldrb	r0, [r1, r2]
+	strb	r0, [r3, r2]
 	b	.Lromulus_n_decrypt_with_cpy4
 .Lromulus_n_decrypt_with_cpyd3:
-	mov	r7, r2
+	mov	r1, r3
 .Lromulus_n_decrypt_with_words2:
-	ldr	r0, [r7, #12]
-	rev	r3, r0
-	ldm	r7!, {r0, r1, r2}
-	str	r3, [sp, #368]
-	rev	r2, r2
-	str	r2, [sp, #372]
-	rev	r1, r1
+	ldr	r0, [r1, #12]
+	rev	r4, r0
+	ldm	r1!, {r0, r2, r3}
+	str	r4, [sp, #368]
+	rev	r1, r3
+	str	r1, [sp, #372]
+	rev	r1, r2
 	str	r1, [sp, #376]
 	rev	r0, r0
 	str	r0, [sp, #380]
 	add	r2, sp, #48
 	add	r0, sp, #368
-	mov	r1, r6
+	ldr	r1, [sp, #4]
 	bl	romulus_n_E_tk23_rows
 	@ romulus_n.ae:135: s = absorb_ad(r3, r23, ad)
 	add	r1, sp, #48
 	add	r0, sp, #368
 	str	r0, [sp]
-	mov	r0, r6
-	mov	r2, r5
-	mov	r3, r4
+	ldr	r0, [sp, #4]
+	ldr	r2, [sp, #8]
+	ldr	r3, [sp, #444]
 	bl	romulus_n_absorb_ad
 	@ romulus_n.ae:138: if m == 0 {
 	ldr	r1, [sp, #452]
@@ -835,8 +831,8 @@ romulus_n_decrypt_with:
 	@ romulus_n.ae:135: s = absorb_ad(r3, r23, ad)
 	ldr	r6, [sp, #368]
 	ldr	r5, [sp, #372]
-	ldr	r3, [sp, #376]
-	ldr	r2, [sp, #380]
+	ldr	r4, [sp, #376]
+	ldr	r3, [sp, #380]
 	@ romulus_n.ae:138: if m == 0 {
 	cmp	r1, #0
 	beq	.Lromulus_n_decrypt_with_else5
@@ -847,8 +843,8 @@ romulus_n_decrypt_with:
 	str	r0, [sp, #372]
 	str	r6, [sp, #376]
 	str	r5, [sp, #380]
-	str	r3, [sp, #384]
-	str	r2, [sp, #388]
+	str	r4, [sp, #384]
+	str	r3, [sp, #388]
 	add	r0, sp, #392
 	str	r0, [sp]
 	add	r2, sp, #48
@@ -858,13 +854,13 @@ romulus_n_decrypt_with:
 	bl	romulus_n_tbc_n
 	ldr	r6, [sp, #392]
 	ldr	r5, [sp, #396]
-	ldr	r3, [sp, #400]
-	ldr	r2, [sp, #404]
-	movs	r4, #2
+	ldr	r4, [sp, #400]
+	ldr	r3, [sp, #404]
+	movs	r2, #2
 	movs	r1, #0
 	b	.Lromulus_n_decrypt_with_endif6
 .Lromulus_n_decrypt_with_else5:
-	movs	r4, #1
+	movs	r2, #1
 	movs	r1, #0
 .Lromulus_n_decrypt_with_endif6:
 	@ romulus_n.ae:142: for i in 0..(m + 15) / 16 {
@@ -872,21 +868,21 @@ romulus_n_decrypt_with:
 	adds	r0, #15
 	lsrs	r0, r0, #4
 	str	r0, [sp, #44]
-	str	r6, [sp, #4]
+	str	r6, [sp, #12]
 	mov	r11, r5
-	str	r3, [sp, #8]
-	mov	r8, r2
-	str	r4, [sp, #20]
-	str	r1, [sp, #16]
+	str	r4, [sp, #16]
+	mov	r8, r3
+	str	r2, [sp, #4]
+	str	r1, [sp, #8]
 	movs	r1, #0
-	str	r1, [sp, #12]
+	str	r1, [sp, #20]
 	cmp	r1, r0
 	bcc	.Lromulus_n_decrypt_with_far1
 	b	.Lromulus_n_decrypt_with_done8
 .Lromulus_n_decrypt_with_far1:
 .Lromulus_n_decrypt_with_loop7:
 	@ romulus_n.ae:39: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
-	ldr	r5, [sp, #4]
+	ldr	r5, [sp, #12]
 	lsrs	r4, r5, #1
 	mov	r6, r11
 	lsls	r0, r6, #31
@@ -900,7 +896,7 @@ romulus_n_decrypt_with:
 	eors	r4, r3
 	str	r4, [sp, #28]
 	lsrs	r4, r6, #1
-	ldr	r7, [sp, #8]
+	ldr	r7, [sp, #16]
 	lsls	r0, r7, #31
 	orrs	r4, r0
 	ands	r4, r2
@@ -932,7 +928,7 @@ romulus_n_decrypt_with:
 	mov	r2, r5
 	eors	r2, r6
 	@ romulus_n.ae:143: off = 16 * i
-	ldr	r1, [sp, #12]
+	ldr	r1, [sp, #20]
 	lsls	r0, r1, #4
 	mov	r10, r0
 	@ romulus_n.ae:144: rest = m - off
@@ -998,60 +994,60 @@ romulus_n_decrypt_with:
 	eors	r2, r1
 	str	r2, [sp, #24]
 	@ romulus_n.ae:54: return x & ~(~(0 as u128) >> (8 * n))
-	movs	r3, #0
-	mvns	r3, r3
-	mov	r1, r3
-	mov	r4, r3
-	mov	r5, r3
+	movs	r4, #0
+	mvns	r4, r4
+	mov	r1, r4
+	mov	r2, r4
+	mov	r5, r4
 	lsls	r6, r7, #3
 	cmp	r6, #128
 	bcs	.Lromulus_n_decrypt_with_shz14
 .Lromulus_n_decrypt_with_shl16:
 	cmp	r6, #32
 	bcc	.Lromulus_n_decrypt_with_shf15
-	mov	r1, r4
-	mov	r4, r5
-	mov	r5, r3
-	movs	r3, #0
+	mov	r1, r2
+	mov	r2, r5
+	mov	r5, r4
+	movs	r4, #0
 	subs	r6, #32
 	b	.Lromulus_n_decrypt_with_shl16
 .Lromulus_n_decrypt_with_shf15:
 	lsrs	r1, r6
-	movs	r2, #32
-	subs	r2, r2, r6
-	mov	r0, r4
-	lsls	r0, r2
+	movs	r3, #32
+	subs	r3, r3, r6
+	mov	r0, r2
+	lsls	r0, r3
 	orrs	r1, r0
-	lsrs	r4, r6
+	lsrs	r2, r6
 	mov	r0, r5
-	lsls	r0, r2
-	orrs	r4, r0
-	mov	r0, r3
-	lsls	r0, r2
+	lsls	r0, r3
+	orrs	r2, r0
+	mov	r0, r4
+	lsls	r0, r3
 	lsrs	r5, r6
 	orrs	r5, r0
-	lsrs	r3, r6
+	lsrs	r4, r6
 	b	.Lromulus_n_decrypt_with_she17
 .Lromulus_n_decrypt_with_shz14:
 	movs	r1, #0
-	movs	r4, #0
+	movs	r2, #0
 	movs	r5, #0
-	movs	r3, #0
+	movs	r4, #0
 .Lromulus_n_decrypt_with_she17:
-	ldr	r2, [sp, #24]
-	bics	r2, r3
-	@ romulus_n.ae:147: store_be(msg, off, p, count)
-	rev	r0, r2
-	str	r0, [sp, #28]
-	@ romulus_n.ae:54: return x & ~(~(0 as u128) >> (8 * n))
-	ldr	r3, [sp, #32]
-	bics	r3, r5
+	ldr	r3, [sp, #24]
+	bics	r3, r4
 	@ romulus_n.ae:147: store_be(msg, off, p, count)
 	rev	r0, r3
+	str	r0, [sp, #28]
+	@ romulus_n.ae:54: return x & ~(~(0 as u128) >> (8 * n))
+	ldr	r4, [sp, #32]
+	bics	r4, r5
+	@ romulus_n.ae:147: store_be(msg, off, p, count)
+	rev	r0, r4
 	str	r0, [sp, #24]
 	@ romulus_n.ae:54: return x & ~(~(0 as u128) >> (8 * n))
 	ldr	r5, [sp, #36]
-	bics	r5, r4
+	bics	r5, r2
 	@ romulus_n.ae:147: store_be(msg, off, p, count)
 	rev	r0, r5
 	str	r0, [sp, #32]
@@ -1059,7 +1055,7 @@ romulus_n_decrypt_with:
 	ldr	r6, [sp, #40]
 	bics	r6, r1
 	@ romulus_n.ae:147: store_be(msg, off, p, count)
-	rev	r4, r6
+	rev	r2, r6
 	ldr	r1, [sp, #464]
 	mov	r0, r10
 	adds	r1, r1, r0
@@ -1074,7 +1070,7 @@ romulus_n_decrypt_with:
 	str	r0, [r1, #4]
 	ldr	r0, [sp, #32]
 	str	r0, [r1, #8]
-	str	r4, [r1, #12]
+	str	r2, [r1, #12]
 	b	.Lromulus_n_decrypt_with_stored19
 	.ltorg
 .Lromulus_n_decrypt_with_bytes18:
@@ -1084,27 +1080,27 @@ romulus_n_decrypt_with:
 	str	r0, [sp, #372]
 	ldr	r0, [sp, #32]
 	str	r0, [sp, #376]
-	str	r4, [sp, #380]
+	str	r2, [sp, #380]
 	add	r0, sp, #368
 	mov	r10, r0
-	mov	r4, r7
-	cmp	r4, #16
+	mov	r2, r7
+	cmp	r2, #16
 	bcc	.Lromulus_n_decrypt_with_cnt20
-	movs	r4, #16
+	movs	r2, #16
 .Lromulus_n_decrypt_with_cnt20:
 .Lromulus_n_decrypt_with_cpy21:
-	subs	r4, #1
+	subs	r2, #1
 	bcc	.Lromulus_n_decrypt_with_stored19
 	mov	r0, r10
-	ldrb	r0, [r0, r4]
-	strb	r0, [r1, r4]
+	ldrb	r0, [r0, r2]
+	strb	r0, [r1, r2]
 	b	.Lromulus_n_decrypt_with_cpy21
 .Lromulus_n_decrypt_with_stored19:
 	@ romulus_n.ae:150: d = if rest > 16 then 0x04 else if rest == 16 then 0x14 else 0x15 as u8
 	movs	r1, #16
 	cmp	r1, r9
-	movs	r4, #0
-	sbcs	r4, r4
+	movs	r2, #0
+	sbcs	r2, r2
 	mov	r1, r9
 	movs	r0, #16
 	eors	r1, r0
@@ -1117,90 +1113,90 @@ romulus_n_decrypt_with:
 	eors	r0, r1
 	movs	r1, #4
 	eors	r1, r0
-	ands	r1, r4
+	ands	r1, r2
 	eors	r0, r1
-	mov	r10, r0
-	@ romulus_n.ae:44: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
-	ldr	r0, [sp, #16]
-	lsls	r0, r0, #1
-	ldr	r4, [sp, #20]
-	lsrs	r1, r4, #31
-	orrs	r0, r1
 	mov	r9, r0
-	ldr	r0, [sp, #16]
+	@ romulus_n.ae:44: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
+	ldr	r0, [sp, #8]
+	lsls	r1, r0, #1
+	ldr	r0, [sp, #4]
+	lsrs	r0, r0, #31
+	orrs	r1, r0
+	ldr	r0, [sp, #8]
 	lsrs	r0, r0, #23
-	rsbs	r0, r0, #0
-	movs	r1, #149
-	ands	r0, r1
-	lsls	r4, r4, #1
-	eors	r4, r0
+	rsbs	r2, r0, #0
+	movs	r0, #149
+	ands	r2, r0
+	ldr	r0, [sp, #4]
+	lsls	r0, r0, #1
+	eors	r0, r2
+	str	r0, [sp, #4]
 	@ romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
 	cmp	r7, #16
-	movs	r1, #0
-	sbcs	r1, r1
-	mov	r0, r2
-	eors	r0, r2
-	ands	r0, r1
-	eors	r2, r0
+	movs	r2, #0
+	sbcs	r2, r2
+	mov	r0, r3
+	eors	r0, r3
+	ands	r0, r2
+	eors	r3, r0
 	@ romulus_n.ae:148: s = s ^ pad(p, count)
 	mov	r0, r8
-	eors	r0, r2
+	eors	r0, r3
 	@ romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
-	mov	r2, r3
-	eors	r2, r3
-	ands	r2, r1
-	eors	r3, r2
+	mov	r3, r4
+	eors	r3, r4
+	ands	r3, r2
+	eors	r4, r3
 	@ romulus_n.ae:148: s = s ^ pad(p, count)
-	ldr	r2, [sp, #8]
-	eors	r2, r3
+	ldr	r3, [sp, #16]
+	eors	r3, r4
 	@ romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
-	mov	r3, r5
-	eors	r3, r5
-	ands	r3, r1
-	eors	r5, r3
+	mov	r4, r5
+	eors	r4, r5
+	ands	r4, r2
+	eors	r5, r4
 	@ romulus_n.ae:148: s = s ^ pad(p, count)
-	mov	r3, r11
-	eors	r3, r5
+	mov	r4, r11
+	eors	r4, r5
 	@ romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
 	orrs	r7, r6
 	eors	r7, r6
-	ands	r7, r1
+	ands	r7, r2
 	eors	r6, r7
 	@ romulus_n.ae:148: s = s ^ pad(p, count)
-	ldr	r1, [sp, #4]
-	eors	r1, r6
+	ldr	r2, [sp, #12]
+	eors	r2, r6
 	@ romulus_n.ae:151: s = tbc_n(cnt, d, r23, s)
-	str	r1, [sp, #376]
-	str	r3, [sp, #380]
-	str	r2, [sp, #384]
+	str	r2, [sp, #376]
+	str	r4, [sp, #380]
+	str	r3, [sp, #384]
 	str	r0, [sp, #388]
 	add	r0, sp, #392
 	str	r0, [sp]
-	str	r4, [sp, #368]
+	ldr	r0, [sp, #4]
+	str	r0, [sp, #368]
 	@ romulus_n.ae:44: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
-	mov	r0, r9
-	lsls	r0, r0, #8
-	lsrs	r5, r0, #8
+	lsls	r0, r1, #8
+	lsrs	r0, r0, #8
+	str	r0, [sp, #8]
 	@ romulus_n.ae:151: s = tbc_n(cnt, d, r23, s)
-	str	r5, [sp, #372]
+	str	r0, [sp, #372]
 	add	r2, sp, #48
 	add	r0, sp, #368
 	add	r3, sp, #376
-	mov	r1, r10
+	mov	r1, r9
 	bl	romulus_n_tbc_n
 	ldr	r0, [sp, #392]
-	str	r0, [sp, #4]
+	str	r0, [sp, #12]
 	ldr	r0, [sp, #396]
 	mov	r11, r0
 	ldr	r0, [sp, #400]
-	str	r0, [sp, #8]
+	str	r0, [sp, #16]
 	ldr	r0, [sp, #404]
 	mov	r8, r0
-	str	r4, [sp, #20]
-	str	r5, [sp, #16]
-	ldr	r1, [sp, #12]
+	ldr	r1, [sp, #20]
 	adds	r1, #1
-	str	r1, [sp, #12]
+	str	r1, [sp, #20]
 	ldr	r0, [sp, #44]
 	cmp	r1, r0
 	bcs	.Lromulus_n_decrypt_with_far2
@@ -1236,7 +1232,7 @@ romulus_n_decrypt_with:
 	@ romulus_n.ae:39: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
 	lsls	r2, r3, #7
 	eors	r2, r3
-	ldr	r4, [sp, #8]
+	ldr	r4, [sp, #16]
 	lsrs	r0, r4, #25
 	eors	r2, r0
 	ldr	r7, =0x80808080
@@ -1262,7 +1258,7 @@ romulus_n_decrypt_with:
 	@ romulus_n.ae:153: return (load_be(tag, 0, 16) ^ g(s)) == 0
 	eors	r2, r3
 	@ romulus_n.ae:39: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
-	ldr	r0, [sp, #4]
+	ldr	r0, [sp, #12]
 	lsrs	r4, r0, #1
 	mov	r0, r11
 	lsls	r0, r0, #31
@@ -1273,7 +1269,7 @@ romulus_n_decrypt_with:
 	rev	r3, r0
 	eors	r3, r4
 	@ romulus_n.ae:39: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
-	ldr	r0, [sp, #4]
+	ldr	r0, [sp, #12]
 	lsls	r4, r0, #7
 	eors	r4, r0
 	ands	r4, r7
@@ -1283,13 +1279,13 @@ romulus_n_decrypt_with:
 	mov	r0, r11
 	lsls	r4, r0, #7
 	eors	r4, r0
-	ldr	r0, [sp, #4]
+	ldr	r0, [sp, #12]
 	lsrs	r0, r0, #25
 	eors	r4, r0
 	ands	r4, r7
 	mov	r0, r11
 	lsrs	r7, r0, #1
-	ldr	r0, [sp, #8]
+	ldr	r0, [sp, #16]
 	lsls	r0, r0, #31
 	orrs	r7, r0
 	ands	r7, r5
@@ -1320,34 +1316,29 @@ romulus_n_decrypt_with:
 
 
 @ --- romulus_n_E_tk23_rows: romulus_n.E.tk23_rows
-@     frame 4 bytes (7 spill slots, 1 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 372 bytes of code and literals
+@     frame 4 bytes (7 spill slots, 1 on the stack; locals 0), saves nothing
+@     estimated 352 bytes of code and literals
 	.section .text.romulus_n_E_tk23_rows,"ax",%progbits
 	.global romulus_n_E_tk23_rows
 	.type romulus_n_E_tk23_rows, %function
 	.thumb_func
 	.balign 4
 romulus_n_E_tk23_rows:
-	push	{r4, r5, r6, r7, lr}
-	mov	r4, r8
-	mov	r5, r9
-	mov	r6, r10
-	mov	r7, r11
-	push	{r4, r5, r6, r7}
+	push	{lr}
 	sub	sp, #4
 	ldr	r3, [r0]
 	@ skinny128_384plus.ae:184: @unroll(unroll)
-	mov	r8, r3
+	mov	r9, r3
 	ldr	r3, [r0, #4]
-	mov	r10, r3
+	mov	r11, r3
 	ldr	r3, [r0, #8]
-	mov	lr, r3
+	mov	r8, r3
 	ldr	r3, [r0, #12]
 	@ skinny128_384plus.ae:186: r23[i] = tk2[127:64] ^ r3[i]
 	mov	r12, r1
 	@ skinny128_384plus.ae:184: @unroll(unroll)
 	movs	r0, #0
-	mov	r9, r0
+	mov	r10, r0
 .Lromulus_n_E_tk23_rows_loop1:
 	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
 	lsrs	r0, r3, #8
@@ -1355,7 +1346,7 @@ romulus_n_E_tk23_rows:
 	@ skinny128_384plus.ae:79: x = t[127:64]
 	lsls	r4, r0, #24
 	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
-	mov	r1, lr
+	mov	r1, r8
 	lsrs	r0, r1, #8
 	uxtb	r0, r0
 	@ skinny128_384plus.ae:79: x = t[127:64]
@@ -1415,15 +1406,15 @@ romulus_n_E_tk23_rows:
 	ldr	r0, =0x01010101
 	ands	r6, r0
 	orrs	r4, r6
-	mov	r11, r4
+	mov	lr, r4
 	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
-	mov	r5, r10
+	mov	r5, r11
 	lsrs	r0, r5, #8
 	uxtb	r0, r0
 	@ skinny128_384plus.ae:79: x = t[127:64]
 	lsls	r6, r0, #24
 	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
-	mov	r7, r8
+	mov	r7, r9
 	lsrs	r0, r7, #8
 	uxtb	r0, r0
 	@ skinny128_384plus.ae:79: x = t[127:64]
@@ -1529,7 +1520,7 @@ romulus_n_E_tk23_rows:
 	eors	r3, r0
 	mov	r0, r12
 	ldr	r6, [r0]
-	mov	r0, lr
+	mov	r0, r8
 	eors	r0, r6
 	str	r0, [r2]
 	str	r3, [r2, #4]
@@ -1544,185 +1535,176 @@ romulus_n_E_tk23_rows:
 	adds	r3, #16
 	mov	r12, r3
 	adds	r2, #16
-	mov	r8, r1
-	mov	r10, r4
-	mov	lr, r11
+	mov	r9, r1
+	mov	r11, r4
+	mov	r8, lr
 	ldr	r3, [sp]
-	mov	r0, r9
+	mov	r0, r10
 	adds	r0, #1
-	mov	r9, r0
+	mov	r10, r0
 	cmp	r0, #20
 	bcs	.Lromulus_n_E_tk23_rows_far1
 	b	.Lromulus_n_E_tk23_rows_loop1
 .Lromulus_n_E_tk23_rows_far1:
 .Lromulus_n_E_tk23_rows_done2:
 	add	sp, #4
-	pop	{r4, r5, r6, r7}
-	mov	r8, r4
-	mov	r9, r5
-	mov	r10, r6
-	mov	r11, r7
-	pop	{r4, r5, r6, r7, pc}
+	pop	{pc}
 	.ltorg
 	.size romulus_n_E_tk23_rows, .-romulus_n_E_tk23_rows
 
 
 @ --- romulus_n_absorb_ad: romulus_n.absorb_ad
-@     frame 96 bytes (19 spill slots, 8 on the stack; locals 56), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 792 bytes of code and literals
+@     frame 96 bytes (18 spill slots, 8 on the stack; locals 56), saves nothing
+@     estimated 778 bytes of code and literals
 	.section .text.romulus_n_absorb_ad,"ax",%progbits
 	.global romulus_n_absorb_ad
 	.type romulus_n_absorb_ad, %function
 	.thumb_func
 	.balign 4
 romulus_n_absorb_ad:
-	push	{r4, r5, r6, r7, lr}
-	mov	r4, r8
-	mov	r5, r9
-	mov	r6, r10
-	mov	r7, r11
-	push	{r4, r5, r6, r7}
+	push	{lr}
 	sub	sp, #96
 	@ romulus_n.ae:80: for i in 0..pairs {
 	movs	r4, #0
-	mov	r10, r4
 	movs	r5, #1
 	movs	r6, #0
-	mov	r11, r4
+	movs	r7, #0
 	mov	r8, r4
-	str	r4, [sp, #12]
 	mov	r9, r4
-	str	r3, [sp, #28]
+	mov	r10, r4
+	str	r7, [sp, #8]
+	str	r3, [sp, #32]
 	@ romulus_n.ae:79: pairs = if a > 0 then (a - 1) / 32 else 0 as u32        // pairs with AD after them
-	cmp	r4, r3
-	sbcs	r4, r4
+	cmp	r7, r3
+	sbcs	r7, r7
 	subs	r3, r3, #1
 	lsrs	r3, r3, #5
-	ands	r3, r4
-	str	r3, [sp, #16]
-	str	r2, [sp, #8]
+	ands	r3, r7
+	str	r3, [sp, #24]
+	str	r2, [sp, #20]
 	str	r1, [sp, #36]
-	str	r0, [sp, #20]
+	str	r0, [sp, #28]
 	@ romulus_n.ae:80: for i in 0..pairs {
-	mov	r1, r10
-	ldr	r0, [sp, #16]
+	mov	r1, r4
+	ldr	r0, [sp, #24]
 	cmp	r1, r0
 	bcs	.Lromulus_n_absorb_ad_done2
 .Lromulus_n_absorb_ad_loop1:
 	@ romulus_n.ae:81: off = 32 * i
-	mov	r1, r9
-	lsls	r2, r1, #5
+	ldr	r1, [sp, #8]
+	lsls	r0, r1, #5
 	@ romulus_n.ae:82: s = s ^ load_be(ad, off, 16)
-	ldr	r0, [sp, #8]
-	adds	r1, r0, r2
-	movs	r0, #3
-	tst	r1, r0
+	ldr	r1, [sp, #20]
+	adds	r3, r1, r0
+	movs	r1, #3
+	tst	r3, r1
 	beq	.Lromulus_n_absorb_ad_words4
 .Lromulus_n_absorb_ad_bytes3:
-	add	r4, sp, #40
-	movs	r3, #16
+	add	r7, sp, #40
+	movs	r2, #16
 .Lromulus_n_absorb_ad_cpy6:
-	subs	r3, #1
+	subs	r2, #1
 	bcc	.Lromulus_n_absorb_ad_cpyd5
-	ldrb	r0, [r1, r3]
-	strb	r0, [r4, r3]
+	ldrb	r1, [r3, r2]
+	strb	r1, [r7, r2]
 	b	.Lromulus_n_absorb_ad_cpy6
 .Lromulus_n_absorb_ad_cpyd5:
-	mov	r1, r4
+	mov	r3, r7
 .Lromulus_n_absorb_ad_words4:
 	@ romulus_n.ae:44: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
-	mov	r0, r10
-	lsrs	r0, r0, #23
-	rsbs	r3, r0, #0
-	movs	r0, #149
-	ands	r3, r0
-	lsls	r4, r5, #1
-	eors	r4, r3
+	lsrs	r1, r4, #23
+	rsbs	r2, r1, #0
+	movs	r1, #149
+	ands	r2, r1
+	lsls	r1, r5, #1
+	eors	r1, r2
+	str	r1, [sp, #12]
 	@ romulus_n.ae:82: s = s ^ load_be(ad, off, 16)
-	ldr	r0, [r1]
-	rev	r0, r0
-	eors	r6, r0
-	ldr	r0, [r1, #4]
-	rev	r0, r0
-	mov	r3, r11
-	eors	r3, r0
-	ldr	r0, [r1, #8]
-	rev	r7, r0
-	mov	r0, r8
-	eors	r0, r7
-	mov	r8, r0
-	ldr	r0, [r1, #12]
-	rev	r0, r0
-	ldr	r1, [sp, #12]
-	eors	r1, r0
+	ldr	r1, [r3]
+	rev	r1, r1
+	eors	r6, r1
+	ldr	r1, [r3, #4]
+	rev	r2, r1
+	mov	r1, r8
+	eors	r1, r2
+	ldr	r2, [r3, #8]
+	rev	r7, r2
+	mov	r2, r9
+	eors	r2, r7
+	ldr	r3, [r3, #12]
+	rev	r7, r3
+	mov	r3, r10
+	eors	r3, r7
 	@ romulus_n.ae:44: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
-	mov	r0, r10
-	lsls	r0, r0, #1
+	lsls	r4, r4, #1
 	lsrs	r5, r5, #31
-	orrs	r0, r5
+	orrs	r4, r5
 	@ romulus_n.ae:84: s = tbc(cnt, 8, load_be(ad, off + 16, 16), r3, s)
-	mov	r5, r2
+	mov	r5, r0
 	adds	r5, #16
-	ldr	r2, [sp, #8]
-	adds	r2, r2, r5
+	ldr	r0, [sp, #20]
+	adds	r5, r0, r5
 	@ romulus_n.ae:44: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
-	lsls	r0, r0, #8
+	lsls	r0, r4, #8
 	lsrs	r0, r0, #8
-	mov	r10, r0
+	str	r0, [sp, #16]
 	@ romulus_n.ae:84: s = tbc(cnt, 8, load_be(ad, off + 16, 16), r3, s)
 	movs	r0, #3
-	tst	r2, r0
+	tst	r5, r0
 	beq	.Lromulus_n_absorb_ad_words8
 .Lromulus_n_absorb_ad_bytes7:
 	add	r7, sp, #40
-	movs	r5, #16
+	movs	r4, #16
 .Lromulus_n_absorb_ad_cpy10:
-	subs	r5, #1
+	subs	r4, #1
 	bcc	.Lromulus_n_absorb_ad_cpyd9
-	ldrb	r0, [r2, r5]
-	strb	r0, [r7, r5]
+	ldrb	r0, [r5, r4]
+	strb	r0, [r7, r4]
 	b	.Lromulus_n_absorb_ad_cpy10
 .Lromulus_n_absorb_ad_cpyd9:
-	mov	r2, r7
+	mov	r5, r7
 .Lromulus_n_absorb_ad_words8:
 	add	r0, sp, #80
 	str	r0, [sp, #4]
 	add	r0, sp, #64
 	str	r0, [sp]
-	ldm	r2, {r0, r2, r5, r7}
+	ldm	r5, {r0, r4, r5, r7}
 	str	r6, [sp, #76]
-	str	r3, [sp, #72]
-	mov	r6, r8
-	str	r6, [sp, #68]
-	str	r1, [sp, #64]
-	rev	r6, r0
-	str	r6, [sp, #60]
-	rev	r6, r2
-	str	r6, [sp, #56]
-	rev	r6, r5
-	str	r6, [sp, #52]
-	rev	r6, r7
-	str	r6, [sp, #48]
-	mov	r6, r10
-	str	r6, [sp, #44]
-	str	r4, [sp, #40]
+	str	r1, [sp, #72]
+	str	r2, [sp, #68]
+	str	r3, [sp, #64]
+	rev	r1, r0
+	str	r1, [sp, #60]
+	rev	r4, r4
+	str	r4, [sp, #56]
+	rev	r4, r5
+	str	r4, [sp, #52]
+	rev	r4, r7
+	str	r4, [sp, #48]
+	ldr	r0, [sp, #16]
+	str	r0, [sp, #44]
+	ldr	r0, [sp, #12]
+	str	r0, [sp, #40]
 	add	r2, sp, #48
 	movs	r1, #8
 	add	r0, sp, #40
-	ldr	r3, [sp, #20]
+	ldr	r3, [sp, #28]
 	bl	romulus_n_tbc
 	@ romulus_n.ae:44: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
-	mov	r1, r9
+	ldr	r1, [sp, #8]
 	adds	r1, #1
-	mov	r9, r1
-	lsls	r1, r6, #1
-	lsrs	r0, r4, #31
+	str	r1, [sp, #8]
+	ldr	r0, [sp, #16]
+	lsls	r1, r0, #1
+	ldr	r0, [sp, #12]
+	lsrs	r0, r0, #31
 	orrs	r1, r0
 	lsls	r0, r1, #8
-	lsrs	r0, r0, #8
-	mov	r10, r0
-	lsls	r5, r4, #1
-	lsrs	r0, r6, #23
+	lsrs	r4, r0, #8
+	ldr	r0, [sp, #12]
+	lsls	r5, r0, #1
+	ldr	r0, [sp, #16]
+	lsrs	r0, r0, #23
 	rsbs	r1, r0, #0
 	movs	r0, #149
 	ands	r1, r0
@@ -1731,46 +1713,46 @@ romulus_n_absorb_ad:
 	ldr	r6, [sp, #92]
 	ldr	r0, [sp, #88]
 	@ romulus_n.ae:44: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
-	mov	r11, r0
+	mov	r8, r0
 	@ romulus_n.ae:84: s = tbc(cnt, 8, load_be(ad, off + 16, 16), r3, s)
 	ldr	r0, [sp, #84]
 	@ romulus_n.ae:44: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
-	mov	r8, r0
+	mov	r9, r0
 	@ romulus_n.ae:84: s = tbc(cnt, 8, load_be(ad, off + 16, 16), r3, s)
 	ldr	r0, [sp, #80]
 	@ romulus_n.ae:44: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
-	str	r0, [sp, #12]
-	mov	r1, r9
-	ldr	r0, [sp, #16]
+	mov	r10, r0
+	ldr	r1, [sp, #8]
+	ldr	r0, [sp, #24]
 	cmp	r1, r0
 	bcc	.Lromulus_n_absorb_ad_loop1
 .Lromulus_n_absorb_ad_done2:
 	@ romulus_n.ae:87: off = 32 * pairs
-	ldr	r0, [sp, #16]
+	ldr	r0, [sp, #24]
 	lsls	r0, r0, #5
 	str	r0, [sp, #24]
 	@ romulus_n.ae:88: r = a - off                                           // 0 (empty A) .. 32
-	ldr	r1, [sp, #28]
+	ldr	r1, [sp, #32]
 	subs	r0, r1, r0
-	mov	r9, r0
+	str	r0, [sp, #8]
 	@ romulus_n.ae:89: odd = if r < 16 then r else 16
 	cmp	r0, #16
-	movs	r2, #0
-	sbcs	r2, r2
-	movs	r1, #16
-	eors	r0, r1
-	ands	r0, r2
-	eors	r0, r1
-	str	r0, [sp, #16]
+	movs	r1, #0
+	sbcs	r1, r1
+	movs	r3, #16
+	eors	r0, r3
+	ands	r0, r1
+	eors	r0, r3
+	mov	r11, r0
 	@ romulus_n.ae:90: s = s ^ pad(load_be(ad, off, 16, odd), odd)
-	ldr	r1, [sp, #8]
+	ldr	r1, [sp, #20]
 	ldr	r0, [sp, #24]
-	adds	r1, r1, r0
-	ldr	r0, [sp, #16]
+	adds	r3, r1, r0
+	mov	r0, r11
 	cmp	r0, #16
 	bcc	.Lromulus_n_absorb_ad_bytes11
 	movs	r0, #3
-	tst	r1, r0
+	tst	r3, r0
 	beq	.Lromulus_n_absorb_ad_words12
 .Lromulus_n_absorb_ad_bytes11:
 	movs	r0, #0
@@ -1778,105 +1760,104 @@ romulus_n_absorb_ad:
 	str	r0, [sp, #48]
 	str	r0, [sp, #44]
 	str	r0, [sp, #40]
-	ldr	r2, [sp, #16]
-	add	r3, sp, #40
-	cmp	r2, #16
+	mov	r1, r11
+	add	r2, sp, #40
+	cmp	r1, #16
 	bcc	.Lromulus_n_absorb_ad_cnt14
-	movs	r2, #16
+	movs	r1, #16
 .Lromulus_n_absorb_ad_cnt14:
 .Lromulus_n_absorb_ad_cpy15:
-	subs	r2, #1
+	subs	r1, #1
 	bcc	.Lromulus_n_absorb_ad_cpyd13
-	ldrb	r0, [r1, r2]
-	strb	r0, [r3, r2]
+	ldrb	r0, [r3, r1]
+	strb	r0, [r2, r1]
 	b	.Lromulus_n_absorb_ad_cpy15
 .Lromulus_n_absorb_ad_cpyd13:
-	mov	r1, r3
+	mov	r3, r2
 .Lromulus_n_absorb_ad_words12:
 	@ romulus_n.ae:44: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
-	mov	r0, r10
-	lsrs	r0, r0, #23
-	rsbs	r2, r0, #0
+	lsrs	r0, r4, #23
+	rsbs	r1, r0, #0
 	movs	r0, #149
-	ands	r2, r0
+	ands	r1, r0
 	lsls	r0, r5, #1
-	eors	r0, r2
-	str	r0, [sp, #28]
+	eors	r0, r1
+	str	r0, [sp, #16]
 	@ romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
-	ldr	r0, [sp, #16]
+	mov	r0, r11
 	cmp	r0, #16
 	movs	r2, #0
 	sbcs	r2, r2
 	@ romulus_n.ae:90: s = s ^ pad(load_be(ad, off, 16, odd), odd)
-	ldr	r0, [r1]
-	rev	r3, r0
-	@ romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
-	mov	r0, r3
-	eors	r0, r3
-	ands	r0, r2
-	eors	r3, r0
-	@ romulus_n.ae:90: s = s ^ pad(load_be(ad, off, 16, odd), odd)
-	eors	r6, r3
-	str	r6, [sp, #32]
-	ldr	r0, [r1, #4]
-	rev	r3, r0
-	@ romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
-	mov	r0, r3
-	eors	r0, r3
-	ands	r0, r2
-	eors	r3, r0
-	@ romulus_n.ae:90: s = s ^ pad(load_be(ad, off, 16, odd), odd)
-	mov	r0, r11
-	eors	r0, r3
-	mov	r11, r0
-	ldr	r0, [r1, #8]
-	rev	r3, r0
-	@ romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
-	mov	r0, r3
-	eors	r0, r3
-	ands	r0, r2
-	eors	r3, r0
-	@ romulus_n.ae:90: s = s ^ pad(load_be(ad, off, 16, odd), odd)
-	mov	r0, r8
-	eors	r0, r3
-	mov	r8, r0
-	ldr	r0, [r1, #12]
+	ldr	r0, [r3]
 	rev	r1, r0
 	@ romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
-	ldr	r0, [sp, #16]
-	orrs	r0, r1
+	mov	r0, r1
 	eors	r0, r1
 	ands	r0, r2
 	eors	r1, r0
 	@ romulus_n.ae:90: s = s ^ pad(load_be(ad, off, 16, odd), odd)
-	ldr	r3, [sp, #12]
-	eors	r3, r1
-	@ romulus_n.ae:44: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
-	mov	r0, r10
-	lsls	r2, r0, #1
-	lsrs	r0, r5, #31
-	orrs	r2, r0
-	@ romulus_n.ae:92: if r > 16 {
-	movs	r1, #16
-	cmp	r1, r9
-	movs	r1, #0
-	adcs	r1, r1
-	movs	r0, #1
+	eors	r6, r1
+	str	r6, [sp, #32]
+	ldr	r0, [r3, #4]
+	rev	r1, r0
+	@ romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
+	mov	r0, r1
+	eors	r0, r1
+	ands	r0, r2
 	eors	r1, r0
+	@ romulus_n.ae:90: s = s ^ pad(load_be(ad, off, 16, odd), odd)
+	mov	r0, r8
+	eors	r0, r1
+	mov	r8, r0
+	ldr	r0, [r3, #8]
+	rev	r6, r0
+	@ romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
+	mov	r0, r6
+	eors	r0, r6
+	ands	r0, r2
+	eors	r6, r0
+	@ romulus_n.ae:90: s = s ^ pad(load_be(ad, off, 16, odd), odd)
+	mov	r1, r9
+	eors	r1, r6
+	ldr	r0, [r3, #12]
+	rev	r3, r0
+	@ romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
+	mov	r0, r11
+	orrs	r0, r3
+	eors	r0, r3
+	ands	r0, r2
+	eors	r3, r0
+	@ romulus_n.ae:90: s = s ^ pad(load_be(ad, off, 16, odd), odd)
+	mov	r2, r10
+	eors	r2, r3
 	@ romulus_n.ae:44: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
-	lsls	r0, r2, #8
-	lsrs	r4, r0, #8
+	lsls	r4, r4, #1
+	lsrs	r0, r5, #31
+	orrs	r4, r0
 	@ romulus_n.ae:92: if r > 16 {
-	cmp	r1, #0
+	movs	r3, #16
+	ldr	r0, [sp, #8]
+	cmp	r3, r0
+	movs	r3, #0
+	adcs	r3, r3
+	movs	r0, #1
+	eors	r3, r0
+	@ romulus_n.ae:44: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
+	lsls	r0, r4, #8
+	lsrs	r0, r0, #8
+	str	r0, [sp, #12]
+	@ romulus_n.ae:92: if r > 16 {
+	cmp	r3, #0
 	beq	.Lromulus_n_absorb_ad_else16
 	@ romulus_n.ae:93: s = tbc(cnt, 8, pad(load_be(ad, off + 16, 16, r - 16), r - 16), r3, s)
-	ldr	r1, [sp, #24]
-	adds	r1, #16
-	ldr	r0, [sp, #8]
-	adds	r6, r0, r1
-	mov	r1, r9
-	subs	r1, #16
-	cmp	r1, #16
+	ldr	r3, [sp, #24]
+	adds	r3, #16
+	ldr	r0, [sp, #20]
+	adds	r6, r0, r3
+	ldr	r3, [sp, #8]
+	subs	r3, #16
+	cmp	r3, #16
 	bcc	.Lromulus_n_absorb_ad_bytes18
 	movs	r0, #3
 	tst	r6, r0
@@ -1887,49 +1868,49 @@ romulus_n_absorb_ad:
 	str	r0, [sp, #48]
 	str	r0, [sp, #44]
 	str	r0, [sp, #40]
-	mov	r2, r1
+	mov	r4, r3
 	add	r5, sp, #40
-	cmp	r2, #16
+	cmp	r4, #16
 	bcc	.Lromulus_n_absorb_ad_cnt21
-	movs	r2, #16
+	movs	r4, #16
 .Lromulus_n_absorb_ad_cnt21:
 .Lromulus_n_absorb_ad_cpy22:
-	subs	r2, #1
+	subs	r4, #1
 	bcc	.Lromulus_n_absorb_ad_cpyd20
-	ldrb	r0, [r6, r2]
-	strb	r0, [r5, r2]
+	ldrb	r0, [r6, r4]
+	strb	r0, [r5, r4]
 	b	.Lromulus_n_absorb_ad_cpy22
 .Lromulus_n_absorb_ad_cpyd20:
 	mov	r6, r5
 .Lromulus_n_absorb_ad_words19:
 	@ romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
-	cmp	r1, #16
+	cmp	r3, #16
 	movs	r7, #0
 	sbcs	r7, r7
 	@ romulus_n.ae:93: s = tbc(cnt, 8, pad(load_be(ad, off + 16, 16, r - 16), r - 16), r3, s)
 	ldr	r0, [r6, #12]
 	rev	r5, r0
 	@ romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
-	orrs	r1, r5
-	eors	r1, r5
-	ands	r1, r7
-	eors	r5, r1
+	orrs	r3, r5
+	eors	r3, r5
+	ands	r3, r7
+	eors	r5, r3
 	@ romulus_n.ae:93: s = tbc(cnt, 8, pad(load_be(ad, off + 16, 16, r - 16), r - 16), r3, s)
 	ldr	r0, [r6, #8]
-	rev	r2, r0
+	rev	r4, r0
 	@ romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
-	mov	r0, r2
-	eors	r0, r2
+	mov	r0, r4
+	eors	r0, r4
 	ands	r0, r7
-	eors	r2, r0
+	eors	r4, r0
 	@ romulus_n.ae:93: s = tbc(cnt, 8, pad(load_be(ad, off + 16, 16, r - 16), r - 16), r3, s)
 	ldr	r0, [r6, #4]
-	rev	r1, r0
+	rev	r3, r0
 	@ romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
-	mov	r0, r1
-	eors	r0, r1
+	mov	r0, r3
+	eors	r0, r3
 	ands	r0, r7
-	eors	r1, r0
+	eors	r3, r0
 	@ romulus_n.ae:93: s = tbc(cnt, 8, pad(load_be(ad, off + 16, 16, r - 16), r - 16), r3, s)
 	ldr	r0, [r6]
 	rev	r6, r0
@@ -1945,65 +1926,68 @@ romulus_n_absorb_ad:
 	str	r0, [sp]
 	ldr	r0, [sp, #32]
 	str	r0, [sp, #76]
-	mov	r0, r11
-	str	r0, [sp, #72]
 	mov	r0, r8
-	str	r0, [sp, #68]
-	str	r3, [sp, #64]
+	str	r0, [sp, #72]
+	str	r1, [sp, #68]
+	str	r2, [sp, #64]
 	str	r6, [sp, #60]
-	str	r1, [sp, #56]
-	str	r2, [sp, #52]
+	str	r3, [sp, #56]
+	str	r4, [sp, #52]
 	str	r5, [sp, #48]
-	str	r4, [sp, #44]
-	ldr	r5, [sp, #28]
-	str	r5, [sp, #40]
+	ldr	r0, [sp, #12]
+	str	r0, [sp, #44]
+	ldr	r0, [sp, #16]
+	str	r0, [sp, #40]
 	add	r2, sp, #48
 	movs	r1, #8
 	add	r0, sp, #40
-	ldr	r3, [sp, #20]
+	ldr	r3, [sp, #28]
 	bl	romulus_n_tbc
 	@ romulus_n.ae:44: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
-	lsls	r1, r4, #1
-	lsrs	r0, r5, #31
+	ldr	r0, [sp, #12]
+	lsls	r1, r0, #1
+	ldr	r0, [sp, #16]
+	lsrs	r0, r0, #31
 	orrs	r1, r0
 	lsls	r0, r1, #8
-	lsrs	r2, r0, #8
-	lsls	r3, r5, #1
-	lsrs	r0, r4, #23
+	lsrs	r4, r0, #8
+	ldr	r0, [sp, #16]
+	lsls	r2, r0, #1
+	ldr	r0, [sp, #12]
+	lsrs	r0, r0, #23
 	rsbs	r1, r0, #0
 	movs	r0, #149
 	ands	r1, r0
-	eors	r3, r1
-	mov	r0, r3
+	eors	r2, r1
+	mov	r0, r2
 	@ romulus_n.ae:93: s = tbc(cnt, 8, pad(load_be(ad, off + 16, 16, r - 16), r - 16), r3, s)
-	ldr	r4, [sp, #92]
-	ldr	r5, [sp, #88]
-	ldr	r6, [sp, #84]
-	ldr	r7, [sp, #80]
+	ldr	r5, [sp, #92]
+	ldr	r6, [sp, #88]
+	ldr	r7, [sp, #84]
+	ldr	r2, [sp, #80]
 	@ romulus_n.ae:44: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
 	b	.Lromulus_n_absorb_ad_endif17
 .Lromulus_n_absorb_ad_else16:
-	mov	r2, r4
-	ldr	r0, [sp, #28]
-	ldr	r4, [sp, #32]
-	mov	r5, r11
+	ldr	r4, [sp, #12]
+	ldr	r0, [sp, #16]
+	ldr	r5, [sp, #32]
 	mov	r6, r8
-	mov	r7, r3
+	mov	r7, r1
 .Lromulus_n_absorb_ad_endif17:
 	@ romulus_n.ae:97: return tbc_n(cnt, d, r23, s)
 	add	r1, sp, #64
 	str	r1, [sp]
 	add	r3, sp, #48
 	add	r1, sp, #40
-	str	r4, [sp, #60]
-	str	r5, [sp, #56]
-	str	r6, [sp, #52]
-	str	r7, [sp, #48]
-	str	r2, [sp, #44]
+	str	r5, [sp, #60]
+	str	r6, [sp, #56]
+	str	r7, [sp, #52]
+	str	r2, [sp, #48]
+	str	r4, [sp, #44]
 	str	r0, [sp, #40]
 	@ romulus_n.ae:96: d = if (r == 16) | (r == 32) then 0x18 else 0x1a as u8
 	movs	r0, #16
-	mov	r2, r9
+	ldr	r2, [sp, #8]
 	eors	r0, r2
 	subs	r2, r0, #1
 	movs	r4, #0
@@ -2011,7 +1995,7 @@ romulus_n_absorb_ad:
 	movs	r0, #1
 	eors	r4, r0
 	movs	r2, #32
-	mov	r0, r9
+	ldr	r0, [sp, #8]
 	eors	r0, r2
 	subs	r0, r0, #1
 	movs	r2, #0
@@ -2030,7 +2014,7 @@ romulus_n_absorb_ad:
 	ldr	r2, [sp, #36]
 	bl	romulus_n_tbc_n
 	ldr	r1, [sp, #64]
-	ldr	r2, [sp, #132]
+	ldr	r2, [sp, #100]
 	str	r1, [r2]
 	ldr	r1, [sp, #68]
 	str	r1, [r2, #4]
@@ -2039,33 +2023,24 @@ romulus_n_absorb_ad:
 	ldr	r1, [sp, #76]
 	str	r1, [r2, #12]
 	add	sp, #96
-	pop	{r4, r5, r6, r7}
-	mov	r8, r4
-	mov	r9, r5
-	mov	r10, r6
-	mov	r11, r7
-	pop	{r4, r5, r6, r7, pc}
+	pop	{pc}
 	.ltorg
 	.size romulus_n_absorb_ad, .-romulus_n_absorb_ad
 
 
 @ --- romulus_n_tbc_n: romulus_n.tbc_n
-@     frame 72 bytes (10 spill slots, 2 on the stack; locals 64), saves r4, r5, r6, r7, r8, r9, r10
-@     estimated 562 bytes of code and literals
+@     frame 64 bytes (10 spill slots, 0 on the stack; locals 64), saves nothing
+@     estimated 550 bytes of code and literals
 	.section .text.romulus_n_tbc_n,"ax",%progbits
 	.global romulus_n_tbc_n
 	.type romulus_n_tbc_n, %function
 	.thumb_func
 	.balign 4
 romulus_n_tbc_n:
-	push	{r4, r5, r6, r7, lr}
-	mov	r4, r8
-	mov	r5, r9
-	mov	r6, r10
-	push	{r4, r5, r6}
-	sub	sp, #72
+	push	{lr}
+	sub	sp, #64
 	@ skinny128_384plus.ae:206: t1[j] = tk1
-	add	r4, sp, #8
+	add	r4, sp, #0
 	ldr	r6, [r0]
 	@ romulus_n.ae:61: E.tk1_rows(cat(rev8(cnt), d), t1)
 	uxtb	r7, r6
@@ -2098,13 +2073,15 @@ romulus_n_tbc_n:
 	@ skinny128_384plus.ae:205: for j in 0..8 {
 	movs	r6, #0
 	ldr	r0, [r3, #12]
-	str	r0, [sp, #4]
+	mov	r10, r0
 	ldr	r0, [r3, #8]
-	str	r0, [sp]
+	mov	r9, r0
 	ldr	r0, [r3, #4]
-	mov	lr, r0
+	mov	r8, r0
 	ldr	r0, [r3]
 	mov	r12, r0
+	ldr	r0, [sp, #68]
+	mov	lr, r0
 .Lromulus_n_tbc_n_loop1:
 	@ skinny128_384plus.ae:195: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32])
 	lsrs	r0, r5, #8
@@ -2145,13 +2122,13 @@ romulus_n_tbc_n:
 	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
 	ldr	r1, =romulus_n_E.sbox
 	@ skinny128_384plus.ae:222: r0, r1, r2, r3 = round_keyed(r0, r1, r2, r3, r23[i] ^ t1[j % 8])
-	add	r0, sp, #8
-	mov	r10, r0
+	add	r0, sp, #0
+	mov	r11, r0
 	@ skinny128_384plus.ae:219: @unroll(unroll)
 	mov	r6, r12
-	mov	r5, lr
-	ldr	r4, [sp]
-	ldr	r3, [sp, #4]
+	mov	r5, r8
+	mov	r4, r9
+	mov	r3, r10
 	movs	r0, #0
 	mov	r12, r0
 .Lromulus_n_tbc_n_loop3:
@@ -2180,8 +2157,8 @@ romulus_n_tbc_n:
 	mov	r0, r12
 	lsls	r0, r0, #29
 	lsrs	r3, r0, #26
-	add	r3, r10
-	mov	r9, r3
+	add	r3, r11
+	mov	r10, r3
 	ldr	r0, [r3, #4]
 	@ skinny128_384plus.ae:116: r0 = sub_cells(r0) ^ ((c & 0xf) as u32 << 24) ^ k[63:32]
 	eors	r7, r0
@@ -2208,7 +2185,7 @@ romulus_n_tbc_n:
 	eors	r3, r0
 	movs	r0, #16
 	rors	r3, r0
-	mov	lr, r3
+	mov	r8, r3
 	@ skinny128_384plus.ae:121: t = r0 ^ r2
 	mov	r5, r7
 	mov	r0, r3
@@ -2237,7 +2214,7 @@ romulus_n_tbc_n:
 	ldrb	r3, [r1, r3]
 	@ skinny128_384plus.ae:119: r3 = sub_cells(r3) >>> 24
 	orrs	r0, r3
-	mov	r8, r0
+	mov	r9, r0
 	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
 	lsrs	r0, r6, #16
 	uxtb	r0, r0
@@ -2307,14 +2284,14 @@ romulus_n_tbc_n:
 	@ skinny128_384plus.ae:117: r1 = (sub_cells(r1) ^ ((c >> 4) as u32 << 24) ^ k[31:0]) >>> 8
 	eors	r5, r0
 	@ skinny128_384plus.ae:222: r0, r1, r2, r3 = round_keyed(r0, r1, r2, r3, r23[i] ^ t1[j % 8])
-	mov	r0, r9
+	mov	r0, r10
 	ldr	r0, [r0]
 	@ skinny128_384plus.ae:117: r1 = (sub_cells(r1) ^ ((c >> 4) as u32 << 24) ^ k[31:0]) >>> 8
 	eors	r5, r0
 	movs	r4, #8
 	rors	r5, r4
 	@ skinny128_384plus.ae:122: return t ^ r3, r0, r1 ^ r2, t
-	mov	r0, lr
+	mov	r0, r8
 	eors	r5, r0
 	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
 	lsrs	r0, r5, #24
@@ -2366,7 +2343,7 @@ romulus_n_tbc_n:
 	@ skinny128_384plus.ae:121: t = r0 ^ r2
 	eors	r6, r3
 	@ skinny128_384plus.ae:122: return t ^ r3, r0, r1 ^ r2, t
-	mov	r7, r8
+	mov	r7, r9
 	eors	r7, r6
 	mov	r0, r12
 	adds	r0, #1
@@ -2380,85 +2357,86 @@ romulus_n_tbc_n:
 .Lromulus_n_tbc_n_far1:
 .Lromulus_n_tbc_n_done4:
 	@ skinny128_384plus.ae:225: return cat(r0, r1, r2, r3)
-	ldr	r1, [sp, #104]
+	mov	r1, lr
 	str	r6, [r1]
 	str	r5, [r1, #4]
 	str	r4, [r1, #8]
 	str	r3, [r1, #12]
-	add	sp, #72
-	pop	{r4, r5, r6}
-	mov	r8, r4
-	mov	r9, r5
-	mov	r10, r6
-	pop	{r4, r5, r6, r7, pc}
+	add	sp, #64
+	pop	{pc}
 	.ltorg
 	.ltorg
 	.size romulus_n_tbc_n, .-romulus_n_tbc_n
 
 
 @ --- romulus_n_tbc: romulus_n.tbc
-@     frame 380 bytes (4 spill slots, 4 on the stack; locals 360), saves r4, r5, r6, r7
-@     estimated 108 bytes of code and literals
+@     frame 392 bytes (8 spill slots, 7 on the stack; locals 360), saves nothing
+@     estimated 118 bytes of code and literals
 	.section .text.romulus_n_tbc,"ax",%progbits
 	.global romulus_n_tbc
 	.type romulus_n_tbc, %function
 	.thumb_func
 	.balign 4
 romulus_n_tbc:
-	push	{r4, r5, r6, r7, lr}
-	sub	sp, #380
-	ldr	r4, [r2]
-	@ romulus_n.ae:68: E.tk23_rows(tk2, r3, r23)
-	str	r4, [sp, #340]
-	ldr	r4, [r2, #4]
-	str	r4, [sp, #344]
-	ldr	r4, [r2, #8]
-	str	r4, [sp, #348]
-	ldr	r2, [r2, #12]
-	str	r2, [sp, #352]
-	ldr	r2, [r0]
-	str	r2, [sp, #12]
-	ldr	r0, [r0, #4]
+	push	{lr}
+	sub	sp, #392
+	str	r1, [sp, #28]
+	ldr	r6, [sp, #396]
+	ldr	r5, [r0]
+	str	r5, [sp, #24]
+	ldr	r5, [r0, #4]
+	str	r5, [sp, #20]
+	ldm	r2, {r1, r2, r4, r5}
+	ldr	r0, [r6]
+	str	r0, [sp, #16]
+	ldr	r0, [r6, #4]
+	str	r0, [sp, #12]
+	ldr	r0, [r6, #8]
 	str	r0, [sp, #8]
-	ldr	r2, [sp, #400]
-	ldr	r0, [r2]
+	ldr	r0, [r6, #12]
 	str	r0, [sp, #4]
-	ldr	r6, [r2, #4]
-	ldr	r5, [r2, #8]
-	ldr	r4, [r2, #12]
-	str	r1, [sp, #16]
+	@ romulus_n.ae:68: E.tk23_rows(tk2, r3, r23)
+	add	r6, sp, #32
+	str	r1, [sp, #352]
+	str	r2, [sp, #356]
+	str	r4, [sp, #360]
+	str	r5, [sp, #364]
+	add	r0, sp, #352
 	mov	r1, r3
-	ldr	r7, [sp, #404]
-	add	r2, sp, #20
-	add	r0, sp, #340
+	mov	r2, r6
 	bl	romulus_n_E_tk23_rows
 	@ romulus_n.ae:69: return tbc_n(cnt, d, r23, s)
+	add	r2, sp, #32
+	ldr	r0, [sp, #24]
+	str	r0, [sp, #352]
+	ldr	r0, [sp, #20]
+	str	r0, [sp, #356]
+	ldr	r0, [sp, #16]
+	str	r0, [sp, #360]
 	ldr	r0, [sp, #12]
-	str	r0, [sp, #340]
+	str	r0, [sp, #364]
 	ldr	r0, [sp, #8]
-	str	r0, [sp, #344]
+	str	r0, [sp, #368]
 	ldr	r0, [sp, #4]
-	str	r0, [sp, #348]
-	str	r6, [sp, #352]
-	str	r5, [sp, #356]
-	str	r4, [sp, #360]
-	add	r0, sp, #364
+	str	r0, [sp, #372]
+	add	r1, sp, #352
+	add	r3, sp, #360
+	add	r0, sp, #376
 	str	r0, [sp]
-	add	r2, sp, #20
-	add	r0, sp, #340
-	add	r3, sp, #348
-	ldr	r1, [sp, #16]
+	mov	r0, r1
+	ldr	r1, [sp, #28]
 	bl	romulus_n_tbc_n
-	ldr	r0, [sp, #364]
-	str	r0, [r7]
-	ldr	r0, [sp, #368]
-	str	r0, [r7, #4]
-	ldr	r0, [sp, #372]
-	str	r0, [r7, #8]
-	ldr	r0, [sp, #376]
-	str	r0, [r7, #12]
-	add	sp, #380
-	pop	{r4, r5, r6, r7, pc}
+	ldr	r4, [sp, #376]
+	ldr	r3, [sp, #380]
+	ldr	r2, [sp, #384]
+	ldr	r1, [sp, #388]
+	ldr	r5, [sp, #400]
+	str	r4, [r5]
+	str	r3, [r5, #4]
+	str	r2, [r5, #8]
+	str	r1, [r5, #12]
+	add	sp, #392
+	pop	{pc}
 	.ltorg
 	.size romulus_n_tbc, .-romulus_n_tbc
 

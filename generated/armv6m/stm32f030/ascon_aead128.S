@@ -46,7 +46,7 @@ ascon_aead128_key_setup:
 
 
 @ --- ascon_aead128_encrypt_with: ascon_aead128.encrypt_with
-@     frame 92 bytes (17 spill slots, 9 on the stack; locals 56), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     frame 92 bytes (19 spill slots, 9 on the stack; locals 56), saves r4, r5, r6, r7, r8, r9, r10, r11
 @     estimated 676 bytes of code and literals
 	.section .text.ascon_aead128_encrypt_with,"ax",%progbits
 	.global ascon_aead128_encrypt_with
@@ -61,8 +61,7 @@ ascon_aead128_encrypt_with:
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
 	sub	sp, #92
-	mov	r5, r3
-	ldr	r4, [sp, #128]
+	str	r3, [sp]
 	@ ascon_aead128.ae:47: s[0] = iv as u64
 	ldr	r2, =0x808c0001
 	str	r2, [sp, #36]
@@ -91,29 +90,29 @@ ascon_aead128_encrypt_with:
 	str	r0, [sp, #56]
 	mov	r3, r1
 	@ ascon_aead128.ae:50: s[3] = load_le(nonce, 0, 8)
-	mov	r6, r1
-	movs	r2, #3
-	tst	r6, r2
+	mov	r5, r1
+	movs	r4, #3
+	tst	r5, r4
 	beq	.Lascon_aead128_encrypt_with_words2
 .Lascon_aead128_encrypt_with_bytes1:
-	add	r7, sp, #76
+	add	r2, sp, #76
 	movs	r1, #8
 .Lascon_aead128_encrypt_with_cpy4:
 	subs	r1, #1
 	bcc	.Lascon_aead128_encrypt_with_cpyd3
-	ldrb	r0, [r6, r1]
-	strb	r0, [r7, r1]
+	ldrb	r0, [r5, r1]
+	strb	r0, [r2, r1]
 	b	.Lascon_aead128_encrypt_with_cpy4
 .Lascon_aead128_encrypt_with_cpyd3:
-	mov	r6, r7
+	mov	r5, r2
 .Lascon_aead128_encrypt_with_words2:
-	ldr	r0, [r6]
+	ldr	r0, [r5]
 	str	r0, [sp, #60]
-	ldr	r0, [r6, #4]
+	ldr	r0, [r5, #4]
 	str	r0, [sp, #64]
 	@ ascon_aead128.ae:51: s[4] = load_le(nonce, 8, 8)
 	adds	r3, #8
-	tst	r3, r2
+	tst	r3, r4
 	beq	.Lascon_aead128_encrypt_with_words6
 .Lascon_aead128_encrypt_with_bytes5:
 	add	r2, sp, #76
@@ -155,28 +154,28 @@ ascon_aead128_encrypt_with:
 	str	r1, [sp, #72]
 	@ ascon_aead128.ae:96: absorb_ad(s, ad)
 	add	r0, sp, #36
-	mov	r1, r5
-	mov	r2, r4
+	ldr	r1, [sp]
+	ldr	r2, [sp, #128]
 	bl	ascon_aead128_absorb_ad
 	@ ascon_aead128.ae:98: full = m / rate
 	ldr	r1, [sp, #136]
 	lsrs	r0, r1, #4
-	mov	r11, r0
+	str	r0, [sp, #4]
 	@ ascon_aead128.ae:99: for i in 0..full {
 	movs	r1, #0
-	mov	r8, r1
+	str	r1, [sp]
 	cmp	r1, r0
 	bcs	.Lascon_aead128_encrypt_with_done10
 .Lascon_aead128_encrypt_with_loop9:
 	@ ascon_aead128.ae:37: return cat(s[1], s[0])
 	ldr	r0, [sp, #44]
-	mov	r9, r0
+	mov	r8, r0
 	ldr	r0, [sp, #48]
-	mov	r10, r0
+	mov	r9, r0
 	ldr	r6, [sp, #36]
 	ldr	r5, [sp, #40]
 	@ ascon_aead128.ae:100: off = rate * i
-	mov	r1, r8
+	ldr	r1, [sp]
 	lsls	r2, r1, #4
 	@ ascon_aead128.ae:101: c = rate_of(s) ^ load_le(msg, off, rate)
 	ldr	r1, [sp, #132]
@@ -201,10 +200,10 @@ ascon_aead128_encrypt_with:
 	ldr	r1, [r3, #4]
 	eors	r5, r1
 	ldr	r1, [r3, #8]
-	mov	r4, r9
+	mov	r4, r8
 	eors	r4, r1
 	ldr	r1, [r3, #12]
-	mov	r3, r10
+	mov	r3, r9
 	eors	r3, r1
 	@ ascon_aead128.ae:102: store_le(ct, off, c)
 	ldr	r1, [sp, #140]
@@ -240,14 +239,15 @@ ascon_aead128_encrypt_with:
 	add	r0, sp, #36
 	movs	r1, #8
 	bl	ascon_aead128_P_permute
-	mov	r1, r8
+	ldr	r1, [sp]
 	adds	r1, #1
-	mov	r8, r1
-	cmp	r1, r11
+	str	r1, [sp]
+	ldr	r0, [sp, #4]
+	cmp	r1, r0
 	bcc	.Lascon_aead128_encrypt_with_loop9
 .Lascon_aead128_encrypt_with_done10:
 	@ ascon_aead128.ae:106: off = rate * full
-	mov	r0, r11
+	ldr	r0, [sp, #4]
 	lsls	r0, r0, #4
 	str	r0, [sp, #4]
 	@ ascon_aead128.ae:107: last = m - off
@@ -295,10 +295,10 @@ ascon_aead128_encrypt_with:
 	str	r5, [sp, #28]
 	ldr	r5, [r1, #4]
 	eors	r4, r5
-	str	r4, [sp, #24]
+	str	r4, [sp, #32]
 	ldr	r4, [r1, #8]
 	eors	r3, r4
-	str	r3, [sp, #32]
+	str	r3, [sp, #24]
 	ldr	r1, [r1, #12]
 	ldr	r0, [sp]
 	eors	r0, r1
@@ -346,9 +346,9 @@ ascon_aead128_encrypt_with:
 	@ ascon_aead128.ae:108: c = rate_of(s) ^ load_le(msg, off, rate, last) ^ pad(last)
 	ldr	r6, [sp, #28]
 	eors	r6, r5
-	ldr	r5, [sp, #24]
+	ldr	r5, [sp, #32]
 	eors	r5, r4
-	ldr	r4, [sp, #32]
+	ldr	r4, [sp, #24]
 	eors	r4, r3
 	ldr	r3, [sp]
 	eors	r3, r7
@@ -460,8 +460,8 @@ ascon_aead128_encrypt_with:
 
 
 @ --- ascon_aead128_decrypt_with: ascon_aead128.decrypt_with
-@     frame 104 bytes (27 spill slots, 12 on the stack; locals 56), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 834 bytes of code and literals
+@     frame 104 bytes (33 spill slots, 12 on the stack; locals 56), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 848 bytes of code and literals
 	.section .text.ascon_aead128_decrypt_with,"ax",%progbits
 	.global ascon_aead128_decrypt_with
 	.type ascon_aead128_decrypt_with, %function
@@ -475,8 +475,7 @@ ascon_aead128_decrypt_with:
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
 	sub	sp, #104
-	mov	r5, r3
-	ldr	r4, [sp, #140]
+	str	r3, [sp]
 	@ ascon_aead128.ae:47: s[0] = iv as u64
 	ldr	r2, =0x808c0001
 	str	r2, [sp, #48]
@@ -485,65 +484,64 @@ ascon_aead128_decrypt_with:
 	str	r2, [sp, #52]
 	@ ascon_aead128.ae:118: k0 = kc[0][63:0]
 	ldr	r2, [r0]
-	str	r2, [sp, #16]
+	str	r2, [sp, #20]
 	@ ascon_aead128.ae:48: s[1] = k0
 	str	r2, [sp, #56]
 	@ ascon_aead128.ae:118: k0 = kc[0][63:0]
 	ldr	r2, [r0, #4]
-	str	r2, [sp, #12]
+	str	r2, [sp, #16]
 	@ ascon_aead128.ae:48: s[1] = k0
 	str	r2, [sp, #60]
 	@ ascon_aead128.ae:119: k1 = kc[0][127:64]
 	ldr	r2, [r0, #8]
-	str	r2, [sp, #8]
+	str	r2, [sp, #12]
 	@ ascon_aead128.ae:49: s[2] = k1
 	str	r2, [sp, #64]
 	@ ascon_aead128.ae:119: k1 = kc[0][127:64]
-	ldr	r2, [r0, #12]
-	str	r2, [sp, #4]
+	ldr	r0, [r0, #12]
+	str	r0, [sp, #8]
 	@ ascon_aead128.ae:49: s[2] = k1
-	str	r2, [sp, #68]
-	mov	r3, r1
+	str	r0, [sp, #68]
 	@ ascon_aead128.ae:50: s[3] = load_le(nonce, 0, 8)
-	mov	r6, r1
-	movs	r2, #3
-	tst	r6, r2
+	mov	r5, r1
+	movs	r4, #3
+	tst	r5, r4
 	beq	.Lascon_aead128_decrypt_with_words2
 .Lascon_aead128_decrypt_with_bytes1:
-	add	r7, sp, #88
-	movs	r1, #8
+	add	r3, sp, #88
+	movs	r2, #8
 .Lascon_aead128_decrypt_with_cpy4:
-	subs	r1, #1
+	subs	r2, #1
 	bcc	.Lascon_aead128_decrypt_with_cpyd3
-	ldrb	r0, [r6, r1]
-	strb	r0, [r7, r1]
+	ldrb	r0, [r5, r2]
+	strb	r0, [r3, r2]
 	b	.Lascon_aead128_decrypt_with_cpy4
 .Lascon_aead128_decrypt_with_cpyd3:
-	mov	r6, r7
+	mov	r5, r3
 .Lascon_aead128_decrypt_with_words2:
-	ldr	r0, [r6]
+	ldr	r0, [r5]
 	str	r0, [sp, #72]
-	ldr	r0, [r6, #4]
+	ldr	r0, [r5, #4]
 	str	r0, [sp, #76]
 	@ ascon_aead128.ae:51: s[4] = load_le(nonce, 8, 8)
-	adds	r3, #8
-	tst	r3, r2
+	adds	r1, #8
+	tst	r1, r4
 	beq	.Lascon_aead128_decrypt_with_words6
 .Lascon_aead128_decrypt_with_bytes5:
-	add	r2, sp, #88
-	movs	r1, #8
+	add	r3, sp, #88
+	movs	r2, #8
 .Lascon_aead128_decrypt_with_cpy8:
-	subs	r1, #1
+	subs	r2, #1
 	bcc	.Lascon_aead128_decrypt_with_cpyd7
-	ldrb	r0, [r3, r1]
-	strb	r0, [r2, r1]
+	ldrb	r0, [r1, r2]
+	strb	r0, [r3, r2]
 	b	.Lascon_aead128_decrypt_with_cpy8
 .Lascon_aead128_decrypt_with_cpyd7:
-	mov	r3, r2
+	mov	r1, r3
 .Lascon_aead128_decrypt_with_words6:
-	ldr	r0, [r3]
+	ldr	r0, [r1]
 	str	r0, [sp, #80]
-	ldr	r0, [r3, #4]
+	ldr	r0, [r1, #4]
 	str	r0, [sp, #84]
 	@ ascon_aead128.ae:52: P.permute(s, rounds_init)
 	add	r0, sp, #48
@@ -551,39 +549,39 @@ ascon_aead128_decrypt_with:
 	bl	ascon_aead128_P_permute
 	@ ascon_aead128.ae:53: s[3] = s[3] ^ k0
 	ldr	r1, [sp, #72]
-	ldr	r0, [sp, #16]
+	ldr	r0, [sp, #20]
 	eors	r1, r0
 	str	r1, [sp, #72]
 	ldr	r1, [sp, #76]
-	ldr	r0, [sp, #12]
+	ldr	r0, [sp, #16]
 	eors	r1, r0
 	str	r1, [sp, #76]
 	@ ascon_aead128.ae:54: s[4] = s[4] ^ k1
 	ldr	r1, [sp, #80]
-	ldr	r0, [sp, #8]
+	ldr	r0, [sp, #12]
 	eors	r1, r0
 	str	r1, [sp, #80]
 	ldr	r1, [sp, #84]
-	ldr	r0, [sp, #4]
+	ldr	r0, [sp, #8]
 	eors	r1, r0
 	str	r1, [sp, #84]
 	@ ascon_aead128.ae:121: absorb_ad(s, ad)
 	add	r0, sp, #48
-	mov	r1, r5
-	mov	r2, r4
+	ldr	r1, [sp]
+	ldr	r2, [sp, #140]
 	bl	ascon_aead128_absorb_ad
 	@ ascon_aead128.ae:123: full = m / rate
 	ldr	r1, [sp, #148]
 	lsrs	r0, r1, #4
-	mov	r11, r0
+	str	r0, [sp, #4]
 	@ ascon_aead128.ae:124: for i in 0..full {
 	movs	r1, #0
-	mov	r8, r1
+	str	r1, [sp]
 	cmp	r1, r0
 	bcs	.Lascon_aead128_decrypt_with_done10
 .Lascon_aead128_decrypt_with_loop9:
 	@ ascon_aead128.ae:125: off = rate * i
-	mov	r1, r8
+	ldr	r1, [sp]
 	lsls	r3, r1, #4
 	@ ascon_aead128.ae:126: c = load_le(ct, off, rate)
 	ldr	r1, [sp, #144]
@@ -604,14 +602,14 @@ ascon_aead128_decrypt_with:
 	mov	r2, r4
 .Lascon_aead128_decrypt_with_words12:
 	ldr	r0, [r2]
-	mov	r9, r0
+	mov	r8, r0
 	@ ascon_aead128.ae:37: return cat(s[1], s[0])
 	ldr	r4, [sp, #48]
 	@ ascon_aead128.ae:127: store_le(msg, off, rate_of(s) ^ c)
 	eors	r4, r0
 	@ ascon_aead128.ae:126: c = load_le(ct, off, rate)
 	ldr	r0, [r2, #4]
-	mov	r10, r0
+	mov	r9, r0
 	@ ascon_aead128.ae:37: return cat(s[1], s[0])
 	ldr	r1, [sp, #52]
 	@ ascon_aead128.ae:127: store_le(msg, off, rate_of(s) ^ c)
@@ -653,9 +651,9 @@ ascon_aead128_decrypt_with:
 	b	.Lascon_aead128_decrypt_with_cpy17
 .Lascon_aead128_decrypt_with_stored16:
 	@ ascon_aead128.ae:41: s[0] = r[63:0]
-	mov	r0, r9
+	mov	r0, r8
 	str	r0, [sp, #48]
-	mov	r0, r10
+	mov	r0, r9
 	str	r0, [sp, #52]
 	@ ascon_aead128.ae:42: s[1] = r[127:64]
 	str	r5, [sp, #56]
@@ -664,14 +662,15 @@ ascon_aead128_decrypt_with:
 	add	r0, sp, #48
 	movs	r1, #8
 	bl	ascon_aead128_P_permute
-	mov	r1, r8
+	ldr	r1, [sp]
 	adds	r1, #1
-	mov	r8, r1
-	cmp	r1, r11
+	str	r1, [sp]
+	ldr	r0, [sp, #4]
+	cmp	r1, r0
 	bcc	.Lascon_aead128_decrypt_with_loop9
 .Lascon_aead128_decrypt_with_done10:
 	@ ascon_aead128.ae:131: off = rate * full
-	mov	r0, r11
+	ldr	r0, [sp, #4]
 	lsls	r0, r0, #4
 	str	r0, [sp]
 	@ ascon_aead128.ae:132: last = m - off
@@ -728,7 +727,7 @@ ascon_aead128_decrypt_with:
 	ldr	r1, [r2, #8]
 	ldr	r0, [sp, #36]
 	eors	r1, r0
-	str	r1, [sp, #20]
+	str	r1, [sp, #4]
 	ldr	r1, [r2, #12]
 	ldr	r0, [sp, #32]
 	eors	r1, r0
@@ -782,9 +781,9 @@ ascon_aead128_decrypt_with:
 	mov	r0, r8
 	bics	r0, r4
 	mov	r8, r0
-	ldr	r0, [sp, #20]
+	ldr	r0, [sp, #4]
 	bics	r0, r1
-	str	r0, [sp, #20]
+	str	r0, [sp, #4]
 	ldr	r1, [sp, #40]
 	bics	r1, r2
 	@ ascon_aead128.ae:135: store_le(msg, off, p, last)
@@ -800,7 +799,7 @@ ascon_aead128_decrypt_with:
 	str	r0, [r2]
 	mov	r0, r8
 	str	r0, [r2, #4]
-	ldr	r0, [sp, #20]
+	ldr	r0, [sp, #4]
 	str	r0, [r2, #8]
 	str	r1, [r2, #12]
 	b	.Lascon_aead128_decrypt_with_stored28
@@ -809,7 +808,7 @@ ascon_aead128_decrypt_with:
 	str	r0, [sp, #88]
 	mov	r0, r8
 	str	r0, [sp, #92]
-	ldr	r0, [sp, #20]
+	ldr	r0, [sp, #4]
 	str	r0, [sp, #96]
 	str	r1, [sp, #100]
 	add	r4, sp, #88
@@ -880,7 +879,7 @@ ascon_aead128_decrypt_with:
 	str	r5, [sp, #52]
 	@ ascon_aead128.ae:136: set_rate(s, r ^ p ^ pad(last))
 	ldr	r4, [sp, #36]
-	ldr	r0, [sp, #20]
+	ldr	r0, [sp, #4]
 	eors	r4, r0
 	eors	r4, r2
 	@ ascon_aead128.ae:42: s[1] = r[127:64]
@@ -908,26 +907,30 @@ ascon_aead128_decrypt_with:
 .Lascon_aead128_decrypt_with_cpyd37:
 	mov	r3, r2
 .Lascon_aead128_decrypt_with_words36:
-	ldr	r5, [r3]
-	ldr	r4, [r3, #4]
-	ldr	r6, [r3, #8]
-	ldr	r7, [r3, #12]
+	ldr	r0, [r3]
+	str	r0, [sp, #28]
+	ldr	r0, [r3, #4]
+	str	r0, [sp, #24]
+	ldr	r0, [r3, #8]
+	str	r0, [sp, #4]
+	ldr	r0, [r3, #12]
+	str	r0, [sp]
 	@ ascon_aead128.ae:74: s[2] = s[2] ^ k0
 	ldr	r1, [sp, #64]
-	ldr	r0, [sp, #16]
+	ldr	r0, [sp, #20]
 	eors	r1, r0
 	str	r1, [sp, #64]
 	ldr	r1, [sp, #68]
-	ldr	r0, [sp, #12]
+	ldr	r0, [sp, #16]
 	eors	r1, r0
 	str	r1, [sp, #68]
 	@ ascon_aead128.ae:75: s[3] = s[3] ^ k1
 	ldr	r1, [sp, #72]
-	ldr	r0, [sp, #8]
+	ldr	r0, [sp, #12]
 	eors	r1, r0
 	str	r1, [sp, #72]
 	ldr	r1, [sp, #76]
-	ldr	r0, [sp, #4]
+	ldr	r0, [sp, #8]
 	eors	r1, r0
 	str	r1, [sp, #76]
 	@ ascon_aead128.ae:76: P.permute(s, rounds_init)
@@ -935,33 +938,37 @@ ascon_aead128_decrypt_with:
 	movs	r1, #12
 	bl	ascon_aead128_P_permute
 	@ ascon_aead128.ae:77: return cat(s[4] ^ k1, s[3] ^ k0)
-	ldr	r1, [sp, #84]
-	ldr	r0, [sp, #4]
-	eors	r1, r0
-	@ ascon_aead128.ae:137: return (load_le(tag, 0, 16) ^ finalize(s, k0, k1)) == 0
-	eors	r7, r1
-	@ ascon_aead128.ae:77: return cat(s[4] ^ k1, s[3] ^ k0)
-	ldr	r1, [sp, #80]
+	ldr	r2, [sp, #84]
 	ldr	r0, [sp, #8]
-	eors	r1, r0
+	eors	r2, r0
 	@ ascon_aead128.ae:137: return (load_le(tag, 0, 16) ^ finalize(s, k0, k1)) == 0
-	eors	r6, r1
+	ldr	r1, [sp]
+	eors	r1, r2
 	@ ascon_aead128.ae:77: return cat(s[4] ^ k1, s[3] ^ k0)
-	ldr	r1, [sp, #72]
-	ldr	r0, [sp, #16]
-	eors	r1, r0
-	@ ascon_aead128.ae:137: return (load_le(tag, 0, 16) ^ finalize(s, k0, k1)) == 0
-	eors	r5, r1
-	@ ascon_aead128.ae:77: return cat(s[4] ^ k1, s[3] ^ k0)
-	ldr	r1, [sp, #76]
+	ldr	r3, [sp, #80]
 	ldr	r0, [sp, #12]
-	eors	r1, r0
+	eors	r3, r0
 	@ ascon_aead128.ae:137: return (load_le(tag, 0, 16) ^ finalize(s, k0, k1)) == 0
-	eors	r4, r1
-	orrs	r5, r4
-	orrs	r5, r6
-	orrs	r5, r7
-	subs	r0, r5, #1
+	ldr	r2, [sp, #4]
+	eors	r2, r3
+	@ ascon_aead128.ae:77: return cat(s[4] ^ k1, s[3] ^ k0)
+	ldr	r4, [sp, #72]
+	ldr	r0, [sp, #20]
+	eors	r4, r0
+	@ ascon_aead128.ae:137: return (load_le(tag, 0, 16) ^ finalize(s, k0, k1)) == 0
+	ldr	r3, [sp, #28]
+	eors	r3, r4
+	@ ascon_aead128.ae:77: return cat(s[4] ^ k1, s[3] ^ k0)
+	ldr	r4, [sp, #76]
+	ldr	r0, [sp, #16]
+	eors	r4, r0
+	@ ascon_aead128.ae:137: return (load_le(tag, 0, 16) ^ finalize(s, k0, k1)) == 0
+	ldr	r0, [sp, #24]
+	eors	r0, r4
+	orrs	r3, r0
+	orrs	r3, r2
+	orrs	r3, r1
+	subs	r0, r3, #1
 	movs	r1, #0
 	adcs	r1, r1
 	movs	r0, #1
@@ -980,31 +987,26 @@ ascon_aead128_decrypt_with:
 
 
 @ --- ascon_aead128_P_permute: ascon_aead128.P.permute
-@     frame 20 bytes (15 spill slots, 5 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 400 bytes of code and literals
+@     frame 20 bytes (15 spill slots, 5 on the stack; locals 0), saves nothing
+@     estimated 380 bytes of code and literals
 	.section .text.ascon_aead128_P_permute,"ax",%progbits
 	.global ascon_aead128_P_permute
 	.type ascon_aead128_P_permute, %function
 	.thumb_func
 	.balign 4
 ascon_aead128_P_permute:
-	push	{r4, r5, r6, r7, lr}
-	mov	r4, r8
-	mov	r5, r9
-	mov	r6, r10
-	mov	r7, r11
-	push	{r4, r5, r6, r7}
+	push	{lr}
 	sub	sp, #20
 	@ ascon_p.ae:60: for i in 16 - rounds..16 {
 	movs	r2, #15
 	muls	r1, r2
 	adds	r1, #60
-	mov	lr, r1
+	mov	r8, r1
 	str	r0, [sp, #16]
 	@ ascon_p.ae:59: x4 = s[4]
 	ldr	r1, [r0, #36]
 	@ ascon_p.ae:60: for i in 16 - rounds..16 {
-	mov	r9, r1
+	mov	r10, r1
 	@ ascon_p.ae:59: x4 = s[4]
 	ldr	r2, [r0, #32]
 	@ ascon_p.ae:58: x3 = s[3]
@@ -1013,7 +1015,7 @@ ascon_aead128_P_permute:
 	@ ascon_p.ae:57: x2 = s[2]
 	ldr	r1, [r0, #20]
 	@ ascon_p.ae:60: for i in 16 - rounds..16 {
-	mov	r11, r1
+	mov	lr, r1
 	@ ascon_p.ae:57: x2 = s[2]
 	ldr	r1, [r0, #16]
 	@ ascon_p.ae:56: x1 = s[1]
@@ -1036,9 +1038,9 @@ ascon_aead128_P_permute:
 	mov	r0, r6
 	bics	r0, r7
 	eors	r0, r2
-	mov	r8, r0
+	mov	r9, r0
 	@ ascon_p.ae:21: x2 = x2 ^ (c as u64)
-	mov	r0, lr
+	mov	r0, r8
 	eors	r1, r0
 	@ ascon_p.ae:26: x2 = x2 ^ x1
 	eors	r1, r6
@@ -1051,7 +1053,7 @@ ascon_aead128_P_permute:
 	@ ascon_p.ae:29: t2 = x2 ^ (~x3 & x4)
 	bics	r2, r4
 	eors	r2, r1
-	mov	r10, r2
+	mov	r11, r2
 	@ ascon_p.ae:30: t3 = x3 ^ (~x4 & x0)
 	eors	r7, r4
 	str	r7, [sp, #8]
@@ -1060,22 +1062,22 @@ ascon_aead128_P_permute:
 	eors	r6, r4
 	@ ascon_p.ae:24: x0 = x0 ^ x4
 	mov	r7, r12
-	mov	r1, r9
+	mov	r1, r10
 	eors	r7, r1
 	@ ascon_p.ae:25: x4 = x4 ^ x3
-	mov	r2, r9
+	mov	r2, r10
 	eors	r2, r3
 	@ ascon_p.ae:30: t3 = x3 ^ (~x4 & x0)
 	mov	r1, r7
 	bics	r1, r2
 	eors	r1, r3
-	mov	r9, r1
+	mov	r10, r1
 	@ ascon_p.ae:31: t4 = x4 ^ (~x0 & x1)
 	mov	r1, r5
 	bics	r1, r7
 	eors	r1, r2
 	@ ascon_p.ae:26: x2 = x2 ^ x1
-	mov	r4, r11
+	mov	r4, lr
 	eors	r4, r5
 	@ ascon_p.ae:29: t2 = x2 ^ (~x3 & x4)
 	bics	r2, r3
@@ -1091,7 +1093,7 @@ ascon_aead128_P_permute:
 	eors	r6, r0
 	@ ascon_p.ae:33: t0 = t0 ^ t4
 	eors	r7, r1
-	mov	r5, r8
+	mov	r5, r9
 	eors	r0, r5
 	@ ascon_p.ae:37: return t0 ^ (t0 >>> 19) ^ (t0 >>> 28),
 	lsls	r4, r7, #13
@@ -1102,7 +1104,7 @@ ascon_aead128_P_permute:
 	eors	r4, r5
 	lsrs	r5, r0, #28
 	eors	r4, r5
-	mov	r11, r4
+	mov	lr, r4
 	lsls	r4, r0, #13
 	eors	r4, r7
 	lsrs	r5, r7, #19
@@ -1132,15 +1134,15 @@ ascon_aead128_P_permute:
 	eors	r4, r3
 	str	r4, [sp, #12]
 	@ ascon_p.ae:34: t3 = t3 ^ t2
-	mov	r0, r9
+	mov	r0, r10
 	eors	r0, r2
 	ldr	r7, [sp, #8]
-	mov	r3, r10
+	mov	r3, r11
 	eors	r7, r3
 	@ ascon_p.ae:35: t2 = ~t2
 	mvns	r3, r2
-	mov	r2, r10
-	mov	r10, r11
+	mov	r2, r11
+	mov	r11, lr
 	mvns	r4, r2
 	@ ascon_p.ae:39: t2 ^ (t2 >>> 1) ^ (t2 >>> 6),
 	lsls	r6, r3, #31
@@ -1178,7 +1180,7 @@ ascon_aead128_P_permute:
 	eors	r3, r0
 	@ ascon_p.ae:41: t4 ^ (t4 >>> 7) ^ (t4 >>> 41)
 	lsls	r2, r1, #25
-	mov	r7, r8
+	mov	r7, r9
 	eors	r2, r7
 	lsrs	r0, r7, #7
 	eors	r2, r0
@@ -1192,18 +1194,18 @@ ascon_aead128_P_permute:
 	eors	r7, r0
 	lsls	r0, r1, #23
 	eors	r7, r0
-	mov	r0, r8
+	mov	r0, r9
 	lsrs	r0, r0, #9
 	eors	r7, r0
-	mov	r0, lr
+	mov	r0, r8
 	subs	r0, #15
-	mov	lr, r0
-	mov	r9, r7
-	mov	r11, r5
+	mov	r8, r0
+	mov	r10, r7
+	mov	lr, r5
 	mov	r1, r6
 	ldr	r5, [sp, #12]
 	ldr	r6, [sp]
-	mov	r7, r10
+	mov	r7, r11
 	cmp	r0, #60
 	beq	.Lascon_aead128_P_permute_far1
 	b	.Lascon_aead128_P_permute_loop1
@@ -1220,41 +1222,31 @@ ascon_aead128_P_permute:
 	str	r5, [r7, #12]
 	@ ascon_p.ae:65: s[2] = x2
 	str	r1, [r7, #16]
-	mov	r1, r11
+	mov	r1, lr
 	str	r1, [r7, #20]
 	@ ascon_p.ae:66: s[3] = x3
 	str	r4, [r7, #24]
 	str	r3, [r7, #28]
 	@ ascon_p.ae:67: s[4] = x4
 	str	r2, [r7, #32]
-	mov	r1, r9
+	mov	r1, r10
 	str	r1, [r7, #36]
 	add	sp, #20
-	pop	{r4, r5, r6, r7}
-	mov	r8, r4
-	mov	r9, r5
-	mov	r10, r6
-	mov	r11, r7
-	pop	{r4, r5, r6, r7, pc}
+	pop	{pc}
 	.ltorg
 	.size ascon_aead128_P_permute, .-ascon_aead128_P_permute
 
 
 @ --- ascon_aead128_absorb_ad: ascon_aead128.absorb_ad
-@     frame 48 bytes (12 spill slots, 8 on the stack; locals 16), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 312 bytes of code and literals
+@     frame 48 bytes (12 spill slots, 8 on the stack; locals 16), saves nothing
+@     estimated 294 bytes of code and literals
 	.section .text.ascon_aead128_absorb_ad,"ax",%progbits
 	.global ascon_aead128_absorb_ad
 	.type ascon_aead128_absorb_ad, %function
 	.thumb_func
 	.balign 4
 ascon_aead128_absorb_ad:
-	push	{r4, r5, r6, r7, lr}
-	mov	r4, r8
-	mov	r5, r9
-	mov	r6, r10
-	mov	r7, r11
-	push	{r4, r5, r6, r7}
+	push	{lr}
 	sub	sp, #48
 	str	r2, [sp, #20]
 	@ ascon_aead128.ae:61: if n > 0 {
@@ -1262,9 +1254,9 @@ ascon_aead128_absorb_ad:
 	cmp	r3, r2
 	movs	r2, #0
 	adcs	r2, r2
-	movs	r5, #1
-	eors	r2, r5
-	mov	r4, r0
+	movs	r7, #1
+	eors	r2, r7
+	str	r0, [sp, #4]
 	str	r1, [sp, #28]
 	cmp	r2, #0
 	beq	.Lascon_aead128_absorb_ad_else1
@@ -1274,12 +1266,12 @@ ascon_aead128_absorb_ad:
 	adds	r0, r0, #1
 	str	r0, [sp, #24]
 	movs	r1, #0
-	mov	r8, r3
+	str	r1, [sp]
 	cmp	r1, r0
 	bcs	.Lascon_aead128_absorb_ad_done4
 .Lascon_aead128_absorb_ad_loop3:
 	@ ascon_aead128.ae:63: off = rate * i
-	mov	r1, r8
+	ldr	r1, [sp]
 	lsls	r2, r1, #4
 	@ ascon_aead128.ae:64: count = if n - off < rate then n - off else rate
 	ldr	r0, [sp, #20]
@@ -1292,21 +1284,22 @@ ascon_aead128_absorb_ad:
 	ands	r1, r3
 	eors	r1, r0
 	@ ascon_aead128.ae:37: return cat(s[1], s[0])
-	ldr	r0, [r4, #8]
+	ldr	r3, [sp, #4]
+	ldr	r0, [r3, #8]
 	str	r0, [sp, #12]
-	ldr	r0, [r4, #12]
+	ldr	r0, [r3, #12]
 	str	r0, [sp, #16]
-	ldr	r0, [r4]
-	str	r0, [sp]
-	ldr	r0, [r4, #4]
+	ldr	r0, [r3]
+	mov	r8, r0
+	ldr	r0, [r3, #4]
 	str	r0, [sp, #8]
 	@ ascon_aead128.ae:65: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
 	ldr	r0, [sp, #28]
-	adds	r3, r0, r2
+	adds	r4, r0, r2
 	movs	r0, #3
 	cmp	r1, #16
 	bcc	.Lascon_aead128_absorb_ad_bytes5
-	tst	r3, r0
+	tst	r4, r0
 	beq	.Lascon_aead128_absorb_ad_words6
 .Lascon_aead128_absorb_ad_bytes5:
 	movs	r0, #0
@@ -1314,7 +1307,7 @@ ascon_aead128_absorb_ad:
 	str	r0, [sp, #36]
 	str	r0, [sp, #40]
 	str	r0, [sp, #44]
-	add	r5, sp, #32
+	add	r3, sp, #32
 	mov	r2, r1
 	cmp	r2, #16
 	bcc	.Lascon_aead128_absorb_ad_cnt8
@@ -1323,91 +1316,90 @@ ascon_aead128_absorb_ad:
 .Lascon_aead128_absorb_ad_cpy9:
 	subs	r2, #1
 	bcc	.Lascon_aead128_absorb_ad_cpyd7
-	ldrb	r0, [r3, r2]
-	strb	r0, [r5, r2]
+	ldrb	r0, [r4, r2]
+	strb	r0, [r3, r2]
 	b	.Lascon_aead128_absorb_ad_cpy9
 .Lascon_aead128_absorb_ad_cpyd7:
-	mov	r3, r5
+	mov	r4, r3
 .Lascon_aead128_absorb_ad_words6:
-	ldr	r0, [r3]
+	ldr	r5, [r4]
+	ldr	r0, [r4, #4]
 	mov	r9, r0
-	ldr	r0, [r3, #4]
-	mov	r10, r0
-	ldr	r0, [r3, #8]
-	str	r0, [sp, #4]
-	ldr	r0, [r3, #12]
+	ldr	r0, [r4, #8]
 	mov	r11, r0
+	ldr	r0, [r4, #12]
+	mov	r10, r0
 	@ ascon_aead128.ae:28: return (1 as u128) << (8 * count)
-	lsls	r6, r1, #3
-	movs	r5, #1
+	lsls	r0, r1, #3
+	movs	r7, #1
+	movs	r6, #0
 	movs	r3, #0
 	movs	r2, #0
-	mov	r1, r3
-	cmp	r6, #128
+	cmp	r0, #128
 	bcs	.Lascon_aead128_absorb_ad_shz10
 .Lascon_aead128_absorb_ad_shl12:
-	cmp	r6, #32
+	cmp	r0, #32
 	bcc	.Lascon_aead128_absorb_ad_shf11
-	mov	r1, r2
 	mov	r2, r3
-	mov	r3, r5
-	movs	r5, #0
-	subs	r6, #32
+	mov	r3, r6
+	mov	r6, r7
+	movs	r7, #0
+	subs	r0, #32
 	b	.Lascon_aead128_absorb_ad_shl12
 .Lascon_aead128_absorb_ad_shf11:
-	lsls	r1, r6
-	movs	r7, #32
-	subs	r7, r7, r6
-	mov	r0, r2
-	lsrs	r0, r7
-	orrs	r1, r0
-	lsls	r2, r6
-	mov	r0, r3
-	lsrs	r0, r7
-	orrs	r2, r0
-	mov	r0, r5
-	lsrs	r0, r7
-	lsls	r3, r6
-	orrs	r3, r0
-	lsls	r5, r6
+	lsls	r2, r0
+	movs	r4, #32
+	subs	r4, r4, r0
+	mov	r1, r3
+	lsrs	r1, r4
+	orrs	r2, r1
+	lsls	r3, r0
+	mov	r1, r6
+	lsrs	r1, r4
+	orrs	r3, r1
+	mov	r1, r7
+	lsrs	r1, r4
+	lsls	r6, r0
+	orrs	r6, r1
+	lsls	r7, r0
 	b	.Lascon_aead128_absorb_ad_she13
 .Lascon_aead128_absorb_ad_shz10:
-	movs	r5, #0
+	movs	r7, #0
+	movs	r6, #0
 	movs	r3, #0
 	movs	r2, #0
-	movs	r1, #0
 .Lascon_aead128_absorb_ad_she13:
 	@ ascon_aead128.ae:65: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	ldr	r6, [sp]
+	mov	r4, r8
+	eors	r4, r5
+	ldr	r1, [sp, #8]
 	mov	r0, r9
-	eors	r6, r0
-	ldr	r7, [sp, #8]
-	mov	r0, r10
-	eors	r7, r0
-	eors	r6, r5
-	eors	r7, r3
+	eors	r1, r0
+	eors	r4, r7
+	eors	r1, r6
 	@ ascon_aead128.ae:41: s[0] = r[63:0]
-	str	r6, [r4]
-	str	r7, [r4, #4]
+	ldr	r5, [sp, #4]
+	str	r4, [r5]
+	str	r1, [r5, #4]
 	@ ascon_aead128.ae:65: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	ldr	r5, [sp, #12]
-	ldr	r0, [sp, #4]
-	eors	r5, r0
-	ldr	r3, [sp, #16]
+	ldr	r4, [sp, #12]
 	mov	r0, r11
-	eors	r3, r0
-	eors	r5, r2
-	eors	r3, r1
+	eors	r4, r0
+	ldr	r1, [sp, #16]
+	mov	r0, r10
+	eors	r1, r0
+	eors	r4, r3
+	eors	r1, r2
 	@ ascon_aead128.ae:42: s[1] = r[127:64]
-	str	r5, [r4, #8]
-	str	r3, [r4, #12]
+	str	r4, [r5, #8]
+	str	r1, [r5, #12]
 	@ ascon_aead128.ae:66: P.permute(s, rounds_block)
 	movs	r1, #8
-	mov	r0, r4
+	mov	r0, r5
 	bl	ascon_aead128_P_permute
-	mov	r1, r8
+	ldr	r1, [sp]
 	adds	r1, #1
-	mov	r8, r1
+	str	r1, [sp]
 	ldr	r0, [sp, #24]
 	cmp	r1, r0
 	bcc	.Lascon_aead128_absorb_ad_loop3
@@ -1416,20 +1408,16 @@ ascon_aead128_absorb_ad:
 .Lascon_aead128_absorb_ad_else1:
 .Lascon_aead128_absorb_ad_endif2:
 	@ ascon_aead128.ae:69: s[4] = s[4] ^ (1 << 63)
-	ldr	r1, [r4, #36]
+	ldr	r3, [sp, #4]
+	ldr	r1, [r3, #36]
 	movs	r0, #1
 	lsls	r0, r0, #31
 	eors	r1, r0
-	ldr	r0, [r4, #32]
-	str	r0, [r4, #32]
-	str	r1, [r4, #36]
+	ldr	r2, [r3, #32]
+	str	r2, [r3, #32]
+	str	r1, [r3, #36]
 	add	sp, #48
-	pop	{r4, r5, r6, r7}
-	mov	r8, r4
-	mov	r9, r5
-	mov	r10, r6
-	mov	r11, r7
-	pop	{r4, r5, r6, r7, pc}
+	pop	{pc}
 	.ltorg
 	.size ascon_aead128_absorb_ad, .-ascon_aead128_absorb_ad
 

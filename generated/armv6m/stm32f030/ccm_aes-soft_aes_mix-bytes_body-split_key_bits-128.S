@@ -117,8 +117,8 @@ ccm_key_setup:
 
 
 @ --- ccm_encrypt_with: ccm.encrypt_with
-@     frame 104 bytes (26 spill slots, 14 on the stack; locals 32), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 560 bytes of code and literals
+@     frame 136 bytes (35 spill slots, 22 on the stack; locals 32), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 598 bytes of code and literals
 	.section .text.ccm_encrypt_with,"ax",%progbits
 	.global ccm_encrypt_with
 	.type ccm_encrypt_with, %function
@@ -131,21 +131,21 @@ ccm_encrypt_with:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #104
-	str	r0, [sp, #36]
-	mov	r5, r2
-	str	r3, [sp, #16]
-	ldr	r3, [sp, #140]
+	sub	sp, #136
+	mov	r4, r1
+	ldr	r1, [sp, #172]
+	str	r2, [sp, #16]
+	str	r0, [sp, #64]
 	@ ccm.ae:41: return load_be(nonce, 0, 15, len(nonce))
 .Lccm_encrypt_with_bytes1:
 	movs	r0, #0
-	str	r0, [sp, #72]
-	str	r0, [sp, #76]
-	str	r0, [sp, #80]
-	str	r0, [sp, #84]
-	add	r6, sp, #72
-	adds	r4, r6, #1
-	mov	r2, r5
+	str	r0, [sp, #116]
+	str	r0, [sp, #112]
+	str	r0, [sp, #108]
+	str	r0, [sp, #104]
+	ldr	r2, [sp, #16]
+	add	r6, sp, #104
+	adds	r5, r6, #1
 	cmp	r2, #15
 	bcc	.Lccm_encrypt_with_cnt4
 	movs	r2, #15
@@ -153,279 +153,306 @@ ccm_encrypt_with:
 .Lccm_encrypt_with_cpy5:
 	subs	r2, #1
 	bcc	.Lccm_encrypt_with_cpyd3
-	ldrb	r0, [r1, r2]
-	strb	r0, [r4, r2]
+	ldrb	r0, [r4, r2]
+	strb	r0, [r5, r2]
 	b	.Lccm_encrypt_with_cpy5
 .Lccm_encrypt_with_cpyd3:
-	mov	r1, r6
+	mov	r4, r6
 .Lccm_encrypt_with_words2:
 	@ ccm.ae:140: y = mac_header(ks, nb, len(nonce), ad, n, len(tag))
-	str	r3, [sp]
-	add	r0, sp, #88
+	add	r0, sp, #120
 	str	r0, [sp, #12]
-	@ ccm.ae:41: return load_be(nonce, 0, 15, len(nonce))
-	ldr	r0, [r1, #12]
-	rev	r6, r0
-	ldm	r1, {r0, r1, r2}
-	@ ccm.ae:140: y = mac_header(ks, nb, len(nonce), ad, n, len(tag))
-	str	r6, [sp, #72]
-	@ ccm.ae:41: return load_be(nonce, 0, 15, len(nonce))
-	rev	r2, r2
-	str	r2, [sp, #40]
-	@ ccm.ae:140: y = mac_header(ks, nb, len(nonce), ad, n, len(tag))
-	str	r2, [sp, #76]
-	@ ccm.ae:41: return load_be(nonce, 0, 15, len(nonce))
-	rev	r4, r1
-	@ ccm.ae:140: y = mac_header(ks, nb, len(nonce), ad, n, len(tag))
-	str	r4, [sp, #80]
-	@ ccm.ae:41: return load_be(nonce, 0, 15, len(nonce))
-	rev	r7, r0
-	@ ccm.ae:140: y = mac_header(ks, nb, len(nonce), ad, n, len(tag))
-	str	r7, [sp, #84]
-	ldr	r1, [sp, #148]
-	str	r1, [sp, #4]
-	ldr	r0, [sp, #164]
+	str	r1, [sp]
+	ldr	r0, [sp, #196]
 	str	r0, [sp, #8]
-	add	r1, sp, #72
-	ldr	r0, [sp, #36]
-	mov	r2, r5
-	ldr	r3, [sp, #16]
-	bl	ccm_mac_header
-	ldr	r0, [sp, #88]
-	mov	r10, r0
-	ldr	r0, [sp, #92]
-	mov	r9, r0
-	ldr	r0, [sp, #96]
-	mov	r8, r0
-	ldr	r0, [sp, #100]
-	str	r0, [sp, #32]
-	@ ccm.ae:59: return with_nonce((14 - nonce_len) as u8, n, 0 as u32)
-	movs	r0, #14
-	subs	r0, r0, r5
-	uxtb	r5, r0
-	@ ccm.ae:47: return cat(flags, n) | (x as u128)
-	lsls	r1, r5, #24
-	orrs	r1, r7
-	@ ccm.ae:142: s0 = E.encrypt_block(ks, j0)
-	str	r6, [sp, #72]
-	ldr	r0, [sp, #40]
+	ldr	r1, [sp, #180]
+	str	r1, [sp, #4]
+	@ ccm.ae:41: return load_be(nonce, 0, 15, len(nonce))
+	ldm	r4!, {r0, r1, r2, r5}
+	rev	r0, r0
+	str	r0, [sp, #20]
+	@ ccm.ae:140: y = mac_header(ks, nb, len(nonce), ad, n, len(tag))
+	str	r0, [sp, #116]
+	@ ccm.ae:41: return load_be(nonce, 0, 15, len(nonce))
+	rev	r0, r1
+	str	r0, [sp, #72]
+	@ ccm.ae:140: y = mac_header(ks, nb, len(nonce), ad, n, len(tag))
+	str	r0, [sp, #112]
+	@ ccm.ae:41: return load_be(nonce, 0, 15, len(nonce))
+	rev	r0, r2
 	str	r0, [sp, #76]
-	str	r4, [sp, #80]
-	str	r1, [sp, #84]
-	add	r1, sp, #72
-	add	r2, sp, #88
-	ldr	r0, [sp, #36]
+	@ ccm.ae:140: y = mac_header(ks, nb, len(nonce), ad, n, len(tag))
+	str	r0, [sp, #108]
+	@ ccm.ae:41: return load_be(nonce, 0, 15, len(nonce))
+	rev	r0, r5
+	str	r0, [sp, #24]
+	@ ccm.ae:140: y = mac_header(ks, nb, len(nonce), ad, n, len(tag))
+	str	r0, [sp, #104]
+	add	r1, sp, #104
+	ldr	r0, [sp, #64]
+	ldr	r2, [sp, #16]
+	bl	ccm_mac_header
+	@ ccm.ae:142: s0 = E.encrypt_block(ks, j0)
+	add	r2, sp, #120
+	add	r1, sp, #104
+	@ ccm.ae:59: return with_nonce((14 - nonce_len) as u8, n, 0 as u32)
+	movs	r3, #14
+	ldr	r0, [sp, #16]
+	subs	r0, r3, r0
+	uxtb	r0, r0
+	str	r0, [sp, #28]
+	@ ccm.ae:47: return cat(flags, n) | (x as u128)
+	lsls	r3, r0, #24
+	ldr	r0, [sp, #20]
+	orrs	r3, r0
+	@ ccm.ae:142: s0 = E.encrypt_block(ks, j0)
+	str	r3, [sp, #116]
+	ldr	r0, [sp, #72]
+	str	r0, [sp, #112]
+	ldr	r0, [sp, #76]
+	str	r0, [sp, #108]
+	ldr	r0, [sp, #24]
+	str	r0, [sp, #104]
+	@ ccm.ae:140: y = mac_header(ks, nb, len(nonce), ad, n, len(tag))
+	ldr	r0, [sp, #132]
+	str	r0, [sp, #60]
+	ldr	r0, [sp, #128]
+	str	r0, [sp, #56]
+	ldr	r0, [sp, #124]
+	str	r0, [sp, #52]
+	ldr	r0, [sp, #120]
+	str	r0, [sp, #16]
+	@ ccm.ae:142: s0 = E.encrypt_block(ks, j0)
+	ldr	r0, [sp, #64]
 	bl	ccm_E_encrypt_block
 	@ ccm.ae:65: return cat(j[127:32], j[31:0] + 1)
-	lsls	r1, r5, #24
-	orrs	r1, r7
+	ldr	r0, [sp, #28]
+	lsls	r1, r0, #24
+	ldr	r0, [sp, #20]
+	orrs	r1, r0
 	@ ccm.ae:144: for i in 0..(n + 15) / 16 {
-	ldr	r0, [sp, #148]
+	str	r1, [sp, #84]
+	@ ccm.ae:65: return cat(j[127:32], j[31:0] + 1)
+	ldr	r0, [sp, #24]
+	adds	r0, r0, #1
+	@ ccm.ae:144: for i in 0..(n + 15) / 16 {
+	str	r0, [sp, #32]
+	movs	r1, #0
+	str	r1, [sp, #20]
+	ldr	r0, [sp, #180]
 	adds	r0, #15
 	lsrs	r0, r0, #4
-	str	r0, [sp, #44]
-	@ ccm.ae:65: return cat(j[127:32], j[31:0] + 1)
-	adds	r0, r6, #1
-	@ ccm.ae:144: for i in 0..(n + 15) / 16 {
-	str	r0, [sp, #20]
-	str	r4, [sp, #52]
-	str	r1, [sp, #48]
+	str	r0, [sp, #80]
 	@ ccm.ae:142: s0 = E.encrypt_block(ks, j0)
-	ldr	r0, [sp, #88]
-	str	r0, [sp, #68]
-	ldr	r0, [sp, #92]
-	str	r0, [sp, #64]
-	ldr	r0, [sp, #96]
-	str	r0, [sp, #60]
-	ldr	r0, [sp, #100]
-	str	r0, [sp, #56]
+	ldr	r0, [sp, #132]
+	str	r0, [sp, #88]
+	ldr	r0, [sp, #128]
+	str	r0, [sp, #92]
+	ldr	r0, [sp, #124]
+	str	r0, [sp, #96]
+	ldr	r0, [sp, #120]
+	str	r0, [sp, #100]
 	@ ccm.ae:144: for i in 0..(n + 15) / 16 {
-	movs	r1, #0
-	str	r1, [sp, #16]
-	ldr	r0, [sp, #44]
+	ldr	r0, [sp, #80]
 	cmp	r1, r0
 	bcc	.Lccm_encrypt_with_far1
 	b	.Lccm_encrypt_with_done7
 .Lccm_encrypt_with_far1:
 .Lccm_encrypt_with_loop6:
-	@ ccm.ae:145: off = 16 * i
-	ldr	r1, [sp, #16]
-	lsls	r0, r1, #4
-	mov	r11, r0
 	@ ccm.ae:146: m = load_be(msg, off, 16, n - off)           // zero-padded, as the MAC wants it
-	ldr	r1, [sp, #148]
-	subs	r5, r1, r0
-	ldr	r1, [sp, #144]
-	adds	r1, r1, r0
-	movs	r0, #3
-	cmp	r5, #16
+	movs	r2, #3
+	@ ccm.ae:145: off = 16 * i
+	ldr	r1, [sp, #20]
+	lsls	r0, r1, #4
+	str	r0, [sp, #24]
+	@ ccm.ae:146: m = load_be(msg, off, 16, n - off)           // zero-padded, as the MAC wants it
+	ldr	r1, [sp, #176]
+	adds	r4, r1, r0
+	ldr	r1, [sp, #180]
+	subs	r0, r1, r0
+	str	r0, [sp, #28]
+	cmp	r0, #16
 	bcc	.Lccm_encrypt_with_bytes8
-	tst	r1, r0
+	tst	r4, r2
 	beq	.Lccm_encrypt_with_words9
 .Lccm_encrypt_with_bytes8:
 	movs	r0, #0
-	str	r0, [sp, #72]
-	str	r0, [sp, #76]
-	str	r0, [sp, #80]
-	str	r0, [sp, #84]
-	add	r3, sp, #72
-	mov	r2, r5
-	cmp	r2, #16
+	str	r0, [sp, #116]
+	str	r0, [sp, #112]
+	str	r0, [sp, #108]
+	str	r0, [sp, #104]
+	ldr	r1, [sp, #28]
+	add	r2, sp, #104
+	cmp	r1, #16
 	bcc	.Lccm_encrypt_with_cnt11
-	movs	r2, #16
+	movs	r1, #16
 .Lccm_encrypt_with_cnt11:
 .Lccm_encrypt_with_cpy12:
-	subs	r2, #1
+	subs	r1, #1
 	bcc	.Lccm_encrypt_with_cpyd10
-	ldrb	r0, [r1, r2]
-	strb	r0, [r3, r2]
+	ldrb	r0, [r4, r1]
+	strb	r0, [r2, r1]
 	b	.Lccm_encrypt_with_cpy12
 .Lccm_encrypt_with_cpyd10:
-	mov	r1, r3
+	mov	r4, r2
 .Lccm_encrypt_with_words9:
-	ldr	r0, [r1, #12]
-	rev	r7, r0
-	str	r7, [sp, #28]
-	ldr	r0, [r1, #8]
-	rev	r0, r0
-	str	r0, [sp, #24]
-	ldr	r0, [r1, #4]
-	rev	r6, r0
-	ldr	r0, [r1]
-	rev	r7, r0
+	ldm	r4, {r1, r2, r3, r4}
 	@ ccm.ae:147: u = E.encrypt_block(ks, j)
-	ldr	r0, [sp, #20]
-	str	r0, [sp, #72]
-	ldr	r0, [sp, #40]
-	str	r0, [sp, #76]
-	ldr	r0, [sp, #52]
-	str	r0, [sp, #80]
-	ldr	r0, [sp, #48]
-	str	r0, [sp, #84]
-	add	r1, sp, #72
-	add	r2, sp, #88
-	ldr	r0, [sp, #36]
-	bl	ccm_E_encrypt_block
-	ldr	r4, [sp, #100]
-	@ ccm.ae:151: store_be(ct, off, m ^ u, n - off)            // delay slot of E_K(S)
-	eors	r4, r7
-	@ ccm.ae:149: s = m ^ y                                    // delay slot
+	ldr	r0, [sp, #84]
+	str	r0, [sp, #116]
+	ldr	r0, [sp, #72]
+	str	r0, [sp, #112]
+	ldr	r0, [sp, #76]
+	str	r0, [sp, #108]
 	ldr	r0, [sp, #32]
-	eors	r7, r0
+	str	r0, [sp, #104]
+	@ ccm.ae:146: m = load_be(msg, off, 16, n - off)           // zero-padded, as the MAC wants it
+	rev	r0, r1
+	str	r0, [sp, #48]
+	rev	r0, r2
+	str	r0, [sp, #44]
+	rev	r0, r3
+	str	r0, [sp, #40]
+	rev	r0, r4
+	str	r0, [sp, #36]
 	@ ccm.ae:147: u = E.encrypt_block(ks, j)
-	ldr	r0, [sp, #96]
+	add	r2, sp, #120
+	add	r1, sp, #104
+	ldr	r0, [sp, #64]
+	bl	ccm_E_encrypt_block
+	ldr	r0, [sp, #120]
 	@ ccm.ae:151: store_be(ct, off, m ^ u, n - off)            // delay slot of E_K(S)
-	eors	r0, r6
-	str	r0, [sp, #32]
+	ldr	r1, [sp, #36]
+	eors	r0, r1
+	str	r0, [sp, #68]
 	@ ccm.ae:149: s = m ^ y                                    // delay slot
-	mov	r2, r6
-	mov	r0, r8
-	eors	r2, r0
-	@ ccm.ae:147: u = E.encrypt_block(ks, j)
-	ldr	r6, [sp, #92]
-	@ ccm.ae:151: store_be(ct, off, m ^ u, n - off)            // delay slot of E_K(S)
-	ldr	r0, [sp, #24]
-	eors	r6, r0
-	@ ccm.ae:149: s = m ^ y                                    // delay slot
-	mov	r3, r0
-	mov	r0, r9
+	mov	r3, r1
+	ldr	r0, [sp, #16]
 	eors	r3, r0
 	@ ccm.ae:147: u = E.encrypt_block(ks, j)
-	ldr	r0, [sp, #88]
+	ldr	r0, [sp, #124]
 	@ ccm.ae:151: store_be(ct, off, m ^ u, n - off)            // delay slot of E_K(S)
-	ldr	r1, [sp, #28]
+	ldr	r1, [sp, #40]
 	eors	r0, r1
-	str	r0, [sp, #24]
+	str	r0, [sp, #36]
 	@ ccm.ae:149: s = m ^ y                                    // delay slot
-	mov	r0, r10
+	mov	r2, r1
+	ldr	r0, [sp, #52]
+	eors	r2, r0
+	@ ccm.ae:147: u = E.encrypt_block(ks, j)
+	ldr	r0, [sp, #128]
+	@ ccm.ae:151: store_be(ct, off, m ^ u, n - off)            // delay slot of E_K(S)
+	ldr	r1, [sp, #44]
+	eors	r0, r1
+	str	r0, [sp, #16]
+	@ ccm.ae:149: s = m ^ y                                    // delay slot
+	mov	r4, r1
+	ldr	r0, [sp, #56]
+	eors	r4, r0
+	@ ccm.ae:147: u = E.encrypt_block(ks, j)
+	ldr	r0, [sp, #132]
+	@ ccm.ae:151: store_be(ct, off, m ^ u, n - off)            // delay slot of E_K(S)
+	ldr	r1, [sp, #48]
+	eors	r0, r1
+	str	r0, [sp, #40]
+	@ ccm.ae:149: s = m ^ y                                    // delay slot
+	ldr	r0, [sp, #60]
 	eors	r1, r0
 	@ ccm.ae:150: y = E.encrypt_block(ks, s)
-	str	r1, [sp, #72]
-	str	r3, [sp, #76]
-	str	r2, [sp, #80]
-	str	r7, [sp, #84]
-	add	r1, sp, #72
-	add	r2, sp, #88
-	ldr	r0, [sp, #36]
+	str	r1, [sp, #116]
+	str	r4, [sp, #112]
+	str	r2, [sp, #108]
+	str	r3, [sp, #104]
+	add	r2, sp, #120
+	add	r1, sp, #104
+	ldr	r0, [sp, #64]
 	bl	ccm_E_encrypt_block
-	ldr	r0, [sp, #88]
-	mov	r10, r0
-	ldr	r0, [sp, #92]
-	mov	r9, r0
-	ldr	r0, [sp, #96]
-	mov	r8, r0
-	ldr	r1, [sp, #100]
 	@ ccm.ae:151: store_be(ct, off, m ^ u, n - off)            // delay slot of E_K(S)
-	rev	r3, r4
-	ldr	r0, [sp, #32]
-	rev	r4, r0
-	rev	r6, r6
+	ldr	r1, [sp, #184]
 	ldr	r0, [sp, #24]
+	adds	r1, r1, r0
+	ldr	r0, [sp, #68]
+	rev	r2, r0
+	ldr	r0, [sp, #36]
+	rev	r3, r0
+	ldr	r0, [sp, #16]
+	rev	r4, r0
+	ldr	r0, [sp, #40]
 	rev	r7, r0
-	ldr	r2, [sp, #152]
-	mov	r0, r11
-	adds	r2, r2, r0
-	movs	r0, #3
-	cmp	r5, #16
+	@ ccm.ae:150: y = E.encrypt_block(ks, s)
+	ldr	r6, [sp, #132]
+	ldr	r5, [sp, #128]
+	ldr	r0, [sp, #124]
+	mov	r8, r0
+	ldr	r0, [sp, #120]
+	str	r0, [sp, #16]
+	@ ccm.ae:151: store_be(ct, off, m ^ u, n - off)            // delay slot of E_K(S)
+	ldr	r0, [sp, #28]
+	cmp	r0, #16
 	bcc	.Lccm_encrypt_with_bytes13
-	tst	r2, r0
+	movs	r0, #3
+	tst	r1, r0
 	bne	.Lccm_encrypt_with_bytes13
-	str	r3, [r2]
-	str	r4, [r2, #4]
-	str	r6, [r2, #8]
-	str	r7, [r2, #12]
+	str	r7, [r1]
+	str	r4, [r1, #4]
+	str	r3, [r1, #8]
+	str	r2, [r1, #12]
 	b	.Lccm_encrypt_with_stored14
 .Lccm_encrypt_with_bytes13:
-	str	r3, [sp, #72]
-	str	r4, [sp, #76]
-	str	r6, [sp, #80]
-	str	r7, [sp, #84]
-	add	r3, sp, #72
-	cmp	r5, #16
+	str	r2, [sp, #116]
+	str	r3, [sp, #112]
+	str	r4, [sp, #108]
+	str	r7, [sp, #104]
+	ldr	r2, [sp, #28]
+	add	r3, sp, #104
+	cmp	r2, #16
 	bcc	.Lccm_encrypt_with_cnt15
-	movs	r5, #16
+	movs	r2, #16
 .Lccm_encrypt_with_cnt15:
 .Lccm_encrypt_with_cpy16:
-	subs	r5, #1
+	subs	r2, #1
 	bcc	.Lccm_encrypt_with_stored14
-	ldrb	r0, [r3, r5]
-	strb	r0, [r2, r5]
+	ldrb	r0, [r3, r2]
+	strb	r0, [r1, r2]
 	b	.Lccm_encrypt_with_cpy16
 .Lccm_encrypt_with_stored14:
 	@ ccm.ae:65: return cat(j[127:32], j[31:0] + 1)
-	ldr	r0, [sp, #20]
-	adds	r0, r0, #1
-	str	r0, [sp, #20]
-	str	r1, [sp, #32]
-	ldr	r1, [sp, #16]
+	ldr	r1, [sp, #20]
 	adds	r1, #1
-	str	r1, [sp, #16]
-	ldr	r0, [sp, #44]
+	str	r1, [sp, #20]
+	str	r6, [sp, #60]
+	str	r5, [sp, #56]
+	mov	r0, r8
+	str	r0, [sp, #52]
+	ldr	r0, [sp, #32]
+	adds	r0, r0, #1
+	str	r0, [sp, #32]
+	ldr	r0, [sp, #80]
 	cmp	r1, r0
 	bcs	.Lccm_encrypt_with_far2
 	b	.Lccm_encrypt_with_loop6
 .Lccm_encrypt_with_far2:
 .Lccm_encrypt_with_done7:
 	@ ccm.ae:153: store_be(tag, 0, y ^ s0, len(tag))
-	mov	r1, r10
-	ldr	r0, [sp, #68]
+	ldr	r1, [sp, #60]
+	ldr	r0, [sp, #88]
 	eors	r1, r0
-	mov	r3, r9
-	ldr	r0, [sp, #64]
-	eors	r3, r0
-	mov	r4, r8
-	ldr	r0, [sp, #60]
+	ldr	r5, [sp, #56]
+	ldr	r0, [sp, #92]
+	eors	r5, r0
+	ldr	r4, [sp, #52]
+	ldr	r0, [sp, #96]
 	eors	r4, r0
-	ldr	r2, [sp, #32]
-	ldr	r0, [sp, #56]
+	ldr	r2, [sp, #16]
+	ldr	r0, [sp, #100]
 	eors	r2, r0
-	rev	r6, r2
-	rev	r5, r4
-	rev	r4, r3
-	rev	r2, r1
-	ldr	r3, [sp, #160]
+	ldr	r3, [sp, #192]
+	rev	r2, r2
+	rev	r4, r4
+	rev	r5, r5
+	rev	r6, r1
 	movs	r1, #3
-	ldr	r0, [sp, #164]
+	ldr	r0, [sp, #196]
 	cmp	r0, #16
 	bcc	.Lccm_encrypt_with_bytes17
 	tst	r3, r1
@@ -436,12 +463,12 @@ ccm_encrypt_with:
 	str	r2, [r3, #12]
 	b	.Lccm_encrypt_with_stored18
 .Lccm_encrypt_with_bytes17:
-	str	r6, [sp, #72]
-	str	r5, [sp, #76]
-	str	r4, [sp, #80]
-	str	r2, [sp, #84]
-	add	r2, sp, #72
-	ldr	r1, [sp, #164]
+	str	r6, [sp, #104]
+	str	r5, [sp, #108]
+	str	r4, [sp, #112]
+	str	r2, [sp, #116]
+	add	r2, sp, #104
+	ldr	r1, [sp, #196]
 	cmp	r1, #16
 	bcc	.Lccm_encrypt_with_cnt19
 	movs	r1, #16
@@ -453,7 +480,7 @@ ccm_encrypt_with:
 	strb	r0, [r3, r1]
 	b	.Lccm_encrypt_with_cpy20
 .Lccm_encrypt_with_stored18:
-	add	sp, #104
+	add	sp, #136
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5
@@ -465,8 +492,8 @@ ccm_encrypt_with:
 
 
 @ --- ccm_decrypt_with: ccm.decrypt_with
-@     frame 112 bytes (40 spill slots, 16 on the stack; locals 32), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 842 bytes of code and literals
+@     frame 132 bytes (45 spill slots, 21 on the stack; locals 32), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 886 bytes of code and literals
 	.section .text.ccm_decrypt_with,"ax",%progbits
 	.global ccm_decrypt_with
 	.type ccm_decrypt_with, %function
@@ -479,297 +506,324 @@ ccm_decrypt_with:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #112
-	str	r0, [sp, #40]
-	mov	r7, r2
-	str	r3, [sp, #16]
-	ldr	r2, [sp, #148]
+	sub	sp, #132
+	mov	r4, r1
+	ldr	r1, [sp, #168]
+	str	r2, [sp, #16]
+	str	r0, [sp, #56]
 	@ ccm.ae:41: return load_be(nonce, 0, 15, len(nonce))
 .Lccm_decrypt_with_bytes1:
 	movs	r0, #0
-	str	r0, [sp, #80]
-	str	r0, [sp, #84]
-	str	r0, [sp, #88]
-	str	r0, [sp, #92]
-	add	r5, sp, #80
-	adds	r4, r5, #1
-	mov	r3, r7
-	cmp	r3, #15
+	str	r0, [sp, #112]
+	str	r0, [sp, #108]
+	str	r0, [sp, #104]
+	str	r0, [sp, #100]
+	ldr	r2, [sp, #16]
+	add	r6, sp, #100
+	adds	r5, r6, #1
+	cmp	r2, #15
 	bcc	.Lccm_decrypt_with_cnt4
-	movs	r3, #15
+	movs	r2, #15
 .Lccm_decrypt_with_cnt4:
 .Lccm_decrypt_with_cpy5:
-	subs	r3, #1
+	subs	r2, #1
 	bcc	.Lccm_decrypt_with_cpyd3
-	ldrb	r0, [r1, r3]
-	strb	r0, [r4, r3]
+	ldrb	r0, [r4, r2]
+	strb	r0, [r5, r2]
 	b	.Lccm_decrypt_with_cpy5
 .Lccm_decrypt_with_cpyd3:
-	mov	r1, r5
+	mov	r4, r6
 .Lccm_decrypt_with_words2:
 	@ ccm.ae:162: y = mac_header(ks, nb, len(nonce), ad, n, len(tag))
-	str	r2, [sp]
-	add	r0, sp, #96
+	add	r0, sp, #116
 	str	r0, [sp, #12]
-	@ ccm.ae:41: return load_be(nonce, 0, 15, len(nonce))
-	ldr	r0, [r1, #12]
-	rev	r6, r0
-	ldm	r1, {r0, r1, r2}
-	@ ccm.ae:162: y = mac_header(ks, nb, len(nonce), ad, n, len(tag))
-	str	r6, [sp, #80]
-	@ ccm.ae:41: return load_be(nonce, 0, 15, len(nonce))
-	rev	r2, r2
-	str	r2, [sp, #48]
-	@ ccm.ae:162: y = mac_header(ks, nb, len(nonce), ad, n, len(tag))
-	str	r2, [sp, #84]
-	@ ccm.ae:41: return load_be(nonce, 0, 15, len(nonce))
-	rev	r5, r1
-	@ ccm.ae:162: y = mac_header(ks, nb, len(nonce), ad, n, len(tag))
-	str	r5, [sp, #88]
-	@ ccm.ae:41: return load_be(nonce, 0, 15, len(nonce))
-	rev	r4, r0
-	@ ccm.ae:162: y = mac_header(ks, nb, len(nonce), ad, n, len(tag))
-	str	r4, [sp, #92]
-	ldr	r1, [sp, #156]
-	str	r1, [sp, #4]
-	ldr	r0, [sp, #164]
+	str	r1, [sp]
+	ldr	r0, [sp, #184]
 	str	r0, [sp, #8]
-	add	r1, sp, #80
-	ldr	r0, [sp, #40]
-	mov	r2, r7
-	ldr	r3, [sp, #16]
+	ldr	r1, [sp, #176]
+	str	r1, [sp, #4]
+	@ ccm.ae:41: return load_be(nonce, 0, 15, len(nonce))
+	ldm	r4!, {r0, r1, r2, r5}
+	rev	r0, r0
+	str	r0, [sp, #20]
+	@ ccm.ae:162: y = mac_header(ks, nb, len(nonce), ad, n, len(tag))
+	str	r0, [sp, #112]
+	@ ccm.ae:41: return load_be(nonce, 0, 15, len(nonce))
+	rev	r0, r1
+	str	r0, [sp, #68]
+	@ ccm.ae:162: y = mac_header(ks, nb, len(nonce), ad, n, len(tag))
+	str	r0, [sp, #108]
+	@ ccm.ae:41: return load_be(nonce, 0, 15, len(nonce))
+	rev	r0, r2
+	str	r0, [sp, #72]
+	@ ccm.ae:162: y = mac_header(ks, nb, len(nonce), ad, n, len(tag))
+	str	r0, [sp, #104]
+	@ ccm.ae:41: return load_be(nonce, 0, 15, len(nonce))
+	rev	r0, r5
+	str	r0, [sp, #24]
+	@ ccm.ae:162: y = mac_header(ks, nb, len(nonce), ad, n, len(tag))
+	str	r0, [sp, #100]
+	add	r1, sp, #100
+	ldr	r0, [sp, #56]
+	ldr	r2, [sp, #16]
 	bl	ccm_mac_header
-	ldr	r2, [sp, #96]
-	str	r2, [sp, #28]
-	ldr	r2, [sp, #100]
-	str	r2, [sp, #24]
-	ldr	r0, [sp, #104]
-	str	r0, [sp, #32]
-	ldr	r0, [sp, #108]
-	str	r0, [sp, #36]
 	@ ccm.ae:164: s0 = E.encrypt_block(ks, j0)
-	str	r6, [sp, #80]
-	ldr	r0, [sp, #48]
-	str	r0, [sp, #84]
-	str	r5, [sp, #88]
+	add	r3, sp, #116
+	add	r1, sp, #100
 	@ ccm.ae:59: return with_nonce((14 - nonce_len) as u8, n, 0 as u32)
-	movs	r0, #14
-	subs	r0, r0, r7
-	uxtb	r7, r0
+	movs	r2, #14
+	ldr	r0, [sp, #16]
+	subs	r0, r2, r0
+	uxtb	r0, r0
+	str	r0, [sp, #16]
 	@ ccm.ae:47: return cat(flags, n) | (x as u128)
-	lsls	r0, r7, #24
-	orrs	r0, r4
+	lsls	r2, r0, #24
+	ldr	r0, [sp, #20]
+	orrs	r2, r0
 	@ ccm.ae:164: s0 = E.encrypt_block(ks, j0)
-	str	r0, [sp, #92]
-	add	r1, sp, #80
-	add	r2, sp, #96
-	ldr	r0, [sp, #40]
+	str	r2, [sp, #112]
+	ldr	r0, [sp, #68]
+	str	r0, [sp, #108]
+	ldr	r0, [sp, #72]
+	str	r0, [sp, #104]
+	ldr	r0, [sp, #24]
+	str	r0, [sp, #100]
+	@ ccm.ae:162: y = mac_header(ks, nb, len(nonce), ad, n, len(tag))
+	ldr	r0, [sp, #128]
+	str	r0, [sp, #48]
+	ldr	r0, [sp, #124]
+	str	r0, [sp, #52]
+	ldr	r2, [sp, #120]
+	str	r2, [sp, #40]
+	ldr	r2, [sp, #116]
+	str	r2, [sp, #44]
+	@ ccm.ae:164: s0 = E.encrypt_block(ks, j0)
+	ldr	r0, [sp, #56]
+	mov	r2, r3
 	bl	ccm_E_encrypt_block
 	@ ccm.ae:65: return cat(j[127:32], j[31:0] + 1)
-	lsls	r1, r7, #24
-	orrs	r1, r4
+	ldr	r0, [sp, #16]
+	lsls	r1, r0, #24
+	ldr	r0, [sp, #20]
+	orrs	r1, r0
 	@ ccm.ae:166: for i in 0..(n + 15) / 16 {
-	ldr	r0, [sp, #156]
+	str	r1, [sp, #80]
+	@ ccm.ae:65: return cat(j[127:32], j[31:0] + 1)
+	ldr	r0, [sp, #24]
+	adds	r0, r0, #1
+	@ ccm.ae:166: for i in 0..(n + 15) / 16 {
+	str	r0, [sp, #20]
+	movs	r1, #0
+	str	r1, [sp, #32]
+	ldr	r0, [sp, #176]
 	adds	r0, #15
 	lsrs	r0, r0, #4
-	str	r0, [sp, #52]
-	@ ccm.ae:65: return cat(j[127:32], j[31:0] + 1)
-	adds	r4, r6, #1
-	@ ccm.ae:166: for i in 0..(n + 15) / 16 {
-	str	r5, [sp, #60]
-	str	r1, [sp, #56]
-	@ ccm.ae:164: s0 = E.encrypt_block(ks, j0)
-	ldr	r0, [sp, #96]
-	str	r0, [sp, #64]
-	ldr	r0, [sp, #100]
-	str	r0, [sp, #68]
-	ldr	r2, [sp, #104]
-	str	r2, [sp, #72]
-	ldr	r0, [sp, #108]
 	str	r0, [sp, #76]
+	@ ccm.ae:164: s0 = E.encrypt_block(ks, j0)
+	ldr	r0, [sp, #128]
+	str	r0, [sp, #84]
+	ldr	r2, [sp, #124]
+	str	r2, [sp, #88]
+	ldr	r0, [sp, #120]
+	str	r0, [sp, #92]
+	ldr	r0, [sp, #116]
+	str	r0, [sp, #96]
 	@ ccm.ae:166: for i in 0..(n + 15) / 16 {
-	movs	r1, #0
-	str	r1, [sp, #16]
-	ldr	r0, [sp, #52]
+	ldr	r0, [sp, #76]
 	cmp	r1, r0
 	bcc	.Lccm_decrypt_with_far1
 	b	.Lccm_decrypt_with_done7
 .Lccm_decrypt_with_far1:
 .Lccm_decrypt_with_loop6:
-	@ ccm.ae:167: off = 16 * i
-	ldr	r1, [sp, #16]
-	lsls	r0, r1, #4
-	mov	r10, r0
 	@ ccm.ae:168: c = load_be(ct, off, 16, n - off)
-	ldr	r1, [sp, #156]
-	subs	r0, r1, r0
-	mov	r9, r0
-	ldr	r1, [sp, #152]
-	mov	r0, r10
-	adds	r1, r1, r0
 	movs	r2, #3
-	mov	r0, r9
+	@ ccm.ae:167: off = 16 * i
+	ldr	r1, [sp, #32]
+	lsls	r0, r1, #4
+	str	r0, [sp, #36]
+	@ ccm.ae:168: c = load_be(ct, off, 16, n - off)
+	ldr	r1, [sp, #172]
+	adds	r4, r1, r0
+	ldr	r1, [sp, #176]
+	subs	r0, r1, r0
+	str	r0, [sp, #16]
 	cmp	r0, #16
 	bcc	.Lccm_decrypt_with_bytes8
-	tst	r1, r2
+	tst	r4, r2
 	beq	.Lccm_decrypt_with_words9
 .Lccm_decrypt_with_bytes8:
 	movs	r0, #0
-	str	r0, [sp, #80]
-	str	r0, [sp, #84]
-	str	r0, [sp, #88]
-	str	r0, [sp, #92]
-	add	r3, sp, #80
-	mov	r2, r9
-	cmp	r2, #16
+	str	r0, [sp, #112]
+	str	r0, [sp, #108]
+	str	r0, [sp, #104]
+	str	r0, [sp, #100]
+	ldr	r1, [sp, #16]
+	add	r2, sp, #100
+	cmp	r1, #16
 	bcc	.Lccm_decrypt_with_cnt11
-	movs	r2, #16
+	movs	r1, #16
 .Lccm_decrypt_with_cnt11:
 .Lccm_decrypt_with_cpy12:
-	subs	r2, #1
+	subs	r1, #1
 	bcc	.Lccm_decrypt_with_cpyd10
-	ldrb	r0, [r1, r2]
-	strb	r0, [r3, r2]
+	ldrb	r0, [r4, r1]
+	strb	r0, [r2, r1]
 	b	.Lccm_decrypt_with_cpy12
 .Lccm_decrypt_with_cpyd10:
-	mov	r1, r3
+	mov	r4, r2
 .Lccm_decrypt_with_words9:
-	ldr	r0, [r1, #12]
-	rev	r7, r0
-	ldr	r0, [r1, #8]
-	rev	r6, r0
-	ldr	r0, [r1, #4]
-	rev	r5, r0
-	ldr	r0, [r1]
-	rev	r0, r0
-	str	r0, [sp, #44]
+	ldm	r4, {r1, r2, r3, r4}
 	@ ccm.ae:169: u = E.encrypt_block(ks, j)
-	str	r4, [sp, #80]
-	ldr	r0, [sp, #48]
-	str	r0, [sp, #84]
-	ldr	r0, [sp, #60]
-	str	r0, [sp, #88]
+	ldr	r0, [sp, #80]
+	str	r0, [sp, #112]
+	ldr	r0, [sp, #68]
+	str	r0, [sp, #108]
+	ldr	r0, [sp, #72]
+	str	r0, [sp, #104]
+	ldr	r0, [sp, #20]
+	str	r0, [sp, #100]
+	@ ccm.ae:168: c = load_be(ct, off, 16, n - off)
+	rev	r0, r1
+	str	r0, [sp, #60]
+	rev	r0, r2
+	str	r0, [sp, #64]
+	rev	r0, r3
+	str	r0, [sp, #24]
+	rev	r0, r4
+	str	r0, [sp, #28]
+	@ ccm.ae:169: u = E.encrypt_block(ks, j)
+	add	r2, sp, #116
+	add	r1, sp, #100
 	ldr	r0, [sp, #56]
-	str	r0, [sp, #92]
-	add	r1, sp, #80
-	add	r2, sp, #96
-	ldr	r0, [sp, #40]
 	bl	ccm_E_encrypt_block
-	ldr	r1, [sp, #96]
-	@ ccm.ae:171: m = first_bytes(c ^ u, n - off)
-	eors	r7, r1
-	mov	r8, r7
-	@ ccm.ae:169: u = E.encrypt_block(ks, j)
-	ldr	r1, [sp, #100]
-	@ ccm.ae:171: m = first_bytes(c ^ u, n - off)
-	eors	r6, r1
-	mov	r11, r6
-	@ ccm.ae:169: u = E.encrypt_block(ks, j)
-	ldr	r1, [sp, #104]
-	@ ccm.ae:171: m = first_bytes(c ^ u, n - off)
-	eors	r5, r1
-	str	r5, [sp, #20]
-	@ ccm.ae:169: u = E.encrypt_block(ks, j)
-	ldr	r0, [sp, #108]
-	@ ccm.ae:171: m = first_bytes(c ^ u, n - off)
-	ldr	r1, [sp, #44]
+	@ ccm.ae:33: if count < 16 {                  // only a partial block pays for the mask (a run-time shift)
+	ldr	r0, [sp, #16]
+	cmp	r0, #16
+	movs	r1, #0
+	adcs	r1, r1
+	movs	r0, #1
 	eors	r1, r0
 	@ ccm.ae:65: return cat(j[127:32], j[31:0] + 1)
-	adds	r0, r4, #1
-	str	r0, [sp, #44]
+	ldr	r0, [sp, #20]
+	adds	r0, r0, #1
+	str	r0, [sp, #20]
+	@ ccm.ae:169: u = E.encrypt_block(ks, j)
+	ldr	r0, [sp, #128]
+	@ ccm.ae:171: m = first_bytes(c ^ u, n - off)
+	ldr	r3, [sp, #60]
+	eors	r3, r0
+	@ ccm.ae:169: u = E.encrypt_block(ks, j)
+	ldr	r2, [sp, #124]
+	@ ccm.ae:171: m = first_bytes(c ^ u, n - off)
+	ldr	r0, [sp, #64]
+	eors	r0, r2
+	mov	r9, r0
+	@ ccm.ae:169: u = E.encrypt_block(ks, j)
+	ldr	r2, [sp, #120]
+	@ ccm.ae:171: m = first_bytes(c ^ u, n - off)
+	ldr	r0, [sp, #24]
+	eors	r0, r2
+	str	r0, [sp, #24]
+	@ ccm.ae:169: u = E.encrypt_block(ks, j)
+	ldr	r2, [sp, #116]
+	@ ccm.ae:171: m = first_bytes(c ^ u, n - off)
+	ldr	r0, [sp, #28]
+	eors	r0, r2
+	str	r0, [sp, #28]
 	@ ccm.ae:33: if count < 16 {                  // only a partial block pays for the mask (a run-time shift)
-	mov	r0, r9
-	cmp	r0, #16
-	movs	r2, #0
-	adcs	r2, r2
-	movs	r0, #1
-	eors	r2, r0
-	cmp	r2, #0
+	cmp	r1, #0
 	beq	.Lccm_decrypt_with_else13
 	@ ccm.ae:34: y = x & ~(~(0 as u128) >> (8 * count))
+	ldr	r0, [sp, #16]
+	lsls	r6, r0, #3
 	movs	r2, #0
 	mvns	r2, r2
 	mov	r5, r2
 	mov	r4, r2
-	mov	r3, r2
-	mov	r0, r9
-	lsls	r6, r0, #3
+	mov	r1, r2
 	cmp	r6, #128
 	bcs	.Lccm_decrypt_with_shz15
 .Lccm_decrypt_with_shl17:
 	cmp	r6, #32
 	bcc	.Lccm_decrypt_with_shf16
-	mov	r5, r4
-	mov	r4, r3
-	mov	r3, r2
-	movs	r2, #0
 	subs	r6, #32
+	mov	r1, r2
+	mov	r2, r4
+	mov	r4, r5
+	movs	r5, #0
 	b	.Lccm_decrypt_with_shl17
 .Lccm_decrypt_with_shf16:
-	lsrs	r5, r6
 	movs	r7, #32
 	subs	r7, r7, r6
+	mov	r0, r5
+	lsls	r0, r7
+	mov	r8, r0
+	lsrs	r5, r6
 	mov	r0, r4
 	lsls	r0, r7
-	orrs	r5, r0
+	mov	r10, r0
 	lsrs	r4, r6
-	mov	r0, r3
-	lsls	r0, r7
+	mov	r0, r8
 	orrs	r4, r0
 	mov	r0, r2
 	lsls	r0, r7
-	lsrs	r3, r6
-	orrs	r3, r0
 	lsrs	r2, r6
+	mov	r7, r10
+	orrs	r2, r7
+	lsrs	r1, r6
+	orrs	r1, r0
 	b	.Lccm_decrypt_with_she18
 .Lccm_decrypt_with_shz15:
 	movs	r5, #0
 	movs	r4, #0
-	movs	r3, #0
 	movs	r2, #0
+	movs	r1, #0
 .Lccm_decrypt_with_she18:
-	mov	r0, r8
-	bics	r0, r5
-	mov	r8, r0
-	mov	r0, r11
-	bics	r0, r4
-	mov	r11, r0
-	ldr	r0, [sp, #20]
-	bics	r0, r3
-	mov	r3, r0
-	bics	r1, r2
+	bics	r3, r5
+	mov	r8, r3
+	mov	r5, r9
+	bics	r5, r4
+	ldr	r6, [sp, #24]
+	bics	r6, r2
+	ldr	r4, [sp, #28]
+	bics	r4, r1
 	b	.Lccm_decrypt_with_endif14
 .Lccm_decrypt_with_else13:
-	ldr	r3, [sp, #20]
+	mov	r8, r3
+	mov	r5, r9
+	ldr	r6, [sp, #24]
+	ldr	r4, [sp, #28]
 .Lccm_decrypt_with_endif14:
 	@ ccm.ae:172: store_be(msg, off, m, n - off)
-	rev	r5, r1
-	rev	r4, r3
-	mov	r0, r11
-	rev	r6, r0
+	ldr	r1, [sp, #188]
+	ldr	r0, [sp, #36]
+	adds	r1, r1, r0
+	rev	r2, r4
+	rev	r3, r6
+	rev	r7, r5
 	mov	r0, r8
-	rev	r2, r0
-	ldr	r7, [sp, #168]
-	mov	r0, r10
-	adds	r7, r7, r0
-	mov	r0, r9
+	rev	r0, r0
+	mov	r9, r0
+	ldr	r0, [sp, #16]
 	cmp	r0, #16
 	bcc	.Lccm_decrypt_with_bytes19
 	movs	r0, #3
-	tst	r7, r0
+	tst	r1, r0
 	bne	.Lccm_decrypt_with_bytes19
-	str	r5, [r7]
-	str	r4, [r7, #4]
-	str	r6, [r7, #8]
-	str	r2, [r7, #12]
+	mov	r0, r9
+	str	r0, [r1]
+	str	r7, [r1, #4]
+	str	r3, [r1, #8]
+	str	r2, [r1, #12]
 	b	.Lccm_decrypt_with_stored20
 .Lccm_decrypt_with_bytes19:
-	str	r5, [sp, #80]
-	str	r4, [sp, #84]
-	str	r6, [sp, #88]
-	str	r2, [sp, #92]
-	add	r4, sp, #80
-	mov	r2, r9
+	str	r2, [sp, #112]
+	str	r3, [sp, #108]
+	str	r7, [sp, #104]
+	mov	r0, r9
+	str	r0, [sp, #100]
+	ldr	r2, [sp, #16]
+	add	r3, sp, #100
 	cmp	r2, #16
 	bcc	.Lccm_decrypt_with_cnt21
 	movs	r2, #16
@@ -777,63 +831,61 @@ ccm_decrypt_with:
 .Lccm_decrypt_with_cpy22:
 	subs	r2, #1
 	bcc	.Lccm_decrypt_with_stored20
-	ldrb	r0, [r4, r2]
-	strb	r0, [r7, r2]
+	ldrb	r0, [r3, r2]
+	strb	r0, [r1, r2]
 	b	.Lccm_decrypt_with_cpy22
 .Lccm_decrypt_with_stored20:
 	@ ccm.ae:173: y = E.encrypt_block(ks, m ^ y)
-	mov	r0, r8
-	ldr	r2, [sp, #28]
-	eors	r0, r2
-	str	r0, [sp, #80]
-	mov	r0, r11
-	ldr	r2, [sp, #24]
-	eors	r0, r2
-	str	r0, [sp, #84]
-	ldr	r0, [sp, #32]
-	eors	r3, r0
-	str	r3, [sp, #88]
-	ldr	r0, [sp, #36]
-	eors	r1, r0
-	str	r1, [sp, #92]
-	add	r1, sp, #80
-	add	r2, sp, #96
-	ldr	r0, [sp, #40]
-	bl	ccm_E_encrypt_block
-	ldr	r4, [sp, #44]
-	ldr	r2, [sp, #96]
-	str	r2, [sp, #28]
-	ldr	r2, [sp, #100]
-	str	r2, [sp, #24]
-	ldr	r0, [sp, #104]
-	str	r0, [sp, #32]
-	ldr	r0, [sp, #108]
-	str	r0, [sp, #36]
-	ldr	r1, [sp, #16]
-	adds	r1, #1
-	str	r1, [sp, #16]
+	ldr	r2, [sp, #44]
+	eors	r4, r2
+	ldr	r2, [sp, #40]
+	eors	r6, r2
 	ldr	r0, [sp, #52]
+	eors	r5, r0
+	mov	r1, r8
+	ldr	r0, [sp, #48]
+	eors	r1, r0
+	str	r1, [sp, #112]
+	str	r5, [sp, #108]
+	str	r6, [sp, #104]
+	str	r4, [sp, #100]
+	add	r2, sp, #116
+	add	r1, sp, #100
+	ldr	r0, [sp, #56]
+	bl	ccm_E_encrypt_block
+	ldr	r1, [sp, #32]
+	adds	r1, #1
+	str	r1, [sp, #32]
+	ldr	r0, [sp, #128]
+	str	r0, [sp, #48]
+	ldr	r0, [sp, #124]
+	str	r0, [sp, #52]
+	ldr	r2, [sp, #120]
+	str	r2, [sp, #40]
+	ldr	r2, [sp, #116]
+	str	r2, [sp, #44]
+	ldr	r0, [sp, #76]
 	cmp	r1, r0
 	bcs	.Lccm_decrypt_with_far2
 	b	.Lccm_decrypt_with_loop6
 .Lccm_decrypt_with_far2:
 .Lccm_decrypt_with_done7:
 	@ ccm.ae:176: return (load_be(tag, 0, 16, len(tag)) ^ first_bytes(y ^ s0, len(tag))) == 0
-	ldr	r1, [sp, #160]
+	ldr	r1, [sp, #180]
 	movs	r2, #3
-	ldr	r0, [sp, #164]
+	ldr	r0, [sp, #184]
 	cmp	r0, #16
 	bcc	.Lccm_decrypt_with_bytes23
 	tst	r1, r2
 	beq	.Lccm_decrypt_with_words24
 .Lccm_decrypt_with_bytes23:
 	movs	r0, #0
-	str	r0, [sp, #80]
-	str	r0, [sp, #84]
-	str	r0, [sp, #88]
-	str	r0, [sp, #92]
-	add	r3, sp, #80
-	ldr	r2, [sp, #164]
+	str	r0, [sp, #112]
+	str	r0, [sp, #108]
+	str	r0, [sp, #104]
+	str	r0, [sp, #100]
+	ldr	r2, [sp, #184]
+	add	r3, sp, #100
 	cmp	r2, #16
 	bcc	.Lccm_decrypt_with_cnt26
 	movs	r2, #16
@@ -847,108 +899,112 @@ ccm_decrypt_with:
 .Lccm_decrypt_with_cpyd25:
 	mov	r1, r3
 .Lccm_decrypt_with_words24:
-	ldr	r2, [sp, #28]
-	ldr	r0, [sp, #64]
-	eors	r2, r0
-	str	r2, [sp, #28]
-	ldr	r2, [sp, #24]
-	ldr	r0, [sp, #68]
-	eors	r2, r0
-	str	r2, [sp, #24]
-	ldr	r0, [sp, #32]
-	ldr	r2, [sp, #72]
+	ldr	r3, [sp, #48]
+	ldr	r0, [sp, #84]
+	eors	r3, r0
+	ldr	r0, [sp, #52]
+	ldr	r2, [sp, #88]
 	eors	r0, r2
 	str	r0, [sp, #16]
-	ldr	r6, [sp, #36]
-	ldr	r0, [sp, #76]
-	eors	r6, r0
+	ldr	r2, [sp, #40]
+	ldr	r0, [sp, #92]
+	eors	r2, r0
+	str	r2, [sp, #40]
+	ldr	r2, [sp, #44]
+	ldr	r0, [sp, #96]
+	eors	r2, r0
+	str	r2, [sp, #44]
 	@ ccm.ae:33: if count < 16 {                  // only a partial block pays for the mask (a run-time shift)
-	ldr	r0, [sp, #164]
+	ldr	r0, [sp, #184]
 	cmp	r0, #16
 	movs	r2, #0
 	adcs	r2, r2
 	movs	r0, #1
 	eors	r2, r0
 	@ ccm.ae:176: return (load_be(tag, 0, 16, len(tag)) ^ first_bytes(y ^ s0, len(tag))) == 0
-	ldr	r0, [r1, #12]
-	rev	r0, r0
-	str	r0, [sp, #40]
-	ldr	r0, [r1, #8]
+	ldr	r0, [r1]
 	rev	r0, r0
 	str	r0, [sp, #36]
 	ldr	r0, [r1, #4]
 	rev	r0, r0
-	str	r0, [sp, #32]
-	ldr	r0, [r1]
+	str	r0, [sp, #48]
+	ldr	r0, [r1, #8]
 	rev	r0, r0
-	str	r0, [sp, #20]
+	str	r0, [sp, #32]
+	ldr	r0, [r1, #12]
+	rev	r0, r0
+	str	r0, [sp, #28]
 	@ ccm.ae:33: if count < 16 {                  // only a partial block pays for the mask (a run-time shift)
 	cmp	r2, #0
 	beq	.Lccm_decrypt_with_else28
 	@ ccm.ae:34: y = x & ~(~(0 as u128) >> (8 * count))
-	movs	r4, #0
-	mvns	r4, r4
-	mov	r3, r4
-	mov	r2, r4
-	mov	r1, r4
-	ldr	r0, [sp, #164]
-	lsls	r5, r0, #3
-	cmp	r5, #128
+	ldr	r0, [sp, #184]
+	lsls	r6, r0, #3
+	movs	r5, #0
+	mvns	r5, r5
+	mov	r1, r5
+	mov	r2, r5
+	mov	r4, r5
+	cmp	r6, #128
 	bcs	.Lccm_decrypt_with_shz30
 .Lccm_decrypt_with_shl32:
-	cmp	r5, #32
+	cmp	r6, #32
 	bcc	.Lccm_decrypt_with_shf31
-	mov	r4, r3
-	mov	r3, r2
+	subs	r6, #32
+	mov	r4, r2
 	mov	r2, r1
-	movs	r1, #0
-	subs	r5, #32
+	mov	r1, r5
+	movs	r5, #0
 	b	.Lccm_decrypt_with_shl32
 .Lccm_decrypt_with_shf31:
-	lsrs	r4, r5
 	movs	r7, #32
-	subs	r7, r7, r5
-	mov	r0, r3
+	subs	r7, r7, r6
+	mov	r0, r5
 	lsls	r0, r7
-	orrs	r4, r0
-	lsrs	r3, r5
-	mov	r0, r2
-	lsls	r0, r7
-	orrs	r3, r0
+	str	r0, [sp, #20]
+	lsrs	r5, r6
 	mov	r0, r1
 	lsls	r0, r7
-	lsrs	r2, r5
-	orrs	r2, r0
-	lsrs	r1, r5
+	str	r0, [sp, #24]
+	lsrs	r1, r6
+	ldr	r0, [sp, #20]
+	orrs	r1, r0
+	mov	r0, r2
+	lsls	r0, r7
+	lsrs	r2, r6
+	ldr	r7, [sp, #24]
+	orrs	r2, r7
+	lsrs	r4, r6
+	orrs	r4, r0
 	b	.Lccm_decrypt_with_she33
 .Lccm_decrypt_with_shz30:
-	movs	r4, #0
-	movs	r3, #0
-	movs	r2, #0
+	movs	r5, #0
 	movs	r1, #0
+	movs	r2, #0
+	movs	r4, #0
 .Lccm_decrypt_with_she33:
-	ldr	r5, [sp, #28]
-	bics	r5, r4
-	ldr	r4, [sp, #24]
-	bics	r4, r3
-	ldr	r3, [sp, #16]
-	bics	r3, r2
+	bics	r3, r5
+	ldr	r6, [sp, #16]
 	bics	r6, r1
+	ldr	r5, [sp, #40]
+	bics	r5, r2
+	ldr	r2, [sp, #44]
+	bics	r2, r4
 	b	.Lccm_decrypt_with_endif29
 .Lccm_decrypt_with_else28:
-	ldr	r5, [sp, #28]
-	ldr	r4, [sp, #24]
-	ldr	r3, [sp, #16]
+	ldr	r6, [sp, #16]
+	ldr	r5, [sp, #40]
+	ldr	r2, [sp, #44]
 .Lccm_decrypt_with_endif29:
 	@ ccm.ae:176: return (load_be(tag, 0, 16, len(tag)) ^ first_bytes(y ^ s0, len(tag))) == 0
-	ldr	r0, [sp, #20]
-	eors	r0, r6
-	ldr	r1, [sp, #32]
-	eors	r1, r3
-	ldr	r3, [sp, #40]
-	eors	r3, r5
-	ldr	r2, [sp, #36]
-	eors	r2, r4
+	ldr	r0, [sp, #36]
+	eors	r0, r3
+	ldr	r1, [sp, #48]
+	eors	r1, r6
+	ldr	r3, [sp, #28]
+	eors	r3, r2
+	ldr	r2, [sp, #32]
+	eors	r2, r5
 	orrs	r3, r2
 	orrs	r3, r1
 	orrs	r3, r0
@@ -957,9 +1013,9 @@ ccm_decrypt_with:
 	adcs	r1, r1
 	movs	r0, #1
 	eors	r1, r0
-	ldr	r0, [sp, #176]
+	ldr	r0, [sp, #196]
 	strh	r1, [r0]
-	add	sp, #112
+	add	sp, #132
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5
@@ -971,25 +1027,20 @@ ccm_decrypt_with:
 
 
 @ --- ccm_E_encrypt_block: ccm.E.encrypt_block
-@     frame 12 bytes (11 spill slots, 3 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 508 bytes of code and literals
+@     frame 12 bytes (11 spill slots, 3 on the stack; locals 0), saves nothing
+@     estimated 488 bytes of code and literals
 	.section .text.ccm_E_encrypt_block,"ax",%progbits
 	.global ccm_E_encrypt_block
 	.type ccm_E_encrypt_block, %function
 	.thumb_func
 	.balign 4
 ccm_E_encrypt_block:
-	push	{r4, r5, r6, r7, lr}
-	mov	r4, r8
-	mov	r5, r9
-	mov	r6, r10
-	mov	r7, r11
-	push	{r4, r5, r6, r7}
+	push	{lr}
 	sub	sp, #12
 	str	r2, [sp, #8]
 	@ aes.ae:159: @unroll(round_unroll)
 	movs	r2, #1
-	mov	r10, r2
+	mov	r11, r2
 	ldr	r4, [r1, #12]
 	str	r0, [sp, #4]
 	@ aes.ae:155: s0 = b[127:96] ^ w[0]
@@ -1011,24 +1062,24 @@ ccm_E_encrypt_block:
 	mov	r5, r0
 	adds	r5, #16
 	ldr	r0, =ccm_tf0
-	mov	r8, r0
+	mov	r9, r0
 	ldr	r0, =ccm_tf1
-	mov	lr, r0
+	mov	r8, r0
 	ldr	r0, =ccm_tf2
 	mov	r12, r0
 	ldr	r0, =ccm_tf3
-	mov	r9, r0
+	mov	r10, r0
 	@ aes.ae:159: @unroll(round_unroll)
 .Lccm_E_encrypt_block_loop1:
 	@ aes.ae:164: t3 = mix_column(sbox[s3[31:24]], sbox[s0[23:16]], sbox[s1[15:8]], sbox[s2[7:0]]) ^ w[4 * round + 3]
 	lsrs	r0, r1, #24
 	lsls	r6, r0, #2
-	mov	r0, r8
+	mov	r0, r9
 	ldr	r7, [r0, r6]
 	lsrs	r0, r4, #16
 	uxtb	r0, r0
 	lsls	r6, r0, #2
-	mov	r0, lr
+	mov	r0, r8
 	ldr	r0, [r0, r6]
 	eors	r7, r0
 	lsrs	r0, r3, #8
@@ -1039,7 +1090,7 @@ ccm_E_encrypt_block:
 	eors	r7, r0
 	uxtb	r0, r2
 	lsls	r6, r0, #2
-	mov	r0, r9
+	mov	r0, r10
 	ldr	r0, [r0, r6]
 	eors	r7, r0
 	ldr	r6, [r5, #12]
@@ -1048,12 +1099,12 @@ ccm_E_encrypt_block:
 	@ aes.ae:163: t2 = mix_column(sbox[s2[31:24]], sbox[s3[23:16]], sbox[s0[15:8]], sbox[s1[7:0]]) ^ w[4 * round + 2]
 	lsrs	r0, r2, #24
 	lsls	r6, r0, #2
-	mov	r0, r8
+	mov	r0, r9
 	ldr	r7, [r0, r6]
 	lsrs	r0, r1, #16
 	uxtb	r0, r0
 	lsls	r6, r0, #2
-	mov	r0, lr
+	mov	r0, r8
 	ldr	r0, [r0, r6]
 	eors	r7, r0
 	lsrs	r0, r4, #8
@@ -1064,21 +1115,21 @@ ccm_E_encrypt_block:
 	eors	r7, r0
 	uxtb	r0, r3
 	lsls	r6, r0, #2
-	mov	r0, r9
+	mov	r0, r10
 	ldr	r0, [r0, r6]
 	eors	r7, r0
 	ldr	r6, [r5, #8]
 	eors	r7, r6
-	mov	r11, r7
+	mov	lr, r7
 	@ aes.ae:162: t1 = mix_column(sbox[s1[31:24]], sbox[s2[23:16]], sbox[s3[15:8]], sbox[s0[7:0]]) ^ w[4 * round + 1]
 	lsrs	r0, r3, #24
 	lsls	r6, r0, #2
-	mov	r0, r8
+	mov	r0, r9
 	ldr	r6, [r0, r6]
 	lsrs	r0, r2, #16
 	uxtb	r0, r0
 	lsls	r7, r0, #2
-	mov	r0, lr
+	mov	r0, r8
 	ldr	r0, [r0, r7]
 	eors	r6, r0
 	lsrs	r0, r1, #8
@@ -1089,7 +1140,7 @@ ccm_E_encrypt_block:
 	eors	r6, r0
 	uxtb	r0, r4
 	lsls	r7, r0, #2
-	mov	r0, r9
+	mov	r0, r10
 	ldr	r0, [r0, r7]
 	eors	r6, r0
 	ldr	r0, [r5, #4]
@@ -1097,12 +1148,12 @@ ccm_E_encrypt_block:
 	@ aes.ae:161: t0 = mix_column(sbox[s0[31:24]], sbox[s1[23:16]], sbox[s2[15:8]], sbox[s3[7:0]]) ^ w[4 * round]
 	lsrs	r0, r4, #24
 	lsls	r4, r0, #2
-	mov	r0, r8
+	mov	r0, r9
 	ldr	r4, [r0, r4]
 	lsrs	r0, r3, #16
 	uxtb	r0, r0
 	lsls	r3, r0, #2
-	mov	r0, lr
+	mov	r0, r8
 	ldr	r0, [r0, r3]
 	eors	r4, r0
 	lsrs	r0, r2, #8
@@ -1113,7 +1164,7 @@ ccm_E_encrypt_block:
 	eors	r4, r0
 	uxtb	r0, r1
 	lsls	r1, r0, #2
-	mov	r0, r9
+	mov	r0, r10
 	ldr	r0, [r0, r1]
 	eors	r4, r0
 	ldr	r0, [r5]
@@ -1121,11 +1172,11 @@ ccm_E_encrypt_block:
 	@ aes.ae:164: t3 = mix_column(sbox[s3[31:24]], sbox[s0[23:16]], sbox[s1[15:8]], sbox[s2[7:0]]) ^ w[4 * round + 3]
 	adds	r5, #16
 	mov	r3, r6
-	mov	r2, r11
+	mov	r2, lr
 	ldr	r1, [sp]
-	mov	r0, r10
+	mov	r0, r11
 	adds	r0, #1
-	mov	r10, r0
+	mov	r11, r0
 	cmp	r0, #10
 	bcc	.Lccm_E_encrypt_block_loop1
 .Lccm_E_encrypt_block_done2:
@@ -1175,7 +1226,7 @@ ccm_E_encrypt_block:
 	ldr	r0, [sp, #4]
 	ldr	r6, [r0, r6]
 	eors	r7, r6
-	mov	lr, r7
+	mov	r8, r7
 	@ aes.ae:127: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
 	lsrs	r0, r2, #24
 	ldrb	r0, [r5, r0]
@@ -1224,199 +1275,194 @@ ccm_E_encrypt_block:
 	ldr	r2, [sp, #8]
 	str	r1, [r2]
 	str	r6, [r2, #4]
-	mov	r0, lr
+	mov	r0, r8
 	str	r0, [r2, #8]
 	mov	r1, r12
 	str	r1, [r2, #12]
 	add	sp, #12
-	pop	{r4, r5, r6, r7}
-	mov	r8, r4
-	mov	r9, r5
-	mov	r10, r6
-	mov	r11, r7
-	pop	{r4, r5, r6, r7, pc}
+	pop	{pc}
 	.ltorg
 	.ltorg
 	.size ccm_E_encrypt_block, .-ccm_E_encrypt_block
 
 
 @ --- ccm_mac_header: ccm.mac_header
-@     frame 40 bytes (10 spill slots, 2 on the stack; locals 32), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 476 bytes of code and literals
+@     frame 52 bytes (10 spill slots, 5 on the stack; locals 32), saves nothing
+@     estimated 456 bytes of code and literals
 	.section .text.ccm_mac_header,"ax",%progbits
 	.global ccm_mac_header
 	.type ccm_mac_header, %function
 	.thumb_func
 	.balign 4
 ccm_mac_header:
-	push	{r4, r5, r6, r7, lr}
-	mov	r4, r8
-	mov	r5, r9
-	mov	r6, r10
-	mov	r7, r11
-	push	{r4, r5, r6, r7}
-	sub	sp, #40
-	ldr	r4, [sp, #76]
-	mov	r9, r4
-	@ ccm.ae:53: adata = if ad_len != 0 then 64 else 0 as u32
-	subs	r4, r4, #1
-	movs	r4, #0
-	adcs	r4, r4
-	rsbs	r6, r4, #0
-	movs	r5, #64
-	ands	r6, r5
-	ldr	r5, [sp, #84]
-	@ ccm.ae:54: return with_nonce((adata | (((tag_len - 2) / 2) << 3) | (q - 1)) as u8, n, msg_len)
-	subs	r5, r5, #2
-	lsrs	r5, r5, #1
-	lsls	r5, r5, #3
-	orrs	r6, r5
-	@ ccm.ae:52: q = 15 - nonce_len
-	movs	r5, #15
-	subs	r2, r5, r2
-	@ ccm.ae:54: return with_nonce((adata | (((tag_len - 2) / 2) << 3) | (q - 1)) as u8, n, msg_len)
-	subs	r2, r2, #1
-	orrs	r6, r2
-	uxtb	r2, r6
-	@ ccm.ae:47: return cat(flags, n) | (x as u128)
-	lsls	r2, r2, #24
-	ldr	r5, [r1, #12]
-	orrs	r2, r5
-	ldr	r6, [sp, #80]
+	push	{lr}
+	sub	sp, #52
+	ldr	r4, [sp, #60]
 	ldr	r5, [r1]
-	orrs	r5, r6
+	@ ccm.ae:47: return cat(flags, n) | (x as u128)
+	orrs	r5, r4
+	ldr	r6, [sp, #56]
+	@ ccm.ae:53: adata = if ad_len != 0 then 64 else 0 as u32
+	subs	r6, r6, #1
+	movs	r6, #0
+	mov	r4, r6
+	adcs	r4, r6
+	str	r4, [sp]
+	rsbs	r4, r4, #0
+	movs	r6, #64
+	ands	r4, r6
+	ldr	r6, [sp, #64]
+	@ ccm.ae:54: return with_nonce((adata | (((tag_len - 2) / 2) << 3) | (q - 1)) as u8, n, msg_len)
+	subs	r6, r6, #2
+	lsrs	r6, r6, #1
+	lsls	r6, r6, #3
+	orrs	r4, r6
+	@ ccm.ae:52: q = 15 - nonce_len
+	movs	r6, #15
+	subs	r6, r6, r2
+	@ ccm.ae:54: return with_nonce((adata | (((tag_len - 2) / 2) << 3) | (q - 1)) as u8, n, msg_len)
+	subs	r6, r6, #1
+	orrs	r4, r6
+	uxtb	r6, r4
+	@ ccm.ae:47: return cat(flags, n) | (x as u128)
+	lsls	r6, r6, #24
+	ldr	r2, [r1, #12]
+	orrs	r6, r2
 	@ ccm.ae:72: y = E.encrypt_block(ks, block0(n, nonce_len, a, msg_len, tag_len))
-	str	r5, [sp, #8]
-	ldr	r5, [r1, #4]
-	str	r5, [sp, #12]
-	ldr	r5, [r1, #8]
-	str	r5, [sp, #16]
-	str	r2, [sp, #20]
-	mov	r11, r0
-	mov	r10, r3
-	add	r1, sp, #8
-	add	r2, sp, #24
-	mov	r0, r11
+	str	r6, [sp, #32]
+	ldr	r6, [r1, #8]
+	str	r6, [sp, #28]
+	ldr	r6, [r1, #4]
+	str	r6, [sp, #24]
+	str	r5, [sp, #20]
+	add	r4, sp, #36
+	add	r1, sp, #20
+	str	r3, [sp, #4]
+	str	r0, [sp, #12]
+	mov	r2, r4
 	bl	ccm_E_encrypt_block
-	ldr	r2, [sp, #24]
-	ldr	r1, [sp, #28]
-	ldr	r0, [sp, #32]
-	str	r0, [sp]
-	ldr	r0, [sp, #36]
-	str	r0, [sp, #4]
+	ldr	r0, [sp, #48]
+	mov	r8, r0
+	ldr	r5, [sp, #44]
+	ldr	r6, [sp, #40]
+	ldr	r7, [sp, #36]
 	@ ccm.ae:73: if a != 0 {
-	cmp	r4, #0
+	ldr	r0, [sp]
+	cmp	r0, #0
 	bne	.Lccm_mac_header_far1
 	b	.Lccm_mac_header_else1
 .Lccm_mac_header_far1:
 	@ ccm.ae:74: first = cat(a as u16, load_be(ad, 0, 14, a))
-	mov	r4, r10
+	ldr	r1, [sp, #4]
 .Lccm_mac_header_bytes3:
 	movs	r0, #0
-	str	r0, [sp, #8]
-	str	r0, [sp, #12]
-	str	r0, [sp, #16]
+	str	r0, [sp, #32]
+	str	r0, [sp, #28]
+	str	r0, [sp, #24]
 	str	r0, [sp, #20]
-	add	r6, sp, #8
-	adds	r5, r6, #2
-	mov	r3, r9
-	cmp	r3, #14
+	ldr	r2, [sp, #56]
+	add	r4, sp, #20
+	adds	r3, r4, #2
+	cmp	r2, #14
 	bcc	.Lccm_mac_header_cnt6
-	movs	r3, #14
+	movs	r2, #14
 .Lccm_mac_header_cnt6:
 .Lccm_mac_header_cpy7:
-	subs	r3, #1
+	subs	r2, #1
 	bcc	.Lccm_mac_header_cpyd5
-	ldrb	r0, [r4, r3]
-	strb	r0, [r5, r3]
+	ldrb	r0, [r1, r2]
+	strb	r0, [r3, r2]
 	b	.Lccm_mac_header_cpy7
 .Lccm_mac_header_cpyd5:
-	mov	r4, r6
+	mov	r1, r4
 .Lccm_mac_header_words4:
-	ldr	r0, [r4, #12]
-	rev	r7, r0
-	ldr	r0, [r4, #8]
-	rev	r6, r0
-	ldr	r0, [r4, #4]
-	rev	r3, r0
-	ldr	r0, [r4]
-	rev	r4, r0
-	mov	r0, r9
-	uxth	r0, r0
-	lsls	r5, r0, #16
-	orrs	r5, r4
 	@ ccm.ae:76: if a >= 0xff00 {
-	movs	r4, #255
-	lsls	r4, r4, #8
-	cmp	r9, r4
+	movs	r2, #255
+	lsls	r2, r2, #8
+	ldr	r0, [sp, #56]
+	cmp	r0, r2
 	movs	r0, #0
 	adcs	r0, r0
+	@ ccm.ae:74: first = cat(a as u16, load_be(ad, 0, 14, a))
+	ldr	r2, [r1]
+	rev	r3, r2
+	ldr	r2, [sp, #56]
+	uxth	r2, r2
+	lsls	r2, r2, #16
+	orrs	r2, r3
+	ldr	r3, [r1, #4]
+	rev	r3, r3
+	ldr	r4, [r1, #8]
+	rev	r4, r4
+	ldr	r1, [r1, #12]
+	rev	r1, r1
+	@ ccm.ae:76: if a >= 0xff00 {
 	cmp	r0, #0
 	beq	.Lccm_mac_header_else8
 	@ ccm.ae:77: first = cat(0xfffe as u16, a, load_be(ad, 0, 10, a))
-	mov	r3, r10
+	ldr	r1, [sp, #4]
 .Lccm_mac_header_bytes10:
 	movs	r0, #0
-	str	r0, [sp, #8]
-	str	r0, [sp, #12]
-	str	r0, [sp, #16]
-	add	r6, sp, #8
-	adds	r5, r6, #2
-	mov	r4, r9
-	cmp	r4, #10
+	str	r0, [sp, #28]
+	str	r0, [sp, #24]
+	str	r0, [sp, #20]
+	ldr	r2, [sp, #56]
+	add	r4, sp, #20
+	adds	r3, r4, #2
+	cmp	r2, #10
 	bcc	.Lccm_mac_header_cnt13
-	movs	r4, #10
+	movs	r2, #10
 .Lccm_mac_header_cnt13:
 .Lccm_mac_header_cpy14:
-	subs	r4, #1
+	subs	r2, #1
 	bcc	.Lccm_mac_header_cpyd12
-	ldrb	r0, [r3, r4]
-	strb	r0, [r5, r4]
+	ldrb	r0, [r1, r2]
+	strb	r0, [r3, r2]
 	b	.Lccm_mac_header_cpy14
 .Lccm_mac_header_cpyd12:
-	mov	r3, r6
+	mov	r1, r4
 .Lccm_mac_header_words11:
-	mov	r0, r9
-	lsrs	r5, r0, #16
+	ldr	r0, [r1]
+	rev	r2, r0
+	ldr	r0, [sp, #56]
+	lsls	r3, r0, #16
+	orrs	r3, r2
+	lsrs	r2, r0, #16
 	ldr	r0, =0xfffe0000
-	orrs	r5, r0
-	ldr	r0, [r3]
+	orrs	r2, r0
+	ldr	r0, [r1, #4]
 	rev	r4, r0
-	mov	r0, r9
-	lsls	r0, r0, #16
-	orrs	r0, r4
-	ldr	r4, [r3, #8]
-	rev	r7, r4
-	ldr	r3, [r3, #4]
-	rev	r6, r3
+	ldr	r0, [r1, #8]
+	rev	r1, r0
 	@ ccm.ae:78: header = 6 as u32
-	movs	r4, #6
+	movs	r0, #6
+	str	r0, [sp]
 	b	.Lccm_mac_header_endif9
 .Lccm_mac_header_else8:
-	mov	r0, r3
-	movs	r4, #2
+	movs	r0, #2
+	str	r0, [sp]
 .Lccm_mac_header_endif9:
 	@ ccm.ae:80: y = E.encrypt_block(ks, y ^ first)
-	eors	r2, r7
-	eors	r1, r6
-	ldr	r3, [sp]
-	eors	r3, r0
-	ldr	r0, [sp, #4]
-	eors	r0, r5
-	str	r2, [sp, #8]
-	str	r1, [sp, #12]
-	str	r3, [sp, #16]
-	str	r0, [sp, #20]
-	add	r1, sp, #8
-	add	r2, sp, #24
-	mov	r0, r11
+	eors	r7, r1
+	eors	r6, r4
+	eors	r5, r3
+	mov	r0, r8
+	eors	r0, r2
+	str	r0, [sp, #32]
+	str	r5, [sp, #28]
+	str	r6, [sp, #24]
+	str	r7, [sp, #20]
+	add	r2, sp, #36
+	add	r1, sp, #20
+	ldr	r0, [sp, #12]
 	bl	ccm_E_encrypt_block
 	@ ccm.ae:81: taken = 16 - header
-	movs	r0, #16
-	subs	r0, r0, r4
-	str	r0, [sp]
+	movs	r1, #16
+	ldr	r0, [sp]
+	subs	r0, r1, r0
+	str	r0, [sp, #8]
 	@ ccm.ae:82: rest = if a > taken then a - taken else 0
-	mov	r1, r9
+	ldr	r1, [sp, #56]
 	cmp	r0, r1
 	movs	r2, #0
 	sbcs	r2, r2
@@ -1424,43 +1470,41 @@ ccm_mac_header:
 	ands	r0, r2
 	@ ccm.ae:83: for i in 0..(rest + 15) / 16 {
 	adds	r0, #15
+	@ ccm.ae:80: y = E.encrypt_block(ks, y ^ first)
+	ldr	r4, [sp, #48]
+	ldr	r5, [sp, #44]
+	ldr	r2, [sp, #40]
+	ldr	r3, [sp, #36]
+	@ ccm.ae:83: for i in 0..(rest + 15) / 16 {
 	lsrs	r0, r0, #4
-	str	r0, [sp, #4]
-	@ ccm.ae:80: y = E.encrypt_block(ks, y ^ first)
-	ldr	r0, [sp, #24]
-	@ ccm.ae:83: for i in 0..(rest + 15) / 16 {
-	mov	r8, r0
-	@ ccm.ae:80: y = E.encrypt_block(ks, y ^ first)
-	ldr	r6, [sp, #28]
-	ldr	r2, [sp, #32]
-	ldr	r1, [sp, #36]
-	@ ccm.ae:83: for i in 0..(rest + 15) / 16 {
-	movs	r4, #0
-	ldr	r0, [sp, #4]
-	cmp	r4, r0
+	str	r0, [sp, #16]
+	movs	r1, #0
+	str	r1, [sp]
+	cmp	r1, r0
 	bcs	.Lccm_mac_header_done16
 .Lccm_mac_header_loop15:
 	@ ccm.ae:84: off = taken + 16 * i
-	lsls	r3, r4, #4
-	ldr	r0, [sp]
-	adds	r3, r0, r3
+	ldr	r1, [sp]
+	lsls	r1, r1, #4
+	ldr	r0, [sp, #8]
+	adds	r6, r0, r1
 	@ ccm.ae:85: y = E.encrypt_block(ks, y ^ load_be(ad, off, 16, a - off))
-	mov	r0, r9
-	subs	r7, r0, r3
-	mov	r0, r10
-	adds	r5, r0, r3
+	ldr	r0, [sp, #4]
+	adds	r1, r0, r6
+	ldr	r0, [sp, #56]
+	subs	r7, r0, r6
 	movs	r0, #3
 	cmp	r7, #16
 	bcc	.Lccm_mac_header_bytes17
-	tst	r5, r0
+	tst	r1, r0
 	beq	.Lccm_mac_header_words18
 .Lccm_mac_header_bytes17:
 	movs	r0, #0
-	str	r0, [sp, #8]
-	str	r0, [sp, #12]
-	str	r0, [sp, #16]
+	str	r0, [sp, #32]
+	str	r0, [sp, #28]
+	str	r0, [sp, #24]
 	str	r0, [sp, #20]
-	add	r3, sp, #8
+	add	r6, sp, #20
 	cmp	r7, #16
 	bcc	.Lccm_mac_header_cnt20
 	movs	r7, #16
@@ -1468,63 +1512,56 @@ ccm_mac_header:
 .Lccm_mac_header_cpy21:
 	subs	r7, #1
 	bcc	.Lccm_mac_header_cpyd19
-	ldrb	r0, [r5, r7]
-	strb	r0, [r3, r7]
+	ldrb	r0, [r1, r7]
+	strb	r0, [r6, r7]
 	b	.Lccm_mac_header_cpy21
 .Lccm_mac_header_cpyd19:
-	mov	r5, r3
+	mov	r1, r6
 .Lccm_mac_header_words18:
-	ldr	r0, [r5]
+	ldr	r0, [r1, #12]
 	rev	r0, r0
-	eors	r1, r0
-	ldr	r0, [r5, #4]
+	eors	r3, r0
+	ldr	r0, [r1, #8]
 	rev	r0, r0
 	eors	r2, r0
-	ldr	r0, [r5, #8]
+	ldr	r0, [r1, #4]
 	rev	r0, r0
-	eors	r6, r0
-	ldr	r0, [r5, #12]
-	rev	r3, r0
-	mov	r0, r8
-	eors	r0, r3
-	str	r0, [sp, #8]
-	str	r6, [sp, #12]
-	str	r2, [sp, #16]
-	str	r1, [sp, #20]
-	add	r1, sp, #8
-	add	r2, sp, #24
-	mov	r0, r11
+	eors	r5, r0
+	ldr	r0, [r1]
+	rev	r0, r0
+	eors	r4, r0
+	str	r4, [sp, #32]
+	str	r5, [sp, #28]
+	str	r2, [sp, #24]
+	str	r3, [sp, #20]
+	add	r2, sp, #36
+	add	r1, sp, #20
+	ldr	r0, [sp, #12]
 	bl	ccm_E_encrypt_block
-	ldr	r0, [sp, #24]
-	ldr	r6, [sp, #28]
-	ldr	r2, [sp, #32]
-	ldr	r1, [sp, #36]
-	mov	r8, r0
-	adds	r4, #1
-	ldr	r0, [sp, #4]
-	cmp	r4, r0
+	ldr	r1, [sp]
+	adds	r1, #1
+	str	r1, [sp]
+	ldr	r4, [sp, #48]
+	ldr	r5, [sp, #44]
+	ldr	r2, [sp, #40]
+	ldr	r3, [sp, #36]
+	ldr	r0, [sp, #16]
+	cmp	r1, r0
 	bcc	.Lccm_mac_header_loop15
 .Lccm_mac_header_done16:
-	mov	r3, r8
 	b	.Lccm_mac_header_endif2
 .Lccm_mac_header_else1:
-	mov	r3, r2
-	mov	r6, r1
-	ldr	r2, [sp]
-	ldr	r1, [sp, #4]
+	mov	r3, r7
+	mov	r2, r6
+	mov	r4, r8
 .Lccm_mac_header_endif2:
-	ldr	r4, [sp, #88]
-	str	r3, [r4]
-	str	r6, [r4, #4]
-	str	r2, [r4, #8]
-	str	r1, [r4, #12]
-	add	sp, #40
-	pop	{r4, r5, r6, r7}
-	mov	r8, r4
-	mov	r9, r5
-	mov	r10, r6
-	mov	r11, r7
-	pop	{r4, r5, r6, r7, pc}
+	ldr	r1, [sp, #68]
+	str	r3, [r1]
+	str	r2, [r1, #4]
+	str	r5, [r1, #8]
+	str	r4, [r1, #12]
+	add	sp, #52
+	pop	{pc}
 	.ltorg
 	.size ccm_mac_header, .-ccm_mac_header
 

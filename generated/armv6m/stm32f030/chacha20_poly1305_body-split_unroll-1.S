@@ -57,8 +57,8 @@ chacha20_poly1305_key_setup:
 
 
 @ --- chacha20_poly1305_encrypt_with: chacha20_poly1305.encrypt_with
-@     frame 104 bytes (13 spill slots, 8 on the stack; locals 60), saves r4, r5, r6, r7
-@     estimated 238 bytes of code and literals
+@     frame 120 bytes (16 spill slots, 12 on the stack; locals 60), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 282 bytes of code and literals
 	.section .text.chacha20_poly1305_encrypt_with,"ax",%progbits
 	.global chacha20_poly1305_encrypt_with
 	.type chacha20_poly1305_encrypt_with, %function
@@ -66,32 +66,39 @@ chacha20_poly1305_key_setup:
 	.balign 4
 chacha20_poly1305_encrypt_with:
 	push	{r4, r5, r6, r7, lr}
-	sub	sp, #104
+	mov	r4, r8
+	mov	r5, r9
+	mov	r6, r10
+	mov	r7, r11
+	push	{r4, r5, r6, r7}
+	sub	sp, #120
 	@ chacha20_poly1305.ae:62: n = load_le(nonce, 0, 12)
 	movs	r2, #3
 	@ chacha20_poly1305.ae:61: k = kc[0]
-	ldr	r7, [r0, #28]
-	ldr	r4, [r0, #24]
-	str	r4, [sp, #12]
-	ldr	r4, [r0, #20]
-	str	r4, [sp, #16]
-	ldr	r4, [r0, #16]
+	ldr	r4, [r0, #28]
 	str	r4, [sp, #20]
-	ldr	r4, [r0, #12]
-	str	r4, [sp, #28]
-	ldr	r4, [r0, #8]
-	str	r4, [sp, #32]
-	ldr	r4, [r0, #4]
-	str	r4, [sp, #36]
-	ldr	r4, [r0]
+	ldr	r4, [r0, #24]
 	str	r4, [sp, #24]
-	ldr	r4, [sp, #132]
-	str	r3, [sp, #40]
+	ldr	r4, [r0, #20]
+	str	r4, [sp, #28]
+	ldr	r4, [r0, #16]
+	str	r4, [sp, #32]
+	ldr	r4, [r0, #12]
+	str	r4, [sp, #40]
+	ldr	r4, [r0, #8]
+	str	r4, [sp, #44]
+	ldr	r4, [r0, #4]
+	str	r4, [sp, #48]
+	ldr	r4, [r0]
+	str	r4, [sp, #36]
+	ldr	r5, [sp, #164]
+	ldr	r4, [sp, #160]
+	str	r3, [sp, #56]
 	@ chacha20_poly1305.ae:62: n = load_le(nonce, 0, 12)
 	tst	r1, r2
 	beq	.Lchacha20_poly1305_encrypt_with_words2
 .Lchacha20_poly1305_encrypt_with_bytes1:
-	add	r3, sp, #44
+	add	r3, sp, #60
 	movs	r2, #12
 .Lchacha20_poly1305_encrypt_with_cpy4:
 	subs	r2, #1
@@ -103,75 +110,85 @@ chacha20_poly1305_encrypt_with:
 	mov	r1, r3
 .Lchacha20_poly1305_encrypt_with_words2:
 	@ chacha20_poly1305.ae:63: C.xor_stream(k, 1 as u32, n, msg, ct)              // the message starts at block counter 1
-	str	r4, [sp]
-	ldr	r0, [sp, #140]
+	str	r5, [sp]
+	ldr	r0, [sp, #172]
 	str	r0, [sp, #8]
-	ldr	r0, [sp, #136]
+	ldr	r0, [sp, #168]
 	str	r0, [sp, #4]
 	@ chacha20_poly1305.ae:62: n = load_le(nonce, 0, 12)
-	ldr	r6, [r1]
-	ldr	r5, [r1, #4]
-	ldr	r4, [r1, #8]
-	@ chacha20_poly1305.ae:63: C.xor_stream(k, 1 as u32, n, msg, ct)              // the message starts at block counter 1
-	str	r4, [sp, #84]
-	str	r5, [sp, #80]
-	str	r6, [sp, #76]
-	str	r7, [sp, #72]
-	ldr	r0, [sp, #12]
-	str	r0, [sp, #68]
-	ldr	r0, [sp, #16]
-	str	r0, [sp, #64]
-	ldr	r0, [sp, #20]
-	str	r0, [sp, #60]
-	ldr	r0, [sp, #28]
-	str	r0, [sp, #56]
-	ldr	r0, [sp, #32]
+	ldr	r0, [r1]
+	str	r0, [sp, #16]
+	ldr	r0, [r1, #4]
+	str	r0, [sp, #12]
+	ldr	r0, [r1, #8]
 	str	r0, [sp, #52]
-	ldr	r0, [sp, #36]
-	str	r0, [sp, #48]
+	@ chacha20_poly1305.ae:63: C.xor_stream(k, 1 as u32, n, msg, ct)              // the message starts at block counter 1
+	str	r0, [sp, #100]
+	ldr	r0, [sp, #12]
+	str	r0, [sp, #96]
+	ldr	r0, [sp, #16]
+	str	r0, [sp, #92]
+	ldr	r0, [sp, #20]
+	str	r0, [sp, #88]
 	ldr	r0, [sp, #24]
-	str	r0, [sp, #44]
-	add	r2, sp, #76
+	str	r0, [sp, #84]
+	ldr	r0, [sp, #28]
+	str	r0, [sp, #80]
+	ldr	r0, [sp, #32]
+	str	r0, [sp, #76]
+	ldr	r0, [sp, #40]
+	str	r0, [sp, #72]
+	ldr	r0, [sp, #44]
+	str	r0, [sp, #68]
+	ldr	r0, [sp, #48]
+	str	r0, [sp, #64]
+	ldr	r0, [sp, #36]
+	str	r0, [sp, #60]
+	add	r2, sp, #92
 	movs	r1, #1
-	add	r0, sp, #44
-	ldr	r3, [sp, #128]
+	add	r0, sp, #60
+	mov	r3, r4
 	bl	chacha20_poly1305_C_xor_stream
 	@ chacha20_poly1305.ae:64: store_le(tag, 0, tag_of(k, n, ad, ct))
-	add	r0, sp, #88
+	add	r0, sp, #104
 	str	r0, [sp, #8]
-	ldr	r0, [sp, #140]
+	ldr	r0, [sp, #172]
 	str	r0, [sp, #4]
-	ldr	r0, [sp, #136]
+	ldr	r0, [sp, #168]
 	str	r0, [sp]
-	add	r1, sp, #76
-	add	r2, sp, #44
-	str	r4, [sp, #84]
-	str	r5, [sp, #80]
-	str	r6, [sp, #76]
-	str	r7, [sp, #72]
+	add	r1, sp, #92
+	add	r2, sp, #60
+	ldr	r0, [sp, #52]
+	str	r0, [sp, #100]
 	ldr	r0, [sp, #12]
-	str	r0, [sp, #68]
+	str	r0, [sp, #96]
 	ldr	r0, [sp, #16]
-	str	r0, [sp, #64]
+	str	r0, [sp, #92]
 	ldr	r0, [sp, #20]
-	str	r0, [sp, #60]
-	ldr	r0, [sp, #28]
-	str	r0, [sp, #56]
-	ldr	r0, [sp, #32]
-	str	r0, [sp, #52]
-	ldr	r0, [sp, #36]
-	str	r0, [sp, #48]
+	str	r0, [sp, #88]
 	ldr	r0, [sp, #24]
-	str	r0, [sp, #44]
+	str	r0, [sp, #84]
+	ldr	r0, [sp, #28]
+	str	r0, [sp, #80]
+	ldr	r0, [sp, #32]
+	str	r0, [sp, #76]
+	ldr	r0, [sp, #40]
+	str	r0, [sp, #72]
+	ldr	r0, [sp, #44]
+	str	r0, [sp, #68]
+	ldr	r0, [sp, #48]
+	str	r0, [sp, #64]
+	ldr	r0, [sp, #36]
+	str	r0, [sp, #60]
 	mov	r0, r2
-	ldr	r2, [sp, #40]
-	ldr	r3, [sp, #124]
+	ldr	r2, [sp, #56]
+	ldr	r3, [sp, #156]
 	bl	chacha20_poly1305_tag_of
-	ldr	r5, [sp, #88]
-	ldr	r4, [sp, #92]
-	ldr	r2, [sp, #96]
-	ldr	r1, [sp, #100]
-	ldr	r3, [sp, #144]
+	ldr	r5, [sp, #104]
+	ldr	r4, [sp, #108]
+	ldr	r2, [sp, #112]
+	ldr	r1, [sp, #116]
+	ldr	r3, [sp, #176]
 	movs	r0, #3
 	tst	r3, r0
 	bne	.Lchacha20_poly1305_encrypt_with_bytes5
@@ -181,11 +198,11 @@ chacha20_poly1305_encrypt_with:
 	str	r1, [r3, #12]
 	b	.Lchacha20_poly1305_encrypt_with_stored6
 .Lchacha20_poly1305_encrypt_with_bytes5:
-	str	r5, [sp, #44]
-	str	r4, [sp, #48]
-	str	r2, [sp, #52]
-	str	r1, [sp, #56]
-	add	r2, sp, #44
+	str	r5, [sp, #60]
+	str	r4, [sp, #64]
+	str	r2, [sp, #68]
+	str	r1, [sp, #72]
+	add	r2, sp, #60
 	movs	r1, #16
 .Lchacha20_poly1305_encrypt_with_cpy7:
 	subs	r1, #1
@@ -194,15 +211,20 @@ chacha20_poly1305_encrypt_with:
 	strb	r0, [r3, r1]
 	b	.Lchacha20_poly1305_encrypt_with_cpy7
 .Lchacha20_poly1305_encrypt_with_stored6:
-	add	sp, #104
+	add	sp, #120
+	pop	{r4, r5, r6, r7}
+	mov	r8, r4
+	mov	r9, r5
+	mov	r10, r6
+	mov	r11, r7
 	pop	{r4, r5, r6, r7, pc}
 	.ltorg
 	.size chacha20_poly1305_encrypt_with, .-chacha20_poly1305_encrypt_with
 
 
 @ --- chacha20_poly1305_decrypt_with: chacha20_poly1305.decrypt_with
-@     frame 120 bytes (15 spill slots, 12 on the stack; locals 60), saves r4, r5, r6, r7
-@     estimated 272 bytes of code and literals
+@     frame 136 bytes (21 spill slots, 16 on the stack; locals 60), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 314 bytes of code and literals
 	.section .text.chacha20_poly1305_decrypt_with,"ax",%progbits
 	.global chacha20_poly1305_decrypt_with
 	.type chacha20_poly1305_decrypt_with, %function
@@ -210,87 +232,95 @@ chacha20_poly1305_encrypt_with:
 	.balign 4
 chacha20_poly1305_decrypt_with:
 	push	{r4, r5, r6, r7, lr}
-	sub	sp, #120
+	mov	r4, r8
+	mov	r5, r9
+	mov	r6, r10
+	mov	r7, r11
+	push	{r4, r5, r6, r7}
+	sub	sp, #136
 	@ chacha20_poly1305.ae:69: n = load_le(nonce, 0, 12)
 	movs	r2, #3
 	@ chacha20_poly1305.ae:68: k = kc[0]
 	ldr	r4, [r0, #28]
-	str	r4, [sp, #16]
-	ldr	r4, [r0, #24]
 	str	r4, [sp, #20]
-	ldr	r4, [r0, #20]
+	ldr	r4, [r0, #24]
 	str	r4, [sp, #24]
-	ldr	r4, [r0, #16]
+	ldr	r4, [r0, #20]
 	str	r4, [sp, #28]
-	ldr	r4, [r0, #12]
-	str	r4, [sp, #36]
-	ldr	r4, [r0, #8]
-	str	r4, [sp, #40]
-	ldr	r4, [r0, #4]
-	str	r4, [sp, #44]
-	ldr	r4, [r0]
+	ldr	r4, [r0, #16]
 	str	r4, [sp, #32]
-	ldr	r0, [sp, #164]
-	ldr	r6, [sp, #160]
-	ldr	r4, [sp, #148]
-	ldr	r5, [sp, #144]
-	str	r3, [sp, #56]
+	ldr	r4, [r0, #12]
+	str	r4, [sp, #40]
+	ldr	r4, [r0, #8]
+	str	r4, [sp, #44]
+	ldr	r4, [r0, #4]
+	str	r4, [sp, #48]
+	ldr	r4, [r0]
+	str	r4, [sp, #36]
+	ldr	r4, [sp, #196]
+	ldr	r5, [sp, #192]
+	str	r3, [sp, #72]
 	@ chacha20_poly1305.ae:69: n = load_le(nonce, 0, 12)
 	tst	r1, r2
 	beq	.Lchacha20_poly1305_decrypt_with_words2
 .Lchacha20_poly1305_decrypt_with_bytes1:
-	add	r7, sp, #60
-	movs	r3, #12
+	add	r3, sp, #76
+	movs	r2, #12
 .Lchacha20_poly1305_decrypt_with_cpy4:
-	subs	r3, #1
+	subs	r2, #1
 	bcc	.Lchacha20_poly1305_decrypt_with_cpyd3
-	ldrb	r2, [r1, r3]
-	strb	r2, [r7, r3]
+	ldrb	r0, [r1, r2]
+	strb	r0, [r3, r2]
 	b	.Lchacha20_poly1305_decrypt_with_cpy4
 .Lchacha20_poly1305_decrypt_with_cpyd3:
-	mov	r1, r7
+	mov	r1, r3
 .Lchacha20_poly1305_decrypt_with_words2:
 	@ chacha20_poly1305.ae:70: C.xor_stream(k, 1 as u32, n, ct, msg)
-	str	r0, [sp, #8]
-	str	r6, [sp, #4]
-	str	r4, [sp]
+	str	r4, [sp, #8]
+	str	r5, [sp, #4]
+	ldr	r0, [sp, #180]
+	str	r0, [sp]
 	@ chacha20_poly1305.ae:69: n = load_le(nonce, 0, 12)
 	ldr	r0, [r1]
+	str	r0, [sp, #16]
+	ldr	r0, [r1, #4]
 	str	r0, [sp, #12]
-	ldr	r7, [r1, #4]
-	ldr	r6, [r1, #8]
+	ldr	r0, [r1, #8]
+	str	r0, [sp, #52]
 	@ chacha20_poly1305.ae:70: C.xor_stream(k, 1 as u32, n, ct, msg)
-	str	r6, [sp, #100]
-	str	r7, [sp, #96]
-	str	r0, [sp, #92]
+	str	r0, [sp, #116]
+	ldr	r0, [sp, #12]
+	str	r0, [sp, #112]
 	ldr	r0, [sp, #16]
-	str	r0, [sp, #88]
+	str	r0, [sp, #108]
 	ldr	r0, [sp, #20]
-	str	r0, [sp, #84]
+	str	r0, [sp, #104]
 	ldr	r0, [sp, #24]
-	str	r0, [sp, #80]
+	str	r0, [sp, #100]
 	ldr	r0, [sp, #28]
-	str	r0, [sp, #76]
-	ldr	r0, [sp, #36]
-	str	r0, [sp, #72]
-	ldr	r0, [sp, #40]
-	str	r0, [sp, #68]
-	ldr	r0, [sp, #44]
-	str	r0, [sp, #64]
+	str	r0, [sp, #96]
 	ldr	r0, [sp, #32]
-	str	r0, [sp, #60]
-	add	r2, sp, #92
+	str	r0, [sp, #92]
+	ldr	r0, [sp, #40]
+	str	r0, [sp, #88]
+	ldr	r0, [sp, #44]
+	str	r0, [sp, #84]
+	ldr	r0, [sp, #48]
+	str	r0, [sp, #80]
+	ldr	r0, [sp, #36]
+	str	r0, [sp, #76]
+	add	r2, sp, #108
 	movs	r1, #1
-	add	r0, sp, #60
-	mov	r3, r5
+	add	r0, sp, #76
+	ldr	r3, [sp, #176]
 	bl	chacha20_poly1305_C_xor_stream
 	@ chacha20_poly1305.ae:72: return (load_le(tag, 0, 16) ^ tag_of(k, n, ad, ct)) == 0
-	ldr	r1, [sp, #152]
+	ldr	r1, [sp, #184]
 	movs	r0, #3
 	tst	r1, r0
 	beq	.Lchacha20_poly1305_decrypt_with_words6
 .Lchacha20_poly1305_decrypt_with_bytes5:
-	add	r3, sp, #60
+	add	r3, sp, #76
 	movs	r2, #16
 .Lchacha20_poly1305_decrypt_with_cpy8:
 	subs	r2, #1
@@ -301,82 +331,90 @@ chacha20_poly1305_decrypt_with:
 .Lchacha20_poly1305_decrypt_with_cpyd7:
 	mov	r1, r3
 .Lchacha20_poly1305_decrypt_with_words6:
-	add	r0, sp, #104
+	add	r0, sp, #120
 	str	r0, [sp, #8]
-	str	r4, [sp, #4]
-	str	r5, [sp]
+	ldr	r0, [sp, #180]
+	str	r0, [sp, #4]
+	ldr	r0, [sp, #176]
+	str	r0, [sp]
 	ldr	r0, [r1]
-	str	r0, [sp, #52]
-	ldr	r0, [r1, #4]
-	str	r0, [sp, #48]
-	ldr	r5, [r1, #8]
-	ldr	r4, [r1, #12]
-	str	r6, [sp, #100]
-	str	r7, [sp, #96]
-	ldr	r0, [sp, #12]
-	str	r0, [sp, #92]
-	ldr	r0, [sp, #16]
-	str	r0, [sp, #88]
-	ldr	r0, [sp, #20]
-	str	r0, [sp, #84]
-	ldr	r0, [sp, #24]
-	str	r0, [sp, #80]
-	ldr	r0, [sp, #28]
-	str	r0, [sp, #76]
-	ldr	r0, [sp, #36]
-	str	r0, [sp, #72]
-	ldr	r0, [sp, #40]
 	str	r0, [sp, #68]
-	ldr	r0, [sp, #44]
+	ldr	r0, [r1, #4]
 	str	r0, [sp, #64]
-	ldr	r0, [sp, #32]
+	ldr	r0, [r1, #8]
 	str	r0, [sp, #60]
-	add	r1, sp, #92
-	add	r0, sp, #60
-	ldr	r2, [sp, #56]
-	ldr	r3, [sp, #140]
-	bl	chacha20_poly1305_tag_of
-	ldr	r0, [sp, #116]
-	eors	r4, r0
-	ldr	r0, [sp, #112]
-	eors	r5, r0
-	ldr	r0, [sp, #104]
-	ldr	r1, [sp, #52]
-	eors	r1, r0
-	ldr	r2, [sp, #108]
+	ldr	r0, [r1, #12]
+	str	r0, [sp, #56]
+	ldr	r0, [sp, #52]
+	str	r0, [sp, #116]
+	ldr	r0, [sp, #12]
+	str	r0, [sp, #112]
+	ldr	r0, [sp, #16]
+	str	r0, [sp, #108]
+	ldr	r0, [sp, #20]
+	str	r0, [sp, #104]
+	ldr	r0, [sp, #24]
+	str	r0, [sp, #100]
+	ldr	r0, [sp, #28]
+	str	r0, [sp, #96]
+	ldr	r0, [sp, #32]
+	str	r0, [sp, #92]
+	ldr	r0, [sp, #40]
+	str	r0, [sp, #88]
+	ldr	r0, [sp, #44]
+	str	r0, [sp, #84]
 	ldr	r0, [sp, #48]
-	eors	r0, r2
-	orrs	r1, r0
-	orrs	r1, r5
-	orrs	r1, r4
-	subs	r0, r1, #1
+	str	r0, [sp, #80]
+	ldr	r0, [sp, #36]
+	str	r0, [sp, #76]
+	add	r1, sp, #108
+	add	r0, sp, #76
+	ldr	r2, [sp, #72]
+	ldr	r3, [sp, #172]
+	bl	chacha20_poly1305_tag_of
+	ldr	r1, [sp, #132]
+	ldr	r0, [sp, #56]
+	eors	r0, r1
+	ldr	r2, [sp, #128]
+	ldr	r1, [sp, #60]
+	eors	r1, r2
+	ldr	r2, [sp, #120]
+	ldr	r3, [sp, #68]
+	eors	r3, r2
+	ldr	r4, [sp, #124]
+	ldr	r2, [sp, #64]
+	eors	r2, r4
+	orrs	r3, r2
+	orrs	r3, r1
+	orrs	r3, r0
+	subs	r0, r3, #1
 	movs	r1, #0
 	adcs	r1, r1
 	movs	r0, #1
 	eors	r1, r0
-	ldr	r0, [sp, #168]
+	ldr	r0, [sp, #200]
 	strh	r1, [r0]
-	add	sp, #120
+	add	sp, #136
+	pop	{r4, r5, r6, r7}
+	mov	r8, r4
+	mov	r9, r5
+	mov	r10, r6
+	mov	r11, r7
 	pop	{r4, r5, r6, r7, pc}
 	.ltorg
 	.size chacha20_poly1305_decrypt_with, .-chacha20_poly1305_decrypt_with
 
 
 @ --- chacha20_poly1305_C_xor_stream: chacha20_poly1305.C.xor_stream
-@     frame 252 bytes (75 spill slots, 47 on the stack; locals 64), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 1092 bytes of code and literals
+@     frame 252 bytes (75 spill slots, 47 on the stack; locals 64), saves nothing
+@     estimated 1072 bytes of code and literals
 	.section .text.chacha20_poly1305_C_xor_stream,"ax",%progbits
 	.global chacha20_poly1305_C_xor_stream
 	.type chacha20_poly1305_C_xor_stream, %function
 	.thumb_func
 	.balign 4
 chacha20_poly1305_C_xor_stream:
-	push	{r4, r5, r6, r7, lr}
-	mov	r4, r8
-	mov	r5, r9
-	mov	r6, r10
-	mov	r7, r11
-	push	{r4, r5, r6, r7}
+	push	{lr}
 	sub	sp, #252
 	str	r1, [sp, #184]
 	str	r3, [sp, #180]
@@ -403,7 +441,7 @@ chacha20_poly1305_C_xor_stream:
 	ldr	r0, [r2, #8]
 	str	r0, [sp, #104]
 	@ chacha20.ae:141: for i in 0..(n + 63) / 64 {
-	ldr	r0, [sp, #288]
+	ldr	r0, [sp, #256]
 	adds	r0, #63
 	lsrs	r0, r0, #6
 	str	r0, [sp, #176]
@@ -419,7 +457,7 @@ chacha20_poly1305_C_xor_stream:
 	lsls	r0, r1, #6
 	str	r0, [sp, #96]
 	@ chacha20.ae:143: x = load_le(src, off, 64, n - off) ^ block(key, counter + i, nonce)
-	ldr	r1, [sp, #288]
+	ldr	r1, [sp, #256]
 	subs	r0, r1, r0
 	str	r0, [sp, #88]
 	ldr	r1, [sp, #180]
@@ -509,28 +547,28 @@ chacha20_poly1305_C_xor_stream:
 	mov	r12, r1
 	ldr	r5, [sp, #100]
 	ldr	r1, =0x3320646e
-	mov	r11, r1
+	mov	lr, r1
 	ldr	r2, [sp, #140]
 	ldr	r0, [sp, #124]
 	str	r0, [sp, #20]
 	ldr	r1, [sp, #112]
 	str	r1, [sp, #16]
 	ldr	r0, =0x79622d32
-	mov	r10, r0
+	mov	r11, r0
 	ldr	r1, [sp, #136]
-	mov	r8, r1
+	mov	r9, r1
 	ldr	r1, [sp, #120]
 	str	r1, [sp, #4]
 	ldr	r1, [sp, #108]
 	str	r1, [sp, #24]
 	ldr	r0, =0x6b206574
-	mov	lr, r0
+	mov	r8, r0
 	ldr	r1, [sp, #132]
 	str	r1, [sp, #8]
 	ldr	r1, [sp, #116]
 	str	r1, [sp]
 	ldr	r1, [sp, #104]
-	mov	r9, r1
+	mov	r10, r1
 .Lchacha20_poly1305_C_xor_stream_loop8:
 	@ chacha20.ae:20: a = a + b
 	adds	r1, r7, r6
@@ -563,7 +601,7 @@ chacha20_poly1305_C_xor_stream:
 	rors	r4, r3
 	str	r4, [sp, #12]
 	@ chacha20.ae:20: a = a + b
-	mov	r1, r11
+	mov	r1, lr
 	adds	r1, r1, r2
 	@ chacha20.ae:21: d = (d ^ a) <<< 16
 	ldr	r5, [sp, #16]
@@ -578,7 +616,7 @@ chacha20_poly1305_C_xor_stream:
 	rors	r3, r7
 	@ chacha20.ae:24: a = a + b
 	adds	r1, r1, r3
-	mov	r11, r1
+	mov	lr, r1
 	@ chacha20.ae:25: d = (d ^ a) <<< 8
 	eors	r5, r1
 	rors	r5, r6
@@ -591,8 +629,8 @@ chacha20_poly1305_C_xor_stream:
 	movs	r2, #25
 	rors	r3, r2
 	@ chacha20.ae:20: a = a + b
-	mov	r2, r10
-	mov	r1, r8
+	mov	r2, r11
+	mov	r1, r9
 	adds	r1, r2, r1
 	@ chacha20.ae:21: d = (d ^ a) <<< 16
 	ldr	r5, [sp, #24]
@@ -602,30 +640,30 @@ chacha20_poly1305_C_xor_stream:
 	ldr	r2, [sp, #4]
 	adds	r4, r2, r5
 	@ chacha20.ae:23: b = (b ^ c) <<< 12
-	mov	r2, r8
+	mov	r2, r9
 	eors	r2, r4
 	rors	r2, r7
 	@ chacha20.ae:24: a = a + b
 	adds	r1, r1, r2
-	mov	r10, r1
+	mov	r11, r1
 	@ chacha20.ae:25: d = (d ^ a) <<< 8
 	eors	r5, r1
 	rors	r5, r6
 	str	r5, [sp, #20]
 	@ chacha20.ae:26: c = c + d
 	adds	r4, r4, r5
-	mov	r8, r4
+	mov	r9, r4
 	@ chacha20.ae:27: b = (b ^ c) <<< 7
 	eors	r2, r4
 	movs	r1, #25
 	rors	r2, r1
 	mov	r12, r2
 	@ chacha20.ae:20: a = a + b
-	mov	r2, lr
+	mov	r2, r8
 	ldr	r1, [sp, #8]
 	adds	r2, r2, r1
 	@ chacha20.ae:21: d = (d ^ a) <<< 16
-	mov	r4, r9
+	mov	r4, r10
 	eors	r4, r2
 	rors	r4, r0
 	@ chacha20.ae:22: c = c + d
@@ -643,7 +681,7 @@ chacha20_poly1305_C_xor_stream:
 	rors	r4, r6
 	@ chacha20.ae:26: c = c + d
 	adds	r1, r1, r4
-	mov	lr, r1
+	mov	r8, r1
 	@ chacha20.ae:27: b = (b ^ c) <<< 7
 	mov	r2, r5
 	eors	r2, r1
@@ -656,7 +694,7 @@ chacha20_poly1305_C_xor_stream:
 	eors	r4, r1
 	rors	r4, r0
 	@ chacha20.ae:22: c = c + d
-	mov	r5, r8
+	mov	r5, r9
 	adds	r5, r5, r4
 	@ chacha20.ae:23: b = (b ^ c) <<< 12
 	eors	r3, r5
@@ -667,7 +705,7 @@ chacha20_poly1305_C_xor_stream:
 	@ chacha20.ae:25: d = (d ^ a) <<< 8
 	eors	r4, r1
 	rors	r4, r6
-	mov	r9, r4
+	mov	r10, r4
 	@ chacha20.ae:26: c = c + d
 	adds	r1, r5, r4
 	str	r1, [sp, #4]
@@ -677,7 +715,7 @@ chacha20_poly1305_C_xor_stream:
 	rors	r3, r1
 	str	r3, [sp, #8]
 	@ chacha20.ae:20: a = a + b
-	mov	r3, r11
+	mov	r3, lr
 	mov	r1, r12
 	adds	r1, r3, r1
 	@ chacha20.ae:21: d = (d ^ a) <<< 16
@@ -685,7 +723,7 @@ chacha20_poly1305_C_xor_stream:
 	eors	r5, r1
 	rors	r5, r0
 	@ chacha20.ae:22: c = c + d
-	mov	r3, lr
+	mov	r3, r8
 	adds	r4, r3, r5
 	@ chacha20.ae:23: b = (b ^ c) <<< 12
 	mov	r3, r12
@@ -693,7 +731,7 @@ chacha20_poly1305_C_xor_stream:
 	rors	r3, r7
 	@ chacha20.ae:24: a = a + b
 	adds	r1, r1, r3
-	mov	r11, r1
+	mov	lr, r1
 	@ chacha20.ae:25: d = (d ^ a) <<< 8
 	eors	r5, r1
 	rors	r5, r6
@@ -704,9 +742,9 @@ chacha20_poly1305_C_xor_stream:
 	eors	r3, r1
 	movs	r1, #25
 	rors	r3, r1
-	mov	r8, r3
+	mov	r9, r3
 	@ chacha20.ae:20: a = a + b
-	mov	r1, r10
+	mov	r1, r11
 	adds	r1, r1, r2
 	@ chacha20.ae:21: d = (d ^ a) <<< 16
 	ldr	r4, [sp, #16]
@@ -720,7 +758,7 @@ chacha20_poly1305_C_xor_stream:
 	rors	r2, r7
 	@ chacha20.ae:24: a = a + b
 	adds	r1, r1, r2
-	mov	r10, r1
+	mov	r11, r1
 	@ chacha20.ae:25: d = (d ^ a) <<< 8
 	eors	r4, r1
 	rors	r4, r6
@@ -736,7 +774,7 @@ chacha20_poly1305_C_xor_stream:
 	ldr	r2, [sp, #40]
 	ldr	r1, [sp, #12]
 	adds	r1, r2, r1
-	mov	lr, r1
+	mov	r8, r1
 	@ chacha20.ae:21: d = (d ^ a) <<< 16
 	ldr	r2, [sp, #20]
 	eors	r2, r1
@@ -750,12 +788,12 @@ chacha20_poly1305_C_xor_stream:
 	eors	r2, r0
 	rors	r2, r7
 	@ chacha20.ae:24: a = a + b
-	mov	r7, lr
+	mov	r7, r8
 	adds	r7, r7, r2
-	mov	lr, r7
+	mov	r8, r7
 	@ chacha20.ae:25: d = (d ^ a) <<< 8
 	mov	r7, r1
-	mov	r1, lr
+	mov	r1, r8
 	eors	r7, r1
 	mov	r1, r7
 	rors	r1, r6
@@ -781,7 +819,7 @@ chacha20_poly1305_C_xor_stream:
 .Lchacha20_poly1305_C_xor_stream_far2:
 .Lchacha20_poly1305_C_xor_stream_done9:
 	@ chacha20.ae:132: return cat(x15 + nonce[95:64], x14 + nonce[63:32], x13 + nonce[31:0], x12 + counter,
-	mov	r1, r9
+	mov	r1, r10
 	ldr	r0, [sp, #104]
 	adds	r0, r1, r0
 	str	r0, [sp, #32]
@@ -812,13 +850,13 @@ chacha20_poly1305_C_xor_stream:
 	mov	r1, r12
 	ldr	r0, [sp, #128]
 	adds	r0, r1, r0
-	mov	r9, r0
+	mov	r10, r0
 	@ chacha20.ae:134: x7 + key[127:96], x6 + key[95:64], x5 + key[63:32], x4 + key[31:0],
 	ldr	r1, [sp, #8]
 	ldr	r0, [sp, #132]
 	adds	r0, r1, r0
 	mov	r12, r0
-	mov	r1, r8
+	mov	r1, r9
 	ldr	r0, [sp, #136]
 	adds	r1, r1, r0
 	ldr	r0, [sp, #140]
@@ -827,13 +865,13 @@ chacha20_poly1305_C_xor_stream:
 	adds	r3, r6, r0
 	@ chacha20.ae:135: x3 + j3, x2 + j2, x1 + j1, x0 + j0)
 	ldr	r4, =0x6b206574
-	mov	r0, lr
+	mov	r0, r8
 	adds	r4, r0, r4
 	ldr	r5, =0x79622d32
-	mov	r0, r10
+	mov	r0, r11
 	adds	r5, r0, r5
 	ldr	r6, =0x3320646e
-	mov	r0, r11
+	mov	r0, lr
 	adds	r6, r0, r6
 	ldr	r0, =0x61707865
 	adds	r7, r7, r0
@@ -864,7 +902,7 @@ chacha20_poly1305_C_xor_stream:
 	eors	r0, r1
 	str	r0, [sp, #56]
 	ldr	r0, [sp, #52]
-	mov	r1, r9
+	mov	r1, r10
 	eors	r0, r1
 	str	r0, [sp, #52]
 	ldr	r0, [sp, #148]
@@ -890,7 +928,7 @@ chacha20_poly1305_C_xor_stream:
 	ldr	r0, [sp, #32]
 	eors	r2, r0
 	@ chacha20.ae:144: store_le(dst, off, x, n - off)
-	ldr	r1, [sp, #292]
+	ldr	r1, [sp, #260]
 	ldr	r0, [sp, #96]
 	adds	r1, r1, r0
 	ldr	r0, [sp, #88]
@@ -977,31 +1015,21 @@ chacha20_poly1305_C_xor_stream:
 .Lchacha20_poly1305_C_xor_stream_far3:
 .Lchacha20_poly1305_C_xor_stream_done2:
 	add	sp, #252
-	pop	{r4, r5, r6, r7}
-	mov	r8, r4
-	mov	r9, r5
-	mov	r10, r6
-	mov	r11, r7
-	pop	{r4, r5, r6, r7, pc}
+	pop	{pc}
 	.ltorg
 	.size chacha20_poly1305_C_xor_stream, .-chacha20_poly1305_C_xor_stream
 
 
 @ --- chacha20_poly1305_tag_of: chacha20_poly1305.tag_of
-@     frame 164 bytes (68 spill slots, 21 on the stack; locals 80), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 1474 bytes of code and literals
+@     frame 164 bytes (68 spill slots, 21 on the stack; locals 80), saves nothing
+@     estimated 1454 bytes of code and literals
 	.section .text.chacha20_poly1305_tag_of,"ax",%progbits
 	.global chacha20_poly1305_tag_of
 	.type chacha20_poly1305_tag_of, %function
 	.thumb_func
 	.balign 4
 chacha20_poly1305_tag_of:
-	push	{r4, r5, r6, r7, lr}
-	mov	r4, r8
-	mov	r5, r9
-	mov	r6, r10
-	mov	r7, r11
-	push	{r4, r5, r6, r7}
+	push	{lr}
 	sub	sp, #164
 	movs	r4, #0
 	str	r4, [sp, #84]
@@ -1022,33 +1050,33 @@ chacha20_poly1305_tag_of:
 	str	r4, [sp, #32]
 	ldr	r4, [r0, #28]
 	str	r4, [sp, #8]
-	ldr	r1, [r1, #8]
-	str	r1, [sp, #4]
-	ldr	r1, [r0, #12]
-	str	r1, [sp, #64]
-	ldr	r1, [r0, #8]
-	str	r1, [sp, #68]
-	ldr	r1, [r0, #4]
-	str	r1, [sp, #72]
-	ldr	r0, [r0]
-	str	r0, [sp, #60]
+	ldr	r4, [r1, #8]
+	str	r4, [sp, #4]
+	ldr	r4, [r0, #12]
+	str	r4, [sp, #68]
+	ldr	r4, [r0, #8]
+	str	r4, [sp, #72]
+	ldr	r4, [r0, #4]
+	str	r4, [sp, #76]
+	ldr	r4, [r0]
+	str	r4, [sp, #64]
 	str	r2, [sp, #80]
-	str	r3, [sp, #76]
+	str	r3, [sp, #60]
 	movs	r2, #0
 	str	r2, [sp, #36]
 	ldr	r1, =0x61707865
-	ldr	r3, [sp, #60]
+	mov	r3, r4
 	movs	r5, #0
 	ldr	r0, =0x3320646e
 	mov	r11, r0
-	ldr	r0, [sp, #72]
+	ldr	r0, [sp, #76]
 	ldr	r2, =0x79622d32
 	mov	r10, r2
-	ldr	r4, [sp, #68]
+	ldr	r4, [sp, #72]
 	mov	r8, r4
 	ldr	r2, =0x6b206574
 	mov	r9, r2
-	ldr	r6, [sp, #64]
+	ldr	r6, [sp, #68]
 	str	r6, [sp, #16]
 .Lchacha20_poly1305_tag_of_loop1:
 	@ chacha20.ae:20: a = a + b
@@ -1298,19 +1326,19 @@ chacha20_poly1305_tag_of:
 .Lchacha20_poly1305_tag_of_done2:
 	@ chacha20.ae:134: x7 + key[127:96], x6 + key[95:64], x5 + key[63:32], x4 + key[31:0],
 	ldr	r4, [sp, #16]
-	ldr	r2, [sp, #64]
-	adds	r2, r4, r2
-	str	r2, [sp, #24]
-	mov	r4, r8
 	ldr	r2, [sp, #68]
 	adds	r2, r4, r2
-	str	r2, [sp, #20]
+	str	r2, [sp, #12]
+	mov	r4, r8
 	ldr	r2, [sp, #72]
+	adds	r2, r4, r2
+	str	r2, [sp, #8]
+	ldr	r2, [sp, #76]
 	adds	r0, r0, r2
-	str	r0, [sp, #16]
-	ldr	r0, [sp, #60]
+	str	r0, [sp, #4]
+	ldr	r0, [sp, #64]
 	adds	r0, r3, r0
-	str	r0, [sp, #12]
+	str	r0, [sp]
 	@ chacha20.ae:135: x3 + j3, x2 + j2, x1 + j1, x0 + j0)
 	ldr	r2, =0x6b206574
 	mov	r0, r9
@@ -1433,20 +1461,19 @@ chacha20_poly1305_tag_of:
 	@ chacha20_poly1305.ae:26: P.absorb_padded(h, rt, ad)
 	add	r0, sp, #84
 	ldr	r2, [sp, #80]
-	ldr	r5, [sp, #76]
-	mov	r3, r5
+	ldr	r3, [sp, #60]
 	bl	chacha20_poly1305_P_absorb_padded
 	@ chacha20_poly1305.ae:27: P.absorb_padded(h, rt, ct)
 	add	r0, sp, #84
 	add	r1, sp, #104
-	ldr	r2, [sp, #200]
-	ldr	r4, [sp, #204]
-	mov	r3, r4
+	ldr	r2, [sp, #168]
+	ldr	r3, [sp, #172]
 	bl	chacha20_poly1305_P_absorb_padded
 	@ poly1305.ae:43: t = h[i] + (m[13 * i + 12 : 13 * i] as u16) + c
 	add	r1, sp, #84
 	ldrh	r2, [r1]
-	lsls	r0, r5, #19
+	ldr	r4, [sp, #60]
+	lsls	r0, r4, #19
 	lsrs	r0, r0, #19
 	adds	r0, r2, r0
 	uxth	r2, r0
@@ -1458,7 +1485,7 @@ chacha20_poly1305_tag_of:
 	lsrs	r3, r2, #13
 	@ poly1305.ae:43: t = h[i] + (m[13 * i + 12 : 13 * i] as u16) + c
 	ldrh	r2, [r1, #2]
-	lsls	r0, r5, #6
+	lsls	r0, r4, #6
 	lsrs	r0, r0, #19
 	adds	r0, r2, r0
 	uxth	r0, r0
@@ -1472,7 +1499,7 @@ chacha20_poly1305_tag_of:
 	lsrs	r2, r2, #13
 	@ poly1305.ae:43: t = h[i] + (m[13 * i + 12 : 13 * i] as u16) + c
 	ldrh	r3, [r1, #4]
-	lsrs	r0, r5, #26
+	lsrs	r0, r4, #26
 	lsls	r0, r0, #19
 	lsrs	r0, r0, #19
 	adds	r0, r3, r0
@@ -1499,6 +1526,7 @@ chacha20_poly1305_tag_of:
 	lsrs	r2, r2, #13
 	@ poly1305.ae:43: t = h[i] + (m[13 * i + 12 : 13 * i] as u16) + c
 	ldrh	r3, [r1, #8]
+	ldr	r4, [sp, #172]
 	lsls	r0, r4, #12
 	lsls	r0, r0, #19
 	lsrs	r0, r0, #19
@@ -1747,29 +1775,29 @@ chacha20_poly1305_tag_of:
 	adcs	r5, r4
 	adcs	r3, r2
 	uxtb	r4, r3
-	mov	r8, r4
+	mov	r9, r4
 	ldrh	r4, [r1, #14]
 	lsls	r3, r4, #27
 	lsrs	r4, r4, #5
 	adds	r0, r0, r2
-	mov	r9, r0
+	mov	r8, r0
 	adcs	r7, r2
 	adcs	r6, r3
 	adcs	r5, r4
-	mov	r0, r8
+	mov	r0, r9
 	adcs	r0, r2
 	uxtb	r0, r0
-	mov	r8, r0
+	mov	r9, r0
 	ldrh	r0, [r1, #16]
 	lsls	r4, r0, #8
 	lsrs	r0, r0, #24
 	uxtb	r3, r0
-	mov	r0, r9
+	mov	r0, r8
 	adds	r0, r0, r2
 	adcs	r7, r2
 	adcs	r6, r2
 	adcs	r5, r4
-	mov	r4, r8
+	mov	r4, r9
 	adcs	r4, r3
 	uxtb	r4, r4
 	ldrh	r1, [r1, #18]
@@ -1778,7 +1806,7 @@ chacha20_poly1305_tag_of:
 	uxtb	r1, r1
 	adds	r0, r0, r2
 	adcs	r7, r2
-	mov	r8, r7
+	mov	r10, r7
 	adcs	r6, r2
 	adcs	r5, r3
 	adcs	r4, r1
@@ -1791,7 +1819,7 @@ chacha20_poly1305_tag_of:
 	lsls	r4, r3, #2
 	lsrs	r1, r3, #30
 	adds	r4, r3, r4
-	mov	r10, r4
+	mov	r8, r4
 	mov	r7, r2
 	adcs	r7, r1
 	mov	r3, r2
@@ -1801,26 +1829,26 @@ chacha20_poly1305_tag_of:
 	mov	r4, r2
 	adcs	r4, r2
 	uxtb	r4, r4
-	str	r4, [sp, #28]
-	mov	r4, r10
-	adds	r4, r0, r4
-	str	r4, [sp]
+	mov	r11, r4
 	mov	r4, r8
+	adds	r4, r0, r4
+	mov	r8, r4
+	mov	r4, r10
 	adcs	r4, r7
 	adcs	r6, r3
 	adcs	r5, r1
 	mov	r1, r9
-	ldr	r0, [sp, #28]
+	mov	r0, r11
 	adcs	r1, r0
 	uxtb	r1, r1
 	@ poly1305.ae:78: g = v + 5                                            // v - p + 2^130
 	movs	r3, #5
-	ldr	r0, [sp]
+	mov	r0, r8
 	adds	r0, r0, r3
-	str	r0, [sp, #8]
+	mov	r10, r0
 	mov	r0, r4
 	adcs	r0, r2
-	str	r0, [sp, #4]
+	mov	r9, r0
 	mov	r7, r6
 	adcs	r7, r2
 	mov	r3, r5
@@ -1830,12 +1858,12 @@ chacha20_poly1305_tag_of:
 	@ poly1305.ae:79: v = if g[130] == 1 then g & ((1 << 130) - 1) else v  // constant-time select of v mod p
 	lsls	r0, r0, #29
 	asrs	r2, r0, #31
-	ldr	r0, [sp, #8]
-	ldr	r1, [sp]
+	mov	r0, r10
+	mov	r1, r8
 	eors	r0, r1
 	ands	r0, r2
 	eors	r1, r0
-	ldr	r0, [sp, #4]
+	mov	r0, r9
 	eors	r0, r4
 	ands	r0, r2
 	eors	r4, r0
@@ -1846,32 +1874,27 @@ chacha20_poly1305_tag_of:
 	ands	r3, r2
 	eors	r5, r3
 	@ poly1305.ae:80: return v[127:0] + s
-	ldr	r0, [sp, #12]
+	ldr	r0, [sp]
 	adds	r2, r1, r0
-	ldr	r0, [sp, #16]
+	ldr	r0, [sp, #4]
 	adcs	r4, r0
-	ldr	r0, [sp, #20]
+	ldr	r0, [sp, #8]
 	adcs	r6, r0
-	ldr	r0, [sp, #24]
+	ldr	r0, [sp, #12]
 	adcs	r5, r0
-	ldr	r3, [sp, #208]
+	ldr	r3, [sp, #176]
 	str	r2, [r3]
 	str	r4, [r3, #4]
 	str	r6, [r3, #8]
 	str	r5, [r3, #12]
 	add	sp, #164
-	pop	{r4, r5, r6, r7}
-	mov	r8, r4
-	mov	r9, r5
-	mov	r10, r6
-	mov	r11, r7
-	pop	{r4, r5, r6, r7, pc}
+	pop	{pc}
 	.ltorg
 	.size chacha20_poly1305_tag_of, .-chacha20_poly1305_tag_of
 
 
 @ --- chacha20_poly1305_P_absorb_padded: chacha20_poly1305.P.absorb_padded
-@     frame 20 bytes (2 spill slots, 0 on the stack; locals 20), saves r4, r5, r6, r7, r8, r9
+@     frame 32 bytes (6 spill slots, 3 on the stack; locals 20), saves nothing
 @     estimated 118 bytes of code and literals
 	.section .text.chacha20_poly1305_P_absorb_padded,"ax",%progbits
 	.global chacha20_poly1305_P_absorb_padded
@@ -1879,88 +1902,87 @@ chacha20_poly1305_tag_of:
 	.thumb_func
 	.balign 4
 chacha20_poly1305_P_absorb_padded:
-	push	{r4, r5, r6, r7, lr}
-	mov	r4, r8
-	mov	r5, r9
-	push	{r4, r5}
-	sub	sp, #20
-	mov	r9, r0
-	mov	r8, r1
-	mov	r7, r2
-	mov	r6, r3
+	push	{lr}
+	sub	sp, #32
+	str	r0, [sp, #8]
+	str	r1, [sp, #4]
+	str	r2, [sp]
+	mov	r11, r3
 	@ poly1305.ae:87: for i in 0..(n + 15) / 16 {
-	mov	r0, r3
-	adds	r0, #15
-	lsrs	r5, r0, #4
-	movs	r4, #0
-	cmp	r4, r5
+	adds	r3, #15
+	lsrs	r0, r3, #4
+	mov	r10, r0
+	movs	r1, #0
+	mov	r9, r1
+	cmp	r1, r0
 	bcs	.Lchacha20_poly1305_P_absorb_padded_done2
 .Lchacha20_poly1305_P_absorb_padded_loop1:
 	@ poly1305.ae:88: off = i * 16
-	lsls	r0, r4, #4
+	mov	r1, r9
+	lsls	r1, r1, #4
 	@ poly1305.ae:89: block(h, rt, (load_le(buf, off, 16, n - off) as u<130>) | (1 << 128))
-	subs	r3, r6, r0
-	adds	r0, r7, r0
-	movs	r1, #3
-	cmp	r3, #16
+	mov	r0, r11
+	subs	r2, r0, r1
+	ldr	r0, [sp]
+	adds	r4, r0, r1
+	movs	r0, #3
+	cmp	r2, #16
 	bcc	.Lchacha20_poly1305_P_absorb_padded_bytes3
-	tst	r0, r1
+	tst	r4, r0
 	beq	.Lchacha20_poly1305_P_absorb_padded_words4
 .Lchacha20_poly1305_P_absorb_padded_bytes3:
-	movs	r1, #0
-	str	r1, [sp]
-	str	r1, [sp, #4]
-	str	r1, [sp, #8]
-	str	r1, [sp, #12]
-	add	r2, sp, #0
-	cmp	r3, #16
+	movs	r0, #0
+	str	r0, [sp, #12]
+	str	r0, [sp, #16]
+	str	r0, [sp, #20]
+	str	r0, [sp, #24]
+	add	r1, sp, #12
+	cmp	r2, #16
 	bcc	.Lchacha20_poly1305_P_absorb_padded_cnt6
-	movs	r3, #16
+	movs	r2, #16
 .Lchacha20_poly1305_P_absorb_padded_cnt6:
 .Lchacha20_poly1305_P_absorb_padded_cpy7:
-	subs	r3, #1
+	subs	r2, #1
 	bcc	.Lchacha20_poly1305_P_absorb_padded_cpyd5
-	ldrb	r1, [r0, r3]
-	strb	r1, [r2, r3]
+	ldrb	r0, [r4, r2]
+	strb	r0, [r1, r2]
 	b	.Lchacha20_poly1305_P_absorb_padded_cpy7
 .Lchacha20_poly1305_P_absorb_padded_cpyd5:
-	mov	r0, r2
+	mov	r4, r1
 .Lchacha20_poly1305_P_absorb_padded_words4:
-	ldm	r0, {r0, r1, r2, r3}
-	str	r0, [sp]
-	str	r1, [sp, #4]
-	str	r2, [sp, #8]
-	str	r3, [sp, #12]
-	add	r1, sp, #16
+	ldm	r4!, {r0, r1, r2, r3}
+	str	r0, [sp, #12]
+	str	r1, [sp, #16]
+	str	r2, [sp, #20]
+	str	r3, [sp, #24]
+	add	r1, sp, #28
 	movs	r0, #1
 	strh	r0, [r1]
-	add	r2, sp, #0
-	mov	r0, r9
-	mov	r1, r8
+	add	r2, sp, #12
+	ldr	r0, [sp, #8]
+	ldr	r1, [sp, #4]
 	bl	chacha20_poly1305_P_block
-	adds	r4, #1
-	cmp	r4, r5
+	mov	r1, r9
+	adds	r1, #1
+	mov	r9, r1
+	cmp	r1, r10
 	bcc	.Lchacha20_poly1305_P_absorb_padded_loop1
 .Lchacha20_poly1305_P_absorb_padded_done2:
-	add	sp, #20
-	pop	{r4, r5}
-	mov	r8, r4
-	mov	r9, r5
-	pop	{r4, r5, r6, r7, pc}
+	add	sp, #32
+	pop	{pc}
 	.ltorg
 	.size chacha20_poly1305_P_absorb_padded, .-chacha20_poly1305_P_absorb_padded
 
 
 @ --- chacha20_poly1305_P_block: chacha20_poly1305.P.block
-@     frame 20 bytes (4 spill slots, 0 on the stack; locals 20), saves r4, r5, r6, r7
-@     estimated 386 bytes of code and literals
+@     frame 20 bytes (4 spill slots, 0 on the stack; locals 20), saves nothing
+@     estimated 384 bytes of code and literals
 	.section .text.chacha20_poly1305_P_block,"ax",%progbits
 	.global chacha20_poly1305_P_block
 	.type chacha20_poly1305_P_block, %function
 	.thumb_func
 	.balign 4
 chacha20_poly1305_P_block:
-	push	{r4, r5, r6, r7, lr}
 	sub	sp, #20
 	mov	r3, r0
 	ldr	r7, [r2]
@@ -1968,7 +1990,7 @@ chacha20_poly1305_P_block:
 	ldr	r5, [r2, #8]
 	ldr	r4, [r2, #12]
 	ldrh	r0, [r2, #16]
-	mov	lr, r0
+	mov	r8, r0
 	@ poly1305.ae:43: t = h[i] + (m[13 * i + 12 : 13 * i] as u16) + c
 	ldrh	r2, [r3]
 	lsls	r0, r7, #19
@@ -2107,7 +2129,7 @@ chacha20_poly1305_P_block:
 	@ poly1305.ae:43: t = h[i] + (m[13 * i + 12 : 13 * i] as u16) + c
 	ldrh	r5, [r3, #18]
 	lsrs	r4, r4, #21
-	mov	r0, lr
+	mov	r0, r8
 	lsls	r0, r0, #11
 	orrs	r4, r0
 	adds	r0, r5, r4
@@ -2205,7 +2227,7 @@ chacha20_poly1305_P_block:
 	bcc	.Lchacha20_poly1305_P_block_loop5
 .Lchacha20_poly1305_P_block_done6:
 	add	sp, #20
-	pop	{r4, r5, r6, r7, pc}
+	bx	lr
 	.ltorg
 	.size chacha20_poly1305_P_block, .-chacha20_poly1305_P_block
 

@@ -8,8 +8,8 @@
 	.thumb
 
 @ --- grain128aeadv2_encrypt: grain128aeadv2.encrypt
-@     frame 132 bytes (7 spill slots, 1 on the stack; locals 96), saves r4, r5, r6, r7
-@     estimated 318 bytes of code and literals
+@     frame 128 bytes (7 spill slots, 0 on the stack; locals 96), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 334 bytes of code and literals
 	.section .text.grain128aeadv2_encrypt,"ax",%progbits
 	.global grain128aeadv2_encrypt
 	.type grain128aeadv2_encrypt, %function
@@ -17,63 +17,69 @@
 	.balign 4
 grain128aeadv2_encrypt:
 	push	{r4, r5, r6, r7, lr}
-	sub	sp, #132
+	mov	r4, r8
+	mov	r5, r9
+	mov	r6, r10
+	mov	r7, r11
+	push	{r4, r5, r6, r7}
+	sub	sp, #128
 	mov	r1, r0
-	ldr	r4, [sp, #164]
 	@ grain128aeadv2.ae:228: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
-	movs	r7, #3
-	tst	r1, r7
+	movs	r3, #3
+	tst	r1, r3
 	beq	.Lgrain128aeadv2_encrypt_words2
 .Lgrain128aeadv2_encrypt_bytes1:
-	add	r5, sp, #36
-	movs	r3, #16
+	add	r5, sp, #32
+	movs	r4, #16
 .Lgrain128aeadv2_encrypt_cpy4:
-	subs	r3, #1
+	subs	r4, #1
 	bcc	.Lgrain128aeadv2_encrypt_cpyd3
-	ldrb	r0, [r1, r3]
-	strb	r0, [r5, r3]
+	ldrb	r0, [r1, r4]
+	strb	r0, [r5, r4]
 	b	.Lgrain128aeadv2_encrypt_cpy4
 .Lgrain128aeadv2_encrypt_cpyd3:
 	mov	r1, r5
 .Lgrain128aeadv2_encrypt_words2:
-	ldr	r0, [r1]
-	str	r0, [sp, #32]
+	ldr	r6, [r1]
 	ldr	r5, [r1, #4]
-	ldr	r3, [r1, #8]
-	ldr	r6, [r1, #12]
-	mov	r0, r2
-	tst	r0, r7
+	ldr	r4, [r1, #8]
+	ldr	r7, [r1, #12]
+	tst	r2, r3
 	beq	.Lgrain128aeadv2_encrypt_words6
 .Lgrain128aeadv2_encrypt_bytes5:
-	add	r7, sp, #36
-	movs	r2, #12
+	add	r3, sp, #32
+	movs	r1, #12
 .Lgrain128aeadv2_encrypt_cpy8:
-	subs	r2, #1
+	subs	r1, #1
 	bcc	.Lgrain128aeadv2_encrypt_cpyd7
-	ldrb	r1, [r0, r2]
-	strb	r1, [r7, r2]
+	ldrb	r0, [r2, r1]
+	strb	r0, [r3, r1]
 	b	.Lgrain128aeadv2_encrypt_cpy8
 .Lgrain128aeadv2_encrypt_cpyd7:
-	mov	r0, r7
+	mov	r2, r3
 .Lgrain128aeadv2_encrypt_words6:
-	ldm	r0!, {r1, r2, r7}
-	ldr	r0, [sp, #32]
-	str	r0, [sp, #36]
-	str	r5, [sp, #40]
-	str	r3, [sp, #44]
-	str	r6, [sp, #48]
+	ldm	r2!, {r0, r1, r3}
+	str	r6, [sp, #32]
+	str	r5, [sp, #36]
+	str	r4, [sp, #40]
+	str	r7, [sp, #44]
+	str	r0, [sp, #48]
 	str	r1, [sp, #52]
-	str	r2, [sp, #56]
-	str	r7, [sp, #60]
-	add	r0, sp, #36
-	add	r1, sp, #52
-	add	r2, sp, #64
-	add	r3, sp, #80
-	add	r6, sp, #96
-	add	r5, sp, #104
-	str	r6, [sp]
-	str	r5, [sp, #4]
+	str	r3, [sp, #56]
+	add	r0, sp, #32
+	add	r1, sp, #48
+	add	r5, sp, #60
+	add	r3, sp, #76
+	add	r4, sp, #92
+	add	r2, sp, #100
+	str	r4, [sp]
+	str	r2, [sp, #4]
+	mov	r2, r5
 	bl	grain128aeadv2_init
+	ldr	r0, [sp, #60]
+	@ grain128aeadv2.ae:229: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
+	str	r0, [sp, #32]
+	@ grain128aeadv2.ae:228: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
 	ldr	r0, [sp, #64]
 	@ grain128aeadv2.ae:229: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
 	str	r0, [sp, #36]
@@ -117,27 +123,27 @@ grain128aeadv2_encrypt:
 	ldr	r0, [sp, #104]
 	@ grain128aeadv2.ae:229: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
 	str	r0, [sp, #76]
-	@ grain128aeadv2.ae:228: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
-	ldr	r0, [sp, #108]
-	@ grain128aeadv2.ae:229: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
-	str	r0, [sp, #80]
-	ldr	r0, [sp, #152]
+	ldr	r0, [sp, #164]
 	str	r0, [sp]
-	ldr	r0, [sp, #156]
+	ldr	r0, [sp, #168]
 	str	r0, [sp, #4]
-	add	r0, sp, #84
+	add	r0, sp, #80
 	str	r0, [sp, #8]
-	add	r0, sp, #100
+	add	r0, sp, #96
 	str	r0, [sp, #12]
-	add	r0, sp, #116
+	add	r0, sp, #112
 	str	r0, [sp, #16]
-	add	r0, sp, #124
+	add	r0, sp, #120
 	str	r0, [sp, #20]
-	add	r0, sp, #36
-	add	r1, sp, #52
-	add	r2, sp, #68
-	add	r3, sp, #76
+	add	r0, sp, #32
+	add	r1, sp, #48
+	add	r2, sp, #64
+	add	r3, sp, #72
 	bl	grain128aeadv2_absorb_ad
+	ldr	r0, [sp, #80]
+	@ grain128aeadv2.ae:230: acc, sr = crypt(s, b, acc, sr, msg, ct, msg)
+	str	r0, [sp, #32]
+	@ grain128aeadv2.ae:229: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
 	ldr	r0, [sp, #84]
 	@ grain128aeadv2.ae:230: acc, sr = crypt(s, b, acc, sr, msg, ct, msg)
 	str	r0, [sp, #36]
@@ -181,38 +187,35 @@ grain128aeadv2_encrypt:
 	ldr	r0, [sp, #124]
 	@ grain128aeadv2.ae:230: acc, sr = crypt(s, b, acc, sr, msg, ct, msg)
 	str	r0, [sp, #76]
-	@ grain128aeadv2.ae:229: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
-	ldr	r0, [sp, #128]
-	@ grain128aeadv2.ae:230: acc, sr = crypt(s, b, acc, sr, msg, ct, msg)
-	str	r0, [sp, #80]
-	ldr	r0, [sp, #168]
+	ldr	r0, [sp, #180]
 	str	r0, [sp, #8]
-	ldr	r0, [sp, #172]
+	ldr	r0, [sp, #184]
 	str	r0, [sp, #12]
-	ldr	r0, [sp, #160]
+	ldr	r0, [sp, #172]
 	str	r0, [sp]
 	str	r0, [sp, #16]
-	str	r4, [sp, #4]
-	str	r4, [sp, #20]
-	add	r0, sp, #84
+	ldr	r0, [sp, #176]
+	str	r0, [sp, #4]
+	str	r0, [sp, #20]
+	add	r0, sp, #80
 	str	r0, [sp, #24]
-	add	r0, sp, #92
+	add	r0, sp, #88
 	str	r0, [sp, #28]
-	add	r0, sp, #36
-	add	r1, sp, #52
-	add	r2, sp, #68
-	add	r3, sp, #76
+	add	r0, sp, #32
+	add	r1, sp, #48
+	add	r2, sp, #64
+	add	r3, sp, #72
 	bl	grain128aeadv2_crypt
-	ldr	r2, [sp, #84]
-	ldr	r0, [sp, #92]
+	ldr	r2, [sp, #80]
+	ldr	r0, [sp, #88]
 	@ grain128aeadv2.ae:231: store_le(tag, 0, acc ^ sr)
 	eors	r2, r0
 	@ grain128aeadv2.ae:230: acc, sr = crypt(s, b, acc, sr, msg, ct, msg)
-	ldr	r1, [sp, #88]
-	ldr	r0, [sp, #96]
+	ldr	r1, [sp, #84]
+	ldr	r0, [sp, #92]
 	@ grain128aeadv2.ae:231: store_le(tag, 0, acc ^ sr)
 	eors	r1, r0
-	ldr	r3, [sp, #176]
+	ldr	r3, [sp, #188]
 	movs	r0, #3
 	tst	r3, r0
 	bne	.Lgrain128aeadv2_encrypt_bytes9
@@ -220,10 +223,10 @@ grain128aeadv2_encrypt:
 	str	r1, [r3, #4]
 	b	.Lgrain128aeadv2_encrypt_stored10
 .Lgrain128aeadv2_encrypt_bytes9:
-	str	r2, [sp, #36]
-	str	r1, [sp, #40]
+	str	r2, [sp, #32]
+	str	r1, [sp, #36]
 	movs	r1, #8
-	add	r2, sp, #36
+	add	r2, sp, #32
 .Lgrain128aeadv2_encrypt_cpy11:
 	subs	r1, #1
 	bcc	.Lgrain128aeadv2_encrypt_stored10
@@ -231,15 +234,20 @@ grain128aeadv2_encrypt:
 	strb	r0, [r3, r1]
 	b	.Lgrain128aeadv2_encrypt_cpy11
 .Lgrain128aeadv2_encrypt_stored10:
-	add	sp, #132
+	add	sp, #128
+	pop	{r4, r5, r6, r7}
+	mov	r8, r4
+	mov	r9, r5
+	mov	r10, r6
+	mov	r11, r7
 	pop	{r4, r5, r6, r7, pc}
 	.ltorg
 	.size grain128aeadv2_encrypt, .-grain128aeadv2_encrypt
 
 
 @ --- grain128aeadv2_decrypt: grain128aeadv2.decrypt
-@     frame 132 bytes (8 spill slots, 1 on the stack; locals 96), saves r4, r5, r6, r7
-@     estimated 332 bytes of code and literals
+@     frame 128 bytes (8 spill slots, 0 on the stack; locals 96), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 348 bytes of code and literals
 	.section .text.grain128aeadv2_decrypt,"ax",%progbits
 	.global grain128aeadv2_decrypt
 	.type grain128aeadv2_decrypt, %function
@@ -247,63 +255,69 @@ grain128aeadv2_encrypt:
 	.balign 4
 grain128aeadv2_decrypt:
 	push	{r4, r5, r6, r7, lr}
-	sub	sp, #132
+	mov	r4, r8
+	mov	r5, r9
+	mov	r6, r10
+	mov	r7, r11
+	push	{r4, r5, r6, r7}
+	sub	sp, #128
 	mov	r1, r0
-	ldr	r4, [sp, #180]
 	@ grain128aeadv2.ae:235: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
-	movs	r7, #3
-	tst	r1, r7
+	movs	r3, #3
+	tst	r1, r3
 	beq	.Lgrain128aeadv2_decrypt_words2
 .Lgrain128aeadv2_decrypt_bytes1:
-	add	r5, sp, #36
-	movs	r3, #16
+	add	r5, sp, #32
+	movs	r4, #16
 .Lgrain128aeadv2_decrypt_cpy4:
-	subs	r3, #1
+	subs	r4, #1
 	bcc	.Lgrain128aeadv2_decrypt_cpyd3
-	ldrb	r0, [r1, r3]
-	strb	r0, [r5, r3]
+	ldrb	r0, [r1, r4]
+	strb	r0, [r5, r4]
 	b	.Lgrain128aeadv2_decrypt_cpy4
 .Lgrain128aeadv2_decrypt_cpyd3:
 	mov	r1, r5
 .Lgrain128aeadv2_decrypt_words2:
-	ldr	r0, [r1]
-	str	r0, [sp, #32]
+	ldr	r6, [r1]
 	ldr	r5, [r1, #4]
-	ldr	r3, [r1, #8]
-	ldr	r6, [r1, #12]
-	mov	r0, r2
-	tst	r0, r7
+	ldr	r4, [r1, #8]
+	ldr	r7, [r1, #12]
+	tst	r2, r3
 	beq	.Lgrain128aeadv2_decrypt_words6
 .Lgrain128aeadv2_decrypt_bytes5:
-	add	r7, sp, #36
-	movs	r2, #12
+	add	r3, sp, #32
+	movs	r1, #12
 .Lgrain128aeadv2_decrypt_cpy8:
-	subs	r2, #1
+	subs	r1, #1
 	bcc	.Lgrain128aeadv2_decrypt_cpyd7
-	ldrb	r1, [r0, r2]
-	strb	r1, [r7, r2]
+	ldrb	r0, [r2, r1]
+	strb	r0, [r3, r1]
 	b	.Lgrain128aeadv2_decrypt_cpy8
 .Lgrain128aeadv2_decrypt_cpyd7:
-	mov	r0, r7
+	mov	r2, r3
 .Lgrain128aeadv2_decrypt_words6:
-	ldm	r0!, {r1, r2, r7}
-	ldr	r0, [sp, #32]
-	str	r0, [sp, #36]
-	str	r5, [sp, #40]
-	str	r3, [sp, #44]
-	str	r6, [sp, #48]
+	ldm	r2!, {r0, r1, r3}
+	str	r6, [sp, #32]
+	str	r5, [sp, #36]
+	str	r4, [sp, #40]
+	str	r7, [sp, #44]
+	str	r0, [sp, #48]
 	str	r1, [sp, #52]
-	str	r2, [sp, #56]
-	str	r7, [sp, #60]
-	add	r0, sp, #36
-	add	r1, sp, #52
-	add	r2, sp, #64
-	add	r3, sp, #80
-	add	r6, sp, #96
-	add	r5, sp, #104
-	str	r6, [sp]
-	str	r5, [sp, #4]
+	str	r3, [sp, #56]
+	add	r0, sp, #32
+	add	r1, sp, #48
+	add	r5, sp, #60
+	add	r3, sp, #76
+	add	r4, sp, #92
+	add	r2, sp, #100
+	str	r4, [sp]
+	str	r2, [sp, #4]
+	mov	r2, r5
 	bl	grain128aeadv2_init
+	ldr	r0, [sp, #60]
+	@ grain128aeadv2.ae:236: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
+	str	r0, [sp, #32]
+	@ grain128aeadv2.ae:235: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
 	ldr	r0, [sp, #64]
 	@ grain128aeadv2.ae:236: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
 	str	r0, [sp, #36]
@@ -347,27 +361,27 @@ grain128aeadv2_decrypt:
 	ldr	r0, [sp, #104]
 	@ grain128aeadv2.ae:236: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
 	str	r0, [sp, #76]
-	@ grain128aeadv2.ae:235: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
-	ldr	r0, [sp, #108]
-	@ grain128aeadv2.ae:236: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
-	str	r0, [sp, #80]
-	ldr	r0, [sp, #152]
+	ldr	r0, [sp, #164]
 	str	r0, [sp]
-	ldr	r0, [sp, #156]
+	ldr	r0, [sp, #168]
 	str	r0, [sp, #4]
-	add	r0, sp, #84
+	add	r0, sp, #80
 	str	r0, [sp, #8]
-	add	r0, sp, #100
+	add	r0, sp, #96
 	str	r0, [sp, #12]
-	add	r0, sp, #116
+	add	r0, sp, #112
 	str	r0, [sp, #16]
-	add	r0, sp, #124
+	add	r0, sp, #120
 	str	r0, [sp, #20]
-	add	r0, sp, #36
-	add	r1, sp, #52
-	add	r2, sp, #68
-	add	r3, sp, #76
+	add	r0, sp, #32
+	add	r1, sp, #48
+	add	r2, sp, #64
+	add	r3, sp, #72
 	bl	grain128aeadv2_absorb_ad
+	ldr	r0, [sp, #80]
+	@ grain128aeadv2.ae:237: acc, sr = crypt(s, b, acc, sr, ct, msg, msg)
+	str	r0, [sp, #32]
+	@ grain128aeadv2.ae:236: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
 	ldr	r0, [sp, #84]
 	@ grain128aeadv2.ae:237: acc, sr = crypt(s, b, acc, sr, ct, msg, msg)
 	str	r0, [sp, #36]
@@ -411,39 +425,36 @@ grain128aeadv2_decrypt:
 	ldr	r0, [sp, #124]
 	@ grain128aeadv2.ae:237: acc, sr = crypt(s, b, acc, sr, ct, msg, msg)
 	str	r0, [sp, #76]
-	@ grain128aeadv2.ae:236: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
-	ldr	r0, [sp, #128]
-	@ grain128aeadv2.ae:237: acc, sr = crypt(s, b, acc, sr, ct, msg, msg)
-	str	r0, [sp, #80]
-	ldr	r0, [sp, #160]
+	ldr	r0, [sp, #172]
 	str	r0, [sp]
-	ldr	r0, [sp, #164]
-	str	r0, [sp, #4]
 	ldr	r0, [sp, #176]
+	str	r0, [sp, #4]
+	ldr	r0, [sp, #188]
 	str	r0, [sp, #8]
 	str	r0, [sp, #16]
-	str	r4, [sp, #12]
-	str	r4, [sp, #20]
-	add	r0, sp, #84
+	ldr	r0, [sp, #192]
+	str	r0, [sp, #12]
+	str	r0, [sp, #20]
+	add	r0, sp, #80
 	str	r0, [sp, #24]
-	add	r0, sp, #92
+	add	r0, sp, #88
 	str	r0, [sp, #28]
-	add	r0, sp, #36
-	add	r1, sp, #52
-	add	r2, sp, #68
-	add	r3, sp, #76
+	add	r0, sp, #32
+	add	r1, sp, #48
+	add	r2, sp, #64
+	add	r3, sp, #72
 	bl	grain128aeadv2_crypt
-	ldr	r5, [sp, #84]
-	ldr	r4, [sp, #88]
-	ldr	r3, [sp, #92]
-	ldr	r2, [sp, #96]
+	ldr	r5, [sp, #80]
+	ldr	r4, [sp, #84]
+	ldr	r3, [sp, #88]
+	ldr	r2, [sp, #92]
 	@ grain128aeadv2.ae:238: return (load_le(tag, 0, 8) ^ acc ^ sr) == 0
-	ldr	r6, [sp, #168]
+	ldr	r6, [sp, #180]
 	movs	r0, #3
 	tst	r6, r0
 	beq	.Lgrain128aeadv2_decrypt_words10
 .Lgrain128aeadv2_decrypt_bytes9:
-	add	r7, sp, #36
+	add	r7, sp, #32
 	movs	r1, #8
 .Lgrain128aeadv2_decrypt_cpy12:
 	subs	r1, #1
@@ -465,52 +476,52 @@ grain128aeadv2_decrypt:
 	adcs	r1, r1
 	movs	r0, #1
 	eors	r1, r0
-	ldr	r0, [sp, #184]
+	ldr	r0, [sp, #196]
 	strh	r1, [r0]
-	add	sp, #132
+	add	sp, #128
+	pop	{r4, r5, r6, r7}
+	mov	r8, r4
+	mov	r9, r5
+	mov	r10, r6
+	mov	r11, r7
 	pop	{r4, r5, r6, r7, pc}
 	.ltorg
 	.size grain128aeadv2_decrypt, .-grain128aeadv2_decrypt
 
 
 @ --- grain128aeadv2_absorb_ad: grain128aeadv2.absorb_ad
-@     frame 44 bytes (42 spill slots, 11 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 2078 bytes of code and literals
+@     frame 44 bytes (42 spill slots, 11 on the stack; locals 0), saves nothing
+@     estimated 2054 bytes of code and literals
 	.section .text.grain128aeadv2_absorb_ad,"ax",%progbits
 	.global grain128aeadv2_absorb_ad
 	.type grain128aeadv2_absorb_ad, %function
 	.thumb_func
 	.balign 4
 grain128aeadv2_absorb_ad:
-	push	{r4, r5, r6, r7, lr}
-	mov	r4, r8
-	mov	r5, r9
-	mov	r6, r10
-	mov	r7, r11
-	push	{r4, r5, r6, r7}
+	push	{lr}
 	sub	sp, #44
-	ldr	r4, [sp, #80]
+	ldr	r4, [sp, #48]
 	str	r4, [sp, #20]
 	ldm	r0, {r0, r4, r6, r7}
-	mov	r8, r7
+	mov	r9, r7
 	ldr	r7, [r1]
-	str	r7, [sp, #16]
+	mov	r11, r7
 	ldr	r7, [r1, #4]
-	str	r7, [sp, #28]
+	str	r7, [sp, #16]
 	ldr	r7, [r1, #8]
-	str	r7, [sp, #36]
-	ldr	r7, [r1, #12]
 	str	r7, [sp, #32]
+	ldr	r7, [r1, #12]
+	str	r7, [sp, #28]
 	ldr	r7, [r2]
-	mov	r10, r7
+	str	r7, [sp, #4]
 	ldr	r7, [r2, #4]
 	str	r7, [sp, #8]
 	ldr	r7, [r3]
-	mov	r11, r7
+	mov	lr, r7
 	ldr	r2, [r3, #4]
 	str	r2, [sp]
 	@ grain128aeadv2.ae:177: return if a < 0x80 then 0 else if a < 0x100 then 1 else if a < 0x10000 then 2 else if a < 0x1000000 then 3 else 4 as u32
-	ldr	r5, [sp, #84]
+	ldr	r5, [sp, #52]
 	cmp	r5, #128
 	movs	r1, #0
 	sbcs	r1, r1
@@ -526,7 +537,7 @@ grain128aeadv2_absorb_ad:
 	sbcs	r3, r3
 	movs	r5, #1
 	lsls	r5, r5, #24
-	ldr	r7, [sp, #84]
+	ldr	r7, [sp, #52]
 	cmp	r7, r5
 	movs	r7, #0
 	sbcs	r7, r7
@@ -550,15 +561,13 @@ grain128aeadv2_absorb_ad:
 	str	r7, [sp, #40]
 	movs	r5, #0
 	str	r5, [sp, #12]
-	mov	r9, r0
-	mov	lr, r4
+	mov	r10, r0
+	mov	r8, r4
 	mov	r12, r6
-	ldr	r4, [sp, #16]
-	ldr	r3, [sp, #28]
-	ldr	r2, [sp, #36]
-	ldr	r1, [sp, #32]
-	mov	r0, r10
-	str	r0, [sp, #4]
+	mov	r4, r11
+	ldr	r3, [sp, #16]
+	ldr	r2, [sp, #32]
+	ldr	r1, [sp, #28]
 	mov	r0, r7
 	cmp	r5, r0
 	bcc	.Lgrain128aeadv2_absorb_ad_far1
@@ -578,7 +587,7 @@ grain128aeadv2_absorb_ad:
 	uxtb	r6, r0
 	movs	r0, #128
 	orrs	r6, r0
-	ldr	r0, [sp, #84]
+	ldr	r0, [sp, #52]
 	uxtb	r0, r0
 	eors	r0, r6
 	ands	r0, r5
@@ -591,31 +600,31 @@ grain128aeadv2_absorb_ad:
 	bls	.Lgrain128aeadv2_absorb_ad_shok3
 	movs	r5, #255
 .Lgrain128aeadv2_absorb_ad_shok3:
-	ldr	r0, [sp, #84]
+	ldr	r0, [sp, #52]
 	lsrs	r0, r5
 	uxtb	r0, r0
 	eors	r6, r0
 	ands	r6, r7
 	eors	r0, r6
-	mov	r10, r0
+	mov	r11, r0
 	@ grain128aeadv2.ae:37: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	lsrs	r0, r4, #12
 	lsls	r5, r3, #20
 	orrs	r0, r5
 	str	r0, [sp, #28]
-	mov	r5, r9
+	mov	r5, r10
 	lsrs	r7, r5, #8
-	mov	r0, lr
+	mov	r0, r8
 	lsls	r0, r0, #24
 	orrs	r7, r0
 	ldr	r0, [sp, #28]
 	ands	r7, r0
 	lsrs	r6, r5, #13
-	mov	r0, lr
+	mov	r0, r8
 	lsls	r0, r0, #19
 	orrs	r6, r0
 	lsrs	r5, r5, #20
-	mov	r0, lr
+	mov	r0, r8
 	lsls	r0, r0, #12
 	orrs	r5, r0
 	ands	r6, r5
@@ -625,7 +634,7 @@ grain128aeadv2_absorb_ad:
 	lsls	r5, r1, #1
 	orrs	r0, r5
 	str	r0, [sp, #16]
-	mov	r0, lr
+	mov	r0, r8
 	lsrs	r5, r0, #10
 	mov	r0, r12
 	lsls	r0, r0, #22
@@ -635,14 +644,14 @@ grain128aeadv2_absorb_ad:
 	@ grain128aeadv2.ae:37: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	eors	r7, r5
 	@ grain128aeadv2.ae:38: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	r0, lr
+	mov	r0, r8
 	lsrs	r6, r0, #28
 	mov	r0, r12
 	lsls	r0, r0, #4
 	orrs	r6, r0
 	mov	r0, r12
 	lsrs	r5, r0, #15
-	mov	r0, r8
+	mov	r0, r9
 	lsls	r0, r0, #17
 	orrs	r5, r0
 	ands	r6, r5
@@ -654,7 +663,7 @@ grain128aeadv2_absorb_ad:
 	ands	r6, r0
 	mov	r0, r12
 	lsrs	r5, r0, #30
-	mov	r0, r8
+	mov	r0, r9
 	lsls	r0, r0, #2
 	orrs	r5, r0
 	ands	r6, r5
@@ -664,7 +673,7 @@ grain128aeadv2_absorb_ad:
 	mov	r0, r12
 	lsrs	r0, r0, #29
 	eors	r7, r0
-	mov	r0, r8
+	mov	r0, r9
 	lsls	r0, r0, #3
 	eors	r7, r0
 	lsrs	r0, r4, #2
@@ -702,16 +711,16 @@ grain128aeadv2_absorb_ad:
 	eors	r7, r5
 	str	r7, [sp, #28]
 	@ grain128aeadv2.ae:44: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
-	mov	r7, lr
+	mov	r7, r8
 	mov	r0, r12
 	eors	r7, r0
 	mov	r6, r12
-	mov	r0, r8
-	eors	r6, r0
 	mov	r0, r9
+	eors	r6, r0
+	mov	r0, r10
 	lsrs	r5, r0, #7
 	eors	r5, r0
-	mov	r0, lr
+	mov	r0, r8
 	lsls	r0, r0, #25
 	eors	r5, r0
 	lsrs	r0, r7, #6
@@ -721,14 +730,14 @@ grain128aeadv2_absorb_ad:
 	mov	r0, r12
 	lsrs	r0, r0, #17
 	eors	r5, r0
-	mov	r0, r8
+	mov	r0, r9
 	lsls	r0, r0, #15
 	eors	r5, r0
-	mov	r0, r8
+	mov	r0, r9
 	eors	r5, r0
 	str	r5, [sp, #32]
 	@ grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	mov	r6, r9
+	mov	r6, r10
 	eors	r6, r4
 	lsrs	r0, r4, #26
 	eors	r6, r0
@@ -858,19 +867,19 @@ grain128aeadv2_absorb_ad:
 	@ grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	eors	r6, r7
 	@ grain128aeadv2.ae:69: return cat(f[15:0], s[127:16]), cat(g[15:0], b[127:16]), y[15:0]
-	mov	r0, r9
+	mov	r0, r10
 	lsrs	r7, r0, #16
-	mov	r0, lr
+	mov	r0, r8
 	lsls	r5, r0, #16
 	orrs	r7, r5
-	mov	r9, r7
+	mov	r10, r7
 	lsrs	r7, r0, #16
 	mov	r0, r12
 	lsls	r5, r0, #16
 	orrs	r7, r5
-	mov	lr, r7
+	mov	r8, r7
 	lsrs	r7, r0, #16
-	mov	r0, r8
+	mov	r0, r9
 	lsls	r5, r0, #16
 	orrs	r7, r5
 	mov	r12, r7
@@ -879,7 +888,7 @@ grain128aeadv2_absorb_ad:
 	uxth	r0, r0
 	lsls	r0, r0, #16
 	orrs	r0, r5
-	mov	r8, r0
+	mov	r9, r0
 	lsrs	r0, r4, #16
 	lsls	r4, r3, #16
 	orrs	r0, r4
@@ -937,10 +946,10 @@ grain128aeadv2_absorb_ad:
 	adcs	r0, r0
 	orrs	r5, r0
 	@ grain128aeadv2.ae:165: acc = acc ^ (sr & -(m[0] as u64))
-	mov	r2, r10
+	mov	r2, r11
 	lsls	r0, r2, #31
 	asrs	r3, r0, #31
-	mov	r2, r11
+	mov	r2, lr
 	ands	r2, r3
 	ldr	r0, [sp, #4]
 	eors	r0, r2
@@ -949,7 +958,7 @@ grain128aeadv2_absorb_ad:
 	ldr	r7, [sp, #8]
 	eors	r7, r3
 	@ grain128aeadv2.ae:166: sr = cat(a[0], sr[63:1])
-	mov	r2, r11
+	mov	r2, lr
 	lsrs	r6, r2, #1
 	lsls	r2, r4, #31
 	orrs	r6, r2
@@ -959,7 +968,7 @@ grain128aeadv2_absorb_ad:
 	lsls	r4, r3, #31
 	orrs	r4, r2
 	@ grain128aeadv2.ae:165: acc = acc ^ (sr & -(m[0] as u64))
-	mov	r2, r10
+	mov	r2, r11
 	lsls	r2, r2, #30
 	asrs	r3, r2, #31
 	mov	r2, r6
@@ -977,7 +986,7 @@ grain128aeadv2_absorb_ad:
 	lsls	r4, r3, #31
 	orrs	r4, r2
 	@ grain128aeadv2.ae:165: acc = acc ^ (sr & -(m[0] as u64))
-	mov	r2, r10
+	mov	r2, r11
 	lsls	r2, r2, #29
 	asrs	r3, r2, #31
 	mov	r2, r6
@@ -995,7 +1004,7 @@ grain128aeadv2_absorb_ad:
 	lsls	r4, r3, #31
 	orrs	r4, r2
 	@ grain128aeadv2.ae:165: acc = acc ^ (sr & -(m[0] as u64))
-	mov	r2, r10
+	mov	r2, r11
 	lsls	r2, r2, #28
 	asrs	r3, r2, #31
 	mov	r2, r6
@@ -1013,7 +1022,7 @@ grain128aeadv2_absorb_ad:
 	lsls	r4, r3, #31
 	orrs	r4, r2
 	@ grain128aeadv2.ae:165: acc = acc ^ (sr & -(m[0] as u64))
-	mov	r2, r10
+	mov	r2, r11
 	lsls	r2, r2, #27
 	asrs	r3, r2, #31
 	mov	r2, r6
@@ -1031,7 +1040,7 @@ grain128aeadv2_absorb_ad:
 	lsls	r4, r3, #31
 	orrs	r4, r2
 	@ grain128aeadv2.ae:165: acc = acc ^ (sr & -(m[0] as u64))
-	mov	r2, r10
+	mov	r2, r11
 	lsls	r2, r2, #26
 	asrs	r3, r2, #31
 	mov	r2, r6
@@ -1049,7 +1058,7 @@ grain128aeadv2_absorb_ad:
 	lsls	r4, r3, #31
 	orrs	r4, r2
 	@ grain128aeadv2.ae:165: acc = acc ^ (sr & -(m[0] as u64))
-	mov	r2, r10
+	mov	r2, r11
 	lsls	r2, r2, #25
 	asrs	r3, r2, #31
 	mov	r2, r6
@@ -1067,7 +1076,7 @@ grain128aeadv2_absorb_ad:
 	lsls	r4, r3, #31
 	orrs	r4, r2
 	@ grain128aeadv2.ae:165: acc = acc ^ (sr & -(m[0] as u64))
-	mov	r2, r10
+	mov	r2, r11
 	lsls	r2, r2, #24
 	asrs	r3, r2, #31
 	mov	r2, r6
@@ -1088,7 +1097,7 @@ grain128aeadv2_absorb_ad:
 	ldr	r2, [sp, #16]
 	str	r0, [sp, #4]
 	str	r7, [sp, #8]
-	mov	r11, r6
+	mov	lr, r6
 	str	r5, [sp]
 	ldr	r5, [sp, #12]
 	adds	r5, #1
@@ -1102,7 +1111,7 @@ grain128aeadv2_absorb_ad:
 	@ grain128aeadv2.ae:197: for i in 0..a {
 	movs	r5, #0
 	str	r5, [sp, #24]
-	ldr	r0, [sp, #84]
+	ldr	r0, [sp, #52]
 	cmp	r5, r0
 	bcc	.Lgrain128aeadv2_absorb_ad_far3
 	b	.Lgrain128aeadv2_absorb_ad_done5
@@ -1111,25 +1120,25 @@ grain128aeadv2_absorb_ad:
 	@ grain128aeadv2.ae:198: s, b, acc, sr = absorb_byte(s, b, acc, sr, ad[i])
 	ldr	r0, [sp, #20]
 	ldrb	r0, [r0]
-	mov	r10, r0
+	mov	r11, r0
 	@ grain128aeadv2.ae:37: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	lsrs	r0, r4, #12
 	lsls	r5, r3, #20
 	orrs	r0, r5
 	str	r0, [sp, #16]
-	mov	r5, r9
+	mov	r5, r10
 	lsrs	r7, r5, #8
-	mov	r0, lr
+	mov	r0, r8
 	lsls	r0, r0, #24
 	orrs	r7, r0
 	ldr	r0, [sp, #16]
 	ands	r7, r0
 	lsrs	r6, r5, #13
-	mov	r0, lr
+	mov	r0, r8
 	lsls	r0, r0, #19
 	orrs	r6, r0
 	lsrs	r5, r5, #20
-	mov	r0, lr
+	mov	r0, r8
 	lsls	r0, r0, #12
 	orrs	r5, r0
 	ands	r6, r5
@@ -1139,7 +1148,7 @@ grain128aeadv2_absorb_ad:
 	lsls	r5, r1, #1
 	orrs	r0, r5
 	str	r0, [sp, #12]
-	mov	r0, lr
+	mov	r0, r8
 	lsrs	r5, r0, #10
 	mov	r0, r12
 	lsls	r0, r0, #22
@@ -1149,14 +1158,14 @@ grain128aeadv2_absorb_ad:
 	@ grain128aeadv2.ae:37: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	eors	r7, r5
 	@ grain128aeadv2.ae:38: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	r0, lr
+	mov	r0, r8
 	lsrs	r6, r0, #28
 	mov	r0, r12
 	lsls	r0, r0, #4
 	orrs	r6, r0
 	mov	r0, r12
 	lsrs	r5, r0, #15
-	mov	r0, r8
+	mov	r0, r9
 	lsls	r0, r0, #17
 	orrs	r5, r0
 	ands	r6, r5
@@ -1168,7 +1177,7 @@ grain128aeadv2_absorb_ad:
 	ands	r6, r0
 	mov	r0, r12
 	lsrs	r5, r0, #30
-	mov	r0, r8
+	mov	r0, r9
 	lsls	r0, r0, #2
 	orrs	r5, r0
 	ands	r6, r5
@@ -1178,7 +1187,7 @@ grain128aeadv2_absorb_ad:
 	mov	r0, r12
 	lsrs	r0, r0, #29
 	eors	r7, r0
-	mov	r0, r8
+	mov	r0, r9
 	lsls	r0, r0, #3
 	eors	r7, r0
 	lsrs	r0, r4, #2
@@ -1216,16 +1225,16 @@ grain128aeadv2_absorb_ad:
 	eors	r7, r5
 	str	r7, [sp, #16]
 	@ grain128aeadv2.ae:44: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
-	mov	r7, lr
+	mov	r7, r8
 	mov	r0, r12
 	eors	r7, r0
 	mov	r6, r12
-	mov	r0, r8
-	eors	r6, r0
 	mov	r0, r9
+	eors	r6, r0
+	mov	r0, r10
 	lsrs	r5, r0, #7
 	eors	r5, r0
-	mov	r0, lr
+	mov	r0, r8
 	lsls	r0, r0, #25
 	eors	r5, r0
 	lsrs	r0, r7, #6
@@ -1235,14 +1244,14 @@ grain128aeadv2_absorb_ad:
 	mov	r0, r12
 	lsrs	r0, r0, #17
 	eors	r5, r0
-	mov	r0, r8
+	mov	r0, r9
 	lsls	r0, r0, #15
 	eors	r5, r0
-	mov	r0, r8
+	mov	r0, r9
 	eors	r5, r0
 	str	r5, [sp, #28]
 	@ grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	mov	r6, r9
+	mov	r6, r10
 	eors	r6, r4
 	lsrs	r0, r4, #26
 	eors	r6, r0
@@ -1372,19 +1381,19 @@ grain128aeadv2_absorb_ad:
 	@ grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	eors	r6, r7
 	@ grain128aeadv2.ae:69: return cat(f[15:0], s[127:16]), cat(g[15:0], b[127:16]), y[15:0]
-	mov	r0, r9
+	mov	r0, r10
 	lsrs	r7, r0, #16
-	mov	r0, lr
+	mov	r0, r8
 	lsls	r5, r0, #16
 	orrs	r7, r5
-	mov	r9, r7
+	mov	r10, r7
 	lsrs	r7, r0, #16
 	mov	r0, r12
 	lsls	r5, r0, #16
 	orrs	r7, r5
-	mov	lr, r7
+	mov	r8, r7
 	lsrs	r7, r0, #16
-	mov	r0, r8
+	mov	r0, r9
 	lsls	r5, r0, #16
 	orrs	r7, r5
 	mov	r12, r7
@@ -1393,7 +1402,7 @@ grain128aeadv2_absorb_ad:
 	uxth	r0, r0
 	lsls	r0, r0, #16
 	orrs	r0, r5
-	mov	r8, r0
+	mov	r9, r0
 	lsrs	r0, r4, #16
 	lsls	r4, r3, #16
 	orrs	r0, r4
@@ -1451,10 +1460,10 @@ grain128aeadv2_absorb_ad:
 	adcs	r0, r0
 	orrs	r5, r0
 	@ grain128aeadv2.ae:165: acc = acc ^ (sr & -(m[0] as u64))
-	mov	r2, r10
+	mov	r2, r11
 	lsls	r0, r2, #31
 	asrs	r3, r0, #31
-	mov	r2, r11
+	mov	r2, lr
 	ands	r2, r3
 	ldr	r0, [sp, #4]
 	eors	r0, r2
@@ -1463,7 +1472,7 @@ grain128aeadv2_absorb_ad:
 	ldr	r7, [sp, #8]
 	eors	r7, r3
 	@ grain128aeadv2.ae:166: sr = cat(a[0], sr[63:1])
-	mov	r2, r11
+	mov	r2, lr
 	lsrs	r6, r2, #1
 	lsls	r2, r4, #31
 	orrs	r6, r2
@@ -1473,7 +1482,7 @@ grain128aeadv2_absorb_ad:
 	lsls	r4, r3, #31
 	orrs	r4, r2
 	@ grain128aeadv2.ae:165: acc = acc ^ (sr & -(m[0] as u64))
-	mov	r2, r10
+	mov	r2, r11
 	lsls	r2, r2, #30
 	asrs	r3, r2, #31
 	mov	r2, r6
@@ -1491,7 +1500,7 @@ grain128aeadv2_absorb_ad:
 	lsls	r4, r3, #31
 	orrs	r4, r2
 	@ grain128aeadv2.ae:165: acc = acc ^ (sr & -(m[0] as u64))
-	mov	r2, r10
+	mov	r2, r11
 	lsls	r2, r2, #29
 	asrs	r3, r2, #31
 	mov	r2, r6
@@ -1509,7 +1518,7 @@ grain128aeadv2_absorb_ad:
 	lsls	r4, r3, #31
 	orrs	r4, r2
 	@ grain128aeadv2.ae:165: acc = acc ^ (sr & -(m[0] as u64))
-	mov	r2, r10
+	mov	r2, r11
 	lsls	r2, r2, #28
 	asrs	r3, r2, #31
 	mov	r2, r6
@@ -1527,7 +1536,7 @@ grain128aeadv2_absorb_ad:
 	lsls	r4, r3, #31
 	orrs	r4, r2
 	@ grain128aeadv2.ae:165: acc = acc ^ (sr & -(m[0] as u64))
-	mov	r2, r10
+	mov	r2, r11
 	lsls	r2, r2, #27
 	asrs	r3, r2, #31
 	mov	r2, r6
@@ -1545,7 +1554,7 @@ grain128aeadv2_absorb_ad:
 	lsls	r4, r3, #31
 	orrs	r4, r2
 	@ grain128aeadv2.ae:165: acc = acc ^ (sr & -(m[0] as u64))
-	mov	r2, r10
+	mov	r2, r11
 	lsls	r2, r2, #26
 	asrs	r3, r2, #31
 	mov	r2, r6
@@ -1563,7 +1572,7 @@ grain128aeadv2_absorb_ad:
 	lsls	r4, r3, #31
 	orrs	r4, r2
 	@ grain128aeadv2.ae:165: acc = acc ^ (sr & -(m[0] as u64))
-	mov	r2, r10
+	mov	r2, r11
 	lsls	r2, r2, #25
 	asrs	r3, r2, #31
 	mov	r2, r6
@@ -1581,7 +1590,7 @@ grain128aeadv2_absorb_ad:
 	lsls	r4, r3, #31
 	orrs	r4, r2
 	@ grain128aeadv2.ae:165: acc = acc ^ (sr & -(m[0] as u64))
-	mov	r2, r10
+	mov	r2, r11
 	lsls	r2, r2, #24
 	asrs	r3, r2, #31
 	mov	r2, r6
@@ -1605,67 +1614,57 @@ grain128aeadv2_absorb_ad:
 	ldr	r2, [sp, #12]
 	str	r0, [sp, #4]
 	str	r7, [sp, #8]
-	mov	r11, r6
+	mov	lr, r6
 	str	r5, [sp]
 	ldr	r5, [sp, #24]
 	adds	r5, #1
 	str	r5, [sp, #24]
-	ldr	r0, [sp, #84]
+	ldr	r0, [sp, #52]
 	cmp	r5, r0
 	bcs	.Lgrain128aeadv2_absorb_ad_far4
 	b	.Lgrain128aeadv2_absorb_ad_loop4
 .Lgrain128aeadv2_absorb_ad_far4:
 .Lgrain128aeadv2_absorb_ad_done5:
-	mov	r5, r9
-	ldr	r6, [sp, #88]
+	mov	r5, r10
+	ldr	r6, [sp, #56]
 	str	r5, [r6]
-	mov	r5, lr
+	mov	r5, r8
 	str	r5, [r6, #4]
 	mov	r5, r12
 	str	r5, [r6, #8]
-	mov	r5, r8
+	mov	r5, r9
 	str	r5, [r6, #12]
-	ldr	r5, [sp, #92]
+	ldr	r5, [sp, #60]
 	str	r4, [r5]
 	str	r3, [r5, #4]
 	str	r2, [r5, #8]
 	str	r1, [r5, #12]
 	ldr	r1, [sp, #4]
-	ldr	r0, [sp, #96]
+	ldr	r0, [sp, #64]
 	str	r1, [r0]
 	ldr	r1, [sp, #8]
 	str	r1, [r0, #4]
-	mov	r1, r11
-	ldr	r0, [sp, #100]
+	mov	r1, lr
+	ldr	r0, [sp, #68]
 	str	r1, [r0]
 	ldr	r1, [sp]
 	str	r1, [r0, #4]
 	add	sp, #44
-	pop	{r4, r5, r6, r7}
-	mov	r8, r4
-	mov	r9, r5
-	mov	r10, r6
-	mov	r11, r7
-	pop	{r4, r5, r6, r7, pc}
+	pop	{pc}
 	.ltorg
 	.size grain128aeadv2_absorb_ad, .-grain128aeadv2_absorb_ad
 
 
 @ --- grain128aeadv2_crypt: grain128aeadv2.crypt
-@     frame 36 bytes (39 spill slots, 9 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 2238 bytes of code and literals
+@     frame 36 bytes (39 spill slots, 9 on the stack; locals 0), saves nothing
+@     estimated 2218 bytes of code and literals
 	.section .text.grain128aeadv2_crypt,"ax",%progbits
 	.global grain128aeadv2_crypt
 	.type grain128aeadv2_crypt, %function
 	.thumb_func
 	.balign 4
 grain128aeadv2_crypt:
-	push	{r4, r5, r6, r7, lr}
-	mov	r4, r8
-	mov	r5, r9
-	mov	r6, r10
-	mov	r7, r11
-	push	{r4, r5, r6, r7}
+	push	{lr}
 	sub	sp, #36
 	mov	r5, r1
 	mov	r4, r2
@@ -1676,28 +1675,28 @@ grain128aeadv2_crypt:
 	ldr	r1, [r0, #12]
 	ldr	r0, [r5]
 	ldr	r7, [r5, #4]
-	mov	r11, r7
+	mov	lr, r7
 	ldr	r7, [r5, #8]
 	ldr	r5, [r5, #12]
-	mov	r9, r5
-	ldr	r5, [r4]
 	mov	r10, r5
+	ldr	r5, [r4]
+	mov	r11, r5
 	ldr	r4, [r4, #4]
 	ldr	r5, [r3]
 	str	r5, [sp]
 	ldr	r5, [r3, #4]
 	@ grain128aeadv2.ae:208: for i in 0..n / 2 {
-	ldr	r3, [sp, #76]
+	ldr	r3, [sp, #44]
 	lsrs	r3, r3, #1
 	str	r3, [sp, #32]
 	movs	r3, #0
 	str	r3, [sp, #20]
-	mov	lr, r12
+	mov	r8, r12
 	mov	r12, r6
-	mov	r8, r1
+	mov	r9, r1
 	mov	r1, r7
 	mov	r3, r0
-	mov	r0, r10
+	mov	r0, r11
 	str	r0, [sp, #4]
 	str	r4, [sp, #12]
 	str	r5, [sp, #8]
@@ -1710,31 +1709,31 @@ grain128aeadv2_crypt:
 .Lgrain128aeadv2_crypt_loop1:
 	@ grain128aeadv2.ae:37: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	lsrs	r5, r3, #12
-	mov	r0, r11
+	mov	r0, lr
 	lsls	r0, r0, #20
 	orrs	r5, r0
 	lsrs	r4, r2, #8
-	mov	r0, lr
+	mov	r0, r8
 	lsls	r0, r0, #24
 	orrs	r4, r0
 	ands	r4, r5
 	lsrs	r6, r2, #13
-	mov	r0, lr
+	mov	r0, r8
 	lsls	r0, r0, #19
 	orrs	r6, r0
 	lsrs	r7, r2, #20
-	mov	r0, lr
+	mov	r0, r8
 	lsls	r0, r0, #12
 	orrs	r7, r0
 	ands	r6, r7
 	eors	r4, r6
 	@ grain128aeadv2.ae:38: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
 	lsrs	r7, r1, #31
-	mov	r0, r9
+	mov	r0, r10
 	lsls	r6, r0, #1
 	orrs	r7, r6
-	mov	r10, r7
-	mov	r0, lr
+	mov	r11, r7
+	mov	r0, r8
 	lsrs	r6, r0, #10
 	mov	r0, r12
 	lsls	r0, r0, #22
@@ -1744,25 +1743,25 @@ grain128aeadv2_crypt:
 	@ grain128aeadv2.ae:37: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	eors	r4, r6
 	@ grain128aeadv2.ae:38: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	r0, lr
+	mov	r0, r8
 	lsrs	r7, r0, #28
 	mov	r0, r12
 	lsls	r0, r0, #4
 	orrs	r7, r0
 	mov	r0, r12
 	lsrs	r6, r0, #15
-	mov	r0, r8
+	mov	r0, r9
 	lsls	r0, r0, #17
 	orrs	r6, r0
 	ands	r7, r6
 	@ grain128aeadv2.ae:37: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	eors	r4, r7
 	@ grain128aeadv2.ae:39: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
-	mov	r0, r10
+	mov	r0, r11
 	ands	r5, r0
 	mov	r0, r12
 	lsrs	r6, r0, #30
-	mov	r0, r8
+	mov	r0, r9
 	lsls	r0, r0, #2
 	orrs	r6, r0
 	ands	r5, r6
@@ -1772,12 +1771,12 @@ grain128aeadv2_crypt:
 	mov	r0, r12
 	lsrs	r0, r0, #29
 	eors	r4, r0
-	mov	r0, r8
+	mov	r0, r9
 	lsls	r0, r0, #3
 	eors	r4, r0
 	lsrs	r0, r3, #2
 	eors	r4, r0
-	mov	r5, r11
+	mov	r5, lr
 	lsls	r0, r5, #30
 	eors	r4, r0
 	lsrs	r0, r3, #15
@@ -1798,7 +1797,7 @@ grain128aeadv2_crypt:
 	@ grain128aeadv2.ae:41: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
 	eors	r4, r0
 	@ grain128aeadv2.ae:42: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	mov	r0, r9
+	mov	r0, r10
 	lsls	r0, r0, #23
 	@ grain128aeadv2.ae:41: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
 	eors	r4, r0
@@ -1807,20 +1806,20 @@ grain128aeadv2_crypt:
 	@ grain128aeadv2.ae:41: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
 	eors	r4, r0
 	@ grain128aeadv2.ae:42: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	mov	r0, r9
+	mov	r0, r10
 	lsls	r0, r0, #7
 	@ grain128aeadv2.ae:41: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
 	eors	r4, r0
 	@ grain128aeadv2.ae:44: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
-	mov	r7, lr
+	mov	r7, r8
 	mov	r0, r12
 	eors	r7, r0
 	mov	r6, r12
-	mov	r0, r8
+	mov	r0, r9
 	eors	r6, r0
 	lsrs	r5, r2, #7
 	eors	r5, r2
-	mov	r0, lr
+	mov	r0, r8
 	lsls	r0, r0, #25
 	eors	r5, r0
 	lsrs	r0, r7, #6
@@ -1830,17 +1829,17 @@ grain128aeadv2_crypt:
 	mov	r0, r12
 	lsrs	r0, r0, #17
 	eors	r5, r0
-	mov	r0, r8
+	mov	r0, r9
 	lsls	r0, r0, #15
 	eors	r5, r0
-	mov	r0, r8
+	mov	r0, r9
 	eors	r5, r0
 	str	r5, [sp, #28]
 	@ grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	eors	r2, r3
 	lsrs	r0, r3, #26
 	eors	r2, r0
-	mov	r7, r11
+	mov	r7, lr
 	lsls	r0, r7, #6
 	eors	r2, r0
 	lsrs	r0, r7, #24
@@ -1849,17 +1848,17 @@ grain128aeadv2_crypt:
 	eors	r2, r0
 	lsrs	r0, r1, #27
 	eors	r2, r0
-	mov	r0, r9
+	mov	r0, r10
 	lsls	r0, r0, #5
 	eors	r2, r0
-	mov	r0, r9
+	mov	r0, r10
 	eors	r2, r0
 	@ grain128aeadv2.ae:48: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
 	lsrs	r5, r3, #3
 	lsls	r0, r7, #29
 	orrs	r5, r0
 	lsrs	r6, r1, #3
-	mov	r0, r9
+	mov	r0, r10
 	lsls	r0, r0, #29
 	orrs	r6, r0
 	ands	r5, r6
@@ -1910,7 +1909,7 @@ grain128aeadv2_crypt:
 	lsls	r0, r1, #3
 	orrs	r6, r0
 	lsrs	r5, r1, #1
-	mov	r0, r9
+	mov	r0, r10
 	lsls	r0, r0, #31
 	orrs	r5, r0
 	ands	r6, r5
@@ -1918,11 +1917,11 @@ grain128aeadv2_crypt:
 	eors	r2, r6
 	@ grain128aeadv2.ae:51: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
 	lsrs	r5, r1, #4
-	mov	r0, r9
+	mov	r0, r10
 	lsls	r0, r0, #28
 	orrs	r5, r0
 	lsrs	r6, r1, #20
-	mov	r0, r9
+	mov	r0, r10
 	lsls	r0, r0, #12
 	orrs	r6, r0
 	ands	r5, r6
@@ -1944,7 +1943,7 @@ grain128aeadv2_crypt:
 	eors	r2, r5
 	@ grain128aeadv2.ae:52: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
 	lsrs	r5, r1, #6
-	mov	r6, r9
+	mov	r6, r10
 	lsls	r0, r6, #26
 	orrs	r5, r0
 	lsrs	r3, r1, #14
@@ -1969,7 +1968,7 @@ grain128aeadv2_crypt:
 	lsls	r0, r6, #3
 	orrs	r3, r0
 	ands	r5, r3
-	mov	r0, r10
+	mov	r0, r11
 	ands	r5, r0
 	@ grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	eors	r2, r5
@@ -2045,27 +2044,27 @@ grain128aeadv2_crypt:
 	@ grain128aeadv2.ae:211: dst[2 * i] = src[2 * i] ^ z[7:0]
 	ldr	r0, [sp, #20]
 	lsls	r3, r0, #1
-	ldr	r0, [sp, #72]
+	ldr	r0, [sp, #40]
 	ldrb	r2, [r0, r3]
 	uxtb	r0, r4
 	eors	r2, r0
-	ldr	r0, [sp, #80]
+	ldr	r0, [sp, #48]
 	strb	r2, [r0, r3]
 	@ grain128aeadv2.ae:212: dst[2 * i + 1] = src[2 * i + 1] ^ z[15:8]
 	adds	r0, r3, #1
 	str	r0, [sp, #16]
-	ldr	r2, [sp, #72]
+	ldr	r2, [sp, #40]
 	ldrb	r5, [r2, r0]
 	lsrs	r0, r4, #8
 	uxtb	r0, r0
 	eors	r5, r0
-	ldr	r2, [sp, #80]
+	ldr	r2, [sp, #48]
 	ldr	r0, [sp, #16]
 	strb	r5, [r2, r0]
 	@ grain128aeadv2.ae:213: acc, sr = authenticate(acc, sr, pt[2 * i], z[23:16])
-	ldr	r0, [sp, #88]
+	ldr	r0, [sp, #56]
 	ldrb	r0, [r0, r3]
-	mov	r10, r0
+	mov	r11, r0
 	@ grain128aeadv2.ae:165: acc = acc ^ (sr & -(m[0] as u64))
 	lsls	r0, r0, #31
 	asrs	r2, r0, #31
@@ -2088,7 +2087,7 @@ grain128aeadv2_crypt:
 	lsls	r3, r2, #31
 	orrs	r3, r0
 	@ grain128aeadv2.ae:165: acc = acc ^ (sr & -(m[0] as u64))
-	mov	r0, r10
+	mov	r0, r11
 	lsls	r0, r0, #30
 	asrs	r2, r0, #31
 	mov	r0, r5
@@ -2106,7 +2105,7 @@ grain128aeadv2_crypt:
 	lsls	r3, r2, #31
 	orrs	r3, r0
 	@ grain128aeadv2.ae:165: acc = acc ^ (sr & -(m[0] as u64))
-	mov	r0, r10
+	mov	r0, r11
 	lsls	r0, r0, #29
 	asrs	r2, r0, #31
 	mov	r0, r5
@@ -2124,7 +2123,7 @@ grain128aeadv2_crypt:
 	lsls	r3, r2, #31
 	orrs	r3, r0
 	@ grain128aeadv2.ae:165: acc = acc ^ (sr & -(m[0] as u64))
-	mov	r0, r10
+	mov	r0, r11
 	lsls	r0, r0, #28
 	asrs	r2, r0, #31
 	mov	r0, r5
@@ -2142,7 +2141,7 @@ grain128aeadv2_crypt:
 	lsls	r3, r2, #31
 	orrs	r3, r0
 	@ grain128aeadv2.ae:165: acc = acc ^ (sr & -(m[0] as u64))
-	mov	r0, r10
+	mov	r0, r11
 	lsls	r0, r0, #27
 	asrs	r2, r0, #31
 	mov	r0, r5
@@ -2160,7 +2159,7 @@ grain128aeadv2_crypt:
 	lsls	r3, r2, #31
 	orrs	r3, r0
 	@ grain128aeadv2.ae:165: acc = acc ^ (sr & -(m[0] as u64))
-	mov	r0, r10
+	mov	r0, r11
 	lsls	r0, r0, #26
 	asrs	r2, r0, #31
 	mov	r0, r5
@@ -2178,7 +2177,7 @@ grain128aeadv2_crypt:
 	lsls	r3, r2, #31
 	orrs	r3, r0
 	@ grain128aeadv2.ae:165: acc = acc ^ (sr & -(m[0] as u64))
-	mov	r0, r10
+	mov	r0, r11
 	lsls	r0, r0, #25
 	asrs	r2, r0, #31
 	mov	r0, r5
@@ -2196,7 +2195,7 @@ grain128aeadv2_crypt:
 	lsls	r3, r2, #31
 	orrs	r3, r0
 	@ grain128aeadv2.ae:165: acc = acc ^ (sr & -(m[0] as u64))
-	mov	r0, r10
+	mov	r0, r11
 	lsls	r0, r0, #24
 	asrs	r2, r0, #31
 	mov	r0, r5
@@ -2214,10 +2213,10 @@ grain128aeadv2_crypt:
 	lsls	r3, r2, #31
 	orrs	r3, r0
 	@ grain128aeadv2.ae:214: acc, sr = authenticate(acc, sr, pt[2 * i + 1], z[31:24])
-	ldr	r2, [sp, #88]
+	ldr	r2, [sp, #56]
 	ldr	r0, [sp, #16]
 	ldrb	r0, [r2, r0]
-	mov	r10, r0
+	mov	r11, r0
 	@ grain128aeadv2.ae:165: acc = acc ^ (sr & -(m[0] as u64))
 	lsls	r0, r0, #31
 	asrs	r2, r0, #31
@@ -2236,7 +2235,7 @@ grain128aeadv2_crypt:
 	lsls	r3, r2, #31
 	orrs	r3, r0
 	@ grain128aeadv2.ae:165: acc = acc ^ (sr & -(m[0] as u64))
-	mov	r0, r10
+	mov	r0, r11
 	lsls	r0, r0, #30
 	asrs	r2, r0, #31
 	mov	r0, r5
@@ -2254,7 +2253,7 @@ grain128aeadv2_crypt:
 	lsls	r3, r2, #31
 	orrs	r3, r0
 	@ grain128aeadv2.ae:165: acc = acc ^ (sr & -(m[0] as u64))
-	mov	r0, r10
+	mov	r0, r11
 	lsls	r0, r0, #29
 	asrs	r2, r0, #31
 	mov	r0, r5
@@ -2272,7 +2271,7 @@ grain128aeadv2_crypt:
 	lsls	r3, r2, #31
 	orrs	r3, r0
 	@ grain128aeadv2.ae:165: acc = acc ^ (sr & -(m[0] as u64))
-	mov	r0, r10
+	mov	r0, r11
 	lsls	r0, r0, #28
 	asrs	r2, r0, #31
 	mov	r0, r5
@@ -2290,7 +2289,7 @@ grain128aeadv2_crypt:
 	lsls	r3, r2, #31
 	orrs	r3, r0
 	@ grain128aeadv2.ae:165: acc = acc ^ (sr & -(m[0] as u64))
-	mov	r0, r10
+	mov	r0, r11
 	lsls	r0, r0, #27
 	asrs	r2, r0, #31
 	mov	r0, r5
@@ -2308,7 +2307,7 @@ grain128aeadv2_crypt:
 	lsls	r3, r2, #31
 	orrs	r3, r0
 	@ grain128aeadv2.ae:165: acc = acc ^ (sr & -(m[0] as u64))
-	mov	r0, r10
+	mov	r0, r11
 	lsls	r0, r0, #26
 	asrs	r2, r0, #31
 	mov	r0, r5
@@ -2326,7 +2325,7 @@ grain128aeadv2_crypt:
 	lsls	r3, r2, #31
 	orrs	r3, r0
 	@ grain128aeadv2.ae:165: acc = acc ^ (sr & -(m[0] as u64))
-	mov	r0, r10
+	mov	r0, r11
 	lsls	r0, r0, #25
 	asrs	r2, r0, #31
 	mov	r0, r5
@@ -2344,7 +2343,7 @@ grain128aeadv2_crypt:
 	lsls	r3, r2, #31
 	orrs	r3, r0
 	@ grain128aeadv2.ae:165: acc = acc ^ (sr & -(m[0] as u64))
-	mov	r0, r10
+	mov	r0, r11
 	lsls	r0, r0, #24
 	asrs	r2, r0, #31
 	mov	r0, r5
@@ -2360,17 +2359,17 @@ grain128aeadv2_crypt:
 	lsrs	r2, r4, #31
 	lsls	r4, r2, #31
 	orrs	r4, r0
-	mov	r2, lr
-	mov	lr, r12
-	mov	r12, r8
+	mov	r2, r8
+	mov	r8, r12
+	mov	r12, r9
 	ldr	r0, [sp, #28]
-	mov	r8, r0
+	mov	r9, r0
 	mov	r0, r1
-	mov	r1, r9
+	mov	r1, r10
 	ldr	r3, [sp, #24]
-	mov	r9, r3
-	mov	r3, r11
-	mov	r11, r0
+	mov	r10, r3
+	mov	r3, lr
+	mov	lr, r0
 	str	r7, [sp, #4]
 	str	r6, [sp, #12]
 	str	r5, [sp]
@@ -2385,15 +2384,15 @@ grain128aeadv2_crypt:
 .Lgrain128aeadv2_crypt_far2:
 .Lgrain128aeadv2_crypt_done2:
 	@ grain128aeadv2.ae:216: for i in n - n % 2..n {
-	ldr	r6, [sp, #76]
+	ldr	r6, [sp, #44]
 	lsls	r0, r6, #31
 	lsrs	r4, r0, #31
 	subs	r5, r6, r4
 	str	r5, [sp, #16]
-	mov	r10, r2
-	mov	r2, r11
+	mov	r11, r2
+	mov	r2, lr
 	mov	r4, r1
-	mov	r1, r9
+	mov	r1, r10
 	cmp	r5, r6
 	bcc	.Lgrain128aeadv2_crypt_far3
 	b	.Lgrain128aeadv2_crypt_done4
@@ -2403,20 +2402,20 @@ grain128aeadv2_crypt:
 	lsrs	r0, r3, #12
 	lsls	r5, r2, #20
 	orrs	r0, r5
-	mov	r11, r0
-	mov	r5, r10
+	mov	lr, r0
+	mov	r5, r11
 	lsrs	r7, r5, #8
-	mov	r0, lr
+	mov	r0, r8
 	lsls	r0, r0, #24
 	orrs	r7, r0
-	mov	r0, r11
+	mov	r0, lr
 	ands	r7, r0
 	lsrs	r6, r5, #13
-	mov	r0, lr
+	mov	r0, r8
 	lsls	r0, r0, #19
 	orrs	r6, r0
 	lsrs	r5, r5, #20
-	mov	r0, lr
+	mov	r0, r8
 	lsls	r0, r0, #12
 	orrs	r5, r0
 	ands	r6, r5
@@ -2425,37 +2424,37 @@ grain128aeadv2_crypt:
 	lsrs	r0, r4, #31
 	lsls	r5, r1, #1
 	orrs	r0, r5
-	mov	r9, r0
-	mov	r0, lr
+	mov	r10, r0
+	mov	r0, r8
 	lsrs	r5, r0, #10
 	mov	r0, r12
 	lsls	r0, r0, #22
 	orrs	r5, r0
-	mov	r0, r9
+	mov	r0, r10
 	ands	r5, r0
 	@ grain128aeadv2.ae:37: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	eors	r7, r5
 	@ grain128aeadv2.ae:38: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	r0, lr
+	mov	r0, r8
 	lsrs	r6, r0, #28
 	mov	r0, r12
 	lsls	r0, r0, #4
 	orrs	r6, r0
 	mov	r0, r12
 	lsrs	r5, r0, #15
-	mov	r0, r8
+	mov	r0, r9
 	lsls	r0, r0, #17
 	orrs	r5, r0
 	ands	r6, r5
 	@ grain128aeadv2.ae:37: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	eors	r7, r6
 	@ grain128aeadv2.ae:39: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
-	mov	r6, r11
-	mov	r0, r9
+	mov	r6, lr
+	mov	r0, r10
 	ands	r6, r0
 	mov	r0, r12
 	lsrs	r5, r0, #30
-	mov	r0, r8
+	mov	r0, r9
 	lsls	r0, r0, #2
 	orrs	r5, r0
 	ands	r6, r5
@@ -2465,7 +2464,7 @@ grain128aeadv2_crypt:
 	mov	r0, r12
 	lsrs	r0, r0, #29
 	eors	r7, r0
-	mov	r0, r8
+	mov	r0, r9
 	lsls	r0, r0, #3
 	eors	r7, r0
 	lsrs	r0, r3, #2
@@ -2501,18 +2500,18 @@ grain128aeadv2_crypt:
 	lsls	r5, r1, #7
 	@ grain128aeadv2.ae:41: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
 	eors	r7, r5
-	mov	r11, r7
+	mov	lr, r7
 	@ grain128aeadv2.ae:44: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
-	mov	r7, lr
+	mov	r7, r8
 	mov	r0, r12
 	eors	r7, r0
 	mov	r6, r12
-	mov	r0, r8
+	mov	r0, r9
 	eors	r6, r0
-	mov	r0, r10
+	mov	r0, r11
 	lsrs	r5, r0, #7
 	eors	r5, r0
-	mov	r0, lr
+	mov	r0, r8
 	lsls	r0, r0, #25
 	eors	r5, r0
 	lsrs	r0, r7, #6
@@ -2522,14 +2521,14 @@ grain128aeadv2_crypt:
 	mov	r0, r12
 	lsrs	r0, r0, #17
 	eors	r5, r0
-	mov	r0, r8
+	mov	r0, r9
 	lsls	r0, r0, #15
 	eors	r5, r0
-	mov	r0, r8
+	mov	r0, r9
 	eors	r5, r0
 	str	r5, [sp, #20]
 	@ grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	mov	r6, r10
+	mov	r6, r11
 	eors	r6, r3
 	lsrs	r0, r3, #26
 	eors	r6, r0
@@ -2654,24 +2653,24 @@ grain128aeadv2_crypt:
 	lsls	r5, r1, #3
 	orrs	r0, r5
 	ands	r7, r0
-	mov	r0, r9
+	mov	r0, r10
 	ands	r7, r0
 	@ grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	eors	r6, r7
 	@ grain128aeadv2.ae:69: return cat(f[15:0], s[127:16]), cat(g[15:0], b[127:16]), y[15:0]
-	mov	r0, r10
+	mov	r0, r11
 	lsrs	r7, r0, #16
-	mov	r0, lr
+	mov	r0, r8
 	lsls	r5, r0, #16
 	orrs	r7, r5
-	mov	r10, r7
+	mov	r11, r7
 	lsrs	r7, r0, #16
 	mov	r0, r12
 	lsls	r5, r0, #16
 	orrs	r7, r5
-	mov	lr, r7
+	mov	r8, r7
 	lsrs	r7, r0, #16
-	mov	r0, r8
+	mov	r0, r9
 	lsls	r5, r0, #16
 	orrs	r7, r5
 	mov	r12, r7
@@ -2680,7 +2679,7 @@ grain128aeadv2_crypt:
 	uxth	r0, r0
 	lsls	r0, r0, #16
 	orrs	r0, r5
-	mov	r8, r0
+	mov	r9, r0
 	lsrs	r0, r3, #16
 	lsls	r3, r2, #16
 	orrs	r0, r3
@@ -2697,8 +2696,8 @@ grain128aeadv2_crypt:
 	uxth	r0, r6
 	lsls	r0, r0, #16
 	orrs	r0, r1
-	mov	r9, r0
-	mov	r0, r11
+	mov	r10, r0
+	mov	r0, lr
 	uxth	r0, r0
 	@ grain128aeadv2.ae:218: z = unzip(y)
 	movs	r2, #0
@@ -2739,15 +2738,15 @@ grain128aeadv2_crypt:
 	adcs	r0, r0
 	orrs	r3, r0
 	@ grain128aeadv2.ae:219: dst[i] = src[i] ^ z[7:0]
-	ldr	r0, [sp, #72]
+	ldr	r0, [sp, #40]
 	ldr	r2, [sp, #16]
 	ldrb	r1, [r0, r2]
 	uxtb	r0, r3
 	eors	r1, r0
-	ldr	r0, [sp, #80]
+	ldr	r0, [sp, #48]
 	strb	r1, [r0, r2]
 	@ grain128aeadv2.ae:220: acc, sr = authenticate(acc, sr, pt[i], z[15:8])
-	ldr	r0, [sp, #88]
+	ldr	r0, [sp, #56]
 	ldrb	r4, [r0, r2]
 	@ grain128aeadv2.ae:165: acc = acc ^ (sr & -(m[0] as u64))
 	lsls	r0, r4, #31
@@ -2891,7 +2890,7 @@ grain128aeadv2_crypt:
 	ldr	r3, [sp, #28]
 	ldr	r2, [sp, #24]
 	ldr	r4, [sp, #20]
-	mov	r1, r9
+	mov	r1, r10
 	str	r0, [sp, #4]
 	str	r7, [sp, #12]
 	str	r6, [sp]
@@ -2899,48 +2898,38 @@ grain128aeadv2_crypt:
 	ldr	r5, [sp, #16]
 	adds	r5, #1
 	str	r5, [sp, #16]
-	ldr	r0, [sp, #76]
+	ldr	r0, [sp, #44]
 	cmp	r5, r0
 	bcs	.Lgrain128aeadv2_crypt_far4
 	b	.Lgrain128aeadv2_crypt_loop3
 .Lgrain128aeadv2_crypt_far4:
 .Lgrain128aeadv2_crypt_done4:
 	ldr	r1, [sp, #4]
-	ldr	r0, [sp, #96]
+	ldr	r0, [sp, #64]
 	str	r1, [r0]
 	ldr	r1, [sp, #12]
 	str	r1, [r0, #4]
 	ldr	r1, [sp]
-	ldr	r0, [sp, #100]
+	ldr	r0, [sp, #68]
 	str	r1, [r0]
 	ldr	r1, [sp, #8]
 	str	r1, [r0, #4]
 	add	sp, #36
-	pop	{r4, r5, r6, r7}
-	mov	r8, r4
-	mov	r9, r5
-	mov	r10, r6
-	mov	r11, r7
-	pop	{r4, r5, r6, r7, pc}
+	pop	{pc}
 	.ltorg
 	.size grain128aeadv2_crypt, .-grain128aeadv2_crypt
 
 
 @ --- grain128aeadv2_init: grain128aeadv2.init
-@     frame 32 bytes (45 spill slots, 8 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 2062 bytes of code and literals
+@     frame 32 bytes (45 spill slots, 8 on the stack; locals 0), saves nothing
+@     estimated 2042 bytes of code and literals
 	.section .text.grain128aeadv2_init,"ax",%progbits
 	.global grain128aeadv2_init
 	.type grain128aeadv2_init, %function
 	.thumb_func
 	.balign 4
 grain128aeadv2_init:
-	push	{r4, r5, r6, r7, lr}
-	mov	r4, r8
-	mov	r5, r9
-	mov	r6, r10
-	mov	r7, r11
-	push	{r4, r5, r6, r7}
+	push	{lr}
 	sub	sp, #32
 	str	r2, [sp, #28]
 	str	r3, [sp, #24]
@@ -2948,15 +2937,15 @@ grain128aeadv2_init:
 	movs	r2, #0
 	str	r2, [sp, #8]
 	ldr	r6, [r1]
-	mov	r9, r6
+	mov	r10, r6
 	ldr	r6, [r1, #4]
-	mov	lr, r6
+	mov	r8, r6
 	ldr	r6, [r1, #8]
 	mov	r12, r6
 	ldr	r6, =0x7fffffff
-	mov	r8, r6
+	mov	r9, r6
 	ldr	r1, [r0]
-	mov	r11, r1
+	mov	lr, r1
 	mov	r5, r1
 	ldr	r1, [r0, #4]
 	str	r1, [sp]
@@ -2969,19 +2958,19 @@ grain128aeadv2_init:
 	mov	r1, r0
 .Lgrain128aeadv2_init_loop1:
 	@ grain128aeadv2.ae:44: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
-	mov	r6, r9
+	mov	r6, r10
 	lsrs	r2, r6, #7
 	eors	r2, r6
-	mov	r0, lr
+	mov	r0, r8
 	lsls	r0, r0, #25
 	eors	r2, r0
-	mov	r6, lr
+	mov	r6, r8
 	mov	r7, r12
 	eors	r6, r7
 	lsrs	r0, r6, #6
 	eors	r2, r0
 	mov	r0, r12
-	mov	r6, r8
+	mov	r6, r9
 	eors	r0, r6
 	lsls	r0, r0, #26
 	eors	r2, r0
@@ -2997,7 +2986,7 @@ grain128aeadv2_init:
 	orrs	r2, r0
 	ands	r7, r2
 	@ grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	mov	r6, r9
+	mov	r6, r10
 	eors	r6, r5
 	lsrs	r0, r5, #26
 	eors	r6, r0
@@ -3105,7 +3094,7 @@ grain128aeadv2_init:
 	lsrs	r0, r3, #31
 	lsls	r2, r1, #1
 	orrs	r0, r2
-	mov	r10, r0
+	mov	r11, r0
 	@ grain128aeadv2.ae:53: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
 	lsrs	r7, r3, #24
 	lsls	r0, r1, #8
@@ -3118,19 +3107,19 @@ grain128aeadv2_init:
 	lsls	r2, r1, #3
 	orrs	r0, r2
 	ands	r7, r0
-	mov	r0, r10
+	mov	r0, r11
 	ands	r7, r0
 	@ grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	eors	r6, r7
 	str	r6, [sp, #12]
 	@ grain128aeadv2.ae:37: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	mov	r7, r9
+	mov	r7, r10
 	lsrs	r6, r7, #13
-	mov	r0, lr
+	mov	r0, r8
 	lsls	r0, r0, #19
 	orrs	r6, r0
 	lsrs	r2, r7, #20
-	mov	r0, lr
+	mov	r0, r8
 	lsls	r0, r0, #12
 	orrs	r2, r0
 	ands	r6, r2
@@ -3138,43 +3127,43 @@ grain128aeadv2_init:
 	lsls	r0, r4, #20
 	orrs	r2, r0
 	lsrs	r7, r7, #8
-	mov	r0, lr
+	mov	r0, r8
 	lsls	r0, r0, #24
 	orrs	r7, r0
 	ands	r7, r2
 	eors	r7, r6
 	@ grain128aeadv2.ae:38: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	r0, lr
+	mov	r0, r8
 	lsrs	r6, r0, #10
 	mov	r0, r12
 	lsls	r0, r0, #22
 	orrs	r6, r0
-	mov	r0, r10
+	mov	r0, r11
 	ands	r6, r0
 	@ grain128aeadv2.ae:37: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	eors	r7, r6
-	mov	r9, r7
+	mov	r10, r7
 	@ grain128aeadv2.ae:38: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	r0, lr
+	mov	r0, r8
 	lsrs	r7, r0, #28
 	mov	r0, r12
 	lsls	r0, r0, #4
 	orrs	r7, r0
 	mov	r0, r12
 	lsrs	r6, r0, #15
-	mov	r0, r8
+	mov	r0, r9
 	lsls	r0, r0, #17
 	orrs	r6, r0
 	ands	r7, r6
 	@ grain128aeadv2.ae:37: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	mov	r0, r9
+	mov	r0, r10
 	eors	r0, r7
 	@ grain128aeadv2.ae:39: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
-	mov	r7, r10
+	mov	r7, r11
 	ands	r2, r7
 	mov	r7, r12
 	lsrs	r7, r7, #30
-	mov	r6, r8
+	mov	r6, r9
 	lsls	r6, r6, #2
 	orrs	r7, r6
 	ands	r2, r7
@@ -3184,7 +3173,7 @@ grain128aeadv2_init:
 	mov	r6, r12
 	lsrs	r2, r6, #29
 	eors	r0, r2
-	mov	r7, r8
+	mov	r7, r9
 	lsls	r2, r7, #3
 	eors	r0, r2
 	lsrs	r2, r5, #2
@@ -3230,10 +3219,10 @@ grain128aeadv2_init:
 	eors	r5, r7
 	@ grain128aeadv2.ae:157: return s ^ fed, b ^ fed
 	eors	r5, r0
-	mov	r9, lr
-	mov	lr, r12
-	mov	r12, r8
-	mov	r8, r5
+	mov	r10, r8
+	mov	r8, r12
+	mov	r12, r9
+	mov	r9, r5
 	mov	r5, r4
 	mov	r4, r3
 	mov	r3, r1
@@ -3255,22 +3244,22 @@ grain128aeadv2_init:
 .Lgrain128aeadv2_init_pool1:
 .Lgrain128aeadv2_init_loop3:
 	@ grain128aeadv2.ae:44: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
-	mov	r6, r9
+	mov	r6, r10
 	lsrs	r0, r6, #7
 	@ grain128aeadv2.ae:61: return cat(f ^ ls, s[127:par]), cat(g ^ ln, b[127:par]), y
 	eors	r0, r6
 	@ grain128aeadv2.ae:44: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
-	mov	r6, lr
+	mov	r6, r8
 	lsls	r6, r6, #25
 	@ grain128aeadv2.ae:61: return cat(f ^ ls, s[127:par]), cat(g ^ ln, b[127:par]), y
 	eors	r0, r6
-	mov	r7, lr
+	mov	r7, r8
 	mov	r6, r12
 	eors	r7, r6
 	lsrs	r6, r7, #6
 	eors	r0, r6
 	mov	r7, r12
-	mov	r6, r8
+	mov	r6, r9
 	eors	r7, r6
 	lsls	r6, r7, #26
 	eors	r0, r6
@@ -3280,11 +3269,11 @@ grain128aeadv2_init:
 	@ grain128aeadv2.ae:61: return cat(f ^ ls, s[127:par]), cat(g ^ ln, b[127:par]), y
 	eors	r0, r6
 	@ grain128aeadv2.ae:44: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
-	mov	r6, r8
+	mov	r6, r9
 	lsls	r6, r6, #15
 	@ grain128aeadv2.ae:61: return cat(f ^ ls, s[127:par]), cat(g ^ ln, b[127:par]), y
 	eors	r0, r6
-	mov	r6, r8
+	mov	r6, r9
 	eors	r0, r6
 	eors	r0, r2
 	str	r0, [sp, #12]
@@ -3297,7 +3286,7 @@ grain128aeadv2_init:
 	orrs	r2, r0
 	ands	r7, r2
 	@ grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	mov	r6, r9
+	mov	r6, r10
 	eors	r6, r5
 	lsrs	r0, r5, #26
 	eors	r6, r0
@@ -3405,7 +3394,7 @@ grain128aeadv2_init:
 	lsrs	r0, r3, #31
 	lsls	r2, r1, #1
 	orrs	r0, r2
-	mov	r10, r0
+	mov	r11, r0
 	@ grain128aeadv2.ae:53: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
 	lsrs	r7, r3, #24
 	lsls	r0, r1, #8
@@ -3418,22 +3407,22 @@ grain128aeadv2_init:
 	lsls	r2, r1, #3
 	orrs	r0, r2
 	ands	r7, r0
-	mov	r0, r10
+	mov	r0, r11
 	ands	r7, r0
 	@ grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	eors	r6, r7
 	@ grain128aeadv2.ae:61: return cat(f ^ ls, s[127:par]), cat(g ^ ln, b[127:par]), y
-	mov	r0, r11
-	eors	r6, r0
-	mov	r11, r6
-	@ grain128aeadv2.ae:37: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	mov	r7, r9
-	lsrs	r6, r7, #13
 	mov	r0, lr
+	eors	r6, r0
+	mov	lr, r6
+	@ grain128aeadv2.ae:37: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
+	mov	r7, r10
+	lsrs	r6, r7, #13
+	mov	r0, r8
 	lsls	r0, r0, #19
 	orrs	r6, r0
 	lsrs	r2, r7, #20
-	mov	r0, lr
+	mov	r0, r8
 	lsls	r0, r0, #12
 	orrs	r2, r0
 	ands	r6, r2
@@ -3441,43 +3430,43 @@ grain128aeadv2_init:
 	lsls	r0, r4, #20
 	orrs	r2, r0
 	lsrs	r7, r7, #8
-	mov	r0, lr
+	mov	r0, r8
 	lsls	r0, r0, #24
 	orrs	r7, r0
 	ands	r7, r2
 	eors	r7, r6
 	@ grain128aeadv2.ae:38: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	r0, lr
+	mov	r0, r8
 	lsrs	r6, r0, #10
 	mov	r0, r12
 	lsls	r0, r0, #22
 	orrs	r6, r0
-	mov	r0, r10
+	mov	r0, r11
 	ands	r6, r0
 	@ grain128aeadv2.ae:37: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	eors	r7, r6
-	mov	r9, r7
+	mov	r10, r7
 	@ grain128aeadv2.ae:38: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	r0, lr
+	mov	r0, r8
 	lsrs	r7, r0, #28
 	mov	r0, r12
 	lsls	r0, r0, #4
 	orrs	r7, r0
 	mov	r0, r12
 	lsrs	r6, r0, #15
-	mov	r0, r8
+	mov	r0, r9
 	lsls	r0, r0, #17
 	orrs	r6, r0
 	ands	r7, r6
 	@ grain128aeadv2.ae:37: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	mov	r0, r9
+	mov	r0, r10
 	eors	r0, r7
 	@ grain128aeadv2.ae:39: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
-	mov	r7, r10
+	mov	r7, r11
 	ands	r2, r7
 	mov	r7, r12
 	lsrs	r7, r7, #30
-	mov	r6, r8
+	mov	r6, r9
 	lsls	r6, r6, #2
 	orrs	r7, r6
 	ands	r2, r7
@@ -3487,7 +3476,7 @@ grain128aeadv2_init:
 	mov	r6, r12
 	lsrs	r2, r6, #29
 	eors	r0, r2
-	mov	r6, r8
+	mov	r6, r9
 	lsls	r2, r6, #3
 	eors	r0, r2
 	lsrs	r2, r5, #2
@@ -3524,15 +3513,15 @@ grain128aeadv2_init:
 	@ grain128aeadv2.ae:41: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
 	eors	r0, r2
 	@ grain128aeadv2.ae:157: return s ^ fed, b ^ fed
-	mov	r2, r11
+	mov	r2, lr
 	eors	r2, r0
 	ldr	r5, [sp, #12]
 	eors	r5, r0
 	@ grain128aeadv2.ae:136: kl = kl >> par
-	mov	r9, lr
-	mov	lr, r12
-	mov	r12, r8
-	mov	r8, r5
+	mov	r10, r8
+	mov	r8, r12
+	mov	r12, r9
+	mov	r9, r5
 	mov	r5, r4
 	mov	r4, r3
 	mov	r3, r1
@@ -3541,7 +3530,7 @@ grain128aeadv2_init:
 	movs	r0, #0
 	str	r0, [sp, #4]
 	ldr	r0, [sp]
-	mov	r11, r0
+	mov	lr, r0
 	movs	r0, #0
 	str	r0, [sp]
 	ldr	r0, [sp, #8]
@@ -3554,7 +3543,7 @@ grain128aeadv2_init:
 .Lgrain128aeadv2_init_done4:
 	@ grain128aeadv2.ae:140: for i in 0..64 / par {
 	movs	r0, #0
-	mov	r11, r0
+	mov	lr, r0
 	movs	r0, #0
 	str	r0, [sp]
 .Lgrain128aeadv2_init_loop5:
@@ -3567,7 +3556,7 @@ grain128aeadv2_init:
 	orrs	r2, r0
 	ands	r7, r2
 	@ grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	mov	r6, r9
+	mov	r6, r10
 	eors	r6, r5
 	lsrs	r0, r5, #26
 	eors	r6, r0
@@ -3675,7 +3664,7 @@ grain128aeadv2_init:
 	lsrs	r0, r3, #31
 	lsls	r2, r1, #1
 	orrs	r0, r2
-	mov	r10, r0
+	mov	r11, r0
 	@ grain128aeadv2.ae:53: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
 	lsrs	r7, r3, #24
 	lsls	r0, r1, #8
@@ -3688,25 +3677,25 @@ grain128aeadv2_init:
 	lsls	r2, r1, #3
 	orrs	r0, r2
 	ands	r7, r0
-	mov	r0, r10
+	mov	r0, r11
 	ands	r7, r0
 	@ grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	eors	r6, r7
 	str	r6, [sp, #4]
 	@ grain128aeadv2.ae:44: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
-	mov	r7, r9
+	mov	r7, r10
 	lsrs	r2, r7, #7
 	eors	r2, r7
-	mov	r0, lr
+	mov	r0, r8
 	lsls	r0, r0, #25
 	eors	r2, r0
-	mov	r6, lr
+	mov	r6, r8
 	mov	r0, r12
 	eors	r6, r0
 	lsrs	r0, r6, #6
 	eors	r2, r0
 	mov	r0, r12
-	mov	r6, r8
+	mov	r6, r9
 	eors	r0, r6
 	lsls	r0, r0, #26
 	eors	r2, r0
@@ -3716,11 +3705,11 @@ grain128aeadv2_init:
 	str	r2, [sp, #8]
 	@ grain128aeadv2.ae:37: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	lsrs	r2, r7, #13
-	mov	r0, lr
+	mov	r0, r8
 	lsls	r0, r0, #19
 	orrs	r2, r0
 	lsrs	r6, r7, #20
-	mov	r0, lr
+	mov	r0, r8
 	lsls	r0, r0, #12
 	orrs	r6, r0
 	ands	r2, r6
@@ -3728,43 +3717,43 @@ grain128aeadv2_init:
 	lsls	r0, r4, #20
 	orrs	r6, r0
 	lsrs	r7, r7, #8
-	mov	r0, lr
+	mov	r0, r8
 	lsls	r0, r0, #24
 	orrs	r7, r0
 	ands	r7, r6
 	eors	r7, r2
 	@ grain128aeadv2.ae:38: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	r0, lr
+	mov	r0, r8
 	lsrs	r2, r0, #10
 	mov	r0, r12
 	lsls	r0, r0, #22
 	orrs	r2, r0
-	mov	r0, r10
+	mov	r0, r11
 	ands	r2, r0
 	@ grain128aeadv2.ae:37: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	eors	r7, r2
-	mov	r9, r7
+	mov	r10, r7
 	@ grain128aeadv2.ae:38: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	r0, lr
+	mov	r0, r8
 	lsrs	r7, r0, #28
 	mov	r0, r12
 	lsls	r0, r0, #4
 	orrs	r7, r0
 	mov	r0, r12
 	lsrs	r2, r0, #15
-	mov	r0, r8
+	mov	r0, r9
 	lsls	r0, r0, #17
 	orrs	r2, r0
 	ands	r7, r2
 	@ grain128aeadv2.ae:37: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	mov	r0, r9
+	mov	r0, r10
 	eors	r0, r7
 	@ grain128aeadv2.ae:39: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
-	mov	r7, r10
+	mov	r7, r11
 	ands	r6, r7
 	mov	r7, r12
 	lsrs	r2, r7, #30
-	mov	r7, r8
+	mov	r7, r9
 	lsls	r7, r7, #2
 	orrs	r2, r7
 	ands	r6, r2
@@ -3774,7 +3763,7 @@ grain128aeadv2_init:
 	mov	r2, r12
 	lsrs	r2, r2, #29
 	eors	r0, r2
-	mov	r7, r8
+	mov	r7, r9
 	lsls	r2, r7, #3
 	eors	r0, r2
 	lsrs	r2, r5, #2
@@ -3816,10 +3805,10 @@ grain128aeadv2_init:
 	eors	r2, r5
 	eors	r2, r7
 	@ grain128aeadv2.ae:142: acc = cat(y, acc[63:par])
-	mov	r9, lr
-	mov	lr, r12
-	mov	r12, r8
-	mov	r8, r2
+	mov	r10, r8
+	mov	r8, r12
+	mov	r12, r9
+	mov	r9, r2
 	mov	r5, r4
 	mov	r4, r3
 	mov	r3, r1
@@ -3827,9 +3816,9 @@ grain128aeadv2_init:
 	ldr	r2, [sp]
 	str	r2, [sp, #16]
 	str	r0, [sp]
-	mov	r0, r11
+	mov	r0, lr
 	adds	r0, #1
-	mov	r11, r0
+	mov	lr, r0
 	cmp	r0, #2
 	bcs	.Lgrain128aeadv2_init_far3
 	b	.Lgrain128aeadv2_init_loop5
@@ -3839,7 +3828,7 @@ grain128aeadv2_init:
 	movs	r0, #0
 	str	r0, [sp, #4]
 	movs	r0, #0
-	mov	r11, r0
+	mov	lr, r0
 .Lgrain128aeadv2_init_loop7:
 	@ grain128aeadv2.ae:48: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
 	lsrs	r7, r5, #3
@@ -3850,7 +3839,7 @@ grain128aeadv2_init:
 	orrs	r2, r0
 	ands	r7, r2
 	@ grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	mov	r6, r9
+	mov	r6, r10
 	eors	r6, r5
 	lsrs	r0, r5, #26
 	eors	r6, r0
@@ -3958,7 +3947,7 @@ grain128aeadv2_init:
 	lsrs	r0, r3, #31
 	lsls	r2, r1, #1
 	orrs	r0, r2
-	mov	r10, r0
+	mov	r11, r0
 	@ grain128aeadv2.ae:53: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
 	lsrs	r7, r3, #24
 	lsls	r0, r1, #8
@@ -3971,25 +3960,25 @@ grain128aeadv2_init:
 	lsls	r2, r1, #3
 	orrs	r0, r2
 	ands	r7, r0
-	mov	r0, r10
+	mov	r0, r11
 	ands	r7, r0
 	@ grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	eors	r6, r7
 	str	r6, [sp, #8]
 	@ grain128aeadv2.ae:44: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
-	mov	r7, r9
+	mov	r7, r10
 	lsrs	r2, r7, #7
 	eors	r2, r7
-	mov	r0, lr
+	mov	r0, r8
 	lsls	r0, r0, #25
 	eors	r2, r0
-	mov	r6, lr
+	mov	r6, r8
 	mov	r0, r12
 	eors	r6, r0
 	lsrs	r0, r6, #6
 	eors	r2, r0
 	mov	r0, r12
-	mov	r6, r8
+	mov	r6, r9
 	eors	r0, r6
 	lsls	r0, r0, #26
 	eors	r2, r0
@@ -3999,11 +3988,11 @@ grain128aeadv2_init:
 	str	r2, [sp, #12]
 	@ grain128aeadv2.ae:37: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	lsrs	r2, r7, #13
-	mov	r0, lr
+	mov	r0, r8
 	lsls	r0, r0, #19
 	orrs	r2, r0
 	lsrs	r6, r7, #20
-	mov	r0, lr
+	mov	r0, r8
 	lsls	r0, r0, #12
 	orrs	r6, r0
 	ands	r2, r6
@@ -4011,43 +4000,43 @@ grain128aeadv2_init:
 	lsls	r0, r4, #20
 	orrs	r6, r0
 	lsrs	r7, r7, #8
-	mov	r0, lr
+	mov	r0, r8
 	lsls	r0, r0, #24
 	orrs	r7, r0
 	ands	r7, r6
 	eors	r7, r2
 	@ grain128aeadv2.ae:38: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	r0, lr
+	mov	r0, r8
 	lsrs	r2, r0, #10
 	mov	r0, r12
 	lsls	r0, r0, #22
 	orrs	r2, r0
-	mov	r0, r10
+	mov	r0, r11
 	ands	r2, r0
 	@ grain128aeadv2.ae:37: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	eors	r7, r2
-	mov	r9, r7
+	mov	r10, r7
 	@ grain128aeadv2.ae:38: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	r0, lr
+	mov	r0, r8
 	lsrs	r7, r0, #28
 	mov	r0, r12
 	lsls	r0, r0, #4
 	orrs	r7, r0
 	mov	r0, r12
 	lsrs	r2, r0, #15
-	mov	r0, r8
+	mov	r0, r9
 	lsls	r0, r0, #17
 	orrs	r2, r0
 	ands	r7, r2
 	@ grain128aeadv2.ae:37: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	mov	r0, r9
+	mov	r0, r10
 	eors	r0, r7
 	@ grain128aeadv2.ae:39: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
-	mov	r7, r10
+	mov	r7, r11
 	ands	r6, r7
 	mov	r7, r12
 	lsrs	r2, r7, #30
-	mov	r7, r8
+	mov	r7, r9
 	lsls	r7, r7, #2
 	orrs	r2, r7
 	ands	r6, r2
@@ -4057,7 +4046,7 @@ grain128aeadv2_init:
 	mov	r6, r12
 	lsrs	r7, r6, #29
 	eors	r0, r7
-	mov	r6, r8
+	mov	r6, r9
 	lsls	r7, r6, #3
 	eors	r0, r7
 	lsrs	r7, r5, #2
@@ -4094,22 +4083,22 @@ grain128aeadv2_init:
 	@ grain128aeadv2.ae:41: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
 	eors	r0, r7
 	@ grain128aeadv2.ae:44: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
-	mov	r5, r8
+	mov	r5, r9
 	lsls	r2, r5, #15
 	ldr	r7, [sp, #12]
 	eors	r7, r2
 	eors	r7, r5
 	@ grain128aeadv2.ae:147: sr = cat(y, sr[63:par])
-	mov	r9, lr
-	mov	lr, r12
-	mov	r12, r8
-	mov	r8, r7
+	mov	r10, r8
+	mov	r8, r12
+	mov	r12, r9
+	mov	r9, r7
 	mov	r5, r4
 	mov	r4, r3
 	mov	r3, r1
 	ldr	r1, [sp, #8]
-	mov	r2, r11
-	mov	r11, r0
+	mov	r2, lr
+	mov	lr, r0
 	ldr	r0, [sp, #4]
 	adds	r0, #1
 	str	r0, [sp, #4]
@@ -4118,14 +4107,14 @@ grain128aeadv2_init:
 	b	.Lgrain128aeadv2_init_loop7
 .Lgrain128aeadv2_init_far4:
 .Lgrain128aeadv2_init_done8:
-	mov	r6, r9
+	mov	r6, r10
 	ldr	r7, [sp, #28]
 	str	r6, [r7]
-	mov	r6, lr
+	mov	r6, r8
 	str	r6, [r7, #4]
 	mov	r6, r12
 	str	r6, [r7, #8]
-	mov	r6, r8
+	mov	r6, r9
 	str	r6, [r7, #12]
 	ldr	r6, [sp, #24]
 	str	r5, [r6]
@@ -4133,21 +4122,16 @@ grain128aeadv2_init:
 	str	r3, [r6, #8]
 	str	r1, [r6, #12]
 	ldr	r1, [sp, #16]
-	ldr	r0, [sp, #68]
+	ldr	r0, [sp, #36]
 	str	r1, [r0]
 	ldr	r1, [sp]
 	str	r1, [r0, #4]
-	ldr	r0, [sp, #72]
+	ldr	r0, [sp, #40]
 	str	r2, [r0]
-	mov	r1, r11
+	mov	r1, lr
 	str	r1, [r0, #4]
 	add	sp, #32
-	pop	{r4, r5, r6, r7}
-	mov	r8, r4
-	mov	r9, r5
-	mov	r10, r6
-	mov	r11, r7
-	pop	{r4, r5, r6, r7, pc}
+	pop	{pc}
 	.ltorg
 	.size grain128aeadv2_init, .-grain128aeadv2_init
 

@@ -8,8 +8,8 @@
 	.thumb
 
 @ --- isap_a_128a_key_setup: isap_a_128a.key_setup
-@     frame 20 bytes (1 spill slots, 1 on the stack; locals 16), saves r4, r5, r6, r7
-@     estimated 140 bytes of code and literals
+@     frame 36 bytes (5 spill slots, 5 on the stack; locals 16), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 178 bytes of code and literals
 	.section .text.isap_a_128a_key_setup,"ax",%progbits
 	.global isap_a_128a_key_setup
 	.type isap_a_128a_key_setup, %function
@@ -17,41 +17,51 @@
 	.balign 4
 isap_a_128a_key_setup:
 	push	{r4, r5, r6, r7, lr}
-	sub	sp, #20
-	mov	r1, r0
-	mov	r6, r3
+	mov	r4, r8
+	mov	r5, r9
+	mov	r6, r10
+	mov	r7, r11
+	push	{r4, r5, r6, r7}
+	sub	sp, #36
+	str	r3, [sp, #16]
 	@ isap_a_128a.ae:127: kw = load_be(key, 0, 16)
-	movs	r0, #3
-	tst	r1, r0
+	movs	r1, #3
+	tst	r0, r1
 	beq	.Lisap_a_128a_key_setup_words2
 .Lisap_a_128a_key_setup_bytes1:
-	add	r4, sp, #4
+	add	r4, sp, #20
 	movs	r3, #16
 .Lisap_a_128a_key_setup_cpy4:
 	subs	r3, #1
 	bcc	.Lisap_a_128a_key_setup_cpyd3
-	ldrb	r0, [r1, r3]
-	strb	r0, [r4, r3]
+	ldrb	r1, [r0, r3]
+	strb	r1, [r4, r3]
 	b	.Lisap_a_128a_key_setup_cpy4
 .Lisap_a_128a_key_setup_cpyd3:
-	mov	r1, r4
+	mov	r0, r4
 .Lisap_a_128a_key_setup_words2:
-	ldr	r0, [r1, #12]
-	rev	r0, r0
-	str	r0, [sp]
-	ldr	r0, [r1, #8]
-	rev	r5, r0
-	ldr	r0, [r1, #4]
-	rev	r7, r0
-	ldr	r0, [r1]
-	rev	r4, r0
+	ldr	r1, [r0, #12]
+	rev	r1, r1
+	str	r1, [sp, #12]
+	ldr	r1, [r0, #8]
+	rev	r1, r1
+	str	r1, [sp, #8]
+	ldr	r1, [r0, #4]
+	rev	r1, r1
+	str	r1, [sp, #4]
+	ldr	r0, [r0]
+	rev	r1, r0
+	str	r1, [sp]
 	@ isap_a_128a.ae:45: s[0] = key[127:64]
-	str	r7, [r2]
-	str	r4, [r2, #4]
+	ldr	r1, [sp, #4]
+	str	r1, [r2]
+	ldr	r1, [sp]
+	str	r1, [r2, #4]
 	@ isap_a_128a.ae:46: s[1] = key[63:0]
-	ldr	r0, [sp]
-	str	r0, [r2, #8]
-	str	r5, [r2, #12]
+	ldr	r1, [sp, #12]
+	str	r1, [r2, #8]
+	ldr	r1, [sp, #8]
+	str	r1, [r2, #12]
 	@ isap_a_128a.ae:47: s[2] = iv(which)
 	ldr	r0, =0x0c01060c
 	str	r0, [r2, #16]
@@ -69,37 +79,46 @@ isap_a_128a_key_setup:
 	mov	r0, r2
 	bl	isap_a_128a_P_permute
 	@ isap_a_128a.ae:45: s[0] = key[127:64]
-	str	r7, [r6]
-	str	r4, [r6, #4]
+	ldr	r1, [sp, #4]
+	ldr	r2, [sp, #16]
+	str	r1, [r2]
+	ldr	r1, [sp]
+	str	r1, [r2, #4]
 	@ isap_a_128a.ae:46: s[1] = key[63:0]
-	ldr	r0, [sp]
-	str	r0, [r6, #8]
-	str	r5, [r6, #12]
+	ldr	r1, [sp, #12]
+	str	r1, [r2, #8]
+	ldr	r1, [sp, #8]
+	str	r1, [r2, #12]
 	@ isap_a_128a.ae:47: s[2] = iv(which)
-	ldr	r0, =0x0c01060c
-	str	r0, [r6, #16]
-	ldr	r0, =0x03804001
-	str	r0, [r6, #20]
+	ldr	r1, =0x0c01060c
+	str	r1, [r2, #16]
+	ldr	r1, =0x03804001
+	str	r1, [r2, #20]
 	@ isap_a_128a.ae:48: s[3] = 0
-	movs	r0, #0
-	str	r0, [r6, #24]
-	str	r0, [r6, #28]
+	movs	r1, #0
+	str	r1, [r2, #24]
+	str	r1, [r2, #28]
 	@ isap_a_128a.ae:49: s[4] = 0
-	str	r0, [r6, #32]
-	str	r0, [r6, #36]
+	str	r1, [r2, #32]
+	str	r1, [r2, #36]
 	@ isap_a_128a.ae:50: P.permute(s, s_k)
 	movs	r1, #12
-	mov	r0, r6
+	mov	r0, r2
 	bl	isap_a_128a_P_permute
-	add	sp, #20
+	add	sp, #36
+	pop	{r4, r5, r6, r7}
+	mov	r8, r4
+	mov	r9, r5
+	mov	r10, r6
+	mov	r11, r7
 	pop	{r4, r5, r6, r7, pc}
 	.ltorg
 	.size isap_a_128a_key_setup, .-isap_a_128a_key_setup
 
 
 @ --- isap_a_128a_encrypt_with: isap_a_128a.encrypt_with
-@     frame 104 bytes (13 spill slots, 5 on the stack; locals 72), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 410 bytes of code and literals
+@     frame 120 bytes (16 spill slots, 9 on the stack; locals 72), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 424 bytes of code and literals
 	.section .text.isap_a_128a_encrypt_with,"ax",%progbits
 	.global isap_a_128a_encrypt_with
 	.type isap_a_128a_encrypt_with, %function
@@ -112,21 +131,14 @@ isap_a_128a_encrypt_with:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #104
-	str	r0, [sp, #28]
-	mov	r3, r1
-	ldr	r0, [sp, #148]
-	mov	r11, r0
-	ldr	r0, [sp, #152]
-	mov	r8, r0
-	ldr	r0, [sp, #156]
-	mov	r10, r0
-	movs	r1, #0
-	add	r4, sp, #32
+	sub	sp, #120
+	str	r0, [sp, #44]
+	movs	r5, #0
+	add	r3, sp, #48
 	movs	r0, #10
 .Lisap_a_128a_encrypt_with_zero1:
-	str	r1, [r4]
-	adds	r4, #4
+	str	r5, [r3]
+	adds	r3, #4
 	subs	r0, #1
 	bne	.Lisap_a_128a_encrypt_with_zero1
 	@ isap_a_128a.ae:134: n = load_be(nonce, 0, 16)
@@ -134,100 +146,111 @@ isap_a_128a_encrypt_with:
 	tst	r2, r0
 	beq	.Lisap_a_128a_encrypt_with_words3
 .Lisap_a_128a_encrypt_with_bytes2:
-	add	r5, sp, #72
-	movs	r4, #16
+	add	r4, sp, #88
+	movs	r3, #16
 .Lisap_a_128a_encrypt_with_cpy5:
-	subs	r4, #1
+	subs	r3, #1
 	bcc	.Lisap_a_128a_encrypt_with_cpyd4
-	ldrb	r0, [r2, r4]
-	strb	r0, [r5, r4]
+	ldrb	r0, [r2, r3]
+	strb	r0, [r4, r3]
 	b	.Lisap_a_128a_encrypt_with_cpy5
 .Lisap_a_128a_encrypt_with_cpyd4:
-	mov	r2, r5
+	mov	r2, r4
 .Lisap_a_128a_encrypt_with_words3:
+	@ isap_a_128a.ae:111: if m > 0 {
+	ldr	r0, [sp, #168]
+	cmp	r5, r0
+	movs	r3, #0
+	adcs	r3, r3
+	movs	r0, #1
+	eors	r3, r0
+	@ isap_a_128a.ae:134: n = load_be(nonce, 0, 16)
 	ldr	r0, [r2, #12]
 	rev	r0, r0
-	str	r0, [sp, #24]
+	str	r0, [sp, #40]
 	ldr	r0, [r2, #8]
 	rev	r0, r0
-	str	r0, [sp, #20]
+	str	r0, [sp, #36]
 	ldr	r0, [r2, #4]
 	rev	r0, r0
-	str	r0, [sp, #16]
+	str	r0, [sp, #32]
 	ldr	r0, [r2]
 	rev	r0, r0
-	str	r0, [sp, #12]
+	str	r0, [sp, #28]
 	@ isap_a_128a.ae:111: if m > 0 {
-	cmp	r1, r8
-	movs	r1, #0
-	adcs	r1, r1
-	movs	r0, #1
-	eors	r1, r0
-	cmp	r1, #0
+	cmp	r3, #0
 	beq	.Lisap_a_128a_encrypt_with_else6
 	@ isap_a_128a.ae:112: rekey(ke, n, s)
-	add	r2, sp, #32
-	ldr	r0, [sp, #24]
-	str	r0, [sp, #72]
-	ldr	r0, [sp, #20]
-	str	r0, [sp, #76]
-	ldr	r0, [sp, #16]
-	str	r0, [sp, #80]
-	ldr	r0, [sp, #12]
-	str	r0, [sp, #84]
-	add	r1, sp, #72
-	mov	r0, r3
+	add	r2, sp, #48
+	ldr	r0, [sp, #40]
+	str	r0, [sp, #88]
+	ldr	r0, [sp, #36]
+	str	r0, [sp, #92]
+	ldr	r0, [sp, #32]
+	str	r0, [sp, #96]
+	ldr	r0, [sp, #28]
+	str	r0, [sp, #100]
+	add	r3, sp, #88
+	mov	r0, r1
+	mov	r1, r3
 	bl	isap_a_128a_rekey
 	@ isap_a_128a.ae:113: s[3] = n[127:64]
-	ldr	r0, [sp, #16]
-	str	r0, [sp, #56]
-	ldr	r0, [sp, #12]
-	str	r0, [sp, #60]
+	ldr	r0, [sp, #32]
+	str	r0, [sp, #72]
+	ldr	r0, [sp, #28]
+	str	r0, [sp, #76]
 	@ isap_a_128a.ae:114: s[4] = n[63:0]
-	ldr	r0, [sp, #24]
-	str	r0, [sp, #64]
-	ldr	r0, [sp, #20]
-	str	r0, [sp, #68]
+	ldr	r0, [sp, #40]
+	str	r0, [sp, #80]
+	ldr	r0, [sp, #36]
+	str	r0, [sp, #84]
 	@ isap_a_128a.ae:115: for i in 0..(m + rate - 1) / rate {
-	mov	r0, r8
+	ldr	r0, [sp, #168]
 	adds	r0, #8
 	subs	r0, r0, #1
 	lsrs	r0, r0, #3
-	mov	r9, r0
-	movs	r5, #0
-	cmp	r5, r0
+	str	r0, [sp, #24]
+	movs	r1, #0
+	str	r1, [sp, #20]
+	cmp	r1, r0
 	bcs	.Lisap_a_128a_encrypt_with_done9
 .Lisap_a_128a_encrypt_with_loop8:
-	@ isap_a_128a.ae:116: off = rate * i
-	lsls	r6, r5, #3
 	@ isap_a_128a.ae:117: count = if m - off < rate then m - off else rate
-	mov	r0, r8
-	subs	r4, r0, r6
-	cmp	r4, #8
-	movs	r1, #0
-	sbcs	r1, r1
-	movs	r0, #8
-	eors	r4, r0
-	ands	r4, r1
-	eors	r4, r0
+	movs	r2, #8
+	@ isap_a_128a.ae:116: off = rate * i
+	ldr	r1, [sp, #20]
+	lsls	r0, r1, #3
+	str	r0, [sp, #16]
+	@ isap_a_128a.ae:117: count = if m - off < rate then m - off else rate
+	ldr	r1, [sp, #168]
+	subs	r1, r1, r0
+	cmp	r1, #8
+	movs	r0, #0
+	sbcs	r0, r0
+	eors	r1, r2
+	ands	r1, r0
+	eors	r1, r2
+	str	r1, [sp, #12]
 	@ isap_a_128a.ae:118: P.permute(s, s_e)
-	add	r0, sp, #32
+	add	r0, sp, #48
 	movs	r1, #6
 	bl	isap_a_128a_P_permute
 	@ isap_a_128a.ae:119: store_be(out, off, load_be(in, off, rate, count) ^ s[0], count)
-	mov	r0, r11
-	adds	r2, r0, r6
-	movs	r7, #3
-	cmp	r4, #8
+	ldr	r1, [sp, #164]
+	ldr	r0, [sp, #16]
+	adds	r2, r1, r0
+	movs	r5, #3
+	ldr	r0, [sp, #12]
+	cmp	r0, #8
 	bcc	.Lisap_a_128a_encrypt_with_bytes10
-	tst	r2, r7
+	tst	r2, r5
 	beq	.Lisap_a_128a_encrypt_with_words11
 .Lisap_a_128a_encrypt_with_bytes10:
 	movs	r0, #0
-	str	r0, [sp, #72]
-	str	r0, [sp, #76]
-	add	r3, sp, #72
-	mov	r1, r4
+	str	r0, [sp, #88]
+	str	r0, [sp, #92]
+	add	r3, sp, #88
+	ldr	r1, [sp, #12]
 	cmp	r1, #8
 	bcc	.Lisap_a_128a_encrypt_with_cnt13
 	movs	r1, #8
@@ -241,76 +264,82 @@ isap_a_128a_encrypt_with:
 .Lisap_a_128a_encrypt_with_cpyd12:
 	mov	r2, r3
 .Lisap_a_128a_encrypt_with_words11:
+	ldr	r0, [r2]
+	rev	r1, r0
+	ldr	r0, [sp, #52]
+	eors	r1, r0
+	rev	r4, r1
 	ldr	r0, [r2, #4]
 	rev	r1, r0
-	ldr	r0, [r2]
-	rev	r3, r0
-	ldr	r0, [sp, #32]
-	ldr	r2, [sp, #36]
+	ldr	r0, [sp, #48]
 	eors	r1, r0
-	eors	r3, r2
-	rev	r3, r3
-	rev	r1, r1
-	mov	r0, r10
-	adds	r2, r0, r6
-	cmp	r4, #8
+	rev	r2, r1
+	ldr	r1, [sp, #172]
+	ldr	r0, [sp, #16]
+	adds	r3, r1, r0
+	ldr	r0, [sp, #12]
+	cmp	r0, #8
 	bcc	.Lisap_a_128a_encrypt_with_bytes15
-	tst	r2, r7
+	tst	r3, r5
 	bne	.Lisap_a_128a_encrypt_with_bytes15
-	str	r3, [r2]
-	str	r1, [r2, #4]
+	str	r4, [r3]
+	str	r2, [r3, #4]
 	b	.Lisap_a_128a_encrypt_with_stored16
 .Lisap_a_128a_encrypt_with_bytes15:
-	str	r3, [sp, #72]
-	str	r1, [sp, #76]
-	add	r1, sp, #72
-	cmp	r4, #8
+	str	r4, [sp, #88]
+	str	r2, [sp, #92]
+	add	r2, sp, #88
+	ldr	r1, [sp, #12]
+	cmp	r1, #8
 	bcc	.Lisap_a_128a_encrypt_with_cnt17
-	movs	r4, #8
+	movs	r1, #8
 .Lisap_a_128a_encrypt_with_cnt17:
 .Lisap_a_128a_encrypt_with_cpy18:
-	subs	r4, #1
+	subs	r1, #1
 	bcc	.Lisap_a_128a_encrypt_with_stored16
-	ldrb	r0, [r1, r4]
-	strb	r0, [r2, r4]
+	ldrb	r0, [r2, r1]
+	strb	r0, [r3, r1]
 	b	.Lisap_a_128a_encrypt_with_cpy18
 .Lisap_a_128a_encrypt_with_stored16:
-	adds	r5, #1
-	cmp	r5, r9
+	ldr	r1, [sp, #20]
+	adds	r1, #1
+	str	r1, [sp, #20]
+	ldr	r0, [sp, #24]
+	cmp	r1, r0
 	bcc	.Lisap_a_128a_encrypt_with_loop8
 .Lisap_a_128a_encrypt_with_done9:
 	b	.Lisap_a_128a_encrypt_with_endif7
 .Lisap_a_128a_encrypt_with_else6:
 .Lisap_a_128a_encrypt_with_endif7:
 	@ isap_a_128a.ae:136: store_be(tag, 0, mac(ka, n, ad, ct))
-	ldr	r0, [sp, #24]
-	str	r0, [sp, #72]
-	ldr	r0, [sp, #20]
-	str	r0, [sp, #76]
-	ldr	r0, [sp, #16]
-	str	r0, [sp, #80]
-	ldr	r0, [sp, #12]
-	str	r0, [sp, #84]
-	add	r1, sp, #72
-	add	r2, sp, #88
-	mov	r0, r10
-	str	r0, [sp]
-	ldr	r0, [sp, #160]
-	str	r0, [sp, #4]
-	str	r2, [sp, #8]
+	ldr	r0, [sp, #40]
+	str	r0, [sp, #88]
+	ldr	r0, [sp, #36]
+	str	r0, [sp, #92]
+	ldr	r0, [sp, #32]
+	str	r0, [sp, #96]
 	ldr	r0, [sp, #28]
-	ldr	r2, [sp, #140]
-	ldr	r3, [sp, #144]
+	str	r0, [sp, #100]
+	add	r1, sp, #88
+	ldr	r0, [sp, #172]
+	str	r0, [sp]
+	ldr	r0, [sp, #176]
+	str	r0, [sp, #4]
+	add	r0, sp, #104
+	str	r0, [sp, #8]
+	ldr	r0, [sp, #44]
+	ldr	r2, [sp, #156]
+	ldr	r3, [sp, #160]
 	bl	isap_a_128a_mac
-	ldr	r3, [sp, #88]
-	ldr	r2, [sp, #92]
-	ldr	r1, [sp, #96]
-	ldr	r0, [sp, #100]
+	ldr	r3, [sp, #104]
+	ldr	r2, [sp, #108]
+	ldr	r1, [sp, #112]
+	ldr	r0, [sp, #116]
 	rev	r5, r0
 	rev	r4, r1
 	rev	r2, r2
 	rev	r1, r3
-	ldr	r3, [sp, #164]
+	ldr	r3, [sp, #180]
 	movs	r0, #3
 	tst	r3, r0
 	bne	.Lisap_a_128a_encrypt_with_bytes19
@@ -320,11 +349,11 @@ isap_a_128a_encrypt_with:
 	str	r1, [r3, #12]
 	b	.Lisap_a_128a_encrypt_with_stored20
 .Lisap_a_128a_encrypt_with_bytes19:
-	str	r5, [sp, #72]
-	str	r4, [sp, #76]
-	str	r2, [sp, #80]
-	str	r1, [sp, #84]
-	add	r2, sp, #72
+	str	r5, [sp, #88]
+	str	r4, [sp, #92]
+	str	r2, [sp, #96]
+	str	r1, [sp, #100]
+	add	r2, sp, #88
 	movs	r1, #16
 .Lisap_a_128a_encrypt_with_cpy21:
 	subs	r1, #1
@@ -333,7 +362,7 @@ isap_a_128a_encrypt_with:
 	strb	r0, [r3, r1]
 	b	.Lisap_a_128a_encrypt_with_cpy21
 .Lisap_a_128a_encrypt_with_stored20:
-	add	sp, #104
+	add	sp, #120
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5
@@ -345,8 +374,8 @@ isap_a_128a_encrypt_with:
 
 
 @ --- isap_a_128a_decrypt_with: isap_a_128a.decrypt_with
-@     frame 108 bytes (14 spill slots, 6 on the stack; locals 72), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 424 bytes of code and literals
+@     frame 120 bytes (20 spill slots, 9 on the stack; locals 72), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 460 bytes of code and literals
 	.section .text.isap_a_128a_decrypt_with,"ax",%progbits
 	.global isap_a_128a_decrypt_with
 	.type isap_a_128a_decrypt_with, %function
@@ -359,178 +388,196 @@ isap_a_128a_decrypt_with:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #108
-	str	r0, [sp, #28]
-	str	r1, [sp, #32]
-	ldr	r0, [sp, #152]
-	mov	r10, r0
-	ldr	r0, [sp, #156]
-	mov	r8, r0
-	ldr	r1, [sp, #160]
-	ldr	r0, [sp, #168]
-	mov	r11, r0
-	movs	r4, #0
-	add	r3, sp, #36
-	movs	r0, #10
+	sub	sp, #120
+	movs	r3, #10
+	add	r4, sp, #48
+	movs	r5, #0
+	ldr	r6, [sp, #172]
+	str	r1, [sp, #44]
+	mov	r1, r0
 .Lisap_a_128a_decrypt_with_zero1:
-	str	r4, [r3]
-	adds	r3, #4
-	subs	r0, #1
+	str	r5, [r4]
+	adds	r4, #4
+	subs	r3, #1
 	bne	.Lisap_a_128a_decrypt_with_zero1
 	@ isap_a_128a.ae:142: n = load_be(nonce, 0, 16)
-	movs	r3, #3
-	tst	r2, r3
+	mov	r3, r2
+	movs	r2, #3
+	tst	r3, r2
 	beq	.Lisap_a_128a_decrypt_with_words3
 .Lisap_a_128a_decrypt_with_bytes2:
-	add	r5, sp, #76
+	add	r5, sp, #88
 	movs	r4, #16
 .Lisap_a_128a_decrypt_with_cpy5:
 	subs	r4, #1
 	bcc	.Lisap_a_128a_decrypt_with_cpyd4
-	ldrb	r0, [r2, r4]
+	ldrb	r0, [r3, r4]
 	strb	r0, [r5, r4]
 	b	.Lisap_a_128a_decrypt_with_cpy5
 .Lisap_a_128a_decrypt_with_cpyd4:
-	mov	r2, r5
+	mov	r3, r5
 .Lisap_a_128a_decrypt_with_words3:
-	ldr	r0, [r2, #12]
-	rev	r0, r0
-	str	r0, [sp, #16]
-	ldr	r0, [r2, #8]
+	@ isap_a_128a.ae:143: ok = (load_be(tag, 0, 16) ^ mac(ka, n, ad, ct)) == 0
+	mov	r5, r6
+	@ isap_a_128a.ae:142: n = load_be(nonce, 0, 16)
+	ldr	r0, [r3]
 	rev	r0, r0
 	str	r0, [sp, #12]
-	ldr	r0, [r2, #4]
-	rev	r5, r0
-	ldr	r0, [r2]
-	rev	r4, r0
+	ldr	r0, [r3, #4]
+	rev	r0, r0
+	str	r0, [sp, #24]
+	ldr	r0, [r3, #8]
+	rev	r0, r0
+	str	r0, [sp, #20]
+	ldr	r0, [r3, #12]
+	rev	r0, r0
+	str	r0, [sp, #16]
 	@ isap_a_128a.ae:143: ok = (load_be(tag, 0, 16) ^ mac(ka, n, ad, ct)) == 0
-	tst	r1, r3
+	tst	r5, r2
 	beq	.Lisap_a_128a_decrypt_with_words7
 .Lisap_a_128a_decrypt_with_bytes6:
-	add	r3, sp, #76
+	add	r3, sp, #88
 	movs	r2, #16
 .Lisap_a_128a_decrypt_with_cpy9:
 	subs	r2, #1
 	bcc	.Lisap_a_128a_decrypt_with_cpyd8
-	ldrb	r0, [r1, r2]
+	ldrb	r0, [r5, r2]
 	strb	r0, [r3, r2]
 	b	.Lisap_a_128a_decrypt_with_cpy9
 .Lisap_a_128a_decrypt_with_cpyd8:
-	mov	r1, r3
+	mov	r5, r3
 .Lisap_a_128a_decrypt_with_words7:
-	add	r0, sp, #92
+	add	r0, sp, #104
 	str	r0, [sp, #8]
-	ldr	r0, [r1, #12]
-	rev	r0, r0
-	str	r0, [sp, #20]
-	ldr	r0, [r1, #8]
-	rev	r0, r0
-	str	r0, [sp, #24]
-	ldr	r0, [r1, #4]
-	rev	r7, r0
-	ldr	r0, [r1]
-	rev	r6, r0
-	ldr	r0, [sp, #16]
-	str	r0, [sp, #76]
-	ldr	r0, [sp, #12]
-	str	r0, [sp, #80]
-	str	r5, [sp, #84]
-	str	r4, [sp, #88]
-	mov	r0, r10
-	str	r0, [sp]
-	mov	r0, r8
+	ldr	r0, [sp, #168]
 	str	r0, [sp, #4]
-	add	r1, sp, #76
-	ldr	r0, [sp, #28]
-	ldr	r2, [sp, #144]
-	ldr	r3, [sp, #148]
-	bl	isap_a_128a_mac
-	ldr	r0, [sp, #104]
-	eors	r6, r0
-	ldr	r0, [sp, #100]
-	eors	r7, r0
-	ldr	r0, [sp, #92]
-	ldr	r1, [sp, #20]
-	eors	r1, r0
-	ldr	r2, [sp, #96]
+	ldr	r0, [sp, #164]
+	str	r0, [sp]
+	ldm	r5, {r2, r3, r4, r5}
+	ldr	r0, [sp, #12]
+	str	r0, [sp, #100]
 	ldr	r0, [sp, #24]
+	str	r0, [sp, #96]
+	ldr	r0, [sp, #20]
+	str	r0, [sp, #92]
+	ldr	r0, [sp, #16]
+	str	r0, [sp, #88]
+	rev	r0, r2
+	str	r0, [sp, #28]
+	rev	r0, r3
+	str	r0, [sp, #32]
+	rev	r0, r4
+	str	r0, [sp, #40]
+	rev	r0, r5
+	str	r0, [sp, #36]
+	add	r2, sp, #88
+	mov	r0, r1
+	mov	r1, r2
+	ldr	r2, [sp, #156]
+	ldr	r3, [sp, #160]
+	bl	isap_a_128a_mac
+	ldr	r1, [sp, #116]
+	ldr	r0, [sp, #28]
+	eors	r0, r1
+	ldr	r2, [sp, #112]
+	ldr	r1, [sp, #32]
+	eors	r1, r2
+	ldr	r2, [sp, #104]
+	ldr	r3, [sp, #36]
+	eors	r3, r2
+	ldr	r4, [sp, #108]
+	ldr	r2, [sp, #40]
+	eors	r2, r4
+	orrs	r3, r2
+	orrs	r3, r1
+	orrs	r3, r0
+	@ isap_a_128a.ae:111: if m > 0 {
+	movs	r0, #0
+	ldr	r1, [sp, #168]
+	cmp	r0, r1
+	adcs	r0, r0
+	@ isap_a_128a.ae:143: ok = (load_be(tag, 0, 16) ^ mac(ka, n, ad, ct)) == 0
+	movs	r2, #1
+	@ isap_a_128a.ae:111: if m > 0 {
 	eors	r0, r2
-	orrs	r1, r0
-	orrs	r1, r7
-	orrs	r1, r6
-	subs	r0, r1, #1
+	@ isap_a_128a.ae:143: ok = (load_be(tag, 0, 16) ^ mac(ka, n, ad, ct)) == 0
+	subs	r1, r3, #1
 	movs	r1, #0
 	adcs	r1, r1
-	movs	r2, #1
 	eors	r1, r2
-	str	r1, [sp, #20]
+	str	r1, [sp, #28]
 	@ isap_a_128a.ae:111: if m > 0 {
-	movs	r1, #0
-	cmp	r1, r8
-	movs	r0, #0
-	adcs	r0, r0
-	eors	r0, r2
 	cmp	r0, #0
 	beq	.Lisap_a_128a_decrypt_with_else10
 	@ isap_a_128a.ae:112: rekey(ke, n, s)
-	add	r2, sp, #36
-	ldr	r0, [sp, #16]
-	str	r0, [sp, #76]
+	add	r1, sp, #88
 	ldr	r0, [sp, #12]
-	str	r0, [sp, #80]
-	str	r5, [sp, #84]
-	str	r4, [sp, #88]
-	add	r1, sp, #76
-	ldr	r0, [sp, #32]
+	str	r0, [sp, #100]
+	ldr	r0, [sp, #24]
+	str	r0, [sp, #96]
+	ldr	r0, [sp, #20]
+	str	r0, [sp, #92]
+	ldr	r0, [sp, #16]
+	str	r0, [sp, #88]
+	add	r2, sp, #48
+	ldr	r0, [sp, #44]
 	bl	isap_a_128a_rekey
-	@ isap_a_128a.ae:113: s[3] = n[127:64]
-	str	r5, [sp, #60]
-	str	r4, [sp, #64]
 	@ isap_a_128a.ae:114: s[4] = n[63:0]
+	ldr	r0, [sp, #20]
+	str	r0, [sp, #84]
 	ldr	r0, [sp, #16]
-	str	r0, [sp, #68]
+	str	r0, [sp, #80]
+	@ isap_a_128a.ae:113: s[3] = n[127:64]
 	ldr	r0, [sp, #12]
+	str	r0, [sp, #76]
+	ldr	r0, [sp, #24]
 	str	r0, [sp, #72]
 	@ isap_a_128a.ae:115: for i in 0..(m + rate - 1) / rate {
-	mov	r0, r8
+	ldr	r0, [sp, #168]
 	adds	r0, #8
 	subs	r0, r0, #1
 	lsrs	r0, r0, #3
-	mov	r9, r0
-	movs	r5, #0
-	cmp	r5, r0
+	str	r0, [sp, #24]
+	movs	r1, #0
+	str	r1, [sp, #20]
+	cmp	r1, r0
 	bcs	.Lisap_a_128a_decrypt_with_done13
 .Lisap_a_128a_decrypt_with_loop12:
 	@ isap_a_128a.ae:116: off = rate * i
-	lsls	r6, r5, #3
+	ldr	r1, [sp, #20]
+	lsls	r0, r1, #3
+	str	r0, [sp, #16]
 	@ isap_a_128a.ae:117: count = if m - off < rate then m - off else rate
-	mov	r0, r8
-	subs	r4, r0, r6
-	cmp	r4, #8
-	movs	r1, #0
-	sbcs	r1, r1
-	movs	r0, #8
-	eors	r4, r0
-	ands	r4, r1
-	eors	r4, r0
+	ldr	r1, [sp, #168]
+	subs	r2, r1, r0
+	cmp	r2, #8
+	movs	r0, #0
+	sbcs	r0, r0
+	movs	r1, #8
+	eors	r2, r1
+	ands	r2, r0
+	eors	r2, r1
+	str	r2, [sp, #12]
 	@ isap_a_128a.ae:118: P.permute(s, s_e)
-	add	r0, sp, #36
 	movs	r1, #6
+	add	r0, sp, #48
 	bl	isap_a_128a_P_permute
 	@ isap_a_128a.ae:119: store_be(out, off, load_be(in, off, rate, count) ^ s[0], count)
-	mov	r0, r10
-	adds	r2, r0, r6
-	movs	r7, #3
-	cmp	r4, #8
+	ldr	r1, [sp, #164]
+	ldr	r0, [sp, #16]
+	adds	r2, r1, r0
+	movs	r4, #3
+	ldr	r0, [sp, #12]
+	cmp	r0, #8
 	bcc	.Lisap_a_128a_decrypt_with_bytes14
-	tst	r2, r7
+	tst	r2, r4
 	beq	.Lisap_a_128a_decrypt_with_words15
 .Lisap_a_128a_decrypt_with_bytes14:
 	movs	r0, #0
-	str	r0, [sp, #76]
-	str	r0, [sp, #80]
-	add	r3, sp, #76
-	mov	r1, r4
+	str	r0, [sp, #92]
+	str	r0, [sp, #88]
+	ldr	r1, [sp, #12]
+	add	r3, sp, #88
 	cmp	r1, #8
 	bcc	.Lisap_a_128a_decrypt_with_cnt17
 	movs	r1, #8
@@ -544,51 +591,57 @@ isap_a_128a_decrypt_with:
 .Lisap_a_128a_decrypt_with_cpyd16:
 	mov	r2, r3
 .Lisap_a_128a_decrypt_with_words15:
+	ldr	r1, [sp, #180]
+	ldr	r0, [sp, #16]
+	adds	r3, r1, r0
 	ldr	r0, [r2, #4]
 	rev	r1, r0
-	ldr	r0, [sp, #36]
+	ldr	r0, [sp, #48]
 	eors	r1, r0
+	rev	r1, r1
 	ldr	r0, [r2]
 	rev	r2, r0
-	ldr	r0, [sp, #40]
+	ldr	r0, [sp, #52]
 	eors	r2, r0
-	rev	r3, r2
-	rev	r1, r1
-	mov	r0, r11
-	adds	r2, r0, r6
-	cmp	r4, #8
+	rev	r2, r2
+	ldr	r0, [sp, #12]
+	cmp	r0, #8
 	bcc	.Lisap_a_128a_decrypt_with_bytes19
-	tst	r2, r7
+	tst	r3, r4
 	bne	.Lisap_a_128a_decrypt_with_bytes19
-	str	r3, [r2]
-	str	r1, [r2, #4]
+	str	r2, [r3]
+	str	r1, [r3, #4]
 	b	.Lisap_a_128a_decrypt_with_stored20
 .Lisap_a_128a_decrypt_with_bytes19:
-	str	r3, [sp, #76]
-	str	r1, [sp, #80]
-	add	r1, sp, #76
-	cmp	r4, #8
+	str	r1, [sp, #92]
+	str	r2, [sp, #88]
+	ldr	r1, [sp, #12]
+	add	r2, sp, #88
+	cmp	r1, #8
 	bcc	.Lisap_a_128a_decrypt_with_cnt21
-	movs	r4, #8
+	movs	r1, #8
 .Lisap_a_128a_decrypt_with_cnt21:
 .Lisap_a_128a_decrypt_with_cpy22:
-	subs	r4, #1
+	subs	r1, #1
 	bcc	.Lisap_a_128a_decrypt_with_stored20
-	ldrb	r0, [r1, r4]
-	strb	r0, [r2, r4]
+	ldrb	r0, [r2, r1]
+	strb	r0, [r3, r1]
 	b	.Lisap_a_128a_decrypt_with_cpy22
 .Lisap_a_128a_decrypt_with_stored20:
-	adds	r5, #1
-	cmp	r5, r9
+	ldr	r1, [sp, #20]
+	adds	r1, #1
+	str	r1, [sp, #20]
+	ldr	r0, [sp, #24]
+	cmp	r1, r0
 	bcc	.Lisap_a_128a_decrypt_with_loop12
 .Lisap_a_128a_decrypt_with_done13:
 	b	.Lisap_a_128a_decrypt_with_endif11
 .Lisap_a_128a_decrypt_with_else10:
 .Lisap_a_128a_decrypt_with_endif11:
-	ldr	r1, [sp, #20]
-	ldr	r0, [sp, #176]
+	ldr	r1, [sp, #28]
+	ldr	r0, [sp, #188]
 	strh	r1, [r0]
-	add	sp, #108
+	add	sp, #120
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5
@@ -600,31 +653,26 @@ isap_a_128a_decrypt_with:
 
 
 @ --- isap_a_128a_P_permute: isap_a_128a.P.permute
-@     frame 20 bytes (15 spill slots, 5 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 400 bytes of code and literals
+@     frame 20 bytes (15 spill slots, 5 on the stack; locals 0), saves nothing
+@     estimated 380 bytes of code and literals
 	.section .text.isap_a_128a_P_permute,"ax",%progbits
 	.global isap_a_128a_P_permute
 	.type isap_a_128a_P_permute, %function
 	.thumb_func
 	.balign 4
 isap_a_128a_P_permute:
-	push	{r4, r5, r6, r7, lr}
-	mov	r4, r8
-	mov	r5, r9
-	mov	r6, r10
-	mov	r7, r11
-	push	{r4, r5, r6, r7}
+	push	{lr}
 	sub	sp, #20
 	@ ascon_p.ae:60: for i in 16 - rounds..16 {
 	movs	r2, #15
 	muls	r1, r2
 	adds	r1, #60
-	mov	lr, r1
+	mov	r8, r1
 	str	r0, [sp, #16]
 	@ ascon_p.ae:59: x4 = s[4]
 	ldr	r1, [r0, #36]
 	@ ascon_p.ae:60: for i in 16 - rounds..16 {
-	mov	r9, r1
+	mov	r10, r1
 	@ ascon_p.ae:59: x4 = s[4]
 	ldr	r2, [r0, #32]
 	@ ascon_p.ae:58: x3 = s[3]
@@ -633,7 +681,7 @@ isap_a_128a_P_permute:
 	@ ascon_p.ae:57: x2 = s[2]
 	ldr	r1, [r0, #20]
 	@ ascon_p.ae:60: for i in 16 - rounds..16 {
-	mov	r11, r1
+	mov	lr, r1
 	@ ascon_p.ae:57: x2 = s[2]
 	ldr	r1, [r0, #16]
 	@ ascon_p.ae:56: x1 = s[1]
@@ -656,9 +704,9 @@ isap_a_128a_P_permute:
 	mov	r0, r6
 	bics	r0, r7
 	eors	r0, r2
-	mov	r8, r0
+	mov	r9, r0
 	@ ascon_p.ae:21: x2 = x2 ^ (c as u64)
-	mov	r0, lr
+	mov	r0, r8
 	eors	r1, r0
 	@ ascon_p.ae:26: x2 = x2 ^ x1
 	eors	r1, r6
@@ -671,7 +719,7 @@ isap_a_128a_P_permute:
 	@ ascon_p.ae:29: t2 = x2 ^ (~x3 & x4)
 	bics	r2, r4
 	eors	r2, r1
-	mov	r10, r2
+	mov	r11, r2
 	@ ascon_p.ae:30: t3 = x3 ^ (~x4 & x0)
 	eors	r7, r4
 	str	r7, [sp, #8]
@@ -680,22 +728,22 @@ isap_a_128a_P_permute:
 	eors	r6, r4
 	@ ascon_p.ae:24: x0 = x0 ^ x4
 	mov	r7, r12
-	mov	r1, r9
+	mov	r1, r10
 	eors	r7, r1
 	@ ascon_p.ae:25: x4 = x4 ^ x3
-	mov	r2, r9
+	mov	r2, r10
 	eors	r2, r3
 	@ ascon_p.ae:30: t3 = x3 ^ (~x4 & x0)
 	mov	r1, r7
 	bics	r1, r2
 	eors	r1, r3
-	mov	r9, r1
+	mov	r10, r1
 	@ ascon_p.ae:31: t4 = x4 ^ (~x0 & x1)
 	mov	r1, r5
 	bics	r1, r7
 	eors	r1, r2
 	@ ascon_p.ae:26: x2 = x2 ^ x1
-	mov	r4, r11
+	mov	r4, lr
 	eors	r4, r5
 	@ ascon_p.ae:29: t2 = x2 ^ (~x3 & x4)
 	bics	r2, r3
@@ -711,7 +759,7 @@ isap_a_128a_P_permute:
 	eors	r6, r0
 	@ ascon_p.ae:33: t0 = t0 ^ t4
 	eors	r7, r1
-	mov	r5, r8
+	mov	r5, r9
 	eors	r0, r5
 	@ ascon_p.ae:37: return t0 ^ (t0 >>> 19) ^ (t0 >>> 28),
 	lsls	r4, r7, #13
@@ -722,7 +770,7 @@ isap_a_128a_P_permute:
 	eors	r4, r5
 	lsrs	r5, r0, #28
 	eors	r4, r5
-	mov	r11, r4
+	mov	lr, r4
 	lsls	r4, r0, #13
 	eors	r4, r7
 	lsrs	r5, r7, #19
@@ -752,15 +800,15 @@ isap_a_128a_P_permute:
 	eors	r4, r3
 	str	r4, [sp, #12]
 	@ ascon_p.ae:34: t3 = t3 ^ t2
-	mov	r0, r9
+	mov	r0, r10
 	eors	r0, r2
 	ldr	r7, [sp, #8]
-	mov	r3, r10
+	mov	r3, r11
 	eors	r7, r3
 	@ ascon_p.ae:35: t2 = ~t2
 	mvns	r3, r2
-	mov	r2, r10
-	mov	r10, r11
+	mov	r2, r11
+	mov	r11, lr
 	mvns	r4, r2
 	@ ascon_p.ae:39: t2 ^ (t2 >>> 1) ^ (t2 >>> 6),
 	lsls	r6, r3, #31
@@ -798,7 +846,7 @@ isap_a_128a_P_permute:
 	eors	r3, r0
 	@ ascon_p.ae:41: t4 ^ (t4 >>> 7) ^ (t4 >>> 41)
 	lsls	r2, r1, #25
-	mov	r7, r8
+	mov	r7, r9
 	eors	r2, r7
 	lsrs	r0, r7, #7
 	eors	r2, r0
@@ -812,18 +860,18 @@ isap_a_128a_P_permute:
 	eors	r7, r0
 	lsls	r0, r1, #23
 	eors	r7, r0
-	mov	r0, r8
+	mov	r0, r9
 	lsrs	r0, r0, #9
 	eors	r7, r0
-	mov	r0, lr
+	mov	r0, r8
 	subs	r0, #15
-	mov	lr, r0
-	mov	r9, r7
-	mov	r11, r5
+	mov	r8, r0
+	mov	r10, r7
+	mov	lr, r5
 	mov	r1, r6
 	ldr	r5, [sp, #12]
 	ldr	r6, [sp]
-	mov	r7, r10
+	mov	r7, r11
 	cmp	r0, #60
 	beq	.Lisap_a_128a_P_permute_far1
 	b	.Lisap_a_128a_P_permute_loop1
@@ -840,53 +888,41 @@ isap_a_128a_P_permute:
 	str	r5, [r7, #12]
 	@ ascon_p.ae:65: s[2] = x2
 	str	r1, [r7, #16]
-	mov	r1, r11
+	mov	r1, lr
 	str	r1, [r7, #20]
 	@ ascon_p.ae:66: s[3] = x3
 	str	r4, [r7, #24]
 	str	r3, [r7, #28]
 	@ ascon_p.ae:67: s[4] = x4
 	str	r2, [r7, #32]
-	mov	r1, r9
+	mov	r1, r10
 	str	r1, [r7, #36]
 	add	sp, #20
-	pop	{r4, r5, r6, r7}
-	mov	r8, r4
-	mov	r9, r5
-	mov	r10, r6
-	mov	r11, r7
-	pop	{r4, r5, r6, r7, pc}
+	pop	{pc}
 	.ltorg
 	.size isap_a_128a_P_permute, .-isap_a_128a_P_permute
 
 
 @ --- isap_a_128a_mac: isap_a_128a.mac
-@     frame 100 bytes (8 spill slots, 1 on the stack; locals 96), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 498 bytes of code and literals
+@     frame 116 bytes (10 spill slots, 5 on the stack; locals 96), saves nothing
+@     estimated 494 bytes of code and literals
 	.section .text.isap_a_128a_mac,"ax",%progbits
 	.global isap_a_128a_mac
 	.type isap_a_128a_mac, %function
 	.thumb_func
 	.balign 4
 isap_a_128a_mac:
-	push	{r4, r5, r6, r7, lr}
-	mov	r4, r8
-	mov	r5, r9
-	mov	r6, r10
-	mov	r7, r11
-	push	{r4, r5, r6, r7}
-	sub	sp, #100
-	str	r0, [sp]
-	mov	r11, r2
-	mov	r9, r3
-	ldr	r0, [sp, #140]
-	mov	r10, r0
+	push	{lr}
+	sub	sp, #116
+	str	r0, [sp, #16]
+	str	r2, [sp, #12]
+	str	r3, [sp, #8]
 	ldr	r6, [r1]
 	ldr	r5, [r1, #4]
 	ldr	r4, [r1, #8]
 	ldr	r3, [r1, #12]
 	movs	r2, #0
-	add	r1, sp, #4
+	add	r1, sp, #20
 	movs	r0, #10
 .Lisap_a_128a_mac_zero1:
 	str	r2, [r1]
@@ -894,323 +930,321 @@ isap_a_128a_mac:
 	subs	r0, #1
 	bne	.Lisap_a_128a_mac_zero1
 	@ isap_a_128a.ae:92: s[0] = n[127:64]
-	str	r4, [sp, #4]
-	str	r3, [sp, #8]
+	str	r4, [sp, #20]
+	str	r3, [sp, #24]
 	@ isap_a_128a.ae:93: s[1] = n[63:0]
-	str	r6, [sp, #12]
-	str	r5, [sp, #16]
+	str	r6, [sp, #28]
+	str	r5, [sp, #32]
 	@ isap_a_128a.ae:94: s[2] = iv(1)
 	ldr	r0, =0x0c01060c
-	str	r0, [sp, #20]
+	str	r0, [sp, #36]
 	ldr	r0, =0x01804001
-	str	r0, [sp, #24]
+	str	r0, [sp, #40]
 	@ isap_a_128a.ae:95: P.permute(s, s_h)
-	add	r0, sp, #4
+	add	r0, sp, #20
 	movs	r1, #12
 	bl	isap_a_128a_P_permute
 	@ isap_a_128a.ae:78: for i in 0..n / rate + 1 {
-	mov	r0, r9
+	ldr	r0, [sp, #8]
 	lsrs	r0, r0, #3
 	adds	r0, r0, #1
-	mov	r8, r0
-	movs	r4, #0
-	cmp	r4, r0
+	str	r0, [sp, #4]
+	movs	r1, #0
+	str	r1, [sp]
+	cmp	r1, r0
 	bcs	.Lisap_a_128a_mac_done3
 .Lisap_a_128a_mac_loop2:
-	@ isap_a_128a.ae:80: count = if n - off < rate then n - off else rate
-	movs	r2, #8
 	@ isap_a_128a.ae:79: off = rate * i
-	lsls	r3, r4, #3
+	ldr	r1, [sp]
+	lsls	r3, r1, #3
 	@ isap_a_128a.ae:80: count = if n - off < rate then n - off else rate
-	mov	r0, r9
-	subs	r1, r0, r3
-	cmp	r1, #8
-	movs	r0, #0
-	sbcs	r0, r0
-	eors	r1, r2
-	ands	r1, r0
-	eors	r1, r2
+	ldr	r0, [sp, #8]
+	subs	r2, r0, r3
+	cmp	r2, #8
+	movs	r1, #0
+	sbcs	r1, r1
+	movs	r0, #8
+	eors	r2, r0
+	ands	r2, r1
+	eors	r2, r0
 	@ isap_a_128a.ae:81: s[0] = s[0] ^ load_be(x, off, rate, count) ^ pad(count)
-	ldr	r7, [sp, #4]
-	ldr	r6, [sp, #8]
-	mov	r0, r11
-	adds	r2, r0, r3
+	ldr	r6, [sp, #20]
+	ldr	r5, [sp, #24]
+	ldr	r0, [sp, #12]
+	adds	r3, r0, r3
 	movs	r0, #3
-	cmp	r1, #8
+	cmp	r2, #8
 	bcc	.Lisap_a_128a_mac_bytes4
-	tst	r2, r0
+	tst	r3, r0
 	beq	.Lisap_a_128a_mac_words5
 .Lisap_a_128a_mac_bytes4:
 	movs	r0, #0
-	str	r0, [sp, #84]
-	str	r0, [sp, #88]
-	add	r5, sp, #84
-	mov	r3, r1
-	cmp	r3, #8
+	str	r0, [sp, #100]
+	str	r0, [sp, #104]
+	add	r4, sp, #100
+	mov	r1, r2
+	cmp	r1, #8
 	bcc	.Lisap_a_128a_mac_cnt7
-	movs	r3, #8
+	movs	r1, #8
 .Lisap_a_128a_mac_cnt7:
 .Lisap_a_128a_mac_cpy8:
-	subs	r3, #1
+	subs	r1, #1
 	bcc	.Lisap_a_128a_mac_cpyd6
-	ldrb	r0, [r2, r3]
-	strb	r0, [r5, r3]
+	ldrb	r0, [r3, r1]
+	strb	r0, [r4, r1]
 	b	.Lisap_a_128a_mac_cpy8
 .Lisap_a_128a_mac_cpyd6:
-	mov	r2, r5
+	mov	r3, r4
 .Lisap_a_128a_mac_words5:
-	ldr	r0, [r2, #4]
+	ldr	r0, [r3, #4]
+	rev	r1, r0
+	ldr	r0, [r3]
 	rev	r0, r0
-	eors	r7, r0
-	ldr	r0, [r2]
-	rev	r0, r0
-	eors	r6, r0
+	eors	r6, r1
+	eors	r5, r0
 	@ isap_a_128a.ae:34: return ((0x80 as u64) << 56) >> (8 * count)
+	lsls	r4, r2, #3
 	movs	r3, #0
 	movs	r2, #1
 	lsls	r2, r2, #31
-	lsls	r5, r1, #3
-	cmp	r5, #64
+	cmp	r4, #64
 	bcs	.Lisap_a_128a_mac_shz9
 .Lisap_a_128a_mac_shl11:
-	cmp	r5, #32
+	cmp	r4, #32
 	bcc	.Lisap_a_128a_mac_shf10
 	mov	r3, r2
 	movs	r2, #0
-	subs	r5, #32
+	subs	r4, #32
 	b	.Lisap_a_128a_mac_shl11
 .Lisap_a_128a_mac_shf10:
 	movs	r1, #32
-	subs	r1, r1, r5
+	subs	r1, r1, r4
+	lsrs	r3, r4
 	mov	r0, r2
 	lsls	r0, r1
-	lsrs	r3, r5
 	orrs	r3, r0
-	lsrs	r2, r5
+	lsrs	r2, r4
 	b	.Lisap_a_128a_mac_she12
 .Lisap_a_128a_mac_shz9:
 	movs	r3, #0
 	movs	r2, #0
 .Lisap_a_128a_mac_she12:
 	@ isap_a_128a.ae:81: s[0] = s[0] ^ load_be(x, off, rate, count) ^ pad(count)
-	eors	r7, r3
-	str	r7, [sp, #4]
-	eors	r6, r2
-	str	r6, [sp, #8]
+	eors	r6, r3
+	eors	r5, r2
+	str	r6, [sp, #20]
+	str	r5, [sp, #24]
 	@ isap_a_128a.ae:82: P.permute(s, s_h)
-	add	r0, sp, #4
+	add	r0, sp, #20
 	movs	r1, #12
 	bl	isap_a_128a_P_permute
-	adds	r4, #1
-	cmp	r4, r8
+	ldr	r1, [sp]
+	adds	r1, #1
+	str	r1, [sp]
+	ldr	r0, [sp, #4]
+	cmp	r1, r0
 	bcc	.Lisap_a_128a_mac_loop2
 .Lisap_a_128a_mac_done3:
 	@ isap_a_128a.ae:97: s[4] = s[4] ^ 1
-	ldr	r1, [sp, #36]
+	ldr	r2, [sp, #52]
+	ldr	r1, [sp, #56]
 	movs	r0, #1
-	eors	r1, r0
-	str	r1, [sp, #36]
-	ldr	r0, [sp, #40]
-	str	r0, [sp, #40]
+	eors	r2, r0
+	str	r2, [sp, #52]
+	str	r1, [sp, #56]
 	@ isap_a_128a.ae:78: for i in 0..n / rate + 1 {
-	mov	r0, r10
+	ldr	r0, [sp, #124]
 	lsrs	r0, r0, #3
 	adds	r0, r0, #1
-	mov	r8, r0
-	movs	r4, #0
-	cmp	r4, r0
+	str	r0, [sp, #4]
+	movs	r1, #0
+	str	r1, [sp]
+	cmp	r1, r0
 	bcs	.Lisap_a_128a_mac_done14
 .Lisap_a_128a_mac_loop13:
-	@ isap_a_128a.ae:80: count = if n - off < rate then n - off else rate
-	movs	r2, #8
 	@ isap_a_128a.ae:79: off = rate * i
-	lsls	r3, r4, #3
+	ldr	r1, [sp]
+	lsls	r3, r1, #3
 	@ isap_a_128a.ae:80: count = if n - off < rate then n - off else rate
-	mov	r0, r10
-	subs	r1, r0, r3
-	cmp	r1, #8
-	movs	r0, #0
-	sbcs	r0, r0
-	eors	r1, r2
-	ands	r1, r0
-	eors	r1, r2
+	ldr	r0, [sp, #124]
+	subs	r2, r0, r3
+	cmp	r2, #8
+	movs	r1, #0
+	sbcs	r1, r1
+	movs	r0, #8
+	eors	r2, r0
+	ands	r2, r1
+	eors	r2, r0
 	@ isap_a_128a.ae:81: s[0] = s[0] ^ load_be(x, off, rate, count) ^ pad(count)
-	ldr	r7, [sp, #4]
-	ldr	r6, [sp, #8]
-	ldr	r0, [sp, #136]
-	adds	r2, r0, r3
+	ldr	r6, [sp, #20]
+	ldr	r5, [sp, #24]
+	ldr	r0, [sp, #120]
+	adds	r3, r0, r3
 	movs	r0, #3
-	cmp	r1, #8
+	cmp	r2, #8
 	bcc	.Lisap_a_128a_mac_bytes15
-	tst	r2, r0
+	tst	r3, r0
 	beq	.Lisap_a_128a_mac_words16
 .Lisap_a_128a_mac_bytes15:
 	movs	r0, #0
-	str	r0, [sp, #84]
-	str	r0, [sp, #88]
-	add	r5, sp, #84
-	mov	r3, r1
-	cmp	r3, #8
+	str	r0, [sp, #100]
+	str	r0, [sp, #104]
+	add	r4, sp, #100
+	mov	r1, r2
+	cmp	r1, #8
 	bcc	.Lisap_a_128a_mac_cnt18
-	movs	r3, #8
+	movs	r1, #8
 .Lisap_a_128a_mac_cnt18:
 .Lisap_a_128a_mac_cpy19:
-	subs	r3, #1
+	subs	r1, #1
 	bcc	.Lisap_a_128a_mac_cpyd17
-	ldrb	r0, [r2, r3]
-	strb	r0, [r5, r3]
+	ldrb	r0, [r3, r1]
+	strb	r0, [r4, r1]
 	b	.Lisap_a_128a_mac_cpy19
 .Lisap_a_128a_mac_cpyd17:
-	mov	r2, r5
+	mov	r3, r4
 .Lisap_a_128a_mac_words16:
-	ldr	r0, [r2, #4]
+	ldr	r0, [r3, #4]
+	rev	r1, r0
+	ldr	r0, [r3]
 	rev	r0, r0
-	eors	r7, r0
-	ldr	r0, [r2]
-	rev	r0, r0
-	eors	r6, r0
+	eors	r6, r1
+	eors	r5, r0
 	@ isap_a_128a.ae:34: return ((0x80 as u64) << 56) >> (8 * count)
+	lsls	r4, r2, #3
 	movs	r3, #0
 	movs	r2, #1
 	lsls	r2, r2, #31
-	lsls	r5, r1, #3
-	cmp	r5, #64
+	cmp	r4, #64
 	bcs	.Lisap_a_128a_mac_shz20
 .Lisap_a_128a_mac_shl22:
-	cmp	r5, #32
+	cmp	r4, #32
 	bcc	.Lisap_a_128a_mac_shf21
 	mov	r3, r2
 	movs	r2, #0
-	subs	r5, #32
+	subs	r4, #32
 	b	.Lisap_a_128a_mac_shl22
 	.ltorg
 .Lisap_a_128a_mac_shf21:
 	movs	r1, #32
-	subs	r1, r1, r5
+	subs	r1, r1, r4
+	lsrs	r3, r4
 	mov	r0, r2
 	lsls	r0, r1
-	lsrs	r3, r5
 	orrs	r3, r0
-	lsrs	r2, r5
+	lsrs	r2, r4
 	b	.Lisap_a_128a_mac_she23
 .Lisap_a_128a_mac_shz20:
 	movs	r3, #0
 	movs	r2, #0
 .Lisap_a_128a_mac_she23:
 	@ isap_a_128a.ae:81: s[0] = s[0] ^ load_be(x, off, rate, count) ^ pad(count)
-	eors	r7, r3
-	str	r7, [sp, #4]
-	eors	r6, r2
-	str	r6, [sp, #8]
+	eors	r6, r3
+	eors	r5, r2
+	str	r6, [sp, #20]
+	str	r5, [sp, #24]
 	@ isap_a_128a.ae:82: P.permute(s, s_h)
-	add	r0, sp, #4
+	add	r0, sp, #20
 	movs	r1, #12
 	bl	isap_a_128a_P_permute
-	adds	r4, #1
-	cmp	r4, r8
+	ldr	r1, [sp]
+	adds	r1, #1
+	str	r1, [sp]
+	ldr	r0, [sp, #4]
+	cmp	r1, r0
 	bcc	.Lisap_a_128a_mac_loop13
 .Lisap_a_128a_mac_done14:
 	@ isap_a_128a.ae:99: rekey(ka, cat(s[0], s[1]), t)
-	ldr	r0, [sp, #12]
-	str	r0, [sp, #84]
+	ldr	r4, [sp, #20]
+	ldr	r3, [sp, #24]
+	ldr	r1, [sp, #28]
+	ldr	r0, [sp, #32]
+	add	r2, sp, #60
+	str	r1, [sp, #100]
+	str	r0, [sp, #104]
+	str	r4, [sp, #108]
+	str	r3, [sp, #112]
+	add	r1, sp, #100
 	ldr	r0, [sp, #16]
-	str	r0, [sp, #88]
-	ldr	r0, [sp, #4]
-	str	r0, [sp, #92]
-	ldr	r0, [sp, #8]
-	str	r0, [sp, #96]
-	add	r2, sp, #44
-	add	r1, sp, #84
-	ldr	r0, [sp]
 	bl	isap_a_128a_rekey
 	@ isap_a_128a.ae:100: s[0] = t[0]
-	ldr	r1, [sp, #44]
-	ldr	r0, [sp, #48]
-	str	r1, [sp, #4]
-	str	r0, [sp, #8]
+	ldr	r1, [sp, #60]
+	ldr	r0, [sp, #64]
+	str	r1, [sp, #20]
+	str	r0, [sp, #24]
 	@ isap_a_128a.ae:101: s[1] = t[1]
-	ldr	r1, [sp, #52]
-	ldr	r0, [sp, #56]
-	str	r1, [sp, #12]
-	str	r0, [sp, #16]
+	ldr	r1, [sp, #68]
+	ldr	r0, [sp, #72]
+	str	r1, [sp, #28]
+	str	r0, [sp, #32]
 	@ isap_a_128a.ae:102: P.permute(s, s_h)
-	add	r0, sp, #4
+	add	r0, sp, #20
 	movs	r1, #12
 	bl	isap_a_128a_P_permute
 	@ isap_a_128a.ae:103: return cat(s[0], s[1])
-	ldr	r1, [sp, #12]
-	ldr	r2, [sp, #144]
-	str	r1, [r2]
-	ldr	r1, [sp, #16]
-	str	r1, [r2, #4]
-	ldr	r1, [sp, #4]
-	str	r1, [r2, #8]
-	ldr	r1, [sp, #8]
-	str	r1, [r2, #12]
-	add	sp, #100
-	pop	{r4, r5, r6, r7}
-	mov	r8, r4
-	mov	r9, r5
-	mov	r10, r6
-	mov	r11, r7
-	pop	{r4, r5, r6, r7, pc}
+	ldr	r4, [sp, #20]
+	ldr	r3, [sp, #24]
+	ldr	r2, [sp, #28]
+	ldr	r1, [sp, #32]
+	ldr	r5, [sp, #128]
+	str	r2, [r5]
+	str	r1, [r5, #4]
+	str	r4, [r5, #8]
+	str	r3, [r5, #12]
+	add	sp, #116
+	pop	{pc}
 	.ltorg
 	.size isap_a_128a_mac, .-isap_a_128a_mac
 
 
 @ --- isap_a_128a_rekey: isap_a_128a.rekey
-@     frame 52 bytes (31 spill slots, 13 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 564 bytes of code and literals
+@     frame 52 bytes (31 spill slots, 13 on the stack; locals 0), saves nothing
+@     estimated 552 bytes of code and literals
 	.section .text.isap_a_128a_rekey,"ax",%progbits
 	.global isap_a_128a_rekey
 	.type isap_a_128a_rekey, %function
 	.thumb_func
 	.balign 4
 isap_a_128a_rekey:
-	push	{r4, r5, r6, r7, lr}
-	mov	r4, r8
-	mov	r5, r9
-	mov	r6, r10
-	mov	r7, r11
-	push	{r4, r5, r6, r7}
+	push	{lr}
 	sub	sp, #52
-	ldr	r6, [r1, #12]
+	ldr	r5, [r1, #12]
 	@ isap_a_128a.ae:62: for i in 0..k - 1 {
-	str	r6, [sp, #28]
-	ldr	r6, [r1, #8]
-	str	r6, [sp, #32]
-	ldr	r6, [r1, #4]
-	str	r6, [sp, #36]
-	ldr	r6, [r1]
-	str	r6, [sp, #44]
-	mov	r1, r0
+	str	r5, [sp, #28]
+	ldr	r5, [r1, #8]
+	str	r5, [sp, #32]
+	ldr	r5, [r1, #4]
+	str	r5, [sp, #36]
+	ldr	r5, [r1]
+	str	r5, [sp, #44]
+	mov	r4, r0
 	@ isap_a_128a.ae:61: x4 = init[4]
-	ldr	r6, [r1, #36]
+	ldr	r1, [r4, #36]
 	@ isap_a_128a.ae:62: for i in 0..k - 1 {
-	mov	r10, r6
+	mov	r10, r1
 	@ isap_a_128a.ae:61: x4 = init[4]
-	ldr	r0, [r1, #32]
+	ldr	r0, [r4, #32]
 	@ isap_a_128a.ae:60: x3 = init[3]
-	ldr	r5, [r1, #28]
-	ldr	r3, [r1, #24]
+	ldr	r6, [r4, #28]
+	ldr	r1, [r4, #24]
 	@ isap_a_128a.ae:62: for i in 0..k - 1 {
-	str	r3, [sp]
+	str	r1, [sp]
 	@ isap_a_128a.ae:59: x2 = init[2]
-	ldr	r3, [r1, #20]
+	ldr	r3, [r4, #20]
 	@ isap_a_128a.ae:62: for i in 0..k - 1 {
 	str	r3, [sp, #8]
 	@ isap_a_128a.ae:59: x2 = init[2]
-	ldr	r7, [r1, #16]
+	ldr	r7, [r4, #16]
 	@ isap_a_128a.ae:58: x1 = init[1]
-	ldr	r3, [r1, #12]
+	ldr	r1, [r4, #12]
 	@ isap_a_128a.ae:62: for i in 0..k - 1 {
-	str	r3, [sp, #12]
+	str	r1, [sp, #12]
 	@ isap_a_128a.ae:58: x1 = init[1]
-	ldr	r3, [r1, #8]
+	ldr	r3, [r4, #8]
 	@ isap_a_128a.ae:62: for i in 0..k - 1 {
 	str	r3, [sp, #4]
 	@ isap_a_128a.ae:57: x0 = init[0]
-	ldm	r1, {r1, r6}
+	ldm	r4!, {r1, r5}
 	@ isap_a_128a.ae:62: for i in 0..k - 1 {
 	mov	r9, r1
 	movs	r1, #0
@@ -1218,10 +1252,10 @@ isap_a_128a_rekey:
 	str	r2, [sp, #48]
 .Lisap_a_128a_rekey_loop1:
 	@ isap_a_128a.ae:63: x0 = x0 ^ ((y[127] as u64) << 63)
-	ldr	r2, [sp, #28]
-	lsrs	r1, r2, #31
+	ldr	r1, [sp, #28]
+	lsrs	r1, r1, #31
 	lsls	r1, r1, #31
-	eors	r6, r1
+	eors	r5, r1
 	@ ascon_p.ae:48: x0, x1, x2, x3, x4 = round(x0, x1, x2, x3, x4, rc[i])
 	ldr	r1, =isap_a_128a_P.rc
 	adds	r1, #15
@@ -1231,23 +1265,23 @@ isap_a_128a_rekey:
 	mov	r2, r7
 	ldr	r3, [sp, #12]
 	ldr	r4, [sp, #4]
-	mov	r8, r6
-	movs	r6, #15
-	str	r6, [sp]
+	mov	r8, r5
+	movs	r5, #15
+	str	r5, [sp]
 .Lisap_a_128a_rekey_loop3:
 	@ ascon_p.ae:48: x0, x1, x2, x3, x4 = round(x0, x1, x2, x3, x4, rc[i])
-	mov	r6, r11
-	ldrb	r7, [r6]
+	mov	r5, r11
+	ldrb	r7, [r5]
 	@ ascon_p.ae:21: x2 = x2 ^ (c as u64)
 	eors	r2, r7
 	@ ascon_p.ae:24: x0 = x0 ^ x4
-	mov	r6, r9
-	eors	r6, r0
+	mov	r5, r9
+	eors	r5, r0
 	@ ascon_p.ae:25: x4 = x4 ^ x3
 	eors	r0, r1
 	@ ascon_p.ae:31: t4 = x4 ^ (~x0 & x1)
 	mov	r7, r4
-	bics	r7, r6
+	bics	r7, r5
 	eors	r7, r0
 	mov	r9, r7
 	@ ascon_p.ae:26: x2 = x2 ^ x1
@@ -1255,210 +1289,213 @@ isap_a_128a_rekey:
 	@ ascon_p.ae:27: t0 = x0 ^ (~x1 & x2)
 	mov	r7, r2
 	bics	r7, r4
-	eors	r7, r6
+	eors	r7, r5
 	@ ascon_p.ae:30: t3 = x3 ^ (~x4 & x0)
-	bics	r6, r0
+	bics	r5, r0
 	@ ascon_p.ae:29: t2 = x2 ^ (~x3 & x4)
 	bics	r0, r1
 	eors	r0, r2
 	str	r0, [sp, #4]
 	@ ascon_p.ae:30: t3 = x3 ^ (~x4 & x0)
-	eors	r6, r1
-	str	r6, [sp, #20]
+	eors	r5, r1
+	str	r5, [sp, #20]
 	@ ascon_p.ae:28: t1 = x1 ^ (~x2 & x3)
 	bics	r1, r2
 	eors	r4, r1
 	@ ascon_p.ae:24: x0 = x0 ^ x4
 	mov	r0, r8
-	mov	r2, r10
-	eors	r0, r2
+	mov	r1, r10
+	eors	r0, r1
 	@ ascon_p.ae:25: x4 = x4 ^ x3
-	eors	r2, r5
+	mov	r2, r10
+	eors	r2, r6
 	@ ascon_p.ae:30: t3 = x3 ^ (~x4 & x0)
 	mov	r1, r0
 	bics	r1, r2
-	eors	r1, r5
+	eors	r1, r6
 	mov	r10, r1
 	@ ascon_p.ae:31: t4 = x4 ^ (~x0 & x1)
 	mov	r1, r3
 	bics	r1, r0
 	eors	r1, r2
 	@ ascon_p.ae:26: x2 = x2 ^ x1
-	ldr	r6, [sp, #8]
-	eors	r6, r3
-	@ ascon_p.ae:29: t2 = x2 ^ (~x3 & x4)
-	bics	r2, r5
-	eors	r2, r6
-	@ ascon_p.ae:28: t1 = x1 ^ (~x2 & x3)
-	bics	r5, r6
+	ldr	r5, [sp, #8]
 	eors	r5, r3
+	@ ascon_p.ae:29: t2 = x2 ^ (~x3 & x4)
+	bics	r2, r6
+	eors	r2, r5
+	@ ascon_p.ae:28: t1 = x1 ^ (~x2 & x3)
+	bics	r6, r5
+	eors	r6, r3
 	@ ascon_p.ae:27: t0 = x0 ^ (~x1 & x2)
-	bics	r6, r3
-	eors	r0, r6
+	bics	r5, r3
+	eors	r0, r5
 	@ ascon_p.ae:32: t1 = t1 ^ t0
-	eors	r5, r0
+	eors	r6, r0
 	eors	r4, r7
 	@ ascon_p.ae:33: t0 = t0 ^ t4
 	eors	r0, r1
-	mov	r3, r9
-	eors	r7, r3
+	mov	r5, r9
+	eors	r7, r5
 	@ ascon_p.ae:37: return t0 ^ (t0 >>> 19) ^ (t0 >>> 28),
-	lsls	r6, r0, #13
-	eors	r6, r7
+	lsls	r5, r0, #13
+	eors	r5, r7
 	lsrs	r3, r7, #19
-	eors	r6, r3
+	eors	r5, r3
 	lsls	r3, r0, #4
-	eors	r6, r3
+	eors	r5, r3
 	lsrs	r3, r7, #28
-	eors	r6, r3
-	str	r6, [sp, #16]
-	lsls	r6, r7, #13
-	eors	r6, r0
+	eors	r5, r3
+	str	r5, [sp, #16]
+	lsls	r5, r7, #13
+	eors	r5, r0
 	lsrs	r3, r0, #19
-	eors	r6, r3
+	eors	r5, r3
 	lsls	r3, r7, #4
-	eors	r6, r3
+	eors	r5, r3
 	lsrs	r7, r0, #28
-	eors	r6, r7
-	mov	r8, r6
+	eors	r5, r7
+	mov	r8, r5
 	@ ascon_p.ae:38: t1 ^ (t1 >>> 61) ^ (t1 >>> 39),
-	lsls	r3, r4, #3
-	eors	r3, r4
-	lsrs	r0, r5, #29
-	eors	r3, r0
+	lsls	r5, r4, #3
+	eors	r5, r4
+	lsrs	r0, r6, #29
+	eors	r5, r0
 	lsls	r0, r4, #25
-	eors	r3, r0
-	lsrs	r0, r5, #7
-	eors	r3, r0
-	str	r3, [sp, #12]
-	lsls	r3, r5, #3
-	eors	r3, r5
+	eors	r5, r0
+	lsrs	r0, r6, #7
+	eors	r5, r0
+	str	r5, [sp, #12]
+	lsls	r5, r6, #3
+	eors	r5, r6
 	lsrs	r0, r4, #29
-	eors	r3, r0
-	lsls	r5, r5, #25
-	eors	r3, r5
-	lsrs	r0, r4, #7
-	eors	r3, r0
-	str	r3, [sp, #24]
+	eors	r5, r0
+	lsls	r6, r6, #25
+	eors	r5, r6
+	lsrs	r3, r4, #7
+	eors	r5, r3
+	str	r5, [sp, #24]
 	@ ascon_p.ae:34: t3 = t3 ^ t2
 	mov	r0, r10
 	eors	r0, r2
-	ldr	r6, [sp, #20]
+	ldr	r5, [sp, #20]
 	ldr	r3, [sp, #4]
-	eors	r6, r3
+	eors	r5, r3
 	@ ascon_p.ae:35: t2 = ~t2
-	mvns	r5, r2
+	mvns	r4, r2
 	mov	r2, r3
-	mvns	r7, r2
+	mvns	r6, r2
 	@ ascon_p.ae:39: t2 ^ (t2 >>> 1) ^ (t2 >>> 6),
-	lsls	r4, r5, #31
-	eors	r4, r7
-	lsrs	r2, r7, #1
-	eors	r4, r2
-	lsls	r2, r5, #26
-	eors	r4, r2
-	lsrs	r2, r7, #6
-	eors	r4, r2
-	lsls	r3, r7, #31
-	eors	r3, r5
-	lsrs	r2, r5, #1
+	lsls	r3, r4, #31
+	eors	r3, r6
+	lsrs	r2, r6, #1
 	eors	r3, r2
-	lsls	r2, r7, #26
-	eors	r3, r2
-	lsrs	r2, r5, #6
-	eors	r3, r2
-	@ ascon_p.ae:40: t3 ^ (t3 >>> 10) ^ (t3 >>> 17),
-	lsls	r7, r0, #22
+	mov	r2, r3
+	lsls	r3, r4, #26
+	eors	r2, r3
+	lsrs	r3, r6, #6
+	eors	r2, r3
+	lsls	r7, r6, #31
+	eors	r7, r4
+	lsrs	r3, r4, #1
+	eors	r7, r3
+	lsls	r6, r6, #26
 	eors	r7, r6
-	lsrs	r2, r6, #10
-	eors	r7, r2
-	lsls	r2, r0, #15
-	eors	r7, r2
-	lsrs	r2, r6, #17
-	eors	r7, r2
-	lsls	r5, r6, #22
-	eors	r5, r0
-	lsrs	r2, r0, #10
-	eors	r5, r2
-	lsls	r2, r6, #15
-	eors	r5, r2
+	lsrs	r4, r4, #6
+	eors	r7, r4
+	@ ascon_p.ae:40: t3 ^ (t3 >>> 10) ^ (t3 >>> 17),
+	lsls	r6, r0, #22
+	eors	r6, r5
+	lsrs	r4, r5, #10
+	eors	r6, r4
+	mov	r4, r6
+	lsls	r6, r0, #15
+	eors	r4, r6
+	lsrs	r6, r5, #17
+	eors	r4, r6
+	lsls	r3, r5, #22
+	eors	r3, r0
+	lsrs	r6, r0, #10
+	eors	r3, r6
+	mov	r6, r3
+	lsls	r5, r5, #15
+	eors	r6, r5
 	lsrs	r0, r0, #17
-	eors	r5, r0
+	eors	r6, r0
 	@ ascon_p.ae:41: t4 ^ (t4 >>> 7) ^ (t4 >>> 41)
 	lsls	r0, r1, #25
-	mov	r6, r9
-	eors	r0, r6
-	lsrs	r2, r6, #7
-	eors	r0, r2
-	lsls	r2, r6, #23
-	eors	r0, r2
-	lsrs	r2, r1, #9
-	eors	r0, r2
-	lsls	r2, r6, #25
-	eors	r2, r1
-	lsrs	r6, r1, #7
-	eors	r2, r6
+	mov	r3, r9
+	eors	r0, r3
+	lsrs	r5, r3, #7
+	eors	r0, r5
+	lsls	r5, r3, #23
+	eors	r0, r5
+	lsrs	r5, r1, #9
+	eors	r0, r5
+	lsls	r3, r3, #25
+	eors	r3, r1
+	lsrs	r5, r1, #7
+	eors	r3, r5
 	lsls	r1, r1, #23
-	eors	r2, r1
+	eors	r3, r1
 	mov	r1, r9
 	lsrs	r1, r1, #9
-	eors	r2, r1
-	ldr	r6, [sp]
-	adds	r6, #1
-	str	r6, [sp]
-	mov	r10, r2
-	mov	r1, r7
-	str	r3, [sp, #8]
-	mov	r2, r4
+	eors	r3, r1
+	ldr	r5, [sp]
+	adds	r5, #1
+	str	r5, [sp]
+	mov	r10, r3
+	mov	r1, r4
+	str	r7, [sp, #8]
 	ldr	r3, [sp, #24]
 	ldr	r4, [sp, #12]
-	ldr	r6, [sp, #16]
-	mov	r9, r6
-	mov	r6, r11
-	adds	r6, #1
-	mov	r11, r6
-	ldr	r6, [sp]
-	cmp	r6, #16
+	ldr	r5, [sp, #16]
+	mov	r9, r5
+	mov	r5, r11
+	adds	r5, #1
+	mov	r11, r5
+	ldr	r5, [sp]
+	cmp	r5, #16
 	bcs	.Lisap_a_128a_rekey_far1
 	b	.Lisap_a_128a_rekey_loop3
 .Lisap_a_128a_rekey_far1:
 .Lisap_a_128a_rekey_done4:
 	@ isap_a_128a.ae:65: y = y << 1
-	ldr	r6, [sp, #40]
-	adds	r6, #1
-	str	r6, [sp, #40]
-	ldr	r6, [sp, #28]
-	lsls	r6, r6, #1
-	mov	r11, r6
-	ldr	r6, [sp, #32]
-	lsrs	r7, r6, #31
-	mov	r6, r11
-	orrs	r6, r7
-	str	r6, [sp, #28]
-	ldr	r6, [sp, #32]
-	lsls	r6, r6, #1
-	mov	r11, r6
-	ldr	r6, [sp, #36]
-	lsrs	r7, r6, #31
-	mov	r6, r11
-	orrs	r6, r7
-	str	r6, [sp, #32]
-	ldr	r6, [sp, #36]
-	lsls	r6, r6, #1
-	mov	r11, r6
-	ldr	r6, [sp, #44]
-	lsrs	r7, r6, #31
-	mov	r6, r11
-	orrs	r6, r7
-	str	r6, [sp, #36]
-	ldr	r6, [sp, #44]
-	lsls	r6, r6, #1
-	str	r6, [sp, #44]
+	ldr	r5, [sp, #40]
+	adds	r5, #1
+	str	r5, [sp, #40]
+	ldr	r5, [sp, #28]
+	lsls	r5, r5, #1
+	mov	r11, r5
+	ldr	r5, [sp, #32]
+	lsrs	r7, r5, #31
+	mov	r5, r11
+	orrs	r5, r7
+	str	r5, [sp, #28]
+	ldr	r5, [sp, #32]
+	lsls	r5, r5, #1
+	mov	r11, r5
+	ldr	r5, [sp, #36]
+	lsrs	r7, r5, #31
+	mov	r5, r11
+	orrs	r5, r7
+	str	r5, [sp, #32]
+	ldr	r5, [sp, #36]
+	lsls	r5, r5, #1
+	mov	r11, r5
+	ldr	r5, [sp, #44]
+	lsrs	r7, r5, #31
+	mov	r5, r11
+	orrs	r5, r7
+	str	r5, [sp, #36]
+	ldr	r5, [sp, #44]
+	lsls	r5, r5, #1
+	str	r5, [sp, #44]
 	str	r1, [sp]
 	mov	r7, r2
 	str	r3, [sp, #12]
 	str	r4, [sp, #4]
-	mov	r6, r8
+	mov	r5, r8
 	ldr	r1, [sp, #40]
 	cmp	r1, #127
 	bcs	.Lisap_a_128a_rekey_far2
@@ -1466,21 +1503,21 @@ isap_a_128a_rekey:
 .Lisap_a_128a_rekey_far2:
 .Lisap_a_128a_rekey_done2:
 	@ isap_a_128a.ae:72: P.permute(s, s_k)
-	movs	r1, #12
+	movs	r2, #12
 	@ isap_a_128a.ae:67: s[0] = x0 ^ ((y[127] as u64) << 63)
 	ldr	r4, [sp, #48]
-	mov	r2, r9
-	str	r2, [r4]
-	ldr	r2, [sp, #28]
-	lsrs	r2, r2, #31
-	lsls	r2, r2, #31
-	eors	r6, r2
-	str	r6, [r4, #4]
+	mov	r1, r9
+	str	r1, [r4]
+	ldr	r1, [sp, #28]
+	lsrs	r1, r1, #31
+	lsls	r1, r1, #31
+	eors	r5, r1
+	str	r5, [r4, #4]
 	@ isap_a_128a.ae:68: s[1] = x1
 	ldr	r3, [sp, #4]
 	str	r3, [r4, #8]
-	ldr	r2, [sp, #12]
-	str	r2, [r4, #12]
+	ldr	r1, [sp, #12]
+	str	r1, [r4, #12]
 	@ isap_a_128a.ae:69: s[2] = x2
 	str	r7, [r4, #16]
 	ldr	r3, [sp, #8]
@@ -1488,21 +1525,17 @@ isap_a_128a_rekey:
 	@ isap_a_128a.ae:70: s[3] = x3
 	ldr	r3, [sp]
 	str	r3, [r4, #24]
-	str	r5, [r4, #28]
+	str	r6, [r4, #28]
 	@ isap_a_128a.ae:71: s[4] = x4
 	str	r0, [r4, #32]
-	mov	r2, r10
-	str	r2, [r4, #36]
+	mov	r1, r10
+	str	r1, [r4, #36]
 	@ isap_a_128a.ae:72: P.permute(s, s_k)
 	mov	r0, r4
+	mov	r1, r2
 	bl	isap_a_128a_P_permute
 	add	sp, #52
-	pop	{r4, r5, r6, r7}
-	mov	r8, r4
-	mov	r9, r5
-	mov	r10, r6
-	mov	r11, r7
-	pop	{r4, r5, r6, r7, pc}
+	pop	{pc}
 	.ltorg
 	.ltorg
 	.size isap_a_128a_rekey, .-isap_a_128a_rekey

@@ -8,8 +8,8 @@
 	.thumb
 
 @ --- ocb3_key_setup: ocb3.key_setup
-@     frame 36 bytes (4 spill slots, 1 on the stack; locals 32), saves r4, r5, r6, r7, r8
-@     estimated 610 bytes of code and literals
+@     frame 36 bytes (4 spill slots, 1 on the stack; locals 32), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 622 bytes of code and literals
 	.section .text.ocb3_key_setup,"ax",%progbits
 	.global ocb3_key_setup
 	.type ocb3_key_setup, %function
@@ -18,7 +18,10 @@
 ocb3_key_setup:
 	push	{r4, r5, r6, r7, lr}
 	mov	r4, r8
-	push	{r4}
+	mov	r5, r9
+	mov	r6, r10
+	mov	r7, r11
+	push	{r4, r5, r6, r7}
 	sub	sp, #36
 	mov	r8, r2
 	str	r3, [sp]
@@ -39,19 +42,19 @@ ocb3_key_setup:
 	mov	r0, r3
 .Locb3_key_setup_words2:
 	ldr	r1, [r0, #12]
-	rev	r2, r1
-	ldr	r1, [r0, #8]
 	rev	r3, r1
-	ldr	r1, [r0, #4]
+	ldr	r1, [r0, #8]
 	rev	r4, r1
+	ldr	r1, [r0, #4]
+	rev	r2, r1
 	ldr	r0, [r0]
 	rev	r1, r0
 	@ aes.ae:295: w[i] = key[key_bits - 1 - 32 * i : key_bits - 32 * (i + 1)]
 	mov	r7, r8
 	str	r1, [r7]
-	str	r4, [r7, #4]
-	str	r3, [r7, #8]
-	str	r2, [r7, #12]
+	str	r2, [r7, #4]
+	str	r4, [r7, #8]
+	str	r3, [r7, #12]
 	@ aes.ae:297: @unroll(round_unroll)
 	movs	r6, #4
 	@ aes.ae:299: temp = w[i - 1]
@@ -364,8 +367,11 @@ ocb3_key_setup:
 	bcc	.Locb3_key_setup_loop13
 .Locb3_key_setup_done14:
 	add	sp, #36
-	pop	{r4}
+	pop	{r4, r5, r6, r7}
 	mov	r8, r4
+	mov	r9, r5
+	mov	r10, r6
+	mov	r11, r7
 	pop	{r4, r5, r6, r7, pc}
 	.ltorg
 	.ltorg
@@ -373,8 +379,8 @@ ocb3_key_setup:
 
 
 @ --- ocb3_encrypt_with: ocb3.encrypt_with
-@     frame 96 bytes (38 spill slots, 15 on the stack; locals 32), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 1066 bytes of code and literals
+@     frame 104 bytes (45 spill slots, 17 on the stack; locals 32), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 1074 bytes of code and literals
 	.section .text.ocb3_encrypt_with,"ax",%progbits
 	.global ocb3_encrypt_with
 	.type ocb3_encrypt_with, %function
@@ -387,75 +393,75 @@ ocb3_encrypt_with:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #96
+	sub	sp, #104
 	@ ocb3.ae:206: offset = initial_offset(ks, nonce, len(tag))
-	add	r4, sp, #64
+	add	r4, sp, #72
 	str	r4, [sp]
-	str	r0, [sp, #56]
-	str	r1, [sp, #52]
+	str	r0, [sp, #64]
+	str	r1, [sp, #60]
 	mov	r4, r2
 	mov	r2, r3
-	ldr	r0, [sp, #56]
+	ldr	r0, [sp, #64]
 	mov	r1, r4
-	ldr	r3, [sp, #160]
+	ldr	r3, [sp, #168]
 	bl	ocb3_initial_offset
-	ldr	r6, [sp, #64]
-	ldr	r3, [sp, #68]
-	ldr	r2, [sp, #72]
-	ldr	r1, [sp, #76]
+	ldr	r4, [sp, #72]
+	ldr	r3, [sp, #76]
+	ldr	r2, [sp, #80]
+	ldr	r1, [sp, #84]
 	@ ocb3.ae:212: delta = l[at_l0]
-	ldr	r4, [sp, #52]
-	ldr	r0, [r4, #32]
+	ldr	r5, [sp, #60]
+	ldr	r0, [r5, #32]
 	@ ocb3.ae:213: for i in 0..full {
-	str	r0, [sp, #12]
+	mov	r9, r0
 	@ ocb3.ae:212: delta = l[at_l0]
-	ldr	r0, [r4, #36]
+	ldr	r0, [r5, #36]
 	@ ocb3.ae:213: for i in 0..full {
 	mov	r8, r0
 	@ ocb3.ae:212: delta = l[at_l0]
-	ldr	r5, [r4, #40]
-	ldr	r4, [r4, #44]
+	ldr	r6, [r5, #40]
+	ldr	r5, [r5, #44]
 	@ ocb3.ae:209: full = n / 16
-	ldr	r0, [sp, #144]
+	ldr	r0, [sp, #152]
 	lsrs	r0, r0, #4
-	str	r0, [sp, #60]
+	str	r0, [sp, #68]
 	@ ocb3.ae:213: for i in 0..full {
 	movs	r7, #0
-	str	r7, [sp, #8]
+	str	r7, [sp, #20]
 	movs	r0, #0
+	str	r0, [sp, #16]
+	str	r0, [sp, #12]
+	str	r0, [sp, #8]
 	str	r0, [sp, #4]
-	mov	r11, r7
-	mov	r10, r7
-	mov	r9, r7
-	ldr	r0, [sp, #60]
+	ldr	r0, [sp, #68]
 	cmp	r7, r0
 	bcc	.Locb3_encrypt_with_far1
 	b	.Locb3_encrypt_with_done2
 .Locb3_encrypt_with_far1:
 .Locb3_encrypt_with_loop1:
 	@ ocb3.ae:215: offset = offset ^ delta
-	ldr	r0, [sp, #12]
-	eors	r6, r0
-	str	r6, [sp, #24]
+	mov	r0, r9
+	eors	r4, r0
+	str	r4, [sp, #36]
 	mov	r0, r8
 	eors	r3, r0
-	str	r3, [sp, #20]
-	eors	r2, r5
-	str	r2, [sp, #16]
-	eors	r1, r4
-	str	r1, [sp, #12]
+	str	r3, [sp, #32]
+	eors	r2, r6
+	str	r2, [sp, #28]
+	eors	r1, r5
+	str	r1, [sp, #24]
 	@ ocb3.ae:214: off = 16 * i
-	ldr	r7, [sp, #8]
+	ldr	r7, [sp, #20]
 	lsls	r0, r7, #4
-	str	r0, [sp, #32]
+	str	r0, [sp, #40]
 	@ ocb3.ae:216: p = load_be(msg, off, 16)
-	ldr	r1, [sp, #140]
+	ldr	r1, [sp, #148]
 	adds	r5, r1, r0
 	movs	r0, #3
 	tst	r5, r0
 	beq	.Locb3_encrypt_with_words4
 .Locb3_encrypt_with_bytes3:
-	add	r2, sp, #64
+	add	r2, sp, #72
 	movs	r1, #16
 .Locb3_encrypt_with_cpy6:
 	subs	r1, #1
@@ -466,56 +472,57 @@ ocb3_encrypt_with:
 .Locb3_encrypt_with_cpyd5:
 	mov	r5, r2
 .Locb3_encrypt_with_words4:
-	ldr	r4, [r5, #8]
-	ldr	r3, [r5, #4]
-	ldr	r2, [r5]
-	ldr	r0, [r5, #12]
-	rev	r7, r0
+	ldm	r5!, {r0, r2, r3, r4}
+	rev	r4, r4
+	str	r4, [sp, #56]
 	@ ocb3.ae:217: u = E.encrypt_block(ks, p ^ offset)
-	mov	r1, r7
-	ldr	r0, [sp, #24]
-	eors	r1, r0
-	str	r1, [sp, #64]
+	ldr	r1, [sp, #36]
+	eors	r4, r1
+	str	r4, [sp, #72]
 	@ ocb3.ae:216: p = load_be(msg, off, 16)
-	rev	r6, r4
+	rev	r4, r3
+	str	r4, [sp, #52]
 	@ ocb3.ae:217: u = E.encrypt_block(ks, p ^ offset)
-	mov	r1, r6
-	ldr	r0, [sp, #20]
-	eors	r1, r0
-	str	r1, [sp, #68]
-	@ ocb3.ae:216: p = load_be(msg, off, 16)
-	rev	r5, r3
-	@ ocb3.ae:217: u = E.encrypt_block(ks, p ^ offset)
-	mov	r1, r5
-	ldr	r0, [sp, #16]
-	eors	r1, r0
-	str	r1, [sp, #72]
+	ldr	r1, [sp, #32]
+	eors	r4, r1
+	str	r4, [sp, #76]
 	@ ocb3.ae:216: p = load_be(msg, off, 16)
 	rev	r4, r2
+	str	r4, [sp, #48]
 	@ ocb3.ae:217: u = E.encrypt_block(ks, p ^ offset)
-	mov	r1, r4
-	ldr	r0, [sp, #12]
-	eors	r1, r0
-	str	r1, [sp, #76]
-	add	r1, sp, #64
-	add	r2, sp, #80
-	ldr	r0, [sp, #56]
+	ldr	r1, [sp, #28]
+	eors	r4, r1
+	str	r4, [sp, #80]
+	@ ocb3.ae:216: p = load_be(msg, off, 16)
+	rev	r4, r0
+	str	r4, [sp, #44]
+	@ ocb3.ae:217: u = E.encrypt_block(ks, p ^ offset)
+	ldr	r1, [sp, #24]
+	eors	r4, r1
+	str	r4, [sp, #84]
+	add	r1, sp, #72
+	add	r2, sp, #88
+	ldr	r0, [sp, #64]
 	bl	ocb3_E_encrypt_block
 	@ ocb3.ae:218: checksum = checksum ^ p                       // delay slot
+	ldr	r0, [sp, #16]
+	ldr	r1, [sp, #56]
+	eors	r0, r1
+	str	r0, [sp, #16]
+	ldr	r0, [sp, #12]
+	ldr	r1, [sp, #52]
+	eors	r0, r1
+	str	r0, [sp, #12]
+	ldr	r0, [sp, #8]
+	ldr	r1, [sp, #48]
+	eors	r0, r1
+	str	r0, [sp, #8]
 	ldr	r0, [sp, #4]
-	eors	r0, r7
+	ldr	r1, [sp, #44]
+	eors	r0, r1
 	str	r0, [sp, #4]
-	mov	r0, r11
-	eors	r0, r6
-	mov	r11, r0
-	mov	r0, r10
-	eors	r0, r5
-	mov	r10, r0
-	mov	r0, r9
-	eors	r0, r4
-	mov	r9, r0
 	@ ocb3.ae:219: delta = get_l(l, ntz(i + 2))                  // delay slot
-	ldr	r7, [sp, #8]
+	ldr	r7, [sp, #20]
 	adds	r1, r7, #2
 	@ ocb3.ae:52: if v[15:0] == 0 {
 	uxth	r0, r1
@@ -525,23 +532,23 @@ ocb3_encrypt_with:
 	movs	r3, #1
 	eors	r2, r3
 	@ ocb3.ae:217: u = E.encrypt_block(ks, p ^ offset)
-	ldr	r0, [sp, #80]
-	str	r0, [sp, #36]
-	ldr	r0, [sp, #84]
-	str	r0, [sp, #40]
 	ldr	r0, [sp, #88]
-	str	r0, [sp, #44]
+	mov	r10, r0
 	ldr	r0, [sp, #92]
+	mov	r11, r0
+	ldr	r0, [sp, #96]
+	str	r0, [sp, #44]
+	ldr	r0, [sp, #100]
 	str	r0, [sp, #48]
 	@ ocb3.ae:52: if v[15:0] == 0 {
 	cmp	r2, #0
 	beq	.Locb3_encrypt_with_else7
 	@ ocb3.ae:54: v = v >> 16
 	lsrs	r1, r1, #16
-	movs	r6, #16
+	movs	r4, #16
 	b	.Locb3_encrypt_with_endif8
 .Locb3_encrypt_with_else7:
-	movs	r6, #0
+	movs	r4, #0
 .Locb3_encrypt_with_endif8:
 	@ ocb3.ae:56: if v[7:0] == 0 {
 	uxtb	r0, r1
@@ -552,7 +559,7 @@ ocb3_encrypt_with:
 	cmp	r0, #0
 	beq	.Locb3_encrypt_with_else9
 	@ ocb3.ae:57: n = n + 8
-	adds	r6, #8
+	adds	r4, #8
 	@ ocb3.ae:58: v = v >> 8
 	lsrs	r1, r1, #8
 	b	.Locb3_encrypt_with_endif10
@@ -568,7 +575,7 @@ ocb3_encrypt_with:
 	cmp	r0, #0
 	beq	.Locb3_encrypt_with_else11
 	@ ocb3.ae:61: n = n + 4
-	adds	r6, r6, #4
+	adds	r4, r4, #4
 	@ ocb3.ae:62: v = v >> 4
 	lsrs	r1, r1, #4
 	b	.Locb3_encrypt_with_endif12
@@ -584,7 +591,7 @@ ocb3_encrypt_with:
 	cmp	r0, #0
 	beq	.Locb3_encrypt_with_else13
 	@ ocb3.ae:65: n = n + 2
-	adds	r6, r6, #2
+	adds	r4, r4, #2
 	@ ocb3.ae:66: v = v >> 2
 	lsrs	r1, r1, #2
 	b	.Locb3_encrypt_with_endif14
@@ -597,102 +604,102 @@ ocb3_encrypt_with:
 	cmp	r0, #0
 	beq	.Locb3_encrypt_with_else15
 	@ ocb3.ae:69: n = n + 1
-	adds	r6, r6, #1
+	adds	r4, r4, #1
 	b	.Locb3_encrypt_with_endif16
 .Locb3_encrypt_with_else15:
 .Locb3_encrypt_with_endif16:
 	@ ocb3.ae:107: x = l[at_l0 + (if k < l_cached then k else last)]
 	movs	r2, #7
 	@ ocb3.ae:108: if k > last {
-	cmp	r2, r6
+	cmp	r2, r4
 	movs	r1, #0
 	adcs	r1, r1
 	eors	r1, r3
 	@ ocb3.ae:107: x = l[at_l0 + (if k < l_cached then k else last)]
-	cmp	r6, #8
+	cmp	r4, #8
 	movs	r3, #0
 	sbcs	r3, r3
-	mov	r0, r6
+	mov	r0, r4
 	eors	r0, r2
 	ands	r0, r3
 	eors	r0, r2
 	adds	r0, r0, #2
 	lsls	r2, r0, #4
-	ldr	r0, [sp, #52]
+	ldr	r0, [sp, #60]
 	adds	r0, r0, r2
 	ldr	r3, [r0]
 	ldr	r2, [r0, #4]
-	ldr	r5, [r0, #8]
-	ldr	r4, [r0, #12]
+	ldr	r6, [r0, #8]
+	ldr	r5, [r0, #12]
 	@ ocb3.ae:108: if k > last {
 	cmp	r1, #0
 	beq	.Locb3_encrypt_with_else17
 	@ ocb3.ae:109: for j in last..k {
 	movs	r7, #7
-	cmp	r7, r6
+	cmp	r7, r4
 	bcs	.Locb3_encrypt_with_done20
 .Locb3_encrypt_with_loop19:
 	@ ocb3.ae:44: return (s << 1) ^ (if s[127] == 1 then 0x87 as u128 else 0)
-	lsls	r1, r4, #1
-	lsrs	r0, r5, #31
+	lsls	r1, r5, #1
+	lsrs	r0, r6, #31
 	orrs	r1, r0
-	lsls	r5, r5, #1
+	lsls	r6, r6, #1
 	lsrs	r0, r2, #31
-	orrs	r5, r0
+	orrs	r6, r0
 	lsls	r2, r2, #1
 	lsrs	r0, r3, #31
 	orrs	r2, r0
-	asrs	r4, r4, #31
+	asrs	r5, r5, #31
 	movs	r0, #135
-	ands	r4, r0
+	ands	r5, r0
 	lsls	r3, r3, #1
-	eors	r3, r4
-	mov	r4, r1
+	eors	r3, r5
+	mov	r5, r1
 	adds	r7, #1
-	cmp	r7, r6
+	cmp	r7, r4
 	bcc	.Locb3_encrypt_with_loop19
 .Locb3_encrypt_with_done20:
-	str	r3, [sp, #28]
+	mov	r9, r3
 	mov	r8, r2
 	b	.Locb3_encrypt_with_endif18
 .Locb3_encrypt_with_else17:
-	str	r3, [sp, #28]
+	mov	r9, r3
 	mov	r8, r2
 .Locb3_encrypt_with_endif18:
 	@ ocb3.ae:220: store_be(ct, off, u ^ offset)
-	ldr	r1, [sp, #36]
-	ldr	r0, [sp, #24]
+	mov	r1, r10
+	ldr	r0, [sp, #36]
 	eors	r1, r0
-	ldr	r3, [sp, #40]
-	ldr	r0, [sp, #20]
+	mov	r3, r11
+	ldr	r0, [sp, #32]
 	eors	r3, r0
 	ldr	r2, [sp, #44]
-	ldr	r0, [sp, #16]
+	ldr	r0, [sp, #28]
 	eors	r2, r0
-	ldr	r6, [sp, #48]
-	ldr	r0, [sp, #12]
-	eors	r6, r0
-	rev	r6, r6
+	ldr	r4, [sp, #48]
+	ldr	r0, [sp, #24]
+	eors	r4, r0
+	rev	r4, r4
 	rev	r2, r2
 	rev	r3, r3
 	rev	r7, r1
-	ldr	r1, [sp, #148]
-	ldr	r0, [sp, #32]
+	ldr	r1, [sp, #156]
+	ldr	r0, [sp, #40]
 	adds	r1, r1, r0
 	movs	r0, #3
 	tst	r1, r0
 	bne	.Locb3_encrypt_with_bytes21
-	str	r6, [r1]
+	str	r4, [r1]
 	str	r2, [r1, #4]
 	str	r3, [r1, #8]
 	str	r7, [r1, #12]
 	b	.Locb3_encrypt_with_stored22
 .Locb3_encrypt_with_bytes21:
-	str	r6, [sp, #64]
-	str	r2, [sp, #68]
-	str	r3, [sp, #72]
-	str	r7, [sp, #76]
-	add	r3, sp, #64
+	str	r4, [sp, #72]
+	str	r2, [sp, #76]
+	str	r3, [sp, #80]
+	str	r7, [sp, #84]
+	add	r3, sp, #72
 	movs	r2, #16
 .Locb3_encrypt_with_cpy23:
 	subs	r2, #1
@@ -701,28 +708,28 @@ ocb3_encrypt_with:
 	strb	r0, [r1, r2]
 	b	.Locb3_encrypt_with_cpy23
 .Locb3_encrypt_with_stored22:
-	ldr	r6, [sp, #24]
-	ldr	r3, [sp, #20]
-	ldr	r2, [sp, #16]
-	ldr	r1, [sp, #12]
-	ldr	r0, [sp, #28]
-	str	r0, [sp, #12]
-	ldr	r7, [sp, #8]
+	ldr	r4, [sp, #36]
+	ldr	r3, [sp, #32]
+	ldr	r2, [sp, #28]
+	ldr	r1, [sp, #24]
+	ldr	r7, [sp, #20]
 	adds	r7, #1
-	str	r7, [sp, #8]
-	ldr	r0, [sp, #60]
+	str	r7, [sp, #20]
+	ldr	r0, [sp, #68]
 	cmp	r7, r0
 	bcs	.Locb3_encrypt_with_far2
 	b	.Locb3_encrypt_with_loop1
 .Locb3_encrypt_with_far2:
 .Locb3_encrypt_with_done2:
 	@ ocb3.ae:222: r = n - 16 * full
-	ldr	r0, [sp, #60]
-	lsls	r5, r0, #4
-	ldr	r0, [sp, #144]
-	subs	r4, r0, r5
+	ldr	r0, [sp, #68]
+	lsls	r0, r0, #4
+	str	r0, [sp, #24]
+	ldr	r5, [sp, #152]
+	subs	r0, r5, r0
+	str	r0, [sp, #20]
 	@ ocb3.ae:223: if r != 0 {
-	subs	r0, r4, #1
+	subs	r0, r0, #1
 	movs	r0, #0
 	adcs	r0, r0
 	cmp	r0, #0
@@ -730,119 +737,116 @@ ocb3_encrypt_with:
 	b	.Locb3_encrypt_with_else24
 .Locb3_encrypt_with_far3:
 	@ ocb3.ae:224: offset = offset ^ l[at_star]                  // Offset_*
-	ldr	r0, [sp, #52]
-	ldr	r7, [r0, #12]
-	eors	r1, r7
-	str	r1, [sp, #32]
-	mov	r7, r0
-	ldr	r1, [r7, #8]
+	ldr	r6, [sp, #60]
+	ldr	r5, [r6, #12]
+	eors	r1, r5
+	str	r1, [sp, #36]
+	ldr	r1, [r6, #8]
 	eors	r2, r1
-	str	r2, [sp, #24]
-	ldr	r1, [r7, #4]
+	str	r2, [sp, #32]
+	ldr	r1, [r6, #4]
 	eors	r3, r1
-	str	r3, [sp, #16]
-	ldr	r1, [r7]
-	eors	r6, r1
-	str	r6, [sp, #40]
+	str	r3, [sp, #28]
+	ldr	r1, [r6]
+	eors	r4, r1
+	str	r4, [sp, #44]
 	@ ocb3.ae:225: pad = E.encrypt_block(ks, offset)
-	str	r6, [sp, #64]
+	str	r4, [sp, #72]
 	mov	r0, r3
-	str	r0, [sp, #68]
-	mov	r0, r2
-	str	r0, [sp, #72]
-	ldr	r0, [sp, #32]
 	str	r0, [sp, #76]
-	add	r1, sp, #64
-	add	r2, sp, #80
-	ldr	r0, [sp, #56]
+	mov	r0, r2
+	str	r0, [sp, #80]
+	ldr	r0, [sp, #36]
+	str	r0, [sp, #84]
+	add	r1, sp, #72
+	add	r2, sp, #88
+	ldr	r0, [sp, #64]
 	bl	ocb3_E_encrypt_block
-	ldr	r3, [sp, #80]
-	ldr	r0, [sp, #84]
-	str	r0, [sp, #8]
-	ldr	r0, [sp, #88]
-	str	r0, [sp, #36]
-	ldr	r0, [sp, #92]
-	str	r0, [sp, #44]
+	ldr	r3, [sp, #88]
+	ldr	r2, [sp, #92]
+	ldr	r6, [sp, #96]
+	ldr	r0, [sp, #100]
+	str	r0, [sp, #52]
 	@ ocb3.ae:226: p = load_be(msg, 16 * full, 16, r)
-	ldr	r0, [sp, #140]
-	adds	r0, r0, r5
-	movs	r6, #3
-	cmp	r4, #16
+	ldr	r1, [sp, #148]
+	ldr	r0, [sp, #24]
+	adds	r5, r1, r0
+	movs	r4, #3
+	ldr	r0, [sp, #20]
+	cmp	r0, #16
 	bcc	.Locb3_encrypt_with_bytes26
-	tst	r0, r6
+	tst	r5, r4
 	beq	.Locb3_encrypt_with_words27
 .Locb3_encrypt_with_bytes26:
-	movs	r1, #0
-	str	r1, [sp, #64]
-	str	r1, [sp, #68]
-	str	r1, [sp, #72]
-	str	r1, [sp, #76]
-	add	r7, sp, #64
-	mov	r2, r4
-	cmp	r2, #16
+	movs	r0, #0
+	str	r0, [sp, #72]
+	str	r0, [sp, #76]
+	str	r0, [sp, #80]
+	str	r0, [sp, #84]
+	add	r7, sp, #72
+	ldr	r1, [sp, #20]
+	cmp	r1, #16
 	bcc	.Locb3_encrypt_with_cnt29
-	movs	r2, #16
+	movs	r1, #16
 .Locb3_encrypt_with_cnt29:
 .Locb3_encrypt_with_cpy30:
-	subs	r2, #1
+	subs	r1, #1
 	bcc	.Locb3_encrypt_with_cpyd28
-	ldrb	r1, [r0, r2]
-	strb	r1, [r7, r2]
+	ldrb	r0, [r5, r1]
+	strb	r0, [r7, r1]
 	b	.Locb3_encrypt_with_cpy30
 .Locb3_encrypt_with_cpyd28:
-	mov	r0, r7
+	mov	r5, r7
 .Locb3_encrypt_with_words27:
 	@ ocb3.ae:228: store_be(ct, 16 * full, p ^ pad, r)
-	ldr	r1, [sp, #148]
-	adds	r1, r1, r5
+	ldr	r1, [sp, #156]
+	ldr	r0, [sp, #24]
+	adds	r1, r1, r0
 	@ ocb3.ae:226: p = load_be(msg, 16 * full, 16, r)
-	ldr	r2, [r0, #12]
-	rev	r2, r2
-	str	r2, [sp, #28]
-	@ ocb3.ae:228: store_be(ct, 16 * full, p ^ pad, r)
-	mov	r5, r3
-	eors	r5, r2
-	@ ocb3.ae:226: p = load_be(msg, 16 * full, 16, r)
-	ldr	r2, [r0, #8]
-	rev	r2, r2
-	str	r2, [sp, #20]
-	@ ocb3.ae:228: store_be(ct, 16 * full, p ^ pad, r)
-	ldr	r3, [sp, #8]
-	eors	r3, r2
-	@ ocb3.ae:226: p = load_be(msg, 16 * full, 16, r)
-	ldr	r2, [r0, #4]
-	rev	r7, r2
-	str	r7, [sp, #12]
-	@ ocb3.ae:228: store_be(ct, 16 * full, p ^ pad, r)
-	ldr	r2, [sp, #36]
-	eors	r2, r7
-	@ ocb3.ae:226: p = load_be(msg, 16 * full, 16, r)
-	ldr	r0, [r0]
+	ldr	r0, [r5, #12]
 	rev	r0, r0
-	str	r0, [sp, #8]
+	str	r0, [sp, #48]
 	@ ocb3.ae:228: store_be(ct, 16 * full, p ^ pad, r)
-	ldr	r7, [sp, #44]
-	eors	r7, r0
-	rev	r7, r7
+	eors	r3, r0
+	@ ocb3.ae:226: p = load_be(msg, 16 * full, 16, r)
+	ldr	r0, [r5, #8]
+	rev	r0, r0
+	str	r0, [sp, #40]
+	@ ocb3.ae:228: store_be(ct, 16 * full, p ^ pad, r)
+	eors	r2, r0
+	@ ocb3.ae:226: p = load_be(msg, 16 * full, 16, r)
+	ldr	r0, [r5, #4]
+	rev	r0, r0
+	str	r0, [sp, #24]
+	@ ocb3.ae:228: store_be(ct, 16 * full, p ^ pad, r)
+	eors	r6, r0
+	@ ocb3.ae:226: p = load_be(msg, 16 * full, 16, r)
+	ldr	r0, [r5]
+	rev	r5, r0
+	@ ocb3.ae:228: store_be(ct, 16 * full, p ^ pad, r)
+	ldr	r0, [sp, #52]
+	eors	r0, r5
+	rev	r7, r0
+	rev	r6, r6
 	rev	r2, r2
 	rev	r3, r3
-	rev	r0, r5
-	cmp	r4, #16
+	ldr	r0, [sp, #20]
+	cmp	r0, #16
 	bcc	.Locb3_encrypt_with_bytes31
-	tst	r1, r6
+	tst	r1, r4
 	bne	.Locb3_encrypt_with_bytes31
 	str	r7, [r1]
-	str	r2, [r1, #4]
-	str	r3, [r1, #8]
-	str	r0, [r1, #12]
+	str	r6, [r1, #4]
+	str	r2, [r1, #8]
+	str	r3, [r1, #12]
 	b	.Locb3_encrypt_with_stored32
 .Locb3_encrypt_with_bytes31:
-	str	r7, [sp, #64]
-	str	r2, [sp, #68]
-	str	r3, [sp, #72]
-	str	r0, [sp, #76]
-	add	r3, sp, #64
-	mov	r2, r4
+	str	r7, [sp, #72]
+	str	r6, [sp, #76]
+	str	r2, [sp, #80]
+	str	r3, [sp, #84]
+	add	r3, sp, #72
+	ldr	r2, [sp, #20]
 	cmp	r2, #16
 	bcc	.Locb3_encrypt_with_cnt33
 	movs	r2, #16
@@ -855,21 +859,22 @@ ocb3_encrypt_with:
 	b	.Locb3_encrypt_with_cpy34
 .Locb3_encrypt_with_stored32:
 	@ ocb3.ae:85: return x | ((0x80 as u128) << (8 * (15 - count)))
-	movs	r0, #15
-	subs	r0, r0, r4
+	movs	r1, #15
+	ldr	r0, [sp, #20]
+	subs	r0, r1, r0
 	lsls	r3, r0, #3
 	movs	r2, #128
-	movs	r6, #0
-	mov	r5, r6
-	mov	r4, r6
+	movs	r4, #0
+	mov	r7, r4
+	mov	r6, r4
 	cmp	r3, #128
 	bcs	.Locb3_encrypt_with_shz35
 .Locb3_encrypt_with_shl37:
 	cmp	r3, #32
 	bcc	.Locb3_encrypt_with_shf36
-	mov	r4, r5
-	mov	r5, r6
-	mov	r6, r2
+	mov	r4, r6
+	mov	r6, r7
+	mov	r7, r2
 	movs	r2, #0
 	subs	r3, #32
 	b	.Locb3_encrypt_with_shl37
@@ -877,109 +882,114 @@ ocb3_encrypt_with:
 	lsls	r4, r3
 	movs	r1, #32
 	subs	r1, r1, r3
-	mov	r0, r5
-	lsrs	r0, r1
-	orrs	r4, r0
-	lsls	r5, r3
 	mov	r0, r6
 	lsrs	r0, r1
-	orrs	r5, r0
+	orrs	r4, r0
+	lsls	r6, r3
+	mov	r0, r7
+	lsrs	r0, r1
+	orrs	r6, r0
 	mov	r0, r2
 	lsrs	r0, r1
-	lsls	r6, r3
-	orrs	r6, r0
+	lsls	r7, r3
+	orrs	r7, r0
 	lsls	r2, r3
 	b	.Locb3_encrypt_with_she38
 .Locb3_encrypt_with_shz35:
 	movs	r2, #0
+	movs	r7, #0
 	movs	r6, #0
-	movs	r5, #0
 	movs	r4, #0
 .Locb3_encrypt_with_she38:
-	ldr	r3, [sp, #28]
+	ldr	r3, [sp, #48]
 	orrs	r3, r2
-	ldr	r2, [sp, #20]
-	orrs	r2, r6
-	ldr	r1, [sp, #12]
-	orrs	r1, r5
-	ldr	r0, [sp, #8]
-	orrs	r0, r4
+	ldr	r2, [sp, #40]
+	orrs	r2, r7
+	ldr	r1, [sp, #24]
+	orrs	r1, r6
+	orrs	r5, r4
 	@ ocb3.ae:227: checksum = checksum ^ pad10(p, r)             // delay slot
-	ldr	r4, [sp, #4]
+	ldr	r4, [sp, #16]
 	eors	r4, r3
-	mov	r3, r11
+	ldr	r3, [sp, #12]
 	eors	r3, r2
-	mov	r2, r10
+	ldr	r2, [sp, #8]
 	eors	r2, r1
-	mov	r1, r9
-	eors	r1, r0
-	ldr	r7, [sp, #40]
-	ldr	r6, [sp, #16]
-	ldr	r5, [sp, #24]
-	ldr	r0, [sp, #32]
+	ldr	r1, [sp, #4]
+	eors	r1, r5
+	ldr	r7, [sp, #44]
+	ldr	r6, [sp, #28]
+	ldr	r5, [sp, #32]
+	ldr	r0, [sp, #36]
 	b	.Locb3_encrypt_with_endif25
 .Locb3_encrypt_with_else24:
-	mov	r7, r6
+	mov	r7, r4
 	mov	r6, r3
 	mov	r5, r2
 	mov	r0, r1
-	ldr	r4, [sp, #4]
-	mov	r3, r11
-	mov	r2, r10
-	mov	r1, r9
+	ldr	r4, [sp, #16]
+	ldr	r3, [sp, #12]
+	ldr	r2, [sp, #8]
+	ldr	r1, [sp, #4]
 .Locb3_encrypt_with_endif25:
 	@ ocb3.ae:230: t = E.encrypt_block(ks, checksum ^ offset ^ l[at_dollar]) ^ hash(ks, l, ad)
 	eors	r4, r7
 	eors	r3, r6
 	eors	r2, r5
 	eors	r1, r0
-	ldr	r7, [sp, #52]
+	ldr	r7, [sp, #60]
 	ldr	r5, [r7, #16]
 	ldr	r6, [r7, #20]
 	ldr	r7, [r7, #24]
-	ldr	r0, [sp, #52]
+	ldr	r0, [sp, #60]
 	ldr	r0, [r0, #28]
 	eors	r4, r5
 	eors	r3, r6
 	eors	r2, r7
 	eors	r1, r0
-	str	r4, [sp, #64]
-	str	r3, [sp, #68]
-	str	r2, [sp, #72]
-	str	r1, [sp, #76]
-	add	r1, sp, #64
-	add	r2, sp, #80
-	ldr	r0, [sp, #56]
-	bl	ocb3_E_encrypt_block
-	add	r0, sp, #64
-	str	r0, [sp]
-	ldr	r7, [sp, #80]
-	ldr	r6, [sp, #84]
-	ldr	r5, [sp, #88]
-	ldr	r4, [sp, #92]
-	ldr	r0, [sp, #56]
-	ldr	r1, [sp, #52]
-	ldr	r2, [sp, #132]
-	ldr	r3, [sp, #136]
-	bl	ocb3_hash
+	str	r4, [sp, #72]
+	str	r3, [sp, #76]
+	str	r2, [sp, #80]
+	str	r1, [sp, #84]
+	add	r1, sp, #72
+	add	r2, sp, #88
 	ldr	r0, [sp, #64]
-	eors	r7, r0
-	ldr	r0, [sp, #68]
-	mov	r2, r6
-	eors	r2, r0
+	bl	ocb3_E_encrypt_block
+	add	r0, sp, #72
+	str	r0, [sp]
+	ldr	r0, [sp, #88]
+	str	r0, [sp, #16]
+	ldr	r0, [sp, #92]
+	str	r0, [sp, #12]
+	ldr	r0, [sp, #96]
+	str	r0, [sp, #8]
+	ldr	r0, [sp, #100]
+	str	r0, [sp, #4]
+	ldr	r0, [sp, #64]
+	ldr	r1, [sp, #60]
+	ldr	r2, [sp, #140]
+	ldr	r3, [sp, #144]
+	bl	ocb3_hash
 	ldr	r0, [sp, #72]
-	mov	r1, r5
+	ldr	r3, [sp, #16]
+	eors	r3, r0
+	ldr	r0, [sp, #76]
+	ldr	r2, [sp, #12]
+	eors	r2, r0
+	ldr	r0, [sp, #80]
+	ldr	r1, [sp, #8]
 	eors	r1, r0
-	ldr	r5, [sp, #76]
-	eors	r4, r5
+	ldr	r4, [sp, #84]
+	ldr	r0, [sp, #4]
+	eors	r0, r4
 	@ ocb3.ae:231: store_be(tag, 0, t, len(tag))
-	rev	r6, r4
+	rev	r6, r0
 	rev	r5, r1
 	rev	r4, r2
-	rev	r2, r7
-	ldr	r3, [sp, #156]
+	rev	r2, r3
+	ldr	r3, [sp, #164]
 	movs	r1, #3
-	ldr	r0, [sp, #160]
+	ldr	r0, [sp, #168]
 	cmp	r0, #16
 	bcc	.Locb3_encrypt_with_bytes39
 	tst	r3, r1
@@ -990,12 +1000,12 @@ ocb3_encrypt_with:
 	str	r2, [r3, #12]
 	b	.Locb3_encrypt_with_stored40
 .Locb3_encrypt_with_bytes39:
-	str	r6, [sp, #64]
-	str	r5, [sp, #68]
-	str	r4, [sp, #72]
-	str	r2, [sp, #76]
-	add	r2, sp, #64
-	ldr	r1, [sp, #160]
+	str	r6, [sp, #72]
+	str	r5, [sp, #76]
+	str	r4, [sp, #80]
+	str	r2, [sp, #84]
+	add	r2, sp, #72
+	ldr	r1, [sp, #168]
 	cmp	r1, #16
 	bcc	.Locb3_encrypt_with_cnt41
 	movs	r1, #16
@@ -1007,7 +1017,7 @@ ocb3_encrypt_with:
 	strb	r0, [r3, r1]
 	b	.Locb3_encrypt_with_cpy42
 .Locb3_encrypt_with_stored40:
-	add	sp, #96
+	add	sp, #104
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5
@@ -1019,8 +1029,8 @@ ocb3_encrypt_with:
 
 
 @ --- ocb3_decrypt_with: ocb3.decrypt_with
-@     frame 108 bytes (64 spill slots, 18 on the stack; locals 32), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 1814 bytes of code and literals
+@     frame 108 bytes (66 spill slots, 18 on the stack; locals 32), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 1830 bytes of code and literals
 	.section .text.ocb3_decrypt_with,"ax",%progbits
 	.global ocb3_decrypt_with
 	.type ocb3_decrypt_with, %function
@@ -1629,10 +1639,10 @@ ocb3_decrypt_with:
 	@ ocb3.ae:252: r = n - 16 * full
 	ldr	r0, [sp, #68]
 	lsls	r0, r0, #4
-	str	r0, [sp, #20]
+	str	r0, [sp, #24]
 	ldr	r1, [sp, #156]
 	subs	r0, r1, r0
-	mov	r8, r0
+	str	r0, [sp, #12]
 	@ ocb3.ae:253: if r != 0 {
 	subs	r0, r0, #1
 	movs	r0, #0
@@ -1645,16 +1655,16 @@ ocb3_decrypt_with:
 	ldr	r6, [sp, #64]
 	ldr	r1, [r6, #12]
 	eors	r5, r1
-	str	r5, [sp, #36]
+	str	r5, [sp, #48]
 	ldr	r1, [r6, #8]
 	eors	r2, r1
-	str	r2, [sp, #28]
+	str	r2, [sp, #36]
 	ldr	r1, [r6, #4]
 	eors	r3, r1
-	str	r3, [sp, #24]
+	str	r3, [sp, #28]
 	ldr	r1, [r6]
 	eors	r4, r1
-	str	r4, [sp, #48]
+	str	r4, [sp, #52]
 	@ ocb3.ae:255: pad = E.encrypt_block(ks, offset)
 	str	r4, [sp, #76]
 	mov	r0, r3
@@ -1671,12 +1681,12 @@ ocb3_decrypt_with:
 	ldr	r3, [sp, #96]
 	ldr	r2, [sp, #100]
 	ldr	r0, [sp, #104]
-	str	r0, [sp, #16]
+	str	r0, [sp, #20]
 	@ ocb3.ae:256: p = first_bytes(load_be(ct, 16 * full, 16, r) ^ pad, r)
 	ldr	r1, [sp, #152]
-	ldr	r0, [sp, #20]
+	ldr	r0, [sp, #24]
 	adds	r1, r1, r0
-	mov	r0, r8
+	ldr	r0, [sp, #12]
 	cmp	r0, #16
 	bcc	.Locb3_decrypt_with_bytes28
 	movs	r0, #3
@@ -1689,7 +1699,7 @@ ocb3_decrypt_with:
 	str	r0, [sp, #84]
 	str	r0, [sp, #88]
 	add	r6, sp, #76
-	mov	r5, r8
+	ldr	r5, [sp, #12]
 	cmp	r5, #16
 	bcc	.Locb3_decrypt_with_cnt31
 	movs	r5, #16
@@ -1706,21 +1716,21 @@ ocb3_decrypt_with:
 	ldr	r0, [r1, #12]
 	rev	r0, r0
 	eors	r0, r4
-	mov	r10, r0
+	mov	r9, r0
 	ldr	r0, [r1, #8]
 	rev	r0, r0
 	eors	r0, r3
-	mov	r9, r0
+	mov	r8, r0
 	ldr	r0, [r1, #4]
 	rev	r0, r0
 	eors	r0, r2
-	str	r0, [sp, #12]
+	str	r0, [sp, #16]
 	ldr	r0, [r1]
 	rev	r3, r0
-	ldr	r0, [sp, #16]
+	ldr	r0, [sp, #20]
 	eors	r3, r0
 	@ ocb3.ae:77: if count < 16 {                  // only a partial block pays for the mask (a run-time shift)
-	mov	r0, r8
+	ldr	r0, [sp, #12]
 	cmp	r0, #16
 	movs	r1, #0
 	adcs	r1, r1
@@ -1729,7 +1739,7 @@ ocb3_decrypt_with:
 	cmp	r1, #0
 	beq	.Locb3_decrypt_with_else33
 	@ ocb3.ae:78: y = x & ~(~(0 as u128) >> (8 * count))
-	mov	r0, r8
+	ldr	r0, [sp, #12]
 	lsls	r6, r0, #3
 	movs	r5, #0
 	mvns	r5, r5
@@ -1770,26 +1780,26 @@ ocb3_decrypt_with:
 	movs	r2, #0
 	movs	r1, #0
 .Locb3_decrypt_with_she38:
-	mov	r0, r10
+	mov	r0, r9
 	bics	r0, r5
-	mov	r5, r9
+	mov	r5, r8
 	bics	r5, r4
-	ldr	r4, [sp, #12]
+	ldr	r4, [sp, #16]
 	bics	r4, r2
 	bics	r3, r1
-	mov	r10, r0
-	mov	r9, r5
-	str	r4, [sp, #16]
-	str	r3, [sp, #12]
+	mov	r9, r0
+	mov	r8, r5
+	str	r4, [sp, #20]
+	str	r3, [sp, #16]
 	b	.Locb3_decrypt_with_endif34
 .Locb3_decrypt_with_else33:
-	ldr	r0, [sp, #12]
-	str	r0, [sp, #16]
-	str	r3, [sp, #12]
+	ldr	r0, [sp, #16]
+	str	r0, [sp, #20]
+	str	r3, [sp, #16]
 .Locb3_decrypt_with_endif34:
 	@ ocb3.ae:85: return x | ((0x80 as u128) << (8 * (15 - count)))
 	movs	r1, #15
-	mov	r0, r8
+	ldr	r0, [sp, #12]
 	subs	r0, r1, r0
 	lsls	r6, r0, #3
 	movs	r4, #128
@@ -1830,13 +1840,13 @@ ocb3_decrypt_with:
 	movs	r2, #0
 	movs	r1, #0
 .Locb3_decrypt_with_she42:
-	mov	r0, r10
-	orrs	r4, r0
 	mov	r0, r9
+	orrs	r4, r0
+	mov	r0, r8
 	orrs	r5, r0
-	ldr	r0, [sp, #16]
+	ldr	r0, [sp, #20]
 	orrs	r2, r0
-	ldr	r0, [sp, #12]
+	ldr	r0, [sp, #16]
 	orrs	r1, r0
 	@ ocb3.ae:257: checksum = checksum ^ pad10(p, r)
 	ldr	r0, [sp, #8]
@@ -1849,38 +1859,38 @@ ocb3_decrypt_with:
 	ldr	r5, [sp, #44]
 	eors	r5, r1
 	@ ocb3.ae:258: store_be(msg, 16 * full, p, r)
-	ldr	r0, [sp, #12]
-	rev	r0, r0
-	str	r0, [sp, #12]
 	ldr	r0, [sp, #16]
+	rev	r0, r0
+	str	r0, [sp, #16]
+	ldr	r0, [sp, #20]
 	rev	r4, r0
-	mov	r0, r9
+	mov	r0, r8
 	rev	r3, r0
-	mov	r0, r10
+	mov	r0, r9
 	rev	r2, r0
 	ldr	r1, [sp, #168]
-	ldr	r0, [sp, #20]
+	ldr	r0, [sp, #24]
 	adds	r1, r1, r0
-	mov	r0, r8
+	ldr	r0, [sp, #12]
 	cmp	r0, #16
 	bcc	.Locb3_decrypt_with_bytes43
 	movs	r0, #3
 	tst	r1, r0
 	bne	.Locb3_decrypt_with_bytes43
-	ldr	r0, [sp, #12]
+	ldr	r0, [sp, #16]
 	str	r0, [r1]
 	str	r4, [r1, #4]
 	str	r3, [r1, #8]
 	str	r2, [r1, #12]
 	b	.Locb3_decrypt_with_stored44
 .Locb3_decrypt_with_bytes43:
-	ldr	r0, [sp, #12]
+	ldr	r0, [sp, #16]
 	str	r0, [sp, #76]
 	str	r4, [sp, #80]
 	str	r3, [sp, #84]
 	str	r2, [sp, #88]
 	add	r3, sp, #76
-	mov	r2, r8
+	ldr	r2, [sp, #12]
 	cmp	r2, #16
 	bcc	.Locb3_decrypt_with_cnt45
 	movs	r2, #16
@@ -1892,10 +1902,10 @@ ocb3_decrypt_with:
 	strb	r0, [r1, r2]
 	b	.Locb3_decrypt_with_cpy46
 .Locb3_decrypt_with_stored44:
-	ldr	r4, [sp, #48]
-	ldr	r3, [sp, #24]
-	ldr	r2, [sp, #28]
-	ldr	r1, [sp, #36]
+	ldr	r4, [sp, #52]
+	ldr	r3, [sp, #28]
+	ldr	r2, [sp, #36]
+	ldr	r1, [sp, #48]
 	ldr	r0, [sp, #8]
 	b	.Locb3_decrypt_with_endif27
 .Locb3_decrypt_with_else26:
@@ -1930,25 +1940,33 @@ ocb3_decrypt_with:
 	bl	ocb3_E_encrypt_block
 	add	r0, sp, #76
 	str	r0, [sp]
-	ldr	r7, [sp, #92]
-	ldr	r5, [sp, #96]
-	ldr	r4, [sp, #100]
-	ldr	r6, [sp, #104]
+	ldr	r0, [sp, #92]
+	str	r0, [sp, #12]
+	ldr	r0, [sp, #96]
+	str	r0, [sp, #8]
+	ldr	r0, [sp, #100]
+	str	r0, [sp, #16]
+	ldr	r0, [sp, #104]
+	str	r0, [sp, #20]
 	ldr	r0, [sp, #4]
 	ldr	r1, [sp, #64]
 	ldr	r2, [sp, #144]
 	ldr	r3, [sp, #148]
 	bl	ocb3_hash
 	ldr	r1, [sp, #76]
-	eors	r7, r1
-	str	r7, [sp, #8]
+	ldr	r0, [sp, #12]
+	eors	r0, r1
+	str	r0, [sp, #12]
 	ldr	r1, [sp, #80]
-	eors	r5, r1
-	str	r5, [sp, #4]
+	ldr	r0, [sp, #8]
+	eors	r0, r1
+	str	r0, [sp, #8]
 	ldr	r1, [sp, #84]
-	eors	r4, r1
-	str	r4, [sp, #12]
+	ldr	r0, [sp, #16]
+	eors	r0, r1
+	str	r0, [sp, #4]
 	ldr	r0, [sp, #88]
+	ldr	r6, [sp, #20]
 	eors	r6, r0
 	@ ocb3.ae:262: return (load_be(tag, 0, 16, len(tag)) ^ first_bytes(t, len(tag))) == 0
 	ldr	r1, [sp, #160]
@@ -2042,18 +2060,18 @@ ocb3_decrypt_with:
 	movs	r2, #0
 	movs	r1, #0
 .Locb3_decrypt_with_she57:
-	ldr	r5, [sp, #8]
+	ldr	r5, [sp, #12]
 	bics	r5, r4
-	ldr	r4, [sp, #4]
+	ldr	r4, [sp, #8]
 	bics	r4, r3
-	ldr	r0, [sp, #12]
+	ldr	r0, [sp, #4]
 	bics	r0, r2
 	bics	r6, r1
 	b	.Locb3_decrypt_with_endif53
 .Locb3_decrypt_with_else52:
-	ldr	r5, [sp, #8]
-	ldr	r4, [sp, #4]
-	ldr	r0, [sp, #12]
+	ldr	r5, [sp, #12]
+	ldr	r4, [sp, #8]
+	ldr	r0, [sp, #4]
 .Locb3_decrypt_with_endif53:
 	@ ocb3.ae:262: return (load_be(tag, 0, 16, len(tag)) ^ first_bytes(t, len(tag))) == 0
 	ldr	r3, [sp, #24]
@@ -2086,26 +2104,21 @@ ocb3_decrypt_with:
 
 
 @ --- ocb3_E_encrypt_block: ocb3.E.encrypt_block
-@     frame 4 bytes (7 spill slots, 1 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10
-@     estimated 494 bytes of code and literals
+@     frame 0 bytes (7 spill slots, 0 on the stack; locals 0), saves nothing
+@     estimated 474 bytes of code and literals
 	.section .text.ocb3_E_encrypt_block,"ax",%progbits
 	.global ocb3_E_encrypt_block
 	.type ocb3_E_encrypt_block, %function
 	.thumb_func
 	.balign 4
 ocb3_E_encrypt_block:
-	push	{r4, r5, r6, r7, lr}
-	mov	r4, r8
-	mov	r5, r9
-	mov	r6, r10
-	push	{r4, r5, r6}
-	sub	sp, #4
-	str	r2, [sp]
+	push	{lr}
+	mov	lr, r2
 	@ aes.ae:159: @unroll(round_unroll)
 	movs	r2, #1
-	mov	lr, r2
+	mov	r8, r2
 	ldr	r2, [r1, #12]
-	mov	r10, r0
+	mov	r11, r0
 	@ aes.ae:155: s0 = b[127:96] ^ w[0]
 	ldr	r6, [r0]
 	eors	r2, r6
@@ -2156,7 +2169,7 @@ ocb3_E_encrypt_block:
 	eors	r7, r6
 	ldr	r6, [r5, #12]
 	eors	r7, r6
-	mov	r9, r7
+	mov	r10, r7
 	@ aes.ae:163: t2 = mix_column(sbox[s2[31:24]], sbox[s3[23:16]], sbox[s0[15:8]], sbox[s1[7:0]]) ^ w[4 * round + 2]
 	lsrs	r0, r4, #16
 	uxtb	r0, r0
@@ -2184,7 +2197,7 @@ ocb3_E_encrypt_block:
 	eors	r6, r7
 	ldr	r0, [r5, #8]
 	eors	r6, r0
-	mov	r8, r6
+	mov	r9, r6
 	@ aes.ae:162: t1 = mix_column(sbox[s1[31:24]], sbox[s2[23:16]], sbox[s3[15:8]], sbox[s0[7:0]]) ^ w[4 * round + 1]
 	lsrs	r0, r2, #16
 	uxtb	r0, r0
@@ -2243,11 +2256,11 @@ ocb3_E_encrypt_block:
 	adds	r5, #16
 	mov	r12, r7
 	mov	r3, r6
-	mov	r2, r8
-	mov	r4, r9
-	mov	r0, lr
+	mov	r2, r9
+	mov	r4, r10
+	mov	r0, r8
 	adds	r0, #1
-	mov	lr, r0
+	mov	r8, r0
 	cmp	r0, #10
 	bcc	.Locb3_E_encrypt_block_loop1
 .Locb3_E_encrypt_block_done2:
@@ -2272,10 +2285,10 @@ ocb3_E_encrypt_block:
 	orrs	r6, r0
 	@ aes.ae:170: return cat(sub_shift(s0, s1, s2, s3) ^ w[4 * nr],
 	movs	r1, #160
-	mov	r0, r10
+	mov	r0, r11
 	ldr	r0, [r0, r1]
 	eors	r6, r0
-	mov	lr, r6
+	mov	r8, r6
 	@ aes.ae:127: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
 	lsrs	r0, r3, #24
 	ldrb	r0, [r5, r0]
@@ -2295,7 +2308,7 @@ ocb3_E_encrypt_block:
 	orrs	r1, r0
 	@ aes.ae:171: sub_shift(s1, s2, s3, s0) ^ w[4 * nr + 1],
 	movs	r6, #164
-	mov	r0, r10
+	mov	r0, r11
 	ldr	r0, [r0, r6]
 	eors	r1, r0
 	@ aes.ae:127: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
@@ -2317,7 +2330,7 @@ ocb3_E_encrypt_block:
 	orrs	r6, r0
 	@ aes.ae:172: sub_shift(s2, s3, s0, s1) ^ w[4 * nr + 2],
 	movs	r7, #168
-	mov	r0, r10
+	mov	r0, r11
 	ldr	r0, [r0, r7]
 	eors	r6, r0
 	@ aes.ae:127: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
@@ -2340,71 +2353,61 @@ ocb3_E_encrypt_block:
 	orrs	r4, r0
 	@ aes.ae:173: sub_shift(s3, s0, s1, s2) ^ w[4 * nr + 3])
 	movs	r2, #172
-	mov	r0, r10
+	mov	r0, r11
 	ldr	r0, [r0, r2]
 	eors	r4, r0
 	@ aes.ae:170: return cat(sub_shift(s0, s1, s2, s3) ^ w[4 * nr],
-	ldr	r2, [sp]
+	mov	r2, lr
 	str	r4, [r2]
 	str	r6, [r2, #4]
 	str	r1, [r2, #8]
-	mov	r1, lr
+	mov	r1, r8
 	str	r1, [r2, #12]
-	add	sp, #4
-	pop	{r4, r5, r6}
-	mov	r8, r4
-	mov	r9, r5
-	mov	r10, r6
-	pop	{r4, r5, r6, r7, pc}
+	pop	{pc}
 	.ltorg
 	.ltorg
 	.size ocb3_E_encrypt_block, .-ocb3_E_encrypt_block
 
 
 @ --- ocb3_hash: ocb3.hash
-@     frame 72 bytes (21 spill slots, 10 on the stack; locals 32), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 700 bytes of code and literals
+@     frame 88 bytes (19 spill slots, 14 on the stack; locals 32), saves nothing
+@     estimated 686 bytes of code and literals
 	.section .text.ocb3_hash,"ax",%progbits
 	.global ocb3_hash
 	.type ocb3_hash, %function
 	.thumb_func
 	.balign 4
 ocb3_hash:
-	push	{r4, r5, r6, r7, lr}
-	mov	r4, r8
-	mov	r5, r9
-	mov	r6, r10
-	mov	r7, r11
-	push	{r4, r5, r6, r7}
-	sub	sp, #72
-	str	r0, [sp, #32]
-	str	r1, [sp, #24]
-	str	r2, [sp, #28]
-	str	r3, [sp, #36]
+	push	{lr}
+	sub	sp, #88
+	str	r0, [sp, #48]
+	str	r1, [sp, #40]
+	str	r2, [sp, #44]
+	str	r3, [sp, #52]
 	@ ocb3.ae:133: full = a / 16
 	mov	r0, r3
 	lsrs	r0, r0, #4
-	str	r0, [sp, #20]
+	str	r0, [sp, #36]
 	@ ocb3.ae:136: for i in 0..full {
 	movs	r1, #0
-	mov	r8, r1
+	str	r1, [sp, #16]
 	movs	r0, #0
-	mov	r9, r1
-	mov	r11, r1
-	mov	r10, r1
-	str	r0, [sp, #16]
-	str	r0, [sp, #12]
 	str	r0, [sp, #8]
 	str	r0, [sp, #4]
 	str	r0, [sp]
-	ldr	r0, [sp, #20]
+	str	r0, [sp, #12]
+	str	r0, [sp, #32]
+	str	r0, [sp, #28]
+	str	r0, [sp, #24]
+	str	r0, [sp, #20]
+	ldr	r0, [sp, #36]
 	cmp	r1, r0
 	bcc	.Locb3_hash_far1
 	b	.Locb3_hash_done2
 .Locb3_hash_far1:
 .Locb3_hash_loop1:
 	@ ocb3.ae:137: offset = offset ^ get_l(l, ntz(i + 1))
-	mov	r1, r8
+	ldr	r1, [sp, #16]
 	adds	r1, r1, #1
 	@ ocb3.ae:52: if v[15:0] == 0 {
 	uxth	r0, r1
@@ -2497,7 +2500,7 @@ ocb3_hash:
 	eors	r0, r2
 	adds	r0, r0, #2
 	lsls	r2, r0, #4
-	ldr	r0, [sp, #24]
+	ldr	r0, [sp, #40]
 	adds	r0, r0, r2
 	ldr	r4, [r0]
 	ldr	r3, [r0, #4]
@@ -2537,88 +2540,91 @@ ocb3_hash:
 	mov	r1, r0
 .Locb3_hash_endif14:
 	@ ocb3.ae:137: offset = offset ^ get_l(l, ntz(i + 1))
-	mov	r0, r9
+	ldr	r0, [sp, #8]
 	eors	r0, r4
-	mov	r9, r0
-	mov	r6, r11
-	eors	r6, r3
-	mov	r5, r10
-	eors	r5, r2
-	ldr	r4, [sp, #16]
-	eors	r4, r1
+	str	r0, [sp, #8]
+	ldr	r0, [sp, #4]
+	eors	r0, r3
+	str	r0, [sp, #4]
+	ldr	r0, [sp]
+	eors	r0, r2
+	str	r0, [sp]
+	ldr	r0, [sp, #12]
+	eors	r0, r1
+	str	r0, [sp, #12]
 	@ ocb3.ae:138: sum = sum ^ E.encrypt_block(ks, load_be(ad, 16 * i, 16) ^ offset)
-	mov	r1, r8
+	ldr	r1, [sp, #16]
 	lsls	r1, r1, #4
-	ldr	r0, [sp, #28]
-	adds	r7, r0, r1
+	ldr	r0, [sp, #44]
+	adds	r1, r0, r1
 	movs	r0, #3
-	tst	r7, r0
+	tst	r1, r0
 	beq	.Locb3_hash_words18
 .Locb3_hash_bytes17:
-	add	r2, sp, #40
-	movs	r1, #16
+	add	r3, sp, #56
+	movs	r2, #16
 .Locb3_hash_cpy20:
-	subs	r1, #1
+	subs	r2, #1
 	bcc	.Locb3_hash_cpyd19
-	ldrb	r0, [r7, r1]
-	strb	r0, [r2, r1]
+	ldrb	r0, [r1, r2]
+	strb	r0, [r3, r2]
 	b	.Locb3_hash_cpy20
 .Locb3_hash_cpyd19:
-	mov	r7, r2
+	mov	r1, r3
 .Locb3_hash_words18:
-	ldr	r0, [r7, #12]
+	ldr	r0, [r1, #12]
+	rev	r4, r0
+	ldr	r0, [r1, #8]
 	rev	r3, r0
-	ldr	r0, [r7, #8]
+	ldr	r0, [r1, #4]
 	rev	r2, r0
-	ldr	r0, [r7, #4]
+	ldr	r0, [r1]
 	rev	r1, r0
-	ldr	r0, [r7]
-	rev	r7, r0
-	mov	r0, r9
+	ldr	r0, [sp, #8]
+	eors	r4, r0
+	ldr	r0, [sp, #4]
 	eors	r3, r0
-	eors	r2, r6
-	eors	r1, r5
-	eors	r7, r4
-	str	r3, [sp, #40]
-	str	r2, [sp, #44]
-	str	r1, [sp, #48]
-	str	r7, [sp, #52]
-	add	r1, sp, #40
-	add	r2, sp, #56
-	ldr	r0, [sp, #32]
-	bl	ocb3_E_encrypt_block
-	ldr	r3, [sp, #56]
-	ldr	r2, [sp, #60]
-	ldr	r1, [sp, #64]
-	ldr	r0, [sp, #68]
-	ldr	r7, [sp, #12]
-	eors	r7, r3
-	ldr	r3, [sp, #8]
-	eors	r3, r2
-	ldr	r2, [sp, #4]
-	eors	r2, r1
-	ldr	r1, [sp]
+	ldr	r0, [sp]
+	eors	r2, r0
+	ldr	r0, [sp, #12]
 	eors	r1, r0
-	mov	r11, r6
-	mov	r10, r5
-	str	r4, [sp, #16]
-	str	r7, [sp, #12]
-	str	r3, [sp, #8]
-	str	r2, [sp, #4]
-	str	r1, [sp]
-	mov	r1, r8
+	str	r4, [sp, #56]
+	str	r3, [sp, #60]
+	str	r2, [sp, #64]
+	str	r1, [sp, #68]
+	add	r1, sp, #56
+	add	r2, sp, #72
+	ldr	r0, [sp, #48]
+	bl	ocb3_E_encrypt_block
+	ldr	r3, [sp, #72]
+	ldr	r2, [sp, #76]
+	ldr	r1, [sp, #80]
+	ldr	r0, [sp, #84]
+	ldr	r4, [sp, #32]
+	eors	r4, r3
+	ldr	r3, [sp, #28]
+	eors	r3, r2
+	ldr	r2, [sp, #24]
+	eors	r2, r1
+	ldr	r1, [sp, #20]
+	eors	r1, r0
+	str	r4, [sp, #32]
+	str	r3, [sp, #28]
+	str	r2, [sp, #24]
+	str	r1, [sp, #20]
+	ldr	r1, [sp, #16]
 	adds	r1, #1
-	mov	r8, r1
-	ldr	r0, [sp, #20]
+	str	r1, [sp, #16]
+	ldr	r0, [sp, #36]
 	cmp	r1, r0
 	bcs	.Locb3_hash_far2
 	b	.Locb3_hash_loop1
 .Locb3_hash_far2:
 .Locb3_hash_done2:
 	@ ocb3.ae:140: r = a - 16 * full
-	ldr	r0, [sp, #20]
-	lsls	r3, r0, #4
 	ldr	r0, [sp, #36]
+	lsls	r3, r0, #4
+	ldr	r0, [sp, #52]
 	subs	r2, r0, r3
 	@ ocb3.ae:141: if r != 0 {
 	subs	r0, r2, #1
@@ -2627,24 +2633,24 @@ ocb3_hash:
 	cmp	r0, #0
 	beq	.Locb3_hash_else21
 	@ ocb3.ae:142: offset = offset ^ l[at_star]
-	ldr	r4, [sp, #24]
+	ldr	r4, [sp, #40]
 	ldr	r1, [r4]
-	mov	r0, r9
+	ldr	r0, [sp, #8]
 	eors	r0, r1
-	mov	r9, r0
+	str	r0, [sp, #8]
 	ldr	r1, [r4, #4]
-	mov	r0, r11
+	ldr	r0, [sp, #4]
 	eors	r0, r1
-	mov	r11, r0
+	str	r0, [sp, #4]
 	ldr	r1, [r4, #8]
-	mov	r0, r10
+	ldr	r0, [sp]
 	eors	r0, r1
-	mov	r10, r0
+	str	r0, [sp]
 	ldr	r0, [r4, #12]
-	ldr	r1, [sp, #16]
+	ldr	r1, [sp, #12]
 	eors	r1, r0
 	@ ocb3.ae:143: sum = sum ^ E.encrypt_block(ks, pad10(load_be(ad, 16 * full, 16, r), r) ^ offset)
-	ldr	r0, [sp, #28]
+	ldr	r0, [sp, #44]
 	adds	r3, r0, r3
 	movs	r0, #3
 	cmp	r2, #16
@@ -2653,11 +2659,11 @@ ocb3_hash:
 	beq	.Locb3_hash_words24
 .Locb3_hash_bytes23:
 	movs	r0, #0
-	str	r0, [sp, #40]
-	str	r0, [sp, #44]
-	str	r0, [sp, #48]
-	str	r0, [sp, #52]
-	add	r5, sp, #40
+	str	r0, [sp, #56]
+	str	r0, [sp, #60]
+	str	r0, [sp, #64]
+	str	r0, [sp, #68]
+	add	r5, sp, #56
 	mov	r4, r2
 	cmp	r4, #16
 	bcc	.Locb3_hash_cnt26
@@ -2674,16 +2680,16 @@ ocb3_hash:
 .Locb3_hash_words24:
 	ldr	r0, [r3, #12]
 	rev	r0, r0
-	str	r0, [sp, #28]
+	mov	r11, r0
 	ldr	r0, [r3, #8]
 	rev	r0, r0
-	str	r0, [sp, #24]
+	mov	r10, r0
 	ldr	r0, [r3, #4]
 	rev	r0, r0
-	str	r0, [sp, #20]
+	mov	r9, r0
 	ldr	r0, [r3]
 	rev	r0, r0
-	str	r0, [sp, #16]
+	mov	r8, r0
 	@ ocb3.ae:85: return x | ((0x80 as u128) << (8 * (15 - count)))
 	movs	r0, #15
 	subs	r0, r0, r2
@@ -2726,90 +2732,82 @@ ocb3_hash:
 	movs	r4, #0
 	movs	r6, #0
 .Locb3_hash_she31:
-	ldr	r3, [sp, #28]
+	mov	r3, r11
 	orrs	r3, r7
-	ldr	r2, [sp, #24]
+	mov	r2, r10
 	orrs	r2, r5
-	ldr	r5, [sp, #20]
+	mov	r5, r9
 	orrs	r5, r4
-	ldr	r4, [sp, #16]
+	mov	r4, r8
 	orrs	r4, r6
 	@ ocb3.ae:143: sum = sum ^ E.encrypt_block(ks, pad10(load_be(ad, 16 * full, 16, r), r) ^ offset)
-	mov	r0, r9
+	ldr	r0, [sp, #8]
 	eors	r3, r0
-	mov	r0, r11
+	ldr	r0, [sp, #4]
 	eors	r2, r0
-	mov	r0, r10
+	ldr	r0, [sp]
 	eors	r5, r0
 	eors	r4, r1
-	str	r3, [sp, #40]
-	str	r2, [sp, #44]
-	str	r5, [sp, #48]
-	str	r4, [sp, #52]
-	add	r1, sp, #40
-	add	r2, sp, #56
-	ldr	r0, [sp, #32]
+	str	r3, [sp, #56]
+	str	r2, [sp, #60]
+	str	r5, [sp, #64]
+	str	r4, [sp, #68]
+	add	r1, sp, #56
+	add	r2, sp, #72
+	ldr	r0, [sp, #48]
 	bl	ocb3_E_encrypt_block
-	ldr	r0, [sp, #68]
-	ldr	r1, [sp]
+	ldr	r0, [sp, #84]
+	ldr	r1, [sp, #20]
 	eors	r1, r0
-	ldr	r0, [sp, #64]
-	ldr	r2, [sp, #4]
+	ldr	r0, [sp, #80]
+	ldr	r2, [sp, #24]
 	eors	r2, r0
-	ldr	r0, [sp, #60]
-	ldr	r3, [sp, #8]
+	ldr	r0, [sp, #76]
+	ldr	r3, [sp, #28]
 	eors	r3, r0
-	ldr	r0, [sp, #56]
-	ldr	r4, [sp, #12]
+	ldr	r0, [sp, #72]
+	ldr	r4, [sp, #32]
 	eors	r4, r0
 	b	.Locb3_hash_endif22
 .Locb3_hash_else21:
-	ldr	r4, [sp, #12]
-	ldr	r3, [sp, #8]
-	ldr	r2, [sp, #4]
-	ldr	r1, [sp]
+	ldr	r4, [sp, #32]
+	ldr	r3, [sp, #28]
+	ldr	r2, [sp, #24]
+	ldr	r1, [sp, #20]
 .Locb3_hash_endif22:
-	ldr	r5, [sp, #108]
+	ldr	r5, [sp, #92]
 	str	r4, [r5]
 	str	r3, [r5, #4]
 	str	r2, [r5, #8]
 	str	r1, [r5, #12]
-	add	sp, #72
-	pop	{r4, r5, r6, r7}
-	mov	r8, r4
-	mov	r9, r5
-	mov	r10, r6
-	mov	r11, r7
-	pop	{r4, r5, r6, r7, pc}
+	add	sp, #88
+	pop	{pc}
 	.ltorg
 	.size ocb3_hash, .-ocb3_hash
 
 
 @ --- ocb3_initial_offset: ocb3.initial_offset
-@     frame 44 bytes (9 spill slots, 3 on the stack; locals 32), saves r4, r5, r6, r7, r8, r9
-@     estimated 382 bytes of code and literals
+@     frame 40 bytes (10 spill slots, 2 on the stack; locals 32), saves nothing
+@     estimated 372 bytes of code and literals
 	.section .text.ocb3_initial_offset,"ax",%progbits
 	.global ocb3_initial_offset
 	.type ocb3_initial_offset, %function
 	.thumb_func
 	.balign 4
 ocb3_initial_offset:
-	push	{r4, r5, r6, r7, lr}
-	mov	r4, r8
-	mov	r5, r9
-	push	{r4, r5}
-	sub	sp, #44
+	push	{lr}
+	sub	sp, #40
 	@ ocb3.ae:121: n = ((((8 * tag_len) % 128) as u128) << 121) | ((1 as u128) << (8 * nlen))
 	lsls	r3, r3, #3
 	lsls	r3, r3, #25
-	str	r3, [sp]
+	mov	r10, r3
 	movs	r3, #1
 	mov	r8, r3
 	movs	r3, #0
 	mov	r9, r3
 	mov	r4, r3
 	lsls	r5, r2, #3
-	str	r0, [sp, #8]
+	str	r0, [sp, #4]
 	cmp	r5, #128
 	bcs	.Locb3_initial_offset_shz1
 .Locb3_initial_offset_shl3:
@@ -2850,17 +2848,17 @@ ocb3_initial_offset:
 	movs	r4, #0
 	movs	r3, #0
 .Locb3_initial_offset_she4:
-	ldr	r0, [sp]
+	mov	r0, r10
 	orrs	r0, r3
-	str	r0, [sp]
+	mov	r10, r0
 	@ ocb3.ae:122: | ((load_be(nonce, 0, 15, nlen) as u128) >> (8 * (15 - nlen)))
 .Locb3_initial_offset_bytes5:
 	movs	r0, #0
+	str	r0, [sp, #8]
 	str	r0, [sp, #12]
 	str	r0, [sp, #16]
 	str	r0, [sp, #20]
-	str	r0, [sp, #24]
-	add	r6, sp, #12
+	add	r6, sp, #8
 	adds	r5, r6, #1
 	mov	r3, r2
 	cmp	r3, #15
@@ -2924,10 +2922,10 @@ ocb3_initial_offset:
 	@ ocb3.ae:121: n = ((((8 * tag_len) % 128) as u128) << 121) | ((1 as u128) << (8 * nlen))
 	mov	r0, r8
 	orrs	r0, r5
-	mov	r6, r9
-	orrs	r6, r3
+	mov	r5, r9
+	orrs	r5, r3
 	orrs	r4, r2
-	ldr	r2, [sp]
+	mov	r2, r10
 	orrs	r2, r1
 	@ ocb3.ae:124: ktop = E.encrypt_block(ks, n & ~(0x3f as u128))
 	movs	r3, #63
@@ -2935,80 +2933,78 @@ ocb3_initial_offset:
 	bics	r1, r3
 	@ ocb3.ae:123: bottom = n[5:0]
 	lsls	r0, r0, #26
-	lsrs	r5, r0, #26
+	lsrs	r0, r0, #26
+	str	r0, [sp]
 	@ ocb3.ae:124: ktop = E.encrypt_block(ks, n & ~(0x3f as u128))
-	str	r1, [sp, #12]
-	str	r6, [sp, #16]
-	str	r4, [sp, #20]
-	str	r2, [sp, #24]
-	add	r1, sp, #12
-	add	r2, sp, #28
-	ldr	r0, [sp, #8]
+	str	r1, [sp, #8]
+	str	r5, [sp, #12]
+	str	r4, [sp, #16]
+	str	r2, [sp, #20]
+	add	r1, sp, #8
+	add	r2, sp, #24
+	ldr	r0, [sp, #4]
 	bl	ocb3_E_encrypt_block
-	ldr	r6, [sp, #28]
+	ldr	r6, [sp, #24]
+	ldr	r5, [sp, #28]
 	ldr	r4, [sp, #32]
 	ldr	r3, [sp, #36]
-	ldr	r2, [sp, #40]
 	@ ocb3.ae:125: stretch = cat(ktop, ktop[127:64] ^ ktop[119:56])
+	lsrs	r2, r5, #24
+	eors	r2, r4
+	lsls	r0, r4, #8
+	eors	r2, r0
 	lsrs	r1, r4, #24
 	eors	r1, r3
 	lsls	r0, r3, #8
 	eors	r1, r0
-	lsrs	r7, r3, #24
-	eors	r7, r2
-	lsls	r0, r2, #8
-	eors	r7, r0
 	@ ocb3.ae:126: return (stretch << bottom)[191:64]
-	mov	r0, r7
-	mov	r7, r5
+	mov	r0, r2
+	ldr	r7, [sp]
 	cmp	r7, #192
 	bcs	.Locb3_initial_offset_shz14
 .Locb3_initial_offset_shl16:
 	cmp	r7, #32
 	bcc	.Locb3_initial_offset_shf15
-	mov	r2, r3
 	mov	r3, r4
-	mov	r4, r6
-	mov	r6, r0
-	mov	r0, r1
-	movs	r1, #0
+	mov	r4, r5
+	mov	r5, r6
+	mov	r6, r1
+	mov	r1, r0
+	movs	r0, #0
 	subs	r7, #32
 	b	.Locb3_initial_offset_shl16
 .Locb3_initial_offset_shf15:
-	lsls	r2, r7
-	movs	r5, #32
-	subs	r5, r5, r7
-	mov	r1, r3
-	lsrs	r1, r5
-	orrs	r2, r1
 	lsls	r3, r7
-	mov	r1, r4
-	lsrs	r1, r5
-	orrs	r3, r1
-	lsrs	r0, r5
-	mov	r1, r6
-	lsrs	r1, r5
+	movs	r2, #32
+	subs	r2, r2, r7
+	mov	r0, r4
+	lsrs	r0, r2
+	orrs	r3, r0
 	lsls	r4, r7
-	orrs	r4, r1
+	mov	r0, r5
+	lsrs	r0, r2
+	orrs	r4, r0
+	lsrs	r1, r2
+	mov	r0, r6
+	lsrs	r0, r2
+	lsls	r5, r7
+	orrs	r5, r0
 	lsls	r6, r7
-	orrs	r6, r0
+	orrs	r6, r1
 	b	.Locb3_initial_offset_she17
 .Locb3_initial_offset_shz14:
 	movs	r6, #0
+	movs	r5, #0
 	movs	r4, #0
 	movs	r3, #0
-	movs	r2, #0
 .Locb3_initial_offset_she17:
-	ldr	r1, [sp, #72]
+	ldr	r1, [sp, #44]
 	str	r6, [r1]
-	str	r4, [r1, #4]
-	str	r3, [r1, #8]
-	str	r2, [r1, #12]
-	add	sp, #44
-	pop	{r4, r5}
-	mov	r8, r4
-	mov	r9, r5
-	pop	{r4, r5, r6, r7, pc}
+	str	r5, [r1, #4]
+	str	r4, [r1, #8]
+	str	r3, [r1, #12]
+	add	sp, #40
+	pop	{pc}
 	.ltorg
 	.size ocb3_initial_offset, .-ocb3_initial_offset
 

@@ -67,8 +67,8 @@ photon_beetle_aead128_key_setup:
 
 
 @ --- photon_beetle_aead128_encrypt_with: photon_beetle_aead128.encrypt_with
-@     frame 76 bytes (15 spill slots, 7 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 694 bytes of code and literals
+@     frame 84 bytes (17 spill slots, 9 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 710 bytes of code and literals
 	.section .text.photon_beetle_aead128_encrypt_with,"ax",%progbits
 	.global photon_beetle_aead128_encrypt_with
 	.type photon_beetle_aead128_encrypt_with, %function
@@ -81,15 +81,15 @@ photon_beetle_aead128_encrypt_with:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #76
+	sub	sp, #84
 	mov	r4, r0
-	ldr	r2, [sp, #112]
+	ldr	r2, [sp, #120]
 	@ photon_beetle_aead128.ae:91: set_rate_part(s, load_le(nonce, 0, 16))
 	movs	r0, #3
 	tst	r1, r0
 	beq	.Lphoton_beetle_aead128_encrypt_with_words2
 .Lphoton_beetle_aead128_encrypt_with_bytes1:
-	add	r6, sp, #60
+	add	r6, sp, #68
 	movs	r5, #16
 .Lphoton_beetle_aead128_encrypt_with_cpy4:
 	subs	r5, #1
@@ -102,35 +102,35 @@ photon_beetle_aead128_encrypt_with:
 .Lphoton_beetle_aead128_encrypt_with_words2:
 	ldr	r0, [r1]
 	@ photon_beetle_aead128.ae:28: s[0] = x[31:0]
-	str	r0, [sp, #28]
+	str	r0, [sp, #36]
 	@ photon_beetle_aead128.ae:91: set_rate_part(s, load_le(nonce, 0, 16))
 	ldr	r0, [r1, #4]
 	@ photon_beetle_aead128.ae:29: s[1] = x[63:32]
-	str	r0, [sp, #32]
+	str	r0, [sp, #40]
 	@ photon_beetle_aead128.ae:91: set_rate_part(s, load_le(nonce, 0, 16))
 	ldr	r0, [r1, #8]
 	@ photon_beetle_aead128.ae:30: s[2] = x[95:64]
-	str	r0, [sp, #36]
+	str	r0, [sp, #44]
 	@ photon_beetle_aead128.ae:91: set_rate_part(s, load_le(nonce, 0, 16))
 	ldr	r0, [r1, #12]
 	@ photon_beetle_aead128.ae:31: s[3] = x[127:96]
-	str	r0, [sp, #40]
+	str	r0, [sp, #48]
 	@ photon_beetle_aead128.ae:93: s[4 + i] = kc[i]
 	ldr	r0, [r4]
-	str	r0, [sp, #44]
-	ldr	r0, [r4, #4]
-	str	r0, [sp, #48]
-	ldr	r0, [r4, #8]
 	str	r0, [sp, #52]
-	ldr	r0, [r4, #12]
+	ldr	r0, [r4, #4]
 	str	r0, [sp, #56]
+	ldr	r0, [r4, #8]
+	str	r0, [sp, #60]
+	ldr	r0, [r4, #12]
+	str	r0, [sp, #64]
 	@ photon_beetle_aead128.ae:115: if (a == 0) & (m == 0) {
 	subs	r0, r2, #1
 	movs	r4, #0
 	adcs	r4, r4
 	movs	r0, #1
 	eors	r4, r0
-	ldr	r0, [sp, #120]
+	ldr	r0, [sp, #128]
 	subs	r0, r0, #1
 	movs	r1, #0
 	adcs	r1, r1
@@ -140,22 +140,22 @@ photon_beetle_aead128_encrypt_with:
 	cmp	r4, #0
 	beq	.Lphoton_beetle_aead128_encrypt_with_else5
 	@ photon_beetle_aead128.ae:48: s[7] = s[7] ^ ((c as u32) << 29)
-	ldr	r1, [sp, #56]
+	ldr	r1, [sp, #64]
 	movs	r0, #1
 	lsls	r0, r0, #29
 	eors	r1, r0
-	str	r1, [sp, #56]
+	str	r1, [sp, #64]
 	b	.Lphoton_beetle_aead128_encrypt_with_endif6
 .Lphoton_beetle_aead128_encrypt_with_else5:
 .Lphoton_beetle_aead128_encrypt_with_endif6:
 	@ photon_beetle_aead128.ae:118: if a > 0 {
-	movs	r4, #0
-	cmp	r4, r2
+	movs	r1, #0
+	cmp	r1, r2
 	movs	r0, #0
 	adcs	r0, r0
 	movs	r1, #1
 	eors	r0, r1
-	str	r0, [sp, #24]
+	str	r0, [sp, #32]
 	cmp	r0, #0
 	beq	.Lphoton_beetle_aead128_encrypt_with_else7
 	@ photon_beetle_aead128.ae:74: whole = a % rate == 0
@@ -169,33 +169,34 @@ photon_beetle_aead128_encrypt_with:
 	@ photon_beetle_aead128.ae:75: return if m > 0 then (if whole then 1 else 2 as u8) else (if whole then 3 else 4 as u8)
 	rsbs	r0, r1, #0
 	lsls	r0, r0, #29
-	lsrs	r5, r0, #29
+	lsrs	r4, r0, #29
 	movs	r0, #4
-	eors	r5, r0
+	eors	r4, r0
 	rsbs	r0, r1, #0
 	lsls	r0, r0, #30
-	lsrs	r1, r0, #30
+	lsrs	r5, r0, #30
 	movs	r0, #2
-	eors	r1, r0
-	eors	r1, r5
-	ldr	r0, [sp, #120]
-	cmp	r4, r0
+	eors	r5, r0
+	eors	r5, r4
+	movs	r1, #0
+	ldr	r0, [sp, #128]
+	cmp	r1, r0
 	movs	r0, #0
 	sbcs	r0, r0
-	ands	r1, r0
-	eors	r5, r1
+	ands	r5, r0
+	eors	r4, r5
 	@ photon_beetle_aead128.ae:119: hash(s, ad, c0_of(a, m))
-	add	r0, sp, #28
+	add	r0, sp, #36
 	mov	r1, r3
-	mov	r3, r5
+	mov	r3, r4
 	bl	photon_beetle_aead128_hash
 	b	.Lphoton_beetle_aead128_encrypt_with_endif8
 .Lphoton_beetle_aead128_encrypt_with_else7:
 .Lphoton_beetle_aead128_encrypt_with_endif8:
 	@ photon_beetle_aead128.ae:121: if m > 0 {
-	ldr	r0, [sp, #120]
-	cmp	r4, r0
 	movs	r1, #0
+	ldr	r0, [sp, #128]
+	cmp	r1, r0
 	adcs	r1, r1
 	movs	r0, #1
 	eors	r1, r0
@@ -204,13 +205,13 @@ photon_beetle_aead128_encrypt_with:
 	b	.Lphoton_beetle_aead128_encrypt_with_else9
 .Lphoton_beetle_aead128_encrypt_with_far1:
 	@ photon_beetle_aead128.ae:122: for i in 0..(m + rate - 1) / rate {
-	ldr	r0, [sp, #120]
+	ldr	r0, [sp, #128]
 	adds	r0, #16
 	subs	r0, r0, #1
 	lsrs	r0, r0, #4
-	str	r0, [sp, #20]
+	str	r0, [sp, #28]
 	movs	r1, #0
-	mov	r10, r1
+	str	r1, [sp, #8]
 	cmp	r1, r0
 	bcc	.Lphoton_beetle_aead128_encrypt_with_far2
 	b	.Lphoton_beetle_aead128_encrypt_with_done12
@@ -219,218 +220,225 @@ photon_beetle_aead128_encrypt_with:
 	@ photon_beetle_aead128.ae:125: count = if rest < rate then rest else rate
 	movs	r2, #16
 	@ photon_beetle_aead128.ae:123: off = rate * i
-	mov	r1, r10
-	lsls	r5, r1, #4
+	ldr	r1, [sp, #8]
+	lsls	r0, r1, #4
+	str	r0, [sp, #4]
 	@ photon_beetle_aead128.ae:124: rest = m - off
-	ldr	r0, [sp, #120]
-	subs	r4, r0, r5
+	ldr	r1, [sp, #128]
+	subs	r1, r1, r0
 	@ photon_beetle_aead128.ae:125: count = if rest < rate then rest else rate
-	cmp	r4, #16
+	cmp	r1, #16
 	movs	r0, #0
 	sbcs	r0, r0
-	eors	r4, r2
-	ands	r4, r0
-	eors	r4, r2
+	eors	r1, r2
+	ands	r1, r0
+	eors	r1, r2
+	str	r1, [sp]
 	@ photon_beetle_aead128.ae:126: P.permute(s)
-	add	r0, sp, #28
+	add	r0, sp, #36
 	bl	photon_beetle_aead128_P_permute
 	@ photon_beetle_aead128.ae:24: return cat(s[3], s[2], s[1], s[0])
+	ldr	r0, [sp, #48]
+	str	r0, [sp, #16]
+	ldr	r0, [sp, #44]
+	str	r0, [sp, #12]
 	ldr	r0, [sp, #40]
-	str	r0, [sp, #8]
-	ldr	r0, [sp, #36]
-	str	r0, [sp, #4]
-	ldr	r0, [sp, #32]
 	mov	r9, r0
-	ldr	r0, [sp, #28]
+	ldr	r0, [sp, #36]
 	mov	r8, r0
 	@ photon_beetle_aead128.ae:128: p = load_le(msg, off, rate, count)
-	ldr	r0, [sp, #116]
-	adds	r3, r0, r5
-	movs	r7, #3
-	cmp	r4, #16
+	ldr	r1, [sp, #124]
+	ldr	r0, [sp, #4]
+	adds	r1, r1, r0
+	movs	r6, #3
+	ldr	r0, [sp]
+	cmp	r0, #16
 	bcc	.Lphoton_beetle_aead128_encrypt_with_bytes13
-	tst	r3, r7
+	tst	r1, r6
 	beq	.Lphoton_beetle_aead128_encrypt_with_words14
 .Lphoton_beetle_aead128_encrypt_with_bytes13:
 	movs	r0, #0
-	str	r0, [sp, #60]
-	str	r0, [sp, #64]
 	str	r0, [sp, #68]
 	str	r0, [sp, #72]
-	add	r2, sp, #60
-	mov	r1, r4
-	cmp	r1, #16
+	str	r0, [sp, #76]
+	str	r0, [sp, #80]
+	add	r3, sp, #68
+	ldr	r2, [sp]
+	cmp	r2, #16
 	bcc	.Lphoton_beetle_aead128_encrypt_with_cnt16
-	movs	r1, #16
+	movs	r2, #16
 .Lphoton_beetle_aead128_encrypt_with_cnt16:
 .Lphoton_beetle_aead128_encrypt_with_cpy17:
-	subs	r1, #1
+	subs	r2, #1
 	bcc	.Lphoton_beetle_aead128_encrypt_with_cpyd15
-	ldrb	r0, [r3, r1]
-	strb	r0, [r2, r1]
+	ldrb	r0, [r1, r2]
+	strb	r0, [r3, r2]
 	b	.Lphoton_beetle_aead128_encrypt_with_cpy17
 .Lphoton_beetle_aead128_encrypt_with_cpyd15:
-	mov	r3, r2
+	mov	r1, r3
 .Lphoton_beetle_aead128_encrypt_with_words14:
 	@ photon_beetle_aead128.ae:54: return cat(x[63:0] >>> 1, x[127:64])
 	mov	r0, r8
-	lsls	r1, r0, #31
+	lsls	r4, r0, #31
 	mov	r0, r9
 	lsrs	r0, r0, #1
-	orrs	r1, r0
+	orrs	r4, r0
 	mov	r0, r9
-	lsls	r2, r0, #31
+	lsls	r5, r0, #31
 	mov	r0, r8
 	lsrs	r0, r0, #1
-	orrs	r2, r0
+	orrs	r5, r0
 	@ photon_beetle_aead128.ae:128: p = load_le(msg, off, rate, count)
-	ldr	r0, [r3, #8]
-	str	r0, [sp, #16]
+	ldr	r0, [r1, #8]
+	str	r0, [sp, #24]
 	@ photon_beetle_aead128.ae:129: store_le(ct, off, shuffle(x) ^ p, count)
-	eors	r2, r0
+	eors	r5, r0
 	@ photon_beetle_aead128.ae:128: p = load_le(msg, off, rate, count)
-	ldr	r0, [r3, #12]
-	str	r0, [sp, #12]
+	ldr	r0, [r1, #12]
+	str	r0, [sp, #20]
 	@ photon_beetle_aead128.ae:129: store_le(ct, off, shuffle(x) ^ p, count)
-	eors	r1, r0
+	eors	r4, r0
 	@ photon_beetle_aead128.ae:128: p = load_le(msg, off, rate, count)
-	ldr	r0, [r3]
-	str	r0, [sp]
-	@ photon_beetle_aead128.ae:129: store_le(ct, off, shuffle(x) ^ p, count)
-	ldr	r6, [sp, #4]
-	eors	r6, r0
-	@ photon_beetle_aead128.ae:128: p = load_le(msg, off, rate, count)
-	ldr	r0, [r3, #4]
+	ldr	r0, [r1]
 	mov	r11, r0
 	@ photon_beetle_aead128.ae:129: store_le(ct, off, shuffle(x) ^ p, count)
-	ldr	r3, [sp, #8]
+	ldr	r3, [sp, #12]
 	eors	r3, r0
-	ldr	r0, [sp, #124]
-	adds	r5, r0, r5
-	cmp	r4, #16
+	@ photon_beetle_aead128.ae:128: p = load_le(msg, off, rate, count)
+	ldr	r0, [r1, #4]
+	mov	r10, r0
+	@ photon_beetle_aead128.ae:129: store_le(ct, off, shuffle(x) ^ p, count)
+	ldr	r2, [sp, #16]
+	eors	r2, r0
+	ldr	r1, [sp, #132]
+	ldr	r0, [sp, #4]
+	adds	r1, r1, r0
+	ldr	r0, [sp]
+	cmp	r0, #16
 	bcc	.Lphoton_beetle_aead128_encrypt_with_bytes18
-	tst	r5, r7
+	tst	r1, r6
 	bne	.Lphoton_beetle_aead128_encrypt_with_bytes18
-	str	r6, [r5]
-	str	r3, [r5, #4]
-	str	r2, [r5, #8]
-	str	r1, [r5, #12]
+	str	r3, [r1]
+	str	r2, [r1, #4]
+	str	r5, [r1, #8]
+	str	r4, [r1, #12]
 	b	.Lphoton_beetle_aead128_encrypt_with_stored19
 .Lphoton_beetle_aead128_encrypt_with_bytes18:
-	str	r6, [sp, #60]
-	str	r3, [sp, #64]
-	str	r2, [sp, #68]
-	str	r1, [sp, #72]
-	add	r2, sp, #60
-	mov	r1, r4
-	cmp	r1, #16
+	str	r3, [sp, #68]
+	str	r2, [sp, #72]
+	str	r5, [sp, #76]
+	str	r4, [sp, #80]
+	add	r3, sp, #68
+	ldr	r2, [sp]
+	cmp	r2, #16
 	bcc	.Lphoton_beetle_aead128_encrypt_with_cnt20
-	movs	r1, #16
+	movs	r2, #16
 .Lphoton_beetle_aead128_encrypt_with_cnt20:
 .Lphoton_beetle_aead128_encrypt_with_cpy21:
-	subs	r1, #1
+	subs	r2, #1
 	bcc	.Lphoton_beetle_aead128_encrypt_with_stored19
-	ldrb	r0, [r2, r1]
-	strb	r0, [r5, r1]
+	ldrb	r0, [r3, r2]
+	strb	r0, [r1, r2]
 	b	.Lphoton_beetle_aead128_encrypt_with_cpy21
 .Lphoton_beetle_aead128_encrypt_with_stored19:
 	@ photon_beetle_aead128.ae:37: return if n < rate then x | ((1 as u128) << (8 * n)) else x
-	cmp	r4, #16
+	ldr	r0, [sp]
+	cmp	r0, #16
 	movs	r2, #0
 	sbcs	r2, r2
-	movs	r6, #1
+	movs	r5, #1
 	movs	r1, #0
-	mov	r5, r1
+	mov	r4, r1
 	mov	r3, r1
-	lsls	r7, r4, #3
+	lsls	r7, r0, #3
 	cmp	r7, #128
 	bcs	.Lphoton_beetle_aead128_encrypt_with_shz22
 .Lphoton_beetle_aead128_encrypt_with_shl24:
 	cmp	r7, #32
 	bcc	.Lphoton_beetle_aead128_encrypt_with_shf23
 	mov	r1, r3
-	mov	r3, r5
-	mov	r5, r6
-	movs	r6, #0
+	mov	r3, r4
+	mov	r4, r5
+	movs	r5, #0
 	subs	r7, #32
 	b	.Lphoton_beetle_aead128_encrypt_with_shl24
 .Lphoton_beetle_aead128_encrypt_with_shf23:
 	lsls	r1, r7
-	movs	r4, #32
-	subs	r4, r4, r7
+	movs	r6, #32
+	subs	r6, r6, r7
 	mov	r0, r3
-	lsrs	r0, r4
+	lsrs	r0, r6
 	orrs	r1, r0
 	lsls	r3, r7
-	mov	r0, r5
-	lsrs	r0, r4
+	mov	r0, r4
+	lsrs	r0, r6
 	orrs	r3, r0
-	mov	r0, r6
-	lsrs	r0, r4
+	mov	r0, r5
+	lsrs	r0, r6
+	lsls	r4, r7
+	orrs	r4, r0
 	lsls	r5, r7
-	orrs	r5, r0
-	lsls	r6, r7
 	b	.Lphoton_beetle_aead128_encrypt_with_she25
 .Lphoton_beetle_aead128_encrypt_with_shz22:
-	movs	r6, #0
 	movs	r5, #0
+	movs	r4, #0
 	movs	r3, #0
 	movs	r1, #0
 .Lphoton_beetle_aead128_encrypt_with_she25:
-	ldr	r7, [sp]
-	orrs	r6, r7
-	eors	r6, r7
-	ands	r6, r2
-	eors	r7, r6
+	mov	r7, r11
+	orrs	r5, r7
+	eors	r5, r7
+	ands	r5, r2
+	eors	r7, r5
 	@ photon_beetle_aead128.ae:130: set_rate_part(s, x ^ ozs(p, count))
 	mov	r0, r8
 	eors	r0, r7
 	@ photon_beetle_aead128.ae:28: s[0] = x[31:0]
-	str	r0, [sp, #28]
+	str	r0, [sp, #36]
 	@ photon_beetle_aead128.ae:37: return if n < rate then x | ((1 as u128) << (8 * n)) else x
-	mov	r6, r11
-	orrs	r5, r6
-	eors	r5, r6
-	ands	r5, r2
-	eors	r6, r5
+	mov	r6, r10
+	orrs	r4, r6
+	eors	r4, r6
+	ands	r4, r2
+	eors	r6, r4
 	@ photon_beetle_aead128.ae:130: set_rate_part(s, x ^ ozs(p, count))
 	mov	r0, r9
 	eors	r0, r6
 	@ photon_beetle_aead128.ae:29: s[1] = x[63:32]
-	str	r0, [sp, #32]
+	str	r0, [sp, #40]
 	@ photon_beetle_aead128.ae:37: return if n < rate then x | ((1 as u128) << (8 * n)) else x
-	ldr	r5, [sp, #16]
+	ldr	r5, [sp, #24]
 	orrs	r3, r5
 	eors	r3, r5
 	ands	r3, r2
 	eors	r5, r3
 	@ photon_beetle_aead128.ae:130: set_rate_part(s, x ^ ozs(p, count))
-	ldr	r0, [sp, #4]
+	ldr	r0, [sp, #12]
 	eors	r0, r5
 	@ photon_beetle_aead128.ae:30: s[2] = x[95:64]
-	str	r0, [sp, #36]
+	str	r0, [sp, #44]
 	@ photon_beetle_aead128.ae:37: return if n < rate then x | ((1 as u128) << (8 * n)) else x
-	ldr	r3, [sp, #12]
+	ldr	r3, [sp, #20]
 	orrs	r1, r3
 	eors	r1, r3
 	ands	r1, r2
 	eors	r3, r1
 	@ photon_beetle_aead128.ae:130: set_rate_part(s, x ^ ozs(p, count))
-	ldr	r0, [sp, #8]
+	ldr	r0, [sp, #16]
 	eors	r0, r3
 	@ photon_beetle_aead128.ae:31: s[3] = x[127:96]
-	str	r0, [sp, #40]
-	mov	r1, r10
+	str	r0, [sp, #48]
+	ldr	r1, [sp, #8]
 	adds	r1, #1
-	mov	r10, r1
-	ldr	r0, [sp, #20]
+	str	r1, [sp, #8]
+	ldr	r0, [sp, #28]
 	cmp	r1, r0
 	bcs	.Lphoton_beetle_aead128_encrypt_with_far3
 	b	.Lphoton_beetle_aead128_encrypt_with_loop11
 .Lphoton_beetle_aead128_encrypt_with_far3:
 .Lphoton_beetle_aead128_encrypt_with_done12:
 	@ photon_beetle_aead128.ae:79: whole = m % rate == 0
-	ldr	r0, [sp, #120]
+	ldr	r0, [sp, #128]
 	lsls	r0, r0, #28
 	lsrs	r0, r0, #28
 	subs	r0, r0, #1
@@ -449,29 +457,29 @@ photon_beetle_aead128_encrypt_with:
 	lsrs	r2, r0, #30
 	movs	r0, #6
 	eors	r2, r0
-	ldr	r0, [sp, #24]
+	ldr	r0, [sp, #32]
 	rsbs	r0, r0, #0
 	eors	r1, r2
 	ands	r1, r0
 	eors	r2, r1
 	@ photon_beetle_aead128.ae:48: s[7] = s[7] ^ ((c as u32) << 29)
-	ldr	r1, [sp, #56]
+	ldr	r1, [sp, #64]
 	lsls	r0, r2, #29
 	eors	r1, r0
-	str	r1, [sp, #56]
+	str	r1, [sp, #64]
 	b	.Lphoton_beetle_aead128_encrypt_with_endif10
 .Lphoton_beetle_aead128_encrypt_with_else9:
 .Lphoton_beetle_aead128_encrypt_with_endif10:
 	@ photon_beetle_aead128.ae:85: P.permute(s)
-	add	r0, sp, #28
+	add	r0, sp, #36
 	bl	photon_beetle_aead128_P_permute
 	@ photon_beetle_aead128.ae:24: return cat(s[3], s[2], s[1], s[0])
-	ldr	r5, [sp, #40]
-	ldr	r4, [sp, #36]
-	ldr	r2, [sp, #32]
-	ldr	r1, [sp, #28]
+	ldr	r5, [sp, #48]
+	ldr	r4, [sp, #44]
+	ldr	r2, [sp, #40]
+	ldr	r1, [sp, #36]
 	@ photon_beetle_aead128.ae:134: store_le(tag, 0, tag_of(s))
-	ldr	r3, [sp, #132]
+	ldr	r3, [sp, #140]
 	movs	r0, #3
 	tst	r3, r0
 	bne	.Lphoton_beetle_aead128_encrypt_with_bytes26
@@ -481,11 +489,11 @@ photon_beetle_aead128_encrypt_with:
 	str	r5, [r3, #12]
 	b	.Lphoton_beetle_aead128_encrypt_with_stored27
 .Lphoton_beetle_aead128_encrypt_with_bytes26:
-	str	r1, [sp, #60]
-	str	r2, [sp, #64]
-	str	r4, [sp, #68]
-	str	r5, [sp, #72]
-	add	r2, sp, #60
+	str	r1, [sp, #68]
+	str	r2, [sp, #72]
+	str	r4, [sp, #76]
+	str	r5, [sp, #80]
+	add	r2, sp, #68
 	movs	r1, #16
 .Lphoton_beetle_aead128_encrypt_with_cpy28:
 	subs	r1, #1
@@ -494,7 +502,7 @@ photon_beetle_aead128_encrypt_with:
 	strb	r0, [r3, r1]
 	b	.Lphoton_beetle_aead128_encrypt_with_cpy28
 .Lphoton_beetle_aead128_encrypt_with_stored27:
-	add	sp, #76
+	add	sp, #84
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5
@@ -506,8 +514,8 @@ photon_beetle_aead128_encrypt_with:
 
 
 @ --- photon_beetle_aead128_decrypt_with: photon_beetle_aead128.decrypt_with
-@     frame 88 bytes (24 spill slots, 10 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 834 bytes of code and literals
+@     frame 92 bytes (29 spill slots, 11 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 858 bytes of code and literals
 	.section .text.photon_beetle_aead128_decrypt_with,"ax",%progbits
 	.global photon_beetle_aead128_decrypt_with
 	.type photon_beetle_aead128_decrypt_with, %function
@@ -520,15 +528,15 @@ photon_beetle_aead128_decrypt_with:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #88
+	sub	sp, #92
 	mov	r4, r0
-	ldr	r2, [sp, #124]
+	ldr	r2, [sp, #128]
 	@ photon_beetle_aead128.ae:91: set_rate_part(s, load_le(nonce, 0, 16))
 	movs	r0, #3
 	tst	r1, r0
 	beq	.Lphoton_beetle_aead128_decrypt_with_words2
 .Lphoton_beetle_aead128_decrypt_with_bytes1:
-	add	r6, sp, #72
+	add	r6, sp, #76
 	movs	r5, #16
 .Lphoton_beetle_aead128_decrypt_with_cpy4:
 	subs	r5, #1
@@ -541,35 +549,35 @@ photon_beetle_aead128_decrypt_with:
 .Lphoton_beetle_aead128_decrypt_with_words2:
 	ldr	r0, [r1]
 	@ photon_beetle_aead128.ae:28: s[0] = x[31:0]
-	str	r0, [sp, #40]
+	str	r0, [sp, #44]
 	@ photon_beetle_aead128.ae:91: set_rate_part(s, load_le(nonce, 0, 16))
 	ldr	r0, [r1, #4]
 	@ photon_beetle_aead128.ae:29: s[1] = x[63:32]
-	str	r0, [sp, #44]
+	str	r0, [sp, #48]
 	@ photon_beetle_aead128.ae:91: set_rate_part(s, load_le(nonce, 0, 16))
 	ldr	r0, [r1, #8]
 	@ photon_beetle_aead128.ae:30: s[2] = x[95:64]
-	str	r0, [sp, #48]
+	str	r0, [sp, #52]
 	@ photon_beetle_aead128.ae:91: set_rate_part(s, load_le(nonce, 0, 16))
 	ldr	r0, [r1, #12]
 	@ photon_beetle_aead128.ae:31: s[3] = x[127:96]
-	str	r0, [sp, #52]
+	str	r0, [sp, #56]
 	@ photon_beetle_aead128.ae:93: s[4 + i] = kc[i]
 	ldr	r0, [r4]
-	str	r0, [sp, #56]
-	ldr	r0, [r4, #4]
 	str	r0, [sp, #60]
-	ldr	r0, [r4, #8]
+	ldr	r0, [r4, #4]
 	str	r0, [sp, #64]
-	ldr	r0, [r4, #12]
+	ldr	r0, [r4, #8]
 	str	r0, [sp, #68]
+	ldr	r0, [r4, #12]
+	str	r0, [sp, #72]
 	@ photon_beetle_aead128.ae:143: if (a == 0) & (m == 0) {
 	subs	r0, r2, #1
 	movs	r4, #0
 	adcs	r4, r4
 	movs	r0, #1
 	eors	r4, r0
-	ldr	r0, [sp, #132]
+	ldr	r0, [sp, #136]
 	subs	r0, r0, #1
 	movs	r1, #0
 	adcs	r1, r1
@@ -579,22 +587,22 @@ photon_beetle_aead128_decrypt_with:
 	cmp	r4, #0
 	beq	.Lphoton_beetle_aead128_decrypt_with_else5
 	@ photon_beetle_aead128.ae:48: s[7] = s[7] ^ ((c as u32) << 29)
-	ldr	r1, [sp, #68]
+	ldr	r1, [sp, #72]
 	movs	r0, #1
 	lsls	r0, r0, #29
 	eors	r1, r0
-	str	r1, [sp, #68]
+	str	r1, [sp, #72]
 	b	.Lphoton_beetle_aead128_decrypt_with_endif6
 .Lphoton_beetle_aead128_decrypt_with_else5:
 .Lphoton_beetle_aead128_decrypt_with_endif6:
 	@ photon_beetle_aead128.ae:146: if a > 0 {
-	movs	r4, #0
-	cmp	r4, r2
+	movs	r1, #0
+	cmp	r1, r2
 	movs	r0, #0
 	adcs	r0, r0
 	movs	r1, #1
 	eors	r0, r1
-	str	r0, [sp, #36]
+	str	r0, [sp, #40]
 	cmp	r0, #0
 	beq	.Lphoton_beetle_aead128_decrypt_with_else7
 	@ photon_beetle_aead128.ae:74: whole = a % rate == 0
@@ -608,33 +616,34 @@ photon_beetle_aead128_decrypt_with:
 	@ photon_beetle_aead128.ae:75: return if m > 0 then (if whole then 1 else 2 as u8) else (if whole then 3 else 4 as u8)
 	rsbs	r0, r1, #0
 	lsls	r0, r0, #29
-	lsrs	r5, r0, #29
+	lsrs	r4, r0, #29
 	movs	r0, #4
-	eors	r5, r0
+	eors	r4, r0
 	rsbs	r0, r1, #0
 	lsls	r0, r0, #30
-	lsrs	r1, r0, #30
+	lsrs	r5, r0, #30
 	movs	r0, #2
-	eors	r1, r0
-	eors	r1, r5
-	ldr	r0, [sp, #132]
-	cmp	r4, r0
+	eors	r5, r0
+	eors	r5, r4
+	movs	r1, #0
+	ldr	r0, [sp, #136]
+	cmp	r1, r0
 	movs	r0, #0
 	sbcs	r0, r0
-	ands	r1, r0
-	eors	r5, r1
+	ands	r5, r0
+	eors	r4, r5
 	@ photon_beetle_aead128.ae:147: hash(s, ad, c0_of(a, m))
-	add	r0, sp, #40
+	add	r0, sp, #44
 	mov	r1, r3
-	mov	r3, r5
+	mov	r3, r4
 	bl	photon_beetle_aead128_hash
 	b	.Lphoton_beetle_aead128_decrypt_with_endif8
 .Lphoton_beetle_aead128_decrypt_with_else7:
 .Lphoton_beetle_aead128_decrypt_with_endif8:
 	@ photon_beetle_aead128.ae:149: if m > 0 {
-	ldr	r0, [sp, #132]
-	cmp	r4, r0
 	movs	r1, #0
+	ldr	r0, [sp, #136]
+	cmp	r1, r0
 	adcs	r1, r1
 	movs	r0, #1
 	eors	r1, r0
@@ -643,13 +652,13 @@ photon_beetle_aead128_decrypt_with:
 	b	.Lphoton_beetle_aead128_decrypt_with_else9
 .Lphoton_beetle_aead128_decrypt_with_far1:
 	@ photon_beetle_aead128.ae:150: for i in 0..(m + rate - 1) / rate {
-	ldr	r0, [sp, #132]
+	ldr	r0, [sp, #136]
 	adds	r0, #16
 	subs	r0, r0, #1
 	lsrs	r0, r0, #4
-	str	r0, [sp, #32]
+	str	r0, [sp, #36]
 	movs	r1, #0
-	str	r1, [sp, #4]
+	str	r1, [sp, #12]
 	cmp	r1, r0
 	bcc	.Lphoton_beetle_aead128_decrypt_with_far2
 	b	.Lphoton_beetle_aead128_decrypt_with_done12
@@ -658,59 +667,61 @@ photon_beetle_aead128_decrypt_with:
 	@ photon_beetle_aead128.ae:153: count = if rest < rate then rest else rate
 	movs	r2, #16
 	@ photon_beetle_aead128.ae:151: off = rate * i
-	ldr	r1, [sp, #4]
+	ldr	r1, [sp, #12]
 	lsls	r0, r1, #4
-	mov	r10, r0
+	str	r0, [sp, #4]
 	@ photon_beetle_aead128.ae:152: rest = m - off
-	ldr	r1, [sp, #132]
-	subs	r4, r1, r0
+	ldr	r1, [sp, #136]
+	subs	r1, r1, r0
 	@ photon_beetle_aead128.ae:153: count = if rest < rate then rest else rate
-	cmp	r4, #16
+	cmp	r1, #16
 	movs	r0, #0
 	sbcs	r0, r0
-	eors	r4, r2
-	ands	r4, r0
-	eors	r4, r2
+	eors	r1, r2
+	ands	r1, r0
+	eors	r1, r2
+	str	r1, [sp]
 	@ photon_beetle_aead128.ae:154: P.permute(s)
-	add	r0, sp, #40
+	add	r0, sp, #44
 	bl	photon_beetle_aead128_P_permute
 	@ photon_beetle_aead128.ae:24: return cat(s[3], s[2], s[1], s[0])
+	ldr	r0, [sp, #56]
+	str	r0, [sp, #28]
 	ldr	r0, [sp, #52]
-	str	r0, [sp, #20]
+	str	r0, [sp, #24]
 	ldr	r0, [sp, #48]
-	str	r0, [sp, #16]
-	ldr	r0, [sp, #44]
-	str	r0, [sp, #12]
+	str	r0, [sp, #20]
 	@ photon_beetle_aead128.ae:54: return cat(x[63:0] >>> 1, x[127:64])
-	lsls	r5, r0, #31
+	lsls	r4, r0, #31
 	@ photon_beetle_aead128.ae:24: return cat(s[3], s[2], s[1], s[0])
-	ldr	r0, [sp, #40]
-	str	r0, [sp, #8]
+	ldr	r0, [sp, #44]
+	str	r0, [sp, #16]
 	@ photon_beetle_aead128.ae:54: return cat(x[63:0] >>> 1, x[127:64])
 	lsrs	r0, r0, #1
-	orrs	r5, r0
-	ldr	r0, [sp, #8]
+	orrs	r4, r0
+	ldr	r0, [sp, #16]
 	lsls	r3, r0, #31
-	ldr	r0, [sp, #12]
+	ldr	r0, [sp, #20]
 	lsrs	r0, r0, #1
 	orrs	r3, r0
 	@ photon_beetle_aead128.ae:156: p = first_bytes(shuffle(x) ^ load_le(ct, off, rate, count), count)
-	ldr	r1, [sp, #128]
-	mov	r0, r10
+	ldr	r1, [sp, #132]
+	ldr	r0, [sp, #4]
 	adds	r2, r1, r0
-	cmp	r4, #16
+	ldr	r0, [sp]
+	cmp	r0, #16
 	bcc	.Lphoton_beetle_aead128_decrypt_with_bytes13
 	movs	r0, #3
 	tst	r2, r0
 	beq	.Lphoton_beetle_aead128_decrypt_with_words14
 .Lphoton_beetle_aead128_decrypt_with_bytes13:
 	movs	r0, #0
-	str	r0, [sp, #72]
 	str	r0, [sp, #76]
 	str	r0, [sp, #80]
 	str	r0, [sp, #84]
-	add	r6, sp, #72
-	mov	r1, r4
+	str	r0, [sp, #88]
+	add	r5, sp, #76
+	ldr	r1, [sp]
 	cmp	r1, #16
 	bcc	.Lphoton_beetle_aead128_decrypt_with_cnt16
 	movs	r1, #16
@@ -719,33 +730,33 @@ photon_beetle_aead128_decrypt_with:
 	subs	r1, #1
 	bcc	.Lphoton_beetle_aead128_decrypt_with_cpyd15
 	ldrb	r0, [r2, r1]
-	strb	r0, [r6, r1]
+	strb	r0, [r5, r1]
 	b	.Lphoton_beetle_aead128_decrypt_with_cpy17
 .Lphoton_beetle_aead128_decrypt_with_cpyd15:
-	mov	r2, r6
+	mov	r2, r5
 .Lphoton_beetle_aead128_decrypt_with_words14:
-	ldr	r0, [r2]
-	ldr	r1, [sp, #16]
+	ldr	r5, [r2]
+	ldr	r0, [sp, #24]
+	eors	r5, r0
+	ldr	r0, [r2, #4]
+	ldr	r1, [sp, #28]
 	eors	r0, r1
 	mov	r8, r0
-	ldr	r0, [r2, #4]
-	ldr	r1, [sp, #20]
-	eors	r0, r1
-	mov	r9, r0
 	ldr	r1, [r2, #8]
-	eors	r5, r1
-	mov	r11, r5
+	eors	r4, r1
+	mov	r10, r4
 	ldr	r1, [r2, #12]
 	eors	r3, r1
-	str	r3, [sp, #24]
+	mov	r11, r3
 	@ photon_beetle_aead128.ae:42: return x & ~(~(0 as u128) << (8 * n))
 	movs	r2, #0
 	mvns	r2, r2
-	mov	r5, r2
+	mov	r4, r2
 	mov	r3, r2
 	mov	r1, r2
-	lsls	r0, r4, #3
-	str	r0, [sp, #28]
+	ldr	r0, [sp]
+	lsls	r0, r0, #3
+	str	r0, [sp, #32]
 	mov	r7, r0
 	cmp	r7, #128
 	bcs	.Lphoton_beetle_aead128_decrypt_with_shz18
@@ -754,8 +765,8 @@ photon_beetle_aead128_decrypt_with:
 	bcc	.Lphoton_beetle_aead128_decrypt_with_shf19
 	mov	r1, r2
 	mov	r2, r3
-	mov	r3, r5
-	movs	r5, #0
+	mov	r3, r4
+	movs	r4, #0
 	subs	r7, #32
 	b	.Lphoton_beetle_aead128_decrypt_with_shl20
 .Lphoton_beetle_aead128_decrypt_with_shf19:
@@ -769,59 +780,59 @@ photon_beetle_aead128_decrypt_with:
 	mov	r0, r3
 	lsrs	r0, r6
 	orrs	r2, r0
-	mov	r0, r5
+	mov	r0, r4
 	lsrs	r0, r6
 	lsls	r3, r7
 	orrs	r3, r0
-	lsls	r5, r7
+	lsls	r4, r7
 	b	.Lphoton_beetle_aead128_decrypt_with_she21
 .Lphoton_beetle_aead128_decrypt_with_shz18:
-	movs	r5, #0
+	movs	r4, #0
 	movs	r3, #0
 	movs	r2, #0
 	movs	r1, #0
 .Lphoton_beetle_aead128_decrypt_with_she21:
+	bics	r5, r4
+	mov	r9, r5
 	mov	r0, r8
-	bics	r0, r5
-	mov	r8, r0
-	mov	r0, r9
 	bics	r0, r3
-	mov	r9, r0
-	mov	r0, r11
+	mov	r8, r0
+	mov	r0, r10
 	bics	r0, r2
-	str	r0, [sp]
-	ldr	r0, [sp, #24]
+	str	r0, [sp, #8]
+	mov	r0, r11
 	bics	r0, r1
 	mov	r11, r0
 	@ photon_beetle_aead128.ae:157: store_le(msg, off, p, count)
-	ldr	r1, [sp, #144]
-	mov	r0, r10
+	ldr	r1, [sp, #148]
+	ldr	r0, [sp, #4]
 	adds	r1, r1, r0
-	cmp	r4, #16
+	ldr	r0, [sp]
+	cmp	r0, #16
 	bcc	.Lphoton_beetle_aead128_decrypt_with_bytes22
 	movs	r0, #3
 	tst	r1, r0
 	bne	.Lphoton_beetle_aead128_decrypt_with_bytes22
-	mov	r0, r8
+	mov	r0, r5
 	str	r0, [r1]
-	mov	r0, r9
+	mov	r0, r8
 	str	r0, [r1, #4]
-	ldr	r0, [sp]
+	ldr	r0, [sp, #8]
 	str	r0, [r1, #8]
 	mov	r0, r11
 	str	r0, [r1, #12]
 	b	.Lphoton_beetle_aead128_decrypt_with_stored23
 .Lphoton_beetle_aead128_decrypt_with_bytes22:
-	mov	r0, r8
-	str	r0, [sp, #72]
 	mov	r0, r9
 	str	r0, [sp, #76]
-	ldr	r0, [sp]
+	mov	r0, r8
 	str	r0, [sp, #80]
-	mov	r0, r11
+	ldr	r0, [sp, #8]
 	str	r0, [sp, #84]
-	add	r3, sp, #72
-	mov	r2, r4
+	mov	r0, r11
+	str	r0, [sp, #88]
+	add	r3, sp, #76
+	ldr	r2, [sp]
 	cmp	r2, #16
 	bcc	.Lphoton_beetle_aead128_decrypt_with_cnt24
 	movs	r2, #16
@@ -834,14 +845,15 @@ photon_beetle_aead128_decrypt_with:
 	b	.Lphoton_beetle_aead128_decrypt_with_cpy25
 .Lphoton_beetle_aead128_decrypt_with_stored23:
 	@ photon_beetle_aead128.ae:37: return if n < rate then x | ((1 as u128) << (8 * n)) else x
-	cmp	r4, #16
+	ldr	r0, [sp]
+	cmp	r0, #16
 	movs	r2, #0
 	sbcs	r2, r2
 	movs	r5, #1
 	movs	r1, #0
 	mov	r4, r1
 	mov	r3, r1
-	ldr	r6, [sp, #28]
+	ldr	r6, [sp, #32]
 	cmp	r6, #128
 	bcs	.Lphoton_beetle_aead128_decrypt_with_shz26
 .Lphoton_beetle_aead128_decrypt_with_shl28:
@@ -876,38 +888,38 @@ photon_beetle_aead128_decrypt_with:
 	movs	r3, #0
 	movs	r1, #0
 .Lphoton_beetle_aead128_decrypt_with_she29:
-	mov	r7, r8
+	mov	r7, r9
 	orrs	r5, r7
 	eors	r5, r7
 	ands	r5, r2
 	eors	r7, r5
 	@ photon_beetle_aead128.ae:158: set_rate_part(s, x ^ ozs(p, count))
-	ldr	r0, [sp, #8]
+	ldr	r0, [sp, #16]
 	eors	r0, r7
 	@ photon_beetle_aead128.ae:28: s[0] = x[31:0]
-	str	r0, [sp, #40]
+	str	r0, [sp, #44]
 	@ photon_beetle_aead128.ae:37: return if n < rate then x | ((1 as u128) << (8 * n)) else x
-	mov	r6, r9
+	mov	r6, r8
 	orrs	r4, r6
 	eors	r4, r6
 	ands	r4, r2
 	eors	r6, r4
 	@ photon_beetle_aead128.ae:158: set_rate_part(s, x ^ ozs(p, count))
-	ldr	r0, [sp, #12]
+	ldr	r0, [sp, #20]
 	eors	r0, r6
 	@ photon_beetle_aead128.ae:29: s[1] = x[63:32]
-	str	r0, [sp, #44]
+	str	r0, [sp, #48]
 	@ photon_beetle_aead128.ae:37: return if n < rate then x | ((1 as u128) << (8 * n)) else x
-	ldr	r5, [sp]
+	ldr	r5, [sp, #8]
 	orrs	r3, r5
 	eors	r3, r5
 	ands	r3, r2
 	eors	r5, r3
 	@ photon_beetle_aead128.ae:158: set_rate_part(s, x ^ ozs(p, count))
-	ldr	r0, [sp, #16]
+	ldr	r0, [sp, #24]
 	eors	r0, r5
 	@ photon_beetle_aead128.ae:30: s[2] = x[95:64]
-	str	r0, [sp, #48]
+	str	r0, [sp, #52]
 	@ photon_beetle_aead128.ae:37: return if n < rate then x | ((1 as u128) << (8 * n)) else x
 	mov	r3, r11
 	orrs	r1, r3
@@ -915,21 +927,21 @@ photon_beetle_aead128_decrypt_with:
 	ands	r1, r2
 	eors	r3, r1
 	@ photon_beetle_aead128.ae:158: set_rate_part(s, x ^ ozs(p, count))
-	ldr	r0, [sp, #20]
+	ldr	r0, [sp, #28]
 	eors	r0, r3
 	@ photon_beetle_aead128.ae:31: s[3] = x[127:96]
-	str	r0, [sp, #52]
-	ldr	r1, [sp, #4]
+	str	r0, [sp, #56]
+	ldr	r1, [sp, #12]
 	adds	r1, #1
-	str	r1, [sp, #4]
-	ldr	r0, [sp, #32]
+	str	r1, [sp, #12]
+	ldr	r0, [sp, #36]
 	cmp	r1, r0
 	bcs	.Lphoton_beetle_aead128_decrypt_with_far3
 	b	.Lphoton_beetle_aead128_decrypt_with_loop11
 .Lphoton_beetle_aead128_decrypt_with_far3:
 .Lphoton_beetle_aead128_decrypt_with_done12:
 	@ photon_beetle_aead128.ae:79: whole = m % rate == 0
-	ldr	r0, [sp, #132]
+	ldr	r0, [sp, #136]
 	lsls	r0, r0, #28
 	lsrs	r0, r0, #28
 	subs	r0, r0, #1
@@ -948,26 +960,26 @@ photon_beetle_aead128_decrypt_with:
 	lsrs	r2, r0, #30
 	movs	r0, #6
 	eors	r2, r0
-	ldr	r0, [sp, #36]
+	ldr	r0, [sp, #40]
 	rsbs	r0, r0, #0
 	eors	r1, r2
 	ands	r1, r0
 	eors	r2, r1
 	@ photon_beetle_aead128.ae:48: s[7] = s[7] ^ ((c as u32) << 29)
-	ldr	r1, [sp, #68]
+	ldr	r1, [sp, #72]
 	lsls	r0, r2, #29
 	eors	r1, r0
-	str	r1, [sp, #68]
+	str	r1, [sp, #72]
 	b	.Lphoton_beetle_aead128_decrypt_with_endif10
 .Lphoton_beetle_aead128_decrypt_with_else9:
 .Lphoton_beetle_aead128_decrypt_with_endif10:
 	@ photon_beetle_aead128.ae:162: return (load_le(tag, 0, 16) ^ tag_of(s)) == 0
-	ldr	r3, [sp, #136]
+	ldr	r3, [sp, #140]
 	movs	r0, #3
 	tst	r3, r0
 	beq	.Lphoton_beetle_aead128_decrypt_with_words31
 .Lphoton_beetle_aead128_decrypt_with_bytes30:
-	add	r2, sp, #72
+	add	r2, sp, #76
 	movs	r1, #16
 .Lphoton_beetle_aead128_decrypt_with_cpy33:
 	subs	r1, #1
@@ -978,40 +990,48 @@ photon_beetle_aead128_decrypt_with:
 .Lphoton_beetle_aead128_decrypt_with_cpyd32:
 	mov	r3, r2
 .Lphoton_beetle_aead128_decrypt_with_words31:
-	ldr	r5, [r3]
-	ldr	r4, [r3, #4]
-	ldr	r6, [r3, #8]
-	ldr	r7, [r3, #12]
+	ldr	r0, [r3]
+	str	r0, [sp, #12]
+	ldr	r0, [r3, #4]
+	str	r0, [sp, #8]
+	ldr	r0, [r3, #8]
+	str	r0, [sp, #4]
+	ldr	r0, [r3, #12]
+	str	r0, [sp]
 	@ photon_beetle_aead128.ae:85: P.permute(s)
-	add	r0, sp, #40
+	add	r0, sp, #44
 	bl	photon_beetle_aead128_P_permute
 	@ photon_beetle_aead128.ae:24: return cat(s[3], s[2], s[1], s[0])
-	ldr	r1, [sp, #52]
+	ldr	r1, [sp, #56]
 	@ photon_beetle_aead128.ae:162: return (load_le(tag, 0, 16) ^ tag_of(s)) == 0
-	eors	r7, r1
+	ldr	r0, [sp]
+	eors	r0, r1
 	@ photon_beetle_aead128.ae:24: return cat(s[3], s[2], s[1], s[0])
-	ldr	r2, [sp, #48]
+	ldr	r2, [sp, #52]
 	@ photon_beetle_aead128.ae:162: return (load_le(tag, 0, 16) ^ tag_of(s)) == 0
-	eors	r6, r2
+	ldr	r1, [sp, #4]
+	eors	r1, r2
 	@ photon_beetle_aead128.ae:24: return cat(s[3], s[2], s[1], s[0])
-	ldr	r2, [sp, #40]
+	ldr	r2, [sp, #44]
 	@ photon_beetle_aead128.ae:162: return (load_le(tag, 0, 16) ^ tag_of(s)) == 0
-	eors	r5, r2
+	ldr	r3, [sp, #12]
+	eors	r3, r2
 	@ photon_beetle_aead128.ae:24: return cat(s[3], s[2], s[1], s[0])
-	ldr	r3, [sp, #44]
+	ldr	r4, [sp, #48]
 	@ photon_beetle_aead128.ae:162: return (load_le(tag, 0, 16) ^ tag_of(s)) == 0
-	eors	r4, r3
-	orrs	r5, r4
-	orrs	r5, r6
-	orrs	r5, r7
-	subs	r0, r5, #1
+	ldr	r2, [sp, #8]
+	eors	r2, r4
+	orrs	r3, r2
+	orrs	r3, r1
+	orrs	r3, r0
+	subs	r0, r3, #1
 	movs	r1, #0
 	adcs	r1, r1
 	movs	r0, #1
 	eors	r1, r0
-	ldr	r0, [sp, #152]
+	ldr	r0, [sp, #156]
 	strh	r1, [r0]
-	add	sp, #88
+	add	sp, #92
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5
@@ -1023,20 +1043,15 @@ photon_beetle_aead128_decrypt_with:
 
 
 @ --- photon_beetle_aead128_P_permute: photon_beetle_aead128.P.permute
-@     frame 28 bytes (33 spill slots, 7 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 1228 bytes of code and literals
+@     frame 28 bytes (33 spill slots, 7 on the stack; locals 0), saves nothing
+@     estimated 1206 bytes of code and literals
 	.section .text.photon_beetle_aead128_P_permute,"ax",%progbits
 	.global photon_beetle_aead128_P_permute
 	.type photon_beetle_aead128_P_permute, %function
 	.thumb_func
 	.balign 4
 photon_beetle_aead128_P_permute:
-	push	{r4, r5, r6, r7, lr}
-	mov	r4, r8
-	mov	r5, r9
-	mov	r6, r10
-	mov	r7, r11
-	push	{r4, r5, r6, r7}
+	push	{lr}
 	sub	sp, #28
 	@ photon256.ae:78: for r in 0..rounds {
 	movs	r1, #0
@@ -1050,10 +1065,10 @@ photon_beetle_aead128_P_permute:
 	str	r1, [sp, #16]
 	ldr	r4, [r2, #12]
 	ldr	r0, [r2, #16]
-	mov	r8, r0
+	mov	r9, r0
 	ldr	r3, [r2, #20]
 	ldr	r1, [r2, #24]
-	mov	r9, r1
+	mov	r10, r1
 	ldr	r2, [r2, #28]
 	@ photon256.ae:79: c = rc[r]
 	ldr	r0, =photon_beetle_aead128_P.rc
@@ -1090,7 +1105,7 @@ photon_beetle_aead128_P_permute:
 	orrs	r1, r7
 	movs	r3, #20
 	rors	r1, r3
-	mov	r11, r1
+	mov	lr, r1
 	@ photon256.ae:89: x7 = sub_cells(x7 ^ (c ^ ic[7]) as u32) >>> 28
 	movs	r1, #8
 	eors	r1, r0
@@ -1113,7 +1128,7 @@ photon_beetle_aead128_P_permute:
 	orrs	r1, r3
 	movs	r2, #28
 	rors	r1, r2
-	mov	lr, r1
+	mov	r8, r1
 	@ photon256.ae:83: x1 = sub_cells(x1 ^ (c ^ ic[1]) as u32) >>> 4
 	movs	r1, #1
 	eors	r1, r0
@@ -1159,10 +1174,10 @@ photon_beetle_aead128_P_permute:
 	orrs	r1, r2
 	movs	r2, #12
 	rors	r1, r2
-	mov	r10, r1
+	mov	r11, r1
 	@ photon256.ae:88: x6 = sub_cells(x6 ^ (c ^ ic[6]) as u32) >>> 24
 	eors	r2, r0
-	mov	r3, r9
+	mov	r3, r10
 	eors	r3, r2
 	uxtb	r1, r3
 	ldrb	r1, [r5, r1]
@@ -1180,15 +1195,15 @@ photon_beetle_aead128_P_permute:
 	orrs	r4, r1
 	lsls	r1, r4, #16
 	orrs	r1, r2
-	mov	r9, r1
+	mov	r10, r1
 	@ photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
 	ldr	r6, [sp, #12]
 	eors	r6, r1
-	mov	r1, lr
+	mov	r1, r8
 	eors	r6, r1
 	@ photon256.ae:63: t = times2(x3 ^ x5)
-	mov	r2, r10
-	mov	r1, r11
+	mov	r2, r11
+	mov	r1, lr
 	eors	r2, r1
 	str	r2, [sp]
 	@ photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
@@ -1212,7 +1227,7 @@ photon_beetle_aead128_P_permute:
 	@ photon256.ae:86: x4 = sub_cells(x4 ^ (c ^ ic[4]) as u32) >>> 16
 	movs	r1, #15
 	eors	r1, r0
-	mov	r6, r8
+	mov	r6, r9
 	eors	r6, r1
 	lsrs	r1, r6, #24
 	ldrb	r1, [r5, r1]
@@ -1273,10 +1288,10 @@ photon_beetle_aead128_P_permute:
 	str	r0, [sp, #16]
 	@ photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
 	eors	r1, r0
-	mov	r0, r10
+	mov	r0, r11
 	eors	r1, r0
 	eors	r1, r6
-	mov	r0, lr
+	mov	r0, r8
 	eors	r1, r0
 	@ photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	ldr	r0, [sp, #8]
@@ -1299,8 +1314,8 @@ photon_beetle_aead128_P_permute:
 	ands	r0, r3
 	lsls	r7, r0, #1
 	@ photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	mov	r2, r10
-	mov	r0, r9
+	mov	r2, r11
+	mov	r0, r10
 	eors	r2, r0
 	eors	r2, r7
 	@ photon256.ae:53: u = (x & 0x88888888) >> 2
@@ -1315,22 +1330,22 @@ photon_beetle_aead128_P_permute:
 	mov	r12, r2
 	@ photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
 	ldr	r2, [sp, #16]
-	mov	r0, lr
+	mov	r0, r8
 	eors	r2, r0
 	mov	r0, r12
 	eors	r2, r0
 	@ photon256.ae:63: t = times2(x3 ^ x5)
 	mov	r1, r6
-	mov	r0, r9
+	mov	r0, r10
 	eors	r1, r0
-	mov	r8, r1
+	mov	r9, r1
 	@ photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	ands	r1, r3
 	lsls	r0, r1, #1
 	@ photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
 	eors	r2, r0
 	@ photon256.ae:53: u = (x & 0x88888888) >> 2
-	mov	r1, r8
+	mov	r1, r9
 	ands	r1, r4
 	lsrs	r0, r1, #2
 	@ photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
@@ -1341,10 +1356,10 @@ photon_beetle_aead128_P_permute:
 	eors	r2, r0
 	@ photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
 	ldr	r1, [sp, #12]
-	mov	r0, r10
+	mov	r0, r11
 	eors	r1, r0
 	eors	r1, r6
-	mov	r0, r11
+	mov	r0, lr
 	eors	r1, r0
 	mov	r0, r12
 	eors	r1, r0
@@ -1369,7 +1384,7 @@ photon_beetle_aead128_P_permute:
 	lsls	r7, r0, #1
 	@ photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
 	mov	r2, r6
-	mov	r0, lr
+	mov	r0, r8
 	eors	r2, r0
 	eors	r2, r7
 	@ photon256.ae:53: u = (x & 0x88888888) >> 2
@@ -1382,13 +1397,13 @@ photon_beetle_aead128_P_permute:
 	@ photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
 	eors	r2, r0
 	@ photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
-	mov	r7, r10
+	mov	r7, r11
 	mov	r0, r12
 	eors	r7, r0
 	eors	r7, r2
 	@ photon256.ae:63: t = times2(x3 ^ x5)
-	mov	r1, r11
-	mov	r0, lr
+	mov	r1, lr
+	mov	r0, r8
 	eors	r1, r0
 	str	r1, [sp, #12]
 	@ photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
@@ -1409,9 +1424,9 @@ photon_beetle_aead128_P_permute:
 	@ photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
 	ldr	r1, [sp, #16]
 	eors	r1, r6
-	mov	r0, r11
+	mov	r0, lr
 	eors	r1, r0
-	mov	r0, r9
+	mov	r0, r10
 	eors	r1, r0
 	eors	r1, r2
 	@ photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
@@ -1433,12 +1448,12 @@ photon_beetle_aead128_P_permute:
 	mov	r0, r1
 	ands	r0, r3
 	lsls	r0, r0, #1
-	mov	r10, r0
+	mov	r11, r0
 	@ photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	mov	r7, r11
+	mov	r7, lr
 	mov	r0, r12
 	eors	r7, r0
-	mov	r0, r10
+	mov	r0, r11
 	eors	r7, r0
 	@ photon256.ae:53: u = (x & 0x88888888) >> 2
 	ands	r1, r4
@@ -1453,7 +1468,7 @@ photon_beetle_aead128_P_permute:
 	eors	r6, r2
 	eors	r6, r7
 	@ photon256.ae:63: t = times2(x3 ^ x5)
-	mov	r1, r9
+	mov	r1, r10
 	mov	r0, r12
 	eors	r1, r0
 	str	r1, [sp, #8]
@@ -1474,9 +1489,9 @@ photon_beetle_aead128_P_permute:
 	eors	r6, r0
 	@ photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
 	ldr	r1, [sp]
-	mov	r0, r9
+	mov	r0, r10
 	eors	r1, r0
-	mov	r0, lr
+	mov	r0, r8
 	eors	r1, r0
 	eors	r1, r7
 	@ photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
@@ -1499,7 +1514,7 @@ photon_beetle_aead128_P_permute:
 	ands	r0, r3
 	lsls	r6, r0, #1
 	@ photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	mov	r0, r9
+	mov	r0, r10
 	eors	r0, r2
 	eors	r0, r6
 	@ photon256.ae:53: u = (x & 0x88888888) >> 2
@@ -1511,22 +1526,22 @@ photon_beetle_aead128_P_permute:
 	lsrs	r6, r1, #3
 	@ photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
 	eors	r0, r6
-	mov	r10, r0
+	mov	r11, r0
 	@ photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
-	mov	r1, r11
+	mov	r1, lr
 	eors	r1, r7
 	eors	r1, r0
 	@ photon256.ae:63: t = times2(x3 ^ x5)
-	mov	r0, lr
+	mov	r0, r8
 	eors	r0, r2
-	mov	r11, r0
+	mov	lr, r0
 	@ photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	ands	r0, r3
 	lsls	r0, r0, #1
 	@ photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
 	eors	r1, r0
 	@ photon256.ae:53: u = (x & 0x88888888) >> 2
-	mov	r6, r11
+	mov	r6, lr
 	ands	r6, r4
 	lsrs	r0, r6, #2
 	@ photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
@@ -1536,12 +1551,12 @@ photon_beetle_aead128_P_permute:
 	@ photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
 	eors	r1, r0
 	@ photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	mov	r6, r8
-	mov	r0, lr
+	mov	r6, r9
+	mov	r0, r8
 	eors	r6, r0
 	mov	r0, r12
 	eors	r6, r0
-	mov	r0, r10
+	mov	r0, r11
 	eors	r6, r0
 	@ photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	mov	r0, r1
@@ -1563,7 +1578,7 @@ photon_beetle_aead128_P_permute:
 	ands	r0, r3
 	lsls	r1, r0, #1
 	@ photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	mov	r0, lr
+	mov	r0, r8
 	eors	r0, r7
 	eors	r0, r1
 	@ photon256.ae:53: u = (x & 0x88888888) >> 2
@@ -1575,12 +1590,12 @@ photon_beetle_aead128_P_permute:
 	lsrs	r1, r6, #3
 	@ photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
 	eors	r0, r1
-	mov	r8, r0
+	mov	r9, r0
 	@ photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
-	mov	r6, r9
-	mov	r0, r10
+	mov	r6, r10
+	mov	r0, r11
 	eors	r6, r0
-	mov	r0, r8
+	mov	r0, r9
 	eors	r6, r0
 	@ photon256.ae:63: t = times2(x3 ^ x5)
 	mov	r1, r12
@@ -1605,7 +1620,7 @@ photon_beetle_aead128_P_permute:
 	mov	r0, r12
 	eors	r1, r0
 	eors	r1, r2
-	mov	r0, r8
+	mov	r0, r9
 	eors	r1, r0
 	@ photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	mov	r0, r6
@@ -1626,12 +1641,12 @@ photon_beetle_aead128_P_permute:
 	mov	r0, r1
 	ands	r0, r3
 	lsls	r0, r0, #1
-	mov	r9, r0
+	mov	r10, r0
 	@ photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
 	mov	r6, r12
-	mov	r0, r10
+	mov	r0, r11
 	eors	r6, r0
-	mov	r0, r9
+	mov	r0, r10
 	eors	r6, r0
 	@ photon256.ae:53: u = (x & 0x88888888) >> 2
 	ands	r1, r4
@@ -1642,16 +1657,16 @@ photon_beetle_aead128_P_permute:
 	lsrs	r1, r1, #3
 	@ photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
 	eors	r6, r1
-	mov	r9, r6
+	mov	r10, r6
 	@ photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
-	mov	r6, lr
-	mov	r0, r8
-	eors	r6, r0
+	mov	r6, r8
 	mov	r0, r9
+	eors	r6, r0
+	mov	r0, r10
 	eors	r6, r0
 	@ photon256.ae:63: t = times2(x3 ^ x5)
 	mov	r1, r2
-	mov	r0, r10
+	mov	r0, r11
 	eors	r1, r0
 	@ photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	mov	r0, r1
@@ -1672,7 +1687,7 @@ photon_beetle_aead128_P_permute:
 	ldr	r1, [sp, #8]
 	eors	r1, r2
 	eors	r1, r7
-	mov	r0, r9
+	mov	r0, r10
 	eors	r1, r0
 	@ photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	mov	r0, r6
@@ -1693,12 +1708,12 @@ photon_beetle_aead128_P_permute:
 	mov	r0, r1
 	ands	r0, r3
 	lsls	r6, r0, #1
-	mov	lr, r6
+	mov	r8, r6
 	@ photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
 	mov	r6, r2
-	mov	r0, r8
+	mov	r0, r9
 	eors	r6, r0
-	mov	r0, lr
+	mov	r0, r8
 	eors	r6, r0
 	@ photon256.ae:53: u = (x & 0x88888888) >> 2
 	ands	r1, r4
@@ -1709,16 +1724,16 @@ photon_beetle_aead128_P_permute:
 	lsrs	r0, r1, #3
 	@ photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
 	eors	r6, r0
-	mov	lr, r6
+	mov	r8, r6
 	@ photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
 	mov	r1, r12
-	mov	r0, r9
+	mov	r0, r10
 	eors	r1, r0
 	mov	r0, r6
 	eors	r1, r0
 	@ photon256.ae:63: t = times2(x3 ^ x5)
 	mov	r6, r7
-	mov	r0, r8
+	mov	r0, r9
 	eors	r6, r0
 	@ photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	mov	r0, r6
@@ -1736,11 +1751,11 @@ photon_beetle_aead128_P_permute:
 	@ photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
 	eors	r1, r0
 	@ photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	mov	r6, r11
+	mov	r6, lr
 	eors	r6, r7
-	mov	r0, r10
+	mov	r0, r11
 	eors	r6, r0
-	mov	r0, lr
+	mov	r0, r8
 	eors	r6, r0
 	@ photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	mov	r0, r1
@@ -1762,7 +1777,7 @@ photon_beetle_aead128_P_permute:
 	lsls	r1, r3, #1
 	@ photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
 	mov	r3, r7
-	mov	r0, r9
+	mov	r0, r10
 	eors	r3, r0
 	eors	r3, r1
 	@ photon256.ae:53: u = (x & 0x88888888) >> 2
@@ -1780,9 +1795,9 @@ photon_beetle_aead128_P_permute:
 	str	r3, [sp, #4]
 	mov	r6, r2
 	str	r7, [sp, #16]
-	mov	r4, r10
-	mov	r3, r9
-	mov	r9, lr
+	mov	r4, r11
+	mov	r3, r10
+	mov	r10, r8
 	mov	r2, r0
 	ldr	r0, [sp, #20]
 	adds	r0, #1
@@ -1804,57 +1819,45 @@ photon_beetle_aead128_P_permute:
 	@ photon256.ae:97: s[3] = x3
 	str	r4, [r5, #12]
 	@ photon256.ae:98: s[4] = x4
-	mov	r1, r8
+	mov	r1, r9
 	str	r1, [r5, #16]
 	@ photon256.ae:99: s[5] = x5
 	str	r3, [r5, #20]
 	@ photon256.ae:100: s[6] = x6
-	mov	r1, r9
+	mov	r1, r10
 	str	r1, [r5, #24]
 	@ photon256.ae:101: s[7] = x7
 	str	r2, [r5, #28]
 	add	sp, #28
-	pop	{r4, r5, r6, r7}
-	mov	r8, r4
-	mov	r9, r5
-	mov	r10, r6
-	mov	r11, r7
-	b	.Lphoton_beetle_aead128_P_permute_pool2
+	pop	{pc}
 	.ltorg
-.Lphoton_beetle_aead128_P_permute_pool2:
-	pop	{r4, r5, r6, r7, pc}
 	.ltorg
 	.size photon_beetle_aead128_P_permute, .-photon_beetle_aead128_P_permute
 
 
 @ --- photon_beetle_aead128_hash: photon_beetle_aead128.hash
-@     frame 60 bytes (18 spill slots, 11 on the stack; locals 16), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 332 bytes of code and literals
+@     frame 64 bytes (16 spill slots, 12 on the stack; locals 16), saves nothing
+@     estimated 322 bytes of code and literals
 	.section .text.photon_beetle_aead128_hash,"ax",%progbits
 	.global photon_beetle_aead128_hash
 	.type photon_beetle_aead128_hash, %function
 	.thumb_func
 	.balign 4
 photon_beetle_aead128_hash:
-	push	{r4, r5, r6, r7, lr}
-	mov	r4, r8
-	mov	r5, r9
-	mov	r6, r10
-	mov	r7, r11
-	push	{r4, r5, r6, r7}
-	sub	sp, #60
-	mov	r10, r0
-	str	r1, [sp, #36]
-	str	r2, [sp, #32]
-	str	r3, [sp, #40]
+	push	{lr}
+	sub	sp, #64
+	str	r0, [sp, #4]
+	str	r1, [sp, #40]
+	str	r2, [sp, #36]
+	str	r3, [sp, #44]
 	@ photon_beetle_aead128.ae:61: for i in 0..(a + rate - 1) / rate {
 	mov	r0, r2
 	adds	r0, #16
 	subs	r0, r0, #1
 	lsrs	r0, r0, #4
-	str	r0, [sp, #28]
+	str	r0, [sp, #32]
 	movs	r1, #0
-	mov	r9, r1
+	str	r1, [sp, #8]
 	cmp	r1, r0
 	bcc	.Lphoton_beetle_aead128_hash_far1
 	b	.Lphoton_beetle_aead128_hash_done2
@@ -1863,47 +1866,51 @@ photon_beetle_aead128_hash:
 	@ photon_beetle_aead128.ae:64: count = if rest < rate then rest else rate
 	movs	r2, #16
 	@ photon_beetle_aead128.ae:62: off = rate * i
-	mov	r1, r9
-	lsls	r5, r1, #4
+	ldr	r1, [sp, #8]
+	lsls	r0, r1, #4
+	str	r0, [sp, #12]
 	@ photon_beetle_aead128.ae:63: rest = a - off
-	ldr	r0, [sp, #32]
-	subs	r4, r0, r5
+	ldr	r1, [sp, #36]
+	subs	r1, r1, r0
 	@ photon_beetle_aead128.ae:64: count = if rest < rate then rest else rate
-	cmp	r4, #16
+	cmp	r1, #16
 	movs	r0, #0
 	sbcs	r0, r0
-	eors	r4, r2
-	ands	r4, r0
-	eors	r4, r2
+	eors	r1, r2
+	ands	r1, r0
+	eors	r1, r2
+	str	r1, [sp]
 	@ photon_beetle_aead128.ae:65: P.permute(s)
-	mov	r6, r10
-	mov	r0, r10
+	ldr	r0, [sp, #4]
 	bl	photon_beetle_aead128_P_permute
 	@ photon_beetle_aead128.ae:24: return cat(s[3], s[2], s[1], s[0])
-	ldr	r0, [r6, #12]
+	ldr	r1, [sp, #4]
+	ldr	r0, [r1, #12]
+	str	r0, [sp, #28]
+	ldr	r0, [r1, #8]
 	str	r0, [sp, #24]
-	ldr	r0, [r6, #8]
+	ldr	r0, [r1, #4]
 	str	r0, [sp, #20]
-	ldr	r0, [r6, #4]
+	ldr	r0, [r1]
 	str	r0, [sp, #16]
-	ldr	r0, [r6]
-	str	r0, [sp, #12]
 	@ photon_beetle_aead128.ae:66: set_rate_part(s, rate_part(s) ^ ozs(load_le(ad, off, rate, count), count))
-	ldr	r0, [sp, #36]
-	adds	r3, r0, r5
-	movs	r0, #3
-	cmp	r4, #16
+	ldr	r1, [sp, #40]
+	ldr	r0, [sp, #12]
+	adds	r3, r1, r0
+	movs	r1, #3
+	ldr	r0, [sp]
+	cmp	r0, #16
 	bcc	.Lphoton_beetle_aead128_hash_bytes3
-	tst	r3, r0
+	tst	r3, r1
 	beq	.Lphoton_beetle_aead128_hash_words4
 .Lphoton_beetle_aead128_hash_bytes3:
 	movs	r0, #0
-	str	r0, [sp, #44]
 	str	r0, [sp, #48]
 	str	r0, [sp, #52]
 	str	r0, [sp, #56]
-	add	r2, sp, #44
-	mov	r1, r4
+	str	r0, [sp, #60]
+	add	r2, sp, #48
+	ldr	r1, [sp]
 	cmp	r1, #16
 	bcc	.Lphoton_beetle_aead128_hash_cnt6
 	movs	r1, #16
@@ -1918,123 +1925,119 @@ photon_beetle_aead128_hash:
 	mov	r3, r2
 .Lphoton_beetle_aead128_hash_words4:
 	ldr	r0, [r3]
-	str	r0, [sp]
+	mov	r9, r0
 	ldr	r0, [r3, #4]
-	str	r0, [sp, #8]
-	ldr	r0, [r3, #8]
-	str	r0, [sp, #4]
-	ldr	r0, [r3, #12]
 	mov	r11, r0
+	ldr	r0, [r3, #8]
+	mov	r10, r0
+	ldr	r0, [r3, #12]
+	mov	r8, r0
 	@ photon_beetle_aead128.ae:37: return if n < rate then x | ((1 as u128) << (8 * n)) else x
-	cmp	r4, #16
+	ldr	r0, [sp]
+	cmp	r0, #16
 	movs	r2, #0
 	sbcs	r2, r2
-	movs	r6, #1
+	movs	r5, #1
 	movs	r1, #0
-	mov	r5, r1
+	mov	r4, r1
 	mov	r3, r1
-	lsls	r4, r4, #3
-	cmp	r4, #128
+	lsls	r7, r0, #3
+	cmp	r7, #128
 	bcs	.Lphoton_beetle_aead128_hash_shz8
 .Lphoton_beetle_aead128_hash_shl10:
-	cmp	r4, #32
+	cmp	r7, #32
 	bcc	.Lphoton_beetle_aead128_hash_shf9
 	mov	r1, r3
-	mov	r3, r5
-	mov	r5, r6
-	movs	r6, #0
-	subs	r4, #32
+	mov	r3, r4
+	mov	r4, r5
+	movs	r5, #0
+	subs	r7, #32
 	b	.Lphoton_beetle_aead128_hash_shl10
 .Lphoton_beetle_aead128_hash_shf9:
-	lsls	r1, r4
-	movs	r0, #32
-	subs	r0, r0, r4
-	mov	r7, r3
-	lsrs	r7, r0
-	orrs	r1, r7
-	lsls	r3, r4
-	mov	r7, r5
-	lsrs	r7, r0
-	orrs	r3, r7
-	mov	r7, r6
-	lsrs	r7, r0
-	lsls	r5, r4
-	orrs	r5, r7
-	lsls	r6, r4
+	lsls	r1, r7
+	movs	r6, #32
+	subs	r6, r6, r7
+	mov	r0, r3
+	lsrs	r0, r6
+	orrs	r1, r0
+	lsls	r3, r7
+	mov	r0, r4
+	lsrs	r0, r6
+	orrs	r3, r0
+	mov	r0, r5
+	lsrs	r0, r6
+	lsls	r4, r7
+	orrs	r4, r0
+	lsls	r5, r7
 	b	.Lphoton_beetle_aead128_hash_she11
 .Lphoton_beetle_aead128_hash_shz8:
-	movs	r6, #0
 	movs	r5, #0
+	movs	r4, #0
 	movs	r3, #0
 	movs	r1, #0
 .Lphoton_beetle_aead128_hash_she11:
-	ldr	r4, [sp]
-	orrs	r6, r4
-	eors	r6, r4
-	ands	r6, r2
-	eors	r4, r6
-	@ photon_beetle_aead128.ae:66: set_rate_part(s, rate_part(s) ^ ozs(load_le(ad, off, rate, count), count))
-	ldr	r0, [sp, #12]
-	eors	r0, r4
-	@ photon_beetle_aead128.ae:28: s[0] = x[31:0]
-	mov	r6, r10
-	str	r0, [r6]
-	@ photon_beetle_aead128.ae:37: return if n < rate then x | ((1 as u128) << (8 * n)) else x
-	ldr	r4, [sp, #8]
-	orrs	r5, r4
-	eors	r5, r4
+	mov	r6, r9
+	orrs	r5, r6
+	eors	r5, r6
 	ands	r5, r2
-	eors	r4, r5
+	eors	r6, r5
 	@ photon_beetle_aead128.ae:66: set_rate_part(s, rate_part(s) ^ ozs(load_le(ad, off, rate, count), count))
-	ldr	r0, [sp, #16]
-	eors	r0, r4
-	@ photon_beetle_aead128.ae:29: s[1] = x[63:32]
-	str	r0, [r6, #4]
+	ldr	r5, [sp, #16]
+	eors	r5, r6
+	@ photon_beetle_aead128.ae:28: s[0] = x[31:0]
+	ldr	r6, [sp, #4]
+	str	r5, [r6]
 	@ photon_beetle_aead128.ae:37: return if n < rate then x | ((1 as u128) << (8 * n)) else x
-	ldr	r4, [sp, #4]
+	mov	r5, r11
+	orrs	r4, r5
+	eors	r4, r5
+	ands	r4, r2
+	eors	r5, r4
+	@ photon_beetle_aead128.ae:66: set_rate_part(s, rate_part(s) ^ ozs(load_le(ad, off, rate, count), count))
+	ldr	r4, [sp, #20]
+	eors	r4, r5
+	@ photon_beetle_aead128.ae:29: s[1] = x[63:32]
+	str	r4, [r6, #4]
+	@ photon_beetle_aead128.ae:37: return if n < rate then x | ((1 as u128) << (8 * n)) else x
+	mov	r4, r10
 	orrs	r3, r4
 	eors	r3, r4
 	ands	r3, r2
 	eors	r4, r3
 	@ photon_beetle_aead128.ae:66: set_rate_part(s, rate_part(s) ^ ozs(load_le(ad, off, rate, count), count))
-	ldr	r3, [sp, #20]
+	ldr	r3, [sp, #24]
 	eors	r3, r4
 	@ photon_beetle_aead128.ae:30: s[2] = x[95:64]
 	str	r3, [r6, #8]
 	@ photon_beetle_aead128.ae:37: return if n < rate then x | ((1 as u128) << (8 * n)) else x
-	mov	r3, r11
+	mov	r3, r8
 	orrs	r1, r3
 	eors	r1, r3
 	ands	r1, r2
 	eors	r3, r1
 	@ photon_beetle_aead128.ae:66: set_rate_part(s, rate_part(s) ^ ozs(load_le(ad, off, rate, count), count))
-	ldr	r1, [sp, #24]
+	ldr	r1, [sp, #28]
 	eors	r1, r3
 	@ photon_beetle_aead128.ae:31: s[3] = x[127:96]
 	str	r1, [r6, #12]
-	mov	r1, r9
+	ldr	r1, [sp, #8]
 	adds	r1, #1
-	mov	r9, r1
-	ldr	r0, [sp, #28]
+	str	r1, [sp, #8]
+	ldr	r0, [sp, #32]
 	cmp	r1, r0
 	bcs	.Lphoton_beetle_aead128_hash_far2
 	b	.Lphoton_beetle_aead128_hash_loop1
 .Lphoton_beetle_aead128_hash_far2:
 .Lphoton_beetle_aead128_hash_done2:
 	@ photon_beetle_aead128.ae:48: s[7] = s[7] ^ ((c as u32) << 29)
-	ldr	r0, [sp, #40]
+	ldr	r0, [sp, #44]
 	lsls	r2, r0, #29
-	mov	r0, r10
+	ldr	r0, [sp, #4]
 	ldr	r1, [r0, #28]
 	eors	r1, r2
 	str	r1, [r0, #28]
-	add	sp, #60
-	pop	{r4, r5, r6, r7}
-	mov	r8, r4
-	mov	r9, r5
-	mov	r10, r6
-	mov	r11, r7
-	pop	{r4, r5, r6, r7, pc}
+	add	sp, #64
+	pop	{pc}
 	.ltorg
 	.size photon_beetle_aead128_hash, .-photon_beetle_aead128_hash
 

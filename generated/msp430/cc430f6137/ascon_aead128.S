@@ -56,62 +56,61 @@ ascon_aead128_key_setup:
 
 
 ; --- ascon_aead128_encrypt_with: ascon_aead128.encrypt_with
-;     frame 78 bytes (11 spill slots, locals 56), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1396 bytes of code
+;     frame 82 bytes (13 spill slots, locals 56), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 1416 bytes of code
 	.section .text.ascon_aead128_encrypt_with,"ax",@progbits
 	.global ascon_aead128_encrypt_with
 	.type ascon_aead128_encrypt_with, @function
 	.balign 2
 ascon_aead128_encrypt_with:
 	pushm.w	#7, r10
-	sub	#78, sp
-	mov	r15, r9
-	mov	94(sp), r10
+	sub	#82, sp
+	mov	r15, 22(sp)
 	; ascon_aead128.ae:47: s[0] = iv as u64
-	mov	#1, 22(sp)
-	mov	#32908, 24(sp)
-	mov	#4096, 26(sp)
-	mov	#0, 28(sp)
+	mov	#1, 26(sp)
+	mov	#32908, 28(sp)
+	mov	#4096, 30(sp)
+	mov	#0, 32(sp)
 	; ascon_aead128.ae:48: s[1] = k0
-	mov	@r12+, 30(sp)
-	mov	@r12+, 32(sp)
 	mov	@r12+, 34(sp)
 	mov	@r12+, 36(sp)
-	; ascon_aead128.ae:49: s[2] = k1
 	mov	@r12+, 38(sp)
 	mov	@r12+, 40(sp)
+	; ascon_aead128.ae:49: s[2] = k1
 	mov	@r12+, 42(sp)
 	mov	@r12+, 44(sp)
-	mov	r12, 0(sp)
+	mov	@r12+, 46(sp)
+	mov	@r12+, 48(sp)
+	mov	r12, 2(sp)
 	; ascon_aead128.ae:50: s[3] = load_le(nonce, 0, 8)
-	mov	r13, r8
-	bit	#1, r8
+	mov	r13, r10
+	bit	#1, r10
 	jnz	.Lascon_aead128_encrypt_with_bytes1
 .Lascon_aead128_encrypt_with_words2:
-	mov	@r8+, r11
-	mov	@r8+, r12
-	mov	@r8+, r14
-	mov	@r8+, r15
+	mov	@r10+, r11
+	mov	@r10+, r12
+	mov	@r10+, r14
+	mov	@r10+, r15
 	jmp	.Lascon_aead128_encrypt_with_join3
 .Lascon_aead128_encrypt_with_bytes1:
 	mov	sp, r11
-	add	#62, r11
+	add	#66, r11
 	mov	r11, r12
 	mov	#8, r14
 .Lascon_aead128_encrypt_with_cpy4:
-	mov.b	@r8, r15
-	inc	r8
+	mov.b	@r10, r15
+	inc	r10
 	mov.b	r15, 0(r12)
 	inc	r12
 	dec	r14
 	jnz	.Lascon_aead128_encrypt_with_cpy4
-	mov	r11, r8
+	mov	r11, r10
 	jmp	.Lascon_aead128_encrypt_with_words2
 .Lascon_aead128_encrypt_with_join3:
-	mov	r11, 46(sp)
-	mov	r12, 48(sp)
-	mov	r14, 50(sp)
-	mov	r15, 52(sp)
+	mov	r11, 50(sp)
+	mov	r12, 52(sp)
+	mov	r14, 54(sp)
+	mov	r15, 56(sp)
 	; ascon_aead128.ae:51: s[4] = load_le(nonce, 8, 8)
 	add	#8, r13
 	bit	#1, r13
@@ -124,7 +123,7 @@ ascon_aead128_encrypt_with:
 	jmp	.Lascon_aead128_encrypt_with_join8
 .Lascon_aead128_encrypt_with_bytes6:
 	mov	sp, r11
-	add	#62, r11
+	add	#66, r11
 	mov	r11, r12
 	mov	#8, r14
 .Lascon_aead128_encrypt_with_cpy9:
@@ -137,135 +136,136 @@ ascon_aead128_encrypt_with:
 	mov	r11, r13
 	jmp	.Lascon_aead128_encrypt_with_words7
 .Lascon_aead128_encrypt_with_join8:
-	mov	r11, 54(sp)
-	mov	r12, 56(sp)
-	mov	r14, 58(sp)
-	mov	r15, 60(sp)
+	mov	r11, 58(sp)
+	mov	r12, 60(sp)
+	mov	r14, 62(sp)
+	mov	r15, 64(sp)
 	; ascon_aead128.ae:52: P.permute(s, rounds_init)
 	mov	sp, r12
-	add	#22, r12
+	add	#26, r12
 	mov	#12, r13
 	call	#ascon_aead128_P_permute
 	; ascon_aead128.ae:53: s[3] = s[3] ^ k0
-	mov	46(sp), r11
-	mov	@sp, r8
-	xor	-16(r8), r11
-	mov	48(sp), r12
-	xor	-14(r8), r12
-	mov	50(sp), r13
-	xor	-12(r8), r13
-	mov	52(sp), r14
-	xor	-10(r8), r14
-	mov	r11, 46(sp)
-	mov	r12, 48(sp)
-	mov	r13, 50(sp)
-	mov	r14, 52(sp)
+	mov	50(sp), r11
+	mov	2(sp), r10
+	xor	-16(r10), r11
+	mov	52(sp), r12
+	xor	-14(r10), r12
+	mov	54(sp), r13
+	xor	-12(r10), r13
+	mov	56(sp), r14
+	xor	-10(r10), r14
+	mov	r11, 50(sp)
+	mov	r12, 52(sp)
+	mov	r13, 54(sp)
+	mov	r14, 56(sp)
 	; ascon_aead128.ae:54: s[4] = s[4] ^ k1
-	mov	54(sp), r11
-	xor	-8(r8), r11
-	mov	56(sp), r12
-	xor	-6(r8), r12
-	mov	58(sp), r13
-	xor	-4(r8), r13
-	mov	60(sp), r14
-	xor	-2(r8), r14
-	mov	r11, 54(sp)
-	mov	r12, 56(sp)
-	mov	r13, 58(sp)
-	mov	r14, 60(sp)
+	mov	58(sp), r11
+	xor	-8(r10), r11
+	mov	60(sp), r12
+	xor	-6(r10), r12
+	mov	62(sp), r13
+	xor	-4(r10), r13
+	mov	64(sp), r14
+	xor	-2(r10), r14
+	mov	r11, 58(sp)
+	mov	r12, 60(sp)
+	mov	r13, 62(sp)
+	mov	r14, 64(sp)
 	; ascon_aead128.ae:96: absorb_ad(s, ad)
 	mov	sp, r12
-	add	#22, r12
-	mov	r9, r13
-	mov	r10, r14
+	add	#26, r12
+	mov	22(sp), r13
+	mov	98(sp), r14
 	call	#ascon_aead128_absorb_ad
 	; ascon_aead128.ae:98: full = m / rate
-	mov	98(sp), 4(sp)
-	mov	4(sp), r15
+	mov	102(sp), 6(sp)
+	mov	6(sp), r15
 	rrum.w	#4, r15
-	mov	r15, 4(sp)
+	mov	r15, 6(sp)
 	; ascon_aead128.ae:99: for i in 0..full {
-	mov	#0, r10
-	mov	#0, 2(sp)
-	cmp	r15, r10
-	mov	r10, r15
+	mov	#0, 0(sp)
+	mov	#0, 4(sp)
+	cmp	r15, 0(sp)
+	mov	4(sp), r15
 	subc	#0, r15
 	jc	.Lascon_aead128_encrypt_with_done12
 .Lascon_aead128_encrypt_with_loop11:
 	; ascon_aead128.ae:100: off = rate * i
-	mov	r10, r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	and	#65520, r13
+	mov	@sp, r4
+	rla	r4
+	adc	r4
+	rla	r4
+	adc	r4
+	rla	r4
+	adc	r4
+	rla	r4
+	adc	r4
+	and	#65520, r4
 	; ascon_aead128.ae:101: c = rate_of(s) ^ load_le(msg, off, rate)
-	mov	r13, r5
-	add	96(sp), r5
+	mov	r4, r5
+	add	100(sp), r5
 	bit	#1, r5
 	jnz	.Lascon_aead128_encrypt_with_bytes13
 .Lascon_aead128_encrypt_with_words14:
-	mov	@r5+, r4
 	mov	@r5+, r15
 	mov	@r5+, r6
 	mov	@r5+, r7
 	mov	@r5+, r8
 	mov	@r5+, r9
+	mov	@r5+, r10
 	mov	@r5+, r11
 	mov	@r5+, r12
 	jmp	.Lascon_aead128_encrypt_with_join15
 .Lascon_aead128_encrypt_with_bytes13:
-	mov	sp, r11
-	add	#62, r11
-	mov	r11, r12
+	mov	sp, r12
+	add	#66, r12
+	mov	r12, r13
 	mov	#16, r14
 .Lascon_aead128_encrypt_with_cpy16:
 	mov.b	@r5, r15
 	inc	r5
-	mov.b	r15, 0(r12)
-	inc	r12
+	mov.b	r15, 0(r13)
+	inc	r13
 	dec	r14
 	jnz	.Lascon_aead128_encrypt_with_cpy16
-	mov	r11, r5
+	mov	r12, r5
 	jmp	.Lascon_aead128_encrypt_with_words14
 .Lascon_aead128_encrypt_with_join15:
-	xor	22(sp), r4
 	mov	r15, r5
-	xor	24(sp), r5
-	xor	26(sp), r6
-	xor	28(sp), r7
-	xor	30(sp), r8
-	xor	32(sp), r9
-	xor	34(sp), r11
-	xor	36(sp), r12
+	xor	26(sp), r5
+	xor	28(sp), r6
+	xor	30(sp), r7
+	xor	32(sp), r8
+	xor	34(sp), r9
+	xor	36(sp), r10
+	xor	38(sp), r11
+	xor	40(sp), r12
 	; ascon_aead128.ae:102: store_le(ct, off, c)
-	add	100(sp), r13
+	mov	r4, r13
+	add	104(sp), r13
 	bit	#1, r13
 	jnz	.Lascon_aead128_encrypt_with_bytes18
-	mov	r4, 0(r13)
-	mov	r5, 2(r13)
-	mov	r6, 4(r13)
-	mov	r7, 6(r13)
-	mov	r8, 8(r13)
-	mov	r9, 10(r13)
+	mov	r5, 0(r13)
+	mov	r6, 2(r13)
+	mov	r7, 4(r13)
+	mov	r8, 6(r13)
+	mov	r9, 8(r13)
+	mov	r10, 10(r13)
 	mov	r11, 12(r13)
 	mov	r12, 14(r13)
 	jmp	.Lascon_aead128_encrypt_with_stored19
 .Lascon_aead128_encrypt_with_bytes18:
-	mov	r4, 62(sp)
-	mov	r5, 64(sp)
-	mov	r6, 66(sp)
-	mov	r7, 68(sp)
-	mov	r8, 70(sp)
-	mov	r9, 72(sp)
-	mov	r11, 74(sp)
-	mov	r12, 76(sp)
+	mov	r5, 66(sp)
+	mov	r6, 68(sp)
+	mov	r7, 70(sp)
+	mov	r8, 72(sp)
+	mov	r9, 74(sp)
+	mov	r10, 76(sp)
+	mov	r11, 78(sp)
+	mov	r12, 80(sp)
 	mov	sp, r14
-	add	#62, r14
+	add	#66, r14
 	mov	#16, r15
 .Lascon_aead128_encrypt_with_cpy20:
 	mov.b	@r14, 0(r13)
@@ -275,29 +275,29 @@ ascon_aead128_encrypt_with:
 	jnz	.Lascon_aead128_encrypt_with_cpy20
 .Lascon_aead128_encrypt_with_stored19:
 	; ascon_aead128.ae:41: s[0] = r[63:0]
-	mov	r4, 22(sp)
-	mov	r5, 24(sp)
-	mov	r6, 26(sp)
-	mov	r7, 28(sp)
+	mov	r5, 26(sp)
+	mov	r6, 28(sp)
+	mov	r7, 30(sp)
+	mov	r8, 32(sp)
 	; ascon_aead128.ae:42: s[1] = r[127:64]
-	mov	r8, 30(sp)
-	mov	r9, 32(sp)
-	mov	r11, 34(sp)
-	mov	r12, 36(sp)
+	mov	r9, 34(sp)
+	mov	r10, 36(sp)
+	mov	r11, 38(sp)
+	mov	r12, 40(sp)
 	; ascon_aead128.ae:104: P.permute(s, rounds_block)
 	mov	sp, r12
-	add	#22, r12
+	add	#26, r12
 	mov	#8, r13
 	call	#ascon_aead128_P_permute
-	add	#1, r10
-	addc	#0, 2(sp)
-	cmp	4(sp), r10
-	mov	2(sp), r15
+	add	#1, 0(sp)
+	addc	#0, 4(sp)
+	cmp	6(sp), 0(sp)
+	mov	4(sp), r15
 	subc	#0, r15
 	jnc	.Lascon_aead128_encrypt_with_loop11
 .Lascon_aead128_encrypt_with_done12:
 	; ascon_aead128.ae:106: off = rate * full
-	mov	4(sp), r15
+	mov	6(sp), r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -310,12 +310,12 @@ ascon_aead128_encrypt_with:
 	and	#65520, r14
 	and	#15, r15
 	; ascon_aead128.ae:107: last = m - off
-	mov	98(sp), r11
+	mov	102(sp), r11
 	mov	#0, r5
 	sub	r14, r11
 	subc	r15, r5
 	; ascon_aead128.ae:108: c = rate_of(s) ^ load_le(msg, off, rate, last) ^ pad(last)
-	mov	96(sp), r8
+	mov	100(sp), r8
 	add	r14, r8
 	cmp	#16, r11
 	jnc	.Lascon_aead128_encrypt_with_bytes21
@@ -333,7 +333,7 @@ ascon_aead128_encrypt_with:
 	jmp	.Lascon_aead128_encrypt_with_join23
 .Lascon_aead128_encrypt_with_bytes21:
 	mov	sp, r9
-	add	#62, r9
+	add	#66, r9
 	mov	r9, r10
 	mov	#16, r12
 	mov	r11, r15
@@ -352,22 +352,22 @@ ascon_aead128_encrypt_with:
 	mov	r9, r8
 	jmp	.Lascon_aead128_encrypt_with_words22
 .Lascon_aead128_encrypt_with_join23:
-	xor	22(sp), r15
-	mov	r15, 6(sp)
-	xor	24(sp), r4
-	mov	r4, 8(sp)
-	xor	26(sp), r6
-	mov	r6, 10(sp)
-	xor	28(sp), r7
-	mov	r7, 12(sp)
-	xor	30(sp), r9
-	mov	r9, 14(sp)
-	xor	32(sp), r10
-	mov	r10, 16(sp)
-	xor	34(sp), r12
-	mov	r12, 18(sp)
-	xor	36(sp), r13
-	mov	r13, 20(sp)
+	xor	26(sp), r15
+	mov	r15, 8(sp)
+	xor	28(sp), r4
+	mov	r4, 10(sp)
+	xor	30(sp), r6
+	mov	r6, 12(sp)
+	xor	32(sp), r7
+	mov	r7, 14(sp)
+	xor	34(sp), r9
+	mov	r9, 16(sp)
+	xor	36(sp), r10
+	mov	r10, 18(sp)
+	xor	38(sp), r12
+	mov	r12, 20(sp)
+	xor	40(sp), r13
+	mov	r13, 24(sp)
 	; ascon_aead128.ae:28: return (1 as u128) << (8 * count)
 	mov	r11, r13
 	rla	r13
@@ -432,25 +432,25 @@ ascon_aead128_encrypt_with:
 	clr	r4
 .Lascon_aead128_encrypt_with_shend27:
 	; ascon_aead128.ae:108: c = rate_of(s) ^ load_le(msg, off, rate, last) ^ pad(last)
-	mov	6(sp), r5
+	mov	8(sp), r5
 	xor	r6, r5
-	mov	8(sp), r6
+	mov	10(sp), r6
 	xor	r7, r6
-	mov	10(sp), r7
+	mov	12(sp), r7
 	xor	r8, r7
-	mov	12(sp), r8
+	mov	14(sp), r8
 	xor	r9, r8
-	mov	14(sp), r9
+	mov	16(sp), r9
 	xor	r10, r9
-	mov	16(sp), r10
+	mov	18(sp), r10
 	xor	r12, r10
-	mov	18(sp), r12
+	mov	20(sp), r12
 	xor	r13, r12
-	mov	20(sp), r13
+	mov	24(sp), r13
 	xor	r4, r13
 	; ascon_aead128.ae:109: store_le(ct, off, c, last)
 	mov	r14, r4
-	add	100(sp), r4
+	add	104(sp), r4
 	cmp	#16, r11
 	jnc	.Lascon_aead128_encrypt_with_bytes31
 	bit	#1, r4
@@ -465,16 +465,16 @@ ascon_aead128_encrypt_with:
 	mov	r13, 14(r4)
 	jmp	.Lascon_aead128_encrypt_with_stored32
 .Lascon_aead128_encrypt_with_bytes31:
-	mov	r5, 62(sp)
-	mov	r6, 64(sp)
-	mov	r7, 66(sp)
-	mov	r8, 68(sp)
-	mov	r9, 70(sp)
-	mov	r10, 72(sp)
-	mov	r12, 74(sp)
-	mov	r13, 76(sp)
+	mov	r5, 66(sp)
+	mov	r6, 68(sp)
+	mov	r7, 70(sp)
+	mov	r8, 72(sp)
+	mov	r9, 74(sp)
+	mov	r10, 76(sp)
+	mov	r12, 78(sp)
+	mov	r13, 80(sp)
 	mov	sp, r14
-	add	#62, r14
+	add	#66, r14
 	mov	r11, r15
 	cmp	#16, r15
 	jnc	.Lascon_aead128_encrypt_with_cnt33
@@ -490,67 +490,67 @@ ascon_aead128_encrypt_with:
 	jnz	.Lascon_aead128_encrypt_with_cpy34
 .Lascon_aead128_encrypt_with_stored32:
 	; ascon_aead128.ae:41: s[0] = r[63:0]
-	mov	r5, 22(sp)
-	mov	r6, 24(sp)
-	mov	r7, 26(sp)
-	mov	r8, 28(sp)
+	mov	r5, 26(sp)
+	mov	r6, 28(sp)
+	mov	r7, 30(sp)
+	mov	r8, 32(sp)
 	; ascon_aead128.ae:42: s[1] = r[127:64]
-	mov	r9, 30(sp)
-	mov	r10, 32(sp)
-	mov	r12, 34(sp)
-	mov	r13, 36(sp)
+	mov	r9, 34(sp)
+	mov	r10, 36(sp)
+	mov	r12, 38(sp)
+	mov	r13, 40(sp)
 	; ascon_aead128.ae:74: s[2] = s[2] ^ k0
-	mov	38(sp), r11
-	mov	@sp, r10
+	mov	42(sp), r11
+	mov	2(sp), r10
 	xor	-16(r10), r11
-	mov	40(sp), r12
+	mov	44(sp), r12
 	xor	-14(r10), r12
-	mov	42(sp), r13
+	mov	46(sp), r13
 	xor	-12(r10), r13
-	mov	44(sp), r14
+	mov	48(sp), r14
 	xor	-10(r10), r14
-	mov	r11, 38(sp)
-	mov	r12, 40(sp)
-	mov	r13, 42(sp)
-	mov	r14, 44(sp)
+	mov	r11, 42(sp)
+	mov	r12, 44(sp)
+	mov	r13, 46(sp)
+	mov	r14, 48(sp)
 	; ascon_aead128.ae:75: s[3] = s[3] ^ k1
-	mov	46(sp), r11
+	mov	50(sp), r11
 	xor	-8(r10), r11
-	mov	48(sp), r12
+	mov	52(sp), r12
 	xor	-6(r10), r12
-	mov	50(sp), r13
+	mov	54(sp), r13
 	xor	-4(r10), r13
-	mov	52(sp), r14
+	mov	56(sp), r14
 	xor	-2(r10), r14
-	mov	r11, 46(sp)
-	mov	r12, 48(sp)
-	mov	r13, 50(sp)
-	mov	r14, 52(sp)
+	mov	r11, 50(sp)
+	mov	r12, 52(sp)
+	mov	r13, 54(sp)
+	mov	r14, 56(sp)
 	; ascon_aead128.ae:76: P.permute(s, rounds_init)
 	mov	sp, r12
-	add	#22, r12
+	add	#26, r12
 	mov	#12, r13
 	call	#ascon_aead128_P_permute
 	; ascon_aead128.ae:77: return cat(s[4] ^ k1, s[3] ^ k0)
-	mov	54(sp), r11
-	mov	@sp, r13
+	mov	58(sp), r11
+	mov	2(sp), r13
 	xor	-8(r13), r11
-	mov	56(sp), r10
+	mov	60(sp), r10
 	xor	-6(r13), r10
-	mov	58(sp), r9
+	mov	62(sp), r9
 	xor	-4(r13), r9
-	mov	60(sp), r8
+	mov	64(sp), r8
 	xor	-2(r13), r8
-	mov	46(sp), r7
+	mov	50(sp), r7
 	xor	-16(r13), r7
-	mov	48(sp), r6
+	mov	52(sp), r6
 	xor	-14(r13), r6
-	mov	50(sp), r12
+	mov	54(sp), r12
 	xor	-12(r13), r12
-	mov	52(sp), r14
+	mov	56(sp), r14
 	xor	-10(r13), r14
 	; ascon_aead128.ae:111: store_le(tag, 0, finalize(s, k0, k1))
-	mov	104(sp), r13
+	mov	108(sp), r13
 	bit	#1, r13
 	jnz	.Lascon_aead128_encrypt_with_bytes35
 	mov	r7, 0(r13)
@@ -563,16 +563,16 @@ ascon_aead128_encrypt_with:
 	mov	r8, 14(r13)
 	jmp	.Lascon_aead128_encrypt_with_stored36
 .Lascon_aead128_encrypt_with_bytes35:
-	mov	r7, 62(sp)
-	mov	r6, 64(sp)
-	mov	r12, 66(sp)
-	mov	r14, 68(sp)
-	mov	r11, 70(sp)
-	mov	r10, 72(sp)
-	mov	r9, 74(sp)
-	mov	r8, 76(sp)
+	mov	r7, 66(sp)
+	mov	r6, 68(sp)
+	mov	r12, 70(sp)
+	mov	r14, 72(sp)
+	mov	r11, 74(sp)
+	mov	r10, 76(sp)
+	mov	r9, 78(sp)
+	mov	r8, 80(sp)
 	mov	sp, r14
-	add	#62, r14
+	add	#66, r14
 	mov	#16, r15
 .Lascon_aead128_encrypt_with_cpy37:
 	mov.b	@r14, 0(r13)
@@ -581,151 +581,150 @@ ascon_aead128_encrypt_with:
 	dec	r15
 	jnz	.Lascon_aead128_encrypt_with_cpy37
 .Lascon_aead128_encrypt_with_stored36:
-	add	#78, sp
+	add	#82, sp
 	popm.w	#7, r10
 	ret
 	.size ascon_aead128_encrypt_with, .-ascon_aead128_encrypt_with
 
 
 ; --- ascon_aead128_decrypt_with: ascon_aead128.decrypt_with
-;     frame 100 bytes (22 spill slots, locals 56), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1666 bytes of code
+;     frame 110 bytes (27 spill slots, locals 56), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 1694 bytes of code
 	.section .text.ascon_aead128_decrypt_with,"ax",@progbits
 	.global ascon_aead128_decrypt_with
 	.type ascon_aead128_decrypt_with, @function
 	.balign 2
 ascon_aead128_decrypt_with:
 	pushm.w	#7, r10
-	sub	#100, sp
-	mov	r12, r10
-	mov	r13, r11
-	mov	r15, r8
-	mov	116(sp), r9
+	sub	#110, sp
+	mov	r15, 34(sp)
 	; ascon_aead128.ae:47: s[0] = iv as u64
-	mov	#1, 44(sp)
-	mov	#32908, 46(sp)
-	mov	#4096, 48(sp)
-	mov	#0, 50(sp)
+	mov	#1, 54(sp)
+	mov	#32908, 56(sp)
+	mov	#4096, 58(sp)
+	mov	#0, 60(sp)
 	; ascon_aead128.ae:48: s[1] = k0
-	mov	@r10+, 52(sp)
-	mov	@r10+, 54(sp)
-	mov	@r10+, 56(sp)
-	mov	@r10+, 58(sp)
+	mov	@r12+, 62(sp)
+	mov	@r12+, 64(sp)
+	mov	@r12+, 66(sp)
+	mov	@r12+, 68(sp)
 	; ascon_aead128.ae:49: s[2] = k1
-	mov	@r10+, 60(sp)
-	mov	@r10+, 62(sp)
-	mov	@r10+, 64(sp)
-	mov	@r10+, 66(sp)
+	mov	@r12+, 70(sp)
+	mov	@r12+, 72(sp)
+	mov	@r12+, 74(sp)
+	mov	@r12+, 76(sp)
+	mov	r12, 2(sp)
 	; ascon_aead128.ae:50: s[3] = load_le(nonce, 0, 8)
-	mov	r13, r7
-	bit	#1, r7
+	mov	r13, r10
+	bit	#1, r10
 	jnz	.Lascon_aead128_decrypt_with_bytes1
 .Lascon_aead128_decrypt_with_words2:
-	mov	@r7+, r12
-	mov	@r7+, r13
-	mov	@r7+, r14
-	mov	@r7+, r15
+	mov	@r10+, r11
+	mov	@r10+, r12
+	mov	@r10+, r14
+	mov	@r10+, r15
 	jmp	.Lascon_aead128_decrypt_with_join3
 .Lascon_aead128_decrypt_with_bytes1:
-	mov	sp, r12
-	add	#84, r12
-	mov	r12, r13
+	mov	sp, r11
+	add	#94, r11
+	mov	r11, r12
 	mov	#8, r14
 .Lascon_aead128_decrypt_with_cpy4:
-	mov.b	@r7, r15
-	inc	r7
-	mov.b	r15, 0(r13)
-	inc	r13
+	mov.b	@r10, r15
+	inc	r10
+	mov.b	r15, 0(r12)
+	inc	r12
 	dec	r14
 	jnz	.Lascon_aead128_decrypt_with_cpy4
-	mov	r12, r7
+	mov	r11, r10
 	jmp	.Lascon_aead128_decrypt_with_words2
 .Lascon_aead128_decrypt_with_join3:
-	mov	r12, 68(sp)
-	mov	r13, 70(sp)
-	mov	r14, 72(sp)
-	mov	r15, 74(sp)
+	mov	r11, 78(sp)
+	mov	r12, 80(sp)
+	mov	r14, 82(sp)
+	mov	r15, 84(sp)
 	; ascon_aead128.ae:51: s[4] = load_le(nonce, 8, 8)
-	add	#8, r11
-	bit	#1, r11
+	add	#8, r13
+	bit	#1, r13
 	jnz	.Lascon_aead128_decrypt_with_bytes6
 .Lascon_aead128_decrypt_with_words7:
-	mov	@r11+, r12
-	mov	@r11+, r13
-	mov	@r11+, r14
-	mov	@r11+, r15
+	mov	@r13+, r11
+	mov	@r13+, r12
+	mov	@r13+, r14
+	mov	@r13+, r15
 	jmp	.Lascon_aead128_decrypt_with_join8
 .Lascon_aead128_decrypt_with_bytes6:
-	mov	sp, r12
-	add	#84, r12
-	mov	r12, r13
+	mov	sp, r11
+	add	#94, r11
+	mov	r11, r12
 	mov	#8, r14
 .Lascon_aead128_decrypt_with_cpy9:
-	mov.b	@r11, r15
-	inc	r11
-	mov.b	r15, 0(r13)
+	mov.b	@r13, r15
 	inc	r13
+	mov.b	r15, 0(r12)
+	inc	r12
 	dec	r14
 	jnz	.Lascon_aead128_decrypt_with_cpy9
-	mov	r12, r11
+	mov	r11, r13
 	jmp	.Lascon_aead128_decrypt_with_words7
 .Lascon_aead128_decrypt_with_join8:
-	mov	r12, 76(sp)
-	mov	r13, 78(sp)
-	mov	r14, 80(sp)
-	mov	r15, 82(sp)
+	mov	r11, 86(sp)
+	mov	r12, 88(sp)
+	mov	r14, 90(sp)
+	mov	r15, 92(sp)
 	; ascon_aead128.ae:52: P.permute(s, rounds_init)
 	mov	sp, r12
-	add	#44, r12
+	add	#54, r12
 	mov	#12, r13
 	call	#ascon_aead128_P_permute
 	; ascon_aead128.ae:53: s[3] = s[3] ^ k0
-	mov	68(sp), r12
-	xor	-16(r10), r12
-	mov	70(sp), r13
-	xor	-14(r10), r13
-	mov	72(sp), r14
-	xor	-12(r10), r14
-	mov	74(sp), r15
-	xor	-10(r10), r15
-	mov	r12, 68(sp)
-	mov	r13, 70(sp)
-	mov	r14, 72(sp)
-	mov	r15, 74(sp)
+	mov	78(sp), r11
+	mov	2(sp), r10
+	xor	-16(r10), r11
+	mov	80(sp), r12
+	xor	-14(r10), r12
+	mov	82(sp), r13
+	xor	-12(r10), r13
+	mov	84(sp), r14
+	xor	-10(r10), r14
+	mov	r11, 78(sp)
+	mov	r12, 80(sp)
+	mov	r13, 82(sp)
+	mov	r14, 84(sp)
 	; ascon_aead128.ae:54: s[4] = s[4] ^ k1
-	mov	76(sp), r12
-	xor	-8(r10), r12
-	mov	78(sp), r13
-	xor	-6(r10), r13
-	mov	80(sp), r14
-	xor	-4(r10), r14
-	mov	82(sp), r15
-	xor	-2(r10), r15
-	mov	r12, 76(sp)
-	mov	r13, 78(sp)
-	mov	r14, 80(sp)
-	mov	r15, 82(sp)
+	mov	86(sp), r11
+	xor	-8(r10), r11
+	mov	88(sp), r12
+	xor	-6(r10), r12
+	mov	90(sp), r13
+	xor	-4(r10), r13
+	mov	92(sp), r14
+	xor	-2(r10), r14
+	mov	r11, 86(sp)
+	mov	r12, 88(sp)
+	mov	r13, 90(sp)
+	mov	r14, 92(sp)
 	; ascon_aead128.ae:121: absorb_ad(s, ad)
 	mov	sp, r12
-	add	#44, r12
-	mov	r8, r13
-	mov	r9, r14
+	add	#54, r12
+	mov	34(sp), r13
+	mov	126(sp), r14
 	call	#ascon_aead128_absorb_ad
 	; ascon_aead128.ae:123: full = m / rate
-	mov	120(sp), 16(sp)
+	mov	130(sp), 16(sp)
 	mov	16(sp), r15
 	rrum.w	#4, r15
 	mov	r15, 16(sp)
 	; ascon_aead128.ae:124: for i in 0..full {
-	mov	#0, r8
-	mov	#0, r9
-	cmp	r15, r8
-	mov	r8, r15
+	mov	#0, 0(sp)
+	mov	#0, 12(sp)
+	cmp	r15, 0(sp)
+	mov	12(sp), r15
 	subc	#0, r15
 	jc	.Lascon_aead128_decrypt_with_done12
 .Lascon_aead128_decrypt_with_loop11:
 	; ascon_aead128.ae:125: off = rate * i
-	mov	r8, r6
+	mov	@sp, r6
 	rla	r6
 	adc	r6
 	rla	r6
@@ -737,22 +736,22 @@ ascon_aead128_decrypt_with:
 	and	#65520, r6
 	; ascon_aead128.ae:126: c = load_le(ct, off, rate)
 	mov	r6, r11
-	add	118(sp), r11
+	add	128(sp), r11
 	bit	#1, r11
 	jnz	.Lascon_aead128_decrypt_with_bytes13
 .Lascon_aead128_decrypt_with_words14:
 	mov	@r11+, 14(sp)
-	mov	@r11+, 12(sp)
 	mov	@r11+, 10(sp)
 	mov	@r11+, 8(sp)
 	mov	@r11+, 6(sp)
 	mov	@r11+, 4(sp)
-	mov	@r11+, 2(sp)
-	mov	@r11+, 0(sp)
+	mov	@r11+, r7
+	mov	@r11+, r8
+	mov	@r11+, r9
 	jmp	.Lascon_aead128_decrypt_with_join15
 .Lascon_aead128_decrypt_with_bytes13:
 	mov	sp, r12
-	add	#84, r12
+	add	#94, r12
 	mov	r12, r13
 	mov	#16, r14
 .Lascon_aead128_decrypt_with_cpy16:
@@ -766,28 +765,28 @@ ascon_aead128_decrypt_with:
 	jmp	.Lascon_aead128_decrypt_with_words14
 .Lascon_aead128_decrypt_with_join15:
 	; ascon_aead128.ae:127: store_le(msg, off, rate_of(s) ^ c)
+	add	136(sp), r6
 	mov	14(sp), r4
-	xor	44(sp), r4
-	mov	12(sp), r5
-	xor	46(sp), r5
-	mov	10(sp), r7
-	xor	48(sp), r7
-	mov	8(sp), r11
-	xor	50(sp), r11
-	mov	6(sp), r12
-	xor	52(sp), r12
-	mov	4(sp), r13
-	xor	54(sp), r13
-	mov	2(sp), r14
-	xor	56(sp), r14
-	mov	@sp, r15
-	xor	58(sp), r15
-	add	126(sp), r6
+	xor	54(sp), r4
+	mov	10(sp), r5
+	xor	56(sp), r5
+	mov	8(sp), r10
+	xor	58(sp), r10
+	mov	6(sp), r11
+	xor	60(sp), r11
+	mov	4(sp), r12
+	xor	62(sp), r12
+	mov	r7, r13
+	xor	64(sp), r13
+	mov	r8, r14
+	xor	66(sp), r14
+	mov	r9, r15
+	xor	68(sp), r15
 	bit	#1, r6
 	jnz	.Lascon_aead128_decrypt_with_bytes18
 	mov	r4, 0(r6)
 	mov	r5, 2(r6)
-	mov	r7, 4(r6)
+	mov	r10, 4(r6)
 	mov	r11, 6(r6)
 	mov	r12, 8(r6)
 	mov	r13, 10(r6)
@@ -795,16 +794,16 @@ ascon_aead128_decrypt_with:
 	mov	r15, 14(r6)
 	jmp	.Lascon_aead128_decrypt_with_stored19
 .Lascon_aead128_decrypt_with_bytes18:
-	mov	r4, 84(sp)
-	mov	r5, 86(sp)
-	mov	r7, 88(sp)
-	mov	r11, 90(sp)
-	mov	r12, 92(sp)
-	mov	r13, 94(sp)
-	mov	r14, 96(sp)
-	mov	r15, 98(sp)
+	mov	r4, 94(sp)
+	mov	r5, 96(sp)
+	mov	r10, 98(sp)
+	mov	r11, 100(sp)
+	mov	r12, 102(sp)
+	mov	r13, 104(sp)
+	mov	r14, 106(sp)
+	mov	r15, 108(sp)
 	mov	sp, r14
-	add	#84, r14
+	add	#94, r14
 	mov	#16, r15
 .Lascon_aead128_decrypt_with_cpy20:
 	mov.b	@r14, 0(r6)
@@ -814,24 +813,24 @@ ascon_aead128_decrypt_with:
 	jnz	.Lascon_aead128_decrypt_with_cpy20
 .Lascon_aead128_decrypt_with_stored19:
 	; ascon_aead128.ae:41: s[0] = r[63:0]
-	mov	14(sp), 44(sp)
-	mov	12(sp), 46(sp)
-	mov	10(sp), 48(sp)
-	mov	8(sp), 50(sp)
+	mov	14(sp), 54(sp)
+	mov	10(sp), 56(sp)
+	mov	8(sp), 58(sp)
+	mov	6(sp), 60(sp)
 	; ascon_aead128.ae:42: s[1] = r[127:64]
-	mov	6(sp), 52(sp)
-	mov	4(sp), 54(sp)
-	mov	2(sp), 56(sp)
-	mov	@sp, 58(sp)
+	mov	4(sp), 62(sp)
+	mov	r7, 64(sp)
+	mov	r8, 66(sp)
+	mov	r9, 68(sp)
 	; ascon_aead128.ae:129: P.permute(s, rounds_block)
 	mov	sp, r12
-	add	#44, r12
+	add	#54, r12
 	mov	#8, r13
 	call	#ascon_aead128_P_permute
-	add	#1, r8
-	addc	#0, r9
-	cmp	16(sp), r8
-	mov	r9, r15
+	add	#1, 0(sp)
+	addc	#0, 12(sp)
+	cmp	16(sp), 0(sp)
+	mov	12(sp), r15
 	subc	#0, r15
 	jnc	.Lascon_aead128_decrypt_with_loop11
 .Lascon_aead128_decrypt_with_done12:
@@ -849,87 +848,87 @@ ascon_aead128_decrypt_with:
 	and	#65520, r13
 	and	#15, r15
 	; ascon_aead128.ae:132: last = m - off
-	mov	120(sp), r14
+	mov	130(sp), r14
 	mov	#0, r12
 	sub	r13, r14
 	subc	r15, r12
 	; ascon_aead128.ae:134: p = first_bytes(r ^ load_le(ct, off, rate, last), last)
-	mov	118(sp), r11
-	add	r13, r11
+	mov	128(sp), r7
+	add	r13, r7
 	cmp	#16, r14
 	jnc	.Lascon_aead128_decrypt_with_bytes21
-	bit	#1, r11
+	bit	#1, r7
 	jnz	.Lascon_aead128_decrypt_with_bytes21
 .Lascon_aead128_decrypt_with_words22:
-	mov	@r11, r15
-	mov	2(r11), r4
-	mov	4(r11), r5
-	mov	6(r11), r6
-	mov	8(r11), r7
-	mov	10(r11), r8
-	mov	12(r11), r9
-	mov	14(r11), r11
+	mov	@r7+, r15
+	mov	@r7+, r4
+	mov	@r7+, r5
+	mov	@r7+, r6
+	mov	@r7+, r8
+	mov	@r7+, r9
+	mov	@r7+, r10
+	mov	@r7+, r11
 	jmp	.Lascon_aead128_decrypt_with_join23
 .Lascon_aead128_decrypt_with_bytes21:
-	mov	sp, r6
-	add	#84, r6
-	mov	r6, r7
-	mov	#16, r8
+	mov	sp, r8
+	add	#94, r8
+	mov	r8, r9
+	mov	#16, r10
 	mov	r14, r15
 .Lascon_aead128_decrypt_with_cpy24:
-	clr	r9
+	clr	r11
 	tst	r15
 	jz	.Lascon_aead128_decrypt_with_pad25
-	mov.b	@r11, r9
-	inc	r11
+	mov.b	@r7, r11
+	inc	r7
 	dec	r15
 .Lascon_aead128_decrypt_with_pad25:
-	mov.b	r9, 0(r7)
-	inc	r7
-	dec	r8
+	mov.b	r11, 0(r9)
+	inc	r9
+	dec	r10
 	jnz	.Lascon_aead128_decrypt_with_cpy24
-	mov	r6, r11
+	mov	r8, r7
 	jmp	.Lascon_aead128_decrypt_with_words22
 .Lascon_aead128_decrypt_with_join23:
-	xor	44(sp), r15
-	mov	r15, 26(sp)
-	xor	46(sp), r4
-	mov	r4, 24(sp)
-	xor	48(sp), r5
-	mov	r5, 22(sp)
-	xor	50(sp), r6
-	mov	r6, 20(sp)
-	xor	52(sp), r7
-	mov	r7, 28(sp)
-	xor	54(sp), r8
-	mov	r8, 18(sp)
-	xor	56(sp), r9
-	mov	r9, 32(sp)
-	xor	58(sp), r11
-	mov	r11, 34(sp)
+	xor	54(sp), r15
+	mov	r15, 24(sp)
+	xor	56(sp), r4
+	mov	r4, 22(sp)
+	xor	58(sp), r5
+	mov	r5, 20(sp)
+	xor	60(sp), r6
+	mov	r6, 26(sp)
+	xor	62(sp), r8
+	mov	r8, 28(sp)
+	xor	64(sp), r9
+	mov	r9, 18(sp)
+	xor	66(sp), r10
+	mov	r10, 30(sp)
+	xor	68(sp), r11
+	mov	r11, 32(sp)
 	; ascon_aead128.ae:33: return x & ~(~(0 as u128) << (8 * count))
-	mov	r14, r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	mov	r11, r15
-	and	#65528, r15
-	mov	r15, 38(sp)
 	rlam.w	#3, r12
+	mov	r14, r4
+	rla	r4
+	adc	r4
+	rla	r4
+	adc	r4
+	rla	r4
+	adc	r4
+	mov	r4, r11
 	and	#7, r11
 	bis	r11, r12
 	mov	r12, 36(sp)
-	mov	#-1, r4
 	mov	#-1, r5
 	mov	#-1, r6
 	mov	#-1, r7
 	mov	#-1, r8
 	mov	#-1, r9
+	mov	#-1, r10
 	mov	#-1, r11
 	mov	#-1, r12
+	and	#65528, r4
+	mov	r4, r15
 	tst	36(sp)
 	jnz	.Lascon_aead128_decrypt_with_shbig26
 	cmp	#128, r15
@@ -938,76 +937,78 @@ ascon_aead128_decrypt_with:
 	cmp	#16, r15
 	jnc	.Lascon_aead128_decrypt_with_shbits30
 	mov	r11, r12
-	mov	r9, r11
+	mov	r10, r11
+	mov	r9, r10
 	mov	r8, r9
 	mov	r7, r8
 	mov	r6, r7
 	mov	r5, r6
-	mov	r4, r5
-	clr	r4
+	clr	r5
 	sub	#16, r15
 	jmp	.Lascon_aead128_decrypt_with_shlimb29
 .Lascon_aead128_decrypt_with_shbits30:
 	tst	r15
 	jz	.Lascon_aead128_decrypt_with_shend27
 .Lascon_aead128_decrypt_with_sh28:
-	rla	r4
-	rlc	r5
+	rla	r5
 	rlc	r6
 	rlc	r7
 	rlc	r8
 	rlc	r9
+	rlc	r10
 	rlc	r11
 	rlc	r12
 	dec	r15
 	jnz	.Lascon_aead128_decrypt_with_sh28
 	jmp	.Lascon_aead128_decrypt_with_shend27
 .Lascon_aead128_decrypt_with_shbig26:
-	clr	r4
 	clr	r5
 	clr	r6
 	clr	r7
 	clr	r8
 	clr	r9
+	clr	r10
 	clr	r11
 	clr	r12
 .Lascon_aead128_decrypt_with_shend27:
-	bic	r4, 26(sp)
 	bic	r5, 24(sp)
 	bic	r6, 22(sp)
 	bic	r7, 20(sp)
-	bic	r8, 28(sp)
-	bic	r9, 18(sp)
-	mov	32(sp), r8
-	bic	r11, r8
-	mov	34(sp), r9
-	bic	r12, r9
+	mov	26(sp), r15
+	bic	r8, r15
+	bic	r9, 28(sp)
+	bic	r10, 18(sp)
+	mov	30(sp), r7
+	bic	r11, r7
+	mov	32(sp), r6
+	bic	r12, r6
 	; ascon_aead128.ae:135: store_le(msg, off, p, last)
-	add	126(sp), r13
+	mov	r13, r12
+	add	136(sp), r12
 	cmp	#16, r14
 	jnc	.Lascon_aead128_decrypt_with_bytes31
-	bit	#1, r13
+	bit	#1, r12
 	jnz	.Lascon_aead128_decrypt_with_bytes31
-	mov	26(sp), 0(r13)
-	mov	24(sp), 2(r13)
-	mov	22(sp), 4(r13)
-	mov	20(sp), 6(r13)
-	mov	28(sp), 8(r13)
-	mov	18(sp), 10(r13)
-	mov	r8, 12(r13)
-	mov	r9, 14(r13)
+	mov	24(sp), 0(r12)
+	mov	22(sp), 2(r12)
+	mov	20(sp), 4(r12)
+	mov	r15, 6(r12)
+	mov	28(sp), 8(r12)
+	mov	18(sp), 10(r12)
+	mov	r7, 12(r12)
+	mov	r6, 14(r12)
 	jmp	.Lascon_aead128_decrypt_with_stored32
 .Lascon_aead128_decrypt_with_bytes31:
-	mov	26(sp), 84(sp)
-	mov	24(sp), 86(sp)
-	mov	22(sp), 88(sp)
-	mov	20(sp), 90(sp)
-	mov	28(sp), 92(sp)
-	mov	18(sp), 94(sp)
-	mov	r8, 96(sp)
-	mov	r9, 98(sp)
-	mov	sp, r15
-	add	#84, r15
+	mov	24(sp), 94(sp)
+	mov	22(sp), 96(sp)
+	mov	20(sp), 98(sp)
+	mov	r15, 100(sp)
+	mov	28(sp), 102(sp)
+	mov	18(sp), 104(sp)
+	mov	r7, 106(sp)
+	mov	r6, 108(sp)
+	mov	sp, r13
+	add	#94, r13
 	cmp	#16, r14
 	jnc	.Lascon_aead128_decrypt_with_cnt33
 	mov	#16, r14
@@ -1015,115 +1016,113 @@ ascon_aead128_decrypt_with:
 	tst	r14
 	jz	.Lascon_aead128_decrypt_with_stored32
 .Lascon_aead128_decrypt_with_cpy34:
-	mov.b	@r15, 0(r13)
-	inc	r15
+	mov.b	@r13, 0(r12)
 	inc	r13
+	inc	r12
 	dec	r14
 	jnz	.Lascon_aead128_decrypt_with_cpy34
 .Lascon_aead128_decrypt_with_stored32:
 	; ascon_aead128.ae:28: return (1 as u128) << (8 * count)
-	mov	#1, r13
-	mov	#0, r14
-	mov	#0, r4
+	mov	#1, r5
 	mov	#0, r12
-	mov	#0, r5
-	mov	#0, r6
-	mov	#0, r7
+	mov	#0, r13
+	mov	#0, r14
+	mov	#0, r8
+	mov	#0, r9
+	mov	#0, r10
 	mov	#0, r11
-	mov	38(sp), r15
 	tst	36(sp)
 	jnz	.Lascon_aead128_decrypt_with_shbig35
-	cmp	#128, r15
+	cmp	#128, r4
 	jc	.Lascon_aead128_decrypt_with_shbig35
 .Lascon_aead128_decrypt_with_shlimb38:
-	cmp	#16, r15
+	cmp	#16, r4
 	jnc	.Lascon_aead128_decrypt_with_shbits39
-	mov	r7, r11
-	mov	r6, r7
-	mov	r5, r6
-	mov	r12, r5
-	mov	r4, r12
-	mov	r14, r4
+	mov	r10, r11
+	mov	r9, r10
+	mov	r8, r9
+	mov	r14, r8
 	mov	r13, r14
-	clr	r13
-	sub	#16, r15
+	mov	r12, r13
+	mov	r5, r12
+	clr	r5
+	sub	#16, r4
 	jmp	.Lascon_aead128_decrypt_with_shlimb38
 .Lascon_aead128_decrypt_with_shbits39:
-	tst	r15
+	tst	r4
 	jz	.Lascon_aead128_decrypt_with_shend36
 .Lascon_aead128_decrypt_with_sh37:
-	rla	r13
-	rlc	r14
-	rlc	r4
+	rla	r5
 	rlc	r12
-	rlc	r5
-	rlc	r6
-	rlc	r7
+	rlc	r13
+	rlc	r14
+	rlc	r8
+	rlc	r9
+	rlc	r10
 	rlc	r11
-	dec	r15
+	dec	r4
 	jnz	.Lascon_aead128_decrypt_with_sh37
 	jmp	.Lascon_aead128_decrypt_with_shend36
 .Lascon_aead128_decrypt_with_shbig35:
+	clr	r5
+	clr	r12
 	clr	r13
 	clr	r14
-	clr	r4
-	clr	r12
-	clr	r5
-	clr	r6
-	clr	r7
+	clr	r8
+	clr	r9
+	clr	r10
 	clr	r11
 .Lascon_aead128_decrypt_with_shend36:
 	; ascon_aead128.ae:136: set_rate(s, r ^ p ^ pad(last))
-	mov	26(sp), r15
-	xor	44(sp), r15
-	xor	r13, r15
-	mov	24(sp), r13
-	xor	46(sp), r13
-	xor	r14, r13
-	mov	22(sp), r14
-	xor	48(sp), r14
-	xor	r4, r14
-	mov	20(sp), r4
-	xor	50(sp), r4
-	xor	r12, r4
-	; ascon_aead128.ae:41: s[0] = r[63:0]
-	mov	r15, 44(sp)
-	mov	r13, 46(sp)
-	mov	r14, 48(sp)
-	mov	r4, 50(sp)
-	; ascon_aead128.ae:136: set_rate(s, r ^ p ^ pad(last))
-	mov	28(sp), r12
-	xor	52(sp), r12
+	xor	60(sp), r15
+	xor	r14, r15
+	mov	20(sp), r14
+	xor	58(sp), r14
+	xor	r13, r14
+	mov	22(sp), r13
+	xor	56(sp), r13
+	xor	r12, r13
+	mov	24(sp), r12
+	xor	54(sp), r12
 	xor	r5, r12
+	; ascon_aead128.ae:41: s[0] = r[63:0]
+	mov	r12, 54(sp)
+	mov	r13, 56(sp)
+	mov	r14, 58(sp)
+	mov	r15, 60(sp)
+	; ascon_aead128.ae:136: set_rate(s, r ^ p ^ pad(last))
+	xor	68(sp), r6
+	xor	r11, r6
+	xor	66(sp), r7
+	xor	r10, r7
 	mov	18(sp), r13
-	xor	54(sp), r13
-	xor	r6, r13
-	xor	56(sp), r8
-	xor	r7, r8
-	xor	58(sp), r9
-	xor	r11, r9
+	xor	64(sp), r13
+	xor	r9, r13
+	mov	28(sp), r12
+	xor	62(sp), r12
+	xor	r8, r12
 	; ascon_aead128.ae:42: s[1] = r[127:64]
-	mov	r12, 52(sp)
-	mov	r13, 54(sp)
-	mov	r8, 56(sp)
-	mov	r9, 58(sp)
+	mov	r12, 62(sp)
+	mov	r13, 64(sp)
+	mov	r7, 66(sp)
+	mov	r6, 68(sp)
 	; ascon_aead128.ae:137: return (load_le(tag, 0, 16) ^ finalize(s, k0, k1)) == 0
-	mov	122(sp), r11
+	mov	132(sp), r11
 	bit	#1, r11
 	jnz	.Lascon_aead128_decrypt_with_bytes40
 .Lascon_aead128_decrypt_with_words41:
-	mov	@r11+, r4
-	mov	@r11+, r5
-	mov	@r11+, r6
-	mov	@r11+, 40(sp)
+	mov	@r11+, 52(sp)
+	mov	@r11+, 50(sp)
+	mov	@r11+, 48(sp)
+	mov	@r11+, 46(sp)
+	mov	@r11+, 44(sp)
 	mov	@r11+, 42(sp)
-	mov	@r11+, r7
-	mov	@r11+, r8
-	mov	@r11+, r9
+	mov	@r11+, 40(sp)
+	mov	@r11+, 38(sp)
 	jmp	.Lascon_aead128_decrypt_with_join42
 .Lascon_aead128_decrypt_with_bytes40:
 	mov	sp, r12
-	add	#84, r12
+	add	#94, r12
 	mov	r12, r13
 	mov	#16, r14
 .Lascon_aead128_decrypt_with_cpy43:
@@ -1137,98 +1136,113 @@ ascon_aead128_decrypt_with:
 	jmp	.Lascon_aead128_decrypt_with_words41
 .Lascon_aead128_decrypt_with_join42:
 	; ascon_aead128.ae:74: s[2] = s[2] ^ k0
-	mov	60(sp), r12
-	xor	-16(r10), r12
-	mov	62(sp), r13
-	xor	-14(r10), r13
-	mov	64(sp), r14
-	xor	-12(r10), r14
-	mov	66(sp), r15
-	xor	-10(r10), r15
-	mov	r12, 60(sp)
-	mov	r13, 62(sp)
-	mov	r14, 64(sp)
-	mov	r15, 66(sp)
+	mov	76(sp), r14
+	mov	2(sp), r10
+	xor	-10(r10), r14
+	mov	74(sp), r13
+	xor	-12(r10), r13
+	mov	72(sp), r12
+	xor	-14(r10), r12
+	mov	70(sp), r11
+	xor	-16(r10), r11
+	mov	r11, 70(sp)
+	mov	r12, 72(sp)
+	mov	r13, 74(sp)
+	mov	r14, 76(sp)
 	; ascon_aead128.ae:75: s[3] = s[3] ^ k1
-	mov	68(sp), r12
-	xor	-8(r10), r12
-	mov	70(sp), r13
-	xor	-6(r10), r13
-	mov	72(sp), r14
-	xor	-4(r10), r14
-	mov	74(sp), r15
-	xor	-2(r10), r15
-	mov	r12, 68(sp)
-	mov	r13, 70(sp)
-	mov	r14, 72(sp)
-	mov	r15, 74(sp)
+	mov	84(sp), r14
+	xor	-2(r10), r14
+	mov	82(sp), r13
+	xor	-4(r10), r13
+	mov	80(sp), r12
+	xor	-6(r10), r12
+	mov	78(sp), r11
+	xor	-8(r10), r11
+	mov	r11, 78(sp)
+	mov	r12, 80(sp)
+	mov	r13, 82(sp)
+	mov	r14, 84(sp)
 	; ascon_aead128.ae:76: P.permute(s, rounds_init)
 	mov	sp, r12
-	add	#44, r12
+	add	#54, r12
 	mov	#12, r13
 	call	#ascon_aead128_P_permute
 	; ascon_aead128.ae:77: return cat(s[4] ^ k1, s[3] ^ k0)
-	mov	76(sp), r11
-	xor	-8(r10), r11
-	mov	68(sp), r15
-	xor	-16(r10), r15
+	mov	92(sp), r13
+	mov	2(sp), r6
+	xor	-2(r6), r13
 	; ascon_aead128.ae:137: return (load_le(tag, 0, 16) ^ finalize(s, k0, k1)) == 0
-	xor	r15, r4
+	mov	38(sp), r14
+	xor	r13, r14
 	; ascon_aead128.ae:77: return cat(s[4] ^ k1, s[3] ^ k0)
-	mov	78(sp), r13
-	xor	-6(r10), r13
-	mov	70(sp), r15
-	xor	-14(r10), r15
+	mov	90(sp), r12
+	xor	-4(r6), r12
 	; ascon_aead128.ae:137: return (load_le(tag, 0, 16) ^ finalize(s, k0, k1)) == 0
-	xor	r15, r5
+	mov	40(sp), r13
+	xor	r12, r13
 	; ascon_aead128.ae:77: return cat(s[4] ^ k1, s[3] ^ k0)
-	mov	80(sp), r14
-	xor	-4(r10), r14
-	mov	72(sp), r12
-	xor	-12(r10), r12
+	mov	88(sp), r11
+	xor	-6(r6), r11
 	; ascon_aead128.ae:137: return (load_le(tag, 0, 16) ^ finalize(s, k0, k1)) == 0
-	xor	r12, r6
-	; ascon_aead128.ae:77: return cat(s[4] ^ k1, s[3] ^ k0)
-	mov	82(sp), r15
-	xor	-2(r10), r15
-	mov	74(sp), r12
-	xor	-10(r10), r12
-	; ascon_aead128.ae:137: return (load_le(tag, 0, 16) ^ finalize(s, k0, k1)) == 0
-	mov	40(sp), r10
-	xor	r12, r10
 	mov	42(sp), r12
 	xor	r11, r12
-	xor	r13, r7
-	xor	r14, r8
-	xor	r15, r9
-	bis	r5, r4
-	bis	r6, r4
-	bis	r10, r4
-	bis	r12, r4
-	bis	r7, r4
-	bis	r8, r4
-	bis	r9, r4
-	sub	#1, r4
+	; ascon_aead128.ae:77: return cat(s[4] ^ k1, s[3] ^ k0)
+	mov	86(sp), r10
+	xor	-8(r6), r10
+	; ascon_aead128.ae:137: return (load_le(tag, 0, 16) ^ finalize(s, k0, k1)) == 0
+	mov	44(sp), r11
+	xor	r10, r11
+	; ascon_aead128.ae:77: return cat(s[4] ^ k1, s[3] ^ k0)
+	mov	84(sp), r9
+	xor	-10(r6), r9
+	; ascon_aead128.ae:137: return (load_le(tag, 0, 16) ^ finalize(s, k0, k1)) == 0
+	mov	46(sp), r10
+	xor	r9, r10
+	; ascon_aead128.ae:77: return cat(s[4] ^ k1, s[3] ^ k0)
+	mov	82(sp), r8
+	xor	-12(r6), r8
+	; ascon_aead128.ae:137: return (load_le(tag, 0, 16) ^ finalize(s, k0, k1)) == 0
+	mov	48(sp), r9
+	xor	r8, r9
+	; ascon_aead128.ae:77: return cat(s[4] ^ k1, s[3] ^ k0)
+	mov	78(sp), r7
+	xor	-16(r6), r7
+	; ascon_aead128.ae:137: return (load_le(tag, 0, 16) ^ finalize(s, k0, k1)) == 0
+	mov	52(sp), r8
+	xor	r7, r8
+	; ascon_aead128.ae:77: return cat(s[4] ^ k1, s[3] ^ k0)
+	mov	80(sp), r7
+	xor	-14(r6), r7
+	; ascon_aead128.ae:137: return (load_le(tag, 0, 16) ^ finalize(s, k0, k1)) == 0
+	mov	50(sp), r15
+	xor	r7, r15
+	bis	r15, r8
+	bis	r9, r8
+	bis	r10, r8
+	bis	r11, r8
+	bis	r12, r8
+	bis	r13, r8
+	bis	r14, r8
+	sub	#1, r8
 	clr	r14
 	adc	r14
 	xor	#1, r14
-	mov	130(sp), r15
+	mov	140(sp), r15
 	mov	r14, 0(r15)
-	add	#100, sp
+	add	#110, sp
 	popm.w	#7, r10
 	ret
 	.size ascon_aead128_decrypt_with, .-ascon_aead128_decrypt_with
 
 
 ; --- ascon_aead128_P_permute: ascon_aead128.P.permute
-;     frame 60 bytes (30 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1066 bytes of code
+;     frame 60 bytes (30 spill slots, locals 0), saves nothing
+;     estimated 1062 bytes of code
 	.section .text.ascon_aead128_P_permute,"ax",@progbits
 	.local ascon_aead128_P_permute
 	.type ascon_aead128_P_permute, @function
 	.balign 2
 ascon_aead128_P_permute:
-	pushm.w	#7, r10
 	sub	#60, sp
 	; ascon_p.ae:60: for i in 16 - rounds..16 {
 	mov	#16, r15
@@ -1704,24 +1718,22 @@ ascon_aead128_P_permute:
 	mov	22(sp), -4(r7)
 	mov	40(sp), -2(r7)
 	add	#60, sp
-	popm.w	#7, r10
 	ret
 	.size ascon_aead128_P_permute, .-ascon_aead128_P_permute
 
 
 ; --- ascon_aead128_absorb_ad: ascon_aead128.absorb_ad
-;     frame 42 bytes (13 spill slots, locals 16), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 502 bytes of code
+;     frame 42 bytes (13 spill slots, locals 16), saves nothing
+;     estimated 522 bytes of code
 	.section .text.ascon_aead128_absorb_ad,"ax",@progbits
 	.local ascon_aead128_absorb_ad
 	.type ascon_aead128_absorb_ad, @function
 	.balign 2
 ascon_aead128_absorb_ad:
-	pushm.w	#7, r10
 	sub	#42, sp
-	mov	r12, r10
+	mov	r12, 0(sp)
 	mov	r13, 24(sp)
-	mov	r14, 16(sp)
+	mov	r14, 22(sp)
 	; ascon_aead128.ae:61: if n > 0 {
 	mov	#0, r15
 	cmp	r14, r15
@@ -1737,17 +1749,17 @@ ascon_aead128_absorb_ad:
 	mov	#0, r13
 	add	#1, r15
 	addc	#0, r13
-	mov	#0, 0(sp)
-	mov	#0, r9
-	cmp	r15, r9
-	mov	r15, 10(sp)
-	mov	r9, r15
+	mov	#0, 4(sp)
+	mov	#0, 2(sp)
+	cmp	r15, 4(sp)
+	mov	r15, 20(sp)
+	mov	2(sp), r15
 	subc	r13, r15
-	mov	r13, 8(sp)
+	mov	r13, 12(sp)
 	jc	.Lascon_aead128_absorb_ad_done4
 .Lascon_aead128_absorb_ad_loop3:
 	; ascon_aead128.ae:63: off = rate * i
-	mov	@sp, r14
+	mov	4(sp), r14
 	rla	r14
 	adc	r14
 	rla	r14
@@ -1756,181 +1768,182 @@ ascon_aead128_absorb_ad:
 	adc	r14
 	rla	r14
 	adc	r14
-	mov	r14, r6
-	and	#65520, r6
-	mov	r9, r15
+	mov	r14, r9
+	and	#65520, r9
+	mov	2(sp), r15
 	rlam.w	#4, r15
 	and	#15, r14
 	bis	r14, r15
 	; ascon_aead128.ae:64: count = if n - off < rate then n - off else rate
-	mov	16(sp), r8
+	mov	22(sp), r10
 	mov	#0, r7
-	sub	r6, r8
+	sub	r9, r10
 	subc	r15, r7
-	cmp	#16, r8
+	cmp	#16, r10
 	mov	r7, r15
 	subc	#0, r15
 	subc	r15, r15
-	xor	#16, r8
-	and	r15, r8
-	xor	#16, r8
+	xor	#16, r10
+	and	r15, r10
+	xor	#16, r10
 	and	r15, r7
 	; ascon_aead128.ae:65: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	add	24(sp), r6
-	cmp	#16, r8
+	add	24(sp), r9
+	cmp	#16, r10
 	jnc	.Lascon_aead128_absorb_ad_bytes5
-	bit	#1, r6
+	bit	#1, r9
 	jnz	.Lascon_aead128_absorb_ad_bytes5
 .Lascon_aead128_absorb_ad_words6:
-	mov	@r6+, 2(sp)
-	mov	@r6+, 4(sp)
-	mov	@r6+, 6(sp)
-	mov	@r6+, 12(sp)
-	mov	@r6+, 18(sp)
-	mov	@r6+, 20(sp)
-	mov	@r6+, 22(sp)
-	mov	@r6+, 14(sp)
+	mov	@r9+, r4
+	mov	@r9+, r5
+	mov	@r9+, 6(sp)
+	mov	@r9+, 8(sp)
+	mov	@r9+, 18(sp)
+	mov	@r9+, 16(sp)
+	mov	@r9+, 14(sp)
+	mov	@r9+, 10(sp)
 	jmp	.Lascon_aead128_absorb_ad_join7
 .Lascon_aead128_absorb_ad_bytes5:
 	mov	sp, r11
 	add	#26, r11
 	mov	r11, r12
 	mov	#16, r13
-	mov	r8, r15
+	mov	r10, r15
 .Lascon_aead128_absorb_ad_cpy8:
 	clr	r14
 	tst	r15
 	jz	.Lascon_aead128_absorb_ad_pad9
-	mov.b	@r6, r14
-	inc	r6
+	mov.b	@r9, r14
+	inc	r9
 	dec	r15
 .Lascon_aead128_absorb_ad_pad9:
 	mov.b	r14, 0(r12)
 	inc	r12
 	dec	r13
 	jnz	.Lascon_aead128_absorb_ad_cpy8
-	mov	r11, r6
+	mov	r11, r9
 	jmp	.Lascon_aead128_absorb_ad_words6
 .Lascon_aead128_absorb_ad_join7:
 	; ascon_aead128.ae:28: return (1 as u128) << (8 * count)
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	mov	r8, r15
+	rla	r10
+	adc	r10
+	rla	r10
+	adc	r10
+	rla	r10
+	adc	r10
+	mov	r10, r15
 	and	#65528, r15
-	mov	r7, r12
-	rlam.w	#3, r12
-	and	#7, r8
-	bis	r8, r12
-	mov	#1, r13
-	mov	#0, r14
-	mov	#0, r4
-	mov	#0, r5
+	rlam.w	#3, r7
+	and	#7, r10
+	bis	r10, r7
+	mov	#1, r8
+	mov	#0, r9
+	mov	#0, r10
 	mov	#0, r6
-	mov	#0, r7
-	mov	#0, r8
 	mov	#0, r11
-	tst	r12
+	mov	#0, r12
+	mov	#0, r13
+	mov	#0, r14
+	tst	r7
 	jnz	.Lascon_aead128_absorb_ad_shbig10
 	cmp	#128, r15
 	jc	.Lascon_aead128_absorb_ad_shbig10
 .Lascon_aead128_absorb_ad_shlimb13:
 	cmp	#16, r15
 	jnc	.Lascon_aead128_absorb_ad_shbits14
-	mov	r8, r11
-	mov	r7, r8
-	mov	r6, r7
-	mov	r5, r6
-	mov	r4, r5
-	mov	r14, r4
 	mov	r13, r14
-	clr	r13
+	mov	r12, r13
+	mov	r11, r12
+	mov	r6, r11
+	mov	r10, r6
+	mov	r9, r10
+	mov	r8, r9
+	clr	r8
 	sub	#16, r15
 	jmp	.Lascon_aead128_absorb_ad_shlimb13
 .Lascon_aead128_absorb_ad_shbits14:
 	tst	r15
 	jz	.Lascon_aead128_absorb_ad_shend11
 .Lascon_aead128_absorb_ad_sh12:
-	rla	r13
-	rlc	r14
-	rlc	r4
-	rlc	r5
+	rla	r8
+	rlc	r9
+	rlc	r10
 	rlc	r6
-	rlc	r7
-	rlc	r8
 	rlc	r11
+	rlc	r12
+	rlc	r13
+	rlc	r14
 	dec	r15
 	jnz	.Lascon_aead128_absorb_ad_sh12
 	jmp	.Lascon_aead128_absorb_ad_shend11
 .Lascon_aead128_absorb_ad_shbig10:
+	clr	r8
+	clr	r9
+	clr	r10
+	clr	r6
+	clr	r11
+	clr	r12
 	clr	r13
 	clr	r14
-	clr	r4
-	clr	r5
-	clr	r6
-	clr	r7
-	clr	r8
-	clr	r11
 .Lascon_aead128_absorb_ad_shend11:
 	; ascon_aead128.ae:65: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	mov	2(sp), r12
-	xor	@r10, r12
-	xor	r13, r12
-	mov	4(sp), r13
-	xor	2(r10), r13
-	xor	r14, r13
-	mov	6(sp), r14
-	xor	4(r10), r14
-	xor	r4, r14
-	mov	12(sp), r15
-	xor	6(r10), r15
-	xor	r5, r15
+	mov	@sp, r7
+	xor	@r7, r4
+	xor	r8, r4
+	xor	2(r7), r5
+	xor	r9, r5
+	mov	6(sp), r9
+	xor	4(r7), r9
+	xor	r10, r9
+	mov	8(sp), r10
+	xor	6(r7), r10
+	xor	r6, r10
 	; ascon_aead128.ae:41: s[0] = r[63:0]
-	mov	r12, 0(r10)
-	mov	r13, 2(r10)
-	mov	r14, 4(r10)
-	mov	r15, 6(r10)
+	mov	r4, 0(r7)
+	mov	r5, 2(r7)
+	mov	r9, 4(r7)
+	mov	r10, 6(r7)
 	; ascon_aead128.ae:65: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	mov	18(sp), r12
-	xor	8(r10), r12
-	xor	r6, r12
-	mov	20(sp), r13
-	xor	10(r10), r13
-	xor	r7, r13
-	mov	22(sp), r14
-	xor	12(r10), r14
-	xor	r8, r14
-	mov	14(sp), r15
-	xor	14(r10), r15
-	xor	r11, r15
+	mov	18(sp), r10
+	xor	8(r7), r10
+	xor	r11, r10
+	mov	16(sp), r11
+	xor	10(r7), r11
+	xor	r12, r11
+	mov	14(sp), r12
+	xor	12(r7), r12
+	xor	r13, r12
+	mov	10(sp), r13
+	xor	14(r7), r13
+	xor	r14, r13
 	; ascon_aead128.ae:42: s[1] = r[127:64]
-	mov	r12, 8(r10)
-	mov	r13, 10(r10)
-	mov	r14, 12(r10)
-	mov	r15, 14(r10)
+	mov	r10, 8(r7)
+	mov	r11, 10(r7)
+	mov	r12, 12(r7)
+	mov	r13, 14(r7)
 	; ascon_aead128.ae:66: P.permute(s, rounds_block)
-	mov	r10, r12
+	mov	r7, r12
 	mov	#8, r13
 	call	#ascon_aead128_P_permute
-	add	#1, 0(sp)
-	addc	#0, r9
-	cmp	10(sp), 0(sp)
-	mov	r9, r15
-	subc	8(sp), r15
+	add	#1, 4(sp)
+	addc	#0, 2(sp)
+	cmp	20(sp), 4(sp)
+	mov	2(sp), r15
+	subc	12(sp), r15
 	jnc	.Lascon_aead128_absorb_ad_loop3
 .Lascon_aead128_absorb_ad_done4:
 	jmp	.Lascon_aead128_absorb_ad_endif2
 .Lascon_aead128_absorb_ad_else1:
 .Lascon_aead128_absorb_ad_endif2:
 	; ascon_aead128.ae:69: s[4] = s[4] ^ (1 << 63)
-	mov	38(r10), r15
-	xor	#32768, r15
-	mov	r15, 38(r10)
+	mov	@sp, r12
+	mov	38(r12), r13
+	xor	#32768, r13
+	mov	32(r12), 32(r12)
+	mov	34(r12), 34(r12)
+	mov	36(r12), 36(r12)
+	mov	r13, 38(r12)
 	add	#42, sp
-	popm.w	#7, r10
 	ret
 	.size ascon_aead128_absorb_ad, .-ascon_aead128_absorb_ad
 

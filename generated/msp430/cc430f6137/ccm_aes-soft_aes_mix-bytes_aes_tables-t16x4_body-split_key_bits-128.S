@@ -116,290 +116,305 @@ ccm_key_setup:
 
 
 ; --- ccm_encrypt_with: ccm.encrypt_with
-;     frame 176 bytes (30 spill slots, locals 108), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1610 bytes of code
+;     frame 184 bytes (34 spill slots, locals 108), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 1728 bytes of code
 	.section .text.ccm_encrypt_with,"ax",@progbits
 	.global ccm_encrypt_with
 	.type ccm_encrypt_with, @function
 	.balign 2
 ccm_encrypt_with:
 	pushm.w	#7, r10
-	sub	#176, sp
-	mov	r14, r4
-	mov	#13, r11
-	cmp	r4, r11
+	sub	#184, sp
+	mov	r14, 28(sp)
+	mov	#13, r9
+	mov	r14, r8
+	cmp	r8, r9
 	clr	r7
 	adc	r7
-	mov	r4, r8
-	sub	#13, r8
-	mov	r7, r11
-	inv	r11
-	inc	r11
-	and	r8, r11
-	xor	r11, r8
-	mov	r7, r11
-	inv	r11
-	inc	r11
-	and	#13, r11
-	xor	#13, r11
-	mov	r12, 44(sp)
-	mov	r15, 66(sp)
-	clr	r5
-	cmp	#1, r8
+	mov	r14, r9
+	sub	#13, r9
+	mov	r7, r8
+	inv	r8
+	inc	r8
+	and	r9, r8
+	xor	r8, r9
+	mov	r7, r8
+	inv	r8
+	inc	r8
+	and	#13, r8
+	xor	#13, r8
+	mov	r12, 68(sp)
+	mov	r13, r5
+	mov	r15, 74(sp)
+	mov	200(sp), r7
+	clr	r4
+	cmp	#1, r9
 	jnc	.Lccm_encrypt_with_nob1
-	mov	r11, r9
-	add	r13, r9
-	mov.b	@r9, r5
+	mov	r8, r6
+	add	r5, r6
+	mov.b	@r6, r4
 .Lccm_encrypt_with_nob1:
-	clr	r11
-	cmp	#2, r8
+	clr	r8
+	cmp	#2, r9
 	jnc	.Lccm_encrypt_with_nob2
-	mov.b	1(r9), r11
+	mov.b	1(r6), r8
 .Lccm_encrypt_with_nob2:
-	swpb	r5
-	bis	r11, r5
-	mov	#11, r11
-	cmp	r4, r11
-	clr	r8
-	adc	r8
+	swpb	r4
+	bis	r8, r4
+	mov	r4, 44(sp)
+	mov	#11, r9
+	mov	28(sp), r8
+	cmp	r8, r9
+	clr	r4
+	adc	r4
+	mov	r8, r6
+	sub	#11, r6
 	mov	r4, r9
-	sub	#11, r9
-	mov	r8, r11
-	inv	r11
-	inc	r11
-	and	r9, r11
-	xor	r11, r9
-	inv	r8
-	inc	r8
-	and	#11, r8
-	xor	#11, r8
-	clr	r6
-	cmp	#1, r9
+	inv	r9
+	inc	r9
+	and	r6, r9
+	xor	r9, r6
+	inv	r4
+	inc	r4
+	and	#11, r4
+	xor	#11, r4
+	clr	r8
+	cmp	#1, r6
 	jnc	.Lccm_encrypt_with_nob3
-	mov	r8, r10
-	add	r13, r10
-	mov.b	@r10, r6
+	mov	r4, r10
+	add	r5, r10
+	mov.b	@r10, r8
 .Lccm_encrypt_with_nob3:
-	clr	r11
-	cmp	#2, r9
+	clr	r9
+	cmp	#2, r6
 	jnc	.Lccm_encrypt_with_nob4
-	mov.b	1(r10), r11
+	mov.b	1(r10), r9
 .Lccm_encrypt_with_nob4:
-	swpb	r6
-	bis	r11, r6
-	mov	#9, r11
-	cmp	r4, r11
-	clr	r8
-	adc	r8
-	mov	r4, r9
-	sub	#9, r9
-	mov	r8, r11
-	inv	r11
-	inc	r11
-	and	r9, r11
-	xor	r11, r9
-	inv	r8
-	inc	r8
-	and	#9, r8
-	xor	#9, r8
-	clr	r10
-	cmp	#1, r9
-	jnc	.Lccm_encrypt_with_nob5
-	mov	r8, r15
-	add	r13, r15
-	mov.b	@r15, r10
-.Lccm_encrypt_with_nob5:
-	clr	r11
-	cmp	#2, r9
-	jnc	.Lccm_encrypt_with_nob6
-	mov.b	1(r15), r11
-.Lccm_encrypt_with_nob6:
-	swpb	r10
-	bis	r11, r10
-	mov	r10, 38(sp)
-	mov	#7, r15
-	cmp	r4, r15
-	clr	r10
-	adc	r10
-	mov	r4, r11
-	sub	#7, r11
-	mov	r10, r15
-	inv	r15
-	inc	r15
-	and	r11, r15
-	xor	r15, r11
+	swpb	r8
+	bis	r9, r8
+	mov	r8, 38(sp)
+	mov	#9, r10
+	mov	28(sp), r9
+	cmp	r9, r10
+	clr	r6
+	adc	r6
+	mov	r9, r8
+	sub	#9, r8
+	mov	r6, r10
 	inv	r10
 	inc	r10
-	and	#7, r10
-	xor	#7, r10
-	clr	r7
-	cmp	#1, r11
-	jnc	.Lccm_encrypt_with_nob7
-	mov	r10, r12
-	add	r13, r12
-	mov.b	@r12, r7
-.Lccm_encrypt_with_nob7:
-	clr	r15
-	cmp	#2, r11
-	jnc	.Lccm_encrypt_with_nob8
-	mov.b	1(r12), r15
-.Lccm_encrypt_with_nob8:
-	swpb	r7
-	bis	r15, r7
-	mov	#5, r15
-	cmp	r4, r15
-	clr	r11
-	adc	r11
-	mov	r4, r12
-	sub	#5, r12
-	mov	r11, r15
-	inv	r15
-	inc	r15
-	and	r12, r15
-	xor	r15, r12
+	and	r8, r10
+	xor	r10, r8
+	inv	r6
+	inc	r6
+	and	#9, r6
+	xor	#9, r6
+	clr	r9
+	cmp	#1, r8
+	jnc	.Lccm_encrypt_with_nob5
+	mov	r6, r11
+	add	r5, r11
+	mov.b	@r11, r9
+.Lccm_encrypt_with_nob5:
+	clr	r10
+	cmp	#2, r8
+	jnc	.Lccm_encrypt_with_nob6
+	mov.b	1(r11), r10
+.Lccm_encrypt_with_nob6:
+	swpb	r9
+	bis	r10, r9
+	mov	r9, 64(sp)
+	mov	#7, r11
+	mov	28(sp), r10
+	cmp	r10, r11
+	clr	r8
+	adc	r8
+	mov	r10, r9
+	sub	#7, r9
+	mov	r8, r11
 	inv	r11
 	inc	r11
-	and	#5, r11
-	xor	#5, r11
-	clr	r8
-	cmp	#1, r12
-	jnc	.Lccm_encrypt_with_nob9
-	mov	r11, r14
-	add	r13, r14
-	mov.b	@r14, r8
-.Lccm_encrypt_with_nob9:
-	clr	r15
-	cmp	#2, r12
-	jnc	.Lccm_encrypt_with_nob10
-	mov.b	1(r14), r15
-.Lccm_encrypt_with_nob10:
-	swpb	r8
-	bis	r15, r8
-	mov	#3, r15
-	cmp	r4, r15
-	clr	r12
-	adc	r12
-	mov	r4, r14
-	sub	#3, r14
-	mov	r12, r15
-	inv	r15
-	inc	r15
-	and	r14, r15
-	xor	r15, r14
-	inv	r12
-	inc	r12
-	and	#3, r12
-	xor	#3, r12
-	clr	r9
-	cmp	#1, r14
-	jnc	.Lccm_encrypt_with_nob11
-	add	r13, r12
-	mov	r12, 62(sp)
-	mov	r12, r15
-	mov.b	@r15, r9
-.Lccm_encrypt_with_nob11:
-	clr	r15
-	cmp	#2, r14
-	jnc	.Lccm_encrypt_with_nob12
-	mov	62(sp), r15
-	mov.b	1(r15), r15
-.Lccm_encrypt_with_nob12:
-	swpb	r9
-	bis	r15, r9
-	mov	#1, r15
-	cmp	r4, r15
-	clr	r12
-	adc	r12
-	mov	r4, r14
-	sub	#1, r14
-	mov	r12, r15
-	inv	r15
-	inc	r15
-	and	r14, r15
-	xor	r15, r14
-	inv	r12
-	inc	r12
-	and	#1, r12
-	xor	#1, r12
+	and	r9, r11
+	xor	r11, r9
+	inv	r8
+	inc	r8
+	and	#7, r8
+	xor	#7, r8
 	clr	r10
-	cmp	#1, r14
-	jnc	.Lccm_encrypt_with_nob13
-	add	r13, r12
-	mov	r12, 64(sp)
-	mov	r12, r15
-	mov.b	@r15, r10
-.Lccm_encrypt_with_nob13:
-	clr	r15
-	cmp	#2, r14
-	jnc	.Lccm_encrypt_with_nob14
-	mov	64(sp), r15
-	mov.b	1(r15), r15
-.Lccm_encrypt_with_nob14:
+	cmp	#1, r9
+	jnc	.Lccm_encrypt_with_nob7
+	mov	r8, r12
+	add	r5, r12
+	mov.b	@r12, r10
+.Lccm_encrypt_with_nob7:
+	clr	r11
+	cmp	#2, r9
+	jnc	.Lccm_encrypt_with_nob8
+	mov.b	1(r12), r11
+.Lccm_encrypt_with_nob8:
 	swpb	r10
-	bis	r15, r10
-	clr	46(sp)
-	cmp	#1, r4
+	bis	r11, r10
+	mov	r10, 62(sp)
+	mov	#5, r12
+	mov	28(sp), r11
+	cmp	r11, r12
+	clr	r9
+	adc	r9
+	mov	r11, r10
+	sub	#5, r10
+	mov	r9, r12
+	inv	r12
+	inc	r12
+	and	r10, r12
+	xor	r12, r10
+	inv	r9
+	inc	r9
+	and	#5, r9
+	xor	#5, r9
+	clr	r11
+	cmp	#1, r10
+	jnc	.Lccm_encrypt_with_nob9
+	mov	r9, r13
+	add	r5, r13
+	mov.b	@r13, r11
+.Lccm_encrypt_with_nob9:
+	clr	r12
+	cmp	#2, r10
+	jnc	.Lccm_encrypt_with_nob10
+	mov.b	1(r13), r12
+.Lccm_encrypt_with_nob10:
+	swpb	r11
+	bis	r12, r11
+	mov	r11, 60(sp)
+	mov	#3, r13
+	mov	28(sp), r12
+	cmp	r12, r13
+	clr	r10
+	adc	r10
+	mov	r12, r11
+	sub	#3, r11
+	mov	r10, r13
+	inv	r13
+	inc	r13
+	and	r11, r13
+	xor	r13, r11
+	inv	r10
+	inc	r10
+	and	#3, r10
+	xor	#3, r10
+	clr	r12
+	cmp	#1, r11
+	jnc	.Lccm_encrypt_with_nob11
+	mov	r10, r14
+	add	r5, r14
+	mov.b	@r14, r12
+.Lccm_encrypt_with_nob11:
+	clr	r13
+	cmp	#2, r11
+	jnc	.Lccm_encrypt_with_nob12
+	mov.b	1(r14), r13
+.Lccm_encrypt_with_nob12:
+	swpb	r12
+	bis	r13, r12
+	mov	r12, 58(sp)
+	mov	#1, r14
+	mov	28(sp), r13
+	cmp	r13, r14
+	clr	r11
+	adc	r11
+	mov	r13, r12
+	sub	#1, r12
+	mov	r11, r14
+	inv	r14
+	inc	r14
+	and	r12, r14
+	xor	r14, r12
+	inv	r11
+	inc	r11
+	and	#1, r11
+	xor	#1, r11
+	clr	r13
+	cmp	#1, r12
+	jnc	.Lccm_encrypt_with_nob13
+	mov	r11, r15
+	add	r5, r15
+	mov.b	@r15, r13
+.Lccm_encrypt_with_nob13:
+	clr	r14
+	cmp	#2, r12
+	jnc	.Lccm_encrypt_with_nob14
+	mov.b	1(r15), r14
+.Lccm_encrypt_with_nob14:
+	swpb	r13
+	bis	r14, r13
+	mov	r13, 56(sp)
+	clr	72(sp)
+	cmp	#1, 28(sp)
 	jnc	.Lccm_encrypt_with_nob15
-	mov.b	@r13, r15
-	mov	r15, 46(sp)
+	mov.b	@r5, r15
+	mov	r15, 72(sp)
 .Lccm_encrypt_with_nob15:
 	; ccm.ae:140: y = mac_header(ks, nb, len(nonce), ad, n, len(tag))
-	mov	r5, 68(sp)
-	mov	r6, 70(sp)
-	mov	38(sp), 72(sp)
-	mov	r7, 74(sp)
-	mov	r8, 76(sp)
-	mov	r9, 78(sp)
-	mov	r10, 80(sp)
-	mov	46(sp), 82(sp)
-	mov	sp, r13
-	add	#68, r13
-	mov	r4, 84(sp)
-	mov	#0, 86(sp)
-	mov	sp, r15
-	add	#84, r15
-	mov	196(sp), 88(sp)
-	mov	#0, 90(sp)
-	mov	sp, r12
-	add	#88, r12
-	mov	204(sp), 92(sp)
+	mov	44(sp), 76(sp)
+	mov	38(sp), 78(sp)
+	mov	64(sp), 80(sp)
+	mov	62(sp), 82(sp)
+	mov	60(sp), 84(sp)
+	mov	58(sp), 86(sp)
+	mov	56(sp), 88(sp)
+	mov	72(sp), 90(sp)
+	mov	sp, r10
+	add	#76, r10
+	mov	28(sp), 92(sp)
 	mov	#0, 94(sp)
-	mov	sp, r14
-	add	#92, r14
 	mov	sp, r11
-	add	#96, r11
-	mov	192(sp), 0(sp)
-	mov	r12, 2(sp)
-	mov	r14, 4(sp)
-	mov	r15, r14
-	mov	r11, 6(sp)
-	mov	44(sp), r12
-	mov	66(sp), r15
-	call	#ccm_mac_header
-	mov	#14, r15
-	sub	r4, r15
-	swpb	r15
-	mov	r15, r4
-	xor.b	46(sp), r4
-	xor	r15, r4
-	; ccm.ae:142: s0 = E.encrypt_block(ks, j0)
-	mov	r5, 68(sp)
-	mov	r6, 70(sp)
-	mov	38(sp), 72(sp)
-	mov	r7, 74(sp)
-	mov	r8, 76(sp)
-	mov	r9, 78(sp)
-	mov	r10, 80(sp)
-	mov	r4, 82(sp)
+	add	#92, r11
+	mov	204(sp), 96(sp)
+	mov	#0, 98(sp)
 	mov	sp, r13
-	add	#68, r13
+	add	#96, r13
+	mov	212(sp), 100(sp)
+	mov	#0, 102(sp)
 	mov	sp, r14
-	add	#112, r14
-	mov	44(sp), r12
+	add	#100, r14
+	mov	sp, r15
+	add	#104, r15
+	mov	r7, 0(sp)
+	mov	r13, 2(sp)
+	mov	r14, 4(sp)
+	mov	r15, 6(sp)
+	mov	68(sp), r12
+	mov	r10, r13
+	mov	r11, r14
+	mov	74(sp), r15
+	call	#ccm_mac_header
+	mov	#14, r14
+	sub	28(sp), r14
+	swpb	r14
+	mov	r14, r15
+	xor.b	72(sp), r15
+	xor	r14, r15
+	mov	r15, 66(sp)
+	; ccm.ae:142: s0 = E.encrypt_block(ks, j0)
+	mov	44(sp), 76(sp)
+	mov	38(sp), 78(sp)
+	mov	64(sp), 80(sp)
+	mov	62(sp), 82(sp)
+	mov	60(sp), 84(sp)
+	mov	58(sp), 86(sp)
+	mov	56(sp), 88(sp)
+	mov	66(sp), 90(sp)
+	mov	sp, r13
+	add	#76, r13
+	mov	sp, r14
+	add	#120, r14
+	mov	68(sp), r12
 	call	#ccm_E_encrypt_block
-	add	#1, r5
-	addc	#0, r6
-	mov	196(sp), r14
+	mov	44(sp), r12
+	add	#1, r12
+	mov	38(sp), r13
+	addc	#0, r13
+	mov	204(sp), r14
 	add	#15, r14
 	mov	#0, r15
 	addc	#0, r15
@@ -408,54 +423,52 @@ ccm_encrypt_with:
 	swpb	r15
 	rlam.w	#4, r15
 	bis	r14, r15
-	mov	r15, 48(sp)
+	mov	r15, 70(sp)
 	; ccm.ae:144: for i in 0..(n + 15) / 16 {
-	mov	#0, 28(sp)
-	mov	r5, 42(sp)
-	mov	r6, 40(sp)
-	mov	r7, 58(sp)
-	mov	r8, 56(sp)
-	mov	r9, 54(sp)
-	mov	r10, 52(sp)
-	mov	r4, 50(sp)
-	mov	96(sp), 18(sp)
-	mov	98(sp), 16(sp)
-	mov	100(sp), 14(sp)
-	mov	102(sp), 36(sp)
-	mov	104(sp), 34(sp)
-	mov	106(sp), 32(sp)
-	mov	108(sp), 30(sp)
-	mov	110(sp), 24(sp)
-	cmp	r15, 28(sp)
+	mov	#0, 30(sp)
+	mov	r12, 54(sp)
+	mov	r13, 40(sp)
+	mov	104(sp), 52(sp)
+	mov	106(sp), 50(sp)
+	mov	108(sp), 48(sp)
+	mov	110(sp), 46(sp)
+	mov	112(sp), 42(sp)
+	mov	114(sp), 36(sp)
+	mov	116(sp), 34(sp)
+	mov	118(sp), 32(sp)
+	cmp	r15, 30(sp)
 	jc	.Lccm_encrypt_with_done17
 .Lccm_encrypt_with_loop16:
-	mov	28(sp), r5
-	and	#4095, r5
-	rlam.w	#4, r5
-	mov	196(sp), r6
-	sub	r5, r6
-	mov	r5, r10
-	add	194(sp), r10
-	cmp	#16, r6
+	mov	30(sp), r15
+	and	#4095, r15
+	rlam.w	#4, r15
+	mov	r15, 10(sp)
+	mov	204(sp), r15
+	mov	10(sp), r14
+	sub	r14, r15
+	mov	r14, r10
+	add	202(sp), r10
+	cmp	#16, r15
+	mov	r15, 8(sp)
 	jnc	.Lccm_encrypt_with_bytes18
 	bit	#1, r10
 	jnz	.Lccm_encrypt_with_bytes18
 .Lccm_encrypt_with_words19:
-	mov	@r10, 12(sp)
-	mov	2(r10), 10(sp)
-	mov	4(r10), 8(sp)
-	mov	6(r10), r4
-	mov	8(r10), r7
-	mov	10(r10), r8
-	mov	12(r10), r9
-	mov	14(r10), r10
+	mov	@r10+, 24(sp)
+	mov	@r10+, 26(sp)
+	mov	@r10+, 22(sp)
+	mov	@r10+, 20(sp)
+	mov	@r10+, 18(sp)
+	mov	@r10+, 16(sp)
+	mov	@r10+, 14(sp)
+	mov	@r10+, 12(sp)
 	jmp	.Lccm_encrypt_with_join20
 .Lccm_encrypt_with_bytes18:
 	mov	sp, r11
-	add	#128, r11
+	add	#136, r11
 	mov	r11, r12
 	mov	#16, r13
-	mov	r6, r15
+	mov	8(sp), r15
 .Lccm_encrypt_with_cpy21:
 	clr	r14
 	tst	r15
@@ -472,157 +485,161 @@ ccm_encrypt_with:
 	jmp	.Lccm_encrypt_with_words19
 .Lccm_encrypt_with_join20:
 	; ccm.ae:147: u = E.encrypt_block(ks, j)
-	mov	42(sp), 68(sp)
-	mov	40(sp), 70(sp)
-	mov	38(sp), 72(sp)
-	mov	58(sp), 74(sp)
-	mov	56(sp), 76(sp)
-	mov	54(sp), 78(sp)
-	mov	52(sp), 80(sp)
-	mov	50(sp), 82(sp)
+	mov	54(sp), 76(sp)
+	mov	40(sp), 78(sp)
+	mov	64(sp), 80(sp)
+	mov	62(sp), 82(sp)
+	mov	60(sp), 84(sp)
+	mov	58(sp), 86(sp)
+	mov	56(sp), 88(sp)
+	mov	66(sp), 90(sp)
 	mov	sp, r13
-	add	#68, r13
+	add	#76, r13
 	mov	sp, r14
-	add	#144, r14
-	mov	44(sp), r12
+	add	#152, r14
+	mov	68(sp), r12
+	swpb	24(sp)
+	swpb	26(sp)
+	swpb	22(sp)
+	swpb	20(sp)
+	swpb	18(sp)
+	swpb	16(sp)
+	swpb	14(sp)
 	swpb	12(sp)
-	swpb	10(sp)
-	swpb	8(sp)
-	swpb	r4
-	swpb	r7
-	swpb	r8
-	swpb	r9
-	swpb	r10
 	call	#ccm_E_encrypt_block
-	mov	24(sp), r15
-	xor	12(sp), r15
-	mov	30(sp), r14
-	xor	10(sp), r14
-	mov	32(sp), r13
-	xor	8(sp), r13
-	mov	34(sp), r12
-	xor	r4, r12
-	mov	36(sp), r11
-	xor	r7, r11
-	xor	r8, 14(sp)
-	xor	r9, 16(sp)
-	xor	r10, 18(sp)
-	xor	144(sp), r10
-	mov	r10, 26(sp)
-	xor	146(sp), r9
-	mov	r9, 22(sp)
-	xor	148(sp), r8
-	mov	r8, 20(sp)
-	xor	150(sp), r7
-	xor	152(sp), r4
-	mov	8(sp), r8
-	xor	154(sp), r8
-	mov	10(sp), r9
-	xor	156(sp), r9
-	mov	12(sp), r10
-	xor	158(sp), r10
+	mov	32(sp), r15
+	xor	24(sp), r15
+	mov	34(sp), r14
+	xor	26(sp), r14
+	mov	36(sp), r13
+	xor	22(sp), r13
+	mov	42(sp), r12
+	xor	20(sp), r12
+	mov	46(sp), r11
+	xor	18(sp), r11
+	mov	48(sp), r10
+	xor	16(sp), r10
+	mov	50(sp), r9
+	xor	14(sp), r9
+	mov	52(sp), r8
+	xor	12(sp), r8
+	xor	152(sp), 12(sp)
+	xor	154(sp), 14(sp)
+	xor	156(sp), 16(sp)
+	xor	158(sp), 18(sp)
+	xor	160(sp), 20(sp)
+	xor	162(sp), 22(sp)
+	xor	164(sp), 26(sp)
+	xor	166(sp), 24(sp)
 	; ccm.ae:150: y = E.encrypt_block(ks, s)
-	mov	18(sp), 68(sp)
-	mov	16(sp), 70(sp)
-	mov	14(sp), 72(sp)
-	mov	r11, 74(sp)
-	mov	r12, 76(sp)
-	mov	r13, 78(sp)
-	mov	r14, 80(sp)
-	mov	r15, 82(sp)
+	mov	r8, 76(sp)
+	mov	r9, 78(sp)
+	mov	r10, 80(sp)
+	mov	r11, 82(sp)
+	mov	r12, 84(sp)
+	mov	r13, 86(sp)
+	mov	r14, 88(sp)
+	mov	r15, 90(sp)
 	mov	sp, r13
-	add	#68, r13
+	add	#76, r13
 	mov	sp, r14
-	add	#160, r14
-	mov	44(sp), r12
+	add	#168, r14
+	mov	68(sp), r12
 	call	#ccm_E_encrypt_block
 	; ccm.ae:151: store_be(ct, off, m ^ u, n - off)            // delay slot of E_K(S)
-	mov	20(sp), r13
-	mov	22(sp), r14
-	mov	26(sp), r15
-	add	198(sp), r5
-	cmp	#16, r6
-	swpb	r10
-	swpb	r9
-	swpb	r8
-	swpb	r4
+	mov	24(sp), r7
+	mov	26(sp), r8
+	mov	22(sp), r9
+	mov	20(sp), r10
+	mov	18(sp), r11
+	mov	16(sp), r12
+	mov	14(sp), r14
+	mov	12(sp), r15
+	mov	10(sp), r13
+	add	206(sp), r13
+	cmp	#16, 8(sp)
 	swpb	r7
-	swpb	r13
+	swpb	r8
+	swpb	r9
+	swpb	r10
+	swpb	r11
+	swpb	r12
 	swpb	r14
 	swpb	r15
 	jnc	.Lccm_encrypt_with_bytes23
-	bit	#1, r5
+	bit	#1, r13
 	jnz	.Lccm_encrypt_with_bytes23
-	mov	r10, 0(r5)
-	mov	r9, 2(r5)
-	mov	r8, 4(r5)
-	mov	r4, 6(r5)
-	mov	r7, 8(r5)
-	mov	r13, 10(r5)
-	mov	r14, 12(r5)
-	mov	r15, 14(r5)
+	mov	r7, 0(r13)
+	mov	r8, 2(r13)
+	mov	r9, 4(r13)
+	mov	r10, 6(r13)
+	mov	r11, 8(r13)
+	mov	r12, 10(r13)
+	mov	r14, 12(r13)
+	mov	r15, 14(r13)
 	jmp	.Lccm_encrypt_with_stored24
 .Lccm_encrypt_with_bytes23:
-	mov	r10, 128(sp)
-	mov	r9, 130(sp)
-	mov	r8, 132(sp)
-	mov	r4, 134(sp)
 	mov	r7, 136(sp)
-	mov	r13, 138(sp)
-	mov	r14, 140(sp)
-	mov	r15, 142(sp)
-	mov	sp, r15
-	add	#128, r15
-	cmp	#16, r6
+	mov	r8, 138(sp)
+	mov	r9, 140(sp)
+	mov	r10, 142(sp)
+	mov	r11, 144(sp)
+	mov	r12, 146(sp)
+	mov	r14, 148(sp)
+	mov	r15, 150(sp)
+	mov	sp, r14
+	add	#136, r14
+	mov	8(sp), r15
+	cmp	#16, r15
 	jnc	.Lccm_encrypt_with_cnt25
-	mov	#16, r6
+	mov	#16, r15
 .Lccm_encrypt_with_cnt25:
-	tst	r6
+	tst	r15
 	jz	.Lccm_encrypt_with_stored24
 .Lccm_encrypt_with_cpy26:
-	mov.b	@r15, 0(r5)
-	inc	r15
-	inc	r5
-	dec	r6
+	mov.b	@r14, 0(r13)
+	inc	r14
+	inc	r13
+	dec	r15
 	jnz	.Lccm_encrypt_with_cpy26
 .Lccm_encrypt_with_stored24:
-	mov	42(sp), r14
+	mov	54(sp), r14
 	add	#1, r14
 	mov	40(sp), r15
 	addc	#0, r15
-	mov	r14, 42(sp)
+	mov	r14, 54(sp)
 	mov	r15, 40(sp)
-	mov	160(sp), 18(sp)
-	mov	162(sp), 16(sp)
-	mov	164(sp), 14(sp)
-	mov	166(sp), 36(sp)
-	mov	168(sp), 34(sp)
-	mov	170(sp), 32(sp)
-	mov	172(sp), 30(sp)
-	mov	174(sp), 24(sp)
-	add	#1, 28(sp)
-	cmp	48(sp), 28(sp)
+	mov	168(sp), 52(sp)
+	mov	170(sp), 50(sp)
+	mov	172(sp), 48(sp)
+	mov	174(sp), 46(sp)
+	mov	176(sp), 42(sp)
+	mov	178(sp), 36(sp)
+	mov	180(sp), 34(sp)
+	mov	182(sp), 32(sp)
+	add	#1, 30(sp)
+	cmp	70(sp), 30(sp)
 	jnc	.Lccm_encrypt_with_loop16
 .Lccm_encrypt_with_done17:
-	mov	18(sp), r7
-	xor	112(sp), r7
-	mov	16(sp), r8
-	xor	114(sp), r8
-	mov	14(sp), r9
-	xor	116(sp), r9
-	mov	36(sp), r10
-	xor	118(sp), r10
-	mov	34(sp), r11
-	xor	120(sp), r11
-	mov	32(sp), r12
-	xor	122(sp), r12
-	mov	30(sp), r14
-	xor	124(sp), r14
-	mov	24(sp), r15
-	xor	126(sp), r15
+	mov	52(sp), r7
+	xor	120(sp), r7
+	mov	50(sp), r8
+	xor	122(sp), r8
+	mov	48(sp), r9
+	xor	124(sp), r9
+	mov	46(sp), r10
+	xor	126(sp), r10
+	mov	42(sp), r11
+	xor	128(sp), r11
+	mov	36(sp), r12
+	xor	130(sp), r12
+	mov	34(sp), r14
+	xor	132(sp), r14
+	mov	32(sp), r15
+	xor	134(sp), r15
 	; ccm.ae:153: store_be(tag, 0, y ^ s0, len(tag))
-	mov	202(sp), r13
-	cmp	#16, 204(sp)
+	mov	210(sp), r13
+	cmp	#16, 212(sp)
 	jnc	.Lccm_encrypt_with_bytes27
 	bit	#1, r13
 	jnz	.Lccm_encrypt_with_bytes27
@@ -645,24 +662,24 @@ ccm_encrypt_with:
 	jmp	.Lccm_encrypt_with_stored28
 .Lccm_encrypt_with_bytes27:
 	swpb	r15
-	mov	r15, 128(sp)
+	mov	r15, 136(sp)
 	swpb	r14
-	mov	r14, 130(sp)
+	mov	r14, 138(sp)
 	swpb	r12
-	mov	r12, 132(sp)
+	mov	r12, 140(sp)
 	swpb	r11
-	mov	r11, 134(sp)
+	mov	r11, 142(sp)
 	swpb	r10
-	mov	r10, 136(sp)
+	mov	r10, 144(sp)
 	swpb	r9
-	mov	r9, 138(sp)
+	mov	r9, 146(sp)
 	swpb	r8
-	mov	r8, 140(sp)
+	mov	r8, 148(sp)
 	swpb	r7
-	mov	r7, 142(sp)
-	mov	204(sp), r15
+	mov	r7, 150(sp)
+	mov	212(sp), r15
 	mov	sp, r14
-	add	#128, r14
+	add	#136, r14
 	cmp	#16, r15
 	jnc	.Lccm_encrypt_with_cnt29
 	mov	#16, r15
@@ -676,89 +693,159 @@ ccm_encrypt_with:
 	dec	r15
 	jnz	.Lccm_encrypt_with_cpy30
 .Lccm_encrypt_with_stored28:
-	add	#176, sp
+	add	#184, sp
 	popm.w	#7, r10
 	ret
 	.size ccm_encrypt_with, .-ccm_encrypt_with
 
 
 ; --- ccm_decrypt_with: ccm.decrypt_with
-;     frame 202 bytes (43 spill slots, locals 108), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2530 bytes of code
+;     frame 206 bytes (45 spill slots, locals 108), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 2594 bytes of code
 	.section .text.ccm_decrypt_with,"ax",@progbits
 	.global ccm_decrypt_with
 	.type ccm_decrypt_with, @function
 	.balign 2
 ccm_decrypt_with:
 	pushm.w	#7, r10
-	sub	#202, sp
+	sub	#206, sp
+	mov	r14, 32(sp)
+	mov	#13, r9
+	mov	r14, r8
+	cmp	r8, r9
 	clr	r7
-	mov	r14, r4
-	mov	#13, r11
-	cmp	r4, r11
-	clr	r11
-	adc	r11
-	mov	r11, r9
-	inv	r9
-	inc	r9
-	and	#13, r9
-	xor	#13, r9
-	mov	r4, r8
-	sub	#13, r8
-	inv	r11
-	inc	r11
-	and	r8, r11
-	xor	r11, r8
-	mov	r15, 92(sp)
-	mov	r13, r11
-	mov	r12, 56(sp)
-	cmp	#1, r8
-	jnc	.Lccm_decrypt_with_nob1
-	mov	r9, r10
-	add	r11, r10
-	mov.b	@r10, r7
-.Lccm_decrypt_with_nob1:
-	clr	r6
-	cmp	#2, r8
-	jnc	.Lccm_decrypt_with_nob2
-	mov.b	1(r10), r6
-.Lccm_decrypt_with_nob2:
-	mov	#11, r10
-	cmp	r4, r10
-	clr	r8
-	adc	r8
-	mov	r4, r9
-	sub	#11, r9
-	mov	r8, r10
-	inv	r10
-	inc	r10
-	and	r9, r10
-	xor	r10, r9
+	adc	r7
+	mov	r14, r9
+	sub	#13, r9
+	mov	r7, r8
 	inv	r8
 	inc	r8
-	and	#11, r8
-	xor	#11, r8
-	swpb	r7
-	bis	r6, r7
-	mov	r7, 30(sp)
-	clr	r5
+	and	r9, r8
+	xor	r8, r9
+	mov	r7, r8
+	inv	r8
+	inc	r8
+	and	#13, r8
+	xor	#13, r8
+	mov	r12, 76(sp)
+	mov	r13, r5
+	mov	r15, 96(sp)
+	mov	222(sp), r7
+	clr	r4
 	cmp	#1, r9
-	jnc	.Lccm_decrypt_with_nob3
-	mov	r8, r12
-	add	r11, r12
-	mov.b	@r12, r5
-.Lccm_decrypt_with_nob3:
+	jnc	.Lccm_decrypt_with_nob1
+	mov	r8, r6
+	add	r5, r6
+	mov.b	@r6, r4
+.Lccm_decrypt_with_nob1:
 	clr	r8
 	cmp	#2, r9
+	jnc	.Lccm_decrypt_with_nob2
+	mov.b	1(r6), r8
+.Lccm_decrypt_with_nob2:
+	swpb	r4
+	bis	r8, r4
+	mov	r4, 40(sp)
+	mov	#11, r9
+	mov	32(sp), r8
+	cmp	r8, r9
+	clr	r4
+	adc	r4
+	mov	r8, r6
+	sub	#11, r6
+	mov	r4, r9
+	inv	r9
+	inc	r9
+	and	r6, r9
+	xor	r9, r6
+	inv	r4
+	inc	r4
+	and	#11, r4
+	xor	#11, r4
+	clr	r8
+	cmp	#1, r6
+	jnc	.Lccm_decrypt_with_nob3
+	mov	r4, r10
+	add	r5, r10
+	mov.b	@r10, r8
+.Lccm_decrypt_with_nob3:
+	clr	r9
+	cmp	#2, r6
 	jnc	.Lccm_decrypt_with_nob4
-	mov.b	1(r12), r8
+	mov.b	1(r10), r9
 .Lccm_decrypt_with_nob4:
-	mov	#9, r12
-	cmp	r4, r12
+	swpb	r8
+	bis	r9, r8
+	mov	r8, 38(sp)
+	mov	#9, r10
+	mov	32(sp), r9
+	cmp	r9, r10
+	clr	r6
+	adc	r6
+	mov	r9, r8
+	sub	#9, r8
+	mov	r6, r10
+	inv	r10
+	inc	r10
+	and	r8, r10
+	xor	r10, r8
+	inv	r6
+	inc	r6
+	and	#9, r6
+	xor	#9, r6
+	clr	r9
+	cmp	#1, r8
+	jnc	.Lccm_decrypt_with_nob5
+	mov	r6, r11
+	add	r5, r11
+	mov.b	@r11, r9
+.Lccm_decrypt_with_nob5:
+	clr	r10
+	cmp	#2, r8
+	jnc	.Lccm_decrypt_with_nob6
+	mov.b	1(r11), r10
+.Lccm_decrypt_with_nob6:
+	swpb	r9
+	bis	r10, r9
+	mov	r9, 52(sp)
+	mov	#7, r11
+	mov	32(sp), r10
+	cmp	r10, r11
+	clr	r8
+	adc	r8
+	mov	r10, r9
+	sub	#7, r9
+	mov	r8, r11
+	inv	r11
+	inc	r11
+	and	r9, r11
+	xor	r11, r9
+	inv	r8
+	inc	r8
+	and	#7, r8
+	xor	#7, r8
+	clr	r10
+	cmp	#1, r9
+	jnc	.Lccm_decrypt_with_nob7
+	mov	r8, r12
+	add	r5, r12
+	mov.b	@r12, r10
+.Lccm_decrypt_with_nob7:
+	clr	r11
+	cmp	#2, r9
+	jnc	.Lccm_decrypt_with_nob8
+	mov.b	1(r12), r11
+.Lccm_decrypt_with_nob8:
+	swpb	r10
+	bis	r11, r10
+	mov	r10, 50(sp)
+	mov	#5, r12
+	mov	32(sp), r11
+	cmp	r11, r12
 	clr	r9
 	adc	r9
-	mov	r4, r10
-	sub	#9, r10
+	mov	r11, r10
+	sub	#5, r10
 	mov	r9, r12
 	inv	r12
 	inc	r12
@@ -766,329 +853,266 @@ ccm_decrypt_with:
 	xor	r12, r10
 	inv	r9
 	inc	r9
-	and	#9, r9
-	xor	#9, r9
-	swpb	r5
-	bis	r8, r5
-	clr	r6
+	and	#5, r9
+	xor	#5, r9
+	clr	r11
 	cmp	#1, r10
-	jnc	.Lccm_decrypt_with_nob5
+	jnc	.Lccm_decrypt_with_nob9
 	mov	r9, r13
-	add	r11, r13
-	mov.b	@r13, r6
-.Lccm_decrypt_with_nob5:
-	clr	r9
+	add	r5, r13
+	mov.b	@r13, r11
+.Lccm_decrypt_with_nob9:
+	clr	r12
 	cmp	#2, r10
-	jnc	.Lccm_decrypt_with_nob6
-	mov.b	1(r13), r9
-.Lccm_decrypt_with_nob6:
-	mov	#7, r13
-	cmp	r4, r13
+	jnc	.Lccm_decrypt_with_nob10
+	mov.b	1(r13), r12
+.Lccm_decrypt_with_nob10:
+	swpb	r11
+	bis	r12, r11
+	mov	r11, 48(sp)
+	mov	#3, r13
+	mov	32(sp), r12
+	cmp	r12, r13
 	clr	r10
 	adc	r10
-	mov	r4, r12
-	sub	#7, r12
+	mov	r12, r11
+	sub	#3, r11
 	mov	r10, r13
 	inv	r13
 	inc	r13
-	and	r12, r13
-	xor	r13, r12
+	and	r11, r13
+	xor	r13, r11
 	inv	r10
 	inc	r10
-	and	#7, r10
-	xor	#7, r10
-	swpb	r6
-	bis	r9, r6
-	clr	r7
-	cmp	#1, r12
-	jnc	.Lccm_decrypt_with_nob7
-	mov	r10, r14
-	add	r11, r14
-	mov.b	@r14, r7
-.Lccm_decrypt_with_nob7:
-	clr	r10
-	cmp	#2, r12
-	jnc	.Lccm_decrypt_with_nob8
-	mov.b	1(r14), r10
-.Lccm_decrypt_with_nob8:
-	mov	#5, r14
-	cmp	r4, r14
+	and	#3, r10
+	xor	#3, r10
 	clr	r12
-	adc	r12
-	mov	r4, r13
-	sub	#5, r13
-	mov	r12, r14
+	cmp	#1, r11
+	jnc	.Lccm_decrypt_with_nob11
+	mov	r10, r14
+	add	r5, r14
+	mov.b	@r14, r12
+.Lccm_decrypt_with_nob11:
+	clr	r13
+	cmp	#2, r11
+	jnc	.Lccm_decrypt_with_nob12
+	mov.b	1(r14), r13
+.Lccm_decrypt_with_nob12:
+	swpb	r12
+	bis	r13, r12
+	mov	r12, 46(sp)
+	mov	#1, r14
+	mov	32(sp), r13
+	cmp	r13, r14
+	clr	r11
+	adc	r11
+	mov	r13, r12
+	sub	#1, r12
+	mov	r11, r14
 	inv	r14
 	inc	r14
-	and	r13, r14
-	xor	r14, r13
-	inv	r12
-	inc	r12
-	and	#5, r12
-	xor	#5, r12
-	swpb	r7
-	bis	r10, r7
-	clr	r8
-	cmp	#1, r13
-	jnc	.Lccm_decrypt_with_nob9
-	mov	r12, r15
-	add	r11, r15
-	mov.b	@r15, r8
-.Lccm_decrypt_with_nob9:
-	clr	r12
-	cmp	#2, r13
-	jnc	.Lccm_decrypt_with_nob10
-	mov.b	1(r15), r12
-.Lccm_decrypt_with_nob10:
-	mov	#3, r15
-	cmp	r4, r15
+	and	r12, r14
+	xor	r14, r12
+	inv	r11
+	inc	r11
+	and	#1, r11
+	xor	#1, r11
 	clr	r13
-	adc	r13
-	mov	r4, r14
-	sub	#3, r14
-	mov	r13, r15
-	inv	r15
-	inc	r15
-	and	r14, r15
-	xor	r15, r14
-	inv	r13
-	inc	r13
-	and	#3, r13
-	xor	#3, r13
-	swpb	r8
-	bis	r12, r8
-	clr	r9
-	cmp	#1, r14
-	jnc	.Lccm_decrypt_with_nob11
-	add	r11, r13
-	mov	r13, 58(sp)
-	mov	r13, r15
-	mov.b	@r15, r9
-.Lccm_decrypt_with_nob11:
-	clr	r12
-	cmp	#2, r14
-	jnc	.Lccm_decrypt_with_nob12
-	mov	58(sp), r15
-	mov.b	1(r15), r12
-.Lccm_decrypt_with_nob12:
-	mov	#1, r15
-	cmp	r4, r15
-	clr	r13
-	adc	r13
-	mov	r4, r14
-	sub	#1, r14
-	mov	r13, r15
-	inv	r15
-	inc	r15
-	and	r14, r15
-	xor	r15, r14
-	inv	r13
-	inc	r13
-	and	#1, r13
-	xor	#1, r13
-	swpb	r9
-	bis	r12, r9
-	clr	r10
-	cmp	#1, r14
+	cmp	#1, r12
 	jnc	.Lccm_decrypt_with_nob13
-	add	r11, r13
-	mov	r13, 74(sp)
-	mov	r13, r15
-	mov.b	@r15, r10
+	mov	r11, r15
+	add	r5, r15
+	mov.b	@r15, r13
 .Lccm_decrypt_with_nob13:
-	clr	r15
-	cmp	#2, r14
+	clr	r14
+	cmp	#2, r12
 	jnc	.Lccm_decrypt_with_nob14
-	mov	74(sp), r15
-	mov.b	1(r15), r15
+	mov.b	1(r15), r14
 .Lccm_decrypt_with_nob14:
-	swpb	r10
-	bis	r15, r10
-	clr	38(sp)
-	cmp	#1, r4
+	swpb	r13
+	bis	r14, r13
+	mov	r13, 44(sp)
+	clr	60(sp)
+	cmp	#1, 32(sp)
 	jnc	.Lccm_decrypt_with_nob15
-	mov.b	@r11, r15
-	mov	r15, 38(sp)
+	mov.b	@r5, r15
+	mov	r15, 60(sp)
 .Lccm_decrypt_with_nob15:
 	; ccm.ae:162: y = mac_header(ks, nb, len(nonce), ad, n, len(tag))
-	mov	30(sp), 94(sp)
-	mov	r5, 96(sp)
-	mov	r6, 98(sp)
-	mov	r7, 100(sp)
-	mov	r8, 102(sp)
-	mov	r9, 104(sp)
-	mov	r10, 106(sp)
-	mov	38(sp), 108(sp)
-	mov	sp, r13
-	add	#94, r13
-	mov	r4, 110(sp)
-	mov	#0, 112(sp)
-	mov	sp, r15
-	add	#110, r15
-	mov	222(sp), 114(sp)
+	mov	40(sp), 98(sp)
+	mov	38(sp), 100(sp)
+	mov	52(sp), 102(sp)
+	mov	50(sp), 104(sp)
+	mov	48(sp), 106(sp)
+	mov	46(sp), 108(sp)
+	mov	44(sp), 110(sp)
+	mov	60(sp), 112(sp)
+	mov	sp, r10
+	add	#98, r10
+	mov	32(sp), 114(sp)
 	mov	#0, 116(sp)
-	mov	sp, r12
-	add	#114, r12
+	mov	sp, r11
+	add	#114, r11
 	mov	226(sp), 118(sp)
 	mov	#0, 120(sp)
-	mov	sp, r11
-	add	#122, r11
-	mov	sp, r14
-	add	#118, r14
-	mov	218(sp), 0(sp)
-	mov	r12, 2(sp)
-	mov	r14, 4(sp)
-	mov	r15, r14
-	mov	r11, 6(sp)
-	mov	56(sp), r12
-	mov	92(sp), r15
-	call	#ccm_mac_header
-	mov	#14, r15
-	sub	r4, r15
-	swpb	r15
-	mov	r15, r4
-	xor.b	38(sp), r4
-	xor	r15, r4
-	; ccm.ae:164: s0 = E.encrypt_block(ks, j0)
-	mov	30(sp), 94(sp)
-	mov	r5, 96(sp)
-	mov	r6, 98(sp)
-	mov	r7, 100(sp)
-	mov	r8, 102(sp)
-	mov	r9, 104(sp)
-	mov	r10, 106(sp)
-	mov	r4, 108(sp)
-	mov	sp, r14
-	add	#138, r14
 	mov	sp, r13
-	add	#94, r13
-	mov	56(sp), r12
+	add	#118, r13
+	mov	230(sp), 122(sp)
+	mov	#0, 124(sp)
+	mov	sp, r14
+	add	#122, r14
+	mov	sp, r15
+	add	#126, r15
+	mov	r7, 0(sp)
+	mov	r13, 2(sp)
+	mov	r14, 4(sp)
+	mov	r15, 6(sp)
+	mov	76(sp), r12
+	mov	r10, r13
+	mov	r11, r14
+	mov	96(sp), r15
+	call	#ccm_mac_header
+	mov	#14, r14
+	sub	32(sp), r14
+	swpb	r14
+	mov	r14, r15
+	xor.b	60(sp), r15
+	xor	r14, r15
+	mov	r15, 56(sp)
+	; ccm.ae:164: s0 = E.encrypt_block(ks, j0)
+	mov	40(sp), 98(sp)
+	mov	38(sp), 100(sp)
+	mov	52(sp), 102(sp)
+	mov	50(sp), 104(sp)
+	mov	48(sp), 106(sp)
+	mov	46(sp), 108(sp)
+	mov	44(sp), 110(sp)
+	mov	56(sp), 112(sp)
+	mov	sp, r13
+	add	#98, r13
+	mov	sp, r14
+	add	#142, r14
+	mov	76(sp), r12
 	call	#ccm_E_encrypt_block
-	mov	222(sp), r14
+	mov	40(sp), r12
+	add	#1, r12
+	mov	38(sp), r13
+	addc	#0, r13
+	mov	226(sp), r14
 	add	#15, r14
 	mov	#0, r15
 	addc	#0, r15
-	rrum.w	#4, r14
 	and	#15, r15
+	rrum.w	#4, r14
 	swpb	r15
 	rlam.w	#4, r15
 	bis	r14, r15
-	mov	r15, 60(sp)
-	mov	30(sp), r15
-	add	#1, r15
-	addc	#0, r5
+	mov	r15, 78(sp)
 	; ccm.ae:166: for i in 0..(n + 15) / 16 {
-	mov	r4, 72(sp)
-	mov	r10, 70(sp)
-	mov	r9, 68(sp)
-	mov	r8, 66(sp)
-	mov	r7, 64(sp)
-	mov	r6, 62(sp)
-	mov	r5, 22(sp)
-	mov	r15, 24(sp)
-	mov	136(sp), 40(sp)
-	mov	134(sp), 42(sp)
-	mov	132(sp), 44(sp)
-	mov	130(sp), 46(sp)
-	mov	128(sp), 48(sp)
-	mov	126(sp), 50(sp)
-	mov	124(sp), 54(sp)
-	mov	122(sp), 36(sp)
-	mov	#0, 34(sp)
-	cmp	60(sp), 34(sp)
+	mov	#0, 54(sp)
+	mov	r12, 36(sp)
+	mov	r13, 34(sp)
+	mov	126(sp), 62(sp)
+	mov	128(sp), 64(sp)
+	mov	130(sp), 58(sp)
+	mov	132(sp), 66(sp)
+	mov	134(sp), 70(sp)
+	mov	136(sp), 68(sp)
+	mov	138(sp), 72(sp)
+	mov	140(sp), 74(sp)
+	cmp	r15, 54(sp)
 	jc	.Lccm_decrypt_with_done17
 .Lccm_decrypt_with_loop16:
-	mov	34(sp), r15
+	mov	54(sp), r15
 	and	#4095, r15
 	rlam.w	#4, r15
-	mov	r15, 32(sp)
-	mov.b	35(sp), r15
-	rrum.w	#4, r15
-	mov	222(sp), r7
-	mov	32(sp), r14
-	sub	r14, r7
-	mov	#0, r8
-	subc	r15, r8
-	mov	r14, r11
-	add	220(sp), r11
-	cmp	#16, r7
+	mov	r15, 42(sp)
+	mov.b	55(sp), r14
+	rrum.w	#4, r14
+	mov	226(sp), r13
+	mov	r15, r12
+	sub	r12, r13
+	mov	#0, r15
+	subc	r14, r15
+	mov	r15, 10(sp)
+	mov	r12, r10
+	add	224(sp), r10
+	cmp	#16, r13
+	mov	r13, 8(sp)
 	jnc	.Lccm_decrypt_with_bytes18
-	bit	#1, r11
+	bit	#1, r10
 	jnz	.Lccm_decrypt_with_bytes18
 .Lccm_decrypt_with_words19:
-	mov	14(r11), r10
-	mov	12(r11), r9
-	mov	10(r11), r6
-	mov	8(r11), r5
-	mov	6(r11), r4
-	mov	4(r11), 10(sp)
-	mov	2(r11), 14(sp)
-	mov	@r11, 18(sp)
+	mov	@r10+, 30(sp)
+	mov	@r10+, 28(sp)
+	mov	@r10+, 26(sp)
+	mov	@r10+, 12(sp)
+	mov	@r10+, 24(sp)
+	mov	@r10+, 18(sp)
+	mov	@r10+, 20(sp)
+	mov	@r10+, 16(sp)
 	jmp	.Lccm_decrypt_with_join20
 .Lccm_decrypt_with_bytes18:
-	mov	r7, r15
+	mov	sp, r11
+	add	#158, r11
+	mov	r11, r12
 	mov	#16, r13
-	mov	sp, r10
-	add	#154, r10
-	mov	r10, r12
+	mov	8(sp), r15
 .Lccm_decrypt_with_cpy21:
 	clr	r14
 	tst	r15
 	jz	.Lccm_decrypt_with_pad22
-	mov.b	@r11, r14
-	inc	r11
+	mov.b	@r10, r14
+	inc	r10
 	dec	r15
 .Lccm_decrypt_with_pad22:
 	mov.b	r14, 0(r12)
 	inc	r12
 	dec	r13
 	jnz	.Lccm_decrypt_with_cpy21
-	mov	r10, r11
+	mov	r11, r10
 	jmp	.Lccm_decrypt_with_words19
 .Lccm_decrypt_with_join20:
 	; ccm.ae:169: u = E.encrypt_block(ks, j)
-	mov	24(sp), 94(sp)
-	mov	22(sp), 96(sp)
-	mov	62(sp), 98(sp)
-	mov	64(sp), 100(sp)
-	mov	66(sp), 102(sp)
-	mov	68(sp), 104(sp)
-	mov	70(sp), 106(sp)
-	mov	72(sp), 108(sp)
-	mov	sp, r14
-	add	#170, r14
+	mov	36(sp), 98(sp)
+	mov	34(sp), 100(sp)
+	mov	52(sp), 102(sp)
+	mov	50(sp), 104(sp)
+	mov	48(sp), 106(sp)
+	mov	46(sp), 108(sp)
+	mov	44(sp), 110(sp)
+	mov	56(sp), 112(sp)
 	mov	sp, r13
-	add	#94, r13
-	mov	56(sp), r12
-	swpb	r10
-	swpb	r9
-	swpb	r6
-	swpb	r5
-	swpb	r4
-	swpb	10(sp)
-	swpb	14(sp)
+	add	#98, r13
+	mov	sp, r14
+	add	#174, r14
+	mov	76(sp), r12
+	swpb	30(sp)
+	swpb	28(sp)
+	swpb	26(sp)
+	swpb	12(sp)
+	swpb	24(sp)
 	swpb	18(sp)
+	swpb	20(sp)
+	swpb	16(sp)
 	call	#ccm_E_encrypt_block
-	add	#1, 24(sp)
-	addc	#0, 22(sp)
-	xor	184(sp), 18(sp)
-	mov	14(sp), r14
-	xor	182(sp), r14
-	mov	10(sp), r13
-	xor	180(sp), r13
-	xor	178(sp), r4
-	mov	r4, 28(sp)
-	xor	176(sp), r5
-	mov	r5, 8(sp)
-	xor	174(sp), r6
-	mov	r6, 12(sp)
-	xor	172(sp), r9
-	mov	r9, 16(sp)
-	xor	170(sp), r10
-	mov	r10, 20(sp)
-	mov	r7, r15
+	add	#1, 36(sp)
+	addc	#0, 34(sp)
+	xor	174(sp), 16(sp)
+	mov	20(sp), r11
+	xor	176(sp), r11
+	xor	178(sp), 18(sp)
+	mov	24(sp), r6
+	xor	180(sp), r6
+	xor	182(sp), 12(sp)
+	mov	26(sp), r8
+	xor	184(sp), r8
+	xor	186(sp), 28(sp)
+	mov	30(sp), r10
+	xor	188(sp), r10
+	mov	8(sp), r15
 	sub	#16, r15
-	mov	r8, r15
+	mov	10(sp), r15
 	subc	#0, r15
 	clr	r15
 	adc	r15
@@ -1096,287 +1120,289 @@ ccm_decrypt_with:
 	; ccm.ae:33: if count < 16 {                  // only a partial block pays for the mask (a run-time shift)
 	tst	r15
 	jz	.Lccm_decrypt_with_else23
-	mov	r7, r4
-	and	#1, r4
-	inv	r4
-	inc	r4
-	and	#65280, r4
-	xor	#-1, r4
+	mov	10(sp), r14
+	and	#8191, r14
+	mov.b	9(sp), r15
+	rrum.w	#4, r15
+	rrum.w	#1, r15
+	rlam.w	#3, r14
+	bis	r15, r14
+	mov	8(sp), r13
+	mov	r13, r15
+	and	#8191, r15
+	rlam.w	#3, r15
+	sub	#128, r15
+	subc	#0, r14
+	clr	r14
+	adc	r14
+	xor	#1, r14
+	mov	r13, r7
+	and	#1, r7
+	inv	r7
+	inc	r7
+	and	#65280, r7
+	xor	#-1, r7
+	rrum.w	#1, r13
+	mov	r13, r5
+	and	#1, r5
+	mov	r5, r15
+	inv	r15
+	inc	r15
 	mov	r7, r12
-	rrum.w	#1, r12
-	mov	r12, r6
-	and	#1, r6
-	mov	r6, r5
+	xor	#-1, r12
+	and	r15, r12
+	xor	#-1, r12
 	inv	r5
 	inc	r5
-	and	r4, r5
-	xor	r4, r5
-	rra	r12
-	mov	r12, r15
-	and	#1, r15
-	mov	r15, r11
-	inv	r11
-	inc	r11
-	and	r5, r11
-	xor	r5, r11
-	rra	r12
-	and	#1, r12
-	mov	r12, r9
-	inv	r9
-	inc	r9
-	and	r11, r9
-	xor	r11, r9
-	mov	r7, r10
-	swpb	r10
-	mov.b	r10, r10
-	rrum.w	#4, r10
-	rrum.w	#1, r10
-	and	#8191, r8
-	rlam.w	#3, r8
-	bis	r10, r8
-	mov	r7, r10
-	and	#8191, r10
-	rlam.w	#3, r10
-	sub	#128, r10
-	subc	#0, r8
-	clr	r10
-	adc	r10
-	xor	#1, r10
-	mov	r10, r8
-	inv	r8
-	inc	r8
-	and	r8, r9
-	mov	18(sp), r8
-	bic	r9, r8
-	mov	r8, 18(sp)
-	inv	r6
-	inc	r6
-	xor	#-1, r4
-	and	r6, r4
-	xor	#-1, r4
-	mov	r15, r6
-	inv	r6
-	inc	r6
-	and	r4, r6
-	xor	r4, r6
-	mov	r12, r8
-	inv	r8
-	inc	r8
-	and	r6, r8
-	xor	r6, r8
-	mov	r10, r9
-	inv	r9
-	inc	r9
-	and	r9, r8
-	bic	r8, r14
-	mov	r14, 26(sp)
-	mov	r15, r14
-	inv	r14
-	inc	r14
-	xor	#-1, r5
-	and	r14, r5
-	xor	#-1, r5
-	mov	r12, r9
-	inv	r9
-	inc	r9
-	and	r5, r9
-	xor	r5, r9
-	mov	r10, r14
-	inv	r14
-	inc	r14
-	and	r14, r9
-	mov	r13, r8
-	bic	r9, r8
+	and	r7, r5
+	xor	r5, r7
+	rra	r13
+	mov	r13, r9
+	and	#1, r9
+	mov	r9, r15
 	inv	r15
 	inc	r15
-	xor	#-1, r4
-	and	r15, r4
-	xor	#-1, r4
-	mov	r12, r14
-	inv	r14
-	inc	r14
-	and	r4, r14
-	xor	r4, r14
-	mov	r10, r15
+	mov	r7, r5
+	xor	#-1, r5
+	and	r15, r5
+	xor	#-1, r5
+	mov	r9, r15
 	inv	r15
 	inc	r15
-	and	r15, r14
+	and	r7, r15
+	xor	r15, r7
+	rra	r13
+	and	#1, r13
+	mov	r13, r4
+	inv	r4
+	inc	r4
+	mov	r7, r15
+	xor	#-1, r15
+	and	r4, r15
+	xor	#-1, r15
+	mov	r13, r4
+	inv	r4
+	inc	r4
+	and	r7, r4
+	xor	r4, r7
+	mov	r14, r4
+	inv	r4
+	inc	r4
+	and	r4, r7
+	bic	r7, r10
+	mov	r14, r7
+	inv	r7
+	inc	r7
+	and	r7, r15
+	bic	r15, r6
+	mov	r13, r15
+	inv	r15
+	inc	r15
+	mov	r5, r7
+	xor	#-1, r7
+	and	r15, r7
+	xor	#-1, r7
+	mov	r13, r15
+	inv	r15
+	inc	r15
+	and	r5, r15
+	xor	r15, r5
+	mov	r14, r15
+	inv	r15
+	inc	r15
+	and	r15, r5
+	bic	r5, r8
+	mov	r14, r15
+	inv	r15
+	inc	r15
+	and	r15, r7
+	bic	r7, r11
+	mov	r9, r15
+	inv	r15
+	inc	r15
+	mov	r12, r5
+	xor	#-1, r5
+	and	r15, r5
+	xor	#-1, r5
+	inv	r9
+	inc	r9
+	and	r12, r9
+	xor	r9, r12
+	mov	r13, r15
+	inv	r15
+	inc	r15
+	mov	r12, r7
+	xor	#-1, r7
+	and	r15, r7
+	xor	#-1, r7
+	mov	r13, r15
+	inv	r15
+	inc	r15
+	and	r12, r15
+	xor	r15, r12
+	mov	r14, r15
+	inv	r15
+	inc	r15
+	and	r15, r12
 	mov	28(sp), r9
-	bic	r14, r9
-	mov	r12, r15
+	bic	r12, r9
+	mov	r14, r15
 	inv	r15
 	inc	r15
-	xor	#-1, r11
-	and	r15, r11
-	xor	#-1, r11
-	mov	r10, r15
+	and	r15, r7
+	mov	18(sp), r12
+	bic	r7, r12
+	mov	r13, r15
 	inv	r15
 	inc	r15
-	and	r15, r11
-	mov	8(sp), r15
-	bic	r11, r15
-	mov	r15, 8(sp)
-	mov	r12, r15
+	mov	r5, r7
+	xor	#-1, r7
+	and	r15, r7
+	xor	#-1, r7
+	inv	r13
+	inc	r13
+	and	r5, r13
+	xor	r13, r5
+	mov	r14, r15
 	inv	r15
 	inc	r15
-	xor	#-1, r6
-	and	r15, r6
-	xor	#-1, r6
-	mov	r10, r15
-	inv	r15
-	inc	r15
-	and	r15, r6
+	and	r15, r5
+	inv	r14
+	inc	r14
+	and	r14, r7
+	mov	16(sp), r14
+	bic	r7, r14
 	mov	12(sp), r15
-	bic	r6, r15
-	mov	r15, 12(sp)
-	mov	r12, r15
-	inv	r15
-	inc	r15
-	xor	#-1, r5
-	and	r15, r5
-	xor	#-1, r5
-	mov	r10, r15
-	inv	r15
-	inc	r15
-	and	r15, r5
-	mov	16(sp), r15
 	bic	r5, r15
-	mov	r15, 16(sp)
-	inv	r12
-	inc	r12
-	xor	#-1, r4
-	and	r12, r4
-	xor	#-1, r4
-	inv	r10
-	inc	r10
-	and	r10, r4
-	mov	20(sp), r15
-	bic	r4, r15
-	mov	r15, 20(sp)
+	mov	r14, 16(sp)
+	mov	r11, 22(sp)
+	mov	r12, 18(sp)
+	mov	r6, 14(sp)
+	mov	r15, 12(sp)
 	jmp	.Lccm_decrypt_with_endif24
 .Lccm_decrypt_with_else23:
-	mov	r14, 26(sp)
-	mov	r13, r8
+	mov	r11, 22(sp)
+	mov	r6, 14(sp)
 	mov	28(sp), r9
 .Lccm_decrypt_with_endif24:
 	; ccm.ae:172: store_be(msg, off, m, n - off)
-	mov	32(sp), r14
-	add	228(sp), r14
-	mov	20(sp), r15
-	mov	16(sp), r13
-	mov	12(sp), r12
-	mov	8(sp), r11
-	mov	r9, r10
+	mov	42(sp), r13
+	add	232(sp), r13
+	mov	r10, r4
+	mov	r9, r5
 	mov	r8, r6
-	mov	26(sp), r5
-	mov	18(sp), r4
-	cmp	#16, r7
+	mov	12(sp), r7
+	mov	14(sp), r11
+	mov	18(sp), r12
+	mov	22(sp), r14
+	mov	16(sp), r15
+	cmp	#16, 8(sp)
 	swpb	r4
 	swpb	r5
 	swpb	r6
-	swpb	r10
+	swpb	r7
 	swpb	r11
 	swpb	r12
-	swpb	r13
+	swpb	r14
 	swpb	r15
 	jnc	.Lccm_decrypt_with_bytes25
-	bit	#1, r14
+	bit	#1, r13
 	jnz	.Lccm_decrypt_with_bytes25
-	mov	r4, 0(r14)
-	mov	r5, 2(r14)
-	mov	r6, 4(r14)
-	mov	r10, 6(r14)
-	mov	r11, 8(r14)
-	mov	r12, 10(r14)
-	mov	r13, 12(r14)
-	mov	r15, 14(r14)
+	mov	r4, 0(r13)
+	mov	r5, 2(r13)
+	mov	r6, 4(r13)
+	mov	r7, 6(r13)
+	mov	r11, 8(r13)
+	mov	r12, 10(r13)
+	mov	r14, 12(r13)
+	mov	r15, 14(r13)
 	jmp	.Lccm_decrypt_with_stored26
 .Lccm_decrypt_with_bytes25:
-	mov	r4, 154(sp)
-	mov	r5, 156(sp)
-	mov	r6, 158(sp)
-	mov	r10, 160(sp)
-	mov	r11, 162(sp)
-	mov	r12, 164(sp)
-	mov	r13, 166(sp)
-	mov	r15, 168(sp)
-	mov	sp, r15
-	add	#154, r15
-	cmp	#16, r7
+	mov	r4, 158(sp)
+	mov	r5, 160(sp)
+	mov	r6, 162(sp)
+	mov	r7, 164(sp)
+	mov	r11, 166(sp)
+	mov	r12, 168(sp)
+	mov	r14, 170(sp)
+	mov	r15, 172(sp)
+	mov	sp, r14
+	add	#158, r14
+	mov	8(sp), r15
+	cmp	#16, r15
 	jnc	.Lccm_decrypt_with_cnt27
-	mov	#16, r7
+	mov	#16, r15
 .Lccm_decrypt_with_cnt27:
-	tst	r7
+	tst	r15
 	jz	.Lccm_decrypt_with_stored26
 .Lccm_decrypt_with_cpy28:
-	mov.b	@r15, 0(r14)
-	inc	r15
+	mov.b	@r14, 0(r13)
 	inc	r14
-	dec	r7
+	inc	r13
+	dec	r15
 	jnz	.Lccm_decrypt_with_cpy28
 .Lccm_decrypt_with_stored26:
-	mov	18(sp), r15
-	xor	40(sp), r15
-	mov	26(sp), r14
-	xor	42(sp), r14
-	xor	44(sp), r8
-	xor	46(sp), r9
-	mov	8(sp), r13
-	xor	48(sp), r13
-	mov	12(sp), r12
-	xor	50(sp), r12
 	mov	16(sp), r11
-	xor	54(sp), r11
-	mov	20(sp), r10
-	xor	36(sp), r10
+	xor	62(sp), r11
+	mov	22(sp), r12
+	xor	64(sp), r12
+	mov	18(sp), r13
+	xor	58(sp), r13
+	mov	14(sp), r14
+	xor	66(sp), r14
+	mov	12(sp), r15
+	xor	70(sp), r15
+	xor	68(sp), r8
+	xor	72(sp), r9
+	xor	74(sp), r10
 	; ccm.ae:173: y = E.encrypt_block(ks, m ^ y)
-	mov	r10, 94(sp)
-	mov	r11, 96(sp)
-	mov	r12, 98(sp)
-	mov	r13, 100(sp)
-	mov	r9, 102(sp)
-	mov	r8, 104(sp)
-	mov	r14, 106(sp)
-	mov	r15, 108(sp)
-	mov	sp, r14
-	add	#186, r14
+	mov	r11, 98(sp)
+	mov	r12, 100(sp)
+	mov	r13, 102(sp)
+	mov	r14, 104(sp)
+	mov	r15, 106(sp)
+	mov	r8, 108(sp)
+	mov	r9, 110(sp)
+	mov	r10, 112(sp)
 	mov	sp, r13
-	add	#94, r13
-	mov	56(sp), r12
+	add	#98, r13
+	mov	sp, r14
+	add	#190, r14
+	mov	76(sp), r12
 	call	#ccm_E_encrypt_block
-	add	#1, 34(sp)
-	mov	200(sp), 40(sp)
-	mov	198(sp), 42(sp)
-	mov	196(sp), 44(sp)
-	mov	194(sp), 46(sp)
-	mov	192(sp), 48(sp)
-	mov	190(sp), 50(sp)
-	mov	188(sp), 54(sp)
-	mov	186(sp), 36(sp)
-	cmp	60(sp), 34(sp)
+	mov	190(sp), 62(sp)
+	mov	192(sp), 64(sp)
+	mov	194(sp), 58(sp)
+	mov	196(sp), 66(sp)
+	mov	198(sp), 70(sp)
+	mov	200(sp), 68(sp)
+	mov	202(sp), 72(sp)
+	mov	204(sp), 74(sp)
+	add	#1, 54(sp)
+	cmp	78(sp), 54(sp)
 	jnc	.Lccm_decrypt_with_loop16
 .Lccm_decrypt_with_done17:
-	mov	224(sp), r10
-	cmp	#16, 226(sp)
+	mov	228(sp), r10
+	cmp	#16, 230(sp)
 	jnc	.Lccm_decrypt_with_bytes29
 	bit	#1, r10
 	jnz	.Lccm_decrypt_with_bytes29
 .Lccm_decrypt_with_words30:
-	mov	14(r10), 78(sp)
-	mov	12(r10), 80(sp)
-	mov	10(r10), 82(sp)
-	mov	8(r10), 90(sp)
-	mov	6(r10), 88(sp)
-	mov	4(r10), 86(sp)
-	mov	2(r10), 84(sp)
-	mov	@r10, 76(sp)
+	mov	@r10+, 94(sp)
+	mov	@r10+, 92(sp)
+	mov	@r10+, 90(sp)
+	mov	@r10+, 88(sp)
+	mov	@r10+, 86(sp)
+	mov	@r10+, 84(sp)
+	mov	@r10+, 82(sp)
+	mov	@r10+, 80(sp)
 	jmp	.Lccm_decrypt_with_join31
 .Lccm_decrypt_with_bytes29:
-	mov	226(sp), r15
-	mov	#16, r13
 	mov	sp, r11
-	add	#154, r11
+	add	#158, r11
 	mov	r11, r12
+	mov	#16, r13
+	mov	230(sp), r15
 .Lccm_decrypt_with_cpy32:
 	clr	r14
 	tst	r15
@@ -1392,18 +1418,19 @@ ccm_decrypt_with:
 	mov	r11, r10
 	jmp	.Lccm_decrypt_with_words30
 .Lccm_decrypt_with_join31:
-	xor	152(sp), 40(sp)
-	xor	150(sp), 42(sp)
-	xor	148(sp), 44(sp)
-	xor	146(sp), 46(sp)
-	mov	48(sp), r11
-	xor	144(sp), r11
-	mov	50(sp), r10
-	xor	142(sp), r10
-	mov	54(sp), r9
-	xor	140(sp), r9
-	xor	138(sp), 36(sp)
-	mov	226(sp), r15
+	xor	142(sp), 62(sp)
+	xor	144(sp), 64(sp)
+	xor	146(sp), 58(sp)
+	mov	66(sp), r7
+	xor	148(sp), r7
+	xor	150(sp), 70(sp)
+	mov	68(sp), r6
+	xor	152(sp), r6
+	mov	72(sp), r13
+	xor	154(sp), r13
+	mov	74(sp), r12
+	xor	156(sp), r12
+	mov	230(sp), r15
 	sub	#16, r15
 	subc	r15, r15
 	clr	r15
@@ -1411,255 +1438,258 @@ ccm_decrypt_with:
 	xor	#1, r15
 	; ccm.ae:33: if count < 16 {                  // only a partial block pays for the mask (a run-time shift)
 	tst	r15
-	swpb	76(sp)
-	swpb	84(sp)
-	swpb	86(sp)
-	swpb	88(sp)
+	swpb	94(sp)
+	swpb	92(sp)
 	swpb	90(sp)
+	swpb	88(sp)
+	swpb	86(sp)
+	swpb	84(sp)
 	swpb	82(sp)
 	swpb	80(sp)
-	swpb	78(sp)
 	jz	.Lccm_decrypt_with_else34
-	mov	226(sp), r15
+	mov	230(sp), r15
 	and	#8191, r15
 	rlam.w	#3, r15
 	sub	#128, r15
-	clr	r13
-	adc	r13
-	xor	#1, r13
-	mov.b	227(sp), r14
+	clr	r11
+	adc	r11
+	xor	#1, r11
+	mov.b	231(sp), r14
 	rrum.w	#4, r14
 	rrum.w	#1, r14
 	clr	r15
-	cmp	r13, r15
+	cmp	r11, r15
 	subc	#0, r14
-	clr	r12
-	adc	r12
-	mov	226(sp), r15
-	mov	r15, r4
-	and	#1, r4
-	inv	r4
-	inc	r4
-	and	#65280, r4
-	xor	#-1, r4
-	mov	r15, r13
-	rrum.w	#1, r13
-	mov	r13, r5
-	and	#1, r5
-	mov	r5, r15
-	inv	r15
-	inc	r15
-	mov	r4, r14
-	xor	#-1, r14
-	and	r15, r14
-	xor	#-1, r14
-	rra	r13
-	mov	r13, r6
-	and	#1, r6
-	mov	r6, r15
-	inv	r15
-	inc	r15
-	mov	r14, r7
-	xor	#-1, r7
-	and	r15, r7
-	xor	#-1, r7
-	rra	r13
-	and	#1, r13
-	mov	r13, r15
-	inv	r15
-	inc	r15
-	mov	r7, r8
-	xor	#-1, r8
-	and	r15, r8
-	xor	#-1, r8
-	xor	#1, r12
-	mov	r12, r15
-	inv	r15
-	inc	r15
-	and	r15, r8
-	bic	r8, 36(sp)
-	inv	r5
-	inc	r5
-	and	r4, r5
-	xor	r5, r4
-	mov	r6, r5
-	inv	r5
-	inc	r5
-	mov	r4, r8
-	xor	#-1, r8
-	and	r5, r8
-	xor	#-1, r8
-	mov	r13, r15
-	inv	r15
-	inc	r15
-	mov	r8, r5
-	xor	#-1, r5
-	and	r15, r5
-	xor	#-1, r5
-	mov	r12, r15
-	inv	r15
-	inc	r15
-	and	r15, r5
-	bic	r5, r9
-	mov	r6, r5
-	inv	r5
-	inc	r5
-	and	r14, r5
-	xor	r5, r14
-	mov	r13, r15
-	inv	r15
-	inc	r15
-	mov	r14, r5
-	xor	#-1, r5
-	and	r15, r5
-	xor	#-1, r5
-	mov	r12, r15
-	inv	r15
-	inc	r15
-	and	r15, r5
-	bic	r5, r10
-	inv	r6
-	inc	r6
-	and	r4, r6
-	xor	r6, r4
-	mov	r13, r15
-	inv	r15
-	inc	r15
-	mov	r4, r6
-	xor	#-1, r6
-	and	r15, r6
-	xor	#-1, r6
-	mov	r12, r15
-	inv	r15
-	inc	r15
-	and	r15, r6
-	bic	r6, r11
-	mov	r13, r15
-	inv	r15
-	inc	r15
-	and	r7, r15
-	xor	r15, r7
-	mov	r12, r15
-	inv	r15
-	inc	r15
-	and	r15, r7
-	mov	46(sp), r15
-	bic	r7, r15
-	mov	r13, r7
-	inv	r7
-	inc	r7
-	and	r8, r7
-	xor	r7, r8
-	mov	r12, r6
-	inv	r6
-	inc	r6
-	and	r6, r8
-	mov	44(sp), r7
-	bic	r8, r7
-	mov	r13, r8
-	inv	r8
-	inc	r8
-	and	r14, r8
-	xor	r8, r14
-	mov	r12, r6
-	inv	r6
-	inc	r6
-	and	r6, r14
-	mov	42(sp), r8
-	bic	r14, r8
-	inv	r13
-	inc	r13
-	and	r4, r13
-	xor	r13, r4
-	inv	r12
-	inc	r12
-	and	r12, r4
-	mov	40(sp), r14
-	bic	r4, r14
-	mov	r8, r13
-	mov	r7, r12
-	mov	r15, r7
-	mov	36(sp), r8
-	jmp	.Lccm_decrypt_with_endif35
-.Lccm_decrypt_with_else34:
-	mov	40(sp), r14
-	mov	42(sp), r13
-	mov	44(sp), r12
-	mov	46(sp), r7
-	mov	36(sp), r8
-.Lccm_decrypt_with_endif35:
-	mov	76(sp), r15
-	xor	r14, r15
-	sub	#1, r15
-	clr	r15
-	adc	r15
-	xor	#1, r15
-	mov	84(sp), r14
-	xor	r13, r14
-	sub	#1, r14
 	clr	r14
 	adc	r14
 	xor	#1, r14
-	mov	86(sp), r13
-	xor	r12, r13
-	sub	#1, r13
-	clr	r13
-	adc	r13
-	xor	#1, r13
-	mov	88(sp), r12
-	xor	r7, r12
+	mov	230(sp), r15
+	mov	r15, r9
+	and	#1, r9
+	inv	r9
+	inc	r9
+	and	#65280, r9
+	xor	#-1, r9
+	mov	r15, r11
+	rrum.w	#1, r11
+	mov	r11, r10
+	and	#1, r10
+	mov	r10, r15
+	inv	r15
+	inc	r15
+	mov	r9, r5
+	xor	#-1, r5
+	and	r15, r5
+	xor	#-1, r5
+	inv	r10
+	inc	r10
+	and	r9, r10
+	xor	r10, r9
+	rra	r11
+	mov	r11, r10
+	and	#1, r10
+	mov	r10, r15
+	inv	r15
+	inc	r15
+	mov	r9, r8
+	xor	#-1, r8
+	and	r15, r8
+	xor	#-1, r8
+	mov	r10, r15
+	inv	r15
+	inc	r15
+	and	r9, r15
+	xor	r15, r9
+	rra	r11
+	mov	r11, r15
+	and	#1, r15
+	mov	r15, r4
+	inv	r4
+	inc	r4
+	mov	r9, r11
+	xor	#-1, r11
+	and	r4, r11
+	xor	#-1, r11
+	mov	r14, r4
+	inv	r4
+	inc	r4
+	and	r4, r11
+	bic	r11, r7
+	mov	r15, r11
+	inv	r11
+	inc	r11
+	and	r9, r11
+	xor	r11, r9
+	mov	r14, r11
+	inv	r11
+	inc	r11
+	and	r11, r9
+	bic	r9, r12
+	mov	r15, r11
+	inv	r11
+	inc	r11
+	mov	r8, r4
+	xor	#-1, r4
+	and	r11, r4
+	xor	#-1, r4
+	mov	r14, r11
+	inv	r11
+	inc	r11
+	and	r11, r4
+	mov	64(sp), r9
+	bic	r4, r9
+	mov	r15, r11
+	inv	r11
+	inc	r11
+	and	r8, r11
+	xor	r11, r8
+	mov	r14, r11
+	inv	r11
+	inc	r11
+	and	r11, r8
+	bic	r8, r6
+	mov	r10, r8
+	inv	r8
+	inc	r8
+	mov	r5, r11
+	xor	#-1, r11
+	and	r8, r11
+	xor	#-1, r11
+	inv	r10
+	inc	r10
+	and	r5, r10
+	xor	r10, r5
+	mov	r15, r10
+	inv	r10
+	inc	r10
+	mov	r5, r8
+	xor	#-1, r8
+	and	r10, r8
+	xor	#-1, r8
+	mov	r14, r10
+	inv	r10
+	inc	r10
+	and	r10, r8
+	mov	58(sp), r10
+	bic	r8, r10
+	mov	r15, r8
+	inv	r8
+	inc	r8
+	and	r5, r8
+	xor	r8, r5
+	mov	r14, r8
+	inv	r8
+	inc	r8
+	and	r8, r5
+	bic	r5, r13
+	mov	r15, r5
+	inv	r5
+	inc	r5
+	mov	r11, r8
+	xor	#-1, r8
+	and	r5, r8
+	xor	#-1, r8
+	inv	r15
+	inc	r15
+	and	r11, r15
+	xor	r15, r11
+	mov	r14, r15
+	inv	r15
+	inc	r15
+	and	r15, r11
+	inv	r14
+	inc	r14
+	and	r14, r8
+	mov	62(sp), r14
+	bic	r8, r14
+	mov	70(sp), r15
+	bic	r11, r15
+	mov	r14, r8
+	mov	r7, r11
+	mov	r15, r5
+	mov	r13, r7
+	mov	r12, r14
+	jmp	.Lccm_decrypt_with_endif35
+.Lccm_decrypt_with_else34:
+	mov	62(sp), r8
+	mov	64(sp), r9
+	mov	58(sp), r10
+	mov	r7, r11
+	mov	70(sp), r5
+	mov	r13, r7
+	mov	r12, r14
+.Lccm_decrypt_with_endif35:
+	mov	80(sp), r15
+	xor	r8, r15
+	mov	82(sp), r8
+	xor	r9, r8
+	mov	84(sp), r9
+	xor	r10, r9
+	mov	86(sp), r10
+	xor	r11, r10
+	mov	88(sp), r11
+	xor	r5, r11
+	mov	90(sp), r12
+	xor	r6, r12
+	mov	92(sp), r13
+	xor	r7, r13
+	mov	94(sp), r7
+	xor	r14, r7
+	sub	#1, r15
+	clr	r14
+	adc	r14
+	xor	#1, r14
+	sub	#1, r8
+	clr	r8
+	adc	r8
+	xor	#1, r8
+	sub	#1, r9
+	clr	r9
+	adc	r9
+	xor	#1, r9
+	sub	#1, r10
+	clr	r10
+	adc	r10
+	xor	#1, r10
+	sub	#1, r11
+	clr	r11
+	adc	r11
+	xor	#1, r11
 	sub	#1, r12
 	clr	r12
 	adc	r12
 	xor	#1, r12
-	mov	90(sp), r7
-	xor	r11, r7
+	sub	#1, r13
+	clr	r13
+	adc	r13
+	xor	#1, r13
 	sub	#1, r7
-	clr	r11
-	adc	r11
-	xor	#1, r11
-	mov	82(sp), r7
-	xor	r10, r7
-	sub	#1, r7
-	clr	r10
-	adc	r10
-	xor	#1, r10
-	mov	78(sp), r7
-	xor	r8, r7
-	sub	#1, r7
-	clr	r8
-	adc	r8
-	xor	#1, r8
-	mov	80(sp), r7
-	xor	r9, r7
-	sub	#1, r7
-	clr	r9
-	adc	r9
-	xor	#1, r9
-	and	r9, r8
-	and	r10, r8
-	and	r11, r8
-	and	r12, r8
-	and	r13, r8
-	and	r14, r8
-	and	r15, r8
-	mov	232(sp), r15
-	mov	r8, 0(r15)
-	add	#202, sp
+	clr	r15
+	adc	r15
+	xor	#1, r15
+	and	r8, r14
+	and	r9, r14
+	and	r10, r14
+	and	r11, r14
+	and	r12, r14
+	and	r13, r14
+	and	r15, r14
+	mov	236(sp), r15
+	mov	r14, 0(r15)
+	add	#206, sp
 	popm.w	#7, r10
 	ret
 	.size ccm_decrypt_with, .-ccm_decrypt_with
 
 
 ; --- ccm_E_encrypt_block: ccm.E.encrypt_block
-;     frame 10 bytes (5 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 578 bytes of code
+;     frame 10 bytes (5 spill slots, locals 0), saves nothing
+;     estimated 574 bytes of code
 	.section .text.ccm_E_encrypt_block,"ax",@progbits
 	.local ccm_E_encrypt_block
 	.type ccm_E_encrypt_block, @function
 	.balign 2
 ccm_E_encrypt_block:
-	pushm.w	#7, r10
 	sub	#10, sp
 	mov	r12, 6(sp)
 	mov	r14, 8(sp)
@@ -1866,30 +1896,29 @@ ccm_E_encrypt_block:
 	mov	r8, 12(r12)
 	mov	r4, 14(r12)
 	add	#10, sp
-	popm.w	#7, r10
 	ret
 	.size ccm_E_encrypt_block, .-ccm_E_encrypt_block
 
 
 ; --- ccm_mac_header: ccm.mac_header
-;     frame 98 bytes (9 spill slots, locals 80), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 928 bytes of code
+;     frame 104 bytes (12 spill slots, locals 80), saves nothing
+;     estimated 938 bytes of code
 	.section .text.ccm_mac_header,"ax",@progbits
 	.local ccm_mac_header
 	.type ccm_mac_header, @function
 	.balign 2
 ccm_mac_header:
-	pushm.w	#7, r10
-	sub	#98, sp
-	mov	114(sp), r11
+	sub	#104, sp
+	mov	106(sp), r11
 	sub	#1, r11
-	clr	r8
-	adc	r8
-	mov	r8, r9
+	clr	r11
+	adc	r11
+	mov	r11, 10(sp)
+	mov	r11, r9
 	inv	r9
 	inc	r9
 	and	#64, r9
-	mov	118(sp), r11
+	mov	110(sp), r11
 	mov	@r11, r11
 	sub	#2, r11
 	rrum.w	#1, r11
@@ -1904,66 +1933,66 @@ ccm_mac_header:
 	mov	r9, r10
 	xor.b	14(r13), r10
 	xor	r9, r10
-	mov	116(sp), r9
+	mov	108(sp), r9
 	mov	@r13, r11
 	bis	@r9+, r11
 	mov	2(r13), r14
 	bis	@r9+, r14
 	; ccm.ae:72: y = E.encrypt_block(ks, block0(n, nonce_len, a, msg_len, tag_len))
-	mov	r11, 18(sp)
-	mov	r14, 20(sp)
-	mov	4(r13), 22(sp)
-	mov	6(r13), 24(sp)
-	mov	8(r13), 26(sp)
-	mov	10(r13), 28(sp)
-	mov	12(r13), 30(sp)
-	mov	r10, 32(sp)
-	mov	r12, 16(sp)
-	mov	r15, 14(sp)
+	mov	r11, 24(sp)
+	mov	r14, 26(sp)
+	mov	4(r13), 28(sp)
+	mov	6(r13), 30(sp)
+	mov	8(r13), 32(sp)
+	mov	10(r13), 34(sp)
+	mov	12(r13), 36(sp)
+	mov	r10, 38(sp)
+	mov	r12, 18(sp)
+	mov	r15, 16(sp)
 	mov	sp, r13
-	add	#18, r13
+	add	#24, r13
 	mov	sp, r14
-	add	#34, r14
+	add	#40, r14
 	call	#ccm_E_encrypt_block
 	; ccm.ae:73: if a != 0 {
-	tst	r8
+	tst	10(sp)
 	jz	.Lccm_mac_header_else1
-	mov	14(sp), r10
-	cmp	#14, 114(sp)
+	mov	16(sp), r7
+	cmp	#14, 106(sp)
 	jnc	.Lccm_mac_header_bytes3
-	bit	#1, r10
+	bit	#1, r7
 	jnz	.Lccm_mac_header_bytes3
 .Lccm_mac_header_words4:
-	mov	@r10+, r14
-	mov	@r10+, r13
-	mov	@r10+, r12
-	mov	@r10+, r11
-	mov	@r10+, r8
-	mov	@r10+, r7
-	mov	@r10+, r6
+	mov	@r7+, r8
+	mov	@r7+, r10
+	mov	@r7+, r9
+	mov	@r7+, r11
+	mov	@r7+, r12
+	mov	@r7+, r14
+	mov	@r7+, r13
 	jmp	.Lccm_mac_header_join5
 .Lccm_mac_header_bytes3:
 	mov	sp, r11
-	add	#50, r11
+	add	#56, r11
 	mov	r11, r12
 	mov	#14, r13
-	mov	114(sp), r15
+	mov	106(sp), r15
 .Lccm_mac_header_cpy6:
 	clr	r14
 	tst	r15
 	jz	.Lccm_mac_header_pad7
-	mov.b	@r10, r14
-	inc	r10
+	mov.b	@r7, r14
+	inc	r7
 	dec	r15
 .Lccm_mac_header_pad7:
 	mov.b	r14, 0(r12)
 	inc	r12
 	dec	r13
 	jnz	.Lccm_mac_header_cpy6
-	mov	r11, r10
+	mov	r11, r7
 	jmp	.Lccm_mac_header_words4
 .Lccm_mac_header_join5:
-	mov	114(sp), r15
+	mov	106(sp), r15
 	sub	#65280, r15
 	subc	r15, r15
 	clr	r15
@@ -1972,33 +2001,33 @@ ccm_mac_header:
 	xor	#1, r15
 	; ccm.ae:76: if a >= 0xff00 {
 	tst	r15
+	swpb	r8
+	swpb	r10
+	swpb	r9
+	swpb	r11
+	swpb	r12
 	swpb	r14
 	swpb	r13
-	swpb	r12
-	swpb	r11
-	swpb	r8
-	swpb	r7
-	swpb	r6
 	jz	.Lccm_mac_header_else8
 	; ccm.ae:77: first = cat(0xfffe as u16, a, load_be(ad, 0, 10, a))
-	mov	14(sp), r10
-	cmp	#10, 114(sp)
+	mov	16(sp), r10
+	cmp	#10, 106(sp)
 	jnc	.Lccm_mac_header_bytes10
 	bit	#1, r10
 	jnz	.Lccm_mac_header_bytes10
 .Lccm_mac_header_words11:
-	mov	@r10+, r12
+	mov	@r10+, r9
 	mov	@r10+, r11
-	mov	@r10+, r13
+	mov	@r10+, r12
 	mov	@r10+, r14
 	mov	@r10+, r15
 	jmp	.Lccm_mac_header_join12
 .Lccm_mac_header_bytes10:
 	mov	sp, r11
-	add	#50, r11
+	add	#56, r11
 	mov	r11, r12
 	mov	#10, r13
-	mov	114(sp), r15
+	mov	106(sp), r15
 .Lccm_mac_header_cpy13:
 	clr	r14
 	tst	r15
@@ -2014,208 +2043,204 @@ ccm_mac_header:
 	mov	r11, r10
 	jmp	.Lccm_mac_header_words11
 .Lccm_mac_header_join12:
-	mov	r15, r6
-	mov	r14, r7
-	mov	r13, r8
-	mov	114(sp), r13
-	mov	#0, r14
-	mov	#65534, r15
-	mov	#6, r9
-	mov	#0, r10
-	swpb	r6
-	swpb	r7
-	swpb	r8
-	swpb	r11
+	mov	r15, r13
+	swpb	r13
+	swpb	r14
 	swpb	r12
+	swpb	r11
+	swpb	r9
+	mov	106(sp), r10
+	mov	#0, r8
+	mov	#65534, r15
+	mov	#6, 22(sp)
+	mov	#0, 20(sp)
 	jmp	.Lccm_mac_header_endif9
 .Lccm_mac_header_else8:
-	mov	114(sp), r15
-	mov	#2, r9
-	mov	#0, r10
+	mov	106(sp), r15
+	mov	#2, 22(sp)
+	mov	#0, 20(sp)
 .Lccm_mac_header_endif9:
-	xor	34(sp), r6
-	xor	36(sp), r7
-	xor	38(sp), r8
-	xor	40(sp), r11
-	xor	42(sp), r12
-	xor	44(sp), r13
-	xor	46(sp), r14
-	xor	48(sp), r15
+	xor	54(sp), r15
+	xor	52(sp), r8
+	xor	50(sp), r10
+	xor	48(sp), r9
+	xor	46(sp), r11
+	xor	44(sp), r12
+	xor	42(sp), r14
+	xor	40(sp), r13
 	; ccm.ae:80: y = E.encrypt_block(ks, y ^ first)
-	mov	r6, 18(sp)
-	mov	r7, 20(sp)
-	mov	r8, 22(sp)
-	mov	r11, 24(sp)
-	mov	r12, 26(sp)
-	mov	r13, 28(sp)
-	mov	r14, 30(sp)
-	mov	r15, 32(sp)
+	mov	r13, 24(sp)
+	mov	r14, 26(sp)
+	mov	r12, 28(sp)
+	mov	r11, 30(sp)
+	mov	r9, 32(sp)
+	mov	r10, 34(sp)
+	mov	r8, 36(sp)
+	mov	r15, 38(sp)
 	mov	sp, r13
-	add	#18, r13
+	add	#24, r13
 	mov	sp, r14
-	add	#66, r14
-	mov	16(sp), r12
+	add	#72, r14
+	mov	18(sp), r12
 	call	#ccm_E_encrypt_block
 	mov	#16, r15
-	sub	r9, r15
-	mov	r15, 10(sp)
-	mov	#0, r11
-	subc	r10, r11
-	mov	r15, r14
-	mov	114(sp), r10
-	sub	r10, r15
-	mov	r11, r15
-	subc	#0, r15
+	sub	22(sp), r15
+	mov	r15, 12(sp)
+	mov	#0, r12
+	subc	20(sp), r12
+	mov	106(sp), r11
+	mov	r11, r13
+	mov	r15, r10
+	sub	r10, r13
+	mov	#0, r14
+	subc	r12, r14
+	sub	r11, r10
+	subc	#0, r12
 	clr	r12
 	adc	r12
 	xor	#1, r12
-	sub	r14, r10
-	mov	#0, r14
-	subc	r11, r14
 	mov	r12, r15
 	inv	r15
 	inc	r15
-	and	r15, r10
+	and	r15, r13
 	inv	r12
 	inc	r12
 	and	r12, r14
-	add	#15, r10
+	add	#15, r13
 	addc	#0, r14
+	rrum.w	#4, r13
 	and	#15, r14
-	rrum.w	#4, r10
 	swpb	r14
 	rlam.w	#4, r14
-	bis	r10, r14
-	mov	r14, 12(sp)
+	bis	r13, r14
+	mov	r14, 14(sp)
 	; ccm.ae:83: for i in 0..(rest + 15) / 16 {
-	mov	#0, r9
-	mov	66(sp), r7
-	mov	68(sp), 0(sp)
-	mov	70(sp), 2(sp)
-	mov	72(sp), 4(sp)
+	mov	#0, 0(sp)
+	mov	72(sp), 8(sp)
 	mov	74(sp), 6(sp)
-	mov	76(sp), 8(sp)
-	mov	78(sp), r14
-	mov	80(sp), r4
-	cmp	12(sp), r9
+	mov	76(sp), 4(sp)
+	mov	78(sp), 2(sp)
+	mov	80(sp), r6
+	mov	82(sp), r9
+	mov	84(sp), r10
+	mov	86(sp), r11
+	cmp	r14, 0(sp)
 	jc	.Lccm_mac_header_done16
 .Lccm_mac_header_loop15:
-	mov	r9, r8
-	and	#4095, r8
-	rlam.w	#4, r8
-	add	10(sp), r8
-	mov	114(sp), r10
-	sub	r8, r10
-	add	14(sp), r8
-	cmp	#16, r10
+	mov	@sp, r15
+	and	#4095, r15
+	rlam.w	#4, r15
+	add	12(sp), r15
+	mov	106(sp), r7
+	sub	r15, r7
+	add	16(sp), r15
+	cmp	#16, r7
 	jnc	.Lccm_mac_header_bytes17
-	bit	#1, r8
+	bit	#1, r15
 	jnz	.Lccm_mac_header_bytes17
 .Lccm_mac_header_words18:
-	mov	@r8, r5
-	mov	2(r8), r6
-	mov	4(r8), r15
-	mov	6(r8), r13
-	mov	8(r8), r12
-	mov	10(r8), r11
-	mov	12(r8), r10
-	mov	14(r8), r8
+	mov	@r15, r4
+	mov	2(r15), r5
+	mov	4(r15), r7
+	mov	6(r15), r8
+	mov	8(r15), r12
+	mov	10(r15), r13
+	mov	12(r15), r14
+	mov	14(r15), r15
 	jmp	.Lccm_mac_header_join19
 .Lccm_mac_header_bytes17:
-	mov	sp, r11
-	add	#50, r11
-	mov	r11, r12
+	mov	sp, r8
+	add	#56, r8
+	mov	r8, r12
 	mov	#16, r13
 .Lccm_mac_header_cpy20:
-	clr	r15
-	tst	r10
+	clr	r14
+	tst	r7
 	jz	.Lccm_mac_header_pad21
-	mov.b	@r8, r15
-	inc	r8
-	dec	r10
+	mov.b	@r15, r14
+	inc	r15
+	dec	r7
 .Lccm_mac_header_pad21:
-	mov.b	r15, 0(r12)
+	mov.b	r14, 0(r12)
 	inc	r12
 	dec	r13
 	jnz	.Lccm_mac_header_cpy20
-	mov	r11, r8
+	mov	r8, r15
 	jmp	.Lccm_mac_header_words18
 .Lccm_mac_header_join19:
+	swpb	r4
+	xor	r4, r11
+	swpb	r5
+	xor	r5, r10
+	swpb	r7
+	xor	r7, r9
 	swpb	r8
-	xor	r8, r7
-	mov	@sp, r8
-	swpb	r10
-	xor	r10, r8
-	mov	2(sp), r10
-	swpb	r11
-	xor	r11, r10
-	mov	4(sp), r11
+	xor	r8, r6
+	mov	2(sp), r8
 	swpb	r12
-	xor	r12, r11
-	mov	6(sp), r12
+	xor	r12, r8
+	mov	4(sp), r12
 	swpb	r13
 	xor	r13, r12
-	mov	8(sp), r13
+	mov	6(sp), r13
+	swpb	r14
+	xor	r14, r13
+	mov	8(sp), r14
 	swpb	r15
-	xor	r15, r13
-	swpb	r6
-	xor	r6, r14
-	swpb	r5
-	xor	r5, r4
+	xor	r15, r14
 	; ccm.ae:85: y = E.encrypt_block(ks, y ^ load_be(ad, off, 16, a - off))
-	mov	r7, 18(sp)
-	mov	r8, 20(sp)
-	mov	r10, 22(sp)
-	mov	r11, 24(sp)
-	mov	r12, 26(sp)
-	mov	r13, 28(sp)
-	mov	r14, 30(sp)
-	mov	r4, 32(sp)
+	mov	r14, 24(sp)
+	mov	r13, 26(sp)
+	mov	r12, 28(sp)
+	mov	r8, 30(sp)
+	mov	r6, 32(sp)
+	mov	r9, 34(sp)
+	mov	r10, 36(sp)
+	mov	r11, 38(sp)
 	mov	sp, r13
-	add	#18, r13
+	add	#24, r13
 	mov	sp, r14
-	add	#82, r14
-	mov	16(sp), r12
+	add	#88, r14
+	mov	18(sp), r12
 	call	#ccm_E_encrypt_block
-	mov	82(sp), r7
-	mov	84(sp), 0(sp)
-	mov	86(sp), 2(sp)
-	mov	88(sp), 4(sp)
+	mov	88(sp), 8(sp)
 	mov	90(sp), 6(sp)
-	mov	92(sp), 8(sp)
-	mov	94(sp), r14
-	mov	96(sp), r4
-	add	#1, r9
-	cmp	12(sp), r9
+	mov	92(sp), 4(sp)
+	mov	94(sp), 2(sp)
+	mov	96(sp), r6
+	mov	98(sp), r9
+	mov	100(sp), r10
+	mov	102(sp), r11
+	add	#1, 0(sp)
+	cmp	14(sp), 0(sp)
 	jnc	.Lccm_mac_header_loop15
 .Lccm_mac_header_done16:
-	mov	@sp, r9
-	mov	2(sp), r10
-	mov	4(sp), r11
-	mov	6(sp), r12
-	mov	8(sp), r13
+	mov	8(sp), r7
+	mov	6(sp), r8
+	mov	4(sp), r12
+	mov	2(sp), r13
+	mov	r6, r14
 	jmp	.Lccm_mac_header_endif2
 .Lccm_mac_header_else1:
-	mov	34(sp), r7
-	mov	36(sp), r9
-	mov	38(sp), r10
-	mov	40(sp), r11
-	mov	42(sp), r12
-	mov	44(sp), r13
-	mov	46(sp), r14
-	mov	48(sp), r4
+	mov	40(sp), r7
+	mov	42(sp), r8
+	mov	44(sp), r12
+	mov	46(sp), r13
+	mov	48(sp), r14
+	mov	50(sp), r9
+	mov	52(sp), r10
+	mov	54(sp), r11
 .Lccm_mac_header_endif2:
-	mov	120(sp), r8
-	mov	r7, 0(r8)
-	mov	r9, 2(r8)
-	mov	r10, 4(r8)
-	mov	r11, 6(r8)
-	mov	r12, 8(r8)
-	mov	r13, 10(r8)
-	mov	r14, 12(r8)
-	mov	r4, 14(r8)
-	add	#98, sp
-	popm.w	#7, r10
+	mov	112(sp), r6
+	mov	r7, 0(r6)
+	mov	r8, 2(r6)
+	mov	r12, 4(r6)
+	mov	r13, 6(r6)
+	mov	r14, 8(r6)
+	mov	r9, 10(r6)
+	mov	r10, 12(r6)
+	mov	r11, 14(r6)
+	add	#104, sp
 	ret
 	.size ccm_mac_header, .-ccm_mac_header
 

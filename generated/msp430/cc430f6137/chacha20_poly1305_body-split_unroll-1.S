@@ -75,42 +75,40 @@ chacha20_poly1305_key_setup:
 
 
 ; --- chacha20_poly1305_encrypt_with: chacha20_poly1305.encrypt_with
-;     frame 122 bytes (18 spill slots, locals 80), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 636 bytes of code
+;     frame 132 bytes (23 spill slots, locals 80), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 674 bytes of code
 	.section .text.chacha20_poly1305_encrypt_with,"ax",@progbits
 	.global chacha20_poly1305_encrypt_with
 	.type chacha20_poly1305_encrypt_with, @function
 	.balign 2
 chacha20_poly1305_encrypt_with:
 	pushm.w	#7, r10
-	sub	#122, sp
-	mov	r12, r4
+	sub	#132, sp
+	mov	r12, 6(sp)
 	mov	r13, r9
-	mov	r15, 40(sp)
-	mov	140(sp), r15
-	mov	142(sp), r11
-	mov	144(sp), r7
-	mov	146(sp), r8
+	mov	r15, 50(sp)
+	mov	150(sp), r11
+	mov	152(sp), r14
 	; chacha20_poly1305.ae:62: n = load_le(nonce, 0, 12)
 	bit	#1, r9
 	jnz	.Lchacha20_poly1305_encrypt_with_bytes1
 .Lchacha20_poly1305_encrypt_with_words2:
+	mov	@r9+, 48(sp)
+	mov	@r9+, 46(sp)
+	mov	@r9+, 44(sp)
+	mov	@r9+, 42(sp)
+	mov	@r9+, 40(sp)
 	mov	@r9+, 38(sp)
-	mov	@r9+, 36(sp)
-	mov	@r9+, 34(sp)
-	mov	@r9+, 32(sp)
-	mov	@r9+, 30(sp)
-	mov	@r9+, 28(sp)
 	jmp	.Lchacha20_poly1305_encrypt_with_join3
 .Lchacha20_poly1305_encrypt_with_bytes1:
 	mov	sp, r10
-	add	#42, r10
+	add	#52, r10
 	mov	r10, r12
 	mov	#12, r13
 .Lchacha20_poly1305_encrypt_with_cpy4:
-	mov.b	@r9, r14
+	mov.b	@r9, r15
 	inc	r9
-	mov.b	r14, 0(r12)
+	mov.b	r15, 0(r12)
 	inc	r12
 	dec	r13
 	jnz	.Lchacha20_poly1305_encrypt_with_cpy4
@@ -118,113 +116,117 @@ chacha20_poly1305_encrypt_with:
 	jmp	.Lchacha20_poly1305_encrypt_with_words2
 .Lchacha20_poly1305_encrypt_with_join3:
 	; chacha20_poly1305.ae:63: C.xor_stream(k, 1 as u32, n, msg, ct)              // the message starts at block counter 1
-	mov	2(r4), 26(sp)
-	mov	4(r4), 24(sp)
-	mov	6(r4), 22(sp)
-	mov	8(r4), 20(sp)
-	mov	10(r4), 18(sp)
-	mov	12(r4), 16(sp)
-	mov	14(r4), 14(sp)
-	mov	16(r4), 12(sp)
-	mov	18(r4), 10(sp)
-	mov	20(r4), 8(sp)
-	mov	22(r4), 6(sp)
-	mov	24(r4), r5
-	mov	26(r4), r6
-	mov	28(r4), r9
-	mov	30(r4), r10
-	mov	@r4, 58(sp)
-	mov	26(sp), 60(sp)
-	mov	24(sp), 62(sp)
-	mov	22(sp), 64(sp)
-	mov	20(sp), 66(sp)
-	mov	18(sp), 68(sp)
-	mov	16(sp), 70(sp)
-	mov	14(sp), 72(sp)
-	mov	12(sp), 74(sp)
-	mov	10(sp), 76(sp)
-	mov	8(sp), 78(sp)
-	mov	6(sp), 80(sp)
-	mov	r5, 82(sp)
-	mov	r6, 84(sp)
-	mov	r9, 86(sp)
-	mov	r10, 88(sp)
+	mov	6(sp), r13
+	mov	2(r13), 36(sp)
+	mov	4(r13), 34(sp)
+	mov	6(r13), 32(sp)
+	mov	8(r13), 30(sp)
+	mov	10(r13), 28(sp)
+	mov	12(r13), 26(sp)
+	mov	14(r13), 24(sp)
+	mov	16(r13), 22(sp)
+	mov	18(r13), 20(sp)
+	mov	20(r13), 18(sp)
+	mov	22(r13), 16(sp)
+	mov	24(r13), 14(sp)
+	mov	26(r13), 12(sp)
+	mov	28(r13), 10(sp)
+	mov	30(r13), 8(sp)
+	mov	@r13, 68(sp)
+	mov	36(sp), 70(sp)
+	mov	34(sp), 72(sp)
+	mov	32(sp), 74(sp)
+	mov	30(sp), 76(sp)
+	mov	28(sp), 78(sp)
+	mov	26(sp), 80(sp)
+	mov	24(sp), 82(sp)
+	mov	22(sp), 84(sp)
+	mov	20(sp), 86(sp)
+	mov	18(sp), 88(sp)
+	mov	16(sp), 90(sp)
+	mov	14(sp), 92(sp)
+	mov	12(sp), 94(sp)
+	mov	10(sp), 96(sp)
+	mov	8(sp), 98(sp)
 	mov	sp, r12
-	add	#58, r12
-	mov	#1, 90(sp)
-	mov	#0, 92(sp)
+	add	#68, r12
+	mov	#1, 100(sp)
+	mov	#0, 102(sp)
 	mov	sp, r13
-	add	#90, r13
-	mov	38(sp), 94(sp)
-	mov	36(sp), 96(sp)
-	mov	34(sp), 98(sp)
-	mov	32(sp), 100(sp)
-	mov	30(sp), 102(sp)
-	mov	28(sp), 104(sp)
-	mov	sp, r14
-	add	#94, r14
-	mov	r11, 0(sp)
-	mov	r7, 2(sp)
-	mov	r8, 4(sp)
+	add	#100, r13
+	mov	48(sp), 104(sp)
+	mov	46(sp), 106(sp)
+	mov	44(sp), 108(sp)
+	mov	42(sp), 110(sp)
+	mov	40(sp), 112(sp)
+	mov	38(sp), 114(sp)
+	mov	sp, r15
+	add	#104, r15
+	mov	r14, 0(sp)
+	mov	154(sp), 2(sp)
+	mov	156(sp), 4(sp)
+	mov	r15, r14
+	mov	r11, r15
 	call	#chacha20_poly1305_C_xor_stream
 	; chacha20_poly1305.ae:64: store_le(tag, 0, tag_of(k, n, ad, ct))
-	mov	@r4, 58(sp)
-	mov	26(sp), 60(sp)
-	mov	24(sp), 62(sp)
-	mov	22(sp), 64(sp)
-	mov	20(sp), 66(sp)
-	mov	18(sp), 68(sp)
-	mov	16(sp), 70(sp)
-	mov	14(sp), 72(sp)
-	mov	12(sp), 74(sp)
-	mov	10(sp), 76(sp)
-	mov	8(sp), 78(sp)
-	mov	6(sp), 80(sp)
-	mov	r5, 82(sp)
-	mov	r6, 84(sp)
-	mov	r9, 86(sp)
-	mov	r10, 88(sp)
+	mov	6(sp), r15
+	mov	@r15, 68(sp)
+	mov	36(sp), 70(sp)
+	mov	34(sp), 72(sp)
+	mov	32(sp), 74(sp)
+	mov	30(sp), 76(sp)
+	mov	28(sp), 78(sp)
+	mov	26(sp), 80(sp)
+	mov	24(sp), 82(sp)
+	mov	22(sp), 84(sp)
+	mov	20(sp), 86(sp)
+	mov	18(sp), 88(sp)
+	mov	16(sp), 90(sp)
+	mov	14(sp), 92(sp)
+	mov	12(sp), 94(sp)
+	mov	10(sp), 96(sp)
+	mov	8(sp), 98(sp)
 	mov	sp, r12
-	add	#58, r12
-	mov	38(sp), 90(sp)
-	mov	36(sp), 92(sp)
-	mov	34(sp), 94(sp)
-	mov	32(sp), 96(sp)
-	mov	30(sp), 98(sp)
-	mov	28(sp), 100(sp)
+	add	#68, r12
+	mov	48(sp), 100(sp)
+	mov	46(sp), 102(sp)
+	mov	44(sp), 104(sp)
+	mov	42(sp), 106(sp)
+	mov	40(sp), 108(sp)
+	mov	38(sp), 110(sp)
 	mov	sp, r13
-	add	#90, r13
+	add	#100, r13
 	mov	sp, r15
-	add	#106, r15
-	mov	r7, 0(sp)
-	mov	r8, 2(sp)
+	add	#116, r15
+	mov	154(sp), 0(sp)
+	mov	156(sp), 2(sp)
 	mov	r15, 4(sp)
-	mov	40(sp), r14
-	mov	138(sp), r15
+	mov	50(sp), r14
+	mov	148(sp), r15
 	call	#chacha20_poly1305_tag_of
-	mov	148(sp), r13
+	mov	158(sp), r13
 	bit	#1, r13
 	jnz	.Lchacha20_poly1305_encrypt_with_bytes6
-	mov	106(sp), 0(r13)
-	mov	108(sp), 2(r13)
-	mov	110(sp), 4(r13)
-	mov	112(sp), 6(r13)
-	mov	114(sp), 8(r13)
-	mov	116(sp), 10(r13)
-	mov	118(sp), 12(r13)
-	mov	120(sp), 14(r13)
+	mov	116(sp), 0(r13)
+	mov	118(sp), 2(r13)
+	mov	120(sp), 4(r13)
+	mov	122(sp), 6(r13)
+	mov	124(sp), 8(r13)
+	mov	126(sp), 10(r13)
+	mov	128(sp), 12(r13)
+	mov	130(sp), 14(r13)
 	jmp	.Lchacha20_poly1305_encrypt_with_stored7
 .Lchacha20_poly1305_encrypt_with_bytes6:
-	mov	106(sp), 42(sp)
-	mov	108(sp), 44(sp)
-	mov	110(sp), 46(sp)
-	mov	112(sp), 48(sp)
-	mov	114(sp), 50(sp)
 	mov	116(sp), 52(sp)
 	mov	118(sp), 54(sp)
 	mov	120(sp), 56(sp)
+	mov	122(sp), 58(sp)
+	mov	124(sp), 60(sp)
+	mov	126(sp), 62(sp)
+	mov	128(sp), 64(sp)
+	mov	130(sp), 66(sp)
 	mov	sp, r14
-	add	#42, r14
+	add	#52, r14
 	mov	#16, r15
 .Lchacha20_poly1305_encrypt_with_cpy8:
 	mov.b	@r14, 0(r13)
@@ -233,123 +235,124 @@ chacha20_poly1305_encrypt_with:
 	dec	r15
 	jnz	.Lchacha20_poly1305_encrypt_with_cpy8
 .Lchacha20_poly1305_encrypt_with_stored7:
-	add	#122, sp
+	add	#132, sp
 	popm.w	#7, r10
 	ret
 	.size chacha20_poly1305_encrypt_with, .-chacha20_poly1305_encrypt_with
 
 
 ; --- chacha20_poly1305_decrypt_with: chacha20_poly1305.decrypt_with
-;     frame 138 bytes (26 spill slots, locals 80), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 676 bytes of code
+;     frame 148 bytes (31 spill slots, locals 80), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 714 bytes of code
 	.section .text.chacha20_poly1305_decrypt_with,"ax",@progbits
 	.global chacha20_poly1305_decrypt_with
 	.type chacha20_poly1305_decrypt_with, @function
 	.balign 2
 chacha20_poly1305_decrypt_with:
 	pushm.w	#7, r10
-	sub	#138, sp
-	mov	r12, r4
+	sub	#148, sp
+	mov	r12, 6(sp)
 	mov	r13, r9
-	mov	r15, 40(sp)
-	mov	156(sp), r7
-	mov	158(sp), r8
-	mov	164(sp), r11
-	mov	166(sp), r15
+	mov	r15, 50(sp)
+	mov	174(sp), r13
+	mov	176(sp), r14
 	; chacha20_poly1305.ae:69: n = load_le(nonce, 0, 12)
 	bit	#1, r9
 	jnz	.Lchacha20_poly1305_decrypt_with_bytes1
 .Lchacha20_poly1305_decrypt_with_words2:
+	mov	@r9+, 48(sp)
+	mov	@r9+, 46(sp)
+	mov	@r9+, 44(sp)
+	mov	@r9+, 42(sp)
+	mov	@r9+, 40(sp)
 	mov	@r9+, 38(sp)
-	mov	@r9+, 36(sp)
-	mov	@r9+, 34(sp)
-	mov	@r9+, 32(sp)
-	mov	@r9+, 30(sp)
-	mov	@r9+, 28(sp)
 	jmp	.Lchacha20_poly1305_decrypt_with_join3
 .Lchacha20_poly1305_decrypt_with_bytes1:
 	mov	sp, r10
-	add	#58, r10
-	mov	r10, r12
-	mov	#12, r13
+	add	#68, r10
+	mov	r10, r11
+	mov	#12, r12
 .Lchacha20_poly1305_decrypt_with_cpy4:
-	mov.b	@r9, r14
+	mov.b	@r9, r15
 	inc	r9
-	mov.b	r14, 0(r12)
-	inc	r12
-	dec	r13
+	mov.b	r15, 0(r11)
+	inc	r11
+	dec	r12
 	jnz	.Lchacha20_poly1305_decrypt_with_cpy4
 	mov	r10, r9
 	jmp	.Lchacha20_poly1305_decrypt_with_words2
 .Lchacha20_poly1305_decrypt_with_join3:
 	; chacha20_poly1305.ae:70: C.xor_stream(k, 1 as u32, n, ct, msg)
-	mov	2(r4), 26(sp)
-	mov	4(r4), 24(sp)
-	mov	6(r4), 22(sp)
-	mov	8(r4), 20(sp)
-	mov	10(r4), 18(sp)
-	mov	12(r4), 16(sp)
-	mov	14(r4), 14(sp)
-	mov	16(r4), 12(sp)
-	mov	18(r4), 10(sp)
-	mov	20(r4), 8(sp)
-	mov	22(r4), 6(sp)
-	mov	24(r4), r5
-	mov	26(r4), r6
-	mov	28(r4), r9
-	mov	30(r4), r10
-	mov	@r4, 74(sp)
-	mov	26(sp), 76(sp)
-	mov	24(sp), 78(sp)
-	mov	22(sp), 80(sp)
-	mov	20(sp), 82(sp)
-	mov	18(sp), 84(sp)
-	mov	16(sp), 86(sp)
-	mov	14(sp), 88(sp)
-	mov	12(sp), 90(sp)
-	mov	10(sp), 92(sp)
-	mov	8(sp), 94(sp)
-	mov	6(sp), 96(sp)
-	mov	r5, 98(sp)
-	mov	r6, 100(sp)
-	mov	r9, 102(sp)
-	mov	r10, 104(sp)
+	mov	6(sp), r12
+	mov	2(r12), 36(sp)
+	mov	4(r12), 34(sp)
+	mov	6(r12), 32(sp)
+	mov	8(r12), 30(sp)
+	mov	10(r12), 28(sp)
+	mov	12(r12), 26(sp)
+	mov	14(r12), 24(sp)
+	mov	16(r12), 22(sp)
+	mov	18(r12), 20(sp)
+	mov	20(r12), 18(sp)
+	mov	22(r12), 16(sp)
+	mov	24(r12), 14(sp)
+	mov	26(r12), 12(sp)
+	mov	28(r12), 10(sp)
+	mov	30(r12), 8(sp)
+	mov	@r12, 84(sp)
+	mov	36(sp), 86(sp)
+	mov	34(sp), 88(sp)
+	mov	32(sp), 90(sp)
+	mov	30(sp), 92(sp)
+	mov	28(sp), 94(sp)
+	mov	26(sp), 96(sp)
+	mov	24(sp), 98(sp)
+	mov	22(sp), 100(sp)
+	mov	20(sp), 102(sp)
+	mov	18(sp), 104(sp)
+	mov	16(sp), 106(sp)
+	mov	14(sp), 108(sp)
+	mov	12(sp), 110(sp)
+	mov	10(sp), 112(sp)
+	mov	8(sp), 114(sp)
 	mov	sp, r12
-	add	#74, r12
-	mov	#1, 106(sp)
-	mov	#0, 108(sp)
-	mov	sp, r13
-	add	#106, r13
-	mov	38(sp), 110(sp)
-	mov	36(sp), 112(sp)
-	mov	34(sp), 114(sp)
-	mov	32(sp), 116(sp)
-	mov	30(sp), 118(sp)
-	mov	28(sp), 120(sp)
-	mov	sp, r14
-	add	#110, r14
-	mov	r8, 0(sp)
-	mov	r11, 2(sp)
-	mov	r15, 4(sp)
-	mov	r7, r15
+	add	#84, r12
+	mov	#1, 116(sp)
+	mov	#0, 118(sp)
+	mov	sp, r11
+	add	#116, r11
+	mov	48(sp), 120(sp)
+	mov	46(sp), 122(sp)
+	mov	44(sp), 124(sp)
+	mov	42(sp), 126(sp)
+	mov	40(sp), 128(sp)
+	mov	38(sp), 130(sp)
+	mov	sp, r15
+	add	#120, r15
+	mov	168(sp), 0(sp)
+	mov	r13, 2(sp)
+	mov	r14, 4(sp)
+	mov	r11, r13
+	mov	r15, r14
+	mov	166(sp), r15
 	call	#chacha20_poly1305_C_xor_stream
 	; chacha20_poly1305.ae:72: return (load_le(tag, 0, 16) ^ tag_of(k, n, ad, ct)) == 0
-	mov	160(sp), r11
+	mov	170(sp), r11
 	bit	#1, r11
 	jnz	.Lchacha20_poly1305_decrypt_with_bytes6
 .Lchacha20_poly1305_decrypt_with_words7:
+	mov	@r11+, 66(sp)
+	mov	@r11+, 64(sp)
+	mov	@r11+, 62(sp)
+	mov	@r11+, 60(sp)
+	mov	@r11+, 58(sp)
 	mov	@r11+, 56(sp)
 	mov	@r11+, 54(sp)
 	mov	@r11+, 52(sp)
-	mov	@r11+, 50(sp)
-	mov	@r11+, 48(sp)
-	mov	@r11+, 46(sp)
-	mov	@r11+, 44(sp)
-	mov	@r11+, 42(sp)
 	jmp	.Lchacha20_poly1305_decrypt_with_join8
 .Lchacha20_poly1305_decrypt_with_bytes6:
 	mov	sp, r12
-	add	#58, r12
+	add	#68, r12
 	mov	r12, r13
 	mov	#16, r14
 .Lchacha20_poly1305_decrypt_with_cpy9:
@@ -362,56 +365,57 @@ chacha20_poly1305_decrypt_with:
 	mov	r12, r11
 	jmp	.Lchacha20_poly1305_decrypt_with_words7
 .Lchacha20_poly1305_decrypt_with_join8:
-	mov	@r4, 74(sp)
-	mov	26(sp), 76(sp)
-	mov	24(sp), 78(sp)
-	mov	22(sp), 80(sp)
-	mov	20(sp), 82(sp)
-	mov	18(sp), 84(sp)
-	mov	16(sp), 86(sp)
-	mov	14(sp), 88(sp)
-	mov	12(sp), 90(sp)
-	mov	10(sp), 92(sp)
-	mov	8(sp), 94(sp)
-	mov	6(sp), 96(sp)
-	mov	r5, 98(sp)
-	mov	r6, 100(sp)
-	mov	r9, 102(sp)
-	mov	r10, 104(sp)
+	mov	6(sp), r15
+	mov	@r15, 84(sp)
+	mov	36(sp), 86(sp)
+	mov	34(sp), 88(sp)
+	mov	32(sp), 90(sp)
+	mov	30(sp), 92(sp)
+	mov	28(sp), 94(sp)
+	mov	26(sp), 96(sp)
+	mov	24(sp), 98(sp)
+	mov	22(sp), 100(sp)
+	mov	20(sp), 102(sp)
+	mov	18(sp), 104(sp)
+	mov	16(sp), 106(sp)
+	mov	14(sp), 108(sp)
+	mov	12(sp), 110(sp)
+	mov	10(sp), 112(sp)
+	mov	8(sp), 114(sp)
 	mov	sp, r12
-	add	#74, r12
-	mov	38(sp), 106(sp)
-	mov	36(sp), 108(sp)
-	mov	34(sp), 110(sp)
-	mov	32(sp), 112(sp)
-	mov	30(sp), 114(sp)
-	mov	28(sp), 116(sp)
+	add	#84, r12
+	mov	48(sp), 116(sp)
+	mov	46(sp), 118(sp)
+	mov	44(sp), 120(sp)
+	mov	42(sp), 122(sp)
+	mov	40(sp), 124(sp)
+	mov	38(sp), 126(sp)
 	mov	sp, r13
-	add	#106, r13
+	add	#116, r13
 	mov	sp, r15
-	add	#122, r15
-	mov	r7, 0(sp)
-	mov	r8, 2(sp)
+	add	#132, r15
+	mov	166(sp), 0(sp)
+	mov	168(sp), 2(sp)
 	mov	r15, 4(sp)
-	mov	40(sp), r14
-	mov	154(sp), r15
+	mov	50(sp), r14
+	mov	164(sp), r15
 	call	#chacha20_poly1305_tag_of
-	mov	56(sp), r8
-	xor	122(sp), r8
-	mov	54(sp), r9
-	xor	124(sp), r9
-	mov	52(sp), r10
-	xor	126(sp), r10
-	mov	50(sp), r11
-	xor	128(sp), r11
-	mov	48(sp), r12
-	xor	130(sp), r12
-	mov	46(sp), r13
-	xor	132(sp), r13
-	mov	44(sp), r14
-	xor	134(sp), r14
-	mov	42(sp), r15
-	xor	136(sp), r15
+	mov	66(sp), r8
+	xor	132(sp), r8
+	mov	64(sp), r9
+	xor	134(sp), r9
+	mov	62(sp), r10
+	xor	136(sp), r10
+	mov	60(sp), r11
+	xor	138(sp), r11
+	mov	58(sp), r12
+	xor	140(sp), r12
+	mov	56(sp), r13
+	xor	142(sp), r13
+	mov	54(sp), r14
+	xor	144(sp), r14
+	mov	52(sp), r15
+	xor	146(sp), r15
 	bis	r9, r8
 	bis	r10, r8
 	bis	r11, r8
@@ -423,30 +427,29 @@ chacha20_poly1305_decrypt_with:
 	clr	r14
 	adc	r14
 	xor	#1, r14
-	mov	168(sp), r15
+	mov	178(sp), r15
 	mov	r14, 0(r15)
-	add	#138, sp
+	add	#148, sp
 	popm.w	#7, r10
 	ret
 	.size chacha20_poly1305_decrypt_with, .-chacha20_poly1305_decrypt_with
 
 
 ; --- chacha20_poly1305_C_xor_stream: chacha20_poly1305.C.xor_stream
-;     frame 258 bytes (41 spill slots, locals 176), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1150 bytes of code
+;     frame 260 bytes (42 spill slots, locals 176), saves nothing
+;     estimated 1152 bytes of code
 	.section .text.chacha20_poly1305_C_xor_stream,"ax",@progbits
 	.local chacha20_poly1305_C_xor_stream
 	.type chacha20_poly1305_C_xor_stream, @function
 	.balign 2
 chacha20_poly1305_C_xor_stream:
-	pushm.w	#7, r10
-	sub	#258, sp
-	mov	r12, r7
+	sub	#260, sp
+	mov	r12, 0(sp)
 	mov	r13, 54(sp)
-	mov	r14, 20(sp)
-	mov	r15, 80(sp)
+	mov	r14, 48(sp)
+	mov	r15, 82(sp)
 	; chacha20.ae:141: for i in 0..(n + 63) / 64 {
-	mov	274(sp), r15
+	mov	262(sp), r15
 	mov	#0, r13
 	add	#63, r15
 	addc	#0, r13
@@ -479,136 +482,133 @@ chacha20_poly1305_C_xor_stream:
 .Lchacha20_poly1305_C_xor_stream_loop1:
 	; chacha20.ae:143: x = load_le(src, off, 64, n - off) ^ block(key, counter + i, nonce)
 	mov	54(sp), r14
-	mov	@r14, r11
-	mov	2(r14), r6
-	mov	50(sp), r14
-	add	r14, r11
-	addc	52(sp), r6
+	mov	@r14, r13
+	mov	2(r14), r14
+	mov	50(sp), r12
+	add	r12, r13
+	addc	52(sp), r14
 	; chacha20.ae:142: off = i * 64
-	swpb	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	and	#65472, r14
-	mov	r14, 16(sp)
+	swpb	r12
+	bit	#1, r12
+	rrc	r12
+	bit	#1, r12
+	rrc	r12
+	and	#65472, r12
+	mov	r12, 46(sp)
 	; chacha20.ae:143: x = load_le(src, off, 64, n - off) ^ block(key, counter + i, nonce)
-	mov	274(sp), r15
-	sub	r14, r15
-	mov	r14, r5
-	add	80(sp), r5
+	mov	262(sp), r15
+	sub	r12, r15
+	mov	r12, r8
+	add	82(sp), r8
 	cmp	#64, r15
-	mov	r15, 0(sp)
+	mov	r15, 36(sp)
 	jnc	.Lchacha20_poly1305_C_xor_stream_bytes3
-	bit	#1, r5
+	bit	#1, r8
 	jnz	.Lchacha20_poly1305_C_xor_stream_bytes3
 .Lchacha20_poly1305_C_xor_stream_words4:
-	mov	@r5+, r8
-	mov	@r5+, r9
-	mov	@r5+, r10
-	mov	@r5+, 42(sp)
-	mov	@r5+, 40(sp)
-	mov	@r5+, 38(sp)
-	mov	@r5+, 36(sp)
-	mov	@r5+, 34(sp)
-	mov	@r5+, 32(sp)
-	mov	@r5+, 30(sp)
-	mov	@r5+, 28(sp)
-	mov	@r5+, 26(sp)
-	mov	@r5+, 24(sp)
-	mov	@r5+, 22(sp)
-	mov	@r5+, 18(sp)
-	mov	@r5+, 14(sp)
-	mov	@r5+, 12(sp)
-	mov	@r5+, 10(sp)
-	mov	@r5+, 8(sp)
-	mov	@r5+, 6(sp)
-	mov	@r5+, 4(sp)
-	mov	@r5+, 2(sp)
-	mov	@r5+, 60(sp)
-	mov	@r5+, 62(sp)
-	mov	@r5+, 64(sp)
-	mov	@r5+, 66(sp)
-	mov	@r5+, 68(sp)
-	mov	@r5+, 70(sp)
-	mov	@r5+, 72(sp)
-	mov	@r5+, 74(sp)
-	mov	@r5+, 78(sp)
-	mov	@r5+, 76(sp)
+	mov	@r8+, 44(sp)
+	mov	@r8+, 42(sp)
+	mov	@r8+, 40(sp)
+	mov	@r8+, 38(sp)
+	mov	@r8+, 34(sp)
+	mov	@r8+, 32(sp)
+	mov	@r8+, 30(sp)
+	mov	@r8+, 28(sp)
+	mov	@r8+, 26(sp)
+	mov	@r8+, 24(sp)
+	mov	@r8+, 22(sp)
+	mov	@r8+, 20(sp)
+	mov	@r8+, 18(sp)
+	mov	@r8+, 16(sp)
+	mov	@r8+, 14(sp)
+	mov	@r8+, 12(sp)
+	mov	@r8+, 10(sp)
+	mov	@r8+, 8(sp)
+	mov	@r8+, 6(sp)
+	mov	@r8+, 4(sp)
+	mov	@r8+, 2(sp)
+	mov	@r8+, 60(sp)
+	mov	@r8+, 62(sp)
+	mov	@r8+, 64(sp)
+	mov	@r8+, 66(sp)
+	mov	@r8+, 68(sp)
+	mov	@r8+, 70(sp)
+	mov	@r8+, 72(sp)
+	mov	@r8+, 74(sp)
+	mov	@r8+, 76(sp)
+	mov	@r8+, 80(sp)
+	mov	@r8+, 78(sp)
 	jmp	.Lchacha20_poly1305_C_xor_stream_join5
 .Lchacha20_poly1305_C_xor_stream_bytes3:
-	mov	sp, r10
-	add	#82, r10
-	mov	r10, r12
-	mov	#64, r13
-	mov	@sp, r15
+	mov	sp, r9
+	add	#84, r9
+	mov	r9, r10
+	mov	#64, r11
+	mov	36(sp), r15
 .Lchacha20_poly1305_C_xor_stream_cpy6:
-	clr	r14
+	clr	r12
 	tst	r15
 	jz	.Lchacha20_poly1305_C_xor_stream_pad7
-	mov.b	@r5, r14
-	inc	r5
+	mov.b	@r8, r12
+	inc	r8
 	dec	r15
 .Lchacha20_poly1305_C_xor_stream_pad7:
-	mov.b	r14, 0(r12)
-	inc	r12
-	dec	r13
+	mov.b	r12, 0(r10)
+	inc	r10
+	dec	r11
 	jnz	.Lchacha20_poly1305_C_xor_stream_cpy6
-	mov	r10, r5
+	mov	r9, r8
 	jmp	.Lchacha20_poly1305_C_xor_stream_words4
 .Lchacha20_poly1305_C_xor_stream_join5:
-	mov	@r7, 146(sp)
-	mov	2(r7), 148(sp)
-	mov	4(r7), 150(sp)
-	mov	6(r7), 152(sp)
-	mov	8(r7), 154(sp)
-	mov	10(r7), 156(sp)
-	mov	12(r7), 158(sp)
-	mov	14(r7), 160(sp)
-	mov	16(r7), 162(sp)
-	mov	18(r7), 164(sp)
-	mov	20(r7), 166(sp)
-	mov	22(r7), 168(sp)
-	mov	24(r7), 170(sp)
-	mov	26(r7), 172(sp)
-	mov	28(r7), 174(sp)
-	mov	30(r7), 176(sp)
+	mov	@sp, r12
+	mov	@r12, 148(sp)
+	mov	2(r12), 150(sp)
+	mov	4(r12), 152(sp)
+	mov	6(r12), 154(sp)
+	mov	8(r12), 156(sp)
+	mov	10(r12), 158(sp)
+	mov	12(r12), 160(sp)
+	mov	14(r12), 162(sp)
+	mov	16(r12), 164(sp)
+	mov	18(r12), 166(sp)
+	mov	20(r12), 168(sp)
+	mov	22(r12), 170(sp)
+	mov	24(r12), 172(sp)
+	mov	26(r12), 174(sp)
+	mov	28(r12), 176(sp)
+	mov	30(r12), 178(sp)
 	mov	sp, r12
-	add	#146, r12
-	mov	r11, 178(sp)
-	mov	r6, 180(sp)
+	add	#148, r12
+	mov	r13, 180(sp)
+	mov	r14, 182(sp)
 	mov	sp, r13
-	add	#178, r13
-	mov	20(sp), r14
-	mov	@r14, 182(sp)
-	mov	2(r14), 184(sp)
-	mov	4(r14), 186(sp)
-	mov	6(r14), 188(sp)
-	mov	8(r14), 190(sp)
-	mov	10(r14), 192(sp)
+	add	#180, r13
+	mov	48(sp), r14
+	mov	@r14, 184(sp)
+	mov	2(r14), 186(sp)
+	mov	4(r14), 188(sp)
+	mov	6(r14), 190(sp)
+	mov	8(r14), 192(sp)
+	mov	10(r14), 194(sp)
 	mov	sp, r14
-	add	#182, r14
+	add	#184, r14
 	mov	sp, r15
-	add	#194, r15
+	add	#196, r15
 	call	#chacha20_poly1305_C_block
-	xor	194(sp), r8
-	mov	r8, 48(sp)
-	xor	196(sp), r9
-	mov	r9, 46(sp)
-	xor	198(sp), r10
-	mov	r10, 44(sp)
-	xor	200(sp), 42(sp)
-	xor	202(sp), 40(sp)
-	xor	204(sp), 38(sp)
-	xor	206(sp), 36(sp)
-	xor	208(sp), 34(sp)
-	xor	210(sp), 32(sp)
-	xor	212(sp), 30(sp)
-	xor	214(sp), 28(sp)
-	xor	216(sp), 26(sp)
-	xor	218(sp), 24(sp)
-	xor	220(sp), 22(sp)
-	xor	222(sp), 18(sp)
+	xor	196(sp), 44(sp)
+	xor	198(sp), 42(sp)
+	xor	200(sp), 40(sp)
+	xor	202(sp), 38(sp)
+	xor	204(sp), 34(sp)
+	xor	206(sp), 32(sp)
+	xor	208(sp), 30(sp)
+	xor	210(sp), 28(sp)
+	xor	212(sp), 26(sp)
+	xor	214(sp), 24(sp)
+	xor	216(sp), 22(sp)
+	xor	218(sp), 20(sp)
+	xor	220(sp), 18(sp)
+	xor	222(sp), 16(sp)
 	xor	224(sp), 14(sp)
 	xor	226(sp), 12(sp)
 	xor	228(sp), 10(sp)
@@ -622,52 +622,54 @@ chacha20_poly1305_C_xor_stream:
 	xor	240(sp), r5
 	mov	64(sp), r6
 	xor	242(sp), r6
-	mov	66(sp), r8
-	xor	244(sp), r8
-	mov	68(sp), r9
-	xor	246(sp), r9
-	mov	70(sp), r10
-	xor	248(sp), r10
-	mov	72(sp), r11
-	xor	250(sp), r11
-	mov	74(sp), r12
-	xor	252(sp), r12
-	mov	78(sp), r14
-	xor	254(sp), r14
-	mov	76(sp), r15
-	xor	256(sp), r15
+	mov	66(sp), r7
+	xor	244(sp), r7
+	mov	68(sp), r8
+	xor	246(sp), r8
+	mov	70(sp), r9
+	xor	248(sp), r9
+	mov	72(sp), r10
+	xor	250(sp), r10
+	mov	74(sp), r11
+	xor	252(sp), r11
+	mov	76(sp), r12
+	xor	254(sp), r12
+	mov	80(sp), r14
+	xor	256(sp), r14
+	mov	78(sp), r15
+	xor	258(sp), r15
 	; chacha20.ae:144: store_le(dst, off, x, n - off)
-	mov	16(sp), r13
-	add	276(sp), r13
-	cmp	#64, 0(sp)
+	mov	46(sp), r13
+	add	264(sp), r13
+	cmp	#64, 36(sp)
 	jnc	.Lchacha20_poly1305_C_xor_stream_bytes8
 	bit	#1, r13
 	jnz	.Lchacha20_poly1305_C_xor_stream_bytes8
-	mov	48(sp), 0(r13)
-	mov	46(sp), 2(r13)
-	mov	44(sp), 4(r13)
-	mov	42(sp), 6(r13)
-	mov	40(sp), 8(r13)
-	mov	38(sp), 10(r13)
-	mov	36(sp), 12(r13)
-	mov	34(sp), 14(r13)
-	mov	32(sp), 16(r13)
-	mov	30(sp), 18(r13)
-	mov	28(sp), 20(r13)
-	mov	26(sp), 22(r13)
-	mov	24(sp), 24(r13)
-	mov	22(sp), 26(r13)
-	mov	18(sp), 28(r13)
-	mov	14(sp), 30(r13)
-	mov	12(sp), 32(r13)
-	mov	10(sp), 34(r13)
-	mov	8(sp), 36(r13)
-	mov	6(sp), 38(r13)
-	mov	4(sp), 40(r13)
-	mov	2(sp), 42(r13)
-	mov	r4, 44(r13)
-	mov	r5, 46(r13)
-	mov	r6, 48(r13)
+	mov	44(sp), 0(r13)
+	mov	42(sp), 2(r13)
+	mov	40(sp), 4(r13)
+	mov	38(sp), 6(r13)
+	mov	34(sp), 8(r13)
+	mov	32(sp), 10(r13)
+	mov	30(sp), 12(r13)
+	mov	28(sp), 14(r13)
+	mov	26(sp), 16(r13)
+	mov	24(sp), 18(r13)
+	mov	22(sp), 20(r13)
+	mov	20(sp), 22(r13)
+	mov	18(sp), 24(r13)
+	mov	16(sp), 26(r13)
+	mov	14(sp), 28(r13)
+	mov	12(sp), 30(r13)
+	mov	10(sp), 32(r13)
+	mov	8(sp), 34(r13)
+	mov	6(sp), 36(r13)
+	mov	4(sp), 38(r13)
+	mov	2(sp), 40(r13)
+	mov	r4, 42(r13)
+	mov	r5, 44(r13)
+	mov	r6, 46(r13)
+	mov	r7, 48(r13)
 	mov	r8, 50(r13)
 	mov	r9, 52(r13)
 	mov	r10, 54(r13)
@@ -677,21 +679,20 @@ chacha20_poly1305_C_xor_stream:
 	mov	r15, 62(r13)
 	jmp	.Lchacha20_poly1305_C_xor_stream_stored9
 .Lchacha20_poly1305_C_xor_stream_bytes8:
-	mov	48(sp), 82(sp)
-	mov	46(sp), 84(sp)
-	mov	44(sp), 86(sp)
-	mov	42(sp), 88(sp)
-	mov	40(sp), 90(sp)
-	mov	38(sp), 92(sp)
-	mov	36(sp), 94(sp)
-	mov	34(sp), 96(sp)
-	mov	32(sp), 98(sp)
-	mov	30(sp), 100(sp)
-	mov	28(sp), 102(sp)
-	mov	26(sp), 104(sp)
-	mov	24(sp), 106(sp)
-	mov	22(sp), 108(sp)
-	mov	18(sp), 110(sp)
+	mov	44(sp), 84(sp)
+	mov	42(sp), 86(sp)
+	mov	40(sp), 88(sp)
+	mov	38(sp), 90(sp)
+	mov	34(sp), 92(sp)
+	mov	32(sp), 94(sp)
+	mov	30(sp), 96(sp)
+	mov	28(sp), 98(sp)
+	mov	26(sp), 100(sp)
+	mov	24(sp), 102(sp)
+	mov	22(sp), 104(sp)
+	mov	20(sp), 106(sp)
+	mov	18(sp), 108(sp)
+	mov	16(sp), 110(sp)
 	mov	14(sp), 112(sp)
 	mov	12(sp), 114(sp)
 	mov	10(sp), 116(sp)
@@ -702,16 +703,17 @@ chacha20_poly1305_C_xor_stream:
 	mov	r4, 126(sp)
 	mov	r5, 128(sp)
 	mov	r6, 130(sp)
-	mov	r8, 132(sp)
-	mov	r9, 134(sp)
-	mov	r10, 136(sp)
-	mov	r11, 138(sp)
-	mov	r12, 140(sp)
-	mov	r14, 142(sp)
-	mov	r15, 144(sp)
+	mov	r7, 132(sp)
+	mov	r8, 134(sp)
+	mov	r9, 136(sp)
+	mov	r10, 138(sp)
+	mov	r11, 140(sp)
+	mov	r12, 142(sp)
+	mov	r14, 144(sp)
+	mov	r15, 146(sp)
 	mov	sp, r14
-	add	#82, r14
-	mov	@sp, r15
+	add	#84, r14
+	mov	36(sp), r15
 	cmp	#64, r15
 	jnc	.Lchacha20_poly1305_C_xor_stream_cnt10
 	mov	#64, r15
@@ -734,21 +736,19 @@ chacha20_poly1305_C_xor_stream:
 	br	#.Lchacha20_poly1305_C_xor_stream_loop1
 .Lchacha20_poly1305_C_xor_stream_near13:
 .Lchacha20_poly1305_C_xor_stream_done2:
-	add	#258, sp
-	popm.w	#7, r10
+	add	#260, sp
 	ret
 	.size chacha20_poly1305_C_xor_stream, .-chacha20_poly1305_C_xor_stream
 
 
 ; --- chacha20_poly1305_tag_of: chacha20_poly1305.tag_of
-;     frame 226 bytes (19 spill slots, locals 188), saves r4, r5, r6, r7, r8, r9, r10
+;     frame 226 bytes (19 spill slots, locals 188), saves nothing
 ;     estimated 1870 bytes of code
 	.section .text.chacha20_poly1305_tag_of,"ax",@progbits
 	.local chacha20_poly1305_tag_of
 	.type chacha20_poly1305_tag_of, @function
 	.balign 2
 chacha20_poly1305_tag_of:
-	pushm.w	#7, r10
 	sub	#226, sp
 	mov	r13, r11
 	mov	r14, 8(sp)
@@ -970,9 +970,9 @@ chacha20_poly1305_tag_of:
 	mov	r13, 76(sp)
 	; poly1305.ae:87: for i in 0..(n + 15) / 16 {
 	mov	10(sp), r15
-	mov	#0, r8
+	mov	#0, r13
 	add	#15, r15
-	addc	#0, r8
+	addc	#0, r13
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
@@ -982,7 +982,7 @@ chacha20_poly1305_tag_of:
 	bit	#1, r15
 	rrc	r15
 	and	#4095, r15
-	mov	r8, r14
+	mov	r13, r14
 	bit	#1, r14
 	rrc	r14
 	bit	#1, r14
@@ -993,43 +993,44 @@ chacha20_poly1305_tag_of:
 	rrc	r14
 	and	#61440, r14
 	bis	r14, r15
-	mov	r15, 2(sp)
-	rrum.w	#4, r8
-	mov	#0, r9
-	mov	#0, r10
-	cmp	r15, r9
-	mov	r9, r15
-	subc	r8, r15
+	mov	r15, 6(sp)
+	rrum.w	#4, r13
+	mov	r13, 2(sp)
+	mov	#0, r4
+	mov	#0, r5
+	cmp	r15, r4
+	mov	r4, r15
+	subc	r13, r15
 	jc	.Lchacha20_poly1305_tag_of_done2
 .Lchacha20_poly1305_tag_of_loop1:
 	; poly1305.ae:88: off = i * 16
-	mov	r9, r6
-	rla	r6
-	adc	r6
-	rla	r6
-	adc	r6
-	rla	r6
-	adc	r6
-	rla	r6
-	adc	r6
-	and	#65520, r6
+	mov	r4, r8
+	rla	r8
+	adc	r8
+	rla	r8
+	adc	r8
+	rla	r8
+	adc	r8
+	rla	r8
+	adc	r8
+	and	#65520, r8
 	; poly1305.ae:89: block(h, rt, (load_le(buf, off, 16, n - off) as u<130>) | (1 << 128))
 	mov	10(sp), r11
-	sub	r6, r11
-	add	8(sp), r6
+	sub	r8, r11
+	add	8(sp), r8
 	cmp	#16, r11
 	jnc	.Lchacha20_poly1305_tag_of_bytes3
-	bit	#1, r6
+	bit	#1, r8
 	jnz	.Lchacha20_poly1305_tag_of_bytes3
 .Lchacha20_poly1305_tag_of_words4:
-	mov	@r6, 6(sp)
-	mov	2(r6), r4
-	mov	4(r6), r5
-	mov	6(r6), r7
-	mov	8(r6), r11
-	mov	10(r6), r14
-	mov	12(r6), r15
-	mov	14(r6), r6
+	mov	@r8, r6
+	mov	2(r8), r7
+	mov	4(r8), r9
+	mov	6(r8), r10
+	mov	8(r8), r11
+	mov	10(r8), r14
+	mov	12(r8), r15
+	mov	14(r8), r8
 	jmp	.Lchacha20_poly1305_tag_of_join5
 .Lchacha20_poly1305_tag_of_bytes3:
 	mov	sp, r12
@@ -1040,45 +1041,45 @@ chacha20_poly1305_tag_of:
 	clr	r15
 	tst	r11
 	jz	.Lchacha20_poly1305_tag_of_pad7
-	mov.b	@r6, r15
-	inc	r6
+	mov.b	@r8, r15
+	inc	r8
 	dec	r11
 .Lchacha20_poly1305_tag_of_pad7:
 	mov.b	r15, 0(r13)
 	inc	r13
 	dec	r14
 	jnz	.Lchacha20_poly1305_tag_of_cpy6
-	mov	r12, r6
+	mov	r12, r8
 	jmp	.Lchacha20_poly1305_tag_of_words4
 .Lchacha20_poly1305_tag_of_join5:
 	mov	sp, r12
 	add	#38, r12
 	mov	sp, r13
 	add	#58, r13
-	mov	6(sp), 98(sp)
-	mov	r4, 100(sp)
-	mov	r5, 102(sp)
-	mov	r7, 104(sp)
+	mov	r6, 98(sp)
+	mov	r7, 100(sp)
+	mov	r9, 102(sp)
+	mov	r10, 104(sp)
 	mov	r11, 106(sp)
 	mov	r14, 108(sp)
 	mov	r15, 110(sp)
-	mov	r6, 112(sp)
+	mov	r8, 112(sp)
 	mov	#1, 114(sp)
 	mov	sp, r14
 	add	#98, r14
 	call	#chacha20_poly1305_P_block
-	add	#1, r9
-	addc	#0, r10
-	cmp	2(sp), r9
-	mov	r10, r15
-	subc	r8, r15
+	add	#1, r4
+	addc	#0, r5
+	cmp	6(sp), r4
+	mov	r5, r15
+	subc	2(sp), r15
 	jnc	.Lchacha20_poly1305_tag_of_loop1
 .Lchacha20_poly1305_tag_of_done2:
 	; poly1305.ae:87: for i in 0..(n + 15) / 16 {
-	mov	244(sp), r15
-	mov	#0, r8
+	mov	230(sp), r15
+	mov	#0, r13
 	add	#15, r15
-	addc	#0, r8
+	addc	#0, r13
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
@@ -1088,7 +1089,7 @@ chacha20_poly1305_tag_of:
 	bit	#1, r15
 	rrc	r15
 	and	#4095, r15
-	mov	r8, r14
+	mov	r13, r14
 	bit	#1, r14
 	rrc	r14
 	bit	#1, r14
@@ -1099,43 +1100,44 @@ chacha20_poly1305_tag_of:
 	rrc	r14
 	and	#61440, r14
 	bis	r14, r15
-	mov	r15, 0(sp)
-	rrum.w	#4, r8
-	mov	#0, r9
-	mov	#0, r10
-	cmp	r15, r9
-	mov	r9, r15
-	subc	r8, r15
+	mov	r15, 4(sp)
+	rrum.w	#4, r13
+	mov	r13, 0(sp)
+	mov	#0, r4
+	mov	#0, r5
+	cmp	r15, r4
+	mov	r4, r15
+	subc	r13, r15
 	jc	.Lchacha20_poly1305_tag_of_done9
 .Lchacha20_poly1305_tag_of_loop8:
 	; poly1305.ae:88: off = i * 16
-	mov	r9, r6
-	rla	r6
-	adc	r6
-	rla	r6
-	adc	r6
-	rla	r6
-	adc	r6
-	rla	r6
-	adc	r6
-	and	#65520, r6
+	mov	r4, r8
+	rla	r8
+	adc	r8
+	rla	r8
+	adc	r8
+	rla	r8
+	adc	r8
+	rla	r8
+	adc	r8
+	and	#65520, r8
 	; poly1305.ae:89: block(h, rt, (load_le(buf, off, 16, n - off) as u<130>) | (1 << 128))
-	mov	244(sp), r11
-	sub	r6, r11
-	add	242(sp), r6
+	mov	230(sp), r11
+	sub	r8, r11
+	add	228(sp), r8
 	cmp	#16, r11
 	jnc	.Lchacha20_poly1305_tag_of_bytes10
-	bit	#1, r6
+	bit	#1, r8
 	jnz	.Lchacha20_poly1305_tag_of_bytes10
 .Lchacha20_poly1305_tag_of_words11:
-	mov	@r6, 4(sp)
-	mov	2(r6), r4
-	mov	4(r6), r5
-	mov	6(r6), r7
-	mov	8(r6), r11
-	mov	10(r6), r14
-	mov	12(r6), r15
-	mov	14(r6), r6
+	mov	@r8, r6
+	mov	2(r8), r7
+	mov	4(r8), r9
+	mov	6(r8), r10
+	mov	8(r8), r11
+	mov	10(r8), r14
+	mov	12(r8), r15
+	mov	14(r8), r8
 	jmp	.Lchacha20_poly1305_tag_of_join12
 .Lchacha20_poly1305_tag_of_bytes10:
 	mov	sp, r12
@@ -1146,38 +1148,38 @@ chacha20_poly1305_tag_of:
 	clr	r15
 	tst	r11
 	jz	.Lchacha20_poly1305_tag_of_pad14
-	mov.b	@r6, r15
-	inc	r6
+	mov.b	@r8, r15
+	inc	r8
 	dec	r11
 .Lchacha20_poly1305_tag_of_pad14:
 	mov.b	r15, 0(r13)
 	inc	r13
 	dec	r14
 	jnz	.Lchacha20_poly1305_tag_of_cpy13
-	mov	r12, r6
+	mov	r12, r8
 	jmp	.Lchacha20_poly1305_tag_of_words11
 .Lchacha20_poly1305_tag_of_join12:
 	mov	sp, r12
 	add	#38, r12
 	mov	sp, r13
 	add	#58, r13
-	mov	4(sp), 98(sp)
-	mov	r4, 100(sp)
-	mov	r5, 102(sp)
-	mov	r7, 104(sp)
+	mov	r6, 98(sp)
+	mov	r7, 100(sp)
+	mov	r9, 102(sp)
+	mov	r10, 104(sp)
 	mov	r11, 106(sp)
 	mov	r14, 108(sp)
 	mov	r15, 110(sp)
-	mov	r6, 112(sp)
+	mov	r8, 112(sp)
 	mov	#1, 114(sp)
 	mov	sp, r14
 	add	#98, r14
 	call	#chacha20_poly1305_P_block
-	add	#1, r9
-	addc	#0, r10
-	cmp	@sp, r9
-	mov	r10, r15
-	subc	r8, r15
+	add	#1, r4
+	addc	#0, r5
+	cmp	4(sp), r4
+	mov	r5, r15
+	subc	@sp, r15
 	jnc	.Lchacha20_poly1305_tag_of_loop8
 .Lchacha20_poly1305_tag_of_done9:
 	; chacha20_poly1305.ae:29: P.block(h, rt, (lengths as u<130>) | (1 << 128))
@@ -1189,7 +1191,7 @@ chacha20_poly1305_tag_of:
 	mov	#0, 100(sp)
 	mov	#0, 102(sp)
 	mov	#0, 104(sp)
-	mov	244(sp), 106(sp)
+	mov	230(sp), 106(sp)
 	mov	#0, 108(sp)
 	mov	#0, 110(sp)
 	mov	#0, 112(sp)
@@ -1480,7 +1482,7 @@ chacha20_poly1305_tag_of:
 	addc	172(sp), r5
 	addc	174(sp), r4
 	addc	176(sp), r13
-	mov	246(sp), r10
+	mov	232(sp), r10
 	mov	r14, 0(r10)
 	mov	r8, 2(r10)
 	mov	r12, 4(r10)
@@ -1490,20 +1492,18 @@ chacha20_poly1305_tag_of:
 	mov	r4, 12(r10)
 	mov	r13, 14(r10)
 	add	#226, sp
-	popm.w	#7, r10
 	ret
 	.size chacha20_poly1305_tag_of, .-chacha20_poly1305_tag_of
 
 
 ; --- chacha20_poly1305_C_block: chacha20_poly1305.C.block
-;     frame 120 bytes (60 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1778 bytes of code
+;     frame 120 bytes (60 spill slots, locals 0), saves nothing
+;     estimated 1774 bytes of code
 	.section .text.chacha20_poly1305_C_block,"ax",@progbits
 	.local chacha20_poly1305_C_block
 	.type chacha20_poly1305_C_block, @function
 	.balign 2
 chacha20_poly1305_C_block:
-	pushm.w	#7, r10
 	sub	#120, sp
 	mov	r13, r11
 	mov	r14, r10
@@ -2176,20 +2176,18 @@ chacha20_poly1305_C_block:
 	mov	46(sp), 60(r14)
 	mov	48(sp), 62(r14)
 	add	#120, sp
-	popm.w	#7, r10
 	ret
 	.size chacha20_poly1305_C_block, .-chacha20_poly1305_C_block
 
 
 ; --- chacha20_poly1305_P_block: chacha20_poly1305.P.block
-;     frame 20 bytes (0 spill slots, locals 20), saves r6, r7, r8, r9, r10
-;     estimated 720 bytes of code
+;     frame 20 bytes (0 spill slots, locals 20), saves nothing
+;     estimated 716 bytes of code
 	.section .text.chacha20_poly1305_P_block,"ax",@progbits
 	.local chacha20_poly1305_P_block
 	.type chacha20_poly1305_P_block, @function
 	.balign 2
 chacha20_poly1305_P_block:
-	pushm.w	#5, r10
 	sub	#20, sp
 	; poly1305.ae:43: t = h[i] + (m[13 * i + 12 : 13 * i] as u16) + c
 	mov	@r14, r15
@@ -2524,7 +2522,6 @@ chacha20_poly1305_P_block:
 	jnz	.Lchacha20_poly1305_P_block_loop5
 .Lchacha20_poly1305_P_block_done6:
 	add	#20, sp
-	popm.w	#5, r10
 	ret
 	.size chacha20_poly1305_P_block, .-chacha20_poly1305_P_block
 

@@ -116,67 +116,66 @@ ctr_key_setup:
 
 
 ; --- ctr_encrypt_with: ctr.encrypt_with
-;     frame 6 bytes (0 spill slots, locals 0), saves r9, r10
+;     frame 6 bytes (0 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
 ;     estimated 46 bytes of code
 	.section .text.ctr_encrypt_with,"ax",@progbits
 	.global ctr_encrypt_with
 	.type ctr_encrypt_with, @function
 	.balign 2
 ctr_encrypt_with:
-	pushm.w	#2, r10
+	pushm.w	#7, r10
 	sub	#6, sp
-	mov	14(sp), r15
-	mov	16(sp), r9
-	mov	18(sp), r10
-	mov	20(sp), r11
+	mov	24(sp), r15
+	mov	26(sp), r9
+	mov	28(sp), r10
+	mov	30(sp), r11
 	; ctr.ae:41: xor_stream(ks, nonce, msg, ct)
 	mov	r9, 0(sp)
 	mov	r10, 2(sp)
 	mov	r11, 4(sp)
 	call	#ctr_xor_stream
 	add	#6, sp
-	popm.w	#2, r10
+	popm.w	#7, r10
 	ret
 	.size ctr_encrypt_with, .-ctr_encrypt_with
 
 
 ; --- ctr_decrypt_with: ctr.decrypt_with
-;     frame 6 bytes (0 spill slots, locals 0), saves r8, r9, r10
+;     frame 6 bytes (0 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
 ;     estimated 54 bytes of code
 	.section .text.ctr_decrypt_with,"ax",@progbits
 	.global ctr_decrypt_with
 	.type ctr_decrypt_with, @function
 	.balign 2
 ctr_decrypt_with:
-	pushm.w	#3, r10
+	pushm.w	#7, r10
 	sub	#6, sp
-	mov	16(sp), r15
-	mov	18(sp), r8
-	mov	24(sp), r9
-	mov	26(sp), r11
-	mov	28(sp), r10
+	mov	24(sp), r15
+	mov	26(sp), r9
+	mov	32(sp), r10
+	mov	34(sp), r11
 	; ctr.ae:45: xor_stream(ks, nonce, ct, msg)
-	mov	r8, 0(sp)
-	mov	r9, 2(sp)
+	mov	r9, 0(sp)
+	mov	r10, 2(sp)
 	mov	r11, 4(sp)
 	call	#ctr_xor_stream
 	; ctr.ae:46: return 1
-	mov	#1, 0(r10)
+	mov	36(sp), r15
+	mov	#1, 0(r15)
 	add	#6, sp
-	popm.w	#3, r10
+	popm.w	#7, r10
 	ret
 	.size ctr_decrypt_with, .-ctr_decrypt_with
 
 
 ; --- ctr_xor_stream: ctr.xor_stream
-;     frame 66 bytes (25 spill slots, locals 16), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1060 bytes of code
+;     frame 66 bytes (25 spill slots, locals 16), saves nothing
+;     estimated 1056 bytes of code
 	.section .text.ctr_xor_stream,"ax",@progbits
 	.local ctr_xor_stream
 	.type ctr_xor_stream, @function
 	.balign 2
 ctr_xor_stream:
-	pushm.w	#7, r10
 	sub	#66, sp
 	mov	r12, 6(sp)
 	mov	r15, 48(sp)
@@ -207,7 +206,7 @@ ctr_xor_stream:
 	mov	r11, r13
 	jmp	.Lctr_xor_stream_words2
 .Lctr_xor_stream_join3:
-	mov	82(sp), r14
+	mov	68(sp), r14
 	add	#15, r14
 	mov	#0, r15
 	addc	#0, r15
@@ -234,7 +233,7 @@ ctr_xor_stream:
 	and	#4095, r15
 	rlam.w	#4, r15
 	mov	r15, 10(sp)
-	mov	82(sp), r15
+	mov	68(sp), r15
 	mov	10(sp), r14
 	sub	r14, r15
 	mov	r14, r10
@@ -500,7 +499,7 @@ ctr_xor_stream:
 	; ctr.ae:31: store_be(dst, off, x, n - off)
 	mov	r13, r15
 	mov	10(sp), r13
-	add	84(sp), r13
+	add	70(sp), r13
 	cmp	#16, 8(sp)
 	jnc	.Lctr_xor_stream_bytes15
 	bit	#1, r13
@@ -560,7 +559,6 @@ ctr_xor_stream:
 	jnc	.Lctr_xor_stream_loop6
 .Lctr_xor_stream_done7:
 	add	#66, sp
-	popm.w	#7, r10
 	ret
 	.size ctr_xor_stream, .-ctr_xor_stream
 

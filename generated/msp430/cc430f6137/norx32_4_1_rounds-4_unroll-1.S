@@ -56,53 +56,52 @@ norx32_4_1_key_setup:
 
 
 ; --- norx32_4_1_encrypt_with: norx32_4_1.encrypt_with
-;     frame 250 bytes (53 spill slots, locals 144), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2460 bytes of code
+;     frame 254 bytes (55 spill slots, locals 144), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 2470 bytes of code
 	.section .text.norx32_4_1_encrypt_with,"ax",@progbits
 	.global norx32_4_1_encrypt_with
 	.type norx32_4_1_encrypt_with, @function
 	.balign 2
 norx32_4_1_encrypt_with:
 	pushm.w	#7, r10
-	sub	#250, sp
-	mov	r13, r9
+	sub	#254, sp
+	mov	r13, r10
 	mov	r14, r11
-	mov	r15, r10
-	mov	r12, 90(sp)
+	mov	r15, 88(sp)
+	mov	r12, 94(sp)
 	; norx32_4_1.ae:132: initialize(s, k, nonce)
 	mov	r12, r14
-	mov	14(r14), 92(sp)
-	mov	12(r14), 94(sp)
-	mov	10(r14), 96(sp)
-	mov	8(r14), 98(sp)
-	mov	6(r14), 100(sp)
-	mov	4(r14), 102(sp)
-	mov	2(r14), 104(sp)
-	mov	266(sp), r8
+	mov	14(r14), 96(sp)
+	mov	12(r14), 98(sp)
+	mov	10(r14), 100(sp)
+	mov	8(r14), 102(sp)
+	mov	6(r14), 104(sp)
+	mov	4(r14), 106(sp)
+	mov	2(r14), 108(sp)
 	mov	sp, r12
-	add	#106, r12
-	mov	@r14, 170(sp)
-	mov	104(sp), 172(sp)
-	mov	102(sp), 174(sp)
-	mov	100(sp), 176(sp)
-	mov	98(sp), 178(sp)
-	mov	96(sp), 180(sp)
-	mov	94(sp), 182(sp)
-	mov	92(sp), 184(sp)
+	add	#110, r12
+	mov	@r14, 174(sp)
+	mov	108(sp), 176(sp)
+	mov	106(sp), 178(sp)
+	mov	104(sp), 180(sp)
+	mov	102(sp), 182(sp)
+	mov	100(sp), 184(sp)
+	mov	98(sp), 186(sp)
+	mov	96(sp), 188(sp)
 	mov	sp, r13
-	add	#170, r13
-	mov	r9, r14
+	add	#174, r13
+	mov	r10, r14
 	mov	r11, r15
 	call	#norx32_4_1_initialize
 	; norx32_4_1.ae:133: absorb_header(s, ad)
 	mov	sp, r12
-	add	#106, r12
-	mov	r10, r13
-	mov	r8, r14
+	add	#110, r12
+	mov	88(sp), r13
+	mov	270(sp), r14
 	call	#norx32_4_1_absorb_header
 	; norx32_4_1.ae:135: if m > 0 {
 	mov	#0, r15
-	cmp	270(sp), r15
+	cmp	274(sp), r15
 	subc	#0, r15
 	clr	r15
 	adc	r15
@@ -112,7 +111,7 @@ norx32_4_1_encrypt_with:
 	br	#.Lnorx32_4_1_encrypt_with_else1
 .Lnorx32_4_1_encrypt_with_near22:
 	; norx32_4_1.ae:40: return ((((n >> 4) as u64) * 0xaaaaaaab) >> 33) as u32
-	mov	270(sp), r9
+	mov	274(sp), r9
 	rrum.w	#4, r9
 	mov	r9, r15
 	rla	r15
@@ -328,20 +327,20 @@ norx32_4_1_encrypt_with:
 	; norx32_4_1.ae:136: for i in 0..whole_blocks(m) + 1 {
 	add	#1, r12
 	addc	#0, r13
-	mov	#0, 76(sp)
-	mov	#0, 74(sp)
-	cmp	r12, 76(sp)
-	mov	r12, 88(sp)
-	mov	74(sp), r15
+	mov	#0, 80(sp)
+	mov	#0, 78(sp)
+	cmp	r12, 80(sp)
+	mov	r12, 92(sp)
+	mov	78(sp), r15
 	subc	r13, r15
-	mov	r13, 86(sp)
+	mov	r13, 90(sp)
 	jnc	.Lnorx32_4_1_encrypt_with_near23
 	br	#.Lnorx32_4_1_encrypt_with_done4
 .Lnorx32_4_1_encrypt_with_near23:
 .Lnorx32_4_1_encrypt_with_loop3:
 	; norx32_4_1.ae:137: off = rate * i
-	mov	76(sp), r12
-	mov	r12, r13
+	mov	80(sp), r11
+	mov	r11, r13
 	swpb	r13
 	bit	#1, r13
 	rrc	r13
@@ -351,90 +350,90 @@ norx32_4_1_encrypt_with:
 	rrc	r13
 	mov	r13, r14
 	and	#65504, r14
-	mov	74(sp), r10
-	mov	r10, r15
+	mov	78(sp), r9
+	mov	r9, r15
 	rlam.w	#4, r15
 	rlam.w	#1, r15
 	and	#31, r13
 	bis	r13, r15
-	rla	r12
-	adc	r12
-	rla	r12
-	adc	r12
-	rla	r12
-	adc	r12
-	rla	r12
-	adc	r12
-	mov	r12, r13
+	rla	r11
+	adc	r11
+	rla	r11
+	adc	r11
+	rla	r11
+	adc	r11
+	rla	r11
+	adc	r11
+	mov	r11, r13
 	and	#65520, r13
-	mov	r10, r11
-	rlam.w	#4, r11
-	and	#15, r12
-	bis	r12, r11
+	rlam.w	#4, r9
+	and	#15, r11
+	bis	r11, r9
 	add	r14, r13
-	addc	r15, r11
+	addc	r15, r9
 	; norx32_4_1.ae:138: count = if m - off < rate then m - off else rate
-	mov	270(sp), r9
+	mov	274(sp), r11
 	mov	#0, r10
-	sub	r13, r9
-	mov	r13, 64(sp)
-	subc	r11, r10
-	cmp	#48, r9
+	sub	r13, r11
+	mov	r13, 68(sp)
+	subc	r9, r10
+	cmp	#48, r11
 	mov	r10, r15
 	subc	#0, r15
 	subc	r14, r14
-	xor	#48, r9
-	and	r14, r9
-	xor	#48, r9
-	mov	r9, 42(sp)
+	xor	#48, r11
+	and	r14, r11
+	xor	#48, r11
+	mov	r11, 54(sp)
 	and	r14, r10
+	mov	r10, 8(sp)
 	; norx32_4_1.ae:139: s[15] = s[15] ^ payload_tag
-	mov	166(sp), r15
+	mov	170(sp), r15
 	xor	#2, r15
-	mov	r15, 166(sp)
+	mov	r15, 170(sp)
 	; norx32_4_1.ae:140: F.permute(s)
 	mov	sp, r12
-	add	#106, r12
+	add	#110, r12
 	call	#norx32_4_1_F_permute
 	; norx32_4_1.ae:141: c = rate_of(s) ^ load_le(msg, off, rate, count) ^ pad(count)
-	mov	64(sp), r13
-	add	268(sp), r13
-	cmp	#48, 42(sp)
+	mov	68(sp), r13
+	add	272(sp), r13
+	cmp	#48, 54(sp)
 	jnc	.Lnorx32_4_1_encrypt_with_bytes5
 	bit	#1, r13
 	jnz	.Lnorx32_4_1_encrypt_with_bytes5
 .Lnorx32_4_1_encrypt_with_words6:
 	mov	@r13+, 60(sp)
-	mov	@r13+, 58(sp)
 	mov	@r13+, r4
 	mov	@r13+, r5
 	mov	@r13+, r6
 	mov	@r13+, r7
 	mov	@r13+, r8
 	mov	@r13+, r9
+	mov	@r13+, r10
 	mov	@r13+, r11
 	mov	@r13+, r12
 	mov	@r13+, 62(sp)
-	mov	@r13+, 8(sp)
-	mov	@r13+, 12(sp)
+	mov	@r13+, 10(sp)
 	mov	@r13+, 14(sp)
-	mov	@r13+, 20(sp)
-	mov	@r13+, 26(sp)
+	mov	@r13+, 16(sp)
+	mov	@r13+, 22(sp)
+	mov	@r13+, 28(sp)
 	mov	@r13+, 36(sp)
-	mov	@r13+, 40(sp)
+	mov	@r13+, 42(sp)
 	mov	@r13+, 48(sp)
-	mov	@r13+, 46(sp)
+	mov	@r13+, 44(sp)
+	mov	@r13+, 38(sp)
 	mov	@r13+, 34(sp)
 	mov	@r13+, 32(sp)
 	mov	@r13+, 30(sp)
-	mov	@r13+, 28(sp)
 	jmp	.Lnorx32_4_1_encrypt_with_join7
 .Lnorx32_4_1_encrypt_with_bytes5:
-	mov	sp, r9
-	add	#186, r9
-	mov	r9, r11
+	mov	sp, r10
+	add	#190, r10
+	mov	r10, r11
 	mov	#48, r12
-	mov	42(sp), r15
+	mov	54(sp), r15
 .Lnorx32_4_1_encrypt_with_cpy8:
 	clr	r14
 	tst	r15
@@ -447,13 +446,13 @@ norx32_4_1_encrypt_with:
 	inc	r11
 	dec	r12
 	jnz	.Lnorx32_4_1_encrypt_with_cpy8
-	mov	r9, r13
+	mov	r10, r13
 	jmp	.Lnorx32_4_1_encrypt_with_words6
 .Lnorx32_4_1_encrypt_with_join7:
 	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	mov	r10, r15
+	mov	8(sp), r15
 	rlam.w	#3, r15
-	mov	42(sp), r14
+	mov	54(sp), r14
 	rla	r14
 	adc	r14
 	rla	r14
@@ -463,55 +462,57 @@ norx32_4_1_encrypt_with:
 	mov	r14, r13
 	and	#7, r13
 	bis	r13, r15
-	mov	r15, 22(sp)
+	mov	r15, 26(sp)
 	; norx32_4_1.ae:141: c = rate_of(s) ^ load_le(msg, off, rate, count) ^ pad(count)
-	xor	106(sp), 60(sp)
-	xor	108(sp), 58(sp)
-	xor	110(sp), r4
-	mov	r4, 84(sp)
-	xor	112(sp), r5
-	mov	r5, 82(sp)
-	xor	114(sp), r6
-	mov	r6, 80(sp)
-	xor	116(sp), r7
-	mov	r7, 78(sp)
-	xor	118(sp), r8
-	mov	r8, 72(sp)
-	xor	120(sp), r9
-	mov	r9, 70(sp)
-	xor	122(sp), r11
-	mov	r11, 68(sp)
-	xor	124(sp), r12
-	mov	r12, 66(sp)
-	xor	126(sp), 62(sp)
-	xor	128(sp), 8(sp)
-	xor	130(sp), 12(sp)
-	xor	132(sp), 14(sp)
-	xor	134(sp), 20(sp)
-	xor	136(sp), 26(sp)
-	xor	138(sp), 36(sp)
-	xor	140(sp), 40(sp)
-	xor	142(sp), 48(sp)
-	xor	144(sp), 46(sp)
-	xor	146(sp), 34(sp)
-	xor	148(sp), 32(sp)
-	xor	150(sp), 30(sp)
-	xor	152(sp), 28(sp)
+	xor	110(sp), 60(sp)
+	xor	112(sp), r4
+	mov	r4, 86(sp)
+	xor	114(sp), r5
+	mov	r5, 84(sp)
+	xor	116(sp), r6
+	mov	r6, 82(sp)
+	xor	118(sp), r7
+	mov	r7, 76(sp)
+	xor	120(sp), r8
+	mov	r8, 74(sp)
+	xor	122(sp), r9
+	mov	r9, 72(sp)
+	xor	124(sp), r10
+	mov	r10, 70(sp)
+	xor	126(sp), r11
+	mov	r11, 66(sp)
+	xor	128(sp), r12
+	mov	r12, 64(sp)
+	xor	130(sp), 62(sp)
+	xor	132(sp), 10(sp)
+	xor	134(sp), 14(sp)
+	xor	136(sp), 16(sp)
+	xor	138(sp), 22(sp)
+	xor	140(sp), 28(sp)
+	xor	142(sp), 36(sp)
+	xor	144(sp), 42(sp)
+	xor	146(sp), 48(sp)
+	xor	148(sp), 44(sp)
+	xor	150(sp), 38(sp)
+	xor	152(sp), 34(sp)
+	xor	154(sp), 32(sp)
+	xor	156(sp), 30(sp)
 	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	cmp	#48, 42(sp)
-	subc	#0, r10
+	cmp	#48, 54(sp)
+	mov	8(sp), r15
+	subc	#0, r15
 	subc	r4, r4
 	mov	r14, r15
 	and	#65528, r15
-	mov	#1, 56(sp)
-	mov	#0, 54(sp)
+	mov	#1, 58(sp)
+	mov	#0, 56(sp)
 	mov	#0, 52(sp)
 	mov	#0, 50(sp)
-	mov	#0, 44(sp)
-	mov	#0, 38(sp)
+	mov	#0, 46(sp)
+	mov	#0, 40(sp)
 	mov	#0, 24(sp)
+	mov	#0, 20(sp)
 	mov	#0, 18(sp)
-	mov	#0, 16(sp)
 	mov	#0, 6(sp)
 	mov	#0, 4(sp)
 	mov	#0, 2(sp)
@@ -526,15 +527,15 @@ norx32_4_1_encrypt_with:
 	mov	#0, r12
 	mov	#0, r13
 	mov	#0, r14
-	mov	#0, 10(sp)
-	tst	22(sp)
+	mov	#0, 12(sp)
+	tst	26(sp)
 	jnz	.Lnorx32_4_1_encrypt_with_shbig10
 	cmp	#384, r15
 	jc	.Lnorx32_4_1_encrypt_with_shbig10
 .Lnorx32_4_1_encrypt_with_shlimb13:
 	cmp	#16, r15
 	jnc	.Lnorx32_4_1_encrypt_with_shbits14
-	mov	r14, 10(sp)
+	mov	r14, 12(sp)
 	mov	r13, r14
 	mov	r12, r13
 	mov	r11, r12
@@ -548,31 +549,31 @@ norx32_4_1_encrypt_with:
 	mov	2(sp), 0(sp)
 	mov	4(sp), 2(sp)
 	mov	6(sp), 4(sp)
-	mov	16(sp), 6(sp)
-	mov	18(sp), 16(sp)
-	mov	24(sp), 18(sp)
-	mov	38(sp), 24(sp)
-	mov	44(sp), 38(sp)
-	mov	50(sp), 44(sp)
+	mov	18(sp), 6(sp)
+	mov	20(sp), 18(sp)
+	mov	24(sp), 20(sp)
+	mov	40(sp), 24(sp)
+	mov	46(sp), 40(sp)
+	mov	50(sp), 46(sp)
 	mov	52(sp), 50(sp)
-	mov	54(sp), 52(sp)
-	mov	56(sp), 54(sp)
-	clr	56(sp)
+	mov	56(sp), 52(sp)
+	mov	58(sp), 56(sp)
+	clr	58(sp)
 	sub	#16, r15
 	jmp	.Lnorx32_4_1_encrypt_with_shlimb13
 .Lnorx32_4_1_encrypt_with_shbits14:
 	tst	r15
 	jz	.Lnorx32_4_1_encrypt_with_shend11
 .Lnorx32_4_1_encrypt_with_sh12:
-	rla	56(sp)
-	rlc	54(sp)
+	rla	58(sp)
+	rlc	56(sp)
 	rlc	52(sp)
 	rlc	50(sp)
-	rlc	44(sp)
-	rlc	38(sp)
+	rlc	46(sp)
+	rlc	40(sp)
 	rlc	24(sp)
+	rlc	20(sp)
 	rlc	18(sp)
-	rlc	16(sp)
 	rlc	6(sp)
 	rlc	4(sp)
 	rlc	2(sp)
@@ -587,20 +588,20 @@ norx32_4_1_encrypt_with:
 	rlc	r12
 	rlc	r13
 	rlc	r14
-	rlc	10(sp)
+	rlc	12(sp)
 	dec	r15
 	jnz	.Lnorx32_4_1_encrypt_with_sh12
 	jmp	.Lnorx32_4_1_encrypt_with_shend11
 .Lnorx32_4_1_encrypt_with_shbig10:
+	clr	58(sp)
 	clr	56(sp)
-	clr	54(sp)
 	clr	52(sp)
 	clr	50(sp)
-	clr	44(sp)
-	clr	38(sp)
+	clr	46(sp)
+	clr	40(sp)
 	clr	24(sp)
+	clr	20(sp)
 	clr	18(sp)
-	clr	16(sp)
 	clr	6(sp)
 	clr	4(sp)
 	clr	2(sp)
@@ -615,29 +616,29 @@ norx32_4_1_encrypt_with:
 	clr	r12
 	clr	r13
 	clr	r14
-	clr	10(sp)
+	clr	12(sp)
 .Lnorx32_4_1_encrypt_with_shend11:
-	mov	10(sp), r15
+	mov	12(sp), r15
 	bis	#32768, r15
 	and	r4, r15
 	; norx32_4_1.ae:141: c = rate_of(s) ^ load_le(msg, off, rate, count) ^ pad(count)
-	xor	r15, 28(sp)
+	xor	r15, 30(sp)
 	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
 	and	r4, r14
 	; norx32_4_1.ae:141: c = rate_of(s) ^ load_le(msg, off, rate, count) ^ pad(count)
-	xor	r14, 30(sp)
+	xor	r14, 32(sp)
 	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
 	and	r4, r13
 	; norx32_4_1.ae:141: c = rate_of(s) ^ load_le(msg, off, rate, count) ^ pad(count)
-	xor	r13, 32(sp)
+	xor	r13, 34(sp)
 	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
 	and	r4, r12
 	; norx32_4_1.ae:141: c = rate_of(s) ^ load_le(msg, off, rate, count) ^ pad(count)
-	xor	r12, 34(sp)
+	xor	r12, 38(sp)
 	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
 	and	r4, r11
 	; norx32_4_1.ae:141: c = rate_of(s) ^ load_le(msg, off, rate, count) ^ pad(count)
-	xor	r11, 46(sp)
+	xor	r11, 44(sp)
 	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
 	and	r4, r10
 	; norx32_4_1.ae:141: c = rate_of(s) ^ load_le(msg, off, rate, count) ^ pad(count)
@@ -645,7 +646,7 @@ norx32_4_1_encrypt_with:
 	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
 	and	r4, r9
 	; norx32_4_1.ae:141: c = rate_of(s) ^ load_le(msg, off, rate, count) ^ pad(count)
-	xor	r9, 40(sp)
+	xor	r9, 42(sp)
 	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
 	and	r4, r8
 	; norx32_4_1.ae:141: c = rate_of(s) ^ load_le(msg, off, rate, count) ^ pad(count)
@@ -653,25 +654,25 @@ norx32_4_1_encrypt_with:
 	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
 	and	r4, r7
 	; norx32_4_1.ae:141: c = rate_of(s) ^ load_le(msg, off, rate, count) ^ pad(count)
-	xor	r7, 26(sp)
+	xor	r7, 28(sp)
 	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
 	and	r4, r6
 	; norx32_4_1.ae:141: c = rate_of(s) ^ load_le(msg, off, rate, count) ^ pad(count)
-	xor	r6, 20(sp)
+	xor	r6, 22(sp)
 	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
 	and	r4, r5
 	; norx32_4_1.ae:141: c = rate_of(s) ^ load_le(msg, off, rate, count) ^ pad(count)
-	xor	r5, 14(sp)
+	xor	r5, 16(sp)
 	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
 	mov	@sp, r15
 	and	r4, r15
 	; norx32_4_1.ae:141: c = rate_of(s) ^ load_le(msg, off, rate, count) ^ pad(count)
-	xor	r15, 12(sp)
+	xor	r15, 14(sp)
 	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
 	mov	2(sp), r15
 	and	r4, r15
 	; norx32_4_1.ae:141: c = rate_of(s) ^ load_le(msg, off, rate, count) ^ pad(count)
-	xor	r15, 8(sp)
+	xor	r15, 10(sp)
 	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
 	mov	4(sp), r14
 	and	r4, r14
@@ -682,16 +683,16 @@ norx32_4_1_encrypt_with:
 	mov	6(sp), r13
 	and	r4, r13
 	; norx32_4_1.ae:141: c = rate_of(s) ^ load_le(msg, off, rate, count) ^ pad(count)
-	mov	66(sp), r14
+	mov	64(sp), r14
 	xor	r13, r14
 	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	mov	16(sp), r13
+	mov	18(sp), r13
 	and	r4, r13
 	; norx32_4_1.ae:141: c = rate_of(s) ^ load_le(msg, off, rate, count) ^ pad(count)
-	mov	68(sp), r12
+	mov	66(sp), r12
 	xor	r13, r12
 	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	mov	18(sp), r13
+	mov	20(sp), r13
 	and	r4, r13
 	; norx32_4_1.ae:141: c = rate_of(s) ^ load_le(msg, off, rate, count) ^ pad(count)
 	mov	70(sp), r11
@@ -703,16 +704,16 @@ norx32_4_1_encrypt_with:
 	mov	72(sp), r10
 	xor	r13, r10
 	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	mov	38(sp), r13
+	mov	40(sp), r13
 	and	r4, r13
 	; norx32_4_1.ae:141: c = rate_of(s) ^ load_le(msg, off, rate, count) ^ pad(count)
-	mov	78(sp), r9
+	mov	74(sp), r9
 	xor	r13, r9
 	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	mov	44(sp), r13
+	mov	46(sp), r13
 	and	r4, r13
 	; norx32_4_1.ae:141: c = rate_of(s) ^ load_le(msg, off, rate, count) ^ pad(count)
-	mov	80(sp), r8
+	mov	76(sp), r8
 	xor	r13, r8
 	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
 	mov	50(sp), r13
@@ -727,46 +728,46 @@ norx32_4_1_encrypt_with:
 	mov	84(sp), r6
 	xor	r13, r6
 	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	mov	54(sp), r13
+	mov	56(sp), r13
 	and	r4, r13
 	; norx32_4_1.ae:141: c = rate_of(s) ^ load_le(msg, off, rate, count) ^ pad(count)
-	mov	58(sp), r5
+	mov	86(sp), r5
 	xor	r13, r5
 	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	mov	56(sp), r13
+	mov	58(sp), r13
 	and	r4, r13
 	; norx32_4_1.ae:141: c = rate_of(s) ^ load_le(msg, off, rate, count) ^ pad(count)
 	mov	60(sp), r4
 	xor	r13, r4
 	; norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
-	mov	r4, 106(sp)
-	mov	r5, 108(sp)
-	mov	r6, 110(sp)
-	mov	r7, 112(sp)
-	mov	r8, 114(sp)
-	mov	r9, 116(sp)
-	mov	r10, 118(sp)
-	mov	r11, 120(sp)
-	mov	r12, 122(sp)
-	mov	r14, 124(sp)
-	mov	r15, 126(sp)
-	mov	8(sp), 128(sp)
-	mov	12(sp), 130(sp)
-	mov	14(sp), 132(sp)
-	mov	20(sp), 134(sp)
-	mov	26(sp), 136(sp)
-	mov	36(sp), 138(sp)
-	mov	40(sp), 140(sp)
-	mov	48(sp), 142(sp)
-	mov	46(sp), 144(sp)
-	mov	34(sp), 146(sp)
-	mov	32(sp), 148(sp)
-	mov	30(sp), 150(sp)
-	mov	28(sp), 152(sp)
+	mov	r4, 110(sp)
+	mov	r5, 112(sp)
+	mov	r6, 114(sp)
+	mov	r7, 116(sp)
+	mov	r8, 118(sp)
+	mov	r9, 120(sp)
+	mov	r10, 122(sp)
+	mov	r11, 124(sp)
+	mov	r12, 126(sp)
+	mov	r14, 128(sp)
+	mov	r15, 130(sp)
+	mov	10(sp), 132(sp)
+	mov	14(sp), 134(sp)
+	mov	16(sp), 136(sp)
+	mov	22(sp), 138(sp)
+	mov	28(sp), 140(sp)
+	mov	36(sp), 142(sp)
+	mov	42(sp), 144(sp)
+	mov	48(sp), 146(sp)
+	mov	44(sp), 148(sp)
+	mov	38(sp), 150(sp)
+	mov	34(sp), 152(sp)
+	mov	32(sp), 154(sp)
+	mov	30(sp), 156(sp)
 	; norx32_4_1.ae:143: store_le(ct, off, c, count)
-	mov	64(sp), r13
-	add	272(sp), r13
-	cmp	#48, 42(sp)
+	mov	68(sp), r13
+	add	276(sp), r13
+	cmp	#48, 54(sp)
 	jnc	.Lnorx32_4_1_encrypt_with_bytes15
 	bit	#1, r13
 	jnz	.Lnorx32_4_1_encrypt_with_bytes15
@@ -781,48 +782,48 @@ norx32_4_1_encrypt_with:
 	mov	r12, 16(r13)
 	mov	r14, 18(r13)
 	mov	r15, 20(r13)
-	mov	8(sp), 22(r13)
-	mov	12(sp), 24(r13)
-	mov	14(sp), 26(r13)
-	mov	20(sp), 28(r13)
-	mov	26(sp), 30(r13)
+	mov	10(sp), 22(r13)
+	mov	14(sp), 24(r13)
+	mov	16(sp), 26(r13)
+	mov	22(sp), 28(r13)
+	mov	28(sp), 30(r13)
 	mov	36(sp), 32(r13)
-	mov	40(sp), 34(r13)
+	mov	42(sp), 34(r13)
 	mov	48(sp), 36(r13)
-	mov	46(sp), 38(r13)
-	mov	34(sp), 40(r13)
-	mov	32(sp), 42(r13)
-	mov	30(sp), 44(r13)
-	mov	28(sp), 46(r13)
+	mov	44(sp), 38(r13)
+	mov	38(sp), 40(r13)
+	mov	34(sp), 42(r13)
+	mov	32(sp), 44(r13)
+	mov	30(sp), 46(r13)
 	jmp	.Lnorx32_4_1_encrypt_with_stored16
 .Lnorx32_4_1_encrypt_with_bytes15:
-	mov	r4, 186(sp)
-	mov	r5, 188(sp)
-	mov	r6, 190(sp)
-	mov	r7, 192(sp)
-	mov	r8, 194(sp)
-	mov	r9, 196(sp)
-	mov	r10, 198(sp)
-	mov	r11, 200(sp)
-	mov	r12, 202(sp)
-	mov	r14, 204(sp)
-	mov	r15, 206(sp)
-	mov	8(sp), 208(sp)
-	mov	12(sp), 210(sp)
-	mov	14(sp), 212(sp)
-	mov	20(sp), 214(sp)
-	mov	26(sp), 216(sp)
-	mov	36(sp), 218(sp)
-	mov	40(sp), 220(sp)
-	mov	48(sp), 222(sp)
-	mov	46(sp), 224(sp)
-	mov	34(sp), 226(sp)
-	mov	32(sp), 228(sp)
-	mov	30(sp), 230(sp)
-	mov	28(sp), 232(sp)
+	mov	r4, 190(sp)
+	mov	r5, 192(sp)
+	mov	r6, 194(sp)
+	mov	r7, 196(sp)
+	mov	r8, 198(sp)
+	mov	r9, 200(sp)
+	mov	r10, 202(sp)
+	mov	r11, 204(sp)
+	mov	r12, 206(sp)
+	mov	r14, 208(sp)
+	mov	r15, 210(sp)
+	mov	10(sp), 212(sp)
+	mov	14(sp), 214(sp)
+	mov	16(sp), 216(sp)
+	mov	22(sp), 218(sp)
+	mov	28(sp), 220(sp)
+	mov	36(sp), 222(sp)
+	mov	42(sp), 224(sp)
+	mov	48(sp), 226(sp)
+	mov	44(sp), 228(sp)
+	mov	38(sp), 230(sp)
+	mov	34(sp), 232(sp)
+	mov	32(sp), 234(sp)
+	mov	30(sp), 236(sp)
 	mov	sp, r14
-	add	#186, r14
-	mov	42(sp), r15
+	add	#190, r14
+	mov	54(sp), r15
 	cmp	#48, r15
 	jnc	.Lnorx32_4_1_encrypt_with_cnt17
 	mov	#48, r15
@@ -836,11 +837,11 @@ norx32_4_1_encrypt_with:
 	dec	r15
 	jnz	.Lnorx32_4_1_encrypt_with_cpy18
 .Lnorx32_4_1_encrypt_with_stored16:
-	add	#1, 76(sp)
-	addc	#0, 74(sp)
-	cmp	88(sp), 76(sp)
-	mov	74(sp), r15
-	subc	86(sp), r15
+	add	#1, 80(sp)
+	addc	#0, 78(sp)
+	cmp	92(sp), 80(sp)
+	mov	78(sp), r15
+	subc	90(sp), r15
 	jc	.Lnorx32_4_1_encrypt_with_near24
 	br	#.Lnorx32_4_1_encrypt_with_loop3
 .Lnorx32_4_1_encrypt_with_near24:
@@ -850,44 +851,44 @@ norx32_4_1_encrypt_with:
 .Lnorx32_4_1_encrypt_with_endif2:
 	; norx32_4_1.ae:146: store_le(tag, 0, finalize(s, k))
 	mov	sp, r12
-	add	#106, r12
-	mov	90(sp), r15
-	mov	@r15, 170(sp)
-	mov	104(sp), 172(sp)
-	mov	102(sp), 174(sp)
-	mov	100(sp), 176(sp)
-	mov	98(sp), 178(sp)
-	mov	96(sp), 180(sp)
-	mov	94(sp), 182(sp)
-	mov	92(sp), 184(sp)
+	add	#110, r12
+	mov	94(sp), r15
+	mov	@r15, 174(sp)
+	mov	108(sp), 176(sp)
+	mov	106(sp), 178(sp)
+	mov	104(sp), 180(sp)
+	mov	102(sp), 182(sp)
+	mov	100(sp), 184(sp)
+	mov	98(sp), 186(sp)
+	mov	96(sp), 188(sp)
 	mov	sp, r13
-	add	#170, r13
+	add	#174, r13
 	mov	sp, r14
-	add	#234, r14
+	add	#238, r14
 	call	#norx32_4_1_finalize
-	mov	276(sp), r13
+	mov	280(sp), r13
 	bit	#1, r13
 	jnz	.Lnorx32_4_1_encrypt_with_bytes19
-	mov	234(sp), 0(r13)
-	mov	236(sp), 2(r13)
-	mov	238(sp), 4(r13)
-	mov	240(sp), 6(r13)
-	mov	242(sp), 8(r13)
-	mov	244(sp), 10(r13)
-	mov	246(sp), 12(r13)
-	mov	248(sp), 14(r13)
+	mov	238(sp), 0(r13)
+	mov	240(sp), 2(r13)
+	mov	242(sp), 4(r13)
+	mov	244(sp), 6(r13)
+	mov	246(sp), 8(r13)
+	mov	248(sp), 10(r13)
+	mov	250(sp), 12(r13)
+	mov	252(sp), 14(r13)
 	jmp	.Lnorx32_4_1_encrypt_with_stored20
 .Lnorx32_4_1_encrypt_with_bytes19:
-	mov	234(sp), 186(sp)
-	mov	236(sp), 188(sp)
 	mov	238(sp), 190(sp)
 	mov	240(sp), 192(sp)
 	mov	242(sp), 194(sp)
 	mov	244(sp), 196(sp)
 	mov	246(sp), 198(sp)
 	mov	248(sp), 200(sp)
+	mov	250(sp), 202(sp)
+	mov	252(sp), 204(sp)
 	mov	sp, r14
-	add	#186, r14
+	add	#190, r14
 	mov	#16, r15
 .Lnorx32_4_1_encrypt_with_cpy21:
 	mov.b	@r14, 0(r13)
@@ -896,60 +897,58 @@ norx32_4_1_encrypt_with:
 	dec	r15
 	jnz	.Lnorx32_4_1_encrypt_with_cpy21
 .Lnorx32_4_1_encrypt_with_stored20:
-	add	#250, sp
+	add	#254, sp
 	popm.w	#7, r10
 	ret
 	.size norx32_4_1_encrypt_with, .-norx32_4_1_encrypt_with
 
 
 ; --- norx32_4_1_decrypt_with: norx32_4_1.decrypt_with
-;     frame 286 bytes (71 spill slots, locals 144), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 3184 bytes of code
+;     frame 302 bytes (79 spill slots, locals 144), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 3226 bytes of code
 	.section .text.norx32_4_1_decrypt_with,"ax",@progbits
 	.global norx32_4_1_decrypt_with
 	.type norx32_4_1_decrypt_with, @function
 	.balign 2
 norx32_4_1_decrypt_with:
 	pushm.w	#7, r10
-	sub	#286, sp
-	mov	r12, 126(sp)
+	sub	#302, sp
+	mov	r12, 142(sp)
 	; norx32_4_1.ae:154: initialize(s, k, nonce)
-	mov	r12, r11
-	mov	14(r11), 128(sp)
-	mov	12(r11), 130(sp)
-	mov	10(r11), 132(sp)
-	mov	8(r11), 134(sp)
-	mov	6(r11), 136(sp)
-	mov	4(r11), 138(sp)
-	mov	2(r11), 140(sp)
-	mov	302(sp), r9
-	mov	sp, r10
-	add	#142, r10
-	mov	@r11, 206(sp)
-	mov	140(sp), 208(sp)
-	mov	138(sp), 210(sp)
-	mov	136(sp), 212(sp)
-	mov	134(sp), 214(sp)
-	mov	132(sp), 216(sp)
-	mov	130(sp), 218(sp)
-	mov	128(sp), 220(sp)
+	mov	r12, r10
+	mov	14(r10), 144(sp)
+	mov	12(r10), 146(sp)
+	mov	10(r10), 148(sp)
+	mov	8(r10), 150(sp)
+	mov	6(r10), 152(sp)
+	mov	4(r10), 154(sp)
+	mov	2(r10), 156(sp)
+	mov	sp, r12
+	add	#158, r12
+	mov	@r10, 222(sp)
+	mov	156(sp), 224(sp)
+	mov	154(sp), 226(sp)
+	mov	152(sp), 228(sp)
+	mov	150(sp), 230(sp)
+	mov	148(sp), 232(sp)
+	mov	146(sp), 234(sp)
+	mov	144(sp), 236(sp)
 	mov	sp, r11
-	add	#206, r11
-	mov	r15, r8
+	add	#222, r11
+	mov	r15, 120(sp)
 	mov	r14, r15
 	mov	r13, r14
-	mov	r10, r12
 	mov	r11, r13
 	call	#norx32_4_1_initialize
 	; norx32_4_1.ae:155: absorb_header(s, ad)
 	mov	sp, r12
-	add	#142, r12
-	mov	r8, r13
-	mov	r9, r14
+	add	#158, r12
+	mov	120(sp), r13
+	mov	318(sp), r14
 	call	#norx32_4_1_absorb_header
 	; norx32_4_1.ae:157: if m > 0 {
 	mov	#0, r15
-	cmp	306(sp), r15
+	cmp	322(sp), r15
 	subc	#0, r15
 	clr	r15
 	adc	r15
@@ -959,7 +958,7 @@ norx32_4_1_decrypt_with:
 	br	#.Lnorx32_4_1_decrypt_with_else1
 .Lnorx32_4_1_decrypt_with_near29:
 	; norx32_4_1.ae:40: return ((((n >> 4) as u64) * 0xaaaaaaab) >> 33) as u32
-	mov	306(sp), r9
+	mov	322(sp), r9
 	rrum.w	#4, r9
 	mov	r9, r15
 	rla	r15
@@ -1178,10 +1177,10 @@ norx32_4_1_decrypt_with:
 	mov	#0, 116(sp)
 	mov	#0, 118(sp)
 	cmp	r12, 118(sp)
-	mov	r12, 124(sp)
+	mov	r12, 132(sp)
 	mov	116(sp), r15
 	subc	r13, r15
-	mov	r13, 122(sp)
+	mov	r13, 130(sp)
 	jnc	.Lnorx32_4_1_decrypt_with_near30
 	br	#.Lnorx32_4_1_decrypt_with_done4
 .Lnorx32_4_1_decrypt_with_near30:
@@ -1220,10 +1219,10 @@ norx32_4_1_decrypt_with:
 	add	r13, r10
 	addc	r14, r12
 	; norx32_4_1.ae:160: count = if m - off < rate then m - off else rate
-	mov	306(sp), r11
+	mov	322(sp), r11
 	mov	#0, r13
 	sub	r10, r11
-	mov	r10, 46(sp)
+	mov	r10, 52(sp)
 	subc	r12, r13
 	cmp	#48, r11
 	mov	r13, r15
@@ -1234,19 +1233,19 @@ norx32_4_1_decrypt_with:
 	xor	#48, r11
 	and	r14, r11
 	xor	#48, r11
-	mov	r11, 32(sp)
+	mov	r11, 40(sp)
 	; norx32_4_1.ae:161: s[15] = s[15] ^ payload_tag
-	mov	202(sp), r15
+	mov	218(sp), r15
 	xor	#2, r15
-	mov	r15, 202(sp)
+	mov	r15, 218(sp)
 	; norx32_4_1.ae:162: F.permute(s)
 	mov	sp, r12
-	add	#142, r12
+	add	#158, r12
 	call	#norx32_4_1_F_permute
 	; norx32_4_1.ae:164: x = first_bytes(r ^ load_le(ct, off, rate, count), count)
-	mov	46(sp), r13
-	add	304(sp), r13
-	cmp	#48, 32(sp)
+	mov	52(sp), r13
+	add	320(sp), r13
+	cmp	#48, 40(sp)
 	jnc	.Lnorx32_4_1_decrypt_with_bytes5
 	bit	#1, r13
 	jnz	.Lnorx32_4_1_decrypt_with_bytes5
@@ -1272,15 +1271,15 @@ norx32_4_1_decrypt_with:
 	mov	10(r13), 64(sp)
 	mov	8(r13), 76(sp)
 	mov	6(r13), 44(sp)
-	mov	4(r13), 50(sp)
+	mov	4(r13), 48(sp)
 	mov	2(r13), 22(sp)
 	mov	@r13, 26(sp)
 	jmp	.Lnorx32_4_1_decrypt_with_join7
 .Lnorx32_4_1_decrypt_with_bytes5:
-	mov	32(sp), r15
+	mov	40(sp), r15
 	mov	#48, r12
 	mov	sp, r10
-	add	#222, r10
+	add	#238, r10
 	mov	r10, r11
 .Lnorx32_4_1_decrypt_with_cpy8:
 	clr	r14
@@ -1300,7 +1299,7 @@ norx32_4_1_decrypt_with:
 	; norx32_4_1.ae:45: return x & ~(~(0 as u384) << (8 * count))
 	mov	112(sp), r15
 	rlam.w	#3, r15
-	mov	32(sp), r13
+	mov	40(sp), r13
 	rla	r13
 	adc	r13
 	rla	r13
@@ -1312,43 +1311,43 @@ norx32_4_1_decrypt_with:
 	bis	r14, r15
 	mov	r15, 114(sp)
 	; norx32_4_1.ae:164: x = first_bytes(r ^ load_le(ct, off, rate, count), count)
-	xor	188(sp), r4
+	xor	204(sp), r4
 	mov	r4, 60(sp)
-	xor	186(sp), r5
+	xor	202(sp), r5
 	mov	r5, 62(sp)
-	xor	184(sp), r6
+	xor	200(sp), r6
 	mov	r6, 66(sp)
-	xor	182(sp), r7
+	xor	198(sp), r7
 	mov	r7, 70(sp)
-	xor	180(sp), r8
+	xor	196(sp), r8
 	mov	r8, 74(sp)
-	xor	178(sp), r9
+	xor	194(sp), r9
 	mov	r9, 78(sp)
-	xor	176(sp), r10
+	xor	192(sp), r10
 	mov	r10, 80(sp)
-	xor	174(sp), r11
+	xor	190(sp), r11
 	mov	r11, 82(sp)
-	xor	172(sp), r12
+	xor	188(sp), r12
 	mov	r12, 86(sp)
-	xor	170(sp), 90(sp)
-	xor	168(sp), 94(sp)
-	xor	166(sp), 96(sp)
-	xor	164(sp), 100(sp)
-	xor	162(sp), 102(sp)
-	xor	160(sp), 106(sp)
-	xor	158(sp), 108(sp)
-	xor	156(sp), 92(sp)
-	xor	154(sp), 104(sp)
-	xor	152(sp), 64(sp)
-	xor	150(sp), 76(sp)
-	xor	148(sp), 44(sp)
-	xor	146(sp), 50(sp)
-	xor	144(sp), 22(sp)
-	xor	142(sp), 26(sp)
+	xor	186(sp), 90(sp)
+	xor	184(sp), 94(sp)
+	xor	182(sp), 96(sp)
+	xor	180(sp), 100(sp)
+	xor	178(sp), 102(sp)
+	xor	176(sp), 106(sp)
+	xor	174(sp), 108(sp)
+	xor	172(sp), 92(sp)
+	xor	170(sp), 104(sp)
+	xor	168(sp), 64(sp)
+	xor	166(sp), 76(sp)
+	xor	164(sp), 44(sp)
+	xor	162(sp), 48(sp)
+	xor	160(sp), 22(sp)
+	xor	158(sp), 26(sp)
 	; norx32_4_1.ae:45: return x & ~(~(0 as u384) << (8 * count))
 	and	#65528, r13
 	mov	r13, 56(sp)
-	mov	#-1, 40(sp)
+	mov	#-1, 36(sp)
 	mov	#-1, r15
 	mov	#-1, r14
 	mov	#-1, r12
@@ -1370,8 +1369,8 @@ norx32_4_1_decrypt_with:
 	mov	#-1, 24(sp)
 	mov	#-1, 28(sp)
 	mov	#-1, 30(sp)
+	mov	#-1, 32(sp)
 	mov	#-1, 34(sp)
-	mov	#-1, 36(sp)
 	tst	114(sp)
 	jnz	.Lnorx32_4_1_decrypt_with_shbig10
 	cmp	#384, r13
@@ -1380,7 +1379,7 @@ norx32_4_1_decrypt_with:
 	cmp	#16, r13
 	jnc	.Lnorx32_4_1_decrypt_with_shbits14
 	sub	#16, r13
-	mov	r15, 40(sp)
+	mov	r15, 36(sp)
 	mov	r14, r15
 	mov	r12, r14
 	mov	r11, r12
@@ -1401,16 +1400,16 @@ norx32_4_1_decrypt_with:
 	mov	24(sp), 20(sp)
 	mov	28(sp), 24(sp)
 	mov	30(sp), 28(sp)
-	mov	34(sp), 30(sp)
-	mov	36(sp), 34(sp)
-	clr	36(sp)
+	mov	32(sp), 30(sp)
+	mov	34(sp), 32(sp)
+	clr	34(sp)
 	jmp	.Lnorx32_4_1_decrypt_with_shlimb13
 .Lnorx32_4_1_decrypt_with_shbits14:
 	tst	r13
 	jz	.Lnorx32_4_1_decrypt_with_shend11
 .Lnorx32_4_1_decrypt_with_sh12:
-	rla	36(sp)
-	rlc	34(sp)
+	rla	34(sp)
+	rlc	32(sp)
 	rlc	30(sp)
 	rlc	28(sp)
 	rlc	24(sp)
@@ -1432,12 +1431,12 @@ norx32_4_1_decrypt_with:
 	rlc	r12
 	rlc	r14
 	rlc	r15
-	rlc	40(sp)
+	rlc	36(sp)
 	dec	r13
 	jnz	.Lnorx32_4_1_decrypt_with_sh12
 	jmp	.Lnorx32_4_1_decrypt_with_shend11
 .Lnorx32_4_1_decrypt_with_shbig10:
-	clr	40(sp)
+	clr	36(sp)
 	clr	r15
 	clr	r14
 	clr	r12
@@ -1459,14 +1458,14 @@ norx32_4_1_decrypt_with:
 	clr	24(sp)
 	clr	28(sp)
 	clr	30(sp)
+	clr	32(sp)
 	clr	34(sp)
-	clr	36(sp)
 .Lnorx32_4_1_decrypt_with_shend11:
 	; norx32_4_1.ae:165: store_le(msg, off, x, count)
-	mov	46(sp), r13
-	add	312(sp), r13
+	mov	52(sp), r13
+	add	328(sp), r13
 	; norx32_4_1.ae:45: return x & ~(~(0 as u384) << (8 * count))
-	bic	40(sp), 60(sp)
+	bic	36(sp), 60(sp)
 	bic	r15, 62(sp)
 	bic	r14, 66(sp)
 	bic	r12, 70(sp)
@@ -1487,17 +1486,17 @@ norx32_4_1_decrypt_with:
 	bic	20(sp), 64(sp)
 	bic	24(sp), 76(sp)
 	bic	28(sp), 44(sp)
-	bic	30(sp), 50(sp)
-	bic	34(sp), 22(sp)
-	bic	36(sp), 26(sp)
+	bic	30(sp), 48(sp)
+	bic	32(sp), 22(sp)
+	bic	34(sp), 26(sp)
 	; norx32_4_1.ae:165: store_le(msg, off, x, count)
-	cmp	#48, 32(sp)
+	cmp	#48, 40(sp)
 	jnc	.Lnorx32_4_1_decrypt_with_bytes15
 	bit	#1, r13
 	jnz	.Lnorx32_4_1_decrypt_with_bytes15
 	mov	26(sp), 0(r13)
 	mov	22(sp), 2(r13)
-	mov	50(sp), 4(r13)
+	mov	48(sp), 4(r13)
 	mov	44(sp), 6(r13)
 	mov	76(sp), 8(r13)
 	mov	64(sp), 10(r13)
@@ -1521,33 +1520,33 @@ norx32_4_1_decrypt_with:
 	mov	60(sp), 46(r13)
 	jmp	.Lnorx32_4_1_decrypt_with_stored16
 .Lnorx32_4_1_decrypt_with_bytes15:
-	mov	32(sp), r15
-	mov	26(sp), 222(sp)
-	mov	22(sp), 224(sp)
-	mov	50(sp), 226(sp)
-	mov	44(sp), 228(sp)
-	mov	76(sp), 230(sp)
-	mov	64(sp), 232(sp)
-	mov	104(sp), 234(sp)
-	mov	92(sp), 236(sp)
-	mov	108(sp), 238(sp)
-	mov	106(sp), 240(sp)
-	mov	102(sp), 242(sp)
-	mov	100(sp), 244(sp)
-	mov	96(sp), 246(sp)
-	mov	94(sp), 248(sp)
-	mov	90(sp), 250(sp)
-	mov	86(sp), 252(sp)
-	mov	82(sp), 254(sp)
-	mov	80(sp), 256(sp)
-	mov	78(sp), 258(sp)
-	mov	74(sp), 260(sp)
-	mov	70(sp), 262(sp)
-	mov	66(sp), 264(sp)
-	mov	62(sp), 266(sp)
-	mov	60(sp), 268(sp)
+	mov	40(sp), r15
+	mov	26(sp), 238(sp)
+	mov	22(sp), 240(sp)
+	mov	48(sp), 242(sp)
+	mov	44(sp), 244(sp)
+	mov	76(sp), 246(sp)
+	mov	64(sp), 248(sp)
+	mov	104(sp), 250(sp)
+	mov	92(sp), 252(sp)
+	mov	108(sp), 254(sp)
+	mov	106(sp), 256(sp)
+	mov	102(sp), 258(sp)
+	mov	100(sp), 260(sp)
+	mov	96(sp), 262(sp)
+	mov	94(sp), 264(sp)
+	mov	90(sp), 266(sp)
+	mov	86(sp), 268(sp)
+	mov	82(sp), 270(sp)
+	mov	80(sp), 272(sp)
+	mov	78(sp), 274(sp)
+	mov	74(sp), 276(sp)
+	mov	70(sp), 278(sp)
+	mov	66(sp), 280(sp)
+	mov	62(sp), 282(sp)
+	mov	60(sp), 284(sp)
 	mov	sp, r14
-	add	#222, r14
+	add	#238, r14
 	cmp	#48, r15
 	jnc	.Lnorx32_4_1_decrypt_with_cnt17
 	mov	#48, r15
@@ -1562,7 +1561,7 @@ norx32_4_1_decrypt_with:
 	jnz	.Lnorx32_4_1_decrypt_with_cpy18
 .Lnorx32_4_1_decrypt_with_stored16:
 	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	cmp	#48, 32(sp)
+	cmp	#48, 40(sp)
 	mov	112(sp), r15
 	subc	#0, r15
 	subc	r4, r4
@@ -1584,7 +1583,7 @@ norx32_4_1_decrypt_with:
 	mov	#0, 54(sp)
 	mov	#0, 58(sp)
 	mov	#0, 42(sp)
-	mov	#0, 48(sp)
+	mov	#0, 46(sp)
 	mov	#0, r6
 	mov	#0, r5
 	mov	#0, 0(sp)
@@ -1615,8 +1614,8 @@ norx32_4_1_decrypt_with:
 	mov	54(sp), 72(sp)
 	mov	58(sp), 54(sp)
 	mov	42(sp), 58(sp)
-	mov	48(sp), 42(sp)
-	mov	r6, 48(sp)
+	mov	46(sp), 42(sp)
+	mov	r6, 46(sp)
 	mov	r5, r6
 	mov	@sp, r5
 	mov	2(sp), 0(sp)
@@ -1634,7 +1633,7 @@ norx32_4_1_decrypt_with:
 	rlc	0(sp)
 	rlc	r5
 	rlc	r6
-	rlc	48(sp)
+	rlc	46(sp)
 	rlc	42(sp)
 	rlc	58(sp)
 	rlc	54(sp)
@@ -1673,7 +1672,7 @@ norx32_4_1_decrypt_with:
 	clr	54(sp)
 	clr	58(sp)
 	clr	42(sp)
-	clr	48(sp)
+	clr	46(sp)
 	clr	r6
 	clr	r5
 	clr	0(sp)
@@ -1684,11 +1683,11 @@ norx32_4_1_decrypt_with:
 	and	r4, 6(sp)
 	; norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
 	mov	22(sp), r15
-	xor	144(sp), r15
+	xor	160(sp), r15
 	xor	6(sp), r15
-	mov	r15, 52(sp)
+	mov	r15, 50(sp)
 	mov	26(sp), r15
-	xor	142(sp), r15
+	xor	158(sp), r15
 	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
 	and	r4, 10(sp)
 	; norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
@@ -1696,15 +1695,15 @@ norx32_4_1_decrypt_with:
 	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
 	and	r4, 0(sp)
 	; norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
-	mov	r15, 142(sp)
-	mov	52(sp), 144(sp)
+	mov	r15, 158(sp)
+	mov	50(sp), 160(sp)
 	; norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
 	mov	44(sp), r15
-	xor	148(sp), r15
+	xor	164(sp), r15
 	xor	@sp, r15
 	mov	r15, 38(sp)
-	mov	50(sp), r15
-	xor	146(sp), r15
+	mov	48(sp), r15
+	xor	162(sp), r15
 	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
 	and	r4, 2(sp)
 	; norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
@@ -1712,14 +1711,14 @@ norx32_4_1_decrypt_with:
 	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
 	and	r4, r6
 	; norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
-	mov	r15, 146(sp)
-	mov	38(sp), 148(sp)
+	mov	r15, 162(sp)
+	mov	38(sp), 164(sp)
 	; norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
 	mov	64(sp), r15
-	xor	152(sp), r15
+	xor	168(sp), r15
 	xor	r6, r15
 	mov	76(sp), r6
-	xor	150(sp), r6
+	xor	166(sp), r6
 	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
 	and	r4, r5
 	; norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
@@ -1728,16 +1727,16 @@ norx32_4_1_decrypt_with:
 	mov	42(sp), r5
 	and	r4, r5
 	; norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
-	mov	r6, 150(sp)
-	mov	r15, 152(sp)
+	mov	r6, 166(sp)
+	mov	r15, 168(sp)
 	; norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
 	mov	92(sp), r15
-	xor	156(sp), r15
+	xor	172(sp), r15
 	xor	r5, r15
 	mov	104(sp), r5
-	xor	154(sp), r5
+	xor	170(sp), r5
 	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	mov	48(sp), r6
+	mov	46(sp), r6
 	and	r4, r6
 	; norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
 	xor	r6, r5
@@ -1745,14 +1744,14 @@ norx32_4_1_decrypt_with:
 	mov	54(sp), r6
 	and	r4, r6
 	; norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
-	mov	r5, 154(sp)
-	mov	r15, 156(sp)
+	mov	r5, 170(sp)
+	mov	r15, 172(sp)
 	; norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
 	mov	106(sp), r15
-	xor	160(sp), r15
+	xor	176(sp), r15
 	xor	r6, r15
 	mov	108(sp), r5
-	xor	158(sp), r5
+	xor	174(sp), r5
 	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
 	mov	58(sp), r6
 	and	r4, r6
@@ -1762,14 +1761,14 @@ norx32_4_1_decrypt_with:
 	mov	68(sp), r6
 	and	r4, r6
 	; norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
-	mov	r5, 158(sp)
-	mov	r15, 160(sp)
+	mov	r5, 174(sp)
+	mov	r15, 176(sp)
 	; norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
 	mov	100(sp), r15
-	xor	164(sp), r15
+	xor	180(sp), r15
 	xor	r6, r15
 	mov	102(sp), r5
-	xor	162(sp), r5
+	xor	178(sp), r5
 	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
 	mov	72(sp), r6
 	and	r4, r6
@@ -1779,14 +1778,14 @@ norx32_4_1_decrypt_with:
 	mov	84(sp), r6
 	and	r4, r6
 	; norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
-	mov	r5, 162(sp)
-	mov	r15, 164(sp)
+	mov	r5, 178(sp)
+	mov	r15, 180(sp)
 	; norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
 	mov	94(sp), r15
-	xor	168(sp), r15
+	xor	184(sp), r15
 	xor	r6, r15
 	mov	96(sp), r6
-	xor	166(sp), r6
+	xor	182(sp), r6
 	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
 	mov	88(sp), r5
 	and	r4, r5
@@ -1795,14 +1794,14 @@ norx32_4_1_decrypt_with:
 	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
 	and	r4, r7
 	; norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
-	mov	r6, 166(sp)
-	mov	r15, 168(sp)
+	mov	r6, 182(sp)
+	mov	r15, 184(sp)
 	; norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
 	mov	86(sp), r15
-	xor	172(sp), r15
+	xor	188(sp), r15
 	xor	r7, r15
 	mov	90(sp), r7
-	xor	170(sp), r7
+	xor	186(sp), r7
 	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
 	mov	98(sp), r6
 	and	r4, r6
@@ -1811,14 +1810,14 @@ norx32_4_1_decrypt_with:
 	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
 	and	r4, r9
 	; norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
-	mov	r7, 170(sp)
-	mov	r15, 172(sp)
+	mov	r7, 186(sp)
+	mov	r15, 188(sp)
 	; norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
 	mov	80(sp), r15
-	xor	176(sp), r15
+	xor	192(sp), r15
 	xor	r9, r15
 	mov	82(sp), r9
-	xor	174(sp), r9
+	xor	190(sp), r9
 	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
 	and	r4, r8
 	; norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
@@ -1826,14 +1825,14 @@ norx32_4_1_decrypt_with:
 	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
 	and	r4, r11
 	; norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
-	mov	r9, 174(sp)
-	mov	r15, 176(sp)
+	mov	r9, 190(sp)
+	mov	r15, 192(sp)
 	; norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
 	mov	74(sp), r15
-	xor	180(sp), r15
+	xor	196(sp), r15
 	xor	r11, r15
 	mov	78(sp), r11
-	xor	178(sp), r11
+	xor	194(sp), r11
 	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
 	and	r4, r10
 	; norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
@@ -1841,14 +1840,14 @@ norx32_4_1_decrypt_with:
 	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
 	and	r4, r13
 	; norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
-	mov	r11, 178(sp)
-	mov	r15, 180(sp)
+	mov	r11, 194(sp)
+	mov	r15, 196(sp)
 	; norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
 	mov	66(sp), r15
-	xor	184(sp), r15
+	xor	200(sp), r15
 	xor	r13, r15
 	mov	70(sp), r13
-	xor	182(sp), r13
+	xor	198(sp), r13
 	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
 	and	r4, r12
 	; norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
@@ -1858,26 +1857,26 @@ norx32_4_1_decrypt_with:
 	bis	#32768, r12
 	and	r4, r12
 	; norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
-	mov	r13, 182(sp)
-	mov	r15, 184(sp)
+	mov	r13, 198(sp)
+	mov	r15, 200(sp)
 	; norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
 	mov	60(sp), r15
-	xor	188(sp), r15
+	xor	204(sp), r15
 	xor	r12, r15
 	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
 	and	r4, r14
 	; norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
 	mov	62(sp), r13
-	xor	186(sp), r13
+	xor	202(sp), r13
 	xor	r14, r13
 	; norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
-	mov	r13, 186(sp)
-	mov	r15, 188(sp)
+	mov	r13, 202(sp)
+	mov	r15, 204(sp)
 	add	#1, 118(sp)
 	addc	#0, 116(sp)
-	cmp	124(sp), 118(sp)
+	cmp	132(sp), 118(sp)
 	mov	116(sp), r15
-	subc	122(sp), r15
+	subc	130(sp), r15
 	jc	.Lnorx32_4_1_decrypt_with_near31
 	br	#.Lnorx32_4_1_decrypt_with_loop3
 .Lnorx32_4_1_decrypt_with_near31:
@@ -1886,22 +1885,22 @@ norx32_4_1_decrypt_with:
 .Lnorx32_4_1_decrypt_with_else1:
 .Lnorx32_4_1_decrypt_with_endif2:
 	; norx32_4_1.ae:169: return (load_le(tag, 0, 16) ^ finalize(s, k)) == 0
-	mov	308(sp), r11
+	mov	324(sp), r11
 	bit	#1, r11
 	jnz	.Lnorx32_4_1_decrypt_with_bytes24
 .Lnorx32_4_1_decrypt_with_words25:
-	mov	14(r11), r10
-	mov	12(r11), r9
-	mov	10(r11), r8
-	mov	8(r11), r7
-	mov	6(r11), r6
-	mov	4(r11), r5
-	mov	2(r11), r4
-	mov	@r11, 120(sp)
+	mov	14(r11), 122(sp)
+	mov	12(r11), 124(sp)
+	mov	10(r11), 126(sp)
+	mov	8(r11), 128(sp)
+	mov	6(r11), 134(sp)
+	mov	4(r11), 136(sp)
+	mov	2(r11), 138(sp)
+	mov	@r11, 140(sp)
 	jmp	.Lnorx32_4_1_decrypt_with_join26
 .Lnorx32_4_1_decrypt_with_bytes24:
 	mov	sp, r12
-	add	#222, r12
+	add	#238, r12
 	mov	r12, r13
 	mov	#16, r14
 .Lnorx32_4_1_decrypt_with_cpy27:
@@ -1915,58 +1914,64 @@ norx32_4_1_decrypt_with:
 	jmp	.Lnorx32_4_1_decrypt_with_words25
 .Lnorx32_4_1_decrypt_with_join26:
 	mov	sp, r12
-	add	#142, r12
-	mov	126(sp), r15
-	mov	@r15, 206(sp)
-	mov	140(sp), 208(sp)
-	mov	138(sp), 210(sp)
-	mov	136(sp), 212(sp)
-	mov	134(sp), 214(sp)
-	mov	132(sp), 216(sp)
-	mov	130(sp), 218(sp)
-	mov	128(sp), 220(sp)
+	add	#158, r12
+	mov	142(sp), r15
+	mov	@r15, 222(sp)
+	mov	156(sp), 224(sp)
+	mov	154(sp), 226(sp)
+	mov	152(sp), 228(sp)
+	mov	150(sp), 230(sp)
+	mov	148(sp), 232(sp)
+	mov	146(sp), 234(sp)
+	mov	144(sp), 236(sp)
 	mov	sp, r14
-	add	#270, r14
+	add	#286, r14
 	mov	sp, r13
-	add	#206, r13
+	add	#222, r13
 	call	#norx32_4_1_finalize
-	mov	120(sp), r15
-	xor	270(sp), r15
-	xor	272(sp), r4
-	xor	274(sp), r5
-	xor	276(sp), r6
-	xor	278(sp), r7
-	xor	280(sp), r8
-	xor	282(sp), r9
-	xor	284(sp), r10
-	bis	r4, r15
-	bis	r5, r15
-	bis	r6, r15
-	bis	r7, r15
-	bis	r8, r15
-	bis	r9, r15
-	bis	r10, r15
-	sub	#1, r15
+	mov	140(sp), r8
+	xor	286(sp), r8
+	mov	138(sp), r9
+	xor	288(sp), r9
+	mov	136(sp), r10
+	xor	290(sp), r10
+	mov	134(sp), r11
+	xor	292(sp), r11
+	mov	128(sp), r12
+	xor	294(sp), r12
+	mov	126(sp), r13
+	xor	296(sp), r13
+	mov	124(sp), r14
+	xor	298(sp), r14
+	mov	122(sp), r15
+	xor	300(sp), r15
+	bis	r9, r8
+	bis	r10, r8
+	bis	r11, r8
+	bis	r12, r8
+	bis	r13, r8
+	bis	r14, r8
+	bis	r15, r8
+	sub	#1, r8
 	clr	r14
 	adc	r14
 	xor	#1, r14
-	mov	316(sp), r15
+	mov	332(sp), r15
 	mov	r14, 0(r15)
-	add	#286, sp
+	add	#302, sp
 	popm.w	#7, r10
 	ret
 	.size norx32_4_1_decrypt_with, .-norx32_4_1_decrypt_with
 
 
 ; --- norx32_4_1_F_permute: norx32_4_1.F.permute
-;     frame 114 bytes (57 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2380 bytes of code
+;     frame 114 bytes (57 spill slots, locals 0), saves nothing
+;     estimated 2376 bytes of code
 	.section .text.norx32_4_1_F_permute,"ax",@progbits
 	.local norx32_4_1_F_permute
 	.type norx32_4_1_F_permute, @function
 	.balign 2
 norx32_4_1_F_permute:
-	pushm.w	#7, r10
 	sub	#114, sp
 	mov	r12, r15
 	; norx_f.ae:72: @unroll(unroll)
@@ -2997,24 +3002,22 @@ norx32_4_1_F_permute:
 	mov	64(sp), -4(r12)
 	mov	66(sp), -2(r12)
 	add	#114, sp
-	popm.w	#7, r10
 	ret
 	.size norx32_4_1_F_permute, .-norx32_4_1_F_permute
 
 
 ; --- norx32_4_1_absorb_header: norx32_4_1.absorb_header
-;     frame 142 bytes (47 spill slots, locals 48), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1768 bytes of code
+;     frame 150 bytes (51 spill slots, locals 48), saves nothing
+;     estimated 1802 bytes of code
 	.section .text.norx32_4_1_absorb_header,"ax",@progbits
 	.local norx32_4_1_absorb_header
 	.type norx32_4_1_absorb_header, @function
 	.balign 2
 norx32_4_1_absorb_header:
-	pushm.w	#7, r10
-	sub	#142, sp
-	mov	r12, r9
-	mov	r13, 88(sp)
-	mov	r14, 66(sp)
+	sub	#150, sp
+	mov	r12, 0(sp)
+	mov	r13, 98(sp)
+	mov	r14, 76(sp)
 	; norx32_4_1.ae:96: if n > 0 {
 	mov	#0, r15
 	cmp	r14, r15
@@ -3027,9 +3030,9 @@ norx32_4_1_absorb_header:
 	br	#.Lnorx32_4_1_absorb_header_else1
 .Lnorx32_4_1_absorb_header_near15:
 	; norx32_4_1.ae:40: return ((((n >> 4) as u64) * 0xaaaaaaab) >> 33) as u32
-	mov	r14, r8
-	rrum.w	#4, r8
-	mov	r8, r15
+	mov	r14, r9
+	rrum.w	#4, r9
+	mov	r9, r15
 	rla	r15
 	adc	r15
 	mov	r15, r10
@@ -3038,11 +3041,11 @@ norx32_4_1_absorb_header:
 	mov	#0, r11
 	mov	#0, r12
 	mov	#0, r13
-	add	r8, r10
+	add	r9, r10
 	addc	r15, r11
 	addc	#0, r12
 	addc	#0, r13
-	mov	r8, r14
+	mov	r9, r14
 	rla	r14
 	adc	r14
 	rla	r14
@@ -3056,7 +3059,7 @@ norx32_4_1_absorb_header:
 	addc	r14, r11
 	addc	#0, r12
 	addc	#0, r13
-	mov	r8, r14
+	mov	r9, r14
 	swpb	r14
 	bit	#1, r14
 	rrc	r14
@@ -3071,7 +3074,7 @@ norx32_4_1_absorb_header:
 	addc	r14, r11
 	addc	#0, r12
 	addc	#0, r13
-	mov	r8, r14
+	mov	r9, r14
 	swpb	r14
 	bit	#1, r14
 	rrc	r14
@@ -3082,7 +3085,7 @@ norx32_4_1_absorb_header:
 	addc	r14, r11
 	addc	#0, r12
 	addc	#0, r13
-	mov	r8, r14
+	mov	r9, r14
 	swpb	r14
 	rla	r14
 	adc	r14
@@ -3093,7 +3096,7 @@ norx32_4_1_absorb_header:
 	addc	r14, r11
 	addc	#0, r12
 	addc	#0, r13
-	mov	r8, r14
+	mov	r9, r14
 	swpb	r14
 	rla	r14
 	adc	r14
@@ -3108,7 +3111,7 @@ norx32_4_1_absorb_header:
 	addc	r14, r11
 	addc	#0, r12
 	addc	#0, r13
-	mov	r8, r14
+	mov	r9, r14
 	bit	#1, r14
 	rrc	r14
 	bit	#1, r14
@@ -3122,7 +3125,7 @@ norx32_4_1_absorb_header:
 	addc	r14, r11
 	addc	#0, r12
 	addc	#0, r13
-	mov	r8, r14
+	mov	r9, r14
 	bit	#1, r14
 	rrc	r14
 	mov	r14, r15
@@ -3132,7 +3135,7 @@ norx32_4_1_absorb_header:
 	addc	r14, r11
 	addc	#0, r12
 	addc	#0, r13
-	mov	r8, r14
+	mov	r9, r14
 	rla	r14
 	adc	r14
 	mov	r14, r15
@@ -3142,7 +3145,7 @@ norx32_4_1_absorb_header:
 	addc	r15, r11
 	addc	r14, r12
 	addc	#0, r13
-	mov	r8, r14
+	mov	r9, r14
 	rla	r14
 	adc	r14
 	rla	r14
@@ -3156,7 +3159,7 @@ norx32_4_1_absorb_header:
 	addc	r15, r11
 	addc	r14, r12
 	addc	#0, r13
-	mov	r8, r14
+	mov	r9, r14
 	swpb	r14
 	bit	#1, r14
 	rrc	r14
@@ -3171,7 +3174,7 @@ norx32_4_1_absorb_header:
 	addc	r15, r11
 	addc	r14, r12
 	addc	#0, r13
-	mov	r8, r14
+	mov	r9, r14
 	swpb	r14
 	bit	#1, r14
 	rrc	r14
@@ -3182,7 +3185,7 @@ norx32_4_1_absorb_header:
 	addc	r15, r11
 	addc	r14, r12
 	addc	#0, r13
-	mov	r8, r14
+	mov	r9, r14
 	swpb	r14
 	rla	r14
 	adc	r14
@@ -3193,7 +3196,7 @@ norx32_4_1_absorb_header:
 	addc	r15, r11
 	addc	r14, r12
 	addc	#0, r13
-	mov	r8, r14
+	mov	r9, r14
 	swpb	r14
 	rla	r14
 	adc	r14
@@ -3208,7 +3211,7 @@ norx32_4_1_absorb_header:
 	addc	r15, r11
 	addc	r14, r12
 	addc	#0, r13
-	mov	r8, r14
+	mov	r9, r14
 	bit	#1, r14
 	rrc	r14
 	bit	#1, r14
@@ -3222,14 +3225,14 @@ norx32_4_1_absorb_header:
 	addc	r15, r11
 	addc	r14, r12
 	addc	#0, r13
-	bit	#1, r8
-	rrc	r8
-	mov	r8, r15
+	bit	#1, r9
+	rrc	r9
+	mov	r9, r15
 	and	#32768, r15
-	and	#32767, r8
+	and	#32767, r9
 	add	#0, r10
 	addc	r15, r11
-	addc	r8, r12
+	addc	r9, r12
 	addc	#0, r13
 	bit	#1, r12
 	rrc	r12
@@ -3243,19 +3246,19 @@ norx32_4_1_absorb_header:
 	; norx32_4_1.ae:97: for i in 0..whole_blocks(n) + 1 {
 	add	#1, r12
 	addc	#0, r13
-	mov	#0, 36(sp)
-	mov	#0, 34(sp)
-	cmp	r12, 36(sp)
-	mov	r12, 56(sp)
-	mov	34(sp), r15
+	mov	#0, 42(sp)
+	mov	#0, 40(sp)
+	cmp	r12, 42(sp)
+	mov	r12, 66(sp)
+	mov	40(sp), r15
 	subc	r13, r15
-	mov	r13, 50(sp)
+	mov	r13, 60(sp)
 	jnc	.Lnorx32_4_1_absorb_header_near16
 	br	#.Lnorx32_4_1_absorb_header_done4
 .Lnorx32_4_1_absorb_header_near16:
 .Lnorx32_4_1_absorb_header_loop3:
 	; norx32_4_1.ae:98: off = rate * i
-	mov	36(sp), r14
+	mov	42(sp), r14
 	mov	r14, r15
 	rla	r15
 	adc	r15
@@ -3265,13 +3268,13 @@ norx32_4_1_absorb_header:
 	adc	r15
 	rla	r15
 	adc	r15
-	mov	r15, r7
-	and	#65520, r7
-	mov	34(sp), r11
-	mov	r11, r12
-	rlam.w	#4, r12
+	mov	r15, r12
+	and	#65520, r12
+	mov	40(sp), r10
+	mov	r10, r11
+	rlam.w	#4, r11
 	and	#15, r15
-	bis	r15, r12
+	bis	r15, r11
 	swpb	r14
 	bit	#1, r14
 	rrc	r14
@@ -3281,368 +3284,380 @@ norx32_4_1_absorb_header:
 	rrc	r14
 	mov	r14, r13
 	and	#65504, r13
-	rlam.w	#4, r11
-	rlam.w	#1, r11
+	rlam.w	#4, r10
+	rlam.w	#1, r10
 	and	#31, r14
-	bis	r14, r11
-	add	r13, r7
-	addc	r11, r12
+	bis	r14, r10
+	add	r13, r12
+	addc	r10, r11
 	; norx32_4_1.ae:99: count = if n - off < rate then n - off else rate
-	mov	66(sp), r10
-	mov	#0, r8
-	sub	r7, r10
-	subc	r12, r8
-	cmp	#48, r10
-	mov	r8, r15
-	subc	#0, r15
-	subc	r15, r15
-	xor	#48, r10
-	and	r15, r10
-	xor	#48, r10
-	and	r15, r8
+	mov	76(sp), r15
+	mov	#0, r13
+	sub	r12, r15
+	mov	r12, 18(sp)
+	subc	r11, r13
+	cmp	#48, r15
+	mov	r13, r12
+	subc	#0, r12
+	subc	r14, r14
+	xor	#48, r15
+	and	r14, r15
+	xor	#48, r15
+	mov	r15, 6(sp)
+	and	r14, r13
+	mov	r13, 26(sp)
 	; norx32_4_1.ae:100: s[15] = s[15] ^ header_tag
-	mov	60(r9), r15
-	xor	#1, r15
-	mov	r15, 60(r9)
+	mov	@sp, r13
+	mov	60(r13), r14
+	xor	#1, r14
+	mov	r14, 60(r13)
+	mov	62(r13), 62(r13)
 	; norx32_4_1.ae:101: F.permute(s)
-	mov	r9, r12
+	mov	r13, r12
 	call	#norx32_4_1_F_permute
 	; norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	add	88(sp), r7
-	cmp	#48, r10
+	mov	18(sp), r10
+	add	98(sp), r10
+	cmp	#48, 6(sp)
 	jnc	.Lnorx32_4_1_absorb_header_bytes5
-	bit	#1, r7
+	bit	#1, r10
 	jnz	.Lnorx32_4_1_absorb_header_bytes5
 .Lnorx32_4_1_absorb_header_words6:
-	mov	@r7+, 38(sp)
-	mov	@r7+, 40(sp)
-	mov	@r7+, 42(sp)
-	mov	@r7+, 44(sp)
-	mov	@r7+, 46(sp)
-	mov	@r7+, 48(sp)
-	mov	@r7+, 52(sp)
-	mov	@r7+, 54(sp)
-	mov	@r7+, 58(sp)
-	mov	@r7+, 60(sp)
-	mov	@r7+, 62(sp)
-	mov	@r7+, 64(sp)
-	mov	@r7+, 68(sp)
-	mov	@r7+, 70(sp)
-	mov	@r7+, 72(sp)
-	mov	@r7+, 74(sp)
-	mov	@r7+, 76(sp)
-	mov	@r7+, 78(sp)
-	mov	@r7+, 80(sp)
-	mov	@r7+, 82(sp)
-	mov	@r7+, 86(sp)
-	mov	@r7+, 84(sp)
-	mov	@r7+, 92(sp)
-	mov	@r7+, 90(sp)
+	mov	@r10+, 44(sp)
+	mov	@r10+, 46(sp)
+	mov	@r10+, 48(sp)
+	mov	@r10+, 50(sp)
+	mov	@r10+, 52(sp)
+	mov	@r10+, 54(sp)
+	mov	@r10+, 56(sp)
+	mov	@r10+, 58(sp)
+	mov	@r10+, 62(sp)
+	mov	@r10+, 64(sp)
+	mov	@r10+, 68(sp)
+	mov	@r10+, 70(sp)
+	mov	@r10+, 72(sp)
+	mov	@r10+, 74(sp)
+	mov	@r10+, 78(sp)
+	mov	@r10+, 80(sp)
+	mov	@r10+, 82(sp)
+	mov	@r10+, 84(sp)
+	mov	@r10+, 86(sp)
+	mov	@r10+, 88(sp)
+	mov	@r10+, 92(sp)
+	mov	@r10+, 90(sp)
+	mov	@r10+, 96(sp)
+	mov	@r10+, 94(sp)
 	jmp	.Lnorx32_4_1_absorb_header_join7
 .Lnorx32_4_1_absorb_header_bytes5:
 	mov	sp, r11
-	add	#94, r11
+	add	#102, r11
 	mov	r11, r12
 	mov	#48, r13
-	mov	r10, r15
+	mov	6(sp), r15
 .Lnorx32_4_1_absorb_header_cpy8:
 	clr	r14
 	tst	r15
 	jz	.Lnorx32_4_1_absorb_header_pad9
-	mov.b	@r7, r14
-	inc	r7
+	mov.b	@r10, r14
+	inc	r10
 	dec	r15
 .Lnorx32_4_1_absorb_header_pad9:
 	mov.b	r14, 0(r12)
 	inc	r12
 	dec	r13
 	jnz	.Lnorx32_4_1_absorb_header_cpy8
-	mov	r11, r7
+	mov	r11, r10
 	jmp	.Lnorx32_4_1_absorb_header_words6
 .Lnorx32_4_1_absorb_header_join7:
 	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	cmp	#48, r10
-	mov	r8, r15
+	mov	6(sp), r14
+	cmp	#48, r14
+	mov	26(sp), r12
+	mov	r12, r15
 	subc	#0, r15
-	subc	r4, r4
-	rla	r10
-	adc	r10
-	rla	r10
-	adc	r10
-	rla	r10
-	adc	r10
-	mov	r10, r14
+	subc	r8, r8
+	mov	r14, r13
+	rla	r13
+	adc	r13
+	rla	r13
+	adc	r13
+	rla	r13
+	adc	r13
+	mov	r13, r14
 	and	#65528, r14
-	rlam.w	#3, r8
-	and	#7, r10
-	bis	r10, r8
-	mov	r8, 30(sp)
-	mov	#1, 26(sp)
+	rlam.w	#3, r12
+	and	#7, r13
+	bis	r13, r12
+	mov	r12, 36(sp)
+	mov	#1, 32(sp)
+	mov	#0, 30(sp)
+	mov	#0, 28(sp)
 	mov	#0, 24(sp)
 	mov	#0, 22(sp)
 	mov	#0, 20(sp)
-	mov	#0, 18(sp)
 	mov	#0, 16(sp)
 	mov	#0, 14(sp)
 	mov	#0, 12(sp)
 	mov	#0, 10(sp)
 	mov	#0, 8(sp)
-	mov	#0, 6(sp)
 	mov	#0, 4(sp)
 	mov	#0, 2(sp)
-	mov	#0, 0(sp)
 	mov	#0, r15
+	mov	#0, r7
+	mov	#0, r4
 	mov	#0, r5
 	mov	#0, r6
-	mov	#0, r7
-	mov	#0, r8
+	mov	#0, r9
 	mov	#0, r10
 	mov	#0, r11
 	mov	#0, r12
 	mov	#0, r13
-	mov	#0, 28(sp)
-	tst	30(sp)
+	mov	#0, 34(sp)
+	tst	36(sp)
 	jnz	.Lnorx32_4_1_absorb_header_shbig10
 	cmp	#384, r14
 	jc	.Lnorx32_4_1_absorb_header_shbig10
 .Lnorx32_4_1_absorb_header_shlimb13:
 	cmp	#16, r14
 	jnc	.Lnorx32_4_1_absorb_header_shbits14
-	mov	r13, 28(sp)
+	mov	r13, 34(sp)
 	mov	r12, r13
 	mov	r11, r12
 	mov	r10, r11
-	mov	r8, r10
-	mov	r7, r8
-	mov	r6, r7
+	mov	r9, r10
+	mov	r6, r9
 	mov	r5, r6
-	mov	r15, r5
-	mov	@sp, r15
-	mov	2(sp), 0(sp)
+	mov	r4, r5
+	mov	r7, r4
+	mov	r15, r7
+	mov	2(sp), r15
 	mov	4(sp), 2(sp)
-	mov	6(sp), 4(sp)
-	mov	8(sp), 6(sp)
+	mov	8(sp), 4(sp)
 	mov	10(sp), 8(sp)
 	mov	12(sp), 10(sp)
 	mov	14(sp), 12(sp)
 	mov	16(sp), 14(sp)
-	mov	18(sp), 16(sp)
-	mov	20(sp), 18(sp)
+	mov	20(sp), 16(sp)
 	mov	22(sp), 20(sp)
 	mov	24(sp), 22(sp)
-	mov	26(sp), 24(sp)
-	clr	26(sp)
+	mov	28(sp), 24(sp)
+	mov	30(sp), 28(sp)
+	mov	32(sp), 30(sp)
+	clr	32(sp)
 	sub	#16, r14
 	jmp	.Lnorx32_4_1_absorb_header_shlimb13
 .Lnorx32_4_1_absorb_header_shbits14:
 	tst	r14
 	jz	.Lnorx32_4_1_absorb_header_shend11
 .Lnorx32_4_1_absorb_header_sh12:
-	rla	26(sp)
+	rla	32(sp)
+	rlc	30(sp)
+	rlc	28(sp)
 	rlc	24(sp)
 	rlc	22(sp)
 	rlc	20(sp)
-	rlc	18(sp)
 	rlc	16(sp)
 	rlc	14(sp)
 	rlc	12(sp)
 	rlc	10(sp)
 	rlc	8(sp)
-	rlc	6(sp)
 	rlc	4(sp)
 	rlc	2(sp)
-	rlc	0(sp)
 	rlc	r15
+	rlc	r7
+	rlc	r4
 	rlc	r5
 	rlc	r6
-	rlc	r7
-	rlc	r8
+	rlc	r9
 	rlc	r10
 	rlc	r11
 	rlc	r12
 	rlc	r13
-	rlc	28(sp)
+	rlc	34(sp)
 	dec	r14
 	jnz	.Lnorx32_4_1_absorb_header_sh12
 	jmp	.Lnorx32_4_1_absorb_header_shend11
 .Lnorx32_4_1_absorb_header_shbig10:
-	clr	26(sp)
+	clr	32(sp)
+	clr	30(sp)
+	clr	28(sp)
 	clr	24(sp)
 	clr	22(sp)
 	clr	20(sp)
-	clr	18(sp)
 	clr	16(sp)
 	clr	14(sp)
 	clr	12(sp)
 	clr	10(sp)
 	clr	8(sp)
-	clr	6(sp)
 	clr	4(sp)
 	clr	2(sp)
-	clr	0(sp)
 	clr	r15
+	clr	r7
+	clr	r4
 	clr	r5
 	clr	r6
-	clr	r7
-	clr	r8
+	clr	r9
 	clr	r10
 	clr	r11
 	clr	r12
 	clr	r13
-	clr	28(sp)
+	clr	34(sp)
 .Lnorx32_4_1_absorb_header_shend11:
-	mov	28(sp), r14
+	mov	34(sp), r14
 	bis	#32768, r14
-	and	r4, 26(sp)
-	and	r4, 24(sp)
-	and	r4, 22(sp)
-	and	r4, 20(sp)
-	and	r4, 18(sp)
-	and	r4, 16(sp)
-	and	r4, 14(sp)
-	and	r4, 12(sp)
-	and	r4, 10(sp)
-	and	r4, 8(sp)
-	and	r4, 6(sp)
-	and	r4, 4(sp)
-	and	r4, 2(sp)
-	and	r4, 0(sp)
-	and	r4, r15
-	mov	r15, 32(sp)
-	and	r4, r5
-	and	r4, r6
-	and	r4, r7
-	and	r4, r8
-	and	r4, r10
-	and	r4, r11
-	and	r4, r12
-	and	r4, r13
-	and	r4, r14
+	and	r8, 32(sp)
+	and	r8, 30(sp)
+	and	r8, 28(sp)
+	and	r8, 24(sp)
+	and	r8, 22(sp)
+	and	r8, 20(sp)
+	and	r8, 16(sp)
+	and	r8, 14(sp)
+	and	r8, 12(sp)
+	and	r8, 10(sp)
+	and	r8, 8(sp)
+	and	r8, 4(sp)
+	and	r8, 2(sp)
+	and	r8, r15
+	mov	r15, 100(sp)
+	and	r8, r7
+	mov	r7, 38(sp)
+	and	r8, r4
+	and	r8, r5
+	and	r8, r6
+	and	r8, r9
+	and	r8, r10
+	and	r8, r11
+	and	r8, r12
+	and	r8, r13
+	and	r8, r14
 	; norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	mov	38(sp), r4
-	xor	@r9, r4
+	mov	44(sp), r7
+	mov	@sp, r15
+	xor	@r15, r7
+	mov	46(sp), r8
+	xor	2(r15), r8
+	xor	32(sp), r7
+	xor	30(sp), r8
+	; norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
+	mov	r7, 0(r15)
+	mov	r8, 2(r15)
+	; norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
+	mov	48(sp), r7
+	xor	4(r15), r7
+	mov	50(sp), r8
+	xor	6(r15), r8
+	xor	28(sp), r7
+	xor	24(sp), r8
+	; norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
+	mov	r7, 4(r15)
+	mov	r8, 6(r15)
+	; norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
+	mov	52(sp), r7
+	xor	8(r15), r7
+	mov	54(sp), r8
+	xor	10(r15), r8
+	xor	22(sp), r7
+	xor	20(sp), r8
+	; norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
+	mov	r7, 8(r15)
+	mov	r8, 10(r15)
+	; norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
+	mov	56(sp), r7
+	xor	12(r15), r7
+	mov	58(sp), r8
+	xor	14(r15), r8
+	xor	16(sp), r7
+	xor	14(sp), r8
+	; norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
+	mov	r7, 12(r15)
+	mov	r8, 14(r15)
+	; norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
+	mov	62(sp), r7
+	xor	16(r15), r7
+	mov	64(sp), r8
+	xor	18(r15), r8
+	xor	12(sp), r7
+	xor	10(sp), r8
+	; norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
+	mov	r7, 16(r15)
+	mov	r8, 18(r15)
+	; norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
+	mov	68(sp), r7
+	xor	20(r15), r7
+	mov	70(sp), r8
+	xor	22(r15), r8
+	xor	8(sp), r7
+	xor	4(sp), r8
+	; norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
+	mov	r7, 20(r15)
+	mov	r8, 22(r15)
+	; norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
+	mov	72(sp), r7
+	xor	24(r15), r7
+	mov	74(sp), r8
+	xor	26(r15), r8
+	xor	2(sp), r7
+	xor	100(sp), r8
+	; norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
+	mov	r7, 24(r15)
+	mov	r8, 26(r15)
+	; norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
+	mov	78(sp), r7
+	xor	28(r15), r7
+	mov	80(sp), r8
+	xor	30(r15), r8
+	xor	38(sp), r7
+	xor	r4, r8
+	; norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
+	mov	r15, r4
+	mov	r7, 28(r4)
+	mov	r8, 30(r4)
+	; norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
+	mov	82(sp), r7
+	xor	32(r4), r7
+	mov	84(sp), r8
+	xor	34(r4), r8
+	xor	r5, r7
+	xor	r6, r8
+	; norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
+	mov	r7, 32(r4)
+	mov	r8, 34(r4)
+	; norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
+	mov	86(sp), r7
+	xor	36(r4), r7
+	mov	88(sp), r8
+	xor	38(r4), r8
+	xor	r9, r7
+	xor	r10, r8
+	; norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
+	mov	r7, 36(r4)
+	mov	r8, 38(r4)
+	; norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
+	mov	92(sp), r9
+	xor	40(r4), r9
+	mov	90(sp), r10
+	xor	42(r4), r10
+	xor	r11, r9
+	xor	r12, r10
+	; norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
+	mov	r9, 40(r4)
+	mov	r10, 42(r4)
+	; norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
+	mov	96(sp), r11
+	xor	44(r4), r11
+	mov	94(sp), r12
+	xor	46(r4), r12
+	xor	r13, r11
+	xor	r14, r12
+	; norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
+	mov	r11, 44(r4)
+	mov	r12, 46(r4)
+	add	#1, 42(sp)
+	addc	#0, 40(sp)
+	cmp	66(sp), 42(sp)
 	mov	40(sp), r15
-	xor	2(r9), r15
-	xor	26(sp), r4
-	xor	24(sp), r15
-	; norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
-	mov	r4, 0(r9)
-	mov	r15, 2(r9)
-	; norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	mov	42(sp), r4
-	xor	4(r9), r4
-	mov	44(sp), r15
-	xor	6(r9), r15
-	xor	22(sp), r4
-	xor	20(sp), r15
-	; norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
-	mov	r4, 4(r9)
-	mov	r15, 6(r9)
-	; norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	mov	46(sp), r4
-	xor	8(r9), r4
-	mov	48(sp), r15
-	xor	10(r9), r15
-	xor	18(sp), r4
-	xor	16(sp), r15
-	; norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
-	mov	r4, 8(r9)
-	mov	r15, 10(r9)
-	; norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	mov	52(sp), r4
-	xor	12(r9), r4
-	mov	54(sp), r15
-	xor	14(r9), r15
-	xor	14(sp), r4
-	xor	12(sp), r15
-	; norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
-	mov	r4, 12(r9)
-	mov	r15, 14(r9)
-	; norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	mov	58(sp), r4
-	xor	16(r9), r4
-	mov	60(sp), r15
-	xor	18(r9), r15
-	xor	10(sp), r4
-	xor	8(sp), r15
-	; norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
-	mov	r4, 16(r9)
-	mov	r15, 18(r9)
-	; norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	mov	62(sp), r4
-	xor	20(r9), r4
-	mov	64(sp), r15
-	xor	22(r9), r15
-	xor	6(sp), r4
-	xor	4(sp), r15
-	; norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
-	mov	r4, 20(r9)
-	mov	r15, 22(r9)
-	; norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	mov	68(sp), r4
-	xor	24(r9), r4
-	mov	70(sp), r15
-	xor	26(r9), r15
-	xor	2(sp), r4
-	xor	@sp, r15
-	; norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
-	mov	r4, 24(r9)
-	mov	r15, 26(r9)
-	; norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	mov	72(sp), r4
-	xor	28(r9), r4
-	mov	74(sp), r15
-	xor	30(r9), r15
-	xor	32(sp), r4
-	xor	r5, r15
-	; norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
-	mov	r4, 28(r9)
-	mov	r15, 30(r9)
-	; norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	mov	76(sp), r5
-	xor	32(r9), r5
-	mov	78(sp), r15
-	xor	34(r9), r15
-	xor	r6, r5
-	xor	r7, r15
-	; norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
-	mov	r5, 32(r9)
-	mov	r15, 34(r9)
-	; norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	mov	80(sp), r7
-	xor	36(r9), r7
-	mov	82(sp), r15
-	xor	38(r9), r15
-	xor	r8, r7
-	xor	r10, r15
-	; norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
-	mov	r7, 36(r9)
-	mov	r15, 38(r9)
-	; norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	mov	86(sp), r10
-	xor	40(r9), r10
-	mov	84(sp), r15
-	xor	42(r9), r15
-	xor	r11, r10
-	xor	r12, r15
-	; norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
-	mov	r10, 40(r9)
-	mov	r15, 42(r9)
-	; norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	mov	92(sp), r12
-	xor	44(r9), r12
-	mov	90(sp), r15
-	xor	46(r9), r15
-	xor	r13, r12
-	xor	r14, r15
-	; norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
-	mov	r12, 44(r9)
-	mov	r15, 46(r9)
-	add	#1, 36(sp)
-	addc	#0, 34(sp)
-	cmp	56(sp), 36(sp)
-	mov	34(sp), r15
-	subc	50(sp), r15
+	subc	60(sp), r15
 	jc	.Lnorx32_4_1_absorb_header_near17
 	br	#.Lnorx32_4_1_absorb_header_loop3
 .Lnorx32_4_1_absorb_header_near17:
@@ -3650,215 +3665,225 @@ norx32_4_1_absorb_header:
 	jmp	.Lnorx32_4_1_absorb_header_endif2
 .Lnorx32_4_1_absorb_header_else1:
 .Lnorx32_4_1_absorb_header_endif2:
-	add	#142, sp
-	popm.w	#7, r10
+	add	#150, sp
 	ret
 	.size norx32_4_1_absorb_header, .-norx32_4_1_absorb_header
 
 
 ; --- norx32_4_1_finalize: norx32_4_1.finalize
-;     frame 0 bytes (0 spill slots, locals 0), saves r8, r9, r10
-;     estimated 256 bytes of code
+;     frame 6 bytes (3 spill slots, locals 0), saves nothing
+;     estimated 298 bytes of code
 	.section .text.norx32_4_1_finalize,"ax",@progbits
 	.local norx32_4_1_finalize
 	.type norx32_4_1_finalize, @function
 	.balign 2
 norx32_4_1_finalize:
-	pushm.w	#3, r10
-	mov	r12, r8
-	mov	r13, r9
-	mov	r14, r10
+	sub	#6, sp
+	mov	r12, 0(sp)
+	mov	r13, 2(sp)
+	mov	r14, 4(sp)
 	; norx32_4_1.ae:110: s[15] = s[15] ^ final_tag
-	mov	60(r8), r15
+	mov	r12, r13
+	mov	60(r13), r15
 	xor	#8, r15
-	mov	r15, 60(r8)
-	mov	62(r8), 62(r8)
+	mov	r15, 60(r13)
+	mov	62(r13), 62(r13)
 	; norx32_4_1.ae:111: F.permute(s)
 	call	#norx32_4_1_F_permute
 	; norx32_4_1.ae:88: s[12 + i] = s[12 + i] ^ k[32 * i + 31 : 32 * i]
-	mov	48(r8), r14
-	xor	@r9, r14
-	mov	50(r8), r15
-	xor	2(r9), r15
-	mov	r14, 48(r8)
-	mov	r15, 50(r8)
-	mov	52(r8), r14
-	xor	4(r9), r14
-	mov	54(r8), r15
-	xor	6(r9), r15
-	mov	r14, 52(r8)
-	mov	r15, 54(r8)
-	mov	56(r8), r14
-	xor	8(r9), r14
-	mov	58(r8), r15
-	xor	10(r9), r15
-	mov	r14, 56(r8)
-	mov	r15, 58(r8)
-	mov	60(r8), r14
-	xor	12(r9), r14
-	mov	62(r8), r15
-	xor	14(r9), r15
-	mov	r14, 60(r8)
-	mov	r15, 62(r8)
+	mov	@sp, r11
+	mov	48(r11), r12
+	mov	2(sp), r10
+	xor	@r10, r12
+	mov	50(r11), r13
+	xor	2(r10), r13
+	mov	r12, 48(r11)
+	mov	r13, 50(r11)
+	mov	52(r11), r12
+	xor	4(r10), r12
+	mov	54(r11), r13
+	xor	6(r10), r13
+	mov	r12, 52(r11)
+	mov	r13, 54(r11)
+	mov	56(r11), r12
+	xor	8(r10), r12
+	mov	58(r11), r13
+	xor	10(r10), r13
+	mov	r12, 56(r11)
+	mov	r13, 58(r11)
+	mov	60(r11), r12
+	xor	12(r10), r12
+	mov	62(r11), r13
+	xor	14(r10), r13
+	mov	r12, 60(r11)
+	mov	r13, 62(r11)
 	; norx32_4_1.ae:113: F.permute(s)
-	mov	r8, r12
+	mov	r11, r12
 	call	#norx32_4_1_F_permute
 	; norx32_4_1.ae:88: s[12 + i] = s[12 + i] ^ k[32 * i + 31 : 32 * i]
-	mov	48(r8), r14
-	xor	@r9+, r14
-	mov	50(r8), r15
-	xor	@r9+, r15
-	mov	r14, 48(r8)
-	mov	r15, 50(r8)
-	mov	52(r8), r14
-	xor	@r9+, r14
-	mov	54(r8), r15
-	xor	@r9+, r15
-	mov	r14, 52(r8)
-	mov	r15, 54(r8)
-	mov	56(r8), r14
-	xor	@r9+, r14
-	mov	58(r8), r15
-	xor	@r9+, r15
-	mov	r14, 56(r8)
-	mov	r15, 58(r8)
-	mov	60(r8), r14
-	xor	@r9+, r14
-	mov	62(r8), r15
-	xor	@r9+, r15
-	mov	r14, 60(r8)
-	mov	r15, 62(r8)
+	mov	@sp, r11
+	mov	48(r11), r12
+	mov	2(sp), r10
+	xor	@r10, r12
+	mov	50(r11), r13
+	xor	2(r10), r13
+	mov	r12, 48(r11)
+	mov	r13, 50(r11)
+	mov	52(r11), r12
+	xor	4(r10), r12
+	mov	54(r11), r13
+	xor	6(r10), r13
+	mov	r12, 52(r11)
+	mov	r13, 54(r11)
+	mov	56(r11), r12
+	xor	8(r10), r12
+	mov	58(r11), r13
+	xor	10(r10), r13
+	mov	r12, 56(r11)
+	mov	r13, 58(r11)
+	mov	60(r11), r12
+	xor	12(r10), r12
+	mov	62(r11), r13
+	xor	14(r10), r13
+	mov	r12, 60(r11)
+	mov	r13, 62(r11)
 	; norx32_4_1.ae:115: return cat(s[15], s[14], s[13], s[12])
-	mov	48(r8), 0(r10)
-	mov	50(r8), 2(r10)
-	mov	52(r8), 4(r10)
-	mov	54(r8), 6(r10)
-	mov	56(r8), 8(r10)
-	mov	58(r8), 10(r10)
-	mov	r14, 12(r10)
-	mov	r15, 14(r10)
-	popm.w	#3, r10
+	mov	4(sp), r10
+	mov	48(r11), 0(r10)
+	mov	50(r11), 2(r10)
+	mov	52(r11), 4(r10)
+	mov	54(r11), 6(r10)
+	mov	56(r11), 8(r10)
+	mov	58(r11), 10(r10)
+	mov	r12, 12(r10)
+	mov	r13, 14(r10)
+	add	#6, sp
 	ret
 	.size norx32_4_1_finalize, .-norx32_4_1_finalize
 
 
 ; --- norx32_4_1_initialize: norx32_4_1.initialize
-;     frame 16 bytes (0 spill slots, locals 16), saves r5, r6, r7, r8, r9, r10
-;     estimated 326 bytes of code
+;     frame 20 bytes (2 spill slots, locals 16), saves nothing
+;     estimated 344 bytes of code
 	.section .text.norx32_4_1_initialize,"ax",@progbits
 	.local norx32_4_1_initialize
 	.type norx32_4_1_initialize, @function
 	.balign 2
 norx32_4_1_initialize:
-	pushm.w	#6, r10
-	sub	#16, sp
-	mov	r12, r9
-	mov	r13, r10
+	sub	#20, sp
+	mov	r12, 0(sp)
+	mov	r13, 2(sp)
+	mov	r14, r6
 	; norx32_4_1.ae:68: n = load_le(nonce, 0, 16)
-	bit	#1, r14
+	bit	#1, r6
 	jnz	.Lnorx32_4_1_initialize_bytes1
 .Lnorx32_4_1_initialize_words2:
-	mov	@r14+, r5
-	mov	@r14+, r6
-	mov	@r14+, r7
-	mov	@r14+, r8
-	mov	@r14+, r11
-	mov	@r14+, r12
-	mov	@r14+, r13
-	mov	@r14+, r15
+	mov	@r6+, r7
+	mov	@r6+, r14
+	mov	@r6+, r8
+	mov	@r6+, r9
+	mov	@r6+, r10
+	mov	@r6+, r11
+	mov	@r6+, r12
+	mov	@r6+, r13
 	jmp	.Lnorx32_4_1_initialize_join3
 .Lnorx32_4_1_initialize_bytes1:
-	mov	sp, r11
-	mov	r11, r12
-	mov	#16, r13
+	mov	sp, r12
+	add	#4, r12
+	mov	r12, r13
+	mov	#16, r14
 .Lnorx32_4_1_initialize_cpy4:
-	mov.b	@r14, r15
-	inc	r14
-	mov.b	r15, 0(r12)
-	inc	r12
-	dec	r13
+	mov.b	@r6, r15
+	inc	r6
+	mov.b	r15, 0(r13)
+	inc	r13
+	dec	r14
 	jnz	.Lnorx32_4_1_initialize_cpy4
-	mov	r11, r14
+	mov	r12, r6
 	jmp	.Lnorx32_4_1_initialize_words2
 .Lnorx32_4_1_initialize_join3:
 	; norx32_4_1.ae:70: s[i] = n[32 * i + 31 : 32 * i]
-	mov	r5, 0(r9)
-	mov	r6, 2(r9)
+	mov	@sp, r6
+	mov	r7, 0(r6)
+	mov	r14, 2(r6)
 	; norx32_4_1.ae:71: s[4 + i] = k[32 * i + 31 : 32 * i]
-	mov	@r10, 16(r9)
-	mov	2(r10), 18(r9)
+	mov	2(sp), r7
+	mov	@r7, 16(r6)
+	mov	2(r7), 18(r6)
 	; norx32_4_1.ae:70: s[i] = n[32 * i + 31 : 32 * i]
-	mov	r7, 4(r9)
-	mov	r8, 6(r9)
+	mov	r8, 4(r6)
+	mov	r9, 6(r6)
 	; norx32_4_1.ae:71: s[4 + i] = k[32 * i + 31 : 32 * i]
-	mov	4(r10), 20(r9)
-	mov	6(r10), 22(r9)
+	mov	4(r7), 20(r6)
+	mov	6(r7), 22(r6)
 	; norx32_4_1.ae:70: s[i] = n[32 * i + 31 : 32 * i]
-	mov	r11, 8(r9)
-	mov	r12, 10(r9)
+	mov	r10, 8(r6)
+	mov	r11, 10(r6)
 	; norx32_4_1.ae:71: s[4 + i] = k[32 * i + 31 : 32 * i]
-	mov	8(r10), 24(r9)
-	mov	10(r10), 26(r9)
+	mov	8(r7), 24(r6)
+	mov	10(r7), 26(r6)
 	; norx32_4_1.ae:70: s[i] = n[32 * i + 31 : 32 * i]
-	mov	r13, 12(r9)
-	mov	r15, 14(r9)
+	mov	r12, 12(r6)
+	mov	r13, 14(r6)
 	; norx32_4_1.ae:71: s[4 + i] = k[32 * i + 31 : 32 * i]
-	mov	12(r10), 28(r9)
-	mov	14(r10), 30(r9)
+	mov	12(r7), 28(r6)
+	mov	14(r7), 30(r6)
 	; norx32_4_1.ae:73: s[8] = u8
-	mov	#55600, 32(r9)
-	mov	#41944, 34(r9)
+	mov	#55600, 32(r6)
+	mov	#41944, 34(r6)
 	; norx32_4_1.ae:74: s[9] = u9
-	mov	#46892, 36(r9)
-	mov	#16296, 38(r9)
+	mov	#46892, 36(r6)
+	mov	#16296, 38(r6)
 	; norx32_4_1.ae:75: s[10] = u10
-	mov	#60233, 40(r9)
-	mov	#60804, 42(r9)
+	mov	#60233, 40(r6)
+	mov	#60804, 42(r6)
 	; norx32_4_1.ae:76: s[11] = u11
-	mov	#18311, 44(r9)
-	mov	#60874, 46(r9)
+	mov	#18311, 44(r6)
+	mov	#60874, 46(r6)
 	; norx32_4_1.ae:77: s[12] = u12 ^ w
-	mov	#25547, 48(r9)
-	mov	#13140, 50(r9)
+	mov	r6, r14
+	mov	#25547, 48(r14)
+	mov	#13140, 50(r14)
 	; norx32_4_1.ae:78: s[13] = u13 ^ rounds
-	mov	#8719, 52(r9)
-	mov	#63892, 54(r9)
+	mov	#8719, 52(r14)
+	mov	#63892, 54(r14)
 	; norx32_4_1.ae:79: s[14] = u14 ^ p
-	mov	#62920, 56(r9)
-	mov	#48651, 58(r9)
+	mov	#62920, 56(r14)
+	mov	#48651, 58(r14)
 	; norx32_4_1.ae:80: s[15] = u15 ^ t
-	mov	#37252, 60(r9)
-	mov	#55236, 62(r9)
+	mov	#37252, 60(r14)
+	mov	#55236, 62(r14)
 	; norx32_4_1.ae:81: F.permute(s)
-	mov	r9, r12
+	mov	r6, r12
 	call	#norx32_4_1_F_permute
 	; norx32_4_1.ae:88: s[12 + i] = s[12 + i] ^ k[32 * i + 31 : 32 * i]
-	mov	48(r9), r14
-	xor	@r10+, r14
-	mov	50(r9), r15
-	xor	@r10+, r15
-	mov	r14, 48(r9)
-	mov	r15, 50(r9)
-	mov	52(r9), r14
-	xor	@r10+, r14
-	mov	54(r9), r15
-	xor	@r10+, r15
-	mov	r14, 52(r9)
-	mov	r15, 54(r9)
-	mov	56(r9), r14
-	xor	@r10+, r14
-	mov	58(r9), r15
-	xor	@r10+, r15
-	mov	r14, 56(r9)
-	mov	r15, 58(r9)
-	mov	60(r9), r14
-	xor	@r10+, r14
-	mov	62(r9), r15
-	xor	@r10+, r15
-	mov	r14, 60(r9)
-	mov	r15, 62(r9)
-	add	#16, sp
-	popm.w	#6, r10
+	mov	@sp, r12
+	mov	48(r12), r13
+	mov	2(sp), r11
+	xor	@r11+, r13
+	mov	50(r12), r14
+	xor	@r11+, r14
+	mov	r13, 48(r12)
+	mov	r14, 50(r12)
+	mov	52(r12), r13
+	xor	@r11+, r13
+	mov	54(r12), r14
+	xor	@r11+, r14
+	mov	r13, 52(r12)
+	mov	r14, 54(r12)
+	mov	56(r12), r13
+	xor	@r11+, r13
+	mov	58(r12), r14
+	xor	@r11+, r14
+	mov	r13, 56(r12)
+	mov	r14, 58(r12)
+	mov	60(r12), r13
+	xor	@r11+, r13
+	mov	62(r12), r14
+	xor	@r11+, r14
+	mov	r13, 60(r12)
+	mov	r14, 62(r12)
+	add	#20, sp
 	ret
 	.size norx32_4_1_initialize, .-norx32_4_1_initialize
 

@@ -6,7 +6,7 @@
 
 ; --- ocb3_key_setup: ocb3.key_setup
 ;     frame 62 bytes (7 spill slots, locals 48), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1266 bytes of code
+;     estimated 1268 bytes of code
 	.section .text.ocb3_key_setup,"ax",@progbits
 	.global ocb3_key_setup
 	.type ocb3_key_setup, @function
@@ -14,56 +14,57 @@
 ocb3_key_setup:
 	pushm.w	#7, r10
 	sub	#62, sp
-	mov	r14, r10
+	mov	r12, r10
+	mov	r14, r9
 	mov	r15, 10(sp)
-	bit	#1, r12
+	bit	#1, r10
 	jnz	.Locb3_key_setup_bytes1
 .Locb3_key_setup_words2:
-	mov	@r12+, r6
-	mov	@r12+, r7
-	mov	@r12+, r8
-	mov	@r12+, r9
-	mov	@r12+, r11
-	mov	@r12+, r13
-	mov	@r12+, r14
-	mov	@r12+, r15
+	mov	@r10+, r6
+	mov	@r10+, r7
+	mov	@r10+, r8
+	mov	@r10+, r11
+	mov	@r10+, r12
+	mov	@r10+, r13
+	mov	@r10+, r14
+	mov	@r10+, r15
 	jmp	.Locb3_key_setup_join3
 .Locb3_key_setup_bytes1:
-	mov	sp, r11
-	add	#14, r11
-	mov	r11, r13
+	mov	sp, r12
+	add	#14, r12
+	mov	r12, r13
 	mov	#16, r14
 .Locb3_key_setup_cpy4:
-	mov.b	@r12, r15
-	inc	r12
+	mov.b	@r10, r15
+	inc	r10
 	mov.b	r15, 0(r13)
 	inc	r13
 	dec	r14
 	jnz	.Locb3_key_setup_cpy4
-	mov	r11, r12
+	mov	r12, r10
 	jmp	.Locb3_key_setup_words2
 .Locb3_key_setup_join3:
 	; aes.ae:295: w[i] = key[key_bits - 1 - 32 * i : key_bits - 32 * (i + 1)]
 	swpb	r7
-	mov	r7, 0(r10)
+	mov	r7, 0(r9)
 	swpb	r6
-	mov	r6, 2(r10)
-	swpb	r9
-	mov	r9, 4(r10)
-	swpb	r8
-	mov	r8, 6(r10)
-	swpb	r13
-	mov	r13, 8(r10)
+	mov	r6, 2(r9)
 	swpb	r11
-	mov	r11, 10(r10)
+	mov	r11, 4(r9)
+	swpb	r8
+	mov	r8, 6(r9)
+	swpb	r13
+	mov	r13, 8(r9)
+	swpb	r12
+	mov	r12, 10(r9)
 	swpb	r15
-	mov	r15, 12(r10)
+	mov	r15, 12(r9)
 	swpb	r14
-	mov	r14, 14(r10)
+	mov	r14, 14(r9)
 	; aes.ae:297: @unroll(round_unroll)
 	mov	#4, r7
 	; aes.ae:299: temp = w[i - 1]
-	mov	r10, r8
+	mov	r9, r8
 	add	#16, r8
 	; aes.ae:297: @unroll(round_unroll)
 .Locb3_key_setup_loop6:
@@ -74,22 +75,22 @@ ocb3_key_setup:
 	clr	r15
 	adc	r15
 	xor	#1, r15
-	mov	-4(r8), r9
+	mov	-4(r8), r10
 	mov	-2(r8), r11
 	tst	r15
 	jz	.Locb3_key_setup_else8
-	mov.b	r9, r12
+	mov.b	r10, r12
 	mov.b	r11, r15
 	xor	r15, r11
 	swpb	r11
-	swpb	r9
-	mov.b	r9, r9
+	swpb	r10
+	mov.b	r10, r10
 	mov.b	ocb3_E.sbox(r15), r13
-	mov.b	ocb3_E.sbox(r9), r14
-	mov.b	ocb3_E.sbox(r12), r9
+	mov.b	ocb3_E.sbox(r10), r14
+	mov.b	ocb3_E.sbox(r12), r10
 	mov.b	ocb3_E.sbox(r11), r15
-	swpb	r9
-	bis	r15, r9
+	swpb	r10
+	bis	r15, r10
 	swpb	r13
 	bis	r14, r13
 	; aes.ae:301: temp = sub_word(temp <<< 8) ^ ((rcon[i / nk - 1] as u32) << 24)
@@ -104,9 +105,9 @@ ocb3_key_setup:
 	mov	r11, r13
 .Locb3_key_setup_endif9:
 	; aes.ae:305: w[i] = w[i - nk] ^ temp
-	xor	-16(r8), r9
+	xor	-16(r8), r10
 	xor	-14(r8), r13
-	mov	r9, 0(r8)
+	mov	r10, 0(r8)
 	mov	r13, 2(r8)
 	add	#4, r8
 	add	#1, r7
@@ -116,20 +117,20 @@ ocb3_key_setup:
 	; aes.ae:312: for r in 1..nr {
 	mov	#9, r8
 	; aes.ae:314: w[4 * (nr + r) + j] = sub_word(w[4 * (nr - r) + j])
-	mov	r10, r9
-	add	#65520, r9
-	mov	r10, r11
+	mov	r9, r10
+	add	#65520, r10
+	mov	r9, r11
 	add	#16, r11
 	; aes.ae:312: for r in 1..nr {
 .Locb3_key_setup_loop10:
 	; aes.ae:314: w[4 * (nr + r) + j] = sub_word(w[4 * (nr - r) + j])
-	mov.b	163(r9), r15
+	mov.b	163(r10), r15
 	mov.b	ocb3_E.sbox(r15), r12
-	mov.b	162(r9), r15
+	mov.b	162(r10), r15
 	mov.b	ocb3_E.sbox(r15), r13
-	mov.b	161(r9), r15
+	mov.b	161(r10), r15
 	mov.b	ocb3_E.sbox(r15), r14
-	mov.b	160(r9), r15
+	mov.b	160(r10), r15
 	mov.b	ocb3_E.sbox(r15), r15
 	swpb	r14
 	bis	r15, r14
@@ -137,13 +138,13 @@ ocb3_key_setup:
 	bis	r13, r12
 	mov	r14, 160(r11)
 	mov	r12, 162(r11)
-	mov.b	167(r9), r15
+	mov.b	167(r10), r15
 	mov.b	ocb3_E.sbox(r15), r12
-	mov.b	166(r9), r15
+	mov.b	166(r10), r15
 	mov.b	ocb3_E.sbox(r15), r13
-	mov.b	165(r9), r15
+	mov.b	165(r10), r15
 	mov.b	ocb3_E.sbox(r15), r14
-	mov.b	164(r9), r15
+	mov.b	164(r10), r15
 	mov.b	ocb3_E.sbox(r15), r15
 	swpb	r14
 	bis	r15, r14
@@ -151,13 +152,13 @@ ocb3_key_setup:
 	bis	r13, r12
 	mov	r14, 164(r11)
 	mov	r12, 166(r11)
-	mov.b	171(r9), r15
+	mov.b	171(r10), r15
 	mov.b	ocb3_E.sbox(r15), r12
-	mov.b	170(r9), r15
+	mov.b	170(r10), r15
 	mov.b	ocb3_E.sbox(r15), r13
-	mov.b	169(r9), r15
+	mov.b	169(r10), r15
 	mov.b	ocb3_E.sbox(r15), r14
-	mov.b	168(r9), r15
+	mov.b	168(r10), r15
 	mov.b	ocb3_E.sbox(r15), r15
 	swpb	r14
 	bis	r15, r14
@@ -165,13 +166,13 @@ ocb3_key_setup:
 	bis	r13, r12
 	mov	r14, 168(r11)
 	mov	r12, 170(r11)
-	mov.b	175(r9), r15
+	mov.b	175(r10), r15
 	mov.b	ocb3_E.sbox(r15), r12
-	mov.b	174(r9), r15
+	mov.b	174(r10), r15
 	mov.b	ocb3_E.sbox(r15), r13
-	mov.b	173(r9), r15
+	mov.b	173(r10), r15
 	mov.b	ocb3_E.sbox(r15), r14
-	mov.b	172(r9), r15
+	mov.b	172(r10), r15
 	mov.b	ocb3_E.sbox(r15), r15
 	swpb	r14
 	bis	r15, r14
@@ -179,14 +180,14 @@ ocb3_key_setup:
 	bis	r13, r12
 	mov	r14, 172(r11)
 	mov	r12, 174(r11)
-	add	#65520, r9
+	add	#65520, r10
 	add	#16, r11
 	dec	r8
 	jnz	.Locb3_key_setup_loop10
 .Locb3_key_setup_done11:
 	; aes.ae:317: for i in 4 * (nr + 1)..8 * nr {
-	mov	#36, r9
-	mov	r10, r11
+	mov	#36, r10
+	mov	r9, r11
 	add	#176, r11
 .Locb3_key_setup_loop12:
 	mov.b	3(r11), r14
@@ -209,7 +210,7 @@ ocb3_key_setup:
 	xor	ocb3_tf5(r15), r13
 	mov	r13, 2(r11)
 	add	#4, r11
-	dec	r9
+	dec	r10
 	jnz	.Locb3_key_setup_loop12
 .Locb3_key_setup_done13:
 	; ocb3.ae:93: l_star = E.encrypt_block(ks, 0 as u128)
@@ -225,7 +226,7 @@ ocb3_key_setup:
 	add	#30, r13
 	mov	sp, r14
 	add	#46, r14
-	mov	r10, r12
+	mov	r9, r12
 	call	#ocb3_E_encrypt_block
 	; ocb3.ae:95: l[at_star] = l_star
 	mov	10(sp), r5
@@ -493,89 +494,89 @@ ocb3_key_setup:
 
 
 ; --- ocb3_encrypt_with: ocb3.encrypt_with
-;     frame 220 bytes (53 spill slots, locals 112), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2598 bytes of code
+;     frame 226 bytes (56 spill slots, locals 112), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 2620 bytes of code
 	.section .text.ocb3_encrypt_with,"ax",@progbits
 	.global ocb3_encrypt_with
 	.type ocb3_encrypt_with, @function
 	.balign 2
 ocb3_encrypt_with:
 	pushm.w	#7, r10
-	sub	#220, sp
+	sub	#226, sp
 	; ocb3.ae:206: offset = initial_offset(ks, nonce, len(tag))
-	mov	250(sp), 108(sp)
-	mov	#0, 110(sp)
+	mov	256(sp), 114(sp)
+	mov	#0, 116(sp)
 	mov	sp, r10
-	add	#108, r10
+	add	#114, r10
 	mov	sp, r11
-	add	#124, r11
+	add	#130, r11
 	mov	r11, 0(sp)
-	mov	r13, 72(sp)
-	mov	r12, 86(sp)
+	mov	r13, 78(sp)
+	mov	r12, 94(sp)
 	mov	r14, r13
 	mov	r15, r14
 	mov	r10, r15
 	call	#ocb3_initial_offset
 	; ocb3.ae:213: for i in 0..full {
-	mov	72(sp), r14
-	mov	46(r14), 16(sp)
+	mov	78(sp), r14
+	mov	46(r14), 20(sp)
 	mov	44(r14), 22(sp)
-	mov	42(r14), 20(sp)
-	mov	40(r14), 18(sp)
+	mov	42(r14), 18(sp)
+	mov	40(r14), 16(sp)
 	mov	38(r14), r9
 	mov	36(r14), r8
 	mov	34(r14), r7
-	mov	32(r14), 106(sp)
-	mov	#0, 10(sp)
-	mov	#0, 12(sp)
-	mov	#0, 14(sp)
-	mov	#0, 36(sp)
-	mov	#0, 40(sp)
-	mov	#0, 68(sp)
-	mov	#0, 42(sp)
+	mov	32(r14), 112(sp)
+	mov	#0, 24(sp)
+	mov	#0, 26(sp)
+	mov	#0, 28(sp)
 	mov	#0, 44(sp)
-	mov	138(sp), r14
-	mov	136(sp), r13
-	mov	134(sp), r12
-	mov	132(sp), r11
-	mov	130(sp), r10
-	mov	128(sp), r4
-	mov	126(sp), r5
-	mov	124(sp), r6
-	mov	#0, 66(sp)
+	mov	#0, 46(sp)
+	mov	#0, 74(sp)
+	mov	#0, 48(sp)
+	mov	#0, 50(sp)
+	mov	144(sp), r14
+	mov	142(sp), r13
+	mov	140(sp), r12
+	mov	138(sp), r11
+	mov	136(sp), r10
+	mov	134(sp), r4
+	mov	132(sp), r5
+	mov	130(sp), r6
+	mov	#0, 72(sp)
 	; ocb3.ae:206: offset = initial_offset(ks, nonce, len(tag))
-	mov	242(sp), 70(sp)
-	mov	70(sp), r15
+	mov	248(sp), 76(sp)
+	mov	76(sp), r15
 	rrum.w	#4, r15
-	mov	r15, 70(sp)
+	mov	r15, 76(sp)
 	; ocb3.ae:213: for i in 0..full {
-	cmp	r15, 66(sp)
+	cmp	r15, 72(sp)
 	jnc	.Locb3_encrypt_with_near40
 	br	#.Locb3_encrypt_with_done2
 .Locb3_encrypt_with_near40:
 .Locb3_encrypt_with_loop1:
-	xor	16(sp), r14
-	mov	r14, 26(sp)
+	xor	20(sp), r14
+	mov	r14, 38(sp)
 	xor	22(sp), r13
-	mov	r13, 30(sp)
-	xor	20(sp), r12
-	mov	r12, 32(sp)
-	xor	18(sp), r11
-	mov	r11, 34(sp)
+	mov	r13, 40(sp)
+	xor	18(sp), r12
+	mov	r12, 42(sp)
+	xor	16(sp), r11
+	mov	r11, 52(sp)
 	xor	r9, r10
-	mov	r10, 38(sp)
+	mov	r10, 54(sp)
 	xor	r8, r4
-	mov	r4, 46(sp)
+	mov	r4, 56(sp)
 	xor	r7, r5
-	mov	r5, 48(sp)
-	xor	106(sp), r6
-	mov	r6, 50(sp)
-	mov	66(sp), r15
+	mov	r5, 60(sp)
+	xor	112(sp), r6
+	mov	r6, 62(sp)
+	mov	72(sp), r15
 	and	#4095, r15
 	rlam.w	#4, r15
-	mov	r15, 58(sp)
+	mov	r15, 70(sp)
 	mov	r15, r8
-	add	240(sp), r8
+	add	246(sp), r8
 	bit	#1, r8
 	jnz	.Locb3_encrypt_with_bytes3
 .Locb3_encrypt_with_words4:
@@ -590,7 +591,7 @@ ocb3_encrypt_with:
 	jmp	.Locb3_encrypt_with_join5
 .Locb3_encrypt_with_bytes3:
 	mov	sp, r12
-	add	#140, r12
+	add	#146, r12
 	mov	r12, r13
 	mov	#16, r14
 .Locb3_encrypt_with_cpy6:
@@ -604,115 +605,119 @@ ocb3_encrypt_with:
 	jmp	.Locb3_encrypt_with_words4
 .Locb3_encrypt_with_join5:
 	swpb	r8
-	xor	r8, 10(sp)
+	xor	r8, 24(sp)
 	swpb	r9
-	xor	r9, 12(sp)
+	xor	r9, 26(sp)
 	swpb	r10
-	xor	r10, 14(sp)
+	xor	r10, 28(sp)
 	swpb	r11
-	xor	r11, 36(sp)
+	xor	r11, 44(sp)
 	swpb	r12
-	xor	r12, 40(sp)
+	xor	r12, 46(sp)
 	swpb	r13
-	xor	r13, 68(sp)
+	xor	r13, 74(sp)
 	swpb	r14
-	xor	r14, 42(sp)
+	xor	r14, 48(sp)
 	swpb	r15
-	xor	r15, 44(sp)
+	xor	r15, 50(sp)
 	; ocb3.ae:52: if v[15:0] == 0 {
-	xor	26(sp), r8
-	xor	30(sp), r9
-	xor	32(sp), r10
-	xor	34(sp), r11
-	xor	38(sp), r12
-	xor	46(sp), r13
-	xor	48(sp), r14
-	xor	50(sp), r15
+	xor	38(sp), r8
+	xor	40(sp), r9
+	xor	42(sp), r10
+	xor	52(sp), r11
+	xor	54(sp), r12
+	xor	56(sp), r13
+	xor	60(sp), r14
+	xor	62(sp), r15
 	; ocb3.ae:217: u = E.encrypt_block(ks, p ^ offset)
-	mov	r15, 108(sp)
-	mov	r14, 110(sp)
-	mov	r13, 112(sp)
-	mov	r12, 114(sp)
-	mov	r11, 116(sp)
-	mov	r10, 118(sp)
-	mov	r9, 120(sp)
-	mov	r8, 122(sp)
+	mov	r15, 114(sp)
+	mov	r14, 116(sp)
+	mov	r13, 118(sp)
+	mov	r12, 120(sp)
+	mov	r11, 122(sp)
+	mov	r10, 124(sp)
+	mov	r9, 126(sp)
+	mov	r8, 128(sp)
 	; ocb3.ae:213: for i in 0..full {
-	mov	66(sp), r8
-	add	#2, r8
-	mov	#0, r10
-	addc	#0, r10
+	mov	72(sp), r14
+	add	#2, r14
+	mov	#0, r15
+	addc	#0, r15
+	mov	r15, 4(sp)
 	; ocb3.ae:52: if v[15:0] == 0 {
-	mov	r8, r15
+	mov	r14, r15
+	mov	r14, 6(sp)
 	sub	#1, r15
-	clr	r9
-	adc	r9
-	xor	#1, r9
+	clr	r15
+	adc	r15
+	xor	#1, r15
+	mov	r15, 2(sp)
 	; ocb3.ae:217: u = E.encrypt_block(ks, p ^ offset)
 	mov	sp, r14
-	add	#156, r14
+	add	#162, r14
 	mov	sp, r13
-	add	#108, r13
-	mov	86(sp), r12
+	add	#114, r13
+	mov	94(sp), r12
 	call	#ocb3_E_encrypt_block
 	; ocb3.ae:52: if v[15:0] == 0 {
-	tst	r9
+	tst	2(sp)
 	jz	.Locb3_encrypt_with_else8
 	mov	#0, r11
+	mov	4(sp), r14
 	mov	#0, r13
 	mov	#16, r4
 	jmp	.Locb3_encrypt_with_endif9
 .Locb3_encrypt_with_else8:
-	mov	r10, r11
-	mov	r8, r10
+	mov	4(sp), r11
+	mov	6(sp), r14
 	mov	#0, r13
 	mov	#0, r4
 .Locb3_encrypt_with_endif9:
-	mov.b	r10, r15
+	mov.b	r14, r15
 	; ocb3.ae:56: if v[7:0] == 0 {
 	sub	#1, r15
 	clr	r15
 	adc	r15
 	xor	#1, r15
 	; ocb3.ae:52: if v[15:0] == 0 {
-	mov	26(sp), r14
-	xor	170(sp), r14
-	mov	r14, 64(sp)
-	mov	30(sp), r14
-	xor	168(sp), r14
-	mov	r14, 62(sp)
-	mov	32(sp), r14
-	xor	166(sp), r14
-	mov	r14, 60(sp)
-	mov	34(sp), r14
-	xor	164(sp), r14
-	mov	r14, 56(sp)
-	mov	38(sp), r14
-	xor	162(sp), r14
-	mov	r14, 54(sp)
-	mov	46(sp), r14
-	xor	160(sp), r14
-	mov	r14, 52(sp)
-	mov	48(sp), r14
-	xor	158(sp), r14
-	mov	r14, 28(sp)
-	mov	50(sp), r14
-	xor	156(sp), r14
-	mov	r14, 24(sp)
+	mov	38(sp), r12
+	xor	176(sp), r12
+	mov	r12, 68(sp)
+	mov	40(sp), r12
+	xor	174(sp), r12
+	mov	r12, 66(sp)
+	mov	42(sp), r12
+	xor	172(sp), r12
+	mov	r12, 64(sp)
+	mov	52(sp), r12
+	xor	170(sp), r12
+	mov	r12, 58(sp)
+	mov	54(sp), r12
+	xor	168(sp), r12
+	mov	r12, 36(sp)
+	mov	56(sp), r12
+	xor	166(sp), r12
+	mov	r12, 34(sp)
+	mov	60(sp), r12
+	xor	164(sp), r12
+	mov	r12, 32(sp)
+	mov	62(sp), r12
+	xor	162(sp), r12
+	mov	r12, 30(sp)
 	; ocb3.ae:56: if v[7:0] == 0 {
 	tst	r15
 	jz	.Locb3_encrypt_with_else10
 	add	#8, r4
 	addc	#0, r13
-	swpb	r10
+	swpb	r14
 	swpb	r11
 	mov	r11, r12
-	xor.b	r10, r12
+	xor.b	r14, r12
 	xor	r11, r12
 	mov.b	r11, r11
 	jmp	.Locb3_encrypt_with_endif11
 .Locb3_encrypt_with_else10:
-	mov	r10, r12
+	mov	r14, r12
 .Locb3_encrypt_with_endif11:
 	mov	r12, r15
 	and	#15, r15
@@ -788,7 +793,7 @@ ocb3_encrypt_with:
 	clr	r14
 	adc	r14
 	xor	#1, r14
-	add	72(sp), r15
+	add	78(sp), r15
 	; ocb3.ae:108: if k > last {
 	mov	14(r15), r13
 	mov	12(r15), r8
@@ -886,30 +891,30 @@ ocb3_encrypt_with:
 	cmp	r4, r5
 	jnc	.Locb3_encrypt_with_loop20
 .Locb3_encrypt_with_done21:
-	mov	r13, 16(sp)
-	mov	r12, 2(sp)
-	mov	r11, 4(sp)
-	mov	r10, 6(sp)
-	mov	r9, 8(sp)
+	mov	r13, 20(sp)
+	mov	r12, 8(sp)
+	mov	r11, 10(sp)
+	mov	r10, 12(sp)
+	mov	r9, 14(sp)
 	jmp	.Locb3_encrypt_with_endif19
 .Locb3_encrypt_with_else18:
-	mov	r13, 16(sp)
-	mov	r12, 2(sp)
-	mov	r11, 4(sp)
-	mov	r10, 6(sp)
-	mov	@r15, 8(sp)
+	mov	r13, 20(sp)
+	mov	r12, 8(sp)
+	mov	r11, 10(sp)
+	mov	r10, 12(sp)
+	mov	@r15, 14(sp)
 .Locb3_encrypt_with_endif19:
 	; ocb3.ae:220: store_be(ct, off, u ^ offset)
-	mov	58(sp), r13
-	add	244(sp), r13
-	mov	24(sp), r15
-	mov	28(sp), r14
-	mov	52(sp), r12
-	mov	54(sp), r11
-	mov	56(sp), r10
-	mov	60(sp), r9
-	mov	62(sp), r5
-	mov	64(sp), r4
+	mov	70(sp), r13
+	add	250(sp), r13
+	mov	30(sp), r15
+	mov	32(sp), r14
+	mov	34(sp), r12
+	mov	36(sp), r11
+	mov	58(sp), r10
+	mov	64(sp), r9
+	mov	66(sp), r5
+	mov	68(sp), r4
 	bit	#1, r13
 	swpb	r4
 	swpb	r5
@@ -930,17 +935,17 @@ ocb3_encrypt_with:
 	mov	r15, 14(r13)
 	jmp	.Locb3_encrypt_with_stored23
 .Locb3_encrypt_with_bytes22:
-	mov	r4, 140(sp)
-	mov	r5, 142(sp)
-	mov	r9, 144(sp)
-	mov	r10, 146(sp)
-	mov	r11, 148(sp)
-	mov	r12, 150(sp)
-	mov	r14, 152(sp)
-	mov	r15, 154(sp)
+	mov	r4, 146(sp)
+	mov	r5, 148(sp)
+	mov	r9, 150(sp)
+	mov	r10, 152(sp)
+	mov	r11, 154(sp)
+	mov	r12, 156(sp)
+	mov	r14, 158(sp)
+	mov	r15, 160(sp)
 	mov	#16, r15
 	mov	sp, r14
-	add	#140, r14
+	add	#146, r14
 .Locb3_encrypt_with_cpy24:
 	mov.b	@r14, 0(r13)
 	inc	r14
@@ -948,38 +953,38 @@ ocb3_encrypt_with:
 	dec	r15
 	jnz	.Locb3_encrypt_with_cpy24
 .Locb3_encrypt_with_stored23:
-	add	#1, 66(sp)
+	add	#1, 72(sp)
 	mov	r8, 22(sp)
-	mov	r7, 20(sp)
-	mov	r6, 18(sp)
-	mov	2(sp), r9
-	mov	4(sp), r8
-	mov	6(sp), r7
-	mov	8(sp), 106(sp)
-	mov	26(sp), r14
-	mov	30(sp), r13
-	mov	32(sp), r12
-	mov	34(sp), r11
-	mov	38(sp), r10
-	mov	46(sp), r4
-	mov	48(sp), r5
-	mov	50(sp), r6
-	cmp	70(sp), 66(sp)
+	mov	r7, 18(sp)
+	mov	r6, 16(sp)
+	mov	8(sp), r9
+	mov	10(sp), r8
+	mov	12(sp), r7
+	mov	14(sp), 112(sp)
+	mov	38(sp), r14
+	mov	40(sp), r13
+	mov	42(sp), r12
+	mov	52(sp), r11
+	mov	54(sp), r10
+	mov	56(sp), r4
+	mov	60(sp), r5
+	mov	62(sp), r6
+	cmp	76(sp), 72(sp)
 	jc	.Locb3_encrypt_with_near41
 	br	#.Locb3_encrypt_with_loop1
 .Locb3_encrypt_with_near41:
 .Locb3_encrypt_with_done2:
-	mov	70(sp), r15
+	mov	76(sp), r15
 	rlam.w	#4, r15
-	mov	r15, 70(sp)
-	sub	r15, 242(sp)
+	mov	r15, 76(sp)
+	sub	r15, 248(sp)
 	subc	r15, r15
-	mov	r15, 74(sp)
-	mov	242(sp), r15
+	mov	r15, 80(sp)
+	mov	248(sp), r15
 	sub	#1, r15
 	clr	r9
 	adc	r9
-	mov	74(sp), r15
+	mov	80(sp), r15
 	sub	#1, r15
 	clr	r15
 	adc	r15
@@ -987,59 +992,59 @@ ocb3_encrypt_with:
 	; ocb3.ae:223: if r != 0 {
 	tst	r9
 	jz	.Locb3_encrypt_with_else25
-	mov	72(sp), r9
+	mov	78(sp), r9
 	xor	14(r9), r14
-	mov	r14, 104(sp)
+	mov	r14, 110(sp)
 	xor	12(r9), r13
-	mov	r13, 102(sp)
+	mov	r13, 108(sp)
 	xor	10(r9), r12
-	mov	r12, 100(sp)
+	mov	r12, 106(sp)
 	xor	8(r9), r11
-	mov	r11, 98(sp)
+	mov	r11, 104(sp)
 	xor	6(r9), r10
-	mov	r10, 96(sp)
+	mov	r10, 102(sp)
 	xor	4(r9), r4
-	mov	r4, 94(sp)
+	mov	r4, 100(sp)
 	xor	2(r9), r5
-	mov	r5, 92(sp)
+	mov	r5, 98(sp)
 	xor	@r9, r6
-	mov	r6, 90(sp)
+	mov	r6, 96(sp)
 	; ocb3.ae:225: pad = E.encrypt_block(ks, offset)
-	mov	90(sp), 108(sp)
-	mov	92(sp), 110(sp)
-	mov	94(sp), 112(sp)
 	mov	96(sp), 114(sp)
 	mov	98(sp), 116(sp)
 	mov	100(sp), 118(sp)
 	mov	102(sp), 120(sp)
 	mov	104(sp), 122(sp)
+	mov	106(sp), 124(sp)
+	mov	108(sp), 126(sp)
+	mov	110(sp), 128(sp)
 	mov	sp, r14
-	add	#172, r14
+	add	#178, r14
 	mov	sp, r13
-	add	#108, r13
-	mov	86(sp), r12
+	add	#114, r13
+	mov	94(sp), r12
 	call	#ocb3_E_encrypt_block
-	mov	240(sp), r10
-	add	70(sp), r10
-	cmp	#16, 242(sp)
+	mov	246(sp), r10
+	add	76(sp), r10
+	cmp	#16, 248(sp)
 	jnc	.Locb3_encrypt_with_bytes27
 	bit	#1, r10
 	jnz	.Locb3_encrypt_with_bytes27
 .Locb3_encrypt_with_words28:
 	mov	14(r10), r6
 	mov	12(r10), r13
-	mov	10(r10), 76(sp)
-	mov	8(r10), 78(sp)
-	mov	6(r10), 80(sp)
-	mov	4(r10), 82(sp)
-	mov	2(r10), 84(sp)
-	mov	@r10, 88(sp)
+	mov	10(r10), 82(sp)
+	mov	8(r10), 84(sp)
+	mov	6(r10), 86(sp)
+	mov	4(r10), 88(sp)
+	mov	2(r10), 90(sp)
+	mov	@r10, 92(sp)
 	jmp	.Locb3_encrypt_with_join29
 .Locb3_encrypt_with_bytes27:
-	mov	242(sp), r15
+	mov	248(sp), r15
 	mov	#16, r13
 	mov	sp, r11
-	add	#140, r11
+	add	#146, r11
 	mov	r11, r12
 .Locb3_encrypt_with_cpy30:
 	clr	r14
@@ -1057,35 +1062,35 @@ ocb3_encrypt_with:
 	jmp	.Locb3_encrypt_with_words28
 .Locb3_encrypt_with_join29:
 	; ocb3.ae:228: store_be(ct, 16 * full, p ^ pad, r)
-	mov	70(sp), r12
-	add	244(sp), r12
+	mov	76(sp), r12
+	add	250(sp), r12
 	; ocb3.ae:225: pad = E.encrypt_block(ks, offset)
 	swpb	r6
 	mov	r6, r4
-	xor	172(sp), r4
+	xor	178(sp), r4
 	swpb	r13
 	mov	r13, r5
-	xor	174(sp), r5
-	swpb	76(sp)
-	mov	76(sp), r7
-	xor	176(sp), r7
-	swpb	78(sp)
-	mov	78(sp), r8
-	xor	178(sp), r8
-	swpb	80(sp)
-	mov	80(sp), r9
-	xor	180(sp), r9
+	xor	180(sp), r5
 	swpb	82(sp)
-	mov	82(sp), r10
-	xor	182(sp), r10
+	mov	82(sp), r7
+	xor	182(sp), r7
 	swpb	84(sp)
-	mov	84(sp), r11
-	xor	184(sp), r11
+	mov	84(sp), r8
+	xor	184(sp), r8
+	swpb	86(sp)
+	mov	86(sp), r9
+	xor	186(sp), r9
 	swpb	88(sp)
-	mov	88(sp), r14
-	xor	186(sp), r14
+	mov	88(sp), r10
+	xor	188(sp), r10
+	swpb	90(sp)
+	mov	90(sp), r11
+	xor	190(sp), r11
+	swpb	92(sp)
+	mov	92(sp), r14
+	xor	192(sp), r14
 	; ocb3.ae:228: store_be(ct, 16 * full, p ^ pad, r)
-	cmp	#16, 242(sp)
+	cmp	#16, 248(sp)
 	jnc	.Locb3_encrypt_with_bytes32
 	bit	#1, r12
 	jnz	.Locb3_encrypt_with_bytes32
@@ -1107,25 +1112,25 @@ ocb3_encrypt_with:
 	mov	r4, 14(r12)
 	jmp	.Locb3_encrypt_with_stored33
 .Locb3_encrypt_with_bytes32:
-	mov	242(sp), r15
+	mov	248(sp), r15
 	swpb	r14
-	mov	r14, 140(sp)
+	mov	r14, 146(sp)
 	swpb	r11
-	mov	r11, 142(sp)
+	mov	r11, 148(sp)
 	swpb	r10
-	mov	r10, 144(sp)
+	mov	r10, 150(sp)
 	swpb	r9
-	mov	r9, 146(sp)
+	mov	r9, 152(sp)
 	swpb	r8
-	mov	r8, 148(sp)
+	mov	r8, 154(sp)
 	swpb	r7
-	mov	r7, 150(sp)
+	mov	r7, 156(sp)
 	swpb	r5
-	mov	r5, 152(sp)
+	mov	r5, 158(sp)
 	swpb	r4
-	mov	r4, 154(sp)
+	mov	r4, 160(sp)
 	mov	sp, r14
-	add	#140, r14
+	add	#146, r14
 	cmp	#16, r15
 	jnc	.Locb3_encrypt_with_cnt34
 	mov	#16, r15
@@ -1140,9 +1145,9 @@ ocb3_encrypt_with:
 	jnz	.Locb3_encrypt_with_cpy35
 .Locb3_encrypt_with_stored33:
 	mov	#15, r10
-	sub	242(sp), r10
+	sub	248(sp), r10
 	mov	#0, r14
-	subc	74(sp), r14
+	subc	80(sp), r14
 	and	#8191, r14
 	rlam.w	#3, r14
 	mov	r10, r15
@@ -1193,7 +1198,7 @@ ocb3_encrypt_with:
 	inc	r15
 	and	r15, r14
 	bis	r14, r6
-	xor	r6, 44(sp)
+	xor	r6, 50(sp)
 	inv	r8
 	inc	r8
 	and	r8, r9
@@ -1212,7 +1217,7 @@ ocb3_encrypt_with:
 	inc	r15
 	and	r15, r14
 	bis	r14, r13
-	mov	42(sp), r8
+	mov	48(sp), r8
 	xor	r13, r8
 	mov	r11, r15
 	inv	r15
@@ -1227,9 +1232,9 @@ ocb3_encrypt_with:
 	inv	r15
 	inc	r15
 	and	r15, r14
-	mov	76(sp), r15
+	mov	82(sp), r15
 	bis	r14, r15
-	mov	68(sp), r13
+	mov	74(sp), r13
 	xor	r15, r13
 	inv	r11
 	inc	r11
@@ -1243,9 +1248,9 @@ ocb3_encrypt_with:
 	inv	r15
 	inc	r15
 	and	r15, r14
-	mov	78(sp), r15
+	mov	84(sp), r15
 	bis	r14, r15
-	mov	40(sp), r11
+	mov	46(sp), r11
 	xor	r15, r11
 	mov	r10, r15
 	inv	r15
@@ -1255,9 +1260,9 @@ ocb3_encrypt_with:
 	inv	r15
 	inc	r15
 	and	r15, r5
-	mov	80(sp), r15
+	mov	86(sp), r15
 	bis	r5, r15
-	mov	36(sp), r14
+	mov	44(sp), r14
 	xor	r15, r14
 	mov	r10, r15
 	inv	r15
@@ -1267,9 +1272,9 @@ ocb3_encrypt_with:
 	inv	r15
 	inc	r15
 	and	r15, r6
-	mov	82(sp), r15
+	mov	88(sp), r15
 	bis	r6, r15
-	mov	14(sp), r6
+	mov	28(sp), r6
 	xor	r15, r6
 	mov	r10, r15
 	inv	r15
@@ -1279,9 +1284,9 @@ ocb3_encrypt_with:
 	inv	r15
 	inc	r15
 	and	r15, r12
-	mov	84(sp), r15
+	mov	90(sp), r15
 	bis	r12, r15
-	mov	12(sp), r12
+	mov	26(sp), r12
 	xor	r15, r12
 	inv	r10
 	inc	r10
@@ -1289,95 +1294,95 @@ ocb3_encrypt_with:
 	inv	r7
 	inc	r7
 	and	r7, r9
-	mov	88(sp), r10
+	mov	92(sp), r10
 	bis	r9, r10
-	mov	10(sp), r15
+	mov	24(sp), r15
 	xor	r10, r15
-	mov	r12, 12(sp)
-	mov	r6, 14(sp)
-	mov	r14, 36(sp)
-	mov	r11, 40(sp)
-	mov	r13, 68(sp)
-	mov	44(sp), r7
-	mov	104(sp), r14
-	mov	102(sp), r13
-	mov	100(sp), r12
-	mov	98(sp), r11
-	mov	96(sp), r10
-	mov	94(sp), r4
-	mov	92(sp), r5
-	mov	90(sp), r6
+	mov	r12, 26(sp)
+	mov	r6, 28(sp)
+	mov	r14, 44(sp)
+	mov	r11, 46(sp)
+	mov	r13, 74(sp)
+	mov	50(sp), r7
+	mov	110(sp), r14
+	mov	108(sp), r13
+	mov	106(sp), r12
+	mov	104(sp), r11
+	mov	102(sp), r10
+	mov	100(sp), r4
+	mov	98(sp), r5
+	mov	96(sp), r6
 	jmp	.Locb3_encrypt_with_endif26
 .Locb3_encrypt_with_else25:
-	mov	10(sp), r15
-	mov	42(sp), r8
-	mov	44(sp), r7
+	mov	24(sp), r15
+	mov	48(sp), r8
+	mov	50(sp), r7
 .Locb3_encrypt_with_endif26:
 	xor	r14, r15
-	mov	72(sp), r9
+	mov	78(sp), r9
 	xor	30(r9), r15
-	mov	12(sp), r14
+	mov	26(sp), r14
 	xor	r13, r14
 	xor	28(r9), r14
-	mov	14(sp), r13
+	mov	28(sp), r13
 	xor	r12, r13
 	xor	26(r9), r13
-	mov	36(sp), r12
+	mov	44(sp), r12
 	xor	r11, r12
 	xor	24(r9), r12
-	mov	40(sp), r11
+	mov	46(sp), r11
 	xor	r10, r11
 	xor	22(r9), r11
-	mov	68(sp), r9
+	mov	74(sp), r9
 	xor	r4, r9
-	mov	72(sp), r4
+	mov	78(sp), r4
 	xor	20(r4), r9
 	xor	r5, r8
 	xor	18(r4), r8
 	xor	r6, r7
 	xor	16(r4), r7
 	; ocb3.ae:230: t = E.encrypt_block(ks, checksum ^ offset ^ l[at_dollar]) ^ hash(ks, l, ad)
-	mov	r7, 108(sp)
-	mov	r8, 110(sp)
-	mov	r9, 112(sp)
-	mov	r11, 114(sp)
-	mov	r12, 116(sp)
-	mov	r13, 118(sp)
-	mov	r14, 120(sp)
-	mov	r15, 122(sp)
+	mov	r7, 114(sp)
+	mov	r8, 116(sp)
+	mov	r9, 118(sp)
+	mov	r11, 120(sp)
+	mov	r12, 122(sp)
+	mov	r13, 124(sp)
+	mov	r14, 126(sp)
+	mov	r15, 128(sp)
 	mov	sp, r14
-	add	#188, r14
+	add	#194, r14
 	mov	sp, r13
-	add	#108, r13
-	mov	86(sp), r12
+	add	#114, r13
+	mov	94(sp), r12
 	call	#ocb3_E_encrypt_block
 	mov	sp, r15
-	add	#204, r15
+	add	#210, r15
 	mov	r15, 0(sp)
-	mov	86(sp), r12
-	mov	72(sp), r13
-	mov	236(sp), r14
-	mov	238(sp), r15
+	mov	94(sp), r12
+	mov	78(sp), r13
+	mov	242(sp), r14
+	mov	244(sp), r15
 	call	#ocb3_hash
-	mov	188(sp), r7
-	xor	204(sp), r7
-	mov	190(sp), r8
-	xor	206(sp), r8
-	mov	192(sp), r9
-	xor	208(sp), r9
-	mov	194(sp), r10
-	xor	210(sp), r10
-	mov	196(sp), r11
-	xor	212(sp), r11
-	mov	198(sp), r12
-	xor	214(sp), r12
-	mov	200(sp), r14
-	xor	216(sp), r14
-	mov	202(sp), r15
-	xor	218(sp), r15
+	mov	194(sp), r7
+	xor	210(sp), r7
+	mov	196(sp), r8
+	xor	212(sp), r8
+	mov	198(sp), r9
+	xor	214(sp), r9
+	mov	200(sp), r10
+	xor	216(sp), r10
+	mov	202(sp), r11
+	xor	218(sp), r11
+	mov	204(sp), r12
+	xor	220(sp), r12
+	mov	206(sp), r14
+	xor	222(sp), r14
+	mov	208(sp), r15
+	xor	224(sp), r15
 	; ocb3.ae:231: store_be(tag, 0, t, len(tag))
-	mov	248(sp), r13
-	cmp	#16, 250(sp)
+	mov	254(sp), r13
+	cmp	#16, 256(sp)
 	jnc	.Locb3_encrypt_with_bytes36
 	bit	#1, r13
 	jnz	.Locb3_encrypt_with_bytes36
@@ -1400,24 +1405,24 @@ ocb3_encrypt_with:
 	jmp	.Locb3_encrypt_with_stored37
 .Locb3_encrypt_with_bytes36:
 	swpb	r15
-	mov	r15, 140(sp)
+	mov	r15, 146(sp)
 	swpb	r14
-	mov	r14, 142(sp)
+	mov	r14, 148(sp)
 	swpb	r12
-	mov	r12, 144(sp)
+	mov	r12, 150(sp)
 	swpb	r11
-	mov	r11, 146(sp)
+	mov	r11, 152(sp)
 	swpb	r10
-	mov	r10, 148(sp)
+	mov	r10, 154(sp)
 	swpb	r9
-	mov	r9, 150(sp)
+	mov	r9, 156(sp)
 	swpb	r8
-	mov	r8, 152(sp)
+	mov	r8, 158(sp)
 	swpb	r7
-	mov	r7, 154(sp)
-	mov	250(sp), r15
+	mov	r7, 160(sp)
+	mov	256(sp), r15
 	mov	sp, r14
-	add	#140, r14
+	add	#146, r14
 	cmp	#16, r15
 	jnc	.Locb3_encrypt_with_cnt38
 	mov	#16, r15
@@ -1431,68 +1436,68 @@ ocb3_encrypt_with:
 	dec	r15
 	jnz	.Locb3_encrypt_with_cpy39
 .Locb3_encrypt_with_stored37:
-	add	#220, sp
+	add	#226, sp
 	popm.w	#7, r10
 	ret
 	.size ocb3_encrypt_with, .-ocb3_encrypt_with
 
 
 ; --- ocb3_decrypt_with: ocb3.decrypt_with
-;     frame 244 bytes (73 spill slots, locals 96), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 3948 bytes of code
+;     frame 240 bytes (71 spill slots, locals 96), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 3946 bytes of code
 	.section .text.ocb3_decrypt_with,"ax",@progbits
 	.global ocb3_decrypt_with
 	.type ocb3_decrypt_with, @function
 	.balign 2
 ocb3_decrypt_with:
 	pushm.w	#7, r10
-	sub	#244, sp
+	sub	#240, sp
 	; ocb3.ae:238: offset = initial_offset(ks, nonce, len(tag))
-	mov	270(sp), 148(sp)
-	mov	#0, 150(sp)
+	mov	266(sp), 144(sp)
+	mov	#0, 146(sp)
 	mov	sp, r10
-	add	#148, r10
+	add	#144, r10
 	mov	sp, r11
-	add	#164, r11
+	add	#160, r11
 	mov	r11, 0(sp)
-	mov	r12, 14(sp)
-	mov	r13, 102(sp)
+	mov	r12, 18(sp)
+	mov	r13, 98(sp)
 	mov	r14, r13
 	mov	r15, r14
 	mov	r10, r15
 	call	#ocb3_initial_offset
-	mov	266(sp), 118(sp)
-	mov	118(sp), r15
+	mov	262(sp), 114(sp)
+	mov	114(sp), r15
 	rrum.w	#4, r15
-	mov	r15, 118(sp)
+	mov	r15, 114(sp)
 	; ocb3.ae:243: for i in 0..full {
 	mov	#0, 74(sp)
-	mov	164(sp), r13
-	mov	166(sp), r11
-	mov	168(sp), r9
-	mov	170(sp), r8
-	mov	172(sp), r6
-	mov	174(sp), r12
-	mov	176(sp), r14
-	mov	178(sp), r7
-	mov	102(sp), r10
-	mov	32(r10), 32(sp)
-	mov	34(r10), 30(sp)
-	mov	36(r10), 28(sp)
-	mov	38(r10), 26(sp)
-	mov	40(r10), 24(sp)
-	mov	42(r10), 22(sp)
-	mov	44(r10), 10(sp)
-	mov	46(r10), r15
+	mov	160(sp), r13
+	mov	162(sp), r11
+	mov	164(sp), r10
+	mov	166(sp), r9
+	mov	168(sp), r6
+	mov	170(sp), r12
+	mov	172(sp), r14
+	mov	174(sp), r8
+	mov	98(sp), r7
+	mov	32(r7), 32(sp)
+	mov	34(r7), 30(sp)
+	mov	36(r7), 28(sp)
+	mov	38(r7), 26(sp)
+	mov	40(r7), 24(sp)
+	mov	42(r7), 22(sp)
+	mov	44(r7), 10(sp)
+	mov	46(r7), r15
 	mov	#0, 20(sp)
-	mov	#0, 18(sp)
 	mov	#0, 16(sp)
+	mov	#0, 14(sp)
 	mov	#0, 12(sp)
 	mov	#0, 8(sp)
-	mov	#0, 116(sp)
-	mov	#0, 114(sp)
+	mov	#0, 112(sp)
 	mov	#0, 110(sp)
-	cmp	118(sp), 74(sp)
+	mov	#0, 104(sp)
+	cmp	114(sp), 74(sp)
 	jnc	.Locb3_decrypt_with_near47
 	br	#.Locb3_decrypt_with_done2
 .Locb3_decrypt_with_near47:
@@ -1501,24 +1506,24 @@ ocb3_decrypt_with:
 	mov	r13, 70(sp)
 	xor	30(sp), r11
 	mov	r11, 68(sp)
-	xor	28(sp), r9
-	mov	r9, 66(sp)
-	xor	26(sp), r8
-	mov	r8, 64(sp)
+	xor	28(sp), r10
+	mov	r10, 66(sp)
+	xor	26(sp), r9
+	mov	r9, 64(sp)
 	xor	24(sp), r6
 	mov	r6, 62(sp)
 	xor	22(sp), r12
 	mov	r12, 60(sp)
 	xor	10(sp), r14
 	mov	r14, 54(sp)
-	xor	r15, r7
-	mov	r7, 52(sp)
+	xor	r15, r8
+	mov	r8, 52(sp)
 	mov	74(sp), r15
 	and	#4095, r15
 	rlam.w	#4, r15
 	mov	r15, 72(sp)
 	mov	r15, r10
-	add	264(sp), r10
+	add	260(sp), r10
 	bit	#1, r10
 	jnz	.Locb3_decrypt_with_bytes3
 .Locb3_decrypt_with_words4:
@@ -1533,7 +1538,7 @@ ocb3_decrypt_with:
 	jmp	.Locb3_decrypt_with_join5
 .Locb3_decrypt_with_bytes3:
 	mov	sp, r12
-	add	#180, r12
+	add	#176, r12
 	mov	r12, r13
 	mov	#16, r14
 .Locb3_decrypt_with_cpy6:
@@ -1551,7 +1556,7 @@ ocb3_decrypt_with:
 	; ocb3.ae:243: for i in 0..full {
 	swpb	r8
 	xor	54(sp), r8
-	mov	14(sp), r6
+	mov	18(sp), r6
 	xor	160(r6), r8
 	swpb	r9
 	xor	52(sp), r9
@@ -1724,7 +1729,7 @@ ocb3_decrypt_with:
 	mov.b	ocb3_E.inv_sbox(r14), r14
 	swpb	r14
 	bis	r15, r14
-	mov	14(sp), r7
+	mov	18(sp), r7
 	xor	@r7+, r14
 	mov	r14, 56(sp)
 	mov.b	2(sp), r15
@@ -1906,7 +1911,7 @@ ocb3_decrypt_with:
 	add	r13, r14
 	rlam.w	#3, r14
 	rla	r14
-	add	102(sp), r14
+	add	98(sp), r14
 	; ocb3.ae:108: if k > last {
 	mov	2(r14), r6
 	mov	4(r14), r7
@@ -2047,61 +2052,61 @@ ocb3_decrypt_with:
 	xor	r15, 20(sp)
 	mov	34(sp), r14
 	xor	68(sp), r14
-	xor	r14, 18(sp)
+	xor	r14, 16(sp)
 	mov	40(sp), r12
 	xor	66(sp), r12
-	xor	r12, 16(sp)
+	xor	r12, 14(sp)
 	mov	42(sp), r11
 	xor	64(sp), r11
 	xor	r11, 12(sp)
-	mov	44(sp), r9
-	xor	62(sp), r9
-	xor	r9, 8(sp)
-	mov	46(sp), r8
-	xor	60(sp), r8
-	mov	116(sp), r4
-	xor	r8, r4
-	mov	56(sp), r7
-	xor	54(sp), r7
-	mov	114(sp), r5
-	xor	r7, r5
+	mov	44(sp), r10
+	xor	62(sp), r10
+	xor	r10, 8(sp)
+	mov	46(sp), r9
+	xor	60(sp), r9
+	mov	112(sp), r4
+	xor	r9, r4
+	mov	56(sp), r8
+	xor	54(sp), r8
+	mov	110(sp), r5
+	xor	r8, r5
 	mov	50(sp), r6
 	xor	52(sp), r6
-	mov	110(sp), r10
-	xor	r6, r10
+	mov	104(sp), r7
+	xor	r6, r7
 	; ocb3.ae:250: store_be(msg, off, p)
 	mov	72(sp), r13
-	add	272(sp), r13
+	add	268(sp), r13
 	bit	#1, r13
 	swpb	r6
-	swpb	r7
 	swpb	r8
 	swpb	r9
+	swpb	r10
 	swpb	r11
 	swpb	r12
 	swpb	r14
 	swpb	r15
 	jnz	.Locb3_decrypt_with_bytes24
 	mov	r6, 0(r13)
-	mov	r7, 2(r13)
-	mov	r8, 4(r13)
-	mov	r9, 6(r13)
+	mov	r8, 2(r13)
+	mov	r9, 4(r13)
+	mov	r10, 6(r13)
 	mov	r11, 8(r13)
 	mov	r12, 10(r13)
 	mov	r14, 12(r13)
 	mov	r15, 14(r13)
 	jmp	.Locb3_decrypt_with_stored25
 .Locb3_decrypt_with_bytes24:
-	mov	r6, 180(sp)
-	mov	r7, 182(sp)
-	mov	r8, 184(sp)
-	mov	r9, 186(sp)
-	mov	r11, 188(sp)
-	mov	r12, 190(sp)
-	mov	r14, 192(sp)
-	mov	r15, 194(sp)
+	mov	r6, 176(sp)
+	mov	r8, 178(sp)
+	mov	r9, 180(sp)
+	mov	r10, 182(sp)
+	mov	r11, 184(sp)
+	mov	r12, 186(sp)
+	mov	r14, 188(sp)
+	mov	r15, 190(sp)
 	mov	sp, r14
-	add	#180, r14
+	add	#176, r14
 	mov	#16, r15
 .Locb3_decrypt_with_cpy26:
 	mov.b	@r14, 0(r13)
@@ -2112,97 +2117,96 @@ ocb3_decrypt_with:
 .Locb3_decrypt_with_stored25:
 	mov	70(sp), r13
 	mov	68(sp), r11
-	mov	66(sp), r9
-	mov	64(sp), r8
+	mov	66(sp), r10
+	mov	64(sp), r9
 	mov	62(sp), r6
 	mov	60(sp), r12
 	mov	54(sp), r14
-	mov	52(sp), r7
+	mov	52(sp), r8
 	mov	38(sp), r15
-	mov	r4, 116(sp)
-	mov	r5, 114(sp)
-	mov	r10, 110(sp)
+	mov	r4, 112(sp)
+	mov	r5, 110(sp)
+	mov	r7, 104(sp)
 	add	#1, 74(sp)
-	cmp	118(sp), 74(sp)
+	cmp	114(sp), 74(sp)
 	jc	.Locb3_decrypt_with_near48
 	br	#.Locb3_decrypt_with_loop1
 .Locb3_decrypt_with_near48:
 .Locb3_decrypt_with_done2:
-	mov	118(sp), r15
+	mov	114(sp), r15
 	rlam.w	#4, r15
-	mov	r15, 118(sp)
-	mov	266(sp), r10
-	sub	r15, r10
+	mov	r15, 114(sp)
+	sub	r15, 262(sp)
 	subc	r15, r15
 	mov	r15, 106(sp)
-	mov	r10, r15
+	mov	262(sp), r15
 	sub	#1, r15
-	clr	r5
-	adc	r5
+	clr	r7
+	adc	r7
 	mov	106(sp), r15
 	sub	#1, r15
 	clr	r15
 	adc	r15
-	bis	r15, r5
+	bis	r15, r7
 	; ocb3.ae:253: if r != 0 {
-	tst	r5
+	tst	r7
 	jnz	.Locb3_decrypt_with_near49
 	br	#.Locb3_decrypt_with_else27
 .Locb3_decrypt_with_near49:
-	mov	102(sp), r5
-	xor	14(r5), r7
-	mov	r7, 146(sp)
-	xor	12(r5), r14
-	mov	r14, 144(sp)
-	xor	10(r5), r12
-	mov	r12, 142(sp)
-	xor	8(r5), r6
-	mov	r6, 140(sp)
-	xor	6(r5), r8
-	mov	r8, 84(sp)
-	xor	4(r5), r9
-	mov	r9, 90(sp)
-	xor	2(r5), r11
-	mov	r11, 94(sp)
-	xor	@r5, r13
-	mov	r13, 98(sp)
+	mov	98(sp), r7
+	xor	14(r7), r8
+	mov	r8, 142(sp)
+	xor	12(r7), r14
+	mov	r14, 140(sp)
+	xor	10(r7), r12
+	mov	r12, 138(sp)
+	xor	8(r7), r6
+	mov	r6, 136(sp)
+	xor	6(r7), r9
+	mov	r9, 80(sp)
+	xor	4(r7), r10
+	mov	r10, 86(sp)
+	xor	2(r7), r11
+	mov	r11, 90(sp)
+	xor	@r7, r13
+	mov	r13, 94(sp)
 	; ocb3.ae:255: pad = E.encrypt_block(ks, offset)
-	mov	98(sp), 148(sp)
-	mov	94(sp), 150(sp)
-	mov	90(sp), 152(sp)
-	mov	84(sp), 154(sp)
+	mov	94(sp), 144(sp)
+	mov	90(sp), 146(sp)
+	mov	86(sp), 148(sp)
+	mov	80(sp), 150(sp)
+	mov	136(sp), 152(sp)
+	mov	138(sp), 154(sp)
 	mov	140(sp), 156(sp)
 	mov	142(sp), 158(sp)
-	mov	144(sp), 160(sp)
-	mov	146(sp), 162(sp)
 	mov	sp, r13
-	add	#148, r13
+	add	#144, r13
 	mov	sp, r14
-	add	#196, r14
-	mov	14(sp), r12
+	add	#192, r14
+	mov	18(sp), r12
 	call	#ocb3_E_encrypt_block
-	mov	264(sp), r9
-	add	118(sp), r9
-	cmp	#16, r10
+	mov	260(sp), r9
+	add	114(sp), r9
+	cmp	#16, 262(sp)
 	jnc	.Locb3_decrypt_with_bytes29
 	bit	#1, r9
 	jnz	.Locb3_decrypt_with_bytes29
 .Locb3_decrypt_with_words30:
 	mov	@r9, r14
 	mov	2(r9), r13
-	mov	4(r9), r12
+	mov	4(r9), r6
 	mov	6(r9), r8
-	mov	8(r9), r7
+	mov	8(r9), r12
 	mov	10(r9), r15
-	mov	12(r9), r11
+	mov	12(r9), r10
 	mov	14(r9), r9
 	jmp	.Locb3_decrypt_with_join31
 .Locb3_decrypt_with_bytes29:
 	mov	sp, r11
-	add	#180, r11
+	add	#176, r11
 	mov	r11, r12
 	mov	#16, r13
-	mov	r10, r15
+	mov	262(sp), r15
 .Locb3_decrypt_with_cpy32:
 	clr	r14
 	tst	r15
@@ -2219,26 +2223,26 @@ ocb3_decrypt_with:
 	jmp	.Locb3_decrypt_with_words30
 .Locb3_decrypt_with_join31:
 	swpb	r9
-	xor	196(sp), r9
-	swpb	r11
-	xor	198(sp), r11
+	xor	192(sp), r9
+	swpb	r10
+	xor	194(sp), r10
 	swpb	r15
-	xor	200(sp), r15
-	mov	r15, 80(sp)
-	swpb	r7
-	xor	202(sp), r7
-	mov	r7, 86(sp)
-	swpb	r8
-	xor	204(sp), r8
+	xor	196(sp), r15
+	mov	r15, 76(sp)
 	swpb	r12
-	xor	206(sp), r12
+	xor	198(sp), r12
+	mov	r12, 82(sp)
+	swpb	r8
+	xor	200(sp), r8
+	swpb	r6
+	xor	202(sp), r6
 	swpb	r13
-	xor	208(sp), r13
-	mov	r13, 92(sp)
+	xor	204(sp), r13
+	mov	r13, 88(sp)
 	swpb	r14
-	xor	210(sp), r14
-	mov	r14, 96(sp)
-	mov	r10, r15
+	xor	206(sp), r14
+	mov	r14, 92(sp)
+	mov	262(sp), r15
 	sub	#16, r15
 	mov	106(sp), r15
 	subc	#0, r15
@@ -2248,197 +2252,193 @@ ocb3_decrypt_with:
 	; ocb3.ae:77: if count < 16 {                  // only a partial block pays for the mask (a run-time shift)
 	tst	r15
 	jz	.Locb3_decrypt_with_else34
-	mov	r10, r15
-	rrum.w	#1, r15
-	mov	r15, r13
+	mov	262(sp), r12
+	mov	r12, r7
+	rrum.w	#1, r7
+	mov	r7, r13
 	rra	r13
 	mov	r13, r14
 	rra	r14
 	and	#1, r14
-	mov	r14, r5
-	inv	r5
-	inc	r5
+	mov	r14, r11
+	inv	r11
+	inc	r11
 	and	#1, r13
 	mov	r13, r4
 	inv	r4
 	inc	r4
-	and	#1, r15
-	mov	r15, 76(sp)
+	and	#1, r7
+	mov	r7, r15
 	inv	r15
 	inc	r15
-	mov	r10, r6
-	and	#1, r6
-	inv	r6
-	inc	r6
-	and	#65280, r6
-	xor	#-1, r6
-	mov	r6, r7
-	xor	#-1, r7
-	and	r15, r7
-	xor	#-1, r7
-	mov	r7, r15
+	mov	r12, r5
+	and	#1, r5
+	inv	r5
+	inc	r5
+	and	#65280, r5
+	xor	#-1, r5
+	mov	r5, r12
+	xor	#-1, r12
+	and	r15, r12
+	xor	#-1, r12
+	mov	r12, r15
 	xor	#-1, r15
 	and	r4, r15
 	xor	#-1, r15
-	mov	r15, 88(sp)
+	mov	r15, 84(sp)
 	mov	r15, r4
 	xor	#-1, r4
-	and	r5, r4
+	and	r11, r4
 	xor	#-1, r4
-	mov	r10, r15
-	swpb	r15
-	mov.b	r15, r15
+	mov.b	263(sp), r15
 	rrum.w	#4, r15
 	rrum.w	#1, r15
-	mov	106(sp), r5
-	and	#8191, r5
-	rlam.w	#3, r5
-	bis	r15, r5
-	mov	r10, r15
+	mov	106(sp), r11
+	and	#8191, r11
+	rlam.w	#3, r11
+	bis	r15, r11
+	mov	262(sp), r15
 	and	#8191, r15
 	rlam.w	#3, r15
 	sub	#128, r15
-	subc	#0, r5
-	clr	r5
-	adc	r5
-	xor	#1, r5
-	mov	r5, r15
+	subc	#0, r11
+	clr	r11
+	adc	r11
+	xor	#1, r11
+	mov	r11, r15
 	inv	r15
 	inc	r15
 	and	r15, r4
 	bic	r4, r9
-	mov	r9, 138(sp)
+	mov	r9, 134(sp)
 	mov	r14, r15
 	inv	r15
 	inc	r15
 	mov	r13, r9
 	inv	r9
 	inc	r9
-	mov	76(sp), r4
-	inv	r4
-	inc	r4
-	and	r6, r4
-	xor	r4, r6
-	mov	r6, r4
-	xor	#-1, r4
-	and	r9, r4
-	xor	#-1, r4
-	mov	r4, r9
+	inv	r7
+	inc	r7
+	and	r5, r7
+	xor	r7, r5
+	mov	r5, r7
+	xor	#-1, r7
+	and	r9, r7
+	xor	#-1, r7
+	mov	r7, r9
 	xor	#-1, r9
 	and	r15, r9
 	xor	#-1, r9
-	mov	r5, r15
+	mov	r11, r15
 	inv	r15
 	inc	r15
 	and	r15, r9
-	bic	r9, r11
-	mov	r11, 136(sp)
+	bic	r9, r10
+	mov	r10, 132(sp)
 	mov	r14, r15
 	inv	r15
 	inc	r15
-	mov	r13, r11
-	inv	r11
-	inc	r11
-	and	r7, r11
-	xor	r11, r7
-	mov	r7, r11
-	xor	#-1, r11
-	and	r15, r11
-	xor	#-1, r11
-	mov	r5, r15
+	mov	r13, r10
+	inv	r10
+	inc	r10
+	and	r12, r10
+	xor	r10, r12
+	mov	r12, r10
+	xor	#-1, r10
+	and	r15, r10
+	xor	#-1, r10
+	mov	r11, r15
 	inv	r15
 	inc	r15
-	and	r15, r11
-	mov	80(sp), r15
-	bic	r11, r15
-	mov	r15, 80(sp)
+	and	r15, r10
+	mov	76(sp), r15
+	bic	r10, r15
+	mov	r15, 76(sp)
 	mov	r14, r15
 	inv	r15
 	inc	r15
 	inv	r13
 	inc	r13
-	and	r6, r13
-	mov	r6, r11
-	xor	r13, r11
-	mov	r11, r13
+	and	r5, r13
+	mov	r5, r10
+	xor	r13, r10
+	mov	r10, r13
 	xor	#-1, r13
 	and	r15, r13
 	xor	#-1, r13
-	mov	r5, r15
+	mov	r11, r15
 	inv	r15
 	inc	r15
 	and	r15, r13
-	mov	86(sp), r15
+	mov	82(sp), r15
 	bic	r13, r15
-	mov	r15, 86(sp)
+	mov	r15, 82(sp)
 	mov	r14, r15
 	inv	r15
 	inc	r15
-	mov	88(sp), r6
-	and	r6, r15
-	xor	r15, r6
-	mov	r5, r15
+	mov	84(sp), r9
+	and	r9, r15
+	xor	r15, r9
+	mov	r11, r15
 	inv	r15
 	inc	r15
-	and	r15, r6
-	bic	r6, r8
-	mov	r8, 124(sp)
-	mov	r14, r15
-	inv	r15
-	inc	r15
-	and	r4, r15
-	xor	r15, r4
-	mov	r5, r15
-	inv	r15
-	inc	r15
-	and	r15, r4
-	bic	r4, r12
-	mov	r12, 78(sp)
+	and	r15, r9
+	bic	r9, r8
+	mov	r8, 120(sp)
 	mov	r14, r15
 	inv	r15
 	inc	r15
 	and	r7, r15
 	xor	r15, r7
-	mov	r5, r15
+	mov	r11, r15
 	inv	r15
 	inc	r15
 	and	r15, r7
-	mov	92(sp), r6
 	bic	r7, r6
+	mov	r14, r15
+	inv	r15
+	inc	r15
+	and	r12, r15
+	xor	r15, r12
+	mov	r11, r15
+	inv	r15
+	inc	r15
+	and	r15, r12
+	mov	88(sp), r5
+	bic	r12, r5
 	inv	r14
 	inc	r14
-	and	r11, r14
-	xor	r14, r11
-	inv	r5
-	inc	r5
-	and	r5, r11
-	mov	96(sp), r5
-	bic	r11, r5
+	and	r10, r14
+	xor	r14, r10
+	inv	r11
+	inc	r11
+	and	r11, r10
+	mov	92(sp), r4
+	bic	r10, r4
 	jmp	.Locb3_decrypt_with_endif35
 .Locb3_decrypt_with_else34:
-	mov	r9, 138(sp)
-	mov	r11, 136(sp)
-	mov	r8, 124(sp)
-	mov	r12, 78(sp)
-	mov	92(sp), r6
-	mov	96(sp), r5
+	mov	r9, 134(sp)
+	mov	r10, 132(sp)
+	mov	r8, 120(sp)
+	mov	88(sp), r5
+	mov	92(sp), r4
 .Locb3_decrypt_with_endif35:
 	; ocb3.ae:258: store_be(msg, 16 * full, p, r)
-	mov	118(sp), r13
-	add	272(sp), r13
-	mov	r5, r4
-	mov	r6, r7
-	mov	78(sp), r8
-	mov	124(sp), r9
-	mov	86(sp), r11
-	mov	80(sp), r12
-	mov	136(sp), r14
-	mov	138(sp), r15
-	cmp	#16, r10
-	swpb	r4
+	mov	114(sp), r13
+	add	268(sp), r13
+	mov	r4, r7
+	mov	r5, r8
+	mov	r6, r9
+	mov	120(sp), r10
+	mov	82(sp), r11
+	mov	76(sp), r12
+	mov	132(sp), r14
+	mov	134(sp), r15
+	cmp	#16, 262(sp)
 	swpb	r7
 	swpb	r8
 	swpb	r9
+	swpb	r10
 	swpb	r11
 	swpb	r12
 	swpb	r14
@@ -2446,27 +2446,27 @@ ocb3_decrypt_with:
 	jnc	.Locb3_decrypt_with_bytes36
 	bit	#1, r13
 	jnz	.Locb3_decrypt_with_bytes36
-	mov	r4, 0(r13)
-	mov	r7, 2(r13)
-	mov	r8, 4(r13)
-	mov	r9, 6(r13)
+	mov	r7, 0(r13)
+	mov	r8, 2(r13)
+	mov	r9, 4(r13)
+	mov	r10, 6(r13)
 	mov	r11, 8(r13)
 	mov	r12, 10(r13)
 	mov	r14, 12(r13)
 	mov	r15, 14(r13)
 	jmp	.Locb3_decrypt_with_stored37
 .Locb3_decrypt_with_bytes36:
-	mov	r4, 180(sp)
-	mov	r7, 182(sp)
-	mov	r8, 184(sp)
-	mov	r9, 186(sp)
-	mov	r11, 188(sp)
-	mov	r12, 190(sp)
-	mov	r14, 192(sp)
-	mov	r15, 194(sp)
+	mov	r7, 176(sp)
+	mov	r8, 178(sp)
+	mov	r9, 180(sp)
+	mov	r10, 182(sp)
+	mov	r11, 184(sp)
+	mov	r12, 186(sp)
+	mov	r14, 188(sp)
+	mov	r15, 190(sp)
 	mov	sp, r14
-	add	#180, r14
-	mov	r10, r15
+	add	#176, r14
+	mov	262(sp), r15
 	cmp	#16, r15
 	jnc	.Locb3_decrypt_with_cnt38
 	mov	#16, r15
@@ -2480,112 +2480,112 @@ ocb3_decrypt_with:
 	dec	r15
 	jnz	.Locb3_decrypt_with_cpy39
 .Locb3_decrypt_with_stored37:
-	mov	#15, r14
-	sub	r10, r14
-	mov	#0, r13
-	subc	106(sp), r13
-	and	#8191, r13
-	rlam.w	#3, r13
-	mov	r14, r15
+	mov	#15, r10
+	sub	262(sp), r10
+	mov	#0, r14
+	subc	106(sp), r14
+	and	#8191, r14
+	rlam.w	#3, r14
+	mov	r10, r15
 	swpb	r15
 	mov.b	r15, r15
 	rrum.w	#4, r15
 	rrum.w	#1, r15
-	bis	r15, r13
-	mov	r14, r15
+	bis	r15, r14
+	mov	r10, r15
 	and	#8191, r15
 	rlam.w	#3, r15
 	sub	#128, r15
-	subc	#0, r13
+	subc	#0, r14
 	clr	r12
 	adc	r12
-	mov	r14, r11
-	and	#1, r11
-	inv	r11
-	inc	r11
-	and	#32896, r11
-	xor	#128, r11
-	rrum.w	#1, r14
-	mov	r14, r8
+	mov	r10, r8
 	and	#1, r8
-	mov	r8, r9
+	inv	r8
+	inc	r8
+	and	#32896, r8
+	xor	#128, r8
+	rrum.w	#1, r10
+	mov	r10, r11
+	and	#1, r11
+	mov	r11, r9
 	inv	r9
 	inc	r9
-	and	r11, r9
-	rra	r14
-	mov	r14, r13
+	and	r8, r9
+	rra	r10
+	mov	r10, r13
 	and	#1, r13
 	mov	r13, r7
 	inv	r7
 	inc	r7
 	and	r9, r7
-	rra	r14
-	and	#1, r14
-	mov	r14, r10
-	inv	r10
-	inc	r10
-	and	r7, r10
+	rra	r10
+	and	#1, r10
+	mov	r10, r14
+	inv	r14
+	inc	r14
+	and	r7, r14
 	xor	#1, r12
 	mov	r12, r15
 	inv	r15
 	inc	r15
-	and	r15, r10
-	bis	r10, r5
-	xor	r5, 110(sp)
-	inv	r8
-	inc	r8
-	and	r11, r8
-	xor	r8, r11
+	and	r15, r14
+	bis	r14, r4
+	xor	r4, 104(sp)
+	inv	r11
+	inc	r11
+	and	r8, r11
+	mov	r8, r15
+	xor	r11, r15
 	mov	r13, r8
 	inv	r8
 	inc	r8
-	and	r11, r8
-	mov	r14, r10
-	inv	r10
-	inc	r10
-	and	r8, r10
-	mov	r12, r15
-	inv	r15
-	inc	r15
-	and	r15, r10
-	bis	r10, r6
-	mov	114(sp), r4
-	xor	r6, r4
-	mov	r13, r15
-	inv	r15
-	inc	r15
-	and	r9, r15
-	xor	r15, r9
-	mov	r14, r10
-	inv	r10
-	inc	r10
-	and	r9, r10
-	mov	r12, r15
-	inv	r15
-	inc	r15
-	and	r15, r10
-	mov	78(sp), r15
-	bis	r10, r15
-	mov	116(sp), r5
-	xor	r15, r5
-	inv	r13
-	inc	r13
-	and	r11, r13
-	mov	r11, r15
-	xor	r13, r15
-	mov	r14, r10
-	inv	r10
-	inc	r10
-	and	r15, r10
+	and	r15, r8
+	mov	r10, r14
+	inv	r14
+	inc	r14
+	and	r8, r14
+	mov	r12, r11
+	inv	r11
+	inc	r11
+	and	r11, r14
+	bis	r14, r5
+	mov	110(sp), r4
+	xor	r5, r4
+	mov	r13, r11
+	inv	r11
+	inc	r11
+	and	r9, r11
+	xor	r11, r9
+	mov	r10, r14
+	inv	r14
+	inc	r14
+	and	r9, r14
+	mov	r12, r11
+	inv	r11
+	inc	r11
+	and	r11, r14
+	bis	r14, r6
+	mov	112(sp), r5
+	xor	r6, r5
+	mov	r13, r11
+	inv	r11
+	inc	r11
+	and	r15, r11
+	xor	r11, r15
+	mov	r10, r14
+	inv	r14
+	inc	r14
+	and	r15, r14
 	mov	r12, r13
 	inv	r13
 	inc	r13
-	and	r13, r10
-	mov	124(sp), r13
-	bis	r10, r13
+	and	r13, r14
+	mov	120(sp), r13
+	bis	r14, r13
 	mov	8(sp), r11
 	xor	r13, r11
-	mov	r14, r13
+	mov	r10, r13
 	inv	r13
 	inc	r13
 	and	r7, r13
@@ -2594,11 +2594,11 @@ ocb3_decrypt_with:
 	inv	r13
 	inc	r13
 	and	r13, r7
-	mov	86(sp), r13
+	mov	82(sp), r13
 	bis	r7, r13
 	mov	12(sp), r7
 	xor	r13, r7
-	mov	r14, r13
+	mov	r10, r13
 	inv	r13
 	inc	r13
 	and	r8, r13
@@ -2607,11 +2607,11 @@ ocb3_decrypt_with:
 	inv	r13
 	inc	r13
 	and	r13, r8
-	mov	80(sp), r13
+	mov	76(sp), r13
 	bis	r8, r13
-	mov	16(sp), r8
+	mov	14(sp), r8
 	xor	r13, r8
-	mov	r14, r13
+	mov	r10, r13
 	inv	r13
 	inc	r13
 	and	r9, r13
@@ -2620,45 +2620,45 @@ ocb3_decrypt_with:
 	inv	r13
 	inc	r13
 	and	r13, r9
-	mov	136(sp), r13
+	mov	132(sp), r13
 	bis	r9, r13
-	mov	18(sp), r9
+	mov	16(sp), r9
 	xor	r13, r9
-	inv	r14
-	inc	r14
-	and	r15, r14
-	xor	r14, r15
+	inv	r10
+	inc	r10
+	and	r15, r10
+	xor	r10, r15
 	inv	r12
 	inc	r12
 	and	r12, r15
-	mov	138(sp), r13
+	mov	134(sp), r13
 	bis	r15, r13
 	mov	20(sp), r10
 	xor	r13, r10
-	mov	140(sp), r6
-	mov	142(sp), r12
-	mov	144(sp), r13
-	mov	146(sp), r15
-	mov	110(sp), r14
+	mov	136(sp), r6
+	mov	138(sp), r12
+	mov	140(sp), r13
+	mov	142(sp), r15
+	mov	104(sp), r14
 	jmp	.Locb3_decrypt_with_endif28
 .Locb3_decrypt_with_else27:
-	mov	r13, 98(sp)
-	mov	r11, 94(sp)
-	mov	r9, 90(sp)
-	mov	r8, 84(sp)
+	mov	r13, 94(sp)
+	mov	r11, 90(sp)
+	mov	r10, 86(sp)
+	mov	r9, 80(sp)
 	mov	r14, r13
-	mov	r7, r15
+	mov	r8, r15
 	mov	20(sp), r10
-	mov	18(sp), r9
-	mov	16(sp), r8
+	mov	16(sp), r9
+	mov	14(sp), r8
 	mov	12(sp), r7
 	mov	8(sp), r11
-	mov	116(sp), r5
-	mov	114(sp), r4
-	mov	110(sp), r14
+	mov	112(sp), r5
+	mov	110(sp), r4
+	mov	104(sp), r14
 .Locb3_decrypt_with_endif28:
 	xor	r15, r14
-	mov	102(sp), r15
+	mov	98(sp), r15
 	xor	30(r15), r14
 	xor	r13, r4
 	mov	r15, r13
@@ -2667,78 +2667,78 @@ ocb3_decrypt_with:
 	xor	26(r13), r5
 	xor	r6, r11
 	xor	24(r13), r11
-	xor	84(sp), r7
+	xor	80(sp), r7
 	xor	22(r13), r7
-	xor	90(sp), r8
+	xor	86(sp), r8
 	xor	20(r13), r8
-	xor	94(sp), r9
+	xor	90(sp), r9
 	xor	18(r13), r9
-	xor	98(sp), r10
+	xor	94(sp), r10
 	xor	16(r13), r10
 	; ocb3.ae:260: t = E.encrypt_block(ks, checksum ^ offset ^ l[at_dollar]) ^ hash(ks, l, ad)
-	mov	r10, 148(sp)
-	mov	r9, 150(sp)
-	mov	r8, 152(sp)
-	mov	r7, 154(sp)
-	mov	r11, 156(sp)
-	mov	r5, 158(sp)
-	mov	r4, 160(sp)
-	mov	r14, 162(sp)
+	mov	r10, 144(sp)
+	mov	r9, 146(sp)
+	mov	r8, 148(sp)
+	mov	r7, 150(sp)
+	mov	r11, 152(sp)
+	mov	r5, 154(sp)
+	mov	r4, 156(sp)
+	mov	r14, 158(sp)
 	mov	sp, r13
-	add	#148, r13
+	add	#144, r13
 	mov	sp, r14
-	add	#212, r14
-	mov	14(sp), r12
+	add	#208, r14
+	mov	18(sp), r12
 	call	#ocb3_E_encrypt_block
 	mov	sp, r15
-	add	#228, r15
+	add	#224, r15
 	mov	r15, 0(sp)
-	mov	14(sp), r12
-	mov	102(sp), r13
-	mov	260(sp), r14
-	mov	262(sp), r15
+	mov	18(sp), r12
+	mov	98(sp), r13
+	mov	256(sp), r14
+	mov	258(sp), r15
 	call	#ocb3_hash
+	mov	208(sp), r15
+	xor	224(sp), r15
+	mov	r15, 96(sp)
+	mov	210(sp), r15
+	xor	226(sp), r15
+	mov	r15, 100(sp)
 	mov	212(sp), r15
 	xor	228(sp), r15
-	mov	r15, 100(sp)
+	mov	r15, 78(sp)
 	mov	214(sp), r15
 	xor	230(sp), r15
-	mov	r15, 104(sp)
-	mov	216(sp), r15
-	xor	232(sp), r15
-	mov	r15, 82(sp)
-	mov	218(sp), r15
-	xor	234(sp), r15
 	mov	r15, 58(sp)
-	mov	220(sp), r5
-	xor	236(sp), r5
-	mov	222(sp), r6
-	xor	238(sp), r6
-	mov	224(sp), r7
-	xor	240(sp), r7
-	mov	226(sp), r4
-	xor	242(sp), r4
-	mov	268(sp), r10
-	cmp	#16, 270(sp)
+	mov	216(sp), r5
+	xor	232(sp), r5
+	mov	218(sp), r6
+	xor	234(sp), r6
+	mov	220(sp), r7
+	xor	236(sp), r7
+	mov	222(sp), r4
+	xor	238(sp), r4
+	mov	264(sp), r10
+	cmp	#16, 266(sp)
 	jnc	.Locb3_decrypt_with_bytes40
 	bit	#1, r10
 	jnz	.Locb3_decrypt_with_bytes40
 .Locb3_decrypt_with_words41:
+	mov	@r10+, 122(sp)
+	mov	@r10+, 124(sp)
 	mov	@r10+, 126(sp)
 	mov	@r10+, 128(sp)
 	mov	@r10+, 130(sp)
-	mov	@r10+, 132(sp)
-	mov	@r10+, 134(sp)
-	mov	@r10+, 122(sp)
-	mov	@r10+, 120(sp)
-	mov	@r10+, 112(sp)
+	mov	@r10+, 118(sp)
+	mov	@r10+, 116(sp)
+	mov	@r10+, 108(sp)
 	jmp	.Locb3_decrypt_with_join42
 .Locb3_decrypt_with_bytes40:
 	mov	sp, r11
-	add	#180, r11
+	add	#176, r11
 	mov	r11, r12
 	mov	#16, r13
-	mov	270(sp), r15
+	mov	266(sp), r15
 .Locb3_decrypt_with_cpy43:
 	clr	r14
 	tst	r15
@@ -2754,7 +2754,7 @@ ocb3_decrypt_with:
 	mov	r11, r10
 	jmp	.Locb3_decrypt_with_words41
 .Locb3_decrypt_with_join42:
-	mov	270(sp), r15
+	mov	266(sp), r15
 	sub	#16, r15
 	subc	r15, r15
 	clr	r15
@@ -2762,23 +2762,23 @@ ocb3_decrypt_with:
 	xor	#1, r15
 	; ocb3.ae:77: if count < 16 {                  // only a partial block pays for the mask (a run-time shift)
 	tst	r15
+	swpb	122(sp)
+	swpb	124(sp)
 	swpb	126(sp)
 	swpb	128(sp)
 	swpb	130(sp)
-	swpb	132(sp)
-	swpb	134(sp)
-	swpb	122(sp)
-	swpb	120(sp)
-	swpb	112(sp)
+	swpb	118(sp)
+	swpb	116(sp)
+	swpb	108(sp)
 	jz	.Locb3_decrypt_with_else45
-	mov	270(sp), r15
+	mov	266(sp), r15
 	and	#8191, r15
 	rlam.w	#3, r15
 	sub	#128, r15
 	clr	r13
 	adc	r13
 	xor	#1, r13
-	mov.b	271(sp), r14
+	mov.b	267(sp), r14
 	rrum.w	#4, r14
 	rrum.w	#1, r14
 	clr	r15
@@ -2786,7 +2786,7 @@ ocb3_decrypt_with:
 	subc	#0, r14
 	clr	r8
 	adc	r8
-	mov	270(sp), r15
+	mov	266(sp), r15
 	mov	r15, r9
 	and	#1, r9
 	inv	r9
@@ -2823,7 +2823,7 @@ ocb3_decrypt_with:
 	inc	r14
 	and	r14, 48(sp)
 	bic	48(sp), r4
-	mov	r4, 108(sp)
+	mov	r4, 102(sp)
 	xor	#-1, r9
 	inv	r10
 	inc	r10
@@ -2899,7 +2899,7 @@ ocb3_decrypt_with:
 	inv	r9
 	inc	r9
 	and	r9, r14
-	mov	82(sp), r10
+	mov	78(sp), r10
 	bic	r14, r10
 	xor	#-1, r11
 	mov	r15, r14
@@ -2911,7 +2911,7 @@ ocb3_decrypt_with:
 	inv	r14
 	inc	r14
 	and	r14, r11
-	mov	104(sp), r9
+	mov	100(sp), r9
 	bic	r11, r9
 	xor	#-1, r12
 	inv	r15
@@ -2921,60 +2921,60 @@ ocb3_decrypt_with:
 	inv	r8
 	inc	r8
 	and	r8, r12
-	mov	100(sp), r8
+	mov	96(sp), r8
 	bic	r12, r8
 	mov	r13, r11
-	mov	108(sp), r4
+	mov	102(sp), r4
 	jmp	.Locb3_decrypt_with_endif46
 .Locb3_decrypt_with_else45:
-	mov	100(sp), r8
-	mov	104(sp), r9
-	mov	82(sp), r10
+	mov	96(sp), r8
+	mov	100(sp), r9
+	mov	78(sp), r10
 	mov	58(sp), r11
 .Locb3_decrypt_with_endif46:
-	mov	126(sp), r15
+	mov	122(sp), r15
 	xor	r4, r15
 	sub	#1, r15
 	clr	r15
 	adc	r15
 	xor	#1, r15
-	mov	128(sp), r14
+	mov	124(sp), r14
 	xor	r7, r14
 	sub	#1, r14
 	clr	r14
 	adc	r14
 	xor	#1, r14
-	mov	130(sp), r13
+	mov	126(sp), r13
 	xor	r6, r13
 	sub	#1, r13
 	clr	r13
 	adc	r13
 	xor	#1, r13
-	mov	132(sp), r12
+	mov	128(sp), r12
 	xor	r5, r12
 	sub	#1, r12
 	clr	r12
 	adc	r12
 	xor	#1, r12
-	mov	134(sp), r7
+	mov	130(sp), r7
 	xor	r11, r7
 	sub	#1, r7
 	clr	r11
 	adc	r11
 	xor	#1, r11
-	mov	122(sp), r7
+	mov	118(sp), r7
 	xor	r10, r7
 	sub	#1, r7
 	clr	r10
 	adc	r10
 	xor	#1, r10
-	mov	112(sp), r7
+	mov	108(sp), r7
 	xor	r8, r7
 	sub	#1, r7
 	clr	r8
 	adc	r8
 	xor	#1, r8
-	mov	120(sp), r7
+	mov	116(sp), r7
 	xor	r9, r7
 	sub	#1, r7
 	clr	r9
@@ -2987,23 +2987,22 @@ ocb3_decrypt_with:
 	and	r13, r8
 	and	r14, r8
 	and	r15, r8
-	mov	276(sp), r15
+	mov	272(sp), r15
 	mov	r8, 0(r15)
-	add	#244, sp
+	add	#240, sp
 	popm.w	#7, r10
 	ret
 	.size ocb3_decrypt_with, .-ocb3_decrypt_with
 
 
 ; --- ocb3_E_encrypt_block: ocb3.E.encrypt_block
-;     frame 10 bytes (5 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 578 bytes of code
+;     frame 10 bytes (5 spill slots, locals 0), saves nothing
+;     estimated 574 bytes of code
 	.section .text.ocb3_E_encrypt_block,"ax",@progbits
 	.local ocb3_E_encrypt_block
 	.type ocb3_E_encrypt_block, @function
 	.balign 2
 ocb3_E_encrypt_block:
-	pushm.w	#7, r10
 	sub	#10, sp
 	mov	r12, 6(sp)
 	mov	r14, 8(sp)
@@ -3210,49 +3209,47 @@ ocb3_E_encrypt_block:
 	mov	r8, 12(r12)
 	mov	r4, 14(r12)
 	add	#10, sp
-	popm.w	#7, r10
 	ret
 	.size ocb3_E_encrypt_block, .-ocb3_E_encrypt_block
 
 
 ; --- ocb3_hash: ocb3.hash
-;     frame 126 bytes (31 spill slots, locals 64), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1616 bytes of code
+;     frame 124 bytes (30 spill slots, locals 64), saves nothing
+;     estimated 1590 bytes of code
 	.section .text.ocb3_hash,"ax",@progbits
 	.local ocb3_hash
 	.type ocb3_hash, @function
 	.balign 2
 ocb3_hash:
-	pushm.w	#7, r10
-	sub	#126, sp
+	sub	#124, sp
 	; ocb3.ae:136: for i in 0..full {
+	mov	#0, 18(sp)
 	mov	#0, 20(sp)
 	mov	#0, 22(sp)
 	mov	#0, 24(sp)
-	mov	#0, 26(sp)
+	mov	#0, 28(sp)
 	mov	#0, 30(sp)
 	mov	#0, 32(sp)
 	mov	#0, 34(sp)
-	mov	#0, 36(sp)
-	mov	#0, 12(sp)
-	mov	#0, 14(sp)
-	mov	#0, 16(sp)
-	mov	#0, 18(sp)
 	mov	#0, 0(sp)
 	mov	#0, 2(sp)
 	mov	#0, 4(sp)
 	mov	#0, 6(sp)
 	mov	#0, 8(sp)
-	mov	r15, 48(sp)
+	mov	#0, 10(sp)
+	mov	#0, 12(sp)
+	mov	#0, 14(sp)
+	mov	#0, 16(sp)
+	mov	r15, 46(sp)
 	rrum.w	#4, r15
-	mov	r15, 38(sp)
-	mov	r14, 40(sp)
-	mov	r13, 28(sp)
-	mov	r12, 44(sp)
-	cmp	r15, 8(sp)
+	mov	r15, 36(sp)
+	mov	r14, 38(sp)
+	mov	r13, 26(sp)
+	mov	r12, 42(sp)
+	cmp	r15, 16(sp)
 	jc	.Locb3_hash_done2
 .Locb3_hash_loop1:
-	mov	8(sp), r13
+	mov	16(sp), r13
 	add	#1, r13
 	mov	#0, r14
 	addc	#0, r14
@@ -3266,13 +3263,13 @@ ocb3_hash:
 	jz	.Locb3_hash_else3
 	mov	#0, r11
 	mov	#0, r13
-	mov	#16, r10
+	mov	#16, r4
 	jmp	.Locb3_hash_endif4
 .Locb3_hash_else3:
 	mov	r14, r11
 	mov	r13, r14
 	mov	#0, r13
-	mov	#0, r10
+	mov	#0, r4
 .Locb3_hash_endif4:
 	mov.b	r14, r15
 	; ocb3.ae:56: if v[7:0] == 0 {
@@ -3282,7 +3279,7 @@ ocb3_hash:
 	xor	#1, r15
 	tst	r15
 	jz	.Locb3_hash_else5
-	add	#8, r10
+	add	#8, r4
 	addc	#0, r13
 	swpb	r14
 	swpb	r11
@@ -3310,7 +3307,7 @@ ocb3_hash:
 	swpb	r11
 	rlam.w	#4, r11
 	bis	r12, r11
-	add	#4, r10
+	add	#4, r4
 	addc	#0, r13
 	jmp	.Locb3_hash_endif8
 .Locb3_hash_else7:
@@ -3332,7 +3329,7 @@ ocb3_hash:
 	rlam.w	#4, r14
 	rlam.w	#2, r14
 	bis	r11, r14
-	add	#2, r10
+	add	#2, r4
 	addc	#0, r13
 	jmp	.Locb3_hash_endif10
 .Locb3_hash_else9:
@@ -3343,243 +3340,234 @@ ocb3_hash:
 	xor	#1, r14
 	tst	r14
 	jz	.Locb3_hash_else11
-	add	#1, r10
+	add	#1, r4
 	addc	#0, r13
 	jmp	.Locb3_hash_endif12
 .Locb3_hash_else11:
 .Locb3_hash_endif12:
-	mov	r10, r15
+	mov	r4, r15
 	sub	#8, r15
 	mov	r13, r15
 	subc	#0, r15
-	subc	r14, r14
-	mov	r10, r15
-	xor	#7, r15
-	and	r14, r15
-	xor	#7, r15
-	mov	#2, r11
-	add	r15, r11
-	rlam.w	#3, r11
-	rla	r11
-	mov	#7, r15
-	sub	r10, r15
-	mov	#0, r15
-	subc	r13, r15
-	clr	r9
-	adc	r9
-	xor	#1, r9
-	add	28(sp), r11
+	subc	r15, r15
+	mov	r4, r14
+	xor	#7, r14
+	and	r15, r14
+	xor	#7, r14
+	mov	#2, r15
+	add	r14, r15
+	rlam.w	#3, r15
+	rla	r15
+	mov	#7, r14
+	sub	r4, r14
+	mov	#0, r14
+	subc	r13, r14
+	clr	r14
+	adc	r14
+	xor	#1, r14
+	add	26(sp), r15
 	; ocb3.ae:108: if k > last {
-	mov	14(r11), r15
-	mov	12(r11), r14
-	mov	10(r11), r13
-	mov	8(r11), r6
-	mov	6(r11), r5
-	mov	4(r11), r4
-	mov	2(r11), r12
-	tst	r9
+	mov	14(r15), r13
+	mov	12(r15), r12
+	mov	10(r15), r11
+	mov	8(r15), r10
+	mov	6(r15), r9
+	mov	4(r15), r8
+	mov	2(r15), r7
+	tst	r14
 	jz	.Locb3_hash_else13
 	; ocb3.ae:109: for j in last..k {
-	mov	@r11, r11
-	mov	#7, r7
-	cmp	r10, r7
+	mov	@r15, r6
+	mov	#7, r5
+	cmp	r4, r5
 	jc	.Locb3_hash_done16
 .Locb3_hash_loop15:
-	mov	r11, r9
-	and	#32767, r9
-	rlam.w	#1, r9
-	mov	r15, r8
-	swpb	r8
-	mov.b	r8, r8
-	rrum.w	#4, r8
-	rrum.w	#3, r8
-	; ocb3.ae:44: return (s << 1) ^ (if s[127] == 1 then 0x87 as u128 else 0)
-	inv	r8
-	inc	r8
-	and	#135, r8
-	xor	r8, r9
-	; ocb3.ae:109: for j in last..k {
-	mov	r12, r8
-	and	#32767, r8
-	rlam.w	#1, r8
-	swpb	r11
-	mov.b	r11, r11
-	rrum.w	#4, r11
-	rrum.w	#3, r11
-	bis	r11, r8
-	mov	r4, r11
-	and	#32767, r11
-	rlam.w	#1, r11
-	swpb	r12
-	mov.b	r12, r12
-	rrum.w	#4, r12
-	rrum.w	#3, r12
-	bis	r12, r11
-	mov	r5, r12
-	and	#32767, r12
-	rlam.w	#1, r12
-	swpb	r4
-	mov.b	r4, r4
-	rrum.w	#4, r4
-	rrum.w	#3, r4
-	bis	r4, r12
-	mov	r6, r4
-	and	#32767, r4
-	rlam.w	#1, r4
-	swpb	r5
-	mov.b	r5, r5
-	rrum.w	#4, r5
-	rrum.w	#3, r5
-	bis	r5, r4
-	mov	r13, r5
-	and	#32767, r5
-	rlam.w	#1, r5
-	swpb	r6
-	mov.b	r6, r6
-	rrum.w	#4, r6
-	rrum.w	#3, r6
-	bis	r6, r5
-	mov	r14, r6
-	and	#32767, r6
-	rlam.w	#1, r6
-	swpb	r13
-	mov.b	r13, r13
-	rrum.w	#4, r13
-	rrum.w	#3, r13
-	bis	r13, r6
+	mov	r6, r15
 	and	#32767, r15
 	rlam.w	#1, r15
+	mov	r13, r14
 	swpb	r14
 	mov.b	r14, r14
 	rrum.w	#4, r14
 	rrum.w	#3, r14
-	bis	r14, r15
 	; ocb3.ae:44: return (s << 1) ^ (if s[127] == 1 then 0x87 as u128 else 0)
-	add	#1, r7
-	mov	r6, r14
-	mov	r5, r13
-	mov	r4, r6
-	mov	r12, r5
-	mov	r11, r4
-	mov	r8, r12
+	inv	r14
+	inc	r14
+	and	#135, r14
+	xor	r14, r15
+	; ocb3.ae:109: for j in last..k {
+	mov	r7, r14
+	and	#32767, r14
+	rlam.w	#1, r14
+	swpb	r6
+	mov.b	r6, r6
+	rrum.w	#4, r6
+	rrum.w	#3, r6
+	bis	r6, r14
+	mov	r8, r6
+	and	#32767, r6
+	rlam.w	#1, r6
+	swpb	r7
+	mov.b	r7, r7
+	rrum.w	#4, r7
+	rrum.w	#3, r7
+	bis	r7, r6
+	mov	r9, r7
+	and	#32767, r7
+	rlam.w	#1, r7
+	swpb	r8
+	mov.b	r8, r8
+	rrum.w	#4, r8
+	rrum.w	#3, r8
+	bis	r8, r7
+	mov	r10, r8
+	and	#32767, r8
+	rlam.w	#1, r8
+	swpb	r9
+	mov.b	r9, r9
+	rrum.w	#4, r9
+	rrum.w	#3, r9
+	bis	r9, r8
+	mov	r11, r9
+	and	#32767, r9
+	rlam.w	#1, r9
+	swpb	r10
+	mov.b	r10, r10
+	rrum.w	#4, r10
+	rrum.w	#3, r10
+	bis	r10, r9
+	mov	r12, r10
+	and	#32767, r10
+	rlam.w	#1, r10
+	swpb	r11
+	mov.b	r11, r11
+	rrum.w	#4, r11
+	rrum.w	#3, r11
+	bis	r11, r10
+	and	#32767, r13
+	rlam.w	#1, r13
+	swpb	r12
+	mov.b	r12, r12
+	rrum.w	#4, r12
+	rrum.w	#3, r12
+	bis	r12, r13
+	; ocb3.ae:44: return (s << 1) ^ (if s[127] == 1 then 0x87 as u128 else 0)
+	add	#1, r5
+	mov	r10, r12
 	mov	r9, r11
-	cmp	r10, r7
+	mov	r8, r10
+	mov	r7, r9
+	mov	r6, r8
+	mov	r14, r7
+	mov	r15, r6
+	cmp	r4, r5
 	jnc	.Locb3_hash_loop15
 .Locb3_hash_done16:
 	jmp	.Locb3_hash_endif14
 .Locb3_hash_else13:
-	mov	@r11, r11
+	mov	@r15, r6
 .Locb3_hash_endif14:
-	mov	12(sp), r10
-	xor	r15, r10
-	mov	14(sp), r9
-	xor	r14, r9
+	xor	r13, 0(sp)
+	xor	r12, 2(sp)
+	xor	r11, 4(sp)
+	xor	r10, 6(sp)
+	xor	r9, 8(sp)
+	xor	r8, 10(sp)
+	xor	r7, 12(sp)
+	xor	r6, 14(sp)
 	mov	16(sp), r8
-	xor	r13, r8
-	mov	18(sp), r7
-	xor	r6, r7
-	xor	r5, 0(sp)
-	xor	r4, 2(sp)
-	xor	r12, 4(sp)
-	xor	r11, 6(sp)
-	mov	8(sp), r4
-	and	#4095, r4
-	rlam.w	#4, r4
-	add	40(sp), r4
-	bit	#1, r4
+	and	#4095, r8
+	rlam.w	#4, r8
+	add	38(sp), r8
+	bit	#1, r8
 	jnz	.Locb3_hash_bytes17
 .Locb3_hash_words18:
-	mov	14(r4), 10(sp)
-	mov	12(r4), r5
-	mov	10(r4), r6
-	mov	8(r4), r11
-	mov	6(r4), r12
-	mov	4(r4), r13
-	mov	2(r4), r14
-	mov	@r4, r15
+	mov	14(r8), r15
+	mov	12(r8), r14
+	mov	10(r8), r13
+	mov	8(r8), r12
+	mov	6(r8), r11
+	mov	4(r8), r10
+	mov	2(r8), r9
+	mov	@r8, r8
 	jmp	.Locb3_hash_join19
 .Locb3_hash_bytes17:
 	mov	sp, r12
-	add	#62, r12
+	add	#60, r12
 	mov	r12, r13
 	mov	#16, r14
 .Locb3_hash_cpy20:
-	mov.b	@r4, r15
+	mov.b	@r8, r15
 	mov.b	r15, 0(r13)
 	inc	r13
-	inc	r4
+	inc	r8
 	dec	r14
 	jnz	.Locb3_hash_cpy20
-	mov	r12, r4
+	mov	r12, r8
 	jmp	.Locb3_hash_words18
 .Locb3_hash_join19:
-	swpb	r15
-	xor	r10, r15
-	swpb	r14
-	xor	r9, r14
-	swpb	r13
-	xor	r8, r13
-	swpb	r12
-	xor	r7, r12
+	swpb	r8
+	xor	@sp, r8
+	swpb	r9
+	xor	2(sp), r9
+	swpb	r10
+	xor	4(sp), r10
 	swpb	r11
-	xor	@sp, r11
-	swpb	r6
-	xor	2(sp), r6
-	swpb	r5
-	xor	4(sp), r5
-	mov	10(sp), r4
-	swpb	r4
-	xor	6(sp), r4
+	xor	6(sp), r11
+	swpb	r12
+	xor	8(sp), r12
+	swpb	r13
+	xor	10(sp), r13
+	swpb	r14
+	xor	12(sp), r14
+	swpb	r15
+	xor	14(sp), r15
 	; ocb3.ae:138: sum = sum ^ E.encrypt_block(ks, load_be(ad, 16 * i, 16) ^ offset)
-	mov	r4, 78(sp)
-	mov	r5, 80(sp)
-	mov	r6, 82(sp)
+	mov	r15, 76(sp)
+	mov	r14, 78(sp)
+	mov	r13, 80(sp)
+	mov	r12, 82(sp)
 	mov	r11, 84(sp)
-	mov	r12, 86(sp)
-	mov	r13, 88(sp)
-	mov	r14, 90(sp)
-	mov	r15, 92(sp)
+	mov	r10, 86(sp)
+	mov	r9, 88(sp)
+	mov	r8, 90(sp)
 	mov	sp, r14
-	add	#94, r14
+	add	#92, r14
 	mov	sp, r13
-	add	#78, r13
-	mov	44(sp), r12
+	add	#76, r13
+	mov	42(sp), r12
 	call	#ocb3_E_encrypt_block
-	add	#1, 8(sp)
+	add	#1, 16(sp)
+	mov	18(sp), r15
+	xor	106(sp), r15
+	mov	r15, 18(sp)
 	mov	20(sp), r15
-	xor	108(sp), r15
+	xor	104(sp), r15
 	mov	r15, 20(sp)
 	mov	22(sp), r15
-	xor	106(sp), r15
+	xor	102(sp), r15
 	mov	r15, 22(sp)
 	mov	24(sp), r15
-	xor	104(sp), r15
-	mov	r15, 24(sp)
-	mov	26(sp), r15
-	xor	102(sp), r15
-	mov	r15, 26(sp)
-	mov	30(sp), r15
 	xor	100(sp), r15
+	mov	r15, 24(sp)
+	mov	28(sp), r15
+	xor	98(sp), r15
+	mov	r15, 28(sp)
+	mov	30(sp), r15
+	xor	96(sp), r15
 	mov	r15, 30(sp)
 	mov	32(sp), r15
-	xor	98(sp), r15
+	xor	94(sp), r15
 	mov	r15, 32(sp)
 	mov	34(sp), r15
-	xor	96(sp), r15
+	xor	92(sp), r15
 	mov	r15, 34(sp)
-	mov	36(sp), r15
-	xor	94(sp), r15
-	mov	r15, 36(sp)
-	mov	r10, 12(sp)
-	mov	r9, 14(sp)
-	mov	r8, 16(sp)
-	mov	r7, 18(sp)
-	cmp	38(sp), 8(sp)
+	cmp	36(sp), 16(sp)
 	jnc	.Locb3_hash_loop1
 .Locb3_hash_done2:
-	mov	38(sp), r11
+	mov	36(sp), r11
 	rlam.w	#4, r11
-	mov	48(sp), r12
+	mov	46(sp), r12
 	sub	r11, r12
 	subc	r13, r13
 	mov	r12, r15
@@ -3594,37 +3582,37 @@ ocb3_hash:
 	; ocb3.ae:141: if r != 0 {
 	tst	r14
 	jz	.Locb3_hash_else22
-	add	40(sp), r11
-	mov	12(sp), r14
-	mov	28(sp), r9
+	add	38(sp), r11
+	mov	@sp, r14
+	mov	26(sp), r9
 	xor	14(r9), r14
-	mov	14(sp), r10
+	mov	2(sp), r10
 	xor	12(r9), r10
-	xor	10(r9), 16(sp)
-	xor	8(r9), 18(sp)
-	xor	6(r9), 0(sp)
-	xor	4(r9), 2(sp)
-	xor	2(r9), 4(sp)
-	xor	@r9, 6(sp)
+	xor	10(r9), 4(sp)
+	xor	8(r9), 6(sp)
+	xor	6(r9), 8(sp)
+	xor	4(r9), 10(sp)
+	xor	2(r9), 12(sp)
+	xor	@r9, 14(sp)
 	cmp	#16, r12
 	jnc	.Locb3_hash_bytes24
 	bit	#1, r11
 	jnz	.Locb3_hash_bytes24
 .Locb3_hash_words25:
-	mov	14(r11), 60(sp)
-	mov	12(r11), 58(sp)
-	mov	10(r11), 56(sp)
-	mov	8(r11), 54(sp)
-	mov	6(r11), 52(sp)
-	mov	4(r11), 50(sp)
-	mov	2(r11), 46(sp)
+	mov	14(r11), 58(sp)
+	mov	12(r11), 56(sp)
+	mov	10(r11), 54(sp)
+	mov	8(r11), 52(sp)
+	mov	6(r11), 50(sp)
+	mov	4(r11), 48(sp)
+	mov	2(r11), 44(sp)
 	mov	@r11, r15
 	jmp	.Locb3_hash_join26
 .Locb3_hash_bytes24:
 	mov	r12, r15
 	mov	#16, r8
 	mov	sp, r6
-	add	#62, r6
+	add	#60, r6
 	mov	r6, r7
 .Locb3_hash_cpy27:
 	clr	r9
@@ -3710,7 +3698,7 @@ ocb3_hash:
 	inv	r4
 	inc	r4
 	and	r4, r14
-	mov	46(sp), r4
+	mov	44(sp), r4
 	swpb	r4
 	bis	r14, r4
 	xor	r10, r4
@@ -3727,10 +3715,10 @@ ocb3_hash:
 	inv	r14
 	inc	r14
 	and	r14, r10
-	mov	50(sp), r14
+	mov	48(sp), r14
 	swpb	r14
 	bis	r10, r14
-	xor	16(sp), r14
+	xor	4(sp), r14
 	inv	r13
 	inc	r13
 	and	r6, r13
@@ -3743,10 +3731,10 @@ ocb3_hash:
 	inv	r13
 	inc	r13
 	and	r13, r10
-	mov	52(sp), r13
+	mov	50(sp), r13
 	swpb	r13
 	bis	r10, r13
-	xor	18(sp), r13
+	xor	6(sp), r13
 	mov	r9, r5
 	inv	r5
 	inc	r5
@@ -3756,10 +3744,10 @@ ocb3_hash:
 	inv	r10
 	inc	r10
 	and	r10, r12
-	mov	54(sp), r10
+	mov	52(sp), r10
 	swpb	r10
 	bis	r12, r10
-	xor	@sp, r10
+	xor	8(sp), r10
 	mov	r9, r12
 	inv	r12
 	inc	r12
@@ -3769,10 +3757,10 @@ ocb3_hash:
 	inv	r12
 	inc	r12
 	and	r12, r8
-	mov	56(sp), r12
+	mov	54(sp), r12
 	swpb	r12
 	bis	r8, r12
-	xor	2(sp), r12
+	xor	10(sp), r12
 	mov	r9, r8
 	inv	r8
 	inc	r8
@@ -3782,10 +3770,10 @@ ocb3_hash:
 	inv	r8
 	inc	r8
 	and	r8, r7
-	mov	58(sp), r8
+	mov	56(sp), r8
 	swpb	r8
 	bis	r7, r8
-	xor	4(sp), r8
+	xor	12(sp), r8
 	inv	r9
 	inc	r9
 	and	r6, r9
@@ -3793,53 +3781,53 @@ ocb3_hash:
 	inv	r11
 	inc	r11
 	and	r11, r6
-	mov	60(sp), r11
+	mov	58(sp), r11
 	swpb	r11
 	bis	r6, r11
-	xor	6(sp), r11
+	xor	14(sp), r11
 	; ocb3.ae:143: sum = sum ^ E.encrypt_block(ks, pad10(load_be(ad, 16 * full, 16, r), r) ^ offset)
-	mov	r11, 78(sp)
-	mov	r8, 80(sp)
-	mov	r12, 82(sp)
-	mov	r10, 84(sp)
-	mov	r13, 86(sp)
-	mov	r14, 88(sp)
-	mov	r4, 90(sp)
-	mov	r15, 92(sp)
+	mov	r11, 76(sp)
+	mov	r8, 78(sp)
+	mov	r12, 80(sp)
+	mov	r10, 82(sp)
+	mov	r13, 84(sp)
+	mov	r14, 86(sp)
+	mov	r4, 88(sp)
+	mov	r15, 90(sp)
 	mov	sp, r14
-	add	#110, r14
+	add	#108, r14
 	mov	sp, r13
-	add	#78, r13
-	mov	44(sp), r12
+	add	#76, r13
+	mov	42(sp), r12
 	call	#ocb3_E_encrypt_block
-	mov	36(sp), r7
-	xor	110(sp), r7
-	mov	34(sp), r8
-	xor	112(sp), r8
-	mov	32(sp), r9
-	xor	114(sp), r9
-	mov	30(sp), r10
-	xor	116(sp), r10
-	mov	26(sp), r11
-	xor	118(sp), r11
-	mov	24(sp), r12
-	xor	120(sp), r12
-	mov	22(sp), r13
-	xor	122(sp), r13
-	mov	20(sp), r14
-	xor	124(sp), r14
+	mov	34(sp), r7
+	xor	108(sp), r7
+	mov	32(sp), r8
+	xor	110(sp), r8
+	mov	30(sp), r9
+	xor	112(sp), r9
+	mov	28(sp), r10
+	xor	114(sp), r10
+	mov	24(sp), r11
+	xor	116(sp), r11
+	mov	22(sp), r12
+	xor	118(sp), r12
+	mov	20(sp), r13
+	xor	120(sp), r13
+	mov	18(sp), r14
+	xor	122(sp), r14
 	jmp	.Locb3_hash_endif23
 .Locb3_hash_else22:
-	mov	36(sp), r7
-	mov	34(sp), r8
-	mov	32(sp), r9
-	mov	30(sp), r10
-	mov	26(sp), r11
-	mov	24(sp), r12
-	mov	22(sp), r13
-	mov	20(sp), r14
+	mov	34(sp), r7
+	mov	32(sp), r8
+	mov	30(sp), r9
+	mov	28(sp), r10
+	mov	24(sp), r11
+	mov	22(sp), r12
+	mov	20(sp), r13
+	mov	18(sp), r14
 .Locb3_hash_endif23:
-	mov	142(sp), r6
+	mov	126(sp), r6
 	mov	r7, 0(r6)
 	mov	r8, 2(r6)
 	mov	r9, 4(r6)
@@ -3848,21 +3836,19 @@ ocb3_hash:
 	mov	r12, 10(r6)
 	mov	r13, 12(r6)
 	mov	r14, 14(r6)
-	add	#126, sp
-	popm.w	#7, r10
+	add	#124, sp
 	ret
 	.size ocb3_hash, .-ocb3_hash
 
 
 ; --- ocb3_initial_offset: ocb3.initial_offset
-;     frame 96 bytes (32 spill slots, locals 32), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 3374 bytes of code
+;     frame 96 bytes (32 spill slots, locals 32), saves nothing
+;     estimated 3358 bytes of code
 	.section .text.ocb3_initial_offset,"ax",@progbits
 	.local ocb3_initial_offset
 	.type ocb3_initial_offset, @function
 	.balign 2
 ocb3_initial_offset:
-	pushm.w	#7, r10
 	sub	#96, sp
 	mov	r12, 62(sp)
 	mov	r13, r12
@@ -3929,11 +3915,11 @@ ocb3_initial_offset:
 	inc	r15
 	and	r8, r15
 	xor	r8, r15
-	mov	r15, 2(sp)
+	mov	r15, 4(sp)
 	mov	r9, r15
 	inv	r15
 	inc	r15
-	and	r15, 2(sp)
+	and	r15, 4(sp)
 	mov	r10, r15
 	inv	r15
 	inc	r15
@@ -3943,7 +3929,7 @@ ocb3_initial_offset:
 	inc	r15
 	and	r15, r8
 	bis	r8, r4
-	mov	r4, 54(sp)
+	mov	r4, 56(sp)
 	mov	r10, r15
 	inv	r15
 	inc	r15
@@ -3980,7 +3966,7 @@ ocb3_initial_offset:
 	inv	r7
 	inc	r7
 	and	r7, r15
-	mov	r15, 50(sp)
+	mov	r15, 52(sp)
 	mov	r10, r15
 	inv	r15
 	inc	r15
@@ -3989,7 +3975,7 @@ ocb3_initial_offset:
 	inv	r7
 	inc	r7
 	and	r7, r6
-	mov	r6, 48(sp)
+	mov	r6, 50(sp)
 	mov	r10, r15
 	inv	r15
 	inc	r15
@@ -3999,14 +3985,14 @@ ocb3_initial_offset:
 	inv	r7
 	inc	r7
 	and	r7, r15
-	mov	r15, 56(sp)
+	mov	r15, 0(sp)
 	inv	r10
 	inc	r10
 	and	r10, r8
 	inv	r9
 	inc	r9
 	and	r9, r8
-	mov	r8, 52(sp)
+	mov	r8, 54(sp)
 	mov	#13, r15
 	cmp	r11, r15
 	clr	r10
@@ -4084,13 +4070,13 @@ ocb3_initial_offset:
 	cmp	#1, r9
 	jnc	.Locb3_initial_offset_nob5
 	add	r12, r15
-	mov	r15, 6(sp)
+	mov	r15, 8(sp)
 	mov.b	@r15, r14
 .Locb3_initial_offset_nob5:
 	clr	r15
 	cmp	#2, r9
 	jnc	.Locb3_initial_offset_nob6
-	mov	6(sp), r15
+	mov	8(sp), r15
 	mov.b	1(r15), r15
 .Locb3_initial_offset_nob6:
 	swpb	r14
@@ -4114,13 +4100,13 @@ ocb3_initial_offset:
 	cmp	#1, r8
 	jnc	.Locb3_initial_offset_nob7
 	add	r12, r15
-	mov	r15, 10(sp)
+	mov	r15, 12(sp)
 	mov.b	@r15, r9
 .Locb3_initial_offset_nob7:
 	clr	r15
 	cmp	#2, r8
 	jnc	.Locb3_initial_offset_nob8
-	mov	10(sp), r15
+	mov	12(sp), r15
 	mov.b	1(r15), r15
 .Locb3_initial_offset_nob8:
 	swpb	r9
@@ -4144,13 +4130,13 @@ ocb3_initial_offset:
 	cmp	#1, r7
 	jnc	.Locb3_initial_offset_nob9
 	add	r12, r15
-	mov	r15, 16(sp)
+	mov	r15, 18(sp)
 	mov.b	@r15, r8
 .Locb3_initial_offset_nob9:
 	clr	r15
 	cmp	#2, r7
 	jnc	.Locb3_initial_offset_nob10
-	mov	16(sp), r15
+	mov	18(sp), r15
 	mov.b	1(r15), r15
 .Locb3_initial_offset_nob10:
 	swpb	r8
@@ -4174,13 +4160,13 @@ ocb3_initial_offset:
 	cmp	#1, r6
 	jnc	.Locb3_initial_offset_nob11
 	add	r12, r15
-	mov	r15, 18(sp)
+	mov	r15, 20(sp)
 	mov.b	@r15, r7
 .Locb3_initial_offset_nob11:
 	clr	r15
 	cmp	#2, r6
 	jnc	.Locb3_initial_offset_nob12
-	mov	18(sp), r15
+	mov	20(sp), r15
 	mov.b	1(r15), r15
 .Locb3_initial_offset_nob12:
 	swpb	r7
@@ -4204,13 +4190,13 @@ ocb3_initial_offset:
 	cmp	#1, r6
 	jnc	.Locb3_initial_offset_nob13
 	add	r12, r15
-	mov	r15, 20(sp)
+	mov	r15, 22(sp)
 	mov.b	@r15, r5
 .Locb3_initial_offset_nob13:
 	clr	r15
 	cmp	#2, r6
 	jnc	.Locb3_initial_offset_nob14
-	mov	20(sp), r15
+	mov	22(sp), r15
 	mov.b	1(r15), r15
 .Locb3_initial_offset_nob14:
 	swpb	r5
@@ -4246,20 +4232,20 @@ ocb3_initial_offset:
 	inc	r4
 	and	r15, r4
 	xor	r15, r4
-	mov	r4, 22(sp)
-	mov	r15, 0(sp)
+	mov	r4, 24(sp)
+	mov	r15, 2(sp)
 	mov	r5, r4
 	swpb	r4
 	mov.b	r4, r15
-	swpb	0(sp)
-	bis	r15, 0(sp)
+	swpb	2(sp)
+	bis	r15, 2(sp)
 	mov	r11, r15
 	inv	r15
 	inc	r15
-	xor	r5, 0(sp)
-	and	r15, 0(sp)
-	xor	@sp, r5
-	mov	r5, 14(sp)
+	xor	r5, 2(sp)
+	and	r15, 2(sp)
+	xor	2(sp), r5
+	mov	r5, 16(sp)
 	mov	r4, r5
 	mov	r7, r15
 	swpb	r15
@@ -4324,18 +4310,16 @@ ocb3_initial_offset:
 	inc	r11
 	xor	r10, r4
 	and	r11, r4
-	mov	r10, r5
-	xor	r4, r5
+	xor	r4, r10
 	rrum.w	#1, r6
 	mov	r6, r15
 	and	#1, r15
-	mov	r15, r10
-	inv	r10
-	inc	r10
+	mov	r15, r5
+	inv	r5
+	inc	r5
 	mov	r13, r11
-	xor	r5, r11
-	and	r10, r11
-	mov	r5, r10
+	xor	r10, r11
+	and	r5, r11
 	xor	r11, r10
 	mov	r15, r11
 	inv	r11
@@ -4368,7 +4352,7 @@ ocb3_initial_offset:
 	mov	r15, r5
 	inv	r5
 	inc	r5
-	mov	14(sp), r4
+	mov	16(sp), r4
 	mov	r4, r11
 	xor	r7, r11
 	and	r5, r11
@@ -4376,17 +4360,17 @@ ocb3_initial_offset:
 	mov	r15, r11
 	inv	r11
 	inc	r11
-	mov	22(sp), r5
+	mov	24(sp), r5
 	xor	r4, r5
 	and	r11, r5
 	xor	r5, r4
 	inv	r15
 	inc	r15
-	mov	22(sp), r11
+	mov	24(sp), r11
 	and	r11, r15
 	xor	r15, r11
 	rra	r6
-	mov	r6, 12(sp)
+	mov	r6, 14(sp)
 	and	#1, r6
 	mov	r6, r5
 	inv	r5
@@ -4439,7 +4423,7 @@ ocb3_initial_offset:
 	inc	r6
 	and	r11, r6
 	xor	r6, r11
-	mov	12(sp), r6
+	mov	14(sp), r6
 	rra	r6
 	and	#1, r6
 	mov	r6, r5
@@ -4448,14 +4432,13 @@ ocb3_initial_offset:
 	mov	r11, r15
 	xor	r9, r15
 	and	r5, r15
-	mov	r9, r5
-	xor	r15, r5
+	xor	r15, r9
 	mov	r12, r15
 	inv	r15
 	inc	r15
-	and	r15, r5
-	mov	2(sp), r9
-	bis	r5, r9
+	and	r15, r9
+	mov	4(sp), r5
+	bis	r9, r5
 	mov	r6, r15
 	inv	r15
 	inc	r15
@@ -4465,22 +4448,21 @@ ocb3_initial_offset:
 	inv	r15
 	inc	r15
 	and	r15, r11
-	mov	54(sp), r15
+	mov	56(sp), r15
 	bis	r11, r15
-	mov	r6, r5
-	inv	r5
-	inc	r5
+	mov	r6, r9
+	inv	r9
+	inc	r9
 	mov	r4, r11
 	xor	r14, r11
-	and	r5, r11
-	mov	r14, r5
-	xor	r11, r5
-	mov	r12, r14
-	inv	r14
-	inc	r14
-	and	r14, r5
-	mov	50(sp), r14
-	bis	r5, r14
+	and	r9, r11
+	xor	r11, r14
+	mov	r12, r9
+	inv	r9
+	inc	r9
+	and	r9, r14
+	mov	52(sp), r9
+	bis	r14, r9
 	mov	r6, r11
 	inv	r11
 	inc	r11
@@ -4490,66 +4472,62 @@ ocb3_initial_offset:
 	inv	r11
 	inc	r11
 	and	r11, r4
-	mov	48(sp), r11
+	mov	50(sp), r11
 	bis	r4, r11
-	mov	r6, r5
-	inv	r5
-	inc	r5
+	mov	r6, r14
+	inv	r14
+	inc	r14
 	mov	r7, r4
 	xor	r13, r4
-	and	r5, r4
-	mov	r13, r5
-	xor	r4, r5
-	mov	r12, r13
-	inv	r13
-	inc	r13
-	and	r13, r5
-	mov	58(sp), r13
-	bis	r5, r13
+	and	r14, r4
+	xor	r4, r13
+	mov	r12, r14
+	inv	r14
+	inc	r14
+	and	r14, r13
+	mov	58(sp), r14
+	bis	r13, r14
 	mov	r6, r4
 	inv	r4
 	inc	r4
 	and	r7, r4
-	mov	r7, r5
-	xor	r4, r5
-	mov	r12, r7
-	inv	r7
-	inc	r7
-	and	r7, r5
-	mov	60(sp), r7
-	bis	r5, r7
+	xor	r4, r7
+	mov	r12, r13
+	inv	r13
+	inc	r13
+	and	r13, r7
+	mov	60(sp), r13
+	bis	r7, r13
 	mov	r6, r4
 	inv	r4
 	inc	r4
-	mov	r8, r5
-	xor	r10, r5
-	and	r4, r5
-	xor	r5, r10
+	mov	r8, r7
+	xor	r10, r7
+	and	r4, r7
+	xor	r7, r10
 	inv	r6
 	inc	r6
 	and	r8, r6
-	mov	r8, r5
-	xor	r6, r5
-	mov	r12, r8
-	inv	r8
-	inc	r8
-	and	r8, r5
-	mov	52(sp), r8
-	bis	r5, r8
+	xor	r6, r8
+	mov	r12, r7
+	inv	r7
+	inc	r7
+	and	r7, r8
+	mov	54(sp), r7
+	bis	r8, r7
 	inv	r12
 	inc	r12
 	and	r12, r10
-	mov	56(sp), r5
-	bis	r10, r5
-	mov	r5, r10
+	bis	r10, 0(sp)
+	mov	@sp, r10
 	and	#65472, r10
 	; ocb3.ae:124: ktop = E.encrypt_block(ks, n & ~(0x3f as u128))
 	mov	r10, 64(sp)
-	mov	r13, 66(sp)
-	mov	r14, 68(sp)
-	mov	r9, 70(sp)
-	mov	r8, 72(sp)
-	mov	r7, 74(sp)
+	mov	r14, 66(sp)
+	mov	r9, 68(sp)
+	mov	r5, 70(sp)
+	mov	r7, 72(sp)
+	mov	r13, 74(sp)
 	mov	r11, 76(sp)
 	mov	r15, 78(sp)
 	mov	sp, r13
@@ -4567,7 +4545,8 @@ ocb3_initial_offset:
 	mov	r4, r6
 	and	#32767, r6
 	rlam.w	#1, r6
-	mov	r5, r10
+	mov	@sp, r14
+	mov	r14, r10
 	and	#1, r10
 	mov	r10, r15
 	inv	r15
@@ -4578,8 +4557,8 @@ ocb3_initial_offset:
 	mov	r6, r9
 	and	#16383, r9
 	rlam.w	#2, r9
-	rrum.w	#1, r5
-	mov	r5, r11
+	rrum.w	#1, r14
+	mov	r14, r11
 	and	#1, r11
 	mov	r11, r15
 	inv	r15
@@ -4587,18 +4566,18 @@ ocb3_initial_offset:
 	xor	r6, r9
 	and	r15, r9
 	xor	r6, r9
-	mov	r9, r14
-	and	#4095, r14
-	rlam.w	#4, r14
-	rra	r5
-	mov	r5, r12
+	mov	r9, r5
+	and	#4095, r5
+	rlam.w	#4, r5
+	rra	r14
+	mov	r14, r12
 	and	#1, r12
 	mov	r12, r15
 	inv	r15
 	inc	r15
-	xor	r9, r14
-	and	r15, r14
-	xor	r9, r14
+	xor	r9, r5
+	and	r15, r5
+	xor	r9, r5
 	mov	88(sp), r13
 	and	#32767, r13
 	mov.b	87(sp), r15
@@ -4612,7 +4591,7 @@ ocb3_initial_offset:
 	xor	88(sp), r13
 	and	r15, r13
 	xor	88(sp), r13
-	mov	r13, 38(sp)
+	mov	r13, 40(sp)
 	mov	90(sp), r15
 	swpb	r15
 	mov	r15, r8
@@ -4629,11 +4608,11 @@ ocb3_initial_offset:
 	mov	r8, r13
 	and	#32767, r13
 	swpb	r4
-	mov.b	r4, r15
-	rrum.w	#4, r15
-	rrum.w	#3, r15
+	mov.b	r4, r4
+	rrum.w	#4, r4
+	rrum.w	#3, r4
 	rlam.w	#1, r13
-	bis	r15, r13
+	bis	r4, r13
 	mov	r10, r15
 	inv	r15
 	inc	r15
@@ -4670,52 +4649,52 @@ ocb3_initial_offset:
 	mov	r6, r15
 	swpb	r15
 	mov	r15, r9
-	swpb	r14
-	xor.b	r14, r9
+	swpb	r5
+	xor.b	r5, r9
 	xor	r15, r9
-	rra	r5
-	mov	r5, r14
-	and	#1, r14
-	mov	r14, 30(sp)
-	inv	r14
-	inc	r14
+	rra	r14
+	mov	r14, r5
+	and	#1, r5
+	mov	r5, 32(sp)
+	inv	r5
+	inc	r5
 	xor	r6, r9
-	and	r14, r9
+	and	r5, r9
 	xor	r9, r6
-	mov	r6, 24(sp)
-	mov	r10, r14
-	inv	r14
-	inc	r14
+	mov	r6, 26(sp)
+	mov	r10, r5
+	inv	r5
+	inc	r5
 	xor	90(sp), r7
-	and	r14, r7
+	and	r5, r7
 	xor	90(sp), r7
 	mov	r7, r9
 	and	#16383, r9
-	mov.b	39(sp), r14
-	rrum.w	#4, r14
-	rrum.w	#2, r14
+	mov.b	41(sp), r5
+	rrum.w	#4, r5
+	rrum.w	#2, r5
 	rlam.w	#2, r9
-	bis	r14, r9
-	mov	r11, r14
-	inv	r14
-	inc	r14
+	bis	r5, r9
+	mov	r11, r5
+	inv	r5
+	inc	r5
 	xor	r7, r9
-	and	r14, r9
+	and	r5, r9
 	xor	r7, r9
-	mov	r9, 42(sp)
-	mov	92(sp), r14
-	swpb	r14
-	mov	r14, r6
+	mov	r9, 44(sp)
+	mov	92(sp), r5
+	swpb	r5
+	mov	r5, r6
 	xor.b	91(sp), r6
-	xor	r14, r6
+	xor	r5, r6
 	xor	92(sp), r6
-	mov	92(sp), r14
-	and	#32767, r14
+	mov	92(sp), r5
+	and	#32767, r5
 	mov.b	91(sp), r9
 	rrum.w	#4, r9
 	rrum.w	#3, r9
-	rlam.w	#1, r14
-	bis	r9, r14
+	rlam.w	#1, r5
+	bis	r9, r5
 	mov	r6, r9
 	and	#32767, r9
 	swpb	r8
@@ -4733,10 +4712,10 @@ ocb3_initial_offset:
 	mov	r10, r8
 	inv	r8
 	inc	r8
-	xor	92(sp), r14
-	and	r8, r14
-	xor	92(sp), r14
-	mov	r14, r8
+	xor	92(sp), r5
+	and	r8, r5
+	xor	92(sp), r5
+	mov	r5, r8
 	and	#16383, r8
 	swpb	r7
 	mov.b	r7, r7
@@ -4747,9 +4726,9 @@ ocb3_initial_offset:
 	mov	r11, r7
 	inv	r7
 	inc	r7
-	xor	r14, r8
+	xor	r5, r8
 	and	r7, r8
-	xor	r14, r8
+	xor	r5, r8
 	mov	r9, r7
 	and	#16383, r7
 	swpb	r13
@@ -4779,47 +4758,47 @@ ocb3_initial_offset:
 	xor	r7, r13
 	mov	r13, r4
 	swpb	r4
-	mov	r4, 8(sp)
+	mov	r4, 10(sp)
 	xor.b	r15, r4
-	xor	8(sp), r4
-	mov	30(sp), r15
+	xor	10(sp), r4
+	mov	32(sp), r15
 	inv	r15
 	inc	r15
 	xor	r13, r4
 	and	r15, r4
 	xor	r4, r13
-	rra	r5
-	mov	r5, 28(sp)
-	mov	r5, r15
+	rra	r14
+	mov	r14, 30(sp)
+	mov	r14, r15
 	and	#1, r15
-	mov	r15, r5
-	mov	r15, 26(sp)
-	inv	r5
-	inc	r5
-	mov	24(sp), r15
+	mov	r15, r14
+	mov	r15, 28(sp)
+	inv	r14
+	inc	r14
+	mov	26(sp), r15
 	xor	r13, r15
-	and	r5, r15
+	and	r14, r15
 	xor	r13, r15
-	mov	r15, 34(sp)
-	mov	r8, r5
-	and	#4095, r5
-	mov.b	43(sp), r15
+	mov	r15, 36(sp)
+	mov	r8, r14
+	and	#4095, r14
+	mov.b	45(sp), r15
 	rrum.w	#4, r15
-	rlam.w	#4, r5
-	bis	r15, r5
+	rlam.w	#4, r14
+	bis	r15, r14
 	mov	r12, r15
 	inv	r15
 	inc	r15
-	xor	r8, r5
-	and	r15, r5
-	xor	r8, r5
-	mov	r5, 44(sp)
+	xor	r8, r14
+	and	r15, r14
+	xor	r8, r14
+	mov	r14, 46(sp)
 	mov	94(sp), r15
 	swpb	r15
-	mov	r15, r5
-	xor.b	93(sp), r5
-	xor	r15, r5
-	xor	94(sp), r5
+	mov	r15, r14
+	xor.b	93(sp), r14
+	xor	r15, r14
+	xor	94(sp), r14
 	mov	94(sp), r4
 	and	#32767, r4
 	mov.b	93(sp), r15
@@ -4835,19 +4814,19 @@ ocb3_initial_offset:
 	xor	94(sp), r4
 	mov	r4, r15
 	and	#16383, r15
-	swpb	r14
-	mov.b	r14, r14
-	rrum.w	#4, r14
-	rrum.w	#2, r14
+	swpb	r5
+	mov.b	r5, r5
+	rrum.w	#4, r5
+	rrum.w	#2, r5
 	rlam.w	#2, r15
-	bis	r14, r15
-	mov	r11, r14
-	inv	r14
-	inc	r14
+	bis	r5, r15
+	mov	r11, r5
+	inv	r5
+	inc	r5
 	xor	r4, r15
-	and	r14, r15
+	and	r5, r15
 	xor	r15, r4
-	mov	r5, r15
+	mov	r14, r15
 	and	#32767, r15
 	swpb	r6
 	mov.b	r6, r6
@@ -4855,12 +4834,12 @@ ocb3_initial_offset:
 	rrum.w	#3, r6
 	rlam.w	#1, r15
 	bis	r6, r15
-	mov	r10, r14
-	inv	r14
-	inc	r14
-	xor	r5, r15
-	and	r14, r15
-	xor	r5, r15
+	mov	r10, r5
+	inv	r5
+	inc	r5
+	xor	r14, r15
+	and	r5, r15
+	xor	r14, r15
 	mov	r15, r6
 	and	#16383, r6
 	swpb	r9
@@ -4869,11 +4848,11 @@ ocb3_initial_offset:
 	rrum.w	#2, r9
 	rlam.w	#2, r6
 	bis	r9, r6
-	mov	r11, r14
-	inv	r14
-	inc	r14
+	mov	r11, r5
+	inv	r5
+	inc	r5
 	xor	r15, r6
-	and	r14, r6
+	and	r5, r6
 	xor	r15, r6
 	mov	r4, r9
 	and	#4095, r9
@@ -4882,13 +4861,13 @@ ocb3_initial_offset:
 	rrum.w	#4, r8
 	rlam.w	#4, r9
 	bis	r8, r9
-	mov	r12, r14
-	inv	r14
-	inc	r14
+	mov	r12, r5
+	inv	r5
+	inc	r5
 	xor	r4, r9
-	and	r14, r9
+	and	r5, r9
 	xor	r9, r4
-	mov	r4, 40(sp)
+	mov	r4, 42(sp)
 	mov	r6, r9
 	and	#4095, r9
 	swpb	r7
@@ -4896,38 +4875,38 @@ ocb3_initial_offset:
 	rrum.w	#4, r7
 	rlam.w	#4, r9
 	bis	r7, r9
-	mov	r12, r14
-	inv	r14
-	inc	r14
+	mov	r12, r5
+	inv	r5
+	inc	r5
 	xor	r6, r9
-	and	r14, r9
+	and	r5, r9
 	xor	r6, r9
 	mov	r9, r4
 	swpb	r4
 	mov	r4, r7
-	xor.b	8(sp), r7
+	xor.b	10(sp), r7
 	xor	r4, r7
-	mov	30(sp), r14
-	inv	r14
-	inc	r14
+	mov	32(sp), r5
+	inv	r5
+	inc	r5
 	xor	r9, r7
-	and	r14, r7
+	and	r5, r7
 	xor	r7, r9
-	mov	26(sp), r7
+	mov	28(sp), r7
 	inv	r7
 	inc	r7
 	xor	r9, r13
 	and	r7, r13
 	xor	r9, r13
-	mov	r13, 32(sp)
+	mov	r13, 34(sp)
 	mov	80(sp), r8
 	and	#32767, r8
-	swpb	r5
-	mov.b	r5, r5
-	rrum.w	#4, r5
-	rrum.w	#3, r5
+	swpb	r14
+	mov.b	r14, r14
+	rrum.w	#4, r14
+	rrum.w	#3, r14
 	rlam.w	#1, r8
-	bis	r5, r8
+	bis	r14, r8
 	mov	r10, r13
 	inv	r13
 	inc	r13
@@ -4966,31 +4945,31 @@ ocb3_initial_offset:
 	mov	r13, r7
 	xor.b	r4, r7
 	xor	r13, r7
-	mov	30(sp), r15
+	mov	32(sp), r15
 	inv	r15
 	inc	r15
 	xor	r5, r7
 	and	r15, r7
 	xor	r7, r5
-	mov	26(sp), r7
+	mov	28(sp), r7
 	inv	r7
 	inc	r7
 	xor	r5, r9
 	and	r7, r9
 	xor	r5, r9
-	mov	r9, 4(sp)
-	mov	28(sp), r7
+	mov	r9, 6(sp)
+	mov	30(sp), r7
 	rra	r7
 	and	#1, r7
 	mov	r7, r9
 	inv	r9
 	inc	r9
-	mov	34(sp), r15
-	mov	4(sp), r6
+	mov	36(sp), r15
+	mov	6(sp), r6
 	xor	r6, r15
 	and	r9, r15
 	xor	r6, r15
-	mov	r15, 46(sp)
+	mov	r15, 48(sp)
 	mov	82(sp), r6
 	and	#32767, r6
 	mov.b	81(sp), r15
@@ -5061,13 +5040,13 @@ ocb3_initial_offset:
 	mov	r14, r10
 	xor.b	r13, r10
 	xor	r14, r10
-	mov	30(sp), r13
+	mov	32(sp), r13
 	inv	r13
 	inc	r13
 	xor	r8, r10
 	and	r13, r10
 	xor	r10, r8
-	mov	26(sp), r10
+	mov	28(sp), r10
 	inv	r10
 	inc	r10
 	xor	r8, r5
@@ -5076,11 +5055,11 @@ ocb3_initial_offset:
 	mov	r7, r13
 	inv	r13
 	inc	r13
-	mov	32(sp), r10
+	mov	34(sp), r10
 	xor	r5, r10
 	and	r13, r10
 	xor	r5, r10
-	mov	r10, 36(sp)
+	mov	r10, 38(sp)
 	mov	r9, r13
 	and	#16383, r13
 	swpb	r6
@@ -5109,7 +5088,7 @@ ocb3_initial_offset:
 	xor	r15, r10
 	and	r9, r10
 	xor	r15, r10
-	mov	38(sp), r6
+	mov	40(sp), r6
 	mov	r6, r9
 	and	#16383, r9
 	swpb	r15
@@ -5141,13 +5120,13 @@ ocb3_initial_offset:
 	mov	r15, r11
 	xor.b	r14, r11
 	xor	r15, r11
-	mov	30(sp), r14
+	mov	32(sp), r14
 	inv	r14
 	inc	r14
 	xor	r9, r11
 	and	r14, r11
 	xor	r11, r9
-	mov	26(sp), r14
+	mov	28(sp), r14
 	inv	r14
 	inc	r14
 	xor	r9, r8
@@ -5156,7 +5135,7 @@ ocb3_initial_offset:
 	mov	r7, r4
 	inv	r4
 	inc	r4
-	mov	4(sp), r14
+	mov	6(sp), r14
 	xor	r8, r14
 	and	r4, r14
 	xor	r8, r14
@@ -5186,7 +5165,7 @@ ocb3_initial_offset:
 	xor	r6, r13
 	and	r10, r13
 	xor	r6, r13
-	mov	42(sp), r11
+	mov	44(sp), r11
 	mov	r11, r10
 	and	#4095, r10
 	swpb	r6
@@ -5204,13 +5183,13 @@ ocb3_initial_offset:
 	mov	r12, r6
 	xor.b	r15, r6
 	xor	r12, r6
-	mov	30(sp), r15
+	mov	32(sp), r15
 	inv	r15
 	inc	r15
 	xor	r4, r6
 	and	r15, r6
 	xor	r6, r4
-	mov	26(sp), r10
+	mov	28(sp), r10
 	inv	r10
 	inc	r10
 	xor	r4, r9
@@ -5227,7 +5206,7 @@ ocb3_initial_offset:
 	mov	r6, r15
 	xor.b	r12, r15
 	xor	r6, r15
-	mov	30(sp), r10
+	mov	32(sp), r10
 	inv	r10
 	inc	r10
 	xor	r13, r15
@@ -5238,58 +5217,58 @@ ocb3_initial_offset:
 	mov	r12, r10
 	xor.b	r6, r10
 	xor	r12, r10
-	mov	30(sp), r6
+	mov	32(sp), r6
 	inv	r6
 	inc	r6
 	xor	r11, r10
 	and	r6, r10
 	xor	r10, r11
-	mov	44(sp), r6
+	mov	46(sp), r6
 	mov	r6, r10
 	swpb	r10
 	mov	r10, r15
 	xor.b	r12, r15
 	xor	r10, r15
-	mov	30(sp), r12
+	mov	32(sp), r12
 	inv	r12
 	inc	r12
 	xor	r6, r15
 	and	r12, r15
 	xor	r15, r6
-	mov	40(sp), r12
+	mov	42(sp), r12
 	swpb	r12
 	mov	r12, r15
 	xor.b	r10, r15
 	xor	r12, r15
-	mov	30(sp), r12
+	mov	32(sp), r12
 	inv	r12
 	inc	r12
-	xor	40(sp), r15
+	xor	42(sp), r15
 	and	r12, r15
-	mov	40(sp), r10
+	mov	42(sp), r10
 	xor	r15, r10
-	mov	26(sp), r15
+	mov	28(sp), r15
 	inv	r15
 	inc	r15
 	mov	r6, r12
 	xor	r10, r12
 	and	r15, r12
 	xor	r12, r10
-	mov	26(sp), r12
+	mov	28(sp), r12
 	inv	r12
 	inc	r12
 	mov	r11, r15
 	xor	r6, r15
 	and	r12, r15
 	xor	r15, r6
-	mov	26(sp), r15
+	mov	28(sp), r15
 	inv	r15
 	inc	r15
 	mov	r13, r12
 	xor	r11, r12
 	and	r15, r12
 	xor	r12, r11
-	mov	26(sp), r12
+	mov	28(sp), r12
 	inv	r12
 	inc	r12
 	xor	r13, r4
@@ -5318,9 +5297,9 @@ ocb3_initial_offset:
 	xor	r10, r11
 	and	r7, r11
 	xor	r11, r10
-	mov	112(sp), r11
-	mov	46(sp), 0(r11)
-	mov	36(sp), 2(r11)
+	mov	98(sp), r11
+	mov	48(sp), 0(r11)
+	mov	38(sp), 2(r11)
 	mov	r14, 4(r11)
 	mov	r5, 6(r11)
 	mov	r8, 8(r11)
@@ -5328,7 +5307,6 @@ ocb3_initial_offset:
 	mov	r6, 12(r11)
 	mov	r10, 14(r11)
 	add	#96, sp
-	popm.w	#7, r10
 	ret
 	.size ocb3_initial_offset, .-ocb3_initial_offset
 

@@ -233,81 +233,80 @@ romulus_n_key_setup:
 
 
 ; --- romulus_n_encrypt_with: romulus_n.encrypt_with
-;     frame 468 bytes (29 spill slots, locals 408), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1880 bytes of code
+;     frame 470 bytes (30 spill slots, locals 408), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 1882 bytes of code
 	.section .text.romulus_n_encrypt_with,"ax",@progbits
 	.global romulus_n_encrypt_with
 	.type romulus_n_encrypt_with, @function
 	.balign 2
 romulus_n_encrypt_with:
 	pushm.w	#7, r10
-	sub	#468, sp
-	mov	r13, r11
-	mov	r12, r8
-	mov	r15, r9
-	mov	484(sp), r10
+	sub	#470, sp
+	mov	r13, r10
+	mov	r12, 52(sp)
+	mov	r15, 56(sp)
 	; romulus_n.ae:109: E.tk23_rows(load_be(nonce, 0, 16), r3, r23)
-	bit	#1, r11
+	bit	#1, r10
 	jnz	.Lromulus_n_encrypt_with_bytes1
 .Lromulus_n_encrypt_with_words2:
-	mov	14(r11), r15
-	mov	12(r11), r14
-	mov	10(r11), r13
-	mov	8(r11), r12
-	mov	6(r11), r7
-	mov	4(r11), r6
-	mov	2(r11), r5
-	mov	@r11, r11
+	mov	14(r10), r15
+	mov	12(r10), r14
+	mov	10(r10), r13
+	mov	8(r10), r12
+	mov	6(r10), r11
+	mov	4(r10), r9
+	mov	2(r10), r8
+	mov	@r10, r10
 	jmp	.Lromulus_n_encrypt_with_join3
 .Lromulus_n_encrypt_with_bytes1:
 	mov	sp, r12
-	add	#380, r12
+	add	#382, r12
 	mov	r12, r13
 	mov	#16, r14
 .Lromulus_n_encrypt_with_cpy4:
-	mov.b	@r11, r15
-	inc	r11
+	mov.b	@r10, r15
+	inc	r10
 	mov.b	r15, 0(r13)
 	inc	r13
 	dec	r14
 	jnz	.Lromulus_n_encrypt_with_cpy4
-	mov	r12, r11
+	mov	r12, r10
 	jmp	.Lromulus_n_encrypt_with_words2
 .Lromulus_n_encrypt_with_join3:
 	swpb	r15
-	mov	r15, 396(sp)
+	mov	r15, 398(sp)
 	swpb	r14
-	mov	r14, 398(sp)
+	mov	r14, 400(sp)
 	swpb	r13
-	mov	r13, 400(sp)
+	mov	r13, 402(sp)
 	swpb	r12
-	mov	r12, 402(sp)
-	swpb	r7
-	mov	r7, 404(sp)
-	swpb	r6
-	mov	r6, 406(sp)
-	swpb	r5
-	mov	r5, 408(sp)
+	mov	r12, 404(sp)
 	swpb	r11
-	mov	r11, 410(sp)
+	mov	r11, 406(sp)
+	swpb	r9
+	mov	r9, 408(sp)
+	swpb	r8
+	mov	r8, 410(sp)
+	swpb	r10
+	mov	r10, 412(sp)
 	mov	sp, r12
-	add	#396, r12
+	add	#398, r12
 	mov	sp, r14
-	add	#60, r14
-	mov	r8, r13
+	add	#62, r14
+	mov	52(sp), r13
 	call	#romulus_n_E_tk23_rows
 	; romulus_n.ae:110: s = absorb_ad(r3, r23, ad)
 	mov	sp, r13
-	add	#60, r13
+	add	#62, r13
 	mov	sp, r15
-	add	#420, r15
+	add	#422, r15
 	mov	r15, 0(sp)
-	mov	r8, r12
-	mov	r9, r14
-	mov	r10, r15
+	mov	52(sp), r12
+	mov	56(sp), r14
+	mov	486(sp), r15
 	call	#romulus_n_absorb_ad
 	; romulus_n.ae:113: if m == 0 {
-	mov	488(sp), r15
+	mov	490(sp), r15
 	sub	#1, r15
 	clr	r15
 	adc	r15
@@ -315,51 +314,51 @@ romulus_n_encrypt_with:
 	tst	r15
 	jz	.Lromulus_n_encrypt_with_else6
 	; romulus_n.ae:115: s = tbc_n(cnt, 0x15, r23, s)
-	mov	#2, 396(sp)
-	mov	#0, 398(sp)
+	mov	#2, 398(sp)
 	mov	#0, 400(sp)
 	mov	#0, 402(sp)
+	mov	#0, 404(sp)
 	mov	sp, r12
-	add	#396, r12
+	add	#398, r12
 	mov	sp, r14
-	add	#60, r14
+	add	#62, r14
 	mov	sp, r11
-	add	#420, r11
+	add	#422, r11
 	mov	sp, r15
-	add	#436, r15
+	add	#438, r15
 	mov	r15, 0(sp)
 	mov	#21, r13
 	mov	r11, r15
 	call	#romulus_n_tbc_n
-	mov	450(sp), r13
-	mov	448(sp), r12
-	mov	446(sp), r11
-	mov	444(sp), r10
-	mov	442(sp), r9
-	mov	440(sp), 32(sp)
-	mov	438(sp), 34(sp)
-	mov	436(sp), 38(sp)
+	mov	452(sp), r13
+	mov	450(sp), r12
+	mov	448(sp), r11
+	mov	446(sp), r10
+	mov	444(sp), r9
+	mov	442(sp), 38(sp)
+	mov	440(sp), 40(sp)
+	mov	438(sp), 44(sp)
 	mov	#0, r8
 	mov	#0, r7
 	mov	#0, r6
 	mov	#2, r5
 	jmp	.Lromulus_n_encrypt_with_endif7
 .Lromulus_n_encrypt_with_else6:
-	mov	434(sp), r13
-	mov	432(sp), r12
-	mov	430(sp), r11
-	mov	428(sp), r10
-	mov	426(sp), r9
-	mov	424(sp), 32(sp)
-	mov	422(sp), 34(sp)
-	mov	420(sp), 38(sp)
+	mov	436(sp), r13
+	mov	434(sp), r12
+	mov	432(sp), r11
+	mov	430(sp), r10
+	mov	428(sp), r9
+	mov	426(sp), 38(sp)
+	mov	424(sp), 40(sp)
+	mov	422(sp), 44(sp)
 	mov	#0, r8
 	mov	#0, r7
 	mov	#0, r6
 	mov	#1, r5
 .Lromulus_n_encrypt_with_endif7:
 	; romulus_n.ae:117: for i in 0..(m + 15) / 16 {
-	mov	488(sp), r15
+	mov	490(sp), r15
 	mov	#0, r4
 	add	#15, r15
 	addc	#0, r4
@@ -383,31 +382,31 @@ romulus_n_encrypt_with:
 	rrc	r14
 	and	#61440, r14
 	bis	r14, r15
-	mov	r15, 56(sp)
+	mov	r15, 60(sp)
 	rrum.w	#4, r4
-	mov	r4, 54(sp)
-	mov	r8, 46(sp)
-	mov	r7, 52(sp)
-	mov	r6, 50(sp)
-	mov	r5, 48(sp)
-	mov	r13, 8(sp)
-	mov	r12, 24(sp)
-	mov	r11, 26(sp)
-	mov	r10, 28(sp)
-	mov	r9, 30(sp)
-	mov	#0, 42(sp)
-	mov	#0, 44(sp)
-	cmp	r15, 44(sp)
-	mov	42(sp), r15
+	mov	r4, 58(sp)
+	mov	r8, 54(sp)
+	mov	r7, 6(sp)
+	mov	r6, 16(sp)
+	mov	r5, 2(sp)
+	mov	r13, 26(sp)
+	mov	r12, 30(sp)
+	mov	r11, 32(sp)
+	mov	r10, 34(sp)
+	mov	r9, 36(sp)
+	mov	#0, 48(sp)
+	mov	#0, 50(sp)
+	cmp	r15, 50(sp)
+	mov	48(sp), r15
 	subc	r4, r15
 	jnc	.Lromulus_n_encrypt_with_near22
 	br	#.Lromulus_n_encrypt_with_done9
 .Lromulus_n_encrypt_with_near22:
 .Lromulus_n_encrypt_with_loop8:
 	; romulus_n.ae:118: off = 16 * i
-	mov	42(sp), r14
+	mov	48(sp), r14
 	rlam.w	#4, r14
-	mov	44(sp), r13
+	mov	50(sp), r13
 	rla	r13
 	adc	r13
 	rla	r13
@@ -421,7 +420,7 @@ romulus_n_encrypt_with:
 	bis	r15, r14
 	and	#65520, r13
 	; romulus_n.ae:119: rest = m - off
-	mov	488(sp), r12
+	mov	490(sp), r12
 	mov	#0, r11
 	sub	r13, r12
 	subc	r14, r11
@@ -431,15 +430,15 @@ romulus_n_encrypt_with:
 	subc	#0, r15
 	subc	r7, r7
 	mov	r12, r4
-	mov	r12, 20(sp)
+	mov	r12, 24(sp)
 	xor	#16, r4
 	and	r7, r4
 	and	r11, r7
-	mov	r11, 18(sp)
+	mov	r11, 22(sp)
 	xor	#16, r4
 	; romulus_n.ae:121: mp = pad(load_be(msg, off, 16, count), count)
 	mov	r13, r14
-	add	486(sp), r14
+	add	488(sp), r14
 	cmp	#16, r4
 	jnc	.Lromulus_n_encrypt_with_bytes10
 	bit	#1, r14
@@ -452,13 +451,13 @@ romulus_n_encrypt_with:
 	mov	6(r14), r9
 	mov	4(r14), r8
 	mov	2(r14), r5
-	mov	@r14, 40(sp)
+	mov	@r14, 46(sp)
 	jmp	.Lromulus_n_encrypt_with_join12
 .Lromulus_n_encrypt_with_bytes10:
 	mov	r4, r15
 	mov	#16, r11
 	mov	sp, r9
-	add	#380, r9
+	add	#382, r9
 	mov	r9, r10
 .Lromulus_n_encrypt_with_cpy13:
 	clr	r12
@@ -477,7 +476,7 @@ romulus_n_encrypt_with:
 .Lromulus_n_encrypt_with_join12:
 	; romulus_n.ae:122: store_be(ct, off, g(s) ^ mp, count)
 	mov	r13, r14
-	add	490(sp), r14
+	add	492(sp), r14
 	; romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
 	swpb	r15
 	cmp	#16, r4
@@ -489,29 +488,29 @@ romulus_n_encrypt_with:
 	xor	r15, r13
 	and	r6, r13
 	xor	r13, r15
-	mov	r15, 36(sp)
+	mov	r15, 42(sp)
 	; romulus_n.ae:39: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
-	mov	38(sp), r13
+	mov	44(sp), r13
 	rrum.w	#1, r13
 	and	#32639, r13
-	mov	38(sp), r15
+	mov	44(sp), r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
-	xor	38(sp), r15
+	xor	44(sp), r15
 	and	#32896, r15
 	xor	r15, r13
 	; romulus_n.ae:122: store_be(ct, off, g(s) ^ mp, count)
-	xor	36(sp), r13
+	xor	42(sp), r13
 	; romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
 	swpb	r12
 	bis	r12, r7
 	xor	r12, r7
 	and	r6, r7
 	xor	r7, r12
-	mov	r12, 22(sp)
+	mov	r12, 28(sp)
 	; romulus_n.ae:39: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
-	mov	34(sp), r7
+	mov	40(sp), r7
 	mov	r7, r12
 	rrum.w	#1, r12
 	and	#32639, r12
@@ -523,7 +522,7 @@ romulus_n_encrypt_with:
 	and	#32896, r15
 	xor	r15, r12
 	; romulus_n.ae:122: store_be(ct, off, g(s) ^ mp, count)
-	xor	22(sp), r12
+	xor	28(sp), r12
 	; romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
 	mov	r11, r7
 	xor	r11, r7
@@ -531,9 +530,9 @@ romulus_n_encrypt_with:
 	and	r6, r7
 	swpb	r11
 	xor	r7, r11
-	mov	r11, 14(sp)
+	mov	r11, 20(sp)
 	; romulus_n.ae:39: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
-	mov	32(sp), r7
+	mov	38(sp), r7
 	mov	r7, r11
 	rrum.w	#1, r11
 	and	#32639, r11
@@ -545,7 +544,7 @@ romulus_n_encrypt_with:
 	and	#32896, r15
 	xor	r15, r11
 	; romulus_n.ae:122: store_be(ct, off, g(s) ^ mp, count)
-	xor	14(sp), r11
+	xor	20(sp), r11
 	; romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
 	mov	r10, r7
 	xor	r10, r7
@@ -553,9 +552,9 @@ romulus_n_encrypt_with:
 	and	r6, r7
 	swpb	r10
 	xor	r7, r10
-	mov	r10, 12(sp)
+	mov	r10, 18(sp)
 	; romulus_n.ae:39: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
-	mov	30(sp), r7
+	mov	36(sp), r7
 	mov	r7, r10
 	rrum.w	#1, r10
 	and	#32639, r10
@@ -567,7 +566,7 @@ romulus_n_encrypt_with:
 	and	#32896, r15
 	xor	r15, r10
 	; romulus_n.ae:122: store_be(ct, off, g(s) ^ mp, count)
-	xor	12(sp), r10
+	xor	18(sp), r10
 	; romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
 	mov	r9, r7
 	xor	r9, r7
@@ -575,9 +574,9 @@ romulus_n_encrypt_with:
 	and	r6, r7
 	swpb	r9
 	xor	r7, r9
-	mov	r9, 10(sp)
+	mov	r9, 14(sp)
 	; romulus_n.ae:39: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
-	mov	28(sp), r7
+	mov	34(sp), r7
 	mov	r7, r9
 	rrum.w	#1, r9
 	and	#32639, r9
@@ -589,7 +588,7 @@ romulus_n_encrypt_with:
 	and	#32896, r15
 	xor	r15, r9
 	; romulus_n.ae:122: store_be(ct, off, g(s) ^ mp, count)
-	xor	10(sp), r9
+	xor	14(sp), r9
 	; romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
 	mov	r8, r7
 	xor	r8, r7
@@ -597,9 +596,9 @@ romulus_n_encrypt_with:
 	and	r6, r7
 	swpb	r8
 	xor	r7, r8
-	mov	r8, 6(sp)
+	mov	r8, 12(sp)
 	; romulus_n.ae:39: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
-	mov	26(sp), r7
+	mov	32(sp), r7
 	mov	r7, r8
 	rrum.w	#1, r8
 	and	#32639, r8
@@ -611,7 +610,7 @@ romulus_n_encrypt_with:
 	and	#32896, r15
 	xor	r15, r8
 	; romulus_n.ae:122: store_be(ct, off, g(s) ^ mp, count)
-	xor	6(sp), r8
+	xor	12(sp), r8
 	; romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
 	mov	r5, r15
 	xor	r5, r15
@@ -620,40 +619,40 @@ romulus_n_encrypt_with:
 	swpb	r5
 	xor	r15, r5
 	; romulus_n.ae:39: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
-	mov	24(sp), r7
+	mov	30(sp), r7
 	rrum.w	#1, r7
 	and	#32639, r7
-	mov	24(sp), r15
+	mov	30(sp), r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
-	xor	24(sp), r15
+	xor	30(sp), r15
 	and	#32896, r15
 	xor	r15, r7
 	; romulus_n.ae:122: store_be(ct, off, g(s) ^ mp, count)
 	xor	r5, r7
 	; romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
-	mov	40(sp), r15
+	mov	46(sp), r15
 	xor	r15, r15
 	swpb	r15
 	and	r6, r15
-	mov	40(sp), r6
+	mov	46(sp), r6
 	swpb	r6
 	xor	r15, r6
 	; romulus_n.ae:39: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
-	mov	8(sp), r15
+	mov	26(sp), r15
 	rrum.w	#1, r15
 	and	#32639, r15
-	mov	r15, 4(sp)
-	mov	8(sp), r15
+	mov	r15, 10(sp)
+	mov	26(sp), r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
-	xor	8(sp), r15
+	xor	26(sp), r15
 	and	#32896, r15
-	mov	r15, 2(sp)
-	mov	4(sp), r15
-	xor	2(sp), r15
+	mov	r15, 8(sp)
+	mov	10(sp), r15
+	xor	8(sp), r15
 	; romulus_n.ae:122: store_be(ct, off, g(s) ^ mp, count)
 	xor	r6, r15
 	cmp	#16, r4
@@ -679,23 +678,23 @@ romulus_n_encrypt_with:
 	jmp	.Lromulus_n_encrypt_with_stored16
 .Lromulus_n_encrypt_with_bytes15:
 	swpb	r15
-	mov	r15, 380(sp)
+	mov	r15, 382(sp)
 	swpb	r7
-	mov	r7, 382(sp)
+	mov	r7, 384(sp)
 	swpb	r8
-	mov	r8, 384(sp)
+	mov	r8, 386(sp)
 	swpb	r9
-	mov	r9, 386(sp)
+	mov	r9, 388(sp)
 	swpb	r10
-	mov	r10, 388(sp)
+	mov	r10, 390(sp)
 	swpb	r11
-	mov	r11, 390(sp)
+	mov	r11, 392(sp)
 	swpb	r12
-	mov	r12, 392(sp)
+	mov	r12, 394(sp)
 	swpb	r13
-	mov	r13, 394(sp)
+	mov	r13, 396(sp)
 	mov	sp, r15
-	add	#380, r15
+	add	#382, r15
 	cmp	#16, r4
 	jnc	.Lromulus_n_encrypt_with_cnt17
 	mov	#16, r4
@@ -710,108 +709,103 @@ romulus_n_encrypt_with:
 	jnz	.Lromulus_n_encrypt_with_cpy18
 .Lromulus_n_encrypt_with_stored16:
 	; romulus_n.ae:123: s = s ^ mp
-	xor	r6, 8(sp)
-	mov	24(sp), r14
-	xor	r5, r14
 	mov	26(sp), r13
-	xor	6(sp), r13
-	mov	28(sp), r12
-	xor	10(sp), r12
+	xor	r6, r13
 	mov	30(sp), r11
-	xor	12(sp), r11
-	mov	32(sp), r6
-	xor	14(sp), r6
-	mov	34(sp), r5
-	xor	22(sp), r5
-	mov	38(sp), r4
-	xor	36(sp), r4
+	xor	r5, r11
+	mov	32(sp), r10
+	xor	12(sp), r10
+	mov	34(sp), r9
+	xor	14(sp), r9
+	mov	36(sp), r8
+	xor	18(sp), r8
+	mov	38(sp), r7
+	xor	20(sp), r7
+	mov	40(sp), r6
+	xor	28(sp), r6
+	mov	44(sp), r5
+	xor	42(sp), r5
 	; romulus_n.ae:44: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
-	mov	48(sp), r10
-	mov	50(sp), r7
-	mov	52(sp), r8
-	mov	46(sp), r9
-	rla	r10
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	mov.b	r9, r9
-	mov	46(sp), r15
-	rrum.w	#4, r15
-	rrum.w	#3, r15
-	inv	r15
-	inc	r15
-	and	#149, r15
-	xor	r15, r10
+	mov	2(sp), r12
+	mov	54(sp), r4
+	mov	r4, r15
+	rla	r12
+	rlc	16(sp)
+	rlc	6(sp)
+	rlc	r15
+	mov.b	r15, r15
+	mov	r15, 4(sp)
+	rrum.w	#4, r4
+	rrum.w	#3, r4
+	inv	r4
+	inc	r4
+	and	#149, r4
+	xor	r4, r12
+	mov	r12, 2(sp)
 	; romulus_n.ae:126: s = tbc_n(cnt, d, r23, s)
-	mov	r10, 396(sp)
-	mov	r7, 398(sp)
-	mov	r8, 400(sp)
-	mov	r9, 402(sp)
-	mov	sp, r15
-	add	#396, r15
-	mov	r15, 58(sp)
-	mov	sp, r15
-	add	#60, r15
-	mov	r4, 404(sp)
+	mov	2(sp), 398(sp)
+	mov	16(sp), 400(sp)
+	mov	6(sp), 402(sp)
+	mov	4(sp), 404(sp)
+	mov	sp, r12
+	add	#398, r12
+	mov	sp, r14
+	add	#62, r14
 	mov	r5, 406(sp)
 	mov	r6, 408(sp)
-	mov	r11, 410(sp)
-	mov	r12, 412(sp)
-	mov	r13, 414(sp)
-	mov	r14, 416(sp)
-	mov	8(sp), 418(sp)
+	mov	r7, 410(sp)
+	mov	r8, 412(sp)
+	mov	r9, 414(sp)
+	mov	r10, 416(sp)
+	mov	r11, 418(sp)
+	mov	r13, 420(sp)
 	mov	sp, r11
-	add	#404, r11
-	mov	sp, r4
-	add	#452, r4
-	mov	r4, 0(sp)
+	add	#406, r11
+	mov	sp, r15
+	add	#454, r15
+	mov	r15, 0(sp)
 	; romulus_n.ae:125: d = if rest > 16 then 0x04 else if rest == 16 then 0x14 else 0x15 as u8
-	mov	20(sp), r14
-	mov	r14, r4
-	xor	#16, r4
-	mov	18(sp), r12
-	bis	r12, r4
-	sub	#1, r4
+	mov	24(sp), r10
+	mov	r10, r15
+	xor	#16, r15
+	mov	22(sp), r9
+	bis	r9, r15
+	sub	#1, r15
 	subc	r13, r13
 	and	#1, r13
 	xor	#21, r13
-	mov	#16, r4
-	cmp	r14, r4
-	mov	#0, r4
-	subc	r12, r4
-	subc	r14, r14
-	mov	r13, r4
-	xor	#4, r4
-	and	r14, r4
-	mov	r15, r14
-	xor	r4, r13
+	mov	#16, r15
+	cmp	r10, r15
+	mov	#0, r15
+	subc	r9, r15
+	subc	r10, r10
+	mov	r13, r15
+	xor	#4, r15
+	and	r10, r15
+	xor	r15, r13
 	; romulus_n.ae:126: s = tbc_n(cnt, d, r23, s)
-	mov	58(sp), r12
 	mov	r11, r15
 	call	#romulus_n_tbc_n
-	add	#1, 44(sp)
-	addc	#0, 42(sp)
-	mov	r9, 46(sp)
-	mov	r8, 52(sp)
-	mov	r7, 50(sp)
-	mov	r10, 48(sp)
-	mov	466(sp), 8(sp)
-	mov	464(sp), 24(sp)
-	mov	462(sp), 26(sp)
-	mov	460(sp), 28(sp)
-	mov	458(sp), 30(sp)
-	mov	456(sp), 32(sp)
-	mov	454(sp), 34(sp)
-	mov	452(sp), 38(sp)
-	cmp	56(sp), 44(sp)
-	mov	42(sp), r15
-	subc	54(sp), r15
+	add	#1, 50(sp)
+	addc	#0, 48(sp)
+	mov	4(sp), 54(sp)
+	mov	468(sp), 26(sp)
+	mov	466(sp), 30(sp)
+	mov	464(sp), 32(sp)
+	mov	462(sp), 34(sp)
+	mov	460(sp), 36(sp)
+	mov	458(sp), 38(sp)
+	mov	456(sp), 40(sp)
+	mov	454(sp), 44(sp)
+	cmp	60(sp), 50(sp)
+	mov	48(sp), r15
+	subc	58(sp), r15
 	jc	.Lromulus_n_encrypt_with_near23
 	br	#.Lromulus_n_encrypt_with_loop8
 .Lromulus_n_encrypt_with_near23:
 .Lromulus_n_encrypt_with_done9:
 	; romulus_n.ae:39: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
-	mov	8(sp), r13
+	mov	26(sp), r13
 	mov	r13, r15
 	swpb	r15
 	bit	#1, r15
@@ -822,7 +816,7 @@ romulus_n_encrypt_with:
 	and	#32639, r14
 	and	#32896, r15
 	xor	r15, r14
-	mov	24(sp), r13
+	mov	30(sp), r13
 	mov	r13, r15
 	swpb	r15
 	bit	#1, r15
@@ -833,7 +827,7 @@ romulus_n_encrypt_with:
 	and	#32639, r12
 	and	#32896, r15
 	xor	r15, r12
-	mov	26(sp), r13
+	mov	32(sp), r13
 	mov	r13, r15
 	swpb	r15
 	bit	#1, r15
@@ -844,7 +838,7 @@ romulus_n_encrypt_with:
 	and	#32639, r11
 	and	#32896, r15
 	xor	r15, r11
-	mov	28(sp), r13
+	mov	34(sp), r13
 	mov	r13, r15
 	swpb	r15
 	bit	#1, r15
@@ -855,7 +849,7 @@ romulus_n_encrypt_with:
 	and	#32639, r10
 	and	#32896, r15
 	xor	r15, r10
-	mov	30(sp), r13
+	mov	36(sp), r13
 	mov	r13, r15
 	swpb	r15
 	bit	#1, r15
@@ -866,7 +860,7 @@ romulus_n_encrypt_with:
 	and	#32639, r9
 	and	#32896, r15
 	xor	r15, r9
-	mov	32(sp), r13
+	mov	38(sp), r13
 	mov	r13, r15
 	swpb	r15
 	bit	#1, r15
@@ -877,7 +871,7 @@ romulus_n_encrypt_with:
 	and	#32639, r8
 	and	#32896, r15
 	xor	r15, r8
-	mov	34(sp), r13
+	mov	40(sp), r13
 	mov	r13, r15
 	swpb	r15
 	bit	#1, r15
@@ -888,7 +882,7 @@ romulus_n_encrypt_with:
 	and	#32639, r7
 	and	#32896, r15
 	xor	r15, r7
-	mov	38(sp), r13
+	mov	44(sp), r13
 	mov	r13, r15
 	swpb	r15
 	bit	#1, r15
@@ -900,7 +894,7 @@ romulus_n_encrypt_with:
 	and	#32896, r15
 	xor	r15, r6
 	; romulus_n.ae:128: store_be(tag, 0, g(s))
-	mov	494(sp), r13
+	mov	496(sp), r13
 	bit	#1, r13
 	jnz	.Lromulus_n_encrypt_with_bytes19
 	swpb	r14
@@ -922,23 +916,23 @@ romulus_n_encrypt_with:
 	jmp	.Lromulus_n_encrypt_with_stored20
 .Lromulus_n_encrypt_with_bytes19:
 	swpb	r14
-	mov	r14, 380(sp)
+	mov	r14, 382(sp)
 	swpb	r12
-	mov	r12, 382(sp)
+	mov	r12, 384(sp)
 	swpb	r11
-	mov	r11, 384(sp)
+	mov	r11, 386(sp)
 	swpb	r10
-	mov	r10, 386(sp)
+	mov	r10, 388(sp)
 	swpb	r9
-	mov	r9, 388(sp)
+	mov	r9, 390(sp)
 	swpb	r8
-	mov	r8, 390(sp)
+	mov	r8, 392(sp)
 	swpb	r7
-	mov	r7, 392(sp)
+	mov	r7, 394(sp)
 	swpb	r6
-	mov	r6, 394(sp)
+	mov	r6, 396(sp)
 	mov	sp, r14
-	add	#380, r14
+	add	#382, r14
 	mov	#16, r15
 .Lromulus_n_encrypt_with_cpy21:
 	mov.b	@r14, 0(r13)
@@ -947,88 +941,87 @@ romulus_n_encrypt_with:
 	dec	r15
 	jnz	.Lromulus_n_encrypt_with_cpy21
 .Lromulus_n_encrypt_with_stored20:
-	add	#468, sp
+	add	#470, sp
 	popm.w	#7, r10
 	ret
 	.size romulus_n_encrypt_with, .-romulus_n_encrypt_with
 
 
 ; --- romulus_n_decrypt_with: romulus_n.decrypt_with
-;     frame 480 bytes (35 spill slots, locals 408), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2052 bytes of code
+;     frame 484 bytes (37 spill slots, locals 408), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 2072 bytes of code
 	.section .text.romulus_n_decrypt_with,"ax",@progbits
 	.global romulus_n_decrypt_with
 	.type romulus_n_decrypt_with, @function
 	.balign 2
 romulus_n_decrypt_with:
 	pushm.w	#7, r10
-	sub	#480, sp
-	mov	r13, r11
-	mov	r12, r8
-	mov	r15, r9
-	mov	496(sp), r10
+	sub	#484, sp
+	mov	r13, r9
+	mov	r12, 64(sp)
+	mov	r15, 70(sp)
 	; romulus_n.ae:134: E.tk23_rows(load_be(nonce, 0, 16), r3, r23)
-	bit	#1, r11
+	bit	#1, r9
 	jnz	.Lromulus_n_decrypt_with_bytes1
 .Lromulus_n_decrypt_with_words2:
-	mov	@r11+, r4
-	mov	@r11+, r5
-	mov	@r11+, r6
-	mov	@r11+, r7
-	mov	@r11+, r12
-	mov	@r11+, r13
-	mov	@r11+, r14
-	mov	@r11+, r15
+	mov	@r9+, r7
+	mov	@r9+, r8
+	mov	@r9+, r10
+	mov	@r9+, r11
+	mov	@r9+, r12
+	mov	@r9+, r13
+	mov	@r9+, r14
+	mov	@r9+, r15
 	jmp	.Lromulus_n_decrypt_with_join3
 .Lromulus_n_decrypt_with_bytes1:
 	mov	sp, r12
-	add	#392, r12
+	add	#396, r12
 	mov	r12, r13
 	mov	#16, r14
 .Lromulus_n_decrypt_with_cpy4:
-	mov.b	@r11, r15
-	inc	r11
+	mov.b	@r9, r15
+	inc	r9
 	mov.b	r15, 0(r13)
 	inc	r13
 	dec	r14
 	jnz	.Lromulus_n_decrypt_with_cpy4
-	mov	r12, r11
+	mov	r12, r9
 	jmp	.Lromulus_n_decrypt_with_words2
 .Lromulus_n_decrypt_with_join3:
 	swpb	r15
-	mov	r15, 408(sp)
+	mov	r15, 412(sp)
 	swpb	r14
-	mov	r14, 410(sp)
+	mov	r14, 414(sp)
 	swpb	r13
-	mov	r13, 412(sp)
+	mov	r13, 416(sp)
 	swpb	r12
-	mov	r12, 414(sp)
+	mov	r12, 418(sp)
+	swpb	r11
+	mov	r11, 420(sp)
+	swpb	r10
+	mov	r10, 422(sp)
+	swpb	r8
+	mov	r8, 424(sp)
 	swpb	r7
-	mov	r7, 416(sp)
-	swpb	r6
-	mov	r6, 418(sp)
-	swpb	r5
-	mov	r5, 420(sp)
-	swpb	r4
-	mov	r4, 422(sp)
+	mov	r7, 426(sp)
 	mov	sp, r12
-	add	#408, r12
+	add	#412, r12
 	mov	sp, r14
-	add	#72, r14
-	mov	r8, r13
+	add	#76, r14
+	mov	64(sp), r13
 	call	#romulus_n_E_tk23_rows
 	; romulus_n.ae:135: s = absorb_ad(r3, r23, ad)
 	mov	sp, r13
-	add	#72, r13
+	add	#76, r13
 	mov	sp, r15
-	add	#432, r15
+	add	#436, r15
 	mov	r15, 0(sp)
-	mov	r8, r12
-	mov	r9, r14
-	mov	r10, r15
+	mov	64(sp), r12
+	mov	70(sp), r14
+	mov	500(sp), r15
 	call	#romulus_n_absorb_ad
 	; romulus_n.ae:138: if m == 0 {
-	mov	500(sp), r15
+	mov	504(sp), r15
 	sub	#1, r15
 	clr	r15
 	adc	r15
@@ -1036,51 +1029,51 @@ romulus_n_decrypt_with:
 	tst	r15
 	jz	.Lromulus_n_decrypt_with_else6
 	; romulus_n.ae:140: s = tbc_n(cnt, 0x15, r23, s)
-	mov	#2, 408(sp)
-	mov	#0, 410(sp)
-	mov	#0, 412(sp)
+	mov	#2, 412(sp)
 	mov	#0, 414(sp)
+	mov	#0, 416(sp)
+	mov	#0, 418(sp)
 	mov	sp, r12
-	add	#408, r12
+	add	#412, r12
 	mov	sp, r14
-	add	#72, r14
+	add	#76, r14
 	mov	sp, r11
-	add	#432, r11
+	add	#436, r11
 	mov	sp, r15
-	add	#448, r15
+	add	#452, r15
 	mov	r15, 0(sp)
 	mov	#21, r13
 	mov	r11, r15
 	call	#romulus_n_tbc_n
-	mov	#2, 62(sp)
+	mov	#2, 2(sp)
+	mov	#0, 12(sp)
 	mov	#0, r5
-	mov	#0, 64(sp)
-	mov	#0, 60(sp)
-	mov	448(sp), r6
-	mov	450(sp), r7
-	mov	452(sp), r8
-	mov	454(sp), r9
-	mov	456(sp), r10
-	mov	458(sp), r11
-	mov	460(sp), r12
-	mov	462(sp), r13
+	mov	#0, 6(sp)
+	mov	452(sp), r6
+	mov	454(sp), r7
+	mov	456(sp), r8
+	mov	458(sp), r9
+	mov	460(sp), r10
+	mov	462(sp), r11
+	mov	464(sp), r12
+	mov	466(sp), r13
 	jmp	.Lromulus_n_decrypt_with_endif7
 .Lromulus_n_decrypt_with_else6:
-	mov	#1, 62(sp)
+	mov	#1, 2(sp)
+	mov	#0, 12(sp)
 	mov	#0, r5
-	mov	#0, 64(sp)
-	mov	#0, 60(sp)
-	mov	432(sp), r6
-	mov	434(sp), r7
-	mov	436(sp), r8
-	mov	438(sp), r9
-	mov	440(sp), r10
-	mov	442(sp), r11
-	mov	444(sp), r12
-	mov	446(sp), r13
+	mov	#0, 6(sp)
+	mov	436(sp), r6
+	mov	438(sp), r7
+	mov	440(sp), r8
+	mov	442(sp), r9
+	mov	444(sp), r10
+	mov	446(sp), r11
+	mov	448(sp), r12
+	mov	450(sp), r13
 .Lromulus_n_decrypt_with_endif7:
 	; romulus_n.ae:142: for i in 0..(m + 15) / 16 {
-	mov	500(sp), r15
+	mov	504(sp), r15
 	mov	#0, r4
 	add	#15, r15
 	addc	#0, r4
@@ -1104,89 +1097,29 @@ romulus_n_decrypt_with:
 	rrc	r14
 	and	#61440, r14
 	bis	r14, r15
-	mov	r15, 70(sp)
+	mov	r15, 74(sp)
 	rrum.w	#4, r4
-	mov	r4, 68(sp)
-	mov	r6, 36(sp)
-	mov	r7, 28(sp)
-	mov	r8, 24(sp)
-	mov	r9, 46(sp)
-	mov	r10, 48(sp)
-	mov	r11, 50(sp)
-	mov	r12, 52(sp)
-	mov	r13, 54(sp)
-	mov	r5, 66(sp)
-	mov	#0, 58(sp)
-	mov	#0, 56(sp)
-	cmp	r15, 58(sp)
-	mov	56(sp), r15
+	mov	r4, 72(sp)
+	mov	r6, 62(sp)
+	mov	r7, 60(sp)
+	mov	r8, 58(sp)
+	mov	r9, 56(sp)
+	mov	r10, 54(sp)
+	mov	r11, 52(sp)
+	mov	r12, 50(sp)
+	mov	r13, 30(sp)
+	mov	r5, 8(sp)
+	mov	#0, 68(sp)
+	mov	#0, 66(sp)
+	cmp	r15, 68(sp)
+	mov	66(sp), r15
 	subc	r4, r15
 	jnc	.Lromulus_n_decrypt_with_near29
 	br	#.Lromulus_n_decrypt_with_done9
 .Lromulus_n_decrypt_with_near29:
 .Lromulus_n_decrypt_with_loop8:
 	; romulus_n.ae:39: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
-	mov	36(sp), r13
-	mov	r13, r15
-	rrum.w	#1, r15
-	and	#32639, r15
-	mov	r13, r14
-	swpb	r14
-	bit	#1, r14
-	rrc	r14
-	xor	r13, r14
-	and	#32896, r14
-	xor	r14, r15
-	mov	r15, 22(sp)
-	mov	28(sp), r13
-	mov	r13, r15
-	rrum.w	#1, r15
-	and	#32639, r15
-	mov	r13, r14
-	swpb	r14
-	bit	#1, r14
-	rrc	r14
-	xor	r13, r14
-	and	#32896, r14
-	xor	r14, r15
-	mov	r15, 20(sp)
-	mov	24(sp), r13
-	mov	r13, r15
-	rrum.w	#1, r15
-	and	#32639, r15
-	mov	r13, r14
-	swpb	r14
-	bit	#1, r14
-	rrc	r14
-	xor	r13, r14
-	and	#32896, r14
-	xor	r14, r15
-	mov	r15, 18(sp)
-	mov	46(sp), r13
-	mov	r13, r15
-	rrum.w	#1, r15
-	and	#32639, r15
-	mov	r13, r14
-	swpb	r14
-	bit	#1, r14
-	rrc	r14
-	xor	r13, r14
-	and	#32896, r14
-	xor	r14, r15
-	mov	r15, 14(sp)
-	mov	48(sp), r13
-	mov	r13, r15
-	rrum.w	#1, r15
-	and	#32639, r15
-	mov	r13, r14
-	swpb	r14
-	bit	#1, r14
-	rrc	r14
-	xor	r13, r14
-	and	#32896, r14
-	xor	r14, r15
-	mov	r15, 10(sp)
-	mov	50(sp), r13
+	mov	62(sp), r13
 	mov	r13, r15
 	rrum.w	#1, r15
 	and	#32639, r15
@@ -1198,7 +1131,7 @@ romulus_n_decrypt_with:
 	and	#32896, r14
 	xor	r14, r15
 	mov	r15, 26(sp)
-	mov	52(sp), r13
+	mov	60(sp), r13
 	mov	r13, r15
 	rrum.w	#1, r15
 	and	#32639, r15
@@ -1209,7 +1142,31 @@ romulus_n_decrypt_with:
 	xor	r13, r14
 	and	#32896, r14
 	xor	r14, r15
-	mov	r15, 30(sp)
+	mov	r15, 24(sp)
+	mov	58(sp), r13
+	mov	r13, r15
+	rrum.w	#1, r15
+	and	#32639, r15
+	mov	r13, r14
+	swpb	r14
+	bit	#1, r14
+	rrc	r14
+	xor	r13, r14
+	and	#32896, r14
+	xor	r14, r15
+	mov	r15, 20(sp)
+	mov	56(sp), r13
+	mov	r13, r15
+	rrum.w	#1, r15
+	and	#32639, r15
+	mov	r13, r14
+	swpb	r14
+	bit	#1, r14
+	rrc	r14
+	xor	r13, r14
+	and	#32896, r14
+	xor	r14, r15
+	mov	r15, 18(sp)
 	mov	54(sp), r13
 	mov	r13, r15
 	rrum.w	#1, r15
@@ -1221,11 +1178,46 @@ romulus_n_decrypt_with:
 	xor	r13, r14
 	and	#32896, r14
 	xor	r14, r15
-	mov	r15, 32(sp)
+	mov	r15, 14(sp)
+	mov	52(sp), r14
+	mov	r14, r9
+	rrum.w	#1, r9
+	and	#32639, r9
+	mov	r14, r15
+	swpb	r15
+	bit	#1, r15
+	rrc	r15
+	xor	r14, r15
+	and	#32896, r15
+	xor	r15, r9
+	mov	50(sp), r13
+	mov	r13, r15
+	rrum.w	#1, r15
+	and	#32639, r15
+	mov	r13, r14
+	swpb	r14
+	bit	#1, r14
+	rrc	r14
+	xor	r13, r14
+	and	#32896, r14
+	xor	r14, r15
+	mov	r15, 34(sp)
+	mov	30(sp), r13
+	mov	r13, r15
+	rrum.w	#1, r15
+	and	#32639, r15
+	mov	r13, r14
+	swpb	r14
+	bit	#1, r14
+	rrc	r14
+	xor	r13, r14
+	and	#32896, r14
+	xor	r14, r15
+	mov	r15, 36(sp)
 	; romulus_n.ae:143: off = 16 * i
-	mov	56(sp), r14
+	mov	66(sp), r14
 	rlam.w	#4, r14
-	mov	58(sp), r13
+	mov	68(sp), r13
 	rla	r13
 	adc	r13
 	rla	r13
@@ -1238,38 +1230,39 @@ romulus_n_decrypt_with:
 	and	#15, r15
 	bis	r15, r14
 	and	#65520, r13
-	mov	r13, 38(sp)
+	mov	r13, 46(sp)
 	; romulus_n.ae:144: rest = m - off
-	mov	500(sp), r13
+	mov	504(sp), r13
 	mov	#0, r12
-	mov	38(sp), r11
+	mov	46(sp), r11
 	sub	r11, r13
 	subc	r14, r12
 	; romulus_n.ae:145: count = if rest < 16 then rest else 16
 	cmp	#16, r13
 	mov	r12, r15
 	subc	#0, r15
-	subc	r15, r15
-	mov	r13, r9
+	subc	r14, r14
+	mov	r13, r15
 	mov	r13, 42(sp)
-	xor	#16, r9
-	and	r15, r9
-	xor	#16, r9
-	and	r12, r15
-	mov	r12, 44(sp)
-	mov	r15, 40(sp)
+	xor	#16, r15
+	and	r14, r15
+	xor	#16, r15
+	mov	r15, 32(sp)
+	and	r12, r14
+	mov	r12, 40(sp)
+	mov	r14, 48(sp)
 	; romulus_n.ae:146: p = first_bytes(g(s) ^ load_be(ct, off, 16, count), count)
 	mov	r11, r12
-	add	498(sp), r12
-	cmp	#16, r9
+	add	502(sp), r12
+	cmp	#16, r15
 	jnc	.Lromulus_n_decrypt_with_bytes10
 	bit	#1, r12
 	jnz	.Lromulus_n_decrypt_with_bytes10
 .Lromulus_n_decrypt_with_words11:
-	mov	@r12, r5
+	mov	@r12, r7
 	mov	2(r12), r6
-	mov	4(r12), r4
-	mov	6(r12), r7
+	mov	4(r12), r5
+	mov	6(r12), r4
 	mov	8(r12), r8
 	mov	10(r12), r10
 	mov	12(r12), r11
@@ -1277,10 +1270,10 @@ romulus_n_decrypt_with:
 	jmp	.Lromulus_n_decrypt_with_join12
 .Lromulus_n_decrypt_with_bytes10:
 	mov	sp, r10
-	add	#392, r10
+	add	#396, r10
 	mov	r10, r11
 	mov	#16, r13
-	mov	r9, r15
+	mov	32(sp), r15
 .Lromulus_n_decrypt_with_cpy13:
 	clr	r14
 	tst	r15
@@ -1297,9 +1290,9 @@ romulus_n_decrypt_with:
 	jmp	.Lromulus_n_decrypt_with_words11
 .Lromulus_n_decrypt_with_join12:
 	; romulus_n.ae:54: return x & ~(~(0 as u128) >> (8 * n))
-	mov	40(sp), r15
+	mov	48(sp), r15
 	rlam.w	#3, r15
-	mov	r9, r13
+	mov	32(sp), r13
 	rla	r13
 	adc	r13
 	rla	r13
@@ -1309,139 +1302,152 @@ romulus_n_decrypt_with:
 	mov	r13, r14
 	and	#7, r14
 	bis	r14, r15
-	mov	r15, 34(sp)
+	mov	r15, 38(sp)
 	; romulus_n.ae:146: p = first_bytes(g(s) ^ load_be(ct, off, 16, count), count)
 	swpb	r12
-	xor	r12, 22(sp)
+	xor	r12, 26(sp)
 	swpb	r11
-	xor	r11, 20(sp)
+	xor	r11, 24(sp)
 	swpb	r10
-	xor	r10, 18(sp)
+	xor	r10, 20(sp)
 	swpb	r8
-	xor	r8, 14(sp)
-	swpb	r7
-	xor	r7, 10(sp)
+	xor	r8, 18(sp)
 	swpb	r4
-	xor	r4, 26(sp)
-	mov	30(sp), r4
-	swpb	r6
-	xor	r6, r4
-	mov	32(sp), r6
+	xor	r4, 14(sp)
+	mov	r9, r11
 	swpb	r5
-	xor	r5, r6
+	xor	r5, r11
+	mov	34(sp), r12
+	swpb	r6
+	xor	r6, r12
+	mov	36(sp), r4
+	swpb	r7
+	xor	r7, r4
 	; romulus_n.ae:54: return x & ~(~(0 as u128) >> (8 * n))
-	mov	r13, r7
-	and	#65528, r7
-	mov	#-1, r8
+	and	#65528, r13
 	mov	#-1, r5
+	mov	#-1, r6
+	mov	#-1, r7
+	mov	#-1, r8
+	mov	#-1, r9
 	mov	#-1, r10
-	mov	#-1, r11
-	mov	#-1, r12
-	mov	#-1, r13
 	mov	#-1, r14
 	mov	#-1, r15
-	tst	34(sp)
+	tst	38(sp)
 	jnz	.Lromulus_n_decrypt_with_shbig15
-	cmp	#128, r7
+	cmp	#128, r13
 	jc	.Lromulus_n_decrypt_with_shbig15
 .Lromulus_n_decrypt_with_shlimb18:
-	cmp	#16, r7
+	cmp	#16, r13
 	jnc	.Lromulus_n_decrypt_with_shbits19
-	mov	r5, r8
-	mov	r10, r5
-	mov	r11, r10
-	mov	r12, r11
-	mov	r13, r12
-	mov	r14, r13
+	mov	r6, r5
+	mov	r7, r6
+	mov	r8, r7
+	mov	r9, r8
+	mov	r10, r9
+	mov	r14, r10
 	mov	r15, r14
 	clr	r15
-	sub	#16, r7
+	sub	#16, r13
 	jmp	.Lromulus_n_decrypt_with_shlimb18
 .Lromulus_n_decrypt_with_shbits19:
-	tst	r7
+	tst	r13
 	jz	.Lromulus_n_decrypt_with_shend16
 .Lromulus_n_decrypt_with_sh17:
 	clrc
 	rrc	r15
 	rrc	r14
-	rrc	r13
-	rrc	r12
-	rrc	r11
 	rrc	r10
-	rrc	r5
+	rrc	r9
 	rrc	r8
-	dec	r7
+	rrc	r7
+	rrc	r6
+	rrc	r5
+	dec	r13
 	jnz	.Lromulus_n_decrypt_with_sh17
 	jmp	.Lromulus_n_decrypt_with_shend16
 .Lromulus_n_decrypt_with_shbig15:
-	clr	r8
 	clr	r5
+	clr	r6
+	clr	r7
+	clr	r8
+	clr	r9
 	clr	r10
-	clr	r11
-	clr	r12
-	clr	r13
 	clr	r14
 	clr	r15
 .Lromulus_n_decrypt_with_shend16:
-	mov	22(sp), r7
-	bic	r8, r7
-	mov	20(sp), r8
-	bic	r5, r8
-	mov	18(sp), r5
-	bic	r10, r5
-	mov	14(sp), r10
-	bic	r11, r10
-	mov	10(sp), r11
-	bic	r12, r11
-	mov	26(sp), r12
-	bic	r13, r12
 	mov	r4, r13
-	bic	r14, r13
-	bic	r15, r6
+	bic	r15, r13
 	; romulus_n.ae:147: store_be(msg, off, p, count)
-	mov	r6, 16(sp)
-	mov	r13, 12(sp)
-	mov	r12, 8(sp)
-	mov	r11, 6(sp)
-	mov	r10, 4(sp)
-	mov	r5, 2(sp)
-	mov	r8, r14
-	mov	r7, r15
-	mov	38(sp), r4
-	add	506(sp), r4
-	cmp	#16, r9
+	mov	r13, 28(sp)
+	; romulus_n.ae:54: return x & ~(~(0 as u128) >> (8 * n))
+	bic	r14, r12
+	; romulus_n.ae:147: store_be(msg, off, p, count)
+	mov	r12, 22(sp)
+	; romulus_n.ae:54: return x & ~(~(0 as u128) >> (8 * n))
+	bic	r10, r11
+	; romulus_n.ae:147: store_be(msg, off, p, count)
+	mov	r11, 16(sp)
+	; romulus_n.ae:54: return x & ~(~(0 as u128) >> (8 * n))
+	mov	14(sp), r10
+	bic	r9, r10
+	; romulus_n.ae:147: store_be(msg, off, p, count)
+	mov	r10, 10(sp)
+	; romulus_n.ae:54: return x & ~(~(0 as u128) >> (8 * n))
+	mov	18(sp), r9
+	bic	r8, r9
+	; romulus_n.ae:147: store_be(msg, off, p, count)
+	mov	r9, 4(sp)
+	; romulus_n.ae:54: return x & ~(~(0 as u128) >> (8 * n))
+	mov	20(sp), r8
+	bic	r7, r8
+	; romulus_n.ae:147: store_be(msg, off, p, count)
+	mov	r8, r4
+	; romulus_n.ae:54: return x & ~(~(0 as u128) >> (8 * n))
+	mov	24(sp), r7
+	bic	r6, r7
+	; romulus_n.ae:147: store_be(msg, off, p, count)
+	mov	r7, r14
+	; romulus_n.ae:54: return x & ~(~(0 as u128) >> (8 * n))
+	mov	26(sp), r6
+	bic	r5, r6
+	; romulus_n.ae:147: store_be(msg, off, p, count)
+	mov	r6, r15
+	mov	46(sp), r5
+	add	510(sp), r5
+	cmp	#16, 32(sp)
+	swpb	28(sp)
+	swpb	22(sp)
 	swpb	16(sp)
-	swpb	12(sp)
-	swpb	8(sp)
-	swpb	6(sp)
+	swpb	10(sp)
 	swpb	4(sp)
-	swpb	2(sp)
+	swpb	r4
 	swpb	r14
 	swpb	r15
 	jnc	.Lromulus_n_decrypt_with_bytes20
-	bit	#1, r4
+	bit	#1, r5
 	jnz	.Lromulus_n_decrypt_with_bytes20
-	mov	16(sp), 0(r4)
-	mov	12(sp), 2(r4)
-	mov	8(sp), 4(r4)
-	mov	6(sp), 6(r4)
-	mov	4(sp), 8(r4)
-	mov	2(sp), 10(r4)
-	mov	r14, 12(r4)
-	mov	r15, 14(r4)
+	mov	28(sp), 0(r5)
+	mov	22(sp), 2(r5)
+	mov	16(sp), 4(r5)
+	mov	10(sp), 6(r5)
+	mov	4(sp), 8(r5)
+	mov	r4, 10(r5)
+	mov	r14, 12(r5)
+	mov	r15, 14(r5)
 	jmp	.Lromulus_n_decrypt_with_stored21
 .Lromulus_n_decrypt_with_bytes20:
-	mov	16(sp), 392(sp)
-	mov	12(sp), 394(sp)
-	mov	8(sp), 396(sp)
-	mov	6(sp), 398(sp)
-	mov	4(sp), 400(sp)
-	mov	2(sp), 402(sp)
-	mov	r14, 404(sp)
-	mov	r15, 406(sp)
+	mov	28(sp), 396(sp)
+	mov	22(sp), 398(sp)
+	mov	16(sp), 400(sp)
+	mov	10(sp), 402(sp)
+	mov	4(sp), 404(sp)
+	mov	r4, 406(sp)
+	mov	r14, 408(sp)
+	mov	r15, 410(sp)
 	mov	sp, r14
-	add	#392, r14
-	mov	r9, r15
+	add	#396, r14
+	mov	32(sp), r15
 	cmp	#16, r15
 	jnc	.Lromulus_n_decrypt_with_cnt22
 	mov	#16, r15
@@ -1449,146 +1455,167 @@ romulus_n_decrypt_with:
 	tst	r15
 	jz	.Lromulus_n_decrypt_with_stored21
 .Lromulus_n_decrypt_with_cpy23:
-	mov.b	@r14, 0(r4)
+	mov.b	@r14, 0(r5)
 	inc	r14
-	inc	r4
+	inc	r5
 	dec	r15
 	jnz	.Lromulus_n_decrypt_with_cpy23
 .Lromulus_n_decrypt_with_stored21:
-	; romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
-	cmp	#16, r9
-	mov	40(sp), r4
-	mov	r4, r15
-	subc	#0, r15
-	subc	r14, r14
-	bis	r7, r9
-	bis	r8, r4
-	xor	r7, r9
-	and	r14, r9
-	xor	r9, r7
-	xor	r8, r4
-	and	r14, r4
-	xor	r4, r8
-	mov	r5, r15
-	xor	r5, r15
-	and	r14, r15
-	xor	r15, r5
-	mov	r10, r15
-	xor	r10, r15
-	and	r14, r15
-	xor	r15, r10
-	mov	r11, r15
-	xor	r11, r15
-	and	r14, r15
-	xor	r15, r11
-	mov	r12, r15
-	xor	r12, r15
-	and	r14, r15
-	xor	r15, r12
-	mov	r13, r15
-	xor	r13, r15
-	and	r14, r15
-	xor	r15, r13
-	mov	r6, r15
-	xor	r6, r15
-	and	r14, r15
-	mov	r6, r14
-	xor	r15, r14
-	; romulus_n.ae:148: s = s ^ pad(p, count)
-	xor	r7, 36(sp)
-	xor	r8, 28(sp)
-	xor	r5, 24(sp)
-	mov	46(sp), r4
-	xor	r10, r4
-	mov	48(sp), r5
-	xor	r11, r5
-	mov	50(sp), r6
-	xor	r12, r6
-	mov	52(sp), r11
-	xor	r13, r11
-	mov	54(sp), r15
-	xor	r14, r15
-	; romulus_n.ae:44: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
-	mov	62(sp), r10
-	mov	66(sp), r7
-	mov	64(sp), r8
-	mov	60(sp), r13
-	mov	r13, r9
-	rla	r10
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	mov.b	r9, r9
-	rrum.w	#4, r13
-	rrum.w	#3, r13
-	inv	r13
-	inc	r13
-	and	#149, r13
-	xor	r13, r10
 	; romulus_n.ae:150: d = if rest > 16 then 0x04 else if rest == 16 then 0x14 else 0x15 as u8
-	mov	#16, r14
-	mov	42(sp), r13
-	cmp	r13, r14
-	mov	#0, r14
-	subc	44(sp), r14
-	subc	r12, r12
-	xor	#16, r13
-	bis	44(sp), r13
-	sub	#1, r13
-	subc	r13, r13
-	and	#1, r13
-	xor	#21, r13
-	mov	r13, r14
+	mov	#16, r15
+	mov	42(sp), r14
+	cmp	r14, r15
+	mov	#0, r15
+	mov	40(sp), r4
+	subc	r4, r15
+	subc	r5, r5
+	xor	#16, r14
+	bis	r4, r14
+	sub	#1, r14
+	subc	r15, r15
+	and	#1, r15
+	xor	#21, r15
+	mov	r15, r14
 	xor	#4, r14
-	and	r12, r14
+	and	r5, r14
+	xor	r14, r15
+	; romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
+	mov	32(sp), r4
+	cmp	#16, r4
+	mov	48(sp), r5
+	subc	#0, r5
+	subc	r5, r5
+	mov	r13, r14
+	xor	r13, r14
+	and	r5, r14
 	xor	r14, r13
+	; romulus_n.ae:148: s = s ^ pad(p, count)
+	xor	r13, 30(sp)
+	; romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
+	mov	r12, r14
+	xor	r12, r14
+	and	r5, r14
+	xor	r14, r12
+	; romulus_n.ae:148: s = s ^ pad(p, count)
+	mov	50(sp), r13
+	xor	r12, r13
+	; romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
+	mov	r11, r12
+	xor	r11, r12
+	and	r5, r12
+	mov	r11, r14
+	xor	r12, r14
+	; romulus_n.ae:148: s = s ^ pad(p, count)
+	mov	52(sp), r11
+	xor	r14, r11
+	; romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
+	mov	r10, r12
+	xor	r10, r12
+	and	r5, r12
+	mov	r10, r14
+	xor	r12, r14
+	; romulus_n.ae:148: s = s ^ pad(p, count)
+	mov	54(sp), r10
+	xor	r14, r10
+	; romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
+	mov	r9, r12
+	xor	r9, r12
+	and	r5, r12
+	mov	r9, r14
+	xor	r12, r14
+	; romulus_n.ae:148: s = s ^ pad(p, count)
+	mov	56(sp), r9
+	xor	r14, r9
+	; romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
+	mov	r8, r12
+	xor	r8, r12
+	and	r5, r12
+	mov	r8, r14
+	xor	r12, r14
+	; romulus_n.ae:148: s = s ^ pad(p, count)
+	mov	58(sp), r8
+	xor	r14, r8
+	; romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
+	mov	48(sp), r12
+	bis	r7, r12
+	xor	r7, r12
+	and	r5, r12
+	mov	r7, r14
+	xor	r12, r14
+	; romulus_n.ae:148: s = s ^ pad(p, count)
+	mov	60(sp), r7
+	xor	r14, r7
+	; romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
+	bis	r6, r4
+	xor	r6, r4
+	and	r5, r4
+	xor	r4, r6
+	; romulus_n.ae:148: s = s ^ pad(p, count)
+	mov	62(sp), r5
+	xor	r6, r5
+	; romulus_n.ae:44: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
+	mov	6(sp), r4
+	mov	r4, r14
+	rrum.w	#4, r14
+	rrum.w	#3, r14
+	inv	r14
+	inc	r14
+	and	#149, r14
+	mov	2(sp), r6
+	rla	r6
+	mov	12(sp), r12
+	rlc	r12
+	rlc	8(sp)
+	rlc	r4
+	xor	r14, r6
+	mov	r6, 2(sp)
+	mov.b	r4, r6
+	mov	r6, 6(sp)
 	; romulus_n.ae:151: s = tbc_n(cnt, d, r23, s)
-	mov	r10, 408(sp)
-	mov	r7, 410(sp)
-	mov	r8, 412(sp)
-	mov	r9, 414(sp)
+	mov	2(sp), 412(sp)
+	mov	r12, 414(sp)
+	mov	r12, 12(sp)
+	mov	8(sp), 416(sp)
+	mov	6(sp), 418(sp)
 	mov	sp, r12
-	add	#408, r12
+	add	#412, r12
 	mov	sp, r14
-	add	#72, r14
-	mov	36(sp), 416(sp)
-	mov	28(sp), 418(sp)
-	mov	24(sp), 420(sp)
-	mov	r4, 422(sp)
-	mov	r5, 424(sp)
-	mov	r6, 426(sp)
-	mov	r11, 428(sp)
-	mov	r15, 430(sp)
+	add	#76, r14
+	mov	r5, 420(sp)
+	mov	r7, 422(sp)
+	mov	r8, 424(sp)
+	mov	r9, 426(sp)
+	mov	r10, 428(sp)
+	mov	r11, 430(sp)
+	mov	r13, 432(sp)
+	mov	r15, r13
+	mov	30(sp), 434(sp)
 	mov	sp, r11
-	add	#416, r11
+	add	#420, r11
 	mov	sp, r15
-	add	#464, r15
+	add	#468, r15
 	mov	r15, 0(sp)
 	mov	r11, r15
 	call	#romulus_n_tbc_n
-	mov	464(sp), 36(sp)
-	mov	466(sp), 28(sp)
-	mov	468(sp), 24(sp)
-	mov	470(sp), 46(sp)
-	mov	472(sp), 48(sp)
-	mov	474(sp), 50(sp)
-	mov	476(sp), 52(sp)
-	mov	478(sp), 54(sp)
-	mov	r10, 62(sp)
-	mov	r7, 66(sp)
-	mov	r8, 64(sp)
-	mov	r9, 60(sp)
-	add	#1, 58(sp)
-	addc	#0, 56(sp)
-	cmp	70(sp), 58(sp)
-	mov	56(sp), r15
-	subc	68(sp), r15
+	mov	468(sp), 62(sp)
+	mov	470(sp), 60(sp)
+	mov	472(sp), 58(sp)
+	mov	474(sp), 56(sp)
+	mov	476(sp), 54(sp)
+	mov	478(sp), 52(sp)
+	mov	480(sp), 50(sp)
+	mov	482(sp), 30(sp)
+	add	#1, 68(sp)
+	addc	#0, 66(sp)
+	cmp	74(sp), 68(sp)
+	mov	66(sp), r15
+	subc	72(sp), r15
 	jc	.Lromulus_n_decrypt_with_near30
 	br	#.Lromulus_n_decrypt_with_loop8
 .Lromulus_n_decrypt_with_near30:
 .Lromulus_n_decrypt_with_done9:
 	; romulus_n.ae:153: return (load_be(tag, 0, 16) ^ g(s)) == 0
-	mov	502(sp), r8
+	mov	506(sp), r8
 	bit	#1, r8
 	jnz	.Lromulus_n_decrypt_with_bytes24
 .Lromulus_n_decrypt_with_words25:
@@ -1603,7 +1630,7 @@ romulus_n_decrypt_with:
 	jmp	.Lromulus_n_decrypt_with_join26
 .Lromulus_n_decrypt_with_bytes24:
 	mov	sp, r12
-	add	#392, r12
+	add	#396, r12
 	mov	r12, r13
 	mov	#16, r14
 .Lromulus_n_decrypt_with_cpy27:
@@ -1617,7 +1644,7 @@ romulus_n_decrypt_with:
 	jmp	.Lromulus_n_decrypt_with_words25
 .Lromulus_n_decrypt_with_join26:
 	; romulus_n.ae:39: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
-	mov	54(sp), r5
+	mov	30(sp), r5
 	mov	r5, r14
 	swpb	r14
 	bit	#1, r14
@@ -1631,7 +1658,7 @@ romulus_n_decrypt_with:
 	xor	r5, r13
 	xor	r14, r13
 	; romulus_n.ae:39: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
-	mov	52(sp), r5
+	mov	50(sp), r5
 	mov	r5, r15
 	swpb	r15
 	bit	#1, r15
@@ -1645,7 +1672,7 @@ romulus_n_decrypt_with:
 	xor	r5, r12
 	xor	r15, r12
 	; romulus_n.ae:39: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
-	mov	50(sp), r15
+	mov	52(sp), r15
 	mov	r15, r14
 	swpb	r14
 	bit	#1, r14
@@ -1659,7 +1686,7 @@ romulus_n_decrypt_with:
 	xor	r15, r6
 	xor	r14, r6
 	; romulus_n.ae:39: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
-	mov	48(sp), r14
+	mov	54(sp), r14
 	mov	r14, r5
 	swpb	r5
 	bit	#1, r5
@@ -1673,7 +1700,7 @@ romulus_n_decrypt_with:
 	xor	r14, r7
 	xor	r5, r7
 	; romulus_n.ae:39: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
-	mov	46(sp), r14
+	mov	56(sp), r14
 	mov	r14, r15
 	swpb	r15
 	bit	#1, r15
@@ -1687,7 +1714,7 @@ romulus_n_decrypt_with:
 	xor	r14, r11
 	xor	r15, r11
 	; romulus_n.ae:39: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
-	mov	24(sp), r14
+	mov	58(sp), r14
 	mov	r14, r15
 	swpb	r15
 	bit	#1, r15
@@ -1701,7 +1728,7 @@ romulus_n_decrypt_with:
 	xor	r14, r10
 	xor	r15, r10
 	; romulus_n.ae:39: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
-	mov	36(sp), r14
+	mov	62(sp), r14
 	mov	r14, r15
 	swpb	r15
 	bit	#1, r15
@@ -1715,7 +1742,7 @@ romulus_n_decrypt_with:
 	xor	r14, r8
 	xor	r15, r8
 	; romulus_n.ae:39: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
-	mov	28(sp), r14
+	mov	60(sp), r14
 	mov	r14, r15
 	swpb	r15
 	bit	#1, r15
@@ -1739,23 +1766,22 @@ romulus_n_decrypt_with:
 	clr	r14
 	adc	r14
 	xor	#1, r14
-	mov	510(sp), r15
+	mov	514(sp), r15
 	mov	r14, 0(r15)
-	add	#480, sp
+	add	#484, sp
 	popm.w	#7, r10
 	ret
 	.size romulus_n_decrypt_with, .-romulus_n_decrypt_with
 
 
 ; --- romulus_n_E_tk23_rows: romulus_n.E.tk23_rows
-;     frame 10 bytes (5 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 392 bytes of code
+;     frame 10 bytes (5 spill slots, locals 0), saves nothing
+;     estimated 388 bytes of code
 	.section .text.romulus_n_E_tk23_rows,"ax",@progbits
 	.local romulus_n_E_tk23_rows
 	.type romulus_n_E_tk23_rows, @function
 	.balign 2
 romulus_n_E_tk23_rows:
-	pushm.w	#7, r10
 	sub	#10, sp
 	; skinny128_384plus.ae:184: @unroll(unroll)
 	mov	#20, 8(sp)
@@ -1933,28 +1959,26 @@ romulus_n_E_tk23_rows:
 	jnz	.Lromulus_n_E_tk23_rows_loop1
 .Lromulus_n_E_tk23_rows_done2:
 	add	#10, sp
-	popm.w	#7, r10
 	ret
 	.size romulus_n_E_tk23_rows, .-romulus_n_E_tk23_rows
 
 
 ; --- romulus_n_absorb_ad: romulus_n.absorb_ad
-;     frame 170 bytes (31 spill slots, locals 104), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1738 bytes of code
+;     frame 172 bytes (32 spill slots, locals 104), saves nothing
+;     estimated 1748 bytes of code
 	.section .text.romulus_n_absorb_ad,"ax",@progbits
 	.local romulus_n_absorb_ad
 	.type romulus_n_absorb_ad, @function
 	.balign 2
 romulus_n_absorb_ad:
-	pushm.w	#7, r10
-	sub	#170, sp
+	sub	#172, sp
 	mov	r12, 54(sp)
-	mov	r13, 62(sp)
+	mov	r13, 64(sp)
 	mov	r14, 38(sp)
-	mov	r15, 48(sp)
+	mov	r15, 52(sp)
 	; romulus_n.ae:79: pairs = if a > 0 then (a - 1) / 32 else 0 as u32        // pairs with AD after them
 	mov	#0, r15
-	mov	48(sp), r14
+	mov	52(sp), r14
 	cmp	r14, r15
 	subc	#0, r15
 	subc	r12, r12
@@ -1983,21 +2007,21 @@ romulus_n_absorb_ad:
 	rrum.w	#4, r13
 	rrum.w	#1, r13
 	and	r12, r13
-	mov	r13, 42(sp)
+	mov	r13, 44(sp)
 	; romulus_n.ae:80: for i in 0..pairs {
-	mov	#0, 24(sp)
 	mov	#0, 28(sp)
-	mov	#0, 14(sp)
+	mov	#0, 32(sp)
+	mov	#0, 10(sp)
 	mov	#0, r6
 	mov	#0, r8
-	mov	#0, 12(sp)
 	mov	#0, 4(sp)
+	mov	#0, 24(sp)
 	mov	#0, 26(sp)
 	mov	#0, 30(sp)
 	mov	#0, 34(sp)
 	mov	#1, 20(sp)
-	mov	#0, 10(sp)
-	mov	#0, 8(sp)
+	mov	#0, 16(sp)
+	mov	#0, 14(sp)
 	mov	#0, r11
 	cmp	r14, r6
 	mov	r6, r15
@@ -2005,7 +2029,7 @@ romulus_n_absorb_ad:
 	jc	.Lromulus_n_absorb_ad_done2
 .Lromulus_n_absorb_ad_loop1:
 	; romulus_n.ae:81: off = 32 * i
-	mov	24(sp), r7
+	mov	28(sp), r7
 	swpb	r7
 	bit	#1, r7
 	rrc	r7
@@ -2020,10 +2044,10 @@ romulus_n_absorb_ad:
 	bit	#1, r10
 	jnz	.Lromulus_n_absorb_ad_bytes3
 .Lromulus_n_absorb_ad_words4:
-	mov	@r10, r5
-	mov	2(r10), r9
-	mov	4(r10), r4
-	mov	6(r10), r12
+	mov	@r10, r12
+	mov	2(r10), r5
+	mov	4(r10), r9
+	mov	6(r10), r4
 	mov	8(r10), r13
 	mov	10(r10), r14
 	mov	12(r10), r15
@@ -2031,7 +2055,7 @@ romulus_n_absorb_ad:
 	jmp	.Lromulus_n_absorb_ad_join5
 .Lromulus_n_absorb_ad_bytes3:
 	mov	sp, r12
-	add	#66, r12
+	add	#68, r12
 	mov	r12, r13
 	mov	#16, r14
 .Lromulus_n_absorb_ad_cpy6:
@@ -2045,42 +2069,44 @@ romulus_n_absorb_ad:
 	jmp	.Lromulus_n_absorb_ad_words4
 .Lromulus_n_absorb_ad_join5:
 	swpb	r10
-	xor	r10, 14(sp)
+	xor	r10, 10(sp)
 	swpb	r15
 	xor	r15, r6
 	mov	r6, 22(sp)
 	swpb	r14
 	xor	r14, r8
-	mov	r8, 16(sp)
+	mov	r8, 6(sp)
 	swpb	r13
-	xor	r13, 12(sp)
-	swpb	r12
-	xor	r12, 4(sp)
-	mov	26(sp), r15
+	xor	r13, 4(sp)
+	mov	24(sp), r15
 	swpb	r4
 	xor	r4, r15
-	mov	r15, 64(sp)
-	mov	30(sp), r8
+	mov	r15, 66(sp)
+	mov	26(sp), r8
 	swpb	r9
 	xor	r9, r8
-	mov	34(sp), r9
+	mov	30(sp), r9
 	swpb	r5
 	xor	r5, r9
+	mov	34(sp), r10
+	swpb	r12
+	xor	r12, r10
 	; romulus_n.ae:44: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
-	mov	20(sp), r15
-	mov	r11, r10
-	rla	r15
-	rlc	10(sp)
-	rlc	8(sp)
-	rlc	r10
-	mov.b	r10, r10
+	mov	20(sp), r14
+	mov	r11, r15
+	rla	r14
+	rlc	16(sp)
+	rlc	14(sp)
+	rlc	r15
+	mov.b	r15, r15
+	mov	r15, 8(sp)
 	rrum.w	#4, r11
 	rrum.w	#3, r11
 	inv	r11
 	inc	r11
 	and	#149, r11
-	xor	r11, r15
-	mov	r15, 6(sp)
+	xor	r11, r14
+	mov	r14, 12(sp)
 	; romulus_n.ae:84: s = tbc(cnt, 8, load_be(ad, off + 16, 16), r3, s)
 	add	#16, r7
 	add	38(sp), r7
@@ -2098,7 +2124,7 @@ romulus_n_absorb_ad:
 	jmp	.Lromulus_n_absorb_ad_join10
 .Lromulus_n_absorb_ad_bytes8:
 	mov	sp, r12
-	add	#66, r12
+	add	#68, r12
 	mov	r12, r13
 	mov	#16, r14
 .Lromulus_n_absorb_ad_cpy11:
@@ -2111,60 +2137,62 @@ romulus_n_absorb_ad:
 	mov	r12, r7
 	jmp	.Lromulus_n_absorb_ad_words9
 .Lromulus_n_absorb_ad_join10:
-	mov	6(sp), 82(sp)
-	mov	10(sp), 84(sp)
-	mov	8(sp), 86(sp)
-	mov	r10, 88(sp)
+	mov	12(sp), 84(sp)
+	mov	16(sp), 86(sp)
+	mov	14(sp), 88(sp)
+	mov	8(sp), 90(sp)
 	mov	sp, r15
-	add	#82, r15
+	add	#84, r15
 	swpb	r7
-	mov	r7, 90(sp)
+	mov	r7, 92(sp)
 	swpb	r14
-	mov	r14, 92(sp)
+	mov	r14, 94(sp)
 	swpb	r13
-	mov	r13, 94(sp)
+	mov	r13, 96(sp)
 	swpb	r12
-	mov	r12, 96(sp)
+	mov	r12, 98(sp)
 	mov	r15, r12
 	swpb	r11
-	mov	r11, 98(sp)
+	mov	r11, 100(sp)
 	swpb	r6
-	mov	r6, 100(sp)
+	mov	r6, 102(sp)
 	swpb	r5
-	mov	r5, 102(sp)
+	mov	r5, 104(sp)
 	swpb	r4
-	mov	r4, 104(sp)
-	mov	sp, r14
-	add	#90, r14
-	mov	14(sp), 106(sp)
-	mov	22(sp), 108(sp)
-	mov	16(sp), 110(sp)
-	mov	12(sp), 112(sp)
+	mov	r4, 106(sp)
+	mov	sp, r11
+	add	#92, r11
+	mov	10(sp), 108(sp)
+	mov	22(sp), 110(sp)
+	mov	6(sp), 112(sp)
 	mov	4(sp), 114(sp)
-	mov	64(sp), 116(sp)
+	mov	66(sp), 116(sp)
 	mov	r8, 118(sp)
 	mov	r9, 120(sp)
+	mov	r10, 122(sp)
 	mov	sp, r15
-	add	#122, r15
-	mov	sp, r13
-	add	#106, r13
-	mov	r13, 0(sp)
+	add	#124, r15
+	mov	sp, r14
+	add	#108, r14
+	mov	r14, 0(sp)
 	mov	r15, 2(sp)
 	mov	#8, r13
+	mov	r11, r14
 	mov	54(sp), r15
 	call	#romulus_n_tbc
 	; romulus_n.ae:44: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
-	mov	122(sp), 14(sp)
-	mov	124(sp), r6
-	mov	126(sp), r8
-	mov	128(sp), 12(sp)
+	mov	124(sp), 10(sp)
+	mov	126(sp), r6
+	mov	128(sp), r8
 	mov	130(sp), 4(sp)
-	mov	132(sp), 26(sp)
-	mov	134(sp), 30(sp)
-	mov	136(sp), 34(sp)
-	mov	6(sp), r12
-	mov	10(sp), r13
-	mov	8(sp), r14
+	mov	132(sp), 24(sp)
+	mov	134(sp), 26(sp)
+	mov	136(sp), 30(sp)
+	mov	138(sp), 34(sp)
+	mov	12(sp), r12
+	mov	16(sp), r13
+	mov	14(sp), r14
+	mov	8(sp), r10
 	mov	r10, r11
 	rla	r12
 	rlc	r13
@@ -2177,14 +2205,14 @@ romulus_n_absorb_ad:
 	and	#149, r10
 	xor	r10, r12
 	mov	r12, 20(sp)
-	mov	r13, 10(sp)
-	mov	r14, 8(sp)
+	mov	r13, 16(sp)
+	mov	r14, 14(sp)
 	mov.b	r11, r11
-	add	#1, 24(sp)
-	addc	#0, 28(sp)
-	cmp	40(sp), 24(sp)
-	mov	28(sp), r15
-	subc	42(sp), r15
+	add	#1, 28(sp)
+	addc	#0, 32(sp)
+	cmp	40(sp), 28(sp)
+	mov	32(sp), r15
+	subc	44(sp), r15
 	jnc	.Lromulus_n_absorb_ad_loop1
 .Lromulus_n_absorb_ad_done2:
 	; romulus_n.ae:87: off = 32 * pairs
@@ -2198,14 +2226,14 @@ romulus_n_absorb_ad:
 	rrc	r14
 	mov	r14, r12
 	and	#65504, r12
-	mov	42(sp), r15
+	mov	44(sp), r15
 	rlam.w	#4, r15
 	rlam.w	#1, r15
 	and	#31, r14
 	bis	r14, r15
 	; romulus_n.ae:88: r = a - off                                           // 0 (empty A) .. 32
 	mov	#0, r13
-	mov	48(sp), r10
+	mov	52(sp), r10
 	sub	r12, r10
 	subc	r15, r13
 	; romulus_n.ae:89: odd = if r < 16 then r else 16
@@ -2214,12 +2242,12 @@ romulus_n_absorb_ad:
 	subc	#0, r15
 	subc	r4, r4
 	mov	r10, r14
-	mov	r10, 48(sp)
+	mov	r10, 52(sp)
 	xor	#16, r14
 	and	r4, r14
 	xor	#16, r14
 	and	r13, r4
-	mov	r13, 52(sp)
+	mov	r13, 58(sp)
 	; romulus_n.ae:90: s = s ^ pad(load_be(ad, off, 16, odd), odd)
 	mov	r12, r13
 	add	38(sp), r13
@@ -2228,7 +2256,7 @@ romulus_n_absorb_ad:
 	bit	#1, r13
 	jnz	.Lromulus_n_absorb_ad_bytes13
 .Lromulus_n_absorb_ad_words14:
-	mov	@r13+, 58(sp)
+	mov	@r13+, 60(sp)
 	mov	@r13+, 56(sp)
 	mov	@r13+, 50(sp)
 	mov	@r13+, r10
@@ -2239,7 +2267,7 @@ romulus_n_absorb_ad:
 	jmp	.Lromulus_n_absorb_ad_join15
 .Lromulus_n_absorb_ad_bytes13:
 	mov	sp, r5
-	add	#66, r5
+	add	#68, r5
 	mov	r5, r7
 	mov	#16, r9
 	mov	r14, r15
@@ -2269,7 +2297,7 @@ romulus_n_absorb_ad:
 	and	r13, r14
 	xor	r14, r15
 	; romulus_n.ae:90: s = s ^ pad(load_be(ad, off, 16, odd), odd)
-	xor	r15, 14(sp)
+	xor	r15, 10(sp)
 	; romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
 	swpb	r5
 	bis	r5, r4
@@ -2278,7 +2306,7 @@ romulus_n_absorb_ad:
 	xor	r4, r5
 	; romulus_n.ae:90: s = s ^ pad(load_be(ad, off, 16, odd), odd)
 	xor	r5, r6
-	mov	r6, 44(sp)
+	mov	r6, 42(sp)
 	; romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
 	mov	r7, r15
 	xor	r7, r15
@@ -2288,7 +2316,7 @@ romulus_n_absorb_ad:
 	xor	r15, r7
 	; romulus_n.ae:90: s = s ^ pad(load_be(ad, off, 16, odd), odd)
 	xor	r7, r8
-	mov	r8, 60(sp)
+	mov	r8, 62(sp)
 	; romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
 	mov	r9, r14
 	xor	r9, r14
@@ -2297,7 +2325,7 @@ romulus_n_absorb_ad:
 	swpb	r9
 	xor	r14, r9
 	; romulus_n.ae:90: s = s ^ pad(load_be(ad, off, 16, odd), odd)
-	xor	r9, 12(sp)
+	xor	r9, 4(sp)
 	; romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
 	mov	r10, r14
 	xor	r10, r14
@@ -2306,7 +2334,7 @@ romulus_n_absorb_ad:
 	swpb	r10
 	xor	r14, r10
 	; romulus_n.ae:90: s = s ^ pad(load_be(ad, off, 16, odd), odd)
-	xor	r10, 4(sp)
+	xor	r10, 24(sp)
 	; romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
 	mov	50(sp), r10
 	mov	r10, r14
@@ -2328,7 +2356,7 @@ romulus_n_absorb_ad:
 	; romulus_n.ae:90: s = s ^ pad(load_be(ad, off, 16, odd), odd)
 	xor	r10, 30(sp)
 	; romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
-	mov	58(sp), r10
+	mov	60(sp), r10
 	mov	r10, r14
 	xor	r10, r14
 	swpb	r14
@@ -2341,23 +2369,23 @@ romulus_n_absorb_ad:
 	mov	20(sp), r13
 	mov	r11, r15
 	rla	r13
-	rlc	10(sp)
-	rlc	8(sp)
+	rlc	16(sp)
+	rlc	14(sp)
 	rlc	r15
 	mov.b	r15, r15
-	mov	r15, 32(sp)
+	mov	r15, 36(sp)
 	rrum.w	#4, r11
 	rrum.w	#3, r11
 	inv	r11
 	inc	r11
 	and	#149, r11
 	xor	r11, r13
-	mov	r13, 36(sp)
+	mov	r13, 46(sp)
 	; romulus_n.ae:92: if r > 16 {
 	mov	#16, r15
-	cmp	48(sp), r15
+	cmp	52(sp), r15
 	mov	#0, r15
-	subc	52(sp), r15
+	subc	58(sp), r15
 	clr	r15
 	adc	r15
 	xor	#1, r15
@@ -2366,8 +2394,8 @@ romulus_n_absorb_ad:
 	; romulus_n.ae:93: s = tbc(cnt, 8, pad(load_be(ad, off + 16, 16, r - 16), r - 16), r3, s)
 	add	#16, r12
 	add	38(sp), r12
-	mov	48(sp), r6
-	mov	52(sp), r7
+	mov	52(sp), r6
+	mov	58(sp), r7
 	sub	#16, r6
 	subc	#0, r7
 	cmp	#16, r6
@@ -2380,13 +2408,13 @@ romulus_n_absorb_ad:
 	mov	@r12+, r5
 	mov	@r12+, r8
 	mov	@r12+, r9
-	mov	@r12+, 46(sp)
+	mov	@r12+, 48(sp)
 	mov	@r12+, r10
 	mov	@r12+, r11
 	jmp	.Lromulus_n_absorb_ad_join22
 .Lromulus_n_absorb_ad_bytes20:
 	mov	sp, r10
-	add	#66, r10
+	add	#68, r10
 	mov	r10, r11
 	mov	#16, r13
 	mov	r6, r15
@@ -2440,7 +2468,7 @@ romulus_n_absorb_ad:
 	and	r12, r15
 	swpb	r9
 	xor	r15, r9
-	mov	46(sp), r15
+	mov	48(sp), r15
 	mov	r15, r14
 	xor	r15, r14
 	swpb	r14
@@ -2458,88 +2486,88 @@ romulus_n_absorb_ad:
 	and	r12, r6
 	xor	r6, r11
 	; romulus_n.ae:93: s = tbc(cnt, 8, pad(load_be(ad, off + 16, 16, r - 16), r - 16), r3, s)
-	mov	36(sp), 82(sp)
-	mov	10(sp), 84(sp)
-	mov	8(sp), 86(sp)
-	mov	32(sp), 88(sp)
+	mov	46(sp), 84(sp)
+	mov	16(sp), 86(sp)
+	mov	14(sp), 88(sp)
+	mov	36(sp), 90(sp)
 	mov	sp, r12
-	add	#82, r12
-	mov	r11, 90(sp)
-	mov	r10, 92(sp)
-	mov	r15, 94(sp)
-	mov	r9, 96(sp)
-	mov	r8, 98(sp)
-	mov	r5, 100(sp)
-	mov	r4, 102(sp)
-	mov	r13, 104(sp)
+	add	#84, r12
+	mov	r11, 92(sp)
+	mov	r10, 94(sp)
+	mov	r15, 96(sp)
+	mov	r9, 98(sp)
+	mov	r8, 100(sp)
+	mov	r5, 102(sp)
+	mov	r4, 104(sp)
+	mov	r13, 106(sp)
 	mov	sp, r14
-	add	#90, r14
-	mov	14(sp), 106(sp)
-	mov	44(sp), 108(sp)
-	mov	60(sp), 110(sp)
-	mov	12(sp), 112(sp)
+	add	#92, r14
+	mov	10(sp), 108(sp)
+	mov	42(sp), 110(sp)
+	mov	62(sp), 112(sp)
 	mov	4(sp), 114(sp)
-	mov	26(sp), 116(sp)
-	mov	30(sp), 118(sp)
-	mov	34(sp), 120(sp)
+	mov	24(sp), 116(sp)
+	mov	26(sp), 118(sp)
+	mov	30(sp), 120(sp)
+	mov	34(sp), 122(sp)
 	mov	sp, r15
-	add	#138, r15
+	add	#140, r15
 	mov	sp, r13
-	add	#106, r13
+	add	#108, r13
 	mov	r13, 0(sp)
 	mov	r15, 2(sp)
 	mov	#8, r13
 	mov	54(sp), r15
 	call	#romulus_n_tbc
 	; romulus_n.ae:44: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
-	mov	32(sp), r13
+	mov	36(sp), r13
 	mov	r13, r15
 	rrum.w	#4, r15
 	rrum.w	#3, r15
 	inv	r15
 	inc	r15
 	and	#149, r15
-	mov	36(sp), r4
-	mov	10(sp), r11
-	mov	8(sp), r12
+	mov	46(sp), r4
+	mov	16(sp), r11
+	mov	14(sp), r12
 	rla	r4
 	rlc	r11
 	rlc	r12
 	rlc	r13
 	xor	r15, r4
 	mov.b	r13, r14
-	mov	138(sp), 14(sp)
-	mov	140(sp), 44(sp)
-	mov	142(sp), r5
-	mov	144(sp), r6
-	mov	146(sp), r7
-	mov	148(sp), r8
-	mov	150(sp), r9
-	mov	152(sp), r10
+	mov	140(sp), 10(sp)
+	mov	142(sp), 42(sp)
+	mov	144(sp), r5
+	mov	146(sp), r6
+	mov	148(sp), r7
+	mov	150(sp), r8
+	mov	152(sp), r9
+	mov	154(sp), r10
 	jmp	.Lromulus_n_absorb_ad_endif19
 .Lromulus_n_absorb_ad_else18:
-	mov	60(sp), r5
-	mov	12(sp), r6
-	mov	4(sp), r7
+	mov	62(sp), r5
+	mov	4(sp), r6
+	mov	24(sp), r7
 	mov	26(sp), r8
 	mov	30(sp), r9
 	mov	34(sp), r10
-	mov	36(sp), r4
-	mov	10(sp), r11
-	mov	8(sp), r12
-	mov	32(sp), r14
+	mov	46(sp), r4
+	mov	16(sp), r11
+	mov	14(sp), r12
+	mov	36(sp), r14
 .Lromulus_n_absorb_ad_endif19:
 	; romulus_n.ae:96: d = if (r == 16) | (r == 32) then 0x18 else 0x1a as u8
-	mov	48(sp), r15
+	mov	52(sp), r15
 	xor	#16, r15
-	bis	52(sp), r15
+	bis	58(sp), r15
 	sub	#1, r15
 	clr	r13
 	adc	r13
 	xor	#1, r13
-	mov	48(sp), r15
+	mov	52(sp), r15
 	xor	#32, r15
-	bis	52(sp), r15
+	bis	58(sp), r15
 	sub	#1, r15
 	clr	r15
 	adc	r15
@@ -2550,51 +2578,50 @@ romulus_n_absorb_ad:
 	and	#2, r13
 	xor	#26, r13
 	; romulus_n.ae:97: return tbc_n(cnt, d, r23, s)
-	mov	r4, 82(sp)
-	mov	r11, 84(sp)
-	mov	r12, 86(sp)
-	mov	r14, 88(sp)
+	mov	r4, 84(sp)
+	mov	r11, 86(sp)
+	mov	r12, 88(sp)
+	mov	r14, 90(sp)
 	mov	sp, r12
-	add	#82, r12
-	mov	14(sp), 90(sp)
-	mov	44(sp), 92(sp)
-	mov	r5, 94(sp)
-	mov	r6, 96(sp)
-	mov	r7, 98(sp)
-	mov	r8, 100(sp)
-	mov	r9, 102(sp)
-	mov	r10, 104(sp)
+	add	#84, r12
+	mov	10(sp), 92(sp)
+	mov	42(sp), 94(sp)
+	mov	r5, 96(sp)
+	mov	r6, 98(sp)
+	mov	r7, 100(sp)
+	mov	r8, 102(sp)
+	mov	r9, 104(sp)
+	mov	r10, 106(sp)
+	mov	sp, r11
+	add	#92, r11
 	mov	sp, r15
-	add	#90, r15
-	mov	sp, r14
-	add	#154, r14
-	mov	r14, 0(sp)
-	mov	62(sp), r14
+	add	#156, r15
+	mov	r15, 0(sp)
+	mov	64(sp), r14
+	mov	r11, r15
 	call	#romulus_n_tbc_n
-	mov	186(sp), r14
-	mov	154(sp), 0(r14)
-	mov	156(sp), 2(r14)
-	mov	158(sp), 4(r14)
-	mov	160(sp), 6(r14)
-	mov	162(sp), 8(r14)
-	mov	164(sp), 10(r14)
-	mov	166(sp), 12(r14)
-	mov	168(sp), 14(r14)
-	add	#170, sp
-	popm.w	#7, r10
+	mov	174(sp), r14
+	mov	156(sp), 0(r14)
+	mov	158(sp), 2(r14)
+	mov	160(sp), 4(r14)
+	mov	162(sp), 6(r14)
+	mov	164(sp), 8(r14)
+	mov	166(sp), 10(r14)
+	mov	168(sp), 12(r14)
+	mov	170(sp), 14(r14)
+	add	#172, sp
 	ret
 	.size romulus_n_absorb_ad, .-romulus_n_absorb_ad
 
 
 ; --- romulus_n_tbc_n: romulus_n.tbc_n
-;     frame 66 bytes (1 spill slots, locals 64), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 666 bytes of code
+;     frame 66 bytes (1 spill slots, locals 64), saves nothing
+;     estimated 662 bytes of code
 	.section .text.romulus_n_tbc_n,"ax",@progbits
 	.local romulus_n_tbc_n
 	.type romulus_n_tbc_n, @function
 	.balign 2
 romulus_n_tbc_n:
-	pushm.w	#7, r10
 	sub	#66, sp
 	mov	r14, r6
 	mov	r15, r11
@@ -2873,7 +2900,7 @@ romulus_n_tbc_n:
 	jnc	.Lromulus_n_tbc_n_loop3
 .Lromulus_n_tbc_n_done4:
 	; skinny128_384plus.ae:225: return cat(r0, r1, r2, r3)
-	mov	82(sp), r6
+	mov	68(sp), r6
 	mov	r8, 0(r6)
 	mov	r11, 2(r6)
 	mov	r7, 4(r6)
@@ -2883,74 +2910,73 @@ romulus_n_tbc_n:
 	mov	r12, 12(r6)
 	mov	r13, 14(r6)
 	add	#66, sp
-	popm.w	#7, r10
 	ret
 	.size romulus_n_tbc_n, .-romulus_n_tbc_n
 
 
 ; --- romulus_n_tbc: romulus_n.tbc
-;     frame 362 bytes (0 spill slots, locals 360), saves r7, r8, r9, r10
-;     estimated 202 bytes of code
+;     frame 366 bytes (2 spill slots, locals 360), saves nothing
+;     estimated 234 bytes of code
 	.section .text.romulus_n_tbc,"ax",@progbits
 	.local romulus_n_tbc
 	.type romulus_n_tbc, @function
 	.balign 2
 romulus_n_tbc:
-	pushm.w	#4, r10
-	sub	#362, sp
-	mov	r12, r7
-	mov	r13, r8
-	mov	r15, r13
-	mov	372(sp), r9
-	mov	374(sp), r10
+	sub	#366, sp
+	mov	r12, 2(sp)
+	mov	r13, 4(sp)
 	; romulus_n.ae:68: E.tk23_rows(tk2, r3, r23)
-	mov	@r14+, 322(sp)
-	mov	@r14+, 324(sp)
 	mov	@r14+, 326(sp)
 	mov	@r14+, 328(sp)
 	mov	@r14+, 330(sp)
 	mov	@r14+, 332(sp)
 	mov	@r14+, 334(sp)
 	mov	@r14+, 336(sp)
+	mov	@r14+, 338(sp)
+	mov	@r14+, 340(sp)
 	mov	sp, r12
-	add	#322, r12
+	add	#326, r12
 	mov	sp, r14
-	add	#2, r14
+	add	#6, r14
+	mov	r15, r13
 	call	#romulus_n_E_tk23_rows
 	; romulus_n.ae:69: return tbc_n(cnt, d, r23, s)
-	mov	@r7+, 322(sp)
-	mov	@r7+, 324(sp)
-	mov	@r7+, 326(sp)
-	mov	@r7+, 328(sp)
+	mov	2(sp), r14
+	mov	@r14, 326(sp)
+	mov	2(r14), 328(sp)
+	mov	4(r14), 330(sp)
+	mov	6(r14), 332(sp)
 	mov	sp, r12
-	add	#322, r12
+	add	#326, r12
 	mov	sp, r14
-	add	#2, r14
-	mov	@r9+, 330(sp)
-	mov	@r9+, 332(sp)
-	mov	@r9+, 334(sp)
-	mov	@r9+, 336(sp)
-	mov	@r9+, 338(sp)
-	mov	@r9+, 340(sp)
-	mov	@r9+, 342(sp)
-	mov	@r9+, 344(sp)
+	add	#6, r14
+	mov	368(sp), r13
+	mov	@r13, 334(sp)
+	mov	2(r13), 336(sp)
+	mov	4(r13), 338(sp)
+	mov	6(r13), 340(sp)
+	mov	8(r13), 342(sp)
+	mov	10(r13), 344(sp)
+	mov	12(r13), 346(sp)
+	mov	14(r13), 348(sp)
+	mov	sp, r11
+	add	#334, r11
 	mov	sp, r15
-	add	#330, r15
-	mov	sp, r13
-	add	#346, r13
-	mov	r13, 0(sp)
-	mov	r8, r13
+	add	#350, r15
+	mov	r15, 0(sp)
+	mov	4(sp), r13
+	mov	r11, r15
 	call	#romulus_n_tbc_n
-	mov	346(sp), 0(r10)
-	mov	348(sp), 2(r10)
-	mov	350(sp), 4(r10)
-	mov	352(sp), 6(r10)
-	mov	354(sp), 8(r10)
-	mov	356(sp), 10(r10)
-	mov	358(sp), 12(r10)
-	mov	360(sp), 14(r10)
-	add	#362, sp
-	popm.w	#4, r10
+	mov	370(sp), r14
+	mov	350(sp), 0(r14)
+	mov	352(sp), 2(r14)
+	mov	354(sp), 4(r14)
+	mov	356(sp), 6(r14)
+	mov	358(sp), 8(r14)
+	mov	360(sp), 10(r14)
+	mov	362(sp), 12(r14)
+	mov	364(sp), 14(r14)
+	add	#366, sp
 	ret
 	.size romulus_n_tbc, .-romulus_n_tbc
 

@@ -126,8 +126,8 @@ ctr_key_setup:
 
 
 ; --- ctr_encrypt_with: ctr.encrypt_with
-;     frame 6 bytes (0 spill slots, locals 0), saves r9, r10
-;     estimated 50 bytes of code
+;     frame 6 bytes (0 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 70 bytes of code
 	.section .text.ctr_encrypt_with,"ax",@progbits
 	.global ctr_encrypt_with
 	.type ctr_encrypt_with, @function
@@ -135,17 +135,27 @@ ctr_key_setup:
 ctr_encrypt_with:
 	push	r10
 	push	r9
+	push	r8
+	push	r7
+	push	r6
+	push	r5
+	push	r4
 	sub	#6, sp
-	mov	14(sp), r15
-	mov	16(sp), r9
-	mov	18(sp), r10
-	mov	20(sp), r11
+	mov	24(sp), r15
+	mov	26(sp), r9
+	mov	28(sp), r10
+	mov	30(sp), r11
 	; ctr.ae:41: xor_stream(ks, nonce, msg, ct)
 	mov	r9, 0(sp)
 	mov	r10, 2(sp)
 	mov	r11, 4(sp)
 	call	#ctr_xor_stream
 	add	#6, sp
+	pop	r4
+	pop	r5
+	pop	r6
+	pop	r7
+	pop	r8
 	pop	r9
 	pop	r10
 	ret
@@ -153,8 +163,8 @@ ctr_encrypt_with:
 
 
 ; --- ctr_decrypt_with: ctr.decrypt_with
-;     frame 6 bytes (0 spill slots, locals 0), saves r8, r9, r10
-;     estimated 62 bytes of code
+;     frame 6 bytes (0 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 78 bytes of code
 	.section .text.ctr_decrypt_with,"ax",@progbits
 	.global ctr_decrypt_with
 	.type ctr_decrypt_with, @function
@@ -163,20 +173,28 @@ ctr_decrypt_with:
 	push	r10
 	push	r9
 	push	r8
+	push	r7
+	push	r6
+	push	r5
+	push	r4
 	sub	#6, sp
-	mov	16(sp), r15
-	mov	18(sp), r8
-	mov	24(sp), r9
-	mov	26(sp), r11
-	mov	28(sp), r10
+	mov	24(sp), r15
+	mov	26(sp), r9
+	mov	32(sp), r10
+	mov	34(sp), r11
 	; ctr.ae:45: xor_stream(ks, nonce, ct, msg)
-	mov	r8, 0(sp)
-	mov	r9, 2(sp)
+	mov	r9, 0(sp)
+	mov	r10, 2(sp)
 	mov	r11, 4(sp)
 	call	#ctr_xor_stream
 	; ctr.ae:46: return 1
-	mov	#1, 0(r10)
+	mov	36(sp), r15
+	mov	#1, 0(r15)
 	add	#6, sp
+	pop	r4
+	pop	r5
+	pop	r6
+	pop	r7
 	pop	r8
 	pop	r9
 	pop	r10
@@ -185,20 +203,13 @@ ctr_decrypt_with:
 
 
 ; --- ctr_xor_stream: ctr.xor_stream
-;     frame 68 bytes (26 spill slots, locals 16), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1112 bytes of code
+;     frame 68 bytes (26 spill slots, locals 16), saves nothing
+;     estimated 1084 bytes of code
 	.section .text.ctr_xor_stream,"ax",@progbits
 	.local ctr_xor_stream
 	.type ctr_xor_stream, @function
 	.balign 2
 ctr_xor_stream:
-	push	r10
-	push	r9
-	push	r8
-	push	r7
-	push	r6
-	push	r5
-	push	r4
 	sub	#68, sp
 	mov	r12, 6(sp)
 	mov	r15, 50(sp)
@@ -229,7 +240,7 @@ ctr_xor_stream:
 	mov	r11, r13
 	jmp	.Lctr_xor_stream_words2
 .Lctr_xor_stream_join3:
-	mov	84(sp), r14
+	mov	70(sp), r14
 	add	#15, r14
 	mov	#0, r15
 	addc	#0, r15
@@ -266,7 +277,7 @@ ctr_xor_stream:
 	rla	r15
 	rla	r15
 	mov	r15, 8(sp)
-	mov	84(sp), r15
+	mov	70(sp), r15
 	mov	8(sp), r14
 	sub	r14, r15
 	mov	r14, r10
@@ -536,7 +547,7 @@ ctr_xor_stream:
 	; ctr.ae:31: store_be(dst, off, x, n - off)
 	mov	r13, r15
 	mov	8(sp), r13
-	add	86(sp), r13
+	add	72(sp), r13
 	cmp	#16, 12(sp)
 	jnc	.Lctr_xor_stream_bytes15
 	bit	#1, r13
@@ -596,13 +607,6 @@ ctr_xor_stream:
 	jnc	.Lctr_xor_stream_loop6
 .Lctr_xor_stream_done7:
 	add	#68, sp
-	pop	r4
-	pop	r5
-	pop	r6
-	pop	r7
-	pop	r8
-	pop	r9
-	pop	r10
 	ret
 	.size ctr_xor_stream, .-ctr_xor_stream
 

@@ -5,8 +5,8 @@
 ; then the stack; results through the trailing out-pointers).
 
 ; --- eax_key_setup: eax.key_setup
-;     frame 76 bytes (6 spill slots, locals 64), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1076 bytes of code
+;     frame 78 bytes (7 spill slots, locals 64), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 1096 bytes of code
 	.section .text.eax_key_setup,"ax",@progbits
 	.global eax_key_setup
 	.type eax_key_setup, @function
@@ -19,87 +19,89 @@ eax_key_setup:
 	push	r6
 	push	r5
 	push	r4
-	sub	#76, sp
-	mov	r14, r9
-	mov	r15, r10
-	bit	#1, r12
+	sub	#78, sp
+	mov	r12, r8
+	mov	r14, 4(sp)
+	mov	r15, 0(sp)
+	bit	#1, r8
 	jnz	.Leax_key_setup_bytes1
 .Leax_key_setup_words2:
-	mov	@r12+, r5
-	mov	@r12+, r6
-	mov	@r12+, r7
-	mov	@r12+, r8
-	mov	@r12+, r11
-	mov	@r12+, r13
-	mov	@r12+, r14
-	mov	@r12+, r15
+	mov	@r8+, r6
+	mov	@r8+, r7
+	mov	@r8+, r9
+	mov	@r8+, r10
+	mov	@r8+, r11
+	mov	@r8+, r12
+	mov	@r8+, r13
+	mov	@r8+, r14
 	jmp	.Leax_key_setup_join3
 .Leax_key_setup_bytes1:
-	mov	sp, r11
-	add	#12, r11
-	mov	r11, r13
+	mov	sp, r12
+	add	#14, r12
+	mov	r12, r13
 	mov	#16, r14
 .Leax_key_setup_cpy4:
-	mov.b	@r12, r15
-	inc	r12
+	mov.b	@r8, r15
+	inc	r8
 	mov.b	r15, 0(r13)
 	inc	r13
 	dec	r14
 	jnz	.Leax_key_setup_cpy4
-	mov	r11, r12
+	mov	r12, r8
 	jmp	.Leax_key_setup_words2
 .Leax_key_setup_join3:
 	; aes.ae:295: w[i] = key[key_bits - 1 - 32 * i : key_bits - 32 * (i + 1)]
-	swpb	r6
-	mov	r6, 0(r9)
-	swpb	r5
-	mov	r5, 2(r9)
-	swpb	r8
-	mov	r8, 4(r9)
 	swpb	r7
-	mov	r7, 6(r9)
-	swpb	r13
-	mov	r13, 8(r9)
+	mov	4(sp), r5
+	mov	r7, 0(r5)
+	swpb	r6
+	mov	r6, 2(r5)
+	swpb	r10
+	mov	r10, 4(r5)
+	swpb	r9
+	mov	r9, 6(r5)
+	swpb	r12
+	mov	r12, 8(r5)
 	swpb	r11
-	mov	r11, 10(r9)
-	swpb	r15
-	mov	r15, 12(r9)
+	mov	r11, 10(r5)
 	swpb	r14
-	mov	r14, 14(r9)
+	mov	r14, 12(r5)
+	swpb	r13
+	mov	r13, 14(r5)
 	; aes.ae:297: @unroll(round_unroll)
-	mov	#4, r7
+	mov	#4, r8
 	; aes.ae:299: temp = w[i - 1]
-	mov	r9, r8
-	add	#16, r8
+	mov	r5, r9
+	add	#16, r9
 	; aes.ae:297: @unroll(round_unroll)
 .Leax_key_setup_loop6:
 	; aes.ae:300: if i % nk == 0 {
-	mov	r7, r15
+	mov	r8, r15
 	and	#3, r15
 	sub	#1, r15
 	clr	r15
 	adc	r15
 	xor	#1, r15
-	mov	-4(r8), r11
-	mov	-2(r8), r6
+	mov	-4(r9), r10
+	mov	-2(r9), r11
 	tst	r15
 	jz	.Leax_key_setup_else8
-	mov.b	r11, r12
-	mov.b	r6, r15
-	xor	r15, r6
-	swpb	r6
+	mov.b	r10, r12
+	mov.b	r11, r15
+	xor	r15, r11
 	swpb	r11
-	mov.b	r11, r11
+	swpb	r10
+	mov.b	r10, r10
 	mov.b	eax_M.E.sbox(r15), r13
-	mov.b	eax_M.E.sbox(r11), r14
-	mov.b	eax_M.E.sbox(r12), r11
-	mov.b	eax_M.E.sbox(r6), r15
-	swpb	r11
-	bis	r15, r11
+	mov.b	eax_M.E.sbox(r10), r14
+	mov.b	eax_M.E.sbox(r12), r10
+	mov.b	eax_M.E.sbox(r11), r15
+	swpb	r10
+	bis	r15, r10
 	swpb	r13
 	bis	r14, r13
 	; aes.ae:301: temp = sub_word(temp <<< 8) ^ ((rcon[i / nk - 1] as u32) << 24)
-	mov	r7, r15
+	mov	r8, r15
 	clrc
 	rrc	r15
 	rra	r15
@@ -109,20 +111,19 @@ eax_key_setup:
 	xor	r15, r13
 	jmp	.Leax_key_setup_endif9
 .Leax_key_setup_else8:
-	mov	r6, r13
+	mov	r11, r13
 .Leax_key_setup_endif9:
 	; aes.ae:305: w[i] = w[i - nk] ^ temp
-	xor	-16(r8), r11
-	xor	-14(r8), r13
-	mov	r11, 0(r8)
-	mov	r13, 2(r8)
-	add	#4, r8
-	add	#1, r7
-	cmp	#44, r7
+	xor	-16(r9), r10
+	xor	-14(r9), r13
+	mov	r10, 0(r9)
+	mov	r13, 2(r9)
+	add	#4, r9
+	add	#1, r8
+	cmp	#44, r8
 	jnc	.Leax_key_setup_loop6
 .Leax_key_setup_done7:
 	; cmac.ae:35: k1 = dbl(E.encrypt_block(ks, 0 as u128))
-	mov	#0, 28(sp)
 	mov	#0, 30(sp)
 	mov	#0, 32(sp)
 	mov	#0, 34(sp)
@@ -130,18 +131,19 @@ eax_key_setup:
 	mov	#0, 38(sp)
 	mov	#0, 40(sp)
 	mov	#0, 42(sp)
+	mov	#0, 44(sp)
 	mov	sp, r13
-	add	#28, r13
+	add	#30, r13
 	mov	sp, r14
-	add	#44, r14
-	mov	r9, r12
+	add	#46, r14
+	mov	4(sp), r12
 	call	#eax_M_E_encrypt_block
-	mov	44(sp), r12
-	and	#32767, r12
-	rla	r12
-	mov	46(sp), r15
+	mov	46(sp), r9
+	and	#32767, r9
+	rla	r9
+	mov	48(sp), r15
 	and	#32767, r15
-	mov.b	45(sp), r14
+	mov.b	47(sp), r14
 	clrc
 	rrc	r14
 	rra	r14
@@ -150,17 +152,33 @@ eax_key_setup:
 	rra	r14
 	rra	r14
 	rra	r14
+	rla	r15
+	bis	r14, r15
+	mov	r15, 12(sp)
+	mov	48(sp), r15
+	and	#16383, r15
 	rla	r15
 	bis	r14, r15
 	mov	r15, 10(sp)
-	mov	46(sp), r15
-	and	#16383, r15
+	mov	50(sp), r15
+	and	#32767, r15
+	mov.b	49(sp), r14
+	clrc
+	rrc	r14
+	rra	r14
+	rra	r14
+	rra	r14
+	rra	r14
+	rra	r14
+	rra	r14
 	rla	r15
 	bis	r14, r15
 	mov	r15, 8(sp)
-	mov	48(sp), r15
-	and	#32767, r15
-	mov.b	47(sp), r14
+	mov	50(sp), r15
+	and	#16383, r15
+	rla	r15
+	bis	r14, r15
+	mov.b	49(sp), r14
 	clrc
 	rrc	r14
 	rra	r14
@@ -168,56 +186,10 @@ eax_key_setup:
 	rra	r14
 	rra	r14
 	rra	r14
-	rra	r14
+	and	#1, r14
 	rla	r15
 	bis	r14, r15
 	mov	r15, 6(sp)
-	mov	48(sp), r15
-	and	#16383, r15
-	rla	r15
-	bis	r14, r15
-	mov.b	47(sp), r14
-	clrc
-	rrc	r14
-	rra	r14
-	rra	r14
-	rra	r14
-	rra	r14
-	rra	r14
-	and	#1, r14
-	rla	r15
-	bis	r14, r15
-	mov	r15, 4(sp)
-	mov	50(sp), r15
-	and	#32767, r15
-	mov.b	49(sp), r14
-	clrc
-	rrc	r14
-	rra	r14
-	rra	r14
-	rra	r14
-	rra	r14
-	rra	r14
-	rra	r14
-	rla	r15
-	bis	r14, r15
-	mov	r15, 2(sp)
-	mov	50(sp), r15
-	and	#16383, r15
-	rla	r15
-	bis	r14, r15
-	mov.b	49(sp), r14
-	clrc
-	rrc	r14
-	rra	r14
-	rra	r14
-	rra	r14
-	rra	r14
-	rra	r14
-	and	#1, r14
-	rla	r15
-	bis	r14, r15
-	mov	r15, 0(sp)
 	mov	52(sp), r4
 	and	#32767, r4
 	mov.b	51(sp), r15
@@ -231,10 +203,10 @@ eax_key_setup:
 	rra	r15
 	rla	r4
 	bis	r15, r4
-	mov	52(sp), r5
-	and	#16383, r5
-	rla	r5
-	bis	r15, r5
+	mov	52(sp), r10
+	and	#16383, r10
+	rla	r10
+	bis	r15, r10
 	mov.b	51(sp), r15
 	clrc
 	rrc	r15
@@ -244,11 +216,39 @@ eax_key_setup:
 	rra	r15
 	rra	r15
 	and	#1, r15
+	rla	r10
+	bis	r15, r10
+	mov	54(sp), r5
+	and	#32767, r5
+	mov.b	53(sp), r15
+	clrc
+	rrc	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	rra	r15
 	rla	r5
 	bis	r15, r5
-	mov	54(sp), r6
-	and	#32767, r6
+	mov	54(sp), r11
+	and	#16383, r11
+	rla	r11
+	bis	r15, r11
 	mov.b	53(sp), r15
+	clrc
+	rrc	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	and	#1, r15
+	rla	r11
+	bis	r15, r11
+	mov	56(sp), r6
+	and	#32767, r6
+	mov.b	55(sp), r15
 	clrc
 	rrc	r15
 	rra	r15
@@ -259,11 +259,11 @@ eax_key_setup:
 	rra	r15
 	rla	r6
 	bis	r15, r6
-	mov	54(sp), r7
-	and	#16383, r7
-	rla	r7
-	bis	r15, r7
-	mov.b	53(sp), r15
+	mov	56(sp), r12
+	and	#16383, r12
+	rla	r12
+	bis	r15, r12
+	mov.b	55(sp), r15
 	clrc
 	rrc	r15
 	rra	r15
@@ -272,50 +272,50 @@ eax_key_setup:
 	rra	r15
 	rra	r15
 	and	#1, r15
+	rla	r12
+	bis	r15, r12
+	mov	58(sp), r7
+	and	#32767, r7
+	mov.b	57(sp), r15
+	clrc
+	rrc	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	rra	r15
 	rla	r7
 	bis	r15, r7
-	mov	56(sp), r8
+	mov	58(sp), r13
+	and	#16383, r13
+	rla	r13
+	bis	r15, r13
+	mov.b	57(sp), r15
+	clrc
+	rrc	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	and	#1, r15
+	rla	r13
+	bis	r15, r13
+	mov	60(sp), r8
 	and	#32767, r8
-	mov.b	55(sp), r15
+	mov.b	59(sp), r14
 	clrc
-	rrc	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	rra	r15
+	rrc	r14
+	rra	r14
+	rra	r14
+	rra	r14
+	rra	r14
+	rra	r14
+	rra	r14
 	rla	r8
-	bis	r15, r8
-	mov	56(sp), r11
-	and	#16383, r11
-	rla	r11
-	bis	r15, r11
-	mov.b	55(sp), r15
-	clrc
-	rrc	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	and	#1, r15
-	rla	r11
-	bis	r15, r11
-	mov	58(sp), r14
-	and	#32767, r14
-	mov.b	57(sp), r13
-	clrc
-	rrc	r13
-	rra	r13
-	rra	r13
-	rra	r13
-	rra	r13
-	rra	r13
-	rra	r13
-	rla	r14
-	bis	r13, r14
-	mov.b	59(sp), r15
+	bis	r14, r8
+	mov.b	61(sp), r15
 	clrc
 	rrc	r15
 	rra	r15
@@ -328,17 +328,19 @@ eax_key_setup:
 	inv	r15
 	inc	r15
 	and	#135, r15
-	xor	r15, r12
+	xor	r15, r9
 	; eax.ae:42: o[at_k1] = k1
-	mov	r12, 0(r10)
-	mov	10(sp), 2(r10)
-	mov	6(sp), 4(r10)
-	mov	2(sp), 6(r10)
-	mov	r4, 8(r10)
-	mov	r6, 10(r10)
-	mov	r8, 12(r10)
-	mov	r14, 14(r10)
-	mov	r12, r15
+	mov	@sp, r15
+	mov	r9, 0(r15)
+	mov	12(sp), 2(r15)
+	mov	8(sp), 4(r15)
+	mov	r4, 6(r15)
+	mov	r15, r4
+	mov	r5, 8(r4)
+	mov	r6, 10(r4)
+	mov	r7, 12(r4)
+	mov	r8, 14(r4)
+	mov	r9, r15
 	swpb	r15
 	mov.b	r15, r15
 	clrc
@@ -349,12 +351,12 @@ eax_key_setup:
 	rra	r15
 	rra	r15
 	rra	r15
-	mov	8(sp), r14
-	rla	r14
-	bis	r15, r14
-	and	#32767, r12
-	rla	r12
-	mov.b	59(sp), r15
+	mov	10(sp), r8
+	rla	r8
+	bis	r15, r8
+	and	#32767, r9
+	rla	r9
+	mov.b	61(sp), r15
 	clrc
 	rrc	r15
 	rra	r15
@@ -367,20 +369,20 @@ eax_key_setup:
 	inv	r15
 	inc	r15
 	and	#135, r15
-	xor	r15, r12
+	xor	r15, r9
 	; eax.ae:43: o[at_k2] = k2
-	mov	r12, 16(r10)
-	mov	r14, 18(r10)
-	mov	4(sp), 20(r10)
-	mov	@sp, 22(r10)
-	mov	r5, 24(r10)
-	mov	r7, 26(r10)
-	mov	r11, 28(r10)
-	mov	58(sp), r14
-	and	#16383, r14
-	rla	r14
-	bis	r13, r14
-	mov.b	57(sp), r15
+	mov	r9, 16(r4)
+	mov	r8, 18(r4)
+	mov	6(sp), 20(r4)
+	mov	r10, 22(r4)
+	mov	r11, 24(r4)
+	mov	r12, 26(r4)
+	mov	r13, 28(r4)
+	mov	60(sp), r13
+	and	#16383, r13
+	rla	r13
+	bis	r14, r13
+	mov.b	59(sp), r15
 	clrc
 	rrc	r15
 	rra	r15
@@ -389,42 +391,43 @@ eax_key_setup:
 	rra	r15
 	rra	r15
 	and	#1, r15
-	rla	r14
-	bis	r15, r14
-	mov	r14, 30(r10)
+	rla	r13
+	bis	r15, r13
+	mov	r13, 30(r4)
 	; eax.ae:44: for t in 0..3 {
-	mov	#0, r8
+	mov	#0, 2(sp)
 .Leax_key_setup_loop10:
 	; cmac.ae:25: return E.encrypt_block(ks, b)
-	mov	r8, 28(sp)
-	mov	#0, 30(sp)
+	mov	2(sp), 30(sp)
 	mov	#0, 32(sp)
 	mov	#0, 34(sp)
 	mov	#0, 36(sp)
 	mov	#0, 38(sp)
 	mov	#0, 40(sp)
 	mov	#0, 42(sp)
+	mov	#0, 44(sp)
 	mov	sp, r13
-	add	#28, r13
+	add	#30, r13
 	mov	sp, r14
-	add	#60, r14
-	mov	r9, r12
+	add	#62, r14
+	mov	4(sp), r12
 	call	#eax_M_E_encrypt_block
 	; eax.ae:45: o[at_tweak + t] = M.encrypt_block(ks, t as u128)
-	mov	60(sp), 32(r10)
-	mov	62(sp), 34(r10)
-	mov	64(sp), 36(r10)
-	mov	66(sp), 38(r10)
-	mov	68(sp), 40(r10)
-	mov	70(sp), 42(r10)
-	mov	72(sp), 44(r10)
-	mov	74(sp), 46(r10)
-	add	#16, r10
-	add	#1, r8
-	cmp	#3, r8
+	mov	@sp, r14
+	mov	62(sp), 32(r14)
+	mov	64(sp), 34(r14)
+	mov	66(sp), 36(r14)
+	mov	68(sp), 38(r14)
+	mov	70(sp), 40(r14)
+	mov	72(sp), 42(r14)
+	mov	74(sp), 44(r14)
+	mov	76(sp), 46(r14)
+	add	#16, 0(sp)
+	add	#1, 2(sp)
+	cmp	#3, 2(sp)
 	jnc	.Leax_key_setup_loop10
 .Leax_key_setup_done11:
-	add	#76, sp
+	add	#78, sp
 	pop	r4
 	pop	r5
 	pop	r6
@@ -437,8 +440,8 @@ eax_key_setup:
 
 
 ; --- eax_encrypt_with: eax.encrypt_with
-;     frame 136 bytes (18 spill slots, locals 96), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 970 bytes of code
+;     frame 144 bytes (22 spill slots, locals 96), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 996 bytes of code
 	.section .text.eax_encrypt_with,"ax",@progbits
 	.global eax_encrypt_with
 	.type eax_encrypt_with, @function
@@ -451,269 +454,269 @@ eax_encrypt_with:
 	push	r6
 	push	r5
 	push	r4
-	sub	#136, sp
+	sub	#144, sp
 	; eax.ae:91: n = omac(ks, o, 0 as u8, nonce)
 	mov	sp, r11
-	add	#40, r11
-	mov	152(sp), r9
-	mov	154(sp), r10
+	add	#48, r11
 	mov	r15, 0(sp)
 	mov	r11, 2(sp)
+	mov	r12, 28(sp)
+	mov	r13, 46(sp)
 	mov	r14, r15
-	mov	r13, 38(sp)
-	mov	r12, 20(sp)
 	mov	#0, r14
 	call	#eax_omac
 	; eax.ae:92: h = omac(ks, o, 1 as u8, ad)
 	mov	sp, r15
-	add	#56, r15
-	mov	r10, 0(sp)
+	add	#64, r15
+	mov	162(sp), 0(sp)
 	mov	r15, 2(sp)
-	mov	20(sp), r12
-	mov	38(sp), r13
+	mov	28(sp), r12
+	mov	46(sp), r13
 	mov	#1, r14
-	mov	r9, r15
+	mov	160(sp), r15
 	call	#eax_omac
-	; eax.ae:23: for i in 0..(n + 15) / 16 {
-	mov	#0, r10
-	; eax.ae:92: h = omac(ks, o, 1 as u8, ad)
-	mov	158(sp), r13
+	mov	166(sp), r13
 	add	#15, r13
 	clr	r14
 	adc	r14
-	clrc
-	rrc	r13
-	rra	r13
-	rra	r13
-	rra	r13
 	mov	#0, r15
 	cmp	#1, r14
 	addc	#0, r15
 	and	#15, r15
 	swpb	r15
+	clrc
+	rrc	r13
+	rra	r13
+	rra	r13
+	rra	r13
 	rla	r15
 	rla	r15
 	rla	r15
 	rla	r15
 	bis	r13, r15
-	mov	r15, 18(sp)
-	mov	54(sp), r15
-	xor	70(sp), r15
-	mov	r15, 22(sp)
-	mov	52(sp), r15
-	xor	68(sp), r15
-	mov	r15, 24(sp)
-	mov	50(sp), r15
-	xor	66(sp), r15
 	mov	r15, 26(sp)
 	mov	48(sp), r15
 	xor	64(sp), r15
-	mov	r15, 28(sp)
-	mov	46(sp), r15
-	xor	62(sp), r15
-	mov	r15, 30(sp)
-	mov	44(sp), r15
-	xor	60(sp), r15
-	mov	r15, 32(sp)
-	mov	42(sp), r15
-	xor	58(sp), r15
-	mov	r15, 34(sp)
-	mov	40(sp), r15
-	xor	56(sp), r15
+	mov	r15, 44(sp)
+	mov	50(sp), r15
+	xor	66(sp), r15
+	mov	r15, 42(sp)
+	mov	52(sp), r15
+	xor	68(sp), r15
+	mov	r15, 40(sp)
+	mov	54(sp), r15
+	xor	70(sp), r15
+	mov	r15, 38(sp)
+	mov	56(sp), r15
+	xor	72(sp), r15
 	mov	r15, 36(sp)
+	mov	58(sp), r15
+	xor	74(sp), r15
+	mov	r15, 34(sp)
+	mov	60(sp), r15
+	xor	76(sp), r15
+	mov	r15, 32(sp)
+	mov	62(sp), r15
+	xor	78(sp), r15
+	mov	r15, 30(sp)
 	; eax.ae:23: for i in 0..(n + 15) / 16 {
-	cmp	18(sp), r10
+	mov	#0, 8(sp)
+	cmp	26(sp), 8(sp)
 	jc	.Leax_encrypt_with_done2
 .Leax_encrypt_with_loop1:
-	mov	r10, r8
-	and	#4095, r8
-	rla	r8
-	rla	r8
-	rla	r8
-	rla	r8
-	mov	r8, r6
-	add	156(sp), r6
-	mov	158(sp), r9
-	sub	r8, r9
-	cmp	#16, r9
+	mov	8(sp), r15
+	and	#4095, r15
+	rla	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	mov	r15, 4(sp)
+	mov	166(sp), r15
+	mov	4(sp), r14
+	sub	r14, r15
+	mov	r14, r10
+	add	164(sp), r10
+	cmp	#16, r15
+	mov	r15, 6(sp)
 	jnc	.Leax_encrypt_with_bytes3
-	bit	#1, r6
+	bit	#1, r10
 	jnz	.Leax_encrypt_with_bytes3
 .Leax_encrypt_with_words4:
-	mov	14(r6), r7
-	mov	12(r6), 4(sp)
-	mov	10(r6), 6(sp)
-	mov	8(r6), 8(sp)
-	mov	6(r6), 10(sp)
-	mov	4(r6), 12(sp)
-	mov	2(r6), 14(sp)
-	mov	@r6, 16(sp)
+	mov	@r10+, 24(sp)
+	mov	@r10+, 22(sp)
+	mov	@r10+, 20(sp)
+	mov	@r10+, 18(sp)
+	mov	@r10+, 16(sp)
+	mov	@r10+, 14(sp)
+	mov	@r10+, 12(sp)
+	mov	@r10+, 10(sp)
 	jmp	.Leax_encrypt_with_join5
 .Leax_encrypt_with_bytes3:
-	mov	r9, r15
-	mov	#16, r13
 	mov	sp, r11
-	add	#72, r11
+	add	#80, r11
 	mov	r11, r12
+	mov	#16, r13
+	mov	6(sp), r15
 .Leax_encrypt_with_cpy6:
 	clr	r14
 	tst	r15
 	jz	.Leax_encrypt_with_pad7
-	mov.b	@r6, r14
-	inc	r6
+	mov.b	@r10, r14
+	inc	r10
 	dec	r15
 .Leax_encrypt_with_pad7:
 	mov.b	r14, 0(r12)
 	inc	r12
 	dec	r13
 	jnz	.Leax_encrypt_with_cpy6
-	mov	r11, r6
+	mov	r11, r10
 	jmp	.Leax_encrypt_with_words4
 .Leax_encrypt_with_join5:
-	mov	40(sp), r4
-	add	r10, r4
-	mov	42(sp), r5
-	addc	#0, r5
-	mov	44(sp), r6
-	addc	#0, r6
-	mov	46(sp), r11
+	mov	48(sp), r8
+	add	8(sp), r8
+	mov	50(sp), r9
+	addc	#0, r9
+	mov	52(sp), r10
+	addc	#0, r10
+	mov	54(sp), r11
 	addc	#0, r11
-	mov	48(sp), r12
+	mov	56(sp), r12
 	addc	#0, r12
-	mov	50(sp), r13
+	mov	58(sp), r13
 	addc	#0, r13
-	mov	52(sp), r14
+	mov	60(sp), r14
 	addc	#0, r14
-	mov	54(sp), r15
+	mov	62(sp), r15
 	addc	#0, r15
 	; cmac.ae:25: return E.encrypt_block(ks, b)
-	mov	r4, 88(sp)
-	mov	r5, 90(sp)
-	mov	r6, 92(sp)
-	mov	r11, 94(sp)
-	mov	r12, 96(sp)
-	mov	r13, 98(sp)
-	mov	r14, 100(sp)
-	mov	r15, 102(sp)
-	mov	sp, r14
-	add	#104, r14
+	mov	r8, 96(sp)
+	mov	r9, 98(sp)
+	mov	r10, 100(sp)
+	mov	r11, 102(sp)
+	mov	r12, 104(sp)
+	mov	r13, 106(sp)
+	mov	r14, 108(sp)
+	mov	r15, 110(sp)
 	mov	sp, r13
-	add	#88, r13
-	mov	20(sp), r12
-	swpb	r7
-	swpb	4(sp)
-	swpb	6(sp)
-	swpb	8(sp)
-	swpb	10(sp)
-	swpb	12(sp)
-	swpb	14(sp)
+	add	#96, r13
+	mov	sp, r14
+	add	#112, r14
+	mov	28(sp), r12
+	swpb	24(sp)
+	swpb	22(sp)
+	swpb	20(sp)
+	swpb	18(sp)
 	swpb	16(sp)
+	swpb	14(sp)
+	swpb	12(sp)
+	swpb	10(sp)
 	call	#eax_M_E_encrypt_block
+	mov	10(sp), r7
+	xor	112(sp), r7
+	mov	12(sp), r8
+	xor	114(sp), r8
+	mov	14(sp), r9
+	xor	116(sp), r9
+	mov	16(sp), r10
+	xor	118(sp), r10
+	mov	18(sp), r11
+	xor	120(sp), r11
+	mov	20(sp), r12
+	xor	122(sp), r12
+	mov	22(sp), r14
+	xor	124(sp), r14
+	mov	24(sp), r15
+	xor	126(sp), r15
 	; eax.ae:26: store_be(dst, off, x, n - off)
-	add	160(sp), r8
-	; cmac.ae:25: return E.encrypt_block(ks, b)
-	xor	104(sp), r7
-	mov	4(sp), r5
-	xor	106(sp), r5
-	mov	6(sp), r6
-	xor	108(sp), r6
-	mov	8(sp), r11
-	xor	110(sp), r11
-	mov	10(sp), r12
-	xor	112(sp), r12
-	mov	12(sp), r13
-	xor	114(sp), r13
-	mov	14(sp), r14
-	xor	116(sp), r14
-	mov	16(sp), r15
-	xor	118(sp), r15
-	; eax.ae:26: store_be(dst, off, x, n - off)
-	cmp	#16, r9
+	mov	4(sp), r13
+	add	168(sp), r13
+	cmp	#16, 6(sp)
 	jnc	.Leax_encrypt_with_bytes8
-	bit	#1, r8
+	bit	#1, r13
 	jnz	.Leax_encrypt_with_bytes8
 	swpb	r15
-	mov	r15, 0(r8)
+	mov	r15, 0(r13)
 	swpb	r14
-	mov	r14, 2(r8)
-	swpb	r13
-	mov	r13, 4(r8)
+	mov	r14, 2(r13)
 	swpb	r12
-	mov	r12, 6(r8)
+	mov	r12, 4(r13)
 	swpb	r11
-	mov	r11, 8(r8)
-	swpb	r6
-	mov	r6, 10(r8)
-	swpb	r5
-	mov	r5, 12(r8)
+	mov	r11, 6(r13)
+	swpb	r10
+	mov	r10, 8(r13)
+	swpb	r9
+	mov	r9, 10(r13)
+	swpb	r8
+	mov	r8, 12(r13)
 	swpb	r7
-	mov	r7, 14(r8)
+	mov	r7, 14(r13)
 	jmp	.Leax_encrypt_with_stored9
 .Leax_encrypt_with_bytes8:
 	swpb	r15
-	mov	r15, 72(sp)
+	mov	r15, 80(sp)
 	swpb	r14
-	mov	r14, 74(sp)
-	swpb	r13
-	mov	r13, 76(sp)
+	mov	r14, 82(sp)
 	swpb	r12
-	mov	r12, 78(sp)
+	mov	r12, 84(sp)
 	swpb	r11
-	mov	r11, 80(sp)
-	swpb	r6
-	mov	r6, 82(sp)
-	swpb	r5
-	mov	r5, 84(sp)
+	mov	r11, 86(sp)
+	swpb	r10
+	mov	r10, 88(sp)
+	swpb	r9
+	mov	r9, 90(sp)
+	swpb	r8
+	mov	r8, 92(sp)
 	swpb	r7
-	mov	r7, 86(sp)
-	mov	sp, r15
-	add	#72, r15
-	cmp	#16, r9
+	mov	r7, 94(sp)
+	mov	6(sp), r15
+	mov	sp, r14
+	add	#80, r14
+	cmp	#16, r15
 	jnc	.Leax_encrypt_with_cnt10
-	mov	#16, r9
+	mov	#16, r15
 .Leax_encrypt_with_cnt10:
-	tst	r9
+	tst	r15
 	jz	.Leax_encrypt_with_stored9
 .Leax_encrypt_with_cpy11:
-	mov.b	@r15, 0(r8)
-	inc	r15
-	inc	r8
-	dec	r9
+	mov.b	@r14, 0(r13)
+	inc	r14
+	inc	r13
+	dec	r15
 	jnz	.Leax_encrypt_with_cpy11
 .Leax_encrypt_with_stored9:
-	add	#1, r10
-	cmp	18(sp), r10
+	add	#1, 8(sp)
+	cmp	26(sp), 8(sp)
 	jnc	.Leax_encrypt_with_loop1
 .Leax_encrypt_with_done2:
 	; eax.ae:94: c = omac(ks, o, 2 as u8, ct)
 	mov	sp, r15
-	add	#120, r15
-	mov	162(sp), 0(sp)
+	add	#128, r15
+	mov	170(sp), 0(sp)
 	mov	r15, 2(sp)
-	mov	20(sp), r12
-	mov	38(sp), r13
+	mov	28(sp), r12
+	mov	46(sp), r13
 	mov	#2, r14
-	mov	160(sp), r15
+	mov	168(sp), r15
 	call	#eax_omac
-	mov	36(sp), r7
-	xor	120(sp), r7
-	mov	34(sp), r8
-	xor	122(sp), r8
-	mov	32(sp), r9
-	xor	124(sp), r9
-	mov	30(sp), r10
-	xor	126(sp), r10
-	mov	28(sp), r11
-	xor	128(sp), r11
-	mov	26(sp), r12
-	xor	130(sp), r12
-	mov	24(sp), r14
-	xor	132(sp), r14
-	mov	22(sp), r15
-	xor	134(sp), r15
+	mov	44(sp), r7
+	xor	128(sp), r7
+	mov	42(sp), r8
+	xor	130(sp), r8
+	mov	40(sp), r9
+	xor	132(sp), r9
+	mov	38(sp), r10
+	xor	134(sp), r10
+	mov	36(sp), r11
+	xor	136(sp), r11
+	mov	34(sp), r12
+	xor	138(sp), r12
+	mov	32(sp), r14
+	xor	140(sp), r14
+	mov	30(sp), r15
+	xor	142(sp), r15
 	; eax.ae:95: store_be(tag, 0, n ^ h ^ c, len(tag))
-	mov	164(sp), r13
-	cmp	#16, 166(sp)
+	mov	172(sp), r13
+	cmp	#16, 174(sp)
 	jnc	.Leax_encrypt_with_bytes12
 	bit	#1, r13
 	jnz	.Leax_encrypt_with_bytes12
@@ -736,24 +739,24 @@ eax_encrypt_with:
 	jmp	.Leax_encrypt_with_stored13
 .Leax_encrypt_with_bytes12:
 	swpb	r15
-	mov	r15, 72(sp)
+	mov	r15, 80(sp)
 	swpb	r14
-	mov	r14, 74(sp)
+	mov	r14, 82(sp)
 	swpb	r12
-	mov	r12, 76(sp)
+	mov	r12, 84(sp)
 	swpb	r11
-	mov	r11, 78(sp)
+	mov	r11, 86(sp)
 	swpb	r10
-	mov	r10, 80(sp)
+	mov	r10, 88(sp)
 	swpb	r9
-	mov	r9, 82(sp)
+	mov	r9, 90(sp)
 	swpb	r8
-	mov	r8, 84(sp)
+	mov	r8, 92(sp)
 	swpb	r7
-	mov	r7, 86(sp)
-	mov	166(sp), r15
+	mov	r7, 94(sp)
+	mov	174(sp), r15
 	mov	sp, r14
-	add	#72, r14
+	add	#80, r14
 	cmp	#16, r15
 	jnc	.Leax_encrypt_with_cnt14
 	mov	#16, r15
@@ -767,7 +770,7 @@ eax_encrypt_with:
 	dec	r15
 	jnz	.Leax_encrypt_with_cpy15
 .Leax_encrypt_with_stored13:
-	add	#136, sp
+	add	#144, sp
 	pop	r4
 	pop	r5
 	pop	r6
@@ -780,8 +783,8 @@ eax_encrypt_with:
 
 
 ; --- eax_decrypt_with: eax.decrypt_with
-;     frame 146 bytes (23 spill slots, locals 96), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1384 bytes of code
+;     frame 152 bytes (26 spill slots, locals 96), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 1392 bytes of code
 	.section .text.eax_decrypt_with,"ax",@progbits
 	.global eax_decrypt_with
 	.type eax_decrypt_with, @function
@@ -794,40 +797,38 @@ eax_decrypt_with:
 	push	r6
 	push	r5
 	push	r4
-	sub	#146, sp
+	sub	#152, sp
 	; eax.ae:100: n = omac(ks, o, 0 as u8, nonce)
 	mov	sp, r11
-	add	#50, r11
-	mov	162(sp), r9
-	mov	164(sp), r10
+	add	#56, r11
 	mov	r15, 0(sp)
 	mov	r11, 2(sp)
+	mov	r12, 30(sp)
+	mov	r13, 28(sp)
 	mov	r14, r15
-	mov	r13, r8
-	mov	r12, 20(sp)
 	mov	#0, r14
 	call	#eax_omac
 	; eax.ae:101: h = omac(ks, o, 1 as u8, ad)
 	mov	sp, r15
-	add	#66, r15
-	mov	r10, 0(sp)
+	add	#72, r15
+	mov	170(sp), 0(sp)
 	mov	r15, 2(sp)
-	mov	20(sp), r12
-	mov	r8, r13
+	mov	30(sp), r12
+	mov	28(sp), r13
 	mov	#1, r14
-	mov	r9, r15
+	mov	168(sp), r15
 	call	#eax_omac
 	; eax.ae:102: c = omac(ks, o, 2 as u8, ct)
 	mov	sp, r15
-	add	#82, r15
-	mov	168(sp), 0(sp)
+	add	#88, r15
+	mov	174(sp), 0(sp)
 	mov	r15, 2(sp)
-	mov	20(sp), r12
-	mov	r8, r13
+	mov	30(sp), r12
+	mov	28(sp), r13
 	mov	#2, r14
-	mov	166(sp), r15
+	mov	172(sp), r15
 	call	#eax_omac
-	mov	168(sp), r13
+	mov	174(sp), r13
 	add	#15, r13
 	clr	r14
 	adc	r14
@@ -846,225 +847,229 @@ eax_decrypt_with:
 	rla	r15
 	rla	r15
 	bis	r13, r15
-	mov	r15, 18(sp)
-	mov	64(sp), r15
-	xor	80(sp), r15
-	xor	96(sp), r15
-	mov	r15, 22(sp)
-	mov	62(sp), r15
-	xor	78(sp), r15
-	xor	94(sp), r15
-	mov	r15, 24(sp)
-	mov	60(sp), r15
-	xor	76(sp), r15
-	xor	92(sp), r15
-	mov	r15, 32(sp)
-	mov	58(sp), r15
-	xor	74(sp), r15
-	xor	90(sp), r15
-	mov	r15, 36(sp)
+	mov	r15, 26(sp)
 	mov	56(sp), r15
 	xor	72(sp), r15
 	xor	88(sp), r15
-	mov	r15, 34(sp)
-	mov	54(sp), r15
-	xor	70(sp), r15
-	xor	86(sp), r15
-	mov	r15, 30(sp)
-	mov	52(sp), r15
-	xor	68(sp), r15
-	xor	84(sp), r15
-	mov	r15, 26(sp)
-	mov	50(sp), r15
-	xor	66(sp), r15
+	mov	r15, 46(sp)
+	mov	58(sp), r15
+	xor	74(sp), r15
+	xor	90(sp), r15
+	mov	r15, 42(sp)
+	mov	60(sp), r15
+	xor	76(sp), r15
+	xor	92(sp), r15
+	mov	r15, 44(sp)
+	mov	62(sp), r15
+	xor	78(sp), r15
+	xor	94(sp), r15
+	mov	r15, 40(sp)
+	mov	64(sp), r15
+	xor	80(sp), r15
+	xor	96(sp), r15
+	mov	r15, 38(sp)
+	mov	66(sp), r15
 	xor	82(sp), r15
-	mov	r15, 28(sp)
+	xor	98(sp), r15
+	mov	r15, 36(sp)
+	mov	68(sp), r15
+	xor	84(sp), r15
+	xor	100(sp), r15
+	mov	r15, 34(sp)
+	mov	70(sp), r15
+	xor	86(sp), r15
+	xor	102(sp), r15
+	mov	r15, 32(sp)
 	; eax.ae:23: for i in 0..(n + 15) / 16 {
-	mov	#0, r8
-	cmp	18(sp), r8
+	mov	#0, 8(sp)
+	cmp	26(sp), 8(sp)
 	jc	.Leax_decrypt_with_done2
 .Leax_decrypt_with_loop1:
-	mov	r8, r9
-	and	#4095, r9
-	rla	r9
-	rla	r9
-	rla	r9
-	rla	r9
-	mov	r9, r6
-	add	166(sp), r6
-	mov	168(sp), r10
-	sub	r9, r10
-	cmp	#16, r10
+	mov	8(sp), r15
+	and	#4095, r15
+	rla	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	mov	r15, 4(sp)
+	mov	174(sp), r15
+	mov	4(sp), r14
+	sub	r14, r15
+	mov	r14, r10
+	add	172(sp), r10
+	cmp	#16, r15
+	mov	r15, 6(sp)
 	jnc	.Leax_decrypt_with_bytes3
-	bit	#1, r6
+	bit	#1, r10
 	jnz	.Leax_decrypt_with_bytes3
 .Leax_decrypt_with_words4:
-	mov	14(r6), r7
-	mov	12(r6), 4(sp)
-	mov	10(r6), 6(sp)
-	mov	8(r6), 8(sp)
-	mov	6(r6), 10(sp)
-	mov	4(r6), 12(sp)
-	mov	2(r6), 14(sp)
-	mov	@r6, 16(sp)
+	mov	@r10+, 24(sp)
+	mov	@r10+, 22(sp)
+	mov	@r10+, 20(sp)
+	mov	@r10+, 18(sp)
+	mov	@r10+, 16(sp)
+	mov	@r10+, 14(sp)
+	mov	@r10+, 12(sp)
+	mov	@r10+, 10(sp)
 	jmp	.Leax_decrypt_with_join5
 .Leax_decrypt_with_bytes3:
-	mov	r10, r15
-	mov	#16, r13
 	mov	sp, r11
-	add	#98, r11
+	add	#104, r11
 	mov	r11, r12
+	mov	#16, r13
+	mov	6(sp), r15
 .Leax_decrypt_with_cpy6:
 	clr	r14
 	tst	r15
 	jz	.Leax_decrypt_with_pad7
-	mov.b	@r6, r14
-	inc	r6
+	mov.b	@r10, r14
+	inc	r10
 	dec	r15
 .Leax_decrypt_with_pad7:
 	mov.b	r14, 0(r12)
 	inc	r12
 	dec	r13
 	jnz	.Leax_decrypt_with_cpy6
-	mov	r11, r6
+	mov	r11, r10
 	jmp	.Leax_decrypt_with_words4
 .Leax_decrypt_with_join5:
-	mov	50(sp), r4
-	add	r8, r4
-	mov	52(sp), r5
-	addc	#0, r5
-	mov	54(sp), r6
-	addc	#0, r6
-	mov	56(sp), r11
+	mov	56(sp), r8
+	add	8(sp), r8
+	mov	58(sp), r9
+	addc	#0, r9
+	mov	60(sp), r10
+	addc	#0, r10
+	mov	62(sp), r11
 	addc	#0, r11
-	mov	58(sp), r12
+	mov	64(sp), r12
 	addc	#0, r12
-	mov	60(sp), r13
+	mov	66(sp), r13
 	addc	#0, r13
-	mov	62(sp), r14
+	mov	68(sp), r14
 	addc	#0, r14
-	mov	64(sp), r15
+	mov	70(sp), r15
 	addc	#0, r15
 	; cmac.ae:25: return E.encrypt_block(ks, b)
-	mov	r4, 114(sp)
-	mov	r5, 116(sp)
-	mov	r6, 118(sp)
-	mov	r11, 120(sp)
-	mov	r12, 122(sp)
-	mov	r13, 124(sp)
-	mov	r14, 126(sp)
-	mov	r15, 128(sp)
-	mov	sp, r14
-	add	#130, r14
+	mov	r8, 120(sp)
+	mov	r9, 122(sp)
+	mov	r10, 124(sp)
+	mov	r11, 126(sp)
+	mov	r12, 128(sp)
+	mov	r13, 130(sp)
+	mov	r14, 132(sp)
+	mov	r15, 134(sp)
 	mov	sp, r13
-	add	#114, r13
-	mov	20(sp), r12
-	swpb	r7
-	swpb	4(sp)
-	swpb	6(sp)
-	swpb	8(sp)
-	swpb	10(sp)
-	swpb	12(sp)
-	swpb	14(sp)
+	add	#120, r13
+	mov	sp, r14
+	add	#136, r14
+	mov	30(sp), r12
+	swpb	24(sp)
+	swpb	22(sp)
+	swpb	20(sp)
+	swpb	18(sp)
 	swpb	16(sp)
+	swpb	14(sp)
+	swpb	12(sp)
+	swpb	10(sp)
 	call	#eax_M_E_encrypt_block
+	mov	10(sp), r7
+	xor	136(sp), r7
+	mov	12(sp), r8
+	xor	138(sp), r8
+	mov	14(sp), r9
+	xor	140(sp), r9
+	mov	16(sp), r10
+	xor	142(sp), r10
+	mov	18(sp), r11
+	xor	144(sp), r11
+	mov	20(sp), r12
+	xor	146(sp), r12
+	mov	22(sp), r14
+	xor	148(sp), r14
+	mov	24(sp), r15
+	xor	150(sp), r15
 	; eax.ae:26: store_be(dst, off, x, n - off)
-	add	174(sp), r9
-	; cmac.ae:25: return E.encrypt_block(ks, b)
-	xor	130(sp), r7
-	mov	4(sp), r5
-	xor	132(sp), r5
-	mov	6(sp), r6
-	xor	134(sp), r6
-	mov	8(sp), r11
-	xor	136(sp), r11
-	mov	10(sp), r12
-	xor	138(sp), r12
-	mov	12(sp), r13
-	xor	140(sp), r13
-	mov	14(sp), r14
-	xor	142(sp), r14
-	mov	16(sp), r15
-	xor	144(sp), r15
-	; eax.ae:26: store_be(dst, off, x, n - off)
-	cmp	#16, r10
+	mov	4(sp), r13
+	add	180(sp), r13
+	cmp	#16, 6(sp)
 	jnc	.Leax_decrypt_with_bytes8
-	bit	#1, r9
+	bit	#1, r13
 	jnz	.Leax_decrypt_with_bytes8
 	swpb	r15
-	mov	r15, 0(r9)
+	mov	r15, 0(r13)
 	swpb	r14
-	mov	r14, 2(r9)
-	swpb	r13
-	mov	r13, 4(r9)
+	mov	r14, 2(r13)
 	swpb	r12
-	mov	r12, 6(r9)
+	mov	r12, 4(r13)
 	swpb	r11
-	mov	r11, 8(r9)
-	swpb	r6
-	mov	r6, 10(r9)
-	swpb	r5
-	mov	r5, 12(r9)
+	mov	r11, 6(r13)
+	swpb	r10
+	mov	r10, 8(r13)
+	swpb	r9
+	mov	r9, 10(r13)
+	swpb	r8
+	mov	r8, 12(r13)
 	swpb	r7
-	mov	r7, 14(r9)
+	mov	r7, 14(r13)
 	jmp	.Leax_decrypt_with_stored9
 .Leax_decrypt_with_bytes8:
 	swpb	r15
-	mov	r15, 98(sp)
+	mov	r15, 104(sp)
 	swpb	r14
-	mov	r14, 100(sp)
-	swpb	r13
-	mov	r13, 102(sp)
+	mov	r14, 106(sp)
 	swpb	r12
-	mov	r12, 104(sp)
+	mov	r12, 108(sp)
 	swpb	r11
-	mov	r11, 106(sp)
-	swpb	r6
-	mov	r6, 108(sp)
-	swpb	r5
-	mov	r5, 110(sp)
+	mov	r11, 110(sp)
+	swpb	r10
+	mov	r10, 112(sp)
+	swpb	r9
+	mov	r9, 114(sp)
+	swpb	r8
+	mov	r8, 116(sp)
 	swpb	r7
-	mov	r7, 112(sp)
-	mov	sp, r15
-	add	#98, r15
-	cmp	#16, r10
+	mov	r7, 118(sp)
+	mov	6(sp), r15
+	mov	sp, r14
+	add	#104, r14
+	cmp	#16, r15
 	jnc	.Leax_decrypt_with_cnt10
-	mov	#16, r10
+	mov	#16, r15
 .Leax_decrypt_with_cnt10:
-	tst	r10
+	tst	r15
 	jz	.Leax_decrypt_with_stored9
 .Leax_decrypt_with_cpy11:
-	mov.b	@r15, 0(r9)
-	inc	r15
-	inc	r9
-	dec	r10
+	mov.b	@r14, 0(r13)
+	inc	r14
+	inc	r13
+	dec	r15
 	jnz	.Leax_decrypt_with_cpy11
 .Leax_decrypt_with_stored9:
-	add	#1, r8
-	cmp	18(sp), r8
+	add	#1, 8(sp)
+	cmp	26(sp), 8(sp)
 	jnc	.Leax_decrypt_with_loop1
 .Leax_decrypt_with_done2:
-	mov	170(sp), r10
-	cmp	#16, 172(sp)
+	mov	176(sp), r10
+	cmp	#16, 178(sp)
 	jnc	.Leax_decrypt_with_bytes12
 	bit	#1, r10
 	jnz	.Leax_decrypt_with_bytes12
 .Leax_decrypt_with_words13:
-	mov	14(r10), r4
-	mov	12(r10), r5
-	mov	10(r10), 38(sp)
-	mov	8(r10), 40(sp)
-	mov	6(r10), 42(sp)
-	mov	4(r10), 46(sp)
-	mov	2(r10), 48(sp)
-	mov	@r10, 44(sp)
+	mov	@r10+, r8
+	mov	@r10+, 48(sp)
+	mov	@r10+, r4
+	mov	@r10+, 54(sp)
+	mov	@r10+, r7
+	mov	@r10+, 50(sp)
+	mov	@r10+, r6
+	mov	@r10+, 52(sp)
 	jmp	.Leax_decrypt_with_join14
 .Leax_decrypt_with_bytes12:
-	mov	172(sp), r15
-	mov	#16, r13
 	mov	sp, r11
-	add	#98, r11
+	add	#104, r11
 	mov	r11, r12
+	mov	#16, r13
+	mov	178(sp), r15
 .Leax_decrypt_with_cpy15:
 	clr	r14
 	tst	r15
@@ -1080,7 +1085,7 @@ eax_decrypt_with:
 	mov	r11, r10
 	jmp	.Leax_decrypt_with_words13
 .Leax_decrypt_with_join14:
-	mov	172(sp), r15
+	mov	178(sp), r15
 	and	#8191, r15
 	rla	r15
 	rla	r15
@@ -1089,7 +1094,7 @@ eax_decrypt_with:
 	clr	r13
 	adc	r13
 	xor	#1, r13
-	mov.b	173(sp), r14
+	mov.b	179(sp), r14
 	clrc
 	rrc	r14
 	rra	r14
@@ -1099,216 +1104,215 @@ eax_decrypt_with:
 	clr	r15
 	cmp	r13, r15
 	subc	#0, r14
+	clr	r14
+	adc	r14
+	xor	#1, r14
+	mov	178(sp), r13
+	mov	r13, r15
+	and	#1, r15
+	inv	r15
+	inc	r15
+	and	#65280, r15
+	xor	#-1, r15
+	clrc
+	rrc	r13
+	mov	r13, r12
+	and	#1, r12
+	mov	r12, r5
+	inv	r5
+	inc	r5
+	mov	r15, r11
+	xor	#-1, r11
+	and	r5, r11
+	xor	#-1, r11
+	inv	r12
+	inc	r12
+	and	r15, r12
+	xor	r12, r15
+	rra	r13
+	mov	r13, r12
+	and	#1, r12
+	mov	r12, r5
+	inv	r5
+	inc	r5
+	mov	r15, r9
+	xor	#-1, r9
+	and	r5, r9
+	xor	#-1, r9
+	mov	r12, r5
+	inv	r5
+	inc	r5
+	and	r15, r5
+	xor	r5, r15
+	rra	r13
+	and	#1, r13
+	mov	r13, r10
+	inv	r10
+	inc	r10
+	mov	r15, r5
+	xor	#-1, r5
+	and	r10, r5
+	xor	#-1, r5
+	mov	r14, r10
+	inv	r10
+	inc	r10
+	and	r10, r5
+	mov	40(sp), r10
+	bic	r5, r10
+	mov	r13, r5
+	inv	r5
+	inc	r5
+	and	r15, r5
+	xor	r5, r15
+	mov	r14, r5
+	inv	r5
+	inc	r5
+	and	r5, r15
+	mov	32(sp), r5
+	bic	r15, r5
+	swpb	r8
+	xor	r5, r8
+	sub	#1, r8
 	clr	r8
 	adc	r8
-	mov	172(sp), r15
-	mov	r15, r6
-	and	#1, r6
-	inv	r6
-	inc	r6
-	and	#65280, r6
-	xor	#-1, r6
-	clrc
-	rrc	r15
-	mov	r15, r13
-	and	#1, r13
-	mov	r13, r7
-	inv	r7
-	inc	r7
-	and	r6, r7
-	xor	r6, r7
-	rra	r15
-	mov	r15, r9
-	and	#1, r9
-	mov	r9, r11
-	inv	r11
-	inc	r11
-	mov	r7, r10
-	xor	#-1, r10
-	and	r11, r10
-	xor	#-1, r10
-	rra	r15
-	and	#1, r15
-	mov	r15, r11
-	inv	r11
-	inc	r11
-	mov	r10, r14
-	xor	#-1, r14
-	and	r11, r14
-	xor	#-1, r14
 	xor	#1, r8
-	mov	r8, r11
-	inv	r11
-	inc	r11
-	and	r11, r14
-	mov	26(sp), r12
-	bic	r14, r12
+	swpb	r7
+	xor	r10, r7
+	sub	#1, r7
+	clr	r7
+	adc	r7
+	xor	#1, r7
+	mov	r13, r15
+	inv	r15
+	inc	r15
+	mov	r9, r5
+	xor	#-1, r5
+	and	r15, r5
+	xor	#-1, r5
+	mov	r14, r15
+	inv	r15
+	inc	r15
+	and	r15, r5
+	mov	42(sp), r10
+	bic	r5, r10
+	mov	r13, r15
+	inv	r15
+	inc	r15
+	and	r9, r15
+	xor	r15, r9
+	mov	r14, r15
+	inv	r15
+	inc	r15
+	and	r15, r9
+	mov	36(sp), r5
+	bic	r9, r5
+	swpb	r4
+	xor	r5, r4
+	sub	#1, r4
+	clr	r9
+	adc	r9
+	xor	#1, r9
+	swpb	r6
+	xor	r10, r6
+	sub	#1, r6
+	clr	r10
+	adc	r10
+	xor	#1, r10
+	mov	r12, r15
+	inv	r15
+	inc	r15
+	mov	r11, r5
+	xor	#-1, r5
+	and	r15, r5
+	xor	#-1, r5
+	inv	r12
+	inc	r12
+	and	r11, r12
+	xor	r12, r11
+	mov	r13, r15
+	inv	r15
+	inc	r15
+	mov	r11, r12
+	xor	#-1, r12
+	and	r15, r12
+	xor	#-1, r12
+	mov	r14, r15
+	inv	r15
+	inc	r15
+	and	r15, r12
+	mov	44(sp), r6
+	bic	r12, r6
+	mov	r13, r15
+	inv	r15
+	inc	r15
+	and	r11, r15
+	xor	r15, r11
+	mov	r14, r15
+	inv	r15
+	inc	r15
+	and	r15, r11
+	mov	34(sp), r12
+	bic	r11, r12
+	mov	48(sp), r15
+	swpb	r15
+	xor	r12, r15
+	sub	#1, r15
+	clr	r11
+	adc	r11
+	xor	#1, r11
+	mov	50(sp), r15
+	swpb	r15
+	xor	r6, r15
+	sub	#1, r15
+	clr	r12
+	adc	r12
+	xor	#1, r12
+	mov	r13, r15
+	inv	r15
+	inc	r15
+	mov	r5, r6
+	xor	#-1, r6
+	and	r15, r6
 	xor	#-1, r6
 	inv	r13
 	inc	r13
-	and	r13, r6
-	xor	#-1, r6
-	mov	r9, r11
-	inv	r11
-	inc	r11
-	mov	r6, r13
-	xor	#-1, r13
-	and	r11, r13
-	xor	#-1, r13
-	mov	r15, r14
-	inv	r14
-	inc	r14
-	mov	r13, r11
-	xor	#-1, r11
-	and	r14, r11
-	xor	#-1, r11
-	mov	r8, r14
-	inv	r14
-	inc	r14
-	and	r14, r11
-	mov	28(sp), r14
-	bic	r11, r14
-	swpb	r4
-	xor	r14, r4
-	sub	#1, r4
-	clr	r14
-	adc	r14
-	swpb	r5
-	xor	r12, r5
-	sub	#1, r5
-	clr	r11
-	adc	r11
-	xor	#1, r11
-	xor	#1, r14
-	and	r11, r14
-	mov	r9, r11
-	inv	r11
-	inc	r11
-	and	r6, r11
-	xor	r11, r6
-	mov	r15, r11
-	inv	r11
-	inc	r11
-	mov	r6, r5
-	xor	#-1, r5
-	and	r11, r5
-	xor	#-1, r5
-	mov	r8, r11
-	inv	r11
-	inc	r11
-	and	r11, r5
-	mov	30(sp), r12
-	bic	r5, r12
-	mov	38(sp), r11
-	swpb	r11
-	xor	r12, r11
-	sub	#1, r11
-	clr	r11
-	adc	r11
-	xor	#1, r11
-	and	r11, r14
-	inv	r9
-	inc	r9
-	and	r7, r9
-	xor	r9, r7
-	mov	r15, r11
-	inv	r11
-	inc	r11
-	mov	r7, r9
-	xor	#-1, r9
-	and	r11, r9
-	xor	#-1, r9
-	mov	r8, r11
-	inv	r11
-	inc	r11
-	and	r11, r9
-	mov	34(sp), r12
-	bic	r9, r12
-	mov	40(sp), r11
-	swpb	r11
-	xor	r12, r11
-	sub	#1, r11
-	clr	r11
-	adc	r11
-	xor	#1, r11
-	and	r11, r14
-	mov	r15, r11
-	inv	r11
-	inc	r11
-	and	r13, r11
-	xor	r11, r13
-	mov	r8, r11
-	inv	r11
-	inc	r11
-	and	r11, r13
-	mov	36(sp), r12
-	bic	r13, r12
-	mov	42(sp), r11
-	swpb	r11
-	xor	r12, r11
-	sub	#1, r11
-	clr	r11
-	adc	r11
-	xor	#1, r11
-	and	r11, r14
-	mov	r15, r11
-	inv	r11
-	inc	r11
-	and	r10, r11
-	xor	r11, r10
-	mov	r8, r11
-	inv	r11
-	inc	r11
-	and	r11, r10
-	mov	32(sp), r13
-	bic	r10, r13
-	mov	46(sp), r11
-	swpb	r11
-	xor	r13, r11
-	sub	#1, r11
-	clr	r11
-	adc	r11
-	xor	#1, r11
-	and	r11, r14
-	mov	r15, r11
-	inv	r11
-	inc	r11
-	and	r6, r11
-	xor	r11, r6
-	mov	r8, r11
-	inv	r11
-	inc	r11
-	and	r11, r6
-	mov	24(sp), r13
-	bic	r6, r13
-	mov	48(sp), r11
-	swpb	r11
-	xor	r13, r11
-	sub	#1, r11
-	clr	r11
-	adc	r11
-	xor	#1, r11
-	and	r11, r14
+	and	r5, r13
+	xor	r13, r5
+	mov	r14, r15
 	inv	r15
 	inc	r15
-	and	r7, r15
-	xor	r15, r7
-	inv	r8
-	inc	r8
-	and	r8, r7
-	mov	22(sp), r13
-	bic	r7, r13
-	mov	44(sp), r15
+	and	r15, r5
+	inv	r14
+	inc	r14
+	and	r14, r6
+	mov	46(sp), r14
+	bic	r6, r14
+	mov	38(sp), r15
+	bic	r5, r15
+	mov	54(sp), r13
+	swpb	r13
+	xor	r15, r13
+	mov	52(sp), r15
 	swpb	r15
-	xor	r13, r15
+	xor	r14, r15
 	sub	#1, r15
+	clr	r14
+	adc	r14
+	xor	#1, r14
+	and	r10, r14
+	and	r12, r14
+	and	r7, r14
+	sub	#1, r13
 	clr	r15
 	adc	r15
 	xor	#1, r15
 	and	r15, r14
-	mov	178(sp), r15
+	and	r9, r14
+	and	r11, r14
+	and	r8, r14
+	mov	184(sp), r15
 	mov	r14, 0(r15)
-	add	#146, sp
+	add	#152, sp
 	pop	r4
 	pop	r5
 	pop	r6
@@ -1321,20 +1325,13 @@ eax_decrypt_with:
 
 
 ; --- eax_M_E_encrypt_block: eax.M.E.encrypt_block
-;     frame 10 bytes (5 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 602 bytes of code
+;     frame 10 bytes (5 spill slots, locals 0), saves nothing
+;     estimated 574 bytes of code
 	.section .text.eax_M_E_encrypt_block,"ax",@progbits
 	.local eax_M_E_encrypt_block
 	.type eax_M_E_encrypt_block, @function
 	.balign 2
 eax_M_E_encrypt_block:
-	push	r10
-	push	r9
-	push	r8
-	push	r7
-	push	r6
-	push	r5
-	push	r4
 	sub	#10, sp
 	mov	r12, 6(sp)
 	mov	r14, 8(sp)
@@ -1541,36 +1538,22 @@ eax_M_E_encrypt_block:
 	mov	r8, 12(r12)
 	mov	r4, 14(r12)
 	add	#10, sp
-	pop	r4
-	pop	r5
-	pop	r6
-	pop	r7
-	pop	r8
-	pop	r9
-	pop	r10
 	ret
 	.size eax_M_E_encrypt_block, .-eax_M_E_encrypt_block
 
 
 ; --- eax_omac: eax.omac
-;     frame 156 bytes (46 spill slots, locals 64), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1578 bytes of code
+;     frame 162 bytes (49 spill slots, locals 64), saves nothing
+;     estimated 1584 bytes of code
 	.section .text.eax_omac,"ax",@progbits
 	.local eax_omac
 	.type eax_omac, @function
 	.balign 2
 eax_omac:
-	push	r10
-	push	r9
-	push	r8
-	push	r7
-	push	r6
-	push	r5
-	push	r4
-	sub	#156, sp
-	mov	r12, 54(sp)
-	mov	r13, 32(sp)
-	mov	r14, 56(sp)
+	sub	#162, sp
+	mov	r12, 58(sp)
+	mov	r13, 42(sp)
+	mov	r14, 60(sp)
 	; eax.ae:51: return M.omac_after(ks, o[at_k1], o[at_k2], t as u128, o[at_tweak + t], msg)
 	mov	r14, r11
 	add	#2, r11
@@ -1580,7 +1563,7 @@ eax_omac:
 	rla	r11
 	rla	r11
 	add	r13, r11
-	mov	172(sp), r10
+	mov	164(sp), r10
 	mov	r10, r14
 	sub	#1, r14
 	clr	r12
@@ -1618,14 +1601,7 @@ eax_omac:
 	mov	@r11+, r9
 	and	r9, r14
 	xor	r9, r14
-	mov	r14, 0(sp)
-	mov	r12, r14
-	inv	r14
-	inc	r14
-	mov	@r11+, r9
-	and	r9, r14
-	xor	r9, r14
-	mov	r14, 46(sp)
+	mov	r14, 50(sp)
 	mov	r12, r14
 	inv	r14
 	inc	r14
@@ -1639,45 +1615,52 @@ eax_omac:
 	mov	@r11+, r9
 	and	r9, r14
 	xor	r9, r14
-	mov	r14, 50(sp)
-	mov	r15, 22(sp)
-	mov	r15, r9
+	mov	r14, 56(sp)
+	mov	r12, r14
+	inv	r14
+	inc	r14
+	mov	@r11+, r9
+	and	r9, r14
+	xor	r9, r14
+	mov	r14, 54(sp)
+	mov	r15, 34(sp)
+	mov	r15, r8
 	cmp	#16, r10
 	jnc	.Leax_omac_bytes1
-	bit	#1, r9
+	bit	#1, r8
 	jnz	.Leax_omac_bytes1
 .Leax_omac_words2:
-	mov	@r9, r4
-	mov	2(r9), r5
-	mov	4(r9), r6
-	mov	6(r9), r7
-	mov	8(r9), r11
-	mov	10(r9), r10
-	mov	12(r9), r8
-	mov	14(r9), r9
+	mov	@r8, r4
+	mov	2(r8), r5
+	mov	4(r8), r6
+	mov	6(r8), r11
+	mov	8(r8), r10
+	mov	10(r8), r9
+	mov	12(r8), r7
+	mov	14(r8), r8
 	jmp	.Leax_omac_join3
 .Leax_omac_bytes1:
-	mov	sp, r8
-	add	#92, r8
-	mov	r8, r10
+	mov	sp, r9
+	add	#98, r9
+	mov	r9, r10
 	mov	#16, r11
-	mov	172(sp), r15
+	mov	164(sp), r15
 .Leax_omac_cpy4:
 	clr	r14
 	tst	r15
 	jz	.Leax_omac_pad5
-	mov.b	@r9, r14
-	inc	r9
+	mov.b	@r8, r14
+	inc	r8
 	dec	r15
 .Leax_omac_pad5:
 	mov.b	r14, 0(r10)
 	inc	r10
 	dec	r11
 	jnz	.Leax_omac_cpy4
-	mov	r8, r9
+	mov	r9, r8
 	jmp	.Leax_omac_words2
 .Leax_omac_join3:
-	mov	172(sp), r14
+	mov	164(sp), r14
 	add	#15, r14
 	mov	#0, r15
 	addc	#0, r15
@@ -1693,7 +1676,7 @@ eax_omac:
 	rla	r15
 	rla	r15
 	bis	r14, r15
-	mov	r15, 10(sp)
+	mov	r15, 24(sp)
 	swpb	r4
 	mov	r12, r14
 	inv	r14
@@ -1713,6 +1696,24 @@ eax_omac:
 	and	r6, r14
 	mov	r6, r15
 	xor	r14, r15
+	swpb	r11
+	mov	r12, r14
+	inv	r14
+	inc	r14
+	and	r11, r14
+	xor	r14, r11
+	swpb	r10
+	mov	r12, r14
+	inv	r14
+	inc	r14
+	and	r10, r14
+	xor	r14, r10
+	swpb	r9
+	mov	r12, r14
+	inv	r14
+	inc	r14
+	and	r9, r14
+	xor	r14, r9
 	swpb	r7
 	mov	r12, r6
 	inv	r6
@@ -1720,117 +1721,99 @@ eax_omac:
 	and	r7, r6
 	mov	r7, r14
 	xor	r6, r14
-	swpb	r11
-	mov	r12, r7
-	inv	r7
-	inc	r7
-	and	r11, r7
-	xor	r7, r11
-	swpb	r10
-	mov	r12, r7
-	inv	r7
-	inc	r7
-	and	r10, r7
-	xor	r7, r10
 	swpb	r8
-	mov	r12, r7
-	inv	r7
-	inc	r7
-	and	r8, r7
-	xor	r7, r8
-	swpb	r9
-	mov	56(sp), r6
-	xor	r9, r6
+	mov	60(sp), r6
+	xor	r8, r6
 	inv	r12
 	inc	r12
 	and	r12, r6
-	mov	r9, r7
-	mov	r4, r9
+	mov	r4, r12
+	mov	r8, r7
 	xor	r6, r7
 	; cmac.ae:80: for i in 1..(n + 15) / 16 {
-	mov	r13, 16(sp)
+	mov	r13, 30(sp)
 	mov	r5, r13
-	mov	46(sp), r4
-	mov	52(sp), r5
-	mov	50(sp), r6
-	mov	r14, r12
-	mov	r13, r14
-	mov	r15, r13
-	mov	r9, r15
-	mov	32(sp), r9
-	mov	2(r9), 88(sp)
-	mov	4(r9), 84(sp)
-	mov	6(r9), 80(sp)
-	mov	8(r9), 76(sp)
-	mov	10(r9), 72(sp)
-	mov	12(r9), 68(sp)
-	mov	14(r9), 64(sp)
-	mov	16(r9), 90(sp)
-	mov	18(r9), 86(sp)
-	mov	20(r9), 82(sp)
-	mov	22(r9), 78(sp)
-	mov	24(r9), 74(sp)
-	mov	26(r9), 70(sp)
-	mov	28(r9), 66(sp)
-	mov	30(r9), 62(sp)
-	mov	#1, r9
-	cmp	10(sp), r9
+	mov	50(sp), 96(sp)
+	mov	52(sp), r4
+	mov	56(sp), r5
+	mov	54(sp), r6
+	mov	r14, r8
+	mov	r12, r14
+	mov	r15, r12
+	mov	42(sp), r15
+	mov	2(r15), 92(sp)
+	mov	4(r15), 88(sp)
+	mov	6(r15), 84(sp)
+	mov	8(r15), 80(sp)
+	mov	10(r15), 76(sp)
+	mov	12(r15), 72(sp)
+	mov	14(r15), 68(sp)
+	mov	16(r15), 94(sp)
+	mov	18(r15), 90(sp)
+	mov	20(r15), 86(sp)
+	mov	22(r15), 82(sp)
+	mov	24(r15), 78(sp)
+	mov	26(r15), 74(sp)
+	mov	28(r15), 70(sp)
+	mov	30(r15), 66(sp)
+	mov	#1, 0(sp)
+	cmp	24(sp), 0(sp)
 	jc	.Leax_omac_done7
 .Leax_omac_loop6:
-	xor	r15, r6
-	xor	r14, r5
-	xor	r13, r4
-	mov	@sp, r15
-	xor	r12, r15
+	xor	r14, r6
+	xor	r13, r5
+	xor	r12, r4
+	mov	96(sp), r15
+	xor	r11, r15
 	mov	2(sp), r14
-	xor	r11, r14
+	xor	r10, r14
 	mov	4(sp), r13
-	xor	r10, r13
+	xor	r9, r13
 	mov	6(sp), r12
 	xor	r8, r12
-	mov	16(sp), r11
+	mov	30(sp), r11
 	xor	r7, r11
 	; cmac.ae:81: y = E.encrypt_block(ks, y ^ x)
-	mov	r11, 108(sp)
-	mov	r12, 110(sp)
-	mov	r13, 112(sp)
-	mov	r14, 114(sp)
-	mov	r15, 116(sp)
-	mov	r4, 118(sp)
-	mov	r5, 120(sp)
-	mov	r6, 122(sp)
+	mov	r11, 114(sp)
+	mov	r12, 116(sp)
+	mov	r13, 118(sp)
+	mov	r14, 120(sp)
+	mov	r15, 122(sp)
+	mov	r4, 124(sp)
+	mov	r5, 126(sp)
+	mov	r6, 128(sp)
 	mov	sp, r13
-	add	#108, r13
+	add	#114, r13
 	mov	sp, r14
-	add	#124, r14
-	mov	54(sp), r12
+	add	#130, r14
+	mov	58(sp), r12
 	call	#eax_M_E_encrypt_block
-	mov	r9, r7
+	mov	@sp, r7
 	and	#4095, r7
 	rla	r7
 	rla	r7
 	rla	r7
 	rla	r7
-	mov	172(sp), r11
+	mov	164(sp), r11
 	sub	r7, r11
-	add	22(sp), r7
+	add	34(sp), r7
 	cmp	#16, r11
 	jnc	.Leax_omac_bytes8
 	bit	#1, r7
 	jnz	.Leax_omac_bytes8
 .Leax_omac_words9:
-	mov	@r7, r15
-	mov	2(r7), r14
-	mov	4(r7), r13
-	mov	6(r7), r12
-	mov	8(r7), r11
-	mov	10(r7), r10
+	mov	@r7, r14
+	mov	2(r7), r13
+	mov	4(r7), r12
+	mov	6(r7), r11
+	mov	8(r7), r10
+	mov	10(r7), r9
 	mov	12(r7), r8
 	mov	14(r7), r7
 	jmp	.Leax_omac_join10
 .Leax_omac_bytes8:
 	mov	sp, r12
-	add	#92, r12
+	add	#98, r12
 	mov	r12, r13
 	mov	#16, r14
 .Leax_omac_cpy11:
@@ -1848,312 +1831,303 @@ eax_omac:
 	mov	r12, r7
 	jmp	.Leax_omac_words9
 .Leax_omac_join10:
-	mov	124(sp), 16(sp)
-	mov	126(sp), 6(sp)
-	mov	128(sp), 4(sp)
-	mov	130(sp), 2(sp)
-	mov	132(sp), 0(sp)
-	mov	134(sp), r4
-	mov	136(sp), r5
-	mov	138(sp), r6
-	add	#1, r9
-	cmp	10(sp), r9
+	mov	130(sp), 30(sp)
+	mov	132(sp), 6(sp)
+	mov	134(sp), 4(sp)
+	mov	136(sp), 2(sp)
+	mov	138(sp), 96(sp)
+	mov	140(sp), r4
+	mov	142(sp), r5
+	mov	144(sp), r6
+	add	#1, 0(sp)
+	cmp	24(sp), 0(sp)
 	swpb	r7
 	swpb	r8
+	swpb	r9
 	swpb	r10
 	swpb	r11
 	swpb	r12
 	swpb	r13
 	swpb	r14
-	swpb	r15
 	jnc	.Leax_omac_loop6
 .Leax_omac_done7:
-	and	#15, 172(sp)
-	mov	172(sp), r9
-	and	#1, r9
-	inv	r9
-	inc	r9
-	and	#32896, r9
-	xor	#32768, r9
-	mov	r9, 28(sp)
-	mov	172(sp), r9
-	clrc
-	rrc	r9
-	mov	r9, 30(sp)
-	mov	r9, 14(sp)
-	and	#1, 30(sp)
-	mov	30(sp), r9
-	inv	r9
-	inc	r9
-	and	28(sp), r9
-	xor	28(sp), r9
-	mov	r9, 34(sp)
-	rra	14(sp)
-	mov	14(sp), r9
-	and	#1, r9
-	mov	r9, 36(sp)
-	inv	r9
-	inc	r9
-	and	34(sp), r9
-	xor	34(sp), r9
-	mov	r9, 48(sp)
-	mov	14(sp), r9
-	rra	r9
-	and	#1, r9
-	mov	r9, 38(sp)
-	inv	r9
-	inc	r9
-	and	48(sp), r9
-	xor	48(sp), r9
-	mov	r9, 20(sp)
-	mov	172(sp), r9
-	and	#8191, r9
-	rla	r9
-	rla	r9
-	rla	r9
-	mov	r9, 8(sp)
-	mov.b	173(sp), r9
-	clrc
-	rrc	r9
-	rra	r9
-	rra	r9
-	rra	r9
-	rra	r9
-	sub	#128, 8(sp)
-	subc	#0, r9
-	clr	r9
-	adc	r9
-	xor	#1, r9
-	mov	r9, 26(sp)
-	inv	r9
-	inc	r9
-	and	r9, 20(sp)
-	; cmac.ae:43: return if complete == 1 then x ^ k1 else x ^ pad ^ k2
-	mov	20(sp), r9
-	xor	r15, r9
-	xor	62(sp), r9
-	mov	r9, 12(sp)
-	; cmac.ae:81: y = E.encrypt_block(ks, y ^ x)
-	mov	172(sp), r9
-	sub	#1, r9
-	clr	r9
-	adc	r9
-	xor	#1, r9
-	mov	r9, 24(sp)
-	; cmac.ae:43: return if complete == 1 then x ^ k1 else x ^ pad ^ k2
-	inv	r9
-	inc	r9
-	xor	64(sp), r15
-	xor	12(sp), r15
-	and	r9, r15
-	mov	12(sp), r9
-	xor	r15, r9
-	xor	r9, r6
-	mov	r6, 60(sp)
-	; cmac.ae:81: y = E.encrypt_block(ks, y ^ x)
-	mov	30(sp), r15
+	and	#15, 164(sp)
+	mov	164(sp), r15
+	and	#1, r15
 	inv	r15
 	inc	r15
-	mov	28(sp), r9
-	and	r15, r9
-	mov	36(sp), r15
-	inv	r15
-	inc	r15
-	and	r9, r15
-	xor	r9, r15
-	mov	r15, 42(sp)
-	mov	38(sp), r6
-	inv	r6
-	inc	r6
-	and	r15, r6
-	xor	r15, r6
+	and	#32896, r15
+	xor	#32768, r15
+	mov	164(sp), 26(sp)
+	clrc
+	rrc	26(sp)
+	mov	26(sp), 38(sp)
+	and	#1, 38(sp)
+	mov	38(sp), 20(sp)
+	inv	20(sp)
+	inc	20(sp)
+	and	r15, 20(sp)
+	xor	r15, 20(sp)
+	mov	r15, 22(sp)
+	rra	26(sp)
 	mov	26(sp), r15
+	and	#1, r15
+	mov	r15, 40(sp)
 	inv	r15
 	inc	r15
-	and	r15, r6
+	and	20(sp), r15
+	xor	20(sp), r15
+	rra	26(sp)
+	and	#1, 26(sp)
+	mov	26(sp), 16(sp)
+	inv	16(sp)
+	inc	16(sp)
+	and	r15, 16(sp)
+	xor	r15, 16(sp)
+	mov	r15, 18(sp)
+	mov	164(sp), r15
+	and	#8191, r15
+	rla	r15
+	rla	r15
+	rla	r15
+	mov	r15, 10(sp)
+	mov	164(sp), r15
+	swpb	r15
+	mov.b	r15, r15
+	clrc
+	rrc	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	mov	r15, 8(sp)
+	sub	#128, 10(sp)
+	subc	#0, 8(sp)
+	clr	r15
+	adc	r15
+	xor	#1, r15
+	mov	r15, 36(sp)
+	inv	r15
+	inc	r15
+	and	r15, 16(sp)
 	; cmac.ae:43: return if complete == 1 then x ^ k1 else x ^ pad ^ k2
-	xor	r14, r6
-	xor	66(sp), r6
-	mov	24(sp), r15
-	inv	r15
-	inc	r15
-	xor	68(sp), r14
-	xor	r6, r14
-	and	r15, r14
-	xor	r14, r6
-	xor	r6, r5
+	xor	r14, 16(sp)
+	xor	66(sp), 16(sp)
 	; cmac.ae:81: y = E.encrypt_block(ks, y ^ x)
-	mov	36(sp), r14
-	inv	r14
-	inc	r14
-	mov	34(sp), r15
-	and	r14, r15
+	sub	#1, 164(sp)
+	clr	r15
+	adc	r15
+	xor	#1, r15
+	; cmac.ae:43: return if complete == 1 then x ^ k1 else x ^ pad ^ k2
+	mov	r15, 12(sp)
+	inv	12(sp)
+	inc	12(sp)
+	xor	68(sp), r14
+	xor	16(sp), r14
+	and	12(sp), r14
+	mov	r14, 28(sp)
+	mov	16(sp), r14
+	xor	28(sp), r14
+	xor	r14, r6
+	mov	r6, 64(sp)
+	; cmac.ae:81: y = E.encrypt_block(ks, y ^ x)
 	mov	38(sp), r6
 	inv	r6
 	inc	r6
-	and	r15, r6
-	xor	r15, r6
+	and	r6, 22(sp)
+	mov	40(sp), r6
+	inv	r6
+	inc	r6
+	mov	22(sp), r14
+	and	r14, r6
+	xor	r14, r6
+	mov	r6, 46(sp)
 	mov	26(sp), r14
 	inv	r14
 	inc	r14
-	and	r14, r6
+	and	r6, r14
+	xor	r6, r14
+	mov	36(sp), r6
+	inv	r6
+	inc	r6
+	and	r6, r14
 	; cmac.ae:43: return if complete == 1 then x ^ k1 else x ^ pad ^ k2
-	xor	r13, r6
-	xor	70(sp), r6
-	mov	24(sp), r14
-	inv	r14
-	inc	r14
+	xor	r13, r14
+	xor	70(sp), r14
+	mov	r15, r6
+	inv	r6
+	inc	r6
 	xor	72(sp), r13
-	xor	r6, r13
-	and	r14, r13
-	xor	r13, r6
-	xor	r6, r4
+	xor	r14, r13
+	and	r6, r13
+	xor	r13, r14
+	xor	r14, r5
+	mov	r5, 62(sp)
 	; cmac.ae:81: y = E.encrypt_block(ks, y ^ x)
-	mov	36(sp), r14
+	mov	40(sp), r6
+	mov	r6, r14
 	inv	r14
 	inc	r14
-	and	r14, r9
-	mov	38(sp), r6
-	mov	r6, r13
+	mov	20(sp), r5
+	and	r14, r5
+	mov	26(sp), r13
 	inv	r13
 	inc	r13
-	and	r9, r13
-	xor	r9, r13
-	mov	26(sp), r14
+	and	r5, r13
+	xor	r5, r13
+	mov	36(sp), r14
 	inv	r14
 	inc	r14
 	and	r14, r13
 	; cmac.ae:43: return if complete == 1 then x ^ k1 else x ^ pad ^ k2
 	xor	r12, r13
 	xor	74(sp), r13
-	mov	24(sp), r14
+	mov	r15, r14
 	inv	r14
 	inc	r14
 	xor	76(sp), r12
 	xor	r13, r12
 	and	r14, r12
 	xor	r12, r13
-	mov	@sp, r14
-	xor	r13, r14
-	; cmac.ae:81: y = E.encrypt_block(ks, y ^ x)
-	mov	r6, r13
-	inv	r13
-	inc	r13
-	mov	48(sp), r12
-	and	r13, r12
-	mov	26(sp), r13
-	inv	r13
-	inc	r13
-	and	r13, r12
-	; cmac.ae:43: return if complete == 1 then x ^ k1 else x ^ pad ^ k2
-	xor	r11, r12
-	xor	78(sp), r12
-	mov	24(sp), r13
-	inv	r13
-	inc	r13
-	xor	80(sp), r11
-	xor	r12, r11
-	and	r13, r11
-	xor	r11, r12
-	mov	2(sp), r13
-	xor	r12, r13
-	; cmac.ae:81: y = E.encrypt_block(ks, y ^ x)
-	mov	r6, r12
-	inv	r12
-	inc	r12
-	mov	42(sp), r11
-	and	r12, r11
-	mov	26(sp), r12
-	inv	r12
-	inc	r12
-	and	r12, r11
-	; cmac.ae:43: return if complete == 1 then x ^ k1 else x ^ pad ^ k2
-	xor	r10, r11
-	xor	82(sp), r11
-	mov	24(sp), r12
-	inv	r12
-	inc	r12
-	xor	84(sp), r10
-	xor	r11, r10
-	and	r12, r10
-	xor	r10, r11
-	mov	4(sp), r12
-	xor	r11, r12
-	; cmac.ae:81: y = E.encrypt_block(ks, y ^ x)
-	mov	r6, r11
-	inv	r11
-	inc	r11
-	and	r11, r15
-	mov	26(sp), r10
-	inv	r10
-	inc	r10
-	and	r10, r15
-	; cmac.ae:43: return if complete == 1 then x ^ k1 else x ^ pad ^ k2
-	xor	r8, r15
-	xor	86(sp), r15
-	mov	24(sp), r10
-	inv	r10
-	inc	r10
-	xor	88(sp), r8
-	xor	r15, r8
-	and	r10, r8
-	xor	r8, r15
-	mov	6(sp), r11
-	xor	r15, r11
-	mov	r7, r10
-	mov	32(sp), r15
-	xor	@r15, r10
+	xor	r13, r4
 	; cmac.ae:81: y = E.encrypt_block(ks, y ^ x)
 	inv	r6
 	inc	r6
-	and	r6, r9
-	mov	26(sp), r15
-	inv	r15
-	inc	r15
-	and	r15, r9
+	mov	22(sp), r14
+	and	r6, r14
+	mov	26(sp), r12
+	mov	r12, r13
+	inv	r13
+	inc	r13
+	and	r14, r13
+	xor	r14, r13
+	mov	36(sp), r6
+	inv	r6
+	inc	r6
+	and	r6, r13
 	; cmac.ae:43: return if complete == 1 then x ^ k1 else x ^ pad ^ k2
-	xor	r9, r7
-	xor	90(sp), r7
-	mov	24(sp), r15
+	xor	r11, r13
+	xor	78(sp), r13
+	mov	r15, r6
+	inv	r6
+	inc	r6
+	xor	80(sp), r11
+	xor	r13, r11
+	and	r6, r11
+	xor	r11, r13
+	mov	96(sp), r6
+	xor	r13, r6
+	; cmac.ae:81: y = E.encrypt_block(ks, y ^ x)
+	inv	r12
+	inc	r12
+	mov	18(sp), r13
+	and	r12, r13
+	mov	36(sp), r12
+	inv	r12
+	inc	r12
+	and	r12, r13
+	; cmac.ae:43: return if complete == 1 then x ^ k1 else x ^ pad ^ k2
+	xor	r10, r13
+	xor	82(sp), r13
+	mov	r15, r12
+	inv	r12
+	inc	r12
+	xor	84(sp), r10
+	xor	r13, r10
+	and	r12, r10
+	xor	r10, r13
+	mov	2(sp), r12
+	xor	r13, r12
+	; cmac.ae:81: y = E.encrypt_block(ks, y ^ x)
+	mov	26(sp), r10
+	mov	r10, r13
+	inv	r13
+	inc	r13
+	mov	46(sp), r11
+	and	r13, r11
+	mov	36(sp), r13
+	inv	r13
+	inc	r13
+	and	r13, r11
+	; cmac.ae:43: return if complete == 1 then x ^ k1 else x ^ pad ^ k2
+	xor	r9, r11
+	xor	86(sp), r11
+	mov	r15, r13
+	inv	r13
+	inc	r13
+	xor	88(sp), r9
+	xor	r11, r9
+	and	r13, r9
+	xor	r9, r11
+	mov	4(sp), r13
+	xor	r11, r13
+	; cmac.ae:81: y = E.encrypt_block(ks, y ^ x)
+	inv	r10
+	inc	r10
+	and	r10, r5
+	mov	36(sp), r9
+	mov	r9, r11
+	inv	r11
+	inc	r11
+	and	r11, r5
+	; cmac.ae:43: return if complete == 1 then x ^ k1 else x ^ pad ^ k2
+	xor	r8, r5
+	xor	90(sp), r5
+	mov	r15, r11
+	inv	r11
+	inc	r11
+	xor	92(sp), r8
+	xor	r5, r8
+	and	r11, r8
+	xor	r8, r5
+	mov	6(sp), r10
+	xor	r5, r10
+	mov	r7, r11
+	mov	42(sp), r5
+	xor	@r5, r11
+	; cmac.ae:81: y = E.encrypt_block(ks, y ^ x)
+	mov	26(sp), r5
+	inv	r5
+	inc	r5
+	and	r5, r14
+	inv	r9
+	inc	r9
+	and	r9, r14
+	; cmac.ae:43: return if complete == 1 then x ^ k1 else x ^ pad ^ k2
+	xor	r14, r7
+	xor	94(sp), r7
 	inv	r15
 	inc	r15
-	xor	r7, r10
-	and	r15, r10
-	xor	r10, r7
-	mov	16(sp), r15
+	xor	r7, r11
+	and	r15, r11
+	xor	r11, r7
+	mov	30(sp), r15
 	xor	r7, r15
 	; cmac.ae:85: return E.encrypt_block(ks, y ^ last_block(k1, k2, x, n % 16, n % 16 == 0))
-	mov	r15, 108(sp)
-	mov	r11, 110(sp)
-	mov	r12, 112(sp)
-	mov	r13, 114(sp)
-	mov	r14, 116(sp)
-	mov	r4, 118(sp)
-	mov	r5, 120(sp)
-	mov	60(sp), 122(sp)
+	mov	r15, 114(sp)
+	mov	r10, 116(sp)
+	mov	r13, 118(sp)
+	mov	r12, 120(sp)
+	mov	r6, 122(sp)
+	mov	r4, 124(sp)
+	mov	62(sp), 126(sp)
+	mov	64(sp), 128(sp)
 	mov	sp, r13
-	add	#108, r13
+	add	#114, r13
 	mov	sp, r14
-	add	#140, r14
-	mov	54(sp), r12
+	add	#146, r14
+	mov	58(sp), r12
 	call	#eax_M_E_encrypt_block
-	mov	174(sp), r14
-	mov	140(sp), 0(r14)
-	mov	142(sp), 2(r14)
-	mov	144(sp), 4(r14)
-	mov	146(sp), 6(r14)
-	mov	148(sp), 8(r14)
-	mov	150(sp), 10(r14)
-	mov	152(sp), 12(r14)
-	mov	154(sp), 14(r14)
-	add	#156, sp
-	pop	r4
-	pop	r5
-	pop	r6
-	pop	r7
-	pop	r8
-	pop	r9
-	pop	r10
+	mov	166(sp), r14
+	mov	146(sp), 0(r14)
+	mov	148(sp), 2(r14)
+	mov	150(sp), 4(r14)
+	mov	152(sp), 6(r14)
+	mov	154(sp), 8(r14)
+	mov	156(sp), 10(r14)
+	mov	158(sp), 12(r14)
+	mov	160(sp), 14(r14)
+	add	#162, sp
 	ret
 	.size eax_omac, .-eax_omac
 

@@ -5,8 +5,8 @@
 ; then the stack; results through the trailing out-pointers).
 
 ; --- elephant_dumbo_key_setup: elephant_dumbo.key_setup
-;     frame 56 bytes (0 spill slots, locals 56), saves r6, r7, r8, r9, r10
-;     estimated 196 bytes of code
+;     frame 58 bytes (1 spill slots, locals 56), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 210 bytes of code
 	.section .text.elephant_dumbo_key_setup,"ax",@progbits
 	.global elephant_dumbo_key_setup
 	.type elephant_dumbo_key_setup, @function
@@ -17,16 +17,18 @@ elephant_dumbo_key_setup:
 	push	r8
 	push	r7
 	push	r6
-	sub	#56, sp
-	mov	r14, r10
+	push	r5
+	push	r4
+	sub	#58, sp
+	mov	r14, 0(sp)
 	; elephant_dumbo.ae:66: lk[0] = P.permute(load_le(key, 0, 16) as u160)
 	bit	#1, r12
 	jnz	.Lelephant_dumbo_key_setup_bytes1
 .Lelephant_dumbo_key_setup_words2:
-	mov	@r12+, r6
 	mov	@r12+, r7
 	mov	@r12+, r8
 	mov	@r12+, r9
+	mov	@r12+, r10
 	mov	@r12+, r11
 	mov	@r12+, r13
 	mov	@r12+, r14
@@ -34,6 +36,7 @@ elephant_dumbo_key_setup:
 	jmp	.Lelephant_dumbo_key_setup_join3
 .Lelephant_dumbo_key_setup_bytes1:
 	mov	sp, r11
+	add	#2, r11
 	mov	r11, r13
 	mov	#16, r14
 .Lelephant_dumbo_key_setup_cpy4:
@@ -46,32 +49,35 @@ elephant_dumbo_key_setup:
 	mov	r11, r12
 	jmp	.Lelephant_dumbo_key_setup_words2
 .Lelephant_dumbo_key_setup_join3:
-	mov	r6, 16(sp)
 	mov	r7, 18(sp)
 	mov	r8, 20(sp)
 	mov	r9, 22(sp)
-	mov	r11, 24(sp)
-	mov	r13, 26(sp)
-	mov	r14, 28(sp)
-	mov	r15, 30(sp)
-	mov	#0, 32(sp)
+	mov	r10, 24(sp)
+	mov	r11, 26(sp)
+	mov	r13, 28(sp)
+	mov	r14, 30(sp)
+	mov	r15, 32(sp)
 	mov	#0, 34(sp)
+	mov	#0, 36(sp)
 	mov	sp, r12
-	add	#16, r12
+	add	#18, r12
 	mov	sp, r13
-	add	#36, r13
+	add	#38, r13
 	call	#elephant_dumbo_P_permute
-	mov	36(sp), 0(r10)
-	mov	38(sp), 2(r10)
-	mov	40(sp), 4(r10)
-	mov	42(sp), 6(r10)
-	mov	44(sp), 8(r10)
-	mov	46(sp), 10(r10)
-	mov	48(sp), 12(r10)
-	mov	50(sp), 14(r10)
-	mov	52(sp), 16(r10)
-	mov	54(sp), 18(r10)
-	add	#56, sp
+	mov	@sp, r14
+	mov	38(sp), 0(r14)
+	mov	40(sp), 2(r14)
+	mov	42(sp), 4(r14)
+	mov	44(sp), 6(r14)
+	mov	46(sp), 8(r14)
+	mov	48(sp), 10(r14)
+	mov	50(sp), 12(r14)
+	mov	52(sp), 14(r14)
+	mov	54(sp), 16(r14)
+	mov	56(sp), 18(r14)
+	add	#58, sp
+	pop	r4
+	pop	r5
 	pop	r6
 	pop	r7
 	pop	r8
@@ -82,8 +88,8 @@ elephant_dumbo_key_setup:
 
 
 ; --- elephant_dumbo_encrypt_with: elephant_dumbo.encrypt_with
-;     frame 32 bytes (0 spill slots, locals 16), saves r5, r6, r7, r8, r9, r10
-;     estimated 174 bytes of code
+;     frame 32 bytes (0 spill slots, locals 16), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 178 bytes of code
 	.section .text.elephant_dumbo_encrypt_with,"ax",@progbits
 	.global elephant_dumbo_encrypt_with
 	.type elephant_dumbo_encrypt_with, @function
@@ -95,8 +101,8 @@ elephant_dumbo_encrypt_with:
 	push	r7
 	push	r6
 	push	r5
+	push	r4
 	sub	#32, sp
-	mov	46(sp), r5
 	mov	48(sp), r6
 	mov	50(sp), r7
 	mov	52(sp), r8
@@ -105,21 +111,22 @@ elephant_dumbo_encrypt_with:
 	; elephant_dumbo.ae:106: store_le(tag, 0, crypt(lk, nonce, ad, msg, ct, ct))
 	mov	sp, r11
 	add	#16, r11
-	mov	r5, 0(sp)
-	mov	r6, 2(sp)
-	mov	r7, 4(sp)
-	mov	r8, 6(sp)
-	mov	r9, 8(sp)
-	mov	r8, 10(sp)
-	mov	r9, 12(sp)
+	mov	r6, 0(sp)
+	mov	r7, 2(sp)
+	mov	r8, 4(sp)
+	mov	r9, 6(sp)
+	mov	r10, 8(sp)
+	mov	r9, 10(sp)
+	mov	r10, 12(sp)
 	mov	r11, 14(sp)
 	call	#elephant_dumbo_crypt
-	bit	#1, r10
+	mov	58(sp), r13
+	bit	#1, r13
 	jnz	.Lelephant_dumbo_encrypt_with_bytes1
-	mov	16(sp), 0(r10)
-	mov	18(sp), 2(r10)
-	mov	20(sp), 4(r10)
-	mov	22(sp), 6(r10)
+	mov	16(sp), 0(r13)
+	mov	18(sp), 2(r13)
+	mov	20(sp), 4(r13)
+	mov	22(sp), 6(r13)
 	jmp	.Lelephant_dumbo_encrypt_with_stored2
 .Lelephant_dumbo_encrypt_with_bytes1:
 	mov	16(sp), 24(sp)
@@ -130,13 +137,14 @@ elephant_dumbo_encrypt_with:
 	add	#24, r14
 	mov	#8, r15
 .Lelephant_dumbo_encrypt_with_cpy3:
-	mov.b	@r14, 0(r10)
+	mov.b	@r14, 0(r13)
 	inc	r14
-	inc	r10
+	inc	r13
 	dec	r15
 	jnz	.Lelephant_dumbo_encrypt_with_cpy3
 .Lelephant_dumbo_encrypt_with_stored2:
 	add	#32, sp
+	pop	r4
 	pop	r5
 	pop	r6
 	pop	r7
@@ -149,7 +157,7 @@ elephant_dumbo_encrypt_with:
 
 ; --- elephant_dumbo_decrypt_with: elephant_dumbo.decrypt_with
 ;     frame 44 bytes (6 spill slots, locals 16), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 224 bytes of code
+;     estimated 232 bytes of code
 	.section .text.elephant_dumbo_decrypt_with,"ax",@progbits
 	.global elephant_dumbo_decrypt_with
 	.type elephant_dumbo_decrypt_with, @function
@@ -165,12 +173,14 @@ elephant_dumbo_decrypt_with:
 	sub	#44, sp
 	mov	r12, 18(sp)
 	mov	r13, 16(sp)
+	mov	r14, r8
+	mov	r15, r9
 	mov	60(sp), r5
 	mov	62(sp), r6
 	mov	64(sp), r7
 	mov	66(sp), r4
-	mov	70(sp), r8
-	mov	72(sp), r9
+	mov	70(sp), r10
+	mov	72(sp), r11
 	; elephant_dumbo.ae:110: return (load_le(tag, 0, 8) ^ crypt(lk, nonce, ad, ct, msg, ct)) == 0
 	bit	#1, r4
 	jnz	.Lelephant_dumbo_decrypt_with_bytes1
@@ -181,32 +191,34 @@ elephant_dumbo_decrypt_with:
 	mov	@r4+, 20(sp)
 	jmp	.Lelephant_dumbo_decrypt_with_join3
 .Lelephant_dumbo_decrypt_with_bytes1:
-	mov	sp, r10
-	add	#28, r10
-	mov	r10, r11
-	mov	#8, r12
+	mov	sp, r12
+	add	#28, r12
+	mov	r12, r13
+	mov	#8, r14
 .Lelephant_dumbo_decrypt_with_cpy4:
-	mov.b	@r4, r13
+	mov.b	@r4, r15
 	inc	r4
-	mov.b	r13, 0(r11)
-	inc	r11
-	dec	r12
+	mov.b	r15, 0(r13)
+	inc	r13
+	dec	r14
 	jnz	.Lelephant_dumbo_decrypt_with_cpy4
-	mov	r10, r4
+	mov	r12, r4
 	jmp	.Lelephant_dumbo_decrypt_with_words2
 .Lelephant_dumbo_decrypt_with_join3:
-	mov	sp, r13
-	add	#36, r13
+	mov	sp, r15
+	add	#36, r15
 	mov	r5, 0(sp)
 	mov	r6, 2(sp)
 	mov	r7, 4(sp)
-	mov	r8, 6(sp)
-	mov	r9, 8(sp)
+	mov	r10, 6(sp)
+	mov	r11, 8(sp)
 	mov	r6, 10(sp)
 	mov	r7, 12(sp)
-	mov	r13, 14(sp)
+	mov	r15, 14(sp)
 	mov	18(sp), r12
 	mov	16(sp), r13
+	mov	r8, r14
+	mov	r9, r15
 	call	#elephant_dumbo_crypt
 	mov	26(sp), r12
 	xor	36(sp), r12
@@ -238,20 +250,13 @@ elephant_dumbo_decrypt_with:
 
 
 ; --- elephant_dumbo_P_permute: elephant_dumbo.P.permute
-;     frame 12 bytes (6 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 994 bytes of code
+;     frame 12 bytes (6 spill slots, locals 0), saves nothing
+;     estimated 966 bytes of code
 	.section .text.elephant_dumbo_P_permute,"ax",@progbits
 	.local elephant_dumbo_P_permute
 	.type elephant_dumbo_P_permute, @function
 	.balign 2
 elephant_dumbo_P_permute:
-	push	r10
-	push	r9
-	push	r8
-	push	r7
-	push	r6
-	push	r5
-	push	r4
 	sub	#12, sp
 	mov	r13, 10(sp)
 	; spongent_pi160.ae:41: @unroll(unroll)
@@ -693,35 +698,21 @@ elephant_dumbo_P_permute:
 	mov	r13, 16(r12)
 	mov	r14, 18(r12)
 	add	#12, sp
-	pop	r4
-	pop	r5
-	pop	r6
-	pop	r7
-	pop	r8
-	pop	r9
-	pop	r10
 	ret
 	.size elephant_dumbo_P_permute, .-elephant_dumbo_P_permute
 
 
 ; --- elephant_dumbo_crypt: elephant_dumbo.crypt
-;     frame 388 bytes (134 spill slots, locals 120), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 6250 bytes of code
+;     frame 384 bytes (132 spill slots, locals 120), saves nothing
+;     estimated 6218 bytes of code
 	.section .text.elephant_dumbo_crypt,"ax",@progbits
 	.local elephant_dumbo_crypt
 	.type elephant_dumbo_crypt, @function
 	.balign 2
 elephant_dumbo_crypt:
-	push	r10
-	push	r9
-	push	r8
-	push	r7
-	push	r6
-	push	r5
-	push	r4
-	sub	#388, sp
+	sub	#384, sp
 	; elephant_dumbo.ae:79: blocks_ad = 1 + (12 + a) / block
-	mov	404(sp), r8
+	mov	386(sp), r8
 	mov	#0, r7
 	add	#12, r8
 	addc	#0, r7
@@ -745,13 +736,13 @@ elephant_dumbo_crypt:
 	and	#7, r14
 	bis	r14, r11
 	mov	r7, r6
-	mov	r7, 192(sp)
+	mov	r7, 190(sp)
 	rla	r6
 	adc	r6
 	mov	r6, r5
 	and	#65534, r5
 	mov	r8, r4
-	mov	r8, 200(sp)
+	mov	r8, 198(sp)
 	rla	r4
 	adc	r4
 	mov	r4, r14
@@ -768,7 +759,7 @@ elephant_dumbo_crypt:
 	addc	r10, r6
 	addc	#0, r7
 	addc	#0, r8
-	mov	192(sp), r9
+	mov	190(sp), r9
 	rla	r9
 	adc	r9
 	rla	r9
@@ -779,7 +770,7 @@ elephant_dumbo_crypt:
 	adc	r9
 	mov	r9, r11
 	and	#65520, r11
-	mov	200(sp), r10
+	mov	198(sp), r10
 	rla	r10
 	adc	r10
 	rla	r10
@@ -798,13 +789,13 @@ elephant_dumbo_crypt:
 	addc	r9, r6
 	addc	#0, r7
 	addc	#0, r8
-	mov	192(sp), r9
+	mov	190(sp), r9
 	swpb	r9
 	bit	#1, r9
 	rrc	r9
 	mov	r9, r11
 	and	#65408, r11
-	mov	200(sp), r10
+	mov	198(sp), r10
 	swpb	r10
 	bit	#1, r10
 	rrc	r10
@@ -818,12 +809,12 @@ elephant_dumbo_crypt:
 	addc	r9, r6
 	addc	#0, r7
 	addc	#0, r8
-	mov	200(sp), r9
+	mov	198(sp), r9
 	swpb	r9
 	mov	r9, r10
 	and	#65280, r10
 	mov.b	r9, r9
-	mov	192(sp), r14
+	mov	190(sp), r14
 	mov	r14, r11
 	and	#255, r11
 	swpb	r11
@@ -835,7 +826,7 @@ elephant_dumbo_crypt:
 	addc	r14, r6
 	addc	#0, r7
 	addc	#0, r8
-	mov	192(sp), r9
+	mov	190(sp), r9
 	swpb	r9
 	rla	r9
 	adc	r9
@@ -845,7 +836,7 @@ elephant_dumbo_crypt:
 	adc	r9
 	mov	r9, r11
 	and	#63488, r11
-	mov	200(sp), r10
+	mov	198(sp), r10
 	swpb	r10
 	rla	r10
 	adc	r10
@@ -863,7 +854,7 @@ elephant_dumbo_crypt:
 	addc	r9, r6
 	addc	#0, r7
 	addc	#0, r8
-	mov	192(sp), r9
+	mov	190(sp), r9
 	bit	#1, r9
 	rrc	r9
 	bit	#1, r9
@@ -874,7 +865,7 @@ elephant_dumbo_crypt:
 	rrc	r9
 	mov	r9, r11
 	and	#61440, r11
-	mov	200(sp), r10
+	mov	198(sp), r10
 	bit	#1, r10
 	rrc	r10
 	bit	#1, r10
@@ -893,12 +884,12 @@ elephant_dumbo_crypt:
 	addc	r9, r6
 	addc	#0, r7
 	addc	#0, r8
-	mov	192(sp), r9
+	mov	190(sp), r9
 	bit	#1, r9
 	rrc	r9
 	mov	r9, r11
 	and	#32768, r11
-	mov	200(sp), r10
+	mov	198(sp), r10
 	bit	#1, r10
 	rrc	r10
 	mov	r10, r14
@@ -911,7 +902,7 @@ elephant_dumbo_crypt:
 	addc	r9, r6
 	addc	#0, r7
 	addc	#0, r8
-	mov	192(sp), r9
+	mov	190(sp), r9
 	rla	r9
 	adc	r9
 	rla	r9
@@ -920,7 +911,7 @@ elephant_dumbo_crypt:
 	adc	r9
 	mov	r9, r11
 	and	#65528, r11
-	mov	200(sp), r10
+	mov	198(sp), r10
 	rla	r10
 	adc	r10
 	rla	r10
@@ -933,8 +924,8 @@ elephant_dumbo_crypt:
 	and	#65528, r10
 	and	#7, r9
 	add	#0, r4
-	addc	200(sp), r5
-	addc	192(sp), r6
+	addc	198(sp), r5
+	addc	190(sp), r6
 	addc	#0, r7
 	addc	#0, r8
 	add	#0, r4
@@ -942,7 +933,7 @@ elephant_dumbo_crypt:
 	addc	r11, r6
 	addc	r9, r7
 	addc	#0, r8
-	mov	192(sp), r9
+	mov	190(sp), r9
 	rla	r9
 	adc	r9
 	rla	r9
@@ -953,7 +944,7 @@ elephant_dumbo_crypt:
 	adc	r9
 	mov	r9, r11
 	and	#65520, r11
-	mov	200(sp), r10
+	mov	198(sp), r10
 	rla	r10
 	adc	r10
 	rla	r10
@@ -972,13 +963,13 @@ elephant_dumbo_crypt:
 	addc	r11, r6
 	addc	r9, r7
 	addc	#0, r8
-	mov	192(sp), r9
+	mov	190(sp), r9
 	swpb	r9
 	bit	#1, r9
 	rrc	r9
 	mov	r9, r11
 	and	#65408, r11
-	mov	200(sp), r10
+	mov	198(sp), r10
 	swpb	r10
 	bit	#1, r10
 	rrc	r10
@@ -992,12 +983,12 @@ elephant_dumbo_crypt:
 	addc	r11, r6
 	addc	r9, r7
 	addc	#0, r8
-	mov	200(sp), r9
+	mov	198(sp), r9
 	swpb	r9
 	mov	r9, r10
 	and	#65280, r10
 	mov.b	r9, r9
-	mov	192(sp), r14
+	mov	190(sp), r14
 	mov	r14, r11
 	and	#255, r11
 	swpb	r11
@@ -1009,7 +1000,7 @@ elephant_dumbo_crypt:
 	addc	r11, r6
 	addc	r14, r7
 	addc	#0, r8
-	mov	192(sp), r9
+	mov	190(sp), r9
 	swpb	r9
 	rla	r9
 	adc	r9
@@ -1019,7 +1010,7 @@ elephant_dumbo_crypt:
 	adc	r9
 	mov	r9, r11
 	and	#63488, r11
-	mov	200(sp), r10
+	mov	198(sp), r10
 	swpb	r10
 	rla	r10
 	adc	r10
@@ -1037,7 +1028,7 @@ elephant_dumbo_crypt:
 	addc	r11, r6
 	addc	r9, r7
 	addc	#0, r8
-	mov	192(sp), r9
+	mov	190(sp), r9
 	bit	#1, r9
 	rrc	r9
 	bit	#1, r9
@@ -1048,7 +1039,7 @@ elephant_dumbo_crypt:
 	rrc	r9
 	mov	r9, r11
 	and	#61440, r11
-	mov	200(sp), r10
+	mov	198(sp), r10
 	bit	#1, r10
 	rrc	r10
 	bit	#1, r10
@@ -1067,12 +1058,12 @@ elephant_dumbo_crypt:
 	addc	r11, r6
 	addc	r9, r7
 	addc	#0, r8
-	mov	192(sp), r10
+	mov	190(sp), r10
 	bit	#1, r10
 	rrc	r10
 	mov	r10, r11
 	and	#32768, r11
-	mov	200(sp), r9
+	mov	198(sp), r9
 	bit	#1, r9
 	rrc	r9
 	mov	r9, r14
@@ -1081,17 +1072,17 @@ elephant_dumbo_crypt:
 	and	#32768, r9
 	and	#32767, r10
 	add	#0, r4
-	mov	r4, 246(sp)
+	mov	r4, 244(sp)
 	addc	r9, r5
-	mov	r5, 244(sp)
+	mov	r5, 242(sp)
 	addc	r11, r6
-	mov	r6, 242(sp)
+	mov	r6, 240(sp)
 	addc	r10, r7
-	mov	r7, 240(sp)
+	mov	r7, 238(sp)
 	addc	#0, r8
-	mov	r8, 238(sp)
+	mov	r8, 236(sp)
 	; elephant_dumbo.ae:78: blocks_m = (m + block - 1) / block
-	mov	408(sp), r11
+	mov	390(sp), r11
 	mov	#0, r14
 	add	#20, r11
 	addc	#0, r14
@@ -1117,13 +1108,13 @@ elephant_dumbo_crypt:
 	and	#7, r10
 	bis	r10, r7
 	mov	r14, r4
-	mov	r14, 162(sp)
+	mov	r14, 156(sp)
 	rla	r4
 	adc	r4
 	mov	r4, r9
 	and	#65534, r9
 	mov	r11, r10
-	mov	r11, 172(sp)
+	mov	r11, 170(sp)
 	rla	r10
 	adc	r10
 	mov	r10, r14
@@ -1140,7 +1131,7 @@ elephant_dumbo_crypt:
 	addc	r8, r4
 	addc	#0, r14
 	addc	#0, r11
-	mov	162(sp), r5
+	mov	156(sp), r5
 	rla	r5
 	adc	r5
 	rla	r5
@@ -1151,7 +1142,7 @@ elephant_dumbo_crypt:
 	adc	r5
 	mov	r5, r7
 	and	#65520, r7
-	mov	172(sp), r6
+	mov	170(sp), r6
 	rla	r6
 	adc	r6
 	rla	r6
@@ -1170,13 +1161,13 @@ elephant_dumbo_crypt:
 	addc	r5, r4
 	addc	#0, r14
 	addc	#0, r11
-	mov	162(sp), r5
+	mov	156(sp), r5
 	swpb	r5
 	bit	#1, r5
 	rrc	r5
 	mov	r5, r7
 	and	#65408, r7
-	mov	172(sp), r6
+	mov	170(sp), r6
 	swpb	r6
 	bit	#1, r6
 	rrc	r6
@@ -1190,12 +1181,12 @@ elephant_dumbo_crypt:
 	addc	r5, r4
 	addc	#0, r14
 	addc	#0, r11
-	mov	172(sp), r5
+	mov	170(sp), r5
 	swpb	r5
 	mov	r5, r6
 	and	#65280, r6
 	mov.b	r5, r5
-	mov	162(sp), r8
+	mov	156(sp), r8
 	mov	r8, r7
 	and	#255, r7
 	swpb	r7
@@ -1207,7 +1198,7 @@ elephant_dumbo_crypt:
 	addc	r8, r4
 	addc	#0, r14
 	addc	#0, r11
-	mov	162(sp), r5
+	mov	156(sp), r5
 	swpb	r5
 	rla	r5
 	adc	r5
@@ -1217,7 +1208,7 @@ elephant_dumbo_crypt:
 	adc	r5
 	mov	r5, r7
 	and	#63488, r7
-	mov	172(sp), r6
+	mov	170(sp), r6
 	swpb	r6
 	rla	r6
 	adc	r6
@@ -1235,7 +1226,7 @@ elephant_dumbo_crypt:
 	addc	r5, r4
 	addc	#0, r14
 	addc	#0, r11
-	mov	162(sp), r5
+	mov	156(sp), r5
 	bit	#1, r5
 	rrc	r5
 	bit	#1, r5
@@ -1246,7 +1237,7 @@ elephant_dumbo_crypt:
 	rrc	r5
 	mov	r5, r7
 	and	#61440, r7
-	mov	172(sp), r6
+	mov	170(sp), r6
 	bit	#1, r6
 	rrc	r6
 	bit	#1, r6
@@ -1265,12 +1256,12 @@ elephant_dumbo_crypt:
 	addc	r5, r4
 	addc	#0, r14
 	addc	#0, r11
-	mov	162(sp), r5
+	mov	156(sp), r5
 	bit	#1, r5
 	rrc	r5
 	mov	r5, r7
 	and	#32768, r7
-	mov	172(sp), r6
+	mov	170(sp), r6
 	bit	#1, r6
 	rrc	r6
 	mov	r6, r8
@@ -1283,7 +1274,7 @@ elephant_dumbo_crypt:
 	addc	r5, r4
 	addc	#0, r14
 	addc	#0, r11
-	mov	162(sp), r5
+	mov	156(sp), r5
 	rla	r5
 	adc	r5
 	rla	r5
@@ -1292,7 +1283,7 @@ elephant_dumbo_crypt:
 	adc	r5
 	mov	r5, r7
 	and	#65528, r7
-	mov	172(sp), r6
+	mov	170(sp), r6
 	rla	r6
 	adc	r6
 	rla	r6
@@ -1305,8 +1296,8 @@ elephant_dumbo_crypt:
 	and	#65528, r6
 	and	#7, r5
 	add	#0, r10
-	addc	172(sp), r9
-	addc	162(sp), r4
+	addc	170(sp), r9
+	addc	156(sp), r4
 	addc	#0, r14
 	addc	#0, r11
 	add	#0, r10
@@ -1314,7 +1305,7 @@ elephant_dumbo_crypt:
 	addc	r7, r4
 	addc	r5, r14
 	addc	#0, r11
-	mov	162(sp), r5
+	mov	156(sp), r5
 	rla	r5
 	adc	r5
 	rla	r5
@@ -1325,7 +1316,7 @@ elephant_dumbo_crypt:
 	adc	r5
 	mov	r5, r7
 	and	#65520, r7
-	mov	172(sp), r6
+	mov	170(sp), r6
 	rla	r6
 	adc	r6
 	rla	r6
@@ -1344,13 +1335,13 @@ elephant_dumbo_crypt:
 	addc	r7, r4
 	addc	r5, r14
 	addc	#0, r11
-	mov	162(sp), r5
+	mov	156(sp), r5
 	swpb	r5
 	bit	#1, r5
 	rrc	r5
 	mov	r5, r7
 	and	#65408, r7
-	mov	172(sp), r6
+	mov	170(sp), r6
 	swpb	r6
 	bit	#1, r6
 	rrc	r6
@@ -1364,12 +1355,12 @@ elephant_dumbo_crypt:
 	addc	r7, r4
 	addc	r5, r14
 	addc	#0, r11
-	mov	172(sp), r5
+	mov	170(sp), r5
 	swpb	r5
 	mov	r5, r6
 	and	#65280, r6
 	mov.b	r5, r5
-	mov	162(sp), r8
+	mov	156(sp), r8
 	mov	r8, r7
 	and	#255, r7
 	swpb	r7
@@ -1381,7 +1372,7 @@ elephant_dumbo_crypt:
 	addc	r7, r4
 	addc	r8, r14
 	addc	#0, r11
-	mov	162(sp), r5
+	mov	156(sp), r5
 	swpb	r5
 	rla	r5
 	adc	r5
@@ -1391,7 +1382,7 @@ elephant_dumbo_crypt:
 	adc	r5
 	mov	r5, r7
 	and	#63488, r7
-	mov	172(sp), r6
+	mov	170(sp), r6
 	swpb	r6
 	rla	r6
 	adc	r6
@@ -1409,7 +1400,7 @@ elephant_dumbo_crypt:
 	addc	r7, r4
 	addc	r5, r14
 	addc	#0, r11
-	mov	162(sp), r5
+	mov	156(sp), r5
 	bit	#1, r5
 	rrc	r5
 	bit	#1, r5
@@ -1420,7 +1411,7 @@ elephant_dumbo_crypt:
 	rrc	r5
 	mov	r5, r7
 	and	#61440, r7
-	mov	172(sp), r6
+	mov	170(sp), r6
 	bit	#1, r6
 	rrc	r6
 	bit	#1, r6
@@ -1439,12 +1430,12 @@ elephant_dumbo_crypt:
 	addc	r7, r4
 	addc	r5, r14
 	addc	#0, r11
-	mov	162(sp), r7
+	mov	156(sp), r7
 	bit	#1, r7
 	rrc	r7
 	mov	r7, r6
 	and	#32768, r6
-	mov	172(sp), r5
+	mov	170(sp), r5
 	bit	#1, r5
 	rrc	r5
 	mov	r5, r8
@@ -1459,8 +1450,8 @@ elephant_dumbo_crypt:
 	addc	#0, r11
 	add	#0, r10
 	addc	#0, r9
-	addc	172(sp), r4
-	addc	162(sp), r14
+	addc	170(sp), r4
+	addc	156(sp), r14
 	addc	#0, r11
 	swpb	r4
 	rla	r4
@@ -1480,7 +1471,7 @@ elephant_dumbo_crypt:
 	mov	r14, r9
 	and	#63488, r9
 	bis	r9, r4
-	mov	r4, 224(sp)
+	mov	r4, 222(sp)
 	and	#2047, r14
 	and	#1, r11
 	swpb	r11
@@ -1492,9 +1483,9 @@ elephant_dumbo_crypt:
 	adc	r11
 	and	#63488, r11
 	bis	r11, r14
-	mov	r14, 222(sp)
+	mov	r14, 220(sp)
 	; elephant_dumbo.ae:77: blocks_c = 1 + m / block
-	mov	408(sp), r4
+	mov	390(sp), r4
 	mov	r4, r8
 	rla	r8
 	adc	r8
@@ -1502,20 +1493,20 @@ elephant_dumbo_crypt:
 	adc	r8
 	rla	r8
 	adc	r8
-	mov	r8, r11
-	and	#65528, r11
+	mov	r8, r10
+	and	#65528, r10
 	and	#7, r8
-	mov	r4, r10
-	rla	r10
-	adc	r10
-	mov	r10, r6
-	and	#1, r6
-	and	#65534, r10
+	mov	r4, r6
+	rla	r6
+	adc	r6
+	mov	r6, r11
+	and	#1, r11
+	and	#65534, r6
 	mov	#0, r5
 	mov	#0, r14
 	mov	#0, r9
-	add	r11, r10
-	addc	r8, r6
+	add	r10, r6
+	addc	r8, r11
 	addc	#0, r5
 	addc	#0, r14
 	addc	#0, r9
@@ -1531,8 +1522,8 @@ elephant_dumbo_crypt:
 	mov	r8, r7
 	and	#65520, r7
 	and	#15, r8
-	add	r7, r10
-	addc	r8, r6
+	add	r7, r6
+	addc	r8, r11
 	addc	#0, r5
 	addc	#0, r14
 	addc	#0, r9
@@ -1543,8 +1534,8 @@ elephant_dumbo_crypt:
 	mov	r8, r7
 	and	#65408, r7
 	and	#127, r8
-	add	r7, r10
-	addc	r8, r6
+	add	r7, r6
+	addc	r8, r11
 	addc	#0, r5
 	addc	#0, r14
 	addc	#0, r9
@@ -1553,8 +1544,8 @@ elephant_dumbo_crypt:
 	mov	r8, r7
 	and	#65280, r7
 	mov.b	r8, r8
-	add	r7, r10
-	addc	r8, r6
+	add	r7, r6
+	addc	r8, r11
 	addc	#0, r5
 	addc	#0, r14
 	addc	#0, r9
@@ -1569,8 +1560,8 @@ elephant_dumbo_crypt:
 	mov	r8, r7
 	and	#63488, r7
 	and	#2047, r8
-	add	r7, r10
-	addc	r8, r6
+	add	r7, r6
+	addc	r8, r11
 	addc	#0, r5
 	addc	#0, r14
 	addc	#0, r9
@@ -1586,8 +1577,8 @@ elephant_dumbo_crypt:
 	mov	r8, r7
 	and	#61440, r7
 	and	#4095, r8
-	add	r7, r10
-	addc	r8, r6
+	add	r7, r6
+	addc	r8, r11
 	addc	#0, r5
 	addc	#0, r14
 	addc	#0, r9
@@ -1597,8 +1588,8 @@ elephant_dumbo_crypt:
 	mov	r8, r7
 	and	#32768, r7
 	and	#32767, r8
-	add	r7, r10
-	addc	r8, r6
+	add	r7, r6
+	addc	r8, r11
 	addc	#0, r5
 	addc	#0, r14
 	addc	#0, r9
@@ -1612,13 +1603,13 @@ elephant_dumbo_crypt:
 	mov	r8, r7
 	and	#65528, r7
 	and	#7, r8
-	add	#0, r10
-	addc	r4, r6
+	add	#0, r6
+	addc	r4, r11
 	addc	#0, r5
 	addc	#0, r14
 	addc	#0, r9
-	add	#0, r10
-	addc	r7, r6
+	add	#0, r6
+	addc	r7, r11
 	addc	r8, r5
 	addc	#0, r14
 	addc	#0, r9
@@ -1634,8 +1625,8 @@ elephant_dumbo_crypt:
 	mov	r8, r7
 	and	#65520, r7
 	and	#15, r8
-	add	#0, r10
-	addc	r7, r6
+	add	#0, r6
+	addc	r7, r11
 	addc	r8, r5
 	addc	#0, r14
 	addc	#0, r9
@@ -1646,8 +1637,8 @@ elephant_dumbo_crypt:
 	mov	r8, r7
 	and	#65408, r7
 	and	#127, r8
-	add	#0, r10
-	addc	r7, r6
+	add	#0, r6
+	addc	r7, r11
 	addc	r8, r5
 	addc	#0, r14
 	addc	#0, r9
@@ -1656,8 +1647,8 @@ elephant_dumbo_crypt:
 	mov	r8, r7
 	and	#65280, r7
 	mov.b	r8, r8
-	add	#0, r10
-	addc	r7, r6
+	add	#0, r6
+	addc	r7, r11
 	addc	r8, r5
 	addc	#0, r14
 	addc	#0, r9
@@ -1672,8 +1663,8 @@ elephant_dumbo_crypt:
 	mov	r8, r7
 	and	#63488, r7
 	and	#2047, r8
-	add	#0, r10
-	addc	r7, r6
+	add	#0, r6
+	addc	r7, r11
 	addc	r8, r5
 	addc	#0, r14
 	addc	#0, r9
@@ -1689,8 +1680,8 @@ elephant_dumbo_crypt:
 	mov	r8, r7
 	and	#61440, r7
 	and	#4095, r8
-	add	#0, r10
-	addc	r7, r6
+	add	#0, r6
+	addc	r7, r11
 	addc	r8, r5
 	addc	#0, r14
 	addc	#0, r9
@@ -1700,13 +1691,13 @@ elephant_dumbo_crypt:
 	mov	r8, r7
 	and	#32768, r7
 	and	#32767, r8
-	add	#0, r10
-	addc	r7, r6
+	add	#0, r6
+	addc	r7, r11
 	addc	r8, r5
 	addc	#0, r14
 	addc	#0, r9
-	add	#0, r10
-	addc	#0, r6
+	add	#0, r6
+	addc	#0, r11
 	addc	r4, r5
 	addc	#0, r14
 	addc	#0, r9
@@ -1740,15 +1731,15 @@ elephant_dumbo_crypt:
 	and	#63488, r14
 	bis	r14, r5
 	; elephant_dumbo.ae:79: blocks_ad = 1 + (12 + a) / block
-	mov	246(sp), r8
-	mov	244(sp), r14
-	mov	242(sp), r9
-	mov	240(sp), r10
-	mov	238(sp), r11
+	mov	244(sp), r8
+	mov	242(sp), r14
+	mov	240(sp), r9
+	mov	238(sp), r10
+	mov	236(sp), r11
 	add	#0, r8
 	addc	#0, r14
-	addc	200(sp), r9
-	addc	192(sp), r10
+	addc	198(sp), r9
+	addc	190(sp), r10
 	addc	#0, r11
 	and	#1, r11
 	swpb	r11
@@ -1783,9 +1774,9 @@ elephant_dumbo_crypt:
 	addc	#0, r14
 	; elephant_dumbo.ae:81: steps = if blocks_ad - 1 < blocks_c + 1 then blocks_c + 1 else blocks_ad - 1
 	mov	r9, r7
-	mov	r9, 216(sp)
+	mov	r9, 214(sp)
 	mov	r14, r8
-	mov	r14, 214(sp)
+	mov	r14, 212(sp)
 	sub	#1, r7
 	subc	#0, r8
 	; elephant_dumbo.ae:77: blocks_c = 1 + m / block
@@ -1793,9 +1784,9 @@ elephant_dumbo_crypt:
 	addc	#0, r6
 	; elephant_dumbo.ae:81: steps = if blocks_ad - 1 < blocks_c + 1 then blocks_c + 1 else blocks_ad - 1
 	mov	r5, r9
-	mov	r5, 212(sp)
+	mov	r5, 210(sp)
 	mov	r6, r10
-	mov	r6, 210(sp)
+	mov	r6, 208(sp)
 	add	#1, r9
 	addc	#0, r10
 	cmp	r9, r7
@@ -1805,29 +1796,29 @@ elephant_dumbo_crypt:
 	xor	r7, r9
 	and	r11, r9
 	xor	r9, r7
-	mov	r7, 208(sp)
+	mov	r7, 206(sp)
 	xor	r8, r10
 	and	r11, r10
 	xor	r10, r8
-	mov	r8, 206(sp)
-	mov	r12, 218(sp)
-	mov	r15, 220(sp)
+	mov	r8, 204(sp)
+	mov	r12, 216(sp)
+	mov	r15, 218(sp)
 	mov	r13, r10
 	; elephant_dumbo.ae:82: n = load_le(nonce, 0, 12) as u160
 	mov	r13, r11
 	bit	#1, r11
 	jnz	.Lelephant_dumbo_crypt_bytes1
 .Lelephant_dumbo_crypt_words2:
-	mov	@r11+, 236(sp)
 	mov	@r11+, 234(sp)
 	mov	@r11+, 232(sp)
 	mov	@r11+, 230(sp)
 	mov	@r11+, 228(sp)
 	mov	@r11+, 226(sp)
+	mov	@r11+, 224(sp)
 	jmp	.Lelephant_dumbo_crypt_join3
 .Lelephant_dumbo_crypt_bytes1:
 	mov	sp, r12
-	add	#268, r12
+	add	#264, r12
 	mov	r12, r13
 	mov	#12, r14
 .Lelephant_dumbo_crypt_cpy4:
@@ -1844,16 +1835,16 @@ elephant_dumbo_crypt:
 	bit	#1, r10
 	jnz	.Lelephant_dumbo_crypt_bytes6
 .Lelephant_dumbo_crypt_words7:
-	mov	@r10+, 150(sp)
+	mov	@r10+, 144(sp)
+	mov	@r10+, 152(sp)
 	mov	@r10+, 160(sp)
-	mov	@r10+, 170(sp)
+	mov	@r10+, 186(sp)
 	mov	@r10+, 188(sp)
-	mov	@r10+, 190(sp)
-	mov	@r10+, 196(sp)
+	mov	@r10+, 194(sp)
 	jmp	.Lelephant_dumbo_crypt_join8
 .Lelephant_dumbo_crypt_bytes6:
 	mov	sp, r12
-	add	#268, r12
+	add	#264, r12
 	mov	r12, r13
 	mov	#12, r14
 .Lelephant_dumbo_crypt_cpy9:
@@ -1866,23 +1857,23 @@ elephant_dumbo_crypt:
 	mov	r12, r10
 	jmp	.Lelephant_dumbo_crypt_words7
 .Lelephant_dumbo_crypt_join8:
-	mov	220(sp), r10
-	cmp	#8, 404(sp)
+	mov	218(sp), r10
+	cmp	#8, 386(sp)
 	jnc	.Lelephant_dumbo_crypt_bytes11
 	bit	#1, r10
 	jnz	.Lelephant_dumbo_crypt_bytes11
 .Lelephant_dumbo_crypt_words12:
-	mov	@r10+, 194(sp)
-	mov	@r10+, 198(sp)
+	mov	@r10+, 192(sp)
+	mov	@r10+, 196(sp)
+	mov	@r10+, 200(sp)
 	mov	@r10+, 202(sp)
-	mov	@r10+, 204(sp)
 	jmp	.Lelephant_dumbo_crypt_join13
 .Lelephant_dumbo_crypt_bytes11:
 	mov	sp, r11
-	add	#268, r11
+	add	#264, r11
 	mov	r11, r12
 	mov	#8, r13
-	mov	404(sp), r15
+	mov	386(sp), r15
 .Lelephant_dumbo_crypt_cpy14:
 	clr	r14
 	tst	r15
@@ -1899,7 +1890,7 @@ elephant_dumbo_crypt:
 	jmp	.Lelephant_dumbo_crypt_words12
 .Lelephant_dumbo_crypt_join13:
 	; elephant_dumbo.ae:50: return if a < 8 then x | ((1 as u160) << (8 * (12 + a))) else x
-	mov	404(sp), r12
+	mov	386(sp), r12
 	mov	r12, r13
 	mov	#0, r15
 	add	#12, r13
@@ -1916,21 +1907,21 @@ elephant_dumbo_crypt:
 	mov	r13, r14
 	and	#7, r14
 	bis	r14, r15
-	mov	r15, 104(sp)
+	mov	r15, 102(sp)
 	and	#65528, r13
 	cmp	#8, r12
 	subc	r15, r15
 	subc	r14, r14
-	mov	218(sp), r12
-	mov	2(r12), 252(sp)
-	mov	4(r12), 250(sp)
-	mov	6(r12), 248(sp)
-	mov	8(r12), 264(sp)
-	mov	10(r12), 262(sp)
-	mov	12(r12), 260(sp)
-	mov	14(r12), 258(sp)
-	mov	16(r12), 256(sp)
-	mov	18(r12), 254(sp)
+	mov	216(sp), r12
+	mov	2(r12), 250(sp)
+	mov	4(r12), 248(sp)
+	mov	6(r12), 246(sp)
+	mov	8(r12), 262(sp)
+	mov	10(r12), 260(sp)
+	mov	12(r12), 258(sp)
+	mov	14(r12), 256(sp)
+	mov	16(r12), 254(sp)
+	mov	18(r12), 252(sp)
 	mov	#1, r15
 	mov	#0, r4
 	mov	#0, r5
@@ -1941,7 +1932,7 @@ elephant_dumbo_crypt:
 	mov	#0, r10
 	mov	#0, r11
 	mov	#0, r12
-	tst	104(sp)
+	tst	102(sp)
 	jnz	.Lelephant_dumbo_crypt_shbig16
 	cmp	#160, r13
 	jc	.Lelephant_dumbo_crypt_shbig16
@@ -1990,124 +1981,124 @@ elephant_dumbo_crypt:
 	clr	r12
 .Lelephant_dumbo_crypt_shend17:
 	; elephant_dumbo.ae:86: for i in 0..steps {
-	mov	#0, 140(sp)
-	mov	#0, 136(sp)
+	mov	#0, 134(sp)
+	mov	#0, 130(sp)
 	; elephant_dumbo.ae:50: return if a < 8 then x | ((1 as u160) << (8 * (12 + a))) else x
-	mov	150(sp), r13
+	mov	144(sp), r13
 	bis	r13, r15
 	xor	r13, r15
 	and	r14, r15
 	xor	r15, r13
 	; elephant_dumbo.ae:86: for i in 0..steps {
-	mov	r13, 134(sp)
+	mov	r13, 132(sp)
 	; elephant_dumbo.ae:50: return if a < 8 then x | ((1 as u160) << (8 * (12 + a))) else x
-	mov	160(sp), r13
+	mov	152(sp), r13
 	bis	r13, r4
 	xor	r13, r4
 	and	r14, r4
 	xor	r4, r13
 	; elephant_dumbo.ae:86: for i in 0..steps {
-	mov	r13, 132(sp)
+	mov	r13, 128(sp)
 	; elephant_dumbo.ae:50: return if a < 8 then x | ((1 as u160) << (8 * (12 + a))) else x
-	mov	170(sp), r13
+	mov	160(sp), r13
 	bis	r13, r5
 	xor	r13, r5
 	and	r14, r5
 	xor	r5, r13
 	; elephant_dumbo.ae:86: for i in 0..steps {
-	mov	r13, 130(sp)
+	mov	r13, 126(sp)
 	; elephant_dumbo.ae:50: return if a < 8 then x | ((1 as u160) << (8 * (12 + a))) else x
-	mov	188(sp), r13
+	mov	186(sp), r13
 	bis	r13, r6
 	xor	r13, r6
 	and	r14, r6
 	xor	r6, r13
 	; elephant_dumbo.ae:86: for i in 0..steps {
-	mov	r13, 128(sp)
+	mov	r13, 124(sp)
 	; elephant_dumbo.ae:50: return if a < 8 then x | ((1 as u160) << (8 * (12 + a))) else x
-	mov	190(sp), r13
+	mov	188(sp), r13
 	bis	r13, r7
 	xor	r13, r7
 	and	r14, r7
 	xor	r7, r13
 	; elephant_dumbo.ae:86: for i in 0..steps {
-	mov	r13, 126(sp)
+	mov	r13, 122(sp)
 	; elephant_dumbo.ae:50: return if a < 8 then x | ((1 as u160) << (8 * (12 + a))) else x
-	mov	196(sp), r13
+	mov	194(sp), r13
 	bis	r13, r8
 	xor	r13, r8
 	and	r14, r8
 	xor	r8, r13
 	; elephant_dumbo.ae:86: for i in 0..steps {
-	mov	r13, 124(sp)
+	mov	r13, 120(sp)
 	; elephant_dumbo.ae:50: return if a < 8 then x | ((1 as u160) << (8 * (12 + a))) else x
-	mov	194(sp), r13
+	mov	192(sp), r13
 	bis	r13, r9
 	xor	r13, r9
 	and	r14, r9
 	xor	r9, r13
 	; elephant_dumbo.ae:86: for i in 0..steps {
-	mov	r13, 122(sp)
+	mov	r13, 118(sp)
 	; elephant_dumbo.ae:50: return if a < 8 then x | ((1 as u160) << (8 * (12 + a))) else x
-	mov	198(sp), r13
+	mov	196(sp), r13
 	bis	r13, r10
 	xor	r13, r10
 	and	r14, r10
 	xor	r10, r13
 	; elephant_dumbo.ae:86: for i in 0..steps {
-	mov	r13, 120(sp)
+	mov	r13, 116(sp)
 	; elephant_dumbo.ae:50: return if a < 8 then x | ((1 as u160) << (8 * (12 + a))) else x
-	mov	202(sp), r13
+	mov	200(sp), r13
 	bis	r13, r11
 	xor	r13, r11
 	and	r14, r11
 	xor	r11, r13
 	; elephant_dumbo.ae:86: for i in 0..steps {
-	mov	r13, 118(sp)
+	mov	r13, 114(sp)
 	; elephant_dumbo.ae:50: return if a < 8 then x | ((1 as u160) << (8 * (12 + a))) else x
-	mov	204(sp), r13
+	mov	202(sp), r13
 	bis	r13, r12
 	xor	r13, r12
 	and	r14, r12
 	xor	r12, r13
 	; elephant_dumbo.ae:86: for i in 0..steps {
-	mov	r13, 114(sp)
+	mov	r13, 112(sp)
+	mov	#0, 78(sp)
 	mov	#0, 76(sp)
 	mov	#0, 74(sp)
-	mov	#0, 72(sp)
-	mov	#0, 70(sp)
 	mov	#0, 68(sp)
 	mov	#0, 66(sp)
 	mov	#0, 64(sp)
-	mov	#0, 60(sp)
+	mov	#0, 62(sp)
+	mov	#0, 58(sp)
+	mov	#0, 56(sp)
 	mov	#0, 54(sp)
-	mov	#0, 6(sp)
-	mov	218(sp), r15
-	mov	@r15, 164(sp)
-	mov	252(sp), 168(sp)
-	mov	250(sp), 186(sp)
+	mov	216(sp), r15
+	mov	@r15, 162(sp)
+	mov	250(sp), 166(sp)
 	mov	248(sp), 184(sp)
-	mov	264(sp), 182(sp)
+	mov	246(sp), 182(sp)
 	mov	262(sp), 180(sp)
-	mov	260(sp), 166(sp)
-	mov	258(sp), 178(sp)
+	mov	260(sp), 178(sp)
+	mov	258(sp), 164(sp)
 	mov	256(sp), 176(sp)
 	mov	254(sp), 174(sp)
-	cmp	208(sp), 140(sp)
-	mov	136(sp), r15
-	subc	206(sp), r15
+	mov	252(sp), 172(sp)
+	cmp	206(sp), 134(sp)
+	mov	130(sp), r15
+	subc	204(sp), r15
 	jnc	.Lelephant_dumbo_crypt_near58
 	br	#.Lelephant_dumbo_crypt_done22
 .Lelephant_dumbo_crypt_near58:
 .Lelephant_dumbo_crypt_loop21:
 	; elephant_dumbo.ae:88: off = block * i
-	mov	136(sp), r9
+	mov	130(sp), r9
 	mov	r9, r14
 	rla	r14
 	rla	r14
 	rla	r14
 	rla	r14
-	mov	140(sp), r10
+	mov	134(sp), r10
 	mov	r10, r13
 	rla	r13
 	adc	r13
@@ -2134,11 +2125,11 @@ elephant_dumbo_crypt:
 	and	#65520, r13
 	and	#65532, r11
 	add	r13, r11
-	mov	r11, 8(sp)
+	mov	r11, 10(sp)
 	addc	r14, r12
-	mov	r12, 46(sp)
+	mov	r12, 44(sp)
 	; elephant_dumbo.ae:36: t = (x[7:0] <<< 3) ^ (x[31:24] << 7) ^ (x[111:104] >> 7)
-	mov	164(sp), r13
+	mov	162(sp), r13
 	mov.b	r13, r15
 	mov	r15, r12
 	rla	r12
@@ -2152,7 +2143,7 @@ elephant_dumbo_crypt:
 	rra	r15
 	bis	r15, r12
 	mov.b	r12, r12
-	mov.b	169(sp), r15
+	mov.b	167(sp), r15
 	rla	r15
 	rla	r15
 	rla	r15
@@ -2162,7 +2153,7 @@ elephant_dumbo_crypt:
 	rla	r15
 	mov.b	r15, r15
 	xor	r15, r12
-	mov.b	167(sp), r15
+	mov.b	165(sp), r15
 	rra	r15
 	rra	r15
 	rra	r15
@@ -2172,48 +2163,48 @@ elephant_dumbo_crypt:
 	rra	r15
 	xor	r15, r12
 	; elephant_dumbo.ae:37: return cat(t, x[159:8])
-	mov	168(sp), r14
+	mov	166(sp), r14
 	swpb	r14
 	swpb	r13
 	xor.b	r14, r13
 	xor	r14, r13
-	mov	r13, 48(sp)
-	mov	186(sp), r13
+	mov	r13, 50(sp)
+	mov	184(sp), r13
 	swpb	r13
 	xor.b	r13, r14
 	xor	r13, r14
-	mov	r14, 112(sp)
-	mov	184(sp), r14
+	mov	r14, 110(sp)
+	mov	182(sp), r14
 	swpb	r14
 	xor.b	r14, r13
 	xor	r14, r13
 	mov	r13, 108(sp)
-	mov	182(sp), r13
+	mov	180(sp), r13
 	swpb	r13
 	xor.b	r13, r14
 	xor	r13, r14
-	mov	r14, 106(sp)
-	mov	180(sp), r14
-	swpb	r14
-	xor.b	r14, r13
-	xor	r14, r13
-	mov	r13, 98(sp)
-	mov	166(sp), r13
-	swpb	r13
-	xor.b	r13, r14
-	xor	r13, r14
-	mov	r14, 94(sp)
+	mov	r14, 104(sp)
 	mov	178(sp), r14
 	swpb	r14
 	xor.b	r14, r13
 	xor	r14, r13
-	mov	r13, 92(sp)
-	mov	176(sp), r13
+	mov	r13, 98(sp)
+	mov	164(sp), r13
 	swpb	r13
 	xor.b	r13, r14
 	xor	r13, r14
-	mov	r14, 90(sp)
-	mov	174(sp), r14
+	mov	r14, 96(sp)
+	mov	176(sp), r14
+	swpb	r14
+	xor.b	r14, r13
+	xor	r14, r13
+	mov	r13, 92(sp)
+	mov	174(sp), r13
+	swpb	r13
+	xor.b	r13, r14
+	xor	r13, r14
+	mov	r14, 88(sp)
+	mov	172(sp), r14
 	swpb	r14
 	xor.b	r14, r13
 	xor	r14, r13
@@ -2221,200 +2212,200 @@ elephant_dumbo_crypt:
 	mov.b	r14, r14
 	swpb	r12
 	bis	r14, r12
-	mov	r12, 82(sp)
+	mov	r12, 80(sp)
 	; elephant_dumbo.ae:89: if i < blocks_m {
-	cmp	224(sp), r10
-	subc	222(sp), r9
+	cmp	222(sp), r10
+	subc	220(sp), r9
 	clr	r15
 	adc	r15
 	xor	#1, r15
 	tst	r15
 	jz	.Lelephant_dumbo_crypt_else23
 	; elephant_dumbo.ae:90: count = if m - off < block then m - off else block
-	mov	408(sp), r10
+	mov	390(sp), r14
 	mov	#0, r15
-	mov	r11, r14
-	sub	r14, r10
-	subc	46(sp), r15
-	cmp	#20, r10
+	mov	r11, r13
+	sub	r13, r14
+	subc	44(sp), r15
+	cmp	#20, r14
 	subc	#0, r15
 	subc	r15, r15
-	xor	#20, r10
-	and	r15, r10
-	xor	#20, r10
+	xor	#20, r14
+	and	r15, r14
+	xor	#20, r14
+	mov	r14, 0(sp)
 	; elephant_dumbo.ae:91: store_le(out, off, load_le(in, off, block, count) ^ masked(n, cur ^ next), count)
-	mov	166(sp), r15
+	mov	164(sp), r15
 	xor	92(sp), r15
-	mov	r15, 24(sp)
-	mov	178(sp), r15
-	xor	90(sp), r15
 	mov	r15, 28(sp)
 	mov	176(sp), r15
-	xor	r13, r15
+	xor	88(sp), r15
 	mov	r15, 34(sp)
 	mov	174(sp), r15
+	xor	86(sp), r15
+	mov	r15, 36(sp)
+	mov	172(sp), r15
 	xor	r12, r15
-	mov	r15, 44(sp)
-	mov	164(sp), r15
-	xor	48(sp), r15
+	mov	r15, 42(sp)
+	mov	162(sp), r15
+	xor	50(sp), r15
 	; elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
-	mov	236(sp), r6
-	xor	r15, r6
-	mov	r15, 4(sp)
-	; elephant_dumbo.ae:91: store_le(out, off, load_le(in, off, block, count) ^ masked(n, cur ^ next), count)
-	mov	168(sp), r15
-	xor	112(sp), r15
-	mov	r15, 266(sp)
-	; elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
-	mov	234(sp), r5
-	xor	r15, r5
-	; elephant_dumbo.ae:91: store_le(out, off, load_le(in, off, block, count) ^ masked(n, cur ^ next), count)
-	mov	186(sp), r9
-	xor	108(sp), r9
-	; elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
-	mov	232(sp), r7
-	xor	r9, r7
-	; elephant_dumbo.ae:91: store_le(out, off, load_le(in, off, block, count) ^ masked(n, cur ^ next), count)
-	mov	184(sp), r15
-	xor	106(sp), r15
-	; elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
-	mov	230(sp), r8
-	xor	r15, r8
+	mov	234(sp), r4
+	xor	r15, r4
 	mov	r15, 12(sp)
 	; elephant_dumbo.ae:91: store_le(out, off, load_le(in, off, block, count) ^ masked(n, cur ^ next), count)
-	mov	182(sp), r15
-	xor	98(sp), r15
+	mov	166(sp), r15
+	xor	110(sp), r15
 	; elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
-	mov	228(sp), r11
-	xor	r15, r11
+	mov	232(sp), r5
+	xor	r15, r5
 	mov	r15, 14(sp)
 	; elephant_dumbo.ae:91: store_le(out, off, load_le(in, off, block, count) ^ masked(n, cur ^ next), count)
-	mov	180(sp), r15
-	xor	94(sp), r15
+	mov	184(sp), r15
+	xor	108(sp), r15
 	; elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
-	mov	226(sp), r12
-	xor	r15, r12
-	mov	r15, 16(sp)
+	mov	230(sp), r6
+	xor	r15, r6
+	mov	r15, 20(sp)
 	; elephant_dumbo.ae:91: store_le(out, off, load_le(in, off, block, count) ^ masked(n, cur ^ next), count)
-	mov	r14, r13
-	add	406(sp), r13
-	cmp	#20, r10
+	mov	182(sp), r15
+	xor	104(sp), r15
+	; elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
+	mov	228(sp), r7
+	xor	r15, r7
+	mov	r15, 22(sp)
+	; elephant_dumbo.ae:91: store_le(out, off, load_le(in, off, block, count) ^ masked(n, cur ^ next), count)
+	mov	180(sp), r15
+	xor	98(sp), r15
+	; elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
+	mov	226(sp), r8
+	xor	r15, r8
+	mov	r15, 24(sp)
+	; elephant_dumbo.ae:91: store_le(out, off, load_le(in, off, block, count) ^ masked(n, cur ^ next), count)
+	mov	178(sp), r15
+	xor	96(sp), r15
+	; elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
+	mov	224(sp), r9
+	xor	r15, r9
+	mov	r15, 26(sp)
+	; elephant_dumbo.ae:91: store_le(out, off, load_le(in, off, block, count) ^ masked(n, cur ^ next), count)
+	mov	r11, r10
+	add	388(sp), r10
+	cmp	#20, r14
 	jnc	.Lelephant_dumbo_crypt_bytes25
-	bit	#1, r13
+	bit	#1, r10
 	jnz	.Lelephant_dumbo_crypt_bytes25
 .Lelephant_dumbo_crypt_words26:
-	mov	@r13+, 116(sp)
-	mov	@r13+, 138(sp)
-	mov	@r13+, 142(sp)
-	mov	@r13+, 144(sp)
-	mov	@r13+, 146(sp)
-	mov	@r13+, 148(sp)
-	mov	@r13+, 152(sp)
-	mov	@r13+, 154(sp)
-	mov	@r13+, 156(sp)
-	mov	@r13+, 158(sp)
+	mov	@r10+, 136(sp)
+	mov	@r10+, 138(sp)
+	mov	@r10+, 140(sp)
+	mov	@r10+, 142(sp)
+	mov	@r10+, 146(sp)
+	mov	@r10+, 148(sp)
+	mov	@r10+, 150(sp)
+	mov	@r10+, 154(sp)
+	mov	@r10+, 158(sp)
+	mov	@r10+, 168(sp)
 	jmp	.Lelephant_dumbo_crypt_join27
 .Lelephant_dumbo_crypt_bytes25:
-	mov	sp, r15
-	add	#268, r15
-	mov	r15, 32(sp)
-	mov	r15, r4
-	mov	#20, 30(sp)
-	mov	r10, r14
+	mov	sp, r11
+	add	#264, r11
+	mov	r11, r12
+	mov	#20, r13
+	mov	@sp, r15
 .Lelephant_dumbo_crypt_cpy28:
-	clr	20(sp)
-	tst	r14
+	clr	r14
+	tst	r15
 	jz	.Lelephant_dumbo_crypt_pad29
-	mov.b	@r13, r15
-	mov	r15, 20(sp)
-	inc	r13
-	dec	r14
+	mov.b	@r10, r14
+	inc	r10
+	dec	r15
 .Lelephant_dumbo_crypt_pad29:
-	mov.b	20(sp), 0(r4)
-	inc	r4
-	dec	30(sp)
+	mov.b	r14, 0(r12)
+	inc	r12
+	dec	r13
 	jnz	.Lelephant_dumbo_crypt_cpy28
-	mov	32(sp), r13
+	mov	r11, r10
 	jmp	.Lelephant_dumbo_crypt_words26
 .Lelephant_dumbo_crypt_join27:
 	; elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
+	mov	r4, 284(sp)
+	mov	r5, 286(sp)
 	mov	r6, 288(sp)
-	mov	r5, 290(sp)
-	mov	r7, 292(sp)
-	mov	r8, 294(sp)
-	mov	r11, 296(sp)
-	mov	r12, 298(sp)
-	mov	24(sp), 300(sp)
-	mov	28(sp), 302(sp)
-	mov	34(sp), 304(sp)
-	mov	44(sp), 306(sp)
+	mov	r7, 290(sp)
+	mov	r8, 292(sp)
+	mov	r9, 294(sp)
+	mov	28(sp), 296(sp)
+	mov	34(sp), 298(sp)
+	mov	36(sp), 300(sp)
+	mov	42(sp), 302(sp)
 	mov	sp, r12
-	add	#288, r12
+	add	#284, r12
 	mov	sp, r13
-	add	#308, r13
+	add	#304, r13
 	call	#elephant_dumbo_P_permute
 	; elephant_dumbo.ae:91: store_le(out, off, load_le(in, off, block, count) ^ masked(n, cur ^ next), count)
-	mov	116(sp), r4
-	xor	308(sp), r4
-	xor	4(sp), r4
-	mov	138(sp), r5
-	xor	310(sp), r5
-	xor	266(sp), r5
-	mov	142(sp), r6
-	xor	312(sp), r6
-	xor	r9, r6
-	mov	144(sp), r7
-	xor	314(sp), r7
-	xor	12(sp), r7
-	mov	146(sp), r8
-	xor	316(sp), r8
-	xor	14(sp), r8
-	mov	148(sp), r9
-	xor	318(sp), r9
-	xor	16(sp), r9
-	mov	152(sp), r11
-	xor	320(sp), r11
-	xor	24(sp), r11
+	mov	136(sp), r5
+	xor	304(sp), r5
+	xor	12(sp), r5
+	mov	138(sp), r6
+	xor	306(sp), r6
+	xor	14(sp), r6
+	mov	140(sp), r7
+	xor	308(sp), r7
+	xor	20(sp), r7
+	mov	142(sp), r8
+	xor	310(sp), r8
+	xor	22(sp), r8
+	mov	146(sp), r9
+	xor	312(sp), r9
+	xor	24(sp), r9
+	mov	148(sp), r10
+	xor	314(sp), r10
+	xor	26(sp), r10
+	mov	150(sp), r11
+	xor	316(sp), r11
+	xor	28(sp), r11
 	mov	154(sp), r12
-	xor	322(sp), r12
-	xor	28(sp), r12
-	mov	156(sp), r14
-	xor	324(sp), r14
-	xor	34(sp), r14
-	mov	158(sp), r15
-	xor	326(sp), r15
-	xor	44(sp), r15
-	mov	8(sp), r13
-	add	410(sp), r13
-	cmp	#20, r10
+	xor	318(sp), r12
+	xor	34(sp), r12
+	mov	158(sp), r14
+	xor	320(sp), r14
+	xor	36(sp), r14
+	mov	168(sp), r15
+	xor	322(sp), r15
+	xor	42(sp), r15
+	mov	10(sp), r13
+	add	392(sp), r13
+	cmp	#20, 0(sp)
 	jnc	.Lelephant_dumbo_crypt_bytes30
 	bit	#1, r13
 	jnz	.Lelephant_dumbo_crypt_bytes30
-	mov	r4, 0(r13)
-	mov	r5, 2(r13)
-	mov	r6, 4(r13)
-	mov	r7, 6(r13)
-	mov	r8, 8(r13)
-	mov	r9, 10(r13)
+	mov	r5, 0(r13)
+	mov	r6, 2(r13)
+	mov	r7, 4(r13)
+	mov	r8, 6(r13)
+	mov	r9, 8(r13)
+	mov	r10, 10(r13)
 	mov	r11, 12(r13)
 	mov	r12, 14(r13)
 	mov	r14, 16(r13)
 	mov	r15, 18(r13)
 	jmp	.Lelephant_dumbo_crypt_stored31
 .Lelephant_dumbo_crypt_bytes30:
-	mov	r4, 268(sp)
-	mov	r5, 270(sp)
-	mov	r6, 272(sp)
-	mov	r7, 274(sp)
-	mov	r8, 276(sp)
-	mov	r9, 278(sp)
-	mov	r11, 280(sp)
-	mov	r12, 282(sp)
-	mov	r14, 284(sp)
-	mov	r15, 286(sp)
+	mov	r5, 264(sp)
+	mov	r6, 266(sp)
+	mov	r7, 268(sp)
+	mov	r8, 270(sp)
+	mov	r9, 272(sp)
+	mov	r10, 274(sp)
+	mov	r11, 276(sp)
+	mov	r12, 278(sp)
+	mov	r14, 280(sp)
+	mov	r15, 282(sp)
 	mov	sp, r14
-	add	#268, r14
-	mov	r10, r15
+	add	#264, r14
+	mov	@sp, r15
 	cmp	#20, r15
 	jnc	.Lelephant_dumbo_crypt_cnt32
 	mov	#20, r15
@@ -2433,15 +2424,15 @@ elephant_dumbo_crypt:
 .Lelephant_dumbo_crypt_endif24:
 	; elephant_dumbo.ae:93: if (i > 0) & (i <= blocks_c) {
 	mov	#0, r15
-	mov	140(sp), r13
+	mov	134(sp), r13
 	cmp	r13, r15
-	mov	136(sp), r12
+	mov	130(sp), r12
 	subc	r12, r15
 	clr	r14
 	adc	r14
 	xor	#1, r14
-	cmp	r13, 212(sp)
-	mov	210(sp), r15
+	cmp	r13, 210(sp)
+	mov	208(sp), r15
 	subc	r12, r15
 	clr	r15
 	adc	r15
@@ -2449,45 +2440,45 @@ elephant_dumbo_crypt:
 	tst	r14
 	jz	.Lelephant_dumbo_crypt_else34
 	; elephant_dumbo.ae:94: tag = tag ^ masked(padded(c, off - block, m - (off - block)), prev ^ next)
-	xor	48(sp), 76(sp)
-	xor	112(sp), 74(sp)
-	xor	108(sp), 72(sp)
-	xor	106(sp), 70(sp)
-	xor	98(sp), 68(sp)
-	xor	94(sp), 66(sp)
-	xor	92(sp), 64(sp)
-	xor	90(sp), 60(sp)
-	xor	86(sp), 54(sp)
-	xor	82(sp), 6(sp)
-	mov	8(sp), r9
-	mov	46(sp), r15
+	xor	50(sp), 78(sp)
+	xor	110(sp), 76(sp)
+	xor	108(sp), 74(sp)
+	xor	104(sp), 68(sp)
+	xor	98(sp), 66(sp)
+	xor	96(sp), 64(sp)
+	xor	92(sp), 62(sp)
+	xor	88(sp), 58(sp)
+	xor	86(sp), 56(sp)
+	xor	80(sp), 54(sp)
+	mov	10(sp), r9
+	mov	44(sp), r15
 	sub	#20, r9
 	subc	#0, r15
-	mov	408(sp), r4
+	mov	390(sp), r4
 	mov	#0, r10
 	sub	r9, r4
 	subc	r15, r10
 	; elephant_dumbo.ae:42: x = load_le(buf, off, block, count)
-	add	414(sp), r9
+	add	396(sp), r9
 	cmp	#20, r4
 	jnc	.Lelephant_dumbo_crypt_bytes36
 	bit	#1, r9
 	jnz	.Lelephant_dumbo_crypt_bytes36
 .Lelephant_dumbo_crypt_words37:
-	mov	@r9+, 110(sp)
-	mov	@r9+, 102(sp)
-	mov	@r9+, 96(sp)
-	mov	@r9+, 84(sp)
-	mov	@r9+, 80(sp)
-	mov	@r9+, 52(sp)
-	mov	@r9+, 42(sp)
-	mov	@r9+, 38(sp)
-	mov	@r9+, 26(sp)
+	mov	@r9+, 106(sp)
+	mov	@r9+, 100(sp)
+	mov	@r9+, 90(sp)
+	mov	@r9+, 82(sp)
+	mov	@r9+, 72(sp)
+	mov	@r9+, 48(sp)
+	mov	@r9+, 40(sp)
+	mov	@r9+, 32(sp)
 	mov	@r9+, 18(sp)
+	mov	@r9+, 8(sp)
 	jmp	.Lelephant_dumbo_crypt_join38
 .Lelephant_dumbo_crypt_bytes36:
 	mov	sp, r11
-	add	#268, r11
+	add	#264, r11
 	mov	r11, r12
 	mov	#20, r13
 	mov	r4, r15
@@ -2510,7 +2501,7 @@ elephant_dumbo_crypt:
 	cmp	#20, r4
 	mov	r10, r15
 	subc	#0, r15
-	subc	r7, r7
+	subc	r6, r6
 	rla	r4
 	adc	r4
 	rla	r10
@@ -2523,19 +2514,19 @@ elephant_dumbo_crypt:
 	mov	r4, r14
 	and	#7, r14
 	bis	r14, r10
-	mov	r10, 2(sp)
+	mov	r10, 4(sp)
 	and	#65528, r4
-	mov	#1, r6
+	mov	#1, r5
+	mov	#0, r7
 	mov	#0, r8
 	mov	#0, r9
 	mov	#0, r10
 	mov	#0, r11
 	mov	#0, r12
 	mov	#0, r13
-	mov	#0, r5
 	mov	#0, r14
 	mov	#0, r15
-	tst	2(sp)
+	tst	4(sp)
 	jnz	.Lelephant_dumbo_crypt_shbig41
 	cmp	#160, r4
 	jc	.Lelephant_dumbo_crypt_shbig41
@@ -2543,192 +2534,192 @@ elephant_dumbo_crypt:
 	cmp	#16, r4
 	jnc	.Lelephant_dumbo_crypt_shbits45
 	mov	r14, r15
-	mov	r5, r14
-	mov	r13, r5
+	mov	r13, r14
 	mov	r12, r13
 	mov	r11, r12
 	mov	r10, r11
 	mov	r9, r10
 	mov	r8, r9
-	mov	r6, r8
-	clr	r6
+	mov	r7, r8
+	mov	r5, r7
+	clr	r5
 	sub	#16, r4
 	jmp	.Lelephant_dumbo_crypt_shlimb44
 .Lelephant_dumbo_crypt_shbits45:
 	tst	r4
 	jz	.Lelephant_dumbo_crypt_shend42
 .Lelephant_dumbo_crypt_sh43:
-	rla	r6
+	rla	r5
+	rlc	r7
 	rlc	r8
 	rlc	r9
 	rlc	r10
 	rlc	r11
 	rlc	r12
 	rlc	r13
-	rlc	r5
 	rlc	r14
 	rlc	r15
 	dec	r4
 	jnz	.Lelephant_dumbo_crypt_sh43
 	jmp	.Lelephant_dumbo_crypt_shend42
 .Lelephant_dumbo_crypt_shbig41:
-	clr	r6
+	clr	r5
+	clr	r7
 	clr	r8
 	clr	r9
 	clr	r10
 	clr	r11
 	clr	r12
 	clr	r13
-	clr	r5
 	clr	r14
 	clr	r15
 .Lelephant_dumbo_crypt_shend42:
-	mov	18(sp), r4
+	mov	8(sp), r4
 	bis	r4, r15
 	xor	r4, r15
-	and	r7, r15
+	and	r6, r15
 	xor	r15, r4
 	; elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
-	xor	6(sp), r4
+	xor	54(sp), r4
 	; elephant_dumbo.ae:43: return if count < block then x | ((1 as u160) << (8 * count)) else x
-	mov	26(sp), r15
+	mov	18(sp), r15
 	bis	r15, r14
 	xor	r15, r14
-	and	r7, r14
+	and	r6, r14
 	xor	r14, r15
 	; elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
-	xor	54(sp), r15
+	xor	56(sp), r15
 	; elephant_dumbo.ae:43: return if count < block then x | ((1 as u160) << (8 * count)) else x
-	mov	38(sp), r14
-	bis	r14, r5
-	xor	r14, r5
-	and	r7, r5
-	xor	r5, r14
+	mov	32(sp), r14
+	bis	r14, r13
+	xor	r14, r13
+	and	r6, r13
+	xor	r13, r14
 	; elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
-	xor	60(sp), r14
+	xor	58(sp), r14
 	; elephant_dumbo.ae:43: return if count < block then x | ((1 as u160) << (8 * count)) else x
-	mov	42(sp), r5
-	bis	r5, r13
-	xor	r5, r13
-	and	r7, r13
-	xor	r13, r5
-	; elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
-	xor	64(sp), r5
-	; elephant_dumbo.ae:43: return if count < block then x | ((1 as u160) << (8 * count)) else x
-	mov	52(sp), r13
+	mov	40(sp), r13
 	bis	r13, r12
 	xor	r13, r12
-	and	r7, r12
+	and	r6, r12
 	xor	r12, r13
 	; elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
-	xor	66(sp), r13
+	xor	62(sp), r13
 	; elephant_dumbo.ae:43: return if count < block then x | ((1 as u160) << (8 * count)) else x
-	mov	80(sp), r12
+	mov	48(sp), r12
 	bis	r12, r11
 	xor	r12, r11
-	and	r7, r11
+	and	r6, r11
 	xor	r11, r12
 	; elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
-	xor	68(sp), r12
+	xor	64(sp), r12
 	; elephant_dumbo.ae:43: return if count < block then x | ((1 as u160) << (8 * count)) else x
-	mov	84(sp), r11
+	mov	72(sp), r11
 	bis	r11, r10
 	xor	r11, r10
-	and	r7, r10
+	and	r6, r10
 	xor	r10, r11
 	; elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
-	xor	70(sp), r11
+	xor	66(sp), r11
 	; elephant_dumbo.ae:43: return if count < block then x | ((1 as u160) << (8 * count)) else x
-	mov	96(sp), r10
+	mov	82(sp), r10
 	bis	r10, r9
 	xor	r10, r9
-	and	r7, r9
+	and	r6, r9
 	xor	r9, r10
 	; elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
-	xor	72(sp), r10
+	xor	68(sp), r10
 	; elephant_dumbo.ae:43: return if count < block then x | ((1 as u160) << (8 * count)) else x
-	mov	102(sp), r9
+	mov	90(sp), r9
 	bis	r9, r8
 	xor	r9, r8
-	and	r7, r8
+	and	r6, r8
 	xor	r8, r9
 	; elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
 	xor	74(sp), r9
 	; elephant_dumbo.ae:43: return if count < block then x | ((1 as u160) << (8 * count)) else x
-	mov	110(sp), r8
-	bis	r8, r6
-	xor	r8, r6
-	and	r7, r6
-	xor	r6, r8
+	mov	100(sp), r8
+	bis	r8, r7
+	xor	r8, r7
+	and	r6, r7
+	xor	r7, r8
 	; elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
 	xor	76(sp), r8
-	mov	r8, 288(sp)
-	mov	r9, 290(sp)
-	mov	r10, 292(sp)
-	mov	r11, 294(sp)
-	mov	r12, 296(sp)
-	mov	r13, 298(sp)
-	mov	r5, 300(sp)
-	mov	r14, 302(sp)
-	mov	r15, 304(sp)
-	mov	r4, 306(sp)
+	; elephant_dumbo.ae:43: return if count < block then x | ((1 as u160) << (8 * count)) else x
+	mov	106(sp), r7
+	bis	r7, r5
+	xor	r7, r5
+	and	r6, r5
+	xor	r5, r7
+	; elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
+	xor	78(sp), r7
+	mov	r7, 284(sp)
+	mov	r8, 286(sp)
+	mov	r9, 288(sp)
+	mov	r10, 290(sp)
+	mov	r11, 292(sp)
+	mov	r12, 294(sp)
+	mov	r13, 296(sp)
+	mov	r14, 298(sp)
+	mov	r15, 300(sp)
+	mov	r4, 302(sp)
 	mov	sp, r12
-	add	#288, r12
+	add	#284, r12
 	mov	sp, r13
-	add	#328, r13
+	add	#324, r13
 	call	#elephant_dumbo_P_permute
 	; elephant_dumbo.ae:94: tag = tag ^ masked(padded(c, off - block, m - (off - block)), prev ^ next)
-	mov	134(sp), r15
-	xor	328(sp), r15
-	xor	76(sp), r15
-	mov	r15, 134(sp)
 	mov	132(sp), r15
-	xor	330(sp), r15
-	xor	74(sp), r15
+	xor	324(sp), r15
+	xor	78(sp), r15
 	mov	r15, 132(sp)
-	mov	130(sp), r15
-	xor	332(sp), r15
-	xor	72(sp), r15
-	mov	r15, 130(sp)
 	mov	128(sp), r15
-	xor	334(sp), r15
-	xor	70(sp), r15
+	xor	326(sp), r15
+	xor	76(sp), r15
 	mov	r15, 128(sp)
 	mov	126(sp), r15
-	xor	336(sp), r15
-	xor	68(sp), r15
+	xor	328(sp), r15
+	xor	74(sp), r15
 	mov	r15, 126(sp)
 	mov	124(sp), r15
-	xor	338(sp), r15
-	xor	66(sp), r15
+	xor	330(sp), r15
+	xor	68(sp), r15
 	mov	r15, 124(sp)
 	mov	122(sp), r15
-	xor	340(sp), r15
-	xor	64(sp), r15
+	xor	332(sp), r15
+	xor	66(sp), r15
 	mov	r15, 122(sp)
 	mov	120(sp), r15
-	xor	342(sp), r15
-	xor	60(sp), r15
+	xor	334(sp), r15
+	xor	64(sp), r15
 	mov	r15, 120(sp)
 	mov	118(sp), r15
-	xor	344(sp), r15
-	xor	54(sp), r15
+	xor	336(sp), r15
+	xor	62(sp), r15
 	mov	r15, 118(sp)
+	mov	116(sp), r15
+	xor	338(sp), r15
+	xor	58(sp), r15
+	mov	r15, 116(sp)
 	mov	114(sp), r15
-	xor	346(sp), r15
-	xor	6(sp), r15
+	xor	340(sp), r15
+	xor	56(sp), r15
 	mov	r15, 114(sp)
+	mov	112(sp), r15
+	xor	342(sp), r15
+	xor	54(sp), r15
+	mov	r15, 112(sp)
 	jmp	.Lelephant_dumbo_crypt_endif35
 .Lelephant_dumbo_crypt_else34:
 .Lelephant_dumbo_crypt_endif35:
 	; elephant_dumbo.ae:96: if i + 1 < blocks_ad {
-	mov	140(sp), r11
-	mov	136(sp), r12
+	mov	134(sp), r11
+	mov	130(sp), r12
 	add	#1, r11
 	addc	#0, r12
-	cmp	216(sp), r11
+	cmp	214(sp), r11
 	mov	r12, r15
-	subc	214(sp), r15
+	subc	212(sp), r15
 	clr	r15
 	adc	r15
 	xor	#1, r15
@@ -2765,7 +2756,7 @@ elephant_dumbo_crypt:
 	bis	r11, r12
 	add	r14, r9
 	addc	r15, r12
-	mov	404(sp), r4
+	mov	386(sp), r4
 	mov	#0, r10
 	add	#12, r4
 	addc	#0, r10
@@ -2773,26 +2764,26 @@ elephant_dumbo_crypt:
 	subc	r12, r10
 	sub	#12, r9
 	; elephant_dumbo.ae:42: x = load_le(buf, off, block, count)
-	add	220(sp), r9
+	add	218(sp), r9
 	cmp	#20, r4
 	jnc	.Lelephant_dumbo_crypt_bytes48
 	bit	#1, r9
 	jnz	.Lelephant_dumbo_crypt_bytes48
 .Lelephant_dumbo_crypt_words49:
-	mov	@r9+, 100(sp)
-	mov	@r9+, 88(sp)
-	mov	@r9+, 78(sp)
-	mov	@r9+, 62(sp)
-	mov	@r9+, 58(sp)
-	mov	@r9+, 50(sp)
-	mov	@r9+, 40(sp)
-	mov	@r9+, 36(sp)
-	mov	@r9+, 22(sp)
-	mov	@r9+, 10(sp)
+	mov	@r9+, 94(sp)
+	mov	@r9+, 84(sp)
+	mov	@r9+, 70(sp)
+	mov	@r9+, 60(sp)
+	mov	@r9+, 52(sp)
+	mov	@r9+, 46(sp)
+	mov	@r9+, 38(sp)
+	mov	@r9+, 30(sp)
+	mov	@r9+, 16(sp)
+	mov	@r9+, 6(sp)
 	jmp	.Lelephant_dumbo_crypt_join50
 .Lelephant_dumbo_crypt_bytes48:
 	mov	sp, r11
-	add	#268, r11
+	add	#264, r11
 	mov	r11, r12
 	mov	#20, r13
 	mov	r4, r15
@@ -2828,7 +2819,7 @@ elephant_dumbo_crypt:
 	mov	r4, r14
 	and	#7, r14
 	bis	r14, r10
-	mov	r10, 0(sp)
+	mov	r10, 2(sp)
 	and	#65528, r4
 	mov	#1, r5
 	mov	#0, r7
@@ -2840,7 +2831,7 @@ elephant_dumbo_crypt:
 	mov	#0, r13
 	mov	#0, r14
 	mov	#0, r15
-	tst	0(sp)
+	tst	2(sp)
 	jnz	.Lelephant_dumbo_crypt_shbig53
 	cmp	#160, r4
 	jc	.Lelephant_dumbo_crypt_shbig53
@@ -2888,15 +2879,15 @@ elephant_dumbo_crypt:
 	clr	r14
 	clr	r15
 .Lelephant_dumbo_crypt_shend54:
-	mov	10(sp), r4
+	mov	6(sp), r4
 	bis	r4, r15
 	xor	r4, r15
 	and	r6, r15
 	xor	r15, r4
 	; elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
-	xor	82(sp), r4
+	xor	80(sp), r4
 	; elephant_dumbo.ae:43: return if count < block then x | ((1 as u160) << (8 * count)) else x
-	mov	22(sp), r15
+	mov	16(sp), r15
 	bis	r15, r14
 	xor	r15, r14
 	and	r6, r14
@@ -2904,15 +2895,15 @@ elephant_dumbo_crypt:
 	; elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
 	xor	86(sp), r15
 	; elephant_dumbo.ae:43: return if count < block then x | ((1 as u160) << (8 * count)) else x
-	mov	36(sp), r14
+	mov	30(sp), r14
 	bis	r14, r13
 	xor	r14, r13
 	and	r6, r13
 	xor	r13, r14
 	; elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
-	xor	90(sp), r14
+	xor	88(sp), r14
 	; elephant_dumbo.ae:43: return if count < block then x | ((1 as u160) << (8 * count)) else x
-	mov	40(sp), r13
+	mov	38(sp), r13
 	bis	r13, r12
 	xor	r13, r12
 	and	r6, r12
@@ -2920,15 +2911,15 @@ elephant_dumbo_crypt:
 	; elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
 	xor	92(sp), r13
 	; elephant_dumbo.ae:43: return if count < block then x | ((1 as u160) << (8 * count)) else x
-	mov	50(sp), r12
+	mov	46(sp), r12
 	bis	r12, r11
 	xor	r12, r11
 	and	r6, r11
 	xor	r11, r12
 	; elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
-	xor	94(sp), r12
+	xor	96(sp), r12
 	; elephant_dumbo.ae:43: return if count < block then x | ((1 as u160) << (8 * count)) else x
-	mov	58(sp), r11
+	mov	52(sp), r11
 	bis	r11, r10
 	xor	r11, r10
 	and	r6, r10
@@ -2936,15 +2927,15 @@ elephant_dumbo_crypt:
 	; elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
 	xor	98(sp), r11
 	; elephant_dumbo.ae:43: return if count < block then x | ((1 as u160) << (8 * count)) else x
-	mov	62(sp), r10
+	mov	60(sp), r10
 	bis	r10, r9
 	xor	r10, r9
 	and	r6, r9
 	xor	r9, r10
 	; elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
-	xor	106(sp), r10
+	xor	104(sp), r10
 	; elephant_dumbo.ae:43: return if count < block then x | ((1 as u160) << (8 * count)) else x
-	mov	78(sp), r9
+	mov	70(sp), r9
 	bis	r9, r8
 	xor	r9, r8
 	and	r6, r8
@@ -2952,21 +2943,163 @@ elephant_dumbo_crypt:
 	; elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
 	xor	108(sp), r9
 	; elephant_dumbo.ae:43: return if count < block then x | ((1 as u160) << (8 * count)) else x
-	mov	88(sp), r8
+	mov	84(sp), r8
 	bis	r8, r7
 	xor	r8, r7
 	and	r6, r7
 	xor	r7, r8
 	; elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
-	xor	112(sp), r8
+	xor	110(sp), r8
 	; elephant_dumbo.ae:43: return if count < block then x | ((1 as u160) << (8 * count)) else x
-	mov	100(sp), r7
+	mov	94(sp), r7
 	bis	r7, r5
 	xor	r7, r5
 	and	r6, r5
 	xor	r5, r7
 	; elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
-	xor	48(sp), r7
+	xor	50(sp), r7
+	mov	r7, 284(sp)
+	mov	r8, 286(sp)
+	mov	r9, 288(sp)
+	mov	r10, 290(sp)
+	mov	r11, 292(sp)
+	mov	r12, 294(sp)
+	mov	r13, 296(sp)
+	mov	r14, 298(sp)
+	mov	r15, 300(sp)
+	mov	r4, 302(sp)
+	mov	sp, r12
+	add	#284, r12
+	mov	sp, r13
+	add	#344, r13
+	call	#elephant_dumbo_P_permute
+	; elephant_dumbo.ae:97: tag = tag ^ masked(ad_block(ad, i + 1), next)
+	mov	132(sp), r6
+	xor	344(sp), r6
+	xor	50(sp), r6
+	mov	128(sp), r7
+	xor	346(sp), r7
+	xor	110(sp), r7
+	mov	126(sp), r8
+	xor	348(sp), r8
+	xor	108(sp), r8
+	mov	124(sp), r9
+	xor	350(sp), r9
+	xor	104(sp), r9
+	mov	122(sp), r10
+	xor	352(sp), r10
+	xor	98(sp), r10
+	mov	120(sp), r11
+	xor	354(sp), r11
+	xor	96(sp), r11
+	mov	118(sp), r12
+	xor	356(sp), r12
+	xor	92(sp), r12
+	mov	116(sp), r13
+	xor	358(sp), r13
+	xor	88(sp), r13
+	mov	114(sp), r14
+	xor	360(sp), r14
+	xor	86(sp), r14
+	mov	112(sp), r15
+	xor	362(sp), r15
+	xor	80(sp), r15
+	jmp	.Lelephant_dumbo_crypt_endif47
+.Lelephant_dumbo_crypt_else46:
+	mov	132(sp), r6
+	mov	128(sp), r7
+	mov	126(sp), r8
+	mov	124(sp), r9
+	mov	122(sp), r10
+	mov	120(sp), r11
+	mov	118(sp), r12
+	mov	116(sp), r13
+	mov	114(sp), r14
+	mov	112(sp), r15
+.Lelephant_dumbo_crypt_endif47:
+	mov	r6, 132(sp)
+	mov	r7, 128(sp)
+	mov	r8, 126(sp)
+	mov	r9, 124(sp)
+	mov	r10, 122(sp)
+	mov	r11, 120(sp)
+	mov	r12, 118(sp)
+	mov	r13, 116(sp)
+	mov	r14, 114(sp)
+	mov	r15, 112(sp)
+	mov	162(sp), r15
+	mov	r15, 78(sp)
+	mov	166(sp), r15
+	mov	r15, 76(sp)
+	mov	184(sp), r15
+	mov	r15, 74(sp)
+	mov	182(sp), r15
+	mov	r15, 68(sp)
+	mov	180(sp), r15
+	mov	r15, 66(sp)
+	mov	178(sp), r15
+	mov	r15, 64(sp)
+	mov	164(sp), r15
+	mov	r15, 62(sp)
+	mov	176(sp), r15
+	mov	r15, 58(sp)
+	mov	174(sp), r15
+	mov	r15, 56(sp)
+	mov	172(sp), r15
+	mov	r15, 54(sp)
+	mov	50(sp), r15
+	mov	r15, 162(sp)
+	mov	110(sp), r15
+	mov	r15, 166(sp)
+	mov	108(sp), r15
+	mov	r15, 184(sp)
+	mov	104(sp), r15
+	mov	r15, 182(sp)
+	mov	98(sp), r15
+	mov	r15, 180(sp)
+	mov	96(sp), r15
+	mov	r15, 178(sp)
+	mov	92(sp), r15
+	mov	r15, 164(sp)
+	mov	88(sp), r15
+	mov	r15, 176(sp)
+	mov	86(sp), r15
+	mov	r15, 174(sp)
+	mov	80(sp), r15
+	mov	r15, 172(sp)
+	add	#1, 134(sp)
+	addc	#0, 130(sp)
+	cmp	206(sp), 134(sp)
+	mov	130(sp), r15
+	subc	204(sp), r15
+	jc	.Lelephant_dumbo_crypt_near59
+	br	#.Lelephant_dumbo_crypt_loop21
+.Lelephant_dumbo_crypt_near59:
+.Lelephant_dumbo_crypt_done22:
+	; elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
+	mov	112(sp), r14
+	xor	252(sp), r14
+	mov	114(sp), r13
+	xor	254(sp), r13
+	mov	116(sp), r12
+	xor	256(sp), r12
+	mov	118(sp), r11
+	xor	258(sp), r11
+	mov	120(sp), r10
+	xor	260(sp), r10
+	mov	122(sp), r9
+	xor	262(sp), r9
+	mov	124(sp), r8
+	xor	246(sp), r8
+	mov	126(sp), r7
+	xor	248(sp), r7
+	mov	128(sp), r6
+	xor	250(sp), r6
+	mov	132(sp), r5
+	mov	216(sp), r15
+	xor	@r15, r5
+	mov	r5, 284(sp)
+	mov	r6, 286(sp)
 	mov	r7, 288(sp)
 	mov	r8, 290(sp)
 	mov	r9, 292(sp)
@@ -2975,175 +3108,26 @@ elephant_dumbo_crypt:
 	mov	r12, 298(sp)
 	mov	r13, 300(sp)
 	mov	r14, 302(sp)
-	mov	r15, 304(sp)
-	mov	r4, 306(sp)
 	mov	sp, r12
-	add	#288, r12
+	add	#284, r12
 	mov	sp, r13
-	add	#348, r13
+	add	#364, r13
 	call	#elephant_dumbo_P_permute
-	; elephant_dumbo.ae:97: tag = tag ^ masked(ad_block(ad, i + 1), next)
-	mov	134(sp), r6
-	xor	348(sp), r6
-	xor	48(sp), r6
-	mov	132(sp), r7
-	xor	350(sp), r7
-	xor	112(sp), r7
-	mov	130(sp), r8
-	xor	352(sp), r8
-	xor	108(sp), r8
-	mov	128(sp), r9
-	xor	354(sp), r9
-	xor	106(sp), r9
-	mov	126(sp), r10
-	xor	356(sp), r10
-	xor	98(sp), r10
-	mov	124(sp), r11
-	xor	358(sp), r11
-	xor	94(sp), r11
-	mov	122(sp), r12
-	xor	360(sp), r12
-	xor	92(sp), r12
-	mov	120(sp), r13
-	xor	362(sp), r13
-	xor	90(sp), r13
-	mov	118(sp), r14
-	xor	364(sp), r14
-	xor	86(sp), r14
-	mov	114(sp), r15
-	xor	366(sp), r15
-	xor	82(sp), r15
-	jmp	.Lelephant_dumbo_crypt_endif47
-.Lelephant_dumbo_crypt_else46:
-	mov	134(sp), r6
-	mov	132(sp), r7
-	mov	130(sp), r8
-	mov	128(sp), r9
-	mov	126(sp), r10
-	mov	124(sp), r11
-	mov	122(sp), r12
-	mov	120(sp), r13
-	mov	118(sp), r14
-	mov	114(sp), r15
-.Lelephant_dumbo_crypt_endif47:
-	mov	r6, 134(sp)
-	mov	r7, 132(sp)
-	mov	r8, 130(sp)
-	mov	r9, 128(sp)
-	mov	r10, 126(sp)
-	mov	r11, 124(sp)
-	mov	r12, 122(sp)
-	mov	r13, 120(sp)
-	mov	r14, 118(sp)
-	mov	r15, 114(sp)
-	mov	164(sp), r15
-	mov	r15, 76(sp)
-	mov	168(sp), r15
-	mov	r15, 74(sp)
-	mov	186(sp), r15
-	mov	r15, 72(sp)
-	mov	184(sp), r15
-	mov	r15, 70(sp)
-	mov	182(sp), r15
-	mov	r15, 68(sp)
-	mov	180(sp), r15
-	mov	r15, 66(sp)
-	mov	166(sp), r15
-	mov	r15, 64(sp)
-	mov	178(sp), r15
-	mov	r15, 60(sp)
-	mov	176(sp), r15
-	mov	r15, 54(sp)
-	mov	174(sp), r15
-	mov	r15, 6(sp)
-	mov	48(sp), r15
-	mov	r15, 164(sp)
-	mov	112(sp), r15
-	mov	r15, 168(sp)
-	mov	108(sp), r15
-	mov	r15, 186(sp)
-	mov	106(sp), r15
-	mov	r15, 184(sp)
-	mov	98(sp), r15
-	mov	r15, 182(sp)
-	mov	94(sp), r15
-	mov	r15, 180(sp)
-	mov	92(sp), r15
-	mov	r15, 166(sp)
-	mov	90(sp), r15
-	mov	r15, 178(sp)
-	mov	86(sp), r15
-	mov	r15, 176(sp)
-	mov	82(sp), r15
-	mov	r15, 174(sp)
-	add	#1, 140(sp)
-	addc	#0, 136(sp)
-	cmp	208(sp), 140(sp)
-	mov	136(sp), r15
-	subc	206(sp), r15
-	jc	.Lelephant_dumbo_crypt_near59
-	br	#.Lelephant_dumbo_crypt_loop21
-.Lelephant_dumbo_crypt_near59:
-.Lelephant_dumbo_crypt_done22:
-	; elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
-	mov	114(sp), r14
-	xor	254(sp), r14
-	mov	118(sp), r13
-	xor	256(sp), r13
-	mov	120(sp), r12
-	xor	258(sp), r12
-	mov	122(sp), r11
-	xor	260(sp), r11
-	mov	124(sp), r10
-	xor	262(sp), r10
-	mov	126(sp), r9
-	xor	264(sp), r9
-	mov	128(sp), r8
-	xor	248(sp), r8
-	mov	130(sp), r7
-	xor	250(sp), r7
-	mov	132(sp), r6
-	xor	252(sp), r6
-	mov	134(sp), r5
-	mov	218(sp), r15
-	xor	@r15, r5
-	mov	r5, 288(sp)
-	mov	r6, 290(sp)
-	mov	r7, 292(sp)
-	mov	r8, 294(sp)
-	mov	r9, 296(sp)
-	mov	r10, 298(sp)
-	mov	r11, 300(sp)
-	mov	r12, 302(sp)
-	mov	r13, 304(sp)
-	mov	r14, 306(sp)
-	mov	sp, r12
-	add	#288, r12
-	mov	sp, r13
-	add	#368, r13
-	call	#elephant_dumbo_P_permute
-	mov	368(sp), r11
-	mov	218(sp), r15
+	mov	364(sp), r11
+	mov	216(sp), r15
 	xor	@r15, r11
-	mov	252(sp), r12
-	xor	370(sp), r12
-	mov	250(sp), r13
-	xor	372(sp), r13
-	mov	248(sp), r14
-	xor	374(sp), r14
-	mov	418(sp), r10
+	mov	250(sp), r12
+	xor	366(sp), r12
+	mov	248(sp), r13
+	xor	368(sp), r13
+	mov	246(sp), r14
+	xor	370(sp), r14
+	mov	400(sp), r10
 	mov	r11, 0(r10)
 	mov	r12, 2(r10)
 	mov	r13, 4(r10)
 	mov	r14, 6(r10)
-	add	#388, sp
-	pop	r4
-	pop	r5
-	pop	r6
-	pop	r7
-	pop	r8
-	pop	r9
-	pop	r10
+	add	#384, sp
 	ret
 	.size elephant_dumbo_crypt, .-elephant_dumbo_crypt
 

@@ -6,7 +6,7 @@
 
 ; --- ocb3_key_setup: ocb3.key_setup
 ;     frame 62 bytes (7 spill slots, locals 48), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1574 bytes of code
+;     estimated 1576 bytes of code
 	.section .text.ocb3_key_setup,"ax",@progbits
 	.global ocb3_key_setup
 	.type ocb3_key_setup, @function
@@ -20,56 +20,57 @@ ocb3_key_setup:
 	push	r5
 	push	r4
 	sub	#62, sp
-	mov	r14, r10
+	mov	r12, r10
+	mov	r14, r9
 	mov	r15, 10(sp)
-	bit	#1, r12
+	bit	#1, r10
 	jnz	.Locb3_key_setup_bytes1
 .Locb3_key_setup_words2:
-	mov	@r12+, r6
-	mov	@r12+, r7
-	mov	@r12+, r8
-	mov	@r12+, r9
-	mov	@r12+, r11
-	mov	@r12+, r13
-	mov	@r12+, r14
-	mov	@r12+, r15
+	mov	@r10+, r6
+	mov	@r10+, r7
+	mov	@r10+, r8
+	mov	@r10+, r11
+	mov	@r10+, r12
+	mov	@r10+, r13
+	mov	@r10+, r14
+	mov	@r10+, r15
 	jmp	.Locb3_key_setup_join3
 .Locb3_key_setup_bytes1:
-	mov	sp, r11
-	add	#14, r11
-	mov	r11, r13
+	mov	sp, r12
+	add	#14, r12
+	mov	r12, r13
 	mov	#16, r14
 .Locb3_key_setup_cpy4:
-	mov.b	@r12, r15
-	inc	r12
+	mov.b	@r10, r15
+	inc	r10
 	mov.b	r15, 0(r13)
 	inc	r13
 	dec	r14
 	jnz	.Locb3_key_setup_cpy4
-	mov	r11, r12
+	mov	r12, r10
 	jmp	.Locb3_key_setup_words2
 .Locb3_key_setup_join3:
 	; aes.ae:295: w[i] = key[key_bits - 1 - 32 * i : key_bits - 32 * (i + 1)]
 	swpb	r7
-	mov	r7, 0(r10)
+	mov	r7, 0(r9)
 	swpb	r6
-	mov	r6, 2(r10)
-	swpb	r9
-	mov	r9, 4(r10)
-	swpb	r8
-	mov	r8, 6(r10)
-	swpb	r13
-	mov	r13, 8(r10)
+	mov	r6, 2(r9)
 	swpb	r11
-	mov	r11, 10(r10)
+	mov	r11, 4(r9)
+	swpb	r8
+	mov	r8, 6(r9)
+	swpb	r13
+	mov	r13, 8(r9)
+	swpb	r12
+	mov	r12, 10(r9)
 	swpb	r15
-	mov	r15, 12(r10)
+	mov	r15, 12(r9)
 	swpb	r14
-	mov	r14, 14(r10)
+	mov	r14, 14(r9)
 	; aes.ae:297: @unroll(round_unroll)
 	mov	#4, r7
 	; aes.ae:299: temp = w[i - 1]
-	mov	r10, r8
+	mov	r9, r8
 	add	#16, r8
 	; aes.ae:297: @unroll(round_unroll)
 .Locb3_key_setup_loop6:
@@ -80,22 +81,22 @@ ocb3_key_setup:
 	clr	r15
 	adc	r15
 	xor	#1, r15
-	mov	-4(r8), r9
+	mov	-4(r8), r10
 	mov	-2(r8), r11
 	tst	r15
 	jz	.Locb3_key_setup_else8
-	mov.b	r9, r12
+	mov.b	r10, r12
 	mov.b	r11, r15
 	xor	r15, r11
 	swpb	r11
-	swpb	r9
-	mov.b	r9, r9
+	swpb	r10
+	mov.b	r10, r10
 	mov.b	ocb3_E.sbox(r15), r13
-	mov.b	ocb3_E.sbox(r9), r14
-	mov.b	ocb3_E.sbox(r12), r9
+	mov.b	ocb3_E.sbox(r10), r14
+	mov.b	ocb3_E.sbox(r12), r10
 	mov.b	ocb3_E.sbox(r11), r15
-	swpb	r9
-	bis	r15, r9
+	swpb	r10
+	bis	r15, r10
 	swpb	r13
 	bis	r14, r13
 	; aes.ae:301: temp = sub_word(temp <<< 8) ^ ((rcon[i / nk - 1] as u32) << 24)
@@ -112,9 +113,9 @@ ocb3_key_setup:
 	mov	r11, r13
 .Locb3_key_setup_endif9:
 	; aes.ae:305: w[i] = w[i - nk] ^ temp
-	xor	-16(r8), r9
+	xor	-16(r8), r10
 	xor	-14(r8), r13
-	mov	r9, 0(r8)
+	mov	r10, 0(r8)
 	mov	r13, 2(r8)
 	add	#4, r8
 	add	#1, r7
@@ -124,20 +125,20 @@ ocb3_key_setup:
 	; aes.ae:312: for r in 1..nr {
 	mov	#9, r8
 	; aes.ae:314: w[4 * (nr + r) + j] = sub_word(w[4 * (nr - r) + j])
-	mov	r10, r9
-	add	#65520, r9
-	mov	r10, r11
+	mov	r9, r10
+	add	#65520, r10
+	mov	r9, r11
 	add	#16, r11
 	; aes.ae:312: for r in 1..nr {
 .Locb3_key_setup_loop10:
 	; aes.ae:314: w[4 * (nr + r) + j] = sub_word(w[4 * (nr - r) + j])
-	mov.b	163(r9), r15
+	mov.b	163(r10), r15
 	mov.b	ocb3_E.sbox(r15), r12
-	mov.b	162(r9), r15
+	mov.b	162(r10), r15
 	mov.b	ocb3_E.sbox(r15), r13
-	mov.b	161(r9), r15
+	mov.b	161(r10), r15
 	mov.b	ocb3_E.sbox(r15), r14
-	mov.b	160(r9), r15
+	mov.b	160(r10), r15
 	mov.b	ocb3_E.sbox(r15), r15
 	swpb	r14
 	bis	r15, r14
@@ -145,13 +146,13 @@ ocb3_key_setup:
 	bis	r13, r12
 	mov	r14, 160(r11)
 	mov	r12, 162(r11)
-	mov.b	167(r9), r15
+	mov.b	167(r10), r15
 	mov.b	ocb3_E.sbox(r15), r12
-	mov.b	166(r9), r15
+	mov.b	166(r10), r15
 	mov.b	ocb3_E.sbox(r15), r13
-	mov.b	165(r9), r15
+	mov.b	165(r10), r15
 	mov.b	ocb3_E.sbox(r15), r14
-	mov.b	164(r9), r15
+	mov.b	164(r10), r15
 	mov.b	ocb3_E.sbox(r15), r15
 	swpb	r14
 	bis	r15, r14
@@ -159,13 +160,13 @@ ocb3_key_setup:
 	bis	r13, r12
 	mov	r14, 164(r11)
 	mov	r12, 166(r11)
-	mov.b	171(r9), r15
+	mov.b	171(r10), r15
 	mov.b	ocb3_E.sbox(r15), r12
-	mov.b	170(r9), r15
+	mov.b	170(r10), r15
 	mov.b	ocb3_E.sbox(r15), r13
-	mov.b	169(r9), r15
+	mov.b	169(r10), r15
 	mov.b	ocb3_E.sbox(r15), r14
-	mov.b	168(r9), r15
+	mov.b	168(r10), r15
 	mov.b	ocb3_E.sbox(r15), r15
 	swpb	r14
 	bis	r15, r14
@@ -173,13 +174,13 @@ ocb3_key_setup:
 	bis	r13, r12
 	mov	r14, 168(r11)
 	mov	r12, 170(r11)
-	mov.b	175(r9), r15
+	mov.b	175(r10), r15
 	mov.b	ocb3_E.sbox(r15), r12
-	mov.b	174(r9), r15
+	mov.b	174(r10), r15
 	mov.b	ocb3_E.sbox(r15), r13
-	mov.b	173(r9), r15
+	mov.b	173(r10), r15
 	mov.b	ocb3_E.sbox(r15), r14
-	mov.b	172(r9), r15
+	mov.b	172(r10), r15
 	mov.b	ocb3_E.sbox(r15), r15
 	swpb	r14
 	bis	r15, r14
@@ -187,14 +188,14 @@ ocb3_key_setup:
 	bis	r13, r12
 	mov	r14, 172(r11)
 	mov	r12, 174(r11)
-	add	#65520, r9
+	add	#65520, r10
 	add	#16, r11
 	dec	r8
 	jnz	.Locb3_key_setup_loop10
 .Locb3_key_setup_done11:
 	; aes.ae:317: for i in 4 * (nr + 1)..8 * nr {
-	mov	#36, r9
-	mov	r10, r11
+	mov	#36, r10
+	mov	r9, r11
 	add	#176, r11
 .Locb3_key_setup_loop12:
 	mov.b	3(r11), r14
@@ -217,7 +218,7 @@ ocb3_key_setup:
 	xor	ocb3_tf5(r15), r13
 	mov	r13, 2(r11)
 	add	#4, r11
-	dec	r9
+	dec	r10
 	jnz	.Locb3_key_setup_loop12
 .Locb3_key_setup_done13:
 	; ocb3.ae:93: l_star = E.encrypt_block(ks, 0 as u128)
@@ -233,7 +234,7 @@ ocb3_key_setup:
 	add	#30, r13
 	mov	sp, r14
 	add	#46, r14
-	mov	r10, r12
+	mov	r9, r12
 	call	#ocb3_E_encrypt_block
 	; ocb3.ae:95: l[at_star] = l_star
 	mov	10(sp), r5
@@ -670,77 +671,77 @@ ocb3_encrypt_with:
 	mov	sp, r11
 	add	#124, r11
 	mov	r11, 0(sp)
-	mov	r13, 64(sp)
-	mov	r12, 82(sp)
+	mov	r13, 72(sp)
+	mov	r12, 88(sp)
 	mov	r14, r13
 	mov	r15, r14
 	mov	r10, r15
 	call	#ocb3_initial_offset
 	; ocb3.ae:213: for i in 0..full {
-	mov	64(sp), r13
-	mov	46(r13), 18(sp)
-	mov	44(r13), 12(sp)
-	mov	42(r13), 8(sp)
-	mov	40(r13), 6(sp)
-	mov	38(r13), r14
-	mov	36(r13), r5
-	mov	34(r13), r4
-	mov	32(r13), 102(sp)
-	mov	#0, 10(sp)
-	mov	#0, 14(sp)
-	mov	#0, 16(sp)
-	mov	#0, 32(sp)
-	mov	#0, 34(sp)
-	mov	#0, 60(sp)
-	mov	#0, 36(sp)
+	mov	72(sp), r14
+	mov	46(r14), 18(sp)
+	mov	44(r14), 16(sp)
+	mov	42(r14), 14(sp)
+	mov	40(r14), 12(sp)
+	mov	38(r14), r9
+	mov	36(r14), r8
+	mov	34(r14), r7
+	mov	32(r14), 106(sp)
+	mov	#0, 20(sp)
+	mov	#0, 22(sp)
 	mov	#0, 38(sp)
-	mov	138(sp), r13
-	mov	136(sp), r12
-	mov	134(sp), r11
-	mov	132(sp), r10
-	mov	130(sp), r9
-	mov	128(sp), r8
-	mov	126(sp), r7
+	mov	#0, 40(sp)
+	mov	#0, 42(sp)
+	mov	#0, 70(sp)
+	mov	#0, 44(sp)
+	mov	#0, 48(sp)
+	mov	138(sp), r14
+	mov	136(sp), r13
+	mov	134(sp), r12
+	mov	132(sp), r11
+	mov	130(sp), r10
+	mov	128(sp), r4
+	mov	126(sp), r5
 	mov	124(sp), r6
-	mov	#0, 62(sp)
+	mov	#0, 68(sp)
 	; ocb3.ae:206: offset = initial_offset(ks, nonce, len(tag))
-	mov	242(sp), 66(sp)
+	mov	242(sp), 34(sp)
 	clrc
-	mov	66(sp), r15
+	mov	34(sp), r15
 	rrc	r15
 	rra	r15
 	rra	r15
 	rra	r15
-	mov	r15, 66(sp)
+	mov	r15, 34(sp)
 	; ocb3.ae:213: for i in 0..full {
-	cmp	r15, 62(sp)
+	cmp	r15, 68(sp)
 	jnc	.Locb3_encrypt_with_near40
 	br	#.Locb3_encrypt_with_done2
 .Locb3_encrypt_with_near40:
 .Locb3_encrypt_with_loop1:
-	xor	18(sp), r13
-	mov	r13, 24(sp)
-	xor	12(sp), r12
-	mov	r12, 26(sp)
-	xor	8(sp), r11
-	mov	r11, 28(sp)
-	xor	6(sp), r10
-	mov	r10, 30(sp)
-	xor	r14, r9
-	mov	r9, 40(sp)
-	xor	r5, r8
-	mov	r8, 42(sp)
-	xor	r4, r7
-	mov	r7, 44(sp)
-	xor	102(sp), r6
-	mov	r6, 46(sp)
-	mov	62(sp), r15
+	xor	18(sp), r14
+	mov	r14, 32(sp)
+	xor	16(sp), r13
+	mov	r13, 36(sp)
+	xor	14(sp), r12
+	mov	r12, 46(sp)
+	xor	12(sp), r11
+	mov	r11, 50(sp)
+	xor	r9, r10
+	mov	r10, 52(sp)
+	xor	r8, r4
+	mov	r4, 56(sp)
+	xor	r7, r5
+	mov	r5, 58(sp)
+	xor	106(sp), r6
+	mov	r6, 60(sp)
+	mov	68(sp), r15
 	and	#4095, r15
 	rla	r15
 	rla	r15
 	rla	r15
 	rla	r15
-	mov	r15, 2(sp)
+	mov	r15, 8(sp)
 	mov	r15, r8
 	add	240(sp), r8
 	bit	#1, r8
@@ -771,30 +772,30 @@ ocb3_encrypt_with:
 	jmp	.Locb3_encrypt_with_words4
 .Locb3_encrypt_with_join5:
 	swpb	r8
-	xor	r8, 10(sp)
+	xor	r8, 20(sp)
 	swpb	r9
-	xor	r9, 14(sp)
+	xor	r9, 22(sp)
 	swpb	r10
-	xor	r10, 16(sp)
+	xor	r10, 38(sp)
 	swpb	r11
-	xor	r11, 32(sp)
+	xor	r11, 40(sp)
 	swpb	r12
-	xor	r12, 34(sp)
+	xor	r12, 42(sp)
 	swpb	r13
-	xor	r13, 60(sp)
+	xor	r13, 70(sp)
 	swpb	r14
-	xor	r14, 36(sp)
+	xor	r14, 44(sp)
 	swpb	r15
-	xor	r15, 38(sp)
+	xor	r15, 48(sp)
 	; ocb3.ae:52: if v[15:0] == 0 {
-	xor	24(sp), r8
-	xor	26(sp), r9
-	xor	28(sp), r10
-	xor	30(sp), r11
-	xor	40(sp), r12
-	xor	42(sp), r13
-	xor	44(sp), r14
-	xor	46(sp), r15
+	xor	32(sp), r8
+	xor	36(sp), r9
+	xor	46(sp), r10
+	xor	50(sp), r11
+	xor	52(sp), r12
+	xor	56(sp), r13
+	xor	58(sp), r14
+	xor	60(sp), r15
 	; ocb3.ae:217: u = E.encrypt_block(ks, p ^ offset)
 	mov	r15, 108(sp)
 	mov	r14, 110(sp)
@@ -805,81 +806,85 @@ ocb3_encrypt_with:
 	mov	r9, 120(sp)
 	mov	r8, 122(sp)
 	; ocb3.ae:213: for i in 0..full {
-	mov	62(sp), r8
-	add	#2, r8
-	mov	#0, r10
-	addc	#0, r10
+	mov	68(sp), r14
+	add	#2, r14
+	mov	#0, r15
+	addc	#0, r15
+	mov	r15, 4(sp)
 	; ocb3.ae:52: if v[15:0] == 0 {
-	mov	r8, r15
+	mov	r14, r15
+	mov	r14, 6(sp)
 	sub	#1, r15
-	clr	r9
-	adc	r9
-	xor	#1, r9
+	clr	r15
+	adc	r15
+	xor	#1, r15
+	mov	r15, 2(sp)
 	; ocb3.ae:217: u = E.encrypt_block(ks, p ^ offset)
 	mov	sp, r14
 	add	#156, r14
 	mov	sp, r13
 	add	#108, r13
-	mov	82(sp), r12
+	mov	88(sp), r12
 	call	#ocb3_E_encrypt_block
 	; ocb3.ae:52: if v[15:0] == 0 {
-	tst	r9
+	tst	2(sp)
 	jz	.Locb3_encrypt_with_else8
 	mov	#0, r11
+	mov	4(sp), r14
 	mov	#0, r13
-	mov	#16, r6
+	mov	#16, r4
 	jmp	.Locb3_encrypt_with_endif9
 .Locb3_encrypt_with_else8:
-	mov	r10, r11
-	mov	r8, r10
+	mov	4(sp), r11
+	mov	6(sp), r14
 	mov	#0, r13
-	mov	#0, r6
+	mov	#0, r4
 .Locb3_encrypt_with_endif9:
-	mov.b	r10, r15
+	mov.b	r14, r15
 	; ocb3.ae:56: if v[7:0] == 0 {
 	sub	#1, r15
 	clr	r15
 	adc	r15
 	xor	#1, r15
 	; ocb3.ae:52: if v[15:0] == 0 {
-	mov	24(sp), r14
-	xor	170(sp), r14
-	mov	r14, 58(sp)
-	mov	26(sp), r14
-	xor	168(sp), r14
-	mov	r14, 56(sp)
-	mov	28(sp), r14
-	xor	166(sp), r14
-	mov	r14, 54(sp)
-	mov	30(sp), r14
-	xor	164(sp), r14
-	mov	r14, 52(sp)
-	mov	40(sp), r14
-	xor	162(sp), r14
-	mov	r14, 50(sp)
-	mov	42(sp), r14
-	xor	160(sp), r14
-	mov	r14, 48(sp)
-	mov	44(sp), r14
-	xor	158(sp), r14
-	mov	r14, 22(sp)
-	mov	46(sp), r14
-	xor	156(sp), r14
-	mov	r14, 20(sp)
+	mov	32(sp), r12
+	xor	170(sp), r12
+	mov	r12, 66(sp)
+	mov	36(sp), r12
+	xor	168(sp), r12
+	mov	r12, 64(sp)
+	mov	46(sp), r12
+	xor	166(sp), r12
+	mov	r12, 62(sp)
+	mov	50(sp), r12
+	xor	164(sp), r12
+	mov	r12, 54(sp)
+	mov	52(sp), r12
+	xor	162(sp), r12
+	mov	r12, 30(sp)
+	mov	56(sp), r12
+	xor	160(sp), r12
+	mov	r12, 28(sp)
+	mov	58(sp), r12
+	xor	158(sp), r12
+	mov	r12, 26(sp)
+	mov	60(sp), r12
+	xor	156(sp), r12
+	mov	r12, 24(sp)
 	; ocb3.ae:56: if v[7:0] == 0 {
 	tst	r15
 	jz	.Locb3_encrypt_with_else10
-	add	#8, r6
+	add	#8, r4
 	addc	#0, r13
-	swpb	r10
+	swpb	r14
 	swpb	r11
 	mov	r11, r12
-	xor.b	r10, r12
+	xor.b	r14, r12
 	xor	r11, r12
 	mov.b	r11, r11
 	jmp	.Locb3_encrypt_with_endif11
 .Locb3_encrypt_with_else10:
-	mov	r10, r12
+	mov	r14, r12
 .Locb3_encrypt_with_endif11:
 	mov	r12, r15
 	and	#15, r15
@@ -908,7 +913,7 @@ ocb3_encrypt_with:
 	rla	r11
 	rla	r11
 	bis	r12, r11
-	add	#4, r6
+	add	#4, r4
 	addc	#0, r13
 	jmp	.Locb3_encrypt_with_endif13
 .Locb3_encrypt_with_else12:
@@ -936,7 +941,7 @@ ocb3_encrypt_with:
 	rla	r14
 	rla	r14
 	bis	r11, r14
-	add	#2, r6
+	add	#2, r4
 	addc	#0, r13
 	jmp	.Locb3_encrypt_with_endif15
 .Locb3_encrypt_with_else14:
@@ -947,17 +952,17 @@ ocb3_encrypt_with:
 	xor	#1, r14
 	tst	r14
 	jz	.Locb3_encrypt_with_else16
-	add	#1, r6
+	add	#1, r4
 	addc	#0, r13
 	jmp	.Locb3_encrypt_with_endif17
 .Locb3_encrypt_with_else16:
 .Locb3_encrypt_with_endif17:
-	mov	r6, r15
+	mov	r4, r15
 	sub	#8, r15
 	mov	r13, r15
 	subc	#0, r15
 	subc	r15, r15
-	mov	r6, r14
+	mov	r4, r14
 	xor	#7, r14
 	and	r15, r14
 	xor	#7, r14
@@ -968,30 +973,30 @@ ocb3_encrypt_with:
 	rla	r15
 	rla	r15
 	mov	#7, r14
-	sub	r6, r14
+	sub	r4, r14
 	mov	#0, r14
 	subc	r13, r14
 	clr	r14
 	adc	r14
 	xor	#1, r14
-	add	64(sp), r15
+	add	72(sp), r15
 	; ocb3.ae:108: if k > last {
 	mov	14(r15), r13
 	mov	12(r15), r12
 	mov	10(r15), r11
 	mov	8(r15), r10
 	mov	6(r15), r9
-	mov	4(r15), r5
-	mov	2(r15), r4
+	mov	4(r15), r8
+	mov	2(r15), r7
 	tst	r14
 	jz	.Locb3_encrypt_with_else18
 	; ocb3.ae:109: for j in last..k {
-	mov	@r15, r8
-	mov	#7, r7
-	cmp	r6, r7
+	mov	@r15, r6
+	mov	#7, r5
+	cmp	r4, r5
 	jc	.Locb3_encrypt_with_done21
 .Locb3_encrypt_with_loop20:
-	mov	r8, r15
+	mov	r6, r15
 	and	#32767, r15
 	rla	r15
 	mov	r13, r14
@@ -1011,9 +1016,37 @@ ocb3_encrypt_with:
 	and	#135, r14
 	xor	r14, r15
 	; ocb3.ae:109: for j in last..k {
-	mov	r4, r14
+	mov	r7, r14
 	and	#32767, r14
 	rla	r14
+	swpb	r6
+	mov.b	r6, r6
+	clrc
+	rrc	r6
+	rra	r6
+	rra	r6
+	rra	r6
+	rra	r6
+	rra	r6
+	rra	r6
+	bis	r6, r14
+	mov	r8, r6
+	and	#32767, r6
+	rla	r6
+	swpb	r7
+	mov.b	r7, r7
+	clrc
+	rrc	r7
+	rra	r7
+	rra	r7
+	rra	r7
+	rra	r7
+	rra	r7
+	rra	r7
+	bis	r7, r6
+	mov	r9, r7
+	and	#32767, r7
+	rla	r7
 	swpb	r8
 	mov.b	r8, r8
 	clrc
@@ -1024,38 +1057,10 @@ ocb3_encrypt_with:
 	rra	r8
 	rra	r8
 	rra	r8
-	bis	r8, r14
-	mov	r5, r8
+	bis	r8, r7
+	mov	r10, r8
 	and	#32767, r8
 	rla	r8
-	swpb	r4
-	mov.b	r4, r4
-	clrc
-	rrc	r4
-	rra	r4
-	rra	r4
-	rra	r4
-	rra	r4
-	rra	r4
-	rra	r4
-	bis	r4, r8
-	mov	r9, r4
-	and	#32767, r4
-	rla	r4
-	swpb	r5
-	mov.b	r5, r5
-	clrc
-	rrc	r5
-	rra	r5
-	rra	r5
-	rra	r5
-	rra	r5
-	rra	r5
-	rra	r5
-	bis	r5, r4
-	mov	r10, r5
-	and	#32767, r5
-	rla	r5
 	swpb	r9
 	mov.b	r9, r9
 	clrc
@@ -1066,7 +1071,7 @@ ocb3_encrypt_with:
 	rra	r9
 	rra	r9
 	rra	r9
-	bis	r9, r5
+	bis	r9, r8
 	mov	r11, r9
 	and	#32767, r9
 	rla	r9
@@ -1109,56 +1114,55 @@ ocb3_encrypt_with:
 	rra	r12
 	bis	r12, r13
 	; ocb3.ae:44: return (s << 1) ^ (if s[127] == 1 then 0x87 as u128 else 0)
-	add	#1, r7
+	add	#1, r5
 	mov	r10, r12
 	mov	r9, r11
-	mov	r5, r10
-	mov	r4, r9
-	mov	r8, r5
-	mov	r14, r4
-	mov	r15, r8
-	cmp	r6, r7
+	mov	r8, r10
+	mov	r7, r9
+	mov	r6, r8
+	mov	r14, r7
+	mov	r15, r6
+	cmp	r4, r5
 	jnc	.Locb3_encrypt_with_loop20
 .Locb3_encrypt_with_done21:
 	mov	r13, 18(sp)
-	mov	r12, 12(sp)
-	mov	r11, 8(sp)
-	mov	r10, 6(sp)
-	mov	r9, 4(sp)
-	mov	r8, r9
+	mov	r12, 16(sp)
+	mov	r11, 14(sp)
+	mov	r10, 12(sp)
+	mov	r9, 10(sp)
 	jmp	.Locb3_encrypt_with_endif19
 .Locb3_encrypt_with_else18:
 	mov	r13, 18(sp)
-	mov	r12, 12(sp)
-	mov	r11, 8(sp)
-	mov	r10, 6(sp)
-	mov	r9, 4(sp)
-	mov	@r15, r9
+	mov	r12, 16(sp)
+	mov	r11, 14(sp)
+	mov	r10, 12(sp)
+	mov	r9, 10(sp)
+	mov	@r15, r6
 .Locb3_encrypt_with_endif19:
 	; ocb3.ae:220: store_be(ct, off, u ^ offset)
-	mov	2(sp), r13
+	mov	8(sp), r13
 	add	244(sp), r13
-	mov	20(sp), r15
-	mov	22(sp), r14
-	mov	48(sp), r12
-	mov	50(sp), r11
-	mov	52(sp), r10
-	mov	54(sp), r8
-	mov	56(sp), r7
-	mov	58(sp), r6
+	mov	24(sp), r15
+	mov	26(sp), r14
+	mov	28(sp), r12
+	mov	30(sp), r11
+	mov	54(sp), r10
+	mov	62(sp), r9
+	mov	64(sp), r5
+	mov	66(sp), r4
 	bit	#1, r13
-	swpb	r6
-	swpb	r7
-	swpb	r8
+	swpb	r4
+	swpb	r5
+	swpb	r9
 	swpb	r10
 	swpb	r11
 	swpb	r12
 	swpb	r14
 	swpb	r15
 	jnz	.Locb3_encrypt_with_bytes22
-	mov	r6, 0(r13)
-	mov	r7, 2(r13)
-	mov	r8, 4(r13)
+	mov	r4, 0(r13)
+	mov	r5, 2(r13)
+	mov	r9, 4(r13)
 	mov	r10, 6(r13)
 	mov	r11, 8(r13)
 	mov	r12, 10(r13)
@@ -1166,9 +1170,9 @@ ocb3_encrypt_with:
 	mov	r15, 14(r13)
 	jmp	.Locb3_encrypt_with_stored23
 .Locb3_encrypt_with_bytes22:
-	mov	r6, 140(sp)
-	mov	r7, 142(sp)
-	mov	r8, 144(sp)
+	mov	r4, 140(sp)
+	mov	r5, 142(sp)
+	mov	r9, 144(sp)
 	mov	r10, 146(sp)
 	mov	r11, 148(sp)
 	mov	r12, 150(sp)
@@ -1184,95 +1188,93 @@ ocb3_encrypt_with:
 	dec	r15
 	jnz	.Locb3_encrypt_with_cpy24
 .Locb3_encrypt_with_stored23:
-	add	#1, 62(sp)
-	mov	4(sp), r14
-	mov	r9, 102(sp)
-	mov	24(sp), r13
-	mov	26(sp), r12
-	mov	28(sp), r11
-	mov	30(sp), r10
-	mov	40(sp), r9
-	mov	42(sp), r8
-	mov	44(sp), r7
-	mov	46(sp), r6
-	cmp	66(sp), 62(sp)
+	add	#1, 68(sp)
+	mov	10(sp), r9
+	mov	r6, 106(sp)
+	mov	32(sp), r14
+	mov	36(sp), r13
+	mov	46(sp), r12
+	mov	50(sp), r11
+	mov	52(sp), r10
+	mov	56(sp), r4
+	mov	58(sp), r5
+	mov	60(sp), r6
+	cmp	34(sp), 68(sp)
 	jc	.Locb3_encrypt_with_near41
 	br	#.Locb3_encrypt_with_loop1
 .Locb3_encrypt_with_near41:
 .Locb3_encrypt_with_done2:
-	mov	66(sp), r15
+	mov	34(sp), r15
 	rla	r15
 	rla	r15
 	rla	r15
 	rla	r15
-	mov	r15, 104(sp)
-	mov	242(sp), r15
-	sub	104(sp), r15
-	mov	r15, 106(sp)
+	mov	r15, 34(sp)
+	sub	r15, 242(sp)
 	subc	r15, r15
-	mov	r15, 68(sp)
-	mov	106(sp), r15
+	mov	r15, 74(sp)
+	mov	242(sp), r15
 	sub	#1, r15
-	clr	r14
-	adc	r14
-	mov	68(sp), r15
+	clr	r9
+	adc	r9
+	mov	74(sp), r15
 	sub	#1, r15
 	clr	r15
 	adc	r15
-	bis	r15, r14
+	bis	r15, r9
 	; ocb3.ae:223: if r != 0 {
-	tst	r14
+	tst	r9
 	jz	.Locb3_encrypt_with_else25
-	mov	64(sp), r14
-	xor	14(r14), r13
-	mov	r13, 100(sp)
-	xor	12(r14), r12
-	mov	r12, 98(sp)
-	xor	10(r14), r11
-	mov	r11, 96(sp)
-	xor	8(r14), r10
-	mov	r10, 94(sp)
-	xor	6(r14), r9
-	mov	r9, 92(sp)
-	xor	4(r14), r8
-	mov	r8, 90(sp)
-	xor	2(r14), r7
-	mov	r7, 88(sp)
-	xor	@r14, r6
-	mov	r6, 86(sp)
+	mov	72(sp), r9
+	xor	14(r9), r14
+	mov	r14, 104(sp)
+	xor	12(r9), r13
+	mov	r13, 102(sp)
+	xor	10(r9), r12
+	mov	r12, 100(sp)
+	xor	8(r9), r11
+	mov	r11, 98(sp)
+	xor	6(r9), r10
+	mov	r10, 96(sp)
+	xor	4(r9), r4
+	mov	r4, 94(sp)
+	xor	2(r9), r5
+	mov	r5, 92(sp)
+	xor	@r9, r6
+	mov	r6, 90(sp)
 	; ocb3.ae:225: pad = E.encrypt_block(ks, offset)
-	mov	86(sp), 108(sp)
-	mov	88(sp), 110(sp)
-	mov	90(sp), 112(sp)
-	mov	92(sp), 114(sp)
-	mov	94(sp), 116(sp)
-	mov	96(sp), 118(sp)
-	mov	98(sp), 120(sp)
-	mov	100(sp), 122(sp)
+	mov	90(sp), 108(sp)
+	mov	92(sp), 110(sp)
+	mov	94(sp), 112(sp)
+	mov	96(sp), 114(sp)
+	mov	98(sp), 116(sp)
+	mov	100(sp), 118(sp)
+	mov	102(sp), 120(sp)
+	mov	104(sp), 122(sp)
 	mov	sp, r14
 	add	#172, r14
 	mov	sp, r13
 	add	#108, r13
-	mov	82(sp), r12
+	mov	88(sp), r12
 	call	#ocb3_E_encrypt_block
 	mov	240(sp), r10
-	add	104(sp), r10
-	cmp	#16, 106(sp)
+	add	34(sp), r10
+	cmp	#16, 242(sp)
 	jnc	.Locb3_encrypt_with_bytes27
 	bit	#1, r10
 	jnz	.Locb3_encrypt_with_bytes27
 .Locb3_encrypt_with_words28:
-	mov	14(r10), r7
-	mov	12(r10), 70(sp)
-	mov	10(r10), 72(sp)
-	mov	8(r10), 74(sp)
-	mov	6(r10), 76(sp)
-	mov	4(r10), 78(sp)
-	mov	2(r10), 80(sp)
-	mov	@r10, 84(sp)
+	mov	14(r10), r6
+	mov	12(r10), r9
+	mov	10(r10), 76(sp)
+	mov	8(r10), 78(sp)
+	mov	6(r10), 80(sp)
+	mov	4(r10), 82(sp)
+	mov	2(r10), 84(sp)
+	mov	@r10, 86(sp)
 	jmp	.Locb3_encrypt_with_join29
 .Locb3_encrypt_with_bytes27:
-	mov	106(sp), r15
+	mov	242(sp), r15
 	mov	#16, r13
 	mov	sp, r11
 	add	#140, r11
@@ -1293,35 +1295,35 @@ ocb3_encrypt_with:
 	jmp	.Locb3_encrypt_with_words28
 .Locb3_encrypt_with_join29:
 	; ocb3.ae:228: store_be(ct, 16 * full, p ^ pad, r)
-	mov	104(sp), r13
+	mov	34(sp), r13
 	add	244(sp), r13
 	; ocb3.ae:225: pad = E.encrypt_block(ks, offset)
-	swpb	r7
-	mov	r7, r5
-	xor	172(sp), r5
-	swpb	70(sp)
-	mov	70(sp), r6
-	xor	174(sp), r6
-	swpb	72(sp)
-	mov	72(sp), r8
-	xor	176(sp), r8
-	swpb	74(sp)
-	mov	74(sp), r9
-	xor	178(sp), r9
+	swpb	r6
+	mov	r6, r4
+	xor	172(sp), r4
+	swpb	r9
+	mov	r9, r5
+	xor	174(sp), r5
 	swpb	76(sp)
-	mov	76(sp), r10
-	xor	180(sp), r10
+	mov	76(sp), r7
+	xor	176(sp), r7
 	swpb	78(sp)
-	mov	78(sp), r11
-	xor	182(sp), r11
+	mov	78(sp), r8
+	xor	178(sp), r8
 	swpb	80(sp)
-	mov	80(sp), r12
-	xor	184(sp), r12
+	mov	80(sp), r10
+	xor	180(sp), r10
+	swpb	82(sp)
+	mov	82(sp), r11
+	xor	182(sp), r11
 	swpb	84(sp)
-	mov	84(sp), r14
+	mov	84(sp), r12
+	xor	184(sp), r12
+	swpb	86(sp)
+	mov	86(sp), r14
 	xor	186(sp), r14
 	; ocb3.ae:228: store_be(ct, 16 * full, p ^ pad, r)
-	cmp	#16, 106(sp)
+	cmp	#16, 242(sp)
 	jnc	.Locb3_encrypt_with_bytes32
 	bit	#1, r13
 	jnz	.Locb3_encrypt_with_bytes32
@@ -1333,17 +1335,17 @@ ocb3_encrypt_with:
 	mov	r11, 4(r13)
 	swpb	r10
 	mov	r10, 6(r13)
-	swpb	r9
-	mov	r9, 8(r13)
 	swpb	r8
-	mov	r8, 10(r13)
-	swpb	r6
-	mov	r6, 12(r13)
+	mov	r8, 8(r13)
+	swpb	r7
+	mov	r7, 10(r13)
 	swpb	r5
-	mov	r5, 14(r13)
+	mov	r5, 12(r13)
+	swpb	r4
+	mov	r4, 14(r13)
 	jmp	.Locb3_encrypt_with_stored33
 .Locb3_encrypt_with_bytes32:
-	mov	106(sp), r15
+	mov	242(sp), r15
 	swpb	r14
 	mov	r14, 140(sp)
 	swpb	r12
@@ -1352,14 +1354,14 @@ ocb3_encrypt_with:
 	mov	r11, 144(sp)
 	swpb	r10
 	mov	r10, 146(sp)
-	swpb	r9
-	mov	r9, 148(sp)
 	swpb	r8
-	mov	r8, 150(sp)
-	swpb	r6
-	mov	r6, 152(sp)
+	mov	r8, 148(sp)
+	swpb	r7
+	mov	r7, 150(sp)
 	swpb	r5
-	mov	r5, 154(sp)
+	mov	r5, 152(sp)
+	swpb	r4
+	mov	r4, 154(sp)
 	mov	sp, r14
 	add	#140, r14
 	cmp	#16, r15
@@ -1375,13 +1377,13 @@ ocb3_encrypt_with:
 	dec	r15
 	jnz	.Locb3_encrypt_with_cpy35
 .Locb3_encrypt_with_stored33:
-	mov	#15, r10
-	sub	106(sp), r10
+	mov	#15, r11
+	sub	242(sp), r11
 	mov	#0, r14
-	subc	68(sp), r14
+	subc	74(sp), r14
 	and	#8191, r14
 	rla	r14
-	mov	r10, r15
+	mov	r11, r15
 	swpb	r15
 	mov.b	r15, r15
 	clrc
@@ -1393,219 +1395,217 @@ ocb3_encrypt_with:
 	rla	r14
 	rla	r14
 	bis	r15, r14
-	mov	r10, r15
+	mov	r11, r15
 	and	#8191, r15
 	rla	r15
 	rla	r15
 	rla	r15
 	sub	#128, r15
 	subc	#0, r14
-	clr	r8
-	adc	r8
-	mov	r10, r9
-	and	#1, r9
-	inv	r9
-	inc	r9
-	and	#32896, r9
-	xor	#128, r9
+	clr	r7
+	adc	r7
+	mov	r11, r10
+	and	#1, r10
+	inv	r10
+	inc	r10
+	and	#32896, r10
+	xor	#128, r10
 	clrc
-	rrc	r10
-	mov	r10, r13
-	and	#1, r13
-	mov	r13, r12
-	inv	r12
-	inc	r12
-	and	r9, r12
-	xor	r9, r12
-	rra	r10
-	mov	r10, r11
+	rrc	r11
+	mov	r11, r8
+	and	#1, r8
+	mov	r8, r13
+	inv	r13
+	inc	r13
+	and	r10, r13
+	xor	r10, r13
+	rra	r11
+	mov	r11, r12
+	and	#1, r12
+	mov	r12, r5
+	inv	r5
+	inc	r5
+	and	r13, r5
+	xor	r13, r5
+	rra	r11
 	and	#1, r11
-	mov	r11, r6
+	mov	r11, r14
+	inv	r14
+	inc	r14
+	and	r5, r14
+	xor	r5, r14
+	xor	#1, r7
+	mov	r7, r15
+	inv	r15
+	inc	r15
+	and	r15, r14
+	bis	r14, r6
+	xor	r6, 48(sp)
+	inv	r8
+	inc	r8
+	and	r8, r10
+	mov	r12, r6
 	inv	r6
 	inc	r6
-	and	r12, r6
-	xor	r12, r6
-	rra	r10
-	and	#1, r10
-	mov	r10, r14
+	and	r10, r6
+	xor	r10, r6
+	mov	r11, r14
 	inv	r14
 	inc	r14
 	and	r6, r14
 	xor	r6, r14
-	xor	#1, r8
-	mov	r8, r15
+	mov	r7, r15
 	inv	r15
 	inc	r15
 	and	r15, r14
-	bis	r14, r7
-	xor	r7, 38(sp)
-	inv	r13
-	inc	r13
-	and	r13, r9
-	mov	r11, r7
-	inv	r7
-	inc	r7
-	and	r9, r7
-	xor	r9, r7
-	mov	r10, r14
+	bis	r14, r9
+	mov	44(sp), r8
+	xor	r9, r8
+	mov	r12, r15
+	inv	r15
+	inc	r15
+	and	r15, r13
+	mov	r11, r14
 	inv	r14
 	inc	r14
-	and	r7, r14
-	xor	r7, r14
-	mov	r8, r15
+	and	r13, r14
+	xor	r13, r14
+	mov	r7, r15
 	inv	r15
 	inc	r15
 	and	r15, r14
-	mov	70(sp), r15
+	mov	76(sp), r15
 	bis	r14, r15
-	mov	36(sp), r5
-	xor	r15, r5
+	mov	70(sp), r9
+	xor	r15, r9
+	inv	r12
+	inc	r12
+	and	r12, r10
+	mov	r11, r14
+	inv	r14
+	inc	r14
+	and	r10, r14
+	xor	r10, r14
+	mov	r7, r15
+	inv	r15
+	inc	r15
+	and	r15, r14
+	mov	78(sp), r15
+	bis	r14, r15
+	mov	42(sp), r12
+	xor	r15, r12
 	mov	r11, r15
 	inv	r15
 	inc	r15
-	and	r15, r12
-	mov	r10, r14
-	inv	r14
-	inc	r14
-	and	r12, r14
-	xor	r12, r14
-	mov	r8, r15
+	and	r15, r5
+	mov	r7, r15
 	inv	r15
 	inc	r15
-	and	r15, r14
-	mov	72(sp), r15
-	bis	r14, r15
-	mov	60(sp), r13
+	and	r15, r5
+	mov	80(sp), r15
+	bis	r5, r15
+	mov	40(sp), r14
+	xor	r15, r14
+	mov	r11, r15
+	inv	r15
+	inc	r15
+	and	r15, r6
+	mov	r7, r15
+	inv	r15
+	inc	r15
+	and	r15, r6
+	mov	82(sp), r15
+	bis	r6, r15
+	mov	38(sp), r6
+	xor	r15, r6
+	mov	r11, r15
+	inv	r15
+	inc	r15
+	and	r15, r13
+	mov	r7, r15
+	inv	r15
+	inc	r15
+	and	r15, r13
+	mov	84(sp), r15
+	bis	r13, r15
+	mov	22(sp), r13
 	xor	r15, r13
 	inv	r11
 	inc	r11
-	and	r11, r9
-	mov	r10, r14
-	inv	r14
-	inc	r14
-	and	r9, r14
-	xor	r9, r14
-	mov	r8, r15
-	inv	r15
-	inc	r15
-	and	r15, r14
-	mov	74(sp), r15
-	bis	r14, r15
-	mov	34(sp), r11
-	xor	r15, r11
-	mov	r10, r15
-	inv	r15
-	inc	r15
-	and	r15, r6
-	mov	r8, r15
-	inv	r15
-	inc	r15
-	and	r15, r6
-	mov	76(sp), r15
-	bis	r6, r15
-	mov	32(sp), r14
-	xor	r15, r14
-	mov	r10, r15
-	inv	r15
-	inc	r15
-	and	r15, r7
-	mov	r8, r15
-	inv	r15
-	inc	r15
-	and	r15, r7
-	mov	78(sp), r15
-	bis	r7, r15
-	mov	16(sp), r7
-	xor	r15, r7
-	mov	r10, r15
-	inv	r15
-	inc	r15
-	and	r15, r12
-	mov	r8, r15
-	inv	r15
-	inc	r15
-	and	r15, r12
-	mov	80(sp), r15
-	bis	r12, r15
-	mov	14(sp), r12
-	xor	r15, r12
-	inv	r10
-	inc	r10
-	and	r10, r9
-	inv	r8
-	inc	r8
-	and	r8, r9
-	mov	84(sp), r10
-	bis	r9, r10
-	mov	10(sp), r15
-	xor	r10, r15
-	mov	r12, 14(sp)
-	mov	r7, 16(sp)
-	mov	r14, 32(sp)
-	mov	r11, 34(sp)
-	mov	r13, r14
-	mov	38(sp), r4
-	mov	100(sp), r13
-	mov	98(sp), r12
-	mov	96(sp), r11
-	mov	94(sp), r10
-	mov	92(sp), r9
-	mov	90(sp), r8
-	mov	88(sp), r7
-	mov	86(sp), r6
+	and	r11, r10
+	inv	r7
+	inc	r7
+	and	r7, r10
+	mov	86(sp), r11
+	bis	r10, r11
+	mov	20(sp), r15
+	xor	r11, r15
+	mov	r13, 22(sp)
+	mov	r6, 38(sp)
+	mov	r14, 40(sp)
+	mov	r12, 42(sp)
+	mov	48(sp), r7
+	mov	104(sp), r14
+	mov	102(sp), r13
+	mov	100(sp), r12
+	mov	98(sp), r11
+	mov	96(sp), r10
+	mov	94(sp), r4
+	mov	92(sp), r5
+	mov	90(sp), r6
 	jmp	.Locb3_encrypt_with_endif26
 .Locb3_encrypt_with_else25:
-	mov	10(sp), r15
-	mov	60(sp), r14
-	mov	36(sp), r5
-	mov	38(sp), r4
+	mov	20(sp), r15
+	mov	70(sp), r9
+	mov	44(sp), r8
+	mov	48(sp), r7
 .Locb3_encrypt_with_endif26:
-	xor	r13, r15
-	mov	64(sp), r13
-	xor	30(r13), r15
-	mov	14(sp), r13
+	xor	r14, r15
+	mov	72(sp), r14
+	xor	30(r14), r15
+	mov	22(sp), r14
+	xor	r13, r14
+	mov	72(sp), r13
+	xor	28(r13), r14
+	mov	38(sp), r13
 	xor	r12, r13
-	mov	64(sp), r12
-	xor	28(r12), r13
-	mov	16(sp), r12
+	mov	72(sp), r12
+	xor	26(r12), r13
+	mov	40(sp), r12
 	xor	r11, r12
-	mov	64(sp), r11
-	xor	26(r11), r12
-	mov	32(sp), r11
+	mov	72(sp), r11
+	xor	24(r11), r12
+	mov	42(sp), r11
 	xor	r10, r11
-	mov	64(sp), r10
-	xor	24(r10), r11
-	mov	34(sp), r10
-	xor	r9, r10
-	mov	64(sp), r9
-	xor	22(r9), r10
-	xor	r8, r14
-	mov	r9, r8
-	xor	20(r8), r14
-	xor	r7, r5
-	xor	18(r8), r5
-	xor	r6, r4
-	xor	16(r8), r4
+	mov	72(sp), r10
+	xor	22(r10), r11
+	xor	r4, r9
+	mov	r10, r4
+	xor	20(r4), r9
+	xor	r5, r8
+	xor	18(r4), r8
+	xor	r6, r7
+	xor	16(r4), r7
 	; ocb3.ae:230: t = E.encrypt_block(ks, checksum ^ offset ^ l[at_dollar]) ^ hash(ks, l, ad)
-	mov	r4, 108(sp)
-	mov	r5, 110(sp)
-	mov	r14, 112(sp)
-	mov	r10, 114(sp)
-	mov	r11, 116(sp)
-	mov	r12, 118(sp)
-	mov	r13, 120(sp)
+	mov	r7, 108(sp)
+	mov	r8, 110(sp)
+	mov	r9, 112(sp)
+	mov	r11, 114(sp)
+	mov	r12, 116(sp)
+	mov	r13, 118(sp)
+	mov	r14, 120(sp)
 	mov	r15, 122(sp)
 	mov	sp, r14
 	add	#188, r14
 	mov	sp, r13
 	add	#108, r13
-	mov	82(sp), r12
+	mov	88(sp), r12
 	call	#ocb3_E_encrypt_block
 	mov	sp, r15
 	add	#204, r15
 	mov	r15, 0(sp)
-	mov	82(sp), r12
-	mov	64(sp), r13
+	mov	88(sp), r12
+	mov	72(sp), r13
 	mov	236(sp), r14
 	mov	238(sp), r15
 	call	#ocb3_hash
@@ -1694,8 +1694,8 @@ ocb3_encrypt_with:
 
 
 ; --- ocb3_decrypt_with: ocb3.decrypt_with
-;     frame 244 bytes (73 spill slots, locals 96), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 4156 bytes of code
+;     frame 240 bytes (71 spill slots, locals 96), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 4174 bytes of code
 	.section .text.ocb3_decrypt_with,"ax",@progbits
 	.global ocb3_decrypt_with
 	.type ocb3_decrypt_with, @function
@@ -1708,78 +1708,78 @@ ocb3_decrypt_with:
 	push	r6
 	push	r5
 	push	r4
-	sub	#244, sp
+	sub	#240, sp
 	; ocb3.ae:238: offset = initial_offset(ks, nonce, len(tag))
-	mov	270(sp), 148(sp)
-	mov	#0, 150(sp)
+	mov	266(sp), 144(sp)
+	mov	#0, 146(sp)
 	mov	sp, r10
-	add	#148, r10
+	add	#144, r10
 	mov	sp, r11
-	add	#164, r11
+	add	#160, r11
 	mov	r11, 0(sp)
-	mov	r12, 14(sp)
-	mov	r13, 104(sp)
+	mov	r12, 18(sp)
+	mov	r13, 100(sp)
 	mov	r14, r13
 	mov	r15, r14
 	mov	r10, r15
 	call	#ocb3_initial_offset
-	mov	266(sp), 108(sp)
+	mov	262(sp), 46(sp)
 	clrc
-	mov	108(sp), r15
+	mov	46(sp), r15
 	rrc	r15
 	rra	r15
 	rra	r15
 	rra	r15
-	mov	r15, 108(sp)
+	mov	r15, 46(sp)
 	; ocb3.ae:243: for i in 0..full {
-	mov	#0, 74(sp)
-	mov	164(sp), r13
-	mov	166(sp), r11
-	mov	168(sp), r8
-	mov	170(sp), r7
-	mov	172(sp), r6
-	mov	174(sp), r12
-	mov	176(sp), r14
-	mov	178(sp), r15
-	mov	104(sp), r9
-	mov	32(r9), 32(sp)
-	mov	34(r9), 30(sp)
-	mov	36(r9), 28(sp)
-	mov	38(r9), 26(sp)
-	mov	40(r9), 24(sp)
-	mov	42(r9), 22(sp)
-	mov	44(r9), 10(sp)
-	mov	46(r9), r10
+	mov	#0, 76(sp)
+	mov	160(sp), r13
+	mov	162(sp), r11
+	mov	164(sp), r10
+	mov	166(sp), r9
+	mov	168(sp), r6
+	mov	170(sp), r12
+	mov	172(sp), r14
+	mov	174(sp), r8
+	mov	100(sp), r7
+	mov	32(r7), 32(sp)
+	mov	34(r7), 30(sp)
+	mov	36(r7), 28(sp)
+	mov	38(r7), 26(sp)
+	mov	40(r7), 24(sp)
+	mov	42(r7), 22(sp)
+	mov	44(r7), 10(sp)
+	mov	46(r7), r15
 	mov	#0, 20(sp)
-	mov	#0, 18(sp)
 	mov	#0, 16(sp)
+	mov	#0, 14(sp)
 	mov	#0, 12(sp)
 	mov	#0, 8(sp)
-	mov	#0, 120(sp)
-	mov	#0, 118(sp)
+	mov	#0, 114(sp)
 	mov	#0, 112(sp)
-	cmp	108(sp), 74(sp)
+	mov	#0, 106(sp)
+	cmp	46(sp), 76(sp)
 	jnc	.Locb3_decrypt_with_near47
 	br	#.Locb3_decrypt_with_done2
 .Locb3_decrypt_with_near47:
 .Locb3_decrypt_with_loop1:
 	xor	32(sp), r13
-	mov	r13, 72(sp)
+	mov	r13, 74(sp)
 	xor	30(sp), r11
-	mov	r11, 70(sp)
-	xor	28(sp), r8
-	mov	r8, 68(sp)
-	xor	26(sp), r7
-	mov	r7, 66(sp)
+	mov	r11, 72(sp)
+	xor	28(sp), r10
+	mov	r10, 70(sp)
+	xor	26(sp), r9
+	mov	r9, 68(sp)
 	xor	24(sp), r6
-	mov	r6, 64(sp)
+	mov	r6, 66(sp)
 	xor	22(sp), r12
-	mov	r12, 62(sp)
+	mov	r12, 64(sp)
 	xor	10(sp), r14
-	mov	r14, 60(sp)
-	xor	r10, r15
-	mov	r15, 54(sp)
-	mov	74(sp), r15
+	mov	r14, 62(sp)
+	xor	r15, r8
+	mov	r8, 56(sp)
+	mov	76(sp), r15
 	and	#4095, r15
 	rla	r15
 	rla	r15
@@ -1787,7 +1787,7 @@ ocb3_decrypt_with:
 	rla	r15
 	mov	r15, 34(sp)
 	mov	r15, r10
-	add	264(sp), r10
+	add	260(sp), r10
 	bit	#1, r10
 	jnz	.Locb3_decrypt_with_bytes3
 .Locb3_decrypt_with_words4:
@@ -1802,7 +1802,7 @@ ocb3_decrypt_with:
 	jmp	.Locb3_decrypt_with_join5
 .Locb3_decrypt_with_bytes3:
 	mov	sp, r12
-	add	#180, r12
+	add	#176, r12
 	mov	r12, r13
 	mov	#16, r14
 .Locb3_decrypt_with_cpy6:
@@ -1819,35 +1819,35 @@ ocb3_decrypt_with:
 	mov	#9, 6(sp)
 	; ocb3.ae:243: for i in 0..full {
 	swpb	r8
-	xor	60(sp), r8
-	mov	14(sp), r6
+	xor	62(sp), r8
+	mov	18(sp), r6
 	xor	160(r6), r8
 	swpb	r9
-	xor	54(sp), r9
+	xor	56(sp), r9
 	xor	162(r6), r9
 	swpb	r11
-	xor	64(sp), r11
+	xor	66(sp), r11
 	xor	164(r6), r11
 	; aes.ae:262: @unroll(round_unroll)
 	mov	r11, 4(sp)
 	; ocb3.ae:243: for i in 0..full {
 	swpb	r7
-	xor	62(sp), r7
+	xor	64(sp), r7
 	xor	166(r6), r7
 	; aes.ae:262: @unroll(round_unroll)
 	mov	r7, r11
 	; ocb3.ae:243: for i in 0..full {
 	swpb	r12
-	xor	68(sp), r12
+	xor	70(sp), r12
 	xor	168(r6), r12
 	swpb	r13
-	xor	66(sp), r13
+	xor	68(sp), r13
 	xor	170(r6), r13
 	swpb	r10
-	xor	72(sp), r10
+	xor	74(sp), r10
 	xor	172(r6), r10
 	swpb	r14
-	xor	70(sp), r14
+	xor	72(sp), r14
 	xor	174(r6), r14
 	; aes.ae:262: @unroll(round_unroll)
 	mov	r14, 2(sp)
@@ -1993,9 +1993,9 @@ ocb3_decrypt_with:
 	mov.b	ocb3_E.inv_sbox(r14), r14
 	swpb	r14
 	bis	r15, r14
-	mov	14(sp), r7
+	mov	18(sp), r7
 	xor	@r7+, r14
-	mov	r14, 56(sp)
+	mov	r14, 58(sp)
 	mov.b	2(sp), r15
 	mov.b	ocb3_E.inv_sbox(r15), r15
 	mov	r9, r14
@@ -2005,7 +2005,7 @@ ocb3_decrypt_with:
 	swpb	r14
 	bis	r15, r14
 	xor	@r7+, r14
-	mov	r14, 52(sp)
+	mov	r14, 54(sp)
 	mov.b	r12, r12
 	mov.b	ocb3_E.inv_sbox(r12), r15
 	mov	r10, r14
@@ -2015,7 +2015,7 @@ ocb3_decrypt_with:
 	swpb	r14
 	bis	r15, r14
 	xor	@r7+, r14
-	mov	r14, 46(sp)
+	mov	r14, 48(sp)
 	mov.b	r9, r9
 	mov.b	ocb3_E.inv_sbox(r9), r15
 	mov	r11, r14
@@ -2025,7 +2025,7 @@ ocb3_decrypt_with:
 	swpb	r14
 	bis	r15, r14
 	xor	@r7+, r14
-	mov	r14, 50(sp)
+	mov	r14, 52(sp)
 	mov.b	r10, r10
 	mov.b	ocb3_E.inv_sbox(r10), r15
 	mov	r8, r14
@@ -2062,7 +2062,7 @@ ocb3_decrypt_with:
 	bis	r15, r14
 	xor	@r7+, r14
 	mov	r14, 36(sp)
-	mov	74(sp), r14
+	mov	76(sp), r14
 	add	#2, r14
 	mov	#0, r11
 	addc	#0, r11
@@ -2194,7 +2194,7 @@ ocb3_decrypt_with:
 	rla	r14
 	rla	r14
 	rla	r14
-	add	104(sp), r14
+	add	100(sp), r14
 	; ocb3.ae:108: if k > last {
 	mov	2(r14), r6
 	mov	4(r14), r7
@@ -2379,39 +2379,39 @@ ocb3_decrypt_with:
 	mov	r12, 40(sp)
 .Locb3_decrypt_with_endif21:
 	mov	38(sp), r15
-	xor	72(sp), r15
+	xor	74(sp), r15
 	xor	r15, 20(sp)
 	mov	36(sp), r14
-	xor	70(sp), r14
-	xor	r14, 18(sp)
+	xor	72(sp), r14
+	xor	r14, 16(sp)
 	mov	42(sp), r12
-	xor	68(sp), r12
-	xor	r12, 16(sp)
+	xor	70(sp), r12
+	xor	r12, 14(sp)
 	mov	44(sp), r11
-	xor	66(sp), r11
+	xor	68(sp), r11
 	xor	r11, 12(sp)
-	mov	46(sp), r10
-	xor	64(sp), r10
+	mov	48(sp), r10
+	xor	66(sp), r10
 	xor	r10, 8(sp)
-	mov	50(sp), r8
+	mov	52(sp), r9
+	xor	64(sp), r9
+	mov	114(sp), r4
+	xor	r9, r4
+	mov	58(sp), r8
 	xor	62(sp), r8
-	mov	120(sp), r4
-	xor	r8, r4
-	mov	56(sp), r7
-	xor	60(sp), r7
-	mov	118(sp), r5
-	xor	r7, r5
-	mov	52(sp), r6
-	xor	54(sp), r6
-	mov	112(sp), r9
-	xor	r6, r9
+	mov	112(sp), r5
+	xor	r8, r5
+	mov	54(sp), r6
+	xor	56(sp), r6
+	mov	106(sp), r7
+	xor	r6, r7
 	; ocb3.ae:250: store_be(msg, off, p)
 	mov	34(sp), r13
-	add	272(sp), r13
+	add	268(sp), r13
 	bit	#1, r13
 	swpb	r6
-	swpb	r7
 	swpb	r8
+	swpb	r9
 	swpb	r10
 	swpb	r11
 	swpb	r12
@@ -2419,8 +2419,8 @@ ocb3_decrypt_with:
 	swpb	r15
 	jnz	.Locb3_decrypt_with_bytes24
 	mov	r6, 0(r13)
-	mov	r7, 2(r13)
-	mov	r8, 4(r13)
+	mov	r8, 2(r13)
+	mov	r9, 4(r13)
 	mov	r10, 6(r13)
 	mov	r11, 8(r13)
 	mov	r12, 10(r13)
@@ -2428,16 +2428,16 @@ ocb3_decrypt_with:
 	mov	r15, 14(r13)
 	jmp	.Locb3_decrypt_with_stored25
 .Locb3_decrypt_with_bytes24:
-	mov	r6, 180(sp)
-	mov	r7, 182(sp)
-	mov	r8, 184(sp)
-	mov	r10, 186(sp)
-	mov	r11, 188(sp)
-	mov	r12, 190(sp)
-	mov	r14, 192(sp)
-	mov	r15, 194(sp)
+	mov	r6, 176(sp)
+	mov	r8, 178(sp)
+	mov	r9, 180(sp)
+	mov	r10, 182(sp)
+	mov	r11, 184(sp)
+	mov	r12, 186(sp)
+	mov	r14, 188(sp)
+	mov	r15, 190(sp)
 	mov	sp, r14
-	add	#180, r14
+	add	#176, r14
 	mov	#16, r15
 .Locb3_decrypt_with_cpy26:
 	mov.b	@r14, 0(r13)
@@ -2446,140 +2446,139 @@ ocb3_decrypt_with:
 	dec	r15
 	jnz	.Locb3_decrypt_with_cpy26
 .Locb3_decrypt_with_stored25:
-	mov	72(sp), r13
-	mov	70(sp), r11
-	mov	68(sp), r8
-	mov	66(sp), r7
-	mov	64(sp), r6
-	mov	62(sp), r12
-	mov	60(sp), r14
-	mov	54(sp), r15
-	mov	40(sp), r10
-	mov	r4, 120(sp)
-	mov	r5, 118(sp)
-	mov	r9, 112(sp)
-	add	#1, 74(sp)
-	cmp	108(sp), 74(sp)
+	mov	74(sp), r13
+	mov	72(sp), r11
+	mov	70(sp), r10
+	mov	68(sp), r9
+	mov	66(sp), r6
+	mov	64(sp), r12
+	mov	62(sp), r14
+	mov	56(sp), r8
+	mov	40(sp), r15
+	mov	r4, 114(sp)
+	mov	r5, 112(sp)
+	mov	r7, 106(sp)
+	add	#1, 76(sp)
+	cmp	46(sp), 76(sp)
 	jc	.Locb3_decrypt_with_near48
 	br	#.Locb3_decrypt_with_loop1
 .Locb3_decrypt_with_near48:
 .Locb3_decrypt_with_done2:
-	mov	108(sp), r9
-	rla	r9
-	rla	r9
-	rla	r9
-	rla	r9
-	mov	266(sp), r10
-	sub	r9, r10
-	subc	r5, r5
-	mov	r5, 114(sp)
-	mov	r10, r5
-	sub	#1, r5
-	clr	r4
-	adc	r4
-	mov	114(sp), r5
-	sub	#1, r5
-	clr	r5
-	adc	r5
-	bis	r5, r4
+	mov	46(sp), r15
+	rla	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	mov	r15, 46(sp)
+	sub	r15, 262(sp)
+	subc	r15, r15
+	mov	r15, 108(sp)
+	mov	262(sp), r15
+	sub	#1, r15
+	clr	r7
+	adc	r7
+	mov	108(sp), r15
+	sub	#1, r15
+	clr	r15
+	adc	r15
+	bis	r15, r7
 	; ocb3.ae:253: if r != 0 {
-	tst	r4
+	tst	r7
 	jnz	.Locb3_decrypt_with_near49
 	br	#.Locb3_decrypt_with_else27
 .Locb3_decrypt_with_near49:
-	mov	104(sp), r4
-	xor	14(r4), r15
-	mov	r15, 146(sp)
-	xor	12(r4), r14
-	mov	r14, 144(sp)
-	xor	10(r4), r12
-	mov	r12, 142(sp)
-	xor	8(r4), r6
-	mov	r6, 140(sp)
-	xor	6(r4), r7
-	mov	r7, 84(sp)
-	xor	4(r4), r8
-	mov	r8, 90(sp)
-	xor	2(r4), r11
-	mov	r11, 94(sp)
-	xor	@r4, r13
-	mov	r13, 100(sp)
+	mov	100(sp), r7
+	xor	14(r7), r8
+	mov	r8, 142(sp)
+	xor	12(r7), r14
+	mov	r14, 140(sp)
+	xor	10(r7), r12
+	mov	r12, 138(sp)
+	xor	8(r7), r6
+	mov	r6, 136(sp)
+	xor	6(r7), r9
+	mov	r9, 80(sp)
+	xor	4(r7), r10
+	mov	r10, 86(sp)
+	xor	2(r7), r11
+	mov	r11, 90(sp)
+	xor	@r7, r13
+	mov	r13, 96(sp)
 	; ocb3.ae:255: pad = E.encrypt_block(ks, offset)
-	mov	100(sp), 148(sp)
-	mov	94(sp), 150(sp)
-	mov	90(sp), 152(sp)
-	mov	84(sp), 154(sp)
+	mov	96(sp), 144(sp)
+	mov	90(sp), 146(sp)
+	mov	86(sp), 148(sp)
+	mov	80(sp), 150(sp)
+	mov	136(sp), 152(sp)
+	mov	138(sp), 154(sp)
 	mov	140(sp), 156(sp)
 	mov	142(sp), 158(sp)
-	mov	144(sp), 160(sp)
-	mov	146(sp), 162(sp)
 	mov	sp, r13
-	add	#148, r13
+	add	#144, r13
 	mov	sp, r14
-	add	#196, r14
-	mov	14(sp), r12
+	add	#192, r14
+	mov	18(sp), r12
 	call	#ocb3_E_encrypt_block
-	mov	264(sp), r6
-	add	r9, r6
-	cmp	#16, r10
+	mov	260(sp), r9
+	add	46(sp), r9
+	cmp	#16, 262(sp)
 	jnc	.Locb3_decrypt_with_bytes29
-	bit	#1, r6
+	bit	#1, r9
 	jnz	.Locb3_decrypt_with_bytes29
 .Locb3_decrypt_with_words30:
-	mov	@r6+, r8
-	mov	@r6+, r7
-	mov	@r6+, r11
-	mov	@r6+, r14
-	mov	@r6+, r5
-	mov	@r6+, r15
-	mov	@r6+, r13
-	mov	@r6+, r12
+	mov	@r9, r13
+	mov	2(r9), r12
+	mov	4(r9), r6
+	mov	6(r9), r14
+	mov	8(r9), r15
+	mov	10(r9), r11
+	mov	12(r9), r10
+	mov	14(r9), r9
 	jmp	.Locb3_decrypt_with_join31
 .Locb3_decrypt_with_bytes29:
 	mov	sp, r11
-	add	#180, r11
+	add	#176, r11
 	mov	r11, r12
 	mov	#16, r13
-	mov	r10, r15
+	mov	262(sp), r15
 .Locb3_decrypt_with_cpy32:
 	clr	r14
 	tst	r15
 	jz	.Locb3_decrypt_with_pad33
-	mov.b	@r6, r14
-	inc	r6
+	mov.b	@r9, r14
+	inc	r9
 	dec	r15
 .Locb3_decrypt_with_pad33:
 	mov.b	r14, 0(r12)
 	inc	r12
 	dec	r13
 	jnz	.Locb3_decrypt_with_cpy32
-	mov	r11, r6
+	mov	r11, r9
 	jmp	.Locb3_decrypt_with_words30
 .Locb3_decrypt_with_join31:
-	swpb	r12
-	xor	196(sp), r12
-	swpb	r13
-	xor	198(sp), r13
-	swpb	r15
-	xor	200(sp), r15
-	mov	r15, 80(sp)
-	swpb	r5
-	xor	202(sp), r5
-	mov	r5, 86(sp)
-	swpb	r14
-	xor	204(sp), r14
-	mov	r14, 92(sp)
+	swpb	r9
+	xor	192(sp), r9
+	swpb	r10
+	xor	194(sp), r10
 	swpb	r11
-	xor	206(sp), r11
-	swpb	r7
-	xor	208(sp), r7
-	mov	r7, 96(sp)
-	swpb	r8
-	xor	210(sp), r8
-	mov	r8, 98(sp)
-	mov	r10, r15
+	xor	196(sp), r11
+	swpb	r15
+	xor	198(sp), r15
+	mov	r15, 82(sp)
+	swpb	r14
+	xor	200(sp), r14
+	mov	r14, 88(sp)
+	swpb	r6
+	xor	202(sp), r6
+	swpb	r12
+	xor	204(sp), r12
+	mov	r12, 92(sp)
+	swpb	r13
+	xor	206(sp), r13
+	mov	r13, 94(sp)
+	mov	262(sp), r15
 	sub	#16, r15
-	mov	114(sp), r15
+	mov	108(sp), r15
 	subc	#0, r15
 	clr	r15
 	adc	r15
@@ -2587,233 +2586,230 @@ ocb3_decrypt_with:
 	; ocb3.ae:77: if count < 16 {                  // only a partial block pays for the mask (a run-time shift)
 	tst	r15
 	jz	.Locb3_decrypt_with_else34
-	mov	r10, r15
+	mov	262(sp), r12
+	mov	r12, r7
 	clrc
-	rrc	r15
-	mov	r15, r8
-	rra	r8
-	mov	r8, r14
+	rrc	r7
+	mov	r7, r13
+	rra	r13
+	mov	r13, r14
 	rra	r14
 	and	#1, r14
-	mov	r14, r5
-	inv	r5
-	inc	r5
-	and	#1, r8
-	mov	r8, r4
+	mov	r14, r8
+	inv	r8
+	inc	r8
+	and	#1, r13
+	mov	r13, r4
 	inv	r4
 	inc	r4
-	and	#1, r15
-	mov	r15, 76(sp)
+	and	#1, r7
+	mov	r7, r15
 	inv	r15
 	inc	r15
-	mov	r10, r6
-	and	#1, r6
-	inv	r6
-	inc	r6
-	and	#65280, r6
-	xor	#-1, r6
-	mov	r6, r7
-	xor	#-1, r7
-	and	r15, r7
-	xor	#-1, r7
-	mov	r7, r15
+	mov	r12, r5
+	and	#1, r5
+	inv	r5
+	inc	r5
+	and	#65280, r5
+	xor	#-1, r5
+	mov	r5, r12
+	xor	#-1, r12
+	and	r15, r12
+	xor	#-1, r12
+	mov	r12, r15
 	xor	#-1, r15
 	and	r4, r15
 	xor	#-1, r15
-	mov	r15, 88(sp)
+	mov	r15, 84(sp)
 	mov	r15, r4
 	xor	#-1, r4
-	and	r5, r4
+	and	r8, r4
 	xor	#-1, r4
-	mov	r10, r15
-	swpb	r15
-	mov.b	r15, r15
+	mov.b	263(sp), r15
 	clrc
 	rrc	r15
 	rra	r15
 	rra	r15
 	rra	r15
 	rra	r15
-	mov	114(sp), r5
-	and	#8191, r5
-	rla	r5
-	rla	r5
-	rla	r5
-	bis	r15, r5
-	mov	r10, r15
+	mov	108(sp), r8
+	and	#8191, r8
+	rla	r8
+	rla	r8
+	rla	r8
+	bis	r15, r8
+	mov	262(sp), r15
 	and	#8191, r15
 	rla	r15
 	rla	r15
 	rla	r15
 	sub	#128, r15
-	subc	#0, r5
-	clr	r5
-	adc	r5
-	xor	#1, r5
-	mov	r5, r15
+	subc	#0, r8
+	clr	r8
+	adc	r8
+	xor	#1, r8
+	mov	r8, r15
 	inv	r15
 	inc	r15
 	and	r15, r4
-	bic	r4, r12
-	mov	r12, 138(sp)
+	bic	r4, r9
+	mov	r9, 134(sp)
 	mov	r14, r15
 	inv	r15
 	inc	r15
-	mov	r8, r12
-	inv	r12
-	inc	r12
-	mov	76(sp), r4
-	inv	r4
-	inc	r4
-	and	r6, r4
-	xor	r4, r6
-	mov	r6, r4
-	xor	#-1, r4
-	and	r12, r4
-	xor	#-1, r4
-	mov	r4, r12
-	xor	#-1, r12
-	and	r15, r12
-	xor	#-1, r12
-	mov	r5, r15
+	mov	r13, r9
+	inv	r9
+	inc	r9
+	inv	r7
+	inc	r7
+	and	r5, r7
+	xor	r7, r5
+	mov	r5, r7
+	xor	#-1, r7
+	and	r9, r7
+	xor	#-1, r7
+	mov	r7, r9
+	xor	#-1, r9
+	and	r15, r9
+	xor	#-1, r9
+	mov	r8, r15
 	inv	r15
 	inc	r15
-	and	r15, r12
-	bic	r12, r13
-	mov	r13, 136(sp)
+	and	r15, r9
+	bic	r9, r10
+	mov	r10, 132(sp)
 	mov	r14, r15
 	inv	r15
 	inc	r15
-	mov	r8, r13
+	mov	r13, r10
+	inv	r10
+	inc	r10
+	and	r12, r10
+	xor	r10, r12
+	mov	r12, r10
+	xor	#-1, r10
+	and	r15, r10
+	xor	#-1, r10
+	mov	r8, r15
+	inv	r15
+	inc	r15
+	and	r15, r10
+	bic	r10, r11
+	mov	r11, 130(sp)
+	mov	r14, r15
+	inv	r15
+	inc	r15
 	inv	r13
 	inc	r13
-	and	r7, r13
-	xor	r13, r7
-	mov	r7, r13
+	and	r5, r13
+	mov	r5, r11
+	xor	r13, r11
+	mov	r11, r13
 	xor	#-1, r13
 	and	r15, r13
 	xor	#-1, r13
-	mov	r5, r15
+	mov	r8, r15
 	inv	r15
 	inc	r15
 	and	r15, r13
-	mov	80(sp), r15
+	mov	82(sp), r15
 	bic	r13, r15
-	mov	r15, 80(sp)
+	mov	r15, 82(sp)
 	mov	r14, r15
 	inv	r15
 	inc	r15
-	inv	r8
-	inc	r8
-	and	r6, r8
-	mov	r6, r13
-	xor	r8, r13
-	mov	r13, r8
-	xor	#-1, r8
-	and	r15, r8
-	xor	#-1, r8
-	mov	r5, r15
+	mov	84(sp), r10
+	and	r10, r15
+	xor	r15, r10
+	mov	r8, r15
 	inv	r15
 	inc	r15
-	and	r15, r8
-	mov	86(sp), r15
-	bic	r8, r15
-	mov	r15, 86(sp)
-	mov	r14, r15
-	inv	r15
-	inc	r15
-	mov	88(sp), r6
-	and	r6, r15
-	xor	r15, r6
-	mov	r5, r15
-	inv	r15
-	inc	r15
-	and	r15, r6
-	mov	92(sp), r15
-	bic	r6, r15
-	mov	r15, 92(sp)
-	mov	r14, r15
-	inv	r15
-	inc	r15
-	and	r4, r15
-	xor	r15, r4
-	mov	r5, r15
-	inv	r15
-	inc	r15
-	and	r15, r4
-	bic	r4, r11
-	mov	r11, 78(sp)
+	and	r15, r10
+	mov	88(sp), r15
+	bic	r10, r15
+	mov	r15, 88(sp)
 	mov	r14, r15
 	inv	r15
 	inc	r15
 	and	r7, r15
 	xor	r15, r7
-	mov	r5, r15
+	mov	r8, r15
 	inv	r15
 	inc	r15
 	and	r15, r7
-	mov	96(sp), r6
 	bic	r7, r6
+	mov	r14, r15
+	inv	r15
+	inc	r15
+	and	r12, r15
+	xor	r15, r12
+	mov	r8, r15
+	inv	r15
+	inc	r15
+	and	r15, r12
+	mov	92(sp), r5
+	bic	r12, r5
 	inv	r14
 	inc	r14
-	and	r13, r14
-	xor	r14, r13
-	inv	r5
-	inc	r5
-	and	r5, r13
-	mov	98(sp), r11
-	bic	r13, r11
+	and	r11, r14
+	xor	r14, r11
+	inv	r8
+	inc	r8
+	and	r8, r11
+	mov	94(sp), r4
+	bic	r11, r4
 	jmp	.Locb3_decrypt_with_endif35
 .Locb3_decrypt_with_else34:
-	mov	r12, 138(sp)
-	mov	r13, 136(sp)
-	mov	r11, 78(sp)
-	mov	96(sp), r6
-	mov	98(sp), r11
+	mov	r9, 134(sp)
+	mov	r10, 132(sp)
+	mov	r11, 130(sp)
+	mov	92(sp), r5
+	mov	94(sp), r4
 .Locb3_decrypt_with_endif35:
 	; ocb3.ae:258: store_be(msg, 16 * full, p, r)
-	add	272(sp), r9
-	mov	r11, r4
-	mov	r6, r5
-	mov	78(sp), r7
-	mov	92(sp), r8
-	mov	86(sp), r12
-	mov	80(sp), r13
-	mov	136(sp), r14
-	mov	138(sp), r15
-	cmp	#16, r10
-	swpb	r4
-	swpb	r5
+	mov	46(sp), r13
+	add	268(sp), r13
+	mov	r4, r7
+	mov	r5, r8
+	mov	r6, r9
+	mov	88(sp), r10
+	mov	82(sp), r11
+	mov	130(sp), r12
+	mov	132(sp), r14
+	mov	134(sp), r15
+	cmp	#16, 262(sp)
 	swpb	r7
 	swpb	r8
+	swpb	r9
+	swpb	r10
+	swpb	r11
 	swpb	r12
-	swpb	r13
 	swpb	r14
 	swpb	r15
 	jnc	.Locb3_decrypt_with_bytes36
-	bit	#1, r9
+	bit	#1, r13
 	jnz	.Locb3_decrypt_with_bytes36
-	mov	r4, 0(r9)
-	mov	r5, 2(r9)
-	mov	r7, 4(r9)
-	mov	r8, 6(r9)
-	mov	r12, 8(r9)
-	mov	r13, 10(r9)
-	mov	r14, 12(r9)
-	mov	r15, 14(r9)
+	mov	r7, 0(r13)
+	mov	r8, 2(r13)
+	mov	r9, 4(r13)
+	mov	r10, 6(r13)
+	mov	r11, 8(r13)
+	mov	r12, 10(r13)
+	mov	r14, 12(r13)
+	mov	r15, 14(r13)
 	jmp	.Locb3_decrypt_with_stored37
 .Locb3_decrypt_with_bytes36:
-	mov	r4, 180(sp)
-	mov	r5, 182(sp)
-	mov	r7, 184(sp)
-	mov	r8, 186(sp)
-	mov	r12, 188(sp)
-	mov	r13, 190(sp)
-	mov	r14, 192(sp)
-	mov	r15, 194(sp)
+	mov	r7, 176(sp)
+	mov	r8, 178(sp)
+	mov	r9, 180(sp)
+	mov	r10, 182(sp)
+	mov	r11, 184(sp)
+	mov	r12, 186(sp)
+	mov	r14, 188(sp)
+	mov	r15, 190(sp)
 	mov	sp, r14
-	add	#180, r14
-	mov	r10, r15
+	add	#176, r14
+	mov	262(sp), r15
 	cmp	#16, r15
 	jnc	.Locb3_decrypt_with_cnt38
 	mov	#16, r15
@@ -2821,19 +2817,19 @@ ocb3_decrypt_with:
 	tst	r15
 	jz	.Locb3_decrypt_with_stored37
 .Locb3_decrypt_with_cpy39:
-	mov.b	@r14, 0(r9)
+	mov.b	@r14, 0(r13)
 	inc	r14
-	inc	r9
+	inc	r13
 	dec	r15
 	jnz	.Locb3_decrypt_with_cpy39
 .Locb3_decrypt_with_stored37:
-	mov	#15, r14
-	sub	r10, r14
-	mov	#0, r13
-	subc	114(sp), r13
-	and	#8191, r13
-	rla	r13
-	mov	r14, r15
+	mov	#15, r10
+	sub	262(sp), r10
+	mov	#0, r14
+	subc	108(sp), r14
+	and	#8191, r14
+	rla	r14
+	mov	r10, r15
 	swpb	r15
 	mov.b	r15, r15
 	clrc
@@ -2842,107 +2838,106 @@ ocb3_decrypt_with:
 	rra	r15
 	rra	r15
 	rra	r15
-	rla	r13
-	rla	r13
-	bis	r15, r13
-	mov	r14, r15
+	rla	r14
+	rla	r14
+	bis	r15, r14
+	mov	r10, r15
 	and	#8191, r15
 	rla	r15
 	rla	r15
 	rla	r15
 	sub	#128, r15
-	subc	#0, r13
+	subc	#0, r14
 	clr	r12
 	adc	r12
-	mov	r14, r5
-	and	#1, r5
-	inv	r5
-	inc	r5
-	and	#32896, r5
-	xor	#128, r5
-	clrc
-	rrc	r14
-	mov	r14, r8
+	mov	r10, r8
 	and	#1, r8
-	mov	r8, r9
+	inv	r8
+	inc	r8
+	and	#32896, r8
+	xor	#128, r8
+	clrc
+	rrc	r10
+	mov	r10, r11
+	and	#1, r11
+	mov	r11, r9
 	inv	r9
 	inc	r9
-	and	r5, r9
-	rra	r14
-	mov	r14, r13
+	and	r8, r9
+	rra	r10
+	mov	r10, r13
 	and	#1, r13
 	mov	r13, r7
 	inv	r7
 	inc	r7
 	and	r9, r7
-	rra	r14
-	and	#1, r14
-	mov	r14, r10
-	inv	r10
-	inc	r10
-	and	r7, r10
+	rra	r10
+	and	#1, r10
+	mov	r10, r14
+	inv	r14
+	inc	r14
+	and	r7, r14
 	xor	#1, r12
 	mov	r12, r15
 	inv	r15
 	inc	r15
-	and	r15, r10
-	bis	r10, r11
-	xor	r11, 112(sp)
-	inv	r8
-	inc	r8
-	and	r5, r8
-	mov	r5, r11
-	xor	r8, r11
+	and	r15, r14
+	bis	r14, r4
+	xor	r4, 106(sp)
+	inv	r11
+	inc	r11
+	and	r8, r11
+	mov	r8, r15
+	xor	r11, r15
 	mov	r13, r8
 	inv	r8
 	inc	r8
-	and	r11, r8
-	mov	r14, r10
-	inv	r10
-	inc	r10
-	and	r8, r10
-	mov	r12, r15
-	inv	r15
-	inc	r15
-	and	r15, r10
-	bis	r10, r6
-	mov	118(sp), r4
-	xor	r6, r4
-	mov	r13, r15
-	inv	r15
-	inc	r15
-	and	r9, r15
-	xor	r15, r9
-	mov	r14, r10
-	inv	r10
-	inc	r10
-	and	r9, r10
-	mov	r12, r15
-	inv	r15
-	inc	r15
-	and	r15, r10
-	mov	78(sp), r15
-	bis	r10, r15
-	mov	120(sp), r5
-	xor	r15, r5
-	inv	r13
-	inc	r13
-	and	r11, r13
-	mov	r11, r15
-	xor	r13, r15
-	mov	r14, r10
-	inv	r10
-	inc	r10
-	and	r15, r10
+	and	r15, r8
+	mov	r10, r14
+	inv	r14
+	inc	r14
+	and	r8, r14
+	mov	r12, r11
+	inv	r11
+	inc	r11
+	and	r11, r14
+	bis	r14, r5
+	mov	112(sp), r4
+	xor	r5, r4
+	mov	r13, r11
+	inv	r11
+	inc	r11
+	and	r9, r11
+	xor	r11, r9
+	mov	r10, r14
+	inv	r14
+	inc	r14
+	and	r9, r14
+	mov	r12, r11
+	inv	r11
+	inc	r11
+	and	r11, r14
+	bis	r14, r6
+	mov	114(sp), r5
+	xor	r6, r5
+	mov	r13, r11
+	inv	r11
+	inc	r11
+	and	r15, r11
+	xor	r11, r15
+	mov	r10, r14
+	inv	r14
+	inc	r14
+	and	r15, r14
 	mov	r12, r13
 	inv	r13
 	inc	r13
-	and	r13, r10
-	mov	92(sp), r13
-	bis	r10, r13
+	and	r13, r14
+	mov	88(sp), r13
+	bis	r14, r13
 	mov	8(sp), r11
 	xor	r13, r11
-	mov	r14, r13
+	mov	r10, r13
 	inv	r13
 	inc	r13
 	and	r7, r13
@@ -2951,11 +2946,11 @@ ocb3_decrypt_with:
 	inv	r13
 	inc	r13
 	and	r13, r7
-	mov	86(sp), r13
+	mov	82(sp), r13
 	bis	r7, r13
 	mov	12(sp), r7
 	xor	r13, r7
-	mov	r14, r13
+	mov	r10, r13
 	inv	r13
 	inc	r13
 	and	r8, r13
@@ -2964,11 +2959,11 @@ ocb3_decrypt_with:
 	inv	r13
 	inc	r13
 	and	r13, r8
-	mov	80(sp), r13
+	mov	130(sp), r13
 	bis	r8, r13
-	mov	16(sp), r8
+	mov	14(sp), r8
 	xor	r13, r8
-	mov	r14, r13
+	mov	r10, r13
 	inv	r13
 	inc	r13
 	and	r9, r13
@@ -2977,44 +2972,45 @@ ocb3_decrypt_with:
 	inv	r13
 	inc	r13
 	and	r13, r9
-	mov	136(sp), r13
+	mov	132(sp), r13
 	bis	r9, r13
-	mov	18(sp), r9
+	mov	16(sp), r9
 	xor	r13, r9
-	inv	r14
-	inc	r14
-	and	r15, r14
-	xor	r14, r15
+	inv	r10
+	inc	r10
+	and	r15, r10
+	xor	r10, r15
 	inv	r12
 	inc	r12
 	and	r12, r15
-	mov	138(sp), r13
+	mov	134(sp), r13
 	bis	r15, r13
 	mov	20(sp), r10
 	xor	r13, r10
-	mov	140(sp), r6
-	mov	142(sp), r12
-	mov	144(sp), r13
-	mov	146(sp), r15
-	mov	112(sp), r14
+	mov	136(sp), r6
+	mov	138(sp), r12
+	mov	140(sp), r13
+	mov	142(sp), r15
+	mov	106(sp), r14
 	jmp	.Locb3_decrypt_with_endif28
 .Locb3_decrypt_with_else27:
-	mov	r13, 100(sp)
-	mov	r11, 94(sp)
-	mov	r8, 90(sp)
-	mov	r7, 84(sp)
+	mov	r13, 96(sp)
+	mov	r11, 90(sp)
+	mov	r10, 86(sp)
+	mov	r9, 80(sp)
 	mov	r14, r13
+	mov	r8, r15
 	mov	20(sp), r10
-	mov	18(sp), r9
-	mov	16(sp), r8
+	mov	16(sp), r9
+	mov	14(sp), r8
 	mov	12(sp), r7
 	mov	8(sp), r11
-	mov	120(sp), r5
-	mov	118(sp), r4
-	mov	112(sp), r14
+	mov	114(sp), r5
+	mov	112(sp), r4
+	mov	106(sp), r14
 .Locb3_decrypt_with_endif28:
 	xor	r15, r14
-	mov	104(sp), r15
+	mov	100(sp), r15
 	xor	30(r15), r14
 	xor	r13, r4
 	mov	r15, r13
@@ -3023,78 +3019,78 @@ ocb3_decrypt_with:
 	xor	26(r13), r5
 	xor	r6, r11
 	xor	24(r13), r11
-	xor	84(sp), r7
+	xor	80(sp), r7
 	xor	22(r13), r7
-	xor	90(sp), r8
+	xor	86(sp), r8
 	xor	20(r13), r8
-	xor	94(sp), r9
+	xor	90(sp), r9
 	xor	18(r13), r9
-	xor	100(sp), r10
+	xor	96(sp), r10
 	xor	16(r13), r10
 	; ocb3.ae:260: t = E.encrypt_block(ks, checksum ^ offset ^ l[at_dollar]) ^ hash(ks, l, ad)
-	mov	r10, 148(sp)
-	mov	r9, 150(sp)
-	mov	r8, 152(sp)
-	mov	r7, 154(sp)
-	mov	r11, 156(sp)
-	mov	r5, 158(sp)
-	mov	r4, 160(sp)
-	mov	r14, 162(sp)
+	mov	r10, 144(sp)
+	mov	r9, 146(sp)
+	mov	r8, 148(sp)
+	mov	r7, 150(sp)
+	mov	r11, 152(sp)
+	mov	r5, 154(sp)
+	mov	r4, 156(sp)
+	mov	r14, 158(sp)
 	mov	sp, r13
-	add	#148, r13
+	add	#144, r13
 	mov	sp, r14
-	add	#212, r14
-	mov	14(sp), r12
+	add	#208, r14
+	mov	18(sp), r12
 	call	#ocb3_E_encrypt_block
 	mov	sp, r15
-	add	#228, r15
+	add	#224, r15
 	mov	r15, 0(sp)
-	mov	14(sp), r12
-	mov	104(sp), r13
-	mov	260(sp), r14
-	mov	262(sp), r15
+	mov	18(sp), r12
+	mov	100(sp), r13
+	mov	256(sp), r14
+	mov	258(sp), r15
 	call	#ocb3_hash
+	mov	208(sp), r15
+	xor	224(sp), r15
+	mov	r15, 98(sp)
+	mov	210(sp), r15
+	xor	226(sp), r15
+	mov	r15, 102(sp)
 	mov	212(sp), r15
 	xor	228(sp), r15
-	mov	r15, 102(sp)
+	mov	r15, 78(sp)
 	mov	214(sp), r15
 	xor	230(sp), r15
-	mov	r15, 106(sp)
-	mov	216(sp), r15
-	xor	232(sp), r15
-	mov	r15, 82(sp)
-	mov	218(sp), r15
-	xor	234(sp), r15
-	mov	r15, 58(sp)
-	mov	220(sp), r5
-	xor	236(sp), r5
-	mov	222(sp), r6
-	xor	238(sp), r6
-	mov	224(sp), r7
-	xor	240(sp), r7
-	mov	226(sp), r4
-	xor	242(sp), r4
-	mov	268(sp), r10
-	cmp	#16, 270(sp)
+	mov	r15, 60(sp)
+	mov	216(sp), r5
+	xor	232(sp), r5
+	mov	218(sp), r6
+	xor	234(sp), r6
+	mov	220(sp), r7
+	xor	236(sp), r7
+	mov	222(sp), r4
+	xor	238(sp), r4
+	mov	264(sp), r10
+	cmp	#16, 266(sp)
 	jnc	.Locb3_decrypt_with_bytes40
 	bit	#1, r10
 	jnz	.Locb3_decrypt_with_bytes40
 .Locb3_decrypt_with_words41:
+	mov	@r10+, 120(sp)
+	mov	@r10+, 122(sp)
+	mov	@r10+, 124(sp)
 	mov	@r10+, 126(sp)
 	mov	@r10+, 128(sp)
-	mov	@r10+, 130(sp)
-	mov	@r10+, 132(sp)
-	mov	@r10+, 134(sp)
-	mov	@r10+, 124(sp)
-	mov	@r10+, 122(sp)
+	mov	@r10+, 118(sp)
 	mov	@r10+, 116(sp)
+	mov	@r10+, 110(sp)
 	jmp	.Locb3_decrypt_with_join42
 .Locb3_decrypt_with_bytes40:
 	mov	sp, r11
-	add	#180, r11
+	add	#176, r11
 	mov	r11, r12
 	mov	#16, r13
-	mov	270(sp), r15
+	mov	266(sp), r15
 .Locb3_decrypt_with_cpy43:
 	clr	r14
 	tst	r15
@@ -3110,7 +3106,7 @@ ocb3_decrypt_with:
 	mov	r11, r10
 	jmp	.Locb3_decrypt_with_words41
 .Locb3_decrypt_with_join42:
-	mov	270(sp), r15
+	mov	266(sp), r15
 	sub	#16, r15
 	subc	r15, r15
 	clr	r15
@@ -3118,16 +3114,16 @@ ocb3_decrypt_with:
 	xor	#1, r15
 	; ocb3.ae:77: if count < 16 {                  // only a partial block pays for the mask (a run-time shift)
 	tst	r15
+	swpb	120(sp)
+	swpb	122(sp)
+	swpb	124(sp)
 	swpb	126(sp)
 	swpb	128(sp)
-	swpb	130(sp)
-	swpb	132(sp)
-	swpb	134(sp)
-	swpb	124(sp)
-	swpb	122(sp)
+	swpb	118(sp)
 	swpb	116(sp)
+	swpb	110(sp)
 	jz	.Locb3_decrypt_with_else45
-	mov	270(sp), r15
+	mov	266(sp), r15
 	and	#8191, r15
 	rla	r15
 	rla	r15
@@ -3136,7 +3132,7 @@ ocb3_decrypt_with:
 	clr	r13
 	adc	r13
 	xor	#1, r13
-	mov.b	271(sp), r14
+	mov.b	267(sp), r14
 	clrc
 	rrc	r14
 	rra	r14
@@ -3148,7 +3144,7 @@ ocb3_decrypt_with:
 	subc	#0, r14
 	clr	r8
 	adc	r8
-	mov	270(sp), r15
+	mov	266(sp), r15
 	mov	r15, r9
 	and	#1, r9
 	inv	r9
@@ -3179,14 +3175,14 @@ ocb3_decrypt_with:
 	inc	r14
 	and	r13, r14
 	xor	r13, r14
-	mov	r14, 48(sp)
+	mov	r14, 50(sp)
 	xor	#1, r8
 	mov	r8, r14
 	inv	r14
 	inc	r14
-	and	r14, 48(sp)
-	bic	48(sp), r4
-	mov	r4, 110(sp)
+	and	r14, 50(sp)
+	bic	50(sp), r4
+	mov	r4, 104(sp)
 	xor	#-1, r9
 	inv	r10
 	inc	r10
@@ -3250,7 +3246,7 @@ ocb3_decrypt_with:
 	inv	r13
 	inc	r13
 	and	r13, r10
-	mov	58(sp), r13
+	mov	60(sp), r13
 	bic	r10, r13
 	xor	#-1, r14
 	mov	r15, r9
@@ -3262,7 +3258,7 @@ ocb3_decrypt_with:
 	inv	r9
 	inc	r9
 	and	r9, r14
-	mov	82(sp), r10
+	mov	78(sp), r10
 	bic	r14, r10
 	xor	#-1, r11
 	mov	r15, r14
@@ -3274,7 +3270,7 @@ ocb3_decrypt_with:
 	inv	r14
 	inc	r14
 	and	r14, r11
-	mov	106(sp), r9
+	mov	102(sp), r9
 	bic	r11, r9
 	xor	#-1, r12
 	inv	r15
@@ -3284,60 +3280,60 @@ ocb3_decrypt_with:
 	inv	r8
 	inc	r8
 	and	r8, r12
-	mov	102(sp), r8
+	mov	98(sp), r8
 	bic	r12, r8
 	mov	r13, r11
-	mov	110(sp), r4
+	mov	104(sp), r4
 	jmp	.Locb3_decrypt_with_endif46
 .Locb3_decrypt_with_else45:
-	mov	102(sp), r8
-	mov	106(sp), r9
-	mov	82(sp), r10
-	mov	58(sp), r11
+	mov	98(sp), r8
+	mov	102(sp), r9
+	mov	78(sp), r10
+	mov	60(sp), r11
 .Locb3_decrypt_with_endif46:
-	mov	126(sp), r15
+	mov	120(sp), r15
 	xor	r4, r15
 	sub	#1, r15
 	clr	r15
 	adc	r15
 	xor	#1, r15
-	mov	128(sp), r14
+	mov	122(sp), r14
 	xor	r7, r14
 	sub	#1, r14
 	clr	r14
 	adc	r14
 	xor	#1, r14
-	mov	130(sp), r13
+	mov	124(sp), r13
 	xor	r6, r13
 	sub	#1, r13
 	clr	r13
 	adc	r13
 	xor	#1, r13
-	mov	132(sp), r12
+	mov	126(sp), r12
 	xor	r5, r12
 	sub	#1, r12
 	clr	r12
 	adc	r12
 	xor	#1, r12
-	mov	134(sp), r7
+	mov	128(sp), r7
 	xor	r11, r7
 	sub	#1, r7
 	clr	r11
 	adc	r11
 	xor	#1, r11
-	mov	124(sp), r7
+	mov	118(sp), r7
 	xor	r10, r7
 	sub	#1, r7
 	clr	r10
 	adc	r10
 	xor	#1, r10
-	mov	116(sp), r7
+	mov	110(sp), r7
 	xor	r8, r7
 	sub	#1, r7
 	clr	r8
 	adc	r8
 	xor	#1, r8
-	mov	122(sp), r7
+	mov	116(sp), r7
 	xor	r9, r7
 	sub	#1, r7
 	clr	r9
@@ -3350,9 +3346,9 @@ ocb3_decrypt_with:
 	and	r13, r8
 	and	r14, r8
 	and	r15, r8
-	mov	276(sp), r15
+	mov	272(sp), r15
 	mov	r8, 0(r15)
-	add	#244, sp
+	add	#240, sp
 	pop	r4
 	pop	r5
 	pop	r6
@@ -3365,20 +3361,13 @@ ocb3_decrypt_with:
 
 
 ; --- ocb3_E_encrypt_block: ocb3.E.encrypt_block
-;     frame 10 bytes (5 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 602 bytes of code
+;     frame 10 bytes (5 spill slots, locals 0), saves nothing
+;     estimated 574 bytes of code
 	.section .text.ocb3_E_encrypt_block,"ax",@progbits
 	.local ocb3_E_encrypt_block
 	.type ocb3_E_encrypt_block, @function
 	.balign 2
 ocb3_E_encrypt_block:
-	push	r10
-	push	r9
-	push	r8
-	push	r7
-	push	r6
-	push	r5
-	push	r4
 	sub	#10, sp
 	mov	r12, 6(sp)
 	mov	r14, 8(sp)
@@ -3585,65 +3574,51 @@ ocb3_E_encrypt_block:
 	mov	r8, 12(r12)
 	mov	r4, 14(r12)
 	add	#10, sp
-	pop	r4
-	pop	r5
-	pop	r6
-	pop	r7
-	pop	r8
-	pop	r9
-	pop	r10
 	ret
 	.size ocb3_E_encrypt_block, .-ocb3_E_encrypt_block
 
 
 ; --- ocb3_hash: ocb3.hash
-;     frame 126 bytes (31 spill slots, locals 64), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1812 bytes of code
+;     frame 124 bytes (30 spill slots, locals 64), saves nothing
+;     estimated 1762 bytes of code
 	.section .text.ocb3_hash,"ax",@progbits
 	.local ocb3_hash
 	.type ocb3_hash, @function
 	.balign 2
 ocb3_hash:
-	push	r10
-	push	r9
-	push	r8
-	push	r7
-	push	r6
-	push	r5
-	push	r4
-	sub	#126, sp
+	sub	#124, sp
 	; ocb3.ae:136: for i in 0..full {
+	mov	#0, 18(sp)
 	mov	#0, 20(sp)
-	mov	#0, 22(sp)
+	mov	#0, 24(sp)
 	mov	#0, 26(sp)
-	mov	#0, 28(sp)
+	mov	#0, 30(sp)
 	mov	#0, 32(sp)
 	mov	#0, 34(sp)
 	mov	#0, 36(sp)
-	mov	#0, 38(sp)
-	mov	#0, 12(sp)
-	mov	#0, 14(sp)
-	mov	#0, 16(sp)
-	mov	#0, 18(sp)
 	mov	#0, 0(sp)
 	mov	#0, 2(sp)
 	mov	#0, 4(sp)
 	mov	#0, 6(sp)
 	mov	#0, 8(sp)
-	mov	r15, 48(sp)
+	mov	#0, 10(sp)
+	mov	#0, 12(sp)
+	mov	#0, 14(sp)
+	mov	#0, 16(sp)
+	mov	r15, 46(sp)
 	clrc
 	rrc	r15
 	rra	r15
 	rra	r15
 	rra	r15
-	mov	r15, 24(sp)
-	mov	r14, 40(sp)
-	mov	r13, 30(sp)
-	mov	r12, 44(sp)
-	cmp	r15, 8(sp)
+	mov	r15, 22(sp)
+	mov	r14, 38(sp)
+	mov	r13, 28(sp)
+	mov	r12, 42(sp)
+	cmp	r15, 16(sp)
 	jc	.Locb3_hash_done2
 .Locb3_hash_loop1:
-	mov	8(sp), r13
+	mov	16(sp), r13
 	add	#1, r13
 	mov	#0, r14
 	addc	#0, r14
@@ -3657,13 +3632,13 @@ ocb3_hash:
 	jz	.Locb3_hash_else3
 	mov	#0, r11
 	mov	#0, r13
-	mov	#16, r10
+	mov	#16, r4
 	jmp	.Locb3_hash_endif4
 .Locb3_hash_else3:
 	mov	r14, r11
 	mov	r13, r14
 	mov	#0, r13
-	mov	#0, r10
+	mov	#0, r4
 .Locb3_hash_endif4:
 	mov.b	r14, r15
 	; ocb3.ae:56: if v[7:0] == 0 {
@@ -3673,7 +3648,7 @@ ocb3_hash:
 	xor	#1, r15
 	tst	r15
 	jz	.Locb3_hash_else5
-	add	#8, r10
+	add	#8, r4
 	addc	#0, r13
 	swpb	r14
 	swpb	r11
@@ -3712,7 +3687,7 @@ ocb3_hash:
 	rla	r11
 	rla	r11
 	bis	r12, r11
-	add	#4, r10
+	add	#4, r4
 	addc	#0, r13
 	jmp	.Locb3_hash_endif8
 .Locb3_hash_else7:
@@ -3740,7 +3715,7 @@ ocb3_hash:
 	rla	r14
 	rla	r14
 	bis	r11, r14
-	add	#2, r10
+	add	#2, r4
 	addc	#0, r13
 	jmp	.Locb3_hash_endif10
 .Locb3_hash_else9:
@@ -3751,156 +3726,54 @@ ocb3_hash:
 	xor	#1, r14
 	tst	r14
 	jz	.Locb3_hash_else11
-	add	#1, r10
+	add	#1, r4
 	addc	#0, r13
 	jmp	.Locb3_hash_endif12
 .Locb3_hash_else11:
 .Locb3_hash_endif12:
-	mov	r10, r15
+	mov	r4, r15
 	sub	#8, r15
 	mov	r13, r15
 	subc	#0, r15
-	subc	r14, r14
-	mov	r10, r15
-	xor	#7, r15
-	and	r14, r15
-	xor	#7, r15
-	mov	#2, r11
-	add	r15, r11
-	rla	r11
-	rla	r11
-	rla	r11
-	rla	r11
-	mov	#7, r15
-	sub	r10, r15
-	mov	#0, r15
-	subc	r13, r15
-	clr	r9
-	adc	r9
-	xor	#1, r9
-	add	30(sp), r11
+	subc	r15, r15
+	mov	r4, r14
+	xor	#7, r14
+	and	r15, r14
+	xor	#7, r14
+	mov	#2, r15
+	add	r14, r15
+	rla	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	mov	#7, r14
+	sub	r4, r14
+	mov	#0, r14
+	subc	r13, r14
+	clr	r14
+	adc	r14
+	xor	#1, r14
+	add	28(sp), r15
 	; ocb3.ae:108: if k > last {
-	mov	14(r11), r15
-	mov	12(r11), r14
-	mov	10(r11), r13
-	mov	8(r11), r6
-	mov	6(r11), r5
-	mov	4(r11), r4
-	mov	2(r11), r12
-	tst	r9
+	mov	14(r15), r13
+	mov	12(r15), r12
+	mov	10(r15), r11
+	mov	8(r15), r10
+	mov	6(r15), r9
+	mov	4(r15), r8
+	mov	2(r15), r7
+	tst	r14
 	jz	.Locb3_hash_else13
 	; ocb3.ae:109: for j in last..k {
-	mov	@r11, r11
-	mov	#7, r7
-	cmp	r10, r7
+	mov	@r15, r6
+	mov	#7, r5
+	cmp	r4, r5
 	jc	.Locb3_hash_done16
 .Locb3_hash_loop15:
-	mov	r11, r9
-	and	#32767, r9
-	rla	r9
-	mov	r15, r8
-	swpb	r8
-	mov.b	r8, r8
-	clrc
-	rrc	r8
-	rra	r8
-	rra	r8
-	rra	r8
-	rra	r8
-	rra	r8
-	rra	r8
-	; ocb3.ae:44: return (s << 1) ^ (if s[127] == 1 then 0x87 as u128 else 0)
-	inv	r8
-	inc	r8
-	and	#135, r8
-	xor	r8, r9
-	; ocb3.ae:109: for j in last..k {
-	mov	r12, r8
-	and	#32767, r8
-	rla	r8
-	swpb	r11
-	mov.b	r11, r11
-	clrc
-	rrc	r11
-	rra	r11
-	rra	r11
-	rra	r11
-	rra	r11
-	rra	r11
-	rra	r11
-	bis	r11, r8
-	mov	r4, r11
-	and	#32767, r11
-	rla	r11
-	swpb	r12
-	mov.b	r12, r12
-	clrc
-	rrc	r12
-	rra	r12
-	rra	r12
-	rra	r12
-	rra	r12
-	rra	r12
-	rra	r12
-	bis	r12, r11
-	mov	r5, r12
-	and	#32767, r12
-	rla	r12
-	swpb	r4
-	mov.b	r4, r4
-	clrc
-	rrc	r4
-	rra	r4
-	rra	r4
-	rra	r4
-	rra	r4
-	rra	r4
-	rra	r4
-	bis	r4, r12
-	mov	r6, r4
-	and	#32767, r4
-	rla	r4
-	swpb	r5
-	mov.b	r5, r5
-	clrc
-	rrc	r5
-	rra	r5
-	rra	r5
-	rra	r5
-	rra	r5
-	rra	r5
-	rra	r5
-	bis	r5, r4
-	mov	r13, r5
-	and	#32767, r5
-	rla	r5
-	swpb	r6
-	mov.b	r6, r6
-	clrc
-	rrc	r6
-	rra	r6
-	rra	r6
-	rra	r6
-	rra	r6
-	rra	r6
-	rra	r6
-	bis	r6, r5
-	mov	r14, r6
-	and	#32767, r6
-	rla	r6
-	swpb	r13
-	mov.b	r13, r13
-	clrc
-	rrc	r13
-	rra	r13
-	rra	r13
-	rra	r13
-	rra	r13
-	rra	r13
-	rra	r13
-	bis	r13, r6
+	mov	r6, r15
 	and	#32767, r15
 	rla	r15
+	mov	r13, r14
 	swpb	r14
 	mov.b	r14, r14
 	clrc
@@ -3911,139 +3784,232 @@ ocb3_hash:
 	rra	r14
 	rra	r14
 	rra	r14
-	bis	r14, r15
 	; ocb3.ae:44: return (s << 1) ^ (if s[127] == 1 then 0x87 as u128 else 0)
-	add	#1, r7
-	mov	r6, r14
-	mov	r5, r13
-	mov	r4, r6
-	mov	r12, r5
-	mov	r11, r4
-	mov	r8, r12
+	inv	r14
+	inc	r14
+	and	#135, r14
+	xor	r14, r15
+	; ocb3.ae:109: for j in last..k {
+	mov	r7, r14
+	and	#32767, r14
+	rla	r14
+	swpb	r6
+	mov.b	r6, r6
+	clrc
+	rrc	r6
+	rra	r6
+	rra	r6
+	rra	r6
+	rra	r6
+	rra	r6
+	rra	r6
+	bis	r6, r14
+	mov	r8, r6
+	and	#32767, r6
+	rla	r6
+	swpb	r7
+	mov.b	r7, r7
+	clrc
+	rrc	r7
+	rra	r7
+	rra	r7
+	rra	r7
+	rra	r7
+	rra	r7
+	rra	r7
+	bis	r7, r6
+	mov	r9, r7
+	and	#32767, r7
+	rla	r7
+	swpb	r8
+	mov.b	r8, r8
+	clrc
+	rrc	r8
+	rra	r8
+	rra	r8
+	rra	r8
+	rra	r8
+	rra	r8
+	rra	r8
+	bis	r8, r7
+	mov	r10, r8
+	and	#32767, r8
+	rla	r8
+	swpb	r9
+	mov.b	r9, r9
+	clrc
+	rrc	r9
+	rra	r9
+	rra	r9
+	rra	r9
+	rra	r9
+	rra	r9
+	rra	r9
+	bis	r9, r8
+	mov	r11, r9
+	and	#32767, r9
+	rla	r9
+	swpb	r10
+	mov.b	r10, r10
+	clrc
+	rrc	r10
+	rra	r10
+	rra	r10
+	rra	r10
+	rra	r10
+	rra	r10
+	rra	r10
+	bis	r10, r9
+	mov	r12, r10
+	and	#32767, r10
+	rla	r10
+	swpb	r11
+	mov.b	r11, r11
+	clrc
+	rrc	r11
+	rra	r11
+	rra	r11
+	rra	r11
+	rra	r11
+	rra	r11
+	rra	r11
+	bis	r11, r10
+	and	#32767, r13
+	rla	r13
+	swpb	r12
+	mov.b	r12, r12
+	clrc
+	rrc	r12
+	rra	r12
+	rra	r12
+	rra	r12
+	rra	r12
+	rra	r12
+	rra	r12
+	bis	r12, r13
+	; ocb3.ae:44: return (s << 1) ^ (if s[127] == 1 then 0x87 as u128 else 0)
+	add	#1, r5
+	mov	r10, r12
 	mov	r9, r11
-	cmp	r10, r7
+	mov	r8, r10
+	mov	r7, r9
+	mov	r6, r8
+	mov	r14, r7
+	mov	r15, r6
+	cmp	r4, r5
 	jnc	.Locb3_hash_loop15
 .Locb3_hash_done16:
 	jmp	.Locb3_hash_endif14
 .Locb3_hash_else13:
-	mov	@r11, r11
+	mov	@r15, r6
 .Locb3_hash_endif14:
-	mov	12(sp), r10
-	xor	r15, r10
-	mov	14(sp), r9
-	xor	r14, r9
+	xor	r13, 0(sp)
+	xor	r12, 2(sp)
+	xor	r11, 4(sp)
+	xor	r10, 6(sp)
+	xor	r9, 8(sp)
+	xor	r8, 10(sp)
+	xor	r7, 12(sp)
+	xor	r6, 14(sp)
 	mov	16(sp), r8
-	xor	r13, r8
-	mov	18(sp), r7
-	xor	r6, r7
-	xor	r5, 0(sp)
-	xor	r4, 2(sp)
-	xor	r12, 4(sp)
-	xor	r11, 6(sp)
-	mov	8(sp), r4
-	and	#4095, r4
-	rla	r4
-	rla	r4
-	rla	r4
-	rla	r4
-	add	40(sp), r4
-	bit	#1, r4
+	and	#4095, r8
+	rla	r8
+	rla	r8
+	rla	r8
+	rla	r8
+	add	38(sp), r8
+	bit	#1, r8
 	jnz	.Locb3_hash_bytes17
 .Locb3_hash_words18:
-	mov	14(r4), 10(sp)
-	mov	12(r4), r5
-	mov	10(r4), r6
-	mov	8(r4), r11
-	mov	6(r4), r12
-	mov	4(r4), r13
-	mov	2(r4), r14
-	mov	@r4, r15
+	mov	14(r8), r15
+	mov	12(r8), r14
+	mov	10(r8), r13
+	mov	8(r8), r12
+	mov	6(r8), r11
+	mov	4(r8), r10
+	mov	2(r8), r9
+	mov	@r8, r8
 	jmp	.Locb3_hash_join19
 .Locb3_hash_bytes17:
 	mov	sp, r12
-	add	#62, r12
+	add	#60, r12
 	mov	r12, r13
 	mov	#16, r14
 .Locb3_hash_cpy20:
-	mov.b	@r4, r15
+	mov.b	@r8, r15
 	mov.b	r15, 0(r13)
 	inc	r13
-	inc	r4
+	inc	r8
 	dec	r14
 	jnz	.Locb3_hash_cpy20
-	mov	r12, r4
+	mov	r12, r8
 	jmp	.Locb3_hash_words18
 .Locb3_hash_join19:
-	swpb	r15
-	xor	r10, r15
-	swpb	r14
-	xor	r9, r14
-	swpb	r13
-	xor	r8, r13
-	swpb	r12
-	xor	r7, r12
+	swpb	r8
+	xor	@sp, r8
+	swpb	r9
+	xor	2(sp), r9
+	swpb	r10
+	xor	4(sp), r10
 	swpb	r11
-	xor	@sp, r11
-	swpb	r6
-	xor	2(sp), r6
-	swpb	r5
-	xor	4(sp), r5
-	mov	10(sp), r4
-	swpb	r4
-	xor	6(sp), r4
+	xor	6(sp), r11
+	swpb	r12
+	xor	8(sp), r12
+	swpb	r13
+	xor	10(sp), r13
+	swpb	r14
+	xor	12(sp), r14
+	swpb	r15
+	xor	14(sp), r15
 	; ocb3.ae:138: sum = sum ^ E.encrypt_block(ks, load_be(ad, 16 * i, 16) ^ offset)
-	mov	r4, 78(sp)
-	mov	r5, 80(sp)
-	mov	r6, 82(sp)
+	mov	r15, 76(sp)
+	mov	r14, 78(sp)
+	mov	r13, 80(sp)
+	mov	r12, 82(sp)
 	mov	r11, 84(sp)
-	mov	r12, 86(sp)
-	mov	r13, 88(sp)
-	mov	r14, 90(sp)
-	mov	r15, 92(sp)
+	mov	r10, 86(sp)
+	mov	r9, 88(sp)
+	mov	r8, 90(sp)
 	mov	sp, r14
-	add	#94, r14
+	add	#92, r14
 	mov	sp, r13
-	add	#78, r13
-	mov	44(sp), r12
+	add	#76, r13
+	mov	42(sp), r12
 	call	#ocb3_E_encrypt_block
-	add	#1, 8(sp)
-	mov	20(sp), r15
-	xor	108(sp), r15
-	mov	r15, 20(sp)
-	mov	22(sp), r15
+	add	#1, 16(sp)
+	mov	18(sp), r15
 	xor	106(sp), r15
-	mov	r15, 22(sp)
-	mov	26(sp), r15
+	mov	r15, 18(sp)
+	mov	20(sp), r15
 	xor	104(sp), r15
-	mov	r15, 26(sp)
-	mov	28(sp), r15
+	mov	r15, 20(sp)
+	mov	24(sp), r15
 	xor	102(sp), r15
-	mov	r15, 28(sp)
-	mov	32(sp), r15
+	mov	r15, 24(sp)
+	mov	26(sp), r15
 	xor	100(sp), r15
+	mov	r15, 26(sp)
+	mov	30(sp), r15
+	xor	98(sp), r15
+	mov	r15, 30(sp)
+	mov	32(sp), r15
+	xor	96(sp), r15
 	mov	r15, 32(sp)
 	mov	34(sp), r15
-	xor	98(sp), r15
+	xor	94(sp), r15
 	mov	r15, 34(sp)
 	mov	36(sp), r15
-	xor	96(sp), r15
+	xor	92(sp), r15
 	mov	r15, 36(sp)
-	mov	38(sp), r15
-	xor	94(sp), r15
-	mov	r15, 38(sp)
-	mov	r10, 12(sp)
-	mov	r9, 14(sp)
-	mov	r8, 16(sp)
-	mov	r7, 18(sp)
-	cmp	24(sp), 8(sp)
+	cmp	22(sp), 16(sp)
 	jnc	.Locb3_hash_loop1
 .Locb3_hash_done2:
-	mov	24(sp), r11
+	mov	22(sp), r11
 	rla	r11
 	rla	r11
 	rla	r11
 	rla	r11
-	mov	48(sp), r12
+	mov	46(sp), r12
 	sub	r11, r12
 	subc	r13, r13
 	mov	r12, r15
@@ -4058,37 +4024,37 @@ ocb3_hash:
 	; ocb3.ae:141: if r != 0 {
 	tst	r14
 	jz	.Locb3_hash_else22
-	add	40(sp), r11
-	mov	12(sp), r14
-	mov	30(sp), r9
+	add	38(sp), r11
+	mov	@sp, r14
+	mov	28(sp), r9
 	xor	14(r9), r14
-	mov	14(sp), r10
+	mov	2(sp), r10
 	xor	12(r9), r10
-	xor	10(r9), 16(sp)
-	xor	8(r9), 18(sp)
-	xor	6(r9), 0(sp)
-	xor	4(r9), 2(sp)
-	xor	2(r9), 4(sp)
-	xor	@r9, 6(sp)
+	xor	10(r9), 4(sp)
+	xor	8(r9), 6(sp)
+	xor	6(r9), 8(sp)
+	xor	4(r9), 10(sp)
+	xor	2(r9), 12(sp)
+	xor	@r9, 14(sp)
 	cmp	#16, r12
 	jnc	.Locb3_hash_bytes24
 	bit	#1, r11
 	jnz	.Locb3_hash_bytes24
 .Locb3_hash_words25:
-	mov	14(r11), 60(sp)
-	mov	12(r11), 58(sp)
-	mov	10(r11), 56(sp)
-	mov	8(r11), 54(sp)
-	mov	6(r11), 52(sp)
-	mov	4(r11), 50(sp)
-	mov	2(r11), 46(sp)
+	mov	14(r11), 58(sp)
+	mov	12(r11), 56(sp)
+	mov	10(r11), 54(sp)
+	mov	8(r11), 52(sp)
+	mov	6(r11), 50(sp)
+	mov	4(r11), 48(sp)
+	mov	2(r11), 44(sp)
 	mov	@r11, r15
 	jmp	.Locb3_hash_join26
 .Locb3_hash_bytes24:
 	mov	r12, r15
 	mov	#16, r8
 	mov	sp, r6
-	add	#62, r6
+	add	#60, r6
 	mov	r6, r7
 .Locb3_hash_cpy27:
 	clr	r9
@@ -4183,7 +4149,7 @@ ocb3_hash:
 	inv	r4
 	inc	r4
 	and	r4, r14
-	mov	46(sp), r4
+	mov	44(sp), r4
 	swpb	r4
 	bis	r14, r4
 	xor	r10, r4
@@ -4200,10 +4166,10 @@ ocb3_hash:
 	inv	r14
 	inc	r14
 	and	r14, r10
-	mov	50(sp), r14
+	mov	48(sp), r14
 	swpb	r14
 	bis	r10, r14
-	xor	16(sp), r14
+	xor	4(sp), r14
 	inv	r13
 	inc	r13
 	and	r6, r13
@@ -4216,10 +4182,10 @@ ocb3_hash:
 	inv	r13
 	inc	r13
 	and	r13, r10
-	mov	52(sp), r13
+	mov	50(sp), r13
 	swpb	r13
 	bis	r10, r13
-	xor	18(sp), r13
+	xor	6(sp), r13
 	mov	r9, r5
 	inv	r5
 	inc	r5
@@ -4229,10 +4195,10 @@ ocb3_hash:
 	inv	r10
 	inc	r10
 	and	r10, r12
-	mov	54(sp), r10
+	mov	52(sp), r10
 	swpb	r10
 	bis	r12, r10
-	xor	@sp, r10
+	xor	8(sp), r10
 	mov	r9, r12
 	inv	r12
 	inc	r12
@@ -4242,10 +4208,10 @@ ocb3_hash:
 	inv	r12
 	inc	r12
 	and	r12, r8
-	mov	56(sp), r12
+	mov	54(sp), r12
 	swpb	r12
 	bis	r8, r12
-	xor	2(sp), r12
+	xor	10(sp), r12
 	mov	r9, r8
 	inv	r8
 	inc	r8
@@ -4255,10 +4221,10 @@ ocb3_hash:
 	inv	r8
 	inc	r8
 	and	r8, r7
-	mov	58(sp), r8
+	mov	56(sp), r8
 	swpb	r8
 	bis	r7, r8
-	xor	4(sp), r8
+	xor	12(sp), r8
 	inv	r9
 	inc	r9
 	and	r6, r9
@@ -4266,53 +4232,53 @@ ocb3_hash:
 	inv	r11
 	inc	r11
 	and	r11, r6
-	mov	60(sp), r11
+	mov	58(sp), r11
 	swpb	r11
 	bis	r6, r11
-	xor	6(sp), r11
+	xor	14(sp), r11
 	; ocb3.ae:143: sum = sum ^ E.encrypt_block(ks, pad10(load_be(ad, 16 * full, 16, r), r) ^ offset)
-	mov	r11, 78(sp)
-	mov	r8, 80(sp)
-	mov	r12, 82(sp)
-	mov	r10, 84(sp)
-	mov	r13, 86(sp)
-	mov	r14, 88(sp)
-	mov	r4, 90(sp)
-	mov	r15, 92(sp)
+	mov	r11, 76(sp)
+	mov	r8, 78(sp)
+	mov	r12, 80(sp)
+	mov	r10, 82(sp)
+	mov	r13, 84(sp)
+	mov	r14, 86(sp)
+	mov	r4, 88(sp)
+	mov	r15, 90(sp)
 	mov	sp, r14
-	add	#110, r14
+	add	#108, r14
 	mov	sp, r13
-	add	#78, r13
-	mov	44(sp), r12
+	add	#76, r13
+	mov	42(sp), r12
 	call	#ocb3_E_encrypt_block
-	mov	38(sp), r7
-	xor	110(sp), r7
-	mov	36(sp), r8
-	xor	112(sp), r8
-	mov	34(sp), r9
-	xor	114(sp), r9
-	mov	32(sp), r10
-	xor	116(sp), r10
-	mov	28(sp), r11
-	xor	118(sp), r11
-	mov	26(sp), r12
-	xor	120(sp), r12
-	mov	22(sp), r13
-	xor	122(sp), r13
-	mov	20(sp), r14
-	xor	124(sp), r14
+	mov	36(sp), r7
+	xor	108(sp), r7
+	mov	34(sp), r8
+	xor	110(sp), r8
+	mov	32(sp), r9
+	xor	112(sp), r9
+	mov	30(sp), r10
+	xor	114(sp), r10
+	mov	26(sp), r11
+	xor	116(sp), r11
+	mov	24(sp), r12
+	xor	118(sp), r12
+	mov	20(sp), r13
+	xor	120(sp), r13
+	mov	18(sp), r14
+	xor	122(sp), r14
 	jmp	.Locb3_hash_endif23
 .Locb3_hash_else22:
-	mov	38(sp), r7
-	mov	36(sp), r8
-	mov	34(sp), r9
-	mov	32(sp), r10
-	mov	28(sp), r11
-	mov	26(sp), r12
-	mov	22(sp), r13
-	mov	20(sp), r14
+	mov	36(sp), r7
+	mov	34(sp), r8
+	mov	32(sp), r9
+	mov	30(sp), r10
+	mov	26(sp), r11
+	mov	24(sp), r12
+	mov	20(sp), r13
+	mov	18(sp), r14
 .Locb3_hash_endif23:
-	mov	142(sp), r6
+	mov	126(sp), r6
 	mov	r7, 0(r6)
 	mov	r8, 2(r6)
 	mov	r9, 4(r6)
@@ -4321,33 +4287,19 @@ ocb3_hash:
 	mov	r12, 10(r6)
 	mov	r13, 12(r6)
 	mov	r14, 14(r6)
-	add	#126, sp
-	pop	r4
-	pop	r5
-	pop	r6
-	pop	r7
-	pop	r8
-	pop	r9
-	pop	r10
+	add	#124, sp
 	ret
 	.size ocb3_hash, .-ocb3_hash
 
 
 ; --- ocb3_initial_offset: ocb3.initial_offset
-;     frame 96 bytes (32 spill slots, locals 32), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 3862 bytes of code
+;     frame 96 bytes (32 spill slots, locals 32), saves nothing
+;     estimated 3822 bytes of code
 	.section .text.ocb3_initial_offset,"ax",@progbits
 	.local ocb3_initial_offset
 	.type ocb3_initial_offset, @function
 	.balign 2
 ocb3_initial_offset:
-	push	r10
-	push	r9
-	push	r8
-	push	r7
-	push	r6
-	push	r5
-	push	r4
 	sub	#96, sp
 	mov	r12, 62(sp)
 	mov	r13, r12
@@ -4423,11 +4375,11 @@ ocb3_initial_offset:
 	inc	r15
 	and	r8, r15
 	xor	r8, r15
-	mov	r15, 2(sp)
+	mov	r15, 4(sp)
 	mov	r9, r15
 	inv	r15
 	inc	r15
-	and	r15, 2(sp)
+	and	r15, 4(sp)
 	mov	r10, r15
 	inv	r15
 	inc	r15
@@ -4437,7 +4389,7 @@ ocb3_initial_offset:
 	inc	r15
 	and	r15, r8
 	bis	r8, r4
-	mov	r4, 54(sp)
+	mov	r4, 56(sp)
 	mov	r10, r15
 	inv	r15
 	inc	r15
@@ -4474,7 +4426,7 @@ ocb3_initial_offset:
 	inv	r7
 	inc	r7
 	and	r7, r15
-	mov	r15, 50(sp)
+	mov	r15, 52(sp)
 	mov	r10, r15
 	inv	r15
 	inc	r15
@@ -4483,7 +4435,7 @@ ocb3_initial_offset:
 	inv	r7
 	inc	r7
 	and	r7, r6
-	mov	r6, 48(sp)
+	mov	r6, 50(sp)
 	mov	r10, r15
 	inv	r15
 	inc	r15
@@ -4493,14 +4445,14 @@ ocb3_initial_offset:
 	inv	r7
 	inc	r7
 	and	r7, r15
-	mov	r15, 56(sp)
+	mov	r15, 0(sp)
 	inv	r10
 	inc	r10
 	and	r10, r8
 	inv	r9
 	inc	r9
 	and	r9, r8
-	mov	r8, 52(sp)
+	mov	r8, 54(sp)
 	mov	#13, r15
 	cmp	r11, r15
 	clr	r10
@@ -4578,13 +4530,13 @@ ocb3_initial_offset:
 	cmp	#1, r9
 	jnc	.Locb3_initial_offset_nob5
 	add	r12, r15
-	mov	r15, 6(sp)
+	mov	r15, 8(sp)
 	mov.b	@r15, r14
 .Locb3_initial_offset_nob5:
 	clr	r15
 	cmp	#2, r9
 	jnc	.Locb3_initial_offset_nob6
-	mov	6(sp), r15
+	mov	8(sp), r15
 	mov.b	1(r15), r15
 .Locb3_initial_offset_nob6:
 	swpb	r14
@@ -4608,13 +4560,13 @@ ocb3_initial_offset:
 	cmp	#1, r8
 	jnc	.Locb3_initial_offset_nob7
 	add	r12, r15
-	mov	r15, 10(sp)
+	mov	r15, 12(sp)
 	mov.b	@r15, r9
 .Locb3_initial_offset_nob7:
 	clr	r15
 	cmp	#2, r8
 	jnc	.Locb3_initial_offset_nob8
-	mov	10(sp), r15
+	mov	12(sp), r15
 	mov.b	1(r15), r15
 .Locb3_initial_offset_nob8:
 	swpb	r9
@@ -4638,13 +4590,13 @@ ocb3_initial_offset:
 	cmp	#1, r7
 	jnc	.Locb3_initial_offset_nob9
 	add	r12, r15
-	mov	r15, 16(sp)
+	mov	r15, 18(sp)
 	mov.b	@r15, r8
 .Locb3_initial_offset_nob9:
 	clr	r15
 	cmp	#2, r7
 	jnc	.Locb3_initial_offset_nob10
-	mov	16(sp), r15
+	mov	18(sp), r15
 	mov.b	1(r15), r15
 .Locb3_initial_offset_nob10:
 	swpb	r8
@@ -4668,13 +4620,13 @@ ocb3_initial_offset:
 	cmp	#1, r6
 	jnc	.Locb3_initial_offset_nob11
 	add	r12, r15
-	mov	r15, 18(sp)
+	mov	r15, 20(sp)
 	mov.b	@r15, r7
 .Locb3_initial_offset_nob11:
 	clr	r15
 	cmp	#2, r6
 	jnc	.Locb3_initial_offset_nob12
-	mov	18(sp), r15
+	mov	20(sp), r15
 	mov.b	1(r15), r15
 .Locb3_initial_offset_nob12:
 	swpb	r7
@@ -4698,13 +4650,13 @@ ocb3_initial_offset:
 	cmp	#1, r6
 	jnc	.Locb3_initial_offset_nob13
 	add	r12, r15
-	mov	r15, 20(sp)
+	mov	r15, 22(sp)
 	mov.b	@r15, r5
 .Locb3_initial_offset_nob13:
 	clr	r15
 	cmp	#2, r6
 	jnc	.Locb3_initial_offset_nob14
-	mov	20(sp), r15
+	mov	22(sp), r15
 	mov.b	1(r15), r15
 .Locb3_initial_offset_nob14:
 	swpb	r5
@@ -4748,20 +4700,20 @@ ocb3_initial_offset:
 	inc	r4
 	and	r15, r4
 	xor	r15, r4
-	mov	r4, 22(sp)
-	mov	r15, 0(sp)
+	mov	r4, 24(sp)
+	mov	r15, 2(sp)
 	mov	r5, r4
 	swpb	r4
 	mov.b	r4, r15
-	swpb	0(sp)
-	bis	r15, 0(sp)
+	swpb	2(sp)
+	bis	r15, 2(sp)
 	mov	r11, r15
 	inv	r15
 	inc	r15
-	xor	r5, 0(sp)
-	and	r15, 0(sp)
-	xor	@sp, r5
-	mov	r5, 14(sp)
+	xor	r5, 2(sp)
+	and	r15, 2(sp)
+	xor	2(sp), r5
+	mov	r5, 16(sp)
 	mov	r4, r5
 	mov	r7, r15
 	swpb	r15
@@ -4826,19 +4778,17 @@ ocb3_initial_offset:
 	inc	r11
 	xor	r10, r4
 	and	r11, r4
-	mov	r10, r5
-	xor	r4, r5
+	xor	r4, r10
 	clrc
 	rrc	r6
 	mov	r6, r15
 	and	#1, r15
-	mov	r15, r10
-	inv	r10
-	inc	r10
+	mov	r15, r5
+	inv	r5
+	inc	r5
 	mov	r13, r11
-	xor	r5, r11
-	and	r10, r11
-	mov	r5, r10
+	xor	r10, r11
+	and	r5, r11
 	xor	r11, r10
 	mov	r15, r11
 	inv	r11
@@ -4871,7 +4821,7 @@ ocb3_initial_offset:
 	mov	r15, r5
 	inv	r5
 	inc	r5
-	mov	14(sp), r4
+	mov	16(sp), r4
 	mov	r4, r11
 	xor	r7, r11
 	and	r5, r11
@@ -4879,17 +4829,17 @@ ocb3_initial_offset:
 	mov	r15, r11
 	inv	r11
 	inc	r11
-	mov	22(sp), r5
+	mov	24(sp), r5
 	xor	r4, r5
 	and	r11, r5
 	xor	r5, r4
 	inv	r15
 	inc	r15
-	mov	22(sp), r11
+	mov	24(sp), r11
 	and	r11, r15
 	xor	r15, r11
 	rra	r6
-	mov	r6, 12(sp)
+	mov	r6, 14(sp)
 	and	#1, r6
 	mov	r6, r5
 	inv	r5
@@ -4942,7 +4892,7 @@ ocb3_initial_offset:
 	inc	r6
 	and	r11, r6
 	xor	r6, r11
-	mov	12(sp), r6
+	mov	14(sp), r6
 	rra	r6
 	and	#1, r6
 	mov	r6, r5
@@ -4951,14 +4901,13 @@ ocb3_initial_offset:
 	mov	r11, r15
 	xor	r9, r15
 	and	r5, r15
-	mov	r9, r5
-	xor	r15, r5
+	xor	r15, r9
 	mov	r12, r15
 	inv	r15
 	inc	r15
-	and	r15, r5
-	mov	2(sp), r9
-	bis	r5, r9
+	and	r15, r9
+	mov	4(sp), r5
+	bis	r9, r5
 	mov	r6, r15
 	inv	r15
 	inc	r15
@@ -4968,22 +4917,21 @@ ocb3_initial_offset:
 	inv	r15
 	inc	r15
 	and	r15, r11
-	mov	54(sp), r15
+	mov	56(sp), r15
 	bis	r11, r15
-	mov	r6, r5
-	inv	r5
-	inc	r5
+	mov	r6, r9
+	inv	r9
+	inc	r9
 	mov	r4, r11
 	xor	r14, r11
-	and	r5, r11
-	mov	r14, r5
-	xor	r11, r5
-	mov	r12, r14
-	inv	r14
-	inc	r14
-	and	r14, r5
-	mov	50(sp), r14
-	bis	r5, r14
+	and	r9, r11
+	xor	r11, r14
+	mov	r12, r9
+	inv	r9
+	inc	r9
+	and	r9, r14
+	mov	52(sp), r9
+	bis	r14, r9
 	mov	r6, r11
 	inv	r11
 	inc	r11
@@ -4993,66 +4941,62 @@ ocb3_initial_offset:
 	inv	r11
 	inc	r11
 	and	r11, r4
-	mov	48(sp), r11
+	mov	50(sp), r11
 	bis	r4, r11
-	mov	r6, r5
-	inv	r5
-	inc	r5
+	mov	r6, r14
+	inv	r14
+	inc	r14
 	mov	r7, r4
 	xor	r13, r4
-	and	r5, r4
-	mov	r13, r5
-	xor	r4, r5
-	mov	r12, r13
-	inv	r13
-	inc	r13
-	and	r13, r5
-	mov	58(sp), r13
-	bis	r5, r13
+	and	r14, r4
+	xor	r4, r13
+	mov	r12, r14
+	inv	r14
+	inc	r14
+	and	r14, r13
+	mov	58(sp), r14
+	bis	r13, r14
 	mov	r6, r4
 	inv	r4
 	inc	r4
 	and	r7, r4
-	mov	r7, r5
-	xor	r4, r5
-	mov	r12, r7
-	inv	r7
-	inc	r7
-	and	r7, r5
-	mov	60(sp), r7
-	bis	r5, r7
+	xor	r4, r7
+	mov	r12, r13
+	inv	r13
+	inc	r13
+	and	r13, r7
+	mov	60(sp), r13
+	bis	r7, r13
 	mov	r6, r4
 	inv	r4
 	inc	r4
-	mov	r8, r5
-	xor	r10, r5
-	and	r4, r5
-	xor	r5, r10
+	mov	r8, r7
+	xor	r10, r7
+	and	r4, r7
+	xor	r7, r10
 	inv	r6
 	inc	r6
 	and	r8, r6
-	mov	r8, r5
-	xor	r6, r5
-	mov	r12, r8
-	inv	r8
-	inc	r8
-	and	r8, r5
-	mov	52(sp), r8
-	bis	r5, r8
+	xor	r6, r8
+	mov	r12, r7
+	inv	r7
+	inc	r7
+	and	r7, r8
+	mov	54(sp), r7
+	bis	r8, r7
 	inv	r12
 	inc	r12
 	and	r12, r10
-	mov	56(sp), r5
-	bis	r10, r5
-	mov	r5, r10
+	bis	r10, 0(sp)
+	mov	@sp, r10
 	and	#65472, r10
 	; ocb3.ae:124: ktop = E.encrypt_block(ks, n & ~(0x3f as u128))
 	mov	r10, 64(sp)
-	mov	r13, 66(sp)
-	mov	r14, 68(sp)
-	mov	r9, 70(sp)
-	mov	r8, 72(sp)
-	mov	r7, 74(sp)
+	mov	r14, 66(sp)
+	mov	r9, 68(sp)
+	mov	r5, 70(sp)
+	mov	r7, 72(sp)
+	mov	r13, 74(sp)
 	mov	r11, 76(sp)
 	mov	r15, 78(sp)
 	mov	sp, r13
@@ -5070,7 +5014,8 @@ ocb3_initial_offset:
 	mov	r4, r6
 	and	#32767, r6
 	rla	r6
-	mov	r5, r10
+	mov	@sp, r14
+	mov	r14, r10
 	and	#1, r10
 	mov	r10, r15
 	inv	r15
@@ -5083,8 +5028,8 @@ ocb3_initial_offset:
 	rla	r9
 	rla	r9
 	clrc
-	rrc	r5
-	mov	r5, r11
+	rrc	r14
+	mov	r14, r11
 	and	#1, r11
 	mov	r11, r15
 	inv	r15
@@ -5092,21 +5037,21 @@ ocb3_initial_offset:
 	xor	r6, r9
 	and	r15, r9
 	xor	r6, r9
-	mov	r9, r14
-	and	#4095, r14
-	rla	r14
-	rla	r14
-	rla	r14
-	rla	r14
-	rra	r5
-	mov	r5, r12
+	mov	r9, r5
+	and	#4095, r5
+	rla	r5
+	rla	r5
+	rla	r5
+	rla	r5
+	rra	r14
+	mov	r14, r12
 	and	#1, r12
 	mov	r12, r15
 	inv	r15
 	inc	r15
-	xor	r9, r14
-	and	r15, r14
-	xor	r9, r14
+	xor	r9, r5
+	and	r15, r5
+	xor	r9, r5
 	mov	88(sp), r13
 	and	#32767, r13
 	mov.b	87(sp), r15
@@ -5126,7 +5071,7 @@ ocb3_initial_offset:
 	xor	88(sp), r13
 	and	r15, r13
 	xor	88(sp), r13
-	mov	r13, 38(sp)
+	mov	r13, 40(sp)
 	mov	90(sp), r15
 	swpb	r15
 	mov	r15, r8
@@ -5149,17 +5094,17 @@ ocb3_initial_offset:
 	mov	r8, r13
 	and	#32767, r13
 	swpb	r4
-	mov.b	r4, r15
+	mov.b	r4, r4
 	clrc
-	rrc	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	rra	r15
+	rrc	r4
+	rra	r4
+	rra	r4
+	rra	r4
+	rra	r4
+	rra	r4
+	rra	r4
 	rla	r13
-	bis	r15, r13
+	bis	r4, r13
 	mov	r10, r15
 	inv	r15
 	inc	r15
@@ -5209,53 +5154,53 @@ ocb3_initial_offset:
 	mov	r6, r15
 	swpb	r15
 	mov	r15, r9
-	swpb	r14
-	xor.b	r14, r9
+	swpb	r5
+	xor.b	r5, r9
 	xor	r15, r9
-	rra	r5
-	mov	r5, r14
-	and	#1, r14
-	mov	r14, 30(sp)
-	inv	r14
-	inc	r14
+	rra	r14
+	mov	r14, r5
+	and	#1, r5
+	mov	r5, 32(sp)
+	inv	r5
+	inc	r5
 	xor	r6, r9
-	and	r14, r9
+	and	r5, r9
 	xor	r9, r6
-	mov	r6, 24(sp)
-	mov	r10, r14
-	inv	r14
-	inc	r14
+	mov	r6, 26(sp)
+	mov	r10, r5
+	inv	r5
+	inc	r5
 	xor	90(sp), r7
-	and	r14, r7
+	and	r5, r7
 	xor	90(sp), r7
 	mov	r7, r9
 	and	#16383, r9
-	mov.b	39(sp), r14
+	mov.b	41(sp), r5
 	clrc
-	rrc	r14
-	rra	r14
-	rra	r14
-	rra	r14
-	rra	r14
-	rra	r14
+	rrc	r5
+	rra	r5
+	rra	r5
+	rra	r5
+	rra	r5
+	rra	r5
 	rla	r9
 	rla	r9
-	bis	r14, r9
-	mov	r11, r14
-	inv	r14
-	inc	r14
+	bis	r5, r9
+	mov	r11, r5
+	inv	r5
+	inc	r5
 	xor	r7, r9
-	and	r14, r9
+	and	r5, r9
 	xor	r7, r9
-	mov	r9, 42(sp)
-	mov	92(sp), r14
-	swpb	r14
-	mov	r14, r6
+	mov	r9, 44(sp)
+	mov	92(sp), r5
+	swpb	r5
+	mov	r5, r6
 	xor.b	91(sp), r6
-	xor	r14, r6
+	xor	r5, r6
 	xor	92(sp), r6
-	mov	92(sp), r14
-	and	#32767, r14
+	mov	92(sp), r5
+	and	#32767, r5
 	mov.b	91(sp), r9
 	clrc
 	rrc	r9
@@ -5265,8 +5210,8 @@ ocb3_initial_offset:
 	rra	r9
 	rra	r9
 	rra	r9
-	rla	r14
-	bis	r9, r14
+	rla	r5
+	bis	r9, r5
 	mov	r6, r9
 	and	#32767, r9
 	swpb	r8
@@ -5290,10 +5235,10 @@ ocb3_initial_offset:
 	mov	r10, r8
 	inv	r8
 	inc	r8
-	xor	92(sp), r14
-	and	r8, r14
-	xor	92(sp), r14
-	mov	r14, r8
+	xor	92(sp), r5
+	and	r8, r5
+	xor	92(sp), r5
+	mov	r5, r8
 	and	#16383, r8
 	swpb	r7
 	mov.b	r7, r7
@@ -5310,9 +5255,9 @@ ocb3_initial_offset:
 	mov	r11, r7
 	inv	r7
 	inc	r7
-	xor	r14, r8
+	xor	r5, r8
 	and	r7, r8
-	xor	r14, r8
+	xor	r5, r8
 	mov	r9, r7
 	and	#16383, r7
 	swpb	r13
@@ -5355,54 +5300,54 @@ ocb3_initial_offset:
 	xor	r7, r13
 	mov	r13, r4
 	swpb	r4
-	mov	r4, 8(sp)
+	mov	r4, 10(sp)
 	xor.b	r15, r4
-	xor	8(sp), r4
-	mov	30(sp), r15
+	xor	10(sp), r4
+	mov	32(sp), r15
 	inv	r15
 	inc	r15
 	xor	r13, r4
 	and	r15, r4
 	xor	r4, r13
-	rra	r5
-	mov	r5, 28(sp)
-	mov	r5, r15
+	rra	r14
+	mov	r14, 30(sp)
+	mov	r14, r15
 	and	#1, r15
-	mov	r15, r5
-	mov	r15, 26(sp)
-	inv	r5
-	inc	r5
-	mov	24(sp), r15
+	mov	r15, r14
+	mov	r15, 28(sp)
+	inv	r14
+	inc	r14
+	mov	26(sp), r15
 	xor	r13, r15
-	and	r5, r15
+	and	r14, r15
 	xor	r13, r15
-	mov	r15, 34(sp)
-	mov	r8, r5
-	and	#4095, r5
-	mov.b	43(sp), r15
+	mov	r15, 36(sp)
+	mov	r8, r14
+	and	#4095, r14
+	mov.b	45(sp), r15
 	clrc
 	rrc	r15
 	rra	r15
 	rra	r15
 	rra	r15
-	rla	r5
-	rla	r5
-	rla	r5
-	rla	r5
-	bis	r15, r5
+	rla	r14
+	rla	r14
+	rla	r14
+	rla	r14
+	bis	r15, r14
 	mov	r12, r15
 	inv	r15
 	inc	r15
-	xor	r8, r5
-	and	r15, r5
-	xor	r8, r5
-	mov	r5, 44(sp)
+	xor	r8, r14
+	and	r15, r14
+	xor	r8, r14
+	mov	r14, 46(sp)
 	mov	94(sp), r15
 	swpb	r15
-	mov	r15, r5
-	xor.b	93(sp), r5
-	xor	r15, r5
-	xor	94(sp), r5
+	mov	r15, r14
+	xor.b	93(sp), r14
+	xor	r15, r14
+	xor	94(sp), r14
 	mov	94(sp), r4
 	and	#32767, r4
 	mov.b	93(sp), r15
@@ -5424,25 +5369,25 @@ ocb3_initial_offset:
 	xor	94(sp), r4
 	mov	r4, r15
 	and	#16383, r15
-	swpb	r14
-	mov.b	r14, r14
+	swpb	r5
+	mov.b	r5, r5
 	clrc
-	rrc	r14
-	rra	r14
-	rra	r14
-	rra	r14
-	rra	r14
-	rra	r14
+	rrc	r5
+	rra	r5
+	rra	r5
+	rra	r5
+	rra	r5
+	rra	r5
 	rla	r15
 	rla	r15
-	bis	r14, r15
-	mov	r11, r14
-	inv	r14
-	inc	r14
+	bis	r5, r15
+	mov	r11, r5
+	inv	r5
+	inc	r5
 	xor	r4, r15
-	and	r14, r15
+	and	r5, r15
 	xor	r15, r4
-	mov	r5, r15
+	mov	r14, r15
 	and	#32767, r15
 	swpb	r6
 	mov.b	r6, r6
@@ -5456,12 +5401,12 @@ ocb3_initial_offset:
 	rra	r6
 	rla	r15
 	bis	r6, r15
-	mov	r10, r14
-	inv	r14
-	inc	r14
-	xor	r5, r15
-	and	r14, r15
-	xor	r5, r15
+	mov	r10, r5
+	inv	r5
+	inc	r5
+	xor	r14, r15
+	and	r5, r15
+	xor	r14, r15
 	mov	r15, r6
 	and	#16383, r6
 	swpb	r9
@@ -5476,11 +5421,11 @@ ocb3_initial_offset:
 	rla	r6
 	rla	r6
 	bis	r9, r6
-	mov	r11, r14
-	inv	r14
-	inc	r14
+	mov	r11, r5
+	inv	r5
+	inc	r5
 	xor	r15, r6
-	and	r14, r6
+	and	r5, r6
 	xor	r15, r6
 	mov	r4, r9
 	and	#4095, r9
@@ -5496,13 +5441,13 @@ ocb3_initial_offset:
 	rla	r9
 	rla	r9
 	bis	r8, r9
-	mov	r12, r14
-	inv	r14
-	inc	r14
+	mov	r12, r5
+	inv	r5
+	inc	r5
 	xor	r4, r9
-	and	r14, r9
+	and	r5, r9
 	xor	r9, r4
-	mov	r4, 40(sp)
+	mov	r4, 42(sp)
 	mov	r6, r9
 	and	#4095, r9
 	swpb	r7
@@ -5517,44 +5462,44 @@ ocb3_initial_offset:
 	rla	r9
 	rla	r9
 	bis	r7, r9
-	mov	r12, r14
-	inv	r14
-	inc	r14
+	mov	r12, r5
+	inv	r5
+	inc	r5
 	xor	r6, r9
-	and	r14, r9
+	and	r5, r9
 	xor	r6, r9
 	mov	r9, r4
 	swpb	r4
 	mov	r4, r7
-	xor.b	8(sp), r7
+	xor.b	10(sp), r7
 	xor	r4, r7
-	mov	30(sp), r14
-	inv	r14
-	inc	r14
+	mov	32(sp), r5
+	inv	r5
+	inc	r5
 	xor	r9, r7
-	and	r14, r7
+	and	r5, r7
 	xor	r7, r9
-	mov	26(sp), r7
+	mov	28(sp), r7
 	inv	r7
 	inc	r7
 	xor	r9, r13
 	and	r7, r13
 	xor	r9, r13
-	mov	r13, 32(sp)
+	mov	r13, 34(sp)
 	mov	80(sp), r8
 	and	#32767, r8
-	swpb	r5
-	mov.b	r5, r5
+	swpb	r14
+	mov.b	r14, r14
 	clrc
-	rrc	r5
-	rra	r5
-	rra	r5
-	rra	r5
-	rra	r5
-	rra	r5
-	rra	r5
+	rrc	r14
+	rra	r14
+	rra	r14
+	rra	r14
+	rra	r14
+	rra	r14
+	rra	r14
 	rla	r8
-	bis	r5, r8
+	bis	r14, r8
 	mov	r10, r13
 	inv	r13
 	inc	r13
@@ -5606,31 +5551,31 @@ ocb3_initial_offset:
 	mov	r13, r7
 	xor.b	r4, r7
 	xor	r13, r7
-	mov	30(sp), r15
+	mov	32(sp), r15
 	inv	r15
 	inc	r15
 	xor	r5, r7
 	and	r15, r7
 	xor	r7, r5
-	mov	26(sp), r7
+	mov	28(sp), r7
 	inv	r7
 	inc	r7
 	xor	r5, r9
 	and	r7, r9
 	xor	r5, r9
-	mov	r9, 4(sp)
-	mov	28(sp), r7
+	mov	r9, 6(sp)
+	mov	30(sp), r7
 	rra	r7
 	and	#1, r7
 	mov	r7, r9
 	inv	r9
 	inc	r9
-	mov	34(sp), r15
-	mov	4(sp), r6
+	mov	36(sp), r15
+	mov	6(sp), r6
 	xor	r6, r15
 	and	r9, r15
 	xor	r6, r15
-	mov	r15, 46(sp)
+	mov	r15, 48(sp)
 	mov	82(sp), r6
 	and	#32767, r6
 	mov.b	81(sp), r15
@@ -5732,13 +5677,13 @@ ocb3_initial_offset:
 	mov	r14, r10
 	xor.b	r13, r10
 	xor	r14, r10
-	mov	30(sp), r13
+	mov	32(sp), r13
 	inv	r13
 	inc	r13
 	xor	r8, r10
 	and	r13, r10
 	xor	r10, r8
-	mov	26(sp), r10
+	mov	28(sp), r10
 	inv	r10
 	inc	r10
 	xor	r8, r5
@@ -5747,11 +5692,11 @@ ocb3_initial_offset:
 	mov	r7, r13
 	inv	r13
 	inc	r13
-	mov	32(sp), r10
+	mov	34(sp), r10
 	xor	r5, r10
 	and	r13, r10
 	xor	r5, r10
-	mov	r10, 36(sp)
+	mov	r10, 38(sp)
 	mov	r9, r13
 	and	#16383, r13
 	swpb	r6
@@ -5792,7 +5737,7 @@ ocb3_initial_offset:
 	xor	r15, r10
 	and	r9, r10
 	xor	r15, r10
-	mov	38(sp), r6
+	mov	40(sp), r6
 	mov	r6, r9
 	and	#16383, r9
 	swpb	r15
@@ -5837,13 +5782,13 @@ ocb3_initial_offset:
 	mov	r15, r11
 	xor.b	r14, r11
 	xor	r15, r11
-	mov	30(sp), r14
+	mov	32(sp), r14
 	inv	r14
 	inc	r14
 	xor	r9, r11
 	and	r14, r11
 	xor	r11, r9
-	mov	26(sp), r14
+	mov	28(sp), r14
 	inv	r14
 	inc	r14
 	xor	r9, r8
@@ -5852,7 +5797,7 @@ ocb3_initial_offset:
 	mov	r7, r4
 	inv	r4
 	inc	r4
-	mov	4(sp), r14
+	mov	6(sp), r14
 	xor	r8, r14
 	and	r4, r14
 	xor	r8, r14
@@ -5896,7 +5841,7 @@ ocb3_initial_offset:
 	xor	r6, r13
 	and	r10, r13
 	xor	r6, r13
-	mov	42(sp), r11
+	mov	44(sp), r11
 	mov	r11, r10
 	and	#4095, r10
 	swpb	r6
@@ -5921,13 +5866,13 @@ ocb3_initial_offset:
 	mov	r12, r6
 	xor.b	r15, r6
 	xor	r12, r6
-	mov	30(sp), r15
+	mov	32(sp), r15
 	inv	r15
 	inc	r15
 	xor	r4, r6
 	and	r15, r6
 	xor	r6, r4
-	mov	26(sp), r10
+	mov	28(sp), r10
 	inv	r10
 	inc	r10
 	xor	r4, r9
@@ -5944,7 +5889,7 @@ ocb3_initial_offset:
 	mov	r6, r15
 	xor.b	r12, r15
 	xor	r6, r15
-	mov	30(sp), r10
+	mov	32(sp), r10
 	inv	r10
 	inc	r10
 	xor	r13, r15
@@ -5955,58 +5900,58 @@ ocb3_initial_offset:
 	mov	r12, r10
 	xor.b	r6, r10
 	xor	r12, r10
-	mov	30(sp), r6
+	mov	32(sp), r6
 	inv	r6
 	inc	r6
 	xor	r11, r10
 	and	r6, r10
 	xor	r10, r11
-	mov	44(sp), r6
+	mov	46(sp), r6
 	mov	r6, r10
 	swpb	r10
 	mov	r10, r15
 	xor.b	r12, r15
 	xor	r10, r15
-	mov	30(sp), r12
+	mov	32(sp), r12
 	inv	r12
 	inc	r12
 	xor	r6, r15
 	and	r12, r15
 	xor	r15, r6
-	mov	40(sp), r12
+	mov	42(sp), r12
 	swpb	r12
 	mov	r12, r15
 	xor.b	r10, r15
 	xor	r12, r15
-	mov	30(sp), r12
+	mov	32(sp), r12
 	inv	r12
 	inc	r12
-	xor	40(sp), r15
+	xor	42(sp), r15
 	and	r12, r15
-	mov	40(sp), r10
+	mov	42(sp), r10
 	xor	r15, r10
-	mov	26(sp), r15
+	mov	28(sp), r15
 	inv	r15
 	inc	r15
 	mov	r6, r12
 	xor	r10, r12
 	and	r15, r12
 	xor	r12, r10
-	mov	26(sp), r12
+	mov	28(sp), r12
 	inv	r12
 	inc	r12
 	mov	r11, r15
 	xor	r6, r15
 	and	r12, r15
 	xor	r15, r6
-	mov	26(sp), r15
+	mov	28(sp), r15
 	inv	r15
 	inc	r15
 	mov	r13, r12
 	xor	r11, r12
 	and	r15, r12
 	xor	r12, r11
-	mov	26(sp), r12
+	mov	28(sp), r12
 	inv	r12
 	inc	r12
 	xor	r13, r4
@@ -6035,9 +5980,9 @@ ocb3_initial_offset:
 	xor	r10, r11
 	and	r7, r11
 	xor	r11, r10
-	mov	112(sp), r11
-	mov	46(sp), 0(r11)
-	mov	36(sp), 2(r11)
+	mov	98(sp), r11
+	mov	48(sp), 0(r11)
+	mov	38(sp), 2(r11)
 	mov	r14, 4(r11)
 	mov	r5, 6(r11)
 	mov	r8, 8(r11)
@@ -6045,13 +5990,6 @@ ocb3_initial_offset:
 	mov	r6, 12(r11)
 	mov	r10, 14(r11)
 	add	#96, sp
-	pop	r4
-	pop	r5
-	pop	r6
-	pop	r7
-	pop	r8
-	pop	r9
-	pop	r10
 	ret
 	.size ocb3_initial_offset, .-ocb3_initial_offset
 

@@ -60,8 +60,8 @@ photon_beetle_aead128_key_setup:
 
 
 ; --- photon_beetle_aead128_encrypt_with: photon_beetle_aead128.encrypt_with
-;     frame 72 bytes (12 spill slots, locals 48), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1336 bytes of code
+;     frame 78 bytes (15 spill slots, locals 48), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 1360 bytes of code
 	.section .text.photon_beetle_aead128_encrypt_with,"ax",@progbits
 	.global photon_beetle_aead128_encrypt_with
 	.type photon_beetle_aead128_encrypt_with, @function
@@ -74,123 +74,125 @@ photon_beetle_aead128_encrypt_with:
 	push	r6
 	push	r5
 	push	r4
-	sub	#72, sp
-	mov	88(sp), r14
+	sub	#78, sp
+	mov	r13, r8
+	mov	r15, r13
+	mov	94(sp), r10
 	; photon_beetle_aead128.ae:91: set_rate_part(s, load_le(nonce, 0, 16))
-	bit	#1, r13
+	bit	#1, r8
 	jnz	.Lphoton_beetle_aead128_encrypt_with_bytes1
 .Lphoton_beetle_aead128_encrypt_with_words2:
-	mov	@r13, r5
-	mov	2(r13), r6
-	mov	4(r13), r7
-	mov	6(r13), r8
-	mov	8(r13), r9
-	mov	10(r13), r10
-	mov	12(r13), r11
-	mov	14(r13), r13
+	mov	@r8+, r4
+	mov	@r8+, r5
+	mov	@r8+, r6
+	mov	@r8+, r7
+	mov	@r8+, r9
+	mov	@r8+, r11
+	mov	@r8+, r14
+	mov	@r8+, r15
 	jmp	.Lphoton_beetle_aead128_encrypt_with_join3
 .Lphoton_beetle_aead128_encrypt_with_bytes1:
-	mov	sp, r8
-	add	#56, r8
-	mov	r8, r9
-	mov	#16, r10
+	mov	sp, r9
+	add	#62, r9
+	mov	r9, r11
+	mov	#16, r14
 .Lphoton_beetle_aead128_encrypt_with_cpy4:
-	mov.b	@r13, r11
-	inc	r13
-	mov.b	r11, 0(r9)
-	inc	r9
-	dec	r10
+	mov.b	@r8, r15
+	inc	r8
+	mov.b	r15, 0(r11)
+	inc	r11
+	dec	r14
 	jnz	.Lphoton_beetle_aead128_encrypt_with_cpy4
-	mov	r8, r13
+	mov	r9, r8
 	jmp	.Lphoton_beetle_aead128_encrypt_with_words2
 .Lphoton_beetle_aead128_encrypt_with_join3:
 	; photon_beetle_aead128.ae:28: s[0] = x[31:0]
-	mov	r5, 24(sp)
-	mov	r6, 26(sp)
+	mov	r4, 30(sp)
+	mov	r5, 32(sp)
 	; photon_beetle_aead128.ae:29: s[1] = x[63:32]
-	mov	r7, 28(sp)
-	mov	r8, 30(sp)
+	mov	r6, 34(sp)
+	mov	r7, 36(sp)
 	; photon_beetle_aead128.ae:30: s[2] = x[95:64]
-	mov	r9, 32(sp)
-	mov	r10, 34(sp)
+	mov	r9, 38(sp)
+	mov	r11, 40(sp)
 	; photon_beetle_aead128.ae:31: s[3] = x[127:96]
-	mov	r11, 36(sp)
-	mov	r13, 38(sp)
+	mov	r14, 42(sp)
+	mov	r15, 44(sp)
 	; photon_beetle_aead128.ae:93: s[4 + i] = kc[i]
-	mov	2(r12), r13
-	mov	@r12, 40(sp)
-	mov	r13, 42(sp)
-	mov	6(r12), r13
-	mov	4(r12), r11
-	mov	r11, 44(sp)
-	mov	r13, 46(sp)
-	mov	10(r12), r13
-	mov	8(r12), r11
-	mov	r11, 48(sp)
-	mov	r13, 50(sp)
-	mov	14(r12), r13
-	mov	12(r12), r12
-	mov	r12, 52(sp)
-	mov	r13, 54(sp)
+	mov	2(r12), r15
+	mov	@r12, 46(sp)
+	mov	r15, 48(sp)
+	mov	6(r12), r15
+	mov	4(r12), r14
+	mov	r14, 50(sp)
+	mov	r15, 52(sp)
+	mov	10(r12), r15
+	mov	8(r12), r14
+	mov	r14, 54(sp)
+	mov	r15, 56(sp)
+	mov	14(r12), r15
+	mov	12(r12), r14
+	mov	r14, 58(sp)
+	mov	r15, 60(sp)
 	; photon_beetle_aead128.ae:115: if (a == 0) & (m == 0) {
-	mov	r14, r13
-	sub	#1, r13
-	clr	r12
-	adc	r12
-	xor	#1, r12
-	mov	92(sp), r13
-	sub	#1, r13
-	clr	r13
-	adc	r13
-	xor	#1, r13
-	and	r13, r12
-	tst	r12
+	mov	r10, r15
+	sub	#1, r15
+	clr	r14
+	adc	r14
+	xor	#1, r14
+	mov	98(sp), r15
+	sub	#1, r15
+	clr	r15
+	adc	r15
+	xor	#1, r15
+	and	r15, r14
+	tst	r14
 	jz	.Lphoton_beetle_aead128_encrypt_with_else6
 	; photon_beetle_aead128.ae:48: s[7] = s[7] ^ ((c as u32) << 29)
-	mov	54(sp), r13
-	xor	#8192, r13
-	mov	r13, 54(sp)
+	mov	60(sp), r15
+	xor	#8192, r15
+	mov	r15, 60(sp)
 	jmp	.Lphoton_beetle_aead128_encrypt_with_endif7
 .Lphoton_beetle_aead128_encrypt_with_else6:
 .Lphoton_beetle_aead128_encrypt_with_endif7:
 	; photon_beetle_aead128.ae:118: if a > 0 {
-	mov	#0, r13
-	cmp	r14, r13
-	subc	#0, r13
-	clr	r13
-	adc	r13
-	xor	#1, r13
-	mov	r13, 22(sp)
-	tst	r13
+	mov	#0, r15
+	cmp	r10, r15
+	subc	#0, r15
+	clr	r15
+	adc	r15
+	xor	#1, r15
+	mov	r15, 28(sp)
+	tst	r15
 	jz	.Lphoton_beetle_aead128_encrypt_with_else8
 	; photon_beetle_aead128.ae:74: whole = a % rate == 0
-	mov	r14, r13
-	and	#15, r13
-	sub	#1, r13
+	mov	r10, r15
+	and	#15, r15
+	sub	#1, r15
 	clr	r11
 	adc	r11
 	xor	#1, r11
 	; photon_beetle_aead128.ae:75: return if m > 0 then (if whole then 1 else 2 as u8) else (if whole then 3 else 4 as u8)
-	mov	#0, r13
-	cmp	92(sp), r13
-	subc	#0, r13
-	subc	r12, r12
-	mov	r11, r13
-	inv	r13
-	inc	r13
-	and	#3, r13
-	xor	#2, r13
+	mov	#0, r15
+	cmp	98(sp), r15
+	subc	#0, r15
+	subc	r14, r14
+	mov	r11, r15
+	inv	r15
+	inc	r15
+	and	#3, r15
+	xor	#2, r15
 	inv	r11
 	inc	r11
 	and	#7, r11
 	xor	#4, r11
-	xor	r11, r13
-	and	r12, r13
-	xor	r13, r11
+	xor	r11, r15
+	and	r14, r15
+	xor	r15, r11
 	; photon_beetle_aead128.ae:119: hash(s, ad, c0_of(a, m))
 	mov	sp, r12
-	add	#24, r12
-	mov	r15, r13
+	add	#30, r12
+	mov	r10, r14
 	mov	r11, r15
 	call	#photon_beetle_aead128_hash
 	jmp	.Lphoton_beetle_aead128_encrypt_with_endif9
@@ -198,7 +200,7 @@ photon_beetle_aead128_encrypt_with:
 .Lphoton_beetle_aead128_encrypt_with_endif9:
 	; photon_beetle_aead128.ae:121: if m > 0 {
 	mov	#0, r15
-	cmp	92(sp), r15
+	cmp	98(sp), r15
 	subc	#0, r15
 	clr	r15
 	adc	r15
@@ -206,7 +208,7 @@ photon_beetle_aead128_encrypt_with:
 	tst	r15
 	jz	.Lphoton_beetle_aead128_encrypt_with_else10
 	; photon_beetle_aead128.ae:122: for i in 0..(m + rate - 1) / rate {
-	mov	92(sp), r15
+	mov	98(sp), r15
 	mov	#0, r13
 	add	#16, r15
 	addc	#0, r13
@@ -232,22 +234,22 @@ photon_beetle_aead128_encrypt_with:
 	rrc	r14
 	and	#61440, r14
 	bis	r14, r15
-	mov	r15, 20(sp)
+	mov	r15, 26(sp)
 	clrc
 	rrc	r13
 	rra	r13
 	rra	r13
 	rra	r13
-	mov	r13, 18(sp)
-	mov	#0, 16(sp)
-	mov	#0, 14(sp)
-	cmp	r15, 16(sp)
-	mov	14(sp), r15
+	mov	r13, 24(sp)
+	mov	#0, 22(sp)
+	mov	#0, 20(sp)
+	cmp	r15, 22(sp)
+	mov	20(sp), r15
 	subc	r13, r15
 	jc	.Lphoton_beetle_aead128_encrypt_with_done13
 .Lphoton_beetle_aead128_encrypt_with_loop12:
 	; photon_beetle_aead128.ae:123: off = rate * i
-	mov	16(sp), r14
+	mov	22(sp), r14
 	rla	r14
 	adc	r14
 	rla	r14
@@ -256,9 +258,10 @@ photon_beetle_aead128_encrypt_with:
 	adc	r14
 	rla	r14
 	adc	r14
-	mov	r14, r7
-	and	#65520, r7
-	mov	14(sp), r15
+	mov	r14, r15
+	and	#65520, r15
+	mov	r15, 2(sp)
+	mov	20(sp), r15
 	rla	r15
 	rla	r15
 	rla	r15
@@ -266,46 +269,48 @@ photon_beetle_aead128_encrypt_with:
 	and	#15, r14
 	bis	r14, r15
 	; photon_beetle_aead128.ae:124: rest = m - off
-	mov	92(sp), r4
-	mov	#0, r9
-	sub	r7, r4
-	subc	r15, r9
+	mov	98(sp), r12
+	mov	#0, r13
+	sub	2(sp), r12
+	subc	r15, r13
 	; photon_beetle_aead128.ae:125: count = if rest < rate then rest else rate
-	cmp	#16, r4
-	mov	r9, r15
+	cmp	#16, r12
+	mov	r13, r15
 	subc	#0, r15
-	subc	r15, r15
-	xor	#16, r4
-	and	r15, r4
-	xor	#16, r4
-	and	r15, r9
+	subc	r14, r14
+	xor	#16, r12
+	and	r14, r12
+	xor	#16, r12
+	mov	r12, 0(sp)
+	and	r14, r13
+	mov	r13, 4(sp)
 	; photon_beetle_aead128.ae:126: P.permute(s)
 	mov	sp, r12
-	add	#24, r12
+	add	#30, r12
 	call	#photon_beetle_aead128_P_permute
 	; photon_beetle_aead128.ae:128: p = load_le(msg, off, rate, count)
-	mov	r7, r10
-	add	90(sp), r10
-	cmp	#16, r4
+	mov	2(sp), r10
+	add	96(sp), r10
+	cmp	#16, 0(sp)
 	jnc	.Lphoton_beetle_aead128_encrypt_with_bytes14
 	bit	#1, r10
 	jnz	.Lphoton_beetle_aead128_encrypt_with_bytes14
 .Lphoton_beetle_aead128_encrypt_with_words15:
+	mov	@r10+, 16(sp)
+	mov	@r10+, 14(sp)
+	mov	@r10+, 18(sp)
+	mov	@r10+, 12(sp)
 	mov	@r10+, 10(sp)
 	mov	@r10+, 8(sp)
-	mov	@r10+, 12(sp)
 	mov	@r10+, 6(sp)
-	mov	@r10+, 4(sp)
-	mov	@r10+, 2(sp)
-	mov	@r10+, 0(sp)
 	mov	@r10+, r5
 	jmp	.Lphoton_beetle_aead128_encrypt_with_join16
 .Lphoton_beetle_aead128_encrypt_with_bytes14:
 	mov	sp, r11
-	add	#56, r11
+	add	#62, r11
 	mov	r11, r12
 	mov	#16, r13
-	mov	r4, r15
+	mov	@sp, r15
 .Lphoton_beetle_aead128_encrypt_with_cpy17:
 	clr	r14
 	tst	r15
@@ -322,55 +327,55 @@ photon_beetle_aead128_encrypt_with:
 	jmp	.Lphoton_beetle_aead128_encrypt_with_words15
 .Lphoton_beetle_aead128_encrypt_with_join16:
 	; photon_beetle_aead128.ae:54: return cat(x[63:0] >>> 1, x[127:64])
-	mov	26(sp), r6
-	mov	28(sp), r8
+	mov	32(sp), r7
+	mov	34(sp), r8
+	mov	36(sp), r9
 	mov	30(sp), r10
-	mov	24(sp), r11
-	bit	#1, r6
-	rrc	r11
+	bit	#1, r7
 	rrc	r10
+	rrc	r9
 	rrc	r8
-	rrc	r6
+	rrc	r7
 	; photon_beetle_aead128.ae:129: store_le(ct, off, shuffle(x) ^ p, count)
-	xor	4(sp), r11
-	xor	2(sp), r6
-	xor	@sp, r8
-	xor	r5, r10
-	mov	r7, r13
-	add	94(sp), r13
-	mov	10(sp), r7
-	xor	32(sp), r7
-	mov	8(sp), r12
-	xor	34(sp), r12
-	mov	12(sp), r14
-	xor	36(sp), r14
-	mov	6(sp), r15
-	xor	38(sp), r15
-	cmp	#16, r4
+	xor	10(sp), r10
+	xor	8(sp), r7
+	xor	6(sp), r8
+	xor	r5, r9
+	mov	2(sp), r13
+	add	100(sp), r13
+	mov	16(sp), r11
+	xor	38(sp), r11
+	mov	14(sp), r12
+	xor	40(sp), r12
+	mov	18(sp), r14
+	xor	42(sp), r14
+	mov	12(sp), r15
+	xor	44(sp), r15
+	cmp	#16, 0(sp)
 	jnc	.Lphoton_beetle_aead128_encrypt_with_bytes19
 	bit	#1, r13
 	jnz	.Lphoton_beetle_aead128_encrypt_with_bytes19
-	mov	r7, 0(r13)
+	mov	r11, 0(r13)
 	mov	r12, 2(r13)
 	mov	r14, 4(r13)
 	mov	r15, 6(r13)
-	mov	r11, 8(r13)
-	mov	r6, 10(r13)
+	mov	r10, 8(r13)
+	mov	r7, 10(r13)
 	mov	r8, 12(r13)
-	mov	r10, 14(r13)
+	mov	r9, 14(r13)
 	jmp	.Lphoton_beetle_aead128_encrypt_with_stored20
 .Lphoton_beetle_aead128_encrypt_with_bytes19:
-	mov	r7, 56(sp)
-	mov	r12, 58(sp)
-	mov	r14, 60(sp)
-	mov	r15, 62(sp)
-	mov	r11, 64(sp)
-	mov	r6, 66(sp)
-	mov	r8, 68(sp)
+	mov	r11, 62(sp)
+	mov	r12, 64(sp)
+	mov	r14, 66(sp)
+	mov	r15, 68(sp)
 	mov	r10, 70(sp)
+	mov	r7, 72(sp)
+	mov	r8, 74(sp)
+	mov	r9, 76(sp)
 	mov	sp, r14
-	add	#56, r14
-	mov	r4, r15
+	add	#62, r14
+	mov	@sp, r15
 	cmp	#16, r15
 	jnc	.Lphoton_beetle_aead128_encrypt_with_cnt21
 	mov	#16, r15
@@ -385,13 +390,16 @@ photon_beetle_aead128_encrypt_with:
 	jnz	.Lphoton_beetle_aead128_encrypt_with_cpy22
 .Lphoton_beetle_aead128_encrypt_with_stored20:
 	; photon_beetle_aead128.ae:37: return if n < rate then x | ((1 as u128) << (8 * n)) else x
-	cmp	#16, r4
-	mov	r9, r15
+	mov	@sp, r14
+	cmp	#16, r14
+	mov	4(sp), r13
+	mov	r13, r15
 	subc	#0, r15
 	subc	r10, r10
+	mov	r14, r4
 	rla	r4
 	adc	r4
-	mov	r9, r15
+	mov	r13, r15
 	rla	r15
 	rla	r15
 	rla	r15
@@ -457,82 +465,82 @@ photon_beetle_aead128_encrypt_with:
 	xor	r5, r14
 	and	r10, r14
 	xor	r14, r5
-	mov	2(sp), r15
+	mov	8(sp), r15
 	bis	r15, r13
 	xor	r15, r13
 	and	r10, r13
 	xor	r13, r15
-	mov	6(sp), r14
+	mov	12(sp), r14
 	bis	r14, r12
 	xor	r14, r12
 	and	r10, r12
 	xor	r12, r14
-	mov	8(sp), r13
+	mov	14(sp), r13
 	bis	r13, r6
 	xor	r13, r6
 	and	r10, r6
 	xor	r6, r13
 	; photon_beetle_aead128.ae:130: set_rate_part(s, x ^ ozs(p, count))
-	xor	26(sp), r13
+	xor	32(sp), r13
 	; photon_beetle_aead128.ae:37: return if n < rate then x | ((1 as u128) << (8 * n)) else x
-	mov	10(sp), r12
+	mov	16(sp), r12
 	bis	r12, r11
 	xor	r12, r11
 	and	r10, r11
 	xor	r11, r12
 	; photon_beetle_aead128.ae:130: set_rate_part(s, x ^ ozs(p, count))
-	xor	24(sp), r12
+	xor	30(sp), r12
 	; photon_beetle_aead128.ae:28: s[0] = x[31:0]
-	mov	r12, 24(sp)
-	mov	r13, 26(sp)
+	mov	r12, 30(sp)
+	mov	r13, 32(sp)
 	; photon_beetle_aead128.ae:130: set_rate_part(s, x ^ ozs(p, count))
-	xor	30(sp), r14
+	xor	36(sp), r14
 	; photon_beetle_aead128.ae:37: return if n < rate then x | ((1 as u128) << (8 * n)) else x
-	mov	12(sp), r11
+	mov	18(sp), r11
 	bis	r11, r7
 	xor	r11, r7
 	and	r10, r7
 	xor	r7, r11
 	; photon_beetle_aead128.ae:130: set_rate_part(s, x ^ ozs(p, count))
-	xor	28(sp), r11
+	xor	34(sp), r11
 	; photon_beetle_aead128.ae:29: s[1] = x[63:32]
-	mov	r11, 28(sp)
-	mov	r14, 30(sp)
+	mov	r11, 34(sp)
+	mov	r14, 36(sp)
 	; photon_beetle_aead128.ae:130: set_rate_part(s, x ^ ozs(p, count))
-	xor	34(sp), r15
+	xor	40(sp), r15
 	; photon_beetle_aead128.ae:37: return if n < rate then x | ((1 as u128) << (8 * n)) else x
-	mov	4(sp), r11
+	mov	10(sp), r11
 	bis	r11, r8
 	xor	r11, r8
 	and	r10, r8
 	xor	r8, r11
 	; photon_beetle_aead128.ae:130: set_rate_part(s, x ^ ozs(p, count))
-	xor	32(sp), r11
+	xor	38(sp), r11
 	; photon_beetle_aead128.ae:30: s[2] = x[95:64]
-	mov	r11, 32(sp)
-	mov	r15, 34(sp)
+	mov	r11, 38(sp)
+	mov	r15, 40(sp)
 	; photon_beetle_aead128.ae:130: set_rate_part(s, x ^ ozs(p, count))
-	xor	38(sp), r5
+	xor	44(sp), r5
 	; photon_beetle_aead128.ae:37: return if n < rate then x | ((1 as u128) << (8 * n)) else x
-	mov	@sp, r12
+	mov	6(sp), r12
 	bis	r12, r9
 	xor	r12, r9
 	and	r10, r9
 	xor	r9, r12
 	; photon_beetle_aead128.ae:130: set_rate_part(s, x ^ ozs(p, count))
-	xor	36(sp), r12
+	xor	42(sp), r12
 	; photon_beetle_aead128.ae:31: s[3] = x[127:96]
-	mov	r12, 36(sp)
-	mov	r5, 38(sp)
-	add	#1, 16(sp)
-	addc	#0, 14(sp)
-	cmp	20(sp), 16(sp)
-	mov	14(sp), r15
-	subc	18(sp), r15
+	mov	r12, 42(sp)
+	mov	r5, 44(sp)
+	add	#1, 22(sp)
+	addc	#0, 20(sp)
+	cmp	26(sp), 22(sp)
+	mov	20(sp), r15
+	subc	24(sp), r15
 	jnc	.Lphoton_beetle_aead128_encrypt_with_loop12
 .Lphoton_beetle_aead128_encrypt_with_done13:
 	; photon_beetle_aead128.ae:79: whole = m % rate == 0
-	mov	92(sp), r15
+	mov	98(sp), r15
 	and	#15, r15
 	sub	#1, r15
 	clr	r13
@@ -548,7 +556,7 @@ photon_beetle_aead128_encrypt_with:
 	inc	r13
 	and	#3, r13
 	xor	#6, r13
-	mov	22(sp), r15
+	mov	28(sp), r15
 	inv	r15
 	inc	r15
 	xor	r13, r14
@@ -561,39 +569,39 @@ photon_beetle_aead128_encrypt_with:
 	rla	r13
 	rla	r13
 	rla	r13
-	xor	54(sp), r13
-	mov	r13, 54(sp)
+	xor	60(sp), r13
+	mov	r13, 60(sp)
 	jmp	.Lphoton_beetle_aead128_encrypt_with_endif11
 .Lphoton_beetle_aead128_encrypt_with_else10:
 .Lphoton_beetle_aead128_encrypt_with_endif11:
 	; photon_beetle_aead128.ae:85: P.permute(s)
 	mov	sp, r12
-	add	#24, r12
+	add	#30, r12
 	call	#photon_beetle_aead128_P_permute
 	; photon_beetle_aead128.ae:134: store_le(tag, 0, tag_of(s))
-	mov	98(sp), r13
+	mov	104(sp), r13
 	bit	#1, r13
 	jnz	.Lphoton_beetle_aead128_encrypt_with_bytes28
-	mov	24(sp), 0(r13)
-	mov	26(sp), 2(r13)
-	mov	28(sp), 4(r13)
-	mov	30(sp), 6(r13)
-	mov	32(sp), 8(r13)
-	mov	34(sp), 10(r13)
-	mov	36(sp), 12(r13)
-	mov	38(sp), 14(r13)
+	mov	30(sp), 0(r13)
+	mov	32(sp), 2(r13)
+	mov	34(sp), 4(r13)
+	mov	36(sp), 6(r13)
+	mov	38(sp), 8(r13)
+	mov	40(sp), 10(r13)
+	mov	42(sp), 12(r13)
+	mov	44(sp), 14(r13)
 	jmp	.Lphoton_beetle_aead128_encrypt_with_stored29
 .Lphoton_beetle_aead128_encrypt_with_bytes28:
-	mov	24(sp), 56(sp)
-	mov	26(sp), 58(sp)
-	mov	28(sp), 60(sp)
 	mov	30(sp), 62(sp)
 	mov	32(sp), 64(sp)
 	mov	34(sp), 66(sp)
 	mov	36(sp), 68(sp)
 	mov	38(sp), 70(sp)
+	mov	40(sp), 72(sp)
+	mov	42(sp), 74(sp)
+	mov	44(sp), 76(sp)
 	mov	sp, r14
-	add	#56, r14
+	add	#62, r14
 	mov	#16, r15
 .Lphoton_beetle_aead128_encrypt_with_cpy30:
 	mov.b	@r14, 0(r13)
@@ -602,7 +610,7 @@ photon_beetle_aead128_encrypt_with:
 	dec	r15
 	jnz	.Lphoton_beetle_aead128_encrypt_with_cpy30
 .Lphoton_beetle_aead128_encrypt_with_stored29:
-	add	#72, sp
+	add	#78, sp
 	pop	r4
 	pop	r5
 	pop	r6
@@ -615,8 +623,8 @@ photon_beetle_aead128_encrypt_with:
 
 
 ; --- photon_beetle_aead128_decrypt_with: photon_beetle_aead128.decrypt_with
-;     frame 94 bytes (23 spill slots, locals 48), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1542 bytes of code
+;     frame 108 bytes (30 spill slots, locals 48), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 1596 bytes of code
 	.section .text.photon_beetle_aead128_decrypt_with,"ax",@progbits
 	.global photon_beetle_aead128_decrypt_with
 	.type photon_beetle_aead128_decrypt_with, @function
@@ -629,10 +637,10 @@ photon_beetle_aead128_decrypt_with:
 	push	r6
 	push	r5
 	push	r4
-	sub	#94, sp
+	sub	#108, sp
 	mov	r13, r8
 	mov	r15, r13
-	mov	110(sp), r10
+	mov	124(sp), r10
 	; photon_beetle_aead128.ae:91: set_rate_part(s, load_le(nonce, 0, 16))
 	bit	#1, r8
 	jnz	.Lphoton_beetle_aead128_decrypt_with_bytes1
@@ -648,7 +656,7 @@ photon_beetle_aead128_decrypt_with:
 	jmp	.Lphoton_beetle_aead128_decrypt_with_join3
 .Lphoton_beetle_aead128_decrypt_with_bytes1:
 	mov	sp, r9
-	add	#78, r9
+	add	#92, r9
 	mov	r9, r11
 	mov	#16, r14
 .Lphoton_beetle_aead128_decrypt_with_cpy4:
@@ -662,40 +670,40 @@ photon_beetle_aead128_decrypt_with:
 	jmp	.Lphoton_beetle_aead128_decrypt_with_words2
 .Lphoton_beetle_aead128_decrypt_with_join3:
 	; photon_beetle_aead128.ae:28: s[0] = x[31:0]
-	mov	r4, 46(sp)
-	mov	r5, 48(sp)
+	mov	r4, 60(sp)
+	mov	r5, 62(sp)
 	; photon_beetle_aead128.ae:29: s[1] = x[63:32]
-	mov	r6, 50(sp)
-	mov	r7, 52(sp)
+	mov	r6, 64(sp)
+	mov	r7, 66(sp)
 	; photon_beetle_aead128.ae:30: s[2] = x[95:64]
-	mov	r9, 54(sp)
-	mov	r11, 56(sp)
+	mov	r9, 68(sp)
+	mov	r11, 70(sp)
 	; photon_beetle_aead128.ae:31: s[3] = x[127:96]
-	mov	r14, 58(sp)
-	mov	r15, 60(sp)
+	mov	r14, 72(sp)
+	mov	r15, 74(sp)
 	; photon_beetle_aead128.ae:93: s[4 + i] = kc[i]
 	mov	2(r12), r15
-	mov	@r12, 62(sp)
-	mov	r15, 64(sp)
+	mov	@r12, 76(sp)
+	mov	r15, 78(sp)
 	mov	6(r12), r15
 	mov	4(r12), r14
-	mov	r14, 66(sp)
-	mov	r15, 68(sp)
+	mov	r14, 80(sp)
+	mov	r15, 82(sp)
 	mov	10(r12), r15
 	mov	8(r12), r14
-	mov	r14, 70(sp)
-	mov	r15, 72(sp)
+	mov	r14, 84(sp)
+	mov	r15, 86(sp)
 	mov	14(r12), r15
 	mov	12(r12), r14
-	mov	r14, 74(sp)
-	mov	r15, 76(sp)
+	mov	r14, 88(sp)
+	mov	r15, 90(sp)
 	; photon_beetle_aead128.ae:143: if (a == 0) & (m == 0) {
 	mov	r10, r15
 	sub	#1, r15
 	clr	r14
 	adc	r14
 	xor	#1, r14
-	mov	114(sp), r15
+	mov	128(sp), r15
 	sub	#1, r15
 	clr	r15
 	adc	r15
@@ -704,9 +712,9 @@ photon_beetle_aead128_decrypt_with:
 	tst	r14
 	jz	.Lphoton_beetle_aead128_decrypt_with_else6
 	; photon_beetle_aead128.ae:48: s[7] = s[7] ^ ((c as u32) << 29)
-	mov	76(sp), r15
+	mov	90(sp), r15
 	xor	#8192, r15
-	mov	r15, 76(sp)
+	mov	r15, 90(sp)
 	jmp	.Lphoton_beetle_aead128_decrypt_with_endif7
 .Lphoton_beetle_aead128_decrypt_with_else6:
 .Lphoton_beetle_aead128_decrypt_with_endif7:
@@ -717,7 +725,7 @@ photon_beetle_aead128_decrypt_with:
 	clr	r15
 	adc	r15
 	xor	#1, r15
-	mov	r15, 44(sp)
+	mov	r15, 54(sp)
 	tst	r15
 	jz	.Lphoton_beetle_aead128_decrypt_with_else8
 	; photon_beetle_aead128.ae:74: whole = a % rate == 0
@@ -729,7 +737,7 @@ photon_beetle_aead128_decrypt_with:
 	xor	#1, r11
 	; photon_beetle_aead128.ae:75: return if m > 0 then (if whole then 1 else 2 as u8) else (if whole then 3 else 4 as u8)
 	mov	#0, r15
-	cmp	114(sp), r15
+	cmp	128(sp), r15
 	subc	#0, r15
 	subc	r14, r14
 	mov	r11, r15
@@ -746,7 +754,7 @@ photon_beetle_aead128_decrypt_with:
 	xor	r15, r11
 	; photon_beetle_aead128.ae:147: hash(s, ad, c0_of(a, m))
 	mov	sp, r12
-	add	#46, r12
+	add	#60, r12
 	mov	r10, r14
 	mov	r11, r15
 	call	#photon_beetle_aead128_hash
@@ -755,7 +763,7 @@ photon_beetle_aead128_decrypt_with:
 .Lphoton_beetle_aead128_decrypt_with_endif9:
 	; photon_beetle_aead128.ae:149: if m > 0 {
 	mov	#0, r15
-	cmp	114(sp), r15
+	cmp	128(sp), r15
 	subc	#0, r15
 	clr	r15
 	adc	r15
@@ -765,7 +773,7 @@ photon_beetle_aead128_decrypt_with:
 	br	#.Lphoton_beetle_aead128_decrypt_with_else10
 .Lphoton_beetle_aead128_decrypt_with_near38:
 	; photon_beetle_aead128.ae:150: for i in 0..(m + rate - 1) / rate {
-	mov	114(sp), r15
+	mov	128(sp), r15
 	mov	#0, r13
 	add	#16, r15
 	addc	#0, r13
@@ -798,15 +806,15 @@ photon_beetle_aead128_decrypt_with:
 	rra	r13
 	rra	r13
 	mov	r13, 38(sp)
+	mov	#0, 34(sp)
 	mov	#0, 32(sp)
-	mov	#0, 30(sp)
-	cmp	r15, 32(sp)
-	mov	30(sp), r15
+	cmp	r15, 34(sp)
+	mov	32(sp), r15
 	subc	r13, r15
 	jc	.Lphoton_beetle_aead128_decrypt_with_done13
 .Lphoton_beetle_aead128_decrypt_with_loop12:
 	; photon_beetle_aead128.ae:151: off = rate * i
-	mov	32(sp), r14
+	mov	34(sp), r14
 	rla	r14
 	adc	r14
 	rla	r14
@@ -817,8 +825,8 @@ photon_beetle_aead128_decrypt_with:
 	adc	r14
 	mov	r14, r15
 	and	#65520, r15
-	mov	r15, 14(sp)
-	mov	30(sp), r15
+	mov	r15, 24(sp)
+	mov	32(sp), r15
 	rla	r15
 	rla	r15
 	rla	r15
@@ -826,57 +834,58 @@ photon_beetle_aead128_decrypt_with:
 	and	#15, r14
 	bis	r14, r15
 	; photon_beetle_aead128.ae:152: rest = m - off
-	mov	114(sp), r10
+	mov	128(sp), r12
 	mov	#0, r13
-	sub	14(sp), r10
+	sub	24(sp), r12
 	subc	r15, r13
 	; photon_beetle_aead128.ae:153: count = if rest < rate then rest else rate
-	cmp	#16, r10
+	cmp	#16, r12
 	mov	r13, r15
 	subc	#0, r15
 	subc	r14, r14
-	xor	#16, r10
-	and	r14, r10
-	xor	#16, r10
+	xor	#16, r12
+	and	r14, r12
+	xor	#16, r12
+	mov	r12, 6(sp)
 	and	r14, r13
-	mov	r13, 28(sp)
+	mov	r13, 30(sp)
 	; photon_beetle_aead128.ae:154: P.permute(s)
 	mov	sp, r12
-	add	#46, r12
+	add	#60, r12
 	call	#photon_beetle_aead128_P_permute
 	; photon_beetle_aead128.ae:54: return cat(x[63:0] >>> 1, x[127:64])
-	mov	48(sp), r9
-	mov	50(sp), r11
-	mov	52(sp), r12
-	mov	46(sp), r8
-	bit	#1, r9
-	rrc	r8
+	mov	62(sp), r10
+	mov	64(sp), r11
+	mov	66(sp), r12
+	mov	60(sp), r9
+	bit	#1, r10
+	rrc	r9
 	rrc	r12
 	rrc	r11
-	rrc	r9
+	rrc	r10
 	; photon_beetle_aead128.ae:156: p = first_bytes(shuffle(x) ^ load_le(ct, off, rate, count), count)
-	mov	14(sp), r6
-	add	112(sp), r6
-	cmp	#16, r10
+	mov	24(sp), r6
+	add	126(sp), r6
+	cmp	#16, 6(sp)
 	jnc	.Lphoton_beetle_aead128_decrypt_with_bytes14
 	bit	#1, r6
 	jnz	.Lphoton_beetle_aead128_decrypt_with_bytes14
 .Lphoton_beetle_aead128_decrypt_with_words15:
-	mov	@r6+, r15
 	mov	@r6+, r4
 	mov	@r6+, r5
 	mov	@r6+, r7
+	mov	@r6+, r15
+	mov	@r6+, r8
 	mov	@r6+, r13
-	mov	@r6+, r14
 	mov	@r6+, 36(sp)
-	mov	@r6+, 34(sp)
+	mov	@r6+, r14
 	jmp	.Lphoton_beetle_aead128_decrypt_with_join16
 .Lphoton_beetle_aead128_decrypt_with_bytes14:
-	mov	sp, r5
-	add	#78, r5
-	mov	r5, r7
+	mov	sp, r7
+	add	#92, r7
+	mov	r7, r8
 	mov	#16, r13
-	mov	r10, r15
+	mov	6(sp), r15
 .Lphoton_beetle_aead128_decrypt_with_cpy17:
 	clr	r14
 	tst	r15
@@ -885,33 +894,33 @@ photon_beetle_aead128_decrypt_with:
 	inc	r6
 	dec	r15
 .Lphoton_beetle_aead128_decrypt_with_pad18:
-	mov.b	r14, 0(r7)
-	inc	r7
+	mov.b	r14, 0(r8)
+	inc	r8
 	dec	r13
 	jnz	.Lphoton_beetle_aead128_decrypt_with_cpy17
-	mov	r5, r6
+	mov	r7, r6
 	jmp	.Lphoton_beetle_aead128_decrypt_with_words15
 .Lphoton_beetle_aead128_decrypt_with_join16:
-	xor	54(sp), r15
-	mov	r15, 6(sp)
-	xor	56(sp), r4
-	xor	58(sp), r5
-	xor	60(sp), r7
-	mov	r7, 10(sp)
-	xor	r13, r8
-	mov	r8, 18(sp)
-	xor	r14, r9
-	mov	r9, 20(sp)
+	xor	68(sp), r4
+	xor	70(sp), r5
+	mov	r7, r6
+	xor	72(sp), r6
+	xor	74(sp), r15
+	mov	r15, 10(sp)
+	xor	r8, r9
+	mov	r9, 14(sp)
+	xor	r13, r10
+	mov	r10, 18(sp)
 	xor	36(sp), r11
-	mov	r11, 22(sp)
-	xor	34(sp), r12
-	mov	r12, 24(sp)
+	mov	r11, 20(sp)
+	xor	r14, r12
+	mov	r12, 26(sp)
 	; photon_beetle_aead128.ae:42: return x & ~(~(0 as u128) << (8 * n))
-	mov	28(sp), r14
+	mov	30(sp), r14
 	rla	r14
 	rla	r14
 	rla	r14
-	mov	r10, r15
+	mov	6(sp), r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -921,18 +930,18 @@ photon_beetle_aead128_decrypt_with:
 	mov	r15, r13
 	and	#7, r13
 	bis	r13, r14
-	mov	r14, 26(sp)
-	mov	#-1, r6
+	mov	r14, 28(sp)
 	mov	#-1, r7
 	mov	#-1, r8
 	mov	#-1, r9
+	mov	#-1, r10
 	mov	#-1, r11
 	mov	#-1, r12
 	mov	#-1, r13
 	mov	#-1, r14
 	and	#65528, r15
 	mov	r15, 12(sp)
-	tst	26(sp)
+	tst	28(sp)
 	jnz	.Lphoton_beetle_aead128_decrypt_with_shbig19
 	cmp	#128, r15
 	jc	.Lphoton_beetle_aead128_decrypt_with_shbig19
@@ -942,21 +951,21 @@ photon_beetle_aead128_decrypt_with:
 	mov	r13, r14
 	mov	r12, r13
 	mov	r11, r12
-	mov	r9, r11
+	mov	r10, r11
+	mov	r9, r10
 	mov	r8, r9
 	mov	r7, r8
-	mov	r6, r7
-	clr	r6
+	clr	r7
 	sub	#16, r15
 	jmp	.Lphoton_beetle_aead128_decrypt_with_shlimb22
 .Lphoton_beetle_aead128_decrypt_with_shbits23:
 	tst	r15
 	jz	.Lphoton_beetle_aead128_decrypt_with_shend20
 .Lphoton_beetle_aead128_decrypt_with_sh21:
-	rla	r6
-	rlc	r7
+	rla	r7
 	rlc	r8
 	rlc	r9
+	rlc	r10
 	rlc	r11
 	rlc	r12
 	rlc	r13
@@ -965,58 +974,59 @@ photon_beetle_aead128_decrypt_with:
 	jnz	.Lphoton_beetle_aead128_decrypt_with_sh21
 	jmp	.Lphoton_beetle_aead128_decrypt_with_shend20
 .Lphoton_beetle_aead128_decrypt_with_shbig19:
-	clr	r6
 	clr	r7
 	clr	r8
 	clr	r9
+	clr	r10
 	clr	r11
 	clr	r12
 	clr	r13
 	clr	r14
 .Lphoton_beetle_aead128_decrypt_with_shend20:
-	bic	r6, 6(sp)
 	bic	r7, r4
-	mov	r4, 16(sp)
+	mov	r4, 22(sp)
 	bic	r8, r5
-	mov	r5, 8(sp)
-	mov	10(sp), r8
-	bic	r9, r8
-	mov	18(sp), r9
-	bic	r11, r9
-	mov	20(sp), r7
+	mov	r5, 16(sp)
+	bic	r9, r6
+	mov	r6, 8(sp)
+	mov	10(sp), r9
+	bic	r10, r9
+	mov	14(sp), r8
+	bic	r11, r8
+	mov	18(sp), r7
 	bic	r12, r7
-	mov	22(sp), r11
-	bic	r13, r11
-	mov	24(sp), r6
-	bic	r14, r6
+	mov	20(sp), r10
+	bic	r13, r10
+	mov	26(sp), r5
+	bic	r14, r5
 	; photon_beetle_aead128.ae:157: store_le(msg, off, p, count)
-	mov	14(sp), r13
-	add	120(sp), r13
-	cmp	#16, r10
+	mov	24(sp), r13
+	add	134(sp), r13
+	cmp	#16, 6(sp)
 	jnc	.Lphoton_beetle_aead128_decrypt_with_bytes24
 	bit	#1, r13
 	jnz	.Lphoton_beetle_aead128_decrypt_with_bytes24
-	mov	6(sp), 0(r13)
+	mov	22(sp), 0(r13)
 	mov	16(sp), 2(r13)
 	mov	8(sp), 4(r13)
-	mov	r8, 6(r13)
-	mov	r9, 8(r13)
+	mov	r9, 6(r13)
+	mov	r8, 8(r13)
 	mov	r7, 10(r13)
-	mov	r11, 12(r13)
-	mov	r6, 14(r13)
+	mov	r10, 12(r13)
+	mov	r5, 14(r13)
 	jmp	.Lphoton_beetle_aead128_decrypt_with_stored25
 .Lphoton_beetle_aead128_decrypt_with_bytes24:
-	mov	6(sp), 78(sp)
-	mov	16(sp), 80(sp)
-	mov	8(sp), 82(sp)
-	mov	r8, 84(sp)
-	mov	r9, 86(sp)
-	mov	r7, 88(sp)
-	mov	r11, 90(sp)
-	mov	r6, 92(sp)
+	mov	22(sp), 92(sp)
+	mov	16(sp), 94(sp)
+	mov	8(sp), 96(sp)
+	mov	r9, 98(sp)
+	mov	r8, 100(sp)
+	mov	r7, 102(sp)
+	mov	r10, 104(sp)
+	mov	r5, 106(sp)
 	mov	sp, r14
-	add	#78, r14
-	mov	r10, r15
+	add	#92, r14
+	mov	6(sp), r15
 	cmp	#16, r15
 	jnc	.Lphoton_beetle_aead128_decrypt_with_cnt26
 	mov	#16, r15
@@ -1031,20 +1041,20 @@ photon_beetle_aead128_decrypt_with:
 	jnz	.Lphoton_beetle_aead128_decrypt_with_cpy27
 .Lphoton_beetle_aead128_decrypt_with_stored25:
 	; photon_beetle_aead128.ae:37: return if n < rate then x | ((1 as u128) << (8 * n)) else x
-	cmp	#16, r10
-	mov	28(sp), r15
+	cmp	#16, 6(sp)
+	mov	30(sp), r15
 	subc	#0, r15
-	subc	r5, r5
+	subc	r6, r6
 	mov	12(sp), r15
 	mov	#1, 2(sp)
 	mov	#0, 0(sp)
 	mov	#0, r4
-	mov	#0, r10
+	mov	#0, r11
 	mov	#0, r12
 	mov	#0, r13
 	mov	#0, r14
 	mov	#0, 4(sp)
-	tst	26(sp)
+	tst	28(sp)
 	jnz	.Lphoton_beetle_aead128_decrypt_with_shbig28
 	cmp	#128, r15
 	jc	.Lphoton_beetle_aead128_decrypt_with_shbig28
@@ -1054,8 +1064,8 @@ photon_beetle_aead128_decrypt_with:
 	mov	r14, 4(sp)
 	mov	r13, r14
 	mov	r12, r13
-	mov	r10, r12
-	mov	r4, r10
+	mov	r11, r12
+	mov	r4, r11
 	mov	@sp, r4
 	mov	2(sp), 0(sp)
 	clr	2(sp)
@@ -1068,7 +1078,7 @@ photon_beetle_aead128_decrypt_with:
 	rla	2(sp)
 	rlc	0(sp)
 	rlc	r4
-	rlc	r10
+	rlc	r11
 	rlc	r12
 	rlc	r13
 	rlc	r14
@@ -1080,91 +1090,91 @@ photon_beetle_aead128_decrypt_with:
 	clr	2(sp)
 	clr	0(sp)
 	clr	r4
-	clr	r10
+	clr	r11
 	clr	r12
 	clr	r13
 	clr	r14
 	clr	4(sp)
 .Lphoton_beetle_aead128_decrypt_with_shend29:
 	mov	4(sp), r15
-	bis	r6, r15
-	xor	r6, r15
-	and	r5, r15
-	xor	r15, r6
+	bis	r5, r15
+	xor	r5, r15
+	and	r6, r15
+	xor	r15, r5
 	bis	r7, r13
 	xor	r7, r13
-	and	r5, r13
+	and	r6, r13
 	xor	r13, r7
-	bis	r8, r10
-	xor	r8, r10
-	and	r5, r10
-	xor	r10, r8
-	mov	@sp, r10
+	bis	r9, r11
+	xor	r9, r11
+	and	r6, r11
+	xor	r11, r9
+	mov	@sp, r11
 	mov	16(sp), r15
-	bis	r15, r10
-	xor	r15, r10
-	and	r5, r10
-	xor	r10, r15
+	bis	r15, r11
+	xor	r15, r11
+	and	r6, r11
+	xor	r11, r15
 	; photon_beetle_aead128.ae:158: set_rate_part(s, x ^ ozs(p, count))
-	xor	48(sp), r15
+	xor	62(sp), r15
 	; photon_beetle_aead128.ae:37: return if n < rate then x | ((1 as u128) << (8 * n)) else x
 	mov	2(sp), r13
-	mov	6(sp), r10
-	bis	r10, r13
-	xor	r10, r13
-	and	r5, r13
-	xor	r13, r10
+	mov	22(sp), r11
+	bis	r11, r13
+	xor	r11, r13
+	and	r6, r13
+	xor	r13, r11
 	; photon_beetle_aead128.ae:158: set_rate_part(s, x ^ ozs(p, count))
-	xor	46(sp), r10
+	xor	60(sp), r11
 	; photon_beetle_aead128.ae:28: s[0] = x[31:0]
-	mov	r10, 46(sp)
-	mov	r15, 48(sp)
+	mov	r11, 60(sp)
+	mov	r15, 62(sp)
 	; photon_beetle_aead128.ae:158: set_rate_part(s, x ^ ozs(p, count))
-	xor	52(sp), r8
+	xor	66(sp), r9
 	; photon_beetle_aead128.ae:37: return if n < rate then x | ((1 as u128) << (8 * n)) else x
-	mov	8(sp), r10
-	bis	r10, r4
-	xor	r10, r4
-	and	r5, r4
-	xor	r4, r10
+	mov	8(sp), r11
+	bis	r11, r4
+	xor	r11, r4
+	and	r6, r4
+	xor	r4, r11
 	; photon_beetle_aead128.ae:158: set_rate_part(s, x ^ ozs(p, count))
-	xor	50(sp), r10
+	xor	64(sp), r11
 	; photon_beetle_aead128.ae:29: s[1] = x[63:32]
-	mov	r10, 50(sp)
-	mov	r8, 52(sp)
+	mov	r11, 64(sp)
+	mov	r9, 66(sp)
 	; photon_beetle_aead128.ae:158: set_rate_part(s, x ^ ozs(p, count))
-	xor	56(sp), r7
+	xor	70(sp), r7
 	; photon_beetle_aead128.ae:37: return if n < rate then x | ((1 as u128) << (8 * n)) else x
-	bis	r9, r12
-	xor	r9, r12
-	and	r5, r12
-	xor	r12, r9
+	bis	r8, r12
+	xor	r8, r12
+	and	r6, r12
+	xor	r12, r8
 	; photon_beetle_aead128.ae:158: set_rate_part(s, x ^ ozs(p, count))
-	xor	54(sp), r9
+	xor	68(sp), r8
 	; photon_beetle_aead128.ae:30: s[2] = x[95:64]
-	mov	r9, 54(sp)
-	mov	r7, 56(sp)
+	mov	r8, 68(sp)
+	mov	r7, 70(sp)
 	; photon_beetle_aead128.ae:158: set_rate_part(s, x ^ ozs(p, count))
-	xor	60(sp), r6
+	xor	74(sp), r5
 	; photon_beetle_aead128.ae:37: return if n < rate then x | ((1 as u128) << (8 * n)) else x
-	bis	r11, r14
-	xor	r11, r14
-	and	r5, r14
-	xor	r14, r11
+	bis	r10, r14
+	xor	r10, r14
+	and	r6, r14
+	xor	r14, r10
 	; photon_beetle_aead128.ae:158: set_rate_part(s, x ^ ozs(p, count))
-	xor	58(sp), r11
+	xor	72(sp), r10
 	; photon_beetle_aead128.ae:31: s[3] = x[127:96]
-	mov	r11, 58(sp)
-	mov	r6, 60(sp)
-	add	#1, 32(sp)
-	addc	#0, 30(sp)
-	cmp	40(sp), 32(sp)
-	mov	30(sp), r15
+	mov	r10, 72(sp)
+	mov	r5, 74(sp)
+	add	#1, 34(sp)
+	addc	#0, 32(sp)
+	cmp	40(sp), 34(sp)
+	mov	32(sp), r15
 	subc	38(sp), r15
 	jnc	.Lphoton_beetle_aead128_decrypt_with_loop12
 .Lphoton_beetle_aead128_decrypt_with_done13:
 	; photon_beetle_aead128.ae:79: whole = m % rate == 0
-	mov	114(sp), r15
+	mov	128(sp), r15
 	and	#15, r15
 	sub	#1, r15
 	clr	r13
@@ -1180,7 +1190,7 @@ photon_beetle_aead128_decrypt_with:
 	inc	r13
 	and	#3, r13
 	xor	#6, r13
-	mov	44(sp), r15
+	mov	54(sp), r15
 	inv	r15
 	inc	r15
 	xor	r13, r14
@@ -1193,28 +1203,28 @@ photon_beetle_aead128_decrypt_with:
 	rla	r13
 	rla	r13
 	rla	r13
-	xor	76(sp), r13
-	mov	r13, 76(sp)
+	xor	90(sp), r13
+	mov	r13, 90(sp)
 	jmp	.Lphoton_beetle_aead128_decrypt_with_endif11
 .Lphoton_beetle_aead128_decrypt_with_else10:
 .Lphoton_beetle_aead128_decrypt_with_endif11:
 	; photon_beetle_aead128.ae:162: return (load_le(tag, 0, 16) ^ tag_of(s)) == 0
-	mov	116(sp), r11
+	mov	130(sp), r11
 	bit	#1, r11
 	jnz	.Lphoton_beetle_aead128_decrypt_with_bytes33
 .Lphoton_beetle_aead128_decrypt_with_words34:
+	mov	@r11+, 58(sp)
+	mov	@r11+, 56(sp)
+	mov	@r11+, 52(sp)
+	mov	@r11+, 50(sp)
+	mov	@r11+, 48(sp)
+	mov	@r11+, 46(sp)
+	mov	@r11+, 44(sp)
 	mov	@r11+, 42(sp)
-	mov	@r11+, r4
-	mov	@r11+, r5
-	mov	@r11+, r6
-	mov	@r11+, r7
-	mov	@r11+, r8
-	mov	@r11+, r9
-	mov	@r11+, r10
 	jmp	.Lphoton_beetle_aead128_decrypt_with_join35
 .Lphoton_beetle_aead128_decrypt_with_bytes33:
 	mov	sp, r12
-	add	#78, r12
+	add	#92, r12
 	mov	r12, r13
 	mov	#16, r14
 .Lphoton_beetle_aead128_decrypt_with_cpy36:
@@ -1229,32 +1239,39 @@ photon_beetle_aead128_decrypt_with:
 .Lphoton_beetle_aead128_decrypt_with_join35:
 	; photon_beetle_aead128.ae:85: P.permute(s)
 	mov	sp, r12
-	add	#46, r12
+	add	#60, r12
 	call	#photon_beetle_aead128_P_permute
 	; photon_beetle_aead128.ae:162: return (load_le(tag, 0, 16) ^ tag_of(s)) == 0
-	mov	42(sp), r11
-	xor	46(sp), r11
-	xor	48(sp), r4
-	xor	50(sp), r5
-	xor	52(sp), r6
-	xor	54(sp), r7
-	xor	56(sp), r8
-	xor	58(sp), r9
-	xor	60(sp), r10
-	bis	r4, r11
-	bis	r5, r11
-	bis	r6, r11
-	bis	r7, r11
-	bis	r8, r11
-	bis	r9, r11
-	bis	r10, r11
-	sub	#1, r11
+	mov	58(sp), r8
+	xor	60(sp), r8
+	mov	56(sp), r9
+	xor	62(sp), r9
+	mov	52(sp), r10
+	xor	64(sp), r10
+	mov	50(sp), r11
+	xor	66(sp), r11
+	mov	48(sp), r12
+	xor	68(sp), r12
+	mov	46(sp), r13
+	xor	70(sp), r13
+	mov	44(sp), r14
+	xor	72(sp), r14
+	mov	42(sp), r15
+	xor	74(sp), r15
+	bis	r9, r8
+	bis	r10, r8
+	bis	r11, r8
+	bis	r12, r8
+	bis	r13, r8
+	bis	r14, r8
+	bis	r15, r8
+	sub	#1, r8
 	clr	r14
 	adc	r14
 	xor	#1, r14
-	mov	124(sp), r15
+	mov	138(sp), r15
 	mov	r14, 0(r15)
-	add	#94, sp
+	add	#108, sp
 	pop	r4
 	pop	r5
 	pop	r6
@@ -1267,20 +1284,13 @@ photon_beetle_aead128_decrypt_with:
 
 
 ; --- photon_beetle_aead128_P_permute: photon_beetle_aead128.P.permute
-;     frame 52 bytes (26 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2454 bytes of code
+;     frame 52 bytes (26 spill slots, locals 0), saves nothing
+;     estimated 2426 bytes of code
 	.section .text.photon_beetle_aead128_P_permute,"ax",@progbits
 	.local photon_beetle_aead128_P_permute
 	.type photon_beetle_aead128_P_permute, @function
 	.balign 2
 photon_beetle_aead128_P_permute:
-	push	r10
-	push	r9
-	push	r8
-	push	r7
-	push	r6
-	push	r5
-	push	r4
 	sub	#52, sp
 	; photon256.ae:79: c = rc[r]
 	mov	#65524, 50(sp)
@@ -2577,37 +2587,23 @@ photon_beetle_aead128_P_permute:
 	mov	r13, -4(r4)
 	mov	r14, -2(r4)
 	add	#52, sp
-	pop	r4
-	pop	r5
-	pop	r6
-	pop	r7
-	pop	r8
-	pop	r9
-	pop	r10
 	ret
 	.size photon_beetle_aead128_P_permute, .-photon_beetle_aead128_P_permute
 
 
 ; --- photon_beetle_aead128_hash: photon_beetle_aead128.hash
-;     frame 46 bytes (15 spill slots, locals 16), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 656 bytes of code
+;     frame 52 bytes (18 spill slots, locals 16), saves nothing
+;     estimated 672 bytes of code
 	.section .text.photon_beetle_aead128_hash,"ax",@progbits
 	.local photon_beetle_aead128_hash
 	.type photon_beetle_aead128_hash, @function
 	.balign 2
 photon_beetle_aead128_hash:
-	push	r10
-	push	r9
-	push	r8
-	push	r7
-	push	r6
-	push	r5
-	push	r4
-	sub	#46, sp
-	mov	r12, r10
-	mov	r13, 26(sp)
-	mov	r14, 24(sp)
-	mov	r15, 28(sp)
+	sub	#52, sp
+	mov	r12, 0(sp)
+	mov	r13, 32(sp)
+	mov	r14, 30(sp)
+	mov	r15, 34(sp)
 	; photon_beetle_aead128.ae:61: for i in 0..(a + rate - 1) / rate {
 	mov	r14, r15
 	mov	#0, r13
@@ -2635,22 +2631,22 @@ photon_beetle_aead128_hash:
 	rrc	r14
 	and	#61440, r14
 	bis	r14, r15
-	mov	r15, 22(sp)
+	mov	r15, 28(sp)
 	clrc
 	rrc	r13
 	rra	r13
 	rra	r13
 	rra	r13
-	mov	r13, 20(sp)
-	mov	#0, 6(sp)
-	mov	#0, 0(sp)
-	cmp	r15, 6(sp)
-	mov	@sp, r15
+	mov	r13, 26(sp)
+	mov	#0, 16(sp)
+	mov	#0, 14(sp)
+	cmp	r15, 16(sp)
+	mov	14(sp), r15
 	subc	r13, r15
 	jc	.Lphoton_beetle_aead128_hash_done2
 .Lphoton_beetle_aead128_hash_loop1:
 	; photon_beetle_aead128.ae:62: off = rate * i
-	mov	6(sp), r14
+	mov	16(sp), r14
 	rla	r14
 	adc	r14
 	rla	r14
@@ -2659,9 +2655,10 @@ photon_beetle_aead128_hash:
 	adc	r14
 	rla	r14
 	adc	r14
-	mov	r14, r8
-	and	#65520, r8
-	mov	@sp, r15
+	mov	r14, r15
+	and	#65520, r15
+	mov	r15, 6(sp)
+	mov	14(sp), r15
 	rla	r15
 	rla	r15
 	rla	r15
@@ -2669,67 +2666,73 @@ photon_beetle_aead128_hash:
 	and	#15, r14
 	bis	r14, r15
 	; photon_beetle_aead128.ae:63: rest = a - off
-	mov	24(sp), r4
-	mov	#0, r9
-	sub	r8, r4
-	subc	r15, r9
+	mov	30(sp), r12
+	mov	#0, r13
+	sub	6(sp), r12
+	subc	r15, r13
 	; photon_beetle_aead128.ae:64: count = if rest < rate then rest else rate
-	cmp	#16, r4
-	mov	r9, r15
+	cmp	#16, r12
+	mov	r13, r15
 	subc	#0, r15
-	subc	r15, r15
-	xor	#16, r4
-	and	r15, r4
-	xor	#16, r4
-	and	r15, r9
+	subc	r14, r14
+	xor	#16, r12
+	and	r14, r12
+	xor	#16, r12
+	mov	r12, 2(sp)
+	and	r14, r13
+	mov	r13, 4(sp)
 	; photon_beetle_aead128.ae:65: P.permute(s)
-	mov	r10, r12
+	mov	@sp, r12
 	call	#photon_beetle_aead128_P_permute
 	; photon_beetle_aead128.ae:66: set_rate_part(s, rate_part(s) ^ ozs(load_le(ad, off, rate, count), count))
-	add	26(sp), r8
-	cmp	#16, r4
+	mov	6(sp), r10
+	add	32(sp), r10
+	cmp	#16, 2(sp)
 	jnc	.Lphoton_beetle_aead128_hash_bytes3
-	bit	#1, r8
+	bit	#1, r10
 	jnz	.Lphoton_beetle_aead128_hash_bytes3
 .Lphoton_beetle_aead128_hash_words4:
-	mov	@r8+, 12(sp)
-	mov	@r8+, 10(sp)
-	mov	@r8+, 16(sp)
-	mov	@r8+, 8(sp)
-	mov	@r8+, 18(sp)
-	mov	@r8+, 4(sp)
-	mov	@r8+, 14(sp)
-	mov	@r8+, 2(sp)
+	mov	@r10+, 18(sp)
+	mov	@r10+, 12(sp)
+	mov	@r10+, 22(sp)
+	mov	@r10+, 10(sp)
+	mov	@r10+, 24(sp)
+	mov	@r10+, 8(sp)
+	mov	@r10+, 20(sp)
+	mov	@r10+, r5
 	jmp	.Lphoton_beetle_aead128_hash_join5
 .Lphoton_beetle_aead128_hash_bytes3:
 	mov	sp, r11
-	add	#30, r11
+	add	#36, r11
 	mov	r11, r12
 	mov	#16, r13
-	mov	r4, r15
+	mov	2(sp), r15
 .Lphoton_beetle_aead128_hash_cpy6:
 	clr	r14
 	tst	r15
 	jz	.Lphoton_beetle_aead128_hash_pad7
-	mov.b	@r8, r14
-	inc	r8
+	mov.b	@r10, r14
+	inc	r10
 	dec	r15
 .Lphoton_beetle_aead128_hash_pad7:
 	mov.b	r14, 0(r12)
 	inc	r12
 	dec	r13
 	jnz	.Lphoton_beetle_aead128_hash_cpy6
-	mov	r11, r8
+	mov	r11, r10
 	jmp	.Lphoton_beetle_aead128_hash_words4
 .Lphoton_beetle_aead128_hash_join5:
 	; photon_beetle_aead128.ae:37: return if n < rate then x | ((1 as u128) << (8 * n)) else x
-	cmp	#16, r4
-	mov	r9, r15
+	mov	2(sp), r14
+	cmp	#16, r14
+	mov	4(sp), r13
+	mov	r13, r15
 	subc	#0, r15
-	subc	r8, r8
+	subc	r12, r12
+	mov	r14, r4
 	rla	r4
 	adc	r4
-	mov	r9, r14
+	mov	r13, r14
 	rla	r14
 	rla	r14
 	rla	r14
@@ -2741,13 +2744,13 @@ photon_beetle_aead128_hash:
 	and	#7, r15
 	bis	r15, r14
 	and	#65528, r4
-	mov	#1, r11
-	mov	#0, r12
-	mov	#0, r6
-	mov	#0, r5
+	mov	#1, r6
 	mov	#0, r7
-	mov	#0, r13
+	mov	#0, r8
 	mov	#0, r9
+	mov	#0, r10
+	mov	#0, r11
+	mov	#0, r13
 	mov	#0, r15
 	tst	r14
 	jnz	.Lphoton_beetle_aead128_hash_shbig8
@@ -2756,138 +2759,133 @@ photon_beetle_aead128_hash:
 .Lphoton_beetle_aead128_hash_shlimb11:
 	cmp	#16, r4
 	jnc	.Lphoton_beetle_aead128_hash_shbits12
-	mov	r9, r15
-	mov	r13, r9
-	mov	r7, r13
-	mov	r5, r7
-	mov	r6, r5
-	mov	r12, r6
-	mov	r11, r12
-	clr	r11
+	mov	r13, r15
+	mov	r11, r13
+	mov	r10, r11
+	mov	r9, r10
+	mov	r8, r9
+	mov	r7, r8
+	mov	r6, r7
+	clr	r6
 	sub	#16, r4
 	jmp	.Lphoton_beetle_aead128_hash_shlimb11
 .Lphoton_beetle_aead128_hash_shbits12:
 	tst	r4
 	jz	.Lphoton_beetle_aead128_hash_shend9
 .Lphoton_beetle_aead128_hash_sh10:
-	rla	r11
-	rlc	r12
-	rlc	r6
-	rlc	r5
+	rla	r6
 	rlc	r7
-	rlc	r13
+	rlc	r8
 	rlc	r9
+	rlc	r10
+	rlc	r11
+	rlc	r13
 	rlc	r15
 	dec	r4
 	jnz	.Lphoton_beetle_aead128_hash_sh10
 	jmp	.Lphoton_beetle_aead128_hash_shend9
 .Lphoton_beetle_aead128_hash_shbig8:
-	clr	r11
-	clr	r12
 	clr	r6
-	clr	r5
 	clr	r7
-	clr	r13
+	clr	r8
 	clr	r9
+	clr	r10
+	clr	r11
+	clr	r13
 	clr	r15
 .Lphoton_beetle_aead128_hash_shend9:
-	mov	2(sp), r4
-	bis	r4, r15
-	xor	r4, r15
-	and	r8, r15
-	xor	r15, r4
-	mov	4(sp), r14
-	bis	r14, r13
-	xor	r14, r13
-	and	r8, r13
-	xor	r13, r14
-	mov	8(sp), r15
-	bis	r15, r5
-	xor	r15, r5
-	and	r8, r5
+	bis	r5, r15
 	xor	r5, r15
-	mov	10(sp), r13
-	bis	r13, r12
-	xor	r13, r12
-	and	r8, r12
-	xor	r12, r13
+	and	r12, r15
+	xor	r15, r5
+	mov	8(sp), r14
+	bis	r14, r11
+	xor	r14, r11
+	and	r12, r11
+	xor	r11, r14
+	mov	10(sp), r15
+	bis	r15, r9
+	xor	r15, r9
+	and	r12, r9
+	xor	r9, r15
+	mov	12(sp), r11
+	bis	r11, r7
+	xor	r11, r7
+	and	r12, r7
+	xor	r7, r11
 	; photon_beetle_aead128.ae:66: set_rate_part(s, rate_part(s) ^ ozs(load_le(ad, off, rate, count), count))
-	xor	2(r10), r13
+	mov	@sp, r9
+	xor	2(r9), r11
 	; photon_beetle_aead128.ae:37: return if n < rate then x | ((1 as u128) << (8 * n)) else x
-	mov	12(sp), r5
-	bis	r5, r11
-	xor	r5, r11
-	and	r8, r11
-	xor	r11, r5
+	mov	18(sp), r4
+	bis	r4, r6
+	xor	r4, r6
+	and	r12, r6
+	xor	r6, r4
 	; photon_beetle_aead128.ae:66: set_rate_part(s, rate_part(s) ^ ozs(load_le(ad, off, rate, count), count))
-	xor	@r10, r5
+	xor	@r9, r4
 	; photon_beetle_aead128.ae:28: s[0] = x[31:0]
-	mov	r5, 0(r10)
-	mov	r13, 2(r10)
+	mov	r4, 0(r9)
+	mov	r11, 2(r9)
 	; photon_beetle_aead128.ae:66: set_rate_part(s, rate_part(s) ^ ozs(load_le(ad, off, rate, count), count))
-	xor	6(r10), r15
+	xor	6(r9), r15
 	; photon_beetle_aead128.ae:37: return if n < rate then x | ((1 as u128) << (8 * n)) else x
-	mov	16(sp), r11
-	bis	r11, r6
-	xor	r11, r6
-	and	r8, r6
-	xor	r6, r11
+	mov	22(sp), r7
+	bis	r7, r8
+	xor	r7, r8
+	and	r12, r8
+	xor	r8, r7
 	; photon_beetle_aead128.ae:66: set_rate_part(s, rate_part(s) ^ ozs(load_le(ad, off, rate, count), count))
-	xor	4(r10), r11
+	xor	4(r9), r7
 	; photon_beetle_aead128.ae:29: s[1] = x[63:32]
-	mov	r11, 4(r10)
-	mov	r15, 6(r10)
+	mov	r7, 4(r9)
+	mov	r15, 6(r9)
 	; photon_beetle_aead128.ae:66: set_rate_part(s, rate_part(s) ^ ozs(load_le(ad, off, rate, count), count))
-	xor	10(r10), r14
+	xor	10(r9), r14
 	; photon_beetle_aead128.ae:37: return if n < rate then x | ((1 as u128) << (8 * n)) else x
-	mov	18(sp), r12
-	bis	r12, r7
-	xor	r12, r7
-	and	r8, r7
-	xor	r7, r12
+	mov	24(sp), r11
+	bis	r11, r10
+	xor	r11, r10
+	and	r12, r10
+	xor	r10, r11
 	; photon_beetle_aead128.ae:66: set_rate_part(s, rate_part(s) ^ ozs(load_le(ad, off, rate, count), count))
-	xor	8(r10), r12
+	xor	8(r9), r11
 	; photon_beetle_aead128.ae:30: s[2] = x[95:64]
-	mov	r12, 8(r10)
-	mov	r14, 10(r10)
+	mov	r11, 8(r9)
+	mov	r14, 10(r9)
 	; photon_beetle_aead128.ae:66: set_rate_part(s, rate_part(s) ^ ozs(load_le(ad, off, rate, count), count))
-	xor	14(r10), r4
+	xor	14(r9), r5
 	; photon_beetle_aead128.ae:37: return if n < rate then x | ((1 as u128) << (8 * n)) else x
-	mov	14(sp), r13
-	bis	r13, r9
-	xor	r13, r9
-	and	r8, r9
-	xor	r9, r13
+	mov	20(sp), r15
+	bis	r15, r13
+	xor	r15, r13
+	and	r12, r13
+	xor	r13, r15
 	; photon_beetle_aead128.ae:66: set_rate_part(s, rate_part(s) ^ ozs(load_le(ad, off, rate, count), count))
-	xor	12(r10), r13
+	xor	12(r9), r15
 	; photon_beetle_aead128.ae:31: s[3] = x[127:96]
-	mov	r13, 12(r10)
-	mov	r4, 14(r10)
-	add	#1, 6(sp)
-	addc	#0, 0(sp)
-	cmp	22(sp), 6(sp)
-	mov	@sp, r15
-	subc	20(sp), r15
+	mov	r15, 12(r9)
+	mov	r5, 14(r9)
+	add	#1, 16(sp)
+	addc	#0, 14(sp)
+	cmp	28(sp), 16(sp)
+	mov	14(sp), r15
+	subc	26(sp), r15
 	jnc	.Lphoton_beetle_aead128_hash_loop1
 .Lphoton_beetle_aead128_hash_done2:
 	; photon_beetle_aead128.ae:48: s[7] = s[7] ^ ((c as u32) << 29)
-	mov	28(sp), r15
-	swpb	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	xor	30(r10), r15
-	mov	r15, 30(r10)
-	add	#46, sp
-	pop	r4
-	pop	r5
-	pop	r6
-	pop	r7
-	pop	r8
-	pop	r9
-	pop	r10
+	mov	34(sp), r13
+	swpb	r13
+	rla	r13
+	rla	r13
+	rla	r13
+	rla	r13
+	rla	r13
+	mov	@sp, r12
+	xor	30(r12), r13
+	mov	28(r12), 28(r12)
+	mov	r13, 30(r12)
+	add	#52, sp
 	ret
 	.size photon_beetle_aead128_hash, .-photon_beetle_aead128_hash
 

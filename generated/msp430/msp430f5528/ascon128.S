@@ -64,46 +64,46 @@ ascon128_key_setup:
 
 
 ; --- ascon128_encrypt_with: ascon128.encrypt_with
-;     frame 94 bytes (11 spill slots, locals 72), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1370 bytes of code
+;     frame 104 bytes (16 spill slots, locals 72), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 1418 bytes of code
 	.section .text.ascon128_encrypt_with,"ax",@progbits
 	.global ascon128_encrypt_with
 	.type ascon128_encrypt_with, @function
 	.balign 2
 ascon128_encrypt_with:
 	pushm.w	#7, r10
-	sub	#94, sp
-	mov	r12, 6(sp)
+	sub	#104, sp
+	mov	r12, 16(sp)
 	mov	r13, r10
 	mov	r14, r11
-	mov	r15, 4(sp)
+	mov	r15, 14(sp)
 	; ascon128.ae:84: initialize(s, k, nonce)
 	mov	r12, r14
-	mov	2(r14), 20(sp)
-	mov	4(r14), 18(sp)
-	mov	6(r14), 16(sp)
-	mov	8(r14), 14(sp)
-	mov	10(r14), 12(sp)
-	mov	12(r14), 10(sp)
-	mov	14(r14), 8(sp)
+	mov	2(r14), 30(sp)
+	mov	4(r14), 28(sp)
+	mov	6(r14), 26(sp)
+	mov	8(r14), 24(sp)
+	mov	10(r14), 22(sp)
+	mov	12(r14), 20(sp)
+	mov	14(r14), 18(sp)
 	mov	sp, r12
-	add	#22, r12
-	mov	@r14, 62(sp)
-	mov	20(sp), 64(sp)
-	mov	18(sp), 66(sp)
-	mov	16(sp), 68(sp)
-	mov	14(sp), 70(sp)
-	mov	12(sp), 72(sp)
-	mov	10(sp), 74(sp)
-	mov	8(sp), 76(sp)
+	add	#32, r12
+	mov	@r14, 72(sp)
+	mov	30(sp), 74(sp)
+	mov	28(sp), 76(sp)
+	mov	26(sp), 78(sp)
+	mov	24(sp), 80(sp)
+	mov	22(sp), 82(sp)
+	mov	20(sp), 84(sp)
+	mov	18(sp), 86(sp)
 	mov	sp, r13
-	add	#62, r13
+	add	#72, r13
 	mov	r10, r14
 	mov	r11, r15
 	call	#ascon128_initialize
 	; ascon128.ae:51: if n > 0 {
 	mov	#0, r15
-	cmp	110(sp), r15
+	cmp	120(sp), r15
 	subc	#0, r15
 	clr	r15
 	adc	r15
@@ -111,324 +111,322 @@ ascon128_encrypt_with:
 	tst	r15
 	jz	.Lascon128_encrypt_with_else1
 	; ascon128.ae:52: for i in 0..n / rate + 1 {
-	mov	110(sp), r15
+	mov	120(sp), r15
 	rrum.w	#3, r15
 	mov	#0, r13
 	add	#1, r15
 	addc	#0, r13
-	mov	#0, r9
-	mov	#0, r10
-	cmp	r15, r9
-	mov	r15, 2(sp)
-	mov	r9, r15
+	mov	#0, 4(sp)
+	mov	#0, 2(sp)
+	cmp	r15, 4(sp)
+	mov	r15, 12(sp)
+	mov	2(sp), r15
 	subc	r13, r15
-	mov	r13, 0(sp)
+	mov	r13, 10(sp)
 	jc	.Lascon128_encrypt_with_done4
 .Lascon128_encrypt_with_loop3:
 	; ascon128.ae:53: off = rate * i
-	mov	r9, r14
+	mov	4(sp), r14
 	rla	r14
 	adc	r14
 	rla	r14
 	adc	r14
 	rla	r14
 	adc	r14
-	mov	r14, r4
-	and	#65528, r4
-	mov	r10, r15
+	mov	r14, r5
+	and	#65528, r5
+	mov	2(sp), r15
 	rlam.w	#3, r15
 	and	#7, r14
 	bis	r14, r15
 	; ascon128.ae:54: count = if n - off < rate then n - off else rate
-	mov	110(sp), r11
-	mov	#0, r12
-	sub	r4, r11
-	subc	r15, r12
-	cmp	#8, r11
-	mov	r12, r15
+	mov	120(sp), r9
+	mov	#0, r10
+	sub	r5, r9
+	subc	r15, r10
+	cmp	#8, r9
+	mov	r10, r15
 	subc	#0, r15
 	subc	r15, r15
-	xor	#8, r11
-	and	r15, r11
-	xor	#8, r11
-	and	r15, r12
+	xor	#8, r9
+	and	r15, r9
+	xor	#8, r9
+	and	r15, r10
 	; ascon128.ae:55: s[0] = s[0] ^ load_be(ad, off, rate, count) ^ pad(count)
-	add	4(sp), r4
-	cmp	#8, r11
+	add	14(sp), r5
+	cmp	#8, r9
 	jnc	.Lascon128_encrypt_with_bytes5
-	bit	#1, r4
+	bit	#1, r5
 	jnz	.Lascon128_encrypt_with_bytes5
 .Lascon128_encrypt_with_words6:
-	mov	@r4, r7
-	mov	2(r4), r6
-	mov	4(r4), r5
-	mov	6(r4), r4
+	mov	@r5+, r6
+	mov	@r5+, r7
+	mov	@r5+, r8
+	mov	@r5+, r11
 	jmp	.Lascon128_encrypt_with_join7
 .Lascon128_encrypt_with_bytes5:
-	mov	sp, r7
-	add	#78, r7
-	mov	r7, r8
+	mov	sp, r11
+	add	#88, r11
+	mov	r11, r12
 	mov	#8, r13
-	mov	r11, r15
+	mov	r9, r15
 .Lascon128_encrypt_with_cpy8:
 	clr	r14
 	tst	r15
 	jz	.Lascon128_encrypt_with_pad9
-	mov.b	@r4, r14
-	inc	r4
+	mov.b	@r5, r14
+	inc	r5
 	dec	r15
 .Lascon128_encrypt_with_pad9:
-	mov.b	r14, 0(r8)
-	inc	r8
+	mov.b	r14, 0(r12)
+	inc	r12
 	dec	r13
 	jnz	.Lascon128_encrypt_with_cpy8
-	mov	r7, r4
+	mov	r11, r5
 	jmp	.Lascon128_encrypt_with_words6
 .Lascon128_encrypt_with_join7:
-	swpb	r4
-	xor	22(sp), r4
-	swpb	r5
-	xor	24(sp), r5
-	swpb	r6
-	xor	26(sp), r6
-	swpb	r7
-	xor	28(sp), r7
 	; ascon128.ae:26: return ((0x80 as u64) << 56) >> (8 * count)
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	mov	r11, r15
-	and	#65528, r15
-	rlam.w	#3, r12
-	and	#7, r11
-	bis	r11, r12
+	rlam.w	#3, r10
+	rla	r9
+	adc	r9
+	rla	r9
+	adc	r9
+	rla	r9
+	adc	r9
+	mov	r9, r15
+	and	#7, r15
+	bis	r15, r10
+	and	#65528, r9
+	; ascon128.ae:55: s[0] = s[0] ^ load_be(ad, off, rate, count) ^ pad(count)
+	swpb	r6
+	swpb	r7
+	swpb	r8
+	swpb	r11
+	xor	32(sp), r11
+	xor	34(sp), r8
+	xor	36(sp), r7
+	xor	38(sp), r6
+	; ascon128.ae:26: return ((0x80 as u64) << 56) >> (8 * count)
+	mov	#0, r12
 	mov	#0, r13
 	mov	#0, r14
-	mov	#0, r8
-	mov	#32768, r11
-	tst	r12
+	mov	#32768, r15
+	tst	r10
 	jnz	.Lascon128_encrypt_with_shbig10
-	cmp	#64, r15
+	cmp	#64, r9
 	jc	.Lascon128_encrypt_with_shbig10
 .Lascon128_encrypt_with_shlimb13:
-	cmp	#16, r15
+	cmp	#16, r9
 	jnc	.Lascon128_encrypt_with_shbits14
+	mov	r13, r12
 	mov	r14, r13
-	mov	r8, r14
-	mov	r11, r8
-	clr	r11
-	sub	#16, r15
+	mov	r15, r14
+	clr	r15
+	sub	#16, r9
 	jmp	.Lascon128_encrypt_with_shlimb13
 .Lascon128_encrypt_with_shbits14:
-	tst	r15
+	tst	r9
 	jz	.Lascon128_encrypt_with_shend11
 .Lascon128_encrypt_with_sh12:
 	clrc
-	rrc	r11
-	rrc	r8
+	rrc	r15
 	rrc	r14
 	rrc	r13
-	dec	r15
+	rrc	r12
+	dec	r9
 	jnz	.Lascon128_encrypt_with_sh12
 	jmp	.Lascon128_encrypt_with_shend11
 .Lascon128_encrypt_with_shbig10:
+	clr	r12
 	clr	r13
 	clr	r14
-	clr	r8
-	clr	r11
+	clr	r15
 .Lascon128_encrypt_with_shend11:
 	; ascon128.ae:55: s[0] = s[0] ^ load_be(ad, off, rate, count) ^ pad(count)
-	xor	r13, r4
-	xor	r14, r5
-	xor	r8, r6
-	xor	r11, r7
-	mov	r4, 22(sp)
-	mov	r5, 24(sp)
-	mov	r6, 26(sp)
-	mov	r7, 28(sp)
+	xor	r12, r11
+	xor	r13, r8
+	xor	r14, r7
+	xor	r15, r6
+	mov	r11, 32(sp)
+	mov	r8, 34(sp)
+	mov	r7, 36(sp)
+	mov	r6, 38(sp)
 	; ascon128.ae:56: P.permute(s, b)
 	mov	sp, r12
-	add	#22, r12
+	add	#32, r12
 	mov	#6, r13
 	call	#ascon128_P_permute
-	add	#1, r9
-	addc	#0, r10
-	cmp	2(sp), r9
-	mov	r10, r15
-	subc	@sp, r15
+	add	#1, 4(sp)
+	addc	#0, 2(sp)
+	cmp	12(sp), 4(sp)
+	mov	2(sp), r15
+	subc	10(sp), r15
 	jnc	.Lascon128_encrypt_with_loop3
 .Lascon128_encrypt_with_done4:
 	jmp	.Lascon128_encrypt_with_endif2
 .Lascon128_encrypt_with_else1:
 .Lascon128_encrypt_with_endif2:
 	; ascon128.ae:59: s[4] = s[4] ^ 1
-	mov	54(sp), r15
+	mov	64(sp), r15
 	xor	#1, r15
-	mov	r15, 54(sp)
+	mov	r15, 64(sp)
 	; ascon128.ae:87: full = m / rate
-	mov	114(sp), r10
-	rrum.w	#3, r10
+	mov	124(sp), 8(sp)
+	mov	8(sp), r15
+	rrum.w	#3, r15
+	mov	r15, 8(sp)
 	; ascon128.ae:88: for i in 0..full {
-	mov	#0, r8
-	mov	#0, r9
-	cmp	r10, r8
-	mov	r8, r15
+	mov	#0, 0(sp)
+	mov	#0, 6(sp)
+	cmp	r15, 0(sp)
+	mov	6(sp), r15
 	subc	#0, r15
 	jc	.Lascon128_encrypt_with_done16
 .Lascon128_encrypt_with_loop15:
 	; ascon128.ae:89: off = rate * i
-	mov	r8, r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	and	#65528, r11
+	mov	@sp, r10
+	rla	r10
+	adc	r10
+	rla	r10
+	adc	r10
+	rla	r10
+	adc	r10
+	and	#65528, r10
 	; ascon128.ae:90: s[0] = s[0] ^ load_be(msg, off, rate)
-	mov	r11, r7
-	add	112(sp), r7
-	bit	#1, r7
+	mov	r10, r11
+	add	122(sp), r11
+	bit	#1, r11
 	jnz	.Lascon128_encrypt_with_bytes17
 .Lascon128_encrypt_with_words18:
-	mov	@r7+, r12
-	mov	@r7+, r13
-	mov	@r7+, r14
-	mov	@r7+, r15
+	mov	@r11+, r12
+	mov	@r11+, r13
+	mov	@r11+, r14
+	mov	@r11+, r15
 	jmp	.Lascon128_encrypt_with_join19
 .Lascon128_encrypt_with_bytes17:
 	mov	sp, r12
-	add	#78, r12
+	add	#88, r12
 	mov	r12, r13
 	mov	#8, r14
 .Lascon128_encrypt_with_cpy20:
-	mov.b	@r7, r15
-	inc	r7
+	mov.b	@r11, r15
+	inc	r11
 	mov.b	r15, 0(r13)
 	inc	r13
 	dec	r14
 	jnz	.Lascon128_encrypt_with_cpy20
-	mov	r12, r7
+	mov	r12, r11
 	jmp	.Lascon128_encrypt_with_words18
 .Lascon128_encrypt_with_join19:
 	swpb	r15
-	xor	22(sp), r15
+	xor	32(sp), r15
 	swpb	r14
-	xor	24(sp), r14
+	xor	34(sp), r14
 	swpb	r13
-	xor	26(sp), r13
+	xor	36(sp), r13
 	swpb	r12
-	xor	28(sp), r12
-	mov	r15, 22(sp)
-	mov	r14, 24(sp)
-	mov	r13, 26(sp)
-	mov	r12, 28(sp)
+	xor	38(sp), r12
+	mov	r15, 32(sp)
+	mov	r14, 34(sp)
+	mov	r13, 36(sp)
+	mov	r12, 38(sp)
 	; ascon128.ae:91: store_be(ct, off, s[0])
-	add	116(sp), r11
-	bit	#1, r11
+	add	126(sp), r10
+	bit	#1, r10
 	jnz	.Lascon128_encrypt_with_bytes22
 	swpb	r12
-	mov	r12, 0(r11)
+	mov	r12, 0(r10)
 	swpb	r13
-	mov	r13, 2(r11)
+	mov	r13, 2(r10)
 	swpb	r14
-	mov	r14, 4(r11)
+	mov	r14, 4(r10)
 	swpb	r15
-	mov	r15, 6(r11)
+	mov	r15, 6(r10)
 	jmp	.Lascon128_encrypt_with_stored23
 .Lascon128_encrypt_with_bytes22:
 	swpb	r12
-	mov	r12, 78(sp)
+	mov	r12, 88(sp)
 	swpb	r13
-	mov	r13, 80(sp)
+	mov	r13, 90(sp)
 	swpb	r14
-	mov	r14, 82(sp)
+	mov	r14, 92(sp)
 	swpb	r15
-	mov	r15, 84(sp)
+	mov	r15, 94(sp)
 	mov	sp, r14
-	add	#78, r14
+	add	#88, r14
 	mov	#8, r15
 .Lascon128_encrypt_with_cpy24:
-	mov.b	@r14, 0(r11)
+	mov.b	@r14, 0(r10)
 	inc	r14
-	inc	r11
+	inc	r10
 	dec	r15
 	jnz	.Lascon128_encrypt_with_cpy24
 .Lascon128_encrypt_with_stored23:
 	; ascon128.ae:92: P.permute(s, b)
 	mov	sp, r12
-	add	#22, r12
+	add	#32, r12
 	mov	#6, r13
 	call	#ascon128_P_permute
-	add	#1, r8
-	addc	#0, r9
-	cmp	r10, r8
-	mov	r9, r15
+	add	#1, 0(sp)
+	addc	#0, 6(sp)
+	cmp	8(sp), 0(sp)
+	mov	6(sp), r15
 	subc	#0, r15
 	jnc	.Lascon128_encrypt_with_loop15
 .Lascon128_encrypt_with_done16:
 	; ascon128.ae:94: off = rate * full
-	rla	r10
-	adc	r10
-	rla	r10
-	adc	r10
-	rla	r10
-	adc	r10
-	mov	r10, r8
-	and	#65528, r8
-	and	#7, r10
+	mov	8(sp), r15
+	rla	r15
+	adc	r15
+	rla	r15
+	adc	r15
+	rla	r15
+	adc	r15
+	mov	r15, r7
+	and	#65528, r7
+	and	#7, r15
 	; ascon128.ae:95: last = m - off
-	mov	114(sp), r9
-	mov	#0, r11
-	sub	r8, r9
-	subc	r10, r11
+	mov	124(sp), r8
+	mov	#0, r10
+	sub	r7, r8
+	subc	r15, r10
 	; ascon128.ae:96: s[0] = s[0] ^ load_be(msg, off, rate, last) ^ pad(last)
-	mov	112(sp), r4
-	add	r8, r4
-	cmp	#8, r9
+	mov	122(sp), r9
+	add	r7, r9
+	cmp	#8, r8
 	jnc	.Lascon128_encrypt_with_bytes25
-	bit	#1, r4
+	bit	#1, r9
 	jnz	.Lascon128_encrypt_with_bytes25
 .Lascon128_encrypt_with_words26:
-	mov	@r4, r7
-	mov	2(r4), r6
-	mov	4(r4), r5
-	mov	6(r4), r4
+	mov	@r9, r6
+	mov	2(r9), r5
+	mov	4(r9), r4
+	mov	6(r9), r9
 	jmp	.Lascon128_encrypt_with_join27
 .Lascon128_encrypt_with_bytes25:
-	mov	sp, r10
-	add	#78, r10
-	mov	r10, r12
+	mov	sp, r11
+	add	#88, r11
+	mov	r11, r12
 	mov	#8, r13
-	mov	r9, r15
+	mov	r8, r15
 .Lascon128_encrypt_with_cpy28:
 	clr	r14
 	tst	r15
 	jz	.Lascon128_encrypt_with_pad29
-	mov.b	@r4, r14
-	inc	r4
+	mov.b	@r9, r14
+	inc	r9
 	dec	r15
 .Lascon128_encrypt_with_pad29:
 	mov.b	r14, 0(r12)
 	inc	r12
 	dec	r13
 	jnz	.Lascon128_encrypt_with_cpy28
-	mov	r10, r4
+	mov	r11, r9
 	jmp	.Lascon128_encrypt_with_words26
 .Lascon128_encrypt_with_join27:
-	swpb	r4
-	xor	22(sp), r4
-	swpb	r5
-	xor	24(sp), r5
-	swpb	r6
-	xor	26(sp), r6
-	swpb	r7
-	xor	28(sp), r7
 	; ascon128.ae:26: return ((0x80 as u64) << 56) >> (8 * count)
-	mov	r9, r14
+	rlam.w	#3, r10
+	mov	r8, r14
 	rla	r14
 	adc	r14
 	rla	r14
@@ -436,15 +434,25 @@ ascon128_encrypt_with:
 	rla	r14
 	adc	r14
 	mov	r14, r15
-	and	#65528, r15
-	rlam.w	#3, r11
-	and	#7, r14
-	bis	r14, r11
+	and	#7, r15
+	bis	r15, r10
+	and	#65528, r14
+	; ascon128.ae:96: s[0] = s[0] ^ load_be(msg, off, rate, last) ^ pad(last)
+	swpb	r6
+	swpb	r5
+	swpb	r4
+	swpb	r9
+	xor	32(sp), r9
+	xor	34(sp), r4
+	xor	36(sp), r5
+	xor	38(sp), r6
+	; ascon128.ae:26: return ((0x80 as u64) << 56) >> (8 * count)
+	mov	r14, r15
 	mov	#0, r12
 	mov	#0, r14
-	mov	#0, r10
+	mov	#0, r11
 	mov	#32768, r13
-	tst	r11
+	tst	r10
 	jnz	.Lascon128_encrypt_with_shbig30
 	cmp	#64, r15
 	jc	.Lascon128_encrypt_with_shbig30
@@ -452,8 +460,8 @@ ascon128_encrypt_with:
 	cmp	#16, r15
 	jnc	.Lascon128_encrypt_with_shbits34
 	mov	r14, r12
-	mov	r10, r14
-	mov	r13, r10
+	mov	r11, r14
+	mov	r13, r11
 	clr	r13
 	sub	#16, r15
 	jmp	.Lascon128_encrypt_with_shlimb33
@@ -463,7 +471,7 @@ ascon128_encrypt_with:
 .Lascon128_encrypt_with_sh32:
 	clrc
 	rrc	r13
-	rrc	r10
+	rrc	r11
 	rrc	r14
 	rrc	r12
 	dec	r15
@@ -472,26 +480,25 @@ ascon128_encrypt_with:
 .Lascon128_encrypt_with_shbig30:
 	clr	r12
 	clr	r14
-	clr	r10
+	clr	r11
 	clr	r13
 .Lascon128_encrypt_with_shend31:
 	; ascon128.ae:96: s[0] = s[0] ^ load_be(msg, off, rate, last) ^ pad(last)
-	mov	r4, r11
-	xor	r12, r11
-	mov	r5, r12
+	xor	r12, r9
+	mov	r4, r12
 	xor	r14, r12
-	mov	r6, r14
-	xor	r10, r14
-	mov	r7, r15
+	mov	r5, r14
+	xor	r11, r14
+	mov	r6, r15
 	xor	r13, r15
-	mov	r11, 22(sp)
-	mov	r12, 24(sp)
-	mov	r14, 26(sp)
-	mov	r15, 28(sp)
+	mov	r9, 32(sp)
+	mov	r12, 34(sp)
+	mov	r14, 36(sp)
+	mov	r15, 38(sp)
 	; ascon128.ae:97: store_be(ct, off, s[0], last)
-	mov	r8, r13
-	add	116(sp), r13
-	cmp	#8, r9
+	mov	r7, r13
+	add	126(sp), r13
+	cmp	#8, r8
 	jnc	.Lascon128_encrypt_with_bytes35
 	bit	#1, r13
 	jnz	.Lascon128_encrypt_with_bytes35
@@ -501,21 +508,21 @@ ascon128_encrypt_with:
 	mov	r14, 2(r13)
 	swpb	r12
 	mov	r12, 4(r13)
-	swpb	r11
-	mov	r11, 6(r13)
+	swpb	r9
+	mov	r9, 6(r13)
 	jmp	.Lascon128_encrypt_with_stored36
 .Lascon128_encrypt_with_bytes35:
 	swpb	r15
-	mov	r15, 78(sp)
+	mov	r15, 88(sp)
 	swpb	r14
-	mov	r14, 80(sp)
+	mov	r14, 90(sp)
 	swpb	r12
-	mov	r12, 82(sp)
-	swpb	r11
-	mov	r11, 84(sp)
+	mov	r12, 92(sp)
+	swpb	r9
+	mov	r9, 94(sp)
+	mov	r8, r15
 	mov	sp, r14
-	add	#78, r14
-	mov	r9, r15
+	add	#88, r14
 	cmp	#8, r15
 	jnc	.Lascon128_encrypt_with_cnt37
 	mov	#8, r15
@@ -530,57 +537,57 @@ ascon128_encrypt_with:
 	jnz	.Lascon128_encrypt_with_cpy38
 .Lascon128_encrypt_with_stored36:
 	; ascon128.ae:64: s[1] = s[1] ^ k[127:64]
-	mov	14(sp), r12
-	xor	30(sp), r12
-	mov	12(sp), r13
-	xor	32(sp), r13
-	mov	10(sp), r14
-	xor	34(sp), r14
-	mov	8(sp), r15
-	xor	36(sp), r15
-	mov	r12, 30(sp)
-	mov	r13, 32(sp)
-	mov	r14, 34(sp)
-	mov	r15, 36(sp)
+	mov	24(sp), r12
+	xor	40(sp), r12
+	mov	22(sp), r13
+	xor	42(sp), r13
+	mov	20(sp), r14
+	xor	44(sp), r14
+	mov	18(sp), r15
+	xor	46(sp), r15
+	mov	r12, 40(sp)
+	mov	r13, 42(sp)
+	mov	r14, 44(sp)
+	mov	r15, 46(sp)
 	; ascon128.ae:65: s[2] = s[2] ^ k[63:0]
-	mov	38(sp), r12
-	mov	6(sp), r15
-	xor	@r15, r12
-	mov	20(sp), r13
-	xor	40(sp), r13
-	mov	18(sp), r14
-	xor	42(sp), r14
+	mov	48(sp), r12
 	mov	16(sp), r15
-	xor	44(sp), r15
-	mov	r12, 38(sp)
-	mov	r13, 40(sp)
-	mov	r14, 42(sp)
-	mov	r15, 44(sp)
+	xor	@r15, r12
+	mov	30(sp), r13
+	xor	50(sp), r13
+	mov	28(sp), r14
+	xor	52(sp), r14
+	mov	26(sp), r15
+	xor	54(sp), r15
+	mov	r12, 48(sp)
+	mov	r13, 50(sp)
+	mov	r14, 52(sp)
+	mov	r15, 54(sp)
 	; ascon128.ae:66: P.permute(s, a)
 	mov	sp, r12
-	add	#22, r12
+	add	#32, r12
 	mov	#12, r13
 	call	#ascon128_P_permute
 	; ascon128.ae:67: return cat(s[3], s[4]) ^ k
-	mov	54(sp), r7
-	mov	6(sp), r15
+	mov	64(sp), r7
+	mov	16(sp), r15
 	xor	@r15, r7
-	mov	20(sp), r8
-	xor	56(sp), r8
-	mov	18(sp), r9
-	xor	58(sp), r9
-	mov	16(sp), r10
-	xor	60(sp), r10
-	mov	14(sp), r11
-	xor	46(sp), r11
-	mov	12(sp), r12
-	xor	48(sp), r12
-	mov	10(sp), r14
-	xor	50(sp), r14
-	mov	8(sp), r15
-	xor	52(sp), r15
+	mov	30(sp), r8
+	xor	66(sp), r8
+	mov	28(sp), r9
+	xor	68(sp), r9
+	mov	26(sp), r10
+	xor	70(sp), r10
+	mov	24(sp), r11
+	xor	56(sp), r11
+	mov	22(sp), r12
+	xor	58(sp), r12
+	mov	20(sp), r14
+	xor	60(sp), r14
+	mov	18(sp), r15
+	xor	62(sp), r15
 	; ascon128.ae:98: store_be(tag, 0, finalize(s, k))
-	mov	120(sp), r13
+	mov	130(sp), r13
 	bit	#1, r13
 	jnz	.Lascon128_encrypt_with_bytes39
 	swpb	r15
@@ -602,23 +609,23 @@ ascon128_encrypt_with:
 	jmp	.Lascon128_encrypt_with_stored40
 .Lascon128_encrypt_with_bytes39:
 	swpb	r15
-	mov	r15, 78(sp)
+	mov	r15, 88(sp)
 	swpb	r14
-	mov	r14, 80(sp)
+	mov	r14, 90(sp)
 	swpb	r12
-	mov	r12, 82(sp)
+	mov	r12, 92(sp)
 	swpb	r11
-	mov	r11, 84(sp)
+	mov	r11, 94(sp)
 	swpb	r10
-	mov	r10, 86(sp)
+	mov	r10, 96(sp)
 	swpb	r9
-	mov	r9, 88(sp)
+	mov	r9, 98(sp)
 	swpb	r8
-	mov	r8, 90(sp)
+	mov	r8, 100(sp)
 	swpb	r7
-	mov	r7, 92(sp)
+	mov	r7, 102(sp)
 	mov	sp, r14
-	add	#78, r14
+	add	#88, r14
 	mov	#16, r15
 .Lascon128_encrypt_with_cpy41:
 	mov.b	@r14, 0(r13)
@@ -627,53 +634,53 @@ ascon128_encrypt_with:
 	dec	r15
 	jnz	.Lascon128_encrypt_with_cpy41
 .Lascon128_encrypt_with_stored40:
-	add	#94, sp
+	add	#104, sp
 	popm.w	#7, r10
 	ret
 	.size ascon128_encrypt_with, .-ascon128_encrypt_with
 
 
 ; --- ascon128_decrypt_with: ascon128.decrypt_with
-;     frame 98 bytes (13 spill slots, locals 72), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1454 bytes of code
+;     frame 122 bytes (25 spill slots, locals 72), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 1558 bytes of code
 	.section .text.ascon128_decrypt_with,"ax",@progbits
 	.global ascon128_decrypt_with
 	.type ascon128_decrypt_with, @function
 	.balign 2
 ascon128_decrypt_with:
 	pushm.w	#7, r10
-	sub	#98, sp
-	mov	r12, 10(sp)
+	sub	#122, sp
 	mov	r13, r10
 	mov	r14, r11
-	mov	r15, 8(sp)
+	mov	r15, 26(sp)
+	mov	r12, 34(sp)
 	; ascon128.ae:106: initialize(s, k, nonce)
 	mov	r12, r14
-	mov	2(r14), 20(sp)
-	mov	4(r14), 22(sp)
-	mov	6(r14), 24(sp)
-	mov	8(r14), 18(sp)
-	mov	10(r14), 16(sp)
-	mov	12(r14), 14(sp)
-	mov	14(r14), 12(sp)
+	mov	14(r14), 36(sp)
+	mov	12(r14), 38(sp)
+	mov	10(r14), 40(sp)
+	mov	8(r14), 42(sp)
+	mov	6(r14), 44(sp)
+	mov	4(r14), 46(sp)
+	mov	2(r14), 48(sp)
 	mov	sp, r12
-	add	#26, r12
-	mov	@r14, 66(sp)
-	mov	20(sp), 68(sp)
-	mov	22(sp), 70(sp)
-	mov	24(sp), 72(sp)
-	mov	18(sp), 74(sp)
-	mov	16(sp), 76(sp)
-	mov	14(sp), 78(sp)
-	mov	12(sp), 80(sp)
+	add	#50, r12
+	mov	@r14, 90(sp)
+	mov	48(sp), 92(sp)
+	mov	46(sp), 94(sp)
+	mov	44(sp), 96(sp)
+	mov	42(sp), 98(sp)
+	mov	40(sp), 100(sp)
+	mov	38(sp), 102(sp)
+	mov	36(sp), 104(sp)
 	mov	sp, r13
-	add	#66, r13
+	add	#90, r13
 	mov	r10, r14
 	mov	r11, r15
 	call	#ascon128_initialize
 	; ascon128.ae:51: if n > 0 {
 	mov	#0, r15
-	cmp	114(sp), r15
+	cmp	138(sp), r15
 	subc	#0, r15
 	clr	r15
 	adc	r15
@@ -681,301 +688,306 @@ ascon128_decrypt_with:
 	tst	r15
 	jz	.Lascon128_decrypt_with_else1
 	; ascon128.ae:52: for i in 0..n / rate + 1 {
-	mov	114(sp), r15
+	mov	138(sp), r15
 	rrum.w	#3, r15
 	mov	#0, r13
 	add	#1, r15
 	addc	#0, r13
-	mov	#0, r9
-	mov	#0, r10
-	cmp	r15, r9
-	mov	r15, 2(sp)
-	mov	r9, r15
+	mov	#0, 4(sp)
+	mov	#0, 2(sp)
+	cmp	r15, 4(sp)
+	mov	r15, 12(sp)
+	mov	2(sp), r15
 	subc	r13, r15
-	mov	r13, 0(sp)
+	mov	r13, 10(sp)
 	jc	.Lascon128_decrypt_with_done4
 .Lascon128_decrypt_with_loop3:
 	; ascon128.ae:53: off = rate * i
-	mov	r9, r14
+	mov	4(sp), r14
 	rla	r14
 	adc	r14
 	rla	r14
 	adc	r14
 	rla	r14
 	adc	r14
-	mov	r14, r4
-	and	#65528, r4
-	mov	r10, r15
+	mov	r14, r5
+	and	#65528, r5
+	mov	2(sp), r15
 	rlam.w	#3, r15
 	and	#7, r14
 	bis	r14, r15
 	; ascon128.ae:54: count = if n - off < rate then n - off else rate
-	mov	114(sp), r11
-	mov	#0, r12
-	sub	r4, r11
-	subc	r15, r12
-	cmp	#8, r11
-	mov	r12, r15
+	mov	138(sp), r9
+	mov	#0, r10
+	sub	r5, r9
+	subc	r15, r10
+	cmp	#8, r9
+	mov	r10, r15
 	subc	#0, r15
 	subc	r15, r15
-	xor	#8, r11
-	and	r15, r11
-	xor	#8, r11
-	and	r15, r12
+	xor	#8, r9
+	and	r15, r9
+	xor	#8, r9
+	and	r15, r10
 	; ascon128.ae:55: s[0] = s[0] ^ load_be(ad, off, rate, count) ^ pad(count)
-	add	8(sp), r4
-	cmp	#8, r11
+	add	26(sp), r5
+	cmp	#8, r9
 	jnc	.Lascon128_decrypt_with_bytes5
-	bit	#1, r4
+	bit	#1, r5
 	jnz	.Lascon128_decrypt_with_bytes5
 .Lascon128_decrypt_with_words6:
-	mov	@r4, r7
-	mov	2(r4), r6
-	mov	4(r4), r5
-	mov	6(r4), r4
+	mov	@r5+, r6
+	mov	@r5+, r7
+	mov	@r5+, r8
+	mov	@r5+, r11
 	jmp	.Lascon128_decrypt_with_join7
 .Lascon128_decrypt_with_bytes5:
-	mov	sp, r7
-	add	#82, r7
-	mov	r7, r8
+	mov	sp, r11
+	add	#106, r11
+	mov	r11, r12
 	mov	#8, r13
-	mov	r11, r15
+	mov	r9, r15
 .Lascon128_decrypt_with_cpy8:
 	clr	r14
 	tst	r15
 	jz	.Lascon128_decrypt_with_pad9
-	mov.b	@r4, r14
-	inc	r4
+	mov.b	@r5, r14
+	inc	r5
 	dec	r15
 .Lascon128_decrypt_with_pad9:
-	mov.b	r14, 0(r8)
-	inc	r8
+	mov.b	r14, 0(r12)
+	inc	r12
 	dec	r13
 	jnz	.Lascon128_decrypt_with_cpy8
-	mov	r7, r4
+	mov	r11, r5
 	jmp	.Lascon128_decrypt_with_words6
 .Lascon128_decrypt_with_join7:
-	swpb	r4
-	xor	26(sp), r4
-	swpb	r5
-	xor	28(sp), r5
-	swpb	r6
-	xor	30(sp), r6
-	swpb	r7
-	xor	32(sp), r7
 	; ascon128.ae:26: return ((0x80 as u64) << 56) >> (8 * count)
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	mov	r11, r15
-	and	#65528, r15
-	rlam.w	#3, r12
-	and	#7, r11
-	bis	r11, r12
+	rlam.w	#3, r10
+	rla	r9
+	adc	r9
+	rla	r9
+	adc	r9
+	rla	r9
+	adc	r9
+	mov	r9, r15
+	and	#7, r15
+	bis	r15, r10
+	and	#65528, r9
+	; ascon128.ae:55: s[0] = s[0] ^ load_be(ad, off, rate, count) ^ pad(count)
+	swpb	r6
+	swpb	r7
+	swpb	r8
+	swpb	r11
+	xor	50(sp), r11
+	xor	52(sp), r8
+	xor	54(sp), r7
+	xor	56(sp), r6
+	; ascon128.ae:26: return ((0x80 as u64) << 56) >> (8 * count)
+	mov	#0, r12
 	mov	#0, r13
 	mov	#0, r14
-	mov	#0, r8
-	mov	#32768, r11
-	tst	r12
+	mov	#32768, r15
+	tst	r10
 	jnz	.Lascon128_decrypt_with_shbig10
-	cmp	#64, r15
+	cmp	#64, r9
 	jc	.Lascon128_decrypt_with_shbig10
 .Lascon128_decrypt_with_shlimb13:
-	cmp	#16, r15
+	cmp	#16, r9
 	jnc	.Lascon128_decrypt_with_shbits14
+	mov	r13, r12
 	mov	r14, r13
-	mov	r8, r14
-	mov	r11, r8
-	clr	r11
-	sub	#16, r15
+	mov	r15, r14
+	clr	r15
+	sub	#16, r9
 	jmp	.Lascon128_decrypt_with_shlimb13
 .Lascon128_decrypt_with_shbits14:
-	tst	r15
+	tst	r9
 	jz	.Lascon128_decrypt_with_shend11
 .Lascon128_decrypt_with_sh12:
 	clrc
-	rrc	r11
-	rrc	r8
+	rrc	r15
 	rrc	r14
 	rrc	r13
-	dec	r15
+	rrc	r12
+	dec	r9
 	jnz	.Lascon128_decrypt_with_sh12
 	jmp	.Lascon128_decrypt_with_shend11
 .Lascon128_decrypt_with_shbig10:
+	clr	r12
 	clr	r13
 	clr	r14
-	clr	r8
-	clr	r11
+	clr	r15
 .Lascon128_decrypt_with_shend11:
 	; ascon128.ae:55: s[0] = s[0] ^ load_be(ad, off, rate, count) ^ pad(count)
-	xor	r13, r4
-	xor	r14, r5
-	xor	r8, r6
-	xor	r11, r7
-	mov	r4, 26(sp)
-	mov	r5, 28(sp)
-	mov	r6, 30(sp)
-	mov	r7, 32(sp)
+	xor	r15, r6
+	xor	r14, r7
+	xor	r13, r8
+	xor	r12, r11
+	mov	r11, 50(sp)
+	mov	r8, 52(sp)
+	mov	r7, 54(sp)
+	mov	r6, 56(sp)
 	; ascon128.ae:56: P.permute(s, b)
 	mov	sp, r12
-	add	#26, r12
+	add	#50, r12
 	mov	#6, r13
 	call	#ascon128_P_permute
-	add	#1, r9
-	addc	#0, r10
-	cmp	2(sp), r9
-	mov	r10, r15
-	subc	@sp, r15
+	add	#1, 4(sp)
+	addc	#0, 2(sp)
+	cmp	12(sp), 4(sp)
+	mov	2(sp), r15
+	subc	10(sp), r15
 	jnc	.Lascon128_decrypt_with_loop3
 .Lascon128_decrypt_with_done4:
 	jmp	.Lascon128_decrypt_with_endif2
 .Lascon128_decrypt_with_else1:
 .Lascon128_decrypt_with_endif2:
 	; ascon128.ae:59: s[4] = s[4] ^ 1
-	mov	58(sp), r15
+	mov	82(sp), r15
 	xor	#1, r15
-	mov	r15, 58(sp)
+	mov	r15, 82(sp)
 	; ascon128.ae:109: full = m / rate
-	mov	118(sp), r8
-	rrum.w	#3, r8
+	mov	142(sp), 8(sp)
+	mov	8(sp), r15
+	rrum.w	#3, r15
+	mov	r15, 8(sp)
 	; ascon128.ae:110: for i in 0..full {
-	mov	#0, r9
-	mov	#0, r10
-	cmp	r8, r9
-	mov	r9, r15
+	mov	#0, 0(sp)
+	mov	#0, 6(sp)
+	cmp	r15, 0(sp)
+	mov	6(sp), r15
 	subc	#0, r15
 	jc	.Lascon128_decrypt_with_done16
 .Lascon128_decrypt_with_loop15:
 	; ascon128.ae:111: off = rate * i
-	mov	r9, r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	and	#65528, r13
+	mov	@sp, r10
+	rla	r10
+	adc	r10
+	rla	r10
+	adc	r10
+	rla	r10
+	adc	r10
+	and	#65528, r10
 	; ascon128.ae:112: c = load_be(ct, off, rate)
-	mov	r13, r5
-	add	116(sp), r5
-	bit	#1, r5
+	mov	r10, r11
+	add	140(sp), r11
+	bit	#1, r11
 	jnz	.Lascon128_decrypt_with_bytes17
 .Lascon128_decrypt_with_words18:
-	mov	@r5+, r6
-	mov	@r5+, r7
-	mov	@r5+, r11
-	mov	@r5+, r12
+	mov	@r11, r7
+	mov	2(r11), r8
+	mov	4(r11), r9
+	mov	6(r11), r11
 	jmp	.Lascon128_decrypt_with_join19
 .Lascon128_decrypt_with_bytes17:
-	mov	sp, r11
-	add	#82, r11
-	mov	r11, r12
+	mov	sp, r12
+	add	#106, r12
+	mov	r12, r13
 	mov	#8, r14
 .Lascon128_decrypt_with_cpy20:
-	mov.b	@r5, r15
-	inc	r5
-	mov.b	r15, 0(r12)
-	inc	r12
+	mov.b	@r11, r15
+	inc	r11
+	mov.b	r15, 0(r13)
+	inc	r13
 	dec	r14
 	jnz	.Lascon128_decrypt_with_cpy20
-	mov	r11, r5
+	mov	r12, r11
 	jmp	.Lascon128_decrypt_with_words18
 .Lascon128_decrypt_with_join19:
 	; ascon128.ae:113: store_be(msg, off, s[0] ^ c)
-	swpb	r12
-	mov	r12, r15
-	xor	26(sp), r15
-	swpb	r11
-	mov	r11, r14
-	xor	28(sp), r14
 	swpb	r7
-	mov	r7, r5
-	xor	30(sp), r5
-	swpb	r6
-	mov	r6, r4
-	xor	32(sp), r4
-	add	124(sp), r13
-	bit	#1, r13
+	mov	r7, r15
+	xor	56(sp), r15
+	swpb	r8
+	mov	r8, r14
+	xor	54(sp), r14
+	swpb	r9
+	mov	r9, r13
+	xor	52(sp), r13
+	swpb	r11
+	mov	r11, r12
+	xor	50(sp), r12
+	add	148(sp), r10
+	bit	#1, r10
 	jnz	.Lascon128_decrypt_with_bytes22
-	swpb	r4
-	mov	r4, 0(r13)
-	swpb	r5
-	mov	r5, 2(r13)
-	swpb	r14
-	mov	r14, 4(r13)
 	swpb	r15
-	mov	r15, 6(r13)
+	mov	r15, 0(r10)
+	swpb	r14
+	mov	r14, 2(r10)
+	swpb	r13
+	mov	r13, 4(r10)
+	swpb	r12
+	mov	r12, 6(r10)
 	jmp	.Lascon128_decrypt_with_stored23
 .Lascon128_decrypt_with_bytes22:
-	swpb	r4
-	mov	r4, 82(sp)
-	swpb	r5
-	mov	r5, 84(sp)
-	swpb	r14
-	mov	r14, 86(sp)
 	swpb	r15
-	mov	r15, 88(sp)
+	mov	r15, 106(sp)
+	swpb	r14
+	mov	r14, 108(sp)
+	swpb	r13
+	mov	r13, 110(sp)
+	swpb	r12
+	mov	r12, 112(sp)
 	mov	sp, r14
-	add	#82, r14
+	add	#106, r14
 	mov	#8, r15
 .Lascon128_decrypt_with_cpy24:
-	mov.b	@r14, 0(r13)
+	mov.b	@r14, 0(r10)
 	inc	r14
-	inc	r13
+	inc	r10
 	dec	r15
 	jnz	.Lascon128_decrypt_with_cpy24
 .Lascon128_decrypt_with_stored23:
 	; ascon128.ae:114: s[0] = c
-	mov	r12, 26(sp)
-	mov	r11, 28(sp)
-	mov	r7, 30(sp)
-	mov	r6, 32(sp)
+	mov	r11, 50(sp)
+	mov	r9, 52(sp)
+	mov	r8, 54(sp)
+	mov	r7, 56(sp)
 	; ascon128.ae:115: P.permute(s, b)
 	mov	sp, r12
-	add	#26, r12
+	add	#50, r12
 	mov	#6, r13
 	call	#ascon128_P_permute
-	add	#1, r9
-	addc	#0, r10
-	cmp	r8, r9
-	mov	r10, r15
+	add	#1, 0(sp)
+	addc	#0, 6(sp)
+	cmp	8(sp), 0(sp)
+	mov	6(sp), r15
 	subc	#0, r15
 	jnc	.Lascon128_decrypt_with_loop15
 .Lascon128_decrypt_with_done16:
 	; ascon128.ae:117: off = rate * full
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	mov	r8, r13
+	mov	8(sp), r15
+	rla	r15
+	adc	r15
+	rla	r15
+	adc	r15
+	rla	r15
+	adc	r15
+	mov	r15, r13
 	and	#65528, r13
-	and	#7, r8
+	and	#7, r15
 	; ascon128.ae:118: last = m - off
-	mov	118(sp), r11
+	mov	142(sp), r11
 	mov	#0, r6
 	sub	r13, r11
-	subc	r8, r6
+	subc	r15, r6
 	; ascon128.ae:119: p = first_bytes(s[0] ^ load_be(ct, off, rate, last), last)
-	mov	116(sp), r7
+	mov	140(sp), r7
 	add	r13, r7
 	cmp	#8, r11
 	jnc	.Lascon128_decrypt_with_bytes25
 	bit	#1, r7
 	jnz	.Lascon128_decrypt_with_bytes25
 .Lascon128_decrypt_with_words26:
-	mov	@r7, r5
+	mov	@r7, r10
 	mov	2(r7), r9
 	mov	4(r7), r8
 	mov	6(r7), r7
 	jmp	.Lascon128_decrypt_with_join27
 .Lascon128_decrypt_with_bytes25:
 	mov	sp, r9
-	add	#82, r9
+	add	#106, r9
 	mov	r9, r10
 	mov	#8, r12
 	mov	r11, r15
@@ -995,74 +1007,78 @@ ascon128_decrypt_with:
 	jmp	.Lascon128_decrypt_with_words26
 .Lascon128_decrypt_with_join27:
 	swpb	r7
-	xor	26(sp), r7
+	xor	50(sp), r7
 	swpb	r8
-	xor	28(sp), r8
+	xor	52(sp), r8
 	swpb	r9
-	xor	30(sp), r9
-	swpb	r5
-	xor	32(sp), r5
+	xor	54(sp), r9
+	swpb	r10
+	xor	56(sp), r10
 	; ascon128.ae:31: return x & ~(~(0 as u64) >> (8 * count))
-	mov	r11, r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	mov	r14, r15
-	and	#65528, r15
-	mov	r15, 4(sp)
 	rlam.w	#3, r6
+	mov	r11, r15
+	rla	r15
+	adc	r15
+	rla	r15
+	adc	r15
+	rla	r15
+	adc	r15
+	mov	r15, r14
 	and	#7, r14
 	bis	r14, r6
-	mov	#-1, r10
-	mov	#-1, r12
+	mov	#-1, r4
 	mov	#-1, r14
-	mov	#-1, r15
-	mov	4(sp), r4
+	mov	#-1, r12
+	mov	#-1, r5
+	and	#65528, r15
+	mov	r15, 14(sp)
 	tst	r6
 	jnz	.Lascon128_decrypt_with_shbig30
-	cmp	#64, r4
+	cmp	#64, r15
 	jc	.Lascon128_decrypt_with_shbig30
 .Lascon128_decrypt_with_shlimb33:
-	cmp	#16, r4
+	cmp	#16, r15
 	jnc	.Lascon128_decrypt_with_shbits34
-	mov	r12, r10
-	mov	r14, r12
-	mov	r15, r14
-	clr	r15
-	sub	#16, r4
+	mov	r14, r4
+	mov	r12, r14
+	mov	r5, r12
+	clr	r5
+	sub	#16, r15
 	jmp	.Lascon128_decrypt_with_shlimb33
 .Lascon128_decrypt_with_shbits34:
-	tst	r4
+	tst	r15
 	jz	.Lascon128_decrypt_with_shend31
 .Lascon128_decrypt_with_sh32:
 	clrc
-	rrc	r15
-	rrc	r14
+	rrc	r5
 	rrc	r12
-	rrc	r10
-	dec	r4
+	rrc	r14
+	rrc	r4
+	dec	r15
 	jnz	.Lascon128_decrypt_with_sh32
 	jmp	.Lascon128_decrypt_with_shend31
 .Lascon128_decrypt_with_shbig30:
-	clr	r10
-	clr	r12
+	clr	r4
 	clr	r14
-	clr	r15
+	clr	r12
+	clr	r5
 .Lascon128_decrypt_with_shend31:
-	bic	r10, r7
-	bic	r12, r8
-	bic	r14, r9
-	mov	r5, r10
-	bic	r15, r10
+	bic	r5, r10
 	; ascon128.ae:120: store_be(msg, off, p, last)
 	mov	r10, r5
+	; ascon128.ae:31: return x & ~(~(0 as u64) >> (8 * count))
+	bic	r12, r9
+	; ascon128.ae:120: store_be(msg, off, p, last)
 	mov	r9, r12
+	; ascon128.ae:31: return x & ~(~(0 as u64) >> (8 * count))
+	bic	r14, r8
+	; ascon128.ae:120: store_be(msg, off, p, last)
 	mov	r8, r14
+	; ascon128.ae:31: return x & ~(~(0 as u64) >> (8 * count))
+	bic	r4, r7
+	; ascon128.ae:120: store_be(msg, off, p, last)
 	mov	r7, r15
-	add	124(sp), r13
+	add	148(sp), r13
 	cmp	#8, r11
 	swpb	r5
 	swpb	r12
@@ -1077,12 +1093,12 @@ ascon128_decrypt_with:
 	mov	r15, 6(r13)
 	jmp	.Lascon128_decrypt_with_stored36
 .Lascon128_decrypt_with_bytes35:
-	mov	r5, 82(sp)
-	mov	r12, 84(sp)
-	mov	r14, 86(sp)
-	mov	r15, 88(sp)
+	mov	r5, 106(sp)
+	mov	r12, 108(sp)
+	mov	r14, 110(sp)
+	mov	r15, 112(sp)
 	mov	sp, r14
-	add	#82, r14
+	add	#106, r14
 	mov	r11, r15
 	cmp	#8, r15
 	jnc	.Lascon128_decrypt_with_cnt37
@@ -1098,16 +1114,16 @@ ascon128_decrypt_with:
 	jnz	.Lascon128_decrypt_with_cpy38
 .Lascon128_decrypt_with_stored36:
 	; ascon128.ae:121: s[0] = s[0] ^ p ^ pad(last)
-	xor	26(sp), r7
-	xor	28(sp), r8
-	xor	30(sp), r9
-	xor	32(sp), r10
+	xor	50(sp), r7
+	xor	52(sp), r8
+	xor	54(sp), r9
+	xor	56(sp), r10
 	; ascon128.ae:26: return ((0x80 as u64) << 56) >> (8 * count)
+	mov	14(sp), r15
 	mov	#0, r11
 	mov	#0, r12
 	mov	#0, r13
 	mov	#32768, r14
-	mov	4(sp), r15
 	tst	r6
 	jnz	.Lascon128_decrypt_with_shbig39
 	cmp	#64, r15
@@ -1140,31 +1156,31 @@ ascon128_decrypt_with:
 	clr	r14
 .Lascon128_decrypt_with_shend40:
 	; ascon128.ae:121: s[0] = s[0] ^ p ^ pad(last)
-	xor	r11, r7
-	xor	r12, r8
-	xor	r13, r9
 	xor	r14, r10
-	mov	r7, 26(sp)
-	mov	r8, 28(sp)
-	mov	r9, 30(sp)
-	mov	r10, 32(sp)
+	xor	r13, r9
+	xor	r12, r8
+	xor	r11, r7
+	mov	r7, 50(sp)
+	mov	r8, 52(sp)
+	mov	r9, 54(sp)
+	mov	r10, 56(sp)
 	; ascon128.ae:122: return (load_be(tag, 0, 16) ^ finalize(s, k)) == 0
-	mov	120(sp), r11
+	mov	144(sp), r11
 	bit	#1, r11
 	jnz	.Lascon128_decrypt_with_bytes44
 .Lascon128_decrypt_with_words45:
-	mov	@r11+, 6(sp)
-	mov	@r11+, r4
-	mov	@r11+, r5
-	mov	@r11+, r6
-	mov	@r11+, r7
-	mov	@r11+, r8
-	mov	@r11+, r9
-	mov	@r11+, r10
+	mov	@r11+, 32(sp)
+	mov	@r11+, 30(sp)
+	mov	@r11+, 28(sp)
+	mov	@r11+, 24(sp)
+	mov	@r11+, 22(sp)
+	mov	@r11+, 20(sp)
+	mov	@r11+, 18(sp)
+	mov	@r11+, 16(sp)
 	jmp	.Lascon128_decrypt_with_join46
 .Lascon128_decrypt_with_bytes44:
 	mov	sp, r12
-	add	#82, r12
+	add	#106, r12
 	mov	r12, r13
 	mov	#16, r14
 .Lascon128_decrypt_with_cpy47:
@@ -1178,92 +1194,98 @@ ascon128_decrypt_with:
 	jmp	.Lascon128_decrypt_with_words45
 .Lascon128_decrypt_with_join46:
 	; ascon128.ae:64: s[1] = s[1] ^ k[127:64]
-	mov	18(sp), r12
-	xor	34(sp), r12
-	mov	16(sp), r13
-	xor	36(sp), r13
-	mov	14(sp), r14
-	xor	38(sp), r14
-	mov	12(sp), r15
-	xor	40(sp), r15
-	mov	r12, 34(sp)
-	mov	r13, 36(sp)
-	mov	r14, 38(sp)
-	mov	r15, 40(sp)
-	; ascon128.ae:65: s[2] = s[2] ^ k[63:0]
+	mov	36(sp), r15
+	xor	64(sp), r15
+	mov	38(sp), r14
+	xor	62(sp), r14
+	mov	40(sp), r13
+	xor	60(sp), r13
 	mov	42(sp), r12
-	mov	10(sp), r15
-	xor	@r15, r12
-	mov	20(sp), r13
-	xor	44(sp), r13
-	mov	22(sp), r14
-	xor	46(sp), r14
-	mov	24(sp), r15
-	xor	48(sp), r15
-	mov	r12, 42(sp)
-	mov	r13, 44(sp)
-	mov	r14, 46(sp)
-	mov	r15, 48(sp)
+	xor	58(sp), r12
+	mov	r12, 58(sp)
+	mov	r13, 60(sp)
+	mov	r14, 62(sp)
+	mov	r15, 64(sp)
+	; ascon128.ae:65: s[2] = s[2] ^ k[63:0]
+	mov	44(sp), r14
+	xor	72(sp), r14
+	mov	46(sp), r13
+	xor	70(sp), r13
+	mov	48(sp), r12
+	xor	68(sp), r12
+	mov	66(sp), r11
+	mov	34(sp), r15
+	xor	@r15, r11
+	mov	r11, 66(sp)
+	mov	r12, 68(sp)
+	mov	r13, 70(sp)
+	mov	r14, 72(sp)
 	; ascon128.ae:66: P.permute(s, a)
 	mov	sp, r12
-	add	#26, r12
+	add	#50, r12
 	mov	#12, r13
-	swpb	6(sp)
-	swpb	r4
-	swpb	r5
-	swpb	r6
-	swpb	r7
-	swpb	r8
-	swpb	r9
-	swpb	r10
+	swpb	32(sp)
+	swpb	30(sp)
+	swpb	28(sp)
+	swpb	24(sp)
+	swpb	22(sp)
+	swpb	20(sp)
+	swpb	18(sp)
+	swpb	16(sp)
 	call	#ascon128_P_permute
 	; ascon128.ae:122: return (load_be(tag, 0, 16) ^ finalize(s, k)) == 0
-	xor	58(sp), r10
-	xor	60(sp), r9
-	xor	62(sp), r8
-	xor	64(sp), r7
-	xor	50(sp), r6
-	xor	52(sp), r5
-	xor	54(sp), r4
-	mov	6(sp), r14
-	xor	56(sp), r14
-	mov	10(sp), r15
-	xor	@r15, r10
-	xor	20(sp), r9
-	xor	22(sp), r8
-	xor	24(sp), r7
-	xor	18(sp), r6
-	xor	16(sp), r5
-	xor	14(sp), r4
-	xor	12(sp), r14
-	bis	r9, r10
-	bis	r8, r10
-	bis	r7, r10
-	bis	r6, r10
-	bis	r5, r10
-	bis	r4, r10
-	bis	r14, r10
-	sub	#1, r10
+	mov	16(sp), r7
+	xor	82(sp), r7
+	mov	18(sp), r8
+	xor	84(sp), r8
+	mov	20(sp), r9
+	xor	86(sp), r9
+	mov	22(sp), r10
+	xor	88(sp), r10
+	mov	24(sp), r11
+	xor	74(sp), r11
+	mov	28(sp), r12
+	xor	76(sp), r12
+	mov	30(sp), r13
+	xor	78(sp), r13
+	mov	32(sp), r14
+	xor	80(sp), r14
+	mov	34(sp), r15
+	xor	@r15, r7
+	xor	36(sp), r14
+	xor	38(sp), r13
+	xor	40(sp), r12
+	xor	42(sp), r11
+	xor	44(sp), r10
+	xor	46(sp), r9
+	xor	48(sp), r8
+	bis	r8, r7
+	bis	r9, r7
+	bis	r10, r7
+	bis	r11, r7
+	bis	r12, r7
+	bis	r13, r7
+	bis	r14, r7
+	sub	#1, r7
 	clr	r14
 	adc	r14
 	xor	#1, r14
-	mov	128(sp), r15
+	mov	152(sp), r15
 	mov	r14, 0(r15)
-	add	#98, sp
+	add	#122, sp
 	popm.w	#7, r10
 	ret
 	.size ascon128_decrypt_with, .-ascon128_decrypt_with
 
 
 ; --- ascon128_P_permute: ascon128.P.permute
-;     frame 60 bytes (30 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1066 bytes of code
+;     frame 60 bytes (30 spill slots, locals 0), saves nothing
+;     estimated 1062 bytes of code
 	.section .text.ascon128_P_permute,"ax",@progbits
 	.local ascon128_P_permute
 	.type ascon128_P_permute, @function
 	.balign 2
 ascon128_P_permute:
-	pushm.w	#7, r10
 	sub	#60, sp
 	; ascon_p.ae:60: for i in 16 - rounds..16 {
 	mov	#16, r15
@@ -1739,115 +1761,118 @@ ascon128_P_permute:
 	mov	22(sp), -4(r7)
 	mov	40(sp), -2(r7)
 	add	#60, sp
-	popm.w	#7, r10
 	ret
 	.size ascon128_P_permute, .-ascon128_P_permute
 
 
 ; --- ascon128_initialize: ascon128.initialize
-;     frame 16 bytes (0 spill slots, locals 16), saves r5, r6, r7, r8, r9, r10
-;     estimated 278 bytes of code
+;     frame 20 bytes (2 spill slots, locals 16), saves nothing
+;     estimated 308 bytes of code
 	.section .text.ascon128_initialize,"ax",@progbits
 	.local ascon128_initialize
 	.type ascon128_initialize, @function
 	.balign 2
 ascon128_initialize:
-	pushm.w	#6, r10
-	sub	#16, sp
-	mov	r12, r9
-	mov	r13, r10
+	sub	#20, sp
+	mov	r12, 0(sp)
+	mov	r13, 2(sp)
+	mov	r14, r10
 	; ascon128.ae:36: n = load_be(nonce, 0, 16)
-	bit	#1, r14
+	bit	#1, r10
 	jnz	.Lascon128_initialize_bytes1
 .Lascon128_initialize_words2:
-	mov	@r14+, r5
-	mov	@r14+, r6
-	mov	@r14+, r7
-	mov	@r14+, r8
-	mov	@r14+, r11
-	mov	@r14+, r12
-	mov	@r14+, r13
-	mov	@r14+, r15
+	mov	@r10, r9
+	mov	2(r10), r8
+	mov	4(r10), r7
+	mov	6(r10), r6
+	mov	8(r10), r13
+	mov	10(r10), r12
+	mov	12(r10), r11
+	mov	14(r10), r10
 	jmp	.Lascon128_initialize_join3
 .Lascon128_initialize_bytes1:
-	mov	sp, r11
-	mov	r11, r12
-	mov	#16, r13
+	mov	sp, r12
+	add	#4, r12
+	mov	r12, r13
+	mov	#16, r14
 .Lascon128_initialize_cpy4:
-	mov.b	@r14, r15
-	inc	r14
-	mov.b	r15, 0(r12)
-	inc	r12
-	dec	r13
+	mov.b	@r10, r15
+	inc	r10
+	mov.b	r15, 0(r13)
+	inc	r13
+	dec	r14
 	jnz	.Lascon128_initialize_cpy4
-	mov	r11, r14
+	mov	r12, r10
 	jmp	.Lascon128_initialize_words2
 .Lascon128_initialize_join3:
 	; ascon128.ae:37: s[0] = iv as u64
-	mov	#0, 0(r9)
-	mov	#0, 2(r9)
-	mov	#3078, 4(r9)
-	mov	#32832, 6(r9)
+	mov	@sp, r5
+	mov	#0, 0(r5)
+	mov	#0, 2(r5)
+	mov	#3078, 4(r5)
+	mov	#32832, 6(r5)
 	; ascon128.ae:38: s[1] = k[127:64]
-	mov	8(r10), 8(r9)
-	mov	10(r10), 10(r9)
-	mov	12(r10), 12(r9)
-	mov	14(r10), 14(r9)
+	mov	2(sp), r4
+	mov	8(r4), 8(r5)
+	mov	10(r4), 10(r5)
+	mov	12(r4), 12(r5)
+	mov	14(r4), 14(r5)
 	; ascon128.ae:39: s[2] = k[63:0]
-	mov	@r10, 16(r9)
-	mov	2(r10), 18(r9)
-	mov	4(r10), 20(r9)
-	mov	6(r10), 22(r9)
+	mov	@r4, 16(r5)
+	mov	2(r4), 18(r5)
+	mov	4(r4), 20(r5)
+	mov	6(r4), 22(r5)
 	; ascon128.ae:40: s[3] = n[127:64]
-	swpb	r8
-	mov	r8, 24(r9)
-	swpb	r7
-	mov	r7, 26(r9)
 	swpb	r6
-	mov	r6, 28(r9)
-	swpb	r5
-	mov	r5, 30(r9)
+	mov	r6, 24(r5)
+	swpb	r7
+	mov	r7, 26(r5)
+	swpb	r8
+	mov	r8, 28(r5)
+	swpb	r9
+	mov	r9, 30(r5)
 	; ascon128.ae:41: s[4] = n[63:0]
-	swpb	r15
-	mov	r15, 32(r9)
-	swpb	r13
-	mov	r13, 34(r9)
-	swpb	r12
-	mov	r12, 36(r9)
+	swpb	r10
+	mov	r10, 32(r5)
 	swpb	r11
-	mov	r11, 38(r9)
+	mov	r11, 34(r5)
+	swpb	r12
+	mov	r12, 36(r5)
+	swpb	r13
+	mov	r13, 38(r5)
 	; ascon128.ae:42: P.permute(s, a)
-	mov	r9, r12
+	mov	r5, r12
 	mov	#12, r13
 	call	#ascon128_P_permute
 	; ascon128.ae:43: s[3] = s[3] ^ k[127:64]
-	mov	24(r9), r12
-	xor	8(r10), r12
-	mov	26(r9), r13
-	xor	10(r10), r13
-	mov	28(r9), r14
-	xor	12(r10), r14
-	mov	30(r9), r15
-	xor	14(r10), r15
-	mov	r12, 24(r9)
-	mov	r13, 26(r9)
-	mov	r14, 28(r9)
-	mov	r15, 30(r9)
+	mov	@sp, r10
+	mov	24(r10), r11
+	mov	2(sp), r9
+	xor	8(r9), r11
+	mov	26(r10), r12
+	xor	10(r9), r12
+	mov	28(r10), r13
+	xor	12(r9), r13
+	mov	30(r10), r14
+	xor	14(r9), r14
+	mov	r11, 24(r10)
+	mov	r12, 26(r10)
+	mov	r13, 28(r10)
+	mov	r14, 30(r10)
 	; ascon128.ae:44: s[4] = s[4] ^ k[63:0]
-	mov	32(r9), r12
-	xor	@r10+, r12
-	mov	34(r9), r13
-	xor	@r10+, r13
-	mov	36(r9), r14
-	xor	@r10+, r14
-	mov	38(r9), r15
-	xor	@r10+, r15
-	mov	r12, 32(r9)
-	mov	r13, 34(r9)
-	mov	r14, 36(r9)
-	mov	r15, 38(r9)
-	add	#16, sp
-	popm.w	#6, r10
+	mov	32(r10), r11
+	xor	@r9+, r11
+	mov	34(r10), r12
+	xor	@r9+, r12
+	mov	36(r10), r13
+	xor	@r9+, r13
+	mov	38(r10), r14
+	xor	@r9+, r14
+	mov	r11, 32(r10)
+	mov	r12, 34(r10)
+	mov	r13, 36(r10)
+	mov	r14, 38(r10)
+	add	#20, sp
 	ret
 	.size ascon128_initialize, .-ascon128_initialize
 

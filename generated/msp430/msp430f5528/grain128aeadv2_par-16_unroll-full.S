@@ -5,54 +5,49 @@
 ; then the stack; results through the trailing out-pointers).
 
 ; --- grain128aeadv2_encrypt: grain128aeadv2.encrypt
-;     frame 222 bytes (7 spill slots, locals 190), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 736 bytes of code
+;     frame 212 bytes (2 spill slots, locals 190), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 710 bytes of code
 	.section .text.grain128aeadv2_encrypt,"ax",@progbits
 	.global grain128aeadv2_encrypt
 	.type grain128aeadv2_encrypt, @function
 	.balign 2
 grain128aeadv2_encrypt:
 	pushm.w	#7, r10
-	sub	#222, sp
-	mov	r12, r5
+	sub	#212, sp
+	mov	r12, r10
 	mov	r14, r15
-	mov	242(sp), r6
-	mov	244(sp), r7
-	mov	246(sp), r8
-	mov	248(sp), r9
-	mov	250(sp), r10
 	; grain128aeadv2.ae:275: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
-	bit	#1, r5
+	bit	#1, r10
 	jnz	.Lgrain128aeadv2_encrypt_bytes1
 .Lgrain128aeadv2_encrypt_words2:
-	mov	@r5, 30(sp)
-	mov	2(r5), 28(sp)
-	mov	4(r5), 26(sp)
-	mov	6(r5), 24(sp)
-	mov	8(r5), 22(sp)
-	mov	10(r5), 20(sp)
-	mov	12(r5), 18(sp)
-	mov	14(r5), r5
+	mov	@r10, 20(sp)
+	mov	2(r10), 18(sp)
+	mov	4(r10), r4
+	mov	6(r10), r5
+	mov	8(r10), r6
+	mov	10(r10), r7
+	mov	12(r10), r8
+	mov	14(r10), r10
 	jmp	.Lgrain128aeadv2_encrypt_join3
 .Lgrain128aeadv2_encrypt_bytes1:
 	mov	sp, r11
-	add	#96, r11
+	add	#86, r11
 	mov	r11, r12
 	mov	#16, r13
 .Lgrain128aeadv2_encrypt_cpy4:
-	mov.b	@r5, r14
-	inc	r5
+	mov.b	@r10, r14
+	inc	r10
 	mov.b	r14, 0(r12)
 	inc	r12
 	dec	r13
 	jnz	.Lgrain128aeadv2_encrypt_cpy4
-	mov	r11, r5
+	mov	r11, r10
 	jmp	.Lgrain128aeadv2_encrypt_words2
 .Lgrain128aeadv2_encrypt_join3:
 	bit	#1, r15
 	jnz	.Lgrain128aeadv2_encrypt_bytes6
 .Lgrain128aeadv2_encrypt_words7:
-	mov	@r15, r4
+	mov	@r15, r9
 	mov	2(r15), r11
 	mov	4(r15), r12
 	mov	6(r15), r13
@@ -61,7 +56,7 @@ grain128aeadv2_encrypt:
 	jmp	.Lgrain128aeadv2_encrypt_join8
 .Lgrain128aeadv2_encrypt_bytes6:
 	mov	sp, r11
-	add	#96, r11
+	add	#86, r11
 	mov	r11, r12
 	mov	#12, r13
 .Lgrain128aeadv2_encrypt_cpy9:
@@ -74,36 +69,56 @@ grain128aeadv2_encrypt:
 	mov	r11, r15
 	jmp	.Lgrain128aeadv2_encrypt_words7
 .Lgrain128aeadv2_encrypt_join8:
-	mov	30(sp), 112(sp)
-	mov	28(sp), 114(sp)
-	mov	26(sp), 116(sp)
-	mov	24(sp), 118(sp)
-	mov	22(sp), 120(sp)
-	mov	20(sp), 122(sp)
-	mov	18(sp), 124(sp)
-	mov	r5, 126(sp)
-	mov	sp, r5
-	add	#112, r5
-	mov	r4, 128(sp)
-	mov	r11, 130(sp)
-	mov	r12, 132(sp)
-	mov	r13, 134(sp)
-	mov	r14, 136(sp)
-	mov	r15, 138(sp)
+	mov	20(sp), 102(sp)
+	mov	18(sp), 104(sp)
+	mov	r4, 106(sp)
+	mov	r5, 108(sp)
+	mov	r6, 110(sp)
+	mov	r7, 112(sp)
+	mov	r8, 114(sp)
+	mov	r10, 116(sp)
+	mov	sp, r10
+	add	#102, r10
+	mov	r9, 118(sp)
+	mov	r11, 120(sp)
+	mov	r12, 122(sp)
+	mov	r13, 124(sp)
+	mov	r14, 126(sp)
+	mov	r15, 128(sp)
 	mov	sp, r13
-	add	#128, r13
+	add	#118, r13
 	mov	sp, r14
-	add	#140, r14
+	add	#130, r14
 	mov	sp, r15
-	add	#156, r15
+	add	#146, r15
 	mov	sp, r11
-	add	#172, r11
+	add	#162, r11
 	mov	sp, r12
-	add	#180, r12
+	add	#170, r12
 	mov	r11, 0(sp)
 	mov	r12, 2(sp)
-	mov	r5, r12
+	mov	r10, r12
 	call	#grain128aeadv2_init
+	; grain128aeadv2.ae:97: r[i] = x[16 * i + 15 : 16 * i]
+	mov	130(sp), 22(sp)
+	; grain128aeadv2.ae:98: r[i + 8] = x[16 * i + 15 : 16 * i]
+	mov	130(sp), 38(sp)
+	; grain128aeadv2.ae:97: r[i] = x[16 * i + 15 : 16 * i]
+	mov	132(sp), 24(sp)
+	; grain128aeadv2.ae:98: r[i + 8] = x[16 * i + 15 : 16 * i]
+	mov	132(sp), 40(sp)
+	; grain128aeadv2.ae:97: r[i] = x[16 * i + 15 : 16 * i]
+	mov	134(sp), 26(sp)
+	; grain128aeadv2.ae:98: r[i + 8] = x[16 * i + 15 : 16 * i]
+	mov	134(sp), 42(sp)
+	; grain128aeadv2.ae:97: r[i] = x[16 * i + 15 : 16 * i]
+	mov	136(sp), 28(sp)
+	; grain128aeadv2.ae:98: r[i + 8] = x[16 * i + 15 : 16 * i]
+	mov	136(sp), 44(sp)
+	; grain128aeadv2.ae:97: r[i] = x[16 * i + 15 : 16 * i]
+	mov	138(sp), 30(sp)
+	; grain128aeadv2.ae:98: r[i + 8] = x[16 * i + 15 : 16 * i]
+	mov	138(sp), 46(sp)
 	; grain128aeadv2.ae:97: r[i] = x[16 * i + 15 : 16 * i]
 	mov	140(sp), 32(sp)
 	; grain128aeadv2.ae:98: r[i + 8] = x[16 * i + 15 : 16 * i]
@@ -117,25 +132,25 @@ grain128aeadv2_encrypt:
 	; grain128aeadv2.ae:98: r[i + 8] = x[16 * i + 15 : 16 * i]
 	mov	144(sp), 52(sp)
 	; grain128aeadv2.ae:97: r[i] = x[16 * i + 15 : 16 * i]
-	mov	146(sp), 38(sp)
-	; grain128aeadv2.ae:98: r[i + 8] = x[16 * i + 15 : 16 * i]
 	mov	146(sp), 54(sp)
-	; grain128aeadv2.ae:97: r[i] = x[16 * i + 15 : 16 * i]
-	mov	148(sp), 40(sp)
 	; grain128aeadv2.ae:98: r[i + 8] = x[16 * i + 15 : 16 * i]
+	mov	146(sp), 70(sp)
+	; grain128aeadv2.ae:97: r[i] = x[16 * i + 15 : 16 * i]
 	mov	148(sp), 56(sp)
-	; grain128aeadv2.ae:97: r[i] = x[16 * i + 15 : 16 * i]
-	mov	150(sp), 42(sp)
 	; grain128aeadv2.ae:98: r[i + 8] = x[16 * i + 15 : 16 * i]
+	mov	148(sp), 72(sp)
+	; grain128aeadv2.ae:97: r[i] = x[16 * i + 15 : 16 * i]
 	mov	150(sp), 58(sp)
-	; grain128aeadv2.ae:97: r[i] = x[16 * i + 15 : 16 * i]
-	mov	152(sp), 44(sp)
 	; grain128aeadv2.ae:98: r[i + 8] = x[16 * i + 15 : 16 * i]
+	mov	150(sp), 74(sp)
+	; grain128aeadv2.ae:97: r[i] = x[16 * i + 15 : 16 * i]
 	mov	152(sp), 60(sp)
-	; grain128aeadv2.ae:97: r[i] = x[16 * i + 15 : 16 * i]
-	mov	154(sp), 46(sp)
 	; grain128aeadv2.ae:98: r[i + 8] = x[16 * i + 15 : 16 * i]
+	mov	152(sp), 76(sp)
+	; grain128aeadv2.ae:97: r[i] = x[16 * i + 15 : 16 * i]
 	mov	154(sp), 62(sp)
+	; grain128aeadv2.ae:98: r[i + 8] = x[16 * i + 15 : 16 * i]
+	mov	154(sp), 78(sp)
 	; grain128aeadv2.ae:97: r[i] = x[16 * i + 15 : 16 * i]
 	mov	156(sp), 64(sp)
 	; grain128aeadv2.ae:98: r[i + 8] = x[16 * i + 15 : 16 * i]
@@ -148,83 +163,65 @@ grain128aeadv2_encrypt:
 	mov	160(sp), 68(sp)
 	; grain128aeadv2.ae:98: r[i + 8] = x[16 * i + 15 : 16 * i]
 	mov	160(sp), 84(sp)
-	; grain128aeadv2.ae:97: r[i] = x[16 * i + 15 : 16 * i]
-	mov	162(sp), 70(sp)
-	; grain128aeadv2.ae:98: r[i + 8] = x[16 * i + 15 : 16 * i]
-	mov	162(sp), 86(sp)
-	; grain128aeadv2.ae:97: r[i] = x[16 * i + 15 : 16 * i]
-	mov	164(sp), 72(sp)
-	; grain128aeadv2.ae:98: r[i + 8] = x[16 * i + 15 : 16 * i]
-	mov	164(sp), 88(sp)
-	; grain128aeadv2.ae:97: r[i] = x[16 * i + 15 : 16 * i]
-	mov	166(sp), 74(sp)
-	; grain128aeadv2.ae:98: r[i + 8] = x[16 * i + 15 : 16 * i]
-	mov	166(sp), 90(sp)
-	; grain128aeadv2.ae:97: r[i] = x[16 * i + 15 : 16 * i]
-	mov	168(sp), 76(sp)
-	; grain128aeadv2.ae:98: r[i + 8] = x[16 * i + 15 : 16 * i]
-	mov	168(sp), 92(sp)
-	; grain128aeadv2.ae:97: r[i] = x[16 * i + 15 : 16 * i]
-	mov	170(sp), 78(sp)
-	; grain128aeadv2.ae:98: r[i + 8] = x[16 * i + 15 : 16 * i]
-	mov	170(sp), 94(sp)
 	; grain128aeadv2.ae:278: p, acc, sr = absorb_ad(rs, rb, 0 as pos, acc, sr, ad)
 	mov	sp, r12
-	add	#32, r12
+	add	#22, r12
 	mov	sp, r13
-	add	#64, r13
+	add	#54, r13
 	mov	sp, r15
-	add	#172, r15
-	mov	sp, r4
-	add	#180, r4
-	mov	sp, r5
-	add	#188, r5
+	add	#162, r15
+	mov	sp, r9
+	add	#170, r9
+	mov	sp, r10
+	add	#178, r10
 	mov	sp, r11
-	add	#190, r11
+	add	#180, r11
 	mov	sp, r14
-	add	#198, r14
-	mov	r4, 0(sp)
-	mov	238(sp), 2(sp)
-	mov	240(sp), 4(sp)
-	mov	r5, 6(sp)
+	add	#188, r14
+	mov	r9, 0(sp)
+	mov	228(sp), 2(sp)
+	mov	230(sp), 4(sp)
+	mov	r10, 6(sp)
 	mov	r11, 8(sp)
 	mov	r14, 10(sp)
 	mov	#0, r14
 	call	#grain128aeadv2_absorb_ad
 	; grain128aeadv2.ae:279: acc, sr = crypt(rs, rb, p, acc, sr, msg, ct, msg)
 	mov	sp, r12
-	add	#32, r12
+	add	#22, r12
 	mov	sp, r13
-	add	#64, r13
+	add	#54, r13
 	mov	sp, r15
-	add	#190, r15
-	mov	sp, r5
-	add	#198, r5
+	add	#180, r15
+	mov	sp, r10
+	add	#188, r10
 	mov	sp, r11
-	add	#206, r11
+	add	#196, r11
 	mov	sp, r14
-	add	#214, r14
-	mov	r5, 0(sp)
-	mov	r6, 2(sp)
-	mov	r7, 4(sp)
-	mov	r8, 6(sp)
-	mov	r9, 8(sp)
-	mov	r6, 10(sp)
-	mov	r7, 12(sp)
+	add	#204, r14
+	mov	r10, 0(sp)
+	mov	232(sp), r10
+	mov	r10, 2(sp)
+	mov	234(sp), r9
+	mov	r9, 4(sp)
+	mov	236(sp), 6(sp)
+	mov	238(sp), 8(sp)
+	mov	r10, 10(sp)
+	mov	r9, 12(sp)
 	mov	r11, 14(sp)
 	mov	r14, 16(sp)
-	mov	188(sp), r14
+	mov	178(sp), r14
 	call	#grain128aeadv2_crypt
 	; grain128aeadv2.ae:280: store_le(tag, 0, acc ^ sr)
-	mov	206(sp), r11
-	xor	214(sp), r11
-	mov	208(sp), r12
-	xor	216(sp), r12
-	mov	210(sp), r14
-	xor	218(sp), r14
-	mov	212(sp), r15
-	xor	220(sp), r15
-	mov	r10, r13
+	mov	196(sp), r11
+	xor	204(sp), r11
+	mov	198(sp), r12
+	xor	206(sp), r12
+	mov	200(sp), r14
+	xor	208(sp), r14
+	mov	202(sp), r15
+	xor	210(sp), r15
+	mov	240(sp), r13
 	bit	#1, r13
 	jnz	.Lgrain128aeadv2_encrypt_bytes11
 	mov	r11, 0(r13)
@@ -233,12 +230,12 @@ grain128aeadv2_encrypt:
 	mov	r15, 6(r13)
 	jmp	.Lgrain128aeadv2_encrypt_stored12
 .Lgrain128aeadv2_encrypt_bytes11:
-	mov	r11, 96(sp)
-	mov	r12, 98(sp)
-	mov	r14, 100(sp)
-	mov	r15, 102(sp)
+	mov	r11, 86(sp)
+	mov	r12, 88(sp)
+	mov	r14, 90(sp)
+	mov	r15, 92(sp)
 	mov	sp, r14
-	add	#96, r14
+	add	#86, r14
 	mov	#8, r15
 .Lgrain128aeadv2_encrypt_cpy13:
 	mov.b	@r14, 0(r13)
@@ -247,113 +244,127 @@ grain128aeadv2_encrypt:
 	dec	r15
 	jnz	.Lgrain128aeadv2_encrypt_cpy13
 .Lgrain128aeadv2_encrypt_stored12:
-	add	#222, sp
+	add	#212, sp
 	popm.w	#7, r10
 	ret
 	.size grain128aeadv2_encrypt, .-grain128aeadv2_encrypt
 
 
 ; --- grain128aeadv2_decrypt: grain128aeadv2.decrypt
-;     frame 222 bytes (7 spill slots, locals 190), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 736 bytes of code
+;     frame 212 bytes (2 spill slots, locals 190), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 716 bytes of code
 	.section .text.grain128aeadv2_decrypt,"ax",@progbits
 	.global grain128aeadv2_decrypt
 	.type grain128aeadv2_decrypt, @function
 	.balign 2
 grain128aeadv2_decrypt:
 	pushm.w	#7, r10
-	sub	#222, sp
-	mov	r12, r5
+	sub	#212, sp
+	mov	r12, r10
 	mov	r14, r15
-	mov	244(sp), r6
-	mov	246(sp), r7
-	mov	250(sp), r8
-	mov	252(sp), r9
-	mov	254(sp), r10
 	; grain128aeadv2.ae:286: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
-	bit	#1, r5
+	bit	#1, r10
 	jnz	.Lgrain128aeadv2_decrypt_bytes1
 .Lgrain128aeadv2_decrypt_words2:
-	mov	@r5+, 30(sp)
-	mov	@r5+, 28(sp)
-	mov	@r5+, 26(sp)
-	mov	@r5+, 24(sp)
-	mov	@r5+, 22(sp)
-	mov	@r5+, 20(sp)
-	mov	@r5+, 18(sp)
-	mov	@r5+, r12
+	mov	@r10, 20(sp)
+	mov	2(r10), 18(sp)
+	mov	4(r10), r4
+	mov	6(r10), r5
+	mov	8(r10), r6
+	mov	10(r10), r7
+	mov	12(r10), r8
+	mov	14(r10), r10
 	jmp	.Lgrain128aeadv2_decrypt_join3
 .Lgrain128aeadv2_decrypt_bytes1:
 	mov	sp, r11
-	add	#96, r11
+	add	#86, r11
 	mov	r11, r12
 	mov	#16, r13
 .Lgrain128aeadv2_decrypt_cpy4:
-	mov.b	@r5, r14
-	inc	r5
+	mov.b	@r10, r14
+	inc	r10
 	mov.b	r14, 0(r12)
 	inc	r12
 	dec	r13
 	jnz	.Lgrain128aeadv2_decrypt_cpy4
-	mov	r11, r5
+	mov	r11, r10
 	jmp	.Lgrain128aeadv2_decrypt_words2
 .Lgrain128aeadv2_decrypt_join3:
 	bit	#1, r15
 	jnz	.Lgrain128aeadv2_decrypt_bytes6
 .Lgrain128aeadv2_decrypt_words7:
-	mov	@r15, r4
-	mov	2(r15), r5
-	mov	4(r15), r11
+	mov	@r15, r9
+	mov	2(r15), r11
+	mov	4(r15), r12
 	mov	6(r15), r13
 	mov	8(r15), r14
 	mov	10(r15), r15
 	jmp	.Lgrain128aeadv2_decrypt_join8
 .Lgrain128aeadv2_decrypt_bytes6:
-	mov	sp, r5
-	add	#96, r5
-	mov	r5, r11
+	mov	sp, r11
+	add	#86, r11
+	mov	r11, r12
 	mov	#12, r13
 .Lgrain128aeadv2_decrypt_cpy9:
 	mov.b	@r15, r14
 	inc	r15
-	mov.b	r14, 0(r11)
-	inc	r11
+	mov.b	r14, 0(r12)
+	inc	r12
 	dec	r13
 	jnz	.Lgrain128aeadv2_decrypt_cpy9
-	mov	r5, r15
+	mov	r11, r15
 	jmp	.Lgrain128aeadv2_decrypt_words7
 .Lgrain128aeadv2_decrypt_join8:
-	mov	30(sp), 112(sp)
-	mov	28(sp), 114(sp)
-	mov	26(sp), 116(sp)
-	mov	24(sp), 118(sp)
-	mov	22(sp), 120(sp)
-	mov	20(sp), 122(sp)
-	mov	18(sp), 124(sp)
-	mov	r12, 126(sp)
-	mov	sp, r12
-	add	#112, r12
-	mov	r4, 128(sp)
-	mov	r5, 130(sp)
-	mov	r11, 132(sp)
-	mov	r13, 134(sp)
-	mov	r14, 136(sp)
-	mov	r15, 138(sp)
-	mov	sp, r5
-	add	#128, r5
-	mov	sp, r11
-	add	#140, r11
-	mov	sp, r15
-	add	#156, r15
+	mov	20(sp), 102(sp)
+	mov	18(sp), 104(sp)
+	mov	r4, 106(sp)
+	mov	r5, 108(sp)
+	mov	r6, 110(sp)
+	mov	r7, 112(sp)
+	mov	r8, 114(sp)
+	mov	r10, 116(sp)
+	mov	sp, r10
+	add	#102, r10
+	mov	r9, 118(sp)
+	mov	r11, 120(sp)
+	mov	r12, 122(sp)
+	mov	r13, 124(sp)
+	mov	r14, 126(sp)
+	mov	r15, 128(sp)
 	mov	sp, r13
-	add	#172, r13
+	add	#118, r13
 	mov	sp, r14
-	add	#180, r14
-	mov	r13, 0(sp)
-	mov	r14, 2(sp)
-	mov	r5, r13
-	mov	r11, r14
+	add	#130, r14
+	mov	sp, r15
+	add	#146, r15
+	mov	sp, r11
+	add	#162, r11
+	mov	sp, r12
+	add	#170, r12
+	mov	r11, 0(sp)
+	mov	r12, 2(sp)
+	mov	r10, r12
 	call	#grain128aeadv2_init
+	; grain128aeadv2.ae:97: r[i] = x[16 * i + 15 : 16 * i]
+	mov	130(sp), 22(sp)
+	; grain128aeadv2.ae:98: r[i + 8] = x[16 * i + 15 : 16 * i]
+	mov	130(sp), 38(sp)
+	; grain128aeadv2.ae:97: r[i] = x[16 * i + 15 : 16 * i]
+	mov	132(sp), 24(sp)
+	; grain128aeadv2.ae:98: r[i + 8] = x[16 * i + 15 : 16 * i]
+	mov	132(sp), 40(sp)
+	; grain128aeadv2.ae:97: r[i] = x[16 * i + 15 : 16 * i]
+	mov	134(sp), 26(sp)
+	; grain128aeadv2.ae:98: r[i + 8] = x[16 * i + 15 : 16 * i]
+	mov	134(sp), 42(sp)
+	; grain128aeadv2.ae:97: r[i] = x[16 * i + 15 : 16 * i]
+	mov	136(sp), 28(sp)
+	; grain128aeadv2.ae:98: r[i + 8] = x[16 * i + 15 : 16 * i]
+	mov	136(sp), 44(sp)
+	; grain128aeadv2.ae:97: r[i] = x[16 * i + 15 : 16 * i]
+	mov	138(sp), 30(sp)
+	; grain128aeadv2.ae:98: r[i + 8] = x[16 * i + 15 : 16 * i]
+	mov	138(sp), 46(sp)
 	; grain128aeadv2.ae:97: r[i] = x[16 * i + 15 : 16 * i]
 	mov	140(sp), 32(sp)
 	; grain128aeadv2.ae:98: r[i + 8] = x[16 * i + 15 : 16 * i]
@@ -367,25 +378,25 @@ grain128aeadv2_decrypt:
 	; grain128aeadv2.ae:98: r[i + 8] = x[16 * i + 15 : 16 * i]
 	mov	144(sp), 52(sp)
 	; grain128aeadv2.ae:97: r[i] = x[16 * i + 15 : 16 * i]
-	mov	146(sp), 38(sp)
-	; grain128aeadv2.ae:98: r[i + 8] = x[16 * i + 15 : 16 * i]
 	mov	146(sp), 54(sp)
-	; grain128aeadv2.ae:97: r[i] = x[16 * i + 15 : 16 * i]
-	mov	148(sp), 40(sp)
 	; grain128aeadv2.ae:98: r[i + 8] = x[16 * i + 15 : 16 * i]
+	mov	146(sp), 70(sp)
+	; grain128aeadv2.ae:97: r[i] = x[16 * i + 15 : 16 * i]
 	mov	148(sp), 56(sp)
-	; grain128aeadv2.ae:97: r[i] = x[16 * i + 15 : 16 * i]
-	mov	150(sp), 42(sp)
 	; grain128aeadv2.ae:98: r[i + 8] = x[16 * i + 15 : 16 * i]
+	mov	148(sp), 72(sp)
+	; grain128aeadv2.ae:97: r[i] = x[16 * i + 15 : 16 * i]
 	mov	150(sp), 58(sp)
-	; grain128aeadv2.ae:97: r[i] = x[16 * i + 15 : 16 * i]
-	mov	152(sp), 44(sp)
 	; grain128aeadv2.ae:98: r[i + 8] = x[16 * i + 15 : 16 * i]
+	mov	150(sp), 74(sp)
+	; grain128aeadv2.ae:97: r[i] = x[16 * i + 15 : 16 * i]
 	mov	152(sp), 60(sp)
-	; grain128aeadv2.ae:97: r[i] = x[16 * i + 15 : 16 * i]
-	mov	154(sp), 46(sp)
 	; grain128aeadv2.ae:98: r[i + 8] = x[16 * i + 15 : 16 * i]
+	mov	152(sp), 76(sp)
+	; grain128aeadv2.ae:97: r[i] = x[16 * i + 15 : 16 * i]
 	mov	154(sp), 62(sp)
+	; grain128aeadv2.ae:98: r[i + 8] = x[16 * i + 15 : 16 * i]
+	mov	154(sp), 78(sp)
 	; grain128aeadv2.ae:97: r[i] = x[16 * i + 15 : 16 * i]
 	mov	156(sp), 64(sp)
 	; grain128aeadv2.ae:98: r[i + 8] = x[16 * i + 15 : 16 * i]
@@ -398,79 +409,57 @@ grain128aeadv2_decrypt:
 	mov	160(sp), 68(sp)
 	; grain128aeadv2.ae:98: r[i + 8] = x[16 * i + 15 : 16 * i]
 	mov	160(sp), 84(sp)
-	; grain128aeadv2.ae:97: r[i] = x[16 * i + 15 : 16 * i]
-	mov	162(sp), 70(sp)
-	; grain128aeadv2.ae:98: r[i + 8] = x[16 * i + 15 : 16 * i]
-	mov	162(sp), 86(sp)
-	; grain128aeadv2.ae:97: r[i] = x[16 * i + 15 : 16 * i]
-	mov	164(sp), 72(sp)
-	; grain128aeadv2.ae:98: r[i + 8] = x[16 * i + 15 : 16 * i]
-	mov	164(sp), 88(sp)
-	; grain128aeadv2.ae:97: r[i] = x[16 * i + 15 : 16 * i]
-	mov	166(sp), 74(sp)
-	; grain128aeadv2.ae:98: r[i + 8] = x[16 * i + 15 : 16 * i]
-	mov	166(sp), 90(sp)
-	; grain128aeadv2.ae:97: r[i] = x[16 * i + 15 : 16 * i]
-	mov	168(sp), 76(sp)
-	; grain128aeadv2.ae:98: r[i + 8] = x[16 * i + 15 : 16 * i]
-	mov	168(sp), 92(sp)
-	; grain128aeadv2.ae:97: r[i] = x[16 * i + 15 : 16 * i]
-	mov	170(sp), 78(sp)
-	; grain128aeadv2.ae:98: r[i + 8] = x[16 * i + 15 : 16 * i]
-	mov	170(sp), 94(sp)
 	; grain128aeadv2.ae:289: p, acc, sr = absorb_ad(rs, rb, 0 as pos, acc, sr, ad)
-	mov	sp, r4
-	add	#32, r4
-	mov	sp, r5
-	add	#64, r5
-	mov	sp, r11
-	add	#172, r11
 	mov	sp, r12
-	add	#180, r12
+	add	#22, r12
 	mov	sp, r13
-	add	#188, r13
-	mov	sp, r14
-	add	#190, r14
+	add	#54, r13
 	mov	sp, r15
-	add	#198, r15
-	mov	r12, 0(sp)
-	mov	238(sp), 2(sp)
-	mov	240(sp), 4(sp)
-	mov	r13, 6(sp)
-	mov	r14, 8(sp)
-	mov	r15, 10(sp)
-	mov	r4, r12
-	mov	r5, r13
+	add	#162, r15
+	mov	sp, r9
+	add	#170, r9
+	mov	sp, r10
+	add	#178, r10
+	mov	sp, r11
+	add	#180, r11
+	mov	sp, r14
+	add	#188, r14
+	mov	r9, 0(sp)
+	mov	228(sp), 2(sp)
+	mov	230(sp), 4(sp)
+	mov	r10, 6(sp)
+	mov	r11, 8(sp)
+	mov	r14, 10(sp)
 	mov	#0, r14
-	mov	r11, r15
 	call	#grain128aeadv2_absorb_ad
 	; grain128aeadv2.ae:290: acc, sr = crypt(rs, rb, p, acc, sr, ct, msg, msg)
-	mov	sp, r5
-	add	#32, r5
-	mov	sp, r13
-	add	#64, r13
-	mov	sp, r15
-	add	#190, r15
-	mov	sp, r11
-	add	#198, r11
 	mov	sp, r12
-	add	#206, r12
+	add	#22, r12
+	mov	sp, r13
+	add	#54, r13
+	mov	sp, r15
+	add	#180, r15
+	mov	sp, r10
+	add	#188, r10
+	mov	sp, r11
+	add	#196, r11
 	mov	sp, r14
-	add	#214, r14
-	mov	r11, 0(sp)
-	mov	242(sp), 2(sp)
-	mov	r6, 4(sp)
-	mov	r8, 6(sp)
+	add	#204, r14
+	mov	r10, 0(sp)
+	mov	232(sp), 2(sp)
+	mov	234(sp), 4(sp)
+	mov	240(sp), r10
+	mov	r10, 6(sp)
+	mov	242(sp), r9
 	mov	r9, 8(sp)
-	mov	r8, 10(sp)
+	mov	r10, 10(sp)
 	mov	r9, 12(sp)
-	mov	r12, 14(sp)
+	mov	r11, 14(sp)
 	mov	r14, 16(sp)
-	mov	r5, r12
-	mov	188(sp), r14
+	mov	178(sp), r14
 	call	#grain128aeadv2_crypt
 	; grain128aeadv2.ae:291: return (load_le(tag, 0, 8) ^ acc ^ sr) == 0
-	mov	r7, r11
+	mov	236(sp), r11
 	bit	#1, r11
 	jnz	.Lgrain128aeadv2_decrypt_bytes11
 .Lgrain128aeadv2_decrypt_words12:
@@ -481,7 +470,7 @@ grain128aeadv2_decrypt:
 	jmp	.Lgrain128aeadv2_decrypt_join13
 .Lgrain128aeadv2_decrypt_bytes11:
 	mov	sp, r12
-	add	#96, r12
+	add	#86, r12
 	mov	r12, r13
 	mov	#8, r14
 .Lgrain128aeadv2_decrypt_cpy14:
@@ -494,43 +483,43 @@ grain128aeadv2_decrypt:
 	mov	r12, r11
 	jmp	.Lgrain128aeadv2_decrypt_words12
 .Lgrain128aeadv2_decrypt_join13:
-	xor	206(sp), r12
-	xor	208(sp), r13
-	xor	210(sp), r14
-	xor	212(sp), r15
-	xor	214(sp), r12
-	xor	216(sp), r13
-	xor	218(sp), r14
-	xor	220(sp), r15
+	xor	196(sp), r12
+	xor	198(sp), r13
+	xor	200(sp), r14
+	xor	202(sp), r15
+	xor	204(sp), r12
+	xor	206(sp), r13
+	xor	208(sp), r14
+	xor	210(sp), r15
 	bis	r13, r12
 	bis	r14, r12
 	bis	r15, r12
 	sub	#1, r12
-	clr	r15
-	adc	r15
-	xor	#1, r15
-	mov	r15, 0(r10)
-	add	#222, sp
+	clr	r14
+	adc	r14
+	xor	#1, r14
+	mov	244(sp), r15
+	mov	r14, 0(r15)
+	add	#212, sp
 	popm.w	#7, r10
 	ret
 	.size grain128aeadv2_decrypt, .-grain128aeadv2_decrypt
 
 
 ; --- grain128aeadv2_absorb_ad: grain128aeadv2.absorb_ad
-;     frame 44 bytes (22 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 3126 bytes of code
+;     frame 44 bytes (22 spill slots, locals 0), saves nothing
+;     estimated 3122 bytes of code
 	.section .text.grain128aeadv2_absorb_ad,"ax",@progbits
 	.local grain128aeadv2_absorb_ad
 	.type grain128aeadv2_absorb_ad, @function
 	.balign 2
 grain128aeadv2_absorb_ad:
-	pushm.w	#7, r10
 	sub	#44, sp
 	mov	r12, 42(sp)
 	mov	r13, 40(sp)
-	mov	60(sp), r8
+	mov	46(sp), r8
 	; grain128aeadv2.ae:177: return if a < 0x80 then 0 else if a < 0x100 then 1 else if a < 0x10000 then 2 else if a < 0x1000000 then 3 else 4 as u32
-	mov	64(sp), r12
+	mov	50(sp), r12
 	cmp	#128, r12
 	subc	r13, r13
 	subc	r9, r9
@@ -594,7 +583,7 @@ grain128aeadv2_absorb_ad:
 	mov	r13, r15
 	sub	#1, r15
 	subc	r14, r14
-	mov	64(sp), r8
+	mov	50(sp), r8
 	mov.b	r8, r15
 	mov.b	r13, r12
 	bis	#128, r12
@@ -1273,7 +1262,7 @@ grain128aeadv2_absorb_ad:
 	; grain128aeadv2.ae:253: for i in 0..a {
 	mov	#0, 22(sp)
 	mov	#0, 34(sp)
-	cmp	64(sp), 22(sp)
+	cmp	50(sp), 22(sp)
 	mov	34(sp), r15
 	subc	#0, r15
 	jnc	.Lgrain128aeadv2_absorb_ad_near12
@@ -1282,7 +1271,7 @@ grain128aeadv2_absorb_ad:
 .Lgrain128aeadv2_absorb_ad_loop8:
 	; grain128aeadv2.ae:254: p, acc, sr = absorb_byte(s, b, p, acc, sr, ad[i])
 	mov	22(sp), r15
-	add	62(sp), r15
+	add	48(sp), r15
 	mov.b	@r15, r9
 	; grain128aeadv2.ae:92: return cat(r[q + 7], r[q + 6], r[q + 5], r[q + 4], r[q + 3], r[q + 2], r[q + 1], r[q])
 	mov	4(sp), r15
@@ -1901,44 +1890,42 @@ grain128aeadv2_absorb_ad:
 	mov	r15, 14(sp)
 	add	#1, 22(sp)
 	addc	#0, 34(sp)
-	cmp	64(sp), 22(sp)
+	cmp	50(sp), 22(sp)
 	mov	34(sp), r15
 	subc	#0, r15
 	jc	.Lgrain128aeadv2_absorb_ad_near13
 	br	#.Lgrain128aeadv2_absorb_ad_loop8
 .Lgrain128aeadv2_absorb_ad_near13:
 .Lgrain128aeadv2_absorb_ad_done9:
-	mov	66(sp), r15
+	mov	52(sp), r15
 	mov	4(sp), 0(r15)
-	mov	68(sp), r14
+	mov	54(sp), r14
 	mov	24(sp), 0(r14)
 	mov	26(sp), 2(r14)
 	mov	28(sp), 4(r14)
 	mov	30(sp), 6(r14)
-	mov	70(sp), r14
+	mov	56(sp), r14
 	mov	10(sp), 0(r14)
 	mov	18(sp), 2(r14)
 	mov	12(sp), 4(r14)
 	mov	14(sp), 6(r14)
 	add	#44, sp
-	popm.w	#7, r10
 	ret
 	.size grain128aeadv2_absorb_ad, .-grain128aeadv2_absorb_ad
 
 
 ; --- grain128aeadv2_crypt: grain128aeadv2.crypt
-;     frame 28 bytes (14 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1516 bytes of code
+;     frame 28 bytes (14 spill slots, locals 0), saves nothing
+;     estimated 1512 bytes of code
 	.section .text.grain128aeadv2_crypt,"ax",@progbits
 	.local grain128aeadv2_crypt
 	.type grain128aeadv2_crypt, @function
 	.balign 2
 grain128aeadv2_crypt:
-	pushm.w	#7, r10
 	sub	#28, sp
 	mov	r12, 26(sp)
 	mov	r13, 24(sp)
-	mov	44(sp), r13
+	mov	30(sp), r13
 	; grain128aeadv2.ae:262: for i in 0..len(src) {
 	mov	#0, 6(sp)
 	mov	#0, 22(sp)
@@ -1951,7 +1938,7 @@ grain128aeadv2_crypt:
 	mov	@r13+, 10(sp)
 	mov	@r13+, 8(sp)
 	mov	@r13+, 4(sp)
-	cmp	48(sp), 6(sp)
+	cmp	34(sp), 6(sp)
 	mov	22(sp), r15
 	subc	#0, r15
 	jnc	.Lgrain128aeadv2_crypt_near3
@@ -2390,15 +2377,15 @@ grain128aeadv2_crypt:
 	; grain128aeadv2.ae:265: dst[i] = src[i] ^ z[7:0]
 	mov	6(sp), r13
 	mov	r13, r15
-	add	46(sp), r15
+	add	32(sp), r15
 	mov.b	@r15, r14
 	mov.b	r7, r15
 	xor	r15, r14
 	mov	r13, r15
-	add	50(sp), r15
+	add	36(sp), r15
 	mov.b	r14, 0(r15)
 	; grain128aeadv2.ae:266: acc, sr = authenticate(acc, sr, pt[i], z[15:8])
-	add	54(sp), r13
+	add	40(sp), r13
 	mov.b	@r13, r4
 	; grain128aeadv2.ae:165: acc = acc ^ (sr & -(m[0] as u64))
 	bit	#1, r4
@@ -2586,38 +2573,36 @@ grain128aeadv2_crypt:
 	mov	r15, 4(sp)
 	add	#1, 6(sp)
 	addc	#0, 22(sp)
-	cmp	48(sp), 6(sp)
+	cmp	34(sp), 6(sp)
 	mov	22(sp), r15
 	subc	#0, r15
 	jc	.Lgrain128aeadv2_crypt_near4
 	br	#.Lgrain128aeadv2_crypt_loop1
 .Lgrain128aeadv2_crypt_near4:
 .Lgrain128aeadv2_crypt_done2:
-	mov	58(sp), r14
+	mov	44(sp), r14
 	mov	14(sp), 0(r14)
 	mov	16(sp), 2(r14)
 	mov	18(sp), 4(r14)
 	mov	20(sp), 6(r14)
-	mov	60(sp), r14
+	mov	46(sp), r14
 	mov	12(sp), 0(r14)
 	mov	10(sp), 2(r14)
 	mov	8(sp), 4(r14)
 	mov	4(sp), 6(r14)
 	add	#28, sp
-	popm.w	#7, r10
 	ret
 	.size grain128aeadv2_crypt, .-grain128aeadv2_crypt
 
 
 ; --- grain128aeadv2_init: grain128aeadv2.init
-;     frame 102 bytes (51 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 3868 bytes of code
+;     frame 102 bytes (51 spill slots, locals 0), saves nothing
+;     estimated 3864 bytes of code
 	.section .text.grain128aeadv2_init,"ax",@progbits
 	.local grain128aeadv2_init
 	.type grain128aeadv2_init, @function
 	.balign 2
 grain128aeadv2_init:
-	pushm.w	#7, r10
 	sub	#102, sp
 	mov	r14, 100(sp)
 	mov	r15, 98(sp)
@@ -4253,18 +4238,17 @@ grain128aeadv2_init:
 	mov	r13, 10(r9)
 	mov	8(sp), 12(r9)
 	mov	66(sp), 14(r9)
-	mov	118(sp), r13
+	mov	104(sp), r13
 	mov	96(sp), 0(r13)
 	mov	94(sp), 2(r13)
 	mov	92(sp), 4(r13)
 	mov	90(sp), 6(r13)
-	mov	120(sp), r13
+	mov	106(sp), r13
 	mov	r14, 0(r13)
 	mov	64(sp), 2(r13)
 	mov	62(sp), 4(r13)
 	mov	60(sp), 6(r13)
 	add	#102, sp
-	popm.w	#7, r10
 	ret
 	.size grain128aeadv2_init, .-grain128aeadv2_init
 

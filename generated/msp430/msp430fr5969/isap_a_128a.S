@@ -5,387 +5,393 @@
 ; then the stack; results through the trailing out-pointers).
 
 ; --- isap_a_128a_key_setup: isap_a_128a.key_setup
-;     frame 20 bytes (2 spill slots, locals 16), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 292 bytes of code
+;     frame 34 bytes (9 spill slots, locals 16), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 348 bytes of code
 	.section .text.isap_a_128a_key_setup,"ax",@progbits
 	.global isap_a_128a_key_setup
 	.type isap_a_128a_key_setup, @function
 	.balign 2
 isap_a_128a_key_setup:
 	pushm.w	#7, r10
-	sub	#20, sp
-	mov	r12, r13
-	mov	r14, r12
-	mov	r15, r6
+	sub	#34, sp
+	mov	r15, 0(sp)
 	; isap_a_128a.ae:127: kw = load_be(key, 0, 16)
-	bit	#1, r13
+	bit	#1, r12
 	jnz	.Lisap_a_128a_key_setup_bytes1
 .Lisap_a_128a_key_setup_words2:
-	mov	@r13+, 2(sp)
-	mov	@r13+, 0(sp)
-	mov	@r13+, r4
-	mov	@r13+, r5
-	mov	@r13+, r7
-	mov	@r13+, r8
-	mov	@r13+, r9
-	mov	@r13+, r10
+	mov	@r12+, 16(sp)
+	mov	@r12+, 14(sp)
+	mov	@r12+, 12(sp)
+	mov	@r12+, 10(sp)
+	mov	@r12+, 8(sp)
+	mov	@r12+, 6(sp)
+	mov	@r12+, 4(sp)
+	mov	@r12+, 2(sp)
 	jmp	.Lisap_a_128a_key_setup_join3
 .Lisap_a_128a_key_setup_bytes1:
 	mov	sp, r10
-	add	#4, r10
+	add	#18, r10
 	mov	r10, r11
-	mov	#16, r14
+	mov	#16, r13
 .Lisap_a_128a_key_setup_cpy4:
-	mov.b	@r13, r15
-	inc	r13
+	mov.b	@r12, r15
+	inc	r12
 	mov.b	r15, 0(r11)
 	inc	r11
-	dec	r14
+	dec	r13
 	jnz	.Lisap_a_128a_key_setup_cpy4
-	mov	r10, r13
+	mov	r10, r12
 	jmp	.Lisap_a_128a_key_setup_words2
 .Lisap_a_128a_key_setup_join3:
 	; isap_a_128a.ae:45: s[0] = key[127:64]
-	swpb	r5
-	mov	r5, 0(r12)
-	swpb	r4
-	mov	r4, 2(r12)
-	swpb	0(sp)
-	mov	@sp, 4(r12)
-	swpb	2(sp)
-	mov	2(sp), 6(r12)
+	swpb	10(sp)
+	mov	10(sp), 0(r14)
+	swpb	12(sp)
+	mov	12(sp), 2(r14)
+	swpb	14(sp)
+	mov	14(sp), 4(r14)
+	swpb	16(sp)
+	mov	16(sp), 6(r14)
 	; isap_a_128a.ae:46: s[1] = key[63:0]
-	swpb	r10
-	mov	r10, 8(r12)
-	swpb	r9
-	mov	r9, 10(r12)
-	swpb	r8
-	mov	r8, 12(r12)
-	swpb	r7
-	mov	r7, 14(r12)
+	swpb	2(sp)
+	mov	2(sp), 8(r14)
+	swpb	4(sp)
+	mov	4(sp), 10(r14)
+	swpb	6(sp)
+	mov	6(sp), 12(r14)
+	swpb	8(sp)
+	mov	8(sp), 14(r14)
 	; isap_a_128a.ae:47: s[2] = iv(which)
-	mov	#1548, 16(r12)
-	mov	#3073, 18(r12)
-	mov	#16385, 20(r12)
-	mov	#640, 22(r12)
+	mov	#1548, 16(r14)
+	mov	#3073, 18(r14)
+	mov	#16385, 20(r14)
+	mov	#640, 22(r14)
 	; isap_a_128a.ae:48: s[3] = 0
-	mov	#0, 24(r12)
-	mov	#0, 26(r12)
-	mov	#0, 28(r12)
-	mov	#0, 30(r12)
+	mov	#0, 24(r14)
+	mov	#0, 26(r14)
+	mov	#0, 28(r14)
+	mov	#0, 30(r14)
 	; isap_a_128a.ae:49: s[4] = 0
-	mov	#0, 32(r12)
-	mov	#0, 34(r12)
-	mov	#0, 36(r12)
-	mov	#0, 38(r12)
+	mov	#0, 32(r14)
+	mov	#0, 34(r14)
+	mov	#0, 36(r14)
+	mov	#0, 38(r14)
 	; isap_a_128a.ae:50: P.permute(s, s_k)
+	mov	r14, r12
 	mov	#12, r13
 	call	#isap_a_128a_P_permute
 	; isap_a_128a.ae:45: s[0] = key[127:64]
-	mov	r5, 0(r6)
-	mov	r4, 2(r6)
-	mov	@sp, 4(r6)
-	mov	2(sp), 6(r6)
+	mov	@sp, r14
+	mov	10(sp), 0(r14)
+	mov	12(sp), 2(r14)
+	mov	14(sp), 4(r14)
+	mov	16(sp), 6(r14)
 	; isap_a_128a.ae:46: s[1] = key[63:0]
-	mov	r10, 8(r6)
-	mov	r9, 10(r6)
-	mov	r8, 12(r6)
-	mov	r7, 14(r6)
+	mov	2(sp), 8(r14)
+	mov	4(sp), 10(r14)
+	mov	6(sp), 12(r14)
+	mov	8(sp), 14(r14)
 	; isap_a_128a.ae:47: s[2] = iv(which)
-	mov	#1548, 16(r6)
-	mov	#3073, 18(r6)
-	mov	#16385, 20(r6)
-	mov	#896, 22(r6)
+	mov	#1548, 16(r14)
+	mov	#3073, 18(r14)
+	mov	#16385, 20(r14)
+	mov	#896, 22(r14)
 	; isap_a_128a.ae:48: s[3] = 0
-	mov	#0, 24(r6)
-	mov	#0, 26(r6)
-	mov	#0, 28(r6)
-	mov	#0, 30(r6)
+	mov	#0, 24(r14)
+	mov	#0, 26(r14)
+	mov	#0, 28(r14)
+	mov	#0, 30(r14)
 	; isap_a_128a.ae:49: s[4] = 0
-	mov	#0, 32(r6)
-	mov	#0, 34(r6)
-	mov	#0, 36(r6)
-	mov	#0, 38(r6)
+	mov	#0, 32(r14)
+	mov	#0, 34(r14)
+	mov	#0, 36(r14)
+	mov	#0, 38(r14)
 	; isap_a_128a.ae:50: P.permute(s, s_k)
-	mov	r6, r12
+	mov	r14, r12
 	mov	#12, r13
 	call	#isap_a_128a_P_permute
-	add	#20, sp
+	add	#34, sp
 	popm.w	#7, r10
 	ret
 	.size isap_a_128a_key_setup, .-isap_a_128a_key_setup
 
 
 ; --- isap_a_128a_encrypt_with: isap_a_128a.encrypt_with
-;     frame 112 bytes (9 spill slots, locals 88), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 842 bytes of code
+;     frame 124 bytes (15 spill slots, locals 88), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 900 bytes of code
 	.section .text.isap_a_128a_encrypt_with,"ax",@progbits
 	.global isap_a_128a_encrypt_with
 	.type isap_a_128a_encrypt_with, @function
 	.balign 2
 isap_a_128a_encrypt_with:
 	pushm.w	#7, r10
-	sub	#112, sp
-	mov	r12, 22(sp)
-	mov	sp, r12
+	sub	#124, sp
+	mov	r12, 34(sp)
+	mov	r14, r10
+	mov	sp, r14
 	mov	#20, r15
 .Lisap_a_128a_encrypt_with_zero1:
-	clr	24(r12)
-	incd	r12
+	clr	36(r14)
+	incd	r14
 	dec	r15
 	jnz	.Lisap_a_128a_encrypt_with_zero1
 	; isap_a_128a.ae:134: n = load_be(nonce, 0, 16)
-	bit	#1, r14
+	bit	#1, r10
 	jnz	.Lisap_a_128a_encrypt_with_bytes2
 .Lisap_a_128a_encrypt_with_words3:
-	mov	@r14+, 20(sp)
-	mov	@r14+, 18(sp)
-	mov	@r14+, 16(sp)
-	mov	@r14+, 14(sp)
-	mov	@r14+, 12(sp)
-	mov	@r14+, 10(sp)
-	mov	@r14+, 8(sp)
-	mov	@r14+, 6(sp)
+	mov	@r10+, 32(sp)
+	mov	@r10+, 30(sp)
+	mov	@r10+, 28(sp)
+	mov	@r10+, 26(sp)
+	mov	@r10+, 24(sp)
+	mov	@r10+, 22(sp)
+	mov	@r10+, 20(sp)
+	mov	@r10+, 18(sp)
 	jmp	.Lisap_a_128a_encrypt_with_join4
 .Lisap_a_128a_encrypt_with_bytes2:
-	mov	sp, r10
-	add	#64, r10
-	mov	r10, r11
-	mov	#16, r12
+	mov	sp, r11
+	add	#76, r11
+	mov	r11, r12
+	mov	#16, r14
 .Lisap_a_128a_encrypt_with_cpy5:
-	mov.b	@r14, r15
-	inc	r14
-	mov.b	r15, 0(r11)
-	inc	r11
-	dec	r12
+	mov.b	@r10, r15
+	inc	r10
+	mov.b	r15, 0(r12)
+	inc	r12
+	dec	r14
 	jnz	.Lisap_a_128a_encrypt_with_cpy5
-	mov	r10, r14
+	mov	r11, r10
 	jmp	.Lisap_a_128a_encrypt_with_words3
 .Lisap_a_128a_encrypt_with_join4:
 	; isap_a_128a.ae:111: if m > 0 {
 	mov	#0, r15
-	cmp	134(sp), r15
+	cmp	146(sp), r15
 	subc	#0, r15
 	clr	r15
 	adc	r15
 	xor	#1, r15
 	tst	r15
+	swpb	32(sp)
+	swpb	30(sp)
+	swpb	28(sp)
+	swpb	26(sp)
+	swpb	24(sp)
+	swpb	22(sp)
 	swpb	20(sp)
 	swpb	18(sp)
-	swpb	16(sp)
-	swpb	14(sp)
-	swpb	12(sp)
-	swpb	10(sp)
-	swpb	8(sp)
-	swpb	6(sp)
 	jz	.Lisap_a_128a_encrypt_with_else7
 	; isap_a_128a.ae:112: rekey(ke, n, s)
-	mov	6(sp), 80(sp)
-	mov	8(sp), 82(sp)
-	mov	10(sp), 84(sp)
-	mov	12(sp), 86(sp)
-	mov	14(sp), 88(sp)
-	mov	16(sp), 90(sp)
 	mov	18(sp), 92(sp)
 	mov	20(sp), 94(sp)
+	mov	22(sp), 96(sp)
+	mov	24(sp), 98(sp)
+	mov	26(sp), 100(sp)
+	mov	28(sp), 102(sp)
+	mov	30(sp), 104(sp)
+	mov	32(sp), 106(sp)
 	mov	sp, r15
-	add	#80, r15
+	add	#92, r15
 	mov	sp, r14
-	add	#24, r14
+	add	#36, r14
 	mov	r13, r12
 	mov	r15, r13
 	call	#isap_a_128a_rekey
 	; isap_a_128a.ae:113: s[3] = n[127:64]
-	mov	14(sp), 48(sp)
-	mov	16(sp), 50(sp)
-	mov	18(sp), 52(sp)
-	mov	20(sp), 54(sp)
+	mov	26(sp), 60(sp)
+	mov	28(sp), 62(sp)
+	mov	30(sp), 64(sp)
+	mov	32(sp), 66(sp)
 	; isap_a_128a.ae:114: s[4] = n[63:0]
-	mov	6(sp), 56(sp)
-	mov	8(sp), 58(sp)
-	mov	10(sp), 60(sp)
-	mov	12(sp), 62(sp)
+	mov	18(sp), 68(sp)
+	mov	20(sp), 70(sp)
+	mov	22(sp), 72(sp)
+	mov	24(sp), 74(sp)
 	; isap_a_128a.ae:115: for i in 0..(m + rate - 1) / rate {
-	mov	134(sp), r7
-	mov	#0, r8
-	add	#8, r7
-	addc	#0, r8
-	sub	#1, r7
-	subc	#0, r8
-	bit	#1, r7
-	rrc	r7
-	bit	#1, r7
-	rrc	r7
-	bit	#1, r7
-	rrc	r7
-	and	#8191, r7
-	mov	r8, r15
+	mov	146(sp), r15
+	mov	#0, r13
+	add	#8, r15
+	addc	#0, r13
+	sub	#1, r15
+	subc	#0, r13
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
 	rrc	r15
-	and	#57344, r15
-	bis	r15, r7
-	rrum.w	#3, r8
-	mov	#0, r9
-	mov	#0, r10
-	cmp	r7, r9
-	mov	r9, r15
-	subc	r8, r15
+	and	#8191, r15
+	mov	r13, r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	and	#57344, r14
+	bis	r14, r15
+	mov	r15, 16(sp)
+	rrum.w	#3, r13
+	mov	r13, 14(sp)
+	mov	#0, 12(sp)
+	mov	#0, 10(sp)
+	cmp	r15, 12(sp)
+	mov	10(sp), r15
+	subc	r13, r15
 	jc	.Lisap_a_128a_encrypt_with_done10
 .Lisap_a_128a_encrypt_with_loop9:
 	; isap_a_128a.ae:116: off = rate * i
-	mov	r9, r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	mov	r15, r5
-	and	#65528, r5
-	mov	r10, r14
-	rlam.w	#3, r14
-	and	#7, r15
-	bis	r15, r14
+	mov	12(sp), r14
+	rla	r14
+	adc	r14
+	rla	r14
+	adc	r14
+	rla	r14
+	adc	r14
+	mov	r14, r15
+	and	#65528, r15
+	mov	r15, 8(sp)
+	mov	10(sp), r13
+	rlam.w	#3, r13
+	and	#7, r14
+	bis	r14, r13
 	; isap_a_128a.ae:117: count = if m - off < rate then m - off else rate
-	mov	134(sp), r6
+	mov	146(sp), r14
 	mov	#0, r15
-	sub	r5, r6
-	subc	r14, r15
-	cmp	#8, r6
+	sub	8(sp), r14
+	subc	r13, r15
+	cmp	#8, r14
 	subc	#0, r15
 	subc	r15, r15
-	xor	#8, r6
-	and	r15, r6
-	xor	#8, r6
+	xor	#8, r14
+	and	r15, r14
+	xor	#8, r14
+	mov	r14, 6(sp)
 	; isap_a_128a.ae:118: P.permute(s, s_e)
 	mov	sp, r12
-	add	#24, r12
+	add	#36, r12
 	mov	#6, r13
 	call	#isap_a_128a_P_permute
 	; isap_a_128a.ae:119: store_be(out, off, load_be(in, off, rate, count) ^ s[0], count)
-	mov	r5, r4
-	add	132(sp), r4
-	cmp	#8, r6
+	mov	8(sp), r10
+	add	144(sp), r10
+	cmp	#8, 6(sp)
 	jnc	.Lisap_a_128a_encrypt_with_bytes11
-	bit	#1, r4
+	bit	#1, r10
 	jnz	.Lisap_a_128a_encrypt_with_bytes11
 .Lisap_a_128a_encrypt_with_words12:
-	mov	@r4+, r11
-	mov	@r4+, r12
-	mov	@r4+, r13
-	mov	@r4+, r15
+	mov	@r10+, r11
+	mov	@r10+, r12
+	mov	@r10+, r14
+	mov	@r10+, r15
 	jmp	.Lisap_a_128a_encrypt_with_join13
 .Lisap_a_128a_encrypt_with_bytes11:
 	mov	sp, r11
-	add	#64, r11
+	add	#76, r11
 	mov	r11, r12
 	mov	#8, r13
-	mov	r6, r15
+	mov	6(sp), r15
 .Lisap_a_128a_encrypt_with_cpy14:
 	clr	r14
 	tst	r15
 	jz	.Lisap_a_128a_encrypt_with_pad15
-	mov.b	@r4, r14
-	inc	r4
+	mov.b	@r10, r14
+	inc	r10
 	dec	r15
 .Lisap_a_128a_encrypt_with_pad15:
 	mov.b	r14, 0(r12)
 	inc	r12
 	dec	r13
 	jnz	.Lisap_a_128a_encrypt_with_cpy14
-	mov	r11, r4
+	mov	r11, r10
 	jmp	.Lisap_a_128a_encrypt_with_words12
 .Lisap_a_128a_encrypt_with_join13:
 	swpb	r15
-	xor	24(sp), r15
-	swpb	r13
-	xor	26(sp), r13
+	xor	36(sp), r15
+	swpb	r14
+	xor	38(sp), r14
 	swpb	r12
-	xor	28(sp), r12
+	xor	40(sp), r12
 	swpb	r11
-	xor	30(sp), r11
-	mov	r5, r14
-	add	136(sp), r14
-	cmp	#8, r6
+	xor	42(sp), r11
+	mov	8(sp), r13
+	add	148(sp), r13
+	cmp	#8, 6(sp)
 	jnc	.Lisap_a_128a_encrypt_with_bytes16
-	bit	#1, r14
+	bit	#1, r13
 	jnz	.Lisap_a_128a_encrypt_with_bytes16
 	swpb	r11
-	mov	r11, 0(r14)
+	mov	r11, 0(r13)
 	swpb	r12
-	mov	r12, 2(r14)
-	swpb	r13
-	mov	r13, 4(r14)
+	mov	r12, 2(r13)
+	swpb	r14
+	mov	r14, 4(r13)
 	swpb	r15
-	mov	r15, 6(r14)
+	mov	r15, 6(r13)
 	jmp	.Lisap_a_128a_encrypt_with_stored17
 .Lisap_a_128a_encrypt_with_bytes16:
 	swpb	r11
-	mov	r11, 64(sp)
+	mov	r11, 76(sp)
 	swpb	r12
-	mov	r12, 66(sp)
-	swpb	r13
-	mov	r13, 68(sp)
+	mov	r12, 78(sp)
+	swpb	r14
+	mov	r14, 80(sp)
 	swpb	r15
-	mov	r15, 70(sp)
-	mov	sp, r15
-	add	#64, r15
-	cmp	#8, r6
+	mov	r15, 82(sp)
+	mov	sp, r14
+	add	#76, r14
+	mov	6(sp), r15
+	cmp	#8, r15
 	jnc	.Lisap_a_128a_encrypt_with_cnt18
-	mov	#8, r6
+	mov	#8, r15
 .Lisap_a_128a_encrypt_with_cnt18:
-	tst	r6
+	tst	r15
 	jz	.Lisap_a_128a_encrypt_with_stored17
 .Lisap_a_128a_encrypt_with_cpy19:
-	mov.b	@r15, 0(r14)
-	inc	r15
+	mov.b	@r14, 0(r13)
 	inc	r14
-	dec	r6
+	inc	r13
+	dec	r15
 	jnz	.Lisap_a_128a_encrypt_with_cpy19
 .Lisap_a_128a_encrypt_with_stored17:
-	add	#1, r9
-	addc	#0, r10
-	cmp	r7, r9
-	mov	r10, r15
-	subc	r8, r15
+	add	#1, 12(sp)
+	addc	#0, 10(sp)
+	cmp	16(sp), 12(sp)
+	mov	10(sp), r15
+	subc	14(sp), r15
 	jnc	.Lisap_a_128a_encrypt_with_loop9
 .Lisap_a_128a_encrypt_with_done10:
 	jmp	.Lisap_a_128a_encrypt_with_endif8
 .Lisap_a_128a_encrypt_with_else7:
 .Lisap_a_128a_encrypt_with_endif8:
 	; isap_a_128a.ae:136: store_be(tag, 0, mac(ka, n, ad, ct))
-	mov	6(sp), 80(sp)
-	mov	8(sp), 82(sp)
-	mov	10(sp), 84(sp)
-	mov	12(sp), 86(sp)
-	mov	14(sp), 88(sp)
-	mov	16(sp), 90(sp)
 	mov	18(sp), 92(sp)
 	mov	20(sp), 94(sp)
+	mov	22(sp), 96(sp)
+	mov	24(sp), 98(sp)
+	mov	26(sp), 100(sp)
+	mov	28(sp), 102(sp)
+	mov	30(sp), 104(sp)
+	mov	32(sp), 106(sp)
 	mov	sp, r13
-	add	#80, r13
+	add	#92, r13
 	mov	sp, r15
-	add	#96, r15
-	mov	136(sp), 0(sp)
-	mov	138(sp), 2(sp)
+	add	#108, r15
+	mov	148(sp), 0(sp)
+	mov	150(sp), 2(sp)
 	mov	r15, 4(sp)
-	mov	22(sp), r12
-	mov	128(sp), r14
-	mov	130(sp), r15
+	mov	34(sp), r12
+	mov	140(sp), r14
+	mov	142(sp), r15
 	call	#isap_a_128a_mac
-	mov	110(sp), r7
-	mov	108(sp), r8
-	mov	106(sp), r9
-	mov	104(sp), r10
-	mov	102(sp), r11
-	mov	100(sp), r12
-	mov	98(sp), r14
-	mov	96(sp), r15
-	mov	140(sp), r13
+	mov	122(sp), r7
+	mov	120(sp), r8
+	mov	118(sp), r9
+	mov	116(sp), r10
+	mov	114(sp), r11
+	mov	112(sp), r12
+	mov	110(sp), r14
+	mov	108(sp), r15
+	mov	152(sp), r13
 	bit	#1, r13
 	jnz	.Lisap_a_128a_encrypt_with_bytes20
 	swpb	r7
@@ -407,23 +413,23 @@ isap_a_128a_encrypt_with:
 	jmp	.Lisap_a_128a_encrypt_with_stored21
 .Lisap_a_128a_encrypt_with_bytes20:
 	swpb	r7
-	mov	r7, 64(sp)
+	mov	r7, 76(sp)
 	swpb	r8
-	mov	r8, 66(sp)
+	mov	r8, 78(sp)
 	swpb	r9
-	mov	r9, 68(sp)
+	mov	r9, 80(sp)
 	swpb	r10
-	mov	r10, 70(sp)
+	mov	r10, 82(sp)
 	swpb	r11
-	mov	r11, 72(sp)
+	mov	r11, 84(sp)
 	swpb	r12
-	mov	r12, 74(sp)
+	mov	r12, 86(sp)
 	swpb	r14
-	mov	r14, 76(sp)
+	mov	r14, 88(sp)
 	swpb	r15
-	mov	r15, 78(sp)
+	mov	r15, 90(sp)
 	mov	sp, r14
-	add	#64, r14
+	add	#76, r14
 	mov	#16, r15
 .Lisap_a_128a_encrypt_with_cpy22:
 	mov.b	@r14, 0(r13)
@@ -432,152 +438,157 @@ isap_a_128a_encrypt_with:
 	dec	r15
 	jnz	.Lisap_a_128a_encrypt_with_cpy22
 .Lisap_a_128a_encrypt_with_stored21:
-	add	#112, sp
+	add	#124, sp
 	popm.w	#7, r10
 	ret
 	.size isap_a_128a_encrypt_with, .-isap_a_128a_encrypt_with
 
 
 ; --- isap_a_128a_decrypt_with: isap_a_128a.decrypt_with
-;     frame 118 bytes (12 spill slots, locals 88), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 840 bytes of code
+;     frame 142 bytes (24 spill slots, locals 88), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 948 bytes of code
 	.section .text.isap_a_128a_decrypt_with,"ax",@progbits
 	.global isap_a_128a_decrypt_with
 	.type isap_a_128a_decrypt_with, @function
 	.balign 2
 isap_a_128a_decrypt_with:
 	pushm.w	#7, r10
-	sub	#118, sp
-	mov	r12, 26(sp)
-	mov	r13, 28(sp)
-	mov	r14, r10
-	mov	142(sp), r11
+	sub	#142, sp
+	mov	r12, r9
+	mov	r13, 52(sp)
+	mov	r14, r7
+	mov	158(sp), r10
+	mov	160(sp), r11
+	mov	166(sp), r8
 	mov	sp, r14
 	mov	#20, r15
 .Lisap_a_128a_decrypt_with_zero1:
-	clr	30(r14)
+	clr	54(r14)
 	incd	r14
 	dec	r15
 	jnz	.Lisap_a_128a_decrypt_with_zero1
 	; isap_a_128a.ae:142: n = load_be(nonce, 0, 16)
-	bit	#1, r10
+	bit	#1, r7
 	jnz	.Lisap_a_128a_decrypt_with_bytes2
 .Lisap_a_128a_decrypt_with_words3:
-	mov	@r10, 24(sp)
-	mov	2(r10), 20(sp)
-	mov	4(r10), 18(sp)
-	mov	6(r10), r6
-	mov	8(r10), r7
-	mov	10(r10), r8
-	mov	12(r10), r9
-	mov	14(r10), r10
+	mov	@r7+, 48(sp)
+	mov	@r7+, 42(sp)
+	mov	@r7+, 34(sp)
+	mov	@r7+, 32(sp)
+	mov	@r7+, 26(sp)
+	mov	@r7+, 24(sp)
+	mov	@r7+, 20(sp)
+	mov	@r7+, 18(sp)
 	jmp	.Lisap_a_128a_decrypt_with_join4
 .Lisap_a_128a_decrypt_with_bytes2:
 	mov	sp, r12
-	add	#70, r12
+	add	#94, r12
 	mov	r12, r13
 	mov	#16, r14
 .Lisap_a_128a_decrypt_with_cpy5:
-	mov.b	@r10, r15
-	inc	r10
+	mov.b	@r7, r15
+	inc	r7
 	mov.b	r15, 0(r13)
 	inc	r13
 	dec	r14
 	jnz	.Lisap_a_128a_decrypt_with_cpy5
-	mov	r12, r10
+	mov	r12, r7
 	jmp	.Lisap_a_128a_decrypt_with_words3
 .Lisap_a_128a_decrypt_with_join4:
 	; isap_a_128a.ae:143: ok = (load_be(tag, 0, 16) ^ mac(ka, n, ad, ct)) == 0
-	bit	#1, r11
+	bit	#1, r8
+	swpb	48(sp)
+	swpb	42(sp)
+	swpb	34(sp)
+	swpb	32(sp)
+	swpb	26(sp)
 	swpb	24(sp)
 	swpb	20(sp)
 	swpb	18(sp)
-	swpb	r6
-	swpb	r7
-	swpb	r8
-	swpb	r9
-	swpb	r10
 	jnz	.Lisap_a_128a_decrypt_with_bytes7
 .Lisap_a_128a_decrypt_with_words8:
-	mov	@r11+, 22(sp)
-	mov	@r11+, 16(sp)
-	mov	@r11+, 12(sp)
-	mov	@r11+, 10(sp)
-	mov	@r11+, 8(sp)
-	mov	@r11+, 6(sp)
-	mov	@r11+, r4
-	mov	@r11+, r5
+	mov	@r8+, 50(sp)
+	mov	@r8+, 46(sp)
+	mov	@r8+, 44(sp)
+	mov	@r8+, 38(sp)
+	mov	@r8+, 36(sp)
+	mov	@r8+, 30(sp)
+	mov	@r8+, 28(sp)
+	mov	@r8+, 22(sp)
 	jmp	.Lisap_a_128a_decrypt_with_join9
 .Lisap_a_128a_decrypt_with_bytes7:
 	mov	sp, r12
-	add	#70, r12
+	add	#94, r12
 	mov	r12, r13
 	mov	#16, r14
 .Lisap_a_128a_decrypt_with_cpy10:
-	mov.b	@r11, r15
-	inc	r11
+	mov.b	@r8, r15
+	inc	r8
 	mov.b	r15, 0(r13)
 	inc	r13
 	dec	r14
 	jnz	.Lisap_a_128a_decrypt_with_cpy10
-	mov	r12, r11
+	mov	r12, r8
 	jmp	.Lisap_a_128a_decrypt_with_words8
 .Lisap_a_128a_decrypt_with_join9:
-	mov	r10, 86(sp)
-	mov	r9, 88(sp)
-	mov	r8, 90(sp)
-	mov	r7, 92(sp)
-	mov	r6, 94(sp)
-	mov	18(sp), 96(sp)
-	mov	20(sp), 98(sp)
-	mov	24(sp), 100(sp)
+	mov	18(sp), 110(sp)
+	mov	20(sp), 112(sp)
+	mov	24(sp), 114(sp)
+	mov	26(sp), 116(sp)
+	mov	32(sp), 118(sp)
+	mov	34(sp), 120(sp)
+	mov	42(sp), 122(sp)
+	mov	48(sp), 124(sp)
 	mov	sp, r13
-	add	#86, r13
+	add	#110, r13
 	mov	sp, r15
-	add	#102, r15
-	mov	138(sp), 0(sp)
-	mov	140(sp), 2(sp)
+	add	#126, r15
+	mov	162(sp), 0(sp)
+	mov	164(sp), 2(sp)
 	mov	r15, 4(sp)
-	mov	26(sp), r12
-	mov	134(sp), r14
-	mov	136(sp), r15
+	mov	r9, r12
+	mov	r10, r14
+	mov	r11, r15
+	swpb	50(sp)
+	swpb	46(sp)
+	swpb	44(sp)
+	swpb	38(sp)
+	swpb	36(sp)
+	swpb	30(sp)
+	swpb	28(sp)
 	swpb	22(sp)
-	swpb	16(sp)
-	swpb	12(sp)
-	swpb	10(sp)
-	swpb	8(sp)
-	swpb	6(sp)
-	swpb	r4
-	swpb	r5
 	call	#isap_a_128a_mac
-	xor	102(sp), r5
-	xor	104(sp), r4
-	mov	6(sp), r15
-	xor	106(sp), r15
-	xor	108(sp), 8(sp)
-	mov	10(sp), r11
-	xor	110(sp), r11
-	mov	12(sp), r12
-	xor	112(sp), r12
-	mov	16(sp), r13
-	xor	114(sp), r13
-	mov	22(sp), r14
-	xor	116(sp), r14
-	bis	r4, r5
-	bis	r15, r5
-	bis	8(sp), r5
-	bis	r11, r5
-	bis	r12, r5
-	bis	r13, r5
-	bis	r14, r5
-	sub	#1, r5
+	mov	22(sp), r8
+	xor	126(sp), r8
+	mov	28(sp), r9
+	xor	128(sp), r9
+	mov	30(sp), r10
+	xor	130(sp), r10
+	mov	36(sp), r11
+	xor	132(sp), r11
+	mov	38(sp), r12
+	xor	134(sp), r12
+	mov	44(sp), r13
+	xor	136(sp), r13
+	mov	46(sp), r14
+	xor	138(sp), r14
+	mov	50(sp), r15
+	xor	140(sp), r15
+	bis	r9, r8
+	bis	r10, r8
+	bis	r11, r8
+	bis	r12, r8
+	bis	r13, r8
+	bis	r14, r8
+	bis	r15, r8
+	sub	#1, r8
 	clr	r15
 	adc	r15
 	xor	#1, r15
-	mov	r15, 14(sp)
+	mov	r15, 40(sp)
 	; isap_a_128a.ae:111: if m > 0 {
 	mov	#0, r15
-	cmp	140(sp), r15
+	cmp	164(sp), r15
 	subc	#0, r15
 	clr	r15
 	adc	r15
@@ -585,199 +596,203 @@ isap_a_128a_decrypt_with:
 	tst	r15
 	jz	.Lisap_a_128a_decrypt_with_else12
 	; isap_a_128a.ae:112: rekey(ke, n, s)
-	mov	r10, 86(sp)
-	mov	r9, 88(sp)
-	mov	r8, 90(sp)
-	mov	r7, 92(sp)
-	mov	r6, 94(sp)
-	mov	18(sp), 96(sp)
-	mov	20(sp), 98(sp)
-	mov	24(sp), 100(sp)
+	mov	18(sp), 110(sp)
+	mov	20(sp), 112(sp)
+	mov	24(sp), 114(sp)
+	mov	26(sp), 116(sp)
+	mov	32(sp), 118(sp)
+	mov	34(sp), 120(sp)
+	mov	42(sp), 122(sp)
+	mov	48(sp), 124(sp)
 	mov	sp, r13
-	add	#86, r13
+	add	#110, r13
 	mov	sp, r14
-	add	#30, r14
-	mov	28(sp), r12
+	add	#54, r14
+	mov	52(sp), r12
 	call	#isap_a_128a_rekey
 	; isap_a_128a.ae:113: s[3] = n[127:64]
-	mov	r6, 54(sp)
-	mov	18(sp), 56(sp)
-	mov	20(sp), 58(sp)
-	mov	24(sp), 60(sp)
+	mov	32(sp), 78(sp)
+	mov	34(sp), 80(sp)
+	mov	42(sp), 82(sp)
+	mov	48(sp), 84(sp)
 	; isap_a_128a.ae:114: s[4] = n[63:0]
-	mov	r10, 62(sp)
-	mov	r9, 64(sp)
-	mov	r8, 66(sp)
-	mov	r7, 68(sp)
+	mov	18(sp), 86(sp)
+	mov	20(sp), 88(sp)
+	mov	24(sp), 90(sp)
+	mov	26(sp), 92(sp)
 	; isap_a_128a.ae:115: for i in 0..(m + rate - 1) / rate {
-	mov	140(sp), r7
-	mov	#0, r8
-	add	#8, r7
-	addc	#0, r8
-	sub	#1, r7
-	subc	#0, r8
-	bit	#1, r7
-	rrc	r7
-	bit	#1, r7
-	rrc	r7
-	bit	#1, r7
-	rrc	r7
-	and	#8191, r7
-	mov	r8, r15
+	mov	164(sp), r15
+	mov	#0, r13
+	add	#8, r15
+	addc	#0, r13
+	sub	#1, r15
+	subc	#0, r13
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
 	rrc	r15
-	and	#57344, r15
-	bis	r15, r7
-	rrum.w	#3, r8
-	mov	#0, r9
-	mov	#0, r10
-	cmp	r7, r9
-	mov	r9, r15
-	subc	r8, r15
+	and	#8191, r15
+	mov	r13, r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	and	#57344, r14
+	bis	r14, r15
+	mov	r15, 16(sp)
+	rrum.w	#3, r13
+	mov	r13, 14(sp)
+	mov	#0, 12(sp)
+	mov	#0, 10(sp)
+	cmp	r15, 12(sp)
+	mov	10(sp), r15
+	subc	r13, r15
 	jc	.Lisap_a_128a_decrypt_with_done15
 .Lisap_a_128a_decrypt_with_loop14:
 	; isap_a_128a.ae:116: off = rate * i
-	mov	r9, r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	mov	r15, r5
-	and	#65528, r5
-	mov	r10, r14
-	rlam.w	#3, r14
-	and	#7, r15
-	bis	r15, r14
+	mov	12(sp), r14
+	rla	r14
+	adc	r14
+	rla	r14
+	adc	r14
+	rla	r14
+	adc	r14
+	mov	r14, r15
+	and	#65528, r15
+	mov	r15, 8(sp)
+	mov	10(sp), r13
+	rlam.w	#3, r13
+	and	#7, r14
+	bis	r14, r13
 	; isap_a_128a.ae:117: count = if m - off < rate then m - off else rate
-	mov	140(sp), r6
+	mov	164(sp), r14
 	mov	#0, r15
-	sub	r5, r6
-	subc	r14, r15
-	cmp	#8, r6
+	sub	8(sp), r14
+	subc	r13, r15
+	cmp	#8, r14
 	subc	#0, r15
 	subc	r15, r15
-	xor	#8, r6
-	and	r15, r6
-	xor	#8, r6
+	xor	#8, r14
+	and	r15, r14
+	xor	#8, r14
+	mov	r14, 6(sp)
 	; isap_a_128a.ae:118: P.permute(s, s_e)
 	mov	sp, r12
-	add	#30, r12
+	add	#54, r12
 	mov	#6, r13
 	call	#isap_a_128a_P_permute
 	; isap_a_128a.ae:119: store_be(out, off, load_be(in, off, rate, count) ^ s[0], count)
-	mov	r5, r4
-	add	138(sp), r4
-	cmp	#8, r6
+	mov	8(sp), r10
+	add	162(sp), r10
+	cmp	#8, 6(sp)
 	jnc	.Lisap_a_128a_decrypt_with_bytes16
-	bit	#1, r4
+	bit	#1, r10
 	jnz	.Lisap_a_128a_decrypt_with_bytes16
 .Lisap_a_128a_decrypt_with_words17:
-	mov	@r4+, r11
-	mov	@r4+, r12
-	mov	@r4+, r13
-	mov	@r4+, r15
+	mov	@r10+, r11
+	mov	@r10+, r12
+	mov	@r10+, r14
+	mov	@r10+, r15
 	jmp	.Lisap_a_128a_decrypt_with_join18
 .Lisap_a_128a_decrypt_with_bytes16:
 	mov	sp, r11
-	add	#70, r11
+	add	#94, r11
 	mov	r11, r12
 	mov	#8, r13
-	mov	r6, r15
+	mov	6(sp), r15
 .Lisap_a_128a_decrypt_with_cpy19:
 	clr	r14
 	tst	r15
 	jz	.Lisap_a_128a_decrypt_with_pad20
-	mov.b	@r4, r14
-	inc	r4
+	mov.b	@r10, r14
+	inc	r10
 	dec	r15
 .Lisap_a_128a_decrypt_with_pad20:
 	mov.b	r14, 0(r12)
 	inc	r12
 	dec	r13
 	jnz	.Lisap_a_128a_decrypt_with_cpy19
-	mov	r11, r4
+	mov	r11, r10
 	jmp	.Lisap_a_128a_decrypt_with_words17
 .Lisap_a_128a_decrypt_with_join18:
 	swpb	r15
-	xor	30(sp), r15
-	swpb	r13
-	xor	32(sp), r13
+	xor	54(sp), r15
+	swpb	r14
+	xor	56(sp), r14
 	swpb	r12
-	xor	34(sp), r12
+	xor	58(sp), r12
 	swpb	r11
-	xor	36(sp), r11
-	mov	r5, r14
-	add	146(sp), r14
-	cmp	#8, r6
+	xor	60(sp), r11
+	mov	8(sp), r13
+	add	170(sp), r13
+	cmp	#8, 6(sp)
 	jnc	.Lisap_a_128a_decrypt_with_bytes21
-	bit	#1, r14
+	bit	#1, r13
 	jnz	.Lisap_a_128a_decrypt_with_bytes21
 	swpb	r11
-	mov	r11, 0(r14)
+	mov	r11, 0(r13)
 	swpb	r12
-	mov	r12, 2(r14)
-	swpb	r13
-	mov	r13, 4(r14)
+	mov	r12, 2(r13)
+	swpb	r14
+	mov	r14, 4(r13)
 	swpb	r15
-	mov	r15, 6(r14)
+	mov	r15, 6(r13)
 	jmp	.Lisap_a_128a_decrypt_with_stored22
 .Lisap_a_128a_decrypt_with_bytes21:
 	swpb	r11
-	mov	r11, 70(sp)
+	mov	r11, 94(sp)
 	swpb	r12
-	mov	r12, 72(sp)
-	swpb	r13
-	mov	r13, 74(sp)
+	mov	r12, 96(sp)
+	swpb	r14
+	mov	r14, 98(sp)
 	swpb	r15
-	mov	r15, 76(sp)
-	mov	sp, r15
-	add	#70, r15
-	cmp	#8, r6
+	mov	r15, 100(sp)
+	mov	sp, r14
+	add	#94, r14
+	mov	6(sp), r15
+	cmp	#8, r15
 	jnc	.Lisap_a_128a_decrypt_with_cnt23
-	mov	#8, r6
+	mov	#8, r15
 .Lisap_a_128a_decrypt_with_cnt23:
-	tst	r6
+	tst	r15
 	jz	.Lisap_a_128a_decrypt_with_stored22
 .Lisap_a_128a_decrypt_with_cpy24:
-	mov.b	@r15, 0(r14)
-	inc	r15
+	mov.b	@r14, 0(r13)
 	inc	r14
-	dec	r6
+	inc	r13
+	dec	r15
 	jnz	.Lisap_a_128a_decrypt_with_cpy24
 .Lisap_a_128a_decrypt_with_stored22:
-	add	#1, r9
-	addc	#0, r10
-	cmp	r7, r9
-	mov	r10, r15
-	subc	r8, r15
+	add	#1, 12(sp)
+	addc	#0, 10(sp)
+	cmp	16(sp), 12(sp)
+	mov	10(sp), r15
+	subc	14(sp), r15
 	jnc	.Lisap_a_128a_decrypt_with_loop14
 .Lisap_a_128a_decrypt_with_done15:
 	jmp	.Lisap_a_128a_decrypt_with_endif13
 .Lisap_a_128a_decrypt_with_else12:
 .Lisap_a_128a_decrypt_with_endif13:
-	mov	150(sp), r15
-	mov	14(sp), 0(r15)
-	add	#118, sp
+	mov	174(sp), r15
+	mov	40(sp), 0(r15)
+	add	#142, sp
 	popm.w	#7, r10
 	ret
 	.size isap_a_128a_decrypt_with, .-isap_a_128a_decrypt_with
 
 
 ; --- isap_a_128a_P_permute: isap_a_128a.P.permute
-;     frame 60 bytes (30 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1066 bytes of code
+;     frame 60 bytes (30 spill slots, locals 0), saves nothing
+;     estimated 1062 bytes of code
 	.section .text.isap_a_128a_P_permute,"ax",@progbits
 	.local isap_a_128a_P_permute
 	.type isap_a_128a_P_permute, @function
 	.balign 2
 isap_a_128a_P_permute:
-	pushm.w	#7, r10
 	sub	#60, sp
 	; ascon_p.ae:60: for i in 16 - rounds..16 {
 	mov	#16, r15
@@ -1253,382 +1268,375 @@ isap_a_128a_P_permute:
 	mov	22(sp), -4(r7)
 	mov	40(sp), -2(r7)
 	add	#60, sp
-	popm.w	#7, r10
 	ret
 	.size isap_a_128a_P_permute, .-isap_a_128a_P_permute
 
 
 ; --- isap_a_128a_mac: isap_a_128a.mac
-;     frame 118 bytes (7 spill slots, locals 104), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 984 bytes of code
+;     frame 126 bytes (11 spill slots, locals 104), saves nothing
+;     estimated 1004 bytes of code
 	.section .text.isap_a_128a_mac,"ax",@progbits
 	.local isap_a_128a_mac
 	.type isap_a_128a_mac, @function
 	.balign 2
 isap_a_128a_mac:
-	pushm.w	#7, r10
-	sub	#118, sp
-	mov	r12, 12(sp)
-	mov	r14, 10(sp)
-	mov	r15, 8(sp)
+	sub	#126, sp
+	mov	r12, 20(sp)
+	mov	r14, 18(sp)
+	mov	r15, 16(sp)
 	mov	sp, r14
 	mov	#20, r15
 .Lisap_a_128a_mac_zero1:
-	clr	14(r14)
+	clr	22(r14)
 	incd	r14
 	dec	r15
 	jnz	.Lisap_a_128a_mac_zero1
 	; isap_a_128a.ae:92: s[0] = n[127:64]
-	mov	8(r13), 14(sp)
-	mov	10(r13), 16(sp)
-	mov	12(r13), 18(sp)
-	mov	14(r13), 20(sp)
+	mov	8(r13), 22(sp)
+	mov	10(r13), 24(sp)
+	mov	12(r13), 26(sp)
+	mov	14(r13), 28(sp)
 	; isap_a_128a.ae:93: s[1] = n[63:0]
-	mov	@r13, 22(sp)
-	mov	2(r13), 24(sp)
-	mov	4(r13), 26(sp)
-	mov	6(r13), 28(sp)
+	mov	@r13, 30(sp)
+	mov	2(r13), 32(sp)
+	mov	4(r13), 34(sp)
+	mov	6(r13), 36(sp)
 	; isap_a_128a.ae:94: s[2] = iv(1)
-	mov	#1548, 30(sp)
-	mov	#3073, 32(sp)
-	mov	#16385, 34(sp)
-	mov	#384, 36(sp)
+	mov	#1548, 38(sp)
+	mov	#3073, 40(sp)
+	mov	#16385, 42(sp)
+	mov	#384, 44(sp)
 	; isap_a_128a.ae:95: P.permute(s, s_h)
 	mov	sp, r12
-	add	#14, r12
+	add	#22, r12
 	mov	#12, r13
 	call	#isap_a_128a_P_permute
 	; isap_a_128a.ae:78: for i in 0..n / rate + 1 {
-	mov	8(sp), r15
+	mov	16(sp), r15
 	rrum.w	#3, r15
 	mov	#0, r13
 	add	#1, r15
 	addc	#0, r13
-	mov	#0, r9
-	mov	#0, r10
-	cmp	r15, r9
-	mov	r15, 6(sp)
-	mov	r9, r15
+	mov	#0, 6(sp)
+	mov	#0, 2(sp)
+	cmp	r15, 6(sp)
+	mov	r15, 14(sp)
+	mov	2(sp), r15
 	subc	r13, r15
-	mov	r13, 2(sp)
+	mov	r13, 10(sp)
 	jc	.Lisap_a_128a_mac_done3
 .Lisap_a_128a_mac_loop2:
 	; isap_a_128a.ae:79: off = rate * i
-	mov	r9, r14
+	mov	6(sp), r14
 	rla	r14
 	adc	r14
 	rla	r14
 	adc	r14
 	rla	r14
 	adc	r14
-	mov	r14, r4
-	and	#65528, r4
-	mov	r10, r15
+	mov	r14, r5
+	and	#65528, r5
+	mov	2(sp), r15
 	rlam.w	#3, r15
 	and	#7, r14
 	bis	r14, r15
 	; isap_a_128a.ae:80: count = if n - off < rate then n - off else rate
-	mov	8(sp), r11
-	mov	#0, r12
-	sub	r4, r11
-	subc	r15, r12
-	cmp	#8, r11
-	mov	r12, r15
+	mov	16(sp), r9
+	mov	#0, r10
+	sub	r5, r9
+	subc	r15, r10
+	cmp	#8, r9
+	mov	r10, r15
 	subc	#0, r15
 	subc	r15, r15
-	xor	#8, r11
-	and	r15, r11
-	xor	#8, r11
-	and	r15, r12
+	xor	#8, r9
+	and	r15, r9
+	xor	#8, r9
+	and	r15, r10
 	; isap_a_128a.ae:81: s[0] = s[0] ^ load_be(x, off, rate, count) ^ pad(count)
-	add	10(sp), r4
-	cmp	#8, r11
+	add	18(sp), r5
+	cmp	#8, r9
 	jnc	.Lisap_a_128a_mac_bytes4
-	bit	#1, r4
+	bit	#1, r5
 	jnz	.Lisap_a_128a_mac_bytes4
 .Lisap_a_128a_mac_words5:
-	mov	@r4, r7
-	mov	2(r4), r6
-	mov	4(r4), r5
-	mov	6(r4), r4
+	mov	@r5+, r6
+	mov	@r5+, r7
+	mov	@r5+, r8
+	mov	@r5+, r11
 	jmp	.Lisap_a_128a_mac_join6
 .Lisap_a_128a_mac_bytes4:
-	mov	sp, r7
-	add	#94, r7
-	mov	r7, r8
+	mov	sp, r11
+	add	#102, r11
+	mov	r11, r12
 	mov	#8, r13
-	mov	r11, r15
+	mov	r9, r15
 .Lisap_a_128a_mac_cpy7:
 	clr	r14
 	tst	r15
 	jz	.Lisap_a_128a_mac_pad8
-	mov.b	@r4, r14
-	inc	r4
+	mov.b	@r5, r14
+	inc	r5
 	dec	r15
 .Lisap_a_128a_mac_pad8:
-	mov.b	r14, 0(r8)
-	inc	r8
+	mov.b	r14, 0(r12)
+	inc	r12
 	dec	r13
 	jnz	.Lisap_a_128a_mac_cpy7
-	mov	r7, r4
+	mov	r11, r5
 	jmp	.Lisap_a_128a_mac_words5
 .Lisap_a_128a_mac_join6:
-	swpb	r4
-	xor	14(sp), r4
-	swpb	r5
-	xor	16(sp), r5
-	swpb	r6
-	xor	18(sp), r6
-	swpb	r7
-	xor	20(sp), r7
 	; isap_a_128a.ae:34: return ((0x80 as u64) << 56) >> (8 * count)
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	mov	r11, r15
-	and	#65528, r15
-	rlam.w	#3, r12
-	and	#7, r11
-	bis	r11, r12
+	rlam.w	#3, r10
+	rla	r9
+	adc	r9
+	rla	r9
+	adc	r9
+	rla	r9
+	adc	r9
+	mov	r9, r15
+	and	#7, r15
+	bis	r15, r10
+	and	#65528, r9
+	; isap_a_128a.ae:81: s[0] = s[0] ^ load_be(x, off, rate, count) ^ pad(count)
+	swpb	r6
+	swpb	r7
+	swpb	r8
+	swpb	r11
+	xor	22(sp), r11
+	xor	24(sp), r8
+	xor	26(sp), r7
+	xor	28(sp), r6
+	; isap_a_128a.ae:34: return ((0x80 as u64) << 56) >> (8 * count)
+	mov	#0, r12
 	mov	#0, r13
 	mov	#0, r14
-	mov	#0, r8
-	mov	#32768, r11
-	tst	r12
+	mov	#32768, r15
+	tst	r10
 	jnz	.Lisap_a_128a_mac_shbig9
-	cmp	#64, r15
+	cmp	#64, r9
 	jc	.Lisap_a_128a_mac_shbig9
 .Lisap_a_128a_mac_shlimb12:
-	cmp	#16, r15
+	cmp	#16, r9
 	jnc	.Lisap_a_128a_mac_shbits13
+	mov	r13, r12
 	mov	r14, r13
-	mov	r8, r14
-	mov	r11, r8
-	clr	r11
-	sub	#16, r15
+	mov	r15, r14
+	clr	r15
+	sub	#16, r9
 	jmp	.Lisap_a_128a_mac_shlimb12
 .Lisap_a_128a_mac_shbits13:
-	tst	r15
+	tst	r9
 	jz	.Lisap_a_128a_mac_shend10
 .Lisap_a_128a_mac_sh11:
 	clrc
-	rrc	r11
-	rrc	r8
+	rrc	r15
 	rrc	r14
 	rrc	r13
-	dec	r15
+	rrc	r12
+	dec	r9
 	jnz	.Lisap_a_128a_mac_sh11
 	jmp	.Lisap_a_128a_mac_shend10
 .Lisap_a_128a_mac_shbig9:
+	clr	r12
 	clr	r13
 	clr	r14
-	clr	r8
-	clr	r11
+	clr	r15
 .Lisap_a_128a_mac_shend10:
 	; isap_a_128a.ae:81: s[0] = s[0] ^ load_be(x, off, rate, count) ^ pad(count)
-	xor	r13, r4
-	xor	r14, r5
-	xor	r8, r6
-	xor	r11, r7
-	mov	r4, 14(sp)
-	mov	r5, 16(sp)
-	mov	r6, 18(sp)
-	mov	r7, 20(sp)
+	xor	r12, r11
+	xor	r13, r8
+	xor	r14, r7
+	xor	r15, r6
+	mov	r11, 22(sp)
+	mov	r8, 24(sp)
+	mov	r7, 26(sp)
+	mov	r6, 28(sp)
 	; isap_a_128a.ae:82: P.permute(s, s_h)
 	mov	sp, r12
-	add	#14, r12
+	add	#22, r12
 	mov	#12, r13
 	call	#isap_a_128a_P_permute
-	add	#1, r9
-	addc	#0, r10
-	cmp	6(sp), r9
-	mov	r10, r15
-	subc	2(sp), r15
+	add	#1, 6(sp)
+	addc	#0, 2(sp)
+	cmp	14(sp), 6(sp)
+	mov	2(sp), r15
+	subc	10(sp), r15
 	jnc	.Lisap_a_128a_mac_loop2
 .Lisap_a_128a_mac_done3:
 	; isap_a_128a.ae:97: s[4] = s[4] ^ 1
-	mov	46(sp), r15
+	mov	54(sp), r15
 	xor	#1, r15
-	mov	r15, 46(sp)
+	mov	r15, 54(sp)
 	; isap_a_128a.ae:78: for i in 0..n / rate + 1 {
-	mov	136(sp), r15
+	mov	130(sp), r15
 	rrum.w	#3, r15
 	mov	#0, r13
 	add	#1, r15
 	addc	#0, r13
-	mov	#0, r9
-	mov	#0, r10
-	cmp	r15, r9
-	mov	r15, 4(sp)
-	mov	r9, r15
+	mov	#0, 4(sp)
+	mov	#0, 0(sp)
+	cmp	r15, 4(sp)
+	mov	r15, 12(sp)
+	mov	@sp, r15
 	subc	r13, r15
-	mov	r13, 0(sp)
+	mov	r13, 8(sp)
 	jc	.Lisap_a_128a_mac_done15
 .Lisap_a_128a_mac_loop14:
 	; isap_a_128a.ae:79: off = rate * i
-	mov	r9, r14
+	mov	4(sp), r14
 	rla	r14
 	adc	r14
 	rla	r14
 	adc	r14
 	rla	r14
 	adc	r14
-	mov	r14, r4
-	and	#65528, r4
-	mov	r10, r15
+	mov	r14, r5
+	and	#65528, r5
+	mov	@sp, r15
 	rlam.w	#3, r15
 	and	#7, r14
 	bis	r14, r15
 	; isap_a_128a.ae:80: count = if n - off < rate then n - off else rate
-	mov	136(sp), r11
-	mov	#0, r12
-	sub	r4, r11
-	subc	r15, r12
-	cmp	#8, r11
-	mov	r12, r15
+	mov	130(sp), r9
+	mov	#0, r10
+	sub	r5, r9
+	subc	r15, r10
+	cmp	#8, r9
+	mov	r10, r15
 	subc	#0, r15
 	subc	r15, r15
-	xor	#8, r11
-	and	r15, r11
-	xor	#8, r11
-	and	r15, r12
+	xor	#8, r9
+	and	r15, r9
+	xor	#8, r9
+	and	r15, r10
 	; isap_a_128a.ae:81: s[0] = s[0] ^ load_be(x, off, rate, count) ^ pad(count)
-	add	134(sp), r4
-	cmp	#8, r11
+	add	128(sp), r5
+	cmp	#8, r9
 	jnc	.Lisap_a_128a_mac_bytes16
-	bit	#1, r4
+	bit	#1, r5
 	jnz	.Lisap_a_128a_mac_bytes16
 .Lisap_a_128a_mac_words17:
-	mov	@r4, r7
-	mov	2(r4), r6
-	mov	4(r4), r5
-	mov	6(r4), r4
+	mov	@r5+, r6
+	mov	@r5+, r7
+	mov	@r5+, r8
+	mov	@r5+, r11
 	jmp	.Lisap_a_128a_mac_join18
 .Lisap_a_128a_mac_bytes16:
-	mov	sp, r7
-	add	#94, r7
-	mov	r7, r8
+	mov	sp, r11
+	add	#102, r11
+	mov	r11, r12
 	mov	#8, r13
-	mov	r11, r15
+	mov	r9, r15
 .Lisap_a_128a_mac_cpy19:
 	clr	r14
 	tst	r15
 	jz	.Lisap_a_128a_mac_pad20
-	mov.b	@r4, r14
-	inc	r4
+	mov.b	@r5, r14
+	inc	r5
 	dec	r15
 .Lisap_a_128a_mac_pad20:
-	mov.b	r14, 0(r8)
-	inc	r8
+	mov.b	r14, 0(r12)
+	inc	r12
 	dec	r13
 	jnz	.Lisap_a_128a_mac_cpy19
-	mov	r7, r4
+	mov	r11, r5
 	jmp	.Lisap_a_128a_mac_words17
 .Lisap_a_128a_mac_join18:
-	swpb	r4
-	xor	14(sp), r4
-	swpb	r5
-	xor	16(sp), r5
-	swpb	r6
-	xor	18(sp), r6
-	swpb	r7
-	xor	20(sp), r7
 	; isap_a_128a.ae:34: return ((0x80 as u64) << 56) >> (8 * count)
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	mov	r11, r15
-	and	#65528, r15
-	rlam.w	#3, r12
-	and	#7, r11
-	bis	r11, r12
+	rlam.w	#3, r10
+	rla	r9
+	adc	r9
+	rla	r9
+	adc	r9
+	rla	r9
+	adc	r9
+	mov	r9, r15
+	and	#7, r15
+	bis	r15, r10
+	and	#65528, r9
+	; isap_a_128a.ae:81: s[0] = s[0] ^ load_be(x, off, rate, count) ^ pad(count)
+	swpb	r6
+	swpb	r7
+	swpb	r8
+	swpb	r11
+	xor	22(sp), r11
+	xor	24(sp), r8
+	xor	26(sp), r7
+	xor	28(sp), r6
+	; isap_a_128a.ae:34: return ((0x80 as u64) << 56) >> (8 * count)
+	mov	#0, r12
 	mov	#0, r13
 	mov	#0, r14
-	mov	#0, r8
-	mov	#32768, r11
-	tst	r12
+	mov	#32768, r15
+	tst	r10
 	jnz	.Lisap_a_128a_mac_shbig21
-	cmp	#64, r15
+	cmp	#64, r9
 	jc	.Lisap_a_128a_mac_shbig21
 .Lisap_a_128a_mac_shlimb24:
-	cmp	#16, r15
+	cmp	#16, r9
 	jnc	.Lisap_a_128a_mac_shbits25
+	mov	r13, r12
 	mov	r14, r13
-	mov	r8, r14
-	mov	r11, r8
-	clr	r11
-	sub	#16, r15
+	mov	r15, r14
+	clr	r15
+	sub	#16, r9
 	jmp	.Lisap_a_128a_mac_shlimb24
 .Lisap_a_128a_mac_shbits25:
-	tst	r15
+	tst	r9
 	jz	.Lisap_a_128a_mac_shend22
 .Lisap_a_128a_mac_sh23:
 	clrc
-	rrc	r11
-	rrc	r8
+	rrc	r15
 	rrc	r14
 	rrc	r13
-	dec	r15
+	rrc	r12
+	dec	r9
 	jnz	.Lisap_a_128a_mac_sh23
 	jmp	.Lisap_a_128a_mac_shend22
 .Lisap_a_128a_mac_shbig21:
+	clr	r12
 	clr	r13
 	clr	r14
-	clr	r8
-	clr	r11
+	clr	r15
 .Lisap_a_128a_mac_shend22:
 	; isap_a_128a.ae:81: s[0] = s[0] ^ load_be(x, off, rate, count) ^ pad(count)
-	xor	r13, r4
-	xor	r14, r5
-	xor	r8, r6
-	xor	r11, r7
-	mov	r4, 14(sp)
-	mov	r5, 16(sp)
-	mov	r6, 18(sp)
-	mov	r7, 20(sp)
+	xor	r12, r11
+	xor	r13, r8
+	xor	r14, r7
+	xor	r15, r6
+	mov	r11, 22(sp)
+	mov	r8, 24(sp)
+	mov	r7, 26(sp)
+	mov	r6, 28(sp)
 	; isap_a_128a.ae:82: P.permute(s, s_h)
 	mov	sp, r12
-	add	#14, r12
+	add	#22, r12
 	mov	#12, r13
 	call	#isap_a_128a_P_permute
-	add	#1, r9
-	addc	#0, r10
-	cmp	4(sp), r9
-	mov	r10, r15
-	subc	@sp, r15
+	add	#1, 4(sp)
+	addc	#0, 0(sp)
+	cmp	12(sp), 4(sp)
+	mov	@sp, r15
+	subc	8(sp), r15
 	jnc	.Lisap_a_128a_mac_loop14
 .Lisap_a_128a_mac_done15:
 	; isap_a_128a.ae:99: rekey(ka, cat(s[0], s[1]), t)
-	mov	22(sp), 102(sp)
-	mov	24(sp), 104(sp)
-	mov	26(sp), 106(sp)
-	mov	28(sp), 108(sp)
-	mov	14(sp), 110(sp)
-	mov	16(sp), 112(sp)
-	mov	18(sp), 114(sp)
-	mov	20(sp), 116(sp)
+	mov	30(sp), 110(sp)
+	mov	32(sp), 112(sp)
+	mov	34(sp), 114(sp)
+	mov	36(sp), 116(sp)
+	mov	22(sp), 118(sp)
+	mov	24(sp), 120(sp)
+	mov	26(sp), 122(sp)
+	mov	28(sp), 124(sp)
 	mov	sp, r13
-	add	#102, r13
+	add	#110, r13
 	mov	sp, r14
-	add	#54, r14
-	mov	12(sp), r12
+	add	#62, r14
+	mov	20(sp), r12
 	call	#isap_a_128a_rekey
 	; isap_a_128a.ae:100: s[0] = t[0]
-	mov	54(sp), r12
-	mov	56(sp), r13
-	mov	58(sp), r14
-	mov	60(sp), r15
-	mov	r12, 14(sp)
-	mov	r13, 16(sp)
-	mov	r14, 18(sp)
-	mov	r15, 20(sp)
-	; isap_a_128a.ae:101: s[1] = t[1]
 	mov	62(sp), r12
 	mov	64(sp), r13
 	mov	66(sp), r14
@@ -1637,36 +1645,43 @@ isap_a_128a_mac:
 	mov	r13, 24(sp)
 	mov	r14, 26(sp)
 	mov	r15, 28(sp)
+	; isap_a_128a.ae:101: s[1] = t[1]
+	mov	70(sp), r12
+	mov	72(sp), r13
+	mov	74(sp), r14
+	mov	76(sp), r15
+	mov	r12, 30(sp)
+	mov	r13, 32(sp)
+	mov	r14, 34(sp)
+	mov	r15, 36(sp)
 	; isap_a_128a.ae:102: P.permute(s, s_h)
 	mov	sp, r12
-	add	#14, r12
+	add	#22, r12
 	mov	#12, r13
 	call	#isap_a_128a_P_permute
 	; isap_a_128a.ae:103: return cat(s[0], s[1])
-	mov	138(sp), r14
-	mov	22(sp), 0(r14)
-	mov	24(sp), 2(r14)
-	mov	26(sp), 4(r14)
-	mov	28(sp), 6(r14)
-	mov	14(sp), 8(r14)
-	mov	16(sp), 10(r14)
-	mov	18(sp), 12(r14)
-	mov	20(sp), 14(r14)
-	add	#118, sp
-	popm.w	#7, r10
+	mov	132(sp), r14
+	mov	30(sp), 0(r14)
+	mov	32(sp), 2(r14)
+	mov	34(sp), 4(r14)
+	mov	36(sp), 6(r14)
+	mov	22(sp), 8(r14)
+	mov	24(sp), 10(r14)
+	mov	26(sp), 12(r14)
+	mov	28(sp), 14(r14)
+	add	#126, sp
 	ret
 	.size isap_a_128a_mac, .-isap_a_128a_mac
 
 
 ; --- isap_a_128a_rekey: isap_a_128a.rekey
-;     frame 80 bytes (40 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1214 bytes of code
+;     frame 80 bytes (40 spill slots, locals 0), saves nothing
+;     estimated 1210 bytes of code
 	.section .text.isap_a_128a_rekey,"ax",@progbits
 	.local isap_a_128a_rekey
 	.type isap_a_128a_rekey, @function
 	.balign 2
 isap_a_128a_rekey:
-	pushm.w	#7, r10
 	sub	#80, sp
 	mov	r14, 68(sp)
 	; isap_a_128a.ae:62: for i in 0..k - 1 {
@@ -1677,17 +1692,17 @@ isap_a_128a_rekey:
 	mov	@r12+, 46(sp)
 	mov	@r12+, r4
 	mov	@r12+, r5
-	mov	@r12+, r7
+	mov	@r12+, r6
 	mov	@r12+, 26(sp)
 	mov	@r12+, 8(sp)
 	mov	@r12+, 18(sp)
 	mov	@r12+, 52(sp)
 	mov	@r12+, 54(sp)
 	mov	@r12+, 64(sp)
+	mov	@r12+, r8
 	mov	@r12+, r9
-	mov	@r12+, r10
 	mov	@r12+, 12(sp)
-	mov	@r12+, r6
+	mov	@r12+, r10
 	mov	@r12+, 2(sp)
 	mov	@r12+, 20(sp)
 	mov	@r12+, 36(sp)
@@ -1712,16 +1727,16 @@ isap_a_128a_rekey:
 	; ascon_p.ae:47: for i in 16 - rounds..16 {
 	mov	#1, 62(sp)
 	mov	r15, 46(sp)
-	mov	64(sp), r8
+	mov	64(sp), r7
 .Lisap_a_128a_rekey_loop3:
 	; ascon_p.ae:21: x2 = x2 ^ (c as u64)
 	mov	8(sp), r14
 	xor	#75, r14
 	; ascon_p.ae:24: x0 = x0 ^ x4
 	mov	@sp, r11
-	xor	r6, r11
+	xor	r10, r11
 	; ascon_p.ae:25: x4 = x4 ^ x3
-	xor	r8, r6
+	xor	r7, r10
 	; ascon_p.ae:26: x2 = x2 ^ x1
 	xor	r4, r14
 	; ascon_p.ae:27: t0 = x0 ^ (~x1 & x2)
@@ -1729,60 +1744,60 @@ isap_a_128a_rekey:
 	bic	r4, r12
 	xor	r11, r12
 	; ascon_p.ae:28: t1 = x1 ^ (~x2 & x3)
-	mov	r8, r13
+	mov	r7, r13
 	bic	r14, r13
 	xor	r4, r13
 	; ascon_p.ae:29: t2 = x2 ^ (~x3 & x4)
-	mov	r6, r15
-	bic	r8, r15
+	mov	r10, r15
+	bic	r7, r15
 	xor	r15, r14
 	; ascon_p.ae:30: t3 = x3 ^ (~x4 & x0)
 	mov	r11, r15
-	bic	r6, r15
-	xor	r15, r8
+	bic	r10, r15
+	xor	r15, r7
 	; ascon_p.ae:31: t4 = x4 ^ (~x0 & x1)
 	bic	r11, r4
-	xor	r4, r6
-	mov	r6, 50(sp)
+	xor	r4, r10
+	mov	r10, 50(sp)
 	; ascon_p.ae:32: t1 = t1 ^ t0
 	xor	r12, r13
 	mov	r13, 22(sp)
 	; ascon_p.ae:33: t0 = t0 ^ t4
-	xor	r6, r12
+	xor	r10, r12
 	mov	r12, 0(sp)
 	; ascon_p.ae:34: t3 = t3 ^ t2
-	xor	r14, r8
-	mov	r8, 42(sp)
+	xor	r14, r7
+	mov	r7, 42(sp)
 	; ascon_p.ae:35: t2 = ~t2
 	inv	r14
 	mov	r14, 28(sp)
 	; ascon_p.ae:24: x0 = x0 ^ x4
-	mov	4(sp), r6
+	mov	4(sp), r7
 	mov	2(sp), r15
-	xor	r15, r6
+	xor	r15, r7
 	; ascon_p.ae:25: x4 = x4 ^ x3
-	xor	r9, r15
+	xor	r8, r15
 	; ascon_p.ae:26: x2 = x2 ^ x1
 	mov	18(sp), r13
 	xor	r5, r13
 	; ascon_p.ae:27: t0 = x0 ^ (~x1 & x2)
 	mov	r13, r11
 	bic	r5, r11
-	xor	r6, r11
+	xor	r7, r11
 	; ascon_p.ae:28: t1 = x1 ^ (~x2 & x3)
-	mov	r9, r12
+	mov	r8, r12
 	bic	r13, r12
 	xor	r5, r12
 	; ascon_p.ae:29: t2 = x2 ^ (~x3 & x4)
-	mov	r15, r8
-	bic	r9, r8
-	xor	r8, r13
+	mov	r15, r10
+	bic	r8, r10
+	xor	r10, r13
 	; ascon_p.ae:30: t3 = x3 ^ (~x4 & x0)
-	mov	r6, r8
-	bic	r15, r8
-	xor	r8, r9
+	mov	r7, r10
+	bic	r15, r10
+	xor	r10, r8
 	; ascon_p.ae:31: t4 = x4 ^ (~x0 & x1)
-	bic	r6, r5
+	bic	r7, r5
 	xor	r5, r15
 	mov	r15, 44(sp)
 	; ascon_p.ae:32: t1 = t1 ^ t0
@@ -1791,47 +1806,47 @@ isap_a_128a_rekey:
 	; ascon_p.ae:33: t0 = t0 ^ t4
 	xor	r15, r11
 	; ascon_p.ae:34: t3 = t3 ^ t2
-	xor	r13, r9
-	mov	r9, 32(sp)
+	xor	r13, r8
+	mov	r8, 32(sp)
 	; ascon_p.ae:35: t2 = ~t2
 	inv	r13
 	mov	r13, 16(sp)
 	; ascon_p.ae:24: x0 = x0 ^ x4
-	mov	48(sp), r9
+	mov	48(sp), r10
 	mov	20(sp), r14
-	xor	r14, r9
+	xor	r14, r10
 	; ascon_p.ae:25: x4 = x4 ^ x3
-	xor	r10, r14
+	xor	r9, r14
 	; ascon_p.ae:26: x2 = x2 ^ x1
 	mov	52(sp), r8
-	xor	r7, r8
+	xor	r6, r8
 	; ascon_p.ae:27: t0 = x0 ^ (~x1 & x2)
 	mov	r8, r4
-	bic	r7, r4
-	xor	r9, r4
+	bic	r6, r4
+	xor	r10, r4
 	; ascon_p.ae:28: t1 = x1 ^ (~x2 & x3)
-	mov	r10, r12
+	mov	r9, r12
 	bic	r8, r12
-	xor	r7, r12
+	xor	r6, r12
 	; ascon_p.ae:29: t2 = x2 ^ (~x3 & x4)
 	mov	r14, r15
-	bic	r10, r15
+	bic	r9, r15
 	xor	r15, r8
 	; ascon_p.ae:30: t3 = x3 ^ (~x4 & x0)
-	mov	r9, r15
+	mov	r10, r15
 	bic	r14, r15
-	xor	r15, r10
+	xor	r15, r9
 	; ascon_p.ae:31: t4 = x4 ^ (~x0 & x1)
-	bic	r9, r7
-	xor	r7, r14
+	bic	r10, r6
+	xor	r6, r14
 	mov	r14, 40(sp)
 	; ascon_p.ae:32: t1 = t1 ^ t0
 	xor	r4, r12
 	; ascon_p.ae:33: t0 = t0 ^ t4
 	xor	r14, r4
 	; ascon_p.ae:34: t3 = t3 ^ t2
-	xor	r8, r10
-	mov	r10, 14(sp)
+	xor	r8, r9
+	mov	r9, 14(sp)
 	; ascon_p.ae:35: t2 = ~t2
 	inv	r8
 	; ascon_p.ae:24: x0 = x0 ^ x4
@@ -2025,102 +2040,102 @@ isap_a_128a_rekey:
 	mov	r5, r15
 	mov	14(sp), r10
 	mov	r10, r6
-	mov	r14, r7
+	mov	r14, r9
 	mov	42(sp), r4
-	mov	r4, r8
+	mov	r4, r7
 	swpb	r15
-	mov	r15, r9
+	mov	r15, r8
 	swpb	r6
-	xor.b	r6, r9
-	xor	r6, r9
+	xor.b	r6, r8
+	xor	r6, r8
+	swpb	r9
+	xor.b	r9, r6
+	xor	r9, r6
 	swpb	r7
-	xor.b	r7, r6
-	xor	r7, r6
-	swpb	r8
-	xor.b	r8, r7
-	xor	r8, r7
-	xor.b	r15, r8
-	xor	r15, r8
-	bit	#1, r8
-	rrc	r7
-	rrc	r6
+	xor.b	r7, r9
+	xor	r7, r9
+	xor.b	r15, r7
+	xor	r15, r7
+	bit	#1, r7
 	rrc	r9
-	rrc	r8
-	bit	#1, r8
-	rrc	r7
 	rrc	r6
-	rrc	r9
 	rrc	r8
-	xor	r4, r8
-	xor	r5, r9
+	rrc	r7
+	bit	#1, r7
+	rrc	r9
+	rrc	r6
+	rrc	r8
+	rrc	r7
+	xor	r4, r7
+	xor	r5, r8
 	xor	r10, r6
-	xor	r14, r7
+	xor	r14, r9
 	bit	#1, r10
 	rrc	r5
 	rrc	r4
 	rrc	r14
 	rrc	r10
-	xor	r5, r8
-	xor	r10, r9
+	xor	r5, r7
+	xor	r10, r8
 	xor	r14, r6
 	mov	r6, 10(sp)
-	xor	r4, r7
-	mov	r7, 12(sp)
+	xor	r4, r9
+	mov	r9, 12(sp)
 	; ascon_p.ae:41: t4 ^ (t4 >>> 7) ^ (t4 >>> 41)
 	mov	44(sp), r5
 	mov	r5, r13
 	mov	40(sp), r15
 	mov	24(sp), r14
 	mov	50(sp), r4
-	mov	r4, r7
+	mov	r4, r6
 	swpb	r13
-	mov	r13, r10
+	mov	r13, r9
 	swpb	r15
-	xor.b	r15, r10
-	xor	r15, r10
+	xor.b	r15, r9
+	xor	r15, r9
 	swpb	r14
 	xor.b	r14, r15
 	xor	r14, r15
-	swpb	r7
-	xor.b	r7, r14
-	xor	r7, r14
-	xor.b	r13, r7
-	xor	r13, r7
-	rla	r7
-	rlc	r10
+	swpb	r6
+	xor.b	r6, r14
+	xor	r6, r14
+	xor.b	r13, r6
+	xor	r13, r6
+	rla	r6
+	rlc	r9
 	rlc	r15
 	rlc	r14
-	adc	r7
-	mov	r4, r6
-	xor	r7, r6
+	adc	r6
+	mov	r4, r10
+	xor	r6, r10
 	mov	r5, r13
-	xor	r10, r13
+	xor	r9, r13
 	mov	40(sp), r4
 	xor	r15, r4
 	mov	24(sp), r5
 	xor	r14, r5
 	bit	#1, r14
 	rrc	r15
-	rrc	r10
-	rrc	r7
+	rrc	r9
+	rrc	r6
 	rrc	r14
 	bit	#1, r14
 	rrc	r15
-	rrc	r10
-	rrc	r7
+	rrc	r9
+	rrc	r6
 	rrc	r14
-	xor	r15, r6
+	xor	r15, r10
 	xor	r14, r13
 	mov	r4, r14
-	xor	r7, r14
+	xor	r6, r14
 	mov	r5, r15
-	xor	r10, r15
+	xor	r9, r15
 	mov	38(sp), r4
 	mov	34(sp), r5
-	mov	30(sp), r7
+	mov	30(sp), r6
 	mov	r11, 52(sp)
 	mov	r12, 54(sp)
-	mov	10(sp), r10
+	mov	10(sp), r9
 	mov	r13, 2(sp)
 	mov	r14, 20(sp)
 	mov	r15, 36(sp)
@@ -2141,7 +2156,7 @@ isap_a_128a_rekey:
 	rlc	r13
 	rlc	r14
 	rlc	r15
-	mov	r8, 64(sp)
+	mov	r7, 64(sp)
 	mov	r11, 76(sp)
 	mov	r12, 74(sp)
 	mov	r13, 72(sp)
@@ -2167,7 +2182,7 @@ isap_a_128a_rekey:
 	; isap_a_128a.ae:68: s[1] = x1
 	mov	r4, 8(r13)
 	mov	r5, 10(r13)
-	mov	r7, 12(r13)
+	mov	r6, 12(r13)
 	mov	26(sp), 14(r13)
 	; isap_a_128a.ae:69: s[2] = x2
 	mov	8(sp), 16(r13)
@@ -2176,11 +2191,11 @@ isap_a_128a_rekey:
 	mov	54(sp), 22(r13)
 	; isap_a_128a.ae:70: s[3] = x3
 	mov	64(sp), 24(r13)
-	mov	r9, 26(r13)
-	mov	r10, 28(r13)
+	mov	r8, 26(r13)
+	mov	r9, 28(r13)
 	mov	12(sp), 30(r13)
 	; isap_a_128a.ae:71: s[4] = x4
-	mov	r6, 32(r13)
+	mov	r10, 32(r13)
 	mov	2(sp), 34(r13)
 	mov	20(sp), 36(r13)
 	mov	36(sp), 38(r13)
@@ -2189,7 +2204,6 @@ isap_a_128a_rekey:
 	mov	#12, r13
 	call	#isap_a_128a_P_permute
 	add	#80, sp
-	popm.w	#7, r10
 	ret
 	.size isap_a_128a_rekey, .-isap_a_128a_rekey
 

@@ -89,7 +89,7 @@ class ArmCalls:
         for k, v in enumerate(vals[:4]):
             self.emit("mov", v, argregs[k])
         ops = [Lbl(call_symbol(self.module, callee.name))] + argregs + [Imm(0)] * (4 - len(argregs))
-        self.emit("bl", *ops, *[R(r) for r in CALL_CLOBBERS])
+        self.emit("bl", *ops, *[R(r) for r in self.clobbers.get(callee.name, CALL_CLOBBERS)])
         self.calls.add(callee.name)
         # cached constants and addresses would have to survive the call in r4-r7 or a spill
         # slot: re-materialising them after it is cheaper

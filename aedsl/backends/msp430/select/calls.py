@@ -117,7 +117,7 @@ class Msp430Calls:
         for r, x in zip(regs, words):
             self.emit("mov", x, r)
         ops = [Lbl(call_symbol(self.module, callee.name))] + regs + [Imm(0)] * (len(ARG_REGS) - len(regs))
-        self.emit("call", *ops, *[R(r) for r in CALL_CLOBBERS])
+        self.emit("call", *ops, *[R(r) for r in self.clobbers.get(callee.name, CALL_CLOBBERS)])
         self.calls.add(callee.name)
         if hasattr(self, "_acc_state"):
             self._acc_state = (None, None)       # the callee may have used the accelerator
