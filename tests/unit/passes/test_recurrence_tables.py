@@ -226,3 +226,50 @@ fn f(x: u96) -> u96 {
     module = pipeline.run(load_module(ROOT / "specs/primitives/skinny128_384plus.ae", {}), {},
                           until="recurrence_tables")
     assert any(t.elem_width == 16 and t.length == 80 for t in _tables(module))
+
+
+PACK = dict(W16, record_packing="on")
+
+
+def test_fields_that_never_share_a_bit_share_an_entry(tmp_path):
+    # c takes bits 0-6, (c >> 3) << 8 bits 8-11: with record_packing one word a round, their OR,
+    # read as `x & 0xff` and `x ^ (x & 0xff)`
+    before = _module(tmp_path, LFSR)
+    after = recurrence_tables.run(before, PACK)
+    (table,) = _tables(after)
+    c, seq = 0x75, []
+    for _ in range(40):
+        seq.append(c)
+        c = ((c << 1) | ((c >> 6) ^ (c >> 5)) & 1) & 0x7F
+    assert (table.elem_width, table.length) == (16, 40)
+    assert list(table.data) == [v | v >> 3 << 8 for v in seq]
+    (loop,) = _loops(after, "f")
+    masks = [op.args[1] for op in walk_ops(loop.regions[0]) if op.opcode == "and"]
+    consts = {id(r): op.attrs["value"] for op in walk_ops(loop.regions[0]) if op.opcode == "const" for r in op.results}
+    assert {consts[id(m)] for m in masks} == {0xFF}         # (one `and` once CSE has run)
+    assert check_equivalent(before, after, trials=30) > 0
+    assert compile_module(after).call("f", [0xBEEF]) == compile_module(before).call("f", [0xBEEF])
+
+
+def test_fields_that_share_bits_keep_their_own_entries(tmp_path):
+    # c and c >> 1 overlap in bits 0-5: two words a round, packing or not
+    text = LFSR.replace("((c >> 3) as u16 << 8)", "((c >> 1) as u16 << 3)")
+    before = _module(tmp_path, text)
+    (table,) = _tables(recurrence_tables.run(before, PACK))
+    assert table.length == 80
+    assert check_equivalent(before, recurrence_tables.run(before, PACK), trials=10) > 0
+
+
+def test_spongent_counter_packs_into_one_word_a_round():
+    module = pipeline.run(load_module(ROOT / "specs/primitives/spongent_pi160.ae", {}), PACK,
+                          until="recurrence_tables")
+    assert [(t.elem_width, t.length) for t in _tables(module)] == [(16, 80)]
+
+
+def test_record_packing_is_on_for_armv6m_and_off_by_default():
+    from aedsl import chips
+    from aedsl.backends import registry
+    module = load_module(ROOT / "specs/primitives/spongent_pi160.ae", {})
+    arm, msp = chips.load("stm32f030"), chips.load("msp430f1611")
+    assert registry.target_for(arm).pass_knobs(module, arm, {})["record_packing"] == "on"
+    assert registry.target_for(msp).pass_knobs(module, msp, {}).get("record_packing", "off") == "off"
