@@ -25,7 +25,10 @@ last field of an entry is the entry XOR the others, and the table is that much s
 picks the default (`Backend.pass_knobs`): on for ARMv6-M, where one LDR and a UXTB cost what two
 LDRs did (Spongent-π[160] on stm32f030: 37 989 -> 37 909 cycles, 1 550 -> 1 390 B); off for
 MSP430, where each field was a memory operand of its XOR and the unpacking needs two registers
-more (msp430f1611: 38 354 -> 39 239 cycles, 1 570 -> 1 430 B, a spill a round).
+more (msp430f1611: 38 354 -> 39 239 cycles, 1 570 -> 1 430 B, a spill a round). Knob value
+`bytes` packs nothing but folds fields at byte granularity: a field that is one byte of a word
+(the reversal in the top word's high byte) is a byte entry, loaded and shifted back (MSP430
+`mov.b`, `swpb`): Spongent-π[160] on msp430f1611 38 594 cycles, 1 416 B.
 
 An export wider than `PIECE_BITS` is taken as fields of that many bits (rebuilt by a concat);
 a field (or a narrower export) that takes one value in every round is that constant, so only the
@@ -60,10 +63,11 @@ KNOBS = (Knob("recurrence_tables", "pass", MODES, "auto",
               doc="tables, indexed by the loop index, for the values a rolled loop computes from a "
                   "closed recurrence (a round-constant LFSR) or from a table (auto), from a "
                   "recurrence only (recurrences), or none; off with opt=size"),
-         Knob("record_packing", "pass", ("on", "off"), "off",
+         Knob("record_packing", "pass", ("on", "bytes", "off"), "off",
               doc="fields of a recurrence table's record whose values never share a bit share one "
-                  "entry (on: half the table for a mask and an XOR a read), or each its own (off); "
-                  "the target picks the default"))
+                  "entry (on: half the table for a mask and an XOR a read), or each its own entry, "
+                  "as narrow as its bytes allow (bytes: a field that is one byte of a word is a "
+                  "byte entry), or as wide as its 16-bit words (off); the target picks the default"))
 
 MAX_TRIPS = 256
 MAX_ENTRY_BITS = 64
@@ -132,15 +136,17 @@ def _reads_outside(body: Block, inner: set[int], carried: list[Value]) -> set[in
     return out
 
 
-def _fold(values: list[int]) -> tuple[int, int]:
+def _fold(values: list[int], unit: int = 16) -> tuple[int, int]:
     """(shift, element width): the values' common low zero bits rounded down to a multiple of
-    16, and the narrowest of 8/16/32/64 bits holding the values shifted right by that. A shift
-    by whole 16-bit words is a choice of word (free on a 16-bit target, where the loaded word
-    is then a memory operand of the op that reads it; one shift on a 32-bit one)."""
+    `unit`, and the narrowest of 8/16/32/64 bits holding the values shifted right by that. A
+    shift by whole 16-bit words is a choice of word (free on a 16-bit target, where the loaded
+    word is then a memory operand of the op that reads it; one shift on a 32-bit one); by whole
+    bytes (`unit` 8, knob `record_packing=bytes`), a byte entry for a field that is one byte
+    of a word (a `swpb` on MSP430 after the byte load)."""
     ored = 0
     for v in values:
         ored |= v
-    shift = ((ored & -ored).bit_length() - 1 if ored else 0) & ~15
+    shift = ((ored & -ored).bit_length() - 1 if ored else 0) & ~(unit - 1)
     top = (ored >> shift).bit_length()
     return shift, next((w for w in (8, 16, 32, 64) if top <= w), top)
 
@@ -186,7 +192,7 @@ def _unpack_mask(masks: list[int], j: int, width: int) -> int:
 
 
 class _Tabulator:
-    def __init__(self, module: Module, fn: Function, registry: dict, tables: bool, pack: bool = False):
+    def __init__(self, module: Module, fn: Function, registry: dict, tables: bool, pack: str = "off"):
         self.module = module
         self.names = Names(fn)
         self.consts = const_defs(fn)
@@ -236,13 +242,13 @@ class _Tabulator:
                 w = min(step, v.width - lo)
                 fs.append((w, [(x >> lo) & ((1 << w) - 1) for x in values[id(v)]]))
         varying = [f for fs in fields_of.values() for f in fs if len(set(f[1])) > 1]
-        folds = [_fold(f[1]) for f in varying]
+        folds = [_fold(f[1], 8 if self.pack == "bytes" else 16) for f in varying]
         # one element width for the loop's table: one scaled index serves every field
         width = max((w for _, w in folds), default=8)
         if width > MAX_ENTRY_BITS:
             return                      # an entry of more than two 32-bit words: no table
         groups = _pack([[x >> shift for x in f[1]] for f, (shift, _) in zip(varying, folds)], width) \
-            if self.pack else [[k] for k in range(len(varying))]
+            if self.pack == "on" else [[k] for k in range(len(varying))]
         added = sum(1 + (width < f[0]) + (shift > 0) for f, (shift, _) in zip(varying, folds)) \
             + sum(len(g) - 1 for g in groups)   # a packed field: a mask instead of a load, and one op
         removed = len(inner)
@@ -415,7 +421,7 @@ def run(module: Module, knobs: dict) -> Module:
         return module
     registry: dict = {}
     for fn in module.functions:
-        t = _Tabulator(module, fn, registry, mode == "auto", str(knobs.get("record_packing", "off")) == "on")
+        t = _Tabulator(module, fn, registry, mode == "auto", str(knobs.get("record_packing", "off")))
         t.block(fn.body)
         substitute(fn.body, t.subst)
     return module

@@ -52,3 +52,16 @@ def test_photon_beetle_round_table_passes_a_vector_sample(chip, opt, require_too
     vecs = lwc_vectors(PHOTON_BEETLE, 33)
     report = run_aead(sim_engine(PHOTON_BEETLE, {"mix": "table", "opt": opt}, chip), vecs)
     assert report.passed == len(vecs) and report.failed == 0, str(report)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("packing,chip", [("bytes", "msp430f1611"), ("on", "msp430f1611"), ("off", "stm32f030")])
+def test_elephant_passes_with_each_record_packing(packing, chip, require_tools):
+    """Spongent's round-counter table in each layout (ir/passes/recurrence_tables.py, knob
+    `record_packing`; the chips' defaults are covered above): one packed word a round, a byte
+    per field, a word per field. All 1 089 vectors passed on 2026-11-27 with `aedsl kat
+    specs/schemes/elephant_dumbo.ae --engine sim --chip msp430f1611 -k record_packing=bytes`."""
+    require_tools(chip)
+    vecs = lwc_vectors(ELEPHANT, 33)
+    report = run_aead(sim_engine(ELEPHANT, {"record_packing": packing}, chip), vecs)
+    assert report.passed == len(vecs) and report.failed == 0, str(report)

@@ -273,3 +273,15 @@ def test_record_packing_is_on_for_armv6m_and_off_by_default():
     arm, msp = chips.load("stm32f030"), chips.load("msp430f1611")
     assert registry.target_for(arm).pass_knobs(module, arm, {})["record_packing"] == "on"
     assert registry.target_for(msp).pass_knobs(module, msp, {}).get("record_packing", "off") == "off"
+
+
+def test_byte_fields_make_a_byte_table():
+    # record_packing=bytes: the reversal, one byte of the top word, is a byte entry like the
+    # counter: two bytes a round (u8[160]), not two words (u16[160])
+    module = pipeline.run(load_module(ROOT / "specs/primitives/spongent_pi160.ae", {}),
+                          dict(W16, record_packing="bytes"), until="recurrence_tables")
+    assert [(t.elem_width, t.length) for t in _tables(module)] == [(8, 160)]
+    before = pipeline.run(load_module(ROOT / "specs/primitives/spongent_pi160.ae", {}), W16, until="legalize")
+    after = recurrence_tables.run(before, dict(W16, record_packing="bytes"))
+    assert [(t.elem_width, t.length) for t in _tables(after)] == [(8, 160)]
+    assert check_equivalent(before, after, trials=3, functions=["permute"]) > 0
