@@ -10,8 +10,9 @@ of `Backend` with:
   and its toolchain description (`toolchain`, a `ToolchainSpec`);
 - the policy hooks `implied_spec_knobs`, `pass_knobs` and `retry_knobs` (defaults: none,
   unchanged, no retry);
-- the ABI: `entry_params` (how each IR parameter of an exported function is passed) and
-  `c_params` (its C prototype);
+- the ABI: `entry_params` (how each IR parameter of an exported function is passed),
+  `c_params` (its C prototype), `call_clobbers` (the calling convention's caller-saved
+  registers) and `fixed_regs` (stack pointer, program counter);
 - code generation: `select_function` (IR function -> MFunction on virtual registers),
   `mir_pipeline` (the machine-IR passes, in order, as a list of `MirPass`), `emit_function`
   (frame, prologue/epilogue and assembly lines of an allocated function) and `table` (a constant

@@ -538,10 +538,12 @@ def place_slots(mf: MFunction, target, high: tuple) -> tuple[int, list[int], boo
 def _high_slots(mf: MFunction, target, alloc, force_lr: bool, lr_slot: bool = True) -> tuple:
     """The high registers spill slots may take: r8-r11 in a function that calls (a call clobbers
     r12); r8-r12 and LR in a leaf that pushes LR anyway (it saves low registers; `lr_slot`);
+    r8-r12, then LR, in a leaf subroutine that saves nothing (`subroutine_saves=caller`: its
+    machine has no callee-saved register; LR costs a push and a pop, so it comes last);
     else r8-r12."""
     low_saved = [r for r in alloc.used_phys if r in target.callee_saved]
     if not target.callee_saved and not mf.calls and lr_slot:
-        return SUBROUTINE_HIGH_SLOTS        # saves nothing: LR costs its push, so comes last
+        return SUBROUTINE_HIGH_SLOTS
     lr_slot = lr_slot and bool(low_saved or force_lr)
     return CALLER_HIGH_SLOTS if mf.calls else LEAF_HIGH_SLOTS if lr_slot else HIGH_SLOTS
 
