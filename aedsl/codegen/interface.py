@@ -34,9 +34,11 @@ from typing import Callable, ClassVar
 
 from aedsl.codegen import commute, dce, regalloc, schedule, writeback_homes
 from aedsl.codegen.emit import SpecLines, render
+from aedsl.codegen.liveness import defs_uses
 from aedsl.codegen.mir import MFunction
 from aedsl.codegen.target import UNDEF
 from aedsl.codegen.unit import Compiled, Entry, Param, exported, unit_kind, variant_stem
+from aedsl.ir.nodes import walk_ops
 from aedsl.ir.passes.common import is_size_mode
 from aedsl.knobs import Knob
 
@@ -285,7 +287,6 @@ class Backend(ABC):
         """The registers a call of the emitted subroutine `mf` (it saves none) overwrites: the
         calling convention's caller-saved ones (`call_clobbers`) and every other register its
         code writes, its own calls' included; never the stack pointer or the program counter."""
-        from aedsl.codegen.liveness import defs_uses
         written = set(self.call_clobbers)
         for inst in mf.insts:
             written.update(defs_uses(inst, machine)[0])
@@ -350,7 +351,7 @@ class Backend(ABC):
             ctx = MirContext(chip=chip, machine=self.machine(chip, mf, saves=not subroutine), knobs=knobs)
             run_mir_pipeline(mf, passes, ctx)
             if keep_mir:
-                kept_by[fname] = KeptFunction(fname, copy.deepcopy(mf), ctx.machine, None if fname not in public else entry)
+                kept_by[fname] = KeptFunction(fname, copy.deepcopy(mf), ctx.machine, entry if fname in public else None)
             mf.insts = [i for i in mf.insts if i.mn != UNDEF]      # no instruction (target.UNDEF)
             info = self.emit_function(mf, ctx, spec_lines)
             if subroutine:
@@ -360,7 +361,7 @@ class Backend(ABC):
             infos[fname] = info
             if fname in public:
                 entries[fname] = entry
-        order = _breadth_first(graph, public)
+        order = list(graph)                 # the exported functions, then subroutines by first call
         functions = [infos[f] for f in order]
         kept = [kept_by[f] for f in order if f in kept_by]
         entries = {f: entries[f] for f in order if f in entries}
@@ -382,12 +383,12 @@ class Backend(ABC):
 
 
 def _call_graph(module, public) -> dict[str, list[str]]:
-    """Each function the exported ones reach -> the functions it calls (sorted, once each)."""
-    from aedsl.ir.nodes import walk_ops
+    """Each function the exported ones reach -> the functions it calls (sorted, once each), in
+    the unit's order of functions: the exported ones, then the subroutines by first call."""
     graph: dict[str, list[str]] = {}
     todo = list(public)
     while todo:
-        f = todo.pop()
+        f = todo.pop(0)
         if f in graph:
             continue
         graph[f] = sorted({op.attrs["callee"] for op in walk_ops(module.function(f).body) if op.opcode == "call"})
@@ -412,16 +413,3 @@ def _callees_first(graph: dict[str, list[str]], public) -> list[str]:
     for f in public:
         visit(f)
     return out
-
-
-def _breadth_first(graph: dict[str, list[str]], public) -> list[str]:
-    """The unit's order of functions: the exported ones, then the subroutines by first call."""
-    order, todo, done = [], list(public), set()
-    while todo:
-        f = todo.pop(0)
-        if f in done:
-            continue
-        done.add(f)
-        order.append(f)
-        todo.extend(g for g in graph[f] if g not in done)
-    return order

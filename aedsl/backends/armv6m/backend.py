@@ -452,6 +452,12 @@ def _arg_copies(insts, target) -> dict[int, tuple[int, Mem]]:
     return out
 
 
+def _call_clobbers(bl: MInst) -> set[int]:
+    """The registers a `bl` overwrites (its operands after the symbol and the four argument
+    positions: target.INSTRS["bl"])."""
+    return {o.reg for o in bl.ops[5:] if isinstance(o, R)}
+
+
 def place_slots(mf: MFunction, target, high: tuple) -> tuple[int, list[int], bool]:
     """Place the allocator's spill slots (each spilled value has its own): the most used ones
     (accesses weighted by loop depth) in the high registers `high` (a 1-cycle MOV instead of a
@@ -487,9 +493,8 @@ def place_slots(mf: MFunction, target, high: tuple) -> tuple[int, list[int], boo
         live = set(live_out[bi])
         for i in range(b - 1, a - 1, -1):
             if insts[i].mn == "bl":
-                over = {o.reg for o in insts[i].ops[5:] if isinstance(o, R)}
                 for x in live:
-                    banned.setdefault(x, set()).update(over)
+                    banned.setdefault(x, set()).update(_call_clobbers(insts[i]))
             d, u = du[i]
             if d and not u and not any(x in live for x in d):
                 dead.add(i)
@@ -597,7 +602,7 @@ def peephole(mf: MFunction) -> None:
 def _emit(mf, target, alloc, lines_src, force_lr=False, lr_slot=True) -> dict:
     # what the calls overwrite of the callee-saved registers is saved too (a subroutine that
     # saves nothing itself: `Backend.clobbered`)
-    clobbered = {o.reg for i in mf.insts if i.mn == "bl" for o in i.ops[5:] if isinstance(o, R)}
+    clobbered = {r for i in mf.insts if i.mn == "bl" for r in _call_clobbers(i)}
     low_saved = sorted(r for r in set(alloc.used_phys) | clobbered if r in target.callee_saved and r in LOW)
     high = _high_slots(mf, target, alloc, force_lr, lr_slot)
     before = mf.clone() if LR in high else None

@@ -143,29 +143,27 @@ def _fold(values: list[int], unit: int = 16) -> tuple[int, int]:
     word is then a memory operand of the op that reads it; one shift on a 32-bit one); by whole
     bytes (`unit` 8, knob `record_packing=bytes`), a byte entry for a field that is one byte
     of a word (a `swpb` on MSP430 after the byte load)."""
-    ored = 0
-    for v in values:
-        ored |= v
+    ored = _bits(values)
     shift = ((ored & -ored).bit_length() - 1 if ored else 0) & ~(unit - 1)
     top = (ored >> shift).bit_length()
     return shift, next((w for w in (8, 16, 32, 64) if top <= w), top)
 
 
-def _mask_bits(values: list[int], shift: int) -> int:
-    """The bits a field's stored values take (its values shifted right by `shift`, OR-ed)."""
+def _bits(values: list[int]) -> int:
+    """The bits the values take (their OR)."""
     ored = 0
     for v in values:
-        ored |= v >> shift
+        ored |= v
     return ored
 
 
-def _pack(fields: list[list[int]], width: int) -> list[list[int]]:
-    """Groups of fields (indices) whose stored values never share a bit, first fit in order:
-    the fields of a group share one table entry (their OR; Spongent's lCounter in the low byte
-    of a word and its reversal in the high byte: one word a round, not two)."""
+def _pack(masks: list[int], width: int) -> list[list[int]]:
+    """Groups of fields (indices) whose stored values never share a bit (`masks`: the bits each
+    field's values take), first fit in order: the fields of a group share one table entry
+    (their OR; Spongent's lCounter in the low byte of a word and its reversal in the high byte:
+    one word a round, not two)."""
     groups: list[tuple[list[int], int]] = []
-    for k, vals in enumerate(fields):
-        bits = _mask_bits(vals, 0)
+    for k, bits in enumerate(masks):
         for gi, (members, used) in enumerate(groups):
             if not used & bits and (used | bits) < 1 << width:
                 groups[gi] = (members + [k], used | bits)
@@ -247,8 +245,9 @@ class _Tabulator:
         width = max((w for _, w in folds), default=8)
         if width > MAX_ENTRY_BITS:
             return                      # an entry of more than two 32-bit words: no table
-        groups = _pack([[x >> shift for x in f[1]] for f, (shift, _) in zip(varying, folds)], width) \
-            if self.pack == "on" else [[k] for k in range(len(varying))]
+        stored = [[x >> shift for x in f[1]] for f, (shift, _) in zip(varying, folds)]   # by field, by round
+        masks = [_bits(vals) for vals in stored]
+        groups = _pack(masks, width) if self.pack == "on" else [[k] for k in range(len(varying))]
         added = sum(1 + (width < f[0]) + (shift > 0) for f, (shift, _) in zip(varying, folds)) \
             + sum(len(g) - 1 for g in groups)   # a packed field: a mask instead of a load, and one op
         removed = len(inner)
@@ -259,7 +258,7 @@ class _Tabulator:
         # when every field is a constant: a loop of one trip)
         n = len(groups)
         if varying:
-            table = self.table([sum(varying[k][1][t] >> folds[k][0] for k in g) for t in range(trips) for g in groups],
+            table = self.table([sum(stored[k][t] for k in g) for t in range(trips) for g in groups],
                                width)
         group_of = {k: gi for gi, g in enumerate(groups) for k in g}
         slot_of = {id(f): k for k, f in enumerate(varying)}
@@ -275,8 +274,7 @@ class _Tabulator:
                     k = slot_of[id(f)]
                     g = groups[group_of[k]]
                     ops_k, slot = self.slot(at, n, group_of[k])
-                    masks = [_mask_bits(varying[j][1], folds[j][0]) for j in g]
-                    ops_r, x = self.read(table, slot, v.name, w, folds[k][0], g.index(k), masks)
+                    ops_r, x = self.read(table, slot, v.name, w, folds[k][0], g.index(k), [masks[j] for j in g])
                     ops_v += ops_k + ops_r
                 parts.append(x)
             if len(parts) == 1:
