@@ -755,8 +755,9 @@ class SelectorBase:
         self.materialize_pending()
         outs = [[R(self.vreg()) for _ in range(nlimbs(r.width, self.LIMB))] for r in op.results]
         els, end = self.mf.label("else"), self.mf.label("endif")
+        c, regions = self.if_test(op, c)
         self.branch_if_zero(c, els)
-        for k, region in enumerate(op.regions):
+        for k, region in enumerate(regions):
             ys = self.select_block(region)
             self.origin, self.origin_loc = "if", op.loc or self.origin_loc
             self.materialize_pending()
@@ -769,6 +770,21 @@ class SelectorBase:
         self.label(end)
         for r, o in zip(op.results, outs):
             self.put(r, list(o))
+
+    def if_test(self, op: Op, c: list):
+        """(the limbs whose zero selects the second region, the regions in emitted order): a
+        condition `ne x, 0` tests x itself, and `eq x, 0` too with the regions swapped (the
+        comparison's own 0/1 value is then dead code)."""
+        d = self.defs.get(op.args[0])
+        if d is None or d.opcode not in ("eq", "ne"):
+            return c, list(op.regions)
+        x, y = d.args
+        if self.const_of(self.get(y)) != 0:
+            x, y = y, x
+            if self.const_of(self.get(y)) != 0:
+                return c, list(op.regions)
+        regions = list(op.regions)
+        return self.get(x), regions if d.opcode == "ne" else regions[::-1]
 
     def insert_before(self, anchor: MInst, insts: list[MInst]) -> None:
         """Insert instructions before `anchor` (a loop's preheader point)."""

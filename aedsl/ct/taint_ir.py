@@ -152,6 +152,9 @@ class IrTaint:
         if code == "len":
             vals[op.results[0]] = False
             return
+        if code == "addr_low":                  # the buffer's address is public, not the offset
+            vals[op.results[0]] = t(op.args[1])
+            return
         secret = any(t(a) for a in op.args)
         for r in op.results:
             vals[r] = secret

@@ -25,6 +25,8 @@ Opcodes (operands in `args`, constants in `attrs`; ops.py holds each one's exact
   concat              x1, x2, ... (first = most significant) -> u(sum of widths)
   perm                x; attrs table (output bit p[i] = input bit i) -> uW
   len                 mem                               -> u32  (its length in elements)
+  addr_low            mem (bytes), offset; attrs bits   -> u(bits) (the low bits of the address of
+                      byte `offset`; the interpreter's buffers sit at multiples of 16)
   load                mem, index                        -> u(elem width)
   store               mem, index, value                 -> (none)
   load_be load_le     mem (bytes), offset[, count]; attrs bytes -> u(8*bytes)

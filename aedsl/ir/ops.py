@@ -330,6 +330,15 @@ def _len(widths, w, attrs):
     return len
 
 
+# The low `bits` bits (at most 4) of the address of byte `off` of a byte buffer; made by
+# passes/align_versioning.py, whose branches compute the same results whatever it gives. The
+# interpreter places every byte buffer at an address that is a multiple of 16.
+@_op("addr_low", 2, 1, "read")
+def _addr_low(widths, w, attrs):
+    m = mask(attrs["bits"])
+    return lambda mem, off: off & m
+
+
 @_op("load", 2, 1, "read")
 def _load(widths, w, attrs):
     return operator.getitem

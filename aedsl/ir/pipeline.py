@@ -88,6 +88,8 @@ STEPS: list[Step] = [
     *_with_cleanup("concat_ops"),      # same-layout windows in a bitwise tree: one window of their sources
     Step("store_forwarding", "store_forwarding"),  # a load of an element just stored: the stored value
                                        # (late: the fusions above judge their cones as written)
+    Step("align_versioning", "align_versioning", _acts("align_versioning")),  # small word-block
+                                       # loops: a copy for aligned buffers with no test per block
     Step("xor_chains", "xor_chains"),  # XOR trees as left-deep chains (no XOR made only to be added)
     Step("schedule", "schedule"),      # last: the order the selector emits, for register pressure
 ]

@@ -7,7 +7,8 @@ address is aligned and its count (if any) covers it, else through the frame scra
 `bytes.tmp` with a byte copy loop; a partial block of another size (`odd_block`) always goes
 through the scratch area. Each target emits the paths (`_load_bytes`, `_store_bytes`); the
 sizes are its class data: WORD_BLOCK_MIN / WORD_BLOCK_MAX (bytes, None: no maximum) and
-ODD_BLOCK_MIN / ODD_BLOCK_MAX.
+ODD_BLOCK_MIN / ODD_BLOCK_MAX. A block of whole words that passes/align_versioning.py marked
+`aligned` (no count) takes the word path whatever its size, with no test and no fallback.
 """
 from __future__ import annotations
 
@@ -32,6 +33,20 @@ class ByteBlocks:
 
     def op_store_le(self, op):
         self._store_bytes(op, False)
+
+    def op_addr_low(self, op):
+        """The low bits of the address of byte `off` of a byte buffer (align_versioning's test):
+        the target's block address (`block_address`), masked."""
+        b = self.memory(op.args[0])
+        a = self.block_address(b, self.get(op.args[1]))
+        self.put(op.results[0], self.mask([a], op.results[0].width))
+
+    @staticmethod
+    def known_aligned(op) -> bool:
+        """A block access that align_versioning proved word-aligned and whole (attribute
+        `aligned`: no count, or a constant one that covers the block): the word path with no
+        test and no byte fallback."""
+        return bool(op.attrs.get("aligned"))
 
     def block_count(self, cnt: list, nbytes: int):
         """(count limbs or None, bytes to access): a constant count is folded into the size."""

@@ -53,8 +53,8 @@ ascon128_key_setup:
 
 
 @ --- ascon128_encrypt_with: ascon128.encrypt_with
-@     frame 84 bytes (15 spill slots, 7 on the stack; locals 56), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 768 bytes of code and literals
+@     frame 84 bytes (16 spill slots, 7 on the stack; locals 56), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 860 bytes of code and literals
 	.section .text.ascon128_encrypt_with,"ax",%progbits
 	.global ascon128_encrypt_with
 	.type ascon128_encrypt_with, %function
@@ -271,11 +271,21 @@ ascon128_encrypt_with:
 	lsrs	r0, r1, #3
 	str	r0, [sp, #4]
 	@ ascon128.ae:88: for i in 0..full {
+	ldr	r0, [sp, #124]
+	lsls	r0, r0, #30
+	lsrs	r1, r0, #30
+	ldr	r0, [sp, #132]
+	lsls	r0, r0, #30
+	lsrs	r0, r0, #30
+	orrs	r1, r0
+	cmp	r1, #0
+	beq	.Lascon128_encrypt_with_else18
 	movs	r1, #0
 	str	r1, [sp]
+	ldr	r0, [sp, #4]
 	cmp	r1, r0
-	bcs	.Lascon128_encrypt_with_done19
-.Lascon128_encrypt_with_loop18:
+	bcs	.Lascon128_encrypt_with_done21
+.Lascon128_encrypt_with_loop20:
 	@ ascon128.ae:89: off = rate * i
 	ldr	r1, [sp]
 	lsls	r3, r1, #3
@@ -286,20 +296,20 @@ ascon128_encrypt_with:
 	adds	r6, r1, r3
 	movs	r4, #3
 	tst	r6, r4
-	beq	.Lascon128_encrypt_with_words21
-.Lascon128_encrypt_with_bytes20:
+	beq	.Lascon128_encrypt_with_words23
+.Lascon128_encrypt_with_bytes22:
 	add	r7, sp, #68
 	movs	r1, #8
-.Lascon128_encrypt_with_cpy23:
+.Lascon128_encrypt_with_cpy25:
 	subs	r1, #1
-	bcc	.Lascon128_encrypt_with_cpyd22
+	bcc	.Lascon128_encrypt_with_cpyd24
 	ldrb	r0, [r6, r1]
 	strb	r0, [r7, r1]
-	b	.Lascon128_encrypt_with_cpy23
+	b	.Lascon128_encrypt_with_cpy25
 	.ltorg
-.Lascon128_encrypt_with_cpyd22:
+.Lascon128_encrypt_with_cpyd24:
 	mov	r6, r7
-.Lascon128_encrypt_with_words21:
+.Lascon128_encrypt_with_words23:
 	ldr	r0, [r6, #4]
 	rev	r1, r0
 	ldr	r0, [r6]
@@ -314,22 +324,22 @@ ascon128_encrypt_with:
 	ldr	r1, [sp, #132]
 	adds	r3, r1, r3
 	tst	r3, r4
-	bne	.Lascon128_encrypt_with_bytes24
+	bne	.Lascon128_encrypt_with_bytes26
 	str	r2, [r3]
 	str	r0, [r3, #4]
-	b	.Lascon128_encrypt_with_stored25
-.Lascon128_encrypt_with_bytes24:
+	b	.Lascon128_encrypt_with_stored27
+.Lascon128_encrypt_with_bytes26:
 	str	r2, [sp, #68]
 	str	r0, [sp, #72]
 	add	r2, sp, #68
 	movs	r1, #8
-.Lascon128_encrypt_with_cpy26:
+.Lascon128_encrypt_with_cpy28:
 	subs	r1, #1
-	bcc	.Lascon128_encrypt_with_stored25
+	bcc	.Lascon128_encrypt_with_stored27
 	ldrb	r0, [r2, r1]
 	strb	r0, [r3, r1]
-	b	.Lascon128_encrypt_with_cpy26
-.Lascon128_encrypt_with_stored25:
+	b	.Lascon128_encrypt_with_cpy28
+.Lascon128_encrypt_with_stored27:
 	@ ascon128.ae:92: P.permute(s, b)
 	add	r0, sp, #28
 	movs	r1, #6
@@ -339,8 +349,52 @@ ascon128_encrypt_with:
 	str	r1, [sp]
 	ldr	r0, [sp, #4]
 	cmp	r1, r0
-	bcc	.Lascon128_encrypt_with_loop18
-.Lascon128_encrypt_with_done19:
+	bcc	.Lascon128_encrypt_with_loop20
+.Lascon128_encrypt_with_done21:
+	b	.Lascon128_encrypt_with_endif19
+.Lascon128_encrypt_with_else18:
+	@ ascon128.ae:88: for i in 0..full {
+	movs	r1, #0
+	str	r1, [sp]
+	ldr	r0, [sp, #4]
+	cmp	r1, r0
+	bcs	.Lascon128_encrypt_with_done30
+.Lascon128_encrypt_with_loop29:
+	@ ascon128.ae:89: off = rate * i
+	ldr	r1, [sp]
+	lsls	r4, r1, #3
+	@ ascon128.ae:90: s[0] = s[0] ^ load_be(msg, off, rate)
+	ldr	r2, [sp, #28]
+	ldr	r3, [sp, #32]
+	ldr	r1, [sp, #124]
+	adds	r5, r1, r4
+	ldr	r0, [r5, #4]
+	rev	r1, r0
+	ldr	r0, [r5]
+	rev	r0, r0
+	eors	r2, r1
+	eors	r3, r0
+	str	r2, [sp, #28]
+	str	r3, [sp, #32]
+	@ ascon128.ae:91: store_be(ct, off, s[0])
+	rev	r3, r3
+	rev	r2, r2
+	ldr	r1, [sp, #132]
+	adds	r0, r1, r4
+	str	r3, [r0]
+	str	r2, [r0, #4]
+	@ ascon128.ae:92: P.permute(s, b)
+	add	r0, sp, #28
+	movs	r1, #6
+	bl	ascon128_P_permute
+	ldr	r1, [sp]
+	adds	r1, #1
+	str	r1, [sp]
+	ldr	r0, [sp, #4]
+	cmp	r1, r0
+	bcc	.Lascon128_encrypt_with_loop29
+.Lascon128_encrypt_with_done30:
+.Lascon128_encrypt_with_endif19:
 	@ ascon128.ae:94: off = rate * full
 	ldr	r0, [sp, #4]
 	lsls	r0, r0, #3
@@ -354,29 +408,29 @@ ascon128_encrypt_with:
 	ldr	r1, [sp, #124]
 	adds	r5, r1, r0
 	cmp	r2, #8
-	bcc	.Lascon128_encrypt_with_bytes27
+	bcc	.Lascon128_encrypt_with_bytes31
 	movs	r0, #3
 	tst	r5, r0
-	beq	.Lascon128_encrypt_with_words28
-.Lascon128_encrypt_with_bytes27:
+	beq	.Lascon128_encrypt_with_words32
+.Lascon128_encrypt_with_bytes31:
 	movs	r0, #0
 	str	r0, [sp, #68]
 	str	r0, [sp, #72]
 	add	r6, sp, #68
 	mov	r1, r2
 	cmp	r1, #8
-	bcc	.Lascon128_encrypt_with_cnt30
+	bcc	.Lascon128_encrypt_with_cnt34
 	movs	r1, #8
-.Lascon128_encrypt_with_cnt30:
-.Lascon128_encrypt_with_cpy31:
+.Lascon128_encrypt_with_cnt34:
+.Lascon128_encrypt_with_cpy35:
 	subs	r1, #1
-	bcc	.Lascon128_encrypt_with_cpyd29
+	bcc	.Lascon128_encrypt_with_cpyd33
 	ldrb	r0, [r5, r1]
 	strb	r0, [r6, r1]
-	b	.Lascon128_encrypt_with_cpy31
-.Lascon128_encrypt_with_cpyd29:
+	b	.Lascon128_encrypt_with_cpy35
+.Lascon128_encrypt_with_cpyd33:
 	mov	r5, r6
-.Lascon128_encrypt_with_words28:
+.Lascon128_encrypt_with_words32:
 	ldr	r0, [r5, #4]
 	rev	r1, r0
 	ldr	r0, [r5]
@@ -390,15 +444,15 @@ ascon128_encrypt_with:
 	movs	r5, #1
 	lsls	r5, r5, #31
 	cmp	r6, #64
-	bcs	.Lascon128_encrypt_with_shz32
-.Lascon128_encrypt_with_shl34:
+	bcs	.Lascon128_encrypt_with_shz36
+.Lascon128_encrypt_with_shl38:
 	cmp	r6, #32
-	bcc	.Lascon128_encrypt_with_shf33
+	bcc	.Lascon128_encrypt_with_shf37
 	mov	r7, r5
 	movs	r5, #0
 	subs	r6, #32
-	b	.Lascon128_encrypt_with_shl34
-.Lascon128_encrypt_with_shf33:
+	b	.Lascon128_encrypt_with_shl38
+.Lascon128_encrypt_with_shf37:
 	movs	r1, #32
 	subs	r1, r1, r6
 	lsrs	r7, r6
@@ -406,11 +460,11 @@ ascon128_encrypt_with:
 	lsls	r0, r1
 	orrs	r7, r0
 	lsrs	r5, r6
-	b	.Lascon128_encrypt_with_she35
-.Lascon128_encrypt_with_shz32:
+	b	.Lascon128_encrypt_with_she39
+.Lascon128_encrypt_with_shz36:
 	movs	r7, #0
 	movs	r5, #0
-.Lascon128_encrypt_with_she35:
+.Lascon128_encrypt_with_she39:
 	@ ascon128.ae:96: s[0] = s[0] ^ load_be(msg, off, rate, last) ^ pad(last)
 	eors	r3, r7
 	eors	r4, r5
@@ -423,28 +477,28 @@ ascon128_encrypt_with:
 	ldr	r0, [sp]
 	adds	r3, r1, r0
 	cmp	r2, #8
-	bcc	.Lascon128_encrypt_with_bytes36
+	bcc	.Lascon128_encrypt_with_bytes40
 	movs	r0, #3
 	tst	r3, r0
-	bne	.Lascon128_encrypt_with_bytes36
+	bne	.Lascon128_encrypt_with_bytes40
 	str	r5, [r3]
 	str	r4, [r3, #4]
-	b	.Lascon128_encrypt_with_stored37
-.Lascon128_encrypt_with_bytes36:
+	b	.Lascon128_encrypt_with_stored41
+.Lascon128_encrypt_with_bytes40:
 	str	r5, [sp, #68]
 	str	r4, [sp, #72]
 	add	r1, sp, #68
 	cmp	r2, #8
-	bcc	.Lascon128_encrypt_with_cnt38
+	bcc	.Lascon128_encrypt_with_cnt42
 	movs	r2, #8
-.Lascon128_encrypt_with_cnt38:
-.Lascon128_encrypt_with_cpy39:
+.Lascon128_encrypt_with_cnt42:
+.Lascon128_encrypt_with_cpy43:
 	subs	r2, #1
-	bcc	.Lascon128_encrypt_with_stored37
+	bcc	.Lascon128_encrypt_with_stored41
 	ldrb	r0, [r1, r2]
 	strb	r0, [r3, r2]
-	b	.Lascon128_encrypt_with_cpy39
-.Lascon128_encrypt_with_stored37:
+	b	.Lascon128_encrypt_with_cpy43
+.Lascon128_encrypt_with_stored41:
 	@ ascon128.ae:64: s[1] = s[1] ^ k[127:64]
 	ldr	r2, [sp, #36]
 	ldr	r1, [sp, #40]
@@ -488,26 +542,26 @@ ascon128_encrypt_with:
 	ldr	r3, [sp, #140]
 	movs	r0, #3
 	tst	r3, r0
-	bne	.Lascon128_encrypt_with_bytes40
+	bne	.Lascon128_encrypt_with_bytes44
 	str	r5, [r3]
 	str	r4, [r3, #4]
 	str	r2, [r3, #8]
 	str	r1, [r3, #12]
-	b	.Lascon128_encrypt_with_stored41
-.Lascon128_encrypt_with_bytes40:
+	b	.Lascon128_encrypt_with_stored45
+.Lascon128_encrypt_with_bytes44:
 	str	r5, [sp, #68]
 	str	r4, [sp, #72]
 	str	r2, [sp, #76]
 	str	r1, [sp, #80]
 	add	r2, sp, #68
 	movs	r1, #16
-.Lascon128_encrypt_with_cpy42:
+.Lascon128_encrypt_with_cpy46:
 	subs	r1, #1
-	bcc	.Lascon128_encrypt_with_stored41
+	bcc	.Lascon128_encrypt_with_stored45
 	ldrb	r0, [r2, r1]
 	strb	r0, [r3, r1]
-	b	.Lascon128_encrypt_with_cpy42
-.Lascon128_encrypt_with_stored41:
+	b	.Lascon128_encrypt_with_cpy46
+.Lascon128_encrypt_with_stored45:
 	add	sp, #84
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
@@ -520,8 +574,8 @@ ascon128_encrypt_with:
 
 
 @ --- ascon128_decrypt_with: ascon128.decrypt_with
-@     frame 88 bytes (21 spill slots, 8 on the stack; locals 56), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 864 bytes of code and literals
+@     frame 88 bytes (22 spill slots, 8 on the stack; locals 56), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 956 bytes of code and literals
 	.section .text.ascon128_decrypt_with,"ax",%progbits
 	.global ascon128_decrypt_with
 	.type ascon128_decrypt_with, %function
@@ -738,11 +792,21 @@ ascon128_decrypt_with:
 	lsrs	r0, r1, #3
 	str	r0, [sp, #4]
 	@ ascon128.ae:110: for i in 0..full {
+	ldr	r0, [sp, #128]
+	lsls	r0, r0, #30
+	lsrs	r1, r0, #30
+	ldr	r0, [sp, #144]
+	lsls	r0, r0, #30
+	lsrs	r0, r0, #30
+	orrs	r1, r0
+	cmp	r1, #0
+	beq	.Lascon128_decrypt_with_else18
 	movs	r1, #0
 	str	r1, [sp]
+	ldr	r0, [sp, #4]
 	cmp	r1, r0
-	bcs	.Lascon128_decrypt_with_done19
-.Lascon128_decrypt_with_loop18:
+	bcs	.Lascon128_decrypt_with_done21
+.Lascon128_decrypt_with_loop20:
 	@ ascon128.ae:111: off = rate * i
 	ldr	r1, [sp]
 	lsls	r3, r1, #3
@@ -751,20 +815,20 @@ ascon128_decrypt_with:
 	adds	r4, r1, r3
 	movs	r6, #3
 	tst	r4, r6
-	beq	.Lascon128_decrypt_with_words21
-.Lascon128_decrypt_with_bytes20:
+	beq	.Lascon128_decrypt_with_words23
+.Lascon128_decrypt_with_bytes22:
 	add	r2, sp, #72
 	movs	r1, #8
-.Lascon128_decrypt_with_cpy23:
+.Lascon128_decrypt_with_cpy25:
 	subs	r1, #1
-	bcc	.Lascon128_decrypt_with_cpyd22
+	bcc	.Lascon128_decrypt_with_cpyd24
 	ldrb	r0, [r4, r1]
 	strb	r0, [r2, r1]
-	b	.Lascon128_decrypt_with_cpy23
+	b	.Lascon128_decrypt_with_cpy25
 	.ltorg
-.Lascon128_decrypt_with_cpyd22:
+.Lascon128_decrypt_with_cpyd24:
 	mov	r4, r2
-.Lascon128_decrypt_with_words21:
+.Lascon128_decrypt_with_words23:
 	ldr	r0, [r4, #4]
 	rev	r5, r0
 	ldr	r0, [r4]
@@ -779,22 +843,22 @@ ascon128_decrypt_with:
 	ldr	r1, [sp, #144]
 	adds	r3, r1, r3
 	tst	r3, r6
-	bne	.Lascon128_decrypt_with_bytes24
+	bne	.Lascon128_decrypt_with_bytes26
 	str	r2, [r3]
 	str	r0, [r3, #4]
-	b	.Lascon128_decrypt_with_stored25
-.Lascon128_decrypt_with_bytes24:
+	b	.Lascon128_decrypt_with_stored27
+.Lascon128_decrypt_with_bytes26:
 	str	r2, [sp, #72]
 	str	r0, [sp, #76]
 	add	r2, sp, #72
 	movs	r1, #8
-.Lascon128_decrypt_with_cpy26:
+.Lascon128_decrypt_with_cpy28:
 	subs	r1, #1
-	bcc	.Lascon128_decrypt_with_stored25
+	bcc	.Lascon128_decrypt_with_stored27
 	ldrb	r0, [r2, r1]
 	strb	r0, [r3, r1]
-	b	.Lascon128_decrypt_with_cpy26
-.Lascon128_decrypt_with_stored25:
+	b	.Lascon128_decrypt_with_cpy28
+.Lascon128_decrypt_with_stored27:
 	@ ascon128.ae:114: s[0] = c
 	str	r5, [sp, #32]
 	str	r4, [sp, #36]
@@ -807,8 +871,53 @@ ascon128_decrypt_with:
 	str	r1, [sp]
 	ldr	r0, [sp, #4]
 	cmp	r1, r0
-	bcc	.Lascon128_decrypt_with_loop18
-.Lascon128_decrypt_with_done19:
+	bcc	.Lascon128_decrypt_with_loop20
+.Lascon128_decrypt_with_done21:
+	b	.Lascon128_decrypt_with_endif19
+.Lascon128_decrypt_with_else18:
+	@ ascon128.ae:110: for i in 0..full {
+	movs	r1, #0
+	str	r1, [sp]
+	ldr	r0, [sp, #4]
+	cmp	r1, r0
+	bcs	.Lascon128_decrypt_with_done30
+.Lascon128_decrypt_with_loop29:
+	@ ascon128.ae:111: off = rate * i
+	ldr	r1, [sp]
+	lsls	r6, r1, #3
+	@ ascon128.ae:112: c = load_be(ct, off, rate)
+	ldr	r1, [sp, #128]
+	adds	r1, r1, r6
+	ldr	r0, [r1, #4]
+	rev	r5, r0
+	ldr	r0, [r1]
+	rev	r4, r0
+	@ ascon128.ae:113: store_be(msg, off, s[0] ^ c)
+	ldr	r1, [sp, #32]
+	ldr	r0, [sp, #36]
+	eors	r1, r5
+	eors	r0, r4
+	rev	r3, r0
+	rev	r2, r1
+	ldr	r1, [sp, #144]
+	adds	r0, r1, r6
+	str	r3, [r0]
+	str	r2, [r0, #4]
+	@ ascon128.ae:114: s[0] = c
+	str	r5, [sp, #32]
+	str	r4, [sp, #36]
+	@ ascon128.ae:115: P.permute(s, b)
+	add	r0, sp, #32
+	movs	r1, #6
+	bl	ascon128_P_permute
+	ldr	r1, [sp]
+	adds	r1, #1
+	str	r1, [sp]
+	ldr	r0, [sp, #4]
+	cmp	r1, r0
+	bcc	.Lascon128_decrypt_with_loop29
+.Lascon128_decrypt_with_done30:
+.Lascon128_decrypt_with_endif19:
 	@ ascon128.ae:117: off = rate * full
 	ldr	r0, [sp, #4]
 	lsls	r0, r0, #3
@@ -822,29 +931,29 @@ ascon128_decrypt_with:
 	ldr	r1, [sp, #128]
 	adds	r5, r1, r0
 	cmp	r2, #8
-	bcc	.Lascon128_decrypt_with_bytes27
+	bcc	.Lascon128_decrypt_with_bytes31
 	movs	r0, #3
 	tst	r5, r0
-	beq	.Lascon128_decrypt_with_words28
-.Lascon128_decrypt_with_bytes27:
+	beq	.Lascon128_decrypt_with_words32
+.Lascon128_decrypt_with_bytes31:
 	movs	r0, #0
 	str	r0, [sp, #72]
 	str	r0, [sp, #76]
 	add	r6, sp, #72
 	mov	r1, r2
 	cmp	r1, #8
-	bcc	.Lascon128_decrypt_with_cnt30
+	bcc	.Lascon128_decrypt_with_cnt34
 	movs	r1, #8
-.Lascon128_decrypt_with_cnt30:
-.Lascon128_decrypt_with_cpy31:
+.Lascon128_decrypt_with_cnt34:
+.Lascon128_decrypt_with_cpy35:
 	subs	r1, #1
-	bcc	.Lascon128_decrypt_with_cpyd29
+	bcc	.Lascon128_decrypt_with_cpyd33
 	ldrb	r0, [r5, r1]
 	strb	r0, [r6, r1]
-	b	.Lascon128_decrypt_with_cpy31
-.Lascon128_decrypt_with_cpyd29:
+	b	.Lascon128_decrypt_with_cpy35
+.Lascon128_decrypt_with_cpyd33:
 	mov	r5, r6
-.Lascon128_decrypt_with_words28:
+.Lascon128_decrypt_with_words32:
 	ldr	r0, [r5, #4]
 	rev	r1, r0
 	ldr	r0, [r5]
@@ -859,15 +968,15 @@ ascon128_decrypt_with:
 	mov	r6, r5
 	mov	r7, r0
 	cmp	r7, #64
-	bcs	.Lascon128_decrypt_with_shz32
-.Lascon128_decrypt_with_shl34:
+	bcs	.Lascon128_decrypt_with_shz36
+.Lascon128_decrypt_with_shl38:
 	cmp	r7, #32
-	bcc	.Lascon128_decrypt_with_shf33
+	bcc	.Lascon128_decrypt_with_shf37
 	mov	r6, r5
 	movs	r5, #0
 	subs	r7, #32
-	b	.Lascon128_decrypt_with_shl34
-.Lascon128_decrypt_with_shf33:
+	b	.Lascon128_decrypt_with_shl38
+.Lascon128_decrypt_with_shf37:
 	movs	r1, #32
 	subs	r1, r1, r7
 	lsrs	r6, r7
@@ -875,11 +984,11 @@ ascon128_decrypt_with:
 	lsls	r0, r1
 	orrs	r6, r0
 	lsrs	r5, r7
-	b	.Lascon128_decrypt_with_she35
-.Lascon128_decrypt_with_shz32:
+	b	.Lascon128_decrypt_with_she39
+.Lascon128_decrypt_with_shz36:
 	movs	r6, #0
 	movs	r5, #0
-.Lascon128_decrypt_with_she35:
+.Lascon128_decrypt_with_she39:
 	bics	r4, r6
 	bics	r3, r5
 	@ ascon128.ae:120: store_be(msg, off, p, last)
@@ -889,28 +998,28 @@ ascon128_decrypt_with:
 	ldr	r0, [sp]
 	adds	r1, r1, r0
 	cmp	r2, #8
-	bcc	.Lascon128_decrypt_with_bytes36
+	bcc	.Lascon128_decrypt_with_bytes40
 	movs	r0, #3
 	tst	r1, r0
-	bne	.Lascon128_decrypt_with_bytes36
+	bne	.Lascon128_decrypt_with_bytes40
 	str	r6, [r1]
 	str	r5, [r1, #4]
-	b	.Lascon128_decrypt_with_stored37
-.Lascon128_decrypt_with_bytes36:
+	b	.Lascon128_decrypt_with_stored41
+.Lascon128_decrypt_with_bytes40:
 	str	r6, [sp, #72]
 	str	r5, [sp, #76]
 	add	r5, sp, #72
 	cmp	r2, #8
-	bcc	.Lascon128_decrypt_with_cnt38
+	bcc	.Lascon128_decrypt_with_cnt42
 	movs	r2, #8
-.Lascon128_decrypt_with_cnt38:
-.Lascon128_decrypt_with_cpy39:
+.Lascon128_decrypt_with_cnt42:
+.Lascon128_decrypt_with_cpy43:
 	subs	r2, #1
-	bcc	.Lascon128_decrypt_with_stored37
+	bcc	.Lascon128_decrypt_with_stored41
 	ldrb	r0, [r5, r2]
 	strb	r0, [r1, r2]
-	b	.Lascon128_decrypt_with_cpy39
-.Lascon128_decrypt_with_stored37:
+	b	.Lascon128_decrypt_with_cpy43
+.Lascon128_decrypt_with_stored41:
 	@ ascon128.ae:121: s[0] = s[0] ^ p ^ pad(last)
 	ldr	r6, [sp, #32]
 	ldr	r5, [sp, #36]
@@ -923,15 +1032,15 @@ ascon128_decrypt_with:
 	lsls	r3, r3, #31
 	ldr	r2, [sp, #4]
 	cmp	r2, #64
-	bcs	.Lascon128_decrypt_with_shz40
-.Lascon128_decrypt_with_shl42:
+	bcs	.Lascon128_decrypt_with_shz44
+.Lascon128_decrypt_with_shl46:
 	cmp	r2, #32
-	bcc	.Lascon128_decrypt_with_shf41
+	bcc	.Lascon128_decrypt_with_shf45
 	mov	r4, r3
 	movs	r3, #0
 	subs	r2, #32
-	b	.Lascon128_decrypt_with_shl42
-.Lascon128_decrypt_with_shf41:
+	b	.Lascon128_decrypt_with_shl46
+.Lascon128_decrypt_with_shf45:
 	movs	r1, #32
 	subs	r1, r1, r2
 	lsrs	r4, r2
@@ -939,11 +1048,11 @@ ascon128_decrypt_with:
 	lsls	r0, r1
 	orrs	r4, r0
 	lsrs	r3, r2
-	b	.Lascon128_decrypt_with_she43
-.Lascon128_decrypt_with_shz40:
+	b	.Lascon128_decrypt_with_she47
+.Lascon128_decrypt_with_shz44:
 	movs	r4, #0
 	movs	r3, #0
-.Lascon128_decrypt_with_she43:
+.Lascon128_decrypt_with_she47:
 	@ ascon128.ae:121: s[0] = s[0] ^ p ^ pad(last)
 	eors	r6, r4
 	eors	r5, r3
@@ -953,19 +1062,19 @@ ascon128_decrypt_with:
 	ldr	r1, [sp, #136]
 	movs	r0, #3
 	tst	r1, r0
-	beq	.Lascon128_decrypt_with_words45
-.Lascon128_decrypt_with_bytes44:
+	beq	.Lascon128_decrypt_with_words49
+.Lascon128_decrypt_with_bytes48:
 	add	r3, sp, #72
 	movs	r2, #16
-.Lascon128_decrypt_with_cpy47:
+.Lascon128_decrypt_with_cpy51:
 	subs	r2, #1
-	bcc	.Lascon128_decrypt_with_cpyd46
+	bcc	.Lascon128_decrypt_with_cpyd50
 	ldrb	r0, [r1, r2]
 	strb	r0, [r3, r2]
-	b	.Lascon128_decrypt_with_cpy47
-.Lascon128_decrypt_with_cpyd46:
+	b	.Lascon128_decrypt_with_cpy51
+.Lascon128_decrypt_with_cpyd50:
 	mov	r1, r3
-.Lascon128_decrypt_with_words45:
+.Lascon128_decrypt_with_words49:
 	ldr	r0, [r1, #12]
 	rev	r0, r0
 	str	r0, [sp, #28]

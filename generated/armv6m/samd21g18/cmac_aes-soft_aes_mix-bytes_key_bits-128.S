@@ -9,7 +9,7 @@
 
 @ --- cmac_key_schedule: cmac.key_schedule
 @     frame 0 bytes (0 spill slots, 0 on the stack; locals 0), saves r4, r5, r6, r7
-@     estimated 120 bytes of code and literals
+@     estimated 110 bytes of code and literals
 	.section .text.cmac_key_schedule,"ax",%progbits
 	.global cmac_key_schedule
 	.type cmac_key_schedule, %function
@@ -37,14 +37,11 @@ cmac_key_schedule:
 	@ aes.ae:300: if i % nk == 0 {
 	lsls	r0, r5, #30
 	lsrs	r0, r0, #30
-	subs	r0, r0, #1
-	movs	r7, #0
-	adcs	r7, r7
-	movs	r0, #1
-	eors	r7, r0
 	ldr	r6, [r4]
-	cmp	r7, #0
+	cmp	r0, #0
 	beq	.Lcmac_key_schedule_else3
+	b	.Lcmac_key_schedule_endif4
+.Lcmac_key_schedule_else3:
 	@ aes.ae:301: temp = sub_word(temp <<< 8) ^ ((rcon[i / nk - 1] as u32) << 24)
 	movs	r0, #24
 	mov	r7, r6
@@ -73,8 +70,6 @@ cmac_key_schedule:
 	ldrb	r0, [r2, r0]
 	lsls	r0, r0, #24
 	eors	r6, r0
-	b	.Lcmac_key_schedule_endif4
-.Lcmac_key_schedule_else3:
 .Lcmac_key_schedule_endif4:
 	@ aes.ae:305: w[i] = w[i - nk] ^ temp
 	ldr	r0, [r1]

@@ -9,7 +9,7 @@
 
 @ --- aes_key_schedule: aes.key_schedule
 @     frame 0 bytes (2 spill slots, 0 on the stack; locals 0), saves r4, r5, r6, r7
-@     estimated 402 bytes of code and literals
+@     estimated 392 bytes of code and literals
 	.section .text.aes_key_schedule,"ax",%progbits
 	.global aes_key_schedule
 	.type aes_key_schedule, %function
@@ -31,7 +31,7 @@ aes_key_schedule:
 	mov	r5, r12
 	adds	r5, #12
 	@ aes.ae:96: return cat(sbox[x[31:24]], sbox[x[23:16]], sbox[x[15:8]], sbox[x[7:0]])
-	ldr	r3, =aes_sbox
+	ldr	r4, =aes_sbox
 	@ aes.ae:301: temp = sub_word(temp <<< 8) ^ ((rcon[i / nk - 1] as u32) << 24)
 	ldr	r2, =aes_rcon
 	@ aes.ae:305: w[i] = w[i - nk] ^ temp
@@ -41,48 +41,43 @@ aes_key_schedule:
 	@ aes.ae:300: if i % nk == 0 {
 	lsls	r0, r6, #30
 	lsrs	r0, r0, #30
-	subs	r0, r0, #1
-	movs	r7, #0
-	adcs	r7, r7
-	movs	r0, #1
-	eors	r7, r0
-	ldr	r4, [r5]
-	cmp	r7, #0
+	ldr	r3, [r5]
+	cmp	r0, #0
 	beq	.Laes_key_schedule_else3
+	b	.Laes_key_schedule_endif4
+.Laes_key_schedule_else3:
 	@ aes.ae:301: temp = sub_word(temp <<< 8) ^ ((rcon[i / nk - 1] as u32) << 24)
 	movs	r0, #24
-	mov	r7, r4
+	mov	r7, r3
 	rors	r7, r0
 	@ aes.ae:96: return cat(sbox[x[31:24]], sbox[x[23:16]], sbox[x[15:8]], sbox[x[7:0]])
 	lsrs	r0, r7, #24
-	ldrb	r0, [r3, r0]
-	lsls	r4, r0, #24
+	ldrb	r0, [r4, r0]
+	lsls	r3, r0, #24
 	lsrs	r0, r7, #16
 	uxtb	r0, r0
-	ldrb	r0, [r3, r0]
+	ldrb	r0, [r4, r0]
 	lsls	r0, r0, #16
-	orrs	r4, r0
+	orrs	r3, r0
 	lsrs	r0, r7, #8
 	uxtb	r0, r0
-	ldrb	r0, [r3, r0]
+	ldrb	r0, [r4, r0]
 	lsls	r0, r0, #8
-	orrs	r4, r0
+	orrs	r3, r0
 	uxtb	r0, r7
-	ldrb	r0, [r3, r0]
-	orrs	r4, r0
+	ldrb	r0, [r4, r0]
+	orrs	r3, r0
 	@ aes.ae:301: temp = sub_word(temp <<< 8) ^ ((rcon[i / nk - 1] as u32) << 24)
 	lsrs	r0, r6, #2
 	subs	r0, r0, #1
 	uxth	r0, r0
 	ldrb	r0, [r2, r0]
 	lsls	r0, r0, #24
-	eors	r4, r0
-	b	.Laes_key_schedule_endif4
-.Laes_key_schedule_else3:
+	eors	r3, r0
 .Laes_key_schedule_endif4:
 	@ aes.ae:305: w[i] = w[i - nk] ^ temp
 	ldr	r0, [r1]
-	eors	r0, r4
+	eors	r0, r3
 	str	r0, [r5, #4]
 	adds	r5, #4
 	adds	r1, #4

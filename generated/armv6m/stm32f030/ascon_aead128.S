@@ -46,8 +46,8 @@ ascon_aead128_key_setup:
 
 
 @ --- ascon_aead128_encrypt_with: ascon_aead128.encrypt_with
-@     frame 92 bytes (19 spill slots, 9 on the stack; locals 56), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 676 bytes of code and literals
+@     frame 92 bytes (20 spill slots, 9 on the stack; locals 56), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 774 bytes of code and literals
 	.section .text.ascon_aead128_encrypt_with,"ax",%progbits
 	.global ascon_aead128_encrypt_with
 	.type ascon_aead128_encrypt_with, %function
@@ -157,16 +157,26 @@ ascon_aead128_encrypt_with:
 	ldr	r1, [sp]
 	ldr	r2, [sp, #128]
 	bl	ascon_aead128_absorb_ad
+	@ ascon_aead128.ae:99: for i in 0..full {
+	ldr	r0, [sp, #132]
+	lsls	r0, r0, #30
+	lsrs	r2, r0, #30
+	ldr	r0, [sp, #140]
+	lsls	r0, r0, #30
+	lsrs	r0, r0, #30
+	orrs	r2, r0
 	@ ascon_aead128.ae:98: full = m / rate
 	ldr	r1, [sp, #136]
 	lsrs	r0, r1, #4
 	str	r0, [sp, #4]
 	@ ascon_aead128.ae:99: for i in 0..full {
+	cmp	r2, #0
+	beq	.Lascon_aead128_encrypt_with_else9
 	movs	r1, #0
 	str	r1, [sp]
 	cmp	r1, r0
-	bcs	.Lascon_aead128_encrypt_with_done10
-.Lascon_aead128_encrypt_with_loop9:
+	bcs	.Lascon_aead128_encrypt_with_done12
+.Lascon_aead128_encrypt_with_loop11:
 	@ ascon_aead128.ae:37: return cat(s[1], s[0])
 	ldr	r0, [sp, #44]
 	mov	r8, r0
@@ -182,19 +192,19 @@ ascon_aead128_encrypt_with:
 	adds	r3, r1, r2
 	movs	r0, #3
 	tst	r3, r0
-	beq	.Lascon_aead128_encrypt_with_words12
-.Lascon_aead128_encrypt_with_bytes11:
+	beq	.Lascon_aead128_encrypt_with_words14
+.Lascon_aead128_encrypt_with_bytes13:
 	add	r7, sp, #76
 	movs	r4, #16
-.Lascon_aead128_encrypt_with_cpy14:
+.Lascon_aead128_encrypt_with_cpy16:
 	subs	r4, #1
-	bcc	.Lascon_aead128_encrypt_with_cpyd13
+	bcc	.Lascon_aead128_encrypt_with_cpyd15
 	ldrb	r1, [r3, r4]
 	strb	r1, [r7, r4]
-	b	.Lascon_aead128_encrypt_with_cpy14
-.Lascon_aead128_encrypt_with_cpyd13:
+	b	.Lascon_aead128_encrypt_with_cpy16
+.Lascon_aead128_encrypt_with_cpyd15:
 	mov	r3, r7
-.Lascon_aead128_encrypt_with_words12:
+.Lascon_aead128_encrypt_with_words14:
 	ldr	r1, [r3]
 	eors	r6, r1
 	ldr	r1, [r3, #4]
@@ -209,26 +219,26 @@ ascon_aead128_encrypt_with:
 	ldr	r1, [sp, #140]
 	adds	r7, r1, r2
 	tst	r7, r0
-	bne	.Lascon_aead128_encrypt_with_bytes15
+	bne	.Lascon_aead128_encrypt_with_bytes17
 	str	r6, [r7]
 	str	r5, [r7, #4]
 	str	r4, [r7, #8]
 	str	r3, [r7, #12]
-	b	.Lascon_aead128_encrypt_with_stored16
-.Lascon_aead128_encrypt_with_bytes15:
+	b	.Lascon_aead128_encrypt_with_stored18
+.Lascon_aead128_encrypt_with_bytes17:
 	str	r6, [sp, #76]
 	str	r5, [sp, #80]
 	str	r4, [sp, #84]
 	str	r3, [sp, #88]
 	movs	r1, #16
 	add	r2, sp, #76
-.Lascon_aead128_encrypt_with_cpy17:
+.Lascon_aead128_encrypt_with_cpy19:
 	subs	r1, #1
-	bcc	.Lascon_aead128_encrypt_with_stored16
+	bcc	.Lascon_aead128_encrypt_with_stored18
 	ldrb	r0, [r2, r1]
 	strb	r0, [r7, r1]
-	b	.Lascon_aead128_encrypt_with_cpy17
-.Lascon_aead128_encrypt_with_stored16:
+	b	.Lascon_aead128_encrypt_with_cpy19
+.Lascon_aead128_encrypt_with_stored18:
 	@ ascon_aead128.ae:41: s[0] = r[63:0]
 	str	r6, [sp, #36]
 	str	r5, [sp, #40]
@@ -244,8 +254,69 @@ ascon_aead128_encrypt_with:
 	str	r1, [sp]
 	ldr	r0, [sp, #4]
 	cmp	r1, r0
-	bcc	.Lascon_aead128_encrypt_with_loop9
-.Lascon_aead128_encrypt_with_done10:
+	bcc	.Lascon_aead128_encrypt_with_loop11
+.Lascon_aead128_encrypt_with_done12:
+	b	.Lascon_aead128_encrypt_with_endif10
+	.ltorg
+.Lascon_aead128_encrypt_with_else9:
+	@ ascon_aead128.ae:99: for i in 0..full {
+	movs	r1, #0
+	str	r1, [sp]
+	ldr	r0, [sp, #4]
+	cmp	r1, r0
+	bcs	.Lascon_aead128_encrypt_with_done21
+.Lascon_aead128_encrypt_with_loop20:
+	@ ascon_aead128.ae:100: off = rate * i
+	ldr	r1, [sp]
+	lsls	r5, r1, #4
+	@ ascon_aead128.ae:101: c = rate_of(s) ^ load_le(msg, off, rate)
+	ldr	r1, [sp, #132]
+	adds	r0, r1, r5
+	ldm	r0, {r0, r2, r3, r4}
+	@ ascon_aead128.ae:37: return cat(s[1], s[0])
+	ldr	r6, [sp, #48]
+	@ ascon_aead128.ae:101: c = rate_of(s) ^ load_le(msg, off, rate)
+	eors	r6, r4
+	@ ascon_aead128.ae:102: store_le(ct, off, c)
+	ldr	r1, [sp, #140]
+	adds	r4, r1, r5
+	@ ascon_aead128.ae:37: return cat(s[1], s[0])
+	ldr	r5, [sp, #36]
+	@ ascon_aead128.ae:101: c = rate_of(s) ^ load_le(msg, off, rate)
+	eors	r5, r0
+	@ ascon_aead128.ae:102: store_le(ct, off, c)
+	str	r5, [r4]
+	@ ascon_aead128.ae:37: return cat(s[1], s[0])
+	ldr	r1, [sp, #40]
+	@ ascon_aead128.ae:101: c = rate_of(s) ^ load_le(msg, off, rate)
+	eors	r1, r2
+	@ ascon_aead128.ae:102: store_le(ct, off, c)
+	str	r1, [r4, #4]
+	@ ascon_aead128.ae:37: return cat(s[1], s[0])
+	ldr	r2, [sp, #44]
+	@ ascon_aead128.ae:101: c = rate_of(s) ^ load_le(msg, off, rate)
+	eors	r2, r3
+	@ ascon_aead128.ae:102: store_le(ct, off, c)
+	str	r2, [r4, #8]
+	str	r6, [r4, #12]
+	@ ascon_aead128.ae:41: s[0] = r[63:0]
+	str	r5, [sp, #36]
+	str	r1, [sp, #40]
+	@ ascon_aead128.ae:42: s[1] = r[127:64]
+	str	r2, [sp, #44]
+	str	r6, [sp, #48]
+	@ ascon_aead128.ae:104: P.permute(s, rounds_block)
+	add	r0, sp, #36
+	movs	r1, #8
+	bl	ascon_aead128_P_permute
+	ldr	r1, [sp]
+	adds	r1, #1
+	str	r1, [sp]
+	ldr	r0, [sp, #4]
+	cmp	r1, r0
+	bcc	.Lascon_aead128_encrypt_with_loop20
+.Lascon_aead128_encrypt_with_done21:
+.Lascon_aead128_encrypt_with_endif10:
 	@ ascon_aead128.ae:106: off = rate * full
 	ldr	r0, [sp, #4]
 	lsls	r0, r0, #4
@@ -264,11 +335,11 @@ ascon_aead128_encrypt_with:
 	ldr	r0, [sp, #4]
 	adds	r1, r1, r0
 	cmp	r2, #16
-	bcc	.Lascon_aead128_encrypt_with_bytes18
+	bcc	.Lascon_aead128_encrypt_with_bytes22
 	movs	r0, #3
 	tst	r1, r0
-	beq	.Lascon_aead128_encrypt_with_words19
-.Lascon_aead128_encrypt_with_bytes18:
+	beq	.Lascon_aead128_encrypt_with_words23
+.Lascon_aead128_encrypt_with_bytes22:
 	movs	r0, #0
 	str	r0, [sp, #76]
 	str	r0, [sp, #80]
@@ -277,50 +348,50 @@ ascon_aead128_encrypt_with:
 	add	r7, sp, #76
 	mov	r6, r2
 	cmp	r6, #16
-	bcc	.Lascon_aead128_encrypt_with_cnt21
+	bcc	.Lascon_aead128_encrypt_with_cnt25
 	movs	r6, #16
-.Lascon_aead128_encrypt_with_cnt21:
-.Lascon_aead128_encrypt_with_cpy22:
+.Lascon_aead128_encrypt_with_cnt25:
+.Lascon_aead128_encrypt_with_cpy26:
 	subs	r6, #1
-	bcc	.Lascon_aead128_encrypt_with_cpyd20
+	bcc	.Lascon_aead128_encrypt_with_cpyd24
 	ldrb	r0, [r1, r6]
 	strb	r0, [r7, r6]
-	b	.Lascon_aead128_encrypt_with_cpy22
-	.ltorg
-.Lascon_aead128_encrypt_with_cpyd20:
+	b	.Lascon_aead128_encrypt_with_cpy26
+.Lascon_aead128_encrypt_with_cpyd24:
 	mov	r1, r7
-.Lascon_aead128_encrypt_with_words19:
+.Lascon_aead128_encrypt_with_words23:
 	ldr	r6, [r1]
 	eors	r5, r6
-	str	r5, [sp, #28]
+	str	r5, [sp, #24]
 	ldr	r5, [r1, #4]
 	eors	r4, r5
-	str	r4, [sp, #32]
+	str	r4, [sp, #28]
 	ldr	r4, [r1, #8]
 	eors	r3, r4
-	str	r3, [sp, #24]
+	str	r3, [sp, #32]
 	ldr	r1, [r1, #12]
 	ldr	r0, [sp]
 	eors	r0, r1
 	str	r0, [sp]
 	@ ascon_aead128.ae:28: return (1 as u128) << (8 * count)
-	movs	r5, #1
+	movs	r0, #1
+	mov	r5, r0
 	movs	r7, #0
 	mov	r4, r7
 	mov	r3, r7
 	lsls	r6, r2, #3
 	cmp	r6, #128
-	bcs	.Lascon_aead128_encrypt_with_shz23
-.Lascon_aead128_encrypt_with_shl25:
+	bcs	.Lascon_aead128_encrypt_with_shz27
+.Lascon_aead128_encrypt_with_shl29:
 	cmp	r6, #32
-	bcc	.Lascon_aead128_encrypt_with_shf24
+	bcc	.Lascon_aead128_encrypt_with_shf28
 	mov	r7, r3
 	mov	r3, r4
 	mov	r4, r5
 	movs	r5, #0
 	subs	r6, #32
-	b	.Lascon_aead128_encrypt_with_shl25
-.Lascon_aead128_encrypt_with_shf24:
+	b	.Lascon_aead128_encrypt_with_shl29
+.Lascon_aead128_encrypt_with_shf28:
 	lsls	r7, r6
 	movs	r1, #32
 	subs	r1, r1, r6
@@ -336,19 +407,19 @@ ascon_aead128_encrypt_with:
 	lsls	r4, r6
 	orrs	r4, r0
 	lsls	r5, r6
-	b	.Lascon_aead128_encrypt_with_she26
-.Lascon_aead128_encrypt_with_shz23:
+	b	.Lascon_aead128_encrypt_with_she30
+.Lascon_aead128_encrypt_with_shz27:
 	movs	r5, #0
 	movs	r4, #0
 	movs	r3, #0
 	movs	r7, #0
-.Lascon_aead128_encrypt_with_she26:
+.Lascon_aead128_encrypt_with_she30:
 	@ ascon_aead128.ae:108: c = rate_of(s) ^ load_le(msg, off, rate, last) ^ pad(last)
-	ldr	r6, [sp, #28]
+	ldr	r6, [sp, #24]
 	eors	r6, r5
-	ldr	r5, [sp, #32]
+	ldr	r5, [sp, #28]
 	eors	r5, r4
-	ldr	r4, [sp, #24]
+	ldr	r4, [sp, #32]
 	eors	r4, r3
 	ldr	r3, [sp]
 	eors	r3, r7
@@ -357,32 +428,32 @@ ascon_aead128_encrypt_with:
 	ldr	r0, [sp, #4]
 	adds	r1, r1, r0
 	cmp	r2, #16
-	bcc	.Lascon_aead128_encrypt_with_bytes27
+	bcc	.Lascon_aead128_encrypt_with_bytes31
 	movs	r0, #3
 	tst	r1, r0
-	bne	.Lascon_aead128_encrypt_with_bytes27
+	bne	.Lascon_aead128_encrypt_with_bytes31
 	str	r6, [r1]
 	str	r5, [r1, #4]
 	str	r4, [r1, #8]
 	str	r3, [r1, #12]
-	b	.Lascon_aead128_encrypt_with_stored28
-.Lascon_aead128_encrypt_with_bytes27:
+	b	.Lascon_aead128_encrypt_with_stored32
+.Lascon_aead128_encrypt_with_bytes31:
 	str	r6, [sp, #76]
 	str	r5, [sp, #80]
 	str	r4, [sp, #84]
 	str	r3, [sp, #88]
 	add	r7, sp, #76
 	cmp	r2, #16
-	bcc	.Lascon_aead128_encrypt_with_cnt29
+	bcc	.Lascon_aead128_encrypt_with_cnt33
 	movs	r2, #16
-.Lascon_aead128_encrypt_with_cnt29:
-.Lascon_aead128_encrypt_with_cpy30:
+.Lascon_aead128_encrypt_with_cnt33:
+.Lascon_aead128_encrypt_with_cpy34:
 	subs	r2, #1
-	bcc	.Lascon_aead128_encrypt_with_stored28
+	bcc	.Lascon_aead128_encrypt_with_stored32
 	ldrb	r0, [r7, r2]
 	strb	r0, [r1, r2]
-	b	.Lascon_aead128_encrypt_with_cpy30
-.Lascon_aead128_encrypt_with_stored28:
+	b	.Lascon_aead128_encrypt_with_cpy34
+.Lascon_aead128_encrypt_with_stored32:
 	@ ascon_aead128.ae:41: s[0] = r[63:0]
 	str	r6, [sp, #36]
 	str	r5, [sp, #40]
@@ -428,26 +499,26 @@ ascon_aead128_encrypt_with:
 	ldr	r3, [sp, #148]
 	movs	r0, #3
 	tst	r3, r0
-	bne	.Lascon_aead128_encrypt_with_bytes31
+	bne	.Lascon_aead128_encrypt_with_bytes35
 	str	r5, [r3]
 	str	r1, [r3, #4]
 	str	r2, [r3, #8]
 	str	r4, [r3, #12]
-	b	.Lascon_aead128_encrypt_with_stored32
-.Lascon_aead128_encrypt_with_bytes31:
+	b	.Lascon_aead128_encrypt_with_stored36
+.Lascon_aead128_encrypt_with_bytes35:
 	str	r5, [sp, #76]
 	str	r1, [sp, #80]
 	str	r2, [sp, #84]
 	str	r4, [sp, #88]
 	add	r2, sp, #76
 	movs	r1, #16
-.Lascon_aead128_encrypt_with_cpy33:
+.Lascon_aead128_encrypt_with_cpy37:
 	subs	r1, #1
-	bcc	.Lascon_aead128_encrypt_with_stored32
+	bcc	.Lascon_aead128_encrypt_with_stored36
 	ldrb	r0, [r2, r1]
 	strb	r0, [r3, r1]
-	b	.Lascon_aead128_encrypt_with_cpy33
-.Lascon_aead128_encrypt_with_stored32:
+	b	.Lascon_aead128_encrypt_with_cpy37
+.Lascon_aead128_encrypt_with_stored36:
 	add	sp, #92
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
@@ -460,8 +531,8 @@ ascon_aead128_encrypt_with:
 
 
 @ --- ascon_aead128_decrypt_with: ascon_aead128.decrypt_with
-@     frame 104 bytes (33 spill slots, 12 on the stack; locals 56), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 848 bytes of code and literals
+@     frame 104 bytes (34 spill slots, 12 on the stack; locals 56), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 944 bytes of code and literals
 	.section .text.ascon_aead128_decrypt_with,"ax",%progbits
 	.global ascon_aead128_decrypt_with
 	.type ascon_aead128_decrypt_with, %function
@@ -570,16 +641,26 @@ ascon_aead128_decrypt_with:
 	ldr	r1, [sp]
 	ldr	r2, [sp, #140]
 	bl	ascon_aead128_absorb_ad
+	@ ascon_aead128.ae:124: for i in 0..full {
+	ldr	r0, [sp, #144]
+	lsls	r0, r0, #30
+	lsrs	r2, r0, #30
+	ldr	r0, [sp, #160]
+	lsls	r0, r0, #30
+	lsrs	r0, r0, #30
+	orrs	r2, r0
 	@ ascon_aead128.ae:123: full = m / rate
 	ldr	r1, [sp, #148]
 	lsrs	r0, r1, #4
 	str	r0, [sp, #4]
 	@ ascon_aead128.ae:124: for i in 0..full {
+	cmp	r2, #0
+	beq	.Lascon_aead128_decrypt_with_else9
 	movs	r1, #0
 	str	r1, [sp]
 	cmp	r1, r0
-	bcs	.Lascon_aead128_decrypt_with_done10
-.Lascon_aead128_decrypt_with_loop9:
+	bcs	.Lascon_aead128_decrypt_with_done12
+.Lascon_aead128_decrypt_with_loop11:
 	@ ascon_aead128.ae:125: off = rate * i
 	ldr	r1, [sp]
 	lsls	r3, r1, #4
@@ -588,19 +669,19 @@ ascon_aead128_decrypt_with:
 	adds	r2, r1, r3
 	movs	r0, #3
 	tst	r2, r0
-	beq	.Lascon_aead128_decrypt_with_words12
-.Lascon_aead128_decrypt_with_bytes11:
+	beq	.Lascon_aead128_decrypt_with_words14
+.Lascon_aead128_decrypt_with_bytes13:
 	add	r4, sp, #88
 	movs	r1, #16
-.Lascon_aead128_decrypt_with_cpy14:
+.Lascon_aead128_decrypt_with_cpy16:
 	subs	r1, #1
-	bcc	.Lascon_aead128_decrypt_with_cpyd13
+	bcc	.Lascon_aead128_decrypt_with_cpyd15
 	ldrb	r0, [r2, r1]
 	strb	r0, [r4, r1]
-	b	.Lascon_aead128_decrypt_with_cpy14
-.Lascon_aead128_decrypt_with_cpyd13:
+	b	.Lascon_aead128_decrypt_with_cpy16
+.Lascon_aead128_decrypt_with_cpyd15:
 	mov	r2, r4
-.Lascon_aead128_decrypt_with_words12:
+.Lascon_aead128_decrypt_with_words14:
 	ldr	r0, [r2]
 	mov	r8, r0
 	@ ascon_aead128.ae:37: return cat(s[1], s[0])
@@ -630,26 +711,26 @@ ascon_aead128_decrypt_with:
 	adds	r3, r2, r3
 	movs	r2, #3
 	tst	r3, r2
-	bne	.Lascon_aead128_decrypt_with_bytes15
+	bne	.Lascon_aead128_decrypt_with_bytes17
 	str	r4, [r3]
 	str	r1, [r3, #4]
 	str	r0, [r3, #8]
 	str	r7, [r3, #12]
-	b	.Lascon_aead128_decrypt_with_stored16
-.Lascon_aead128_decrypt_with_bytes15:
+	b	.Lascon_aead128_decrypt_with_stored18
+.Lascon_aead128_decrypt_with_bytes17:
 	str	r4, [sp, #88]
 	str	r1, [sp, #92]
 	str	r0, [sp, #96]
 	str	r7, [sp, #100]
 	add	r2, sp, #88
 	movs	r1, #16
-.Lascon_aead128_decrypt_with_cpy17:
+.Lascon_aead128_decrypt_with_cpy19:
 	subs	r1, #1
-	bcc	.Lascon_aead128_decrypt_with_stored16
+	bcc	.Lascon_aead128_decrypt_with_stored18
 	ldrb	r0, [r2, r1]
 	strb	r0, [r3, r1]
-	b	.Lascon_aead128_decrypt_with_cpy17
-.Lascon_aead128_decrypt_with_stored16:
+	b	.Lascon_aead128_decrypt_with_cpy19
+.Lascon_aead128_decrypt_with_stored18:
 	@ ascon_aead128.ae:41: s[0] = r[63:0]
 	mov	r0, r8
 	str	r0, [sp, #48]
@@ -667,8 +748,65 @@ ascon_aead128_decrypt_with:
 	str	r1, [sp]
 	ldr	r0, [sp, #4]
 	cmp	r1, r0
-	bcc	.Lascon_aead128_decrypt_with_loop9
-.Lascon_aead128_decrypt_with_done10:
+	bcc	.Lascon_aead128_decrypt_with_loop11
+.Lascon_aead128_decrypt_with_done12:
+	b	.Lascon_aead128_decrypt_with_endif10
+	.ltorg
+.Lascon_aead128_decrypt_with_else9:
+	@ ascon_aead128.ae:124: for i in 0..full {
+	movs	r1, #0
+	str	r1, [sp]
+	ldr	r0, [sp, #4]
+	cmp	r1, r0
+	bcs	.Lascon_aead128_decrypt_with_done21
+.Lascon_aead128_decrypt_with_loop20:
+	@ ascon_aead128.ae:125: off = rate * i
+	ldr	r1, [sp]
+	lsls	r0, r1, #4
+	@ ascon_aead128.ae:126: c = load_le(ct, off, rate)
+	ldr	r1, [sp, #144]
+	adds	r1, r1, r0
+	ldm	r1!, {r4, r5, r6, r7}
+	@ ascon_aead128.ae:37: return cat(s[1], s[0])
+	ldr	r3, [sp, #60]
+	@ ascon_aead128.ae:127: store_le(msg, off, rate_of(s) ^ c)
+	eors	r3, r7
+	ldr	r2, [sp, #160]
+	adds	r0, r2, r0
+	@ ascon_aead128.ae:37: return cat(s[1], s[0])
+	ldr	r1, [sp, #48]
+	@ ascon_aead128.ae:127: store_le(msg, off, rate_of(s) ^ c)
+	eors	r1, r4
+	str	r1, [r0]
+	@ ascon_aead128.ae:37: return cat(s[1], s[0])
+	ldr	r1, [sp, #52]
+	@ ascon_aead128.ae:127: store_le(msg, off, rate_of(s) ^ c)
+	eors	r1, r5
+	str	r1, [r0, #4]
+	@ ascon_aead128.ae:37: return cat(s[1], s[0])
+	ldr	r1, [sp, #56]
+	@ ascon_aead128.ae:127: store_le(msg, off, rate_of(s) ^ c)
+	eors	r1, r6
+	str	r1, [r0, #8]
+	str	r3, [r0, #12]
+	@ ascon_aead128.ae:41: s[0] = r[63:0]
+	str	r4, [sp, #48]
+	str	r5, [sp, #52]
+	@ ascon_aead128.ae:42: s[1] = r[127:64]
+	str	r6, [sp, #56]
+	str	r7, [sp, #60]
+	@ ascon_aead128.ae:129: P.permute(s, rounds_block)
+	add	r0, sp, #48
+	movs	r1, #8
+	bl	ascon_aead128_P_permute
+	ldr	r1, [sp]
+	adds	r1, #1
+	str	r1, [sp]
+	ldr	r0, [sp, #4]
+	cmp	r1, r0
+	bcc	.Lascon_aead128_decrypt_with_loop20
+.Lascon_aead128_decrypt_with_done21:
+.Lascon_aead128_decrypt_with_endif10:
 	@ ascon_aead128.ae:131: off = rate * full
 	ldr	r0, [sp, #4]
 	lsls	r0, r0, #4
@@ -690,11 +828,11 @@ ascon_aead128_decrypt_with:
 	ldr	r0, [sp]
 	adds	r2, r1, r0
 	cmp	r3, #16
-	bcc	.Lascon_aead128_decrypt_with_bytes18
+	bcc	.Lascon_aead128_decrypt_with_bytes22
 	movs	r0, #3
 	tst	r2, r0
-	beq	.Lascon_aead128_decrypt_with_words19
-.Lascon_aead128_decrypt_with_bytes18:
+	beq	.Lascon_aead128_decrypt_with_words23
+.Lascon_aead128_decrypt_with_bytes22:
 	movs	r0, #0
 	str	r0, [sp, #88]
 	str	r0, [sp, #92]
@@ -703,19 +841,18 @@ ascon_aead128_decrypt_with:
 	add	r4, sp, #88
 	mov	r1, r3
 	cmp	r1, #16
-	bcc	.Lascon_aead128_decrypt_with_cnt21
+	bcc	.Lascon_aead128_decrypt_with_cnt25
 	movs	r1, #16
-.Lascon_aead128_decrypt_with_cnt21:
-.Lascon_aead128_decrypt_with_cpy22:
+.Lascon_aead128_decrypt_with_cnt25:
+.Lascon_aead128_decrypt_with_cpy26:
 	subs	r1, #1
-	bcc	.Lascon_aead128_decrypt_with_cpyd20
+	bcc	.Lascon_aead128_decrypt_with_cpyd24
 	ldrb	r0, [r2, r1]
 	strb	r0, [r4, r1]
-	b	.Lascon_aead128_decrypt_with_cpy22
-	.ltorg
-.Lascon_aead128_decrypt_with_cpyd20:
+	b	.Lascon_aead128_decrypt_with_cpy26
+.Lascon_aead128_decrypt_with_cpyd24:
 	mov	r2, r4
-.Lascon_aead128_decrypt_with_words19:
+.Lascon_aead128_decrypt_with_words23:
 	ldr	r0, [r2]
 	ldr	r1, [sp, #24]
 	eors	r0, r1
@@ -742,17 +879,17 @@ ascon_aead128_decrypt_with:
 	str	r0, [sp, #44]
 	mov	r7, r0
 	cmp	r7, #128
-	bcs	.Lascon_aead128_decrypt_with_shz23
-.Lascon_aead128_decrypt_with_shl25:
+	bcs	.Lascon_aead128_decrypt_with_shz27
+.Lascon_aead128_decrypt_with_shl29:
 	cmp	r7, #32
-	bcc	.Lascon_aead128_decrypt_with_shf24
+	bcc	.Lascon_aead128_decrypt_with_shf28
 	mov	r2, r1
 	mov	r1, r4
 	mov	r4, r5
 	movs	r5, #0
 	subs	r7, #32
-	b	.Lascon_aead128_decrypt_with_shl25
-.Lascon_aead128_decrypt_with_shf24:
+	b	.Lascon_aead128_decrypt_with_shl29
+.Lascon_aead128_decrypt_with_shf28:
 	lsls	r2, r7
 	movs	r6, #32
 	subs	r6, r6, r7
@@ -768,13 +905,13 @@ ascon_aead128_decrypt_with:
 	lsls	r4, r7
 	orrs	r4, r0
 	lsls	r5, r7
-	b	.Lascon_aead128_decrypt_with_she26
-.Lascon_aead128_decrypt_with_shz23:
+	b	.Lascon_aead128_decrypt_with_she30
+.Lascon_aead128_decrypt_with_shz27:
 	movs	r5, #0
 	movs	r4, #0
 	movs	r1, #0
 	movs	r2, #0
-.Lascon_aead128_decrypt_with_she26:
+.Lascon_aead128_decrypt_with_she30:
 	mov	r0, r9
 	bics	r0, r5
 	mov	r9, r0
@@ -791,10 +928,10 @@ ascon_aead128_decrypt_with:
 	ldr	r0, [sp]
 	adds	r2, r2, r0
 	cmp	r3, #16
-	bcc	.Lascon_aead128_decrypt_with_bytes27
+	bcc	.Lascon_aead128_decrypt_with_bytes31
 	movs	r0, #3
 	tst	r2, r0
-	bne	.Lascon_aead128_decrypt_with_bytes27
+	bne	.Lascon_aead128_decrypt_with_bytes31
 	mov	r0, r9
 	str	r0, [r2]
 	mov	r0, r8
@@ -802,8 +939,8 @@ ascon_aead128_decrypt_with:
 	ldr	r0, [sp, #4]
 	str	r0, [r2, #8]
 	str	r1, [r2, #12]
-	b	.Lascon_aead128_decrypt_with_stored28
-.Lascon_aead128_decrypt_with_bytes27:
+	b	.Lascon_aead128_decrypt_with_stored32
+.Lascon_aead128_decrypt_with_bytes31:
 	mov	r0, r9
 	str	r0, [sp, #88]
 	mov	r0, r8
@@ -813,16 +950,16 @@ ascon_aead128_decrypt_with:
 	str	r1, [sp, #100]
 	add	r4, sp, #88
 	cmp	r3, #16
-	bcc	.Lascon_aead128_decrypt_with_cnt29
+	bcc	.Lascon_aead128_decrypt_with_cnt33
 	movs	r3, #16
-.Lascon_aead128_decrypt_with_cnt29:
-.Lascon_aead128_decrypt_with_cpy30:
+.Lascon_aead128_decrypt_with_cnt33:
+.Lascon_aead128_decrypt_with_cpy34:
 	subs	r3, #1
-	bcc	.Lascon_aead128_decrypt_with_stored28
+	bcc	.Lascon_aead128_decrypt_with_stored32
 	ldrb	r0, [r4, r3]
 	strb	r0, [r2, r3]
-	b	.Lascon_aead128_decrypt_with_cpy30
-.Lascon_aead128_decrypt_with_stored28:
+	b	.Lascon_aead128_decrypt_with_cpy34
+.Lascon_aead128_decrypt_with_stored32:
 	@ ascon_aead128.ae:28: return (1 as u128) << (8 * count)
 	movs	r5, #1
 	movs	r3, #0
@@ -830,17 +967,17 @@ ascon_aead128_decrypt_with:
 	mov	r2, r3
 	ldr	r6, [sp, #44]
 	cmp	r6, #128
-	bcs	.Lascon_aead128_decrypt_with_shz31
-.Lascon_aead128_decrypt_with_shl33:
+	bcs	.Lascon_aead128_decrypt_with_shz35
+.Lascon_aead128_decrypt_with_shl37:
 	cmp	r6, #32
-	bcc	.Lascon_aead128_decrypt_with_shf32
+	bcc	.Lascon_aead128_decrypt_with_shf36
 	mov	r3, r2
 	mov	r2, r4
 	mov	r4, r5
 	movs	r5, #0
 	subs	r6, #32
-	b	.Lascon_aead128_decrypt_with_shl33
-.Lascon_aead128_decrypt_with_shf32:
+	b	.Lascon_aead128_decrypt_with_shl37
+.Lascon_aead128_decrypt_with_shf36:
 	lsls	r3, r6
 	movs	r7, #32
 	subs	r7, r7, r6
@@ -856,13 +993,13 @@ ascon_aead128_decrypt_with:
 	lsls	r4, r6
 	orrs	r4, r0
 	lsls	r5, r6
-	b	.Lascon_aead128_decrypt_with_she34
-.Lascon_aead128_decrypt_with_shz31:
+	b	.Lascon_aead128_decrypt_with_she38
+.Lascon_aead128_decrypt_with_shz35:
 	movs	r5, #0
 	movs	r4, #0
 	movs	r2, #0
 	movs	r3, #0
-.Lascon_aead128_decrypt_with_she34:
+.Lascon_aead128_decrypt_with_she38:
 	@ ascon_aead128.ae:136: set_rate(s, r ^ p ^ pad(last))
 	ldr	r6, [sp, #24]
 	mov	r0, r9
@@ -894,19 +1031,19 @@ ascon_aead128_decrypt_with:
 	ldr	r3, [sp, #152]
 	movs	r0, #3
 	tst	r3, r0
-	beq	.Lascon_aead128_decrypt_with_words36
-.Lascon_aead128_decrypt_with_bytes35:
+	beq	.Lascon_aead128_decrypt_with_words40
+.Lascon_aead128_decrypt_with_bytes39:
 	add	r2, sp, #88
 	movs	r1, #16
-.Lascon_aead128_decrypt_with_cpy38:
+.Lascon_aead128_decrypt_with_cpy42:
 	subs	r1, #1
-	bcc	.Lascon_aead128_decrypt_with_cpyd37
+	bcc	.Lascon_aead128_decrypt_with_cpyd41
 	ldrb	r0, [r3, r1]
 	strb	r0, [r2, r1]
-	b	.Lascon_aead128_decrypt_with_cpy38
-.Lascon_aead128_decrypt_with_cpyd37:
+	b	.Lascon_aead128_decrypt_with_cpy42
+.Lascon_aead128_decrypt_with_cpyd41:
 	mov	r3, r2
-.Lascon_aead128_decrypt_with_words36:
+.Lascon_aead128_decrypt_with_words40:
 	ldr	r0, [r3]
 	str	r0, [sp, #28]
 	ldr	r0, [r3, #4]

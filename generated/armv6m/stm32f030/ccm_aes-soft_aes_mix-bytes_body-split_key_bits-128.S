@@ -9,7 +9,7 @@
 
 @ --- ccm_key_setup: ccm.key_setup
 @     frame 16 bytes (0 spill slots, 0 on the stack; locals 16), saves r4, r5, r6, r7
-@     estimated 160 bytes of code and literals
+@     estimated 150 bytes of code and literals
 	.section .text.ccm_key_setup,"ax",%progbits
 	.global ccm_key_setup
 	.type ccm_key_setup, %function
@@ -61,14 +61,11 @@ ccm_key_setup:
 	@ aes.ae:300: if i % nk == 0 {
 	lsls	r0, r5, #30
 	lsrs	r0, r0, #30
-	subs	r0, r0, #1
-	movs	r7, #0
-	adcs	r7, r7
-	movs	r0, #1
-	eors	r7, r0
 	ldr	r6, [r4]
-	cmp	r7, #0
+	cmp	r0, #0
 	beq	.Lccm_key_setup_else7
+	b	.Lccm_key_setup_endif8
+.Lccm_key_setup_else7:
 	@ aes.ae:301: temp = sub_word(temp <<< 8) ^ ((rcon[i / nk - 1] as u32) << 24)
 	movs	r0, #24
 	mov	r7, r6
@@ -97,8 +94,6 @@ ccm_key_setup:
 	ldrb	r0, [r1, r0]
 	lsls	r0, r0, #24
 	eors	r6, r0
-	b	.Lccm_key_setup_endif8
-.Lccm_key_setup_else7:
 .Lccm_key_setup_endif8:
 	@ aes.ae:305: w[i] = w[i - nk] ^ temp
 	ldr	r0, [r2]
@@ -1287,8 +1282,8 @@ ccm_E_encrypt_block:
 
 
 @ --- ccm_mac_header: ccm.mac_header
-@     frame 52 bytes (10 spill slots, 5 on the stack; locals 32), saves nothing
-@     estimated 456 bytes of code and literals
+@     frame 52 bytes (9 spill slots, 5 on the stack; locals 32), saves nothing
+@     estimated 452 bytes of code and literals
 	.section .text.ccm_mac_header,"ax",%progbits
 	.global ccm_mac_header
 	.type ccm_mac_header, %function
@@ -1297,57 +1292,55 @@ ccm_E_encrypt_block:
 ccm_mac_header:
 	push	{lr}
 	sub	sp, #52
-	ldr	r4, [sp, #60]
-	ldr	r5, [r1]
+	ldr	r6, [sp, #60]
+	ldr	r4, [r1]
 	@ ccm.ae:47: return cat(flags, n) | (x as u128)
-	orrs	r5, r4
-	ldr	r6, [sp, #56]
+	orrs	r4, r6
+	ldr	r5, [sp, #56]
 	@ ccm.ae:53: adata = if ad_len != 0 then 64 else 0 as u32
-	subs	r6, r6, #1
-	movs	r6, #0
-	mov	r4, r6
-	adcs	r4, r6
-	str	r4, [sp]
-	rsbs	r4, r4, #0
-	movs	r6, #64
-	ands	r4, r6
-	ldr	r6, [sp, #64]
+	subs	r5, r5, #1
+	movs	r5, #0
+	adcs	r5, r5
+	rsbs	r6, r5, #0
+	movs	r5, #64
+	ands	r6, r5
+	ldr	r5, [sp, #64]
 	@ ccm.ae:54: return with_nonce((adata | (((tag_len - 2) / 2) << 3) | (q - 1)) as u8, n, msg_len)
-	subs	r6, r6, #2
-	lsrs	r6, r6, #1
-	lsls	r6, r6, #3
-	orrs	r4, r6
+	subs	r5, r5, #2
+	lsrs	r5, r5, #1
+	lsls	r5, r5, #3
+	orrs	r6, r5
 	@ ccm.ae:52: q = 15 - nonce_len
-	movs	r6, #15
-	subs	r6, r6, r2
+	movs	r5, #15
+	subs	r5, r5, r2
 	@ ccm.ae:54: return with_nonce((adata | (((tag_len - 2) / 2) << 3) | (q - 1)) as u8, n, msg_len)
-	subs	r6, r6, #1
-	orrs	r4, r6
-	uxtb	r6, r4
+	subs	r5, r5, #1
+	orrs	r6, r5
+	uxtb	r5, r6
 	@ ccm.ae:47: return cat(flags, n) | (x as u128)
-	lsls	r6, r6, #24
+	lsls	r5, r5, #24
 	ldr	r2, [r1, #12]
-	orrs	r6, r2
+	orrs	r5, r2
 	@ ccm.ae:72: y = E.encrypt_block(ks, block0(n, nonce_len, a, msg_len, tag_len))
-	str	r6, [sp, #32]
-	ldr	r6, [r1, #8]
-	str	r6, [sp, #28]
-	ldr	r6, [r1, #4]
-	str	r6, [sp, #24]
-	str	r5, [sp, #20]
+	str	r5, [sp, #32]
+	ldr	r5, [r1, #8]
+	str	r5, [sp, #28]
+	ldr	r5, [r1, #4]
+	str	r5, [sp, #24]
+	str	r4, [sp, #20]
 	add	r4, sp, #36
 	add	r1, sp, #20
 	str	r3, [sp, #4]
 	str	r0, [sp, #12]
 	mov	r2, r4
 	bl	ccm_E_encrypt_block
+	ldr	r7, [sp, #36]
+	ldr	r6, [sp, #40]
+	ldr	r5, [sp, #44]
 	ldr	r0, [sp, #48]
 	mov	r8, r0
-	ldr	r5, [sp, #44]
-	ldr	r6, [sp, #40]
-	ldr	r7, [sp, #36]
 	@ ccm.ae:73: if a != 0 {
-	ldr	r0, [sp]
+	ldr	r0, [sp, #56]
 	cmp	r0, #0
 	bne	.Lccm_mac_header_far1
 	b	.Lccm_mac_header_else1

@@ -9,7 +9,7 @@
 
 @ --- ctr_key_setup: ctr.key_setup
 @     frame 16 bytes (0 spill slots, 0 on the stack; locals 16), saves r4, r5, r6, r7
-@     estimated 160 bytes of code and literals
+@     estimated 150 bytes of code and literals
 	.section .text.ctr_key_setup,"ax",%progbits
 	.global ctr_key_setup
 	.type ctr_key_setup, %function
@@ -61,14 +61,11 @@ ctr_key_setup:
 	@ aes.ae:300: if i % nk == 0 {
 	lsls	r0, r5, #30
 	lsrs	r0, r0, #30
-	subs	r0, r0, #1
-	movs	r7, #0
-	adcs	r7, r7
-	movs	r0, #1
-	eors	r7, r0
 	ldr	r6, [r4]
-	cmp	r7, #0
+	cmp	r0, #0
 	beq	.Lctr_key_setup_else7
+	b	.Lctr_key_setup_endif8
+.Lctr_key_setup_else7:
 	@ aes.ae:301: temp = sub_word(temp <<< 8) ^ ((rcon[i / nk - 1] as u32) << 24)
 	movs	r0, #24
 	mov	r7, r6
@@ -97,8 +94,6 @@ ctr_key_setup:
 	ldrb	r0, [r1, r0]
 	lsls	r0, r0, #24
 	eors	r6, r0
-	b	.Lctr_key_setup_endif8
-.Lctr_key_setup_else7:
 .Lctr_key_setup_endif8:
 	@ aes.ae:305: w[i] = w[i - nk] ^ temp
 	ldr	r0, [r2]

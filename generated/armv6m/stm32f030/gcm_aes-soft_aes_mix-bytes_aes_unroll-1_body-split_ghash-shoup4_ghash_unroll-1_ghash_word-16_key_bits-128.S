@@ -9,7 +9,7 @@
 
 @ --- gcm_key_setup: gcm.key_setup
 @     frame 40 bytes (12 spill slots, 2 on the stack; locals 32), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 492 bytes of code and literals
+@     estimated 482 bytes of code and literals
 	.section .text.gcm_key_setup,"ax",%progbits
 	.global gcm_key_setup
 	.type gcm_key_setup, %function
@@ -61,7 +61,7 @@ gcm_key_setup:
 	mov	r5, r7
 	adds	r5, #12
 	@ aes.ae:96: return cat(sbox[x[31:24]], sbox[x[23:16]], sbox[x[15:8]], sbox[x[7:0]])
-	ldr	r3, =gcm_E.sbox
+	ldr	r4, =gcm_E.sbox
 	@ aes.ae:301: temp = sub_word(temp <<< 8) ^ ((rcon[i / nk - 1] as u32) << 24)
 	ldr	r2, =gcm_E.rcon
 	@ aes.ae:305: w[i] = w[i - nk] ^ temp
@@ -71,48 +71,43 @@ gcm_key_setup:
 	@ aes.ae:300: if i % nk == 0 {
 	lsls	r0, r6, #30
 	lsrs	r0, r0, #30
-	subs	r0, r0, #1
-	movs	r7, #0
-	adcs	r7, r7
-	movs	r0, #1
-	eors	r7, r0
-	ldr	r4, [r5]
-	cmp	r7, #0
+	ldr	r3, [r5]
+	cmp	r0, #0
 	beq	.Lgcm_key_setup_else7
+	b	.Lgcm_key_setup_endif8
+.Lgcm_key_setup_else7:
 	@ aes.ae:301: temp = sub_word(temp <<< 8) ^ ((rcon[i / nk - 1] as u32) << 24)
 	movs	r0, #24
-	mov	r7, r4
+	mov	r7, r3
 	rors	r7, r0
 	@ aes.ae:96: return cat(sbox[x[31:24]], sbox[x[23:16]], sbox[x[15:8]], sbox[x[7:0]])
 	lsrs	r0, r7, #24
-	ldrb	r0, [r3, r0]
-	lsls	r4, r0, #24
+	ldrb	r0, [r4, r0]
+	lsls	r3, r0, #24
 	lsrs	r0, r7, #16
 	uxtb	r0, r0
-	ldrb	r0, [r3, r0]
+	ldrb	r0, [r4, r0]
 	lsls	r0, r0, #16
-	orrs	r4, r0
+	orrs	r3, r0
 	lsrs	r0, r7, #8
 	uxtb	r0, r0
-	ldrb	r0, [r3, r0]
+	ldrb	r0, [r4, r0]
 	lsls	r0, r0, #8
-	orrs	r4, r0
+	orrs	r3, r0
 	uxtb	r0, r7
-	ldrb	r0, [r3, r0]
-	orrs	r4, r0
+	ldrb	r0, [r4, r0]
+	orrs	r3, r0
 	@ aes.ae:301: temp = sub_word(temp <<< 8) ^ ((rcon[i / nk - 1] as u32) << 24)
 	lsrs	r0, r6, #2
 	subs	r0, r0, #1
 	uxth	r0, r0
 	ldrb	r0, [r2, r0]
 	lsls	r0, r0, #24
-	eors	r4, r0
-	b	.Lgcm_key_setup_endif8
-.Lgcm_key_setup_else7:
+	eors	r3, r0
 .Lgcm_key_setup_endif8:
 	@ aes.ae:305: w[i] = w[i - nk] ^ temp
 	ldr	r0, [r1]
-	eors	r0, r4
+	eors	r0, r3
 	str	r0, [r5, #4]
 	adds	r5, #4
 	adds	r1, #4

@@ -9,7 +9,7 @@
 
 @ --- ocb3_key_setup: ocb3.key_setup
 @     frame 36 bytes (4 spill slots, 1 on the stack; locals 32), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 622 bytes of code and literals
+@     estimated 612 bytes of code and literals
 	.section .text.ocb3_key_setup,"ax",%progbits
 	.global ocb3_key_setup
 	.type ocb3_key_setup, %function
@@ -61,7 +61,7 @@ ocb3_key_setup:
 	mov	r5, r8
 	adds	r5, #12
 	@ aes.ae:96: return cat(sbox[x[31:24]], sbox[x[23:16]], sbox[x[15:8]], sbox[x[7:0]])
-	ldr	r3, =ocb3_E.sbox
+	ldr	r4, =ocb3_E.sbox
 	@ aes.ae:301: temp = sub_word(temp <<< 8) ^ ((rcon[i / nk - 1] as u32) << 24)
 	ldr	r2, =ocb3_E.rcon
 	@ aes.ae:305: w[i] = w[i - nk] ^ temp
@@ -71,48 +71,43 @@ ocb3_key_setup:
 	@ aes.ae:300: if i % nk == 0 {
 	lsls	r0, r6, #30
 	lsrs	r0, r0, #30
-	subs	r0, r0, #1
-	movs	r7, #0
-	adcs	r7, r7
-	movs	r0, #1
-	eors	r7, r0
-	ldr	r4, [r5]
-	cmp	r7, #0
+	ldr	r3, [r5]
+	cmp	r0, #0
 	beq	.Locb3_key_setup_else7
+	b	.Locb3_key_setup_endif8
+.Locb3_key_setup_else7:
 	@ aes.ae:301: temp = sub_word(temp <<< 8) ^ ((rcon[i / nk - 1] as u32) << 24)
 	movs	r0, #24
-	mov	r7, r4
+	mov	r7, r3
 	rors	r7, r0
 	@ aes.ae:96: return cat(sbox[x[31:24]], sbox[x[23:16]], sbox[x[15:8]], sbox[x[7:0]])
 	lsrs	r0, r7, #24
-	ldrb	r0, [r3, r0]
-	lsls	r4, r0, #24
+	ldrb	r0, [r4, r0]
+	lsls	r3, r0, #24
 	lsrs	r0, r7, #16
 	uxtb	r0, r0
-	ldrb	r0, [r3, r0]
+	ldrb	r0, [r4, r0]
 	lsls	r0, r0, #16
-	orrs	r4, r0
+	orrs	r3, r0
 	lsrs	r0, r7, #8
 	uxtb	r0, r0
-	ldrb	r0, [r3, r0]
+	ldrb	r0, [r4, r0]
 	lsls	r0, r0, #8
-	orrs	r4, r0
+	orrs	r3, r0
 	uxtb	r0, r7
-	ldrb	r0, [r3, r0]
-	orrs	r4, r0
+	ldrb	r0, [r4, r0]
+	orrs	r3, r0
 	@ aes.ae:301: temp = sub_word(temp <<< 8) ^ ((rcon[i / nk - 1] as u32) << 24)
 	lsrs	r0, r6, #2
 	subs	r0, r0, #1
 	uxth	r0, r0
 	ldrb	r0, [r2, r0]
 	lsls	r0, r0, #24
-	eors	r4, r0
-	b	.Locb3_key_setup_endif8
-.Locb3_key_setup_else7:
+	eors	r3, r0
 .Locb3_key_setup_endif8:
 	@ aes.ae:305: w[i] = w[i - nk] ^ temp
 	ldr	r0, [r1]
-	eors	r0, r4
+	eors	r0, r3
 	str	r0, [r5, #4]
 	adds	r5, #4
 	adds	r1, #4
@@ -380,7 +375,7 @@ ocb3_key_setup:
 
 @ --- ocb3_encrypt_with: ocb3.encrypt_with
 @     frame 104 bytes (45 spill slots, 17 on the stack; locals 32), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 1074 bytes of code and literals
+@     estimated 1034 bytes of code and literals
 	.section .text.ocb3_encrypt_with,"ax",%progbits
 	.global ocb3_encrypt_with
 	.type ocb3_encrypt_with, %function
@@ -521,16 +516,6 @@ ocb3_encrypt_with:
 	ldr	r1, [sp, #44]
 	eors	r0, r1
 	str	r0, [sp, #4]
-	@ ocb3.ae:219: delta = get_l(l, ntz(i + 2))                  // delay slot
-	ldr	r7, [sp, #20]
-	adds	r1, r7, #2
-	@ ocb3.ae:52: if v[15:0] == 0 {
-	uxth	r0, r1
-	subs	r0, r0, #1
-	movs	r2, #0
-	adcs	r2, r2
-	movs	r3, #1
-	eors	r2, r3
 	@ ocb3.ae:217: u = E.encrypt_block(ks, p ^ offset)
 	ldr	r0, [sp, #88]
 	mov	r10, r0
@@ -540,73 +525,65 @@ ocb3_encrypt_with:
 	str	r0, [sp, #44]
 	ldr	r0, [sp, #100]
 	str	r0, [sp, #48]
+	@ ocb3.ae:219: delta = get_l(l, ntz(i + 2))                  // delay slot
+	ldr	r7, [sp, #20]
+	adds	r0, r7, #2
 	@ ocb3.ae:52: if v[15:0] == 0 {
-	cmp	r2, #0
+	uxth	r1, r0
+	movs	r3, #1
+	cmp	r1, #0
 	beq	.Locb3_encrypt_with_else7
-	@ ocb3.ae:54: v = v >> 16
-	lsrs	r1, r1, #16
-	movs	r4, #16
+	movs	r4, #0
 	b	.Locb3_encrypt_with_endif8
 .Locb3_encrypt_with_else7:
-	movs	r4, #0
+	@ ocb3.ae:54: v = v >> 16
+	lsrs	r0, r0, #16
+	movs	r4, #16
 .Locb3_encrypt_with_endif8:
 	@ ocb3.ae:56: if v[7:0] == 0 {
-	uxtb	r0, r1
-	subs	r0, r0, #1
-	movs	r0, #0
-	adcs	r0, r0
-	eors	r0, r3
-	cmp	r0, #0
+	uxtb	r1, r0
+	cmp	r1, #0
 	beq	.Locb3_encrypt_with_else9
+	b	.Locb3_encrypt_with_endif10
+.Locb3_encrypt_with_else9:
 	@ ocb3.ae:57: n = n + 8
 	adds	r4, #8
 	@ ocb3.ae:58: v = v >> 8
-	lsrs	r1, r1, #8
-	b	.Locb3_encrypt_with_endif10
-.Locb3_encrypt_with_else9:
+	lsrs	r0, r0, #8
 .Locb3_encrypt_with_endif10:
 	@ ocb3.ae:60: if v[3:0] == 0 {
-	lsls	r0, r1, #28
-	lsrs	r0, r0, #28
-	subs	r0, r0, #1
-	movs	r0, #0
-	adcs	r0, r0
-	eors	r0, r3
-	cmp	r0, #0
+	lsls	r1, r0, #28
+	lsrs	r1, r1, #28
+	cmp	r1, #0
 	beq	.Locb3_encrypt_with_else11
+	b	.Locb3_encrypt_with_endif12
+.Locb3_encrypt_with_else11:
 	@ ocb3.ae:61: n = n + 4
 	adds	r4, r4, #4
 	@ ocb3.ae:62: v = v >> 4
-	lsrs	r1, r1, #4
-	b	.Locb3_encrypt_with_endif12
-.Locb3_encrypt_with_else11:
+	lsrs	r0, r0, #4
 .Locb3_encrypt_with_endif12:
 	@ ocb3.ae:64: if v[1:0] == 0 {
-	lsls	r0, r1, #30
-	lsrs	r0, r0, #30
-	subs	r0, r0, #1
-	movs	r0, #0
-	adcs	r0, r0
-	eors	r0, r3
-	cmp	r0, #0
+	lsls	r1, r0, #30
+	lsrs	r1, r1, #30
+	cmp	r1, #0
 	beq	.Locb3_encrypt_with_else13
+	b	.Locb3_encrypt_with_endif14
+.Locb3_encrypt_with_else13:
 	@ ocb3.ae:65: n = n + 2
 	adds	r4, r4, #2
 	@ ocb3.ae:66: v = v >> 2
-	lsrs	r1, r1, #2
-	b	.Locb3_encrypt_with_endif14
-.Locb3_encrypt_with_else13:
+	lsrs	r0, r0, #2
 .Locb3_encrypt_with_endif14:
 	@ ocb3.ae:68: if v[0] == 0 {
-	lsls	r0, r1, #31
+	lsls	r0, r0, #31
 	lsrs	r0, r0, #31
-	eors	r0, r3
 	cmp	r0, #0
 	beq	.Locb3_encrypt_with_else15
-	@ ocb3.ae:69: n = n + 1
-	adds	r4, r4, #1
 	b	.Locb3_encrypt_with_endif16
 .Locb3_encrypt_with_else15:
+	@ ocb3.ae:69: n = n + 1
+	adds	r4, r4, #1
 .Locb3_encrypt_with_endif16:
 	@ ocb3.ae:107: x = l[at_l0 + (if k < l_cached then k else last)]
 	movs	r2, #7
@@ -729,9 +706,6 @@ ocb3_encrypt_with:
 	subs	r0, r5, r0
 	str	r0, [sp, #20]
 	@ ocb3.ae:223: if r != 0 {
-	subs	r0, r0, #1
-	movs	r0, #0
-	adcs	r0, r0
 	cmp	r0, #0
 	bne	.Locb3_encrypt_with_far3
 	b	.Locb3_encrypt_with_else24
@@ -1030,7 +1004,7 @@ ocb3_encrypt_with:
 
 @ --- ocb3_decrypt_with: ocb3.decrypt_with
 @     frame 108 bytes (66 spill slots, 18 on the stack; locals 32), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 1830 bytes of code and literals
+@     estimated 1790 bytes of code and literals
 	.section .text.ocb3_decrypt_with,"ax",%progbits
 	.global ocb3_decrypt_with
 	.type ocb3_decrypt_with, %function
@@ -1421,83 +1395,66 @@ ocb3_decrypt_with:
 	str	r2, [sp, #48]
 	@ ocb3.ae:247: delta = get_l(l, ntz(i + 2))                  // delay slot
 	ldr	r6, [sp, #12]
-	adds	r3, r6, #2
+	adds	r0, r6, #2
 	@ ocb3.ae:52: if v[15:0] == 0 {
-	uxth	r0, r3
-	subs	r0, r0, #1
-	movs	r0, #0
-	adcs	r0, r0
+	uxth	r2, r0
 	movs	r4, #1
-	eors	r0, r4
-	cmp	r0, #0
+	cmp	r2, #0
 	beq	.Locb3_decrypt_with_else9
-	@ ocb3.ae:54: v = v >> 16
-	lsrs	r3, r3, #16
-	movs	r2, #16
+	movs	r2, #0
 	b	.Locb3_decrypt_with_endif10
 	.ltorg
 .Locb3_decrypt_with_else9:
-	movs	r2, #0
+	@ ocb3.ae:54: v = v >> 16
+	lsrs	r0, r0, #16
+	movs	r2, #16
 .Locb3_decrypt_with_endif10:
 	@ ocb3.ae:56: if v[7:0] == 0 {
-	uxtb	r0, r3
-	subs	r0, r0, #1
-	movs	r0, #0
-	adcs	r0, r0
-	eors	r0, r4
-	cmp	r0, #0
+	uxtb	r3, r0
+	cmp	r3, #0
 	beq	.Locb3_decrypt_with_else11
+	b	.Locb3_decrypt_with_endif12
+.Locb3_decrypt_with_else11:
 	@ ocb3.ae:57: n = n + 8
 	adds	r2, #8
 	@ ocb3.ae:58: v = v >> 8
-	lsrs	r3, r3, #8
-	b	.Locb3_decrypt_with_endif12
-.Locb3_decrypt_with_else11:
+	lsrs	r0, r0, #8
 .Locb3_decrypt_with_endif12:
 	@ ocb3.ae:60: if v[3:0] == 0 {
-	lsls	r0, r3, #28
-	lsrs	r0, r0, #28
-	subs	r0, r0, #1
-	movs	r0, #0
-	adcs	r0, r0
-	eors	r0, r4
-	cmp	r0, #0
+	lsls	r3, r0, #28
+	lsrs	r3, r3, #28
+	cmp	r3, #0
 	beq	.Locb3_decrypt_with_else13
+	b	.Locb3_decrypt_with_endif14
+.Locb3_decrypt_with_else13:
 	@ ocb3.ae:61: n = n + 4
 	adds	r2, r2, #4
 	@ ocb3.ae:62: v = v >> 4
-	lsrs	r3, r3, #4
-	b	.Locb3_decrypt_with_endif14
-.Locb3_decrypt_with_else13:
+	lsrs	r0, r0, #4
 .Locb3_decrypt_with_endif14:
 	@ ocb3.ae:64: if v[1:0] == 0 {
-	lsls	r0, r3, #30
-	lsrs	r0, r0, #30
-	subs	r0, r0, #1
-	movs	r0, #0
-	adcs	r0, r0
-	eors	r0, r4
-	cmp	r0, #0
+	lsls	r3, r0, #30
+	lsrs	r3, r3, #30
+	cmp	r3, #0
 	beq	.Locb3_decrypt_with_else15
+	b	.Locb3_decrypt_with_endif16
+.Locb3_decrypt_with_else15:
 	@ ocb3.ae:65: n = n + 2
 	adds	r2, r2, #2
 	@ ocb3.ae:66: v = v >> 2
-	lsrs	r3, r3, #2
-	b	.Locb3_decrypt_with_endif16
-.Locb3_decrypt_with_else15:
+	lsrs	r0, r0, #2
 .Locb3_decrypt_with_endif16:
 	@ ocb3.ae:68: if v[0] == 0 {
-	lsls	r0, r3, #31
+	lsls	r0, r0, #31
 	lsrs	r0, r0, #31
-	eors	r0, r4
 	cmp	r0, #0
 	beq	.Locb3_decrypt_with_else17
+	mov	r8, r2
+	b	.Locb3_decrypt_with_endif18
+.Locb3_decrypt_with_else17:
 	@ ocb3.ae:69: n = n + 1
 	adds	r0, r2, #1
 	mov	r8, r0
-	b	.Locb3_decrypt_with_endif18
-.Locb3_decrypt_with_else17:
-	mov	r8, r2
 .Locb3_decrypt_with_endif18:
 	@ ocb3.ae:107: x = l[at_l0 + (if k < l_cached then k else last)]
 	movs	r2, #7
@@ -1644,9 +1601,6 @@ ocb3_decrypt_with:
 	subs	r0, r1, r0
 	str	r0, [sp, #12]
 	@ ocb3.ae:253: if r != 0 {
-	subs	r0, r0, #1
-	movs	r0, #0
-	adcs	r0, r0
 	cmp	r0, #0
 	bne	.Locb3_decrypt_with_far3
 	b	.Locb3_decrypt_with_else26
@@ -2371,7 +2325,7 @@ ocb3_E_encrypt_block:
 
 @ --- ocb3_hash: ocb3.hash
 @     frame 88 bytes (19 spill slots, 14 on the stack; locals 32), saves nothing
-@     estimated 686 bytes of code and literals
+@     estimated 646 bytes of code and literals
 	.section .text.ocb3_hash,"ax",%progbits
 	.global ocb3_hash
 	.type ocb3_hash, %function
@@ -2408,80 +2362,63 @@ ocb3_hash:
 .Locb3_hash_loop1:
 	@ ocb3.ae:137: offset = offset ^ get_l(l, ntz(i + 1))
 	ldr	r1, [sp, #16]
-	adds	r1, r1, #1
+	adds	r0, r1, #1
 	@ ocb3.ae:52: if v[15:0] == 0 {
-	uxth	r0, r1
-	subs	r0, r0, #1
-	movs	r0, #0
-	adcs	r0, r0
+	uxth	r1, r0
 	movs	r3, #1
-	eors	r0, r3
-	cmp	r0, #0
+	cmp	r1, #0
 	beq	.Locb3_hash_else3
-	@ ocb3.ae:54: v = v >> 16
-	lsrs	r1, r1, #16
-	movs	r5, #16
+	movs	r5, #0
 	b	.Locb3_hash_endif4
 .Locb3_hash_else3:
-	movs	r5, #0
+	@ ocb3.ae:54: v = v >> 16
+	lsrs	r0, r0, #16
+	movs	r5, #16
 .Locb3_hash_endif4:
 	@ ocb3.ae:56: if v[7:0] == 0 {
-	uxtb	r0, r1
-	subs	r0, r0, #1
-	movs	r0, #0
-	adcs	r0, r0
-	eors	r0, r3
-	cmp	r0, #0
+	uxtb	r1, r0
+	cmp	r1, #0
 	beq	.Locb3_hash_else5
+	b	.Locb3_hash_endif6
+.Locb3_hash_else5:
 	@ ocb3.ae:57: n = n + 8
 	adds	r5, #8
 	@ ocb3.ae:58: v = v >> 8
-	lsrs	r1, r1, #8
-	b	.Locb3_hash_endif6
-.Locb3_hash_else5:
+	lsrs	r0, r0, #8
 .Locb3_hash_endif6:
 	@ ocb3.ae:60: if v[3:0] == 0 {
-	lsls	r0, r1, #28
-	lsrs	r0, r0, #28
-	subs	r0, r0, #1
-	movs	r0, #0
-	adcs	r0, r0
-	eors	r0, r3
-	cmp	r0, #0
+	lsls	r1, r0, #28
+	lsrs	r1, r1, #28
+	cmp	r1, #0
 	beq	.Locb3_hash_else7
+	b	.Locb3_hash_endif8
+.Locb3_hash_else7:
 	@ ocb3.ae:61: n = n + 4
 	adds	r5, r5, #4
 	@ ocb3.ae:62: v = v >> 4
-	lsrs	r1, r1, #4
-	b	.Locb3_hash_endif8
-.Locb3_hash_else7:
+	lsrs	r0, r0, #4
 .Locb3_hash_endif8:
 	@ ocb3.ae:64: if v[1:0] == 0 {
-	lsls	r0, r1, #30
-	lsrs	r0, r0, #30
-	subs	r0, r0, #1
-	movs	r0, #0
-	adcs	r0, r0
-	eors	r0, r3
-	cmp	r0, #0
+	lsls	r1, r0, #30
+	lsrs	r1, r1, #30
+	cmp	r1, #0
 	beq	.Locb3_hash_else9
+	b	.Locb3_hash_endif10
+.Locb3_hash_else9:
 	@ ocb3.ae:65: n = n + 2
 	adds	r5, r5, #2
 	@ ocb3.ae:66: v = v >> 2
-	lsrs	r1, r1, #2
-	b	.Locb3_hash_endif10
-.Locb3_hash_else9:
+	lsrs	r0, r0, #2
 .Locb3_hash_endif10:
 	@ ocb3.ae:68: if v[0] == 0 {
-	lsls	r0, r1, #31
+	lsls	r0, r0, #31
 	lsrs	r0, r0, #31
-	eors	r0, r3
 	cmp	r0, #0
 	beq	.Locb3_hash_else11
-	@ ocb3.ae:69: n = n + 1
-	adds	r5, r5, #1
 	b	.Locb3_hash_endif12
 .Locb3_hash_else11:
+	@ ocb3.ae:69: n = n + 1
+	adds	r5, r5, #1
 .Locb3_hash_endif12:
 	@ ocb3.ae:107: x = l[at_l0 + (if k < l_cached then k else last)]
 	movs	r2, #7
@@ -2627,10 +2564,7 @@ ocb3_hash:
 	ldr	r0, [sp, #52]
 	subs	r2, r0, r3
 	@ ocb3.ae:141: if r != 0 {
-	subs	r0, r2, #1
-	movs	r0, #0
-	adcs	r0, r0
-	cmp	r0, #0
+	cmp	r2, #0
 	beq	.Locb3_hash_else21
 	@ ocb3.ae:142: offset = offset ^ l[at_star]
 	ldr	r4, [sp, #40]

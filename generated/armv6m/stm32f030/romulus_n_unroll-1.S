@@ -293,7 +293,7 @@ romulus_n_key_setup:
 
 @ --- romulus_n_encrypt_with: romulus_n.encrypt_with
 @     frame 400 bytes (22 spill slots, 9 on the stack; locals 360), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 854 bytes of code and literals
+@     estimated 844 bytes of code and literals
 	.section .text.romulus_n_encrypt_with,"ax",%progbits
 	.global romulus_n_encrypt_with
 	.type romulus_n_encrypt_with, %function
@@ -347,21 +347,18 @@ romulus_n_encrypt_with:
 	ldr	r2, [sp, #8]
 	ldr	r3, [sp, #436]
 	bl	romulus_n_absorb_ad
-	@ romulus_n.ae:113: if m == 0 {
-	ldr	r1, [sp, #444]
-	subs	r0, r1, #1
-	movs	r1, #0
-	adcs	r1, r1
-	movs	r0, #1
-	eors	r1, r0
-	@ romulus_n.ae:110: s = absorb_ad(r3, r23, ad)
 	ldr	r4, [sp, #360]
 	ldr	r6, [sp, #364]
 	ldr	r5, [sp, #368]
 	ldr	r3, [sp, #372]
 	@ romulus_n.ae:113: if m == 0 {
+	ldr	r1, [sp, #444]
 	cmp	r1, #0
 	beq	.Lromulus_n_encrypt_with_else5
+	movs	r2, #1
+	movs	r1, #0
+	b	.Lromulus_n_encrypt_with_endif6
+.Lromulus_n_encrypt_with_else5:
 	@ romulus_n.ae:115: s = tbc_n(cnt, 0x15, r23, s)
 	movs	r0, #2
 	str	r0, [sp, #360]
@@ -383,10 +380,6 @@ romulus_n_encrypt_with:
 	ldr	r5, [sp, #392]
 	ldr	r3, [sp, #396]
 	movs	r2, #2
-	movs	r1, #0
-	b	.Lromulus_n_encrypt_with_endif6
-.Lromulus_n_encrypt_with_else5:
-	movs	r2, #1
 	movs	r1, #0
 .Lromulus_n_encrypt_with_endif6:
 	@ romulus_n.ae:117: for i in 0..(m + 15) / 16 {
@@ -767,7 +760,7 @@ romulus_n_encrypt_with:
 
 @ --- romulus_n_decrypt_with: romulus_n.decrypt_with
 @     frame 408 bytes (30 spill slots, 11 on the stack; locals 360), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 956 bytes of code and literals
+@     estimated 946 bytes of code and literals
 	.section .text.romulus_n_decrypt_with,"ax",%progbits
 	.global romulus_n_decrypt_with
 	.type romulus_n_decrypt_with, %function
@@ -821,21 +814,18 @@ romulus_n_decrypt_with:
 	ldr	r2, [sp, #8]
 	ldr	r3, [sp, #444]
 	bl	romulus_n_absorb_ad
-	@ romulus_n.ae:138: if m == 0 {
-	ldr	r1, [sp, #452]
-	subs	r0, r1, #1
-	movs	r1, #0
-	adcs	r1, r1
-	movs	r0, #1
-	eors	r1, r0
-	@ romulus_n.ae:135: s = absorb_ad(r3, r23, ad)
 	ldr	r6, [sp, #368]
 	ldr	r5, [sp, #372]
 	ldr	r4, [sp, #376]
-	ldr	r3, [sp, #380]
+	ldr	r2, [sp, #380]
 	@ romulus_n.ae:138: if m == 0 {
+	ldr	r1, [sp, #452]
 	cmp	r1, #0
 	beq	.Lromulus_n_decrypt_with_else5
+	movs	r3, #1
+	movs	r1, #0
+	b	.Lromulus_n_decrypt_with_endif6
+.Lromulus_n_decrypt_with_else5:
 	@ romulus_n.ae:140: s = tbc_n(cnt, 0x15, r23, s)
 	movs	r0, #2
 	str	r0, [sp, #368]
@@ -844,7 +834,7 @@ romulus_n_decrypt_with:
 	str	r6, [sp, #376]
 	str	r5, [sp, #380]
 	str	r4, [sp, #384]
-	str	r3, [sp, #388]
+	str	r2, [sp, #388]
 	add	r0, sp, #392
 	str	r0, [sp]
 	add	r2, sp, #48
@@ -855,12 +845,8 @@ romulus_n_decrypt_with:
 	ldr	r6, [sp, #392]
 	ldr	r5, [sp, #396]
 	ldr	r4, [sp, #400]
-	ldr	r3, [sp, #404]
-	movs	r2, #2
-	movs	r1, #0
-	b	.Lromulus_n_decrypt_with_endif6
-.Lromulus_n_decrypt_with_else5:
-	movs	r2, #1
+	ldr	r2, [sp, #404]
+	movs	r3, #2
 	movs	r1, #0
 .Lromulus_n_decrypt_with_endif6:
 	@ romulus_n.ae:142: for i in 0..(m + 15) / 16 {
@@ -871,8 +857,8 @@ romulus_n_decrypt_with:
 	str	r6, [sp, #12]
 	mov	r11, r5
 	str	r4, [sp, #16]
-	mov	r8, r3
-	str	r2, [sp, #4]
+	mov	r8, r2
+	str	r3, [sp, #4]
 	str	r1, [sp, #8]
 	movs	r1, #0
 	str	r1, [sp, #20]

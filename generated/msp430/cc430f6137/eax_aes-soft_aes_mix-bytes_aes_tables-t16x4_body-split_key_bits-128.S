@@ -6,7 +6,7 @@
 
 ; --- eax_key_setup: eax.key_setup
 ;     frame 78 bytes (7 spill slots, locals 64), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 890 bytes of code
+;     estimated 882 bytes of code
 	.section .text.eax_key_setup,"ax",@progbits
 	.global eax_key_setup
 	.type eax_key_setup, @function
@@ -72,44 +72,40 @@ eax_key_setup:
 	; aes.ae:300: if i % nk == 0 {
 	mov	r8, r15
 	and	#3, r15
-	sub	#1, r15
-	clr	r15
-	adc	r15
-	xor	#1, r15
-	mov	-4(r9), r10
-	mov	-2(r9), r11
+	mov	-4(r9), r13
+	mov	-2(r9), r14
 	tst	r15
 	jz	.Leax_key_setup_else8
-	mov.b	r10, r12
-	mov.b	r11, r15
-	xor	r15, r11
-	swpb	r11
-	swpb	r10
-	mov.b	r10, r10
-	mov.b	eax_M.E.sbox(r15), r13
-	mov.b	eax_M.E.sbox(r10), r14
-	mov.b	eax_M.E.sbox(r12), r10
-	mov.b	eax_M.E.sbox(r11), r15
-	swpb	r10
-	bis	r15, r10
+	jmp	.Leax_key_setup_endif9
+.Leax_key_setup_else8:
+	mov.b	r13, r10
+	mov.b	r14, r15
+	xor	r15, r14
+	swpb	r14
 	swpb	r13
-	bis	r14, r13
+	mov.b	r13, r13
+	mov.b	eax_M.E.sbox(r15), r11
+	mov.b	eax_M.E.sbox(r13), r12
+	mov.b	eax_M.E.sbox(r10), r13
+	mov.b	eax_M.E.sbox(r14), r15
+	swpb	r13
+	bis	r15, r13
+	mov	r11, r14
+	swpb	r14
+	bis	r12, r14
 	; aes.ae:301: temp = sub_word(temp <<< 8) ^ ((rcon[i / nk - 1] as u32) << 24)
 	mov	r8, r15
 	rrum.w	#2, r15
 	sub	#1, r15
 	mov.b	eax_M.E.rcon(r15), r15
 	swpb	r15
-	xor	r15, r13
-	jmp	.Leax_key_setup_endif9
-.Leax_key_setup_else8:
-	mov	r11, r13
+	xor	r15, r14
 .Leax_key_setup_endif9:
 	; aes.ae:305: w[i] = w[i - nk] ^ temp
-	xor	-16(r9), r10
-	xor	-14(r9), r13
-	mov	r10, 0(r9)
-	mov	r13, 2(r9)
+	xor	-16(r9), r13
+	xor	-14(r9), r14
+	mov	r13, 0(r9)
+	mov	r14, 2(r9)
 	add	#4, r9
 	add	#1, r8
 	cmp	#44, r8

@@ -6,7 +6,7 @@
 
 ; --- ocb3_key_setup: ocb3.key_setup
 ;     frame 62 bytes (7 spill slots, locals 48), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1268 bytes of code
+;     estimated 1260 bytes of code
 	.section .text.ocb3_key_setup,"ax",@progbits
 	.global ocb3_key_setup
 	.type ocb3_key_setup, @function
@@ -71,44 +71,40 @@ ocb3_key_setup:
 	; aes.ae:300: if i % nk == 0 {
 	mov	r7, r15
 	and	#3, r15
-	sub	#1, r15
-	clr	r15
-	adc	r15
-	xor	#1, r15
-	mov	-4(r8), r10
-	mov	-2(r8), r11
+	mov	-4(r8), r13
+	mov	-2(r8), r14
 	tst	r15
 	jz	.Locb3_key_setup_else8
-	mov.b	r10, r12
-	mov.b	r11, r15
-	xor	r15, r11
-	swpb	r11
-	swpb	r10
-	mov.b	r10, r10
-	mov.b	ocb3_E.sbox(r15), r13
-	mov.b	ocb3_E.sbox(r10), r14
-	mov.b	ocb3_E.sbox(r12), r10
-	mov.b	ocb3_E.sbox(r11), r15
-	swpb	r10
-	bis	r15, r10
+	jmp	.Locb3_key_setup_endif9
+.Locb3_key_setup_else8:
+	mov.b	r13, r10
+	mov.b	r14, r15
+	xor	r15, r14
+	swpb	r14
 	swpb	r13
-	bis	r14, r13
+	mov.b	r13, r13
+	mov.b	ocb3_E.sbox(r15), r11
+	mov.b	ocb3_E.sbox(r13), r12
+	mov.b	ocb3_E.sbox(r10), r13
+	mov.b	ocb3_E.sbox(r14), r15
+	swpb	r13
+	bis	r15, r13
+	mov	r11, r14
+	swpb	r14
+	bis	r12, r14
 	; aes.ae:301: temp = sub_word(temp <<< 8) ^ ((rcon[i / nk - 1] as u32) << 24)
 	mov	r7, r15
 	rrum.w	#2, r15
 	sub	#1, r15
 	mov.b	ocb3_E.rcon(r15), r15
 	swpb	r15
-	xor	r15, r13
-	jmp	.Locb3_key_setup_endif9
-.Locb3_key_setup_else8:
-	mov	r11, r13
+	xor	r15, r14
 .Locb3_key_setup_endif9:
 	; aes.ae:305: w[i] = w[i - nk] ^ temp
-	xor	-16(r8), r10
-	xor	-14(r8), r13
-	mov	r10, 0(r8)
-	mov	r13, 2(r8)
+	xor	-16(r8), r13
+	xor	-14(r8), r14
+	mov	r13, 0(r8)
+	mov	r14, 2(r8)
 	add	#4, r8
 	add	#1, r7
 	cmp	#44, r7
@@ -494,89 +490,89 @@ ocb3_key_setup:
 
 
 ; --- ocb3_encrypt_with: ocb3.encrypt_with
-;     frame 226 bytes (56 spill slots, locals 112), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2620 bytes of code
+;     frame 224 bytes (55 spill slots, locals 112), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 2584 bytes of code
 	.section .text.ocb3_encrypt_with,"ax",@progbits
 	.global ocb3_encrypt_with
 	.type ocb3_encrypt_with, @function
 	.balign 2
 ocb3_encrypt_with:
 	pushm.w	#7, r10
-	sub	#226, sp
+	sub	#224, sp
 	; ocb3.ae:206: offset = initial_offset(ks, nonce, len(tag))
-	mov	256(sp), 114(sp)
-	mov	#0, 116(sp)
+	mov	254(sp), 112(sp)
+	mov	#0, 114(sp)
 	mov	sp, r10
-	add	#114, r10
+	add	#112, r10
 	mov	sp, r11
-	add	#130, r11
+	add	#128, r11
 	mov	r11, 0(sp)
-	mov	r13, 78(sp)
-	mov	r12, 94(sp)
+	mov	r13, 76(sp)
+	mov	r12, 90(sp)
 	mov	r14, r13
 	mov	r15, r14
 	mov	r10, r15
 	call	#ocb3_initial_offset
 	; ocb3.ae:213: for i in 0..full {
-	mov	78(sp), r14
-	mov	46(r14), 20(sp)
-	mov	44(r14), 22(sp)
-	mov	42(r14), 18(sp)
-	mov	40(r14), 16(sp)
+	mov	76(sp), r14
+	mov	46(r14), 18(sp)
+	mov	44(r14), 20(sp)
+	mov	42(r14), 16(sp)
+	mov	40(r14), 14(sp)
 	mov	38(r14), r9
 	mov	36(r14), r8
 	mov	34(r14), r7
-	mov	32(r14), 112(sp)
+	mov	32(r14), 110(sp)
+	mov	#0, 22(sp)
 	mov	#0, 24(sp)
-	mov	#0, 26(sp)
-	mov	#0, 28(sp)
+	mov	#0, 40(sp)
+	mov	#0, 42(sp)
 	mov	#0, 44(sp)
-	mov	#0, 46(sp)
-	mov	#0, 74(sp)
-	mov	#0, 48(sp)
-	mov	#0, 50(sp)
-	mov	144(sp), r14
-	mov	142(sp), r13
-	mov	140(sp), r12
-	mov	138(sp), r11
-	mov	136(sp), r10
-	mov	134(sp), r4
-	mov	132(sp), r5
-	mov	130(sp), r6
 	mov	#0, 72(sp)
+	mov	#0, 48(sp)
+	mov	#0, 62(sp)
+	mov	142(sp), r14
+	mov	140(sp), r13
+	mov	138(sp), r12
+	mov	136(sp), r11
+	mov	134(sp), r10
+	mov	132(sp), r4
+	mov	130(sp), r5
+	mov	128(sp), r6
+	mov	#0, 70(sp)
 	; ocb3.ae:206: offset = initial_offset(ks, nonce, len(tag))
-	mov	248(sp), 76(sp)
-	mov	76(sp), r15
+	mov	246(sp), 74(sp)
+	mov	74(sp), r15
 	rrum.w	#4, r15
-	mov	r15, 76(sp)
+	mov	r15, 74(sp)
 	; ocb3.ae:213: for i in 0..full {
-	cmp	r15, 72(sp)
+	cmp	r15, 70(sp)
 	jnc	.Locb3_encrypt_with_near40
 	br	#.Locb3_encrypt_with_done2
 .Locb3_encrypt_with_near40:
 .Locb3_encrypt_with_loop1:
-	xor	20(sp), r14
-	mov	r14, 38(sp)
-	xor	22(sp), r13
-	mov	r13, 40(sp)
-	xor	18(sp), r12
-	mov	r12, 42(sp)
-	xor	16(sp), r11
-	mov	r11, 52(sp)
+	xor	18(sp), r14
+	mov	r14, 34(sp)
+	xor	20(sp), r13
+	mov	r13, 36(sp)
+	xor	16(sp), r12
+	mov	r12, 38(sp)
+	xor	14(sp), r11
+	mov	r11, 46(sp)
 	xor	r9, r10
-	mov	r10, 54(sp)
+	mov	r10, 50(sp)
 	xor	r8, r4
-	mov	r4, 56(sp)
+	mov	r4, 52(sp)
 	xor	r7, r5
-	mov	r5, 60(sp)
-	xor	112(sp), r6
-	mov	r6, 62(sp)
-	mov	72(sp), r15
+	mov	r5, 54(sp)
+	xor	110(sp), r6
+	mov	r6, 58(sp)
+	mov	70(sp), r15
 	and	#4095, r15
 	rlam.w	#4, r15
-	mov	r15, 70(sp)
+	mov	r15, 68(sp)
 	mov	r15, r8
-	add	246(sp), r8
+	add	244(sp), r8
 	bit	#1, r8
 	jnz	.Locb3_encrypt_with_bytes3
 .Locb3_encrypt_with_words4:
@@ -591,7 +587,7 @@ ocb3_encrypt_with:
 	jmp	.Locb3_encrypt_with_join5
 .Locb3_encrypt_with_bytes3:
 	mov	sp, r12
-	add	#146, r12
+	add	#144, r12
 	mov	r12, r13
 	mov	#16, r14
 .Locb3_encrypt_with_cpy6:
@@ -605,173 +601,153 @@ ocb3_encrypt_with:
 	jmp	.Locb3_encrypt_with_words4
 .Locb3_encrypt_with_join5:
 	swpb	r8
-	xor	r8, 24(sp)
+	xor	r8, 22(sp)
 	swpb	r9
-	xor	r9, 26(sp)
+	xor	r9, 24(sp)
 	swpb	r10
-	xor	r10, 28(sp)
+	xor	r10, 40(sp)
 	swpb	r11
-	xor	r11, 44(sp)
+	xor	r11, 42(sp)
 	swpb	r12
-	xor	r12, 46(sp)
+	xor	r12, 44(sp)
 	swpb	r13
-	xor	r13, 74(sp)
+	xor	r13, 72(sp)
 	swpb	r14
 	xor	r14, 48(sp)
 	swpb	r15
-	xor	r15, 50(sp)
+	xor	r15, 62(sp)
 	; ocb3.ae:52: if v[15:0] == 0 {
-	xor	38(sp), r8
-	xor	40(sp), r9
-	xor	42(sp), r10
-	xor	52(sp), r11
-	xor	54(sp), r12
-	xor	56(sp), r13
-	xor	60(sp), r14
-	xor	62(sp), r15
+	xor	34(sp), r8
+	xor	36(sp), r9
+	xor	38(sp), r10
+	xor	46(sp), r11
+	xor	50(sp), r12
+	xor	52(sp), r13
+	xor	54(sp), r14
+	xor	58(sp), r15
 	; ocb3.ae:217: u = E.encrypt_block(ks, p ^ offset)
-	mov	r15, 114(sp)
-	mov	r14, 116(sp)
-	mov	r13, 118(sp)
-	mov	r12, 120(sp)
-	mov	r11, 122(sp)
-	mov	r10, 124(sp)
-	mov	r9, 126(sp)
-	mov	r8, 128(sp)
+	mov	r15, 112(sp)
+	mov	r14, 114(sp)
+	mov	r13, 116(sp)
+	mov	r12, 118(sp)
+	mov	r11, 120(sp)
+	mov	r10, 122(sp)
+	mov	r9, 124(sp)
+	mov	r8, 126(sp)
 	; ocb3.ae:213: for i in 0..full {
-	mov	72(sp), r14
-	add	#2, r14
+	mov	70(sp), r15
+	add	#2, r15
+	mov	r15, 4(sp)
 	mov	#0, r15
 	addc	#0, r15
-	mov	r15, 4(sp)
-	; ocb3.ae:52: if v[15:0] == 0 {
-	mov	r14, r15
-	mov	r14, 6(sp)
-	sub	#1, r15
-	clr	r15
-	adc	r15
-	xor	#1, r15
 	mov	r15, 2(sp)
 	; ocb3.ae:217: u = E.encrypt_block(ks, p ^ offset)
 	mov	sp, r14
-	add	#162, r14
+	add	#160, r14
 	mov	sp, r13
-	add	#114, r13
-	mov	94(sp), r12
+	add	#112, r13
+	mov	90(sp), r12
 	call	#ocb3_E_encrypt_block
 	; ocb3.ae:52: if v[15:0] == 0 {
-	tst	2(sp)
+	tst	4(sp)
 	jz	.Locb3_encrypt_with_else8
-	mov	#0, r11
+	mov	2(sp), r11
 	mov	4(sp), r14
 	mov	#0, r13
-	mov	#16, r4
+	mov	#0, r4
 	jmp	.Locb3_encrypt_with_endif9
 .Locb3_encrypt_with_else8:
-	mov	4(sp), r11
-	mov	6(sp), r14
+	mov	#0, r11
+	mov	2(sp), r14
 	mov	#0, r13
-	mov	#0, r4
+	mov	#16, r4
 .Locb3_encrypt_with_endif9:
 	mov.b	r14, r15
-	; ocb3.ae:56: if v[7:0] == 0 {
-	sub	#1, r15
-	clr	r15
-	adc	r15
-	xor	#1, r15
-	; ocb3.ae:52: if v[15:0] == 0 {
-	mov	38(sp), r12
-	xor	176(sp), r12
-	mov	r12, 68(sp)
-	mov	40(sp), r12
+	mov	34(sp), r12
 	xor	174(sp), r12
 	mov	r12, 66(sp)
-	mov	42(sp), r12
+	mov	36(sp), r12
 	xor	172(sp), r12
 	mov	r12, 64(sp)
-	mov	52(sp), r12
+	mov	38(sp), r12
 	xor	170(sp), r12
-	mov	r12, 58(sp)
-	mov	54(sp), r12
+	mov	r12, 60(sp)
+	mov	46(sp), r12
 	xor	168(sp), r12
-	mov	r12, 36(sp)
-	mov	56(sp), r12
+	mov	r12, 56(sp)
+	mov	50(sp), r12
 	xor	166(sp), r12
-	mov	r12, 34(sp)
-	mov	60(sp), r12
-	xor	164(sp), r12
 	mov	r12, 32(sp)
-	mov	62(sp), r12
-	xor	162(sp), r12
+	mov	52(sp), r12
+	xor	164(sp), r12
 	mov	r12, 30(sp)
+	mov	54(sp), r12
+	xor	162(sp), r12
+	mov	r12, 28(sp)
+	mov	58(sp), r12
+	xor	160(sp), r12
+	mov	r12, 26(sp)
 	; ocb3.ae:56: if v[7:0] == 0 {
 	tst	r15
 	jz	.Locb3_encrypt_with_else10
-	add	#8, r4
-	addc	#0, r13
-	swpb	r14
-	swpb	r11
-	mov	r11, r12
-	xor.b	r14, r12
-	xor	r11, r12
-	mov.b	r11, r11
 	jmp	.Locb3_encrypt_with_endif11
 .Locb3_encrypt_with_else10:
-	mov	r14, r12
+	add	#8, r4
+	addc	#0, r13
+	mov	r14, r15
+	swpb	r15
+	swpb	r11
+	mov	r11, r14
+	xor.b	r15, r14
+	xor	r11, r14
+	mov.b	r11, r11
 .Locb3_encrypt_with_endif11:
-	mov	r12, r15
+	mov	r14, r15
 	and	#15, r15
 	; ocb3.ae:60: if v[3:0] == 0 {
-	sub	#1, r15
-	clr	r15
-	adc	r15
-	xor	#1, r15
 	tst	r15
 	jz	.Locb3_encrypt_with_else12
-	mov	r11, r14
-	rrum.w	#4, r14
-	rrum.w	#4, r12
-	and	#15, r11
-	swpb	r11
-	rlam.w	#4, r11
-	bis	r12, r11
-	add	#4, r4
-	addc	#0, r13
+	mov	r11, r12
 	jmp	.Locb3_encrypt_with_endif13
 .Locb3_encrypt_with_else12:
+	mov	r11, r12
+	rrum.w	#4, r12
+	mov	r14, r15
+	rrum.w	#4, r15
 	mov	r11, r14
-	mov	r12, r11
+	and	#15, r14
+	swpb	r14
+	rlam.w	#4, r14
+	bis	r15, r14
+	add	#4, r4
+	addc	#0, r13
 .Locb3_encrypt_with_endif13:
-	mov	r11, r15
+	mov	r14, r15
 	and	#3, r15
 	; ocb3.ae:64: if v[1:0] == 0 {
-	sub	#1, r15
-	clr	r15
-	adc	r15
-	xor	#1, r15
 	tst	r15
 	jz	.Locb3_encrypt_with_else14
-	rrum.w	#2, r11
+	jmp	.Locb3_encrypt_with_endif15
+.Locb3_encrypt_with_else14:
+	mov	r14, r15
+	rrum.w	#2, r15
+	mov	r12, r14
 	and	#3, r14
 	swpb	r14
 	rlam.w	#4, r14
 	rlam.w	#2, r14
-	bis	r11, r14
+	bis	r15, r14
 	add	#2, r4
 	addc	#0, r13
-	jmp	.Locb3_encrypt_with_endif15
-.Locb3_encrypt_with_else14:
-	mov	r11, r14
 .Locb3_encrypt_with_endif15:
 	and	#1, r14
 	; ocb3.ae:68: if v[0] == 0 {
-	xor	#1, r14
 	tst	r14
 	jz	.Locb3_encrypt_with_else16
-	add	#1, r4
-	addc	#0, r13
 	jmp	.Locb3_encrypt_with_endif17
 .Locb3_encrypt_with_else16:
+	add	#1, r4
+	addc	#0, r13
 .Locb3_encrypt_with_endif17:
 	mov	r4, r15
 	sub	#8, r15
@@ -793,7 +769,7 @@ ocb3_encrypt_with:
 	clr	r14
 	adc	r14
 	xor	#1, r14
-	add	78(sp), r15
+	add	76(sp), r15
 	; ocb3.ae:108: if k > last {
 	mov	14(r15), r13
 	mov	12(r15), r8
@@ -891,30 +867,30 @@ ocb3_encrypt_with:
 	cmp	r4, r5
 	jnc	.Locb3_encrypt_with_loop20
 .Locb3_encrypt_with_done21:
-	mov	r13, 20(sp)
-	mov	r12, 8(sp)
-	mov	r11, 10(sp)
-	mov	r10, 12(sp)
-	mov	r9, 14(sp)
+	mov	r13, 18(sp)
+	mov	r12, 6(sp)
+	mov	r11, 8(sp)
+	mov	r10, 10(sp)
+	mov	r9, 12(sp)
 	jmp	.Locb3_encrypt_with_endif19
 .Locb3_encrypt_with_else18:
-	mov	r13, 20(sp)
-	mov	r12, 8(sp)
-	mov	r11, 10(sp)
-	mov	r10, 12(sp)
-	mov	@r15, 14(sp)
+	mov	r13, 18(sp)
+	mov	r12, 6(sp)
+	mov	r11, 8(sp)
+	mov	r10, 10(sp)
+	mov	@r15, 12(sp)
 .Locb3_encrypt_with_endif19:
 	; ocb3.ae:220: store_be(ct, off, u ^ offset)
-	mov	70(sp), r13
-	add	250(sp), r13
-	mov	30(sp), r15
-	mov	32(sp), r14
-	mov	34(sp), r12
-	mov	36(sp), r11
-	mov	58(sp), r10
-	mov	64(sp), r9
-	mov	66(sp), r5
-	mov	68(sp), r4
+	mov	68(sp), r13
+	add	248(sp), r13
+	mov	26(sp), r15
+	mov	28(sp), r14
+	mov	30(sp), r12
+	mov	32(sp), r11
+	mov	56(sp), r10
+	mov	60(sp), r9
+	mov	64(sp), r5
+	mov	66(sp), r4
 	bit	#1, r13
 	swpb	r4
 	swpb	r5
@@ -935,17 +911,17 @@ ocb3_encrypt_with:
 	mov	r15, 14(r13)
 	jmp	.Locb3_encrypt_with_stored23
 .Locb3_encrypt_with_bytes22:
-	mov	r4, 146(sp)
-	mov	r5, 148(sp)
-	mov	r9, 150(sp)
-	mov	r10, 152(sp)
-	mov	r11, 154(sp)
-	mov	r12, 156(sp)
-	mov	r14, 158(sp)
-	mov	r15, 160(sp)
+	mov	r4, 144(sp)
+	mov	r5, 146(sp)
+	mov	r9, 148(sp)
+	mov	r10, 150(sp)
+	mov	r11, 152(sp)
+	mov	r12, 154(sp)
+	mov	r14, 156(sp)
+	mov	r15, 158(sp)
 	mov	#16, r15
 	mov	sp, r14
-	add	#146, r14
+	add	#144, r14
 .Locb3_encrypt_with_cpy24:
 	mov.b	@r14, 0(r13)
 	inc	r14
@@ -953,38 +929,38 @@ ocb3_encrypt_with:
 	dec	r15
 	jnz	.Locb3_encrypt_with_cpy24
 .Locb3_encrypt_with_stored23:
-	add	#1, 72(sp)
-	mov	r8, 22(sp)
-	mov	r7, 18(sp)
-	mov	r6, 16(sp)
-	mov	8(sp), r9
-	mov	10(sp), r8
-	mov	12(sp), r7
-	mov	14(sp), 112(sp)
-	mov	38(sp), r14
-	mov	40(sp), r13
-	mov	42(sp), r12
-	mov	52(sp), r11
-	mov	54(sp), r10
-	mov	56(sp), r4
-	mov	60(sp), r5
-	mov	62(sp), r6
-	cmp	76(sp), 72(sp)
+	add	#1, 70(sp)
+	mov	r8, 20(sp)
+	mov	r7, 16(sp)
+	mov	r6, 14(sp)
+	mov	6(sp), r9
+	mov	8(sp), r8
+	mov	10(sp), r7
+	mov	12(sp), 110(sp)
+	mov	34(sp), r14
+	mov	36(sp), r13
+	mov	38(sp), r12
+	mov	46(sp), r11
+	mov	50(sp), r10
+	mov	52(sp), r4
+	mov	54(sp), r5
+	mov	58(sp), r6
+	cmp	74(sp), 70(sp)
 	jc	.Locb3_encrypt_with_near41
 	br	#.Locb3_encrypt_with_loop1
 .Locb3_encrypt_with_near41:
 .Locb3_encrypt_with_done2:
-	mov	76(sp), r15
+	mov	74(sp), r15
 	rlam.w	#4, r15
-	mov	r15, 76(sp)
-	sub	r15, 248(sp)
+	mov	r15, 74(sp)
+	sub	r15, 246(sp)
 	subc	r15, r15
-	mov	r15, 80(sp)
-	mov	248(sp), r15
+	mov	r15, 78(sp)
+	mov	246(sp), r15
 	sub	#1, r15
 	clr	r9
 	adc	r9
-	mov	80(sp), r15
+	mov	78(sp), r15
 	sub	#1, r15
 	clr	r15
 	adc	r15
@@ -992,24 +968,25 @@ ocb3_encrypt_with:
 	; ocb3.ae:223: if r != 0 {
 	tst	r9
 	jz	.Locb3_encrypt_with_else25
-	mov	78(sp), r9
+	mov	76(sp), r9
 	xor	14(r9), r14
-	mov	r14, 110(sp)
+	mov	r14, 108(sp)
 	xor	12(r9), r13
-	mov	r13, 108(sp)
+	mov	r13, 106(sp)
 	xor	10(r9), r12
-	mov	r12, 106(sp)
+	mov	r12, 104(sp)
 	xor	8(r9), r11
-	mov	r11, 104(sp)
+	mov	r11, 102(sp)
 	xor	6(r9), r10
-	mov	r10, 102(sp)
+	mov	r10, 100(sp)
 	xor	4(r9), r4
-	mov	r4, 100(sp)
+	mov	r4, 98(sp)
 	xor	2(r9), r5
-	mov	r5, 98(sp)
+	mov	r5, 96(sp)
 	xor	@r9, r6
-	mov	r6, 96(sp)
+	mov	r6, 94(sp)
 	; ocb3.ae:225: pad = E.encrypt_block(ks, offset)
+	mov	94(sp), 112(sp)
 	mov	96(sp), 114(sp)
 	mov	98(sp), 116(sp)
 	mov	100(sp), 118(sp)
@@ -1017,34 +994,33 @@ ocb3_encrypt_with:
 	mov	104(sp), 122(sp)
 	mov	106(sp), 124(sp)
 	mov	108(sp), 126(sp)
-	mov	110(sp), 128(sp)
 	mov	sp, r14
-	add	#178, r14
+	add	#176, r14
 	mov	sp, r13
-	add	#114, r13
-	mov	94(sp), r12
+	add	#112, r13
+	mov	90(sp), r12
 	call	#ocb3_E_encrypt_block
-	mov	246(sp), r10
-	add	76(sp), r10
-	cmp	#16, 248(sp)
+	mov	244(sp), r10
+	add	74(sp), r10
+	cmp	#16, 246(sp)
 	jnc	.Locb3_encrypt_with_bytes27
 	bit	#1, r10
 	jnz	.Locb3_encrypt_with_bytes27
 .Locb3_encrypt_with_words28:
 	mov	14(r10), r6
 	mov	12(r10), r13
-	mov	10(r10), 82(sp)
-	mov	8(r10), 84(sp)
-	mov	6(r10), 86(sp)
-	mov	4(r10), 88(sp)
-	mov	2(r10), 90(sp)
+	mov	10(r10), 80(sp)
+	mov	8(r10), 82(sp)
+	mov	6(r10), 84(sp)
+	mov	4(r10), 86(sp)
+	mov	2(r10), 88(sp)
 	mov	@r10, 92(sp)
 	jmp	.Locb3_encrypt_with_join29
 .Locb3_encrypt_with_bytes27:
-	mov	248(sp), r15
+	mov	246(sp), r15
 	mov	#16, r13
 	mov	sp, r11
-	add	#146, r11
+	add	#144, r11
 	mov	r11, r12
 .Locb3_encrypt_with_cpy30:
 	clr	r14
@@ -1062,35 +1038,35 @@ ocb3_encrypt_with:
 	jmp	.Locb3_encrypt_with_words28
 .Locb3_encrypt_with_join29:
 	; ocb3.ae:228: store_be(ct, 16 * full, p ^ pad, r)
-	mov	76(sp), r12
-	add	250(sp), r12
+	mov	74(sp), r12
+	add	248(sp), r12
 	; ocb3.ae:225: pad = E.encrypt_block(ks, offset)
 	swpb	r6
 	mov	r6, r4
-	xor	178(sp), r4
+	xor	176(sp), r4
 	swpb	r13
 	mov	r13, r5
-	xor	180(sp), r5
+	xor	178(sp), r5
+	swpb	80(sp)
+	mov	80(sp), r7
+	xor	180(sp), r7
 	swpb	82(sp)
-	mov	82(sp), r7
-	xor	182(sp), r7
+	mov	82(sp), r8
+	xor	182(sp), r8
 	swpb	84(sp)
-	mov	84(sp), r8
-	xor	184(sp), r8
+	mov	84(sp), r9
+	xor	184(sp), r9
 	swpb	86(sp)
-	mov	86(sp), r9
-	xor	186(sp), r9
+	mov	86(sp), r10
+	xor	186(sp), r10
 	swpb	88(sp)
-	mov	88(sp), r10
-	xor	188(sp), r10
-	swpb	90(sp)
-	mov	90(sp), r11
-	xor	190(sp), r11
+	mov	88(sp), r11
+	xor	188(sp), r11
 	swpb	92(sp)
 	mov	92(sp), r14
-	xor	192(sp), r14
+	xor	190(sp), r14
 	; ocb3.ae:228: store_be(ct, 16 * full, p ^ pad, r)
-	cmp	#16, 248(sp)
+	cmp	#16, 246(sp)
 	jnc	.Locb3_encrypt_with_bytes32
 	bit	#1, r12
 	jnz	.Locb3_encrypt_with_bytes32
@@ -1112,25 +1088,25 @@ ocb3_encrypt_with:
 	mov	r4, 14(r12)
 	jmp	.Locb3_encrypt_with_stored33
 .Locb3_encrypt_with_bytes32:
-	mov	248(sp), r15
+	mov	246(sp), r15
 	swpb	r14
-	mov	r14, 146(sp)
+	mov	r14, 144(sp)
 	swpb	r11
-	mov	r11, 148(sp)
+	mov	r11, 146(sp)
 	swpb	r10
-	mov	r10, 150(sp)
+	mov	r10, 148(sp)
 	swpb	r9
-	mov	r9, 152(sp)
+	mov	r9, 150(sp)
 	swpb	r8
-	mov	r8, 154(sp)
+	mov	r8, 152(sp)
 	swpb	r7
-	mov	r7, 156(sp)
+	mov	r7, 154(sp)
 	swpb	r5
-	mov	r5, 158(sp)
+	mov	r5, 156(sp)
 	swpb	r4
-	mov	r4, 160(sp)
+	mov	r4, 158(sp)
 	mov	sp, r14
-	add	#146, r14
+	add	#144, r14
 	cmp	#16, r15
 	jnc	.Locb3_encrypt_with_cnt34
 	mov	#16, r15
@@ -1145,9 +1121,9 @@ ocb3_encrypt_with:
 	jnz	.Locb3_encrypt_with_cpy35
 .Locb3_encrypt_with_stored33:
 	mov	#15, r10
-	sub	248(sp), r10
+	sub	246(sp), r10
 	mov	#0, r14
-	subc	80(sp), r14
+	subc	78(sp), r14
 	and	#8191, r14
 	rlam.w	#3, r14
 	mov	r10, r15
@@ -1198,7 +1174,7 @@ ocb3_encrypt_with:
 	inc	r15
 	and	r15, r14
 	bis	r14, r6
-	xor	r6, 50(sp)
+	xor	r6, 62(sp)
 	inv	r8
 	inc	r8
 	and	r8, r9
@@ -1232,9 +1208,9 @@ ocb3_encrypt_with:
 	inv	r15
 	inc	r15
 	and	r15, r14
-	mov	82(sp), r15
+	mov	80(sp), r15
 	bis	r14, r15
-	mov	74(sp), r13
+	mov	72(sp), r13
 	xor	r15, r13
 	inv	r11
 	inc	r11
@@ -1248,9 +1224,9 @@ ocb3_encrypt_with:
 	inv	r15
 	inc	r15
 	and	r15, r14
-	mov	84(sp), r15
+	mov	82(sp), r15
 	bis	r14, r15
-	mov	46(sp), r11
+	mov	44(sp), r11
 	xor	r15, r11
 	mov	r10, r15
 	inv	r15
@@ -1260,9 +1236,9 @@ ocb3_encrypt_with:
 	inv	r15
 	inc	r15
 	and	r15, r5
-	mov	86(sp), r15
+	mov	84(sp), r15
 	bis	r5, r15
-	mov	44(sp), r14
+	mov	42(sp), r14
 	xor	r15, r14
 	mov	r10, r15
 	inv	r15
@@ -1272,9 +1248,9 @@ ocb3_encrypt_with:
 	inv	r15
 	inc	r15
 	and	r15, r6
-	mov	88(sp), r15
+	mov	86(sp), r15
 	bis	r6, r15
-	mov	28(sp), r6
+	mov	40(sp), r6
 	xor	r15, r6
 	mov	r10, r15
 	inv	r15
@@ -1284,9 +1260,9 @@ ocb3_encrypt_with:
 	inv	r15
 	inc	r15
 	and	r15, r12
-	mov	90(sp), r15
+	mov	88(sp), r15
 	bis	r12, r15
-	mov	26(sp), r12
+	mov	24(sp), r12
 	xor	r15, r12
 	inv	r10
 	inc	r10
@@ -1296,93 +1272,93 @@ ocb3_encrypt_with:
 	and	r7, r9
 	mov	92(sp), r10
 	bis	r9, r10
-	mov	24(sp), r15
+	mov	22(sp), r15
 	xor	r10, r15
-	mov	r12, 26(sp)
-	mov	r6, 28(sp)
-	mov	r14, 44(sp)
-	mov	r11, 46(sp)
-	mov	r13, 74(sp)
-	mov	50(sp), r7
-	mov	110(sp), r14
-	mov	108(sp), r13
-	mov	106(sp), r12
-	mov	104(sp), r11
-	mov	102(sp), r10
-	mov	100(sp), r4
-	mov	98(sp), r5
-	mov	96(sp), r6
+	mov	r12, 24(sp)
+	mov	r6, 40(sp)
+	mov	r14, 42(sp)
+	mov	r11, 44(sp)
+	mov	r13, 72(sp)
+	mov	62(sp), r7
+	mov	108(sp), r14
+	mov	106(sp), r13
+	mov	104(sp), r12
+	mov	102(sp), r11
+	mov	100(sp), r10
+	mov	98(sp), r4
+	mov	96(sp), r5
+	mov	94(sp), r6
 	jmp	.Locb3_encrypt_with_endif26
 .Locb3_encrypt_with_else25:
-	mov	24(sp), r15
+	mov	22(sp), r15
 	mov	48(sp), r8
-	mov	50(sp), r7
+	mov	62(sp), r7
 .Locb3_encrypt_with_endif26:
 	xor	r14, r15
-	mov	78(sp), r9
+	mov	76(sp), r9
 	xor	30(r9), r15
-	mov	26(sp), r14
+	mov	24(sp), r14
 	xor	r13, r14
 	xor	28(r9), r14
-	mov	28(sp), r13
+	mov	40(sp), r13
 	xor	r12, r13
 	xor	26(r9), r13
-	mov	44(sp), r12
+	mov	42(sp), r12
 	xor	r11, r12
 	xor	24(r9), r12
-	mov	46(sp), r11
+	mov	44(sp), r11
 	xor	r10, r11
 	xor	22(r9), r11
-	mov	74(sp), r9
+	mov	72(sp), r9
 	xor	r4, r9
-	mov	78(sp), r4
+	mov	76(sp), r4
 	xor	20(r4), r9
 	xor	r5, r8
 	xor	18(r4), r8
 	xor	r6, r7
 	xor	16(r4), r7
 	; ocb3.ae:230: t = E.encrypt_block(ks, checksum ^ offset ^ l[at_dollar]) ^ hash(ks, l, ad)
-	mov	r7, 114(sp)
-	mov	r8, 116(sp)
-	mov	r9, 118(sp)
-	mov	r11, 120(sp)
-	mov	r12, 122(sp)
-	mov	r13, 124(sp)
-	mov	r14, 126(sp)
-	mov	r15, 128(sp)
+	mov	r7, 112(sp)
+	mov	r8, 114(sp)
+	mov	r9, 116(sp)
+	mov	r11, 118(sp)
+	mov	r12, 120(sp)
+	mov	r13, 122(sp)
+	mov	r14, 124(sp)
+	mov	r15, 126(sp)
 	mov	sp, r14
-	add	#194, r14
+	add	#192, r14
 	mov	sp, r13
-	add	#114, r13
-	mov	94(sp), r12
+	add	#112, r13
+	mov	90(sp), r12
 	call	#ocb3_E_encrypt_block
 	mov	sp, r15
-	add	#210, r15
+	add	#208, r15
 	mov	r15, 0(sp)
-	mov	94(sp), r12
-	mov	78(sp), r13
-	mov	242(sp), r14
-	mov	244(sp), r15
+	mov	90(sp), r12
+	mov	76(sp), r13
+	mov	240(sp), r14
+	mov	242(sp), r15
 	call	#ocb3_hash
-	mov	194(sp), r7
-	xor	210(sp), r7
-	mov	196(sp), r8
-	xor	212(sp), r8
-	mov	198(sp), r9
-	xor	214(sp), r9
-	mov	200(sp), r10
-	xor	216(sp), r10
-	mov	202(sp), r11
-	xor	218(sp), r11
-	mov	204(sp), r12
-	xor	220(sp), r12
-	mov	206(sp), r14
-	xor	222(sp), r14
-	mov	208(sp), r15
-	xor	224(sp), r15
+	mov	192(sp), r7
+	xor	208(sp), r7
+	mov	194(sp), r8
+	xor	210(sp), r8
+	mov	196(sp), r9
+	xor	212(sp), r9
+	mov	198(sp), r10
+	xor	214(sp), r10
+	mov	200(sp), r11
+	xor	216(sp), r11
+	mov	202(sp), r12
+	xor	218(sp), r12
+	mov	204(sp), r14
+	xor	220(sp), r14
+	mov	206(sp), r15
+	xor	222(sp), r15
 	; ocb3.ae:231: store_be(tag, 0, t, len(tag))
-	mov	254(sp), r13
-	cmp	#16, 256(sp)
+	mov	252(sp), r13
+	cmp	#16, 254(sp)
 	jnc	.Locb3_encrypt_with_bytes36
 	bit	#1, r13
 	jnz	.Locb3_encrypt_with_bytes36
@@ -1405,24 +1381,24 @@ ocb3_encrypt_with:
 	jmp	.Locb3_encrypt_with_stored37
 .Locb3_encrypt_with_bytes36:
 	swpb	r15
-	mov	r15, 146(sp)
+	mov	r15, 144(sp)
 	swpb	r14
-	mov	r14, 148(sp)
+	mov	r14, 146(sp)
 	swpb	r12
-	mov	r12, 150(sp)
+	mov	r12, 148(sp)
 	swpb	r11
-	mov	r11, 152(sp)
+	mov	r11, 150(sp)
 	swpb	r10
-	mov	r10, 154(sp)
+	mov	r10, 152(sp)
 	swpb	r9
-	mov	r9, 156(sp)
+	mov	r9, 154(sp)
 	swpb	r8
-	mov	r8, 158(sp)
+	mov	r8, 156(sp)
 	swpb	r7
-	mov	r7, 160(sp)
-	mov	256(sp), r15
+	mov	r7, 158(sp)
+	mov	254(sp), r15
 	mov	sp, r14
-	add	#146, r14
+	add	#144, r14
 	cmp	#16, r15
 	jnc	.Locb3_encrypt_with_cnt38
 	mov	#16, r15
@@ -1436,7 +1412,7 @@ ocb3_encrypt_with:
 	dec	r15
 	jnz	.Locb3_encrypt_with_cpy39
 .Locb3_encrypt_with_stored37:
-	add	#226, sp
+	add	#224, sp
 	popm.w	#7, r10
 	ret
 	.size ocb3_encrypt_with, .-ocb3_encrypt_with
@@ -1444,7 +1420,7 @@ ocb3_encrypt_with:
 
 ; --- ocb3_decrypt_with: ocb3.decrypt_with
 ;     frame 240 bytes (71 spill slots, locals 96), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 3946 bytes of code
+;     estimated 3912 bytes of code
 	.section .text.ocb3_decrypt_with,"ax",@progbits
 	.global ocb3_decrypt_with
 	.type ocb3_decrypt_with, @function
@@ -1466,10 +1442,10 @@ ocb3_decrypt_with:
 	mov	r15, r14
 	mov	r10, r15
 	call	#ocb3_initial_offset
-	mov	262(sp), 114(sp)
-	mov	114(sp), r15
+	mov	262(sp), 112(sp)
+	mov	112(sp), r15
 	rrum.w	#4, r15
-	mov	r15, 114(sp)
+	mov	r15, 112(sp)
 	; ocb3.ae:243: for i in 0..full {
 	mov	#0, 74(sp)
 	mov	160(sp), r13
@@ -1494,10 +1470,10 @@ ocb3_decrypt_with:
 	mov	#0, 14(sp)
 	mov	#0, 12(sp)
 	mov	#0, 8(sp)
-	mov	#0, 112(sp)
+	mov	#0, 114(sp)
 	mov	#0, 110(sp)
 	mov	#0, 104(sp)
-	cmp	114(sp), 74(sp)
+	cmp	112(sp), 74(sp)
 	jnc	.Locb3_decrypt_with_near47
 	br	#.Locb3_decrypt_with_done2
 .Locb3_decrypt_with_near47:
@@ -1800,108 +1776,91 @@ ocb3_decrypt_with:
 	mov	r14, 34(sp)
 	mov	74(sp), r14
 	add	#2, r14
-	mov	#0, r11
-	addc	#0, r11
-	; ocb3.ae:52: if v[15:0] == 0 {
-	mov	r14, r15
-	sub	#1, r15
-	clr	r15
-	adc	r15
-	xor	#1, r15
-	tst	r15
-	jz	.Locb3_decrypt_with_else10
-	mov	#16, r4
 	mov	#0, r12
-	mov	r11, r14
-	mov	#0, r11
+	addc	#0, r12
+	; ocb3.ae:52: if v[15:0] == 0 {
+	tst	r14
+	jz	.Locb3_decrypt_with_else10
+	mov	#0, r4
+	mov	#0, r13
 	jmp	.Locb3_decrypt_with_endif11
 .Locb3_decrypt_with_else10:
-	mov	#0, r4
+	mov	#16, r4
+	mov	#0, r13
+	mov	r12, r14
 	mov	#0, r12
 .Locb3_decrypt_with_endif11:
 	mov.b	r14, r15
 	; ocb3.ae:56: if v[7:0] == 0 {
-	sub	#1, r15
-	clr	r15
-	adc	r15
-	xor	#1, r15
 	tst	r15
 	jz	.Locb3_decrypt_with_else12
-	add	#8, r4
-	addc	#0, r12
-	swpb	r11
-	mov	r11, r13
-	swpb	r14
-	xor.b	r14, r13
-	xor	r11, r13
-	mov.b	r11, r11
 	jmp	.Locb3_decrypt_with_endif13
 .Locb3_decrypt_with_else12:
-	mov	r14, r13
+	add	#8, r4
+	addc	#0, r13
+	swpb	r12
+	mov	r12, r15
+	swpb	r14
+	xor.b	r14, r15
+	xor	r12, r15
+	mov	r15, r14
+	mov.b	r12, r12
 .Locb3_decrypt_with_endif13:
-	mov	r13, r15
+	mov	r14, r15
 	and	#15, r15
 	; ocb3.ae:60: if v[3:0] == 0 {
-	sub	#1, r15
-	clr	r15
-	adc	r15
-	xor	#1, r15
 	tst	r15
 	jz	.Locb3_decrypt_with_else14
+	jmp	.Locb3_decrypt_with_endif15
+.Locb3_decrypt_with_else14:
 	add	#4, r4
-	addc	#0, r12
-	rrum.w	#4, r13
-	mov	r11, r14
+	addc	#0, r13
+	mov	r14, r15
+	rrum.w	#4, r15
+	mov	r12, r14
 	and	#15, r14
 	swpb	r14
 	rlam.w	#4, r14
-	bis	r13, r14
-	rrum.w	#4, r11
-	jmp	.Locb3_decrypt_with_endif15
-.Locb3_decrypt_with_else14:
-	mov	r13, r14
+	bis	r15, r14
+	rrum.w	#4, r12
 .Locb3_decrypt_with_endif15:
 	mov	r14, r15
 	and	#3, r15
 	; ocb3.ae:64: if v[1:0] == 0 {
-	sub	#1, r15
-	clr	r15
-	adc	r15
-	xor	#1, r15
 	tst	r15
 	jz	.Locb3_decrypt_with_else16
-	rrum.w	#2, r14
-	and	#3, r11
-	swpb	r11
-	rlam.w	#4, r11
-	rlam.w	#2, r11
-	bis	r14, r11
-	add	#2, r4
-	addc	#0, r12
 	jmp	.Locb3_decrypt_with_endif17
 .Locb3_decrypt_with_else16:
-	mov	r14, r11
+	mov	r14, r15
+	rrum.w	#2, r15
+	mov	r12, r14
+	and	#3, r14
+	swpb	r14
+	rlam.w	#4, r14
+	rlam.w	#2, r14
+	bis	r15, r14
+	add	#2, r4
+	addc	#0, r13
 .Locb3_decrypt_with_endif17:
-	and	#1, r11
+	and	#1, r14
 	; ocb3.ae:68: if v[0] == 0 {
-	xor	#1, r11
-	tst	r11
+	tst	r14
 	jz	.Locb3_decrypt_with_else18
-	add	#1, r4
-	addc	#0, r12
 	jmp	.Locb3_decrypt_with_endif19
 .Locb3_decrypt_with_else18:
+	add	#1, r4
+	addc	#0, r13
 .Locb3_decrypt_with_endif19:
 	mov	#7, r15
 	sub	r4, r15
 	mov	#0, r15
-	subc	r12, r15
+	subc	r13, r15
 	clr	r15
 	adc	r15
 	xor	#1, r15
 	mov	r4, r14
 	sub	#8, r14
-	subc	#0, r12
+	subc	#0, r13
 	subc	r14, r14
 	mov	r4, r13
 	xor	#7, r13
@@ -2064,7 +2023,7 @@ ocb3_decrypt_with:
 	xor	r10, 8(sp)
 	mov	46(sp), r9
 	xor	60(sp), r9
-	mov	112(sp), r4
+	mov	114(sp), r4
 	xor	r9, r4
 	mov	56(sp), r8
 	xor	54(sp), r8
@@ -2124,18 +2083,18 @@ ocb3_decrypt_with:
 	mov	54(sp), r14
 	mov	52(sp), r8
 	mov	38(sp), r15
-	mov	r4, 112(sp)
+	mov	r4, 114(sp)
 	mov	r5, 110(sp)
 	mov	r7, 104(sp)
 	add	#1, 74(sp)
-	cmp	114(sp), 74(sp)
+	cmp	112(sp), 74(sp)
 	jc	.Locb3_decrypt_with_near48
 	br	#.Locb3_decrypt_with_loop1
 .Locb3_decrypt_with_near48:
 .Locb3_decrypt_with_done2:
-	mov	114(sp), r15
+	mov	112(sp), r15
 	rlam.w	#4, r15
-	mov	r15, 114(sp)
+	mov	r15, 112(sp)
 	sub	r15, 262(sp)
 	subc	r15, r15
 	mov	r15, 106(sp)
@@ -2186,7 +2145,7 @@ ocb3_decrypt_with:
 	mov	18(sp), r12
 	call	#ocb3_E_encrypt_block
 	mov	260(sp), r9
-	add	114(sp), r9
+	add	112(sp), r9
 	cmp	#16, 262(sp)
 	jnc	.Locb3_decrypt_with_bytes29
 	bit	#1, r9
@@ -2424,7 +2383,7 @@ ocb3_decrypt_with:
 	mov	92(sp), r4
 .Locb3_decrypt_with_endif35:
 	; ocb3.ae:258: store_be(msg, 16 * full, p, r)
-	mov	114(sp), r13
+	mov	112(sp), r13
 	add	268(sp), r13
 	mov	r4, r7
 	mov	r5, r8
@@ -2566,7 +2525,7 @@ ocb3_decrypt_with:
 	inc	r11
 	and	r11, r14
 	bis	r14, r6
-	mov	112(sp), r5
+	mov	114(sp), r5
 	xor	r6, r5
 	mov	r13, r11
 	inv	r11
@@ -2653,7 +2612,7 @@ ocb3_decrypt_with:
 	mov	14(sp), r8
 	mov	12(sp), r7
 	mov	8(sp), r11
-	mov	112(sp), r5
+	mov	114(sp), r5
 	mov	110(sp), r4
 	mov	104(sp), r14
 .Locb3_decrypt_with_endif28:
@@ -3215,7 +3174,7 @@ ocb3_E_encrypt_block:
 
 ; --- ocb3_hash: ocb3.hash
 ;     frame 124 bytes (30 spill slots, locals 64), saves nothing
-;     estimated 1590 bytes of code
+;     estimated 1558 bytes of code
 	.section .text.ocb3_hash,"ax",@progbits
 	.local ocb3_hash
 	.type ocb3_hash, @function
@@ -3249,101 +3208,85 @@ ocb3_hash:
 	cmp	r15, 16(sp)
 	jc	.Locb3_hash_done2
 .Locb3_hash_loop1:
-	mov	16(sp), r13
-	add	#1, r13
-	mov	#0, r14
-	addc	#0, r14
+	mov	16(sp), r14
+	add	#1, r14
+	mov	#0, r15
+	addc	#0, r15
 	; ocb3.ae:52: if v[15:0] == 0 {
-	mov	r13, r15
-	sub	#1, r15
-	clr	r15
-	adc	r15
-	xor	#1, r15
-	tst	r15
+	tst	r14
 	jz	.Locb3_hash_else3
-	mov	#0, r11
-	mov	#0, r13
-	mov	#16, r4
-	jmp	.Locb3_hash_endif4
-.Locb3_hash_else3:
-	mov	r14, r11
-	mov	r13, r14
+	mov	r15, r11
 	mov	#0, r13
 	mov	#0, r4
+	jmp	.Locb3_hash_endif4
+.Locb3_hash_else3:
+	mov	#0, r11
+	mov	r15, r14
+	mov	#0, r13
+	mov	#16, r4
 .Locb3_hash_endif4:
 	mov.b	r14, r15
 	; ocb3.ae:56: if v[7:0] == 0 {
-	sub	#1, r15
-	clr	r15
-	adc	r15
-	xor	#1, r15
 	tst	r15
 	jz	.Locb3_hash_else5
-	add	#8, r4
-	addc	#0, r13
-	swpb	r14
-	swpb	r11
-	mov	r11, r12
-	xor.b	r14, r12
-	xor	r11, r12
-	mov.b	r11, r11
 	jmp	.Locb3_hash_endif6
 .Locb3_hash_else5:
-	mov	r14, r12
+	add	#8, r4
+	addc	#0, r13
+	mov	r14, r15
+	swpb	r15
+	swpb	r11
+	mov	r11, r14
+	xor.b	r15, r14
+	xor	r11, r14
+	mov.b	r11, r11
 .Locb3_hash_endif6:
-	mov	r12, r15
+	mov	r14, r15
 	and	#15, r15
 	; ocb3.ae:60: if v[3:0] == 0 {
-	sub	#1, r15
-	clr	r15
-	adc	r15
-	xor	#1, r15
 	tst	r15
 	jz	.Locb3_hash_else7
-	mov	r11, r14
-	rrum.w	#4, r14
-	rrum.w	#4, r12
-	and	#15, r11
-	swpb	r11
-	rlam.w	#4, r11
-	bis	r12, r11
-	add	#4, r4
-	addc	#0, r13
+	mov	r11, r12
 	jmp	.Locb3_hash_endif8
 .Locb3_hash_else7:
+	mov	r11, r12
+	rrum.w	#4, r12
+	mov	r14, r15
+	rrum.w	#4, r15
 	mov	r11, r14
-	mov	r12, r11
+	and	#15, r14
+	swpb	r14
+	rlam.w	#4, r14
+	bis	r15, r14
+	add	#4, r4
+	addc	#0, r13
 .Locb3_hash_endif8:
-	mov	r11, r15
+	mov	r14, r15
 	and	#3, r15
 	; ocb3.ae:64: if v[1:0] == 0 {
-	sub	#1, r15
-	clr	r15
-	adc	r15
-	xor	#1, r15
 	tst	r15
 	jz	.Locb3_hash_else9
-	rrum.w	#2, r11
+	jmp	.Locb3_hash_endif10
+.Locb3_hash_else9:
+	mov	r14, r15
+	rrum.w	#2, r15
+	mov	r12, r14
 	and	#3, r14
 	swpb	r14
 	rlam.w	#4, r14
 	rlam.w	#2, r14
-	bis	r11, r14
+	bis	r15, r14
 	add	#2, r4
 	addc	#0, r13
-	jmp	.Locb3_hash_endif10
-.Locb3_hash_else9:
-	mov	r11, r14
 .Locb3_hash_endif10:
 	and	#1, r14
 	; ocb3.ae:68: if v[0] == 0 {
-	xor	#1, r14
 	tst	r14
 	jz	.Locb3_hash_else11
-	add	#1, r4
-	addc	#0, r13
 	jmp	.Locb3_hash_endif12
 .Locb3_hash_else11:
+	add	#1, r4
+	addc	#0, r13
 .Locb3_hash_endif12:
 	mov	r4, r15
 	sub	#8, r15

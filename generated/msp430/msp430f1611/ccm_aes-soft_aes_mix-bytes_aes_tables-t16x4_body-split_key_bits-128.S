@@ -6,7 +6,7 @@
 
 ; --- ccm_key_setup: ccm.key_setup
 ;     frame 16 bytes (0 spill slots, locals 16), saves r6, r7, r8, r9, r10
-;     estimated 242 bytes of code
+;     estimated 234 bytes of code
 	.section .text.ccm_key_setup,"ax",@progbits
 	.global ccm_key_setup
 	.type ccm_key_setup, @function
@@ -70,28 +70,27 @@ ccm_key_setup:
 	; aes.ae:300: if i % nk == 0 {
 	mov	r8, r15
 	and	#3, r15
-	sub	#1, r15
-	clr	r15
-	adc	r15
-	xor	#1, r15
-	mov	-4(r14), r9
-	mov	-2(r14), r10
+	mov	-4(r14), r12
+	mov	-2(r14), r13
 	tst	r15
 	jz	.Lccm_key_setup_else8
-	mov.b	r9, r11
-	mov.b	r10, r15
-	xor	r15, r10
-	swpb	r10
-	swpb	r9
-	mov.b	r9, r9
-	mov.b	ccm_E.sbox(r15), r12
-	mov.b	ccm_E.sbox(r9), r13
-	mov.b	ccm_E.sbox(r11), r9
-	mov.b	ccm_E.sbox(r10), r15
-	swpb	r9
-	bis	r15, r9
+	jmp	.Lccm_key_setup_endif9
+.Lccm_key_setup_else8:
+	mov.b	r12, r9
+	mov.b	r13, r15
+	xor	r15, r13
+	swpb	r13
 	swpb	r12
-	bis	r13, r12
+	mov.b	r12, r12
+	mov.b	ccm_E.sbox(r15), r10
+	mov.b	ccm_E.sbox(r12), r11
+	mov.b	ccm_E.sbox(r9), r12
+	mov.b	ccm_E.sbox(r13), r15
+	swpb	r12
+	bis	r15, r12
+	mov	r10, r13
+	swpb	r13
+	bis	r11, r13
 	; aes.ae:301: temp = sub_word(temp <<< 8) ^ ((rcon[i / nk - 1] as u32) << 24)
 	mov	r8, r15
 	clrc
@@ -100,16 +99,13 @@ ccm_key_setup:
 	sub	#1, r15
 	mov.b	ccm_E.rcon(r15), r15
 	swpb	r15
-	xor	r15, r12
-	jmp	.Lccm_key_setup_endif9
-.Lccm_key_setup_else8:
-	mov	r10, r12
+	xor	r15, r13
 .Lccm_key_setup_endif9:
 	; aes.ae:305: w[i] = w[i - nk] ^ temp
-	xor	-16(r14), r9
-	xor	-14(r14), r12
-	mov	r9, 0(r14)
-	mov	r12, 2(r14)
+	xor	-16(r14), r12
+	xor	-14(r14), r13
+	mov	r12, 0(r14)
+	mov	r13, 2(r14)
 	add	#4, r14
 	add	#1, r8
 	cmp	#44, r8
@@ -1979,24 +1975,22 @@ ccm_E_encrypt_block:
 
 
 ; --- ccm_mac_header: ccm.mac_header
-;     frame 104 bytes (12 spill slots, locals 80), saves nothing
-;     estimated 964 bytes of code
+;     frame 102 bytes (11 spill slots, locals 80), saves nothing
+;     estimated 958 bytes of code
 	.section .text.ccm_mac_header,"ax",@progbits
 	.local ccm_mac_header
 	.type ccm_mac_header, @function
 	.balign 2
 ccm_mac_header:
-	sub	#104, sp
-	mov	106(sp), r11
+	sub	#102, sp
+	mov	104(sp), r11
 	sub	#1, r11
-	clr	r11
-	adc	r11
-	mov	r11, 10(sp)
-	mov	r11, r9
+	clr	r9
+	adc	r9
 	inv	r9
 	inc	r9
 	and	#64, r9
-	mov	110(sp), r11
+	mov	108(sp), r11
 	mov	@r11, r11
 	sub	#2, r11
 	clrc
@@ -2014,32 +2008,32 @@ ccm_mac_header:
 	mov	r9, r10
 	xor.b	14(r13), r10
 	xor	r9, r10
-	mov	108(sp), r9
+	mov	106(sp), r9
 	mov	@r13, r11
 	bis	@r9+, r11
 	mov	2(r13), r14
 	bis	@r9+, r14
 	; ccm.ae:72: y = E.encrypt_block(ks, block0(n, nonce_len, a, msg_len, tag_len))
-	mov	r11, 24(sp)
-	mov	r14, 26(sp)
-	mov	4(r13), 28(sp)
-	mov	6(r13), 30(sp)
-	mov	8(r13), 32(sp)
-	mov	10(r13), 34(sp)
-	mov	12(r13), 36(sp)
-	mov	r10, 38(sp)
-	mov	r12, 18(sp)
-	mov	r15, 16(sp)
+	mov	r11, 22(sp)
+	mov	r14, 24(sp)
+	mov	4(r13), 26(sp)
+	mov	6(r13), 28(sp)
+	mov	8(r13), 30(sp)
+	mov	10(r13), 32(sp)
+	mov	12(r13), 34(sp)
+	mov	r10, 36(sp)
+	mov	r12, 16(sp)
+	mov	r15, 14(sp)
 	mov	sp, r13
-	add	#24, r13
+	add	#22, r13
 	mov	sp, r14
-	add	#40, r14
+	add	#38, r14
 	call	#ccm_E_encrypt_block
 	; ccm.ae:73: if a != 0 {
-	tst	10(sp)
+	tst	104(sp)
 	jz	.Lccm_mac_header_else1
-	mov	16(sp), r7
-	cmp	#14, 106(sp)
+	mov	14(sp), r7
+	cmp	#14, 104(sp)
 	jnc	.Lccm_mac_header_bytes3
 	bit	#1, r7
 	jnz	.Lccm_mac_header_bytes3
@@ -2054,10 +2048,10 @@ ccm_mac_header:
 	jmp	.Lccm_mac_header_join5
 .Lccm_mac_header_bytes3:
 	mov	sp, r11
-	add	#56, r11
+	add	#54, r11
 	mov	r11, r12
 	mov	#14, r13
-	mov	106(sp), r15
+	mov	104(sp), r15
 .Lccm_mac_header_cpy6:
 	clr	r14
 	tst	r15
@@ -2073,7 +2067,7 @@ ccm_mac_header:
 	mov	r11, r7
 	jmp	.Lccm_mac_header_words4
 .Lccm_mac_header_join5:
-	mov	106(sp), r15
+	mov	104(sp), r15
 	sub	#65280, r15
 	subc	r15, r15
 	clr	r15
@@ -2091,8 +2085,8 @@ ccm_mac_header:
 	swpb	r13
 	jz	.Lccm_mac_header_else8
 	; ccm.ae:77: first = cat(0xfffe as u16, a, load_be(ad, 0, 10, a))
-	mov	16(sp), r10
-	cmp	#10, 106(sp)
+	mov	14(sp), r10
+	cmp	#10, 104(sp)
 	jnc	.Lccm_mac_header_bytes10
 	bit	#1, r10
 	jnz	.Lccm_mac_header_bytes10
@@ -2105,10 +2099,10 @@ ccm_mac_header:
 	jmp	.Lccm_mac_header_join12
 .Lccm_mac_header_bytes10:
 	mov	sp, r11
-	add	#56, r11
+	add	#54, r11
 	mov	r11, r12
 	mov	#10, r13
-	mov	106(sp), r15
+	mov	104(sp), r15
 .Lccm_mac_header_cpy13:
 	clr	r14
 	tst	r15
@@ -2130,46 +2124,46 @@ ccm_mac_header:
 	swpb	r12
 	swpb	r11
 	swpb	r9
-	mov	106(sp), r10
+	mov	104(sp), r10
 	mov	#0, r8
 	mov	#65534, r15
-	mov	#6, 22(sp)
-	mov	#0, 20(sp)
+	mov	#6, 20(sp)
+	mov	#0, 18(sp)
 	jmp	.Lccm_mac_header_endif9
 .Lccm_mac_header_else8:
-	mov	106(sp), r15
-	mov	#2, 22(sp)
-	mov	#0, 20(sp)
+	mov	104(sp), r15
+	mov	#2, 20(sp)
+	mov	#0, 18(sp)
 .Lccm_mac_header_endif9:
-	xor	54(sp), r15
-	xor	52(sp), r8
-	xor	50(sp), r10
-	xor	48(sp), r9
-	xor	46(sp), r11
-	xor	44(sp), r12
-	xor	42(sp), r14
-	xor	40(sp), r13
+	xor	52(sp), r15
+	xor	50(sp), r8
+	xor	48(sp), r10
+	xor	46(sp), r9
+	xor	44(sp), r11
+	xor	42(sp), r12
+	xor	40(sp), r14
+	xor	38(sp), r13
 	; ccm.ae:80: y = E.encrypt_block(ks, y ^ first)
-	mov	r13, 24(sp)
-	mov	r14, 26(sp)
-	mov	r12, 28(sp)
-	mov	r11, 30(sp)
-	mov	r9, 32(sp)
-	mov	r10, 34(sp)
-	mov	r8, 36(sp)
-	mov	r15, 38(sp)
+	mov	r13, 22(sp)
+	mov	r14, 24(sp)
+	mov	r12, 26(sp)
+	mov	r11, 28(sp)
+	mov	r9, 30(sp)
+	mov	r10, 32(sp)
+	mov	r8, 34(sp)
+	mov	r15, 36(sp)
 	mov	sp, r13
-	add	#24, r13
+	add	#22, r13
 	mov	sp, r14
-	add	#72, r14
-	mov	18(sp), r12
+	add	#70, r14
+	mov	16(sp), r12
 	call	#ccm_E_encrypt_block
 	mov	#16, r15
-	sub	22(sp), r15
-	mov	r15, 12(sp)
+	sub	20(sp), r15
+	mov	r15, 10(sp)
 	mov	#0, r12
-	subc	20(sp), r12
-	mov	106(sp), r11
+	subc	18(sp), r12
+	mov	104(sp), r11
 	mov	r11, r13
 	mov	r15, r10
 	sub	r10, r13
@@ -2201,17 +2195,17 @@ ccm_mac_header:
 	rla	r14
 	rla	r14
 	bis	r13, r14
-	mov	r14, 14(sp)
+	mov	r14, 12(sp)
 	; ccm.ae:83: for i in 0..(rest + 15) / 16 {
 	mov	#0, 0(sp)
-	mov	72(sp), 8(sp)
-	mov	74(sp), 6(sp)
-	mov	76(sp), 4(sp)
-	mov	78(sp), 2(sp)
-	mov	80(sp), r6
-	mov	82(sp), r9
-	mov	84(sp), r10
-	mov	86(sp), r11
+	mov	70(sp), 8(sp)
+	mov	72(sp), 6(sp)
+	mov	74(sp), 4(sp)
+	mov	76(sp), 2(sp)
+	mov	78(sp), r6
+	mov	80(sp), r9
+	mov	82(sp), r10
+	mov	84(sp), r11
 	cmp	r14, 0(sp)
 	jc	.Lccm_mac_header_done16
 .Lccm_mac_header_loop15:
@@ -2221,10 +2215,10 @@ ccm_mac_header:
 	rla	r15
 	rla	r15
 	rla	r15
-	add	12(sp), r15
-	mov	106(sp), r7
+	add	10(sp), r15
+	mov	104(sp), r7
 	sub	r15, r7
-	add	16(sp), r15
+	add	14(sp), r15
 	cmp	#16, r7
 	jnc	.Lccm_mac_header_bytes17
 	bit	#1, r15
@@ -2241,7 +2235,7 @@ ccm_mac_header:
 	jmp	.Lccm_mac_header_join19
 .Lccm_mac_header_bytes17:
 	mov	sp, r8
-	add	#56, r8
+	add	#54, r8
 	mov	r8, r12
 	mov	#16, r13
 .Lccm_mac_header_cpy20:
@@ -2280,30 +2274,30 @@ ccm_mac_header:
 	swpb	r15
 	xor	r15, r14
 	; ccm.ae:85: y = E.encrypt_block(ks, y ^ load_be(ad, off, 16, a - off))
-	mov	r14, 24(sp)
-	mov	r13, 26(sp)
-	mov	r12, 28(sp)
-	mov	r8, 30(sp)
-	mov	r6, 32(sp)
-	mov	r9, 34(sp)
-	mov	r10, 36(sp)
-	mov	r11, 38(sp)
+	mov	r14, 22(sp)
+	mov	r13, 24(sp)
+	mov	r12, 26(sp)
+	mov	r8, 28(sp)
+	mov	r6, 30(sp)
+	mov	r9, 32(sp)
+	mov	r10, 34(sp)
+	mov	r11, 36(sp)
 	mov	sp, r13
-	add	#24, r13
+	add	#22, r13
 	mov	sp, r14
-	add	#88, r14
-	mov	18(sp), r12
+	add	#86, r14
+	mov	16(sp), r12
 	call	#ccm_E_encrypt_block
-	mov	88(sp), 8(sp)
-	mov	90(sp), 6(sp)
-	mov	92(sp), 4(sp)
-	mov	94(sp), 2(sp)
-	mov	96(sp), r6
-	mov	98(sp), r9
-	mov	100(sp), r10
-	mov	102(sp), r11
+	mov	86(sp), 8(sp)
+	mov	88(sp), 6(sp)
+	mov	90(sp), 4(sp)
+	mov	92(sp), 2(sp)
+	mov	94(sp), r6
+	mov	96(sp), r9
+	mov	98(sp), r10
+	mov	100(sp), r11
 	add	#1, 0(sp)
-	cmp	14(sp), 0(sp)
+	cmp	12(sp), 0(sp)
 	jnc	.Lccm_mac_header_loop15
 .Lccm_mac_header_done16:
 	mov	8(sp), r7
@@ -2313,16 +2307,16 @@ ccm_mac_header:
 	mov	r6, r14
 	jmp	.Lccm_mac_header_endif2
 .Lccm_mac_header_else1:
-	mov	40(sp), r7
-	mov	42(sp), r8
-	mov	44(sp), r12
-	mov	46(sp), r13
-	mov	48(sp), r14
-	mov	50(sp), r9
-	mov	52(sp), r10
-	mov	54(sp), r11
+	mov	38(sp), r7
+	mov	40(sp), r8
+	mov	42(sp), r12
+	mov	44(sp), r13
+	mov	46(sp), r14
+	mov	48(sp), r9
+	mov	50(sp), r10
+	mov	52(sp), r11
 .Lccm_mac_header_endif2:
-	mov	112(sp), r6
+	mov	110(sp), r6
 	mov	r7, 0(r6)
 	mov	r8, 2(r6)
 	mov	r12, 4(r6)
@@ -2331,7 +2325,7 @@ ccm_mac_header:
 	mov	r9, 10(r6)
 	mov	r10, 12(r6)
 	mov	r11, 14(r6)
-	add	#104, sp
+	add	#102, sp
 	ret
 	.size ccm_mac_header, .-ccm_mac_header
 

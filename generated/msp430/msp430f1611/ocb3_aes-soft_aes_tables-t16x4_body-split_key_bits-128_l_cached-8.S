@@ -6,7 +6,7 @@
 
 ; --- ocb3_key_setup: ocb3.key_setup
 ;     frame 62 bytes (7 spill slots, locals 48), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1576 bytes of code
+;     estimated 1568 bytes of code
 	.section .text.ocb3_key_setup,"ax",@progbits
 	.global ocb3_key_setup
 	.type ocb3_key_setup, @function
@@ -77,28 +77,27 @@ ocb3_key_setup:
 	; aes.ae:300: if i % nk == 0 {
 	mov	r7, r15
 	and	#3, r15
-	sub	#1, r15
-	clr	r15
-	adc	r15
-	xor	#1, r15
-	mov	-4(r8), r10
-	mov	-2(r8), r11
+	mov	-4(r8), r13
+	mov	-2(r8), r14
 	tst	r15
 	jz	.Locb3_key_setup_else8
-	mov.b	r10, r12
-	mov.b	r11, r15
-	xor	r15, r11
-	swpb	r11
-	swpb	r10
-	mov.b	r10, r10
-	mov.b	ocb3_E.sbox(r15), r13
-	mov.b	ocb3_E.sbox(r10), r14
-	mov.b	ocb3_E.sbox(r12), r10
-	mov.b	ocb3_E.sbox(r11), r15
-	swpb	r10
-	bis	r15, r10
+	jmp	.Locb3_key_setup_endif9
+.Locb3_key_setup_else8:
+	mov.b	r13, r10
+	mov.b	r14, r15
+	xor	r15, r14
+	swpb	r14
 	swpb	r13
-	bis	r14, r13
+	mov.b	r13, r13
+	mov.b	ocb3_E.sbox(r15), r11
+	mov.b	ocb3_E.sbox(r13), r12
+	mov.b	ocb3_E.sbox(r10), r13
+	mov.b	ocb3_E.sbox(r14), r15
+	swpb	r13
+	bis	r15, r13
+	mov	r11, r14
+	swpb	r14
+	bis	r12, r14
 	; aes.ae:301: temp = sub_word(temp <<< 8) ^ ((rcon[i / nk - 1] as u32) << 24)
 	mov	r7, r15
 	clrc
@@ -107,16 +106,13 @@ ocb3_key_setup:
 	sub	#1, r15
 	mov.b	ocb3_E.rcon(r15), r15
 	swpb	r15
-	xor	r15, r13
-	jmp	.Locb3_key_setup_endif9
-.Locb3_key_setup_else8:
-	mov	r11, r13
+	xor	r15, r14
 .Locb3_key_setup_endif9:
 	; aes.ae:305: w[i] = w[i - nk] ^ temp
-	xor	-16(r8), r10
-	xor	-14(r8), r13
-	mov	r10, 0(r8)
-	mov	r13, 2(r8)
+	xor	-16(r8), r13
+	xor	-14(r8), r14
+	mov	r13, 0(r8)
+	mov	r14, 2(r8)
 	add	#4, r8
 	add	#1, r7
 	cmp	#44, r7
@@ -648,8 +644,8 @@ ocb3_key_setup:
 
 
 ; --- ocb3_encrypt_with: ocb3.encrypt_with
-;     frame 220 bytes (53 spill slots, locals 112), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2806 bytes of code
+;     frame 218 bytes (52 spill slots, locals 112), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 2770 bytes of code
 	.section .text.ocb3_encrypt_with,"ax",@progbits
 	.global ocb3_encrypt_with
 	.type ocb3_encrypt_with, @function
@@ -662,88 +658,88 @@ ocb3_encrypt_with:
 	push	r6
 	push	r5
 	push	r4
-	sub	#220, sp
+	sub	#218, sp
 	; ocb3.ae:206: offset = initial_offset(ks, nonce, len(tag))
-	mov	250(sp), 108(sp)
-	mov	#0, 110(sp)
+	mov	248(sp), 106(sp)
+	mov	#0, 108(sp)
 	mov	sp, r10
-	add	#108, r10
+	add	#106, r10
 	mov	sp, r11
-	add	#124, r11
+	add	#122, r11
 	mov	r11, 0(sp)
-	mov	r13, 72(sp)
-	mov	r12, 88(sp)
+	mov	r13, 70(sp)
+	mov	r12, 84(sp)
 	mov	r14, r13
 	mov	r15, r14
 	mov	r10, r15
 	call	#ocb3_initial_offset
 	; ocb3.ae:213: for i in 0..full {
-	mov	72(sp), r14
-	mov	46(r14), 18(sp)
-	mov	44(r14), 16(sp)
-	mov	42(r14), 14(sp)
-	mov	40(r14), 12(sp)
+	mov	70(sp), r14
+	mov	46(r14), 16(sp)
+	mov	44(r14), 14(sp)
+	mov	42(r14), 12(sp)
+	mov	40(r14), 10(sp)
 	mov	38(r14), r9
 	mov	36(r14), r8
 	mov	34(r14), r7
-	mov	32(r14), 106(sp)
+	mov	32(r14), 104(sp)
+	mov	#0, 18(sp)
 	mov	#0, 20(sp)
-	mov	#0, 22(sp)
+	mov	#0, 36(sp)
 	mov	#0, 38(sp)
-	mov	#0, 40(sp)
 	mov	#0, 42(sp)
-	mov	#0, 70(sp)
-	mov	#0, 44(sp)
-	mov	#0, 48(sp)
-	mov	138(sp), r14
-	mov	136(sp), r13
-	mov	134(sp), r12
-	mov	132(sp), r11
-	mov	130(sp), r10
-	mov	128(sp), r4
-	mov	126(sp), r5
-	mov	124(sp), r6
 	mov	#0, 68(sp)
+	mov	#0, 44(sp)
+	mov	#0, 62(sp)
+	mov	136(sp), r14
+	mov	134(sp), r13
+	mov	132(sp), r12
+	mov	130(sp), r11
+	mov	128(sp), r10
+	mov	126(sp), r4
+	mov	124(sp), r5
+	mov	122(sp), r6
+	mov	#0, 66(sp)
 	; ocb3.ae:206: offset = initial_offset(ks, nonce, len(tag))
-	mov	242(sp), 34(sp)
+	mov	240(sp), 32(sp)
 	clrc
-	mov	34(sp), r15
+	mov	32(sp), r15
 	rrc	r15
 	rra	r15
 	rra	r15
 	rra	r15
-	mov	r15, 34(sp)
+	mov	r15, 32(sp)
 	; ocb3.ae:213: for i in 0..full {
-	cmp	r15, 68(sp)
+	cmp	r15, 66(sp)
 	jnc	.Locb3_encrypt_with_near40
 	br	#.Locb3_encrypt_with_done2
 .Locb3_encrypt_with_near40:
 .Locb3_encrypt_with_loop1:
-	xor	18(sp), r14
-	mov	r14, 32(sp)
-	xor	16(sp), r13
-	mov	r13, 36(sp)
-	xor	14(sp), r12
-	mov	r12, 46(sp)
-	xor	12(sp), r11
-	mov	r11, 50(sp)
+	xor	16(sp), r14
+	mov	r14, 30(sp)
+	xor	14(sp), r13
+	mov	r13, 34(sp)
+	xor	12(sp), r12
+	mov	r12, 40(sp)
+	xor	10(sp), r11
+	mov	r11, 46(sp)
 	xor	r9, r10
-	mov	r10, 52(sp)
+	mov	r10, 48(sp)
 	xor	r8, r4
-	mov	r4, 56(sp)
+	mov	r4, 50(sp)
 	xor	r7, r5
-	mov	r5, 58(sp)
-	xor	106(sp), r6
-	mov	r6, 60(sp)
-	mov	68(sp), r15
+	mov	r5, 52(sp)
+	xor	104(sp), r6
+	mov	r6, 54(sp)
+	mov	66(sp), r15
 	and	#4095, r15
 	rla	r15
 	rla	r15
 	rla	r15
 	rla	r15
-	mov	r15, 8(sp)
+	mov	r15, 6(sp)
 	mov	r15, r8
-	add	240(sp), r8
+	add	238(sp), r8
 	bit	#1, r8
 	jnz	.Locb3_encrypt_with_bytes3
 .Locb3_encrypt_with_words4:
@@ -758,7 +754,7 @@ ocb3_encrypt_with:
 	jmp	.Locb3_encrypt_with_join5
 .Locb3_encrypt_with_bytes3:
 	mov	sp, r12
-	add	#140, r12
+	add	#138, r12
 	mov	r12, r13
 	mov	#16, r14
 .Locb3_encrypt_with_cpy6:
@@ -772,166 +768,150 @@ ocb3_encrypt_with:
 	jmp	.Locb3_encrypt_with_words4
 .Locb3_encrypt_with_join5:
 	swpb	r8
-	xor	r8, 20(sp)
+	xor	r8, 18(sp)
 	swpb	r9
-	xor	r9, 22(sp)
+	xor	r9, 20(sp)
 	swpb	r10
-	xor	r10, 38(sp)
+	xor	r10, 36(sp)
 	swpb	r11
-	xor	r11, 40(sp)
+	xor	r11, 38(sp)
 	swpb	r12
 	xor	r12, 42(sp)
 	swpb	r13
-	xor	r13, 70(sp)
+	xor	r13, 68(sp)
 	swpb	r14
 	xor	r14, 44(sp)
 	swpb	r15
-	xor	r15, 48(sp)
+	xor	r15, 62(sp)
 	; ocb3.ae:52: if v[15:0] == 0 {
-	xor	32(sp), r8
-	xor	36(sp), r9
-	xor	46(sp), r10
-	xor	50(sp), r11
-	xor	52(sp), r12
-	xor	56(sp), r13
-	xor	58(sp), r14
-	xor	60(sp), r15
+	xor	30(sp), r8
+	xor	34(sp), r9
+	xor	40(sp), r10
+	xor	46(sp), r11
+	xor	48(sp), r12
+	xor	50(sp), r13
+	xor	52(sp), r14
+	xor	54(sp), r15
 	; ocb3.ae:217: u = E.encrypt_block(ks, p ^ offset)
-	mov	r15, 108(sp)
-	mov	r14, 110(sp)
-	mov	r13, 112(sp)
-	mov	r12, 114(sp)
-	mov	r11, 116(sp)
-	mov	r10, 118(sp)
-	mov	r9, 120(sp)
-	mov	r8, 122(sp)
+	mov	r15, 106(sp)
+	mov	r14, 108(sp)
+	mov	r13, 110(sp)
+	mov	r12, 112(sp)
+	mov	r11, 114(sp)
+	mov	r10, 116(sp)
+	mov	r9, 118(sp)
+	mov	r8, 120(sp)
 	; ocb3.ae:213: for i in 0..full {
-	mov	68(sp), r14
-	add	#2, r14
+	mov	66(sp), r15
+	add	#2, r15
+	mov	r15, 4(sp)
 	mov	#0, r15
 	addc	#0, r15
-	mov	r15, 4(sp)
-	; ocb3.ae:52: if v[15:0] == 0 {
-	mov	r14, r15
-	mov	r14, 6(sp)
-	sub	#1, r15
-	clr	r15
-	adc	r15
-	xor	#1, r15
 	mov	r15, 2(sp)
 	; ocb3.ae:217: u = E.encrypt_block(ks, p ^ offset)
 	mov	sp, r14
-	add	#156, r14
+	add	#154, r14
 	mov	sp, r13
-	add	#108, r13
-	mov	88(sp), r12
+	add	#106, r13
+	mov	84(sp), r12
 	call	#ocb3_E_encrypt_block
 	; ocb3.ae:52: if v[15:0] == 0 {
-	tst	2(sp)
+	tst	4(sp)
 	jz	.Locb3_encrypt_with_else8
-	mov	#0, r11
+	mov	2(sp), r11
 	mov	4(sp), r14
 	mov	#0, r13
-	mov	#16, r4
+	mov	#0, r4
 	jmp	.Locb3_encrypt_with_endif9
 .Locb3_encrypt_with_else8:
-	mov	4(sp), r11
-	mov	6(sp), r14
+	mov	#0, r11
+	mov	2(sp), r14
 	mov	#0, r13
-	mov	#0, r4
+	mov	#16, r4
 .Locb3_encrypt_with_endif9:
 	mov.b	r14, r15
-	; ocb3.ae:56: if v[7:0] == 0 {
-	sub	#1, r15
-	clr	r15
-	adc	r15
-	xor	#1, r15
-	; ocb3.ae:52: if v[15:0] == 0 {
-	mov	32(sp), r12
-	xor	170(sp), r12
-	mov	r12, 66(sp)
-	mov	36(sp), r12
+	mov	30(sp), r12
 	xor	168(sp), r12
 	mov	r12, 64(sp)
-	mov	46(sp), r12
+	mov	34(sp), r12
 	xor	166(sp), r12
-	mov	r12, 62(sp)
-	mov	50(sp), r12
+	mov	r12, 60(sp)
+	mov	40(sp), r12
 	xor	164(sp), r12
-	mov	r12, 54(sp)
-	mov	52(sp), r12
+	mov	r12, 58(sp)
+	mov	46(sp), r12
 	xor	162(sp), r12
-	mov	r12, 30(sp)
-	mov	56(sp), r12
+	mov	r12, 56(sp)
+	mov	48(sp), r12
 	xor	160(sp), r12
 	mov	r12, 28(sp)
-	mov	58(sp), r12
+	mov	50(sp), r12
 	xor	158(sp), r12
 	mov	r12, 26(sp)
-	mov	60(sp), r12
+	mov	52(sp), r12
 	xor	156(sp), r12
 	mov	r12, 24(sp)
+	mov	54(sp), r12
+	xor	154(sp), r12
+	mov	r12, 22(sp)
 	; ocb3.ae:56: if v[7:0] == 0 {
 	tst	r15
 	jz	.Locb3_encrypt_with_else10
-	add	#8, r4
-	addc	#0, r13
-	swpb	r14
-	swpb	r11
-	mov	r11, r12
-	xor.b	r14, r12
-	xor	r11, r12
-	mov.b	r11, r11
 	jmp	.Locb3_encrypt_with_endif11
 .Locb3_encrypt_with_else10:
-	mov	r14, r12
+	add	#8, r4
+	addc	#0, r13
+	mov	r14, r15
+	swpb	r15
+	swpb	r11
+	mov	r11, r14
+	xor.b	r15, r14
+	xor	r11, r14
+	mov.b	r11, r11
 .Locb3_encrypt_with_endif11:
-	mov	r12, r15
+	mov	r14, r15
 	and	#15, r15
 	; ocb3.ae:60: if v[3:0] == 0 {
-	sub	#1, r15
-	clr	r15
-	adc	r15
-	xor	#1, r15
 	tst	r15
 	jz	.Locb3_encrypt_with_else12
-	mov	r11, r14
-	clrc
-	rrc	r14
-	rra	r14
-	rra	r14
-	rra	r14
+	mov	r11, r12
+	jmp	.Locb3_encrypt_with_endif13
+.Locb3_encrypt_with_else12:
+	mov	r11, r12
 	clrc
 	rrc	r12
 	rra	r12
 	rra	r12
 	rra	r12
-	and	#15, r11
-	swpb	r11
-	rla	r11
-	rla	r11
-	rla	r11
-	rla	r11
-	bis	r12, r11
+	mov	r14, r15
+	clrc
+	rrc	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	mov	r11, r14
+	and	#15, r14
+	swpb	r14
+	rla	r14
+	rla	r14
+	rla	r14
+	rla	r14
+	bis	r15, r14
 	add	#4, r4
 	addc	#0, r13
-	jmp	.Locb3_encrypt_with_endif13
-.Locb3_encrypt_with_else12:
-	mov	r11, r14
-	mov	r12, r11
 .Locb3_encrypt_with_endif13:
-	mov	r11, r15
+	mov	r14, r15
 	and	#3, r15
 	; ocb3.ae:64: if v[1:0] == 0 {
-	sub	#1, r15
-	clr	r15
-	adc	r15
-	xor	#1, r15
 	tst	r15
 	jz	.Locb3_encrypt_with_else14
+	jmp	.Locb3_encrypt_with_endif15
+.Locb3_encrypt_with_else14:
+	mov	r14, r15
 	clrc
-	rrc	r11
-	rra	r11
+	rrc	r15
+	rra	r15
+	mov	r12, r14
 	and	#3, r14
 	swpb	r14
 	rla	r14
@@ -940,22 +920,18 @@ ocb3_encrypt_with:
 	rla	r14
 	rla	r14
 	rla	r14
-	bis	r11, r14
+	bis	r15, r14
 	add	#2, r4
 	addc	#0, r13
-	jmp	.Locb3_encrypt_with_endif15
-.Locb3_encrypt_with_else14:
-	mov	r11, r14
 .Locb3_encrypt_with_endif15:
 	and	#1, r14
 	; ocb3.ae:68: if v[0] == 0 {
-	xor	#1, r14
 	tst	r14
 	jz	.Locb3_encrypt_with_else16
-	add	#1, r4
-	addc	#0, r13
 	jmp	.Locb3_encrypt_with_endif17
 .Locb3_encrypt_with_else16:
+	add	#1, r4
+	addc	#0, r13
 .Locb3_encrypt_with_endif17:
 	mov	r4, r15
 	sub	#8, r15
@@ -979,7 +955,7 @@ ocb3_encrypt_with:
 	clr	r14
 	adc	r14
 	xor	#1, r14
-	add	72(sp), r15
+	add	70(sp), r15
 	; ocb3.ae:108: if k > last {
 	mov	14(r15), r13
 	mov	12(r15), r12
@@ -1125,31 +1101,31 @@ ocb3_encrypt_with:
 	cmp	r4, r5
 	jnc	.Locb3_encrypt_with_loop20
 .Locb3_encrypt_with_done21:
-	mov	r13, 18(sp)
-	mov	r12, 16(sp)
-	mov	r11, 14(sp)
-	mov	r10, 12(sp)
-	mov	r9, 10(sp)
+	mov	r13, 16(sp)
+	mov	r12, 14(sp)
+	mov	r11, 12(sp)
+	mov	r10, 10(sp)
+	mov	r9, 8(sp)
 	jmp	.Locb3_encrypt_with_endif19
 .Locb3_encrypt_with_else18:
-	mov	r13, 18(sp)
-	mov	r12, 16(sp)
-	mov	r11, 14(sp)
-	mov	r10, 12(sp)
-	mov	r9, 10(sp)
+	mov	r13, 16(sp)
+	mov	r12, 14(sp)
+	mov	r11, 12(sp)
+	mov	r10, 10(sp)
+	mov	r9, 8(sp)
 	mov	@r15, r6
 .Locb3_encrypt_with_endif19:
 	; ocb3.ae:220: store_be(ct, off, u ^ offset)
-	mov	8(sp), r13
-	add	244(sp), r13
-	mov	24(sp), r15
-	mov	26(sp), r14
-	mov	28(sp), r12
-	mov	30(sp), r11
-	mov	54(sp), r10
-	mov	62(sp), r9
-	mov	64(sp), r5
-	mov	66(sp), r4
+	mov	6(sp), r13
+	add	242(sp), r13
+	mov	22(sp), r15
+	mov	24(sp), r14
+	mov	26(sp), r12
+	mov	28(sp), r11
+	mov	56(sp), r10
+	mov	58(sp), r9
+	mov	60(sp), r5
+	mov	64(sp), r4
 	bit	#1, r13
 	swpb	r4
 	swpb	r5
@@ -1170,17 +1146,17 @@ ocb3_encrypt_with:
 	mov	r15, 14(r13)
 	jmp	.Locb3_encrypt_with_stored23
 .Locb3_encrypt_with_bytes22:
-	mov	r4, 140(sp)
-	mov	r5, 142(sp)
-	mov	r9, 144(sp)
-	mov	r10, 146(sp)
-	mov	r11, 148(sp)
-	mov	r12, 150(sp)
-	mov	r14, 152(sp)
-	mov	r15, 154(sp)
+	mov	r4, 138(sp)
+	mov	r5, 140(sp)
+	mov	r9, 142(sp)
+	mov	r10, 144(sp)
+	mov	r11, 146(sp)
+	mov	r12, 148(sp)
+	mov	r14, 150(sp)
+	mov	r15, 152(sp)
 	mov	#16, r15
 	mov	sp, r14
-	add	#140, r14
+	add	#138, r14
 .Locb3_encrypt_with_cpy24:
 	mov.b	@r14, 0(r13)
 	inc	r14
@@ -1188,36 +1164,36 @@ ocb3_encrypt_with:
 	dec	r15
 	jnz	.Locb3_encrypt_with_cpy24
 .Locb3_encrypt_with_stored23:
-	add	#1, 68(sp)
-	mov	10(sp), r9
-	mov	r6, 106(sp)
-	mov	32(sp), r14
-	mov	36(sp), r13
-	mov	46(sp), r12
-	mov	50(sp), r11
-	mov	52(sp), r10
-	mov	56(sp), r4
-	mov	58(sp), r5
-	mov	60(sp), r6
-	cmp	34(sp), 68(sp)
+	add	#1, 66(sp)
+	mov	8(sp), r9
+	mov	r6, 104(sp)
+	mov	30(sp), r14
+	mov	34(sp), r13
+	mov	40(sp), r12
+	mov	46(sp), r11
+	mov	48(sp), r10
+	mov	50(sp), r4
+	mov	52(sp), r5
+	mov	54(sp), r6
+	cmp	32(sp), 66(sp)
 	jc	.Locb3_encrypt_with_near41
 	br	#.Locb3_encrypt_with_loop1
 .Locb3_encrypt_with_near41:
 .Locb3_encrypt_with_done2:
-	mov	34(sp), r15
+	mov	32(sp), r15
 	rla	r15
 	rla	r15
 	rla	r15
 	rla	r15
-	mov	r15, 34(sp)
-	sub	r15, 242(sp)
+	mov	r15, 32(sp)
+	sub	r15, 240(sp)
 	subc	r15, r15
-	mov	r15, 74(sp)
-	mov	242(sp), r15
+	mov	r15, 72(sp)
+	mov	240(sp), r15
 	sub	#1, r15
 	clr	r9
 	adc	r9
-	mov	74(sp), r15
+	mov	72(sp), r15
 	sub	#1, r15
 	clr	r15
 	adc	r15
@@ -1225,24 +1201,25 @@ ocb3_encrypt_with:
 	; ocb3.ae:223: if r != 0 {
 	tst	r9
 	jz	.Locb3_encrypt_with_else25
-	mov	72(sp), r9
+	mov	70(sp), r9
 	xor	14(r9), r14
-	mov	r14, 104(sp)
+	mov	r14, 102(sp)
 	xor	12(r9), r13
-	mov	r13, 102(sp)
+	mov	r13, 100(sp)
 	xor	10(r9), r12
-	mov	r12, 100(sp)
+	mov	r12, 98(sp)
 	xor	8(r9), r11
-	mov	r11, 98(sp)
+	mov	r11, 96(sp)
 	xor	6(r9), r10
-	mov	r10, 96(sp)
+	mov	r10, 94(sp)
 	xor	4(r9), r4
-	mov	r4, 94(sp)
+	mov	r4, 92(sp)
 	xor	2(r9), r5
-	mov	r5, 92(sp)
+	mov	r5, 90(sp)
 	xor	@r9, r6
-	mov	r6, 90(sp)
+	mov	r6, 88(sp)
 	; ocb3.ae:225: pad = E.encrypt_block(ks, offset)
+	mov	88(sp), 106(sp)
 	mov	90(sp), 108(sp)
 	mov	92(sp), 110(sp)
 	mov	94(sp), 112(sp)
@@ -1250,34 +1227,33 @@ ocb3_encrypt_with:
 	mov	98(sp), 116(sp)
 	mov	100(sp), 118(sp)
 	mov	102(sp), 120(sp)
-	mov	104(sp), 122(sp)
 	mov	sp, r14
-	add	#172, r14
+	add	#170, r14
 	mov	sp, r13
-	add	#108, r13
-	mov	88(sp), r12
+	add	#106, r13
+	mov	84(sp), r12
 	call	#ocb3_E_encrypt_block
-	mov	240(sp), r10
-	add	34(sp), r10
-	cmp	#16, 242(sp)
+	mov	238(sp), r10
+	add	32(sp), r10
+	cmp	#16, 240(sp)
 	jnc	.Locb3_encrypt_with_bytes27
 	bit	#1, r10
 	jnz	.Locb3_encrypt_with_bytes27
 .Locb3_encrypt_with_words28:
 	mov	14(r10), r6
 	mov	12(r10), r9
-	mov	10(r10), 76(sp)
-	mov	8(r10), 78(sp)
-	mov	6(r10), 80(sp)
-	mov	4(r10), 82(sp)
-	mov	2(r10), 84(sp)
+	mov	10(r10), 74(sp)
+	mov	8(r10), 76(sp)
+	mov	6(r10), 78(sp)
+	mov	4(r10), 80(sp)
+	mov	2(r10), 82(sp)
 	mov	@r10, 86(sp)
 	jmp	.Locb3_encrypt_with_join29
 .Locb3_encrypt_with_bytes27:
-	mov	242(sp), r15
+	mov	240(sp), r15
 	mov	#16, r13
 	mov	sp, r11
-	add	#140, r11
+	add	#138, r11
 	mov	r11, r12
 .Locb3_encrypt_with_cpy30:
 	clr	r14
@@ -1295,35 +1271,35 @@ ocb3_encrypt_with:
 	jmp	.Locb3_encrypt_with_words28
 .Locb3_encrypt_with_join29:
 	; ocb3.ae:228: store_be(ct, 16 * full, p ^ pad, r)
-	mov	34(sp), r13
-	add	244(sp), r13
+	mov	32(sp), r13
+	add	242(sp), r13
 	; ocb3.ae:225: pad = E.encrypt_block(ks, offset)
 	swpb	r6
 	mov	r6, r4
-	xor	172(sp), r4
+	xor	170(sp), r4
 	swpb	r9
 	mov	r9, r5
-	xor	174(sp), r5
+	xor	172(sp), r5
+	swpb	74(sp)
+	mov	74(sp), r7
+	xor	174(sp), r7
 	swpb	76(sp)
-	mov	76(sp), r7
-	xor	176(sp), r7
+	mov	76(sp), r8
+	xor	176(sp), r8
 	swpb	78(sp)
-	mov	78(sp), r8
-	xor	178(sp), r8
+	mov	78(sp), r10
+	xor	178(sp), r10
 	swpb	80(sp)
-	mov	80(sp), r10
-	xor	180(sp), r10
+	mov	80(sp), r11
+	xor	180(sp), r11
 	swpb	82(sp)
-	mov	82(sp), r11
-	xor	182(sp), r11
-	swpb	84(sp)
-	mov	84(sp), r12
-	xor	184(sp), r12
+	mov	82(sp), r12
+	xor	182(sp), r12
 	swpb	86(sp)
 	mov	86(sp), r14
-	xor	186(sp), r14
+	xor	184(sp), r14
 	; ocb3.ae:228: store_be(ct, 16 * full, p ^ pad, r)
-	cmp	#16, 242(sp)
+	cmp	#16, 240(sp)
 	jnc	.Locb3_encrypt_with_bytes32
 	bit	#1, r13
 	jnz	.Locb3_encrypt_with_bytes32
@@ -1345,25 +1321,25 @@ ocb3_encrypt_with:
 	mov	r4, 14(r13)
 	jmp	.Locb3_encrypt_with_stored33
 .Locb3_encrypt_with_bytes32:
-	mov	242(sp), r15
+	mov	240(sp), r15
 	swpb	r14
-	mov	r14, 140(sp)
+	mov	r14, 138(sp)
 	swpb	r12
-	mov	r12, 142(sp)
+	mov	r12, 140(sp)
 	swpb	r11
-	mov	r11, 144(sp)
+	mov	r11, 142(sp)
 	swpb	r10
-	mov	r10, 146(sp)
+	mov	r10, 144(sp)
 	swpb	r8
-	mov	r8, 148(sp)
+	mov	r8, 146(sp)
 	swpb	r7
-	mov	r7, 150(sp)
+	mov	r7, 148(sp)
 	swpb	r5
-	mov	r5, 152(sp)
+	mov	r5, 150(sp)
 	swpb	r4
-	mov	r4, 154(sp)
+	mov	r4, 152(sp)
 	mov	sp, r14
-	add	#140, r14
+	add	#138, r14
 	cmp	#16, r15
 	jnc	.Locb3_encrypt_with_cnt34
 	mov	#16, r15
@@ -1378,9 +1354,9 @@ ocb3_encrypt_with:
 	jnz	.Locb3_encrypt_with_cpy35
 .Locb3_encrypt_with_stored33:
 	mov	#15, r11
-	sub	242(sp), r11
+	sub	240(sp), r11
 	mov	#0, r14
-	subc	74(sp), r14
+	subc	72(sp), r14
 	and	#8191, r14
 	rla	r14
 	mov	r11, r15
@@ -1440,7 +1416,7 @@ ocb3_encrypt_with:
 	inc	r15
 	and	r15, r14
 	bis	r14, r6
-	xor	r6, 48(sp)
+	xor	r6, 62(sp)
 	inv	r8
 	inc	r8
 	and	r8, r10
@@ -1474,9 +1450,9 @@ ocb3_encrypt_with:
 	inv	r15
 	inc	r15
 	and	r15, r14
-	mov	76(sp), r15
+	mov	74(sp), r15
 	bis	r14, r15
-	mov	70(sp), r9
+	mov	68(sp), r9
 	xor	r15, r9
 	inv	r12
 	inc	r12
@@ -1490,7 +1466,7 @@ ocb3_encrypt_with:
 	inv	r15
 	inc	r15
 	and	r15, r14
-	mov	78(sp), r15
+	mov	76(sp), r15
 	bis	r14, r15
 	mov	42(sp), r12
 	xor	r15, r12
@@ -1502,9 +1478,9 @@ ocb3_encrypt_with:
 	inv	r15
 	inc	r15
 	and	r15, r5
-	mov	80(sp), r15
+	mov	78(sp), r15
 	bis	r5, r15
-	mov	40(sp), r14
+	mov	38(sp), r14
 	xor	r15, r14
 	mov	r11, r15
 	inv	r15
@@ -1514,9 +1490,9 @@ ocb3_encrypt_with:
 	inv	r15
 	inc	r15
 	and	r15, r6
-	mov	82(sp), r15
+	mov	80(sp), r15
 	bis	r6, r15
-	mov	38(sp), r6
+	mov	36(sp), r6
 	xor	r15, r6
 	mov	r11, r15
 	inv	r15
@@ -1526,9 +1502,9 @@ ocb3_encrypt_with:
 	inv	r15
 	inc	r15
 	and	r15, r13
-	mov	84(sp), r15
+	mov	82(sp), r15
 	bis	r13, r15
-	mov	22(sp), r13
+	mov	20(sp), r13
 	xor	r15, r13
 	inv	r11
 	inc	r11
@@ -1538,46 +1514,46 @@ ocb3_encrypt_with:
 	and	r7, r10
 	mov	86(sp), r11
 	bis	r10, r11
-	mov	20(sp), r15
+	mov	18(sp), r15
 	xor	r11, r15
-	mov	r13, 22(sp)
-	mov	r6, 38(sp)
-	mov	r14, 40(sp)
+	mov	r13, 20(sp)
+	mov	r6, 36(sp)
+	mov	r14, 38(sp)
 	mov	r12, 42(sp)
-	mov	48(sp), r7
-	mov	104(sp), r14
-	mov	102(sp), r13
-	mov	100(sp), r12
-	mov	98(sp), r11
-	mov	96(sp), r10
-	mov	94(sp), r4
-	mov	92(sp), r5
-	mov	90(sp), r6
+	mov	62(sp), r7
+	mov	102(sp), r14
+	mov	100(sp), r13
+	mov	98(sp), r12
+	mov	96(sp), r11
+	mov	94(sp), r10
+	mov	92(sp), r4
+	mov	90(sp), r5
+	mov	88(sp), r6
 	jmp	.Locb3_encrypt_with_endif26
 .Locb3_encrypt_with_else25:
-	mov	20(sp), r15
-	mov	70(sp), r9
+	mov	18(sp), r15
+	mov	68(sp), r9
 	mov	44(sp), r8
-	mov	48(sp), r7
+	mov	62(sp), r7
 .Locb3_encrypt_with_endif26:
 	xor	r14, r15
-	mov	72(sp), r14
+	mov	70(sp), r14
 	xor	30(r14), r15
-	mov	22(sp), r14
+	mov	20(sp), r14
 	xor	r13, r14
-	mov	72(sp), r13
+	mov	70(sp), r13
 	xor	28(r13), r14
-	mov	38(sp), r13
+	mov	36(sp), r13
 	xor	r12, r13
-	mov	72(sp), r12
+	mov	70(sp), r12
 	xor	26(r12), r13
-	mov	40(sp), r12
+	mov	38(sp), r12
 	xor	r11, r12
-	mov	72(sp), r11
+	mov	70(sp), r11
 	xor	24(r11), r12
 	mov	42(sp), r11
 	xor	r10, r11
-	mov	72(sp), r10
+	mov	70(sp), r10
 	xor	22(r10), r11
 	xor	r4, r9
 	mov	r10, r4
@@ -1587,47 +1563,47 @@ ocb3_encrypt_with:
 	xor	r6, r7
 	xor	16(r4), r7
 	; ocb3.ae:230: t = E.encrypt_block(ks, checksum ^ offset ^ l[at_dollar]) ^ hash(ks, l, ad)
-	mov	r7, 108(sp)
-	mov	r8, 110(sp)
-	mov	r9, 112(sp)
-	mov	r11, 114(sp)
-	mov	r12, 116(sp)
-	mov	r13, 118(sp)
-	mov	r14, 120(sp)
-	mov	r15, 122(sp)
+	mov	r7, 106(sp)
+	mov	r8, 108(sp)
+	mov	r9, 110(sp)
+	mov	r11, 112(sp)
+	mov	r12, 114(sp)
+	mov	r13, 116(sp)
+	mov	r14, 118(sp)
+	mov	r15, 120(sp)
 	mov	sp, r14
-	add	#188, r14
+	add	#186, r14
 	mov	sp, r13
-	add	#108, r13
-	mov	88(sp), r12
+	add	#106, r13
+	mov	84(sp), r12
 	call	#ocb3_E_encrypt_block
 	mov	sp, r15
-	add	#204, r15
+	add	#202, r15
 	mov	r15, 0(sp)
-	mov	88(sp), r12
-	mov	72(sp), r13
-	mov	236(sp), r14
-	mov	238(sp), r15
+	mov	84(sp), r12
+	mov	70(sp), r13
+	mov	234(sp), r14
+	mov	236(sp), r15
 	call	#ocb3_hash
-	mov	188(sp), r7
-	xor	204(sp), r7
-	mov	190(sp), r8
-	xor	206(sp), r8
-	mov	192(sp), r9
-	xor	208(sp), r9
-	mov	194(sp), r10
-	xor	210(sp), r10
-	mov	196(sp), r11
-	xor	212(sp), r11
-	mov	198(sp), r12
-	xor	214(sp), r12
-	mov	200(sp), r14
-	xor	216(sp), r14
-	mov	202(sp), r15
-	xor	218(sp), r15
+	mov	186(sp), r7
+	xor	202(sp), r7
+	mov	188(sp), r8
+	xor	204(sp), r8
+	mov	190(sp), r9
+	xor	206(sp), r9
+	mov	192(sp), r10
+	xor	208(sp), r10
+	mov	194(sp), r11
+	xor	210(sp), r11
+	mov	196(sp), r12
+	xor	212(sp), r12
+	mov	198(sp), r14
+	xor	214(sp), r14
+	mov	200(sp), r15
+	xor	216(sp), r15
 	; ocb3.ae:231: store_be(tag, 0, t, len(tag))
-	mov	248(sp), r13
-	cmp	#16, 250(sp)
+	mov	246(sp), r13
+	cmp	#16, 248(sp)
 	jnc	.Locb3_encrypt_with_bytes36
 	bit	#1, r13
 	jnz	.Locb3_encrypt_with_bytes36
@@ -1650,24 +1626,24 @@ ocb3_encrypt_with:
 	jmp	.Locb3_encrypt_with_stored37
 .Locb3_encrypt_with_bytes36:
 	swpb	r15
-	mov	r15, 140(sp)
+	mov	r15, 138(sp)
 	swpb	r14
-	mov	r14, 142(sp)
+	mov	r14, 140(sp)
 	swpb	r12
-	mov	r12, 144(sp)
+	mov	r12, 142(sp)
 	swpb	r11
-	mov	r11, 146(sp)
+	mov	r11, 144(sp)
 	swpb	r10
-	mov	r10, 148(sp)
+	mov	r10, 146(sp)
 	swpb	r9
-	mov	r9, 150(sp)
+	mov	r9, 148(sp)
 	swpb	r8
-	mov	r8, 152(sp)
+	mov	r8, 150(sp)
 	swpb	r7
-	mov	r7, 154(sp)
-	mov	250(sp), r15
+	mov	r7, 152(sp)
+	mov	248(sp), r15
 	mov	sp, r14
-	add	#140, r14
+	add	#138, r14
 	cmp	#16, r15
 	jnc	.Locb3_encrypt_with_cnt38
 	mov	#16, r15
@@ -1681,7 +1657,7 @@ ocb3_encrypt_with:
 	dec	r15
 	jnz	.Locb3_encrypt_with_cpy39
 .Locb3_encrypt_with_stored37:
-	add	#220, sp
+	add	#218, sp
 	pop	r4
 	pop	r5
 	pop	r6
@@ -1695,7 +1671,7 @@ ocb3_encrypt_with:
 
 ; --- ocb3_decrypt_with: ocb3.decrypt_with
 ;     frame 240 bytes (71 spill slots, locals 96), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 4174 bytes of code
+;     estimated 4140 bytes of code
 	.section .text.ocb3_decrypt_with,"ax",@progbits
 	.global ocb3_decrypt_with
 	.type ocb3_decrypt_with, @function
@@ -1755,8 +1731,8 @@ ocb3_decrypt_with:
 	mov	#0, 14(sp)
 	mov	#0, 12(sp)
 	mov	#0, 8(sp)
-	mov	#0, 114(sp)
 	mov	#0, 112(sp)
+	mov	#0, 110(sp)
 	mov	#0, 106(sp)
 	cmp	46(sp), 76(sp)
 	jnc	.Locb3_decrypt_with_near47
@@ -2025,7 +2001,7 @@ ocb3_decrypt_with:
 	swpb	r14
 	bis	r15, r14
 	xor	@r7+, r14
-	mov	r14, 52(sp)
+	mov	r14, 50(sp)
 	mov.b	r10, r10
 	mov.b	ocb3_E.inv_sbox(r10), r15
 	mov	r8, r14
@@ -2062,127 +2038,110 @@ ocb3_decrypt_with:
 	bis	r15, r14
 	xor	@r7+, r14
 	mov	r14, 36(sp)
-	mov	76(sp), r14
-	add	#2, r14
-	mov	#0, r11
-	addc	#0, r11
+	mov	76(sp), r15
+	add	#2, r15
+	mov	#0, r12
+	addc	#0, r12
 	; ocb3.ae:52: if v[15:0] == 0 {
-	mov	r14, r15
-	sub	#1, r15
-	clr	r15
-	adc	r15
-	xor	#1, r15
 	tst	r15
 	jz	.Locb3_decrypt_with_else10
-	mov	#16, r4
-	mov	#0, r12
-	mov	r11, r14
-	mov	#0, r11
+	mov	#0, r4
+	mov	#0, r13
 	jmp	.Locb3_decrypt_with_endif11
 .Locb3_decrypt_with_else10:
-	mov	#0, r4
+	mov	#16, r4
+	mov	#0, r13
+	mov	r12, r15
 	mov	#0, r12
 .Locb3_decrypt_with_endif11:
-	mov.b	r14, r15
+	mov.b	r15, r14
 	; ocb3.ae:56: if v[7:0] == 0 {
-	sub	#1, r15
-	clr	r15
-	adc	r15
-	xor	#1, r15
-	tst	r15
+	tst	r14
 	jz	.Locb3_decrypt_with_else12
-	add	#8, r4
-	addc	#0, r12
-	swpb	r11
-	mov	r11, r13
-	swpb	r14
-	xor.b	r14, r13
-	xor	r11, r13
-	mov.b	r11, r11
 	jmp	.Locb3_decrypt_with_endif13
 .Locb3_decrypt_with_else12:
-	mov	r14, r13
+	add	#8, r4
+	addc	#0, r13
+	swpb	r12
+	mov	r12, r14
+	swpb	r15
+	xor.b	r15, r14
+	xor	r12, r14
+	mov	r14, r15
+	mov.b	r12, r12
 .Locb3_decrypt_with_endif13:
-	mov	r13, r15
-	and	#15, r15
-	; ocb3.ae:60: if v[3:0] == 0 {
-	sub	#1, r15
-	clr	r15
-	adc	r15
-	xor	#1, r15
-	tst	r15
-	jz	.Locb3_decrypt_with_else14
-	add	#4, r4
-	addc	#0, r12
-	clrc
-	rrc	r13
-	rra	r13
-	rra	r13
-	rra	r13
-	mov	r11, r14
+	mov	r15, r14
 	and	#15, r14
-	swpb	r14
-	rla	r14
-	rla	r14
-	rla	r14
-	rla	r14
-	bis	r13, r14
-	clrc
-	rrc	r11
-	rra	r11
-	rra	r11
-	rra	r11
+	; ocb3.ae:60: if v[3:0] == 0 {
+	tst	r14
+	jz	.Locb3_decrypt_with_else14
 	jmp	.Locb3_decrypt_with_endif15
 .Locb3_decrypt_with_else14:
-	mov	r13, r14
-.Locb3_decrypt_with_endif15:
-	mov	r14, r15
-	and	#3, r15
-	; ocb3.ae:64: if v[1:0] == 0 {
-	sub	#1, r15
-	clr	r15
-	adc	r15
-	xor	#1, r15
-	tst	r15
-	jz	.Locb3_decrypt_with_else16
-	and	#3, r11
-	swpb	r11
+	add	#4, r4
+	addc	#0, r13
+	mov	r15, r14
 	clrc
 	rrc	r14
 	rra	r14
-	rla	r11
-	rla	r11
-	rla	r11
-	rla	r11
-	rla	r11
-	rla	r11
-	bis	r14, r11
-	add	#2, r4
-	addc	#0, r12
+	rra	r14
+	rra	r14
+	mov	r12, r15
+	and	#15, r15
+	swpb	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	bis	r14, r15
+	clrc
+	rrc	r12
+	rra	r12
+	rra	r12
+	rra	r12
+.Locb3_decrypt_with_endif15:
+	mov	r15, r14
+	and	#3, r14
+	; ocb3.ae:64: if v[1:0] == 0 {
+	tst	r14
+	jz	.Locb3_decrypt_with_else16
 	jmp	.Locb3_decrypt_with_endif17
 .Locb3_decrypt_with_else16:
-	mov	r14, r11
+	and	#3, r12
+	swpb	r12
+	mov	r15, r14
+	clrc
+	rrc	r14
+	rra	r14
+	rla	r12
+	rla	r12
+	rla	r12
+	rla	r12
+	rla	r12
+	rla	r12
+	mov	r12, r15
+	bis	r14, r15
+	add	#2, r4
+	addc	#0, r13
 .Locb3_decrypt_with_endif17:
-	and	#1, r11
+	and	#1, r15
 	; ocb3.ae:68: if v[0] == 0 {
-	xor	#1, r11
-	tst	r11
+	tst	r15
 	jz	.Locb3_decrypt_with_else18
-	add	#1, r4
-	addc	#0, r12
 	jmp	.Locb3_decrypt_with_endif19
 .Locb3_decrypt_with_else18:
+	add	#1, r4
+	addc	#0, r13
 .Locb3_decrypt_with_endif19:
 	mov	#7, r15
 	sub	r4, r15
 	mov	#0, r15
-	subc	r12, r15
+	subc	r13, r15
 	clr	r15
 	adc	r15
 	xor	#1, r15
 	mov	r4, r14
 	sub	#8, r14
-	subc	#0, r12
+	subc	#0, r13
 	subc	r14, r14
 	mov	r4, r13
 	xor	#7, r13
@@ -2393,13 +2352,13 @@ ocb3_decrypt_with:
 	mov	48(sp), r10
 	xor	66(sp), r10
 	xor	r10, 8(sp)
-	mov	52(sp), r9
+	mov	50(sp), r9
 	xor	64(sp), r9
-	mov	114(sp), r4
+	mov	112(sp), r4
 	xor	r9, r4
 	mov	58(sp), r8
 	xor	62(sp), r8
-	mov	112(sp), r5
+	mov	110(sp), r5
 	xor	r8, r5
 	mov	54(sp), r6
 	xor	56(sp), r6
@@ -2455,8 +2414,8 @@ ocb3_decrypt_with:
 	mov	62(sp), r14
 	mov	56(sp), r8
 	mov	40(sp), r15
-	mov	r4, 114(sp)
-	mov	r5, 112(sp)
+	mov	r4, 112(sp)
+	mov	r5, 110(sp)
 	mov	r7, 106(sp)
 	add	#1, 76(sp)
 	cmp	46(sp), 76(sp)
@@ -2472,12 +2431,12 @@ ocb3_decrypt_with:
 	mov	r15, 46(sp)
 	sub	r15, 262(sp)
 	subc	r15, r15
-	mov	r15, 108(sp)
+	mov	r15, 114(sp)
 	mov	262(sp), r15
 	sub	#1, r15
 	clr	r7
 	adc	r7
-	mov	108(sp), r15
+	mov	114(sp), r15
 	sub	#1, r15
 	clr	r15
 	adc	r15
@@ -2578,7 +2537,7 @@ ocb3_decrypt_with:
 	mov	r13, 94(sp)
 	mov	262(sp), r15
 	sub	#16, r15
-	mov	108(sp), r15
+	mov	114(sp), r15
 	subc	#0, r15
 	clr	r15
 	adc	r15
@@ -2632,7 +2591,7 @@ ocb3_decrypt_with:
 	rra	r15
 	rra	r15
 	rra	r15
-	mov	108(sp), r8
+	mov	114(sp), r8
 	and	#8191, r8
 	rla	r8
 	rla	r8
@@ -2826,7 +2785,7 @@ ocb3_decrypt_with:
 	mov	#15, r10
 	sub	262(sp), r10
 	mov	#0, r14
-	subc	108(sp), r14
+	subc	114(sp), r14
 	and	#8191, r14
 	rla	r14
 	mov	r10, r15
@@ -2902,7 +2861,7 @@ ocb3_decrypt_with:
 	inc	r11
 	and	r11, r14
 	bis	r14, r5
-	mov	112(sp), r4
+	mov	110(sp), r4
 	xor	r5, r4
 	mov	r13, r11
 	inv	r11
@@ -2918,7 +2877,7 @@ ocb3_decrypt_with:
 	inc	r11
 	and	r11, r14
 	bis	r14, r6
-	mov	114(sp), r5
+	mov	112(sp), r5
 	xor	r6, r5
 	mov	r13, r11
 	inv	r11
@@ -3005,8 +2964,8 @@ ocb3_decrypt_with:
 	mov	14(sp), r8
 	mov	12(sp), r7
 	mov	8(sp), r11
-	mov	114(sp), r5
-	mov	112(sp), r4
+	mov	112(sp), r5
+	mov	110(sp), r4
 	mov	106(sp), r14
 .Locb3_decrypt_with_endif28:
 	xor	r15, r14
@@ -3083,7 +3042,7 @@ ocb3_decrypt_with:
 	mov	@r10+, 128(sp)
 	mov	@r10+, 118(sp)
 	mov	@r10+, 116(sp)
-	mov	@r10+, 110(sp)
+	mov	@r10+, 108(sp)
 	jmp	.Locb3_decrypt_with_join42
 .Locb3_decrypt_with_bytes40:
 	mov	sp, r11
@@ -3121,7 +3080,7 @@ ocb3_decrypt_with:
 	swpb	128(sp)
 	swpb	118(sp)
 	swpb	116(sp)
-	swpb	110(sp)
+	swpb	108(sp)
 	jz	.Locb3_decrypt_with_else45
 	mov	266(sp), r15
 	and	#8191, r15
@@ -3175,13 +3134,13 @@ ocb3_decrypt_with:
 	inc	r14
 	and	r13, r14
 	xor	r13, r14
-	mov	r14, 50(sp)
+	mov	r14, 52(sp)
 	xor	#1, r8
 	mov	r8, r14
 	inv	r14
 	inc	r14
-	and	r14, 50(sp)
-	bic	50(sp), r4
+	and	r14, 52(sp)
+	bic	52(sp), r4
 	mov	r4, 104(sp)
 	xor	#-1, r9
 	inv	r10
@@ -3327,7 +3286,7 @@ ocb3_decrypt_with:
 	clr	r10
 	adc	r10
 	xor	#1, r10
-	mov	110(sp), r7
+	mov	108(sp), r7
 	xor	r8, r7
 	sub	#1, r7
 	clr	r8
@@ -3580,7 +3539,7 @@ ocb3_E_encrypt_block:
 
 ; --- ocb3_hash: ocb3.hash
 ;     frame 124 bytes (30 spill slots, locals 64), saves nothing
-;     estimated 1762 bytes of code
+;     estimated 1730 bytes of code
 	.section .text.ocb3_hash,"ax",@progbits
 	.local ocb3_hash
 	.type ocb3_hash, @function
@@ -3618,94 +3577,82 @@ ocb3_hash:
 	cmp	r15, 16(sp)
 	jc	.Locb3_hash_done2
 .Locb3_hash_loop1:
-	mov	16(sp), r13
-	add	#1, r13
-	mov	#0, r14
-	addc	#0, r14
+	mov	16(sp), r14
+	add	#1, r14
+	mov	#0, r15
+	addc	#0, r15
 	; ocb3.ae:52: if v[15:0] == 0 {
-	mov	r13, r15
-	sub	#1, r15
-	clr	r15
-	adc	r15
-	xor	#1, r15
-	tst	r15
+	tst	r14
 	jz	.Locb3_hash_else3
-	mov	#0, r11
-	mov	#0, r13
-	mov	#16, r4
-	jmp	.Locb3_hash_endif4
-.Locb3_hash_else3:
-	mov	r14, r11
-	mov	r13, r14
+	mov	r15, r11
 	mov	#0, r13
 	mov	#0, r4
+	jmp	.Locb3_hash_endif4
+.Locb3_hash_else3:
+	mov	#0, r11
+	mov	r15, r14
+	mov	#0, r13
+	mov	#16, r4
 .Locb3_hash_endif4:
 	mov.b	r14, r15
 	; ocb3.ae:56: if v[7:0] == 0 {
-	sub	#1, r15
-	clr	r15
-	adc	r15
-	xor	#1, r15
 	tst	r15
 	jz	.Locb3_hash_else5
-	add	#8, r4
-	addc	#0, r13
-	swpb	r14
-	swpb	r11
-	mov	r11, r12
-	xor.b	r14, r12
-	xor	r11, r12
-	mov.b	r11, r11
 	jmp	.Locb3_hash_endif6
 .Locb3_hash_else5:
-	mov	r14, r12
+	add	#8, r4
+	addc	#0, r13
+	mov	r14, r15
+	swpb	r15
+	swpb	r11
+	mov	r11, r14
+	xor.b	r15, r14
+	xor	r11, r14
+	mov.b	r11, r11
 .Locb3_hash_endif6:
-	mov	r12, r15
+	mov	r14, r15
 	and	#15, r15
 	; ocb3.ae:60: if v[3:0] == 0 {
-	sub	#1, r15
-	clr	r15
-	adc	r15
-	xor	#1, r15
 	tst	r15
 	jz	.Locb3_hash_else7
-	mov	r11, r14
-	clrc
-	rrc	r14
-	rra	r14
-	rra	r14
-	rra	r14
+	mov	r11, r12
+	jmp	.Locb3_hash_endif8
+.Locb3_hash_else7:
+	mov	r11, r12
 	clrc
 	rrc	r12
 	rra	r12
 	rra	r12
 	rra	r12
-	and	#15, r11
-	swpb	r11
-	rla	r11
-	rla	r11
-	rla	r11
-	rla	r11
-	bis	r12, r11
+	mov	r14, r15
+	clrc
+	rrc	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	mov	r11, r14
+	and	#15, r14
+	swpb	r14
+	rla	r14
+	rla	r14
+	rla	r14
+	rla	r14
+	bis	r15, r14
 	add	#4, r4
 	addc	#0, r13
-	jmp	.Locb3_hash_endif8
-.Locb3_hash_else7:
-	mov	r11, r14
-	mov	r12, r11
 .Locb3_hash_endif8:
-	mov	r11, r15
+	mov	r14, r15
 	and	#3, r15
 	; ocb3.ae:64: if v[1:0] == 0 {
-	sub	#1, r15
-	clr	r15
-	adc	r15
-	xor	#1, r15
 	tst	r15
 	jz	.Locb3_hash_else9
+	jmp	.Locb3_hash_endif10
+.Locb3_hash_else9:
+	mov	r14, r15
 	clrc
-	rrc	r11
-	rra	r11
+	rrc	r15
+	rra	r15
+	mov	r12, r14
 	and	#3, r14
 	swpb	r14
 	rla	r14
@@ -3714,22 +3661,18 @@ ocb3_hash:
 	rla	r14
 	rla	r14
 	rla	r14
-	bis	r11, r14
+	bis	r15, r14
 	add	#2, r4
 	addc	#0, r13
-	jmp	.Locb3_hash_endif10
-.Locb3_hash_else9:
-	mov	r11, r14
 .Locb3_hash_endif10:
 	and	#1, r14
 	; ocb3.ae:68: if v[0] == 0 {
-	xor	#1, r14
 	tst	r14
 	jz	.Locb3_hash_else11
-	add	#1, r4
-	addc	#0, r13
 	jmp	.Locb3_hash_endif12
 .Locb3_hash_else11:
+	add	#1, r4
+	addc	#0, r13
 .Locb3_hash_endif12:
 	mov	r4, r15
 	sub	#8, r15

@@ -6,7 +6,7 @@
 
 ; --- cmac_key_schedule: cmac.key_schedule
 ;     frame 0 bytes (0 spill slots, locals 0), saves r8, r9, r10
-;     estimated 162 bytes of code
+;     estimated 154 bytes of code
 	.section .text.cmac_key_schedule,"ax",@progbits
 	.global cmac_key_schedule
 	.type cmac_key_schedule, @function
@@ -31,44 +31,40 @@ cmac_key_schedule:
 	; aes.ae:300: if i % nk == 0 {
 	mov	r8, r15
 	and	#3, r15
-	sub	#1, r15
-	clr	r15
-	adc	r15
-	xor	#1, r15
-	mov	-4(r13), r9
-	mov	-2(r13), r10
+	mov	-4(r13), r12
+	mov	-2(r13), r14
 	tst	r15
 	jz	.Lcmac_key_schedule_else3
-	mov.b	r9, r11
-	mov.b	r10, r15
-	xor	r15, r10
-	swpb	r10
-	swpb	r9
-	mov.b	r9, r9
-	mov.b	cmac_E.sbox(r15), r12
-	mov.b	cmac_E.sbox(r9), r14
-	mov.b	cmac_E.sbox(r11), r9
-	mov.b	cmac_E.sbox(r10), r15
-	swpb	r9
-	bis	r15, r9
+	jmp	.Lcmac_key_schedule_endif4
+.Lcmac_key_schedule_else3:
+	mov.b	r12, r9
+	mov.b	r14, r15
+	xor	r15, r14
+	swpb	r14
 	swpb	r12
-	bis	r14, r12
+	mov.b	r12, r12
+	mov.b	cmac_E.sbox(r15), r10
+	mov.b	cmac_E.sbox(r12), r11
+	mov.b	cmac_E.sbox(r9), r12
+	mov.b	cmac_E.sbox(r14), r15
+	swpb	r12
+	bis	r15, r12
+	mov	r10, r14
+	swpb	r14
+	bis	r11, r14
 	; aes.ae:301: temp = sub_word(temp <<< 8) ^ ((rcon[i / nk - 1] as u32) << 24)
 	mov	r8, r15
 	rrum.w	#2, r15
 	sub	#1, r15
 	mov.b	cmac_E.rcon(r15), r15
 	swpb	r15
-	xor	r15, r12
-	jmp	.Lcmac_key_schedule_endif4
-.Lcmac_key_schedule_else3:
-	mov	r10, r12
+	xor	r15, r14
 .Lcmac_key_schedule_endif4:
 	; aes.ae:305: w[i] = w[i - nk] ^ temp
-	xor	-16(r13), r9
-	xor	-14(r13), r12
-	mov	r9, 0(r13)
-	mov	r12, 2(r13)
+	xor	-16(r13), r12
+	xor	-14(r13), r14
+	mov	r12, 0(r13)
+	mov	r14, 2(r13)
 	add	#4, r13
 	add	#1, r8
 	cmp	#44, r8

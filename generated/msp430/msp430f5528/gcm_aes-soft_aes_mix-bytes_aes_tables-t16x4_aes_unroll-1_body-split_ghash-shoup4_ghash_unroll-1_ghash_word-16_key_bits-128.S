@@ -6,7 +6,7 @@
 
 ; --- gcm_key_setup: gcm.key_setup
 ;     frame 52 bytes (2 spill slots, locals 48), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 752 bytes of code
+;     estimated 744 bytes of code
 	.section .text.gcm_key_setup,"ax",@progbits
 	.global gcm_key_setup
 	.type gcm_key_setup, @function
@@ -71,44 +71,40 @@ gcm_key_setup:
 	; aes.ae:300: if i % nk == 0 {
 	mov	r7, r15
 	and	#3, r15
-	sub	#1, r15
-	clr	r15
-	adc	r15
-	xor	#1, r15
-	mov	-4(r8), r9
-	mov	-2(r8), r11
+	mov	-4(r8), r13
+	mov	-2(r8), r14
 	tst	r15
 	jz	.Lgcm_key_setup_else8
-	mov.b	r9, r12
-	mov.b	r11, r15
-	xor	r15, r11
-	swpb	r11
-	swpb	r9
-	mov.b	r9, r9
-	mov.b	gcm_E.sbox(r15), r13
-	mov.b	gcm_E.sbox(r9), r14
-	mov.b	gcm_E.sbox(r12), r9
-	mov.b	gcm_E.sbox(r11), r15
-	swpb	r9
-	bis	r15, r9
+	jmp	.Lgcm_key_setup_endif9
+.Lgcm_key_setup_else8:
+	mov.b	r13, r9
+	mov.b	r14, r15
+	xor	r15, r14
+	swpb	r14
 	swpb	r13
-	bis	r14, r13
+	mov.b	r13, r13
+	mov.b	gcm_E.sbox(r15), r11
+	mov.b	gcm_E.sbox(r13), r12
+	mov.b	gcm_E.sbox(r9), r13
+	mov.b	gcm_E.sbox(r14), r15
+	swpb	r13
+	bis	r15, r13
+	mov	r11, r14
+	swpb	r14
+	bis	r12, r14
 	; aes.ae:301: temp = sub_word(temp <<< 8) ^ ((rcon[i / nk - 1] as u32) << 24)
 	mov	r7, r15
 	rrum.w	#2, r15
 	sub	#1, r15
 	mov.b	gcm_E.rcon(r15), r15
 	swpb	r15
-	xor	r15, r13
-	jmp	.Lgcm_key_setup_endif9
-.Lgcm_key_setup_else8:
-	mov	r11, r13
+	xor	r15, r14
 .Lgcm_key_setup_endif9:
 	; aes.ae:305: w[i] = w[i - nk] ^ temp
-	xor	-16(r8), r9
-	xor	-14(r8), r13
-	mov	r9, 0(r8)
-	mov	r13, 2(r8)
+	xor	-16(r8), r13
+	xor	-14(r8), r14
+	mov	r13, 0(r8)
+	mov	r14, 2(r8)
 	add	#4, r8
 	add	#1, r7
 	cmp	#44, r7

@@ -234,7 +234,7 @@ romulus_n_key_setup:
 
 ; --- romulus_n_encrypt_with: romulus_n.encrypt_with
 ;     frame 470 bytes (30 spill slots, locals 408), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1882 bytes of code
+;     estimated 1872 bytes of code
 	.section .text.romulus_n_encrypt_with,"ax",@progbits
 	.global romulus_n_encrypt_with
 	.type romulus_n_encrypt_with, @function
@@ -306,13 +306,22 @@ romulus_n_encrypt_with:
 	mov	486(sp), r15
 	call	#romulus_n_absorb_ad
 	; romulus_n.ae:113: if m == 0 {
-	mov	490(sp), r15
-	sub	#1, r15
-	clr	r15
-	adc	r15
-	xor	#1, r15
-	tst	r15
+	tst	490(sp)
 	jz	.Lromulus_n_encrypt_with_else6
+	mov	436(sp), r13
+	mov	434(sp), r12
+	mov	432(sp), r11
+	mov	430(sp), r10
+	mov	428(sp), r9
+	mov	426(sp), 38(sp)
+	mov	424(sp), 40(sp)
+	mov	422(sp), 44(sp)
+	mov	#0, r8
+	mov	#0, r7
+	mov	#0, r6
+	mov	#1, r5
+	jmp	.Lromulus_n_encrypt_with_endif7
+.Lromulus_n_encrypt_with_else6:
 	; romulus_n.ae:115: s = tbc_n(cnt, 0x15, r23, s)
 	mov	#2, 398(sp)
 	mov	#0, 400(sp)
@@ -342,20 +351,6 @@ romulus_n_encrypt_with:
 	mov	#0, r7
 	mov	#0, r6
 	mov	#2, r5
-	jmp	.Lromulus_n_encrypt_with_endif7
-.Lromulus_n_encrypt_with_else6:
-	mov	436(sp), r13
-	mov	434(sp), r12
-	mov	432(sp), r11
-	mov	430(sp), r10
-	mov	428(sp), r9
-	mov	426(sp), 38(sp)
-	mov	424(sp), 40(sp)
-	mov	422(sp), 44(sp)
-	mov	#0, r8
-	mov	#0, r7
-	mov	#0, r6
-	mov	#1, r5
 .Lromulus_n_encrypt_with_endif7:
 	; romulus_n.ae:117: for i in 0..(m + 15) / 16 {
 	mov	490(sp), r15
@@ -949,7 +944,7 @@ romulus_n_encrypt_with:
 
 ; --- romulus_n_decrypt_with: romulus_n.decrypt_with
 ;     frame 484 bytes (37 spill slots, locals 408), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2072 bytes of code
+;     estimated 2062 bytes of code
 	.section .text.romulus_n_decrypt_with,"ax",@progbits
 	.global romulus_n_decrypt_with
 	.type romulus_n_decrypt_with, @function
@@ -1021,13 +1016,22 @@ romulus_n_decrypt_with:
 	mov	500(sp), r15
 	call	#romulus_n_absorb_ad
 	; romulus_n.ae:138: if m == 0 {
-	mov	504(sp), r15
-	sub	#1, r15
-	clr	r15
-	adc	r15
-	xor	#1, r15
-	tst	r15
+	tst	504(sp)
 	jz	.Lromulus_n_decrypt_with_else6
+	mov	#1, 2(sp)
+	mov	#0, 12(sp)
+	mov	#0, r5
+	mov	#0, 6(sp)
+	mov	436(sp), r6
+	mov	438(sp), r7
+	mov	440(sp), r8
+	mov	442(sp), r9
+	mov	444(sp), r10
+	mov	446(sp), r11
+	mov	448(sp), r12
+	mov	450(sp), r13
+	jmp	.Lromulus_n_decrypt_with_endif7
+.Lromulus_n_decrypt_with_else6:
 	; romulus_n.ae:140: s = tbc_n(cnt, 0x15, r23, s)
 	mov	#2, 412(sp)
 	mov	#0, 414(sp)
@@ -1057,20 +1061,6 @@ romulus_n_decrypt_with:
 	mov	462(sp), r11
 	mov	464(sp), r12
 	mov	466(sp), r13
-	jmp	.Lromulus_n_decrypt_with_endif7
-.Lromulus_n_decrypt_with_else6:
-	mov	#1, 2(sp)
-	mov	#0, 12(sp)
-	mov	#0, r5
-	mov	#0, 6(sp)
-	mov	436(sp), r6
-	mov	438(sp), r7
-	mov	440(sp), r8
-	mov	442(sp), r9
-	mov	444(sp), r10
-	mov	446(sp), r11
-	mov	448(sp), r12
-	mov	450(sp), r13
 .Lromulus_n_decrypt_with_endif7:
 	; romulus_n.ae:142: for i in 0..(m + 15) / 16 {
 	mov	504(sp), r15

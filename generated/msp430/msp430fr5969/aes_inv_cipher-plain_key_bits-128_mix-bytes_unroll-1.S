@@ -6,7 +6,7 @@
 
 ; --- aes_key_schedule: aes.key_schedule
 ;     frame 0 bytes (0 spill slots, locals 0), saves r9, r10
-;     estimated 176 bytes of code
+;     estimated 168 bytes of code
 	.section .text.aes_key_schedule,"ax",@progbits
 	.global aes_key_schedule
 	.type aes_key_schedule, @function
@@ -31,53 +31,49 @@ aes_key_schedule:
 	; aes.ae:300: if i % nk == 0 {
 	mov	r9, r15
 	and	#3, r15
-	sub	#1, r15
-	clr	r15
-	adc	r15
-	xor	#1, r15
-	mov	-4(r13), r10
+	mov	-4(r13), r14
 	mov	-2(r13), r11
 	tst	r15
 	jz	.Laes_key_schedule_else3
+	jmp	.Laes_key_schedule_endif4
+.Laes_key_schedule_else3:
 	; aes.ae:301: temp = sub_word(temp <<< 8) ^ ((rcon[i / nk - 1] as u32) << 24)
-	swpb	r10
-	mov	r10, r14
-	swpb	r11
-	xor.b	r11, r14
-	xor	r11, r14
-	xor.b	r10, r11
-	xor	r10, r11
-	; aes.ae:96: return cat(sbox[x[31:24]], sbox[x[23:16]], sbox[x[15:8]], sbox[x[7:0]])
-	mov.b	r14, r15
-	xor	r15, r14
+	mov	r11, r10
 	swpb	r14
-	mov.b	aes_sbox(r14), r12
-	mov.b	aes_sbox(r15), r14
-	mov.b	r11, r15
-	xor	r15, r11
-	swpb	r11
-	mov.b	aes_sbox(r11), r10
-	mov.b	aes_sbox(r15), r15
-	swpb	r12
-	bis	r14, r12
+	mov	r14, r12
 	swpb	r10
-	bis	r15, r10
+	xor.b	r10, r12
+	xor	r10, r12
+	xor.b	r14, r10
+	xor	r14, r10
+	; aes.ae:96: return cat(sbox[x[31:24]], sbox[x[23:16]], sbox[x[15:8]], sbox[x[7:0]])
+	mov.b	r12, r15
+	xor	r15, r12
+	swpb	r12
+	mov.b	aes_sbox(r12), r11
+	mov.b	aes_sbox(r15), r12
+	mov.b	r10, r15
+	xor	r15, r10
+	swpb	r10
+	mov.b	aes_sbox(r10), r14
+	mov.b	aes_sbox(r15), r15
+	swpb	r11
+	bis	r12, r11
+	swpb	r14
+	bis	r15, r14
 	; aes.ae:301: temp = sub_word(temp <<< 8) ^ ((rcon[i / nk - 1] as u32) << 24)
 	mov	r9, r15
 	rrum.w	#2, r15
 	sub	#1, r15
 	mov.b	aes_rcon(r15), r15
 	swpb	r15
-	xor	r15, r12
-	jmp	.Laes_key_schedule_endif4
-.Laes_key_schedule_else3:
-	mov	r11, r12
+	xor	r15, r11
 .Laes_key_schedule_endif4:
 	; aes.ae:305: w[i] = w[i - nk] ^ temp
-	xor	-16(r13), r10
-	xor	-14(r13), r12
-	mov	r10, 0(r13)
-	mov	r12, 2(r13)
+	xor	-16(r13), r14
+	xor	-14(r13), r11
+	mov	r14, 0(r13)
+	mov	r11, 2(r13)
 	add	#4, r13
 	add	#1, r9
 	cmp	#44, r9

@@ -6,7 +6,7 @@
 
 ; --- ctr_key_setup: ctr.key_setup
 ;     frame 16 bytes (0 spill slots, locals 16), saves r6, r7, r8, r9, r10
-;     estimated 222 bytes of code
+;     estimated 214 bytes of code
 	.section .text.ctr_key_setup,"ax",@progbits
 	.global ctr_key_setup
 	.type ctr_key_setup, @function
@@ -66,44 +66,40 @@ ctr_key_setup:
 	; aes.ae:300: if i % nk == 0 {
 	mov	r8, r15
 	and	#3, r15
-	sub	#1, r15
-	clr	r15
-	adc	r15
-	xor	#1, r15
-	mov	-4(r14), r9
-	mov	-2(r14), r10
+	mov	-4(r14), r12
+	mov	-2(r14), r13
 	tst	r15
 	jz	.Lctr_key_setup_else8
-	mov.b	r9, r11
-	mov.b	r10, r15
-	xor	r15, r10
-	swpb	r10
-	swpb	r9
-	mov.b	r9, r9
-	mov.b	ctr_E.sbox(r15), r12
-	mov.b	ctr_E.sbox(r9), r13
-	mov.b	ctr_E.sbox(r11), r9
-	mov.b	ctr_E.sbox(r10), r15
-	swpb	r9
-	bis	r15, r9
+	jmp	.Lctr_key_setup_endif9
+.Lctr_key_setup_else8:
+	mov.b	r12, r9
+	mov.b	r13, r15
+	xor	r15, r13
+	swpb	r13
 	swpb	r12
-	bis	r13, r12
+	mov.b	r12, r12
+	mov.b	ctr_E.sbox(r15), r10
+	mov.b	ctr_E.sbox(r12), r11
+	mov.b	ctr_E.sbox(r9), r12
+	mov.b	ctr_E.sbox(r13), r15
+	swpb	r12
+	bis	r15, r12
+	mov	r10, r13
+	swpb	r13
+	bis	r11, r13
 	; aes.ae:301: temp = sub_word(temp <<< 8) ^ ((rcon[i / nk - 1] as u32) << 24)
 	mov	r8, r15
 	rrum.w	#2, r15
 	sub	#1, r15
 	mov.b	ctr_E.rcon(r15), r15
 	swpb	r15
-	xor	r15, r12
-	jmp	.Lctr_key_setup_endif9
-.Lctr_key_setup_else8:
-	mov	r10, r12
+	xor	r15, r13
 .Lctr_key_setup_endif9:
 	; aes.ae:305: w[i] = w[i - nk] ^ temp
-	xor	-16(r14), r9
-	xor	-14(r14), r12
-	mov	r9, 0(r14)
-	mov	r12, 2(r14)
+	xor	-16(r14), r12
+	xor	-14(r14), r13
+	mov	r12, 0(r14)
+	mov	r13, 2(r14)
 	add	#4, r14
 	add	#1, r8
 	cmp	#44, r8

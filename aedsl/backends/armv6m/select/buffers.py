@@ -37,6 +37,8 @@ class ArmBuffers:
         b = self.memory(mem)
         nbytes = op.attrs["bytes"]
         count, nb = self.block_count(cnt, nbytes)
+        if self.known_aligned(op) and nbytes % 4 == 0:
+            return self._load_words(op, b, nbytes, None, big, aligned=True)
         if self.word_block(b, nbytes) and (count is not None or nb == nbytes) \
                 or self.odd_block(b, nbytes, count):
             return self._load_words(op, b, nbytes, count, big)
@@ -65,6 +67,9 @@ class ArmBuffers:
     # otherwise the frame scratch area `bytes.tmp`, filled (load) or drained (store) by a byte
     # loop. A count test per byte (12 bytes of code each) becomes one test per block.
     PARTIAL_LOOP_MIN = 4
+
+    def block_address(self, b: MemBind, off: list) -> R:
+        return self._byte_addr_reg(b, off)
 
     def _byte_addr_reg(self, b: MemBind, off: list) -> R:
         """A fresh register holding the address of byte `off` of `b` (free to be redefined)."""
@@ -133,10 +138,27 @@ class ArmBuffers:
         else:
             self.emit("beq", Lbl(fast))
 
-    def _load_words(self, op, b: MemBind, nbytes: int, count, big: bool) -> None:
+    def _load_words(self, op, b: MemBind, nbytes: int, count, big: bool, aligned: bool = False) -> None:
         p = self._byte_addr_reg(b, self.get(op.args[1]))
-        c = self.reg(count[0]) if count is not None else None
         lead = (-nbytes) % 4
+        if not aligned:
+            self._load_to_words(p, nbytes, count, lead, big)
+        n = (nbytes + lead) // 4
+        out = []
+        for limb in range(n):               # big-endian: limb q is memory word n-1-q, reversed
+            r = self.fresh()
+            self.emit("ldr", r, Mem(p.reg, 4 * (n - 1 - limb if big else limb)))
+            if big:
+                t = self.fresh()
+                self.emit("rev", t, r)
+                r = t
+            out.append(r)
+        self.put(op.results[0], out)
+
+    def _load_to_words(self, p: R, nbytes: int, count, lead: int, big: bool) -> None:
+        """Leave `p` pointing at the block's words: the buffer when aligned with the count (if
+        any) covering the block, else the scratch area, filled by the byte loop."""
+        c = self.reg(count[0]) if count is not None else None
         size = self.reserve_scratch(nbytes + lead)
         slow, words = self.mf.label("bytes"), self.mf.label("words")
         if not lead:
@@ -154,19 +176,8 @@ class ArmBuffers:
         self.label(done)
         self.emit("mov", q, p)
         self.label(words)
-        n = (nbytes + lead) // 4
-        out = []
-        for limb in range(n):               # big-endian: limb q is memory word n-1-q, reversed
-            r = self.fresh()
-            self.emit("ldr", r, Mem(p.reg, 4 * (n - 1 - limb if big else limb)))
-            if big:
-                t = self.fresh()
-                self.emit("rev", t, r)
-                r = t
-            out.append(r)
-        self.put(op.results[0], out)
 
-    def _store_words(self, op, b: MemBind, v: list, nbytes: int, count, big: bool) -> None:
+    def _store_words(self, op, b: MemBind, v: list, nbytes: int, count, big: bool, aligned: bool = False) -> None:
         n = nbytes // 4
         raw = []                            # memory word j
         for j in range(n):
@@ -178,6 +189,10 @@ class ArmBuffers:
                 x = t
             raw.append(x)
         q = self._byte_addr_reg(b, self.get(op.args[1]))
+        if aligned:
+            for j, x in enumerate(raw):
+                self.emit("str", x, Mem(q.reg, 4 * j))
+            return
         c = self.reg(count[0]) if count is not None else None
         self.reserve_scratch(nbytes)
         slow, done = self.mf.label("bytes"), self.mf.label("stored")
@@ -245,6 +260,8 @@ class ArmBuffers:
         v = self.get(val)
         nbytes = op.attrs["bytes"]
         count, nb = self.block_count(cnt, nbytes)
+        if self.known_aligned(op) and nbytes % 4 == 0:
+            return self._store_words(op, b, v, nbytes, None, big, aligned=True)
         if self.word_block(b, nbytes) and (count is not None or nb == nbytes):
             return self._store_words(op, b, v, nbytes, count, big)
         if count is not None and self.PARTIAL_LOOP_MIN <= nbytes <= 32:
