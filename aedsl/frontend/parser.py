@@ -73,7 +73,24 @@ def _expected(tokens) -> str:
     return "; expected " + ", ".join(names)
 
 
+# Parse trees of this process by source text: a sweep or a test session compiles one spec (and
+# the specs it uses) under many knob sets, and the parse does not depend on the knobs. The
+# frontend only reads trees (nothing in it changes one), so a tree is shared between compiles.
+_TREES: dict[str, Tree] = {}
+_TREES_MAX = 64
+
+
 def parse(source: str, path: str = "<spec>") -> Tree:
+    tree = _TREES.get(source)
+    if tree is None:
+        tree = _parse(source, path)
+        if len(_TREES) >= _TREES_MAX:
+            _TREES.pop(next(iter(_TREES)))
+        _TREES[source] = tree
+    return tree
+
+
+def _parse(source: str, path: str) -> Tree:
     try:
         return _parser().parse(source)
     except UnexpectedEOF as e:
