@@ -21,7 +21,7 @@ from aedsl.ir.passes.common import has_effect, is_pure
 OPCODES = {
     "const", "not", "neg", "xor", "and", "or", "add", "sub", "mul", "udiv", "umod", "shl", "shr",
     "rotl", "rotr", "shl_var", "shr_var", "eq", "ne", "ult", "ule", "ugt", "uge", "select", "zext",
-    "trunc", "slice", "concat", "perm", "len", "load", "store", "load_be", "load_le", "store_be",
+    "trunc", "slice", "concat", "perm", "len", "addr_low", "load", "store", "load_be", "load_le", "store_be",
     "store_le", "call", "for", "if", "accel_start", "accel_result", "addc", "subb", "umulh",
 }
 STRUCTURE = {"call", "for", "if"}
@@ -37,7 +37,7 @@ def test_every_documented_opcode_is_in_the_table():
 
 def test_kinds_and_arities():
     pure = {n for n, s in OPS.items() if s.pure}
-    assert pure == OPCODES - {"len", "load", "store", "load_be", "load_le", "store_be", "store_le",
+    assert pure == OPCODES - {"len", "addr_low", "load", "store", "load_be", "load_le", "store_be", "store_le",
                               "call", "for", "if", "accel_start", "accel_result"}
     assert {n for n, s in OPS.items() if s.has_effect} == {
         "store", "store_be", "store_le", "call", "accel_start", "accel_result"}

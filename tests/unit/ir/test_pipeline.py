@@ -25,11 +25,11 @@ def test_steps_and_stages():
         "table_fusion", "table_fusion.constfold", "table_fusion.cse_dce", "sbox_fusion", "clmul_tables",
         "clmul_tables.constfold", "clmul_tables.cse_dce", "subtables",
         "subtables.constfold", "subtables.cse_dce", "concat_ops", "concat_ops.constfold", "concat_ops.cse_dce",
-        "store_forwarding", "xor_chains", "schedule"]
+        "store_forwarding", "align_versioning", "xor_chains", "schedule"]
     assert pipeline.STAGES == ["inline", "unroll_moves", "unroll", "constfold", "divconst", "cse_dce",
                                "affine_tables", "legalize",
                                "recurrence_tables", "table_fusion", "sbox_fusion", "clmul_tables", "subtables", "concat_ops",
-                               "store_forwarding", "xor_chains", "schedule"]
+                               "store_forwarding", "align_versioning", "xor_chains", "schedule"]
     for step in pipeline.STEPS:
         assert step.module.NAME == step.NAME
 

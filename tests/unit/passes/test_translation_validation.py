@@ -87,7 +87,7 @@ def test_each_pass_preserves_behaviour(path, knobs):
     """Each pass, applied in pipeline order at W=16 (so legalize acts), against its own input;
     then the whole pipeline's output against the elaborated spec."""
     original = module = _load(path, knobs)
-    pass_knobs = {"word_bits": "16"}
+    pass_knobs = {"word_bits": "16", "word_align": "2", "align_versioning": "on"}
     programs = {}                        # each pass's output compiled once for the interpreter
     for p in pipeline.passes():
         after = p.run(module, pass_knobs)
@@ -105,7 +105,7 @@ def test_each_pass_preserves_behaviour(path, knobs):
 @pytest.mark.parametrize("path,knobs", list(_cases()))
 def test_whole_pipeline_at_32_bits_preserves_behaviour(path, knobs):
     module = _load(path, knobs)
-    out = pipeline.run(module, {"word_bits": "32"})
+    out = pipeline.run(module, {"word_bits": "32", "word_align": "4"})
     assert check_equivalent(module, out, trials=_trials(path), seed=32,
                             interface=legalize.Interface(module, 32)) > 0
     _check_legal(out, 32)
