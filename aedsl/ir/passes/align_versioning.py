@@ -3,8 +3,8 @@ at word-aligned addresses, with no alignment test per block, and once as written
 
 The IR shape (general, not tied to a scheme): an innermost `for` loop whose body (its nested
 `if` regions included) has block accesses `load_be/le @b, off` and `store_be/le @b, off, x`
-without a count (or with a constant count that covers the block), on byte buffers (`bytes` parameters), of a whole number of target words, at
-offsets `off = k * i + e`: i the loop index, k a multiple of the word size in bytes (a constant
+without a count (or with a constant count that covers the block), on byte buffers (`bytes`
+parameters), of a whole number of target words, at offsets `off = k * i + e`: i the loop index, k a multiple of the word size in bytes (a constant
 multiple: `shl i`, `mul i, c`, sums with such terms) and e loop-invariant (defined before the
 loop, or a constant). Then every turn's address is aligned exactly when the address of byte e
 of b is, which one test before the loop decides: `addr_low @b, e [bits]` (the address's low
@@ -12,10 +12,10 @@ bits) equal to zero, for every distinct (b, e) of the loop.
 
 The loop becomes `if all aligned { copy } else { loop }`: the copy's qualifying accesses carry
 the attribute `aligned` (the address is a multiple of the word and the whole block is accessed),
-so the selectors emit their word path with no test and no byte
-fallback (ARMv6-M: the `tst`/branch pairs around each block's LDR/STR + REV; MSP430: `bit #1`
-and its jump). The else branch is the loop as it was. A message loop that calls its permutation
-(Ascon's, ISAP's) pays its two tests once per message instead of once per block.
+so the selectors emit their word path with no test and no byte fallback (ARMv6-M: the
+`tst`/branch pairs around each block's LDR/STR + REV; MSP430: `bit #1` and its jump). The else
+branch is the loop as it was. A message loop that calls its permutation (Ascon-128's,
+Ascon-AEAD128's) pays its two tests once per message instead of once per block.
 
 Measured on stm32f030 (seed 001's workload): Ascon-128 42 503 -> 42 198 cycles for 184 B more
 (2 522 -> 2 706), Ascon-AEAD128 30 280 -> 30 024 for 192 B; Romulus-N's AD loop (41 word ops)
