@@ -4,9 +4,9 @@ at word-aligned addresses, with no alignment test per block, and once as written
 The IR shape (general, not tied to a scheme): an innermost `for` loop whose body (its nested
 `if` regions included) has block accesses `load_be/le @b, off` and `store_be/le @b, off, x`
 without a count (or with a constant count that covers the block), on byte buffers (`bytes`
-parameters), of a whole number of target words, at offsets `off = k * i + e`: i the loop index, k a multiple of the word size in bytes (a constant
-multiple: `shl i`, `mul i, c`, sums with such terms) and e loop-invariant (defined before the
-loop, or a constant). Then every turn's address is aligned exactly when the address of byte e
+parameters), of a whole number of target words, at offsets `off = k * i + e`: i the loop
+index, k a multiple of the word size in bytes (a constant multiple: `shl i`, `mul i, c`, sums
+with such terms) and e loop-invariant (defined before the loop, or a constant). Then every turn's address is aligned exactly when the address of byte e
 of b is, which one test before the loop decides: `addr_low @b, e [bits]` (the address's low
 bits) equal to zero, for every distinct (b, e) of the loop.
 
