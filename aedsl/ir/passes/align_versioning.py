@@ -6,9 +6,10 @@ The IR shape (general, not tied to a scheme): an innermost `for` loop whose body
 without a count (or with a constant count that covers the block), on byte buffers (`bytes`
 parameters), of a whole number of target words, at offsets `off = k * i + e`: i the loop
 index, k a multiple of the word size in bytes (a constant multiple: `shl i`, `mul i, c`, sums
-with such terms) and e loop-invariant (defined before the loop, or a constant). Then every turn's address is aligned exactly when the address of byte e
-of b is, which one test before the loop decides: `addr_low @b, e [bits]` (the address's low
-bits) equal to zero, for every distinct (b, e) of the loop.
+with such terms) and e loop-invariant (defined before the loop, or a constant). Then every
+turn's address is aligned exactly when the address of byte e of b is, which one test before the
+loop decides: `addr_low @b, e [bits]` (the address's low bits) equal to zero, for every
+distinct (b, e) of the loop.
 
 The loop becomes `if all aligned { copy } else { loop }`: the copy's qualifying accesses carry
 the attribute `aligned` (the address is a multiple of the word and the whole block is accessed),
@@ -47,7 +48,7 @@ KNOBS = (Knob("align_versioning", "pass", ("auto", "on", "off"), "auto",
                   "loops of at most 32 word operations)"),
          Knob("word_align", "pass", ("2", "4"), None,
               doc="the alignment in bytes of the target's word accesses (the backend sets it)"))
-VERSION_MAX_OPS = 32        # `auto`: the largest loop body doubled (word operations, nested regions included)
+VERSION_MAX_OPS = 32        # `auto`: the largest body doubled (word operations, nested regions included)
 BLOCK_OPS = ("load_be", "load_le", "store_be", "store_le")
 
 
@@ -98,7 +99,8 @@ class _Versioner:
         nbytes = op.attrs["bytes"]
         if len(op.args) > n_args and self.consts.get(id(op.args[n_args]), -1) < nbytes:
             return False
-        return isinstance(m, Memory) and m.kind == "param" and m.length is None and nbytes % self.wb == 0
+        return (isinstance(m, Memory) and m.kind == "param" and m.length is None
+                and nbytes % self.wb == 0)
 
     def tests(self, loop: Op):
         """(the (buffer, e, offset width) to test, the positions in `walk_ops` order of the accesses
