@@ -168,18 +168,20 @@ def _wrapper(fn: str, first: str, entry, params, vals, names) -> list[str]:
 
 
 
-def build_with_runtime(unit: Compiled, chip) -> Path:
+def build_with_runtime(unit: Compiled, chip, extra_sources=()) -> Path:
     """The unit's assembly plus the runtime's AEAD API and benchmark entry points, linked for
-    `chip` (cached on disk by a hash of every input)."""
+    `chip` (cached on disk by a hash of every input); `extra_sources`: more C files compiled with
+    the glue (a test's own callers of the API)."""
     glue = glue_header(unit, chip)
     rdir = runtime_dir(chip)
     # a target's own extra files too (runtime/armv6m/startup.c: vector table, reset handler)
     sources = [rdir / f for f in RUNTIME_FILES] + sorted(p for p in rdir.glob("*.c") if p.name not in RUNTIME_FILES)
+    sources += [Path(x) for x in extra_sources]
     opt = "-Oz" if size_mode(unit) else "-Os"          # size mode: the compilers' smallest code
     h = hashlib.sha256(b"runtime" + GLUE_VERSION.encode() + unit.asm.encode() + unit.header.encode() + glue.encode()
                        + (opt.encode() if opt != "-Os" else b""))
     # every runtime file, not only this target's (runtime/armv6m includes the portable C of runtime/msp430)
-    for s in sorted(resources.runtime_dir().glob("*/*.[ch]")):
+    for s in sorted(resources.runtime_dir().glob("*/*.[ch]")) + [Path(x) for x in extra_sources]:
         h.update(s.read_bytes())
     out = resources.build_cache_dir() / f"{unit.stem}-{chip.name}-rt-{h.hexdigest()[:20]}"
     elf = out / f"{unit.stem}.elf"

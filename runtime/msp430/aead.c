@@ -17,11 +17,15 @@ static inline aedsl_word_t opaque(aedsl_word_t x)
     return x;
 }
 
-/* x fits one word and leaves room for the tag: the high words are tested as words, not by a
- * 64-bit compare (which costs a few hundred bytes of MSP430 code). */
+/* x fits one word and leaves room for the tag: every word above the first is tested, as words,
+ * not by a 64-bit compare (which costs a few hundred bytes of MSP430 code). On MSP430 that is
+ * three words: 2^32 + 5 is refused, not read as 5. */
 static inline int too_long(unsigned long long x)
 {
-    return (aedsl_word_t)(x >> (8 * sizeof(aedsl_word_t))) != 0 || (aedsl_word_t)x > AEDSL_MAX_LEN;
+    aedsl_word_t high = (aedsl_word_t)(x >> (8 * sizeof(aedsl_word_t)));
+    if (sizeof(aedsl_word_t) == 2)      /* folded away on a 32-bit target */
+        high |= (aedsl_word_t)(x >> 32) | (aedsl_word_t)(x >> 48);
+    return high != 0 || (aedsl_word_t)x > AEDSL_MAX_LEN;
 }
 
 /* m[0..n) &= mask for every byte, whatever the mask: the loop bounds depend only on the public

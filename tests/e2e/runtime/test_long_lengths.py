@@ -1,0 +1,30 @@
+"""crypto_aead_encrypt refuses a length that does not fit a machine word, whichever of its 16-bit
+words is non-zero (runtime/msp430/aead.c `too_long`): on MSP430 the 64-bit length is four words,
+and 2^32 + 5 must not pass as 5."""
+import pytest
+
+from aedsl import aead_runtime as rt
+from aedsl import chips
+from aedsl.engines.sim import compiled
+from aedsl.sim.harness import Buffer, Program
+
+from tests.paths import ROOT
+
+CALLER = ROOT / "tests" / "e2e" / "runtime" / "c" / "long_lengths.c"
+
+
+@pytest.mark.parametrize("chip", ["cc430f6137", "stm32f030"])
+def test_lengths_beyond_a_word_are_refused(chip, require_tools):
+    require_tools(chip)
+    c = chips.load(chip)
+    unit, _ = compiled(str(ROOT / "specs/schemes/ccm.ae"), chip, {})
+    prog = Program(rt.build_with_runtime(unit, c, extra_sources=[CALLER]), c, bench=True)
+    mask = (1 << (8 * prog.word_bytes)) - 1
+    for which in (1, 2, 3):
+        if 16 * which < 8 * prog.word_bytes:
+            continue                        # 2^16 + 5 is a valid length on a 32-bit target
+        for entry in ("aedsl_test_long_mlen", "aedsl_test_long_adlen"):
+            args = [Buffer(64, region="bench"), Buffer(bytes(64), region="bench"),
+                    Buffer(bytes(16), region="bench"), Buffer(bytes(16), region="bench"), which]
+            r = prog.call(entry, args)
+            assert r.return_value & mask == -2 & mask, f"{entry}: 2^{16 * which} + 5 bytes on {chip}"
