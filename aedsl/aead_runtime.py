@@ -175,13 +175,14 @@ def build_with_runtime(unit: Compiled, chip, extra_sources=()) -> Path:
     glue = glue_header(unit, chip)
     rdir = runtime_dir(chip)
     # a target's own extra files too (runtime/armv6m/startup.c: vector table, reset handler)
+    extra = [Path(x) for x in extra_sources]
     sources = [rdir / f for f in RUNTIME_FILES] + sorted(p for p in rdir.glob("*.c") if p.name not in RUNTIME_FILES)
-    sources += [Path(x) for x in extra_sources]
+    sources += extra
     opt = "-Oz" if size_mode(unit) else "-Os"          # size mode: the compilers' smallest code
     h = hashlib.sha256(b"runtime" + GLUE_VERSION.encode() + unit.asm.encode() + unit.header.encode() + glue.encode()
                        + (opt.encode() if opt != "-Os" else b""))
     # every runtime file, not only this target's (runtime/armv6m includes the portable C of runtime/msp430)
-    for s in sorted(resources.runtime_dir().glob("*/*.[ch]")) + [Path(x) for x in extra_sources]:
+    for s in sorted(resources.runtime_dir().glob("*/*.[ch]")) + extra:
         h.update(s.read_bytes())
     out = resources.build_cache_dir() / f"{unit.stem}-{chip.name}-rt-{h.hexdigest()[:20]}"
     elf = out / f"{unit.stem}.elf"

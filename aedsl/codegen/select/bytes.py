@@ -41,12 +41,11 @@ class ByteBlocks:
         a = self.block_address(b, self.get(op.args[1]))
         self.put(op.results[0], self.mask([a], op.results[0].width))
 
-    @staticmethod
-    def known_aligned(op) -> bool:
-        """A block access that align_versioning proved word-aligned and whole (attribute
-        `aligned`: no count, or a constant one that covers the block): the word path with no
-        test and no byte fallback."""
-        return bool(op.attrs.get("aligned"))
+    def known_aligned(self, op) -> bool:
+        """A block access of whole machine words that align_versioning proved word-aligned and
+        whole (attribute `aligned`: no count, or a constant one that covers the block): the
+        word path with no test and no byte fallback."""
+        return bool(op.attrs.get("aligned")) and op.attrs["bytes"] % (self.LIMB // 8) == 0
 
     def block_count(self, cnt: list, nbytes: int):
         """(count limbs or None, bytes to access): a constant count is folded into the size."""

@@ -68,10 +68,9 @@ def acts(knobs: dict) -> bool:
 
 class _Versioner:
     def __init__(self, fn: Function, wb: int, limit: int | None):
-        self.fn, self.wb, self.limit = fn, wb, limit
+        self.wb, self.limit = wb, limit
         self.names = Names(fn)
         self.consts = const_defs(fn)
-        self.changed = False
 
     def block(self, block: Block) -> None:
         out: list[Op] = []
@@ -80,7 +79,6 @@ class _Versioner:
                 found = self.tests(op)
                 if found:
                     out.extend(self.version(op, *found))
-                    self.changed = True
                     continue
             for r in op.regions:
                 self.block(r)
@@ -161,13 +159,11 @@ class _Versioner:
             x, y = (self.linear(a, index, defs) for a in d.args)
             if x is None or y is None:
                 return None
-            if isinstance(x[1], Value) and isinstance(y[1], Value):
-                return None
-            if isinstance(x[1], Value) or isinstance(y[1], Value):
-                if (x[1] if isinstance(y[1], Value) else y[1]) != 0:
-                    return None
-                return x[0] + y[0], x[1] if isinstance(x[1], Value) else y[1]
-            return x[0] + y[0], x[1] + y[1]
+            values = [e for e in (x[1], y[1]) if isinstance(e, Value)]
+            ints = [e for e in (x[1], y[1]) if not isinstance(e, Value)]
+            if len(values) > 1 or values and any(ints):
+                return None                 # e would be a sum: one value alone, or an int
+            return x[0] + y[0], values[0] if values else sum(ints)
         return None
 
     # --- the rewrite ----------------------------------------------------------------------------

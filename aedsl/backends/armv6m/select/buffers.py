@@ -37,7 +37,7 @@ class ArmBuffers:
         b = self.memory(mem)
         nbytes = op.attrs["bytes"]
         count, nb = self.block_count(cnt, nbytes)
-        if self.known_aligned(op) and nbytes % 4 == 0:
+        if self.known_aligned(op):
             return self._load_words(op, b, nbytes, None, big, aligned=True)
         if self.word_block(b, nbytes) and (count is not None or nb == nbytes) \
                 or self.odd_block(b, nbytes, count):
@@ -260,7 +260,7 @@ class ArmBuffers:
         v = self.get(val)
         nbytes = op.attrs["bytes"]
         count, nb = self.block_count(cnt, nbytes)
-        if self.known_aligned(op) and nbytes % 4 == 0:
+        if self.known_aligned(op):
             return self._store_words(op, b, v, nbytes, None, big, aligned=True)
         if self.word_block(b, nbytes) and (count is not None or nb == nbytes):
             return self._store_words(op, b, v, nbytes, count, big)

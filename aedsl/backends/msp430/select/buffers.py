@@ -31,7 +31,7 @@ class Msp430Buffers:
         nbytes = op.attrs["bytes"]
         count, nb = self.block_count(cnt, nbytes)
         n = nlimbs(8 * nbytes, 16)
-        if self.known_aligned(op) and nbytes % 2 == 0:
+        if self.known_aligned(op):
             return self._load_words(op, b, offl, nbytes, None, big, aligned=True)
         if nb == nbytes and (self._word_access(b, offl, nbytes) or self.odd_block(b, nbytes, count)):
             return self._load_words(op, b, offl, nbytes, count, big)
@@ -69,7 +69,7 @@ class Msp430Buffers:
         nbytes = op.attrs["bytes"]
         count = self.get(cnt[0]) if cnt else None
         cc = self.const_of(count) if count is not None else None
-        if self.known_aligned(op) and nbytes % 2 == 0:
+        if self.known_aligned(op):
             return self._store_words(b, offl, v, nbytes, big, None, aligned=True)
         if (cc is None or cc >= nbytes) and self._word_access(b, offl, nbytes):
             return self._store_words(b, offl, v, nbytes, big, None if cc is not None else count)
@@ -132,13 +132,13 @@ class Msp430Buffers:
         # An odd size has only the loop: its bytes go to scratch + 1 (big-endian: the zero byte
         # 0 is then the value's top byte) or scratch + 0 (little-endian: the top byte is last).
         p = self._addr_reg(b, offl)
-        odd = nbytes % 2
-        slow, words_at, join = self.mf.label("bytes"), self.mf.label("words"), self.mf.label("join")
         if aligned:                         # proved even (align_versioning): the moves alone
             words = [R(self.vreg()) for _ in range(nbytes // 2)]
             for i, w in enumerate(words):
                 self.emit("mov", cheap_src(Mem(p.reg, 2 * i)), w)
             return self._words_value(op, words, nbytes, big)
+        odd = nbytes % 2
+        slow, words_at, join = self.mf.label("bytes"), self.mf.label("words"), self.mf.label("join")
         if not odd:
             if count is not None:
                 self.emit("cmp", Imm(nbytes), self.as_dst(count[0]))
