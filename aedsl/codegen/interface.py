@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, ClassVar
 
-from aedsl.codegen import commute, dce, regalloc, schedule, writeback_homes
+from aedsl.codegen import commute, dce, jumps, regalloc, schedule, writeback_homes
 from aedsl.codegen.emit import SpecLines, render
 from aedsl.codegen.liveness import defs_uses
 from aedsl.codegen.mir import MFunction
@@ -113,6 +113,7 @@ DCE = MirPass("dce", _dce)
 SCHEDULE = MirPass("schedule", _schedule)        # for register pressure, right before allocation
 REGALLOC = MirPass("regalloc", _regalloc)        # sets ctx.alloc
 COMMUTE = MirPass("commute", _commute)           # two-address ops copy the operand that dies
+JUMPS = MirPass("jumps", lambda mf, ctx: jumps.remove_jumps_to_next(mf, ctx.machine))   # last
 
 
 def _order(mf: MFunction) -> tuple:

@@ -665,8 +665,10 @@ class SelectorBase:
         `a + k * chi`, a value it takes at no earlier turn (k's multiples repeat modulo 2^w only
         after more than chi turns), so the loop runs until c is that value: no counter register,
         no increment (a table of round constants in arithmetic progression, turned into that
-        value by `ir/passes/affine_tables.py`: Ascon's `sub #15; cmp #60`). Returns (index of c
-        among the carried values, final value) or None."""
+        value by `ir/passes/affine_tables.py`: Ascon's `sub #15; cmp #60`). A loop with the
+        attribute `until` (that pass's statement of c's value after the last turn, where c
+        enters as a parameter the calls pass mapped) takes it, when one carried value steps by
+        a constant. Returns (index of c among the carried values, final value) or None."""
         if chi is None or step != 1:
             return None
         body = op.regions[0]
@@ -681,6 +683,7 @@ class SelectorBase:
                 return d.attrs["value"] if d.opcode == "const" else None
             return self.const_of(self.get(v)) if self.defs.get(v) is not None else None
 
+        stepped = []
         for k, (p, y) in enumerate(zip(params, body.yields)):
             w = p.width
             if w > self.LIMB:
@@ -692,7 +695,17 @@ class SelectorBase:
             kk = const_in(d.args[1])
             if kk is None:
                 continue
-            kk = (-kk if d.opcode == "sub" else kk) & m
+            stepped.append(k)
+        if "until" in op.attrs and len(stepped) == 1:
+            # the pass that made the carried value states where it ends, after the last turn
+            # only (its start is a parameter the calls pass mapped: no linear form to read)
+            return stepped[0], op.attrs["until"]
+        for k in stepped:
+            p, y = params[k], body.yields[k]
+            w = p.width
+            m = (1 << w) - 1
+            d = defs_in.get(id(y))
+            kk = (-const_in(d.args[1]) if d.opcode == "sub" else const_in(d.args[1])) & m
             init = self.linear_form(op.args[2 + k])
             ext = self.defs.get(init[2]) if init[2] is not None else None
             if ext is not None and ext.opcode in ("zext", "trunc") and ext.args[0] is op.args[0]:

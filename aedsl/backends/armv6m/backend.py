@@ -28,11 +28,11 @@ from pathlib import Path
 from aedsl.ir.nodes import Module
 from aedsl.ir.passes.common import is_size_mode
 
-from aedsl.codegen import copies, dce, reloads, rename, slot_registers
+from aedsl.codegen import copies, dce, kept_spills, reloads, rename, slot_registers
 from aedsl.codegen.emit import SpecLines
 from aedsl.codegen.liveness import defs_uses
 from aedsl.codegen.calls import IncomingWords
-from aedsl.codegen.interface import COMMUTE, DCE, REGALLOC, SCHEDULE, Backend, MirContext, MirPass
+from aedsl.codegen.interface import COMMUTE, DCE, JUMPS, REGALLOC, SCHEDULE, Backend, MirContext, MirPass
 from aedsl.codegen.unit import BLOCK_ENTRIES, Entry
 from aedsl.codegen.mir import Frame, Imm, Lbl, Mem, MFunction, MInst, R, frame_kind
 from aedsl.codegen.select_base import MemBind, nlimbs
@@ -348,6 +348,12 @@ def _slot_registers(mf: MFunction, ctx: MirContext) -> None:
     ctx.alloc.used_phys |= slot_registers.slot_registers(mf, ctx.machine, _low_usable(ctx), LOW, BARRIERS)
 
 
+def _kept_spills(mf: MFunction, ctx: MirContext) -> None:
+    """A low register holding a spilled value kept over a short overwrite, the overwrite moved
+    to an idle low register, so the reload after it goes (codegen/kept_spills.py)."""
+    ctx.alloc.used_phys |= kept_spills.keep_spilled(mf, ctx.machine, LOW, _low_usable(ctx), BARRIERS)
+
+
 MIR_PIPELINE = [
     DCE,
     MirPass("combine", lambda mf, ctx: combine(mf, ctx.machine)),     # fold shift chains (combine.py)
@@ -358,8 +364,12 @@ MIR_PIPELINE = [
     MirPass("slot_registers", _slot_registers),   # a slot living within one block stretch: idle registers
     MirPass("reload_runs", _reload_runs),      # a slot reloaded several times: once into a free register
     MirPass("reload_copies", lambda mf, ctx: peephole(mf)),     # a spill reloaded at once -> a copy
+    MirPass("kept_spills", lambda mf, ctx: _kept_spills(mf, ctx)),   # a spill kept over a short overwrite
+    MirPass("redundant_moves", lambda mf, ctx: copies.remove_redundant_moves(mf, ctx.machine)),
+    DCE,                                       # (a reload a register still holds -> a copy, or gone)
     MirPass("rename_copies", lambda mf, ctx: rename_copies(mf, ctx.machine)),   # codegen/rename.py
     MirPass("ldm", lambda mf, ctx: merge_loads(mf, ctx.machine)),  # word-load runs -> LDM (ldm.py)
+    JUMPS,
 ]
 
 

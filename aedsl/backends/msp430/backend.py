@@ -32,7 +32,7 @@ from aedsl.ir.passes.table_fusion import fused_tables
 from aedsl.codegen import accel, copies, dce, reloads, rename, slot_registers
 from aedsl.codegen.emit import SpecLines
 from aedsl.codegen.calls import IncomingWords
-from aedsl.codegen.interface import COMMUTE, DCE, REGALLOC, SCHEDULE, Backend, MirContext, MirPass
+from aedsl.codegen.interface import COMMUTE, DCE, JUMPS, REGALLOC, SCHEDULE, Backend, MirContext, MirPass
 from aedsl.codegen.unit import BLOCK_ENTRIES, Entry
 from aedsl.codegen.mir import Frame, Imm, Inc, Ind, Lbl, Mem, MFunction, MInst, R
 from aedsl.codegen.select_base import MemBind, nlimbs
@@ -308,6 +308,7 @@ MIR_PIPELINE = [
     MirPass("autoincrement_tail", lambda mf, ctx: peephole.autoincrement_tail(mf, ctx.machine)),  # last reads -> @p+
     MirPass("carry_masks", lambda mf, ctx: peephole.carry_masks(mf, ctx.machine)),   # mov #0, d .. subc #0, d -> subc d, d
     MirPass("bit_shifts", lambda mf, ctx: peephole.bit_shifts(mf, ctx.machine)),    # bit #1, r .. rra r -> rra r
+    JUMPS,
 ]
 
 

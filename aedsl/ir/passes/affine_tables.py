@@ -26,6 +26,14 @@ integer equals the modular one, so a target keeps no mask to w bits. A loop that
 enters (each reachable lower bound below `hi`) gets `entered`: the selector drops its entry test.
 Both attributes are facts about the module as it is (its calls), like the progression itself.
 
+Where that start is `E + t * x` and x is a parameter that nothing else reads but the lower bound
+`C - x`, the calls pass `E + t * v` for their constant v instead (`_premap`): the start is the
+parameter itself, and the lower bound reads v back by comparing the parameter with each mapped
+constant (a select per constant: dead code once the loop counts with c). The loop then gets the
+attribute `until`, c's value after its last turn (`e + s * hi`), which the selector counts to
+(`select_base.affine_counter`) since no linear form ties the start to the lower bound any more:
+Ascon-p's entry loses its `15 * rounds + 60` (the calls pass 240 and 150).
+
 Knob `affine_tables`: `on` | `off`; a target chooses its default (`Backend.pass_knobs`): the
 carried constant costs a register where an indexed read from the table costs none (MSP430's
 `xor rc(r), x`).
@@ -99,7 +107,7 @@ def _affine(data: tuple[int, ...], lo: int, hi: int, width: int) -> tuple[int, i
     return None
 
 
-def _rewrite(fn: Function, ranges: list[set[int] | None]) -> None:
+def _rewrite(fn: Function, ranges: list[set[int] | None], module: Module) -> None:
     names = Names(fn)
     top = fn.body
     defs = {id(r): op for op in top.ops for r in op.results}
@@ -128,7 +136,10 @@ def _rewrite(fn: Function, ranges: list[set[int] | None]) -> None:
         for ld, (a, b) in zip(uses, progressions):
             w = ld.results[0].width
             exact = _exact_progression(ld.args[0].data, lo, hi, b, w)
-            pre, c0 = _start(loop.args[0], defs, envs, exact, a, b, w, names)
+            pre, c0, form = _start(loop.args[0], defs, envs, exact, a, b, w, names)
+            if form is not None and len(uses) == 1 and _premap(fn, module, loop, form, ranges, names):
+                pre, c0 = [], form[0]
+                loop.attrs["until"] = exact[0] + exact[1] * hi
             at = next(k for k, o in enumerate(top.ops) if o is loop)
             top.ops[at:at] = pre
             c, step, nxt, res = (names.value("c", w), names.value("step", w), names.value("c", w),
@@ -160,8 +171,53 @@ def _exact_progression(data, lo: int, hi: int, b: int, w: int) -> tuple[int, int
     return None
 
 
+def _premap(fn: Function, module: Module, loop: Op, form: tuple, ranges: list, names: Names) -> bool:
+    """Pass the start `E + t * x` in place of x where x is a parameter that only the loop's lower
+    bound `C - x` reads besides: every call passes E + t * v for its constant v, the start is
+    the parameter itself, and the lower bound reads x back by comparing the parameter with each
+    mapped constant (a fact about the module's calls, like `nowrap`). Returns whether it did."""
+    x, big, t = form
+    if x not in fn.params:
+        return False
+    k = fn.params.index(x)
+    lo_def = next((o for o in fn.body.ops if o.results and o.results[0] is loop.args[0]), None)
+    readers = [o for o in walk_ops(fn.body) if any(a is x for a in o.args)]
+    if lo_def is None or readers != [lo_def] or sum(a is x for a in lo_def.args) != 1:
+        return False
+    values = sorted(ranges[k])
+    back = names.value(x.name, x.width)
+    chain = [Op("const", [back], [], {"value": values[-1]})]
+    for v in values[:-1]:
+        mapped, eq, kept, sel = (names.value("m", x.width), names.value("is", 1),
+                                 names.value("k", x.width), names.value(x.name, x.width))
+        chain += [Op("const", [mapped], [], {"value": big + t * v}), Op("eq", [eq], [x, mapped]),
+                  Op("const", [kept], [], {"value": v}), Op("select", [sel], [eq, kept, back])]
+        back = sel
+    at = next(i for i, o in enumerate(fn.body.ops) if o is lo_def)
+    fn.body.ops[at:at] = chain
+    lo_def.args = [back if a is x else a for a in lo_def.args]
+    for caller in module.functions:
+        _map_calls(caller.body, fn.name, k, big, t, const_defs(caller), Names(caller))
+    return True
+
+
+def _map_calls(block, callee: str, k: int, big: int, t: int, consts: dict, names: Names) -> None:
+    """Each call of `callee` in the block (and the blocks inside it) passes E + t * v as its
+    k-th argument where it passed the constant v (`consts`: the caller's constants)."""
+    out = []
+    for op in block.ops:
+        for region in op.regions:
+            _map_calls(region, callee, k, big, t, consts, names)
+        if op.opcode == "call" and op.attrs["callee"] == callee:
+            c = names.value("mapped", op.args[k].width)
+            out.append(Op("const", [c], [], {"value": big + t * consts[id(op.args[k])]}))
+            op.args = op.args[:k] + [c] + op.args[k + 1:]
+        out.append(op)
+    block.ops = out
+
+
 def _start(lo: Value, defs: dict[int, Op], envs: list[dict[int, int]], exact, a: int, b: int, w: int,
-           names: Names) -> tuple[list[Op], Value]:
+           names: Names) -> tuple[list[Op], Value, tuple | None]:
     """Ops computing the carried value's start, `a + b * lo` modulo 2^w, and that value. With an
     exact progression (e, s) and every intermediate in [0, 2^w) for every argument the module
     passes, the ops are marked `nowrap` (a target keeps no mask): `e + s * lo`, or `E + t * x`
@@ -187,8 +243,9 @@ def _start(lo: Value, defs: dict[int, Op], envs: list[dict[int, int]], exact, a:
                                 names.value("c", w))
                 return [Op("const", [ct], [], {"value": abs(t)}), Op("mul", [p], [x, ct], {"nowrap": 1}),
                         Op("const", [ce], [], {"value": big}),
-                        Op("add" if t > 0 else "sub", [c], [p, ce] if t > 0 else [ce, p], {"nowrap": 1})], c
-    return _affine_of(lo, a, b, w, names)
+                        Op("add" if t > 0 else "sub", [c], [p, ce] if t > 0 else [ce, p], {"nowrap": 1})], \
+                    c, (x, big, t)
+    return (*_affine_of(lo, a, b, w, names), None)
 
 
 def _affine_of(lo: Value, a: int, b: int, w: int, names: Names) -> tuple[list[Op], Value]:
@@ -212,5 +269,5 @@ def run(module: Module, knobs: dict) -> Module:
     calls = _call_constants(module)
     for fn in module.functions:
         if "." in fn.name and fn.name in calls:
-            _rewrite(fn, calls[fn.name])
+            _rewrite(fn, calls[fn.name], module)
     return module

@@ -12,6 +12,8 @@ tables at constant indices, and these identities (w = the width, c a constant):
   slice of slice -> one slice;  slice of zext -> a slice of x or zero;  trunc = slice at 0
   zext/trunc chains -> one zext/trunc (or x);  select on a constant -> the chosen operand
   eq/ne/ult/... of the same value -> constant;  perm by the identity table -> x
+  x > 0, x >= 1 (or 0 < x, 1 <= x; unsigned) -> x != 0;  x <= 0, x < 1 -> x == 0;  x < 0 -> 0,
+  x >= 0 -> 1, and likewise against the largest value of x's width
   `if` on a constant condition -> the chosen region's ops;  `for` with lo >= hi -> its inits.
   x & c where x is a concat (or an xor/or of concats): the parts holding no bit of c -> zero.
   ((x >> a) ^ (x >> b)) & c, a > b  -> ((x ^ (x << (a - b))) >> a) & c  when c holds no bit of
@@ -30,6 +32,10 @@ from ..ops import mask
 from .common import Subst, Names, concat_parts, evaluate, is_pure, resolve, substitute, use_counts
 
 NAME = "constfold"
+
+
+# An unsigned comparison with its operands swapped: `k < x` is `x > k`.
+_FLIP = {"ult": "ugt", "ugt": "ult", "ule": "uge", "uge": "ule"}
 
 
 def _pow2(c: int) -> int | None:
@@ -337,6 +343,8 @@ class _Folder:
             return self._to(op, self.const(1, 1))
         elif code in ("ne", "ult", "ugt") and a[0] is a[1]:
             return self._to(op, self.const(0, 1))
+        elif code in _FLIP and (c0 is None) != (c is None):
+            return self.compare_bound(op, code, a, c0, c)
         elif code == "select":
             if c0 is not None:
                 return self._to(op, a[1] if c0 else a[2])
@@ -413,6 +421,25 @@ class _Folder:
                 self.rewrite(op, "slice", [src], {"lo": start})
                 return True
         return False
+
+    def compare_bound(self, op: Op, code: str, a: list, c0, c) -> bool:
+        """An unsigned comparison of x with a constant at the end of x's range (k on the left is
+        moved right: `0 < x` is `x > 0`): always true or false against 0 or the maximum, and
+        a test against zero where the constant is 0 or 1 (`x > 0`, `x >= 1` -> `x != 0`;
+        `x <= 0`, `x < 1` -> `x == 0`), which `if` lowers to a branch on x itself."""
+        if c is None:
+            code, x, k = _FLIP[code], a[1], c0
+        else:
+            x, k = a[0], c
+        top = mask(x.width)
+        always = {("ult", 0): 0, ("uge", 0): 1, ("ugt", top): 0, ("ule", top): 1}
+        if (code, k) in always:
+            return self._to(op, self.const(always[code, k], 1))
+        zero_test = {("ugt", 0): "ne", ("uge", 1): "ne", ("ule", 0): "eq", ("ult", 1): "eq"}
+        if (code, k) not in zero_test:
+            return False
+        self.rewrite(op, zero_test[code, k], [x, self.const(0, x.width)], {})
+        return True
 
     def _to(self, op: Op, value) -> bool:
         self.replace(op, value)

@@ -236,8 +236,8 @@ aes_key_schedule:
 
 
 @ --- aes_encrypt_block: aes.encrypt_block
-@     frame 12 bytes (11 spill slots, 3 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 508 bytes of code and literals
+@     frame 12 bytes (14 spill slots, 3 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 506 bytes of code and literals
 	.section .text.aes_encrypt_block,"ax",%progbits
 	.global aes_encrypt_block
 	.type aes_encrypt_block, %function
@@ -251,166 +251,164 @@ aes_encrypt_block:
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
 	sub	sp, #12
-	str	r2, [sp, #8]
-	@ aes.ae:159: @unroll(round_unroll)
-	movs	r2, #1
-	mov	r10, r2
-	ldr	r4, [r1, #12]
-	str	r0, [sp, #4]
-	@ aes.ae:155: s0 = b[127:96] ^ w[0]
-	ldr	r6, [r0]
-	eors	r4, r6
-	ldr	r3, [r1, #8]
-	@ aes.ae:156: s1 = b[95:64] ^ w[1]
-	ldr	r6, [r0, #4]
-	eors	r3, r6
-	ldr	r2, [r1, #4]
-	@ aes.ae:157: s2 = b[63:32] ^ w[2]
-	ldr	r6, [r0, #8]
-	eors	r2, r6
-	ldr	r1, [r1]
-	@ aes.ae:158: s3 = b[31:0] ^ w[3]
-	ldr	r6, [r0, #12]
-	eors	r1, r6
 	@ aes.ae:161: t0 = mix_column(sbox[s0[31:24]], sbox[s1[23:16]], sbox[s2[15:8]], sbox[s3[7:0]]) ^ w[4 * round]
-	mov	r5, r0
-	adds	r5, #16
-	ldr	r0, =aes_tf0
-	mov	r8, r0
-	ldr	r0, =aes_tf1
-	mov	lr, r0
-	ldr	r0, =aes_tf2
-	mov	r12, r0
-	ldr	r0, =aes_tf3
-	mov	r9, r0
+	ldr	r7, =aes_tf3
+	mov	r9, r7
+	ldr	r7, =aes_tf2
+	mov	r12, r7
+	ldr	r3, =aes_tf1
+	mov	lr, r3
+	ldr	r3, =aes_tf0
+	mov	r8, r3
+	str	r0, [sp, #4]
+	mov	r7, r0
+	mov	r6, r0
+	adds	r6, #16
+	ldr	r3, [r1]
+	@ aes.ae:158: s3 = b[31:0] ^ w[3]
+	ldr	r0, [r0, #12]
+	eors	r3, r0
+	ldr	r4, [r1, #4]
+	@ aes.ae:157: s2 = b[63:32] ^ w[2]
+	ldr	r0, [r7, #8]
+	eors	r4, r0
+	ldr	r5, [r1, #8]
+	@ aes.ae:156: s1 = b[95:64] ^ w[1]
+	ldr	r0, [r7, #4]
+	eors	r5, r0
+	ldr	r1, [r1, #12]
+	@ aes.ae:155: s0 = b[127:96] ^ w[0]
+	ldr	r0, [r7]
+	eors	r1, r0
 	@ aes.ae:159: @unroll(round_unroll)
+	movs	r0, #1
+	mov	r10, r0
+	str	r2, [sp, #8]
 .Laes_encrypt_block_loop1:
-	@ aes.ae:164: t3 = mix_column(sbox[s3[31:24]], sbox[s0[23:16]], sbox[s1[15:8]], sbox[s2[7:0]]) ^ w[4 * round + 3]
+	@ aes.ae:161: t0 = mix_column(sbox[s0[31:24]], sbox[s1[23:16]], sbox[s2[15:8]], sbox[s3[7:0]]) ^ w[4 * round]
 	lsrs	r0, r1, #24
-	lsls	r6, r0, #2
+	lsls	r2, r0, #2
 	mov	r0, r8
-	ldr	r7, [r0, r6]
-	lsrs	r0, r4, #16
+	ldr	r7, [r0, r2]
+	lsrs	r0, r5, #16
 	uxtb	r0, r0
-	lsls	r6, r0, #2
+	lsls	r2, r0, #2
 	mov	r0, lr
-	ldr	r0, [r0, r6]
-	eors	r7, r0
-	lsrs	r0, r3, #8
-	uxtb	r0, r0
-	lsls	r6, r0, #2
-	mov	r0, r12
-	ldr	r0, [r0, r6]
-	eors	r7, r0
-	uxtb	r0, r2
-	lsls	r6, r0, #2
-	mov	r0, r9
-	ldr	r0, [r0, r6]
-	eors	r7, r0
-	ldr	r6, [r5, #12]
-	eors	r7, r6
-	str	r7, [sp]
-	@ aes.ae:163: t2 = mix_column(sbox[s2[31:24]], sbox[s3[23:16]], sbox[s0[15:8]], sbox[s1[7:0]]) ^ w[4 * round + 2]
-	lsrs	r0, r2, #24
-	lsls	r6, r0, #2
-	mov	r0, r8
-	ldr	r7, [r0, r6]
-	lsrs	r0, r1, #16
-	uxtb	r0, r0
-	lsls	r6, r0, #2
-	mov	r0, lr
-	ldr	r0, [r0, r6]
+	ldr	r0, [r0, r2]
 	eors	r7, r0
 	lsrs	r0, r4, #8
-	uxtb	r0, r0
-	lsls	r6, r0, #2
-	mov	r0, r12
-	ldr	r0, [r0, r6]
-	eors	r7, r0
-	uxtb	r0, r3
-	lsls	r6, r0, #2
-	mov	r0, r9
-	ldr	r0, [r0, r6]
-	eors	r7, r0
-	ldr	r6, [r5, #8]
-	eors	r7, r6
-	mov	r11, r7
-	@ aes.ae:162: t1 = mix_column(sbox[s1[31:24]], sbox[s2[23:16]], sbox[s3[15:8]], sbox[s0[7:0]]) ^ w[4 * round + 1]
-	lsrs	r0, r3, #24
-	lsls	r6, r0, #2
-	mov	r0, r8
-	ldr	r6, [r0, r6]
-	lsrs	r0, r2, #16
-	uxtb	r0, r0
-	lsls	r7, r0, #2
-	mov	r0, lr
-	ldr	r0, [r0, r7]
-	eors	r6, r0
-	lsrs	r0, r1, #8
-	uxtb	r0, r0
-	lsls	r7, r0, #2
-	mov	r0, r12
-	ldr	r0, [r0, r7]
-	eors	r6, r0
-	uxtb	r0, r4
-	lsls	r7, r0, #2
-	mov	r0, r9
-	ldr	r0, [r0, r7]
-	eors	r6, r0
-	ldr	r0, [r5, #4]
-	eors	r6, r0
-	@ aes.ae:161: t0 = mix_column(sbox[s0[31:24]], sbox[s1[23:16]], sbox[s2[15:8]], sbox[s3[7:0]]) ^ w[4 * round]
-	lsrs	r0, r4, #24
-	lsls	r4, r0, #2
-	mov	r0, r8
-	ldr	r4, [r0, r4]
-	lsrs	r0, r3, #16
-	uxtb	r0, r0
-	lsls	r3, r0, #2
-	mov	r0, lr
-	ldr	r0, [r0, r3]
-	eors	r4, r0
-	lsrs	r0, r2, #8
 	uxtb	r0, r0
 	lsls	r2, r0, #2
 	mov	r0, r12
 	ldr	r0, [r0, r2]
-	eors	r4, r0
-	uxtb	r0, r1
-	lsls	r1, r0, #2
+	eors	r7, r0
+	uxtb	r0, r3
+	lsls	r2, r0, #2
 	mov	r0, r9
-	ldr	r0, [r0, r1]
-	eors	r4, r0
-	ldr	r0, [r5]
-	eors	r4, r0
+	ldr	r0, [r0, r2]
+	eors	r7, r0
+	ldr	r2, [r6]
+	eors	r7, r2
+	mov	r11, r7
+	@ aes.ae:162: t1 = mix_column(sbox[s1[31:24]], sbox[s2[23:16]], sbox[s3[15:8]], sbox[s0[7:0]]) ^ w[4 * round + 1]
+	lsrs	r0, r5, #24
+	lsls	r2, r0, #2
+	mov	r0, r8
+	ldr	r7, [r0, r2]
+	lsrs	r0, r4, #16
+	uxtb	r0, r0
+	lsls	r2, r0, #2
+	mov	r0, lr
+	ldr	r0, [r0, r2]
+	eors	r7, r0
+	lsrs	r0, r3, #8
+	uxtb	r0, r0
+	lsls	r2, r0, #2
+	mov	r0, r12
+	ldr	r0, [r0, r2]
+	eors	r7, r0
+	uxtb	r0, r1
+	lsls	r2, r0, #2
+	mov	r0, r9
+	ldr	r0, [r0, r2]
+	eors	r7, r0
+	ldr	r2, [r6, #4]
+	eors	r7, r2
+	str	r7, [sp]
+	@ aes.ae:163: t2 = mix_column(sbox[s2[31:24]], sbox[s3[23:16]], sbox[s0[15:8]], sbox[s1[7:0]]) ^ w[4 * round + 2]
+	lsrs	r0, r4, #24
+	lsls	r2, r0, #2
+	mov	r0, r8
+	ldr	r0, [r0, r2]
+	lsrs	r7, r3, #16
+	uxtb	r7, r7
+	lsls	r2, r7, #2
+	mov	r7, lr
+	ldr	r7, [r7, r2]
+	eors	r0, r7
+	lsrs	r2, r1, #8
+	uxtb	r2, r2
+	lsls	r2, r2, #2
+	mov	r7, r12
+	ldr	r2, [r7, r2]
+	eors	r0, r2
+	uxtb	r2, r5
+	lsls	r2, r2, #2
+	mov	r7, r9
+	ldr	r2, [r7, r2]
+	eors	r0, r2
+	ldr	r2, [r6, #8]
+	eors	r0, r2
 	@ aes.ae:164: t3 = mix_column(sbox[s3[31:24]], sbox[s0[23:16]], sbox[s1[15:8]], sbox[s2[7:0]]) ^ w[4 * round + 3]
-	adds	r5, #16
-	mov	r3, r6
-	mov	r2, r11
-	ldr	r1, [sp]
-	mov	r0, r10
-	adds	r0, #1
-	mov	r10, r0
-	cmp	r0, #10
+	lsrs	r2, r3, #24
+	lsls	r3, r2, #2
+	mov	r2, r8
+	ldr	r3, [r2, r3]
+	lsrs	r2, r1, #16
+	uxtb	r2, r2
+	lsls	r1, r2, #2
+	mov	r2, lr
+	ldr	r2, [r2, r1]
+	eors	r3, r2
+	lsrs	r2, r5, #8
+	uxtb	r2, r2
+	lsls	r1, r2, #2
+	mov	r2, r12
+	ldr	r2, [r2, r1]
+	eors	r3, r2
+	uxtb	r2, r4
+	lsls	r1, r2, #2
+	ldr	r2, [r7, r1]
+	eors	r3, r2
+	ldr	r2, [r6, #12]
+	eors	r3, r2
+	mov	r2, r10
+	adds	r2, #1
+	mov	r10, r2
+	mov	r4, r0
+	ldr	r5, [sp]
+	mov	r1, r11
+	adds	r6, #16
+	cmp	r2, #10
 	bcc	.Laes_encrypt_block_loop1
 .Laes_encrypt_block_done2:
 	@ aes.ae:127: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
-	lsrs	r0, r4, #24
-	ldr	r5, =aes_sbox
-	ldrb	r0, [r5, r0]
+	lsrs	r0, r1, #24
+	ldr	r2, =aes_sbox
+	ldrb	r0, [r2, r0]
 	lsls	r7, r0, #24
-	lsrs	r0, r3, #16
+	lsrs	r0, r5, #16
 	uxtb	r0, r0
-	ldrb	r0, [r5, r0]
+	ldrb	r0, [r2, r0]
 	lsls	r0, r0, #16
 	orrs	r7, r0
-	lsrs	r0, r2, #8
+	lsrs	r0, r4, #8
 	uxtb	r0, r0
-	ldrb	r0, [r5, r0]
+	ldrb	r0, [r2, r0]
 	lsls	r0, r0, #8
 	orrs	r7, r0
-	uxtb	r0, r1
-	ldrb	r0, [r5, r0]
+	uxtb	r0, r3
+	ldrb	r0, [r2, r0]
 	orrs	r7, r0
 	@ aes.ae:170: return cat(sub_shift(s0, s1, s2, s3) ^ w[4 * nr],
 	movs	r6, #160
@@ -419,21 +417,21 @@ aes_encrypt_block:
 	eors	r7, r6
 	mov	r12, r7
 	@ aes.ae:127: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
-	lsrs	r0, r3, #24
-	ldrb	r0, [r5, r0]
+	lsrs	r0, r5, #24
+	ldrb	r0, [r2, r0]
 	lsls	r7, r0, #24
-	lsrs	r0, r2, #16
+	lsrs	r0, r4, #16
 	uxtb	r0, r0
-	ldrb	r0, [r5, r0]
+	ldrb	r0, [r2, r0]
 	lsls	r0, r0, #16
 	orrs	r7, r0
-	lsrs	r0, r1, #8
+	lsrs	r0, r3, #8
 	uxtb	r0, r0
-	ldrb	r0, [r5, r0]
+	ldrb	r0, [r2, r0]
 	lsls	r0, r0, #8
 	orrs	r7, r0
-	uxtb	r0, r4
-	ldrb	r0, [r5, r0]
+	uxtb	r0, r1
+	ldrb	r0, [r2, r0]
 	orrs	r7, r0
 	@ aes.ae:171: sub_shift(s1, s2, s3, s0) ^ w[4 * nr + 1],
 	movs	r6, #164
@@ -442,21 +440,21 @@ aes_encrypt_block:
 	eors	r7, r6
 	mov	lr, r7
 	@ aes.ae:127: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
-	lsrs	r0, r2, #24
-	ldrb	r0, [r5, r0]
+	lsrs	r0, r4, #24
+	ldrb	r0, [r2, r0]
 	lsls	r6, r0, #24
-	lsrs	r0, r1, #16
+	lsrs	r0, r3, #16
 	uxtb	r0, r0
-	ldrb	r0, [r5, r0]
+	ldrb	r0, [r2, r0]
 	lsls	r0, r0, #16
 	orrs	r6, r0
-	lsrs	r0, r4, #8
+	lsrs	r0, r1, #8
 	uxtb	r0, r0
-	ldrb	r0, [r5, r0]
+	ldrb	r0, [r2, r0]
 	lsls	r0, r0, #8
 	orrs	r6, r0
-	uxtb	r0, r3
-	ldrb	r0, [r5, r0]
+	uxtb	r0, r5
+	ldrb	r0, [r2, r0]
 	orrs	r6, r0
 	@ aes.ae:172: sub_shift(s2, s3, s0, s1) ^ w[4 * nr + 2],
 	ldr	r7, [sp, #4]
@@ -464,30 +462,29 @@ aes_encrypt_block:
 	ldr	r0, [r7, r0]
 	eors	r6, r0
 	@ aes.ae:127: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
-	lsrs	r0, r1, #24
-	ldrb	r0, [r5, r0]
-	lsls	r1, r0, #24
-	lsrs	r0, r4, #16
+	lsrs	r0, r3, #24
+	ldrb	r0, [r2, r0]
+	lsls	r3, r0, #24
+	lsrs	r0, r1, #16
 	uxtb	r0, r0
-	ldrb	r0, [r5, r0]
+	ldrb	r0, [r2, r0]
 	lsls	r0, r0, #16
-	orrs	r1, r0
-	lsrs	r0, r3, #8
+	orrs	r3, r0
+	lsrs	r0, r5, #8
 	uxtb	r0, r0
-	ldrb	r0, [r5, r0]
+	ldrb	r0, [r2, r0]
 	lsls	r0, r0, #8
-	orrs	r1, r0
-	uxtb	r0, r2
-	ldrb	r0, [r5, r0]
-	orrs	r1, r0
+	orrs	r3, r0
+	uxtb	r0, r4
+	ldrb	r0, [r2, r0]
+	orrs	r3, r0
 	@ aes.ae:173: sub_shift(s3, s0, s1, s2) ^ w[4 * nr + 3])
-	movs	r2, #172
-	mov	r0, r7
-	ldr	r0, [r0, r2]
-	eors	r1, r0
+	movs	r1, #172
+	ldr	r0, [r7, r1]
+	eors	r3, r0
 	@ aes.ae:170: return cat(sub_shift(s0, s1, s2, s3) ^ w[4 * nr],
 	ldr	r2, [sp, #8]
-	str	r1, [r2]
+	str	r3, [r2]
 	str	r6, [r2, #4]
 	mov	r0, lr
 	str	r0, [r2, #8]
@@ -506,8 +503,8 @@ aes_encrypt_block:
 
 
 @ --- aes_decrypt_block: aes.decrypt_block
-@     frame 12 bytes (10 spill slots, 3 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 500 bytes of code and literals
+@     frame 12 bytes (13 spill slots, 3 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 504 bytes of code and literals
 	.section .text.aes_decrypt_block,"ax",%progbits
 	.global aes_decrypt_block
 	.type aes_decrypt_block, %function
@@ -521,248 +518,208 @@ aes_decrypt_block:
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
 	sub	sp, #12
+	@ aes.ae:266: t0 = inv_round_column(s0, s3, s2, s1) ^ w[4 * (nr + r)]
+	ldr	r7, =aes_tf7
+	mov	r9, r7
+	ldr	r7, =aes_tf6
+	mov	r12, r7
+	ldr	r3, =aes_tf5
+	mov	lr, r3
+	ldr	r3, =aes_tf4
+	mov	r8, r3
 	str	r0, [sp, #4]
-	str	r2, [sp, #8]
-	ldm	r1!, {r0, r3, r4, r5}
-	@ aes.ae:258: s0 = b[127:96] ^ w[4 * nr]
-	movs	r1, #160
-	ldr	r6, [sp, #4]
-	ldr	r1, [r6, r1]
-	eors	r5, r1
-	@ aes.ae:259: s1 = b[95:64] ^ w[4 * nr + 1]
-	movs	r1, #164
-	ldr	r1, [r6, r1]
-	eors	r4, r1
-	@ aes.ae:260: s2 = b[63:32] ^ w[4 * nr + 2]
-	movs	r1, #168
-	ldr	r1, [r6, r1]
-	eors	r3, r1
+	mov	r6, r0
+	mov	r3, r0
+	adds	r3, #176
+	ldr	r4, [r1]
 	@ aes.ae:261: s3 = b[31:0] ^ w[4 * nr + 3]
-	movs	r1, #172
-	ldr	r1, [r6, r1]
-	mov	r2, r0
-	eors	r2, r1
+	movs	r0, #172
+	mov	r7, r6
+	ldr	r0, [r7, r0]
+	eors	r4, r0
+	ldr	r5, [r1, #4]
+	@ aes.ae:260: s2 = b[63:32] ^ w[4 * nr + 2]
+	movs	r0, #168
+	ldr	r0, [r7, r0]
+	eors	r5, r0
+	ldr	r6, [r1, #8]
+	@ aes.ae:259: s1 = b[95:64] ^ w[4 * nr + 1]
+	movs	r0, #164
+	ldr	r0, [r7, r0]
+	eors	r6, r0
+	ldr	r1, [r1, #12]
+	@ aes.ae:258: s0 = b[127:96] ^ w[4 * nr]
+	movs	r0, #160
+	ldr	r0, [r7, r0]
+	eors	r1, r0
 	@ aes.ae:262: @unroll(round_unroll)
 	movs	r0, #1
 	mov	r10, r0
-	@ aes.ae:266: t0 = inv_round_column(s0, s3, s2, s1) ^ w[4 * (nr + r)]
-	mov	r1, r6
-	adds	r1, #176
-	ldr	r0, =aes_tf4
-	mov	r8, r0
-	ldr	r0, =aes_tf5
-	mov	lr, r0
-	ldr	r0, =aes_tf6
-	mov	r12, r0
-	ldr	r0, =aes_tf7
-	mov	r9, r0
-	@ aes.ae:262: @unroll(round_unroll)
+	str	r2, [sp, #8]
 .Laes_decrypt_block_loop1:
 	@ aes.ae:220: return inv_mix_column(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
-	lsrs	r0, r5, #24
+	lsrs	r0, r1, #24
 	@ aes.ae:266: t0 = inv_round_column(s0, s3, s2, s1) ^ w[4 * (nr + r)]
-	lsls	r6, r0, #2
+	lsls	r2, r0, #2
 	mov	r0, r8
-	ldr	r7, [r0, r6]
-	@ aes.ae:220: return inv_mix_column(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
-	lsrs	r0, r2, #16
-	uxtb	r0, r0
-	@ aes.ae:266: t0 = inv_round_column(s0, s3, s2, s1) ^ w[4 * (nr + r)]
-	lsls	r6, r0, #2
-	mov	r0, lr
-	ldr	r0, [r0, r6]
-	eors	r7, r0
-	@ aes.ae:220: return inv_mix_column(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
-	lsrs	r0, r3, #8
-	uxtb	r0, r0
-	@ aes.ae:266: t0 = inv_round_column(s0, s3, s2, s1) ^ w[4 * (nr + r)]
-	lsls	r6, r0, #2
-	mov	r0, r12
-	ldr	r0, [r0, r6]
-	eors	r7, r0
-	@ aes.ae:220: return inv_mix_column(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
-	uxtb	r0, r4
-	@ aes.ae:266: t0 = inv_round_column(s0, s3, s2, s1) ^ w[4 * (nr + r)]
-	lsls	r6, r0, #2
-	mov	r0, r9
-	ldr	r0, [r0, r6]
-	eors	r7, r0
-	ldr	r6, [r1]
-	eors	r7, r6
-	str	r7, [sp]
-	@ aes.ae:220: return inv_mix_column(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
-	lsrs	r0, r4, #24
-	@ aes.ae:267: t1 = inv_round_column(s1, s0, s3, s2) ^ w[4 * (nr + r) + 1]
-	lsls	r6, r0, #2
-	mov	r0, r8
-	ldr	r7, [r0, r6]
-	@ aes.ae:220: return inv_mix_column(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
-	lsrs	r0, r5, #16
-	uxtb	r0, r0
-	@ aes.ae:267: t1 = inv_round_column(s1, s0, s3, s2) ^ w[4 * (nr + r) + 1]
-	lsls	r6, r0, #2
-	mov	r0, lr
-	ldr	r0, [r0, r6]
-	eors	r7, r0
-	@ aes.ae:220: return inv_mix_column(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
-	lsrs	r0, r2, #8
-	uxtb	r0, r0
-	@ aes.ae:267: t1 = inv_round_column(s1, s0, s3, s2) ^ w[4 * (nr + r) + 1]
-	lsls	r6, r0, #2
-	mov	r0, r12
-	ldr	r0, [r0, r6]
-	eors	r7, r0
-	@ aes.ae:220: return inv_mix_column(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
-	uxtb	r0, r3
-	@ aes.ae:267: t1 = inv_round_column(s1, s0, s3, s2) ^ w[4 * (nr + r) + 1]
-	lsls	r6, r0, #2
-	mov	r0, r9
-	ldr	r0, [r0, r6]
-	eors	r7, r0
-	ldr	r6, [r1, #4]
-	eors	r7, r6
-	mov	r11, r7
-	@ aes.ae:220: return inv_mix_column(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
-	lsrs	r0, r3, #24
-	@ aes.ae:268: t2 = inv_round_column(s2, s1, s0, s3) ^ w[4 * (nr + r) + 2]
-	lsls	r6, r0, #2
-	mov	r0, r8
-	ldr	r6, [r0, r6]
+	ldr	r7, [r0, r2]
 	@ aes.ae:220: return inv_mix_column(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
 	lsrs	r0, r4, #16
 	uxtb	r0, r0
-	@ aes.ae:268: t2 = inv_round_column(s2, s1, s0, s3) ^ w[4 * (nr + r) + 2]
-	lsls	r7, r0, #2
+	@ aes.ae:266: t0 = inv_round_column(s0, s3, s2, s1) ^ w[4 * (nr + r)]
+	lsls	r2, r0, #2
 	mov	r0, lr
-	ldr	r0, [r0, r7]
-	eors	r6, r0
+	ldr	r0, [r0, r2]
+	eors	r7, r0
 	@ aes.ae:220: return inv_mix_column(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
 	lsrs	r0, r5, #8
 	uxtb	r0, r0
-	@ aes.ae:268: t2 = inv_round_column(s2, s1, s0, s3) ^ w[4 * (nr + r) + 2]
-	lsls	r7, r0, #2
+	@ aes.ae:266: t0 = inv_round_column(s0, s3, s2, s1) ^ w[4 * (nr + r)]
+	lsls	r2, r0, #2
 	mov	r0, r12
-	ldr	r0, [r0, r7]
-	eors	r6, r0
+	ldr	r0, [r0, r2]
+	eors	r7, r0
 	@ aes.ae:220: return inv_mix_column(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
-	uxtb	r0, r2
-	@ aes.ae:268: t2 = inv_round_column(s2, s1, s0, s3) ^ w[4 * (nr + r) + 2]
-	lsls	r7, r0, #2
+	uxtb	r0, r6
+	@ aes.ae:266: t0 = inv_round_column(s0, s3, s2, s1) ^ w[4 * (nr + r)]
+	lsls	r2, r0, #2
 	mov	r0, r9
-	ldr	r0, [r0, r7]
-	eors	r6, r0
-	ldr	r0, [r1, #8]
-	eors	r6, r0
+	ldr	r0, [r0, r2]
+	eors	r7, r0
+	ldr	r2, [r3]
+	eors	r7, r2
+	mov	r11, r7
 	@ aes.ae:220: return inv_mix_column(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
-	lsrs	r0, r2, #24
-	@ aes.ae:269: t3 = inv_round_column(s3, s2, s1, s0) ^ w[4 * (nr + r) + 3]
+	lsrs	r0, r6, #24
+	@ aes.ae:267: t1 = inv_round_column(s1, s0, s3, s2) ^ w[4 * (nr + r) + 1]
 	lsls	r2, r0, #2
 	mov	r0, r8
-	ldr	r2, [r0, r2]
+	ldr	r7, [r0, r2]
 	@ aes.ae:220: return inv_mix_column(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
-	lsrs	r0, r3, #16
+	lsrs	r0, r1, #16
 	uxtb	r0, r0
-	@ aes.ae:269: t3 = inv_round_column(s3, s2, s1, s0) ^ w[4 * (nr + r) + 3]
-	lsls	r3, r0, #2
+	@ aes.ae:267: t1 = inv_round_column(s1, s0, s3, s2) ^ w[4 * (nr + r) + 1]
+	lsls	r2, r0, #2
 	mov	r0, lr
-	ldr	r0, [r0, r3]
-	eors	r2, r0
+	ldr	r0, [r0, r2]
+	eors	r7, r0
 	@ aes.ae:220: return inv_mix_column(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
 	lsrs	r0, r4, #8
 	uxtb	r0, r0
-	@ aes.ae:269: t3 = inv_round_column(s3, s2, s1, s0) ^ w[4 * (nr + r) + 3]
-	lsls	r3, r0, #2
+	@ aes.ae:267: t1 = inv_round_column(s1, s0, s3, s2) ^ w[4 * (nr + r) + 1]
+	lsls	r2, r0, #2
 	mov	r0, r12
-	ldr	r0, [r0, r3]
-	eors	r2, r0
+	ldr	r0, [r0, r2]
+	eors	r7, r0
 	@ aes.ae:220: return inv_mix_column(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
 	uxtb	r0, r5
-	@ aes.ae:269: t3 = inv_round_column(s3, s2, s1, s0) ^ w[4 * (nr + r) + 3]
-	lsls	r3, r0, #2
+	@ aes.ae:267: t1 = inv_round_column(s1, s0, s3, s2) ^ w[4 * (nr + r) + 1]
+	lsls	r2, r0, #2
 	mov	r0, r9
-	ldr	r0, [r0, r3]
-	eors	r2, r0
-	ldr	r0, [r1, #12]
-	eors	r2, r0
-	adds	r1, #16
-	ldr	r5, [sp]
-	mov	r4, r11
-	mov	r3, r6
-	mov	r0, r10
-	adds	r0, #1
-	mov	r10, r0
-	cmp	r0, #10
+	ldr	r0, [r0, r2]
+	eors	r7, r0
+	ldr	r2, [r3, #4]
+	eors	r7, r2
+	str	r7, [sp]
+	@ aes.ae:220: return inv_mix_column(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
+	lsrs	r0, r5, #24
+	@ aes.ae:268: t2 = inv_round_column(s2, s1, s0, s3) ^ w[4 * (nr + r) + 2]
+	lsls	r2, r0, #2
+	mov	r0, r8
+	ldr	r0, [r0, r2]
+	@ aes.ae:220: return inv_mix_column(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
+	lsrs	r7, r6, #16
+	uxtb	r7, r7
+	@ aes.ae:268: t2 = inv_round_column(s2, s1, s0, s3) ^ w[4 * (nr + r) + 2]
+	lsls	r2, r7, #2
+	mov	r7, lr
+	ldr	r7, [r7, r2]
+	eors	r0, r7
+	@ aes.ae:220: return inv_mix_column(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
+	lsrs	r2, r1, #8
+	uxtb	r2, r2
+	@ aes.ae:268: t2 = inv_round_column(s2, s1, s0, s3) ^ w[4 * (nr + r) + 2]
+	lsls	r2, r2, #2
+	mov	r7, r12
+	ldr	r2, [r7, r2]
+	eors	r0, r2
+	@ aes.ae:220: return inv_mix_column(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
+	uxtb	r2, r4
+	@ aes.ae:268: t2 = inv_round_column(s2, s1, s0, s3) ^ w[4 * (nr + r) + 2]
+	lsls	r2, r2, #2
+	mov	r7, r9
+	ldr	r2, [r7, r2]
+	eors	r0, r2
+	ldr	r2, [r3, #8]
+	eors	r0, r2
+	@ aes.ae:220: return inv_mix_column(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
+	lsrs	r2, r4, #24
+	@ aes.ae:269: t3 = inv_round_column(s3, s2, s1, s0) ^ w[4 * (nr + r) + 3]
+	lsls	r4, r2, #2
+	mov	r2, r8
+	ldr	r4, [r2, r4]
+	@ aes.ae:220: return inv_mix_column(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
+	lsrs	r2, r5, #16
+	uxtb	r2, r2
+	@ aes.ae:269: t3 = inv_round_column(s3, s2, s1, s0) ^ w[4 * (nr + r) + 3]
+	lsls	r5, r2, #2
+	mov	r2, lr
+	ldr	r2, [r2, r5]
+	eors	r4, r2
+	@ aes.ae:220: return inv_mix_column(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
+	lsrs	r2, r6, #8
+	uxtb	r2, r2
+	@ aes.ae:269: t3 = inv_round_column(s3, s2, s1, s0) ^ w[4 * (nr + r) + 3]
+	lsls	r5, r2, #2
+	mov	r2, r12
+	ldr	r2, [r2, r5]
+	eors	r4, r2
+	@ aes.ae:220: return inv_mix_column(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
+	uxtb	r2, r1
+	@ aes.ae:269: t3 = inv_round_column(s3, s2, s1, s0) ^ w[4 * (nr + r) + 3]
+	lsls	r1, r2, #2
+	ldr	r2, [r7, r1]
+	eors	r4, r2
+	ldr	r2, [r3, #12]
+	eors	r4, r2
+	mov	r2, r10
+	adds	r2, #1
+	mov	r10, r2
+	mov	r5, r0
+	ldr	r6, [sp]
+	mov	r1, r11
+	adds	r3, #16
+	cmp	r2, #10
 	bcc	.Laes_decrypt_block_loop1
 .Laes_decrypt_block_done2:
 	@ aes.ae:212: return cat(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
-	lsrs	r1, r5, #24
+	lsrs	r2, r1, #24
 	ldr	r0, =aes_inv_sbox
-	ldrb	r1, [r0, r1]
-	lsls	r1, r1, #24
-	lsrs	r6, r2, #16
-	uxtb	r6, r6
-	ldrb	r6, [r0, r6]
-	lsls	r6, r6, #16
-	orrs	r1, r6
-	lsrs	r6, r3, #8
-	uxtb	r6, r6
-	ldrb	r6, [r0, r6]
-	lsls	r6, r6, #8
-	orrs	r1, r6
-	uxtb	r6, r4
-	ldrb	r6, [r0, r6]
-	orrs	r1, r6
-	@ aes.ae:285: return cat(inv_sub_shift(s0, s3, s2, s1) ^ w[0],
-	ldr	r7, [sp, #4]
-	ldr	r6, [r7]
-	eors	r1, r6
-	mov	r12, r1
-	@ aes.ae:212: return cat(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
-	lsrs	r1, r4, #24
-	ldrb	r1, [r0, r1]
-	lsls	r1, r1, #24
-	lsrs	r6, r5, #16
-	uxtb	r6, r6
-	ldrb	r6, [r0, r6]
-	lsls	r6, r6, #16
-	orrs	r1, r6
-	lsrs	r6, r2, #8
-	uxtb	r6, r6
-	ldrb	r6, [r0, r6]
-	lsls	r6, r6, #8
-	orrs	r1, r6
-	uxtb	r6, r3
-	ldrb	r6, [r0, r6]
-	orrs	r1, r6
-	@ aes.ae:286: inv_sub_shift(s1, s0, s3, s2) ^ w[1],
-	ldr	r6, [r7, #4]
-	eors	r1, r6
-	@ aes.ae:212: return cat(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
-	lsrs	r6, r3, #24
-	ldrb	r6, [r0, r6]
-	lsls	r6, r6, #24
-	lsrs	r7, r4, #16
-	uxtb	r7, r7
-	ldrb	r7, [r0, r7]
-	lsls	r7, r7, #16
-	orrs	r6, r7
-	lsrs	r7, r5, #8
-	uxtb	r7, r7
-	ldrb	r7, [r0, r7]
-	lsls	r7, r7, #8
-	orrs	r6, r7
-	uxtb	r7, r2
-	ldrb	r7, [r0, r7]
-	orrs	r6, r7
-	@ aes.ae:287: inv_sub_shift(s2, s1, s0, s3) ^ w[2],
-	ldr	r7, [sp, #4]
-	ldr	r7, [r7, #8]
-	eors	r6, r7
-	@ aes.ae:212: return cat(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
-	lsrs	r2, r2, #24
 	ldrb	r2, [r0, r2]
 	lsls	r2, r2, #24
-	lsrs	r3, r3, #16
+	lsrs	r3, r4, #16
+	uxtb	r3, r3
+	ldrb	r3, [r0, r3]
+	lsls	r3, r3, #16
+	orrs	r2, r3
+	lsrs	r3, r5, #8
+	uxtb	r3, r3
+	ldrb	r3, [r0, r3]
+	lsls	r3, r3, #8
+	orrs	r2, r3
+	uxtb	r3, r6
+	ldrb	r3, [r0, r3]
+	orrs	r2, r3
+	@ aes.ae:285: return cat(inv_sub_shift(s0, s3, s2, s1) ^ w[0],
+	ldr	r7, [sp, #4]
+	ldr	r3, [r7]
+	eors	r2, r3
+	mov	r12, r2
+	@ aes.ae:212: return cat(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
+	lsrs	r2, r6, #24
+	ldrb	r2, [r0, r2]
+	lsls	r2, r2, #24
+	lsrs	r3, r1, #16
 	uxtb	r3, r3
 	ldrb	r3, [r0, r3]
 	lsls	r3, r3, #16
@@ -773,19 +730,60 @@ aes_decrypt_block:
 	lsls	r3, r3, #8
 	orrs	r2, r3
 	uxtb	r3, r5
-	ldrb	r0, [r0, r3]
-	orrs	r2, r0
+	ldrb	r3, [r0, r3]
+	orrs	r2, r3
+	@ aes.ae:286: inv_sub_shift(s1, s0, s3, s2) ^ w[1],
+	ldr	r3, [r7, #4]
+	eors	r2, r3
+	@ aes.ae:212: return cat(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
+	lsrs	r3, r5, #24
+	ldrb	r3, [r0, r3]
+	lsls	r3, r3, #24
+	lsrs	r7, r6, #16
+	uxtb	r7, r7
+	ldrb	r7, [r0, r7]
+	lsls	r7, r7, #16
+	orrs	r3, r7
+	lsrs	r7, r1, #8
+	uxtb	r7, r7
+	ldrb	r7, [r0, r7]
+	lsls	r7, r7, #8
+	orrs	r3, r7
+	uxtb	r7, r4
+	ldrb	r7, [r0, r7]
+	orrs	r3, r7
+	@ aes.ae:287: inv_sub_shift(s2, s1, s0, s3) ^ w[2],
+	ldr	r7, [sp, #4]
+	ldr	r7, [r7, #8]
+	eors	r3, r7
+	@ aes.ae:212: return cat(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
+	lsrs	r4, r4, #24
+	ldrb	r4, [r0, r4]
+	lsls	r4, r4, #24
+	lsrs	r5, r5, #16
+	uxtb	r5, r5
+	ldrb	r5, [r0, r5]
+	lsls	r5, r5, #16
+	orrs	r4, r5
+	lsrs	r5, r6, #8
+	uxtb	r5, r5
+	ldrb	r5, [r0, r5]
+	lsls	r5, r5, #8
+	orrs	r4, r5
+	uxtb	r1, r1
+	ldrb	r0, [r0, r1]
+	orrs	r4, r0
 	@ aes.ae:288: inv_sub_shift(s3, s2, s1, s0) ^ w[3])
 	ldr	r0, [sp, #4]
 	ldr	r0, [r0, #12]
-	eors	r2, r0
+	eors	r4, r0
 	@ aes.ae:285: return cat(inv_sub_shift(s0, s3, s2, s1) ^ w[0],
-	ldr	r3, [sp, #8]
-	str	r2, [r3]
-	str	r6, [r3, #4]
-	str	r1, [r3, #8]
+	ldr	r5, [sp, #8]
+	str	r4, [r5]
+	str	r3, [r5, #4]
+	str	r2, [r5, #8]
 	mov	r1, r12
-	str	r1, [r3, #12]
+	str	r1, [r5, #12]
 	add	sp, #12
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4

@@ -54,7 +54,7 @@ ascon128_key_setup:
 
 @ --- ascon128_encrypt_with: ascon128.encrypt_with
 @     frame 84 bytes (16 spill slots, 7 on the stack; locals 56), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 860 bytes of code and literals
+@     estimated 842 bytes of code and literals
 	.section .text.ascon128_encrypt_with,"ax",%progbits
 	.global ascon128_encrypt_with
 	.type ascon128_encrypt_with, %function
@@ -125,7 +125,7 @@ ascon128_encrypt_with:
 	str	r3, [sp, #64]
 	@ ascon128.ae:42: P.permute(s, a)
 	add	r0, sp, #28
-	movs	r1, #12
+	movs	r1, #240
 	bl	ascon128_P_permute
 	@ ascon128.ae:43: s[3] = s[3] ^ k[127:64]
 	ldr	r2, [sp, #52]
@@ -146,16 +146,10 @@ ascon128_encrypt_with:
 	str	r2, [sp, #60]
 	str	r1, [sp, #64]
 	@ ascon128.ae:51: if n > 0 {
-	movs	r1, #0
 	ldr	r0, [sp, #120]
-	cmp	r1, r0
-	adcs	r1, r1
-	movs	r0, #1
-	eors	r1, r0
-	cmp	r1, #0
+	cmp	r0, #0
 	beq	.Lascon128_encrypt_with_else5
 	@ ascon128.ae:52: for i in 0..n / rate + 1 {
-	ldr	r0, [sp, #120]
 	lsrs	r0, r0, #3
 	adds	r0, r0, #1
 	str	r0, [sp, #4]
@@ -178,8 +172,8 @@ ascon128_encrypt_with:
 	ands	r2, r1
 	eors	r2, r0
 	@ ascon128.ae:55: s[0] = s[0] ^ load_be(ad, off, rate, count) ^ pad(count)
-	ldr	r5, [sp, #28]
-	ldr	r4, [sp, #32]
+	ldr	r6, [sp, #28]
+	ldr	r5, [sp, #32]
 	ldr	r0, [sp, #8]
 	adds	r3, r0, r3
 	movs	r0, #3
@@ -191,7 +185,7 @@ ascon128_encrypt_with:
 	movs	r0, #0
 	str	r0, [sp, #68]
 	str	r0, [sp, #72]
-	add	r6, sp, #68
+	add	r4, sp, #68
 	mov	r1, r2
 	cmp	r1, #8
 	bcc	.Lascon128_encrypt_with_cnt12
@@ -201,53 +195,52 @@ ascon128_encrypt_with:
 	subs	r1, #1
 	bcc	.Lascon128_encrypt_with_cpyd11
 	ldrb	r0, [r3, r1]
-	strb	r0, [r6, r1]
+	strb	r0, [r4, r1]
 	b	.Lascon128_encrypt_with_cpy13
 .Lascon128_encrypt_with_cpyd11:
-	mov	r3, r6
+	mov	r3, r4
 .Lascon128_encrypt_with_words10:
 	ldr	r0, [r3, #4]
 	rev	r1, r0
 	ldr	r0, [r3]
 	rev	r0, r0
-	eors	r5, r1
-	eors	r4, r0
+	eors	r6, r1
+	eors	r5, r0
 	@ ascon128.ae:26: return ((0x80 as u64) << 56) >> (8 * count)
-	lsls	r6, r2, #3
-	movs	r0, #0
-	mov	r3, r0
+	lsls	r4, r2, #3
+	movs	r3, #0
 	movs	r2, #1
 	lsls	r2, r2, #31
-	cmp	r6, #64
+	cmp	r4, #64
 	bcs	.Lascon128_encrypt_with_shz14
 .Lascon128_encrypt_with_shl16:
-	cmp	r6, #32
+	cmp	r4, #32
 	bcc	.Lascon128_encrypt_with_shf15
 	mov	r3, r2
 	movs	r2, #0
-	subs	r6, #32
+	subs	r4, #32
 	b	.Lascon128_encrypt_with_shl16
 .Lascon128_encrypt_with_shf15:
 	movs	r1, #32
-	subs	r1, r1, r6
-	lsrs	r3, r6
+	subs	r1, r1, r4
+	lsrs	r3, r4
 	mov	r0, r2
 	lsls	r0, r1
 	orrs	r3, r0
-	lsrs	r2, r6
+	lsrs	r2, r4
 	b	.Lascon128_encrypt_with_she17
 .Lascon128_encrypt_with_shz14:
 	movs	r3, #0
 	movs	r2, #0
 .Lascon128_encrypt_with_she17:
 	@ ascon128.ae:55: s[0] = s[0] ^ load_be(ad, off, rate, count) ^ pad(count)
-	eors	r5, r3
-	eors	r4, r2
-	str	r5, [sp, #28]
-	str	r4, [sp, #32]
+	eors	r6, r3
+	eors	r5, r2
+	str	r6, [sp, #28]
+	str	r5, [sp, #32]
 	@ ascon128.ae:56: P.permute(s, b)
 	add	r0, sp, #28
-	movs	r1, #6
+	movs	r1, #150
 	bl	ascon128_P_permute
 	ldr	r1, [sp]
 	adds	r1, #1
@@ -256,7 +249,6 @@ ascon128_encrypt_with:
 	cmp	r1, r0
 	bcc	.Lascon128_encrypt_with_loop7
 .Lascon128_encrypt_with_done8:
-	b	.Lascon128_encrypt_with_endif6
 .Lascon128_encrypt_with_else5:
 .Lascon128_encrypt_with_endif6:
 	@ ascon128.ae:59: s[4] = s[4] ^ 1
@@ -342,7 +334,7 @@ ascon128_encrypt_with:
 .Lascon128_encrypt_with_stored27:
 	@ ascon128.ae:92: P.permute(s, b)
 	add	r0, sp, #28
-	movs	r1, #6
+	movs	r1, #150
 	bl	ascon128_P_permute
 	ldr	r1, [sp]
 	adds	r1, #1
@@ -385,7 +377,7 @@ ascon128_encrypt_with:
 	str	r2, [r0, #4]
 	@ ascon128.ae:92: P.permute(s, b)
 	add	r0, sp, #28
-	movs	r1, #6
+	movs	r1, #150
 	bl	ascon128_P_permute
 	ldr	r1, [sp]
 	adds	r1, #1
@@ -438,35 +430,34 @@ ascon128_encrypt_with:
 	eors	r3, r1
 	eors	r4, r0
 	@ ascon128.ae:26: return ((0x80 as u64) << 56) >> (8 * count)
-	lsls	r6, r2, #3
-	movs	r0, #0
-	mov	r7, r0
+	lsls	r7, r2, #3
+	movs	r6, #0
 	movs	r5, #1
 	lsls	r5, r5, #31
-	cmp	r6, #64
+	cmp	r7, #64
 	bcs	.Lascon128_encrypt_with_shz36
 .Lascon128_encrypt_with_shl38:
-	cmp	r6, #32
+	cmp	r7, #32
 	bcc	.Lascon128_encrypt_with_shf37
-	mov	r7, r5
+	mov	r6, r5
 	movs	r5, #0
-	subs	r6, #32
+	subs	r7, #32
 	b	.Lascon128_encrypt_with_shl38
 .Lascon128_encrypt_with_shf37:
 	movs	r1, #32
-	subs	r1, r1, r6
-	lsrs	r7, r6
+	subs	r1, r1, r7
+	lsrs	r6, r7
 	mov	r0, r5
 	lsls	r0, r1
-	orrs	r7, r0
-	lsrs	r5, r6
+	orrs	r6, r0
+	lsrs	r5, r7
 	b	.Lascon128_encrypt_with_she39
 .Lascon128_encrypt_with_shz36:
-	movs	r7, #0
+	movs	r6, #0
 	movs	r5, #0
 .Lascon128_encrypt_with_she39:
 	@ ascon128.ae:96: s[0] = s[0] ^ load_be(msg, off, rate, last) ^ pad(last)
-	eors	r3, r7
+	eors	r3, r6
 	eors	r4, r5
 	str	r3, [sp, #28]
 	str	r4, [sp, #32]
@@ -519,7 +510,7 @@ ascon128_encrypt_with:
 	str	r1, [sp, #48]
 	@ ascon128.ae:66: P.permute(s, a)
 	add	r0, sp, #28
-	movs	r1, #12
+	movs	r1, #240
 	bl	ascon128_P_permute
 	@ ascon128.ae:67: return cat(s[3], s[4]) ^ k
 	ldr	r3, [sp, #52]
@@ -575,7 +566,7 @@ ascon128_encrypt_with:
 
 @ --- ascon128_decrypt_with: ascon128.decrypt_with
 @     frame 88 bytes (22 spill slots, 8 on the stack; locals 56), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 956 bytes of code and literals
+@     estimated 938 bytes of code and literals
 	.section .text.ascon128_decrypt_with,"ax",%progbits
 	.global ascon128_decrypt_with
 	.type ascon128_decrypt_with, %function
@@ -646,7 +637,7 @@ ascon128_decrypt_with:
 	str	r3, [sp, #68]
 	@ ascon128.ae:42: P.permute(s, a)
 	add	r0, sp, #32
-	movs	r1, #12
+	movs	r1, #240
 	bl	ascon128_P_permute
 	@ ascon128.ae:43: s[3] = s[3] ^ k[127:64]
 	ldr	r2, [sp, #56]
@@ -667,16 +658,10 @@ ascon128_decrypt_with:
 	str	r2, [sp, #64]
 	str	r1, [sp, #68]
 	@ ascon128.ae:51: if n > 0 {
-	movs	r1, #0
 	ldr	r0, [sp, #124]
-	cmp	r1, r0
-	adcs	r1, r1
-	movs	r0, #1
-	eors	r1, r0
-	cmp	r1, #0
+	cmp	r0, #0
 	beq	.Lascon128_decrypt_with_else5
 	@ ascon128.ae:52: for i in 0..n / rate + 1 {
-	ldr	r0, [sp, #124]
 	lsrs	r0, r0, #3
 	adds	r0, r0, #1
 	str	r0, [sp, #4]
@@ -699,8 +684,8 @@ ascon128_decrypt_with:
 	ands	r2, r1
 	eors	r2, r0
 	@ ascon128.ae:55: s[0] = s[0] ^ load_be(ad, off, rate, count) ^ pad(count)
-	ldr	r5, [sp, #32]
-	ldr	r4, [sp, #36]
+	ldr	r6, [sp, #32]
+	ldr	r5, [sp, #36]
 	ldr	r0, [sp, #8]
 	adds	r3, r0, r3
 	movs	r0, #3
@@ -712,7 +697,7 @@ ascon128_decrypt_with:
 	movs	r0, #0
 	str	r0, [sp, #72]
 	str	r0, [sp, #76]
-	add	r6, sp, #72
+	add	r4, sp, #72
 	mov	r1, r2
 	cmp	r1, #8
 	bcc	.Lascon128_decrypt_with_cnt12
@@ -722,53 +707,52 @@ ascon128_decrypt_with:
 	subs	r1, #1
 	bcc	.Lascon128_decrypt_with_cpyd11
 	ldrb	r0, [r3, r1]
-	strb	r0, [r6, r1]
+	strb	r0, [r4, r1]
 	b	.Lascon128_decrypt_with_cpy13
 .Lascon128_decrypt_with_cpyd11:
-	mov	r3, r6
+	mov	r3, r4
 .Lascon128_decrypt_with_words10:
 	ldr	r0, [r3, #4]
 	rev	r1, r0
 	ldr	r0, [r3]
 	rev	r0, r0
-	eors	r5, r1
-	eors	r4, r0
+	eors	r6, r1
+	eors	r5, r0
 	@ ascon128.ae:26: return ((0x80 as u64) << 56) >> (8 * count)
-	lsls	r6, r2, #3
-	movs	r0, #0
-	mov	r3, r0
+	lsls	r4, r2, #3
+	movs	r3, #0
 	movs	r2, #1
 	lsls	r2, r2, #31
-	cmp	r6, #64
+	cmp	r4, #64
 	bcs	.Lascon128_decrypt_with_shz14
 .Lascon128_decrypt_with_shl16:
-	cmp	r6, #32
+	cmp	r4, #32
 	bcc	.Lascon128_decrypt_with_shf15
 	mov	r3, r2
 	movs	r2, #0
-	subs	r6, #32
+	subs	r4, #32
 	b	.Lascon128_decrypt_with_shl16
 .Lascon128_decrypt_with_shf15:
 	movs	r1, #32
-	subs	r1, r1, r6
-	lsrs	r3, r6
+	subs	r1, r1, r4
+	lsrs	r3, r4
 	mov	r0, r2
 	lsls	r0, r1
 	orrs	r3, r0
-	lsrs	r2, r6
+	lsrs	r2, r4
 	b	.Lascon128_decrypt_with_she17
 .Lascon128_decrypt_with_shz14:
 	movs	r3, #0
 	movs	r2, #0
 .Lascon128_decrypt_with_she17:
 	@ ascon128.ae:55: s[0] = s[0] ^ load_be(ad, off, rate, count) ^ pad(count)
-	eors	r5, r3
-	eors	r4, r2
-	str	r5, [sp, #32]
-	str	r4, [sp, #36]
+	eors	r6, r3
+	eors	r5, r2
+	str	r6, [sp, #32]
+	str	r5, [sp, #36]
 	@ ascon128.ae:56: P.permute(s, b)
 	add	r0, sp, #32
-	movs	r1, #6
+	movs	r1, #150
 	bl	ascon128_P_permute
 	ldr	r1, [sp]
 	adds	r1, #1
@@ -777,7 +761,6 @@ ascon128_decrypt_with:
 	cmp	r1, r0
 	bcc	.Lascon128_decrypt_with_loop7
 .Lascon128_decrypt_with_done8:
-	b	.Lascon128_decrypt_with_endif6
 .Lascon128_decrypt_with_else5:
 .Lascon128_decrypt_with_endif6:
 	@ ascon128.ae:59: s[4] = s[4] ^ 1
@@ -864,7 +847,7 @@ ascon128_decrypt_with:
 	str	r4, [sp, #36]
 	@ ascon128.ae:115: P.permute(s, b)
 	add	r0, sp, #32
-	movs	r1, #6
+	movs	r1, #150
 	bl	ascon128_P_permute
 	ldr	r1, [sp]
 	adds	r1, #1
@@ -908,7 +891,7 @@ ascon128_decrypt_with:
 	str	r4, [sp, #36]
 	@ ascon128.ae:115: P.permute(s, b)
 	add	r0, sp, #32
-	movs	r1, #6
+	movs	r1, #150
 	bl	ascon128_P_permute
 	ldr	r1, [sp]
 	adds	r1, #1
@@ -921,7 +904,7 @@ ascon128_decrypt_with:
 	@ ascon128.ae:117: off = rate * full
 	ldr	r0, [sp, #4]
 	lsls	r0, r0, #3
-	str	r0, [sp]
+	str	r0, [sp, #4]
 	@ ascon128.ae:118: last = m - off
 	ldr	r1, [sp, #132]
 	subs	r2, r1, r0
@@ -962,7 +945,7 @@ ascon128_decrypt_with:
 	eors	r3, r0
 	@ ascon128.ae:31: return x & ~(~(0 as u64) >> (8 * count))
 	lsls	r0, r2, #3
-	str	r0, [sp, #4]
+	str	r0, [sp]
 	movs	r5, #0
 	mvns	r5, r5
 	mov	r6, r5
@@ -995,7 +978,7 @@ ascon128_decrypt_with:
 	rev	r6, r3
 	rev	r5, r4
 	ldr	r1, [sp, #144]
-	ldr	r0, [sp]
+	ldr	r0, [sp, #4]
 	adds	r1, r1, r0
 	cmp	r2, #8
 	bcc	.Lascon128_decrypt_with_bytes40
@@ -1026,11 +1009,10 @@ ascon128_decrypt_with:
 	eors	r6, r4
 	eors	r5, r3
 	@ ascon128.ae:26: return ((0x80 as u64) << 56) >> (8 * count)
-	movs	r0, #0
-	mov	r4, r0
+	movs	r4, #0
 	movs	r3, #1
 	lsls	r3, r3, #31
-	ldr	r2, [sp, #4]
+	ldr	r2, [sp]
 	cmp	r2, #64
 	bcs	.Lascon128_decrypt_with_shz44
 .Lascon128_decrypt_with_shl46:
@@ -1107,7 +1089,7 @@ ascon128_decrypt_with:
 	str	r1, [sp, #52]
 	@ ascon128.ae:66: P.permute(s, a)
 	add	r0, sp, #32
-	movs	r1, #12
+	movs	r1, #240
 	bl	ascon128_P_permute
 	@ ascon128.ae:67: return cat(s[3], s[4]) ^ k
 	ldr	r6, [sp, #56]
@@ -1154,7 +1136,7 @@ ascon128_decrypt_with:
 
 @ --- ascon128_P_permute: ascon128.P.permute
 @     frame 20 bytes (15 spill slots, 5 on the stack; locals 0), saves nothing
-@     estimated 380 bytes of code and literals
+@     estimated 370 bytes of code and literals
 	.section .text.ascon128_P_permute,"ax",%progbits
 	.global ascon128_P_permute
 	.type ascon128_P_permute, %function
@@ -1164,9 +1146,6 @@ ascon128_P_permute:
 	push	{lr}
 	sub	sp, #20
 	@ ascon_p.ae:60: for i in 16 - rounds..16 {
-	movs	r2, #15
-	muls	r1, r2
-	adds	r1, #60
 	mov	r8, r1
 	str	r0, [sp, #16]
 	@ ascon_p.ae:59: x4 = s[4]
@@ -1188,11 +1167,10 @@ ascon128_P_permute:
 	ldr	r5, [r0, #12]
 	ldr	r6, [r0, #8]
 	@ ascon_p.ae:55: x0 = s[0]
-	ldr	r0, [r0, #4]
+	ldr	r7, [r0, #4]
 	@ ascon_p.ae:60: for i in 16 - rounds..16 {
-	mov	r12, r0
+	mov	r11, r7
 	@ ascon_p.ae:55: x0 = s[0]
-	ldr	r0, [sp, #16]
 	ldr	r7, [r0]
 	@ ascon_p.ae:60: for i in 16 - rounds..16 {
 .Lascon128_P_permute_loop1:
@@ -1204,7 +1182,7 @@ ascon128_P_permute:
 	mov	r0, r6
 	bics	r0, r7
 	eors	r0, r2
-	mov	r9, r0
+	mov	r12, r0
 	@ ascon_p.ae:21: x2 = x2 ^ (c as u64)
 	mov	r0, r8
 	eors	r1, r0
@@ -1219,7 +1197,7 @@ ascon128_P_permute:
 	@ ascon_p.ae:29: t2 = x2 ^ (~x3 & x4)
 	bics	r2, r4
 	eors	r2, r1
-	mov	r11, r2
+	mov	r9, r2
 	@ ascon_p.ae:30: t3 = x3 ^ (~x4 & x0)
 	eors	r7, r4
 	str	r7, [sp, #8]
@@ -1227,7 +1205,7 @@ ascon128_P_permute:
 	bics	r4, r1
 	eors	r6, r4
 	@ ascon_p.ae:24: x0 = x0 ^ x4
-	mov	r7, r12
+	mov	r7, r11
 	mov	r1, r10
 	eors	r7, r1
 	@ ascon_p.ae:25: x4 = x4 ^ x3
@@ -1259,7 +1237,7 @@ ascon128_P_permute:
 	eors	r6, r0
 	@ ascon_p.ae:33: t0 = t0 ^ t4
 	eors	r7, r1
-	mov	r5, r9
+	mov	r5, r12
 	eors	r0, r5
 	@ ascon_p.ae:37: return t0 ^ (t0 >>> 19) ^ (t0 >>> 28),
 	lsls	r4, r7, #13
@@ -1279,7 +1257,7 @@ ascon128_P_permute:
 	eors	r4, r5
 	lsrs	r0, r7, #28
 	eors	r4, r0
-	mov	r12, r4
+	mov	r11, r4
 	@ ascon_p.ae:38: t1 ^ (t1 >>> 61) ^ (t1 >>> 39),
 	lsls	r4, r6, #3
 	eors	r4, r6
@@ -1303,12 +1281,12 @@ ascon128_P_permute:
 	mov	r0, r10
 	eors	r0, r2
 	ldr	r7, [sp, #8]
-	mov	r3, r11
+	mov	r3, r9
 	eors	r7, r3
 	@ ascon_p.ae:35: t2 = ~t2
 	mvns	r3, r2
-	mov	r2, r11
-	mov	r11, lr
+	mov	r2, r9
+	mov	r9, lr
 	mvns	r4, r2
 	@ ascon_p.ae:39: t2 ^ (t2 >>> 1) ^ (t2 >>> 6),
 	lsls	r6, r3, #31
@@ -1346,7 +1324,7 @@ ascon128_P_permute:
 	eors	r3, r0
 	@ ascon_p.ae:41: t4 ^ (t4 >>> 7) ^ (t4 >>> 41)
 	lsls	r2, r1, #25
-	mov	r7, r9
+	mov	r7, r12
 	eors	r2, r7
 	lsrs	r0, r7, #7
 	eors	r2, r0
@@ -1360,7 +1338,7 @@ ascon128_P_permute:
 	eors	r7, r0
 	lsls	r0, r1, #23
 	eors	r7, r0
-	mov	r0, r9
+	mov	r0, r12
 	lsrs	r0, r0, #9
 	eors	r7, r0
 	mov	r0, r8
@@ -1371,7 +1349,7 @@ ascon128_P_permute:
 	mov	r1, r6
 	ldr	r5, [sp, #12]
 	ldr	r6, [sp]
-	mov	r7, r11
+	mov	r7, r9
 	cmp	r0, #60
 	beq	.Lascon128_P_permute_far1
 	b	.Lascon128_P_permute_loop1
@@ -1380,23 +1358,22 @@ ascon128_P_permute:
 	@ ascon_p.ae:63: s[0] = x0
 	ldr	r0, [sp, #16]
 	str	r7, [r0]
-	mov	r7, r12
+	mov	r7, r11
 	str	r7, [r0, #4]
 	@ ascon_p.ae:64: s[1] = x1
-	mov	r7, r0
-	str	r6, [r7, #8]
-	str	r5, [r7, #12]
+	str	r6, [r0, #8]
+	str	r5, [r0, #12]
 	@ ascon_p.ae:65: s[2] = x2
-	str	r1, [r7, #16]
+	str	r1, [r0, #16]
 	mov	r1, lr
-	str	r1, [r7, #20]
+	str	r1, [r0, #20]
 	@ ascon_p.ae:66: s[3] = x3
-	str	r4, [r7, #24]
-	str	r3, [r7, #28]
+	str	r4, [r0, #24]
+	str	r3, [r0, #28]
 	@ ascon_p.ae:67: s[4] = x4
-	str	r2, [r7, #32]
+	str	r2, [r0, #32]
 	mov	r1, r10
-	str	r1, [r7, #36]
+	str	r1, [r0, #36]
 	add	sp, #20
 	pop	{pc}
 	.ltorg

@@ -113,7 +113,7 @@ ccm_key_setup:
 
 @ --- ccm_encrypt_with: ccm.encrypt_with
 @     frame 136 bytes (35 spill slots, 22 on the stack; locals 32), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 598 bytes of code and literals
+@     estimated 592 bytes of code and literals
 	.section .text.ccm_encrypt_with,"ax",%progbits
 	.global ccm_encrypt_with
 	.type ccm_encrypt_with, %function
@@ -130,7 +130,7 @@ ccm_encrypt_with:
 	mov	r4, r1
 	ldr	r1, [sp, #172]
 	str	r2, [sp, #16]
-	str	r0, [sp, #64]
+	str	r0, [sp, #28]
 	@ ccm.ae:41: return load_be(nonce, 0, 15, len(nonce))
 .Lccm_encrypt_with_bytes1:
 	movs	r0, #0
@@ -184,7 +184,7 @@ ccm_encrypt_with:
 	@ ccm.ae:140: y = mac_header(ks, nb, len(nonce), ad, n, len(tag))
 	str	r0, [sp, #104]
 	add	r1, sp, #104
-	ldr	r0, [sp, #64]
+	ldr	r0, [sp, #28]
 	ldr	r2, [sp, #16]
 	bl	ccm_mac_header
 	@ ccm.ae:142: s0 = E.encrypt_block(ks, j0)
@@ -195,7 +195,7 @@ ccm_encrypt_with:
 	ldr	r0, [sp, #16]
 	subs	r0, r3, r0
 	uxtb	r0, r0
-	str	r0, [sp, #28]
+	str	r0, [sp, #16]
 	@ ccm.ae:47: return cat(flags, n) | (x as u128)
 	lsls	r3, r0, #24
 	ldr	r0, [sp, #20]
@@ -210,18 +210,18 @@ ccm_encrypt_with:
 	str	r0, [sp, #104]
 	@ ccm.ae:140: y = mac_header(ks, nb, len(nonce), ad, n, len(tag))
 	ldr	r0, [sp, #132]
-	str	r0, [sp, #60]
+	str	r0, [sp, #44]
 	ldr	r0, [sp, #128]
-	str	r0, [sp, #56]
+	str	r0, [sp, #40]
 	ldr	r0, [sp, #124]
-	str	r0, [sp, #52]
+	str	r0, [sp, #36]
 	ldr	r0, [sp, #120]
-	str	r0, [sp, #16]
+	str	r0, [sp, #32]
 	@ ccm.ae:142: s0 = E.encrypt_block(ks, j0)
-	ldr	r0, [sp, #64]
+	ldr	r0, [sp, #28]
 	bl	ccm_E_encrypt_block
 	@ ccm.ae:65: return cat(j[127:32], j[31:0] + 1)
-	ldr	r0, [sp, #28]
+	ldr	r0, [sp, #16]
 	lsls	r1, r0, #24
 	ldr	r0, [sp, #20]
 	orrs	r1, r0
@@ -231,7 +231,7 @@ ccm_encrypt_with:
 	ldr	r0, [sp, #24]
 	adds	r0, r0, #1
 	@ ccm.ae:144: for i in 0..(n + 15) / 16 {
-	str	r0, [sp, #32]
+	str	r0, [sp, #24]
 	movs	r1, #0
 	str	r1, [sp, #20]
 	ldr	r0, [sp, #180]
@@ -259,13 +259,13 @@ ccm_encrypt_with:
 	@ ccm.ae:145: off = 16 * i
 	ldr	r1, [sp, #20]
 	lsls	r0, r1, #4
-	str	r0, [sp, #24]
+	str	r0, [sp, #56]
 	@ ccm.ae:146: m = load_be(msg, off, 16, n - off)           // zero-padded, as the MAC wants it
 	ldr	r1, [sp, #176]
 	adds	r4, r1, r0
 	ldr	r1, [sp, #180]
 	subs	r0, r1, r0
-	str	r0, [sp, #28]
+	str	r0, [sp, #16]
 	cmp	r0, #16
 	bcc	.Lccm_encrypt_with_bytes8
 	tst	r4, r2
@@ -276,7 +276,7 @@ ccm_encrypt_with:
 	str	r0, [sp, #112]
 	str	r0, [sp, #108]
 	str	r0, [sp, #104]
-	ldr	r1, [sp, #28]
+	ldr	r1, [sp, #16]
 	add	r2, sp, #104
 	cmp	r1, #16
 	bcc	.Lccm_encrypt_with_cnt11
@@ -299,80 +299,77 @@ ccm_encrypt_with:
 	str	r0, [sp, #112]
 	ldr	r0, [sp, #76]
 	str	r0, [sp, #108]
-	ldr	r0, [sp, #32]
+	ldr	r0, [sp, #24]
 	str	r0, [sp, #104]
 	@ ccm.ae:146: m = load_be(msg, off, 16, n - off)           // zero-padded, as the MAC wants it
 	rev	r0, r1
-	str	r0, [sp, #48]
+	str	r0, [sp, #68]
 	rev	r0, r2
-	str	r0, [sp, #44]
+	str	r0, [sp, #64]
 	rev	r0, r3
-	str	r0, [sp, #40]
+	str	r0, [sp, #60]
 	rev	r0, r4
-	str	r0, [sp, #36]
+	str	r0, [sp, #48]
 	@ ccm.ae:147: u = E.encrypt_block(ks, j)
 	add	r2, sp, #120
 	add	r1, sp, #104
-	ldr	r0, [sp, #64]
+	ldr	r0, [sp, #28]
 	bl	ccm_E_encrypt_block
 	ldr	r0, [sp, #120]
 	@ ccm.ae:151: store_be(ct, off, m ^ u, n - off)            // delay slot of E_K(S)
-	ldr	r1, [sp, #36]
+	ldr	r1, [sp, #48]
 	eors	r0, r1
-	str	r0, [sp, #68]
+	str	r0, [sp, #52]
 	@ ccm.ae:149: s = m ^ y                                    // delay slot
-	mov	r3, r1
-	ldr	r0, [sp, #16]
-	eors	r3, r0
+	ldr	r0, [sp, #32]
+	eors	r1, r0
 	@ ccm.ae:147: u = E.encrypt_block(ks, j)
 	ldr	r0, [sp, #124]
 	@ ccm.ae:151: store_be(ct, off, m ^ u, n - off)            // delay slot of E_K(S)
-	ldr	r1, [sp, #40]
-	eors	r0, r1
-	str	r0, [sp, #36]
+	ldr	r3, [sp, #60]
+	eors	r0, r3
+	str	r0, [sp, #48]
 	@ ccm.ae:149: s = m ^ y                                    // delay slot
-	mov	r2, r1
-	ldr	r0, [sp, #52]
-	eors	r2, r0
+	ldr	r0, [sp, #36]
+	eors	r3, r0
 	@ ccm.ae:147: u = E.encrypt_block(ks, j)
 	ldr	r0, [sp, #128]
 	@ ccm.ae:151: store_be(ct, off, m ^ u, n - off)            // delay slot of E_K(S)
-	ldr	r1, [sp, #44]
-	eors	r0, r1
-	str	r0, [sp, #16]
+	ldr	r2, [sp, #64]
+	eors	r0, r2
+	str	r0, [sp, #32]
 	@ ccm.ae:149: s = m ^ y                                    // delay slot
-	mov	r4, r1
-	ldr	r0, [sp, #56]
-	eors	r4, r0
+	ldr	r0, [sp, #40]
+	eors	r2, r0
 	@ ccm.ae:147: u = E.encrypt_block(ks, j)
 	ldr	r0, [sp, #132]
 	@ ccm.ae:151: store_be(ct, off, m ^ u, n - off)            // delay slot of E_K(S)
-	ldr	r1, [sp, #48]
-	eors	r0, r1
-	str	r0, [sp, #40]
+	ldr	r4, [sp, #68]
+	eors	r0, r4
+	str	r0, [sp, #36]
 	@ ccm.ae:149: s = m ^ y                                    // delay slot
-	ldr	r0, [sp, #60]
-	eors	r1, r0
+	ldr	r0, [sp, #44]
+	eors	r4, r0
 	@ ccm.ae:150: y = E.encrypt_block(ks, s)
-	str	r1, [sp, #116]
-	str	r4, [sp, #112]
-	str	r2, [sp, #108]
-	str	r3, [sp, #104]
+	str	r4, [sp, #116]
+	str	r2, [sp, #112]
+	str	r3, [sp, #108]
+	str	r1, [sp, #104]
 	add	r2, sp, #120
 	add	r1, sp, #104
-	ldr	r0, [sp, #64]
+	ldr	r0, [sp, #28]
 	bl	ccm_E_encrypt_block
 	@ ccm.ae:151: store_be(ct, off, m ^ u, n - off)            // delay slot of E_K(S)
 	ldr	r1, [sp, #184]
-	ldr	r0, [sp, #24]
+	ldr	r0, [sp, #56]
 	adds	r1, r1, r0
-	ldr	r0, [sp, #68]
+	ldr	r0, [sp, #52]
 	rev	r2, r0
-	ldr	r0, [sp, #36]
+	ldr	r0, [sp, #48]
 	rev	r3, r0
-	ldr	r0, [sp, #16]
+	ldr	r0, [sp, #32]
 	rev	r4, r0
-	ldr	r0, [sp, #40]
+	ldr	r0, [sp, #36]
 	rev	r7, r0
 	@ ccm.ae:150: y = E.encrypt_block(ks, s)
 	ldr	r6, [sp, #132]
@@ -380,9 +377,9 @@ ccm_encrypt_with:
 	ldr	r0, [sp, #124]
 	mov	r8, r0
 	ldr	r0, [sp, #120]
-	str	r0, [sp, #16]
+	str	r0, [sp, #32]
 	@ ccm.ae:151: store_be(ct, off, m ^ u, n - off)            // delay slot of E_K(S)
-	ldr	r0, [sp, #28]
+	ldr	r0, [sp, #16]
 	cmp	r0, #16
 	bcc	.Lccm_encrypt_with_bytes13
 	movs	r0, #3
@@ -398,7 +395,7 @@ ccm_encrypt_with:
 	str	r3, [sp, #112]
 	str	r4, [sp, #108]
 	str	r7, [sp, #104]
-	ldr	r2, [sp, #28]
+	ldr	r2, [sp, #16]
 	add	r3, sp, #104
 	cmp	r2, #16
 	bcc	.Lccm_encrypt_with_cnt15
@@ -415,13 +412,13 @@ ccm_encrypt_with:
 	ldr	r1, [sp, #20]
 	adds	r1, #1
 	str	r1, [sp, #20]
-	str	r6, [sp, #60]
-	str	r5, [sp, #56]
+	str	r6, [sp, #44]
+	str	r5, [sp, #40]
 	mov	r0, r8
-	str	r0, [sp, #52]
-	ldr	r0, [sp, #32]
+	str	r0, [sp, #36]
+	ldr	r0, [sp, #24]
 	adds	r0, r0, #1
-	str	r0, [sp, #32]
+	str	r0, [sp, #24]
 	ldr	r0, [sp, #80]
 	cmp	r1, r0
 	bcs	.Lccm_encrypt_with_far2
@@ -429,16 +426,16 @@ ccm_encrypt_with:
 .Lccm_encrypt_with_far2:
 .Lccm_encrypt_with_done7:
 	@ ccm.ae:153: store_be(tag, 0, y ^ s0, len(tag))
-	ldr	r1, [sp, #60]
+	ldr	r1, [sp, #44]
 	ldr	r0, [sp, #88]
 	eors	r1, r0
-	ldr	r5, [sp, #56]
+	ldr	r5, [sp, #40]
 	ldr	r0, [sp, #92]
 	eors	r5, r0
-	ldr	r4, [sp, #52]
+	ldr	r4, [sp, #36]
 	ldr	r0, [sp, #96]
 	eors	r4, r0
-	ldr	r2, [sp, #16]
+	ldr	r2, [sp, #32]
 	ldr	r0, [sp, #100]
 	eors	r2, r0
 	ldr	r3, [sp, #192]
@@ -488,7 +485,7 @@ ccm_encrypt_with:
 
 @ --- ccm_decrypt_with: ccm.decrypt_with
 @     frame 132 bytes (45 spill slots, 21 on the stack; locals 32), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 886 bytes of code and literals
+@     estimated 876 bytes of code and literals
 	.section .text.ccm_decrypt_with,"ax",%progbits
 	.global ccm_decrypt_with
 	.type ccm_decrypt_with, %function
@@ -503,98 +500,95 @@ ccm_decrypt_with:
 	push	{r4, r5, r6, r7}
 	sub	sp, #132
 	mov	r4, r1
-	ldr	r1, [sp, #168]
+	str	r0, [sp, #44]
 	str	r2, [sp, #16]
-	str	r0, [sp, #56]
+	ldr	r2, [sp, #168]
 	@ ccm.ae:41: return load_be(nonce, 0, 15, len(nonce))
 .Lccm_decrypt_with_bytes1:
 	movs	r0, #0
-	str	r0, [sp, #112]
-	str	r0, [sp, #108]
-	str	r0, [sp, #104]
 	str	r0, [sp, #100]
-	ldr	r2, [sp, #16]
+	str	r0, [sp, #104]
+	str	r0, [sp, #108]
+	str	r0, [sp, #112]
 	add	r6, sp, #100
 	adds	r5, r6, #1
-	cmp	r2, #15
+	ldr	r1, [sp, #16]
+	cmp	r1, #15
 	bcc	.Lccm_decrypt_with_cnt4
-	movs	r2, #15
+	movs	r1, #15
 .Lccm_decrypt_with_cnt4:
 .Lccm_decrypt_with_cpy5:
-	subs	r2, #1
+	subs	r1, #1
 	bcc	.Lccm_decrypt_with_cpyd3
-	ldrb	r0, [r4, r2]
-	strb	r0, [r5, r2]
+	ldrb	r0, [r4, r1]
+	strb	r0, [r5, r1]
 	b	.Lccm_decrypt_with_cpy5
 .Lccm_decrypt_with_cpyd3:
 	mov	r4, r6
 .Lccm_decrypt_with_words2:
 	@ ccm.ae:162: y = mac_header(ks, nb, len(nonce), ad, n, len(tag))
+	str	r2, [sp]
 	add	r0, sp, #116
 	str	r0, [sp, #12]
-	str	r1, [sp]
-	ldr	r0, [sp, #184]
-	str	r0, [sp, #8]
-	ldr	r1, [sp, #176]
-	str	r1, [sp, #4]
 	@ ccm.ae:41: return load_be(nonce, 0, 15, len(nonce))
-	ldm	r4!, {r0, r1, r2, r5}
+	ldr	r0, [r4, #12]
 	rev	r0, r0
-	str	r0, [sp, #20]
+	str	r0, [sp, #24]
+	ldm	r4!, {r1, r2, r5}
 	@ ccm.ae:162: y = mac_header(ks, nb, len(nonce), ad, n, len(tag))
-	str	r0, [sp, #112]
+	str	r0, [sp, #100]
 	@ ccm.ae:41: return load_be(nonce, 0, 15, len(nonce))
-	rev	r0, r1
-	str	r0, [sp, #68]
-	@ ccm.ae:162: y = mac_header(ks, nb, len(nonce), ad, n, len(tag))
-	str	r0, [sp, #108]
-	@ ccm.ae:41: return load_be(nonce, 0, 15, len(nonce))
-	rev	r0, r2
+	rev	r0, r5
 	str	r0, [sp, #72]
 	@ ccm.ae:162: y = mac_header(ks, nb, len(nonce), ad, n, len(tag))
 	str	r0, [sp, #104]
 	@ ccm.ae:41: return load_be(nonce, 0, 15, len(nonce))
-	rev	r0, r5
-	str	r0, [sp, #24]
+	rev	r0, r2
+	str	r0, [sp, #68]
 	@ ccm.ae:162: y = mac_header(ks, nb, len(nonce), ad, n, len(tag))
-	str	r0, [sp, #100]
+	str	r0, [sp, #108]
+	@ ccm.ae:41: return load_be(nonce, 0, 15, len(nonce))
+	rev	r0, r1
+	str	r0, [sp, #20]
+	@ ccm.ae:162: y = mac_header(ks, nb, len(nonce), ad, n, len(tag))
+	str	r0, [sp, #112]
+	ldr	r1, [sp, #176]
+	str	r1, [sp, #4]
+	ldr	r0, [sp, #184]
+	str	r0, [sp, #8]
 	add	r1, sp, #100
-	ldr	r0, [sp, #56]
+	ldr	r0, [sp, #44]
 	ldr	r2, [sp, #16]
 	bl	ccm_mac_header
-	@ ccm.ae:164: s0 = E.encrypt_block(ks, j0)
-	add	r3, sp, #116
-	add	r1, sp, #100
+	ldr	r2, [sp, #116]
+	str	r2, [sp, #40]
+	ldr	r2, [sp, #120]
+	str	r2, [sp, #36]
+	ldr	r0, [sp, #124]
+	str	r0, [sp, #48]
+	ldr	r0, [sp, #128]
+	str	r0, [sp, #52]
 	@ ccm.ae:59: return with_nonce((14 - nonce_len) as u8, n, 0 as u32)
-	movs	r2, #14
+	movs	r1, #14
 	ldr	r0, [sp, #16]
-	subs	r0, r2, r0
+	subs	r0, r1, r0
 	uxtb	r0, r0
 	str	r0, [sp, #16]
 	@ ccm.ae:47: return cat(flags, n) | (x as u128)
-	lsls	r2, r0, #24
+	lsls	r1, r0, #24
 	ldr	r0, [sp, #20]
-	orrs	r2, r0
+	orrs	r1, r0
 	@ ccm.ae:164: s0 = E.encrypt_block(ks, j0)
-	str	r2, [sp, #112]
-	ldr	r0, [sp, #68]
-	str	r0, [sp, #108]
-	ldr	r0, [sp, #72]
-	str	r0, [sp, #104]
 	ldr	r0, [sp, #24]
 	str	r0, [sp, #100]
-	@ ccm.ae:162: y = mac_header(ks, nb, len(nonce), ad, n, len(tag))
-	ldr	r0, [sp, #128]
-	str	r0, [sp, #48]
-	ldr	r0, [sp, #124]
-	str	r0, [sp, #52]
-	ldr	r2, [sp, #120]
-	str	r2, [sp, #40]
-	ldr	r2, [sp, #116]
-	str	r2, [sp, #44]
-	@ ccm.ae:164: s0 = E.encrypt_block(ks, j0)
-	ldr	r0, [sp, #56]
-	mov	r2, r3
+	ldr	r0, [sp, #72]
+	str	r0, [sp, #104]
+	ldr	r0, [sp, #68]
+	str	r0, [sp, #108]
+	str	r1, [sp, #112]
+	add	r1, sp, #100
+	add	r2, sp, #116
+	ldr	r0, [sp, #44]
 	bl	ccm_E_encrypt_block
 	@ ccm.ae:65: return cat(j[127:32], j[31:0] + 1)
 	ldr	r0, [sp, #16]
@@ -602,95 +596,118 @@ ccm_decrypt_with:
 	ldr	r0, [sp, #20]
 	orrs	r1, r0
 	@ ccm.ae:166: for i in 0..(n + 15) / 16 {
-	str	r1, [sp, #80]
-	@ ccm.ae:65: return cat(j[127:32], j[31:0] + 1)
-	ldr	r0, [sp, #24]
-	adds	r0, r0, #1
-	@ ccm.ae:166: for i in 0..(n + 15) / 16 {
-	str	r0, [sp, #20]
-	movs	r1, #0
-	str	r1, [sp, #32]
 	ldr	r0, [sp, #176]
 	adds	r0, #15
 	lsrs	r0, r0, #4
 	str	r0, [sp, #76]
+	@ ccm.ae:65: return cat(j[127:32], j[31:0] + 1)
+	ldr	r0, [sp, #24]
+	adds	r0, r0, #1
+	@ ccm.ae:166: for i in 0..(n + 15) / 16 {
+	str	r0, [sp, #28]
+	str	r1, [sp, #80]
 	@ ccm.ae:164: s0 = E.encrypt_block(ks, j0)
-	ldr	r0, [sp, #128]
-	str	r0, [sp, #84]
-	ldr	r2, [sp, #124]
-	str	r2, [sp, #88]
-	ldr	r0, [sp, #120]
-	str	r0, [sp, #92]
 	ldr	r0, [sp, #116]
+	str	r0, [sp, #84]
+	ldr	r0, [sp, #120]
+	str	r0, [sp, #88]
+	ldr	r2, [sp, #124]
+	str	r2, [sp, #92]
+	ldr	r0, [sp, #128]
 	str	r0, [sp, #96]
 	@ ccm.ae:166: for i in 0..(n + 15) / 16 {
+	movs	r1, #0
+	str	r1, [sp, #32]
 	ldr	r0, [sp, #76]
 	cmp	r1, r0
 	bcc	.Lccm_decrypt_with_far1
 	b	.Lccm_decrypt_with_done7
 .Lccm_decrypt_with_far1:
 .Lccm_decrypt_with_loop6:
-	@ ccm.ae:168: c = load_be(ct, off, 16, n - off)
-	movs	r2, #3
 	@ ccm.ae:167: off = 16 * i
 	ldr	r1, [sp, #32]
 	lsls	r0, r1, #4
-	str	r0, [sp, #36]
+	str	r0, [sp, #64]
 	@ ccm.ae:168: c = load_be(ct, off, 16, n - off)
-	ldr	r1, [sp, #172]
-	adds	r4, r1, r0
 	ldr	r1, [sp, #176]
-	subs	r0, r1, r0
-	str	r0, [sp, #16]
+	subs	r2, r1, r0
+	str	r2, [sp, #16]
+	ldr	r1, [sp, #172]
+	adds	r1, r1, r0
+	movs	r2, #3
+	ldr	r0, [sp, #16]
 	cmp	r0, #16
 	bcc	.Lccm_decrypt_with_bytes8
-	tst	r4, r2
+	tst	r1, r2
 	beq	.Lccm_decrypt_with_words9
 .Lccm_decrypt_with_bytes8:
 	movs	r0, #0
-	str	r0, [sp, #112]
-	str	r0, [sp, #108]
-	str	r0, [sp, #104]
 	str	r0, [sp, #100]
-	ldr	r1, [sp, #16]
-	add	r2, sp, #100
-	cmp	r1, #16
+	str	r0, [sp, #104]
+	str	r0, [sp, #108]
+	str	r0, [sp, #112]
+	add	r3, sp, #100
+	ldr	r2, [sp, #16]
+	cmp	r2, #16
 	bcc	.Lccm_decrypt_with_cnt11
-	movs	r1, #16
+	movs	r2, #16
 .Lccm_decrypt_with_cnt11:
 .Lccm_decrypt_with_cpy12:
-	subs	r1, #1
+	subs	r2, #1
 	bcc	.Lccm_decrypt_with_cpyd10
-	ldrb	r0, [r4, r1]
-	strb	r0, [r2, r1]
+	ldrb	r0, [r1, r2]
+	strb	r0, [r3, r2]
 	b	.Lccm_decrypt_with_cpy12
 .Lccm_decrypt_with_cpyd10:
-	mov	r4, r2
+	mov	r1, r3
 .Lccm_decrypt_with_words9:
-	ldm	r4, {r1, r2, r3, r4}
+	ldr	r0, [r1, #12]
+	rev	r0, r0
+	str	r0, [sp, #20]
+	ldr	r0, [r1, #8]
+	rev	r0, r0
+	str	r0, [sp, #56]
+	ldr	r0, [r1, #4]
+	rev	r0, r0
+	str	r0, [sp, #60]
+	ldr	r0, [r1]
+	rev	r0, r0
+	str	r0, [sp, #24]
 	@ ccm.ae:169: u = E.encrypt_block(ks, j)
-	ldr	r0, [sp, #80]
-	str	r0, [sp, #112]
-	ldr	r0, [sp, #68]
-	str	r0, [sp, #108]
+	ldr	r0, [sp, #28]
+	str	r0, [sp, #100]
 	ldr	r0, [sp, #72]
 	str	r0, [sp, #104]
-	ldr	r0, [sp, #20]
-	str	r0, [sp, #100]
-	@ ccm.ae:168: c = load_be(ct, off, 16, n - off)
-	rev	r0, r1
-	str	r0, [sp, #60]
-	rev	r0, r2
-	str	r0, [sp, #64]
-	rev	r0, r3
-	str	r0, [sp, #24]
-	rev	r0, r4
-	str	r0, [sp, #28]
-	@ ccm.ae:169: u = E.encrypt_block(ks, j)
-	add	r2, sp, #116
+	ldr	r0, [sp, #68]
+	str	r0, [sp, #108]
+	ldr	r0, [sp, #80]
+	str	r0, [sp, #112]
 	add	r1, sp, #100
-	ldr	r0, [sp, #56]
+	add	r2, sp, #116
+	ldr	r0, [sp, #44]
 	bl	ccm_E_encrypt_block
+	ldr	r1, [sp, #116]
+	@ ccm.ae:171: m = first_bytes(c ^ u, n - off)
+	ldr	r0, [sp, #20]
+	eors	r0, r1
+	str	r0, [sp, #20]
+	@ ccm.ae:169: u = E.encrypt_block(ks, j)
+	ldr	r1, [sp, #120]
+	@ ccm.ae:171: m = first_bytes(c ^ u, n - off)
+	ldr	r0, [sp, #56]
+	eors	r0, r1
+	mov	r8, r0
+	@ ccm.ae:169: u = E.encrypt_block(ks, j)
+	ldr	r0, [sp, #124]
+	@ ccm.ae:171: m = first_bytes(c ^ u, n - off)
+	ldr	r5, [sp, #60]
+	eors	r5, r0
+	@ ccm.ae:169: u = E.encrypt_block(ks, j)
+	ldr	r1, [sp, #128]
+	@ ccm.ae:171: m = first_bytes(c ^ u, n - off)
+	ldr	r0, [sp, #24]
+	eors	r0, r1
+	str	r0, [sp, #24]
 	@ ccm.ae:33: if count < 16 {                  // only a partial block pays for the mask (a run-time shift)
 	ldr	r0, [sp, #16]
 	cmp	r0, #16
@@ -699,31 +716,8 @@ ccm_decrypt_with:
 	movs	r0, #1
 	eors	r1, r0
 	@ ccm.ae:65: return cat(j[127:32], j[31:0] + 1)
-	ldr	r0, [sp, #20]
-	adds	r0, r0, #1
-	str	r0, [sp, #20]
-	@ ccm.ae:169: u = E.encrypt_block(ks, j)
-	ldr	r0, [sp, #128]
-	@ ccm.ae:171: m = first_bytes(c ^ u, n - off)
-	ldr	r3, [sp, #60]
-	eors	r3, r0
-	@ ccm.ae:169: u = E.encrypt_block(ks, j)
-	ldr	r2, [sp, #124]
-	@ ccm.ae:171: m = first_bytes(c ^ u, n - off)
-	ldr	r0, [sp, #64]
-	eors	r0, r2
-	mov	r9, r0
-	@ ccm.ae:169: u = E.encrypt_block(ks, j)
-	ldr	r2, [sp, #120]
-	@ ccm.ae:171: m = first_bytes(c ^ u, n - off)
-	ldr	r0, [sp, #24]
-	eors	r0, r2
-	str	r0, [sp, #24]
-	@ ccm.ae:169: u = E.encrypt_block(ks, j)
-	ldr	r2, [sp, #116]
-	@ ccm.ae:171: m = first_bytes(c ^ u, n - off)
 	ldr	r0, [sp, #28]
-	eors	r0, r2
+	adds	r0, r0, #1
 	str	r0, [sp, #28]
 	@ ccm.ae:33: if count < 16 {                  // only a partial block pays for the mask (a run-time shift)
 	cmp	r1, #0
@@ -731,94 +725,90 @@ ccm_decrypt_with:
 	@ ccm.ae:34: y = x & ~(~(0 as u128) >> (8 * count))
 	ldr	r0, [sp, #16]
 	lsls	r6, r0, #3
-	movs	r2, #0
-	mvns	r2, r2
-	mov	r5, r2
-	mov	r4, r2
-	mov	r1, r2
+	movs	r4, #0
+	mvns	r4, r4
+	mov	r3, r4
+	mov	r2, r4
+	mov	r1, r4
 	cmp	r6, #128
 	bcs	.Lccm_decrypt_with_shz15
 .Lccm_decrypt_with_shl17:
 	cmp	r6, #32
 	bcc	.Lccm_decrypt_with_shf16
+	mov	r4, r3
+	mov	r3, r2
+	mov	r2, r1
+	movs	r1, #0
 	subs	r6, #32
-	mov	r1, r2
-	mov	r2, r4
-	mov	r4, r5
-	movs	r5, #0
 	b	.Lccm_decrypt_with_shl17
 .Lccm_decrypt_with_shf16:
+	lsrs	r4, r6
 	movs	r7, #32
 	subs	r7, r7, r6
-	mov	r0, r5
+	mov	r0, r3
 	lsls	r0, r7
-	mov	r8, r0
-	lsrs	r5, r6
-	mov	r0, r4
-	lsls	r0, r7
-	mov	r10, r0
-	lsrs	r4, r6
-	mov	r0, r8
 	orrs	r4, r0
+	lsrs	r3, r6
 	mov	r0, r2
 	lsls	r0, r7
+	orrs	r3, r0
+	mov	r0, r1
+	lsls	r0, r7
 	lsrs	r2, r6
-	mov	r7, r10
-	orrs	r2, r7
+	orrs	r2, r0
 	lsrs	r1, r6
-	orrs	r1, r0
 	b	.Lccm_decrypt_with_she18
 .Lccm_decrypt_with_shz15:
-	movs	r5, #0
 	movs	r4, #0
+	movs	r3, #0
 	movs	r2, #0
 	movs	r1, #0
 .Lccm_decrypt_with_she18:
-	bics	r3, r5
-	mov	r8, r3
-	mov	r5, r9
-	bics	r5, r4
-	ldr	r6, [sp, #24]
-	bics	r6, r2
-	ldr	r4, [sp, #28]
+	ldr	r7, [sp, #20]
+	bics	r7, r4
+	mov	r6, r8
+	bics	r6, r3
+	bics	r5, r2
+	ldr	r4, [sp, #24]
 	bics	r4, r1
 	b	.Lccm_decrypt_with_endif14
 .Lccm_decrypt_with_else13:
-	mov	r8, r3
-	mov	r5, r9
-	ldr	r6, [sp, #24]
-	ldr	r4, [sp, #28]
+	ldr	r7, [sp, #20]
+	mov	r6, r8
+	ldr	r4, [sp, #24]
 .Lccm_decrypt_with_endif14:
 	@ ccm.ae:172: store_be(msg, off, m, n - off)
-	ldr	r1, [sp, #188]
-	ldr	r0, [sp, #36]
-	adds	r1, r1, r0
-	rev	r2, r4
-	rev	r3, r6
-	rev	r7, r5
-	mov	r0, r8
-	rev	r0, r0
+	rev	r0, r4
+	mov	r8, r0
+	rev	r0, r5
 	mov	r9, r0
+	rev	r3, r6
+	rev	r2, r7
+	ldr	r1, [sp, #188]
+	ldr	r0, [sp, #64]
+	adds	r1, r1, r0
 	ldr	r0, [sp, #16]
 	cmp	r0, #16
 	bcc	.Lccm_decrypt_with_bytes19
 	movs	r0, #3
 	tst	r1, r0
 	bne	.Lccm_decrypt_with_bytes19
-	mov	r0, r9
+	mov	r0, r8
 	str	r0, [r1]
-	str	r7, [r1, #4]
+	mov	r0, r9
+	str	r0, [r1, #4]
 	str	r3, [r1, #8]
 	str	r2, [r1, #12]
 	b	.Lccm_decrypt_with_stored20
 .Lccm_decrypt_with_bytes19:
-	str	r2, [sp, #112]
-	str	r3, [sp, #108]
-	str	r7, [sp, #104]
-	mov	r0, r9
+	mov	r0, r8
 	str	r0, [sp, #100]
-	ldr	r2, [sp, #16]
+	mov	r0, r9
+	str	r0, [sp, #104]
+	str	r3, [sp, #108]
+	str	r2, [sp, #112]
 	add	r3, sp, #100
+	ldr	r2, [sp, #16]
 	cmp	r2, #16
 	bcc	.Lccm_decrypt_with_cnt21
 	movs	r2, #16
@@ -831,34 +821,33 @@ ccm_decrypt_with:
 	b	.Lccm_decrypt_with_cpy22
 .Lccm_decrypt_with_stored20:
 	@ ccm.ae:173: y = E.encrypt_block(ks, m ^ y)
-	ldr	r2, [sp, #44]
-	eors	r4, r2
 	ldr	r2, [sp, #40]
+	eors	r7, r2
+	ldr	r2, [sp, #36]
 	eors	r6, r2
-	ldr	r0, [sp, #52]
-	eors	r5, r0
-	mov	r1, r8
 	ldr	r0, [sp, #48]
-	eors	r1, r0
-	str	r1, [sp, #112]
-	str	r5, [sp, #108]
+	eors	r5, r0
+	ldr	r0, [sp, #52]
+	eors	r4, r0
+	str	r7, [sp, #100]
 	str	r6, [sp, #104]
-	str	r4, [sp, #100]
-	add	r2, sp, #116
+	str	r5, [sp, #108]
+	str	r4, [sp, #112]
 	add	r1, sp, #100
-	ldr	r0, [sp, #56]
+	add	r2, sp, #116
+	ldr	r0, [sp, #44]
 	bl	ccm_E_encrypt_block
+	ldr	r2, [sp, #116]
+	ldr	r4, [sp, #120]
+	ldr	r3, [sp, #124]
+	ldr	r1, [sp, #128]
+	str	r2, [sp, #40]
+	str	r4, [sp, #36]
+	str	r3, [sp, #48]
+	str	r1, [sp, #52]
 	ldr	r1, [sp, #32]
 	adds	r1, #1
 	str	r1, [sp, #32]
-	ldr	r0, [sp, #128]
-	str	r0, [sp, #48]
-	ldr	r0, [sp, #124]
-	str	r0, [sp, #52]
-	ldr	r2, [sp, #120]
-	str	r2, [sp, #40]
-	ldr	r2, [sp, #116]
-	str	r2, [sp, #44]
 	ldr	r0, [sp, #76]
 	cmp	r1, r0
 	bcs	.Lccm_decrypt_with_far2
@@ -875,12 +864,12 @@ ccm_decrypt_with:
 	beq	.Lccm_decrypt_with_words24
 .Lccm_decrypt_with_bytes23:
 	movs	r0, #0
-	str	r0, [sp, #112]
-	str	r0, [sp, #108]
-	str	r0, [sp, #104]
 	str	r0, [sp, #100]
-	ldr	r2, [sp, #184]
+	str	r0, [sp, #104]
+	str	r0, [sp, #108]
+	str	r0, [sp, #112]
 	add	r3, sp, #100
+	ldr	r2, [sp, #184]
 	cmp	r2, #16
 	bcc	.Lccm_decrypt_with_cnt26
 	movs	r2, #16
@@ -894,21 +883,21 @@ ccm_decrypt_with:
 .Lccm_decrypt_with_cpyd25:
 	mov	r1, r3
 .Lccm_decrypt_with_words24:
-	ldr	r3, [sp, #48]
-	ldr	r0, [sp, #84]
-	eors	r3, r0
-	ldr	r0, [sp, #52]
-	ldr	r2, [sp, #88]
-	eors	r0, r2
-	str	r0, [sp, #16]
 	ldr	r2, [sp, #40]
-	ldr	r0, [sp, #92]
+	ldr	r0, [sp, #84]
 	eors	r2, r0
 	str	r2, [sp, #40]
-	ldr	r2, [sp, #44]
-	ldr	r0, [sp, #96]
+	ldr	r2, [sp, #36]
+	ldr	r0, [sp, #88]
 	eors	r2, r0
-	str	r2, [sp, #44]
+	str	r2, [sp, #36]
+	ldr	r0, [sp, #48]
+	ldr	r2, [sp, #92]
+	eors	r0, r2
+	str	r0, [sp, #16]
+	ldr	r6, [sp, #52]
+	ldr	r0, [sp, #96]
+	eors	r6, r0
 	@ ccm.ae:33: if count < 16 {                  // only a partial block pays for the mask (a run-time shift)
 	ldr	r0, [sp, #184]
 	cmp	r0, #16
@@ -917,89 +906,85 @@ ccm_decrypt_with:
 	movs	r0, #1
 	eors	r2, r0
 	@ ccm.ae:176: return (load_be(tag, 0, 16, len(tag)) ^ first_bytes(y ^ s0, len(tag))) == 0
-	ldr	r0, [r1]
-	rev	r0, r0
-	str	r0, [sp, #36]
-	ldr	r0, [r1, #4]
-	rev	r0, r0
-	str	r0, [sp, #48]
-	ldr	r0, [r1, #8]
-	rev	r0, r0
-	str	r0, [sp, #32]
 	ldr	r0, [r1, #12]
 	rev	r0, r0
+	str	r0, [sp, #32]
+	ldr	r0, [r1, #8]
+	rev	r0, r0
 	str	r0, [sp, #28]
+	ldr	r0, [r1, #4]
+	rev	r0, r0
+	str	r0, [sp, #24]
+	ldr	r0, [r1]
+	rev	r0, r0
+	str	r0, [sp, #20]
 	@ ccm.ae:33: if count < 16 {                  // only a partial block pays for the mask (a run-time shift)
 	cmp	r2, #0
 	beq	.Lccm_decrypt_with_else28
 	@ ccm.ae:34: y = x & ~(~(0 as u128) >> (8 * count))
 	ldr	r0, [sp, #184]
-	lsls	r6, r0, #3
-	movs	r5, #0
-	mvns	r5, r5
-	mov	r1, r5
-	mov	r2, r5
-	mov	r4, r5
-	cmp	r6, #128
+	lsls	r5, r0, #3
+	movs	r4, #0
+	mvns	r4, r4
+	mov	r3, r4
+	mov	r2, r4
+	mov	r1, r4
+	cmp	r5, #128
 	bcs	.Lccm_decrypt_with_shz30
 .Lccm_decrypt_with_shl32:
-	cmp	r6, #32
+	cmp	r5, #32
 	bcc	.Lccm_decrypt_with_shf31
-	subs	r6, #32
-	mov	r4, r2
+	mov	r4, r3
+	mov	r3, r2
 	mov	r2, r1
-	mov	r1, r5
-	movs	r5, #0
+	movs	r1, #0
+	subs	r5, #32
 	b	.Lccm_decrypt_with_shl32
 .Lccm_decrypt_with_shf31:
+	lsrs	r4, r5
 	movs	r7, #32
-	subs	r7, r7, r6
-	mov	r0, r5
+	subs	r7, r7, r5
+	mov	r0, r3
 	lsls	r0, r7
-	str	r0, [sp, #20]
-	lsrs	r5, r6
-	mov	r0, r1
-	lsls	r0, r7
-	str	r0, [sp, #24]
-	lsrs	r1, r6
-	ldr	r0, [sp, #20]
-	orrs	r1, r0
+	orrs	r4, r0
+	lsrs	r3, r5
 	mov	r0, r2
 	lsls	r0, r7
-	lsrs	r2, r6
-	ldr	r7, [sp, #24]
-	orrs	r2, r7
-	lsrs	r4, r6
-	orrs	r4, r0
+	orrs	r3, r0
+	mov	r0, r1
+	lsls	r0, r7
+	lsrs	r2, r5
+	orrs	r2, r0
+	lsrs	r1, r5
 	b	.Lccm_decrypt_with_she33
 .Lccm_decrypt_with_shz30:
-	movs	r5, #0
-	movs	r1, #0
-	movs	r2, #0
 	movs	r4, #0
+	movs	r3, #0
+	movs	r2, #0
+	movs	r1, #0
 .Lccm_decrypt_with_she33:
-	bics	r3, r5
-	ldr	r6, [sp, #16]
-	bics	r6, r1
 	ldr	r5, [sp, #40]
-	bics	r5, r2
-	ldr	r2, [sp, #44]
-	bics	r2, r4
+	bics	r5, r4
+	ldr	r4, [sp, #36]
+	bics	r4, r3
+	ldr	r0, [sp, #16]
+	bics	r0, r2
+	bics	r6, r1
 	b	.Lccm_decrypt_with_endif29
 .Lccm_decrypt_with_else28:
-	ldr	r6, [sp, #16]
 	ldr	r5, [sp, #40]
-	ldr	r2, [sp, #44]
+	ldr	r4, [sp, #36]
+	ldr	r0, [sp, #16]
 .Lccm_decrypt_with_endif29:
 	@ ccm.ae:176: return (load_be(tag, 0, 16, len(tag)) ^ first_bytes(y ^ s0, len(tag))) == 0
-	ldr	r0, [sp, #36]
-	eors	r0, r3
-	ldr	r1, [sp, #48]
-	eors	r1, r6
-	ldr	r3, [sp, #28]
-	eors	r3, r2
-	ldr	r2, [sp, #32]
-	eors	r2, r5
+	ldr	r3, [sp, #32]
+	eors	r3, r5
+	ldr	r2, [sp, #28]
+	eors	r2, r4
+	ldr	r1, [sp, #24]
+	eors	r1, r0
+	ldr	r0, [sp, #20]
+	eors	r0, r6
 	orrs	r3, r2
 	orrs	r3, r1
 	orrs	r3, r0
@@ -1022,8 +1007,8 @@ ccm_decrypt_with:
 
 
 @ --- ccm_E_encrypt_block: ccm.E.encrypt_block
-@     frame 12 bytes (11 spill slots, 3 on the stack; locals 0), saves nothing
-@     estimated 488 bytes of code and literals
+@     frame 12 bytes (14 spill slots, 3 on the stack; locals 0), saves nothing
+@     estimated 486 bytes of code and literals
 	.section .text.ccm_E_encrypt_block,"ax",%progbits
 	.global ccm_E_encrypt_block
 	.type ccm_E_encrypt_block, %function
@@ -1032,166 +1017,164 @@ ccm_decrypt_with:
 ccm_E_encrypt_block:
 	push	{lr}
 	sub	sp, #12
-	str	r2, [sp, #8]
-	@ aes.ae:159: @unroll(round_unroll)
-	movs	r2, #1
-	mov	r11, r2
-	ldr	r4, [r1, #12]
-	str	r0, [sp, #4]
-	@ aes.ae:155: s0 = b[127:96] ^ w[0]
-	ldr	r6, [r0]
-	eors	r4, r6
-	ldr	r3, [r1, #8]
-	@ aes.ae:156: s1 = b[95:64] ^ w[1]
-	ldr	r6, [r0, #4]
-	eors	r3, r6
-	ldr	r2, [r1, #4]
-	@ aes.ae:157: s2 = b[63:32] ^ w[2]
-	ldr	r6, [r0, #8]
-	eors	r2, r6
-	ldr	r1, [r1]
-	@ aes.ae:158: s3 = b[31:0] ^ w[3]
-	ldr	r6, [r0, #12]
-	eors	r1, r6
 	@ aes.ae:161: t0 = mix_column(sbox[s0[31:24]], sbox[s1[23:16]], sbox[s2[15:8]], sbox[s3[7:0]]) ^ w[4 * round]
-	mov	r5, r0
-	adds	r5, #16
-	ldr	r0, =ccm_tf0
-	mov	r9, r0
-	ldr	r0, =ccm_tf1
-	mov	r8, r0
-	ldr	r0, =ccm_tf2
-	mov	r12, r0
-	ldr	r0, =ccm_tf3
-	mov	r10, r0
+	ldr	r7, =ccm_tf3
+	mov	r10, r7
+	ldr	r7, =ccm_tf2
+	mov	r12, r7
+	ldr	r3, =ccm_tf1
+	mov	r8, r3
+	ldr	r3, =ccm_tf0
+	mov	r9, r3
+	str	r0, [sp, #4]
+	mov	r7, r0
+	mov	r6, r0
+	adds	r6, #16
+	ldr	r3, [r1]
+	@ aes.ae:158: s3 = b[31:0] ^ w[3]
+	ldr	r0, [r0, #12]
+	eors	r3, r0
+	ldr	r4, [r1, #4]
+	@ aes.ae:157: s2 = b[63:32] ^ w[2]
+	ldr	r0, [r7, #8]
+	eors	r4, r0
+	ldr	r5, [r1, #8]
+	@ aes.ae:156: s1 = b[95:64] ^ w[1]
+	ldr	r0, [r7, #4]
+	eors	r5, r0
+	ldr	r1, [r1, #12]
+	@ aes.ae:155: s0 = b[127:96] ^ w[0]
+	ldr	r0, [r7]
+	eors	r1, r0
 	@ aes.ae:159: @unroll(round_unroll)
+	movs	r0, #1
+	mov	r11, r0
+	str	r2, [sp, #8]
 .Lccm_E_encrypt_block_loop1:
-	@ aes.ae:164: t3 = mix_column(sbox[s3[31:24]], sbox[s0[23:16]], sbox[s1[15:8]], sbox[s2[7:0]]) ^ w[4 * round + 3]
+	@ aes.ae:161: t0 = mix_column(sbox[s0[31:24]], sbox[s1[23:16]], sbox[s2[15:8]], sbox[s3[7:0]]) ^ w[4 * round]
 	lsrs	r0, r1, #24
-	lsls	r6, r0, #2
+	lsls	r2, r0, #2
 	mov	r0, r9
-	ldr	r7, [r0, r6]
-	lsrs	r0, r4, #16
+	ldr	r7, [r0, r2]
+	lsrs	r0, r5, #16
 	uxtb	r0, r0
-	lsls	r6, r0, #2
+	lsls	r2, r0, #2
 	mov	r0, r8
-	ldr	r0, [r0, r6]
-	eors	r7, r0
-	lsrs	r0, r3, #8
-	uxtb	r0, r0
-	lsls	r6, r0, #2
-	mov	r0, r12
-	ldr	r0, [r0, r6]
-	eors	r7, r0
-	uxtb	r0, r2
-	lsls	r6, r0, #2
-	mov	r0, r10
-	ldr	r0, [r0, r6]
-	eors	r7, r0
-	ldr	r6, [r5, #12]
-	eors	r7, r6
-	str	r7, [sp]
-	@ aes.ae:163: t2 = mix_column(sbox[s2[31:24]], sbox[s3[23:16]], sbox[s0[15:8]], sbox[s1[7:0]]) ^ w[4 * round + 2]
-	lsrs	r0, r2, #24
-	lsls	r6, r0, #2
-	mov	r0, r9
-	ldr	r7, [r0, r6]
-	lsrs	r0, r1, #16
-	uxtb	r0, r0
-	lsls	r6, r0, #2
-	mov	r0, r8
-	ldr	r0, [r0, r6]
+	ldr	r0, [r0, r2]
 	eors	r7, r0
 	lsrs	r0, r4, #8
-	uxtb	r0, r0
-	lsls	r6, r0, #2
-	mov	r0, r12
-	ldr	r0, [r0, r6]
-	eors	r7, r0
-	uxtb	r0, r3
-	lsls	r6, r0, #2
-	mov	r0, r10
-	ldr	r0, [r0, r6]
-	eors	r7, r0
-	ldr	r6, [r5, #8]
-	eors	r7, r6
-	mov	lr, r7
-	@ aes.ae:162: t1 = mix_column(sbox[s1[31:24]], sbox[s2[23:16]], sbox[s3[15:8]], sbox[s0[7:0]]) ^ w[4 * round + 1]
-	lsrs	r0, r3, #24
-	lsls	r6, r0, #2
-	mov	r0, r9
-	ldr	r6, [r0, r6]
-	lsrs	r0, r2, #16
-	uxtb	r0, r0
-	lsls	r7, r0, #2
-	mov	r0, r8
-	ldr	r0, [r0, r7]
-	eors	r6, r0
-	lsrs	r0, r1, #8
-	uxtb	r0, r0
-	lsls	r7, r0, #2
-	mov	r0, r12
-	ldr	r0, [r0, r7]
-	eors	r6, r0
-	uxtb	r0, r4
-	lsls	r7, r0, #2
-	mov	r0, r10
-	ldr	r0, [r0, r7]
-	eors	r6, r0
-	ldr	r0, [r5, #4]
-	eors	r6, r0
-	@ aes.ae:161: t0 = mix_column(sbox[s0[31:24]], sbox[s1[23:16]], sbox[s2[15:8]], sbox[s3[7:0]]) ^ w[4 * round]
-	lsrs	r0, r4, #24
-	lsls	r4, r0, #2
-	mov	r0, r9
-	ldr	r4, [r0, r4]
-	lsrs	r0, r3, #16
-	uxtb	r0, r0
-	lsls	r3, r0, #2
-	mov	r0, r8
-	ldr	r0, [r0, r3]
-	eors	r4, r0
-	lsrs	r0, r2, #8
 	uxtb	r0, r0
 	lsls	r2, r0, #2
 	mov	r0, r12
 	ldr	r0, [r0, r2]
-	eors	r4, r0
-	uxtb	r0, r1
-	lsls	r1, r0, #2
+	eors	r7, r0
+	uxtb	r0, r3
+	lsls	r2, r0, #2
 	mov	r0, r10
-	ldr	r0, [r0, r1]
-	eors	r4, r0
-	ldr	r0, [r5]
-	eors	r4, r0
+	ldr	r0, [r0, r2]
+	eors	r7, r0
+	ldr	r2, [r6]
+	eors	r7, r2
+	mov	lr, r7
+	@ aes.ae:162: t1 = mix_column(sbox[s1[31:24]], sbox[s2[23:16]], sbox[s3[15:8]], sbox[s0[7:0]]) ^ w[4 * round + 1]
+	lsrs	r0, r5, #24
+	lsls	r2, r0, #2
+	mov	r0, r9
+	ldr	r7, [r0, r2]
+	lsrs	r0, r4, #16
+	uxtb	r0, r0
+	lsls	r2, r0, #2
+	mov	r0, r8
+	ldr	r0, [r0, r2]
+	eors	r7, r0
+	lsrs	r0, r3, #8
+	uxtb	r0, r0
+	lsls	r2, r0, #2
+	mov	r0, r12
+	ldr	r0, [r0, r2]
+	eors	r7, r0
+	uxtb	r0, r1
+	lsls	r2, r0, #2
+	mov	r0, r10
+	ldr	r0, [r0, r2]
+	eors	r7, r0
+	ldr	r2, [r6, #4]
+	eors	r7, r2
+	str	r7, [sp]
+	@ aes.ae:163: t2 = mix_column(sbox[s2[31:24]], sbox[s3[23:16]], sbox[s0[15:8]], sbox[s1[7:0]]) ^ w[4 * round + 2]
+	lsrs	r0, r4, #24
+	lsls	r2, r0, #2
+	mov	r0, r9
+	ldr	r0, [r0, r2]
+	lsrs	r7, r3, #16
+	uxtb	r7, r7
+	lsls	r2, r7, #2
+	mov	r7, r8
+	ldr	r7, [r7, r2]
+	eors	r0, r7
+	lsrs	r2, r1, #8
+	uxtb	r2, r2
+	lsls	r2, r2, #2
+	mov	r7, r12
+	ldr	r2, [r7, r2]
+	eors	r0, r2
+	uxtb	r2, r5
+	lsls	r2, r2, #2
+	mov	r7, r10
+	ldr	r2, [r7, r2]
+	eors	r0, r2
+	ldr	r2, [r6, #8]
+	eors	r0, r2
 	@ aes.ae:164: t3 = mix_column(sbox[s3[31:24]], sbox[s0[23:16]], sbox[s1[15:8]], sbox[s2[7:0]]) ^ w[4 * round + 3]
-	adds	r5, #16
-	mov	r3, r6
-	mov	r2, lr
-	ldr	r1, [sp]
-	mov	r0, r11
-	adds	r0, #1
-	mov	r11, r0
-	cmp	r0, #10
+	lsrs	r2, r3, #24
+	lsls	r3, r2, #2
+	mov	r2, r9
+	ldr	r3, [r2, r3]
+	lsrs	r2, r1, #16
+	uxtb	r2, r2
+	lsls	r1, r2, #2
+	mov	r2, r8
+	ldr	r2, [r2, r1]
+	eors	r3, r2
+	lsrs	r2, r5, #8
+	uxtb	r2, r2
+	lsls	r1, r2, #2
+	mov	r2, r12
+	ldr	r2, [r2, r1]
+	eors	r3, r2
+	uxtb	r2, r4
+	lsls	r1, r2, #2
+	ldr	r2, [r7, r1]
+	eors	r3, r2
+	ldr	r2, [r6, #12]
+	eors	r3, r2
+	mov	r2, r11
+	adds	r2, #1
+	mov	r11, r2
+	mov	r4, r0
+	ldr	r5, [sp]
+	mov	r1, lr
+	adds	r6, #16
+	cmp	r2, #10
 	bcc	.Lccm_E_encrypt_block_loop1
 .Lccm_E_encrypt_block_done2:
 	@ aes.ae:127: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
-	lsrs	r0, r4, #24
-	ldr	r5, =ccm_E.sbox
-	ldrb	r0, [r5, r0]
+	lsrs	r0, r1, #24
+	ldr	r2, =ccm_E.sbox
+	ldrb	r0, [r2, r0]
 	lsls	r7, r0, #24
-	lsrs	r0, r3, #16
+	lsrs	r0, r5, #16
 	uxtb	r0, r0
-	ldrb	r0, [r5, r0]
+	ldrb	r0, [r2, r0]
 	lsls	r0, r0, #16
 	orrs	r7, r0
-	lsrs	r0, r2, #8
+	lsrs	r0, r4, #8
 	uxtb	r0, r0
-	ldrb	r0, [r5, r0]
+	ldrb	r0, [r2, r0]
 	lsls	r0, r0, #8
 	orrs	r7, r0
-	uxtb	r0, r1
-	ldrb	r0, [r5, r0]
+	uxtb	r0, r3
+	ldrb	r0, [r2, r0]
 	orrs	r7, r0
 	@ aes.ae:170: return cat(sub_shift(s0, s1, s2, s3) ^ w[4 * nr],
 	movs	r6, #160
@@ -1200,21 +1183,21 @@ ccm_E_encrypt_block:
 	eors	r7, r6
 	mov	r12, r7
 	@ aes.ae:127: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
-	lsrs	r0, r3, #24
-	ldrb	r0, [r5, r0]
+	lsrs	r0, r5, #24
+	ldrb	r0, [r2, r0]
 	lsls	r7, r0, #24
-	lsrs	r0, r2, #16
+	lsrs	r0, r4, #16
 	uxtb	r0, r0
-	ldrb	r0, [r5, r0]
+	ldrb	r0, [r2, r0]
 	lsls	r0, r0, #16
 	orrs	r7, r0
-	lsrs	r0, r1, #8
+	lsrs	r0, r3, #8
 	uxtb	r0, r0
-	ldrb	r0, [r5, r0]
+	ldrb	r0, [r2, r0]
 	lsls	r0, r0, #8
 	orrs	r7, r0
-	uxtb	r0, r4
-	ldrb	r0, [r5, r0]
+	uxtb	r0, r1
+	ldrb	r0, [r2, r0]
 	orrs	r7, r0
 	@ aes.ae:171: sub_shift(s1, s2, s3, s0) ^ w[4 * nr + 1],
 	movs	r6, #164
@@ -1223,21 +1206,21 @@ ccm_E_encrypt_block:
 	eors	r7, r6
 	mov	r8, r7
 	@ aes.ae:127: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
-	lsrs	r0, r2, #24
-	ldrb	r0, [r5, r0]
+	lsrs	r0, r4, #24
+	ldrb	r0, [r2, r0]
 	lsls	r6, r0, #24
-	lsrs	r0, r1, #16
+	lsrs	r0, r3, #16
 	uxtb	r0, r0
-	ldrb	r0, [r5, r0]
+	ldrb	r0, [r2, r0]
 	lsls	r0, r0, #16
 	orrs	r6, r0
-	lsrs	r0, r4, #8
+	lsrs	r0, r1, #8
 	uxtb	r0, r0
-	ldrb	r0, [r5, r0]
+	ldrb	r0, [r2, r0]
 	lsls	r0, r0, #8
 	orrs	r6, r0
-	uxtb	r0, r3
-	ldrb	r0, [r5, r0]
+	uxtb	r0, r5
+	ldrb	r0, [r2, r0]
 	orrs	r6, r0
 	@ aes.ae:172: sub_shift(s2, s3, s0, s1) ^ w[4 * nr + 2],
 	ldr	r7, [sp, #4]
@@ -1245,30 +1228,29 @@ ccm_E_encrypt_block:
 	ldr	r0, [r7, r0]
 	eors	r6, r0
 	@ aes.ae:127: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
-	lsrs	r0, r1, #24
-	ldrb	r0, [r5, r0]
-	lsls	r1, r0, #24
-	lsrs	r0, r4, #16
+	lsrs	r0, r3, #24
+	ldrb	r0, [r2, r0]
+	lsls	r3, r0, #24
+	lsrs	r0, r1, #16
 	uxtb	r0, r0
-	ldrb	r0, [r5, r0]
+	ldrb	r0, [r2, r0]
 	lsls	r0, r0, #16
-	orrs	r1, r0
-	lsrs	r0, r3, #8
+	orrs	r3, r0
+	lsrs	r0, r5, #8
 	uxtb	r0, r0
-	ldrb	r0, [r5, r0]
+	ldrb	r0, [r2, r0]
 	lsls	r0, r0, #8
-	orrs	r1, r0
-	uxtb	r0, r2
-	ldrb	r0, [r5, r0]
-	orrs	r1, r0
+	orrs	r3, r0
+	uxtb	r0, r4
+	ldrb	r0, [r2, r0]
+	orrs	r3, r0
 	@ aes.ae:173: sub_shift(s3, s0, s1, s2) ^ w[4 * nr + 3])
-	movs	r2, #172
-	mov	r0, r7
-	ldr	r0, [r0, r2]
-	eors	r1, r0
+	movs	r1, #172
+	ldr	r0, [r7, r1]
+	eors	r3, r0
 	@ aes.ae:170: return cat(sub_shift(s0, s1, s2, s3) ^ w[4 * nr],
 	ldr	r2, [sp, #8]
-	str	r1, [r2]
+	str	r3, [r2]
 	str	r6, [r2, #4]
 	mov	r0, r8
 	str	r0, [r2, #8]
@@ -1283,7 +1265,7 @@ ccm_E_encrypt_block:
 
 @ --- ccm_mac_header: ccm.mac_header
 @     frame 52 bytes (9 spill slots, 5 on the stack; locals 32), saves nothing
-@     estimated 452 bytes of code and literals
+@     estimated 454 bytes of code and literals
 	.section .text.ccm_mac_header,"ax",%progbits
 	.global ccm_mac_header
 	.type ccm_mac_header, %function
@@ -1331,7 +1313,7 @@ ccm_mac_header:
 	add	r4, sp, #36
 	add	r1, sp, #20
 	str	r3, [sp, #4]
-	str	r0, [sp, #12]
+	str	r0, [sp, #8]
 	mov	r2, r4
 	bl	ccm_E_encrypt_block
 	ldr	r7, [sp, #36]
@@ -1447,18 +1429,19 @@ ccm_mac_header:
 	str	r7, [sp, #20]
 	add	r2, sp, #36
 	add	r1, sp, #20
-	ldr	r0, [sp, #12]
+	ldr	r0, [sp, #8]
 	bl	ccm_E_encrypt_block
 	@ ccm.ae:81: taken = 16 - header
 	movs	r1, #16
 	ldr	r0, [sp]
 	subs	r0, r1, r0
-	str	r0, [sp, #8]
+	str	r0, [sp, #12]
 	@ ccm.ae:82: rest = if a > taken then a - taken else 0
-	ldr	r1, [sp, #56]
-	cmp	r0, r1
+	ldr	r2, [sp, #56]
+	cmp	r0, r2
 	movs	r2, #0
 	sbcs	r2, r2
+	ldr	r1, [sp, #56]
 	subs	r0, r1, r0
 	ands	r0, r2
 	@ ccm.ae:83: for i in 0..(rest + 15) / 16 {
@@ -1479,7 +1462,7 @@ ccm_mac_header:
 	@ ccm.ae:84: off = taken + 16 * i
 	ldr	r1, [sp]
 	lsls	r1, r1, #4
-	ldr	r0, [sp, #8]
+	ldr	r0, [sp, #12]
 	adds	r6, r0, r1
 	@ ccm.ae:85: y = E.encrypt_block(ks, y ^ load_be(ad, off, 16, a - off))
 	ldr	r0, [sp, #4]
@@ -1529,7 +1512,7 @@ ccm_mac_header:
 	str	r3, [sp, #20]
 	add	r2, sp, #36
 	add	r1, sp, #20
-	ldr	r0, [sp, #12]
+	ldr	r0, [sp, #8]
 	bl	ccm_E_encrypt_block
 	ldr	r1, [sp]
 	adds	r1, #1

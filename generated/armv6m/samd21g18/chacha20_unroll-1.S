@@ -56,7 +56,7 @@ chacha20_quarter_round:
 
 @ --- chacha20_block: chacha20.block
 @     frame 104 bytes (51 spill slots, 26 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 710 bytes of code and literals
+@     estimated 708 bytes of code and literals
 	.section .text.chacha20_block,"ax",%progbits
 	.global chacha20_block
 	.type chacha20_block, %function
@@ -70,61 +70,61 @@ chacha20_block:
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
 	sub	sp, #104
-	str	r1, [sp, #76]
-	str	r3, [sp, #52]
-	ldr	r1, [r0]
-	str	r1, [sp, #100]
-	ldr	r1, [r0, #4]
-	str	r1, [sp, #96]
-	ldr	r1, [r0, #8]
-	str	r1, [sp, #92]
-	ldr	r1, [r0, #12]
-	str	r1, [sp, #88]
-	ldr	r1, [r0, #16]
-	str	r1, [sp, #84]
-	ldr	r1, [r0, #20]
-	str	r1, [sp, #80]
-	ldr	r1, [r0, #24]
 	str	r1, [sp, #72]
+	str	r3, [sp, #100]
+	ldr	r1, [r0]
+	str	r1, [sp, #96]
+	ldr	r1, [r0, #4]
+	str	r1, [sp, #92]
+	ldr	r1, [r0, #8]
+	str	r1, [sp, #88]
+	ldr	r1, [r0, #12]
+	str	r1, [sp, #84]
+	ldr	r1, [r0, #16]
+	str	r1, [sp, #80]
+	ldr	r1, [r0, #20]
+	str	r1, [sp, #76]
+	ldr	r1, [r0, #24]
+	str	r1, [sp, #68]
 	ldr	r0, [r0, #28]
-	str	r0, [sp, #68]
-	ldr	r0, [r2]
 	str	r0, [sp, #64]
-	ldr	r0, [r2, #4]
+	ldr	r0, [r2]
 	str	r0, [sp, #60]
-	ldr	r0, [r2, #8]
+	ldr	r0, [r2, #4]
 	str	r0, [sp, #56]
+	ldr	r0, [r2, #8]
+	str	r0, [sp, #52]
 	@ chacha20.ae:120: @unroll(unroll)
 	movs	r0, #0
 	str	r0, [sp, #28]
 	ldr	r7, =0x61707865
-	ldr	r6, [sp, #100]
-	ldr	r1, [sp, #84]
-	mov	r12, r1
-	ldr	r5, [sp, #76]
+	ldr	r6, [sp, #96]
+	ldr	r1, [sp, #80]
+	mov	r10, r1
+	ldr	r5, [sp, #72]
 	ldr	r1, =0x3320646e
-	mov	r11, r1
-	ldr	r2, [sp, #96]
-	ldr	r0, [sp, #80]
-	str	r0, [sp, #20]
+	str	r1, [sp, #8]
+	ldr	r2, [sp, #92]
+	ldr	r0, [sp, #76]
+	str	r0, [sp, #12]
+	ldr	r1, [sp, #60]
+	str	r1, [sp, #4]
+	ldr	r0, =0x79622d32
+	str	r0, [sp]
+	ldr	r1, [sp, #88]
+	mov	lr, r1
+	ldr	r1, [sp, #68]
+	str	r1, [sp, #24]
+	ldr	r1, [sp, #56]
+	str	r1, [sp, #20]
+	ldr	r0, =0x6b206574
+	mov	r12, r0
+	ldr	r1, [sp, #84]
+	mov	r8, r1
 	ldr	r1, [sp, #64]
 	str	r1, [sp, #16]
-	ldr	r0, =0x79622d32
-	mov	r10, r0
-	ldr	r1, [sp, #92]
-	mov	r8, r1
-	ldr	r1, [sp, #72]
-	str	r1, [sp, #4]
-	ldr	r1, [sp, #60]
-	str	r1, [sp, #24]
-	ldr	r0, =0x6b206574
-	mov	lr, r0
-	ldr	r1, [sp, #88]
-	str	r1, [sp, #8]
-	ldr	r1, [sp, #68]
-	str	r1, [sp]
-	ldr	r1, [sp, #56]
-	mov	r9, r1
+	ldr	r1, [sp, #52]
+	mov	r11, r1
 .Lchacha20_block_loop1:
 	@ chacha20.ae:20: a = a + b
 	adds	r1, r7, r6
@@ -133,7 +133,7 @@ chacha20_block:
 	movs	r0, #16
 	rors	r5, r0
 	@ chacha20.ae:22: c = c + d
-	mov	r3, r12
+	mov	r3, r10
 	adds	r3, r3, r5
 	@ chacha20.ae:23: b = (b ^ c) <<< 12
 	mov	r4, r6
@@ -155,16 +155,16 @@ chacha20_block:
 	eors	r4, r3
 	movs	r3, #25
 	rors	r4, r3
-	str	r4, [sp, #12]
+	mov	r9, r4
 	@ chacha20.ae:20: a = a + b
-	mov	r1, r11
+	ldr	r1, [sp, #8]
 	adds	r1, r1, r2
 	@ chacha20.ae:21: d = (d ^ a) <<< 16
-	ldr	r5, [sp, #16]
+	ldr	r5, [sp, #4]
 	eors	r5, r1
 	rors	r5, r0
 	@ chacha20.ae:22: c = c + d
-	ldr	r3, [sp, #20]
+	ldr	r3, [sp, #12]
 	adds	r4, r3, r5
 	@ chacha20.ae:23: b = (b ^ c) <<< 12
 	mov	r3, r2
@@ -172,11 +172,11 @@ chacha20_block:
 	rors	r3, r7
 	@ chacha20.ae:24: a = a + b
 	adds	r1, r1, r3
-	mov	r11, r1
+	str	r1, [sp, #8]
 	@ chacha20.ae:25: d = (d ^ a) <<< 8
 	eors	r5, r1
 	rors	r5, r6
-	str	r5, [sp, #16]
+	str	r5, [sp, #4]
 	@ chacha20.ae:26: c = c + d
 	adds	r1, r4, r5
 	str	r1, [sp, #44]
@@ -185,48 +185,48 @@ chacha20_block:
 	movs	r2, #25
 	rors	r3, r2
 	@ chacha20.ae:20: a = a + b
-	mov	r2, r10
-	mov	r1, r8
+	ldr	r2, [sp]
+	mov	r1, lr
 	adds	r1, r2, r1
 	@ chacha20.ae:21: d = (d ^ a) <<< 16
-	ldr	r5, [sp, #24]
+	ldr	r5, [sp, #20]
 	eors	r5, r1
 	rors	r5, r0
 	@ chacha20.ae:22: c = c + d
-	ldr	r2, [sp, #4]
+	ldr	r2, [sp, #24]
 	adds	r4, r2, r5
 	@ chacha20.ae:23: b = (b ^ c) <<< 12
-	mov	r2, r8
+	mov	r2, lr
 	eors	r2, r4
 	rors	r2, r7
 	@ chacha20.ae:24: a = a + b
 	adds	r1, r1, r2
-	mov	r10, r1
+	str	r1, [sp]
 	@ chacha20.ae:25: d = (d ^ a) <<< 8
 	eors	r5, r1
 	rors	r5, r6
-	str	r5, [sp, #20]
+	str	r5, [sp, #12]
 	@ chacha20.ae:26: c = c + d
 	adds	r4, r4, r5
-	mov	r8, r4
+	mov	r10, r4
 	@ chacha20.ae:27: b = (b ^ c) <<< 7
 	eors	r2, r4
 	movs	r1, #25
 	rors	r2, r1
-	mov	r12, r2
+	mov	lr, r2
 	@ chacha20.ae:20: a = a + b
-	mov	r2, lr
-	ldr	r1, [sp, #8]
+	mov	r2, r12
+	mov	r1, r8
 	adds	r2, r2, r1
 	@ chacha20.ae:21: d = (d ^ a) <<< 16
-	mov	r4, r9
+	mov	r4, r11
 	eors	r4, r2
 	rors	r4, r0
 	@ chacha20.ae:22: c = c + d
-	ldr	r1, [sp]
+	ldr	r1, [sp, #16]
 	adds	r1, r1, r4
 	@ chacha20.ae:23: b = (b ^ c) <<< 12
-	ldr	r5, [sp, #8]
+	mov	r5, r8
 	eors	r5, r1
 	rors	r5, r7
 	@ chacha20.ae:24: a = a + b
@@ -237,7 +237,7 @@ chacha20_block:
 	rors	r4, r6
 	@ chacha20.ae:26: c = c + d
 	adds	r1, r1, r4
-	mov	lr, r1
+	mov	r12, r1
 	@ chacha20.ae:27: b = (b ^ c) <<< 7
 	mov	r2, r5
 	eors	r2, r1
@@ -250,60 +250,60 @@ chacha20_block:
 	eors	r4, r1
 	rors	r4, r0
 	@ chacha20.ae:22: c = c + d
-	mov	r5, r8
+	mov	r5, r10
 	adds	r5, r5, r4
 	@ chacha20.ae:23: b = (b ^ c) <<< 12
 	eors	r3, r5
 	rors	r3, r7
 	@ chacha20.ae:24: a = a + b
 	adds	r1, r1, r3
-	str	r1, [sp, #24]
+	str	r1, [sp, #20]
 	@ chacha20.ae:25: d = (d ^ a) <<< 8
 	eors	r4, r1
 	rors	r4, r6
-	mov	r9, r4
+	mov	r11, r4
 	@ chacha20.ae:26: c = c + d
 	adds	r1, r5, r4
-	str	r1, [sp, #4]
-	@ chacha20.ae:27: b = (b ^ c) <<< 7
-	eors	r3, r1
-	movs	r1, #25
-	rors	r3, r1
-	str	r3, [sp, #8]
-	@ chacha20.ae:20: a = a + b
-	mov	r3, r11
-	mov	r1, r12
-	adds	r1, r3, r1
-	@ chacha20.ae:21: d = (d ^ a) <<< 16
-	ldr	r5, [sp, #32]
-	eors	r5, r1
-	rors	r5, r0
-	@ chacha20.ae:22: c = c + d
-	mov	r3, lr
-	adds	r4, r3, r5
-	@ chacha20.ae:23: b = (b ^ c) <<< 12
-	mov	r3, r12
-	eors	r3, r4
-	rors	r3, r7
-	@ chacha20.ae:24: a = a + b
-	adds	r1, r1, r3
-	mov	r11, r1
-	@ chacha20.ae:25: d = (d ^ a) <<< 8
-	eors	r5, r1
-	rors	r5, r6
-	@ chacha20.ae:26: c = c + d
-	adds	r1, r4, r5
-	str	r1, [sp]
+	str	r1, [sp, #24]
 	@ chacha20.ae:27: b = (b ^ c) <<< 7
 	eors	r3, r1
 	movs	r1, #25
 	rors	r3, r1
 	mov	r8, r3
 	@ chacha20.ae:20: a = a + b
-	mov	r1, r10
+	ldr	r3, [sp, #8]
+	mov	r1, lr
+	adds	r1, r3, r1
+	@ chacha20.ae:21: d = (d ^ a) <<< 16
+	ldr	r5, [sp, #32]
+	eors	r5, r1
+	rors	r5, r0
+	@ chacha20.ae:22: c = c + d
+	mov	r3, r12
+	adds	r4, r3, r5
+	@ chacha20.ae:23: b = (b ^ c) <<< 12
+	mov	r3, lr
+	eors	r3, r4
+	rors	r3, r7
+	@ chacha20.ae:24: a = a + b
+	adds	r1, r1, r3
+	str	r1, [sp, #8]
+	@ chacha20.ae:25: d = (d ^ a) <<< 8
+	eors	r5, r1
+	rors	r5, r6
+	@ chacha20.ae:26: c = c + d
+	adds	r1, r4, r5
+	str	r1, [sp, #16]
+	@ chacha20.ae:27: b = (b ^ c) <<< 7
+	eors	r3, r1
+	movs	r1, #25
+	rors	r3, r1
+	mov	lr, r3
+	@ chacha20.ae:20: a = a + b
+	ldr	r1, [sp]
 	adds	r1, r1, r2
 	@ chacha20.ae:21: d = (d ^ a) <<< 16
-	ldr	r4, [sp, #16]
+	ldr	r4, [sp, #4]
 	eors	r4, r1
 	rors	r4, r0
 	@ chacha20.ae:22: c = c + d
@@ -314,13 +314,13 @@ chacha20_block:
 	rors	r2, r7
 	@ chacha20.ae:24: a = a + b
 	adds	r1, r1, r2
-	mov	r10, r1
+	str	r1, [sp]
 	@ chacha20.ae:25: d = (d ^ a) <<< 8
 	eors	r4, r1
 	rors	r4, r6
 	@ chacha20.ae:26: c = c + d
 	adds	r1, r3, r4
-	mov	r12, r1
+	mov	r10, r1
 	@ chacha20.ae:27: b = (b ^ c) <<< 7
 	mov	r3, r2
 	eors	r3, r1
@@ -328,11 +328,11 @@ chacha20_block:
 	rors	r3, r2
 	@ chacha20.ae:20: a = a + b
 	ldr	r2, [sp, #40]
-	ldr	r1, [sp, #12]
+	mov	r1, r9
 	adds	r1, r2, r1
-	mov	lr, r1
+	mov	r12, r1
 	@ chacha20.ae:21: d = (d ^ a) <<< 16
-	ldr	r2, [sp, #20]
+	ldr	r2, [sp, #12]
 	eors	r2, r1
 	mov	r1, r2
 	rors	r1, r0
@@ -340,16 +340,16 @@ chacha20_block:
 	ldr	r0, [sp, #44]
 	adds	r0, r0, r1
 	@ chacha20.ae:23: b = (b ^ c) <<< 12
-	ldr	r2, [sp, #12]
+	mov	r2, r9
 	eors	r2, r0
 	rors	r2, r7
 	@ chacha20.ae:24: a = a + b
-	mov	r7, lr
+	mov	r7, r12
 	adds	r7, r7, r2
-	mov	lr, r7
+	mov	r12, r7
 	@ chacha20.ae:25: d = (d ^ a) <<< 8
 	mov	r7, r1
-	mov	r1, lr
+	mov	r1, r12
 	eors	r7, r1
 	mov	r1, r7
 	rors	r1, r6
@@ -360,12 +360,12 @@ chacha20_block:
 	eors	r6, r0
 	movs	r2, #25
 	rors	r6, r2
-	ldr	r7, [sp, #24]
-	ldr	r2, [sp, #8]
-	str	r0, [sp, #20]
-	str	r4, [sp, #16]
-	str	r1, [sp, #24]
-	str	r3, [sp, #8]
+	ldr	r7, [sp, #20]
+	mov	r2, r8
+	str	r0, [sp, #12]
+	str	r4, [sp, #4]
+	str	r1, [sp, #20]
+	mov	r8, r3
 	ldr	r0, [sp, #28]
 	adds	r0, #1
 	str	r0, [sp, #28]
@@ -375,90 +375,89 @@ chacha20_block:
 .Lchacha20_block_far1:
 .Lchacha20_block_done2:
 	@ chacha20.ae:132: return cat(x15 + nonce[95:64], x14 + nonce[63:32], x13 + nonce[31:0], x12 + counter,
-	mov	r1, r9
+	mov	r1, r11
+	ldr	r0, [sp, #52]
+	adds	r1, r1, r0
+	str	r1, [sp, #44]
+	ldr	r1, [sp, #20]
 	ldr	r0, [sp, #56]
 	adds	r1, r1, r0
-	str	r1, [sp, #36]
-	ldr	r1, [sp, #24]
+	str	r1, [sp, #40]
+	ldr	r1, [sp, #4]
 	ldr	r0, [sp, #60]
 	adds	r1, r1, r0
+	str	r1, [sp, #36]
+	ldr	r0, [sp, #72]
+	adds	r1, r5, r0
 	str	r1, [sp, #32]
+	@ chacha20.ae:133: x11 + key[255:224], x10 + key[223:192], x9 + key[191:160], x8 + key[159:128],
 	ldr	r1, [sp, #16]
 	ldr	r0, [sp, #64]
 	adds	r1, r1, r0
 	str	r1, [sp, #28]
-	ldr	r0, [sp, #76]
-	adds	r1, r5, r0
-	str	r1, [sp, #24]
-	@ chacha20.ae:133: x11 + key[255:224], x10 + key[223:192], x9 + key[191:160], x8 + key[159:128],
-	ldr	r1, [sp]
+	ldr	r1, [sp, #24]
 	ldr	r0, [sp, #68]
 	adds	r1, r1, r0
-	str	r1, [sp, #16]
-	ldr	r1, [sp, #4]
-	ldr	r0, [sp, #72]
+	str	r1, [sp, #20]
+	ldr	r1, [sp, #12]
+	ldr	r0, [sp, #76]
 	adds	r1, r1, r0
-	str	r1, [sp, #12]
-	ldr	r1, [sp, #20]
+	str	r1, [sp, #16]
+	mov	r1, r10
 	ldr	r0, [sp, #80]
 	adds	r1, r1, r0
-	str	r1, [sp, #4]
-	mov	r1, r12
+	str	r1, [sp, #12]
+	@ chacha20.ae:134: x7 + key[127:96], x6 + key[95:64], x5 + key[63:32], x4 + key[31:0],
+	mov	r1, r8
 	ldr	r0, [sp, #84]
 	adds	r1, r1, r0
-	str	r1, [sp]
-	@ chacha20.ae:134: x7 + key[127:96], x6 + key[95:64], x5 + key[63:32], x4 + key[31:0],
-	ldr	r1, [sp, #8]
+	str	r1, [sp, #4]
+	mov	r1, lr
 	ldr	r0, [sp, #88]
 	adds	r1, r1, r0
-	mov	r12, r1
-	mov	r1, r8
 	ldr	r0, [sp, #92]
-	adds	r1, r1, r0
-	ldr	r0, [sp, #96]
 	adds	r2, r2, r0
-	ldr	r0, [sp, #100]
+	ldr	r0, [sp, #96]
 	adds	r3, r6, r0
 	@ chacha20.ae:135: x3 + j3, x2 + j2, x1 + j1, x0 + j0)
 	ldr	r4, =0x6b206574
-	mov	r0, lr
+	mov	r0, r12
 	adds	r4, r0, r4
 	ldr	r5, =0x79622d32
-	mov	r0, r10
+	ldr	r0, [sp]
 	adds	r5, r0, r5
 	ldr	r6, =0x3320646e
-	mov	r0, r11
+	ldr	r0, [sp, #8]
 	adds	r6, r0, r6
 	ldr	r0, =0x61707865
 	adds	r7, r7, r0
 	@ chacha20.ae:132: return cat(x15 + nonce[95:64], x14 + nonce[63:32], x13 + nonce[31:0], x12 + counter,
-	ldr	r0, [sp, #52]
+	ldr	r0, [sp, #100]
 	str	r7, [r0]
-	mov	r7, r0
-	str	r6, [r7, #4]
-	str	r5, [r7, #8]
-	str	r4, [r7, #12]
-	str	r3, [r7, #16]
-	str	r2, [r7, #20]
-	str	r1, [r7, #24]
-	mov	r1, r12
-	str	r1, [r7, #28]
-	ldr	r1, [sp]
-	str	r1, [r7, #32]
+	str	r6, [r0, #4]
+	str	r5, [r0, #8]
+	str	r4, [r0, #12]
+	str	r3, [r0, #16]
+	str	r2, [r0, #20]
+	str	r1, [r0, #24]
 	ldr	r1, [sp, #4]
-	str	r1, [r7, #36]
+	str	r1, [r0, #28]
 	ldr	r1, [sp, #12]
-	str	r1, [r7, #40]
+	str	r1, [r0, #32]
 	ldr	r1, [sp, #16]
-	str	r1, [r7, #44]
-	ldr	r1, [sp, #24]
-	str	r1, [r7, #48]
+	str	r1, [r0, #36]
+	ldr	r1, [sp, #20]
+	str	r1, [r0, #40]
 	ldr	r1, [sp, #28]
-	str	r1, [r7, #52]
+	str	r1, [r0, #44]
 	ldr	r1, [sp, #32]
-	str	r1, [r7, #56]
+	str	r1, [r0, #48]
 	ldr	r1, [sp, #36]
-	str	r1, [r7, #60]
+	str	r1, [r0, #52]
+	ldr	r1, [sp, #40]
+	str	r1, [r0, #56]
+	ldr	r1, [sp, #44]
+	str	r1, [r0, #60]
 	add	sp, #104
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
@@ -473,7 +472,7 @@ chacha20_block:
 
 @ --- chacha20_xor_stream: chacha20.xor_stream
 @     frame 252 bytes (75 spill slots, 47 on the stack; locals 64), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 1092 bytes of code and literals
+@     estimated 1088 bytes of code and literals
 	.section .text.chacha20_xor_stream,"ax",%progbits
 	.global chacha20_xor_stream
 	.type chacha20_xor_stream, %function
@@ -490,52 +489,50 @@ chacha20_xor_stream:
 	str	r1, [sp, #184]
 	str	r3, [sp, #180]
 	ldr	r1, [r0]
-	str	r1, [sp, #144]
-	ldr	r1, [r0, #4]
-	str	r1, [sp, #140]
-	ldr	r1, [r0, #8]
 	str	r1, [sp, #136]
-	ldr	r1, [r0, #12]
+	ldr	r1, [r0, #4]
 	str	r1, [sp, #132]
-	ldr	r1, [r0, #16]
+	ldr	r1, [r0, #8]
 	str	r1, [sp, #128]
-	ldr	r1, [r0, #20]
+	ldr	r1, [r0, #12]
 	str	r1, [sp, #124]
-	ldr	r1, [r0, #24]
+	ldr	r1, [r0, #16]
 	str	r1, [sp, #120]
+	ldr	r1, [r0, #20]
+	str	r1, [sp, #116]
+	ldr	r1, [r0, #24]
+	str	r1, [sp, #112]
 	ldr	r0, [r0, #28]
-	str	r0, [sp, #116]
-	ldr	r0, [r2]
-	str	r0, [sp, #112]
-	ldr	r0, [r2, #4]
 	str	r0, [sp, #108]
-	ldr	r0, [r2, #8]
+	ldr	r0, [r2]
 	str	r0, [sp, #104]
+	ldr	r0, [r2, #4]
+	str	r0, [sp, #100]
+	ldr	r0, [r2, #8]
+	str	r0, [sp, #96]
 	@ chacha20.ae:141: for i in 0..(n + 63) / 64 {
 	ldr	r0, [sp, #288]
 	adds	r0, #63
 	lsrs	r0, r0, #6
 	str	r0, [sp, #176]
 	movs	r1, #0
-	str	r1, [sp, #92]
+	str	r1, [sp, #88]
 	cmp	r1, r0
 	bcc	.Lchacha20_xor_stream_far1
 	b	.Lchacha20_xor_stream_done2
 .Lchacha20_xor_stream_far1:
 .Lchacha20_xor_stream_loop1:
 	@ chacha20.ae:142: off = i * 64
-	ldr	r1, [sp, #92]
+	ldr	r1, [sp, #88]
 	lsls	r0, r1, #6
-	str	r0, [sp, #96]
+	str	r0, [sp, #140]
 	@ chacha20.ae:143: x = load_le(src, off, 64, n - off) ^ block(key, counter + i, nonce)
 	ldr	r1, [sp, #288]
-	subs	r0, r1, r0
-	str	r0, [sp, #88]
+	subs	r2, r1, r0
+	str	r2, [sp, #92]
 	ldr	r1, [sp, #180]
-	ldr	r0, [sp, #96]
 	adds	r1, r1, r0
-	ldr	r0, [sp, #88]
-	cmp	r0, #64
+	cmp	r2, #64
 	bcc	.Lchacha20_xor_stream_bytes3
 	movs	r0, #3
 	tst	r1, r0
@@ -559,7 +556,7 @@ chacha20_xor_stream:
 	str	r0, [sp, #244]
 	str	r0, [sp, #248]
 	add	r3, sp, #188
-	ldr	r2, [sp, #88]
+	ldr	r2, [sp, #92]
 	cmp	r2, #64
 	bcc	.Lchacha20_xor_stream_cnt6
 	movs	r2, #64
@@ -606,40 +603,40 @@ chacha20_xor_stream:
 	ldr	r0, [r1, #60]
 	str	r0, [sp, #168]
 	ldr	r0, [sp, #184]
-	ldr	r1, [sp, #92]
+	ldr	r1, [sp, #88]
 	adds	r0, r0, r1
-	str	r0, [sp, #100]
+	str	r0, [sp, #144]
 	@ chacha20.ae:120: @unroll(unroll)
-	movs	r0, #0
-	str	r0, [sp, #28]
+	movs	r1, #0
+	str	r1, [sp, #28]
 	ldr	r7, =0x61707865
-	ldr	r6, [sp, #144]
-	ldr	r1, [sp, #128]
-	mov	r12, r1
-	ldr	r5, [sp, #100]
-	ldr	r1, =0x3320646e
-	mov	r11, r1
-	ldr	r2, [sp, #140]
-	ldr	r0, [sp, #124]
-	str	r0, [sp, #20]
-	ldr	r1, [sp, #112]
-	str	r1, [sp, #16]
-	ldr	r0, =0x79622d32
-	mov	r10, r0
-	ldr	r1, [sp, #136]
-	mov	r8, r1
+	ldr	r6, [sp, #136]
 	ldr	r1, [sp, #120]
-	str	r1, [sp, #4]
-	ldr	r1, [sp, #108]
-	str	r1, [sp, #24]
-	ldr	r0, =0x6b206574
-	mov	lr, r0
-	ldr	r1, [sp, #132]
+	mov	r10, r1
+	mov	r5, r0
+	ldr	r1, =0x3320646e
 	str	r1, [sp, #8]
-	ldr	r1, [sp, #116]
-	str	r1, [sp]
+	ldr	r2, [sp, #132]
+	ldr	r0, [sp, #116]
+	str	r0, [sp, #12]
 	ldr	r1, [sp, #104]
-	mov	r9, r1
+	str	r1, [sp, #4]
+	ldr	r0, =0x79622d32
+	str	r0, [sp]
+	ldr	r1, [sp, #128]
+	mov	lr, r1
+	ldr	r1, [sp, #112]
+	str	r1, [sp, #24]
+	ldr	r1, [sp, #100]
+	str	r1, [sp, #20]
+	ldr	r0, =0x6b206574
+	mov	r12, r0
+	ldr	r1, [sp, #124]
+	mov	r8, r1
+	ldr	r1, [sp, #108]
+	str	r1, [sp, #16]
+	ldr	r1, [sp, #96]
+	mov	r11, r1
 .Lchacha20_xor_stream_loop8:
 	@ chacha20.ae:20: a = a + b
 	adds	r1, r7, r6
@@ -648,7 +645,7 @@ chacha20_xor_stream:
 	movs	r0, #16
 	rors	r5, r0
 	@ chacha20.ae:22: c = c + d
-	mov	r3, r12
+	mov	r3, r10
 	adds	r3, r3, r5
 	@ chacha20.ae:23: b = (b ^ c) <<< 12
 	mov	r4, r6
@@ -670,16 +667,16 @@ chacha20_xor_stream:
 	eors	r4, r3
 	movs	r3, #25
 	rors	r4, r3
-	str	r4, [sp, #12]
+	mov	r9, r4
 	@ chacha20.ae:20: a = a + b
-	mov	r1, r11
+	ldr	r1, [sp, #8]
 	adds	r1, r1, r2
 	@ chacha20.ae:21: d = (d ^ a) <<< 16
-	ldr	r5, [sp, #16]
+	ldr	r5, [sp, #4]
 	eors	r5, r1
 	rors	r5, r0
 	@ chacha20.ae:22: c = c + d
-	ldr	r3, [sp, #20]
+	ldr	r3, [sp, #12]
 	adds	r4, r3, r5
 	@ chacha20.ae:23: b = (b ^ c) <<< 12
 	mov	r3, r2
@@ -687,11 +684,11 @@ chacha20_xor_stream:
 	rors	r3, r7
 	@ chacha20.ae:24: a = a + b
 	adds	r1, r1, r3
-	mov	r11, r1
+	str	r1, [sp, #8]
 	@ chacha20.ae:25: d = (d ^ a) <<< 8
 	eors	r5, r1
 	rors	r5, r6
-	str	r5, [sp, #16]
+	str	r5, [sp, #4]
 	@ chacha20.ae:26: c = c + d
 	adds	r1, r4, r5
 	str	r1, [sp, #44]
@@ -700,48 +697,48 @@ chacha20_xor_stream:
 	movs	r2, #25
 	rors	r3, r2
 	@ chacha20.ae:20: a = a + b
-	mov	r2, r10
-	mov	r1, r8
+	ldr	r2, [sp]
+	mov	r1, lr
 	adds	r1, r2, r1
 	@ chacha20.ae:21: d = (d ^ a) <<< 16
-	ldr	r5, [sp, #24]
+	ldr	r5, [sp, #20]
 	eors	r5, r1
 	rors	r5, r0
 	@ chacha20.ae:22: c = c + d
-	ldr	r2, [sp, #4]
+	ldr	r2, [sp, #24]
 	adds	r4, r2, r5
 	@ chacha20.ae:23: b = (b ^ c) <<< 12
-	mov	r2, r8
+	mov	r2, lr
 	eors	r2, r4
 	rors	r2, r7
 	@ chacha20.ae:24: a = a + b
 	adds	r1, r1, r2
-	mov	r10, r1
+	str	r1, [sp]
 	@ chacha20.ae:25: d = (d ^ a) <<< 8
 	eors	r5, r1
 	rors	r5, r6
-	str	r5, [sp, #20]
+	str	r5, [sp, #12]
 	@ chacha20.ae:26: c = c + d
 	adds	r4, r4, r5
-	mov	r8, r4
+	mov	r10, r4
 	@ chacha20.ae:27: b = (b ^ c) <<< 7
 	eors	r2, r4
 	movs	r1, #25
 	rors	r2, r1
-	mov	r12, r2
+	mov	lr, r2
 	@ chacha20.ae:20: a = a + b
-	mov	r2, lr
-	ldr	r1, [sp, #8]
+	mov	r2, r12
+	mov	r1, r8
 	adds	r2, r2, r1
 	@ chacha20.ae:21: d = (d ^ a) <<< 16
-	mov	r4, r9
+	mov	r4, r11
 	eors	r4, r2
 	rors	r4, r0
 	@ chacha20.ae:22: c = c + d
-	ldr	r1, [sp]
+	ldr	r1, [sp, #16]
 	adds	r1, r1, r4
 	@ chacha20.ae:23: b = (b ^ c) <<< 12
-	ldr	r5, [sp, #8]
+	mov	r5, r8
 	eors	r5, r1
 	rors	r5, r7
 	@ chacha20.ae:24: a = a + b
@@ -752,7 +749,7 @@ chacha20_xor_stream:
 	rors	r4, r6
 	@ chacha20.ae:26: c = c + d
 	adds	r1, r1, r4
-	mov	lr, r1
+	mov	r12, r1
 	@ chacha20.ae:27: b = (b ^ c) <<< 7
 	mov	r2, r5
 	eors	r2, r1
@@ -765,60 +762,60 @@ chacha20_xor_stream:
 	eors	r4, r1
 	rors	r4, r0
 	@ chacha20.ae:22: c = c + d
-	mov	r5, r8
+	mov	r5, r10
 	adds	r5, r5, r4
 	@ chacha20.ae:23: b = (b ^ c) <<< 12
 	eors	r3, r5
 	rors	r3, r7
 	@ chacha20.ae:24: a = a + b
 	adds	r1, r1, r3
-	str	r1, [sp, #24]
+	str	r1, [sp, #20]
 	@ chacha20.ae:25: d = (d ^ a) <<< 8
 	eors	r4, r1
 	rors	r4, r6
-	mov	r9, r4
+	mov	r11, r4
 	@ chacha20.ae:26: c = c + d
 	adds	r1, r5, r4
-	str	r1, [sp, #4]
-	@ chacha20.ae:27: b = (b ^ c) <<< 7
-	eors	r3, r1
-	movs	r1, #25
-	rors	r3, r1
-	str	r3, [sp, #8]
-	@ chacha20.ae:20: a = a + b
-	mov	r3, r11
-	mov	r1, r12
-	adds	r1, r3, r1
-	@ chacha20.ae:21: d = (d ^ a) <<< 16
-	ldr	r5, [sp, #32]
-	eors	r5, r1
-	rors	r5, r0
-	@ chacha20.ae:22: c = c + d
-	mov	r3, lr
-	adds	r4, r3, r5
-	@ chacha20.ae:23: b = (b ^ c) <<< 12
-	mov	r3, r12
-	eors	r3, r4
-	rors	r3, r7
-	@ chacha20.ae:24: a = a + b
-	adds	r1, r1, r3
-	mov	r11, r1
-	@ chacha20.ae:25: d = (d ^ a) <<< 8
-	eors	r5, r1
-	rors	r5, r6
-	@ chacha20.ae:26: c = c + d
-	adds	r1, r4, r5
-	str	r1, [sp]
+	str	r1, [sp, #24]
 	@ chacha20.ae:27: b = (b ^ c) <<< 7
 	eors	r3, r1
 	movs	r1, #25
 	rors	r3, r1
 	mov	r8, r3
 	@ chacha20.ae:20: a = a + b
-	mov	r1, r10
+	ldr	r3, [sp, #8]
+	mov	r1, lr
+	adds	r1, r3, r1
+	@ chacha20.ae:21: d = (d ^ a) <<< 16
+	ldr	r5, [sp, #32]
+	eors	r5, r1
+	rors	r5, r0
+	@ chacha20.ae:22: c = c + d
+	mov	r3, r12
+	adds	r4, r3, r5
+	@ chacha20.ae:23: b = (b ^ c) <<< 12
+	mov	r3, lr
+	eors	r3, r4
+	rors	r3, r7
+	@ chacha20.ae:24: a = a + b
+	adds	r1, r1, r3
+	str	r1, [sp, #8]
+	@ chacha20.ae:25: d = (d ^ a) <<< 8
+	eors	r5, r1
+	rors	r5, r6
+	@ chacha20.ae:26: c = c + d
+	adds	r1, r4, r5
+	str	r1, [sp, #16]
+	@ chacha20.ae:27: b = (b ^ c) <<< 7
+	eors	r3, r1
+	movs	r1, #25
+	rors	r3, r1
+	mov	lr, r3
+	@ chacha20.ae:20: a = a + b
+	ldr	r1, [sp]
 	adds	r1, r1, r2
 	@ chacha20.ae:21: d = (d ^ a) <<< 16
-	ldr	r4, [sp, #16]
+	ldr	r4, [sp, #4]
 	eors	r4, r1
 	rors	r4, r0
 	@ chacha20.ae:22: c = c + d
@@ -829,13 +826,13 @@ chacha20_xor_stream:
 	rors	r2, r7
 	@ chacha20.ae:24: a = a + b
 	adds	r1, r1, r2
-	mov	r10, r1
+	str	r1, [sp]
 	@ chacha20.ae:25: d = (d ^ a) <<< 8
 	eors	r4, r1
 	rors	r4, r6
 	@ chacha20.ae:26: c = c + d
 	adds	r1, r3, r4
-	mov	r12, r1
+	mov	r10, r1
 	@ chacha20.ae:27: b = (b ^ c) <<< 7
 	mov	r3, r2
 	eors	r3, r1
@@ -843,11 +840,11 @@ chacha20_xor_stream:
 	rors	r3, r2
 	@ chacha20.ae:20: a = a + b
 	ldr	r2, [sp, #40]
-	ldr	r1, [sp, #12]
+	mov	r1, r9
 	adds	r1, r2, r1
-	mov	lr, r1
+	mov	r12, r1
 	@ chacha20.ae:21: d = (d ^ a) <<< 16
-	ldr	r2, [sp, #20]
+	ldr	r2, [sp, #12]
 	eors	r2, r1
 	mov	r1, r2
 	rors	r1, r0
@@ -855,16 +852,16 @@ chacha20_xor_stream:
 	ldr	r0, [sp, #44]
 	adds	r0, r0, r1
 	@ chacha20.ae:23: b = (b ^ c) <<< 12
-	ldr	r2, [sp, #12]
+	mov	r2, r9
 	eors	r2, r0
 	rors	r2, r7
 	@ chacha20.ae:24: a = a + b
-	mov	r7, lr
+	mov	r7, r12
 	adds	r7, r7, r2
-	mov	lr, r7
+	mov	r12, r7
 	@ chacha20.ae:25: d = (d ^ a) <<< 8
 	mov	r7, r1
-	mov	r1, lr
+	mov	r1, r12
 	eors	r7, r1
 	mov	r1, r7
 	rors	r1, r6
@@ -875,12 +872,12 @@ chacha20_xor_stream:
 	eors	r6, r0
 	movs	r2, #25
 	rors	r6, r2
-	ldr	r7, [sp, #24]
-	ldr	r2, [sp, #8]
-	str	r0, [sp, #20]
-	str	r4, [sp, #16]
-	str	r1, [sp, #24]
-	str	r3, [sp, #8]
+	ldr	r7, [sp, #20]
+	mov	r2, r8
+	str	r0, [sp, #12]
+	str	r4, [sp, #4]
+	str	r1, [sp, #20]
+	mov	r8, r3
 	ldr	r0, [sp, #28]
 	adds	r0, #1
 	str	r0, [sp, #28]
@@ -890,59 +887,59 @@ chacha20_xor_stream:
 .Lchacha20_xor_stream_far2:
 .Lchacha20_xor_stream_done9:
 	@ chacha20.ae:132: return cat(x15 + nonce[95:64], x14 + nonce[63:32], x13 + nonce[31:0], x12 + counter,
-	mov	r1, r9
-	ldr	r0, [sp, #104]
+	mov	r1, r11
+	ldr	r0, [sp, #96]
+	adds	r0, r1, r0
+	str	r0, [sp, #36]
+	ldr	r1, [sp, #20]
+	ldr	r0, [sp, #100]
 	adds	r0, r1, r0
 	str	r0, [sp, #32]
-	ldr	r1, [sp, #24]
-	ldr	r0, [sp, #108]
+	ldr	r1, [sp, #4]
+	ldr	r0, [sp, #104]
 	adds	r0, r1, r0
 	str	r0, [sp, #28]
+	ldr	r0, [sp, #144]
+	adds	r0, r5, r0
+	str	r0, [sp, #20]
+	@ chacha20.ae:133: x11 + key[255:224], x10 + key[223:192], x9 + key[191:160], x8 + key[159:128],
 	ldr	r1, [sp, #16]
+	ldr	r0, [sp, #108]
+	adds	r0, r1, r0
+	str	r0, [sp, #16]
+	ldr	r1, [sp, #24]
 	ldr	r0, [sp, #112]
 	adds	r0, r1, r0
-	str	r0, [sp, #24]
-	ldr	r0, [sp, #100]
-	adds	r0, r5, r0
-	str	r0, [sp, #16]
-	@ chacha20.ae:133: x11 + key[255:224], x10 + key[223:192], x9 + key[191:160], x8 + key[159:128],
-	ldr	r1, [sp]
-	ldr	r0, [sp, #116]
-	adds	r0, r1, r0
-	str	r0, [sp, #12]
-	ldr	r1, [sp, #4]
-	ldr	r0, [sp, #120]
-	adds	r0, r1, r0
 	str	r0, [sp, #4]
-	ldr	r1, [sp, #20]
-	ldr	r0, [sp, #124]
+	ldr	r1, [sp, #12]
+	ldr	r0, [sp, #116]
 	adds	r1, r1, r0
-	str	r1, [sp]
-	mov	r1, r12
-	ldr	r0, [sp, #128]
+	mov	r11, r1
+	mov	r1, r10
+	ldr	r0, [sp, #120]
 	adds	r0, r1, r0
 	mov	r9, r0
 	@ chacha20.ae:134: x7 + key[127:96], x6 + key[95:64], x5 + key[63:32], x4 + key[31:0],
-	ldr	r1, [sp, #8]
-	ldr	r0, [sp, #132]
-	adds	r0, r1, r0
-	mov	r12, r0
 	mov	r1, r8
-	ldr	r0, [sp, #136]
+	ldr	r0, [sp, #124]
+	adds	r0, r1, r0
+	mov	r8, r0
+	mov	r1, lr
+	ldr	r0, [sp, #128]
 	adds	r1, r1, r0
-	ldr	r0, [sp, #140]
+	ldr	r0, [sp, #132]
 	adds	r2, r2, r0
-	ldr	r0, [sp, #144]
+	ldr	r0, [sp, #136]
 	adds	r3, r6, r0
 	@ chacha20.ae:135: x3 + j3, x2 + j2, x1 + j1, x0 + j0)
 	ldr	r4, =0x6b206574
-	mov	r0, lr
+	mov	r0, r12
 	adds	r4, r0, r4
 	ldr	r5, =0x79622d32
-	mov	r0, r10
+	ldr	r0, [sp]
 	adds	r5, r0, r5
 	ldr	r6, =0x3320646e
-	mov	r0, r11
+	ldr	r0, [sp, #8]
 	adds	r6, r0, r6
 	ldr	r0, =0x61707865
 	adds	r7, r7, r0
@@ -969,7 +966,7 @@ chacha20_xor_stream:
 	eors	r0, r1
 	str	r0, [sp, #60]
 	ldr	r0, [sp, #56]
-	mov	r1, r12
+	mov	r1, r8
 	eors	r0, r1
 	str	r0, [sp, #56]
 	ldr	r0, [sp, #52]
@@ -977,32 +974,32 @@ chacha20_xor_stream:
 	eors	r0, r1
 	str	r0, [sp, #52]
 	ldr	r0, [sp, #148]
-	ldr	r1, [sp]
+	mov	r1, r11
 	eors	r0, r1
 	mov	r12, r0
 	ldr	r7, [sp, #152]
 	ldr	r0, [sp, #4]
 	eors	r7, r0
 	ldr	r6, [sp, #156]
-	ldr	r0, [sp, #12]
+	ldr	r0, [sp, #16]
 	eors	r6, r0
 	ldr	r5, [sp, #160]
-	ldr	r0, [sp, #16]
+	ldr	r0, [sp, #20]
 	eors	r5, r0
 	ldr	r4, [sp, #164]
-	ldr	r0, [sp, #24]
+	ldr	r0, [sp, #28]
 	eors	r4, r0
 	ldr	r3, [sp, #172]
-	ldr	r0, [sp, #28]
+	ldr	r0, [sp, #32]
 	eors	r3, r0
 	ldr	r2, [sp, #168]
-	ldr	r0, [sp, #32]
+	ldr	r0, [sp, #36]
 	eors	r2, r0
 	@ chacha20.ae:144: store_le(dst, off, x, n - off)
 	ldr	r1, [sp, #292]
-	ldr	r0, [sp, #96]
+	ldr	r0, [sp, #140]
 	adds	r1, r1, r0
-	ldr	r0, [sp, #88]
+	ldr	r0, [sp, #92]
 	cmp	r0, #64
 	bcc	.Lchacha20_xor_stream_bytes10
 	movs	r0, #3
@@ -1064,7 +1061,7 @@ chacha20_xor_stream:
 	str	r3, [sp, #244]
 	str	r2, [sp, #248]
 	add	r3, sp, #188
-	ldr	r2, [sp, #88]
+	ldr	r2, [sp, #92]
 	cmp	r2, #64
 	bcc	.Lchacha20_xor_stream_cnt12
 	movs	r2, #64
@@ -1076,9 +1073,9 @@ chacha20_xor_stream:
 	strb	r0, [r1, r2]
 	b	.Lchacha20_xor_stream_cpy13
 .Lchacha20_xor_stream_stored11:
-	ldr	r1, [sp, #92]
+	ldr	r1, [sp, #88]
 	adds	r1, #1
-	str	r1, [sp, #92]
+	str	r1, [sp, #88]
 	ldr	r0, [sp, #176]
 	cmp	r1, r0
 	bcs	.Lchacha20_xor_stream_far3

@@ -221,7 +221,7 @@ elephant_dumbo_decrypt_with:
 
 @ --- elephant_dumbo_P_permute: elephant_dumbo.P.permute
 @     frame 4 bytes (8 spill slots, 1 on the stack; locals 0), saves nothing
-@     estimated 964 bytes of code and literals
+@     estimated 950 bytes of code and literals
 	.section .text.elephant_dumbo_P_permute,"ax",%progbits
 	.global elephant_dumbo_P_permute
 	.type elephant_dumbo_P_permute, %function
@@ -244,9 +244,6 @@ elephant_dumbo_P_permute:
 	@ spongent_pi160.ae:43: x = x ^ (c as u160) ^ ((reverse8(c) as u160) << (n - 8))
 	ldr	r0, =elephant_dumbo_sf0
 	mov	r12, r0
-	b	.Lelephant_dumbo_P_permute_pool1
-	.ltorg
-.Lelephant_dumbo_P_permute_pool1:
 	@ spongent_pi160.ae:41: @unroll(unroll)
 .Lelephant_dumbo_P_permute_loop1:
 	mov	r0, r8
@@ -292,13 +289,13 @@ elephant_dumbo_P_permute:
 	lsls	r7, r0, #8
 	uxtb	r2, r2
 	mov	r0, r12
-	ldrb	r0, [r0, r2]
-	orrs	r7, r0
+	ldrb	r6, [r0, r2]
+	orrs	r7, r6
 	lsls	r6, r1, #16
 	orrs	r6, r7
 	lsrs	r1, r3, #24
 	mov	r7, r12
-	ldrb	r0, [r7, r1]
+	ldrb	r0, [r0, r1]
 	lsls	r1, r0, #8
 	lsrs	r0, r3, #16
 	uxtb	r2, r0
@@ -368,8 +365,7 @@ elephant_dumbo_P_permute:
 	lsls	r5, r5, #1
 	adcs	r7, r7
 	lsls	r5, r5, #1
-	mov	r0, r4
-	adcs	r0, r4
+	adcs	r4, r4
 	lsls	r5, r5, #1
 	adcs	r1, r1
 	lsls	r5, r5, #1
@@ -377,8 +373,7 @@ elephant_dumbo_P_permute:
 	lsls	r5, r5, #1
 	adcs	r7, r7
 	lsls	r5, r5, #1
-	mov	r4, r0
-	adcs	r4, r0
+	adcs	r4, r4
 	lsls	r5, r5, #1
 	adcs	r1, r1
 	lsls	r5, r5, #1
@@ -386,8 +381,7 @@ elephant_dumbo_P_permute:
 	lsls	r5, r5, #1
 	adcs	r7, r7
 	lsls	r5, r5, #1
-	mov	r0, r4
-	adcs	r0, r4
+	adcs	r4, r4
 	lsls	r5, r5, #1
 	adcs	r1, r1
 	lsls	r5, r5, #1
@@ -395,8 +389,7 @@ elephant_dumbo_P_permute:
 	lsls	r5, r5, #1
 	adcs	r7, r7
 	lsls	r5, r5, #1
-	mov	r4, r0
-	adcs	r4, r0
+	adcs	r4, r4
 	lsls	r5, r5, #1
 	adcs	r1, r1
 	lsls	r5, r5, #1
@@ -404,8 +397,7 @@ elephant_dumbo_P_permute:
 	lsls	r5, r5, #1
 	adcs	r7, r7
 	lsls	r5, r5, #1
-	mov	r0, r4
-	adcs	r0, r4
+	adcs	r4, r4
 	lsls	r5, r5, #1
 	adcs	r1, r1
 	lsls	r5, r5, #1
@@ -413,8 +405,7 @@ elephant_dumbo_P_permute:
 	lsls	r5, r5, #1
 	adcs	r7, r7
 	lsls	r5, r5, #1
-	mov	r4, r0
-	adcs	r4, r0
+	adcs	r4, r4
 	lsls	r5, r5, #1
 	adcs	r1, r1
 	lsls	r5, r5, #1
@@ -422,9 +413,8 @@ elephant_dumbo_P_permute:
 	lsls	r5, r5, #1
 	adcs	r7, r7
 	lsls	r5, r5, #1
-	mov	r0, r4
-	adcs	r0, r4
-	mov	r10, r0
+	adcs	r4, r4
+	mov	r10, r4
 	lsls	r0, r6, #1
 	adcs	r1, r1
 	lsls	r0, r0, #1
@@ -705,6 +695,9 @@ elephant_dumbo_P_permute:
 .Lelephant_dumbo_P_permute_done2:
 	ldr	r6, [sp]
 	str	r5, [r6]
+	b	.Lelephant_dumbo_P_permute_pool1
+	.ltorg
+.Lelephant_dumbo_P_permute_pool1:
 	str	r4, [r6, #4]
 	str	r3, [r6, #8]
 	str	r2, [r6, #12]
@@ -717,7 +710,7 @@ elephant_dumbo_P_permute:
 
 @ --- elephant_dumbo_crypt: elephant_dumbo.crypt
 @     frame 224 bytes (147 spill slots, 46 on the stack; locals 40), saves nothing
-@     estimated 2560 bytes of code and literals
+@     estimated 2544 bytes of code and literals
 	.section .text.elephant_dumbo_crypt,"ax",%progbits
 	.global elephant_dumbo_crypt
 	.type elephant_dumbo_crypt, %function
@@ -1164,7 +1157,7 @@ elephant_dumbo_crypt:
 	lsls	r2, r2, #31
 	lsrs	r4, r2, #4
 	orrs	r5, r4
-	str	r5, [sp, #144]
+	str	r5, [sp, #140]
 	@ elephant_dumbo.ae:79: blocks_ad = 1 + (12 + a) / block
 	mov	r2, r11
 	lsrs	r4, r2, #5
@@ -1178,13 +1171,12 @@ elephant_dumbo_crypt:
 	lsrs	r2, r2, #4
 	orrs	r7, r2
 	adds	r2, r7, #1
-	str	r2, [sp, #140]
-	@ elephant_dumbo.ae:79: blocks_ad = 1 + (12 + a) / block
-	adds	r2, r4, #1
 	str	r2, [sp, #148]
+	@ elephant_dumbo.ae:79: blocks_ad = 1 + (12 + a) / block
+	adds	r6, r4, #1
+	str	r6, [sp, #144]
 	@ elephant_dumbo.ae:81: steps = if blocks_ad - 1 < blocks_c + 1 then blocks_c + 1 else blocks_ad - 1
-	subs	r5, r2, #1
-	ldr	r2, [sp, #140]
+	subs	r5, r6, #1
 	adds	r4, r2, #1
 	cmp	r5, r4
 	movs	r2, #0
@@ -1279,7 +1271,7 @@ elephant_dumbo_crypt:
 	ldr	r0, [r3]
 	str	r0, [sp, #4]
 	ldr	r0, [r3, #4]
-	str	r0, [sp, #24]
+	str	r0, [sp, #8]
 	@ elephant_dumbo.ae:50: return if a < 8 then x | ((1 as u160) << (8 * (12 + a))) else x
 	ldr	r0, [sp, #228]
 	cmp	r0, #8
@@ -1341,7 +1333,7 @@ elephant_dumbo_crypt:
 .Lelephant_dumbo_crypt_she17:
 	@ elephant_dumbo.ae:86: for i in 0..steps {
 	movs	r0, #0
-	str	r0, [sp, #20]
+	str	r0, [sp, #40]
 	@ elephant_dumbo.ae:50: return if a < 8 then x | ((1 as u160) << (8 * (12 + a))) else x
 	mov	r6, r8
 	mov	r7, r10
@@ -1350,7 +1342,7 @@ elephant_dumbo_crypt:
 	ands	r6, r5
 	eors	r7, r6
 	@ elephant_dumbo.ae:86: for i in 0..steps {
-	str	r7, [sp, #16]
+	str	r7, [sp, #36]
 	@ elephant_dumbo.ae:50: return if a < 8 then x | ((1 as u160) << (8 * (12 + a))) else x
 	mov	r6, r11
 	orrs	r4, r6
@@ -1358,7 +1350,7 @@ elephant_dumbo_crypt:
 	ands	r4, r5
 	eors	r6, r4
 	@ elephant_dumbo.ae:86: for i in 0..steps {
-	str	r6, [sp, #12]
+	str	r6, [sp, #32]
 	@ elephant_dumbo.ae:50: return if a < 8 then x | ((1 as u160) << (8 * (12 + a))) else x
 	ldr	r4, [sp]
 	orrs	r3, r4
@@ -1366,7 +1358,7 @@ elephant_dumbo_crypt:
 	ands	r3, r5
 	eors	r4, r3
 	@ elephant_dumbo.ae:86: for i in 0..steps {
-	str	r4, [sp, #8]
+	str	r4, [sp, #28]
 	@ elephant_dumbo.ae:50: return if a < 8 then x | ((1 as u160) << (8 * (12 + a))) else x
 	ldr	r3, [sp, #4]
 	orrs	r2, r3
@@ -1374,15 +1366,15 @@ elephant_dumbo_crypt:
 	ands	r2, r5
 	eors	r3, r2
 	@ elephant_dumbo.ae:86: for i in 0..steps {
-	str	r3, [sp, #4]
+	str	r3, [sp, #24]
 	@ elephant_dumbo.ae:50: return if a < 8 then x | ((1 as u160) << (8 * (12 + a))) else x
-	ldr	r2, [sp, #24]
+	ldr	r2, [sp, #8]
 	orrs	r1, r2
 	eors	r1, r2
 	ands	r1, r5
 	eors	r2, r1
 	@ elephant_dumbo.ae:86: for i in 0..steps {
-	str	r2, [sp]
+	str	r2, [sp, #20]
 	str	r0, [sp, #56]
 	str	r0, [sp, #52]
 	str	r0, [sp, #48]
@@ -1398,7 +1390,7 @@ elephant_dumbo_crypt:
 	str	r0, [sp, #88]
 	ldr	r0, [sp, #172]
 	str	r0, [sp, #64]
-	ldr	r1, [sp, #20]
+	ldr	r1, [sp, #40]
 	ldr	r0, [sp, #132]
 	cmp	r1, r0
 	bcc	.Lelephant_dumbo_crypt_far1
@@ -1411,22 +1403,22 @@ elephant_dumbo_crypt:
 	ldr	r0, [sp, #72]
 	lsls	r1, r0, #24
 	orrs	r2, r1
-	str	r2, [sp, #40]
+	str	r2, [sp, #16]
 	lsrs	r2, r0, #8
 	ldr	r0, [sp, #68]
 	lsls	r1, r0, #24
 	orrs	r2, r1
-	str	r2, [sp, #36]
+	str	r2, [sp, #12]
 	lsrs	r2, r0, #8
 	ldr	r4, [sp, #88]
 	lsls	r1, r4, #24
 	orrs	r2, r1
-	str	r2, [sp, #32]
+	str	r2, [sp, #8]
 	lsrs	r2, r4, #8
 	ldr	r0, [sp, #64]
 	lsls	r1, r0, #24
 	orrs	r2, r1
-	str	r2, [sp, #28]
+	str	r2, [sp, #4]
 	@ elephant_dumbo.ae:36: t = (x[7:0] <<< 3) ^ (x[31:24] << 7) ^ (x[111:104] >> 7)
 	uxtb	r0, r3
 	lsls	r1, r0, #3
@@ -1446,10 +1438,10 @@ elephant_dumbo_crypt:
 	ldr	r0, [sp, #64]
 	lsrs	r2, r0, #8
 	orrs	r1, r2
-	str	r1, [sp, #24]
+	str	r1, [sp]
 	@ elephant_dumbo.ae:89: if i < blocks_m {
-	ldr	r1, [sp, #20]
-	ldr	r0, [sp, #144]
+	ldr	r1, [sp, #40]
+	ldr	r0, [sp, #140]
 	cmp	r1, r0
 	movs	r2, #0
 	adcs	r2, r2
@@ -1478,34 +1470,33 @@ elephant_dumbo_crypt:
 	eors	r2, r1
 	str	r2, [sp, #76]
 	@ elephant_dumbo.ae:91: store_le(out, off, load_le(in, off, block, count) ^ masked(n, cur ^ next), count)
-	mov	r0, r4
-	ldr	r1, [sp, #28]
-	eors	r0, r1
-	str	r0, [sp, #104]
+	ldr	r0, [sp, #4]
+	eors	r4, r0
+	str	r4, [sp, #96]
 	ldr	r0, [sp, #64]
-	ldr	r1, [sp, #24]
+	ldr	r1, [sp]
 	eors	r0, r1
-	str	r0, [sp, #108]
-	mov	r0, r3
-	ldr	r1, [sp, #40]
-	eors	r0, r1
-	str	r0, [sp, #92]
+	str	r0, [sp, #100]
+	mov	r1, r3
+	ldr	r0, [sp, #16]
+	eors	r1, r0
+	str	r1, [sp, #104]
 	@ elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
 	ldr	r3, [sp, #160]
-	eors	r3, r0
+	eors	r3, r1
 	@ elephant_dumbo.ae:91: store_le(out, off, load_le(in, off, block, count) ^ masked(n, cur ^ next), count)
 	ldr	r0, [sp, #72]
-	ldr	r1, [sp, #36]
+	ldr	r1, [sp, #12]
 	eors	r0, r1
-	str	r0, [sp, #96]
+	str	r0, [sp, #108]
 	@ elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
 	ldr	r2, [sp, #156]
 	eors	r2, r0
 	@ elephant_dumbo.ae:91: store_le(out, off, load_le(in, off, block, count) ^ masked(n, cur ^ next), count)
 	ldr	r0, [sp, #68]
-	ldr	r1, [sp, #32]
+	ldr	r1, [sp, #8]
 	eors	r0, r1
-	str	r0, [sp, #100]
+	str	r0, [sp, #92]
 	@ elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
 	ldr	r1, [sp, #152]
 	eors	r1, r0
@@ -1555,9 +1546,9 @@ elephant_dumbo_crypt:
 	str	r3, [sp, #184]
 	str	r2, [sp, #188]
 	str	r1, [sp, #192]
-	ldr	r0, [sp, #104]
+	ldr	r0, [sp, #96]
 	str	r0, [sp, #196]
-	ldr	r0, [sp, #108]
+	ldr	r0, [sp, #100]
 	str	r0, [sp, #200]
 	add	r0, sp, #184
 	add	r1, sp, #204
@@ -1566,35 +1557,35 @@ elephant_dumbo_crypt:
 	@ elephant_dumbo.ae:91: store_le(out, off, load_le(in, off, block, count) ^ masked(n, cur ^ next), count)
 	ldr	r6, [sp, #112]
 	eors	r6, r0
-	ldr	r0, [sp, #92]
+	ldr	r0, [sp, #104]
 	eors	r6, r0
 	@ elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
 	ldr	r0, [sp, #208]
 	@ elephant_dumbo.ae:91: store_le(out, off, load_le(in, off, block, count) ^ masked(n, cur ^ next), count)
 	ldr	r5, [sp, #116]
 	eors	r5, r0
-	ldr	r0, [sp, #96]
+	ldr	r0, [sp, #108]
 	eors	r5, r0
 	@ elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
 	ldr	r0, [sp, #212]
 	@ elephant_dumbo.ae:91: store_le(out, off, load_le(in, off, block, count) ^ masked(n, cur ^ next), count)
 	ldr	r4, [sp, #120]
 	eors	r4, r0
-	ldr	r0, [sp, #100]
+	ldr	r0, [sp, #92]
 	eors	r4, r0
 	@ elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
 	ldr	r0, [sp, #216]
 	@ elephant_dumbo.ae:91: store_le(out, off, load_le(in, off, block, count) ^ masked(n, cur ^ next), count)
 	ldr	r3, [sp, #124]
 	eors	r3, r0
-	ldr	r0, [sp, #104]
+	ldr	r0, [sp, #96]
 	eors	r3, r0
 	@ elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
 	ldr	r0, [sp, #220]
 	@ elephant_dumbo.ae:91: store_le(out, off, load_le(in, off, block, count) ^ masked(n, cur ^ next), count)
 	ldr	r2, [sp, #128]
 	eors	r2, r0
-	ldr	r0, [sp, #108]
+	ldr	r0, [sp, #100]
 	eors	r2, r0
 	ldr	r1, [sp, #240]
 	ldr	r0, [sp, #80]
@@ -1630,17 +1621,14 @@ elephant_dumbo_crypt:
 	strb	r0, [r1, r2]
 	b	.Lelephant_dumbo_crypt_cpy30
 .Lelephant_dumbo_crypt_stored28:
-	b	.Lelephant_dumbo_crypt_endif21
 .Lelephant_dumbo_crypt_else20:
 .Lelephant_dumbo_crypt_endif21:
 	@ elephant_dumbo.ae:93: if (i > 0) & (i <= blocks_c) {
+	ldr	r1, [sp, #40]
+	subs	r0, r1, #1
 	movs	r2, #0
-	ldr	r1, [sp, #20]
-	cmp	r2, r1
 	adcs	r2, r2
-	movs	r0, #1
-	eors	r2, r0
-	ldr	r0, [sp, #140]
+	ldr	r0, [sp, #148]
 	cmp	r0, r1
 	movs	r0, #0
 	adcs	r0, r0
@@ -1651,23 +1639,23 @@ elephant_dumbo_crypt:
 .Lelephant_dumbo_crypt_far3:
 	@ elephant_dumbo.ae:94: tag = tag ^ masked(padded(c, off - block, m - (off - block)), prev ^ next)
 	ldr	r0, [sp, #56]
-	ldr	r1, [sp, #40]
+	ldr	r1, [sp, #16]
 	eors	r0, r1
 	str	r0, [sp, #56]
 	ldr	r0, [sp, #52]
-	ldr	r1, [sp, #36]
+	ldr	r1, [sp, #12]
 	eors	r0, r1
 	str	r0, [sp, #52]
 	ldr	r0, [sp, #48]
-	ldr	r1, [sp, #32]
+	ldr	r1, [sp, #8]
 	eors	r0, r1
 	str	r0, [sp, #48]
 	ldr	r0, [sp, #44]
-	ldr	r1, [sp, #28]
+	ldr	r1, [sp, #4]
 	eors	r0, r1
 	str	r0, [sp, #44]
 	ldr	r0, [sp, #60]
-	ldr	r1, [sp, #24]
+	ldr	r1, [sp]
 	eors	r0, r1
 	str	r0, [sp, #60]
 	ldr	r2, [sp, #80]
@@ -1705,7 +1693,7 @@ elephant_dumbo_crypt:
 	mov	r2, r4
 .Lelephant_dumbo_crypt_words34:
 	ldr	r0, [r2]
-	mov	r10, r0
+	mov	r11, r0
 	ldr	r0, [r2, #4]
 	str	r0, [sp, #76]
 	ldr	r0, [r2, #8]
@@ -1713,7 +1701,7 @@ elephant_dumbo_crypt:
 	ldr	r0, [r2, #12]
 	str	r0, [sp, #92]
 	ldr	r0, [r2, #16]
-	mov	r11, r0
+	mov	r10, r0
 	@ elephant_dumbo.ae:43: return if count < block then x | ((1 as u160) << (8 * count)) else x
 	cmp	r1, #20
 	movs	r5, #0
@@ -1772,16 +1760,15 @@ elephant_dumbo_crypt:
 	movs	r1, #0
 .Lelephant_dumbo_crypt_she41:
 	mov	r6, r8
-	mov	r0, r10
+	mov	r0, r11
 	orrs	r6, r0
 	eors	r6, r0
 	ands	r6, r5
-	mov	r7, r10
-	eors	r7, r6
+	eors	r0, r6
 	@ elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
-	ldr	r0, [sp, #56]
-	eors	r7, r0
-	str	r7, [sp, #184]
+	ldr	r7, [sp, #56]
+	eors	r0, r7
+	str	r0, [sp, #184]
 	@ elephant_dumbo.ae:43: return if count < block then x | ((1 as u160) << (8 * count)) else x
 	ldr	r7, [sp, #76]
 	orrs	r4, r7
@@ -1813,7 +1800,7 @@ elephant_dumbo_crypt:
 	eors	r4, r0
 	str	r4, [sp, #196]
 	@ elephant_dumbo.ae:43: return if count < block then x | ((1 as u160) << (8 * count)) else x
-	mov	r3, r11
+	mov	r3, r10
 	orrs	r1, r3
 	eors	r1, r3
 	ands	r1, r5
@@ -1827,50 +1814,49 @@ elephant_dumbo_crypt:
 	bl	elephant_dumbo_P_permute
 	ldr	r0, [sp, #204]
 	@ elephant_dumbo.ae:94: tag = tag ^ masked(padded(c, off - block, m - (off - block)), prev ^ next)
-	ldr	r1, [sp, #16]
+	ldr	r1, [sp, #36]
 	eors	r1, r0
 	ldr	r0, [sp, #56]
 	eors	r1, r0
-	str	r1, [sp, #16]
+	str	r1, [sp, #36]
 	@ elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
 	ldr	r0, [sp, #208]
 	@ elephant_dumbo.ae:94: tag = tag ^ masked(padded(c, off - block, m - (off - block)), prev ^ next)
-	ldr	r1, [sp, #12]
+	ldr	r1, [sp, #32]
 	eors	r1, r0
 	ldr	r0, [sp, #52]
 	eors	r1, r0
-	str	r1, [sp, #12]
+	str	r1, [sp, #32]
 	@ elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
 	ldr	r0, [sp, #212]
 	@ elephant_dumbo.ae:94: tag = tag ^ masked(padded(c, off - block, m - (off - block)), prev ^ next)
-	ldr	r1, [sp, #8]
+	ldr	r1, [sp, #28]
 	eors	r1, r0
 	ldr	r0, [sp, #48]
 	eors	r1, r0
-	str	r1, [sp, #8]
+	str	r1, [sp, #28]
 	@ elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
 	ldr	r0, [sp, #216]
 	@ elephant_dumbo.ae:94: tag = tag ^ masked(padded(c, off - block, m - (off - block)), prev ^ next)
-	ldr	r1, [sp, #4]
+	ldr	r1, [sp, #24]
 	eors	r1, r0
 	ldr	r0, [sp, #44]
 	eors	r1, r0
-	str	r1, [sp, #4]
+	str	r1, [sp, #24]
 	@ elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
 	ldr	r0, [sp, #220]
 	@ elephant_dumbo.ae:94: tag = tag ^ masked(padded(c, off - block, m - (off - block)), prev ^ next)
-	ldr	r1, [sp]
+	ldr	r1, [sp, #20]
 	eors	r1, r0
 	ldr	r0, [sp, #60]
 	eors	r1, r0
-	str	r1, [sp]
-	b	.Lelephant_dumbo_crypt_endif32
+	str	r1, [sp, #20]
 .Lelephant_dumbo_crypt_else31:
 .Lelephant_dumbo_crypt_endif32:
 	@ elephant_dumbo.ae:96: if i + 1 < blocks_ad {
-	ldr	r1, [sp, #20]
+	ldr	r1, [sp, #40]
 	adds	r2, r1, #1
-	ldr	r0, [sp, #148]
+	ldr	r0, [sp, #144]
 	cmp	r2, r0
 	movs	r1, #0
 	adcs	r1, r1
@@ -1918,7 +1904,7 @@ elephant_dumbo_crypt:
 	mov	r2, r4
 .Lelephant_dumbo_crypt_words45:
 	ldr	r0, [r2]
-	mov	r10, r0
+	mov	r11, r0
 	ldr	r0, [r2, #4]
 	str	r0, [sp, #44]
 	ldr	r0, [r2, #8]
@@ -1926,7 +1912,7 @@ elephant_dumbo_crypt:
 	ldr	r0, [r2, #12]
 	str	r0, [sp, #48]
 	ldr	r0, [r2, #16]
-	mov	r11, r0
+	mov	r10, r0
 	@ elephant_dumbo.ae:43: return if count < block then x | ((1 as u160) << (8 * count)) else x
 	cmp	r1, #20
 	movs	r5, #0
@@ -1985,16 +1971,15 @@ elephant_dumbo_crypt:
 	movs	r1, #0
 .Lelephant_dumbo_crypt_she52:
 	mov	r6, r8
-	mov	r0, r10
+	mov	r0, r11
 	orrs	r6, r0
 	eors	r6, r0
 	ands	r6, r5
-	mov	r7, r10
-	eors	r7, r6
+	eors	r0, r6
 	@ elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
-	ldr	r0, [sp, #40]
-	eors	r7, r0
-	str	r7, [sp, #184]
+	ldr	r7, [sp, #16]
+	eors	r0, r7
+	str	r0, [sp, #184]
 	@ elephant_dumbo.ae:43: return if count < block then x | ((1 as u160) << (8 * count)) else x
 	ldr	r7, [sp, #44]
 	orrs	r4, r7
@@ -2002,7 +1987,7 @@ elephant_dumbo_crypt:
 	ands	r4, r5
 	eors	r7, r4
 	@ elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
-	ldr	r0, [sp, #36]
+	ldr	r0, [sp, #12]
 	eors	r7, r0
 	str	r7, [sp, #188]
 	@ elephant_dumbo.ae:43: return if count < block then x | ((1 as u160) << (8 * count)) else x
@@ -2012,7 +1997,7 @@ elephant_dumbo_crypt:
 	ands	r3, r5
 	eors	r6, r3
 	@ elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
-	ldr	r0, [sp, #32]
+	ldr	r0, [sp, #8]
 	eors	r6, r0
 	str	r6, [sp, #192]
 	@ elephant_dumbo.ae:43: return if count < block then x | ((1 as u160) << (8 * count)) else x
@@ -2022,17 +2007,17 @@ elephant_dumbo_crypt:
 	ands	r2, r5
 	eors	r4, r2
 	@ elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
-	ldr	r0, [sp, #28]
+	ldr	r0, [sp, #4]
 	eors	r4, r0
 	str	r4, [sp, #196]
 	@ elephant_dumbo.ae:43: return if count < block then x | ((1 as u160) << (8 * count)) else x
-	mov	r3, r11
+	mov	r3, r10
 	orrs	r1, r3
 	eors	r1, r3
 	ands	r1, r5
 	eors	r3, r1
 	@ elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
-	ldr	r0, [sp, #24]
+	ldr	r0, [sp]
 	eors	r3, r0
 	str	r3, [sp, #200]
 	add	r0, sp, #184
@@ -2040,51 +2025,51 @@ elephant_dumbo_crypt:
 	bl	elephant_dumbo_P_permute
 	ldr	r0, [sp, #204]
 	@ elephant_dumbo.ae:97: tag = tag ^ masked(ad_block(ad, i + 1), next)
-	ldr	r5, [sp, #16]
+	ldr	r5, [sp, #36]
 	eors	r5, r0
-	ldr	r0, [sp, #40]
+	ldr	r0, [sp, #16]
 	eors	r5, r0
 	@ elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
 	ldr	r0, [sp, #208]
 	@ elephant_dumbo.ae:97: tag = tag ^ masked(ad_block(ad, i + 1), next)
-	ldr	r4, [sp, #12]
+	ldr	r4, [sp, #32]
 	eors	r4, r0
-	ldr	r0, [sp, #36]
+	ldr	r0, [sp, #12]
 	eors	r4, r0
 	@ elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
 	ldr	r0, [sp, #212]
 	@ elephant_dumbo.ae:97: tag = tag ^ masked(ad_block(ad, i + 1), next)
-	ldr	r3, [sp, #8]
+	ldr	r3, [sp, #28]
 	eors	r3, r0
-	ldr	r0, [sp, #32]
+	ldr	r0, [sp, #8]
 	eors	r3, r0
 	@ elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
 	ldr	r0, [sp, #216]
 	@ elephant_dumbo.ae:97: tag = tag ^ masked(ad_block(ad, i + 1), next)
-	ldr	r2, [sp, #4]
+	ldr	r2, [sp, #24]
 	eors	r2, r0
-	ldr	r0, [sp, #28]
+	ldr	r0, [sp, #4]
 	eors	r2, r0
 	@ elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
 	ldr	r0, [sp, #220]
 	@ elephant_dumbo.ae:97: tag = tag ^ masked(ad_block(ad, i + 1), next)
-	ldr	r1, [sp]
+	ldr	r1, [sp, #20]
 	eors	r1, r0
-	ldr	r0, [sp, #24]
+	ldr	r0, [sp]
 	eors	r1, r0
 	b	.Lelephant_dumbo_crypt_endif43
 .Lelephant_dumbo_crypt_else42:
-	ldr	r5, [sp, #16]
-	ldr	r4, [sp, #12]
-	ldr	r3, [sp, #8]
-	ldr	r2, [sp, #4]
-	ldr	r1, [sp]
+	ldr	r5, [sp, #36]
+	ldr	r4, [sp, #32]
+	ldr	r3, [sp, #28]
+	ldr	r2, [sp, #24]
+	ldr	r1, [sp, #20]
 .Lelephant_dumbo_crypt_endif43:
-	str	r5, [sp, #16]
-	str	r4, [sp, #12]
-	str	r3, [sp, #8]
-	str	r2, [sp, #4]
-	str	r1, [sp]
+	str	r5, [sp, #36]
+	str	r4, [sp, #32]
+	str	r3, [sp, #28]
+	str	r2, [sp, #24]
+	str	r1, [sp, #20]
 	ldr	r0, [sp, #84]
 	str	r0, [sp, #56]
 	ldr	r0, [sp, #72]
@@ -2095,19 +2080,19 @@ elephant_dumbo_crypt:
 	str	r0, [sp, #44]
 	ldr	r0, [sp, #64]
 	str	r0, [sp, #60]
-	ldr	r0, [sp, #40]
+	ldr	r0, [sp, #16]
 	str	r0, [sp, #84]
-	ldr	r0, [sp, #36]
+	ldr	r0, [sp, #12]
 	str	r0, [sp, #72]
-	ldr	r0, [sp, #32]
+	ldr	r0, [sp, #8]
 	str	r0, [sp, #68]
-	ldr	r0, [sp, #28]
+	ldr	r0, [sp, #4]
 	str	r0, [sp, #88]
-	ldr	r0, [sp, #24]
+	ldr	r0, [sp]
 	str	r0, [sp, #64]
-	ldr	r1, [sp, #20]
+	ldr	r1, [sp, #40]
 	adds	r1, #1
-	str	r1, [sp, #20]
+	str	r1, [sp, #40]
 	ldr	r0, [sp, #132]
 	cmp	r1, r0
 	bcs	.Lelephant_dumbo_crypt_far5
@@ -2115,23 +2100,23 @@ elephant_dumbo_crypt:
 .Lelephant_dumbo_crypt_far5:
 .Lelephant_dumbo_crypt_done19:
 	@ elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
-	ldr	r1, [sp, #16]
+	ldr	r1, [sp, #36]
 	ldr	r0, [sp, #168]
 	eors	r1, r0
 	str	r1, [sp, #184]
-	ldr	r1, [sp, #12]
+	ldr	r1, [sp, #32]
 	ldr	r0, [sp, #164]
 	eors	r1, r0
 	str	r1, [sp, #188]
-	ldr	r1, [sp, #8]
+	ldr	r1, [sp, #28]
 	ldr	r0, [sp, #180]
 	eors	r1, r0
 	str	r1, [sp, #192]
-	ldr	r1, [sp, #4]
+	ldr	r1, [sp, #24]
 	ldr	r0, [sp, #176]
 	eors	r1, r0
 	str	r1, [sp, #196]
-	ldr	r1, [sp]
+	ldr	r1, [sp, #20]
 	ldr	r0, [sp, #172]
 	eors	r1, r0
 	str	r1, [sp, #200]

@@ -174,7 +174,7 @@ ghash_mul_h:
 
 @ --- ghash_absorb: ghash.absorb
 @     frame 40 bytes (13 spill slots, 6 on the stack; locals 16), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 340 bytes of code and literals
+@     estimated 338 bytes of code and literals
 	.section .text.ghash_absorb,"ax",%progbits
 	.global ghash_absorb
 	.type ghash_absorb, %function
@@ -202,9 +202,8 @@ ghash_absorb:
 	str	r3, [sp, #12]
 	str	r2, [sp, #20]
 	mov	r3, r0
-	mov	r2, r6
 	ldr	r0, [sp, #12]
-	cmp	r2, r0
+	cmp	r6, r0
 	bcc	.Lghash_absorb_far1
 	b	.Lghash_absorb_done2
 .Lghash_absorb_far1:

@@ -374,7 +374,7 @@ ocb3_key_setup:
 
 @ --- ocb3_encrypt_with: ocb3.encrypt_with
 @     frame 104 bytes (45 spill slots, 17 on the stack; locals 32), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 1034 bytes of code and literals
+@     estimated 1032 bytes of code and literals
 	.section .text.ocb3_encrypt_with,"ax",%progbits
 	.global ocb3_encrypt_with
 	.type ocb3_encrypt_with, %function
@@ -421,12 +421,12 @@ ocb3_encrypt_with:
 	str	r0, [sp, #68]
 	@ ocb3.ae:213: for i in 0..full {
 	movs	r7, #0
-	str	r7, [sp, #20]
+	str	r7, [sp, #4]
 	movs	r0, #0
-	str	r0, [sp, #16]
-	str	r0, [sp, #12]
-	str	r0, [sp, #8]
-	str	r0, [sp, #4]
+	str	r0, [sp, #36]
+	str	r0, [sp, #32]
+	str	r0, [sp, #28]
+	str	r0, [sp, #24]
 	ldr	r0, [sp, #68]
 	cmp	r7, r0
 	bcc	.Locb3_encrypt_with_far1
@@ -436,18 +436,18 @@ ocb3_encrypt_with:
 	@ ocb3.ae:215: offset = offset ^ delta
 	mov	r0, r9
 	eors	r4, r0
-	str	r4, [sp, #36]
+	str	r4, [sp, #20]
 	mov	r0, r8
 	eors	r3, r0
-	str	r3, [sp, #32]
+	str	r3, [sp, #16]
 	eors	r2, r6
-	str	r2, [sp, #28]
+	str	r2, [sp, #12]
 	eors	r1, r5
-	str	r1, [sp, #24]
+	str	r1, [sp, #8]
 	@ ocb3.ae:214: off = 16 * i
-	ldr	r7, [sp, #20]
+	ldr	r7, [sp, #4]
 	lsls	r0, r7, #4
-	str	r0, [sp, #40]
+	str	r0, [sp, #56]
 	@ ocb3.ae:216: p = load_be(msg, off, 16)
 	ldr	r1, [sp, #148]
 	adds	r5, r1, r0
@@ -468,30 +468,30 @@ ocb3_encrypt_with:
 .Locb3_encrypt_with_words4:
 	ldm	r5!, {r0, r2, r3, r4}
 	rev	r4, r4
-	str	r4, [sp, #56]
+	str	r4, [sp, #52]
 	@ ocb3.ae:217: u = E.encrypt_block(ks, p ^ offset)
-	ldr	r1, [sp, #36]
+	ldr	r1, [sp, #20]
 	eors	r4, r1
 	str	r4, [sp, #72]
 	@ ocb3.ae:216: p = load_be(msg, off, 16)
 	rev	r4, r3
-	str	r4, [sp, #52]
+	str	r4, [sp, #48]
 	@ ocb3.ae:217: u = E.encrypt_block(ks, p ^ offset)
-	ldr	r1, [sp, #32]
+	ldr	r1, [sp, #16]
 	eors	r4, r1
 	str	r4, [sp, #76]
 	@ ocb3.ae:216: p = load_be(msg, off, 16)
 	rev	r4, r2
-	str	r4, [sp, #48]
+	str	r4, [sp, #44]
 	@ ocb3.ae:217: u = E.encrypt_block(ks, p ^ offset)
-	ldr	r1, [sp, #28]
+	ldr	r1, [sp, #12]
 	eors	r4, r1
 	str	r4, [sp, #80]
 	@ ocb3.ae:216: p = load_be(msg, off, 16)
 	rev	r4, r0
-	str	r4, [sp, #44]
+	str	r4, [sp, #40]
 	@ ocb3.ae:217: u = E.encrypt_block(ks, p ^ offset)
-	ldr	r1, [sp, #24]
+	ldr	r1, [sp, #8]
 	eors	r4, r1
 	str	r4, [sp, #84]
 	add	r1, sp, #72
@@ -499,33 +499,33 @@ ocb3_encrypt_with:
 	ldr	r0, [sp, #64]
 	bl	ocb3_E_encrypt_block
 	@ ocb3.ae:218: checksum = checksum ^ p                       // delay slot
-	ldr	r0, [sp, #16]
-	ldr	r1, [sp, #56]
-	eors	r0, r1
-	str	r0, [sp, #16]
-	ldr	r0, [sp, #12]
+	ldr	r0, [sp, #36]
 	ldr	r1, [sp, #52]
 	eors	r0, r1
-	str	r0, [sp, #12]
-	ldr	r0, [sp, #8]
+	str	r0, [sp, #36]
+	ldr	r0, [sp, #32]
 	ldr	r1, [sp, #48]
 	eors	r0, r1
-	str	r0, [sp, #8]
-	ldr	r0, [sp, #4]
+	str	r0, [sp, #32]
+	ldr	r0, [sp, #28]
 	ldr	r1, [sp, #44]
 	eors	r0, r1
-	str	r0, [sp, #4]
+	str	r0, [sp, #28]
+	ldr	r0, [sp, #24]
+	ldr	r1, [sp, #40]
+	eors	r0, r1
+	str	r0, [sp, #24]
 	@ ocb3.ae:217: u = E.encrypt_block(ks, p ^ offset)
 	ldr	r0, [sp, #88]
 	mov	r10, r0
 	ldr	r0, [sp, #92]
 	mov	r11, r0
 	ldr	r0, [sp, #96]
-	str	r0, [sp, #44]
+	str	r0, [sp, #40]
 	ldr	r0, [sp, #100]
-	str	r0, [sp, #48]
+	str	r0, [sp, #44]
 	@ ocb3.ae:219: delta = get_l(l, ntz(i + 2))                  // delay slot
-	ldr	r7, [sp, #20]
+	ldr	r7, [sp, #4]
 	adds	r0, r7, #2
 	@ ocb3.ae:52: if v[15:0] == 0 {
 	uxth	r1, r0
@@ -644,23 +644,23 @@ ocb3_encrypt_with:
 .Locb3_encrypt_with_endif18:
 	@ ocb3.ae:220: store_be(ct, off, u ^ offset)
 	mov	r1, r10
-	ldr	r0, [sp, #36]
+	ldr	r0, [sp, #20]
 	eors	r1, r0
 	mov	r3, r11
-	ldr	r0, [sp, #32]
+	ldr	r0, [sp, #16]
 	eors	r3, r0
-	ldr	r2, [sp, #44]
-	ldr	r0, [sp, #28]
+	ldr	r2, [sp, #40]
+	ldr	r0, [sp, #12]
 	eors	r2, r0
-	ldr	r4, [sp, #48]
-	ldr	r0, [sp, #24]
+	ldr	r4, [sp, #44]
+	ldr	r0, [sp, #8]
 	eors	r4, r0
 	rev	r4, r4
 	rev	r2, r2
 	rev	r3, r3
 	rev	r7, r1
 	ldr	r1, [sp, #156]
-	ldr	r0, [sp, #40]
+	ldr	r0, [sp, #56]
 	adds	r1, r1, r0
 	movs	r0, #3
 	tst	r1, r0
@@ -684,13 +684,13 @@ ocb3_encrypt_with:
 	strb	r0, [r1, r2]
 	b	.Locb3_encrypt_with_cpy23
 .Locb3_encrypt_with_stored22:
-	ldr	r4, [sp, #36]
-	ldr	r3, [sp, #32]
-	ldr	r2, [sp, #28]
-	ldr	r1, [sp, #24]
-	ldr	r7, [sp, #20]
+	ldr	r4, [sp, #20]
+	ldr	r3, [sp, #16]
+	ldr	r2, [sp, #12]
+	ldr	r1, [sp, #8]
+	ldr	r7, [sp, #4]
 	adds	r7, #1
-	str	r7, [sp, #20]
+	str	r7, [sp, #4]
 	ldr	r0, [sp, #68]
 	cmp	r7, r0
 	bcs	.Locb3_encrypt_with_far2
@@ -700,10 +700,10 @@ ocb3_encrypt_with:
 	@ ocb3.ae:222: r = n - 16 * full
 	ldr	r0, [sp, #68]
 	lsls	r0, r0, #4
-	str	r0, [sp, #24]
+	str	r0, [sp, #8]
 	ldr	r5, [sp, #152]
 	subs	r0, r5, r0
-	str	r0, [sp, #20]
+	str	r0, [sp, #4]
 	@ ocb3.ae:223: if r != 0 {
 	cmp	r0, #0
 	bne	.Locb3_encrypt_with_far3
@@ -713,13 +713,13 @@ ocb3_encrypt_with:
 	ldr	r6, [sp, #60]
 	ldr	r5, [r6, #12]
 	eors	r1, r5
-	str	r1, [sp, #36]
+	str	r1, [sp, #20]
 	ldr	r1, [r6, #8]
 	eors	r2, r1
-	str	r2, [sp, #32]
+	str	r2, [sp, #16]
 	ldr	r1, [r6, #4]
 	eors	r3, r1
-	str	r3, [sp, #28]
+	str	r3, [sp, #12]
 	ldr	r1, [r6]
 	eors	r4, r1
 	str	r4, [sp, #44]
@@ -729,7 +729,7 @@ ocb3_encrypt_with:
 	str	r0, [sp, #76]
 	mov	r0, r2
 	str	r0, [sp, #80]
-	ldr	r0, [sp, #36]
+	ldr	r0, [sp, #20]
 	str	r0, [sp, #84]
 	add	r1, sp, #72
 	add	r2, sp, #88
@@ -742,10 +742,10 @@ ocb3_encrypt_with:
 	str	r0, [sp, #52]
 	@ ocb3.ae:226: p = load_be(msg, 16 * full, 16, r)
 	ldr	r1, [sp, #148]
-	ldr	r0, [sp, #24]
+	ldr	r0, [sp, #8]
 	adds	r5, r1, r0
 	movs	r4, #3
-	ldr	r0, [sp, #20]
+	ldr	r0, [sp, #4]
 	cmp	r0, #16
 	bcc	.Locb3_encrypt_with_bytes26
 	tst	r5, r4
@@ -757,7 +757,7 @@ ocb3_encrypt_with:
 	str	r0, [sp, #80]
 	str	r0, [sp, #84]
 	add	r7, sp, #72
-	ldr	r1, [sp, #20]
+	ldr	r1, [sp, #4]
 	cmp	r1, #16
 	bcc	.Locb3_encrypt_with_cnt29
 	movs	r1, #16
@@ -773,7 +773,7 @@ ocb3_encrypt_with:
 .Locb3_encrypt_with_words27:
 	@ ocb3.ae:228: store_be(ct, 16 * full, p ^ pad, r)
 	ldr	r1, [sp, #156]
-	ldr	r0, [sp, #24]
+	ldr	r0, [sp, #8]
 	adds	r1, r1, r0
 	@ ocb3.ae:226: p = load_be(msg, 16 * full, 16, r)
 	ldr	r0, [r5, #12]
@@ -790,7 +790,7 @@ ocb3_encrypt_with:
 	@ ocb3.ae:226: p = load_be(msg, 16 * full, 16, r)
 	ldr	r0, [r5, #4]
 	rev	r0, r0
-	str	r0, [sp, #24]
+	str	r0, [sp, #8]
 	@ ocb3.ae:228: store_be(ct, 16 * full, p ^ pad, r)
 	eors	r6, r0
 	@ ocb3.ae:226: p = load_be(msg, 16 * full, 16, r)
@@ -803,7 +803,7 @@ ocb3_encrypt_with:
 	rev	r6, r6
 	rev	r2, r2
 	rev	r3, r3
-	ldr	r0, [sp, #20]
+	ldr	r0, [sp, #4]
 	cmp	r0, #16
 	bcc	.Locb3_encrypt_with_bytes31
 	tst	r1, r4
@@ -819,7 +819,7 @@ ocb3_encrypt_with:
 	str	r2, [sp, #80]
 	str	r3, [sp, #84]
 	add	r3, sp, #72
-	ldr	r2, [sp, #20]
+	ldr	r2, [sp, #4]
 	cmp	r2, #16
 	bcc	.Locb3_encrypt_with_cnt33
 	movs	r2, #16
@@ -833,7 +833,7 @@ ocb3_encrypt_with:
 .Locb3_encrypt_with_stored32:
 	@ ocb3.ae:85: return x | ((0x80 as u128) << (8 * (15 - count)))
 	movs	r1, #15
-	ldr	r0, [sp, #20]
+	ldr	r0, [sp, #4]
 	subs	r0, r1, r0
 	lsls	r3, r0, #3
 	movs	r2, #128
@@ -878,32 +878,32 @@ ocb3_encrypt_with:
 	orrs	r3, r2
 	ldr	r2, [sp, #40]
 	orrs	r2, r7
-	ldr	r1, [sp, #24]
+	ldr	r1, [sp, #8]
 	orrs	r1, r6
 	orrs	r5, r4
 	@ ocb3.ae:227: checksum = checksum ^ pad10(p, r)             // delay slot
-	ldr	r4, [sp, #16]
+	ldr	r4, [sp, #36]
 	eors	r4, r3
-	ldr	r3, [sp, #12]
+	ldr	r3, [sp, #32]
 	eors	r3, r2
-	ldr	r2, [sp, #8]
+	ldr	r2, [sp, #28]
 	eors	r2, r1
-	ldr	r1, [sp, #4]
+	ldr	r1, [sp, #24]
 	eors	r1, r5
 	ldr	r7, [sp, #44]
-	ldr	r6, [sp, #28]
-	ldr	r5, [sp, #32]
-	ldr	r0, [sp, #36]
+	ldr	r6, [sp, #12]
+	ldr	r5, [sp, #16]
+	ldr	r0, [sp, #20]
 	b	.Locb3_encrypt_with_endif25
 .Locb3_encrypt_with_else24:
 	mov	r7, r4
 	mov	r6, r3
 	mov	r5, r2
 	mov	r0, r1
-	ldr	r4, [sp, #16]
-	ldr	r3, [sp, #12]
-	ldr	r2, [sp, #8]
-	ldr	r1, [sp, #4]
+	ldr	r4, [sp, #36]
+	ldr	r3, [sp, #32]
+	ldr	r2, [sp, #28]
+	ldr	r1, [sp, #24]
 .Locb3_encrypt_with_endif25:
 	@ ocb3.ae:230: t = E.encrypt_block(ks, checksum ^ offset ^ l[at_dollar]) ^ hash(ks, l, ad)
 	eors	r4, r7
@@ -913,13 +913,12 @@ ocb3_encrypt_with:
 	ldr	r7, [sp, #60]
 	ldr	r5, [r7, #16]
 	ldr	r6, [r7, #20]
-	ldr	r7, [r7, #24]
-	ldr	r0, [sp, #60]
-	ldr	r0, [r0, #28]
+	ldr	r0, [r7, #24]
+	ldr	r7, [r7, #28]
 	eors	r4, r5
 	eors	r3, r6
-	eors	r2, r7
-	eors	r1, r0
+	eors	r2, r0
+	eors	r1, r7
 	str	r4, [sp, #72]
 	str	r3, [sp, #76]
 	str	r2, [sp, #80]
@@ -1003,7 +1002,7 @@ ocb3_encrypt_with:
 
 @ --- ocb3_decrypt_with: ocb3.decrypt_with
 @     frame 120 bytes (68 spill slots, 21 on the stack; locals 32), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 1764 bytes of code and literals
+@     estimated 1758 bytes of code and literals
 	.section .text.ocb3_decrypt_with,"ax",%progbits
 	.global ocb3_decrypt_with
 	.type ocb3_decrypt_with, %function
@@ -1038,37 +1037,36 @@ ocb3_decrypt_with:
 	str	r0, [sp, #80]
 	@ ocb3.ae:242: delta = l[at_l0]                                  // as in encrypt_with
 	ldr	r6, [sp, #76]
-	ldr	r7, [r6, #32]
-	ldr	r5, [r6, #36]
-	ldr	r6, [r6, #40]
-	ldr	r0, [sp, #76]
+	mov	r0, r6
+	ldr	r7, [r0, #32]
+	ldr	r5, [r0, #36]
+	ldr	r6, [r0, #40]
 	ldr	r0, [r0, #44]
 	str	r0, [sp, #12]
 	@ ocb3.ae:243: for i in 0..full {
 	movs	r0, #0
-	str	r0, [sp, #32]
+	str	r0, [sp, #20]
 	str	r7, [sp, #4]
 	str	r5, [sp, #8]
 	ldr	r5, [sp, #12]
-	str	r0, [sp, #20]
-	str	r0, [sp, #28]
-	str	r0, [sp, #24]
-	str	r0, [sp, #56]
-	mov	r7, r0
-	ldr	r0, [sp, #80]
-	cmp	r7, r0
+	str	r0, [sp, #40]
+	str	r0, [sp, #48]
+	str	r0, [sp, #44]
+	str	r0, [sp, #52]
+	ldr	r7, [sp, #80]
+	cmp	r0, r7
 	bcc	.Locb3_decrypt_with_far1
 	b	.Locb3_decrypt_with_done2
 .Locb3_decrypt_with_far1:
 	@ aes.ae:266: t0 = inv_round_column(s0, s3, s2, s1) ^ w[4 * (nr + r)]
 	ldr	r0, =ocb3_tf4
-	mov	r11, r0
-	ldr	r0, =ocb3_tf5
 	mov	r10, r0
-	ldr	r0, =ocb3_tf6
+	ldr	r0, =ocb3_tf5
 	mov	r9, r0
-	ldr	r0, =ocb3_tf7
+	ldr	r0, =ocb3_tf6
 	mov	r8, r0
+	ldr	r0, =ocb3_tf7
+	mov	r11, r0
 	@ aes.ae:212: return cat(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
 	ldr	r0, =ocb3_E.inv_sbox
 	str	r0, [sp, #84]
@@ -1077,18 +1075,18 @@ ocb3_decrypt_with:
 	@ ocb3.ae:245: offset = offset ^ delta
 	ldr	r0, [sp, #4]
 	eors	r4, r0
-	str	r4, [sp, #48]
+	str	r4, [sp, #36]
 	ldr	r0, [sp, #8]
 	eors	r3, r0
-	str	r3, [sp, #44]
+	str	r3, [sp, #32]
 	eors	r2, r6
-	str	r2, [sp, #40]
+	str	r2, [sp, #28]
 	eors	r1, r5
-	str	r1, [sp, #36]
+	str	r1, [sp, #24]
 	@ ocb3.ae:244: off = 16 * i
-	ldr	r7, [sp, #32]
+	ldr	r7, [sp, #20]
 	lsls	r0, r7, #4
-	str	r0, [sp, #52]
+	str	r0, [sp, #72]
 	@ ocb3.ae:246: u = E.decrypt_block(ks, load_be(ct, off, 16) ^ offset)
 	ldr	r1, [sp, #164]
 	adds	r1, r1, r0
@@ -1115,7 +1113,7 @@ ocb3_decrypt_with:
 	rev	r4, r0
 	ldr	r0, [r1]
 	rev	r5, r0
-	ldr	r0, [sp, #36]
+	ldr	r0, [sp, #24]
 	eors	r5, r0
 	@ aes.ae:258: s0 = b[127:96] ^ w[4 * nr]
 	movs	r1, #160
@@ -1123,21 +1121,21 @@ ocb3_decrypt_with:
 	ldr	r0, [r6, r1]
 	eors	r5, r0
 	@ ocb3.ae:246: u = E.decrypt_block(ks, load_be(ct, off, 16) ^ offset)
-	ldr	r0, [sp, #40]
+	ldr	r0, [sp, #28]
 	eors	r4, r0
 	@ aes.ae:259: s1 = b[95:64] ^ w[4 * nr + 1]
 	movs	r1, #164
 	ldr	r0, [r6, r1]
 	eors	r4, r0
 	@ ocb3.ae:246: u = E.decrypt_block(ks, load_be(ct, off, 16) ^ offset)
-	ldr	r0, [sp, #44]
+	ldr	r0, [sp, #32]
 	eors	r3, r0
 	@ aes.ae:260: s2 = b[63:32] ^ w[4 * nr + 2]
 	movs	r1, #168
 	ldr	r0, [r6, r1]
 	eors	r3, r0
 	@ ocb3.ae:246: u = E.decrypt_block(ks, load_be(ct, off, 16) ^ offset)
-	ldr	r0, [sp, #48]
+	ldr	r0, [sp, #36]
 	eors	r2, r0
 	@ aes.ae:261: s3 = b[31:0] ^ w[4 * nr + 3]
 	movs	r1, #172
@@ -1155,18 +1153,10 @@ ocb3_decrypt_with:
 	lsrs	r0, r5, #24
 	@ aes.ae:266: t0 = inv_round_column(s0, s3, s2, s1) ^ w[4 * (nr + r)]
 	lsls	r6, r0, #2
-	mov	r0, r11
+	mov	r0, r10
 	ldr	r7, [r0, r6]
 	@ aes.ae:220: return inv_mix_column(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
 	lsrs	r0, r2, #16
-	uxtb	r0, r0
-	@ aes.ae:266: t0 = inv_round_column(s0, s3, s2, s1) ^ w[4 * (nr + r)]
-	lsls	r6, r0, #2
-	mov	r0, r10
-	ldr	r0, [r0, r6]
-	eors	r7, r0
-	@ aes.ae:220: return inv_mix_column(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
-	lsrs	r0, r3, #8
 	uxtb	r0, r0
 	@ aes.ae:266: t0 = inv_round_column(s0, s3, s2, s1) ^ w[4 * (nr + r)]
 	lsls	r6, r0, #2
@@ -1174,10 +1164,18 @@ ocb3_decrypt_with:
 	ldr	r0, [r0, r6]
 	eors	r7, r0
 	@ aes.ae:220: return inv_mix_column(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
-	uxtb	r0, r4
+	lsrs	r0, r3, #8
+	uxtb	r0, r0
 	@ aes.ae:266: t0 = inv_round_column(s0, s3, s2, s1) ^ w[4 * (nr + r)]
 	lsls	r6, r0, #2
 	mov	r0, r8
+	ldr	r0, [r0, r6]
+	eors	r7, r0
+	@ aes.ae:220: return inv_mix_column(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
+	uxtb	r0, r4
+	@ aes.ae:266: t0 = inv_round_column(s0, s3, s2, s1) ^ w[4 * (nr + r)]
+	lsls	r6, r0, #2
+	mov	r0, r11
 	ldr	r0, [r0, r6]
 	eors	r7, r0
 	ldr	r6, [r1]
@@ -1187,18 +1185,10 @@ ocb3_decrypt_with:
 	lsrs	r0, r4, #24
 	@ aes.ae:267: t1 = inv_round_column(s1, s0, s3, s2) ^ w[4 * (nr + r) + 1]
 	lsls	r6, r0, #2
-	mov	r0, r11
+	mov	r0, r10
 	ldr	r7, [r0, r6]
 	@ aes.ae:220: return inv_mix_column(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
 	lsrs	r0, r5, #16
-	uxtb	r0, r0
-	@ aes.ae:267: t1 = inv_round_column(s1, s0, s3, s2) ^ w[4 * (nr + r) + 1]
-	lsls	r6, r0, #2
-	mov	r0, r10
-	ldr	r0, [r0, r6]
-	eors	r7, r0
-	@ aes.ae:220: return inv_mix_column(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
-	lsrs	r0, r2, #8
 	uxtb	r0, r0
 	@ aes.ae:267: t1 = inv_round_column(s1, s0, s3, s2) ^ w[4 * (nr + r) + 1]
 	lsls	r6, r0, #2
@@ -1206,10 +1196,18 @@ ocb3_decrypt_with:
 	ldr	r0, [r0, r6]
 	eors	r7, r0
 	@ aes.ae:220: return inv_mix_column(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
-	uxtb	r0, r3
+	lsrs	r0, r2, #8
+	uxtb	r0, r0
 	@ aes.ae:267: t1 = inv_round_column(s1, s0, s3, s2) ^ w[4 * (nr + r) + 1]
 	lsls	r6, r0, #2
 	mov	r0, r8
+	ldr	r0, [r0, r6]
+	eors	r7, r0
+	@ aes.ae:220: return inv_mix_column(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
+	uxtb	r0, r3
+	@ aes.ae:267: t1 = inv_round_column(s1, s0, s3, s2) ^ w[4 * (nr + r) + 1]
+	lsls	r6, r0, #2
+	mov	r0, r11
 	ldr	r0, [r0, r6]
 	eors	r7, r0
 	ldr	r6, [r1, #4]
@@ -1219,14 +1217,14 @@ ocb3_decrypt_with:
 	lsrs	r0, r3, #24
 	@ aes.ae:268: t2 = inv_round_column(s2, s1, s0, s3) ^ w[4 * (nr + r) + 2]
 	lsls	r6, r0, #2
-	mov	r0, r11
+	mov	r0, r10
 	ldr	r0, [r0, r6]
 	@ aes.ae:220: return inv_mix_column(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
 	lsrs	r7, r4, #16
 	uxtb	r7, r7
 	@ aes.ae:268: t2 = inv_round_column(s2, s1, s0, s3) ^ w[4 * (nr + r) + 2]
 	lsls	r6, r7, #2
-	mov	r7, r10
+	mov	r7, r9
 	ldr	r7, [r7, r6]
 	eors	r0, r7
 	@ aes.ae:220: return inv_mix_column(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
@@ -1234,14 +1232,14 @@ ocb3_decrypt_with:
 	uxtb	r6, r6
 	@ aes.ae:268: t2 = inv_round_column(s2, s1, s0, s3) ^ w[4 * (nr + r) + 2]
 	lsls	r6, r6, #2
-	mov	r7, r9
+	mov	r7, r8
 	ldr	r6, [r7, r6]
 	eors	r0, r6
 	@ aes.ae:220: return inv_mix_column(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
 	uxtb	r6, r2
 	@ aes.ae:268: t2 = inv_round_column(s2, s1, s0, s3) ^ w[4 * (nr + r) + 2]
 	lsls	r6, r6, #2
-	mov	r7, r8
+	mov	r7, r11
 	ldr	r6, [r7, r6]
 	eors	r0, r6
 	ldr	r6, [r1, #8]
@@ -1250,18 +1248,10 @@ ocb3_decrypt_with:
 	lsrs	r6, r2, #24
 	@ aes.ae:269: t3 = inv_round_column(s3, s2, s1, s0) ^ w[4 * (nr + r) + 3]
 	lsls	r2, r6, #2
-	mov	r6, r11
+	mov	r6, r10
 	ldr	r2, [r6, r2]
 	@ aes.ae:220: return inv_mix_column(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
 	lsrs	r6, r3, #16
-	uxtb	r6, r6
-	@ aes.ae:269: t3 = inv_round_column(s3, s2, s1, s0) ^ w[4 * (nr + r) + 3]
-	lsls	r3, r6, #2
-	mov	r6, r10
-	ldr	r6, [r6, r3]
-	eors	r2, r6
-	@ aes.ae:220: return inv_mix_column(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
-	lsrs	r6, r4, #8
 	uxtb	r6, r6
 	@ aes.ae:269: t3 = inv_round_column(s3, s2, s1, s0) ^ w[4 * (nr + r) + 3]
 	lsls	r3, r6, #2
@@ -1269,11 +1259,18 @@ ocb3_decrypt_with:
 	ldr	r6, [r6, r3]
 	eors	r2, r6
 	@ aes.ae:220: return inv_mix_column(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
-	uxtb	r6, r5
+	lsrs	r6, r4, #8
+	uxtb	r6, r6
 	@ aes.ae:269: t3 = inv_round_column(s3, s2, s1, s0) ^ w[4 * (nr + r) + 3]
 	lsls	r3, r6, #2
 	mov	r6, r8
 	ldr	r6, [r6, r3]
+	eors	r2, r6
+	@ aes.ae:220: return inv_mix_column(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
+	uxtb	r6, r5
+	@ aes.ae:269: t3 = inv_round_column(s3, s2, s1, s0) ^ w[4 * (nr + r) + 3]
+	lsls	r3, r6, #2
+	ldr	r6, [r7, r3]
 	eors	r2, r6
 	ldr	r6, [r1, #12]
 	eors	r2, r6
@@ -1309,7 +1306,7 @@ ocb3_decrypt_with:
 	ldr	r0, [sp, #16]
 	ldr	r6, [r0]
 	eors	r1, r6
-	str	r1, [sp, #72]
+	str	r1, [sp, #68]
 	@ aes.ae:212: return cat(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
 	lsrs	r1, r4, #24
 	ldrb	r0, [r7, r1]
@@ -1331,7 +1328,7 @@ ocb3_decrypt_with:
 	ldr	r0, [sp, #16]
 	ldr	r6, [r0, #4]
 	eors	r1, r6
-	str	r1, [sp, #68]
+	str	r1, [sp, #64]
 	@ aes.ae:212: return cat(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
 	lsrs	r1, r3, #24
 	ldrb	r0, [r7, r1]
@@ -1353,7 +1350,7 @@ ocb3_decrypt_with:
 	ldr	r0, [sp, #16]
 	ldr	r6, [r0, #8]
 	eors	r1, r6
-	str	r1, [sp, #64]
+	str	r1, [sp, #60]
 	@ aes.ae:212: return cat(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
 	lsrs	r1, r2, #24
 	ldrb	r0, [r7, r1]
@@ -1375,9 +1372,9 @@ ocb3_decrypt_with:
 	ldr	r0, [sp, #16]
 	ldr	r2, [r0, #12]
 	eors	r1, r2
-	str	r1, [sp, #60]
+	str	r1, [sp, #56]
 	@ ocb3.ae:247: delta = get_l(l, ntz(i + 2))                  // delay slot
-	ldr	r7, [sp, #32]
+	ldr	r7, [sp, #20]
 	adds	r0, r7, #2
 	@ ocb3.ae:52: if v[15:0] == 0 {
 	uxth	r2, r0
@@ -1498,29 +1495,29 @@ ocb3_decrypt_with:
 	str	r2, [sp, #12]
 .Locb3_decrypt_with_endif20:
 	@ ocb3.ae:248: p = u ^ offset
-	ldr	r4, [sp, #60]
-	ldr	r0, [sp, #48]
-	eors	r4, r0
-	ldr	r3, [sp, #64]
-	ldr	r0, [sp, #44]
-	eors	r3, r0
-	ldr	r2, [sp, #68]
-	ldr	r0, [sp, #40]
-	eors	r2, r0
-	ldr	r1, [sp, #72]
+	ldr	r4, [sp, #56]
 	ldr	r0, [sp, #36]
+	eors	r4, r0
+	ldr	r3, [sp, #60]
+	ldr	r0, [sp, #32]
+	eors	r3, r0
+	ldr	r2, [sp, #64]
+	ldr	r0, [sp, #28]
+	eors	r2, r0
+	ldr	r1, [sp, #68]
+	ldr	r0, [sp, #24]
 	eors	r1, r0
 	@ ocb3.ae:249: checksum = checksum ^ p
-	ldr	r0, [sp, #20]
+	ldr	r0, [sp, #40]
 	eors	r0, r4
-	str	r0, [sp, #20]
-	ldr	r0, [sp, #28]
+	str	r0, [sp, #40]
+	ldr	r0, [sp, #48]
 	eors	r0, r3
-	str	r0, [sp, #28]
-	ldr	r0, [sp, #24]
+	str	r0, [sp, #48]
+	ldr	r0, [sp, #44]
 	eors	r0, r2
-	str	r0, [sp, #24]
-	ldr	r7, [sp, #56]
+	str	r0, [sp, #44]
+	ldr	r7, [sp, #52]
 	eors	r7, r1
 	@ ocb3.ae:250: store_be(msg, off, p)
 	rev	r5, r1
@@ -1528,7 +1525,7 @@ ocb3_decrypt_with:
 	rev	r3, r3
 	rev	r4, r4
 	ldr	r1, [sp, #180]
-	ldr	r0, [sp, #52]
+	ldr	r0, [sp, #72]
 	adds	r1, r1, r0
 	movs	r0, #3
 	tst	r1, r0
@@ -1552,15 +1549,15 @@ ocb3_decrypt_with:
 	strb	r0, [r1, r2]
 	b	.Locb3_decrypt_with_cpy25
 .Locb3_decrypt_with_stored24:
-	ldr	r4, [sp, #48]
-	ldr	r3, [sp, #44]
-	ldr	r2, [sp, #40]
-	ldr	r1, [sp, #36]
+	ldr	r4, [sp, #36]
+	ldr	r3, [sp, #32]
+	ldr	r2, [sp, #28]
+	ldr	r1, [sp, #24]
 	ldr	r5, [sp, #12]
-	str	r7, [sp, #56]
-	ldr	r7, [sp, #32]
+	str	r7, [sp, #52]
+	ldr	r7, [sp, #20]
 	adds	r7, #1
-	str	r7, [sp, #32]
+	str	r7, [sp, #20]
 	ldr	r0, [sp, #80]
 	cmp	r7, r0
 	bcs	.Locb3_decrypt_with_far2
@@ -1583,23 +1580,23 @@ ocb3_decrypt_with:
 	ldr	r6, [sp, #76]
 	ldr	r5, [r6, #12]
 	eors	r1, r5
-	str	r1, [sp, #44]
+	str	r1, [sp, #28]
 	ldr	r1, [r6, #8]
 	eors	r2, r1
-	str	r2, [sp, #40]
+	str	r2, [sp, #24]
 	ldr	r1, [r6, #4]
 	eors	r3, r1
-	str	r3, [sp, #36]
+	str	r3, [sp, #20]
 	ldr	r1, [r6]
 	eors	r4, r1
-	str	r4, [sp, #48]
+	str	r4, [sp, #36]
 	@ ocb3.ae:255: pad = E.encrypt_block(ks, offset)
 	str	r4, [sp, #88]
 	mov	r0, r3
 	str	r0, [sp, #92]
 	mov	r0, r2
 	str	r0, [sp, #96]
-	ldr	r0, [sp, #44]
+	ldr	r0, [sp, #28]
 	str	r0, [sp, #100]
 	add	r1, sp, #88
 	add	r2, sp, #104
@@ -1777,14 +1774,14 @@ ocb3_decrypt_with:
 	ldr	r0, [sp, #8]
 	orrs	r1, r0
 	@ ocb3.ae:257: checksum = checksum ^ pad10(p, r)
-	ldr	r0, [sp, #20]
+	ldr	r0, [sp, #40]
 	eors	r0, r4
-	str	r0, [sp, #20]
-	ldr	r7, [sp, #28]
+	str	r0, [sp, #40]
+	ldr	r7, [sp, #48]
 	eors	r7, r5
-	ldr	r6, [sp, #24]
+	ldr	r6, [sp, #44]
 	eors	r6, r2
-	ldr	r5, [sp, #56]
+	ldr	r5, [sp, #52]
 	eors	r5, r1
 	@ ocb3.ae:258: store_be(msg, 16 * full, p, r)
 	ldr	r0, [sp, #8]
@@ -1830,17 +1827,17 @@ ocb3_decrypt_with:
 	strb	r0, [r1, r2]
 	b	.Locb3_decrypt_with_cpy46
 .Locb3_decrypt_with_stored44:
-	ldr	r4, [sp, #48]
-	ldr	r3, [sp, #36]
-	ldr	r2, [sp, #40]
-	ldr	r1, [sp, #44]
-	ldr	r0, [sp, #20]
+	ldr	r4, [sp, #36]
+	ldr	r3, [sp, #20]
+	ldr	r2, [sp, #24]
+	ldr	r1, [sp, #28]
+	ldr	r0, [sp, #40]
 	b	.Locb3_decrypt_with_endif27
 .Locb3_decrypt_with_else26:
-	ldr	r0, [sp, #20]
-	ldr	r7, [sp, #28]
-	ldr	r6, [sp, #24]
-	ldr	r5, [sp, #56]
+	ldr	r0, [sp, #40]
+	ldr	r7, [sp, #48]
+	ldr	r6, [sp, #44]
+	ldr	r5, [sp, #52]
 .Locb3_decrypt_with_endif27:
 	@ ocb3.ae:260: t = E.encrypt_block(ks, checksum ^ offset ^ l[at_dollar]) ^ hash(ks, l, ad)
 	eors	r0, r4
@@ -1850,13 +1847,12 @@ ocb3_decrypt_with:
 	ldr	r4, [sp, #76]
 	ldr	r2, [r4, #16]
 	ldr	r3, [r4, #20]
-	ldr	r4, [r4, #24]
-	ldr	r1, [sp, #76]
-	ldr	r1, [r1, #28]
+	ldr	r1, [r4, #24]
+	ldr	r4, [r4, #28]
 	eors	r0, r2
 	eors	r7, r3
-	eors	r6, r4
-	eors	r5, r1
+	eors	r6, r1
+	eors	r5, r4
 	str	r0, [sp, #88]
 	str	r7, [sp, #92]
 	str	r6, [sp, #96]
@@ -2031,8 +2027,8 @@ ocb3_decrypt_with:
 
 
 @ --- ocb3_E_encrypt_block: ocb3.E.encrypt_block
-@     frame 12 bytes (11 spill slots, 3 on the stack; locals 0), saves nothing
-@     estimated 488 bytes of code and literals
+@     frame 12 bytes (14 spill slots, 3 on the stack; locals 0), saves nothing
+@     estimated 486 bytes of code and literals
 	.section .text.ocb3_E_encrypt_block,"ax",%progbits
 	.global ocb3_E_encrypt_block
 	.type ocb3_E_encrypt_block, %function
@@ -2041,166 +2037,164 @@ ocb3_decrypt_with:
 ocb3_E_encrypt_block:
 	push	{lr}
 	sub	sp, #12
-	str	r2, [sp, #8]
-	@ aes.ae:159: @unroll(round_unroll)
-	movs	r2, #1
-	mov	r11, r2
-	ldr	r4, [r1, #12]
-	str	r0, [sp, #4]
-	@ aes.ae:155: s0 = b[127:96] ^ w[0]
-	ldr	r6, [r0]
-	eors	r4, r6
-	ldr	r3, [r1, #8]
-	@ aes.ae:156: s1 = b[95:64] ^ w[1]
-	ldr	r6, [r0, #4]
-	eors	r3, r6
-	ldr	r2, [r1, #4]
-	@ aes.ae:157: s2 = b[63:32] ^ w[2]
-	ldr	r6, [r0, #8]
-	eors	r2, r6
-	ldr	r1, [r1]
-	@ aes.ae:158: s3 = b[31:0] ^ w[3]
-	ldr	r6, [r0, #12]
-	eors	r1, r6
 	@ aes.ae:161: t0 = mix_column(sbox[s0[31:24]], sbox[s1[23:16]], sbox[s2[15:8]], sbox[s3[7:0]]) ^ w[4 * round]
-	mov	r5, r0
-	adds	r5, #16
-	ldr	r0, =ocb3_tf0
-	mov	r9, r0
-	ldr	r0, =ocb3_tf1
-	mov	r8, r0
-	ldr	r0, =ocb3_tf2
-	mov	r12, r0
-	ldr	r0, =ocb3_tf3
-	mov	r10, r0
+	ldr	r7, =ocb3_tf3
+	mov	r10, r7
+	ldr	r7, =ocb3_tf2
+	mov	r12, r7
+	ldr	r3, =ocb3_tf1
+	mov	r8, r3
+	ldr	r3, =ocb3_tf0
+	mov	r9, r3
+	str	r0, [sp, #4]
+	mov	r7, r0
+	mov	r6, r0
+	adds	r6, #16
+	ldr	r3, [r1]
+	@ aes.ae:158: s3 = b[31:0] ^ w[3]
+	ldr	r0, [r0, #12]
+	eors	r3, r0
+	ldr	r4, [r1, #4]
+	@ aes.ae:157: s2 = b[63:32] ^ w[2]
+	ldr	r0, [r7, #8]
+	eors	r4, r0
+	ldr	r5, [r1, #8]
+	@ aes.ae:156: s1 = b[95:64] ^ w[1]
+	ldr	r0, [r7, #4]
+	eors	r5, r0
+	ldr	r1, [r1, #12]
+	@ aes.ae:155: s0 = b[127:96] ^ w[0]
+	ldr	r0, [r7]
+	eors	r1, r0
 	@ aes.ae:159: @unroll(round_unroll)
+	movs	r0, #1
+	mov	r11, r0
+	str	r2, [sp, #8]
 .Locb3_E_encrypt_block_loop1:
-	@ aes.ae:164: t3 = mix_column(sbox[s3[31:24]], sbox[s0[23:16]], sbox[s1[15:8]], sbox[s2[7:0]]) ^ w[4 * round + 3]
+	@ aes.ae:161: t0 = mix_column(sbox[s0[31:24]], sbox[s1[23:16]], sbox[s2[15:8]], sbox[s3[7:0]]) ^ w[4 * round]
 	lsrs	r0, r1, #24
-	lsls	r6, r0, #2
+	lsls	r2, r0, #2
 	mov	r0, r9
-	ldr	r7, [r0, r6]
-	lsrs	r0, r4, #16
+	ldr	r7, [r0, r2]
+	lsrs	r0, r5, #16
 	uxtb	r0, r0
-	lsls	r6, r0, #2
+	lsls	r2, r0, #2
 	mov	r0, r8
-	ldr	r0, [r0, r6]
-	eors	r7, r0
-	lsrs	r0, r3, #8
-	uxtb	r0, r0
-	lsls	r6, r0, #2
-	mov	r0, r12
-	ldr	r0, [r0, r6]
-	eors	r7, r0
-	uxtb	r0, r2
-	lsls	r6, r0, #2
-	mov	r0, r10
-	ldr	r0, [r0, r6]
-	eors	r7, r0
-	ldr	r6, [r5, #12]
-	eors	r7, r6
-	str	r7, [sp]
-	@ aes.ae:163: t2 = mix_column(sbox[s2[31:24]], sbox[s3[23:16]], sbox[s0[15:8]], sbox[s1[7:0]]) ^ w[4 * round + 2]
-	lsrs	r0, r2, #24
-	lsls	r6, r0, #2
-	mov	r0, r9
-	ldr	r7, [r0, r6]
-	lsrs	r0, r1, #16
-	uxtb	r0, r0
-	lsls	r6, r0, #2
-	mov	r0, r8
-	ldr	r0, [r0, r6]
+	ldr	r0, [r0, r2]
 	eors	r7, r0
 	lsrs	r0, r4, #8
-	uxtb	r0, r0
-	lsls	r6, r0, #2
-	mov	r0, r12
-	ldr	r0, [r0, r6]
-	eors	r7, r0
-	uxtb	r0, r3
-	lsls	r6, r0, #2
-	mov	r0, r10
-	ldr	r0, [r0, r6]
-	eors	r7, r0
-	ldr	r6, [r5, #8]
-	eors	r7, r6
-	mov	lr, r7
-	@ aes.ae:162: t1 = mix_column(sbox[s1[31:24]], sbox[s2[23:16]], sbox[s3[15:8]], sbox[s0[7:0]]) ^ w[4 * round + 1]
-	lsrs	r0, r3, #24
-	lsls	r6, r0, #2
-	mov	r0, r9
-	ldr	r6, [r0, r6]
-	lsrs	r0, r2, #16
-	uxtb	r0, r0
-	lsls	r7, r0, #2
-	mov	r0, r8
-	ldr	r0, [r0, r7]
-	eors	r6, r0
-	lsrs	r0, r1, #8
-	uxtb	r0, r0
-	lsls	r7, r0, #2
-	mov	r0, r12
-	ldr	r0, [r0, r7]
-	eors	r6, r0
-	uxtb	r0, r4
-	lsls	r7, r0, #2
-	mov	r0, r10
-	ldr	r0, [r0, r7]
-	eors	r6, r0
-	ldr	r0, [r5, #4]
-	eors	r6, r0
-	@ aes.ae:161: t0 = mix_column(sbox[s0[31:24]], sbox[s1[23:16]], sbox[s2[15:8]], sbox[s3[7:0]]) ^ w[4 * round]
-	lsrs	r0, r4, #24
-	lsls	r4, r0, #2
-	mov	r0, r9
-	ldr	r4, [r0, r4]
-	lsrs	r0, r3, #16
-	uxtb	r0, r0
-	lsls	r3, r0, #2
-	mov	r0, r8
-	ldr	r0, [r0, r3]
-	eors	r4, r0
-	lsrs	r0, r2, #8
 	uxtb	r0, r0
 	lsls	r2, r0, #2
 	mov	r0, r12
 	ldr	r0, [r0, r2]
-	eors	r4, r0
-	uxtb	r0, r1
-	lsls	r1, r0, #2
+	eors	r7, r0
+	uxtb	r0, r3
+	lsls	r2, r0, #2
 	mov	r0, r10
-	ldr	r0, [r0, r1]
-	eors	r4, r0
-	ldr	r0, [r5]
-	eors	r4, r0
+	ldr	r0, [r0, r2]
+	eors	r7, r0
+	ldr	r2, [r6]
+	eors	r7, r2
+	mov	lr, r7
+	@ aes.ae:162: t1 = mix_column(sbox[s1[31:24]], sbox[s2[23:16]], sbox[s3[15:8]], sbox[s0[7:0]]) ^ w[4 * round + 1]
+	lsrs	r0, r5, #24
+	lsls	r2, r0, #2
+	mov	r0, r9
+	ldr	r7, [r0, r2]
+	lsrs	r0, r4, #16
+	uxtb	r0, r0
+	lsls	r2, r0, #2
+	mov	r0, r8
+	ldr	r0, [r0, r2]
+	eors	r7, r0
+	lsrs	r0, r3, #8
+	uxtb	r0, r0
+	lsls	r2, r0, #2
+	mov	r0, r12
+	ldr	r0, [r0, r2]
+	eors	r7, r0
+	uxtb	r0, r1
+	lsls	r2, r0, #2
+	mov	r0, r10
+	ldr	r0, [r0, r2]
+	eors	r7, r0
+	ldr	r2, [r6, #4]
+	eors	r7, r2
+	str	r7, [sp]
+	@ aes.ae:163: t2 = mix_column(sbox[s2[31:24]], sbox[s3[23:16]], sbox[s0[15:8]], sbox[s1[7:0]]) ^ w[4 * round + 2]
+	lsrs	r0, r4, #24
+	lsls	r2, r0, #2
+	mov	r0, r9
+	ldr	r0, [r0, r2]
+	lsrs	r7, r3, #16
+	uxtb	r7, r7
+	lsls	r2, r7, #2
+	mov	r7, r8
+	ldr	r7, [r7, r2]
+	eors	r0, r7
+	lsrs	r2, r1, #8
+	uxtb	r2, r2
+	lsls	r2, r2, #2
+	mov	r7, r12
+	ldr	r2, [r7, r2]
+	eors	r0, r2
+	uxtb	r2, r5
+	lsls	r2, r2, #2
+	mov	r7, r10
+	ldr	r2, [r7, r2]
+	eors	r0, r2
+	ldr	r2, [r6, #8]
+	eors	r0, r2
 	@ aes.ae:164: t3 = mix_column(sbox[s3[31:24]], sbox[s0[23:16]], sbox[s1[15:8]], sbox[s2[7:0]]) ^ w[4 * round + 3]
-	adds	r5, #16
-	mov	r3, r6
-	mov	r2, lr
-	ldr	r1, [sp]
-	mov	r0, r11
-	adds	r0, #1
-	mov	r11, r0
-	cmp	r0, #10
+	lsrs	r2, r3, #24
+	lsls	r3, r2, #2
+	mov	r2, r9
+	ldr	r3, [r2, r3]
+	lsrs	r2, r1, #16
+	uxtb	r2, r2
+	lsls	r1, r2, #2
+	mov	r2, r8
+	ldr	r2, [r2, r1]
+	eors	r3, r2
+	lsrs	r2, r5, #8
+	uxtb	r2, r2
+	lsls	r1, r2, #2
+	mov	r2, r12
+	ldr	r2, [r2, r1]
+	eors	r3, r2
+	uxtb	r2, r4
+	lsls	r1, r2, #2
+	ldr	r2, [r7, r1]
+	eors	r3, r2
+	ldr	r2, [r6, #12]
+	eors	r3, r2
+	mov	r2, r11
+	adds	r2, #1
+	mov	r11, r2
+	mov	r4, r0
+	ldr	r5, [sp]
+	mov	r1, lr
+	adds	r6, #16
+	cmp	r2, #10
 	bcc	.Locb3_E_encrypt_block_loop1
 .Locb3_E_encrypt_block_done2:
 	@ aes.ae:127: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
-	lsrs	r0, r4, #24
-	ldr	r5, =ocb3_E.sbox
-	ldrb	r0, [r5, r0]
+	lsrs	r0, r1, #24
+	ldr	r2, =ocb3_E.sbox
+	ldrb	r0, [r2, r0]
 	lsls	r7, r0, #24
-	lsrs	r0, r3, #16
+	lsrs	r0, r5, #16
 	uxtb	r0, r0
-	ldrb	r0, [r5, r0]
+	ldrb	r0, [r2, r0]
 	lsls	r0, r0, #16
 	orrs	r7, r0
-	lsrs	r0, r2, #8
+	lsrs	r0, r4, #8
 	uxtb	r0, r0
-	ldrb	r0, [r5, r0]
+	ldrb	r0, [r2, r0]
 	lsls	r0, r0, #8
 	orrs	r7, r0
-	uxtb	r0, r1
-	ldrb	r0, [r5, r0]
+	uxtb	r0, r3
+	ldrb	r0, [r2, r0]
 	orrs	r7, r0
 	@ aes.ae:170: return cat(sub_shift(s0, s1, s2, s3) ^ w[4 * nr],
 	movs	r6, #160
@@ -2209,21 +2203,21 @@ ocb3_E_encrypt_block:
 	eors	r7, r6
 	mov	r12, r7
 	@ aes.ae:127: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
-	lsrs	r0, r3, #24
-	ldrb	r0, [r5, r0]
+	lsrs	r0, r5, #24
+	ldrb	r0, [r2, r0]
 	lsls	r7, r0, #24
-	lsrs	r0, r2, #16
+	lsrs	r0, r4, #16
 	uxtb	r0, r0
-	ldrb	r0, [r5, r0]
+	ldrb	r0, [r2, r0]
 	lsls	r0, r0, #16
 	orrs	r7, r0
-	lsrs	r0, r1, #8
+	lsrs	r0, r3, #8
 	uxtb	r0, r0
-	ldrb	r0, [r5, r0]
+	ldrb	r0, [r2, r0]
 	lsls	r0, r0, #8
 	orrs	r7, r0
-	uxtb	r0, r4
-	ldrb	r0, [r5, r0]
+	uxtb	r0, r1
+	ldrb	r0, [r2, r0]
 	orrs	r7, r0
 	@ aes.ae:171: sub_shift(s1, s2, s3, s0) ^ w[4 * nr + 1],
 	movs	r6, #164
@@ -2232,21 +2226,21 @@ ocb3_E_encrypt_block:
 	eors	r7, r6
 	mov	r8, r7
 	@ aes.ae:127: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
-	lsrs	r0, r2, #24
-	ldrb	r0, [r5, r0]
+	lsrs	r0, r4, #24
+	ldrb	r0, [r2, r0]
 	lsls	r6, r0, #24
-	lsrs	r0, r1, #16
+	lsrs	r0, r3, #16
 	uxtb	r0, r0
-	ldrb	r0, [r5, r0]
+	ldrb	r0, [r2, r0]
 	lsls	r0, r0, #16
 	orrs	r6, r0
-	lsrs	r0, r4, #8
+	lsrs	r0, r1, #8
 	uxtb	r0, r0
-	ldrb	r0, [r5, r0]
+	ldrb	r0, [r2, r0]
 	lsls	r0, r0, #8
 	orrs	r6, r0
-	uxtb	r0, r3
-	ldrb	r0, [r5, r0]
+	uxtb	r0, r5
+	ldrb	r0, [r2, r0]
 	orrs	r6, r0
 	@ aes.ae:172: sub_shift(s2, s3, s0, s1) ^ w[4 * nr + 2],
 	ldr	r7, [sp, #4]
@@ -2254,30 +2248,29 @@ ocb3_E_encrypt_block:
 	ldr	r0, [r7, r0]
 	eors	r6, r0
 	@ aes.ae:127: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
-	lsrs	r0, r1, #24
-	ldrb	r0, [r5, r0]
-	lsls	r1, r0, #24
-	lsrs	r0, r4, #16
+	lsrs	r0, r3, #24
+	ldrb	r0, [r2, r0]
+	lsls	r3, r0, #24
+	lsrs	r0, r1, #16
 	uxtb	r0, r0
-	ldrb	r0, [r5, r0]
+	ldrb	r0, [r2, r0]
 	lsls	r0, r0, #16
-	orrs	r1, r0
-	lsrs	r0, r3, #8
+	orrs	r3, r0
+	lsrs	r0, r5, #8
 	uxtb	r0, r0
-	ldrb	r0, [r5, r0]
+	ldrb	r0, [r2, r0]
 	lsls	r0, r0, #8
-	orrs	r1, r0
-	uxtb	r0, r2
-	ldrb	r0, [r5, r0]
-	orrs	r1, r0
+	orrs	r3, r0
+	uxtb	r0, r4
+	ldrb	r0, [r2, r0]
+	orrs	r3, r0
 	@ aes.ae:173: sub_shift(s3, s0, s1, s2) ^ w[4 * nr + 3])
-	movs	r2, #172
-	mov	r0, r7
-	ldr	r0, [r0, r2]
-	eors	r1, r0
+	movs	r1, #172
+	ldr	r0, [r7, r1]
+	eors	r3, r0
 	@ aes.ae:170: return cat(sub_shift(s0, s1, s2, s3) ^ w[4 * nr],
 	ldr	r2, [sp, #8]
-	str	r1, [r2]
+	str	r3, [r2]
 	str	r6, [r2, #4]
 	mov	r0, r8
 	str	r0, [r2, #8]
@@ -2292,7 +2285,7 @@ ocb3_E_encrypt_block:
 
 @ --- ocb3_hash: ocb3.hash
 @     frame 88 bytes (19 spill slots, 14 on the stack; locals 32), saves nothing
-@     estimated 646 bytes of code and literals
+@     estimated 644 bytes of code and literals
 	.section .text.ocb3_hash,"ax",%progbits
 	.global ocb3_hash
 	.type ocb3_hash, %function
@@ -2306,17 +2299,16 @@ ocb3_hash:
 	str	r2, [sp, #44]
 	str	r3, [sp, #52]
 	@ ocb3.ae:133: full = a / 16
-	mov	r0, r3
-	lsrs	r0, r0, #4
+	lsrs	r0, r3, #4
 	str	r0, [sp, #36]
 	@ ocb3.ae:136: for i in 0..full {
 	movs	r1, #0
-	str	r1, [sp, #16]
+	str	r1, [sp]
 	movs	r0, #0
+	str	r0, [sp, #12]
 	str	r0, [sp, #8]
 	str	r0, [sp, #4]
-	str	r0, [sp]
-	str	r0, [sp, #12]
+	str	r0, [sp, #16]
 	str	r0, [sp, #32]
 	str	r0, [sp, #28]
 	str	r0, [sp, #24]
@@ -2328,7 +2320,7 @@ ocb3_hash:
 .Locb3_hash_far1:
 .Locb3_hash_loop1:
 	@ ocb3.ae:137: offset = offset ^ get_l(l, ntz(i + 1))
-	ldr	r1, [sp, #16]
+	ldr	r1, [sp]
 	adds	r0, r1, #1
 	@ ocb3.ae:52: if v[15:0] == 0 {
 	uxth	r1, r0
@@ -2444,20 +2436,20 @@ ocb3_hash:
 	mov	r1, r0
 .Locb3_hash_endif14:
 	@ ocb3.ae:137: offset = offset ^ get_l(l, ntz(i + 1))
-	ldr	r0, [sp, #8]
+	ldr	r0, [sp, #12]
 	eors	r0, r4
+	str	r0, [sp, #12]
+	ldr	r0, [sp, #8]
+	eors	r0, r3
 	str	r0, [sp, #8]
 	ldr	r0, [sp, #4]
-	eors	r0, r3
-	str	r0, [sp, #4]
-	ldr	r0, [sp]
 	eors	r0, r2
-	str	r0, [sp]
-	ldr	r0, [sp, #12]
+	str	r0, [sp, #4]
+	ldr	r0, [sp, #16]
 	eors	r0, r1
-	str	r0, [sp, #12]
+	str	r0, [sp, #16]
 	@ ocb3.ae:138: sum = sum ^ E.encrypt_block(ks, load_be(ad, 16 * i, 16) ^ offset)
-	ldr	r1, [sp, #16]
+	ldr	r1, [sp]
 	lsls	r1, r1, #4
 	ldr	r0, [sp, #44]
 	adds	r1, r0, r1
@@ -2484,13 +2476,13 @@ ocb3_hash:
 	rev	r2, r0
 	ldr	r0, [r1]
 	rev	r1, r0
-	ldr	r0, [sp, #8]
-	eors	r4, r0
-	ldr	r0, [sp, #4]
-	eors	r3, r0
-	ldr	r0, [sp]
-	eors	r2, r0
 	ldr	r0, [sp, #12]
+	eors	r4, r0
+	ldr	r0, [sp, #8]
+	eors	r3, r0
+	ldr	r0, [sp, #4]
+	eors	r2, r0
+	ldr	r0, [sp, #16]
 	eors	r1, r0
 	str	r4, [sp, #56]
 	str	r3, [sp, #60]
@@ -2516,9 +2508,9 @@ ocb3_hash:
 	str	r3, [sp, #28]
 	str	r2, [sp, #24]
 	str	r1, [sp, #20]
-	ldr	r1, [sp, #16]
+	ldr	r1, [sp]
 	adds	r1, #1
-	str	r1, [sp, #16]
+	str	r1, [sp]
 	ldr	r0, [sp, #36]
 	cmp	r1, r0
 	bcs	.Locb3_hash_far2
@@ -2536,19 +2528,19 @@ ocb3_hash:
 	@ ocb3.ae:142: offset = offset ^ l[at_star]
 	ldr	r4, [sp, #40]
 	ldr	r1, [r4]
+	ldr	r0, [sp, #12]
+	eors	r0, r1
+	str	r0, [sp, #12]
+	ldr	r1, [r4, #4]
 	ldr	r0, [sp, #8]
 	eors	r0, r1
 	str	r0, [sp, #8]
-	ldr	r1, [r4, #4]
+	ldr	r1, [r4, #8]
 	ldr	r0, [sp, #4]
 	eors	r0, r1
 	str	r0, [sp, #4]
-	ldr	r1, [r4, #8]
-	ldr	r0, [sp]
-	eors	r0, r1
-	str	r0, [sp]
 	ldr	r0, [r4, #12]
-	ldr	r1, [sp, #12]
+	ldr	r1, [sp, #16]
 	eors	r1, r0
 	@ ocb3.ae:143: sum = sum ^ E.encrypt_block(ks, pad10(load_be(ad, 16 * full, 16, r), r) ^ offset)
 	ldr	r0, [sp, #44]
@@ -2642,11 +2634,11 @@ ocb3_hash:
 	mov	r4, r8
 	orrs	r4, r6
 	@ ocb3.ae:143: sum = sum ^ E.encrypt_block(ks, pad10(load_be(ad, 16 * full, 16, r), r) ^ offset)
-	ldr	r0, [sp, #8]
+	ldr	r0, [sp, #12]
 	eors	r3, r0
-	ldr	r0, [sp, #4]
+	ldr	r0, [sp, #8]
 	eors	r2, r0
-	ldr	r0, [sp]
+	ldr	r0, [sp, #4]
 	eors	r5, r0
 	eors	r4, r1
 	str	r3, [sp, #56]

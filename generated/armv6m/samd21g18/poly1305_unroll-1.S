@@ -389,7 +389,7 @@ poly1305_block:
 
 
 @ --- poly1305_finish: poly1305.finish
-@     frame 28 bytes (28 spill slots, 7 on the stack; locals 0), saves r4, r5, r6, r7
+@     frame 32 bytes (28 spill slots, 8 on the stack; locals 0), saves r4, r5, r6, r7
 @     estimated 392 bytes of code and literals
 	.section .text.poly1305_finish,"ax",%progbits
 	.global poly1305_finish
@@ -398,7 +398,7 @@ poly1305_block:
 	.balign 4
 poly1305_finish:
 	push	{r4, r5, r6, r7, lr}
-	sub	sp, #28
+	sub	sp, #32
 	str	r2, [sp, #4]
 	ldr	r5, [r1]
 	str	r5, [sp, #20]
@@ -515,7 +515,7 @@ poly1305_finish:
 	uxtb	r1, r1
 	adds	r5, r5, r2
 	adcs	r7, r2
-	str	r7, [sp]
+	mov	lr, r7
 	adcs	r6, r2
 	adcs	r4, r0
 	adcs	r3, r1
@@ -523,7 +523,7 @@ poly1305_finish:
 	@ poly1305.ae:77: v = (v & ((1 << 130) - 1)) + (v >> 130) * 5          // now v < 2^130 + 40 < 2p
 	lsls	r0, r1, #30
 	lsrs	r0, r0, #30
-	mov	lr, r0
+	str	r0, [sp]
 	lsrs	r3, r1, #2
 	lsls	r0, r3, #2
 	lsrs	r1, r3, #30
@@ -538,26 +538,26 @@ poly1305_finish:
 	mov	r0, r2
 	adcs	r0, r2
 	uxtb	r0, r0
-	str	r0, [sp, #24]
+	str	r0, [sp, #28]
 	mov	r0, r12
+	mov	r12, lr
 	adds	r0, r5, r0
-	mov	r12, r0
-	ldr	r5, [sp]
+	mov	lr, r0
+	mov	r5, r12
 	adcs	r5, r7
 	adcs	r6, r3
 	adcs	r4, r1
-	mov	r1, lr
-	ldr	r0, [sp, #24]
-	adcs	r1, r0
+	ldr	r1, [sp]
+	ldr	r3, [sp, #28]
+	adcs	r1, r3
 	uxtb	r1, r1
 	@ poly1305.ae:78: g = v + 5                                            // v - p + 2^130
 	movs	r3, #5
-	mov	r0, r12
 	adds	r0, r0, r3
 	str	r0, [sp]
 	mov	r0, r5
 	adcs	r0, r2
-	mov	lr, r0
+	mov	r12, r0
 	mov	r7, r6
 	adcs	r7, r2
 	mov	r3, r4
@@ -568,11 +568,11 @@ poly1305_finish:
 	lsls	r0, r0, #29
 	asrs	r2, r0, #31
 	ldr	r0, [sp]
-	mov	r1, r12
+	mov	r1, lr
 	eors	r0, r1
 	ands	r0, r2
 	eors	r1, r0
-	mov	r0, lr
+	mov	r0, r12
 	eors	r0, r5
 	ands	r0, r2
 	eors	r5, r0
@@ -596,7 +596,7 @@ poly1305_finish:
 	str	r5, [r3, #4]
 	str	r6, [r3, #8]
 	str	r4, [r3, #12]
-	add	sp, #28
+	add	sp, #32
 	pop	{r4, r5, r6, r7, pc}
 	.ltorg
 	.size poly1305_finish, .-poly1305_finish
@@ -604,7 +604,7 @@ poly1305_finish:
 
 @ --- poly1305_absorb_padded: poly1305.absorb_padded
 @     frame 20 bytes (2 spill slots, 0 on the stack; locals 20), saves r4, r5, r6, r7, r8, r9
-@     estimated 118 bytes of code and literals
+@     estimated 116 bytes of code and literals
 	.section .text.poly1305_absorb_padded,"ax",%progbits
 	.global poly1305_absorb_padded
 	.type poly1305_absorb_padded, %function
@@ -621,9 +621,8 @@ poly1305_absorb_padded:
 	mov	r7, r2
 	mov	r6, r3
 	@ poly1305.ae:87: for i in 0..(n + 15) / 16 {
-	mov	r0, r3
-	adds	r0, #15
-	lsrs	r5, r0, #4
+	adds	r3, #15
+	lsrs	r5, r3, #4
 	movs	r4, #0
 	cmp	r4, r5
 	bcs	.Lpoly1305_absorb_padded_done2
@@ -685,7 +684,7 @@ poly1305_absorb_padded:
 
 @ --- poly1305_mac: poly1305.mac
 @     frame 120 bytes (38 spill slots, 10 on the stack; locals 80), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 860 bytes of code and literals
+@     estimated 862 bytes of code and literals
 	.section .text.poly1305_mac,"ax",%progbits
 	.global poly1305_mac
 	.type poly1305_mac, %function
@@ -700,7 +699,7 @@ poly1305_mac:
 	push	{r4, r5, r6, r7}
 	sub	sp, #120
 	str	r1, [sp, #16]
-	str	r2, [sp, #8]
+	str	r2, [sp, #4]
 	str	r3, [sp, #20]
 	ldr	r4, [r0]
 	ldr	r3, [r0, #4]
@@ -732,115 +731,116 @@ poly1305_mac:
 	lsrs	r5, r0, #19
 	@ poly1305.ae:33: rt[10 + i] = limb
 	add	r0, sp, #60
-	str	r0, [sp, #12]
+	str	r0, [sp, #8]
+	mov	r6, r0
 	strh	r5, [r0, #20]
 	@ poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
-	movs	r6, #5
-	muls	r5, r6
+	movs	r0, #5
+	muls	r5, r0
 	uxth	r5, r5
-	strh	r5, [r0]
+	strh	r5, [r6]
 	@ poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
-	lsls	r6, r4, #6
-	lsrs	r5, r6, #19
+	lsls	r0, r4, #6
+	lsrs	r5, r0, #19
 	@ poly1305.ae:33: rt[10 + i] = limb
-	strh	r5, [r0, #22]
+	strh	r5, [r6, #22]
 	@ poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
-	movs	r6, #5
-	muls	r5, r6
+	movs	r0, #5
+	muls	r5, r0
 	uxth	r5, r5
-	strh	r5, [r0, #2]
+	strh	r5, [r6, #2]
 	@ poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
 	lsrs	r4, r4, #26
-	lsls	r6, r3, #6
-	orrs	r4, r6
-	lsls	r6, r4, #19
-	lsrs	r4, r6, #19
+	lsls	r0, r3, #6
+	orrs	r4, r0
+	lsls	r0, r4, #19
+	lsrs	r4, r0, #19
 	@ poly1305.ae:33: rt[10 + i] = limb
-	strh	r4, [r0, #24]
+	strh	r4, [r6, #24]
 	@ poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
-	movs	r6, #5
-	muls	r4, r6
+	movs	r0, #5
+	muls	r4, r0
 	uxth	r4, r4
-	strh	r4, [r0, #4]
+	strh	r4, [r6, #4]
 	@ poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
-	lsls	r6, r3, #12
-	lsrs	r4, r6, #19
+	lsls	r0, r3, #12
+	lsrs	r4, r0, #19
 	@ poly1305.ae:33: rt[10 + i] = limb
-	strh	r4, [r0, #26]
+	strh	r4, [r6, #26]
 	@ poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
-	movs	r6, #5
-	muls	r4, r6
+	movs	r0, #5
+	muls	r4, r0
 	uxth	r4, r4
-	strh	r4, [r0, #6]
+	strh	r4, [r6, #6]
 	@ poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
 	lsrs	r3, r3, #20
-	lsls	r6, r2, #12
-	orrs	r3, r6
-	lsls	r6, r3, #19
-	lsrs	r3, r6, #19
+	lsls	r0, r2, #12
+	orrs	r3, r0
+	lsls	r0, r3, #19
+	lsrs	r3, r0, #19
 	@ poly1305.ae:33: rt[10 + i] = limb
-	strh	r3, [r0, #28]
+	strh	r3, [r6, #28]
 	@ poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
-	movs	r6, #5
-	muls	r3, r6
+	movs	r0, #5
+	muls	r3, r0
 	uxth	r3, r3
-	strh	r3, [r0, #8]
+	strh	r3, [r6, #8]
 	@ poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
-	lsls	r6, r2, #18
-	lsrs	r3, r6, #19
+	lsls	r0, r2, #18
+	lsrs	r3, r0, #19
 	@ poly1305.ae:33: rt[10 + i] = limb
-	strh	r3, [r0, #30]
+	strh	r3, [r6, #30]
 	@ poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
-	movs	r6, #5
-	muls	r3, r6
+	movs	r0, #5
+	muls	r3, r0
 	uxth	r3, r3
-	strh	r3, [r0, #10]
+	strh	r3, [r6, #10]
 	@ poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
-	lsls	r6, r2, #5
-	lsrs	r3, r6, #19
+	lsls	r0, r2, #5
+	lsrs	r3, r0, #19
 	@ poly1305.ae:33: rt[10 + i] = limb
-	strh	r3, [r0, #32]
+	strh	r3, [r6, #32]
 	@ poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
-	movs	r6, #5
-	muls	r3, r6
+	movs	r0, #5
+	muls	r3, r0
 	uxth	r3, r3
-	strh	r3, [r0, #12]
+	strh	r3, [r6, #12]
 	@ poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
 	lsrs	r2, r2, #27
-	lsls	r6, r1, #5
-	orrs	r2, r6
-	lsls	r6, r2, #19
-	lsrs	r2, r6, #19
+	lsls	r0, r1, #5
+	orrs	r2, r0
+	lsls	r0, r2, #19
+	lsrs	r2, r0, #19
 	@ poly1305.ae:33: rt[10 + i] = limb
-	strh	r2, [r0, #34]
+	strh	r2, [r6, #34]
 	@ poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
-	movs	r6, #5
-	muls	r2, r6
+	movs	r0, #5
+	muls	r2, r0
 	uxth	r2, r2
-	strh	r2, [r0, #14]
+	strh	r2, [r6, #14]
 	@ poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
-	lsls	r6, r1, #11
-	lsrs	r2, r6, #19
+	lsls	r0, r1, #11
+	lsrs	r2, r0, #19
 	@ poly1305.ae:33: rt[10 + i] = limb
-	strh	r2, [r0, #36]
+	strh	r2, [r6, #36]
 	@ poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
-	movs	r6, #5
-	muls	r2, r6
+	movs	r0, #5
+	muls	r2, r0
 	uxth	r2, r2
-	strh	r2, [r0, #16]
+	strh	r2, [r6, #16]
 	@ poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
 	lsrs	r1, r1, #21
 	@ poly1305.ae:33: rt[10 + i] = limb
-	strh	r1, [r0, #38]
+	strh	r1, [r6, #38]
 	@ poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
-	muls	r1, r6
+	muls	r1, r0
 	uxth	r1, r1
-	strh	r1, [r0, #18]
+	strh	r1, [r6, #18]
 	@ poly1305.ae:99: for i in 0..(n + 15) / 16 {
-	ldr	r0, [sp, #8]
+	ldr	r0, [sp, #4]
 	adds	r0, #15
 	lsrs	r0, r0, #4
-	str	r0, [sp, #4]
+	str	r0, [sp, #12]
 	movs	r1, #0
 	mov	r8, r1
 	cmp	r1, r0
@@ -850,7 +850,7 @@ poly1305_mac:
 	mov	r1, r8
 	lsls	r3, r1, #4
 	@ poly1305.ae:101: count = if n - off < 16 then n - off else 16
-	ldr	r0, [sp, #8]
+	ldr	r0, [sp, #4]
 	subs	r2, r0, r3
 	cmp	r2, #16
 	movs	r1, #0
@@ -963,12 +963,12 @@ poly1305_mac:
 	strh	r2, [r0]
 	add	r2, sp, #100
 	mov	r0, r1
-	ldr	r1, [sp, #12]
+	ldr	r1, [sp, #8]
 	bl	poly1305_block
 	mov	r1, r8
 	adds	r1, #1
 	mov	r8, r1
-	ldr	r0, [sp, #4]
+	ldr	r0, [sp, #12]
 	cmp	r1, r0
 	bcc	.Lpoly1305_mac_loop1
 .Lpoly1305_mac_done2:
@@ -987,68 +987,68 @@ poly1305_mac:
 	adcs	r5, r0
 	movs	r4, #0
 	adcs	r4, r0
-	movs	r3, #0
-	adcs	r0, r3
-	ldrh	r3, [r1, #4]
-	lsls	r7, r3, #26
-	lsrs	r2, r3, #6
-	mov	r3, r8
-	adds	r7, r3, r7
+	mov	r3, r0
+	adcs	r3, r0
+	ldrh	r0, [r1, #4]
+	lsls	r7, r0, #26
+	lsrs	r2, r0, #6
+	mov	r0, r8
+	adds	r7, r0, r7
 	adcs	r6, r2
-	movs	r3, #0
-	adcs	r5, r3
-	adcs	r4, r3
-	adcs	r0, r3
-	ldrh	r3, [r1, #6]
-	lsls	r2, r3, #7
-	lsrs	r3, r3, #25
-	mov	r8, r3
-	movs	r3, #0
-	adds	r7, r7, r3
+	movs	r0, #0
+	adcs	r5, r0
+	adcs	r4, r0
+	adcs	r3, r0
+	ldrh	r0, [r1, #6]
+	lsls	r2, r0, #7
+	lsrs	r0, r0, #25
+	mov	r8, r0
+	movs	r0, #0
+	adds	r7, r7, r0
 	adcs	r6, r2
-	mov	r3, r8
-	adcs	r5, r3
-	movs	r3, #0
-	adcs	r4, r3
-	adcs	r0, r3
+	mov	r0, r8
+	adcs	r5, r0
+	movs	r0, #0
+	adcs	r4, r0
+	adcs	r3, r0
 	ldrh	r2, [r1, #8]
-	lsls	r3, r2, #20
-	mov	r8, r3
+	lsls	r0, r2, #20
+	mov	r8, r0
 	lsrs	r2, r2, #12
-	movs	r3, #0
-	adds	r7, r7, r3
-	mov	r3, r8
-	adcs	r6, r3
+	movs	r0, #0
+	adds	r7, r7, r0
+	mov	r0, r8
+	adcs	r6, r0
 	adcs	r5, r2
-	movs	r3, #0
-	adcs	r4, r3
-	adcs	r0, r3
-	ldrh	r3, [r1, #10]
-	lsls	r2, r3, #1
-	lsrs	r3, r3, #31
-	mov	r8, r3
-	movs	r3, #0
-	adds	r7, r7, r3
-	adcs	r6, r3
+	movs	r0, #0
+	adcs	r4, r0
+	adcs	r3, r0
+	ldrh	r0, [r1, #10]
+	lsls	r2, r0, #1
+	lsrs	r0, r0, #31
+	mov	r8, r0
+	movs	r0, #0
+	adds	r7, r7, r0
+	adcs	r6, r0
 	adcs	r5, r2
-	mov	r3, r8
-	adcs	r4, r3
-	movs	r3, #0
-	adcs	r0, r3
-	ldrh	r3, [r1, #12]
-	lsls	r2, r3, #14
-	lsrs	r3, r3, #18
-	mov	r8, r3
-	movs	r3, #0
-	adds	r7, r7, r3
-	adcs	r6, r3
+	mov	r0, r8
+	adcs	r4, r0
+	movs	r0, #0
+	adcs	r3, r0
+	ldrh	r0, [r1, #12]
+	lsls	r2, r0, #14
+	lsrs	r0, r0, #18
+	mov	r8, r0
+	movs	r0, #0
+	adds	r7, r7, r0
+	adcs	r6, r0
 	adcs	r5, r2
-	mov	r3, r8
-	adcs	r4, r3
-	movs	r3, #0
-	adcs	r0, r3
-	uxtb	r3, r0
-	mov	r8, r3
+	mov	r0, r8
+	adcs	r4, r0
+	movs	r0, #0
+	adcs	r3, r0
+	uxtb	r0, r3
+	mov	r8, r0
 	ldrh	r0, [r1, #14]
 	lsls	r3, r0, #27
 	lsrs	r2, r0, #5
@@ -1101,10 +1101,10 @@ poly1305_mac:
 	adcs	r2, r0
 	movs	r1, #0
 	adcs	r1, r0
-	movs	r7, #0
-	adcs	r0, r7
-	uxtb	r7, r0
-	str	r7, [sp, #12]
+	mov	r7, r0
+	adcs	r7, r0
+	uxtb	r0, r7
+	str	r0, [sp, #12]
 	ldr	r7, [sp, #8]
 	mov	r0, r9
 	adds	r0, r7, r0

@@ -47,7 +47,7 @@ ascon_aead128_key_setup:
 
 @ --- ascon_aead128_encrypt_with: ascon_aead128.encrypt_with
 @     frame 92 bytes (20 spill slots, 9 on the stack; locals 56), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 774 bytes of code and literals
+@     estimated 772 bytes of code and literals
 	.section .text.ascon_aead128_encrypt_with,"ax",%progbits
 	.global ascon_aead128_encrypt_with
 	.type ascon_aead128_encrypt_with, %function
@@ -132,7 +132,7 @@ ascon_aead128_encrypt_with:
 	str	r0, [sp, #72]
 	@ ascon_aead128.ae:52: P.permute(s, rounds_init)
 	add	r0, sp, #36
-	movs	r1, #12
+	movs	r1, #240
 	bl	ascon_aead128_P_permute
 	@ ascon_aead128.ae:53: s[3] = s[3] ^ k0
 	ldr	r1, [sp, #60]
@@ -247,7 +247,7 @@ ascon_aead128_encrypt_with:
 	str	r3, [sp, #48]
 	@ ascon_aead128.ae:104: P.permute(s, rounds_block)
 	add	r0, sp, #36
-	movs	r1, #8
+	movs	r1, #180
 	bl	ascon_aead128_P_permute
 	ldr	r1, [sp]
 	adds	r1, #1
@@ -307,7 +307,7 @@ ascon_aead128_encrypt_with:
 	str	r6, [sp, #48]
 	@ ascon_aead128.ae:104: P.permute(s, rounds_block)
 	add	r0, sp, #36
-	movs	r1, #8
+	movs	r1, #180
 	bl	ascon_aead128_P_permute
 	ldr	r1, [sp]
 	adds	r1, #1
@@ -320,19 +320,18 @@ ascon_aead128_encrypt_with:
 	@ ascon_aead128.ae:106: off = rate * full
 	ldr	r0, [sp, #4]
 	lsls	r0, r0, #4
-	str	r0, [sp, #4]
+	str	r0, [sp, #32]
 	@ ascon_aead128.ae:107: last = m - off
 	ldr	r1, [sp, #136]
 	subs	r2, r1, r0
 	@ ascon_aead128.ae:37: return cat(s[1], s[0])
 	ldr	r3, [sp, #44]
-	ldr	r0, [sp, #48]
-	str	r0, [sp]
+	ldr	r1, [sp, #48]
+	str	r1, [sp]
 	ldr	r5, [sp, #36]
 	ldr	r4, [sp, #40]
 	@ ascon_aead128.ae:108: c = rate_of(s) ^ load_le(msg, off, rate, last) ^ pad(last)
 	ldr	r1, [sp, #132]
-	ldr	r0, [sp, #4]
 	adds	r1, r1, r0
 	cmp	r2, #16
 	bcc	.Lascon_aead128_encrypt_with_bytes22
@@ -362,13 +361,13 @@ ascon_aead128_encrypt_with:
 .Lascon_aead128_encrypt_with_words23:
 	ldr	r6, [r1]
 	eors	r5, r6
-	str	r5, [sp, #24]
+	str	r5, [sp, #4]
 	ldr	r5, [r1, #4]
 	eors	r4, r5
-	str	r4, [sp, #28]
+	str	r4, [sp, #24]
 	ldr	r4, [r1, #8]
 	eors	r3, r4
-	str	r3, [sp, #32]
+	str	r3, [sp, #28]
 	ldr	r1, [r1, #12]
 	ldr	r0, [sp]
 	eors	r0, r1
@@ -415,17 +414,17 @@ ascon_aead128_encrypt_with:
 	movs	r7, #0
 .Lascon_aead128_encrypt_with_she30:
 	@ ascon_aead128.ae:108: c = rate_of(s) ^ load_le(msg, off, rate, last) ^ pad(last)
-	ldr	r6, [sp, #24]
+	ldr	r6, [sp, #4]
 	eors	r6, r5
-	ldr	r5, [sp, #28]
+	ldr	r5, [sp, #24]
 	eors	r5, r4
-	ldr	r4, [sp, #32]
+	ldr	r4, [sp, #28]
 	eors	r4, r3
 	ldr	r3, [sp]
 	eors	r3, r7
 	@ ascon_aead128.ae:109: store_le(ct, off, c, last)
 	ldr	r1, [sp, #140]
-	ldr	r0, [sp, #4]
+	ldr	r0, [sp, #32]
 	adds	r1, r1, r0
 	cmp	r2, #16
 	bcc	.Lascon_aead128_encrypt_with_bytes31
@@ -480,7 +479,7 @@ ascon_aead128_encrypt_with:
 	str	r1, [sp, #64]
 	@ ascon_aead128.ae:76: P.permute(s, rounds_init)
 	add	r0, sp, #36
-	movs	r1, #12
+	movs	r1, #240
 	bl	ascon_aead128_P_permute
 	@ ascon_aead128.ae:77: return cat(s[4] ^ k1, s[3] ^ k0)
 	ldr	r2, [sp, #68]
@@ -616,7 +615,7 @@ ascon_aead128_decrypt_with:
 	str	r0, [sp, #84]
 	@ ascon_aead128.ae:52: P.permute(s, rounds_init)
 	add	r0, sp, #48
-	movs	r1, #12
+	movs	r1, #240
 	bl	ascon_aead128_P_permute
 	@ ascon_aead128.ae:53: s[3] = s[3] ^ k0
 	ldr	r1, [sp, #72]
@@ -741,7 +740,7 @@ ascon_aead128_decrypt_with:
 	str	r6, [sp, #60]
 	@ ascon_aead128.ae:129: P.permute(s, rounds_block)
 	add	r0, sp, #48
-	movs	r1, #8
+	movs	r1, #180
 	bl	ascon_aead128_P_permute
 	ldr	r1, [sp]
 	adds	r1, #1
@@ -797,7 +796,7 @@ ascon_aead128_decrypt_with:
 	str	r7, [sp, #60]
 	@ ascon_aead128.ae:129: P.permute(s, rounds_block)
 	add	r0, sp, #48
-	movs	r1, #8
+	movs	r1, #180
 	bl	ascon_aead128_P_permute
 	ldr	r1, [sp]
 	adds	r1, #1
@@ -810,7 +809,7 @@ ascon_aead128_decrypt_with:
 	@ ascon_aead128.ae:131: off = rate * full
 	ldr	r0, [sp, #4]
 	lsls	r0, r0, #4
-	str	r0, [sp]
+	str	r0, [sp, #4]
 	@ ascon_aead128.ae:132: last = m - off
 	ldr	r1, [sp, #148]
 	subs	r3, r1, r0
@@ -825,7 +824,7 @@ ascon_aead128_decrypt_with:
 	str	r0, [sp, #28]
 	@ ascon_aead128.ae:134: p = first_bytes(r ^ load_le(ct, off, rate, last), last)
 	ldr	r1, [sp, #144]
-	ldr	r0, [sp]
+	ldr	r0, [sp, #4]
 	adds	r2, r1, r0
 	cmp	r3, #16
 	bcc	.Lascon_aead128_decrypt_with_bytes22
@@ -864,7 +863,7 @@ ascon_aead128_decrypt_with:
 	ldr	r1, [r2, #8]
 	ldr	r0, [sp, #36]
 	eors	r1, r0
-	str	r1, [sp, #4]
+	str	r1, [sp]
 	ldr	r1, [r2, #12]
 	ldr	r0, [sp, #32]
 	eors	r1, r0
@@ -918,14 +917,14 @@ ascon_aead128_decrypt_with:
 	mov	r0, r8
 	bics	r0, r4
 	mov	r8, r0
-	ldr	r0, [sp, #4]
+	ldr	r0, [sp]
 	bics	r0, r1
-	str	r0, [sp, #4]
+	str	r0, [sp]
 	ldr	r1, [sp, #40]
 	bics	r1, r2
 	@ ascon_aead128.ae:135: store_le(msg, off, p, last)
 	ldr	r2, [sp, #160]
-	ldr	r0, [sp]
+	ldr	r0, [sp, #4]
 	adds	r2, r2, r0
 	cmp	r3, #16
 	bcc	.Lascon_aead128_decrypt_with_bytes31
@@ -936,7 +935,7 @@ ascon_aead128_decrypt_with:
 	str	r0, [r2]
 	mov	r0, r8
 	str	r0, [r2, #4]
-	ldr	r0, [sp, #4]
+	ldr	r0, [sp]
 	str	r0, [r2, #8]
 	str	r1, [r2, #12]
 	b	.Lascon_aead128_decrypt_with_stored32
@@ -945,7 +944,7 @@ ascon_aead128_decrypt_with:
 	str	r0, [sp, #88]
 	mov	r0, r8
 	str	r0, [sp, #92]
-	ldr	r0, [sp, #4]
+	ldr	r0, [sp]
 	str	r0, [sp, #96]
 	str	r1, [sp, #100]
 	add	r4, sp, #88
@@ -1016,7 +1015,7 @@ ascon_aead128_decrypt_with:
 	str	r5, [sp, #52]
 	@ ascon_aead128.ae:136: set_rate(s, r ^ p ^ pad(last))
 	ldr	r4, [sp, #36]
-	ldr	r0, [sp, #4]
+	ldr	r0, [sp]
 	eors	r4, r0
 	eors	r4, r2
 	@ ascon_aead128.ae:42: s[1] = r[127:64]
@@ -1072,7 +1071,7 @@ ascon_aead128_decrypt_with:
 	str	r1, [sp, #76]
 	@ ascon_aead128.ae:76: P.permute(s, rounds_init)
 	add	r0, sp, #48
-	movs	r1, #12
+	movs	r1, #240
 	bl	ascon_aead128_P_permute
 	@ ascon_aead128.ae:77: return cat(s[4] ^ k1, s[3] ^ k0)
 	ldr	r2, [sp, #84]
@@ -1125,7 +1124,7 @@ ascon_aead128_decrypt_with:
 
 @ --- ascon_aead128_P_permute: ascon_aead128.P.permute
 @     frame 20 bytes (15 spill slots, 5 on the stack; locals 0), saves nothing
-@     estimated 380 bytes of code and literals
+@     estimated 370 bytes of code and literals
 	.section .text.ascon_aead128_P_permute,"ax",%progbits
 	.global ascon_aead128_P_permute
 	.type ascon_aead128_P_permute, %function
@@ -1135,9 +1134,6 @@ ascon_aead128_P_permute:
 	push	{lr}
 	sub	sp, #20
 	@ ascon_p.ae:60: for i in 16 - rounds..16 {
-	movs	r2, #15
-	muls	r1, r2
-	adds	r1, #60
 	mov	r8, r1
 	str	r0, [sp, #16]
 	@ ascon_p.ae:59: x4 = s[4]
@@ -1159,11 +1155,10 @@ ascon_aead128_P_permute:
 	ldr	r5, [r0, #12]
 	ldr	r6, [r0, #8]
 	@ ascon_p.ae:55: x0 = s[0]
-	ldr	r0, [r0, #4]
+	ldr	r7, [r0, #4]
 	@ ascon_p.ae:60: for i in 16 - rounds..16 {
-	mov	r12, r0
+	mov	r11, r7
 	@ ascon_p.ae:55: x0 = s[0]
-	ldr	r0, [sp, #16]
 	ldr	r7, [r0]
 	@ ascon_p.ae:60: for i in 16 - rounds..16 {
 .Lascon_aead128_P_permute_loop1:
@@ -1175,7 +1170,7 @@ ascon_aead128_P_permute:
 	mov	r0, r6
 	bics	r0, r7
 	eors	r0, r2
-	mov	r9, r0
+	mov	r12, r0
 	@ ascon_p.ae:21: x2 = x2 ^ (c as u64)
 	mov	r0, r8
 	eors	r1, r0
@@ -1190,7 +1185,7 @@ ascon_aead128_P_permute:
 	@ ascon_p.ae:29: t2 = x2 ^ (~x3 & x4)
 	bics	r2, r4
 	eors	r2, r1
-	mov	r11, r2
+	mov	r9, r2
 	@ ascon_p.ae:30: t3 = x3 ^ (~x4 & x0)
 	eors	r7, r4
 	str	r7, [sp, #8]
@@ -1198,7 +1193,7 @@ ascon_aead128_P_permute:
 	bics	r4, r1
 	eors	r6, r4
 	@ ascon_p.ae:24: x0 = x0 ^ x4
-	mov	r7, r12
+	mov	r7, r11
 	mov	r1, r10
 	eors	r7, r1
 	@ ascon_p.ae:25: x4 = x4 ^ x3
@@ -1230,7 +1225,7 @@ ascon_aead128_P_permute:
 	eors	r6, r0
 	@ ascon_p.ae:33: t0 = t0 ^ t4
 	eors	r7, r1
-	mov	r5, r9
+	mov	r5, r12
 	eors	r0, r5
 	@ ascon_p.ae:37: return t0 ^ (t0 >>> 19) ^ (t0 >>> 28),
 	lsls	r4, r7, #13
@@ -1250,7 +1245,7 @@ ascon_aead128_P_permute:
 	eors	r4, r5
 	lsrs	r0, r7, #28
 	eors	r4, r0
-	mov	r12, r4
+	mov	r11, r4
 	@ ascon_p.ae:38: t1 ^ (t1 >>> 61) ^ (t1 >>> 39),
 	lsls	r4, r6, #3
 	eors	r4, r6
@@ -1274,12 +1269,12 @@ ascon_aead128_P_permute:
 	mov	r0, r10
 	eors	r0, r2
 	ldr	r7, [sp, #8]
-	mov	r3, r11
+	mov	r3, r9
 	eors	r7, r3
 	@ ascon_p.ae:35: t2 = ~t2
 	mvns	r3, r2
-	mov	r2, r11
-	mov	r11, lr
+	mov	r2, r9
+	mov	r9, lr
 	mvns	r4, r2
 	@ ascon_p.ae:39: t2 ^ (t2 >>> 1) ^ (t2 >>> 6),
 	lsls	r6, r3, #31
@@ -1317,7 +1312,7 @@ ascon_aead128_P_permute:
 	eors	r3, r0
 	@ ascon_p.ae:41: t4 ^ (t4 >>> 7) ^ (t4 >>> 41)
 	lsls	r2, r1, #25
-	mov	r7, r9
+	mov	r7, r12
 	eors	r2, r7
 	lsrs	r0, r7, #7
 	eors	r2, r0
@@ -1331,7 +1326,7 @@ ascon_aead128_P_permute:
 	eors	r7, r0
 	lsls	r0, r1, #23
 	eors	r7, r0
-	mov	r0, r9
+	mov	r0, r12
 	lsrs	r0, r0, #9
 	eors	r7, r0
 	mov	r0, r8
@@ -1342,7 +1337,7 @@ ascon_aead128_P_permute:
 	mov	r1, r6
 	ldr	r5, [sp, #12]
 	ldr	r6, [sp]
-	mov	r7, r11
+	mov	r7, r9
 	cmp	r0, #60
 	beq	.Lascon_aead128_P_permute_far1
 	b	.Lascon_aead128_P_permute_loop1
@@ -1351,23 +1346,22 @@ ascon_aead128_P_permute:
 	@ ascon_p.ae:63: s[0] = x0
 	ldr	r0, [sp, #16]
 	str	r7, [r0]
-	mov	r7, r12
+	mov	r7, r11
 	str	r7, [r0, #4]
 	@ ascon_p.ae:64: s[1] = x1
-	mov	r7, r0
-	str	r6, [r7, #8]
-	str	r5, [r7, #12]
+	str	r6, [r0, #8]
+	str	r5, [r0, #12]
 	@ ascon_p.ae:65: s[2] = x2
-	str	r1, [r7, #16]
+	str	r1, [r0, #16]
 	mov	r1, lr
-	str	r1, [r7, #20]
+	str	r1, [r0, #20]
 	@ ascon_p.ae:66: s[3] = x3
-	str	r4, [r7, #24]
-	str	r3, [r7, #28]
+	str	r4, [r0, #24]
+	str	r3, [r0, #28]
 	@ ascon_p.ae:67: s[4] = x4
-	str	r2, [r7, #32]
+	str	r2, [r0, #32]
 	mov	r1, r10
-	str	r1, [r7, #36]
+	str	r1, [r0, #36]
 	add	sp, #20
 	pop	{pc}
 	.ltorg
@@ -1376,7 +1370,7 @@ ascon_aead128_P_permute:
 
 @ --- ascon_aead128_absorb_ad: ascon_aead128.absorb_ad
 @     frame 48 bytes (12 spill slots, 8 on the stack; locals 16), saves nothing
-@     estimated 294 bytes of code and literals
+@     estimated 280 bytes of code and literals
 	.section .text.ascon_aead128_absorb_ad,"ax",%progbits
 	.global ascon_aead128_absorb_ad
 	.type ascon_aead128_absorb_ad, %function
@@ -1385,20 +1379,14 @@ ascon_aead128_P_permute:
 ascon_aead128_absorb_ad:
 	push	{lr}
 	sub	sp, #48
-	str	r2, [sp, #20]
-	@ ascon_aead128.ae:61: if n > 0 {
-	movs	r3, #0
-	cmp	r3, r2
-	movs	r2, #0
-	adcs	r2, r2
-	movs	r7, #1
-	eors	r2, r7
 	str	r0, [sp, #4]
 	str	r1, [sp, #28]
-	cmp	r2, #0
+	str	r2, [sp, #20]
+	@ ascon_aead128.ae:61: if n > 0 {
+	mov	r0, r2
+	cmp	r0, #0
 	beq	.Lascon_aead128_absorb_ad_else1
 	@ ascon_aead128.ae:62: for i in 0..n / rate + 1 {
-	ldr	r0, [sp, #20]
 	lsrs	r0, r0, #4
 	adds	r0, r0, #1
 	str	r0, [sp, #24]
@@ -1423,9 +1411,9 @@ ascon_aead128_absorb_ad:
 	@ ascon_aead128.ae:37: return cat(s[1], s[0])
 	ldr	r3, [sp, #4]
 	ldr	r0, [r3, #8]
-	str	r0, [sp, #12]
-	ldr	r0, [r3, #12]
 	str	r0, [sp, #16]
+	ldr	r0, [r3, #12]
+	str	r0, [sp, #12]
 	ldr	r0, [r3]
 	mov	r8, r0
 	ldr	r0, [r3, #4]
@@ -1467,44 +1455,44 @@ ascon_aead128_absorb_ad:
 	ldr	r0, [r4, #12]
 	mov	r10, r0
 	@ ascon_aead128.ae:28: return (1 as u128) << (8 * count)
-	lsls	r0, r1, #3
+	lsls	r4, r1, #3
 	movs	r7, #1
-	movs	r6, #0
 	movs	r3, #0
-	movs	r2, #0
-	cmp	r0, #128
+	mov	r6, r3
+	mov	r2, r3
+	cmp	r4, #128
 	bcs	.Lascon_aead128_absorb_ad_shz10
 .Lascon_aead128_absorb_ad_shl12:
-	cmp	r0, #32
+	cmp	r4, #32
 	bcc	.Lascon_aead128_absorb_ad_shf11
-	mov	r2, r3
-	mov	r3, r6
+	mov	r3, r2
+	mov	r2, r6
 	mov	r6, r7
 	movs	r7, #0
-	subs	r0, #32
+	subs	r4, #32
 	b	.Lascon_aead128_absorb_ad_shl12
 .Lascon_aead128_absorb_ad_shf11:
-	lsls	r2, r0
-	movs	r4, #32
-	subs	r4, r4, r0
-	mov	r1, r3
-	lsrs	r1, r4
-	orrs	r2, r1
-	lsls	r3, r0
-	mov	r1, r6
-	lsrs	r1, r4
-	orrs	r3, r1
-	mov	r1, r7
-	lsrs	r1, r4
-	lsls	r6, r0
-	orrs	r6, r1
-	lsls	r7, r0
+	movs	r1, #32
+	subs	r1, r1, r4
+	lsls	r3, r4
+	mov	r0, r2
+	lsrs	r0, r1
+	orrs	r3, r0
+	lsls	r2, r4
+	mov	r0, r6
+	lsrs	r0, r1
+	orrs	r2, r0
+	lsls	r6, r4
+	mov	r0, r7
+	lsrs	r0, r1
+	orrs	r6, r0
+	lsls	r7, r4
 	b	.Lascon_aead128_absorb_ad_she13
 .Lascon_aead128_absorb_ad_shz10:
 	movs	r7, #0
 	movs	r6, #0
-	movs	r3, #0
 	movs	r2, #0
+	movs	r3, #0
 .Lascon_aead128_absorb_ad_she13:
 	@ ascon_aead128.ae:65: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
 	mov	r4, r8
@@ -1519,20 +1507,20 @@ ascon_aead128_absorb_ad:
 	str	r4, [r5]
 	str	r1, [r5, #4]
 	@ ascon_aead128.ae:65: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	ldr	r4, [sp, #12]
+	ldr	r4, [sp, #16]
 	mov	r0, r11
 	eors	r4, r0
-	ldr	r1, [sp, #16]
+	ldr	r1, [sp, #12]
 	mov	r0, r10
 	eors	r1, r0
-	eors	r4, r3
-	eors	r1, r2
+	eors	r4, r2
+	eors	r1, r3
 	@ ascon_aead128.ae:42: s[1] = r[127:64]
-	str	r4, [r5, #8]
-	str	r1, [r5, #12]
-	@ ascon_aead128.ae:66: P.permute(s, rounds_block)
-	movs	r1, #8
 	mov	r0, r5
+	str	r4, [r0, #8]
+	str	r1, [r0, #12]
+	@ ascon_aead128.ae:66: P.permute(s, rounds_block)
+	movs	r1, #180
 	bl	ascon_aead128_P_permute
 	ldr	r1, [sp]
 	adds	r1, #1
@@ -1541,16 +1529,15 @@ ascon_aead128_absorb_ad:
 	cmp	r1, r0
 	bcc	.Lascon_aead128_absorb_ad_loop3
 .Lascon_aead128_absorb_ad_done4:
-	b	.Lascon_aead128_absorb_ad_endif2
 .Lascon_aead128_absorb_ad_else1:
 .Lascon_aead128_absorb_ad_endif2:
 	@ ascon_aead128.ae:69: s[4] = s[4] ^ (1 << 63)
 	ldr	r3, [sp, #4]
+	ldr	r2, [r3, #32]
 	ldr	r1, [r3, #36]
 	movs	r0, #1
 	lsls	r0, r0, #31
 	eors	r1, r0
-	ldr	r2, [r3, #32]
 	str	r2, [r3, #32]
 	str	r1, [r3, #36]
 	add	sp, #48

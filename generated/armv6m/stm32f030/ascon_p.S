@@ -8,8 +8,8 @@
 	.thumb
 
 @ --- ascon_p_round: ascon_p.round
-@     frame 24 bytes (25 spill slots, 6 on the stack; locals 0), saves r4, r5, r6, r7, r8
-@     estimated 382 bytes of code and literals
+@     frame 28 bytes (25 spill slots, 7 on the stack; locals 0), saves r4, r5, r6, r7
+@     estimated 368 bytes of code and literals
 	.section .text.ascon_p_round,"ax",%progbits
 	.global ascon_p_round
 	.type ascon_p_round, %function
@@ -17,21 +17,19 @@
 	.balign 4
 ascon_p_round:
 	push	{r4, r5, r6, r7, lr}
-	mov	r4, r8
-	push	{r4}
-	sub	sp, #24
+	sub	sp, #28
 	ldr	r7, [sp, #48]
 	ldr	r4, [sp, #52]
 	ldm	r0!, {r5, r6}
-	str	r6, [sp, #16]
+	str	r6, [sp, #20]
 	ldm	r1, {r1, r6}
-	mov	lr, r6
+	str	r6, [sp]
 	ldm	r2!, {r0, r6}
-	str	r6, [sp, #12]
+	str	r6, [sp, #16]
 	ldm	r3!, {r2, r6}
 	mov	r12, r6
 	ldm	r7, {r6, r7}
-	str	r7, [sp]
+	str	r7, [sp, #8]
 	@ ascon_p.ae:21: x2 = x2 ^ (c as u64)
 	eors	r0, r4
 	@ ascon_p.ae:24: x0 = x0 ^ x4
@@ -59,183 +57,178 @@ ascon_p_round:
 	@ ascon_p.ae:31: t4 = x4 ^ (~x0 & x1)
 	bics	r1, r5
 	eors	r6, r1
-	mov	r8, r6
+	mov	lr, r6
 	@ ascon_p.ae:32: t1 = t1 ^ t0
 	eors	r3, r7
 	@ ascon_p.ae:33: t0 = t0 ^ t4
-	mov	r4, r6
-	eors	r7, r4
+	eors	r7, r6
 	@ ascon_p.ae:34: t3 = t3 ^ t2
 	eors	r2, r0
 	str	r2, [sp, #4]
 	@ ascon_p.ae:35: t2 = ~t2
 	mvns	r4, r0
-	str	r4, [sp, #8]
+	str	r4, [sp, #12]
 	@ ascon_p.ae:24: x0 = x0 ^ x4
-	ldr	r5, [sp, #16]
-	ldr	r0, [sp]
+	ldr	r5, [sp, #20]
+	ldr	r0, [sp, #8]
 	eors	r5, r0
 	@ ascon_p.ae:25: x4 = x4 ^ x3
-	mov	r6, r0
-	mov	r0, r12
-	eors	r6, r0
+	mov	r6, r12
+	eors	r0, r6
 	@ ascon_p.ae:26: x2 = x2 ^ x1
-	ldr	r2, [sp, #12]
-	mov	r1, lr
+	ldr	r2, [sp, #16]
+	ldr	r1, [sp]
 	eors	r2, r1
 	@ ascon_p.ae:27: t0 = x0 ^ (~x1 & x2)
 	mov	r4, r2
 	bics	r4, r1
 	eors	r4, r5
 	@ ascon_p.ae:28: t1 = x1 ^ (~x2 & x3)
-	bics	r0, r2
-	eors	r0, r1
-	str	r0, [sp]
+	bics	r6, r2
+	eors	r6, r1
+	str	r6, [sp, #8]
 	@ ascon_p.ae:29: t2 = x2 ^ (~x3 & x4)
-	mov	r0, r6
+	mov	r6, r0
 	mov	r1, r12
-	bics	r0, r1
-	eors	r2, r0
+	bics	r6, r1
+	eors	r2, r6
 	@ ascon_p.ae:30: t3 = x3 ^ (~x4 & x0)
 	mov	r1, r5
-	bics	r1, r6
-	mov	r0, r12
-	eors	r0, r1
-	@ ascon_p.ae:31: t4 = x4 ^ (~x0 & x1)
-	mov	r1, lr
-	bics	r1, r5
+	bics	r1, r0
+	mov	r6, r12
 	eors	r6, r1
-	mov	r12, r6
+	@ ascon_p.ae:31: t4 = x4 ^ (~x0 & x1)
+	ldr	r1, [sp]
+	bics	r1, r5
+	eors	r0, r1
+	mov	r12, r0
 	@ ascon_p.ae:32: t1 = t1 ^ t0
-	ldr	r6, [sp]
-	eors	r6, r4
+	ldr	r5, [sp, #8]
+	eors	r5, r4
 	@ ascon_p.ae:33: t0 = t0 ^ t4
-	mov	r1, r12
-	eors	r4, r1
+	eors	r4, r0
 	@ ascon_p.ae:34: t3 = t3 ^ t2
-	eors	r0, r2
+	eors	r6, r2
 	@ ascon_p.ae:35: t2 = ~t2
 	mvns	r1, r2
-	mov	lr, r1
+	str	r1, [sp]
 	@ ascon_p.ae:37: return t0 ^ (t0 >>> 19) ^ (t0 >>> 28),
-	lsls	r5, r4, #13
-	eors	r5, r7
+	lsls	r0, r4, #13
+	eors	r0, r7
 	lsrs	r1, r7, #19
-	eors	r5, r1
+	eors	r0, r1
 	lsls	r1, r7, #13
 	eors	r1, r4
 	lsrs	r2, r4, #19
 	eors	r1, r2
 	lsls	r2, r4, #4
-	eors	r5, r2
+	eors	r0, r2
 	lsrs	r2, r7, #28
-	eors	r5, r2
-	str	r5, [sp, #16]
-	lsls	r5, r7, #4
-	eors	r1, r5
-	lsrs	r5, r4, #28
-	eors	r1, r5
-	str	r1, [sp, #12]
+	eors	r0, r2
+	str	r0, [sp, #20]
+	lsls	r0, r7, #4
+	eors	r1, r0
+	lsrs	r0, r4, #28
+	eors	r1, r0
+	str	r1, [sp, #16]
 	@ ascon_p.ae:38: t1 ^ (t1 >>> 61) ^ (t1 >>> 39),
 	lsls	r2, r3, #3
 	eors	r2, r3
-	lsrs	r1, r6, #29
+	lsrs	r1, r5, #29
 	eors	r2, r1
-	lsls	r4, r6, #3
-	eors	r4, r6
+	lsls	r4, r5, #3
+	eors	r4, r5
 	lsrs	r1, r3, #29
 	eors	r4, r1
 	lsls	r1, r3, #25
 	eors	r2, r1
-	lsrs	r1, r6, #7
+	lsrs	r1, r5, #7
 	eors	r2, r1
-	str	r2, [sp]
-	lsls	r2, r6, #25
+	str	r2, [sp, #8]
+	lsls	r2, r5, #25
 	eors	r4, r2
 	lsrs	r2, r3, #7
 	eors	r4, r2
-	str	r4, [sp, #20]
+	str	r4, [sp, #24]
 	@ ascon_p.ae:39: t2 ^ (t2 >>> 1) ^ (t2 >>> 6),
-	mov	r2, lr
-	lsls	r6, r2, #31
-	ldr	r3, [sp, #8]
-	eors	r6, r3
-	lsrs	r1, r3, #1
-	eors	r6, r1
+	ldr	r2, [sp]
+	lsls	r1, r2, #31
+	ldr	r3, [sp, #12]
+	eors	r1, r3
+	lsrs	r0, r3, #1
+	eors	r1, r0
 	lsls	r5, r3, #31
 	eors	r5, r2
-	lsrs	r1, r2, #1
-	eors	r5, r1
-	lsls	r1, r2, #26
-	eors	r6, r1
-	lsrs	r1, r3, #6
-	eors	r6, r1
-	lsls	r1, r3, #26
-	eors	r5, r1
-	lsrs	r1, r2, #6
-	eors	r5, r1
+	lsrs	r0, r2, #1
+	eors	r5, r0
+	lsls	r0, r2, #26
+	eors	r1, r0
+	lsrs	r0, r3, #6
+	eors	r1, r0
+	lsls	r0, r3, #26
+	eors	r5, r0
+	lsrs	r0, r2, #6
+	eors	r5, r0
 	@ ascon_p.ae:40: t3 ^ (t3 >>> 10) ^ (t3 >>> 17),
-	lsls	r4, r0, #22
+	lsls	r4, r6, #22
 	ldr	r2, [sp, #4]
 	eors	r4, r2
-	lsrs	r1, r2, #10
-	eors	r4, r1
+	lsrs	r0, r2, #10
+	eors	r4, r0
 	lsls	r3, r2, #22
+	eors	r3, r6
+	lsrs	r0, r6, #10
 	eors	r3, r0
-	lsrs	r1, r0, #10
-	eors	r3, r1
-	lsls	r1, r0, #15
-	eors	r4, r1
-	lsrs	r1, r2, #17
-	eors	r4, r1
-	lsls	r1, r2, #15
-	eors	r3, r1
-	lsrs	r1, r0, #17
-	eors	r3, r1
+	lsls	r0, r6, #15
+	eors	r4, r0
+	lsrs	r0, r2, #17
+	eors	r4, r0
+	lsls	r0, r2, #15
+	eors	r3, r0
+	lsrs	r0, r6, #17
+	eors	r3, r0
 	@ ascon_p.ae:41: t4 ^ (t4 >>> 7) ^ (t4 >>> 41)
 	mov	r7, r12
 	lsls	r2, r7, #25
-	mov	r1, r8
-	eors	r2, r1
-	lsrs	r0, r1, #7
+	mov	r6, lr
+	eors	r2, r6
+	lsrs	r0, r6, #7
 	eors	r2, r0
-	lsls	r1, r1, #25
-	eors	r1, r7
+	lsls	r6, r6, #25
+	eors	r6, r7
 	lsrs	r0, r7, #7
-	eors	r1, r0
+	eors	r6, r0
 	lsls	r0, r7, #23
-	mov	r7, r8
+	mov	r7, lr
 	lsrs	r7, r7, #9
 	orrs	r0, r7
-	mov	r7, r8
+	mov	r7, lr
 	lsls	r7, r7, #23
 	eors	r2, r7
 	mov	r7, r12
 	lsrs	r7, r7, #9
 	eors	r2, r7
-	eors	r1, r0
-	ldr	r7, [sp, #16]
+	eors	r6, r0
+	ldr	r7, [sp, #20]
 	ldr	r0, [sp, #56]
 	str	r7, [r0]
-	ldr	r7, [sp, #12]
+	ldr	r7, [sp, #16]
 	str	r7, [r0, #4]
-	ldr	r0, [sp]
+	ldr	r0, [sp, #8]
 	ldr	r7, [sp, #60]
 	str	r0, [r7]
-	ldr	r0, [sp, #20]
+	ldr	r0, [sp, #24]
 	str	r0, [r7, #4]
 	ldr	r0, [sp, #64]
-	str	r6, [r0]
+	str	r1, [r0]
 	str	r5, [r0, #4]
 	ldr	r0, [sp, #68]
 	str	r4, [r0]
 	str	r3, [r0, #4]
 	ldr	r0, [sp, #72]
 	str	r2, [r0]
-	str	r1, [r0, #4]
-	add	sp, #24
-	pop	{r4}
-	mov	r8, r4
+	str	r6, [r0, #4]
+	add	sp, #28
 	pop	{r4, r5, r6, r7, pc}
 	.ltorg
 	.size ascon_p_round, .-ascon_p_round
@@ -243,7 +236,7 @@ ascon_p_round:
 
 @ --- ascon_p_permute_words: ascon_p.permute_words
 @     frame 20 bytes (22 spill slots, 5 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 442 bytes of code and literals
+@     estimated 440 bytes of code and literals
 	.section .text.ascon_p_permute_words,"ax",%progbits
 	.global ascon_p_permute_words
 	.type ascon_p_permute_words, %function
@@ -262,14 +255,14 @@ ascon_p_permute_words:
 	@ ascon_p.ae:47: for i in 16 - rounds..16 {
 	mov	r9, r4
 	ldr	r4, [r5]
-	mov	r8, r4
+	mov	r12, r4
 	ldm	r3, {r3, r4}
 	ldr	r5, [r2, #4]
-	mov	r11, r5
+	mov	r10, r5
 	ldr	r5, [r2]
 	ldm	r1, {r1, r2}
 	ldr	r6, [r0, #4]
-	mov	r12, r6
+	mov	r8, r6
 	ldr	r6, [r0]
 	ldr	r0, [sp, #60]
 	movs	r7, #16
@@ -293,28 +286,27 @@ ascon_p_permute_words:
 	@ ascon_p.ae:21: x2 = x2 ^ (c as u64)
 	eors	r5, r0
 	@ ascon_p.ae:24: x0 = x0 ^ x4
-	mov	r0, r8
+	mov	r0, r12
 	eors	r6, r0
 	@ ascon_p.ae:25: x4 = x4 ^ x3
-	mov	r7, r8
-	eors	r7, r3
+	eors	r0, r3
 	@ ascon_p.ae:31: t4 = x4 ^ (~x0 & x1)
-	mov	r0, r1
-	bics	r0, r6
-	eors	r0, r7
-	mov	r8, r0
+	mov	r7, r1
+	bics	r7, r6
+	eors	r7, r0
+	mov	r12, r7
 	@ ascon_p.ae:26: x2 = x2 ^ x1
 	eors	r5, r1
 	@ ascon_p.ae:27: t0 = x0 ^ (~x1 & x2)
-	mov	r0, r5
-	bics	r0, r1
-	eors	r0, r6
+	mov	r7, r5
+	bics	r7, r1
+	eors	r7, r6
 	@ ascon_p.ae:30: t3 = x3 ^ (~x4 & x0)
-	bics	r6, r7
+	bics	r6, r0
 	@ ascon_p.ae:29: t2 = x2 ^ (~x3 & x4)
-	bics	r7, r3
-	eors	r7, r5
-	mov	r10, r7
+	bics	r0, r3
+	eors	r0, r5
+	mov	r11, r0
 	@ ascon_p.ae:30: t3 = x3 ^ (~x4 & x0)
 	eors	r6, r3
 	str	r6, [sp, #8]
@@ -323,23 +315,23 @@ ascon_p_permute_words:
 	mov	r5, r1
 	eors	r5, r3
 	@ ascon_p.ae:24: x0 = x0 ^ x4
-	mov	r7, r12
+	mov	r0, r8
 	mov	r1, r9
-	eors	r7, r1
+	eors	r0, r1
 	@ ascon_p.ae:25: x4 = x4 ^ x3
 	mov	r3, r9
 	eors	r3, r4
 	@ ascon_p.ae:30: t3 = x3 ^ (~x4 & x0)
-	mov	r1, r7
+	mov	r1, r0
 	bics	r1, r3
 	eors	r1, r4
 	mov	r9, r1
 	@ ascon_p.ae:31: t4 = x4 ^ (~x0 & x1)
 	mov	r1, r2
-	bics	r1, r7
+	bics	r1, r0
 	eors	r1, r3
 	@ ascon_p.ae:26: x2 = x2 ^ x1
-	mov	r6, r11
+	mov	r6, r10
 	eors	r6, r2
 	@ ascon_p.ae:29: t2 = x2 ^ (~x3 & x4)
 	bics	r3, r4
@@ -349,33 +341,33 @@ ascon_p_permute_words:
 	eors	r4, r2
 	@ ascon_p.ae:27: t0 = x0 ^ (~x1 & x2)
 	bics	r6, r2
-	eors	r7, r6
+	eors	r0, r6
 	@ ascon_p.ae:32: t1 = t1 ^ t0
-	eors	r4, r7
-	eors	r5, r0
+	eors	r4, r0
+	eors	r5, r7
 	@ ascon_p.ae:33: t0 = t0 ^ t4
-	eors	r7, r1
-	mov	r2, r8
-	eors	r0, r2
+	eors	r0, r1
+	mov	r2, r12
+	eors	r7, r2
 	@ ascon_p.ae:37: return t0 ^ (t0 >>> 19) ^ (t0 >>> 28),
-	lsls	r6, r7, #13
-	eors	r6, r0
-	lsrs	r2, r0, #19
-	eors	r6, r2
-	lsls	r2, r7, #4
-	eors	r6, r2
-	lsrs	r2, r0, #28
-	eors	r6, r2
-	mov	r11, r6
 	lsls	r6, r0, #13
 	eors	r6, r7
 	lsrs	r2, r7, #19
 	eors	r6, r2
 	lsls	r2, r0, #4
 	eors	r6, r2
-	lsrs	r0, r7, #28
+	lsrs	r2, r7, #28
+	eors	r6, r2
+	mov	r10, r6
+	lsls	r6, r7, #13
 	eors	r6, r0
-	mov	r12, r6
+	lsrs	r2, r0, #19
+	eors	r6, r2
+	lsls	r2, r7, #4
+	eors	r6, r2
+	lsrs	r7, r0, #28
+	eors	r6, r7
+	mov	r8, r6
 	@ ascon_p.ae:38: t1 ^ (t1 >>> 61) ^ (t1 >>> 39),
 	lsls	r2, r5, #3
 	eors	r2, r5
@@ -399,11 +391,11 @@ ascon_p_permute_words:
 	mov	r0, r9
 	eors	r0, r3
 	ldr	r6, [sp, #8]
-	mov	r2, r10
+	mov	r2, r11
+	mov	r11, r10
 	eors	r6, r2
 	@ ascon_p.ae:35: t2 = ~t2
 	mvns	r3, r3
-	mov	r10, r11
 	mvns	r4, r2
 	@ ascon_p.ae:39: t2 ^ (t2 >>> 1) ^ (t2 >>> 6),
 	lsls	r5, r3, #31
@@ -443,7 +435,7 @@ ascon_p_permute_words:
 	eors	r4, r0
 	@ ascon_p.ae:41: t4 ^ (t4 >>> 7) ^ (t4 >>> 41)
 	lsls	r6, r1, #25
-	mov	r2, r8
+	mov	r2, r12
 	eors	r6, r2
 	lsrs	r0, r2, #7
 	eors	r6, r0
@@ -457,18 +449,18 @@ ascon_p_permute_words:
 	eors	r2, r0
 	lsls	r0, r1, #23
 	eors	r2, r0
-	mov	r0, r8
+	mov	r0, r12
 	lsrs	r0, r0, #9
 	eors	r2, r0
 	mov	r0, lr
 	adds	r0, #1
 	mov	lr, r0
 	mov	r9, r2
-	mov	r8, r6
-	mov	r11, r7
+	mov	r12, r6
+	mov	r10, r7
 	ldr	r2, [sp, #12]
 	ldr	r1, [sp]
-	mov	r6, r10
+	mov	r6, r11
 	cmp	r0, #16
 	bcs	.Lascon_p_permute_words_far2
 	b	.Lascon_p_permute_words_loop1
@@ -476,20 +468,20 @@ ascon_p_permute_words:
 .Lascon_p_permute_words_done2:
 	ldr	r0, [sp, #64]
 	str	r6, [r0]
-	mov	r6, r12
+	mov	r6, r8
 	str	r6, [r0, #4]
 	ldr	r0, [sp, #68]
 	str	r1, [r0]
 	str	r2, [r0, #4]
 	ldr	r0, [sp, #72]
 	str	r5, [r0]
-	mov	r1, r11
+	mov	r1, r10
 	str	r1, [r0, #4]
 	ldr	r0, [sp, #76]
 	str	r3, [r0]
 	str	r4, [r0, #4]
 	ldr	r1, [sp, #80]
-	mov	r0, r8
+	mov	r0, r12
 	str	r0, [r1]
 	mov	r1, r9
 	ldr	r0, [sp, #80]
@@ -529,30 +521,30 @@ ascon_p_permute:
 	str	r0, [sp, #20]
 	@ ascon_p.ae:59: x4 = s[4]
 	mov	r6, r0
-	ldr	r1, [r6, #36]
+	ldr	r1, [r0, #36]
 	@ ascon_p.ae:60: for i in 16 - rounds..16 {
-	mov	r9, r1
+	mov	r8, r1
 	@ ascon_p.ae:59: x4 = s[4]
-	ldr	r1, [r6, #32]
+	ldr	r1, [r0, #32]
 	@ ascon_p.ae:58: x3 = s[3]
-	ldr	r2, [r6, #28]
-	ldr	r3, [r6, #24]
+	ldr	r2, [r0, #28]
+	ldr	r3, [r0, #24]
 	@ ascon_p.ae:57: x2 = s[2]
-	ldr	r4, [r6, #20]
+	ldr	r4, [r0, #20]
 	@ ascon_p.ae:60: for i in 16 - rounds..16 {
-	mov	r11, r4
+	mov	r10, r4
 	@ ascon_p.ae:57: x2 = s[2]
-	ldr	r0, [r6, #16]
+	ldr	r0, [r0, #16]
 	@ ascon_p.ae:60: for i in 16 - rounds..16 {
-	mov	r8, r0
+	mov	r12, r0
 	@ ascon_p.ae:56: x1 = s[1]
-	ldr	r5, [r6, #12]
-	ldr	r6, [r6, #8]
+	mov	r0, r6
+	ldr	r5, [r0, #12]
+	ldr	r6, [r0, #8]
 	@ ascon_p.ae:55: x0 = s[0]
-	ldr	r0, [sp, #20]
 	ldr	r4, [r0, #4]
 	@ ascon_p.ae:60: for i in 16 - rounds..16 {
-	mov	r12, r4
+	mov	r9, r4
 	@ ascon_p.ae:55: x0 = s[0]
 	ldr	r4, [r0]
 	@ ascon_p.ae:60: for i in 16 - rounds..16 {
@@ -572,7 +564,7 @@ ascon_p_permute:
 	mov	r0, lr
 	ldrb	r7, [r7, r0]
 	@ ascon_p.ae:21: x2 = x2 ^ (c as u64)
-	mov	r0, r8
+	mov	r0, r12
 	eors	r0, r7
 	@ ascon_p.ae:24: x0 = x0 ^ x4
 	eors	r4, r1
@@ -582,7 +574,7 @@ ascon_p_permute:
 	mov	r7, r6
 	bics	r7, r4
 	eors	r7, r1
-	mov	r8, r7
+	mov	r12, r7
 	@ ascon_p.ae:26: x2 = x2 ^ x1
 	eors	r0, r6
 	@ ascon_p.ae:27: t0 = x0 ^ (~x1 & x2)
@@ -594,7 +586,7 @@ ascon_p_permute:
 	@ ascon_p.ae:29: t2 = x2 ^ (~x3 & x4)
 	bics	r1, r3
 	eors	r1, r0
-	mov	r10, r1
+	mov	r11, r1
 	@ ascon_p.ae:30: t3 = x3 ^ (~x4 & x0)
 	eors	r4, r3
 	str	r4, [sp, #8]
@@ -602,23 +594,23 @@ ascon_p_permute:
 	bics	r3, r0
 	eors	r6, r3
 	@ ascon_p.ae:24: x0 = x0 ^ x4
-	mov	r0, r12
-	mov	r1, r9
+	mov	r0, r9
+	mov	r1, r8
 	eors	r0, r1
 	@ ascon_p.ae:25: x4 = x4 ^ x3
-	mov	r3, r9
+	mov	r3, r8
 	eors	r3, r2
 	@ ascon_p.ae:30: t3 = x3 ^ (~x4 & x0)
 	mov	r1, r0
 	bics	r1, r3
 	eors	r1, r2
-	mov	r9, r1
+	mov	r8, r1
 	@ ascon_p.ae:31: t4 = x4 ^ (~x0 & x1)
 	mov	r1, r5
 	bics	r1, r0
 	eors	r1, r3
 	@ ascon_p.ae:26: x2 = x2 ^ x1
-	mov	r4, r11
+	mov	r4, r10
 	eors	r4, r5
 	@ ascon_p.ae:29: t2 = x2 ^ (~x3 & x4)
 	bics	r3, r2
@@ -634,7 +626,7 @@ ascon_p_permute:
 	eors	r6, r7
 	@ ascon_p.ae:33: t0 = t0 ^ t4
 	eors	r0, r1
-	mov	r5, r8
+	mov	r5, r12
 	eors	r7, r5
 	@ ascon_p.ae:37: return t0 ^ (t0 >>> 19) ^ (t0 >>> 28),
 	lsls	r4, r0, #13
@@ -645,7 +637,7 @@ ascon_p_permute:
 	eors	r4, r5
 	lsrs	r5, r7, #28
 	eors	r4, r5
-	mov	r11, r4
+	mov	r10, r4
 	lsls	r4, r7, #13
 	eors	r4, r0
 	lsrs	r5, r0, #19
@@ -654,7 +646,7 @@ ascon_p_permute:
 	eors	r4, r5
 	lsrs	r7, r0, #28
 	eors	r4, r7
-	mov	r12, r4
+	mov	r9, r4
 	@ ascon_p.ae:38: t1 ^ (t1 >>> 61) ^ (t1 >>> 39),
 	lsls	r4, r6, #3
 	eors	r4, r6
@@ -675,14 +667,14 @@ ascon_p_permute:
 	eors	r4, r2
 	str	r4, [sp, #12]
 	@ ascon_p.ae:34: t3 = t3 ^ t2
-	mov	r0, r9
+	mov	r0, r8
 	eors	r0, r3
 	ldr	r6, [sp, #8]
-	mov	r2, r10
+	mov	r2, r11
+	mov	r11, r10
 	eors	r6, r2
 	@ ascon_p.ae:35: t2 = ~t2
 	mvns	r3, r3
-	mov	r10, r11
 	mvns	r7, r2
 	@ ascon_p.ae:39: t2 ^ (t2 >>> 1) ^ (t2 >>> 6),
 	lsls	r5, r3, #31
@@ -721,7 +713,7 @@ ascon_p_permute:
 	eors	r2, r0
 	@ ascon_p.ae:41: t4 ^ (t4 >>> 7) ^ (t4 >>> 41)
 	lsls	r6, r1, #25
-	mov	r7, r8
+	mov	r7, r12
 	eors	r6, r7
 	lsrs	r0, r7, #7
 	eors	r6, r0
@@ -735,19 +727,19 @@ ascon_p_permute:
 	eors	r7, r0
 	lsls	r0, r1, #23
 	eors	r7, r0
-	mov	r0, r8
+	mov	r0, r12
 	lsrs	r0, r0, #9
 	eors	r7, r0
 	mov	r0, lr
 	adds	r0, #1
 	mov	lr, r0
-	mov	r9, r7
+	mov	r8, r7
 	mov	r1, r6
-	mov	r11, r4
-	mov	r8, r5
+	mov	r10, r4
+	mov	r12, r5
 	ldr	r5, [sp, #12]
 	ldr	r6, [sp]
-	mov	r4, r10
+	mov	r4, r11
 	cmp	r0, #16
 	bcs	.Lascon_p_permute_far2
 	b	.Lascon_p_permute_loop1
@@ -756,22 +748,22 @@ ascon_p_permute:
 	@ ascon_p.ae:63: s[0] = x0
 	ldr	r7, [sp, #20]
 	str	r4, [r7]
-	mov	r4, r12
+	mov	r4, r9
 	str	r4, [r7, #4]
 	@ ascon_p.ae:64: s[1] = x1
 	str	r6, [r7, #8]
 	str	r5, [r7, #12]
 	@ ascon_p.ae:65: s[2] = x2
-	mov	r0, r8
+	mov	r0, r12
 	str	r0, [r7, #16]
-	mov	r4, r11
+	mov	r4, r10
 	str	r4, [r7, #20]
 	@ ascon_p.ae:66: s[3] = x3
 	str	r3, [r7, #24]
 	str	r2, [r7, #28]
 	@ ascon_p.ae:67: s[4] = x4
 	str	r1, [r7, #32]
-	mov	r1, r9
+	mov	r1, r8
 	str	r1, [r7, #36]
 	add	sp, #24
 	pop	{r4, r5, r6, r7}

@@ -58,7 +58,7 @@ chacha20_poly1305_key_setup:
 
 @ --- chacha20_poly1305_encrypt_with: chacha20_poly1305.encrypt_with
 @     frame 120 bytes (16 spill slots, 12 on the stack; locals 60), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 282 bytes of code and literals
+@     estimated 280 bytes of code and literals
 	.section .text.chacha20_poly1305_encrypt_with,"ax",%progbits
 	.global chacha20_poly1305_encrypt_with
 	.type chacha20_poly1305_encrypt_with, %function
@@ -76,21 +76,21 @@ chacha20_poly1305_encrypt_with:
 	movs	r2, #3
 	@ chacha20_poly1305.ae:61: k = kc[0]
 	ldr	r4, [r0, #28]
-	str	r4, [sp, #20]
+	str	r4, [sp, #16]
 	ldr	r4, [r0, #24]
-	str	r4, [sp, #24]
+	str	r4, [sp, #20]
 	ldr	r4, [r0, #20]
-	str	r4, [sp, #28]
+	str	r4, [sp, #24]
 	ldr	r4, [r0, #16]
-	str	r4, [sp, #32]
+	str	r4, [sp, #28]
 	ldr	r4, [r0, #12]
-	str	r4, [sp, #40]
-	ldr	r4, [r0, #8]
-	str	r4, [sp, #44]
-	ldr	r4, [r0, #4]
-	str	r4, [sp, #48]
-	ldr	r4, [r0]
 	str	r4, [sp, #36]
+	ldr	r4, [r0, #8]
+	str	r4, [sp, #40]
+	ldr	r4, [r0, #4]
+	str	r4, [sp, #44]
+	ldr	r4, [r0]
+	str	r4, [sp, #32]
 	ldr	r5, [sp, #164]
 	ldr	r4, [sp, #160]
 	str	r3, [sp, #56]
@@ -117,32 +117,31 @@ chacha20_poly1305_encrypt_with:
 	str	r0, [sp, #4]
 	@ chacha20_poly1305.ae:62: n = load_le(nonce, 0, 12)
 	ldr	r0, [r1]
-	str	r0, [sp, #16]
-	ldr	r0, [r1, #4]
 	str	r0, [sp, #12]
-	ldr	r0, [r1, #8]
+	ldr	r0, [r1, #4]
 	str	r0, [sp, #52]
+	ldr	r2, [r1, #8]
+	str	r2, [sp, #48]
 	@ chacha20_poly1305.ae:63: C.xor_stream(k, 1 as u32, n, msg, ct)              // the message starts at block counter 1
-	str	r0, [sp, #100]
-	ldr	r0, [sp, #12]
+	str	r2, [sp, #100]
 	str	r0, [sp, #96]
-	ldr	r0, [sp, #16]
+	ldr	r0, [sp, #12]
 	str	r0, [sp, #92]
-	ldr	r0, [sp, #20]
+	ldr	r0, [sp, #16]
 	str	r0, [sp, #88]
-	ldr	r0, [sp, #24]
+	ldr	r0, [sp, #20]
 	str	r0, [sp, #84]
-	ldr	r0, [sp, #28]
+	ldr	r0, [sp, #24]
 	str	r0, [sp, #80]
-	ldr	r0, [sp, #32]
+	ldr	r0, [sp, #28]
 	str	r0, [sp, #76]
-	ldr	r0, [sp, #40]
-	str	r0, [sp, #72]
-	ldr	r0, [sp, #44]
-	str	r0, [sp, #68]
-	ldr	r0, [sp, #48]
-	str	r0, [sp, #64]
 	ldr	r0, [sp, #36]
+	str	r0, [sp, #72]
+	ldr	r0, [sp, #40]
+	str	r0, [sp, #68]
+	ldr	r0, [sp, #44]
+	str	r0, [sp, #64]
+	ldr	r0, [sp, #32]
 	str	r0, [sp, #60]
 	add	r2, sp, #92
 	movs	r1, #1
@@ -158,27 +157,27 @@ chacha20_poly1305_encrypt_with:
 	str	r0, [sp]
 	add	r1, sp, #92
 	add	r2, sp, #60
-	ldr	r0, [sp, #52]
-	str	r0, [sp, #100]
-	ldr	r0, [sp, #12]
-	str	r0, [sp, #96]
-	ldr	r0, [sp, #16]
-	str	r0, [sp, #92]
-	ldr	r0, [sp, #20]
-	str	r0, [sp, #88]
-	ldr	r0, [sp, #24]
-	str	r0, [sp, #84]
-	ldr	r0, [sp, #28]
-	str	r0, [sp, #80]
-	ldr	r0, [sp, #32]
-	str	r0, [sp, #76]
-	ldr	r0, [sp, #40]
-	str	r0, [sp, #72]
-	ldr	r0, [sp, #44]
-	str	r0, [sp, #68]
 	ldr	r0, [sp, #48]
-	str	r0, [sp, #64]
+	str	r0, [sp, #100]
+	ldr	r0, [sp, #52]
+	str	r0, [sp, #96]
+	ldr	r0, [sp, #12]
+	str	r0, [sp, #92]
+	ldr	r0, [sp, #16]
+	str	r0, [sp, #88]
+	ldr	r0, [sp, #20]
+	str	r0, [sp, #84]
+	ldr	r0, [sp, #24]
+	str	r0, [sp, #80]
+	ldr	r0, [sp, #28]
+	str	r0, [sp, #76]
 	ldr	r0, [sp, #36]
+	str	r0, [sp, #72]
+	ldr	r0, [sp, #40]
+	str	r0, [sp, #68]
+	ldr	r0, [sp, #44]
+	str	r0, [sp, #64]
+	ldr	r0, [sp, #32]
 	str	r0, [sp, #60]
 	mov	r0, r2
 	ldr	r2, [sp, #56]
@@ -224,7 +223,7 @@ chacha20_poly1305_encrypt_with:
 
 @ --- chacha20_poly1305_decrypt_with: chacha20_poly1305.decrypt_with
 @     frame 136 bytes (21 spill slots, 16 on the stack; locals 60), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 314 bytes of code and literals
+@     estimated 312 bytes of code and literals
 	.section .text.chacha20_poly1305_decrypt_with,"ax",%progbits
 	.global chacha20_poly1305_decrypt_with
 	.type chacha20_poly1305_decrypt_with, %function
@@ -242,21 +241,21 @@ chacha20_poly1305_decrypt_with:
 	movs	r2, #3
 	@ chacha20_poly1305.ae:68: k = kc[0]
 	ldr	r4, [r0, #28]
-	str	r4, [sp, #20]
+	str	r4, [sp, #16]
 	ldr	r4, [r0, #24]
-	str	r4, [sp, #24]
+	str	r4, [sp, #20]
 	ldr	r4, [r0, #20]
-	str	r4, [sp, #28]
+	str	r4, [sp, #24]
 	ldr	r4, [r0, #16]
-	str	r4, [sp, #32]
+	str	r4, [sp, #28]
 	ldr	r4, [r0, #12]
-	str	r4, [sp, #40]
-	ldr	r4, [r0, #8]
-	str	r4, [sp, #44]
-	ldr	r4, [r0, #4]
-	str	r4, [sp, #48]
-	ldr	r4, [r0]
 	str	r4, [sp, #36]
+	ldr	r4, [r0, #8]
+	str	r4, [sp, #40]
+	ldr	r4, [r0, #4]
+	str	r4, [sp, #44]
+	ldr	r4, [r0]
+	str	r4, [sp, #32]
 	ldr	r4, [sp, #196]
 	ldr	r5, [sp, #192]
 	str	r3, [sp, #72]
@@ -282,32 +281,31 @@ chacha20_poly1305_decrypt_with:
 	str	r0, [sp]
 	@ chacha20_poly1305.ae:69: n = load_le(nonce, 0, 12)
 	ldr	r0, [r1]
-	str	r0, [sp, #16]
-	ldr	r0, [r1, #4]
 	str	r0, [sp, #12]
-	ldr	r0, [r1, #8]
+	ldr	r0, [r1, #4]
 	str	r0, [sp, #52]
+	ldr	r2, [r1, #8]
+	str	r2, [sp, #48]
 	@ chacha20_poly1305.ae:70: C.xor_stream(k, 1 as u32, n, ct, msg)
-	str	r0, [sp, #116]
-	ldr	r0, [sp, #12]
+	str	r2, [sp, #116]
 	str	r0, [sp, #112]
-	ldr	r0, [sp, #16]
+	ldr	r0, [sp, #12]
 	str	r0, [sp, #108]
-	ldr	r0, [sp, #20]
+	ldr	r0, [sp, #16]
 	str	r0, [sp, #104]
-	ldr	r0, [sp, #24]
+	ldr	r0, [sp, #20]
 	str	r0, [sp, #100]
-	ldr	r0, [sp, #28]
+	ldr	r0, [sp, #24]
 	str	r0, [sp, #96]
-	ldr	r0, [sp, #32]
+	ldr	r0, [sp, #28]
 	str	r0, [sp, #92]
-	ldr	r0, [sp, #40]
-	str	r0, [sp, #88]
-	ldr	r0, [sp, #44]
-	str	r0, [sp, #84]
-	ldr	r0, [sp, #48]
-	str	r0, [sp, #80]
 	ldr	r0, [sp, #36]
+	str	r0, [sp, #88]
+	ldr	r0, [sp, #40]
+	str	r0, [sp, #84]
+	ldr	r0, [sp, #44]
+	str	r0, [sp, #80]
+	ldr	r0, [sp, #32]
 	str	r0, [sp, #76]
 	add	r2, sp, #108
 	movs	r1, #1
@@ -345,27 +343,27 @@ chacha20_poly1305_decrypt_with:
 	str	r0, [sp, #60]
 	ldr	r0, [r1, #12]
 	str	r0, [sp, #56]
-	ldr	r0, [sp, #52]
-	str	r0, [sp, #116]
-	ldr	r0, [sp, #12]
-	str	r0, [sp, #112]
-	ldr	r0, [sp, #16]
-	str	r0, [sp, #108]
-	ldr	r0, [sp, #20]
-	str	r0, [sp, #104]
-	ldr	r0, [sp, #24]
-	str	r0, [sp, #100]
-	ldr	r0, [sp, #28]
-	str	r0, [sp, #96]
-	ldr	r0, [sp, #32]
-	str	r0, [sp, #92]
-	ldr	r0, [sp, #40]
-	str	r0, [sp, #88]
-	ldr	r0, [sp, #44]
-	str	r0, [sp, #84]
 	ldr	r0, [sp, #48]
-	str	r0, [sp, #80]
+	str	r0, [sp, #116]
+	ldr	r0, [sp, #52]
+	str	r0, [sp, #112]
+	ldr	r0, [sp, #12]
+	str	r0, [sp, #108]
+	ldr	r0, [sp, #16]
+	str	r0, [sp, #104]
+	ldr	r0, [sp, #20]
+	str	r0, [sp, #100]
+	ldr	r0, [sp, #24]
+	str	r0, [sp, #96]
+	ldr	r0, [sp, #28]
+	str	r0, [sp, #92]
 	ldr	r0, [sp, #36]
+	str	r0, [sp, #88]
+	ldr	r0, [sp, #40]
+	str	r0, [sp, #84]
+	ldr	r0, [sp, #44]
+	str	r0, [sp, #80]
+	ldr	r0, [sp, #32]
 	str	r0, [sp, #76]
 	add	r1, sp, #108
 	add	r0, sp, #76
@@ -407,7 +405,7 @@ chacha20_poly1305_decrypt_with:
 
 @ --- chacha20_poly1305_C_xor_stream: chacha20_poly1305.C.xor_stream
 @     frame 252 bytes (75 spill slots, 47 on the stack; locals 64), saves nothing
-@     estimated 1072 bytes of code and literals
+@     estimated 1068 bytes of code and literals
 	.section .text.chacha20_poly1305_C_xor_stream,"ax",%progbits
 	.global chacha20_poly1305_C_xor_stream
 	.type chacha20_poly1305_C_xor_stream, %function
@@ -419,52 +417,50 @@ chacha20_poly1305_C_xor_stream:
 	str	r1, [sp, #184]
 	str	r3, [sp, #180]
 	ldr	r1, [r0]
-	str	r1, [sp, #144]
-	ldr	r1, [r0, #4]
-	str	r1, [sp, #140]
-	ldr	r1, [r0, #8]
 	str	r1, [sp, #136]
-	ldr	r1, [r0, #12]
+	ldr	r1, [r0, #4]
 	str	r1, [sp, #132]
-	ldr	r1, [r0, #16]
+	ldr	r1, [r0, #8]
 	str	r1, [sp, #128]
-	ldr	r1, [r0, #20]
+	ldr	r1, [r0, #12]
 	str	r1, [sp, #124]
-	ldr	r1, [r0, #24]
+	ldr	r1, [r0, #16]
 	str	r1, [sp, #120]
+	ldr	r1, [r0, #20]
+	str	r1, [sp, #116]
+	ldr	r1, [r0, #24]
+	str	r1, [sp, #112]
 	ldr	r0, [r0, #28]
-	str	r0, [sp, #116]
-	ldr	r0, [r2]
-	str	r0, [sp, #112]
-	ldr	r0, [r2, #4]
 	str	r0, [sp, #108]
-	ldr	r0, [r2, #8]
+	ldr	r0, [r2]
 	str	r0, [sp, #104]
+	ldr	r0, [r2, #4]
+	str	r0, [sp, #100]
+	ldr	r0, [r2, #8]
+	str	r0, [sp, #96]
 	@ chacha20.ae:141: for i in 0..(n + 63) / 64 {
 	ldr	r0, [sp, #256]
 	adds	r0, #63
 	lsrs	r0, r0, #6
 	str	r0, [sp, #176]
 	movs	r1, #0
-	str	r1, [sp, #92]
+	str	r1, [sp, #88]
 	cmp	r1, r0
 	bcc	.Lchacha20_poly1305_C_xor_stream_far1
 	b	.Lchacha20_poly1305_C_xor_stream_done2
 .Lchacha20_poly1305_C_xor_stream_far1:
 .Lchacha20_poly1305_C_xor_stream_loop1:
 	@ chacha20.ae:142: off = i * 64
-	ldr	r1, [sp, #92]
+	ldr	r1, [sp, #88]
 	lsls	r0, r1, #6
-	str	r0, [sp, #96]
+	str	r0, [sp, #140]
 	@ chacha20.ae:143: x = load_le(src, off, 64, n - off) ^ block(key, counter + i, nonce)
 	ldr	r1, [sp, #256]
-	subs	r0, r1, r0
-	str	r0, [sp, #88]
+	subs	r2, r1, r0
+	str	r2, [sp, #92]
 	ldr	r1, [sp, #180]
-	ldr	r0, [sp, #96]
 	adds	r1, r1, r0
-	ldr	r0, [sp, #88]
-	cmp	r0, #64
+	cmp	r2, #64
 	bcc	.Lchacha20_poly1305_C_xor_stream_bytes3
 	movs	r0, #3
 	tst	r1, r0
@@ -488,7 +484,7 @@ chacha20_poly1305_C_xor_stream:
 	str	r0, [sp, #244]
 	str	r0, [sp, #248]
 	add	r3, sp, #188
-	ldr	r2, [sp, #88]
+	ldr	r2, [sp, #92]
 	cmp	r2, #64
 	bcc	.Lchacha20_poly1305_C_xor_stream_cnt6
 	movs	r2, #64
@@ -535,40 +531,40 @@ chacha20_poly1305_C_xor_stream:
 	ldr	r0, [r1, #60]
 	str	r0, [sp, #168]
 	ldr	r0, [sp, #184]
-	ldr	r1, [sp, #92]
+	ldr	r1, [sp, #88]
 	adds	r0, r0, r1
-	str	r0, [sp, #100]
+	str	r0, [sp, #144]
 	@ chacha20.ae:120: @unroll(unroll)
-	movs	r0, #0
-	str	r0, [sp, #28]
+	movs	r1, #0
+	str	r1, [sp, #28]
 	ldr	r7, =0x61707865
-	ldr	r6, [sp, #144]
-	ldr	r1, [sp, #128]
-	mov	r12, r1
-	ldr	r5, [sp, #100]
-	ldr	r1, =0x3320646e
-	mov	lr, r1
-	ldr	r2, [sp, #140]
-	ldr	r0, [sp, #124]
-	str	r0, [sp, #20]
-	ldr	r1, [sp, #112]
-	str	r1, [sp, #16]
-	ldr	r0, =0x79622d32
-	mov	r11, r0
-	ldr	r1, [sp, #136]
-	mov	r9, r1
+	ldr	r6, [sp, #136]
 	ldr	r1, [sp, #120]
-	str	r1, [sp, #4]
-	ldr	r1, [sp, #108]
-	str	r1, [sp, #24]
-	ldr	r0, =0x6b206574
-	mov	r8, r0
-	ldr	r1, [sp, #132]
+	mov	r11, r1
+	mov	r5, r0
+	ldr	r1, =0x3320646e
 	str	r1, [sp, #8]
-	ldr	r1, [sp, #116]
-	str	r1, [sp]
+	ldr	r2, [sp, #132]
+	ldr	r0, [sp, #116]
+	str	r0, [sp, #12]
 	ldr	r1, [sp, #104]
-	mov	r10, r1
+	str	r1, [sp, #4]
+	ldr	r0, =0x79622d32
+	str	r0, [sp]
+	ldr	r1, [sp, #128]
+	mov	r8, r1
+	ldr	r1, [sp, #112]
+	str	r1, [sp, #24]
+	ldr	r1, [sp, #100]
+	str	r1, [sp, #20]
+	ldr	r0, =0x6b206574
+	mov	r12, r0
+	ldr	r1, [sp, #124]
+	mov	r9, r1
+	ldr	r1, [sp, #108]
+	str	r1, [sp, #16]
+	ldr	r1, [sp, #96]
+	mov	lr, r1
 .Lchacha20_poly1305_C_xor_stream_loop8:
 	@ chacha20.ae:20: a = a + b
 	adds	r1, r7, r6
@@ -577,7 +573,7 @@ chacha20_poly1305_C_xor_stream:
 	movs	r0, #16
 	rors	r5, r0
 	@ chacha20.ae:22: c = c + d
-	mov	r3, r12
+	mov	r3, r11
 	adds	r3, r3, r5
 	@ chacha20.ae:23: b = (b ^ c) <<< 12
 	mov	r4, r6
@@ -599,16 +595,16 @@ chacha20_poly1305_C_xor_stream:
 	eors	r4, r3
 	movs	r3, #25
 	rors	r4, r3
-	str	r4, [sp, #12]
+	mov	r10, r4
 	@ chacha20.ae:20: a = a + b
-	mov	r1, lr
+	ldr	r1, [sp, #8]
 	adds	r1, r1, r2
 	@ chacha20.ae:21: d = (d ^ a) <<< 16
-	ldr	r5, [sp, #16]
+	ldr	r5, [sp, #4]
 	eors	r5, r1
 	rors	r5, r0
 	@ chacha20.ae:22: c = c + d
-	ldr	r3, [sp, #20]
+	ldr	r3, [sp, #12]
 	adds	r4, r3, r5
 	@ chacha20.ae:23: b = (b ^ c) <<< 12
 	mov	r3, r2
@@ -616,11 +612,11 @@ chacha20_poly1305_C_xor_stream:
 	rors	r3, r7
 	@ chacha20.ae:24: a = a + b
 	adds	r1, r1, r3
-	mov	lr, r1
+	str	r1, [sp, #8]
 	@ chacha20.ae:25: d = (d ^ a) <<< 8
 	eors	r5, r1
 	rors	r5, r6
-	str	r5, [sp, #16]
+	str	r5, [sp, #4]
 	@ chacha20.ae:26: c = c + d
 	adds	r1, r4, r5
 	str	r1, [sp, #44]
@@ -629,48 +625,48 @@ chacha20_poly1305_C_xor_stream:
 	movs	r2, #25
 	rors	r3, r2
 	@ chacha20.ae:20: a = a + b
-	mov	r2, r11
-	mov	r1, r9
+	ldr	r2, [sp]
+	mov	r1, r8
 	adds	r1, r2, r1
 	@ chacha20.ae:21: d = (d ^ a) <<< 16
-	ldr	r5, [sp, #24]
+	ldr	r5, [sp, #20]
 	eors	r5, r1
 	rors	r5, r0
 	@ chacha20.ae:22: c = c + d
-	ldr	r2, [sp, #4]
+	ldr	r2, [sp, #24]
 	adds	r4, r2, r5
 	@ chacha20.ae:23: b = (b ^ c) <<< 12
-	mov	r2, r9
+	mov	r2, r8
 	eors	r2, r4
 	rors	r2, r7
 	@ chacha20.ae:24: a = a + b
 	adds	r1, r1, r2
-	mov	r11, r1
+	str	r1, [sp]
 	@ chacha20.ae:25: d = (d ^ a) <<< 8
 	eors	r5, r1
 	rors	r5, r6
-	str	r5, [sp, #20]
+	str	r5, [sp, #12]
 	@ chacha20.ae:26: c = c + d
 	adds	r4, r4, r5
-	mov	r9, r4
+	mov	r11, r4
 	@ chacha20.ae:27: b = (b ^ c) <<< 7
 	eors	r2, r4
 	movs	r1, #25
 	rors	r2, r1
-	mov	r12, r2
+	mov	r8, r2
 	@ chacha20.ae:20: a = a + b
-	mov	r2, r8
-	ldr	r1, [sp, #8]
+	mov	r2, r12
+	mov	r1, r9
 	adds	r2, r2, r1
 	@ chacha20.ae:21: d = (d ^ a) <<< 16
-	mov	r4, r10
+	mov	r4, lr
 	eors	r4, r2
 	rors	r4, r0
 	@ chacha20.ae:22: c = c + d
-	ldr	r1, [sp]
+	ldr	r1, [sp, #16]
 	adds	r1, r1, r4
 	@ chacha20.ae:23: b = (b ^ c) <<< 12
-	ldr	r5, [sp, #8]
+	mov	r5, r9
 	eors	r5, r1
 	rors	r5, r7
 	@ chacha20.ae:24: a = a + b
@@ -681,7 +677,7 @@ chacha20_poly1305_C_xor_stream:
 	rors	r4, r6
 	@ chacha20.ae:26: c = c + d
 	adds	r1, r1, r4
-	mov	r8, r1
+	mov	r12, r1
 	@ chacha20.ae:27: b = (b ^ c) <<< 7
 	mov	r2, r5
 	eors	r2, r1
@@ -694,60 +690,60 @@ chacha20_poly1305_C_xor_stream:
 	eors	r4, r1
 	rors	r4, r0
 	@ chacha20.ae:22: c = c + d
-	mov	r5, r9
+	mov	r5, r11
 	adds	r5, r5, r4
 	@ chacha20.ae:23: b = (b ^ c) <<< 12
 	eors	r3, r5
 	rors	r3, r7
 	@ chacha20.ae:24: a = a + b
 	adds	r1, r1, r3
-	str	r1, [sp, #24]
+	str	r1, [sp, #20]
 	@ chacha20.ae:25: d = (d ^ a) <<< 8
 	eors	r4, r1
 	rors	r4, r6
-	mov	r10, r4
+	mov	lr, r4
 	@ chacha20.ae:26: c = c + d
 	adds	r1, r5, r4
-	str	r1, [sp, #4]
-	@ chacha20.ae:27: b = (b ^ c) <<< 7
-	eors	r3, r1
-	movs	r1, #25
-	rors	r3, r1
-	str	r3, [sp, #8]
-	@ chacha20.ae:20: a = a + b
-	mov	r3, lr
-	mov	r1, r12
-	adds	r1, r3, r1
-	@ chacha20.ae:21: d = (d ^ a) <<< 16
-	ldr	r5, [sp, #32]
-	eors	r5, r1
-	rors	r5, r0
-	@ chacha20.ae:22: c = c + d
-	mov	r3, r8
-	adds	r4, r3, r5
-	@ chacha20.ae:23: b = (b ^ c) <<< 12
-	mov	r3, r12
-	eors	r3, r4
-	rors	r3, r7
-	@ chacha20.ae:24: a = a + b
-	adds	r1, r1, r3
-	mov	lr, r1
-	@ chacha20.ae:25: d = (d ^ a) <<< 8
-	eors	r5, r1
-	rors	r5, r6
-	@ chacha20.ae:26: c = c + d
-	adds	r1, r4, r5
-	str	r1, [sp]
+	str	r1, [sp, #24]
 	@ chacha20.ae:27: b = (b ^ c) <<< 7
 	eors	r3, r1
 	movs	r1, #25
 	rors	r3, r1
 	mov	r9, r3
 	@ chacha20.ae:20: a = a + b
-	mov	r1, r11
+	ldr	r3, [sp, #8]
+	mov	r1, r8
+	adds	r1, r3, r1
+	@ chacha20.ae:21: d = (d ^ a) <<< 16
+	ldr	r5, [sp, #32]
+	eors	r5, r1
+	rors	r5, r0
+	@ chacha20.ae:22: c = c + d
+	mov	r3, r12
+	adds	r4, r3, r5
+	@ chacha20.ae:23: b = (b ^ c) <<< 12
+	mov	r3, r8
+	eors	r3, r4
+	rors	r3, r7
+	@ chacha20.ae:24: a = a + b
+	adds	r1, r1, r3
+	str	r1, [sp, #8]
+	@ chacha20.ae:25: d = (d ^ a) <<< 8
+	eors	r5, r1
+	rors	r5, r6
+	@ chacha20.ae:26: c = c + d
+	adds	r1, r4, r5
+	str	r1, [sp, #16]
+	@ chacha20.ae:27: b = (b ^ c) <<< 7
+	eors	r3, r1
+	movs	r1, #25
+	rors	r3, r1
+	mov	r8, r3
+	@ chacha20.ae:20: a = a + b
+	ldr	r1, [sp]
 	adds	r1, r1, r2
 	@ chacha20.ae:21: d = (d ^ a) <<< 16
-	ldr	r4, [sp, #16]
+	ldr	r4, [sp, #4]
 	eors	r4, r1
 	rors	r4, r0
 	@ chacha20.ae:22: c = c + d
@@ -758,13 +754,13 @@ chacha20_poly1305_C_xor_stream:
 	rors	r2, r7
 	@ chacha20.ae:24: a = a + b
 	adds	r1, r1, r2
-	mov	r11, r1
+	str	r1, [sp]
 	@ chacha20.ae:25: d = (d ^ a) <<< 8
 	eors	r4, r1
 	rors	r4, r6
 	@ chacha20.ae:26: c = c + d
 	adds	r1, r3, r4
-	mov	r12, r1
+	mov	r11, r1
 	@ chacha20.ae:27: b = (b ^ c) <<< 7
 	mov	r3, r2
 	eors	r3, r1
@@ -772,11 +768,11 @@ chacha20_poly1305_C_xor_stream:
 	rors	r3, r2
 	@ chacha20.ae:20: a = a + b
 	ldr	r2, [sp, #40]
-	ldr	r1, [sp, #12]
+	mov	r1, r10
 	adds	r1, r2, r1
-	mov	r8, r1
+	mov	r12, r1
 	@ chacha20.ae:21: d = (d ^ a) <<< 16
-	ldr	r2, [sp, #20]
+	ldr	r2, [sp, #12]
 	eors	r2, r1
 	mov	r1, r2
 	rors	r1, r0
@@ -784,16 +780,16 @@ chacha20_poly1305_C_xor_stream:
 	ldr	r0, [sp, #44]
 	adds	r0, r0, r1
 	@ chacha20.ae:23: b = (b ^ c) <<< 12
-	ldr	r2, [sp, #12]
+	mov	r2, r10
 	eors	r2, r0
 	rors	r2, r7
 	@ chacha20.ae:24: a = a + b
-	mov	r7, r8
+	mov	r7, r12
 	adds	r7, r7, r2
-	mov	r8, r7
+	mov	r12, r7
 	@ chacha20.ae:25: d = (d ^ a) <<< 8
 	mov	r7, r1
-	mov	r1, r8
+	mov	r1, r12
 	eors	r7, r1
 	mov	r1, r7
 	rors	r1, r6
@@ -804,12 +800,12 @@ chacha20_poly1305_C_xor_stream:
 	eors	r6, r0
 	movs	r2, #25
 	rors	r6, r2
-	ldr	r7, [sp, #24]
-	ldr	r2, [sp, #8]
-	str	r0, [sp, #20]
-	str	r4, [sp, #16]
-	str	r1, [sp, #24]
-	str	r3, [sp, #8]
+	ldr	r7, [sp, #20]
+	mov	r2, r9
+	str	r0, [sp, #12]
+	str	r4, [sp, #4]
+	str	r1, [sp, #20]
+	mov	r9, r3
 	ldr	r0, [sp, #28]
 	adds	r0, #1
 	str	r0, [sp, #28]
@@ -819,59 +815,59 @@ chacha20_poly1305_C_xor_stream:
 .Lchacha20_poly1305_C_xor_stream_far2:
 .Lchacha20_poly1305_C_xor_stream_done9:
 	@ chacha20.ae:132: return cat(x15 + nonce[95:64], x14 + nonce[63:32], x13 + nonce[31:0], x12 + counter,
-	mov	r1, r10
-	ldr	r0, [sp, #104]
+	mov	r1, lr
+	ldr	r0, [sp, #96]
+	adds	r0, r1, r0
+	str	r0, [sp, #36]
+	ldr	r1, [sp, #20]
+	ldr	r0, [sp, #100]
 	adds	r0, r1, r0
 	str	r0, [sp, #32]
-	ldr	r1, [sp, #24]
-	ldr	r0, [sp, #108]
+	ldr	r1, [sp, #4]
+	ldr	r0, [sp, #104]
 	adds	r0, r1, r0
 	str	r0, [sp, #28]
+	ldr	r0, [sp, #144]
+	adds	r0, r5, r0
+	str	r0, [sp, #20]
+	@ chacha20.ae:133: x11 + key[255:224], x10 + key[223:192], x9 + key[191:160], x8 + key[159:128],
 	ldr	r1, [sp, #16]
+	ldr	r0, [sp, #108]
+	adds	r0, r1, r0
+	str	r0, [sp, #16]
+	ldr	r1, [sp, #24]
 	ldr	r0, [sp, #112]
 	adds	r0, r1, r0
-	str	r0, [sp, #24]
-	ldr	r0, [sp, #100]
-	adds	r0, r5, r0
-	str	r0, [sp, #16]
-	@ chacha20.ae:133: x11 + key[255:224], x10 + key[223:192], x9 + key[191:160], x8 + key[159:128],
-	ldr	r1, [sp]
-	ldr	r0, [sp, #116]
-	adds	r0, r1, r0
-	str	r0, [sp, #12]
-	ldr	r1, [sp, #4]
-	ldr	r0, [sp, #120]
-	adds	r0, r1, r0
 	str	r0, [sp, #4]
-	ldr	r1, [sp, #20]
-	ldr	r0, [sp, #124]
+	ldr	r1, [sp, #12]
+	ldr	r0, [sp, #116]
 	adds	r1, r1, r0
-	str	r1, [sp]
-	mov	r1, r12
-	ldr	r0, [sp, #128]
+	mov	lr, r1
+	mov	r1, r11
+	ldr	r0, [sp, #120]
 	adds	r0, r1, r0
 	mov	r10, r0
 	@ chacha20.ae:134: x7 + key[127:96], x6 + key[95:64], x5 + key[63:32], x4 + key[31:0],
-	ldr	r1, [sp, #8]
-	ldr	r0, [sp, #132]
-	adds	r0, r1, r0
-	mov	r12, r0
 	mov	r1, r9
-	ldr	r0, [sp, #136]
+	ldr	r0, [sp, #124]
+	adds	r0, r1, r0
+	mov	r9, r0
+	mov	r1, r8
+	ldr	r0, [sp, #128]
 	adds	r1, r1, r0
-	ldr	r0, [sp, #140]
+	ldr	r0, [sp, #132]
 	adds	r2, r2, r0
-	ldr	r0, [sp, #144]
+	ldr	r0, [sp, #136]
 	adds	r3, r6, r0
 	@ chacha20.ae:135: x3 + j3, x2 + j2, x1 + j1, x0 + j0)
 	ldr	r4, =0x6b206574
-	mov	r0, r8
+	mov	r0, r12
 	adds	r4, r0, r4
 	ldr	r5, =0x79622d32
-	mov	r0, r11
+	ldr	r0, [sp]
 	adds	r5, r0, r5
 	ldr	r6, =0x3320646e
-	mov	r0, lr
+	ldr	r0, [sp, #8]
 	adds	r6, r0, r6
 	ldr	r0, =0x61707865
 	adds	r7, r7, r0
@@ -898,7 +894,7 @@ chacha20_poly1305_C_xor_stream:
 	eors	r0, r1
 	str	r0, [sp, #60]
 	ldr	r0, [sp, #56]
-	mov	r1, r12
+	mov	r1, r9
 	eors	r0, r1
 	str	r0, [sp, #56]
 	ldr	r0, [sp, #52]
@@ -906,32 +902,32 @@ chacha20_poly1305_C_xor_stream:
 	eors	r0, r1
 	str	r0, [sp, #52]
 	ldr	r0, [sp, #148]
-	ldr	r1, [sp]
+	mov	r1, lr
 	eors	r0, r1
 	mov	r12, r0
 	ldr	r7, [sp, #152]
 	ldr	r0, [sp, #4]
 	eors	r7, r0
 	ldr	r6, [sp, #156]
-	ldr	r0, [sp, #12]
+	ldr	r0, [sp, #16]
 	eors	r6, r0
 	ldr	r5, [sp, #160]
-	ldr	r0, [sp, #16]
+	ldr	r0, [sp, #20]
 	eors	r5, r0
 	ldr	r4, [sp, #164]
-	ldr	r0, [sp, #24]
+	ldr	r0, [sp, #28]
 	eors	r4, r0
 	ldr	r3, [sp, #172]
-	ldr	r0, [sp, #28]
+	ldr	r0, [sp, #32]
 	eors	r3, r0
 	ldr	r2, [sp, #168]
-	ldr	r0, [sp, #32]
+	ldr	r0, [sp, #36]
 	eors	r2, r0
 	@ chacha20.ae:144: store_le(dst, off, x, n - off)
 	ldr	r1, [sp, #260]
-	ldr	r0, [sp, #96]
+	ldr	r0, [sp, #140]
 	adds	r1, r1, r0
-	ldr	r0, [sp, #88]
+	ldr	r0, [sp, #92]
 	cmp	r0, #64
 	bcc	.Lchacha20_poly1305_C_xor_stream_bytes10
 	movs	r0, #3
@@ -993,7 +989,7 @@ chacha20_poly1305_C_xor_stream:
 	str	r3, [sp, #244]
 	str	r2, [sp, #248]
 	add	r3, sp, #188
-	ldr	r2, [sp, #88]
+	ldr	r2, [sp, #92]
 	cmp	r2, #64
 	bcc	.Lchacha20_poly1305_C_xor_stream_cnt12
 	movs	r2, #64
@@ -1005,9 +1001,9 @@ chacha20_poly1305_C_xor_stream:
 	strb	r0, [r1, r2]
 	b	.Lchacha20_poly1305_C_xor_stream_cpy13
 .Lchacha20_poly1305_C_xor_stream_stored11:
-	ldr	r1, [sp, #92]
+	ldr	r1, [sp, #88]
 	adds	r1, #1
-	str	r1, [sp, #92]
+	str	r1, [sp, #88]
 	ldr	r0, [sp, #176]
 	cmp	r1, r0
 	bcs	.Lchacha20_poly1305_C_xor_stream_far3
@@ -1021,8 +1017,8 @@ chacha20_poly1305_C_xor_stream:
 
 
 @ --- chacha20_poly1305_tag_of: chacha20_poly1305.tag_of
-@     frame 164 bytes (68 spill slots, 21 on the stack; locals 80), saves nothing
-@     estimated 1454 bytes of code and literals
+@     frame 160 bytes (68 spill slots, 20 on the stack; locals 80), saves nothing
+@     estimated 1452 bytes of code and literals
 	.section .text.chacha20_poly1305_tag_of,"ax",%progbits
 	.global chacha20_poly1305_tag_of
 	.type chacha20_poly1305_tag_of, %function
@@ -1030,54 +1026,54 @@ chacha20_poly1305_C_xor_stream:
 	.balign 4
 chacha20_poly1305_tag_of:
 	push	{lr}
-	sub	sp, #164
+	sub	sp, #160
 	movs	r4, #0
+	str	r4, [sp, #80]
 	str	r4, [sp, #84]
 	str	r4, [sp, #88]
 	str	r4, [sp, #92]
 	str	r4, [sp, #96]
-	str	r4, [sp, #100]
 	ldr	r4, [r0, #16]
 	@ chacha20.ae:120: @unroll(unroll)
-	str	r4, [sp]
-	ldr	r4, [r0, #20]
-	str	r4, [sp, #28]
-	ldr	r7, [r1]
-	str	r7, [sp, #24]
-	ldr	r4, [r0, #24]
-	str	r4, [sp, #12]
-	ldr	r4, [r1, #4]
-	str	r4, [sp, #32]
-	ldr	r4, [r0, #28]
 	str	r4, [sp, #8]
+	ldr	r4, [r0, #20]
+	str	r4, [sp, #24]
+	ldr	r7, [r1]
+	str	r7, [sp, #16]
+	ldr	r4, [r0, #24]
+	str	r4, [sp, #32]
+	ldr	r4, [r1, #4]
+	str	r4, [sp, #28]
+	ldr	r4, [r0, #28]
+	str	r4, [sp, #20]
 	ldr	r4, [r1, #8]
-	str	r4, [sp, #4]
+	str	r4, [sp, #12]
 	ldr	r4, [r0, #12]
-	str	r4, [sp, #68]
-	ldr	r4, [r0, #8]
-	str	r4, [sp, #72]
-	ldr	r4, [r0, #4]
-	str	r4, [sp, #76]
-	ldr	r4, [r0]
 	str	r4, [sp, #64]
-	str	r2, [sp, #80]
-	str	r3, [sp, #60]
+	ldr	r4, [r0, #8]
+	str	r4, [sp, #68]
+	ldr	r4, [r0, #4]
+	str	r4, [sp, #72]
+	ldr	r4, [r0]
+	str	r4, [sp, #60]
+	str	r2, [sp, #76]
+	str	r3, [sp, #56]
 	movs	r2, #0
 	str	r2, [sp, #36]
 	ldr	r1, =0x61707865
 	mov	r3, r4
 	movs	r5, #0
 	ldr	r0, =0x3320646e
-	mov	r11, r0
-	ldr	r0, [sp, #76]
+	str	r0, [sp, #4]
+	ldr	r0, [sp, #72]
 	ldr	r2, =0x79622d32
-	mov	r10, r2
-	ldr	r4, [sp, #72]
+	str	r2, [sp]
+	ldr	r4, [sp, #68]
 	mov	r8, r4
 	ldr	r2, =0x6b206574
-	mov	r9, r2
-	ldr	r6, [sp, #68]
-	str	r6, [sp, #16]
+	mov	r11, r2
+	ldr	r6, [sp, #64]
+	mov	r9, r6
 .Lchacha20_poly1305_tag_of_loop1:
 	@ chacha20.ae:20: a = a + b
 	adds	r1, r1, r3
@@ -1087,7 +1083,7 @@ chacha20_poly1305_tag_of:
 	movs	r5, #16
 	rors	r7, r5
 	@ chacha20.ae:22: c = c + d
-	ldr	r2, [sp]
+	ldr	r2, [sp, #8]
 	adds	r6, r2, r7
 	@ chacha20.ae:23: b = (b ^ c) <<< 12
 	mov	r2, r3
@@ -1101,52 +1097,52 @@ chacha20_poly1305_tag_of:
 	eors	r7, r1
 	movs	r3, #24
 	rors	r7, r3
-	str	r7, [sp]
+	str	r7, [sp, #8]
 	@ chacha20.ae:26: c = c + d
 	adds	r1, r6, r7
-	str	r1, [sp, #56]
+	str	r1, [sp, #52]
 	@ chacha20.ae:27: b = (b ^ c) <<< 7
 	eors	r2, r1
 	movs	r1, #25
 	rors	r2, r1
-	str	r2, [sp, #20]
+	mov	r10, r2
 	@ chacha20.ae:20: a = a + b
-	mov	r1, r11
+	ldr	r1, [sp, #4]
 	adds	r7, r1, r0
 	@ chacha20.ae:21: d = (d ^ a) <<< 16
-	ldr	r6, [sp, #24]
+	ldr	r6, [sp, #16]
 	eors	r6, r7
 	rors	r6, r5
 	@ chacha20.ae:22: c = c + d
-	ldr	r1, [sp, #28]
+	ldr	r1, [sp, #24]
 	adds	r2, r1, r6
 	@ chacha20.ae:23: b = (b ^ c) <<< 12
 	eors	r0, r2
 	rors	r0, r4
 	@ chacha20.ae:24: a = a + b
 	adds	r1, r7, r0
-	mov	r11, r1
+	str	r1, [sp, #4]
 	@ chacha20.ae:25: d = (d ^ a) <<< 8
 	eors	r6, r1
 	rors	r6, r3
-	str	r6, [sp, #24]
+	str	r6, [sp, #16]
 	@ chacha20.ae:26: c = c + d
 	adds	r1, r2, r6
-	str	r1, [sp, #52]
+	str	r1, [sp, #48]
 	@ chacha20.ae:27: b = (b ^ c) <<< 7
 	eors	r0, r1
 	movs	r1, #25
 	rors	r0, r1
 	@ chacha20.ae:20: a = a + b
-	mov	r2, r10
+	ldr	r2, [sp]
 	mov	r1, r8
 	adds	r1, r2, r1
 	@ chacha20.ae:21: d = (d ^ a) <<< 16
-	ldr	r7, [sp, #32]
+	ldr	r7, [sp, #28]
 	eors	r7, r1
 	rors	r7, r5
 	@ chacha20.ae:22: c = c + d
-	ldr	r2, [sp, #12]
+	ldr	r2, [sp, #32]
 	adds	r6, r2, r7
 	@ chacha20.ae:23: b = (b ^ c) <<< 12
 	mov	r2, r8
@@ -1158,35 +1154,35 @@ chacha20_poly1305_tag_of:
 	@ chacha20.ae:25: d = (d ^ a) <<< 8
 	eors	r7, r1
 	rors	r7, r3
-	str	r7, [sp, #28]
+	str	r7, [sp, #24]
 	@ chacha20.ae:26: c = c + d
 	adds	r1, r6, r7
-	mov	r10, r1
+	str	r1, [sp]
 	@ chacha20.ae:27: b = (b ^ c) <<< 7
 	eors	r2, r1
 	movs	r1, #25
 	rors	r2, r1
 	mov	r8, r2
 	@ chacha20.ae:20: a = a + b
-	mov	r2, r9
-	ldr	r6, [sp, #16]
+	mov	r2, r11
+	mov	r6, r9
 	adds	r1, r2, r6
 	mov	r6, r1
 	@ chacha20.ae:21: d = (d ^ a) <<< 16
-	ldr	r2, [sp, #4]
-	eors	r2, r6
+	ldr	r2, [sp, #12]
+	eors	r2, r1
 	rors	r2, r5
 	@ chacha20.ae:22: c = c + d
-	ldr	r1, [sp, #8]
+	ldr	r1, [sp, #20]
 	adds	r7, r1, r2
 	@ chacha20.ae:23: b = (b ^ c) <<< 12
 	mov	r1, r6
-	ldr	r6, [sp, #16]
+	mov	r6, r9
 	eors	r6, r7
 	rors	r6, r4
 	@ chacha20.ae:24: a = a + b
 	adds	r1, r1, r6
-	str	r1, [sp, #48]
+	mov	r11, r1
 	@ chacha20.ae:25: d = (d ^ a) <<< 8
 	eors	r2, r1
 	rors	r2, r3
@@ -1204,7 +1200,7 @@ chacha20_poly1305_tag_of:
 	eors	r2, r7
 	rors	r2, r5
 	@ chacha20.ae:22: c = c + d
-	mov	r1, r10
+	ldr	r1, [sp]
 	adds	r1, r1, r2
 	@ chacha20.ae:23: b = (b ^ c) <<< 12
 	eors	r0, r1
@@ -1215,21 +1211,21 @@ chacha20_poly1305_tag_of:
 	@ chacha20.ae:25: d = (d ^ a) <<< 8
 	eors	r2, r7
 	rors	r2, r3
-	str	r2, [sp, #4]
+	str	r2, [sp, #12]
 	@ chacha20.ae:26: c = c + d
 	adds	r1, r1, r2
-	str	r1, [sp, #12]
+	str	r1, [sp, #32]
 	@ chacha20.ae:27: b = (b ^ c) <<< 7
 	eors	r0, r1
 	movs	r1, #25
 	rors	r0, r1
-	str	r0, [sp, #32]
+	str	r0, [sp, #28]
 	@ chacha20.ae:20: a = a + b
-	mov	r1, r11
+	ldr	r1, [sp, #4]
 	mov	r0, r8
 	adds	r0, r1, r0
 	@ chacha20.ae:21: d = (d ^ a) <<< 16
-	ldr	r7, [sp]
+	ldr	r7, [sp, #8]
 	eors	r7, r0
 	rors	r7, r5
 	@ chacha20.ae:22: c = c + d
@@ -1241,14 +1237,14 @@ chacha20_poly1305_tag_of:
 	rors	r1, r4
 	@ chacha20.ae:24: a = a + b
 	adds	r0, r0, r1
-	mov	r11, r0
+	str	r0, [sp, #4]
 	@ chacha20.ae:25: d = (d ^ a) <<< 8
 	eors	r7, r0
 	rors	r7, r3
-	str	r7, [sp, #16]
+	mov	r9, r7
 	@ chacha20.ae:26: c = c + d
 	adds	r2, r2, r7
-	str	r2, [sp, #8]
+	str	r2, [sp, #20]
 	@ chacha20.ae:27: b = (b ^ c) <<< 7
 	eors	r1, r2
 	movs	r0, #25
@@ -1258,46 +1254,46 @@ chacha20_poly1305_tag_of:
 	ldr	r0, [sp, #44]
 	adds	r0, r0, r6
 	@ chacha20.ae:21: d = (d ^ a) <<< 16
-	ldr	r7, [sp, #24]
+	ldr	r7, [sp, #16]
 	eors	r7, r0
 	rors	r7, r5
 	@ chacha20.ae:22: c = c + d
-	ldr	r1, [sp, #56]
+	ldr	r1, [sp, #52]
 	adds	r1, r1, r7
 	@ chacha20.ae:23: b = (b ^ c) <<< 12
 	eors	r6, r1
 	rors	r6, r4
 	@ chacha20.ae:24: a = a + b
 	adds	r0, r0, r6
-	mov	r10, r0
+	str	r0, [sp]
 	@ chacha20.ae:25: d = (d ^ a) <<< 8
 	eors	r7, r0
 	rors	r7, r3
 	@ chacha20.ae:26: c = c + d
 	adds	r0, r1, r7
-	str	r0, [sp]
+	str	r0, [sp, #8]
 	@ chacha20.ae:27: b = (b ^ c) <<< 7
 	eors	r6, r0
 	movs	r0, #25
 	rors	r6, r0
 	@ chacha20.ae:20: a = a + b
-	ldr	r1, [sp, #48]
-	ldr	r0, [sp, #20]
+	mov	r1, r11
+	mov	r0, r10
 	adds	r2, r1, r0
 	@ chacha20.ae:21: d = (d ^ a) <<< 16
-	ldr	r1, [sp, #28]
+	ldr	r1, [sp, #24]
 	eors	r1, r2
 	rors	r1, r5
 	@ chacha20.ae:22: c = c + d
-	ldr	r0, [sp, #52]
+	ldr	r0, [sp, #48]
 	adds	r5, r0, r1
 	@ chacha20.ae:23: b = (b ^ c) <<< 12
-	ldr	r0, [sp, #20]
+	mov	r0, r10
 	eors	r0, r5
 	rors	r0, r4
 	@ chacha20.ae:24: a = a + b
 	adds	r2, r2, r0
-	mov	r9, r2
+	mov	r11, r2
 	@ chacha20.ae:25: d = (d ^ a) <<< 8
 	eors	r1, r2
 	mov	r2, r1
@@ -1310,12 +1306,12 @@ chacha20_poly1305_tag_of:
 	movs	r0, #25
 	rors	r3, r0
 	ldr	r1, [sp, #40]
-	ldr	r5, [sp, #16]
-	ldr	r0, [sp, #32]
-	str	r4, [sp, #28]
-	str	r7, [sp, #24]
-	str	r2, [sp, #32]
-	str	r6, [sp, #16]
+	mov	r5, r9
+	ldr	r0, [sp, #28]
+	str	r4, [sp, #24]
+	str	r7, [sp, #16]
+	str	r2, [sp, #28]
+	mov	r9, r6
 	ldr	r2, [sp, #36]
 	adds	r2, #1
 	str	r2, [sp, #36]
@@ -1325,29 +1321,29 @@ chacha20_poly1305_tag_of:
 .Lchacha20_poly1305_tag_of_far1:
 .Lchacha20_poly1305_tag_of_done2:
 	@ chacha20.ae:134: x7 + key[127:96], x6 + key[95:64], x5 + key[63:32], x4 + key[31:0],
-	ldr	r4, [sp, #16]
+	mov	r4, r9
+	ldr	r2, [sp, #64]
+	adds	r2, r4, r2
+	str	r2, [sp, #20]
+	mov	r4, r8
 	ldr	r2, [sp, #68]
 	adds	r2, r4, r2
-	str	r2, [sp, #12]
-	mov	r4, r8
+	str	r2, [sp, #16]
 	ldr	r2, [sp, #72]
-	adds	r2, r4, r2
-	str	r2, [sp, #8]
-	ldr	r2, [sp, #76]
 	adds	r0, r0, r2
-	str	r0, [sp, #4]
-	ldr	r0, [sp, #64]
+	str	r0, [sp, #12]
+	ldr	r0, [sp, #60]
 	adds	r0, r3, r0
-	str	r0, [sp]
+	str	r0, [sp, #8]
 	@ chacha20.ae:135: x3 + j3, x2 + j2, x1 + j1, x0 + j0)
 	ldr	r2, =0x6b206574
-	mov	r0, r9
+	mov	r0, r11
 	adds	r3, r0, r2
 	ldr	r2, =0x79622d32
-	mov	r0, r10
+	ldr	r0, [sp]
 	adds	r4, r0, r2
 	ldr	r2, =0x3320646e
-	mov	r0, r11
+	ldr	r0, [sp, #4]
 	adds	r5, r0, r2
 	ldr	r0, =0x61707865
 	adds	r0, r1, r0
@@ -1362,7 +1358,7 @@ chacha20_poly1305_tag_of:
 	lsls	r0, r6, #19
 	lsrs	r0, r0, #19
 	@ poly1305.ae:33: rt[10 + i] = limb
-	add	r1, sp, #104
+	add	r1, sp, #100
 	strh	r0, [r1, #20]
 	@ poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
 	movs	r2, #5
@@ -1459,20 +1455,20 @@ chacha20_poly1305_tag_of:
 	uxth	r0, r0
 	strh	r0, [r1, #18]
 	@ chacha20_poly1305.ae:26: P.absorb_padded(h, rt, ad)
-	add	r0, sp, #84
-	ldr	r2, [sp, #80]
-	ldr	r3, [sp, #60]
+	add	r0, sp, #80
+	ldr	r2, [sp, #76]
+	ldr	r3, [sp, #56]
 	bl	chacha20_poly1305_P_absorb_padded
 	@ chacha20_poly1305.ae:27: P.absorb_padded(h, rt, ct)
-	add	r0, sp, #84
-	add	r1, sp, #104
-	ldr	r2, [sp, #168]
-	ldr	r3, [sp, #172]
+	add	r0, sp, #80
+	add	r1, sp, #100
+	ldr	r2, [sp, #164]
+	ldr	r3, [sp, #168]
 	bl	chacha20_poly1305_P_absorb_padded
 	@ poly1305.ae:43: t = h[i] + (m[13 * i + 12 : 13 * i] as u16) + c
-	add	r1, sp, #84
+	add	r1, sp, #80
 	ldrh	r2, [r1]
-	ldr	r4, [sp, #60]
+	ldr	r4, [sp, #56]
 	lsls	r0, r4, #19
 	lsrs	r0, r0, #19
 	adds	r0, r2, r0
@@ -1526,7 +1522,7 @@ chacha20_poly1305_tag_of:
 	lsrs	r2, r2, #13
 	@ poly1305.ae:43: t = h[i] + (m[13 * i + 12 : 13 * i] as u16) + c
 	ldrh	r3, [r1, #8]
-	ldr	r4, [sp, #172]
+	ldr	r4, [sp, #168]
 	lsls	r0, r4, #12
 	lsls	r0, r0, #19
 	lsrs	r0, r0, #19
@@ -1621,9 +1617,9 @@ chacha20_poly1305_tag_of:
 	movs	r3, #0
 	movs	r4, #0
 	@ poly1305.ae:56: d = d + (h[j] as u32) * (rt[i - j + 10] as u32)
-	add	r2, sp, #104
+	add	r2, sp, #100
 	@ poly1305.ae:58: g[i] = d[12:0] as u16
-	add	r0, sp, #144
+	add	r0, sp, #140
 	mov	r8, r0
 	b	.Lchacha20_poly1305_tag_of_pool1
 	.ltorg
@@ -1633,7 +1629,7 @@ chacha20_poly1305_tag_of:
 	@ poly1305.ae:54: @unroll(unroll)
 	movs	r7, #0
 	@ poly1305.ae:56: d = d + (h[j] as u32) * (rt[i - j + 10] as u32)
-	add	r6, sp, #84
+	add	r6, sp, #80
 	@ poly1305.ae:54: @unroll(unroll)
 .Lchacha20_poly1305_tag_of_loop5:
 	@ poly1305.ae:56: d = d + (h[j] as u32) * (rt[i - j + 10] as u32)
@@ -1665,7 +1661,7 @@ chacha20_poly1305_tag_of:
 	bcc	.Lchacha20_poly1305_tag_of_loop3
 .Lchacha20_poly1305_tag_of_done4:
 	@ poly1305.ae:61: t0 = (g[0] as u32) + carry * 5  // the carry out of column 9 again weighs 2^130
-	add	r2, sp, #144
+	add	r2, sp, #140
 	ldrh	r0, [r2]
 	movs	r3, #5
 	muls	r4, r3
@@ -1684,9 +1680,9 @@ chacha20_poly1305_tag_of:
 	@ poly1305.ae:64: @unroll(unroll)
 	movs	r4, #2
 	@ poly1305.ae:66: h[i] = g[i]
-	add	r3, sp, #144
+	add	r3, sp, #140
 	adds	r3, #4
-	add	r0, sp, #84
+	add	r0, sp, #80
 	adds	r0, #4
 	@ poly1305.ae:64: @unroll(unroll)
 .Lchacha20_poly1305_tag_of_loop7:
@@ -1806,7 +1802,7 @@ chacha20_poly1305_tag_of:
 	uxtb	r1, r1
 	adds	r0, r0, r2
 	adcs	r7, r2
-	mov	r10, r7
+	mov	r11, r7
 	adcs	r6, r2
 	adcs	r5, r3
 	adcs	r4, r1
@@ -1814,7 +1810,7 @@ chacha20_poly1305_tag_of:
 	@ poly1305.ae:77: v = (v & ((1 << 130) - 1)) + (v >> 130) * 5          // now v < 2^130 + 40 < 2p
 	lsls	r4, r1, #30
 	lsrs	r4, r4, #30
-	mov	r9, r4
+	mov	r10, r4
 	lsrs	r3, r1, #2
 	lsls	r4, r3, #2
 	lsrs	r1, r3, #30
@@ -1829,44 +1825,43 @@ chacha20_poly1305_tag_of:
 	mov	r4, r2
 	adcs	r4, r2
 	uxtb	r4, r4
-	mov	r11, r4
+	str	r4, [sp]
 	mov	r4, r8
 	adds	r4, r0, r4
-	mov	r8, r4
-	mov	r4, r10
-	adcs	r4, r7
+	mov	r9, r4
+	mov	r0, r11
+	adcs	r0, r7
 	adcs	r6, r3
 	adcs	r5, r1
-	mov	r1, r9
-	mov	r0, r11
-	adcs	r1, r0
+	mov	r1, r10
+	ldr	r3, [sp]
+	adcs	r1, r3
 	uxtb	r1, r1
 	@ poly1305.ae:78: g = v + 5                                            // v - p + 2^130
 	movs	r3, #5
-	mov	r0, r8
-	adds	r0, r0, r3
-	mov	r10, r0
-	mov	r0, r4
-	adcs	r0, r2
-	mov	r9, r0
+	adds	r4, r4, r3
+	mov	r10, r4
+	mov	r4, r0
+	adcs	r4, r2
+	mov	r8, r4
 	mov	r7, r6
 	adcs	r7, r2
 	mov	r3, r5
 	adcs	r3, r2
 	adcs	r1, r2
-	uxtb	r0, r1
+	uxtb	r4, r1
 	@ poly1305.ae:79: v = if g[130] == 1 then g & ((1 << 130) - 1) else v  // constant-time select of v mod p
-	lsls	r0, r0, #29
-	asrs	r2, r0, #31
-	mov	r0, r10
-	mov	r1, r8
-	eors	r0, r1
-	ands	r0, r2
-	eors	r1, r0
-	mov	r0, r9
-	eors	r0, r4
-	ands	r0, r2
+	lsls	r4, r4, #29
+	asrs	r2, r4, #31
+	mov	r4, r10
+	mov	r1, r9
+	eors	r4, r1
+	ands	r4, r2
+	eors	r1, r4
+	mov	r4, r8
 	eors	r4, r0
+	ands	r4, r2
+	eors	r0, r4
 	eors	r7, r6
 	ands	r7, r2
 	eors	r6, r7
@@ -1874,20 +1869,20 @@ chacha20_poly1305_tag_of:
 	ands	r3, r2
 	eors	r5, r3
 	@ poly1305.ae:80: return v[127:0] + s
-	ldr	r0, [sp]
-	adds	r2, r1, r0
-	ldr	r0, [sp, #4]
-	adcs	r4, r0
-	ldr	r0, [sp, #8]
-	adcs	r6, r0
-	ldr	r0, [sp, #12]
-	adcs	r5, r0
-	ldr	r3, [sp, #176]
+	ldr	r4, [sp, #8]
+	adds	r2, r1, r4
+	ldr	r4, [sp, #12]
+	adcs	r0, r4
+	ldr	r4, [sp, #16]
+	adcs	r6, r4
+	ldr	r4, [sp, #20]
+	adcs	r5, r4
+	ldr	r3, [sp, #172]
 	str	r2, [r3]
-	str	r4, [r3, #4]
+	str	r0, [r3, #4]
 	str	r6, [r3, #8]
 	str	r5, [r3, #12]
-	add	sp, #164
+	add	sp, #160
 	pop	{pc}
 	.ltorg
 	.size chacha20_poly1305_tag_of, .-chacha20_poly1305_tag_of

@@ -189,7 +189,7 @@ ctr_decrypt_with:
 
 @ --- ctr_xor_stream: ctr.xor_stream
 @     frame 80 bytes (26 spill slots, 16 on the stack; locals 16), saves nothing
-@     estimated 744 bytes of code and literals
+@     estimated 740 bytes of code and literals
 	.section .text.ctr_xor_stream,"ax",%progbits
 	.global ctr_xor_stream
 	.type ctr_xor_stream, %function
@@ -232,9 +232,9 @@ ctr_xor_stream:
 	ldr	r0, [sp, #84]
 	adds	r0, #15
 	lsrs	r0, r0, #4
-	str	r0, [sp, #36]
+	str	r0, [sp, #40]
 	movs	r1, #0
-	str	r1, [sp, #12]
+	str	r1, [sp, #8]
 	cmp	r1, r0
 	bcc	.Lctr_xor_stream_far1
 	b	.Lctr_xor_stream_done6
@@ -250,22 +250,20 @@ ctr_xor_stream:
 	mov	r10, r0
 	@ aes.ae:127: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
 	ldr	r0, =ctr_E.sbox
-	str	r0, [sp, #40]
+	str	r0, [sp, #36]
 	@ ctr.ae:28: for i in 0..(n + 15) / 16 {
 .Lctr_xor_stream_loop5:
 	@ ctr.ae:29: off = i * 16
-	ldr	r1, [sp, #12]
+	ldr	r1, [sp, #8]
 	lsls	r0, r1, #4
 	str	r0, [sp, #16]
 	@ ctr.ae:30: x = load_be(src, off, 16, n - off) ^ E.encrypt_block(ks, t1 + (i as u128))
 	ldr	r1, [sp, #84]
-	subs	r0, r1, r0
-	str	r0, [sp, #8]
+	subs	r2, r1, r0
+	str	r2, [sp, #12]
 	ldr	r1, [sp, #60]
-	ldr	r0, [sp, #16]
 	adds	r1, r1, r0
-	ldr	r0, [sp, #8]
-	cmp	r0, #16
+	cmp	r2, #16
 	bcc	.Lctr_xor_stream_bytes7
 	movs	r0, #3
 	tst	r1, r0
@@ -277,7 +275,7 @@ ctr_xor_stream:
 	str	r0, [sp, #72]
 	str	r0, [sp, #76]
 	add	r3, sp, #64
-	ldr	r2, [sp, #8]
+	ldr	r2, [sp, #12]
 	cmp	r2, #16
 	bcc	.Lctr_xor_stream_cnt10
 	movs	r2, #16
@@ -293,7 +291,7 @@ ctr_xor_stream:
 .Lctr_xor_stream_words8:
 	movs	r6, #0
 	ldr	r2, [sp, #56]
-	ldr	r0, [sp, #12]
+	ldr	r0, [sp, #8]
 	adds	r2, r2, r0
 	ldr	r3, [sp, #52]
 	adcs	r3, r6
@@ -445,7 +443,7 @@ ctr_xor_stream:
 .Lctr_xor_stream_done13:
 	@ aes.ae:127: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
 	lsrs	r1, r5, #24
-	ldr	r7, [sp, #40]
+	ldr	r7, [sp, #36]
 	ldrb	r0, [r7, r1]
 	lsls	r1, r0, #24
 	lsrs	r0, r4, #16
@@ -557,7 +555,7 @@ ctr_xor_stream:
 	ldr	r3, [sp, #88]
 	ldr	r0, [sp, #16]
 	adds	r3, r3, r0
-	ldr	r0, [sp, #8]
+	ldr	r0, [sp, #12]
 	cmp	r0, #16
 	bcc	.Lctr_xor_stream_bytes14
 	movs	r0, #3
@@ -579,7 +577,7 @@ ctr_xor_stream:
 	str	r1, [sp, #72]
 	str	r2, [sp, #76]
 	add	r2, sp, #64
-	ldr	r1, [sp, #8]
+	ldr	r1, [sp, #12]
 	cmp	r1, #16
 	bcc	.Lctr_xor_stream_cnt16
 	movs	r1, #16
@@ -591,10 +589,10 @@ ctr_xor_stream:
 	strb	r0, [r3, r1]
 	b	.Lctr_xor_stream_cpy17
 .Lctr_xor_stream_stored15:
-	ldr	r1, [sp, #12]
+	ldr	r1, [sp, #8]
 	adds	r1, #1
-	str	r1, [sp, #12]
-	ldr	r0, [sp, #36]
+	str	r1, [sp, #8]
+	ldr	r0, [sp, #40]
 	cmp	r1, r0
 	bcs	.Lctr_xor_stream_far2
 	b	.Lctr_xor_stream_loop5

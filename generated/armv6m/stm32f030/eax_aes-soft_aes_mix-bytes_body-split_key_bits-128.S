@@ -265,7 +265,7 @@ eax_encrypt_with:
 	bl	eax_omac
 	@ eax.ae:23: for i in 0..(n + 15) / 16 {
 	movs	r1, #0
-	str	r1, [sp, #8]
+	str	r1, [sp, #12]
 	ldr	r0, [sp, #160]
 	adds	r0, #15
 	lsrs	r0, r0, #4
@@ -287,7 +287,7 @@ eax_encrypt_with:
 	@ eax.ae:25: x = load_be(src, off, 16, n - off) ^ M.encrypt_block(ks, n0 + (i as u128))
 	movs	r2, #0
 	ldr	r0, [sp, #56]
-	ldr	r1, [sp, #8]
+	ldr	r1, [sp, #12]
 	adds	r7, r0, r1
 	ldr	r6, [sp, #52]
 	adcs	r6, r2
@@ -305,7 +305,7 @@ eax_encrypt_with:
 	ldr	r3, [sp, #160]
 	ldr	r1, [sp, #16]
 	subs	r1, r3, r1
-	str	r1, [sp, #12]
+	str	r1, [sp, #8]
 	cmp	r1, #16
 	bcc	.Leax_encrypt_with_bytes3
 	tst	r0, r2
@@ -316,7 +316,7 @@ eax_encrypt_with:
 	str	r1, [sp, #88]
 	str	r1, [sp, #84]
 	str	r1, [sp, #80]
-	ldr	r2, [sp, #12]
+	ldr	r2, [sp, #8]
 	add	r3, sp, #80
 	cmp	r2, #16
 	bcc	.Leax_encrypt_with_cnt6
@@ -379,7 +379,7 @@ eax_encrypt_with:
 	rev	r5, r5
 	rev	r6, r6
 	movs	r1, #3
-	ldr	r0, [sp, #12]
+	ldr	r0, [sp, #8]
 	cmp	r0, #16
 	bcc	.Leax_encrypt_with_bytes8
 	tst	r3, r1
@@ -394,7 +394,7 @@ eax_encrypt_with:
 	str	r4, [sp, #88]
 	str	r5, [sp, #84]
 	str	r6, [sp, #80]
-	ldr	r1, [sp, #12]
+	ldr	r1, [sp, #8]
 	add	r2, sp, #80
 	cmp	r1, #16
 	bcc	.Leax_encrypt_with_cnt10
@@ -407,9 +407,9 @@ eax_encrypt_with:
 	strb	r0, [r3, r1]
 	b	.Leax_encrypt_with_cpy11
 .Leax_encrypt_with_stored9:
-	ldr	r1, [sp, #8]
+	ldr	r1, [sp, #12]
 	adds	r1, #1
-	str	r1, [sp, #8]
+	str	r1, [sp, #12]
 	ldr	r0, [sp, #40]
 	cmp	r1, r0
 	bcc	.Leax_encrypt_with_loop1
@@ -532,13 +532,13 @@ eax_decrypt_with:
 	movs	r2, #1
 	@ eax.ae:100: n = omac(ks, o, 0 as u8, nonce)
 	ldr	r0, [sp, #88]
-	str	r0, [sp, #44]
+	str	r0, [sp, #40]
 	ldr	r0, [sp, #84]
-	str	r0, [sp, #48]
+	str	r0, [sp, #44]
 	ldr	r0, [sp, #80]
-	str	r0, [sp, #52]
+	str	r0, [sp, #48]
 	ldr	r0, [sp, #76]
-	str	r0, [sp, #56]
+	str	r0, [sp, #52]
 	@ eax.ae:101: h = omac(ks, o, 1 as u8, ad)
 	ldr	r0, [sp, #36]
 	ldr	r1, [sp, #8]
@@ -566,7 +566,7 @@ eax_decrypt_with:
 	bl	eax_omac
 	@ eax.ae:105: difference = load_be(tag, 0, 16, len(tag)) ^ ((n ^ h ^ c) & ~(~(0 as u128) >> (8 * len(tag))))
 	ldr	r1, [sp, #12]
-	ldr	r0, [sp, #44]
+	ldr	r0, [sp, #40]
 	eors	r1, r0
 	@ eax.ae:102: c = omac(ks, o, 2 as u8, ct)
 	ldr	r2, [sp, #88]
@@ -574,7 +574,7 @@ eax_decrypt_with:
 	eors	r1, r2
 	str	r1, [sp, #72]
 	ldr	r1, [sp, #16]
-	ldr	r0, [sp, #48]
+	ldr	r0, [sp, #44]
 	eors	r1, r0
 	@ eax.ae:102: c = omac(ks, o, 2 as u8, ct)
 	ldr	r2, [sp, #84]
@@ -582,7 +582,7 @@ eax_decrypt_with:
 	eors	r1, r2
 	str	r1, [sp, #68]
 	ldr	r1, [sp, #20]
-	ldr	r0, [sp, #52]
+	ldr	r0, [sp, #48]
 	eors	r1, r0
 	@ eax.ae:102: c = omac(ks, o, 2 as u8, ct)
 	ldr	r2, [sp, #80]
@@ -590,7 +590,7 @@ eax_decrypt_with:
 	eors	r1, r2
 	str	r1, [sp, #64]
 	ldr	r1, [sp, #24]
-	ldr	r0, [sp, #56]
+	ldr	r0, [sp, #52]
 	eors	r1, r0
 	@ eax.ae:102: c = omac(ks, o, 2 as u8, ct)
 	ldr	r2, [sp, #76]
@@ -601,22 +601,22 @@ eax_decrypt_with:
 	ldr	r0, [sp, #156]
 	adds	r0, #15
 	lsrs	r0, r0, #4
-	str	r0, [sp, #40]
+	str	r0, [sp, #56]
 	movs	r1, #0
-	str	r1, [sp, #8]
+	str	r1, [sp, #12]
 	cmp	r1, r0
 	bcs	.Leax_decrypt_with_done2
 .Leax_decrypt_with_loop1:
 	@ eax.ae:25: x = load_be(src, off, 16, n - off) ^ M.encrypt_block(ks, n0 + (i as u128))
 	movs	r2, #0
-	ldr	r0, [sp, #56]
-	ldr	r1, [sp, #8]
+	ldr	r0, [sp, #52]
+	ldr	r1, [sp, #12]
 	adds	r7, r0, r1
-	ldr	r6, [sp, #52]
+	ldr	r6, [sp, #48]
 	adcs	r6, r2
-	ldr	r5, [sp, #48]
+	ldr	r5, [sp, #44]
 	adcs	r5, r2
-	ldr	r4, [sp, #44]
+	ldr	r4, [sp, #40]
 	adcs	r4, r2
 	movs	r2, #3
 	@ eax.ae:24: off = i * 16
@@ -628,7 +628,7 @@ eax_decrypt_with:
 	ldr	r3, [sp, #156]
 	ldr	r1, [sp, #16]
 	subs	r1, r3, r1
-	str	r1, [sp, #12]
+	str	r1, [sp, #8]
 	cmp	r1, #16
 	bcc	.Leax_decrypt_with_bytes3
 	tst	r0, r2
@@ -639,7 +639,7 @@ eax_decrypt_with:
 	str	r1, [sp, #84]
 	str	r1, [sp, #80]
 	str	r1, [sp, #76]
-	ldr	r2, [sp, #12]
+	ldr	r2, [sp, #8]
 	add	r3, sp, #76
 	cmp	r2, #16
 	bcc	.Leax_decrypt_with_cnt6
@@ -702,7 +702,7 @@ eax_decrypt_with:
 	rev	r5, r5
 	rev	r6, r6
 	movs	r1, #3
-	ldr	r0, [sp, #12]
+	ldr	r0, [sp, #8]
 	cmp	r0, #16
 	bcc	.Leax_decrypt_with_bytes8
 	tst	r3, r1
@@ -717,7 +717,7 @@ eax_decrypt_with:
 	str	r4, [sp, #84]
 	str	r5, [sp, #80]
 	str	r6, [sp, #76]
-	ldr	r1, [sp, #12]
+	ldr	r1, [sp, #8]
 	add	r2, sp, #76
 	cmp	r1, #16
 	bcc	.Leax_decrypt_with_cnt10
@@ -730,10 +730,10 @@ eax_decrypt_with:
 	strb	r0, [r3, r1]
 	b	.Leax_decrypt_with_cpy11
 .Leax_decrypt_with_stored9:
-	ldr	r1, [sp, #8]
+	ldr	r1, [sp, #12]
 	adds	r1, #1
-	str	r1, [sp, #8]
-	ldr	r0, [sp, #40]
+	str	r1, [sp, #12]
+	ldr	r0, [sp, #56]
 	cmp	r1, r0
 	bcc	.Leax_decrypt_with_loop1
 .Leax_decrypt_with_done2:
@@ -858,8 +858,8 @@ eax_decrypt_with:
 
 
 @ --- eax_M_E_encrypt_block: eax.M.E.encrypt_block
-@     frame 12 bytes (11 spill slots, 3 on the stack; locals 0), saves nothing
-@     estimated 488 bytes of code and literals
+@     frame 12 bytes (14 spill slots, 3 on the stack; locals 0), saves nothing
+@     estimated 486 bytes of code and literals
 	.section .text.eax_M_E_encrypt_block,"ax",%progbits
 	.global eax_M_E_encrypt_block
 	.type eax_M_E_encrypt_block, %function
@@ -868,166 +868,164 @@ eax_decrypt_with:
 eax_M_E_encrypt_block:
 	push	{lr}
 	sub	sp, #12
-	str	r2, [sp, #8]
-	@ aes.ae:159: @unroll(round_unroll)
-	movs	r2, #1
-	mov	r11, r2
-	ldr	r4, [r1, #12]
-	str	r0, [sp, #4]
-	@ aes.ae:155: s0 = b[127:96] ^ w[0]
-	ldr	r6, [r0]
-	eors	r4, r6
-	ldr	r3, [r1, #8]
-	@ aes.ae:156: s1 = b[95:64] ^ w[1]
-	ldr	r6, [r0, #4]
-	eors	r3, r6
-	ldr	r2, [r1, #4]
-	@ aes.ae:157: s2 = b[63:32] ^ w[2]
-	ldr	r6, [r0, #8]
-	eors	r2, r6
-	ldr	r1, [r1]
-	@ aes.ae:158: s3 = b[31:0] ^ w[3]
-	ldr	r6, [r0, #12]
-	eors	r1, r6
 	@ aes.ae:161: t0 = mix_column(sbox[s0[31:24]], sbox[s1[23:16]], sbox[s2[15:8]], sbox[s3[7:0]]) ^ w[4 * round]
-	mov	r5, r0
-	adds	r5, #16
-	ldr	r0, =eax_tf0
-	mov	r9, r0
-	ldr	r0, =eax_tf1
-	mov	r8, r0
-	ldr	r0, =eax_tf2
-	mov	r12, r0
-	ldr	r0, =eax_tf3
-	mov	r10, r0
+	ldr	r7, =eax_tf3
+	mov	r10, r7
+	ldr	r7, =eax_tf2
+	mov	r12, r7
+	ldr	r3, =eax_tf1
+	mov	r8, r3
+	ldr	r3, =eax_tf0
+	mov	r9, r3
+	str	r0, [sp, #4]
+	mov	r7, r0
+	mov	r6, r0
+	adds	r6, #16
+	ldr	r3, [r1]
+	@ aes.ae:158: s3 = b[31:0] ^ w[3]
+	ldr	r0, [r0, #12]
+	eors	r3, r0
+	ldr	r4, [r1, #4]
+	@ aes.ae:157: s2 = b[63:32] ^ w[2]
+	ldr	r0, [r7, #8]
+	eors	r4, r0
+	ldr	r5, [r1, #8]
+	@ aes.ae:156: s1 = b[95:64] ^ w[1]
+	ldr	r0, [r7, #4]
+	eors	r5, r0
+	ldr	r1, [r1, #12]
+	@ aes.ae:155: s0 = b[127:96] ^ w[0]
+	ldr	r0, [r7]
+	eors	r1, r0
 	@ aes.ae:159: @unroll(round_unroll)
+	movs	r0, #1
+	mov	r11, r0
+	str	r2, [sp, #8]
 .Leax_M_E_encrypt_block_loop1:
-	@ aes.ae:164: t3 = mix_column(sbox[s3[31:24]], sbox[s0[23:16]], sbox[s1[15:8]], sbox[s2[7:0]]) ^ w[4 * round + 3]
+	@ aes.ae:161: t0 = mix_column(sbox[s0[31:24]], sbox[s1[23:16]], sbox[s2[15:8]], sbox[s3[7:0]]) ^ w[4 * round]
 	lsrs	r0, r1, #24
-	lsls	r6, r0, #2
+	lsls	r2, r0, #2
 	mov	r0, r9
-	ldr	r7, [r0, r6]
-	lsrs	r0, r4, #16
+	ldr	r7, [r0, r2]
+	lsrs	r0, r5, #16
 	uxtb	r0, r0
-	lsls	r6, r0, #2
+	lsls	r2, r0, #2
 	mov	r0, r8
-	ldr	r0, [r0, r6]
-	eors	r7, r0
-	lsrs	r0, r3, #8
-	uxtb	r0, r0
-	lsls	r6, r0, #2
-	mov	r0, r12
-	ldr	r0, [r0, r6]
-	eors	r7, r0
-	uxtb	r0, r2
-	lsls	r6, r0, #2
-	mov	r0, r10
-	ldr	r0, [r0, r6]
-	eors	r7, r0
-	ldr	r6, [r5, #12]
-	eors	r7, r6
-	str	r7, [sp]
-	@ aes.ae:163: t2 = mix_column(sbox[s2[31:24]], sbox[s3[23:16]], sbox[s0[15:8]], sbox[s1[7:0]]) ^ w[4 * round + 2]
-	lsrs	r0, r2, #24
-	lsls	r6, r0, #2
-	mov	r0, r9
-	ldr	r7, [r0, r6]
-	lsrs	r0, r1, #16
-	uxtb	r0, r0
-	lsls	r6, r0, #2
-	mov	r0, r8
-	ldr	r0, [r0, r6]
+	ldr	r0, [r0, r2]
 	eors	r7, r0
 	lsrs	r0, r4, #8
-	uxtb	r0, r0
-	lsls	r6, r0, #2
-	mov	r0, r12
-	ldr	r0, [r0, r6]
-	eors	r7, r0
-	uxtb	r0, r3
-	lsls	r6, r0, #2
-	mov	r0, r10
-	ldr	r0, [r0, r6]
-	eors	r7, r0
-	ldr	r6, [r5, #8]
-	eors	r7, r6
-	mov	lr, r7
-	@ aes.ae:162: t1 = mix_column(sbox[s1[31:24]], sbox[s2[23:16]], sbox[s3[15:8]], sbox[s0[7:0]]) ^ w[4 * round + 1]
-	lsrs	r0, r3, #24
-	lsls	r6, r0, #2
-	mov	r0, r9
-	ldr	r6, [r0, r6]
-	lsrs	r0, r2, #16
-	uxtb	r0, r0
-	lsls	r7, r0, #2
-	mov	r0, r8
-	ldr	r0, [r0, r7]
-	eors	r6, r0
-	lsrs	r0, r1, #8
-	uxtb	r0, r0
-	lsls	r7, r0, #2
-	mov	r0, r12
-	ldr	r0, [r0, r7]
-	eors	r6, r0
-	uxtb	r0, r4
-	lsls	r7, r0, #2
-	mov	r0, r10
-	ldr	r0, [r0, r7]
-	eors	r6, r0
-	ldr	r0, [r5, #4]
-	eors	r6, r0
-	@ aes.ae:161: t0 = mix_column(sbox[s0[31:24]], sbox[s1[23:16]], sbox[s2[15:8]], sbox[s3[7:0]]) ^ w[4 * round]
-	lsrs	r0, r4, #24
-	lsls	r4, r0, #2
-	mov	r0, r9
-	ldr	r4, [r0, r4]
-	lsrs	r0, r3, #16
-	uxtb	r0, r0
-	lsls	r3, r0, #2
-	mov	r0, r8
-	ldr	r0, [r0, r3]
-	eors	r4, r0
-	lsrs	r0, r2, #8
 	uxtb	r0, r0
 	lsls	r2, r0, #2
 	mov	r0, r12
 	ldr	r0, [r0, r2]
-	eors	r4, r0
-	uxtb	r0, r1
-	lsls	r1, r0, #2
+	eors	r7, r0
+	uxtb	r0, r3
+	lsls	r2, r0, #2
 	mov	r0, r10
-	ldr	r0, [r0, r1]
-	eors	r4, r0
-	ldr	r0, [r5]
-	eors	r4, r0
+	ldr	r0, [r0, r2]
+	eors	r7, r0
+	ldr	r2, [r6]
+	eors	r7, r2
+	mov	lr, r7
+	@ aes.ae:162: t1 = mix_column(sbox[s1[31:24]], sbox[s2[23:16]], sbox[s3[15:8]], sbox[s0[7:0]]) ^ w[4 * round + 1]
+	lsrs	r0, r5, #24
+	lsls	r2, r0, #2
+	mov	r0, r9
+	ldr	r7, [r0, r2]
+	lsrs	r0, r4, #16
+	uxtb	r0, r0
+	lsls	r2, r0, #2
+	mov	r0, r8
+	ldr	r0, [r0, r2]
+	eors	r7, r0
+	lsrs	r0, r3, #8
+	uxtb	r0, r0
+	lsls	r2, r0, #2
+	mov	r0, r12
+	ldr	r0, [r0, r2]
+	eors	r7, r0
+	uxtb	r0, r1
+	lsls	r2, r0, #2
+	mov	r0, r10
+	ldr	r0, [r0, r2]
+	eors	r7, r0
+	ldr	r2, [r6, #4]
+	eors	r7, r2
+	str	r7, [sp]
+	@ aes.ae:163: t2 = mix_column(sbox[s2[31:24]], sbox[s3[23:16]], sbox[s0[15:8]], sbox[s1[7:0]]) ^ w[4 * round + 2]
+	lsrs	r0, r4, #24
+	lsls	r2, r0, #2
+	mov	r0, r9
+	ldr	r0, [r0, r2]
+	lsrs	r7, r3, #16
+	uxtb	r7, r7
+	lsls	r2, r7, #2
+	mov	r7, r8
+	ldr	r7, [r7, r2]
+	eors	r0, r7
+	lsrs	r2, r1, #8
+	uxtb	r2, r2
+	lsls	r2, r2, #2
+	mov	r7, r12
+	ldr	r2, [r7, r2]
+	eors	r0, r2
+	uxtb	r2, r5
+	lsls	r2, r2, #2
+	mov	r7, r10
+	ldr	r2, [r7, r2]
+	eors	r0, r2
+	ldr	r2, [r6, #8]
+	eors	r0, r2
 	@ aes.ae:164: t3 = mix_column(sbox[s3[31:24]], sbox[s0[23:16]], sbox[s1[15:8]], sbox[s2[7:0]]) ^ w[4 * round + 3]
-	adds	r5, #16
-	mov	r3, r6
-	mov	r2, lr
-	ldr	r1, [sp]
-	mov	r0, r11
-	adds	r0, #1
-	mov	r11, r0
-	cmp	r0, #10
+	lsrs	r2, r3, #24
+	lsls	r3, r2, #2
+	mov	r2, r9
+	ldr	r3, [r2, r3]
+	lsrs	r2, r1, #16
+	uxtb	r2, r2
+	lsls	r1, r2, #2
+	mov	r2, r8
+	ldr	r2, [r2, r1]
+	eors	r3, r2
+	lsrs	r2, r5, #8
+	uxtb	r2, r2
+	lsls	r1, r2, #2
+	mov	r2, r12
+	ldr	r2, [r2, r1]
+	eors	r3, r2
+	uxtb	r2, r4
+	lsls	r1, r2, #2
+	ldr	r2, [r7, r1]
+	eors	r3, r2
+	ldr	r2, [r6, #12]
+	eors	r3, r2
+	mov	r2, r11
+	adds	r2, #1
+	mov	r11, r2
+	mov	r4, r0
+	ldr	r5, [sp]
+	mov	r1, lr
+	adds	r6, #16
+	cmp	r2, #10
 	bcc	.Leax_M_E_encrypt_block_loop1
 .Leax_M_E_encrypt_block_done2:
 	@ aes.ae:127: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
-	lsrs	r0, r4, #24
-	ldr	r5, =eax_M.E.sbox
-	ldrb	r0, [r5, r0]
+	lsrs	r0, r1, #24
+	ldr	r2, =eax_M.E.sbox
+	ldrb	r0, [r2, r0]
 	lsls	r7, r0, #24
-	lsrs	r0, r3, #16
+	lsrs	r0, r5, #16
 	uxtb	r0, r0
-	ldrb	r0, [r5, r0]
+	ldrb	r0, [r2, r0]
 	lsls	r0, r0, #16
 	orrs	r7, r0
-	lsrs	r0, r2, #8
+	lsrs	r0, r4, #8
 	uxtb	r0, r0
-	ldrb	r0, [r5, r0]
+	ldrb	r0, [r2, r0]
 	lsls	r0, r0, #8
 	orrs	r7, r0
-	uxtb	r0, r1
-	ldrb	r0, [r5, r0]
+	uxtb	r0, r3
+	ldrb	r0, [r2, r0]
 	orrs	r7, r0
 	@ aes.ae:170: return cat(sub_shift(s0, s1, s2, s3) ^ w[4 * nr],
 	movs	r6, #160
@@ -1036,21 +1034,21 @@ eax_M_E_encrypt_block:
 	eors	r7, r6
 	mov	r12, r7
 	@ aes.ae:127: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
-	lsrs	r0, r3, #24
-	ldrb	r0, [r5, r0]
+	lsrs	r0, r5, #24
+	ldrb	r0, [r2, r0]
 	lsls	r7, r0, #24
-	lsrs	r0, r2, #16
+	lsrs	r0, r4, #16
 	uxtb	r0, r0
-	ldrb	r0, [r5, r0]
+	ldrb	r0, [r2, r0]
 	lsls	r0, r0, #16
 	orrs	r7, r0
-	lsrs	r0, r1, #8
+	lsrs	r0, r3, #8
 	uxtb	r0, r0
-	ldrb	r0, [r5, r0]
+	ldrb	r0, [r2, r0]
 	lsls	r0, r0, #8
 	orrs	r7, r0
-	uxtb	r0, r4
-	ldrb	r0, [r5, r0]
+	uxtb	r0, r1
+	ldrb	r0, [r2, r0]
 	orrs	r7, r0
 	@ aes.ae:171: sub_shift(s1, s2, s3, s0) ^ w[4 * nr + 1],
 	movs	r6, #164
@@ -1059,21 +1057,21 @@ eax_M_E_encrypt_block:
 	eors	r7, r6
 	mov	r8, r7
 	@ aes.ae:127: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
-	lsrs	r0, r2, #24
-	ldrb	r0, [r5, r0]
+	lsrs	r0, r4, #24
+	ldrb	r0, [r2, r0]
 	lsls	r6, r0, #24
-	lsrs	r0, r1, #16
+	lsrs	r0, r3, #16
 	uxtb	r0, r0
-	ldrb	r0, [r5, r0]
+	ldrb	r0, [r2, r0]
 	lsls	r0, r0, #16
 	orrs	r6, r0
-	lsrs	r0, r4, #8
+	lsrs	r0, r1, #8
 	uxtb	r0, r0
-	ldrb	r0, [r5, r0]
+	ldrb	r0, [r2, r0]
 	lsls	r0, r0, #8
 	orrs	r6, r0
-	uxtb	r0, r3
-	ldrb	r0, [r5, r0]
+	uxtb	r0, r5
+	ldrb	r0, [r2, r0]
 	orrs	r6, r0
 	@ aes.ae:172: sub_shift(s2, s3, s0, s1) ^ w[4 * nr + 2],
 	ldr	r7, [sp, #4]
@@ -1081,30 +1079,29 @@ eax_M_E_encrypt_block:
 	ldr	r0, [r7, r0]
 	eors	r6, r0
 	@ aes.ae:127: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
-	lsrs	r0, r1, #24
-	ldrb	r0, [r5, r0]
-	lsls	r1, r0, #24
-	lsrs	r0, r4, #16
+	lsrs	r0, r3, #24
+	ldrb	r0, [r2, r0]
+	lsls	r3, r0, #24
+	lsrs	r0, r1, #16
 	uxtb	r0, r0
-	ldrb	r0, [r5, r0]
+	ldrb	r0, [r2, r0]
 	lsls	r0, r0, #16
-	orrs	r1, r0
-	lsrs	r0, r3, #8
+	orrs	r3, r0
+	lsrs	r0, r5, #8
 	uxtb	r0, r0
-	ldrb	r0, [r5, r0]
+	ldrb	r0, [r2, r0]
 	lsls	r0, r0, #8
-	orrs	r1, r0
-	uxtb	r0, r2
-	ldrb	r0, [r5, r0]
-	orrs	r1, r0
+	orrs	r3, r0
+	uxtb	r0, r4
+	ldrb	r0, [r2, r0]
+	orrs	r3, r0
 	@ aes.ae:173: sub_shift(s3, s0, s1, s2) ^ w[4 * nr + 3])
-	movs	r2, #172
-	mov	r0, r7
-	ldr	r0, [r0, r2]
-	eors	r1, r0
+	movs	r1, #172
+	ldr	r0, [r7, r1]
+	eors	r3, r0
 	@ aes.ae:170: return cat(sub_shift(s0, s1, s2, s3) ^ w[4 * nr],
 	ldr	r2, [sp, #8]
-	str	r1, [r2]
+	str	r3, [r2]
 	str	r6, [r2, #4]
 	mov	r0, r8
 	str	r0, [r2, #8]
@@ -1119,7 +1116,7 @@ eax_M_E_encrypt_block:
 
 @ --- eax_omac: eax.omac
 @     frame 88 bytes (32 spill slots, 14 on the stack; locals 32), saves nothing
-@     estimated 628 bytes of code and literals
+@     estimated 626 bytes of code and literals
 	.section .text.eax_omac,"ax",%progbits
 	.global eax_omac
 	.type eax_omac, %function
@@ -1244,7 +1241,6 @@ eax_omac:
 	mov	r1, r10
 	movs	r7, #1
 	str	r7, [sp]
-	ldr	r0, [sp, #4]
 	cmp	r7, r0
 	bcs	.Leax_omac_done7
 .Leax_omac_loop6:

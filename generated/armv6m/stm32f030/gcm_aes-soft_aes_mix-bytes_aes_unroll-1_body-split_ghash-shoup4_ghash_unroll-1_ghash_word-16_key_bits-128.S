@@ -9,7 +9,7 @@
 
 @ --- gcm_key_setup: gcm.key_setup
 @     frame 40 bytes (12 spill slots, 2 on the stack; locals 32), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 482 bytes of code and literals
+@     estimated 480 bytes of code and literals
 	.section .text.gcm_key_setup,"ax",%progbits
 	.global gcm_key_setup
 	.type gcm_key_setup, %function
@@ -252,9 +252,8 @@ gcm_key_setup:
 	lsls	r3, r0, #4
 	ldr	r0, [sp]
 	adds	r3, r0, r3
-	uxth	r0, r6
-	lsls	r4, r0, #4
-	ldr	r0, [sp]
+	uxth	r5, r6
+	lsls	r4, r5, #4
 	adds	r7, r0, r4
 	ldr	r4, [r7, #12]
 	ldr	r0, [r3, #12]
@@ -294,7 +293,7 @@ gcm_key_setup:
 
 @ --- gcm_encrypt_with: gcm.encrypt_with
 @     frame 120 bytes (41 spill slots, 17 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 920 bytes of code and literals
+@     estimated 914 bytes of code and literals
 	.section .text.gcm_encrypt_with,"ax",%progbits
 	.global gcm_encrypt_with
 	.type gcm_encrypt_with, %function
@@ -309,9 +308,9 @@ gcm_encrypt_with:
 	push	{r4, r5, r6, r7}
 	sub	sp, #120
 	str	r0, [sp, #52]
-	str	r1, [sp, #12]
-	str	r2, [sp, #8]
-	str	r3, [sp, #4]
+	str	r1, [sp, #4]
+	str	r2, [sp, #12]
+	str	r3, [sp, #8]
 	ldr	r2, [sp, #156]
 	@ gcm.ae:118: y = G.absorb(tab, 0 as u128, ad)
 	movs	r0, #0
@@ -322,7 +321,7 @@ gcm_encrypt_with:
 	add	r1, sp, #88
 	add	r0, sp, #104
 	str	r0, [sp]
-	ldr	r0, [sp, #12]
+	ldr	r0, [sp, #4]
 	ldr	r3, [sp, #160]
 	bl	gcm_G_absorb
 	ldr	r0, [sp, #104]
@@ -335,12 +334,12 @@ gcm_encrypt_with:
 	str	r0, [sp, #20]
 	@ gcm.ae:119: j0 = counter0(tab, nonce)
 	add	r3, sp, #88
-	ldr	r0, [sp, #12]
-	ldr	r1, [sp, #8]
-	ldr	r2, [sp, #4]
+	ldr	r0, [sp, #4]
+	ldr	r1, [sp, #12]
+	ldr	r2, [sp, #8]
 	bl	gcm_counter0
 	ldr	r0, [sp, #88]
-	str	r0, [sp, #4]
+	str	r0, [sp, #8]
 	ldr	r0, [sp, #92]
 	str	r0, [sp, #44]
 	ldr	r0, [sp, #96]
@@ -348,7 +347,7 @@ gcm_encrypt_with:
 	ldr	r0, [sp, #100]
 	str	r0, [sp, #36]
 	@ gcm.ae:120: s0 = E.encrypt_block(ks, j0)
-	ldr	r0, [sp, #4]
+	ldr	r0, [sp, #8]
 	str	r0, [sp, #88]
 	ldr	r0, [sp, #44]
 	str	r0, [sp, #92]
@@ -369,7 +368,7 @@ gcm_encrypt_with:
 	ldr	r0, [sp, #116]
 	str	r0, [sp, #56]
 	@ gcm.ae:38: return cat(x[127:32], x[31:0] + 1)
-	ldr	r0, [sp, #4]
+	ldr	r0, [sp, #8]
 	adds	r2, r0, #1
 	@ gcm.ae:123: for i in 0..(n + 15) / 16 {
 	ldr	r0, [sp, #168]
@@ -377,20 +376,19 @@ gcm_encrypt_with:
 	lsrs	r0, r0, #4
 	str	r0, [sp, #48]
 	movs	r1, #0
-	str	r1, [sp, #16]
-	str	r2, [sp, #4]
-	ldr	r0, [sp, #48]
+	str	r1, [sp, #12]
+	str	r2, [sp, #8]
 	cmp	r1, r0
 	bcc	.Lgcm_encrypt_with_far1
 	b	.Lgcm_encrypt_with_done2
 .Lgcm_encrypt_with_far1:
 .Lgcm_encrypt_with_loop1:
 	@ gcm.ae:124: off = 16 * i
-	ldr	r1, [sp, #16]
+	ldr	r1, [sp, #12]
 	lsls	r0, r1, #4
-	str	r0, [sp, #8]
+	str	r0, [sp, #16]
 	@ gcm.ae:125: u = E.encrypt_block(ks, j)
-	ldr	r0, [sp, #4]
+	ldr	r0, [sp, #8]
 	str	r0, [sp, #88]
 	ldr	r0, [sp, #44]
 	str	r0, [sp, #92]
@@ -408,19 +406,17 @@ gcm_encrypt_with:
 	ldr	r0, [sp, #116]
 	mov	r10, r0
 	@ gcm.ae:38: return cat(x[127:32], x[31:0] + 1)
-	ldr	r0, [sp, #4]
+	ldr	r0, [sp, #8]
 	adds	r0, r0, #1
-	str	r0, [sp, #4]
+	str	r0, [sp, #8]
 	@ gcm.ae:127: c = first_bytes(load_be(msg, off, 16, n - off) ^ u, n - off)
 	ldr	r1, [sp, #168]
-	ldr	r0, [sp, #8]
-	subs	r0, r1, r0
-	mov	r8, r0
+	ldr	r0, [sp, #16]
+	subs	r5, r1, r0
+	mov	r8, r5
 	ldr	r1, [sp, #164]
-	ldr	r0, [sp, #8]
 	adds	r1, r1, r0
-	mov	r0, r8
-	cmp	r0, #16
+	cmp	r5, #16
 	bcc	.Lgcm_encrypt_with_bytes3
 	movs	r0, #3
 	tst	r1, r0
@@ -534,7 +530,7 @@ gcm_encrypt_with:
 	rev	r3, r6
 	rev	r2, r7
 	ldr	r1, [sp, #172]
-	ldr	r0, [sp, #8]
+	ldr	r0, [sp, #16]
 	adds	r1, r1, r0
 	mov	r0, r8
 	cmp	r0, #16
@@ -584,7 +580,7 @@ gcm_encrypt_with:
 	str	r0, [sp, #100]
 	add	r0, sp, #88
 	add	r2, sp, #104
-	ldr	r1, [sp, #12]
+	ldr	r1, [sp, #4]
 	bl	gcm_G_mul_h
 	ldr	r4, [sp, #104]
 	ldr	r3, [sp, #108]
@@ -594,9 +590,9 @@ gcm_encrypt_with:
 	str	r3, [sp, #32]
 	str	r2, [sp, #24]
 	str	r1, [sp, #20]
-	ldr	r1, [sp, #16]
+	ldr	r1, [sp, #12]
 	adds	r1, #1
-	str	r1, [sp, #16]
+	str	r1, [sp, #12]
 	ldr	r0, [sp, #48]
 	cmp	r1, r0
 	bcs	.Lgcm_encrypt_with_far2
@@ -649,9 +645,9 @@ gcm_encrypt_with:
 	mov	r9, r0
 	@ ghash.ae:156: z = (z >> 8) ^ ((R8[z[7:0]] as u128) << 112)
 	ldr	r0, =gcm_G.R8
-	str	r0, [sp, #4]
+	str	r0, [sp, #8]
 	@ ghash.ae:157: z = z ^ tab[xw[8 * j + 7 : 8 * j + 4]] ^ tab[16 + (xw[8 * j + 3 : 8 * j] as u8)]
-	ldr	r0, [sp, #12]
+	ldr	r0, [sp, #4]
 	movs	r3, #1
 	lsls	r3, r3, #8
 	adds	r0, r0, r3
@@ -675,7 +671,7 @@ gcm_encrypt_with:
 	lsrs	r1, r1, #8
 	uxtb	r0, r7
 	lsls	r2, r0, #1
-	ldr	r0, [sp, #4]
+	ldr	r0, [sp, #8]
 	ldrh	r0, [r0, r2]
 	lsls	r0, r0, #16
 	mov	r7, r1
@@ -685,7 +681,7 @@ gcm_encrypt_with:
 	lsls	r0, r0, #24
 	lsrs	r0, r0, #28
 	lsls	r1, r0, #4
-	ldr	r0, [sp, #12]
+	ldr	r0, [sp, #4]
 	adds	r0, r0, r1
 	ldm	r0, {r0, r1, r2, r3}
 	eors	r6, r0
@@ -715,7 +711,7 @@ gcm_encrypt_with:
 	lsrs	r2, r2, #8
 	uxtb	r3, r6
 	lsls	r1, r3, #1
-	ldr	r3, [sp, #4]
+	ldr	r3, [sp, #8]
 	ldrh	r3, [r3, r1]
 	lsls	r3, r3, #16
 	mov	r6, r2
@@ -724,7 +720,7 @@ gcm_encrypt_with:
 	mov	r0, r8
 	lsrs	r0, r0, #12
 	lsls	r1, r0, #4
-	ldr	r0, [sp, #12]
+	ldr	r0, [sp, #4]
 	adds	r0, r0, r1
 	ldm	r0, {r0, r1, r2, r3}
 	eors	r7, r0
@@ -812,8 +808,8 @@ gcm_encrypt_with:
 
 
 @ --- gcm_decrypt_with: gcm.decrypt_with
-@     frame 148 bytes (49 spill slots, 24 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 1006 bytes of code and literals
+@     frame 144 bytes (49 spill slots, 23 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 1000 bytes of code and literals
 	.section .text.gcm_decrypt_with,"ax",%progbits
 	.global gcm_decrypt_with
 	.type gcm_decrypt_with, %function
@@ -826,94 +822,92 @@ gcm_decrypt_with:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #148
-	str	r0, [sp, #80]
-	str	r1, [sp, #20]
-	str	r2, [sp, #16]
+	sub	sp, #144
+	str	r0, [sp, #68]
+	str	r1, [sp, #8]
+	str	r2, [sp, #12]
 	str	r3, [sp, #4]
-	ldr	r2, [sp, #184]
+	ldr	r2, [sp, #180]
 	@ gcm.ae:138: y = G.absorb(tab, 0 as u128, ad)
 	movs	r0, #0
+	str	r0, [sp, #112]
 	str	r0, [sp, #116]
 	str	r0, [sp, #120]
 	str	r0, [sp, #124]
-	str	r0, [sp, #128]
-	add	r1, sp, #116
-	add	r0, sp, #132
+	add	r1, sp, #112
+	add	r0, sp, #128
 	str	r0, [sp]
-	ldr	r0, [sp, #20]
-	ldr	r3, [sp, #188]
+	ldr	r0, [sp, #8]
+	ldr	r3, [sp, #184]
 	bl	gcm_G_absorb
+	ldr	r0, [sp, #128]
+	str	r0, [sp, #24]
 	ldr	r0, [sp, #132]
-	str	r0, [sp, #12]
+	str	r0, [sp, #20]
 	ldr	r0, [sp, #136]
-	str	r0, [sp, #8]
+	str	r0, [sp, #28]
 	ldr	r0, [sp, #140]
-	str	r0, [sp, #48]
-	ldr	r0, [sp, #144]
-	str	r0, [sp, #52]
+	str	r0, [sp, #32]
 	@ gcm.ae:139: j0 = counter0(tab, nonce)
-	add	r3, sp, #116
-	ldr	r0, [sp, #20]
-	ldr	r1, [sp, #16]
+	add	r3, sp, #112
+	ldr	r0, [sp, #8]
+	ldr	r1, [sp, #12]
 	ldr	r2, [sp, #4]
 	bl	gcm_counter0
-	ldr	r0, [sp, #116]
+	ldr	r0, [sp, #112]
 	str	r0, [sp, #4]
+	ldr	r0, [sp, #116]
+	str	r0, [sp, #60]
 	ldr	r0, [sp, #120]
-	str	r0, [sp, #64]
+	str	r0, [sp, #76]
 	ldr	r0, [sp, #124]
 	str	r0, [sp, #72]
-	ldr	r0, [sp, #128]
-	str	r0, [sp, #68]
 	@ gcm.ae:140: s0 = E.encrypt_block(ks, j0)
 	ldr	r0, [sp, #4]
+	str	r0, [sp, #112]
+	ldr	r0, [sp, #60]
 	str	r0, [sp, #116]
-	ldr	r0, [sp, #64]
+	ldr	r0, [sp, #76]
 	str	r0, [sp, #120]
 	ldr	r0, [sp, #72]
 	str	r0, [sp, #124]
+	add	r1, sp, #112
+	add	r2, sp, #128
 	ldr	r0, [sp, #68]
-	str	r0, [sp, #128]
-	add	r1, sp, #116
-	add	r2, sp, #132
-	ldr	r0, [sp, #80]
 	bl	gcm_E_encrypt_block
+	ldr	r0, [sp, #128]
+	str	r0, [sp, #80]
 	ldr	r0, [sp, #132]
 	str	r0, [sp, #84]
 	ldr	r0, [sp, #136]
 	str	r0, [sp, #88]
 	ldr	r0, [sp, #140]
 	str	r0, [sp, #92]
-	ldr	r0, [sp, #144]
-	str	r0, [sp, #96]
 	@ gcm.ae:38: return cat(x[127:32], x[31:0] + 1)
 	ldr	r0, [sp, #4]
 	adds	r2, r0, #1
 	@ gcm.ae:143: for i in 0..(n + 15) / 16 {
-	ldr	r0, [sp, #196]
+	ldr	r0, [sp, #192]
 	adds	r0, #15
 	lsrs	r0, r0, #4
-	str	r0, [sp, #76]
+	str	r0, [sp, #64]
 	movs	r1, #0
-	str	r1, [sp, #24]
-	str	r2, [sp, #28]
-	ldr	r0, [sp, #76]
+	str	r1, [sp, #12]
+	str	r2, [sp, #16]
 	cmp	r1, r0
 	bcc	.Lgcm_decrypt_with_far1
 	b	.Lgcm_decrypt_with_done2
 .Lgcm_decrypt_with_far1:
 .Lgcm_decrypt_with_loop1:
 	@ gcm.ae:144: off = 16 * i
-	ldr	r1, [sp, #24]
+	ldr	r1, [sp, #12]
 	lsls	r0, r1, #4
-	str	r0, [sp, #16]
+	str	r0, [sp, #56]
 	@ gcm.ae:145: c = load_be(ct, off, 16, n - off)
-	ldr	r1, [sp, #196]
-	subs	r0, r1, r0
-	str	r0, [sp, #4]
 	ldr	r1, [sp, #192]
-	ldr	r0, [sp, #16]
+	subs	r2, r1, r0
+	str	r2, [sp, #4]
+	ldr	r1, [sp, #188]
 	adds	r1, r1, r0
 	movs	r2, #3
 	ldr	r0, [sp, #4]
@@ -923,11 +917,11 @@ gcm_decrypt_with:
 	beq	.Lgcm_decrypt_with_words4
 .Lgcm_decrypt_with_bytes3:
 	movs	r0, #0
+	str	r0, [sp, #112]
 	str	r0, [sp, #116]
 	str	r0, [sp, #120]
 	str	r0, [sp, #124]
-	str	r0, [sp, #128]
-	add	r3, sp, #116
+	add	r3, sp, #112
 	ldr	r2, [sp, #4]
 	cmp	r2, #16
 	bcc	.Lgcm_decrypt_with_cnt6
@@ -944,88 +938,87 @@ gcm_decrypt_with:
 .Lgcm_decrypt_with_words4:
 	ldr	r0, [r1, #12]
 	rev	r0, r0
-	str	r0, [sp, #32]
+	str	r0, [sp, #36]
 	ldr	r0, [r1, #8]
 	rev	r0, r0
-	str	r0, [sp, #36]
+	str	r0, [sp, #40]
 	ldr	r0, [r1, #4]
 	rev	r0, r0
-	str	r0, [sp, #40]
+	str	r0, [sp, #44]
 	ldr	r0, [r1]
 	rev	r0, r0
-	str	r0, [sp, #44]
+	str	r0, [sp, #52]
 	@ gcm.ae:146: u = E.encrypt_block(ks, j)
-	ldr	r0, [sp, #28]
+	ldr	r0, [sp, #16]
+	str	r0, [sp, #112]
+	ldr	r0, [sp, #60]
 	str	r0, [sp, #116]
-	ldr	r0, [sp, #64]
+	ldr	r0, [sp, #76]
 	str	r0, [sp, #120]
 	ldr	r0, [sp, #72]
 	str	r0, [sp, #124]
+	add	r1, sp, #112
+	add	r2, sp, #128
 	ldr	r0, [sp, #68]
-	str	r0, [sp, #128]
-	add	r1, sp, #116
-	add	r2, sp, #132
-	ldr	r0, [sp, #80]
 	bl	gcm_E_encrypt_block
-	ldr	r0, [sp, #132]
-	ldr	r2, [sp, #136]
-	ldr	r4, [sp, #140]
-	ldr	r5, [sp, #144]
+	ldr	r0, [sp, #128]
+	ldr	r2, [sp, #132]
+	ldr	r4, [sp, #136]
+	ldr	r5, [sp, #140]
 	@ gcm.ae:149: store_be(msg, off, c ^ u, n - off)
-	ldr	r1, [sp, #32]
+	ldr	r1, [sp, #36]
 	eors	r0, r1
-	str	r0, [sp, #60]
+	str	r0, [sp, #48]
 	@ gcm.ae:148: y = G.mul_h(y ^ c, tab)                          // delay slot: needs C only
-	ldr	r3, [sp, #12]
-	mov	r0, r1
-	eors	r3, r0
-	@ gcm.ae:149: store_be(msg, off, c ^ u, n - off)
-	ldr	r0, [sp, #36]
-	eors	r2, r0
-	str	r2, [sp, #56]
-	@ gcm.ae:148: y = G.mul_h(y ^ c, tab)                          // delay slot: needs C only
-	ldr	r2, [sp, #8]
-	eors	r2, r0
+	ldr	r3, [sp, #24]
+	eors	r3, r1
 	@ gcm.ae:149: store_be(msg, off, c ^ u, n - off)
 	ldr	r0, [sp, #40]
+	eors	r2, r0
+	str	r2, [sp, #40]
+	@ gcm.ae:148: y = G.mul_h(y ^ c, tab)                          // delay slot: needs C only
+	ldr	r2, [sp, #20]
+	eors	r2, r0
+	@ gcm.ae:149: store_be(msg, off, c ^ u, n - off)
+	ldr	r0, [sp, #44]
 	eors	r4, r0
 	str	r4, [sp, #36]
 	@ gcm.ae:148: y = G.mul_h(y ^ c, tab)                          // delay slot: needs C only
-	ldr	r4, [sp, #48]
+	ldr	r4, [sp, #28]
 	eors	r4, r0
 	@ gcm.ae:149: store_be(msg, off, c ^ u, n - off)
-	ldr	r0, [sp, #44]
+	ldr	r0, [sp, #52]
 	eors	r5, r0
-	str	r5, [sp, #32]
+	str	r5, [sp, #28]
 	@ gcm.ae:148: y = G.mul_h(y ^ c, tab)                          // delay slot: needs C only
-	ldr	r1, [sp, #52]
+	ldr	r1, [sp, #32]
 	eors	r1, r0
-	str	r3, [sp, #116]
-	str	r2, [sp, #120]
-	str	r4, [sp, #124]
-	str	r1, [sp, #128]
-	add	r0, sp, #116
-	add	r2, sp, #132
-	ldr	r1, [sp, #20]
+	str	r3, [sp, #112]
+	str	r2, [sp, #116]
+	str	r4, [sp, #120]
+	str	r1, [sp, #124]
+	add	r0, sp, #112
+	add	r2, sp, #128
+	ldr	r1, [sp, #8]
 	bl	gcm_G_mul_h
+	ldr	r0, [sp, #128]
+	str	r0, [sp, #24]
 	ldr	r0, [sp, #132]
-	str	r0, [sp, #12]
+	str	r0, [sp, #20]
 	ldr	r0, [sp, #136]
-	str	r0, [sp, #8]
-	ldr	r0, [sp, #140]
 	mov	r8, r0
-	ldr	r1, [sp, #144]
+	ldr	r1, [sp, #140]
 	@ gcm.ae:149: store_be(msg, off, c ^ u, n - off)
-	ldr	r0, [sp, #32]
+	ldr	r0, [sp, #28]
 	rev	r3, r0
 	ldr	r0, [sp, #36]
 	rev	r4, r0
-	ldr	r0, [sp, #56]
+	ldr	r0, [sp, #40]
 	rev	r5, r0
-	ldr	r0, [sp, #60]
+	ldr	r0, [sp, #48]
 	rev	r6, r0
-	ldr	r2, [sp, #208]
-	ldr	r0, [sp, #16]
+	ldr	r2, [sp, #204]
+	ldr	r0, [sp, #56]
 	adds	r2, r2, r0
 	movs	r7, #3
 	ldr	r0, [sp, #4]
@@ -1039,11 +1032,11 @@ gcm_decrypt_with:
 	str	r6, [r2, #12]
 	b	.Lgcm_decrypt_with_stored9
 .Lgcm_decrypt_with_bytes8:
-	str	r3, [sp, #116]
-	str	r4, [sp, #120]
-	str	r5, [sp, #124]
-	str	r6, [sp, #128]
-	add	r4, sp, #116
+	str	r3, [sp, #112]
+	str	r4, [sp, #116]
+	str	r5, [sp, #120]
+	str	r6, [sp, #124]
+	add	r4, sp, #112
 	ldr	r3, [sp, #4]
 	cmp	r3, #16
 	bcc	.Lgcm_decrypt_with_cnt10
@@ -1057,40 +1050,40 @@ gcm_decrypt_with:
 	b	.Lgcm_decrypt_with_cpy11
 .Lgcm_decrypt_with_stored9:
 	@ gcm.ae:38: return cat(x[127:32], x[31:0] + 1)
-	ldr	r0, [sp, #28]
+	ldr	r0, [sp, #16]
 	adds	r0, r0, #1
-	str	r0, [sp, #28]
+	str	r0, [sp, #16]
 	mov	r0, r8
-	str	r0, [sp, #48]
-	str	r1, [sp, #52]
-	ldr	r1, [sp, #24]
+	str	r0, [sp, #28]
+	str	r1, [sp, #32]
+	ldr	r1, [sp, #12]
 	adds	r1, #1
-	str	r1, [sp, #24]
-	ldr	r0, [sp, #76]
+	str	r1, [sp, #12]
+	ldr	r0, [sp, #64]
 	cmp	r1, r0
 	bcs	.Lgcm_decrypt_with_far2
 	b	.Lgcm_decrypt_with_loop1
 .Lgcm_decrypt_with_far2:
 .Lgcm_decrypt_with_done2:
 	@ gcm.ae:64: lengths = cat((ad_len as u64) << 3, (ct_len as u64) << 3)
-	ldr	r0, [sp, #188]
+	ldr	r0, [sp, #184]
 	lsls	r2, r0, #3
 	lsrs	r1, r0, #29
-	ldr	r0, [sp, #196]
+	ldr	r0, [sp, #192]
 	lsls	r3, r0, #3
 	lsrs	r0, r0, #29
 	@ gcm.ae:65: return G.mul_h(y ^ lengths, tab) ^ s0
-	ldr	r5, [sp, #12]
+	ldr	r5, [sp, #24]
 	eors	r5, r3
-	ldr	r4, [sp, #8]
+	ldr	r4, [sp, #20]
 	eors	r4, r0
-	ldr	r3, [sp, #48]
+	ldr	r3, [sp, #28]
 	eors	r3, r2
-	ldr	r2, [sp, #52]
+	ldr	r2, [sp, #32]
 	eors	r2, r1
 	@ ghash.ae:149: xs[i] = x[w * i + w - 1 : w * i]
 	uxth	r0, r5
-	add	r1, sp, #100
+	add	r1, sp, #96
 	strh	r0, [r1]
 	lsrs	r0, r5, #16
 	strh	r0, [r1, #2]
@@ -1114,13 +1107,13 @@ gcm_decrypt_with:
 	movs	r3, #0
 	movs	r2, #0
 	@ ghash.ae:154: xw = xs[i]
-	add	r0, sp, #100
+	add	r0, sp, #96
 	mov	r9, r0
 	@ ghash.ae:156: z = (z >> 8) ^ ((R8[z[7:0]] as u128) << 112)
 	ldr	r0, =gcm_G.R8
 	str	r0, [sp, #4]
 	@ ghash.ae:157: z = z ^ tab[xw[8 * j + 7 : 8 * j + 4]] ^ tab[16 + (xw[8 * j + 3 : 8 * j] as u8)]
-	ldr	r0, [sp, #20]
+	ldr	r0, [sp, #8]
 	movs	r5, #1
 	lsls	r5, r5, #8
 	adds	r0, r0, r5
@@ -1153,7 +1146,7 @@ gcm_decrypt_with:
 	lsls	r0, r0, #24
 	lsrs	r0, r0, #28
 	lsls	r1, r0, #4
-	ldr	r0, [sp, #20]
+	ldr	r0, [sp, #8]
 	adds	r0, r0, r1
 	ldm	r0, {r0, r1, r2, r6}
 	eors	r5, r0
@@ -1195,7 +1188,7 @@ gcm_decrypt_with:
 	mov	r0, r8
 	lsrs	r0, r0, #12
 	lsls	r5, r0, #4
-	ldr	r0, [sp, #20]
+	ldr	r0, [sp, #8]
 	adds	r0, r0, r5
 	ldm	r0, {r0, r2, r3, r5}
 	eors	r7, r0
@@ -1230,34 +1223,34 @@ gcm_decrypt_with:
 	bcc	.Lgcm_decrypt_with_loop12
 .Lgcm_decrypt_with_done13:
 	@ gcm.ae:65: return G.mul_h(y ^ lengths, tab) ^ s0
-	ldr	r0, [sp, #84]
+	ldr	r0, [sp, #80]
 	eors	r1, r0
 	str	r1, [sp, #12]
-	ldr	r0, [sp, #88]
+	ldr	r0, [sp, #84]
 	eors	r4, r0
 	str	r4, [sp, #8]
-	ldr	r0, [sp, #92]
+	ldr	r0, [sp, #88]
 	eors	r3, r0
 	str	r3, [sp, #4]
 	mov	r1, r2
-	ldr	r0, [sp, #96]
+	ldr	r0, [sp, #92]
 	eors	r1, r0
 	@ gcm.ae:153: return (load_be(tag, 0, 16, len(tag)) ^ first_bytes(t, len(tag))) == 0
-	ldr	r2, [sp, #200]
+	ldr	r2, [sp, #196]
 	movs	r3, #3
-	ldr	r0, [sp, #204]
+	ldr	r0, [sp, #200]
 	cmp	r0, #16
 	bcc	.Lgcm_decrypt_with_bytes14
 	tst	r2, r3
 	beq	.Lgcm_decrypt_with_words15
 .Lgcm_decrypt_with_bytes14:
 	movs	r0, #0
+	str	r0, [sp, #112]
 	str	r0, [sp, #116]
 	str	r0, [sp, #120]
 	str	r0, [sp, #124]
-	str	r0, [sp, #128]
-	add	r4, sp, #116
-	ldr	r3, [sp, #204]
+	add	r4, sp, #112
+	ldr	r3, [sp, #200]
 	cmp	r3, #16
 	bcc	.Lgcm_decrypt_with_cnt17
 	movs	r3, #16
@@ -1284,7 +1277,7 @@ gcm_decrypt_with:
 	rev	r0, r0
 	str	r0, [sp, #16]
 	@ gcm.ae:44: if count < 16 {                  // only a partial block pays for the mask (a run-time shift)
-	ldr	r0, [sp, #204]
+	ldr	r0, [sp, #200]
 	cmp	r0, #16
 	movs	r2, #0
 	adcs	r2, r2
@@ -1293,7 +1286,7 @@ gcm_decrypt_with:
 	cmp	r2, #0
 	beq	.Lgcm_decrypt_with_else19
 	@ gcm.ae:45: y = x & ~(~(0 as u128) >> (8 * count))
-	ldr	r0, [sp, #204]
+	ldr	r0, [sp, #200]
 	lsls	r7, r0, #3
 	movs	r5, #0
 	mvns	r5, r5
@@ -1367,9 +1360,9 @@ gcm_decrypt_with:
 	adcs	r1, r1
 	movs	r0, #1
 	eors	r1, r0
-	ldr	r0, [sp, #216]
+	ldr	r0, [sp, #212]
 	strh	r1, [r0]
-	add	sp, #148
+	add	sp, #144
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5
@@ -1381,8 +1374,8 @@ gcm_decrypt_with:
 
 
 @ --- gcm_E_encrypt_block: gcm.E.encrypt_block
-@     frame 12 bytes (11 spill slots, 3 on the stack; locals 0), saves nothing
-@     estimated 488 bytes of code and literals
+@     frame 12 bytes (14 spill slots, 3 on the stack; locals 0), saves nothing
+@     estimated 486 bytes of code and literals
 	.section .text.gcm_E_encrypt_block,"ax",%progbits
 	.global gcm_E_encrypt_block
 	.type gcm_E_encrypt_block, %function
@@ -1391,166 +1384,164 @@ gcm_decrypt_with:
 gcm_E_encrypt_block:
 	push	{lr}
 	sub	sp, #12
-	str	r2, [sp, #8]
-	@ aes.ae:159: @unroll(round_unroll)
-	movs	r2, #1
-	mov	r11, r2
-	ldr	r4, [r1, #12]
-	str	r0, [sp, #4]
-	@ aes.ae:155: s0 = b[127:96] ^ w[0]
-	ldr	r6, [r0]
-	eors	r4, r6
-	ldr	r3, [r1, #8]
-	@ aes.ae:156: s1 = b[95:64] ^ w[1]
-	ldr	r6, [r0, #4]
-	eors	r3, r6
-	ldr	r2, [r1, #4]
-	@ aes.ae:157: s2 = b[63:32] ^ w[2]
-	ldr	r6, [r0, #8]
-	eors	r2, r6
-	ldr	r1, [r1]
-	@ aes.ae:158: s3 = b[31:0] ^ w[3]
-	ldr	r6, [r0, #12]
-	eors	r1, r6
 	@ aes.ae:161: t0 = mix_column(sbox[s0[31:24]], sbox[s1[23:16]], sbox[s2[15:8]], sbox[s3[7:0]]) ^ w[4 * round]
-	mov	r5, r0
-	adds	r5, #16
-	ldr	r0, =gcm_tf0
-	mov	r9, r0
-	ldr	r0, =gcm_tf1
-	mov	r8, r0
-	ldr	r0, =gcm_tf2
-	mov	r12, r0
-	ldr	r0, =gcm_tf3
-	mov	r10, r0
+	ldr	r7, =gcm_tf3
+	mov	r10, r7
+	ldr	r7, =gcm_tf2
+	mov	r12, r7
+	ldr	r3, =gcm_tf1
+	mov	r8, r3
+	ldr	r3, =gcm_tf0
+	mov	r9, r3
+	str	r0, [sp, #4]
+	mov	r7, r0
+	mov	r6, r0
+	adds	r6, #16
+	ldr	r3, [r1]
+	@ aes.ae:158: s3 = b[31:0] ^ w[3]
+	ldr	r0, [r0, #12]
+	eors	r3, r0
+	ldr	r4, [r1, #4]
+	@ aes.ae:157: s2 = b[63:32] ^ w[2]
+	ldr	r0, [r7, #8]
+	eors	r4, r0
+	ldr	r5, [r1, #8]
+	@ aes.ae:156: s1 = b[95:64] ^ w[1]
+	ldr	r0, [r7, #4]
+	eors	r5, r0
+	ldr	r1, [r1, #12]
+	@ aes.ae:155: s0 = b[127:96] ^ w[0]
+	ldr	r0, [r7]
+	eors	r1, r0
 	@ aes.ae:159: @unroll(round_unroll)
+	movs	r0, #1
+	mov	r11, r0
+	str	r2, [sp, #8]
 .Lgcm_E_encrypt_block_loop1:
-	@ aes.ae:164: t3 = mix_column(sbox[s3[31:24]], sbox[s0[23:16]], sbox[s1[15:8]], sbox[s2[7:0]]) ^ w[4 * round + 3]
+	@ aes.ae:161: t0 = mix_column(sbox[s0[31:24]], sbox[s1[23:16]], sbox[s2[15:8]], sbox[s3[7:0]]) ^ w[4 * round]
 	lsrs	r0, r1, #24
-	lsls	r6, r0, #2
+	lsls	r2, r0, #2
 	mov	r0, r9
-	ldr	r7, [r0, r6]
-	lsrs	r0, r4, #16
+	ldr	r7, [r0, r2]
+	lsrs	r0, r5, #16
 	uxtb	r0, r0
-	lsls	r6, r0, #2
+	lsls	r2, r0, #2
 	mov	r0, r8
-	ldr	r0, [r0, r6]
-	eors	r7, r0
-	lsrs	r0, r3, #8
-	uxtb	r0, r0
-	lsls	r6, r0, #2
-	mov	r0, r12
-	ldr	r0, [r0, r6]
-	eors	r7, r0
-	uxtb	r0, r2
-	lsls	r6, r0, #2
-	mov	r0, r10
-	ldr	r0, [r0, r6]
-	eors	r7, r0
-	ldr	r6, [r5, #12]
-	eors	r7, r6
-	str	r7, [sp]
-	@ aes.ae:163: t2 = mix_column(sbox[s2[31:24]], sbox[s3[23:16]], sbox[s0[15:8]], sbox[s1[7:0]]) ^ w[4 * round + 2]
-	lsrs	r0, r2, #24
-	lsls	r6, r0, #2
-	mov	r0, r9
-	ldr	r7, [r0, r6]
-	lsrs	r0, r1, #16
-	uxtb	r0, r0
-	lsls	r6, r0, #2
-	mov	r0, r8
-	ldr	r0, [r0, r6]
+	ldr	r0, [r0, r2]
 	eors	r7, r0
 	lsrs	r0, r4, #8
-	uxtb	r0, r0
-	lsls	r6, r0, #2
-	mov	r0, r12
-	ldr	r0, [r0, r6]
-	eors	r7, r0
-	uxtb	r0, r3
-	lsls	r6, r0, #2
-	mov	r0, r10
-	ldr	r0, [r0, r6]
-	eors	r7, r0
-	ldr	r6, [r5, #8]
-	eors	r7, r6
-	mov	lr, r7
-	@ aes.ae:162: t1 = mix_column(sbox[s1[31:24]], sbox[s2[23:16]], sbox[s3[15:8]], sbox[s0[7:0]]) ^ w[4 * round + 1]
-	lsrs	r0, r3, #24
-	lsls	r6, r0, #2
-	mov	r0, r9
-	ldr	r6, [r0, r6]
-	lsrs	r0, r2, #16
-	uxtb	r0, r0
-	lsls	r7, r0, #2
-	mov	r0, r8
-	ldr	r0, [r0, r7]
-	eors	r6, r0
-	lsrs	r0, r1, #8
-	uxtb	r0, r0
-	lsls	r7, r0, #2
-	mov	r0, r12
-	ldr	r0, [r0, r7]
-	eors	r6, r0
-	uxtb	r0, r4
-	lsls	r7, r0, #2
-	mov	r0, r10
-	ldr	r0, [r0, r7]
-	eors	r6, r0
-	ldr	r0, [r5, #4]
-	eors	r6, r0
-	@ aes.ae:161: t0 = mix_column(sbox[s0[31:24]], sbox[s1[23:16]], sbox[s2[15:8]], sbox[s3[7:0]]) ^ w[4 * round]
-	lsrs	r0, r4, #24
-	lsls	r4, r0, #2
-	mov	r0, r9
-	ldr	r4, [r0, r4]
-	lsrs	r0, r3, #16
-	uxtb	r0, r0
-	lsls	r3, r0, #2
-	mov	r0, r8
-	ldr	r0, [r0, r3]
-	eors	r4, r0
-	lsrs	r0, r2, #8
 	uxtb	r0, r0
 	lsls	r2, r0, #2
 	mov	r0, r12
 	ldr	r0, [r0, r2]
-	eors	r4, r0
-	uxtb	r0, r1
-	lsls	r1, r0, #2
+	eors	r7, r0
+	uxtb	r0, r3
+	lsls	r2, r0, #2
 	mov	r0, r10
-	ldr	r0, [r0, r1]
-	eors	r4, r0
-	ldr	r0, [r5]
-	eors	r4, r0
+	ldr	r0, [r0, r2]
+	eors	r7, r0
+	ldr	r2, [r6]
+	eors	r7, r2
+	mov	lr, r7
+	@ aes.ae:162: t1 = mix_column(sbox[s1[31:24]], sbox[s2[23:16]], sbox[s3[15:8]], sbox[s0[7:0]]) ^ w[4 * round + 1]
+	lsrs	r0, r5, #24
+	lsls	r2, r0, #2
+	mov	r0, r9
+	ldr	r7, [r0, r2]
+	lsrs	r0, r4, #16
+	uxtb	r0, r0
+	lsls	r2, r0, #2
+	mov	r0, r8
+	ldr	r0, [r0, r2]
+	eors	r7, r0
+	lsrs	r0, r3, #8
+	uxtb	r0, r0
+	lsls	r2, r0, #2
+	mov	r0, r12
+	ldr	r0, [r0, r2]
+	eors	r7, r0
+	uxtb	r0, r1
+	lsls	r2, r0, #2
+	mov	r0, r10
+	ldr	r0, [r0, r2]
+	eors	r7, r0
+	ldr	r2, [r6, #4]
+	eors	r7, r2
+	str	r7, [sp]
+	@ aes.ae:163: t2 = mix_column(sbox[s2[31:24]], sbox[s3[23:16]], sbox[s0[15:8]], sbox[s1[7:0]]) ^ w[4 * round + 2]
+	lsrs	r0, r4, #24
+	lsls	r2, r0, #2
+	mov	r0, r9
+	ldr	r0, [r0, r2]
+	lsrs	r7, r3, #16
+	uxtb	r7, r7
+	lsls	r2, r7, #2
+	mov	r7, r8
+	ldr	r7, [r7, r2]
+	eors	r0, r7
+	lsrs	r2, r1, #8
+	uxtb	r2, r2
+	lsls	r2, r2, #2
+	mov	r7, r12
+	ldr	r2, [r7, r2]
+	eors	r0, r2
+	uxtb	r2, r5
+	lsls	r2, r2, #2
+	mov	r7, r10
+	ldr	r2, [r7, r2]
+	eors	r0, r2
+	ldr	r2, [r6, #8]
+	eors	r0, r2
 	@ aes.ae:164: t3 = mix_column(sbox[s3[31:24]], sbox[s0[23:16]], sbox[s1[15:8]], sbox[s2[7:0]]) ^ w[4 * round + 3]
-	adds	r5, #16
-	mov	r3, r6
-	mov	r2, lr
-	ldr	r1, [sp]
-	mov	r0, r11
-	adds	r0, #1
-	mov	r11, r0
-	cmp	r0, #10
+	lsrs	r2, r3, #24
+	lsls	r3, r2, #2
+	mov	r2, r9
+	ldr	r3, [r2, r3]
+	lsrs	r2, r1, #16
+	uxtb	r2, r2
+	lsls	r1, r2, #2
+	mov	r2, r8
+	ldr	r2, [r2, r1]
+	eors	r3, r2
+	lsrs	r2, r5, #8
+	uxtb	r2, r2
+	lsls	r1, r2, #2
+	mov	r2, r12
+	ldr	r2, [r2, r1]
+	eors	r3, r2
+	uxtb	r2, r4
+	lsls	r1, r2, #2
+	ldr	r2, [r7, r1]
+	eors	r3, r2
+	ldr	r2, [r6, #12]
+	eors	r3, r2
+	mov	r2, r11
+	adds	r2, #1
+	mov	r11, r2
+	mov	r4, r0
+	ldr	r5, [sp]
+	mov	r1, lr
+	adds	r6, #16
+	cmp	r2, #10
 	bcc	.Lgcm_E_encrypt_block_loop1
 .Lgcm_E_encrypt_block_done2:
 	@ aes.ae:127: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
-	lsrs	r0, r4, #24
-	ldr	r5, =gcm_E.sbox
-	ldrb	r0, [r5, r0]
+	lsrs	r0, r1, #24
+	ldr	r2, =gcm_E.sbox
+	ldrb	r0, [r2, r0]
 	lsls	r7, r0, #24
-	lsrs	r0, r3, #16
+	lsrs	r0, r5, #16
 	uxtb	r0, r0
-	ldrb	r0, [r5, r0]
+	ldrb	r0, [r2, r0]
 	lsls	r0, r0, #16
 	orrs	r7, r0
-	lsrs	r0, r2, #8
+	lsrs	r0, r4, #8
 	uxtb	r0, r0
-	ldrb	r0, [r5, r0]
+	ldrb	r0, [r2, r0]
 	lsls	r0, r0, #8
 	orrs	r7, r0
-	uxtb	r0, r1
-	ldrb	r0, [r5, r0]
+	uxtb	r0, r3
+	ldrb	r0, [r2, r0]
 	orrs	r7, r0
 	@ aes.ae:170: return cat(sub_shift(s0, s1, s2, s3) ^ w[4 * nr],
 	movs	r6, #160
@@ -1559,21 +1550,21 @@ gcm_E_encrypt_block:
 	eors	r7, r6
 	mov	r12, r7
 	@ aes.ae:127: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
-	lsrs	r0, r3, #24
-	ldrb	r0, [r5, r0]
+	lsrs	r0, r5, #24
+	ldrb	r0, [r2, r0]
 	lsls	r7, r0, #24
-	lsrs	r0, r2, #16
+	lsrs	r0, r4, #16
 	uxtb	r0, r0
-	ldrb	r0, [r5, r0]
+	ldrb	r0, [r2, r0]
 	lsls	r0, r0, #16
 	orrs	r7, r0
-	lsrs	r0, r1, #8
+	lsrs	r0, r3, #8
 	uxtb	r0, r0
-	ldrb	r0, [r5, r0]
+	ldrb	r0, [r2, r0]
 	lsls	r0, r0, #8
 	orrs	r7, r0
-	uxtb	r0, r4
-	ldrb	r0, [r5, r0]
+	uxtb	r0, r1
+	ldrb	r0, [r2, r0]
 	orrs	r7, r0
 	@ aes.ae:171: sub_shift(s1, s2, s3, s0) ^ w[4 * nr + 1],
 	movs	r6, #164
@@ -1582,21 +1573,21 @@ gcm_E_encrypt_block:
 	eors	r7, r6
 	mov	r8, r7
 	@ aes.ae:127: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
-	lsrs	r0, r2, #24
-	ldrb	r0, [r5, r0]
+	lsrs	r0, r4, #24
+	ldrb	r0, [r2, r0]
 	lsls	r6, r0, #24
-	lsrs	r0, r1, #16
+	lsrs	r0, r3, #16
 	uxtb	r0, r0
-	ldrb	r0, [r5, r0]
+	ldrb	r0, [r2, r0]
 	lsls	r0, r0, #16
 	orrs	r6, r0
-	lsrs	r0, r4, #8
+	lsrs	r0, r1, #8
 	uxtb	r0, r0
-	ldrb	r0, [r5, r0]
+	ldrb	r0, [r2, r0]
 	lsls	r0, r0, #8
 	orrs	r6, r0
-	uxtb	r0, r3
-	ldrb	r0, [r5, r0]
+	uxtb	r0, r5
+	ldrb	r0, [r2, r0]
 	orrs	r6, r0
 	@ aes.ae:172: sub_shift(s2, s3, s0, s1) ^ w[4 * nr + 2],
 	ldr	r7, [sp, #4]
@@ -1604,30 +1595,29 @@ gcm_E_encrypt_block:
 	ldr	r0, [r7, r0]
 	eors	r6, r0
 	@ aes.ae:127: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
-	lsrs	r0, r1, #24
-	ldrb	r0, [r5, r0]
-	lsls	r1, r0, #24
-	lsrs	r0, r4, #16
+	lsrs	r0, r3, #24
+	ldrb	r0, [r2, r0]
+	lsls	r3, r0, #24
+	lsrs	r0, r1, #16
 	uxtb	r0, r0
-	ldrb	r0, [r5, r0]
+	ldrb	r0, [r2, r0]
 	lsls	r0, r0, #16
-	orrs	r1, r0
-	lsrs	r0, r3, #8
+	orrs	r3, r0
+	lsrs	r0, r5, #8
 	uxtb	r0, r0
-	ldrb	r0, [r5, r0]
+	ldrb	r0, [r2, r0]
 	lsls	r0, r0, #8
-	orrs	r1, r0
-	uxtb	r0, r2
-	ldrb	r0, [r5, r0]
-	orrs	r1, r0
+	orrs	r3, r0
+	uxtb	r0, r4
+	ldrb	r0, [r2, r0]
+	orrs	r3, r0
 	@ aes.ae:173: sub_shift(s3, s0, s1, s2) ^ w[4 * nr + 3])
-	movs	r2, #172
-	mov	r0, r7
-	ldr	r0, [r0, r2]
-	eors	r1, r0
+	movs	r1, #172
+	ldr	r0, [r7, r1]
+	eors	r3, r0
 	@ aes.ae:170: return cat(sub_shift(s0, s1, s2, s3) ^ w[4 * nr],
 	ldr	r2, [sp, #8]
-	str	r1, [r2]
+	str	r3, [r2]
 	str	r6, [r2, #4]
 	mov	r0, r8
 	str	r0, [r2, #8]
@@ -1653,16 +1643,16 @@ gcm_G_absorb:
 	sub	sp, #52
 	str	r0, [sp, #16]
 	str	r2, [sp, #12]
-	str	r3, [sp, #8]
+	str	r3, [sp, #4]
 	ldr	r5, [r1]
 	ldr	r4, [r1, #4]
 	ldr	r3, [r1, #8]
 	ldr	r2, [r1, #12]
 	@ ghash.ae:217: for i in 0..(n + 15) / 16 {
-	ldr	r0, [sp, #8]
+	ldr	r0, [sp, #4]
 	adds	r0, #15
 	lsrs	r0, r0, #4
-	str	r0, [sp, #4]
+	str	r0, [sp, #8]
 	movs	r1, #0
 	str	r1, [sp]
 	cmp	r1, r0
@@ -1672,7 +1662,7 @@ gcm_G_absorb:
 	ldr	r1, [sp]
 	lsls	r1, r1, #4
 	@ ghash.ae:219: y = mul_h(y ^ load_be(buf, off, 16, n - off), tab)
-	ldr	r0, [sp, #8]
+	ldr	r0, [sp, #4]
 	subs	r6, r0, r1
 	ldr	r0, [sp, #12]
 	adds	r0, r0, r1
@@ -1728,7 +1718,7 @@ gcm_G_absorb:
 	ldr	r1, [sp]
 	adds	r1, #1
 	str	r1, [sp]
-	ldr	r0, [sp, #4]
+	ldr	r0, [sp, #8]
 	cmp	r1, r0
 	bcc	.Lgcm_G_absorb_loop1
 .Lgcm_G_absorb_done2:
@@ -1910,7 +1900,7 @@ gcm_G_mul_h:
 
 @ --- gcm_counter0: gcm.counter0
 @     frame 48 bytes (3 spill slots, 3 on the stack; locals 32), saves nothing
-@     estimated 154 bytes of code and literals
+@     estimated 152 bytes of code and literals
 	.section .text.gcm_counter0,"ax",%progbits
 	.global gcm_counter0
 	.type gcm_counter0, %function
@@ -1925,8 +1915,7 @@ gcm_counter0:
 	str	r3, [sp, #12]
 	@ gcm.ae:53: if len(nonce) == 12 {
 	movs	r1, #12
-	mov	r0, r2
-	eors	r1, r0
+	eors	r1, r2
 	subs	r0, r1, #1
 	movs	r1, #0
 	adcs	r1, r1

@@ -247,7 +247,7 @@ grain128aeadv2_encrypt:
 
 @ --- grain128aeadv2_decrypt: grain128aeadv2.decrypt
 @     frame 128 bytes (8 spill slots, 0 on the stack; locals 96), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 348 bytes of code and literals
+@     estimated 346 bytes of code and literals
 	.section .text.grain128aeadv2_decrypt,"ax",%progbits
 	.global grain128aeadv2_decrypt
 	.type grain128aeadv2_decrypt, %function
@@ -261,188 +261,181 @@ grain128aeadv2_decrypt:
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
 	sub	sp, #128
-	mov	r1, r0
 	@ grain128aeadv2.ae:235: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
-	movs	r3, #3
-	tst	r1, r3
+	movs	r1, #3
+	mov	r3, r0
+	mov	r6, r2
+	tst	r3, r1
 	beq	.Lgrain128aeadv2_decrypt_words2
 .Lgrain128aeadv2_decrypt_bytes1:
-	add	r5, sp, #32
-	movs	r4, #16
+	add	r4, sp, #32
+	movs	r2, #16
 .Lgrain128aeadv2_decrypt_cpy4:
-	subs	r4, #1
+	subs	r2, #1
 	bcc	.Lgrain128aeadv2_decrypt_cpyd3
-	ldrb	r0, [r1, r4]
-	strb	r0, [r5, r4]
+	ldrb	r0, [r3, r2]
+	strb	r0, [r4, r2]
 	b	.Lgrain128aeadv2_decrypt_cpy4
 .Lgrain128aeadv2_decrypt_cpyd3:
-	mov	r1, r5
+	mov	r3, r4
 .Lgrain128aeadv2_decrypt_words2:
-	ldr	r6, [r1]
-	ldr	r5, [r1, #4]
-	ldr	r4, [r1, #8]
-	ldr	r7, [r1, #12]
-	tst	r2, r3
+	ldr	r2, [r3, #12]
+	ldr	r4, [r3, #8]
+	ldm	r3, {r3, r5}
+	tst	r6, r1
 	beq	.Lgrain128aeadv2_decrypt_words6
 .Lgrain128aeadv2_decrypt_bytes5:
-	add	r3, sp, #32
+	add	r7, sp, #32
 	movs	r1, #12
 .Lgrain128aeadv2_decrypt_cpy8:
 	subs	r1, #1
 	bcc	.Lgrain128aeadv2_decrypt_cpyd7
-	ldrb	r0, [r2, r1]
-	strb	r0, [r3, r1]
+	ldrb	r0, [r6, r1]
+	strb	r0, [r7, r1]
 	b	.Lgrain128aeadv2_decrypt_cpy8
 .Lgrain128aeadv2_decrypt_cpyd7:
-	mov	r2, r3
+	mov	r6, r7
 .Lgrain128aeadv2_decrypt_words6:
-	ldm	r2!, {r0, r1, r3}
-	str	r6, [sp, #32]
-	str	r5, [sp, #36]
-	str	r4, [sp, #40]
-	str	r7, [sp, #44]
-	str	r0, [sp, #48]
-	str	r1, [sp, #52]
-	str	r3, [sp, #56]
-	add	r0, sp, #32
-	add	r1, sp, #48
-	add	r5, sp, #60
-	add	r3, sp, #76
-	add	r4, sp, #92
-	add	r2, sp, #100
-	str	r4, [sp]
-	str	r2, [sp, #4]
-	mov	r2, r5
-	bl	grain128aeadv2_init
-	ldr	r0, [sp, #60]
-	@ grain128aeadv2.ae:236: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
-	str	r0, [sp, #32]
-	@ grain128aeadv2.ae:235: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
-	ldr	r0, [sp, #64]
-	@ grain128aeadv2.ae:236: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
-	str	r0, [sp, #36]
-	@ grain128aeadv2.ae:235: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
-	ldr	r0, [sp, #68]
-	@ grain128aeadv2.ae:236: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
-	str	r0, [sp, #40]
-	@ grain128aeadv2.ae:235: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
-	ldr	r0, [sp, #72]
-	@ grain128aeadv2.ae:236: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
-	str	r0, [sp, #44]
-	@ grain128aeadv2.ae:235: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
-	ldr	r0, [sp, #76]
-	@ grain128aeadv2.ae:236: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
-	str	r0, [sp, #48]
-	@ grain128aeadv2.ae:235: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
-	ldr	r0, [sp, #80]
-	@ grain128aeadv2.ae:236: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
-	str	r0, [sp, #52]
-	@ grain128aeadv2.ae:235: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
-	ldr	r0, [sp, #84]
-	@ grain128aeadv2.ae:236: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
-	str	r0, [sp, #56]
-	@ grain128aeadv2.ae:235: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
-	ldr	r0, [sp, #88]
-	@ grain128aeadv2.ae:236: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
-	str	r0, [sp, #60]
-	@ grain128aeadv2.ae:235: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
-	ldr	r0, [sp, #92]
-	@ grain128aeadv2.ae:236: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
-	str	r0, [sp, #64]
-	@ grain128aeadv2.ae:235: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
-	ldr	r0, [sp, #96]
-	@ grain128aeadv2.ae:236: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
-	str	r0, [sp, #68]
-	@ grain128aeadv2.ae:235: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
-	ldr	r0, [sp, #100]
-	@ grain128aeadv2.ae:236: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
-	str	r0, [sp, #72]
-	@ grain128aeadv2.ae:235: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
-	ldr	r0, [sp, #104]
-	@ grain128aeadv2.ae:236: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
-	str	r0, [sp, #76]
-	ldr	r0, [sp, #164]
-	str	r0, [sp]
-	ldr	r0, [sp, #168]
+	add	r0, sp, #100
 	str	r0, [sp, #4]
-	add	r0, sp, #80
-	str	r0, [sp, #8]
-	add	r0, sp, #96
-	str	r0, [sp, #12]
-	add	r0, sp, #112
-	str	r0, [sp, #16]
+	add	r0, sp, #92
+	str	r0, [sp]
+	ldm	r6!, {r0, r1, r7}
+	str	r7, [sp, #56]
+	str	r1, [sp, #52]
+	str	r0, [sp, #48]
+	str	r2, [sp, #44]
+	str	r4, [sp, #40]
+	str	r5, [sp, #36]
+	str	r3, [sp, #32]
+	add	r3, sp, #76
+	add	r2, sp, #60
+	add	r1, sp, #48
+	add	r0, sp, #32
+	bl	grain128aeadv2_init
+	@ grain128aeadv2.ae:236: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
 	add	r0, sp, #120
 	str	r0, [sp, #20]
-	add	r0, sp, #32
-	add	r1, sp, #48
-	add	r2, sp, #64
-	add	r3, sp, #72
-	bl	grain128aeadv2_absorb_ad
-	ldr	r0, [sp, #80]
-	@ grain128aeadv2.ae:237: acc, sr = crypt(s, b, acc, sr, ct, msg, msg)
-	str	r0, [sp, #32]
-	@ grain128aeadv2.ae:236: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
-	ldr	r0, [sp, #84]
-	@ grain128aeadv2.ae:237: acc, sr = crypt(s, b, acc, sr, ct, msg, msg)
-	str	r0, [sp, #36]
-	@ grain128aeadv2.ae:236: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
-	ldr	r0, [sp, #88]
-	@ grain128aeadv2.ae:237: acc, sr = crypt(s, b, acc, sr, ct, msg, msg)
-	str	r0, [sp, #40]
-	@ grain128aeadv2.ae:236: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
-	ldr	r0, [sp, #92]
-	@ grain128aeadv2.ae:237: acc, sr = crypt(s, b, acc, sr, ct, msg, msg)
-	str	r0, [sp, #44]
-	@ grain128aeadv2.ae:236: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
-	ldr	r0, [sp, #96]
-	@ grain128aeadv2.ae:237: acc, sr = crypt(s, b, acc, sr, ct, msg, msg)
-	str	r0, [sp, #48]
-	@ grain128aeadv2.ae:236: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
-	ldr	r0, [sp, #100]
-	@ grain128aeadv2.ae:237: acc, sr = crypt(s, b, acc, sr, ct, msg, msg)
-	str	r0, [sp, #52]
-	@ grain128aeadv2.ae:236: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
-	ldr	r0, [sp, #104]
-	@ grain128aeadv2.ae:237: acc, sr = crypt(s, b, acc, sr, ct, msg, msg)
-	str	r0, [sp, #56]
-	@ grain128aeadv2.ae:236: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
-	ldr	r0, [sp, #108]
-	@ grain128aeadv2.ae:237: acc, sr = crypt(s, b, acc, sr, ct, msg, msg)
-	str	r0, [sp, #60]
-	@ grain128aeadv2.ae:236: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
-	ldr	r0, [sp, #112]
-	@ grain128aeadv2.ae:237: acc, sr = crypt(s, b, acc, sr, ct, msg, msg)
-	str	r0, [sp, #64]
-	@ grain128aeadv2.ae:236: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
-	ldr	r0, [sp, #116]
-	@ grain128aeadv2.ae:237: acc, sr = crypt(s, b, acc, sr, ct, msg, msg)
-	str	r0, [sp, #68]
-	@ grain128aeadv2.ae:236: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
-	ldr	r0, [sp, #120]
-	@ grain128aeadv2.ae:237: acc, sr = crypt(s, b, acc, sr, ct, msg, msg)
-	str	r0, [sp, #72]
-	@ grain128aeadv2.ae:236: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
-	ldr	r0, [sp, #124]
-	@ grain128aeadv2.ae:237: acc, sr = crypt(s, b, acc, sr, ct, msg, msg)
-	str	r0, [sp, #76]
-	ldr	r0, [sp, #172]
-	str	r0, [sp]
-	ldr	r0, [sp, #176]
-	str	r0, [sp, #4]
-	ldr	r0, [sp, #188]
-	str	r0, [sp, #8]
+	add	r0, sp, #112
 	str	r0, [sp, #16]
-	ldr	r0, [sp, #192]
+	add	r0, sp, #96
 	str	r0, [sp, #12]
-	str	r0, [sp, #20]
 	add	r0, sp, #80
-	str	r0, [sp, #24]
+	str	r0, [sp, #8]
+	ldr	r0, [sp, #168]
+	str	r0, [sp, #4]
+	ldr	r0, [sp, #164]
+	str	r0, [sp]
+	@ grain128aeadv2.ae:235: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
+	ldr	r1, [sp, #76]
+	ldr	r0, [sp, #104]
+	@ grain128aeadv2.ae:236: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
+	str	r0, [sp, #76]
+	@ grain128aeadv2.ae:235: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
+	ldr	r2, [sp, #72]
+	ldr	r0, [sp, #100]
+	@ grain128aeadv2.ae:236: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
+	str	r0, [sp, #72]
+	@ grain128aeadv2.ae:235: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
+	ldr	r3, [sp, #68]
+	ldr	r0, [sp, #96]
+	@ grain128aeadv2.ae:236: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
+	str	r0, [sp, #68]
+	@ grain128aeadv2.ae:235: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
+	ldr	r4, [sp, #64]
+	ldr	r0, [sp, #92]
+	@ grain128aeadv2.ae:236: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
+	str	r0, [sp, #64]
+	@ grain128aeadv2.ae:235: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
+	ldr	r5, [sp, #60]
+	ldr	r0, [sp, #88]
+	@ grain128aeadv2.ae:236: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
+	str	r0, [sp, #60]
+	@ grain128aeadv2.ae:235: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
+	ldr	r0, [sp, #84]
+	@ grain128aeadv2.ae:236: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
+	str	r0, [sp, #56]
+	@ grain128aeadv2.ae:235: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
+	ldr	r0, [sp, #80]
+	@ grain128aeadv2.ae:236: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
+	str	r0, [sp, #52]
+	str	r1, [sp, #48]
+	str	r2, [sp, #44]
+	str	r3, [sp, #40]
+	str	r4, [sp, #36]
+	str	r5, [sp, #32]
+	add	r3, sp, #72
+	add	r2, sp, #64
+	add	r1, sp, #48
+	add	r0, sp, #32
+	bl	grain128aeadv2_absorb_ad
+	@ grain128aeadv2.ae:237: acc, sr = crypt(s, b, acc, sr, ct, msg, msg)
 	add	r0, sp, #88
 	str	r0, [sp, #28]
-	add	r0, sp, #32
-	add	r1, sp, #48
-	add	r2, sp, #64
+	add	r0, sp, #80
+	str	r0, [sp, #24]
+	ldr	r0, [sp, #192]
+	str	r0, [sp, #20]
+	ldr	r1, [sp, #188]
+	str	r1, [sp, #16]
+	str	r0, [sp, #12]
+	str	r1, [sp, #8]
+	ldr	r0, [sp, #176]
+	str	r0, [sp, #4]
+	ldr	r0, [sp, #172]
+	str	r0, [sp]
 	add	r3, sp, #72
+	add	r2, sp, #64
+	add	r1, sp, #48
+	add	r0, sp, #32
+	@ grain128aeadv2.ae:236: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
+	ldr	r4, [sp, #124]
+	@ grain128aeadv2.ae:237: acc, sr = crypt(s, b, acc, sr, ct, msg, msg)
+	str	r4, [sp, #76]
+	@ grain128aeadv2.ae:236: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
+	ldr	r4, [sp, #120]
+	@ grain128aeadv2.ae:237: acc, sr = crypt(s, b, acc, sr, ct, msg, msg)
+	str	r4, [sp, #72]
+	@ grain128aeadv2.ae:236: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
+	ldr	r4, [sp, #116]
+	@ grain128aeadv2.ae:237: acc, sr = crypt(s, b, acc, sr, ct, msg, msg)
+	str	r4, [sp, #68]
+	@ grain128aeadv2.ae:236: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
+	ldr	r4, [sp, #112]
+	@ grain128aeadv2.ae:237: acc, sr = crypt(s, b, acc, sr, ct, msg, msg)
+	str	r4, [sp, #64]
+	@ grain128aeadv2.ae:236: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
+	ldr	r4, [sp, #108]
+	@ grain128aeadv2.ae:237: acc, sr = crypt(s, b, acc, sr, ct, msg, msg)
+	str	r4, [sp, #60]
+	@ grain128aeadv2.ae:236: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
+	ldr	r4, [sp, #104]
+	@ grain128aeadv2.ae:237: acc, sr = crypt(s, b, acc, sr, ct, msg, msg)
+	str	r4, [sp, #56]
+	@ grain128aeadv2.ae:236: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
+	ldr	r4, [sp, #100]
+	@ grain128aeadv2.ae:237: acc, sr = crypt(s, b, acc, sr, ct, msg, msg)
+	str	r4, [sp, #52]
+	@ grain128aeadv2.ae:236: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
+	ldr	r4, [sp, #96]
+	@ grain128aeadv2.ae:237: acc, sr = crypt(s, b, acc, sr, ct, msg, msg)
+	str	r4, [sp, #48]
+	@ grain128aeadv2.ae:236: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
+	ldr	r4, [sp, #92]
+	@ grain128aeadv2.ae:237: acc, sr = crypt(s, b, acc, sr, ct, msg, msg)
+	str	r4, [sp, #44]
+	@ grain128aeadv2.ae:236: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
+	ldr	r4, [sp, #88]
+	@ grain128aeadv2.ae:237: acc, sr = crypt(s, b, acc, sr, ct, msg, msg)
+	str	r4, [sp, #40]
+	@ grain128aeadv2.ae:236: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
+	ldr	r4, [sp, #84]
+	@ grain128aeadv2.ae:237: acc, sr = crypt(s, b, acc, sr, ct, msg, msg)
+	str	r4, [sp, #36]
+	@ grain128aeadv2.ae:236: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
+	ldr	r4, [sp, #80]
+	@ grain128aeadv2.ae:237: acc, sr = crypt(s, b, acc, sr, ct, msg, msg)
+	str	r4, [sp, #32]
 	bl	grain128aeadv2_crypt
 	ldr	r5, [sp, #80]
 	ldr	r4, [sp, #84]
@@ -490,8 +483,8 @@ grain128aeadv2_decrypt:
 
 
 @ --- grain128aeadv2_absorb_ad: grain128aeadv2.absorb_ad
-@     frame 44 bytes (42 spill slots, 11 on the stack; locals 0), saves nothing
-@     estimated 2054 bytes of code and literals
+@     frame 44 bytes (38 spill slots, 11 on the stack; locals 0), saves nothing
+@     estimated 2032 bytes of code and literals
 	.section .text.grain128aeadv2_absorb_ad,"ax",%progbits
 	.global grain128aeadv2_absorb_ad
 	.type grain128aeadv2_absorb_ad, %function
@@ -500,201 +493,193 @@ grain128aeadv2_decrypt:
 grain128aeadv2_absorb_ad:
 	push	{lr}
 	sub	sp, #44
-	ldr	r4, [sp, #48]
-	str	r4, [sp, #20]
-	ldm	r0, {r0, r4, r6, r7}
-	mov	r9, r7
-	ldr	r7, [r1]
-	mov	r11, r7
-	ldr	r7, [r1, #4]
-	str	r7, [sp, #16]
-	ldr	r7, [r1, #8]
-	str	r7, [sp, #32]
-	ldr	r7, [r1, #12]
-	str	r7, [sp, #28]
-	ldr	r7, [r2]
-	str	r7, [sp, #4]
-	ldr	r7, [r2, #4]
-	str	r7, [sp, #8]
-	ldr	r7, [r3]
-	mov	lr, r7
-	ldr	r2, [r3, #4]
-	str	r2, [sp]
+	ldr	r4, [sp, #52]
 	@ grain128aeadv2.ae:177: return if a < 0x80 then 0 else if a < 0x100 then 1 else if a < 0x10000 then 2 else if a < 0x1000000 then 3 else 4 as u32
-	ldr	r5, [sp, #52]
-	cmp	r5, #128
-	movs	r1, #0
-	sbcs	r1, r1
-	movs	r2, #1
-	lsls	r2, r2, #8
-	cmp	r5, r2
-	movs	r2, #0
-	sbcs	r2, r2
-	movs	r3, #1
-	lsls	r3, r3, #16
-	cmp	r5, r3
-	movs	r3, #0
-	sbcs	r3, r3
 	movs	r5, #1
 	lsls	r5, r5, #24
-	ldr	r7, [sp, #52]
-	cmp	r7, r5
-	movs	r7, #0
-	sbcs	r7, r7
-	lsls	r7, r7, #29
-	lsrs	r5, r7, #29
-	movs	r7, #4
-	eors	r5, r7
-	movs	r7, #2
-	eors	r7, r5
-	ands	r7, r3
-	eors	r5, r7
-	movs	r7, #1
-	eors	r7, r5
-	ands	r7, r2
-	eors	r5, r7
-	ands	r1, r5
-	eors	r5, r1
-	str	r5, [sp, #24]
+	mov	r7, r4
+	cmp	r4, r5
+	movs	r4, #0
+	sbcs	r4, r4
+	lsls	r4, r4, #29
+	lsrs	r5, r4, #29
+	movs	r4, #4
+	eors	r5, r4
+	movs	r6, #1
+	lsls	r6, r6, #16
+	cmp	r7, r6
+	movs	r6, #0
+	sbcs	r6, r6
+	movs	r4, #2
+	eors	r4, r5
+	ands	r4, r6
+	eors	r5, r4
+	movs	r6, #1
+	lsls	r6, r6, #8
+	cmp	r7, r6
+	movs	r6, #0
+	sbcs	r6, r6
+	movs	r4, #1
+	eors	r4, r5
+	ands	r4, r6
+	eors	r5, r4
+	cmp	r7, #128
+	movs	r6, #0
+	sbcs	r6, r6
+	ands	r6, r5
+	eors	r5, r6
+	str	r5, [sp, #28]
+	ldr	r4, [r0]
 	@ grain128aeadv2.ae:194: for i in 0..n + 1 {
-	adds	r7, r5, #1
-	str	r7, [sp, #40]
-	movs	r5, #0
-	str	r5, [sp, #12]
-	mov	r10, r0
+	mov	r10, r4
+	ldr	r4, [r0, #4]
+	mov	r12, r4
+	ldr	r4, [r0, #8]
 	mov	r8, r4
-	mov	r12, r6
-	mov	r4, r11
-	ldr	r3, [sp, #16]
-	ldr	r2, [sp, #32]
-	ldr	r1, [sp, #28]
-	mov	r0, r7
-	cmp	r5, r0
+	ldr	r0, [r0, #12]
+	mov	r9, r0
+	ldr	r6, [r1]
+	ldr	r5, [r1, #4]
+	ldr	r4, [r1, #8]
+	ldr	r1, [r1, #12]
+	ldr	r0, [r2]
+	str	r0, [sp, #8]
+	ldr	r0, [r2, #4]
+	str	r0, [sp, #4]
+	ldr	r0, [r3]
+	mov	lr, r0
+	ldr	r2, [r3, #4]
+	str	r2, [sp]
+	ldr	r0, [sp, #48]
+	str	r0, [sp, #20]
+	ldr	r3, [sp, #28]
+	adds	r0, r3, #1
+	str	r0, [sp, #40]
+	movs	r2, #0
+	str	r2, [sp, #16]
+	cmp	r2, r0
 	bcc	.Lgrain128aeadv2_absorb_ad_far1
 	b	.Lgrain128aeadv2_absorb_ad_done2
 .Lgrain128aeadv2_absorb_ad_far1:
 .Lgrain128aeadv2_absorb_ad_loop1:
 	@ grain128aeadv2.ae:181: return if i == 0 then (if n == 0 then a as u8 else 0x80 | (n as u8)) else (a >> (8 * (n - i))) as u8
-	ldr	r5, [sp, #12]
-	subs	r0, r5, #1
+	ldr	r3, [sp, #28]
+	uxtb	r0, r3
+	movs	r2, #128
+	orrs	r0, r2
+	ldr	r2, [sp, #52]
+	uxtb	r2, r2
+	eors	r2, r0
+	subs	r3, r3, #1
+	movs	r3, #0
+	sbcs	r3, r3
+	ands	r2, r3
+	eors	r0, r2
+	ldr	r2, [sp, #16]
+	subs	r3, r2, #1
 	movs	r7, #0
 	sbcs	r7, r7
-	ldr	r0, [sp, #24]
-	subs	r0, r0, #1
-	movs	r5, #0
-	sbcs	r5, r5
-	ldr	r0, [sp, #24]
-	uxtb	r6, r0
-	movs	r0, #128
-	orrs	r6, r0
-	ldr	r0, [sp, #52]
-	uxtb	r0, r0
-	eors	r0, r6
-	ands	r0, r5
-	eors	r6, r0
-	ldr	r0, [sp, #24]
-	ldr	r5, [sp, #12]
-	subs	r0, r0, r5
-	lsls	r5, r0, #3
-	cmp	r5, #255
+	ldr	r3, [sp, #28]
+	subs	r2, r3, r2
+	lsls	r3, r2, #3
+	cmp	r3, #255
 	bls	.Lgrain128aeadv2_absorb_ad_shok3
-	movs	r5, #255
+	movs	r3, #255
 .Lgrain128aeadv2_absorb_ad_shok3:
-	ldr	r0, [sp, #52]
-	lsrs	r0, r5
-	uxtb	r0, r0
-	eors	r6, r0
-	ands	r6, r7
-	eors	r0, r6
-	mov	r11, r0
+	ldr	r2, [sp, #52]
+	lsrs	r2, r3
+	uxtb	r2, r2
+	eors	r0, r2
+	ands	r0, r7
+	eors	r2, r0
+	mov	r11, r2
 	@ grain128aeadv2.ae:37: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	lsrs	r0, r4, #12
-	lsls	r5, r3, #20
-	orrs	r0, r5
-	str	r0, [sp, #28]
-	mov	r5, r10
-	lsrs	r7, r5, #8
-	mov	r0, r8
+	lsrs	r0, r6, #12
+	lsls	r2, r5, #20
+	orrs	r0, r2
+	str	r0, [sp, #24]
+	mov	r2, r10
+	lsrs	r7, r2, #8
+	mov	r0, r12
 	lsls	r0, r0, #24
 	orrs	r7, r0
-	ldr	r0, [sp, #28]
+	ldr	r0, [sp, #24]
 	ands	r7, r0
-	lsrs	r6, r5, #13
-	mov	r0, r8
+	lsrs	r3, r2, #13
+	mov	r0, r12
 	lsls	r0, r0, #19
-	orrs	r6, r0
-	lsrs	r5, r5, #20
-	mov	r0, r8
+	orrs	r3, r0
+	lsrs	r2, r2, #20
+	mov	r0, r12
 	lsls	r0, r0, #12
-	orrs	r5, r0
-	ands	r6, r5
-	eors	r7, r6
+	orrs	r2, r0
+	ands	r3, r2
+	eors	r7, r3
 	@ grain128aeadv2.ae:38: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	lsrs	r0, r2, #31
-	lsls	r5, r1, #1
-	orrs	r0, r5
-	str	r0, [sp, #16]
-	mov	r0, r8
-	lsrs	r5, r0, #10
+	lsrs	r0, r4, #31
+	lsls	r2, r1, #1
+	orrs	r0, r2
+	str	r0, [sp, #12]
 	mov	r0, r12
+	lsrs	r2, r0, #10
+	mov	r0, r8
 	lsls	r0, r0, #22
-	orrs	r5, r0
-	ldr	r0, [sp, #16]
-	ands	r5, r0
+	orrs	r2, r0
+	ldr	r0, [sp, #12]
+	ands	r2, r0
 	@ grain128aeadv2.ae:37: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	eors	r7, r5
+	eors	r7, r2
 	@ grain128aeadv2.ae:38: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
+	mov	r0, r12
+	lsrs	r3, r0, #28
 	mov	r0, r8
-	lsrs	r6, r0, #28
-	mov	r0, r12
-	lsls	r0, r0, #4
-	orrs	r6, r0
-	mov	r0, r12
-	lsrs	r5, r0, #15
+	lsls	r2, r0, #4
+	orrs	r3, r2
+	lsrs	r2, r0, #15
 	mov	r0, r9
 	lsls	r0, r0, #17
-	orrs	r5, r0
-	ands	r6, r5
+	orrs	r2, r0
+	ands	r3, r2
 	@ grain128aeadv2.ae:37: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	eors	r7, r6
+	eors	r7, r3
 	@ grain128aeadv2.ae:39: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
-	ldr	r6, [sp, #28]
-	ldr	r0, [sp, #16]
-	ands	r6, r0
-	mov	r0, r12
-	lsrs	r5, r0, #30
+	ldr	r3, [sp, #24]
+	ldr	r0, [sp, #12]
+	ands	r3, r0
+	mov	r0, r8
+	lsrs	r2, r0, #30
 	mov	r0, r9
 	lsls	r0, r0, #2
-	orrs	r5, r0
-	ands	r6, r5
+	orrs	r2, r0
+	ands	r3, r2
 	@ grain128aeadv2.ae:37: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	eors	r7, r6
+	eors	r7, r3
 	@ grain128aeadv2.ae:41: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	mov	r0, r12
+	mov	r0, r8
 	lsrs	r0, r0, #29
 	eors	r7, r0
 	mov	r0, r9
 	lsls	r0, r0, #3
 	eors	r7, r0
-	lsrs	r0, r4, #2
+	lsrs	r0, r6, #2
 	eors	r7, r0
-	lsls	r0, r3, #30
+	lsls	r0, r5, #30
 	eors	r7, r0
-	lsrs	r0, r4, #15
+	lsrs	r0, r6, #15
 	eors	r7, r0
-	lsls	r0, r3, #17
+	lsls	r0, r5, #17
 	eors	r7, r0
-	lsrs	r0, r3, #4
+	lsrs	r0, r5, #4
 	eors	r7, r0
-	lsls	r0, r2, #28
+	lsls	r0, r4, #28
 	eors	r7, r0
-	lsrs	r0, r3, #13
+	lsrs	r0, r5, #13
 	eors	r7, r0
-	lsls	r0, r2, #19
+	lsls	r0, r4, #19
 	eors	r7, r0
-	eors	r7, r2
+	eors	r7, r4
 	@ grain128aeadv2.ae:42: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	lsrs	r0, r2, #9
+	lsrs	r0, r4, #9
 	@ grain128aeadv2.ae:41: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
 	eors	r7, r0
 	@ grain128aeadv2.ae:42: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
@@ -702,210 +687,209 @@ grain128aeadv2_absorb_ad:
 	@ grain128aeadv2.ae:41: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
 	eors	r7, r0
 	@ grain128aeadv2.ae:42: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	lsrs	r5, r2, #25
+	lsrs	r2, r4, #25
 	@ grain128aeadv2.ae:41: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	eors	r7, r5
+	eors	r7, r2
 	@ grain128aeadv2.ae:42: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	lsls	r5, r1, #7
+	lsls	r2, r1, #7
 	@ grain128aeadv2.ae:41: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	eors	r7, r5
-	str	r7, [sp, #28]
+	eors	r7, r2
+	str	r7, [sp, #24]
 	@ grain128aeadv2.ae:44: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
-	mov	r7, r8
-	mov	r0, r12
-	eors	r7, r0
-	mov	r6, r12
-	mov	r0, r9
-	eors	r6, r0
-	mov	r0, r10
-	lsrs	r5, r0, #7
-	eors	r5, r0
+	mov	r7, r12
 	mov	r0, r8
-	lsls	r0, r0, #25
-	eors	r5, r0
-	lsrs	r0, r7, #6
-	eors	r5, r0
-	lsls	r0, r6, #26
-	eors	r5, r0
-	mov	r0, r12
+	eors	r7, r0
+	mov	r3, r9
+	eors	r0, r3
+	mov	r3, r10
+	lsrs	r2, r3, #7
+	eors	r2, r3
+	mov	r3, r12
+	lsls	r3, r3, #25
+	eors	r2, r3
+	lsrs	r3, r7, #6
+	eors	r2, r3
+	lsls	r3, r0, #26
+	eors	r2, r3
+	mov	r0, r8
 	lsrs	r0, r0, #17
-	eors	r5, r0
+	eors	r2, r0
 	mov	r0, r9
 	lsls	r0, r0, #15
-	eors	r5, r0
+	eors	r2, r0
 	mov	r0, r9
-	eors	r5, r0
-	str	r5, [sp, #32]
+	eors	r2, r0
+	str	r2, [sp, #32]
 	@ grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	mov	r6, r10
-	eors	r6, r4
-	lsrs	r0, r4, #26
-	eors	r6, r0
-	lsls	r0, r3, #6
-	eors	r6, r0
-	lsrs	r0, r3, #24
-	eors	r6, r0
-	lsls	r0, r2, #8
-	eors	r6, r0
-	lsrs	r0, r2, #27
-	eors	r6, r0
+	mov	r3, r10
+	eors	r3, r6
+	lsrs	r0, r6, #26
+	eors	r3, r0
+	lsls	r0, r5, #6
+	eors	r3, r0
+	lsrs	r0, r5, #24
+	eors	r3, r0
+	lsls	r0, r4, #8
+	eors	r3, r0
+	lsrs	r0, r4, #27
+	eors	r3, r0
 	lsls	r0, r1, #5
-	eors	r6, r0
-	eors	r6, r1
+	eors	r3, r0
+	eors	r3, r1
 	@ grain128aeadv2.ae:48: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	lsrs	r7, r4, #3
-	lsls	r0, r3, #29
+	lsrs	r7, r6, #3
+	lsls	r0, r5, #29
 	orrs	r7, r0
-	lsrs	r5, r2, #3
+	lsrs	r2, r4, #3
 	lsls	r0, r1, #29
-	orrs	r5, r0
-	ands	r7, r5
+	orrs	r2, r0
+	ands	r7, r2
 	@ grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r6, r7
+	eors	r3, r7
 	@ grain128aeadv2.ae:48: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	lsrs	r7, r4, #11
-	lsls	r0, r3, #21
+	lsrs	r7, r6, #11
+	lsls	r0, r5, #21
 	orrs	r7, r0
-	lsrs	r5, r4, #13
-	lsls	r0, r3, #19
-	orrs	r5, r0
-	ands	r7, r5
+	lsrs	r2, r6, #13
+	lsls	r0, r5, #19
+	orrs	r2, r0
+	ands	r7, r2
 	@ grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r6, r7
+	eors	r3, r7
 	@ grain128aeadv2.ae:49: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	lsrs	r7, r4, #17
-	lsls	r0, r3, #15
+	lsrs	r7, r6, #17
+	lsls	r0, r5, #15
 	orrs	r7, r0
-	lsrs	r5, r4, #18
-	lsls	r0, r3, #14
-	orrs	r5, r0
-	ands	r7, r5
+	lsrs	r2, r6, #18
+	lsls	r0, r5, #14
+	orrs	r2, r0
+	ands	r7, r2
 	@ grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r6, r7
+	eors	r3, r7
 	@ grain128aeadv2.ae:49: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	lsrs	r7, r4, #27
-	lsls	r0, r3, #5
+	lsrs	r7, r6, #27
+	lsls	r0, r5, #5
 	orrs	r7, r0
-	lsrs	r5, r3, #27
-	lsls	r0, r2, #5
-	orrs	r5, r0
-	ands	r7, r5
+	lsrs	r2, r5, #27
+	lsls	r0, r4, #5
+	orrs	r2, r0
+	ands	r7, r2
 	@ grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r6, r7
+	eors	r3, r7
 	@ grain128aeadv2.ae:50: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	lsrs	r7, r3, #8
-	lsls	r0, r2, #24
+	lsrs	r7, r5, #8
+	lsls	r0, r4, #24
 	orrs	r7, r0
-	lsrs	r5, r3, #16
-	lsls	r0, r2, #16
-	orrs	r5, r0
-	ands	r7, r5
+	lsrs	r2, r5, #16
+	lsls	r0, r4, #16
+	orrs	r2, r0
+	ands	r7, r2
 	@ grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r6, r7
+	eors	r3, r7
 	@ grain128aeadv2.ae:50: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	lsrs	r7, r3, #29
-	lsls	r0, r2, #3
+	lsrs	r7, r5, #29
+	lsls	r0, r4, #3
 	orrs	r7, r0
-	lsrs	r5, r2, #1
+	lsrs	r2, r4, #1
 	lsls	r0, r1, #31
-	orrs	r5, r0
-	ands	r7, r5
+	orrs	r2, r0
+	ands	r7, r2
 	@ grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r6, r7
+	eors	r3, r7
 	@ grain128aeadv2.ae:51: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	lsrs	r7, r2, #4
+	lsrs	r7, r4, #4
 	lsls	r0, r1, #28
 	orrs	r7, r0
-	lsrs	r5, r2, #20
+	lsrs	r2, r4, #20
 	lsls	r0, r1, #12
-	orrs	r5, r0
-	ands	r7, r5
+	orrs	r2, r0
+	ands	r7, r2
 	@ grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r6, r7
+	eors	r3, r7
 	@ grain128aeadv2.ae:51: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	lsrs	r7, r4, #22
-	lsls	r0, r3, #10
+	lsrs	r7, r6, #22
+	lsls	r0, r5, #10
 	orrs	r7, r0
-	lsrs	r0, r4, #24
-	lsls	r5, r3, #8
-	orrs	r0, r5
+	lsrs	r0, r6, #24
+	lsls	r2, r5, #8
+	orrs	r0, r2
 	ands	r7, r0
-	lsrs	r5, r4, #25
-	lsls	r0, r3, #7
-	orrs	r5, r0
-	ands	r7, r5
+	lsrs	r2, r6, #25
+	lsls	r0, r5, #7
+	orrs	r2, r0
+	ands	r7, r2
 	@ grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r6, r7
+	eors	r3, r7
 	@ grain128aeadv2.ae:52: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
-	lsrs	r7, r2, #6
+	lsrs	r7, r4, #6
 	lsls	r0, r1, #26
 	orrs	r7, r0
-	lsrs	r0, r2, #14
-	lsls	r5, r1, #18
-	orrs	r0, r5
+	lsrs	r0, r4, #14
+	lsls	r2, r1, #18
+	orrs	r0, r2
 	ands	r7, r0
-	lsrs	r5, r2, #18
+	lsrs	r2, r4, #18
 	lsls	r0, r1, #14
-	orrs	r5, r0
-	ands	r7, r5
+	orrs	r2, r0
+	ands	r7, r2
 	@ grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r6, r7
+	eors	r3, r7
 	@ grain128aeadv2.ae:53: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
-	lsrs	r7, r2, #24
+	lsrs	r7, r4, #24
 	lsls	r0, r1, #8
 	orrs	r7, r0
-	lsrs	r0, r2, #28
-	lsls	r5, r1, #4
-	orrs	r0, r5
+	lsrs	r0, r4, #28
+	lsls	r2, r1, #4
+	orrs	r0, r2
 	ands	r7, r0
-	lsrs	r0, r2, #29
-	lsls	r5, r1, #3
-	orrs	r0, r5
+	lsrs	r0, r4, #29
+	lsls	r2, r1, #3
+	orrs	r0, r2
 	ands	r7, r0
-	ldr	r0, [sp, #16]
+	ldr	r0, [sp, #12]
 	ands	r7, r0
 	@ grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r6, r7
+	eors	r3, r7
 	@ grain128aeadv2.ae:69: return cat(f[15:0], s[127:16]), cat(g[15:0], b[127:16]), y[15:0]
 	mov	r0, r10
 	lsrs	r7, r0, #16
-	mov	r0, r8
-	lsls	r5, r0, #16
-	orrs	r7, r5
+	mov	r0, r12
+	lsls	r2, r0, #16
+	orrs	r7, r2
 	mov	r10, r7
 	lsrs	r7, r0, #16
-	mov	r0, r12
-	lsls	r5, r0, #16
-	orrs	r7, r5
-	mov	r8, r7
+	mov	r0, r8
+	lsls	r2, r0, #16
+	orrs	r7, r2
+	mov	r12, r7
 	lsrs	r7, r0, #16
 	mov	r0, r9
-	lsls	r5, r0, #16
-	orrs	r7, r5
-	mov	r12, r7
-	lsrs	r5, r0, #16
+	lsls	r2, r0, #16
+	orrs	r7, r2
+	mov	r8, r7
+	lsrs	r2, r0, #16
 	ldr	r0, [sp, #32]
 	uxth	r0, r0
 	lsls	r0, r0, #16
-	orrs	r0, r5
+	orrs	r0, r2
 	mov	r9, r0
-	lsrs	r0, r4, #16
-	lsls	r4, r3, #16
-	orrs	r0, r4
+	lsrs	r0, r6, #16
+	lsls	r2, r5, #16
+	orrs	r0, r2
 	str	r0, [sp, #36]
-	lsrs	r0, r3, #16
-	lsls	r3, r2, #16
-	orrs	r0, r3
+	lsrs	r0, r5, #16
+	lsls	r2, r4, #16
+	orrs	r0, r2
 	str	r0, [sp, #32]
-	lsrs	r0, r2, #16
+	lsrs	r0, r4, #16
 	lsls	r2, r1, #16
 	orrs	r0, r2
-	str	r0, [sp, #16]
+	str	r0, [sp, #12]
 	lsrs	r2, r1, #16
-	uxth	r0, r6
+	uxth	r0, r3
 	lsls	r1, r0, #16
 	orrs	r1, r2
-	ldr	r0, [sp, #28]
+	ldr	r0, [sp, #24]
 	uxth	r0, r0
 	@ grain128aeadv2.ae:187: acc, sr = authenticate(acc, sr, x, unzip(y)[15:8])
 	movs	r3, #0
@@ -948,21 +932,21 @@ grain128aeadv2_absorb_ad:
 	@ grain128aeadv2.ae:165: acc = acc ^ (sr & -(m[0] as u64))
 	mov	r2, r11
 	lsls	r0, r2, #31
-	asrs	r3, r0, #31
-	mov	r2, lr
-	ands	r2, r3
-	ldr	r0, [sp, #4]
-	eors	r0, r2
-	ldr	r4, [sp]
+	asrs	r4, r0, #31
+	mov	r3, lr
 	ands	r3, r4
-	ldr	r7, [sp, #8]
-	eors	r7, r3
+	ldr	r2, [sp]
+	ands	r4, r2
+	ldr	r0, [sp, #8]
+	eors	r0, r3
+	ldr	r7, [sp, #4]
+	eors	r7, r4
 	@ grain128aeadv2.ae:166: sr = cat(a[0], sr[63:1])
-	mov	r2, lr
-	lsrs	r6, r2, #1
-	lsls	r2, r4, #31
-	orrs	r6, r2
-	lsrs	r2, r4, #1
+	mov	r3, lr
+	lsrs	r6, r3, #1
+	lsls	r3, r2, #31
+	orrs	r6, r3
+	lsrs	r2, r2, #1
 	lsls	r3, r5, #23
 	lsrs	r3, r3, #31
 	lsls	r4, r3, #31
@@ -970,12 +954,12 @@ grain128aeadv2_absorb_ad:
 	@ grain128aeadv2.ae:165: acc = acc ^ (sr & -(m[0] as u64))
 	mov	r2, r11
 	lsls	r2, r2, #30
-	asrs	r3, r2, #31
-	mov	r2, r6
-	ands	r2, r3
-	eors	r0, r2
-	ands	r3, r4
-	eors	r7, r3
+	asrs	r2, r2, #31
+	mov	r3, r6
+	ands	r3, r2
+	ands	r2, r4
+	eors	r0, r3
+	eors	r7, r2
 	@ grain128aeadv2.ae:166: sr = cat(a[0], sr[63:1])
 	lsrs	r6, r6, #1
 	lsls	r2, r4, #31
@@ -988,12 +972,12 @@ grain128aeadv2_absorb_ad:
 	@ grain128aeadv2.ae:165: acc = acc ^ (sr & -(m[0] as u64))
 	mov	r2, r11
 	lsls	r2, r2, #29
-	asrs	r3, r2, #31
-	mov	r2, r6
-	ands	r2, r3
-	eors	r0, r2
-	ands	r3, r4
-	eors	r7, r3
+	asrs	r2, r2, #31
+	mov	r3, r6
+	ands	r3, r2
+	ands	r2, r4
+	eors	r0, r3
+	eors	r7, r2
 	@ grain128aeadv2.ae:166: sr = cat(a[0], sr[63:1])
 	lsrs	r6, r6, #1
 	lsls	r2, r4, #31
@@ -1006,12 +990,12 @@ grain128aeadv2_absorb_ad:
 	@ grain128aeadv2.ae:165: acc = acc ^ (sr & -(m[0] as u64))
 	mov	r2, r11
 	lsls	r2, r2, #28
-	asrs	r3, r2, #31
-	mov	r2, r6
-	ands	r2, r3
-	eors	r0, r2
-	ands	r3, r4
-	eors	r7, r3
+	asrs	r2, r2, #31
+	mov	r3, r6
+	ands	r3, r2
+	ands	r2, r4
+	eors	r0, r3
+	eors	r7, r2
 	@ grain128aeadv2.ae:166: sr = cat(a[0], sr[63:1])
 	lsrs	r6, r6, #1
 	lsls	r2, r4, #31
@@ -1024,12 +1008,12 @@ grain128aeadv2_absorb_ad:
 	@ grain128aeadv2.ae:165: acc = acc ^ (sr & -(m[0] as u64))
 	mov	r2, r11
 	lsls	r2, r2, #27
-	asrs	r3, r2, #31
-	mov	r2, r6
-	ands	r2, r3
-	eors	r0, r2
-	ands	r3, r4
-	eors	r7, r3
+	asrs	r2, r2, #31
+	mov	r3, r6
+	ands	r3, r2
+	ands	r2, r4
+	eors	r0, r3
+	eors	r7, r2
 	@ grain128aeadv2.ae:166: sr = cat(a[0], sr[63:1])
 	lsrs	r6, r6, #1
 	lsls	r2, r4, #31
@@ -1042,12 +1026,12 @@ grain128aeadv2_absorb_ad:
 	@ grain128aeadv2.ae:165: acc = acc ^ (sr & -(m[0] as u64))
 	mov	r2, r11
 	lsls	r2, r2, #26
-	asrs	r3, r2, #31
-	mov	r2, r6
-	ands	r2, r3
-	eors	r0, r2
-	ands	r3, r4
-	eors	r7, r3
+	asrs	r2, r2, #31
+	mov	r3, r6
+	ands	r3, r2
+	ands	r2, r4
+	eors	r0, r3
+	eors	r7, r2
 	@ grain128aeadv2.ae:166: sr = cat(a[0], sr[63:1])
 	lsrs	r6, r6, #1
 	lsls	r2, r4, #31
@@ -1060,12 +1044,12 @@ grain128aeadv2_absorb_ad:
 	@ grain128aeadv2.ae:165: acc = acc ^ (sr & -(m[0] as u64))
 	mov	r2, r11
 	lsls	r2, r2, #25
-	asrs	r3, r2, #31
-	mov	r2, r6
-	ands	r2, r3
-	eors	r0, r2
-	ands	r3, r4
-	eors	r7, r3
+	asrs	r2, r2, #31
+	mov	r3, r6
+	ands	r3, r2
+	ands	r2, r4
+	eors	r0, r3
+	eors	r7, r2
 	@ grain128aeadv2.ae:166: sr = cat(a[0], sr[63:1])
 	lsrs	r6, r6, #1
 	lsls	r2, r4, #31
@@ -1078,137 +1062,136 @@ grain128aeadv2_absorb_ad:
 	@ grain128aeadv2.ae:165: acc = acc ^ (sr & -(m[0] as u64))
 	mov	r2, r11
 	lsls	r2, r2, #24
-	asrs	r3, r2, #31
-	mov	r2, r6
-	ands	r2, r3
-	eors	r0, r2
-	ands	r3, r4
-	eors	r7, r3
+	asrs	r2, r2, #31
+	mov	r3, r6
+	ands	r3, r2
+	ands	r2, r4
+	eors	r0, r3
+	eors	r7, r2
 	@ grain128aeadv2.ae:166: sr = cat(a[0], sr[63:1])
-	lsrs	r6, r6, #1
+	lsrs	r3, r6, #1
 	lsls	r2, r4, #31
-	orrs	r6, r2
-	lsrs	r2, r4, #1
-	lsrs	r3, r5, #15
-	lsls	r5, r3, #31
-	orrs	r5, r2
-	ldr	r4, [sp, #36]
-	ldr	r3, [sp, #32]
+	orrs	r3, r2
+	lsrs	r4, r4, #1
+	lsrs	r2, r5, #15
+	lsls	r2, r2, #31
+	orrs	r2, r4
+	ldr	r6, [sp, #36]
+	ldr	r5, [sp, #32]
+	ldr	r4, [sp, #12]
+	str	r0, [sp, #8]
+	str	r7, [sp, #4]
+	mov	lr, r3
+	str	r2, [sp]
 	ldr	r2, [sp, #16]
-	str	r0, [sp, #4]
-	str	r7, [sp, #8]
-	mov	lr, r6
-	str	r5, [sp]
-	ldr	r5, [sp, #12]
-	adds	r5, #1
-	str	r5, [sp, #12]
+	adds	r2, #1
+	str	r2, [sp, #16]
 	ldr	r0, [sp, #40]
-	cmp	r5, r0
+	cmp	r2, r0
 	bcs	.Lgrain128aeadv2_absorb_ad_far2
 	b	.Lgrain128aeadv2_absorb_ad_loop1
 .Lgrain128aeadv2_absorb_ad_far2:
 .Lgrain128aeadv2_absorb_ad_done2:
 	@ grain128aeadv2.ae:197: for i in 0..a {
-	movs	r5, #0
-	str	r5, [sp, #24]
+	movs	r2, #0
+	str	r2, [sp, #24]
 	ldr	r0, [sp, #52]
-	cmp	r5, r0
+	cmp	r2, r0
 	bcc	.Lgrain128aeadv2_absorb_ad_far3
 	b	.Lgrain128aeadv2_absorb_ad_done5
 .Lgrain128aeadv2_absorb_ad_far3:
 .Lgrain128aeadv2_absorb_ad_loop4:
 	@ grain128aeadv2.ae:198: s, b, acc, sr = absorb_byte(s, b, acc, sr, ad[i])
 	ldr	r0, [sp, #20]
-	ldrb	r0, [r0]
-	mov	r11, r0
+	ldrb	r2, [r0]
+	mov	r11, r2
 	@ grain128aeadv2.ae:37: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	lsrs	r0, r4, #12
-	lsls	r5, r3, #20
-	orrs	r0, r5
+	lsrs	r0, r6, #12
+	lsls	r2, r5, #20
+	orrs	r0, r2
 	str	r0, [sp, #16]
-	mov	r5, r10
-	lsrs	r7, r5, #8
-	mov	r0, r8
+	mov	r2, r10
+	lsrs	r7, r2, #8
+	mov	r0, r12
 	lsls	r0, r0, #24
 	orrs	r7, r0
 	ldr	r0, [sp, #16]
 	ands	r7, r0
-	lsrs	r6, r5, #13
-	mov	r0, r8
+	lsrs	r3, r2, #13
+	mov	r0, r12
 	lsls	r0, r0, #19
-	orrs	r6, r0
-	lsrs	r5, r5, #20
-	mov	r0, r8
+	orrs	r3, r0
+	lsrs	r2, r2, #20
+	mov	r0, r12
 	lsls	r0, r0, #12
-	orrs	r5, r0
-	ands	r6, r5
-	eors	r7, r6
+	orrs	r2, r0
+	ands	r3, r2
+	eors	r7, r3
 	@ grain128aeadv2.ae:38: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	lsrs	r0, r2, #31
-	lsls	r5, r1, #1
-	orrs	r0, r5
+	lsrs	r0, r4, #31
+	lsls	r2, r1, #1
+	orrs	r0, r2
 	str	r0, [sp, #12]
-	mov	r0, r8
-	lsrs	r5, r0, #10
 	mov	r0, r12
+	lsrs	r2, r0, #10
+	mov	r0, r8
 	lsls	r0, r0, #22
-	orrs	r5, r0
+	orrs	r2, r0
 	ldr	r0, [sp, #12]
-	ands	r5, r0
+	ands	r2, r0
 	@ grain128aeadv2.ae:37: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	eors	r7, r5
+	eors	r7, r2
 	@ grain128aeadv2.ae:38: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
+	mov	r0, r12
+	lsrs	r3, r0, #28
 	mov	r0, r8
-	lsrs	r6, r0, #28
-	mov	r0, r12
-	lsls	r0, r0, #4
-	orrs	r6, r0
-	mov	r0, r12
-	lsrs	r5, r0, #15
+	lsls	r2, r0, #4
+	orrs	r3, r2
+	lsrs	r2, r0, #15
 	mov	r0, r9
 	lsls	r0, r0, #17
-	orrs	r5, r0
-	ands	r6, r5
+	orrs	r2, r0
+	ands	r3, r2
 	@ grain128aeadv2.ae:37: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	eors	r7, r6
+	eors	r7, r3
 	@ grain128aeadv2.ae:39: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
-	ldr	r6, [sp, #16]
+	ldr	r3, [sp, #16]
 	ldr	r0, [sp, #12]
-	ands	r6, r0
-	mov	r0, r12
-	lsrs	r5, r0, #30
+	ands	r3, r0
+	mov	r0, r8
+	lsrs	r2, r0, #30
 	mov	r0, r9
 	lsls	r0, r0, #2
-	orrs	r5, r0
-	ands	r6, r5
+	orrs	r2, r0
+	ands	r3, r2
 	@ grain128aeadv2.ae:37: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	eors	r7, r6
+	eors	r7, r3
 	@ grain128aeadv2.ae:41: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	mov	r0, r12
+	mov	r0, r8
 	lsrs	r0, r0, #29
 	eors	r7, r0
 	mov	r0, r9
 	lsls	r0, r0, #3
 	eors	r7, r0
-	lsrs	r0, r4, #2
+	lsrs	r0, r6, #2
 	eors	r7, r0
-	lsls	r0, r3, #30
+	lsls	r0, r5, #30
 	eors	r7, r0
-	lsrs	r0, r4, #15
+	lsrs	r0, r6, #15
 	eors	r7, r0
-	lsls	r0, r3, #17
+	lsls	r0, r5, #17
 	eors	r7, r0
-	lsrs	r0, r3, #4
+	lsrs	r0, r5, #4
 	eors	r7, r0
-	lsls	r0, r2, #28
+	lsls	r0, r4, #28
 	eors	r7, r0
-	lsrs	r0, r3, #13
+	lsrs	r0, r5, #13
 	eors	r7, r0
-	lsls	r0, r2, #19
+	lsls	r0, r4, #19
 	eors	r7, r0
-	eors	r7, r2
+	eors	r7, r4
 	@ grain128aeadv2.ae:42: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	lsrs	r0, r2, #9
+	lsrs	r0, r4, #9
 	@ grain128aeadv2.ae:41: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
 	eors	r7, r0
 	@ grain128aeadv2.ae:42: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
@@ -1216,207 +1199,206 @@ grain128aeadv2_absorb_ad:
 	@ grain128aeadv2.ae:41: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
 	eors	r7, r0
 	@ grain128aeadv2.ae:42: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	lsrs	r5, r2, #25
+	lsrs	r2, r4, #25
 	@ grain128aeadv2.ae:41: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	eors	r7, r5
+	eors	r7, r2
 	@ grain128aeadv2.ae:42: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	lsls	r5, r1, #7
+	lsls	r2, r1, #7
 	@ grain128aeadv2.ae:41: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	eors	r7, r5
+	eors	r7, r2
 	str	r7, [sp, #16]
 	@ grain128aeadv2.ae:44: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
-	mov	r7, r8
-	mov	r0, r12
-	eors	r7, r0
-	mov	r6, r12
-	mov	r0, r9
-	eors	r6, r0
-	mov	r0, r10
-	lsrs	r5, r0, #7
-	eors	r5, r0
+	mov	r7, r12
 	mov	r0, r8
-	lsls	r0, r0, #25
-	eors	r5, r0
-	lsrs	r0, r7, #6
-	eors	r5, r0
-	lsls	r0, r6, #26
-	eors	r5, r0
-	mov	r0, r12
+	eors	r7, r0
+	mov	r3, r9
+	eors	r0, r3
+	mov	r3, r10
+	lsrs	r2, r3, #7
+	eors	r2, r3
+	mov	r3, r12
+	lsls	r3, r3, #25
+	eors	r2, r3
+	lsrs	r3, r7, #6
+	eors	r2, r3
+	lsls	r3, r0, #26
+	eors	r2, r3
+	mov	r0, r8
 	lsrs	r0, r0, #17
-	eors	r5, r0
+	eors	r2, r0
 	mov	r0, r9
 	lsls	r0, r0, #15
-	eors	r5, r0
+	eors	r2, r0
 	mov	r0, r9
-	eors	r5, r0
-	str	r5, [sp, #28]
+	eors	r2, r0
+	str	r2, [sp, #28]
 	@ grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	mov	r6, r10
-	eors	r6, r4
-	lsrs	r0, r4, #26
-	eors	r6, r0
-	lsls	r0, r3, #6
-	eors	r6, r0
-	lsrs	r0, r3, #24
-	eors	r6, r0
-	lsls	r0, r2, #8
-	eors	r6, r0
-	lsrs	r0, r2, #27
-	eors	r6, r0
+	mov	r3, r10
+	eors	r3, r6
+	lsrs	r0, r6, #26
+	eors	r3, r0
+	lsls	r0, r5, #6
+	eors	r3, r0
+	lsrs	r0, r5, #24
+	eors	r3, r0
+	lsls	r0, r4, #8
+	eors	r3, r0
+	lsrs	r0, r4, #27
+	eors	r3, r0
 	lsls	r0, r1, #5
-	eors	r6, r0
-	eors	r6, r1
+	eors	r3, r0
+	eors	r3, r1
 	@ grain128aeadv2.ae:48: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	lsrs	r7, r4, #3
-	lsls	r0, r3, #29
+	lsrs	r7, r6, #3
+	lsls	r0, r5, #29
 	orrs	r7, r0
-	lsrs	r5, r2, #3
+	lsrs	r2, r4, #3
 	lsls	r0, r1, #29
-	orrs	r5, r0
-	ands	r7, r5
+	orrs	r2, r0
+	ands	r7, r2
 	@ grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r6, r7
+	eors	r3, r7
 	@ grain128aeadv2.ae:48: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	lsrs	r7, r4, #11
-	lsls	r0, r3, #21
+	lsrs	r7, r6, #11
+	lsls	r0, r5, #21
 	orrs	r7, r0
-	lsrs	r5, r4, #13
-	lsls	r0, r3, #19
-	orrs	r5, r0
-	ands	r7, r5
+	lsrs	r2, r6, #13
+	lsls	r0, r5, #19
+	orrs	r2, r0
+	ands	r7, r2
 	@ grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r6, r7
+	eors	r3, r7
 	@ grain128aeadv2.ae:49: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	lsrs	r7, r4, #17
-	lsls	r0, r3, #15
+	lsrs	r7, r6, #17
+	lsls	r0, r5, #15
 	orrs	r7, r0
-	lsrs	r5, r4, #18
-	lsls	r0, r3, #14
-	orrs	r5, r0
-	ands	r7, r5
+	lsrs	r2, r6, #18
+	lsls	r0, r5, #14
+	orrs	r2, r0
+	ands	r7, r2
 	@ grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r6, r7
+	eors	r3, r7
 	@ grain128aeadv2.ae:49: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	lsrs	r7, r4, #27
-	lsls	r0, r3, #5
+	lsrs	r7, r6, #27
+	lsls	r0, r5, #5
 	orrs	r7, r0
-	lsrs	r5, r3, #27
-	lsls	r0, r2, #5
-	orrs	r5, r0
-	ands	r7, r5
+	lsrs	r2, r5, #27
+	lsls	r0, r4, #5
+	orrs	r2, r0
+	ands	r7, r2
 	@ grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r6, r7
+	eors	r3, r7
 	@ grain128aeadv2.ae:50: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	lsrs	r7, r3, #8
-	lsls	r0, r2, #24
+	lsrs	r7, r5, #8
+	lsls	r0, r4, #24
 	orrs	r7, r0
-	lsrs	r5, r3, #16
-	lsls	r0, r2, #16
-	orrs	r5, r0
-	ands	r7, r5
+	lsrs	r2, r5, #16
+	lsls	r0, r4, #16
+	orrs	r2, r0
+	ands	r7, r2
 	@ grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r6, r7
+	eors	r3, r7
 	@ grain128aeadv2.ae:50: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	lsrs	r7, r3, #29
-	lsls	r0, r2, #3
+	lsrs	r7, r5, #29
+	lsls	r0, r4, #3
 	orrs	r7, r0
-	lsrs	r5, r2, #1
+	lsrs	r2, r4, #1
 	lsls	r0, r1, #31
-	orrs	r5, r0
-	ands	r7, r5
+	orrs	r2, r0
+	ands	r7, r2
 	@ grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r6, r7
+	eors	r3, r7
 	@ grain128aeadv2.ae:51: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	lsrs	r7, r2, #4
+	lsrs	r7, r4, #4
 	lsls	r0, r1, #28
 	orrs	r7, r0
-	lsrs	r5, r2, #20
+	lsrs	r2, r4, #20
 	lsls	r0, r1, #12
-	orrs	r5, r0
-	ands	r7, r5
+	orrs	r2, r0
+	ands	r7, r2
 	@ grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r6, r7
+	eors	r3, r7
 	@ grain128aeadv2.ae:51: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	lsrs	r7, r4, #22
-	lsls	r0, r3, #10
+	lsrs	r7, r6, #22
+	lsls	r0, r5, #10
 	orrs	r7, r0
-	lsrs	r0, r4, #24
-	lsls	r5, r3, #8
-	orrs	r0, r5
+	lsrs	r0, r6, #24
+	lsls	r2, r5, #8
+	orrs	r0, r2
 	ands	r7, r0
-	lsrs	r5, r4, #25
-	lsls	r0, r3, #7
-	orrs	r5, r0
-	ands	r7, r5
+	lsrs	r2, r6, #25
+	lsls	r0, r5, #7
+	orrs	r2, r0
+	ands	r7, r2
 	@ grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r6, r7
+	eors	r3, r7
 	@ grain128aeadv2.ae:52: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
-	lsrs	r7, r2, #6
+	lsrs	r7, r4, #6
 	lsls	r0, r1, #26
 	orrs	r7, r0
-	lsrs	r0, r2, #14
-	lsls	r5, r1, #18
-	orrs	r0, r5
+	lsrs	r0, r4, #14
+	lsls	r2, r1, #18
+	orrs	r0, r2
 	ands	r7, r0
-	lsrs	r5, r2, #18
+	lsrs	r2, r4, #18
 	lsls	r0, r1, #14
-	orrs	r5, r0
-	ands	r7, r5
+	orrs	r2, r0
+	ands	r7, r2
 	@ grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r6, r7
+	eors	r3, r7
 	@ grain128aeadv2.ae:53: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
-	lsrs	r7, r2, #24
+	lsrs	r7, r4, #24
 	lsls	r0, r1, #8
 	orrs	r7, r0
-	lsrs	r0, r2, #28
-	lsls	r5, r1, #4
-	orrs	r0, r5
+	lsrs	r0, r4, #28
+	lsls	r2, r1, #4
+	orrs	r0, r2
 	ands	r7, r0
-	lsrs	r0, r2, #29
-	lsls	r5, r1, #3
-	orrs	r0, r5
+	lsrs	r0, r4, #29
+	lsls	r2, r1, #3
+	orrs	r0, r2
 	ands	r7, r0
 	ldr	r0, [sp, #12]
 	ands	r7, r0
 	@ grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r6, r7
+	eors	r3, r7
 	@ grain128aeadv2.ae:69: return cat(f[15:0], s[127:16]), cat(g[15:0], b[127:16]), y[15:0]
 	mov	r0, r10
 	lsrs	r7, r0, #16
-	mov	r0, r8
-	lsls	r5, r0, #16
-	orrs	r7, r5
+	mov	r0, r12
+	lsls	r2, r0, #16
+	orrs	r7, r2
 	mov	r10, r7
 	lsrs	r7, r0, #16
-	mov	r0, r12
-	lsls	r5, r0, #16
-	orrs	r7, r5
-	mov	r8, r7
+	mov	r0, r8
+	lsls	r2, r0, #16
+	orrs	r7, r2
+	mov	r12, r7
 	lsrs	r7, r0, #16
 	mov	r0, r9
-	lsls	r5, r0, #16
-	orrs	r7, r5
-	mov	r12, r7
-	lsrs	r5, r0, #16
+	lsls	r2, r0, #16
+	orrs	r7, r2
+	mov	r8, r7
+	lsrs	r2, r0, #16
 	ldr	r0, [sp, #28]
 	uxth	r0, r0
 	lsls	r0, r0, #16
-	orrs	r0, r5
+	orrs	r0, r2
 	mov	r9, r0
-	lsrs	r0, r4, #16
-	lsls	r4, r3, #16
-	orrs	r0, r4
+	lsrs	r0, r6, #16
+	lsls	r2, r5, #16
+	orrs	r0, r2
 	str	r0, [sp, #32]
-	lsrs	r0, r3, #16
-	lsls	r3, r2, #16
-	orrs	r0, r3
+	lsrs	r0, r5, #16
+	lsls	r2, r4, #16
+	orrs	r0, r2
 	str	r0, [sp, #28]
-	lsrs	r0, r2, #16
+	lsrs	r0, r4, #16
 	lsls	r2, r1, #16
 	orrs	r0, r2
 	str	r0, [sp, #12]
 	lsrs	r2, r1, #16
-	uxth	r0, r6
+	uxth	r0, r3
 	lsls	r1, r0, #16
 	orrs	r1, r2
 	ldr	r0, [sp, #16]
@@ -1462,21 +1444,21 @@ grain128aeadv2_absorb_ad:
 	@ grain128aeadv2.ae:165: acc = acc ^ (sr & -(m[0] as u64))
 	mov	r2, r11
 	lsls	r0, r2, #31
-	asrs	r3, r0, #31
-	mov	r2, lr
-	ands	r2, r3
-	ldr	r0, [sp, #4]
-	eors	r0, r2
-	ldr	r4, [sp]
+	asrs	r4, r0, #31
+	mov	r3, lr
 	ands	r3, r4
-	ldr	r7, [sp, #8]
-	eors	r7, r3
+	ldr	r2, [sp]
+	ands	r4, r2
+	ldr	r0, [sp, #8]
+	eors	r0, r3
+	ldr	r7, [sp, #4]
+	eors	r7, r4
 	@ grain128aeadv2.ae:166: sr = cat(a[0], sr[63:1])
-	mov	r2, lr
-	lsrs	r6, r2, #1
-	lsls	r2, r4, #31
-	orrs	r6, r2
-	lsrs	r2, r4, #1
+	mov	r3, lr
+	lsrs	r6, r3, #1
+	lsls	r3, r2, #31
+	orrs	r6, r3
+	lsrs	r2, r2, #1
 	lsls	r3, r5, #23
 	lsrs	r3, r3, #31
 	lsls	r4, r3, #31
@@ -1484,12 +1466,12 @@ grain128aeadv2_absorb_ad:
 	@ grain128aeadv2.ae:165: acc = acc ^ (sr & -(m[0] as u64))
 	mov	r2, r11
 	lsls	r2, r2, #30
-	asrs	r3, r2, #31
-	mov	r2, r6
-	ands	r2, r3
-	eors	r0, r2
-	ands	r3, r4
-	eors	r7, r3
+	asrs	r2, r2, #31
+	mov	r3, r6
+	ands	r3, r2
+	ands	r2, r4
+	eors	r0, r3
+	eors	r7, r2
 	@ grain128aeadv2.ae:166: sr = cat(a[0], sr[63:1])
 	lsrs	r6, r6, #1
 	lsls	r2, r4, #31
@@ -1502,12 +1484,12 @@ grain128aeadv2_absorb_ad:
 	@ grain128aeadv2.ae:165: acc = acc ^ (sr & -(m[0] as u64))
 	mov	r2, r11
 	lsls	r2, r2, #29
-	asrs	r3, r2, #31
-	mov	r2, r6
-	ands	r2, r3
-	eors	r0, r2
-	ands	r3, r4
-	eors	r7, r3
+	asrs	r2, r2, #31
+	mov	r3, r6
+	ands	r3, r2
+	ands	r2, r4
+	eors	r0, r3
+	eors	r7, r2
 	@ grain128aeadv2.ae:166: sr = cat(a[0], sr[63:1])
 	lsrs	r6, r6, #1
 	lsls	r2, r4, #31
@@ -1520,12 +1502,12 @@ grain128aeadv2_absorb_ad:
 	@ grain128aeadv2.ae:165: acc = acc ^ (sr & -(m[0] as u64))
 	mov	r2, r11
 	lsls	r2, r2, #28
-	asrs	r3, r2, #31
-	mov	r2, r6
-	ands	r2, r3
-	eors	r0, r2
-	ands	r3, r4
-	eors	r7, r3
+	asrs	r2, r2, #31
+	mov	r3, r6
+	ands	r3, r2
+	ands	r2, r4
+	eors	r0, r3
+	eors	r7, r2
 	@ grain128aeadv2.ae:166: sr = cat(a[0], sr[63:1])
 	lsrs	r6, r6, #1
 	lsls	r2, r4, #31
@@ -1538,12 +1520,12 @@ grain128aeadv2_absorb_ad:
 	@ grain128aeadv2.ae:165: acc = acc ^ (sr & -(m[0] as u64))
 	mov	r2, r11
 	lsls	r2, r2, #27
-	asrs	r3, r2, #31
-	mov	r2, r6
-	ands	r2, r3
-	eors	r0, r2
-	ands	r3, r4
-	eors	r7, r3
+	asrs	r2, r2, #31
+	mov	r3, r6
+	ands	r3, r2
+	ands	r2, r4
+	eors	r0, r3
+	eors	r7, r2
 	@ grain128aeadv2.ae:166: sr = cat(a[0], sr[63:1])
 	lsrs	r6, r6, #1
 	lsls	r2, r4, #31
@@ -1556,12 +1538,12 @@ grain128aeadv2_absorb_ad:
 	@ grain128aeadv2.ae:165: acc = acc ^ (sr & -(m[0] as u64))
 	mov	r2, r11
 	lsls	r2, r2, #26
-	asrs	r3, r2, #31
-	mov	r2, r6
-	ands	r2, r3
-	eors	r0, r2
-	ands	r3, r4
-	eors	r7, r3
+	asrs	r2, r2, #31
+	mov	r3, r6
+	ands	r3, r2
+	ands	r2, r4
+	eors	r0, r3
+	eors	r7, r2
 	@ grain128aeadv2.ae:166: sr = cat(a[0], sr[63:1])
 	lsrs	r6, r6, #1
 	lsls	r2, r4, #31
@@ -1574,12 +1556,12 @@ grain128aeadv2_absorb_ad:
 	@ grain128aeadv2.ae:165: acc = acc ^ (sr & -(m[0] as u64))
 	mov	r2, r11
 	lsls	r2, r2, #25
-	asrs	r3, r2, #31
-	mov	r2, r6
-	ands	r2, r3
-	eors	r0, r2
-	ands	r3, r4
-	eors	r7, r3
+	asrs	r2, r2, #31
+	mov	r3, r6
+	ands	r3, r2
+	ands	r2, r4
+	eors	r0, r3
+	eors	r7, r2
 	@ grain128aeadv2.ae:166: sr = cat(a[0], sr[63:1])
 	lsrs	r6, r6, #1
 	lsls	r2, r4, #31
@@ -1592,57 +1574,57 @@ grain128aeadv2_absorb_ad:
 	@ grain128aeadv2.ae:165: acc = acc ^ (sr & -(m[0] as u64))
 	mov	r2, r11
 	lsls	r2, r2, #24
-	asrs	r3, r2, #31
-	mov	r2, r6
-	ands	r2, r3
-	eors	r0, r2
-	ands	r3, r4
-	eors	r7, r3
+	asrs	r2, r2, #31
+	mov	r3, r6
+	ands	r3, r2
+	ands	r2, r4
+	eors	r0, r3
+	eors	r7, r2
 	@ grain128aeadv2.ae:166: sr = cat(a[0], sr[63:1])
-	lsrs	r6, r6, #1
+	lsrs	r3, r6, #1
 	lsls	r2, r4, #31
-	orrs	r6, r2
-	lsrs	r2, r4, #1
-	lsrs	r3, r5, #15
-	lsls	r5, r3, #31
-	orrs	r5, r2
-	ldr	r2, [sp, #20]
+	orrs	r3, r2
+	lsrs	r4, r4, #1
+	lsrs	r2, r5, #15
+	lsls	r2, r2, #31
+	orrs	r2, r4
+	ldr	r4, [sp, #20]
+	adds	r4, #1
+	str	r4, [sp, #20]
+	ldr	r6, [sp, #32]
+	ldr	r5, [sp, #28]
+	ldr	r4, [sp, #12]
+	str	r0, [sp, #8]
+	str	r7, [sp, #4]
+	mov	lr, r3
+	str	r2, [sp]
+	ldr	r2, [sp, #24]
 	adds	r2, #1
-	str	r2, [sp, #20]
-	ldr	r4, [sp, #32]
-	ldr	r3, [sp, #28]
-	ldr	r2, [sp, #12]
-	str	r0, [sp, #4]
-	str	r7, [sp, #8]
-	mov	lr, r6
-	str	r5, [sp]
-	ldr	r5, [sp, #24]
-	adds	r5, #1
-	str	r5, [sp, #24]
+	str	r2, [sp, #24]
 	ldr	r0, [sp, #52]
-	cmp	r5, r0
+	cmp	r2, r0
 	bcs	.Lgrain128aeadv2_absorb_ad_far4
 	b	.Lgrain128aeadv2_absorb_ad_loop4
 .Lgrain128aeadv2_absorb_ad_far4:
 .Lgrain128aeadv2_absorb_ad_done5:
-	mov	r5, r10
-	ldr	r6, [sp, #56]
-	str	r5, [r6]
-	mov	r5, r8
-	str	r5, [r6, #4]
-	mov	r5, r12
-	str	r5, [r6, #8]
-	mov	r5, r9
-	str	r5, [r6, #12]
-	ldr	r5, [sp, #60]
-	str	r4, [r5]
-	str	r3, [r5, #4]
-	str	r2, [r5, #8]
-	str	r1, [r5, #12]
-	ldr	r1, [sp, #4]
+	mov	r2, r10
+	ldr	r3, [sp, #56]
+	str	r2, [r3]
+	mov	r2, r12
+	str	r2, [r3, #4]
+	mov	r2, r8
+	str	r2, [r3, #8]
+	mov	r2, r9
+	str	r2, [r3, #12]
+	ldr	r2, [sp, #60]
+	str	r6, [r2]
+	str	r5, [r2, #4]
+	str	r4, [r2, #8]
+	str	r1, [r2, #12]
+	ldr	r1, [sp, #8]
 	ldr	r0, [sp, #64]
 	str	r1, [r0]
-	ldr	r1, [sp, #8]
+	ldr	r1, [sp, #4]
 	str	r1, [r0, #4]
 	mov	r1, lr
 	ldr	r0, [sp, #68]
@@ -1656,8 +1638,8 @@ grain128aeadv2_absorb_ad:
 
 
 @ --- grain128aeadv2_crypt: grain128aeadv2.crypt
-@     frame 36 bytes (39 spill slots, 9 on the stack; locals 0), saves nothing
-@     estimated 2218 bytes of code and literals
+@     frame 36 bytes (37 spill slots, 9 on the stack; locals 0), saves nothing
+@     estimated 2188 bytes of code and literals
 	.section .text.grain128aeadv2_crypt,"ax",%progbits
 	.global grain128aeadv2_crypt
 	.type grain128aeadv2_crypt, %function
@@ -1666,719 +1648,707 @@ grain128aeadv2_absorb_ad:
 grain128aeadv2_crypt:
 	push	{lr}
 	sub	sp, #36
-	mov	r5, r1
-	mov	r4, r2
-	ldr	r2, [r0]
-	ldr	r1, [r0, #4]
-	mov	r12, r1
-	ldr	r6, [r0, #8]
-	ldr	r1, [r0, #12]
-	ldr	r0, [r5]
-	ldr	r7, [r5, #4]
-	mov	lr, r7
-	ldr	r7, [r5, #8]
-	ldr	r5, [r5, #12]
-	mov	r10, r5
-	ldr	r5, [r4]
-	mov	r11, r5
-	ldr	r4, [r4, #4]
-	ldr	r5, [r3]
-	str	r5, [sp]
-	ldr	r5, [r3, #4]
+	ldr	r4, [r0]
 	@ grain128aeadv2.ae:208: for i in 0..n / 2 {
-	ldr	r3, [sp, #44]
-	lsrs	r3, r3, #1
-	str	r3, [sp, #32]
-	movs	r3, #0
-	str	r3, [sp, #20]
-	mov	r8, r12
-	mov	r12, r6
-	mov	r9, r1
-	mov	r1, r7
-	mov	r3, r0
-	mov	r0, r11
-	str	r0, [sp, #4]
-	str	r4, [sp, #12]
-	str	r5, [sp, #8]
-	ldr	r4, [sp, #20]
-	ldr	r0, [sp, #32]
-	cmp	r4, r0
+	mov	lr, r4
+	ldr	r5, [r0, #4]
+	mov	r9, r5
+	ldr	r5, [r0, #8]
+	mov	r8, r5
+	ldr	r0, [r0, #12]
+	mov	r12, r0
+	ldr	r5, [r1]
+	ldr	r0, [r1, #4]
+	mov	r10, r0
+	ldr	r4, [r1, #8]
+	ldr	r0, [r1, #12]
+	mov	r11, r0
+	ldr	r0, [r2]
+	str	r0, [sp, #12]
+	ldr	r0, [r2, #4]
+	str	r0, [sp, #8]
+	ldr	r0, [r3]
+	str	r0, [sp]
+	ldr	r1, [r3, #4]
+	str	r1, [sp, #4]
+	ldr	r0, [sp, #44]
+	lsrs	r0, r0, #1
+	str	r0, [sp, #32]
+	movs	r1, #0
+	str	r1, [sp, #16]
+	cmp	r1, r0
 	bcc	.Lgrain128aeadv2_crypt_far1
 	b	.Lgrain128aeadv2_crypt_done2
 .Lgrain128aeadv2_crypt_far1:
 .Lgrain128aeadv2_crypt_loop1:
 	@ grain128aeadv2.ae:37: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	lsrs	r5, r3, #12
-	mov	r0, lr
-	lsls	r0, r0, #20
-	orrs	r5, r0
-	lsrs	r4, r2, #8
-	mov	r0, r8
-	lsls	r0, r0, #24
-	orrs	r4, r0
-	ands	r4, r5
-	lsrs	r6, r2, #13
-	mov	r0, r8
-	lsls	r0, r0, #19
-	orrs	r6, r0
-	lsrs	r7, r2, #20
-	mov	r0, r8
-	lsls	r0, r0, #12
-	orrs	r7, r0
-	ands	r6, r7
-	eors	r4, r6
-	@ grain128aeadv2.ae:38: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	lsrs	r7, r1, #31
+	lsrs	r3, r5, #12
 	mov	r0, r10
-	lsls	r6, r0, #1
-	orrs	r7, r6
-	mov	r11, r7
-	mov	r0, r8
-	lsrs	r6, r0, #10
-	mov	r0, r12
-	lsls	r0, r0, #22
-	orrs	r6, r0
-	mov	r0, r7
-	ands	r6, r0
-	@ grain128aeadv2.ae:37: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	eors	r4, r6
-	@ grain128aeadv2.ae:38: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	r0, r8
-	lsrs	r7, r0, #28
-	mov	r0, r12
-	lsls	r0, r0, #4
+	lsls	r0, r0, #20
+	orrs	r3, r0
+	mov	r2, lr
+	lsrs	r7, r2, #8
+	mov	r6, r9
+	lsls	r0, r6, #24
 	orrs	r7, r0
-	mov	r0, r12
-	lsrs	r6, r0, #15
-	mov	r0, r9
-	lsls	r0, r0, #17
-	orrs	r6, r0
-	ands	r7, r6
-	@ grain128aeadv2.ae:37: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	eors	r4, r7
-	@ grain128aeadv2.ae:39: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
+	ands	r7, r3
+	lsrs	r1, r2, #13
+	lsls	r0, r6, #19
+	orrs	r1, r0
+	lsrs	r2, r2, #20
+	lsls	r0, r6, #12
+	orrs	r2, r0
+	ands	r1, r2
+	eors	r7, r1
+	@ grain128aeadv2.ae:38: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
+	lsrs	r2, r4, #31
 	mov	r0, r11
-	ands	r5, r0
+	lsls	r0, r0, #1
+	orrs	r2, r0
+	lsrs	r1, r6, #10
+	mov	r0, r8
+	lsls	r0, r0, #22
+	orrs	r1, r0
+	ands	r1, r2
+	@ grain128aeadv2.ae:37: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
+	eors	r7, r1
+	@ grain128aeadv2.ae:38: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
+	lsrs	r6, r6, #28
+	mov	r0, r8
+	lsls	r1, r0, #4
+	orrs	r6, r1
+	lsrs	r1, r0, #15
 	mov	r0, r12
-	lsrs	r6, r0, #30
-	mov	r0, r9
+	lsls	r0, r0, #17
+	orrs	r1, r0
+	ands	r6, r1
+	@ grain128aeadv2.ae:37: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
+	eors	r7, r6
+	@ grain128aeadv2.ae:39: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
+	ands	r3, r2
+	mov	r1, r8
+	lsrs	r6, r1, #30
+	mov	r0, r12
 	lsls	r0, r0, #2
 	orrs	r6, r0
-	ands	r5, r6
+	ands	r3, r6
 	@ grain128aeadv2.ae:37: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	eors	r4, r5
+	eors	r7, r3
 	@ grain128aeadv2.ae:41: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
+	lsrs	r0, r1, #29
+	eors	r7, r0
 	mov	r0, r12
-	lsrs	r0, r0, #29
-	eors	r4, r0
-	mov	r0, r9
 	lsls	r0, r0, #3
-	eors	r4, r0
-	lsrs	r0, r3, #2
-	eors	r4, r0
-	mov	r5, lr
-	lsls	r0, r5, #30
-	eors	r4, r0
-	lsrs	r0, r3, #15
-	eors	r4, r0
-	lsls	r0, r5, #17
-	eors	r4, r0
-	lsrs	r0, r5, #4
-	eors	r4, r0
-	lsls	r0, r1, #28
-	eors	r4, r0
-	lsrs	r0, r5, #13
-	eors	r4, r0
-	lsls	r0, r1, #19
-	eors	r4, r0
-	eors	r4, r1
+	eors	r7, r0
+	lsrs	r0, r5, #2
+	eors	r7, r0
+	mov	r3, r10
+	lsls	r0, r3, #30
+	eors	r7, r0
+	lsrs	r0, r5, #15
+	eors	r7, r0
+	lsls	r0, r3, #17
+	eors	r7, r0
+	lsrs	r0, r3, #4
+	eors	r7, r0
+	lsls	r0, r4, #28
+	eors	r7, r0
+	lsrs	r0, r3, #13
+	eors	r7, r0
+	lsls	r0, r4, #19
+	eors	r7, r0
+	eors	r7, r4
 	@ grain128aeadv2.ae:42: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	lsrs	r0, r1, #9
+	lsrs	r0, r4, #9
 	@ grain128aeadv2.ae:41: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	eors	r4, r0
+	eors	r7, r0
 	@ grain128aeadv2.ae:42: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	mov	r0, r10
+	mov	r0, r11
 	lsls	r0, r0, #23
 	@ grain128aeadv2.ae:41: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	eors	r4, r0
+	eors	r7, r0
 	@ grain128aeadv2.ae:42: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	lsrs	r0, r1, #25
+	lsrs	r0, r4, #25
 	@ grain128aeadv2.ae:41: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	eors	r4, r0
+	eors	r7, r0
 	@ grain128aeadv2.ae:42: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	mov	r0, r10
+	mov	r0, r11
 	lsls	r0, r0, #7
 	@ grain128aeadv2.ae:41: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	eors	r4, r0
-	@ grain128aeadv2.ae:44: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
-	mov	r7, r8
-	mov	r0, r12
 	eors	r7, r0
-	mov	r6, r12
-	mov	r0, r9
-	eors	r6, r0
-	lsrs	r5, r2, #7
-	eors	r5, r2
-	mov	r0, r8
-	lsls	r0, r0, #25
-	eors	r5, r0
-	lsrs	r0, r7, #6
-	eors	r5, r0
-	lsls	r0, r6, #26
-	eors	r5, r0
+	@ grain128aeadv2.ae:44: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
+	mov	r6, r9
+	eors	r6, r1
 	mov	r0, r12
+	eors	r1, r0
+	mov	r0, lr
+	lsrs	r3, r0, #7
+	eors	r3, r0
+	mov	r0, r9
+	lsls	r0, r0, #25
+	eors	r3, r0
+	lsrs	r0, r6, #6
+	eors	r3, r0
+	lsls	r0, r1, #26
+	eors	r3, r0
+	mov	r0, r8
 	lsrs	r0, r0, #17
-	eors	r5, r0
-	mov	r0, r9
-	lsls	r0, r0, #15
-	eors	r5, r0
-	mov	r0, r9
-	eors	r5, r0
-	str	r5, [sp, #28]
+	eors	r3, r0
+	mov	r0, r12
+	lsls	r1, r0, #15
+	eors	r3, r1
+	eors	r3, r0
+	str	r3, [sp, #28]
 	@ grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r2, r3
-	lsrs	r0, r3, #26
-	eors	r2, r0
-	mov	r7, lr
-	lsls	r0, r7, #6
-	eors	r2, r0
-	lsrs	r0, r7, #24
-	eors	r2, r0
-	lsls	r0, r1, #8
-	eors	r2, r0
-	lsrs	r0, r1, #27
-	eors	r2, r0
-	mov	r0, r10
-	lsls	r0, r0, #5
-	eors	r2, r0
-	mov	r0, r10
-	eors	r2, r0
+	mov	r3, lr
+	eors	r3, r5
+	lsrs	r0, r5, #26
+	eors	r3, r0
+	mov	r1, r10
+	lsls	r0, r1, #6
+	eors	r3, r0
+	lsrs	r0, r1, #24
+	eors	r3, r0
+	lsls	r0, r4, #8
+	eors	r3, r0
+	lsrs	r0, r4, #27
+	eors	r3, r0
+	mov	r0, r11
+	lsls	r6, r0, #5
+	eors	r3, r6
+	eors	r3, r0
 	@ grain128aeadv2.ae:48: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	lsrs	r5, r3, #3
-	lsls	r0, r7, #29
-	orrs	r5, r0
-	lsrs	r6, r1, #3
-	mov	r0, r10
+	lsrs	r6, r5, #3
+	lsls	r0, r1, #29
+	orrs	r6, r0
+	lsrs	r1, r4, #3
+	mov	r0, r11
 	lsls	r0, r0, #29
-	orrs	r6, r0
-	ands	r5, r6
+	orrs	r1, r0
+	ands	r6, r1
 	@ grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r2, r5
+	eors	r3, r6
 	@ grain128aeadv2.ae:48: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	lsrs	r5, r3, #11
-	lsls	r0, r7, #21
-	orrs	r5, r0
-	lsrs	r6, r3, #13
-	lsls	r0, r7, #19
-	orrs	r6, r0
-	ands	r5, r6
+	lsrs	r6, r5, #11
+	mov	r0, r10
+	lsls	r1, r0, #21
+	orrs	r6, r1
+	lsrs	r1, r5, #13
+	lsls	r0, r0, #19
+	orrs	r1, r0
+	ands	r6, r1
 	@ grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r2, r5
+	eors	r3, r6
 	@ grain128aeadv2.ae:49: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	lsrs	r5, r3, #17
-	lsls	r0, r7, #15
-	orrs	r5, r0
-	lsrs	r6, r3, #18
-	lsls	r0, r7, #14
-	orrs	r6, r0
-	ands	r5, r6
+	lsrs	r6, r5, #17
+	mov	r0, r10
+	lsls	r1, r0, #15
+	orrs	r6, r1
+	lsrs	r1, r5, #18
+	lsls	r0, r0, #14
+	orrs	r1, r0
+	ands	r6, r1
 	@ grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r2, r5
+	eors	r3, r6
 	@ grain128aeadv2.ae:49: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	lsrs	r5, r3, #27
-	lsls	r0, r7, #5
+	lsrs	r6, r5, #27
+	mov	r0, r10
+	lsls	r1, r0, #5
+	orrs	r6, r1
+	lsrs	r1, r0, #27
+	lsls	r0, r4, #5
+	orrs	r1, r0
+	ands	r6, r1
+	@ grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	eors	r3, r6
+	@ grain128aeadv2.ae:50: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
+	mov	r0, r10
+	lsrs	r1, r0, #8
+	lsls	r6, r4, #24
+	orrs	r1, r6
+	lsrs	r6, r0, #16
+	lsls	r0, r4, #16
+	orrs	r6, r0
+	ands	r1, r6
+	@ grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	eors	r3, r1
+	@ grain128aeadv2.ae:50: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
+	mov	r0, r10
+	lsrs	r6, r0, #29
+	lsls	r0, r4, #3
+	orrs	r6, r0
+	lsrs	r1, r4, #1
+	mov	r0, r11
+	lsls	r0, r0, #31
+	orrs	r1, r0
+	ands	r6, r1
+	@ grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	eors	r3, r6
+	@ grain128aeadv2.ae:51: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
+	lsrs	r6, r4, #4
+	mov	r0, r11
+	lsls	r1, r0, #28
+	orrs	r6, r1
+	lsrs	r1, r4, #20
+	lsls	r0, r0, #12
+	orrs	r1, r0
+	ands	r6, r1
+	@ grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	eors	r3, r6
+	@ grain128aeadv2.ae:51: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
+	lsrs	r1, r5, #22
+	mov	r0, r10
+	lsls	r0, r0, #10
+	orrs	r1, r0
+	lsrs	r0, r5, #24
+	mov	r6, r10
+	lsls	r6, r6, #8
+	orrs	r0, r6
+	ands	r1, r0
+	lsrs	r5, r5, #25
+	mov	r0, r10
+	lsls	r0, r0, #7
 	orrs	r5, r0
-	lsrs	r6, r7, #27
-	lsls	r0, r1, #5
+	ands	r1, r5
+	@ grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	eors	r3, r1
+	@ grain128aeadv2.ae:52: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
+	lsrs	r5, r4, #6
+	mov	r1, r11
+	lsls	r0, r1, #26
+	orrs	r5, r0
+	lsrs	r6, r4, #14
+	lsls	r0, r1, #18
+	orrs	r6, r0
+	ands	r5, r6
+	lsrs	r6, r4, #18
+	lsls	r0, r1, #14
 	orrs	r6, r0
 	ands	r5, r6
 	@ grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r2, r5
-	@ grain128aeadv2.ae:50: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	lsrs	r6, r7, #8
-	lsls	r0, r1, #24
-	orrs	r6, r0
-	lsrs	r5, r7, #16
-	lsls	r0, r1, #16
+	eors	r3, r5
+	@ grain128aeadv2.ae:53: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
+	lsrs	r5, r4, #24
+	lsls	r0, r1, #8
 	orrs	r5, r0
-	ands	r6, r5
-	@ grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r2, r6
-	@ grain128aeadv2.ae:50: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	lsrs	r6, r7, #29
+	lsrs	r6, r4, #28
+	lsls	r0, r1, #4
+	orrs	r6, r0
+	ands	r5, r6
+	lsrs	r6, r4, #29
 	lsls	r0, r1, #3
 	orrs	r6, r0
-	lsrs	r5, r1, #1
-	mov	r0, r10
-	lsls	r0, r0, #31
-	orrs	r5, r0
-	ands	r6, r5
-	@ grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r2, r6
-	@ grain128aeadv2.ae:51: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	lsrs	r5, r1, #4
-	mov	r0, r10
-	lsls	r0, r0, #28
-	orrs	r5, r0
-	lsrs	r6, r1, #20
-	mov	r0, r10
-	lsls	r0, r0, #12
-	orrs	r6, r0
 	ands	r5, r6
+	ands	r5, r2
 	@ grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r2, r5
-	@ grain128aeadv2.ae:51: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	lsrs	r5, r3, #22
-	lsls	r0, r7, #10
-	orrs	r5, r0
-	lsrs	r6, r3, #24
-	lsls	r0, r7, #8
-	orrs	r6, r0
-	ands	r5, r6
-	lsrs	r3, r3, #25
-	lsls	r0, r7, #7
-	orrs	r3, r0
-	ands	r5, r3
-	@ grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r2, r5
-	@ grain128aeadv2.ae:52: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
-	lsrs	r5, r1, #6
-	mov	r6, r10
-	lsls	r0, r6, #26
-	orrs	r5, r0
-	lsrs	r3, r1, #14
-	lsls	r0, r6, #18
-	orrs	r3, r0
-	ands	r5, r3
-	lsrs	r3, r1, #18
-	lsls	r0, r6, #14
-	orrs	r3, r0
-	ands	r5, r3
-	@ grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r2, r5
-	@ grain128aeadv2.ae:53: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
-	lsrs	r5, r1, #24
-	lsls	r0, r6, #8
-	orrs	r5, r0
-	lsrs	r3, r1, #28
-	lsls	r0, r6, #4
-	orrs	r3, r0
-	ands	r5, r3
-	lsrs	r3, r1, #29
-	lsls	r0, r6, #3
-	orrs	r3, r0
-	ands	r5, r3
-	mov	r0, r11
-	ands	r5, r0
-	@ grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r2, r5
-	str	r2, [sp, #24]
+	eors	r3, r5
+	str	r3, [sp, #24]
 	@ grain128aeadv2.ae:210: z = unzip2(y)
-	lsls	r2, r4, #1
-	adcs	r3, r3
+	lsls	r7, r7, #1
+	adcs	r2, r2
 	movs	r0, #0
-	lsls	r2, r2, #1
+	lsls	r7, r7, #1
 	adcs	r0, r0
-	lsls	r2, r2, #1
-	adcs	r3, r3
-	lsls	r2, r2, #1
+	lsls	r7, r7, #1
+	adcs	r2, r2
+	lsls	r7, r7, #1
 	adcs	r0, r0
-	lsls	r2, r2, #1
-	adcs	r3, r3
-	lsls	r2, r2, #1
+	lsls	r7, r7, #1
+	adcs	r2, r2
+	lsls	r7, r7, #1
 	adcs	r0, r0
-	lsls	r2, r2, #1
-	adcs	r3, r3
-	lsls	r2, r2, #1
+	lsls	r7, r7, #1
+	adcs	r2, r2
+	lsls	r7, r7, #1
 	adcs	r0, r0
-	lsls	r2, r2, #1
-	adcs	r3, r3
-	lsls	r2, r2, #1
+	lsls	r7, r7, #1
+	adcs	r2, r2
+	lsls	r7, r7, #1
 	adcs	r0, r0
-	lsls	r2, r2, #1
-	adcs	r3, r3
-	lsls	r2, r2, #1
+	lsls	r7, r7, #1
+	adcs	r2, r2
+	lsls	r7, r7, #1
 	adcs	r0, r0
-	lsls	r2, r2, #1
-	adcs	r3, r3
-	lsls	r2, r2, #1
+	lsls	r7, r7, #1
+	adcs	r2, r2
+	lsls	r7, r7, #1
 	adcs	r0, r0
-	lsls	r2, r2, #1
-	adcs	r3, r3
-	lsls	r2, r2, #1
+	lsls	r7, r7, #1
+	adcs	r2, r2
+	lsls	r7, r7, #1
 	adcs	r0, r0
-	lsls	r2, r2, #1
-	adcs	r3, r3
-	lsls	r2, r2, #1
+	lsls	r7, r7, #1
+	adcs	r2, r2
+	lsls	r7, r7, #1
 	adcs	r0, r0
-	lsls	r2, r2, #1
-	adcs	r3, r3
-	lsls	r2, r2, #1
+	lsls	r7, r7, #1
+	adcs	r2, r2
+	lsls	r7, r7, #1
 	adcs	r0, r0
-	lsls	r2, r2, #1
-	adcs	r3, r3
-	lsls	r2, r2, #1
+	lsls	r7, r7, #1
+	adcs	r2, r2
+	lsls	r7, r7, #1
 	adcs	r0, r0
-	lsls	r2, r2, #1
-	adcs	r3, r3
-	lsls	r2, r2, #1
+	lsls	r7, r7, #1
+	adcs	r2, r2
+	lsls	r7, r7, #1
 	adcs	r0, r0
-	lsls	r2, r2, #1
-	adcs	r3, r3
-	lsls	r2, r2, #1
+	lsls	r7, r7, #1
+	adcs	r2, r2
+	lsls	r7, r7, #1
 	adcs	r0, r0
-	lsls	r2, r2, #1
-	adcs	r3, r3
-	lsls	r2, r2, #1
+	lsls	r7, r7, #1
+	adcs	r2, r2
+	lsls	r7, r7, #1
 	adcs	r0, r0
-	lsls	r2, r2, #1
-	adcs	r3, r3
-	lsls	r2, r2, #1
+	lsls	r7, r7, #1
+	adcs	r2, r2
+	lsls	r7, r7, #1
 	adcs	r0, r0
-	lsls	r2, r2, #1
-	adcs	r3, r3
-	lsls	r4, r3, #16
-	lsls	r2, r2, #1
+	lsls	r7, r7, #1
+	adcs	r2, r2
+	lsls	r1, r2, #16
+	lsls	r7, r7, #1
 	adcs	r0, r0
-	orrs	r4, r0
+	orrs	r1, r0
 	@ grain128aeadv2.ae:211: dst[2 * i] = src[2 * i] ^ z[7:0]
-	ldr	r0, [sp, #20]
-	lsls	r3, r0, #1
-	ldr	r0, [sp, #40]
-	ldrb	r2, [r0, r3]
-	uxtb	r0, r4
-	eors	r2, r0
+	ldr	r7, [sp, #16]
+	lsls	r2, r7, #1
+	ldr	r7, [sp, #40]
+	ldrb	r3, [r7, r2]
+	uxtb	r0, r1
+	eors	r3, r0
 	ldr	r0, [sp, #48]
-	strb	r2, [r0, r3]
+	strb	r3, [r0, r2]
 	@ grain128aeadv2.ae:212: dst[2 * i + 1] = src[2 * i + 1] ^ z[15:8]
-	adds	r0, r3, #1
-	str	r0, [sp, #16]
-	ldr	r2, [sp, #40]
-	ldrb	r5, [r2, r0]
-	lsrs	r0, r4, #8
+	adds	r0, r2, #1
+	str	r0, [sp, #20]
+	ldrb	r3, [r7, r0]
+	lsrs	r0, r1, #8
 	uxtb	r0, r0
-	eors	r5, r0
-	ldr	r2, [sp, #48]
-	ldr	r0, [sp, #16]
-	strb	r5, [r2, r0]
+	eors	r3, r0
+	ldr	r7, [sp, #48]
+	ldr	r0, [sp, #20]
+	strb	r3, [r7, r0]
 	@ grain128aeadv2.ae:213: acc, sr = authenticate(acc, sr, pt[2 * i], z[23:16])
-	ldr	r0, [sp, #56]
-	ldrb	r0, [r0, r3]
-	mov	r11, r0
-	@ grain128aeadv2.ae:165: acc = acc ^ (sr & -(m[0] as u64))
-	lsls	r0, r0, #31
-	asrs	r2, r0, #31
-	ldr	r0, [sp]
-	ands	r0, r2
-	ldr	r7, [sp, #4]
-	eors	r7, r0
-	ldr	r3, [sp, #8]
-	ands	r2, r3
-	ldr	r6, [sp, #12]
-	eors	r6, r2
-	@ grain128aeadv2.ae:166: sr = cat(a[0], sr[63:1])
-	ldr	r0, [sp]
-	lsrs	r5, r0, #1
-	lsls	r0, r3, #31
-	orrs	r5, r0
-	lsrs	r0, r3, #1
-	lsls	r2, r4, #15
-	lsrs	r2, r2, #31
-	lsls	r3, r2, #31
-	orrs	r3, r0
-	@ grain128aeadv2.ae:165: acc = acc ^ (sr & -(m[0] as u64))
-	mov	r0, r11
-	lsls	r0, r0, #30
-	asrs	r2, r0, #31
-	mov	r0, r5
-	ands	r0, r2
-	eors	r7, r0
-	ands	r2, r3
-	eors	r6, r2
-	@ grain128aeadv2.ae:166: sr = cat(a[0], sr[63:1])
-	lsrs	r5, r5, #1
-	lsls	r0, r3, #31
-	orrs	r5, r0
-	lsrs	r0, r3, #1
-	lsls	r2, r4, #14
-	lsrs	r2, r2, #31
-	lsls	r3, r2, #31
-	orrs	r3, r0
-	@ grain128aeadv2.ae:165: acc = acc ^ (sr & -(m[0] as u64))
-	mov	r0, r11
-	lsls	r0, r0, #29
-	asrs	r2, r0, #31
-	mov	r0, r5
-	ands	r0, r2
-	eors	r7, r0
-	ands	r2, r3
-	eors	r6, r2
-	@ grain128aeadv2.ae:166: sr = cat(a[0], sr[63:1])
-	lsrs	r5, r5, #1
-	lsls	r0, r3, #31
-	orrs	r5, r0
-	lsrs	r0, r3, #1
-	lsls	r2, r4, #13
-	lsrs	r2, r2, #31
-	lsls	r3, r2, #31
-	orrs	r3, r0
-	@ grain128aeadv2.ae:165: acc = acc ^ (sr & -(m[0] as u64))
-	mov	r0, r11
-	lsls	r0, r0, #28
-	asrs	r2, r0, #31
-	mov	r0, r5
-	ands	r0, r2
-	eors	r7, r0
-	ands	r2, r3
-	eors	r6, r2
-	@ grain128aeadv2.ae:166: sr = cat(a[0], sr[63:1])
-	lsrs	r5, r5, #1
-	lsls	r0, r3, #31
-	orrs	r5, r0
-	lsrs	r0, r3, #1
-	lsls	r2, r4, #12
-	lsrs	r2, r2, #31
-	lsls	r3, r2, #31
-	orrs	r3, r0
-	@ grain128aeadv2.ae:165: acc = acc ^ (sr & -(m[0] as u64))
-	mov	r0, r11
-	lsls	r0, r0, #27
-	asrs	r2, r0, #31
-	mov	r0, r5
-	ands	r0, r2
-	eors	r7, r0
-	ands	r2, r3
-	eors	r6, r2
-	@ grain128aeadv2.ae:166: sr = cat(a[0], sr[63:1])
-	lsrs	r5, r5, #1
-	lsls	r0, r3, #31
-	orrs	r5, r0
-	lsrs	r0, r3, #1
-	lsls	r2, r4, #11
-	lsrs	r2, r2, #31
-	lsls	r3, r2, #31
-	orrs	r3, r0
-	@ grain128aeadv2.ae:165: acc = acc ^ (sr & -(m[0] as u64))
-	mov	r0, r11
-	lsls	r0, r0, #26
-	asrs	r2, r0, #31
-	mov	r0, r5
-	ands	r0, r2
-	eors	r7, r0
-	ands	r2, r3
-	eors	r6, r2
-	@ grain128aeadv2.ae:166: sr = cat(a[0], sr[63:1])
-	lsrs	r5, r5, #1
-	lsls	r0, r3, #31
-	orrs	r5, r0
-	lsrs	r0, r3, #1
-	lsls	r2, r4, #10
-	lsrs	r2, r2, #31
-	lsls	r3, r2, #31
-	orrs	r3, r0
-	@ grain128aeadv2.ae:165: acc = acc ^ (sr & -(m[0] as u64))
-	mov	r0, r11
-	lsls	r0, r0, #25
-	asrs	r2, r0, #31
-	mov	r0, r5
-	ands	r0, r2
-	eors	r7, r0
-	ands	r2, r3
-	eors	r6, r2
-	@ grain128aeadv2.ae:166: sr = cat(a[0], sr[63:1])
-	lsrs	r5, r5, #1
-	lsls	r0, r3, #31
-	orrs	r5, r0
-	lsrs	r0, r3, #1
-	lsls	r2, r4, #9
-	lsrs	r2, r2, #31
-	lsls	r3, r2, #31
-	orrs	r3, r0
-	@ grain128aeadv2.ae:165: acc = acc ^ (sr & -(m[0] as u64))
-	mov	r0, r11
-	lsls	r0, r0, #24
-	asrs	r2, r0, #31
-	mov	r0, r5
-	ands	r0, r2
-	eors	r7, r0
-	ands	r2, r3
-	eors	r6, r2
-	@ grain128aeadv2.ae:166: sr = cat(a[0], sr[63:1])
-	lsrs	r5, r5, #1
-	lsls	r0, r3, #31
-	orrs	r5, r0
-	lsrs	r0, r3, #1
-	lsls	r2, r4, #8
-	lsrs	r2, r2, #31
-	lsls	r3, r2, #31
-	orrs	r3, r0
-	@ grain128aeadv2.ae:214: acc, sr = authenticate(acc, sr, pt[2 * i + 1], z[31:24])
-	ldr	r2, [sp, #56]
-	ldr	r0, [sp, #16]
-	ldrb	r0, [r2, r0]
-	mov	r11, r0
-	@ grain128aeadv2.ae:165: acc = acc ^ (sr & -(m[0] as u64))
-	lsls	r0, r0, #31
-	asrs	r2, r0, #31
-	mov	r0, r5
-	ands	r0, r2
-	eors	r7, r0
-	ands	r2, r3
-	eors	r6, r2
-	@ grain128aeadv2.ae:166: sr = cat(a[0], sr[63:1])
-	lsrs	r5, r5, #1
-	lsls	r0, r3, #31
-	orrs	r5, r0
-	lsrs	r0, r3, #1
-	lsls	r2, r4, #7
-	lsrs	r2, r2, #31
-	lsls	r3, r2, #31
-	orrs	r3, r0
-	@ grain128aeadv2.ae:165: acc = acc ^ (sr & -(m[0] as u64))
-	mov	r0, r11
-	lsls	r0, r0, #30
-	asrs	r2, r0, #31
-	mov	r0, r5
-	ands	r0, r2
-	eors	r7, r0
-	ands	r2, r3
-	eors	r6, r2
-	@ grain128aeadv2.ae:166: sr = cat(a[0], sr[63:1])
-	lsrs	r5, r5, #1
-	lsls	r0, r3, #31
-	orrs	r5, r0
-	lsrs	r0, r3, #1
-	lsls	r2, r4, #6
-	lsrs	r2, r2, #31
-	lsls	r3, r2, #31
-	orrs	r3, r0
-	@ grain128aeadv2.ae:165: acc = acc ^ (sr & -(m[0] as u64))
-	mov	r0, r11
-	lsls	r0, r0, #29
-	asrs	r2, r0, #31
-	mov	r0, r5
-	ands	r0, r2
-	eors	r7, r0
-	ands	r2, r3
-	eors	r6, r2
-	@ grain128aeadv2.ae:166: sr = cat(a[0], sr[63:1])
-	lsrs	r5, r5, #1
-	lsls	r0, r3, #31
-	orrs	r5, r0
-	lsrs	r0, r3, #1
-	lsls	r2, r4, #5
-	lsrs	r2, r2, #31
-	lsls	r3, r2, #31
-	orrs	r3, r0
-	@ grain128aeadv2.ae:165: acc = acc ^ (sr & -(m[0] as u64))
-	mov	r0, r11
-	lsls	r0, r0, #28
-	asrs	r2, r0, #31
-	mov	r0, r5
-	ands	r0, r2
-	eors	r7, r0
-	ands	r2, r3
-	eors	r6, r2
-	@ grain128aeadv2.ae:166: sr = cat(a[0], sr[63:1])
-	lsrs	r5, r5, #1
-	lsls	r0, r3, #31
-	orrs	r5, r0
-	lsrs	r0, r3, #1
-	lsls	r2, r4, #4
-	lsrs	r2, r2, #31
-	lsls	r3, r2, #31
-	orrs	r3, r0
-	@ grain128aeadv2.ae:165: acc = acc ^ (sr & -(m[0] as u64))
-	mov	r0, r11
-	lsls	r0, r0, #27
-	asrs	r2, r0, #31
-	mov	r0, r5
-	ands	r0, r2
-	eors	r7, r0
-	ands	r2, r3
-	eors	r6, r2
-	@ grain128aeadv2.ae:166: sr = cat(a[0], sr[63:1])
-	lsrs	r5, r5, #1
-	lsls	r0, r3, #31
-	orrs	r5, r0
-	lsrs	r0, r3, #1
-	lsls	r2, r4, #3
-	lsrs	r2, r2, #31
-	lsls	r3, r2, #31
-	orrs	r3, r0
-	@ grain128aeadv2.ae:165: acc = acc ^ (sr & -(m[0] as u64))
-	mov	r0, r11
-	lsls	r0, r0, #26
-	asrs	r2, r0, #31
-	mov	r0, r5
-	ands	r0, r2
-	eors	r7, r0
-	ands	r2, r3
-	eors	r6, r2
-	@ grain128aeadv2.ae:166: sr = cat(a[0], sr[63:1])
-	lsrs	r5, r5, #1
-	lsls	r0, r3, #31
-	orrs	r5, r0
-	lsrs	r0, r3, #1
-	lsls	r2, r4, #2
-	lsrs	r2, r2, #31
-	lsls	r3, r2, #31
-	orrs	r3, r0
-	@ grain128aeadv2.ae:165: acc = acc ^ (sr & -(m[0] as u64))
-	mov	r0, r11
-	lsls	r0, r0, #25
-	asrs	r2, r0, #31
-	mov	r0, r5
-	ands	r0, r2
-	eors	r7, r0
-	ands	r2, r3
-	eors	r6, r2
-	@ grain128aeadv2.ae:166: sr = cat(a[0], sr[63:1])
-	lsrs	r5, r5, #1
-	lsls	r0, r3, #31
-	orrs	r5, r0
-	lsrs	r0, r3, #1
-	lsls	r2, r4, #1
-	lsrs	r2, r2, #31
-	lsls	r3, r2, #31
-	orrs	r3, r0
-	@ grain128aeadv2.ae:165: acc = acc ^ (sr & -(m[0] as u64))
-	mov	r0, r11
-	lsls	r0, r0, #24
-	asrs	r2, r0, #31
-	mov	r0, r5
-	ands	r0, r2
-	eors	r7, r0
-	ands	r2, r3
-	eors	r6, r2
-	@ grain128aeadv2.ae:166: sr = cat(a[0], sr[63:1])
-	lsrs	r5, r5, #1
-	lsls	r0, r3, #31
-	orrs	r5, r0
-	lsrs	r0, r3, #1
-	lsrs	r2, r4, #31
-	lsls	r4, r2, #31
-	orrs	r4, r0
-	mov	r2, r8
-	mov	r8, r12
-	mov	r12, r9
-	ldr	r0, [sp, #28]
-	mov	r9, r0
-	mov	r0, r1
-	mov	r1, r10
-	ldr	r3, [sp, #24]
-	mov	r10, r3
-	mov	r3, lr
+	ldr	r7, [sp, #56]
+	ldrb	r0, [r7, r2]
 	mov	lr, r0
-	str	r7, [sp, #4]
+	@ grain128aeadv2.ae:165: acc = acc ^ (sr & -(m[0] as u64))
+	lsls	r0, r0, #31
+	asrs	r2, r0, #31
+	ldr	r0, [sp]
+	ands	r0, r2
+	ldr	r5, [sp, #4]
+	ands	r2, r5
+	ldr	r6, [sp, #12]
+	eors	r6, r0
+	ldr	r3, [sp, #8]
+	eors	r3, r2
+	@ grain128aeadv2.ae:166: sr = cat(a[0], sr[63:1])
+	ldr	r0, [sp]
+	lsrs	r2, r0, #1
+	lsls	r0, r5, #31
+	orrs	r2, r0
+	lsrs	r0, r5, #1
+	lsls	r7, r1, #15
+	lsrs	r7, r7, #31
+	lsls	r5, r7, #31
+	orrs	r5, r0
+	@ grain128aeadv2.ae:165: acc = acc ^ (sr & -(m[0] as u64))
+	mov	r0, lr
+	lsls	r0, r0, #30
+	asrs	r0, r0, #31
+	mov	r7, r2
+	ands	r7, r0
+	ands	r0, r5
+	eors	r6, r7
+	eors	r3, r0
+	@ grain128aeadv2.ae:166: sr = cat(a[0], sr[63:1])
+	lsrs	r2, r2, #1
+	lsls	r0, r5, #31
+	orrs	r2, r0
+	lsrs	r0, r5, #1
+	lsls	r7, r1, #14
+	lsrs	r7, r7, #31
+	lsls	r5, r7, #31
+	orrs	r5, r0
+	@ grain128aeadv2.ae:165: acc = acc ^ (sr & -(m[0] as u64))
+	mov	r0, lr
+	lsls	r0, r0, #29
+	asrs	r0, r0, #31
+	mov	r7, r2
+	ands	r7, r0
+	ands	r0, r5
+	eors	r6, r7
+	eors	r3, r0
+	@ grain128aeadv2.ae:166: sr = cat(a[0], sr[63:1])
+	lsrs	r2, r2, #1
+	lsls	r0, r5, #31
+	orrs	r2, r0
+	lsrs	r0, r5, #1
+	lsls	r7, r1, #13
+	lsrs	r7, r7, #31
+	lsls	r5, r7, #31
+	orrs	r5, r0
+	@ grain128aeadv2.ae:165: acc = acc ^ (sr & -(m[0] as u64))
+	mov	r0, lr
+	lsls	r0, r0, #28
+	asrs	r0, r0, #31
+	mov	r7, r2
+	ands	r7, r0
+	ands	r0, r5
+	eors	r6, r7
+	eors	r3, r0
+	@ grain128aeadv2.ae:166: sr = cat(a[0], sr[63:1])
+	lsrs	r2, r2, #1
+	lsls	r0, r5, #31
+	orrs	r2, r0
+	lsrs	r0, r5, #1
+	lsls	r7, r1, #12
+	lsrs	r7, r7, #31
+	lsls	r5, r7, #31
+	orrs	r5, r0
+	@ grain128aeadv2.ae:165: acc = acc ^ (sr & -(m[0] as u64))
+	mov	r0, lr
+	lsls	r0, r0, #27
+	asrs	r0, r0, #31
+	mov	r7, r2
+	ands	r7, r0
+	ands	r0, r5
+	eors	r6, r7
+	eors	r3, r0
+	@ grain128aeadv2.ae:166: sr = cat(a[0], sr[63:1])
+	lsrs	r2, r2, #1
+	lsls	r0, r5, #31
+	orrs	r2, r0
+	lsrs	r0, r5, #1
+	lsls	r7, r1, #11
+	lsrs	r7, r7, #31
+	lsls	r5, r7, #31
+	orrs	r5, r0
+	@ grain128aeadv2.ae:165: acc = acc ^ (sr & -(m[0] as u64))
+	mov	r0, lr
+	lsls	r0, r0, #26
+	asrs	r0, r0, #31
+	mov	r7, r2
+	ands	r7, r0
+	ands	r0, r5
+	eors	r6, r7
+	eors	r3, r0
+	@ grain128aeadv2.ae:166: sr = cat(a[0], sr[63:1])
+	lsrs	r2, r2, #1
+	lsls	r0, r5, #31
+	orrs	r2, r0
+	lsrs	r0, r5, #1
+	lsls	r7, r1, #10
+	lsrs	r7, r7, #31
+	lsls	r5, r7, #31
+	orrs	r5, r0
+	@ grain128aeadv2.ae:165: acc = acc ^ (sr & -(m[0] as u64))
+	mov	r0, lr
+	lsls	r0, r0, #25
+	asrs	r0, r0, #31
+	mov	r7, r2
+	ands	r7, r0
+	ands	r0, r5
+	eors	r6, r7
+	eors	r3, r0
+	@ grain128aeadv2.ae:166: sr = cat(a[0], sr[63:1])
+	lsrs	r2, r2, #1
+	lsls	r0, r5, #31
+	orrs	r2, r0
+	lsrs	r0, r5, #1
+	lsls	r7, r1, #9
+	lsrs	r7, r7, #31
+	lsls	r5, r7, #31
+	orrs	r5, r0
+	@ grain128aeadv2.ae:165: acc = acc ^ (sr & -(m[0] as u64))
+	mov	r0, lr
+	lsls	r0, r0, #24
+	asrs	r0, r0, #31
+	mov	r7, r2
+	ands	r7, r0
+	ands	r0, r5
+	eors	r6, r7
+	eors	r3, r0
+	@ grain128aeadv2.ae:166: sr = cat(a[0], sr[63:1])
+	lsrs	r2, r2, #1
+	lsls	r0, r5, #31
+	orrs	r2, r0
+	lsrs	r0, r5, #1
+	lsls	r7, r1, #8
+	lsrs	r7, r7, #31
+	lsls	r5, r7, #31
+	orrs	r5, r0
+	@ grain128aeadv2.ae:214: acc, sr = authenticate(acc, sr, pt[2 * i + 1], z[31:24])
+	ldr	r7, [sp, #56]
+	ldr	r0, [sp, #20]
+	ldrb	r0, [r7, r0]
+	mov	lr, r0
+	@ grain128aeadv2.ae:165: acc = acc ^ (sr & -(m[0] as u64))
+	lsls	r0, r0, #31
+	asrs	r0, r0, #31
+	mov	r7, r2
+	ands	r7, r0
+	ands	r0, r5
+	eors	r6, r7
+	eors	r3, r0
+	@ grain128aeadv2.ae:166: sr = cat(a[0], sr[63:1])
+	lsrs	r2, r2, #1
+	lsls	r0, r5, #31
+	orrs	r2, r0
+	lsrs	r0, r5, #1
+	lsls	r7, r1, #7
+	lsrs	r7, r7, #31
+	lsls	r5, r7, #31
+	orrs	r5, r0
+	@ grain128aeadv2.ae:165: acc = acc ^ (sr & -(m[0] as u64))
+	mov	r0, lr
+	lsls	r0, r0, #30
+	asrs	r0, r0, #31
+	mov	r7, r2
+	ands	r7, r0
+	ands	r0, r5
+	eors	r6, r7
+	eors	r3, r0
+	@ grain128aeadv2.ae:166: sr = cat(a[0], sr[63:1])
+	lsrs	r2, r2, #1
+	lsls	r0, r5, #31
+	orrs	r2, r0
+	lsrs	r0, r5, #1
+	lsls	r7, r1, #6
+	lsrs	r7, r7, #31
+	lsls	r5, r7, #31
+	orrs	r5, r0
+	@ grain128aeadv2.ae:165: acc = acc ^ (sr & -(m[0] as u64))
+	mov	r0, lr
+	lsls	r0, r0, #29
+	asrs	r0, r0, #31
+	mov	r7, r2
+	ands	r7, r0
+	ands	r0, r5
+	eors	r6, r7
+	eors	r3, r0
+	@ grain128aeadv2.ae:166: sr = cat(a[0], sr[63:1])
+	lsrs	r2, r2, #1
+	lsls	r0, r5, #31
+	orrs	r2, r0
+	lsrs	r0, r5, #1
+	lsls	r7, r1, #5
+	lsrs	r7, r7, #31
+	lsls	r5, r7, #31
+	orrs	r5, r0
+	@ grain128aeadv2.ae:165: acc = acc ^ (sr & -(m[0] as u64))
+	mov	r0, lr
+	lsls	r0, r0, #28
+	asrs	r0, r0, #31
+	mov	r7, r2
+	ands	r7, r0
+	ands	r0, r5
+	eors	r6, r7
+	eors	r3, r0
+	@ grain128aeadv2.ae:166: sr = cat(a[0], sr[63:1])
+	lsrs	r2, r2, #1
+	lsls	r0, r5, #31
+	orrs	r2, r0
+	lsrs	r0, r5, #1
+	lsls	r7, r1, #4
+	lsrs	r7, r7, #31
+	lsls	r5, r7, #31
+	orrs	r5, r0
+	@ grain128aeadv2.ae:165: acc = acc ^ (sr & -(m[0] as u64))
+	mov	r0, lr
+	lsls	r0, r0, #27
+	asrs	r0, r0, #31
+	mov	r7, r2
+	ands	r7, r0
+	ands	r0, r5
+	eors	r6, r7
+	eors	r3, r0
+	@ grain128aeadv2.ae:166: sr = cat(a[0], sr[63:1])
+	lsrs	r2, r2, #1
+	lsls	r0, r5, #31
+	orrs	r2, r0
+	lsrs	r0, r5, #1
+	lsls	r7, r1, #3
+	lsrs	r7, r7, #31
+	lsls	r5, r7, #31
+	orrs	r5, r0
+	@ grain128aeadv2.ae:165: acc = acc ^ (sr & -(m[0] as u64))
+	mov	r0, lr
+	lsls	r0, r0, #26
+	asrs	r0, r0, #31
+	mov	r7, r2
+	ands	r7, r0
+	ands	r0, r5
+	eors	r6, r7
+	eors	r3, r0
+	@ grain128aeadv2.ae:166: sr = cat(a[0], sr[63:1])
+	lsrs	r2, r2, #1
+	lsls	r0, r5, #31
+	orrs	r2, r0
+	lsrs	r0, r5, #1
+	lsls	r7, r1, #2
+	lsrs	r7, r7, #31
+	lsls	r5, r7, #31
+	orrs	r5, r0
+	@ grain128aeadv2.ae:165: acc = acc ^ (sr & -(m[0] as u64))
+	mov	r0, lr
+	lsls	r0, r0, #25
+	asrs	r0, r0, #31
+	mov	r7, r2
+	ands	r7, r0
+	ands	r0, r5
+	eors	r6, r7
+	eors	r3, r0
+	@ grain128aeadv2.ae:166: sr = cat(a[0], sr[63:1])
+	lsrs	r2, r2, #1
+	lsls	r0, r5, #31
+	orrs	r2, r0
+	lsrs	r0, r5, #1
+	lsls	r7, r1, #1
+	lsrs	r7, r7, #31
+	lsls	r5, r7, #31
+	orrs	r5, r0
+	@ grain128aeadv2.ae:165: acc = acc ^ (sr & -(m[0] as u64))
+	mov	r0, lr
+	lsls	r0, r0, #24
+	asrs	r0, r0, #31
+	mov	r7, r2
+	ands	r7, r0
+	ands	r0, r5
+	eors	r6, r7
+	eors	r3, r0
+	@ grain128aeadv2.ae:166: sr = cat(a[0], sr[63:1])
+	lsrs	r2, r2, #1
+	lsls	r0, r5, #31
+	orrs	r2, r0
+	lsrs	r0, r5, #1
+	lsrs	r7, r1, #31
+	lsls	r7, r7, #31
+	orrs	r7, r0
+	mov	r0, r9
+	mov	r9, r8
+	mov	r8, r12
+	ldr	r5, [sp, #28]
+	mov	r12, r5
+	mov	r1, r4
+	mov	r4, r11
+	ldr	r5, [sp, #24]
+	mov	r11, r5
+	mov	lr, r0
+	mov	r5, r10
+	mov	r10, r1
 	str	r6, [sp, #12]
-	str	r5, [sp]
-	str	r4, [sp, #8]
-	ldr	r4, [sp, #20]
-	adds	r4, #1
-	str	r4, [sp, #20]
+	str	r3, [sp, #8]
+	str	r2, [sp]
+	str	r7, [sp, #4]
+	ldr	r1, [sp, #16]
+	adds	r1, #1
+	str	r1, [sp, #16]
 	ldr	r0, [sp, #32]
-	cmp	r4, r0
+	cmp	r1, r0
 	bcs	.Lgrain128aeadv2_crypt_far2
 	b	.Lgrain128aeadv2_crypt_loop1
 .Lgrain128aeadv2_crypt_far2:
@@ -2386,92 +2356,90 @@ grain128aeadv2_crypt:
 	@ grain128aeadv2.ae:216: for i in n - n % 2..n {
 	ldr	r6, [sp, #44]
 	lsls	r0, r6, #31
-	lsrs	r4, r0, #31
-	subs	r5, r6, r4
-	str	r5, [sp, #16]
-	mov	r11, r2
-	mov	r2, lr
-	mov	r4, r1
-	mov	r1, r10
-	cmp	r5, r6
+	lsrs	r1, r0, #31
+	subs	r0, r6, r1
+	str	r0, [sp, #16]
+	mov	r2, r10
+	mov	r1, r11
+	ldr	r3, [sp, #16]
+	cmp	r3, r6
 	bcc	.Lgrain128aeadv2_crypt_far3
 	b	.Lgrain128aeadv2_crypt_done4
 .Lgrain128aeadv2_crypt_far3:
 .Lgrain128aeadv2_crypt_loop3:
 	@ grain128aeadv2.ae:37: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	lsrs	r0, r3, #12
-	lsls	r5, r2, #20
-	orrs	r0, r5
-	mov	lr, r0
-	mov	r5, r11
-	lsrs	r7, r5, #8
-	mov	r0, r8
+	lsrs	r0, r5, #12
+	lsls	r3, r2, #20
+	orrs	r0, r3
+	mov	r11, r0
+	mov	r3, lr
+	lsrs	r7, r3, #8
+	mov	r0, r9
 	lsls	r0, r0, #24
 	orrs	r7, r0
-	mov	r0, lr
+	mov	r0, r11
 	ands	r7, r0
-	lsrs	r6, r5, #13
-	mov	r0, r8
+	lsrs	r6, r3, #13
+	mov	r0, r9
 	lsls	r0, r0, #19
 	orrs	r6, r0
-	lsrs	r5, r5, #20
-	mov	r0, r8
+	lsrs	r3, r3, #20
+	mov	r0, r9
 	lsls	r0, r0, #12
-	orrs	r5, r0
-	ands	r6, r5
+	orrs	r3, r0
+	ands	r6, r3
 	eors	r7, r6
 	@ grain128aeadv2.ae:38: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
 	lsrs	r0, r4, #31
-	lsls	r5, r1, #1
-	orrs	r0, r5
+	lsls	r3, r1, #1
+	orrs	r0, r3
 	mov	r10, r0
-	mov	r0, r8
-	lsrs	r5, r0, #10
-	mov	r0, r12
-	lsls	r0, r0, #22
-	orrs	r5, r0
-	mov	r0, r10
-	ands	r5, r0
-	@ grain128aeadv2.ae:37: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	eors	r7, r5
-	@ grain128aeadv2.ae:38: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	r0, r8
-	lsrs	r6, r0, #28
-	mov	r0, r12
-	lsls	r0, r0, #4
-	orrs	r6, r0
-	mov	r0, r12
-	lsrs	r5, r0, #15
 	mov	r0, r9
+	lsrs	r3, r0, #10
+	mov	r0, r8
+	lsls	r0, r0, #22
+	orrs	r3, r0
+	mov	r0, r10
+	ands	r3, r0
+	@ grain128aeadv2.ae:37: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
+	eors	r7, r3
+	@ grain128aeadv2.ae:38: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
+	mov	r0, r9
+	lsrs	r6, r0, #28
+	mov	r0, r8
+	lsls	r3, r0, #4
+	orrs	r6, r3
+	lsrs	r3, r0, #15
+	mov	r0, r12
 	lsls	r0, r0, #17
-	orrs	r5, r0
-	ands	r6, r5
+	orrs	r3, r0
+	ands	r6, r3
 	@ grain128aeadv2.ae:37: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	eors	r7, r6
 	@ grain128aeadv2.ae:39: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
-	mov	r6, lr
+	mov	r6, r11
 	mov	r0, r10
 	ands	r6, r0
+	mov	r0, r8
+	lsrs	r3, r0, #30
 	mov	r0, r12
-	lsrs	r5, r0, #30
-	mov	r0, r9
 	lsls	r0, r0, #2
-	orrs	r5, r0
-	ands	r6, r5
+	orrs	r3, r0
+	ands	r6, r3
 	@ grain128aeadv2.ae:37: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	eors	r7, r6
 	@ grain128aeadv2.ae:41: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	mov	r0, r12
+	mov	r0, r8
 	lsrs	r0, r0, #29
 	eors	r7, r0
-	mov	r0, r9
+	mov	r0, r12
 	lsls	r0, r0, #3
 	eors	r7, r0
-	lsrs	r0, r3, #2
+	lsrs	r0, r5, #2
 	eors	r7, r0
 	lsls	r0, r2, #30
 	eors	r7, r0
-	lsrs	r0, r3, #15
+	lsrs	r0, r5, #15
 	eors	r7, r0
 	lsls	r0, r2, #17
 	eors	r7, r0
@@ -2493,44 +2461,43 @@ grain128aeadv2_crypt:
 	@ grain128aeadv2.ae:41: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
 	eors	r7, r0
 	@ grain128aeadv2.ae:42: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	lsrs	r5, r4, #25
+	lsrs	r3, r4, #25
 	@ grain128aeadv2.ae:41: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	eors	r7, r5
+	eors	r7, r3
 	@ grain128aeadv2.ae:42: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	lsls	r5, r1, #7
+	lsls	r3, r1, #7
 	@ grain128aeadv2.ae:41: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	eors	r7, r5
-	mov	lr, r7
+	eors	r7, r3
+	mov	r11, r7
 	@ grain128aeadv2.ae:44: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
-	mov	r7, r8
-	mov	r0, r12
+	mov	r7, r9
+	mov	r0, r8
 	eors	r7, r0
 	mov	r6, r12
-	mov	r0, r9
-	eors	r6, r0
-	mov	r0, r11
-	lsrs	r5, r0, #7
-	eors	r5, r0
+	eors	r0, r6
+	mov	r6, lr
+	lsrs	r3, r6, #7
+	eors	r3, r6
+	mov	r6, r9
+	lsls	r6, r6, #25
+	eors	r3, r6
+	lsrs	r6, r7, #6
+	eors	r3, r6
+	lsls	r6, r0, #26
+	eors	r3, r6
 	mov	r0, r8
-	lsls	r0, r0, #25
-	eors	r5, r0
-	lsrs	r0, r7, #6
-	eors	r5, r0
-	lsls	r0, r6, #26
-	eors	r5, r0
-	mov	r0, r12
 	lsrs	r0, r0, #17
-	eors	r5, r0
-	mov	r0, r9
+	eors	r3, r0
+	mov	r0, r12
 	lsls	r0, r0, #15
-	eors	r5, r0
-	mov	r0, r9
-	eors	r5, r0
-	str	r5, [sp, #20]
+	eors	r3, r0
+	mov	r0, r12
+	eors	r3, r0
+	str	r3, [sp, #20]
 	@ grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	mov	r6, r11
-	eors	r6, r3
-	lsrs	r0, r3, #26
+	mov	r6, lr
+	eors	r6, r5
+	lsrs	r0, r5, #26
 	eors	r6, r0
 	lsls	r0, r2, #6
 	eors	r6, r0
@@ -2544,87 +2511,87 @@ grain128aeadv2_crypt:
 	eors	r6, r0
 	eors	r6, r1
 	@ grain128aeadv2.ae:48: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	lsrs	r7, r3, #3
+	lsrs	r7, r5, #3
 	lsls	r0, r2, #29
 	orrs	r7, r0
-	lsrs	r5, r4, #3
+	lsrs	r3, r4, #3
 	lsls	r0, r1, #29
-	orrs	r5, r0
-	ands	r7, r5
+	orrs	r3, r0
+	ands	r7, r3
 	@ grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	eors	r6, r7
 	@ grain128aeadv2.ae:48: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	lsrs	r7, r3, #11
+	lsrs	r7, r5, #11
 	lsls	r0, r2, #21
 	orrs	r7, r0
-	lsrs	r5, r3, #13
+	lsrs	r3, r5, #13
 	lsls	r0, r2, #19
-	orrs	r5, r0
-	ands	r7, r5
+	orrs	r3, r0
+	ands	r7, r3
 	@ grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	eors	r6, r7
 	@ grain128aeadv2.ae:49: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	lsrs	r7, r3, #17
+	lsrs	r7, r5, #17
 	lsls	r0, r2, #15
 	orrs	r7, r0
-	lsrs	r5, r3, #18
+	lsrs	r3, r5, #18
 	lsls	r0, r2, #14
-	orrs	r5, r0
-	ands	r7, r5
+	orrs	r3, r0
+	ands	r7, r3
 	@ grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	eors	r6, r7
 	@ grain128aeadv2.ae:49: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	lsrs	r7, r3, #27
+	lsrs	r7, r5, #27
 	lsls	r0, r2, #5
 	orrs	r7, r0
-	lsrs	r5, r2, #27
+	lsrs	r3, r2, #27
 	lsls	r0, r4, #5
-	orrs	r5, r0
-	ands	r7, r5
+	orrs	r3, r0
+	ands	r7, r3
 	@ grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	eors	r6, r7
 	@ grain128aeadv2.ae:50: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
 	lsrs	r7, r2, #8
 	lsls	r0, r4, #24
 	orrs	r7, r0
-	lsrs	r5, r2, #16
+	lsrs	r3, r2, #16
 	lsls	r0, r4, #16
-	orrs	r5, r0
-	ands	r7, r5
+	orrs	r3, r0
+	ands	r7, r3
 	@ grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	eors	r6, r7
 	@ grain128aeadv2.ae:50: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
 	lsrs	r7, r2, #29
 	lsls	r0, r4, #3
 	orrs	r7, r0
-	lsrs	r5, r4, #1
+	lsrs	r3, r4, #1
 	lsls	r0, r1, #31
-	orrs	r5, r0
-	ands	r7, r5
+	orrs	r3, r0
+	ands	r7, r3
 	@ grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	eors	r6, r7
 	@ grain128aeadv2.ae:51: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
 	lsrs	r7, r4, #4
 	lsls	r0, r1, #28
 	orrs	r7, r0
-	lsrs	r5, r4, #20
+	lsrs	r3, r4, #20
 	lsls	r0, r1, #12
-	orrs	r5, r0
-	ands	r7, r5
+	orrs	r3, r0
+	ands	r7, r3
 	@ grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	eors	r6, r7
 	@ grain128aeadv2.ae:51: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	lsrs	r7, r3, #22
+	lsrs	r7, r5, #22
 	lsls	r0, r2, #10
 	orrs	r7, r0
-	lsrs	r0, r3, #24
-	lsls	r5, r2, #8
-	orrs	r0, r5
+	lsrs	r0, r5, #24
+	lsls	r3, r2, #8
+	orrs	r0, r3
 	ands	r7, r0
-	lsrs	r5, r3, #25
+	lsrs	r3, r5, #25
 	lsls	r0, r2, #7
-	orrs	r5, r0
-	ands	r7, r5
+	orrs	r3, r0
+	ands	r7, r3
 	@ grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	eors	r6, r7
 	@ grain128aeadv2.ae:52: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
@@ -2632,13 +2599,13 @@ grain128aeadv2_crypt:
 	lsls	r0, r1, #26
 	orrs	r7, r0
 	lsrs	r0, r4, #14
-	lsls	r5, r1, #18
-	orrs	r0, r5
+	lsls	r3, r1, #18
+	orrs	r0, r3
 	ands	r7, r0
-	lsrs	r5, r4, #18
+	lsrs	r3, r4, #18
 	lsls	r0, r1, #14
-	orrs	r5, r0
-	ands	r7, r5
+	orrs	r3, r0
+	ands	r7, r3
 	@ grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	eors	r6, r7
 	@ grain128aeadv2.ae:53: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
@@ -2646,43 +2613,43 @@ grain128aeadv2_crypt:
 	lsls	r0, r1, #8
 	orrs	r7, r0
 	lsrs	r0, r4, #28
-	lsls	r5, r1, #4
-	orrs	r0, r5
+	lsls	r3, r1, #4
+	orrs	r0, r3
 	ands	r7, r0
 	lsrs	r0, r4, #29
-	lsls	r5, r1, #3
-	orrs	r0, r5
+	lsls	r3, r1, #3
+	orrs	r0, r3
 	ands	r7, r0
 	mov	r0, r10
 	ands	r7, r0
 	@ grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	eors	r6, r7
 	@ grain128aeadv2.ae:69: return cat(f[15:0], s[127:16]), cat(g[15:0], b[127:16]), y[15:0]
-	mov	r0, r11
-	lsrs	r7, r0, #16
-	mov	r0, r8
-	lsls	r5, r0, #16
-	orrs	r7, r5
-	mov	r11, r7
-	lsrs	r7, r0, #16
-	mov	r0, r12
-	lsls	r5, r0, #16
-	orrs	r7, r5
-	mov	r8, r7
+	mov	r0, lr
 	lsrs	r7, r0, #16
 	mov	r0, r9
-	lsls	r5, r0, #16
-	orrs	r7, r5
-	mov	r12, r7
-	lsrs	r5, r0, #16
+	lsls	r3, r0, #16
+	orrs	r7, r3
+	mov	lr, r7
+	lsrs	r7, r0, #16
+	mov	r0, r8
+	lsls	r3, r0, #16
+	orrs	r7, r3
+	mov	r9, r7
+	lsrs	r7, r0, #16
+	mov	r0, r12
+	lsls	r3, r0, #16
+	orrs	r7, r3
+	mov	r8, r7
+	lsrs	r3, r0, #16
 	ldr	r0, [sp, #20]
 	uxth	r0, r0
 	lsls	r0, r0, #16
-	orrs	r0, r5
-	mov	r9, r0
-	lsrs	r0, r3, #16
-	lsls	r3, r2, #16
 	orrs	r0, r3
+	mov	r12, r0
+	lsrs	r0, r5, #16
+	lsls	r5, r2, #16
+	orrs	r0, r5
 	str	r0, [sp, #28]
 	lsrs	r0, r2, #16
 	lsls	r2, r4, #16
@@ -2697,7 +2664,7 @@ grain128aeadv2_crypt:
 	lsls	r0, r0, #16
 	orrs	r0, r1
 	mov	r10, r0
-	mov	r0, lr
+	mov	r0, r11
 	uxth	r0, r0
 	@ grain128aeadv2.ae:218: z = unzip(y)
 	movs	r2, #0
@@ -2738,45 +2705,45 @@ grain128aeadv2_crypt:
 	adcs	r0, r0
 	orrs	r3, r0
 	@ grain128aeadv2.ae:219: dst[i] = src[i] ^ z[7:0]
-	ldr	r0, [sp, #40]
-	ldr	r2, [sp, #16]
-	ldrb	r1, [r0, r2]
+	ldr	r1, [sp, #40]
+	ldr	r4, [sp, #16]
+	ldrb	r2, [r1, r4]
 	uxtb	r0, r3
-	eors	r1, r0
-	ldr	r0, [sp, #48]
-	strb	r1, [r0, r2]
+	eors	r2, r0
+	ldr	r1, [sp, #48]
+	strb	r2, [r1, r4]
 	@ grain128aeadv2.ae:220: acc, sr = authenticate(acc, sr, pt[i], z[15:8])
-	ldr	r0, [sp, #56]
-	ldrb	r4, [r0, r2]
+	ldr	r1, [sp, #56]
+	ldrb	r4, [r1, r4]
 	@ grain128aeadv2.ae:165: acc = acc ^ (sr & -(m[0] as u64))
 	lsls	r0, r4, #31
-	asrs	r2, r0, #31
-	ldr	r1, [sp]
-	ands	r1, r2
-	ldr	r0, [sp, #4]
-	eors	r0, r1
-	ldr	r5, [sp, #8]
+	asrs	r5, r0, #31
+	ldr	r2, [sp]
 	ands	r2, r5
-	ldr	r7, [sp, #12]
-	eors	r7, r2
+	ldr	r1, [sp, #4]
+	ands	r5, r1
+	ldr	r0, [sp, #12]
+	eors	r0, r2
+	ldr	r7, [sp, #8]
+	eors	r7, r5
 	@ grain128aeadv2.ae:166: sr = cat(a[0], sr[63:1])
-	ldr	r1, [sp]
-	lsrs	r6, r1, #1
-	lsls	r1, r5, #31
-	orrs	r6, r1
-	lsrs	r1, r5, #1
+	ldr	r2, [sp]
+	lsrs	r6, r2, #1
+	lsls	r2, r1, #31
+	orrs	r6, r2
+	lsrs	r1, r1, #1
 	lsls	r2, r3, #23
 	lsrs	r2, r2, #31
 	lsls	r5, r2, #31
 	orrs	r5, r1
 	@ grain128aeadv2.ae:165: acc = acc ^ (sr & -(m[0] as u64))
 	lsls	r1, r4, #30
-	asrs	r2, r1, #31
-	mov	r1, r6
-	ands	r1, r2
-	eors	r0, r1
-	ands	r2, r5
-	eors	r7, r2
+	asrs	r1, r1, #31
+	mov	r2, r6
+	ands	r2, r1
+	ands	r1, r5
+	eors	r0, r2
+	eors	r7, r1
 	@ grain128aeadv2.ae:166: sr = cat(a[0], sr[63:1])
 	lsrs	r6, r6, #1
 	lsls	r1, r5, #31
@@ -2788,12 +2755,12 @@ grain128aeadv2_crypt:
 	orrs	r5, r1
 	@ grain128aeadv2.ae:165: acc = acc ^ (sr & -(m[0] as u64))
 	lsls	r1, r4, #29
-	asrs	r2, r1, #31
-	mov	r1, r6
-	ands	r1, r2
-	eors	r0, r1
-	ands	r2, r5
-	eors	r7, r2
+	asrs	r1, r1, #31
+	mov	r2, r6
+	ands	r2, r1
+	ands	r1, r5
+	eors	r0, r2
+	eors	r7, r1
 	@ grain128aeadv2.ae:166: sr = cat(a[0], sr[63:1])
 	lsrs	r6, r6, #1
 	lsls	r1, r5, #31
@@ -2805,12 +2772,12 @@ grain128aeadv2_crypt:
 	orrs	r5, r1
 	@ grain128aeadv2.ae:165: acc = acc ^ (sr & -(m[0] as u64))
 	lsls	r1, r4, #28
-	asrs	r2, r1, #31
-	mov	r1, r6
-	ands	r1, r2
-	eors	r0, r1
-	ands	r2, r5
-	eors	r7, r2
+	asrs	r1, r1, #31
+	mov	r2, r6
+	ands	r2, r1
+	ands	r1, r5
+	eors	r0, r2
+	eors	r7, r1
 	@ grain128aeadv2.ae:166: sr = cat(a[0], sr[63:1])
 	lsrs	r6, r6, #1
 	lsls	r1, r5, #31
@@ -2822,12 +2789,12 @@ grain128aeadv2_crypt:
 	orrs	r5, r1
 	@ grain128aeadv2.ae:165: acc = acc ^ (sr & -(m[0] as u64))
 	lsls	r1, r4, #27
-	asrs	r2, r1, #31
-	mov	r1, r6
-	ands	r1, r2
-	eors	r0, r1
-	ands	r2, r5
-	eors	r7, r2
+	asrs	r1, r1, #31
+	mov	r2, r6
+	ands	r2, r1
+	ands	r1, r5
+	eors	r0, r2
+	eors	r7, r1
 	@ grain128aeadv2.ae:166: sr = cat(a[0], sr[63:1])
 	lsrs	r6, r6, #1
 	lsls	r1, r5, #31
@@ -2839,12 +2806,12 @@ grain128aeadv2_crypt:
 	orrs	r5, r1
 	@ grain128aeadv2.ae:165: acc = acc ^ (sr & -(m[0] as u64))
 	lsls	r1, r4, #26
-	asrs	r2, r1, #31
-	mov	r1, r6
-	ands	r1, r2
-	eors	r0, r1
-	ands	r2, r5
-	eors	r7, r2
+	asrs	r1, r1, #31
+	mov	r2, r6
+	ands	r2, r1
+	ands	r1, r5
+	eors	r0, r2
+	eors	r7, r1
 	@ grain128aeadv2.ae:166: sr = cat(a[0], sr[63:1])
 	lsrs	r6, r6, #1
 	lsls	r1, r5, #31
@@ -2856,12 +2823,12 @@ grain128aeadv2_crypt:
 	orrs	r5, r1
 	@ grain128aeadv2.ae:165: acc = acc ^ (sr & -(m[0] as u64))
 	lsls	r1, r4, #25
-	asrs	r2, r1, #31
-	mov	r1, r6
-	ands	r1, r2
-	eors	r0, r1
-	ands	r2, r5
-	eors	r7, r2
+	asrs	r1, r1, #31
+	mov	r2, r6
+	ands	r2, r1
+	ands	r1, r5
+	eors	r0, r2
+	eors	r7, r1
 	@ grain128aeadv2.ae:166: sr = cat(a[0], sr[63:1])
 	lsrs	r2, r6, #1
 	lsls	r1, r5, #31
@@ -2876,8 +2843,8 @@ grain128aeadv2_crypt:
 	asrs	r4, r4, #31
 	mov	r5, r2
 	ands	r5, r4
-	eors	r0, r5
 	ands	r4, r1
+	eors	r0, r5
 	eors	r7, r4
 	@ grain128aeadv2.ae:166: sr = cat(a[0], sr[63:1])
 	lsrs	r6, r2, #1
@@ -2885,34 +2852,34 @@ grain128aeadv2_crypt:
 	orrs	r6, r2
 	lsrs	r2, r1, #1
 	lsrs	r1, r3, #15
-	lsls	r5, r1, #31
-	orrs	r5, r2
-	ldr	r3, [sp, #28]
+	lsls	r3, r1, #31
+	orrs	r3, r2
+	ldr	r5, [sp, #28]
 	ldr	r2, [sp, #24]
 	ldr	r4, [sp, #20]
 	mov	r1, r10
-	str	r0, [sp, #4]
-	str	r7, [sp, #12]
+	str	r0, [sp, #12]
+	str	r7, [sp, #8]
 	str	r6, [sp]
-	str	r5, [sp, #8]
-	ldr	r5, [sp, #16]
-	adds	r5, #1
-	str	r5, [sp, #16]
+	str	r3, [sp, #4]
+	ldr	r3, [sp, #16]
+	adds	r3, #1
+	str	r3, [sp, #16]
 	ldr	r0, [sp, #44]
-	cmp	r5, r0
+	cmp	r3, r0
 	bcs	.Lgrain128aeadv2_crypt_far4
 	b	.Lgrain128aeadv2_crypt_loop3
 .Lgrain128aeadv2_crypt_far4:
 .Lgrain128aeadv2_crypt_done4:
-	ldr	r1, [sp, #4]
+	ldr	r1, [sp, #12]
 	ldr	r0, [sp, #64]
 	str	r1, [r0]
-	ldr	r1, [sp, #12]
+	ldr	r1, [sp, #8]
 	str	r1, [r0, #4]
 	ldr	r1, [sp]
 	ldr	r0, [sp, #68]
 	str	r1, [r0]
-	ldr	r1, [sp, #8]
+	ldr	r1, [sp, #4]
 	str	r1, [r0, #4]
 	add	sp, #36
 	pop	{pc}
@@ -2922,7 +2889,7 @@ grain128aeadv2_crypt:
 
 @ --- grain128aeadv2_init: grain128aeadv2.init
 @     frame 32 bytes (45 spill slots, 8 on the stack; locals 0), saves nothing
-@     estimated 2042 bytes of code and literals
+@     estimated 2014 bytes of code and literals
 	.section .text.grain128aeadv2_init,"ax",%progbits
 	.global grain128aeadv2_init
 	.type grain128aeadv2_init, %function
@@ -2935,7 +2902,7 @@ grain128aeadv2_init:
 	str	r3, [sp, #24]
 	@ grain128aeadv2.ae:127: for i in 0..320 / par {
 	movs	r2, #0
-	str	r2, [sp, #8]
+	str	r2, [sp]
 	ldr	r6, [r1]
 	mov	r10, r6
 	ldr	r6, [r1, #4]
@@ -2948,13 +2915,13 @@ grain128aeadv2_init:
 	mov	lr, r1
 	mov	r5, r1
 	ldr	r1, [r0, #4]
-	str	r1, [sp]
+	str	r1, [sp, #4]
 	mov	r4, r1
 	ldr	r1, [r0, #8]
 	str	r1, [sp, #20]
 	mov	r3, r1
 	ldr	r0, [r0, #12]
-	str	r0, [sp, #4]
+	str	r0, [sp, #8]
 	mov	r1, r0
 .Lgrain128aeadv2_init_loop1:
 	@ grain128aeadv2.ae:44: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
@@ -2962,13 +2929,12 @@ grain128aeadv2_init:
 	lsrs	r2, r6, #7
 	eors	r2, r6
 	mov	r0, r8
-	lsls	r0, r0, #25
-	eors	r2, r0
-	mov	r6, r8
+	lsls	r6, r0, #25
+	eors	r2, r6
 	mov	r7, r12
-	eors	r6, r7
-	lsrs	r0, r6, #6
-	eors	r2, r0
+	eors	r0, r7
+	lsrs	r6, r0, #6
+	eors	r2, r6
 	mov	r0, r12
 	mov	r6, r9
 	eors	r0, r6
@@ -3147,9 +3113,8 @@ grain128aeadv2_init:
 	mov	r0, r8
 	lsrs	r7, r0, #28
 	mov	r0, r12
-	lsls	r0, r0, #4
-	orrs	r7, r0
-	mov	r0, r12
+	lsls	r6, r0, #4
+	orrs	r7, r6
 	lsrs	r6, r0, #15
 	mov	r0, r9
 	lsls	r0, r0, #17
@@ -3227,9 +3192,9 @@ grain128aeadv2_init:
 	mov	r4, r3
 	mov	r3, r1
 	mov	r1, r2
-	ldr	r0, [sp, #8]
+	ldr	r0, [sp]
 	adds	r0, #1
-	str	r0, [sp, #8]
+	str	r0, [sp]
 	cmp	r0, #10
 	bcs	.Lgrain128aeadv2_init_far1
 	b	.Lgrain128aeadv2_init_loop1
@@ -3238,7 +3203,7 @@ grain128aeadv2_init:
 	@ grain128aeadv2.ae:133: for i in 0..64 / par {
 	ldr	r2, [sp, #20]
 	movs	r0, #0
-	str	r0, [sp, #8]
+	str	r0, [sp]
 	b	.Lgrain128aeadv2_init_pool1
 	.ltorg
 .Lgrain128aeadv2_init_pool1:
@@ -3250,14 +3215,13 @@ grain128aeadv2_init:
 	eors	r0, r6
 	@ grain128aeadv2.ae:44: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
 	mov	r6, r8
-	lsls	r6, r6, #25
+	lsls	r7, r6, #25
 	@ grain128aeadv2.ae:61: return cat(f ^ ls, s[127:par]), cat(g ^ ln, b[127:par]), y
-	eors	r0, r6
-	mov	r7, r8
-	mov	r6, r12
-	eors	r7, r6
-	lsrs	r6, r7, #6
-	eors	r0, r6
+	eors	r0, r7
+	mov	r7, r12
+	eors	r6, r7
+	lsrs	r7, r6, #6
+	eors	r0, r7
 	mov	r7, r12
 	mov	r6, r9
 	eors	r7, r6
@@ -3270,10 +3234,9 @@ grain128aeadv2_init:
 	eors	r0, r6
 	@ grain128aeadv2.ae:44: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
 	mov	r6, r9
-	lsls	r6, r6, #15
+	lsls	r7, r6, #15
 	@ grain128aeadv2.ae:61: return cat(f ^ ls, s[127:par]), cat(g ^ ln, b[127:par]), y
-	eors	r0, r6
-	mov	r6, r9
+	eors	r0, r7
 	eors	r0, r6
 	eors	r0, r2
 	str	r0, [sp, #12]
@@ -3450,9 +3413,8 @@ grain128aeadv2_init:
 	mov	r0, r8
 	lsrs	r7, r0, #28
 	mov	r0, r12
-	lsls	r0, r0, #4
-	orrs	r7, r0
-	mov	r0, r12
+	lsls	r6, r0, #4
+	orrs	r7, r6
 	lsrs	r6, r0, #15
 	mov	r0, r9
 	lsls	r0, r0, #17
@@ -3526,16 +3488,16 @@ grain128aeadv2_init:
 	mov	r4, r3
 	mov	r3, r1
 	mov	r1, r2
-	ldr	r2, [sp, #4]
+	ldr	r2, [sp, #8]
+	movs	r0, #0
+	str	r0, [sp, #8]
+	ldr	r0, [sp, #4]
+	mov	lr, r0
 	movs	r0, #0
 	str	r0, [sp, #4]
 	ldr	r0, [sp]
-	mov	lr, r0
-	movs	r0, #0
-	str	r0, [sp]
-	ldr	r0, [sp, #8]
 	adds	r0, #1
-	str	r0, [sp, #8]
+	str	r0, [sp]
 	cmp	r0, #2
 	bcs	.Lgrain128aeadv2_init_far2
 	b	.Lgrain128aeadv2_init_loop3
@@ -3544,7 +3506,6 @@ grain128aeadv2_init:
 	@ grain128aeadv2.ae:140: for i in 0..64 / par {
 	movs	r0, #0
 	mov	lr, r0
-	movs	r0, #0
 	str	r0, [sp]
 .Lgrain128aeadv2_init_loop5:
 	@ grain128aeadv2.ae:48: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
@@ -3687,13 +3648,12 @@ grain128aeadv2_init:
 	lsrs	r2, r7, #7
 	eors	r2, r7
 	mov	r0, r8
-	lsls	r0, r0, #25
-	eors	r2, r0
-	mov	r6, r8
-	mov	r0, r12
-	eors	r6, r0
-	lsrs	r0, r6, #6
-	eors	r2, r0
+	lsls	r6, r0, #25
+	eors	r2, r6
+	mov	r6, r12
+	eors	r0, r6
+	lsrs	r6, r0, #6
+	eors	r2, r6
 	mov	r0, r12
 	mov	r6, r9
 	eors	r0, r6
@@ -3706,10 +3666,9 @@ grain128aeadv2_init:
 	@ grain128aeadv2.ae:37: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	lsrs	r2, r7, #13
 	mov	r0, r8
-	lsls	r0, r0, #19
-	orrs	r2, r0
+	lsls	r6, r0, #19
+	orrs	r2, r6
 	lsrs	r6, r7, #20
-	mov	r0, r8
 	lsls	r0, r0, #12
 	orrs	r6, r0
 	ands	r2, r6
@@ -3737,9 +3696,8 @@ grain128aeadv2_init:
 	mov	r0, r8
 	lsrs	r7, r0, #28
 	mov	r0, r12
-	lsls	r0, r0, #4
-	orrs	r7, r0
-	mov	r0, r12
+	lsls	r2, r0, #4
+	orrs	r7, r2
 	lsrs	r2, r0, #15
 	mov	r0, r9
 	lsls	r0, r0, #17
@@ -3827,7 +3785,6 @@ grain128aeadv2_init:
 	@ grain128aeadv2.ae:145: for i in 0..64 / par {
 	movs	r0, #0
 	str	r0, [sp, #4]
-	movs	r0, #0
 	mov	lr, r0
 .Lgrain128aeadv2_init_loop7:
 	@ grain128aeadv2.ae:48: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
@@ -3970,13 +3927,12 @@ grain128aeadv2_init:
 	lsrs	r2, r7, #7
 	eors	r2, r7
 	mov	r0, r8
-	lsls	r0, r0, #25
-	eors	r2, r0
-	mov	r6, r8
-	mov	r0, r12
-	eors	r6, r0
-	lsrs	r0, r6, #6
-	eors	r2, r0
+	lsls	r6, r0, #25
+	eors	r2, r6
+	mov	r6, r12
+	eors	r0, r6
+	lsrs	r6, r0, #6
+	eors	r2, r6
 	mov	r0, r12
 	mov	r6, r9
 	eors	r0, r6
@@ -3989,10 +3945,9 @@ grain128aeadv2_init:
 	@ grain128aeadv2.ae:37: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	lsrs	r2, r7, #13
 	mov	r0, r8
-	lsls	r0, r0, #19
-	orrs	r2, r0
+	lsls	r6, r0, #19
+	orrs	r2, r6
 	lsrs	r6, r7, #20
-	mov	r0, r8
 	lsls	r0, r0, #12
 	orrs	r6, r0
 	ands	r2, r6
@@ -4020,9 +3975,8 @@ grain128aeadv2_init:
 	mov	r0, r8
 	lsrs	r7, r0, #28
 	mov	r0, r12
-	lsls	r0, r0, #4
-	orrs	r7, r0
-	mov	r0, r12
+	lsls	r2, r0, #4
+	orrs	r7, r2
 	lsrs	r2, r0, #15
 	mov	r0, r9
 	lsls	r0, r0, #17
@@ -4083,11 +4037,10 @@ grain128aeadv2_init:
 	@ grain128aeadv2.ae:41: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
 	eors	r0, r7
 	@ grain128aeadv2.ae:44: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
-	mov	r5, r9
-	lsls	r2, r5, #15
+	lsls	r2, r6, #15
 	ldr	r7, [sp, #12]
 	eors	r7, r2
-	eors	r7, r5
+	eors	r7, r6
 	@ grain128aeadv2.ae:147: sr = cat(y, sr[63:par])
 	mov	r10, r8
 	mov	r8, r12

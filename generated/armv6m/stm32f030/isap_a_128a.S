@@ -9,7 +9,7 @@
 
 @ --- isap_a_128a_key_setup: isap_a_128a.key_setup
 @     frame 36 bytes (5 spill slots, 5 on the stack; locals 16), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 178 bytes of code and literals
+@     estimated 174 bytes of code and literals
 	.section .text.isap_a_128a_key_setup,"ax",%progbits
 	.global isap_a_128a_key_setup
 	.type isap_a_128a_key_setup, %function
@@ -23,7 +23,7 @@ isap_a_128a_key_setup:
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
 	sub	sp, #36
-	str	r3, [sp, #16]
+	str	r3, [sp, #8]
 	@ isap_a_128a.ae:127: kw = load_be(key, 0, 16)
 	movs	r1, #3
 	tst	r0, r1
@@ -42,25 +42,23 @@ isap_a_128a_key_setup:
 .Lisap_a_128a_key_setup_words2:
 	ldr	r1, [r0, #12]
 	rev	r1, r1
-	str	r1, [sp, #12]
+	str	r1, [sp, #4]
 	ldr	r1, [r0, #8]
 	rev	r1, r1
-	str	r1, [sp, #8]
+	str	r1, [sp]
 	ldr	r1, [r0, #4]
 	rev	r1, r1
-	str	r1, [sp, #4]
+	str	r1, [sp, #16]
 	ldr	r0, [r0]
-	rev	r1, r0
-	str	r1, [sp]
+	rev	r3, r0
+	str	r3, [sp, #12]
 	@ isap_a_128a.ae:45: s[0] = key[127:64]
-	ldr	r1, [sp, #4]
 	str	r1, [r2]
-	ldr	r1, [sp]
-	str	r1, [r2, #4]
+	str	r3, [r2, #4]
 	@ isap_a_128a.ae:46: s[1] = key[63:0]
-	ldr	r1, [sp, #12]
+	ldr	r1, [sp, #4]
 	str	r1, [r2, #8]
-	ldr	r1, [sp, #8]
+	ldr	r1, [sp]
 	str	r1, [r2, #12]
 	@ isap_a_128a.ae:47: s[2] = iv(which)
 	ldr	r0, =0x0c01060c
@@ -75,35 +73,35 @@ isap_a_128a_key_setup:
 	str	r0, [r2, #32]
 	str	r0, [r2, #36]
 	@ isap_a_128a.ae:50: P.permute(s, s_k)
-	movs	r1, #12
+	movs	r1, #240
 	mov	r0, r2
 	bl	isap_a_128a_P_permute
 	@ isap_a_128a.ae:45: s[0] = key[127:64]
-	ldr	r1, [sp, #4]
-	ldr	r2, [sp, #16]
-	str	r1, [r2]
-	ldr	r1, [sp]
-	str	r1, [r2, #4]
-	@ isap_a_128a.ae:46: s[1] = key[63:0]
+	ldr	r1, [sp, #16]
+	ldr	r2, [sp, #8]
+	mov	r0, r2
+	str	r1, [r0]
 	ldr	r1, [sp, #12]
-	str	r1, [r2, #8]
-	ldr	r1, [sp, #8]
-	str	r1, [r2, #12]
+	str	r1, [r0, #4]
+	@ isap_a_128a.ae:46: s[1] = key[63:0]
+	ldr	r1, [sp, #4]
+	str	r1, [r0, #8]
+	ldr	r1, [sp]
+	str	r1, [r0, #12]
 	@ isap_a_128a.ae:47: s[2] = iv(which)
 	ldr	r1, =0x0c01060c
-	str	r1, [r2, #16]
+	str	r1, [r0, #16]
 	ldr	r1, =0x03804001
-	str	r1, [r2, #20]
+	str	r1, [r0, #20]
 	@ isap_a_128a.ae:48: s[3] = 0
 	movs	r1, #0
-	str	r1, [r2, #24]
-	str	r1, [r2, #28]
+	str	r1, [r0, #24]
+	str	r1, [r0, #28]
 	@ isap_a_128a.ae:49: s[4] = 0
-	str	r1, [r2, #32]
-	str	r1, [r2, #36]
+	str	r1, [r0, #32]
+	str	r1, [r0, #36]
 	@ isap_a_128a.ae:50: P.permute(s, s_k)
-	movs	r1, #12
-	mov	r0, r2
+	movs	r1, #240
 	bl	isap_a_128a_P_permute
 	add	sp, #36
 	pop	{r4, r5, r6, r7}
@@ -118,7 +116,7 @@ isap_a_128a_key_setup:
 
 @ --- isap_a_128a_encrypt_with: isap_a_128a.encrypt_with
 @     frame 120 bytes (16 spill slots, 9 on the stack; locals 72), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 424 bytes of code and literals
+@     estimated 412 bytes of code and literals
 	.section .text.isap_a_128a_encrypt_with,"ax",%progbits
 	.global isap_a_128a_encrypt_with
 	.type isap_a_128a_encrypt_with, %function
@@ -133,12 +131,13 @@ isap_a_128a_encrypt_with:
 	push	{r4, r5, r6, r7}
 	sub	sp, #120
 	str	r0, [sp, #44]
-	movs	r5, #0
-	add	r3, sp, #48
+	mov	r3, r1
+	movs	r4, #0
+	add	r1, sp, #48
 	movs	r0, #10
 .Lisap_a_128a_encrypt_with_zero1:
-	str	r5, [r3]
-	adds	r3, #4
+	str	r4, [r1]
+	adds	r1, #4
 	subs	r0, #1
 	bne	.Lisap_a_128a_encrypt_with_zero1
 	@ isap_a_128a.ae:134: n = load_be(nonce, 0, 16)
@@ -147,24 +146,16 @@ isap_a_128a_encrypt_with:
 	beq	.Lisap_a_128a_encrypt_with_words3
 .Lisap_a_128a_encrypt_with_bytes2:
 	add	r4, sp, #88
-	movs	r3, #16
+	movs	r1, #16
 .Lisap_a_128a_encrypt_with_cpy5:
-	subs	r3, #1
+	subs	r1, #1
 	bcc	.Lisap_a_128a_encrypt_with_cpyd4
-	ldrb	r0, [r2, r3]
-	strb	r0, [r4, r3]
+	ldrb	r0, [r2, r1]
+	strb	r0, [r4, r1]
 	b	.Lisap_a_128a_encrypt_with_cpy5
 .Lisap_a_128a_encrypt_with_cpyd4:
 	mov	r2, r4
 .Lisap_a_128a_encrypt_with_words3:
-	@ isap_a_128a.ae:111: if m > 0 {
-	ldr	r0, [sp, #168]
-	cmp	r5, r0
-	movs	r3, #0
-	adcs	r3, r3
-	movs	r0, #1
-	eors	r3, r0
-	@ isap_a_128a.ae:134: n = load_be(nonce, 0, 16)
 	ldr	r0, [r2, #12]
 	rev	r0, r0
 	str	r0, [sp, #40]
@@ -178,7 +169,8 @@ isap_a_128a_encrypt_with:
 	rev	r0, r0
 	str	r0, [sp, #28]
 	@ isap_a_128a.ae:111: if m > 0 {
-	cmp	r3, #0
+	ldr	r1, [sp, #168]
+	cmp	r1, #0
 	beq	.Lisap_a_128a_encrypt_with_else6
 	@ isap_a_128a.ae:112: rekey(ke, n, s)
 	add	r2, sp, #48
@@ -190,9 +182,8 @@ isap_a_128a_encrypt_with:
 	str	r0, [sp, #96]
 	ldr	r0, [sp, #28]
 	str	r0, [sp, #100]
-	add	r3, sp, #88
-	mov	r0, r1
-	mov	r1, r3
+	add	r1, sp, #88
+	mov	r0, r3
 	bl	isap_a_128a_rekey
 	@ isap_a_128a.ae:113: s[3] = n[127:64]
 	ldr	r0, [sp, #32]
@@ -211,16 +202,16 @@ isap_a_128a_encrypt_with:
 	lsrs	r0, r0, #3
 	str	r0, [sp, #24]
 	movs	r1, #0
-	str	r1, [sp, #20]
+	str	r1, [sp, #16]
 	cmp	r1, r0
 	bcs	.Lisap_a_128a_encrypt_with_done9
 .Lisap_a_128a_encrypt_with_loop8:
 	@ isap_a_128a.ae:117: count = if m - off < rate then m - off else rate
 	movs	r2, #8
 	@ isap_a_128a.ae:116: off = rate * i
-	ldr	r1, [sp, #20]
+	ldr	r1, [sp, #16]
 	lsls	r0, r1, #3
-	str	r0, [sp, #16]
+	str	r0, [sp, #20]
 	@ isap_a_128a.ae:117: count = if m - off < rate then m - off else rate
 	ldr	r1, [sp, #168]
 	subs	r1, r1, r0
@@ -233,11 +224,11 @@ isap_a_128a_encrypt_with:
 	str	r1, [sp, #12]
 	@ isap_a_128a.ae:118: P.permute(s, s_e)
 	add	r0, sp, #48
-	movs	r1, #6
+	movs	r1, #150
 	bl	isap_a_128a_P_permute
 	@ isap_a_128a.ae:119: store_be(out, off, load_be(in, off, rate, count) ^ s[0], count)
 	ldr	r1, [sp, #164]
-	ldr	r0, [sp, #16]
+	ldr	r0, [sp, #20]
 	adds	r2, r1, r0
 	movs	r5, #3
 	ldr	r0, [sp, #12]
@@ -275,7 +266,7 @@ isap_a_128a_encrypt_with:
 	eors	r1, r0
 	rev	r2, r1
 	ldr	r1, [sp, #172]
-	ldr	r0, [sp, #16]
+	ldr	r0, [sp, #20]
 	adds	r3, r1, r0
 	ldr	r0, [sp, #12]
 	cmp	r0, #8
@@ -301,14 +292,13 @@ isap_a_128a_encrypt_with:
 	strb	r0, [r3, r1]
 	b	.Lisap_a_128a_encrypt_with_cpy18
 .Lisap_a_128a_encrypt_with_stored16:
-	ldr	r1, [sp, #20]
+	ldr	r1, [sp, #16]
 	adds	r1, #1
-	str	r1, [sp, #20]
+	str	r1, [sp, #16]
 	ldr	r0, [sp, #24]
 	cmp	r1, r0
 	bcc	.Lisap_a_128a_encrypt_with_loop8
 .Lisap_a_128a_encrypt_with_done9:
-	b	.Lisap_a_128a_encrypt_with_endif7
 .Lisap_a_128a_encrypt_with_else6:
 .Lisap_a_128a_encrypt_with_endif7:
 	@ isap_a_128a.ae:136: store_be(tag, 0, mac(ka, n, ad, ct))
@@ -375,7 +365,7 @@ isap_a_128a_encrypt_with:
 
 @ --- isap_a_128a_decrypt_with: isap_a_128a.decrypt_with
 @     frame 120 bytes (20 spill slots, 9 on the stack; locals 72), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 460 bytes of code and literals
+@     estimated 450 bytes of code and literals
 	.section .text.isap_a_128a_decrypt_with,"ax",%progbits
 	.global isap_a_128a_decrypt_with
 	.type isap_a_128a_decrypt_with, %function
@@ -491,23 +481,15 @@ isap_a_128a_decrypt_with:
 	orrs	r3, r2
 	orrs	r3, r1
 	orrs	r3, r0
-	@ isap_a_128a.ae:111: if m > 0 {
-	movs	r0, #0
-	ldr	r1, [sp, #168]
-	cmp	r0, r1
-	adcs	r0, r0
-	@ isap_a_128a.ae:143: ok = (load_be(tag, 0, 16) ^ mac(ka, n, ad, ct)) == 0
-	movs	r2, #1
-	@ isap_a_128a.ae:111: if m > 0 {
-	eors	r0, r2
-	@ isap_a_128a.ae:143: ok = (load_be(tag, 0, 16) ^ mac(ka, n, ad, ct)) == 0
-	subs	r1, r3, #1
+	subs	r0, r3, #1
 	movs	r1, #0
 	adcs	r1, r1
-	eors	r1, r2
+	movs	r0, #1
+	eors	r1, r0
 	str	r1, [sp, #28]
 	@ isap_a_128a.ae:111: if m > 0 {
-	cmp	r0, #0
+	ldr	r1, [sp, #168]
+	cmp	r1, #0
 	beq	.Lisap_a_128a_decrypt_with_else10
 	@ isap_a_128a.ae:112: rekey(ke, n, s)
 	add	r1, sp, #88
@@ -539,14 +521,14 @@ isap_a_128a_decrypt_with:
 	lsrs	r0, r0, #3
 	str	r0, [sp, #24]
 	movs	r1, #0
-	str	r1, [sp, #20]
+	str	r1, [sp, #16]
 	cmp	r1, r0
 	bcs	.Lisap_a_128a_decrypt_with_done13
 .Lisap_a_128a_decrypt_with_loop12:
 	@ isap_a_128a.ae:116: off = rate * i
-	ldr	r1, [sp, #20]
+	ldr	r1, [sp, #16]
 	lsls	r0, r1, #3
-	str	r0, [sp, #16]
+	str	r0, [sp, #20]
 	@ isap_a_128a.ae:117: count = if m - off < rate then m - off else rate
 	ldr	r1, [sp, #168]
 	subs	r2, r1, r0
@@ -559,12 +541,12 @@ isap_a_128a_decrypt_with:
 	eors	r2, r1
 	str	r2, [sp, #12]
 	@ isap_a_128a.ae:118: P.permute(s, s_e)
-	movs	r1, #6
+	movs	r1, #150
 	add	r0, sp, #48
 	bl	isap_a_128a_P_permute
 	@ isap_a_128a.ae:119: store_be(out, off, load_be(in, off, rate, count) ^ s[0], count)
 	ldr	r1, [sp, #164]
-	ldr	r0, [sp, #16]
+	ldr	r0, [sp, #20]
 	adds	r2, r1, r0
 	movs	r4, #3
 	ldr	r0, [sp, #12]
@@ -592,7 +574,7 @@ isap_a_128a_decrypt_with:
 	mov	r2, r3
 .Lisap_a_128a_decrypt_with_words15:
 	ldr	r1, [sp, #180]
-	ldr	r0, [sp, #16]
+	ldr	r0, [sp, #20]
 	adds	r3, r1, r0
 	ldr	r0, [r2, #4]
 	rev	r1, r0
@@ -628,14 +610,13 @@ isap_a_128a_decrypt_with:
 	strb	r0, [r3, r1]
 	b	.Lisap_a_128a_decrypt_with_cpy22
 .Lisap_a_128a_decrypt_with_stored20:
-	ldr	r1, [sp, #20]
+	ldr	r1, [sp, #16]
 	adds	r1, #1
-	str	r1, [sp, #20]
+	str	r1, [sp, #16]
 	ldr	r0, [sp, #24]
 	cmp	r1, r0
 	bcc	.Lisap_a_128a_decrypt_with_loop12
 .Lisap_a_128a_decrypt_with_done13:
-	b	.Lisap_a_128a_decrypt_with_endif11
 .Lisap_a_128a_decrypt_with_else10:
 .Lisap_a_128a_decrypt_with_endif11:
 	ldr	r1, [sp, #28]
@@ -654,7 +635,7 @@ isap_a_128a_decrypt_with:
 
 @ --- isap_a_128a_P_permute: isap_a_128a.P.permute
 @     frame 20 bytes (15 spill slots, 5 on the stack; locals 0), saves nothing
-@     estimated 380 bytes of code and literals
+@     estimated 370 bytes of code and literals
 	.section .text.isap_a_128a_P_permute,"ax",%progbits
 	.global isap_a_128a_P_permute
 	.type isap_a_128a_P_permute, %function
@@ -664,9 +645,6 @@ isap_a_128a_P_permute:
 	push	{lr}
 	sub	sp, #20
 	@ ascon_p.ae:60: for i in 16 - rounds..16 {
-	movs	r2, #15
-	muls	r1, r2
-	adds	r1, #60
 	mov	r8, r1
 	str	r0, [sp, #16]
 	@ ascon_p.ae:59: x4 = s[4]
@@ -688,11 +666,10 @@ isap_a_128a_P_permute:
 	ldr	r5, [r0, #12]
 	ldr	r6, [r0, #8]
 	@ ascon_p.ae:55: x0 = s[0]
-	ldr	r0, [r0, #4]
+	ldr	r7, [r0, #4]
 	@ ascon_p.ae:60: for i in 16 - rounds..16 {
-	mov	r12, r0
+	mov	r11, r7
 	@ ascon_p.ae:55: x0 = s[0]
-	ldr	r0, [sp, #16]
 	ldr	r7, [r0]
 	@ ascon_p.ae:60: for i in 16 - rounds..16 {
 .Lisap_a_128a_P_permute_loop1:
@@ -704,7 +681,7 @@ isap_a_128a_P_permute:
 	mov	r0, r6
 	bics	r0, r7
 	eors	r0, r2
-	mov	r9, r0
+	mov	r12, r0
 	@ ascon_p.ae:21: x2 = x2 ^ (c as u64)
 	mov	r0, r8
 	eors	r1, r0
@@ -719,7 +696,7 @@ isap_a_128a_P_permute:
 	@ ascon_p.ae:29: t2 = x2 ^ (~x3 & x4)
 	bics	r2, r4
 	eors	r2, r1
-	mov	r11, r2
+	mov	r9, r2
 	@ ascon_p.ae:30: t3 = x3 ^ (~x4 & x0)
 	eors	r7, r4
 	str	r7, [sp, #8]
@@ -727,7 +704,7 @@ isap_a_128a_P_permute:
 	bics	r4, r1
 	eors	r6, r4
 	@ ascon_p.ae:24: x0 = x0 ^ x4
-	mov	r7, r12
+	mov	r7, r11
 	mov	r1, r10
 	eors	r7, r1
 	@ ascon_p.ae:25: x4 = x4 ^ x3
@@ -759,7 +736,7 @@ isap_a_128a_P_permute:
 	eors	r6, r0
 	@ ascon_p.ae:33: t0 = t0 ^ t4
 	eors	r7, r1
-	mov	r5, r9
+	mov	r5, r12
 	eors	r0, r5
 	@ ascon_p.ae:37: return t0 ^ (t0 >>> 19) ^ (t0 >>> 28),
 	lsls	r4, r7, #13
@@ -779,7 +756,7 @@ isap_a_128a_P_permute:
 	eors	r4, r5
 	lsrs	r0, r7, #28
 	eors	r4, r0
-	mov	r12, r4
+	mov	r11, r4
 	@ ascon_p.ae:38: t1 ^ (t1 >>> 61) ^ (t1 >>> 39),
 	lsls	r4, r6, #3
 	eors	r4, r6
@@ -803,12 +780,12 @@ isap_a_128a_P_permute:
 	mov	r0, r10
 	eors	r0, r2
 	ldr	r7, [sp, #8]
-	mov	r3, r11
+	mov	r3, r9
 	eors	r7, r3
 	@ ascon_p.ae:35: t2 = ~t2
 	mvns	r3, r2
-	mov	r2, r11
-	mov	r11, lr
+	mov	r2, r9
+	mov	r9, lr
 	mvns	r4, r2
 	@ ascon_p.ae:39: t2 ^ (t2 >>> 1) ^ (t2 >>> 6),
 	lsls	r6, r3, #31
@@ -846,7 +823,7 @@ isap_a_128a_P_permute:
 	eors	r3, r0
 	@ ascon_p.ae:41: t4 ^ (t4 >>> 7) ^ (t4 >>> 41)
 	lsls	r2, r1, #25
-	mov	r7, r9
+	mov	r7, r12
 	eors	r2, r7
 	lsrs	r0, r7, #7
 	eors	r2, r0
@@ -860,7 +837,7 @@ isap_a_128a_P_permute:
 	eors	r7, r0
 	lsls	r0, r1, #23
 	eors	r7, r0
-	mov	r0, r9
+	mov	r0, r12
 	lsrs	r0, r0, #9
 	eors	r7, r0
 	mov	r0, r8
@@ -871,7 +848,7 @@ isap_a_128a_P_permute:
 	mov	r1, r6
 	ldr	r5, [sp, #12]
 	ldr	r6, [sp]
-	mov	r7, r11
+	mov	r7, r9
 	cmp	r0, #60
 	beq	.Lisap_a_128a_P_permute_far1
 	b	.Lisap_a_128a_P_permute_loop1
@@ -880,23 +857,22 @@ isap_a_128a_P_permute:
 	@ ascon_p.ae:63: s[0] = x0
 	ldr	r0, [sp, #16]
 	str	r7, [r0]
-	mov	r7, r12
+	mov	r7, r11
 	str	r7, [r0, #4]
 	@ ascon_p.ae:64: s[1] = x1
-	mov	r7, r0
-	str	r6, [r7, #8]
-	str	r5, [r7, #12]
+	str	r6, [r0, #8]
+	str	r5, [r0, #12]
 	@ ascon_p.ae:65: s[2] = x2
-	str	r1, [r7, #16]
+	str	r1, [r0, #16]
 	mov	r1, lr
-	str	r1, [r7, #20]
+	str	r1, [r0, #20]
 	@ ascon_p.ae:66: s[3] = x3
-	str	r4, [r7, #24]
-	str	r3, [r7, #28]
+	str	r4, [r0, #24]
+	str	r3, [r0, #28]
 	@ ascon_p.ae:67: s[4] = x4
-	str	r2, [r7, #32]
+	str	r2, [r0, #32]
 	mov	r1, r10
-	str	r1, [r7, #36]
+	str	r1, [r0, #36]
 	add	sp, #20
 	pop	{pc}
 	.ltorg
@@ -916,7 +892,7 @@ isap_a_128a_mac:
 	sub	sp, #116
 	str	r0, [sp, #16]
 	str	r2, [sp, #12]
-	str	r3, [sp, #8]
+	str	r3, [sp, #4]
 	ldr	r6, [r1]
 	ldr	r5, [r1, #4]
 	ldr	r4, [r1, #8]
@@ -942,13 +918,13 @@ isap_a_128a_mac:
 	str	r0, [sp, #40]
 	@ isap_a_128a.ae:95: P.permute(s, s_h)
 	add	r0, sp, #20
-	movs	r1, #12
+	movs	r1, #240
 	bl	isap_a_128a_P_permute
 	@ isap_a_128a.ae:78: for i in 0..n / rate + 1 {
-	ldr	r0, [sp, #8]
+	ldr	r0, [sp, #4]
 	lsrs	r0, r0, #3
 	adds	r0, r0, #1
-	str	r0, [sp, #4]
+	str	r0, [sp, #8]
 	movs	r1, #0
 	str	r1, [sp]
 	cmp	r1, r0
@@ -958,7 +934,7 @@ isap_a_128a_mac:
 	ldr	r1, [sp]
 	lsls	r3, r1, #3
 	@ isap_a_128a.ae:80: count = if n - off < rate then n - off else rate
-	ldr	r0, [sp, #8]
+	ldr	r0, [sp, #4]
 	subs	r2, r0, r3
 	cmp	r2, #8
 	movs	r1, #0
@@ -1036,12 +1012,12 @@ isap_a_128a_mac:
 	str	r5, [sp, #24]
 	@ isap_a_128a.ae:82: P.permute(s, s_h)
 	add	r0, sp, #20
-	movs	r1, #12
+	movs	r1, #240
 	bl	isap_a_128a_P_permute
 	ldr	r1, [sp]
 	adds	r1, #1
 	str	r1, [sp]
-	ldr	r0, [sp, #4]
+	ldr	r0, [sp, #8]
 	cmp	r1, r0
 	bcc	.Lisap_a_128a_mac_loop2
 .Lisap_a_128a_mac_done3:
@@ -1145,7 +1121,7 @@ isap_a_128a_mac:
 	str	r5, [sp, #24]
 	@ isap_a_128a.ae:82: P.permute(s, s_h)
 	add	r0, sp, #20
-	movs	r1, #12
+	movs	r1, #240
 	bl	isap_a_128a_P_permute
 	ldr	r1, [sp]
 	adds	r1, #1
@@ -1179,7 +1155,7 @@ isap_a_128a_mac:
 	str	r0, [sp, #32]
 	@ isap_a_128a.ae:102: P.permute(s, s_h)
 	add	r0, sp, #20
-	movs	r1, #12
+	movs	r1, #240
 	bl	isap_a_128a_P_permute
 	@ isap_a_128a.ae:103: return cat(s[0], s[1])
 	ldr	r4, [sp, #20]
@@ -1198,8 +1174,8 @@ isap_a_128a_mac:
 
 
 @ --- isap_a_128a_rekey: isap_a_128a.rekey
-@     frame 52 bytes (31 spill slots, 13 on the stack; locals 0), saves nothing
-@     estimated 552 bytes of code and literals
+@     frame 44 bytes (29 spill slots, 11 on the stack; locals 0), saves nothing
+@     estimated 528 bytes of code and literals
 	.section .text.isap_a_128a_rekey,"ax",%progbits
 	.global isap_a_128a_rekey
 	.type isap_a_128a_rekey, %function
@@ -1207,334 +1183,324 @@ isap_a_128a_mac:
 	.balign 4
 isap_a_128a_rekey:
 	push	{lr}
-	sub	sp, #52
-	ldr	r5, [r1, #12]
-	@ isap_a_128a.ae:62: for i in 0..k - 1 {
-	str	r5, [sp, #28]
-	ldr	r5, [r1, #8]
-	str	r5, [sp, #32]
-	ldr	r5, [r1, #4]
-	str	r5, [sp, #36]
-	ldr	r5, [r1]
-	str	r5, [sp, #44]
-	mov	r4, r0
-	@ isap_a_128a.ae:61: x4 = init[4]
-	ldr	r1, [r4, #36]
-	@ isap_a_128a.ae:62: for i in 0..k - 1 {
-	mov	r10, r1
-	@ isap_a_128a.ae:61: x4 = init[4]
-	ldr	r0, [r4, #32]
-	@ isap_a_128a.ae:60: x3 = init[3]
-	ldr	r6, [r4, #28]
-	ldr	r1, [r4, #24]
-	@ isap_a_128a.ae:62: for i in 0..k - 1 {
-	str	r1, [sp]
-	@ isap_a_128a.ae:59: x2 = init[2]
-	ldr	r3, [r4, #20]
-	@ isap_a_128a.ae:62: for i in 0..k - 1 {
-	str	r3, [sp, #8]
-	@ isap_a_128a.ae:59: x2 = init[2]
-	ldr	r7, [r4, #16]
-	@ isap_a_128a.ae:58: x1 = init[1]
-	ldr	r1, [r4, #12]
-	@ isap_a_128a.ae:62: for i in 0..k - 1 {
-	str	r1, [sp, #12]
-	@ isap_a_128a.ae:58: x1 = init[1]
-	ldr	r3, [r4, #8]
-	@ isap_a_128a.ae:62: for i in 0..k - 1 {
-	str	r3, [sp, #4]
+	sub	sp, #44
+	mov	r7, r0
 	@ isap_a_128a.ae:57: x0 = init[0]
-	ldm	r4!, {r1, r5}
+	ldr	r5, [r7]
 	@ isap_a_128a.ae:62: for i in 0..k - 1 {
-	mov	r9, r1
+	mov	r10, r5
+	@ isap_a_128a.ae:57: x0 = init[0]
+	ldr	r5, [r7, #4]
+	@ isap_a_128a.ae:62: for i in 0..k - 1 {
+	mov	r9, r5
+	@ isap_a_128a.ae:58: x1 = init[1]
+	ldr	r6, [r7, #8]
+	ldr	r3, [r7, #12]
+	@ isap_a_128a.ae:59: x2 = init[2]
+	ldr	r0, [r7, #16]
+	@ isap_a_128a.ae:62: for i in 0..k - 1 {
+	mov	r8, r0
+	@ isap_a_128a.ae:59: x2 = init[2]
+	ldr	r0, [r7, #20]
+	@ isap_a_128a.ae:62: for i in 0..k - 1 {
+	str	r0, [sp, #4]
+	@ isap_a_128a.ae:60: x3 = init[3]
+	ldr	r4, [r7, #24]
+	ldr	r5, [r7, #28]
+	@ isap_a_128a.ae:61: x4 = init[4]
+	ldr	r0, [r7, #32]
+	ldr	r7, [r7, #36]
+	@ isap_a_128a.ae:62: for i in 0..k - 1 {
+	str	r7, [sp]
+	ldr	r7, [r1]
+	str	r7, [sp, #32]
+	ldr	r7, [r1, #4]
+	str	r7, [sp, #24]
+	ldr	r7, [r1, #8]
+	str	r7, [sp, #28]
+	ldr	r7, [r1, #12]
+	str	r7, [sp, #20]
+	str	r2, [sp, #40]
 	movs	r1, #0
-	str	r1, [sp, #40]
-	str	r2, [sp, #48]
+	str	r1, [sp, #36]
 .Lisap_a_128a_rekey_loop1:
 	@ isap_a_128a.ae:63: x0 = x0 ^ ((y[127] as u64) << 63)
-	ldr	r1, [sp, #28]
+	ldr	r1, [sp, #20]
 	lsrs	r1, r1, #31
-	lsls	r1, r1, #31
-	eors	r5, r1
-	@ ascon_p.ae:48: x0, x1, x2, x3, x4 = round(x0, x1, x2, x3, x4, rc[i])
-	ldr	r1, =isap_a_128a_P.rc
-	adds	r1, #15
-	mov	r11, r1
+	lsls	r2, r1, #31
+	mov	r1, r9
+	eors	r1, r2
 	@ ascon_p.ae:47: for i in 16 - rounds..16 {
-	ldr	r1, [sp]
-	mov	r2, r7
-	ldr	r3, [sp, #12]
-	ldr	r4, [sp, #4]
+	mov	r9, r1
+	mov	r2, r8
+	mov	r1, r5
+	@ ascon_p.ae:48: x0, x1, x2, x3, x4 = round(x0, x1, x2, x3, x4, rc[i])
+	ldr	r5, =isap_a_128a_P.rc
+	adds	r5, #15
 	mov	r8, r5
+	@ ascon_p.ae:47: for i in 16 - rounds..16 {
 	movs	r5, #15
-	str	r5, [sp]
+	mov	r11, r5
 .Lisap_a_128a_rekey_loop3:
 	@ ascon_p.ae:48: x0, x1, x2, x3, x4 = round(x0, x1, x2, x3, x4, rc[i])
-	mov	r5, r11
+	mov	r5, r8
 	ldrb	r7, [r5]
 	@ ascon_p.ae:21: x2 = x2 ^ (c as u64)
-	eors	r2, r7
+	mov	r5, r2
+	eors	r5, r7
 	@ ascon_p.ae:24: x0 = x0 ^ x4
-	mov	r5, r9
-	eors	r5, r0
-	@ ascon_p.ae:25: x4 = x4 ^ x3
-	eors	r0, r1
-	@ ascon_p.ae:31: t4 = x4 ^ (~x0 & x1)
-	mov	r7, r4
-	bics	r7, r5
-	eors	r7, r0
-	mov	r9, r7
+	mov	r2, r10
+	eors	r2, r0
 	@ ascon_p.ae:26: x2 = x2 ^ x1
-	eors	r2, r4
-	@ ascon_p.ae:27: t0 = x0 ^ (~x1 & x2)
-	mov	r7, r2
+	eors	r5, r6
+	@ ascon_p.ae:25: x4 = x4 ^ x3
+	eors	r0, r4
+	@ ascon_p.ae:29: t2 = x2 ^ (~x3 & x4)
+	mov	r7, r0
 	bics	r7, r4
 	eors	r7, r5
+	mov	r10, r7
 	@ ascon_p.ae:30: t3 = x3 ^ (~x4 & x0)
-	bics	r5, r0
-	@ ascon_p.ae:29: t2 = x2 ^ (~x3 & x4)
-	bics	r0, r1
-	eors	r0, r2
-	str	r0, [sp, #4]
-	@ ascon_p.ae:30: t3 = x3 ^ (~x4 & x0)
-	eors	r5, r1
-	str	r5, [sp, #20]
+	mov	r7, r2
+	bics	r7, r0
+	eors	r7, r4
+	str	r7, [sp, #12]
 	@ ascon_p.ae:28: t1 = x1 ^ (~x2 & x3)
-	bics	r1, r2
-	eors	r4, r1
-	@ ascon_p.ae:24: x0 = x0 ^ x4
-	mov	r0, r8
-	mov	r1, r10
-	eors	r0, r1
-	@ ascon_p.ae:25: x4 = x4 ^ x3
-	mov	r2, r10
-	eors	r2, r6
-	@ ascon_p.ae:30: t3 = x3 ^ (~x4 & x0)
-	mov	r1, r0
-	bics	r1, r2
-	eors	r1, r6
-	mov	r10, r1
-	@ ascon_p.ae:31: t4 = x4 ^ (~x0 & x1)
-	mov	r1, r3
-	bics	r1, r0
-	eors	r1, r2
-	@ ascon_p.ae:26: x2 = x2 ^ x1
-	ldr	r5, [sp, #8]
-	eors	r5, r3
-	@ ascon_p.ae:29: t2 = x2 ^ (~x3 & x4)
-	bics	r2, r6
-	eors	r2, r5
-	@ ascon_p.ae:28: t1 = x1 ^ (~x2 & x3)
-	bics	r6, r5
-	eors	r6, r3
+	bics	r4, r5
 	@ ascon_p.ae:27: t0 = x0 ^ (~x1 & x2)
-	bics	r5, r3
-	eors	r0, r5
-	@ ascon_p.ae:32: t1 = t1 ^ t0
-	eors	r6, r0
-	eors	r4, r7
-	@ ascon_p.ae:33: t0 = t0 ^ t4
-	eors	r0, r1
-	mov	r5, r9
-	eors	r7, r5
-	@ ascon_p.ae:37: return t0 ^ (t0 >>> 19) ^ (t0 >>> 28),
-	lsls	r5, r0, #13
-	eors	r5, r7
-	lsrs	r3, r7, #19
-	eors	r5, r3
-	lsls	r3, r0, #4
-	eors	r5, r3
-	lsrs	r3, r7, #28
-	eors	r5, r3
-	str	r5, [sp, #16]
-	lsls	r5, r7, #13
-	eors	r5, r0
-	lsrs	r3, r0, #19
-	eors	r5, r3
-	lsls	r3, r7, #4
-	eors	r5, r3
-	lsrs	r7, r0, #28
-	eors	r5, r7
-	mov	r8, r5
-	@ ascon_p.ae:38: t1 ^ (t1 >>> 61) ^ (t1 >>> 39),
-	lsls	r5, r4, #3
-	eors	r5, r4
-	lsrs	r0, r6, #29
-	eors	r5, r0
-	lsls	r0, r4, #25
-	eors	r5, r0
-	lsrs	r0, r6, #7
-	eors	r5, r0
-	str	r5, [sp, #12]
-	lsls	r5, r6, #3
-	eors	r5, r6
-	lsrs	r0, r4, #29
-	eors	r5, r0
-	lsls	r6, r6, #25
-	eors	r5, r6
-	lsrs	r3, r4, #7
-	eors	r5, r3
-	str	r5, [sp, #24]
-	@ ascon_p.ae:34: t3 = t3 ^ t2
-	mov	r0, r10
-	eors	r0, r2
-	ldr	r5, [sp, #20]
-	ldr	r3, [sp, #4]
-	eors	r5, r3
-	@ ascon_p.ae:35: t2 = ~t2
-	mvns	r4, r2
-	mov	r2, r3
-	mvns	r6, r2
-	@ ascon_p.ae:39: t2 ^ (t2 >>> 1) ^ (t2 >>> 6),
-	lsls	r3, r4, #31
-	eors	r3, r6
-	lsrs	r2, r6, #1
-	eors	r3, r2
-	mov	r2, r3
-	lsls	r3, r4, #26
-	eors	r2, r3
-	lsrs	r3, r6, #6
-	eors	r2, r3
-	lsls	r7, r6, #31
-	eors	r7, r4
-	lsrs	r3, r4, #1
-	eors	r7, r3
-	lsls	r6, r6, #26
-	eors	r7, r6
-	lsrs	r4, r4, #6
-	eors	r7, r4
-	@ ascon_p.ae:40: t3 ^ (t3 >>> 10) ^ (t3 >>> 17),
-	lsls	r6, r0, #22
-	eors	r6, r5
-	lsrs	r4, r5, #10
-	eors	r6, r4
-	mov	r4, r6
-	lsls	r6, r0, #15
+	bics	r5, r6
+	eors	r5, r2
+	@ ascon_p.ae:28: t1 = x1 ^ (~x2 & x3)
 	eors	r4, r6
-	lsrs	r6, r5, #17
+	str	r4, [sp, #8]
+	@ ascon_p.ae:31: t4 = x4 ^ (~x0 & x1)
+	bics	r6, r2
+	eors	r0, r6
+	@ ascon_p.ae:24: x0 = x0 ^ x4
+	mov	r7, r9
+	ldr	r2, [sp]
+	eors	r7, r2
+	@ ascon_p.ae:26: x2 = x2 ^ x1
+	ldr	r6, [sp, #4]
+	eors	r6, r3
+	@ ascon_p.ae:25: x4 = x4 ^ x3
+	eors	r2, r1
+	@ ascon_p.ae:29: t2 = x2 ^ (~x3 & x4)
+	mov	r4, r2
+	bics	r4, r1
 	eors	r4, r6
-	lsls	r3, r5, #22
-	eors	r3, r0
-	lsrs	r6, r0, #10
-	eors	r3, r6
-	mov	r6, r3
-	lsls	r5, r5, #15
-	eors	r6, r5
-	lsrs	r0, r0, #17
-	eors	r6, r0
+	mov	r9, r4
+	@ ascon_p.ae:30: t3 = x3 ^ (~x4 & x0)
+	mov	r4, r7
+	bics	r4, r2
+	eors	r4, r1
+	str	r4, [sp, #4]
+	@ ascon_p.ae:28: t1 = x1 ^ (~x2 & x3)
+	bics	r1, r6
+	@ ascon_p.ae:27: t0 = x0 ^ (~x1 & x2)
+	bics	r6, r3
+	eors	r6, r7
+	@ ascon_p.ae:28: t1 = x1 ^ (~x2 & x3)
+	eors	r1, r3
+	@ ascon_p.ae:31: t4 = x4 ^ (~x0 & x1)
+	bics	r3, r7
+	eors	r2, r3
 	@ ascon_p.ae:41: t4 ^ (t4 >>> 7) ^ (t4 >>> 41)
-	lsls	r0, r1, #25
-	mov	r3, r9
-	eors	r0, r3
-	lsrs	r5, r3, #7
-	eors	r0, r5
-	lsls	r5, r3, #23
-	eors	r0, r5
-	lsrs	r5, r1, #9
-	eors	r0, r5
-	lsls	r3, r3, #25
-	eors	r3, r1
-	lsrs	r5, r1, #7
-	eors	r3, r5
-	lsls	r1, r1, #23
-	eors	r3, r1
-	mov	r1, r9
-	lsrs	r1, r1, #9
-	eors	r3, r1
-	ldr	r5, [sp]
-	adds	r5, #1
-	str	r5, [sp]
-	mov	r10, r3
-	mov	r1, r4
-	str	r7, [sp, #8]
-	ldr	r3, [sp, #24]
+	lsls	r3, r0, #25
+	eors	r3, r2
+	lsrs	r4, r2, #7
+	eors	r3, r4
+	lsls	r4, r2, #23
+	eors	r3, r4
+	lsrs	r4, r0, #9
+	eors	r3, r4
+	str	r3, [sp]
+	@ ascon_p.ae:32: t1 = t1 ^ t0
+	ldr	r7, [sp, #8]
+	eors	r7, r5
+	@ ascon_p.ae:33: t0 = t0 ^ t4
+	eors	r5, r0
+	@ ascon_p.ae:32: t1 = t1 ^ t0
+	eors	r1, r6
+	@ ascon_p.ae:33: t0 = t0 ^ t4
+	eors	r6, r2
+	@ ascon_p.ae:41: t4 ^ (t4 >>> 7) ^ (t4 >>> 41)
+	lsls	r3, r2, #25
+	eors	r3, r0
+	lsrs	r4, r0, #7
+	eors	r3, r4
+	lsls	r0, r0, #23
+	eors	r3, r0
+	lsrs	r2, r2, #9
+	eors	r3, r2
+	str	r3, [sp, #16]
+	@ ascon_p.ae:34: t3 = t3 ^ t2
 	ldr	r4, [sp, #12]
-	ldr	r5, [sp, #16]
-	mov	r9, r5
+	mov	r0, r10
+	eors	r4, r0
+	ldr	r2, [sp, #4]
+	mov	r0, r9
+	eors	r2, r0
+	@ ascon_p.ae:40: t3 ^ (t3 >>> 10) ^ (t3 >>> 17),
+	lsls	r3, r4, #22
+	eors	r3, r2
+	lsrs	r0, r2, #10
+	eors	r3, r0
+	lsls	r0, r4, #15
+	eors	r3, r0
+	lsrs	r0, r2, #17
+	eors	r3, r0
+	str	r3, [sp, #12]
+	lsls	r3, r2, #22
+	eors	r3, r4
+	lsrs	r0, r4, #10
+	eors	r3, r0
+	lsls	r2, r2, #15
+	eors	r3, r2
+	lsrs	r4, r4, #17
+	eors	r3, r4
+	str	r3, [sp, #8]
+	@ ascon_p.ae:35: t2 = ~t2
+	mov	r0, r10
+	mvns	r3, r0
+	mov	r0, r9
+	mvns	r4, r0
+	@ ascon_p.ae:39: t2 ^ (t2 >>> 1) ^ (t2 >>> 6),
+	lsls	r2, r3, #31
+	eors	r2, r4
+	lsrs	r0, r4, #1
+	eors	r2, r0
+	lsls	r0, r3, #26
+	eors	r2, r0
+	lsrs	r0, r4, #6
+	eors	r2, r0
+	str	r2, [sp, #4]
+	lsls	r2, r4, #31
+	eors	r2, r3
+	lsrs	r0, r3, #1
+	eors	r2, r0
+	lsls	r0, r4, #26
+	eors	r2, r0
+	lsrs	r0, r3, #6
+	eors	r2, r0
+	@ ascon_p.ae:38: t1 ^ (t1 >>> 61) ^ (t1 >>> 39),
+	lsls	r3, r1, #3
+	eors	r3, r1
+	lsrs	r0, r7, #29
+	eors	r3, r0
+	lsls	r0, r1, #25
+	eors	r3, r0
+	lsrs	r0, r7, #7
+	eors	r3, r0
+	lsls	r4, r7, #3
+	eors	r4, r7
+	lsrs	r0, r1, #29
+	eors	r4, r0
+	lsls	r0, r7, #25
+	eors	r4, r0
+	lsrs	r0, r1, #7
+	eors	r4, r0
+	@ ascon_p.ae:37: return t0 ^ (t0 >>> 19) ^ (t0 >>> 28),
+	lsls	r0, r5, #13
+	eors	r0, r6
+	lsrs	r1, r6, #19
+	eors	r0, r1
+	lsls	r1, r5, #4
+	eors	r0, r1
+	lsrs	r1, r6, #28
+	eors	r0, r1
+	lsls	r7, r6, #13
+	eors	r7, r5
+	lsrs	r1, r5, #19
+	eors	r7, r1
+	lsls	r1, r6, #4
+	eors	r7, r1
+	lsrs	r1, r5, #28
+	eors	r7, r1
+	@ ascon_p.ae:41: t4 ^ (t4 >>> 7) ^ (t4 >>> 41)
+	mov	r1, r8
+	adds	r1, #1
+	mov	r8, r1
+	mov	r10, r7
+	mov	r9, r0
+	mov	r6, r4
+	ldr	r4, [sp, #8]
+	ldr	r1, [sp, #12]
+	ldr	r0, [sp, #16]
 	mov	r5, r11
 	adds	r5, #1
 	mov	r11, r5
-	ldr	r5, [sp]
 	cmp	r5, #16
 	bcs	.Lisap_a_128a_rekey_far1
 	b	.Lisap_a_128a_rekey_loop3
 .Lisap_a_128a_rekey_far1:
 .Lisap_a_128a_rekey_done4:
 	@ isap_a_128a.ae:65: y = y << 1
-	ldr	r5, [sp, #40]
-	adds	r5, #1
-	str	r5, [sp, #40]
+	ldr	r5, [sp, #20]
+	lsls	r5, r5, #1
+	ldr	r7, [sp, #28]
+	lsrs	r7, r7, #31
+	orrs	r5, r7
+	str	r5, [sp, #8]
 	ldr	r5, [sp, #28]
 	lsls	r5, r5, #1
+	ldr	r7, [sp, #24]
+	lsrs	r7, r7, #31
+	orrs	r5, r7
 	mov	r11, r5
+	ldr	r7, [sp, #24]
+	lsls	r7, r7, #1
 	ldr	r5, [sp, #32]
-	lsrs	r7, r5, #31
-	mov	r5, r11
-	orrs	r5, r7
-	str	r5, [sp, #28]
-	ldr	r5, [sp, #32]
-	lsls	r5, r5, #1
-	mov	r11, r5
-	ldr	r5, [sp, #36]
-	lsrs	r7, r5, #31
-	mov	r5, r11
-	orrs	r5, r7
-	str	r5, [sp, #32]
-	ldr	r5, [sp, #36]
-	lsls	r5, r5, #1
-	mov	r11, r5
-	ldr	r5, [sp, #44]
-	lsrs	r7, r5, #31
-	mov	r5, r11
-	orrs	r5, r7
-	str	r5, [sp, #36]
-	ldr	r5, [sp, #44]
-	lsls	r5, r5, #1
-	str	r5, [sp, #44]
-	str	r1, [sp]
-	mov	r7, r2
-	str	r3, [sp, #12]
-	str	r4, [sp, #4]
-	mov	r5, r8
-	ldr	r1, [sp, #40]
+	lsrs	r5, r5, #31
+	orrs	r7, r5
+	mov	r8, r2
+	mov	r5, r1
+	ldr	r1, [sp, #32]
+	lsls	r1, r1, #1
+	str	r1, [sp, #32]
+	str	r7, [sp, #24]
+	mov	r1, r11
+	str	r1, [sp, #28]
+	ldr	r1, [sp, #8]
+	str	r1, [sp, #20]
+	ldr	r1, [sp, #36]
+	adds	r1, #1
+	str	r1, [sp, #36]
 	cmp	r1, #127
 	bcs	.Lisap_a_128a_rekey_far2
 	b	.Lisap_a_128a_rekey_loop1
 .Lisap_a_128a_rekey_far2:
 .Lisap_a_128a_rekey_done2:
-	@ isap_a_128a.ae:72: P.permute(s, s_k)
-	movs	r2, #12
 	@ isap_a_128a.ae:67: s[0] = x0 ^ ((y[127] as u64) << 63)
-	ldr	r4, [sp, #48]
-	mov	r1, r9
-	str	r1, [r4]
-	ldr	r1, [sp, #28]
+	mov	r2, r10
+	ldr	r7, [sp, #40]
+	str	r2, [r7]
+	ldr	r1, [sp, #20]
 	lsrs	r1, r1, #31
 	lsls	r1, r1, #31
-	eors	r5, r1
-	str	r5, [r4, #4]
+	mov	r2, r9
+	eors	r2, r1
+	str	r2, [r7, #4]
 	@ isap_a_128a.ae:68: s[1] = x1
-	ldr	r3, [sp, #4]
-	str	r3, [r4, #8]
-	ldr	r1, [sp, #12]
-	str	r1, [r4, #12]
+	str	r6, [r7, #8]
+	str	r3, [r7, #12]
 	@ isap_a_128a.ae:69: s[2] = x2
-	str	r7, [r4, #16]
-	ldr	r3, [sp, #8]
-	str	r3, [r4, #20]
+	mov	r2, r8
+	str	r2, [r7, #16]
+	ldr	r2, [sp, #4]
+	str	r2, [r7, #20]
 	@ isap_a_128a.ae:70: s[3] = x3
-	ldr	r3, [sp]
-	str	r3, [r4, #24]
-	str	r6, [r4, #28]
+	str	r4, [r7, #24]
+	str	r5, [r7, #28]
 	@ isap_a_128a.ae:71: s[4] = x4
-	str	r0, [r4, #32]
-	mov	r1, r10
-	str	r1, [r4, #36]
+	str	r0, [r7, #32]
+	ldr	r1, [sp]
+	mov	r0, r7
+	str	r1, [r0, #36]
 	@ isap_a_128a.ae:72: P.permute(s, s_k)
-	mov	r0, r4
-	mov	r1, r2
+	movs	r1, #240
 	bl	isap_a_128a_P_permute
-	add	sp, #52
+	add	sp, #44
 	pop	{pc}
 	.ltorg
 	.ltorg

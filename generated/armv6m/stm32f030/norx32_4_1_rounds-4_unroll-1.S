@@ -47,7 +47,7 @@ norx32_4_1_key_setup:
 
 @ --- norx32_4_1_encrypt_with: norx32_4_1.encrypt_with
 @     frame 212 bytes (83 spill slots, 25 on the stack; locals 112), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 1900 bytes of code and literals
+@     estimated 1876 bytes of code and literals
 	.section .text.norx32_4_1_encrypt_with,"ax",%progbits
 	.global norx32_4_1_encrypt_with
 	.type norx32_4_1_encrypt_with, %function
@@ -94,19 +94,12 @@ norx32_4_1_encrypt_with:
 	ldr	r2, [sp, #248]
 	bl	norx32_4_1_absorb_header
 	@ norx32_4_1.ae:135: if m > 0 {
-	movs	r0, #0
 	ldr	r1, [sp, #256]
-	cmp	r0, r1
-	movs	r1, #0
-	adcs	r1, r1
-	movs	r0, #1
-	eors	r1, r0
 	cmp	r1, #0
 	bne	.Lnorx32_4_1_encrypt_with_far1
 	b	.Lnorx32_4_1_encrypt_with_else1
 .Lnorx32_4_1_encrypt_with_far1:
 	@ norx32_4_1.ae:40: return ((((n >> 4) as u64) * 0xaaaaaaab) >> 33) as u32
-	ldr	r1, [sp, #256]
 	lsrs	r4, r1, #4
 	lsls	r0, r4, #1
 	lsrs	r1, r4, #31
@@ -178,18 +171,17 @@ norx32_4_1_encrypt_with:
 	adds	r3, r3, #1
 	str	r3, [sp, #80]
 	movs	r1, #0
-	str	r1, [sp, #76]
-	mov	r0, r3
-	cmp	r1, r0
+	str	r1, [sp, #72]
+	cmp	r1, r3
 	bcc	.Lnorx32_4_1_encrypt_with_far2
 	b	.Lnorx32_4_1_encrypt_with_done4
 .Lnorx32_4_1_encrypt_with_far2:
 .Lnorx32_4_1_encrypt_with_loop3:
 	@ norx32_4_1.ae:137: off = rate * i
 	movs	r2, #48
-	ldr	r0, [sp, #76]
+	ldr	r0, [sp, #72]
 	muls	r0, r2
-	str	r0, [sp, #72]
+	str	r0, [sp, #76]
 	@ norx32_4_1.ae:138: count = if m - off < rate then m - off else rate
 	ldr	r1, [sp, #256]
 	subs	r1, r1, r0
@@ -199,7 +191,7 @@ norx32_4_1_encrypt_with:
 	eors	r1, r2
 	ands	r1, r0
 	eors	r1, r2
-	str	r1, [sp, #52]
+	str	r1, [sp, #56]
 	@ norx32_4_1.ae:139: s[15] = s[15] ^ payload_tag
 	ldr	r1, [sp, #160]
 	movs	r0, #2
@@ -208,19 +200,19 @@ norx32_4_1_encrypt_with:
 	@ norx_f.ae:56: s0 = s[0]
 	ldr	r0, [sp, #100]
 	@ norx_f.ae:72: @unroll(unroll)
-	mov	r11, r0
+	mov	r9, r0
 	@ norx_f.ae:57: s1 = s[1]
 	ldr	r0, [sp, #104]
 	@ norx_f.ae:72: @unroll(unroll)
-	mov	r10, r0
+	mov	r8, r0
 	@ norx_f.ae:58: s2 = s[2]
 	ldr	r0, [sp, #108]
 	@ norx_f.ae:72: @unroll(unroll)
-	str	r0, [sp, #16]
+	str	r0, [sp, #8]
 	@ norx_f.ae:59: s3 = s[3]
 	ldr	r0, [sp, #112]
 	@ norx_f.ae:72: @unroll(unroll)
-	str	r0, [sp, #24]
+	str	r0, [sp, #12]
 	@ norx_f.ae:60: s4 = s[4]
 	ldr	r6, [sp, #116]
 	@ norx_f.ae:61: s5 = s[5]
@@ -230,13 +222,13 @@ norx32_4_1_encrypt_with:
 	@ norx_f.ae:63: s7 = s[7]
 	ldr	r0, [sp, #128]
 	@ norx_f.ae:72: @unroll(unroll)
-	mov	r8, r0
+	mov	r11, r0
 	@ norx_f.ae:64: s8 = s[8]
 	ldr	r1, [sp, #132]
 	@ norx_f.ae:65: s9 = s[9]
 	ldr	r0, [sp, #136]
 	@ norx_f.ae:72: @unroll(unroll)
-	str	r0, [sp, #12]
+	mov	r10, r0
 	@ norx_f.ae:66: s10 = s[10]
 	ldr	r0, [sp, #140]
 	@ norx_f.ae:72: @unroll(unroll)
@@ -250,22 +242,22 @@ norx32_4_1_encrypt_with:
 	@ norx_f.ae:69: s13 = s[13]
 	ldr	r0, [sp, #152]
 	@ norx_f.ae:72: @unroll(unroll)
-	str	r0, [sp, #28]
+	str	r0, [sp, #16]
 	@ norx_f.ae:70: s14 = s[14]
 	ldr	r0, [sp, #156]
 	@ norx_f.ae:72: @unroll(unroll)
-	str	r0, [sp, #40]
+	str	r0, [sp, #32]
 	@ norx_f.ae:71: s15 = s[15]
 	ldr	r0, [sp, #160]
 	@ norx_f.ae:72: @unroll(unroll)
-	mov	r9, r0
+	str	r0, [sp, #28]
 	movs	r0, #0
-	str	r0, [sp, #44]
+	str	r0, [sp, #36]
 .Lnorx32_4_1_encrypt_with_loop5:
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r7, r11
+	mov	r7, r9
 	eors	r7, r6
-	mov	r0, r11
+	mov	r0, r9
 	ands	r0, r6
 	lsls	r2, r0, #1
 	eors	r7, r2
@@ -289,46 +281,45 @@ norx32_4_1_encrypt_with:
 	ands	r7, r6
 	lsls	r1, r7, #1
 	eors	r0, r1
-	mov	r11, r0
+	mov	r9, r0
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r3, r0
 	movs	r1, #16
 	rors	r3, r1
-	str	r3, [sp, #8]
+	str	r3, [sp, #40]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r3, r2
-	ldr	r0, [sp, #8]
-	eors	r3, r0
-	ands	r2, r0
+	mov	r0, r2
+	eors	r0, r3
+	ands	r2, r3
 	lsls	r2, r2, #1
-	eors	r3, r2
-	str	r3, [sp, #36]
+	eors	r0, r2
+	str	r0, [sp, #20]
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r6, r3
+	eors	r6, r0
 	movs	r2, #31
 	rors	r6, r2
-	str	r6, [sp, #20]
+	str	r6, [sp, #24]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r3, r10
+	mov	r3, r8
 	eors	r3, r5
-	mov	r0, r10
+	mov	r0, r8
 	ands	r0, r5
 	lsls	r0, r0, #1
 	eors	r3, r0
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	ldr	r2, [sp, #28]
+	ldr	r2, [sp, #16]
 	eors	r2, r3
-	movs	r1, #8
-	rors	r2, r1
+	movs	r6, #8
+	rors	r2, r6
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r1, [sp, #12]
-	eors	r1, r2
-	ldr	r0, [sp, #12]
+	mov	r6, r10
+	eors	r6, r2
+	mov	r0, r10
 	ands	r0, r2
 	lsls	r0, r0, #1
-	eors	r1, r0
+	eors	r6, r0
 	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	eors	r5, r1
+	eors	r5, r6
 	movs	r0, #11
 	rors	r5, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
@@ -337,33 +328,31 @@ norx32_4_1_encrypt_with:
 	ands	r3, r5
 	lsls	r3, r3, #1
 	eors	r0, r3
-	mov	r10, r0
+	mov	r8, r0
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r2, r0
-	movs	r6, #16
-	rors	r2, r6
-	str	r2, [sp, #12]
+	rors	r2, r1
+	str	r2, [sp, #44]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r2, r1
-	ldr	r0, [sp, #12]
-	eors	r2, r0
-	ands	r1, r0
-	lsls	r1, r1, #1
-	eors	r2, r1
-	str	r2, [sp, #32]
+	mov	r0, r6
+	eors	r0, r2
+	ands	r6, r2
+	lsls	r6, r6, #1
+	eors	r0, r6
+	str	r0, [sp, #16]
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r5, r2
+	eors	r5, r0
 	movs	r1, #31
 	rors	r5, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r6, [sp, #16]
+	ldr	r6, [sp, #8]
 	eors	r6, r4
-	ldr	r1, [sp, #16]
+	ldr	r1, [sp, #8]
 	ands	r1, r4
 	lsls	r1, r1, #1
 	eors	r6, r1
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	ldr	r3, [sp, #40]
+	ldr	r3, [sp, #32]
 	eors	r3, r6
 	movs	r1, #8
 	rors	r3, r1
@@ -384,15 +373,15 @@ norx32_4_1_encrypt_with:
 	ands	r6, r4
 	lsls	r0, r6, #1
 	eors	r1, r0
-	str	r1, [sp, #28]
+	mov	r10, r1
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r3, r1
+	mov	r1, r3
 	movs	r6, #16
-	rors	r3, r6
-	str	r3, [sp, #16]
+	rors	r1, r6
+	str	r1, [sp, #48]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r3, r2
-	ldr	r1, [sp, #16]
 	eors	r3, r1
 	ands	r2, r1
 	lsls	r1, r2, #1
@@ -402,15 +391,15 @@ norx32_4_1_encrypt_with:
 	movs	r1, #31
 	rors	r4, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r7, [sp, #24]
-	mov	r1, r8
+	ldr	r7, [sp, #12]
+	mov	r1, r11
 	eors	r7, r1
-	ldr	r2, [sp, #24]
+	ldr	r2, [sp, #12]
 	ands	r2, r1
 	lsls	r1, r2, #1
 	eors	r7, r1
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r0, r9
+	ldr	r0, [sp, #28]
 	eors	r0, r7
 	movs	r1, #8
 	rors	r0, r1
@@ -422,7 +411,8 @@ norx32_4_1_encrypt_with:
 	lsls	r1, r1, #1
 	eors	r2, r1
 	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	mov	r6, r8
+	mov	r6, r11
+	mov	r11, r10
 	eors	r6, r2
 	movs	r1, #11
 	rors	r6, r1
@@ -432,7 +422,7 @@ norx32_4_1_encrypt_with:
 	ands	r7, r6
 	lsls	r7, r7, #1
 	eors	r1, r7
-	str	r1, [sp, #24]
+	mov	r10, r1
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r0, r1
 	movs	r1, #16
@@ -448,9 +438,9 @@ norx32_4_1_encrypt_with:
 	movs	r1, #31
 	rors	r6, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r1, r11
+	mov	r1, r9
 	eors	r1, r5
-	mov	r2, r11
+	mov	r2, r9
 	ands	r2, r5
 	lsls	r2, r2, #1
 	eors	r1, r2
@@ -474,17 +464,16 @@ norx32_4_1_encrypt_with:
 	ands	r1, r5
 	lsls	r1, r1, #1
 	eors	r3, r1
-	mov	r11, r3
+	mov	r9, r3
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r0, r3
 	movs	r1, #16
 	rors	r0, r1
-	mov	r9, r0
+	str	r0, [sp, #28]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r1, r2
-	mov	r3, r0
-	eors	r1, r3
-	ands	r2, r3
+	eors	r1, r0
+	ands	r2, r0
 	lsls	r2, r2, #1
 	eors	r1, r2
 	str	r1, [sp, #4]
@@ -492,16 +481,16 @@ norx32_4_1_encrypt_with:
 	eors	r5, r1
 	movs	r3, #31
 	rors	r5, r3
-	str	r5, [sp, #48]
+	str	r5, [sp, #52]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r1, r10
+	mov	r1, r8
 	eors	r1, r4
-	mov	r5, r10
+	mov	r5, r8
 	ands	r5, r4
 	lsls	r5, r5, #1
 	eors	r1, r5
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	ldr	r3, [sp, #8]
+	ldr	r3, [sp, #40]
 	eors	r3, r1
 	movs	r5, #8
 	rors	r3, r5
@@ -521,7 +510,7 @@ norx32_4_1_encrypt_with:
 	ands	r1, r4
 	lsls	r5, r1, #1
 	eors	r2, r5
-	mov	r10, r2
+	mov	r8, r2
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r3, r2
 	movs	r2, #16
@@ -537,23 +526,23 @@ norx32_4_1_encrypt_with:
 	eors	r4, r2
 	movs	r2, #31
 	rors	r4, r2
-	str	r4, [sp, #40]
+	str	r4, [sp, #32]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r5, [sp, #28]
+	mov	r5, r11
 	eors	r5, r6
-	ldr	r0, [sp, #28]
+	mov	r0, r11
 	ands	r0, r6
 	lsls	r0, r0, #1
 	eors	r5, r0
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	ldr	r7, [sp, #12]
+	ldr	r7, [sp, #44]
 	eors	r7, r5
 	movs	r0, #8
 	rors	r7, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r2, [sp, #36]
+	ldr	r2, [sp, #20]
 	eors	r2, r7
-	ldr	r0, [sp, #36]
+	ldr	r0, [sp, #20]
 	ands	r0, r7
 	lsls	r0, r0, #1
 	eors	r2, r0
@@ -577,35 +566,35 @@ norx32_4_1_encrypt_with:
 	ands	r2, r7
 	lsls	r2, r2, #1
 	eors	r0, r2
-	str	r0, [sp, #8]
+	str	r0, [sp, #20]
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
 	eors	r6, r0
 	movs	r1, #31
 	rors	r6, r1
-	mov	r8, r6
+	mov	r11, r6
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r0, [sp, #24]
-	ldr	r1, [sp, #20]
+	mov	r0, r10
+	ldr	r1, [sp, #24]
 	eors	r0, r1
-	ldr	r2, [sp, #24]
+	mov	r2, r10
 	ands	r2, r1
 	lsls	r1, r2, #1
 	eors	r0, r1
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	ldr	r2, [sp, #16]
+	ldr	r2, [sp, #48]
 	eors	r2, r0
 	movs	r1, #8
 	rors	r2, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r6, [sp, #32]
+	ldr	r6, [sp, #16]
 	eors	r6, r2
-	ldr	r1, [sp, #32]
+	ldr	r1, [sp, #16]
 	ands	r1, r2
 	lsls	r5, r1, #1
 	mov	r1, r6
 	eors	r1, r5
 	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	ldr	r6, [sp, #20]
+	ldr	r6, [sp, #24]
 	eors	r6, r1
 	movs	r5, #11
 	rors	r6, r5
@@ -629,33 +618,33 @@ norx32_4_1_encrypt_with:
 	eors	r6, r0
 	movs	r1, #31
 	rors	r6, r1
-	str	r4, [sp, #16]
-	str	r5, [sp, #24]
-	ldr	r5, [sp, #48]
-	ldr	r4, [sp, #40]
-	ldr	r1, [sp, #8]
-	str	r0, [sp, #12]
-	str	r7, [sp, #28]
-	str	r2, [sp, #40]
-	ldr	r0, [sp, #44]
+	str	r4, [sp, #8]
+	str	r5, [sp, #12]
+	ldr	r5, [sp, #52]
+	ldr	r4, [sp, #32]
+	ldr	r1, [sp, #20]
+	mov	r10, r0
+	str	r7, [sp, #16]
+	str	r2, [sp, #32]
+	ldr	r0, [sp, #36]
 	adds	r0, #1
-	str	r0, [sp, #44]
+	str	r0, [sp, #36]
 	cmp	r0, #4
 	bcs	.Lnorx32_4_1_encrypt_with_far3
 	b	.Lnorx32_4_1_encrypt_with_loop5
 .Lnorx32_4_1_encrypt_with_far3:
 .Lnorx32_4_1_encrypt_with_done6:
 	@ norx_f.ae:77: s[0] = s0
-	mov	r0, r11
+	mov	r0, r9
 	str	r0, [sp, #100]
 	@ norx_f.ae:78: s[1] = s1
-	mov	r0, r10
+	mov	r0, r8
 	str	r0, [sp, #104]
 	@ norx_f.ae:79: s[2] = s2
-	ldr	r0, [sp, #16]
+	ldr	r0, [sp, #8]
 	str	r0, [sp, #108]
 	@ norx_f.ae:80: s[3] = s3
-	ldr	r0, [sp, #24]
+	ldr	r0, [sp, #12]
 	str	r0, [sp, #112]
 	@ norx_f.ae:81: s[4] = s4
 	str	r6, [sp, #116]
@@ -664,12 +653,12 @@ norx32_4_1_encrypt_with:
 	@ norx_f.ae:83: s[6] = s6
 	str	r4, [sp, #124]
 	@ norx_f.ae:84: s[7] = s7
-	mov	r0, r8
+	mov	r0, r11
 	str	r0, [sp, #128]
 	@ norx_f.ae:85: s[8] = s8
 	str	r1, [sp, #132]
 	@ norx_f.ae:86: s[9] = s9
-	ldr	r0, [sp, #12]
+	mov	r0, r10
 	str	r0, [sp, #136]
 	@ norx_f.ae:87: s[10] = s10
 	ldr	r0, [sp, #4]
@@ -680,13 +669,13 @@ norx32_4_1_encrypt_with:
 	@ norx_f.ae:89: s[12] = s12
 	str	r3, [sp, #148]
 	@ norx_f.ae:90: s[13] = s13
-	ldr	r0, [sp, #28]
+	ldr	r0, [sp, #16]
 	str	r0, [sp, #152]
 	@ norx_f.ae:91: s[14] = s14
-	ldr	r0, [sp, #40]
+	ldr	r0, [sp, #32]
 	str	r0, [sp, #156]
 	@ norx_f.ae:92: s[15] = s15
-	mov	r0, r9
+	ldr	r0, [sp, #28]
 	str	r0, [sp, #160]
 	@ norx32_4_1.ae:50: return cat(s[11], s[10], s[9], s[8], s[7], s[6], s[5], s[4], s[3], s[2], s[1], s[0])
 	ldr	r0, [sp, #144]
@@ -696,7 +685,7 @@ norx32_4_1_encrypt_with:
 	ldr	r0, [sp, #136]
 	str	r0, [sp, #64]
 	ldr	r0, [sp, #132]
-	str	r0, [sp, #56]
+	str	r0, [sp, #52]
 	ldr	r0, [sp, #128]
 	str	r0, [sp, #48]
 	ldr	r0, [sp, #124]
@@ -704,20 +693,20 @@ norx32_4_1_encrypt_with:
 	ldr	r7, [sp, #120]
 	str	r7, [sp, #40]
 	ldr	r0, [sp, #116]
-	str	r0, [sp, #12]
-	ldr	r0, [sp, #112]
-	str	r0, [sp, #16]
-	ldr	r0, [sp, #108]
-	str	r0, [sp, #20]
-	ldr	r0, [sp, #104]
-	str	r0, [sp, #24]
-	ldr	r0, [sp, #100]
 	str	r0, [sp, #8]
+	ldr	r0, [sp, #112]
+	str	r0, [sp, #12]
+	ldr	r0, [sp, #108]
+	str	r0, [sp, #16]
+	ldr	r0, [sp, #104]
+	str	r0, [sp, #20]
+	ldr	r0, [sp, #100]
+	str	r0, [sp, #24]
 	@ norx32_4_1.ae:141: c = rate_of(s) ^ load_le(msg, off, rate, count) ^ pad(count)
 	ldr	r1, [sp, #252]
-	ldr	r0, [sp, #72]
+	ldr	r0, [sp, #76]
 	adds	r1, r1, r0
-	ldr	r0, [sp, #52]
+	ldr	r0, [sp, #56]
 	cmp	r0, #48
 	bcc	.Lnorx32_4_1_encrypt_with_bytes7
 	movs	r0, #3
@@ -738,7 +727,7 @@ norx32_4_1_encrypt_with:
 	str	r0, [sp, #204]
 	str	r0, [sp, #208]
 	add	r3, sp, #164
-	ldr	r2, [sp, #52]
+	ldr	r2, [sp, #56]
 	cmp	r2, #48
 	bcc	.Lnorx32_4_1_encrypt_with_cnt10
 	movs	r2, #48
@@ -769,25 +758,25 @@ norx32_4_1_encrypt_with:
 	ldr	r3, [r1, #36]
 	ldr	r2, [r1, #40]
 	ldr	r1, [r1, #44]
-	ldr	r7, [sp, #8]
+	ldr	r7, [sp, #24]
 	eors	r7, r0
-	str	r7, [sp, #8]
-	ldr	r0, [sp, #24]
-	mov	r7, r10
-	eors	r0, r7
-	str	r0, [sp, #24]
+	str	r7, [sp, #24]
 	ldr	r0, [sp, #20]
-	mov	r7, r9
+	mov	r7, r10
 	eors	r0, r7
 	str	r0, [sp, #20]
 	ldr	r0, [sp, #16]
-	mov	r7, r8
+	mov	r7, r9
 	eors	r0, r7
 	str	r0, [sp, #16]
 	ldr	r0, [sp, #12]
-	ldr	r7, [sp]
+	mov	r7, r8
 	eors	r0, r7
 	str	r0, [sp, #12]
+	ldr	r0, [sp, #8]
+	ldr	r7, [sp]
+	eors	r0, r7
+	str	r0, [sp, #8]
 	ldr	r7, [sp, #40]
 	mov	r0, r11
 	eors	r7, r0
@@ -798,9 +787,9 @@ norx32_4_1_encrypt_with:
 	ldr	r0, [sp, #48]
 	eors	r0, r5
 	str	r0, [sp, #48]
-	ldr	r0, [sp, #56]
+	ldr	r0, [sp, #52]
 	eors	r0, r4
-	str	r0, [sp, #56]
+	str	r0, [sp, #52]
 	ldr	r0, [sp, #64]
 	eors	r0, r3
 	str	r0, [sp, #64]
@@ -811,7 +800,7 @@ norx32_4_1_encrypt_with:
 	eors	r0, r1
 	str	r0, [sp, #60]
 	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	ldr	r0, [sp, #52]
+	ldr	r0, [sp, #56]
 	cmp	r0, #48
 	movs	r3, #0
 	sbcs	r3, r3
@@ -972,26 +961,26 @@ norx32_4_1_encrypt_with:
 	ands	r2, r3
 	ands	r1, r3
 	@ norx32_4_1.ae:141: c = rate_of(s) ^ load_le(msg, off, rate, count) ^ pad(count)
-	ldr	r4, [sp, #8]
-	ldr	r3, [sp, #4]
-	eors	r4, r3
-	str	r4, [sp, #8]
 	ldr	r4, [sp, #24]
-	ldr	r3, [sp]
+	ldr	r3, [sp, #4]
 	eors	r4, r3
 	str	r4, [sp, #24]
 	ldr	r4, [sp, #20]
-	mov	r3, r11
+	ldr	r3, [sp]
 	eors	r4, r3
 	str	r4, [sp, #20]
 	ldr	r4, [sp, #16]
-	mov	r3, r10
+	mov	r3, r11
 	eors	r4, r3
 	str	r4, [sp, #16]
 	ldr	r4, [sp, #12]
-	mov	r3, r9
+	mov	r3, r10
 	eors	r4, r3
 	str	r4, [sp, #12]
+	ldr	r4, [sp, #8]
+	mov	r3, r9
+	eors	r4, r3
+	str	r4, [sp, #8]
 	ldr	r4, [sp, #40]
 	mov	r3, r8
 	eors	r4, r3
@@ -1002,7 +991,7 @@ norx32_4_1_encrypt_with:
 	ldr	r6, [sp, #48]
 	eors	r6, r0
 	mov	r0, r5
-	ldr	r5, [sp, #56]
+	ldr	r5, [sp, #52]
 	eors	r5, r0
 	ldr	r4, [sp, #64]
 	ldr	r0, [sp, #28]
@@ -1012,15 +1001,15 @@ norx32_4_1_encrypt_with:
 	ldr	r2, [sp, #60]
 	eors	r2, r1
 	@ norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
-	ldr	r0, [sp, #8]
-	str	r0, [sp, #100]
 	ldr	r0, [sp, #24]
-	str	r0, [sp, #104]
+	str	r0, [sp, #100]
 	ldr	r0, [sp, #20]
-	str	r0, [sp, #108]
+	str	r0, [sp, #104]
 	ldr	r0, [sp, #16]
-	str	r0, [sp, #112]
+	str	r0, [sp, #108]
 	ldr	r0, [sp, #12]
+	str	r0, [sp, #112]
+	ldr	r0, [sp, #8]
 	str	r0, [sp, #116]
 	mov	r0, r8
 	str	r0, [sp, #120]
@@ -1032,23 +1021,23 @@ norx32_4_1_encrypt_with:
 	str	r2, [sp, #144]
 	@ norx32_4_1.ae:143: store_le(ct, off, c, count)
 	ldr	r1, [sp, #260]
-	ldr	r0, [sp, #72]
+	ldr	r0, [sp, #76]
 	adds	r1, r1, r0
-	ldr	r0, [sp, #52]
+	ldr	r0, [sp, #56]
 	cmp	r0, #48
 	bcc	.Lnorx32_4_1_encrypt_with_bytes16
 	movs	r0, #3
 	tst	r1, r0
 	bne	.Lnorx32_4_1_encrypt_with_bytes16
-	ldr	r0, [sp, #8]
-	str	r0, [r1]
 	ldr	r0, [sp, #24]
-	str	r0, [r1, #4]
+	str	r0, [r1]
 	ldr	r0, [sp, #20]
-	str	r0, [r1, #8]
+	str	r0, [r1, #4]
 	ldr	r0, [sp, #16]
-	str	r0, [r1, #12]
+	str	r0, [r1, #8]
 	ldr	r0, [sp, #12]
+	str	r0, [r1, #12]
+	ldr	r0, [sp, #8]
 	str	r0, [r1, #16]
 	mov	r0, r8
 	str	r0, [r1, #20]
@@ -1060,15 +1049,15 @@ norx32_4_1_encrypt_with:
 	str	r2, [r1, #44]
 	b	.Lnorx32_4_1_encrypt_with_stored17
 .Lnorx32_4_1_encrypt_with_bytes16:
-	ldr	r0, [sp, #8]
-	str	r0, [sp, #164]
 	ldr	r0, [sp, #24]
-	str	r0, [sp, #168]
+	str	r0, [sp, #164]
 	ldr	r0, [sp, #20]
-	str	r0, [sp, #172]
+	str	r0, [sp, #168]
 	ldr	r0, [sp, #16]
-	str	r0, [sp, #176]
+	str	r0, [sp, #172]
 	ldr	r0, [sp, #12]
+	str	r0, [sp, #176]
+	ldr	r0, [sp, #8]
 	str	r0, [sp, #180]
 	mov	r0, r8
 	str	r0, [sp, #184]
@@ -1079,7 +1068,7 @@ norx32_4_1_encrypt_with:
 	str	r3, [sp, #204]
 	str	r2, [sp, #208]
 	add	r3, sp, #164
-	ldr	r2, [sp, #52]
+	ldr	r2, [sp, #56]
 	cmp	r2, #48
 	bcc	.Lnorx32_4_1_encrypt_with_cnt18
 	movs	r2, #48
@@ -1091,16 +1080,15 @@ norx32_4_1_encrypt_with:
 	strb	r0, [r1, r2]
 	b	.Lnorx32_4_1_encrypt_with_cpy19
 .Lnorx32_4_1_encrypt_with_stored17:
-	ldr	r1, [sp, #76]
+	ldr	r1, [sp, #72]
 	adds	r1, #1
-	str	r1, [sp, #76]
+	str	r1, [sp, #72]
 	ldr	r0, [sp, #80]
 	cmp	r1, r0
 	bcs	.Lnorx32_4_1_encrypt_with_far4
 	b	.Lnorx32_4_1_encrypt_with_loop3
 .Lnorx32_4_1_encrypt_with_far4:
 .Lnorx32_4_1_encrypt_with_done4:
-	b	.Lnorx32_4_1_encrypt_with_endif2
 .Lnorx32_4_1_encrypt_with_else1:
 .Lnorx32_4_1_encrypt_with_endif2:
 	@ norx32_4_1.ae:146: store_le(tag, 0, finalize(s, k))
@@ -1156,7 +1144,7 @@ norx32_4_1_encrypt_with:
 
 @ --- norx32_4_1_decrypt_with: norx32_4_1.decrypt_with
 @     frame 260 bytes (117 spill slots, 37 on the stack; locals 112), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 2300 bytes of code and literals
+@     estimated 2276 bytes of code and literals
 	.section .text.norx32_4_1_decrypt_with,"ax",%progbits
 	.global norx32_4_1_decrypt_with
 	.type norx32_4_1_decrypt_with, %function
@@ -1203,19 +1191,12 @@ norx32_4_1_decrypt_with:
 	ldr	r2, [sp, #296]
 	bl	norx32_4_1_absorb_header
 	@ norx32_4_1.ae:157: if m > 0 {
-	movs	r0, #0
 	ldr	r1, [sp, #304]
-	cmp	r0, r1
-	movs	r1, #0
-	adcs	r1, r1
-	movs	r0, #1
-	eors	r1, r0
 	cmp	r1, #0
 	bne	.Lnorx32_4_1_decrypt_with_far1
 	bl	.Lnorx32_4_1_decrypt_with_else1
 .Lnorx32_4_1_decrypt_with_far1:
 	@ norx32_4_1.ae:40: return ((((n >> 4) as u64) * 0xaaaaaaab) >> 33) as u32
-	ldr	r1, [sp, #304]
 	lsrs	r4, r1, #4
 	lsls	r0, r4, #1
 	lsrs	r1, r4, #31
@@ -1287,18 +1268,17 @@ norx32_4_1_decrypt_with:
 	adds	r3, r3, #1
 	str	r3, [sp, #128]
 	movs	r1, #0
-	str	r1, [sp, #76]
-	mov	r0, r3
-	cmp	r1, r0
+	str	r1, [sp, #72]
+	cmp	r1, r3
 	bcc	.Lnorx32_4_1_decrypt_with_far2
 	b	.Lnorx32_4_1_decrypt_with_done4
 .Lnorx32_4_1_decrypt_with_far2:
 .Lnorx32_4_1_decrypt_with_loop3:
 	@ norx32_4_1.ae:159: off = rate * i
 	movs	r2, #48
-	ldr	r0, [sp, #76]
+	ldr	r0, [sp, #72]
 	muls	r0, r2
-	str	r0, [sp, #72]
+	str	r0, [sp, #124]
 	@ norx32_4_1.ae:160: count = if m - off < rate then m - off else rate
 	ldr	r1, [sp, #304]
 	subs	r1, r1, r0
@@ -1308,7 +1288,7 @@ norx32_4_1_decrypt_with:
 	eors	r1, r2
 	ands	r1, r0
 	eors	r1, r2
-	str	r1, [sp, #52]
+	str	r1, [sp, #56]
 	@ norx32_4_1.ae:161: s[15] = s[15] ^ payload_tag
 	ldr	r1, [sp, #208]
 	movs	r0, #2
@@ -1317,19 +1297,19 @@ norx32_4_1_decrypt_with:
 	@ norx_f.ae:56: s0 = s[0]
 	ldr	r0, [sp, #148]
 	@ norx_f.ae:72: @unroll(unroll)
-	mov	r11, r0
+	mov	r9, r0
 	@ norx_f.ae:57: s1 = s[1]
 	ldr	r0, [sp, #152]
 	@ norx_f.ae:72: @unroll(unroll)
-	mov	r10, r0
+	mov	r8, r0
 	@ norx_f.ae:58: s2 = s[2]
 	ldr	r0, [sp, #156]
 	@ norx_f.ae:72: @unroll(unroll)
-	str	r0, [sp, #16]
+	str	r0, [sp, #8]
 	@ norx_f.ae:59: s3 = s[3]
 	ldr	r0, [sp, #160]
 	@ norx_f.ae:72: @unroll(unroll)
-	str	r0, [sp, #24]
+	str	r0, [sp, #12]
 	@ norx_f.ae:60: s4 = s[4]
 	ldr	r6, [sp, #164]
 	@ norx_f.ae:61: s5 = s[5]
@@ -1339,13 +1319,13 @@ norx32_4_1_decrypt_with:
 	@ norx_f.ae:63: s7 = s[7]
 	ldr	r0, [sp, #176]
 	@ norx_f.ae:72: @unroll(unroll)
-	mov	r8, r0
+	mov	r11, r0
 	@ norx_f.ae:64: s8 = s[8]
 	ldr	r1, [sp, #180]
 	@ norx_f.ae:65: s9 = s[9]
 	ldr	r0, [sp, #184]
 	@ norx_f.ae:72: @unroll(unroll)
-	str	r0, [sp, #12]
+	mov	r10, r0
 	@ norx_f.ae:66: s10 = s[10]
 	ldr	r0, [sp, #188]
 	@ norx_f.ae:72: @unroll(unroll)
@@ -1359,22 +1339,22 @@ norx32_4_1_decrypt_with:
 	@ norx_f.ae:69: s13 = s[13]
 	ldr	r0, [sp, #200]
 	@ norx_f.ae:72: @unroll(unroll)
-	str	r0, [sp, #28]
+	str	r0, [sp, #16]
 	@ norx_f.ae:70: s14 = s[14]
 	ldr	r0, [sp, #204]
 	@ norx_f.ae:72: @unroll(unroll)
-	str	r0, [sp, #40]
+	str	r0, [sp, #32]
 	@ norx_f.ae:71: s15 = s[15]
 	ldr	r0, [sp, #208]
 	@ norx_f.ae:72: @unroll(unroll)
-	mov	r9, r0
+	str	r0, [sp, #28]
 	movs	r0, #0
-	str	r0, [sp, #44]
+	str	r0, [sp, #36]
 .Lnorx32_4_1_decrypt_with_loop5:
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r7, r11
+	mov	r7, r9
 	eors	r7, r6
-	mov	r0, r11
+	mov	r0, r9
 	ands	r0, r6
 	lsls	r2, r0, #1
 	eors	r7, r2
@@ -1398,46 +1378,45 @@ norx32_4_1_decrypt_with:
 	ands	r7, r6
 	lsls	r1, r7, #1
 	eors	r0, r1
-	mov	r11, r0
+	mov	r9, r0
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r3, r0
 	movs	r1, #16
 	rors	r3, r1
-	str	r3, [sp, #8]
+	str	r3, [sp, #40]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r3, r2
-	ldr	r0, [sp, #8]
-	eors	r3, r0
-	ands	r2, r0
+	mov	r0, r2
+	eors	r0, r3
+	ands	r2, r3
 	lsls	r2, r2, #1
-	eors	r3, r2
-	str	r3, [sp, #36]
+	eors	r0, r2
+	str	r0, [sp, #20]
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r6, r3
+	eors	r6, r0
 	movs	r2, #31
 	rors	r6, r2
-	str	r6, [sp, #20]
+	str	r6, [sp, #24]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r3, r10
+	mov	r3, r8
 	eors	r3, r5
-	mov	r0, r10
+	mov	r0, r8
 	ands	r0, r5
 	lsls	r0, r0, #1
 	eors	r3, r0
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	ldr	r2, [sp, #28]
+	ldr	r2, [sp, #16]
 	eors	r2, r3
-	movs	r1, #8
-	rors	r2, r1
+	movs	r6, #8
+	rors	r2, r6
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r1, [sp, #12]
-	eors	r1, r2
-	ldr	r0, [sp, #12]
+	mov	r6, r10
+	eors	r6, r2
+	mov	r0, r10
 	ands	r0, r2
 	lsls	r0, r0, #1
-	eors	r1, r0
+	eors	r6, r0
 	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	eors	r5, r1
+	eors	r5, r6
 	movs	r0, #11
 	rors	r5, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
@@ -1446,33 +1425,31 @@ norx32_4_1_decrypt_with:
 	ands	r3, r5
 	lsls	r3, r3, #1
 	eors	r0, r3
-	mov	r10, r0
+	mov	r8, r0
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r2, r0
-	movs	r6, #16
-	rors	r2, r6
-	str	r2, [sp, #12]
+	rors	r2, r1
+	str	r2, [sp, #44]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r2, r1
-	ldr	r0, [sp, #12]
-	eors	r2, r0
-	ands	r1, r0
-	lsls	r1, r1, #1
-	eors	r2, r1
-	str	r2, [sp, #32]
+	mov	r0, r6
+	eors	r0, r2
+	ands	r6, r2
+	lsls	r6, r6, #1
+	eors	r0, r6
+	str	r0, [sp, #16]
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r5, r2
+	eors	r5, r0
 	movs	r1, #31
 	rors	r5, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r6, [sp, #16]
+	ldr	r6, [sp, #8]
 	eors	r6, r4
-	ldr	r1, [sp, #16]
+	ldr	r1, [sp, #8]
 	ands	r1, r4
 	lsls	r1, r1, #1
 	eors	r6, r1
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	ldr	r3, [sp, #40]
+	ldr	r3, [sp, #32]
 	eors	r3, r6
 	movs	r1, #8
 	rors	r3, r1
@@ -1493,15 +1470,15 @@ norx32_4_1_decrypt_with:
 	ands	r6, r4
 	lsls	r0, r6, #1
 	eors	r1, r0
-	str	r1, [sp, #28]
+	mov	r10, r1
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r3, r1
+	mov	r1, r3
 	movs	r6, #16
-	rors	r3, r6
-	str	r3, [sp, #16]
+	rors	r1, r6
+	str	r1, [sp, #48]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r3, r2
-	ldr	r1, [sp, #16]
 	eors	r3, r1
 	ands	r2, r1
 	lsls	r1, r2, #1
@@ -1511,15 +1488,15 @@ norx32_4_1_decrypt_with:
 	movs	r1, #31
 	rors	r4, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r7, [sp, #24]
-	mov	r1, r8
+	ldr	r7, [sp, #12]
+	mov	r1, r11
 	eors	r7, r1
-	ldr	r2, [sp, #24]
+	ldr	r2, [sp, #12]
 	ands	r2, r1
 	lsls	r1, r2, #1
 	eors	r7, r1
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r0, r9
+	ldr	r0, [sp, #28]
 	eors	r0, r7
 	movs	r1, #8
 	rors	r0, r1
@@ -1531,7 +1508,8 @@ norx32_4_1_decrypt_with:
 	lsls	r1, r1, #1
 	eors	r2, r1
 	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	mov	r6, r8
+	mov	r6, r11
+	mov	r11, r10
 	eors	r6, r2
 	movs	r1, #11
 	rors	r6, r1
@@ -1541,7 +1519,7 @@ norx32_4_1_decrypt_with:
 	ands	r7, r6
 	lsls	r7, r7, #1
 	eors	r1, r7
-	str	r1, [sp, #24]
+	mov	r10, r1
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r0, r1
 	movs	r1, #16
@@ -1557,9 +1535,9 @@ norx32_4_1_decrypt_with:
 	movs	r1, #31
 	rors	r6, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r1, r11
+	mov	r1, r9
 	eors	r1, r5
-	mov	r2, r11
+	mov	r2, r9
 	ands	r2, r5
 	lsls	r2, r2, #1
 	eors	r1, r2
@@ -1583,17 +1561,16 @@ norx32_4_1_decrypt_with:
 	ands	r1, r5
 	lsls	r1, r1, #1
 	eors	r3, r1
-	mov	r11, r3
+	mov	r9, r3
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r0, r3
 	movs	r1, #16
 	rors	r0, r1
-	mov	r9, r0
+	str	r0, [sp, #28]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r1, r2
-	mov	r3, r0
-	eors	r1, r3
-	ands	r2, r3
+	eors	r1, r0
+	ands	r2, r0
 	lsls	r2, r2, #1
 	eors	r1, r2
 	str	r1, [sp, #4]
@@ -1601,16 +1578,16 @@ norx32_4_1_decrypt_with:
 	eors	r5, r1
 	movs	r3, #31
 	rors	r5, r3
-	str	r5, [sp, #48]
+	str	r5, [sp, #52]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r1, r10
+	mov	r1, r8
 	eors	r1, r4
-	mov	r5, r10
+	mov	r5, r8
 	ands	r5, r4
 	lsls	r5, r5, #1
 	eors	r1, r5
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	ldr	r3, [sp, #8]
+	ldr	r3, [sp, #40]
 	eors	r3, r1
 	movs	r5, #8
 	rors	r3, r5
@@ -1630,7 +1607,7 @@ norx32_4_1_decrypt_with:
 	ands	r1, r4
 	lsls	r5, r1, #1
 	eors	r2, r5
-	mov	r10, r2
+	mov	r8, r2
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r3, r2
 	movs	r2, #16
@@ -1646,23 +1623,23 @@ norx32_4_1_decrypt_with:
 	eors	r4, r2
 	movs	r2, #31
 	rors	r4, r2
-	str	r4, [sp, #40]
+	str	r4, [sp, #32]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r5, [sp, #28]
+	mov	r5, r11
 	eors	r5, r6
-	ldr	r0, [sp, #28]
+	mov	r0, r11
 	ands	r0, r6
 	lsls	r0, r0, #1
 	eors	r5, r0
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	ldr	r7, [sp, #12]
+	ldr	r7, [sp, #44]
 	eors	r7, r5
 	movs	r0, #8
 	rors	r7, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r2, [sp, #36]
+	ldr	r2, [sp, #20]
 	eors	r2, r7
-	ldr	r0, [sp, #36]
+	ldr	r0, [sp, #20]
 	ands	r0, r7
 	lsls	r0, r0, #1
 	eors	r2, r0
@@ -1686,35 +1663,35 @@ norx32_4_1_decrypt_with:
 	ands	r2, r7
 	lsls	r2, r2, #1
 	eors	r0, r2
-	str	r0, [sp, #8]
+	str	r0, [sp, #20]
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
 	eors	r6, r0
 	movs	r1, #31
 	rors	r6, r1
-	mov	r8, r6
+	mov	r11, r6
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r0, [sp, #24]
-	ldr	r1, [sp, #20]
+	mov	r0, r10
+	ldr	r1, [sp, #24]
 	eors	r0, r1
-	ldr	r2, [sp, #24]
+	mov	r2, r10
 	ands	r2, r1
 	lsls	r1, r2, #1
 	eors	r0, r1
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	ldr	r2, [sp, #16]
+	ldr	r2, [sp, #48]
 	eors	r2, r0
 	movs	r1, #8
 	rors	r2, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r6, [sp, #32]
+	ldr	r6, [sp, #16]
 	eors	r6, r2
-	ldr	r1, [sp, #32]
+	ldr	r1, [sp, #16]
 	ands	r1, r2
 	lsls	r5, r1, #1
 	mov	r1, r6
 	eors	r1, r5
 	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	ldr	r6, [sp, #20]
+	ldr	r6, [sp, #24]
 	eors	r6, r1
 	movs	r5, #11
 	rors	r6, r5
@@ -1738,33 +1715,33 @@ norx32_4_1_decrypt_with:
 	eors	r6, r0
 	movs	r1, #31
 	rors	r6, r1
-	str	r4, [sp, #16]
-	str	r5, [sp, #24]
-	ldr	r5, [sp, #48]
-	ldr	r4, [sp, #40]
-	ldr	r1, [sp, #8]
-	str	r0, [sp, #12]
-	str	r7, [sp, #28]
-	str	r2, [sp, #40]
-	ldr	r0, [sp, #44]
+	str	r4, [sp, #8]
+	str	r5, [sp, #12]
+	ldr	r5, [sp, #52]
+	ldr	r4, [sp, #32]
+	ldr	r1, [sp, #20]
+	mov	r10, r0
+	str	r7, [sp, #16]
+	str	r2, [sp, #32]
+	ldr	r0, [sp, #36]
 	adds	r0, #1
-	str	r0, [sp, #44]
+	str	r0, [sp, #36]
 	cmp	r0, #4
 	bcs	.Lnorx32_4_1_decrypt_with_far3
 	b	.Lnorx32_4_1_decrypt_with_loop5
 .Lnorx32_4_1_decrypt_with_far3:
 .Lnorx32_4_1_decrypt_with_done6:
 	@ norx_f.ae:77: s[0] = s0
-	mov	r0, r11
+	mov	r0, r9
 	str	r0, [sp, #148]
 	@ norx_f.ae:78: s[1] = s1
-	mov	r0, r10
+	mov	r0, r8
 	str	r0, [sp, #152]
 	@ norx_f.ae:79: s[2] = s2
-	ldr	r0, [sp, #16]
+	ldr	r0, [sp, #8]
 	str	r0, [sp, #156]
 	@ norx_f.ae:80: s[3] = s3
-	ldr	r0, [sp, #24]
+	ldr	r0, [sp, #12]
 	str	r0, [sp, #160]
 	@ norx_f.ae:81: s[4] = s4
 	str	r6, [sp, #164]
@@ -1773,12 +1750,12 @@ norx32_4_1_decrypt_with:
 	@ norx_f.ae:83: s[6] = s6
 	str	r4, [sp, #172]
 	@ norx_f.ae:84: s[7] = s7
-	mov	r0, r8
+	mov	r0, r11
 	str	r0, [sp, #176]
 	@ norx_f.ae:85: s[8] = s8
 	str	r1, [sp, #180]
 	@ norx_f.ae:86: s[9] = s9
-	ldr	r0, [sp, #12]
+	mov	r0, r10
 	str	r0, [sp, #184]
 	@ norx_f.ae:87: s[10] = s10
 	ldr	r0, [sp, #4]
@@ -1789,44 +1766,44 @@ norx32_4_1_decrypt_with:
 	@ norx_f.ae:89: s[12] = s12
 	str	r3, [sp, #196]
 	@ norx_f.ae:90: s[13] = s13
-	ldr	r0, [sp, #28]
+	ldr	r0, [sp, #16]
 	str	r0, [sp, #200]
 	@ norx_f.ae:91: s[14] = s14
-	ldr	r0, [sp, #40]
+	ldr	r0, [sp, #32]
 	str	r0, [sp, #204]
 	@ norx_f.ae:92: s[15] = s15
-	mov	r0, r9
+	ldr	r0, [sp, #28]
 	str	r0, [sp, #208]
 	@ norx32_4_1.ae:50: return cat(s[11], s[10], s[9], s[8], s[7], s[6], s[5], s[4], s[3], s[2], s[1], s[0])
 	ldr	r0, [sp, #192]
-	str	r0, [sp, #80]
+	str	r0, [sp, #76]
 	ldr	r0, [sp, #188]
-	str	r0, [sp, #84]
+	str	r0, [sp, #80]
 	ldr	r0, [sp, #184]
-	str	r0, [sp, #88]
+	str	r0, [sp, #84]
 	ldr	r0, [sp, #180]
-	str	r0, [sp, #92]
+	str	r0, [sp, #88]
 	ldr	r0, [sp, #176]
-	str	r0, [sp, #96]
+	str	r0, [sp, #92]
 	ldr	r0, [sp, #172]
-	str	r0, [sp, #100]
+	str	r0, [sp, #96]
 	ldr	r0, [sp, #168]
-	str	r0, [sp, #104]
+	str	r0, [sp, #100]
 	ldr	r0, [sp, #164]
-	str	r0, [sp, #108]
+	str	r0, [sp, #104]
 	ldr	r0, [sp, #160]
-	str	r0, [sp, #112]
+	str	r0, [sp, #108]
 	ldr	r0, [sp, #156]
-	str	r0, [sp, #116]
+	str	r0, [sp, #112]
 	ldr	r0, [sp, #152]
-	str	r0, [sp, #120]
+	str	r0, [sp, #116]
 	ldr	r0, [sp, #148]
-	str	r0, [sp, #124]
+	str	r0, [sp, #120]
 	@ norx32_4_1.ae:164: x = first_bytes(r ^ load_le(ct, off, rate, count), count)
 	ldr	r1, [sp, #300]
-	ldr	r0, [sp, #72]
+	ldr	r0, [sp, #124]
 	adds	r1, r1, r0
-	ldr	r0, [sp, #52]
+	ldr	r0, [sp, #56]
 	cmp	r0, #48
 	bcc	.Lnorx32_4_1_decrypt_with_bytes7
 	movs	r0, #3
@@ -1847,7 +1824,7 @@ norx32_4_1_decrypt_with:
 	str	r0, [sp, #252]
 	str	r0, [sp, #256]
 	add	r3, sp, #212
-	ldr	r2, [sp, #52]
+	ldr	r2, [sp, #56]
 	cmp	r2, #48
 	bcc	.Lnorx32_4_1_decrypt_with_cnt10
 	movs	r2, #48
@@ -1878,49 +1855,49 @@ norx32_4_1_decrypt_with:
 	ldr	r4, [r1, #36]
 	ldr	r3, [r1, #40]
 	ldr	r2, [r1, #44]
-	ldr	r1, [sp, #124]
+	ldr	r1, [sp, #120]
 	eors	r0, r1
 	str	r0, [sp, #44]
 	mov	r0, r10
-	ldr	r1, [sp, #120]
+	ldr	r1, [sp, #116]
 	eors	r0, r1
 	str	r0, [sp, #12]
 	mov	r0, r11
-	ldr	r1, [sp, #116]
+	ldr	r1, [sp, #112]
 	eors	r0, r1
 	str	r0, [sp, #8]
 	ldr	r0, [sp, #4]
-	ldr	r1, [sp, #112]
+	ldr	r1, [sp, #108]
 	eors	r0, r1
 	str	r0, [sp, #4]
 	mov	r0, r8
-	ldr	r1, [sp, #108]
-	eors	r0, r1
-	str	r0, [sp, #68]
-	mov	r0, r9
 	ldr	r1, [sp, #104]
 	eors	r0, r1
 	str	r0, [sp, #64]
-	ldr	r0, [sp, #100]
-	eors	r7, r0
-	str	r7, [sp, #60]
+	mov	r0, r9
+	ldr	r1, [sp, #100]
+	eors	r0, r1
+	str	r0, [sp, #60]
 	ldr	r0, [sp, #96]
-	eors	r6, r0
-	str	r6, [sp, #56]
+	eors	r7, r0
+	str	r7, [sp, #68]
 	ldr	r0, [sp, #92]
+	eors	r6, r0
+	str	r6, [sp, #52]
+	ldr	r0, [sp, #88]
 	eors	r5, r0
 	str	r5, [sp, #48]
-	ldr	r0, [sp, #88]
+	ldr	r0, [sp, #84]
 	eors	r4, r0
 	str	r4, [sp, #40]
-	ldr	r0, [sp, #84]
+	ldr	r0, [sp, #80]
 	eors	r3, r0
 	str	r3, [sp, #36]
-	ldr	r0, [sp, #80]
+	ldr	r0, [sp, #76]
 	eors	r2, r0
 	str	r2, [sp, #32]
 	@ norx32_4_1.ae:45: return x & ~(~(0 as u384) << (8 * count))
-	ldr	r0, [sp, #52]
+	ldr	r0, [sp, #56]
 	lsls	r0, r0, #3
 	str	r0, [sp, #28]
 	movs	r4, #0
@@ -2058,21 +2035,22 @@ norx32_4_1_decrypt_with:
 	mov	r5, r9
 	bics	r0, r5
 	str	r0, [sp, #4]
-	ldr	r0, [sp, #68]
-	mov	r5, r8
-	bics	r0, r5
-	str	r0, [sp, #68]
 	ldr	r0, [sp, #64]
-	ldr	r5, [sp, #20]
+	mov	r5, r8
 	bics	r0, r5
 	str	r0, [sp, #64]
 	ldr	r0, [sp, #60]
-	ldr	r5, [sp, #16]
+	ldr	r5, [sp, #20]
 	bics	r0, r5
 	str	r0, [sp, #60]
-	ldr	r0, [sp, #56]
+	ldr	r0, [sp, #68]
+	mov	r5, r0
+	ldr	r0, [sp, #16]
+	bics	r5, r0
+	str	r5, [sp, #68]
+	ldr	r0, [sp, #52]
 	bics	r0, r3
-	str	r0, [sp, #56]
+	str	r0, [sp, #52]
 	ldr	r0, [sp, #48]
 	bics	r0, r2
 	str	r0, [sp, #48]
@@ -2088,9 +2066,9 @@ norx32_4_1_decrypt_with:
 	str	r0, [sp, #32]
 	@ norx32_4_1.ae:165: store_le(msg, off, x, count)
 	ldr	r1, [sp, #316]
-	ldr	r0, [sp, #72]
+	ldr	r0, [sp, #124]
 	adds	r1, r1, r0
-	ldr	r0, [sp, #52]
+	ldr	r0, [sp, #56]
 	cmp	r0, #48
 	bcc	.Lnorx32_4_1_decrypt_with_bytes16
 	movs	r0, #3
@@ -2104,13 +2082,12 @@ norx32_4_1_decrypt_with:
 	str	r0, [r1, #8]
 	ldr	r0, [sp, #4]
 	str	r0, [r1, #12]
-	ldr	r0, [sp, #68]
-	str	r0, [r1, #16]
 	ldr	r0, [sp, #64]
-	str	r0, [r1, #20]
+	str	r0, [r1, #16]
 	ldr	r0, [sp, #60]
-	str	r0, [r1, #24]
-	ldr	r0, [sp, #56]
+	str	r0, [r1, #20]
+	str	r5, [r1, #24]
+	ldr	r0, [sp, #52]
 	str	r0, [r1, #28]
 	ldr	r0, [sp, #48]
 	str	r0, [r1, #32]
@@ -2130,13 +2107,13 @@ norx32_4_1_decrypt_with:
 	str	r0, [sp, #220]
 	ldr	r0, [sp, #4]
 	str	r0, [sp, #224]
-	ldr	r0, [sp, #68]
-	str	r0, [sp, #228]
 	ldr	r0, [sp, #64]
-	str	r0, [sp, #232]
+	str	r0, [sp, #228]
 	ldr	r0, [sp, #60]
+	str	r0, [sp, #232]
+	ldr	r0, [sp, #68]
 	str	r0, [sp, #236]
-	ldr	r0, [sp, #56]
+	ldr	r0, [sp, #52]
 	str	r0, [sp, #240]
 	ldr	r0, [sp, #48]
 	str	r0, [sp, #244]
@@ -2147,7 +2124,7 @@ norx32_4_1_decrypt_with:
 	ldr	r0, [sp, #32]
 	str	r0, [sp, #256]
 	add	r3, sp, #212
-	ldr	r2, [sp, #52]
+	ldr	r2, [sp, #56]
 	cmp	r2, #48
 	bcc	.Lnorx32_4_1_decrypt_with_cnt18
 	movs	r2, #48
@@ -2160,13 +2137,13 @@ norx32_4_1_decrypt_with:
 	b	.Lnorx32_4_1_decrypt_with_cpy19
 .Lnorx32_4_1_decrypt_with_stored17:
 	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	ldr	r0, [sp, #52]
+	ldr	r0, [sp, #56]
 	cmp	r0, #48
 	movs	r7, #0
 	sbcs	r7, r7
-	ldr	r2, [sp, #28]
 	movs	r0, #1
 	str	r0, [sp, #16]
+	ldr	r2, [sp, #28]
 	movs	r0, #0
 	str	r0, [sp]
 	mov	r11, r0
@@ -2288,7 +2265,7 @@ norx32_4_1_decrypt_with:
 	str	r0, [sp, #28]
 .Lnorx32_4_1_decrypt_with_she23:
 	@ norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
-	ldr	r2, [sp, #80]
+	ldr	r2, [sp, #76]
 	ldr	r0, [sp, #32]
 	eors	r2, r0
 	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
@@ -2299,8 +2276,8 @@ norx32_4_1_decrypt_with:
 	ands	r1, r7
 	@ norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
 	eors	r2, r1
-	str	r2, [sp, #52]
-	ldr	r1, [sp, #84]
+	str	r2, [sp, #56]
+	ldr	r1, [sp, #80]
 	ldr	r0, [sp, #36]
 	eors	r1, r0
 	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
@@ -2308,7 +2285,7 @@ norx32_4_1_decrypt_with:
 	@ norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
 	eors	r1, r3
 	str	r1, [sp, #36]
-	ldr	r1, [sp, #88]
+	ldr	r1, [sp, #84]
 	ldr	r0, [sp, #40]
 	eors	r1, r0
 	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
@@ -2316,7 +2293,7 @@ norx32_4_1_decrypt_with:
 	@ norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
 	eors	r1, r4
 	str	r1, [sp, #32]
-	ldr	r1, [sp, #92]
+	ldr	r1, [sp, #88]
 	ldr	r0, [sp, #48]
 	eors	r1, r0
 	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
@@ -2324,8 +2301,8 @@ norx32_4_1_decrypt_with:
 	@ norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
 	eors	r1, r5
 	str	r1, [sp, #28]
-	ldr	r1, [sp, #96]
-	ldr	r0, [sp, #56]
+	ldr	r1, [sp, #92]
+	ldr	r0, [sp, #52]
 	eors	r1, r0
 	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
 	ldr	r2, [sp, #20]
@@ -2333,31 +2310,31 @@ norx32_4_1_decrypt_with:
 	@ norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
 	eors	r1, r2
 	str	r1, [sp, #20]
-	ldr	r1, [sp, #100]
-	ldr	r0, [sp, #60]
+	ldr	r1, [sp, #96]
+	ldr	r0, [sp, #68]
 	eors	r1, r0
 	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
 	ldr	r0, [sp, #24]
 	ands	r0, r7
 	@ norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
 	eors	r1, r0
-	ldr	r2, [sp, #104]
-	ldr	r0, [sp, #64]
+	ldr	r2, [sp, #100]
+	ldr	r0, [sp, #60]
 	eors	r2, r0
 	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
 	mov	r0, r8
 	ands	r0, r7
 	@ norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
 	eors	r2, r0
-	ldr	r3, [sp, #108]
-	ldr	r0, [sp, #68]
+	ldr	r3, [sp, #104]
+	ldr	r0, [sp, #64]
 	eors	r3, r0
 	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
 	mov	r0, r9
 	ands	r0, r7
 	@ norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
 	eors	r3, r0
-	ldr	r4, [sp, #112]
+	ldr	r4, [sp, #108]
 	ldr	r0, [sp, #4]
 	eors	r4, r0
 	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
@@ -2365,7 +2342,7 @@ norx32_4_1_decrypt_with:
 	ands	r0, r7
 	@ norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
 	eors	r4, r0
-	ldr	r5, [sp, #116]
+	ldr	r5, [sp, #112]
 	ldr	r0, [sp, #8]
 	eors	r5, r0
 	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
@@ -2373,7 +2350,7 @@ norx32_4_1_decrypt_with:
 	ands	r0, r7
 	@ norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
 	eors	r5, r0
-	ldr	r6, [sp, #120]
+	ldr	r6, [sp, #116]
 	ldr	r0, [sp, #12]
 	eors	r6, r0
 	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
@@ -2386,7 +2363,7 @@ norx32_4_1_decrypt_with:
 	ands	r0, r7
 	mov	r8, r0
 	@ norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
-	ldr	r7, [sp, #124]
+	ldr	r7, [sp, #120]
 	ldr	r0, [sp, #44]
 	eors	r7, r0
 	mov	r0, r8
@@ -2407,18 +2384,17 @@ norx32_4_1_decrypt_with:
 	str	r0, [sp, #184]
 	ldr	r0, [sp, #36]
 	str	r0, [sp, #188]
-	ldr	r0, [sp, #52]
+	ldr	r0, [sp, #56]
 	str	r0, [sp, #192]
-	ldr	r1, [sp, #76]
+	ldr	r1, [sp, #72]
 	adds	r1, #1
-	str	r1, [sp, #76]
+	str	r1, [sp, #72]
 	ldr	r0, [sp, #128]
 	cmp	r1, r0
 	bcs	.Lnorx32_4_1_decrypt_with_far4
 	b	.Lnorx32_4_1_decrypt_with_loop3
 .Lnorx32_4_1_decrypt_with_far4:
 .Lnorx32_4_1_decrypt_with_done4:
-	b	.Lnorx32_4_1_decrypt_with_endif2
 .Lnorx32_4_1_decrypt_with_else1:
 .Lnorx32_4_1_decrypt_with_endif2:
 	@ norx32_4_1.ae:169: return (load_le(tag, 0, 16) ^ finalize(s, k)) == 0
@@ -2494,7 +2470,7 @@ norx32_4_1_decrypt_with:
 
 @ --- norx32_4_1_absorb_header: norx32_4_1.absorb_header
 @     frame 184 bytes (83 spill slots, 34 on the stack; locals 48), saves nothing
-@     estimated 1586 bytes of code and literals
+@     estimated 1562 bytes of code and literals
 	.section .text.norx32_4_1_absorb_header,"ax",%progbits
 	.global norx32_4_1_absorb_header
 	.type norx32_4_1_absorb_header, %function
@@ -2503,21 +2479,16 @@ norx32_4_1_decrypt_with:
 norx32_4_1_absorb_header:
 	push	{lr}
 	sub	sp, #184
+	str	r0, [sp, #52]
+	str	r1, [sp, #132]
 	str	r2, [sp, #124]
 	@ norx32_4_1.ae:96: if n > 0 {
-	movs	r3, #0
-	cmp	r3, r2
-	adcs	r3, r3
-	movs	r2, #1
-	eors	r3, r2
-	str	r0, [sp, #48]
-	str	r1, [sp, #132]
-	cmp	r3, #0
+	mov	r1, r2
+	cmp	r1, #0
 	bne	.Lnorx32_4_1_absorb_header_far1
 	b	.Lnorx32_4_1_absorb_header_else1
 .Lnorx32_4_1_absorb_header_far1:
 	@ norx32_4_1.ae:40: return ((((n >> 4) as u64) * 0xaaaaaaab) >> 33) as u32
-	ldr	r1, [sp, #124]
 	lsrs	r4, r1, #4
 	lsls	r0, r4, #1
 	lsrs	r1, r4, #31
@@ -2589,18 +2560,17 @@ norx32_4_1_absorb_header:
 	adds	r3, r3, #1
 	str	r3, [sp, #128]
 	movs	r1, #0
-	str	r1, [sp, #52]
-	mov	r0, r3
-	cmp	r1, r0
+	str	r1, [sp, #56]
+	cmp	r1, r3
 	bcc	.Lnorx32_4_1_absorb_header_far2
 	b	.Lnorx32_4_1_absorb_header_done4
 .Lnorx32_4_1_absorb_header_far2:
 .Lnorx32_4_1_absorb_header_loop3:
 	@ norx32_4_1.ae:98: off = rate * i
 	movs	r2, #48
-	ldr	r0, [sp, #52]
+	ldr	r0, [sp, #56]
 	muls	r0, r2
-	str	r0, [sp, #56]
+	str	r0, [sp, #60]
 	@ norx32_4_1.ae:99: count = if n - off < rate then n - off else rate
 	ldr	r1, [sp, #124]
 	subs	r1, r1, r0
@@ -2610,48 +2580,48 @@ norx32_4_1_absorb_header:
 	eors	r1, r2
 	ands	r1, r0
 	eors	r1, r2
-	str	r1, [sp, #44]
+	str	r1, [sp, #48]
 	@ norx32_4_1.ae:100: s[15] = s[15] ^ header_tag
-	ldr	r5, [sp, #48]
+	ldr	r5, [sp, #52]
 	ldr	r1, [r5, #60]
 	movs	r0, #1
 	eors	r1, r0
 	str	r1, [r5, #60]
 	@ norx_f.ae:72: @unroll(unroll)
 	ldr	r0, [r5]
-	mov	r10, r0
+	mov	r8, r0
 	ldr	r1, [r5, #4]
-	mov	r9, r1
+	mov	r12, r1
 	ldr	r1, [r5, #8]
-	str	r1, [sp, #8]
+	str	r1, [sp]
 	ldr	r1, [r5, #12]
-	str	r1, [sp, #16]
+	str	r1, [sp, #4]
 	ldr	r6, [r5, #16]
 	ldr	r4, [r5, #20]
 	ldr	r1, [r5, #24]
 	ldr	r3, [r5, #28]
-	mov	r12, r3
+	mov	r10, r3
 	ldr	r3, [r5, #32]
 	ldr	r0, [r5, #36]
-	str	r0, [sp, #4]
+	mov	r9, r0
 	ldr	r0, [r5, #40]
 	mov	lr, r0
 	ldr	r0, [r5, #44]
 	mov	r11, r0
 	ldr	r2, [r5, #48]
 	ldr	r0, [r5, #52]
-	str	r0, [sp, #20]
+	str	r0, [sp, #8]
 	ldr	r0, [r5, #56]
-	str	r0, [sp, #32]
+	str	r0, [sp, #24]
 	ldr	r0, [r5, #60]
-	mov	r8, r0
+	str	r0, [sp, #20]
 	movs	r0, #0
-	str	r0, [sp, #36]
+	str	r0, [sp, #28]
 .Lnorx32_4_1_absorb_header_loop5:
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r7, r10
+	mov	r7, r8
 	eors	r7, r6
-	mov	r0, r10
+	mov	r0, r8
 	ands	r0, r6
 	lsls	r5, r0, #1
 	eors	r7, r5
@@ -2675,41 +2645,40 @@ norx32_4_1_absorb_header:
 	ands	r7, r6
 	lsls	r5, r7, #1
 	eors	r3, r5
-	mov	r10, r3
+	mov	r8, r3
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r2, r3
 	movs	r5, #16
 	rors	r2, r5
-	str	r2, [sp]
+	str	r2, [sp, #32]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r2, r0
-	ldr	r3, [sp]
-	eors	r2, r3
-	ands	r0, r3
+	mov	r3, r0
+	eors	r3, r2
+	ands	r0, r2
 	lsls	r0, r0, #1
-	eors	r2, r0
-	str	r2, [sp, #28]
+	eors	r3, r0
+	str	r3, [sp, #12]
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r6, r2
+	eors	r6, r3
 	movs	r2, #31
 	rors	r6, r2
-	str	r6, [sp, #12]
+	str	r6, [sp, #16]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r6, r9
+	mov	r6, r12
 	eors	r6, r4
-	mov	r0, r9
+	mov	r0, r12
 	ands	r0, r4
 	lsls	r0, r0, #1
 	eors	r6, r0
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	ldr	r3, [sp, #20]
+	ldr	r3, [sp, #8]
 	eors	r3, r6
 	movs	r5, #8
 	rors	r3, r5
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r2, [sp, #4]
+	mov	r2, r9
 	eors	r2, r3
-	ldr	r0, [sp, #4]
+	mov	r0, r9
 	ands	r0, r3
 	lsls	r0, r0, #1
 	eors	r2, r0
@@ -2723,33 +2692,32 @@ norx32_4_1_absorb_header:
 	ands	r6, r4
 	lsls	r5, r6, #1
 	eors	r0, r5
-	mov	r9, r0
+	mov	r12, r0
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r3, r0
 	movs	r6, #16
 	rors	r3, r6
-	str	r3, [sp, #4]
+	str	r3, [sp, #36]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r3, r2
-	ldr	r0, [sp, #4]
-	eors	r3, r0
-	ands	r2, r0
+	mov	r0, r2
+	eors	r0, r3
+	ands	r2, r3
 	lsls	r2, r2, #1
-	eors	r3, r2
-	str	r3, [sp, #24]
+	eors	r0, r2
+	str	r0, [sp, #8]
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r4, r3
+	eors	r4, r0
 	movs	r2, #31
 	rors	r4, r2
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r6, [sp, #8]
+	ldr	r6, [sp]
 	eors	r6, r1
-	ldr	r2, [sp, #8]
+	ldr	r2, [sp]
 	ands	r2, r1
 	lsls	r2, r2, #1
 	eors	r6, r2
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	ldr	r3, [sp, #32]
+	ldr	r3, [sp, #24]
 	eors	r3, r6
 	movs	r5, #8
 	rors	r3, r5
@@ -2770,34 +2738,33 @@ norx32_4_1_absorb_header:
 	ands	r6, r1
 	lsls	r5, r6, #1
 	eors	r0, r5
-	mov	lr, r0
+	mov	r9, r0
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r3, r0
 	movs	r6, #16
 	rors	r3, r6
-	str	r3, [sp, #8]
+	str	r3, [sp, #40]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r3, r2
-	ldr	r0, [sp, #8]
-	eors	r3, r0
-	ands	r2, r0
-	lsls	r0, r2, #1
-	mov	r2, r3
-	eors	r2, r0
+	mov	r0, r2
+	eors	r0, r3
+	ands	r2, r3
+	lsls	r3, r2, #1
+	mov	r2, r0
+	eors	r2, r3
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
 	eors	r1, r2
 	movs	r0, #31
 	rors	r1, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r7, [sp, #16]
-	mov	r0, r12
+	ldr	r7, [sp, #4]
+	mov	r0, r10
 	eors	r7, r0
-	ldr	r3, [sp, #16]
+	ldr	r3, [sp, #4]
 	ands	r3, r0
 	lsls	r0, r3, #1
 	eors	r7, r0
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r5, r8
+	ldr	r5, [sp, #20]
 	eors	r5, r7
 	movs	r0, #8
 	rors	r5, r0
@@ -2809,8 +2776,8 @@ norx32_4_1_absorb_header:
 	lsls	r0, r0, #1
 	eors	r3, r0
 	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	mov	r6, r12
-	mov	r12, lr
+	mov	r6, r10
+	mov	r10, r9
 	eors	r6, r3
 	movs	r0, #11
 	rors	r6, r0
@@ -2820,7 +2787,7 @@ norx32_4_1_absorb_header:
 	ands	r7, r6
 	lsls	r7, r7, #1
 	eors	r0, r7
-	str	r0, [sp, #16]
+	mov	r9, r0
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r5, r0
 	movs	r0, #16
@@ -2836,9 +2803,9 @@ norx32_4_1_absorb_header:
 	movs	r3, #31
 	rors	r6, r3
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r3, r10
+	mov	r3, r8
 	eors	r3, r4
-	mov	r7, r10
+	mov	r7, r8
 	ands	r7, r4
 	lsls	r7, r7, #1
 	eors	r3, r7
@@ -2862,17 +2829,16 @@ norx32_4_1_absorb_header:
 	ands	r3, r4
 	lsls	r3, r3, #1
 	eors	r2, r3
-	mov	r10, r2
+	mov	r8, r2
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r5, r2
 	movs	r3, #16
 	rors	r5, r3
-	mov	r8, r5
+	str	r5, [sp, #20]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r3, r7
-	mov	r2, r5
-	eors	r3, r2
-	ands	r7, r2
+	eors	r3, r5
+	ands	r7, r5
 	lsls	r7, r7, #1
 	eors	r3, r7
 	mov	lr, r3
@@ -2880,16 +2846,16 @@ norx32_4_1_absorb_header:
 	eors	r4, r3
 	movs	r2, #31
 	rors	r4, r2
-	str	r4, [sp, #40]
+	str	r4, [sp, #44]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r5, r9
+	mov	r5, r12
 	eors	r5, r1
-	mov	r4, r9
+	mov	r4, r12
 	ands	r4, r1
 	lsls	r4, r4, #1
 	eors	r5, r4
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	ldr	r2, [sp]
+	ldr	r2, [sp, #32]
 	eors	r2, r5
 	movs	r4, #8
 	rors	r2, r4
@@ -2909,7 +2875,7 @@ norx32_4_1_absorb_header:
 	ands	r5, r1
 	lsls	r5, r5, #1
 	eors	r0, r5
-	mov	r9, r0
+	mov	r12, r0
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r2, r0
 	movs	r0, #16
@@ -2925,23 +2891,23 @@ norx32_4_1_absorb_header:
 	eors	r1, r5
 	movs	r4, #31
 	rors	r1, r4
-	str	r1, [sp, #32]
+	str	r1, [sp, #24]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r0, r12
+	mov	r0, r10
 	eors	r0, r6
-	mov	r1, r12
+	mov	r1, r10
 	ands	r1, r6
 	lsls	r1, r1, #1
 	eors	r0, r1
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	ldr	r7, [sp, #4]
+	ldr	r7, [sp, #36]
 	eors	r7, r0
 	movs	r1, #8
 	rors	r7, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r5, [sp, #28]
+	ldr	r5, [sp, #12]
 	eors	r5, r7
-	ldr	r1, [sp, #28]
+	ldr	r1, [sp, #12]
 	ands	r1, r7
 	lsls	r1, r1, #1
 	eors	r5, r1
@@ -2965,35 +2931,35 @@ norx32_4_1_absorb_header:
 	ands	r5, r7
 	lsls	r3, r5, #1
 	eors	r0, r3
-	str	r0, [sp]
+	str	r0, [sp, #12]
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
 	eors	r6, r0
 	movs	r0, #31
 	rors	r6, r0
-	mov	r12, r6
+	mov	r10, r6
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r0, [sp, #16]
-	ldr	r1, [sp, #12]
+	mov	r0, r9
+	ldr	r1, [sp, #16]
 	eors	r0, r1
-	ldr	r3, [sp, #16]
+	mov	r3, r9
 	ands	r3, r1
 	lsls	r1, r3, #1
 	eors	r0, r1
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	ldr	r5, [sp, #8]
+	ldr	r5, [sp, #40]
 	eors	r5, r0
 	movs	r1, #8
 	rors	r5, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r6, [sp, #24]
+	ldr	r6, [sp, #8]
 	eors	r6, r5
-	ldr	r1, [sp, #24]
+	ldr	r1, [sp, #8]
 	ands	r1, r5
 	lsls	r3, r1, #1
 	mov	r1, r6
 	eors	r1, r3
 	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	ldr	r6, [sp, #12]
+	ldr	r6, [sp, #16]
 	eors	r6, r1
 	movs	r3, #11
 	rors	r6, r3
@@ -3017,34 +2983,34 @@ norx32_4_1_absorb_header:
 	eors	r6, r0
 	movs	r1, #31
 	rors	r6, r1
-	str	r4, [sp, #8]
-	str	r3, [sp, #16]
-	ldr	r4, [sp, #40]
-	ldr	r1, [sp, #32]
-	ldr	r3, [sp]
-	str	r0, [sp, #4]
-	str	r7, [sp, #20]
-	str	r5, [sp, #32]
-	ldr	r0, [sp, #36]
+	str	r4, [sp]
+	str	r3, [sp, #4]
+	ldr	r4, [sp, #44]
+	ldr	r1, [sp, #24]
+	ldr	r3, [sp, #12]
+	mov	r9, r0
+	str	r7, [sp, #8]
+	str	r5, [sp, #24]
+	ldr	r0, [sp, #28]
 	adds	r0, #1
-	str	r0, [sp, #36]
+	str	r0, [sp, #28]
 	cmp	r0, #4
 	bcs	.Lnorx32_4_1_absorb_header_far3
 	b	.Lnorx32_4_1_absorb_header_loop5
 .Lnorx32_4_1_absorb_header_far3:
 .Lnorx32_4_1_absorb_header_done6:
 	@ norx_f.ae:77: s[0] = s0
-	mov	r5, r10
-	ldr	r7, [sp, #48]
+	mov	r5, r8
+	ldr	r7, [sp, #52]
 	str	r5, [r7]
 	@ norx_f.ae:78: s[1] = s1
-	mov	r5, r9
+	mov	r5, r12
 	str	r5, [r7, #4]
 	@ norx_f.ae:79: s[2] = s2
-	ldr	r5, [sp, #8]
+	ldr	r5, [sp]
 	str	r5, [r7, #8]
 	@ norx_f.ae:80: s[3] = s3
-	ldr	r5, [sp, #16]
+	ldr	r5, [sp, #4]
 	str	r5, [r7, #12]
 	@ norx_f.ae:81: s[4] = s4
 	str	r6, [r7, #16]
@@ -3053,12 +3019,12 @@ norx32_4_1_absorb_header:
 	@ norx_f.ae:83: s[6] = s6
 	str	r1, [r7, #24]
 	@ norx_f.ae:84: s[7] = s7
-	mov	r1, r12
+	mov	r1, r10
 	str	r1, [r7, #28]
 	@ norx_f.ae:85: s[8] = s8
 	str	r3, [r7, #32]
 	@ norx_f.ae:86: s[9] = s9
-	ldr	r1, [sp, #4]
+	mov	r1, r9
 	str	r1, [r7, #36]
 	@ norx_f.ae:87: s[10] = s10
 	mov	r1, lr
@@ -3069,13 +3035,13 @@ norx32_4_1_absorb_header:
 	@ norx_f.ae:89: s[12] = s12
 	str	r2, [r7, #48]
 	@ norx_f.ae:90: s[13] = s13
-	ldr	r1, [sp, #20]
+	ldr	r1, [sp, #8]
 	str	r1, [r7, #52]
 	@ norx_f.ae:91: s[14] = s14
-	ldr	r1, [sp, #32]
+	ldr	r1, [sp, #24]
 	str	r1, [r7, #56]
 	@ norx_f.ae:92: s[15] = s15
-	mov	r1, r8
+	ldr	r1, [sp, #20]
 	str	r1, [r7, #60]
 	@ norx32_4_1.ae:50: return cat(s[11], s[10], s[9], s[8], s[7], s[6], s[5], s[4], s[3], s[2], s[1], s[0])
 	ldr	r0, [r7, #44]
@@ -3085,7 +3051,7 @@ norx32_4_1_absorb_header:
 	ldr	r0, [r7, #36]
 	str	r0, [sp, #32]
 	ldr	r0, [r7, #32]
-	str	r0, [sp, #60]
+	str	r0, [sp, #44]
 	ldr	r0, [r7, #28]
 	str	r0, [sp, #68]
 	ldr	r0, [r7, #24]
@@ -3094,21 +3060,20 @@ norx32_4_1_absorb_header:
 	str	r0, [sp, #84]
 	ldr	r0, [r7, #16]
 	str	r0, [sp, #92]
-	mov	r1, r7
-	ldr	r0, [r1, #12]
+	ldr	r0, [r7, #12]
 	str	r0, [sp, #100]
-	ldr	r0, [r1, #8]
+	ldr	r0, [r7, #8]
 	str	r0, [sp, #108]
-	ldr	r0, [r1, #4]
+	ldr	r0, [r7, #4]
 	str	r0, [sp, #116]
-	ldr	r0, [r1]
+	ldr	r0, [r7]
 	str	r0, [sp, #120]
 	@ norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
 	ldr	r1, [sp, #132]
-	ldr	r0, [sp, #56]
+	ldr	r0, [sp, #60]
 	adds	r1, r1, r0
 	movs	r2, #3
-	ldr	r0, [sp, #44]
+	ldr	r0, [sp, #48]
 	cmp	r0, #48
 	bcc	.Lnorx32_4_1_absorb_header_bytes7
 	tst	r1, r2
@@ -3128,7 +3093,7 @@ norx32_4_1_absorb_header:
 	str	r0, [sp, #176]
 	str	r0, [sp, #180]
 	add	r3, sp, #136
-	ldr	r2, [sp, #44]
+	ldr	r2, [sp, #48]
 	cmp	r2, #48
 	bcc	.Lnorx32_4_1_absorb_header_cnt10
 	movs	r2, #48
@@ -3157,7 +3122,7 @@ norx32_4_1_absorb_header:
 	ldr	r0, [r1, #24]
 	str	r0, [sp, #64]
 	ldr	r0, [r1, #28]
-	str	r0, [sp, #56]
+	str	r0, [sp, #60]
 	ldr	r0, [r1, #32]
 	str	r0, [sp, #40]
 	ldr	r0, [r1, #36]
@@ -3167,7 +3132,7 @@ norx32_4_1_absorb_header:
 	ldr	r0, [r1, #44]
 	str	r0, [sp, #16]
 	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	ldr	r0, [sp, #44]
+	ldr	r0, [sp, #48]
 	cmp	r0, #48
 	movs	r4, #0
 	sbcs	r4, r4
@@ -3321,7 +3286,7 @@ norx32_4_1_absorb_header:
 	@ norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
 	eors	r1, r3
 	str	r1, [sp, #16]
-	ldr	r1, [sp, #60]
+	ldr	r1, [sp, #44]
 	ldr	r0, [sp, #40]
 	eors	r1, r0
 	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
@@ -3330,7 +3295,7 @@ norx32_4_1_absorb_header:
 	eors	r1, r5
 	str	r1, [sp, #12]
 	ldr	r1, [sp, #68]
-	ldr	r0, [sp, #56]
+	ldr	r0, [sp, #60]
 	eors	r1, r0
 	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
 	ldr	r0, [sp]
@@ -3396,7 +3361,7 @@ norx32_4_1_absorb_header:
 	eors	r4, r7
 	eors	r4, r0
 	@ norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
-	ldr	r7, [sp, #48]
+	ldr	r7, [sp, #52]
 	str	r4, [r7]
 	str	r6, [r7, #4]
 	str	r5, [r7, #8]
@@ -3415,16 +3380,15 @@ norx32_4_1_absorb_header:
 	str	r1, [r7, #40]
 	ldr	r1, [sp, #24]
 	str	r1, [r7, #44]
-	ldr	r1, [sp, #52]
+	ldr	r1, [sp, #56]
 	adds	r1, #1
-	str	r1, [sp, #52]
+	str	r1, [sp, #56]
 	ldr	r0, [sp, #128]
 	cmp	r1, r0
 	bcs	.Lnorx32_4_1_absorb_header_far4
 	b	.Lnorx32_4_1_absorb_header_loop3
 .Lnorx32_4_1_absorb_header_far4:
 .Lnorx32_4_1_absorb_header_done4:
-	b	.Lnorx32_4_1_absorb_header_endif2
 .Lnorx32_4_1_absorb_header_else1:
 .Lnorx32_4_1_absorb_header_endif2:
 	add	sp, #184
@@ -3434,8 +3398,8 @@ norx32_4_1_absorb_header:
 
 
 @ --- norx32_4_1_finalize: norx32_4_1.finalize
-@     frame 68 bytes (60 spill slots, 17 on the stack; locals 0), saves nothing
-@     estimated 1624 bytes of code and literals
+@     frame 72 bytes (60 spill slots, 18 on the stack; locals 0), saves nothing
+@     estimated 1604 bytes of code and literals
 	.section .text.norx32_4_1_finalize,"ax",%progbits
 	.global norx32_4_1_finalize
 	.type norx32_4_1_finalize, %function
@@ -3443,57 +3407,58 @@ norx32_4_1_absorb_header:
 	.balign 4
 norx32_4_1_finalize:
 	push	{lr}
-	sub	sp, #68
-	str	r0, [sp, #44]
+	sub	sp, #72
+	str	r0, [sp, #48]
 	@ norx32_4_1.ae:110: s[15] = s[15] ^ final_tag
+	mov	r7, r0
 	ldr	r3, [r0, #60]
 	movs	r5, #8
 	eors	r3, r5
-	ldr	r7, [r1]
-	str	r7, [sp, #60]
-	ldr	r7, [r1, #4]
-	str	r7, [sp, #56]
-	ldr	r7, [r1, #8]
-	str	r7, [sp, #52]
-	ldr	r7, [r1, #12]
-	str	r7, [sp, #48]
-	str	r3, [r0, #60]
+	ldr	r0, [r1]
+	str	r0, [sp, #64]
+	ldr	r0, [r1, #4]
+	str	r0, [sp, #60]
+	ldr	r0, [r1, #8]
+	str	r0, [sp, #56]
+	ldr	r0, [r1, #12]
+	str	r0, [sp, #52]
+	str	r3, [r7, #60]
 	@ norx_f.ae:72: @unroll(unroll)
-	ldr	r7, [r0]
-	mov	r9, r7
-	ldr	r7, [r0, #4]
-	str	r7, [sp, #4]
-	ldr	r7, [r0, #8]
-	str	r7, [sp, #12]
-	ldr	r7, [r0, #12]
-	str	r7, [sp, #16]
-	ldr	r1, [r0, #16]
-	ldr	r5, [r0, #20]
-	ldr	r4, [r0, #24]
-	ldr	r7, [r0, #28]
-	mov	r12, r7
-	ldr	r6, [r0, #32]
-	ldr	r7, [r0, #36]
-	str	r7, [sp]
-	ldr	r7, [r0, #40]
-	mov	r11, r7
-	ldr	r7, [r0, #44]
-	mov	r10, r7
-	ldr	r3, [r0, #48]
-	ldr	r7, [r0, #52]
-	str	r7, [sp, #20]
-	ldr	r7, [r0, #56]
-	str	r7, [sp, #36]
-	ldr	r7, [r0, #60]
-	mov	r8, r7
-	str	r2, [sp, #64]
+	ldr	r0, [r7]
+	mov	r12, r0
+	ldr	r0, [r7, #4]
+	mov	r11, r0
+	ldr	r0, [r7, #8]
+	str	r0, [sp]
+	ldr	r0, [r7, #12]
+	str	r0, [sp, #4]
+	ldr	r1, [r7, #16]
+	ldr	r5, [r7, #20]
+	ldr	r4, [r7, #24]
+	ldr	r0, [r7, #28]
+	mov	r9, r0
+	ldr	r6, [r7, #32]
+	ldr	r0, [r7, #36]
+	mov	r8, r0
+	ldr	r0, [r7, #40]
+	mov	lr, r0
+	ldr	r0, [r7, #44]
+	mov	r10, r0
+	ldr	r3, [r7, #48]
+	ldr	r0, [r7, #52]
+	str	r0, [sp, #8]
+	ldr	r0, [r7, #56]
+	str	r0, [sp, #28]
+	ldr	r0, [r7, #60]
+	str	r0, [sp, #24]
+	str	r2, [sp, #68]
 	movs	r0, #0
-	str	r0, [sp, #40]
+	str	r0, [sp, #32]
 .Lnorx32_4_1_finalize_loop1:
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r7, r9
+	mov	r7, r12
 	eors	r7, r1
-	mov	r0, r9
+	mov	r0, r12
 	ands	r0, r1
 	lsls	r2, r0, #1
 	eors	r7, r2
@@ -3517,41 +3482,40 @@ norx32_4_1_finalize:
 	ands	r7, r1
 	lsls	r6, r7, #1
 	eors	r0, r6
-	mov	r9, r0
+	mov	r12, r0
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r3, r0
 	movs	r6, #16
 	rors	r3, r6
-	mov	lr, r3
+	str	r3, [sp, #36]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r3, r2
-	mov	r0, lr
-	eors	r3, r0
-	ands	r2, r0
+	mov	r0, r2
+	eors	r0, r3
+	ands	r2, r3
 	lsls	r2, r2, #1
-	eors	r3, r2
-	str	r3, [sp, #32]
+	eors	r0, r2
+	str	r0, [sp, #16]
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r1, r3
+	eors	r1, r0
 	movs	r0, #31
 	rors	r1, r0
-	str	r1, [sp, #8]
+	str	r1, [sp, #20]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r3, [sp, #4]
+	mov	r3, r11
 	eors	r3, r5
-	ldr	r0, [sp, #4]
+	mov	r0, r11
 	ands	r0, r5
 	lsls	r0, r0, #1
 	eors	r3, r0
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	ldr	r2, [sp, #20]
+	ldr	r2, [sp, #8]
 	eors	r2, r3
 	movs	r1, #8
 	rors	r2, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r1, [sp]
+	mov	r1, r8
 	eors	r1, r2
-	ldr	r0, [sp]
+	mov	r0, r8
 	ands	r0, r2
 	lsls	r0, r0, #1
 	eors	r1, r0
@@ -3565,39 +3529,38 @@ norx32_4_1_finalize:
 	ands	r3, r5
 	lsls	r3, r3, #1
 	eors	r0, r3
-	str	r0, [sp, #24]
+	mov	r8, r0
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r2, r0
 	rors	r2, r6
-	str	r2, [sp]
+	str	r2, [sp, #40]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r2, r1
-	ldr	r0, [sp]
-	eors	r2, r0
-	ands	r1, r0
+	mov	r0, r1
+	eors	r0, r2
+	ands	r1, r2
 	lsls	r1, r1, #1
-	eors	r2, r1
-	str	r2, [sp, #28]
+	eors	r0, r1
+	str	r0, [sp, #12]
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r5, r2
+	eors	r5, r0
 	movs	r1, #31
 	rors	r5, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r0, [sp, #12]
+	ldr	r0, [sp]
 	eors	r0, r4
-	ldr	r1, [sp, #12]
+	ldr	r1, [sp]
 	ands	r1, r4
 	lsls	r1, r1, #1
 	eors	r0, r1
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	ldr	r3, [sp, #36]
+	ldr	r3, [sp, #28]
 	eors	r3, r0
 	movs	r1, #8
 	rors	r3, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r2, r11
+	mov	r2, lr
 	eors	r2, r3
-	mov	r1, r11
+	mov	r1, lr
 	ands	r1, r3
 	lsls	r1, r1, #1
 	eors	r2, r1
@@ -3615,70 +3578,69 @@ norx32_4_1_finalize:
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r3, r1
 	rors	r3, r6
-	str	r3, [sp, #4]
+	str	r3, [sp]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r3, r2
-	ldr	r1, [sp, #4]
-	eors	r3, r1
-	ands	r2, r1
-	lsls	r1, r2, #1
-	eors	r3, r1
+	mov	r1, r2
+	eors	r1, r3
+	ands	r2, r3
+	lsls	r3, r2, #1
+	eors	r1, r3
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r4, r3
-	movs	r1, #31
-	rors	r4, r1
+	eors	r4, r1
+	movs	r3, #31
+	rors	r4, r3
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r7, [sp, #16]
-	mov	r1, r12
-	eors	r7, r1
-	ldr	r2, [sp, #16]
-	ands	r2, r1
-	lsls	r1, r2, #1
-	eors	r7, r1
+	ldr	r7, [sp, #4]
+	mov	r3, r9
+	eors	r7, r3
+	ldr	r2, [sp, #4]
+	ands	r2, r3
+	lsls	r3, r2, #1
+	eors	r7, r3
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r0, r8
+	ldr	r0, [sp, #24]
 	eors	r0, r7
-	movs	r1, #8
-	rors	r0, r1
+	movs	r3, #8
+	rors	r0, r3
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r2, r10
 	eors	r2, r0
-	mov	r1, r10
-	ands	r1, r0
-	lsls	r1, r1, #1
-	eors	r2, r1
+	mov	r3, r10
+	mov	r10, r8
+	ands	r3, r0
+	lsls	r3, r3, #1
+	eors	r2, r3
 	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	mov	r6, r12
-	mov	r12, r11
+	mov	r6, r9
 	eors	r6, r2
-	movs	r1, #11
-	rors	r6, r1
+	movs	r3, #11
+	rors	r6, r3
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r1, r7
-	eors	r1, r6
+	mov	r3, r7
+	eors	r3, r6
 	ands	r7, r6
 	lsls	r7, r7, #1
-	eors	r1, r7
-	str	r1, [sp, #12]
+	eors	r3, r7
+	mov	r8, r3
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r0, r1
-	movs	r1, #16
-	rors	r0, r1
+	eors	r0, r3
+	movs	r3, #16
+	rors	r0, r3
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r7, r2
 	eors	r7, r0
 	ands	r2, r0
-	lsls	r1, r2, #1
-	eors	r7, r1
+	lsls	r3, r2, #1
+	eors	r7, r3
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	mov	r1, r6
-	eors	r1, r7
+	mov	r3, r6
+	eors	r3, r7
 	movs	r6, #31
-	rors	r1, r6
+	rors	r3, r6
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r6, r9
+	mov	r6, r12
 	eors	r6, r5
-	mov	r2, r9
+	mov	r2, r12
 	ands	r2, r5
 	lsls	r2, r2, #1
 	eors	r6, r2
@@ -3687,60 +3649,59 @@ norx32_4_1_finalize:
 	movs	r2, #8
 	rors	r0, r2
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r2, r3
+	mov	r2, r1
 	eors	r2, r0
-	ands	r3, r0
-	lsls	r3, r3, #1
-	eors	r2, r3
+	ands	r1, r0
+	lsls	r1, r1, #1
+	eors	r2, r1
 	@ norx_f.ae:31: b = (b ^ c) >>> r1
 	eors	r5, r2
-	movs	r3, #11
-	rors	r5, r3
+	movs	r1, #11
+	rors	r5, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r3, r6
-	eors	r3, r5
+	mov	r1, r6
+	eors	r1, r5
 	ands	r6, r5
 	lsls	r6, r6, #1
-	eors	r3, r6
-	mov	r9, r3
+	eors	r1, r6
+	mov	r12, r1
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r0, r3
+	eors	r0, r1
 	movs	r6, #16
 	rors	r0, r6
-	mov	r8, r0
+	str	r0, [sp, #24]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r6, r2
-	mov	r3, r0
-	eors	r6, r3
-	ands	r2, r3
+	eors	r6, r0
+	ands	r2, r0
 	lsls	r2, r2, #1
 	eors	r6, r2
-	mov	r11, r6
+	mov	lr, r6
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
 	eors	r5, r6
 	movs	r6, #31
 	rors	r5, r6
-	str	r5, [sp, #36]
+	str	r5, [sp, #44]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r6, [sp, #24]
+	mov	r6, r10
 	eors	r6, r4
-	ldr	r0, [sp, #24]
+	mov	r0, r10
 	ands	r0, r4
 	lsls	r0, r0, #1
 	eors	r6, r0
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r5, lr
+	ldr	r5, [sp, #36]
 	eors	r5, r6
 	movs	r0, #8
 	rors	r5, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r3, r7
-	eors	r3, r5
+	mov	r1, r7
+	eors	r1, r5
 	ands	r7, r5
 	lsls	r0, r7, #1
-	eors	r3, r0
+	eors	r1, r0
 	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	eors	r4, r3
+	eors	r4, r1
 	movs	r0, #11
 	rors	r4, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
@@ -3754,48 +3715,47 @@ norx32_4_1_finalize:
 	eors	r5, r6
 	movs	r2, #16
 	rors	r5, r2
-	mov	lr, r5
+	str	r5, [sp, #8]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r2, r3
-	mov	r0, r5
-	eors	r2, r0
-	ands	r3, r0
-	lsls	r3, r3, #1
-	eors	r2, r3
+	mov	r2, r1
+	eors	r2, r5
+	ands	r1, r5
+	lsls	r1, r1, #1
+	eors	r2, r1
 	mov	r10, r2
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
 	eors	r4, r2
 	movs	r2, #31
 	rors	r4, r2
-	str	r4, [sp, #24]
+	str	r4, [sp, #28]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r3, r12
-	eors	r3, r1
-	mov	r0, r12
-	ands	r0, r1
+	mov	r1, r11
+	eors	r1, r3
+	mov	r0, r11
+	ands	r0, r3
 	lsls	r0, r0, #1
-	eors	r3, r0
+	eors	r1, r0
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	ldr	r7, [sp]
-	eors	r7, r3
+	ldr	r7, [sp, #40]
+	eors	r7, r1
 	movs	r5, #8
 	rors	r7, r5
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r2, [sp, #32]
+	ldr	r2, [sp, #16]
 	eors	r2, r7
-	ldr	r0, [sp, #32]
+	ldr	r0, [sp, #16]
 	ands	r0, r7
 	lsls	r0, r0, #1
 	eors	r2, r0
 	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	eors	r1, r2
+	eors	r3, r2
 	movs	r0, #11
-	rors	r1, r0
+	rors	r3, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r5, r3
-	eors	r5, r1
-	ands	r3, r1
-	lsls	r0, r3, #1
+	mov	r5, r1
+	eors	r5, r3
+	ands	r1, r3
+	lsls	r0, r1, #1
 	eors	r5, r0
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r7, r5
@@ -3807,34 +3767,34 @@ norx32_4_1_finalize:
 	ands	r2, r7
 	lsls	r2, r2, #1
 	eors	r0, r2
-	str	r0, [sp]
+	str	r0, [sp, #16]
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r1, r0
-	movs	r0, #31
-	rors	r1, r0
-	mov	r12, r1
+	eors	r3, r0
+	movs	r1, #31
+	rors	r3, r1
+	mov	r9, r3
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r2, [sp, #12]
-	ldr	r0, [sp, #8]
+	mov	r2, r8
+	ldr	r0, [sp, #20]
 	eors	r2, r0
-	ldr	r1, [sp, #12]
+	mov	r1, r8
 	ands	r1, r0
 	lsls	r0, r1, #1
 	eors	r2, r0
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	ldr	r3, [sp, #4]
+	ldr	r3, [sp]
 	eors	r3, r2
 	movs	r1, #8
 	rors	r3, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r4, [sp, #28]
+	ldr	r4, [sp, #12]
 	eors	r4, r3
-	ldr	r0, [sp, #28]
+	ldr	r0, [sp, #12]
 	ands	r0, r3
 	lsls	r1, r0, #1
 	eors	r4, r1
 	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	ldr	r1, [sp, #8]
+	ldr	r1, [sp, #20]
 	eors	r1, r4
 	movs	r0, #11
 	rors	r1, r0
@@ -3859,36 +3819,36 @@ norx32_4_1_finalize:
 	eors	r1, r3
 	movs	r4, #31
 	rors	r1, r4
-	str	r6, [sp, #4]
-	str	r5, [sp, #12]
-	str	r0, [sp, #16]
-	ldr	r5, [sp, #36]
-	ldr	r4, [sp, #24]
-	ldr	r6, [sp]
-	str	r3, [sp]
-	mov	r3, lr
-	str	r7, [sp, #20]
-	str	r2, [sp, #36]
-	ldr	r0, [sp, #40]
+	mov	r11, r6
+	str	r5, [sp]
+	str	r0, [sp, #4]
+	ldr	r5, [sp, #44]
+	ldr	r4, [sp, #28]
+	ldr	r6, [sp, #16]
+	mov	r8, r3
+	ldr	r3, [sp, #8]
+	str	r7, [sp, #8]
+	str	r2, [sp, #28]
+	ldr	r0, [sp, #32]
 	adds	r0, #1
-	str	r0, [sp, #40]
+	str	r0, [sp, #32]
 	cmp	r0, #4
 	bcs	.Lnorx32_4_1_finalize_far1
 	b	.Lnorx32_4_1_finalize_loop1
 .Lnorx32_4_1_finalize_far1:
 .Lnorx32_4_1_finalize_done2:
 	@ norx_f.ae:77: s[0] = s0
-	mov	r2, r9
-	ldr	r7, [sp, #44]
+	mov	r2, r12
+	ldr	r7, [sp, #48]
 	str	r2, [r7]
 	@ norx_f.ae:78: s[1] = s1
-	ldr	r2, [sp, #4]
+	mov	r2, r11
 	str	r2, [r7, #4]
 	@ norx_f.ae:79: s[2] = s2
-	ldr	r2, [sp, #12]
+	ldr	r2, [sp]
 	str	r2, [r7, #8]
 	@ norx_f.ae:80: s[3] = s3
-	ldr	r2, [sp, #16]
+	ldr	r2, [sp, #4]
 	str	r2, [r7, #12]
 	@ norx_f.ae:81: s[4] = s4
 	str	r1, [r7, #16]
@@ -3897,15 +3857,15 @@ norx32_4_1_finalize:
 	@ norx_f.ae:83: s[6] = s6
 	str	r4, [r7, #24]
 	@ norx_f.ae:84: s[7] = s7
-	mov	r1, r12
+	mov	r1, r9
 	str	r1, [r7, #28]
 	@ norx_f.ae:85: s[8] = s8
 	str	r6, [r7, #32]
 	@ norx_f.ae:86: s[9] = s9
-	ldr	r1, [sp]
+	mov	r1, r8
 	str	r1, [r7, #36]
 	@ norx_f.ae:87: s[10] = s10
-	mov	r1, r11
+	mov	r1, lr
 	str	r1, [r7, #40]
 	@ norx_f.ae:88: s[11] = s11
 	mov	r1, r10
@@ -3913,66 +3873,65 @@ norx32_4_1_finalize:
 	@ norx_f.ae:89: s[12] = s12
 	str	r3, [r7, #48]
 	@ norx_f.ae:90: s[13] = s13
-	ldr	r1, [sp, #20]
+	ldr	r1, [sp, #8]
 	str	r1, [r7, #52]
 	@ norx_f.ae:91: s[14] = s14
-	ldr	r1, [sp, #36]
+	ldr	r1, [sp, #28]
 	str	r1, [r7, #56]
 	@ norx_f.ae:92: s[15] = s15
-	mov	r1, r8
+	ldr	r1, [sp, #24]
 	str	r1, [r7, #60]
 	@ norx32_4_1.ae:88: s[12 + i] = s[12 + i] ^ k[32 * i + 31 : 32 * i]
-	ldr	r0, [sp, #60]
+	ldr	r0, [sp, #64]
 	eors	r3, r0
 	str	r3, [r7, #48]
 	ldr	r1, [r7, #52]
-	ldr	r0, [sp, #56]
+	ldr	r0, [sp, #60]
 	eors	r1, r0
 	str	r1, [r7, #52]
 	ldr	r1, [r7, #56]
-	ldr	r0, [sp, #52]
+	ldr	r0, [sp, #56]
 	eors	r1, r0
 	str	r1, [r7, #56]
 	ldr	r1, [r7, #60]
-	ldr	r0, [sp, #48]
+	ldr	r0, [sp, #52]
 	eors	r1, r0
 	str	r1, [r7, #60]
 	@ norx_f.ae:72: @unroll(unroll)
 	ldr	r0, [r7]
-	mov	r10, r0
-	mov	r5, r7
-	ldr	r1, [r5, #4]
-	mov	r9, r1
-	ldr	r1, [r5, #8]
-	str	r1, [sp, #8]
-	ldr	r1, [r5, #12]
-	str	r1, [sp, #16]
-	ldr	r6, [r5, #16]
-	ldr	r4, [r5, #20]
-	ldr	r1, [r5, #24]
-	ldr	r3, [r5, #28]
-	mov	r12, r3
-	ldr	r3, [r5, #32]
-	ldr	r0, [r5, #36]
-	str	r0, [sp, #4]
-	ldr	r0, [r5, #40]
-	mov	lr, r0
-	ldr	r0, [r5, #44]
-	mov	r11, r0
-	ldr	r2, [r5, #48]
-	ldr	r0, [r5, #52]
-	str	r0, [sp, #20]
-	ldr	r0, [r5, #56]
-	str	r0, [sp, #32]
-	ldr	r0, [r5, #60]
 	mov	r8, r0
+	ldr	r1, [r7, #4]
+	mov	r12, r1
+	ldr	r1, [r7, #8]
+	str	r1, [sp]
+	ldr	r1, [r7, #12]
+	str	r1, [sp, #4]
+	ldr	r6, [r7, #16]
+	ldr	r4, [r7, #20]
+	ldr	r1, [r7, #24]
+	ldr	r3, [r7, #28]
+	mov	r10, r3
+	ldr	r3, [r7, #32]
+	ldr	r0, [r7, #36]
+	mov	r9, r0
+	ldr	r0, [r7, #40]
+	mov	lr, r0
+	ldr	r0, [r7, #44]
+	mov	r11, r0
+	ldr	r2, [r7, #48]
+	ldr	r0, [r7, #52]
+	str	r0, [sp, #8]
+	ldr	r0, [r7, #56]
+	str	r0, [sp, #24]
+	ldr	r0, [r7, #60]
+	str	r0, [sp, #20]
 	movs	r0, #0
-	str	r0, [sp, #36]
+	str	r0, [sp, #28]
 .Lnorx32_4_1_finalize_loop3:
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r7, r10
+	mov	r7, r8
 	eors	r7, r6
-	mov	r0, r10
+	mov	r0, r8
 	ands	r0, r6
 	lsls	r5, r0, #1
 	eors	r7, r5
@@ -3996,41 +3955,40 @@ norx32_4_1_finalize:
 	ands	r7, r6
 	lsls	r5, r7, #1
 	eors	r3, r5
-	mov	r10, r3
+	mov	r8, r3
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r2, r3
 	movs	r5, #16
 	rors	r2, r5
-	str	r2, [sp]
+	str	r2, [sp, #32]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r2, r0
-	ldr	r3, [sp]
-	eors	r2, r3
-	ands	r0, r3
+	mov	r3, r0
+	eors	r3, r2
+	ands	r0, r2
 	lsls	r0, r0, #1
-	eors	r2, r0
-	str	r2, [sp, #28]
+	eors	r3, r0
+	str	r3, [sp, #12]
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r6, r2
+	eors	r6, r3
 	movs	r2, #31
 	rors	r6, r2
-	str	r6, [sp, #12]
+	str	r6, [sp, #16]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r6, r9
+	mov	r6, r12
 	eors	r6, r4
-	mov	r0, r9
+	mov	r0, r12
 	ands	r0, r4
 	lsls	r0, r0, #1
 	eors	r6, r0
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	ldr	r3, [sp, #20]
+	ldr	r3, [sp, #8]
 	eors	r3, r6
 	movs	r5, #8
 	rors	r3, r5
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r2, [sp, #4]
+	mov	r2, r9
 	eors	r2, r3
-	ldr	r0, [sp, #4]
+	mov	r0, r9
 	ands	r0, r3
 	lsls	r0, r0, #1
 	eors	r2, r0
@@ -4044,33 +4002,32 @@ norx32_4_1_finalize:
 	ands	r6, r4
 	lsls	r5, r6, #1
 	eors	r0, r5
-	mov	r9, r0
+	mov	r12, r0
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r3, r0
 	movs	r6, #16
 	rors	r3, r6
-	str	r3, [sp, #4]
+	str	r3, [sp, #36]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r3, r2
-	ldr	r0, [sp, #4]
-	eors	r3, r0
-	ands	r2, r0
+	mov	r0, r2
+	eors	r0, r3
+	ands	r2, r3
 	lsls	r2, r2, #1
-	eors	r3, r2
-	str	r3, [sp, #24]
+	eors	r0, r2
+	str	r0, [sp, #8]
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r4, r3
+	eors	r4, r0
 	movs	r2, #31
 	rors	r4, r2
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r6, [sp, #8]
+	ldr	r6, [sp]
 	eors	r6, r1
-	ldr	r2, [sp, #8]
+	ldr	r2, [sp]
 	ands	r2, r1
 	lsls	r2, r2, #1
 	eors	r6, r2
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	ldr	r3, [sp, #32]
+	ldr	r3, [sp, #24]
 	eors	r3, r6
 	movs	r5, #8
 	rors	r3, r5
@@ -4091,34 +4048,33 @@ norx32_4_1_finalize:
 	ands	r6, r1
 	lsls	r5, r6, #1
 	eors	r0, r5
-	mov	lr, r0
+	mov	r9, r0
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r3, r0
 	movs	r6, #16
 	rors	r3, r6
-	str	r3, [sp, #8]
+	str	r3, [sp, #40]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r3, r2
-	ldr	r0, [sp, #8]
-	eors	r3, r0
-	ands	r2, r0
-	lsls	r0, r2, #1
-	mov	r2, r3
-	eors	r2, r0
+	mov	r0, r2
+	eors	r0, r3
+	ands	r2, r3
+	lsls	r3, r2, #1
+	mov	r2, r0
+	eors	r2, r3
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
 	eors	r1, r2
 	movs	r0, #31
 	rors	r1, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r7, [sp, #16]
-	mov	r0, r12
+	ldr	r7, [sp, #4]
+	mov	r0, r10
 	eors	r7, r0
-	ldr	r3, [sp, #16]
+	ldr	r3, [sp, #4]
 	ands	r3, r0
 	lsls	r0, r3, #1
 	eors	r7, r0
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r5, r8
+	ldr	r5, [sp, #20]
 	eors	r5, r7
 	movs	r0, #8
 	rors	r5, r0
@@ -4130,8 +4086,8 @@ norx32_4_1_finalize:
 	lsls	r0, r0, #1
 	eors	r3, r0
 	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	mov	r6, r12
-	mov	r12, lr
+	mov	r6, r10
+	mov	r10, r9
 	eors	r6, r3
 	movs	r0, #11
 	rors	r6, r0
@@ -4141,7 +4097,7 @@ norx32_4_1_finalize:
 	ands	r7, r6
 	lsls	r7, r7, #1
 	eors	r0, r7
-	str	r0, [sp, #16]
+	mov	r9, r0
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r5, r0
 	movs	r0, #16
@@ -4157,9 +4113,9 @@ norx32_4_1_finalize:
 	movs	r3, #31
 	rors	r6, r3
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r3, r10
+	mov	r3, r8
 	eors	r3, r4
-	mov	r7, r10
+	mov	r7, r8
 	ands	r7, r4
 	lsls	r7, r7, #1
 	eors	r3, r7
@@ -4183,17 +4139,16 @@ norx32_4_1_finalize:
 	ands	r3, r4
 	lsls	r3, r3, #1
 	eors	r2, r3
-	mov	r10, r2
+	mov	r8, r2
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r5, r2
 	movs	r3, #16
 	rors	r5, r3
-	mov	r8, r5
+	str	r5, [sp, #20]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r3, r7
-	mov	r2, r5
-	eors	r3, r2
-	ands	r7, r2
+	eors	r3, r5
+	ands	r7, r5
 	lsls	r7, r7, #1
 	eors	r3, r7
 	mov	lr, r3
@@ -4201,16 +4156,16 @@ norx32_4_1_finalize:
 	eors	r4, r3
 	movs	r2, #31
 	rors	r4, r2
-	str	r4, [sp, #40]
+	str	r4, [sp, #44]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r5, r9
+	mov	r5, r12
 	eors	r5, r1
-	mov	r4, r9
+	mov	r4, r12
 	ands	r4, r1
 	lsls	r4, r4, #1
 	eors	r5, r4
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	ldr	r2, [sp]
+	ldr	r2, [sp, #32]
 	eors	r2, r5
 	movs	r4, #8
 	rors	r2, r4
@@ -4230,7 +4185,7 @@ norx32_4_1_finalize:
 	ands	r5, r1
 	lsls	r5, r5, #1
 	eors	r0, r5
-	mov	r9, r0
+	mov	r12, r0
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r2, r0
 	movs	r0, #16
@@ -4246,23 +4201,23 @@ norx32_4_1_finalize:
 	eors	r1, r5
 	movs	r4, #31
 	rors	r1, r4
-	str	r1, [sp, #32]
+	str	r1, [sp, #24]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r0, r12
+	mov	r0, r10
 	eors	r0, r6
-	mov	r1, r12
+	mov	r1, r10
 	ands	r1, r6
 	lsls	r1, r1, #1
 	eors	r0, r1
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	ldr	r7, [sp, #4]
+	ldr	r7, [sp, #36]
 	eors	r7, r0
 	movs	r1, #8
 	rors	r7, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r5, [sp, #28]
+	ldr	r5, [sp, #12]
 	eors	r5, r7
-	ldr	r1, [sp, #28]
+	ldr	r1, [sp, #12]
 	ands	r1, r7
 	lsls	r1, r1, #1
 	eors	r5, r1
@@ -4286,35 +4241,35 @@ norx32_4_1_finalize:
 	ands	r5, r7
 	lsls	r3, r5, #1
 	eors	r0, r3
-	str	r0, [sp]
+	str	r0, [sp, #12]
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
 	eors	r6, r0
 	movs	r0, #31
 	rors	r6, r0
-	mov	r12, r6
+	mov	r10, r6
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r0, [sp, #16]
-	ldr	r1, [sp, #12]
+	mov	r0, r9
+	ldr	r1, [sp, #16]
 	eors	r0, r1
-	ldr	r3, [sp, #16]
+	mov	r3, r9
 	ands	r3, r1
 	lsls	r1, r3, #1
 	eors	r0, r1
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	ldr	r5, [sp, #8]
+	ldr	r5, [sp, #40]
 	eors	r5, r0
 	movs	r1, #8
 	rors	r5, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r6, [sp, #24]
+	ldr	r6, [sp, #8]
 	eors	r6, r5
-	ldr	r1, [sp, #24]
+	ldr	r1, [sp, #8]
 	ands	r1, r5
 	lsls	r3, r1, #1
 	mov	r1, r6
 	eors	r1, r3
 	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	ldr	r6, [sp, #12]
+	ldr	r6, [sp, #16]
 	eors	r6, r1
 	movs	r3, #11
 	rors	r6, r3
@@ -4338,34 +4293,34 @@ norx32_4_1_finalize:
 	eors	r6, r0
 	movs	r1, #31
 	rors	r6, r1
-	str	r4, [sp, #8]
-	str	r3, [sp, #16]
-	ldr	r4, [sp, #40]
-	ldr	r1, [sp, #32]
-	ldr	r3, [sp]
-	str	r0, [sp, #4]
-	str	r7, [sp, #20]
-	str	r5, [sp, #32]
-	ldr	r0, [sp, #36]
+	str	r4, [sp]
+	str	r3, [sp, #4]
+	ldr	r4, [sp, #44]
+	ldr	r1, [sp, #24]
+	ldr	r3, [sp, #12]
+	mov	r9, r0
+	str	r7, [sp, #8]
+	str	r5, [sp, #24]
+	ldr	r0, [sp, #28]
 	adds	r0, #1
-	str	r0, [sp, #36]
+	str	r0, [sp, #28]
 	cmp	r0, #4
 	bcs	.Lnorx32_4_1_finalize_far2
 	b	.Lnorx32_4_1_finalize_loop3
 .Lnorx32_4_1_finalize_far2:
 .Lnorx32_4_1_finalize_done4:
 	@ norx_f.ae:77: s[0] = s0
-	mov	r5, r10
-	ldr	r7, [sp, #44]
+	mov	r5, r8
+	ldr	r7, [sp, #48]
 	str	r5, [r7]
 	@ norx_f.ae:78: s[1] = s1
-	mov	r5, r9
+	mov	r5, r12
 	str	r5, [r7, #4]
 	@ norx_f.ae:79: s[2] = s2
-	ldr	r5, [sp, #8]
+	ldr	r5, [sp]
 	str	r5, [r7, #8]
 	@ norx_f.ae:80: s[3] = s3
-	ldr	r5, [sp, #16]
+	ldr	r5, [sp, #4]
 	str	r5, [r7, #12]
 	@ norx_f.ae:81: s[4] = s4
 	str	r6, [r7, #16]
@@ -4374,12 +4329,12 @@ norx32_4_1_finalize:
 	@ norx_f.ae:83: s[6] = s6
 	str	r1, [r7, #24]
 	@ norx_f.ae:84: s[7] = s7
-	mov	r1, r12
+	mov	r1, r10
 	str	r1, [r7, #28]
 	@ norx_f.ae:85: s[8] = s8
 	str	r3, [r7, #32]
 	@ norx_f.ae:86: s[9] = s9
-	ldr	r1, [sp, #4]
+	mov	r1, r9
 	str	r1, [r7, #36]
 	@ norx_f.ae:87: s[10] = s10
 	mov	r1, lr
@@ -4390,49 +4345,48 @@ norx32_4_1_finalize:
 	@ norx_f.ae:89: s[12] = s12
 	str	r2, [r7, #48]
 	@ norx_f.ae:90: s[13] = s13
-	ldr	r1, [sp, #20]
+	ldr	r1, [sp, #8]
 	str	r1, [r7, #52]
 	@ norx_f.ae:91: s[14] = s14
-	ldr	r1, [sp, #32]
+	ldr	r1, [sp, #24]
 	str	r1, [r7, #56]
 	@ norx_f.ae:92: s[15] = s15
-	mov	r1, r8
+	ldr	r1, [sp, #20]
 	str	r1, [r7, #60]
 	@ norx32_4_1.ae:88: s[12 + i] = s[12 + i] ^ k[32 * i + 31 : 32 * i]
-	ldr	r0, [sp, #60]
+	ldr	r0, [sp, #64]
 	eors	r2, r0
 	str	r2, [r7, #48]
 	ldr	r1, [r7, #52]
-	ldr	r0, [sp, #56]
+	ldr	r0, [sp, #60]
 	eors	r1, r0
 	str	r1, [r7, #52]
 	ldr	r1, [r7, #56]
-	ldr	r0, [sp, #52]
+	ldr	r0, [sp, #56]
 	eors	r1, r0
 	str	r1, [r7, #56]
 	ldr	r1, [r7, #60]
-	ldr	r0, [sp, #48]
+	ldr	r0, [sp, #52]
 	eors	r1, r0
 	str	r1, [r7, #60]
 	@ norx32_4_1.ae:115: return cat(s[15], s[14], s[13], s[12])
 	ldr	r3, [r7, #56]
-	mov	r0, r7
-	ldr	r4, [r0, #52]
-	ldr	r2, [r0, #48]
-	ldr	r5, [sp, #64]
+	ldr	r4, [r7, #52]
+	ldr	r2, [r7, #48]
+	ldr	r5, [sp, #68]
 	str	r2, [r5]
 	str	r4, [r5, #4]
 	str	r3, [r5, #8]
 	str	r1, [r5, #12]
-	add	sp, #68
+	add	sp, #72
 	pop	{pc}
 	.ltorg
 	.size norx32_4_1_finalize, .-norx32_4_1_finalize
 
 
 @ --- norx32_4_1_initialize: norx32_4_1.initialize
-@     frame 80 bytes (31 spill slots, 16 on the stack; locals 16), saves nothing
-@     estimated 964 bytes of code and literals
+@     frame 84 bytes (31 spill slots, 17 on the stack; locals 16), saves nothing
+@     estimated 958 bytes of code and literals
 	.section .text.norx32_4_1_initialize,"ax",%progbits
 	.global norx32_4_1_initialize
 	.type norx32_4_1_initialize, %function
@@ -4440,22 +4394,22 @@ norx32_4_1_finalize:
 	.balign 4
 norx32_4_1_initialize:
 	push	{lr}
-	sub	sp, #80
-	str	r0, [sp, #44]
-	ldr	r0, [r1]
-	str	r0, [sp, #60]
-	ldr	r0, [r1, #4]
-	str	r0, [sp, #56]
-	ldr	r0, [r1, #8]
-	str	r0, [sp, #52]
-	ldr	r0, [r1, #12]
+	sub	sp, #84
 	str	r0, [sp, #48]
+	ldr	r0, [r1]
+	str	r0, [sp, #64]
+	ldr	r0, [r1, #4]
+	str	r0, [sp, #60]
+	ldr	r0, [r1, #8]
+	str	r0, [sp, #56]
+	ldr	r0, [r1, #12]
+	str	r0, [sp, #52]
 	@ norx32_4_1.ae:68: n = load_le(nonce, 0, 16)
 	movs	r0, #3
 	tst	r2, r0
 	beq	.Lnorx32_4_1_initialize_words2
 .Lnorx32_4_1_initialize_bytes1:
-	add	r3, sp, #64
+	add	r3, sp, #68
 	movs	r1, #16
 .Lnorx32_4_1_initialize_cpy4:
 	subs	r1, #1
@@ -4468,17 +4422,17 @@ norx32_4_1_initialize:
 .Lnorx32_4_1_initialize_words2:
 	ldr	r1, [r2]
 	@ norx32_4_1.ae:70: s[i] = n[32 * i + 31 : 32 * i]
-	ldr	r3, [sp, #44]
+	ldr	r3, [sp, #48]
 	str	r1, [r3]
 	@ norx32_4_1.ae:71: s[4 + i] = k[32 * i + 31 : 32 * i]
-	ldr	r1, [sp, #60]
+	ldr	r1, [sp, #64]
 	str	r1, [r3, #16]
 	@ norx32_4_1.ae:68: n = load_le(nonce, 0, 16)
 	ldr	r1, [r2, #4]
 	@ norx32_4_1.ae:70: s[i] = n[32 * i + 31 : 32 * i]
 	str	r1, [r3, #4]
 	@ norx32_4_1.ae:71: s[4 + i] = k[32 * i + 31 : 32 * i]
-	ldr	r1, [sp, #56]
+	ldr	r1, [sp, #60]
 	str	r1, [r3, #20]
 	@ norx32_4_1.ae:68: n = load_le(nonce, 0, 16)
 	ldr	r1, [r2, #8]
@@ -4487,12 +4441,12 @@ norx32_4_1_initialize:
 	@ norx32_4_1.ae:68: n = load_le(nonce, 0, 16)
 	ldr	r2, [r2, #12]
 	@ norx32_4_1.ae:71: s[4 + i] = k[32 * i + 31 : 32 * i]
-	ldr	r1, [sp, #52]
+	ldr	r1, [sp, #56]
 	str	r1, [r3, #24]
 	@ norx32_4_1.ae:70: s[i] = n[32 * i + 31 : 32 * i]
 	str	r2, [r3, #12]
 	@ norx32_4_1.ae:71: s[4 + i] = k[32 * i + 31 : 32 * i]
-	ldr	r1, [sp, #48]
+	ldr	r1, [sp, #52]
 	str	r1, [r3, #28]
 	@ norx32_4_1.ae:73: s[8] = u8
 	ldr	r1, =0xa3d8d930
@@ -4520,40 +4474,41 @@ norx32_4_1_initialize:
 	str	r1, [r3, #60]
 	@ norx_f.ae:72: @unroll(unroll)
 	ldr	r0, [r3]
-	mov	r10, r0
-	ldr	r1, [r3, #4]
-	mov	r9, r1
-	ldr	r1, [r3, #8]
-	str	r1, [sp, #8]
-	ldr	r1, [r3, #12]
-	str	r1, [sp, #16]
-	ldr	r6, [r3, #16]
-	ldr	r4, [r3, #20]
-	ldr	r1, [r3, #24]
-	ldr	r3, [r3, #28]
-	mov	r12, r3
-	ldr	r5, [sp, #44]
-	ldr	r3, [r5, #32]
-	ldr	r0, [r5, #36]
-	str	r0, [sp, #4]
+	mov	r8, r0
+	mov	r0, r3
+	ldr	r1, [r0, #4]
+	mov	r12, r1
+	ldr	r1, [r0, #8]
+	str	r1, [sp]
+	ldr	r1, [r0, #12]
+	str	r1, [sp, #4]
+	ldr	r6, [r0, #16]
+	ldr	r4, [r0, #20]
+	ldr	r1, [r0, #24]
+	ldr	r2, [r0, #28]
+	mov	r10, r2
+	mov	r5, r3
+	ldr	r3, [r0, #32]
+	ldr	r0, [r0, #36]
+	mov	r9, r0
 	ldr	r0, [r5, #40]
 	mov	lr, r0
 	ldr	r0, [r5, #44]
 	mov	r11, r0
 	ldr	r2, [r5, #48]
 	ldr	r0, [r5, #52]
-	str	r0, [sp, #20]
+	str	r0, [sp, #8]
 	ldr	r0, [r5, #56]
-	str	r0, [sp, #32]
+	str	r0, [sp, #24]
 	ldr	r0, [r5, #60]
-	mov	r8, r0
+	str	r0, [sp, #20]
 	movs	r0, #0
-	str	r0, [sp, #36]
+	str	r0, [sp, #28]
 .Lnorx32_4_1_initialize_loop5:
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r7, r10
+	mov	r7, r8
 	eors	r7, r6
-	mov	r0, r10
+	mov	r0, r8
 	ands	r0, r6
 	lsls	r5, r0, #1
 	eors	r7, r5
@@ -4577,41 +4532,40 @@ norx32_4_1_initialize:
 	ands	r7, r6
 	lsls	r5, r7, #1
 	eors	r3, r5
-	mov	r10, r3
+	mov	r8, r3
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r2, r3
 	movs	r5, #16
 	rors	r2, r5
-	str	r2, [sp]
+	str	r2, [sp, #32]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r2, r0
-	ldr	r3, [sp]
-	eors	r2, r3
-	ands	r0, r3
+	mov	r3, r0
+	eors	r3, r2
+	ands	r0, r2
 	lsls	r0, r0, #1
-	eors	r2, r0
-	str	r2, [sp, #28]
+	eors	r3, r0
+	str	r3, [sp, #12]
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r6, r2
+	eors	r6, r3
 	movs	r2, #31
 	rors	r6, r2
-	str	r6, [sp, #12]
+	str	r6, [sp, #16]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r6, r9
+	mov	r6, r12
 	eors	r6, r4
-	mov	r0, r9
+	mov	r0, r12
 	ands	r0, r4
 	lsls	r0, r0, #1
 	eors	r6, r0
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	ldr	r3, [sp, #20]
+	ldr	r3, [sp, #8]
 	eors	r3, r6
 	movs	r5, #8
 	rors	r3, r5
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r2, [sp, #4]
+	mov	r2, r9
 	eors	r2, r3
-	ldr	r0, [sp, #4]
+	mov	r0, r9
 	ands	r0, r3
 	lsls	r0, r0, #1
 	eors	r2, r0
@@ -4625,33 +4579,32 @@ norx32_4_1_initialize:
 	ands	r6, r4
 	lsls	r5, r6, #1
 	eors	r0, r5
-	mov	r9, r0
+	mov	r12, r0
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r3, r0
 	movs	r6, #16
 	rors	r3, r6
-	str	r3, [sp, #4]
+	mov	r9, r3
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r3, r2
-	ldr	r0, [sp, #4]
-	eors	r3, r0
-	ands	r2, r0
+	mov	r0, r2
+	eors	r0, r3
+	ands	r2, r3
 	lsls	r2, r2, #1
-	eors	r3, r2
-	str	r3, [sp, #24]
+	eors	r0, r2
+	str	r0, [sp, #8]
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r4, r3
+	eors	r4, r0
 	movs	r2, #31
 	rors	r4, r2
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r6, [sp, #8]
+	ldr	r6, [sp]
 	eors	r6, r1
-	ldr	r2, [sp, #8]
+	ldr	r2, [sp]
 	ands	r2, r1
 	lsls	r2, r2, #1
 	eors	r6, r2
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	ldr	r3, [sp, #32]
+	ldr	r3, [sp, #24]
 	eors	r3, r6
 	movs	r5, #8
 	rors	r3, r5
@@ -4672,34 +4625,33 @@ norx32_4_1_initialize:
 	ands	r6, r1
 	lsls	r5, r6, #1
 	eors	r0, r5
-	mov	lr, r0
+	str	r0, [sp]
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r3, r0
 	movs	r6, #16
 	rors	r3, r6
-	str	r3, [sp, #8]
+	str	r3, [sp, #40]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r3, r2
-	ldr	r0, [sp, #8]
-	eors	r3, r0
-	ands	r2, r0
-	lsls	r0, r2, #1
-	mov	r2, r3
-	eors	r2, r0
+	mov	r0, r2
+	eors	r0, r3
+	ands	r2, r3
+	lsls	r3, r2, #1
+	mov	r2, r0
+	eors	r2, r3
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
 	eors	r1, r2
 	movs	r0, #31
 	rors	r1, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r7, [sp, #16]
-	mov	r0, r12
+	ldr	r7, [sp, #4]
+	mov	r0, r10
 	eors	r7, r0
-	ldr	r3, [sp, #16]
+	ldr	r3, [sp, #4]
 	ands	r3, r0
 	lsls	r0, r3, #1
 	eors	r7, r0
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r5, r8
+	ldr	r5, [sp, #20]
 	eors	r5, r7
 	movs	r0, #8
 	rors	r5, r0
@@ -4711,8 +4663,8 @@ norx32_4_1_initialize:
 	lsls	r0, r0, #1
 	eors	r3, r0
 	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	mov	r6, r12
-	mov	r12, lr
+	mov	r6, r10
+	mov	r10, r9
 	eors	r6, r3
 	movs	r0, #11
 	rors	r6, r0
@@ -4722,7 +4674,7 @@ norx32_4_1_initialize:
 	ands	r7, r6
 	lsls	r7, r7, #1
 	eors	r0, r7
-	str	r0, [sp, #16]
+	mov	r9, r0
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r5, r0
 	movs	r0, #16
@@ -4738,9 +4690,9 @@ norx32_4_1_initialize:
 	movs	r3, #31
 	rors	r6, r3
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r3, r10
+	mov	r3, r8
 	eors	r3, r4
-	mov	r7, r10
+	mov	r7, r8
 	ands	r7, r4
 	lsls	r7, r7, #1
 	eors	r3, r7
@@ -4764,17 +4716,16 @@ norx32_4_1_initialize:
 	ands	r3, r4
 	lsls	r3, r3, #1
 	eors	r2, r3
-	mov	r10, r2
+	mov	r8, r2
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r5, r2
 	movs	r3, #16
 	rors	r5, r3
-	mov	r8, r5
+	str	r5, [sp, #20]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r3, r7
-	mov	r2, r5
-	eors	r3, r2
-	ands	r7, r2
+	eors	r3, r5
+	ands	r7, r5
 	lsls	r7, r7, #1
 	eors	r3, r7
 	mov	lr, r3
@@ -4782,16 +4733,16 @@ norx32_4_1_initialize:
 	eors	r4, r3
 	movs	r2, #31
 	rors	r4, r2
-	str	r4, [sp, #40]
+	str	r4, [sp, #44]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r5, r9
+	mov	r5, r12
 	eors	r5, r1
-	mov	r4, r9
+	mov	r4, r12
 	ands	r4, r1
 	lsls	r4, r4, #1
 	eors	r5, r4
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	ldr	r2, [sp]
+	ldr	r2, [sp, #32]
 	eors	r2, r5
 	movs	r4, #8
 	rors	r2, r4
@@ -4811,7 +4762,7 @@ norx32_4_1_initialize:
 	ands	r5, r1
 	lsls	r5, r5, #1
 	eors	r0, r5
-	mov	r9, r0
+	mov	r12, r0
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r2, r0
 	movs	r0, #16
@@ -4827,23 +4778,23 @@ norx32_4_1_initialize:
 	eors	r1, r5
 	movs	r4, #31
 	rors	r1, r4
-	str	r1, [sp, #32]
+	str	r1, [sp, #24]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r0, r12
+	ldr	r0, [sp]
 	eors	r0, r6
-	mov	r1, r12
+	ldr	r1, [sp]
 	ands	r1, r6
 	lsls	r1, r1, #1
 	eors	r0, r1
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	ldr	r7, [sp, #4]
+	mov	r7, r10
 	eors	r7, r0
 	movs	r1, #8
 	rors	r7, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r5, [sp, #28]
+	ldr	r5, [sp, #12]
 	eors	r5, r7
-	ldr	r1, [sp, #28]
+	ldr	r1, [sp, #12]
 	ands	r1, r7
 	lsls	r1, r1, #1
 	eors	r5, r1
@@ -4867,35 +4818,35 @@ norx32_4_1_initialize:
 	ands	r5, r7
 	lsls	r3, r5, #1
 	eors	r0, r3
-	str	r0, [sp]
+	str	r0, [sp, #12]
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
 	eors	r6, r0
 	movs	r0, #31
 	rors	r6, r0
-	mov	r12, r6
+	mov	r10, r6
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r0, [sp, #16]
-	ldr	r1, [sp, #12]
+	mov	r0, r9
+	ldr	r1, [sp, #16]
 	eors	r0, r1
-	ldr	r3, [sp, #16]
+	mov	r3, r9
 	ands	r3, r1
 	lsls	r1, r3, #1
 	eors	r0, r1
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	ldr	r5, [sp, #8]
+	ldr	r5, [sp, #40]
 	eors	r5, r0
 	movs	r1, #8
 	rors	r5, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r6, [sp, #24]
+	ldr	r6, [sp, #8]
 	eors	r6, r5
-	ldr	r1, [sp, #24]
+	ldr	r1, [sp, #8]
 	ands	r1, r5
 	lsls	r3, r1, #1
 	mov	r1, r6
 	eors	r1, r3
 	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	ldr	r6, [sp, #12]
+	ldr	r6, [sp, #16]
 	eors	r6, r1
 	movs	r3, #11
 	rors	r6, r3
@@ -4919,34 +4870,34 @@ norx32_4_1_initialize:
 	eors	r6, r0
 	movs	r1, #31
 	rors	r6, r1
-	str	r4, [sp, #8]
-	str	r3, [sp, #16]
-	ldr	r4, [sp, #40]
-	ldr	r1, [sp, #32]
-	ldr	r3, [sp]
-	str	r0, [sp, #4]
-	str	r7, [sp, #20]
-	str	r5, [sp, #32]
-	ldr	r0, [sp, #36]
+	str	r4, [sp]
+	str	r3, [sp, #4]
+	ldr	r4, [sp, #44]
+	ldr	r1, [sp, #24]
+	ldr	r3, [sp, #12]
+	mov	r9, r0
+	str	r7, [sp, #8]
+	str	r5, [sp, #24]
+	ldr	r0, [sp, #28]
 	adds	r0, #1
-	str	r0, [sp, #36]
+	str	r0, [sp, #28]
 	cmp	r0, #4
 	bcs	.Lnorx32_4_1_initialize_far1
 	b	.Lnorx32_4_1_initialize_loop5
 .Lnorx32_4_1_initialize_far1:
 .Lnorx32_4_1_initialize_done6:
 	@ norx_f.ae:77: s[0] = s0
-	mov	r5, r10
-	ldr	r7, [sp, #44]
+	mov	r5, r8
+	ldr	r7, [sp, #48]
 	str	r5, [r7]
 	@ norx_f.ae:78: s[1] = s1
-	mov	r5, r9
+	mov	r5, r12
 	str	r5, [r7, #4]
 	@ norx_f.ae:79: s[2] = s2
-	ldr	r5, [sp, #8]
+	ldr	r5, [sp]
 	str	r5, [r7, #8]
 	@ norx_f.ae:80: s[3] = s3
-	ldr	r5, [sp, #16]
+	ldr	r5, [sp, #4]
 	str	r5, [r7, #12]
 	@ norx_f.ae:81: s[4] = s4
 	str	r6, [r7, #16]
@@ -4955,12 +4906,12 @@ norx32_4_1_initialize:
 	@ norx_f.ae:83: s[6] = s6
 	str	r1, [r7, #24]
 	@ norx_f.ae:84: s[7] = s7
-	mov	r1, r12
+	mov	r1, r10
 	str	r1, [r7, #28]
 	@ norx_f.ae:85: s[8] = s8
 	str	r3, [r7, #32]
 	@ norx_f.ae:86: s[9] = s9
-	ldr	r1, [sp, #4]
+	mov	r1, r9
 	str	r1, [r7, #36]
 	@ norx_f.ae:87: s[10] = s10
 	mov	r1, lr
@@ -4971,31 +4922,31 @@ norx32_4_1_initialize:
 	@ norx_f.ae:89: s[12] = s12
 	str	r2, [r7, #48]
 	@ norx_f.ae:90: s[13] = s13
-	ldr	r1, [sp, #20]
+	ldr	r1, [sp, #8]
 	str	r1, [r7, #52]
 	@ norx_f.ae:91: s[14] = s14
-	ldr	r1, [sp, #32]
+	ldr	r1, [sp, #24]
 	str	r1, [r7, #56]
 	@ norx_f.ae:92: s[15] = s15
-	mov	r1, r8
+	ldr	r1, [sp, #20]
 	str	r1, [r7, #60]
 	@ norx32_4_1.ae:88: s[12 + i] = s[12 + i] ^ k[32 * i + 31 : 32 * i]
-	ldr	r0, [sp, #60]
+	ldr	r0, [sp, #64]
 	eors	r2, r0
 	str	r2, [r7, #48]
 	ldr	r1, [r7, #52]
-	ldr	r0, [sp, #56]
+	ldr	r0, [sp, #60]
 	eors	r1, r0
 	str	r1, [r7, #52]
 	ldr	r1, [r7, #56]
-	ldr	r0, [sp, #52]
+	ldr	r0, [sp, #56]
 	eors	r1, r0
 	str	r1, [r7, #56]
 	ldr	r1, [r7, #60]
-	ldr	r0, [sp, #48]
+	ldr	r0, [sp, #52]
 	eors	r1, r0
 	str	r1, [r7, #60]
-	add	sp, #80
+	add	sp, #84
 	pop	{pc}
 	.ltorg
 	.ltorg

@@ -93,7 +93,7 @@ norx_f_g:
 
 @ --- norx_f_f: norx_f.f
 @     frame 52 bytes (46 spill slots, 13 on the stack; locals 0), saves r4, r5, r6, r7
-@     estimated 712 bytes of code and literals
+@     estimated 704 bytes of code and literals
 	.section .text.norx_f_f,"ax",%progbits
 	.global norx_f_f
 	.type norx_f_f, %function
@@ -102,15 +102,15 @@ norx_f_g:
 norx_f_f:
 	push	{r4, r5, r6, r7, lr}
 	sub	sp, #52
-	str	r1, [sp]
+	mov	lr, r1
 	str	r2, [sp, #4]
-	str	r3, [sp, #12]
+	str	r3, [sp, #20]
 	ldr	r1, [sp, #72]
 	ldr	r7, [sp, #76]
 	ldr	r5, [sp, #80]
-	ldr	r4, [sp, #84]
-	mov	r12, r4
 	ldr	r2, [sp, #88]
+	ldr	r4, [sp, #92]
+	mov	r12, r4
 	ldr	r3, [sp, #104]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r4, r0
@@ -143,24 +143,23 @@ norx_f_f:
 	eors	r3, r2
 	movs	r4, #16
 	rors	r3, r4
-	mov	lr, r3
+	str	r3, [sp, #28]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r3, r6
-	mov	r0, lr
-	eors	r3, r0
-	ands	r6, r0
+	mov	r0, r6
+	eors	r0, r3
+	ands	r6, r3
 	lsls	r6, r6, #1
-	eors	r3, r6
-	str	r3, [sp, #36]
+	eors	r0, r6
+	str	r0, [sp, #12]
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r1, r3
+	eors	r1, r0
 	movs	r0, #31
 	rors	r1, r0
-	str	r1, [sp, #8]
+	str	r1, [sp, #16]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r3, [sp]
+	mov	r3, lr
 	eors	r3, r7
-	ldr	r0, [sp]
+	mov	r0, lr
 	ands	r0, r7
 	lsls	r0, r0, #1
 	eors	r3, r0
@@ -170,9 +169,9 @@ norx_f_f:
 	movs	r1, #8
 	rors	r2, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r1, [sp, #92]
+	mov	r1, r12
 	eors	r1, r2
-	ldr	r0, [sp, #92]
+	mov	r0, r12
 	ands	r0, r2
 	lsls	r0, r0, #1
 	eors	r1, r0
@@ -186,21 +185,20 @@ norx_f_f:
 	ands	r3, r7
 	lsls	r3, r3, #1
 	eors	r0, r3
-	str	r0, [sp, #20]
+	str	r0, [sp]
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r2, r0
 	rors	r2, r4
-	str	r2, [sp]
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r2, r1
-	ldr	r0, [sp]
-	eors	r2, r0
-	ands	r1, r0
-	lsls	r1, r1, #1
-	eors	r2, r1
 	str	r2, [sp, #32]
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r0, r1
+	eors	r0, r2
+	ands	r1, r2
+	lsls	r1, r1, #1
+	eors	r0, r1
+	str	r0, [sp, #8]
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r7, r2
+	eors	r7, r0
 	movs	r1, #31
 	rors	r7, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
@@ -232,16 +230,15 @@ norx_f_f:
 	ands	r3, r5
 	lsls	r3, r3, #1
 	eors	r0, r3
-	str	r0, [sp, #16]
+	mov	lr, r0
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r2, r0
 	rors	r2, r4
-	str	r2, [sp, #4]
+	str	r2, [sp, #44]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r3, r1
-	mov	r0, r2
-	eors	r3, r0
-	ands	r1, r0
+	eors	r3, r2
+	ands	r1, r2
 	lsls	r0, r1, #1
 	eors	r3, r0
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
@@ -249,10 +246,10 @@ norx_f_f:
 	movs	r1, #31
 	rors	r5, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r6, [sp, #12]
-	mov	r0, r12
+	ldr	r6, [sp, #20]
+	ldr	r0, [sp, #84]
 	eors	r6, r0
-	ldr	r1, [sp, #12]
+	ldr	r1, [sp, #20]
 	ands	r1, r0
 	lsls	r0, r1, #1
 	eors	r6, r0
@@ -269,7 +266,7 @@ norx_f_f:
 	lsls	r0, r0, #1
 	eors	r2, r0
 	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	mov	r1, r12
+	ldr	r1, [sp, #84]
 	eors	r1, r2
 	movs	r0, #11
 	rors	r1, r0
@@ -279,7 +276,7 @@ norx_f_f:
 	ands	r6, r1
 	lsls	r6, r6, #1
 	eors	r0, r6
-	str	r0, [sp, #12]
+	mov	r12, r0
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r4, r0
 	movs	r6, #16
@@ -321,34 +318,33 @@ norx_f_f:
 	ands	r0, r7
 	lsls	r0, r0, #1
 	eors	r3, r0
-	str	r3, [sp, #28]
+	str	r3, [sp, #40]
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r4, r3
 	movs	r0, #16
 	rors	r4, r0
-	mov	r12, r4
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r4, r2
-	mov	r0, r12
-	eors	r4, r0
-	ands	r2, r0
-	lsls	r0, r2, #1
-	eors	r4, r0
 	str	r4, [sp, #24]
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r0, r2
+	eors	r0, r4
+	ands	r2, r4
+	lsls	r4, r2, #1
+	eors	r0, r4
+	str	r0, [sp, #36]
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r7, r4
-	movs	r2, #31
-	rors	r7, r2
+	eors	r7, r0
+	movs	r4, #31
+	rors	r7, r4
 	str	r7, [sp, #48]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r4, [sp, #20]
+	ldr	r4, [sp]
 	eors	r4, r5
-	ldr	r0, [sp, #20]
+	ldr	r0, [sp]
 	ands	r0, r5
 	lsls	r0, r0, #1
 	eors	r4, r0
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r3, lr
+	ldr	r3, [sp, #28]
 	eors	r3, r4
 	movs	r0, #8
 	rors	r3, r0
@@ -368,7 +364,7 @@ norx_f_f:
 	ands	r4, r5
 	lsls	r2, r4, #1
 	eors	r7, r2
-	str	r7, [sp, #40]
+	str	r7, [sp, #20]
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r3, r7
 	movs	r4, #16
@@ -379,28 +375,28 @@ norx_f_f:
 	ands	r0, r3
 	lsls	r0, r0, #1
 	eors	r4, r0
-	str	r4, [sp, #20]
+	str	r4, [sp]
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
 	eors	r5, r4
 	movs	r7, #31
 	rors	r5, r7
-	str	r5, [sp, #44]
+	str	r5, [sp, #28]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r4, [sp, #16]
+	mov	r4, lr
 	eors	r4, r1
-	ldr	r0, [sp, #16]
+	mov	r0, lr
 	ands	r0, r1
 	lsls	r0, r0, #1
 	eors	r4, r0
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	ldr	r2, [sp]
+	ldr	r2, [sp, #32]
 	eors	r2, r4
 	movs	r0, #8
 	rors	r2, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r0, [sp, #36]
+	ldr	r0, [sp, #12]
 	eors	r0, r2
-	ldr	r5, [sp, #36]
+	ldr	r5, [sp, #12]
 	ands	r5, r2
 	lsls	r5, r5, #1
 	eors	r0, r5
@@ -429,29 +425,29 @@ norx_f_f:
 	eors	r1, r5
 	movs	r7, #31
 	rors	r1, r7
-	str	r1, [sp]
+	str	r1, [sp, #4]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r1, [sp, #12]
-	ldr	r0, [sp, #8]
+	mov	r1, r12
+	ldr	r0, [sp, #16]
 	eors	r1, r0
-	ldr	r4, [sp, #12]
+	mov	r4, r12
 	ands	r4, r0
 	lsls	r0, r4, #1
 	eors	r1, r0
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	ldr	r4, [sp, #4]
+	ldr	r4, [sp, #44]
 	eors	r4, r1
 	movs	r0, #8
 	rors	r4, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r7, [sp, #32]
+	ldr	r7, [sp, #8]
 	eors	r7, r4
-	ldr	r0, [sp, #32]
+	ldr	r0, [sp, #8]
 	ands	r0, r4
 	lsls	r6, r0, #1
 	eors	r7, r6
 	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	ldr	r0, [sp, #8]
+	ldr	r0, [sp, #16]
 	eors	r0, r7
 	movs	r6, #11
 	rors	r0, r6
@@ -475,11 +471,11 @@ norx_f_f:
 	eors	r0, r1
 	movs	r7, #31
 	rors	r0, r7
-	str	r0, [sp, #4]
-	ldr	r7, [sp, #28]
+	mov	r12, r0
+	ldr	r7, [sp, #40]
 	ldr	r0, [sp, #120]
 	str	r7, [r0]
-	ldr	r7, [sp, #40]
+	ldr	r7, [sp, #20]
 	ldr	r0, [sp, #124]
 	str	r7, [r0]
 	mov	r7, lr
@@ -488,25 +484,25 @@ norx_f_f:
 	ldr	r0, [sp, #132]
 	str	r6, [r0]
 	ldr	r6, [sp, #136]
-	ldr	r0, [sp, #4]
+	mov	r0, r12
 	str	r0, [r6]
 	ldr	r6, [sp, #48]
 	ldr	r0, [sp, #140]
 	str	r6, [r0]
-	ldr	r6, [sp, #44]
+	ldr	r6, [sp, #28]
 	ldr	r0, [sp, #144]
 	str	r6, [r0]
-	ldr	r6, [sp]
+	ldr	r6, [sp, #4]
 	ldr	r0, [sp, #148]
 	str	r6, [r0]
 	ldr	r0, [sp, #152]
 	str	r5, [r0]
 	ldr	r0, [sp, #156]
 	str	r1, [r0]
-	ldr	r1, [sp, #24]
+	ldr	r1, [sp, #36]
 	ldr	r0, [sp, #160]
 	str	r1, [r0]
-	ldr	r1, [sp, #20]
+	ldr	r1, [sp]
 	ldr	r0, [sp, #164]
 	str	r1, [r0]
 	ldr	r0, [sp, #168]
@@ -515,7 +511,7 @@ norx_f_f:
 	str	r2, [r0]
 	ldr	r0, [sp, #176]
 	str	r4, [r0]
-	mov	r1, r12
+	ldr	r1, [sp, #24]
 	ldr	r0, [sp, #180]
 	str	r1, [r0]
 	add	sp, #52
@@ -525,8 +521,8 @@ norx_f_f:
 
 
 @ --- norx_f_permute: norx_f.permute
-@     frame 48 bytes (27 spill slots, 12 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 782 bytes of code and literals
+@     frame 52 bytes (27 spill slots, 13 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 776 bytes of code and literals
 	.section .text.norx_f_permute,"ax",%progbits
 	.global norx_f_permute
 	.type norx_f_permute, %function
@@ -539,43 +535,44 @@ norx_f_permute:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #48
-	str	r0, [sp, #44]
+	sub	sp, #52
+	str	r0, [sp, #48]
 	@ norx_f.ae:72: @unroll(unroll)
-	ldr	r5, [r0]
-	mov	r9, r5
-	ldr	r1, [r0, #4]
-	mov	r8, r1
-	ldr	r1, [r0, #8]
-	str	r1, [sp, #8]
-	ldr	r1, [r0, #12]
-	str	r1, [sp, #16]
-	ldr	r6, [r0, #16]
-	ldr	r4, [r0, #20]
-	ldr	r1, [r0, #24]
-	ldr	r3, [r0, #28]
-	mov	r12, r3
-	ldr	r3, [r0, #32]
-	ldr	r5, [r0, #36]
-	str	r5, [sp, #4]
-	ldr	r5, [r0, #40]
-	mov	r11, r5
-	ldr	r5, [r0, #44]
-	mov	r10, r5
-	ldr	r2, [r0, #48]
-	ldr	r5, [r0, #52]
-	str	r5, [sp, #20]
-	ldr	r5, [r0, #56]
-	str	r5, [sp, #32]
-	ldr	r5, [r0, #60]
-	mov	lr, r5
+	mov	r5, r0
+	ldr	r0, [r0]
+	mov	lr, r0
+	ldr	r1, [r5, #4]
+	mov	r12, r1
+	ldr	r1, [r5, #8]
+	str	r1, [sp]
+	ldr	r1, [r5, #12]
+	str	r1, [sp, #4]
+	ldr	r6, [r5, #16]
+	ldr	r4, [r5, #20]
+	ldr	r1, [r5, #24]
+	ldr	r3, [r5, #28]
+	mov	r9, r3
+	ldr	r3, [r5, #32]
+	ldr	r0, [r5, #36]
+	mov	r8, r0
+	ldr	r0, [r5, #40]
+	mov	r11, r0
+	ldr	r0, [r5, #44]
+	mov	r10, r0
+	ldr	r2, [r5, #48]
+	ldr	r0, [r5, #52]
+	str	r0, [sp, #8]
+	ldr	r0, [r5, #56]
+	str	r0, [sp, #24]
+	ldr	r0, [r5, #60]
+	str	r0, [sp, #20]
 	movs	r0, #0
-	str	r0, [sp, #36]
+	str	r0, [sp, #28]
 .Lnorx_f_permute_loop1:
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r7, r9
+	mov	r7, lr
 	eors	r7, r6
-	mov	r0, r9
+	mov	r0, lr
 	ands	r0, r6
 	lsls	r5, r0, #1
 	eors	r7, r5
@@ -599,41 +596,40 @@ norx_f_permute:
 	ands	r7, r6
 	lsls	r5, r7, #1
 	eors	r3, r5
-	mov	r9, r3
+	mov	lr, r3
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r2, r3
 	movs	r5, #16
 	rors	r2, r5
-	str	r2, [sp]
+	str	r2, [sp, #32]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r2, r0
-	ldr	r3, [sp]
-	eors	r2, r3
-	ands	r0, r3
+	mov	r3, r0
+	eors	r3, r2
+	ands	r0, r2
 	lsls	r0, r0, #1
-	eors	r2, r0
-	str	r2, [sp, #28]
+	eors	r3, r0
+	str	r3, [sp, #12]
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r6, r2
+	eors	r6, r3
 	movs	r2, #31
 	rors	r6, r2
-	str	r6, [sp, #12]
+	str	r6, [sp, #16]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r6, r8
+	mov	r6, r12
 	eors	r6, r4
-	mov	r0, r8
+	mov	r0, r12
 	ands	r0, r4
 	lsls	r0, r0, #1
 	eors	r6, r0
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	ldr	r3, [sp, #20]
+	ldr	r3, [sp, #8]
 	eors	r3, r6
 	movs	r5, #8
 	rors	r3, r5
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r2, [sp, #4]
+	mov	r2, r8
 	eors	r2, r3
-	ldr	r0, [sp, #4]
+	mov	r0, r8
 	ands	r0, r3
 	lsls	r0, r0, #1
 	eors	r2, r0
@@ -647,33 +643,32 @@ norx_f_permute:
 	ands	r6, r4
 	lsls	r5, r6, #1
 	eors	r0, r5
-	mov	r8, r0
+	mov	r12, r0
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r3, r0
 	movs	r6, #16
 	rors	r3, r6
-	str	r3, [sp, #4]
+	mov	r8, r3
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r3, r2
-	ldr	r0, [sp, #4]
-	eors	r3, r0
-	ands	r2, r0
+	mov	r0, r2
+	eors	r0, r3
+	ands	r2, r3
 	lsls	r2, r2, #1
-	eors	r3, r2
-	str	r3, [sp, #24]
+	eors	r0, r2
+	str	r0, [sp, #8]
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r4, r3
+	eors	r4, r0
 	movs	r2, #31
 	rors	r4, r2
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r6, [sp, #8]
+	ldr	r6, [sp]
 	eors	r6, r1
-	ldr	r2, [sp, #8]
+	ldr	r2, [sp]
 	ands	r2, r1
 	lsls	r2, r2, #1
 	eors	r6, r2
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	ldr	r3, [sp, #32]
+	ldr	r3, [sp, #24]
 	eors	r3, r6
 	movs	r5, #8
 	rors	r3, r5
@@ -694,34 +689,33 @@ norx_f_permute:
 	ands	r6, r1
 	lsls	r5, r6, #1
 	eors	r0, r5
-	mov	r11, r0
+	str	r0, [sp]
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r3, r0
 	movs	r6, #16
 	rors	r3, r6
-	str	r3, [sp, #8]
+	str	r3, [sp, #40]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r3, r2
-	ldr	r0, [sp, #8]
-	eors	r3, r0
-	ands	r2, r0
-	lsls	r0, r2, #1
-	mov	r2, r3
-	eors	r2, r0
+	mov	r0, r2
+	eors	r0, r3
+	ands	r2, r3
+	lsls	r3, r2, #1
+	mov	r2, r0
+	eors	r2, r3
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
 	eors	r1, r2
 	movs	r0, #31
 	rors	r1, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r7, [sp, #16]
-	mov	r0, r12
+	ldr	r7, [sp, #4]
+	mov	r0, r9
 	eors	r7, r0
-	ldr	r3, [sp, #16]
+	ldr	r3, [sp, #4]
 	ands	r3, r0
 	lsls	r0, r3, #1
 	eors	r7, r0
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r5, lr
+	ldr	r5, [sp, #20]
 	eors	r5, r7
 	movs	r0, #8
 	rors	r5, r0
@@ -733,8 +727,8 @@ norx_f_permute:
 	lsls	r0, r0, #1
 	eors	r3, r0
 	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	mov	r6, r12
-	mov	r12, r11
+	mov	r6, r9
+	mov	r9, r8
 	eors	r6, r3
 	movs	r0, #11
 	rors	r6, r0
@@ -744,7 +738,7 @@ norx_f_permute:
 	ands	r7, r6
 	lsls	r7, r7, #1
 	eors	r0, r7
-	str	r0, [sp, #16]
+	mov	r8, r0
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r5, r0
 	movs	r0, #16
@@ -760,9 +754,9 @@ norx_f_permute:
 	movs	r3, #31
 	rors	r6, r3
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r3, r9
+	mov	r3, lr
 	eors	r3, r4
-	mov	r7, r9
+	mov	r7, lr
 	ands	r7, r4
 	lsls	r7, r7, #1
 	eors	r3, r7
@@ -786,17 +780,16 @@ norx_f_permute:
 	ands	r3, r4
 	lsls	r3, r3, #1
 	eors	r2, r3
-	mov	r9, r2
+	mov	lr, r2
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r5, r2
 	movs	r3, #16
 	rors	r5, r3
-	mov	lr, r5
+	str	r5, [sp, #20]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r3, r7
-	mov	r2, r5
-	eors	r3, r2
-	ands	r7, r2
+	eors	r3, r5
+	ands	r7, r5
 	lsls	r7, r7, #1
 	eors	r3, r7
 	mov	r11, r3
@@ -804,16 +797,16 @@ norx_f_permute:
 	eors	r4, r3
 	movs	r2, #31
 	rors	r4, r2
-	str	r4, [sp, #40]
+	str	r4, [sp, #44]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r5, r8
+	mov	r5, r12
 	eors	r5, r1
-	mov	r4, r8
+	mov	r4, r12
 	ands	r4, r1
 	lsls	r4, r4, #1
 	eors	r5, r4
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	ldr	r2, [sp]
+	ldr	r2, [sp, #32]
 	eors	r2, r5
 	movs	r4, #8
 	rors	r2, r4
@@ -833,7 +826,7 @@ norx_f_permute:
 	ands	r5, r1
 	lsls	r5, r5, #1
 	eors	r0, r5
-	mov	r8, r0
+	mov	r12, r0
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r2, r0
 	movs	r0, #16
@@ -849,23 +842,23 @@ norx_f_permute:
 	eors	r1, r5
 	movs	r4, #31
 	rors	r1, r4
-	str	r1, [sp, #32]
+	str	r1, [sp, #24]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r0, r12
+	ldr	r0, [sp]
 	eors	r0, r6
-	mov	r1, r12
+	ldr	r1, [sp]
 	ands	r1, r6
 	lsls	r1, r1, #1
 	eors	r0, r1
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	ldr	r7, [sp, #4]
+	mov	r7, r9
 	eors	r7, r0
 	movs	r1, #8
 	rors	r7, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r5, [sp, #28]
+	ldr	r5, [sp, #12]
 	eors	r5, r7
-	ldr	r1, [sp, #28]
+	ldr	r1, [sp, #12]
 	ands	r1, r7
 	lsls	r1, r1, #1
 	eors	r5, r1
@@ -889,35 +882,35 @@ norx_f_permute:
 	ands	r5, r7
 	lsls	r3, r5, #1
 	eors	r0, r3
-	str	r0, [sp]
+	str	r0, [sp, #12]
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
 	eors	r6, r0
 	movs	r0, #31
 	rors	r6, r0
-	mov	r12, r6
+	mov	r9, r6
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r0, [sp, #16]
-	ldr	r1, [sp, #12]
+	mov	r0, r8
+	ldr	r1, [sp, #16]
 	eors	r0, r1
-	ldr	r3, [sp, #16]
+	mov	r3, r8
 	ands	r3, r1
 	lsls	r1, r3, #1
 	eors	r0, r1
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	ldr	r5, [sp, #8]
+	ldr	r5, [sp, #40]
 	eors	r5, r0
 	movs	r1, #8
 	rors	r5, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r6, [sp, #24]
+	ldr	r6, [sp, #8]
 	eors	r6, r5
-	ldr	r1, [sp, #24]
+	ldr	r1, [sp, #8]
 	ands	r1, r5
 	lsls	r3, r1, #1
 	mov	r1, r6
 	eors	r1, r3
 	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	ldr	r6, [sp, #12]
+	ldr	r6, [sp, #16]
 	eors	r6, r1
 	movs	r3, #11
 	rors	r6, r3
@@ -941,34 +934,34 @@ norx_f_permute:
 	eors	r6, r0
 	movs	r1, #31
 	rors	r6, r1
-	str	r4, [sp, #8]
-	str	r3, [sp, #16]
-	ldr	r4, [sp, #40]
-	ldr	r1, [sp, #32]
-	ldr	r3, [sp]
-	str	r0, [sp, #4]
-	str	r7, [sp, #20]
-	str	r5, [sp, #32]
-	ldr	r0, [sp, #36]
+	str	r4, [sp]
+	str	r3, [sp, #4]
+	ldr	r4, [sp, #44]
+	ldr	r1, [sp, #24]
+	ldr	r3, [sp, #12]
+	mov	r8, r0
+	str	r7, [sp, #8]
+	str	r5, [sp, #24]
+	ldr	r0, [sp, #28]
 	adds	r0, #1
-	str	r0, [sp, #36]
+	str	r0, [sp, #28]
 	cmp	r0, #4
 	bcs	.Lnorx_f_permute_far1
 	b	.Lnorx_f_permute_loop1
 .Lnorx_f_permute_far1:
 .Lnorx_f_permute_done2:
 	@ norx_f.ae:77: s[0] = s0
-	mov	r5, r9
-	ldr	r7, [sp, #44]
+	mov	r5, lr
+	ldr	r7, [sp, #48]
 	str	r5, [r7]
 	@ norx_f.ae:78: s[1] = s1
-	mov	r5, r8
+	mov	r5, r12
 	str	r5, [r7, #4]
 	@ norx_f.ae:79: s[2] = s2
-	ldr	r5, [sp, #8]
+	ldr	r5, [sp]
 	str	r5, [r7, #8]
 	@ norx_f.ae:80: s[3] = s3
-	ldr	r5, [sp, #16]
+	ldr	r5, [sp, #4]
 	str	r5, [r7, #12]
 	@ norx_f.ae:81: s[4] = s4
 	str	r6, [r7, #16]
@@ -977,12 +970,12 @@ norx_f_permute:
 	@ norx_f.ae:83: s[6] = s6
 	str	r1, [r7, #24]
 	@ norx_f.ae:84: s[7] = s7
-	mov	r1, r12
+	mov	r1, r9
 	str	r1, [r7, #28]
 	@ norx_f.ae:85: s[8] = s8
 	str	r3, [r7, #32]
 	@ norx_f.ae:86: s[9] = s9
-	ldr	r1, [sp, #4]
+	mov	r1, r8
 	str	r1, [r7, #36]
 	@ norx_f.ae:87: s[10] = s10
 	mov	r1, r11
@@ -993,15 +986,15 @@ norx_f_permute:
 	@ norx_f.ae:89: s[12] = s12
 	str	r2, [r7, #48]
 	@ norx_f.ae:90: s[13] = s13
-	ldr	r1, [sp, #20]
+	ldr	r1, [sp, #8]
 	str	r1, [r7, #52]
 	@ norx_f.ae:91: s[14] = s14
-	ldr	r1, [sp, #32]
+	ldr	r1, [sp, #24]
 	str	r1, [r7, #56]
 	@ norx_f.ae:92: s[15] = s15
-	mov	r1, lr
+	ldr	r1, [sp, #20]
 	str	r1, [r7, #60]
-	add	sp, #48
+	add	sp, #52
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5

@@ -375,7 +375,7 @@ ocb3_key_setup:
 
 @ --- ocb3_encrypt_with: ocb3.encrypt_with
 @     frame 104 bytes (45 spill slots, 17 on the stack; locals 32), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 1034 bytes of code and literals
+@     estimated 1032 bytes of code and literals
 	.section .text.ocb3_encrypt_with,"ax",%progbits
 	.global ocb3_encrypt_with
 	.type ocb3_encrypt_with, %function
@@ -422,12 +422,12 @@ ocb3_encrypt_with:
 	str	r0, [sp, #68]
 	@ ocb3.ae:213: for i in 0..full {
 	movs	r7, #0
-	str	r7, [sp, #20]
+	str	r7, [sp, #4]
 	movs	r0, #0
-	str	r0, [sp, #16]
-	str	r0, [sp, #12]
-	str	r0, [sp, #8]
-	str	r0, [sp, #4]
+	str	r0, [sp, #36]
+	str	r0, [sp, #32]
+	str	r0, [sp, #28]
+	str	r0, [sp, #24]
 	ldr	r0, [sp, #68]
 	cmp	r7, r0
 	bcc	.Locb3_encrypt_with_far1
@@ -437,18 +437,18 @@ ocb3_encrypt_with:
 	@ ocb3.ae:215: offset = offset ^ delta
 	mov	r0, r9
 	eors	r4, r0
-	str	r4, [sp, #36]
+	str	r4, [sp, #20]
 	mov	r0, r8
 	eors	r3, r0
-	str	r3, [sp, #32]
+	str	r3, [sp, #16]
 	eors	r2, r6
-	str	r2, [sp, #28]
+	str	r2, [sp, #12]
 	eors	r1, r5
-	str	r1, [sp, #24]
+	str	r1, [sp, #8]
 	@ ocb3.ae:214: off = 16 * i
-	ldr	r7, [sp, #20]
+	ldr	r7, [sp, #4]
 	lsls	r0, r7, #4
-	str	r0, [sp, #40]
+	str	r0, [sp, #56]
 	@ ocb3.ae:216: p = load_be(msg, off, 16)
 	ldr	r1, [sp, #148]
 	adds	r5, r1, r0
@@ -469,30 +469,30 @@ ocb3_encrypt_with:
 .Locb3_encrypt_with_words4:
 	ldm	r5!, {r0, r2, r3, r4}
 	rev	r4, r4
-	str	r4, [sp, #56]
+	str	r4, [sp, #52]
 	@ ocb3.ae:217: u = E.encrypt_block(ks, p ^ offset)
-	ldr	r1, [sp, #36]
+	ldr	r1, [sp, #20]
 	eors	r4, r1
 	str	r4, [sp, #72]
 	@ ocb3.ae:216: p = load_be(msg, off, 16)
 	rev	r4, r3
-	str	r4, [sp, #52]
+	str	r4, [sp, #48]
 	@ ocb3.ae:217: u = E.encrypt_block(ks, p ^ offset)
-	ldr	r1, [sp, #32]
+	ldr	r1, [sp, #16]
 	eors	r4, r1
 	str	r4, [sp, #76]
 	@ ocb3.ae:216: p = load_be(msg, off, 16)
 	rev	r4, r2
-	str	r4, [sp, #48]
+	str	r4, [sp, #44]
 	@ ocb3.ae:217: u = E.encrypt_block(ks, p ^ offset)
-	ldr	r1, [sp, #28]
+	ldr	r1, [sp, #12]
 	eors	r4, r1
 	str	r4, [sp, #80]
 	@ ocb3.ae:216: p = load_be(msg, off, 16)
 	rev	r4, r0
-	str	r4, [sp, #44]
+	str	r4, [sp, #40]
 	@ ocb3.ae:217: u = E.encrypt_block(ks, p ^ offset)
-	ldr	r1, [sp, #24]
+	ldr	r1, [sp, #8]
 	eors	r4, r1
 	str	r4, [sp, #84]
 	add	r1, sp, #72
@@ -500,33 +500,33 @@ ocb3_encrypt_with:
 	ldr	r0, [sp, #64]
 	bl	ocb3_E_encrypt_block
 	@ ocb3.ae:218: checksum = checksum ^ p                       // delay slot
-	ldr	r0, [sp, #16]
-	ldr	r1, [sp, #56]
-	eors	r0, r1
-	str	r0, [sp, #16]
-	ldr	r0, [sp, #12]
+	ldr	r0, [sp, #36]
 	ldr	r1, [sp, #52]
 	eors	r0, r1
-	str	r0, [sp, #12]
-	ldr	r0, [sp, #8]
+	str	r0, [sp, #36]
+	ldr	r0, [sp, #32]
 	ldr	r1, [sp, #48]
 	eors	r0, r1
-	str	r0, [sp, #8]
-	ldr	r0, [sp, #4]
+	str	r0, [sp, #32]
+	ldr	r0, [sp, #28]
 	ldr	r1, [sp, #44]
 	eors	r0, r1
-	str	r0, [sp, #4]
+	str	r0, [sp, #28]
+	ldr	r0, [sp, #24]
+	ldr	r1, [sp, #40]
+	eors	r0, r1
+	str	r0, [sp, #24]
 	@ ocb3.ae:217: u = E.encrypt_block(ks, p ^ offset)
 	ldr	r0, [sp, #88]
 	mov	r10, r0
 	ldr	r0, [sp, #92]
 	mov	r11, r0
 	ldr	r0, [sp, #96]
-	str	r0, [sp, #44]
+	str	r0, [sp, #40]
 	ldr	r0, [sp, #100]
-	str	r0, [sp, #48]
+	str	r0, [sp, #44]
 	@ ocb3.ae:219: delta = get_l(l, ntz(i + 2))                  // delay slot
-	ldr	r7, [sp, #20]
+	ldr	r7, [sp, #4]
 	adds	r0, r7, #2
 	@ ocb3.ae:52: if v[15:0] == 0 {
 	uxth	r1, r0
@@ -645,23 +645,23 @@ ocb3_encrypt_with:
 .Locb3_encrypt_with_endif18:
 	@ ocb3.ae:220: store_be(ct, off, u ^ offset)
 	mov	r1, r10
-	ldr	r0, [sp, #36]
+	ldr	r0, [sp, #20]
 	eors	r1, r0
 	mov	r3, r11
-	ldr	r0, [sp, #32]
+	ldr	r0, [sp, #16]
 	eors	r3, r0
-	ldr	r2, [sp, #44]
-	ldr	r0, [sp, #28]
+	ldr	r2, [sp, #40]
+	ldr	r0, [sp, #12]
 	eors	r2, r0
-	ldr	r4, [sp, #48]
-	ldr	r0, [sp, #24]
+	ldr	r4, [sp, #44]
+	ldr	r0, [sp, #8]
 	eors	r4, r0
 	rev	r4, r4
 	rev	r2, r2
 	rev	r3, r3
 	rev	r7, r1
 	ldr	r1, [sp, #156]
-	ldr	r0, [sp, #40]
+	ldr	r0, [sp, #56]
 	adds	r1, r1, r0
 	movs	r0, #3
 	tst	r1, r0
@@ -685,13 +685,13 @@ ocb3_encrypt_with:
 	strb	r0, [r1, r2]
 	b	.Locb3_encrypt_with_cpy23
 .Locb3_encrypt_with_stored22:
-	ldr	r4, [sp, #36]
-	ldr	r3, [sp, #32]
-	ldr	r2, [sp, #28]
-	ldr	r1, [sp, #24]
-	ldr	r7, [sp, #20]
+	ldr	r4, [sp, #20]
+	ldr	r3, [sp, #16]
+	ldr	r2, [sp, #12]
+	ldr	r1, [sp, #8]
+	ldr	r7, [sp, #4]
 	adds	r7, #1
-	str	r7, [sp, #20]
+	str	r7, [sp, #4]
 	ldr	r0, [sp, #68]
 	cmp	r7, r0
 	bcs	.Locb3_encrypt_with_far2
@@ -701,10 +701,10 @@ ocb3_encrypt_with:
 	@ ocb3.ae:222: r = n - 16 * full
 	ldr	r0, [sp, #68]
 	lsls	r0, r0, #4
-	str	r0, [sp, #24]
+	str	r0, [sp, #8]
 	ldr	r5, [sp, #152]
 	subs	r0, r5, r0
-	str	r0, [sp, #20]
+	str	r0, [sp, #4]
 	@ ocb3.ae:223: if r != 0 {
 	cmp	r0, #0
 	bne	.Locb3_encrypt_with_far3
@@ -714,13 +714,13 @@ ocb3_encrypt_with:
 	ldr	r6, [sp, #60]
 	ldr	r5, [r6, #12]
 	eors	r1, r5
-	str	r1, [sp, #36]
+	str	r1, [sp, #20]
 	ldr	r1, [r6, #8]
 	eors	r2, r1
-	str	r2, [sp, #32]
+	str	r2, [sp, #16]
 	ldr	r1, [r6, #4]
 	eors	r3, r1
-	str	r3, [sp, #28]
+	str	r3, [sp, #12]
 	ldr	r1, [r6]
 	eors	r4, r1
 	str	r4, [sp, #44]
@@ -730,7 +730,7 @@ ocb3_encrypt_with:
 	str	r0, [sp, #76]
 	mov	r0, r2
 	str	r0, [sp, #80]
-	ldr	r0, [sp, #36]
+	ldr	r0, [sp, #20]
 	str	r0, [sp, #84]
 	add	r1, sp, #72
 	add	r2, sp, #88
@@ -743,10 +743,10 @@ ocb3_encrypt_with:
 	str	r0, [sp, #52]
 	@ ocb3.ae:226: p = load_be(msg, 16 * full, 16, r)
 	ldr	r1, [sp, #148]
-	ldr	r0, [sp, #24]
+	ldr	r0, [sp, #8]
 	adds	r5, r1, r0
 	movs	r4, #3
-	ldr	r0, [sp, #20]
+	ldr	r0, [sp, #4]
 	cmp	r0, #16
 	bcc	.Locb3_encrypt_with_bytes26
 	tst	r5, r4
@@ -758,7 +758,7 @@ ocb3_encrypt_with:
 	str	r0, [sp, #80]
 	str	r0, [sp, #84]
 	add	r7, sp, #72
-	ldr	r1, [sp, #20]
+	ldr	r1, [sp, #4]
 	cmp	r1, #16
 	bcc	.Locb3_encrypt_with_cnt29
 	movs	r1, #16
@@ -774,7 +774,7 @@ ocb3_encrypt_with:
 .Locb3_encrypt_with_words27:
 	@ ocb3.ae:228: store_be(ct, 16 * full, p ^ pad, r)
 	ldr	r1, [sp, #156]
-	ldr	r0, [sp, #24]
+	ldr	r0, [sp, #8]
 	adds	r1, r1, r0
 	@ ocb3.ae:226: p = load_be(msg, 16 * full, 16, r)
 	ldr	r0, [r5, #12]
@@ -791,7 +791,7 @@ ocb3_encrypt_with:
 	@ ocb3.ae:226: p = load_be(msg, 16 * full, 16, r)
 	ldr	r0, [r5, #4]
 	rev	r0, r0
-	str	r0, [sp, #24]
+	str	r0, [sp, #8]
 	@ ocb3.ae:228: store_be(ct, 16 * full, p ^ pad, r)
 	eors	r6, r0
 	@ ocb3.ae:226: p = load_be(msg, 16 * full, 16, r)
@@ -804,7 +804,7 @@ ocb3_encrypt_with:
 	rev	r6, r6
 	rev	r2, r2
 	rev	r3, r3
-	ldr	r0, [sp, #20]
+	ldr	r0, [sp, #4]
 	cmp	r0, #16
 	bcc	.Locb3_encrypt_with_bytes31
 	tst	r1, r4
@@ -820,7 +820,7 @@ ocb3_encrypt_with:
 	str	r2, [sp, #80]
 	str	r3, [sp, #84]
 	add	r3, sp, #72
-	ldr	r2, [sp, #20]
+	ldr	r2, [sp, #4]
 	cmp	r2, #16
 	bcc	.Locb3_encrypt_with_cnt33
 	movs	r2, #16
@@ -834,7 +834,7 @@ ocb3_encrypt_with:
 .Locb3_encrypt_with_stored32:
 	@ ocb3.ae:85: return x | ((0x80 as u128) << (8 * (15 - count)))
 	movs	r1, #15
-	ldr	r0, [sp, #20]
+	ldr	r0, [sp, #4]
 	subs	r0, r1, r0
 	lsls	r3, r0, #3
 	movs	r2, #128
@@ -879,32 +879,32 @@ ocb3_encrypt_with:
 	orrs	r3, r2
 	ldr	r2, [sp, #40]
 	orrs	r2, r7
-	ldr	r1, [sp, #24]
+	ldr	r1, [sp, #8]
 	orrs	r1, r6
 	orrs	r5, r4
 	@ ocb3.ae:227: checksum = checksum ^ pad10(p, r)             // delay slot
-	ldr	r4, [sp, #16]
+	ldr	r4, [sp, #36]
 	eors	r4, r3
-	ldr	r3, [sp, #12]
+	ldr	r3, [sp, #32]
 	eors	r3, r2
-	ldr	r2, [sp, #8]
+	ldr	r2, [sp, #28]
 	eors	r2, r1
-	ldr	r1, [sp, #4]
+	ldr	r1, [sp, #24]
 	eors	r1, r5
 	ldr	r7, [sp, #44]
-	ldr	r6, [sp, #28]
-	ldr	r5, [sp, #32]
-	ldr	r0, [sp, #36]
+	ldr	r6, [sp, #12]
+	ldr	r5, [sp, #16]
+	ldr	r0, [sp, #20]
 	b	.Locb3_encrypt_with_endif25
 .Locb3_encrypt_with_else24:
 	mov	r7, r4
 	mov	r6, r3
 	mov	r5, r2
 	mov	r0, r1
-	ldr	r4, [sp, #16]
-	ldr	r3, [sp, #12]
-	ldr	r2, [sp, #8]
-	ldr	r1, [sp, #4]
+	ldr	r4, [sp, #36]
+	ldr	r3, [sp, #32]
+	ldr	r2, [sp, #28]
+	ldr	r1, [sp, #24]
 .Locb3_encrypt_with_endif25:
 	@ ocb3.ae:230: t = E.encrypt_block(ks, checksum ^ offset ^ l[at_dollar]) ^ hash(ks, l, ad)
 	eors	r4, r7
@@ -914,13 +914,12 @@ ocb3_encrypt_with:
 	ldr	r7, [sp, #60]
 	ldr	r5, [r7, #16]
 	ldr	r6, [r7, #20]
-	ldr	r7, [r7, #24]
-	ldr	r0, [sp, #60]
-	ldr	r0, [r0, #28]
+	ldr	r0, [r7, #24]
+	ldr	r7, [r7, #28]
 	eors	r4, r5
 	eors	r3, r6
-	eors	r2, r7
-	eors	r1, r0
+	eors	r2, r0
+	eors	r1, r7
 	str	r4, [sp, #72]
 	str	r3, [sp, #76]
 	str	r2, [sp, #80]
@@ -1040,24 +1039,25 @@ ocb3_decrypt_with:
 	@ ocb3.ae:242: delta = l[at_l0]                                  // as in encrypt_with
 	ldr	r7, [sp, #64]
 	ldr	r0, [r7, #32]
-	mov	r8, r0
+	str	r0, [sp, #12]
 	ldr	r6, [r7, #36]
 	ldr	r1, [r7, #40]
 	ldr	r0, [r7, #44]
 	@ ocb3.ae:243: for i in 0..full {
 	movs	r7, #0
-	str	r7, [sp, #12]
-	mov	r11, r8
+	str	r7, [sp, #8]
+	ldr	r7, [sp, #12]
+	mov	r11, r7
 	mov	r10, r6
 	mov	r9, r1
 	mov	r8, r0
 	movs	r0, #0
-	str	r0, [sp, #8]
+	str	r0, [sp, #32]
 	movs	r7, #0
-	str	r7, [sp, #32]
+	str	r7, [sp, #28]
 	movs	r6, #0
-	str	r6, [sp, #40]
-	str	r0, [sp, #44]
+	str	r6, [sp, #36]
+	str	r0, [sp, #40]
 	ldr	r0, [sp, #68]
 	cmp	r6, r0
 	bcc	.Locb3_decrypt_with_far1
@@ -1073,20 +1073,20 @@ ocb3_decrypt_with:
 	@ ocb3.ae:245: offset = offset ^ delta
 	mov	r7, r11
 	eors	r4, r7
-	str	r4, [sp, #28]
+	str	r4, [sp, #24]
 	mov	r7, r10
 	eors	r3, r7
-	str	r3, [sp, #24]
+	str	r3, [sp, #20]
 	mov	r7, r9
 	eors	r2, r7
-	str	r2, [sp, #20]
+	str	r2, [sp, #16]
 	mov	r7, r8
 	eors	r5, r7
-	str	r5, [sp, #16]
+	str	r5, [sp, #12]
 	@ ocb3.ae:244: off = 16 * i
-	ldr	r6, [sp, #12]
+	ldr	r6, [sp, #8]
 	lsls	r2, r6, #4
-	str	r2, [sp, #36]
+	str	r2, [sp, #60]
 	@ ocb3.ae:246: u = E.decrypt_block(ks, load_be(ct, off, 16) ^ offset)
 	ldr	r0, [sp, #152]
 	adds	r5, r0, r2
@@ -1113,7 +1113,7 @@ ocb3_decrypt_with:
 	rev	r4, r0
 	ldr	r0, [r5]
 	rev	r5, r0
-	ldr	r0, [sp, #16]
+	ldr	r0, [sp, #12]
 	eors	r5, r0
 	@ aes.ae:258: s0 = b[127:96] ^ w[4 * nr]
 	movs	r6, #160
@@ -1121,21 +1121,21 @@ ocb3_decrypt_with:
 	ldr	r0, [r7, r6]
 	eors	r5, r0
 	@ ocb3.ae:246: u = E.decrypt_block(ks, load_be(ct, off, 16) ^ offset)
-	ldr	r0, [sp, #20]
+	ldr	r0, [sp, #16]
 	eors	r4, r0
 	@ aes.ae:259: s1 = b[95:64] ^ w[4 * nr + 1]
 	movs	r6, #164
 	ldr	r0, [r7, r6]
 	eors	r4, r0
 	@ ocb3.ae:246: u = E.decrypt_block(ks, load_be(ct, off, 16) ^ offset)
-	ldr	r0, [sp, #24]
+	ldr	r0, [sp, #20]
 	eors	r3, r0
 	@ aes.ae:260: s2 = b[63:32] ^ w[4 * nr + 2]
 	movs	r6, #168
 	ldr	r0, [r7, r6]
 	eors	r3, r0
 	@ ocb3.ae:246: u = E.decrypt_block(ks, load_be(ct, off, 16) ^ offset)
-	ldr	r0, [sp, #28]
+	ldr	r0, [sp, #24]
 	eors	r2, r0
 	@ aes.ae:261: s3 = b[31:0] ^ w[4 * nr + 3]
 	movs	r6, #172
@@ -1323,7 +1323,7 @@ ocb3_decrypt_with:
 	ldr	r0, [sp, #4]
 	ldr	r6, [r0]
 	eors	r5, r6
-	str	r5, [sp, #60]
+	str	r5, [sp, #56]
 	@ aes.ae:212: return cat(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
 	lsrs	r5, r4, #24
 	ldrb	r0, [r7, r5]
@@ -1346,7 +1346,7 @@ ocb3_decrypt_with:
 	ldr	r0, [sp, #4]
 	ldr	r6, [r0, #4]
 	eors	r5, r6
-	str	r5, [sp, #56]
+	str	r5, [sp, #52]
 	@ aes.ae:212: return cat(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
 	lsrs	r5, r3, #24
 	ldrb	r0, [r7, r5]
@@ -1369,7 +1369,7 @@ ocb3_decrypt_with:
 	ldr	r0, [sp, #4]
 	ldr	r6, [r0, #8]
 	eors	r5, r6
-	str	r5, [sp, #52]
+	str	r5, [sp, #48]
 	@ aes.ae:212: return cat(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
 	lsrs	r2, r2, #24
 	ldrb	r0, [r7, r2]
@@ -1392,9 +1392,9 @@ ocb3_decrypt_with:
 	ldr	r0, [sp, #4]
 	ldr	r3, [r0, #12]
 	eors	r2, r3
-	str	r2, [sp, #48]
+	str	r2, [sp, #44]
 	@ ocb3.ae:247: delta = get_l(l, ntz(i + 2))                  // delay slot
-	ldr	r6, [sp, #12]
+	ldr	r6, [sp, #8]
 	adds	r0, r6, #2
 	@ ocb3.ae:52: if v[15:0] == 0 {
 	uxth	r2, r0
@@ -1520,49 +1520,49 @@ ocb3_decrypt_with:
 	mov	r8, r2
 .Locb3_decrypt_with_endif20:
 	@ ocb3.ae:248: p = u ^ offset
-	ldr	r5, [sp, #48]
-	ldr	r0, [sp, #28]
-	eors	r5, r0
-	ldr	r4, [sp, #52]
+	ldr	r5, [sp, #44]
 	ldr	r0, [sp, #24]
-	eors	r4, r0
-	ldr	r3, [sp, #56]
+	eors	r5, r0
+	ldr	r4, [sp, #48]
 	ldr	r0, [sp, #20]
-	eors	r3, r0
-	ldr	r2, [sp, #60]
+	eors	r4, r0
+	ldr	r3, [sp, #52]
 	ldr	r0, [sp, #16]
+	eors	r3, r0
+	ldr	r2, [sp, #56]
+	ldr	r0, [sp, #12]
 	eors	r2, r0
 	@ ocb3.ae:249: checksum = checksum ^ p
-	ldr	r0, [sp, #8]
-	eors	r0, r5
-	str	r0, [sp, #8]
 	ldr	r0, [sp, #32]
+	eors	r0, r5
+	str	r0, [sp, #32]
+	ldr	r0, [sp, #28]
 	eors	r0, r4
-	str	r0, [sp, #48]
-	ldr	r6, [sp, #40]
+	str	r0, [sp, #44]
+	ldr	r6, [sp, #36]
 	eors	r6, r3
-	ldr	r0, [sp, #44]
+	ldr	r0, [sp, #40]
 	eors	r0, r2
 	@ ocb3.ae:250: store_be(msg, off, p)
 	rev	r2, r2
-	str	r2, [sp, #32]
+	str	r2, [sp, #28]
 	rev	r7, r3
 	rev	r4, r4
 	rev	r5, r5
 	ldr	r3, [sp, #168]
-	ldr	r2, [sp, #36]
+	ldr	r2, [sp, #60]
 	adds	r3, r3, r2
 	movs	r2, #3
 	tst	r3, r2
 	bne	.Locb3_decrypt_with_bytes23
-	ldr	r2, [sp, #32]
+	ldr	r2, [sp, #28]
 	str	r2, [r3]
 	str	r7, [r3, #4]
 	str	r4, [r3, #8]
 	str	r5, [r3, #12]
 	b	.Locb3_decrypt_with_stored24
 .Locb3_decrypt_with_bytes23:
-	ldr	r2, [sp, #32]
+	ldr	r2, [sp, #28]
 	str	r2, [sp, #76]
 	str	r7, [sp, #80]
 	str	r4, [sp, #84]
@@ -1576,17 +1576,17 @@ ocb3_decrypt_with:
 	strb	r2, [r3, r4]
 	b	.Locb3_decrypt_with_cpy25
 .Locb3_decrypt_with_stored24:
-	ldr	r4, [sp, #28]
-	ldr	r3, [sp, #24]
-	ldr	r2, [sp, #20]
-	ldr	r5, [sp, #16]
-	ldr	r7, [sp, #48]
-	str	r7, [sp, #32]
-	str	r6, [sp, #40]
-	str	r0, [sp, #44]
-	ldr	r6, [sp, #12]
+	ldr	r4, [sp, #24]
+	ldr	r3, [sp, #20]
+	ldr	r2, [sp, #16]
+	ldr	r5, [sp, #12]
+	ldr	r7, [sp, #44]
+	str	r7, [sp, #28]
+	str	r6, [sp, #36]
+	str	r0, [sp, #40]
+	ldr	r6, [sp, #8]
 	adds	r6, #1
-	str	r6, [sp, #12]
+	str	r6, [sp, #8]
 	ldr	r0, [sp, #68]
 	cmp	r6, r0
 	bcs	.Locb3_decrypt_with_far2
@@ -1596,10 +1596,10 @@ ocb3_decrypt_with:
 	@ ocb3.ae:252: r = n - 16 * full
 	ldr	r0, [sp, #68]
 	lsls	r0, r0, #4
-	str	r0, [sp, #24]
+	str	r0, [sp, #48]
 	ldr	r1, [sp, #156]
 	subs	r0, r1, r0
-	str	r0, [sp, #12]
+	str	r0, [sp, #8]
 	@ ocb3.ae:253: if r != 0 {
 	cmp	r0, #0
 	bne	.Locb3_decrypt_with_far3
@@ -1609,13 +1609,13 @@ ocb3_decrypt_with:
 	ldr	r6, [sp, #64]
 	ldr	r1, [r6, #12]
 	eors	r5, r1
-	str	r5, [sp, #48]
+	str	r5, [sp, #44]
 	ldr	r1, [r6, #8]
 	eors	r2, r1
-	str	r2, [sp, #36]
+	str	r2, [sp, #24]
 	ldr	r1, [r6, #4]
 	eors	r3, r1
-	str	r3, [sp, #28]
+	str	r3, [sp, #20]
 	ldr	r1, [r6]
 	eors	r4, r1
 	str	r4, [sp, #52]
@@ -1635,12 +1635,12 @@ ocb3_decrypt_with:
 	ldr	r3, [sp, #96]
 	ldr	r2, [sp, #100]
 	ldr	r0, [sp, #104]
-	str	r0, [sp, #20]
+	str	r0, [sp, #16]
 	@ ocb3.ae:256: p = first_bytes(load_be(ct, 16 * full, 16, r) ^ pad, r)
 	ldr	r1, [sp, #152]
-	ldr	r0, [sp, #24]
+	ldr	r0, [sp, #48]
 	adds	r1, r1, r0
-	ldr	r0, [sp, #12]
+	ldr	r0, [sp, #8]
 	cmp	r0, #16
 	bcc	.Locb3_decrypt_with_bytes28
 	movs	r0, #3
@@ -1653,7 +1653,7 @@ ocb3_decrypt_with:
 	str	r0, [sp, #84]
 	str	r0, [sp, #88]
 	add	r6, sp, #76
-	ldr	r5, [sp, #12]
+	ldr	r5, [sp, #8]
 	cmp	r5, #16
 	bcc	.Locb3_decrypt_with_cnt31
 	movs	r5, #16
@@ -1678,13 +1678,13 @@ ocb3_decrypt_with:
 	ldr	r0, [r1, #4]
 	rev	r0, r0
 	eors	r0, r2
-	str	r0, [sp, #16]
+	str	r0, [sp, #12]
 	ldr	r0, [r1]
 	rev	r3, r0
-	ldr	r0, [sp, #20]
+	ldr	r0, [sp, #16]
 	eors	r3, r0
 	@ ocb3.ae:77: if count < 16 {                  // only a partial block pays for the mask (a run-time shift)
-	ldr	r0, [sp, #12]
+	ldr	r0, [sp, #8]
 	cmp	r0, #16
 	movs	r1, #0
 	adcs	r1, r1
@@ -1693,7 +1693,7 @@ ocb3_decrypt_with:
 	cmp	r1, #0
 	beq	.Locb3_decrypt_with_else33
 	@ ocb3.ae:78: y = x & ~(~(0 as u128) >> (8 * count))
-	ldr	r0, [sp, #12]
+	ldr	r0, [sp, #8]
 	lsls	r6, r0, #3
 	movs	r5, #0
 	mvns	r5, r5
@@ -1738,22 +1738,22 @@ ocb3_decrypt_with:
 	bics	r0, r5
 	mov	r5, r8
 	bics	r5, r4
-	ldr	r4, [sp, #16]
+	ldr	r4, [sp, #12]
 	bics	r4, r2
 	bics	r3, r1
 	mov	r9, r0
 	mov	r8, r5
-	str	r4, [sp, #20]
-	str	r3, [sp, #16]
+	str	r4, [sp, #16]
+	str	r3, [sp, #12]
 	b	.Locb3_decrypt_with_endif34
 .Locb3_decrypt_with_else33:
-	ldr	r0, [sp, #16]
-	str	r0, [sp, #20]
-	str	r3, [sp, #16]
+	ldr	r0, [sp, #12]
+	str	r0, [sp, #16]
+	str	r3, [sp, #12]
 .Locb3_decrypt_with_endif34:
 	@ ocb3.ae:85: return x | ((0x80 as u128) << (8 * (15 - count)))
 	movs	r1, #15
-	ldr	r0, [sp, #12]
+	ldr	r0, [sp, #8]
 	subs	r0, r1, r0
 	lsls	r6, r0, #3
 	movs	r4, #128
@@ -1798,53 +1798,53 @@ ocb3_decrypt_with:
 	orrs	r4, r0
 	mov	r0, r8
 	orrs	r5, r0
-	ldr	r0, [sp, #20]
-	orrs	r2, r0
 	ldr	r0, [sp, #16]
+	orrs	r2, r0
+	ldr	r0, [sp, #12]
 	orrs	r1, r0
 	@ ocb3.ae:257: checksum = checksum ^ pad10(p, r)
-	ldr	r0, [sp, #8]
+	ldr	r0, [sp, #32]
 	eors	r0, r4
-	str	r0, [sp, #8]
-	ldr	r7, [sp, #32]
+	str	r0, [sp, #32]
+	ldr	r7, [sp, #28]
 	eors	r7, r5
-	ldr	r6, [sp, #40]
+	ldr	r6, [sp, #36]
 	eors	r6, r2
-	ldr	r5, [sp, #44]
+	ldr	r5, [sp, #40]
 	eors	r5, r1
 	@ ocb3.ae:258: store_be(msg, 16 * full, p, r)
-	ldr	r0, [sp, #16]
+	ldr	r0, [sp, #12]
 	rev	r0, r0
-	str	r0, [sp, #16]
-	ldr	r0, [sp, #20]
+	str	r0, [sp, #12]
+	ldr	r0, [sp, #16]
 	rev	r4, r0
 	mov	r0, r8
 	rev	r3, r0
 	mov	r0, r9
 	rev	r2, r0
 	ldr	r1, [sp, #168]
-	ldr	r0, [sp, #24]
+	ldr	r0, [sp, #48]
 	adds	r1, r1, r0
-	ldr	r0, [sp, #12]
+	ldr	r0, [sp, #8]
 	cmp	r0, #16
 	bcc	.Locb3_decrypt_with_bytes43
 	movs	r0, #3
 	tst	r1, r0
 	bne	.Locb3_decrypt_with_bytes43
-	ldr	r0, [sp, #16]
+	ldr	r0, [sp, #12]
 	str	r0, [r1]
 	str	r4, [r1, #4]
 	str	r3, [r1, #8]
 	str	r2, [r1, #12]
 	b	.Locb3_decrypt_with_stored44
 .Locb3_decrypt_with_bytes43:
-	ldr	r0, [sp, #16]
+	ldr	r0, [sp, #12]
 	str	r0, [sp, #76]
 	str	r4, [sp, #80]
 	str	r3, [sp, #84]
 	str	r2, [sp, #88]
 	add	r3, sp, #76
-	ldr	r2, [sp, #12]
+	ldr	r2, [sp, #8]
 	cmp	r2, #16
 	bcc	.Locb3_decrypt_with_cnt45
 	movs	r2, #16
@@ -1857,17 +1857,17 @@ ocb3_decrypt_with:
 	b	.Locb3_decrypt_with_cpy46
 .Locb3_decrypt_with_stored44:
 	ldr	r4, [sp, #52]
-	ldr	r3, [sp, #28]
-	ldr	r2, [sp, #36]
-	ldr	r1, [sp, #48]
-	ldr	r0, [sp, #8]
+	ldr	r3, [sp, #20]
+	ldr	r2, [sp, #24]
+	ldr	r1, [sp, #44]
+	ldr	r0, [sp, #32]
 	b	.Locb3_decrypt_with_endif27
 .Locb3_decrypt_with_else26:
 	mov	r1, r5
-	ldr	r0, [sp, #8]
-	ldr	r7, [sp, #32]
-	ldr	r6, [sp, #40]
-	ldr	r5, [sp, #44]
+	ldr	r0, [sp, #32]
+	ldr	r7, [sp, #28]
+	ldr	r6, [sp, #36]
+	ldr	r5, [sp, #40]
 .Locb3_decrypt_with_endif27:
 	@ ocb3.ae:260: t = E.encrypt_block(ks, checksum ^ offset ^ l[at_dollar]) ^ hash(ks, l, ad)
 	eors	r0, r4
@@ -1877,13 +1877,12 @@ ocb3_decrypt_with:
 	ldr	r4, [sp, #64]
 	ldr	r2, [r4, #16]
 	ldr	r3, [r4, #20]
-	ldr	r4, [r4, #24]
-	ldr	r1, [sp, #64]
-	ldr	r1, [r1, #28]
+	ldr	r1, [r4, #24]
+	ldr	r4, [r4, #28]
 	eors	r0, r2
 	eors	r7, r3
-	eors	r6, r4
-	eors	r5, r1
+	eors	r6, r1
+	eors	r5, r4
 	str	r0, [sp, #76]
 	str	r7, [sp, #80]
 	str	r6, [sp, #84]
@@ -2059,7 +2058,7 @@ ocb3_decrypt_with:
 
 @ --- ocb3_E_encrypt_block: ocb3.E.encrypt_block
 @     frame 0 bytes (7 spill slots, 0 on the stack; locals 0), saves nothing
-@     estimated 474 bytes of code and literals
+@     estimated 478 bytes of code and literals
 	.section .text.ocb3_E_encrypt_block,"ax",%progbits
 	.global ocb3_E_encrypt_block
 	.type ocb3_E_encrypt_block, %function
@@ -2067,220 +2066,220 @@ ocb3_decrypt_with:
 	.balign 4
 ocb3_E_encrypt_block:
 	push	{lr}
-	mov	lr, r2
-	@ aes.ae:159: @unroll(round_unroll)
-	movs	r2, #1
-	mov	r8, r2
-	ldr	r2, [r1, #12]
+	@ aes.ae:161: t0 = mix_column(sbox[s0[31:24]], sbox[s1[23:16]], sbox[s2[15:8]], sbox[s3[7:0]]) ^ w[4 * round]
+	ldr	r5, =ocb3_tf0
 	mov	r11, r0
-	@ aes.ae:155: s0 = b[127:96] ^ w[0]
-	ldr	r6, [r0]
-	eors	r2, r6
-	@ aes.ae:159: @unroll(round_unroll)
-	mov	r12, r2
-	ldr	r3, [r1, #8]
-	@ aes.ae:156: s1 = b[95:64] ^ w[1]
-	ldr	r6, [r0, #4]
-	eors	r3, r6
-	ldr	r2, [r1, #4]
-	@ aes.ae:157: s2 = b[63:32] ^ w[2]
-	ldr	r6, [r0, #8]
-	eors	r2, r6
+	mov	r7, r0
+	mov	r6, r0
+	adds	r6, #16
 	ldr	r4, [r1]
 	@ aes.ae:158: s3 = b[31:0] ^ w[3]
-	ldr	r6, [r0, #12]
-	eors	r4, r6
-	@ aes.ae:161: t0 = mix_column(sbox[s0[31:24]], sbox[s1[23:16]], sbox[s2[15:8]], sbox[s3[7:0]]) ^ w[4 * round]
-	mov	r5, r0
-	adds	r5, #16
-	ldr	r1, =ocb3_tf0
+	ldr	r0, [r0, #12]
+	eors	r4, r0
+	ldr	r3, [r1, #4]
+	@ aes.ae:157: s2 = b[63:32] ^ w[2]
+	ldr	r0, [r7, #8]
+	eors	r3, r0
+	ldr	r7, [r1, #8]
+	@ aes.ae:156: s1 = b[95:64] ^ w[1]
+	mov	r0, r11
+	ldr	r0, [r0, #4]
+	eors	r7, r0
 	@ aes.ae:159: @unroll(round_unroll)
+	mov	r12, r7
+	ldr	r1, [r1, #12]
+	@ aes.ae:155: s0 = b[127:96] ^ w[0]
+	mov	r0, r11
+	ldr	r0, [r0]
+	eors	r1, r0
+	@ aes.ae:159: @unroll(round_unroll)
+	movs	r0, #1
+	mov	r8, r0
+	mov	lr, r2
 .Locb3_E_encrypt_block_loop1:
-	@ aes.ae:164: t3 = mix_column(sbox[s3[31:24]], sbox[s0[23:16]], sbox[s1[15:8]], sbox[s2[7:0]]) ^ w[4 * round + 3]
+	@ aes.ae:161: t0 = mix_column(sbox[s0[31:24]], sbox[s1[23:16]], sbox[s2[15:8]], sbox[s3[7:0]]) ^ w[4 * round]
 	mov	r0, r12
 	lsrs	r0, r0, #16
 	uxtb	r0, r0
 	lsls	r0, r0, #2
-	ldr	r6, [r1, r0]
+	ldr	r2, [r5, r0]
 	movs	r0, #8
-	rors	r6, r0
-	lsrs	r0, r4, #24
+	rors	r2, r0
+	lsrs	r0, r1, #24
 	lsls	r0, r0, #2
-	ldr	r7, [r1, r0]
-	eors	r7, r6
+	ldr	r7, [r5, r0]
+	eors	r7, r2
 	lsrs	r0, r3, #8
 	uxtb	r0, r0
 	lsls	r0, r0, #2
-	ldr	r6, [r1, r0]
+	ldr	r2, [r5, r0]
 	movs	r0, #16
-	rors	r6, r0
-	eors	r7, r6
-	uxtb	r0, r2
+	rors	r2, r0
+	eors	r7, r2
+	uxtb	r0, r4
 	lsls	r0, r0, #2
-	ldr	r6, [r1, r0]
+	ldr	r2, [r5, r0]
 	movs	r0, #24
-	rors	r6, r0
-	eors	r7, r6
-	ldr	r6, [r5, #12]
-	eors	r7, r6
+	rors	r2, r0
+	eors	r7, r2
+	ldr	r2, [r6]
+	eors	r7, r2
 	mov	r10, r7
+	@ aes.ae:162: t1 = mix_column(sbox[s1[31:24]], sbox[s2[23:16]], sbox[s3[15:8]], sbox[s0[7:0]]) ^ w[4 * round + 1]
+	lsrs	r0, r3, #16
+	uxtb	r0, r0
+	lsls	r0, r0, #2
+	ldr	r2, [r5, r0]
+	movs	r0, #8
+	rors	r2, r0
+	mov	r0, r12
+	lsrs	r0, r0, #24
+	lsls	r0, r0, #2
+	ldr	r7, [r5, r0]
+	eors	r7, r2
+	lsrs	r0, r4, #8
+	uxtb	r0, r0
+	lsls	r0, r0, #2
+	ldr	r2, [r5, r0]
+	movs	r0, #16
+	rors	r2, r0
+	eors	r7, r2
+	uxtb	r0, r1
+	lsls	r0, r0, #2
+	ldr	r2, [r5, r0]
+	movs	r0, #24
+	rors	r2, r0
+	eors	r7, r2
+	ldr	r2, [r6, #4]
+	eors	r7, r2
+	mov	r9, r7
 	@ aes.ae:163: t2 = mix_column(sbox[s2[31:24]], sbox[s3[23:16]], sbox[s0[15:8]], sbox[s1[7:0]]) ^ w[4 * round + 2]
 	lsrs	r0, r4, #16
 	uxtb	r0, r0
 	lsls	r0, r0, #2
-	ldr	r7, [r1, r0]
+	ldr	r7, [r5, r0]
 	movs	r0, #8
 	rors	r7, r0
-	lsrs	r0, r2, #24
+	lsrs	r0, r3, #24
 	lsls	r0, r0, #2
-	ldr	r6, [r1, r0]
-	eors	r6, r7
+	ldr	r2, [r5, r0]
+	eors	r2, r7
+	lsrs	r0, r1, #8
+	uxtb	r0, r0
+	lsls	r0, r0, #2
+	ldr	r7, [r5, r0]
+	movs	r0, #16
+	rors	r7, r0
+	eors	r2, r7
+	mov	r0, r12
+	uxtb	r0, r0
+	lsls	r0, r0, #2
+	ldr	r7, [r5, r0]
+	movs	r0, #24
+	rors	r7, r0
+	eors	r2, r7
+	ldr	r0, [r6, #8]
+	eors	r2, r0
+	@ aes.ae:164: t3 = mix_column(sbox[s3[31:24]], sbox[s0[23:16]], sbox[s1[15:8]], sbox[s2[7:0]]) ^ w[4 * round + 3]
+	uxtb	r0, r3
+	lsls	r0, r0, #2
+	ldr	r3, [r5, r0]
+	movs	r0, #24
+	rors	r3, r0
 	mov	r0, r12
 	lsrs	r0, r0, #8
 	uxtb	r0, r0
 	lsls	r0, r0, #2
-	ldr	r7, [r1, r0]
+	ldr	r7, [r5, r0]
 	movs	r0, #16
 	rors	r7, r0
-	eors	r6, r7
-	uxtb	r0, r3
-	lsls	r0, r0, #2
-	ldr	r7, [r1, r0]
-	movs	r0, #24
-	rors	r7, r0
-	eors	r6, r7
-	ldr	r0, [r5, #8]
-	eors	r6, r0
-	mov	r9, r6
-	@ aes.ae:162: t1 = mix_column(sbox[s1[31:24]], sbox[s2[23:16]], sbox[s3[15:8]], sbox[s0[7:0]]) ^ w[4 * round + 1]
-	lsrs	r0, r2, #16
+	lsrs	r0, r1, #16
 	uxtb	r0, r0
 	lsls	r0, r0, #2
-	ldr	r7, [r1, r0]
+	ldr	r1, [r5, r0]
 	movs	r0, #8
-	rors	r7, r0
-	lsrs	r0, r3, #24
+	rors	r1, r0
+	lsrs	r0, r4, #24
 	lsls	r0, r0, #2
-	ldr	r6, [r1, r0]
-	eors	r6, r7
-	lsrs	r0, r4, #8
-	uxtb	r0, r0
-	lsls	r0, r0, #2
-	ldr	r7, [r1, r0]
-	movs	r0, #16
-	rors	r7, r0
-	eors	r6, r7
-	mov	r0, r12
-	uxtb	r0, r0
-	lsls	r0, r0, #2
-	ldr	r7, [r1, r0]
-	movs	r0, #24
-	rors	r7, r0
-	eors	r6, r7
-	ldr	r0, [r5, #4]
-	eors	r6, r0
-	@ aes.ae:161: t0 = mix_column(sbox[s0[31:24]], sbox[s1[23:16]], sbox[s2[15:8]], sbox[s3[7:0]]) ^ w[4 * round]
-	uxtb	r0, r4
-	lsls	r0, r0, #2
-	ldr	r4, [r1, r0]
-	movs	r0, #24
-	rors	r4, r0
-	lsrs	r0, r2, #8
-	uxtb	r0, r0
-	lsls	r0, r0, #2
-	ldr	r2, [r1, r0]
-	movs	r0, #16
-	rors	r2, r0
-	lsrs	r0, r3, #16
-	uxtb	r0, r0
-	lsls	r0, r0, #2
-	ldr	r3, [r1, r0]
-	movs	r0, #8
-	rors	r3, r0
-	mov	r0, r12
-	lsrs	r0, r0, #24
-	lsls	r0, r0, #2
-	ldr	r7, [r1, r0]
-	eors	r7, r3
-	eors	r7, r2
-	eors	r7, r4
-	ldr	r0, [r5]
-	eors	r7, r0
-	@ aes.ae:164: t3 = mix_column(sbox[s3[31:24]], sbox[s0[23:16]], sbox[s1[15:8]], sbox[s2[7:0]]) ^ w[4 * round + 3]
-	adds	r5, #16
-	mov	r12, r7
-	mov	r3, r6
-	mov	r2, r9
-	mov	r4, r10
+	ldr	r4, [r5, r0]
+	eors	r4, r1
+	eors	r4, r7
+	eors	r4, r3
+	ldr	r0, [r6, #12]
+	eors	r4, r0
 	mov	r0, r8
 	adds	r0, #1
 	mov	r8, r0
+	mov	r3, r2
+	mov	r12, r9
+	mov	r1, r10
+	adds	r6, #16
 	cmp	r0, #10
 	bcc	.Locb3_E_encrypt_block_loop1
 .Locb3_E_encrypt_block_done2:
 	@ aes.ae:127: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
-	mov	r7, r12
-	lsrs	r0, r7, #24
-	ldr	r5, =ocb3_E.sbox
-	ldrb	r0, [r5, r0]
+	lsrs	r0, r1, #24
+	ldr	r2, =ocb3_E.sbox
+	ldrb	r0, [r2, r0]
 	lsls	r6, r0, #24
-	lsrs	r0, r3, #16
+	mov	r7, r12
+	lsrs	r0, r7, #16
 	uxtb	r0, r0
-	ldrb	r0, [r5, r0]
+	ldrb	r0, [r2, r0]
 	lsls	r0, r0, #16
 	orrs	r6, r0
-	lsrs	r0, r2, #8
+	lsrs	r0, r3, #8
 	uxtb	r0, r0
-	ldrb	r0, [r5, r0]
+	ldrb	r0, [r2, r0]
 	lsls	r0, r0, #8
 	orrs	r6, r0
 	uxtb	r0, r4
-	ldrb	r0, [r5, r0]
+	ldrb	r0, [r2, r0]
 	orrs	r6, r0
 	@ aes.ae:170: return cat(sub_shift(s0, s1, s2, s3) ^ w[4 * nr],
-	movs	r1, #160
+	movs	r5, #160
 	mov	r0, r11
-	ldr	r0, [r0, r1]
-	eors	r6, r0
+	ldr	r5, [r0, r5]
+	eors	r6, r5
 	mov	r8, r6
 	@ aes.ae:127: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
-	lsrs	r0, r3, #24
-	ldrb	r0, [r5, r0]
-	lsls	r1, r0, #24
-	lsrs	r0, r2, #16
+	lsrs	r0, r7, #24
+	ldrb	r0, [r2, r0]
+	lsls	r5, r0, #24
+	lsrs	r0, r3, #16
 	uxtb	r0, r0
-	ldrb	r0, [r5, r0]
+	ldrb	r0, [r2, r0]
 	lsls	r0, r0, #16
-	orrs	r1, r0
+	orrs	r5, r0
 	lsrs	r0, r4, #8
 	uxtb	r0, r0
-	ldrb	r0, [r5, r0]
+	ldrb	r0, [r2, r0]
 	lsls	r0, r0, #8
-	orrs	r1, r0
-	uxtb	r0, r7
-	ldrb	r0, [r5, r0]
-	orrs	r1, r0
+	orrs	r5, r0
+	uxtb	r0, r1
+	ldrb	r0, [r2, r0]
+	orrs	r5, r0
 	@ aes.ae:171: sub_shift(s1, s2, s3, s0) ^ w[4 * nr + 1],
 	movs	r6, #164
 	mov	r0, r11
 	ldr	r0, [r0, r6]
-	eors	r1, r0
+	eors	r5, r0
 	@ aes.ae:127: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
-	lsrs	r0, r2, #24
-	ldrb	r0, [r5, r0]
+	lsrs	r0, r3, #24
+	ldrb	r0, [r2, r0]
 	lsls	r6, r0, #24
 	lsrs	r0, r4, #16
 	uxtb	r0, r0
-	ldrb	r0, [r5, r0]
+	ldrb	r0, [r2, r0]
 	lsls	r0, r0, #16
 	orrs	r6, r0
-	lsrs	r0, r7, #8
+	lsrs	r0, r1, #8
 	uxtb	r0, r0
-	ldrb	r0, [r5, r0]
+	ldrb	r0, [r2, r0]
 	lsls	r0, r0, #8
 	orrs	r6, r0
-	uxtb	r0, r3
-	ldrb	r0, [r5, r0]
+	uxtb	r0, r7
+	ldrb	r0, [r2, r0]
 	orrs	r6, r0
 	@ aes.ae:172: sub_shift(s2, s3, s0, s1) ^ w[4 * nr + 2],
 	movs	r7, #168
@@ -2289,32 +2288,32 @@ ocb3_E_encrypt_block:
 	eors	r6, r0
 	@ aes.ae:127: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
 	lsrs	r0, r4, #24
-	ldrb	r0, [r5, r0]
+	ldrb	r0, [r2, r0]
 	lsls	r4, r0, #24
-	mov	r0, r12
-	lsrs	r0, r0, #16
+	lsrs	r0, r1, #16
 	uxtb	r0, r0
-	ldrb	r0, [r5, r0]
+	ldrb	r0, [r2, r0]
 	lsls	r0, r0, #16
 	orrs	r4, r0
-	lsrs	r0, r3, #8
+	mov	r0, r12
+	lsrs	r0, r0, #8
 	uxtb	r0, r0
-	ldrb	r0, [r5, r0]
+	ldrb	r0, [r2, r0]
 	lsls	r0, r0, #8
 	orrs	r4, r0
-	uxtb	r0, r2
-	ldrb	r0, [r5, r0]
+	uxtb	r0, r3
+	ldrb	r0, [r2, r0]
 	orrs	r4, r0
 	@ aes.ae:173: sub_shift(s3, s0, s1, s2) ^ w[4 * nr + 3])
-	movs	r2, #172
+	movs	r1, #172
 	mov	r0, r11
-	ldr	r0, [r0, r2]
+	ldr	r0, [r0, r1]
 	eors	r4, r0
 	@ aes.ae:170: return cat(sub_shift(s0, s1, s2, s3) ^ w[4 * nr],
 	mov	r2, lr
 	str	r4, [r2]
 	str	r6, [r2, #4]
-	str	r1, [r2, #8]
+	str	r5, [r2, #8]
 	mov	r1, r8
 	str	r1, [r2, #12]
 	pop	{pc}
@@ -2325,7 +2324,7 @@ ocb3_E_encrypt_block:
 
 @ --- ocb3_hash: ocb3.hash
 @     frame 88 bytes (19 spill slots, 14 on the stack; locals 32), saves nothing
-@     estimated 646 bytes of code and literals
+@     estimated 644 bytes of code and literals
 	.section .text.ocb3_hash,"ax",%progbits
 	.global ocb3_hash
 	.type ocb3_hash, %function
@@ -2339,17 +2338,16 @@ ocb3_hash:
 	str	r2, [sp, #44]
 	str	r3, [sp, #52]
 	@ ocb3.ae:133: full = a / 16
-	mov	r0, r3
-	lsrs	r0, r0, #4
+	lsrs	r0, r3, #4
 	str	r0, [sp, #36]
 	@ ocb3.ae:136: for i in 0..full {
 	movs	r1, #0
-	str	r1, [sp, #16]
+	str	r1, [sp]
 	movs	r0, #0
+	str	r0, [sp, #12]
 	str	r0, [sp, #8]
 	str	r0, [sp, #4]
-	str	r0, [sp]
-	str	r0, [sp, #12]
+	str	r0, [sp, #16]
 	str	r0, [sp, #32]
 	str	r0, [sp, #28]
 	str	r0, [sp, #24]
@@ -2361,7 +2359,7 @@ ocb3_hash:
 .Locb3_hash_far1:
 .Locb3_hash_loop1:
 	@ ocb3.ae:137: offset = offset ^ get_l(l, ntz(i + 1))
-	ldr	r1, [sp, #16]
+	ldr	r1, [sp]
 	adds	r0, r1, #1
 	@ ocb3.ae:52: if v[15:0] == 0 {
 	uxth	r1, r0
@@ -2477,20 +2475,20 @@ ocb3_hash:
 	mov	r1, r0
 .Locb3_hash_endif14:
 	@ ocb3.ae:137: offset = offset ^ get_l(l, ntz(i + 1))
-	ldr	r0, [sp, #8]
+	ldr	r0, [sp, #12]
 	eors	r0, r4
+	str	r0, [sp, #12]
+	ldr	r0, [sp, #8]
+	eors	r0, r3
 	str	r0, [sp, #8]
 	ldr	r0, [sp, #4]
-	eors	r0, r3
-	str	r0, [sp, #4]
-	ldr	r0, [sp]
 	eors	r0, r2
-	str	r0, [sp]
-	ldr	r0, [sp, #12]
+	str	r0, [sp, #4]
+	ldr	r0, [sp, #16]
 	eors	r0, r1
-	str	r0, [sp, #12]
+	str	r0, [sp, #16]
 	@ ocb3.ae:138: sum = sum ^ E.encrypt_block(ks, load_be(ad, 16 * i, 16) ^ offset)
-	ldr	r1, [sp, #16]
+	ldr	r1, [sp]
 	lsls	r1, r1, #4
 	ldr	r0, [sp, #44]
 	adds	r1, r0, r1
@@ -2517,13 +2515,13 @@ ocb3_hash:
 	rev	r2, r0
 	ldr	r0, [r1]
 	rev	r1, r0
-	ldr	r0, [sp, #8]
-	eors	r4, r0
-	ldr	r0, [sp, #4]
-	eors	r3, r0
-	ldr	r0, [sp]
-	eors	r2, r0
 	ldr	r0, [sp, #12]
+	eors	r4, r0
+	ldr	r0, [sp, #8]
+	eors	r3, r0
+	ldr	r0, [sp, #4]
+	eors	r2, r0
+	ldr	r0, [sp, #16]
 	eors	r1, r0
 	str	r4, [sp, #56]
 	str	r3, [sp, #60]
@@ -2549,9 +2547,9 @@ ocb3_hash:
 	str	r3, [sp, #28]
 	str	r2, [sp, #24]
 	str	r1, [sp, #20]
-	ldr	r1, [sp, #16]
+	ldr	r1, [sp]
 	adds	r1, #1
-	str	r1, [sp, #16]
+	str	r1, [sp]
 	ldr	r0, [sp, #36]
 	cmp	r1, r0
 	bcs	.Locb3_hash_far2
@@ -2569,19 +2567,19 @@ ocb3_hash:
 	@ ocb3.ae:142: offset = offset ^ l[at_star]
 	ldr	r4, [sp, #40]
 	ldr	r1, [r4]
+	ldr	r0, [sp, #12]
+	eors	r0, r1
+	str	r0, [sp, #12]
+	ldr	r1, [r4, #4]
 	ldr	r0, [sp, #8]
 	eors	r0, r1
 	str	r0, [sp, #8]
-	ldr	r1, [r4, #4]
+	ldr	r1, [r4, #8]
 	ldr	r0, [sp, #4]
 	eors	r0, r1
 	str	r0, [sp, #4]
-	ldr	r1, [r4, #8]
-	ldr	r0, [sp]
-	eors	r0, r1
-	str	r0, [sp]
 	ldr	r0, [r4, #12]
-	ldr	r1, [sp, #12]
+	ldr	r1, [sp, #16]
 	eors	r1, r0
 	@ ocb3.ae:143: sum = sum ^ E.encrypt_block(ks, pad10(load_be(ad, 16 * full, 16, r), r) ^ offset)
 	ldr	r0, [sp, #44]
@@ -2675,11 +2673,11 @@ ocb3_hash:
 	mov	r4, r8
 	orrs	r4, r6
 	@ ocb3.ae:143: sum = sum ^ E.encrypt_block(ks, pad10(load_be(ad, 16 * full, 16, r), r) ^ offset)
-	ldr	r0, [sp, #8]
+	ldr	r0, [sp, #12]
 	eors	r3, r0
-	ldr	r0, [sp, #4]
+	ldr	r0, [sp, #8]
 	eors	r2, r0
-	ldr	r0, [sp]
+	ldr	r0, [sp, #4]
 	eors	r5, r0
 	eors	r4, r1
 	str	r3, [sp, #56]

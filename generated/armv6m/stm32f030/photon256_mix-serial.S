@@ -69,7 +69,7 @@ photon256_times2:
 
 @ --- photon256_serial: photon256.serial
 @     frame 4 bytes (4 spill slots, 1 on the stack; locals 0), saves r4, r5, r6, r7
-@     estimated 152 bytes of code and literals
+@     estimated 150 bytes of code and literals
 	.section .text.photon256_serial,"ax",%progbits
 	.global photon256_serial
 	.type photon256_serial, %function
@@ -79,94 +79,93 @@ photon256_serial:
 	push	{r4, r5, r6, r7, lr}
 	sub	sp, #4
 	str	r1, [sp]
-	ldr	r1, [sp, #32]
-	mov	r12, r1
+	ldr	r4, [sp, #32]
+	mov	lr, r4
 	@ photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
-	ldr	r5, [sp]
-	eors	r5, r1
-	ldr	r1, [sp, #36]
-	mov	lr, r1
-	eors	r5, r1
-	ldr	r1, [sp, #28]
+	eors	r1, r4
+	ldr	r5, [sp, #36]
+	mov	r12, r5
+	eors	r1, r5
+	mov	r4, r3
+	ldr	r5, [sp, #28]
 	@ photon256.ae:63: t = times2(x3 ^ x5)
-	mov	r7, r3
-	eors	r7, r1
+	eors	r3, r5
 	@ photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	ldr	r6, =0x77777777
-	mov	r1, r7
-	ands	r1, r6
-	lsls	r1, r1, #1
+	mov	r5, r3
+	ands	r5, r6
+	lsls	r5, r5, #1
 	@ photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
-	eors	r5, r1
+	eors	r1, r5
 	@ photon256.ae:53: u = (x & 0x88888888) >> 2
-	ldr	r4, =0x88888888
-	ands	r7, r4
-	lsrs	r1, r7, #2
+	ldr	r7, =0x88888888
+	ands	r3, r7
+	lsrs	r5, r3, #2
 	@ photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
-	eors	r5, r1
+	eors	r1, r5
 	@ photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	lsrs	r7, r7, #3
+	lsrs	r3, r3, #3
 	@ photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
-	eors	r5, r7
+	eors	r1, r3
 	@ photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
 	eors	r0, r2
+	eors	r0, r4
+	ldr	r5, [sp, #24]
+	eors	r0, r5
+	mov	r3, r12
 	eors	r0, r3
-	ldr	r1, [sp, #24]
-	eors	r0, r1
-	mov	r7, lr
-	eors	r0, r7
 	@ photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	mov	r7, r5
-	ands	r7, r6
-	lsls	r7, r7, #1
+	mov	r3, r1
+	ands	r3, r6
+	lsls	r3, r3, #1
 	@ photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	eors	r0, r7
+	eors	r0, r3
 	@ photon256.ae:53: u = (x & 0x88888888) >> 2
-	ands	r5, r4
-	lsrs	r7, r5, #2
+	ands	r1, r7
+	lsrs	r3, r1, #2
 	@ photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	eors	r0, r7
+	eors	r0, r3
 	@ photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	lsrs	r7, r5, #3
+	lsrs	r3, r1, #3
 	@ photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	eors	r0, r7
+	eors	r0, r3
 	@ photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	ands	r6, r0
 	lsls	r6, r6, #1
 	@ photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	mov	r5, r3
-	mov	r7, r12
-	eors	r5, r7
-	eors	r5, r6
+	mov	r1, r4
+	mov	r3, lr
+	eors	r1, r3
+	eors	r1, r6
 	@ photon256.ae:53: u = (x & 0x88888888) >> 2
-	ands	r0, r4
-	lsrs	r7, r0, #2
+	ands	r0, r7
+	lsrs	r3, r0, #2
 	@ photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	eors	r5, r7
+	eors	r1, r3
 	@ photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	lsrs	r7, r0, #3
+	lsrs	r3, r0, #3
 	@ photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	eors	r5, r7
-	ldr	r4, [sp, #40]
+	eors	r1, r3
+	ldr	r3, [sp, #40]
 	ldr	r0, [sp]
-	str	r0, [r4]
+	str	r0, [r3]
 	ldr	r0, [sp, #44]
 	str	r2, [r0]
 	ldr	r0, [sp, #48]
-	str	r3, [r0]
+	str	r4, [r0]
 	ldr	r0, [sp, #52]
-	str	r1, [r0]
+	str	r5, [r0]
 	ldr	r2, [sp, #56]
 	ldr	r0, [sp, #28]
 	str	r0, [r2]
 	ldr	r2, [sp, #60]
-	mov	r0, r12
-	str	r0, [r2]
-	ldr	r2, [sp, #64]
 	mov	r0, lr
 	str	r0, [r2]
+	ldr	r2, [sp, #64]
+	mov	r0, r12
+	str	r0, [r2]
 	ldr	r0, [sp, #68]
-	str	r5, [r0]
+	str	r1, [r0]
 	add	sp, #4
 	pop	{r4, r5, r6, r7, pc}
 	.ltorg
@@ -175,7 +174,7 @@ photon256_serial:
 
 @ --- photon256_permute: photon256.permute
 @     frame 28 bytes (33 spill slots, 7 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 1228 bytes of code and literals
+@     estimated 1218 bytes of code and literals
 	.section .text.photon256_permute,"ax",%progbits
 	.global photon256_permute
 	.type photon256_permute, %function
@@ -191,24 +190,24 @@ photon256_permute:
 	sub	sp, #28
 	@ photon256.ae:78: for r in 0..rounds {
 	movs	r1, #0
-	str	r1, [sp, #20]
+	str	r1, [sp, #16]
 	str	r0, [sp, #24]
 	mov	r2, r0
-	ldr	r0, [r2]
+	ldr	r0, [r0]
 	mov	r12, r0
 	ldr	r6, [r2, #4]
 	ldr	r1, [r2, #8]
-	str	r1, [sp, #16]
+	str	r1, [sp, #12]
 	ldr	r4, [r2, #12]
 	ldr	r0, [r2, #16]
-	mov	r8, r0
+	mov	r11, r0
 	ldr	r3, [r2, #20]
 	ldr	r1, [r2, #24]
-	mov	r9, r1
+	mov	r8, r1
 	ldr	r2, [r2, #28]
 	@ photon256.ae:79: c = rc[r]
 	ldr	r0, =photon256_rc
-	str	r0, [sp, #4]
+	str	r0, [sp]
 	@ photon256.ae:82: x0 = sub_cells(x0 ^ (c ^ ic[0]) as u32)
 	ldr	r5, =photon256_sf0
 	b	.Lphoton256_permute_pool1
@@ -217,7 +216,7 @@ photon256_permute:
 	@ photon256.ae:78: for r in 0..rounds {
 .Lphoton256_permute_loop1:
 	@ photon256.ae:79: c = rc[r]
-	ldr	r0, [sp, #4]
+	ldr	r0, [sp]
 	ldrb	r0, [r0]
 	@ photon256.ae:87: x5 = sub_cells(x5 ^ (c ^ ic[5]) as u32) >>> 20
 	movs	r1, #14
@@ -241,7 +240,7 @@ photon256_permute:
 	orrs	r1, r7
 	movs	r3, #20
 	rors	r1, r3
-	mov	r11, r1
+	mov	r10, r1
 	@ photon256.ae:89: x7 = sub_cells(x7 ^ (c ^ ic[7]) as u32) >>> 28
 	movs	r1, #8
 	eors	r1, r0
@@ -287,7 +286,7 @@ photon256_permute:
 	orrs	r1, r2
 	movs	r2, #4
 	rors	r1, r2
-	str	r1, [sp, #12]
+	str	r1, [sp, #8]
 	@ photon256.ae:85: x3 = sub_cells(x3 ^ (c ^ ic[3]) as u32) >>> 12
 	movs	r1, #7
 	eors	r1, r0
@@ -310,10 +309,10 @@ photon256_permute:
 	orrs	r1, r2
 	movs	r2, #12
 	rors	r1, r2
-	mov	r10, r1
+	mov	r9, r1
 	@ photon256.ae:88: x6 = sub_cells(x6 ^ (c ^ ic[6]) as u32) >>> 24
 	eors	r2, r0
-	mov	r3, r9
+	mov	r3, r8
 	eors	r3, r2
 	uxtb	r1, r3
 	ldrb	r1, [r5, r1]
@@ -331,17 +330,17 @@ photon256_permute:
 	orrs	r4, r1
 	lsls	r1, r4, #16
 	orrs	r1, r2
-	mov	r9, r1
+	mov	r8, r1
 	@ photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
-	ldr	r6, [sp, #12]
+	ldr	r6, [sp, #8]
 	eors	r6, r1
 	mov	r1, lr
 	eors	r6, r1
 	@ photon256.ae:63: t = times2(x3 ^ x5)
-	mov	r2, r10
-	mov	r1, r11
+	mov	r2, r9
+	mov	r1, r10
 	eors	r2, r1
-	str	r2, [sp]
+	str	r2, [sp, #20]
 	@ photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	ldr	r3, =0x77777777
 	mov	r1, r2
@@ -359,11 +358,11 @@ photon256_permute:
 	lsrs	r2, r2, #3
 	@ photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
 	eors	r6, r2
-	str	r6, [sp, #8]
+	str	r6, [sp, #4]
 	@ photon256.ae:86: x4 = sub_cells(x4 ^ (c ^ ic[4]) as u32) >>> 16
 	movs	r1, #15
 	eors	r1, r0
-	mov	r6, r8
+	mov	r6, r11
 	eors	r6, r1
 	lsrs	r1, r6, #24
 	ldrb	r1, [r5, r1]
@@ -403,7 +402,7 @@ photon256_permute:
 	@ photon256.ae:84: x2 = sub_cells(x2 ^ (c ^ ic[2]) as u32) >>> 8
 	movs	r2, #3
 	eors	r0, r2
-	ldr	r7, [sp, #16]
+	ldr	r7, [sp, #12]
 	eors	r7, r0
 	lsrs	r0, r7, #16
 	uxtb	r0, r0
@@ -421,22 +420,22 @@ photon256_permute:
 	orrs	r0, r7
 	lsls	r0, r0, #16
 	orrs	r0, r2
-	str	r0, [sp, #16]
+	mov	r11, r0
 	@ photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
 	eors	r1, r0
-	mov	r0, r10
+	mov	r0, r9
 	eors	r1, r0
 	eors	r1, r6
 	mov	r0, lr
 	eors	r1, r0
 	@ photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	ldr	r0, [sp, #8]
+	ldr	r0, [sp, #4]
 	ands	r0, r3
 	lsls	r0, r0, #1
 	@ photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
 	eors	r1, r0
 	@ photon256.ae:53: u = (x & 0x88888888) >> 2
-	ldr	r2, [sp, #8]
+	ldr	r2, [sp, #4]
 	ands	r2, r4
 	lsrs	r0, r2, #2
 	@ photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
@@ -450,8 +449,8 @@ photon256_permute:
 	ands	r0, r3
 	lsls	r7, r0, #1
 	@ photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	mov	r2, r10
-	mov	r0, r9
+	mov	r2, r9
+	mov	r0, r8
 	eors	r2, r0
 	eors	r2, r7
 	@ photon256.ae:53: u = (x & 0x88888888) >> 2
@@ -465,55 +464,54 @@ photon256_permute:
 	eors	r2, r1
 	mov	r12, r2
 	@ photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
-	ldr	r2, [sp, #16]
-	mov	r0, lr
-	eors	r2, r0
-	mov	r0, r12
-	eors	r2, r0
+	mov	r0, r11
+	mov	r1, lr
+	eors	r0, r1
+	eors	r0, r2
 	@ photon256.ae:63: t = times2(x3 ^ x5)
 	mov	r1, r6
-	mov	r0, r9
-	eors	r1, r0
-	mov	r8, r1
+	mov	r2, r8
+	eors	r1, r2
+	str	r1, [sp, #12]
 	@ photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	ands	r1, r3
-	lsls	r0, r1, #1
+	mov	r2, r1
+	ands	r2, r3
+	lsls	r2, r2, #1
 	@ photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
-	eors	r2, r0
+	eors	r0, r2
 	@ photon256.ae:53: u = (x & 0x88888888) >> 2
-	mov	r1, r8
 	ands	r1, r4
-	lsrs	r0, r1, #2
+	lsrs	r2, r1, #2
 	@ photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
-	eors	r2, r0
+	eors	r0, r2
 	@ photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	lsrs	r0, r1, #3
+	lsrs	r2, r1, #3
 	@ photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
-	eors	r2, r0
+	eors	r0, r2
 	@ photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	ldr	r1, [sp, #12]
-	mov	r0, r10
-	eors	r1, r0
+	ldr	r1, [sp, #8]
+	mov	r2, r9
+	eors	r1, r2
 	eors	r1, r6
-	mov	r0, r11
-	eors	r1, r0
-	mov	r0, r12
-	eors	r1, r0
+	mov	r2, r10
+	eors	r1, r2
+	mov	r2, r12
+	eors	r1, r2
 	@ photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	mov	r0, r2
-	ands	r0, r3
-	lsls	r0, r0, #1
+	mov	r2, r0
+	ands	r2, r3
+	lsls	r2, r2, #1
 	@ photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	eors	r1, r0
+	eors	r1, r2
 	@ photon256.ae:53: u = (x & 0x88888888) >> 2
-	ands	r2, r4
-	lsrs	r0, r2, #2
+	ands	r0, r4
+	lsrs	r2, r0, #2
 	@ photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	eors	r1, r0
+	eors	r1, r2
 	@ photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	lsrs	r0, r2, #3
+	lsrs	r2, r0, #3
 	@ photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	eors	r1, r0
+	eors	r1, r2
 	@ photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	mov	r0, r1
 	ands	r0, r3
@@ -533,22 +531,22 @@ photon256_permute:
 	@ photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
 	eors	r2, r0
 	@ photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
-	mov	r7, r10
+	mov	r7, r9
 	mov	r0, r12
 	eors	r7, r0
 	eors	r7, r2
 	@ photon256.ae:63: t = times2(x3 ^ x5)
-	mov	r1, r11
+	mov	r1, r10
 	mov	r0, lr
 	eors	r1, r0
-	str	r1, [sp, #12]
+	str	r1, [sp, #8]
 	@ photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	ands	r1, r3
-	lsls	r0, r1, #1
+	mov	r0, r1
+	ands	r0, r3
+	lsls	r0, r0, #1
 	@ photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
 	eors	r7, r0
 	@ photon256.ae:53: u = (x & 0x88888888) >> 2
-	ldr	r1, [sp, #12]
 	ands	r1, r4
 	lsrs	r0, r1, #2
 	@ photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
@@ -558,11 +556,11 @@ photon256_permute:
 	@ photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
 	eors	r7, r0
 	@ photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	ldr	r1, [sp, #16]
+	mov	r1, r11
 	eors	r1, r6
-	mov	r0, r11
+	mov	r0, r10
 	eors	r1, r0
-	mov	r0, r9
+	mov	r0, r8
 	eors	r1, r0
 	eors	r1, r2
 	@ photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
@@ -584,12 +582,12 @@ photon256_permute:
 	mov	r0, r1
 	ands	r0, r3
 	lsls	r0, r0, #1
-	mov	r10, r0
+	mov	r9, r0
 	@ photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	mov	r7, r11
+	mov	r7, r10
 	mov	r0, r12
 	eors	r7, r0
-	mov	r0, r10
+	mov	r0, r9
 	eors	r7, r0
 	@ photon256.ae:53: u = (x & 0x88888888) >> 2
 	ands	r1, r4
@@ -604,17 +602,17 @@ photon256_permute:
 	eors	r6, r2
 	eors	r6, r7
 	@ photon256.ae:63: t = times2(x3 ^ x5)
-	mov	r1, r9
+	mov	r1, r8
 	mov	r0, r12
 	eors	r1, r0
-	str	r1, [sp, #8]
+	str	r1, [sp, #4]
 	@ photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	ands	r1, r3
-	lsls	r0, r1, #1
+	mov	r0, r1
+	ands	r0, r3
+	lsls	r0, r0, #1
 	@ photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
 	eors	r6, r0
 	@ photon256.ae:53: u = (x & 0x88888888) >> 2
-	ldr	r1, [sp, #8]
 	ands	r1, r4
 	lsrs	r0, r1, #2
 	@ photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
@@ -624,8 +622,8 @@ photon256_permute:
 	@ photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
 	eors	r6, r0
 	@ photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	ldr	r1, [sp]
-	mov	r0, r9
+	ldr	r1, [sp, #20]
+	mov	r0, r8
 	eors	r1, r0
 	mov	r0, lr
 	eors	r1, r0
@@ -650,7 +648,7 @@ photon256_permute:
 	ands	r0, r3
 	lsls	r6, r0, #1
 	@ photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	mov	r0, r9
+	mov	r0, r8
 	eors	r0, r2
 	eors	r0, r6
 	@ photon256.ae:53: u = (x & 0x88888888) >> 2
@@ -662,22 +660,22 @@ photon256_permute:
 	lsrs	r6, r1, #3
 	@ photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
 	eors	r0, r6
-	mov	r10, r0
+	mov	r9, r0
 	@ photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
-	mov	r1, r11
+	mov	r1, r10
 	eors	r1, r7
 	eors	r1, r0
 	@ photon256.ae:63: t = times2(x3 ^ x5)
 	mov	r0, lr
 	eors	r0, r2
-	mov	r11, r0
+	mov	r10, r0
 	@ photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	ands	r0, r3
 	lsls	r0, r0, #1
 	@ photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
 	eors	r1, r0
 	@ photon256.ae:53: u = (x & 0x88888888) >> 2
-	mov	r6, r11
+	mov	r6, r10
 	ands	r6, r4
 	lsrs	r0, r6, #2
 	@ photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
@@ -687,12 +685,12 @@ photon256_permute:
 	@ photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
 	eors	r1, r0
 	@ photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	mov	r6, r8
+	ldr	r6, [sp, #12]
 	mov	r0, lr
 	eors	r6, r0
 	mov	r0, r12
 	eors	r6, r0
-	mov	r0, r10
+	mov	r0, r9
 	eors	r6, r0
 	@ photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	mov	r0, r1
@@ -726,84 +724,15 @@ photon256_permute:
 	lsrs	r1, r6, #3
 	@ photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
 	eors	r0, r1
-	mov	r8, r0
+	mov	r11, r0
 	@ photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
-	mov	r6, r9
-	mov	r0, r10
-	eors	r6, r0
-	mov	r0, r8
+	mov	r6, r8
+	mov	r1, r9
+	eors	r6, r1
 	eors	r6, r0
 	@ photon256.ae:63: t = times2(x3 ^ x5)
 	mov	r1, r12
 	eors	r1, r7
-	@ photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	mov	r0, r1
-	ands	r0, r3
-	lsls	r0, r0, #1
-	@ photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
-	eors	r6, r0
-	@ photon256.ae:53: u = (x & 0x88888888) >> 2
-	ands	r1, r4
-	lsrs	r0, r1, #2
-	@ photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
-	eors	r6, r0
-	@ photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	lsrs	r0, r1, #3
-	@ photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
-	eors	r6, r0
-	@ photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	ldr	r1, [sp, #12]
-	mov	r0, r12
-	eors	r1, r0
-	eors	r1, r2
-	mov	r0, r8
-	eors	r1, r0
-	@ photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	mov	r0, r6
-	ands	r0, r3
-	lsls	r0, r0, #1
-	@ photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	eors	r1, r0
-	@ photon256.ae:53: u = (x & 0x88888888) >> 2
-	ands	r6, r4
-	lsrs	r0, r6, #2
-	@ photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	eors	r1, r0
-	@ photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	lsrs	r0, r6, #3
-	@ photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	eors	r1, r0
-	@ photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	mov	r0, r1
-	ands	r0, r3
-	lsls	r0, r0, #1
-	mov	r9, r0
-	@ photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	mov	r6, r12
-	mov	r0, r10
-	eors	r6, r0
-	mov	r0, r9
-	eors	r6, r0
-	@ photon256.ae:53: u = (x & 0x88888888) >> 2
-	ands	r1, r4
-	lsrs	r0, r1, #2
-	@ photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	eors	r6, r0
-	@ photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	lsrs	r1, r1, #3
-	@ photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	eors	r6, r1
-	mov	r9, r6
-	@ photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
-	mov	r6, lr
-	mov	r0, r8
-	eors	r6, r0
-	mov	r0, r9
-	eors	r6, r0
-	@ photon256.ae:63: t = times2(x3 ^ x5)
-	mov	r1, r2
-	mov	r0, r10
-	eors	r1, r0
 	@ photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	mov	r0, r1
 	ands	r0, r3
@@ -821,9 +750,10 @@ photon256_permute:
 	eors	r6, r0
 	@ photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
 	ldr	r1, [sp, #8]
+	mov	r0, r12
+	eors	r1, r0
 	eors	r1, r2
-	eors	r1, r7
-	mov	r0, r9
+	mov	r0, r11
 	eors	r1, r0
 	@ photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	mov	r0, r6
@@ -843,13 +773,13 @@ photon256_permute:
 	@ photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	mov	r0, r1
 	ands	r0, r3
-	lsls	r6, r0, #1
-	mov	lr, r6
+	lsls	r0, r0, #1
+	mov	r8, r0
 	@ photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	mov	r6, r2
-	mov	r0, r8
+	mov	r6, r12
+	mov	r0, r9
 	eors	r6, r0
-	mov	r0, lr
+	mov	r0, r8
 	eors	r6, r0
 	@ photon256.ae:53: u = (x & 0x88888888) >> 2
 	ands	r1, r4
@@ -857,19 +787,84 @@ photon256_permute:
 	@ photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
 	eors	r6, r0
 	@ photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	lsrs	r0, r1, #3
+	lsrs	r1, r1, #3
 	@ photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	eors	r6, r0
-	mov	lr, r6
+	eors	r6, r1
+	mov	r8, r6
+	@ photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
+	mov	r0, lr
+	mov	r1, r11
+	eors	r0, r1
+	eors	r0, r6
+	@ photon256.ae:63: t = times2(x3 ^ x5)
+	mov	r1, r2
+	mov	r6, r9
+	eors	r1, r6
+	@ photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	mov	r6, r1
+	ands	r6, r3
+	lsls	r6, r6, #1
+	@ photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
+	eors	r0, r6
+	@ photon256.ae:53: u = (x & 0x88888888) >> 2
+	ands	r1, r4
+	lsrs	r6, r1, #2
+	@ photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
+	eors	r0, r6
+	@ photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	lsrs	r6, r1, #3
+	@ photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
+	eors	r0, r6
+	@ photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	ldr	r6, [sp, #4]
+	eors	r6, r2
+	eors	r6, r7
+	mov	r1, r8
+	eors	r6, r1
+	@ photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	mov	r1, r0
+	ands	r1, r3
+	lsls	r1, r1, #1
+	@ photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	eors	r6, r1
+	@ photon256.ae:53: u = (x & 0x88888888) >> 2
+	ands	r0, r4
+	lsrs	r1, r0, #2
+	@ photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	eors	r6, r1
+	@ photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	lsrs	r1, r0, #3
+	@ photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	eors	r6, r1
+	@ photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	mov	r1, r6
+	ands	r1, r3
+	lsls	r0, r1, #1
+	mov	lr, r0
+	@ photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	mov	r0, r2
+	mov	r1, r11
+	eors	r0, r1
+	mov	r1, lr
+	eors	r0, r1
+	@ photon256.ae:53: u = (x & 0x88888888) >> 2
+	ands	r6, r4
+	lsrs	r1, r6, #2
+	@ photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	eors	r0, r1
+	@ photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	lsrs	r1, r6, #3
+	@ photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	eors	r0, r1
+	mov	lr, r0
 	@ photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
 	mov	r1, r12
-	mov	r0, r9
-	eors	r1, r0
-	mov	r0, r6
+	mov	r6, r8
+	eors	r1, r6
 	eors	r1, r0
 	@ photon256.ae:63: t = times2(x3 ^ x5)
 	mov	r6, r7
-	mov	r0, r8
+	mov	r0, r11
 	eors	r6, r0
 	@ photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	mov	r0, r6
@@ -887,9 +882,9 @@ photon256_permute:
 	@ photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
 	eors	r1, r0
 	@ photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	mov	r6, r11
+	mov	r6, r10
 	eors	r6, r7
-	mov	r0, r10
+	mov	r0, r9
 	eors	r6, r0
 	mov	r0, lr
 	eors	r6, r0
@@ -913,7 +908,7 @@ photon256_permute:
 	lsls	r1, r3, #1
 	@ photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
 	mov	r3, r7
-	mov	r0, r9
+	mov	r0, r8
 	eors	r3, r0
 	eors	r3, r1
 	@ photon256.ae:53: u = (x & 0x88888888) >> 2
@@ -926,18 +921,18 @@ photon256_permute:
 	lsrs	r3, r6, #3
 	@ photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
 	eors	r0, r3
-	ldr	r3, [sp, #4]
+	ldr	r3, [sp]
 	adds	r3, #1
-	str	r3, [sp, #4]
+	str	r3, [sp]
 	mov	r6, r2
-	str	r7, [sp, #16]
-	mov	r4, r10
-	mov	r3, r9
-	mov	r9, lr
+	str	r7, [sp, #12]
+	mov	r4, r9
+	mov	r3, r8
+	mov	r8, lr
 	mov	r2, r0
-	ldr	r0, [sp, #20]
+	ldr	r0, [sp, #16]
 	adds	r0, #1
-	str	r0, [sp, #20]
+	str	r0, [sp, #16]
 	cmp	r0, #12
 	bcs	.Lphoton256_permute_far1
 	b	.Lphoton256_permute_loop1
@@ -950,17 +945,17 @@ photon256_permute:
 	@ photon256.ae:95: s[1] = x1
 	str	r6, [r5, #4]
 	@ photon256.ae:96: s[2] = x2
-	ldr	r1, [sp, #16]
+	ldr	r1, [sp, #12]
 	str	r1, [r5, #8]
 	@ photon256.ae:97: s[3] = x3
 	str	r4, [r5, #12]
 	@ photon256.ae:98: s[4] = x4
-	mov	r1, r8
+	mov	r1, r11
 	str	r1, [r5, #16]
 	@ photon256.ae:99: s[5] = x5
 	str	r3, [r5, #20]
 	@ photon256.ae:100: s[6] = x6
-	mov	r1, r9
+	mov	r1, r8
 	str	r1, [r5, #24]
 	@ photon256.ae:101: s[7] = x7
 	str	r2, [r5, #28]
@@ -970,10 +965,8 @@ photon256_permute:
 	mov	r9, r5
 	mov	r10, r6
 	mov	r11, r7
-	b	.Lphoton256_permute_pool2
-	.ltorg
-.Lphoton256_permute_pool2:
 	pop	{r4, r5, r6, r7, pc}
+	.ltorg
 	.ltorg
 	.size photon256_permute, .-photon256_permute
 

@@ -68,7 +68,7 @@ photon_beetle_aead128_key_setup:
 
 @ --- photon_beetle_aead128_encrypt_with: photon_beetle_aead128.encrypt_with
 @     frame 84 bytes (17 spill slots, 9 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 710 bytes of code and literals
+@     estimated 686 bytes of code and literals
 	.section .text.photon_beetle_aead128_encrypt_with,"ax",%progbits
 	.global photon_beetle_aead128_encrypt_with
 	.type photon_beetle_aead128_encrypt_with, %function
@@ -145,18 +145,15 @@ photon_beetle_aead128_encrypt_with:
 	lsls	r0, r0, #29
 	eors	r1, r0
 	str	r1, [sp, #64]
-	b	.Lphoton_beetle_aead128_encrypt_with_endif6
 .Lphoton_beetle_aead128_encrypt_with_else5:
 .Lphoton_beetle_aead128_encrypt_with_endif6:
 	@ photon_beetle_aead128.ae:118: if a > 0 {
-	movs	r1, #0
-	cmp	r1, r2
+	subs	r0, r2, #1
 	movs	r0, #0
-	adcs	r0, r0
-	movs	r1, #1
-	eors	r0, r1
-	str	r0, [sp, #32]
-	cmp	r0, #0
+	mov	r1, r0
+	adcs	r1, r0
+	str	r1, [sp, #32]
+	cmp	r2, #0
 	beq	.Lphoton_beetle_aead128_encrypt_with_else7
 	@ photon_beetle_aead128.ae:74: whole = a % rate == 0
 	lsls	r0, r2, #28
@@ -174,44 +171,37 @@ photon_beetle_aead128_encrypt_with:
 	eors	r4, r0
 	rsbs	r0, r1, #0
 	lsls	r0, r0, #30
-	lsrs	r5, r0, #30
+	lsrs	r1, r0, #30
 	movs	r0, #2
-	eors	r5, r0
-	eors	r5, r4
-	movs	r1, #0
+	eors	r1, r0
+	eors	r1, r4
 	ldr	r0, [sp, #128]
-	cmp	r1, r0
+	subs	r0, r0, #1
 	movs	r0, #0
 	sbcs	r0, r0
-	ands	r5, r0
-	eors	r4, r5
+	mvns	r0, r0
+	ands	r1, r0
+	eors	r4, r1
 	@ photon_beetle_aead128.ae:119: hash(s, ad, c0_of(a, m))
 	add	r0, sp, #36
 	mov	r1, r3
 	mov	r3, r4
 	bl	photon_beetle_aead128_hash
-	b	.Lphoton_beetle_aead128_encrypt_with_endif8
 .Lphoton_beetle_aead128_encrypt_with_else7:
 .Lphoton_beetle_aead128_encrypt_with_endif8:
 	@ photon_beetle_aead128.ae:121: if m > 0 {
-	movs	r1, #0
 	ldr	r0, [sp, #128]
-	cmp	r1, r0
-	adcs	r1, r1
-	movs	r0, #1
-	eors	r1, r0
-	cmp	r1, #0
+	cmp	r0, #0
 	bne	.Lphoton_beetle_aead128_encrypt_with_far1
 	b	.Lphoton_beetle_aead128_encrypt_with_else9
 .Lphoton_beetle_aead128_encrypt_with_far1:
 	@ photon_beetle_aead128.ae:122: for i in 0..(m + rate - 1) / rate {
-	ldr	r0, [sp, #128]
 	adds	r0, #16
 	subs	r0, r0, #1
 	lsrs	r0, r0, #4
 	str	r0, [sp, #28]
 	movs	r1, #0
-	str	r1, [sp, #8]
+	str	r1, [sp, #4]
 	cmp	r1, r0
 	bcc	.Lphoton_beetle_aead128_encrypt_with_far2
 	b	.Lphoton_beetle_aead128_encrypt_with_done12
@@ -220,9 +210,9 @@ photon_beetle_aead128_encrypt_with:
 	@ photon_beetle_aead128.ae:125: count = if rest < rate then rest else rate
 	movs	r2, #16
 	@ photon_beetle_aead128.ae:123: off = rate * i
-	ldr	r1, [sp, #8]
+	ldr	r1, [sp, #4]
 	lsls	r0, r1, #4
-	str	r0, [sp, #4]
+	str	r0, [sp, #8]
 	@ photon_beetle_aead128.ae:124: rest = m - off
 	ldr	r1, [sp, #128]
 	subs	r1, r1, r0
@@ -239,16 +229,16 @@ photon_beetle_aead128_encrypt_with:
 	bl	photon_beetle_aead128_P_permute
 	@ photon_beetle_aead128.ae:24: return cat(s[3], s[2], s[1], s[0])
 	ldr	r0, [sp, #48]
-	str	r0, [sp, #16]
+	mov	r11, r0
 	ldr	r0, [sp, #44]
-	str	r0, [sp, #12]
+	mov	r10, r0
 	ldr	r0, [sp, #40]
 	mov	r9, r0
 	ldr	r0, [sp, #36]
 	mov	r8, r0
 	@ photon_beetle_aead128.ae:128: p = load_le(msg, off, rate, count)
 	ldr	r1, [sp, #124]
-	ldr	r0, [sp, #4]
+	ldr	r0, [sp, #8]
 	adds	r1, r1, r0
 	movs	r6, #3
 	ldr	r0, [sp]
@@ -281,9 +271,8 @@ photon_beetle_aead128_encrypt_with:
 	mov	r0, r8
 	lsls	r4, r0, #31
 	mov	r0, r9
-	lsrs	r0, r0, #1
-	orrs	r4, r0
-	mov	r0, r9
+	lsrs	r2, r0, #1
+	orrs	r4, r2
 	lsls	r5, r0, #31
 	mov	r0, r8
 	lsrs	r0, r0, #1
@@ -295,23 +284,23 @@ photon_beetle_aead128_encrypt_with:
 	eors	r5, r0
 	@ photon_beetle_aead128.ae:128: p = load_le(msg, off, rate, count)
 	ldr	r0, [r1, #12]
-	str	r0, [sp, #20]
+	str	r0, [sp, #12]
 	@ photon_beetle_aead128.ae:129: store_le(ct, off, shuffle(x) ^ p, count)
 	eors	r4, r0
 	@ photon_beetle_aead128.ae:128: p = load_le(msg, off, rate, count)
 	ldr	r0, [r1]
-	mov	r11, r0
+	str	r0, [sp, #20]
 	@ photon_beetle_aead128.ae:129: store_le(ct, off, shuffle(x) ^ p, count)
-	ldr	r3, [sp, #12]
+	mov	r3, r10
 	eors	r3, r0
 	@ photon_beetle_aead128.ae:128: p = load_le(msg, off, rate, count)
 	ldr	r0, [r1, #4]
-	mov	r10, r0
+	str	r0, [sp, #16]
 	@ photon_beetle_aead128.ae:129: store_le(ct, off, shuffle(x) ^ p, count)
-	ldr	r2, [sp, #16]
+	mov	r2, r11
 	eors	r2, r0
 	ldr	r1, [sp, #132]
-	ldr	r0, [sp, #4]
+	ldr	r0, [sp, #8]
 	adds	r1, r1, r0
 	ldr	r0, [sp]
 	cmp	r0, #16
@@ -385,7 +374,7 @@ photon_beetle_aead128_encrypt_with:
 	movs	r3, #0
 	movs	r1, #0
 .Lphoton_beetle_aead128_encrypt_with_she25:
-	mov	r7, r11
+	ldr	r7, [sp, #20]
 	orrs	r5, r7
 	eors	r5, r7
 	ands	r5, r2
@@ -396,7 +385,7 @@ photon_beetle_aead128_encrypt_with:
 	@ photon_beetle_aead128.ae:28: s[0] = x[31:0]
 	str	r0, [sp, #36]
 	@ photon_beetle_aead128.ae:37: return if n < rate then x | ((1 as u128) << (8 * n)) else x
-	mov	r6, r10
+	ldr	r6, [sp, #16]
 	orrs	r4, r6
 	eors	r4, r6
 	ands	r4, r2
@@ -413,24 +402,24 @@ photon_beetle_aead128_encrypt_with:
 	ands	r3, r2
 	eors	r5, r3
 	@ photon_beetle_aead128.ae:130: set_rate_part(s, x ^ ozs(p, count))
-	ldr	r0, [sp, #12]
+	mov	r0, r10
 	eors	r0, r5
 	@ photon_beetle_aead128.ae:30: s[2] = x[95:64]
 	str	r0, [sp, #44]
 	@ photon_beetle_aead128.ae:37: return if n < rate then x | ((1 as u128) << (8 * n)) else x
-	ldr	r3, [sp, #20]
+	ldr	r3, [sp, #12]
 	orrs	r1, r3
 	eors	r1, r3
 	ands	r1, r2
 	eors	r3, r1
 	@ photon_beetle_aead128.ae:130: set_rate_part(s, x ^ ozs(p, count))
-	ldr	r0, [sp, #16]
+	mov	r0, r11
 	eors	r0, r3
 	@ photon_beetle_aead128.ae:31: s[3] = x[127:96]
 	str	r0, [sp, #48]
-	ldr	r1, [sp, #8]
+	ldr	r1, [sp, #4]
 	adds	r1, #1
-	str	r1, [sp, #8]
+	str	r1, [sp, #4]
 	ldr	r0, [sp, #28]
 	cmp	r1, r0
 	bcs	.Lphoton_beetle_aead128_encrypt_with_far3
@@ -467,7 +456,6 @@ photon_beetle_aead128_encrypt_with:
 	lsls	r0, r2, #29
 	eors	r1, r0
 	str	r1, [sp, #64]
-	b	.Lphoton_beetle_aead128_encrypt_with_endif10
 .Lphoton_beetle_aead128_encrypt_with_else9:
 .Lphoton_beetle_aead128_encrypt_with_endif10:
 	@ photon_beetle_aead128.ae:85: P.permute(s)
@@ -515,7 +503,7 @@ photon_beetle_aead128_encrypt_with:
 
 @ --- photon_beetle_aead128_decrypt_with: photon_beetle_aead128.decrypt_with
 @     frame 92 bytes (29 spill slots, 11 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 858 bytes of code and literals
+@     estimated 834 bytes of code and literals
 	.section .text.photon_beetle_aead128_decrypt_with,"ax",%progbits
 	.global photon_beetle_aead128_decrypt_with
 	.type photon_beetle_aead128_decrypt_with, %function
@@ -592,18 +580,15 @@ photon_beetle_aead128_decrypt_with:
 	lsls	r0, r0, #29
 	eors	r1, r0
 	str	r1, [sp, #72]
-	b	.Lphoton_beetle_aead128_decrypt_with_endif6
 .Lphoton_beetle_aead128_decrypt_with_else5:
 .Lphoton_beetle_aead128_decrypt_with_endif6:
 	@ photon_beetle_aead128.ae:146: if a > 0 {
-	movs	r1, #0
-	cmp	r1, r2
+	subs	r0, r2, #1
 	movs	r0, #0
-	adcs	r0, r0
-	movs	r1, #1
-	eors	r0, r1
-	str	r0, [sp, #40]
-	cmp	r0, #0
+	mov	r1, r0
+	adcs	r1, r0
+	str	r1, [sp, #40]
+	cmp	r2, #0
 	beq	.Lphoton_beetle_aead128_decrypt_with_else7
 	@ photon_beetle_aead128.ae:74: whole = a % rate == 0
 	lsls	r0, r2, #28
@@ -621,44 +606,37 @@ photon_beetle_aead128_decrypt_with:
 	eors	r4, r0
 	rsbs	r0, r1, #0
 	lsls	r0, r0, #30
-	lsrs	r5, r0, #30
+	lsrs	r1, r0, #30
 	movs	r0, #2
-	eors	r5, r0
-	eors	r5, r4
-	movs	r1, #0
+	eors	r1, r0
+	eors	r1, r4
 	ldr	r0, [sp, #136]
-	cmp	r1, r0
+	subs	r0, r0, #1
 	movs	r0, #0
 	sbcs	r0, r0
-	ands	r5, r0
-	eors	r4, r5
+	mvns	r0, r0
+	ands	r1, r0
+	eors	r4, r1
 	@ photon_beetle_aead128.ae:147: hash(s, ad, c0_of(a, m))
 	add	r0, sp, #44
 	mov	r1, r3
 	mov	r3, r4
 	bl	photon_beetle_aead128_hash
-	b	.Lphoton_beetle_aead128_decrypt_with_endif8
 .Lphoton_beetle_aead128_decrypt_with_else7:
 .Lphoton_beetle_aead128_decrypt_with_endif8:
 	@ photon_beetle_aead128.ae:149: if m > 0 {
-	movs	r1, #0
 	ldr	r0, [sp, #136]
-	cmp	r1, r0
-	adcs	r1, r1
-	movs	r0, #1
-	eors	r1, r0
-	cmp	r1, #0
+	cmp	r0, #0
 	bne	.Lphoton_beetle_aead128_decrypt_with_far1
 	b	.Lphoton_beetle_aead128_decrypt_with_else9
 .Lphoton_beetle_aead128_decrypt_with_far1:
 	@ photon_beetle_aead128.ae:150: for i in 0..(m + rate - 1) / rate {
-	ldr	r0, [sp, #136]
 	adds	r0, #16
 	subs	r0, r0, #1
 	lsrs	r0, r0, #4
 	str	r0, [sp, #36]
 	movs	r1, #0
-	str	r1, [sp, #12]
+	str	r1, [sp, #4]
 	cmp	r1, r0
 	bcc	.Lphoton_beetle_aead128_decrypt_with_far2
 	b	.Lphoton_beetle_aead128_decrypt_with_done12
@@ -667,9 +645,9 @@ photon_beetle_aead128_decrypt_with:
 	@ photon_beetle_aead128.ae:153: count = if rest < rate then rest else rate
 	movs	r2, #16
 	@ photon_beetle_aead128.ae:151: off = rate * i
-	ldr	r1, [sp, #12]
+	ldr	r1, [sp, #4]
 	lsls	r0, r1, #4
-	str	r0, [sp, #4]
+	str	r0, [sp, #8]
 	@ photon_beetle_aead128.ae:152: rest = m - off
 	ldr	r1, [sp, #136]
 	subs	r1, r1, r0
@@ -686,27 +664,26 @@ photon_beetle_aead128_decrypt_with:
 	bl	photon_beetle_aead128_P_permute
 	@ photon_beetle_aead128.ae:24: return cat(s[3], s[2], s[1], s[0])
 	ldr	r0, [sp, #56]
-	str	r0, [sp, #28]
-	ldr	r0, [sp, #52]
-	str	r0, [sp, #24]
-	ldr	r0, [sp, #48]
 	str	r0, [sp, #20]
+	ldr	r0, [sp, #52]
+	str	r0, [sp, #16]
+	ldr	r0, [sp, #48]
+	str	r0, [sp, #12]
 	@ photon_beetle_aead128.ae:54: return cat(x[63:0] >>> 1, x[127:64])
 	lsls	r4, r0, #31
 	@ photon_beetle_aead128.ae:24: return cat(s[3], s[2], s[1], s[0])
 	ldr	r0, [sp, #44]
-	str	r0, [sp, #16]
+	str	r0, [sp, #32]
 	@ photon_beetle_aead128.ae:54: return cat(x[63:0] >>> 1, x[127:64])
-	lsrs	r0, r0, #1
-	orrs	r4, r0
-	ldr	r0, [sp, #16]
+	lsrs	r1, r0, #1
+	orrs	r4, r1
 	lsls	r3, r0, #31
-	ldr	r0, [sp, #20]
+	ldr	r0, [sp, #12]
 	lsrs	r0, r0, #1
 	orrs	r3, r0
 	@ photon_beetle_aead128.ae:156: p = first_bytes(shuffle(x) ^ load_le(ct, off, rate, count), count)
 	ldr	r1, [sp, #132]
-	ldr	r0, [sp, #4]
+	ldr	r0, [sp, #8]
 	adds	r2, r1, r0
 	ldr	r0, [sp]
 	cmp	r0, #16
@@ -736,10 +713,10 @@ photon_beetle_aead128_decrypt_with:
 	mov	r2, r5
 .Lphoton_beetle_aead128_decrypt_with_words14:
 	ldr	r5, [r2]
-	ldr	r0, [sp, #24]
+	ldr	r0, [sp, #16]
 	eors	r5, r0
 	ldr	r0, [r2, #4]
-	ldr	r1, [sp, #28]
+	ldr	r1, [sp, #20]
 	eors	r0, r1
 	mov	r8, r0
 	ldr	r1, [r2, #8]
@@ -747,7 +724,7 @@ photon_beetle_aead128_decrypt_with:
 	mov	r10, r4
 	ldr	r1, [r2, #12]
 	eors	r3, r1
-	mov	r11, r3
+	str	r3, [sp, #24]
 	@ photon_beetle_aead128.ae:42: return x & ~(~(0 as u128) << (8 * n))
 	movs	r2, #0
 	mvns	r2, r2
@@ -756,7 +733,7 @@ photon_beetle_aead128_decrypt_with:
 	mov	r1, r2
 	ldr	r0, [sp]
 	lsls	r0, r0, #3
-	str	r0, [sp, #32]
+	str	r0, [sp, #28]
 	mov	r7, r0
 	cmp	r7, #128
 	bcs	.Lphoton_beetle_aead128_decrypt_with_shz18
@@ -799,13 +776,13 @@ photon_beetle_aead128_decrypt_with:
 	mov	r8, r0
 	mov	r0, r10
 	bics	r0, r2
-	str	r0, [sp, #8]
-	mov	r0, r11
-	bics	r0, r1
 	mov	r11, r0
+	ldr	r0, [sp, #24]
+	bics	r0, r1
+	mov	r10, r0
 	@ photon_beetle_aead128.ae:157: store_le(msg, off, p, count)
 	ldr	r1, [sp, #148]
-	ldr	r0, [sp, #4]
+	ldr	r0, [sp, #8]
 	adds	r1, r1, r0
 	ldr	r0, [sp]
 	cmp	r0, #16
@@ -817,9 +794,9 @@ photon_beetle_aead128_decrypt_with:
 	str	r0, [r1]
 	mov	r0, r8
 	str	r0, [r1, #4]
-	ldr	r0, [sp, #8]
-	str	r0, [r1, #8]
 	mov	r0, r11
+	str	r0, [r1, #8]
+	mov	r0, r10
 	str	r0, [r1, #12]
 	b	.Lphoton_beetle_aead128_decrypt_with_stored23
 .Lphoton_beetle_aead128_decrypt_with_bytes22:
@@ -827,9 +804,9 @@ photon_beetle_aead128_decrypt_with:
 	str	r0, [sp, #76]
 	mov	r0, r8
 	str	r0, [sp, #80]
-	ldr	r0, [sp, #8]
-	str	r0, [sp, #84]
 	mov	r0, r11
+	str	r0, [sp, #84]
+	mov	r0, r10
 	str	r0, [sp, #88]
 	add	r3, sp, #76
 	ldr	r2, [sp]
@@ -853,7 +830,7 @@ photon_beetle_aead128_decrypt_with:
 	movs	r1, #0
 	mov	r4, r1
 	mov	r3, r1
-	ldr	r6, [sp, #32]
+	ldr	r6, [sp, #28]
 	cmp	r6, #128
 	bcs	.Lphoton_beetle_aead128_decrypt_with_shz26
 .Lphoton_beetle_aead128_decrypt_with_shl28:
@@ -894,7 +871,7 @@ photon_beetle_aead128_decrypt_with:
 	ands	r5, r2
 	eors	r7, r5
 	@ photon_beetle_aead128.ae:158: set_rate_part(s, x ^ ozs(p, count))
-	ldr	r0, [sp, #16]
+	ldr	r0, [sp, #32]
 	eors	r0, r7
 	@ photon_beetle_aead128.ae:28: s[0] = x[31:0]
 	str	r0, [sp, #44]
@@ -905,35 +882,35 @@ photon_beetle_aead128_decrypt_with:
 	ands	r4, r2
 	eors	r6, r4
 	@ photon_beetle_aead128.ae:158: set_rate_part(s, x ^ ozs(p, count))
-	ldr	r0, [sp, #20]
+	ldr	r0, [sp, #12]
 	eors	r0, r6
 	@ photon_beetle_aead128.ae:29: s[1] = x[63:32]
 	str	r0, [sp, #48]
 	@ photon_beetle_aead128.ae:37: return if n < rate then x | ((1 as u128) << (8 * n)) else x
-	ldr	r5, [sp, #8]
+	mov	r5, r11
 	orrs	r3, r5
 	eors	r3, r5
 	ands	r3, r2
 	eors	r5, r3
 	@ photon_beetle_aead128.ae:158: set_rate_part(s, x ^ ozs(p, count))
-	ldr	r0, [sp, #24]
+	ldr	r0, [sp, #16]
 	eors	r0, r5
 	@ photon_beetle_aead128.ae:30: s[2] = x[95:64]
 	str	r0, [sp, #52]
 	@ photon_beetle_aead128.ae:37: return if n < rate then x | ((1 as u128) << (8 * n)) else x
-	mov	r3, r11
+	mov	r3, r10
 	orrs	r1, r3
 	eors	r1, r3
 	ands	r1, r2
 	eors	r3, r1
 	@ photon_beetle_aead128.ae:158: set_rate_part(s, x ^ ozs(p, count))
-	ldr	r0, [sp, #28]
+	ldr	r0, [sp, #20]
 	eors	r0, r3
 	@ photon_beetle_aead128.ae:31: s[3] = x[127:96]
 	str	r0, [sp, #56]
-	ldr	r1, [sp, #12]
+	ldr	r1, [sp, #4]
 	adds	r1, #1
-	str	r1, [sp, #12]
+	str	r1, [sp, #4]
 	ldr	r0, [sp, #36]
 	cmp	r1, r0
 	bcs	.Lphoton_beetle_aead128_decrypt_with_far3
@@ -970,7 +947,6 @@ photon_beetle_aead128_decrypt_with:
 	lsls	r0, r2, #29
 	eors	r1, r0
 	str	r1, [sp, #72]
-	b	.Lphoton_beetle_aead128_decrypt_with_endif10
 .Lphoton_beetle_aead128_decrypt_with_else9:
 .Lphoton_beetle_aead128_decrypt_with_endif10:
 	@ photon_beetle_aead128.ae:162: return (load_le(tag, 0, 16) ^ tag_of(s)) == 0
@@ -1044,7 +1020,7 @@ photon_beetle_aead128_decrypt_with:
 
 @ --- photon_beetle_aead128_P_permute: photon_beetle_aead128.P.permute
 @     frame 28 bytes (33 spill slots, 7 on the stack; locals 0), saves nothing
-@     estimated 1206 bytes of code and literals
+@     estimated 1198 bytes of code and literals
 	.section .text.photon_beetle_aead128_P_permute,"ax",%progbits
 	.global photon_beetle_aead128_P_permute
 	.type photon_beetle_aead128_P_permute, %function
@@ -1055,24 +1031,24 @@ photon_beetle_aead128_P_permute:
 	sub	sp, #28
 	@ photon256.ae:78: for r in 0..rounds {
 	movs	r1, #0
-	str	r1, [sp, #20]
+	str	r1, [sp, #16]
 	str	r0, [sp, #24]
 	mov	r2, r0
-	ldr	r0, [r2]
+	ldr	r0, [r0]
 	mov	r12, r0
 	ldr	r6, [r2, #4]
 	ldr	r1, [r2, #8]
-	str	r1, [sp, #16]
+	str	r1, [sp, #12]
 	ldr	r4, [r2, #12]
 	ldr	r0, [r2, #16]
-	mov	r9, r0
+	mov	lr, r0
 	ldr	r3, [r2, #20]
 	ldr	r1, [r2, #24]
-	mov	r10, r1
+	mov	r9, r1
 	ldr	r2, [r2, #28]
 	@ photon256.ae:79: c = rc[r]
 	ldr	r0, =photon_beetle_aead128_P.rc
-	str	r0, [sp, #4]
+	str	r0, [sp]
 	@ photon256.ae:82: x0 = sub_cells(x0 ^ (c ^ ic[0]) as u32)
 	ldr	r5, =photon_beetle_aead128_sf0
 	b	.Lphoton_beetle_aead128_P_permute_pool1
@@ -1081,7 +1057,7 @@ photon_beetle_aead128_P_permute:
 	@ photon256.ae:78: for r in 0..rounds {
 .Lphoton_beetle_aead128_P_permute_loop1:
 	@ photon256.ae:79: c = rc[r]
-	ldr	r0, [sp, #4]
+	ldr	r0, [sp]
 	ldrb	r0, [r0]
 	@ photon256.ae:87: x5 = sub_cells(x5 ^ (c ^ ic[5]) as u32) >>> 20
 	movs	r1, #14
@@ -1105,7 +1081,7 @@ photon_beetle_aead128_P_permute:
 	orrs	r1, r7
 	movs	r3, #20
 	rors	r1, r3
-	mov	lr, r1
+	mov	r11, r1
 	@ photon256.ae:89: x7 = sub_cells(x7 ^ (c ^ ic[7]) as u32) >>> 28
 	movs	r1, #8
 	eors	r1, r0
@@ -1151,7 +1127,7 @@ photon_beetle_aead128_P_permute:
 	orrs	r1, r2
 	movs	r2, #4
 	rors	r1, r2
-	str	r1, [sp, #12]
+	str	r1, [sp, #8]
 	@ photon256.ae:85: x3 = sub_cells(x3 ^ (c ^ ic[3]) as u32) >>> 12
 	movs	r1, #7
 	eors	r1, r0
@@ -1174,10 +1150,10 @@ photon_beetle_aead128_P_permute:
 	orrs	r1, r2
 	movs	r2, #12
 	rors	r1, r2
-	mov	r11, r1
+	mov	r10, r1
 	@ photon256.ae:88: x6 = sub_cells(x6 ^ (c ^ ic[6]) as u32) >>> 24
 	eors	r2, r0
-	mov	r3, r10
+	mov	r3, r9
 	eors	r3, r2
 	uxtb	r1, r3
 	ldrb	r1, [r5, r1]
@@ -1195,17 +1171,17 @@ photon_beetle_aead128_P_permute:
 	orrs	r4, r1
 	lsls	r1, r4, #16
 	orrs	r1, r2
-	mov	r10, r1
+	mov	r9, r1
 	@ photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
-	ldr	r6, [sp, #12]
+	ldr	r6, [sp, #8]
 	eors	r6, r1
 	mov	r1, r8
 	eors	r6, r1
 	@ photon256.ae:63: t = times2(x3 ^ x5)
-	mov	r2, r11
-	mov	r1, lr
+	mov	r2, r10
+	mov	r1, r11
 	eors	r2, r1
-	str	r2, [sp]
+	str	r2, [sp, #20]
 	@ photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	ldr	r3, =0x77777777
 	mov	r1, r2
@@ -1223,11 +1199,11 @@ photon_beetle_aead128_P_permute:
 	lsrs	r2, r2, #3
 	@ photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
 	eors	r6, r2
-	str	r6, [sp, #8]
+	str	r6, [sp, #4]
 	@ photon256.ae:86: x4 = sub_cells(x4 ^ (c ^ ic[4]) as u32) >>> 16
 	movs	r1, #15
 	eors	r1, r0
-	mov	r6, r9
+	mov	r6, lr
 	eors	r6, r1
 	lsrs	r1, r6, #24
 	ldrb	r1, [r5, r1]
@@ -1267,7 +1243,7 @@ photon_beetle_aead128_P_permute:
 	@ photon256.ae:84: x2 = sub_cells(x2 ^ (c ^ ic[2]) as u32) >>> 8
 	movs	r2, #3
 	eors	r0, r2
-	ldr	r7, [sp, #16]
+	ldr	r7, [sp, #12]
 	eors	r7, r0
 	lsrs	r0, r7, #16
 	uxtb	r0, r0
@@ -1285,22 +1261,22 @@ photon_beetle_aead128_P_permute:
 	orrs	r0, r7
 	lsls	r0, r0, #16
 	orrs	r0, r2
-	str	r0, [sp, #16]
+	mov	lr, r0
 	@ photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
 	eors	r1, r0
-	mov	r0, r11
+	mov	r0, r10
 	eors	r1, r0
 	eors	r1, r6
 	mov	r0, r8
 	eors	r1, r0
 	@ photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	ldr	r0, [sp, #8]
+	ldr	r0, [sp, #4]
 	ands	r0, r3
 	lsls	r0, r0, #1
 	@ photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
 	eors	r1, r0
 	@ photon256.ae:53: u = (x & 0x88888888) >> 2
-	ldr	r2, [sp, #8]
+	ldr	r2, [sp, #4]
 	ands	r2, r4
 	lsrs	r0, r2, #2
 	@ photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
@@ -1314,8 +1290,8 @@ photon_beetle_aead128_P_permute:
 	ands	r0, r3
 	lsls	r7, r0, #1
 	@ photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	mov	r2, r11
-	mov	r0, r10
+	mov	r2, r10
+	mov	r0, r9
 	eors	r2, r0
 	eors	r2, r7
 	@ photon256.ae:53: u = (x & 0x88888888) >> 2
@@ -1329,55 +1305,54 @@ photon_beetle_aead128_P_permute:
 	eors	r2, r1
 	mov	r12, r2
 	@ photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
-	ldr	r2, [sp, #16]
-	mov	r0, r8
-	eors	r2, r0
-	mov	r0, r12
-	eors	r2, r0
+	mov	r0, lr
+	mov	r1, r8
+	eors	r0, r1
+	eors	r0, r2
 	@ photon256.ae:63: t = times2(x3 ^ x5)
 	mov	r1, r6
-	mov	r0, r10
-	eors	r1, r0
-	mov	r9, r1
+	mov	r2, r9
+	eors	r1, r2
+	str	r1, [sp, #12]
 	@ photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	ands	r1, r3
-	lsls	r0, r1, #1
+	mov	r2, r1
+	ands	r2, r3
+	lsls	r2, r2, #1
 	@ photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
-	eors	r2, r0
+	eors	r0, r2
 	@ photon256.ae:53: u = (x & 0x88888888) >> 2
-	mov	r1, r9
 	ands	r1, r4
-	lsrs	r0, r1, #2
+	lsrs	r2, r1, #2
 	@ photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
-	eors	r2, r0
+	eors	r0, r2
 	@ photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	lsrs	r0, r1, #3
+	lsrs	r2, r1, #3
 	@ photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
-	eors	r2, r0
+	eors	r0, r2
 	@ photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	ldr	r1, [sp, #12]
-	mov	r0, r11
-	eors	r1, r0
+	ldr	r1, [sp, #8]
+	mov	r2, r10
+	eors	r1, r2
 	eors	r1, r6
-	mov	r0, lr
-	eors	r1, r0
-	mov	r0, r12
-	eors	r1, r0
+	mov	r2, r11
+	eors	r1, r2
+	mov	r2, r12
+	eors	r1, r2
 	@ photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	mov	r0, r2
-	ands	r0, r3
-	lsls	r0, r0, #1
+	mov	r2, r0
+	ands	r2, r3
+	lsls	r2, r2, #1
 	@ photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	eors	r1, r0
+	eors	r1, r2
 	@ photon256.ae:53: u = (x & 0x88888888) >> 2
-	ands	r2, r4
-	lsrs	r0, r2, #2
+	ands	r0, r4
+	lsrs	r2, r0, #2
 	@ photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	eors	r1, r0
+	eors	r1, r2
 	@ photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	lsrs	r0, r2, #3
+	lsrs	r2, r0, #3
 	@ photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	eors	r1, r0
+	eors	r1, r2
 	@ photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	mov	r0, r1
 	ands	r0, r3
@@ -1397,22 +1372,22 @@ photon_beetle_aead128_P_permute:
 	@ photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
 	eors	r2, r0
 	@ photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
-	mov	r7, r11
+	mov	r7, r10
 	mov	r0, r12
 	eors	r7, r0
 	eors	r7, r2
 	@ photon256.ae:63: t = times2(x3 ^ x5)
-	mov	r1, lr
+	mov	r1, r11
 	mov	r0, r8
 	eors	r1, r0
-	str	r1, [sp, #12]
+	str	r1, [sp, #8]
 	@ photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	ands	r1, r3
-	lsls	r0, r1, #1
+	mov	r0, r1
+	ands	r0, r3
+	lsls	r0, r0, #1
 	@ photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
 	eors	r7, r0
 	@ photon256.ae:53: u = (x & 0x88888888) >> 2
-	ldr	r1, [sp, #12]
 	ands	r1, r4
 	lsrs	r0, r1, #2
 	@ photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
@@ -1422,11 +1397,11 @@ photon_beetle_aead128_P_permute:
 	@ photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
 	eors	r7, r0
 	@ photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	ldr	r1, [sp, #16]
+	mov	r1, lr
 	eors	r1, r6
-	mov	r0, lr
+	mov	r0, r11
 	eors	r1, r0
-	mov	r0, r10
+	mov	r0, r9
 	eors	r1, r0
 	eors	r1, r2
 	@ photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
@@ -1448,12 +1423,12 @@ photon_beetle_aead128_P_permute:
 	mov	r0, r1
 	ands	r0, r3
 	lsls	r0, r0, #1
-	mov	r11, r0
+	mov	r10, r0
 	@ photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	mov	r7, lr
+	mov	r7, r11
 	mov	r0, r12
 	eors	r7, r0
-	mov	r0, r11
+	mov	r0, r10
 	eors	r7, r0
 	@ photon256.ae:53: u = (x & 0x88888888) >> 2
 	ands	r1, r4
@@ -1468,17 +1443,17 @@ photon_beetle_aead128_P_permute:
 	eors	r6, r2
 	eors	r6, r7
 	@ photon256.ae:63: t = times2(x3 ^ x5)
-	mov	r1, r10
+	mov	r1, r9
 	mov	r0, r12
 	eors	r1, r0
-	str	r1, [sp, #8]
+	str	r1, [sp, #4]
 	@ photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	ands	r1, r3
-	lsls	r0, r1, #1
+	mov	r0, r1
+	ands	r0, r3
+	lsls	r0, r0, #1
 	@ photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
 	eors	r6, r0
 	@ photon256.ae:53: u = (x & 0x88888888) >> 2
-	ldr	r1, [sp, #8]
 	ands	r1, r4
 	lsrs	r0, r1, #2
 	@ photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
@@ -1488,8 +1463,8 @@ photon_beetle_aead128_P_permute:
 	@ photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
 	eors	r6, r0
 	@ photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	ldr	r1, [sp]
-	mov	r0, r10
+	ldr	r1, [sp, #20]
+	mov	r0, r9
 	eors	r1, r0
 	mov	r0, r8
 	eors	r1, r0
@@ -1514,7 +1489,7 @@ photon_beetle_aead128_P_permute:
 	ands	r0, r3
 	lsls	r6, r0, #1
 	@ photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	mov	r0, r10
+	mov	r0, r9
 	eors	r0, r2
 	eors	r0, r6
 	@ photon256.ae:53: u = (x & 0x88888888) >> 2
@@ -1526,22 +1501,22 @@ photon_beetle_aead128_P_permute:
 	lsrs	r6, r1, #3
 	@ photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
 	eors	r0, r6
-	mov	r11, r0
+	mov	r10, r0
 	@ photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
-	mov	r1, lr
+	mov	r1, r11
 	eors	r1, r7
 	eors	r1, r0
 	@ photon256.ae:63: t = times2(x3 ^ x5)
 	mov	r0, r8
 	eors	r0, r2
-	mov	lr, r0
+	mov	r11, r0
 	@ photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	ands	r0, r3
 	lsls	r0, r0, #1
 	@ photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
 	eors	r1, r0
 	@ photon256.ae:53: u = (x & 0x88888888) >> 2
-	mov	r6, lr
+	mov	r6, r11
 	ands	r6, r4
 	lsrs	r0, r6, #2
 	@ photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
@@ -1551,12 +1526,12 @@ photon_beetle_aead128_P_permute:
 	@ photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
 	eors	r1, r0
 	@ photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	mov	r6, r9
+	ldr	r6, [sp, #12]
 	mov	r0, r8
 	eors	r6, r0
 	mov	r0, r12
 	eors	r6, r0
-	mov	r0, r11
+	mov	r0, r10
 	eors	r6, r0
 	@ photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	mov	r0, r1
@@ -1590,84 +1565,15 @@ photon_beetle_aead128_P_permute:
 	lsrs	r1, r6, #3
 	@ photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
 	eors	r0, r1
-	mov	r9, r0
+	mov	lr, r0
 	@ photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
-	mov	r6, r10
-	mov	r0, r11
-	eors	r6, r0
-	mov	r0, r9
+	mov	r6, r9
+	mov	r1, r10
+	eors	r6, r1
 	eors	r6, r0
 	@ photon256.ae:63: t = times2(x3 ^ x5)
 	mov	r1, r12
 	eors	r1, r7
-	@ photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	mov	r0, r1
-	ands	r0, r3
-	lsls	r0, r0, #1
-	@ photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
-	eors	r6, r0
-	@ photon256.ae:53: u = (x & 0x88888888) >> 2
-	ands	r1, r4
-	lsrs	r0, r1, #2
-	@ photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
-	eors	r6, r0
-	@ photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	lsrs	r0, r1, #3
-	@ photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
-	eors	r6, r0
-	@ photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	ldr	r1, [sp, #12]
-	mov	r0, r12
-	eors	r1, r0
-	eors	r1, r2
-	mov	r0, r9
-	eors	r1, r0
-	@ photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	mov	r0, r6
-	ands	r0, r3
-	lsls	r0, r0, #1
-	@ photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	eors	r1, r0
-	@ photon256.ae:53: u = (x & 0x88888888) >> 2
-	ands	r6, r4
-	lsrs	r0, r6, #2
-	@ photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	eors	r1, r0
-	@ photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	lsrs	r0, r6, #3
-	@ photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	eors	r1, r0
-	@ photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	mov	r0, r1
-	ands	r0, r3
-	lsls	r0, r0, #1
-	mov	r10, r0
-	@ photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	mov	r6, r12
-	mov	r0, r11
-	eors	r6, r0
-	mov	r0, r10
-	eors	r6, r0
-	@ photon256.ae:53: u = (x & 0x88888888) >> 2
-	ands	r1, r4
-	lsrs	r0, r1, #2
-	@ photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	eors	r6, r0
-	@ photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	lsrs	r1, r1, #3
-	@ photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	eors	r6, r1
-	mov	r10, r6
-	@ photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
-	mov	r6, r8
-	mov	r0, r9
-	eors	r6, r0
-	mov	r0, r10
-	eors	r6, r0
-	@ photon256.ae:63: t = times2(x3 ^ x5)
-	mov	r1, r2
-	mov	r0, r11
-	eors	r1, r0
 	@ photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	mov	r0, r1
 	ands	r0, r3
@@ -1685,9 +1591,10 @@ photon_beetle_aead128_P_permute:
 	eors	r6, r0
 	@ photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
 	ldr	r1, [sp, #8]
+	mov	r0, r12
+	eors	r1, r0
 	eors	r1, r2
-	eors	r1, r7
-	mov	r0, r10
+	mov	r0, lr
 	eors	r1, r0
 	@ photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	mov	r0, r6
@@ -1707,13 +1614,13 @@ photon_beetle_aead128_P_permute:
 	@ photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	mov	r0, r1
 	ands	r0, r3
-	lsls	r6, r0, #1
-	mov	r8, r6
+	lsls	r0, r0, #1
+	mov	r9, r0
 	@ photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	mov	r6, r2
-	mov	r0, r9
+	mov	r6, r12
+	mov	r0, r10
 	eors	r6, r0
-	mov	r0, r8
+	mov	r0, r9
 	eors	r6, r0
 	@ photon256.ae:53: u = (x & 0x88888888) >> 2
 	ands	r1, r4
@@ -1721,19 +1628,84 @@ photon_beetle_aead128_P_permute:
 	@ photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
 	eors	r6, r0
 	@ photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	lsrs	r0, r1, #3
+	lsrs	r1, r1, #3
 	@ photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	eors	r6, r0
-	mov	r8, r6
+	eors	r6, r1
+	mov	r9, r6
+	@ photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
+	mov	r0, r8
+	mov	r1, lr
+	eors	r0, r1
+	eors	r0, r6
+	@ photon256.ae:63: t = times2(x3 ^ x5)
+	mov	r1, r2
+	mov	r6, r10
+	eors	r1, r6
+	@ photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	mov	r6, r1
+	ands	r6, r3
+	lsls	r6, r6, #1
+	@ photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
+	eors	r0, r6
+	@ photon256.ae:53: u = (x & 0x88888888) >> 2
+	ands	r1, r4
+	lsrs	r6, r1, #2
+	@ photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
+	eors	r0, r6
+	@ photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	lsrs	r6, r1, #3
+	@ photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
+	eors	r0, r6
+	@ photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	ldr	r6, [sp, #4]
+	eors	r6, r2
+	eors	r6, r7
+	mov	r1, r9
+	eors	r6, r1
+	@ photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	mov	r1, r0
+	ands	r1, r3
+	lsls	r1, r1, #1
+	@ photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	eors	r6, r1
+	@ photon256.ae:53: u = (x & 0x88888888) >> 2
+	ands	r0, r4
+	lsrs	r1, r0, #2
+	@ photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	eors	r6, r1
+	@ photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	lsrs	r1, r0, #3
+	@ photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	eors	r6, r1
+	@ photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	mov	r1, r6
+	ands	r1, r3
+	lsls	r0, r1, #1
+	mov	r8, r0
+	@ photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	mov	r0, r2
+	mov	r1, lr
+	eors	r0, r1
+	mov	r1, r8
+	eors	r0, r1
+	@ photon256.ae:53: u = (x & 0x88888888) >> 2
+	ands	r6, r4
+	lsrs	r1, r6, #2
+	@ photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	eors	r0, r1
+	@ photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	lsrs	r1, r6, #3
+	@ photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	eors	r0, r1
+	mov	r8, r0
 	@ photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
 	mov	r1, r12
-	mov	r0, r10
-	eors	r1, r0
-	mov	r0, r6
+	mov	r6, r9
+	eors	r1, r6
 	eors	r1, r0
 	@ photon256.ae:63: t = times2(x3 ^ x5)
 	mov	r6, r7
-	mov	r0, r9
+	mov	r0, lr
 	eors	r6, r0
 	@ photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	mov	r0, r6
@@ -1751,9 +1723,9 @@ photon_beetle_aead128_P_permute:
 	@ photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
 	eors	r1, r0
 	@ photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	mov	r6, lr
+	mov	r6, r11
 	eors	r6, r7
-	mov	r0, r11
+	mov	r0, r10
 	eors	r6, r0
 	mov	r0, r8
 	eors	r6, r0
@@ -1777,7 +1749,7 @@ photon_beetle_aead128_P_permute:
 	lsls	r1, r3, #1
 	@ photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
 	mov	r3, r7
-	mov	r0, r10
+	mov	r0, r9
 	eors	r3, r0
 	eors	r3, r1
 	@ photon256.ae:53: u = (x & 0x88888888) >> 2
@@ -1790,18 +1762,18 @@ photon_beetle_aead128_P_permute:
 	lsrs	r3, r6, #3
 	@ photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
 	eors	r0, r3
-	ldr	r3, [sp, #4]
+	ldr	r3, [sp]
 	adds	r3, #1
-	str	r3, [sp, #4]
+	str	r3, [sp]
 	mov	r6, r2
-	str	r7, [sp, #16]
-	mov	r4, r11
-	mov	r3, r10
-	mov	r10, r8
+	str	r7, [sp, #12]
+	mov	r4, r10
+	mov	r3, r9
+	mov	r9, r8
 	mov	r2, r0
-	ldr	r0, [sp, #20]
+	ldr	r0, [sp, #16]
 	adds	r0, #1
-	str	r0, [sp, #20]
+	str	r0, [sp, #16]
 	cmp	r0, #12
 	bcs	.Lphoton_beetle_aead128_P_permute_far1
 	b	.Lphoton_beetle_aead128_P_permute_loop1
@@ -1814,17 +1786,17 @@ photon_beetle_aead128_P_permute:
 	@ photon256.ae:95: s[1] = x1
 	str	r6, [r5, #4]
 	@ photon256.ae:96: s[2] = x2
-	ldr	r1, [sp, #16]
+	ldr	r1, [sp, #12]
 	str	r1, [r5, #8]
 	@ photon256.ae:97: s[3] = x3
 	str	r4, [r5, #12]
 	@ photon256.ae:98: s[4] = x4
-	mov	r1, r9
+	mov	r1, lr
 	str	r1, [r5, #16]
 	@ photon256.ae:99: s[5] = x5
 	str	r3, [r5, #20]
 	@ photon256.ae:100: s[6] = x6
-	mov	r1, r10
+	mov	r1, r9
 	str	r1, [r5, #24]
 	@ photon256.ae:101: s[7] = x7
 	str	r2, [r5, #28]
@@ -1837,7 +1809,7 @@ photon_beetle_aead128_P_permute:
 
 @ --- photon_beetle_aead128_hash: photon_beetle_aead128.hash
 @     frame 64 bytes (16 spill slots, 12 on the stack; locals 16), saves nothing
-@     estimated 322 bytes of code and literals
+@     estimated 320 bytes of code and literals
 	.section .text.photon_beetle_aead128_hash,"ax",%progbits
 	.global photon_beetle_aead128_hash
 	.type photon_beetle_aead128_hash, %function
@@ -1851,9 +1823,8 @@ photon_beetle_aead128_hash:
 	str	r2, [sp, #36]
 	str	r3, [sp, #44]
 	@ photon_beetle_aead128.ae:61: for i in 0..(a + rate - 1) / rate {
-	mov	r0, r2
-	adds	r0, #16
-	subs	r0, r0, #1
+	adds	r2, #16
+	subs	r0, r2, #1
 	lsrs	r0, r0, #4
 	str	r0, [sp, #32]
 	movs	r1, #0

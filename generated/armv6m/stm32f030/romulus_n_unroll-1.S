@@ -293,7 +293,7 @@ romulus_n_key_setup:
 
 @ --- romulus_n_encrypt_with: romulus_n.encrypt_with
 @     frame 400 bytes (22 spill slots, 9 on the stack; locals 360), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 844 bytes of code and literals
+@     estimated 842 bytes of code and literals
 	.section .text.romulus_n_encrypt_with,"ax",%progbits
 	.global romulus_n_encrypt_with
 	.type romulus_n_encrypt_with, %function
@@ -401,11 +401,11 @@ romulus_n_encrypt_with:
 	@ romulus_n.ae:118: off = 16 * i
 	ldr	r1, [sp, #12]
 	lsls	r0, r1, #4
-	mov	r11, r0
+	str	r0, [sp, #20]
 	@ romulus_n.ae:119: rest = m - off
 	ldr	r1, [sp, #444]
 	subs	r0, r1, r0
-	mov	r10, r0
+	str	r0, [sp, #32]
 	@ romulus_n.ae:120: count = if rest < 16 then rest else 16
 	cmp	r0, #16
 	movs	r1, #0
@@ -417,7 +417,7 @@ romulus_n_encrypt_with:
 	eors	r7, r0
 	@ romulus_n.ae:121: mp = pad(load_be(msg, off, 16, count), count)
 	ldr	r1, [sp, #440]
-	mov	r0, r11
+	ldr	r0, [sp, #20]
 	adds	r2, r1, r0
 	cmp	r7, #16
 	bcc	.Lromulus_n_encrypt_with_bytes9
@@ -455,13 +455,12 @@ romulus_n_encrypt_with:
 	eors	r3, r0
 	ands	r3, r1
 	eors	r0, r3
-	str	r0, [sp, #24]
+	str	r0, [sp, #16]
 	@ romulus_n.ae:39: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
 	mov	r0, r9
 	lsrs	r3, r0, #1
-	ldr	r0, =0x7f7f7f7f
-	ands	r3, r0
-	mov	r0, r9
+	ldr	r4, =0x7f7f7f7f
+	ands	r3, r4
 	lsls	r4, r0, #7
 	eors	r4, r0
 	lsrs	r0, r5, #25
@@ -470,10 +469,10 @@ romulus_n_encrypt_with:
 	ands	r4, r0
 	eors	r3, r4
 	@ romulus_n.ae:122: store_be(ct, off, g(s) ^ mp, count)
-	ldr	r0, [sp, #24]
+	ldr	r0, [sp, #16]
 	eors	r3, r0
 	rev	r0, r3
-	str	r0, [sp, #28]
+	str	r0, [sp, #24]
 	@ romulus_n.ae:121: mp = pad(load_be(msg, off, 16, count), count)
 	ldr	r0, [r2, #4]
 	rev	r0, r0
@@ -482,7 +481,7 @@ romulus_n_encrypt_with:
 	eors	r3, r0
 	ands	r3, r1
 	eors	r0, r3
-	str	r0, [sp, #20]
+	mov	r11, r0
 	@ romulus_n.ae:39: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
 	lsrs	r3, r5, #1
 	mov	r0, r9
@@ -498,10 +497,10 @@ romulus_n_encrypt_with:
 	ands	r4, r0
 	eors	r3, r4
 	@ romulus_n.ae:122: store_be(ct, off, g(s) ^ mp, count)
-	ldr	r0, [sp, #20]
+	mov	r0, r11
 	eors	r3, r0
 	rev	r0, r3
-	str	r0, [sp, #16]
+	mov	r10, r0
 	@ romulus_n.ae:121: mp = pad(load_be(msg, off, 16, count), count)
 	ldr	r0, [r2, #8]
 	rev	r3, r0
@@ -516,7 +515,7 @@ romulus_n_encrypt_with:
 	orrs	r4, r0
 	ldr	r0, =0x7f7f7f7f
 	ands	r4, r0
-	str	r4, [sp, #32]
+	str	r4, [sp, #28]
 	lsls	r4, r6, #7
 	eors	r4, r6
 	mov	r0, r8
@@ -524,12 +523,12 @@ romulus_n_encrypt_with:
 	eors	r4, r0
 	ldr	r0, =0x80808080
 	ands	r4, r0
-	ldr	r0, [sp, #32]
+	ldr	r0, [sp, #28]
 	eors	r0, r4
 	@ romulus_n.ae:122: store_be(ct, off, g(s) ^ mp, count)
 	eors	r0, r3
 	rev	r0, r0
-	str	r0, [sp, #32]
+	str	r0, [sp, #28]
 	@ romulus_n.ae:121: mp = pad(load_be(msg, off, 16, count), count)
 	ldr	r0, [r2, #12]
 	rev	r4, r0
@@ -556,27 +555,27 @@ romulus_n_encrypt_with:
 	eors	r1, r4
 	rev	r2, r1
 	ldr	r1, [sp, #448]
-	mov	r0, r11
+	ldr	r0, [sp, #20]
 	adds	r1, r1, r0
 	cmp	r7, #16
 	bcc	.Lromulus_n_encrypt_with_bytes14
 	movs	r0, #3
 	tst	r1, r0
 	bne	.Lromulus_n_encrypt_with_bytes14
-	ldr	r0, [sp, #28]
+	ldr	r0, [sp, #24]
 	str	r0, [r1]
-	ldr	r0, [sp, #16]
+	mov	r0, r10
 	str	r0, [r1, #4]
-	ldr	r0, [sp, #32]
+	ldr	r0, [sp, #28]
 	str	r0, [r1, #8]
 	str	r2, [r1, #12]
 	b	.Lromulus_n_encrypt_with_stored15
 .Lromulus_n_encrypt_with_bytes14:
-	ldr	r0, [sp, #28]
+	ldr	r0, [sp, #24]
 	str	r0, [sp, #360]
-	ldr	r0, [sp, #16]
+	mov	r0, r10
 	str	r0, [sp, #364]
-	ldr	r0, [sp, #32]
+	ldr	r0, [sp, #28]
 	str	r0, [sp, #368]
 	str	r2, [sp, #372]
 	add	r2, sp, #360
@@ -593,13 +592,13 @@ romulus_n_encrypt_with:
 .Lromulus_n_encrypt_with_stored15:
 	@ romulus_n.ae:125: d = if rest > 16 then 0x04 else if rest == 16 then 0x14 else 0x15 as u8
 	movs	r1, #16
-	cmp	r1, r10
+	ldr	r0, [sp, #32]
+	cmp	r1, r0
 	movs	r1, #0
 	sbcs	r1, r1
-	mov	r2, r10
-	movs	r0, #16
-	eors	r2, r0
-	subs	r0, r2, #1
+	movs	r2, #16
+	eors	r0, r2
+	subs	r2, r0, #1
 	movs	r0, #0
 	sbcs	r0, r0
 	lsls	r0, r0, #31
@@ -628,9 +627,9 @@ romulus_n_encrypt_with:
 	str	r0, [sp, #4]
 	@ romulus_n.ae:123: s = s ^ mp
 	mov	r7, r9
-	ldr	r0, [sp, #24]
+	ldr	r0, [sp, #16]
 	eors	r7, r0
-	ldr	r0, [sp, #20]
+	mov	r0, r11
 	eors	r5, r0
 	eors	r6, r3
 	mov	r0, r8
@@ -760,7 +759,7 @@ romulus_n_encrypt_with:
 
 @ --- romulus_n_decrypt_with: romulus_n.decrypt_with
 @     frame 408 bytes (30 spill slots, 11 on the stack; locals 360), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 946 bytes of code and literals
+@     estimated 944 bytes of code and literals
 	.section .text.romulus_n_decrypt_with,"ax",%progbits
 	.global romulus_n_decrypt_with
 	.type romulus_n_decrypt_with, %function
@@ -854,23 +853,23 @@ romulus_n_decrypt_with:
 	adds	r0, #15
 	lsrs	r0, r0, #4
 	str	r0, [sp, #44]
-	str	r6, [sp, #12]
-	mov	r11, r5
-	str	r4, [sp, #16]
+	mov	r10, r6
+	mov	r9, r5
+	mov	r11, r4
 	mov	r8, r2
 	str	r3, [sp, #4]
 	str	r1, [sp, #8]
 	movs	r1, #0
-	str	r1, [sp, #20]
+	str	r1, [sp, #12]
 	cmp	r1, r0
 	bcc	.Lromulus_n_decrypt_with_far1
 	b	.Lromulus_n_decrypt_with_done8
 .Lromulus_n_decrypt_with_far1:
 .Lromulus_n_decrypt_with_loop7:
 	@ romulus_n.ae:39: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
-	ldr	r5, [sp, #12]
+	mov	r5, r10
 	lsrs	r4, r5, #1
-	mov	r6, r11
+	mov	r6, r9
 	lsls	r0, r6, #31
 	orrs	r4, r0
 	ldr	r2, =0x7f7f7f7f
@@ -880,9 +879,9 @@ romulus_n_decrypt_with:
 	ldr	r1, =0x80808080
 	ands	r3, r1
 	eors	r4, r3
-	str	r4, [sp, #28]
+	str	r4, [sp, #20]
 	lsrs	r4, r6, #1
-	ldr	r7, [sp, #16]
+	mov	r7, r11
 	lsls	r0, r7, #31
 	orrs	r4, r0
 	ands	r4, r2
@@ -914,13 +913,13 @@ romulus_n_decrypt_with:
 	mov	r2, r5
 	eors	r2, r6
 	@ romulus_n.ae:143: off = 16 * i
-	ldr	r1, [sp, #20]
+	ldr	r1, [sp, #12]
 	lsls	r0, r1, #4
-	mov	r10, r0
+	str	r0, [sp, #24]
 	@ romulus_n.ae:144: rest = m - off
 	ldr	r1, [sp, #452]
 	subs	r0, r1, r0
-	mov	r9, r0
+	str	r0, [sp, #40]
 	@ romulus_n.ae:145: count = if rest < 16 then rest else 16
 	cmp	r0, #16
 	movs	r1, #0
@@ -932,7 +931,7 @@ romulus_n_decrypt_with:
 	eors	r7, r0
 	@ romulus_n.ae:146: p = first_bytes(g(s) ^ load_be(ct, off, 16, count), count)
 	ldr	r1, [sp, #448]
-	mov	r0, r10
+	ldr	r0, [sp, #24]
 	adds	r1, r1, r0
 	cmp	r7, #16
 	bcc	.Lromulus_n_decrypt_with_bytes9
@@ -946,7 +945,7 @@ romulus_n_decrypt_with:
 	str	r0, [sp, #376]
 	str	r0, [sp, #380]
 	add	r0, sp, #368
-	str	r0, [sp, #24]
+	str	r0, [sp, #16]
 	mov	r6, r7
 	cmp	r6, #16
 	bcc	.Lromulus_n_decrypt_with_cnt12
@@ -956,29 +955,29 @@ romulus_n_decrypt_with:
 	subs	r6, #1
 	bcc	.Lromulus_n_decrypt_with_cpyd11
 	ldrb	r5, [r1, r6]
-	ldr	r0, [sp, #24]
+	ldr	r0, [sp, #16]
 	strb	r5, [r0, r6]
 	b	.Lromulus_n_decrypt_with_cpy13
 .Lromulus_n_decrypt_with_cpyd11:
-	ldr	r1, [sp, #24]
+	ldr	r1, [sp, #16]
 .Lromulus_n_decrypt_with_words10:
 	ldr	r0, [r1, #12]
 	rev	r5, r0
-	ldr	r0, [sp, #28]
+	ldr	r0, [sp, #20]
 	eors	r0, r5
-	str	r0, [sp, #40]
+	str	r0, [sp, #36]
 	ldr	r0, [r1, #8]
 	rev	r5, r0
 	eors	r4, r5
-	str	r4, [sp, #36]
+	str	r4, [sp, #32]
 	ldr	r0, [r1, #4]
 	rev	r4, r0
 	eors	r3, r4
-	str	r3, [sp, #32]
+	str	r3, [sp, #28]
 	ldr	r0, [r1]
 	rev	r1, r0
 	eors	r2, r1
-	str	r2, [sp, #24]
+	str	r2, [sp, #16]
 	@ romulus_n.ae:54: return x & ~(~(0 as u128) >> (8 * n))
 	movs	r4, #0
 	mvns	r4, r4
@@ -1020,55 +1019,55 @@ romulus_n_decrypt_with:
 	movs	r5, #0
 	movs	r4, #0
 .Lromulus_n_decrypt_with_she17:
-	ldr	r3, [sp, #24]
+	ldr	r3, [sp, #16]
 	bics	r3, r4
 	@ romulus_n.ae:147: store_be(msg, off, p, count)
 	rev	r0, r3
-	str	r0, [sp, #28]
+	str	r0, [sp, #20]
 	@ romulus_n.ae:54: return x & ~(~(0 as u128) >> (8 * n))
-	ldr	r4, [sp, #32]
+	ldr	r4, [sp, #28]
 	bics	r4, r5
 	@ romulus_n.ae:147: store_be(msg, off, p, count)
 	rev	r0, r4
-	str	r0, [sp, #24]
+	str	r0, [sp, #16]
 	@ romulus_n.ae:54: return x & ~(~(0 as u128) >> (8 * n))
-	ldr	r5, [sp, #36]
+	ldr	r5, [sp, #32]
 	bics	r5, r2
 	@ romulus_n.ae:147: store_be(msg, off, p, count)
 	rev	r0, r5
-	str	r0, [sp, #32]
+	str	r0, [sp, #28]
 	@ romulus_n.ae:54: return x & ~(~(0 as u128) >> (8 * n))
-	ldr	r6, [sp, #40]
+	ldr	r6, [sp, #36]
 	bics	r6, r1
 	@ romulus_n.ae:147: store_be(msg, off, p, count)
 	rev	r2, r6
 	ldr	r1, [sp, #464]
-	mov	r0, r10
+	ldr	r0, [sp, #24]
 	adds	r1, r1, r0
 	cmp	r7, #16
 	bcc	.Lromulus_n_decrypt_with_bytes18
 	movs	r0, #3
 	tst	r1, r0
 	bne	.Lromulus_n_decrypt_with_bytes18
-	ldr	r0, [sp, #28]
+	ldr	r0, [sp, #20]
 	str	r0, [r1]
-	ldr	r0, [sp, #24]
+	ldr	r0, [sp, #16]
 	str	r0, [r1, #4]
-	ldr	r0, [sp, #32]
+	ldr	r0, [sp, #28]
 	str	r0, [r1, #8]
 	str	r2, [r1, #12]
 	b	.Lromulus_n_decrypt_with_stored19
 	.ltorg
 .Lromulus_n_decrypt_with_bytes18:
-	ldr	r0, [sp, #28]
+	ldr	r0, [sp, #20]
 	str	r0, [sp, #368]
-	ldr	r0, [sp, #24]
+	ldr	r0, [sp, #16]
 	str	r0, [sp, #372]
-	ldr	r0, [sp, #32]
+	ldr	r0, [sp, #28]
 	str	r0, [sp, #376]
 	str	r2, [sp, #380]
 	add	r0, sp, #368
-	mov	r10, r0
+	str	r0, [sp, #16]
 	mov	r2, r7
 	cmp	r2, #16
 	bcc	.Lromulus_n_decrypt_with_cnt20
@@ -1077,20 +1076,19 @@ romulus_n_decrypt_with:
 .Lromulus_n_decrypt_with_cpy21:
 	subs	r2, #1
 	bcc	.Lromulus_n_decrypt_with_stored19
-	mov	r0, r10
+	ldr	r0, [sp, #16]
 	ldrb	r0, [r0, r2]
 	strb	r0, [r1, r2]
 	b	.Lromulus_n_decrypt_with_cpy21
 .Lromulus_n_decrypt_with_stored19:
 	@ romulus_n.ae:150: d = if rest > 16 then 0x04 else if rest == 16 then 0x14 else 0x15 as u8
 	movs	r1, #16
-	cmp	r1, r9
+	ldr	r0, [sp, #40]
+	cmp	r1, r0
 	movs	r2, #0
 	sbcs	r2, r2
-	mov	r1, r9
-	movs	r0, #16
-	eors	r1, r0
-	subs	r0, r1, #1
+	eors	r0, r1
+	subs	r1, r0, #1
 	movs	r0, #0
 	sbcs	r0, r0
 	lsls	r0, r0, #31
@@ -1101,7 +1099,7 @@ romulus_n_decrypt_with:
 	eors	r1, r0
 	ands	r1, r2
 	eors	r0, r1
-	mov	r9, r0
+	str	r0, [sp, #16]
 	@ romulus_n.ae:44: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
 	ldr	r0, [sp, #8]
 	lsls	r1, r0, #1
@@ -1134,7 +1132,7 @@ romulus_n_decrypt_with:
 	ands	r3, r2
 	eors	r4, r3
 	@ romulus_n.ae:148: s = s ^ pad(p, count)
-	ldr	r3, [sp, #16]
+	mov	r3, r11
 	eors	r3, r4
 	@ romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
 	mov	r4, r5
@@ -1142,7 +1140,7 @@ romulus_n_decrypt_with:
 	ands	r4, r2
 	eors	r5, r4
 	@ romulus_n.ae:148: s = s ^ pad(p, count)
-	mov	r4, r11
+	mov	r4, r9
 	eors	r4, r5
 	@ romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
 	orrs	r7, r6
@@ -1150,7 +1148,7 @@ romulus_n_decrypt_with:
 	ands	r7, r2
 	eors	r6, r7
 	@ romulus_n.ae:148: s = s ^ pad(p, count)
-	ldr	r2, [sp, #12]
+	mov	r2, r10
 	eors	r2, r6
 	@ romulus_n.ae:151: s = tbc_n(cnt, d, r23, s)
 	str	r2, [sp, #376]
@@ -1170,19 +1168,19 @@ romulus_n_decrypt_with:
 	add	r2, sp, #48
 	add	r0, sp, #368
 	add	r3, sp, #376
-	mov	r1, r9
+	ldr	r1, [sp, #16]
 	bl	romulus_n_tbc_n
 	ldr	r0, [sp, #392]
-	str	r0, [sp, #12]
+	mov	r10, r0
 	ldr	r0, [sp, #396]
-	mov	r11, r0
+	mov	r9, r0
 	ldr	r0, [sp, #400]
-	str	r0, [sp, #16]
+	mov	r11, r0
 	ldr	r0, [sp, #404]
 	mov	r8, r0
-	ldr	r1, [sp, #20]
+	ldr	r1, [sp, #12]
 	adds	r1, #1
-	str	r1, [sp, #20]
+	str	r1, [sp, #12]
 	ldr	r0, [sp, #44]
 	cmp	r1, r0
 	bcs	.Lromulus_n_decrypt_with_far2
@@ -1218,7 +1216,7 @@ romulus_n_decrypt_with:
 	@ romulus_n.ae:39: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
 	lsls	r2, r3, #7
 	eors	r2, r3
-	ldr	r4, [sp, #16]
+	mov	r4, r11
 	lsrs	r0, r4, #25
 	eors	r2, r0
 	ldr	r7, =0x80808080
@@ -1237,16 +1235,16 @@ romulus_n_decrypt_with:
 	@ romulus_n.ae:39: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
 	lsls	r3, r4, #7
 	eors	r3, r4
-	mov	r0, r11
+	mov	r0, r9
 	lsrs	r0, r0, #25
 	eors	r3, r0
 	ands	r3, r7
 	@ romulus_n.ae:153: return (load_be(tag, 0, 16) ^ g(s)) == 0
 	eors	r2, r3
 	@ romulus_n.ae:39: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
-	ldr	r0, [sp, #12]
+	mov	r0, r10
 	lsrs	r4, r0, #1
-	mov	r0, r11
+	mov	r0, r9
 	lsls	r0, r0, #31
 	orrs	r4, r0
 	ands	r4, r5
@@ -1255,23 +1253,23 @@ romulus_n_decrypt_with:
 	rev	r3, r0
 	eors	r3, r4
 	@ romulus_n.ae:39: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
-	ldr	r0, [sp, #12]
+	mov	r0, r10
 	lsls	r4, r0, #7
 	eors	r4, r0
 	ands	r4, r7
 	@ romulus_n.ae:153: return (load_be(tag, 0, 16) ^ g(s)) == 0
 	eors	r3, r4
 	@ romulus_n.ae:39: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
-	mov	r0, r11
+	mov	r0, r9
 	lsls	r4, r0, #7
 	eors	r4, r0
-	ldr	r0, [sp, #12]
+	mov	r0, r10
 	lsrs	r0, r0, #25
 	eors	r4, r0
 	ands	r4, r7
-	mov	r0, r11
+	mov	r0, r9
 	lsrs	r7, r0, #1
-	ldr	r0, [sp, #16]
+	mov	r0, r11
 	lsls	r0, r0, #31
 	orrs	r7, r0
 	ands	r7, r5
@@ -1303,7 +1301,7 @@ romulus_n_decrypt_with:
 
 @ --- romulus_n_E_tk23_rows: romulus_n.E.tk23_rows
 @     frame 4 bytes (7 spill slots, 1 on the stack; locals 0), saves nothing
-@     estimated 352 bytes of code and literals
+@     estimated 350 bytes of code and literals
 	.section .text.romulus_n_E_tk23_rows,"ax",%progbits
 	.global romulus_n_E_tk23_rows
 	.type romulus_n_E_tk23_rows, %function
@@ -1502,9 +1500,8 @@ romulus_n_E_tk23_rows:
 	orrs	r1, r0
 	@ skinny128_384plus.ae:186: r23[i] = tk2[127:64] ^ r3[i]
 	mov	r0, r12
-	ldr	r0, [r0, #4]
-	eors	r3, r0
-	mov	r0, r12
+	ldr	r6, [r0, #4]
+	eors	r3, r6
 	ldr	r6, [r0]
 	mov	r0, r8
 	eors	r0, r6
@@ -1540,7 +1537,7 @@ romulus_n_E_tk23_rows:
 
 
 @ --- romulus_n_absorb_ad: romulus_n.absorb_ad
-@     frame 96 bytes (18 spill slots, 8 on the stack; locals 56), saves nothing
+@     frame 100 bytes (18 spill slots, 9 on the stack; locals 56), saves nothing
 @     estimated 778 bytes of code and literals
 	.section .text.romulus_n_absorb_ad,"ax",%progbits
 	.global romulus_n_absorb_ad
@@ -1549,7 +1546,7 @@ romulus_n_E_tk23_rows:
 	.balign 4
 romulus_n_absorb_ad:
 	push	{lr}
-	sub	sp, #96
+	sub	sp, #100
 	@ romulus_n.ae:80: for i in 0..pairs {
 	movs	r4, #0
 	movs	r5, #1
@@ -1559,21 +1556,22 @@ romulus_n_absorb_ad:
 	mov	r9, r4
 	mov	r10, r4
 	str	r7, [sp, #8]
-	str	r3, [sp, #32]
+	str	r3, [sp, #36]
 	@ romulus_n.ae:79: pairs = if a > 0 then (a - 1) / 32 else 0 as u32        // pairs with AD after them
-	cmp	r7, r3
-	sbcs	r7, r7
+	subs	r3, r3, #1
+	movs	r3, #0
+	sbcs	r3, r3
+	mvns	r7, r3
+	ldr	r3, [sp, #36]
 	subs	r3, r3, #1
 	lsrs	r3, r3, #5
 	ands	r3, r7
 	str	r3, [sp, #24]
 	str	r2, [sp, #20]
-	str	r1, [sp, #36]
+	str	r1, [sp, #40]
 	str	r0, [sp, #28]
 	@ romulus_n.ae:80: for i in 0..pairs {
-	mov	r1, r4
-	ldr	r0, [sp, #24]
-	cmp	r1, r0
+	cmp	r4, r3
 	bcs	.Lromulus_n_absorb_ad_done2
 .Lromulus_n_absorb_ad_loop1:
 	@ romulus_n.ae:81: off = 32 * i
@@ -1586,7 +1584,7 @@ romulus_n_absorb_ad:
 	tst	r3, r1
 	beq	.Lromulus_n_absorb_ad_words4
 .Lromulus_n_absorb_ad_bytes3:
-	add	r7, sp, #40
+	add	r7, sp, #44
 	movs	r2, #16
 .Lromulus_n_absorb_ad_cpy6:
 	subs	r2, #1
@@ -1639,7 +1637,7 @@ romulus_n_absorb_ad:
 	tst	r5, r0
 	beq	.Lromulus_n_absorb_ad_words8
 .Lromulus_n_absorb_ad_bytes7:
-	add	r7, sp, #40
+	add	r7, sp, #44
 	movs	r4, #16
 .Lromulus_n_absorb_ad_cpy10:
 	subs	r4, #1
@@ -1650,30 +1648,30 @@ romulus_n_absorb_ad:
 .Lromulus_n_absorb_ad_cpyd9:
 	mov	r5, r7
 .Lromulus_n_absorb_ad_words8:
-	add	r0, sp, #80
+	add	r0, sp, #84
 	str	r0, [sp, #4]
-	add	r0, sp, #64
+	add	r0, sp, #68
 	str	r0, [sp]
 	ldm	r5, {r0, r4, r5, r7}
-	str	r6, [sp, #76]
-	str	r1, [sp, #72]
-	str	r2, [sp, #68]
-	str	r3, [sp, #64]
+	str	r6, [sp, #80]
+	str	r1, [sp, #76]
+	str	r2, [sp, #72]
+	str	r3, [sp, #68]
 	rev	r1, r0
-	str	r1, [sp, #60]
+	str	r1, [sp, #64]
 	rev	r4, r4
-	str	r4, [sp, #56]
+	str	r4, [sp, #60]
 	rev	r4, r5
-	str	r4, [sp, #52]
+	str	r4, [sp, #56]
 	rev	r4, r7
-	str	r4, [sp, #48]
+	str	r4, [sp, #52]
 	ldr	r0, [sp, #16]
-	str	r0, [sp, #44]
+	str	r0, [sp, #48]
 	ldr	r0, [sp, #12]
-	str	r0, [sp, #40]
-	add	r2, sp, #48
+	str	r0, [sp, #44]
+	add	r2, sp, #52
 	movs	r1, #8
-	add	r0, sp, #40
+	add	r0, sp, #44
 	ldr	r3, [sp, #28]
 	bl	romulus_n_tbc
 	@ romulus_n.ae:44: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
@@ -1696,16 +1694,16 @@ romulus_n_absorb_ad:
 	ands	r1, r0
 	eors	r5, r1
 	@ romulus_n.ae:84: s = tbc(cnt, 8, load_be(ad, off + 16, 16), r3, s)
-	ldr	r6, [sp, #92]
-	ldr	r0, [sp, #88]
+	ldr	r6, [sp, #96]
+	ldr	r0, [sp, #92]
 	@ romulus_n.ae:44: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
 	mov	r8, r0
 	@ romulus_n.ae:84: s = tbc(cnt, 8, load_be(ad, off + 16, 16), r3, s)
-	ldr	r0, [sp, #84]
+	ldr	r0, [sp, #88]
 	@ romulus_n.ae:44: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
 	mov	r9, r0
 	@ romulus_n.ae:84: s = tbc(cnt, 8, load_be(ad, off + 16, 16), r3, s)
-	ldr	r0, [sp, #80]
+	ldr	r0, [sp, #84]
 	@ romulus_n.ae:44: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
 	mov	r10, r0
 	ldr	r1, [sp, #8]
@@ -1716,11 +1714,11 @@ romulus_n_absorb_ad:
 	@ romulus_n.ae:87: off = 32 * pairs
 	ldr	r0, [sp, #24]
 	lsls	r0, r0, #5
-	str	r0, [sp, #24]
+	str	r0, [sp, #32]
 	@ romulus_n.ae:88: r = a - off                                           // 0 (empty A) .. 32
-	ldr	r1, [sp, #32]
+	ldr	r1, [sp, #36]
 	subs	r0, r1, r0
-	str	r0, [sp, #8]
+	str	r0, [sp, #16]
 	@ romulus_n.ae:89: odd = if r < 16 then r else 16
 	cmp	r0, #16
 	movs	r1, #0
@@ -1732,9 +1730,8 @@ romulus_n_absorb_ad:
 	mov	r11, r0
 	@ romulus_n.ae:90: s = s ^ pad(load_be(ad, off, 16, odd), odd)
 	ldr	r1, [sp, #20]
-	ldr	r0, [sp, #24]
-	adds	r3, r1, r0
-	mov	r0, r11
+	ldr	r2, [sp, #32]
+	adds	r3, r1, r2
 	cmp	r0, #16
 	bcc	.Lromulus_n_absorb_ad_bytes11
 	movs	r0, #3
@@ -1742,12 +1739,12 @@ romulus_n_absorb_ad:
 	beq	.Lromulus_n_absorb_ad_words12
 .Lromulus_n_absorb_ad_bytes11:
 	movs	r0, #0
+	str	r0, [sp, #56]
 	str	r0, [sp, #52]
 	str	r0, [sp, #48]
 	str	r0, [sp, #44]
-	str	r0, [sp, #40]
 	mov	r1, r11
-	add	r2, sp, #40
+	add	r2, sp, #44
 	cmp	r1, #16
 	bcc	.Lromulus_n_absorb_ad_cnt14
 	movs	r1, #16
@@ -1768,7 +1765,7 @@ romulus_n_absorb_ad:
 	ands	r1, r0
 	lsls	r0, r5, #1
 	eors	r0, r1
-	str	r0, [sp, #16]
+	str	r0, [sp, #12]
 	@ romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
 	mov	r0, r11
 	cmp	r0, #16
@@ -1784,7 +1781,7 @@ romulus_n_absorb_ad:
 	eors	r1, r0
 	@ romulus_n.ae:90: s = s ^ pad(load_be(ad, off, 16, odd), odd)
 	eors	r6, r1
-	str	r6, [sp, #32]
+	str	r6, [sp, #24]
 	ldr	r0, [r3, #4]
 	rev	r1, r0
 	@ romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
@@ -1823,7 +1820,7 @@ romulus_n_absorb_ad:
 	orrs	r4, r0
 	@ romulus_n.ae:92: if r > 16 {
 	movs	r3, #16
-	ldr	r0, [sp, #8]
+	ldr	r0, [sp, #16]
 	cmp	r3, r0
 	movs	r3, #0
 	adcs	r3, r3
@@ -1832,16 +1829,16 @@ romulus_n_absorb_ad:
 	@ romulus_n.ae:44: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
 	lsls	r0, r4, #8
 	lsrs	r0, r0, #8
-	str	r0, [sp, #12]
+	str	r0, [sp, #8]
 	@ romulus_n.ae:92: if r > 16 {
 	cmp	r3, #0
 	beq	.Lromulus_n_absorb_ad_else16
 	@ romulus_n.ae:93: s = tbc(cnt, 8, pad(load_be(ad, off + 16, 16, r - 16), r - 16), r3, s)
-	ldr	r3, [sp, #24]
+	ldr	r3, [sp, #32]
 	adds	r3, #16
 	ldr	r0, [sp, #20]
 	adds	r6, r0, r3
-	ldr	r3, [sp, #8]
+	ldr	r3, [sp, #16]
 	subs	r3, #16
 	cmp	r3, #16
 	bcc	.Lromulus_n_absorb_ad_bytes18
@@ -1850,12 +1847,12 @@ romulus_n_absorb_ad:
 	beq	.Lromulus_n_absorb_ad_words19
 .Lromulus_n_absorb_ad_bytes18:
 	movs	r0, #0
+	str	r0, [sp, #56]
 	str	r0, [sp, #52]
 	str	r0, [sp, #48]
 	str	r0, [sp, #44]
-	str	r0, [sp, #40]
 	mov	r4, r3
-	add	r5, sp, #40
+	add	r5, sp, #44
 	cmp	r4, #16
 	bcc	.Lromulus_n_absorb_ad_cnt21
 	movs	r4, #16
@@ -1906,40 +1903,40 @@ romulus_n_absorb_ad:
 	ands	r0, r7
 	eors	r6, r0
 	@ romulus_n.ae:93: s = tbc(cnt, 8, pad(load_be(ad, off + 16, 16, r - 16), r - 16), r3, s)
-	add	r0, sp, #80
+	add	r0, sp, #84
 	str	r0, [sp, #4]
-	add	r0, sp, #64
+	add	r0, sp, #68
 	str	r0, [sp]
-	ldr	r0, [sp, #32]
-	str	r0, [sp, #76]
+	ldr	r0, [sp, #24]
+	str	r0, [sp, #80]
 	mov	r0, r8
-	str	r0, [sp, #72]
-	str	r1, [sp, #68]
-	str	r2, [sp, #64]
-	str	r6, [sp, #60]
-	str	r3, [sp, #56]
-	str	r4, [sp, #52]
-	str	r5, [sp, #48]
+	str	r0, [sp, #76]
+	str	r1, [sp, #72]
+	str	r2, [sp, #68]
+	str	r6, [sp, #64]
+	str	r3, [sp, #60]
+	str	r4, [sp, #56]
+	str	r5, [sp, #52]
+	ldr	r0, [sp, #8]
+	str	r0, [sp, #48]
 	ldr	r0, [sp, #12]
 	str	r0, [sp, #44]
-	ldr	r0, [sp, #16]
-	str	r0, [sp, #40]
-	add	r2, sp, #48
+	add	r2, sp, #52
 	movs	r1, #8
-	add	r0, sp, #40
+	add	r0, sp, #44
 	ldr	r3, [sp, #28]
 	bl	romulus_n_tbc
 	@ romulus_n.ae:44: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
-	ldr	r0, [sp, #12]
+	ldr	r0, [sp, #8]
 	lsls	r1, r0, #1
-	ldr	r0, [sp, #16]
+	ldr	r0, [sp, #12]
 	lsrs	r0, r0, #31
 	orrs	r1, r0
 	lsls	r0, r1, #8
 	lsrs	r4, r0, #8
-	ldr	r0, [sp, #16]
-	lsls	r2, r0, #1
 	ldr	r0, [sp, #12]
+	lsls	r2, r0, #1
+	ldr	r0, [sp, #8]
 	lsrs	r0, r0, #23
 	rsbs	r1, r0, #0
 	movs	r0, #149
@@ -1947,33 +1944,33 @@ romulus_n_absorb_ad:
 	eors	r2, r1
 	mov	r0, r2
 	@ romulus_n.ae:93: s = tbc(cnt, 8, pad(load_be(ad, off + 16, 16, r - 16), r - 16), r3, s)
-	ldr	r5, [sp, #92]
-	ldr	r6, [sp, #88]
-	ldr	r7, [sp, #84]
-	ldr	r2, [sp, #80]
+	ldr	r5, [sp, #96]
+	ldr	r6, [sp, #92]
+	ldr	r7, [sp, #88]
+	ldr	r2, [sp, #84]
 	@ romulus_n.ae:44: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
 	b	.Lromulus_n_absorb_ad_endif17
 .Lromulus_n_absorb_ad_else16:
-	ldr	r4, [sp, #12]
-	ldr	r0, [sp, #16]
-	ldr	r5, [sp, #32]
+	ldr	r4, [sp, #8]
+	ldr	r0, [sp, #12]
+	ldr	r5, [sp, #24]
 	mov	r6, r8
 	mov	r7, r1
 .Lromulus_n_absorb_ad_endif17:
 	@ romulus_n.ae:97: return tbc_n(cnt, d, r23, s)
-	add	r1, sp, #64
+	add	r1, sp, #68
 	str	r1, [sp]
-	add	r3, sp, #48
-	add	r1, sp, #40
-	str	r5, [sp, #60]
-	str	r6, [sp, #56]
-	str	r7, [sp, #52]
-	str	r2, [sp, #48]
-	str	r4, [sp, #44]
-	str	r0, [sp, #40]
+	add	r3, sp, #52
+	add	r1, sp, #44
+	str	r5, [sp, #64]
+	str	r6, [sp, #60]
+	str	r7, [sp, #56]
+	str	r2, [sp, #52]
+	str	r4, [sp, #48]
+	str	r0, [sp, #44]
 	@ romulus_n.ae:96: d = if (r == 16) | (r == 32) then 0x18 else 0x1a as u8
 	movs	r0, #16
-	ldr	r2, [sp, #8]
+	ldr	r2, [sp, #16]
 	eors	r0, r2
 	subs	r2, r0, #1
 	movs	r4, #0
@@ -1981,7 +1978,7 @@ romulus_n_absorb_ad:
 	movs	r0, #1
 	eors	r4, r0
 	movs	r2, #32
-	ldr	r0, [sp, #8]
+	ldr	r0, [sp, #16]
 	eors	r0, r2
 	subs	r0, r0, #1
 	movs	r2, #0
@@ -1997,18 +1994,18 @@ romulus_n_absorb_ad:
 	@ romulus_n.ae:97: return tbc_n(cnt, d, r23, s)
 	mov	r0, r1
 	mov	r1, r2
-	ldr	r2, [sp, #36]
+	ldr	r2, [sp, #40]
 	bl	romulus_n_tbc_n
-	ldr	r1, [sp, #64]
-	ldr	r2, [sp, #100]
-	str	r1, [r2]
 	ldr	r1, [sp, #68]
-	str	r1, [r2, #4]
+	ldr	r2, [sp, #104]
+	str	r1, [r2]
 	ldr	r1, [sp, #72]
-	str	r1, [r2, #8]
+	str	r1, [r2, #4]
 	ldr	r1, [sp, #76]
+	str	r1, [r2, #8]
+	ldr	r1, [sp, #80]
 	str	r1, [r2, #12]
-	add	sp, #96
+	add	sp, #100
 	pop	{pc}
 	.ltorg
 	.size romulus_n_absorb_ad, .-romulus_n_absorb_ad
@@ -2016,7 +2013,7 @@ romulus_n_absorb_ad:
 
 @ --- romulus_n_tbc_n: romulus_n.tbc_n
 @     frame 64 bytes (10 spill slots, 0 on the stack; locals 64), saves nothing
-@     estimated 550 bytes of code and literals
+@     estimated 548 bytes of code and literals
 	.section .text.romulus_n_tbc_n,"ax",%progbits
 	.global romulus_n_tbc_n
 	.type romulus_n_tbc_n, %function
@@ -2174,8 +2171,7 @@ romulus_n_tbc_n:
 	mov	r8, r3
 	@ skinny128_384plus.ae:121: t = r0 ^ r2
 	mov	r5, r7
-	mov	r0, r3
-	eors	r5, r0
+	eors	r5, r3
 	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
 	lsrs	r0, r5, #16
 	uxtb	r0, r0

@@ -9,7 +9,7 @@
 
 @ --- skinny128_384plus_key_schedule: skinny128_384plus.key_schedule
 @     frame 40 bytes (16 spill slots, 10 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 584 bytes of code and literals
+@     estimated 582 bytes of code and literals
 	.section .text.skinny128_384plus_key_schedule,"ax",%progbits
 	.global skinny128_384plus_key_schedule
 	.type skinny128_384plus_key_schedule, %function
@@ -25,26 +25,26 @@ skinny128_384plus_key_schedule:
 	sub	sp, #40
 	ldr	r2, [r0, #32]
 	@ skinny128_384plus.ae:95: @unroll(unroll)
-	str	r2, [sp]
+	mov	r11, r2
 	ldr	r2, [r0, #36]
-	str	r2, [sp, #4]
+	str	r2, [sp]
 	ldr	r2, [r0, #40]
-	mov	r9, r2
+	mov	r8, r2
 	ldr	r2, [r0, #44]
-	mov	lr, r2
+	mov	r12, r2
 	ldr	r6, [r0, #16]
 	ldr	r5, [r0, #20]
 	ldr	r2, [r0, #24]
-	mov	r10, r2
+	mov	r9, r2
 	ldr	r4, [r0, #28]
 	ldr	r3, [r0]
 	ldr	r2, [r0, #4]
 	ldr	r7, [r0, #8]
-	mov	r11, r7
+	mov	r10, r7
 	ldr	r0, [r0, #12]
-	mov	r8, r0
+	mov	lr, r0
 	@ skinny128_384plus.ae:97: rtk[i] = (tk1 ^ tk2 ^ tk3)[127:64]
-	mov	r12, r1
+	str	r1, [sp, #4]
 	@ skinny128_384plus.ae:95: @unroll(unroll)
 	movs	r0, #0
 	str	r0, [sp, #8]
@@ -116,7 +116,7 @@ skinny128_384plus_key_schedule:
 	orrs	r1, r2
 	str	r1, [sp, #28]
 	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
-	mov	r1, r8
+	mov	r1, lr
 	lsrs	r0, r1, #24
 	@ skinny128_384plus.ae:87: return cat(x, t[63:0])
 	lsls	r2, r0, #24
@@ -138,7 +138,7 @@ skinny128_384plus_key_schedule:
 	orrs	r2, r1
 	str	r2, [sp, #24]
 	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
-	mov	r1, r11
+	mov	r1, r10
 	lsrs	r0, r1, #24
 	@ skinny128_384plus.ae:87: return cat(x, t[63:0])
 	lsls	r2, r0, #24
@@ -245,7 +245,7 @@ skinny128_384plus_key_schedule:
 	@ skinny128_384plus.ae:81: return cat(x, t[63:0])
 	orrs	r5, r0
 	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
-	mov	r1, r10
+	mov	r1, r9
 	lsrs	r0, r1, #24
 	@ skinny128_384plus.ae:81: return cat(x, t[63:0])
 	lsls	r6, r0, #24
@@ -266,11 +266,11 @@ skinny128_384plus_key_schedule:
 	@ skinny128_384plus.ae:81: return cat(x, t[63:0])
 	orrs	r6, r0
 	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
-	ldr	r3, [sp, #4]
+	ldr	r3, [sp]
 	lsrs	r0, r3, #16
 	uxtb	r0, r0
 	lsls	r2, r0, #24
-	ldr	r7, [sp]
+	mov	r7, r11
 	uxtb	r0, r7
 	lsls	r0, r0, #16
 	orrs	r2, r0
@@ -280,7 +280,7 @@ skinny128_384plus_key_schedule:
 	lsrs	r0, r7, #16
 	uxtb	r1, r0
 	orrs	r2, r1
-	str	r2, [sp, #36]
+	mov	r11, r2
 	lsrs	r0, r3, #8
 	uxtb	r0, r0
 	lsls	r1, r0, #24
@@ -294,7 +294,7 @@ skinny128_384plus_key_schedule:
 	uxtb	r0, r3
 	orrs	r1, r0
 	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
-	mov	r3, lr
+	mov	r3, r12
 	lsrs	r0, r3, #24
 	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
 	lsls	r2, r0, #24
@@ -315,7 +315,7 @@ skinny128_384plus_key_schedule:
 	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
 	orrs	r2, r0
 	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
-	mov	r7, r9
+	mov	r7, r8
 	lsrs	r0, r7, #24
 	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
 	lsls	r3, r0, #24
@@ -336,35 +336,34 @@ skinny128_384plus_key_schedule:
 	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
 	orrs	r3, r0
 	@ skinny128_384plus.ae:97: rtk[i] = (tk1 ^ tk2 ^ tk3)[127:64]
-	mov	r7, lr
+	mov	r7, r12
+	mov	r12, r11
 	eors	r7, r4
-	mov	r0, r8
+	mov	r0, lr
 	eors	r7, r0
-	mov	r4, r9
+	mov	r4, r8
+	mov	r0, r9
+	eors	r4, r0
 	mov	r0, r10
 	eors	r4, r0
-	mov	r0, r11
-	eors	r4, r0
-	mov	r0, r12
+	ldr	r0, [sp, #4]
 	str	r4, [r0]
 	str	r7, [r0, #4]
 	@ skinny128_384plus.ae:87: return cat(x, t[63:0])
 	adds	r0, #8
-	mov	r12, r0
-	str	r3, [sp]
-	str	r2, [sp, #4]
-	mov	r9, r1
-	ldr	r0, [sp, #36]
-	mov	lr, r0
+	str	r0, [sp, #4]
+	mov	r11, r3
+	str	r2, [sp]
+	mov	r8, r1
 	ldr	r0, [sp, #16]
-	mov	r10, r0
+	mov	r9, r0
 	ldr	r4, [sp, #12]
 	ldr	r3, [sp, #20]
 	ldr	r2, [sp, #24]
 	ldr	r0, [sp, #28]
-	mov	r11, r0
+	mov	r10, r0
 	ldr	r0, [sp, #32]
-	mov	r8, r0
+	mov	lr, r0
 	ldr	r0, [sp, #8]
 	adds	r0, #1
 	str	r0, [sp, #8]

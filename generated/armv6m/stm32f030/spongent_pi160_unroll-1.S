@@ -117,7 +117,7 @@ spongent_pi160_sbox_layer:
 
 @ --- spongent_pi160_permute: spongent_pi160.permute
 @     frame 4 bytes (8 spill slots, 1 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 984 bytes of code and literals
+@     estimated 970 bytes of code and literals
 	.section .text.spongent_pi160_permute,"ax",%progbits
 	.global spongent_pi160_permute
 	.type spongent_pi160_permute, %function
@@ -145,9 +145,6 @@ spongent_pi160_permute:
 	@ spongent_pi160.ae:43: x = x ^ (c as u160) ^ ((reverse8(c) as u160) << (n - 8))
 	ldr	r0, =spongent_pi160_sf0
 	mov	r12, r0
-	b	.Lspongent_pi160_permute_pool1
-	.ltorg
-.Lspongent_pi160_permute_pool1:
 	@ spongent_pi160.ae:41: @unroll(unroll)
 .Lspongent_pi160_permute_loop1:
 	mov	r0, lr
@@ -193,13 +190,13 @@ spongent_pi160_permute:
 	lsls	r7, r0, #8
 	uxtb	r2, r2
 	mov	r0, r12
-	ldrb	r0, [r0, r2]
-	orrs	r7, r0
+	ldrb	r6, [r0, r2]
+	orrs	r7, r6
 	lsls	r6, r1, #16
 	orrs	r6, r7
 	lsrs	r1, r3, #24
 	mov	r7, r12
-	ldrb	r0, [r7, r1]
+	ldrb	r0, [r0, r1]
 	lsls	r1, r0, #8
 	lsrs	r0, r3, #16
 	uxtb	r2, r0
@@ -269,8 +266,7 @@ spongent_pi160_permute:
 	lsls	r5, r5, #1
 	adcs	r7, r7
 	lsls	r5, r5, #1
-	mov	r0, r4
-	adcs	r0, r4
+	adcs	r4, r4
 	lsls	r5, r5, #1
 	adcs	r1, r1
 	lsls	r5, r5, #1
@@ -278,8 +274,7 @@ spongent_pi160_permute:
 	lsls	r5, r5, #1
 	adcs	r7, r7
 	lsls	r5, r5, #1
-	mov	r4, r0
-	adcs	r4, r0
+	adcs	r4, r4
 	lsls	r5, r5, #1
 	adcs	r1, r1
 	lsls	r5, r5, #1
@@ -287,8 +282,7 @@ spongent_pi160_permute:
 	lsls	r5, r5, #1
 	adcs	r7, r7
 	lsls	r5, r5, #1
-	mov	r0, r4
-	adcs	r0, r4
+	adcs	r4, r4
 	lsls	r5, r5, #1
 	adcs	r1, r1
 	lsls	r5, r5, #1
@@ -296,8 +290,7 @@ spongent_pi160_permute:
 	lsls	r5, r5, #1
 	adcs	r7, r7
 	lsls	r5, r5, #1
-	mov	r4, r0
-	adcs	r4, r0
+	adcs	r4, r4
 	lsls	r5, r5, #1
 	adcs	r1, r1
 	lsls	r5, r5, #1
@@ -305,8 +298,7 @@ spongent_pi160_permute:
 	lsls	r5, r5, #1
 	adcs	r7, r7
 	lsls	r5, r5, #1
-	mov	r0, r4
-	adcs	r0, r4
+	adcs	r4, r4
 	lsls	r5, r5, #1
 	adcs	r1, r1
 	lsls	r5, r5, #1
@@ -314,8 +306,7 @@ spongent_pi160_permute:
 	lsls	r5, r5, #1
 	adcs	r7, r7
 	lsls	r5, r5, #1
-	mov	r4, r0
-	adcs	r4, r0
+	adcs	r4, r4
 	lsls	r5, r5, #1
 	adcs	r1, r1
 	lsls	r5, r5, #1
@@ -323,9 +314,8 @@ spongent_pi160_permute:
 	lsls	r5, r5, #1
 	adcs	r7, r7
 	lsls	r5, r5, #1
-	mov	r0, r4
-	adcs	r0, r4
-	mov	r9, r0
+	adcs	r4, r4
+	mov	r9, r4
 	lsls	r0, r6, #1
 	adcs	r1, r1
 	lsls	r0, r0, #1
@@ -606,6 +596,9 @@ spongent_pi160_permute:
 .Lspongent_pi160_permute_done2:
 	ldr	r6, [sp]
 	str	r5, [r6]
+	b	.Lspongent_pi160_permute_pool1
+	.ltorg
+.Lspongent_pi160_permute_pool1:
 	str	r4, [r6, #4]
 	str	r3, [r6, #8]
 	str	r2, [r6, #12]

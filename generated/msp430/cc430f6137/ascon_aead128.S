@@ -1724,7 +1724,7 @@ ascon_aead128_P_permute:
 
 ; --- ascon_aead128_absorb_ad: ascon_aead128.absorb_ad
 ;     frame 42 bytes (13 spill slots, locals 16), saves nothing
-;     estimated 522 bytes of code
+;     estimated 508 bytes of code
 	.section .text.ascon_aead128_absorb_ad,"ax",@progbits
 	.local ascon_aead128_absorb_ad
 	.type ascon_aead128_absorb_ad, @function
@@ -1735,13 +1735,7 @@ ascon_aead128_absorb_ad:
 	mov	r13, 24(sp)
 	mov	r14, 22(sp)
 	; ascon_aead128.ae:61: if n > 0 {
-	mov	#0, r15
-	cmp	r14, r15
-	subc	#0, r15
-	clr	r15
-	adc	r15
-	xor	#1, r15
-	tst	r15
+	tst	r14
 	jz	.Lascon_aead128_absorb_ad_else1
 	; ascon_aead128.ae:62: for i in 0..n / rate + 1 {
 	mov	r14, r15
@@ -1932,7 +1926,6 @@ ascon_aead128_absorb_ad:
 	subc	12(sp), r15
 	jnc	.Lascon_aead128_absorb_ad_loop3
 .Lascon_aead128_absorb_ad_done4:
-	jmp	.Lascon_aead128_absorb_ad_endif2
 .Lascon_aead128_absorb_ad_else1:
 .Lascon_aead128_absorb_ad_endif2:
 	; ascon_aead128.ae:69: s[4] = s[4] ^ (1 << 63)

@@ -668,7 +668,7 @@ elephant_dumbo_P_permute:
 
 ; --- elephant_dumbo_crypt: elephant_dumbo.crypt
 ;     frame 384 bytes (132 spill slots, locals 120), saves nothing
-;     estimated 6158 bytes of code
+;     estimated 6152 bytes of code
 	.section .text.elephant_dumbo_crypt,"ax",@progbits
 	.local elephant_dumbo_crypt
 	.type elephant_dumbo_crypt, @function
@@ -2361,18 +2361,16 @@ elephant_dumbo_crypt:
 	dec	r15
 	jnz	.Lelephant_dumbo_crypt_cpy33
 .Lelephant_dumbo_crypt_stored31:
-	jmp	.Lelephant_dumbo_crypt_endif24
 .Lelephant_dumbo_crypt_else23:
 .Lelephant_dumbo_crypt_endif24:
 	; elephant_dumbo.ae:93: if (i > 0) & (i <= blocks_c) {
-	mov	#0, r15
 	mov	134(sp), r13
-	cmp	r13, r15
+	mov	r13, r15
 	mov	130(sp), r12
-	subc	r12, r15
+	bis	r12, r15
+	sub	#1, r15
 	clr	r14
 	adc	r14
-	xor	#1, r14
 	cmp	r13, 210(sp)
 	mov	208(sp), r15
 	subc	r12, r15
@@ -2649,7 +2647,6 @@ elephant_dumbo_crypt:
 	xor	342(sp), r15
 	xor	54(sp), r15
 	mov	r15, 112(sp)
-	jmp	.Lelephant_dumbo_crypt_endif35
 .Lelephant_dumbo_crypt_else34:
 .Lelephant_dumbo_crypt_endif35:
 	; elephant_dumbo.ae:96: if i + 1 < blocks_ad {

@@ -118,7 +118,7 @@ isap_a_128a_key_setup:
 
 ; --- isap_a_128a_encrypt_with: isap_a_128a.encrypt_with
 ;     frame 124 bytes (15 spill slots, locals 88), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 900 bytes of code
+;     estimated 884 bytes of code
 	.section .text.isap_a_128a_encrypt_with,"ax",@progbits
 	.global isap_a_128a_encrypt_with
 	.type isap_a_128a_encrypt_with, @function
@@ -127,50 +127,43 @@ isap_a_128a_encrypt_with:
 	pushm.w	#7, r10
 	sub	#124, sp
 	mov	r12, 34(sp)
-	mov	r14, r10
-	mov	sp, r14
+	mov	sp, r12
 	mov	#20, r15
 .Lisap_a_128a_encrypt_with_zero1:
-	clr	36(r14)
-	incd	r14
+	clr	36(r12)
+	incd	r12
 	dec	r15
 	jnz	.Lisap_a_128a_encrypt_with_zero1
 	; isap_a_128a.ae:134: n = load_be(nonce, 0, 16)
-	bit	#1, r10
+	bit	#1, r14
 	jnz	.Lisap_a_128a_encrypt_with_bytes2
 .Lisap_a_128a_encrypt_with_words3:
-	mov	@r10+, 32(sp)
-	mov	@r10+, 30(sp)
-	mov	@r10+, 28(sp)
-	mov	@r10+, 26(sp)
-	mov	@r10+, 24(sp)
-	mov	@r10+, 22(sp)
-	mov	@r10+, 20(sp)
-	mov	@r10+, 18(sp)
+	mov	@r14+, 32(sp)
+	mov	@r14+, 30(sp)
+	mov	@r14+, 28(sp)
+	mov	@r14+, 26(sp)
+	mov	@r14+, 24(sp)
+	mov	@r14+, 22(sp)
+	mov	@r14+, 20(sp)
+	mov	@r14+, 18(sp)
 	jmp	.Lisap_a_128a_encrypt_with_join4
 .Lisap_a_128a_encrypt_with_bytes2:
-	mov	sp, r11
-	add	#76, r11
-	mov	r11, r12
-	mov	#16, r14
+	mov	sp, r10
+	add	#76, r10
+	mov	r10, r11
+	mov	#16, r12
 .Lisap_a_128a_encrypt_with_cpy5:
-	mov.b	@r10, r15
-	inc	r10
-	mov.b	r15, 0(r12)
-	inc	r12
-	dec	r14
+	mov.b	@r14, r15
+	inc	r14
+	mov.b	r15, 0(r11)
+	inc	r11
+	dec	r12
 	jnz	.Lisap_a_128a_encrypt_with_cpy5
-	mov	r11, r10
+	mov	r10, r14
 	jmp	.Lisap_a_128a_encrypt_with_words3
 .Lisap_a_128a_encrypt_with_join4:
 	; isap_a_128a.ae:111: if m > 0 {
-	mov	#0, r15
-	cmp	146(sp), r15
-	subc	#0, r15
-	clr	r15
-	adc	r15
-	xor	#1, r15
-	tst	r15
+	tst	146(sp)
 	swpb	32(sp)
 	swpb	30(sp)
 	swpb	28(sp)
@@ -360,7 +353,6 @@ isap_a_128a_encrypt_with:
 	subc	14(sp), r15
 	jnc	.Lisap_a_128a_encrypt_with_loop9
 .Lisap_a_128a_encrypt_with_done10:
-	jmp	.Lisap_a_128a_encrypt_with_endif8
 .Lisap_a_128a_encrypt_with_else7:
 .Lisap_a_128a_encrypt_with_endif8:
 	; isap_a_128a.ae:136: store_be(tag, 0, mac(ka, n, ad, ct))
@@ -446,7 +438,7 @@ isap_a_128a_encrypt_with:
 
 ; --- isap_a_128a_decrypt_with: isap_a_128a.decrypt_with
 ;     frame 142 bytes (24 spill slots, locals 88), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 948 bytes of code
+;     estimated 934 bytes of code
 	.section .text.isap_a_128a_decrypt_with,"ax",@progbits
 	.global isap_a_128a_decrypt_with
 	.type isap_a_128a_decrypt_with, @function
@@ -471,7 +463,7 @@ isap_a_128a_decrypt_with:
 	bit	#1, r7
 	jnz	.Lisap_a_128a_decrypt_with_bytes2
 .Lisap_a_128a_decrypt_with_words3:
-	mov	@r7+, 48(sp)
+	mov	@r7+, 44(sp)
 	mov	@r7+, 42(sp)
 	mov	@r7+, 34(sp)
 	mov	@r7+, 32(sp)
@@ -497,7 +489,7 @@ isap_a_128a_decrypt_with:
 .Lisap_a_128a_decrypt_with_join4:
 	; isap_a_128a.ae:143: ok = (load_be(tag, 0, 16) ^ mac(ka, n, ad, ct)) == 0
 	bit	#1, r8
-	swpb	48(sp)
+	swpb	44(sp)
 	swpb	42(sp)
 	swpb	34(sp)
 	swpb	32(sp)
@@ -508,8 +500,8 @@ isap_a_128a_decrypt_with:
 	jnz	.Lisap_a_128a_decrypt_with_bytes7
 .Lisap_a_128a_decrypt_with_words8:
 	mov	@r8+, 50(sp)
+	mov	@r8+, 48(sp)
 	mov	@r8+, 46(sp)
-	mov	@r8+, 44(sp)
 	mov	@r8+, 38(sp)
 	mov	@r8+, 36(sp)
 	mov	@r8+, 30(sp)
@@ -538,7 +530,7 @@ isap_a_128a_decrypt_with:
 	mov	32(sp), 118(sp)
 	mov	34(sp), 120(sp)
 	mov	42(sp), 122(sp)
-	mov	48(sp), 124(sp)
+	mov	44(sp), 124(sp)
 	mov	sp, r13
 	add	#110, r13
 	mov	sp, r15
@@ -550,8 +542,8 @@ isap_a_128a_decrypt_with:
 	mov	r10, r14
 	mov	r11, r15
 	swpb	50(sp)
+	swpb	48(sp)
 	swpb	46(sp)
-	swpb	44(sp)
 	swpb	38(sp)
 	swpb	36(sp)
 	swpb	30(sp)
@@ -568,9 +560,9 @@ isap_a_128a_decrypt_with:
 	xor	132(sp), r11
 	mov	38(sp), r12
 	xor	134(sp), r12
-	mov	44(sp), r13
+	mov	46(sp), r13
 	xor	136(sp), r13
-	mov	46(sp), r14
+	mov	48(sp), r14
 	xor	138(sp), r14
 	mov	50(sp), r15
 	xor	140(sp), r15
@@ -587,13 +579,7 @@ isap_a_128a_decrypt_with:
 	xor	#1, r15
 	mov	r15, 40(sp)
 	; isap_a_128a.ae:111: if m > 0 {
-	mov	#0, r15
-	cmp	164(sp), r15
-	subc	#0, r15
-	clr	r15
-	adc	r15
-	xor	#1, r15
-	tst	r15
+	tst	164(sp)
 	jz	.Lisap_a_128a_decrypt_with_else12
 	; isap_a_128a.ae:112: rekey(ke, n, s)
 	mov	18(sp), 110(sp)
@@ -603,7 +589,7 @@ isap_a_128a_decrypt_with:
 	mov	32(sp), 118(sp)
 	mov	34(sp), 120(sp)
 	mov	42(sp), 122(sp)
-	mov	48(sp), 124(sp)
+	mov	44(sp), 124(sp)
 	mov	sp, r13
 	add	#110, r13
 	mov	sp, r14
@@ -614,7 +600,7 @@ isap_a_128a_decrypt_with:
 	mov	32(sp), 78(sp)
 	mov	34(sp), 80(sp)
 	mov	42(sp), 82(sp)
-	mov	48(sp), 84(sp)
+	mov	44(sp), 84(sp)
 	; isap_a_128a.ae:114: s[4] = n[63:0]
 	mov	18(sp), 86(sp)
 	mov	20(sp), 88(sp)
@@ -774,7 +760,6 @@ isap_a_128a_decrypt_with:
 	subc	14(sp), r15
 	jnc	.Lisap_a_128a_decrypt_with_loop14
 .Lisap_a_128a_decrypt_with_done15:
-	jmp	.Lisap_a_128a_decrypt_with_endif13
 .Lisap_a_128a_decrypt_with_else12:
 .Lisap_a_128a_decrypt_with_endif13:
 	mov	174(sp), r15

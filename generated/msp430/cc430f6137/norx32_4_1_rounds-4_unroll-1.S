@@ -57,7 +57,7 @@ norx32_4_1_key_setup:
 
 ; --- norx32_4_1_encrypt_with: norx32_4_1.encrypt_with
 ;     frame 254 bytes (55 spill slots, locals 144), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2470 bytes of code
+;     estimated 2456 bytes of code
 	.section .text.norx32_4_1_encrypt_with,"ax",@progbits
 	.global norx32_4_1_encrypt_with
 	.type norx32_4_1_encrypt_with, @function
@@ -100,13 +100,7 @@ norx32_4_1_encrypt_with:
 	mov	270(sp), r14
 	call	#norx32_4_1_absorb_header
 	; norx32_4_1.ae:135: if m > 0 {
-	mov	#0, r15
-	cmp	274(sp), r15
-	subc	#0, r15
-	clr	r15
-	adc	r15
-	xor	#1, r15
-	tst	r15
+	tst	274(sp)
 	jnz	.Lnorx32_4_1_encrypt_with_near22
 	br	#.Lnorx32_4_1_encrypt_with_else1
 .Lnorx32_4_1_encrypt_with_near22:
@@ -846,7 +840,6 @@ norx32_4_1_encrypt_with:
 	br	#.Lnorx32_4_1_encrypt_with_loop3
 .Lnorx32_4_1_encrypt_with_near24:
 .Lnorx32_4_1_encrypt_with_done4:
-	jmp	.Lnorx32_4_1_encrypt_with_endif2
 .Lnorx32_4_1_encrypt_with_else1:
 .Lnorx32_4_1_encrypt_with_endif2:
 	; norx32_4_1.ae:146: store_le(tag, 0, finalize(s, k))
@@ -905,7 +898,7 @@ norx32_4_1_encrypt_with:
 
 ; --- norx32_4_1_decrypt_with: norx32_4_1.decrypt_with
 ;     frame 302 bytes (79 spill slots, locals 144), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 3226 bytes of code
+;     estimated 3212 bytes of code
 	.section .text.norx32_4_1_decrypt_with,"ax",@progbits
 	.global norx32_4_1_decrypt_with
 	.type norx32_4_1_decrypt_with, @function
@@ -947,13 +940,7 @@ norx32_4_1_decrypt_with:
 	mov	318(sp), r14
 	call	#norx32_4_1_absorb_header
 	; norx32_4_1.ae:157: if m > 0 {
-	mov	#0, r15
-	cmp	322(sp), r15
-	subc	#0, r15
-	clr	r15
-	adc	r15
-	xor	#1, r15
-	tst	r15
+	tst	322(sp)
 	jnz	.Lnorx32_4_1_decrypt_with_near29
 	br	#.Lnorx32_4_1_decrypt_with_else1
 .Lnorx32_4_1_decrypt_with_near29:
@@ -1881,7 +1868,6 @@ norx32_4_1_decrypt_with:
 	br	#.Lnorx32_4_1_decrypt_with_loop3
 .Lnorx32_4_1_decrypt_with_near31:
 .Lnorx32_4_1_decrypt_with_done4:
-	jmp	.Lnorx32_4_1_decrypt_with_endif2
 .Lnorx32_4_1_decrypt_with_else1:
 .Lnorx32_4_1_decrypt_with_endif2:
 	; norx32_4_1.ae:169: return (load_le(tag, 0, 16) ^ finalize(s, k)) == 0
@@ -3008,7 +2994,7 @@ norx32_4_1_F_permute:
 
 ; --- norx32_4_1_absorb_header: norx32_4_1.absorb_header
 ;     frame 150 bytes (51 spill slots, locals 48), saves nothing
-;     estimated 1802 bytes of code
+;     estimated 1788 bytes of code
 	.section .text.norx32_4_1_absorb_header,"ax",@progbits
 	.local norx32_4_1_absorb_header
 	.type norx32_4_1_absorb_header, @function
@@ -3019,13 +3005,7 @@ norx32_4_1_absorb_header:
 	mov	r13, 98(sp)
 	mov	r14, 76(sp)
 	; norx32_4_1.ae:96: if n > 0 {
-	mov	#0, r15
-	cmp	r14, r15
-	subc	#0, r15
-	clr	r15
-	adc	r15
-	xor	#1, r15
-	tst	r15
+	tst	r14
 	jnz	.Lnorx32_4_1_absorb_header_near15
 	br	#.Lnorx32_4_1_absorb_header_else1
 .Lnorx32_4_1_absorb_header_near15:
@@ -3662,7 +3642,6 @@ norx32_4_1_absorb_header:
 	br	#.Lnorx32_4_1_absorb_header_loop3
 .Lnorx32_4_1_absorb_header_near17:
 .Lnorx32_4_1_absorb_header_done4:
-	jmp	.Lnorx32_4_1_absorb_header_endif2
 .Lnorx32_4_1_absorb_header_else1:
 .Lnorx32_4_1_absorb_header_endif2:
 	add	#150, sp

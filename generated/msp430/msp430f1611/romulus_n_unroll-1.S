@@ -2025,7 +2025,7 @@ romulus_n_E_tk23_rows:
 
 ; --- romulus_n_absorb_ad: romulus_n.absorb_ad
 ;     frame 170 bytes (31 spill slots, locals 104), saves nothing
-;     estimated 1838 bytes of code
+;     estimated 1834 bytes of code
 	.section .text.romulus_n_absorb_ad,"ax",@progbits
 	.local romulus_n_absorb_ad
 	.type romulus_n_absorb_ad, @function
@@ -2049,11 +2049,10 @@ romulus_n_absorb_ad:
 	mov	#0, 22(sp)
 	mov	r15, 52(sp)
 	; romulus_n.ae:79: pairs = if a > 0 then (a - 1) / 32 else 0 as u32        // pairs with AD after them
-	mov	#0, r15
-	mov	52(sp), r11
-	cmp	r11, r15
-	subc	#0, r15
+	mov	r15, r11
+	sub	#1, r15
 	subc	r6, r6
+	inv	r6
 	sub	#1, r11
 	subc	r7, r7
 	mov	r7, r15

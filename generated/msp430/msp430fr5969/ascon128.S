@@ -65,7 +65,7 @@ ascon128_key_setup:
 
 ; --- ascon128_encrypt_with: ascon128.encrypt_with
 ;     frame 104 bytes (16 spill slots, locals 72), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1418 bytes of code
+;     estimated 1404 bytes of code
 	.section .text.ascon128_encrypt_with,"ax",@progbits
 	.global ascon128_encrypt_with
 	.type ascon128_encrypt_with, @function
@@ -102,13 +102,7 @@ ascon128_encrypt_with:
 	mov	r11, r15
 	call	#ascon128_initialize
 	; ascon128.ae:51: if n > 0 {
-	mov	#0, r15
-	cmp	120(sp), r15
-	subc	#0, r15
-	clr	r15
-	adc	r15
-	xor	#1, r15
-	tst	r15
+	tst	120(sp)
 	jz	.Lascon128_encrypt_with_else1
 	; ascon128.ae:52: for i in 0..n / rate + 1 {
 	mov	120(sp), r15
@@ -263,7 +257,6 @@ ascon128_encrypt_with:
 	subc	10(sp), r15
 	jnc	.Lascon128_encrypt_with_loop3
 .Lascon128_encrypt_with_done4:
-	jmp	.Lascon128_encrypt_with_endif2
 .Lascon128_encrypt_with_else1:
 .Lascon128_encrypt_with_endif2:
 	; ascon128.ae:59: s[4] = s[4] ^ 1
@@ -642,7 +635,7 @@ ascon128_encrypt_with:
 
 ; --- ascon128_decrypt_with: ascon128.decrypt_with
 ;     frame 122 bytes (25 spill slots, locals 72), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1558 bytes of code
+;     estimated 1544 bytes of code
 	.section .text.ascon128_decrypt_with,"ax",@progbits
 	.global ascon128_decrypt_with
 	.type ascon128_decrypt_with, @function
@@ -679,13 +672,7 @@ ascon128_decrypt_with:
 	mov	r11, r15
 	call	#ascon128_initialize
 	; ascon128.ae:51: if n > 0 {
-	mov	#0, r15
-	cmp	138(sp), r15
-	subc	#0, r15
-	clr	r15
-	adc	r15
-	xor	#1, r15
-	tst	r15
+	tst	138(sp)
 	jz	.Lascon128_decrypt_with_else1
 	; ascon128.ae:52: for i in 0..n / rate + 1 {
 	mov	138(sp), r15
@@ -840,7 +827,6 @@ ascon128_decrypt_with:
 	subc	10(sp), r15
 	jnc	.Lascon128_decrypt_with_loop3
 .Lascon128_decrypt_with_done4:
-	jmp	.Lascon128_decrypt_with_endif2
 .Lascon128_decrypt_with_else1:
 .Lascon128_decrypt_with_endif2:
 	; ascon128.ae:59: s[4] = s[4] ^ 1

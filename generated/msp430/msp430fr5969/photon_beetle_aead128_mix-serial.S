@@ -61,7 +61,7 @@ photon_beetle_aead128_key_setup:
 
 ; --- photon_beetle_aead128_encrypt_with: photon_beetle_aead128.encrypt_with
 ;     frame 78 bytes (15 spill slots, locals 48), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1312 bytes of code
+;     estimated 1290 bytes of code
 	.section .text.photon_beetle_aead128_encrypt_with,"ax",@progbits
 	.global photon_beetle_aead128_encrypt_with
 	.type photon_beetle_aead128_encrypt_with, @function
@@ -146,18 +146,15 @@ photon_beetle_aead128_encrypt_with:
 	mov	60(sp), r15
 	xor	#8192, r15
 	mov	r15, 60(sp)
-	jmp	.Lphoton_beetle_aead128_encrypt_with_endif7
 .Lphoton_beetle_aead128_encrypt_with_else6:
 .Lphoton_beetle_aead128_encrypt_with_endif7:
 	; photon_beetle_aead128.ae:118: if a > 0 {
-	mov	#0, r15
-	cmp	r10, r15
-	subc	#0, r15
+	mov	r10, r15
+	sub	#1, r15
 	clr	r15
 	adc	r15
-	xor	#1, r15
 	mov	r15, 28(sp)
-	tst	r15
+	tst	r10
 	jz	.Lphoton_beetle_aead128_encrypt_with_else8
 	; photon_beetle_aead128.ae:74: whole = a % rate == 0
 	mov	r10, r15
@@ -167,10 +164,10 @@ photon_beetle_aead128_encrypt_with:
 	adc	r11
 	xor	#1, r11
 	; photon_beetle_aead128.ae:75: return if m > 0 then (if whole then 1 else 2 as u8) else (if whole then 3 else 4 as u8)
-	mov	#0, r15
-	cmp	98(sp), r15
-	subc	#0, r15
+	mov	98(sp), r15
+	sub	#1, r15
 	subc	r14, r14
+	inv	r14
 	mov	r11, r15
 	inv	r15
 	inc	r15
@@ -189,17 +186,10 @@ photon_beetle_aead128_encrypt_with:
 	mov	r10, r14
 	mov	r11, r15
 	call	#photon_beetle_aead128_hash
-	jmp	.Lphoton_beetle_aead128_encrypt_with_endif9
 .Lphoton_beetle_aead128_encrypt_with_else8:
 .Lphoton_beetle_aead128_encrypt_with_endif9:
 	; photon_beetle_aead128.ae:121: if m > 0 {
-	mov	#0, r15
-	cmp	98(sp), r15
-	subc	#0, r15
-	clr	r15
-	adc	r15
-	xor	#1, r15
-	tst	r15
+	tst	98(sp)
 	jz	.Lphoton_beetle_aead128_encrypt_with_else10
 	; photon_beetle_aead128.ae:122: for i in 0..(m + rate - 1) / rate {
 	mov	98(sp), r15
@@ -553,7 +543,6 @@ photon_beetle_aead128_encrypt_with:
 	rlam.w	#1, r13
 	xor	60(sp), r13
 	mov	r13, 60(sp)
-	jmp	.Lphoton_beetle_aead128_encrypt_with_endif11
 .Lphoton_beetle_aead128_encrypt_with_else10:
 .Lphoton_beetle_aead128_encrypt_with_endif11:
 	; photon_beetle_aead128.ae:85: P.permute(s)
@@ -600,7 +589,7 @@ photon_beetle_aead128_encrypt_with:
 
 ; --- photon_beetle_aead128_decrypt_with: photon_beetle_aead128.decrypt_with
 ;     frame 108 bytes (30 spill slots, locals 48), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1548 bytes of code
+;     estimated 1526 bytes of code
 	.section .text.photon_beetle_aead128_decrypt_with,"ax",@progbits
 	.global photon_beetle_aead128_decrypt_with
 	.type photon_beetle_aead128_decrypt_with, @function
@@ -685,18 +674,15 @@ photon_beetle_aead128_decrypt_with:
 	mov	90(sp), r15
 	xor	#8192, r15
 	mov	r15, 90(sp)
-	jmp	.Lphoton_beetle_aead128_decrypt_with_endif7
 .Lphoton_beetle_aead128_decrypt_with_else6:
 .Lphoton_beetle_aead128_decrypt_with_endif7:
 	; photon_beetle_aead128.ae:146: if a > 0 {
-	mov	#0, r15
-	cmp	r10, r15
-	subc	#0, r15
+	mov	r10, r15
+	sub	#1, r15
 	clr	r15
 	adc	r15
-	xor	#1, r15
-	mov	r15, 54(sp)
-	tst	r15
+	mov	r15, 58(sp)
+	tst	r10
 	jz	.Lphoton_beetle_aead128_decrypt_with_else8
 	; photon_beetle_aead128.ae:74: whole = a % rate == 0
 	mov	r10, r15
@@ -706,10 +692,10 @@ photon_beetle_aead128_decrypt_with:
 	adc	r11
 	xor	#1, r11
 	; photon_beetle_aead128.ae:75: return if m > 0 then (if whole then 1 else 2 as u8) else (if whole then 3 else 4 as u8)
-	mov	#0, r15
-	cmp	128(sp), r15
-	subc	#0, r15
+	mov	128(sp), r15
+	sub	#1, r15
 	subc	r14, r14
+	inv	r14
 	mov	r11, r15
 	inv	r15
 	inc	r15
@@ -728,17 +714,10 @@ photon_beetle_aead128_decrypt_with:
 	mov	r10, r14
 	mov	r11, r15
 	call	#photon_beetle_aead128_hash
-	jmp	.Lphoton_beetle_aead128_decrypt_with_endif9
 .Lphoton_beetle_aead128_decrypt_with_else8:
 .Lphoton_beetle_aead128_decrypt_with_endif9:
 	; photon_beetle_aead128.ae:149: if m > 0 {
-	mov	#0, r15
-	cmp	128(sp), r15
-	subc	#0, r15
-	clr	r15
-	adc	r15
-	xor	#1, r15
-	tst	r15
+	tst	128(sp)
 	jnz	.Lphoton_beetle_aead128_decrypt_with_near38
 	br	#.Lphoton_beetle_aead128_decrypt_with_else10
 .Lphoton_beetle_aead128_decrypt_with_near38:
@@ -1151,7 +1130,7 @@ photon_beetle_aead128_decrypt_with:
 	inc	r13
 	and	#3, r13
 	xor	#6, r13
-	mov	54(sp), r15
+	mov	58(sp), r15
 	inv	r15
 	inc	r15
 	xor	r13, r14
@@ -1163,7 +1142,6 @@ photon_beetle_aead128_decrypt_with:
 	rlam.w	#1, r13
 	xor	90(sp), r13
 	mov	r13, 90(sp)
-	jmp	.Lphoton_beetle_aead128_decrypt_with_endif11
 .Lphoton_beetle_aead128_decrypt_with_else10:
 .Lphoton_beetle_aead128_decrypt_with_endif11:
 	; photon_beetle_aead128.ae:162: return (load_le(tag, 0, 16) ^ tag_of(s)) == 0
@@ -1171,8 +1149,8 @@ photon_beetle_aead128_decrypt_with:
 	bit	#1, r11
 	jnz	.Lphoton_beetle_aead128_decrypt_with_bytes33
 .Lphoton_beetle_aead128_decrypt_with_words34:
-	mov	@r11+, 58(sp)
 	mov	@r11+, 56(sp)
+	mov	@r11+, 54(sp)
 	mov	@r11+, 52(sp)
 	mov	@r11+, 50(sp)
 	mov	@r11+, 48(sp)
@@ -1200,9 +1178,9 @@ photon_beetle_aead128_decrypt_with:
 	add	#60, r12
 	call	#photon_beetle_aead128_P_permute
 	; photon_beetle_aead128.ae:162: return (load_le(tag, 0, 16) ^ tag_of(s)) == 0
-	mov	58(sp), r8
+	mov	56(sp), r8
 	xor	60(sp), r8
-	mov	56(sp), r9
+	mov	54(sp), r9
 	xor	62(sp), r9
 	mov	52(sp), r10
 	xor	64(sp), r10

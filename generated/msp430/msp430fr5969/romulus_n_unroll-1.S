@@ -1955,7 +1955,7 @@ romulus_n_E_tk23_rows:
 
 ; --- romulus_n_absorb_ad: romulus_n.absorb_ad
 ;     frame 172 bytes (32 spill slots, locals 104), saves nothing
-;     estimated 1748 bytes of code
+;     estimated 1744 bytes of code
 	.section .text.romulus_n_absorb_ad,"ax",@progbits
 	.local romulus_n_absorb_ad
 	.type romulus_n_absorb_ad, @function
@@ -1967,11 +1967,10 @@ romulus_n_absorb_ad:
 	mov	r14, 38(sp)
 	mov	r15, 52(sp)
 	; romulus_n.ae:79: pairs = if a > 0 then (a - 1) / 32 else 0 as u32        // pairs with AD after them
-	mov	#0, r15
-	mov	52(sp), r14
-	cmp	r14, r15
-	subc	#0, r15
+	mov	r15, r14
+	sub	#1, r15
 	subc	r12, r12
+	inv	r12
 	sub	#1, r14
 	subc	r13, r13
 	swpb	r14

@@ -41,6 +41,14 @@ def _loop(module, fn="Q.step"):
     return loop
 
 
+def _passed(module, fn, callee="Q.step"):
+    """The constants fn passes as the calls' last argument."""
+    consts = {id(op.results[0]): op.attrs["value"] for op in walk_ops(module.function(fn).body)
+              if op.opcode == "const"}
+    return {consts[id(op.args[-1])] for op in walk_ops(module.function(fn).body)
+            if op.opcode == "call" and op.attrs["callee"] == callee}
+
+
 def _loads(loop):
     return [op for op in walk_ops(loop.regions[0]) if op.opcode == "load"]
 
@@ -54,13 +62,30 @@ def test_a_progression_over_the_reachable_indices_becomes_a_stepped_value(tmp_pa
     assert len(loop.args) == len(_loop(before).args) + 1           # c carried, entering a + b lo
     body = loop.regions[0]
     # t[1..9) as integers is 0x59 - 9 i, from 0x50 down to 0x11 after the last turn: no wrap, so
-    # the step is `sub 9` and the start `0x11 + 9 n` (lo = 8 - n), all marked nowrap
+    # the step is `sub 9`, marked nowrap, and the start `0x11 + 9 n` (lo = 8 - n); n is read by
+    # nothing else, so the calls pass it mapped (0x11 + 9 * 5, 0x11 + 9 * 7) and c enters as n
     step = next(op for op in body.ops if op.opcode == "sub" and op.args[0] is body.params[-1])
     assert body.yields[-1] is step.results[0] and step.attrs.get("nowrap")
+    fn = after.function("Q.step")
+    assert loop.args[-1] is fn.params[1]
+    assert not any(op.opcode == "mul" for op in fn.body.ops)
+    assert _passed(after, "f") == {0x3e, 0x50}
+    assert loop.attrs.get("until") == 0x11                            # c after the last turn
+    assert loop.attrs.get("entered")                                  # 8 - 5 and 8 - 7 are below 8
+    assert check_equivalent(before, after, trials=30, functions=["f"]) == 30
+
+
+def test_a_count_read_otherwise_is_passed_as_it_is(tmp_path):
+    # n also feeds the result: the start `0x11 + 9 n` is computed in the function, marked nowrap
+    prim = PRIM.replace("    return x\n}", "    return x ^ n\n}")
+    before = _module(tmp_path, "    x = Q.step(x, 5)\n    x = Q.step(x, 7)", prim)
+    after = affine_tables.run(before, ON)
+    loop = _loop(after)
     start = [op for op in after.function("Q.step").body.ops if op.opcode in ("const", "mul", "add")]
     assert {op.attrs.get("value") for op in start} >= {9, 0x11}
     assert all(op.attrs.get("nowrap") for op in start if op.opcode in ("mul", "add"))
-    assert loop.attrs.get("entered")                                  # 8 - 5 and 8 - 7 are below 8
+    assert "until" not in loop.attrs
+    assert _passed(after, "f") == {5, 7}
     assert check_equivalent(before, after, trials=30, functions=["f"]) == 30
 
 
@@ -83,9 +108,9 @@ def test_ascon_round_constants():
     after = affine_tables.run(before, ON)
     loop = _loop(after, "P.permute")
     assert not any(op.args[0].name == "P.rc" for op in _loads(loop))
-    init = [op for op in after.function("P.permute").body.ops if op.opcode == "const"]
-    assert {op.attrs["value"] for op in init} >= {60, 15}            # c = 60 + 15 rounds, then - 15
-    assert loop.attrs.get("entered")
+    # c = 60 + 15 rounds, then - 15 a turn: the calls pass 60 + 15 * 12 and 60 + 15 * 6
+    assert _passed(after, "encrypt_with", "P.permute") == {0xf0, 0x96}
+    assert loop.attrs.get("until") == 60 and loop.attrs.get("entered")
     assert check_equivalent(before, after, trials=4, functions=["encrypt", "decrypt"]) == 8
 
 

@@ -1,0 +1,138 @@
+"""A register holding a spilled value kept over a short-lived overwrite, so that the value's
+reload goes (after register allocation; target-neutral: reads InstrDesc, liveness and the
+cost model).
+
+Shape matched, inside one basic block: register R holds the value of a spill slot S (the block
+stored R there, `mov R, S`, or loaded it from there, `mov S, R`); an instruction D then writes
+a new value into R, read only by the instructions up to E and dead after E; and S is read back
+into a register X at J, with neither R nor S written from D (exclusive) to J. The allocator gave
+D's value R because the reload at J is spill code, placed after the colouring chose. D's value
+goes to a register F idle over [D, E] instead, so R still holds S's value at J, where
+`copies.remove_redundant_moves` deletes the reload (X = R) or turns it into a register copy.
+Typical case: an in-place permutation's state pointer, spilled across its round loop, taken
+over by the last state word loaded through it and reloaded at once for the next load (Ascon-p
+on ARMv6-M: `ldr r0, [r0, #4]; mov r12, r0; ldr r0, [sp, #16]; ldr r7, [r0]`).
+
+Which F: a register of `regs` (the class the target's instructions accept alike) in `usable`
+(no new saves), not live anywhere in [D, E] and neither read nor written there; the lowest
+first. Not where D updates R in place (`adds R, #1`: the slot's value is its input) or D..J
+auto-increments R, nor across a label, branch, call or target barrier. Taken only where the
+cost model prices the reload above its replacement.
+
+Preserves: every instruction reads the values it read before. D's value is written to F and
+read from F up to E; F held nothing live there. R keeps S's value from D to J, where no
+instruction read R's previous content after E (R was dead there); D's own reads of R (an
+address) still read R before D writes F.
+"""
+from __future__ import annotations
+
+from .liveness import Cfg, block_liveness, defs_uses, live_after
+from .mir import Frame, Imm, Inc, Ind, Lbl, Mem, MFunction, MInst, R
+from .rename import rename_reads
+from .target import Target
+
+SIMPLE_OPS = (R, Imm, Mem, Ind, Inc, Lbl)     # operand kinds a register renaming understands
+
+
+def _slot(op):
+    """The key of a spill slot operand, else None."""
+    if isinstance(op, Mem) and isinstance(op.disp, Frame) and op.disp.kind == "slot":
+        return (op.base, op.disp.key)
+    return None
+
+
+def keep_spilled(mf: MFunction, target: Target, regs: frozenset[int], usable: set[int],
+                 barriers: frozenset[str] = frozenset()) -> set[int]:
+    """Rename the overwrites described above; returns the registers F it newly used."""
+    stop = frozenset({"label"}) | barriers
+    insts = mf.insts
+    cfg = Cfg(insts, target)
+    du = [defs_uses(i, target) for i in insts]
+    live_out = block_liveness(cfg, du, lambda r: r in regs)
+    taken: set[int] = set()
+    for bi, (a, b) in enumerate(cfg.blocks):
+        after = live_after(du, a, b, live_out[bi], regs.__contains__)
+        for j in range(a, b):
+            change = _candidate(insts, du, after, a, j, target, regs, usable, stop)
+            if change is None:
+                continue
+            d, e, r, f = change
+            insts[d] = _rename_def(insts[d], target, r, f)
+            for k in range(d + 1, e + 1):
+                insts[k] = rename_reads(insts[k], target, r, f)
+            for k in range(d, e + 1):
+                du[k] = defs_uses(insts[k], target)
+            after = live_after(du, a, b, live_out[bi], regs.__contains__)
+            taken.add(f)
+    return taken
+
+
+def _candidate(insts, du, after, a, j, target, regs, usable, stop):
+    """(D, E, R, F) for a reload at j, or None."""
+    inst = insts[j]
+    if inst.mn != target.move_mn or len(inst.ops) != 2:
+        return None
+    src, dst = inst.ops
+    key = _slot(src)
+    if key is None or not isinstance(dst, R):
+        return None
+    # back from j: the last write of each register, up to the copy that put S's value in R
+    written: dict[int, int] = {}
+    for s in range(j - 1, a - 1, -1):
+        x = insts[s]
+        if x.mn == "comment":
+            continue
+        if x.mn in stop or target.desc(x).branch or target.desc(x).memory == "call" \
+                or any(not isinstance(op, SIMPLE_OPS) for op in x.ops):
+            return None
+        if x.mn == target.move_mn and len(x.ops) == 2:
+            p, q = x.ops
+            holder = p.reg if isinstance(p, R) and _slot(q) == key else \
+                q.reg if isinstance(q, R) and _slot(p) == key else None
+            if holder is not None and holder in regs:
+                d = written.get(holder)
+                if d is None:
+                    return None                 # R holds S at j already: copies.py's case
+                return _renamed(insts, du, after, d, j, holder, target, regs, usable)
+        desc = target.desc(x)
+        if any(_slot(op) == key for i, op in enumerate(x.ops) if i in desc.writes or desc.memory == "store"):
+            return None                         # S written: no older copy holds it
+        for r in du[s][0]:
+            written[r] = s                      # (the earliest after the holder's copy wins)
+    return None
+
+
+def _renamed(insts, du, after, d, j, r, target, regs, usable):
+    """(D, E, R, F) where D = d is the only write of R before j, E its value's last read."""
+    x = insts[d]
+    desc = target.desc(x)
+    if any(i in desc.reads and i in desc.writes and op == R(r) for i, op in enumerate(x.ops)):
+        return None                             # R updated in place: S's value is D's input
+    e = d
+    for k in range(d + 1, j):
+        dk, uk = du[k]
+        if r in dk or any(isinstance(op, Inc) and op.reg == r for op in insts[k].ops):
+            return None
+        if r in uk:
+            e = k
+    if r in after[e]:
+        return None                             # D's value is read after E (past j)
+    reload = insts[j]
+    dst = reload.ops[1].reg
+    if dst != r:
+        cheaper = MInst(target.move_mn, [R(r), R(dst)], depth=reload.depth, loc=reload.loc)
+        if target.cost(cheaper) >= target.cost(reload):
+            return None
+    live_before_d = (after[d] - set(du[d][0])) | {u for u in du[d][1] if u in regs}
+    busy = set(live_before_d)
+    for k in range(d, e + 1):
+        busy |= after[k] | set(du[k][0]) | set(du[k][1])
+    free = sorted(f for f in regs & usable if f not in busy and f != r)
+    return (d, e, r, free[0]) if free else None
+
+
+def _rename_def(inst: MInst, target: Target, old: int, new: int) -> MInst:
+    """`inst` writing register `new` where it wrote `old` (its reads of `old` kept)."""
+    desc = target.desc(inst)
+    ops = [R(new) if i in desc.writes and op == R(old) else op for i, op in enumerate(inst.ops)]
+    return inst.with_ops(ops)
