@@ -27,11 +27,9 @@ address) still read R before D writes F.
 from __future__ import annotations
 
 from .liveness import Cfg, block_liveness, defs_uses, live_after
-from .mir import Frame, Imm, Inc, Ind, Lbl, Mem, MFunction, MInst, R
+from .mir import Frame, Inc, Mem, MFunction, MInst, R
 from .rename import rename_reads
 from .target import Target
-
-SIMPLE_OPS = (R, Imm, Mem, Ind, Inc, Lbl)     # operand kinds a register renaming understands
 
 
 def _slot(op):
@@ -82,8 +80,8 @@ def _candidate(insts, du, after, a, j, target, regs, usable, stop):
         x = insts[s]
         if x.mn == "comment":
             continue
-        if x.mn in stop or target.desc(x).branch or target.desc(x).memory == "call" \
-                or any(not isinstance(op, SIMPLE_OPS) for op in x.ops):
+        desc = target.desc(x)
+        if x.mn in stop or desc.branch or desc.memory == "call":
             return None
         if x.mn == target.move_mn and len(x.ops) == 2:
             p, q = x.ops
@@ -94,7 +92,6 @@ def _candidate(insts, du, after, a, j, target, regs, usable, stop):
                 if d is None:
                     return None                 # R holds S at j already: copies.py's case
                 return _renamed(insts, du, after, d, j, holder, target, regs, usable)
-        desc = target.desc(x)
         if any(_slot(op) == key for i, op in enumerate(x.ops) if i in desc.writes or desc.memory == "store"):
             return None                         # S written: no older copy holds it
         for r in du[s][0]:
@@ -108,10 +105,12 @@ def _renamed(insts, du, after, d, j, r, target, regs, usable):
     desc = target.desc(x)
     if any(i in desc.reads and i in desc.writes and op == R(r) for i, op in enumerate(x.ops)):
         return None                             # R updated in place: S's value is D's input
+    if any(isinstance(op, Inc) and op.reg == r for k in range(d, j) for op in insts[k].ops):
+        return None                             # R auto-incremented: updated in place
     e = d
     for k in range(d + 1, j):
         dk, uk = du[k]
-        if r in dk or any(isinstance(op, Inc) and op.reg == r for op in insts[k].ops):
+        if r in dk:
             return None
         if r in uk:
             e = k
@@ -120,8 +119,9 @@ def _renamed(insts, du, after, d, j, r, target, regs, usable):
     reload = insts[j]
     dst = reload.ops[1].reg
     if dst != r:
-        cheaper = MInst(target.move_mn, [R(r), R(dst)], depth=reload.depth, loc=reload.loc)
-        if target.cost(cheaper) >= target.cost(reload):
+        copy = MInst(target.move_mn, [R(r), R(dst)], depth=reload.depth, loc=reload.loc)
+        (copy_bytes, copy_cycles), (load_bytes, load_cycles) = target.cost(copy), target.cost(reload)
+        if (copy_cycles, copy_bytes) >= (load_cycles, load_bytes):
             return None
     live_before_d = (after[d] - set(du[d][0])) | {u for u in du[d][1] if u in regs}
     busy = set(live_before_d)
