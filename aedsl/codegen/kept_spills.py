@@ -9,9 +9,12 @@ into a register X at J, with neither R nor S written from D (exclusive) to J. Th
 D's value R because the reload at J is spill code, placed after the colouring chose. D's value
 goes to a register F idle over [D, E] instead, so R still holds S's value at J, where
 `copies.remove_redundant_moves` deletes the reload (X = R) or turns it into a register copy.
-Typical case: an in-place permutation's state pointer, spilled across its round loop, taken
-over by the last state word loaded through it and reloaded at once for the next load (Ascon-p
-on ARMv6-M: `ldr r0, [r0, #4]; mov r12, r0; ldr r0, [sp, #16]; ldr r7, [r0]`).
+Typical cases on ARMv6-M: a value stored to its slot and read back three instructions later,
+its register taken in between by a value read once (PHOTON256's serial MixColumns); an in-place
+permutation's state pointer, spilled across its round loop, taken over by the last state word
+loaded through it and reloaded at once for the next load (`ldr r0, [r0, #4]; mov r12, r0;
+ldr r0, [sp, #16]; ldr r7, [r0]`: Ascon-p's entry, until its count came passed mapped and the
+schedule changed).
 
 Which F: a register of `regs` (the class the target's instructions accept alike) in `usable`
 (no new saves), not live anywhere in [D, E] and neither read nor written there; the lowest
