@@ -3,11 +3,11 @@ reload goes (after register allocation; target-neutral: reads InstrDesc, livenes
 cost model).
 
 Shape matched, inside one basic block: register R holds the value of a spill slot S (the block
-stored R there, `mov R, S`, or loaded it from there, `mov S, R`); an instruction D then writes
-a new value into R, read only by the instructions up to E and dead after E; and S is read back
-into a register X at J, with neither R nor S written from D (exclusive) to J. The allocator gave
-D's value R because the reload at J is spill code, placed after the colouring chose. D's value
-goes to a register F idle over [D, E] instead, so R still holds S's value at J, where
+stored R there, `mov R, S`, or loaded it from there, `mov S, R`); instructions D1, D2, .. then
+write new values into R, each read only up to its E (the last value dead after its E); and S
+is read back into a register X at J, with S not written in between. The allocator gave those
+values R because the reload at J is spill code, placed after the colouring chose. Each goes to
+a register F idle over its [D, E] instead, so R still holds S's value at J, where
 `copies.remove_redundant_moves` deletes the reload (X = R) or turns it into a register copy.
 Typical cases on ARMv6-M: a value stored to its slot and read back three instructions later,
 its register taken in between by a value read once (PHOTON256's serial MixColumns); an in-place
@@ -18,14 +18,15 @@ schedule changed).
 
 Which F: a register of `regs` (the class the target's instructions accept alike) in `usable`
 (no new saves), not live anywhere in [D, E] and neither read nor written there; the lowest
-first. Not where D updates R in place (`adds R, #1`: the slot's value is its input) or D..J
+first (the values' lives do not overlap, so one F may serve several). Not where a D updates R
+in place (`adds R, #1`: the slot's value is its input) or D..J
 auto-increments R, nor across a label, branch, call or target barrier. Taken only where the
 cost model prices the reload above its replacement.
 
-Preserves: every instruction reads the values it read before. D's value is written to F and
-read from F up to E; F held nothing live there. R keeps S's value from D to J, where no
-instruction read R's previous content after E (R was dead there); D's own reads of R (an
-address) still read R before D writes F.
+Preserves: every instruction reads the values it read before. Each D's value is written to
+its F and read from it up to its E; F held nothing live there. R keeps S's value from the first
+D to J, where no instruction read R's content after the last E (R was dead there); a D's own
+read of R (an address) still reads R, or the previous value's F, before it writes.
 """
 from __future__ import annotations
 
@@ -57,19 +58,20 @@ def keep_spilled(mf: MFunction, target: Target, regs: frozenset[int], usable: se
             change = _candidate(insts, du, after, a, j, target, regs, usable, stop)
             if change is None:
                 continue
-            d, e, r, f = change
-            insts[d] = _rename_def(insts[d], target, r, f)
-            for k in range(d + 1, e + 1):
-                insts[k] = rename_reads(insts[k], target, r, f)
-            for k in range(d, e + 1):
-                du[k] = defs_uses(insts[k], target)
+            r, webs = change
+            for d, e, f in webs:
+                insts[d] = _rename_def(insts[d], target, r, f)
+                for k in range(d + 1, e + 1):
+                    insts[k] = rename_reads(insts[k], target, r, f)
+                for k in range(d, e + 1):
+                    du[k] = defs_uses(insts[k], target)
+                taken.add(f)
             after = live_after(du, a, b, live_out[bi], regs.__contains__)
-            taken.add(f)
     return taken
 
 
 def _candidate(insts, du, after, a, j, target, regs, usable, stop):
-    """(D, E, R, F) for a reload at j, or None."""
+    """(R, its writes to rename) for a reload at j, or None."""
     inst = insts[j]
     if inst.mn != target.move_mn or len(inst.ops) != 2:
         return None
@@ -103,22 +105,22 @@ def _candidate(insts, du, after, a, j, target, regs, usable, stop):
 
 
 def _renamed(insts, du, after, d, j, r, target, regs, usable):
-    """(D, E, R, F) where D = d is the only write of R before j, E its value's last read."""
-    x = insts[d]
-    desc = target.desc(x)
-    if any(i in desc.reads and i in desc.writes and op == R(r) for i, op in enumerate(x.ops)):
-        return None                             # R updated in place: S's value is D's input
+    """(R, [(D, E, F), ..]): the writes D of R before j, d the first, each with its value's last
+    read E and an idle register F for [D, E]; None where one has no F or updates R in place."""
     if any(isinstance(op, Inc) and op.reg == r for k in range(d, j) for op in insts[k].ops):
         return None                             # R auto-incremented: updated in place
-    e = d
-    for k in range(d + 1, j):
+    webs = []
+    for k in range(d, j):
         dk, uk = du[k]
+        if r in uk and webs:
+            webs[-1][1] = k
         if r in dk:
-            return None
-        if r in uk:
-            e = k
-    if r in after[e]:
-        return None                             # D's value is read after E (past j)
+            desc = target.desc(insts[k])
+            if any(i in desc.reads and i in desc.writes and op == R(r) for i, op in enumerate(insts[k].ops)):
+                return None                     # R updated in place: its old value is an input
+            webs.append([k, k])
+    if r in after[webs[-1][1]]:
+        return None                             # the last value is read after its E (past j)
     reload = insts[j]
     dst = reload.ops[1].reg
     if dst != r:
@@ -126,12 +128,16 @@ def _renamed(insts, du, after, d, j, r, target, regs, usable):
         (copy_bytes, copy_cycles), (load_bytes, load_cycles) = target.cost(copy), target.cost(reload)
         if (copy_cycles, copy_bytes) >= (load_cycles, load_bytes):
             return None
-    live_before_d = (after[d] - set(du[d][0])) | {u for u in du[d][1] if u in regs}
-    busy = set(live_before_d)
-    for k in range(d, e + 1):
-        busy |= after[k] | set(du[k][0]) | set(du[k][1])
-    free = sorted(f for f in regs & usable if f not in busy and f != r)
-    return (d, e, r, free[0]) if free else None
+    out = []
+    for dd, e in webs:
+        busy = (after[dd] - set(du[dd][0])) | {u for u in du[dd][1] if u in regs}   # live before D
+        for k in range(dd, e + 1):
+            busy |= after[k] | set(du[k][0]) | set(du[k][1])
+        free = sorted(f for f in regs & usable if f not in busy and f != r)
+        if not free:
+            return None
+        out.append((dd, e, free[0]))
+    return r, out
 
 
 def _rename_def(inst: MInst, target: Target, old: int, new: int) -> MInst:

@@ -236,7 +236,7 @@ ascon_p_round:
 
 @ --- ascon_p_permute_words: ascon_p.permute_words
 @     frame 20 bytes (22 spill slots, 5 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 440 bytes of code and literals
+@     estimated 438 bytes of code and literals
 	.section .text.ascon_p_permute_words,"ax",%progbits
 	.global ascon_p_permute_words
 	.type ascon_p_permute_words, %function
@@ -269,7 +269,6 @@ ascon_p_permute_words:
 	subs	r0, r7, r0
 	uxtb	r0, r0
 	mov	lr, r0
-	mov	r0, lr
 	cmp	r0, #16
 	bcc	.Lascon_p_permute_words_far1
 	b	.Lascon_p_permute_words_done2
@@ -500,7 +499,7 @@ ascon_p_permute_words:
 
 @ --- ascon_p_permute: ascon_p.permute
 @     frame 24 bytes (18 spill slots, 6 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 434 bytes of code and literals
+@     estimated 430 bytes of code and literals
 	.section .text.ascon_p_permute,"ax",%progbits
 	.global ascon_p_permute
 	.type ascon_p_permute, %function
@@ -520,7 +519,6 @@ ascon_p_permute:
 	mov	r7, r1
 	str	r0, [sp, #20]
 	@ ascon_p.ae:59: x4 = s[4]
-	mov	r6, r0
 	ldr	r1, [r0, #36]
 	@ ascon_p.ae:60: for i in 16 - rounds..16 {
 	mov	r8, r1
@@ -534,11 +532,10 @@ ascon_p_permute:
 	@ ascon_p.ae:60: for i in 16 - rounds..16 {
 	mov	r10, r4
 	@ ascon_p.ae:57: x2 = s[2]
-	ldr	r0, [r0, #16]
+	ldr	r4, [r0, #16]
 	@ ascon_p.ae:60: for i in 16 - rounds..16 {
-	mov	r12, r0
+	mov	r12, r4
 	@ ascon_p.ae:56: x1 = s[1]
-	mov	r0, r6
 	ldr	r5, [r0, #12]
 	ldr	r6, [r0, #8]
 	@ ascon_p.ae:55: x0 = s[0]

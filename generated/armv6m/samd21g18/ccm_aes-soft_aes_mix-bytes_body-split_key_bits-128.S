@@ -239,16 +239,16 @@ ccm_encrypt_with:
 	lsrs	r0, r0, #4
 	str	r0, [sp, #80]
 	@ ccm.ae:142: s0 = E.encrypt_block(ks, j0)
-	ldr	r0, [sp, #132]
-	str	r0, [sp, #88]
-	ldr	r0, [sp, #128]
-	str	r0, [sp, #92]
-	ldr	r0, [sp, #124]
-	str	r0, [sp, #96]
-	ldr	r0, [sp, #120]
-	str	r0, [sp, #100]
+	ldr	r1, [sp, #132]
+	str	r1, [sp, #88]
+	ldr	r1, [sp, #128]
+	str	r1, [sp, #92]
+	ldr	r1, [sp, #124]
+	str	r1, [sp, #96]
+	ldr	r1, [sp, #120]
+	str	r1, [sp, #100]
 	@ ccm.ae:144: for i in 0..(n + 15) / 16 {
-	ldr	r0, [sp, #80]
+	ldr	r1, [sp, #20]
 	cmp	r1, r0
 	bcc	.Lccm_encrypt_with_far1
 	b	.Lccm_encrypt_with_done7
@@ -485,7 +485,7 @@ ccm_encrypt_with:
 
 @ --- ccm_decrypt_with: ccm.decrypt_with
 @     frame 132 bytes (45 spill slots, 21 on the stack; locals 32), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 876 bytes of code and literals
+@     estimated 874 bytes of code and literals
 	.section .text.ccm_decrypt_with,"ax",%progbits
 	.global ccm_decrypt_with
 	.type ccm_decrypt_with, %function
@@ -601,24 +601,23 @@ ccm_decrypt_with:
 	lsrs	r0, r0, #4
 	str	r0, [sp, #76]
 	@ ccm.ae:65: return cat(j[127:32], j[31:0] + 1)
-	ldr	r0, [sp, #24]
-	adds	r0, r0, #1
+	ldr	r2, [sp, #24]
+	adds	r2, r2, #1
 	@ ccm.ae:166: for i in 0..(n + 15) / 16 {
-	str	r0, [sp, #28]
+	str	r2, [sp, #28]
 	str	r1, [sp, #80]
 	@ ccm.ae:164: s0 = E.encrypt_block(ks, j0)
-	ldr	r0, [sp, #116]
-	str	r0, [sp, #84]
-	ldr	r0, [sp, #120]
-	str	r0, [sp, #88]
+	ldr	r1, [sp, #116]
+	str	r1, [sp, #84]
+	ldr	r1, [sp, #120]
+	str	r1, [sp, #88]
 	ldr	r2, [sp, #124]
 	str	r2, [sp, #92]
-	ldr	r0, [sp, #128]
-	str	r0, [sp, #96]
+	ldr	r1, [sp, #128]
+	str	r1, [sp, #96]
 	@ ccm.ae:166: for i in 0..(n + 15) / 16 {
 	movs	r1, #0
 	str	r1, [sp, #32]
-	ldr	r0, [sp, #76]
 	cmp	r1, r0
 	bcc	.Lccm_decrypt_with_far1
 	b	.Lccm_decrypt_with_done7

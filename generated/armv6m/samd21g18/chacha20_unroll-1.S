@@ -56,7 +56,7 @@ chacha20_quarter_round:
 
 @ --- chacha20_block: chacha20.block
 @     frame 104 bytes (51 spill slots, 26 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 708 bytes of code and literals
+@     estimated 704 bytes of code and literals
 	.section .text.chacha20_block,"ax",%progbits
 	.global chacha20_block
 	.type chacha20_block, %function
@@ -70,60 +70,58 @@ chacha20_block:
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
 	sub	sp, #104
-	str	r1, [sp, #72]
-	str	r3, [sp, #100]
-	ldr	r1, [r0]
-	str	r1, [sp, #96]
-	ldr	r1, [r0, #4]
-	str	r1, [sp, #92]
-	ldr	r1, [r0, #8]
-	str	r1, [sp, #88]
-	ldr	r1, [r0, #12]
-	str	r1, [sp, #84]
-	ldr	r1, [r0, #16]
-	str	r1, [sp, #80]
-	ldr	r1, [r0, #20]
-	str	r1, [sp, #76]
-	ldr	r1, [r0, #24]
 	str	r1, [sp, #68]
+	str	r3, [sp, #92]
+	ldr	r3, [r0]
+	str	r3, [sp, #88]
+	ldr	r3, [r0, #4]
+	str	r3, [sp, #84]
+	ldr	r1, [r0, #8]
+	str	r1, [sp, #80]
+	ldr	r3, [r0, #12]
+	str	r3, [sp, #100]
+	ldr	r1, [r0, #16]
+	str	r1, [sp, #76]
+	ldr	r1, [r0, #20]
+	str	r1, [sp, #72]
+	ldr	r1, [r0, #24]
+	str	r1, [sp, #64]
 	ldr	r0, [r0, #28]
-	str	r0, [sp, #64]
-	ldr	r0, [r2]
 	str	r0, [sp, #60]
-	ldr	r0, [r2, #4]
-	str	r0, [sp, #56]
-	ldr	r0, [r2, #8]
-	str	r0, [sp, #52]
+	ldr	r1, [r2]
+	str	r1, [sp, #56]
+	ldr	r1, [r2, #4]
+	str	r1, [sp, #52]
+	ldr	r1, [r2, #8]
+	str	r1, [sp, #96]
 	@ chacha20.ae:120: @unroll(unroll)
 	movs	r0, #0
 	str	r0, [sp, #28]
 	ldr	r7, =0x61707865
-	ldr	r6, [sp, #96]
-	ldr	r1, [sp, #80]
-	mov	r10, r1
-	ldr	r5, [sp, #72]
-	ldr	r1, =0x3320646e
-	str	r1, [sp, #8]
-	ldr	r2, [sp, #92]
+	ldr	r6, [sp, #88]
 	ldr	r0, [sp, #76]
+	mov	r10, r0
+	ldr	r5, [sp, #68]
+	ldr	r0, =0x3320646e
+	str	r0, [sp, #8]
+	ldr	r2, [sp, #84]
+	ldr	r0, [sp, #72]
 	str	r0, [sp, #12]
-	ldr	r1, [sp, #60]
-	str	r1, [sp, #4]
+	ldr	r0, [sp, #56]
+	str	r0, [sp, #4]
 	ldr	r0, =0x79622d32
 	str	r0, [sp]
-	ldr	r1, [sp, #88]
-	mov	lr, r1
-	ldr	r1, [sp, #68]
-	str	r1, [sp, #24]
-	ldr	r1, [sp, #56]
-	str	r1, [sp, #20]
+	ldr	r0, [sp, #80]
+	mov	lr, r0
+	ldr	r0, [sp, #64]
+	str	r0, [sp, #24]
+	ldr	r0, [sp, #52]
+	str	r0, [sp, #20]
 	ldr	r0, =0x6b206574
 	mov	r12, r0
-	ldr	r1, [sp, #84]
-	mov	r8, r1
-	ldr	r1, [sp, #64]
-	str	r1, [sp, #16]
-	ldr	r1, [sp, #52]
+	mov	r8, r3
+	ldr	r0, [sp, #60]
+	str	r0, [sp, #16]
 	mov	r11, r1
 .Lchacha20_block_loop1:
 	@ chacha20.ae:20: a = a + b
@@ -376,48 +374,48 @@ chacha20_block:
 .Lchacha20_block_done2:
 	@ chacha20.ae:132: return cat(x15 + nonce[95:64], x14 + nonce[63:32], x13 + nonce[31:0], x12 + counter,
 	mov	r1, r11
-	ldr	r0, [sp, #52]
+	ldr	r0, [sp, #96]
 	adds	r1, r1, r0
 	str	r1, [sp, #44]
 	ldr	r1, [sp, #20]
-	ldr	r0, [sp, #56]
+	ldr	r0, [sp, #52]
 	adds	r1, r1, r0
 	str	r1, [sp, #40]
 	ldr	r1, [sp, #4]
-	ldr	r0, [sp, #60]
+	ldr	r0, [sp, #56]
 	adds	r1, r1, r0
 	str	r1, [sp, #36]
-	ldr	r0, [sp, #72]
+	ldr	r0, [sp, #68]
 	adds	r1, r5, r0
 	str	r1, [sp, #32]
 	@ chacha20.ae:133: x11 + key[255:224], x10 + key[223:192], x9 + key[191:160], x8 + key[159:128],
 	ldr	r1, [sp, #16]
-	ldr	r0, [sp, #64]
+	ldr	r0, [sp, #60]
 	adds	r1, r1, r0
 	str	r1, [sp, #28]
 	ldr	r1, [sp, #24]
-	ldr	r0, [sp, #68]
+	ldr	r0, [sp, #64]
 	adds	r1, r1, r0
 	str	r1, [sp, #20]
 	ldr	r1, [sp, #12]
-	ldr	r0, [sp, #76]
+	ldr	r0, [sp, #72]
 	adds	r1, r1, r0
 	str	r1, [sp, #16]
 	mov	r1, r10
-	ldr	r0, [sp, #80]
+	ldr	r0, [sp, #76]
 	adds	r1, r1, r0
 	str	r1, [sp, #12]
 	@ chacha20.ae:134: x7 + key[127:96], x6 + key[95:64], x5 + key[63:32], x4 + key[31:0],
 	mov	r1, r8
-	ldr	r0, [sp, #84]
+	ldr	r0, [sp, #100]
 	adds	r1, r1, r0
 	str	r1, [sp, #4]
 	mov	r1, lr
-	ldr	r0, [sp, #88]
+	ldr	r0, [sp, #80]
 	adds	r1, r1, r0
-	ldr	r0, [sp, #92]
+	ldr	r0, [sp, #84]
 	adds	r2, r2, r0
-	ldr	r0, [sp, #96]
+	ldr	r0, [sp, #88]
 	adds	r3, r6, r0
 	@ chacha20.ae:135: x3 + j3, x2 + j2, x1 + j1, x0 + j0)
 	ldr	r4, =0x6b206574
@@ -432,7 +430,7 @@ chacha20_block:
 	ldr	r0, =0x61707865
 	adds	r7, r7, r0
 	@ chacha20.ae:132: return cat(x15 + nonce[95:64], x14 + nonce[63:32], x13 + nonce[31:0], x12 + counter,
-	ldr	r0, [sp, #100]
+	ldr	r0, [sp, #92]
 	str	r7, [r0]
 	str	r6, [r0, #4]
 	str	r5, [r0, #8]
@@ -488,20 +486,21 @@ chacha20_xor_stream:
 	sub	sp, #252
 	str	r1, [sp, #184]
 	str	r3, [sp, #180]
-	ldr	r1, [r0]
-	str	r1, [sp, #136]
-	ldr	r1, [r0, #4]
-	str	r1, [sp, #132]
-	ldr	r1, [r0, #8]
-	str	r1, [sp, #128]
-	ldr	r1, [r0, #12]
-	str	r1, [sp, #124]
-	ldr	r1, [r0, #16]
-	str	r1, [sp, #120]
-	ldr	r1, [r0, #20]
-	str	r1, [sp, #116]
-	ldr	r1, [r0, #24]
-	str	r1, [sp, #112]
+	ldr	r1, [sp, #288]
+	ldr	r3, [r0]
+	str	r3, [sp, #136]
+	ldr	r3, [r0, #4]
+	str	r3, [sp, #132]
+	ldr	r3, [r0, #8]
+	str	r3, [sp, #128]
+	ldr	r3, [r0, #12]
+	str	r3, [sp, #124]
+	ldr	r3, [r0, #16]
+	str	r3, [sp, #120]
+	ldr	r3, [r0, #20]
+	str	r3, [sp, #116]
+	ldr	r3, [r0, #24]
+	str	r3, [sp, #112]
 	ldr	r0, [r0, #28]
 	str	r0, [sp, #108]
 	ldr	r0, [r2]
@@ -511,9 +510,8 @@ chacha20_xor_stream:
 	ldr	r0, [r2, #8]
 	str	r0, [sp, #96]
 	@ chacha20.ae:141: for i in 0..(n + 63) / 64 {
-	ldr	r0, [sp, #288]
-	adds	r0, #63
-	lsrs	r0, r0, #6
+	adds	r1, #63
+	lsrs	r0, r1, #6
 	str	r0, [sp, #176]
 	movs	r1, #0
 	str	r1, [sp, #88]

@@ -43,23 +43,23 @@ isap_a_128a_key_setup:
 	ldr	r1, [r0, #12]
 	rev	r1, r1
 	str	r1, [sp, #4]
-	ldr	r1, [r0, #8]
-	rev	r1, r1
-	str	r1, [sp]
+	ldr	r3, [r0, #8]
+	rev	r3, r3
+	str	r3, [sp, #16]
 	ldr	r1, [r0, #4]
 	rev	r1, r1
-	str	r1, [sp, #16]
+	str	r1, [sp]
 	ldr	r0, [r0]
-	rev	r3, r0
-	str	r3, [sp, #12]
+	rev	r1, r0
+	str	r1, [sp, #12]
 	@ isap_a_128a.ae:45: s[0] = key[127:64]
-	str	r1, [r2]
-	str	r3, [r2, #4]
+	ldr	r0, [sp]
+	str	r0, [r2]
+	str	r1, [r2, #4]
 	@ isap_a_128a.ae:46: s[1] = key[63:0]
 	ldr	r1, [sp, #4]
 	str	r1, [r2, #8]
-	ldr	r1, [sp]
-	str	r1, [r2, #12]
+	str	r3, [r2, #12]
 	@ isap_a_128a.ae:47: s[2] = iv(which)
 	ldr	r0, =0x0c01060c
 	str	r0, [r2, #16]
@@ -77,7 +77,7 @@ isap_a_128a_key_setup:
 	mov	r0, r2
 	bl	isap_a_128a_P_permute
 	@ isap_a_128a.ae:45: s[0] = key[127:64]
-	ldr	r1, [sp, #16]
+	ldr	r1, [sp]
 	ldr	r2, [sp, #8]
 	mov	r0, r2
 	str	r1, [r0]
@@ -86,7 +86,7 @@ isap_a_128a_key_setup:
 	@ isap_a_128a.ae:46: s[1] = key[63:0]
 	ldr	r1, [sp, #4]
 	str	r1, [r0, #8]
-	ldr	r1, [sp]
+	ldr	r1, [sp, #16]
 	str	r1, [r0, #12]
 	@ isap_a_128a.ae:47: s[2] = iv(which)
 	ldr	r1, =0x0c01060c

@@ -374,7 +374,7 @@ ocb3_key_setup:
 
 @ --- ocb3_encrypt_with: ocb3.encrypt_with
 @     frame 104 bytes (45 spill slots, 17 on the stack; locals 32), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 1032 bytes of code and literals
+@     estimated 1026 bytes of code and literals
 	.section .text.ocb3_encrypt_with,"ax",%progbits
 	.global ocb3_encrypt_with
 	.type ocb3_encrypt_with, %function
@@ -395,7 +395,6 @@ ocb3_encrypt_with:
 	str	r1, [sp, #60]
 	mov	r4, r2
 	mov	r2, r3
-	ldr	r0, [sp, #64]
 	mov	r1, r4
 	ldr	r3, [sp, #168]
 	bl	ocb3_initial_offset
@@ -422,12 +421,10 @@ ocb3_encrypt_with:
 	@ ocb3.ae:213: for i in 0..full {
 	movs	r7, #0
 	str	r7, [sp, #4]
-	movs	r0, #0
-	str	r0, [sp, #36]
-	str	r0, [sp, #32]
-	str	r0, [sp, #28]
-	str	r0, [sp, #24]
-	ldr	r0, [sp, #68]
+	str	r7, [sp, #36]
+	str	r7, [sp, #32]
+	str	r7, [sp, #28]
+	str	r7, [sp, #24]
 	cmp	r7, r0
 	bcc	.Locb3_encrypt_with_far1
 	b	.Locb3_encrypt_with_done2
@@ -1002,7 +999,7 @@ ocb3_encrypt_with:
 
 @ --- ocb3_decrypt_with: ocb3.decrypt_with
 @     frame 120 bytes (68 spill slots, 21 on the stack; locals 32), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 1758 bytes of code and literals
+@     estimated 1756 bytes of code and literals
 	.section .text.ocb3_decrypt_with,"ax",%progbits
 	.global ocb3_decrypt_with
 	.type ocb3_decrypt_with, %function
@@ -1023,7 +1020,6 @@ ocb3_decrypt_with:
 	str	r1, [sp, #76]
 	mov	r4, r2
 	mov	r2, r3
-	ldr	r0, [sp, #16]
 	mov	r1, r4
 	ldr	r3, [sp, #176]
 	bl	ocb3_initial_offset
@@ -2285,7 +2281,7 @@ ocb3_E_encrypt_block:
 
 @ --- ocb3_hash: ocb3.hash
 @     frame 88 bytes (19 spill slots, 14 on the stack; locals 32), saves nothing
-@     estimated 644 bytes of code and literals
+@     estimated 640 bytes of code and literals
 	.section .text.ocb3_hash,"ax",%progbits
 	.global ocb3_hash
 	.type ocb3_hash, %function
@@ -2295,25 +2291,23 @@ ocb3_hash:
 	push	{lr}
 	sub	sp, #88
 	str	r0, [sp, #48]
-	str	r1, [sp, #40]
+	str	r1, [sp, #36]
 	str	r2, [sp, #44]
 	str	r3, [sp, #52]
 	@ ocb3.ae:133: full = a / 16
 	lsrs	r0, r3, #4
-	str	r0, [sp, #36]
+	str	r0, [sp, #40]
 	@ ocb3.ae:136: for i in 0..full {
 	movs	r1, #0
 	str	r1, [sp]
-	movs	r0, #0
-	str	r0, [sp, #12]
-	str	r0, [sp, #8]
-	str	r0, [sp, #4]
-	str	r0, [sp, #16]
-	str	r0, [sp, #32]
-	str	r0, [sp, #28]
-	str	r0, [sp, #24]
-	str	r0, [sp, #20]
-	ldr	r0, [sp, #36]
+	str	r1, [sp, #12]
+	str	r1, [sp, #8]
+	str	r1, [sp, #4]
+	str	r1, [sp, #16]
+	str	r1, [sp, #32]
+	str	r1, [sp, #28]
+	str	r1, [sp, #24]
+	str	r1, [sp, #20]
 	cmp	r1, r0
 	bcc	.Locb3_hash_far1
 	b	.Locb3_hash_done2
@@ -2396,7 +2390,7 @@ ocb3_hash:
 	eors	r0, r2
 	adds	r0, r0, #2
 	lsls	r2, r0, #4
-	ldr	r0, [sp, #40]
+	ldr	r0, [sp, #36]
 	adds	r0, r0, r2
 	ldr	r4, [r0]
 	ldr	r3, [r0, #4]
@@ -2511,14 +2505,14 @@ ocb3_hash:
 	ldr	r1, [sp]
 	adds	r1, #1
 	str	r1, [sp]
-	ldr	r0, [sp, #36]
+	ldr	r0, [sp, #40]
 	cmp	r1, r0
 	bcs	.Locb3_hash_far2
 	b	.Locb3_hash_loop1
 .Locb3_hash_far2:
 .Locb3_hash_done2:
 	@ ocb3.ae:140: r = a - 16 * full
-	ldr	r0, [sp, #36]
+	ldr	r0, [sp, #40]
 	lsls	r3, r0, #4
 	ldr	r0, [sp, #52]
 	subs	r2, r0, r3
@@ -2526,7 +2520,7 @@ ocb3_hash:
 	cmp	r2, #0
 	beq	.Locb3_hash_else21
 	@ ocb3.ae:142: offset = offset ^ l[at_star]
-	ldr	r4, [sp, #40]
+	ldr	r4, [sp, #36]
 	ldr	r1, [r4]
 	ldr	r0, [sp, #12]
 	eors	r0, r1

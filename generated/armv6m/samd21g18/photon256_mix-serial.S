@@ -69,7 +69,7 @@ photon256_times2:
 
 @ --- photon256_serial: photon256.serial
 @     frame 4 bytes (4 spill slots, 1 on the stack; locals 0), saves r4, r5, r6, r7
-@     estimated 150 bytes of code and literals
+@     estimated 148 bytes of code and literals
 	.section .text.photon256_serial,"ax",%progbits
 	.global photon256_serial
 	.type photon256_serial, %function
@@ -139,16 +139,16 @@ photon256_serial:
 	eors	r1, r6
 	@ photon256.ae:53: u = (x & 0x88888888) >> 2
 	ands	r0, r7
-	lsrs	r3, r0, #2
+	lsrs	r7, r0, #2
 	@ photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	eors	r1, r3
+	eors	r1, r7
 	@ photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	lsrs	r3, r0, #3
+	lsrs	r7, r0, #3
 	@ photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	eors	r1, r3
-	ldr	r3, [sp, #40]
-	ldr	r0, [sp]
-	str	r0, [r3]
+	eors	r1, r7
+	ldr	r0, [sp, #40]
+	ldr	r6, [sp]
+	str	r6, [r0]
 	ldr	r0, [sp, #44]
 	str	r2, [r0]
 	ldr	r0, [sp, #48]
@@ -159,8 +159,7 @@ photon256_serial:
 	ldr	r0, [sp, #28]
 	str	r0, [r2]
 	ldr	r2, [sp, #60]
-	mov	r0, lr
-	str	r0, [r2]
+	str	r3, [r2]
 	ldr	r2, [sp, #64]
 	mov	r0, r12
 	str	r0, [r2]
@@ -174,7 +173,7 @@ photon256_serial:
 
 @ --- photon256_permute: photon256.permute
 @     frame 28 bytes (33 spill slots, 7 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 1218 bytes of code and literals
+@     estimated 1216 bytes of code and literals
 	.section .text.photon256_permute,"ax",%progbits
 	.global photon256_permute
 	.type photon256_permute, %function
@@ -523,21 +522,20 @@ photon256_permute:
 	eors	r2, r7
 	@ photon256.ae:53: u = (x & 0x88888888) >> 2
 	ands	r1, r4
-	lsrs	r0, r1, #2
+	lsrs	r7, r1, #2
 	@ photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	eors	r2, r0
+	eors	r2, r7
 	@ photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	lsrs	r0, r1, #3
+	lsrs	r7, r1, #3
 	@ photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	eors	r2, r0
+	eors	r2, r7
 	@ photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
 	mov	r7, r9
-	mov	r0, r12
-	eors	r7, r0
+	mov	r1, r12
+	eors	r7, r1
 	eors	r7, r2
 	@ photon256.ae:63: t = times2(x3 ^ x5)
 	mov	r1, r10
-	mov	r0, lr
 	eors	r1, r0
 	str	r1, [sp, #8]
 	@ photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)

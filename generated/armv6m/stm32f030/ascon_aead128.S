@@ -531,7 +531,7 @@ ascon_aead128_encrypt_with:
 
 @ --- ascon_aead128_decrypt_with: ascon_aead128.decrypt_with
 @     frame 104 bytes (34 spill slots, 12 on the stack; locals 56), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 944 bytes of code and literals
+@     estimated 942 bytes of code and literals
 	.section .text.ascon_aead128_decrypt_with,"ax",%progbits
 	.global ascon_aead128_decrypt_with
 	.type ascon_aead128_decrypt_with, %function
@@ -809,22 +809,21 @@ ascon_aead128_decrypt_with:
 	@ ascon_aead128.ae:131: off = rate * full
 	ldr	r0, [sp, #4]
 	lsls	r0, r0, #4
-	str	r0, [sp, #4]
+	str	r0, [sp, #40]
 	@ ascon_aead128.ae:132: last = m - off
 	ldr	r1, [sp, #148]
 	subs	r3, r1, r0
 	@ ascon_aead128.ae:37: return cat(s[1], s[0])
-	ldr	r0, [sp, #56]
-	str	r0, [sp, #36]
-	ldr	r0, [sp, #60]
-	str	r0, [sp, #32]
-	ldr	r0, [sp, #48]
-	str	r0, [sp, #24]
-	ldr	r0, [sp, #52]
-	str	r0, [sp, #28]
+	ldr	r1, [sp, #56]
+	str	r1, [sp, #32]
+	ldr	r1, [sp, #60]
+	str	r1, [sp, #28]
+	ldr	r1, [sp, #48]
+	str	r1, [sp, #4]
+	ldr	r1, [sp, #52]
+	str	r1, [sp, #24]
 	@ ascon_aead128.ae:134: p = first_bytes(r ^ load_le(ct, off, rate, last), last)
 	ldr	r1, [sp, #144]
-	ldr	r0, [sp, #4]
 	adds	r2, r1, r0
 	cmp	r3, #16
 	bcc	.Lascon_aead128_decrypt_with_bytes22
@@ -853,21 +852,21 @@ ascon_aead128_decrypt_with:
 	mov	r2, r4
 .Lascon_aead128_decrypt_with_words23:
 	ldr	r0, [r2]
-	ldr	r1, [sp, #24]
+	ldr	r1, [sp, #4]
 	eors	r0, r1
 	mov	r9, r0
 	ldr	r0, [r2, #4]
-	ldr	r1, [sp, #28]
+	ldr	r1, [sp, #24]
 	eors	r0, r1
 	mov	r8, r0
 	ldr	r1, [r2, #8]
-	ldr	r0, [sp, #36]
+	ldr	r0, [sp, #32]
 	eors	r1, r0
 	str	r1, [sp]
 	ldr	r1, [r2, #12]
-	ldr	r0, [sp, #32]
+	ldr	r0, [sp, #28]
 	eors	r1, r0
-	str	r1, [sp, #40]
+	str	r1, [sp, #36]
 	@ ascon_aead128.ae:33: return x & ~(~(0 as u128) << (8 * count))
 	movs	r1, #0
 	mvns	r1, r1
@@ -920,11 +919,11 @@ ascon_aead128_decrypt_with:
 	ldr	r0, [sp]
 	bics	r0, r1
 	str	r0, [sp]
-	ldr	r1, [sp, #40]
+	ldr	r1, [sp, #36]
 	bics	r1, r2
 	@ ascon_aead128.ae:135: store_le(msg, off, p, last)
 	ldr	r2, [sp, #160]
-	ldr	r0, [sp, #4]
+	ldr	r0, [sp, #40]
 	adds	r2, r2, r0
 	cmp	r3, #16
 	bcc	.Lascon_aead128_decrypt_with_bytes31
@@ -1000,28 +999,28 @@ ascon_aead128_decrypt_with:
 	movs	r3, #0
 .Lascon_aead128_decrypt_with_she38:
 	@ ascon_aead128.ae:136: set_rate(s, r ^ p ^ pad(last))
-	ldr	r6, [sp, #24]
+	ldr	r6, [sp, #4]
 	mov	r0, r9
 	eors	r6, r0
 	eors	r6, r5
 	@ ascon_aead128.ae:41: s[0] = r[63:0]
 	str	r6, [sp, #48]
 	@ ascon_aead128.ae:136: set_rate(s, r ^ p ^ pad(last))
-	ldr	r5, [sp, #28]
+	ldr	r5, [sp, #24]
 	mov	r0, r8
 	eors	r5, r0
 	eors	r5, r4
 	@ ascon_aead128.ae:41: s[0] = r[63:0]
 	str	r5, [sp, #52]
 	@ ascon_aead128.ae:136: set_rate(s, r ^ p ^ pad(last))
-	ldr	r4, [sp, #36]
+	ldr	r4, [sp, #32]
 	ldr	r0, [sp]
 	eors	r4, r0
 	eors	r4, r2
 	@ ascon_aead128.ae:42: s[1] = r[127:64]
 	str	r4, [sp, #56]
 	@ ascon_aead128.ae:136: set_rate(s, r ^ p ^ pad(last))
-	ldr	r0, [sp, #32]
+	ldr	r0, [sp, #28]
 	eors	r0, r1
 	eors	r0, r3
 	@ ascon_aead128.ae:42: s[1] = r[127:64]

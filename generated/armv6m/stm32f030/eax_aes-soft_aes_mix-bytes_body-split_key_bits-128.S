@@ -251,13 +251,13 @@ eax_encrypt_with:
 	movs	r2, #1
 	@ eax.ae:91: n = omac(ks, o, 0 as u8, nonce)
 	ldr	r0, [sp, #92]
-	str	r0, [sp, #44]
+	str	r0, [sp, #40]
 	ldr	r0, [sp, #88]
-	str	r0, [sp, #48]
+	str	r0, [sp, #44]
 	ldr	r0, [sp, #84]
-	str	r0, [sp, #52]
+	str	r0, [sp, #48]
 	ldr	r0, [sp, #80]
-	str	r0, [sp, #56]
+	str	r0, [sp, #52]
 	@ eax.ae:92: h = omac(ks, o, 1 as u8, ad)
 	ldr	r0, [sp, #36]
 	ldr	r1, [sp, #60]
@@ -269,31 +269,31 @@ eax_encrypt_with:
 	ldr	r0, [sp, #160]
 	adds	r0, #15
 	lsrs	r0, r0, #4
-	str	r0, [sp, #40]
+	str	r0, [sp, #56]
 	@ eax.ae:92: h = omac(ks, o, 1 as u8, ad)
-	ldr	r0, [sp, #92]
-	str	r0, [sp, #64]
-	ldr	r0, [sp, #88]
-	str	r0, [sp, #68]
-	ldr	r0, [sp, #84]
-	str	r0, [sp, #72]
-	ldr	r0, [sp, #80]
-	str	r0, [sp, #76]
+	ldr	r1, [sp, #92]
+	str	r1, [sp, #64]
+	ldr	r1, [sp, #88]
+	str	r1, [sp, #68]
+	ldr	r1, [sp, #84]
+	str	r1, [sp, #72]
+	ldr	r1, [sp, #80]
+	str	r1, [sp, #76]
 	@ eax.ae:23: for i in 0..(n + 15) / 16 {
-	ldr	r0, [sp, #40]
+	ldr	r1, [sp, #12]
 	cmp	r1, r0
 	bcs	.Leax_encrypt_with_done2
 .Leax_encrypt_with_loop1:
 	@ eax.ae:25: x = load_be(src, off, 16, n - off) ^ M.encrypt_block(ks, n0 + (i as u128))
 	movs	r2, #0
-	ldr	r0, [sp, #56]
+	ldr	r0, [sp, #52]
 	ldr	r1, [sp, #12]
 	adds	r7, r0, r1
-	ldr	r6, [sp, #52]
+	ldr	r6, [sp, #48]
 	adcs	r6, r2
-	ldr	r5, [sp, #48]
+	ldr	r5, [sp, #44]
 	adcs	r5, r2
-	ldr	r4, [sp, #44]
+	ldr	r4, [sp, #40]
 	adcs	r4, r2
 	movs	r2, #3
 	@ eax.ae:24: off = i * 16
@@ -410,7 +410,7 @@ eax_encrypt_with:
 	ldr	r1, [sp, #12]
 	adds	r1, #1
 	str	r1, [sp, #12]
-	ldr	r0, [sp, #40]
+	ldr	r0, [sp, #56]
 	cmp	r1, r0
 	bcc	.Leax_encrypt_with_loop1
 .Leax_encrypt_with_done2:
@@ -425,28 +425,28 @@ eax_encrypt_with:
 	ldr	r3, [sp, #164]
 	bl	eax_omac
 	@ eax.ae:95: store_be(tag, 0, n ^ h ^ c, len(tag))
-	ldr	r1, [sp, #44]
+	ldr	r1, [sp, #40]
 	ldr	r0, [sp, #64]
 	eors	r1, r0
 	@ eax.ae:94: c = omac(ks, o, 2 as u8, ct)
 	ldr	r0, [sp, #92]
 	@ eax.ae:95: store_be(tag, 0, n ^ h ^ c, len(tag))
 	eors	r1, r0
-	ldr	r5, [sp, #48]
+	ldr	r5, [sp, #44]
 	ldr	r0, [sp, #68]
 	eors	r5, r0
 	@ eax.ae:94: c = omac(ks, o, 2 as u8, ct)
 	ldr	r0, [sp, #88]
 	@ eax.ae:95: store_be(tag, 0, n ^ h ^ c, len(tag))
 	eors	r5, r0
-	ldr	r4, [sp, #52]
+	ldr	r4, [sp, #48]
 	ldr	r0, [sp, #72]
 	eors	r4, r0
 	@ eax.ae:94: c = omac(ks, o, 2 as u8, ct)
 	ldr	r0, [sp, #84]
 	@ eax.ae:95: store_be(tag, 0, n ^ h ^ c, len(tag))
 	eors	r4, r0
-	ldr	r2, [sp, #56]
+	ldr	r2, [sp, #52]
 	ldr	r0, [sp, #76]
 	eors	r2, r0
 	@ eax.ae:94: c = omac(ks, o, 2 as u8, ct)
@@ -1125,7 +1125,7 @@ eax_M_E_encrypt_block:
 eax_omac:
 	push	{lr}
 	sub	sp, #88
-	str	r0, [sp, #8]
+	str	r0, [sp, #4]
 	@ eax.ae:51: return M.omac_after(ks, o[at_k1], o[at_k2], t as u128, o[at_tweak + t], msg)
 	ldr	r0, [r1]
 	str	r0, [sp, #28]
@@ -1236,7 +1236,7 @@ eax_omac:
 	ldr	r0, [sp, #92]
 	adds	r0, #15
 	lsrs	r0, r0, #4
-	str	r0, [sp, #4]
+	str	r0, [sp, #8]
 	mov	r9, r1
 	mov	r1, r10
 	movs	r7, #1
@@ -1257,7 +1257,7 @@ eax_omac:
 	str	r4, [sp, #68]
 	add	r1, sp, #56
 	add	r2, sp, #72
-	ldr	r0, [sp, #8]
+	ldr	r0, [sp, #4]
 	bl	eax_M_E_encrypt_block
 	ldr	r3, [sp, #72]
 	ldr	r2, [sp, #76]
@@ -1309,7 +1309,7 @@ eax_omac:
 	ldr	r7, [sp]
 	adds	r7, #1
 	str	r7, [sp]
-	ldr	r0, [sp, #4]
+	ldr	r0, [sp, #8]
 	cmp	r7, r0
 	bcc	.Leax_omac_loop6
 .Leax_omac_done7:
@@ -1326,7 +1326,7 @@ eax_omac:
 	str	r0, [sp, #20]
 	@ cmac.ae:42: pad = ((0x80 << 120) as u128) >> (8 * rem)
 	movs	r7, #0
-	str	r7, [sp, #4]
+	str	r7, [sp, #8]
 	mov	r10, r7
 	str	r7, [sp]
 	movs	r0, #1
@@ -1342,7 +1342,7 @@ eax_omac:
 	cmp	r0, #32
 	bcc	.Leax_omac_shf14
 	mov	r7, r10
-	str	r7, [sp, #4]
+	str	r7, [sp, #8]
 	ldr	r7, [sp]
 	mov	r10, r7
 	ldr	r7, [sp, #12]
@@ -1354,19 +1354,19 @@ eax_omac:
 	mov	r11, r0
 	b	.Leax_omac_shl15
 .Leax_omac_shf14:
-	ldr	r7, [sp, #4]
+	ldr	r7, [sp, #8]
 	mov	r0, r11
 	lsrs	r7, r0
-	str	r7, [sp, #4]
+	str	r7, [sp, #8]
 	movs	r0, #32
 	mov	r7, r11
 	subs	r7, r0, r7
 	str	r7, [sp, #16]
 	mov	r0, r10
 	lsls	r0, r7
-	ldr	r7, [sp, #4]
+	ldr	r7, [sp, #8]
 	orrs	r7, r0
-	str	r7, [sp, #4]
+	str	r7, [sp, #8]
 	mov	r7, r10
 	mov	r0, r11
 	lsrs	r7, r0
@@ -1394,13 +1394,13 @@ eax_omac:
 	b	.Leax_omac_she16
 .Leax_omac_shz13:
 	movs	r0, #0
-	str	r0, [sp, #4]
+	str	r0, [sp, #8]
 	mov	r10, r0
 	str	r0, [sp]
 	str	r0, [sp, #12]
 .Leax_omac_she16:
 	@ cmac.ae:43: return if complete == 1 then x ^ k1 else x ^ pad ^ k2
-	ldr	r0, [sp, #4]
+	ldr	r0, [sp, #8]
 	eors	r0, r6
 	ldr	r7, [sp, #24]
 	eors	r0, r7
@@ -1460,7 +1460,7 @@ eax_omac:
 	str	r4, [sp, #68]
 	add	r1, sp, #56
 	add	r2, sp, #72
-	ldr	r0, [sp, #8]
+	ldr	r0, [sp, #4]
 	bl	eax_M_E_encrypt_block
 	ldr	r1, [sp, #72]
 	ldr	r2, [sp, #96]

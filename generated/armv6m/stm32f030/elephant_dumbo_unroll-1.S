@@ -710,7 +710,7 @@ elephant_dumbo_P_permute:
 
 @ --- elephant_dumbo_crypt: elephant_dumbo.crypt
 @     frame 224 bytes (147 spill slots, 46 on the stack; locals 40), saves nothing
-@     estimated 2544 bytes of code and literals
+@     estimated 2546 bytes of code and literals
 	.section .text.elephant_dumbo_crypt,"ax",%progbits
 	.global elephant_dumbo_crypt
 	.type elephant_dumbo_crypt, %function
@@ -1466,45 +1466,46 @@ elephant_dumbo_crypt:
 	movs	r0, #20
 	eors	r2, r0
 	ands	r2, r1
+	mov	r0, r2
 	movs	r1, #20
-	eors	r2, r1
-	str	r2, [sp, #76]
-	@ elephant_dumbo.ae:91: store_le(out, off, load_le(in, off, block, count) ^ masked(n, cur ^ next), count)
-	ldr	r0, [sp, #4]
-	eors	r4, r0
-	str	r4, [sp, #96]
-	ldr	r0, [sp, #64]
-	ldr	r1, [sp]
 	eors	r0, r1
-	str	r0, [sp, #100]
+	str	r0, [sp, #76]
+	@ elephant_dumbo.ae:91: store_le(out, off, load_le(in, off, block, count) ^ masked(n, cur ^ next), count)
+	ldr	r2, [sp, #4]
+	eors	r4, r2
+	str	r4, [sp, #96]
+	ldr	r2, [sp, #64]
+	ldr	r1, [sp]
+	eors	r2, r1
+	str	r2, [sp, #100]
 	mov	r1, r3
-	ldr	r0, [sp, #16]
-	eors	r1, r0
+	ldr	r2, [sp, #16]
+	eors	r1, r2
 	str	r1, [sp, #104]
 	@ elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
 	ldr	r3, [sp, #160]
 	eors	r3, r1
 	@ elephant_dumbo.ae:91: store_le(out, off, load_le(in, off, block, count) ^ masked(n, cur ^ next), count)
-	ldr	r0, [sp, #72]
-	ldr	r1, [sp, #12]
-	eors	r0, r1
-	str	r0, [sp, #108]
+	ldr	r2, [sp, #72]
+	mov	r1, r2
+	ldr	r2, [sp, #12]
+	eors	r1, r2
+	str	r1, [sp, #108]
 	@ elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
 	ldr	r2, [sp, #156]
-	eors	r2, r0
+	eors	r2, r1
 	@ elephant_dumbo.ae:91: store_le(out, off, load_le(in, off, block, count) ^ masked(n, cur ^ next), count)
-	ldr	r0, [sp, #68]
+	ldr	r4, [sp, #68]
 	ldr	r1, [sp, #8]
-	eors	r0, r1
-	str	r0, [sp, #92]
+	eors	r4, r1
+	str	r4, [sp, #92]
 	@ elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
 	ldr	r1, [sp, #152]
-	eors	r1, r0
+	eors	r1, r4
 	@ elephant_dumbo.ae:91: store_le(out, off, load_le(in, off, block, count) ^ masked(n, cur ^ next), count)
 	ldr	r4, [sp, #232]
-	ldr	r0, [sp, #80]
-	adds	r4, r4, r0
-	ldr	r0, [sp, #76]
+	ldr	r5, [sp, #80]
+	adds	r4, r4, r5
 	cmp	r0, #20
 	bcc	.Lelephant_dumbo_crypt_bytes22
 	movs	r0, #3

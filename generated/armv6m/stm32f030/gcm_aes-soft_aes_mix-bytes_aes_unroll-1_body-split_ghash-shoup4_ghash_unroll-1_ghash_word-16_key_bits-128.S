@@ -293,7 +293,7 @@ gcm_key_setup:
 
 @ --- gcm_encrypt_with: gcm.encrypt_with
 @     frame 120 bytes (41 spill slots, 17 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 914 bytes of code and literals
+@     estimated 910 bytes of code and literals
 	.section .text.gcm_encrypt_with,"ax",%progbits
 	.global gcm_encrypt_with
 	.type gcm_encrypt_with, %function
@@ -307,7 +307,7 @@ gcm_encrypt_with:
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
 	sub	sp, #120
-	str	r0, [sp, #52]
+	str	r0, [sp, #44]
 	str	r1, [sp, #4]
 	str	r2, [sp, #12]
 	str	r3, [sp, #8]
@@ -340,24 +340,23 @@ gcm_encrypt_with:
 	bl	gcm_counter0
 	ldr	r0, [sp, #88]
 	str	r0, [sp, #8]
-	ldr	r0, [sp, #92]
-	str	r0, [sp, #44]
+	ldr	r1, [sp, #92]
+	str	r1, [sp, #40]
 	ldr	r0, [sp, #96]
-	str	r0, [sp, #40]
-	ldr	r0, [sp, #100]
 	str	r0, [sp, #36]
+	ldr	r1, [sp, #100]
+	str	r1, [sp, #48]
 	@ gcm.ae:120: s0 = E.encrypt_block(ks, j0)
 	ldr	r0, [sp, #8]
 	str	r0, [sp, #88]
-	ldr	r0, [sp, #44]
-	str	r0, [sp, #92]
 	ldr	r0, [sp, #40]
-	str	r0, [sp, #96]
+	str	r0, [sp, #92]
 	ldr	r0, [sp, #36]
-	str	r0, [sp, #100]
+	str	r0, [sp, #96]
+	str	r1, [sp, #100]
 	add	r1, sp, #88
 	add	r2, sp, #104
-	ldr	r0, [sp, #52]
+	ldr	r0, [sp, #44]
 	bl	gcm_E_encrypt_block
 	ldr	r0, [sp, #104]
 	str	r0, [sp, #68]
@@ -374,31 +373,31 @@ gcm_encrypt_with:
 	ldr	r0, [sp, #168]
 	adds	r0, #15
 	lsrs	r0, r0, #4
-	str	r0, [sp, #48]
+	str	r0, [sp, #52]
 	movs	r1, #0
-	str	r1, [sp, #12]
-	str	r2, [sp, #8]
+	str	r1, [sp, #8]
+	str	r2, [sp, #12]
 	cmp	r1, r0
 	bcc	.Lgcm_encrypt_with_far1
 	b	.Lgcm_encrypt_with_done2
 .Lgcm_encrypt_with_far1:
 .Lgcm_encrypt_with_loop1:
 	@ gcm.ae:124: off = 16 * i
-	ldr	r1, [sp, #12]
+	ldr	r1, [sp, #8]
 	lsls	r0, r1, #4
 	str	r0, [sp, #16]
 	@ gcm.ae:125: u = E.encrypt_block(ks, j)
-	ldr	r0, [sp, #8]
+	ldr	r0, [sp, #12]
 	str	r0, [sp, #88]
-	ldr	r0, [sp, #44]
-	str	r0, [sp, #92]
 	ldr	r0, [sp, #40]
-	str	r0, [sp, #96]
+	str	r0, [sp, #92]
 	ldr	r0, [sp, #36]
+	str	r0, [sp, #96]
+	ldr	r0, [sp, #48]
 	str	r0, [sp, #100]
 	add	r1, sp, #88
 	add	r2, sp, #104
-	ldr	r0, [sp, #52]
+	ldr	r0, [sp, #44]
 	bl	gcm_E_encrypt_block
 	ldr	r4, [sp, #104]
 	ldr	r3, [sp, #108]
@@ -406,9 +405,9 @@ gcm_encrypt_with:
 	ldr	r0, [sp, #116]
 	mov	r10, r0
 	@ gcm.ae:38: return cat(x[127:32], x[31:0] + 1)
-	ldr	r0, [sp, #8]
+	ldr	r0, [sp, #12]
 	adds	r0, r0, #1
-	str	r0, [sp, #8]
+	str	r0, [sp, #12]
 	@ gcm.ae:127: c = first_bytes(load_be(msg, off, 16, n - off) ^ u, n - off)
 	ldr	r1, [sp, #168]
 	ldr	r0, [sp, #16]
@@ -590,10 +589,10 @@ gcm_encrypt_with:
 	str	r3, [sp, #32]
 	str	r2, [sp, #24]
 	str	r1, [sp, #20]
-	ldr	r1, [sp, #12]
+	ldr	r1, [sp, #8]
 	adds	r1, #1
-	str	r1, [sp, #12]
-	ldr	r0, [sp, #48]
+	str	r1, [sp, #8]
+	ldr	r0, [sp, #52]
 	cmp	r1, r0
 	bcs	.Lgcm_encrypt_with_far2
 	b	.Lgcm_encrypt_with_loop1
@@ -660,24 +659,23 @@ gcm_encrypt_with:
 	mov	r8, r0
 	@ ghash.ae:156: z = (z >> 8) ^ ((R8[z[7:0]] as u128) << 112)
 	lsrs	r6, r7, #8
-	lsls	r0, r5, #24
-	orrs	r6, r0
+	lsls	r3, r5, #24
+	orrs	r6, r3
 	lsrs	r5, r5, #8
-	lsls	r0, r2, #24
-	orrs	r5, r0
+	lsls	r3, r2, #24
+	orrs	r5, r3
 	lsrs	r4, r2, #8
-	lsls	r0, r1, #24
-	orrs	r4, r0
+	lsls	r2, r1, #24
+	orrs	r4, r2
 	lsrs	r1, r1, #8
-	uxtb	r0, r7
-	lsls	r2, r0, #1
-	ldr	r0, [sp, #8]
-	ldrh	r0, [r0, r2]
-	lsls	r0, r0, #16
+	uxtb	r3, r7
+	lsls	r2, r3, #1
+	ldr	r3, [sp, #8]
+	ldrh	r3, [r3, r2]
+	lsls	r2, r3, #16
 	mov	r7, r1
-	eors	r7, r0
+	eors	r7, r2
 	@ ghash.ae:157: z = z ^ tab[xw[8 * j + 7 : 8 * j + 4]] ^ tab[16 + (xw[8 * j + 3 : 8 * j] as u8)]
-	mov	r0, r8
 	lsls	r0, r0, #24
 	lsrs	r0, r0, #28
 	lsls	r1, r0, #4
@@ -809,7 +807,7 @@ gcm_encrypt_with:
 
 @ --- gcm_decrypt_with: gcm.decrypt_with
 @     frame 144 bytes (49 spill slots, 23 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 1000 bytes of code and literals
+@     estimated 996 bytes of code and literals
 	.section .text.gcm_decrypt_with,"ax",%progbits
 	.global gcm_decrypt_with
 	.type gcm_decrypt_with, %function
@@ -823,31 +821,31 @@ gcm_decrypt_with:
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
 	sub	sp, #144
-	str	r0, [sp, #68]
+	@ gcm.ae:138: y = G.absorb(tab, 0 as u128, ad)
+	movs	r4, #0
+	str	r4, [sp, #112]
+	str	r4, [sp, #116]
+	str	r4, [sp, #120]
+	str	r4, [sp, #124]
+	add	r4, sp, #128
+	str	r4, [sp]
+	str	r0, [sp, #64]
 	str	r1, [sp, #8]
 	str	r2, [sp, #12]
 	str	r3, [sp, #4]
 	ldr	r2, [sp, #180]
-	@ gcm.ae:138: y = G.absorb(tab, 0 as u128, ad)
-	movs	r0, #0
-	str	r0, [sp, #112]
-	str	r0, [sp, #116]
-	str	r0, [sp, #120]
-	str	r0, [sp, #124]
 	add	r1, sp, #112
-	add	r0, sp, #128
-	str	r0, [sp]
 	ldr	r0, [sp, #8]
 	ldr	r3, [sp, #184]
 	bl	gcm_G_absorb
 	ldr	r0, [sp, #128]
-	str	r0, [sp, #24]
-	ldr	r0, [sp, #132]
-	str	r0, [sp, #20]
-	ldr	r0, [sp, #136]
 	str	r0, [sp, #28]
-	ldr	r0, [sp, #140]
+	ldr	r0, [sp, #132]
+	str	r0, [sp, #24]
+	ldr	r0, [sp, #136]
 	str	r0, [sp, #32]
+	ldr	r0, [sp, #140]
+	str	r0, [sp, #20]
 	@ gcm.ae:139: j0 = counter0(tab, nonce)
 	add	r3, sp, #112
 	ldr	r0, [sp, #8]
@@ -856,44 +854,46 @@ gcm_decrypt_with:
 	bl	gcm_counter0
 	ldr	r0, [sp, #112]
 	str	r0, [sp, #4]
-	ldr	r0, [sp, #116]
-	str	r0, [sp, #60]
+	ldr	r1, [sp, #116]
+	str	r1, [sp, #60]
 	ldr	r0, [sp, #120]
-	str	r0, [sp, #76]
-	ldr	r0, [sp, #124]
-	str	r0, [sp, #72]
+	str	r0, [sp, #68]
+	ldr	r1, [sp, #124]
+	str	r1, [sp, #76]
 	@ gcm.ae:140: s0 = E.encrypt_block(ks, j0)
 	ldr	r0, [sp, #4]
 	str	r0, [sp, #112]
 	ldr	r0, [sp, #60]
 	str	r0, [sp, #116]
-	ldr	r0, [sp, #76]
+	ldr	r0, [sp, #68]
 	str	r0, [sp, #120]
-	ldr	r0, [sp, #72]
-	str	r0, [sp, #124]
+	str	r1, [sp, #124]
 	add	r1, sp, #112
 	add	r2, sp, #128
-	ldr	r0, [sp, #68]
+	ldr	r0, [sp, #64]
 	bl	gcm_E_encrypt_block
-	ldr	r0, [sp, #128]
-	str	r0, [sp, #80]
-	ldr	r0, [sp, #132]
-	str	r0, [sp, #84]
-	ldr	r0, [sp, #136]
-	str	r0, [sp, #88]
-	ldr	r0, [sp, #140]
-	str	r0, [sp, #92]
-	@ gcm.ae:38: return cat(x[127:32], x[31:0] + 1)
-	ldr	r0, [sp, #4]
-	adds	r2, r0, #1
 	@ gcm.ae:143: for i in 0..(n + 15) / 16 {
 	ldr	r0, [sp, #192]
 	adds	r0, #15
 	lsrs	r0, r0, #4
-	str	r0, [sp, #64]
+	str	r0, [sp, #72]
+	@ gcm.ae:38: return cat(x[127:32], x[31:0] + 1)
+	ldr	r1, [sp, #4]
+	adds	r1, r1, #1
+	@ gcm.ae:143: for i in 0..(n + 15) / 16 {
+	str	r1, [sp, #16]
+	@ gcm.ae:140: s0 = E.encrypt_block(ks, j0)
+	ldr	r1, [sp, #128]
+	str	r1, [sp, #80]
+	ldr	r1, [sp, #132]
+	str	r1, [sp, #84]
+	ldr	r1, [sp, #136]
+	str	r1, [sp, #88]
+	ldr	r1, [sp, #140]
+	str	r1, [sp, #92]
+	@ gcm.ae:143: for i in 0..(n + 15) / 16 {
 	movs	r1, #0
 	str	r1, [sp, #12]
-	str	r2, [sp, #16]
 	cmp	r1, r0
 	bcc	.Lgcm_decrypt_with_far1
 	b	.Lgcm_decrypt_with_done2
@@ -938,84 +938,87 @@ gcm_decrypt_with:
 .Lgcm_decrypt_with_words4:
 	ldr	r0, [r1, #12]
 	rev	r0, r0
-	str	r0, [sp, #36]
+	str	r0, [sp, #52]
 	ldr	r0, [r1, #8]
 	rev	r0, r0
-	str	r0, [sp, #40]
+	str	r0, [sp, #48]
 	ldr	r0, [r1, #4]
 	rev	r0, r0
 	str	r0, [sp, #44]
 	ldr	r0, [r1]
 	rev	r0, r0
-	str	r0, [sp, #52]
+	str	r0, [sp, #36]
 	@ gcm.ae:146: u = E.encrypt_block(ks, j)
 	ldr	r0, [sp, #16]
 	str	r0, [sp, #112]
 	ldr	r0, [sp, #60]
 	str	r0, [sp, #116]
-	ldr	r0, [sp, #76]
+	ldr	r0, [sp, #68]
 	str	r0, [sp, #120]
-	ldr	r0, [sp, #72]
+	ldr	r0, [sp, #76]
 	str	r0, [sp, #124]
 	add	r1, sp, #112
 	add	r2, sp, #128
-	ldr	r0, [sp, #68]
+	ldr	r0, [sp, #64]
 	bl	gcm_E_encrypt_block
-	ldr	r0, [sp, #128]
-	ldr	r2, [sp, #132]
-	ldr	r4, [sp, #136]
-	ldr	r5, [sp, #140]
+	ldr	r0, [sp, #140]
 	@ gcm.ae:149: store_be(msg, off, c ^ u, n - off)
 	ldr	r1, [sp, #36]
 	eors	r0, r1
-	str	r0, [sp, #48]
-	@ gcm.ae:148: y = G.mul_h(y ^ c, tab)                          // delay slot: needs C only
-	ldr	r3, [sp, #24]
-	eors	r3, r1
-	@ gcm.ae:149: store_be(msg, off, c ^ u, n - off)
-	ldr	r0, [sp, #40]
-	eors	r2, r0
-	str	r2, [sp, #40]
+	str	r0, [sp, #40]
 	@ gcm.ae:148: y = G.mul_h(y ^ c, tab)                          // delay slot: needs C only
 	ldr	r2, [sp, #20]
-	eors	r2, r0
+	eors	r2, r1
+	@ gcm.ae:146: u = E.encrypt_block(ks, j)
+	ldr	r0, [sp, #136]
 	@ gcm.ae:149: store_be(msg, off, c ^ u, n - off)
-	ldr	r0, [sp, #44]
-	eors	r4, r0
-	str	r4, [sp, #36]
+	ldr	r1, [sp, #44]
+	eors	r0, r1
+	str	r0, [sp, #20]
 	@ gcm.ae:148: y = G.mul_h(y ^ c, tab)                          // delay slot: needs C only
-	ldr	r4, [sp, #28]
-	eors	r4, r0
+	ldr	r3, [sp, #32]
+	eors	r3, r1
+	@ gcm.ae:146: u = E.encrypt_block(ks, j)
+	ldr	r0, [sp, #132]
 	@ gcm.ae:149: store_be(msg, off, c ^ u, n - off)
-	ldr	r0, [sp, #52]
-	eors	r5, r0
-	str	r5, [sp, #28]
+	ldr	r1, [sp, #48]
+	eors	r0, r1
+	str	r0, [sp, #32]
 	@ gcm.ae:148: y = G.mul_h(y ^ c, tab)                          // delay slot: needs C only
-	ldr	r1, [sp, #32]
-	eors	r1, r0
-	str	r3, [sp, #112]
-	str	r2, [sp, #116]
-	str	r4, [sp, #120]
-	str	r1, [sp, #124]
+	ldr	r4, [sp, #24]
+	eors	r4, r1
+	@ gcm.ae:146: u = E.encrypt_block(ks, j)
+	ldr	r0, [sp, #128]
+	@ gcm.ae:149: store_be(msg, off, c ^ u, n - off)
+	ldr	r1, [sp, #52]
+	eors	r0, r1
+	str	r0, [sp, #36]
+	@ gcm.ae:148: y = G.mul_h(y ^ c, tab)                          // delay slot: needs C only
+	ldr	r0, [sp, #28]
+	eors	r0, r1
+	str	r0, [sp, #112]
+	str	r4, [sp, #116]
+	str	r3, [sp, #120]
+	str	r2, [sp, #124]
 	add	r0, sp, #112
 	add	r2, sp, #128
 	ldr	r1, [sp, #8]
 	bl	gcm_G_mul_h
 	ldr	r0, [sp, #128]
-	str	r0, [sp, #24]
+	str	r0, [sp, #28]
 	ldr	r0, [sp, #132]
-	str	r0, [sp, #20]
+	str	r0, [sp, #24]
 	ldr	r0, [sp, #136]
 	mov	r8, r0
 	ldr	r1, [sp, #140]
 	@ gcm.ae:149: store_be(msg, off, c ^ u, n - off)
-	ldr	r0, [sp, #28]
-	rev	r3, r0
-	ldr	r0, [sp, #36]
-	rev	r4, r0
 	ldr	r0, [sp, #40]
+	rev	r3, r0
+	ldr	r0, [sp, #20]
+	rev	r4, r0
+	ldr	r0, [sp, #32]
 	rev	r5, r0
-	ldr	r0, [sp, #48]
+	ldr	r0, [sp, #36]
 	rev	r6, r0
 	ldr	r2, [sp, #204]
 	ldr	r0, [sp, #56]
@@ -1054,12 +1057,12 @@ gcm_decrypt_with:
 	adds	r0, r0, #1
 	str	r0, [sp, #16]
 	mov	r0, r8
-	str	r0, [sp, #28]
-	str	r1, [sp, #32]
+	str	r0, [sp, #32]
+	str	r1, [sp, #20]
 	ldr	r1, [sp, #12]
 	adds	r1, #1
 	str	r1, [sp, #12]
-	ldr	r0, [sp, #64]
+	ldr	r0, [sp, #72]
 	cmp	r1, r0
 	bcs	.Lgcm_decrypt_with_far2
 	b	.Lgcm_decrypt_with_loop1
@@ -1067,38 +1070,50 @@ gcm_decrypt_with:
 .Lgcm_decrypt_with_done2:
 	@ gcm.ae:64: lengths = cat((ad_len as u64) << 3, (ct_len as u64) << 3)
 	ldr	r0, [sp, #184]
-	lsls	r2, r0, #3
-	lsrs	r1, r0, #29
-	ldr	r0, [sp, #192]
-	lsls	r3, r0, #3
-	lsrs	r0, r0, #29
+	lsrs	r2, r0, #29
 	@ gcm.ae:65: return G.mul_h(y ^ lengths, tab) ^ s0
-	ldr	r5, [sp, #24]
-	eors	r5, r3
-	ldr	r4, [sp, #20]
-	eors	r4, r0
-	ldr	r3, [sp, #28]
-	eors	r3, r2
-	ldr	r2, [sp, #32]
-	eors	r2, r1
+	ldr	r1, [sp, #20]
+	eors	r1, r2
+	@ gcm.ae:64: lengths = cat((ad_len as u64) << 3, (ct_len as u64) << 3)
+	lsls	r0, r0, #3
+	@ gcm.ae:65: return G.mul_h(y ^ lengths, tab) ^ s0
+	ldr	r3, [sp, #32]
+	eors	r3, r0
+	@ gcm.ae:64: lengths = cat((ad_len as u64) << 3, (ct_len as u64) << 3)
+	ldr	r0, [sp, #192]
+	lsrs	r2, r0, #29
+	@ gcm.ae:65: return G.mul_h(y ^ lengths, tab) ^ s0
+	ldr	r4, [sp, #24]
+	eors	r4, r2
+	@ gcm.ae:64: lengths = cat((ad_len as u64) << 3, (ct_len as u64) << 3)
+	lsls	r0, r0, #3
+	@ gcm.ae:65: return G.mul_h(y ^ lengths, tab) ^ s0
+	ldr	r5, [sp, #28]
+	eors	r5, r0
 	@ ghash.ae:149: xs[i] = x[w * i + w - 1 : w * i]
 	uxth	r0, r5
-	add	r1, sp, #96
-	strh	r0, [r1]
+	add	r2, sp, #96
+	strh	r0, [r2]
 	lsrs	r0, r5, #16
-	strh	r0, [r1, #2]
+	strh	r0, [r2, #2]
 	uxth	r0, r4
-	strh	r0, [r1, #4]
+	strh	r0, [r2, #4]
 	lsrs	r0, r4, #16
-	strh	r0, [r1, #6]
+	strh	r0, [r2, #6]
 	uxth	r0, r3
-	strh	r0, [r1, #8]
+	strh	r0, [r2, #8]
 	lsrs	r0, r3, #16
-	strh	r0, [r1, #10]
-	uxth	r0, r2
-	strh	r0, [r1, #12]
-	lsrs	r0, r2, #16
-	strh	r0, [r1, #14]
+	strh	r0, [r2, #10]
+	uxth	r0, r1
+	strh	r0, [r2, #12]
+	lsrs	r0, r1, #16
+	strh	r0, [r2, #14]
+	@ ghash.ae:157: z = z ^ tab[xw[8 * j + 7 : 8 * j + 4]] ^ tab[16 + (xw[8 * j + 3 : 8 * j] as u8)]
+	ldr	r0, [sp, #8]
+	movs	r1, #1
+	lsls	r1, r1, #8
+	adds	r0, r0, r1
+	mov	r11, r0
 	@ ghash.ae:152: @unroll(unroll)
 	movs	r0, #0
 	mov	r10, r0
@@ -1112,12 +1127,6 @@ gcm_decrypt_with:
 	@ ghash.ae:156: z = (z >> 8) ^ ((R8[z[7:0]] as u128) << 112)
 	ldr	r0, =gcm_G.R8
 	str	r0, [sp, #4]
-	@ ghash.ae:157: z = z ^ tab[xw[8 * j + 7 : 8 * j + 4]] ^ tab[16 + (xw[8 * j + 3 : 8 * j] as u8)]
-	ldr	r0, [sp, #8]
-	movs	r5, #1
-	lsls	r5, r5, #8
-	adds	r0, r0, r5
-	mov	r11, r0
 	@ ghash.ae:152: @unroll(unroll)
 .Lgcm_decrypt_with_loop12:
 	@ ghash.ae:154: xw = xs[i]
@@ -1126,23 +1135,22 @@ gcm_decrypt_with:
 	mov	r8, r0
 	@ ghash.ae:156: z = (z >> 8) ^ ((R8[z[7:0]] as u128) << 112)
 	lsrs	r5, r1, #8
-	lsls	r0, r4, #24
-	orrs	r5, r0
+	lsls	r6, r4, #24
+	orrs	r5, r6
 	lsrs	r4, r4, #8
-	lsls	r0, r3, #24
-	orrs	r4, r0
+	lsls	r6, r3, #24
+	orrs	r4, r6
 	lsrs	r3, r3, #8
-	lsls	r0, r2, #24
-	orrs	r3, r0
+	lsls	r6, r2, #24
+	orrs	r3, r6
 	lsrs	r7, r2, #8
-	uxtb	r0, r1
-	lsls	r1, r0, #1
-	ldr	r0, [sp, #4]
-	ldrh	r0, [r0, r1]
-	lsls	r0, r0, #16
-	eors	r7, r0
+	uxtb	r2, r1
+	lsls	r1, r2, #1
+	ldr	r2, [sp, #4]
+	ldrh	r2, [r2, r1]
+	lsls	r1, r2, #16
+	eors	r7, r1
 	@ ghash.ae:157: z = z ^ tab[xw[8 * j + 7 : 8 * j + 4]] ^ tab[16 + (xw[8 * j + 3 : 8 * j] as u8)]
-	mov	r0, r8
 	lsls	r0, r0, #24
 	lsrs	r0, r0, #28
 	lsls	r1, r0, #4
@@ -1306,9 +1314,9 @@ gcm_decrypt_with:
 	b	.Lgcm_decrypt_with_shl23
 	.ltorg
 .Lgcm_decrypt_with_shf22:
+	lsrs	r5, r7
 	movs	r2, #32
 	subs	r2, r2, r7
-	lsrs	r5, r7
 	mov	r0, r6
 	lsls	r0, r2
 	orrs	r5, r0
@@ -1316,9 +1324,9 @@ gcm_decrypt_with:
 	mov	r0, r4
 	lsls	r0, r2
 	orrs	r6, r0
-	lsrs	r4, r7
 	mov	r0, r3
 	lsls	r0, r2
+	lsrs	r4, r7
 	orrs	r4, r0
 	lsrs	r3, r7
 	b	.Lgcm_decrypt_with_she24
@@ -1735,7 +1743,7 @@ gcm_G_absorb:
 
 @ --- gcm_G_mul_h: gcm.G.mul_h
 @     frame 20 bytes (7 spill slots, 1 on the stack; locals 16), saves nothing
-@     estimated 282 bytes of code and literals
+@     estimated 280 bytes of code and literals
 	.section .text.gcm_G_mul_h,"ax",%progbits
 	.global gcm_G_mul_h
 	.type gcm_G_mul_h, %function
@@ -1792,23 +1800,22 @@ gcm_G_mul_h:
 	mov	r12, r0
 	@ ghash.ae:156: z = (z >> 8) ^ ((R8[z[7:0]] as u128) << 112)
 	lsrs	r3, r5, #8
-	lsls	r0, r4, #24
-	orrs	r3, r0
+	lsls	r6, r4, #24
+	orrs	r3, r6
 	lsrs	r4, r4, #8
-	lsls	r0, r2, #24
-	orrs	r4, r0
+	lsls	r6, r2, #24
+	orrs	r4, r6
 	lsrs	r6, r2, #8
-	lsls	r0, r1, #24
-	orrs	r6, r0
+	lsls	r2, r1, #24
+	orrs	r6, r2
 	lsrs	r7, r1, #8
-	uxtb	r0, r5
-	lsls	r1, r0, #1
-	mov	r0, lr
-	ldrh	r0, [r0, r1]
-	lsls	r0, r0, #16
-	eors	r7, r0
+	uxtb	r2, r5
+	lsls	r1, r2, #1
+	mov	r2, lr
+	ldrh	r2, [r2, r1]
+	lsls	r1, r2, #16
+	eors	r7, r1
 	@ ghash.ae:157: z = z ^ tab[xw[8 * j + 7 : 8 * j + 4]] ^ tab[16 + (xw[8 * j + 3 : 8 * j] as u8)]
-	mov	r0, r12
 	lsls	r0, r0, #24
 	lsrs	r0, r0, #28
 	lsls	r1, r0, #4

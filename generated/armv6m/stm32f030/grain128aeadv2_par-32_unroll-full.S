@@ -484,7 +484,7 @@ grain128aeadv2_decrypt:
 
 @ --- grain128aeadv2_absorb_ad: grain128aeadv2.absorb_ad
 @     frame 44 bytes (38 spill slots, 11 on the stack; locals 0), saves nothing
-@     estimated 2032 bytes of code and literals
+@     estimated 2020 bytes of code and literals
 	.section .text.grain128aeadv2_absorb_ad,"ax",%progbits
 	.global grain128aeadv2_absorb_ad
 	.type grain128aeadv2_absorb_ad, %function
@@ -528,7 +528,7 @@ grain128aeadv2_absorb_ad:
 	sbcs	r6, r6
 	ands	r6, r5
 	eors	r5, r6
-	str	r5, [sp, #28]
+	str	r5, [sp, #24]
 	ldr	r4, [r0]
 	@ grain128aeadv2.ae:194: for i in 0..n + 1 {
 	mov	r10, r4
@@ -552,7 +552,7 @@ grain128aeadv2_absorb_ad:
 	str	r2, [sp]
 	ldr	r0, [sp, #48]
 	str	r0, [sp, #20]
-	ldr	r3, [sp, #28]
+	ldr	r3, [sp, #24]
 	adds	r0, r3, #1
 	str	r0, [sp, #40]
 	movs	r2, #0
@@ -563,7 +563,7 @@ grain128aeadv2_absorb_ad:
 .Lgrain128aeadv2_absorb_ad_far1:
 .Lgrain128aeadv2_absorb_ad_loop1:
 	@ grain128aeadv2.ae:181: return if i == 0 then (if n == 0 then a as u8 else 0x80 | (n as u8)) else (a >> (8 * (n - i))) as u8
-	ldr	r3, [sp, #28]
+	ldr	r3, [sp, #24]
 	uxtb	r0, r3
 	movs	r2, #128
 	orrs	r0, r2
@@ -579,7 +579,7 @@ grain128aeadv2_absorb_ad:
 	subs	r3, r2, #1
 	movs	r7, #0
 	sbcs	r7, r7
-	ldr	r3, [sp, #28]
+	ldr	r3, [sp, #24]
 	subs	r2, r3, r2
 	lsls	r3, r2, #3
 	cmp	r3, #255
@@ -597,13 +597,12 @@ grain128aeadv2_absorb_ad:
 	lsrs	r0, r6, #12
 	lsls	r2, r5, #20
 	orrs	r0, r2
-	str	r0, [sp, #24]
+	str	r0, [sp, #28]
 	mov	r2, r10
 	lsrs	r7, r2, #8
-	mov	r0, r12
-	lsls	r0, r0, #24
-	orrs	r7, r0
-	ldr	r0, [sp, #24]
+	mov	r3, r12
+	lsls	r3, r3, #24
+	orrs	r7, r3
 	ands	r7, r0
 	lsrs	r3, r2, #13
 	mov	r0, r12
@@ -620,19 +619,18 @@ grain128aeadv2_absorb_ad:
 	lsls	r2, r1, #1
 	orrs	r0, r2
 	str	r0, [sp, #12]
-	mov	r0, r12
-	lsrs	r2, r0, #10
+	mov	r3, r12
+	lsrs	r2, r3, #10
 	mov	r0, r8
-	lsls	r0, r0, #22
-	orrs	r2, r0
-	ldr	r0, [sp, #12]
-	ands	r2, r0
+	lsls	r3, r0, #22
+	orrs	r2, r3
+	ldr	r3, [sp, #12]
+	ands	r2, r3
 	@ grain128aeadv2.ae:37: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	eors	r7, r2
 	@ grain128aeadv2.ae:38: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	r0, r12
-	lsrs	r3, r0, #28
-	mov	r0, r8
+	mov	r2, r12
+	lsrs	r3, r2, #28
 	lsls	r2, r0, #4
 	orrs	r3, r2
 	lsrs	r2, r0, #15
@@ -643,7 +641,7 @@ grain128aeadv2_absorb_ad:
 	@ grain128aeadv2.ae:37: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	eors	r7, r3
 	@ grain128aeadv2.ae:39: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
-	ldr	r3, [sp, #24]
+	ldr	r3, [sp, #28]
 	ldr	r0, [sp, #12]
 	ands	r3, r0
 	mov	r0, r8
@@ -694,7 +692,7 @@ grain128aeadv2_absorb_ad:
 	lsls	r2, r1, #7
 	@ grain128aeadv2.ae:41: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
 	eors	r7, r2
-	str	r7, [sp, #24]
+	str	r7, [sp, #28]
 	@ grain128aeadv2.ae:44: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
 	mov	r7, r12
 	mov	r0, r8
@@ -715,9 +713,8 @@ grain128aeadv2_absorb_ad:
 	lsrs	r0, r0, #17
 	eors	r2, r0
 	mov	r0, r9
-	lsls	r0, r0, #15
-	eors	r2, r0
-	mov	r0, r9
+	lsls	r3, r0, #15
+	eors	r2, r3
 	eors	r2, r0
 	str	r2, [sp, #32]
 	@ grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
@@ -889,7 +886,7 @@ grain128aeadv2_absorb_ad:
 	uxth	r0, r3
 	lsls	r1, r0, #16
 	orrs	r1, r2
-	ldr	r0, [sp, #24]
+	ldr	r0, [sp, #28]
 	uxth	r0, r0
 	@ grain128aeadv2.ae:187: acc, sr = authenticate(acc, sr, x, unzip(y)[15:8])
 	movs	r3, #0
@@ -1094,7 +1091,7 @@ grain128aeadv2_absorb_ad:
 .Lgrain128aeadv2_absorb_ad_done2:
 	@ grain128aeadv2.ae:197: for i in 0..a {
 	movs	r2, #0
-	str	r2, [sp, #24]
+	str	r2, [sp, #16]
 	ldr	r0, [sp, #52]
 	cmp	r2, r0
 	bcc	.Lgrain128aeadv2_absorb_ad_far3
@@ -1109,13 +1106,12 @@ grain128aeadv2_absorb_ad:
 	lsrs	r0, r6, #12
 	lsls	r2, r5, #20
 	orrs	r0, r2
-	str	r0, [sp, #16]
+	str	r0, [sp, #24]
 	mov	r2, r10
 	lsrs	r7, r2, #8
-	mov	r0, r12
-	lsls	r0, r0, #24
-	orrs	r7, r0
-	ldr	r0, [sp, #16]
+	mov	r3, r12
+	lsls	r3, r3, #24
+	orrs	r7, r3
 	ands	r7, r0
 	lsrs	r3, r2, #13
 	mov	r0, r12
@@ -1132,19 +1128,18 @@ grain128aeadv2_absorb_ad:
 	lsls	r2, r1, #1
 	orrs	r0, r2
 	str	r0, [sp, #12]
-	mov	r0, r12
-	lsrs	r2, r0, #10
+	mov	r3, r12
+	lsrs	r2, r3, #10
 	mov	r0, r8
-	lsls	r0, r0, #22
-	orrs	r2, r0
-	ldr	r0, [sp, #12]
-	ands	r2, r0
+	lsls	r3, r0, #22
+	orrs	r2, r3
+	ldr	r3, [sp, #12]
+	ands	r2, r3
 	@ grain128aeadv2.ae:37: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	eors	r7, r2
 	@ grain128aeadv2.ae:38: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	r0, r12
-	lsrs	r3, r0, #28
-	mov	r0, r8
+	mov	r2, r12
+	lsrs	r3, r2, #28
 	lsls	r2, r0, #4
 	orrs	r3, r2
 	lsrs	r2, r0, #15
@@ -1155,7 +1150,7 @@ grain128aeadv2_absorb_ad:
 	@ grain128aeadv2.ae:37: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	eors	r7, r3
 	@ grain128aeadv2.ae:39: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
-	ldr	r3, [sp, #16]
+	ldr	r3, [sp, #24]
 	ldr	r0, [sp, #12]
 	ands	r3, r0
 	mov	r0, r8
@@ -1206,7 +1201,7 @@ grain128aeadv2_absorb_ad:
 	lsls	r2, r1, #7
 	@ grain128aeadv2.ae:41: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
 	eors	r7, r2
-	str	r7, [sp, #16]
+	str	r7, [sp, #24]
 	@ grain128aeadv2.ae:44: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
 	mov	r7, r12
 	mov	r0, r8
@@ -1227,9 +1222,8 @@ grain128aeadv2_absorb_ad:
 	lsrs	r0, r0, #17
 	eors	r2, r0
 	mov	r0, r9
-	lsls	r0, r0, #15
-	eors	r2, r0
-	mov	r0, r9
+	lsls	r3, r0, #15
+	eors	r2, r3
 	eors	r2, r0
 	str	r2, [sp, #28]
 	@ grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
@@ -1401,7 +1395,7 @@ grain128aeadv2_absorb_ad:
 	uxth	r0, r3
 	lsls	r1, r0, #16
 	orrs	r1, r2
-	ldr	r0, [sp, #16]
+	ldr	r0, [sp, #24]
 	uxth	r0, r0
 	@ grain128aeadv2.ae:187: acc, sr = authenticate(acc, sr, x, unzip(y)[15:8])
 	movs	r3, #0
@@ -1598,9 +1592,9 @@ grain128aeadv2_absorb_ad:
 	str	r7, [sp, #4]
 	mov	lr, r3
 	str	r2, [sp]
-	ldr	r2, [sp, #24]
+	ldr	r2, [sp, #16]
 	adds	r2, #1
-	str	r2, [sp, #24]
+	str	r2, [sp, #16]
 	ldr	r0, [sp, #52]
 	cmp	r2, r0
 	bcs	.Lgrain128aeadv2_absorb_ad_far4
@@ -1638,8 +1632,8 @@ grain128aeadv2_absorb_ad:
 
 
 @ --- grain128aeadv2_crypt: grain128aeadv2.crypt
-@     frame 36 bytes (37 spill slots, 9 on the stack; locals 0), saves nothing
-@     estimated 2188 bytes of code and literals
+@     frame 36 bytes (39 spill slots, 9 on the stack; locals 0), saves nothing
+@     estimated 2174 bytes of code and literals
 	.section .text.grain128aeadv2_crypt,"ax",%progbits
 	.global grain128aeadv2_crypt
 	.type grain128aeadv2_crypt, %function
@@ -1648,707 +1642,702 @@ grain128aeadv2_absorb_ad:
 grain128aeadv2_crypt:
 	push	{lr}
 	sub	sp, #36
-	ldr	r4, [r0]
+	mov	r5, r1
+	mov	r4, r2
+	ldr	r2, [r0]
+	ldr	r1, [r0, #4]
+	mov	r12, r1
+	ldr	r6, [r0, #8]
+	ldr	r1, [r0, #12]
+	ldr	r0, [r5]
+	ldr	r7, [r5, #4]
+	str	r7, [sp]
+	ldr	r7, [r5, #8]
+	ldr	r5, [r5, #12]
+	mov	r10, r5
+	ldr	r5, [r4]
+	str	r5, [sp, #8]
+	ldr	r4, [r4, #4]
+	ldr	r5, [r3]
+	mov	lr, r5
+	ldr	r5, [r3, #4]
 	@ grain128aeadv2.ae:208: for i in 0..n / 2 {
-	mov	lr, r4
-	ldr	r5, [r0, #4]
-	mov	r9, r5
-	ldr	r5, [r0, #8]
-	mov	r8, r5
-	ldr	r0, [r0, #12]
-	mov	r12, r0
-	ldr	r5, [r1]
-	ldr	r0, [r1, #4]
-	mov	r10, r0
-	ldr	r4, [r1, #8]
-	ldr	r0, [r1, #12]
-	mov	r11, r0
-	ldr	r0, [r2]
-	str	r0, [sp, #12]
-	ldr	r0, [r2, #4]
-	str	r0, [sp, #8]
-	ldr	r0, [r3]
-	str	r0, [sp]
-	ldr	r1, [r3, #4]
-	str	r1, [sp, #4]
-	ldr	r0, [sp, #44]
-	lsrs	r0, r0, #1
-	str	r0, [sp, #32]
-	movs	r1, #0
-	str	r1, [sp, #16]
-	cmp	r1, r0
+	ldr	r3, [sp, #44]
+	lsrs	r3, r3, #1
+	str	r3, [sp, #32]
+	movs	r3, #0
+	str	r3, [sp, #16]
+	mov	r8, r6
+	mov	r9, r1
+	mov	r1, r7
+	mov	r3, r0
+	str	r4, [sp, #12]
+	str	r5, [sp, #4]
+	ldr	r4, [sp, #16]
+	ldr	r0, [sp, #32]
+	cmp	r4, r0
 	bcc	.Lgrain128aeadv2_crypt_far1
 	b	.Lgrain128aeadv2_crypt_done2
 .Lgrain128aeadv2_crypt_far1:
 .Lgrain128aeadv2_crypt_loop1:
 	@ grain128aeadv2.ae:37: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	lsrs	r3, r5, #12
-	mov	r0, r10
+	lsrs	r5, r3, #12
+	ldr	r0, [sp]
 	lsls	r0, r0, #20
-	orrs	r3, r0
-	mov	r2, lr
-	lsrs	r7, r2, #8
-	mov	r6, r9
-	lsls	r0, r6, #24
+	orrs	r5, r0
+	lsrs	r4, r2, #8
+	mov	r0, r12
+	lsls	r6, r0, #24
+	orrs	r4, r6
+	ands	r4, r5
+	lsrs	r6, r2, #13
+	lsls	r7, r0, #19
+	orrs	r6, r7
+	lsrs	r7, r2, #20
+	lsls	r0, r0, #12
 	orrs	r7, r0
-	ands	r7, r3
-	lsrs	r1, r2, #13
-	lsls	r0, r6, #19
-	orrs	r1, r0
-	lsrs	r2, r2, #20
-	lsls	r0, r6, #12
-	orrs	r2, r0
-	ands	r1, r2
-	eors	r7, r1
+	ands	r6, r7
+	eors	r4, r6
 	@ grain128aeadv2.ae:38: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	lsrs	r2, r4, #31
-	mov	r0, r11
-	lsls	r0, r0, #1
-	orrs	r2, r0
-	lsrs	r1, r6, #10
+	lsrs	r7, r1, #31
+	mov	r0, r10
+	lsls	r6, r0, #1
+	orrs	r7, r6
+	mov	r11, r7
+	mov	r7, r12
+	lsrs	r6, r7, #10
 	mov	r0, r8
-	lsls	r0, r0, #22
-	orrs	r1, r0
-	ands	r1, r2
+	lsls	r7, r0, #22
+	orrs	r6, r7
+	mov	r7, r11
+	ands	r6, r7
 	@ grain128aeadv2.ae:37: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	eors	r7, r1
+	eors	r4, r6
 	@ grain128aeadv2.ae:38: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	lsrs	r6, r6, #28
-	mov	r0, r8
-	lsls	r1, r0, #4
-	orrs	r6, r1
-	lsrs	r1, r0, #15
-	mov	r0, r12
-	lsls	r0, r0, #17
-	orrs	r1, r0
-	ands	r6, r1
-	@ grain128aeadv2.ae:37: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	eors	r7, r6
-	@ grain128aeadv2.ae:39: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
-	ands	r3, r2
-	mov	r1, r8
-	lsrs	r6, r1, #30
-	mov	r0, r12
-	lsls	r0, r0, #2
-	orrs	r6, r0
-	ands	r3, r6
-	@ grain128aeadv2.ae:37: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	eors	r7, r3
-	@ grain128aeadv2.ae:41: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	lsrs	r0, r1, #29
-	eors	r7, r0
-	mov	r0, r12
-	lsls	r0, r0, #3
-	eors	r7, r0
-	lsrs	r0, r5, #2
-	eors	r7, r0
-	mov	r3, r10
-	lsls	r0, r3, #30
-	eors	r7, r0
-	lsrs	r0, r5, #15
-	eors	r7, r0
-	lsls	r0, r3, #17
-	eors	r7, r0
-	lsrs	r0, r3, #4
-	eors	r7, r0
-	lsls	r0, r4, #28
-	eors	r7, r0
-	lsrs	r0, r3, #13
-	eors	r7, r0
-	lsls	r0, r4, #19
-	eors	r7, r0
-	eors	r7, r4
-	@ grain128aeadv2.ae:42: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	lsrs	r0, r4, #9
-	@ grain128aeadv2.ae:41: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	eors	r7, r0
-	@ grain128aeadv2.ae:42: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	mov	r0, r11
-	lsls	r0, r0, #23
-	@ grain128aeadv2.ae:41: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	eors	r7, r0
-	@ grain128aeadv2.ae:42: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	lsrs	r0, r4, #25
-	@ grain128aeadv2.ae:41: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	eors	r7, r0
-	@ grain128aeadv2.ae:42: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	mov	r0, r11
-	lsls	r0, r0, #7
-	@ grain128aeadv2.ae:41: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	eors	r7, r0
-	@ grain128aeadv2.ae:44: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
-	mov	r6, r9
-	eors	r6, r1
-	mov	r0, r12
-	eors	r1, r0
-	mov	r0, lr
-	lsrs	r3, r0, #7
-	eors	r3, r0
+	mov	r6, r12
+	lsrs	r7, r6, #28
+	lsls	r6, r0, #4
+	orrs	r7, r6
+	lsrs	r6, r0, #15
 	mov	r0, r9
-	lsls	r0, r0, #25
-	eors	r3, r0
-	lsrs	r0, r6, #6
-	eors	r3, r0
-	lsls	r0, r1, #26
-	eors	r3, r0
+	lsls	r0, r0, #17
+	orrs	r6, r0
+	ands	r7, r6
+	@ grain128aeadv2.ae:37: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
+	eors	r4, r7
+	@ grain128aeadv2.ae:39: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
+	mov	r0, r11
+	ands	r5, r0
+	mov	r0, r8
+	lsrs	r6, r0, #30
+	mov	r7, r9
+	lsls	r0, r7, #2
+	orrs	r6, r0
+	ands	r5, r6
+	@ grain128aeadv2.ae:37: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
+	eors	r4, r5
+	@ grain128aeadv2.ae:41: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
+	mov	r0, r8
+	lsrs	r5, r0, #29
+	eors	r4, r5
+	lsls	r0, r7, #3
+	eors	r4, r0
+	lsrs	r0, r3, #2
+	eors	r4, r0
+	ldr	r0, [sp]
+	lsls	r6, r0, #30
+	eors	r4, r6
+	lsrs	r6, r3, #15
+	eors	r4, r6
+	lsls	r6, r0, #17
+	eors	r4, r6
+	lsrs	r6, r0, #4
+	eors	r4, r6
+	lsls	r6, r1, #28
+	eors	r4, r6
+	lsrs	r0, r0, #13
+	eors	r4, r0
+	lsls	r0, r1, #19
+	eors	r4, r0
+	eors	r4, r1
+	@ grain128aeadv2.ae:42: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
+	lsrs	r0, r1, #9
+	@ grain128aeadv2.ae:41: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
+	eors	r4, r0
+	@ grain128aeadv2.ae:42: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
+	mov	r6, r10
+	lsls	r0, r6, #23
+	@ grain128aeadv2.ae:41: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
+	eors	r4, r0
+	@ grain128aeadv2.ae:42: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
+	lsrs	r0, r1, #25
+	@ grain128aeadv2.ae:41: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
+	eors	r4, r0
+	@ grain128aeadv2.ae:42: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
+	lsls	r0, r6, #7
+	@ grain128aeadv2.ae:41: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
+	eors	r4, r0
+	@ grain128aeadv2.ae:44: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
+	mov	r5, r12
+	mov	r0, r8
+	eors	r5, r0
+	eors	r0, r7
+	lsrs	r7, r2, #7
+	eors	r7, r2
+	mov	r6, r12
+	lsls	r6, r6, #25
+	eors	r7, r6
+	lsrs	r6, r5, #6
+	eors	r7, r6
+	lsls	r6, r0, #26
+	eors	r7, r6
 	mov	r0, r8
 	lsrs	r0, r0, #17
-	eors	r3, r0
-	mov	r0, r12
-	lsls	r1, r0, #15
-	eors	r3, r1
-	eors	r3, r0
-	str	r3, [sp, #28]
+	eors	r7, r0
+	mov	r0, r9
+	lsls	r6, r0, #15
+	eors	r7, r6
+	eors	r7, r0
+	str	r7, [sp, #28]
 	@ grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	mov	r3, lr
-	eors	r3, r5
-	lsrs	r0, r5, #26
-	eors	r3, r0
-	mov	r1, r10
-	lsls	r0, r1, #6
-	eors	r3, r0
-	lsrs	r0, r1, #24
-	eors	r3, r0
-	lsls	r0, r4, #8
-	eors	r3, r0
-	lsrs	r0, r4, #27
-	eors	r3, r0
-	mov	r0, r11
-	lsls	r6, r0, #5
-	eors	r3, r6
-	eors	r3, r0
-	@ grain128aeadv2.ae:48: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	lsrs	r6, r5, #3
-	lsls	r0, r1, #29
-	orrs	r6, r0
-	lsrs	r1, r4, #3
-	mov	r0, r11
-	lsls	r0, r0, #29
-	orrs	r1, r0
-	ands	r6, r1
-	@ grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r3, r6
-	@ grain128aeadv2.ae:48: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	lsrs	r6, r5, #11
-	mov	r0, r10
-	lsls	r1, r0, #21
-	orrs	r6, r1
-	lsrs	r1, r5, #13
-	lsls	r0, r0, #19
-	orrs	r1, r0
-	ands	r6, r1
-	@ grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r3, r6
-	@ grain128aeadv2.ae:49: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	lsrs	r6, r5, #17
-	mov	r0, r10
-	lsls	r1, r0, #15
-	orrs	r6, r1
-	lsrs	r1, r5, #18
-	lsls	r0, r0, #14
-	orrs	r1, r0
-	ands	r6, r1
-	@ grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r3, r6
-	@ grain128aeadv2.ae:49: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	lsrs	r6, r5, #27
-	mov	r0, r10
-	lsls	r1, r0, #5
-	orrs	r6, r1
-	lsrs	r1, r0, #27
-	lsls	r0, r4, #5
-	orrs	r1, r0
-	ands	r6, r1
-	@ grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r3, r6
-	@ grain128aeadv2.ae:50: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	mov	r0, r10
-	lsrs	r1, r0, #8
-	lsls	r6, r4, #24
-	orrs	r1, r6
-	lsrs	r6, r0, #16
-	lsls	r0, r4, #16
-	orrs	r6, r0
-	ands	r1, r6
-	@ grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r3, r1
-	@ grain128aeadv2.ae:50: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	mov	r0, r10
-	lsrs	r6, r0, #29
-	lsls	r0, r4, #3
-	orrs	r6, r0
-	lsrs	r1, r4, #1
-	mov	r0, r11
-	lsls	r0, r0, #31
-	orrs	r1, r0
-	ands	r6, r1
-	@ grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r3, r6
-	@ grain128aeadv2.ae:51: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	lsrs	r6, r4, #4
-	mov	r0, r11
-	lsls	r1, r0, #28
-	orrs	r6, r1
-	lsrs	r1, r4, #20
-	lsls	r0, r0, #12
-	orrs	r1, r0
-	ands	r6, r1
-	@ grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r3, r6
-	@ grain128aeadv2.ae:51: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	lsrs	r1, r5, #22
-	mov	r0, r10
-	lsls	r0, r0, #10
-	orrs	r1, r0
-	lsrs	r0, r5, #24
-	mov	r6, r10
-	lsls	r6, r6, #8
-	orrs	r0, r6
-	ands	r1, r0
-	lsrs	r5, r5, #25
-	mov	r0, r10
-	lsls	r0, r0, #7
-	orrs	r5, r0
-	ands	r1, r5
-	@ grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r3, r1
-	@ grain128aeadv2.ae:52: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
-	lsrs	r5, r4, #6
-	mov	r1, r11
-	lsls	r0, r1, #26
-	orrs	r5, r0
-	lsrs	r6, r4, #14
-	lsls	r0, r1, #18
-	orrs	r6, r0
-	ands	r5, r6
-	lsrs	r6, r4, #18
-	lsls	r0, r1, #14
-	orrs	r6, r0
-	ands	r5, r6
-	@ grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r3, r5
-	@ grain128aeadv2.ae:53: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
-	lsrs	r5, r4, #24
+	eors	r2, r3
+	lsrs	r0, r3, #26
+	eors	r2, r0
+	ldr	r7, [sp]
+	lsls	r0, r7, #6
+	eors	r2, r0
+	lsrs	r0, r7, #24
+	eors	r2, r0
 	lsls	r0, r1, #8
-	orrs	r5, r0
-	lsrs	r6, r4, #28
-	lsls	r0, r1, #4
+	eors	r2, r0
+	lsrs	r0, r1, #27
+	eors	r2, r0
+	mov	r0, r10
+	lsls	r5, r0, #5
+	eors	r2, r5
+	eors	r2, r0
+	@ grain128aeadv2.ae:48: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
+	lsrs	r5, r3, #3
+	lsls	r6, r7, #29
+	orrs	r5, r6
+	lsrs	r6, r1, #3
+	lsls	r0, r0, #29
 	orrs	r6, r0
 	ands	r5, r6
-	lsrs	r6, r4, #29
+	@ grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	eors	r2, r5
+	@ grain128aeadv2.ae:48: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
+	lsrs	r5, r3, #11
+	lsls	r0, r7, #21
+	orrs	r5, r0
+	lsrs	r6, r3, #13
+	lsls	r0, r7, #19
+	orrs	r6, r0
+	ands	r5, r6
+	@ grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	eors	r2, r5
+	@ grain128aeadv2.ae:49: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
+	lsrs	r5, r3, #17
+	lsls	r0, r7, #15
+	orrs	r5, r0
+	lsrs	r6, r3, #18
+	lsls	r0, r7, #14
+	orrs	r6, r0
+	ands	r5, r6
+	@ grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	eors	r2, r5
+	@ grain128aeadv2.ae:49: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
+	lsrs	r5, r3, #27
+	lsls	r0, r7, #5
+	orrs	r5, r0
+	lsrs	r6, r7, #27
+	lsls	r0, r1, #5
+	orrs	r6, r0
+	ands	r5, r6
+	@ grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	eors	r2, r5
+	@ grain128aeadv2.ae:50: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
+	lsrs	r6, r7, #8
+	lsls	r0, r1, #24
+	orrs	r6, r0
+	lsrs	r5, r7, #16
+	lsls	r0, r1, #16
+	orrs	r5, r0
+	ands	r6, r5
+	@ grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	eors	r2, r6
+	@ grain128aeadv2.ae:50: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
+	lsrs	r6, r7, #29
 	lsls	r0, r1, #3
 	orrs	r6, r0
-	ands	r5, r6
-	ands	r5, r2
+	lsrs	r5, r1, #1
+	mov	r0, r10
+	lsls	r0, r0, #31
+	orrs	r5, r0
+	ands	r6, r5
 	@ grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r3, r5
-	str	r3, [sp, #24]
+	eors	r2, r6
+	@ grain128aeadv2.ae:51: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
+	lsrs	r5, r1, #4
+	mov	r0, r10
+	lsls	r6, r0, #28
+	orrs	r5, r6
+	lsrs	r6, r1, #20
+	lsls	r0, r0, #12
+	orrs	r6, r0
+	ands	r5, r6
+	@ grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	eors	r2, r5
+	@ grain128aeadv2.ae:51: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
+	lsrs	r5, r3, #22
+	lsls	r0, r7, #10
+	orrs	r5, r0
+	lsrs	r6, r3, #24
+	lsls	r0, r7, #8
+	orrs	r6, r0
+	ands	r5, r6
+	lsrs	r3, r3, #25
+	lsls	r0, r7, #7
+	orrs	r3, r0
+	ands	r5, r3
+	@ grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	eors	r2, r5
+	@ grain128aeadv2.ae:52: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
+	lsrs	r5, r1, #6
+	mov	r6, r10
+	lsls	r0, r6, #26
+	orrs	r5, r0
+	lsrs	r3, r1, #14
+	lsls	r0, r6, #18
+	orrs	r3, r0
+	ands	r5, r3
+	lsrs	r3, r1, #18
+	lsls	r0, r6, #14
+	orrs	r3, r0
+	ands	r5, r3
+	@ grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	eors	r2, r5
+	@ grain128aeadv2.ae:53: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
+	lsrs	r5, r1, #24
+	lsls	r0, r6, #8
+	orrs	r5, r0
+	lsrs	r3, r1, #28
+	lsls	r0, r6, #4
+	orrs	r3, r0
+	ands	r5, r3
+	lsrs	r3, r1, #29
+	lsls	r0, r6, #3
+	orrs	r3, r0
+	ands	r5, r3
+	mov	r0, r11
+	ands	r5, r0
+	@ grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	eors	r2, r5
+	str	r2, [sp, #24]
 	@ grain128aeadv2.ae:210: z = unzip2(y)
-	lsls	r7, r7, #1
-	adcs	r2, r2
+	lsls	r2, r4, #1
+	adcs	r3, r3
 	movs	r0, #0
-	lsls	r7, r7, #1
+	lsls	r2, r2, #1
 	adcs	r0, r0
-	lsls	r7, r7, #1
-	adcs	r2, r2
-	lsls	r7, r7, #1
+	lsls	r2, r2, #1
+	adcs	r3, r3
+	lsls	r2, r2, #1
 	adcs	r0, r0
-	lsls	r7, r7, #1
-	adcs	r2, r2
-	lsls	r7, r7, #1
+	lsls	r2, r2, #1
+	adcs	r3, r3
+	lsls	r2, r2, #1
 	adcs	r0, r0
-	lsls	r7, r7, #1
-	adcs	r2, r2
-	lsls	r7, r7, #1
+	lsls	r2, r2, #1
+	adcs	r3, r3
+	lsls	r2, r2, #1
 	adcs	r0, r0
-	lsls	r7, r7, #1
-	adcs	r2, r2
-	lsls	r7, r7, #1
+	lsls	r2, r2, #1
+	adcs	r3, r3
+	lsls	r2, r2, #1
 	adcs	r0, r0
-	lsls	r7, r7, #1
-	adcs	r2, r2
-	lsls	r7, r7, #1
+	lsls	r2, r2, #1
+	adcs	r3, r3
+	lsls	r2, r2, #1
 	adcs	r0, r0
-	lsls	r7, r7, #1
-	adcs	r2, r2
-	lsls	r7, r7, #1
+	lsls	r2, r2, #1
+	adcs	r3, r3
+	lsls	r2, r2, #1
 	adcs	r0, r0
-	lsls	r7, r7, #1
-	adcs	r2, r2
-	lsls	r7, r7, #1
+	lsls	r2, r2, #1
+	adcs	r3, r3
+	lsls	r2, r2, #1
 	adcs	r0, r0
-	lsls	r7, r7, #1
-	adcs	r2, r2
-	lsls	r7, r7, #1
+	lsls	r2, r2, #1
+	adcs	r3, r3
+	lsls	r2, r2, #1
 	adcs	r0, r0
-	lsls	r7, r7, #1
-	adcs	r2, r2
-	lsls	r7, r7, #1
+	lsls	r2, r2, #1
+	adcs	r3, r3
+	lsls	r2, r2, #1
 	adcs	r0, r0
-	lsls	r7, r7, #1
-	adcs	r2, r2
-	lsls	r7, r7, #1
+	lsls	r2, r2, #1
+	adcs	r3, r3
+	lsls	r2, r2, #1
 	adcs	r0, r0
-	lsls	r7, r7, #1
-	adcs	r2, r2
-	lsls	r7, r7, #1
+	lsls	r2, r2, #1
+	adcs	r3, r3
+	lsls	r2, r2, #1
 	adcs	r0, r0
-	lsls	r7, r7, #1
-	adcs	r2, r2
-	lsls	r7, r7, #1
+	lsls	r2, r2, #1
+	adcs	r3, r3
+	lsls	r2, r2, #1
 	adcs	r0, r0
-	lsls	r7, r7, #1
-	adcs	r2, r2
-	lsls	r7, r7, #1
+	lsls	r2, r2, #1
+	adcs	r3, r3
+	lsls	r2, r2, #1
 	adcs	r0, r0
-	lsls	r7, r7, #1
-	adcs	r2, r2
-	lsls	r7, r7, #1
+	lsls	r2, r2, #1
+	adcs	r3, r3
+	lsls	r2, r2, #1
 	adcs	r0, r0
-	lsls	r7, r7, #1
-	adcs	r2, r2
-	lsls	r1, r2, #16
-	lsls	r7, r7, #1
+	lsls	r2, r2, #1
+	adcs	r3, r3
+	lsls	r4, r3, #16
+	lsls	r2, r2, #1
 	adcs	r0, r0
-	orrs	r1, r0
+	orrs	r4, r0
 	@ grain128aeadv2.ae:211: dst[2 * i] = src[2 * i] ^ z[7:0]
-	ldr	r7, [sp, #16]
-	lsls	r2, r7, #1
-	ldr	r7, [sp, #40]
-	ldrb	r3, [r7, r2]
-	uxtb	r0, r1
-	eors	r3, r0
-	ldr	r0, [sp, #48]
-	strb	r3, [r0, r2]
+	ldr	r0, [sp, #16]
+	lsls	r3, r0, #1
+	ldr	r0, [sp, #40]
+	ldrb	r2, [r0, r3]
+	uxtb	r5, r4
+	eors	r2, r5
+	ldr	r5, [sp, #48]
+	strb	r2, [r5, r3]
 	@ grain128aeadv2.ae:212: dst[2 * i + 1] = src[2 * i + 1] ^ z[15:8]
-	adds	r0, r2, #1
-	str	r0, [sp, #20]
-	ldrb	r3, [r7, r0]
-	lsrs	r0, r1, #8
+	adds	r2, r3, #1
+	str	r2, [sp, #20]
+	ldrb	r5, [r0, r2]
+	lsrs	r0, r4, #8
 	uxtb	r0, r0
-	eors	r3, r0
-	ldr	r7, [sp, #48]
-	ldr	r0, [sp, #20]
-	strb	r3, [r7, r0]
+	eors	r5, r0
+	ldr	r0, [sp, #48]
+	strb	r5, [r0, r2]
 	@ grain128aeadv2.ae:213: acc, sr = authenticate(acc, sr, pt[2 * i], z[23:16])
-	ldr	r7, [sp, #56]
-	ldrb	r0, [r7, r2]
-	mov	lr, r0
+	ldr	r0, [sp, #56]
+	ldrb	r0, [r0, r3]
+	mov	r11, r0
 	@ grain128aeadv2.ae:165: acc = acc ^ (sr & -(m[0] as u64))
 	lsls	r0, r0, #31
-	asrs	r2, r0, #31
-	ldr	r0, [sp]
-	ands	r0, r2
-	ldr	r5, [sp, #4]
-	ands	r2, r5
+	asrs	r3, r0, #31
+	mov	r2, lr
+	ands	r2, r3
+	ldr	r0, [sp, #4]
+	ands	r3, r0
+	ldr	r7, [sp, #8]
+	eors	r7, r2
 	ldr	r6, [sp, #12]
-	eors	r6, r0
-	ldr	r3, [sp, #8]
-	eors	r3, r2
+	eors	r6, r3
 	@ grain128aeadv2.ae:166: sr = cat(a[0], sr[63:1])
-	ldr	r0, [sp]
-	lsrs	r2, r0, #1
-	lsls	r0, r5, #31
-	orrs	r2, r0
-	lsrs	r0, r5, #1
-	lsls	r7, r1, #15
-	lsrs	r7, r7, #31
-	lsls	r5, r7, #31
-	orrs	r5, r0
+	mov	r2, lr
+	lsrs	r5, r2, #1
+	lsls	r2, r0, #31
+	orrs	r5, r2
+	lsrs	r0, r0, #1
+	lsls	r2, r4, #15
+	lsrs	r2, r2, #31
+	lsls	r3, r2, #31
+	orrs	r3, r0
 	@ grain128aeadv2.ae:165: acc = acc ^ (sr & -(m[0] as u64))
-	mov	r0, lr
+	mov	r0, r11
 	lsls	r0, r0, #30
 	asrs	r0, r0, #31
-	mov	r7, r2
-	ands	r7, r0
-	ands	r0, r5
-	eors	r6, r7
-	eors	r3, r0
+	mov	r2, r5
+	ands	r2, r0
+	ands	r0, r3
+	eors	r7, r2
+	eors	r6, r0
 	@ grain128aeadv2.ae:166: sr = cat(a[0], sr[63:1])
-	lsrs	r2, r2, #1
-	lsls	r0, r5, #31
-	orrs	r2, r0
-	lsrs	r0, r5, #1
-	lsls	r7, r1, #14
-	lsrs	r7, r7, #31
-	lsls	r5, r7, #31
+	lsrs	r5, r5, #1
+	lsls	r0, r3, #31
 	orrs	r5, r0
+	lsrs	r0, r3, #1
+	lsls	r2, r4, #14
+	lsrs	r2, r2, #31
+	lsls	r3, r2, #31
+	orrs	r3, r0
 	@ grain128aeadv2.ae:165: acc = acc ^ (sr & -(m[0] as u64))
-	mov	r0, lr
+	mov	r0, r11
 	lsls	r0, r0, #29
 	asrs	r0, r0, #31
-	mov	r7, r2
-	ands	r7, r0
-	ands	r0, r5
-	eors	r6, r7
-	eors	r3, r0
+	mov	r2, r5
+	ands	r2, r0
+	ands	r0, r3
+	eors	r7, r2
+	eors	r6, r0
 	@ grain128aeadv2.ae:166: sr = cat(a[0], sr[63:1])
-	lsrs	r2, r2, #1
-	lsls	r0, r5, #31
-	orrs	r2, r0
-	lsrs	r0, r5, #1
-	lsls	r7, r1, #13
-	lsrs	r7, r7, #31
-	lsls	r5, r7, #31
+	lsrs	r5, r5, #1
+	lsls	r0, r3, #31
 	orrs	r5, r0
+	lsrs	r0, r3, #1
+	lsls	r2, r4, #13
+	lsrs	r2, r2, #31
+	lsls	r3, r2, #31
+	orrs	r3, r0
 	@ grain128aeadv2.ae:165: acc = acc ^ (sr & -(m[0] as u64))
-	mov	r0, lr
+	mov	r0, r11
 	lsls	r0, r0, #28
 	asrs	r0, r0, #31
-	mov	r7, r2
-	ands	r7, r0
-	ands	r0, r5
-	eors	r6, r7
-	eors	r3, r0
+	mov	r2, r5
+	ands	r2, r0
+	ands	r0, r3
+	eors	r7, r2
+	eors	r6, r0
 	@ grain128aeadv2.ae:166: sr = cat(a[0], sr[63:1])
-	lsrs	r2, r2, #1
-	lsls	r0, r5, #31
-	orrs	r2, r0
-	lsrs	r0, r5, #1
-	lsls	r7, r1, #12
-	lsrs	r7, r7, #31
-	lsls	r5, r7, #31
+	lsrs	r5, r5, #1
+	lsls	r0, r3, #31
 	orrs	r5, r0
+	lsrs	r0, r3, #1
+	lsls	r2, r4, #12
+	lsrs	r2, r2, #31
+	lsls	r3, r2, #31
+	orrs	r3, r0
 	@ grain128aeadv2.ae:165: acc = acc ^ (sr & -(m[0] as u64))
-	mov	r0, lr
+	mov	r0, r11
 	lsls	r0, r0, #27
 	asrs	r0, r0, #31
-	mov	r7, r2
-	ands	r7, r0
-	ands	r0, r5
-	eors	r6, r7
-	eors	r3, r0
+	mov	r2, r5
+	ands	r2, r0
+	ands	r0, r3
+	eors	r7, r2
+	eors	r6, r0
 	@ grain128aeadv2.ae:166: sr = cat(a[0], sr[63:1])
-	lsrs	r2, r2, #1
-	lsls	r0, r5, #31
-	orrs	r2, r0
-	lsrs	r0, r5, #1
-	lsls	r7, r1, #11
-	lsrs	r7, r7, #31
-	lsls	r5, r7, #31
+	lsrs	r5, r5, #1
+	lsls	r0, r3, #31
 	orrs	r5, r0
+	lsrs	r0, r3, #1
+	lsls	r2, r4, #11
+	lsrs	r2, r2, #31
+	lsls	r3, r2, #31
+	orrs	r3, r0
 	@ grain128aeadv2.ae:165: acc = acc ^ (sr & -(m[0] as u64))
-	mov	r0, lr
+	mov	r0, r11
 	lsls	r0, r0, #26
 	asrs	r0, r0, #31
-	mov	r7, r2
-	ands	r7, r0
-	ands	r0, r5
-	eors	r6, r7
-	eors	r3, r0
+	mov	r2, r5
+	ands	r2, r0
+	ands	r0, r3
+	eors	r7, r2
+	eors	r6, r0
 	@ grain128aeadv2.ae:166: sr = cat(a[0], sr[63:1])
-	lsrs	r2, r2, #1
-	lsls	r0, r5, #31
-	orrs	r2, r0
-	lsrs	r0, r5, #1
-	lsls	r7, r1, #10
-	lsrs	r7, r7, #31
-	lsls	r5, r7, #31
+	lsrs	r5, r5, #1
+	lsls	r0, r3, #31
 	orrs	r5, r0
+	lsrs	r0, r3, #1
+	lsls	r2, r4, #10
+	lsrs	r2, r2, #31
+	lsls	r3, r2, #31
+	orrs	r3, r0
 	@ grain128aeadv2.ae:165: acc = acc ^ (sr & -(m[0] as u64))
-	mov	r0, lr
+	mov	r0, r11
 	lsls	r0, r0, #25
 	asrs	r0, r0, #31
-	mov	r7, r2
-	ands	r7, r0
-	ands	r0, r5
-	eors	r6, r7
-	eors	r3, r0
+	mov	r2, r5
+	ands	r2, r0
+	ands	r0, r3
+	eors	r7, r2
+	eors	r6, r0
 	@ grain128aeadv2.ae:166: sr = cat(a[0], sr[63:1])
-	lsrs	r2, r2, #1
-	lsls	r0, r5, #31
-	orrs	r2, r0
-	lsrs	r0, r5, #1
-	lsls	r7, r1, #9
-	lsrs	r7, r7, #31
-	lsls	r5, r7, #31
+	lsrs	r5, r5, #1
+	lsls	r0, r3, #31
 	orrs	r5, r0
+	lsrs	r0, r3, #1
+	lsls	r2, r4, #9
+	lsrs	r2, r2, #31
+	lsls	r3, r2, #31
+	orrs	r3, r0
 	@ grain128aeadv2.ae:165: acc = acc ^ (sr & -(m[0] as u64))
-	mov	r0, lr
+	mov	r0, r11
 	lsls	r0, r0, #24
 	asrs	r0, r0, #31
-	mov	r7, r2
-	ands	r7, r0
-	ands	r0, r5
-	eors	r6, r7
-	eors	r3, r0
+	mov	r2, r5
+	ands	r2, r0
+	ands	r0, r3
+	eors	r7, r2
+	eors	r6, r0
 	@ grain128aeadv2.ae:166: sr = cat(a[0], sr[63:1])
-	lsrs	r2, r2, #1
-	lsls	r0, r5, #31
-	orrs	r2, r0
-	lsrs	r0, r5, #1
-	lsls	r7, r1, #8
-	lsrs	r7, r7, #31
-	lsls	r5, r7, #31
+	lsrs	r5, r5, #1
+	lsls	r0, r3, #31
 	orrs	r5, r0
+	lsrs	r0, r3, #1
+	lsls	r2, r4, #8
+	lsrs	r2, r2, #31
+	lsls	r3, r2, #31
+	orrs	r3, r0
 	@ grain128aeadv2.ae:214: acc, sr = authenticate(acc, sr, pt[2 * i + 1], z[31:24])
-	ldr	r7, [sp, #56]
+	ldr	r2, [sp, #56]
 	ldr	r0, [sp, #20]
-	ldrb	r0, [r7, r0]
-	mov	lr, r0
+	ldrb	r0, [r2, r0]
+	mov	r11, r0
 	@ grain128aeadv2.ae:165: acc = acc ^ (sr & -(m[0] as u64))
 	lsls	r0, r0, #31
 	asrs	r0, r0, #31
-	mov	r7, r2
-	ands	r7, r0
-	ands	r0, r5
-	eors	r6, r7
-	eors	r3, r0
+	mov	r2, r5
+	ands	r2, r0
+	ands	r0, r3
+	eors	r7, r2
+	eors	r6, r0
 	@ grain128aeadv2.ae:166: sr = cat(a[0], sr[63:1])
-	lsrs	r2, r2, #1
-	lsls	r0, r5, #31
-	orrs	r2, r0
-	lsrs	r0, r5, #1
-	lsls	r7, r1, #7
-	lsrs	r7, r7, #31
-	lsls	r5, r7, #31
+	lsrs	r5, r5, #1
+	lsls	r0, r3, #31
 	orrs	r5, r0
+	lsrs	r0, r3, #1
+	lsls	r2, r4, #7
+	lsrs	r2, r2, #31
+	lsls	r3, r2, #31
+	orrs	r3, r0
 	@ grain128aeadv2.ae:165: acc = acc ^ (sr & -(m[0] as u64))
-	mov	r0, lr
+	mov	r0, r11
 	lsls	r0, r0, #30
 	asrs	r0, r0, #31
-	mov	r7, r2
-	ands	r7, r0
-	ands	r0, r5
-	eors	r6, r7
-	eors	r3, r0
+	mov	r2, r5
+	ands	r2, r0
+	ands	r0, r3
+	eors	r7, r2
+	eors	r6, r0
 	@ grain128aeadv2.ae:166: sr = cat(a[0], sr[63:1])
-	lsrs	r2, r2, #1
-	lsls	r0, r5, #31
-	orrs	r2, r0
-	lsrs	r0, r5, #1
-	lsls	r7, r1, #6
-	lsrs	r7, r7, #31
-	lsls	r5, r7, #31
+	lsrs	r5, r5, #1
+	lsls	r0, r3, #31
 	orrs	r5, r0
+	lsrs	r0, r3, #1
+	lsls	r2, r4, #6
+	lsrs	r2, r2, #31
+	lsls	r3, r2, #31
+	orrs	r3, r0
 	@ grain128aeadv2.ae:165: acc = acc ^ (sr & -(m[0] as u64))
-	mov	r0, lr
+	mov	r0, r11
 	lsls	r0, r0, #29
 	asrs	r0, r0, #31
-	mov	r7, r2
-	ands	r7, r0
-	ands	r0, r5
-	eors	r6, r7
-	eors	r3, r0
+	mov	r2, r5
+	ands	r2, r0
+	ands	r0, r3
+	eors	r7, r2
+	eors	r6, r0
 	@ grain128aeadv2.ae:166: sr = cat(a[0], sr[63:1])
-	lsrs	r2, r2, #1
-	lsls	r0, r5, #31
-	orrs	r2, r0
-	lsrs	r0, r5, #1
-	lsls	r7, r1, #5
-	lsrs	r7, r7, #31
-	lsls	r5, r7, #31
+	lsrs	r5, r5, #1
+	lsls	r0, r3, #31
 	orrs	r5, r0
+	lsrs	r0, r3, #1
+	lsls	r2, r4, #5
+	lsrs	r2, r2, #31
+	lsls	r3, r2, #31
+	orrs	r3, r0
 	@ grain128aeadv2.ae:165: acc = acc ^ (sr & -(m[0] as u64))
-	mov	r0, lr
+	mov	r0, r11
 	lsls	r0, r0, #28
 	asrs	r0, r0, #31
-	mov	r7, r2
-	ands	r7, r0
-	ands	r0, r5
-	eors	r6, r7
-	eors	r3, r0
+	mov	r2, r5
+	ands	r2, r0
+	ands	r0, r3
+	eors	r7, r2
+	eors	r6, r0
 	@ grain128aeadv2.ae:166: sr = cat(a[0], sr[63:1])
-	lsrs	r2, r2, #1
-	lsls	r0, r5, #31
-	orrs	r2, r0
-	lsrs	r0, r5, #1
-	lsls	r7, r1, #4
-	lsrs	r7, r7, #31
-	lsls	r5, r7, #31
+	lsrs	r5, r5, #1
+	lsls	r0, r3, #31
 	orrs	r5, r0
+	lsrs	r0, r3, #1
+	lsls	r2, r4, #4
+	lsrs	r2, r2, #31
+	lsls	r3, r2, #31
+	orrs	r3, r0
 	@ grain128aeadv2.ae:165: acc = acc ^ (sr & -(m[0] as u64))
-	mov	r0, lr
+	mov	r0, r11
 	lsls	r0, r0, #27
 	asrs	r0, r0, #31
-	mov	r7, r2
-	ands	r7, r0
-	ands	r0, r5
-	eors	r6, r7
-	eors	r3, r0
+	mov	r2, r5
+	ands	r2, r0
+	ands	r0, r3
+	eors	r7, r2
+	eors	r6, r0
 	@ grain128aeadv2.ae:166: sr = cat(a[0], sr[63:1])
-	lsrs	r2, r2, #1
-	lsls	r0, r5, #31
-	orrs	r2, r0
-	lsrs	r0, r5, #1
-	lsls	r7, r1, #3
-	lsrs	r7, r7, #31
-	lsls	r5, r7, #31
+	lsrs	r5, r5, #1
+	lsls	r0, r3, #31
 	orrs	r5, r0
+	lsrs	r0, r3, #1
+	lsls	r2, r4, #3
+	lsrs	r2, r2, #31
+	lsls	r3, r2, #31
+	orrs	r3, r0
 	@ grain128aeadv2.ae:165: acc = acc ^ (sr & -(m[0] as u64))
-	mov	r0, lr
+	mov	r0, r11
 	lsls	r0, r0, #26
 	asrs	r0, r0, #31
-	mov	r7, r2
-	ands	r7, r0
-	ands	r0, r5
-	eors	r6, r7
-	eors	r3, r0
+	mov	r2, r5
+	ands	r2, r0
+	ands	r0, r3
+	eors	r7, r2
+	eors	r6, r0
 	@ grain128aeadv2.ae:166: sr = cat(a[0], sr[63:1])
-	lsrs	r2, r2, #1
-	lsls	r0, r5, #31
-	orrs	r2, r0
-	lsrs	r0, r5, #1
-	lsls	r7, r1, #2
-	lsrs	r7, r7, #31
-	lsls	r5, r7, #31
+	lsrs	r5, r5, #1
+	lsls	r0, r3, #31
 	orrs	r5, r0
+	lsrs	r0, r3, #1
+	lsls	r2, r4, #2
+	lsrs	r2, r2, #31
+	lsls	r3, r2, #31
+	orrs	r3, r0
 	@ grain128aeadv2.ae:165: acc = acc ^ (sr & -(m[0] as u64))
-	mov	r0, lr
+	mov	r0, r11
 	lsls	r0, r0, #25
 	asrs	r0, r0, #31
-	mov	r7, r2
-	ands	r7, r0
-	ands	r0, r5
-	eors	r6, r7
-	eors	r3, r0
+	mov	r2, r5
+	ands	r2, r0
+	ands	r0, r3
+	eors	r7, r2
+	eors	r6, r0
 	@ grain128aeadv2.ae:166: sr = cat(a[0], sr[63:1])
-	lsrs	r2, r2, #1
-	lsls	r0, r5, #31
-	orrs	r2, r0
-	lsrs	r0, r5, #1
-	lsls	r7, r1, #1
-	lsrs	r7, r7, #31
-	lsls	r5, r7, #31
+	lsrs	r5, r5, #1
+	lsls	r0, r3, #31
 	orrs	r5, r0
+	lsrs	r0, r3, #1
+	lsls	r2, r4, #1
+	lsrs	r2, r2, #31
+	lsls	r3, r2, #31
+	orrs	r3, r0
 	@ grain128aeadv2.ae:165: acc = acc ^ (sr & -(m[0] as u64))
-	mov	r0, lr
+	mov	r0, r11
 	lsls	r0, r0, #24
 	asrs	r0, r0, #31
-	mov	r7, r2
-	ands	r7, r0
-	ands	r0, r5
-	eors	r6, r7
-	eors	r3, r0
+	mov	r2, r5
+	ands	r2, r0
+	ands	r0, r3
+	eors	r7, r2
+	eors	r6, r0
 	@ grain128aeadv2.ae:166: sr = cat(a[0], sr[63:1])
-	lsrs	r2, r2, #1
-	lsls	r0, r5, #31
-	orrs	r2, r0
-	lsrs	r0, r5, #1
-	lsrs	r7, r1, #31
-	lsls	r7, r7, #31
-	orrs	r7, r0
-	mov	r0, r9
-	mov	r9, r8
-	mov	r8, r12
-	ldr	r5, [sp, #28]
-	mov	r12, r5
-	mov	r1, r4
-	mov	r4, r11
-	ldr	r5, [sp, #24]
-	mov	r11, r5
-	mov	lr, r0
-	mov	r5, r10
-	mov	r10, r1
+	lsrs	r5, r5, #1
+	lsls	r0, r3, #31
+	orrs	r5, r0
+	lsrs	r0, r3, #1
+	lsrs	r2, r4, #31
+	lsls	r4, r2, #31
+	orrs	r4, r0
+	mov	r2, r12
+	mov	r12, r8
+	mov	r8, r9
+	ldr	r0, [sp, #28]
+	mov	r9, r0
+	mov	r0, r1
+	mov	r1, r10
+	ldr	r3, [sp, #24]
+	mov	r10, r3
+	ldr	r3, [sp]
+	str	r0, [sp]
+	str	r7, [sp, #8]
 	str	r6, [sp, #12]
-	str	r3, [sp, #8]
-	str	r2, [sp]
-	str	r7, [sp, #4]
-	ldr	r1, [sp, #16]
-	adds	r1, #1
-	str	r1, [sp, #16]
+	mov	lr, r5
+	str	r4, [sp, #4]
+	ldr	r4, [sp, #16]
+	adds	r4, #1
+	str	r4, [sp, #16]
 	ldr	r0, [sp, #32]
-	cmp	r1, r0
+	cmp	r4, r0
 	bcs	.Lgrain128aeadv2_crypt_far2
 	b	.Lgrain128aeadv2_crypt_loop1
 .Lgrain128aeadv2_crypt_far2:
@@ -2356,90 +2345,89 @@ grain128aeadv2_crypt:
 	@ grain128aeadv2.ae:216: for i in n - n % 2..n {
 	ldr	r6, [sp, #44]
 	lsls	r0, r6, #31
-	lsrs	r1, r0, #31
-	subs	r0, r6, r1
-	str	r0, [sp, #16]
-	mov	r2, r10
-	mov	r1, r11
-	ldr	r3, [sp, #16]
-	cmp	r3, r6
+	lsrs	r4, r0, #31
+	subs	r5, r6, r4
+	str	r5, [sp, #16]
+	mov	r11, r2
+	ldr	r2, [sp]
+	mov	r4, r1
+	mov	r1, r10
+	cmp	r5, r6
 	bcc	.Lgrain128aeadv2_crypt_far3
 	b	.Lgrain128aeadv2_crypt_done4
 .Lgrain128aeadv2_crypt_far3:
 .Lgrain128aeadv2_crypt_loop3:
 	@ grain128aeadv2.ae:37: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	lsrs	r0, r5, #12
-	lsls	r3, r2, #20
-	orrs	r0, r3
-	mov	r11, r0
-	mov	r3, lr
-	lsrs	r7, r3, #8
-	mov	r0, r9
-	lsls	r0, r0, #24
-	orrs	r7, r0
-	mov	r0, r11
+	lsrs	r0, r3, #12
+	lsls	r5, r2, #20
+	orrs	r0, r5
+	str	r0, [sp]
+	mov	r5, r11
+	lsrs	r7, r5, #8
+	mov	r6, r12
+	lsls	r6, r6, #24
+	orrs	r7, r6
 	ands	r7, r0
-	lsrs	r6, r3, #13
-	mov	r0, r9
+	lsrs	r6, r5, #13
+	mov	r0, r12
 	lsls	r0, r0, #19
 	orrs	r6, r0
-	lsrs	r3, r3, #20
-	mov	r0, r9
+	lsrs	r5, r5, #20
+	mov	r0, r12
 	lsls	r0, r0, #12
-	orrs	r3, r0
-	ands	r6, r3
+	orrs	r5, r0
+	ands	r6, r5
 	eors	r7, r6
 	@ grain128aeadv2.ae:38: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
 	lsrs	r0, r4, #31
-	lsls	r3, r1, #1
-	orrs	r0, r3
+	lsls	r5, r1, #1
+	orrs	r0, r5
 	mov	r10, r0
-	mov	r0, r9
-	lsrs	r3, r0, #10
+	mov	r6, r12
+	lsrs	r5, r6, #10
 	mov	r0, r8
-	lsls	r0, r0, #22
-	orrs	r3, r0
-	mov	r0, r10
-	ands	r3, r0
+	lsls	r6, r0, #22
+	orrs	r5, r6
+	mov	r6, r10
+	ands	r5, r6
 	@ grain128aeadv2.ae:37: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	eors	r7, r3
+	eors	r7, r5
 	@ grain128aeadv2.ae:38: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
+	mov	r5, r12
+	lsrs	r6, r5, #28
+	lsls	r5, r0, #4
+	orrs	r6, r5
+	lsrs	r5, r0, #15
 	mov	r0, r9
-	lsrs	r6, r0, #28
-	mov	r0, r8
-	lsls	r3, r0, #4
-	orrs	r6, r3
-	lsrs	r3, r0, #15
-	mov	r0, r12
 	lsls	r0, r0, #17
-	orrs	r3, r0
-	ands	r6, r3
+	orrs	r5, r0
+	ands	r6, r5
 	@ grain128aeadv2.ae:37: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	eors	r7, r6
 	@ grain128aeadv2.ae:39: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
-	mov	r6, r11
+	ldr	r6, [sp]
 	mov	r0, r10
 	ands	r6, r0
 	mov	r0, r8
-	lsrs	r3, r0, #30
-	mov	r0, r12
+	lsrs	r5, r0, #30
+	mov	r0, r9
 	lsls	r0, r0, #2
-	orrs	r3, r0
-	ands	r6, r3
+	orrs	r5, r0
+	ands	r6, r5
 	@ grain128aeadv2.ae:37: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	eors	r7, r6
 	@ grain128aeadv2.ae:41: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
 	mov	r0, r8
 	lsrs	r0, r0, #29
 	eors	r7, r0
-	mov	r0, r12
+	mov	r0, r9
 	lsls	r0, r0, #3
 	eors	r7, r0
-	lsrs	r0, r5, #2
+	lsrs	r0, r3, #2
 	eors	r7, r0
 	lsls	r0, r2, #30
 	eors	r7, r0
-	lsrs	r0, r5, #15
+	lsrs	r0, r3, #15
 	eors	r7, r0
 	lsls	r0, r2, #17
 	eors	r7, r0
@@ -2461,43 +2449,42 @@ grain128aeadv2_crypt:
 	@ grain128aeadv2.ae:41: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
 	eors	r7, r0
 	@ grain128aeadv2.ae:42: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	lsrs	r3, r4, #25
+	lsrs	r5, r4, #25
 	@ grain128aeadv2.ae:41: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	eors	r7, r3
+	eors	r7, r5
 	@ grain128aeadv2.ae:42: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	lsls	r3, r1, #7
+	lsls	r5, r1, #7
 	@ grain128aeadv2.ae:41: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	eors	r7, r3
-	mov	r11, r7
+	eors	r7, r5
+	str	r7, [sp]
 	@ grain128aeadv2.ae:44: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
-	mov	r7, r9
+	mov	r7, r12
 	mov	r0, r8
 	eors	r7, r0
-	mov	r6, r12
-	eors	r0, r6
-	mov	r6, lr
-	lsrs	r3, r6, #7
-	eors	r3, r6
 	mov	r6, r9
+	eors	r0, r6
+	mov	r6, r11
+	lsrs	r5, r6, #7
+	eors	r5, r6
+	mov	r6, r12
 	lsls	r6, r6, #25
-	eors	r3, r6
+	eors	r5, r6
 	lsrs	r6, r7, #6
-	eors	r3, r6
+	eors	r5, r6
 	lsls	r6, r0, #26
-	eors	r3, r6
+	eors	r5, r6
 	mov	r0, r8
 	lsrs	r0, r0, #17
-	eors	r3, r0
-	mov	r0, r12
-	lsls	r0, r0, #15
-	eors	r3, r0
-	mov	r0, r12
-	eors	r3, r0
-	str	r3, [sp, #20]
+	eors	r5, r0
+	mov	r0, r9
+	lsls	r6, r0, #15
+	eors	r5, r6
+	eors	r5, r0
+	str	r5, [sp, #20]
 	@ grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	mov	r6, lr
-	eors	r6, r5
-	lsrs	r0, r5, #26
+	mov	r6, r11
+	eors	r6, r3
+	lsrs	r0, r3, #26
 	eors	r6, r0
 	lsls	r0, r2, #6
 	eors	r6, r0
@@ -2511,87 +2498,87 @@ grain128aeadv2_crypt:
 	eors	r6, r0
 	eors	r6, r1
 	@ grain128aeadv2.ae:48: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	lsrs	r7, r5, #3
+	lsrs	r7, r3, #3
 	lsls	r0, r2, #29
 	orrs	r7, r0
-	lsrs	r3, r4, #3
+	lsrs	r5, r4, #3
 	lsls	r0, r1, #29
-	orrs	r3, r0
-	ands	r7, r3
+	orrs	r5, r0
+	ands	r7, r5
 	@ grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	eors	r6, r7
 	@ grain128aeadv2.ae:48: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	lsrs	r7, r5, #11
+	lsrs	r7, r3, #11
 	lsls	r0, r2, #21
 	orrs	r7, r0
-	lsrs	r3, r5, #13
+	lsrs	r5, r3, #13
 	lsls	r0, r2, #19
-	orrs	r3, r0
-	ands	r7, r3
+	orrs	r5, r0
+	ands	r7, r5
 	@ grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	eors	r6, r7
 	@ grain128aeadv2.ae:49: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	lsrs	r7, r5, #17
+	lsrs	r7, r3, #17
 	lsls	r0, r2, #15
 	orrs	r7, r0
-	lsrs	r3, r5, #18
+	lsrs	r5, r3, #18
 	lsls	r0, r2, #14
-	orrs	r3, r0
-	ands	r7, r3
+	orrs	r5, r0
+	ands	r7, r5
 	@ grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	eors	r6, r7
 	@ grain128aeadv2.ae:49: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	lsrs	r7, r5, #27
+	lsrs	r7, r3, #27
 	lsls	r0, r2, #5
 	orrs	r7, r0
-	lsrs	r3, r2, #27
+	lsrs	r5, r2, #27
 	lsls	r0, r4, #5
-	orrs	r3, r0
-	ands	r7, r3
+	orrs	r5, r0
+	ands	r7, r5
 	@ grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	eors	r6, r7
 	@ grain128aeadv2.ae:50: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
 	lsrs	r7, r2, #8
 	lsls	r0, r4, #24
 	orrs	r7, r0
-	lsrs	r3, r2, #16
+	lsrs	r5, r2, #16
 	lsls	r0, r4, #16
-	orrs	r3, r0
-	ands	r7, r3
+	orrs	r5, r0
+	ands	r7, r5
 	@ grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	eors	r6, r7
 	@ grain128aeadv2.ae:50: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
 	lsrs	r7, r2, #29
 	lsls	r0, r4, #3
 	orrs	r7, r0
-	lsrs	r3, r4, #1
+	lsrs	r5, r4, #1
 	lsls	r0, r1, #31
-	orrs	r3, r0
-	ands	r7, r3
+	orrs	r5, r0
+	ands	r7, r5
 	@ grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	eors	r6, r7
 	@ grain128aeadv2.ae:51: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
 	lsrs	r7, r4, #4
 	lsls	r0, r1, #28
 	orrs	r7, r0
-	lsrs	r3, r4, #20
+	lsrs	r5, r4, #20
 	lsls	r0, r1, #12
-	orrs	r3, r0
-	ands	r7, r3
+	orrs	r5, r0
+	ands	r7, r5
 	@ grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	eors	r6, r7
 	@ grain128aeadv2.ae:51: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	lsrs	r7, r5, #22
+	lsrs	r7, r3, #22
 	lsls	r0, r2, #10
 	orrs	r7, r0
-	lsrs	r0, r5, #24
-	lsls	r3, r2, #8
-	orrs	r0, r3
+	lsrs	r0, r3, #24
+	lsls	r5, r2, #8
+	orrs	r0, r5
 	ands	r7, r0
-	lsrs	r3, r5, #25
+	lsrs	r5, r3, #25
 	lsls	r0, r2, #7
-	orrs	r3, r0
-	ands	r7, r3
+	orrs	r5, r0
+	ands	r7, r5
 	@ grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	eors	r6, r7
 	@ grain128aeadv2.ae:52: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
@@ -2599,13 +2586,13 @@ grain128aeadv2_crypt:
 	lsls	r0, r1, #26
 	orrs	r7, r0
 	lsrs	r0, r4, #14
-	lsls	r3, r1, #18
-	orrs	r0, r3
+	lsls	r5, r1, #18
+	orrs	r0, r5
 	ands	r7, r0
-	lsrs	r3, r4, #18
+	lsrs	r5, r4, #18
 	lsls	r0, r1, #14
-	orrs	r3, r0
-	ands	r7, r3
+	orrs	r5, r0
+	ands	r7, r5
 	@ grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	eors	r6, r7
 	@ grain128aeadv2.ae:53: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
@@ -2613,43 +2600,43 @@ grain128aeadv2_crypt:
 	lsls	r0, r1, #8
 	orrs	r7, r0
 	lsrs	r0, r4, #28
-	lsls	r3, r1, #4
-	orrs	r0, r3
+	lsls	r5, r1, #4
+	orrs	r0, r5
 	ands	r7, r0
 	lsrs	r0, r4, #29
-	lsls	r3, r1, #3
-	orrs	r0, r3
+	lsls	r5, r1, #3
+	orrs	r0, r5
 	ands	r7, r0
 	mov	r0, r10
 	ands	r7, r0
 	@ grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	eors	r6, r7
 	@ grain128aeadv2.ae:69: return cat(f[15:0], s[127:16]), cat(g[15:0], b[127:16]), y[15:0]
-	mov	r0, lr
-	lsrs	r7, r0, #16
-	mov	r0, r9
-	lsls	r3, r0, #16
-	orrs	r7, r3
-	mov	lr, r7
-	lsrs	r7, r0, #16
-	mov	r0, r8
-	lsls	r3, r0, #16
-	orrs	r7, r3
-	mov	r9, r7
+	mov	r0, r11
 	lsrs	r7, r0, #16
 	mov	r0, r12
-	lsls	r3, r0, #16
-	orrs	r7, r3
+	lsls	r5, r0, #16
+	orrs	r7, r5
+	mov	r11, r7
+	lsrs	r7, r0, #16
+	mov	r0, r8
+	lsls	r5, r0, #16
+	orrs	r7, r5
+	mov	r12, r7
+	lsrs	r7, r0, #16
+	mov	r0, r9
+	lsls	r5, r0, #16
+	orrs	r7, r5
 	mov	r8, r7
-	lsrs	r3, r0, #16
+	lsrs	r5, r0, #16
 	ldr	r0, [sp, #20]
 	uxth	r0, r0
 	lsls	r0, r0, #16
-	orrs	r0, r3
-	mov	r12, r0
-	lsrs	r0, r5, #16
-	lsls	r5, r2, #16
 	orrs	r0, r5
+	mov	r9, r0
+	lsrs	r0, r3, #16
+	lsls	r3, r2, #16
+	orrs	r0, r3
 	str	r0, [sp, #28]
 	lsrs	r0, r2, #16
 	lsls	r2, r4, #16
@@ -2664,7 +2651,7 @@ grain128aeadv2_crypt:
 	lsls	r0, r0, #16
 	orrs	r0, r1
 	mov	r10, r0
-	mov	r0, r11
+	ldr	r0, [sp]
 	uxth	r0, r0
 	@ grain128aeadv2.ae:218: z = unzip(y)
 	movs	r2, #0
@@ -2705,29 +2692,29 @@ grain128aeadv2_crypt:
 	adcs	r0, r0
 	orrs	r3, r0
 	@ grain128aeadv2.ae:219: dst[i] = src[i] ^ z[7:0]
-	ldr	r1, [sp, #40]
-	ldr	r4, [sp, #16]
-	ldrb	r2, [r1, r4]
+	ldr	r0, [sp, #40]
+	ldr	r2, [sp, #16]
+	ldrb	r1, [r0, r2]
 	uxtb	r0, r3
-	eors	r2, r0
-	ldr	r1, [sp, #48]
-	strb	r2, [r1, r4]
+	eors	r1, r0
+	ldr	r0, [sp, #48]
+	strb	r1, [r0, r2]
 	@ grain128aeadv2.ae:220: acc, sr = authenticate(acc, sr, pt[i], z[15:8])
-	ldr	r1, [sp, #56]
-	ldrb	r4, [r1, r4]
+	ldr	r0, [sp, #56]
+	ldrb	r4, [r0, r2]
 	@ grain128aeadv2.ae:165: acc = acc ^ (sr & -(m[0] as u64))
 	lsls	r0, r4, #31
 	asrs	r5, r0, #31
-	ldr	r2, [sp]
+	mov	r2, lr
 	ands	r2, r5
 	ldr	r1, [sp, #4]
 	ands	r5, r1
-	ldr	r0, [sp, #12]
+	ldr	r0, [sp, #8]
 	eors	r0, r2
-	ldr	r7, [sp, #8]
+	ldr	r7, [sp, #12]
 	eors	r7, r5
 	@ grain128aeadv2.ae:166: sr = cat(a[0], sr[63:1])
-	ldr	r2, [sp]
+	mov	r2, lr
 	lsrs	r6, r2, #1
 	lsls	r2, r1, #31
 	orrs	r6, r2
@@ -2852,31 +2839,31 @@ grain128aeadv2_crypt:
 	orrs	r6, r2
 	lsrs	r2, r1, #1
 	lsrs	r1, r3, #15
-	lsls	r3, r1, #31
-	orrs	r3, r2
-	ldr	r5, [sp, #28]
+	lsls	r5, r1, #31
+	orrs	r5, r2
+	ldr	r3, [sp, #28]
 	ldr	r2, [sp, #24]
 	ldr	r4, [sp, #20]
 	mov	r1, r10
-	str	r0, [sp, #12]
-	str	r7, [sp, #8]
-	str	r6, [sp]
-	str	r3, [sp, #4]
-	ldr	r3, [sp, #16]
-	adds	r3, #1
-	str	r3, [sp, #16]
+	str	r0, [sp, #8]
+	str	r7, [sp, #12]
+	mov	lr, r6
+	str	r5, [sp, #4]
+	ldr	r5, [sp, #16]
+	adds	r5, #1
+	str	r5, [sp, #16]
 	ldr	r0, [sp, #44]
-	cmp	r3, r0
+	cmp	r5, r0
 	bcs	.Lgrain128aeadv2_crypt_far4
 	b	.Lgrain128aeadv2_crypt_loop3
 .Lgrain128aeadv2_crypt_far4:
 .Lgrain128aeadv2_crypt_done4:
-	ldr	r1, [sp, #12]
+	ldr	r1, [sp, #8]
 	ldr	r0, [sp, #64]
 	str	r1, [r0]
-	ldr	r1, [sp, #8]
+	ldr	r1, [sp, #12]
 	str	r1, [r0, #4]
-	ldr	r1, [sp]
+	mov	r1, lr
 	ldr	r0, [sp, #68]
 	str	r1, [r0]
 	ldr	r1, [sp, #4]
@@ -2889,7 +2876,7 @@ grain128aeadv2_crypt:
 
 @ --- grain128aeadv2_init: grain128aeadv2.init
 @     frame 32 bytes (45 spill slots, 8 on the stack; locals 0), saves nothing
-@     estimated 2014 bytes of code and literals
+@     estimated 2016 bytes of code and literals
 	.section .text.grain128aeadv2_init,"ax",%progbits
 	.global grain128aeadv2_init
 	.type grain128aeadv2_init, %function
@@ -3438,8 +3425,8 @@ grain128aeadv2_init:
 	mov	r6, r12
 	lsrs	r2, r6, #29
 	eors	r0, r2
-	mov	r6, r9
-	lsls	r2, r6, #3
+	mov	r7, r9
+	lsls	r2, r7, #3
 	eors	r0, r2
 	lsrs	r2, r5, #2
 	eors	r0, r2
@@ -4000,8 +3987,8 @@ grain128aeadv2_init:
 	mov	r6, r12
 	lsrs	r7, r6, #29
 	eors	r0, r7
-	mov	r6, r9
-	lsls	r7, r6, #3
+	mov	r2, r9
+	lsls	r7, r2, #3
 	eors	r0, r7
 	lsrs	r7, r5, #2
 	eors	r0, r7
@@ -4037,10 +4024,11 @@ grain128aeadv2_init:
 	@ grain128aeadv2.ae:41: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
 	eors	r0, r7
 	@ grain128aeadv2.ae:44: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
-	lsls	r2, r6, #15
+	mov	r5, r9
+	lsls	r2, r2, #15
 	ldr	r7, [sp, #12]
 	eors	r7, r2
-	eors	r7, r6
+	eors	r7, r5
 	@ grain128aeadv2.ae:147: sr = cat(y, sr[63:par])
 	mov	r10, r8
 	mov	r8, r12

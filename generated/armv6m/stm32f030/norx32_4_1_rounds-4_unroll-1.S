@@ -47,7 +47,7 @@ norx32_4_1_key_setup:
 
 @ --- norx32_4_1_encrypt_with: norx32_4_1.encrypt_with
 @     frame 212 bytes (83 spill slots, 25 on the stack; locals 112), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 1876 bytes of code and literals
+@     estimated 1874 bytes of code and literals
 	.section .text.norx32_4_1_encrypt_with,"ax",%progbits
 	.global norx32_4_1_encrypt_with
 	.type norx32_4_1_encrypt_with, %function
@@ -66,23 +66,22 @@ norx32_4_1_encrypt_with:
 	str	r3, [sp]
 	@ norx32_4_1.ae:131: k = kc[0]
 	ldr	r6, [r0]
-	str	r6, [sp, #96]
-	ldr	r6, [r0, #4]
 	str	r6, [sp, #92]
+	ldr	r1, [r0, #4]
+	str	r1, [sp, #88]
 	ldr	r6, [r0, #8]
-	str	r6, [sp, #88]
-	ldr	r6, [r0, #12]
 	str	r6, [sp, #84]
+	ldr	r1, [r0, #12]
+	str	r1, [sp, #96]
 	@ norx32_4_1.ae:132: initialize(s, k, nonce)
 	add	r2, sp, #100
-	ldr	r0, [sp, #96]
-	str	r0, [sp, #164]
 	ldr	r0, [sp, #92]
-	str	r0, [sp, #168]
+	str	r0, [sp, #164]
 	ldr	r0, [sp, #88]
-	str	r0, [sp, #172]
+	str	r0, [sp, #168]
 	mov	r0, r6
-	str	r0, [sp, #176]
+	str	r0, [sp, #172]
+	str	r1, [sp, #176]
 	add	r1, sp, #164
 	mov	r0, r2
 	mov	r2, r5
@@ -951,67 +950,67 @@ norx32_4_1_encrypt_with:
 	mov	r8, r0
 	ldr	r0, [sp, #32]
 	ands	r0, r3
-	ldr	r6, [sp, #28]
-	ands	r6, r3
+	mov	r6, r0
+	ldr	r0, [sp, #28]
+	ands	r0, r3
 	mov	r7, r5
+	mov	r5, r0
 	ands	r7, r3
-	mov	r5, r7
-	ands	r4, r3
-	str	r4, [sp, #28]
+	mov	r0, r4
+	mov	r4, r7
+	ands	r0, r3
+	str	r0, [sp, #28]
 	ands	r2, r3
 	ands	r1, r3
 	@ norx32_4_1.ae:141: c = rate_of(s) ^ load_le(msg, off, rate, count) ^ pad(count)
-	ldr	r4, [sp, #24]
+	ldr	r0, [sp, #24]
 	ldr	r3, [sp, #4]
-	eors	r4, r3
-	str	r4, [sp, #24]
-	ldr	r4, [sp, #20]
+	eors	r0, r3
+	str	r0, [sp, #24]
+	ldr	r0, [sp, #20]
 	ldr	r3, [sp]
-	eors	r4, r3
-	str	r4, [sp, #20]
-	ldr	r4, [sp, #16]
+	eors	r0, r3
+	str	r0, [sp, #20]
+	ldr	r0, [sp, #16]
 	mov	r3, r11
-	eors	r4, r3
-	str	r4, [sp, #16]
-	ldr	r4, [sp, #12]
+	eors	r0, r3
+	str	r0, [sp, #16]
+	ldr	r0, [sp, #12]
 	mov	r3, r10
-	eors	r4, r3
-	str	r4, [sp, #12]
-	ldr	r4, [sp, #8]
+	eors	r0, r3
+	str	r0, [sp, #12]
+	ldr	r0, [sp, #8]
 	mov	r3, r9
-	eors	r4, r3
-	str	r4, [sp, #8]
-	ldr	r4, [sp, #40]
+	eors	r0, r3
+	str	r0, [sp, #8]
+	ldr	r0, [sp, #40]
 	mov	r3, r8
-	eors	r4, r3
-	mov	r8, r4
+	eors	r0, r3
+	mov	r8, r0
 	ldr	r7, [sp, #44]
-	eors	r7, r0
-	mov	r0, r6
+	eors	r7, r6
 	ldr	r6, [sp, #48]
-	eors	r6, r0
-	mov	r0, r5
+	eors	r6, r5
 	ldr	r5, [sp, #52]
-	eors	r5, r0
+	eors	r5, r4
 	ldr	r4, [sp, #64]
-	ldr	r0, [sp, #28]
-	eors	r4, r0
+	ldr	r3, [sp, #28]
+	eors	r4, r3
 	ldr	r3, [sp, #68]
 	eors	r3, r2
 	ldr	r2, [sp, #60]
 	eors	r2, r1
 	@ norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
-	ldr	r0, [sp, #24]
-	str	r0, [sp, #100]
-	ldr	r0, [sp, #20]
-	str	r0, [sp, #104]
-	ldr	r0, [sp, #16]
-	str	r0, [sp, #108]
-	ldr	r0, [sp, #12]
-	str	r0, [sp, #112]
-	ldr	r0, [sp, #8]
-	str	r0, [sp, #116]
-	mov	r0, r8
+	ldr	r1, [sp, #24]
+	str	r1, [sp, #100]
+	ldr	r1, [sp, #20]
+	str	r1, [sp, #104]
+	ldr	r1, [sp, #16]
+	str	r1, [sp, #108]
+	ldr	r1, [sp, #12]
+	str	r1, [sp, #112]
+	ldr	r1, [sp, #8]
+	str	r1, [sp, #116]
 	str	r0, [sp, #120]
 	str	r7, [sp, #124]
 	str	r6, [sp, #128]
@@ -1092,13 +1091,13 @@ norx32_4_1_encrypt_with:
 .Lnorx32_4_1_encrypt_with_else1:
 .Lnorx32_4_1_encrypt_with_endif2:
 	@ norx32_4_1.ae:146: store_le(tag, 0, finalize(s, k))
-	ldr	r0, [sp, #96]
-	str	r0, [sp, #164]
 	ldr	r0, [sp, #92]
-	str	r0, [sp, #168]
+	str	r0, [sp, #164]
 	ldr	r0, [sp, #88]
-	str	r0, [sp, #172]
+	str	r0, [sp, #168]
 	ldr	r0, [sp, #84]
+	str	r0, [sp, #172]
+	ldr	r0, [sp, #96]
 	str	r0, [sp, #176]
 	add	r0, sp, #100
 	add	r1, sp, #164
@@ -1144,7 +1143,7 @@ norx32_4_1_encrypt_with:
 
 @ --- norx32_4_1_decrypt_with: norx32_4_1.decrypt_with
 @     frame 260 bytes (117 spill slots, 37 on the stack; locals 112), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 2276 bytes of code and literals
+@     estimated 2274 bytes of code and literals
 	.section .text.norx32_4_1_decrypt_with,"ax",%progbits
 	.global norx32_4_1_decrypt_with
 	.type norx32_4_1_decrypt_with, %function
@@ -1163,23 +1162,22 @@ norx32_4_1_decrypt_with:
 	str	r3, [sp]
 	@ norx32_4_1.ae:153: k = kc[0]
 	ldr	r6, [r0]
-	str	r6, [sp, #144]
-	ldr	r6, [r0, #4]
 	str	r6, [sp, #140]
+	ldr	r1, [r0, #4]
+	str	r1, [sp, #136]
 	ldr	r6, [r0, #8]
-	str	r6, [sp, #136]
-	ldr	r6, [r0, #12]
 	str	r6, [sp, #132]
+	ldr	r1, [r0, #12]
+	str	r1, [sp, #144]
 	@ norx32_4_1.ae:154: initialize(s, k, nonce)
 	add	r2, sp, #148
-	ldr	r0, [sp, #144]
-	str	r0, [sp, #212]
 	ldr	r0, [sp, #140]
-	str	r0, [sp, #216]
+	str	r0, [sp, #212]
 	ldr	r0, [sp, #136]
-	str	r0, [sp, #220]
+	str	r0, [sp, #216]
 	mov	r0, r6
-	str	r0, [sp, #224]
+	str	r0, [sp, #220]
+	str	r1, [sp, #224]
 	add	r1, sp, #212
 	mov	r0, r2
 	mov	r2, r5
@@ -2423,13 +2421,13 @@ norx32_4_1_decrypt_with:
 	ldr	r0, [r3, #12]
 	str	r0, [sp]
 	add	r3, sp, #148
-	ldr	r0, [sp, #144]
-	str	r0, [sp, #212]
 	ldr	r0, [sp, #140]
-	str	r0, [sp, #216]
+	str	r0, [sp, #212]
 	ldr	r0, [sp, #136]
-	str	r0, [sp, #220]
+	str	r0, [sp, #216]
 	ldr	r0, [sp, #132]
+	str	r0, [sp, #220]
+	ldr	r0, [sp, #144]
 	str	r0, [sp, #224]
 	add	r1, sp, #212
 	add	r2, sp, #228

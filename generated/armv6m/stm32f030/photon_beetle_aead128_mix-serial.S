@@ -68,7 +68,7 @@ photon_beetle_aead128_key_setup:
 
 @ --- photon_beetle_aead128_encrypt_with: photon_beetle_aead128.encrypt_with
 @     frame 84 bytes (17 spill slots, 9 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 686 bytes of code and literals
+@     estimated 684 bytes of code and literals
 	.section .text.photon_beetle_aead128_encrypt_with,"ax",%progbits
 	.global photon_beetle_aead128_encrypt_with
 	.type photon_beetle_aead128_encrypt_with, %function
@@ -270,11 +270,10 @@ photon_beetle_aead128_encrypt_with:
 	@ photon_beetle_aead128.ae:54: return cat(x[63:0] >>> 1, x[127:64])
 	mov	r0, r8
 	lsls	r4, r0, #31
-	mov	r0, r9
-	lsrs	r2, r0, #1
+	mov	r3, r9
+	lsrs	r2, r3, #1
 	orrs	r4, r2
-	lsls	r5, r0, #31
-	mov	r0, r8
+	lsls	r5, r3, #31
 	lsrs	r0, r0, #1
 	orrs	r5, r0
 	@ photon_beetle_aead128.ae:128: p = load_le(msg, off, rate, count)
@@ -503,7 +502,7 @@ photon_beetle_aead128_encrypt_with:
 
 @ --- photon_beetle_aead128_decrypt_with: photon_beetle_aead128.decrypt_with
 @     frame 92 bytes (29 spill slots, 11 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 834 bytes of code and literals
+@     estimated 832 bytes of code and literals
 	.section .text.photon_beetle_aead128_decrypt_with,"ax",%progbits
 	.global photon_beetle_aead128_decrypt_with
 	.type photon_beetle_aead128_decrypt_with, %function
@@ -664,21 +663,20 @@ photon_beetle_aead128_decrypt_with:
 	bl	photon_beetle_aead128_P_permute
 	@ photon_beetle_aead128.ae:24: return cat(s[3], s[2], s[1], s[0])
 	ldr	r0, [sp, #56]
-	str	r0, [sp, #20]
-	ldr	r0, [sp, #52]
 	str	r0, [sp, #16]
-	ldr	r0, [sp, #48]
+	ldr	r0, [sp, #52]
 	str	r0, [sp, #12]
+	ldr	r0, [sp, #48]
+	str	r0, [sp, #32]
 	@ photon_beetle_aead128.ae:54: return cat(x[63:0] >>> 1, x[127:64])
 	lsls	r4, r0, #31
 	@ photon_beetle_aead128.ae:24: return cat(s[3], s[2], s[1], s[0])
-	ldr	r0, [sp, #44]
-	str	r0, [sp, #32]
+	ldr	r2, [sp, #44]
+	str	r2, [sp, #28]
 	@ photon_beetle_aead128.ae:54: return cat(x[63:0] >>> 1, x[127:64])
-	lsrs	r1, r0, #1
+	lsrs	r1, r2, #1
 	orrs	r4, r1
-	lsls	r3, r0, #31
-	ldr	r0, [sp, #12]
+	lsls	r3, r2, #31
 	lsrs	r0, r0, #1
 	orrs	r3, r0
 	@ photon_beetle_aead128.ae:156: p = first_bytes(shuffle(x) ^ load_le(ct, off, rate, count), count)
@@ -713,10 +711,10 @@ photon_beetle_aead128_decrypt_with:
 	mov	r2, r5
 .Lphoton_beetle_aead128_decrypt_with_words14:
 	ldr	r5, [r2]
-	ldr	r0, [sp, #16]
+	ldr	r0, [sp, #12]
 	eors	r5, r0
 	ldr	r0, [r2, #4]
-	ldr	r1, [sp, #20]
+	ldr	r1, [sp, #16]
 	eors	r0, r1
 	mov	r8, r0
 	ldr	r1, [r2, #8]
@@ -724,7 +722,7 @@ photon_beetle_aead128_decrypt_with:
 	mov	r10, r4
 	ldr	r1, [r2, #12]
 	eors	r3, r1
-	str	r3, [sp, #24]
+	str	r3, [sp, #20]
 	@ photon_beetle_aead128.ae:42: return x & ~(~(0 as u128) << (8 * n))
 	movs	r2, #0
 	mvns	r2, r2
@@ -733,7 +731,7 @@ photon_beetle_aead128_decrypt_with:
 	mov	r1, r2
 	ldr	r0, [sp]
 	lsls	r0, r0, #3
-	str	r0, [sp, #28]
+	str	r0, [sp, #24]
 	mov	r7, r0
 	cmp	r7, #128
 	bcs	.Lphoton_beetle_aead128_decrypt_with_shz18
@@ -777,7 +775,7 @@ photon_beetle_aead128_decrypt_with:
 	mov	r0, r10
 	bics	r0, r2
 	mov	r11, r0
-	ldr	r0, [sp, #24]
+	ldr	r0, [sp, #20]
 	bics	r0, r1
 	mov	r10, r0
 	@ photon_beetle_aead128.ae:157: store_le(msg, off, p, count)
@@ -830,7 +828,7 @@ photon_beetle_aead128_decrypt_with:
 	movs	r1, #0
 	mov	r4, r1
 	mov	r3, r1
-	ldr	r6, [sp, #28]
+	ldr	r6, [sp, #24]
 	cmp	r6, #128
 	bcs	.Lphoton_beetle_aead128_decrypt_with_shz26
 .Lphoton_beetle_aead128_decrypt_with_shl28:
@@ -871,7 +869,7 @@ photon_beetle_aead128_decrypt_with:
 	ands	r5, r2
 	eors	r7, r5
 	@ photon_beetle_aead128.ae:158: set_rate_part(s, x ^ ozs(p, count))
-	ldr	r0, [sp, #32]
+	ldr	r0, [sp, #28]
 	eors	r0, r7
 	@ photon_beetle_aead128.ae:28: s[0] = x[31:0]
 	str	r0, [sp, #44]
@@ -882,7 +880,7 @@ photon_beetle_aead128_decrypt_with:
 	ands	r4, r2
 	eors	r6, r4
 	@ photon_beetle_aead128.ae:158: set_rate_part(s, x ^ ozs(p, count))
-	ldr	r0, [sp, #12]
+	ldr	r0, [sp, #32]
 	eors	r0, r6
 	@ photon_beetle_aead128.ae:29: s[1] = x[63:32]
 	str	r0, [sp, #48]
@@ -893,7 +891,7 @@ photon_beetle_aead128_decrypt_with:
 	ands	r3, r2
 	eors	r5, r3
 	@ photon_beetle_aead128.ae:158: set_rate_part(s, x ^ ozs(p, count))
-	ldr	r0, [sp, #16]
+	ldr	r0, [sp, #12]
 	eors	r0, r5
 	@ photon_beetle_aead128.ae:30: s[2] = x[95:64]
 	str	r0, [sp, #52]
@@ -904,7 +902,7 @@ photon_beetle_aead128_decrypt_with:
 	ands	r1, r2
 	eors	r3, r1
 	@ photon_beetle_aead128.ae:158: set_rate_part(s, x ^ ozs(p, count))
-	ldr	r0, [sp, #20]
+	ldr	r0, [sp, #16]
 	eors	r0, r3
 	@ photon_beetle_aead128.ae:31: s[3] = x[127:96]
 	str	r0, [sp, #56]
@@ -1020,7 +1018,7 @@ photon_beetle_aead128_decrypt_with:
 
 @ --- photon_beetle_aead128_P_permute: photon_beetle_aead128.P.permute
 @     frame 28 bytes (33 spill slots, 7 on the stack; locals 0), saves nothing
-@     estimated 1198 bytes of code and literals
+@     estimated 1196 bytes of code and literals
 	.section .text.photon_beetle_aead128_P_permute,"ax",%progbits
 	.global photon_beetle_aead128_P_permute
 	.type photon_beetle_aead128_P_permute, %function
@@ -1364,21 +1362,20 @@ photon_beetle_aead128_P_permute:
 	eors	r2, r7
 	@ photon256.ae:53: u = (x & 0x88888888) >> 2
 	ands	r1, r4
-	lsrs	r0, r1, #2
+	lsrs	r7, r1, #2
 	@ photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	eors	r2, r0
+	eors	r2, r7
 	@ photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	lsrs	r0, r1, #3
+	lsrs	r7, r1, #3
 	@ photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	eors	r2, r0
+	eors	r2, r7
 	@ photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
 	mov	r7, r10
-	mov	r0, r12
-	eors	r7, r0
+	mov	r1, r12
+	eors	r7, r1
 	eors	r7, r2
 	@ photon256.ae:63: t = times2(x3 ^ x5)
 	mov	r1, r11
-	mov	r0, r8
 	eors	r1, r0
 	str	r1, [sp, #8]
 	@ photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)

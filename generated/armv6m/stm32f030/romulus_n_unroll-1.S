@@ -9,7 +9,7 @@
 
 @ --- romulus_n_key_setup: romulus_n.key_setup
 @     frame 16 bytes (7 spill slots, 0 on the stack; locals 16), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 426 bytes of code and literals
+@     estimated 424 bytes of code and literals
 	.section .text.romulus_n_key_setup,"ax",%progbits
 	.global romulus_n_key_setup
 	.type romulus_n_key_setup, %function
@@ -49,7 +49,7 @@ romulus_n_key_setup:
 	ldr	r1, [r0, #4]
 	rev	r1, r1
 	@ skinny128_384plus.ae:174: @unroll(unroll)
-	mov	lr, r1
+	mov	r12, r1
 	@ romulus_n.ae:101: E.tk3_rows(load_be(key, 0, 16), r3)
 	ldr	r0, [r0]
 	rev	r1, r0
@@ -58,7 +58,7 @@ romulus_n_key_setup:
 	mov	r8, r0
 	@ skinny128_384plus.ae:176: r3[i] = tk3[127:64] ^ rc_rows(rc[i])
 	ldr	r0, =romulus_n_E.rc
-	mov	r12, r0
+	mov	lr, r0
 	@ skinny128_384plus.ae:174: @unroll(unroll)
 .Lromulus_n_key_setup_loop5:
 	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
@@ -67,7 +67,7 @@ romulus_n_key_setup:
 	@ skinny128_384plus.ae:85: x = t[127:64]
 	lsls	r6, r0, #24
 	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
-	mov	r4, lr
+	mov	r4, r12
 	lsrs	r0, r4, #8
 	uxtb	r0, r0
 	@ skinny128_384plus.ae:85: x = t[127:64]
@@ -234,7 +234,7 @@ romulus_n_key_setup:
 	@ skinny128_384plus.ae:87: return cat(x, t[63:0])
 	orrs	r4, r0
 	@ skinny128_384plus.ae:176: r3[i] = tk3[127:64] ^ rc_rows(rc[i])
-	mov	r0, r12
+	mov	r0, lr
 	ldrb	r5, [r0]
 	@ skinny128_384plus.ae:128: return ((c & 0xf) as u64 << 56) | ((c >> 4) as u64 << 24)
 	lsls	r0, r5, #28
@@ -245,31 +245,30 @@ romulus_n_key_setup:
 	lsrs	r0, r5, #4
 	lsls	r5, r0, #24
 	@ skinny128_384plus.ae:176: r3[i] = tk3[127:64] ^ rc_rows(rc[i])
-	mov	r0, lr
+	mov	r0, r12
 	eors	r0, r5
 	str	r0, [r2]
 	str	r1, [r2, #4]
-	mov	r0, r12
+	mov	r0, lr
 	ldrb	r1, [r0, #1]
 	@ skinny128_384plus.ae:128: return ((c & 0xf) as u64 << 56) | ((c >> 4) as u64 << 24)
-	lsls	r0, r1, #28
-	lsrs	r0, r0, #4
+	lsls	r5, r1, #28
+	lsrs	r5, r5, #4
 	@ skinny128_384plus.ae:176: r3[i] = tk3[127:64] ^ rc_rows(rc[i])
-	eors	r6, r0
+	eors	r6, r5
 	@ skinny128_384plus.ae:128: return ((c & 0xf) as u64 << 56) | ((c >> 4) as u64 << 24)
-	lsrs	r0, r1, #4
-	lsls	r0, r0, #24
+	lsrs	r5, r1, #4
+	lsls	r1, r5, #24
 	@ skinny128_384plus.ae:176: r3[i] = tk3[127:64] ^ rc_rows(rc[i])
-	eors	r7, r0
+	eors	r7, r1
 	str	r7, [r2, #8]
 	str	r6, [r2, #12]
 	@ skinny128_384plus.ae:87: return cat(x, t[63:0])
-	mov	r0, r12
 	adds	r0, #2
-	mov	r12, r0
+	mov	lr, r0
 	adds	r2, #16
 	mov	r9, r4
-	mov	lr, r11
+	mov	r12, r11
 	mov	r1, r10
 	mov	r0, r8
 	adds	r0, #1
@@ -293,7 +292,7 @@ romulus_n_key_setup:
 
 @ --- romulus_n_encrypt_with: romulus_n.encrypt_with
 @     frame 400 bytes (22 spill slots, 9 on the stack; locals 360), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 842 bytes of code and literals
+@     estimated 838 bytes of code and literals
 	.section .text.romulus_n_encrypt_with,"ax",%progbits
 	.global romulus_n_encrypt_with
 	.type romulus_n_encrypt_with, %function
@@ -390,34 +389,34 @@ romulus_n_encrypt_with:
 	mov	r8, r4
 	mov	r9, r3
 	str	r2, [sp, #4]
-	str	r1, [sp, #8]
+	str	r1, [sp, #24]
 	movs	r1, #0
-	str	r1, [sp, #12]
+	str	r1, [sp, #8]
 	cmp	r1, r0
 	bcc	.Lromulus_n_encrypt_with_far1
 	b	.Lromulus_n_encrypt_with_done8
 .Lromulus_n_encrypt_with_far1:
 .Lromulus_n_encrypt_with_loop7:
 	@ romulus_n.ae:118: off = 16 * i
-	ldr	r1, [sp, #12]
+	ldr	r1, [sp, #8]
 	lsls	r0, r1, #4
-	str	r0, [sp, #20]
+	str	r0, [sp, #32]
 	@ romulus_n.ae:119: rest = m - off
 	ldr	r1, [sp, #444]
-	subs	r0, r1, r0
-	str	r0, [sp, #32]
+	subs	r2, r1, r0
+	str	r2, [sp, #28]
 	@ romulus_n.ae:120: count = if rest < 16 then rest else 16
-	cmp	r0, #16
+	cmp	r2, #16
 	movs	r1, #0
 	sbcs	r1, r1
-	mov	r7, r0
-	movs	r0, #16
-	eors	r7, r0
+	mov	r7, r2
+	movs	r2, #16
+	eors	r7, r2
 	ands	r7, r1
-	eors	r7, r0
+	movs	r1, #16
+	eors	r7, r1
 	@ romulus_n.ae:121: mp = pad(load_be(msg, off, 16, count), count)
 	ldr	r1, [sp, #440]
-	ldr	r0, [sp, #20]
 	adds	r2, r1, r0
 	cmp	r7, #16
 	bcc	.Lromulus_n_encrypt_with_bytes9
@@ -455,7 +454,7 @@ romulus_n_encrypt_with:
 	eors	r3, r0
 	ands	r3, r1
 	eors	r0, r3
-	str	r0, [sp, #16]
+	str	r0, [sp, #12]
 	@ romulus_n.ae:39: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
 	mov	r0, r9
 	lsrs	r3, r0, #1
@@ -469,10 +468,10 @@ romulus_n_encrypt_with:
 	ands	r4, r0
 	eors	r3, r4
 	@ romulus_n.ae:122: store_be(ct, off, g(s) ^ mp, count)
-	ldr	r0, [sp, #16]
+	ldr	r0, [sp, #12]
 	eors	r3, r0
 	rev	r0, r3
-	str	r0, [sp, #24]
+	str	r0, [sp, #16]
 	@ romulus_n.ae:121: mp = pad(load_be(msg, off, 16, count), count)
 	ldr	r0, [r2, #4]
 	rev	r0, r0
@@ -515,7 +514,7 @@ romulus_n_encrypt_with:
 	orrs	r4, r0
 	ldr	r0, =0x7f7f7f7f
 	ands	r4, r0
-	str	r4, [sp, #28]
+	str	r4, [sp, #20]
 	lsls	r4, r6, #7
 	eors	r4, r6
 	mov	r0, r8
@@ -523,12 +522,12 @@ romulus_n_encrypt_with:
 	eors	r4, r0
 	ldr	r0, =0x80808080
 	ands	r4, r0
-	ldr	r0, [sp, #28]
+	ldr	r0, [sp, #20]
 	eors	r0, r4
 	@ romulus_n.ae:122: store_be(ct, off, g(s) ^ mp, count)
 	eors	r0, r3
 	rev	r0, r0
-	str	r0, [sp, #28]
+	str	r0, [sp, #20]
 	@ romulus_n.ae:121: mp = pad(load_be(msg, off, 16, count), count)
 	ldr	r0, [r2, #12]
 	rev	r4, r0
@@ -541,11 +540,10 @@ romulus_n_encrypt_with:
 	@ romulus_n.ae:39: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
 	mov	r0, r8
 	lsrs	r1, r0, #1
-	lsls	r0, r6, #31
-	orrs	r1, r0
-	ldr	r0, =0x7f7f7f7f
-	ands	r1, r0
-	mov	r0, r8
+	lsls	r2, r6, #31
+	orrs	r1, r2
+	ldr	r2, =0x7f7f7f7f
+	ands	r1, r2
 	lsls	r2, r0, #7
 	eors	r2, r0
 	ldr	r0, =0x80808080
@@ -555,27 +553,27 @@ romulus_n_encrypt_with:
 	eors	r1, r4
 	rev	r2, r1
 	ldr	r1, [sp, #448]
-	ldr	r0, [sp, #20]
+	ldr	r0, [sp, #32]
 	adds	r1, r1, r0
 	cmp	r7, #16
 	bcc	.Lromulus_n_encrypt_with_bytes14
 	movs	r0, #3
 	tst	r1, r0
 	bne	.Lromulus_n_encrypt_with_bytes14
-	ldr	r0, [sp, #24]
+	ldr	r0, [sp, #16]
 	str	r0, [r1]
 	mov	r0, r10
 	str	r0, [r1, #4]
-	ldr	r0, [sp, #28]
+	ldr	r0, [sp, #20]
 	str	r0, [r1, #8]
 	str	r2, [r1, #12]
 	b	.Lromulus_n_encrypt_with_stored15
 .Lromulus_n_encrypt_with_bytes14:
-	ldr	r0, [sp, #24]
+	ldr	r0, [sp, #16]
 	str	r0, [sp, #360]
 	mov	r0, r10
 	str	r0, [sp, #364]
-	ldr	r0, [sp, #28]
+	ldr	r0, [sp, #20]
 	str	r0, [sp, #368]
 	str	r2, [sp, #372]
 	add	r2, sp, #360
@@ -592,7 +590,7 @@ romulus_n_encrypt_with:
 .Lromulus_n_encrypt_with_stored15:
 	@ romulus_n.ae:125: d = if rest > 16 then 0x04 else if rest == 16 then 0x14 else 0x15 as u8
 	movs	r1, #16
-	ldr	r0, [sp, #32]
+	ldr	r0, [sp, #28]
 	cmp	r1, r0
 	movs	r1, #0
 	sbcs	r1, r1
@@ -611,12 +609,11 @@ romulus_n_encrypt_with:
 	mov	r1, r2
 	eors	r1, r0
 	@ romulus_n.ae:44: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
-	ldr	r0, [sp, #8]
+	ldr	r0, [sp, #24]
 	lsls	r2, r0, #1
-	ldr	r0, [sp, #4]
-	lsrs	r0, r0, #31
-	orrs	r2, r0
-	ldr	r0, [sp, #8]
+	ldr	r7, [sp, #4]
+	lsrs	r7, r7, #31
+	orrs	r2, r7
 	lsrs	r0, r0, #23
 	rsbs	r7, r0, #0
 	movs	r0, #149
@@ -627,7 +624,7 @@ romulus_n_encrypt_with:
 	str	r0, [sp, #4]
 	@ romulus_n.ae:123: s = s ^ mp
 	mov	r7, r9
-	ldr	r0, [sp, #16]
+	ldr	r0, [sp, #12]
 	eors	r7, r0
 	mov	r0, r11
 	eors	r5, r0
@@ -646,7 +643,7 @@ romulus_n_encrypt_with:
 	@ romulus_n.ae:44: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
 	lsls	r0, r2, #8
 	lsrs	r0, r0, #8
-	str	r0, [sp, #8]
+	str	r0, [sp, #24]
 	@ romulus_n.ae:126: s = tbc_n(cnt, d, r23, s)
 	str	r0, [sp, #364]
 	add	r2, sp, #40
@@ -659,9 +656,9 @@ romulus_n_encrypt_with:
 	ldr	r5, [sp, #392]
 	ldr	r0, [sp, #396]
 	mov	r9, r0
-	ldr	r1, [sp, #12]
+	ldr	r1, [sp, #8]
 	adds	r1, #1
-	str	r1, [sp, #12]
+	str	r1, [sp, #8]
 	ldr	r0, [sp, #36]
 	cmp	r1, r0
 	bcs	.Lromulus_n_encrypt_with_far2
@@ -759,7 +756,7 @@ romulus_n_encrypt_with:
 
 @ --- romulus_n_decrypt_with: romulus_n.decrypt_with
 @     frame 408 bytes (30 spill slots, 11 on the stack; locals 360), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 944 bytes of code and literals
+@     estimated 940 bytes of code and literals
 	.section .text.romulus_n_decrypt_with,"ax",%progbits
 	.global romulus_n_decrypt_with
 	.type romulus_n_decrypt_with, %function
@@ -858,9 +855,9 @@ romulus_n_decrypt_with:
 	mov	r11, r4
 	mov	r8, r2
 	str	r3, [sp, #4]
-	str	r1, [sp, #8]
+	str	r1, [sp, #24]
 	movs	r1, #0
-	str	r1, [sp, #12]
+	str	r1, [sp, #8]
 	cmp	r1, r0
 	bcc	.Lromulus_n_decrypt_with_far1
 	b	.Lromulus_n_decrypt_with_done8
@@ -879,7 +876,7 @@ romulus_n_decrypt_with:
 	ldr	r1, =0x80808080
 	ands	r3, r1
 	eors	r4, r3
-	str	r4, [sp, #20]
+	str	r4, [sp, #16]
 	lsrs	r4, r6, #1
 	mov	r7, r11
 	lsls	r0, r7, #31
@@ -913,25 +910,25 @@ romulus_n_decrypt_with:
 	mov	r2, r5
 	eors	r2, r6
 	@ romulus_n.ae:143: off = 16 * i
-	ldr	r1, [sp, #12]
+	ldr	r1, [sp, #8]
 	lsls	r0, r1, #4
-	str	r0, [sp, #24]
+	str	r0, [sp, #40]
 	@ romulus_n.ae:144: rest = m - off
 	ldr	r1, [sp, #452]
-	subs	r0, r1, r0
-	str	r0, [sp, #40]
+	subs	r5, r1, r0
+	str	r5, [sp, #36]
 	@ romulus_n.ae:145: count = if rest < 16 then rest else 16
-	cmp	r0, #16
+	cmp	r5, #16
 	movs	r1, #0
 	sbcs	r1, r1
-	mov	r7, r0
-	movs	r0, #16
-	eors	r7, r0
+	mov	r7, r5
+	movs	r5, #16
+	eors	r7, r5
 	ands	r7, r1
-	eors	r7, r0
+	movs	r1, #16
+	eors	r7, r1
 	@ romulus_n.ae:146: p = first_bytes(g(s) ^ load_be(ct, off, 16, count), count)
 	ldr	r1, [sp, #448]
-	ldr	r0, [sp, #24]
 	adds	r1, r1, r0
 	cmp	r7, #16
 	bcc	.Lromulus_n_decrypt_with_bytes9
@@ -945,7 +942,7 @@ romulus_n_decrypt_with:
 	str	r0, [sp, #376]
 	str	r0, [sp, #380]
 	add	r0, sp, #368
-	str	r0, [sp, #16]
+	str	r0, [sp, #12]
 	mov	r6, r7
 	cmp	r6, #16
 	bcc	.Lromulus_n_decrypt_with_cnt12
@@ -955,29 +952,29 @@ romulus_n_decrypt_with:
 	subs	r6, #1
 	bcc	.Lromulus_n_decrypt_with_cpyd11
 	ldrb	r5, [r1, r6]
-	ldr	r0, [sp, #16]
+	ldr	r0, [sp, #12]
 	strb	r5, [r0, r6]
 	b	.Lromulus_n_decrypt_with_cpy13
 .Lromulus_n_decrypt_with_cpyd11:
-	ldr	r1, [sp, #16]
+	ldr	r1, [sp, #12]
 .Lromulus_n_decrypt_with_words10:
 	ldr	r0, [r1, #12]
 	rev	r5, r0
-	ldr	r0, [sp, #20]
+	ldr	r0, [sp, #16]
 	eors	r0, r5
-	str	r0, [sp, #36]
+	str	r0, [sp, #32]
 	ldr	r0, [r1, #8]
 	rev	r5, r0
 	eors	r4, r5
-	str	r4, [sp, #32]
+	str	r4, [sp, #28]
 	ldr	r0, [r1, #4]
 	rev	r4, r0
 	eors	r3, r4
-	str	r3, [sp, #28]
+	str	r3, [sp, #20]
 	ldr	r0, [r1]
 	rev	r1, r0
 	eors	r2, r1
-	str	r2, [sp, #16]
+	str	r2, [sp, #12]
 	@ romulus_n.ae:54: return x & ~(~(0 as u128) >> (8 * n))
 	movs	r4, #0
 	mvns	r4, r4
@@ -1019,55 +1016,55 @@ romulus_n_decrypt_with:
 	movs	r5, #0
 	movs	r4, #0
 .Lromulus_n_decrypt_with_she17:
-	ldr	r3, [sp, #16]
+	ldr	r3, [sp, #12]
 	bics	r3, r4
 	@ romulus_n.ae:147: store_be(msg, off, p, count)
 	rev	r0, r3
-	str	r0, [sp, #20]
+	str	r0, [sp, #16]
 	@ romulus_n.ae:54: return x & ~(~(0 as u128) >> (8 * n))
-	ldr	r4, [sp, #28]
+	ldr	r4, [sp, #20]
 	bics	r4, r5
 	@ romulus_n.ae:147: store_be(msg, off, p, count)
 	rev	r0, r4
-	str	r0, [sp, #16]
+	str	r0, [sp, #12]
 	@ romulus_n.ae:54: return x & ~(~(0 as u128) >> (8 * n))
-	ldr	r5, [sp, #32]
+	ldr	r5, [sp, #28]
 	bics	r5, r2
 	@ romulus_n.ae:147: store_be(msg, off, p, count)
 	rev	r0, r5
-	str	r0, [sp, #28]
+	str	r0, [sp, #20]
 	@ romulus_n.ae:54: return x & ~(~(0 as u128) >> (8 * n))
-	ldr	r6, [sp, #36]
+	ldr	r6, [sp, #32]
 	bics	r6, r1
 	@ romulus_n.ae:147: store_be(msg, off, p, count)
 	rev	r2, r6
 	ldr	r1, [sp, #464]
-	ldr	r0, [sp, #24]
+	ldr	r0, [sp, #40]
 	adds	r1, r1, r0
 	cmp	r7, #16
 	bcc	.Lromulus_n_decrypt_with_bytes18
 	movs	r0, #3
 	tst	r1, r0
 	bne	.Lromulus_n_decrypt_with_bytes18
-	ldr	r0, [sp, #20]
-	str	r0, [r1]
 	ldr	r0, [sp, #16]
+	str	r0, [r1]
+	ldr	r0, [sp, #12]
 	str	r0, [r1, #4]
-	ldr	r0, [sp, #28]
+	ldr	r0, [sp, #20]
 	str	r0, [r1, #8]
 	str	r2, [r1, #12]
 	b	.Lromulus_n_decrypt_with_stored19
 	.ltorg
 .Lromulus_n_decrypt_with_bytes18:
-	ldr	r0, [sp, #20]
-	str	r0, [sp, #368]
 	ldr	r0, [sp, #16]
+	str	r0, [sp, #368]
+	ldr	r0, [sp, #12]
 	str	r0, [sp, #372]
-	ldr	r0, [sp, #28]
+	ldr	r0, [sp, #20]
 	str	r0, [sp, #376]
 	str	r2, [sp, #380]
 	add	r0, sp, #368
-	str	r0, [sp, #16]
+	str	r0, [sp, #12]
 	mov	r2, r7
 	cmp	r2, #16
 	bcc	.Lromulus_n_decrypt_with_cnt20
@@ -1076,14 +1073,14 @@ romulus_n_decrypt_with:
 .Lromulus_n_decrypt_with_cpy21:
 	subs	r2, #1
 	bcc	.Lromulus_n_decrypt_with_stored19
-	ldr	r0, [sp, #16]
+	ldr	r0, [sp, #12]
 	ldrb	r0, [r0, r2]
 	strb	r0, [r1, r2]
 	b	.Lromulus_n_decrypt_with_cpy21
 .Lromulus_n_decrypt_with_stored19:
 	@ romulus_n.ae:150: d = if rest > 16 then 0x04 else if rest == 16 then 0x14 else 0x15 as u8
 	movs	r1, #16
-	ldr	r0, [sp, #40]
+	ldr	r0, [sp, #36]
 	cmp	r1, r0
 	movs	r2, #0
 	sbcs	r2, r2
@@ -1099,14 +1096,13 @@ romulus_n_decrypt_with:
 	eors	r1, r0
 	ands	r1, r2
 	eors	r0, r1
-	str	r0, [sp, #16]
+	str	r0, [sp, #12]
 	@ romulus_n.ae:44: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
-	ldr	r0, [sp, #8]
+	ldr	r0, [sp, #24]
 	lsls	r1, r0, #1
-	ldr	r0, [sp, #4]
-	lsrs	r0, r0, #31
-	orrs	r1, r0
-	ldr	r0, [sp, #8]
+	ldr	r2, [sp, #4]
+	lsrs	r2, r2, #31
+	orrs	r1, r2
 	lsrs	r0, r0, #23
 	rsbs	r2, r0, #0
 	movs	r0, #149
@@ -1162,13 +1158,13 @@ romulus_n_decrypt_with:
 	@ romulus_n.ae:44: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
 	lsls	r0, r1, #8
 	lsrs	r0, r0, #8
-	str	r0, [sp, #8]
+	str	r0, [sp, #24]
 	@ romulus_n.ae:151: s = tbc_n(cnt, d, r23, s)
 	str	r0, [sp, #372]
 	add	r2, sp, #48
 	add	r0, sp, #368
 	add	r3, sp, #376
-	ldr	r1, [sp, #16]
+	ldr	r1, [sp, #12]
 	bl	romulus_n_tbc_n
 	ldr	r0, [sp, #392]
 	mov	r10, r0
@@ -1178,9 +1174,9 @@ romulus_n_decrypt_with:
 	mov	r11, r0
 	ldr	r0, [sp, #404]
 	mov	r8, r0
-	ldr	r1, [sp, #12]
+	ldr	r1, [sp, #8]
 	adds	r1, #1
-	str	r1, [sp, #12]
+	str	r1, [sp, #8]
 	ldr	r0, [sp, #44]
 	cmp	r1, r0
 	bcs	.Lromulus_n_decrypt_with_far2
@@ -1236,15 +1232,14 @@ romulus_n_decrypt_with:
 	lsls	r3, r4, #7
 	eors	r3, r4
 	mov	r0, r9
-	lsrs	r0, r0, #25
-	eors	r3, r0
+	lsrs	r4, r0, #25
+	eors	r3, r4
 	ands	r3, r7
 	@ romulus_n.ae:153: return (load_be(tag, 0, 16) ^ g(s)) == 0
 	eors	r2, r3
 	@ romulus_n.ae:39: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
-	mov	r0, r10
-	lsrs	r4, r0, #1
-	mov	r0, r9
+	mov	r3, r10
+	lsrs	r4, r3, #1
 	lsls	r0, r0, #31
 	orrs	r4, r0
 	ands	r4, r5
@@ -1538,7 +1533,7 @@ romulus_n_E_tk23_rows:
 
 @ --- romulus_n_absorb_ad: romulus_n.absorb_ad
 @     frame 100 bytes (18 spill slots, 9 on the stack; locals 56), saves nothing
-@     estimated 778 bytes of code and literals
+@     estimated 768 bytes of code and literals
 	.section .text.romulus_n_absorb_ad,"ax",%progbits
 	.global romulus_n_absorb_ad
 	.type romulus_n_absorb_ad, %function
@@ -1680,14 +1675,12 @@ romulus_n_absorb_ad:
 	str	r1, [sp, #8]
 	ldr	r0, [sp, #16]
 	lsls	r1, r0, #1
-	ldr	r0, [sp, #12]
-	lsrs	r0, r0, #31
-	orrs	r1, r0
-	lsls	r0, r1, #8
-	lsrs	r4, r0, #8
-	ldr	r0, [sp, #12]
-	lsls	r5, r0, #1
-	ldr	r0, [sp, #16]
+	ldr	r3, [sp, #12]
+	lsrs	r2, r3, #31
+	orrs	r1, r2
+	lsls	r2, r1, #8
+	lsrs	r4, r2, #8
+	lsls	r5, r3, #1
 	lsrs	r0, r0, #23
 	rsbs	r1, r0, #0
 	movs	r0, #149
@@ -1929,14 +1922,12 @@ romulus_n_absorb_ad:
 	@ romulus_n.ae:44: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
 	ldr	r0, [sp, #8]
 	lsls	r1, r0, #1
-	ldr	r0, [sp, #12]
-	lsrs	r0, r0, #31
-	orrs	r1, r0
-	lsls	r0, r1, #8
-	lsrs	r4, r0, #8
-	ldr	r0, [sp, #12]
-	lsls	r2, r0, #1
-	ldr	r0, [sp, #8]
+	ldr	r3, [sp, #12]
+	lsrs	r2, r3, #31
+	orrs	r1, r2
+	lsls	r2, r1, #8
+	lsrs	r4, r2, #8
+	lsls	r2, r3, #1
 	lsrs	r0, r0, #23
 	rsbs	r1, r0, #0
 	movs	r0, #149
@@ -1972,15 +1963,14 @@ romulus_n_absorb_ad:
 	movs	r0, #16
 	ldr	r2, [sp, #16]
 	eors	r0, r2
-	subs	r2, r0, #1
+	subs	r4, r0, #1
 	movs	r4, #0
 	adcs	r4, r4
 	movs	r0, #1
 	eors	r4, r0
-	movs	r2, #32
-	ldr	r0, [sp, #16]
-	eors	r0, r2
-	subs	r0, r0, #1
+	movs	r0, #32
+	eors	r2, r0
+	subs	r2, r2, #1
 	movs	r2, #0
 	adcs	r2, r2
 	movs	r0, #1

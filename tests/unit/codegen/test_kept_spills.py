@@ -49,6 +49,20 @@ def test_the_overwrite_moves_to_an_idle_register_and_the_reload_goes():
     assert mf.insts[:4] == [mov(0, SLOT), mov(Mem(0, 4), 1), mov(1, 12), mov(Mem(0, 0), 7)]
 
 
+def test_each_of_several_overwrites_moves_to_an_idle_register():
+    # the key's words pass one by one through r2 on their way to their slots and the state,
+    # the first word reloaded after the others: each of the later words takes a register of its own
+    before = [mov(Mem(0, 0), 2), mov(2, SLOT), mov(Mem(0, 4), 2), mov(2, Mem(6, 4)),
+              mov(Mem(0, 8), 2), mov(2, Mem(6, 8)), mov(SLOT, 2), mov(2, Mem(6, 0)), ins("ret")]
+    taken, out = run(before, usable={0, 1, 2, 3, 6})
+    assert taken == {1}                       # r1 for both (their lives do not overlap)
+    assert [i for i in out if R(1) in i.ops] == [
+        mov(Mem(0, 4), 1), mov(1, Mem(6, 4)), mov(Mem(0, 8), 1), mov(1, Mem(6, 8))]
+    mf = MFunction("t", out)
+    copies.remove_redundant_moves(mf, TARGET)
+    assert mov(SLOT, 2) not in mf.insts
+
+
 def unchanged(insts, **kw):
     taken, out = run(insts, **kw)
     assert not taken and out == insts
