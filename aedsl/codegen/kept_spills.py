@@ -31,16 +31,14 @@ read of R (an address) still reads R, or the previous value's F, before it write
 from __future__ import annotations
 
 from .liveness import Cfg, block_liveness, defs_uses, live_after
-from .mir import Frame, Inc, Mem, MFunction, MInst, R
-from .rename import rename_reads
+from .mir import Inc, MFunction, MInst, R, frame_kind
+from .rename import in_place, rename_reads
 from .target import Target
 
 
 def _slot(op):
     """The key of a spill slot operand, else None."""
-    if isinstance(op, Mem) and isinstance(op.disp, Frame) and op.disp.kind == "slot":
-        return (op.base, op.disp.key)
-    return None
+    return (op.base, op.disp.key) if frame_kind(op) == "slot" else None
 
 
 def keep_spilled(mf: MFunction, target: Target, regs: frozenset[int], usable: set[int],
@@ -115,8 +113,7 @@ def _renamed(insts, du, after, d, j, r, target, regs, usable):
         if r in uk and webs:
             webs[-1][1] = k
         if r in dk:
-            desc = target.desc(insts[k])
-            if any(i in desc.reads and i in desc.writes and op == R(r) for i, op in enumerate(insts[k].ops)):
+            if in_place(insts[k], target, r):
                 return None                     # R updated in place: its old value is an input
             webs.append([k, k])
     if r in after[webs[-1][1]]:

@@ -683,29 +683,23 @@ class SelectorBase:
                 return d.attrs["value"] if d.opcode == "const" else None
             return self.const_of(self.get(v)) if self.defs.get(v) is not None else None
 
-        stepped = []
+        stepped = []                            # (k, the step modulo 2^w) of each stepped value
         for k, (p, y) in enumerate(zip(params, body.yields)):
-            w = p.width
-            if w > self.LIMB:
+            if p.width > self.LIMB:
                 continue
-            m = (1 << w) - 1
             d = defs_in.get(id(y))
             if d is None or d.opcode not in ("add", "sub") or d.args[0] is not p:
                 continue
             kk = const_in(d.args[1])
-            if kk is None:
-                continue
-            stepped.append(k)
+            if kk is not None:
+                stepped.append((k, (-kk if d.opcode == "sub" else kk) & ((1 << p.width) - 1)))
         if "until" in op.attrs and len(stepped) == 1:
             # the pass that made the carried value states where it ends, after the last turn
             # only (its start is a parameter the calls pass mapped: no linear form to read)
-            return stepped[0], op.attrs["until"]
-        for k in stepped:
-            p, y = params[k], body.yields[k]
-            w = p.width
+            return stepped[0][0], op.attrs["until"]
+        for k, kk in stepped:
+            w = params[k].width
             m = (1 << w) - 1
-            d = defs_in.get(id(y))
-            kk = (-const_in(d.args[1]) if d.opcode == "sub" else const_in(d.args[1])) & m
             init = self.linear_form(op.args[2 + k])
             ext = self.defs.get(init[2]) if init[2] is not None else None
             if ext is not None and ext.opcode in ("zext", "trunc") and ext.args[0] is op.args[0]:

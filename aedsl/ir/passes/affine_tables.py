@@ -137,7 +137,7 @@ def _rewrite(fn: Function, ranges: list[set[int] | None], module: Module) -> Non
             w = ld.results[0].width
             exact = _exact_progression(ld.args[0].data, lo, hi, b, w)
             pre, c0, form = _start(loop.args[0], defs, envs, exact, a, b, w, names)
-            if form is not None and len(uses) == 1 and _premap(fn, module, loop, form, ranges, names):
+            if form is not None and len(uses) == 1 and _premap(fn, module, loop, form, ranges, defs, names):
                 pre, c0 = [], form[0]
                 loop.attrs["until"] = exact[0] + exact[1] * hi
             at = next(k for k, o in enumerate(top.ops) if o is loop)
@@ -171,7 +171,8 @@ def _exact_progression(data, lo: int, hi: int, b: int, w: int) -> tuple[int, int
     return None
 
 
-def _premap(fn: Function, module: Module, loop: Op, form: tuple, ranges: list, names: Names) -> bool:
+def _premap(fn: Function, module: Module, loop: Op, form: tuple, ranges: list, defs: dict[int, Op],
+            names: Names) -> bool:
     """Pass the start `E + t * x` in place of x where x is a parameter that only the loop's lower
     bound `C - x` reads besides: every call passes E + t * v for its constant v, the start is
     the parameter itself, and the lower bound reads x back by comparing the parameter with each
@@ -180,7 +181,7 @@ def _premap(fn: Function, module: Module, loop: Op, form: tuple, ranges: list, n
     if x not in fn.params:
         return False
     k = fn.params.index(x)
-    lo_def = next((o for o in fn.body.ops if o.results and o.results[0] is loop.args[0]), None)
+    lo_def = defs.get(id(loop.args[0]))
     readers = [o for o in walk_ops(fn.body) if any(a is x for a in o.args)]
     if lo_def is None or readers != [lo_def] or sum(a is x for a in lo_def.args) != 1:
         return False
