@@ -39,6 +39,7 @@ from aedsl.codegen.select_base import MemBind, nlimbs
 from .combine import combine
 from .highadd import fold_high_adds, fold_high_compares
 from .ldm import merge_loads
+from .zero_tests import delete_zero_tests
 from .select import ArmSelector, LOAD, STORE
 from .select.calls import call_symbol, entry_params, wide_bytes
 from .target import (ARG_REGS, ASM_NAME, CALL_CLOBBERS, CALLER_HIGH_SLOTS, HIGH_SLOTS, INVERSE, LEAF_HIGH_SLOTS, LR, PC, SP,
@@ -369,6 +370,7 @@ MIR_PIPELINE = [
     DCE,                                       # (a reload a register still holds -> a copy, or gone)
     MirPass("rename_copies", lambda mf, ctx: rename_copies(mf, ctx.machine)),   # codegen/rename.py
     MirPass("ldm", lambda mf, ctx: merge_loads(mf, ctx.machine)),  # word-load runs -> LDM (ldm.py)
+    MirPass("zero_tests", lambda mf, ctx: delete_zero_tests(mf, ctx.machine)),  # cmp #0 after its flags (zero_tests.py)
     JUMPS,
 ]
 
