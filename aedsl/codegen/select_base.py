@@ -109,6 +109,7 @@ class SelectorBase:
         self.defs: dict = {}                # IR value -> its defining op (value_bound, patterns)
         self.def_depth: dict = {}           # IR value -> the loop depth it was selected at
         self.compare_masks: set[int] = set()   # comparisons selected as their select's mask
+        self.given: dict = {}               # id(op) -> limbs a loop chose for its result
         self.forget_derived()
 
     # --- emission helpers ------------------------------------------------------------------
@@ -212,6 +213,22 @@ class SelectorBase:
             return b(0) << d.attrs["by"] if b(0) << d.attrs["by"] <= top else top
         if code == "shr":
             return b(0) >> d.attrs["by"]
+        if code == "select":
+            # select(x < z, x, y) (a minimum): x is below z where it is chosen
+            c = self.defs.get(args[0])
+            chosen = b(1)
+            if c is not None and c.opcode in ("ult", "ule") and c.args[0] is args[1]:
+                z = self.value_bound(c.args[1], depth - 1)
+                chosen = min(chosen, z - 1 if c.opcode == "ult" else z)
+            return min(max(chosen, b(2)), top)
+        if code == "sub":
+            # x - ((x >> k) << k): the remainder of x by 2^k
+            y = self.defs.get(args[1])
+            if y is not None and y.opcode == "shl":
+                z = self.defs.get(y.args[0])
+                if z is not None and z.opcode == "shr" and z.args[0] is args[0] \
+                        and z.attrs["by"] == y.attrs["by"]:
+                    return min((1 << y.attrs["by"]) - 1, top)
         return top
 
     def known_zero(self, v: Value, depth: int = 6) -> int:
@@ -256,6 +273,9 @@ class SelectorBase:
             self.loc = op.loc
         code = op.opcode
         self.origin, self.origin_loc = code, self.loc
+        if id(op) in self.given:                # its value chosen by the enclosing loop
+            self.put(op.results[0], self.given[id(op)])
+            return
         if code == "const":
             self.put(op.results[0], self.imm_limbs(op.attrs["value"], op.results[0].width))
             return
@@ -574,15 +594,36 @@ class SelectorBase:
         self.materialize_pending()
         sentinel = self.sentinel_counter(op, clo, chi, step)
         counter = self.affine_counter(op, chi, step) if sentinel is None else None
-        idx = [self.to_reg_fresh(x) for x in lo] if sentinel is None and counter is None else []
+        ends = self.end_offsets(op, clo, chi, step) if sentinel is None and counter is None else None
+        idx = [self.to_reg_fresh(x) for x in lo] if sentinel is None and counter is None and ends is None else []
         pregs = [[self.to_reg_fresh(x) for x in c] for c in carried]
         if sentinel is not None:
             k, trips = sentinel
             marked = self.bitop(self.BITWISE["or"], pregs[k][0], Imm(1 << trips))
             self.emit("mov", marked, pregs[k][0])
         top, end = self.mf.label("loop"), self.mf.label("done")
+        span = None
+        if ends is not None and clo == 0 and (self.value_bound(op.args[1]) << ends[0]) >> self.LIMB == 0:
+            span = self.end_span(hi, ends[0])           # zero exactly when hi is: the entry test
         if not (clo is not None and chi is not None and clo < chi) and not op.attrs.get("entered"):
-            self.branch_unless_less(idx or [self.to_reg_fresh(x) for x in lo], hi, end)
+            if ends is not None and clo == 0:
+                self.branch_if_zero([span] if span is not None else hi, end)
+            else:
+                self.branch_unless_less(idx or [self.to_reg_fresh(x) for x in lo], hi, end)
+        saved_mems = {}
+        if ends is not None:
+            # the index as j = (i - hi) << k, the buffers' bases at their ends (`end_offsets`)
+            shift, shifts, buffers = ends
+            binds = [self.memory(m) for m in buffers]
+            if span is None:
+                span = self.end_span(hi, shift)
+            j, moved = self.rebase_to_end(span, shift, clo, [R(b.base) for b in binds])
+            for m, b, p in zip(buffers, binds, moved):
+                saved_mems[m] = b
+                self.mems[m] = MemBind(b.kind, b.stride, b.elem_width, base=p.reg, name=b.name,
+                                       length=b.length, count=b.count, readonly=b.readonly)
+            for o in shifts:
+                self.given[id(o)] = [j]
         # the loop's preheader: targets insert set-up there while selecting the body (e.g.
         # pointers walking `mem[i]`, advanced in `loop_latch`); the anchor is removed after
         loop = LoopInfo(idx, clo, step, self.emit("comment"))
@@ -603,6 +644,11 @@ class SelectorBase:
         self.parallel_copy([r for regs in pregs for r in regs], [y for ys1 in ys for y in ys1])
         if counter is not None:
             self.branch_unless_equal(pregs[counter[0]], counter[1], top)
+        elif ends is not None:
+            self.count_to_zero(j, shift, top)
+            self.mems.update(saved_mems)
+            for o in shifts:
+                del self.given[id(o)]
         elif sentinel is None:
             self.increment(idx, step, index.width)
             self.branch_if_less(idx, hi, top)

@@ -7,10 +7,14 @@ element and advanced by a * step * stride in the latch (`loop_latch`), the acces
 displacement from it. The target decides which walkers can be shared (`walker_key`,
 `walker_reaches`), where a new one starts (`walker_origin`) and emits the set-up and the advance
 (`walker_setup`, `walker_advance`); `affine_ok` decides whether a value is recorded at all.
+
+A loop over the blocks of byte buffers up to a run-time bound (`end_offsets`) counts a
+register up to zero instead, the buffers' bases moved to their ends (`rebase_to_end`,
+`count_to_zero`): no bound read and compared each turn.
 """
 from __future__ import annotations
 
-from aedsl.ir.nodes import Op
+from aedsl.ir.nodes import Memory, Op
 from aedsl.ir.nodes import walk_ops
 
 from ..mir import R
@@ -58,6 +62,74 @@ class LoopAddressing:
         a, c = a0 * mul, c0 * mul + c
         if self.affine_ok(loop, a, c, width):
             self.affine[out[0].reg] = (loop, a, c)
+
+    # --- loops over byte-buffer blocks up to a run-time bound -----------------------------------
+    # A target that emits `rebase_to_end` and `count_to_zero` sets this.
+    END_REBASE = False
+    BLOCK_ACCESS = frozenset({"load_be", "load_le", "store_be", "store_le"})
+
+    def end_offsets(self, op: Op, clo, chi, step: int):
+        """A counted loop `for i in lo..hi`, lo a constant and hi a one-limb run-time value,
+        whose index the body reads only as `off = i << k` (a limb-wide shift, one k), each such
+        off read only as the offset of byte-order blocks (`load_be/le`, `store_be/le`) of
+        pointer byte buffers that nothing else in the body names (the message loop of a
+        sponge or a stream mode). Such a loop keeps j = (i - hi) << k in a register instead of
+        i: each buffer's base is moved to `base + (hi << k)` before the loop, so that
+        `base' + j = base + (i << k)` modulo 2^LIMB (the address arithmetic), and the loop adds
+        1 << k to j and ends on the add's zero result, after the turn i = hi - 1 (at no earlier
+        turn: (hi - i) << k is below 2^LIMB while the blocks lie in the address space). The
+        bound is read once, not compared each turn. Returns (k, the `shl` ops, the buffers) or
+        None."""
+        if not self.END_REBASE or clo is None or chi is not None or step != 1 or op.attrs.get("unroll", 1) != 1:
+            return None
+        if len(self.get(op.args[1])) != 1:
+            return None
+        body = op.regions[0]
+        index = body.params[0]
+        if any(y is index for y in body.yields):
+            return None
+        ops = list(walk_ops(body))
+        shifts = [o for o in ops if any(a is index for a in o.args)]
+        if not shifts or any(o.opcode != "shl" or o.args[0] is not index
+                             or o.results[0].width != self.LIMB for o in shifts):
+            return None
+        k = shifts[0].attrs["by"]
+        if any(o.attrs["by"] != k for o in shifts) or not 0 <= k < self.LIMB:
+            return None
+        offs = {id(o.results[0]) for o in shifts}
+        if any(id(y) in offs for y in body.yields):
+            return None
+        buffers: list = []
+        for o in ops:
+            for j, a in enumerate(o.args):
+                if id(a) not in offs:
+                    continue
+                if o.opcode not in self.BLOCK_ACCESS or j != 1 or not isinstance(o.args[0], Memory):
+                    return None
+                b = self.memory(o.args[0])
+                if b.kind != "ptr" or b.stride != 1:
+                    return None
+                if not any(m is o.args[0] for m in buffers):
+                    buffers.append(o.args[0])
+        for o in ops:
+            for j, a in enumerate(o.args):
+                if any(a is m for m in buffers) and not (
+                        o.opcode in self.BLOCK_ACCESS and j == 0 and id(o.args[1]) in offs):
+                    return None
+        return k, shifts, buffers
+
+    def end_span(self, hi: list, k: int):
+        """Emit hi << k (the bytes the loop walks from index 0); returns its register."""
+        raise NotImplementedError
+
+    def rebase_to_end(self, span, k: int, lo: int, bases: list) -> tuple:
+        """Emit j = (lo << k) - span and base + span for each base register; returns (j, the
+        moved bases)."""
+        raise NotImplementedError
+
+    def count_to_zero(self, j, k: int, target: str) -> None:
+        """Emit j += 1 << k and a branch to `target` unless j is then zero."""
+        raise NotImplementedError
 
     def affine_ok(self, loop, a: int, c: int, width: int) -> bool:
         """Whether a * index + c (a `width`-bit IR value) may be recorded: over the loop's whole

@@ -219,3 +219,26 @@ class ArmMemory:
 
     def walker_advance(self, p: R, delta: int) -> list:
         return self._add_const(p, delta, self.depth)
+
+    # --- loops counted up to zero (hooks of codegen/select/loops.py, `end_offsets`) -------------
+    def end_span(self, hi: list, k: int):
+        """`lsls t, hi, #k`."""
+        return self.shl1(self.reg(hi[0]), k)
+
+    def rebase_to_end(self, span, k: int, lo: int, bases: list) -> tuple:
+        """`adds b', b, span` for each base, `rsbs j, span` (then `adds j, #lo << k` for a
+        lower bound above 0)."""
+        moved = []
+        for b in bases:
+            p = self.fresh()
+            self.emit("adds", p, b, span)
+            moved.append(p)
+        j = self.fresh()
+        self.emit("rsbs", j, span)
+        self.mf.insts.extend(self._add_const(j, (lo << k) & M32, self.depth))
+        return j, moved
+
+    def count_to_zero(self, j, k: int, target: str) -> None:
+        """`adds j, #1 << k; bne target`: the add's Z flag is the exit test (DDI0432C A6.7.2)."""
+        self.mf.insts.extend(self._add_const(j, 1 << k, self.depth))
+        self.emit("bne", Lbl(target))

@@ -39,6 +39,7 @@ class ArmSelector(ArmArith, ArmShifts, ArmMemory, ArmBuffers, ArmCalls,
                   ArithOps, ShiftOps, ByteBlocks, LoopAddressing, SelectorBase):
     LIMB = LIMB
     BITWISE = {"xor": "eors", "and": "ands", "or": "orrs"}
+    END_REBASE = True           # byte-buffer loops count up to zero (memory.py's hooks)
 
     def __init__(self, module, mf, prefix):
         super().__init__(module, mf, prefix)

@@ -126,6 +126,8 @@ class ArmShifts:
         a, amt = self.args(op)
         w = op.results[0].width
         n = nlimbs(w, LIMB)
+        if self._shift_bit_var(op, left, a, amt, w, n):
+            return
         self.materialize_pending()
         d = [self.copy(self.reg(x)) for x in self.mask(a, w)]
         c = self.copy(self.reg(amt[0]))
@@ -164,6 +166,61 @@ class ArmShifts:
             self.emit("mov", Imm(0), x)
         self.label(end)
         self.put(op.results[0], self.mask(d, w))
+
+    def _shift_bit_var(self, op, left: bool, a: list, amt: list, w: int, n: int) -> bool:
+        """A power of two 2^p shifted by a run-time amount s (a padding bit `0x80 << 56 >> 8 * c`,
+        a mask bit `1 << c`) is the bit at p - s (p + s): limb j is `1 << e_j` with
+        e_j = p -+ s - 32 j, one register shift each and no branch. LSLS by a register shifts by
+        the amount's low byte and gives 0 from 32 up (DDI0432C A6.7.36 LSL (register): shift_n =
+        UInt(Rm<7:0>), Shift_C gives 0 for shift_n >= 32), so e_j below 0 must stay at or above
+        -224 (its low byte then 32 or more) and at or below 255: true for s up to the amount's
+        bound (`value_bound`), or s clamped to the width first (every bit then shifted out).
+        False (nothing emitted) for another value or an amount wider than a limb."""
+        c = self.const_of(a)
+        if c is None or c == 0 or c & (c - 1) or any(not is_zero(x) for x in amt[1:]):
+            return False
+        p = c.bit_length() - 1
+        sign = 1 if left else -1
+
+        def fits(bound: int) -> bool:
+            es = [p + sign * s - LIMB * j for s in (0, bound) for j in range(n)]
+            return min(es) >= -224 and max(es) <= 255
+
+        bound = min(self.value_bound(op.args[1]), (1 << LIMB) - 1)
+        s = self.reg(amt[0])
+        if not fits(bound):
+            if not fits(w):
+                return False
+            s = self.copy(s)                # s >= w: every bit shifted out, as s = w
+            ok = self.mf.label("shok")
+            self.emit("cmpi", s, Imm(w))
+            self.emit("bcc", Lbl(ok))
+            self.emit("mov", Imm(w), s)
+            self.label(ok)
+            bound = w
+        e = self.fresh()
+        if left:
+            self.emit("mov", s, e)
+            if p:
+                self.emit("adds8", e, Imm(p))
+        else:
+            self.emit("mov", Imm(p), e)
+            self.emit("subs", e, e, s)
+        out, at = [], 0                     # e holds e_at
+        for j in range(n):
+            lo, hi = sorted(p + sign * x - LIMB * j for x in (0, bound))
+            if hi < 0 or lo >= LIMB:        # the bit never lands in this limb
+                out.append(Imm(0))
+                continue
+            if j != at:
+                self.emit("subs8", e, Imm(LIMB * (j - at)))
+                at = j
+            r = self.fresh()
+            self.emit("mov", Imm(1), r)
+            self.emit("lslv", r, e)
+            out.append(r)
+        self.put(op.results[0], out)
+        return True
 
     def op_slice(self, op):
         field = self.table_field(op)
