@@ -709,8 +709,8 @@ elephant_dumbo_P_permute:
 
 
 @ --- elephant_dumbo_crypt: elephant_dumbo.crypt
-@     frame 224 bytes (147 spill slots, 46 on the stack; locals 40), saves nothing
-@     estimated 2546 bytes of code and literals
+@     frame 224 bytes (112 spill slots, 46 on the stack; locals 40), saves nothing
+@     estimated 2184 bytes of code and literals
 	.section .text.elephant_dumbo_crypt,"ax",%progbits
 	.global elephant_dumbo_crypt
 	.type elephant_dumbo_crypt, %function
@@ -719,506 +719,459 @@ elephant_dumbo_P_permute:
 elephant_dumbo_crypt:
 	push	{lr}
 	sub	sp, #224
-	ldr	r2, [sp, #228]
-	@ elephant_dumbo.ae:79: blocks_ad = 1 + (12 + a) / block
-	adds	r2, #12
-	lsls	r5, r2, #1
-	lsrs	r7, r2, #31
-	lsls	r6, r2, #3
-	lsrs	r4, r2, #29
-	adds	r6, r5, r6
-	mov	r8, r6
-	adcs	r7, r4
+	mov	r10, r1
+	@ elephant_dumbo.ae:82: n = load_le(nonce, 0, 12) as u160
+	mov	r8, r1
+	@ elephant_dumbo.ae:77: blocks_c = 1 + m / block
 	movs	r4, #0
-	movs	r6, #0
-	adcs	r4, r6
-	lsls	r5, r2, #4
-	lsrs	r6, r2, #28
-	mov	r9, r6
-	mov	r6, r8
-	adds	r6, r6, r5
-	mov	r8, r6
-	mov	r6, r9
-	adcs	r7, r6
-	movs	r6, #0
-	adcs	r4, r6
-	lsls	r5, r2, #7
-	lsrs	r6, r2, #25
-	mov	r9, r6
-	mov	r6, r8
-	adds	r6, r6, r5
-	mov	r8, r6
-	mov	r6, r9
-	adcs	r7, r6
-	movs	r6, #0
-	adcs	r4, r6
-	lsls	r5, r2, #8
-	lsrs	r6, r2, #24
-	mov	r9, r6
-	mov	r6, r8
-	adds	r6, r6, r5
-	mov	r8, r6
-	mov	r6, r9
-	adcs	r7, r6
-	movs	r6, #0
-	adcs	r4, r6
-	lsls	r5, r2, #11
-	lsrs	r6, r2, #21
-	mov	r9, r6
-	mov	r6, r8
-	adds	r6, r6, r5
-	mov	r8, r6
-	mov	r6, r9
-	adcs	r7, r6
-	movs	r6, #0
-	adcs	r4, r6
-	lsls	r5, r2, #12
-	lsrs	r6, r2, #20
-	mov	r9, r6
-	mov	r6, r8
-	adds	r6, r6, r5
-	mov	r8, r6
-	mov	r6, r9
-	adcs	r7, r6
-	movs	r6, #0
-	adcs	r4, r6
-	lsls	r5, r2, #15
-	lsrs	r6, r2, #17
-	mov	r9, r6
-	mov	r6, r8
-	adds	r6, r6, r5
-	mov	r8, r6
-	mov	r6, r9
-	adcs	r7, r6
-	movs	r6, #0
-	adcs	r4, r6
-	lsls	r5, r2, #16
-	lsrs	r6, r2, #16
-	mov	r9, r6
-	mov	r6, r8
-	adds	r6, r6, r5
-	mov	r8, r6
-	mov	r6, r9
-	adcs	r7, r6
-	movs	r6, #0
-	adcs	r4, r6
-	lsls	r5, r2, #19
-	lsrs	r6, r2, #13
-	mov	r9, r6
-	mov	r6, r8
-	adds	r6, r6, r5
-	mov	r8, r6
-	mov	r6, r9
-	adcs	r7, r6
-	movs	r6, #0
-	adcs	r4, r6
-	lsls	r5, r2, #20
-	lsrs	r6, r2, #12
-	mov	r9, r6
-	mov	r6, r8
-	adds	r6, r6, r5
-	mov	r8, r6
-	mov	r6, r9
-	adcs	r7, r6
-	movs	r6, #0
-	adcs	r4, r6
-	lsls	r5, r2, #23
-	lsrs	r6, r2, #9
-	mov	r9, r6
-	mov	r6, r8
-	adds	r6, r6, r5
-	mov	r8, r6
-	mov	r6, r9
-	adcs	r7, r6
-	movs	r6, #0
-	adcs	r4, r6
-	lsls	r5, r2, #24
-	lsrs	r6, r2, #8
-	mov	r9, r6
-	mov	r6, r8
-	adds	r6, r6, r5
-	mov	r8, r6
-	mov	r6, r9
-	adcs	r7, r6
-	movs	r6, #0
-	adcs	r4, r6
-	lsls	r5, r2, #27
-	lsrs	r6, r2, #5
-	mov	r9, r6
-	mov	r6, r8
-	adds	r6, r6, r5
-	mov	r8, r6
-	mov	r6, r9
-	adcs	r7, r6
-	movs	r6, #0
-	adcs	r4, r6
-	lsls	r5, r2, #28
-	lsrs	r6, r2, #4
-	mov	r9, r6
-	mov	r6, r8
-	adds	r5, r6, r5
-	mov	r6, r9
-	adcs	r7, r6
-	movs	r6, #0
-	adcs	r4, r6
-	lsls	r6, r2, #31
-	mov	r8, r6
-	lsrs	r6, r2, #1
-	mov	r9, r6
-	mov	r6, r8
-	adds	r5, r5, r6
-	mov	r6, r9
-	adcs	r7, r6
-	movs	r6, #0
-	adcs	r4, r6
+	ldr	r1, [sp, #228]
+	@ elephant_dumbo.ae:79: blocks_ad = 1 + (12 + a) / block
+	adds	r1, #12
+	lsls	r5, r1, #1
+	lsrs	r7, r1, #31
+	lsls	r6, r1, #3
+	lsrs	r2, r1, #29
 	adds	r6, r5, r6
+	mov	r9, r6
 	adcs	r7, r2
-	mov	r11, r7
-	movs	r2, #0
-	adcs	r4, r2
-	mov	r10, r4
-	ldr	r2, [sp, #236]
+	mov	r2, r4
+	adcs	r2, r4
+	lsls	r5, r1, #4
+	lsrs	r6, r1, #28
+	mov	r11, r6
+	mov	r6, r9
+	adds	r6, r6, r5
+	mov	r9, r6
+	mov	r6, r11
+	adcs	r7, r6
+	adcs	r2, r4
+	lsls	r5, r1, #7
+	lsrs	r6, r1, #25
+	mov	r11, r6
+	mov	r6, r9
+	adds	r6, r6, r5
+	mov	r9, r6
+	mov	r6, r11
+	adcs	r7, r6
+	adcs	r2, r4
+	lsls	r5, r1, #8
+	lsrs	r6, r1, #24
+	mov	r11, r6
+	mov	r6, r9
+	adds	r6, r6, r5
+	mov	r9, r6
+	mov	r6, r11
+	adcs	r7, r6
+	adcs	r2, r4
+	lsls	r5, r1, #11
+	lsrs	r6, r1, #21
+	mov	r11, r6
+	mov	r6, r9
+	adds	r6, r6, r5
+	mov	r9, r6
+	mov	r6, r11
+	adcs	r7, r6
+	adcs	r2, r4
+	lsls	r5, r1, #12
+	lsrs	r6, r1, #20
+	mov	r11, r6
+	mov	r6, r9
+	adds	r6, r6, r5
+	mov	r9, r6
+	mov	r6, r11
+	adcs	r7, r6
+	adcs	r2, r4
+	lsls	r5, r1, #15
+	lsrs	r6, r1, #17
+	mov	r11, r6
+	mov	r6, r9
+	adds	r6, r6, r5
+	mov	r9, r6
+	mov	r6, r11
+	adcs	r7, r6
+	adcs	r2, r4
+	lsls	r5, r1, #16
+	lsrs	r6, r1, #16
+	mov	r11, r6
+	mov	r6, r9
+	adds	r6, r6, r5
+	mov	r9, r6
+	mov	r6, r11
+	adcs	r7, r6
+	adcs	r2, r4
+	lsls	r5, r1, #19
+	lsrs	r6, r1, #13
+	mov	r11, r6
+	mov	r6, r9
+	adds	r6, r6, r5
+	mov	r9, r6
+	mov	r6, r11
+	adcs	r7, r6
+	adcs	r2, r4
+	lsls	r5, r1, #20
+	lsrs	r6, r1, #12
+	mov	r11, r6
+	mov	r6, r9
+	adds	r6, r6, r5
+	mov	r9, r6
+	mov	r6, r11
+	adcs	r7, r6
+	adcs	r2, r4
+	lsls	r5, r1, #23
+	lsrs	r6, r1, #9
+	mov	r11, r6
+	mov	r6, r9
+	adds	r6, r6, r5
+	mov	r9, r6
+	mov	r6, r11
+	adcs	r7, r6
+	adcs	r2, r4
+	lsls	r5, r1, #24
+	lsrs	r6, r1, #8
+	mov	r11, r6
+	mov	r6, r9
+	adds	r6, r6, r5
+	mov	r9, r6
+	mov	r6, r11
+	adcs	r7, r6
+	adcs	r2, r4
+	lsls	r5, r1, #27
+	lsrs	r6, r1, #5
+	mov	r11, r6
+	mov	r6, r9
+	adds	r6, r6, r5
+	mov	r9, r6
+	mov	r6, r11
+	adcs	r7, r6
+	adcs	r2, r4
+	lsls	r5, r1, #28
+	lsrs	r6, r1, #4
+	mov	r11, r6
+	mov	r6, r9
+	adds	r5, r6, r5
+	mov	r6, r11
+	adcs	r7, r6
+	adcs	r2, r4
+	lsls	r6, r1, #31
+	mov	r9, r6
+	lsrs	r6, r1, #1
+	mov	r11, r6
+	mov	r6, r9
+	adds	r5, r5, r6
+	mov	r6, r11
+	adcs	r7, r6
+	adcs	r2, r4
+	adds	r6, r5, r4
+	adcs	r7, r1
+	adcs	r2, r4
+	lsrs	r7, r7, #5
+	lsls	r1, r2, #31
+	lsrs	r1, r1, #4
+	orrs	r7, r1
+	adds	r1, r7, #1
+	str	r1, [sp, #160]
+	@ elephant_dumbo.ae:81: steps = if blocks_ad - 1 < blocks_c + 1 then blocks_c + 1 else blocks_ad - 1
+	subs	r1, r1, #1
+	mov	r9, r1
+	ldr	r1, [sp, #236]
+	@ elephant_dumbo.ae:77: blocks_c = 1 + m / block
+	lsls	r2, r1, #1
+	lsrs	r7, r1, #31
+	lsls	r5, r1, #3
+	lsrs	r1, r1, #29
+	adds	r5, r2, r5
+	adcs	r7, r1
+	mov	r6, r4
+	adcs	r6, r4
+	ldr	r1, [sp, #236]
+	lsls	r2, r1, #4
+	lsrs	r1, r1, #28
+	adds	r5, r5, r2
+	adcs	r7, r1
+	adcs	r6, r4
+	ldr	r1, [sp, #236]
+	lsls	r2, r1, #7
+	lsrs	r1, r1, #25
+	adds	r5, r5, r2
+	adcs	r7, r1
+	adcs	r6, r4
+	ldr	r1, [sp, #236]
+	lsls	r2, r1, #8
+	lsrs	r1, r1, #24
+	adds	r5, r5, r2
+	adcs	r7, r1
+	adcs	r6, r4
+	ldr	r1, [sp, #236]
+	lsls	r2, r1, #11
+	lsrs	r1, r1, #21
+	adds	r5, r5, r2
+	adcs	r7, r1
+	adcs	r6, r4
+	ldr	r1, [sp, #236]
+	lsls	r2, r1, #12
+	lsrs	r1, r1, #20
+	adds	r5, r5, r2
+	adcs	r7, r1
+	adcs	r6, r4
+	ldr	r1, [sp, #236]
+	lsls	r2, r1, #15
+	lsrs	r1, r1, #17
+	adds	r5, r5, r2
+	adcs	r7, r1
+	adcs	r6, r4
+	ldr	r1, [sp, #236]
+	lsls	r2, r1, #16
+	lsrs	r1, r1, #16
+	adds	r5, r5, r2
+	adcs	r7, r1
+	adcs	r6, r4
+	ldr	r1, [sp, #236]
+	lsls	r2, r1, #19
+	lsrs	r1, r1, #13
+	adds	r5, r5, r2
+	adcs	r7, r1
+	adcs	r6, r4
+	ldr	r1, [sp, #236]
+	lsls	r2, r1, #20
+	lsrs	r1, r1, #12
+	adds	r5, r5, r2
+	adcs	r7, r1
+	adcs	r6, r4
+	ldr	r1, [sp, #236]
+	lsls	r2, r1, #23
+	lsrs	r1, r1, #9
+	adds	r5, r5, r2
+	adcs	r7, r1
+	adcs	r6, r4
+	ldr	r1, [sp, #236]
+	lsls	r2, r1, #24
+	lsrs	r1, r1, #8
+	adds	r5, r5, r2
+	adcs	r7, r1
+	adcs	r6, r4
+	ldr	r1, [sp, #236]
+	lsls	r2, r1, #27
+	lsrs	r1, r1, #5
+	adds	r5, r5, r2
+	adcs	r7, r1
+	adcs	r6, r4
+	ldr	r1, [sp, #236]
+	lsls	r2, r1, #28
+	lsrs	r1, r1, #4
+	adds	r5, r5, r2
+	adcs	r7, r1
+	adcs	r6, r4
+	ldr	r1, [sp, #236]
+	lsls	r2, r1, #31
+	lsrs	r1, r1, #1
+	adds	r5, r5, r2
+	adcs	r7, r1
+	adcs	r6, r4
+	adds	r1, r5, r4
+	ldr	r1, [sp, #236]
+	adcs	r7, r1
+	adcs	r6, r4
+	lsrs	r7, r7, #5
+	lsls	r1, r6, #31
+	lsrs	r1, r1, #4
+	orrs	r7, r1
+	adds	r1, r7, #1
+	str	r1, [sp, #156]
+	@ elephant_dumbo.ae:81: steps = if blocks_ad - 1 < blocks_c + 1 then blocks_c + 1 else blocks_ad - 1
+	adds	r2, r1, #1
+	mov	r6, r9
+	cmp	r6, r2
+	movs	r5, #0
+	sbcs	r5, r5
+	eors	r2, r6
+	ands	r2, r5
+	eors	r6, r2
+	str	r6, [sp, #132]
 	@ elephant_dumbo.ae:78: blocks_m = (m + block - 1) / block
-	adds	r2, #20
-	subs	r6, r2, #1
+	ldr	r1, [sp, #236]
+	adds	r1, #20
+	subs	r6, r1, #1
 	lsls	r5, r6, #1
 	lsrs	r7, r6, #31
-	lsls	r2, r6, #3
-	lsrs	r4, r6, #29
-	adds	r2, r5, r2
-	mov	r8, r2
-	adcs	r7, r4
-	movs	r4, #0
-	movs	r2, #0
-	adcs	r4, r2
-	lsls	r5, r6, #4
-	lsrs	r2, r6, #28
-	mov	r9, r2
-	mov	r2, r8
-	adds	r2, r2, r5
-	mov	r8, r2
-	mov	r2, r9
-	adcs	r7, r2
-	movs	r2, #0
-	adcs	r4, r2
-	lsls	r5, r6, #7
-	lsrs	r2, r6, #25
-	mov	r9, r2
-	mov	r2, r8
-	adds	r2, r2, r5
-	mov	r8, r2
-	mov	r2, r9
-	adcs	r7, r2
-	movs	r2, #0
-	adcs	r4, r2
-	lsls	r5, r6, #8
-	lsrs	r2, r6, #24
-	mov	r9, r2
-	mov	r2, r8
-	adds	r2, r2, r5
-	mov	r8, r2
-	mov	r2, r9
-	adcs	r7, r2
-	movs	r2, #0
-	adcs	r4, r2
-	lsls	r5, r6, #11
-	lsrs	r2, r6, #21
-	mov	r9, r2
-	mov	r2, r8
-	adds	r2, r2, r5
-	mov	r8, r2
-	mov	r2, r9
-	adcs	r7, r2
-	movs	r2, #0
-	adcs	r4, r2
-	lsls	r5, r6, #12
-	lsrs	r2, r6, #20
-	mov	r9, r2
-	mov	r2, r8
-	adds	r2, r2, r5
-	mov	r8, r2
-	mov	r2, r9
-	adcs	r7, r2
-	movs	r2, #0
-	adcs	r4, r2
-	lsls	r5, r6, #15
-	lsrs	r2, r6, #17
-	mov	r9, r2
-	mov	r2, r8
-	adds	r2, r2, r5
-	mov	r8, r2
-	mov	r2, r9
-	adcs	r7, r2
-	movs	r2, #0
-	adcs	r4, r2
-	lsls	r5, r6, #16
-	lsrs	r2, r6, #16
-	mov	r9, r2
-	mov	r2, r8
-	adds	r2, r2, r5
-	mov	r8, r2
-	mov	r2, r9
-	adcs	r7, r2
-	movs	r2, #0
-	adcs	r4, r2
-	lsls	r5, r6, #19
-	lsrs	r2, r6, #13
-	mov	r9, r2
-	mov	r2, r8
-	adds	r2, r2, r5
-	mov	r8, r2
-	mov	r2, r9
-	adcs	r7, r2
-	movs	r2, #0
-	adcs	r4, r2
-	lsls	r5, r6, #20
-	lsrs	r2, r6, #12
-	mov	r9, r2
-	mov	r2, r8
-	adds	r2, r2, r5
-	mov	r8, r2
-	mov	r2, r9
-	adcs	r7, r2
-	movs	r2, #0
-	adcs	r4, r2
-	lsls	r5, r6, #23
-	lsrs	r2, r6, #9
-	mov	r9, r2
-	mov	r2, r8
-	adds	r2, r2, r5
-	mov	r8, r2
-	mov	r2, r9
-	adcs	r7, r2
-	movs	r2, #0
-	adcs	r4, r2
-	lsls	r5, r6, #24
-	lsrs	r2, r6, #8
-	mov	r9, r2
-	mov	r2, r8
-	adds	r2, r2, r5
-	mov	r8, r2
-	mov	r2, r9
-	adcs	r7, r2
-	movs	r2, #0
-	adcs	r4, r2
-	lsls	r5, r6, #27
-	lsrs	r2, r6, #5
-	mov	r9, r2
-	mov	r2, r8
-	adds	r2, r2, r5
-	mov	r8, r2
-	mov	r2, r9
-	adcs	r7, r2
-	movs	r2, #0
-	adcs	r4, r2
-	lsls	r5, r6, #28
-	lsrs	r2, r6, #4
-	mov	r9, r2
-	mov	r2, r8
-	adds	r5, r2, r5
-	mov	r2, r9
-	adcs	r7, r2
-	movs	r2, #0
-	adcs	r4, r2
-	lsls	r2, r6, #31
-	mov	r8, r2
-	lsrs	r2, r6, #1
-	mov	r9, r2
-	mov	r2, r8
-	adds	r5, r5, r2
-	mov	r2, r9
-	adcs	r7, r2
-	movs	r2, #0
-	adcs	r4, r2
-	adds	r2, r5, r2
-	adcs	r7, r6
-	mov	r9, r7
-	movs	r2, #0
-	adcs	r4, r2
-	mov	r8, r4
-	@ elephant_dumbo.ae:77: blocks_c = 1 + m / block
-	ldr	r6, [sp, #236]
-	lsls	r4, r6, #1
-	lsrs	r7, r6, #31
-	lsls	r5, r6, #3
+	lsls	r1, r6, #3
 	lsrs	r2, r6, #29
-	adds	r5, r4, r5
+	adds	r1, r5, r1
+	mov	r9, r1
 	adcs	r7, r2
-	movs	r6, #0
-	movs	r2, #0
-	adcs	r6, r2
-	ldr	r2, [sp, #236]
-	lsls	r4, r2, #4
-	lsrs	r2, r2, #28
-	adds	r5, r5, r4
-	adcs	r7, r2
-	movs	r2, #0
-	adcs	r6, r2
-	ldr	r2, [sp, #236]
-	lsls	r4, r2, #7
-	lsrs	r2, r2, #25
-	adds	r5, r5, r4
-	adcs	r7, r2
-	movs	r2, #0
-	adcs	r6, r2
-	ldr	r2, [sp, #236]
-	lsls	r4, r2, #8
-	lsrs	r2, r2, #24
-	adds	r5, r5, r4
-	adcs	r7, r2
-	movs	r2, #0
-	adcs	r6, r2
-	ldr	r2, [sp, #236]
-	lsls	r4, r2, #11
-	lsrs	r2, r2, #21
-	adds	r5, r5, r4
-	adcs	r7, r2
-	movs	r2, #0
-	adcs	r6, r2
-	ldr	r2, [sp, #236]
-	lsls	r4, r2, #12
-	lsrs	r2, r2, #20
-	adds	r5, r5, r4
-	adcs	r7, r2
-	movs	r2, #0
-	adcs	r6, r2
-	ldr	r2, [sp, #236]
-	lsls	r4, r2, #15
-	lsrs	r2, r2, #17
-	adds	r5, r5, r4
-	adcs	r7, r2
-	movs	r2, #0
-	adcs	r6, r2
-	ldr	r2, [sp, #236]
-	lsls	r4, r2, #16
-	lsrs	r2, r2, #16
-	adds	r5, r5, r4
-	adcs	r7, r2
-	movs	r2, #0
-	adcs	r6, r2
-	ldr	r2, [sp, #236]
-	lsls	r4, r2, #19
-	lsrs	r2, r2, #13
-	adds	r5, r5, r4
-	adcs	r7, r2
-	movs	r2, #0
-	adcs	r6, r2
-	ldr	r2, [sp, #236]
-	lsls	r4, r2, #20
-	lsrs	r2, r2, #12
-	adds	r5, r5, r4
-	adcs	r7, r2
-	movs	r2, #0
-	adcs	r6, r2
-	ldr	r2, [sp, #236]
-	lsls	r4, r2, #23
-	lsrs	r2, r2, #9
-	adds	r5, r5, r4
-	adcs	r7, r2
-	movs	r2, #0
-	adcs	r6, r2
-	ldr	r2, [sp, #236]
-	lsls	r4, r2, #24
-	lsrs	r2, r2, #8
-	adds	r5, r5, r4
-	adcs	r7, r2
-	movs	r2, #0
-	adcs	r6, r2
-	ldr	r2, [sp, #236]
-	lsls	r4, r2, #27
-	lsrs	r2, r2, #5
-	adds	r5, r5, r4
-	adcs	r7, r2
-	movs	r2, #0
-	adcs	r6, r2
-	ldr	r2, [sp, #236]
-	lsls	r4, r2, #28
-	lsrs	r2, r2, #4
-	adds	r5, r5, r4
-	adcs	r7, r2
-	movs	r2, #0
-	adcs	r6, r2
-	ldr	r2, [sp, #236]
-	lsls	r4, r2, #31
-	lsrs	r2, r2, #1
-	adds	r5, r5, r4
-	adcs	r7, r2
-	movs	r2, #0
-	adcs	r6, r2
-	adds	r2, r5, r2
-	ldr	r2, [sp, #236]
-	adcs	r7, r2
-	movs	r2, #0
-	adcs	r6, r2
-	@ elephant_dumbo.ae:78: blocks_m = (m + block - 1) / block
-	mov	r2, r9
-	lsrs	r5, r2, #5
-	mov	r2, r8
+	mov	r2, r4
+	adcs	r2, r4
+	lsls	r5, r6, #4
+	lsrs	r1, r6, #28
+	mov	r11, r1
+	mov	r1, r9
+	adds	r1, r1, r5
+	mov	r9, r1
+	mov	r1, r11
+	adcs	r7, r1
+	adcs	r2, r4
+	lsls	r5, r6, #7
+	lsrs	r1, r6, #25
+	mov	r11, r1
+	mov	r1, r9
+	adds	r1, r1, r5
+	mov	r9, r1
+	mov	r1, r11
+	adcs	r7, r1
+	adcs	r2, r4
+	lsls	r5, r6, #8
+	lsrs	r1, r6, #24
+	mov	r11, r1
+	mov	r1, r9
+	adds	r1, r1, r5
+	mov	r9, r1
+	mov	r1, r11
+	adcs	r7, r1
+	adcs	r2, r4
+	lsls	r5, r6, #11
+	lsrs	r1, r6, #21
+	mov	r11, r1
+	mov	r1, r9
+	adds	r1, r1, r5
+	mov	r9, r1
+	mov	r1, r11
+	adcs	r7, r1
+	adcs	r2, r4
+	lsls	r5, r6, #12
+	lsrs	r1, r6, #20
+	mov	r11, r1
+	mov	r1, r9
+	adds	r1, r1, r5
+	mov	r9, r1
+	mov	r1, r11
+	adcs	r7, r1
+	adcs	r2, r4
+	lsls	r5, r6, #15
+	lsrs	r1, r6, #17
+	mov	r11, r1
+	mov	r1, r9
+	adds	r1, r1, r5
+	mov	r9, r1
+	mov	r1, r11
+	adcs	r7, r1
+	adcs	r2, r4
+	lsls	r5, r6, #16
+	lsrs	r1, r6, #16
+	mov	r11, r1
+	mov	r1, r9
+	adds	r1, r1, r5
+	mov	r9, r1
+	mov	r1, r11
+	adcs	r7, r1
+	adcs	r2, r4
+	lsls	r5, r6, #19
+	lsrs	r1, r6, #13
+	mov	r11, r1
+	mov	r1, r9
+	adds	r1, r1, r5
+	mov	r9, r1
+	mov	r1, r11
+	adcs	r7, r1
+	adcs	r2, r4
+	lsls	r5, r6, #20
+	lsrs	r1, r6, #12
+	mov	r11, r1
+	mov	r1, r9
+	adds	r1, r1, r5
+	mov	r9, r1
+	mov	r1, r11
+	adcs	r7, r1
+	adcs	r2, r4
+	lsls	r5, r6, #23
+	lsrs	r1, r6, #9
+	mov	r11, r1
+	mov	r1, r9
+	adds	r1, r1, r5
+	mov	r9, r1
+	mov	r1, r11
+	adcs	r7, r1
+	adcs	r2, r4
+	lsls	r5, r6, #24
+	lsrs	r1, r6, #8
+	mov	r11, r1
+	mov	r1, r9
+	adds	r1, r1, r5
+	mov	r9, r1
+	mov	r1, r11
+	adcs	r7, r1
+	adcs	r2, r4
+	lsls	r5, r6, #27
+	lsrs	r1, r6, #5
+	mov	r11, r1
+	mov	r1, r9
+	adds	r1, r1, r5
+	mov	r9, r1
+	mov	r1, r11
+	adcs	r7, r1
+	adcs	r2, r4
+	lsls	r5, r6, #28
+	lsrs	r1, r6, #4
+	mov	r11, r1
+	mov	r1, r9
+	adds	r5, r1, r5
+	mov	r1, r11
+	adcs	r7, r1
+	adcs	r2, r4
+	lsls	r1, r6, #31
+	mov	r9, r1
+	lsrs	r1, r6, #1
+	mov	r11, r1
+	mov	r1, r9
+	adds	r5, r5, r1
+	mov	r1, r11
+	adcs	r7, r1
+	adcs	r2, r4
+	adds	r1, r5, r4
+	adcs	r7, r6
+	adcs	r2, r4
+	lsrs	r1, r7, #5
 	lsls	r2, r2, #31
-	lsrs	r4, r2, #4
-	orrs	r5, r4
-	str	r5, [sp, #140]
-	@ elephant_dumbo.ae:79: blocks_ad = 1 + (12 + a) / block
-	mov	r2, r11
-	lsrs	r4, r2, #5
-	mov	r2, r10
-	lsls	r2, r2, #31
 	lsrs	r2, r2, #4
-	orrs	r4, r2
-	@ elephant_dumbo.ae:77: blocks_c = 1 + m / block
-	lsrs	r7, r7, #5
-	lsls	r2, r6, #31
-	lsrs	r2, r2, #4
-	orrs	r7, r2
-	adds	r2, r7, #1
-	str	r2, [sp, #148]
-	@ elephant_dumbo.ae:79: blocks_ad = 1 + (12 + a) / block
-	adds	r6, r4, #1
-	str	r6, [sp, #144]
-	@ elephant_dumbo.ae:81: steps = if blocks_ad - 1 < blocks_c + 1 then blocks_c + 1 else blocks_ad - 1
-	subs	r5, r6, #1
-	adds	r4, r2, #1
-	cmp	r5, r4
-	movs	r2, #0
-	sbcs	r2, r2
-	eors	r4, r5
-	ands	r4, r2
-	eors	r5, r4
-	str	r5, [sp, #132]
+	orrs	r1, r2
+	str	r1, [sp, #140]
 	@ elephant_dumbo.ae:74: l = lk[0]
-	ldr	r2, [r0]
-	str	r2, [sp, #168]
-	ldr	r2, [r0, #4]
-	str	r2, [sp, #164]
-	ldr	r2, [r0, #8]
-	str	r2, [sp, #180]
-	ldr	r2, [r0, #12]
-	str	r2, [sp, #176]
-	ldr	r2, [r0, #16]
-	str	r2, [sp, #172]
+	ldr	r1, [r0, #16]
+	str	r1, [sp, #180]
+	ldr	r1, [r0, #12]
+	str	r1, [sp, #176]
+	ldr	r1, [r0, #8]
+	str	r1, [sp, #172]
+	ldr	r1, [r0, #4]
+	str	r1, [sp, #168]
+	ldr	r1, [r0]
+	str	r1, [sp, #164]
 	str	r3, [sp, #136]
 	@ elephant_dumbo.ae:82: n = load_le(nonce, 0, 12) as u160
-	mov	r4, r1
-	movs	r0, #3
-	tst	r4, r0
+	movs	r1, #3
+	mov	r0, r10
+	tst	r0, r1
 	beq	.Lelephant_dumbo_crypt_words2
 .Lelephant_dumbo_crypt_bytes1:
-	add	r3, sp, #184
-	movs	r2, #12
+	add	r2, sp, #184
+	movs	r1, #12
 .Lelephant_dumbo_crypt_cpy4:
-	subs	r2, #1
+	subs	r1, #1
 	bcc	.Lelephant_dumbo_crypt_cpyd3
-	ldrb	r0, [r4, r2]
-	strb	r0, [r3, r2]
+	mov	r0, r8
+	ldrb	r0, [r0, r1]
+	strb	r0, [r2, r1]
 	b	.Lelephant_dumbo_crypt_cpy4
 .Lelephant_dumbo_crypt_cpyd3:
-	mov	r4, r3
+	mov	r8, r2
 .Lelephant_dumbo_crypt_words2:
-	ldr	r0, [r4]
-	str	r0, [sp, #160]
-	ldr	r0, [r4, #4]
-	str	r0, [sp, #156]
-	ldr	r0, [r4, #8]
+	@ elephant_dumbo.ae:49: x = load_le(nonce, 0, 12) as u160 | (load_le(ad, 0, 8, a) as u160) << 96
+	mov	r1, r10
+	@ elephant_dumbo.ae:82: n = load_le(nonce, 0, 12) as u160
+	mov	r2, r8
+	ldr	r0, [r2, #8]
+	str	r0, [sp, #144]
+	ldr	r0, [r2, #4]
+	str	r0, [sp, #148]
+	ldr	r0, [r2]
 	str	r0, [sp, #152]
 	@ elephant_dumbo.ae:49: x = load_le(nonce, 0, 12) as u160 | (load_le(ad, 0, 8, a) as u160) << 96
 	movs	r0, #3
@@ -1236,190 +1189,114 @@ elephant_dumbo_crypt:
 .Lelephant_dumbo_crypt_cpyd7:
 	mov	r1, r3
 .Lelephant_dumbo_crypt_words6:
-	ldr	r0, [r1]
-	mov	r10, r0
-	ldr	r0, [r1, #4]
-	mov	r11, r0
-	ldr	r0, [r1, #8]
-	str	r0, [sp]
-	ldr	r3, [sp, #136]
+	ldr	r2, [r1, #8]
+	ldm	r1!, {r3, r4}
+	ldr	r1, [sp, #136]
 	ldr	r0, [sp, #228]
 	cmp	r0, #8
 	bcc	.Lelephant_dumbo_crypt_bytes9
 	movs	r0, #3
-	tst	r3, r0
+	tst	r1, r0
 	beq	.Lelephant_dumbo_crypt_words10
 .Lelephant_dumbo_crypt_bytes9:
 	movs	r0, #0
-	str	r0, [sp, #184]
 	str	r0, [sp, #188]
-	add	r2, sp, #184
-	ldr	r1, [sp, #228]
-	cmp	r1, #8
+	str	r0, [sp, #184]
+	ldr	r5, [sp, #228]
+	add	r6, sp, #184
+	cmp	r5, #8
 	bcc	.Lelephant_dumbo_crypt_cnt12
-	movs	r1, #8
+	movs	r5, #8
 .Lelephant_dumbo_crypt_cnt12:
 .Lelephant_dumbo_crypt_cpy13:
-	subs	r1, #1
+	subs	r5, #1
 	bcc	.Lelephant_dumbo_crypt_cpyd11
-	ldrb	r0, [r3, r1]
-	strb	r0, [r2, r1]
+	ldrb	r0, [r1, r5]
+	strb	r0, [r6, r5]
 	b	.Lelephant_dumbo_crypt_cpy13
 .Lelephant_dumbo_crypt_cpyd11:
-	mov	r3, r2
+	mov	r1, r6
 .Lelephant_dumbo_crypt_words10:
-	ldr	r0, [r3]
-	str	r0, [sp, #4]
-	ldr	r0, [r3, #4]
-	str	r0, [sp, #8]
 	@ elephant_dumbo.ae:50: return if a < 8 then x | ((1 as u160) << (8 * (12 + a))) else x
 	ldr	r0, [sp, #228]
-	cmp	r0, #8
-	movs	r5, #0
-	sbcs	r5, r5
 	adds	r0, #12
-	lsls	r6, r0, #3
+	lsls	r5, r0, #3
+	ldr	r0, [sp, #228]
+	cmp	r0, #8
+	movs	r6, #0
+	sbcs	r6, r6
+	@ elephant_dumbo.ae:49: x = load_le(nonce, 0, 12) as u160 | (load_le(ad, 0, 8, a) as u160) << 96
+	ldm	r1, {r1, r7}
+	@ elephant_dumbo.ae:50: return if a < 8 then x | ((1 as u160) << (8 * (12 + a))) else x
+	cmp	r5, #160
+	bcc	.Lelephant_dumbo_crypt_shok14
+	movs	r5, #160
+.Lelephant_dumbo_crypt_shok14:
 	movs	r0, #1
-	mov	r8, r0
-	movs	r4, #0
-	movs	r3, #0
-	movs	r2, #0
-	movs	r1, #0
-	cmp	r6, #160
-	bcs	.Lelephant_dumbo_crypt_shz14
-.Lelephant_dumbo_crypt_shl16:
-	cmp	r6, #32
-	bcc	.Lelephant_dumbo_crypt_shf15
-	mov	r1, r2
-	mov	r2, r3
-	mov	r3, r4
-	mov	r4, r8
+	lsls	r0, r5
+	orrs	r0, r3
+	eors	r0, r3
+	ands	r0, r6
+	eors	r3, r0
+	subs	r5, #32
+	movs	r0, #1
+	lsls	r0, r5
+	orrs	r0, r4
+	eors	r0, r4
+	ands	r0, r6
+	eors	r4, r0
+	subs	r5, #32
+	movs	r0, #1
+	lsls	r0, r5
+	orrs	r0, r2
+	eors	r0, r2
+	ands	r0, r6
+	eors	r2, r0
+	subs	r5, #32
+	movs	r0, #1
+	lsls	r0, r5
+	orrs	r0, r1
+	eors	r0, r1
+	ands	r0, r6
+	eors	r1, r0
+	subs	r5, #32
+	movs	r0, #1
+	lsls	r0, r5
+	orrs	r0, r7
+	eors	r0, r7
+	ands	r0, r6
+	eors	r7, r0
+	@ elephant_dumbo.ae:86: for i in 0..steps {
+	str	r7, [sp, #24]
+	str	r1, [sp, #28]
+	str	r2, [sp, #32]
+	str	r4, [sp, #36]
+	str	r3, [sp, #40]
+	ldr	r0, [sp, #180]
+	str	r0, [sp, #64]
+	ldr	r0, [sp, #176]
+	str	r0, [sp, #76]
+	ldr	r0, [sp, #172]
+	str	r0, [sp, #68]
+	ldr	r0, [sp, #168]
+	str	r0, [sp, #72]
+	ldr	r0, [sp, #164]
+	str	r0, [sp, #80]
 	movs	r0, #0
-	mov	r8, r0
-	subs	r6, #32
-	b	.Lelephant_dumbo_crypt_shl16
-.Lelephant_dumbo_crypt_shf15:
-	lsls	r1, r6
-	movs	r0, #32
-	subs	r0, r0, r6
-	mov	r9, r0
-	mov	r7, r2
-	lsrs	r7, r0
-	orrs	r1, r7
-	lsls	r2, r6
-	mov	r7, r3
-	lsrs	r7, r0
-	orrs	r2, r7
-	lsls	r3, r6
-	mov	r7, r4
-	lsrs	r7, r0
-	orrs	r3, r7
-	mov	r0, r8
-	mov	r7, r9
-	lsrs	r0, r7
-	lsls	r4, r6
-	orrs	r4, r0
-	mov	r0, r8
-	lsls	r0, r6
-	mov	r8, r0
-	b	.Lelephant_dumbo_crypt_she17
-.Lelephant_dumbo_crypt_shz14:
-	movs	r0, #0
-	mov	r8, r0
-	movs	r4, #0
-	movs	r3, #0
-	movs	r2, #0
-	movs	r1, #0
-.Lelephant_dumbo_crypt_she17:
-	@ elephant_dumbo.ae:86: for i in 0..steps {
-	movs	r0, #0
-	str	r0, [sp, #40]
-	@ elephant_dumbo.ae:50: return if a < 8 then x | ((1 as u160) << (8 * (12 + a))) else x
-	mov	r6, r8
-	mov	r7, r10
-	orrs	r6, r7
-	eors	r6, r7
-	ands	r6, r5
-	eors	r7, r6
-	@ elephant_dumbo.ae:86: for i in 0..steps {
-	str	r7, [sp, #36]
-	@ elephant_dumbo.ae:50: return if a < 8 then x | ((1 as u160) << (8 * (12 + a))) else x
-	mov	r6, r11
-	orrs	r4, r6
-	eors	r4, r6
-	ands	r4, r5
-	eors	r6, r4
-	@ elephant_dumbo.ae:86: for i in 0..steps {
-	str	r6, [sp, #32]
-	@ elephant_dumbo.ae:50: return if a < 8 then x | ((1 as u160) << (8 * (12 + a))) else x
-	ldr	r4, [sp]
-	orrs	r3, r4
-	eors	r3, r4
-	ands	r3, r5
-	eors	r4, r3
-	@ elephant_dumbo.ae:86: for i in 0..steps {
-	str	r4, [sp, #28]
-	@ elephant_dumbo.ae:50: return if a < 8 then x | ((1 as u160) << (8 * (12 + a))) else x
-	ldr	r3, [sp, #4]
-	orrs	r2, r3
-	eors	r2, r3
-	ands	r2, r5
-	eors	r3, r2
-	@ elephant_dumbo.ae:86: for i in 0..steps {
-	str	r3, [sp, #24]
-	@ elephant_dumbo.ae:50: return if a < 8 then x | ((1 as u160) << (8 * (12 + a))) else x
-	ldr	r2, [sp, #8]
-	orrs	r1, r2
-	eors	r1, r2
-	ands	r1, r5
-	eors	r2, r1
-	@ elephant_dumbo.ae:86: for i in 0..steps {
-	str	r2, [sp, #20]
+	str	r0, [sp, #44]
+	str	r0, [sp, #60]
 	str	r0, [sp, #56]
 	str	r0, [sp, #52]
 	str	r0, [sp, #48]
-	str	r0, [sp, #44]
-	str	r0, [sp, #60]
-	ldr	r0, [sp, #168]
-	str	r0, [sp, #84]
-	ldr	r0, [sp, #164]
-	str	r0, [sp, #72]
-	ldr	r0, [sp, #180]
-	str	r0, [sp, #68]
-	ldr	r0, [sp, #176]
-	str	r0, [sp, #88]
-	ldr	r0, [sp, #172]
-	str	r0, [sp, #64]
-	ldr	r1, [sp, #40]
-	ldr	r0, [sp, #132]
-	cmp	r1, r0
+	str	r0, [sp]
+	ldr	r1, [sp, #132]
+	cmp	r0, r1
 	bcc	.Lelephant_dumbo_crypt_far1
-	b	.Lelephant_dumbo_crypt_done19
+	b	.Lelephant_dumbo_crypt_done16
 .Lelephant_dumbo_crypt_far1:
-.Lelephant_dumbo_crypt_loop18:
-	@ elephant_dumbo.ae:37: return cat(t, x[159:8])
-	ldr	r3, [sp, #84]
-	lsrs	r2, r3, #8
-	ldr	r0, [sp, #72]
-	lsls	r1, r0, #24
-	orrs	r2, r1
-	str	r2, [sp, #16]
-	lsrs	r2, r0, #8
-	ldr	r0, [sp, #68]
-	lsls	r1, r0, #24
-	orrs	r2, r1
-	str	r2, [sp, #12]
-	lsrs	r2, r0, #8
-	ldr	r4, [sp, #88]
-	lsls	r1, r4, #24
-	orrs	r2, r1
-	str	r2, [sp, #8]
-	lsrs	r2, r4, #8
-	ldr	r0, [sp, #64]
-	lsls	r1, r0, #24
-	orrs	r2, r1
-	str	r2, [sp, #4]
+.Lelephant_dumbo_crypt_loop15:
 	@ elephant_dumbo.ae:36: t = (x[7:0] <<< 3) ^ (x[31:24] << 7) ^ (x[111:104] >> 7)
+	ldr	r3, [sp, #80]
 	uxtb	r0, r3
 	lsls	r1, r0, #3
 	lsrs	r0, r0, #5
@@ -1429,6 +1306,7 @@ elephant_dumbo_crypt:
 	lsls	r0, r0, #7
 	uxtb	r0, r0
 	eors	r1, r0
+	ldr	r4, [sp, #76]
 	lsrs	r0, r4, #8
 	uxtb	r0, r0
 	lsrs	r0, r0, #7
@@ -1438,9 +1316,29 @@ elephant_dumbo_crypt:
 	ldr	r0, [sp, #64]
 	lsrs	r2, r0, #8
 	orrs	r1, r2
-	str	r1, [sp]
+	str	r1, [sp, #4]
+	lsrs	r2, r4, #8
+	lsls	r1, r0, #24
+	orrs	r2, r1
+	str	r2, [sp, #8]
+	ldr	r0, [sp, #68]
+	lsrs	r2, r0, #8
+	lsls	r1, r4, #24
+	orrs	r2, r1
+	str	r2, [sp, #12]
+	ldr	r0, [sp, #72]
+	lsrs	r2, r0, #8
+	ldr	r0, [sp, #68]
+	lsls	r1, r0, #24
+	orrs	r2, r1
+	str	r2, [sp, #16]
+	lsrs	r2, r3, #8
+	ldr	r0, [sp, #72]
+	lsls	r1, r0, #24
+	orrs	r2, r1
+	str	r2, [sp, #20]
 	@ elephant_dumbo.ae:89: if i < blocks_m {
-	ldr	r1, [sp, #40]
+	ldr	r1, [sp]
 	ldr	r0, [sp, #140]
 	cmp	r1, r0
 	movs	r2, #0
@@ -1451,12 +1349,15 @@ elephant_dumbo_crypt:
 	mov	r0, r1
 	movs	r1, #20
 	muls	r0, r1
-	str	r0, [sp, #80]
+	str	r0, [sp, #88]
 	@ elephant_dumbo.ae:89: if i < blocks_m {
 	cmp	r2, #0
 	bne	.Lelephant_dumbo_crypt_far2
-	b	.Lelephant_dumbo_crypt_else20
+	b	.Lelephant_dumbo_crypt_else17
 .Lelephant_dumbo_crypt_far2:
+	@ elephant_dumbo.ae:91: store_le(out, off, load_le(in, off, block, count) ^ masked(n, cur ^ next), count)
+	ldr	r1, [sp, #232]
+	adds	r4, r1, r0
 	@ elephant_dumbo.ae:90: count = if m - off < block then m - off else block
 	ldr	r1, [sp, #236]
 	subs	r2, r1, r0
@@ -1469,375 +1370,297 @@ elephant_dumbo_crypt:
 	mov	r0, r2
 	movs	r1, #20
 	eors	r0, r1
-	str	r0, [sp, #76]
+	str	r0, [sp, #84]
 	@ elephant_dumbo.ae:91: store_le(out, off, load_le(in, off, block, count) ^ masked(n, cur ^ next), count)
-	ldr	r2, [sp, #4]
-	eors	r4, r2
-	str	r4, [sp, #96]
-	ldr	r2, [sp, #64]
-	ldr	r1, [sp]
+	ldr	r2, [sp, #68]
+	ldr	r1, [sp, #12]
 	eors	r2, r1
 	str	r2, [sp, #100]
-	mov	r1, r3
+	@ elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
+	ldr	r1, [sp, #144]
+	eors	r1, r2
+	@ elephant_dumbo.ae:91: store_le(out, off, load_le(in, off, block, count) ^ masked(n, cur ^ next), count)
+	ldr	r3, [sp, #72]
 	ldr	r2, [sp, #16]
-	eors	r1, r2
-	str	r1, [sp, #104]
+	eors	r3, r2
+	str	r3, [sp, #104]
 	@ elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
-	ldr	r3, [sp, #160]
-	eors	r3, r1
+	ldr	r2, [sp, #148]
+	eors	r2, r3
 	@ elephant_dumbo.ae:91: store_le(out, off, load_le(in, off, block, count) ^ masked(n, cur ^ next), count)
-	ldr	r2, [sp, #72]
-	mov	r1, r2
-	ldr	r2, [sp, #12]
-	eors	r1, r2
-	str	r1, [sp, #108]
-	@ elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
-	ldr	r2, [sp, #156]
-	eors	r2, r1
-	@ elephant_dumbo.ae:91: store_le(out, off, load_le(in, off, block, count) ^ masked(n, cur ^ next), count)
-	ldr	r4, [sp, #68]
-	ldr	r1, [sp, #8]
-	eors	r4, r1
-	str	r4, [sp, #92]
-	@ elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
-	ldr	r1, [sp, #152]
-	eors	r1, r4
-	@ elephant_dumbo.ae:91: store_le(out, off, load_le(in, off, block, count) ^ masked(n, cur ^ next), count)
-	ldr	r4, [sp, #232]
 	ldr	r5, [sp, #80]
-	adds	r4, r4, r5
+	ldr	r3, [sp, #20]
+	eors	r5, r3
+	str	r5, [sp, #108]
+	@ elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
+	ldr	r3, [sp, #152]
+	eors	r3, r5
+	@ elephant_dumbo.ae:91: store_le(out, off, load_le(in, off, block, count) ^ masked(n, cur ^ next), count)
+	ldr	r6, [sp, #64]
+	ldr	r5, [sp, #4]
+	eors	r6, r5
+	str	r6, [sp, #92]
+	ldr	r6, [sp, #76]
+	ldr	r5, [sp, #8]
+	eors	r6, r5
+	str	r6, [sp, #96]
 	cmp	r0, #20
-	bcc	.Lelephant_dumbo_crypt_bytes22
+	bcc	.Lelephant_dumbo_crypt_bytes19
 	movs	r0, #3
 	tst	r4, r0
-	beq	.Lelephant_dumbo_crypt_words23
-.Lelephant_dumbo_crypt_bytes22:
+	beq	.Lelephant_dumbo_crypt_words20
+.Lelephant_dumbo_crypt_bytes19:
 	movs	r0, #0
-	str	r0, [sp, #184]
-	str	r0, [sp, #188]
-	str	r0, [sp, #192]
-	str	r0, [sp, #196]
 	str	r0, [sp, #200]
+	str	r0, [sp, #196]
+	str	r0, [sp, #192]
+	str	r0, [sp, #188]
+	str	r0, [sp, #184]
+	ldr	r5, [sp, #84]
 	add	r6, sp, #184
-	ldr	r5, [sp, #76]
 	cmp	r5, #20
-	bcc	.Lelephant_dumbo_crypt_cnt25
+	bcc	.Lelephant_dumbo_crypt_cnt22
 	movs	r5, #20
-.Lelephant_dumbo_crypt_cnt25:
-.Lelephant_dumbo_crypt_cpy26:
+.Lelephant_dumbo_crypt_cnt22:
+.Lelephant_dumbo_crypt_cpy23:
 	subs	r5, #1
-	bcc	.Lelephant_dumbo_crypt_cpyd24
+	bcc	.Lelephant_dumbo_crypt_cpyd21
 	ldrb	r0, [r4, r5]
 	strb	r0, [r6, r5]
-	b	.Lelephant_dumbo_crypt_cpy26
-.Lelephant_dumbo_crypt_cpyd24:
+	b	.Lelephant_dumbo_crypt_cpy23
+.Lelephant_dumbo_crypt_cpyd21:
 	mov	r4, r6
-.Lelephant_dumbo_crypt_words23:
+.Lelephant_dumbo_crypt_words20:
 	ldr	r0, [r4]
-	str	r0, [sp, #112]
+	str	r0, [sp, #128]
 	ldr	r0, [r4, #4]
-	str	r0, [sp, #116]
+	str	r0, [sp, #124]
 	ldr	r0, [r4, #8]
 	str	r0, [sp, #120]
 	ldr	r0, [r4, #12]
-	str	r0, [sp, #124]
+	str	r0, [sp, #116]
 	ldr	r0, [r4, #16]
-	str	r0, [sp, #128]
+	str	r0, [sp, #112]
 	@ elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
-	str	r3, [sp, #184]
-	str	r2, [sp, #188]
 	str	r1, [sp, #192]
+	str	r2, [sp, #188]
+	str	r3, [sp, #184]
+	ldr	r0, [sp, #92]
+	str	r0, [sp, #200]
 	ldr	r0, [sp, #96]
 	str	r0, [sp, #196]
-	ldr	r0, [sp, #100]
-	str	r0, [sp, #200]
-	add	r0, sp, #184
 	add	r1, sp, #204
+	add	r0, sp, #184
 	bl	elephant_dumbo_P_permute
-	ldr	r0, [sp, #204]
+	ldr	r0, [sp, #220]
 	@ elephant_dumbo.ae:91: store_le(out, off, load_le(in, off, block, count) ^ masked(n, cur ^ next), count)
-	ldr	r6, [sp, #112]
-	eors	r6, r0
-	ldr	r0, [sp, #104]
-	eors	r6, r0
+	ldr	r2, [sp, #112]
+	eors	r2, r0
+	ldr	r0, [sp, #92]
+	eors	r2, r0
 	@ elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
-	ldr	r0, [sp, #208]
+	ldr	r0, [sp, #216]
 	@ elephant_dumbo.ae:91: store_le(out, off, load_le(in, off, block, count) ^ masked(n, cur ^ next), count)
-	ldr	r5, [sp, #116]
-	eors	r5, r0
-	ldr	r0, [sp, #108]
-	eors	r5, r0
+	ldr	r3, [sp, #116]
+	eors	r3, r0
+	ldr	r0, [sp, #96]
+	eors	r3, r0
 	@ elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
 	ldr	r0, [sp, #212]
 	@ elephant_dumbo.ae:91: store_le(out, off, load_le(in, off, block, count) ^ masked(n, cur ^ next), count)
 	ldr	r4, [sp, #120]
 	eors	r4, r0
-	ldr	r0, [sp, #92]
+	ldr	r0, [sp, #100]
 	eors	r4, r0
 	@ elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
-	ldr	r0, [sp, #216]
+	ldr	r0, [sp, #208]
 	@ elephant_dumbo.ae:91: store_le(out, off, load_le(in, off, block, count) ^ masked(n, cur ^ next), count)
-	ldr	r3, [sp, #124]
-	eors	r3, r0
-	ldr	r0, [sp, #96]
-	eors	r3, r0
+	ldr	r5, [sp, #124]
+	eors	r5, r0
+	ldr	r0, [sp, #104]
+	eors	r5, r0
 	@ elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
-	ldr	r0, [sp, #220]
+	ldr	r0, [sp, #204]
 	@ elephant_dumbo.ae:91: store_le(out, off, load_le(in, off, block, count) ^ masked(n, cur ^ next), count)
-	ldr	r2, [sp, #128]
-	eors	r2, r0
-	ldr	r0, [sp, #100]
-	eors	r2, r0
-	ldr	r1, [sp, #240]
-	ldr	r0, [sp, #80]
-	adds	r1, r1, r0
-	movs	r7, #3
-	ldr	r0, [sp, #76]
+	ldr	r6, [sp, #128]
+	eors	r6, r0
+	ldr	r0, [sp, #108]
+	eors	r6, r0
+	movs	r1, #3
+	ldr	r7, [sp, #240]
+	ldr	r0, [sp, #88]
+	adds	r7, r7, r0
+	ldr	r0, [sp, #84]
 	cmp	r0, #20
-	bcc	.Lelephant_dumbo_crypt_bytes27
-	tst	r1, r7
-	bne	.Lelephant_dumbo_crypt_bytes27
-	str	r6, [r1]
-	str	r5, [r1, #4]
-	str	r4, [r1, #8]
-	str	r3, [r1, #12]
-	str	r2, [r1, #16]
-	b	.Lelephant_dumbo_crypt_stored28
-.Lelephant_dumbo_crypt_bytes27:
-	str	r6, [sp, #184]
-	str	r5, [sp, #188]
-	str	r4, [sp, #192]
-	str	r3, [sp, #196]
+	bcc	.Lelephant_dumbo_crypt_bytes24
+	tst	r7, r1
+	bne	.Lelephant_dumbo_crypt_bytes24
+	str	r6, [r7]
+	str	r5, [r7, #4]
+	str	r4, [r7, #8]
+	str	r3, [r7, #12]
+	str	r2, [r7, #16]
+	b	.Lelephant_dumbo_crypt_stored25
+.Lelephant_dumbo_crypt_bytes24:
 	str	r2, [sp, #200]
-	add	r3, sp, #184
-	ldr	r2, [sp, #76]
-	cmp	r2, #20
-	bcc	.Lelephant_dumbo_crypt_cnt29
-	movs	r2, #20
-.Lelephant_dumbo_crypt_cnt29:
-.Lelephant_dumbo_crypt_cpy30:
-	subs	r2, #1
-	bcc	.Lelephant_dumbo_crypt_stored28
-	ldrb	r0, [r3, r2]
-	strb	r0, [r1, r2]
-	b	.Lelephant_dumbo_crypt_cpy30
-.Lelephant_dumbo_crypt_stored28:
-.Lelephant_dumbo_crypt_else20:
-.Lelephant_dumbo_crypt_endif21:
+	str	r3, [sp, #196]
+	str	r4, [sp, #192]
+	str	r5, [sp, #188]
+	str	r6, [sp, #184]
+	ldr	r1, [sp, #84]
+	add	r2, sp, #184
+	cmp	r1, #20
+	bcc	.Lelephant_dumbo_crypt_cnt26
+	movs	r1, #20
+.Lelephant_dumbo_crypt_cnt26:
+.Lelephant_dumbo_crypt_cpy27:
+	subs	r1, #1
+	bcc	.Lelephant_dumbo_crypt_stored25
+	ldrb	r0, [r2, r1]
+	strb	r0, [r7, r1]
+	b	.Lelephant_dumbo_crypt_cpy27
+.Lelephant_dumbo_crypt_stored25:
+.Lelephant_dumbo_crypt_else17:
+.Lelephant_dumbo_crypt_endif18:
 	@ elephant_dumbo.ae:93: if (i > 0) & (i <= blocks_c) {
-	ldr	r1, [sp, #40]
-	subs	r0, r1, #1
+	ldr	r0, [sp]
+	subs	r1, r0, #1
 	movs	r2, #0
 	adcs	r2, r2
-	ldr	r0, [sp, #148]
-	cmp	r0, r1
+	ldr	r1, [sp, #156]
+	cmp	r1, r0
 	movs	r0, #0
 	adcs	r0, r0
 	ands	r2, r0
-	cmp	r2, #0
 	bne	.Lelephant_dumbo_crypt_far3
-	b	.Lelephant_dumbo_crypt_else31
+	b	.Lelephant_dumbo_crypt_else28
 .Lelephant_dumbo_crypt_far3:
 	@ elephant_dumbo.ae:94: tag = tag ^ masked(padded(c, off - block, m - (off - block)), prev ^ next)
-	ldr	r0, [sp, #56]
-	ldr	r1, [sp, #16]
-	eors	r0, r1
-	str	r0, [sp, #56]
-	ldr	r0, [sp, #52]
-	ldr	r1, [sp, #12]
-	eors	r0, r1
-	str	r0, [sp, #52]
-	ldr	r0, [sp, #48]
-	ldr	r1, [sp, #8]
-	eors	r0, r1
-	str	r0, [sp, #48]
+	ldr	r1, [sp, #88]
+	subs	r1, #20
+	@ elephant_dumbo.ae:42: x = load_le(buf, off, block, count)
+	ldr	r0, [sp, #248]
+	adds	r3, r0, r1
+	@ elephant_dumbo.ae:94: tag = tag ^ masked(padded(c, off - block, m - (off - block)), prev ^ next)
+	ldr	r0, [sp, #236]
+	subs	r2, r0, r1
 	ldr	r0, [sp, #44]
 	ldr	r1, [sp, #4]
 	eors	r0, r1
 	str	r0, [sp, #44]
 	ldr	r0, [sp, #60]
-	ldr	r1, [sp]
+	ldr	r1, [sp, #8]
 	eors	r0, r1
 	str	r0, [sp, #60]
-	ldr	r2, [sp, #80]
-	subs	r2, #20
-	ldr	r0, [sp, #236]
-	subs	r1, r0, r2
-	@ elephant_dumbo.ae:42: x = load_le(buf, off, block, count)
-	ldr	r0, [sp, #248]
-	adds	r2, r0, r2
-	cmp	r1, #20
-	bcc	.Lelephant_dumbo_crypt_bytes33
-	movs	r0, #3
-	tst	r2, r0
-	beq	.Lelephant_dumbo_crypt_words34
-.Lelephant_dumbo_crypt_bytes33:
-	movs	r0, #0
-	str	r0, [sp, #184]
-	str	r0, [sp, #188]
-	str	r0, [sp, #192]
-	str	r0, [sp, #196]
-	str	r0, [sp, #200]
-	add	r4, sp, #184
-	mov	r3, r1
-	cmp	r3, #20
-	bcc	.Lelephant_dumbo_crypt_cnt36
-	movs	r3, #20
-.Lelephant_dumbo_crypt_cnt36:
-.Lelephant_dumbo_crypt_cpy37:
-	subs	r3, #1
-	bcc	.Lelephant_dumbo_crypt_cpyd35
-	ldrb	r0, [r2, r3]
-	strb	r0, [r4, r3]
-	b	.Lelephant_dumbo_crypt_cpy37
-.Lelephant_dumbo_crypt_cpyd35:
-	mov	r2, r4
-.Lelephant_dumbo_crypt_words34:
-	ldr	r0, [r2]
-	mov	r11, r0
-	ldr	r0, [r2, #4]
-	str	r0, [sp, #76]
-	ldr	r0, [r2, #8]
-	str	r0, [sp, #80]
-	ldr	r0, [r2, #12]
-	str	r0, [sp, #92]
-	ldr	r0, [r2, #16]
-	mov	r10, r0
-	@ elephant_dumbo.ae:43: return if count < block then x | ((1 as u160) << (8 * count)) else x
-	cmp	r1, #20
-	movs	r5, #0
-	sbcs	r5, r5
-	lsls	r6, r1, #3
-	movs	r0, #1
-	mov	r8, r0
-	movs	r4, #0
-	movs	r3, #0
-	movs	r2, #0
-	movs	r1, #0
-	cmp	r6, #160
-	bcs	.Lelephant_dumbo_crypt_shz38
-.Lelephant_dumbo_crypt_shl40:
-	cmp	r6, #32
-	bcc	.Lelephant_dumbo_crypt_shf39
-	mov	r1, r2
-	mov	r2, r3
-	mov	r3, r4
-	mov	r4, r8
-	movs	r0, #0
-	mov	r8, r0
-	subs	r6, #32
-	b	.Lelephant_dumbo_crypt_shl40
-.Lelephant_dumbo_crypt_shf39:
-	lsls	r1, r6
-	movs	r0, #32
-	subs	r0, r0, r6
-	mov	r9, r0
-	mov	r7, r2
-	lsrs	r7, r0
-	orrs	r1, r7
-	lsls	r2, r6
-	mov	r7, r3
-	lsrs	r7, r0
-	orrs	r2, r7
-	lsls	r3, r6
-	mov	r7, r4
-	lsrs	r7, r0
-	orrs	r3, r7
-	mov	r0, r8
-	mov	r7, r9
-	lsrs	r0, r7
-	lsls	r4, r6
-	orrs	r4, r0
-	mov	r0, r8
-	lsls	r0, r6
-	mov	r8, r0
-	b	.Lelephant_dumbo_crypt_she41
-.Lelephant_dumbo_crypt_shz38:
-	movs	r0, #0
-	mov	r8, r0
-	movs	r4, #0
-	movs	r3, #0
-	movs	r2, #0
-	movs	r1, #0
-.Lelephant_dumbo_crypt_she41:
-	mov	r6, r8
-	mov	r0, r11
-	orrs	r6, r0
-	eors	r6, r0
-	ands	r6, r5
-	eors	r0, r6
-	@ elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
-	ldr	r7, [sp, #56]
-	eors	r0, r7
-	str	r0, [sp, #184]
-	@ elephant_dumbo.ae:43: return if count < block then x | ((1 as u160) << (8 * count)) else x
-	ldr	r7, [sp, #76]
-	orrs	r4, r7
-	eors	r4, r7
-	ands	r4, r5
-	eors	r7, r4
-	@ elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
+	ldr	r0, [sp, #56]
+	ldr	r1, [sp, #12]
+	eors	r0, r1
+	str	r0, [sp, #56]
 	ldr	r0, [sp, #52]
-	eors	r7, r0
-	str	r7, [sp, #188]
-	@ elephant_dumbo.ae:43: return if count < block then x | ((1 as u160) << (8 * count)) else x
-	ldr	r6, [sp, #80]
-	orrs	r3, r6
-	eors	r3, r6
-	ands	r3, r5
-	eors	r6, r3
-	@ elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
+	ldr	r1, [sp, #16]
+	eors	r0, r1
+	str	r0, [sp, #52]
 	ldr	r0, [sp, #48]
-	eors	r6, r0
-	str	r6, [sp, #192]
+	ldr	r1, [sp, #20]
+	eors	r0, r1
+	str	r0, [sp, #48]
+	@ elephant_dumbo.ae:42: x = load_le(buf, off, block, count)
+	cmp	r2, #20
+	bcc	.Lelephant_dumbo_crypt_bytes30
+	movs	r0, #3
+	tst	r3, r0
+	beq	.Lelephant_dumbo_crypt_words31
+.Lelephant_dumbo_crypt_bytes30:
+	movs	r0, #0
+	str	r0, [sp, #200]
+	str	r0, [sp, #196]
+	str	r0, [sp, #192]
+	str	r0, [sp, #188]
+	str	r0, [sp, #184]
+	mov	r1, r2
+	add	r4, sp, #184
+	cmp	r1, #20
+	bcc	.Lelephant_dumbo_crypt_cnt33
+	movs	r1, #20
+.Lelephant_dumbo_crypt_cnt33:
+.Lelephant_dumbo_crypt_cpy34:
+	subs	r1, #1
+	bcc	.Lelephant_dumbo_crypt_cpyd32
+	ldrb	r0, [r3, r1]
+	strb	r0, [r4, r1]
+	b	.Lelephant_dumbo_crypt_cpy34
+.Lelephant_dumbo_crypt_cpyd32:
+	mov	r3, r4
+.Lelephant_dumbo_crypt_words31:
 	@ elephant_dumbo.ae:43: return if count < block then x | ((1 as u160) << (8 * count)) else x
-	ldr	r4, [sp, #92]
-	orrs	r2, r4
-	eors	r2, r4
-	ands	r2, r5
-	eors	r4, r2
+	lsls	r5, r2, #3
+	cmp	r2, #20
+	movs	r6, #0
+	sbcs	r6, r6
+	@ elephant_dumbo.ae:42: x = load_le(buf, off, block, count)
+	ldr	r7, [r3, #16]
+	ldr	r1, [r3, #12]
+	ldr	r2, [r3, #8]
+	ldm	r3, {r3, r4}
+	@ elephant_dumbo.ae:43: return if count < block then x | ((1 as u160) << (8 * count)) else x
+	cmp	r5, #160
+	bcc	.Lelephant_dumbo_crypt_shok35
+	movs	r5, #160
+.Lelephant_dumbo_crypt_shok35:
+	movs	r0, #1
+	lsls	r0, r5
+	orrs	r0, r3
+	eors	r0, r3
+	ands	r0, r6
+	eors	r3, r0
+	subs	r5, #32
+	movs	r0, #1
+	lsls	r0, r5
+	orrs	r0, r4
+	eors	r0, r4
+	ands	r0, r6
+	eors	r4, r0
+	subs	r5, #32
+	movs	r0, #1
+	lsls	r0, r5
+	orrs	r0, r2
+	eors	r0, r2
+	ands	r0, r6
+	eors	r2, r0
+	subs	r5, #32
+	movs	r0, #1
+	lsls	r0, r5
+	orrs	r0, r1
+	eors	r0, r1
+	ands	r0, r6
+	eors	r1, r0
+	subs	r5, #32
+	movs	r0, #1
+	lsls	r0, r5
+	orrs	r0, r7
+	eors	r0, r7
+	ands	r0, r6
+	eors	r7, r0
 	@ elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
 	ldr	r0, [sp, #44]
-	eors	r4, r0
-	str	r4, [sp, #196]
-	@ elephant_dumbo.ae:43: return if count < block then x | ((1 as u160) << (8 * count)) else x
-	mov	r3, r10
-	orrs	r1, r3
-	eors	r1, r3
-	ands	r1, r5
-	eors	r3, r1
-	@ elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
+	eors	r7, r0
+	str	r7, [sp, #200]
 	ldr	r0, [sp, #60]
-	eors	r3, r0
-	str	r3, [sp, #200]
-	add	r0, sp, #184
-	add	r1, sp, #204
-	bl	elephant_dumbo_P_permute
-	ldr	r0, [sp, #204]
-	@ elephant_dumbo.ae:94: tag = tag ^ masked(padded(c, off - block, m - (off - block)), prev ^ next)
-	ldr	r1, [sp, #36]
 	eors	r1, r0
+	str	r1, [sp, #196]
 	ldr	r0, [sp, #56]
-	eors	r1, r0
-	str	r1, [sp, #36]
-	@ elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
-	ldr	r0, [sp, #208]
-	@ elephant_dumbo.ae:94: tag = tag ^ masked(padded(c, off - block, m - (off - block)), prev ^ next)
-	ldr	r1, [sp, #32]
-	eors	r1, r0
+	eors	r2, r0
+	str	r2, [sp, #192]
 	ldr	r0, [sp, #52]
-	eors	r1, r0
-	str	r1, [sp, #32]
-	@ elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
-	ldr	r0, [sp, #212]
-	@ elephant_dumbo.ae:94: tag = tag ^ masked(padded(c, off - block, m - (off - block)), prev ^ next)
-	ldr	r1, [sp, #28]
-	eors	r1, r0
+	eors	r4, r0
+	str	r4, [sp, #188]
 	ldr	r0, [sp, #48]
-	eors	r1, r0
-	str	r1, [sp, #28]
-	@ elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
-	ldr	r0, [sp, #216]
+	eors	r3, r0
+	str	r3, [sp, #184]
+	add	r1, sp, #204
+	add	r0, sp, #184
+	bl	elephant_dumbo_P_permute
+	ldr	r0, [sp, #220]
 	@ elephant_dumbo.ae:94: tag = tag ^ masked(padded(c, off - block, m - (off - block)), prev ^ next)
 	ldr	r1, [sp, #24]
 	eors	r1, r0
@@ -1845,290 +1668,259 @@ elephant_dumbo_crypt:
 	eors	r1, r0
 	str	r1, [sp, #24]
 	@ elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
-	ldr	r0, [sp, #220]
+	ldr	r0, [sp, #216]
 	@ elephant_dumbo.ae:94: tag = tag ^ masked(padded(c, off - block, m - (off - block)), prev ^ next)
-	ldr	r1, [sp, #20]
+	ldr	r1, [sp, #28]
 	eors	r1, r0
 	ldr	r0, [sp, #60]
 	eors	r1, r0
-	str	r1, [sp, #20]
-.Lelephant_dumbo_crypt_else31:
-.Lelephant_dumbo_crypt_endif32:
-	@ elephant_dumbo.ae:96: if i + 1 < blocks_ad {
+	str	r1, [sp, #28]
+	@ elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
+	ldr	r0, [sp, #212]
+	@ elephant_dumbo.ae:94: tag = tag ^ masked(padded(c, off - block, m - (off - block)), prev ^ next)
+	ldr	r1, [sp, #32]
+	eors	r1, r0
+	ldr	r0, [sp, #56]
+	eors	r1, r0
+	str	r1, [sp, #32]
+	@ elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
+	ldr	r0, [sp, #208]
+	@ elephant_dumbo.ae:94: tag = tag ^ masked(padded(c, off - block, m - (off - block)), prev ^ next)
+	ldr	r1, [sp, #36]
+	eors	r1, r0
+	ldr	r0, [sp, #52]
+	eors	r1, r0
+	str	r1, [sp, #36]
+	@ elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
+	ldr	r0, [sp, #204]
+	@ elephant_dumbo.ae:94: tag = tag ^ masked(padded(c, off - block, m - (off - block)), prev ^ next)
 	ldr	r1, [sp, #40]
-	adds	r2, r1, #1
-	ldr	r0, [sp, #144]
+	eors	r1, r0
+	ldr	r0, [sp, #48]
+	eors	r1, r0
+	str	r1, [sp, #40]
+.Lelephant_dumbo_crypt_else28:
+.Lelephant_dumbo_crypt_endif29:
+	@ elephant_dumbo.ae:96: if i + 1 < blocks_ad {
+	ldr	r0, [sp]
+	adds	r2, r0, #1
+	ldr	r0, [sp, #160]
 	cmp	r2, r0
 	movs	r1, #0
 	adcs	r1, r1
 	movs	r0, #1
 	eors	r1, r0
-	cmp	r1, #0
-	bne	.Lelephant_dumbo_crypt_far4
-	b	.Lelephant_dumbo_crypt_else42
-.Lelephant_dumbo_crypt_far4:
+	beq	.Lelephant_dumbo_crypt_else36
 	@ elephant_dumbo.ae:55: return padded(ad, block * i - 12, len(ad) + 12 - block * i)
 	movs	r0, #20
 	muls	r2, r0
 	ldr	r0, [sp, #228]
 	adds	r0, #12
-	subs	r1, r0, r2
+	subs	r3, r0, r2
 	subs	r2, #12
 	@ elephant_dumbo.ae:42: x = load_le(buf, off, block, count)
 	ldr	r0, [sp, #136]
 	adds	r2, r0, r2
-	cmp	r1, #20
-	bcc	.Lelephant_dumbo_crypt_bytes44
+	cmp	r3, #20
+	bcc	.Lelephant_dumbo_crypt_bytes38
 	movs	r0, #3
 	tst	r2, r0
-	beq	.Lelephant_dumbo_crypt_words45
-.Lelephant_dumbo_crypt_bytes44:
+	beq	.Lelephant_dumbo_crypt_words39
+.Lelephant_dumbo_crypt_bytes38:
 	movs	r0, #0
-	str	r0, [sp, #184]
-	str	r0, [sp, #188]
-	str	r0, [sp, #192]
-	str	r0, [sp, #196]
 	str	r0, [sp, #200]
-	add	r4, sp, #184
-	mov	r3, r1
-	cmp	r3, #20
-	bcc	.Lelephant_dumbo_crypt_cnt47
-	movs	r3, #20
-.Lelephant_dumbo_crypt_cnt47:
-.Lelephant_dumbo_crypt_cpy48:
-	subs	r3, #1
-	bcc	.Lelephant_dumbo_crypt_cpyd46
-	ldrb	r0, [r2, r3]
-	strb	r0, [r4, r3]
-	b	.Lelephant_dumbo_crypt_cpy48
-.Lelephant_dumbo_crypt_cpyd46:
-	mov	r2, r4
-.Lelephant_dumbo_crypt_words45:
-	ldr	r0, [r2]
-	mov	r11, r0
-	ldr	r0, [r2, #4]
-	str	r0, [sp, #44]
-	ldr	r0, [r2, #8]
-	str	r0, [sp, #52]
-	ldr	r0, [r2, #12]
-	str	r0, [sp, #48]
-	ldr	r0, [r2, #16]
-	mov	r10, r0
-	@ elephant_dumbo.ae:43: return if count < block then x | ((1 as u160) << (8 * count)) else x
-	cmp	r1, #20
-	movs	r5, #0
-	sbcs	r5, r5
-	lsls	r6, r1, #3
-	movs	r0, #1
-	mov	r8, r0
-	movs	r4, #0
-	movs	r3, #0
-	movs	r2, #0
-	movs	r1, #0
-	cmp	r6, #160
-	bcs	.Lelephant_dumbo_crypt_shz49
-.Lelephant_dumbo_crypt_shl51:
-	cmp	r6, #32
-	bcc	.Lelephant_dumbo_crypt_shf50
-	mov	r1, r2
-	mov	r2, r3
-	mov	r3, r4
-	mov	r4, r8
-	movs	r0, #0
-	mov	r8, r0
-	subs	r6, #32
-	b	.Lelephant_dumbo_crypt_shl51
-.Lelephant_dumbo_crypt_shf50:
-	lsls	r1, r6
-	movs	r0, #32
-	subs	r0, r0, r6
-	mov	r9, r0
-	mov	r7, r2
-	lsrs	r7, r0
-	orrs	r1, r7
-	lsls	r2, r6
-	mov	r7, r3
-	lsrs	r7, r0
-	orrs	r2, r7
-	lsls	r3, r6
-	mov	r7, r4
-	lsrs	r7, r0
-	orrs	r3, r7
-	mov	r0, r8
-	mov	r7, r9
-	lsrs	r0, r7
-	lsls	r4, r6
-	orrs	r4, r0
-	mov	r0, r8
-	lsls	r0, r6
-	mov	r8, r0
-	b	.Lelephant_dumbo_crypt_she52
-.Lelephant_dumbo_crypt_shz49:
-	movs	r0, #0
-	mov	r8, r0
-	movs	r4, #0
-	movs	r3, #0
-	movs	r2, #0
-	movs	r1, #0
-.Lelephant_dumbo_crypt_she52:
-	mov	r6, r8
-	mov	r0, r11
-	orrs	r6, r0
-	eors	r6, r0
-	ands	r6, r5
-	eors	r0, r6
-	@ elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
-	ldr	r7, [sp, #16]
-	eors	r0, r7
+	str	r0, [sp, #196]
+	str	r0, [sp, #192]
+	str	r0, [sp, #188]
 	str	r0, [sp, #184]
+	mov	r1, r3
+	add	r4, sp, #184
+	cmp	r1, #20
+	bcc	.Lelephant_dumbo_crypt_cnt41
+	movs	r1, #20
+.Lelephant_dumbo_crypt_cnt41:
+.Lelephant_dumbo_crypt_cpy42:
+	subs	r1, #1
+	bcc	.Lelephant_dumbo_crypt_cpyd40
+	ldrb	r0, [r2, r1]
+	strb	r0, [r4, r1]
+	b	.Lelephant_dumbo_crypt_cpy42
+.Lelephant_dumbo_crypt_cpyd40:
+	mov	r2, r4
+.Lelephant_dumbo_crypt_words39:
 	@ elephant_dumbo.ae:43: return if count < block then x | ((1 as u160) << (8 * count)) else x
-	ldr	r7, [sp, #44]
-	orrs	r4, r7
-	eors	r4, r7
-	ands	r4, r5
-	eors	r7, r4
-	@ elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
-	ldr	r0, [sp, #12]
+	lsls	r1, r3, #3
+	cmp	r3, #20
+	movs	r6, #0
+	sbcs	r6, r6
+	@ elephant_dumbo.ae:42: x = load_le(buf, off, block, count)
+	ldr	r7, [r2, #16]
+	ldr	r3, [r2, #12]
+	ldm	r2, {r2, r4, r5}
+	@ elephant_dumbo.ae:43: return if count < block then x | ((1 as u160) << (8 * count)) else x
+	cmp	r1, #160
+	bcc	.Lelephant_dumbo_crypt_shok43
+	movs	r1, #160
+.Lelephant_dumbo_crypt_shok43:
+	movs	r0, #1
+	lsls	r0, r1
+	orrs	r0, r2
+	eors	r0, r2
+	ands	r0, r6
+	eors	r2, r0
+	subs	r1, #32
+	movs	r0, #1
+	lsls	r0, r1
+	orrs	r0, r4
+	eors	r0, r4
+	ands	r0, r6
+	eors	r4, r0
+	subs	r1, #32
+	movs	r0, #1
+	lsls	r0, r1
+	orrs	r0, r5
+	eors	r0, r5
+	ands	r0, r6
+	eors	r5, r0
+	subs	r1, #32
+	movs	r0, #1
+	lsls	r0, r1
+	orrs	r0, r3
+	eors	r0, r3
+	ands	r0, r6
+	eors	r3, r0
+	subs	r1, #32
+	movs	r0, #1
+	lsls	r0, r1
+	orrs	r0, r7
+	eors	r0, r7
+	ands	r0, r6
 	eors	r7, r0
-	str	r7, [sp, #188]
-	@ elephant_dumbo.ae:43: return if count < block then x | ((1 as u160) << (8 * count)) else x
-	ldr	r6, [sp, #52]
-	orrs	r3, r6
-	eors	r3, r6
-	ands	r3, r5
-	eors	r6, r3
-	@ elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
-	ldr	r0, [sp, #8]
-	eors	r6, r0
-	str	r6, [sp, #192]
-	@ elephant_dumbo.ae:43: return if count < block then x | ((1 as u160) << (8 * count)) else x
-	ldr	r4, [sp, #48]
-	orrs	r2, r4
-	eors	r2, r4
-	ands	r2, r5
-	eors	r4, r2
 	@ elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
 	ldr	r0, [sp, #4]
-	eors	r4, r0
-	str	r4, [sp, #196]
-	@ elephant_dumbo.ae:43: return if count < block then x | ((1 as u160) << (8 * count)) else x
-	mov	r3, r10
-	orrs	r1, r3
-	eors	r1, r3
-	ands	r1, r5
-	eors	r3, r1
-	@ elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
-	ldr	r0, [sp]
+	eors	r7, r0
+	str	r7, [sp, #200]
+	ldr	r0, [sp, #8]
 	eors	r3, r0
-	str	r3, [sp, #200]
-	add	r0, sp, #184
-	add	r1, sp, #204
-	bl	elephant_dumbo_P_permute
-	ldr	r0, [sp, #204]
-	@ elephant_dumbo.ae:97: tag = tag ^ masked(ad_block(ad, i + 1), next)
-	ldr	r5, [sp, #36]
+	str	r3, [sp, #196]
+	ldr	r0, [sp, #12]
 	eors	r5, r0
+	str	r5, [sp, #192]
 	ldr	r0, [sp, #16]
+	eors	r4, r0
+	str	r4, [sp, #188]
+	ldr	r0, [sp, #20]
+	eors	r2, r0
+	str	r2, [sp, #184]
+	add	r1, sp, #204
+	add	r0, sp, #184
+	bl	elephant_dumbo_P_permute
+	ldr	r0, [sp, #220]
+	@ elephant_dumbo.ae:97: tag = tag ^ masked(ad_block(ad, i + 1), next)
+	ldr	r5, [sp, #24]
+	eors	r5, r0
+	ldr	r0, [sp, #4]
 	eors	r5, r0
 	@ elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
-	ldr	r0, [sp, #208]
+	ldr	r0, [sp, #216]
 	@ elephant_dumbo.ae:97: tag = tag ^ masked(ad_block(ad, i + 1), next)
-	ldr	r4, [sp, #32]
+	ldr	r4, [sp, #28]
 	eors	r4, r0
-	ldr	r0, [sp, #12]
+	ldr	r0, [sp, #8]
 	eors	r4, r0
 	@ elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
 	ldr	r0, [sp, #212]
 	@ elephant_dumbo.ae:97: tag = tag ^ masked(ad_block(ad, i + 1), next)
-	ldr	r3, [sp, #28]
+	ldr	r3, [sp, #32]
 	eors	r3, r0
-	ldr	r0, [sp, #8]
+	ldr	r0, [sp, #12]
 	eors	r3, r0
 	@ elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
-	ldr	r0, [sp, #216]
+	ldr	r0, [sp, #208]
 	@ elephant_dumbo.ae:97: tag = tag ^ masked(ad_block(ad, i + 1), next)
-	ldr	r2, [sp, #24]
+	ldr	r2, [sp, #36]
 	eors	r2, r0
-	ldr	r0, [sp, #4]
+	ldr	r0, [sp, #16]
 	eors	r2, r0
 	@ elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
-	ldr	r0, [sp, #220]
+	ldr	r0, [sp, #204]
 	@ elephant_dumbo.ae:97: tag = tag ^ masked(ad_block(ad, i + 1), next)
-	ldr	r1, [sp, #20]
+	ldr	r1, [sp, #40]
 	eors	r1, r0
+	ldr	r0, [sp, #20]
+	eors	r1, r0
+	b	.Lelephant_dumbo_crypt_endif37
+.Lelephant_dumbo_crypt_else36:
+	ldr	r5, [sp, #24]
+	ldr	r4, [sp, #28]
+	ldr	r3, [sp, #32]
+	ldr	r2, [sp, #36]
+	ldr	r1, [sp, #40]
+.Lelephant_dumbo_crypt_endif37:
 	ldr	r0, [sp]
-	eors	r1, r0
-	b	.Lelephant_dumbo_crypt_endif43
-.Lelephant_dumbo_crypt_else42:
-	ldr	r5, [sp, #36]
-	ldr	r4, [sp, #32]
-	ldr	r3, [sp, #28]
-	ldr	r2, [sp, #24]
-	ldr	r1, [sp, #20]
-.Lelephant_dumbo_crypt_endif43:
-	str	r5, [sp, #36]
-	str	r4, [sp, #32]
-	str	r3, [sp, #28]
-	str	r2, [sp, #24]
-	str	r1, [sp, #20]
-	ldr	r0, [sp, #84]
+	adds	r0, #1
+	str	r0, [sp]
+	ldr	r7, [sp, #64]
+	ldr	r0, [sp, #4]
+	str	r0, [sp, #64]
+	ldr	r6, [sp, #76]
+	ldr	r0, [sp, #8]
+	str	r0, [sp, #76]
+	ldr	r0, [sp, #68]
 	str	r0, [sp, #56]
+	ldr	r0, [sp, #12]
+	str	r0, [sp, #68]
 	ldr	r0, [sp, #72]
 	str	r0, [sp, #52]
-	ldr	r0, [sp, #68]
-	str	r0, [sp, #48]
-	ldr	r0, [sp, #88]
-	str	r0, [sp, #44]
-	ldr	r0, [sp, #64]
-	str	r0, [sp, #60]
 	ldr	r0, [sp, #16]
-	str	r0, [sp, #84]
-	ldr	r0, [sp, #12]
 	str	r0, [sp, #72]
-	ldr	r0, [sp, #8]
-	str	r0, [sp, #68]
-	ldr	r0, [sp, #4]
-	str	r0, [sp, #88]
-	ldr	r0, [sp]
-	str	r0, [sp, #64]
-	ldr	r1, [sp, #40]
-	adds	r1, #1
+	ldr	r0, [sp, #80]
+	str	r0, [sp, #48]
+	ldr	r0, [sp, #20]
+	str	r0, [sp, #80]
+	str	r7, [sp, #44]
+	str	r6, [sp, #60]
+	str	r5, [sp, #24]
+	str	r4, [sp, #28]
+	str	r3, [sp, #32]
+	str	r2, [sp, #36]
 	str	r1, [sp, #40]
+	ldr	r1, [sp]
 	ldr	r0, [sp, #132]
 	cmp	r1, r0
-	bcs	.Lelephant_dumbo_crypt_far5
-	b	.Lelephant_dumbo_crypt_loop18
-.Lelephant_dumbo_crypt_far5:
-.Lelephant_dumbo_crypt_done19:
+	bcs	.Lelephant_dumbo_crypt_far4
+	b	.Lelephant_dumbo_crypt_loop15
+.Lelephant_dumbo_crypt_far4:
+.Lelephant_dumbo_crypt_done16:
 	@ elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
+	ldr	r3, [sp, #32]
+	ldr	r0, [sp, #172]
+	eors	r3, r0
+	ldr	r2, [sp, #28]
+	ldr	r0, [sp, #176]
+	eors	r2, r0
+	ldr	r1, [sp, #24]
+	ldr	r0, [sp, #180]
+	eors	r1, r0
+	str	r1, [sp, #200]
+	str	r2, [sp, #196]
+	str	r3, [sp, #192]
 	ldr	r1, [sp, #36]
 	ldr	r0, [sp, #168]
 	eors	r1, r0
-	str	r1, [sp, #184]
-	ldr	r1, [sp, #32]
+	str	r1, [sp, #188]
+	ldr	r1, [sp, #40]
 	ldr	r0, [sp, #164]
 	eors	r1, r0
-	str	r1, [sp, #188]
-	ldr	r1, [sp, #28]
-	ldr	r0, [sp, #180]
-	eors	r1, r0
-	str	r1, [sp, #192]
-	ldr	r1, [sp, #24]
-	ldr	r0, [sp, #176]
-	eors	r1, r0
-	str	r1, [sp, #196]
-	ldr	r1, [sp, #20]
-	ldr	r0, [sp, #172]
-	eors	r1, r0
-	str	r1, [sp, #200]
-	add	r0, sp, #184
+	str	r1, [sp, #184]
 	add	r1, sp, #204
+	add	r0, sp, #184
 	bl	elephant_dumbo_P_permute
 	ldr	r1, [sp, #208]
-	ldr	r0, [sp, #164]
+	ldr	r0, [sp, #168]
 	eors	r1, r0
 	ldr	r2, [sp, #204]
-	ldr	r0, [sp, #168]
+	ldr	r0, [sp, #164]
 	eors	r2, r0
 	ldr	r0, [sp, #256]
 	str	r2, [r0]

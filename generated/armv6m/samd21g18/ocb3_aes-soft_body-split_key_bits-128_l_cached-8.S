@@ -374,7 +374,7 @@ ocb3_key_setup:
 
 @ --- ocb3_encrypt_with: ocb3.encrypt_with
 @     frame 104 bytes (45 spill slots, 17 on the stack; locals 32), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 1026 bytes of code and literals
+@     estimated 982 bytes of code and literals
 	.section .text.ocb3_encrypt_with,"ax",%progbits
 	.global ocb3_encrypt_with
 	.type ocb3_encrypt_with, %function
@@ -525,91 +525,88 @@ ocb3_encrypt_with:
 	ldr	r7, [sp, #4]
 	adds	r0, r7, #2
 	@ ocb3.ae:52: if v[15:0] == 0 {
-	uxth	r1, r0
-	movs	r3, #1
-	cmp	r1, #0
+	uxth	r2, r0
+	movs	r1, #1
+	cmp	r2, #0
 	beq	.Locb3_encrypt_with_else7
-	movs	r4, #0
+	movs	r7, #0
 	b	.Locb3_encrypt_with_endif8
 .Locb3_encrypt_with_else7:
 	@ ocb3.ae:54: v = v >> 16
 	lsrs	r0, r0, #16
-	movs	r4, #16
+	movs	r7, #16
 .Locb3_encrypt_with_endif8:
 	@ ocb3.ae:56: if v[7:0] == 0 {
-	uxtb	r1, r0
-	cmp	r1, #0
+	uxtb	r2, r0
+	cmp	r2, #0
 	beq	.Locb3_encrypt_with_else9
 	b	.Locb3_encrypt_with_endif10
 .Locb3_encrypt_with_else9:
 	@ ocb3.ae:57: n = n + 8
-	adds	r4, #8
+	adds	r7, #8
 	@ ocb3.ae:58: v = v >> 8
 	lsrs	r0, r0, #8
 .Locb3_encrypt_with_endif10:
 	@ ocb3.ae:60: if v[3:0] == 0 {
-	lsls	r1, r0, #28
-	lsrs	r1, r1, #28
-	cmp	r1, #0
+	lsls	r2, r0, #28
+	lsrs	r2, r2, #28
 	beq	.Locb3_encrypt_with_else11
 	b	.Locb3_encrypt_with_endif12
 .Locb3_encrypt_with_else11:
 	@ ocb3.ae:61: n = n + 4
-	adds	r4, r4, #4
+	adds	r7, r7, #4
 	@ ocb3.ae:62: v = v >> 4
 	lsrs	r0, r0, #4
 .Locb3_encrypt_with_endif12:
 	@ ocb3.ae:64: if v[1:0] == 0 {
-	lsls	r1, r0, #30
-	lsrs	r1, r1, #30
-	cmp	r1, #0
+	lsls	r2, r0, #30
+	lsrs	r2, r2, #30
 	beq	.Locb3_encrypt_with_else13
 	b	.Locb3_encrypt_with_endif14
 .Locb3_encrypt_with_else13:
 	@ ocb3.ae:65: n = n + 2
-	adds	r4, r4, #2
+	adds	r7, r7, #2
 	@ ocb3.ae:66: v = v >> 2
 	lsrs	r0, r0, #2
 .Locb3_encrypt_with_endif14:
 	@ ocb3.ae:68: if v[0] == 0 {
 	lsls	r0, r0, #31
 	lsrs	r0, r0, #31
-	cmp	r0, #0
 	beq	.Locb3_encrypt_with_else15
 	b	.Locb3_encrypt_with_endif16
 .Locb3_encrypt_with_else15:
 	@ ocb3.ae:69: n = n + 1
-	adds	r4, r4, #1
+	adds	r7, r7, #1
 .Locb3_encrypt_with_endif16:
 	@ ocb3.ae:107: x = l[at_l0 + (if k < l_cached then k else last)]
 	movs	r2, #7
 	@ ocb3.ae:108: if k > last {
-	cmp	r2, r4
-	movs	r1, #0
-	adcs	r1, r1
-	eors	r1, r3
+	cmp	r2, r7
+	movs	r0, #0
+	adcs	r0, r0
+	eors	r0, r1
 	@ ocb3.ae:107: x = l[at_l0 + (if k < l_cached then k else last)]
-	cmp	r4, #8
+	cmp	r7, #8
 	movs	r3, #0
 	sbcs	r3, r3
-	mov	r0, r4
-	eors	r0, r2
-	ands	r0, r3
-	eors	r0, r2
-	adds	r0, r0, #2
-	lsls	r2, r0, #4
-	ldr	r0, [sp, #60]
-	adds	r0, r0, r2
-	ldr	r3, [r0]
-	ldr	r2, [r0, #4]
-	ldr	r6, [r0, #8]
-	ldr	r5, [r0, #12]
+	mov	r1, r7
+	eors	r1, r2
+	ands	r1, r3
+	eors	r1, r2
+	ldr	r2, [sp, #60]
+	adds	r2, #32
+	lsls	r1, r1, #4
+	adds	r1, r2, r1
+	ldr	r3, [r1]
+	ldr	r2, [r1, #4]
+	ldr	r6, [r1, #8]
+	ldr	r5, [r1, #12]
 	@ ocb3.ae:108: if k > last {
-	cmp	r1, #0
+	cmp	r0, #0
 	beq	.Locb3_encrypt_with_else17
 	@ ocb3.ae:109: for j in last..k {
-	movs	r7, #7
-	cmp	r7, r4
+	movs	r4, #7
+	cmp	r4, r7
 	bcs	.Locb3_encrypt_with_done20
 .Locb3_encrypt_with_loop19:
 	@ ocb3.ae:44: return (s << 1) ^ (if s[127] == 1 then 0x87 as u128 else 0)
@@ -628,8 +625,8 @@ ocb3_encrypt_with:
 	lsls	r3, r3, #1
 	eors	r3, r5
 	mov	r5, r1
-	adds	r7, #1
-	cmp	r7, r4
+	adds	r4, #1
+	cmp	r4, r7
 	bcc	.Locb3_encrypt_with_loop19
 .Locb3_encrypt_with_done20:
 	mov	r9, r3
@@ -719,7 +716,7 @@ ocb3_encrypt_with:
 	str	r3, [sp, #12]
 	ldr	r1, [r6]
 	eors	r4, r1
-	str	r4, [sp, #44]
+	str	r4, [sp, #48]
 	@ ocb3.ae:225: pad = E.encrypt_block(ks, offset)
 	str	r4, [sp, #72]
 	mov	r0, r3
@@ -775,7 +772,7 @@ ocb3_encrypt_with:
 	@ ocb3.ae:226: p = load_be(msg, 16 * full, 16, r)
 	ldr	r0, [r5, #12]
 	rev	r0, r0
-	str	r0, [sp, #48]
+	str	r0, [sp, #44]
 	@ ocb3.ae:228: store_be(ct, 16 * full, p ^ pad, r)
 	eors	r3, r0
 	@ ocb3.ae:226: p = load_be(msg, 16 * full, 16, r)
@@ -833,50 +830,28 @@ ocb3_encrypt_with:
 	ldr	r0, [sp, #4]
 	subs	r0, r1, r0
 	lsls	r3, r0, #3
-	movs	r2, #128
-	movs	r4, #0
-	mov	r7, r4
-	mov	r6, r4
 	cmp	r3, #128
-	bcs	.Locb3_encrypt_with_shz35
-.Locb3_encrypt_with_shl37:
-	cmp	r3, #32
-	bcc	.Locb3_encrypt_with_shf36
-	mov	r4, r6
-	mov	r6, r7
-	mov	r7, r2
-	movs	r2, #0
-	subs	r3, #32
-	b	.Locb3_encrypt_with_shl37
-.Locb3_encrypt_with_shf36:
-	lsls	r4, r3
-	movs	r1, #32
-	subs	r1, r1, r3
-	mov	r0, r6
-	lsrs	r0, r1
-	orrs	r4, r0
-	lsls	r6, r3
-	mov	r0, r7
-	lsrs	r0, r1
-	orrs	r6, r0
-	mov	r0, r2
-	lsrs	r0, r1
-	lsls	r7, r3
-	orrs	r7, r0
+	bcc	.Locb3_encrypt_with_shok35
+	movs	r3, #128
+.Locb3_encrypt_with_shok35:
+	adds	r3, #7
+	movs	r2, #1
 	lsls	r2, r3
-	b	.Locb3_encrypt_with_she38
-.Locb3_encrypt_with_shz35:
-	movs	r2, #0
-	movs	r7, #0
-	movs	r6, #0
-	movs	r4, #0
-.Locb3_encrypt_with_she38:
-	ldr	r3, [sp, #48]
+	subs	r3, #32
+	movs	r1, #1
+	lsls	r1, r3
+	subs	r3, #32
+	movs	r0, #1
+	lsls	r0, r3
+	subs	r3, #32
+	movs	r4, #1
+	lsls	r4, r3
+	ldr	r3, [sp, #44]
 	orrs	r3, r2
 	ldr	r2, [sp, #40]
-	orrs	r2, r7
+	orrs	r2, r1
 	ldr	r1, [sp, #8]
-	orrs	r1, r6
+	orrs	r1, r0
 	orrs	r5, r4
 	@ ocb3.ae:227: checksum = checksum ^ pad10(p, r)             // delay slot
 	ldr	r4, [sp, #36]
@@ -887,7 +862,7 @@ ocb3_encrypt_with:
 	eors	r2, r1
 	ldr	r1, [sp, #24]
 	eors	r1, r5
-	ldr	r7, [sp, #44]
+	ldr	r7, [sp, #48]
 	ldr	r6, [sp, #12]
 	ldr	r5, [sp, #16]
 	ldr	r0, [sp, #20]
@@ -960,15 +935,15 @@ ocb3_encrypt_with:
 	movs	r1, #3
 	ldr	r0, [sp, #168]
 	cmp	r0, #16
-	bcc	.Locb3_encrypt_with_bytes39
+	bcc	.Locb3_encrypt_with_bytes36
 	tst	r3, r1
-	bne	.Locb3_encrypt_with_bytes39
+	bne	.Locb3_encrypt_with_bytes36
 	str	r6, [r3]
 	str	r5, [r3, #4]
 	str	r4, [r3, #8]
 	str	r2, [r3, #12]
-	b	.Locb3_encrypt_with_stored40
-.Locb3_encrypt_with_bytes39:
+	b	.Locb3_encrypt_with_stored37
+.Locb3_encrypt_with_bytes36:
 	str	r6, [sp, #72]
 	str	r5, [sp, #76]
 	str	r4, [sp, #80]
@@ -976,16 +951,16 @@ ocb3_encrypt_with:
 	add	r2, sp, #72
 	ldr	r1, [sp, #168]
 	cmp	r1, #16
-	bcc	.Locb3_encrypt_with_cnt41
+	bcc	.Locb3_encrypt_with_cnt38
 	movs	r1, #16
-.Locb3_encrypt_with_cnt41:
-.Locb3_encrypt_with_cpy42:
+.Locb3_encrypt_with_cnt38:
+.Locb3_encrypt_with_cpy39:
 	subs	r1, #1
-	bcc	.Locb3_encrypt_with_stored40
+	bcc	.Locb3_encrypt_with_stored37
 	ldrb	r0, [r2, r1]
 	strb	r0, [r3, r1]
-	b	.Locb3_encrypt_with_cpy42
-.Locb3_encrypt_with_stored40:
+	b	.Locb3_encrypt_with_cpy39
+.Locb3_encrypt_with_stored37:
 	add	sp, #104
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
@@ -998,8 +973,8 @@ ocb3_encrypt_with:
 
 
 @ --- ocb3_decrypt_with: ocb3.decrypt_with
-@     frame 120 bytes (68 spill slots, 21 on the stack; locals 32), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 1756 bytes of code and literals
+@     frame 124 bytes (66 spill slots, 22 on the stack; locals 32), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 1686 bytes of code and literals
 	.section .text.ocb3_decrypt_with,"ax",%progbits
 	.global ocb3_decrypt_with
 	.type ocb3_decrypt_with, %function
@@ -1012,45 +987,44 @@ ocb3_decrypt_with:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #120
+	sub	sp, #124
 	@ ocb3.ae:238: offset = initial_offset(ks, nonce, len(tag))
-	add	r4, sp, #88
+	add	r4, sp, #92
 	str	r4, [sp]
 	str	r0, [sp, #16]
-	str	r1, [sp, #76]
-	mov	r4, r2
+	str	r1, [sp, #88]
+	mov	r1, r2
 	mov	r2, r3
-	mov	r1, r4
-	ldr	r3, [sp, #176]
+	ldr	r3, [sp, #180]
 	bl	ocb3_initial_offset
-	ldr	r4, [sp, #88]
-	ldr	r3, [sp, #92]
-	ldr	r2, [sp, #96]
-	ldr	r1, [sp, #100]
+	ldr	r7, [sp, #92]
+	ldr	r6, [sp, #96]
+	ldr	r5, [sp, #100]
+	ldr	r1, [sp, #104]
 	@ ocb3.ae:241: full = n / 16
-	ldr	r5, [sp, #168]
-	lsrs	r0, r5, #4
-	str	r0, [sp, #80]
+	ldr	r2, [sp, #172]
+	lsrs	r0, r2, #4
+	str	r0, [sp, #76]
 	@ ocb3.ae:242: delta = l[at_l0]                                  // as in encrypt_with
-	ldr	r6, [sp, #76]
-	mov	r0, r6
-	ldr	r7, [r0, #32]
-	ldr	r5, [r0, #36]
-	ldr	r6, [r0, #40]
+	ldr	r3, [sp, #88]
+	mov	r0, r3
+	ldr	r4, [r0, #32]
+	ldr	r2, [r0, #36]
+	ldr	r3, [r0, #40]
 	ldr	r0, [r0, #44]
 	str	r0, [sp, #12]
 	@ ocb3.ae:243: for i in 0..full {
 	movs	r0, #0
 	str	r0, [sp, #20]
-	str	r7, [sp, #4]
-	str	r5, [sp, #8]
-	ldr	r5, [sp, #12]
-	str	r0, [sp, #40]
-	str	r0, [sp, #48]
+	str	r4, [sp, #4]
+	str	r2, [sp, #8]
+	ldr	r2, [sp, #12]
 	str	r0, [sp, #44]
+	str	r0, [sp, #48]
+	str	r0, [sp, #40]
 	str	r0, [sp, #52]
-	ldr	r7, [sp, #80]
-	cmp	r0, r7
+	ldr	r4, [sp, #76]
+	cmp	r0, r4
 	bcc	.Locb3_decrypt_with_far1
 	b	.Locb3_decrypt_with_done2
 .Locb3_decrypt_with_far1:
@@ -1065,32 +1039,36 @@ ocb3_decrypt_with:
 	mov	r11, r0
 	@ aes.ae:212: return cat(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
 	ldr	r0, =ocb3_E.inv_sbox
+	str	r0, [sp, #80]
+	@ ocb3.ae:107: x = l[at_l0 + (if k < l_cached then k else last)]
+	ldr	r0, [sp, #88]
+	adds	r0, #32
 	str	r0, [sp, #84]
 	@ ocb3.ae:243: for i in 0..full {
 .Locb3_decrypt_with_loop1:
 	@ ocb3.ae:245: offset = offset ^ delta
 	ldr	r0, [sp, #4]
-	eors	r4, r0
-	str	r4, [sp, #36]
+	eors	r7, r0
+	str	r7, [sp, #36]
 	ldr	r0, [sp, #8]
-	eors	r3, r0
-	str	r3, [sp, #32]
-	eors	r2, r6
-	str	r2, [sp, #28]
-	eors	r1, r5
+	eors	r6, r0
+	str	r6, [sp, #32]
+	eors	r5, r3
+	str	r5, [sp, #28]
+	eors	r1, r2
 	str	r1, [sp, #24]
 	@ ocb3.ae:244: off = 16 * i
-	ldr	r7, [sp, #20]
-	lsls	r0, r7, #4
+	ldr	r4, [sp, #20]
+	lsls	r0, r4, #4
 	str	r0, [sp, #72]
 	@ ocb3.ae:246: u = E.decrypt_block(ks, load_be(ct, off, 16) ^ offset)
-	ldr	r1, [sp, #164]
+	ldr	r1, [sp, #168]
 	adds	r1, r1, r0
 	movs	r0, #3
 	tst	r1, r0
 	beq	.Locb3_decrypt_with_words4
 .Locb3_decrypt_with_bytes3:
-	add	r3, sp, #88
+	add	r3, sp, #92
 	movs	r2, #16
 .Locb3_decrypt_with_cpy6:
 	subs	r2, #1
@@ -1282,7 +1260,7 @@ ocb3_decrypt_with:
 .Locb3_decrypt_with_done8:
 	@ aes.ae:212: return cat(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
 	lsrs	r1, r5, #24
-	ldr	r7, [sp, #84]
+	ldr	r7, [sp, #80]
 	ldrb	r0, [r7, r1]
 	lsls	r1, r0, #24
 	lsrs	r0, r2, #16
@@ -1370,133 +1348,129 @@ ocb3_decrypt_with:
 	eors	r1, r2
 	str	r1, [sp, #56]
 	@ ocb3.ae:247: delta = get_l(l, ntz(i + 2))                  // delay slot
-	ldr	r7, [sp, #20]
-	adds	r0, r7, #2
+	ldr	r4, [sp, #20]
+	adds	r0, r4, #2
 	@ ocb3.ae:52: if v[15:0] == 0 {
-	uxth	r2, r0
-	movs	r1, #1
-	cmp	r2, #0
+	uxth	r1, r0
+	movs	r3, #1
+	cmp	r1, #0
 	beq	.Locb3_decrypt_with_else9
-	movs	r5, #0
+	movs	r6, #0
 	b	.Locb3_decrypt_with_endif10
 	.ltorg
 .Locb3_decrypt_with_else9:
 	@ ocb3.ae:54: v = v >> 16
 	lsrs	r0, r0, #16
-	movs	r5, #16
+	movs	r6, #16
 .Locb3_decrypt_with_endif10:
 	@ ocb3.ae:56: if v[7:0] == 0 {
-	uxtb	r2, r0
-	cmp	r2, #0
+	uxtb	r1, r0
+	cmp	r1, #0
 	beq	.Locb3_decrypt_with_else11
 	b	.Locb3_decrypt_with_endif12
 .Locb3_decrypt_with_else11:
 	@ ocb3.ae:57: n = n + 8
-	adds	r5, #8
+	adds	r6, #8
 	@ ocb3.ae:58: v = v >> 8
 	lsrs	r0, r0, #8
 .Locb3_decrypt_with_endif12:
 	@ ocb3.ae:60: if v[3:0] == 0 {
-	lsls	r2, r0, #28
-	lsrs	r2, r2, #28
-	cmp	r2, #0
+	lsls	r1, r0, #28
+	lsrs	r1, r1, #28
 	beq	.Locb3_decrypt_with_else13
 	b	.Locb3_decrypt_with_endif14
 .Locb3_decrypt_with_else13:
 	@ ocb3.ae:61: n = n + 4
-	adds	r5, r5, #4
+	adds	r6, r6, #4
 	@ ocb3.ae:62: v = v >> 4
 	lsrs	r0, r0, #4
 .Locb3_decrypt_with_endif14:
 	@ ocb3.ae:64: if v[1:0] == 0 {
-	lsls	r2, r0, #30
-	lsrs	r2, r2, #30
-	cmp	r2, #0
+	lsls	r1, r0, #30
+	lsrs	r1, r1, #30
 	beq	.Locb3_decrypt_with_else15
 	b	.Locb3_decrypt_with_endif16
 .Locb3_decrypt_with_else15:
 	@ ocb3.ae:65: n = n + 2
-	adds	r5, r5, #2
+	adds	r6, r6, #2
 	@ ocb3.ae:66: v = v >> 2
 	lsrs	r0, r0, #2
 .Locb3_decrypt_with_endif16:
 	@ ocb3.ae:68: if v[0] == 0 {
 	lsls	r0, r0, #31
 	lsrs	r0, r0, #31
-	cmp	r0, #0
 	beq	.Locb3_decrypt_with_else17
 	b	.Locb3_decrypt_with_endif18
 .Locb3_decrypt_with_else17:
 	@ ocb3.ae:69: n = n + 1
-	adds	r5, r5, #1
+	adds	r6, r6, #1
 .Locb3_decrypt_with_endif18:
 	@ ocb3.ae:107: x = l[at_l0 + (if k < l_cached then k else last)]
 	movs	r2, #7
 	@ ocb3.ae:108: if k > last {
-	cmp	r2, r5
-	movs	r0, #0
-	adcs	r0, r0
-	eors	r0, r1
+	cmp	r2, r6
+	movs	r1, #0
+	adcs	r1, r1
+	eors	r1, r3
 	@ ocb3.ae:107: x = l[at_l0 + (if k < l_cached then k else last)]
-	cmp	r5, #8
+	cmp	r6, #8
 	movs	r3, #0
 	sbcs	r3, r3
-	mov	r1, r5
-	eors	r1, r2
-	ands	r1, r3
-	eors	r1, r2
-	adds	r1, r1, #2
-	lsls	r2, r1, #4
-	ldr	r1, [sp, #76]
-	adds	r1, r1, r2
-	ldr	r4, [r1]
-	ldr	r3, [r1, #4]
-	ldr	r6, [r1, #8]
-	ldr	r2, [r1, #12]
+	mov	r0, r6
+	eors	r0, r2
+	ands	r0, r3
+	eors	r0, r2
+	lsls	r2, r0, #4
+	ldr	r0, [sp, #84]
+	adds	r0, r0, r2
+	ldr	r5, [r0]
+	ldr	r4, [r0, #4]
+	ldr	r3, [r0, #8]
+	ldr	r2, [r0, #12]
 	@ ocb3.ae:108: if k > last {
-	cmp	r0, #0
+	cmp	r1, #0
 	beq	.Locb3_decrypt_with_else19
 	@ ocb3.ae:109: for j in last..k {
 	movs	r7, #7
-	cmp	r7, r5
+	cmp	r7, r6
 	bcs	.Locb3_decrypt_with_done22
 .Locb3_decrypt_with_loop21:
 	@ ocb3.ae:44: return (s << 1) ^ (if s[127] == 1 then 0x87 as u128 else 0)
 	lsls	r1, r2, #1
-	lsrs	r0, r6, #31
-	orrs	r1, r0
-	lsls	r6, r6, #1
 	lsrs	r0, r3, #31
-	orrs	r6, r0
+	orrs	r1, r0
 	lsls	r3, r3, #1
 	lsrs	r0, r4, #31
 	orrs	r3, r0
+	lsls	r4, r4, #1
+	lsrs	r0, r5, #31
+	orrs	r4, r0
 	asrs	r2, r2, #31
 	movs	r0, #135
 	ands	r2, r0
-	lsls	r4, r4, #1
-	eors	r4, r2
+	lsls	r5, r5, #1
+	eors	r5, r2
 	mov	r2, r1
 	adds	r7, #1
-	cmp	r7, r5
+	cmp	r7, r6
 	bcc	.Locb3_decrypt_with_loop21
 .Locb3_decrypt_with_done22:
-	str	r4, [sp, #4]
-	str	r3, [sp, #8]
+	str	r5, [sp, #4]
+	str	r4, [sp, #8]
 	str	r2, [sp, #12]
 	b	.Locb3_decrypt_with_endif20
 .Locb3_decrypt_with_else19:
-	str	r4, [sp, #4]
-	str	r3, [sp, #8]
+	str	r5, [sp, #4]
+	str	r4, [sp, #8]
 	str	r2, [sp, #12]
 .Locb3_decrypt_with_endif20:
 	@ ocb3.ae:248: p = u ^ offset
-	ldr	r4, [sp, #56]
+	ldr	r6, [sp, #56]
 	ldr	r0, [sp, #36]
-	eors	r4, r0
-	ldr	r3, [sp, #60]
+	eors	r6, r0
+	ldr	r5, [sp, #60]
 	ldr	r0, [sp, #32]
-	eors	r3, r0
+	eors	r5, r0
 	ldr	r2, [sp, #64]
 	ldr	r0, [sp, #28]
 	eors	r2, r0
@@ -1504,68 +1478,68 @@ ocb3_decrypt_with:
 	ldr	r0, [sp, #24]
 	eors	r1, r0
 	@ ocb3.ae:249: checksum = checksum ^ p
-	ldr	r0, [sp, #40]
-	eors	r0, r4
-	str	r0, [sp, #40]
-	ldr	r0, [sp, #48]
-	eors	r0, r3
-	str	r0, [sp, #48]
 	ldr	r0, [sp, #44]
-	eors	r0, r2
+	eors	r0, r6
 	str	r0, [sp, #44]
-	ldr	r7, [sp, #52]
-	eors	r7, r1
+	ldr	r0, [sp, #48]
+	eors	r0, r5
+	str	r0, [sp, #48]
+	ldr	r0, [sp, #40]
+	eors	r0, r2
+	str	r0, [sp, #40]
+	ldr	r4, [sp, #52]
+	eors	r4, r1
 	@ ocb3.ae:250: store_be(msg, off, p)
-	rev	r5, r1
-	rev	r2, r2
-	rev	r3, r3
-	rev	r4, r4
-	ldr	r1, [sp, #180]
+	rev	r1, r1
+	rev	r7, r2
+	rev	r5, r5
+	rev	r6, r6
+	ldr	r2, [sp, #184]
 	ldr	r0, [sp, #72]
-	adds	r1, r1, r0
+	adds	r2, r2, r0
 	movs	r0, #3
-	tst	r1, r0
+	tst	r2, r0
 	bne	.Locb3_decrypt_with_bytes23
-	str	r5, [r1]
-	str	r2, [r1, #4]
-	str	r3, [r1, #8]
-	str	r4, [r1, #12]
+	str	r1, [r2]
+	str	r7, [r2, #4]
+	str	r5, [r2, #8]
+	str	r6, [r2, #12]
 	b	.Locb3_decrypt_with_stored24
 .Locb3_decrypt_with_bytes23:
-	str	r5, [sp, #88]
-	str	r2, [sp, #92]
-	str	r3, [sp, #96]
-	str	r4, [sp, #100]
-	add	r3, sp, #88
-	movs	r2, #16
+	str	r1, [sp, #92]
+	str	r7, [sp, #96]
+	str	r5, [sp, #100]
+	str	r6, [sp, #104]
+	add	r5, sp, #92
+	movs	r1, #16
 .Locb3_decrypt_with_cpy25:
-	subs	r2, #1
+	subs	r1, #1
 	bcc	.Locb3_decrypt_with_stored24
-	ldrb	r0, [r3, r2]
-	strb	r0, [r1, r2]
+	ldrb	r0, [r5, r1]
+	strb	r0, [r2, r1]
 	b	.Locb3_decrypt_with_cpy25
 .Locb3_decrypt_with_stored24:
-	ldr	r4, [sp, #36]
-	ldr	r3, [sp, #32]
-	ldr	r2, [sp, #28]
+	ldr	r7, [sp, #36]
+	ldr	r6, [sp, #32]
+	ldr	r5, [sp, #28]
 	ldr	r1, [sp, #24]
-	ldr	r5, [sp, #12]
-	str	r7, [sp, #52]
-	ldr	r7, [sp, #20]
-	adds	r7, #1
-	str	r7, [sp, #20]
-	ldr	r0, [sp, #80]
-	cmp	r7, r0
+	ldr	r2, [sp, #12]
+	str	r4, [sp, #52]
+	ldr	r4, [sp, #20]
+	adds	r4, #1
+	str	r4, [sp, #20]
+	ldr	r0, [sp, #76]
+	cmp	r4, r0
 	bcs	.Locb3_decrypt_with_far2
 	b	.Locb3_decrypt_with_loop1
 .Locb3_decrypt_with_far2:
 .Locb3_decrypt_with_done2:
 	@ ocb3.ae:252: r = n - 16 * full
-	ldr	r0, [sp, #80]
+	ldr	r0, [sp, #76]
 	lsls	r0, r0, #4
 	str	r0, [sp, #32]
-	ldr	r5, [sp, #168]
-	subs	r0, r5, r0
+	ldr	r2, [sp, #172]
+	subs	r0, r2, r0
 	str	r0, [sp, #4]
 	@ ocb3.ae:253: if r != 0 {
 	cmp	r0, #0
@@ -1573,38 +1547,38 @@ ocb3_decrypt_with:
 	b	.Locb3_decrypt_with_else26
 .Locb3_decrypt_with_far3:
 	@ ocb3.ae:254: offset = offset ^ l[at_star]
-	ldr	r6, [sp, #76]
-	ldr	r5, [r6, #12]
-	eors	r1, r5
+	ldr	r3, [sp, #88]
+	ldr	r2, [r3, #12]
+	eors	r1, r2
 	str	r1, [sp, #28]
-	ldr	r1, [r6, #8]
-	eors	r2, r1
-	str	r2, [sp, #24]
-	ldr	r1, [r6, #4]
-	eors	r3, r1
-	str	r3, [sp, #20]
-	ldr	r1, [r6]
-	eors	r4, r1
-	str	r4, [sp, #36]
+	ldr	r1, [r3, #8]
+	eors	r5, r1
+	str	r5, [sp, #24]
+	ldr	r1, [r3, #4]
+	eors	r6, r1
+	str	r6, [sp, #20]
+	ldr	r1, [r3]
+	eors	r7, r1
+	str	r7, [sp, #60]
 	@ ocb3.ae:255: pad = E.encrypt_block(ks, offset)
-	str	r4, [sp, #88]
-	mov	r0, r3
-	str	r0, [sp, #92]
-	mov	r0, r2
+	str	r7, [sp, #92]
+	mov	r0, r6
 	str	r0, [sp, #96]
-	ldr	r0, [sp, #28]
+	mov	r0, r5
 	str	r0, [sp, #100]
-	add	r1, sp, #88
-	add	r2, sp, #104
+	ldr	r0, [sp, #28]
+	str	r0, [sp, #104]
+	add	r1, sp, #92
+	add	r2, sp, #108
 	ldr	r0, [sp, #16]
 	bl	ocb3_E_encrypt_block
-	ldr	r4, [sp, #104]
-	ldr	r3, [sp, #108]
-	ldr	r2, [sp, #112]
-	ldr	r0, [sp, #116]
-	str	r0, [sp, #12]
+	ldr	r4, [sp, #108]
+	ldr	r3, [sp, #112]
+	ldr	r2, [sp, #116]
+	ldr	r0, [sp, #120]
+	str	r0, [sp, #56]
 	@ ocb3.ae:256: p = first_bytes(load_be(ct, 16 * full, 16, r) ^ pad, r)
-	ldr	r1, [sp, #164]
+	ldr	r1, [sp, #168]
 	ldr	r0, [sp, #32]
 	adds	r1, r1, r0
 	ldr	r0, [sp, #4]
@@ -1615,11 +1589,11 @@ ocb3_decrypt_with:
 	beq	.Locb3_decrypt_with_words29
 .Locb3_decrypt_with_bytes28:
 	movs	r0, #0
-	str	r0, [sp, #88]
 	str	r0, [sp, #92]
 	str	r0, [sp, #96]
 	str	r0, [sp, #100]
-	add	r6, sp, #88
+	str	r0, [sp, #104]
+	add	r6, sp, #92
 	ldr	r5, [sp, #4]
 	cmp	r5, #16
 	bcc	.Locb3_decrypt_with_cnt31
@@ -1637,19 +1611,19 @@ ocb3_decrypt_with:
 	ldr	r0, [r1, #12]
 	rev	r0, r0
 	eors	r0, r4
-	mov	r9, r0
+	str	r0, [sp, #12]
 	ldr	r0, [r1, #8]
 	rev	r0, r0
 	eors	r0, r3
-	mov	r8, r0
+	str	r0, [sp, #8]
 	ldr	r0, [r1, #4]
 	rev	r0, r0
 	eors	r0, r2
-	str	r0, [sp, #8]
+	str	r0, [sp, #36]
 	ldr	r0, [r1]
-	rev	r3, r0
-	ldr	r0, [sp, #12]
-	eors	r3, r0
+	rev	r4, r0
+	ldr	r0, [sp, #56]
+	eors	r4, r0
 	@ ocb3.ae:77: if count < 16 {                  // only a partial block pays for the mask (a run-time shift)
 	ldr	r0, [sp, #4]
 	cmp	r0, #16
@@ -1657,14 +1631,13 @@ ocb3_decrypt_with:
 	adcs	r1, r1
 	movs	r0, #1
 	eors	r1, r0
-	cmp	r1, #0
 	beq	.Locb3_decrypt_with_else33
 	@ ocb3.ae:78: y = x & ~(~(0 as u128) >> (8 * count))
 	ldr	r0, [sp, #4]
 	lsls	r6, r0, #3
 	movs	r5, #0
 	mvns	r5, r5
-	mov	r4, r5
+	mov	r3, r5
 	mov	r2, r5
 	mov	r1, r5
 	cmp	r6, #128
@@ -1672,8 +1645,8 @@ ocb3_decrypt_with:
 .Locb3_decrypt_with_shl37:
 	cmp	r6, #32
 	bcc	.Locb3_decrypt_with_shf36
-	mov	r5, r4
-	mov	r4, r2
+	mov	r5, r3
+	mov	r3, r2
 	mov	r2, r1
 	movs	r1, #0
 	subs	r6, #32
@@ -1682,13 +1655,13 @@ ocb3_decrypt_with:
 	lsrs	r5, r6
 	movs	r7, #32
 	subs	r7, r7, r6
-	mov	r0, r4
+	mov	r0, r3
 	lsls	r0, r7
 	orrs	r5, r0
-	lsrs	r4, r6
+	lsrs	r3, r6
 	mov	r0, r2
 	lsls	r0, r7
-	orrs	r4, r0
+	orrs	r3, r0
 	mov	r0, r1
 	lsls	r0, r7
 	lsrs	r2, r6
@@ -1697,225 +1670,197 @@ ocb3_decrypt_with:
 	b	.Locb3_decrypt_with_she38
 .Locb3_decrypt_with_shz35:
 	movs	r5, #0
-	movs	r4, #0
+	movs	r3, #0
 	movs	r2, #0
 	movs	r1, #0
 .Locb3_decrypt_with_she38:
-	mov	r0, r9
-	bics	r0, r5
-	mov	r5, r8
-	bics	r5, r4
-	ldr	r4, [sp, #8]
-	bics	r4, r2
-	bics	r3, r1
-	mov	r9, r0
-	mov	r8, r5
-	str	r4, [sp, #12]
-	str	r3, [sp, #8]
+	ldr	r7, [sp, #12]
+	bics	r7, r5
+	ldr	r6, [sp, #8]
+	bics	r6, r3
+	ldr	r5, [sp, #36]
+	bics	r5, r2
+	bics	r4, r1
 	b	.Locb3_decrypt_with_endif34
 .Locb3_decrypt_with_else33:
-	ldr	r0, [sp, #8]
-	str	r0, [sp, #12]
-	str	r3, [sp, #8]
+	ldr	r7, [sp, #12]
+	ldr	r6, [sp, #8]
+	ldr	r5, [sp, #36]
 .Locb3_decrypt_with_endif34:
 	@ ocb3.ae:85: return x | ((0x80 as u128) << (8 * (15 - count)))
 	movs	r1, #15
 	ldr	r0, [sp, #4]
 	subs	r0, r1, r0
-	lsls	r6, r0, #3
-	movs	r4, #128
-	movs	r2, #0
-	mov	r5, r2
-	mov	r1, r2
-	cmp	r6, #128
-	bcs	.Locb3_decrypt_with_shz39
-.Locb3_decrypt_with_shl41:
-	cmp	r6, #32
-	bcc	.Locb3_decrypt_with_shf40
-	mov	r1, r2
-	mov	r2, r5
-	mov	r5, r4
-	movs	r4, #0
-	subs	r6, #32
-	b	.Locb3_decrypt_with_shl41
-.Locb3_decrypt_with_shf40:
-	lsls	r1, r6
-	movs	r3, #32
-	subs	r3, r3, r6
-	mov	r0, r2
-	lsrs	r0, r3
-	orrs	r1, r0
-	lsls	r2, r6
-	mov	r0, r5
-	lsrs	r0, r3
-	orrs	r2, r0
-	mov	r0, r4
-	lsrs	r0, r3
-	lsls	r5, r6
-	orrs	r5, r0
-	lsls	r4, r6
-	b	.Locb3_decrypt_with_she42
-.Locb3_decrypt_with_shz39:
-	movs	r4, #0
-	movs	r5, #0
-	movs	r2, #0
-	movs	r1, #0
-.Locb3_decrypt_with_she42:
-	mov	r0, r9
-	orrs	r4, r0
-	mov	r0, r8
-	orrs	r5, r0
-	ldr	r0, [sp, #12]
-	orrs	r2, r0
-	ldr	r0, [sp, #8]
-	orrs	r1, r0
+	lsls	r2, r0, #3
+	cmp	r2, #128
+	bcc	.Locb3_decrypt_with_shok39
+	movs	r2, #128
+.Locb3_decrypt_with_shok39:
+	adds	r2, #7
+	movs	r1, #1
+	lsls	r1, r2
+	orrs	r1, r7
+	@ ocb3.ae:257: checksum = checksum ^ pad10(p, r)
+	ldr	r0, [sp, #44]
+	eors	r0, r1
+	str	r0, [sp, #44]
+	@ ocb3.ae:85: return x | ((0x80 as u128) << (8 * (15 - count)))
+	subs	r2, #32
+	movs	r0, #1
+	lsls	r0, r2
+	orrs	r0, r6
+	@ ocb3.ae:257: checksum = checksum ^ pad10(p, r)
+	ldr	r3, [sp, #48]
+	eors	r3, r0
+	@ ocb3.ae:85: return x | ((0x80 as u128) << (8 * (15 - count)))
+	subs	r2, #32
+	movs	r1, #1
+	lsls	r1, r2
+	orrs	r1, r5
 	@ ocb3.ae:257: checksum = checksum ^ pad10(p, r)
 	ldr	r0, [sp, #40]
-	eors	r0, r4
+	eors	r0, r1
 	str	r0, [sp, #40]
-	ldr	r7, [sp, #48]
-	eors	r7, r5
-	ldr	r6, [sp, #44]
-	eors	r6, r2
-	ldr	r5, [sp, #52]
-	eors	r5, r1
+	@ ocb3.ae:85: return x | ((0x80 as u128) << (8 * (15 - count)))
+	subs	r2, #32
+	movs	r0, #1
+	lsls	r0, r2
+	orrs	r0, r4
+	@ ocb3.ae:257: checksum = checksum ^ pad10(p, r)
+	ldr	r1, [sp, #52]
+	eors	r1, r0
 	@ ocb3.ae:258: store_be(msg, 16 * full, p, r)
-	ldr	r0, [sp, #8]
-	rev	r0, r0
-	str	r0, [sp, #8]
-	ldr	r0, [sp, #12]
-	rev	r4, r0
-	mov	r0, r8
-	rev	r3, r0
-	mov	r0, r9
-	rev	r2, r0
-	ldr	r1, [sp, #180]
+	ldr	r2, [sp, #184]
 	ldr	r0, [sp, #32]
-	adds	r1, r1, r0
+	adds	r2, r2, r0
+	rev	r4, r4
+	rev	r5, r5
+	rev	r6, r6
+	rev	r7, r7
 	ldr	r0, [sp, #4]
 	cmp	r0, #16
-	bcc	.Locb3_decrypt_with_bytes43
+	bcc	.Locb3_decrypt_with_bytes40
 	movs	r0, #3
-	tst	r1, r0
-	bne	.Locb3_decrypt_with_bytes43
-	ldr	r0, [sp, #8]
-	str	r0, [r1]
-	str	r4, [r1, #4]
-	str	r3, [r1, #8]
-	str	r2, [r1, #12]
-	b	.Locb3_decrypt_with_stored44
-.Locb3_decrypt_with_bytes43:
-	ldr	r0, [sp, #8]
-	str	r0, [sp, #88]
+	tst	r2, r0
+	bne	.Locb3_decrypt_with_bytes40
+	str	r4, [r2]
+	str	r5, [r2, #4]
+	str	r6, [r2, #8]
+	str	r7, [r2, #12]
+	b	.Locb3_decrypt_with_stored41
+.Locb3_decrypt_with_bytes40:
+	str	r4, [sp, #92]
+	str	r5, [sp, #96]
+	str	r6, [sp, #100]
+	str	r7, [sp, #104]
+	add	r5, sp, #92
+	ldr	r4, [sp, #4]
+	cmp	r4, #16
+	bcc	.Locb3_decrypt_with_cnt42
+	movs	r4, #16
+.Locb3_decrypt_with_cnt42:
+.Locb3_decrypt_with_cpy43:
+	subs	r4, #1
+	bcc	.Locb3_decrypt_with_stored41
+	ldrb	r0, [r5, r4]
+	strb	r0, [r2, r4]
+	b	.Locb3_decrypt_with_cpy43
+.Locb3_decrypt_with_stored41:
+	ldr	r7, [sp, #60]
+	ldr	r6, [sp, #20]
+	ldr	r5, [sp, #24]
+	ldr	r0, [sp, #28]
+	ldr	r4, [sp, #44]
+	ldr	r2, [sp, #40]
+	b	.Locb3_decrypt_with_endif27
+.Locb3_decrypt_with_else26:
+	mov	r0, r1
+	ldr	r4, [sp, #44]
+	ldr	r3, [sp, #48]
+	ldr	r2, [sp, #40]
+	ldr	r1, [sp, #52]
+.Locb3_decrypt_with_endif27:
+	@ ocb3.ae:260: t = E.encrypt_block(ks, checksum ^ offset ^ l[at_dollar]) ^ hash(ks, l, ad)
+	eors	r4, r7
+	eors	r3, r6
+	eors	r2, r5
+	eors	r1, r0
+	ldr	r7, [sp, #88]
+	ldr	r5, [r7, #16]
+	ldr	r6, [r7, #20]
+	ldr	r0, [r7, #24]
+	ldr	r7, [r7, #28]
+	eors	r4, r5
+	eors	r3, r6
+	eors	r2, r0
+	eors	r1, r7
 	str	r4, [sp, #92]
 	str	r3, [sp, #96]
 	str	r2, [sp, #100]
-	add	r3, sp, #88
-	ldr	r2, [sp, #4]
-	cmp	r2, #16
-	bcc	.Locb3_decrypt_with_cnt45
-	movs	r2, #16
-.Locb3_decrypt_with_cnt45:
-.Locb3_decrypt_with_cpy46:
-	subs	r2, #1
-	bcc	.Locb3_decrypt_with_stored44
-	ldrb	r0, [r3, r2]
-	strb	r0, [r1, r2]
-	b	.Locb3_decrypt_with_cpy46
-.Locb3_decrypt_with_stored44:
-	ldr	r4, [sp, #36]
-	ldr	r3, [sp, #20]
-	ldr	r2, [sp, #24]
-	ldr	r1, [sp, #28]
-	ldr	r0, [sp, #40]
-	b	.Locb3_decrypt_with_endif27
-.Locb3_decrypt_with_else26:
-	ldr	r0, [sp, #40]
-	ldr	r7, [sp, #48]
-	ldr	r6, [sp, #44]
-	ldr	r5, [sp, #52]
-.Locb3_decrypt_with_endif27:
-	@ ocb3.ae:260: t = E.encrypt_block(ks, checksum ^ offset ^ l[at_dollar]) ^ hash(ks, l, ad)
-	eors	r0, r4
-	eors	r7, r3
-	eors	r6, r2
-	eors	r5, r1
-	ldr	r4, [sp, #76]
-	ldr	r2, [r4, #16]
-	ldr	r3, [r4, #20]
-	ldr	r1, [r4, #24]
-	ldr	r4, [r4, #28]
-	eors	r0, r2
-	eors	r7, r3
-	eors	r6, r1
-	eors	r5, r4
-	str	r0, [sp, #88]
-	str	r7, [sp, #92]
-	str	r6, [sp, #96]
-	str	r5, [sp, #100]
-	add	r1, sp, #88
-	add	r2, sp, #104
+	str	r1, [sp, #104]
+	add	r1, sp, #92
+	add	r2, sp, #108
 	ldr	r0, [sp, #16]
 	bl	ocb3_E_encrypt_block
-	add	r0, sp, #88
+	add	r0, sp, #92
 	str	r0, [sp]
-	ldr	r0, [sp, #104]
-	str	r0, [sp, #8]
 	ldr	r0, [sp, #108]
-	str	r0, [sp, #4]
+	str	r0, [sp, #8]
 	ldr	r0, [sp, #112]
-	str	r0, [sp, #12]
+	str	r0, [sp, #4]
 	ldr	r0, [sp, #116]
+	str	r0, [sp, #12]
+	ldr	r0, [sp, #120]
 	str	r0, [sp, #20]
 	ldr	r0, [sp, #16]
-	ldr	r1, [sp, #76]
-	ldr	r2, [sp, #156]
-	ldr	r3, [sp, #160]
-	bl	ocb3_hash
 	ldr	r1, [sp, #88]
+	ldr	r2, [sp, #160]
+	ldr	r3, [sp, #164]
+	bl	ocb3_hash
+	ldr	r1, [sp, #92]
 	ldr	r0, [sp, #8]
 	eors	r0, r1
 	str	r0, [sp, #8]
-	ldr	r1, [sp, #92]
+	ldr	r1, [sp, #96]
 	ldr	r0, [sp, #4]
 	eors	r0, r1
 	str	r0, [sp, #4]
-	ldr	r1, [sp, #96]
+	ldr	r1, [sp, #100]
 	ldr	r0, [sp, #12]
 	eors	r0, r1
 	str	r0, [sp, #12]
-	ldr	r0, [sp, #100]
+	ldr	r0, [sp, #104]
 	ldr	r6, [sp, #20]
 	eors	r6, r0
 	@ ocb3.ae:262: return (load_be(tag, 0, 16, len(tag)) ^ first_bytes(t, len(tag))) == 0
-	ldr	r1, [sp, #172]
+	ldr	r1, [sp, #176]
 	movs	r2, #3
-	ldr	r0, [sp, #176]
+	ldr	r0, [sp, #180]
 	cmp	r0, #16
-	bcc	.Locb3_decrypt_with_bytes47
+	bcc	.Locb3_decrypt_with_bytes44
 	tst	r1, r2
-	beq	.Locb3_decrypt_with_words48
-.Locb3_decrypt_with_bytes47:
+	beq	.Locb3_decrypt_with_words45
+.Locb3_decrypt_with_bytes44:
 	movs	r0, #0
-	str	r0, [sp, #88]
 	str	r0, [sp, #92]
 	str	r0, [sp, #96]
 	str	r0, [sp, #100]
-	add	r3, sp, #88
-	ldr	r2, [sp, #176]
+	str	r0, [sp, #104]
+	add	r3, sp, #92
+	ldr	r2, [sp, #180]
 	cmp	r2, #16
-	bcc	.Locb3_decrypt_with_cnt50
+	bcc	.Locb3_decrypt_with_cnt47
 	movs	r2, #16
-.Locb3_decrypt_with_cnt50:
-.Locb3_decrypt_with_cpy51:
+.Locb3_decrypt_with_cnt47:
+.Locb3_decrypt_with_cpy48:
 	subs	r2, #1
-	bcc	.Locb3_decrypt_with_cpyd49
+	bcc	.Locb3_decrypt_with_cpyd46
 	ldrb	r0, [r1, r2]
 	strb	r0, [r3, r2]
-	b	.Locb3_decrypt_with_cpy51
-.Locb3_decrypt_with_cpyd49:
+	b	.Locb3_decrypt_with_cpy48
+.Locb3_decrypt_with_cpyd46:
 	mov	r1, r3
-.Locb3_decrypt_with_words48:
+.Locb3_decrypt_with_words45:
 	ldr	r0, [r1, #12]
 	rev	r0, r0
 	str	r0, [sp, #24]
@@ -1929,16 +1874,15 @@ ocb3_decrypt_with:
 	rev	r0, r0
 	str	r0, [sp, #16]
 	@ ocb3.ae:77: if count < 16 {                  // only a partial block pays for the mask (a run-time shift)
-	ldr	r0, [sp, #176]
+	ldr	r0, [sp, #180]
 	cmp	r0, #16
 	movs	r1, #0
 	adcs	r1, r1
 	movs	r0, #1
 	eors	r1, r0
-	cmp	r1, #0
-	beq	.Locb3_decrypt_with_else52
+	beq	.Locb3_decrypt_with_else49
 	@ ocb3.ae:78: y = x & ~(~(0 as u128) >> (8 * count))
-	ldr	r0, [sp, #176]
+	ldr	r0, [sp, #180]
 	lsls	r5, r0, #3
 	movs	r4, #0
 	mvns	r4, r4
@@ -1946,17 +1890,17 @@ ocb3_decrypt_with:
 	mov	r2, r4
 	mov	r1, r4
 	cmp	r5, #128
-	bcs	.Locb3_decrypt_with_shz54
-.Locb3_decrypt_with_shl56:
+	bcs	.Locb3_decrypt_with_shz51
+.Locb3_decrypt_with_shl53:
 	cmp	r5, #32
-	bcc	.Locb3_decrypt_with_shf55
+	bcc	.Locb3_decrypt_with_shf52
 	mov	r4, r3
 	mov	r3, r2
 	mov	r2, r1
 	movs	r1, #0
 	subs	r5, #32
-	b	.Locb3_decrypt_with_shl56
-.Locb3_decrypt_with_shf55:
+	b	.Locb3_decrypt_with_shl53
+.Locb3_decrypt_with_shf52:
 	lsrs	r4, r5
 	movs	r7, #32
 	subs	r7, r7, r5
@@ -1972,13 +1916,13 @@ ocb3_decrypt_with:
 	lsrs	r2, r5
 	orrs	r2, r0
 	lsrs	r1, r5
-	b	.Locb3_decrypt_with_she57
-.Locb3_decrypt_with_shz54:
+	b	.Locb3_decrypt_with_she54
+.Locb3_decrypt_with_shz51:
 	movs	r4, #0
 	movs	r3, #0
 	movs	r2, #0
 	movs	r1, #0
-.Locb3_decrypt_with_she57:
+.Locb3_decrypt_with_she54:
 	ldr	r5, [sp, #8]
 	bics	r5, r4
 	ldr	r4, [sp, #4]
@@ -1986,12 +1930,12 @@ ocb3_decrypt_with:
 	ldr	r0, [sp, #12]
 	bics	r0, r2
 	bics	r6, r1
-	b	.Locb3_decrypt_with_endif53
-.Locb3_decrypt_with_else52:
+	b	.Locb3_decrypt_with_endif50
+.Locb3_decrypt_with_else49:
 	ldr	r5, [sp, #8]
 	ldr	r4, [sp, #4]
 	ldr	r0, [sp, #12]
-.Locb3_decrypt_with_endif53:
+.Locb3_decrypt_with_endif50:
 	@ ocb3.ae:262: return (load_be(tag, 0, 16, len(tag)) ^ first_bytes(t, len(tag))) == 0
 	ldr	r3, [sp, #24]
 	eors	r3, r5
@@ -2009,9 +1953,9 @@ ocb3_decrypt_with:
 	adcs	r1, r1
 	movs	r0, #1
 	eors	r1, r0
-	ldr	r0, [sp, #188]
+	ldr	r0, [sp, #192]
 	strh	r1, [r0]
-	add	sp, #120
+	add	sp, #124
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5
@@ -2280,8 +2224,8 @@ ocb3_E_encrypt_block:
 
 
 @ --- ocb3_hash: ocb3.hash
-@     frame 88 bytes (19 spill slots, 14 on the stack; locals 32), saves nothing
-@     estimated 640 bytes of code and literals
+@     frame 88 bytes (17 spill slots, 14 on the stack; locals 32), saves nothing
+@     estimated 586 bytes of code and literals
 	.section .text.ocb3_hash,"ax",%progbits
 	.global ocb3_hash
 	.type ocb3_hash, %function
@@ -2321,12 +2265,12 @@ ocb3_hash:
 	movs	r3, #1
 	cmp	r1, #0
 	beq	.Locb3_hash_else3
-	movs	r5, #0
+	movs	r6, #0
 	b	.Locb3_hash_endif4
 .Locb3_hash_else3:
 	@ ocb3.ae:54: v = v >> 16
 	lsrs	r0, r0, #16
-	movs	r5, #16
+	movs	r6, #16
 .Locb3_hash_endif4:
 	@ ocb3.ae:56: if v[7:0] == 0 {
 	uxtb	r1, r0
@@ -2335,63 +2279,60 @@ ocb3_hash:
 	b	.Locb3_hash_endif6
 .Locb3_hash_else5:
 	@ ocb3.ae:57: n = n + 8
-	adds	r5, #8
+	adds	r6, #8
 	@ ocb3.ae:58: v = v >> 8
 	lsrs	r0, r0, #8
 .Locb3_hash_endif6:
 	@ ocb3.ae:60: if v[3:0] == 0 {
 	lsls	r1, r0, #28
 	lsrs	r1, r1, #28
-	cmp	r1, #0
 	beq	.Locb3_hash_else7
 	b	.Locb3_hash_endif8
 .Locb3_hash_else7:
 	@ ocb3.ae:61: n = n + 4
-	adds	r5, r5, #4
+	adds	r6, r6, #4
 	@ ocb3.ae:62: v = v >> 4
 	lsrs	r0, r0, #4
 .Locb3_hash_endif8:
 	@ ocb3.ae:64: if v[1:0] == 0 {
 	lsls	r1, r0, #30
 	lsrs	r1, r1, #30
-	cmp	r1, #0
 	beq	.Locb3_hash_else9
 	b	.Locb3_hash_endif10
 .Locb3_hash_else9:
 	@ ocb3.ae:65: n = n + 2
-	adds	r5, r5, #2
+	adds	r6, r6, #2
 	@ ocb3.ae:66: v = v >> 2
 	lsrs	r0, r0, #2
 .Locb3_hash_endif10:
 	@ ocb3.ae:68: if v[0] == 0 {
 	lsls	r0, r0, #31
 	lsrs	r0, r0, #31
-	cmp	r0, #0
 	beq	.Locb3_hash_else11
 	b	.Locb3_hash_endif12
 .Locb3_hash_else11:
 	@ ocb3.ae:69: n = n + 1
-	adds	r5, r5, #1
+	adds	r6, r6, #1
 .Locb3_hash_endif12:
 	@ ocb3.ae:107: x = l[at_l0 + (if k < l_cached then k else last)]
 	movs	r2, #7
 	@ ocb3.ae:108: if k > last {
-	cmp	r2, r5
+	cmp	r2, r6
 	movs	r1, #0
 	adcs	r1, r1
 	eors	r1, r3
 	@ ocb3.ae:107: x = l[at_l0 + (if k < l_cached then k else last)]
-	cmp	r5, #8
+	cmp	r6, #8
 	movs	r3, #0
 	sbcs	r3, r3
-	mov	r0, r5
+	mov	r0, r6
 	eors	r0, r2
 	ands	r0, r3
 	eors	r0, r2
-	adds	r0, r0, #2
-	lsls	r2, r0, #4
-	ldr	r0, [sp, #36]
-	adds	r0, r0, r2
+	ldr	r2, [sp, #36]
+	adds	r2, #32
+	lsls	r0, r0, #4
+	adds	r0, r2, r0
 	ldr	r4, [r0]
 	ldr	r3, [r0, #4]
 	ldr	r2, [r0, #8]
@@ -2400,8 +2341,8 @@ ocb3_hash:
 	cmp	r1, #0
 	beq	.Locb3_hash_else13
 	@ ocb3.ae:109: for j in last..k {
-	movs	r6, #7
-	cmp	r6, r5
+	movs	r5, #7
+	cmp	r5, r6
 	bcs	.Locb3_hash_done16
 .Locb3_hash_loop15:
 	@ ocb3.ae:44: return (s << 1) ^ (if s[127] == 1 then 0x87 as u128 else 0)
@@ -2420,8 +2361,8 @@ ocb3_hash:
 	lsls	r4, r4, #1
 	eors	r4, r7
 	mov	r0, r1
-	adds	r6, #1
-	cmp	r6, r5
+	adds	r5, #1
+	cmp	r5, r6
 	bcc	.Locb3_hash_loop15
 .Locb3_hash_done16:
 	mov	r1, r0
@@ -2517,7 +2458,6 @@ ocb3_hash:
 	ldr	r0, [sp, #52]
 	subs	r2, r0, r3
 	@ ocb3.ae:141: if r != 0 {
-	cmp	r2, #0
 	beq	.Locb3_hash_else21
 	@ ocb3.ae:142: offset = offset ^ l[at_star]
 	ldr	r4, [sp, #36]
@@ -2565,80 +2505,56 @@ ocb3_hash:
 .Locb3_hash_cpyd25:
 	mov	r3, r5
 .Locb3_hash_words24:
-	ldr	r0, [r3, #12]
-	rev	r0, r0
-	mov	r11, r0
-	ldr	r0, [r3, #8]
-	rev	r0, r0
-	mov	r10, r0
-	ldr	r0, [r3, #4]
-	rev	r0, r0
-	mov	r9, r0
-	ldr	r0, [r3]
-	rev	r0, r0
-	mov	r8, r0
 	@ ocb3.ae:85: return x | ((0x80 as u128) << (8 * (15 - count)))
 	movs	r0, #15
-	subs	r0, r0, r2
-	lsls	r3, r0, #3
-	movs	r7, #128
-	movs	r6, #0
-	mov	r5, r6
-	mov	r4, r6
-	cmp	r3, #128
-	bcs	.Locb3_hash_shz28
-.Locb3_hash_shl30:
-	cmp	r3, #32
-	bcc	.Locb3_hash_shf29
-	mov	r6, r4
-	mov	r4, r5
-	mov	r5, r7
-	movs	r7, #0
-	subs	r3, #32
-	b	.Locb3_hash_shl30
-.Locb3_hash_shf29:
-	lsls	r6, r3
-	movs	r2, #32
-	subs	r2, r2, r3
-	mov	r0, r4
-	lsrs	r0, r2
+	subs	r2, r0, r2
+	@ ocb3.ae:143: sum = sum ^ E.encrypt_block(ks, pad10(load_be(ad, 16 * full, 16, r), r) ^ offset)
+	ldr	r0, [r3, #12]
+	rev	r0, r0
+	mov	r9, r0
+	ldr	r0, [r3, #8]
+	rev	r0, r0
+	mov	r8, r0
+	ldr	r0, [r3, #4]
+	rev	r7, r0
+	ldr	r0, [r3]
+	rev	r6, r0
+	@ ocb3.ae:85: return x | ((0x80 as u128) << (8 * (15 - count)))
+	lsls	r4, r2, #3
+	cmp	r4, #128
+	bcc	.Locb3_hash_shok28
+	movs	r4, #128
+.Locb3_hash_shok28:
+	adds	r4, #7
+	movs	r3, #1
+	lsls	r3, r4
+	subs	r4, #32
+	movs	r2, #1
+	lsls	r2, r4
+	subs	r4, #32
+	movs	r5, #1
+	lsls	r5, r4
+	subs	r4, #32
+	movs	r0, #1
+	lsls	r0, r4
+	mov	r4, r9
+	orrs	r4, r3
+	mov	r3, r8
+	orrs	r3, r2
+	orrs	r7, r5
 	orrs	r6, r0
-	lsls	r4, r3
-	mov	r0, r5
-	lsrs	r0, r2
-	orrs	r4, r0
-	mov	r0, r7
-	lsrs	r0, r2
-	lsls	r5, r3
-	orrs	r5, r0
-	lsls	r7, r3
-	b	.Locb3_hash_she31
-.Locb3_hash_shz28:
-	movs	r7, #0
-	movs	r5, #0
-	movs	r4, #0
-	movs	r6, #0
-.Locb3_hash_she31:
-	mov	r3, r11
-	orrs	r3, r7
-	mov	r2, r10
-	orrs	r2, r5
-	mov	r5, r9
-	orrs	r5, r4
-	mov	r4, r8
-	orrs	r4, r6
 	@ ocb3.ae:143: sum = sum ^ E.encrypt_block(ks, pad10(load_be(ad, 16 * full, 16, r), r) ^ offset)
 	ldr	r0, [sp, #12]
-	eors	r3, r0
+	eors	r4, r0
 	ldr	r0, [sp, #8]
-	eors	r2, r0
+	eors	r3, r0
 	ldr	r0, [sp, #4]
-	eors	r5, r0
-	eors	r4, r1
-	str	r3, [sp, #56]
-	str	r2, [sp, #60]
-	str	r5, [sp, #64]
-	str	r4, [sp, #68]
+	eors	r7, r0
+	eors	r6, r1
+	str	r4, [sp, #56]
+	str	r3, [sp, #60]
+	str	r7, [sp, #64]
+	str	r6, [sp, #68]
 	add	r1, sp, #56
 	add	r2, sp, #72
 	ldr	r0, [sp, #48]
@@ -2674,8 +2590,8 @@ ocb3_hash:
 
 
 @ --- ocb3_initial_offset: ocb3.initial_offset
-@     frame 40 bytes (10 spill slots, 2 on the stack; locals 32), saves nothing
-@     estimated 372 bytes of code and literals
+@     frame 36 bytes (6 spill slots, 1 on the stack; locals 32), saves nothing
+@     estimated 322 bytes of code and literals
 	.section .text.ocb3_initial_offset,"ax",%progbits
 	.global ocb3_initial_offset
 	.type ocb3_initial_offset, %function
@@ -2683,158 +2599,130 @@ ocb3_hash:
 	.balign 4
 ocb3_initial_offset:
 	push	{lr}
-	sub	sp, #40
+	sub	sp, #36
 	@ ocb3.ae:121: n = ((((8 * tag_len) % 128) as u128) << 121) | ((1 as u128) << (8 * nlen))
 	lsls	r3, r3, #3
 	lsls	r3, r3, #25
-	mov	r10, r3
-	movs	r3, #1
-	mov	r8, r3
-	movs	r3, #0
-	mov	r9, r3
-	mov	r4, r3
-	lsls	r5, r2, #3
-	str	r0, [sp, #4]
-	cmp	r5, #128
-	bcs	.Locb3_initial_offset_shz1
-.Locb3_initial_offset_shl3:
-	cmp	r5, #32
-	bcc	.Locb3_initial_offset_shf2
-	mov	r3, r4
-	mov	r4, r9
-	mov	r9, r8
-	movs	r0, #0
-	mov	r8, r0
-	subs	r5, #32
-	b	.Locb3_initial_offset_shl3
-.Locb3_initial_offset_shf2:
-	lsls	r3, r5
-	movs	r7, #32
-	subs	r7, r7, r5
-	mov	r0, r4
-	lsrs	r0, r7
-	orrs	r3, r0
-	lsls	r4, r5
-	mov	r0, r9
-	lsrs	r0, r7
-	orrs	r4, r0
-	mov	r6, r8
-	lsrs	r6, r7
-	mov	r0, r9
-	lsls	r0, r5
-	orrs	r0, r6
-	mov	r9, r0
-	mov	r0, r8
-	lsls	r0, r5
-	mov	r8, r0
-	b	.Locb3_initial_offset_she4
-.Locb3_initial_offset_shz1:
-	movs	r0, #0
-	mov	r8, r0
-	mov	r9, r0
-	movs	r4, #0
-	movs	r3, #0
-.Locb3_initial_offset_she4:
-	mov	r0, r10
-	orrs	r0, r3
+	mov	r4, r2
+	lsls	r2, r4, #3
+	mov	r11, r0
+	cmp	r2, #128
+	bcc	.Locb3_initial_offset_shok1
+	movs	r2, #128
+.Locb3_initial_offset_shok1:
+	movs	r0, #1
+	lsls	r0, r2
 	mov	r10, r0
+	subs	r2, #32
+	movs	r0, #1
+	lsls	r0, r2
+	mov	r9, r0
+	subs	r2, #32
+	movs	r0, #1
+	lsls	r0, r2
+	mov	r8, r0
+	subs	r2, #32
+	movs	r0, #1
+	lsls	r0, r2
+	mov	r2, r3
+	orrs	r2, r0
 	@ ocb3.ae:122: | ((load_be(nonce, 0, 15, nlen) as u128) >> (8 * (15 - nlen)))
-.Locb3_initial_offset_bytes5:
+.Locb3_initial_offset_bytes2:
 	movs	r0, #0
+	str	r0, [sp, #4]
 	str	r0, [sp, #8]
 	str	r0, [sp, #12]
 	str	r0, [sp, #16]
-	str	r0, [sp, #20]
-	add	r6, sp, #8
+	add	r6, sp, #4
 	adds	r5, r6, #1
-	mov	r3, r2
+	mov	r3, r4
 	cmp	r3, #15
-	bcc	.Locb3_initial_offset_cnt8
+	bcc	.Locb3_initial_offset_cnt5
 	movs	r3, #15
-.Locb3_initial_offset_cnt8:
-.Locb3_initial_offset_cpy9:
+.Locb3_initial_offset_cnt5:
+.Locb3_initial_offset_cpy6:
 	subs	r3, #1
-	bcc	.Locb3_initial_offset_cpyd7
+	bcc	.Locb3_initial_offset_cpyd4
 	ldrb	r0, [r1, r3]
 	strb	r0, [r5, r3]
-	b	.Locb3_initial_offset_cpy9
-.Locb3_initial_offset_cpyd7:
+	b	.Locb3_initial_offset_cpy6
+.Locb3_initial_offset_cpyd4:
 	mov	r1, r6
-.Locb3_initial_offset_words6:
+.Locb3_initial_offset_words3:
 	movs	r0, #15
-	subs	r0, r0, r2
-	ldr	r2, [r1, #12]
-	rev	r5, r2
-	ldr	r2, [r1, #8]
-	rev	r3, r2
-	ldr	r2, [r1, #4]
-	rev	r2, r2
+	subs	r0, r0, r4
+	ldr	r3, [r1, #12]
+	rev	r4, r3
+	ldr	r3, [r1, #8]
+	rev	r3, r3
+	ldr	r5, [r1, #4]
+	rev	r7, r5
 	ldr	r1, [r1]
-	rev	r1, r1
-	lsls	r6, r0, #3
-	cmp	r6, #128
-	bcs	.Locb3_initial_offset_shz10
-.Locb3_initial_offset_shl12:
-	cmp	r6, #32
-	bcc	.Locb3_initial_offset_shf11
-	mov	r5, r3
-	mov	r3, r2
-	mov	r2, r1
-	movs	r1, #0
-	subs	r6, #32
-	b	.Locb3_initial_offset_shl12
-.Locb3_initial_offset_shf11:
-	lsrs	r5, r6
-	movs	r0, #32
-	subs	r0, r0, r6
-	mov	r7, r3
-	lsls	r7, r0
-	orrs	r5, r7
-	lsrs	r3, r6
-	mov	r7, r2
-	lsls	r7, r0
-	orrs	r3, r7
-	mov	r7, r1
-	lsls	r7, r0
-	lsrs	r2, r6
-	orrs	r2, r7
-	lsrs	r1, r6
-	b	.Locb3_initial_offset_she13
-.Locb3_initial_offset_shz10:
-	movs	r5, #0
+	rev	r6, r1
+	lsls	r5, r0, #3
+	cmp	r5, #128
+	bcs	.Locb3_initial_offset_shz7
+.Locb3_initial_offset_shl9:
+	cmp	r5, #32
+	bcc	.Locb3_initial_offset_shf8
+	mov	r4, r3
+	mov	r3, r7
+	mov	r7, r6
+	movs	r6, #0
+	subs	r5, #32
+	b	.Locb3_initial_offset_shl9
+.Locb3_initial_offset_shf8:
+	lsrs	r4, r5
+	movs	r1, #32
+	subs	r1, r1, r5
+	mov	r0, r3
+	lsls	r0, r1
+	orrs	r4, r0
+	lsrs	r3, r5
+	mov	r0, r7
+	lsls	r0, r1
+	orrs	r3, r0
+	mov	r0, r6
+	lsls	r0, r1
+	lsrs	r7, r5
+	orrs	r7, r0
+	lsrs	r6, r5
+	b	.Locb3_initial_offset_she10
+.Locb3_initial_offset_shz7:
+	movs	r4, #0
 	movs	r3, #0
-	movs	r2, #0
-	movs	r1, #0
-.Locb3_initial_offset_she13:
+	movs	r7, #0
+	movs	r6, #0
+.Locb3_initial_offset_she10:
 	@ ocb3.ae:121: n = ((((8 * tag_len) % 128) as u128) << 121) | ((1 as u128) << (8 * nlen))
-	mov	r0, r8
-	orrs	r0, r5
-	mov	r5, r9
-	orrs	r5, r3
-	orrs	r4, r2
-	mov	r2, r10
-	orrs	r2, r1
+	mov	r5, r10
+	orrs	r5, r4
+	mov	r4, r9
+	orrs	r4, r3
+	mov	r3, r8
+	orrs	r3, r7
+	orrs	r2, r6
 	@ ocb3.ae:124: ktop = E.encrypt_block(ks, n & ~(0x3f as u128))
-	movs	r3, #63
-	mov	r1, r0
-	bics	r1, r3
+	movs	r0, #63
+	mov	r1, r5
+	bics	r1, r0
 	@ ocb3.ae:123: bottom = n[5:0]
-	lsls	r0, r0, #26
+	lsls	r0, r5, #26
 	lsrs	r0, r0, #26
 	str	r0, [sp]
 	@ ocb3.ae:124: ktop = E.encrypt_block(ks, n & ~(0x3f as u128))
-	str	r1, [sp, #8]
-	str	r5, [sp, #12]
-	str	r4, [sp, #16]
-	str	r2, [sp, #20]
-	add	r1, sp, #8
-	add	r2, sp, #24
-	ldr	r0, [sp, #4]
+	str	r1, [sp, #4]
+	str	r4, [sp, #8]
+	str	r3, [sp, #12]
+	str	r2, [sp, #16]
+	add	r1, sp, #4
+	add	r2, sp, #20
+	mov	r0, r11
 	bl	ocb3_E_encrypt_block
-	ldr	r6, [sp, #24]
-	ldr	r5, [sp, #28]
-	ldr	r4, [sp, #32]
-	ldr	r3, [sp, #36]
+	ldr	r6, [sp, #20]
+	ldr	r5, [sp, #24]
+	ldr	r4, [sp, #28]
+	ldr	r3, [sp, #32]
 	@ ocb3.ae:125: stretch = cat(ktop, ktop[127:64] ^ ktop[119:56])
 	lsrs	r2, r5, #24
 	eors	r2, r4
@@ -2848,10 +2736,10 @@ ocb3_initial_offset:
 	mov	r0, r2
 	ldr	r7, [sp]
 	cmp	r7, #192
-	bcs	.Locb3_initial_offset_shz14
-.Locb3_initial_offset_shl16:
+	bcs	.Locb3_initial_offset_shz11
+.Locb3_initial_offset_shl13:
 	cmp	r7, #32
-	bcc	.Locb3_initial_offset_shf15
+	bcc	.Locb3_initial_offset_shf12
 	mov	r3, r4
 	mov	r4, r5
 	mov	r5, r6
@@ -2859,8 +2747,8 @@ ocb3_initial_offset:
 	mov	r1, r0
 	movs	r0, #0
 	subs	r7, #32
-	b	.Locb3_initial_offset_shl16
-.Locb3_initial_offset_shf15:
+	b	.Locb3_initial_offset_shl13
+.Locb3_initial_offset_shf12:
 	lsls	r3, r7
 	movs	r2, #32
 	subs	r2, r2, r7
@@ -2878,19 +2766,19 @@ ocb3_initial_offset:
 	orrs	r5, r0
 	lsls	r6, r7
 	orrs	r6, r1
-	b	.Locb3_initial_offset_she17
-.Locb3_initial_offset_shz14:
+	b	.Locb3_initial_offset_she14
+.Locb3_initial_offset_shz11:
 	movs	r6, #0
 	movs	r5, #0
 	movs	r4, #0
 	movs	r3, #0
-.Locb3_initial_offset_she17:
-	ldr	r1, [sp, #44]
+.Locb3_initial_offset_she14:
+	ldr	r1, [sp, #40]
 	str	r6, [r1]
 	str	r5, [r1, #4]
 	str	r4, [r1, #8]
 	str	r3, [r1, #12]
-	add	sp, #40
+	add	sp, #36
 	pop	{pc}
 	.ltorg
 	.size ocb3_initial_offset, .-ocb3_initial_offset

@@ -67,8 +67,8 @@ photon_beetle_aead128_key_setup:
 
 
 @ --- photon_beetle_aead128_encrypt_with: photon_beetle_aead128.encrypt_with
-@     frame 84 bytes (17 spill slots, 9 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 684 bytes of code and literals
+@     frame 76 bytes (15 spill slots, 7 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 630 bytes of code and literals
 	.section .text.photon_beetle_aead128_encrypt_with,"ax",%progbits
 	.global photon_beetle_aead128_encrypt_with
 	.type photon_beetle_aead128_encrypt_with, %function
@@ -81,15 +81,15 @@ photon_beetle_aead128_encrypt_with:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #84
+	sub	sp, #76
 	mov	r4, r0
-	ldr	r2, [sp, #120]
+	ldr	r2, [sp, #112]
 	@ photon_beetle_aead128.ae:91: set_rate_part(s, load_le(nonce, 0, 16))
 	movs	r0, #3
 	tst	r1, r0
 	beq	.Lphoton_beetle_aead128_encrypt_with_words2
 .Lphoton_beetle_aead128_encrypt_with_bytes1:
-	add	r6, sp, #68
+	add	r6, sp, #60
 	movs	r5, #16
 .Lphoton_beetle_aead128_encrypt_with_cpy4:
 	subs	r5, #1
@@ -102,49 +102,48 @@ photon_beetle_aead128_encrypt_with:
 .Lphoton_beetle_aead128_encrypt_with_words2:
 	ldr	r0, [r1]
 	@ photon_beetle_aead128.ae:28: s[0] = x[31:0]
-	str	r0, [sp, #36]
+	str	r0, [sp, #28]
 	@ photon_beetle_aead128.ae:91: set_rate_part(s, load_le(nonce, 0, 16))
 	ldr	r0, [r1, #4]
 	@ photon_beetle_aead128.ae:29: s[1] = x[63:32]
-	str	r0, [sp, #40]
+	str	r0, [sp, #32]
 	@ photon_beetle_aead128.ae:91: set_rate_part(s, load_le(nonce, 0, 16))
 	ldr	r0, [r1, #8]
 	@ photon_beetle_aead128.ae:30: s[2] = x[95:64]
-	str	r0, [sp, #44]
+	str	r0, [sp, #36]
 	@ photon_beetle_aead128.ae:91: set_rate_part(s, load_le(nonce, 0, 16))
 	ldr	r0, [r1, #12]
 	@ photon_beetle_aead128.ae:31: s[3] = x[127:96]
-	str	r0, [sp, #48]
+	str	r0, [sp, #40]
 	@ photon_beetle_aead128.ae:93: s[4 + i] = kc[i]
 	ldr	r0, [r4]
-	str	r0, [sp, #52]
+	str	r0, [sp, #44]
 	ldr	r0, [r4, #4]
-	str	r0, [sp, #56]
+	str	r0, [sp, #48]
 	ldr	r0, [r4, #8]
-	str	r0, [sp, #60]
+	str	r0, [sp, #52]
 	ldr	r0, [r4, #12]
-	str	r0, [sp, #64]
+	str	r0, [sp, #56]
 	@ photon_beetle_aead128.ae:115: if (a == 0) & (m == 0) {
 	subs	r0, r2, #1
 	movs	r4, #0
 	adcs	r4, r4
 	movs	r0, #1
 	eors	r4, r0
-	ldr	r0, [sp, #128]
+	ldr	r0, [sp, #120]
 	subs	r0, r0, #1
 	movs	r1, #0
 	adcs	r1, r1
 	movs	r0, #1
 	eors	r1, r0
 	ands	r4, r1
-	cmp	r4, #0
 	beq	.Lphoton_beetle_aead128_encrypt_with_else5
 	@ photon_beetle_aead128.ae:48: s[7] = s[7] ^ ((c as u32) << 29)
-	ldr	r1, [sp, #64]
+	ldr	r1, [sp, #56]
 	movs	r0, #1
 	lsls	r0, r0, #29
 	eors	r1, r0
-	str	r1, [sp, #64]
+	str	r1, [sp, #56]
 .Lphoton_beetle_aead128_encrypt_with_else5:
 .Lphoton_beetle_aead128_encrypt_with_endif6:
 	@ photon_beetle_aead128.ae:118: if a > 0 {
@@ -152,7 +151,7 @@ photon_beetle_aead128_encrypt_with:
 	movs	r0, #0
 	mov	r1, r0
 	adcs	r1, r0
-	str	r1, [sp, #32]
+	str	r1, [sp, #24]
 	cmp	r2, #0
 	beq	.Lphoton_beetle_aead128_encrypt_with_else7
 	@ photon_beetle_aead128.ae:74: whole = a % rate == 0
@@ -175,7 +174,7 @@ photon_beetle_aead128_encrypt_with:
 	movs	r0, #2
 	eors	r1, r0
 	eors	r1, r4
-	ldr	r0, [sp, #128]
+	ldr	r0, [sp, #120]
 	subs	r0, r0, #1
 	movs	r0, #0
 	sbcs	r0, r0
@@ -183,14 +182,14 @@ photon_beetle_aead128_encrypt_with:
 	ands	r1, r0
 	eors	r4, r1
 	@ photon_beetle_aead128.ae:119: hash(s, ad, c0_of(a, m))
-	add	r0, sp, #36
+	add	r0, sp, #28
 	mov	r1, r3
 	mov	r3, r4
 	bl	photon_beetle_aead128_hash
 .Lphoton_beetle_aead128_encrypt_with_else7:
 .Lphoton_beetle_aead128_encrypt_with_endif8:
 	@ photon_beetle_aead128.ae:121: if m > 0 {
-	ldr	r0, [sp, #128]
+	ldr	r0, [sp, #120]
 	cmp	r0, #0
 	bne	.Lphoton_beetle_aead128_encrypt_with_far1
 	b	.Lphoton_beetle_aead128_encrypt_with_else9
@@ -199,7 +198,7 @@ photon_beetle_aead128_encrypt_with:
 	adds	r0, #16
 	subs	r0, r0, #1
 	lsrs	r0, r0, #4
-	str	r0, [sp, #28]
+	str	r0, [sp, #20]
 	movs	r1, #0
 	str	r1, [sp, #4]
 	cmp	r1, r0
@@ -214,7 +213,7 @@ photon_beetle_aead128_encrypt_with:
 	lsls	r0, r1, #4
 	str	r0, [sp, #8]
 	@ photon_beetle_aead128.ae:124: rest = m - off
-	ldr	r1, [sp, #128]
+	ldr	r1, [sp, #120]
 	subs	r1, r1, r0
 	@ photon_beetle_aead128.ae:125: count = if rest < rate then rest else rate
 	cmp	r1, #16
@@ -225,195 +224,611 @@ photon_beetle_aead128_encrypt_with:
 	eors	r1, r2
 	str	r1, [sp]
 	@ photon_beetle_aead128.ae:126: P.permute(s)
-	add	r0, sp, #36
+	add	r0, sp, #28
 	bl	photon_beetle_aead128_P_permute
 	@ photon_beetle_aead128.ae:24: return cat(s[3], s[2], s[1], s[0])
-	ldr	r0, [sp, #48]
-	mov	r11, r0
-	ldr	r0, [sp, #44]
-	mov	r10, r0
 	ldr	r0, [sp, #40]
-	mov	r9, r0
+	mov	r11, r0
 	ldr	r0, [sp, #36]
+	mov	r10, r0
+	ldr	r0, [sp, #32]
+	mov	r9, r0
+	ldr	r0, [sp, #28]
 	mov	r8, r0
 	@ photon_beetle_aead128.ae:128: p = load_le(msg, off, rate, count)
-	ldr	r1, [sp, #124]
+	ldr	r1, [sp, #116]
 	ldr	r0, [sp, #8]
-	adds	r1, r1, r0
-	movs	r6, #3
+	adds	r6, r1, r0
 	ldr	r0, [sp]
 	cmp	r0, #16
 	bcc	.Lphoton_beetle_aead128_encrypt_with_bytes13
-	tst	r1, r6
+	movs	r0, #3
+	tst	r6, r0
 	beq	.Lphoton_beetle_aead128_encrypt_with_words14
 .Lphoton_beetle_aead128_encrypt_with_bytes13:
 	movs	r0, #0
+	str	r0, [sp, #60]
+	str	r0, [sp, #64]
 	str	r0, [sp, #68]
 	str	r0, [sp, #72]
-	str	r0, [sp, #76]
-	str	r0, [sp, #80]
-	add	r3, sp, #68
-	ldr	r2, [sp]
-	cmp	r2, #16
+	add	r2, sp, #60
+	ldr	r1, [sp]
+	cmp	r1, #16
 	bcc	.Lphoton_beetle_aead128_encrypt_with_cnt16
-	movs	r2, #16
+	movs	r1, #16
 .Lphoton_beetle_aead128_encrypt_with_cnt16:
 .Lphoton_beetle_aead128_encrypt_with_cpy17:
-	subs	r2, #1
+	subs	r1, #1
 	bcc	.Lphoton_beetle_aead128_encrypt_with_cpyd15
-	ldrb	r0, [r1, r2]
-	strb	r0, [r3, r2]
+	ldrb	r0, [r6, r1]
+	strb	r0, [r2, r1]
 	b	.Lphoton_beetle_aead128_encrypt_with_cpy17
 .Lphoton_beetle_aead128_encrypt_with_cpyd15:
-	mov	r1, r3
+	mov	r6, r2
 .Lphoton_beetle_aead128_encrypt_with_words14:
 	@ photon_beetle_aead128.ae:54: return cat(x[63:0] >>> 1, x[127:64])
 	mov	r0, r8
 	lsls	r4, r0, #31
-	mov	r3, r9
-	lsrs	r2, r3, #1
-	orrs	r4, r2
-	lsls	r5, r3, #31
+	mov	r2, r9
+	lsrs	r1, r2, #1
+	orrs	r4, r1
+	lsls	r5, r2, #31
 	lsrs	r0, r0, #1
 	orrs	r5, r0
 	@ photon_beetle_aead128.ae:128: p = load_le(msg, off, rate, count)
-	ldr	r0, [r1, #8]
-	str	r0, [sp, #24]
+	ldr	r2, [r6, #8]
 	@ photon_beetle_aead128.ae:129: store_le(ct, off, shuffle(x) ^ p, count)
-	eors	r5, r0
+	eors	r5, r2
 	@ photon_beetle_aead128.ae:128: p = load_le(msg, off, rate, count)
-	ldr	r0, [r1, #12]
+	ldr	r1, [r6, #12]
+	@ photon_beetle_aead128.ae:129: store_le(ct, off, shuffle(x) ^ p, count)
+	eors	r4, r1
+	@ photon_beetle_aead128.ae:128: p = load_le(msg, off, rate, count)
+	ldr	r0, [r6]
 	str	r0, [sp, #12]
-	@ photon_beetle_aead128.ae:129: store_le(ct, off, shuffle(x) ^ p, count)
-	eors	r4, r0
-	@ photon_beetle_aead128.ae:128: p = load_le(msg, off, rate, count)
-	ldr	r0, [r1]
-	str	r0, [sp, #20]
 	@ photon_beetle_aead128.ae:129: store_le(ct, off, shuffle(x) ^ p, count)
 	mov	r3, r10
 	eors	r3, r0
 	@ photon_beetle_aead128.ae:128: p = load_le(msg, off, rate, count)
-	ldr	r0, [r1, #4]
+	ldr	r0, [r6, #4]
 	str	r0, [sp, #16]
 	@ photon_beetle_aead128.ae:129: store_le(ct, off, shuffle(x) ^ p, count)
-	mov	r2, r11
-	eors	r2, r0
-	ldr	r1, [sp, #132]
+	mov	r6, r11
+	eors	r6, r0
+	ldr	r7, [sp, #124]
 	ldr	r0, [sp, #8]
-	adds	r1, r1, r0
+	adds	r7, r7, r0
 	ldr	r0, [sp]
 	cmp	r0, #16
 	bcc	.Lphoton_beetle_aead128_encrypt_with_bytes18
-	tst	r1, r6
+	movs	r0, #3
+	tst	r7, r0
 	bne	.Lphoton_beetle_aead128_encrypt_with_bytes18
-	str	r3, [r1]
-	str	r2, [r1, #4]
-	str	r5, [r1, #8]
-	str	r4, [r1, #12]
+	str	r3, [r7]
+	str	r6, [r7, #4]
+	str	r5, [r7, #8]
+	str	r4, [r7, #12]
 	b	.Lphoton_beetle_aead128_encrypt_with_stored19
 .Lphoton_beetle_aead128_encrypt_with_bytes18:
-	str	r3, [sp, #68]
-	str	r2, [sp, #72]
-	str	r5, [sp, #76]
-	str	r4, [sp, #80]
-	add	r3, sp, #68
-	ldr	r2, [sp]
-	cmp	r2, #16
+	str	r3, [sp, #60]
+	str	r6, [sp, #64]
+	str	r5, [sp, #68]
+	str	r4, [sp, #72]
+	add	r4, sp, #60
+	ldr	r3, [sp]
+	cmp	r3, #16
 	bcc	.Lphoton_beetle_aead128_encrypt_with_cnt20
-	movs	r2, #16
+	movs	r3, #16
 .Lphoton_beetle_aead128_encrypt_with_cnt20:
 .Lphoton_beetle_aead128_encrypt_with_cpy21:
-	subs	r2, #1
+	subs	r3, #1
 	bcc	.Lphoton_beetle_aead128_encrypt_with_stored19
-	ldrb	r0, [r3, r2]
-	strb	r0, [r1, r2]
+	ldrb	r0, [r4, r3]
+	strb	r0, [r7, r3]
 	b	.Lphoton_beetle_aead128_encrypt_with_cpy21
 .Lphoton_beetle_aead128_encrypt_with_stored19:
 	@ photon_beetle_aead128.ae:37: return if n < rate then x | ((1 as u128) << (8 * n)) else x
 	ldr	r0, [sp]
 	cmp	r0, #16
-	movs	r2, #0
-	sbcs	r2, r2
-	movs	r5, #1
-	movs	r1, #0
-	mov	r4, r1
-	mov	r3, r1
-	lsls	r7, r0, #3
-	cmp	r7, #128
-	bcs	.Lphoton_beetle_aead128_encrypt_with_shz22
-.Lphoton_beetle_aead128_encrypt_with_shl24:
-	cmp	r7, #32
-	bcc	.Lphoton_beetle_aead128_encrypt_with_shf23
-	mov	r1, r3
-	mov	r3, r4
-	mov	r4, r5
-	movs	r5, #0
-	subs	r7, #32
-	b	.Lphoton_beetle_aead128_encrypt_with_shl24
-.Lphoton_beetle_aead128_encrypt_with_shf23:
-	lsls	r1, r7
-	movs	r6, #32
-	subs	r6, r6, r7
-	mov	r0, r3
-	lsrs	r0, r6
-	orrs	r1, r0
-	lsls	r3, r7
-	mov	r0, r4
-	lsrs	r0, r6
-	orrs	r3, r0
-	mov	r0, r5
-	lsrs	r0, r6
-	lsls	r4, r7
-	orrs	r4, r0
-	lsls	r5, r7
-	b	.Lphoton_beetle_aead128_encrypt_with_she25
-.Lphoton_beetle_aead128_encrypt_with_shz22:
-	movs	r5, #0
-	movs	r4, #0
 	movs	r3, #0
-	movs	r1, #0
-.Lphoton_beetle_aead128_encrypt_with_she25:
-	ldr	r7, [sp, #20]
-	orrs	r5, r7
-	eors	r5, r7
-	ands	r5, r2
-	eors	r7, r5
+	sbcs	r3, r3
+	lsls	r4, r0, #3
+	movs	r6, #1
+	lsls	r6, r4
+	ldr	r7, [sp, #12]
+	orrs	r6, r7
+	eors	r6, r7
+	ands	r6, r3
+	eors	r7, r6
 	@ photon_beetle_aead128.ae:130: set_rate_part(s, x ^ ozs(p, count))
 	mov	r0, r8
 	eors	r0, r7
 	@ photon_beetle_aead128.ae:28: s[0] = x[31:0]
-	str	r0, [sp, #36]
+	str	r0, [sp, #28]
 	@ photon_beetle_aead128.ae:37: return if n < rate then x | ((1 as u128) << (8 * n)) else x
-	ldr	r6, [sp, #16]
-	orrs	r4, r6
-	eors	r4, r6
-	ands	r4, r2
-	eors	r6, r4
+	subs	r4, #32
+	movs	r6, #1
+	lsls	r6, r4
+	ldr	r7, [sp, #16]
+	orrs	r6, r7
+	eors	r6, r7
+	ands	r6, r3
+	eors	r7, r6
 	@ photon_beetle_aead128.ae:130: set_rate_part(s, x ^ ozs(p, count))
 	mov	r0, r9
-	eors	r0, r6
+	eors	r0, r7
+	@ photon_beetle_aead128.ae:29: s[1] = x[63:32]
+	str	r0, [sp, #32]
+	@ photon_beetle_aead128.ae:37: return if n < rate then x | ((1 as u128) << (8 * n)) else x
+	subs	r4, #32
+	movs	r0, #1
+	lsls	r0, r4
+	orrs	r0, r2
+	eors	r0, r2
+	ands	r0, r3
+	eors	r2, r0
+	@ photon_beetle_aead128.ae:130: set_rate_part(s, x ^ ozs(p, count))
+	mov	r0, r10
+	eors	r0, r2
+	@ photon_beetle_aead128.ae:30: s[2] = x[95:64]
+	str	r0, [sp, #36]
+	@ photon_beetle_aead128.ae:37: return if n < rate then x | ((1 as u128) << (8 * n)) else x
+	subs	r4, #32
+	movs	r0, #1
+	lsls	r0, r4
+	orrs	r0, r1
+	eors	r0, r1
+	ands	r0, r3
+	eors	r1, r0
+	@ photon_beetle_aead128.ae:130: set_rate_part(s, x ^ ozs(p, count))
+	mov	r0, r11
+	eors	r0, r1
+	@ photon_beetle_aead128.ae:31: s[3] = x[127:96]
+	str	r0, [sp, #40]
+	ldr	r1, [sp, #4]
+	adds	r1, #1
+	str	r1, [sp, #4]
+	ldr	r0, [sp, #20]
+	cmp	r1, r0
+	bcs	.Lphoton_beetle_aead128_encrypt_with_far3
+	b	.Lphoton_beetle_aead128_encrypt_with_loop11
+.Lphoton_beetle_aead128_encrypt_with_far3:
+.Lphoton_beetle_aead128_encrypt_with_done12:
+	@ photon_beetle_aead128.ae:79: whole = m % rate == 0
+	ldr	r0, [sp, #120]
+	lsls	r0, r0, #28
+	lsrs	r0, r0, #28
+	subs	r0, r0, #1
+	movs	r2, #0
+	adcs	r2, r2
+	movs	r0, #1
+	eors	r2, r0
+	@ photon_beetle_aead128.ae:80: return if a > 0 then (if whole then 1 else 2 as u8) else (if whole then 5 else 6 as u8)
+	rsbs	r0, r2, #0
+	lsls	r0, r0, #30
+	lsrs	r1, r0, #30
+	movs	r0, #2
+	eors	r1, r0
+	rsbs	r0, r2, #0
+	lsls	r0, r0, #30
+	lsrs	r2, r0, #30
+	movs	r0, #6
+	eors	r2, r0
+	ldr	r0, [sp, #24]
+	rsbs	r0, r0, #0
+	eors	r1, r2
+	ands	r1, r0
+	eors	r2, r1
+	@ photon_beetle_aead128.ae:48: s[7] = s[7] ^ ((c as u32) << 29)
+	ldr	r1, [sp, #56]
+	lsls	r0, r2, #29
+	eors	r1, r0
+	str	r1, [sp, #56]
+.Lphoton_beetle_aead128_encrypt_with_else9:
+.Lphoton_beetle_aead128_encrypt_with_endif10:
+	@ photon_beetle_aead128.ae:85: P.permute(s)
+	add	r0, sp, #28
+	bl	photon_beetle_aead128_P_permute
+	@ photon_beetle_aead128.ae:24: return cat(s[3], s[2], s[1], s[0])
+	ldr	r5, [sp, #40]
+	ldr	r4, [sp, #36]
+	ldr	r2, [sp, #32]
+	ldr	r1, [sp, #28]
+	@ photon_beetle_aead128.ae:134: store_le(tag, 0, tag_of(s))
+	ldr	r3, [sp, #132]
+	movs	r0, #3
+	tst	r3, r0
+	bne	.Lphoton_beetle_aead128_encrypt_with_bytes22
+	str	r1, [r3]
+	str	r2, [r3, #4]
+	str	r4, [r3, #8]
+	str	r5, [r3, #12]
+	b	.Lphoton_beetle_aead128_encrypt_with_stored23
+.Lphoton_beetle_aead128_encrypt_with_bytes22:
+	str	r1, [sp, #60]
+	str	r2, [sp, #64]
+	str	r4, [sp, #68]
+	str	r5, [sp, #72]
+	add	r2, sp, #60
+	movs	r1, #16
+.Lphoton_beetle_aead128_encrypt_with_cpy24:
+	subs	r1, #1
+	bcc	.Lphoton_beetle_aead128_encrypt_with_stored23
+	ldrb	r0, [r2, r1]
+	strb	r0, [r3, r1]
+	b	.Lphoton_beetle_aead128_encrypt_with_cpy24
+.Lphoton_beetle_aead128_encrypt_with_stored23:
+	add	sp, #76
+	pop	{r4, r5, r6, r7}
+	mov	r8, r4
+	mov	r9, r5
+	mov	r10, r6
+	mov	r11, r7
+	pop	{r4, r5, r6, r7, pc}
+	.ltorg
+	.size photon_beetle_aead128_encrypt_with, .-photon_beetle_aead128_encrypt_with
+
+
+@ --- photon_beetle_aead128_decrypt_with: photon_beetle_aead128.decrypt_with
+@     frame 84 bytes (22 spill slots, 9 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 752 bytes of code and literals
+	.section .text.photon_beetle_aead128_decrypt_with,"ax",%progbits
+	.global photon_beetle_aead128_decrypt_with
+	.type photon_beetle_aead128_decrypt_with, %function
+	.thumb_func
+	.balign 4
+photon_beetle_aead128_decrypt_with:
+	push	{r4, r5, r6, r7, lr}
+	mov	r4, r8
+	mov	r5, r9
+	mov	r6, r10
+	mov	r7, r11
+	push	{r4, r5, r6, r7}
+	sub	sp, #84
+	mov	r4, r0
+	ldr	r2, [sp, #120]
+	@ photon_beetle_aead128.ae:91: set_rate_part(s, load_le(nonce, 0, 16))
+	movs	r0, #3
+	tst	r1, r0
+	beq	.Lphoton_beetle_aead128_decrypt_with_words2
+.Lphoton_beetle_aead128_decrypt_with_bytes1:
+	add	r6, sp, #68
+	movs	r5, #16
+.Lphoton_beetle_aead128_decrypt_with_cpy4:
+	subs	r5, #1
+	bcc	.Lphoton_beetle_aead128_decrypt_with_cpyd3
+	ldrb	r0, [r1, r5]
+	strb	r0, [r6, r5]
+	b	.Lphoton_beetle_aead128_decrypt_with_cpy4
+.Lphoton_beetle_aead128_decrypt_with_cpyd3:
+	mov	r1, r6
+.Lphoton_beetle_aead128_decrypt_with_words2:
+	ldr	r0, [r1]
+	@ photon_beetle_aead128.ae:28: s[0] = x[31:0]
+	str	r0, [sp, #36]
+	@ photon_beetle_aead128.ae:91: set_rate_part(s, load_le(nonce, 0, 16))
+	ldr	r0, [r1, #4]
+	@ photon_beetle_aead128.ae:29: s[1] = x[63:32]
+	str	r0, [sp, #40]
+	@ photon_beetle_aead128.ae:91: set_rate_part(s, load_le(nonce, 0, 16))
+	ldr	r0, [r1, #8]
+	@ photon_beetle_aead128.ae:30: s[2] = x[95:64]
+	str	r0, [sp, #44]
+	@ photon_beetle_aead128.ae:91: set_rate_part(s, load_le(nonce, 0, 16))
+	ldr	r0, [r1, #12]
+	@ photon_beetle_aead128.ae:31: s[3] = x[127:96]
+	str	r0, [sp, #48]
+	@ photon_beetle_aead128.ae:93: s[4 + i] = kc[i]
+	ldr	r0, [r4]
+	str	r0, [sp, #52]
+	ldr	r0, [r4, #4]
+	str	r0, [sp, #56]
+	ldr	r0, [r4, #8]
+	str	r0, [sp, #60]
+	ldr	r0, [r4, #12]
+	str	r0, [sp, #64]
+	@ photon_beetle_aead128.ae:143: if (a == 0) & (m == 0) {
+	subs	r0, r2, #1
+	movs	r4, #0
+	adcs	r4, r4
+	movs	r0, #1
+	eors	r4, r0
+	ldr	r0, [sp, #128]
+	subs	r0, r0, #1
+	movs	r1, #0
+	adcs	r1, r1
+	movs	r0, #1
+	eors	r1, r0
+	ands	r4, r1
+	beq	.Lphoton_beetle_aead128_decrypt_with_else5
+	@ photon_beetle_aead128.ae:48: s[7] = s[7] ^ ((c as u32) << 29)
+	ldr	r1, [sp, #64]
+	movs	r0, #1
+	lsls	r0, r0, #29
+	eors	r1, r0
+	str	r1, [sp, #64]
+.Lphoton_beetle_aead128_decrypt_with_else5:
+.Lphoton_beetle_aead128_decrypt_with_endif6:
+	@ photon_beetle_aead128.ae:146: if a > 0 {
+	subs	r0, r2, #1
+	movs	r0, #0
+	mov	r1, r0
+	adcs	r1, r0
+	str	r1, [sp, #32]
+	cmp	r2, #0
+	beq	.Lphoton_beetle_aead128_decrypt_with_else7
+	@ photon_beetle_aead128.ae:74: whole = a % rate == 0
+	lsls	r0, r2, #28
+	lsrs	r0, r0, #28
+	subs	r0, r0, #1
+	movs	r1, #0
+	adcs	r1, r1
+	movs	r0, #1
+	eors	r1, r0
+	@ photon_beetle_aead128.ae:75: return if m > 0 then (if whole then 1 else 2 as u8) else (if whole then 3 else 4 as u8)
+	rsbs	r0, r1, #0
+	lsls	r0, r0, #29
+	lsrs	r4, r0, #29
+	movs	r0, #4
+	eors	r4, r0
+	rsbs	r0, r1, #0
+	lsls	r0, r0, #30
+	lsrs	r1, r0, #30
+	movs	r0, #2
+	eors	r1, r0
+	eors	r1, r4
+	ldr	r0, [sp, #128]
+	subs	r0, r0, #1
+	movs	r0, #0
+	sbcs	r0, r0
+	mvns	r0, r0
+	ands	r1, r0
+	eors	r4, r1
+	@ photon_beetle_aead128.ae:147: hash(s, ad, c0_of(a, m))
+	add	r0, sp, #36
+	mov	r1, r3
+	mov	r3, r4
+	bl	photon_beetle_aead128_hash
+.Lphoton_beetle_aead128_decrypt_with_else7:
+.Lphoton_beetle_aead128_decrypt_with_endif8:
+	@ photon_beetle_aead128.ae:149: if m > 0 {
+	ldr	r0, [sp, #128]
+	cmp	r0, #0
+	bne	.Lphoton_beetle_aead128_decrypt_with_far1
+	b	.Lphoton_beetle_aead128_decrypt_with_else9
+.Lphoton_beetle_aead128_decrypt_with_far1:
+	@ photon_beetle_aead128.ae:150: for i in 0..(m + rate - 1) / rate {
+	adds	r0, #16
+	subs	r0, r0, #1
+	lsrs	r0, r0, #4
+	str	r0, [sp, #28]
+	movs	r1, #0
+	str	r1, [sp, #4]
+	cmp	r1, r0
+	bcc	.Lphoton_beetle_aead128_decrypt_with_far2
+	b	.Lphoton_beetle_aead128_decrypt_with_done12
+.Lphoton_beetle_aead128_decrypt_with_far2:
+.Lphoton_beetle_aead128_decrypt_with_loop11:
+	@ photon_beetle_aead128.ae:153: count = if rest < rate then rest else rate
+	movs	r2, #16
+	@ photon_beetle_aead128.ae:151: off = rate * i
+	ldr	r1, [sp, #4]
+	lsls	r0, r1, #4
+	str	r0, [sp, #8]
+	@ photon_beetle_aead128.ae:152: rest = m - off
+	ldr	r1, [sp, #128]
+	subs	r1, r1, r0
+	@ photon_beetle_aead128.ae:153: count = if rest < rate then rest else rate
+	cmp	r1, #16
+	movs	r0, #0
+	sbcs	r0, r0
+	eors	r1, r2
+	ands	r1, r0
+	eors	r1, r2
+	str	r1, [sp]
+	@ photon_beetle_aead128.ae:154: P.permute(s)
+	add	r0, sp, #36
+	bl	photon_beetle_aead128_P_permute
+	@ photon_beetle_aead128.ae:24: return cat(s[3], s[2], s[1], s[0])
+	ldr	r0, [sp, #48]
+	mov	r9, r0
+	ldr	r0, [sp, #44]
+	mov	r8, r0
+	ldr	r0, [sp, #40]
+	str	r0, [sp, #24]
+	@ photon_beetle_aead128.ae:54: return cat(x[63:0] >>> 1, x[127:64])
+	lsls	r4, r0, #31
+	@ photon_beetle_aead128.ae:24: return cat(s[3], s[2], s[1], s[0])
+	ldr	r2, [sp, #36]
+	str	r2, [sp, #16]
+	@ photon_beetle_aead128.ae:54: return cat(x[63:0] >>> 1, x[127:64])
+	lsrs	r1, r2, #1
+	orrs	r4, r1
+	lsls	r3, r2, #31
+	lsrs	r0, r0, #1
+	orrs	r3, r0
+	@ photon_beetle_aead128.ae:156: p = first_bytes(shuffle(x) ^ load_le(ct, off, rate, count), count)
+	ldr	r1, [sp, #124]
+	ldr	r0, [sp, #8]
+	adds	r2, r1, r0
+	ldr	r0, [sp]
+	cmp	r0, #16
+	bcc	.Lphoton_beetle_aead128_decrypt_with_bytes13
+	movs	r0, #3
+	tst	r2, r0
+	beq	.Lphoton_beetle_aead128_decrypt_with_words14
+.Lphoton_beetle_aead128_decrypt_with_bytes13:
+	movs	r0, #0
+	str	r0, [sp, #68]
+	str	r0, [sp, #72]
+	str	r0, [sp, #76]
+	str	r0, [sp, #80]
+	add	r5, sp, #68
+	ldr	r1, [sp]
+	cmp	r1, #16
+	bcc	.Lphoton_beetle_aead128_decrypt_with_cnt16
+	movs	r1, #16
+.Lphoton_beetle_aead128_decrypt_with_cnt16:
+.Lphoton_beetle_aead128_decrypt_with_cpy17:
+	subs	r1, #1
+	bcc	.Lphoton_beetle_aead128_decrypt_with_cpyd15
+	ldrb	r0, [r2, r1]
+	strb	r0, [r5, r1]
+	b	.Lphoton_beetle_aead128_decrypt_with_cpy17
+.Lphoton_beetle_aead128_decrypt_with_cpyd15:
+	mov	r2, r5
+.Lphoton_beetle_aead128_decrypt_with_words14:
+	ldr	r1, [r2]
+	mov	r0, r8
+	eors	r1, r0
+	mov	r11, r1
+	ldr	r1, [r2, #4]
+	mov	r0, r9
+	eors	r1, r0
+	mov	r10, r1
+	ldr	r0, [r2, #8]
+	eors	r4, r0
+	ldr	r1, [r2, #12]
+	eors	r3, r1
+	str	r3, [sp, #12]
+	@ photon_beetle_aead128.ae:42: return x & ~(~(0 as u128) << (8 * n))
+	movs	r3, #0
+	mvns	r3, r3
+	mov	r6, r3
+	mov	r2, r3
+	mov	r1, r3
+	ldr	r0, [sp]
+	lsls	r0, r0, #3
+	str	r0, [sp, #20]
+	mov	r7, r0
+	cmp	r7, #128
+	bcs	.Lphoton_beetle_aead128_decrypt_with_shz18
+.Lphoton_beetle_aead128_decrypt_with_shl20:
+	cmp	r7, #32
+	bcc	.Lphoton_beetle_aead128_decrypt_with_shf19
+	mov	r1, r2
+	mov	r2, r6
+	mov	r6, r3
+	movs	r3, #0
+	subs	r7, #32
+	b	.Lphoton_beetle_aead128_decrypt_with_shl20
+.Lphoton_beetle_aead128_decrypt_with_shf19:
+	lsls	r1, r7
+	movs	r5, #32
+	subs	r5, r5, r7
+	mov	r0, r2
+	lsrs	r0, r5
+	orrs	r1, r0
+	lsls	r2, r7
+	mov	r0, r6
+	lsrs	r0, r5
+	orrs	r2, r0
+	mov	r0, r3
+	lsrs	r0, r5
+	lsls	r6, r7
+	orrs	r6, r0
+	lsls	r3, r7
+	b	.Lphoton_beetle_aead128_decrypt_with_she21
+.Lphoton_beetle_aead128_decrypt_with_shz18:
+	movs	r3, #0
+	movs	r6, #0
+	movs	r2, #0
+	movs	r1, #0
+.Lphoton_beetle_aead128_decrypt_with_she21:
+	mov	r5, r11
+	bics	r5, r3
+	mov	r3, r10
+	bics	r3, r6
+	bics	r4, r2
+	ldr	r2, [sp, #12]
+	bics	r2, r1
+	@ photon_beetle_aead128.ae:157: store_le(msg, off, p, count)
+	ldr	r1, [sp, #140]
+	ldr	r0, [sp, #8]
+	adds	r1, r1, r0
+	ldr	r0, [sp]
+	cmp	r0, #16
+	bcc	.Lphoton_beetle_aead128_decrypt_with_bytes22
+	movs	r0, #3
+	tst	r1, r0
+	bne	.Lphoton_beetle_aead128_decrypt_with_bytes22
+	str	r5, [r1]
+	str	r3, [r1, #4]
+	str	r4, [r1, #8]
+	str	r2, [r1, #12]
+	b	.Lphoton_beetle_aead128_decrypt_with_stored23
+.Lphoton_beetle_aead128_decrypt_with_bytes22:
+	str	r5, [sp, #68]
+	str	r3, [sp, #72]
+	str	r4, [sp, #76]
+	str	r2, [sp, #80]
+	add	r7, sp, #68
+	ldr	r6, [sp]
+	cmp	r6, #16
+	bcc	.Lphoton_beetle_aead128_decrypt_with_cnt24
+	movs	r6, #16
+.Lphoton_beetle_aead128_decrypt_with_cnt24:
+.Lphoton_beetle_aead128_decrypt_with_cpy25:
+	subs	r6, #1
+	bcc	.Lphoton_beetle_aead128_decrypt_with_stored23
+	ldrb	r0, [r7, r6]
+	strb	r0, [r1, r6]
+	b	.Lphoton_beetle_aead128_decrypt_with_cpy25
+.Lphoton_beetle_aead128_decrypt_with_stored23:
+	@ photon_beetle_aead128.ae:37: return if n < rate then x | ((1 as u128) << (8 * n)) else x
+	ldr	r0, [sp]
+	cmp	r0, #16
+	movs	r6, #0
+	sbcs	r6, r6
+	ldr	r1, [sp, #20]
+	movs	r0, #1
+	lsls	r0, r1
+	orrs	r0, r5
+	eors	r0, r5
+	ands	r0, r6
+	eors	r5, r0
+	@ photon_beetle_aead128.ae:158: set_rate_part(s, x ^ ozs(p, count))
+	ldr	r0, [sp, #16]
+	eors	r0, r5
+	@ photon_beetle_aead128.ae:28: s[0] = x[31:0]
+	str	r0, [sp, #36]
+	@ photon_beetle_aead128.ae:37: return if n < rate then x | ((1 as u128) << (8 * n)) else x
+	subs	r1, #32
+	movs	r0, #1
+	lsls	r0, r1
+	orrs	r0, r3
+	eors	r0, r3
+	ands	r0, r6
+	eors	r3, r0
+	@ photon_beetle_aead128.ae:158: set_rate_part(s, x ^ ozs(p, count))
+	ldr	r0, [sp, #24]
+	eors	r0, r3
 	@ photon_beetle_aead128.ae:29: s[1] = x[63:32]
 	str	r0, [sp, #40]
 	@ photon_beetle_aead128.ae:37: return if n < rate then x | ((1 as u128) << (8 * n)) else x
-	ldr	r5, [sp, #24]
-	orrs	r3, r5
-	eors	r3, r5
-	ands	r3, r2
-	eors	r5, r3
-	@ photon_beetle_aead128.ae:130: set_rate_part(s, x ^ ozs(p, count))
-	mov	r0, r10
-	eors	r0, r5
+	subs	r1, #32
+	movs	r0, #1
+	lsls	r0, r1
+	orrs	r0, r4
+	eors	r0, r4
+	ands	r0, r6
+	eors	r4, r0
+	@ photon_beetle_aead128.ae:158: set_rate_part(s, x ^ ozs(p, count))
+	mov	r0, r8
+	eors	r0, r4
 	@ photon_beetle_aead128.ae:30: s[2] = x[95:64]
 	str	r0, [sp, #44]
 	@ photon_beetle_aead128.ae:37: return if n < rate then x | ((1 as u128) << (8 * n)) else x
-	ldr	r3, [sp, #12]
-	orrs	r1, r3
-	eors	r1, r3
-	ands	r1, r2
-	eors	r3, r1
-	@ photon_beetle_aead128.ae:130: set_rate_part(s, x ^ ozs(p, count))
-	mov	r0, r11
-	eors	r0, r3
+	subs	r1, #32
+	movs	r0, #1
+	lsls	r0, r1
+	orrs	r0, r2
+	eors	r0, r2
+	ands	r0, r6
+	eors	r2, r0
+	@ photon_beetle_aead128.ae:158: set_rate_part(s, x ^ ozs(p, count))
+	mov	r0, r9
+	eors	r0, r2
 	@ photon_beetle_aead128.ae:31: s[3] = x[127:96]
 	str	r0, [sp, #48]
 	ldr	r1, [sp, #4]
@@ -421,10 +836,10 @@ photon_beetle_aead128_encrypt_with:
 	str	r1, [sp, #4]
 	ldr	r0, [sp, #28]
 	cmp	r1, r0
-	bcs	.Lphoton_beetle_aead128_encrypt_with_far3
-	b	.Lphoton_beetle_aead128_encrypt_with_loop11
-.Lphoton_beetle_aead128_encrypt_with_far3:
-.Lphoton_beetle_aead128_encrypt_with_done12:
+	bcs	.Lphoton_beetle_aead128_decrypt_with_far3
+	b	.Lphoton_beetle_aead128_decrypt_with_loop11
+.Lphoton_beetle_aead128_decrypt_with_far3:
+.Lphoton_beetle_aead128_decrypt_with_done12:
 	@ photon_beetle_aead128.ae:79: whole = m % rate == 0
 	ldr	r0, [sp, #128]
 	lsls	r0, r0, #28
@@ -455,515 +870,25 @@ photon_beetle_aead128_encrypt_with:
 	lsls	r0, r2, #29
 	eors	r1, r0
 	str	r1, [sp, #64]
-.Lphoton_beetle_aead128_encrypt_with_else9:
-.Lphoton_beetle_aead128_encrypt_with_endif10:
-	@ photon_beetle_aead128.ae:85: P.permute(s)
-	add	r0, sp, #36
-	bl	photon_beetle_aead128_P_permute
-	@ photon_beetle_aead128.ae:24: return cat(s[3], s[2], s[1], s[0])
-	ldr	r5, [sp, #48]
-	ldr	r4, [sp, #44]
-	ldr	r2, [sp, #40]
-	ldr	r1, [sp, #36]
-	@ photon_beetle_aead128.ae:134: store_le(tag, 0, tag_of(s))
-	ldr	r3, [sp, #140]
-	movs	r0, #3
-	tst	r3, r0
-	bne	.Lphoton_beetle_aead128_encrypt_with_bytes26
-	str	r1, [r3]
-	str	r2, [r3, #4]
-	str	r4, [r3, #8]
-	str	r5, [r3, #12]
-	b	.Lphoton_beetle_aead128_encrypt_with_stored27
-.Lphoton_beetle_aead128_encrypt_with_bytes26:
-	str	r1, [sp, #68]
-	str	r2, [sp, #72]
-	str	r4, [sp, #76]
-	str	r5, [sp, #80]
-	add	r2, sp, #68
-	movs	r1, #16
-.Lphoton_beetle_aead128_encrypt_with_cpy28:
-	subs	r1, #1
-	bcc	.Lphoton_beetle_aead128_encrypt_with_stored27
-	ldrb	r0, [r2, r1]
-	strb	r0, [r3, r1]
-	b	.Lphoton_beetle_aead128_encrypt_with_cpy28
-.Lphoton_beetle_aead128_encrypt_with_stored27:
-	add	sp, #84
-	pop	{r4, r5, r6, r7}
-	mov	r8, r4
-	mov	r9, r5
-	mov	r10, r6
-	mov	r11, r7
-	pop	{r4, r5, r6, r7, pc}
-	.ltorg
-	.size photon_beetle_aead128_encrypt_with, .-photon_beetle_aead128_encrypt_with
-
-
-@ --- photon_beetle_aead128_decrypt_with: photon_beetle_aead128.decrypt_with
-@     frame 92 bytes (29 spill slots, 11 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 832 bytes of code and literals
-	.section .text.photon_beetle_aead128_decrypt_with,"ax",%progbits
-	.global photon_beetle_aead128_decrypt_with
-	.type photon_beetle_aead128_decrypt_with, %function
-	.thumb_func
-	.balign 4
-photon_beetle_aead128_decrypt_with:
-	push	{r4, r5, r6, r7, lr}
-	mov	r4, r8
-	mov	r5, r9
-	mov	r6, r10
-	mov	r7, r11
-	push	{r4, r5, r6, r7}
-	sub	sp, #92
-	mov	r4, r0
-	ldr	r2, [sp, #128]
-	@ photon_beetle_aead128.ae:91: set_rate_part(s, load_le(nonce, 0, 16))
-	movs	r0, #3
-	tst	r1, r0
-	beq	.Lphoton_beetle_aead128_decrypt_with_words2
-.Lphoton_beetle_aead128_decrypt_with_bytes1:
-	add	r6, sp, #76
-	movs	r5, #16
-.Lphoton_beetle_aead128_decrypt_with_cpy4:
-	subs	r5, #1
-	bcc	.Lphoton_beetle_aead128_decrypt_with_cpyd3
-	ldrb	r0, [r1, r5]
-	strb	r0, [r6, r5]
-	b	.Lphoton_beetle_aead128_decrypt_with_cpy4
-.Lphoton_beetle_aead128_decrypt_with_cpyd3:
-	mov	r1, r6
-.Lphoton_beetle_aead128_decrypt_with_words2:
-	ldr	r0, [r1]
-	@ photon_beetle_aead128.ae:28: s[0] = x[31:0]
-	str	r0, [sp, #44]
-	@ photon_beetle_aead128.ae:91: set_rate_part(s, load_le(nonce, 0, 16))
-	ldr	r0, [r1, #4]
-	@ photon_beetle_aead128.ae:29: s[1] = x[63:32]
-	str	r0, [sp, #48]
-	@ photon_beetle_aead128.ae:91: set_rate_part(s, load_le(nonce, 0, 16))
-	ldr	r0, [r1, #8]
-	@ photon_beetle_aead128.ae:30: s[2] = x[95:64]
-	str	r0, [sp, #52]
-	@ photon_beetle_aead128.ae:91: set_rate_part(s, load_le(nonce, 0, 16))
-	ldr	r0, [r1, #12]
-	@ photon_beetle_aead128.ae:31: s[3] = x[127:96]
-	str	r0, [sp, #56]
-	@ photon_beetle_aead128.ae:93: s[4 + i] = kc[i]
-	ldr	r0, [r4]
-	str	r0, [sp, #60]
-	ldr	r0, [r4, #4]
-	str	r0, [sp, #64]
-	ldr	r0, [r4, #8]
-	str	r0, [sp, #68]
-	ldr	r0, [r4, #12]
-	str	r0, [sp, #72]
-	@ photon_beetle_aead128.ae:143: if (a == 0) & (m == 0) {
-	subs	r0, r2, #1
-	movs	r4, #0
-	adcs	r4, r4
-	movs	r0, #1
-	eors	r4, r0
-	ldr	r0, [sp, #136]
-	subs	r0, r0, #1
-	movs	r1, #0
-	adcs	r1, r1
-	movs	r0, #1
-	eors	r1, r0
-	ands	r4, r1
-	cmp	r4, #0
-	beq	.Lphoton_beetle_aead128_decrypt_with_else5
-	@ photon_beetle_aead128.ae:48: s[7] = s[7] ^ ((c as u32) << 29)
-	ldr	r1, [sp, #72]
-	movs	r0, #1
-	lsls	r0, r0, #29
-	eors	r1, r0
-	str	r1, [sp, #72]
-.Lphoton_beetle_aead128_decrypt_with_else5:
-.Lphoton_beetle_aead128_decrypt_with_endif6:
-	@ photon_beetle_aead128.ae:146: if a > 0 {
-	subs	r0, r2, #1
-	movs	r0, #0
-	mov	r1, r0
-	adcs	r1, r0
-	str	r1, [sp, #40]
-	cmp	r2, #0
-	beq	.Lphoton_beetle_aead128_decrypt_with_else7
-	@ photon_beetle_aead128.ae:74: whole = a % rate == 0
-	lsls	r0, r2, #28
-	lsrs	r0, r0, #28
-	subs	r0, r0, #1
-	movs	r1, #0
-	adcs	r1, r1
-	movs	r0, #1
-	eors	r1, r0
-	@ photon_beetle_aead128.ae:75: return if m > 0 then (if whole then 1 else 2 as u8) else (if whole then 3 else 4 as u8)
-	rsbs	r0, r1, #0
-	lsls	r0, r0, #29
-	lsrs	r4, r0, #29
-	movs	r0, #4
-	eors	r4, r0
-	rsbs	r0, r1, #0
-	lsls	r0, r0, #30
-	lsrs	r1, r0, #30
-	movs	r0, #2
-	eors	r1, r0
-	eors	r1, r4
-	ldr	r0, [sp, #136]
-	subs	r0, r0, #1
-	movs	r0, #0
-	sbcs	r0, r0
-	mvns	r0, r0
-	ands	r1, r0
-	eors	r4, r1
-	@ photon_beetle_aead128.ae:147: hash(s, ad, c0_of(a, m))
-	add	r0, sp, #44
-	mov	r1, r3
-	mov	r3, r4
-	bl	photon_beetle_aead128_hash
-.Lphoton_beetle_aead128_decrypt_with_else7:
-.Lphoton_beetle_aead128_decrypt_with_endif8:
-	@ photon_beetle_aead128.ae:149: if m > 0 {
-	ldr	r0, [sp, #136]
-	cmp	r0, #0
-	bne	.Lphoton_beetle_aead128_decrypt_with_far1
-	b	.Lphoton_beetle_aead128_decrypt_with_else9
-.Lphoton_beetle_aead128_decrypt_with_far1:
-	@ photon_beetle_aead128.ae:150: for i in 0..(m + rate - 1) / rate {
-	adds	r0, #16
-	subs	r0, r0, #1
-	lsrs	r0, r0, #4
-	str	r0, [sp, #36]
-	movs	r1, #0
-	str	r1, [sp, #4]
-	cmp	r1, r0
-	bcc	.Lphoton_beetle_aead128_decrypt_with_far2
-	b	.Lphoton_beetle_aead128_decrypt_with_done12
-.Lphoton_beetle_aead128_decrypt_with_far2:
-.Lphoton_beetle_aead128_decrypt_with_loop11:
-	@ photon_beetle_aead128.ae:153: count = if rest < rate then rest else rate
-	movs	r2, #16
-	@ photon_beetle_aead128.ae:151: off = rate * i
-	ldr	r1, [sp, #4]
-	lsls	r0, r1, #4
-	str	r0, [sp, #8]
-	@ photon_beetle_aead128.ae:152: rest = m - off
-	ldr	r1, [sp, #136]
-	subs	r1, r1, r0
-	@ photon_beetle_aead128.ae:153: count = if rest < rate then rest else rate
-	cmp	r1, #16
-	movs	r0, #0
-	sbcs	r0, r0
-	eors	r1, r2
-	ands	r1, r0
-	eors	r1, r2
-	str	r1, [sp]
-	@ photon_beetle_aead128.ae:154: P.permute(s)
-	add	r0, sp, #44
-	bl	photon_beetle_aead128_P_permute
-	@ photon_beetle_aead128.ae:24: return cat(s[3], s[2], s[1], s[0])
-	ldr	r0, [sp, #56]
-	str	r0, [sp, #16]
-	ldr	r0, [sp, #52]
-	str	r0, [sp, #12]
-	ldr	r0, [sp, #48]
-	str	r0, [sp, #32]
-	@ photon_beetle_aead128.ae:54: return cat(x[63:0] >>> 1, x[127:64])
-	lsls	r4, r0, #31
-	@ photon_beetle_aead128.ae:24: return cat(s[3], s[2], s[1], s[0])
-	ldr	r2, [sp, #44]
-	str	r2, [sp, #28]
-	@ photon_beetle_aead128.ae:54: return cat(x[63:0] >>> 1, x[127:64])
-	lsrs	r1, r2, #1
-	orrs	r4, r1
-	lsls	r3, r2, #31
-	lsrs	r0, r0, #1
-	orrs	r3, r0
-	@ photon_beetle_aead128.ae:156: p = first_bytes(shuffle(x) ^ load_le(ct, off, rate, count), count)
-	ldr	r1, [sp, #132]
-	ldr	r0, [sp, #8]
-	adds	r2, r1, r0
-	ldr	r0, [sp]
-	cmp	r0, #16
-	bcc	.Lphoton_beetle_aead128_decrypt_with_bytes13
-	movs	r0, #3
-	tst	r2, r0
-	beq	.Lphoton_beetle_aead128_decrypt_with_words14
-.Lphoton_beetle_aead128_decrypt_with_bytes13:
-	movs	r0, #0
-	str	r0, [sp, #76]
-	str	r0, [sp, #80]
-	str	r0, [sp, #84]
-	str	r0, [sp, #88]
-	add	r5, sp, #76
-	ldr	r1, [sp]
-	cmp	r1, #16
-	bcc	.Lphoton_beetle_aead128_decrypt_with_cnt16
-	movs	r1, #16
-.Lphoton_beetle_aead128_decrypt_with_cnt16:
-.Lphoton_beetle_aead128_decrypt_with_cpy17:
-	subs	r1, #1
-	bcc	.Lphoton_beetle_aead128_decrypt_with_cpyd15
-	ldrb	r0, [r2, r1]
-	strb	r0, [r5, r1]
-	b	.Lphoton_beetle_aead128_decrypt_with_cpy17
-.Lphoton_beetle_aead128_decrypt_with_cpyd15:
-	mov	r2, r5
-.Lphoton_beetle_aead128_decrypt_with_words14:
-	ldr	r5, [r2]
-	ldr	r0, [sp, #12]
-	eors	r5, r0
-	ldr	r0, [r2, #4]
-	ldr	r1, [sp, #16]
-	eors	r0, r1
-	mov	r8, r0
-	ldr	r1, [r2, #8]
-	eors	r4, r1
-	mov	r10, r4
-	ldr	r1, [r2, #12]
-	eors	r3, r1
-	str	r3, [sp, #20]
-	@ photon_beetle_aead128.ae:42: return x & ~(~(0 as u128) << (8 * n))
-	movs	r2, #0
-	mvns	r2, r2
-	mov	r4, r2
-	mov	r3, r2
-	mov	r1, r2
-	ldr	r0, [sp]
-	lsls	r0, r0, #3
-	str	r0, [sp, #24]
-	mov	r7, r0
-	cmp	r7, #128
-	bcs	.Lphoton_beetle_aead128_decrypt_with_shz18
-.Lphoton_beetle_aead128_decrypt_with_shl20:
-	cmp	r7, #32
-	bcc	.Lphoton_beetle_aead128_decrypt_with_shf19
-	mov	r1, r2
-	mov	r2, r3
-	mov	r3, r4
-	movs	r4, #0
-	subs	r7, #32
-	b	.Lphoton_beetle_aead128_decrypt_with_shl20
-.Lphoton_beetle_aead128_decrypt_with_shf19:
-	lsls	r1, r7
-	movs	r6, #32
-	subs	r6, r6, r7
-	mov	r0, r2
-	lsrs	r0, r6
-	orrs	r1, r0
-	lsls	r2, r7
-	mov	r0, r3
-	lsrs	r0, r6
-	orrs	r2, r0
-	mov	r0, r4
-	lsrs	r0, r6
-	lsls	r3, r7
-	orrs	r3, r0
-	lsls	r4, r7
-	b	.Lphoton_beetle_aead128_decrypt_with_she21
-.Lphoton_beetle_aead128_decrypt_with_shz18:
-	movs	r4, #0
-	movs	r3, #0
-	movs	r2, #0
-	movs	r1, #0
-.Lphoton_beetle_aead128_decrypt_with_she21:
-	bics	r5, r4
-	mov	r9, r5
-	mov	r0, r8
-	bics	r0, r3
-	mov	r8, r0
-	mov	r0, r10
-	bics	r0, r2
-	mov	r11, r0
-	ldr	r0, [sp, #20]
-	bics	r0, r1
-	mov	r10, r0
-	@ photon_beetle_aead128.ae:157: store_le(msg, off, p, count)
-	ldr	r1, [sp, #148]
-	ldr	r0, [sp, #8]
-	adds	r1, r1, r0
-	ldr	r0, [sp]
-	cmp	r0, #16
-	bcc	.Lphoton_beetle_aead128_decrypt_with_bytes22
-	movs	r0, #3
-	tst	r1, r0
-	bne	.Lphoton_beetle_aead128_decrypt_with_bytes22
-	mov	r0, r5
-	str	r0, [r1]
-	mov	r0, r8
-	str	r0, [r1, #4]
-	mov	r0, r11
-	str	r0, [r1, #8]
-	mov	r0, r10
-	str	r0, [r1, #12]
-	b	.Lphoton_beetle_aead128_decrypt_with_stored23
-.Lphoton_beetle_aead128_decrypt_with_bytes22:
-	mov	r0, r9
-	str	r0, [sp, #76]
-	mov	r0, r8
-	str	r0, [sp, #80]
-	mov	r0, r11
-	str	r0, [sp, #84]
-	mov	r0, r10
-	str	r0, [sp, #88]
-	add	r3, sp, #76
-	ldr	r2, [sp]
-	cmp	r2, #16
-	bcc	.Lphoton_beetle_aead128_decrypt_with_cnt24
-	movs	r2, #16
-.Lphoton_beetle_aead128_decrypt_with_cnt24:
-.Lphoton_beetle_aead128_decrypt_with_cpy25:
-	subs	r2, #1
-	bcc	.Lphoton_beetle_aead128_decrypt_with_stored23
-	ldrb	r0, [r3, r2]
-	strb	r0, [r1, r2]
-	b	.Lphoton_beetle_aead128_decrypt_with_cpy25
-.Lphoton_beetle_aead128_decrypt_with_stored23:
-	@ photon_beetle_aead128.ae:37: return if n < rate then x | ((1 as u128) << (8 * n)) else x
-	ldr	r0, [sp]
-	cmp	r0, #16
-	movs	r2, #0
-	sbcs	r2, r2
-	movs	r5, #1
-	movs	r1, #0
-	mov	r4, r1
-	mov	r3, r1
-	ldr	r6, [sp, #24]
-	cmp	r6, #128
-	bcs	.Lphoton_beetle_aead128_decrypt_with_shz26
-.Lphoton_beetle_aead128_decrypt_with_shl28:
-	cmp	r6, #32
-	bcc	.Lphoton_beetle_aead128_decrypt_with_shf27
-	mov	r1, r3
-	mov	r3, r4
-	mov	r4, r5
-	movs	r5, #0
-	subs	r6, #32
-	b	.Lphoton_beetle_aead128_decrypt_with_shl28
-.Lphoton_beetle_aead128_decrypt_with_shf27:
-	lsls	r1, r6
-	movs	r0, #32
-	subs	r0, r0, r6
-	mov	r7, r3
-	lsrs	r7, r0
-	orrs	r1, r7
-	lsls	r3, r6
-	mov	r7, r4
-	lsrs	r7, r0
-	orrs	r3, r7
-	mov	r7, r5
-	lsrs	r7, r0
-	lsls	r4, r6
-	orrs	r4, r7
-	lsls	r5, r6
-	b	.Lphoton_beetle_aead128_decrypt_with_she29
-.Lphoton_beetle_aead128_decrypt_with_shz26:
-	movs	r5, #0
-	movs	r4, #0
-	movs	r3, #0
-	movs	r1, #0
-.Lphoton_beetle_aead128_decrypt_with_she29:
-	mov	r7, r9
-	orrs	r5, r7
-	eors	r5, r7
-	ands	r5, r2
-	eors	r7, r5
-	@ photon_beetle_aead128.ae:158: set_rate_part(s, x ^ ozs(p, count))
-	ldr	r0, [sp, #28]
-	eors	r0, r7
-	@ photon_beetle_aead128.ae:28: s[0] = x[31:0]
-	str	r0, [sp, #44]
-	@ photon_beetle_aead128.ae:37: return if n < rate then x | ((1 as u128) << (8 * n)) else x
-	mov	r6, r8
-	orrs	r4, r6
-	eors	r4, r6
-	ands	r4, r2
-	eors	r6, r4
-	@ photon_beetle_aead128.ae:158: set_rate_part(s, x ^ ozs(p, count))
-	ldr	r0, [sp, #32]
-	eors	r0, r6
-	@ photon_beetle_aead128.ae:29: s[1] = x[63:32]
-	str	r0, [sp, #48]
-	@ photon_beetle_aead128.ae:37: return if n < rate then x | ((1 as u128) << (8 * n)) else x
-	mov	r5, r11
-	orrs	r3, r5
-	eors	r3, r5
-	ands	r3, r2
-	eors	r5, r3
-	@ photon_beetle_aead128.ae:158: set_rate_part(s, x ^ ozs(p, count))
-	ldr	r0, [sp, #12]
-	eors	r0, r5
-	@ photon_beetle_aead128.ae:30: s[2] = x[95:64]
-	str	r0, [sp, #52]
-	@ photon_beetle_aead128.ae:37: return if n < rate then x | ((1 as u128) << (8 * n)) else x
-	mov	r3, r10
-	orrs	r1, r3
-	eors	r1, r3
-	ands	r1, r2
-	eors	r3, r1
-	@ photon_beetle_aead128.ae:158: set_rate_part(s, x ^ ozs(p, count))
-	ldr	r0, [sp, #16]
-	eors	r0, r3
-	@ photon_beetle_aead128.ae:31: s[3] = x[127:96]
-	str	r0, [sp, #56]
-	ldr	r1, [sp, #4]
-	adds	r1, #1
-	str	r1, [sp, #4]
-	ldr	r0, [sp, #36]
-	cmp	r1, r0
-	bcs	.Lphoton_beetle_aead128_decrypt_with_far3
-	b	.Lphoton_beetle_aead128_decrypt_with_loop11
-.Lphoton_beetle_aead128_decrypt_with_far3:
-.Lphoton_beetle_aead128_decrypt_with_done12:
-	@ photon_beetle_aead128.ae:79: whole = m % rate == 0
-	ldr	r0, [sp, #136]
-	lsls	r0, r0, #28
-	lsrs	r0, r0, #28
-	subs	r0, r0, #1
-	movs	r2, #0
-	adcs	r2, r2
-	movs	r0, #1
-	eors	r2, r0
-	@ photon_beetle_aead128.ae:80: return if a > 0 then (if whole then 1 else 2 as u8) else (if whole then 5 else 6 as u8)
-	rsbs	r0, r2, #0
-	lsls	r0, r0, #30
-	lsrs	r1, r0, #30
-	movs	r0, #2
-	eors	r1, r0
-	rsbs	r0, r2, #0
-	lsls	r0, r0, #30
-	lsrs	r2, r0, #30
-	movs	r0, #6
-	eors	r2, r0
-	ldr	r0, [sp, #40]
-	rsbs	r0, r0, #0
-	eors	r1, r2
-	ands	r1, r0
-	eors	r2, r1
-	@ photon_beetle_aead128.ae:48: s[7] = s[7] ^ ((c as u32) << 29)
-	ldr	r1, [sp, #72]
-	lsls	r0, r2, #29
-	eors	r1, r0
-	str	r1, [sp, #72]
 .Lphoton_beetle_aead128_decrypt_with_else9:
 .Lphoton_beetle_aead128_decrypt_with_endif10:
 	@ photon_beetle_aead128.ae:162: return (load_le(tag, 0, 16) ^ tag_of(s)) == 0
-	ldr	r3, [sp, #140]
+	ldr	r3, [sp, #132]
 	movs	r0, #3
 	tst	r3, r0
-	beq	.Lphoton_beetle_aead128_decrypt_with_words31
-.Lphoton_beetle_aead128_decrypt_with_bytes30:
-	add	r2, sp, #76
+	beq	.Lphoton_beetle_aead128_decrypt_with_words27
+.Lphoton_beetle_aead128_decrypt_with_bytes26:
+	add	r2, sp, #68
 	movs	r1, #16
-.Lphoton_beetle_aead128_decrypt_with_cpy33:
+.Lphoton_beetle_aead128_decrypt_with_cpy29:
 	subs	r1, #1
-	bcc	.Lphoton_beetle_aead128_decrypt_with_cpyd32
+	bcc	.Lphoton_beetle_aead128_decrypt_with_cpyd28
 	ldrb	r0, [r3, r1]
 	strb	r0, [r2, r1]
-	b	.Lphoton_beetle_aead128_decrypt_with_cpy33
-.Lphoton_beetle_aead128_decrypt_with_cpyd32:
+	b	.Lphoton_beetle_aead128_decrypt_with_cpy29
+.Lphoton_beetle_aead128_decrypt_with_cpyd28:
 	mov	r3, r2
-.Lphoton_beetle_aead128_decrypt_with_words31:
+.Lphoton_beetle_aead128_decrypt_with_words27:
 	ldr	r0, [r3]
 	str	r0, [sp, #12]
 	ldr	r0, [r3, #4]
@@ -973,25 +898,25 @@ photon_beetle_aead128_decrypt_with:
 	ldr	r0, [r3, #12]
 	str	r0, [sp]
 	@ photon_beetle_aead128.ae:85: P.permute(s)
-	add	r0, sp, #44
+	add	r0, sp, #36
 	bl	photon_beetle_aead128_P_permute
 	@ photon_beetle_aead128.ae:24: return cat(s[3], s[2], s[1], s[0])
-	ldr	r1, [sp, #56]
+	ldr	r1, [sp, #48]
 	@ photon_beetle_aead128.ae:162: return (load_le(tag, 0, 16) ^ tag_of(s)) == 0
 	ldr	r0, [sp]
 	eors	r0, r1
 	@ photon_beetle_aead128.ae:24: return cat(s[3], s[2], s[1], s[0])
-	ldr	r2, [sp, #52]
+	ldr	r2, [sp, #44]
 	@ photon_beetle_aead128.ae:162: return (load_le(tag, 0, 16) ^ tag_of(s)) == 0
 	ldr	r1, [sp, #4]
 	eors	r1, r2
 	@ photon_beetle_aead128.ae:24: return cat(s[3], s[2], s[1], s[0])
-	ldr	r2, [sp, #44]
+	ldr	r2, [sp, #36]
 	@ photon_beetle_aead128.ae:162: return (load_le(tag, 0, 16) ^ tag_of(s)) == 0
 	ldr	r3, [sp, #12]
 	eors	r3, r2
 	@ photon_beetle_aead128.ae:24: return cat(s[3], s[2], s[1], s[0])
-	ldr	r4, [sp, #48]
+	ldr	r4, [sp, #40]
 	@ photon_beetle_aead128.ae:162: return (load_le(tag, 0, 16) ^ tag_of(s)) == 0
 	ldr	r2, [sp, #8]
 	eors	r2, r4
@@ -1003,9 +928,9 @@ photon_beetle_aead128_decrypt_with:
 	adcs	r1, r1
 	movs	r0, #1
 	eors	r1, r0
-	ldr	r0, [sp, #156]
+	ldr	r0, [sp, #148]
 	strh	r1, [r0]
-	add	sp, #92
+	add	sp, #84
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5
@@ -1805,8 +1730,8 @@ photon_beetle_aead128_P_permute:
 
 
 @ --- photon_beetle_aead128_hash: photon_beetle_aead128.hash
-@     frame 64 bytes (16 spill slots, 12 on the stack; locals 16), saves nothing
-@     estimated 320 bytes of code and literals
+@     frame 48 bytes (9 spill slots, 8 on the stack; locals 16), saves nothing
+@     estimated 244 bytes of code and literals
 	.section .text.photon_beetle_aead128_hash,"ax",%progbits
 	.global photon_beetle_aead128_hash
 	.type photon_beetle_aead128_hash, %function
@@ -1814,22 +1739,20 @@ photon_beetle_aead128_P_permute:
 	.balign 4
 photon_beetle_aead128_hash:
 	push	{lr}
-	sub	sp, #64
-	str	r0, [sp, #4]
-	str	r1, [sp, #40]
-	str	r2, [sp, #36]
-	str	r3, [sp, #44]
+	sub	sp, #48
+	str	r0, [sp]
+	str	r1, [sp, #24]
+	str	r2, [sp, #20]
+	str	r3, [sp, #28]
 	@ photon_beetle_aead128.ae:61: for i in 0..(a + rate - 1) / rate {
 	adds	r2, #16
 	subs	r0, r2, #1
 	lsrs	r0, r0, #4
-	str	r0, [sp, #32]
+	str	r0, [sp, #16]
 	movs	r1, #0
 	str	r1, [sp, #8]
 	cmp	r1, r0
-	bcc	.Lphoton_beetle_aead128_hash_far1
-	b	.Lphoton_beetle_aead128_hash_done2
-.Lphoton_beetle_aead128_hash_far1:
+	bcs	.Lphoton_beetle_aead128_hash_done2
 .Lphoton_beetle_aead128_hash_loop1:
 	@ photon_beetle_aead128.ae:64: count = if rest < rate then rest else rate
 	movs	r2, #16
@@ -1838,7 +1761,7 @@ photon_beetle_aead128_hash:
 	lsls	r0, r1, #4
 	str	r0, [sp, #12]
 	@ photon_beetle_aead128.ae:63: rest = a - off
-	ldr	r1, [sp, #36]
+	ldr	r1, [sp, #20]
 	subs	r1, r1, r0
 	@ photon_beetle_aead128.ae:64: count = if rest < rate then rest else rate
 	cmp	r1, #16
@@ -1847,38 +1770,35 @@ photon_beetle_aead128_hash:
 	eors	r1, r2
 	ands	r1, r0
 	eors	r1, r2
-	str	r1, [sp]
+	str	r1, [sp, #4]
 	@ photon_beetle_aead128.ae:65: P.permute(s)
-	ldr	r0, [sp, #4]
+	ldr	r0, [sp]
 	bl	photon_beetle_aead128_P_permute
 	@ photon_beetle_aead128.ae:24: return cat(s[3], s[2], s[1], s[0])
-	ldr	r1, [sp, #4]
+	ldr	r1, [sp]
 	ldr	r0, [r1, #12]
-	str	r0, [sp, #28]
-	ldr	r0, [r1, #8]
-	str	r0, [sp, #24]
-	ldr	r0, [r1, #4]
-	str	r0, [sp, #20]
-	ldr	r0, [r1]
-	str	r0, [sp, #16]
+	mov	r8, r0
+	ldr	r5, [r1, #8]
+	ldr	r6, [r1, #4]
+	ldr	r7, [r1]
 	@ photon_beetle_aead128.ae:66: set_rate_part(s, rate_part(s) ^ ozs(load_le(ad, off, rate, count), count))
-	ldr	r1, [sp, #40]
+	ldr	r1, [sp, #24]
 	ldr	r0, [sp, #12]
-	adds	r3, r1, r0
+	adds	r4, r1, r0
 	movs	r1, #3
-	ldr	r0, [sp]
+	ldr	r0, [sp, #4]
 	cmp	r0, #16
 	bcc	.Lphoton_beetle_aead128_hash_bytes3
-	tst	r3, r1
+	tst	r4, r1
 	beq	.Lphoton_beetle_aead128_hash_words4
 .Lphoton_beetle_aead128_hash_bytes3:
 	movs	r0, #0
-	str	r0, [sp, #48]
-	str	r0, [sp, #52]
-	str	r0, [sp, #56]
-	str	r0, [sp, #60]
-	add	r2, sp, #48
-	ldr	r1, [sp]
+	str	r0, [sp, #32]
+	str	r0, [sp, #36]
+	str	r0, [sp, #40]
+	str	r0, [sp, #44]
+	add	r2, sp, #32
+	ldr	r1, [sp, #4]
 	cmp	r1, #16
 	bcc	.Lphoton_beetle_aead128_hash_cnt6
 	movs	r1, #16
@@ -1886,125 +1806,89 @@ photon_beetle_aead128_hash:
 .Lphoton_beetle_aead128_hash_cpy7:
 	subs	r1, #1
 	bcc	.Lphoton_beetle_aead128_hash_cpyd5
-	ldrb	r0, [r3, r1]
+	ldrb	r0, [r4, r1]
 	strb	r0, [r2, r1]
 	b	.Lphoton_beetle_aead128_hash_cpy7
 .Lphoton_beetle_aead128_hash_cpyd5:
-	mov	r3, r2
+	mov	r4, r2
 .Lphoton_beetle_aead128_hash_words4:
-	ldr	r0, [r3]
-	mov	r9, r0
-	ldr	r0, [r3, #4]
-	mov	r11, r0
-	ldr	r0, [r3, #8]
-	mov	r10, r0
-	ldr	r0, [r3, #12]
-	mov	r8, r0
+	ldr	r3, [r4]
 	@ photon_beetle_aead128.ae:37: return if n < rate then x | ((1 as u128) << (8 * n)) else x
-	ldr	r0, [sp]
+	ldr	r0, [sp, #4]
 	cmp	r0, #16
 	movs	r2, #0
 	sbcs	r2, r2
-	movs	r5, #1
-	movs	r1, #0
-	mov	r4, r1
-	mov	r3, r1
-	lsls	r7, r0, #3
-	cmp	r7, #128
-	bcs	.Lphoton_beetle_aead128_hash_shz8
-.Lphoton_beetle_aead128_hash_shl10:
-	cmp	r7, #32
-	bcc	.Lphoton_beetle_aead128_hash_shf9
-	mov	r1, r3
-	mov	r3, r4
-	mov	r4, r5
-	movs	r5, #0
-	subs	r7, #32
-	b	.Lphoton_beetle_aead128_hash_shl10
-.Lphoton_beetle_aead128_hash_shf9:
-	lsls	r1, r7
-	movs	r6, #32
-	subs	r6, r6, r7
-	mov	r0, r3
-	lsrs	r0, r6
-	orrs	r1, r0
-	lsls	r3, r7
-	mov	r0, r4
-	lsrs	r0, r6
-	orrs	r3, r0
-	mov	r0, r5
-	lsrs	r0, r6
-	lsls	r4, r7
-	orrs	r4, r0
-	lsls	r5, r7
-	b	.Lphoton_beetle_aead128_hash_she11
-.Lphoton_beetle_aead128_hash_shz8:
-	movs	r5, #0
-	movs	r4, #0
-	movs	r3, #0
-	movs	r1, #0
-.Lphoton_beetle_aead128_hash_she11:
-	mov	r6, r9
-	orrs	r5, r6
-	eors	r5, r6
-	ands	r5, r2
-	eors	r6, r5
+	lsls	r1, r0, #3
+	movs	r0, #1
+	lsls	r0, r1
+	orrs	r0, r3
+	eors	r0, r3
+	ands	r0, r2
+	eors	r3, r0
 	@ photon_beetle_aead128.ae:66: set_rate_part(s, rate_part(s) ^ ozs(load_le(ad, off, rate, count), count))
-	ldr	r5, [sp, #16]
-	eors	r5, r6
+	eors	r7, r3
 	@ photon_beetle_aead128.ae:28: s[0] = x[31:0]
-	ldr	r6, [sp, #4]
-	str	r5, [r6]
-	@ photon_beetle_aead128.ae:37: return if n < rate then x | ((1 as u128) << (8 * n)) else x
-	mov	r5, r11
-	orrs	r4, r5
-	eors	r4, r5
-	ands	r4, r2
-	eors	r5, r4
+	ldr	r0, [sp]
+	str	r7, [r0]
 	@ photon_beetle_aead128.ae:66: set_rate_part(s, rate_part(s) ^ ozs(load_le(ad, off, rate, count), count))
-	ldr	r4, [sp, #20]
-	eors	r4, r5
+	ldr	r3, [r4, #4]
+	@ photon_beetle_aead128.ae:37: return if n < rate then x | ((1 as u128) << (8 * n)) else x
+	subs	r1, #32
+	movs	r0, #1
+	lsls	r0, r1
+	orrs	r0, r3
+	eors	r0, r3
+	ands	r0, r2
+	eors	r3, r0
+	@ photon_beetle_aead128.ae:66: set_rate_part(s, rate_part(s) ^ ozs(load_le(ad, off, rate, count), count))
+	eors	r6, r3
 	@ photon_beetle_aead128.ae:29: s[1] = x[63:32]
-	str	r4, [r6, #4]
-	@ photon_beetle_aead128.ae:37: return if n < rate then x | ((1 as u128) << (8 * n)) else x
-	mov	r4, r10
-	orrs	r3, r4
-	eors	r3, r4
-	ands	r3, r2
-	eors	r4, r3
+	ldr	r7, [sp]
+	str	r6, [r7, #4]
 	@ photon_beetle_aead128.ae:66: set_rate_part(s, rate_part(s) ^ ozs(load_le(ad, off, rate, count), count))
-	ldr	r3, [sp, #24]
-	eors	r3, r4
+	ldr	r3, [r4, #8]
+	@ photon_beetle_aead128.ae:37: return if n < rate then x | ((1 as u128) << (8 * n)) else x
+	subs	r1, #32
+	movs	r0, #1
+	lsls	r0, r1
+	orrs	r0, r3
+	eors	r0, r3
+	ands	r0, r2
+	eors	r3, r0
+	@ photon_beetle_aead128.ae:66: set_rate_part(s, rate_part(s) ^ ozs(load_le(ad, off, rate, count), count))
+	eors	r5, r3
 	@ photon_beetle_aead128.ae:30: s[2] = x[95:64]
-	str	r3, [r6, #8]
-	@ photon_beetle_aead128.ae:37: return if n < rate then x | ((1 as u128) << (8 * n)) else x
-	mov	r3, r8
-	orrs	r1, r3
-	eors	r1, r3
-	ands	r1, r2
-	eors	r3, r1
+	str	r5, [r7, #8]
 	@ photon_beetle_aead128.ae:66: set_rate_part(s, rate_part(s) ^ ozs(load_le(ad, off, rate, count), count))
-	ldr	r1, [sp, #28]
+	ldr	r3, [r4, #12]
+	@ photon_beetle_aead128.ae:37: return if n < rate then x | ((1 as u128) << (8 * n)) else x
+	subs	r1, #32
+	movs	r0, #1
+	lsls	r0, r1
+	orrs	r0, r3
+	eors	r0, r3
+	ands	r0, r2
+	eors	r3, r0
+	@ photon_beetle_aead128.ae:66: set_rate_part(s, rate_part(s) ^ ozs(load_le(ad, off, rate, count), count))
+	mov	r1, r8
 	eors	r1, r3
 	@ photon_beetle_aead128.ae:31: s[3] = x[127:96]
-	str	r1, [r6, #12]
+	str	r1, [r7, #12]
 	ldr	r1, [sp, #8]
 	adds	r1, #1
 	str	r1, [sp, #8]
-	ldr	r0, [sp, #32]
+	ldr	r0, [sp, #16]
 	cmp	r1, r0
-	bcs	.Lphoton_beetle_aead128_hash_far2
-	b	.Lphoton_beetle_aead128_hash_loop1
-.Lphoton_beetle_aead128_hash_far2:
+	bcc	.Lphoton_beetle_aead128_hash_loop1
 .Lphoton_beetle_aead128_hash_done2:
 	@ photon_beetle_aead128.ae:48: s[7] = s[7] ^ ((c as u32) << 29)
-	ldr	r0, [sp, #44]
+	ldr	r0, [sp, #28]
 	lsls	r2, r0, #29
-	ldr	r0, [sp, #4]
+	ldr	r0, [sp]
 	ldr	r1, [r0, #28]
 	eors	r1, r2
 	str	r1, [r0, #28]
-	add	sp, #64
+	add	sp, #48
 	pop	{pc}
 	.ltorg
 	.size photon_beetle_aead128_hash, .-photon_beetle_aead128_hash

@@ -683,8 +683,8 @@ poly1305_absorb_padded:
 
 
 @ --- poly1305_mac: poly1305.mac
-@     frame 120 bytes (38 spill slots, 10 on the stack; locals 80), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 862 bytes of code and literals
+@     frame 120 bytes (32 spill slots, 10 on the stack; locals 80), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 772 bytes of code and literals
 	.section .text.poly1305_mac,"ax",%progbits
 	.global poly1305_mac
 	.type poly1305_mac, %function
@@ -698,183 +698,190 @@ poly1305_mac:
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
 	sub	sp, #120
-	str	r1, [sp, #16]
-	str	r2, [sp, #4]
-	str	r3, [sp, #20]
-	ldr	r4, [r0]
-	ldr	r3, [r0, #4]
-	ldr	r2, [r0, #8]
-	ldr	r1, [r0, #12]
-	ldr	r5, [r0, #16]
-	str	r5, [sp, #36]
-	ldr	r5, [r0, #20]
-	str	r5, [sp, #32]
-	ldr	r5, [r0, #24]
-	str	r5, [sp, #28]
-	ldr	r0, [r0, #28]
-	str	r0, [sp, #24]
-	movs	r0, #0
-	str	r0, [sp, #40]
-	str	r0, [sp, #44]
-	str	r0, [sp, #48]
-	str	r0, [sp, #52]
-	str	r0, [sp, #56]
-	@ poly1305.ae:30: r = (r_bytes & clamp) as u<130>
-	lsls	r0, r4, #4
-	lsrs	r4, r0, #4
-	ldr	r0, =0x0ffffffc
-	ands	r3, r0
-	ands	r2, r0
-	ands	r1, r0
-	@ poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
-	lsls	r0, r4, #19
-	lsrs	r5, r0, #19
-	@ poly1305.ae:33: rt[10 + i] = limb
-	add	r0, sp, #60
-	str	r0, [sp, #8]
-	mov	r6, r0
-	strh	r5, [r0, #20]
-	@ poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
-	movs	r0, #5
-	muls	r5, r0
-	uxth	r5, r5
-	strh	r5, [r6]
-	@ poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
-	lsls	r0, r4, #6
-	lsrs	r5, r0, #19
-	@ poly1305.ae:33: rt[10 + i] = limb
-	strh	r5, [r6, #22]
-	@ poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
-	movs	r0, #5
-	muls	r5, r0
-	uxth	r5, r5
-	strh	r5, [r6, #2]
-	@ poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
-	lsrs	r4, r4, #26
-	lsls	r0, r3, #6
-	orrs	r4, r0
-	lsls	r0, r4, #19
-	lsrs	r4, r0, #19
-	@ poly1305.ae:33: rt[10 + i] = limb
-	strh	r4, [r6, #24]
-	@ poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
-	movs	r0, #5
-	muls	r4, r0
-	uxth	r4, r4
-	strh	r4, [r6, #4]
-	@ poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
-	lsls	r0, r3, #12
-	lsrs	r4, r0, #19
-	@ poly1305.ae:33: rt[10 + i] = limb
-	strh	r4, [r6, #26]
-	@ poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
-	movs	r0, #5
-	muls	r4, r0
-	uxth	r4, r4
-	strh	r4, [r6, #6]
-	@ poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
-	lsrs	r3, r3, #20
-	lsls	r0, r2, #12
-	orrs	r3, r0
-	lsls	r0, r3, #19
-	lsrs	r3, r0, #19
-	@ poly1305.ae:33: rt[10 + i] = limb
-	strh	r3, [r6, #28]
-	@ poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
-	movs	r0, #5
-	muls	r3, r0
-	uxth	r3, r3
-	strh	r3, [r6, #8]
-	@ poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
-	lsls	r0, r2, #18
-	lsrs	r3, r0, #19
-	@ poly1305.ae:33: rt[10 + i] = limb
-	strh	r3, [r6, #30]
-	@ poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
-	movs	r0, #5
-	muls	r3, r0
-	uxth	r3, r3
-	strh	r3, [r6, #10]
-	@ poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
-	lsls	r0, r2, #5
-	lsrs	r3, r0, #19
-	@ poly1305.ae:33: rt[10 + i] = limb
-	strh	r3, [r6, #32]
-	@ poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
-	movs	r0, #5
-	muls	r3, r0
-	uxth	r3, r3
-	strh	r3, [r6, #12]
-	@ poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
-	lsrs	r2, r2, #27
-	lsls	r0, r1, #5
-	orrs	r2, r0
-	lsls	r0, r2, #19
-	lsrs	r2, r0, #19
-	@ poly1305.ae:33: rt[10 + i] = limb
-	strh	r2, [r6, #34]
-	@ poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
-	movs	r0, #5
-	muls	r2, r0
-	uxth	r2, r2
-	strh	r2, [r6, #14]
-	@ poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
-	lsls	r0, r1, #11
-	lsrs	r2, r0, #19
-	@ poly1305.ae:33: rt[10 + i] = limb
-	strh	r2, [r6, #36]
-	@ poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
-	movs	r0, #5
-	muls	r2, r0
-	uxth	r2, r2
-	strh	r2, [r6, #16]
-	@ poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
-	lsrs	r1, r1, #21
-	@ poly1305.ae:33: rt[10 + i] = limb
-	strh	r1, [r6, #38]
-	@ poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
-	muls	r1, r0
-	uxth	r1, r1
-	strh	r1, [r6, #18]
 	@ poly1305.ae:99: for i in 0..(n + 15) / 16 {
-	ldr	r0, [sp, #4]
-	adds	r0, #15
-	lsrs	r0, r0, #4
-	str	r0, [sp, #12]
-	movs	r1, #0
-	mov	r8, r1
-	cmp	r1, r0
+	movs	r4, #0
+	mov	r8, r4
+	str	r2, [sp]
+	adds	r2, #15
+	lsrs	r2, r2, #4
+	mov	r10, r2
+	@ poly1305.ae:33: rt[10 + i] = limb
+	add	r2, sp, #60
+	mov	r9, r2
+	ldr	r2, [r0]
+	@ poly1305.ae:30: r = (r_bytes & clamp) as u<130>
+	lsls	r2, r2, #4
+	lsrs	r4, r2, #4
+	@ poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
+	lsls	r2, r4, #19
+	lsrs	r5, r2, #19
+	@ poly1305.ae:33: rt[10 + i] = limb
+	mov	r7, r9
+	strh	r5, [r7, #20]
+	@ poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
+	movs	r2, #5
+	muls	r5, r2
+	uxth	r5, r5
+	strh	r5, [r7]
+	@ poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
+	lsls	r2, r4, #6
+	lsrs	r5, r2, #19
+	@ poly1305.ae:33: rt[10 + i] = limb
+	strh	r5, [r7, #22]
+	@ poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
+	movs	r2, #5
+	muls	r5, r2
+	uxth	r5, r5
+	strh	r5, [r7, #2]
+	@ poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
+	lsrs	r6, r4, #26
+	ldr	r4, [r0, #4]
+	@ poly1305.ae:30: r = (r_bytes & clamp) as u<130>
+	ldr	r5, =0x0ffffffc
+	ands	r4, r5
+	@ poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
+	lsls	r2, r4, #6
+	orrs	r6, r2
+	lsls	r2, r6, #19
+	lsrs	r6, r2, #19
+	@ poly1305.ae:33: rt[10 + i] = limb
+	strh	r6, [r7, #24]
+	@ poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
+	movs	r2, #5
+	muls	r6, r2
+	uxth	r6, r6
+	strh	r6, [r7, #4]
+	@ poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
+	lsls	r2, r4, #12
+	lsrs	r6, r2, #19
+	@ poly1305.ae:33: rt[10 + i] = limb
+	strh	r6, [r7, #26]
+	@ poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
+	movs	r2, #5
+	muls	r6, r2
+	uxth	r6, r6
+	strh	r6, [r7, #6]
+	@ poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
+	lsrs	r6, r4, #20
+	ldr	r4, [r0, #8]
+	@ poly1305.ae:30: r = (r_bytes & clamp) as u<130>
+	ands	r4, r5
+	@ poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
+	lsls	r2, r4, #12
+	orrs	r6, r2
+	lsls	r2, r6, #19
+	lsrs	r6, r2, #19
+	@ poly1305.ae:33: rt[10 + i] = limb
+	strh	r6, [r7, #28]
+	@ poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
+	movs	r2, #5
+	muls	r6, r2
+	uxth	r6, r6
+	strh	r6, [r7, #8]
+	@ poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
+	lsls	r2, r4, #18
+	lsrs	r6, r2, #19
+	@ poly1305.ae:33: rt[10 + i] = limb
+	strh	r6, [r7, #30]
+	@ poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
+	movs	r2, #5
+	muls	r6, r2
+	uxth	r6, r6
+	strh	r6, [r7, #10]
+	@ poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
+	lsls	r2, r4, #5
+	lsrs	r6, r2, #19
+	@ poly1305.ae:33: rt[10 + i] = limb
+	strh	r6, [r7, #32]
+	@ poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
+	movs	r2, #5
+	muls	r6, r2
+	uxth	r6, r6
+	strh	r6, [r7, #12]
+	@ poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
+	lsrs	r6, r4, #27
+	ldr	r4, [r0, #12]
+	@ poly1305.ae:30: r = (r_bytes & clamp) as u<130>
+	ands	r4, r5
+	@ poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
+	lsls	r2, r4, #5
+	orrs	r6, r2
+	lsls	r2, r6, #19
+	lsrs	r5, r2, #19
+	@ poly1305.ae:33: rt[10 + i] = limb
+	strh	r5, [r7, #34]
+	@ poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
+	movs	r2, #5
+	muls	r5, r2
+	uxth	r5, r5
+	strh	r5, [r7, #14]
+	@ poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
+	lsls	r2, r4, #11
+	lsrs	r5, r2, #19
+	@ poly1305.ae:33: rt[10 + i] = limb
+	strh	r5, [r7, #36]
+	@ poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
+	movs	r2, #5
+	muls	r5, r2
+	uxth	r5, r5
+	strh	r5, [r7, #16]
+	@ poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
+	lsrs	r4, r4, #21
+	@ poly1305.ae:33: rt[10 + i] = limb
+	strh	r4, [r7, #38]
+	@ poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
+	muls	r4, r2
+	uxth	r4, r4
+	strh	r4, [r7, #18]
+	movs	r4, #0
+	str	r4, [sp, #56]
+	str	r4, [sp, #52]
+	str	r4, [sp, #48]
+	str	r4, [sp, #44]
+	str	r4, [sp, #40]
+	ldr	r2, [r0, #28]
+	str	r2, [sp, #20]
+	ldr	r2, [r0, #24]
+	str	r2, [sp, #24]
+	ldr	r2, [r0, #20]
+	str	r2, [sp, #28]
+	ldr	r2, [r0, #16]
+	str	r2, [sp, #16]
+	str	r3, [sp, #12]
+	mov	r11, r1
+	@ poly1305.ae:99: for i in 0..(n + 15) / 16 {
+	cmp	r4, r10
 	bcs	.Lpoly1305_mac_done2
 .Lpoly1305_mac_loop1:
 	@ poly1305.ae:100: off = i * 16
 	mov	r1, r8
-	lsls	r3, r1, #4
+	lsls	r2, r1, #4
 	@ poly1305.ae:101: count = if n - off < 16 then n - off else 16
-	ldr	r0, [sp, #4]
-	subs	r2, r0, r3
-	cmp	r2, #16
+	ldr	r0, [sp]
+	subs	r3, r0, r2
+	cmp	r3, #16
 	movs	r1, #0
 	sbcs	r1, r1
 	movs	r0, #16
-	eors	r2, r0
-	ands	r2, r1
-	eors	r2, r0
+	eors	r3, r0
+	ands	r3, r1
+	eors	r3, r0
 	@ poly1305.ae:102: block(h, rt, (load_le(msg, off, 16, count) as u<130>) | ((1 as u<130>) << (8 * count)))
-	ldr	r0, [sp, #16]
-	adds	r4, r0, r3
+	mov	r0, r11
+	adds	r7, r0, r2
 	movs	r0, #3
-	cmp	r2, #16
+	cmp	r3, #16
 	bcc	.Lpoly1305_mac_bytes3
-	tst	r4, r0
+	tst	r7, r0
 	beq	.Lpoly1305_mac_words4
 .Lpoly1305_mac_bytes3:
 	movs	r0, #0
-	str	r0, [sp, #100]
-	str	r0, [sp, #104]
-	str	r0, [sp, #108]
 	str	r0, [sp, #112]
-	add	r3, sp, #100
-	mov	r1, r2
+	str	r0, [sp, #108]
+	str	r0, [sp, #104]
+	str	r0, [sp, #100]
+	mov	r1, r3
+	add	r2, sp, #100
 	cmp	r1, #16
 	bcc	.Lpoly1305_mac_cnt6
 	movs	r1, #16
@@ -882,94 +889,49 @@ poly1305_mac:
 .Lpoly1305_mac_cpy7:
 	subs	r1, #1
 	bcc	.Lpoly1305_mac_cpyd5
-	ldrb	r0, [r4, r1]
-	strb	r0, [r3, r1]
+	ldrb	r0, [r7, r1]
+	strb	r0, [r2, r1]
 	b	.Lpoly1305_mac_cpy7
 .Lpoly1305_mac_cpyd5:
-	mov	r4, r3
+	mov	r7, r2
 .Lpoly1305_mac_words4:
-	ldr	r0, [r4]
-	mov	r9, r0
-	ldr	r0, [r4, #4]
-	mov	r10, r0
-	ldr	r0, [r4, #8]
-	mov	r11, r0
-	ldr	r0, [r4, #12]
-	str	r0, [sp]
-	lsls	r2, r2, #3
+	lsls	r5, r3, #3
+	movs	r3, #1
+	lsls	r3, r5
+	subs	r5, #32
+	movs	r2, #1
+	lsls	r2, r5
+	subs	r5, #32
+	movs	r6, #1
+	lsls	r6, r5
+	subs	r5, #32
 	movs	r1, #1
-	movs	r0, #0
-	mov	r3, r0
-	mov	r4, r0
-	mov	r5, r0
-	mov	r6, r0
-	cmp	r2, #130
-	bcs	.Lpoly1305_mac_shz8
-.Lpoly1305_mac_shl10:
-	cmp	r2, #32
-	bcc	.Lpoly1305_mac_shf9
-	mov	r6, r5
-	mov	r5, r4
-	mov	r4, r3
-	mov	r3, r1
-	movs	r1, #0
-	subs	r2, #32
-	b	.Lpoly1305_mac_shl10
-	.ltorg
-.Lpoly1305_mac_shf9:
-	movs	r7, #32
-	subs	r7, r7, r2
-	lsls	r6, r2
-	mov	r0, r5
-	lsrs	r0, r7
-	orrs	r6, r0
-	lsls	r5, r2
-	mov	r0, r4
-	lsrs	r0, r7
-	orrs	r5, r0
-	lsls	r4, r2
-	mov	r0, r3
-	lsrs	r0, r7
-	orrs	r4, r0
-	lsls	r3, r2
-	mov	r0, r1
-	lsrs	r0, r7
-	orrs	r3, r0
-	lsls	r1, r2
-	b	.Lpoly1305_mac_she11
-.Lpoly1305_mac_shz8:
-	movs	r1, #0
-	movs	r3, #0
-	movs	r4, #0
-	movs	r5, #0
-	movs	r6, #0
-.Lpoly1305_mac_she11:
-	lsls	r0, r6, #30
-	lsrs	r2, r0, #30
-	mov	r6, r9
-	orrs	r6, r1
-	mov	r7, r10
+	lsls	r1, r5
+	ldr	r0, [r7, #12]
+	orrs	r0, r1
+	ldr	r1, [r7, #8]
+	orrs	r1, r6
+	ldr	r6, [r7, #4]
+	orrs	r6, r2
+	ldr	r7, [r7]
 	orrs	r7, r3
-	mov	r3, r11
-	orrs	r3, r4
-	ldr	r0, [sp]
-	orrs	r0, r5
-	add	r1, sp, #40
-	str	r6, [sp, #100]
-	str	r7, [sp, #104]
-	str	r3, [sp, #108]
+	subs	r5, #32
+	movs	r2, #1
+	lsls	r2, r5
+	str	r7, [sp, #100]
+	str	r6, [sp, #104]
+	str	r1, [sp, #108]
 	str	r0, [sp, #112]
 	add	r0, sp, #116
 	strh	r2, [r0]
 	add	r2, sp, #100
-	mov	r0, r1
-	ldr	r1, [sp, #8]
+	add	r0, sp, #40
+	mov	r1, r9
 	bl	poly1305_block
 	mov	r1, r8
 	adds	r1, #1
 	mov	r8, r1
-	ldr	r0, [sp, #12]
-	cmp	r1, r0
+	cmp	r1, r10
 	bcc	.Lpoly1305_mac_loop1
 .Lpoly1305_mac_done2:
 	@ poly1305.ae:75: v = v + ((h[i] as u<136>) << (13 * i))
@@ -980,187 +942,183 @@ poly1305_mac:
 	lsrs	r2, r2, #19
 	adds	r0, r3, r0
 	mov	r8, r0
-	movs	r6, #0
-	adcs	r6, r2
-	movs	r5, #0
-	movs	r0, #0
-	adcs	r5, r0
-	movs	r4, #0
-	adcs	r4, r0
-	mov	r3, r0
-	adcs	r3, r0
+	mov	r7, r4
+	adcs	r7, r2
+	mov	r6, r4
+	adcs	r6, r4
+	mov	r5, r4
+	adcs	r5, r4
+	mov	r2, r4
+	adcs	r2, r4
 	ldrh	r0, [r1, #4]
-	lsls	r7, r0, #26
-	lsrs	r2, r0, #6
+	lsls	r3, r0, #26
+	lsrs	r0, r0, #6
+	mov	r9, r0
 	mov	r0, r8
-	adds	r7, r0, r7
-	adcs	r6, r2
-	movs	r0, #0
-	adcs	r5, r0
-	adcs	r4, r0
-	adcs	r3, r0
+	adds	r0, r0, r3
+	mov	r8, r0
+	mov	r0, r9
+	adcs	r7, r0
+	adcs	r6, r4
+	adcs	r5, r4
+	adcs	r2, r4
 	ldrh	r0, [r1, #6]
-	lsls	r2, r0, #7
+	lsls	r3, r0, #7
 	lsrs	r0, r0, #25
-	mov	r8, r0
-	movs	r0, #0
-	adds	r7, r7, r0
-	adcs	r6, r2
+	mov	r9, r0
 	mov	r0, r8
-	adcs	r5, r0
-	movs	r0, #0
-	adcs	r4, r0
-	adcs	r3, r0
-	ldrh	r2, [r1, #8]
-	lsls	r0, r2, #20
+	adds	r0, r0, r4
 	mov	r8, r0
-	lsrs	r2, r2, #12
-	movs	r0, #0
-	adds	r7, r7, r0
-	mov	r0, r8
+	adcs	r7, r3
+	mov	r0, r9
 	adcs	r6, r0
-	adcs	r5, r2
-	movs	r0, #0
-	adcs	r4, r0
-	adcs	r3, r0
+	adcs	r5, r4
+	adcs	r2, r4
+	ldrh	r0, [r1, #8]
+	lsls	r3, r0, #20
+	lsrs	r0, r0, #12
+	mov	r9, r0
+	mov	r0, r8
+	adds	r0, r0, r4
+	mov	r8, r0
+	adcs	r7, r3
+	mov	r0, r9
+	adcs	r6, r0
+	adcs	r5, r4
+	adcs	r2, r4
 	ldrh	r0, [r1, #10]
-	lsls	r2, r0, #1
+	lsls	r3, r0, #1
 	lsrs	r0, r0, #31
-	mov	r8, r0
-	movs	r0, #0
-	adds	r7, r7, r0
-	adcs	r6, r0
-	adcs	r5, r2
+	mov	r9, r0
 	mov	r0, r8
-	adcs	r4, r0
-	movs	r0, #0
-	adcs	r3, r0
+	adds	r0, r0, r4
+	mov	r8, r0
+	adcs	r7, r4
+	adcs	r6, r3
+	mov	r0, r9
+	adcs	r5, r0
+	adcs	r2, r4
 	ldrh	r0, [r1, #12]
-	lsls	r2, r0, #14
+	lsls	r3, r0, #14
 	lsrs	r0, r0, #18
-	mov	r8, r0
-	movs	r0, #0
-	adds	r7, r7, r0
-	adcs	r6, r0
-	adcs	r5, r2
+	mov	r9, r0
 	mov	r0, r8
-	adcs	r4, r0
-	movs	r0, #0
-	adcs	r3, r0
-	uxtb	r0, r3
-	mov	r8, r0
-	ldrh	r0, [r1, #14]
-	lsls	r3, r0, #27
-	lsrs	r2, r0, #5
-	movs	r0, #0
-	adds	r7, r7, r0
-	adcs	r6, r0
+	adds	r0, r0, r4
+	adcs	r7, r4
+	adcs	r6, r3
+	mov	r3, r9
 	adcs	r5, r3
-	adcs	r4, r2
-	mov	r2, r8
-	adcs	r2, r0
-	uxtb	r0, r2
+	adcs	r2, r4
+	uxtb	r3, r2
+	mov	r8, r3
+	ldrh	r3, [r1, #14]
+	lsls	r2, r3, #27
+	lsrs	r3, r3, #5
+	adds	r0, r0, r4
+	mov	r9, r0
+	adcs	r7, r4
+	adcs	r6, r2
+	adcs	r5, r3
+	mov	r0, r8
+	adcs	r0, r4
+	uxtb	r0, r0
 	mov	r8, r0
 	ldrh	r0, [r1, #16]
 	lsls	r3, r0, #8
 	lsrs	r0, r0, #24
 	uxtb	r2, r0
-	movs	r0, #0
-	adds	r7, r7, r0
-	adcs	r6, r0
-	adcs	r5, r0
-	adcs	r4, r3
-	mov	r0, r8
-	adcs	r0, r2
-	uxtb	r3, r0
-	ldrh	r0, [r1, #18]
-	lsls	r2, r0, #21
-	lsrs	r0, r0, #11
-	uxtb	r1, r0
-	movs	r0, #0
-	adds	r7, r7, r0
-	str	r7, [sp, #8]
-	adcs	r6, r0
-	adcs	r5, r0
-	adcs	r4, r2
+	mov	r0, r9
+	adds	r0, r0, r4
+	adcs	r7, r4
+	adcs	r6, r4
+	adcs	r5, r3
+	mov	r3, r8
+	adcs	r3, r2
+	uxtb	r3, r3
+	ldrh	r1, [r1, #18]
+	lsls	r2, r1, #21
+	lsrs	r1, r1, #11
+	uxtb	r1, r1
+	adds	r0, r0, r4
+	adcs	r7, r4
+	mov	r8, r7
+	adcs	r6, r4
+	adcs	r5, r2
 	adcs	r3, r1
 	uxtb	r1, r3
 	@ poly1305.ae:77: v = (v & ((1 << 130) - 1)) + (v >> 130) * 5          // now v < 2^130 + 40 < 2p
-	lsls	r0, r1, #30
-	lsrs	r0, r0, #30
-	mov	r8, r0
+	lsls	r3, r1, #30
+	lsrs	r3, r3, #30
+	mov	r9, r3
 	lsrs	r2, r1, #2
-	lsls	r0, r2, #2
+	lsls	r3, r2, #2
 	lsrs	r1, r2, #30
-	adds	r0, r2, r0
-	mov	r9, r0
-	movs	r3, #0
-	adcs	r3, r1
-	movs	r2, #0
-	movs	r0, #0
-	adcs	r2, r0
-	movs	r1, #0
-	adcs	r1, r0
-	mov	r7, r0
-	adcs	r7, r0
-	uxtb	r0, r7
-	str	r0, [sp, #12]
-	ldr	r7, [sp, #8]
-	mov	r0, r9
-	adds	r0, r7, r0
-	str	r0, [sp]
-	adcs	r6, r3
-	adcs	r5, r2
-	adcs	r4, r1
-	mov	r1, r8
-	ldr	r0, [sp, #12]
-	adcs	r1, r0
-	uxtb	r7, r1
-	@ poly1305.ae:78: g = v + 5                                            // v - p + 2^130
-	movs	r0, #5
-	ldr	r3, [sp]
-	adds	r3, r3, r0
-	mov	r1, r6
-	movs	r0, #0
-	adcs	r1, r0
-	str	r1, [sp, #4]
-	mov	r2, r5
-	adcs	r2, r0
+	adds	r3, r2, r3
+	mov	r10, r3
+	mov	r7, r4
+	adcs	r7, r1
+	mov	r2, r4
+	adcs	r2, r4
 	mov	r1, r4
-	adcs	r1, r0
-	adcs	r7, r0
-	uxtb	r0, r7
+	adcs	r1, r4
+	mov	r3, r4
+	adcs	r3, r4
+	uxtb	r3, r3
+	mov	r11, r3
+	mov	r3, r10
+	adds	r3, r0, r3
+	mov	r10, r3
+	mov	r0, r8
+	adcs	r0, r7
+	adcs	r6, r2
+	adcs	r5, r1
+	mov	r1, r9
+	mov	r2, r11
+	adcs	r1, r2
+	uxtb	r1, r1
+	@ poly1305.ae:78: g = v + 5                                            // v - p + 2^130
+	movs	r2, #5
+	adds	r3, r3, r2
+	mov	r2, r0
+	adcs	r2, r4
+	str	r2, [sp]
+	mov	r7, r6
+	adcs	r7, r4
+	mov	r2, r5
+	adcs	r2, r4
+	adcs	r1, r4
+	uxtb	r1, r1
 	@ poly1305.ae:79: v = if g[130] == 1 then g & ((1 << 130) - 1) else v  // constant-time select of v mod p
-	lsls	r0, r0, #29
-	asrs	r7, r0, #31
-	ldr	r0, [sp]
+	lsls	r1, r1, #29
+	asrs	r4, r1, #31
+	mov	r1, r10
+	eors	r3, r1
+	ands	r3, r4
+	eors	r1, r3
+	ldr	r3, [sp]
 	eors	r3, r0
-	ands	r3, r7
+	ands	r3, r4
 	eors	r0, r3
-	ldr	r3, [sp, #4]
-	eors	r3, r6
-	ands	r3, r7
-	eors	r6, r3
+	eors	r7, r6
+	ands	r7, r4
+	eors	r6, r7
 	eors	r2, r5
-	ands	r2, r7
+	ands	r2, r4
 	eors	r5, r2
-	eors	r1, r4
-	ands	r1, r7
-	eors	r4, r1
 	@ poly1305.ae:80: return v[127:0] + s
-	ldr	r3, [sp, #36]
-	adds	r2, r0, r3
-	ldr	r0, [sp, #32]
-	adcs	r6, r0
-	ldr	r0, [sp, #28]
-	adcs	r5, r0
-	ldr	r0, [sp, #24]
-	adcs	r4, r0
+	ldr	r3, [sp, #16]
+	adds	r2, r1, r3
+	ldr	r3, [sp, #28]
+	adcs	r0, r3
+	ldr	r3, [sp, #24]
+	adcs	r6, r3
 	ldr	r3, [sp, #20]
-	str	r2, [r3]
-	str	r6, [r3, #4]
-	str	r5, [r3, #8]
-	str	r4, [r3, #12]
+	adcs	r5, r3
+	ldr	r4, [sp, #12]
+	str	r2, [r4]
+	str	r0, [r4, #4]
+	str	r6, [r4, #8]
+	str	r5, [r4, #12]
 	add	sp, #120
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
@@ -1168,6 +1126,7 @@ poly1305_mac:
 	mov	r10, r6
 	mov	r11, r7
 	pop	{r4, r5, r6, r7, pc}
+	.ltorg
 	.ltorg
 	.size poly1305_mac, .-poly1305_mac
 

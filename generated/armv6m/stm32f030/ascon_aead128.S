@@ -46,8 +46,8 @@ ascon_aead128_key_setup:
 
 
 @ --- ascon_aead128_encrypt_with: ascon_aead128.encrypt_with
-@     frame 92 bytes (20 spill slots, 9 on the stack; locals 56), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 772 bytes of code and literals
+@     frame 88 bytes (20 spill slots, 8 on the stack; locals 56), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 726 bytes of code and literals
 	.section .text.ascon_aead128_encrypt_with,"ax",%progbits
 	.global ascon_aead128_encrypt_with
 	.type ascon_aead128_encrypt_with, %function
@@ -60,34 +60,34 @@ ascon_aead128_encrypt_with:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #92
+	sub	sp, #88
 	str	r3, [sp]
 	@ ascon_aead128.ae:47: s[0] = iv as u64
 	ldr	r2, =0x808c0001
-	str	r2, [sp, #36]
+	str	r2, [sp, #32]
 	movs	r2, #1
 	lsls	r2, r2, #12
-	str	r2, [sp, #40]
+	str	r2, [sp, #36]
 	@ ascon_aead128.ae:93: k0 = kc[0][63:0]
 	ldr	r2, [r0]
+	str	r2, [sp, #24]
+	@ ascon_aead128.ae:48: s[1] = k0
+	str	r2, [sp, #40]
+	@ ascon_aead128.ae:93: k0 = kc[0][63:0]
+	ldr	r2, [r0, #4]
 	str	r2, [sp, #20]
 	@ ascon_aead128.ae:48: s[1] = k0
 	str	r2, [sp, #44]
-	@ ascon_aead128.ae:93: k0 = kc[0][63:0]
-	ldr	r2, [r0, #4]
-	str	r2, [sp, #16]
-	@ ascon_aead128.ae:48: s[1] = k0
-	str	r2, [sp, #48]
 	@ ascon_aead128.ae:94: k1 = kc[0][127:64]
 	ldr	r2, [r0, #8]
-	str	r2, [sp, #12]
+	str	r2, [sp, #16]
 	@ ascon_aead128.ae:49: s[2] = k1
-	str	r2, [sp, #52]
+	str	r2, [sp, #48]
 	@ ascon_aead128.ae:94: k1 = kc[0][127:64]
 	ldr	r0, [r0, #12]
-	str	r0, [sp, #8]
+	str	r0, [sp, #12]
 	@ ascon_aead128.ae:49: s[2] = k1
-	str	r0, [sp, #56]
+	str	r0, [sp, #52]
 	mov	r3, r1
 	@ ascon_aead128.ae:50: s[3] = load_le(nonce, 0, 8)
 	mov	r5, r1
@@ -95,7 +95,7 @@ ascon_aead128_encrypt_with:
 	tst	r5, r4
 	beq	.Lascon_aead128_encrypt_with_words2
 .Lascon_aead128_encrypt_with_bytes1:
-	add	r2, sp, #76
+	add	r2, sp, #72
 	movs	r1, #8
 .Lascon_aead128_encrypt_with_cpy4:
 	subs	r1, #1
@@ -107,15 +107,15 @@ ascon_aead128_encrypt_with:
 	mov	r5, r2
 .Lascon_aead128_encrypt_with_words2:
 	ldr	r0, [r5]
-	str	r0, [sp, #60]
+	str	r0, [sp, #56]
 	ldr	r0, [r5, #4]
-	str	r0, [sp, #64]
+	str	r0, [sp, #60]
 	@ ascon_aead128.ae:51: s[4] = load_le(nonce, 8, 8)
 	adds	r3, #8
 	tst	r3, r4
 	beq	.Lascon_aead128_encrypt_with_words6
 .Lascon_aead128_encrypt_with_bytes5:
-	add	r2, sp, #76
+	add	r2, sp, #72
 	movs	r1, #8
 .Lascon_aead128_encrypt_with_cpy8:
 	subs	r1, #1
@@ -127,398 +127,372 @@ ascon_aead128_encrypt_with:
 	mov	r3, r2
 .Lascon_aead128_encrypt_with_words6:
 	ldr	r0, [r3]
-	str	r0, [sp, #68]
+	str	r0, [sp, #64]
 	ldr	r0, [r3, #4]
-	str	r0, [sp, #72]
+	str	r0, [sp, #68]
 	@ ascon_aead128.ae:52: P.permute(s, rounds_init)
-	add	r0, sp, #36
+	add	r0, sp, #32
 	movs	r1, #240
 	bl	ascon_aead128_P_permute
 	@ ascon_aead128.ae:53: s[3] = s[3] ^ k0
+	ldr	r1, [sp, #56]
+	ldr	r0, [sp, #24]
+	eors	r1, r0
+	str	r1, [sp, #56]
 	ldr	r1, [sp, #60]
 	ldr	r0, [sp, #20]
 	eors	r1, r0
 	str	r1, [sp, #60]
+	@ ascon_aead128.ae:54: s[4] = s[4] ^ k1
 	ldr	r1, [sp, #64]
 	ldr	r0, [sp, #16]
 	eors	r1, r0
 	str	r1, [sp, #64]
-	@ ascon_aead128.ae:54: s[4] = s[4] ^ k1
 	ldr	r1, [sp, #68]
 	ldr	r0, [sp, #12]
 	eors	r1, r0
 	str	r1, [sp, #68]
-	ldr	r1, [sp, #72]
-	ldr	r0, [sp, #8]
-	eors	r1, r0
-	str	r1, [sp, #72]
 	@ ascon_aead128.ae:96: absorb_ad(s, ad)
-	add	r0, sp, #36
+	add	r0, sp, #32
 	ldr	r1, [sp]
-	ldr	r2, [sp, #128]
+	ldr	r2, [sp, #124]
 	bl	ascon_aead128_absorb_ad
 	@ ascon_aead128.ae:99: for i in 0..full {
-	ldr	r0, [sp, #132]
+	ldr	r0, [sp, #128]
 	lsls	r0, r0, #30
-	lsrs	r2, r0, #30
-	ldr	r0, [sp, #140]
+	lsrs	r1, r0, #30
+	ldr	r0, [sp, #136]
 	lsls	r0, r0, #30
 	lsrs	r0, r0, #30
-	orrs	r2, r0
+	orrs	r1, r0
 	@ ascon_aead128.ae:98: full = m / rate
-	ldr	r1, [sp, #136]
-	lsrs	r0, r1, #4
-	str	r0, [sp, #4]
+	ldr	r0, [sp, #132]
+	lsrs	r0, r0, #4
+	str	r0, [sp, #28]
 	@ ascon_aead128.ae:99: for i in 0..full {
-	cmp	r2, #0
+	cmp	r1, #0
 	beq	.Lascon_aead128_encrypt_with_else9
-	movs	r1, #0
-	str	r1, [sp]
-	cmp	r1, r0
-	bcs	.Lascon_aead128_encrypt_with_done12
+	lsls	r2, r0, #4
+	beq	.Lascon_aead128_encrypt_with_done12
+	ldr	r0, [sp, #128]
+	adds	r1, r0, r2
+	str	r1, [sp, #8]
+	ldr	r0, [sp, #136]
+	adds	r1, r0, r2
+	str	r1, [sp, #4]
+	rsbs	r0, r2, #0
+	str	r0, [sp]
 .Lascon_aead128_encrypt_with_loop11:
 	@ ascon_aead128.ae:37: return cat(s[1], s[0])
+	ldr	r3, [sp, #40]
 	ldr	r0, [sp, #44]
 	mov	r8, r0
-	ldr	r0, [sp, #48]
-	mov	r9, r0
-	ldr	r6, [sp, #36]
-	ldr	r5, [sp, #40]
-	@ ascon_aead128.ae:100: off = rate * i
-	ldr	r1, [sp]
-	lsls	r2, r1, #4
+	ldr	r5, [sp, #32]
+	ldr	r4, [sp, #36]
 	@ ascon_aead128.ae:101: c = rate_of(s) ^ load_le(msg, off, rate)
-	ldr	r1, [sp, #132]
-	adds	r3, r1, r2
-	movs	r0, #3
-	tst	r3, r0
+	ldr	r1, [sp, #8]
+	ldr	r0, [sp]
+	adds	r1, r1, r0
+	movs	r6, #3
+	tst	r1, r6
 	beq	.Lascon_aead128_encrypt_with_words14
 .Lascon_aead128_encrypt_with_bytes13:
-	add	r7, sp, #76
-	movs	r4, #16
+	add	r7, sp, #72
+	movs	r2, #16
 .Lascon_aead128_encrypt_with_cpy16:
-	subs	r4, #1
+	subs	r2, #1
 	bcc	.Lascon_aead128_encrypt_with_cpyd15
-	ldrb	r1, [r3, r4]
-	strb	r1, [r7, r4]
+	ldrb	r0, [r1, r2]
+	strb	r0, [r7, r2]
 	b	.Lascon_aead128_encrypt_with_cpy16
 .Lascon_aead128_encrypt_with_cpyd15:
-	mov	r3, r7
+	mov	r1, r7
 .Lascon_aead128_encrypt_with_words14:
-	ldr	r1, [r3]
-	eors	r6, r1
-	ldr	r1, [r3, #4]
-	eors	r5, r1
-	ldr	r1, [r3, #8]
-	mov	r4, r8
-	eors	r4, r1
-	ldr	r1, [r3, #12]
-	mov	r3, r9
-	eors	r3, r1
+	ldr	r0, [r1]
+	eors	r5, r0
+	ldr	r0, [r1, #4]
+	eors	r4, r0
+	ldr	r0, [r1, #8]
+	eors	r3, r0
+	ldr	r0, [r1, #12]
+	mov	r2, r8
+	eors	r2, r0
 	@ ascon_aead128.ae:102: store_le(ct, off, c)
-	ldr	r1, [sp, #140]
-	adds	r7, r1, r2
-	tst	r7, r0
+	ldr	r1, [sp, #4]
+	ldr	r0, [sp]
+	adds	r7, r1, r0
+	tst	r7, r6
 	bne	.Lascon_aead128_encrypt_with_bytes17
-	str	r6, [r7]
-	str	r5, [r7, #4]
-	str	r4, [r7, #8]
-	str	r3, [r7, #12]
+	str	r5, [r7]
+	str	r4, [r7, #4]
+	str	r3, [r7, #8]
+	str	r2, [r7, #12]
 	b	.Lascon_aead128_encrypt_with_stored18
 .Lascon_aead128_encrypt_with_bytes17:
-	str	r6, [sp, #76]
-	str	r5, [sp, #80]
-	str	r4, [sp, #84]
-	str	r3, [sp, #88]
+	str	r5, [sp, #72]
+	str	r4, [sp, #76]
+	str	r3, [sp, #80]
+	str	r2, [sp, #84]
 	movs	r1, #16
-	add	r2, sp, #76
+	add	r6, sp, #72
 .Lascon_aead128_encrypt_with_cpy19:
 	subs	r1, #1
 	bcc	.Lascon_aead128_encrypt_with_stored18
-	ldrb	r0, [r2, r1]
+	ldrb	r0, [r6, r1]
 	strb	r0, [r7, r1]
 	b	.Lascon_aead128_encrypt_with_cpy19
 .Lascon_aead128_encrypt_with_stored18:
 	@ ascon_aead128.ae:41: s[0] = r[63:0]
-	str	r6, [sp, #36]
-	str	r5, [sp, #40]
+	str	r5, [sp, #32]
+	str	r4, [sp, #36]
 	@ ascon_aead128.ae:42: s[1] = r[127:64]
-	str	r4, [sp, #44]
-	str	r3, [sp, #48]
+	str	r3, [sp, #40]
+	str	r2, [sp, #44]
 	@ ascon_aead128.ae:104: P.permute(s, rounds_block)
-	add	r0, sp, #36
+	add	r0, sp, #32
 	movs	r1, #180
 	bl	ascon_aead128_P_permute
-	ldr	r1, [sp]
-	adds	r1, #1
-	str	r1, [sp]
-	ldr	r0, [sp, #4]
-	cmp	r1, r0
-	bcc	.Lascon_aead128_encrypt_with_loop11
+	ldr	r0, [sp]
+	adds	r0, #16
+	str	r0, [sp]
+	bne	.Lascon_aead128_encrypt_with_loop11
 .Lascon_aead128_encrypt_with_done12:
 	b	.Lascon_aead128_encrypt_with_endif10
 	.ltorg
 .Lascon_aead128_encrypt_with_else9:
 	@ ascon_aead128.ae:99: for i in 0..full {
-	movs	r1, #0
-	str	r1, [sp]
-	ldr	r0, [sp, #4]
-	cmp	r1, r0
-	bcs	.Lascon_aead128_encrypt_with_done21
+	ldr	r0, [sp, #28]
+	lsls	r2, r0, #4
+	beq	.Lascon_aead128_encrypt_with_done21
+	ldr	r0, [sp, #128]
+	adds	r1, r0, r2
+	str	r1, [sp, #8]
+	ldr	r0, [sp, #136]
+	adds	r1, r0, r2
+	str	r1, [sp, #4]
+	rsbs	r0, r2, #0
+	str	r0, [sp]
 .Lascon_aead128_encrypt_with_loop20:
-	@ ascon_aead128.ae:100: off = rate * i
-	ldr	r1, [sp]
-	lsls	r5, r1, #4
 	@ ascon_aead128.ae:101: c = rate_of(s) ^ load_le(msg, off, rate)
-	ldr	r1, [sp, #132]
-	adds	r0, r1, r5
-	ldm	r0, {r0, r2, r3, r4}
-	@ ascon_aead128.ae:37: return cat(s[1], s[0])
-	ldr	r6, [sp, #48]
-	@ ascon_aead128.ae:101: c = rate_of(s) ^ load_le(msg, off, rate)
-	eors	r6, r4
-	@ ascon_aead128.ae:102: store_le(ct, off, c)
-	ldr	r1, [sp, #140]
-	adds	r4, r1, r5
-	@ ascon_aead128.ae:37: return cat(s[1], s[0])
-	ldr	r5, [sp, #36]
-	@ ascon_aead128.ae:101: c = rate_of(s) ^ load_le(msg, off, rate)
-	eors	r5, r0
-	@ ascon_aead128.ae:102: store_le(ct, off, c)
-	str	r5, [r4]
-	@ ascon_aead128.ae:37: return cat(s[1], s[0])
-	ldr	r1, [sp, #40]
-	@ ascon_aead128.ae:101: c = rate_of(s) ^ load_le(msg, off, rate)
-	eors	r1, r2
-	@ ascon_aead128.ae:102: store_le(ct, off, c)
-	str	r1, [r4, #4]
+	ldr	r1, [sp, #8]
+	ldr	r0, [sp]
+	adds	r1, r1, r0
+	ldr	r3, [r1, #12]
 	@ ascon_aead128.ae:37: return cat(s[1], s[0])
 	ldr	r2, [sp, #44]
 	@ ascon_aead128.ae:101: c = rate_of(s) ^ load_le(msg, off, rate)
 	eors	r2, r3
+	ldr	r4, [r1, #8]
+	@ ascon_aead128.ae:37: return cat(s[1], s[0])
+	ldr	r3, [sp, #40]
+	@ ascon_aead128.ae:101: c = rate_of(s) ^ load_le(msg, off, rate)
+	eors	r3, r4
+	ldr	r5, [r1, #4]
+	@ ascon_aead128.ae:37: return cat(s[1], s[0])
+	ldr	r4, [sp, #36]
+	@ ascon_aead128.ae:101: c = rate_of(s) ^ load_le(msg, off, rate)
+	eors	r4, r5
+	ldr	r6, [r1]
+	@ ascon_aead128.ae:37: return cat(s[1], s[0])
+	ldr	r5, [sp, #32]
+	@ ascon_aead128.ae:101: c = rate_of(s) ^ load_le(msg, off, rate)
+	eors	r5, r6
 	@ ascon_aead128.ae:102: store_le(ct, off, c)
-	str	r2, [r4, #8]
-	str	r6, [r4, #12]
+	ldr	r1, [sp, #4]
+	adds	r0, r1, r0
+	str	r5, [r0]
+	str	r4, [r0, #4]
+	str	r3, [r0, #8]
+	str	r2, [r0, #12]
 	@ ascon_aead128.ae:41: s[0] = r[63:0]
-	str	r5, [sp, #36]
-	str	r1, [sp, #40]
+	str	r5, [sp, #32]
+	str	r4, [sp, #36]
 	@ ascon_aead128.ae:42: s[1] = r[127:64]
+	str	r3, [sp, #40]
 	str	r2, [sp, #44]
-	str	r6, [sp, #48]
 	@ ascon_aead128.ae:104: P.permute(s, rounds_block)
-	add	r0, sp, #36
+	add	r0, sp, #32
 	movs	r1, #180
 	bl	ascon_aead128_P_permute
-	ldr	r1, [sp]
-	adds	r1, #1
-	str	r1, [sp]
-	ldr	r0, [sp, #4]
-	cmp	r1, r0
-	bcc	.Lascon_aead128_encrypt_with_loop20
+	ldr	r0, [sp]
+	adds	r0, #16
+	str	r0, [sp]
+	bne	.Lascon_aead128_encrypt_with_loop20
 .Lascon_aead128_encrypt_with_done21:
 .Lascon_aead128_encrypt_with_endif10:
 	@ ascon_aead128.ae:106: off = rate * full
-	ldr	r0, [sp, #4]
-	lsls	r0, r0, #4
-	str	r0, [sp, #32]
+	ldr	r0, [sp, #28]
+	lsls	r2, r0, #4
 	@ ascon_aead128.ae:107: last = m - off
-	ldr	r1, [sp, #136]
-	subs	r2, r1, r0
+	ldr	r0, [sp, #132]
+	subs	r1, r0, r2
 	@ ascon_aead128.ae:37: return cat(s[1], s[0])
-	ldr	r3, [sp, #44]
-	ldr	r1, [sp, #48]
-	str	r1, [sp]
+	ldr	r0, [sp, #40]
+	str	r0, [sp]
+	ldr	r0, [sp, #44]
+	str	r0, [sp, #4]
+	ldr	r6, [sp, #32]
 	ldr	r5, [sp, #36]
-	ldr	r4, [sp, #40]
 	@ ascon_aead128.ae:108: c = rate_of(s) ^ load_le(msg, off, rate, last) ^ pad(last)
-	ldr	r1, [sp, #132]
-	adds	r1, r1, r0
-	cmp	r2, #16
+	ldr	r0, [sp, #128]
+	adds	r7, r0, r2
+	cmp	r1, #16
 	bcc	.Lascon_aead128_encrypt_with_bytes22
 	movs	r0, #3
-	tst	r1, r0
+	tst	r7, r0
 	beq	.Lascon_aead128_encrypt_with_words23
 .Lascon_aead128_encrypt_with_bytes22:
 	movs	r0, #0
+	str	r0, [sp, #72]
 	str	r0, [sp, #76]
 	str	r0, [sp, #80]
 	str	r0, [sp, #84]
-	str	r0, [sp, #88]
-	add	r7, sp, #76
-	mov	r6, r2
-	cmp	r6, #16
+	add	r4, sp, #72
+	mov	r3, r1
+	cmp	r3, #16
 	bcc	.Lascon_aead128_encrypt_with_cnt25
-	movs	r6, #16
+	movs	r3, #16
 .Lascon_aead128_encrypt_with_cnt25:
 .Lascon_aead128_encrypt_with_cpy26:
-	subs	r6, #1
+	subs	r3, #1
 	bcc	.Lascon_aead128_encrypt_with_cpyd24
-	ldrb	r0, [r1, r6]
-	strb	r0, [r7, r6]
+	ldrb	r0, [r7, r3]
+	strb	r0, [r4, r3]
 	b	.Lascon_aead128_encrypt_with_cpy26
 .Lascon_aead128_encrypt_with_cpyd24:
-	mov	r1, r7
+	mov	r7, r4
 .Lascon_aead128_encrypt_with_words23:
-	ldr	r6, [r1]
-	eors	r5, r6
-	str	r5, [sp, #4]
-	ldr	r5, [r1, #4]
-	eors	r4, r5
-	str	r4, [sp, #24]
-	ldr	r4, [r1, #8]
-	eors	r3, r4
-	str	r3, [sp, #28]
-	ldr	r1, [r1, #12]
-	ldr	r0, [sp]
-	eors	r0, r1
-	str	r0, [sp]
+	ldr	r0, [r7]
+	eors	r6, r0
 	@ ascon_aead128.ae:28: return (1 as u128) << (8 * count)
+	lsls	r3, r1, #3
 	movs	r0, #1
-	mov	r5, r0
-	movs	r7, #0
-	mov	r4, r7
-	mov	r3, r7
-	lsls	r6, r2, #3
-	cmp	r6, #128
-	bcs	.Lascon_aead128_encrypt_with_shz27
-.Lascon_aead128_encrypt_with_shl29:
-	cmp	r6, #32
-	bcc	.Lascon_aead128_encrypt_with_shf28
-	mov	r7, r3
-	mov	r3, r4
-	mov	r4, r5
-	movs	r5, #0
-	subs	r6, #32
-	b	.Lascon_aead128_encrypt_with_shl29
-.Lascon_aead128_encrypt_with_shf28:
-	lsls	r7, r6
-	movs	r1, #32
-	subs	r1, r1, r6
-	mov	r0, r3
-	lsrs	r0, r1
-	orrs	r7, r0
-	lsls	r3, r6
-	mov	r0, r4
-	lsrs	r0, r1
-	orrs	r3, r0
-	mov	r0, r5
-	lsrs	r0, r1
-	lsls	r4, r6
-	orrs	r4, r0
-	lsls	r5, r6
-	b	.Lascon_aead128_encrypt_with_she30
-.Lascon_aead128_encrypt_with_shz27:
-	movs	r5, #0
-	movs	r4, #0
-	movs	r3, #0
-	movs	r7, #0
-.Lascon_aead128_encrypt_with_she30:
+	lsls	r0, r3
 	@ ascon_aead128.ae:108: c = rate_of(s) ^ load_le(msg, off, rate, last) ^ pad(last)
-	ldr	r6, [sp, #4]
-	eors	r6, r5
-	ldr	r5, [sp, #24]
-	eors	r5, r4
-	ldr	r4, [sp, #28]
-	eors	r4, r3
-	ldr	r3, [sp]
-	eors	r3, r7
+	eors	r6, r0
+	ldr	r0, [r7, #4]
+	eors	r5, r0
+	@ ascon_aead128.ae:28: return (1 as u128) << (8 * count)
+	subs	r3, #32
+	movs	r0, #1
+	lsls	r0, r3
+	@ ascon_aead128.ae:108: c = rate_of(s) ^ load_le(msg, off, rate, last) ^ pad(last)
+	eors	r5, r0
+	ldr	r0, [r7, #8]
+	ldr	r4, [sp]
+	eors	r4, r0
+	@ ascon_aead128.ae:28: return (1 as u128) << (8 * count)
+	subs	r3, #32
+	movs	r0, #1
+	lsls	r0, r3
+	@ ascon_aead128.ae:108: c = rate_of(s) ^ load_le(msg, off, rate, last) ^ pad(last)
+	eors	r4, r0
+	ldr	r0, [r7, #12]
+	ldr	r7, [sp, #4]
+	eors	r7, r0
+	@ ascon_aead128.ae:28: return (1 as u128) << (8 * count)
+	subs	r3, #32
+	movs	r0, #1
+	lsls	r0, r3
+	@ ascon_aead128.ae:108: c = rate_of(s) ^ load_le(msg, off, rate, last) ^ pad(last)
+	mov	r3, r7
+	eors	r3, r0
 	@ ascon_aead128.ae:109: store_le(ct, off, c, last)
-	ldr	r1, [sp, #140]
-	ldr	r0, [sp, #32]
-	adds	r1, r1, r0
-	cmp	r2, #16
-	bcc	.Lascon_aead128_encrypt_with_bytes31
+	ldr	r0, [sp, #136]
+	adds	r2, r0, r2
+	cmp	r1, #16
+	bcc	.Lascon_aead128_encrypt_with_bytes27
 	movs	r0, #3
-	tst	r1, r0
-	bne	.Lascon_aead128_encrypt_with_bytes31
-	str	r6, [r1]
-	str	r5, [r1, #4]
-	str	r4, [r1, #8]
-	str	r3, [r1, #12]
-	b	.Lascon_aead128_encrypt_with_stored32
-.Lascon_aead128_encrypt_with_bytes31:
-	str	r6, [sp, #76]
-	str	r5, [sp, #80]
-	str	r4, [sp, #84]
-	str	r3, [sp, #88]
-	add	r7, sp, #76
-	cmp	r2, #16
-	bcc	.Lascon_aead128_encrypt_with_cnt33
-	movs	r2, #16
-.Lascon_aead128_encrypt_with_cnt33:
-.Lascon_aead128_encrypt_with_cpy34:
-	subs	r2, #1
-	bcc	.Lascon_aead128_encrypt_with_stored32
-	ldrb	r0, [r7, r2]
-	strb	r0, [r1, r2]
-	b	.Lascon_aead128_encrypt_with_cpy34
-.Lascon_aead128_encrypt_with_stored32:
+	tst	r2, r0
+	bne	.Lascon_aead128_encrypt_with_bytes27
+	str	r6, [r2]
+	str	r5, [r2, #4]
+	str	r4, [r2, #8]
+	str	r3, [r2, #12]
+	b	.Lascon_aead128_encrypt_with_stored28
+.Lascon_aead128_encrypt_with_bytes27:
+	str	r6, [sp, #72]
+	str	r5, [sp, #76]
+	str	r4, [sp, #80]
+	str	r3, [sp, #84]
+	add	r7, sp, #72
+	cmp	r1, #16
+	bcc	.Lascon_aead128_encrypt_with_cnt29
+	movs	r1, #16
+.Lascon_aead128_encrypt_with_cnt29:
+.Lascon_aead128_encrypt_with_cpy30:
+	subs	r1, #1
+	bcc	.Lascon_aead128_encrypt_with_stored28
+	ldrb	r0, [r7, r1]
+	strb	r0, [r2, r1]
+	b	.Lascon_aead128_encrypt_with_cpy30
+.Lascon_aead128_encrypt_with_stored28:
 	@ ascon_aead128.ae:41: s[0] = r[63:0]
-	str	r6, [sp, #36]
-	str	r5, [sp, #40]
+	str	r6, [sp, #32]
+	str	r5, [sp, #36]
 	@ ascon_aead128.ae:42: s[1] = r[127:64]
-	str	r4, [sp, #44]
-	str	r3, [sp, #48]
+	str	r4, [sp, #40]
+	str	r3, [sp, #44]
 	@ ascon_aead128.ae:74: s[2] = s[2] ^ k0
+	ldr	r1, [sp, #48]
+	ldr	r0, [sp, #24]
+	eors	r1, r0
+	str	r1, [sp, #48]
 	ldr	r1, [sp, #52]
 	ldr	r0, [sp, #20]
 	eors	r1, r0
 	str	r1, [sp, #52]
+	@ ascon_aead128.ae:75: s[3] = s[3] ^ k1
 	ldr	r1, [sp, #56]
 	ldr	r0, [sp, #16]
 	eors	r1, r0
 	str	r1, [sp, #56]
-	@ ascon_aead128.ae:75: s[3] = s[3] ^ k1
 	ldr	r1, [sp, #60]
 	ldr	r0, [sp, #12]
 	eors	r1, r0
 	str	r1, [sp, #60]
-	ldr	r1, [sp, #64]
-	ldr	r0, [sp, #8]
-	eors	r1, r0
-	str	r1, [sp, #64]
 	@ ascon_aead128.ae:76: P.permute(s, rounds_init)
-	add	r0, sp, #36
+	add	r0, sp, #32
 	movs	r1, #240
 	bl	ascon_aead128_P_permute
 	@ ascon_aead128.ae:77: return cat(s[4] ^ k1, s[3] ^ k0)
-	ldr	r2, [sp, #68]
-	ldr	r0, [sp, #12]
-	eors	r2, r0
-	ldr	r4, [sp, #72]
-	ldr	r0, [sp, #8]
-	eors	r4, r0
-	ldr	r5, [sp, #60]
-	ldr	r0, [sp, #20]
-	eors	r5, r0
-	ldr	r1, [sp, #64]
+	ldr	r2, [sp, #64]
 	ldr	r0, [sp, #16]
+	eors	r2, r0
+	ldr	r4, [sp, #68]
+	ldr	r0, [sp, #12]
+	eors	r4, r0
+	ldr	r5, [sp, #56]
+	ldr	r0, [sp, #24]
+	eors	r5, r0
+	ldr	r1, [sp, #60]
+	ldr	r0, [sp, #20]
 	eors	r1, r0
 	@ ascon_aead128.ae:111: store_le(tag, 0, finalize(s, k0, k1))
-	ldr	r3, [sp, #148]
+	ldr	r3, [sp, #144]
 	movs	r0, #3
 	tst	r3, r0
-	bne	.Lascon_aead128_encrypt_with_bytes35
+	bne	.Lascon_aead128_encrypt_with_bytes31
 	str	r5, [r3]
 	str	r1, [r3, #4]
 	str	r2, [r3, #8]
 	str	r4, [r3, #12]
-	b	.Lascon_aead128_encrypt_with_stored36
-.Lascon_aead128_encrypt_with_bytes35:
-	str	r5, [sp, #76]
-	str	r1, [sp, #80]
-	str	r2, [sp, #84]
-	str	r4, [sp, #88]
-	add	r2, sp, #76
+	b	.Lascon_aead128_encrypt_with_stored32
+.Lascon_aead128_encrypt_with_bytes31:
+	str	r5, [sp, #72]
+	str	r1, [sp, #76]
+	str	r2, [sp, #80]
+	str	r4, [sp, #84]
+	add	r2, sp, #72
 	movs	r1, #16
-.Lascon_aead128_encrypt_with_cpy37:
+.Lascon_aead128_encrypt_with_cpy33:
 	subs	r1, #1
-	bcc	.Lascon_aead128_encrypt_with_stored36
+	bcc	.Lascon_aead128_encrypt_with_stored32
 	ldrb	r0, [r2, r1]
 	strb	r0, [r3, r1]
-	b	.Lascon_aead128_encrypt_with_cpy37
-.Lascon_aead128_encrypt_with_stored36:
-	add	sp, #92
+	b	.Lascon_aead128_encrypt_with_cpy33
+.Lascon_aead128_encrypt_with_stored32:
+	add	sp, #88
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5
@@ -530,8 +504,8 @@ ascon_aead128_encrypt_with:
 
 
 @ --- ascon_aead128_decrypt_with: ascon_aead128.decrypt_with
-@     frame 104 bytes (34 spill slots, 12 on the stack; locals 56), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 942 bytes of code and literals
+@     frame 112 bytes (34 spill slots, 14 on the stack; locals 56), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 886 bytes of code and literals
 	.section .text.ascon_aead128_decrypt_with,"ax",%progbits
 	.global ascon_aead128_decrypt_with
 	.type ascon_aead128_decrypt_with, %function
@@ -544,41 +518,41 @@ ascon_aead128_decrypt_with:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #104
+	sub	sp, #112
 	str	r3, [sp]
 	@ ascon_aead128.ae:47: s[0] = iv as u64
 	ldr	r2, =0x808c0001
-	str	r2, [sp, #48]
+	str	r2, [sp, #56]
 	movs	r2, #1
 	lsls	r2, r2, #12
-	str	r2, [sp, #52]
+	str	r2, [sp, #60]
 	@ ascon_aead128.ae:118: k0 = kc[0][63:0]
 	ldr	r2, [r0]
-	str	r2, [sp, #20]
+	str	r2, [sp, #24]
 	@ ascon_aead128.ae:48: s[1] = k0
-	str	r2, [sp, #56]
+	str	r2, [sp, #64]
 	@ ascon_aead128.ae:118: k0 = kc[0][63:0]
 	ldr	r2, [r0, #4]
-	str	r2, [sp, #16]
+	str	r2, [sp, #20]
 	@ ascon_aead128.ae:48: s[1] = k0
-	str	r2, [sp, #60]
+	str	r2, [sp, #68]
 	@ ascon_aead128.ae:119: k1 = kc[0][127:64]
 	ldr	r2, [r0, #8]
-	str	r2, [sp, #12]
+	str	r2, [sp, #16]
 	@ ascon_aead128.ae:49: s[2] = k1
-	str	r2, [sp, #64]
+	str	r2, [sp, #72]
 	@ ascon_aead128.ae:119: k1 = kc[0][127:64]
 	ldr	r0, [r0, #12]
-	str	r0, [sp, #8]
+	str	r0, [sp, #12]
 	@ ascon_aead128.ae:49: s[2] = k1
-	str	r0, [sp, #68]
+	str	r0, [sp, #76]
 	@ ascon_aead128.ae:50: s[3] = load_le(nonce, 0, 8)
 	mov	r5, r1
 	movs	r4, #3
 	tst	r5, r4
 	beq	.Lascon_aead128_decrypt_with_words2
 .Lascon_aead128_decrypt_with_bytes1:
-	add	r3, sp, #88
+	add	r3, sp, #96
 	movs	r2, #8
 .Lascon_aead128_decrypt_with_cpy4:
 	subs	r2, #1
@@ -590,15 +564,15 @@ ascon_aead128_decrypt_with:
 	mov	r5, r3
 .Lascon_aead128_decrypt_with_words2:
 	ldr	r0, [r5]
-	str	r0, [sp, #72]
+	str	r0, [sp, #80]
 	ldr	r0, [r5, #4]
-	str	r0, [sp, #76]
+	str	r0, [sp, #84]
 	@ ascon_aead128.ae:51: s[4] = load_le(nonce, 8, 8)
 	adds	r1, #8
 	tst	r1, r4
 	beq	.Lascon_aead128_decrypt_with_words6
 .Lascon_aead128_decrypt_with_bytes5:
-	add	r3, sp, #88
+	add	r3, sp, #96
 	movs	r2, #8
 .Lascon_aead128_decrypt_with_cpy8:
 	subs	r2, #1
@@ -610,234 +584,239 @@ ascon_aead128_decrypt_with:
 	mov	r1, r3
 .Lascon_aead128_decrypt_with_words6:
 	ldr	r0, [r1]
-	str	r0, [sp, #80]
+	str	r0, [sp, #88]
 	ldr	r0, [r1, #4]
-	str	r0, [sp, #84]
+	str	r0, [sp, #92]
 	@ ascon_aead128.ae:52: P.permute(s, rounds_init)
-	add	r0, sp, #48
+	add	r0, sp, #56
 	movs	r1, #240
 	bl	ascon_aead128_P_permute
 	@ ascon_aead128.ae:53: s[3] = s[3] ^ k0
-	ldr	r1, [sp, #72]
-	ldr	r0, [sp, #20]
-	eors	r1, r0
-	str	r1, [sp, #72]
-	ldr	r1, [sp, #76]
-	ldr	r0, [sp, #16]
-	eors	r1, r0
-	str	r1, [sp, #76]
-	@ ascon_aead128.ae:54: s[4] = s[4] ^ k1
 	ldr	r1, [sp, #80]
-	ldr	r0, [sp, #12]
+	ldr	r0, [sp, #24]
 	eors	r1, r0
 	str	r1, [sp, #80]
 	ldr	r1, [sp, #84]
-	ldr	r0, [sp, #8]
+	ldr	r0, [sp, #20]
 	eors	r1, r0
 	str	r1, [sp, #84]
+	@ ascon_aead128.ae:54: s[4] = s[4] ^ k1
+	ldr	r1, [sp, #88]
+	ldr	r0, [sp, #16]
+	eors	r1, r0
+	str	r1, [sp, #88]
+	ldr	r1, [sp, #92]
+	ldr	r0, [sp, #12]
+	eors	r1, r0
+	str	r1, [sp, #92]
 	@ ascon_aead128.ae:121: absorb_ad(s, ad)
-	add	r0, sp, #48
+	add	r0, sp, #56
 	ldr	r1, [sp]
-	ldr	r2, [sp, #140]
+	ldr	r2, [sp, #148]
 	bl	ascon_aead128_absorb_ad
 	@ ascon_aead128.ae:124: for i in 0..full {
-	ldr	r0, [sp, #144]
+	ldr	r0, [sp, #152]
 	lsls	r0, r0, #30
 	lsrs	r2, r0, #30
-	ldr	r0, [sp, #160]
+	ldr	r0, [sp, #168]
 	lsls	r0, r0, #30
 	lsrs	r0, r0, #30
 	orrs	r2, r0
 	@ ascon_aead128.ae:123: full = m / rate
-	ldr	r1, [sp, #148]
+	ldr	r1, [sp, #156]
 	lsrs	r0, r1, #4
-	str	r0, [sp, #4]
+	str	r0, [sp, #28]
 	@ ascon_aead128.ae:124: for i in 0..full {
 	cmp	r2, #0
 	beq	.Lascon_aead128_decrypt_with_else9
-	movs	r1, #0
-	str	r1, [sp]
-	cmp	r1, r0
-	bcs	.Lascon_aead128_decrypt_with_done12
+	lsls	r0, r0, #4
+	beq	.Lascon_aead128_decrypt_with_done12
+	ldr	r1, [sp, #152]
+	adds	r1, r1, r0
+	str	r1, [sp, #8]
+	ldr	r1, [sp, #168]
+	adds	r1, r1, r0
+	str	r1, [sp, #4]
+	rsbs	r0, r0, #0
+	str	r0, [sp]
 .Lascon_aead128_decrypt_with_loop11:
-	@ ascon_aead128.ae:125: off = rate * i
-	ldr	r1, [sp]
-	lsls	r3, r1, #4
 	@ ascon_aead128.ae:126: c = load_le(ct, off, rate)
-	ldr	r1, [sp, #144]
-	adds	r2, r1, r3
+	ldr	r1, [sp, #8]
+	ldr	r0, [sp]
+	adds	r1, r1, r0
 	movs	r0, #3
-	tst	r2, r0
+	tst	r1, r0
 	beq	.Lascon_aead128_decrypt_with_words14
 .Lascon_aead128_decrypt_with_bytes13:
-	add	r4, sp, #88
-	movs	r1, #16
+	add	r3, sp, #96
+	movs	r2, #16
 .Lascon_aead128_decrypt_with_cpy16:
-	subs	r1, #1
+	subs	r2, #1
 	bcc	.Lascon_aead128_decrypt_with_cpyd15
-	ldrb	r0, [r2, r1]
-	strb	r0, [r4, r1]
+	ldrb	r0, [r1, r2]
+	strb	r0, [r3, r2]
 	b	.Lascon_aead128_decrypt_with_cpy16
 .Lascon_aead128_decrypt_with_cpyd15:
-	mov	r2, r4
+	mov	r1, r3
 .Lascon_aead128_decrypt_with_words14:
-	ldr	r0, [r2]
+	ldr	r0, [r1]
 	mov	r8, r0
 	@ ascon_aead128.ae:37: return cat(s[1], s[0])
-	ldr	r4, [sp, #48]
+	ldr	r3, [sp, #56]
 	@ ascon_aead128.ae:127: store_le(msg, off, rate_of(s) ^ c)
-	eors	r4, r0
+	eors	r3, r0
 	@ ascon_aead128.ae:126: c = load_le(ct, off, rate)
-	ldr	r0, [r2, #4]
+	ldr	r0, [r1, #4]
 	mov	r9, r0
 	@ ascon_aead128.ae:37: return cat(s[1], s[0])
-	ldr	r1, [sp, #52]
+	ldr	r2, [sp, #60]
 	@ ascon_aead128.ae:127: store_le(msg, off, rate_of(s) ^ c)
-	eors	r1, r0
+	eors	r2, r0
 	@ ascon_aead128.ae:126: c = load_le(ct, off, rate)
-	ldr	r5, [r2, #8]
+	ldr	r5, [r1, #8]
 	@ ascon_aead128.ae:37: return cat(s[1], s[0])
-	ldr	r0, [sp, #56]
+	ldr	r6, [sp, #64]
 	@ ascon_aead128.ae:127: store_le(msg, off, rate_of(s) ^ c)
-	eors	r0, r5
+	eors	r6, r5
 	@ ascon_aead128.ae:126: c = load_le(ct, off, rate)
-	ldr	r6, [r2, #12]
+	ldr	r4, [r1, #12]
 	@ ascon_aead128.ae:37: return cat(s[1], s[0])
-	ldr	r7, [sp, #60]
+	ldr	r7, [sp, #68]
 	@ ascon_aead128.ae:127: store_le(msg, off, rate_of(s) ^ c)
-	eors	r7, r6
-	ldr	r2, [sp, #160]
-	adds	r3, r2, r3
-	movs	r2, #3
-	tst	r3, r2
+	eors	r7, r4
+	ldr	r1, [sp, #4]
+	ldr	r0, [sp]
+	adds	r1, r1, r0
+	movs	r0, #3
+	tst	r1, r0
 	bne	.Lascon_aead128_decrypt_with_bytes17
-	str	r4, [r3]
-	str	r1, [r3, #4]
-	str	r0, [r3, #8]
-	str	r7, [r3, #12]
+	str	r3, [r1]
+	str	r2, [r1, #4]
+	str	r6, [r1, #8]
+	str	r7, [r1, #12]
 	b	.Lascon_aead128_decrypt_with_stored18
 .Lascon_aead128_decrypt_with_bytes17:
-	str	r4, [sp, #88]
-	str	r1, [sp, #92]
-	str	r0, [sp, #96]
-	str	r7, [sp, #100]
-	add	r2, sp, #88
-	movs	r1, #16
+	str	r3, [sp, #96]
+	str	r2, [sp, #100]
+	str	r6, [sp, #104]
+	str	r7, [sp, #108]
+	add	r3, sp, #96
+	movs	r2, #16
 .Lascon_aead128_decrypt_with_cpy19:
-	subs	r1, #1
+	subs	r2, #1
 	bcc	.Lascon_aead128_decrypt_with_stored18
-	ldrb	r0, [r2, r1]
-	strb	r0, [r3, r1]
+	ldrb	r0, [r3, r2]
+	strb	r0, [r1, r2]
 	b	.Lascon_aead128_decrypt_with_cpy19
 .Lascon_aead128_decrypt_with_stored18:
 	@ ascon_aead128.ae:41: s[0] = r[63:0]
 	mov	r0, r8
-	str	r0, [sp, #48]
+	str	r0, [sp, #56]
 	mov	r0, r9
-	str	r0, [sp, #52]
+	str	r0, [sp, #60]
 	@ ascon_aead128.ae:42: s[1] = r[127:64]
-	str	r5, [sp, #56]
-	str	r6, [sp, #60]
+	str	r5, [sp, #64]
+	str	r4, [sp, #68]
 	@ ascon_aead128.ae:129: P.permute(s, rounds_block)
-	add	r0, sp, #48
+	add	r0, sp, #56
 	movs	r1, #180
 	bl	ascon_aead128_P_permute
-	ldr	r1, [sp]
-	adds	r1, #1
-	str	r1, [sp]
-	ldr	r0, [sp, #4]
-	cmp	r1, r0
-	bcc	.Lascon_aead128_decrypt_with_loop11
+	ldr	r0, [sp]
+	adds	r0, #16
+	str	r0, [sp]
+	bne	.Lascon_aead128_decrypt_with_loop11
 .Lascon_aead128_decrypt_with_done12:
 	b	.Lascon_aead128_decrypt_with_endif10
 	.ltorg
 .Lascon_aead128_decrypt_with_else9:
 	@ ascon_aead128.ae:124: for i in 0..full {
-	movs	r1, #0
-	str	r1, [sp]
-	ldr	r0, [sp, #4]
-	cmp	r1, r0
-	bcs	.Lascon_aead128_decrypt_with_done21
-.Lascon_aead128_decrypt_with_loop20:
-	@ ascon_aead128.ae:125: off = rate * i
-	ldr	r1, [sp]
-	lsls	r0, r1, #4
-	@ ascon_aead128.ae:126: c = load_le(ct, off, rate)
-	ldr	r1, [sp, #144]
+	ldr	r0, [sp, #28]
+	lsls	r0, r0, #4
+	beq	.Lascon_aead128_decrypt_with_done21
+	ldr	r1, [sp, #152]
 	adds	r1, r1, r0
-	ldm	r1!, {r4, r5, r6, r7}
+	str	r1, [sp, #8]
+	ldr	r1, [sp, #168]
+	adds	r1, r1, r0
+	str	r1, [sp, #4]
+	rsbs	r0, r0, #0
+	str	r0, [sp]
+.Lascon_aead128_decrypt_with_loop20:
+	@ ascon_aead128.ae:126: c = load_le(ct, off, rate)
+	ldr	r1, [sp, #8]
+	ldr	r0, [sp]
+	adds	r2, r1, r0
+	ldm	r2!, {r3, r4, r5, r6}
 	@ ascon_aead128.ae:37: return cat(s[1], s[0])
-	ldr	r3, [sp, #60]
+	ldr	r2, [sp, #68]
 	@ ascon_aead128.ae:127: store_le(msg, off, rate_of(s) ^ c)
-	eors	r3, r7
-	ldr	r2, [sp, #160]
-	adds	r0, r2, r0
-	@ ascon_aead128.ae:37: return cat(s[1], s[0])
-	ldr	r1, [sp, #48]
-	@ ascon_aead128.ae:127: store_le(msg, off, rate_of(s) ^ c)
-	eors	r1, r4
-	str	r1, [r0]
-	@ ascon_aead128.ae:37: return cat(s[1], s[0])
-	ldr	r1, [sp, #52]
-	@ ascon_aead128.ae:127: store_le(msg, off, rate_of(s) ^ c)
-	eors	r1, r5
-	str	r1, [r0, #4]
+	eors	r2, r6
+	ldr	r1, [sp, #4]
+	adds	r0, r1, r0
 	@ ascon_aead128.ae:37: return cat(s[1], s[0])
 	ldr	r1, [sp, #56]
 	@ ascon_aead128.ae:127: store_le(msg, off, rate_of(s) ^ c)
-	eors	r1, r6
+	eors	r1, r3
+	str	r1, [r0]
+	@ ascon_aead128.ae:37: return cat(s[1], s[0])
+	ldr	r1, [sp, #60]
+	@ ascon_aead128.ae:127: store_le(msg, off, rate_of(s) ^ c)
+	eors	r1, r4
+	str	r1, [r0, #4]
+	@ ascon_aead128.ae:37: return cat(s[1], s[0])
+	ldr	r1, [sp, #64]
+	@ ascon_aead128.ae:127: store_le(msg, off, rate_of(s) ^ c)
+	eors	r1, r5
 	str	r1, [r0, #8]
-	str	r3, [r0, #12]
+	str	r2, [r0, #12]
 	@ ascon_aead128.ae:41: s[0] = r[63:0]
-	str	r4, [sp, #48]
-	str	r5, [sp, #52]
+	str	r3, [sp, #56]
+	str	r4, [sp, #60]
 	@ ascon_aead128.ae:42: s[1] = r[127:64]
-	str	r6, [sp, #56]
-	str	r7, [sp, #60]
+	str	r5, [sp, #64]
+	str	r6, [sp, #68]
 	@ ascon_aead128.ae:129: P.permute(s, rounds_block)
-	add	r0, sp, #48
+	add	r0, sp, #56
 	movs	r1, #180
 	bl	ascon_aead128_P_permute
-	ldr	r1, [sp]
-	adds	r1, #1
-	str	r1, [sp]
-	ldr	r0, [sp, #4]
-	cmp	r1, r0
-	bcc	.Lascon_aead128_decrypt_with_loop20
+	ldr	r0, [sp]
+	adds	r0, #16
+	str	r0, [sp]
+	bne	.Lascon_aead128_decrypt_with_loop20
 .Lascon_aead128_decrypt_with_done21:
 .Lascon_aead128_decrypt_with_endif10:
 	@ ascon_aead128.ae:131: off = rate * full
-	ldr	r0, [sp, #4]
+	ldr	r0, [sp, #28]
 	lsls	r0, r0, #4
-	str	r0, [sp, #40]
+	str	r0, [sp, #48]
 	@ ascon_aead128.ae:132: last = m - off
-	ldr	r1, [sp, #148]
-	subs	r3, r1, r0
+	ldr	r1, [sp, #156]
+	subs	r2, r1, r0
 	@ ascon_aead128.ae:37: return cat(s[1], s[0])
-	ldr	r1, [sp, #56]
-	str	r1, [sp, #32]
-	ldr	r1, [sp, #60]
+	ldr	r1, [sp, #64]
 	str	r1, [sp, #28]
-	ldr	r1, [sp, #48]
+	ldr	r1, [sp, #68]
+	str	r1, [sp, #8]
+	ldr	r1, [sp, #56]
+	str	r1, [sp]
+	ldr	r1, [sp, #60]
 	str	r1, [sp, #4]
-	ldr	r1, [sp, #52]
-	str	r1, [sp, #24]
 	@ ascon_aead128.ae:134: p = first_bytes(r ^ load_le(ct, off, rate, last), last)
-	ldr	r1, [sp, #144]
-	adds	r2, r1, r0
-	cmp	r3, #16
+	ldr	r1, [sp, #152]
+	adds	r3, r1, r0
+	cmp	r2, #16
 	bcc	.Lascon_aead128_decrypt_with_bytes22
 	movs	r0, #3
-	tst	r2, r0
+	tst	r3, r0
 	beq	.Lascon_aead128_decrypt_with_words23
 .Lascon_aead128_decrypt_with_bytes22:
 	movs	r0, #0
-	str	r0, [sp, #88]
-	str	r0, [sp, #92]
 	str	r0, [sp, #96]
 	str	r0, [sp, #100]
-	add	r4, sp, #88
-	mov	r1, r3
+	str	r0, [sp, #104]
+	str	r0, [sp, #108]
+	add	r4, sp, #96
+	mov	r1, r2
 	cmp	r1, #16
 	bcc	.Lascon_aead128_decrypt_with_cnt25
 	movs	r1, #16
@@ -845,59 +824,59 @@ ascon_aead128_decrypt_with:
 .Lascon_aead128_decrypt_with_cpy26:
 	subs	r1, #1
 	bcc	.Lascon_aead128_decrypt_with_cpyd24
-	ldrb	r0, [r2, r1]
+	ldrb	r0, [r3, r1]
 	strb	r0, [r4, r1]
 	b	.Lascon_aead128_decrypt_with_cpy26
 .Lascon_aead128_decrypt_with_cpyd24:
-	mov	r2, r4
+	mov	r3, r4
 .Lascon_aead128_decrypt_with_words23:
-	ldr	r0, [r2]
-	ldr	r1, [sp, #4]
-	eors	r0, r1
-	mov	r9, r0
-	ldr	r0, [r2, #4]
-	ldr	r1, [sp, #24]
-	eors	r0, r1
-	mov	r8, r0
-	ldr	r1, [r2, #8]
-	ldr	r0, [sp, #32]
+	ldr	r1, [r3]
+	ldr	r0, [sp]
 	eors	r1, r0
-	str	r1, [sp]
-	ldr	r1, [r2, #12]
+	str	r1, [sp, #40]
+	ldr	r1, [r3, #4]
+	ldr	r0, [sp, #4]
+	eors	r1, r0
+	str	r1, [sp, #44]
+	ldr	r1, [r3, #8]
 	ldr	r0, [sp, #28]
 	eors	r1, r0
 	str	r1, [sp, #36]
+	ldr	r1, [r3, #12]
+	ldr	r0, [sp, #8]
+	eors	r1, r0
+	str	r1, [sp, #32]
 	@ ascon_aead128.ae:33: return x & ~(~(0 as u128) << (8 * count))
-	movs	r1, #0
-	mvns	r1, r1
-	mov	r5, r1
-	mov	r4, r1
-	mov	r2, r1
-	lsls	r0, r3, #3
-	str	r0, [sp, #44]
+	movs	r5, #0
+	mvns	r5, r5
+	mov	r4, r5
+	mov	r3, r5
+	mov	r1, r5
+	lsls	r0, r2, #3
+	str	r0, [sp, #52]
 	mov	r7, r0
 	cmp	r7, #128
 	bcs	.Lascon_aead128_decrypt_with_shz27
 .Lascon_aead128_decrypt_with_shl29:
 	cmp	r7, #32
 	bcc	.Lascon_aead128_decrypt_with_shf28
-	mov	r2, r1
-	mov	r1, r4
+	mov	r1, r3
+	mov	r3, r4
 	mov	r4, r5
 	movs	r5, #0
 	subs	r7, #32
 	b	.Lascon_aead128_decrypt_with_shl29
 .Lascon_aead128_decrypt_with_shf28:
-	lsls	r2, r7
+	lsls	r1, r7
 	movs	r6, #32
 	subs	r6, r6, r7
-	mov	r0, r1
-	lsrs	r0, r6
-	orrs	r2, r0
-	lsls	r1, r7
-	mov	r0, r4
+	mov	r0, r3
 	lsrs	r0, r6
 	orrs	r1, r0
+	lsls	r3, r7
+	mov	r0, r4
+	lsrs	r0, r6
+	orrs	r3, r0
 	mov	r0, r5
 	lsrs	r0, r6
 	lsls	r4, r7
@@ -907,198 +886,162 @@ ascon_aead128_decrypt_with:
 .Lascon_aead128_decrypt_with_shz27:
 	movs	r5, #0
 	movs	r4, #0
+	movs	r3, #0
 	movs	r1, #0
-	movs	r2, #0
 .Lascon_aead128_decrypt_with_she30:
-	mov	r0, r9
-	bics	r0, r5
-	mov	r9, r0
-	mov	r0, r8
-	bics	r0, r4
-	mov	r8, r0
-	ldr	r0, [sp]
-	bics	r0, r1
-	str	r0, [sp]
-	ldr	r1, [sp, #36]
-	bics	r1, r2
+	ldr	r6, [sp, #40]
+	bics	r6, r5
+	ldr	r5, [sp, #44]
+	bics	r5, r4
+	ldr	r4, [sp, #36]
+	bics	r4, r3
+	ldr	r3, [sp, #32]
+	bics	r3, r1
 	@ ascon_aead128.ae:135: store_le(msg, off, p, last)
-	ldr	r2, [sp, #160]
-	ldr	r0, [sp, #40]
-	adds	r2, r2, r0
-	cmp	r3, #16
+	ldr	r1, [sp, #168]
+	ldr	r0, [sp, #48]
+	adds	r1, r1, r0
+	cmp	r2, #16
 	bcc	.Lascon_aead128_decrypt_with_bytes31
 	movs	r0, #3
-	tst	r2, r0
+	tst	r1, r0
 	bne	.Lascon_aead128_decrypt_with_bytes31
-	mov	r0, r9
-	str	r0, [r2]
-	mov	r0, r8
-	str	r0, [r2, #4]
-	ldr	r0, [sp]
-	str	r0, [r2, #8]
-	str	r1, [r2, #12]
+	str	r6, [r1]
+	str	r5, [r1, #4]
+	str	r4, [r1, #8]
+	str	r3, [r1, #12]
 	b	.Lascon_aead128_decrypt_with_stored32
 .Lascon_aead128_decrypt_with_bytes31:
-	mov	r0, r9
-	str	r0, [sp, #88]
-	mov	r0, r8
-	str	r0, [sp, #92]
-	ldr	r0, [sp]
-	str	r0, [sp, #96]
-	str	r1, [sp, #100]
-	add	r4, sp, #88
-	cmp	r3, #16
+	str	r6, [sp, #96]
+	str	r5, [sp, #100]
+	str	r4, [sp, #104]
+	str	r3, [sp, #108]
+	add	r7, sp, #96
+	cmp	r2, #16
 	bcc	.Lascon_aead128_decrypt_with_cnt33
-	movs	r3, #16
+	movs	r2, #16
 .Lascon_aead128_decrypt_with_cnt33:
 .Lascon_aead128_decrypt_with_cpy34:
-	subs	r3, #1
+	subs	r2, #1
 	bcc	.Lascon_aead128_decrypt_with_stored32
-	ldrb	r0, [r4, r3]
-	strb	r0, [r2, r3]
+	ldrb	r0, [r7, r2]
+	strb	r0, [r1, r2]
 	b	.Lascon_aead128_decrypt_with_cpy34
 .Lascon_aead128_decrypt_with_stored32:
 	@ ascon_aead128.ae:28: return (1 as u128) << (8 * count)
-	movs	r5, #1
-	movs	r3, #0
-	mov	r4, r3
-	mov	r2, r3
-	ldr	r6, [sp, #44]
-	cmp	r6, #128
-	bcs	.Lascon_aead128_decrypt_with_shz35
-.Lascon_aead128_decrypt_with_shl37:
-	cmp	r6, #32
-	bcc	.Lascon_aead128_decrypt_with_shf36
-	mov	r3, r2
-	mov	r2, r4
-	mov	r4, r5
-	movs	r5, #0
-	subs	r6, #32
-	b	.Lascon_aead128_decrypt_with_shl37
-.Lascon_aead128_decrypt_with_shf36:
-	lsls	r3, r6
-	movs	r7, #32
-	subs	r7, r7, r6
-	mov	r0, r2
-	lsrs	r0, r7
-	orrs	r3, r0
-	lsls	r2, r6
-	mov	r0, r4
-	lsrs	r0, r7
-	orrs	r2, r0
-	mov	r0, r5
-	lsrs	r0, r7
-	lsls	r4, r6
-	orrs	r4, r0
-	lsls	r5, r6
-	b	.Lascon_aead128_decrypt_with_she38
-.Lascon_aead128_decrypt_with_shz35:
-	movs	r5, #0
-	movs	r4, #0
-	movs	r2, #0
-	movs	r3, #0
-.Lascon_aead128_decrypt_with_she38:
+	ldr	r1, [sp, #52]
+	movs	r2, #1
+	lsls	r2, r1
 	@ ascon_aead128.ae:136: set_rate(s, r ^ p ^ pad(last))
-	ldr	r6, [sp, #4]
-	mov	r0, r9
-	eors	r6, r0
-	eors	r6, r5
-	@ ascon_aead128.ae:41: s[0] = r[63:0]
-	str	r6, [sp, #48]
-	@ ascon_aead128.ae:136: set_rate(s, r ^ p ^ pad(last))
-	ldr	r5, [sp, #24]
-	mov	r0, r8
-	eors	r5, r0
-	eors	r5, r4
-	@ ascon_aead128.ae:41: s[0] = r[63:0]
-	str	r5, [sp, #52]
-	@ ascon_aead128.ae:136: set_rate(s, r ^ p ^ pad(last))
-	ldr	r4, [sp, #32]
 	ldr	r0, [sp]
-	eors	r4, r0
-	eors	r4, r2
-	@ ascon_aead128.ae:42: s[1] = r[127:64]
-	str	r4, [sp, #56]
+	eors	r0, r6
+	eors	r0, r2
+	@ ascon_aead128.ae:41: s[0] = r[63:0]
+	str	r0, [sp, #56]
+	@ ascon_aead128.ae:28: return (1 as u128) << (8 * count)
+	subs	r1, #32
+	movs	r2, #1
+	lsls	r2, r1
+	@ ascon_aead128.ae:136: set_rate(s, r ^ p ^ pad(last))
+	ldr	r0, [sp, #4]
+	eors	r0, r5
+	eors	r0, r2
+	@ ascon_aead128.ae:41: s[0] = r[63:0]
+	str	r0, [sp, #60]
+	@ ascon_aead128.ae:28: return (1 as u128) << (8 * count)
+	subs	r1, #32
+	movs	r2, #1
+	lsls	r2, r1
 	@ ascon_aead128.ae:136: set_rate(s, r ^ p ^ pad(last))
 	ldr	r0, [sp, #28]
-	eors	r0, r1
-	eors	r0, r3
+	eors	r0, r4
+	eors	r0, r2
 	@ ascon_aead128.ae:42: s[1] = r[127:64]
-	str	r0, [sp, #60]
+	str	r0, [sp, #64]
+	@ ascon_aead128.ae:28: return (1 as u128) << (8 * count)
+	subs	r1, #32
+	movs	r2, #1
+	lsls	r2, r1
+	@ ascon_aead128.ae:136: set_rate(s, r ^ p ^ pad(last))
+	ldr	r0, [sp, #8]
+	eors	r0, r3
+	eors	r0, r2
+	@ ascon_aead128.ae:42: s[1] = r[127:64]
+	str	r0, [sp, #68]
 	@ ascon_aead128.ae:137: return (load_le(tag, 0, 16) ^ finalize(s, k0, k1)) == 0
-	ldr	r3, [sp, #152]
+	ldr	r3, [sp, #160]
 	movs	r0, #3
 	tst	r3, r0
-	beq	.Lascon_aead128_decrypt_with_words40
-.Lascon_aead128_decrypt_with_bytes39:
-	add	r2, sp, #88
+	beq	.Lascon_aead128_decrypt_with_words36
+.Lascon_aead128_decrypt_with_bytes35:
+	add	r2, sp, #96
 	movs	r1, #16
-.Lascon_aead128_decrypt_with_cpy42:
+.Lascon_aead128_decrypt_with_cpy38:
 	subs	r1, #1
-	bcc	.Lascon_aead128_decrypt_with_cpyd41
+	bcc	.Lascon_aead128_decrypt_with_cpyd37
 	ldrb	r0, [r3, r1]
 	strb	r0, [r2, r1]
-	b	.Lascon_aead128_decrypt_with_cpy42
-.Lascon_aead128_decrypt_with_cpyd41:
+	b	.Lascon_aead128_decrypt_with_cpy38
+.Lascon_aead128_decrypt_with_cpyd37:
 	mov	r3, r2
-.Lascon_aead128_decrypt_with_words40:
+.Lascon_aead128_decrypt_with_words36:
 	ldr	r0, [r3]
 	str	r0, [sp, #28]
 	ldr	r0, [r3, #4]
-	str	r0, [sp, #24]
+	str	r0, [sp, #8]
 	ldr	r0, [r3, #8]
 	str	r0, [sp, #4]
 	ldr	r0, [r3, #12]
 	str	r0, [sp]
 	@ ascon_aead128.ae:74: s[2] = s[2] ^ k0
-	ldr	r1, [sp, #64]
-	ldr	r0, [sp, #20]
-	eors	r1, r0
-	str	r1, [sp, #64]
-	ldr	r1, [sp, #68]
-	ldr	r0, [sp, #16]
-	eors	r1, r0
-	str	r1, [sp, #68]
-	@ ascon_aead128.ae:75: s[3] = s[3] ^ k1
 	ldr	r1, [sp, #72]
-	ldr	r0, [sp, #12]
+	ldr	r0, [sp, #24]
 	eors	r1, r0
 	str	r1, [sp, #72]
 	ldr	r1, [sp, #76]
-	ldr	r0, [sp, #8]
+	ldr	r0, [sp, #20]
 	eors	r1, r0
 	str	r1, [sp, #76]
+	@ ascon_aead128.ae:75: s[3] = s[3] ^ k1
+	ldr	r1, [sp, #80]
+	ldr	r0, [sp, #16]
+	eors	r1, r0
+	str	r1, [sp, #80]
+	ldr	r1, [sp, #84]
+	ldr	r0, [sp, #12]
+	eors	r1, r0
+	str	r1, [sp, #84]
 	@ ascon_aead128.ae:76: P.permute(s, rounds_init)
-	add	r0, sp, #48
+	add	r0, sp, #56
 	movs	r1, #240
 	bl	ascon_aead128_P_permute
 	@ ascon_aead128.ae:77: return cat(s[4] ^ k1, s[3] ^ k0)
-	ldr	r2, [sp, #84]
-	ldr	r0, [sp, #8]
+	ldr	r2, [sp, #92]
+	ldr	r0, [sp, #12]
 	eors	r2, r0
 	@ ascon_aead128.ae:137: return (load_le(tag, 0, 16) ^ finalize(s, k0, k1)) == 0
 	ldr	r1, [sp]
 	eors	r1, r2
 	@ ascon_aead128.ae:77: return cat(s[4] ^ k1, s[3] ^ k0)
-	ldr	r3, [sp, #80]
-	ldr	r0, [sp, #12]
+	ldr	r3, [sp, #88]
+	ldr	r0, [sp, #16]
 	eors	r3, r0
 	@ ascon_aead128.ae:137: return (load_le(tag, 0, 16) ^ finalize(s, k0, k1)) == 0
 	ldr	r2, [sp, #4]
 	eors	r2, r3
 	@ ascon_aead128.ae:77: return cat(s[4] ^ k1, s[3] ^ k0)
-	ldr	r4, [sp, #72]
-	ldr	r0, [sp, #20]
+	ldr	r4, [sp, #80]
+	ldr	r0, [sp, #24]
 	eors	r4, r0
 	@ ascon_aead128.ae:137: return (load_le(tag, 0, 16) ^ finalize(s, k0, k1)) == 0
 	ldr	r3, [sp, #28]
 	eors	r3, r4
 	@ ascon_aead128.ae:77: return cat(s[4] ^ k1, s[3] ^ k0)
-	ldr	r4, [sp, #76]
-	ldr	r0, [sp, #16]
+	ldr	r4, [sp, #84]
+	ldr	r0, [sp, #20]
 	eors	r4, r0
 	@ ascon_aead128.ae:137: return (load_le(tag, 0, 16) ^ finalize(s, k0, k1)) == 0
-	ldr	r0, [sp, #24]
+	ldr	r0, [sp, #8]
 	eors	r0, r4
 	orrs	r3, r0
 	orrs	r3, r2
@@ -1108,9 +1051,9 @@ ascon_aead128_decrypt_with:
 	adcs	r1, r1
 	movs	r0, #1
 	eors	r1, r0
-	ldr	r0, [sp, #168]
+	ldr	r0, [sp, #176]
 	strh	r1, [r0]
-	add	sp, #104
+	add	sp, #112
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5
@@ -1368,8 +1311,8 @@ ascon_aead128_P_permute:
 
 
 @ --- ascon_aead128_absorb_ad: ascon_aead128.absorb_ad
-@     frame 48 bytes (12 spill slots, 8 on the stack; locals 16), saves nothing
-@     estimated 280 bytes of code and literals
+@     frame 36 bytes (6 spill slots, 5 on the stack; locals 16), saves nothing
+@     estimated 210 bytes of code and literals
 	.section .text.ascon_aead128_absorb_ad,"ax",%progbits
 	.global ascon_aead128_absorb_ad
 	.type ascon_aead128_absorb_ad, %function
@@ -1377,10 +1320,10 @@ ascon_aead128_P_permute:
 	.balign 4
 ascon_aead128_absorb_ad:
 	push	{lr}
-	sub	sp, #48
+	sub	sp, #36
 	str	r0, [sp, #4]
-	str	r1, [sp, #28]
-	str	r2, [sp, #20]
+	str	r1, [sp, #16]
+	str	r2, [sp, #8]
 	@ ascon_aead128.ae:61: if n > 0 {
 	mov	r0, r2
 	cmp	r0, #0
@@ -1388,143 +1331,109 @@ ascon_aead128_absorb_ad:
 	@ ascon_aead128.ae:62: for i in 0..n / rate + 1 {
 	lsrs	r0, r0, #4
 	adds	r0, r0, #1
-	str	r0, [sp, #24]
+	str	r0, [sp, #12]
 	movs	r1, #0
 	str	r1, [sp]
 	cmp	r1, r0
 	bcs	.Lascon_aead128_absorb_ad_done4
 .Lascon_aead128_absorb_ad_loop3:
+	@ ascon_aead128.ae:64: count = if n - off < rate then n - off else rate
+	movs	r3, #16
 	@ ascon_aead128.ae:63: off = rate * i
 	ldr	r1, [sp]
-	lsls	r2, r1, #4
+	lsls	r1, r1, #4
 	@ ascon_aead128.ae:64: count = if n - off < rate then n - off else rate
-	ldr	r0, [sp, #20]
-	subs	r1, r0, r2
-	cmp	r1, #16
-	movs	r3, #0
-	sbcs	r3, r3
-	movs	r0, #16
-	eors	r1, r0
-	ands	r1, r3
-	eors	r1, r0
+	ldr	r0, [sp, #8]
+	subs	r2, r0, r1
+	cmp	r2, #16
+	movs	r0, #0
+	sbcs	r0, r0
+	eors	r2, r3
+	ands	r2, r0
+	eors	r2, r3
 	@ ascon_aead128.ae:37: return cat(s[1], s[0])
-	ldr	r3, [sp, #4]
-	ldr	r0, [r3, #8]
-	str	r0, [sp, #16]
-	ldr	r0, [r3, #12]
-	str	r0, [sp, #12]
-	ldr	r0, [r3]
+	ldr	r4, [sp, #4]
+	ldr	r0, [r4, #8]
 	mov	r8, r0
-	ldr	r0, [r3, #4]
-	str	r0, [sp, #8]
+	ldr	r3, [r4, #12]
+	ldr	r5, [r4]
+	ldr	r4, [r4, #4]
 	@ ascon_aead128.ae:65: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	ldr	r0, [sp, #28]
-	adds	r4, r0, r2
+	ldr	r0, [sp, #16]
+	adds	r6, r0, r1
 	movs	r0, #3
-	cmp	r1, #16
+	cmp	r2, #16
 	bcc	.Lascon_aead128_absorb_ad_bytes5
-	tst	r4, r0
+	tst	r6, r0
 	beq	.Lascon_aead128_absorb_ad_words6
 .Lascon_aead128_absorb_ad_bytes5:
 	movs	r0, #0
+	str	r0, [sp, #20]
+	str	r0, [sp, #24]
+	str	r0, [sp, #28]
 	str	r0, [sp, #32]
-	str	r0, [sp, #36]
-	str	r0, [sp, #40]
-	str	r0, [sp, #44]
-	add	r3, sp, #32
-	mov	r2, r1
-	cmp	r2, #16
+	add	r7, sp, #20
+	mov	r1, r2
+	cmp	r1, #16
 	bcc	.Lascon_aead128_absorb_ad_cnt8
-	movs	r2, #16
+	movs	r1, #16
 .Lascon_aead128_absorb_ad_cnt8:
 .Lascon_aead128_absorb_ad_cpy9:
-	subs	r2, #1
+	subs	r1, #1
 	bcc	.Lascon_aead128_absorb_ad_cpyd7
-	ldrb	r0, [r4, r2]
-	strb	r0, [r3, r2]
+	ldrb	r0, [r6, r1]
+	strb	r0, [r7, r1]
 	b	.Lascon_aead128_absorb_ad_cpy9
 .Lascon_aead128_absorb_ad_cpyd7:
-	mov	r4, r3
-.Lascon_aead128_absorb_ad_words6:
-	ldr	r5, [r4]
-	ldr	r0, [r4, #4]
-	mov	r9, r0
-	ldr	r0, [r4, #8]
-	mov	r11, r0
-	ldr	r0, [r4, #12]
-	mov	r10, r0
-	@ ascon_aead128.ae:28: return (1 as u128) << (8 * count)
-	lsls	r4, r1, #3
-	movs	r7, #1
-	movs	r3, #0
-	mov	r6, r3
-	mov	r2, r3
-	cmp	r4, #128
-	bcs	.Lascon_aead128_absorb_ad_shz10
-.Lascon_aead128_absorb_ad_shl12:
-	cmp	r4, #32
-	bcc	.Lascon_aead128_absorb_ad_shf11
-	mov	r3, r2
-	mov	r2, r6
 	mov	r6, r7
-	movs	r7, #0
-	subs	r4, #32
-	b	.Lascon_aead128_absorb_ad_shl12
-.Lascon_aead128_absorb_ad_shf11:
-	movs	r1, #32
-	subs	r1, r1, r4
-	lsls	r3, r4
-	mov	r0, r2
-	lsrs	r0, r1
-	orrs	r3, r0
-	lsls	r2, r4
-	mov	r0, r6
-	lsrs	r0, r1
-	orrs	r2, r0
-	lsls	r6, r4
-	mov	r0, r7
-	lsrs	r0, r1
-	orrs	r6, r0
-	lsls	r7, r4
-	b	.Lascon_aead128_absorb_ad_she13
-.Lascon_aead128_absorb_ad_shz10:
-	movs	r7, #0
-	movs	r6, #0
-	movs	r2, #0
-	movs	r3, #0
-.Lascon_aead128_absorb_ad_she13:
+.Lascon_aead128_absorb_ad_words6:
+	@ ascon_aead128.ae:28: return (1 as u128) << (8 * count)
+	lsls	r1, r2, #3
+	movs	r0, #1
+	lsls	r0, r1
 	@ ascon_aead128.ae:65: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	mov	r4, r8
-	eors	r4, r5
-	ldr	r1, [sp, #8]
-	mov	r0, r9
-	eors	r1, r0
-	eors	r4, r7
-	eors	r1, r6
+	ldr	r2, [r6]
+	eors	r5, r2
+	eors	r5, r0
 	@ ascon_aead128.ae:41: s[0] = r[63:0]
-	ldr	r5, [sp, #4]
-	str	r4, [r5]
-	str	r1, [r5, #4]
+	ldr	r7, [sp, #4]
+	str	r5, [r7]
+	@ ascon_aead128.ae:28: return (1 as u128) << (8 * count)
+	subs	r1, #32
+	movs	r0, #1
+	lsls	r0, r1
 	@ ascon_aead128.ae:65: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	ldr	r4, [sp, #16]
-	mov	r0, r11
-	eors	r4, r0
-	ldr	r1, [sp, #12]
-	mov	r0, r10
-	eors	r1, r0
+	ldr	r2, [r6, #4]
 	eors	r4, r2
-	eors	r1, r3
+	eors	r4, r0
+	@ ascon_aead128.ae:41: s[0] = r[63:0]
+	str	r4, [r7, #4]
+	@ ascon_aead128.ae:28: return (1 as u128) << (8 * count)
+	subs	r1, #32
+	movs	r4, #1
+	lsls	r4, r1
+	subs	r1, #32
+	movs	r0, #1
+	lsls	r0, r1
+	@ ascon_aead128.ae:65: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
+	ldr	r2, [r6, #12]
+	eors	r3, r2
+	eors	r3, r0
+	ldr	r0, [r6, #8]
+	mov	r2, r8
+	eors	r2, r0
+	eors	r2, r4
 	@ ascon_aead128.ae:42: s[1] = r[127:64]
-	mov	r0, r5
-	str	r4, [r0, #8]
-	str	r1, [r0, #12]
+	mov	r0, r7
+	str	r2, [r0, #8]
+	str	r3, [r0, #12]
 	@ ascon_aead128.ae:66: P.permute(s, rounds_block)
 	movs	r1, #180
 	bl	ascon_aead128_P_permute
 	ldr	r1, [sp]
 	adds	r1, #1
 	str	r1, [sp]
-	ldr	r0, [sp, #24]
+	ldr	r0, [sp, #12]
 	cmp	r1, r0
 	bcc	.Lascon_aead128_absorb_ad_loop3
 .Lascon_aead128_absorb_ad_done4:
@@ -1532,14 +1441,14 @@ ascon_aead128_absorb_ad:
 .Lascon_aead128_absorb_ad_endif2:
 	@ ascon_aead128.ae:69: s[4] = s[4] ^ (1 << 63)
 	ldr	r3, [sp, #4]
-	ldr	r2, [r3, #32]
 	ldr	r1, [r3, #36]
 	movs	r0, #1
 	lsls	r0, r0, #31
 	eors	r1, r0
+	ldr	r2, [r3, #32]
 	str	r2, [r3, #32]
 	str	r1, [r3, #36]
-	add	sp, #48
+	add	sp, #36
 	pop	{pc}
 	.ltorg
 	.size ascon_aead128_absorb_ad, .-ascon_aead128_absorb_ad

@@ -485,7 +485,7 @@ ccm_encrypt_with:
 
 @ --- ccm_decrypt_with: ccm.decrypt_with
 @     frame 132 bytes (45 spill slots, 21 on the stack; locals 32), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 874 bytes of code and literals
+@     estimated 882 bytes of code and literals
 	.section .text.ccm_decrypt_with,"ax",%progbits
 	.global ccm_decrypt_with
 	.type ccm_decrypt_with, %function
@@ -499,10 +499,10 @@ ccm_decrypt_with:
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
 	sub	sp, #132
-	mov	r4, r1
 	str	r0, [sp, #44]
-	str	r2, [sp, #16]
-	ldr	r2, [sp, #168]
+	mov	r4, r1
+	str	r2, [sp, #20]
+	ldr	r1, [sp, #168]
 	@ ccm.ae:41: return load_be(nonce, 0, 15, len(nonce))
 .Lccm_decrypt_with_bytes1:
 	movs	r0, #0
@@ -512,74 +512,72 @@ ccm_decrypt_with:
 	str	r0, [sp, #112]
 	add	r6, sp, #100
 	adds	r5, r6, #1
-	ldr	r1, [sp, #16]
-	cmp	r1, #15
+	ldr	r2, [sp, #20]
+	cmp	r2, #15
 	bcc	.Lccm_decrypt_with_cnt4
-	movs	r1, #15
+	movs	r2, #15
 .Lccm_decrypt_with_cnt4:
 .Lccm_decrypt_with_cpy5:
-	subs	r1, #1
+	subs	r2, #1
 	bcc	.Lccm_decrypt_with_cpyd3
-	ldrb	r0, [r4, r1]
-	strb	r0, [r5, r1]
+	ldrb	r0, [r4, r2]
+	strb	r0, [r5, r2]
 	b	.Lccm_decrypt_with_cpy5
 .Lccm_decrypt_with_cpyd3:
 	mov	r4, r6
 .Lccm_decrypt_with_words2:
-	@ ccm.ae:162: y = mac_header(ks, nb, len(nonce), ad, n, len(tag))
-	str	r2, [sp]
-	add	r0, sp, #116
-	str	r0, [sp, #12]
-	@ ccm.ae:41: return load_be(nonce, 0, 15, len(nonce))
 	ldr	r0, [r4, #12]
 	rev	r0, r0
-	str	r0, [sp, #24]
-	ldm	r4!, {r1, r2, r5}
-	@ ccm.ae:162: y = mac_header(ks, nb, len(nonce), ad, n, len(tag))
-	str	r0, [sp, #100]
-	@ ccm.ae:41: return load_be(nonce, 0, 15, len(nonce))
-	rev	r0, r5
-	str	r0, [sp, #72]
-	@ ccm.ae:162: y = mac_header(ks, nb, len(nonce), ad, n, len(tag))
-	str	r0, [sp, #104]
-	@ ccm.ae:41: return load_be(nonce, 0, 15, len(nonce))
-	rev	r0, r2
+	str	r0, [sp, #16]
+	ldr	r2, [r4, #8]
+	rev	r2, r2
+	str	r2, [sp, #72]
+	ldr	r0, [r4, #4]
+	rev	r0, r0
 	str	r0, [sp, #68]
+	ldr	r2, [r4]
+	rev	r2, r2
+	str	r2, [sp, #24]
 	@ ccm.ae:162: y = mac_header(ks, nb, len(nonce), ad, n, len(tag))
+	ldr	r0, [sp, #16]
+	str	r0, [sp, #100]
+	ldr	r0, [sp, #72]
+	str	r0, [sp, #104]
+	ldr	r0, [sp, #68]
 	str	r0, [sp, #108]
-	@ ccm.ae:41: return load_be(nonce, 0, 15, len(nonce))
-	rev	r0, r1
-	str	r0, [sp, #20]
-	@ ccm.ae:162: y = mac_header(ks, nb, len(nonce), ad, n, len(tag))
-	str	r0, [sp, #112]
+	str	r2, [sp, #112]
+	add	r4, sp, #100
+	add	r2, sp, #116
+	str	r1, [sp]
 	ldr	r1, [sp, #176]
 	str	r1, [sp, #4]
 	ldr	r0, [sp, #184]
 	str	r0, [sp, #8]
-	add	r1, sp, #100
+	str	r2, [sp, #12]
 	ldr	r0, [sp, #44]
-	ldr	r2, [sp, #16]
+	mov	r1, r4
+	ldr	r2, [sp, #20]
 	bl	ccm_mac_header
-	ldr	r2, [sp, #116]
-	str	r2, [sp, #40]
-	ldr	r2, [sp, #120]
-	str	r2, [sp, #36]
+	ldr	r1, [sp, #116]
+	str	r1, [sp, #40]
+	ldr	r1, [sp, #120]
+	str	r1, [sp, #36]
 	ldr	r0, [sp, #124]
 	str	r0, [sp, #48]
 	ldr	r0, [sp, #128]
 	str	r0, [sp, #52]
 	@ ccm.ae:59: return with_nonce((14 - nonce_len) as u8, n, 0 as u32)
 	movs	r1, #14
-	ldr	r0, [sp, #16]
+	ldr	r0, [sp, #20]
 	subs	r0, r1, r0
 	uxtb	r0, r0
-	str	r0, [sp, #16]
+	str	r0, [sp, #20]
 	@ ccm.ae:47: return cat(flags, n) | (x as u128)
 	lsls	r1, r0, #24
-	ldr	r0, [sp, #20]
+	ldr	r0, [sp, #24]
 	orrs	r1, r0
 	@ ccm.ae:164: s0 = E.encrypt_block(ks, j0)
-	ldr	r0, [sp, #24]
+	ldr	r0, [sp, #16]
 	str	r0, [sp, #100]
 	ldr	r0, [sp, #72]
 	str	r0, [sp, #104]
@@ -590,41 +588,37 @@ ccm_decrypt_with:
 	add	r2, sp, #116
 	ldr	r0, [sp, #44]
 	bl	ccm_E_encrypt_block
+	ldr	r0, [sp, #116]
+	str	r0, [sp, #84]
+	ldr	r0, [sp, #120]
+	str	r0, [sp, #88]
+	ldr	r1, [sp, #124]
+	str	r1, [sp, #92]
+	ldr	r0, [sp, #128]
+	str	r0, [sp, #96]
 	@ ccm.ae:65: return cat(j[127:32], j[31:0] + 1)
-	ldr	r0, [sp, #16]
-	lsls	r1, r0, #24
 	ldr	r0, [sp, #20]
-	orrs	r1, r0
+	lsls	r2, r0, #24
+	ldr	r0, [sp, #24]
+	orrs	r2, r0
+	ldr	r0, [sp, #16]
+	adds	r3, r0, #1
 	@ ccm.ae:166: for i in 0..(n + 15) / 16 {
 	ldr	r0, [sp, #176]
 	adds	r0, #15
 	lsrs	r0, r0, #4
 	str	r0, [sp, #76]
-	@ ccm.ae:65: return cat(j[127:32], j[31:0] + 1)
-	ldr	r2, [sp, #24]
-	adds	r2, r2, #1
-	@ ccm.ae:166: for i in 0..(n + 15) / 16 {
-	str	r2, [sp, #28]
-	str	r1, [sp, #80]
-	@ ccm.ae:164: s0 = E.encrypt_block(ks, j0)
-	ldr	r1, [sp, #116]
-	str	r1, [sp, #84]
-	ldr	r1, [sp, #120]
-	str	r1, [sp, #88]
-	ldr	r2, [sp, #124]
-	str	r2, [sp, #92]
-	ldr	r1, [sp, #128]
-	str	r1, [sp, #96]
-	@ ccm.ae:166: for i in 0..(n + 15) / 16 {
 	movs	r1, #0
-	str	r1, [sp, #32]
+	str	r1, [sp, #28]
+	str	r3, [sp, #32]
+	str	r2, [sp, #80]
 	cmp	r1, r0
 	bcc	.Lccm_decrypt_with_far1
 	b	.Lccm_decrypt_with_done7
 .Lccm_decrypt_with_far1:
 .Lccm_decrypt_with_loop6:
 	@ ccm.ae:167: off = 16 * i
-	ldr	r1, [sp, #32]
+	ldr	r1, [sp, #28]
 	lsls	r0, r1, #4
 	str	r0, [sp, #64]
 	@ ccm.ae:168: c = load_be(ct, off, 16, n - off)
@@ -673,7 +667,7 @@ ccm_decrypt_with:
 	rev	r0, r0
 	str	r0, [sp, #24]
 	@ ccm.ae:169: u = E.encrypt_block(ks, j)
-	ldr	r0, [sp, #28]
+	ldr	r0, [sp, #32]
 	str	r0, [sp, #100]
 	ldr	r0, [sp, #72]
 	str	r0, [sp, #104]
@@ -685,28 +679,26 @@ ccm_decrypt_with:
 	add	r2, sp, #116
 	ldr	r0, [sp, #44]
 	bl	ccm_E_encrypt_block
-	ldr	r1, [sp, #116]
-	@ ccm.ae:171: m = first_bytes(c ^ u, n - off)
-	ldr	r0, [sp, #20]
-	eors	r0, r1
-	str	r0, [sp, #20]
-	@ ccm.ae:169: u = E.encrypt_block(ks, j)
-	ldr	r1, [sp, #120]
-	@ ccm.ae:171: m = first_bytes(c ^ u, n - off)
-	ldr	r0, [sp, #56]
-	eors	r0, r1
-	mov	r8, r0
-	@ ccm.ae:169: u = E.encrypt_block(ks, j)
-	ldr	r0, [sp, #124]
-	@ ccm.ae:171: m = first_bytes(c ^ u, n - off)
-	ldr	r5, [sp, #60]
-	eors	r5, r0
-	@ ccm.ae:169: u = E.encrypt_block(ks, j)
+	ldr	r4, [sp, #116]
+	ldr	r3, [sp, #120]
+	ldr	r2, [sp, #124]
 	ldr	r1, [sp, #128]
 	@ ccm.ae:171: m = first_bytes(c ^ u, n - off)
+	ldr	r0, [sp, #20]
+	eors	r0, r4
+	str	r0, [sp, #20]
+	ldr	r0, [sp, #56]
+	eors	r0, r3
+	mov	r8, r0
+	ldr	r5, [sp, #60]
+	eors	r5, r2
 	ldr	r0, [sp, #24]
 	eors	r0, r1
 	str	r0, [sp, #24]
+	@ ccm.ae:65: return cat(j[127:32], j[31:0] + 1)
+	ldr	r0, [sp, #32]
+	adds	r0, r0, #1
+	str	r0, [sp, #32]
 	@ ccm.ae:33: if count < 16 {                  // only a partial block pays for the mask (a run-time shift)
 	ldr	r0, [sp, #16]
 	cmp	r0, #16
@@ -714,12 +706,6 @@ ccm_decrypt_with:
 	adcs	r1, r1
 	movs	r0, #1
 	eors	r1, r0
-	@ ccm.ae:65: return cat(j[127:32], j[31:0] + 1)
-	ldr	r0, [sp, #28]
-	adds	r0, r0, #1
-	str	r0, [sp, #28]
-	@ ccm.ae:33: if count < 16 {                  // only a partial block pays for the mask (a run-time shift)
-	cmp	r1, #0
 	beq	.Lccm_decrypt_with_else13
 	@ ccm.ae:34: y = x & ~(~(0 as u128) >> (8 * count))
 	ldr	r0, [sp, #16]
@@ -741,9 +727,9 @@ ccm_decrypt_with:
 	subs	r6, #32
 	b	.Lccm_decrypt_with_shl17
 .Lccm_decrypt_with_shf16:
-	lsrs	r4, r6
 	movs	r7, #32
 	subs	r7, r7, r6
+	lsrs	r4, r6
 	mov	r0, r3
 	lsls	r0, r7
 	orrs	r4, r0
@@ -751,9 +737,9 @@ ccm_decrypt_with:
 	mov	r0, r2
 	lsls	r0, r7
 	orrs	r3, r0
+	lsrs	r2, r6
 	mov	r0, r1
 	lsls	r0, r7
-	lsrs	r2, r6
 	orrs	r2, r0
 	lsrs	r1, r6
 	b	.Lccm_decrypt_with_she18
@@ -820,10 +806,10 @@ ccm_decrypt_with:
 	b	.Lccm_decrypt_with_cpy22
 .Lccm_decrypt_with_stored20:
 	@ ccm.ae:173: y = E.encrypt_block(ks, m ^ y)
-	ldr	r2, [sp, #40]
-	eors	r7, r2
-	ldr	r2, [sp, #36]
-	eors	r6, r2
+	ldr	r1, [sp, #40]
+	eors	r7, r1
+	ldr	r1, [sp, #36]
+	eors	r6, r1
 	ldr	r0, [sp, #48]
 	eors	r5, r0
 	ldr	r0, [sp, #52]
@@ -836,17 +822,17 @@ ccm_decrypt_with:
 	add	r2, sp, #116
 	ldr	r0, [sp, #44]
 	bl	ccm_E_encrypt_block
-	ldr	r2, [sp, #116]
+	ldr	r1, [sp, #116]
 	ldr	r4, [sp, #120]
 	ldr	r3, [sp, #124]
-	ldr	r1, [sp, #128]
-	str	r2, [sp, #40]
+	ldr	r2, [sp, #128]
+	str	r1, [sp, #40]
 	str	r4, [sp, #36]
 	str	r3, [sp, #48]
-	str	r1, [sp, #52]
-	ldr	r1, [sp, #32]
+	str	r2, [sp, #52]
+	ldr	r1, [sp, #28]
 	adds	r1, #1
-	str	r1, [sp, #32]
+	str	r1, [sp, #28]
 	ldr	r0, [sp, #76]
 	cmp	r1, r0
 	bcs	.Lccm_decrypt_with_far2
@@ -882,17 +868,29 @@ ccm_decrypt_with:
 .Lccm_decrypt_with_cpyd25:
 	mov	r1, r3
 .Lccm_decrypt_with_words24:
-	ldr	r2, [sp, #40]
+	ldr	r0, [r1, #12]
+	rev	r0, r0
+	str	r0, [sp, #28]
+	ldr	r0, [r1, #8]
+	rev	r0, r0
+	str	r0, [sp, #32]
+	ldr	r0, [r1, #4]
+	rev	r0, r0
+	str	r0, [sp, #24]
+	ldr	r0, [r1]
+	rev	r0, r0
+	str	r0, [sp, #20]
+	ldr	r1, [sp, #40]
 	ldr	r0, [sp, #84]
-	eors	r2, r0
-	str	r2, [sp, #40]
-	ldr	r2, [sp, #36]
+	eors	r1, r0
+	str	r1, [sp, #40]
+	ldr	r1, [sp, #36]
 	ldr	r0, [sp, #88]
-	eors	r2, r0
-	str	r2, [sp, #36]
+	eors	r1, r0
+	str	r1, [sp, #36]
 	ldr	r0, [sp, #48]
-	ldr	r2, [sp, #92]
-	eors	r0, r2
+	ldr	r1, [sp, #92]
+	eors	r0, r1
 	str	r0, [sp, #16]
 	ldr	r6, [sp, #52]
 	ldr	r0, [sp, #96]
@@ -900,25 +898,10 @@ ccm_decrypt_with:
 	@ ccm.ae:33: if count < 16 {                  // only a partial block pays for the mask (a run-time shift)
 	ldr	r0, [sp, #184]
 	cmp	r0, #16
-	movs	r2, #0
-	adcs	r2, r2
+	movs	r1, #0
+	adcs	r1, r1
 	movs	r0, #1
-	eors	r2, r0
-	@ ccm.ae:176: return (load_be(tag, 0, 16, len(tag)) ^ first_bytes(y ^ s0, len(tag))) == 0
-	ldr	r0, [r1, #12]
-	rev	r0, r0
-	str	r0, [sp, #32]
-	ldr	r0, [r1, #8]
-	rev	r0, r0
-	str	r0, [sp, #28]
-	ldr	r0, [r1, #4]
-	rev	r0, r0
-	str	r0, [sp, #24]
-	ldr	r0, [r1]
-	rev	r0, r0
-	str	r0, [sp, #20]
-	@ ccm.ae:33: if count < 16 {                  // only a partial block pays for the mask (a run-time shift)
-	cmp	r2, #0
+	eors	r1, r0
 	beq	.Lccm_decrypt_with_else28
 	@ ccm.ae:34: y = x & ~(~(0 as u128) >> (8 * count))
 	ldr	r0, [sp, #184]
@@ -940,9 +923,9 @@ ccm_decrypt_with:
 	subs	r5, #32
 	b	.Lccm_decrypt_with_shl32
 .Lccm_decrypt_with_shf31:
-	lsrs	r4, r5
 	movs	r7, #32
 	subs	r7, r7, r5
+	lsrs	r4, r5
 	mov	r0, r3
 	lsls	r0, r7
 	orrs	r4, r0
@@ -950,9 +933,9 @@ ccm_decrypt_with:
 	mov	r0, r2
 	lsls	r0, r7
 	orrs	r3, r0
+	lsrs	r2, r5
 	mov	r0, r1
 	lsls	r0, r7
-	lsrs	r2, r5
 	orrs	r2, r0
 	lsrs	r1, r5
 	b	.Lccm_decrypt_with_she33
@@ -976,9 +959,9 @@ ccm_decrypt_with:
 	ldr	r0, [sp, #16]
 .Lccm_decrypt_with_endif29:
 	@ ccm.ae:176: return (load_be(tag, 0, 16, len(tag)) ^ first_bytes(y ^ s0, len(tag))) == 0
-	ldr	r3, [sp, #32]
+	ldr	r3, [sp, #28]
 	eors	r3, r5
-	ldr	r2, [sp, #28]
+	ldr	r2, [sp, #32]
 	eors	r2, r4
 	ldr	r1, [sp, #24]
 	eors	r1, r0
@@ -1263,7 +1246,7 @@ ccm_E_encrypt_block:
 
 
 @ --- ccm_mac_header: ccm.mac_header
-@     frame 52 bytes (9 spill slots, 5 on the stack; locals 32), saves nothing
+@     frame 52 bytes (10 spill slots, 5 on the stack; locals 32), saves nothing
 @     estimated 454 bytes of code and literals
 	.section .text.ccm_mac_header,"ax",%progbits
 	.global ccm_mac_header
@@ -1273,51 +1256,49 @@ ccm_E_encrypt_block:
 ccm_mac_header:
 	push	{lr}
 	sub	sp, #52
-	ldr	r6, [sp, #60]
-	ldr	r4, [r1]
-	@ ccm.ae:47: return cat(flags, n) | (x as u128)
-	orrs	r4, r6
-	ldr	r5, [sp, #56]
+	ldr	r4, [sp, #56]
 	@ ccm.ae:53: adata = if ad_len != 0 then 64 else 0 as u32
-	subs	r5, r5, #1
-	movs	r5, #0
-	adcs	r5, r5
-	rsbs	r6, r5, #0
-	movs	r5, #64
-	ands	r6, r5
-	ldr	r5, [sp, #64]
+	subs	r4, r4, #1
+	movs	r4, #0
+	adcs	r4, r4
+	rsbs	r5, r4, #0
+	movs	r4, #64
+	ands	r5, r4
+	ldr	r4, [sp, #64]
 	@ ccm.ae:54: return with_nonce((adata | (((tag_len - 2) / 2) << 3) | (q - 1)) as u8, n, msg_len)
-	subs	r5, r5, #2
-	lsrs	r5, r5, #1
-	lsls	r5, r5, #3
-	orrs	r6, r5
+	subs	r4, r4, #2
+	lsrs	r4, r4, #1
+	lsls	r4, r4, #3
+	orrs	r5, r4
 	@ ccm.ae:52: q = 15 - nonce_len
-	movs	r5, #15
-	subs	r5, r5, r2
+	movs	r4, #15
+	subs	r4, r4, r2
 	@ ccm.ae:54: return with_nonce((adata | (((tag_len - 2) / 2) << 3) | (q - 1)) as u8, n, msg_len)
-	subs	r5, r5, #1
-	orrs	r6, r5
-	uxtb	r5, r6
+	subs	r4, r4, #1
+	orrs	r5, r4
+	uxtb	r2, r5
 	@ ccm.ae:47: return cat(flags, n) | (x as u128)
-	lsls	r5, r5, #24
-	ldr	r2, [r1, #12]
-	orrs	r5, r2
+	lsls	r2, r2, #24
+	ldr	r5, [r1, #12]
+	orrs	r2, r5
+	ldr	r4, [sp, #60]
+	ldr	r5, [r1]
+	orrs	r5, r4
 	@ ccm.ae:72: y = E.encrypt_block(ks, block0(n, nonce_len, a, msg_len, tag_len))
-	str	r5, [sp, #32]
-	ldr	r5, [r1, #8]
-	str	r5, [sp, #28]
+	str	r5, [sp, #20]
 	ldr	r5, [r1, #4]
 	str	r5, [sp, #24]
-	str	r4, [sp, #20]
-	add	r4, sp, #36
-	add	r1, sp, #20
-	str	r3, [sp, #4]
+	ldr	r5, [r1, #8]
+	str	r5, [sp, #28]
+	str	r2, [sp, #32]
 	str	r0, [sp, #8]
-	mov	r2, r4
+	str	r3, [sp, #4]
+	add	r1, sp, #20
+	add	r2, sp, #36
 	bl	ccm_E_encrypt_block
-	ldr	r7, [sp, #36]
-	ldr	r6, [sp, #40]
-	ldr	r5, [sp, #44]
+	ldr	r5, [sp, #36]
+	ldr	r4, [sp, #40]
+	ldr	r6, [sp, #44]
 	ldr	r0, [sp, #48]
 	mov	r8, r0
 	@ ccm.ae:73: if a != 0 {
@@ -1330,13 +1311,13 @@ ccm_mac_header:
 	ldr	r1, [sp, #4]
 .Lccm_mac_header_bytes3:
 	movs	r0, #0
-	str	r0, [sp, #32]
-	str	r0, [sp, #28]
-	str	r0, [sp, #24]
 	str	r0, [sp, #20]
+	str	r0, [sp, #24]
+	str	r0, [sp, #28]
+	str	r0, [sp, #32]
+	add	r7, sp, #20
+	adds	r3, r7, #2
 	ldr	r2, [sp, #56]
-	add	r4, sp, #20
-	adds	r3, r4, #2
 	cmp	r2, #14
 	bcc	.Lccm_mac_header_cnt6
 	movs	r2, #14
@@ -1348,86 +1329,86 @@ ccm_mac_header:
 	strb	r0, [r3, r2]
 	b	.Lccm_mac_header_cpy7
 .Lccm_mac_header_cpyd5:
-	mov	r1, r4
+	mov	r1, r7
 .Lccm_mac_header_words4:
-	@ ccm.ae:76: if a >= 0xff00 {
-	movs	r2, #255
-	lsls	r2, r2, #8
+	ldr	r0, [r1, #12]
+	rev	r0, r0
+	mov	r9, r0
+	ldr	r0, [r1, #8]
+	rev	r3, r0
+	ldr	r0, [r1, #4]
+	rev	r2, r0
+	ldr	r0, [r1]
+	rev	r7, r0
 	ldr	r0, [sp, #56]
-	cmp	r0, r2
+	uxth	r0, r0
+	lsls	r1, r0, #16
+	orrs	r1, r7
+	@ ccm.ae:76: if a >= 0xff00 {
+	movs	r7, #255
+	lsls	r7, r7, #8
+	ldr	r0, [sp, #56]
+	cmp	r0, r7
 	movs	r0, #0
 	adcs	r0, r0
-	@ ccm.ae:74: first = cat(a as u16, load_be(ad, 0, 14, a))
-	ldr	r2, [r1]
-	rev	r3, r2
-	ldr	r2, [sp, #56]
-	uxth	r2, r2
-	lsls	r2, r2, #16
-	orrs	r2, r3
-	ldr	r3, [r1, #4]
-	rev	r3, r3
-	ldr	r4, [r1, #8]
-	rev	r4, r4
-	ldr	r1, [r1, #12]
-	rev	r1, r1
-	@ ccm.ae:76: if a >= 0xff00 {
-	cmp	r0, #0
 	beq	.Lccm_mac_header_else8
 	@ ccm.ae:77: first = cat(0xfffe as u16, a, load_be(ad, 0, 10, a))
-	ldr	r1, [sp, #4]
+	ldr	r2, [sp, #4]
 .Lccm_mac_header_bytes10:
 	movs	r0, #0
-	str	r0, [sp, #28]
-	str	r0, [sp, #24]
 	str	r0, [sp, #20]
-	ldr	r2, [sp, #56]
-	add	r4, sp, #20
-	adds	r3, r4, #2
-	cmp	r2, #10
+	str	r0, [sp, #24]
+	str	r0, [sp, #28]
+	add	r7, sp, #20
+	adds	r3, r7, #2
+	ldr	r1, [sp, #56]
+	cmp	r1, #10
 	bcc	.Lccm_mac_header_cnt13
-	movs	r2, #10
+	movs	r1, #10
 .Lccm_mac_header_cnt13:
 .Lccm_mac_header_cpy14:
-	subs	r2, #1
+	subs	r1, #1
 	bcc	.Lccm_mac_header_cpyd12
-	ldrb	r0, [r1, r2]
-	strb	r0, [r3, r2]
+	ldrb	r0, [r2, r1]
+	strb	r0, [r3, r1]
 	b	.Lccm_mac_header_cpy14
 .Lccm_mac_header_cpyd12:
-	mov	r1, r4
+	mov	r2, r7
 .Lccm_mac_header_words11:
-	ldr	r0, [r1]
-	rev	r2, r0
 	ldr	r0, [sp, #56]
-	lsls	r3, r0, #16
-	orrs	r3, r2
-	lsrs	r2, r0, #16
-	ldr	r0, =0xfffe0000
-	orrs	r2, r0
-	ldr	r0, [r1, #4]
-	rev	r4, r0
-	ldr	r0, [r1, #8]
-	rev	r1, r0
+	lsrs	r1, r0, #16
+	ldr	r3, =0xfffe0000
+	orrs	r1, r3
+	ldr	r7, [r2]
+	rev	r3, r7
+	lsls	r0, r0, #16
+	orrs	r0, r3
+	ldr	r3, [r2, #8]
+	rev	r7, r3
+	ldr	r2, [r2, #4]
+	rev	r3, r2
 	@ ccm.ae:78: header = 6 as u32
+	mov	r2, r0
 	movs	r0, #6
 	str	r0, [sp]
 	b	.Lccm_mac_header_endif9
 .Lccm_mac_header_else8:
+	mov	r7, r9
 	movs	r0, #2
 	str	r0, [sp]
 .Lccm_mac_header_endif9:
 	@ ccm.ae:80: y = E.encrypt_block(ks, y ^ first)
-	eors	r7, r1
-	eors	r6, r4
-	eors	r5, r3
+	eors	r5, r7
+	eors	r4, r3
+	eors	r6, r2
 	mov	r0, r8
-	eors	r0, r2
+	eors	r0, r1
+	str	r5, [sp, #20]
+	str	r4, [sp, #24]
+	str	r6, [sp, #28]
 	str	r0, [sp, #32]
-	str	r5, [sp, #28]
-	str	r6, [sp, #24]
-	str	r7, [sp, #20]
-	add	r2, sp, #36
 	add	r1, sp, #20
+	add	r2, sp, #36
 	ldr	r0, [sp, #8]
 	bl	ccm_E_encrypt_block
 	@ ccm.ae:81: taken = 16 - header
@@ -1445,14 +1426,14 @@ ccm_mac_header:
 	ands	r0, r2
 	@ ccm.ae:83: for i in 0..(rest + 15) / 16 {
 	adds	r0, #15
-	@ ccm.ae:80: y = E.encrypt_block(ks, y ^ first)
-	ldr	r4, [sp, #48]
-	ldr	r5, [sp, #44]
-	ldr	r2, [sp, #40]
-	ldr	r3, [sp, #36]
-	@ ccm.ae:83: for i in 0..(rest + 15) / 16 {
 	lsrs	r0, r0, #4
 	str	r0, [sp, #16]
+	@ ccm.ae:80: y = E.encrypt_block(ks, y ^ first)
+	ldr	r5, [sp, #36]
+	ldr	r4, [sp, #40]
+	ldr	r3, [sp, #44]
+	ldr	r2, [sp, #48]
+	@ ccm.ae:83: for i in 0..(rest + 15) / 16 {
 	movs	r1, #0
 	str	r1, [sp]
 	cmp	r1, r0
@@ -1462,79 +1443,78 @@ ccm_mac_header:
 	ldr	r1, [sp]
 	lsls	r1, r1, #4
 	ldr	r0, [sp, #12]
-	adds	r6, r0, r1
+	adds	r1, r0, r1
 	@ ccm.ae:85: y = E.encrypt_block(ks, y ^ load_be(ad, off, 16, a - off))
-	ldr	r0, [sp, #4]
-	adds	r1, r0, r6
 	ldr	r0, [sp, #56]
-	subs	r7, r0, r6
+	subs	r6, r0, r1
+	ldr	r0, [sp, #4]
+	adds	r1, r0, r1
 	movs	r0, #3
-	cmp	r7, #16
+	cmp	r6, #16
 	bcc	.Lccm_mac_header_bytes17
 	tst	r1, r0
 	beq	.Lccm_mac_header_words18
 .Lccm_mac_header_bytes17:
 	movs	r0, #0
-	str	r0, [sp, #32]
-	str	r0, [sp, #28]
-	str	r0, [sp, #24]
 	str	r0, [sp, #20]
-	add	r6, sp, #20
-	cmp	r7, #16
+	str	r0, [sp, #24]
+	str	r0, [sp, #28]
+	str	r0, [sp, #32]
+	add	r7, sp, #20
+	cmp	r6, #16
 	bcc	.Lccm_mac_header_cnt20
-	movs	r7, #16
+	movs	r6, #16
 .Lccm_mac_header_cnt20:
 .Lccm_mac_header_cpy21:
-	subs	r7, #1
+	subs	r6, #1
 	bcc	.Lccm_mac_header_cpyd19
-	ldrb	r0, [r1, r7]
-	strb	r0, [r6, r7]
+	ldrb	r0, [r1, r6]
+	strb	r0, [r7, r6]
 	b	.Lccm_mac_header_cpy21
 .Lccm_mac_header_cpyd19:
-	mov	r1, r6
+	mov	r1, r7
 .Lccm_mac_header_words18:
-	ldr	r0, [r1, #12]
-	rev	r0, r0
-	eors	r3, r0
-	ldr	r0, [r1, #8]
+	ldr	r0, [r1]
 	rev	r0, r0
 	eors	r2, r0
 	ldr	r0, [r1, #4]
 	rev	r0, r0
-	eors	r5, r0
-	ldr	r0, [r1]
+	eors	r3, r0
+	ldr	r0, [r1, #8]
 	rev	r0, r0
 	eors	r4, r0
-	str	r4, [sp, #32]
-	str	r5, [sp, #28]
-	str	r2, [sp, #24]
-	str	r3, [sp, #20]
-	add	r2, sp, #36
+	ldr	r0, [r1, #12]
+	rev	r0, r0
+	eors	r5, r0
+	str	r5, [sp, #20]
+	str	r4, [sp, #24]
+	str	r3, [sp, #28]
+	str	r2, [sp, #32]
 	add	r1, sp, #20
+	add	r2, sp, #36
 	ldr	r0, [sp, #8]
 	bl	ccm_E_encrypt_block
+	ldr	r5, [sp, #36]
+	ldr	r4, [sp, #40]
+	ldr	r3, [sp, #44]
+	ldr	r2, [sp, #48]
 	ldr	r1, [sp]
 	adds	r1, #1
 	str	r1, [sp]
-	ldr	r4, [sp, #48]
-	ldr	r5, [sp, #44]
-	ldr	r2, [sp, #40]
-	ldr	r3, [sp, #36]
 	ldr	r0, [sp, #16]
 	cmp	r1, r0
 	bcc	.Lccm_mac_header_loop15
 .Lccm_mac_header_done16:
 	b	.Lccm_mac_header_endif2
 .Lccm_mac_header_else1:
-	mov	r3, r7
-	mov	r2, r6
-	mov	r4, r8
+	mov	r3, r6
+	mov	r2, r8
 .Lccm_mac_header_endif2:
 	ldr	r1, [sp, #68]
-	str	r3, [r1]
-	str	r2, [r1, #4]
-	str	r5, [r1, #8]
-	str	r4, [r1, #12]
+	str	r5, [r1]
+	str	r4, [r1, #4]
+	str	r3, [r1, #8]
+	str	r2, [r1, #12]
 	add	sp, #52
 	pop	{pc}
 	.ltorg

@@ -1115,8 +1115,8 @@ eax_M_E_encrypt_block:
 
 
 @ --- eax_omac: eax.omac
-@     frame 88 bytes (32 spill slots, 14 on the stack; locals 32), saves nothing
-@     estimated 626 bytes of code and literals
+@     frame 80 bytes (25 spill slots, 12 on the stack; locals 32), saves nothing
+@     estimated 516 bytes of code and literals
 	.section .text.eax_omac,"ax",%progbits
 	.global eax_omac
 	.type eax_omac, %function
@@ -1124,77 +1124,77 @@ eax_M_E_encrypt_block:
 	.balign 4
 eax_omac:
 	push	{lr}
-	sub	sp, #88
+	sub	sp, #80
 	str	r0, [sp, #4]
 	@ eax.ae:51: return M.omac_after(ks, o[at_k1], o[at_k2], t as u128, o[at_tweak + t], msg)
 	ldr	r0, [r1]
-	str	r0, [sp, #28]
+	str	r0, [sp, #20]
 	ldr	r0, [r1, #4]
-	str	r0, [sp, #36]
+	str	r0, [sp, #28]
 	ldr	r0, [r1, #8]
-	str	r0, [sp, #44]
+	str	r0, [sp, #36]
 	ldr	r0, [r1, #12]
-	str	r0, [sp, #52]
-	ldr	r7, [r1, #16]
-	str	r7, [sp, #24]
+	str	r0, [sp, #44]
+	ldr	r0, [r1, #16]
+	str	r0, [sp, #16]
 	ldr	r0, [r1, #20]
-	str	r0, [sp, #32]
+	str	r0, [sp, #24]
 	ldr	r0, [r1, #24]
-	str	r0, [sp, #40]
+	str	r0, [sp, #32]
 	ldr	r0, [r1, #28]
-	str	r0, [sp, #48]
+	str	r0, [sp, #40]
 	mov	r9, r2
 	adds	r0, r2, #2
 	uxtb	r0, r0
 	lsls	r0, r0, #4
-	adds	r4, r1, r0
-	ldr	r1, [r4]
-	ldr	r0, [sp, #92]
+	adds	r2, r1, r0
+	ldr	r1, [r2]
+	ldr	r0, [sp, #84]
 	@ cmac.ae:78: y = if n == 0 then 0 as u128 else et
 	subs	r0, r0, #1
-	movs	r2, #0
-	adcs	r2, r2
+	movs	r5, #0
+	adcs	r5, r5
 	movs	r7, #1
-	eors	r2, r7
-	rsbs	r6, r2, #0
-	mov	r5, r1
-	ands	r5, r6
-	eors	r1, r5
+	eors	r5, r7
+	rsbs	r6, r5, #0
+	mov	r4, r1
+	ands	r4, r6
+	eors	r1, r4
 	mov	r8, r1
 	@ eax.ae:51: return M.omac_after(ks, o[at_k1], o[at_k2], t as u128, o[at_tweak + t], msg)
-	ldr	r1, [r4, #4]
+	ldr	r1, [r2, #4]
 	@ cmac.ae:78: y = if n == 0 then 0 as u128 else et
 	mov	r0, r1
 	ands	r0, r6
 	eors	r1, r0
 	@ eax.ae:51: return M.omac_after(ks, o[at_k1], o[at_k2], t as u128, o[at_tweak + t], msg)
-	ldr	r5, [r4, #8]
+	ldr	r4, [r2, #8]
 	@ cmac.ae:78: y = if n == 0 then 0 as u128 else et
-	mov	r0, r5
+	mov	r0, r4
 	ands	r0, r6
-	eors	r5, r0
+	eors	r4, r0
 	@ eax.ae:51: return M.omac_after(ks, o[at_k1], o[at_k2], t as u128, o[at_tweak + t], msg)
-	ldr	r4, [r4, #12]
+	ldr	r2, [r2, #12]
 	@ cmac.ae:78: y = if n == 0 then 0 as u128 else et
-	ands	r6, r4
-	eors	r4, r6
+	ands	r6, r2
+	eors	r2, r6
 	str	r3, [sp, #12]
 	@ cmac.ae:79: x = if n == 0 then t else load_be(msg, 0, 16, n)
 	mov	r7, r3
 	movs	r3, #3
-	ldr	r0, [sp, #92]
+	ldr	r0, [sp, #84]
 	cmp	r0, #16
 	bcc	.Leax_omac_bytes1
 	tst	r7, r3
 	beq	.Leax_omac_words2
 .Leax_omac_bytes1:
 	movs	r0, #0
+	str	r0, [sp, #48]
+	str	r0, [sp, #52]
 	str	r0, [sp, #56]
 	str	r0, [sp, #60]
-	str	r0, [sp, #64]
-	str	r0, [sp, #68]
-	add	r6, sp, #56
-	ldr	r3, [sp, #92]
+	add	r6, sp, #48
+	ldr	r3, [sp, #84]
 	cmp	r3, #16
 	bcc	.Leax_omac_cnt4
 	movs	r3, #16
@@ -1208,23 +1208,23 @@ eax_omac:
 .Leax_omac_cpyd3:
 	mov	r7, r6
 .Leax_omac_words2:
-	rsbs	r6, r2, #0
+	rsbs	r6, r5, #0
 	ldr	r0, [r7]
 	rev	r0, r0
-	mov	r2, r0
-	ands	r2, r6
-	eors	r0, r2
+	mov	r3, r0
+	ands	r3, r6
+	eors	r0, r3
 	mov	r10, r0
 	ldr	r0, [r7, #4]
-	rev	r2, r0
-	mov	r0, r2
-	ands	r0, r6
-	eors	r2, r0
-	ldr	r0, [r7, #8]
 	rev	r3, r0
 	mov	r0, r3
 	ands	r0, r6
 	eors	r3, r0
+	ldr	r0, [r7, #8]
+	rev	r5, r0
+	mov	r0, r5
+	ands	r0, r6
+	eors	r5, r0
 	ldr	r0, [r7, #12]
 	rev	r7, r0
 	mov	r0, r9
@@ -1233,7 +1233,7 @@ eax_omac:
 	mov	r6, r7
 	eors	r6, r0
 	@ cmac.ae:80: for i in 1..(n + 15) / 16 {
-	ldr	r0, [sp, #92]
+	ldr	r0, [sp, #84]
 	adds	r0, #15
 	lsrs	r0, r0, #4
 	str	r0, [sp, #8]
@@ -1247,27 +1247,27 @@ eax_omac:
 	@ cmac.ae:81: y = E.encrypt_block(ks, y ^ x)
 	mov	r0, r8
 	eors	r0, r6
-	str	r0, [sp, #56]
+	str	r0, [sp, #48]
 	mov	r0, r9
-	eors	r0, r3
-	str	r0, [sp, #60]
-	eors	r5, r2
-	str	r5, [sp, #64]
-	eors	r4, r1
-	str	r4, [sp, #68]
-	add	r1, sp, #56
-	add	r2, sp, #72
+	eors	r0, r5
+	str	r0, [sp, #52]
+	eors	r4, r3
+	str	r4, [sp, #56]
+	eors	r2, r1
+	str	r2, [sp, #60]
+	add	r1, sp, #48
+	add	r2, sp, #64
 	ldr	r0, [sp, #4]
 	bl	eax_M_E_encrypt_block
-	ldr	r3, [sp, #72]
+	ldr	r5, [sp, #64]
+	ldr	r3, [sp, #68]
+	ldr	r4, [sp, #72]
 	ldr	r2, [sp, #76]
-	ldr	r5, [sp, #80]
-	ldr	r4, [sp, #84]
 	@ cmac.ae:82: off = i * 16
 	ldr	r7, [sp]
 	lsls	r1, r7, #4
 	@ cmac.ae:83: x = load_be(msg, off, 16, n - off)
-	ldr	r0, [sp, #92]
+	ldr	r0, [sp, #84]
 	subs	r6, r0, r1
 	ldr	r0, [sp, #12]
 	adds	r1, r0, r1
@@ -1278,11 +1278,11 @@ eax_omac:
 	beq	.Leax_omac_words9
 .Leax_omac_bytes8:
 	movs	r0, #0
+	str	r0, [sp, #48]
+	str	r0, [sp, #52]
 	str	r0, [sp, #56]
 	str	r0, [sp, #60]
-	str	r0, [sp, #64]
-	str	r0, [sp, #68]
-	add	r7, sp, #56
+	add	r7, sp, #48
 	cmp	r6, #16
 	bcc	.Leax_omac_cnt11
 	movs	r6, #16
@@ -1296,14 +1296,14 @@ eax_omac:
 .Leax_omac_cpyd10:
 	mov	r1, r7
 .Leax_omac_words9:
-	mov	r8, r3
-	mov	r9, r2
+	mov	r8, r5
+	mov	r9, r3
 	ldr	r0, [r1, #12]
 	rev	r6, r0
 	ldr	r0, [r1, #8]
-	rev	r3, r0
+	rev	r5, r0
 	ldr	r0, [r1, #4]
-	rev	r2, r0
+	rev	r3, r0
 	ldr	r0, [r1]
 	rev	r1, r0
 	ldr	r7, [sp]
@@ -1314,164 +1314,110 @@ eax_omac:
 	bcc	.Leax_omac_loop6
 .Leax_omac_done7:
 	@ cmac.ae:85: return E.encrypt_block(ks, y ^ last_block(k1, k2, x, n % 16, n % 16 == 0))
-	ldr	r0, [sp, #92]
+	ldr	r0, [sp, #84]
 	lsls	r0, r0, #28
 	lsrs	r0, r0, #28
+	str	r0, [sp]
+	@ cmac.ae:42: pad = ((0x80 << 120) as u128) >> (8 * rem)
+	lsls	r7, r0, #3
+	movs	r0, #127
+	subs	r0, r0, r7
+	mov	r10, r0
+	movs	r0, #1
+	mov	r7, r10
+	lsls	r0, r7
+	@ cmac.ae:43: return if complete == 1 then x ^ k1 else x ^ pad ^ k2
+	eors	r0, r6
+	ldr	r7, [sp, #16]
+	eors	r0, r7
 	mov	r11, r0
+	@ cmac.ae:85: return E.encrypt_block(ks, y ^ last_block(k1, k2, x, n % 16, n % 16 == 0))
+	ldr	r0, [sp]
 	subs	r0, r0, #1
 	movs	r0, #0
-	adcs	r0, r0
-	movs	r7, #1
-	eors	r0, r7
-	str	r0, [sp, #20]
-	@ cmac.ae:42: pad = ((0x80 << 120) as u128) >> (8 * rem)
-	movs	r7, #0
-	str	r7, [sp, #8]
-	mov	r10, r7
-	str	r7, [sp]
+	mov	r7, r0
+	adcs	r7, r0
 	movs	r0, #1
-	lsls	r0, r0, #31
-	str	r0, [sp, #12]
-	mov	r0, r11
-	lsls	r0, r0, #3
-	mov	r11, r0
-	cmp	r0, #128
-	bcs	.Leax_omac_shz13
-.Leax_omac_shl15:
-	mov	r0, r11
-	cmp	r0, #32
-	bcc	.Leax_omac_shf14
-	mov	r7, r10
-	str	r7, [sp, #8]
-	ldr	r7, [sp]
-	mov	r10, r7
-	ldr	r7, [sp, #12]
-	str	r7, [sp]
-	movs	r0, #0
-	str	r0, [sp, #12]
-	mov	r0, r11
-	subs	r0, #32
-	mov	r11, r0
-	b	.Leax_omac_shl15
-.Leax_omac_shf14:
-	ldr	r7, [sp, #8]
-	mov	r0, r11
-	lsrs	r7, r0
-	str	r7, [sp, #8]
-	movs	r0, #32
-	mov	r7, r11
-	subs	r7, r0, r7
-	str	r7, [sp, #16]
-	mov	r0, r10
-	lsls	r0, r7
-	ldr	r7, [sp, #8]
-	orrs	r7, r0
-	str	r7, [sp, #8]
-	mov	r7, r10
-	mov	r0, r11
-	lsrs	r7, r0
-	mov	r10, r7
-	ldr	r0, [sp]
-	ldr	r7, [sp, #16]
-	lsls	r0, r7
-	mov	r7, r10
-	orrs	r7, r0
-	mov	r10, r7
-	ldr	r0, [sp, #12]
-	ldr	r7, [sp, #16]
-	lsls	r0, r7
-	str	r0, [sp, #16]
-	ldr	r7, [sp]
-	mov	r0, r11
-	lsrs	r7, r0
-	ldr	r0, [sp, #16]
-	orrs	r7, r0
-	str	r7, [sp]
-	ldr	r7, [sp, #12]
-	mov	r0, r11
-	lsrs	r7, r0
-	str	r7, [sp, #12]
-	b	.Leax_omac_she16
-.Leax_omac_shz13:
-	movs	r0, #0
-	str	r0, [sp, #8]
-	mov	r10, r0
-	str	r0, [sp]
-	str	r0, [sp, #12]
-.Leax_omac_she16:
+	eors	r7, r0
 	@ cmac.ae:43: return if complete == 1 then x ^ k1 else x ^ pad ^ k2
-	ldr	r0, [sp, #8]
-	eors	r0, r6
-	ldr	r7, [sp, #24]
-	eors	r0, r7
-	ldr	r7, [sp, #20]
 	rsbs	r7, r7, #0
-	mov	r11, r7
-	ldr	r7, [sp, #28]
-	eors	r6, r7
+	ldr	r0, [sp, #20]
 	eors	r6, r0
-	mov	r7, r11
+	mov	r0, r11
+	eors	r6, r0
 	ands	r6, r7
 	eors	r0, r6
 	@ cmac.ae:85: return E.encrypt_block(ks, y ^ last_block(k1, k2, x, n % 16, n % 16 == 0))
-	mov	r7, r8
-	eors	r7, r0
-	str	r7, [sp, #56]
-	@ cmac.ae:43: return if complete == 1 then x ^ k1 else x ^ pad ^ k2
-	mov	r6, r10
-	eors	r6, r3
-	ldr	r0, [sp, #32]
+	mov	r6, r8
 	eors	r6, r0
-	ldr	r0, [sp, #36]
-	eors	r3, r0
-	eors	r3, r6
-	mov	r7, r11
-	ands	r3, r7
-	eors	r6, r3
+	str	r6, [sp, #48]
+	@ cmac.ae:42: pad = ((0x80 << 120) as u128) >> (8 * rem)
+	mov	r0, r10
+	subs	r0, #32
+	mov	r10, r0
+	movs	r6, #1
+	lsls	r6, r0
+	@ cmac.ae:43: return if complete == 1 then x ^ k1 else x ^ pad ^ k2
+	eors	r6, r5
+	ldr	r0, [sp, #24]
+	eors	r6, r0
+	ldr	r0, [sp, #28]
+	eors	r5, r0
+	eors	r5, r6
+	ands	r5, r7
+	eors	r6, r5
 	@ cmac.ae:85: return E.encrypt_block(ks, y ^ last_block(k1, k2, x, n % 16, n % 16 == 0))
 	mov	r0, r9
 	eors	r0, r6
-	str	r0, [sp, #60]
+	str	r0, [sp, #52]
+	@ cmac.ae:42: pad = ((0x80 << 120) as u128) >> (8 * rem)
+	mov	r0, r10
+	subs	r0, #32
+	mov	r6, r0
+	movs	r5, #1
+	lsls	r5, r0
 	@ cmac.ae:43: return if complete == 1 then x ^ k1 else x ^ pad ^ k2
-	ldr	r3, [sp]
-	eors	r3, r2
+	eors	r5, r3
+	ldr	r0, [sp, #32]
+	eors	r5, r0
+	ldr	r0, [sp, #36]
+	eors	r3, r0
+	eors	r3, r5
+	ands	r3, r7
+	eors	r5, r3
+	@ cmac.ae:85: return E.encrypt_block(ks, y ^ last_block(k1, k2, x, n % 16, n % 16 == 0))
+	eors	r4, r5
+	str	r4, [sp, #56]
+	@ cmac.ae:42: pad = ((0x80 << 120) as u128) >> (8 * rem)
+	subs	r6, #32
+	movs	r3, #1
+	lsls	r3, r6
+	@ cmac.ae:43: return if complete == 1 then x ^ k1 else x ^ pad ^ k2
+	eors	r3, r1
 	ldr	r0, [sp, #40]
 	eors	r3, r0
 	ldr	r0, [sp, #44]
-	eors	r2, r0
-	eors	r2, r3
-	ands	r2, r7
-	eors	r3, r2
-	@ cmac.ae:85: return E.encrypt_block(ks, y ^ last_block(k1, k2, x, n % 16, n % 16 == 0))
-	eors	r5, r3
-	str	r5, [sp, #64]
-	@ cmac.ae:43: return if complete == 1 then x ^ k1 else x ^ pad ^ k2
-	ldr	r2, [sp, #12]
-	eors	r2, r1
-	ldr	r0, [sp, #48]
-	eors	r2, r0
-	ldr	r0, [sp, #52]
 	eors	r1, r0
-	eors	r1, r2
+	eors	r1, r3
 	ands	r1, r7
-	eors	r2, r1
+	eors	r3, r1
 	@ cmac.ae:85: return E.encrypt_block(ks, y ^ last_block(k1, k2, x, n % 16, n % 16 == 0))
-	eors	r4, r2
-	str	r4, [sp, #68]
-	add	r1, sp, #56
-	add	r2, sp, #72
+	eors	r2, r3
+	str	r2, [sp, #60]
+	add	r1, sp, #48
+	add	r2, sp, #64
 	ldr	r0, [sp, #4]
 	bl	eax_M_E_encrypt_block
-	ldr	r1, [sp, #72]
-	ldr	r2, [sp, #96]
+	ldr	r1, [sp, #64]
+	ldr	r2, [sp, #88]
 	str	r1, [r2]
-	ldr	r1, [sp, #76]
+	ldr	r1, [sp, #68]
 	str	r1, [r2, #4]
-	ldr	r1, [sp, #80]
+	ldr	r1, [sp, #72]
 	str	r1, [r2, #8]
-	ldr	r1, [sp, #84]
+	ldr	r1, [sp, #76]
 	str	r1, [r2, #12]
-	add	sp, #88
+	add	sp, #80
 	pop	{pc}
 	.ltorg
 	.size eax_omac, .-eax_omac

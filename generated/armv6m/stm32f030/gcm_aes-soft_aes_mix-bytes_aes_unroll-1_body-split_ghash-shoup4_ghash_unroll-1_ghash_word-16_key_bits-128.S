@@ -293,7 +293,7 @@ gcm_key_setup:
 
 @ --- gcm_encrypt_with: gcm.encrypt_with
 @     frame 120 bytes (41 spill slots, 17 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 910 bytes of code and literals
+@     estimated 908 bytes of code and literals
 	.section .text.gcm_encrypt_with,"ax",%progbits
 	.global gcm_encrypt_with
 	.type gcm_encrypt_with, %function
@@ -464,7 +464,6 @@ gcm_encrypt_with:
 	adcs	r1, r1
 	movs	r0, #1
 	eors	r1, r0
-	cmp	r1, #0
 	beq	.Lgcm_encrypt_with_else8
 	@ gcm.ae:45: y = x & ~(~(0 as u128) >> (8 * count))
 	mov	r0, r8
@@ -807,7 +806,7 @@ gcm_encrypt_with:
 
 @ --- gcm_decrypt_with: gcm.decrypt_with
 @     frame 144 bytes (49 spill slots, 23 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 996 bytes of code and literals
+@     estimated 994 bytes of code and literals
 	.section .text.gcm_decrypt_with,"ax",%progbits
 	.global gcm_decrypt_with
 	.type gcm_decrypt_with, %function
@@ -1291,7 +1290,6 @@ gcm_decrypt_with:
 	adcs	r2, r2
 	movs	r0, #1
 	eors	r2, r0
-	cmp	r2, #0
 	beq	.Lgcm_decrypt_with_else19
 	@ gcm.ae:45: y = x & ~(~(0 as u128) >> (8 * count))
 	ldr	r0, [sp, #200]
@@ -1907,7 +1905,7 @@ gcm_G_mul_h:
 
 @ --- gcm_counter0: gcm.counter0
 @     frame 48 bytes (3 spill slots, 3 on the stack; locals 32), saves nothing
-@     estimated 152 bytes of code and literals
+@     estimated 150 bytes of code and literals
 	.section .text.gcm_counter0,"ax",%progbits
 	.global gcm_counter0
 	.type gcm_counter0, %function
@@ -1928,7 +1926,6 @@ gcm_counter0:
 	adcs	r1, r1
 	movs	r0, #1
 	eors	r1, r0
-	cmp	r1, #0
 	beq	.Lgcm_counter0_else1
 	@ gcm.ae:54: j = cat(load_be(nonce, 0, 12), 1 as u32)
 	movs	r0, #3

@@ -881,7 +881,7 @@ isap_a_128a_P_permute:
 
 @ --- isap_a_128a_mac: isap_a_128a.mac
 @     frame 116 bytes (10 spill slots, 5 on the stack; locals 96), saves nothing
-@     estimated 494 bytes of code and literals
+@     estimated 438 bytes of code and literals
 	.section .text.isap_a_128a_mac,"ax",%progbits
 	.global isap_a_128a_mac
 	.type isap_a_128a_mac, %function
@@ -932,10 +932,10 @@ isap_a_128a_mac:
 .Lisap_a_128a_mac_loop2:
 	@ isap_a_128a.ae:79: off = rate * i
 	ldr	r1, [sp]
-	lsls	r3, r1, #3
+	lsls	r5, r1, #3
 	@ isap_a_128a.ae:80: count = if n - off < rate then n - off else rate
 	ldr	r0, [sp, #4]
-	subs	r2, r0, r3
+	subs	r2, r0, r5
 	cmp	r2, #8
 	movs	r1, #0
 	sbcs	r1, r1
@@ -944,20 +944,20 @@ isap_a_128a_mac:
 	ands	r2, r1
 	eors	r2, r0
 	@ isap_a_128a.ae:81: s[0] = s[0] ^ load_be(x, off, rate, count) ^ pad(count)
-	ldr	r6, [sp, #20]
-	ldr	r5, [sp, #24]
+	ldr	r4, [sp, #20]
+	ldr	r3, [sp, #24]
 	ldr	r0, [sp, #12]
-	adds	r3, r0, r3
+	adds	r5, r0, r5
 	movs	r0, #3
 	cmp	r2, #8
 	bcc	.Lisap_a_128a_mac_bytes4
-	tst	r3, r0
+	tst	r5, r0
 	beq	.Lisap_a_128a_mac_words5
 .Lisap_a_128a_mac_bytes4:
 	movs	r0, #0
 	str	r0, [sp, #100]
 	str	r0, [sp, #104]
-	add	r4, sp, #100
+	add	r6, sp, #100
 	mov	r1, r2
 	cmp	r1, #8
 	bcc	.Lisap_a_128a_mac_cnt7
@@ -966,50 +966,32 @@ isap_a_128a_mac:
 .Lisap_a_128a_mac_cpy8:
 	subs	r1, #1
 	bcc	.Lisap_a_128a_mac_cpyd6
-	ldrb	r0, [r3, r1]
-	strb	r0, [r4, r1]
+	ldrb	r0, [r5, r1]
+	strb	r0, [r6, r1]
 	b	.Lisap_a_128a_mac_cpy8
 .Lisap_a_128a_mac_cpyd6:
-	mov	r3, r4
+	mov	r5, r6
 .Lisap_a_128a_mac_words5:
-	ldr	r0, [r3, #4]
+	ldr	r0, [r5, #4]
 	rev	r1, r0
-	ldr	r0, [r3]
+	ldr	r0, [r5]
 	rev	r0, r0
-	eors	r6, r1
-	eors	r5, r0
+	eors	r4, r1
+	eors	r3, r0
 	@ isap_a_128a.ae:34: return ((0x80 as u64) << 56) >> (8 * count)
-	lsls	r4, r2, #3
-	movs	r3, #0
-	movs	r2, #1
-	lsls	r2, r2, #31
-	cmp	r4, #64
-	bcs	.Lisap_a_128a_mac_shz9
-.Lisap_a_128a_mac_shl11:
-	cmp	r4, #32
-	bcc	.Lisap_a_128a_mac_shf10
-	mov	r3, r2
-	movs	r2, #0
-	subs	r4, #32
-	b	.Lisap_a_128a_mac_shl11
-.Lisap_a_128a_mac_shf10:
-	movs	r1, #32
-	subs	r1, r1, r4
-	lsrs	r3, r4
-	mov	r0, r2
-	lsls	r0, r1
-	orrs	r3, r0
-	lsrs	r2, r4
-	b	.Lisap_a_128a_mac_she12
-.Lisap_a_128a_mac_shz9:
-	movs	r3, #0
-	movs	r2, #0
-.Lisap_a_128a_mac_she12:
+	lsls	r0, r2, #3
+	movs	r2, #63
+	subs	r2, r2, r0
+	movs	r1, #1
+	lsls	r1, r2
+	subs	r2, #32
+	movs	r0, #1
+	lsls	r0, r2
 	@ isap_a_128a.ae:81: s[0] = s[0] ^ load_be(x, off, rate, count) ^ pad(count)
-	eors	r6, r3
-	eors	r5, r2
-	str	r6, [sp, #20]
-	str	r5, [sp, #24]
+	eors	r4, r1
+	eors	r3, r0
+	str	r4, [sp, #20]
+	str	r3, [sp, #24]
 	@ isap_a_128a.ae:82: P.permute(s, s_h)
 	add	r0, sp, #20
 	movs	r1, #240
@@ -1036,14 +1018,14 @@ isap_a_128a_mac:
 	movs	r1, #0
 	str	r1, [sp]
 	cmp	r1, r0
-	bcs	.Lisap_a_128a_mac_done14
-.Lisap_a_128a_mac_loop13:
+	bcs	.Lisap_a_128a_mac_done10
+.Lisap_a_128a_mac_loop9:
 	@ isap_a_128a.ae:79: off = rate * i
 	ldr	r1, [sp]
-	lsls	r3, r1, #3
+	lsls	r5, r1, #3
 	@ isap_a_128a.ae:80: count = if n - off < rate then n - off else rate
 	ldr	r0, [sp, #124]
-	subs	r2, r0, r3
+	subs	r2, r0, r5
 	cmp	r2, #8
 	movs	r1, #0
 	sbcs	r1, r1
@@ -1052,73 +1034,54 @@ isap_a_128a_mac:
 	ands	r2, r1
 	eors	r2, r0
 	@ isap_a_128a.ae:81: s[0] = s[0] ^ load_be(x, off, rate, count) ^ pad(count)
-	ldr	r6, [sp, #20]
-	ldr	r5, [sp, #24]
+	ldr	r4, [sp, #20]
+	ldr	r3, [sp, #24]
 	ldr	r0, [sp, #120]
-	adds	r3, r0, r3
+	adds	r5, r0, r5
 	movs	r0, #3
 	cmp	r2, #8
-	bcc	.Lisap_a_128a_mac_bytes15
-	tst	r3, r0
-	beq	.Lisap_a_128a_mac_words16
-.Lisap_a_128a_mac_bytes15:
+	bcc	.Lisap_a_128a_mac_bytes11
+	tst	r5, r0
+	beq	.Lisap_a_128a_mac_words12
+.Lisap_a_128a_mac_bytes11:
 	movs	r0, #0
 	str	r0, [sp, #100]
 	str	r0, [sp, #104]
-	add	r4, sp, #100
+	add	r6, sp, #100
 	mov	r1, r2
 	cmp	r1, #8
-	bcc	.Lisap_a_128a_mac_cnt18
+	bcc	.Lisap_a_128a_mac_cnt14
 	movs	r1, #8
-.Lisap_a_128a_mac_cnt18:
-.Lisap_a_128a_mac_cpy19:
+.Lisap_a_128a_mac_cnt14:
+.Lisap_a_128a_mac_cpy15:
 	subs	r1, #1
-	bcc	.Lisap_a_128a_mac_cpyd17
-	ldrb	r0, [r3, r1]
-	strb	r0, [r4, r1]
-	b	.Lisap_a_128a_mac_cpy19
-.Lisap_a_128a_mac_cpyd17:
-	mov	r3, r4
-.Lisap_a_128a_mac_words16:
-	ldr	r0, [r3, #4]
+	bcc	.Lisap_a_128a_mac_cpyd13
+	ldrb	r0, [r5, r1]
+	strb	r0, [r6, r1]
+	b	.Lisap_a_128a_mac_cpy15
+.Lisap_a_128a_mac_cpyd13:
+	mov	r5, r6
+.Lisap_a_128a_mac_words12:
+	ldr	r0, [r5, #4]
 	rev	r1, r0
-	ldr	r0, [r3]
+	ldr	r0, [r5]
 	rev	r0, r0
-	eors	r6, r1
-	eors	r5, r0
+	eors	r4, r1
+	eors	r3, r0
 	@ isap_a_128a.ae:34: return ((0x80 as u64) << 56) >> (8 * count)
-	lsls	r4, r2, #3
-	movs	r3, #0
-	movs	r2, #1
-	lsls	r2, r2, #31
-	cmp	r4, #64
-	bcs	.Lisap_a_128a_mac_shz20
-.Lisap_a_128a_mac_shl22:
-	cmp	r4, #32
-	bcc	.Lisap_a_128a_mac_shf21
-	mov	r3, r2
-	movs	r2, #0
-	subs	r4, #32
-	b	.Lisap_a_128a_mac_shl22
-	.ltorg
-.Lisap_a_128a_mac_shf21:
-	movs	r1, #32
-	subs	r1, r1, r4
-	lsrs	r3, r4
-	mov	r0, r2
-	lsls	r0, r1
-	orrs	r3, r0
-	lsrs	r2, r4
-	b	.Lisap_a_128a_mac_she23
-.Lisap_a_128a_mac_shz20:
-	movs	r3, #0
-	movs	r2, #0
-.Lisap_a_128a_mac_she23:
+	lsls	r0, r2, #3
+	movs	r2, #63
+	subs	r2, r2, r0
+	movs	r1, #1
+	lsls	r1, r2
+	subs	r2, #32
+	movs	r0, #1
+	lsls	r0, r2
 	@ isap_a_128a.ae:81: s[0] = s[0] ^ load_be(x, off, rate, count) ^ pad(count)
-	eors	r6, r3
-	eors	r5, r2
-	str	r6, [sp, #20]
-	str	r5, [sp, #24]
+	eors	r4, r1
+	eors	r3, r0
+	str	r4, [sp, #20]
+	str	r3, [sp, #24]
 	@ isap_a_128a.ae:82: P.permute(s, s_h)
 	add	r0, sp, #20
 	movs	r1, #240
@@ -1128,8 +1091,8 @@ isap_a_128a_mac:
 	str	r1, [sp]
 	ldr	r0, [sp, #4]
 	cmp	r1, r0
-	bcc	.Lisap_a_128a_mac_loop13
-.Lisap_a_128a_mac_done14:
+	bcc	.Lisap_a_128a_mac_loop9
+.Lisap_a_128a_mac_done10:
 	@ isap_a_128a.ae:99: rekey(ka, cat(s[0], s[1]), t)
 	ldr	r4, [sp, #20]
 	ldr	r3, [sp, #24]
@@ -1169,6 +1132,7 @@ isap_a_128a_mac:
 	str	r3, [r5, #12]
 	add	sp, #116
 	pop	{pc}
+	.ltorg
 	.ltorg
 	.size isap_a_128a_mac, .-isap_a_128a_mac
 

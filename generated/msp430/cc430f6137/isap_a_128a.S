@@ -1259,7 +1259,7 @@ isap_a_128a_P_permute:
 
 ; --- isap_a_128a_mac: isap_a_128a.mac
 ;     frame 126 bytes (11 spill slots, locals 104), saves nothing
-;     estimated 1004 bytes of code
+;     estimated 960 bytes of code
 	.section .text.isap_a_128a_mac,"ax",@progbits
 	.local isap_a_128a_mac
 	.type isap_a_128a_mac, @function
@@ -1371,28 +1371,17 @@ isap_a_128a_mac:
 	mov	r11, r5
 	jmp	.Lisap_a_128a_mac_words5
 .Lisap_a_128a_mac_join6:
-	; isap_a_128a.ae:34: return ((0x80 as u64) << 56) >> (8 * count)
-	rlam.w	#3, r10
-	rla	r9
-	adc	r9
-	rla	r9
-	adc	r9
-	rla	r9
-	adc	r9
-	mov	r9, r15
-	and	#7, r15
-	bis	r15, r10
-	and	#65528, r9
-	; isap_a_128a.ae:81: s[0] = s[0] ^ load_be(x, off, rate, count) ^ pad(count)
-	swpb	r6
-	swpb	r7
-	swpb	r8
 	swpb	r11
 	xor	22(sp), r11
+	swpb	r8
 	xor	24(sp), r8
+	swpb	r7
 	xor	26(sp), r7
+	swpb	r6
 	xor	28(sp), r6
 	; isap_a_128a.ae:34: return ((0x80 as u64) << 56) >> (8 * count)
+	rlam.w	#3, r9
+	rlam.w	#3, r10
 	mov	#0, r12
 	mov	#0, r13
 	mov	#0, r14
@@ -1528,28 +1517,17 @@ isap_a_128a_mac:
 	mov	r11, r5
 	jmp	.Lisap_a_128a_mac_words17
 .Lisap_a_128a_mac_join18:
-	; isap_a_128a.ae:34: return ((0x80 as u64) << 56) >> (8 * count)
-	rlam.w	#3, r10
-	rla	r9
-	adc	r9
-	rla	r9
-	adc	r9
-	rla	r9
-	adc	r9
-	mov	r9, r15
-	and	#7, r15
-	bis	r15, r10
-	and	#65528, r9
-	; isap_a_128a.ae:81: s[0] = s[0] ^ load_be(x, off, rate, count) ^ pad(count)
-	swpb	r6
-	swpb	r7
-	swpb	r8
 	swpb	r11
 	xor	22(sp), r11
+	swpb	r8
 	xor	24(sp), r8
+	swpb	r7
 	xor	26(sp), r7
+	swpb	r6
 	xor	28(sp), r6
 	; isap_a_128a.ae:34: return ((0x80 as u64) << 56) >> (8 * count)
+	rlam.w	#3, r9
+	rlam.w	#3, r10
 	mov	#0, r12
 	mov	#0, r13
 	mov	#0, r14

@@ -73,7 +73,7 @@ ascon128_key_setup:
 
 ; --- ascon128_encrypt_with: ascon128.encrypt_with
 ;     frame 104 bytes (16 spill slots, locals 72), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1452 bytes of code
+;     estimated 1404 bytes of code
 	.section .text.ascon128_encrypt_with,"ax",@progbits
 	.global ascon128_encrypt_with
 	.type ascon128_encrypt_with, @function
@@ -87,19 +87,19 @@ ascon128_encrypt_with:
 	push	r5
 	push	r4
 	sub	#104, sp
-	mov	r12, 16(sp)
 	mov	r13, r10
 	mov	r14, r11
 	mov	r15, 14(sp)
+	mov	r12, 16(sp)
 	; ascon128.ae:84: initialize(s, k, nonce)
 	mov	r12, r14
-	mov	2(r14), 30(sp)
-	mov	4(r14), 28(sp)
-	mov	6(r14), 26(sp)
-	mov	8(r14), 24(sp)
-	mov	10(r14), 22(sp)
-	mov	12(r14), 20(sp)
 	mov	14(r14), 18(sp)
+	mov	12(r14), 20(sp)
+	mov	10(r14), 22(sp)
+	mov	8(r14), 24(sp)
+	mov	6(r14), 26(sp)
+	mov	4(r14), 28(sp)
+	mov	2(r14), 30(sp)
 	mov	sp, r12
 	add	#32, r12
 	mov	@r14, 72(sp)
@@ -200,18 +200,7 @@ ascon128_encrypt_with:
 .Lascon128_encrypt_with_join7:
 	; ascon128.ae:26: return ((0x80 as u64) << 56) >> (8 * count)
 	rla	r9
-	adc	r9
 	rla	r10
-	rla	r10
-	rla	r10
-	rla	r9
-	adc	r9
-	rla	r9
-	adc	r9
-	mov	r9, r15
-	and	#7, r15
-	bis	r15, r10
-	and	#65528, r9
 	; ascon128.ae:55: s[0] = s[0] ^ load_be(ad, off, rate, count) ^ pad(count)
 	swpb	r6
 	swpb	r7
@@ -222,6 +211,10 @@ ascon128_encrypt_with:
 	xor	36(sp), r7
 	xor	38(sp), r6
 	; ascon128.ae:26: return ((0x80 as u64) << 56) >> (8 * count)
+	rla	r10
+	rla	r10
+	rla	r9
+	rla	r9
 	mov	#0, r12
 	mov	#0, r13
 	mov	#0, r14
@@ -258,10 +251,10 @@ ascon128_encrypt_with:
 	clr	r15
 .Lascon128_encrypt_with_shend11:
 	; ascon128.ae:55: s[0] = s[0] ^ load_be(ad, off, rate, count) ^ pad(count)
-	xor	r12, r11
-	xor	r13, r8
-	xor	r14, r7
 	xor	r15, r6
+	xor	r14, r7
+	xor	r13, r8
+	xor	r12, r11
 	mov	r11, 32(sp)
 	mov	r8, 34(sp)
 	mov	r7, 36(sp)
@@ -335,14 +328,14 @@ ascon128_encrypt_with:
 	mov	r12, r11
 	jmp	.Lascon128_encrypt_with_words18
 .Lascon128_encrypt_with_join19:
-	swpb	r15
-	xor	32(sp), r15
-	swpb	r14
-	xor	34(sp), r14
-	swpb	r13
-	xor	36(sp), r13
 	swpb	r12
 	xor	38(sp), r12
+	swpb	r13
+	xor	36(sp), r13
+	swpb	r14
+	xor	34(sp), r14
+	swpb	r15
+	xor	32(sp), r15
 	mov	r15, 32(sp)
 	mov	r14, 34(sp)
 	mov	r13, 36(sp)
@@ -399,189 +392,176 @@ ascon128_encrypt_with:
 	adc	r15
 	rla	r15
 	adc	r15
-	mov	r15, r7
-	and	#65528, r7
+	mov	r15, r6
+	and	#65528, r6
 	and	#7, r15
 	; ascon128.ae:95: last = m - off
-	mov	124(sp), r8
-	mov	#0, r10
-	sub	r7, r8
-	subc	r15, r10
+	mov	124(sp), r7
+	mov	#0, r5
+	sub	r6, r7
+	subc	r15, r5
 	; ascon128.ae:96: s[0] = s[0] ^ load_be(msg, off, rate, last) ^ pad(last)
-	mov	122(sp), r9
-	add	r7, r9
-	cmp	#8, r8
+	mov	122(sp), r8
+	add	r6, r8
+	cmp	#8, r7
 	jnc	.Lascon128_encrypt_with_bytes25
-	bit	#1, r9
+	bit	#1, r8
 	jnz	.Lascon128_encrypt_with_bytes25
 .Lascon128_encrypt_with_words26:
-	mov	@r9, r6
-	mov	2(r9), r5
-	mov	4(r9), r4
-	mov	6(r9), r9
+	mov	@r8, r4
+	mov	2(r8), r10
+	mov	4(r8), r9
+	mov	6(r8), r8
 	jmp	.Lascon128_encrypt_with_join27
 .Lascon128_encrypt_with_bytes25:
 	mov	sp, r11
 	add	#88, r11
 	mov	r11, r12
 	mov	#8, r13
-	mov	r8, r15
+	mov	r7, r15
 .Lascon128_encrypt_with_cpy28:
 	clr	r14
 	tst	r15
 	jz	.Lascon128_encrypt_with_pad29
-	mov.b	@r9, r14
-	inc	r9
+	mov.b	@r8, r14
+	inc	r8
 	dec	r15
 .Lascon128_encrypt_with_pad29:
 	mov.b	r14, 0(r12)
 	inc	r12
 	dec	r13
 	jnz	.Lascon128_encrypt_with_cpy28
-	mov	r11, r9
+	mov	r11, r8
 	jmp	.Lascon128_encrypt_with_words26
 .Lascon128_encrypt_with_join27:
 	; ascon128.ae:26: return ((0x80 as u64) << 56) >> (8 * count)
-	rla	r10
-	rla	r10
-	rla	r10
-	mov	r8, r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	mov	r14, r15
-	and	#7, r15
-	bis	r15, r10
-	and	#65528, r14
+	rla	r5
 	; ascon128.ae:96: s[0] = s[0] ^ load_be(msg, off, rate, last) ^ pad(last)
-	swpb	r6
-	swpb	r5
 	swpb	r4
+	swpb	r10
 	swpb	r9
-	xor	32(sp), r9
-	xor	34(sp), r4
-	xor	36(sp), r5
-	xor	38(sp), r6
+	swpb	r8
+	xor	32(sp), r8
+	xor	34(sp), r9
+	xor	36(sp), r10
+	xor	38(sp), r4
 	; ascon128.ae:26: return ((0x80 as u64) << 56) >> (8 * count)
-	mov	r14, r15
+	rla	r5
+	rla	r5
+	mov	r7, r11
+	rla	r11
+	rla	r11
+	rla	r11
 	mov	#0, r12
+	mov	#0, r13
 	mov	#0, r14
-	mov	#0, r11
-	mov	#32768, r13
-	tst	r10
+	mov	#32768, r15
+	tst	r5
 	jnz	.Lascon128_encrypt_with_shbig30
-	cmp	#64, r15
+	cmp	#64, r11
 	jc	.Lascon128_encrypt_with_shbig30
 .Lascon128_encrypt_with_shlimb33:
-	cmp	#16, r15
+	cmp	#16, r11
 	jnc	.Lascon128_encrypt_with_shbits34
-	mov	r14, r12
-	mov	r11, r14
-	mov	r13, r11
-	clr	r13
-	sub	#16, r15
+	mov	r13, r12
+	mov	r14, r13
+	mov	r15, r14
+	clr	r15
+	sub	#16, r11
 	jmp	.Lascon128_encrypt_with_shlimb33
 .Lascon128_encrypt_with_shbits34:
-	tst	r15
+	tst	r11
 	jz	.Lascon128_encrypt_with_shend31
 .Lascon128_encrypt_with_sh32:
 	clrc
-	rrc	r13
-	rrc	r11
+	rrc	r15
 	rrc	r14
+	rrc	r13
 	rrc	r12
-	dec	r15
+	dec	r11
 	jnz	.Lascon128_encrypt_with_sh32
 	jmp	.Lascon128_encrypt_with_shend31
 .Lascon128_encrypt_with_shbig30:
 	clr	r12
-	clr	r14
-	clr	r11
 	clr	r13
+	clr	r14
+	clr	r15
 .Lascon128_encrypt_with_shend31:
 	; ascon128.ae:96: s[0] = s[0] ^ load_be(msg, off, rate, last) ^ pad(last)
-	xor	r12, r9
-	mov	r4, r12
-	xor	r14, r12
-	mov	r5, r14
-	xor	r11, r14
-	mov	r6, r15
-	xor	r13, r15
-	mov	r9, 32(sp)
-	mov	r12, 34(sp)
-	mov	r14, 36(sp)
-	mov	r15, 38(sp)
+	xor	r15, r4
+	xor	r14, r10
+	xor	r13, r9
+	xor	r12, r8
+	mov	r8, 32(sp)
+	mov	r9, 34(sp)
+	mov	r10, 36(sp)
+	mov	r4, 38(sp)
 	; ascon128.ae:97: store_be(ct, off, s[0], last)
-	mov	r7, r13
-	add	126(sp), r13
-	cmp	#8, r8
+	add	126(sp), r6
+	cmp	#8, r7
 	jnc	.Lascon128_encrypt_with_bytes35
-	bit	#1, r13
+	bit	#1, r6
 	jnz	.Lascon128_encrypt_with_bytes35
-	swpb	r15
-	mov	r15, 0(r13)
-	swpb	r14
-	mov	r14, 2(r13)
-	swpb	r12
-	mov	r12, 4(r13)
+	swpb	r4
+	mov	r4, 0(r6)
+	swpb	r10
+	mov	r10, 2(r6)
 	swpb	r9
-	mov	r9, 6(r13)
+	mov	r9, 4(r6)
+	swpb	r8
+	mov	r8, 6(r6)
 	jmp	.Lascon128_encrypt_with_stored36
 .Lascon128_encrypt_with_bytes35:
-	swpb	r15
-	mov	r15, 88(sp)
-	swpb	r14
-	mov	r14, 90(sp)
-	swpb	r12
-	mov	r12, 92(sp)
+	swpb	r4
+	mov	r4, 88(sp)
+	swpb	r10
+	mov	r10, 90(sp)
 	swpb	r9
-	mov	r9, 94(sp)
-	mov	r8, r15
-	mov	sp, r14
-	add	#88, r14
-	cmp	#8, r15
+	mov	r9, 92(sp)
+	swpb	r8
+	mov	r8, 94(sp)
+	mov	sp, r15
+	add	#88, r15
+	cmp	#8, r7
 	jnc	.Lascon128_encrypt_with_cnt37
-	mov	#8, r15
+	mov	#8, r7
 .Lascon128_encrypt_with_cnt37:
-	tst	r15
+	tst	r7
 	jz	.Lascon128_encrypt_with_stored36
 .Lascon128_encrypt_with_cpy38:
-	mov.b	@r14, 0(r13)
-	inc	r14
-	inc	r13
-	dec	r15
+	mov.b	@r15, 0(r6)
+	inc	r15
+	inc	r6
+	dec	r7
 	jnz	.Lascon128_encrypt_with_cpy38
 .Lascon128_encrypt_with_stored36:
 	; ascon128.ae:64: s[1] = s[1] ^ k[127:64]
-	mov	24(sp), r12
-	xor	40(sp), r12
-	mov	22(sp), r13
-	xor	42(sp), r13
-	mov	20(sp), r14
-	xor	44(sp), r14
 	mov	18(sp), r15
 	xor	46(sp), r15
+	mov	20(sp), r14
+	xor	44(sp), r14
+	mov	22(sp), r13
+	xor	42(sp), r13
+	mov	24(sp), r12
+	xor	40(sp), r12
 	mov	r12, 40(sp)
 	mov	r13, 42(sp)
 	mov	r14, 44(sp)
 	mov	r15, 46(sp)
 	; ascon128.ae:65: s[2] = s[2] ^ k[63:0]
-	mov	48(sp), r12
+	mov	26(sp), r14
+	xor	54(sp), r14
+	mov	28(sp), r13
+	xor	52(sp), r13
+	mov	30(sp), r12
+	xor	50(sp), r12
+	mov	48(sp), r11
 	mov	16(sp), r15
-	xor	@r15, r12
-	mov	30(sp), r13
-	xor	50(sp), r13
-	mov	28(sp), r14
-	xor	52(sp), r14
-	mov	26(sp), r15
-	xor	54(sp), r15
-	mov	r12, 48(sp)
-	mov	r13, 50(sp)
-	mov	r14, 52(sp)
-	mov	r15, 54(sp)
+	xor	@r15, r11
+	mov	r11, 48(sp)
+	mov	r12, 50(sp)
+	mov	r13, 52(sp)
+	mov	r14, 54(sp)
 	; ascon128.ae:66: P.permute(s, a)
 	mov	sp, r12
 	add	#32, r12
@@ -667,7 +647,7 @@ ascon128_encrypt_with:
 
 ; --- ascon128_decrypt_with: ascon128.decrypt_with
 ;     frame 122 bytes (25 spill slots, locals 72), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1592 bytes of code
+;     estimated 1556 bytes of code
 	.section .text.ascon128_decrypt_with,"ax",@progbits
 	.global ascon128_decrypt_with
 	.type ascon128_decrypt_with, @function
@@ -681,25 +661,25 @@ ascon128_decrypt_with:
 	push	r5
 	push	r4
 	sub	#122, sp
+	mov	r12, 34(sp)
 	mov	r13, r10
 	mov	r14, r11
-	mov	r15, 26(sp)
-	mov	r12, 34(sp)
+	mov	r15, 24(sp)
 	; ascon128.ae:106: initialize(s, k, nonce)
 	mov	r12, r14
-	mov	14(r14), 36(sp)
-	mov	12(r14), 38(sp)
-	mov	10(r14), 40(sp)
-	mov	8(r14), 42(sp)
-	mov	6(r14), 44(sp)
+	mov	2(r14), 44(sp)
 	mov	4(r14), 46(sp)
-	mov	2(r14), 48(sp)
+	mov	6(r14), 48(sp)
+	mov	8(r14), 42(sp)
+	mov	10(r14), 40(sp)
+	mov	12(r14), 38(sp)
+	mov	14(r14), 36(sp)
 	mov	sp, r12
 	add	#50, r12
 	mov	@r14, 90(sp)
-	mov	48(sp), 92(sp)
+	mov	44(sp), 92(sp)
 	mov	46(sp), 94(sp)
-	mov	44(sp), 96(sp)
+	mov	48(sp), 96(sp)
 	mov	42(sp), 98(sp)
 	mov	40(sp), 100(sp)
 	mov	38(sp), 102(sp)
@@ -760,7 +740,7 @@ ascon128_decrypt_with:
 	xor	#8, r9
 	and	r15, r10
 	; ascon128.ae:55: s[0] = s[0] ^ load_be(ad, off, rate, count) ^ pad(count)
-	add	26(sp), r5
+	add	24(sp), r5
 	cmp	#8, r9
 	jnc	.Lascon128_decrypt_with_bytes5
 	bit	#1, r5
@@ -794,18 +774,7 @@ ascon128_decrypt_with:
 .Lascon128_decrypt_with_join7:
 	; ascon128.ae:26: return ((0x80 as u64) << 56) >> (8 * count)
 	rla	r9
-	adc	r9
 	rla	r10
-	rla	r10
-	rla	r10
-	rla	r9
-	adc	r9
-	rla	r9
-	adc	r9
-	mov	r9, r15
-	and	#7, r15
-	bis	r15, r10
-	and	#65528, r9
 	; ascon128.ae:55: s[0] = s[0] ^ load_be(ad, off, rate, count) ^ pad(count)
 	swpb	r6
 	swpb	r7
@@ -816,6 +785,10 @@ ascon128_decrypt_with:
 	xor	54(sp), r7
 	xor	56(sp), r6
 	; ascon128.ae:26: return ((0x80 as u64) << 56) >> (8 * count)
+	rla	r10
+	rla	r10
+	rla	r9
+	rla	r9
 	mov	#0, r12
 	mov	#0, r13
 	mov	#0, r14
@@ -852,10 +825,10 @@ ascon128_decrypt_with:
 	clr	r15
 .Lascon128_decrypt_with_shend11:
 	; ascon128.ae:55: s[0] = s[0] ^ load_be(ad, off, rate, count) ^ pad(count)
-	xor	r15, r6
-	xor	r14, r7
-	xor	r13, r8
 	xor	r12, r11
+	xor	r13, r8
+	xor	r14, r7
+	xor	r15, r6
 	mov	r11, 50(sp)
 	mov	r8, 52(sp)
 	mov	r7, 54(sp)
@@ -930,18 +903,18 @@ ascon128_decrypt_with:
 	jmp	.Lascon128_decrypt_with_words18
 .Lascon128_decrypt_with_join19:
 	; ascon128.ae:113: store_be(msg, off, s[0] ^ c)
-	swpb	r7
-	mov	r7, r15
-	xor	56(sp), r15
-	swpb	r8
-	mov	r8, r14
-	xor	54(sp), r14
-	swpb	r9
-	mov	r9, r13
-	xor	52(sp), r13
 	swpb	r11
 	mov	r11, r12
 	xor	50(sp), r12
+	swpb	r9
+	mov	r9, r13
+	xor	52(sp), r13
+	swpb	r8
+	mov	r8, r14
+	xor	54(sp), r14
+	swpb	r7
+	mov	r7, r15
+	xor	56(sp), r15
 	add	148(sp), r10
 	bit	#1, r10
 	jnz	.Lascon128_decrypt_with_bytes22
@@ -991,53 +964,54 @@ ascon128_decrypt_with:
 	jnc	.Lascon128_decrypt_with_loop15
 .Lascon128_decrypt_with_done16:
 	; ascon128.ae:117: off = rate * full
-	mov	8(sp), r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	mov	r15, r13
-	and	#65528, r13
-	and	#7, r15
+	mov	8(sp), r14
+	rla	r14
+	adc	r14
+	rla	r14
+	adc	r14
+	rla	r14
+	adc	r14
+	mov	r14, r15
+	and	#65528, r15
+	mov	r15, 14(sp)
+	and	#7, r14
 	; ascon128.ae:118: last = m - off
-	mov	142(sp), r11
+	mov	142(sp), r5
 	mov	#0, r6
-	sub	r13, r11
-	subc	r15, r6
+	sub	r15, r5
+	subc	r14, r6
 	; ascon128.ae:119: p = first_bytes(s[0] ^ load_be(ct, off, rate, last), last)
-	mov	140(sp), r7
-	add	r13, r7
-	cmp	#8, r11
+	mov	140(sp), r10
+	add	r15, r10
+	cmp	#8, r5
 	jnc	.Lascon128_decrypt_with_bytes25
-	bit	#1, r7
+	bit	#1, r10
 	jnz	.Lascon128_decrypt_with_bytes25
 .Lascon128_decrypt_with_words26:
-	mov	@r7, r10
-	mov	2(r7), r9
-	mov	4(r7), r8
-	mov	6(r7), r7
+	mov	@r10+, r4
+	mov	@r10+, r9
+	mov	@r10+, r8
+	mov	@r10+, r7
 	jmp	.Lascon128_decrypt_with_join27
 .Lascon128_decrypt_with_bytes25:
-	mov	sp, r9
-	add	#106, r9
-	mov	r9, r10
-	mov	#8, r12
-	mov	r11, r15
+	mov	sp, r11
+	add	#106, r11
+	mov	r11, r12
+	mov	#8, r13
+	mov	r5, r15
 .Lascon128_decrypt_with_cpy28:
 	clr	r14
 	tst	r15
 	jz	.Lascon128_decrypt_with_pad29
-	mov.b	@r7, r14
-	inc	r7
+	mov.b	@r10, r14
+	inc	r10
 	dec	r15
 .Lascon128_decrypt_with_pad29:
-	mov.b	r14, 0(r10)
-	inc	r10
-	dec	r12
+	mov.b	r14, 0(r12)
+	inc	r12
+	dec	r13
 	jnz	.Lascon128_decrypt_with_cpy28
-	mov	r9, r7
+	mov	r11, r10
 	jmp	.Lascon128_decrypt_with_words26
 .Lascon128_decrypt_with_join27:
 	swpb	r7
@@ -1046,28 +1020,21 @@ ascon128_decrypt_with:
 	xor	52(sp), r8
 	swpb	r9
 	xor	54(sp), r9
-	swpb	r10
-	xor	56(sp), r10
+	swpb	r4
+	xor	56(sp), r4
 	; ascon128.ae:31: return x & ~(~(0 as u64) >> (8 * count))
+	mov	r5, r11
+	rla	r11
+	rla	r11
+	rla	r11
 	rla	r6
 	rla	r6
 	rla	r6
-	mov	r11, r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	mov	r15, r14
-	and	#7, r14
-	bis	r14, r6
-	mov	#-1, r4
-	mov	#-1, r14
+	mov	#-1, r10
 	mov	#-1, r12
-	mov	#-1, r5
-	and	#65528, r15
-	mov	r15, 14(sp)
+	mov	#-1, r13
+	mov	#-1, r14
+	mov	r11, r15
 	tst	r6
 	jnz	.Lascon128_decrypt_with_shbig30
 	cmp	#64, r15
@@ -1075,10 +1042,10 @@ ascon128_decrypt_with:
 .Lascon128_decrypt_with_shlimb33:
 	cmp	#16, r15
 	jnc	.Lascon128_decrypt_with_shbits34
-	mov	r14, r4
-	mov	r12, r14
-	mov	r5, r12
-	clr	r5
+	mov	r12, r10
+	mov	r13, r12
+	mov	r14, r13
+	clr	r14
 	sub	#16, r15
 	jmp	.Lascon128_decrypt_with_shlimb33
 .Lascon128_decrypt_with_shbits34:
@@ -1086,56 +1053,52 @@ ascon128_decrypt_with:
 	jz	.Lascon128_decrypt_with_shend31
 .Lascon128_decrypt_with_sh32:
 	clrc
-	rrc	r5
-	rrc	r12
 	rrc	r14
-	rrc	r4
+	rrc	r13
+	rrc	r12
+	rrc	r10
 	dec	r15
 	jnz	.Lascon128_decrypt_with_sh32
 	jmp	.Lascon128_decrypt_with_shend31
 .Lascon128_decrypt_with_shbig30:
-	clr	r4
-	clr	r14
+	clr	r10
 	clr	r12
-	clr	r5
+	clr	r13
+	clr	r14
 .Lascon128_decrypt_with_shend31:
-	bic	r5, r10
+	bic	r10, r7
+	bic	r12, r8
+	bic	r13, r9
+	mov	r4, r10
+	bic	r14, r10
 	; ascon128.ae:120: store_be(msg, off, p, last)
-	mov	r10, r5
-	; ascon128.ae:31: return x & ~(~(0 as u64) >> (8 * count))
-	bic	r12, r9
-	; ascon128.ae:120: store_be(msg, off, p, last)
+	mov	r10, r4
 	mov	r9, r12
-	; ascon128.ae:31: return x & ~(~(0 as u64) >> (8 * count))
-	bic	r14, r8
-	; ascon128.ae:120: store_be(msg, off, p, last)
 	mov	r8, r14
-	; ascon128.ae:31: return x & ~(~(0 as u64) >> (8 * count))
-	bic	r4, r7
-	; ascon128.ae:120: store_be(msg, off, p, last)
 	mov	r7, r15
+	mov	14(sp), r13
 	add	148(sp), r13
-	cmp	#8, r11
-	swpb	r5
+	cmp	#8, r5
+	swpb	r4
 	swpb	r12
 	swpb	r14
 	swpb	r15
 	jnc	.Lascon128_decrypt_with_bytes35
 	bit	#1, r13
 	jnz	.Lascon128_decrypt_with_bytes35
-	mov	r5, 0(r13)
+	mov	r4, 0(r13)
 	mov	r12, 2(r13)
 	mov	r14, 4(r13)
 	mov	r15, 6(r13)
 	jmp	.Lascon128_decrypt_with_stored36
 .Lascon128_decrypt_with_bytes35:
-	mov	r5, 106(sp)
+	mov	r4, 106(sp)
 	mov	r12, 108(sp)
 	mov	r14, 110(sp)
 	mov	r15, 112(sp)
 	mov	sp, r14
 	add	#106, r14
-	mov	r11, r15
+	mov	r5, r15
 	cmp	#8, r15
 	jnc	.Lascon128_decrypt_with_cnt37
 	mov	#8, r15
@@ -1155,7 +1118,7 @@ ascon128_decrypt_with:
 	xor	54(sp), r9
 	xor	56(sp), r10
 	; ascon128.ae:26: return ((0x80 as u64) << 56) >> (8 * count)
-	mov	14(sp), r15
+	mov	r11, r15
 	mov	#0, r11
 	mov	#0, r12
 	mov	#0, r13
@@ -1192,10 +1155,10 @@ ascon128_decrypt_with:
 	clr	r14
 .Lascon128_decrypt_with_shend40:
 	; ascon128.ae:121: s[0] = s[0] ^ p ^ pad(last)
-	xor	r14, r10
-	xor	r13, r9
-	xor	r12, r8
 	xor	r11, r7
+	xor	r12, r8
+	xor	r13, r9
+	xor	r14, r10
 	mov	r7, 50(sp)
 	mov	r8, 52(sp)
 	mov	r9, 54(sp)
@@ -1208,7 +1171,7 @@ ascon128_decrypt_with:
 	mov	@r11+, 32(sp)
 	mov	@r11+, 30(sp)
 	mov	@r11+, 28(sp)
-	mov	@r11+, 24(sp)
+	mov	@r11+, 26(sp)
 	mov	@r11+, 22(sp)
 	mov	@r11+, 20(sp)
 	mov	@r11+, 18(sp)
@@ -1230,32 +1193,32 @@ ascon128_decrypt_with:
 	jmp	.Lascon128_decrypt_with_words45
 .Lascon128_decrypt_with_join46:
 	; ascon128.ae:64: s[1] = s[1] ^ k[127:64]
-	mov	36(sp), r15
-	xor	64(sp), r15
-	mov	38(sp), r14
-	xor	62(sp), r14
-	mov	40(sp), r13
-	xor	60(sp), r13
 	mov	42(sp), r12
 	xor	58(sp), r12
+	mov	40(sp), r13
+	xor	60(sp), r13
+	mov	38(sp), r14
+	xor	62(sp), r14
+	mov	36(sp), r15
+	xor	64(sp), r15
 	mov	r12, 58(sp)
 	mov	r13, 60(sp)
 	mov	r14, 62(sp)
 	mov	r15, 64(sp)
 	; ascon128.ae:65: s[2] = s[2] ^ k[63:0]
-	mov	44(sp), r14
-	xor	72(sp), r14
-	mov	46(sp), r13
-	xor	70(sp), r13
-	mov	48(sp), r12
-	xor	68(sp), r12
-	mov	66(sp), r11
+	mov	66(sp), r12
 	mov	34(sp), r15
-	xor	@r15, r11
-	mov	r11, 66(sp)
-	mov	r12, 68(sp)
-	mov	r13, 70(sp)
-	mov	r14, 72(sp)
+	xor	@r15, r12
+	mov	44(sp), r13
+	xor	68(sp), r13
+	mov	46(sp), r14
+	xor	70(sp), r14
+	mov	48(sp), r15
+	xor	72(sp), r15
+	mov	r12, 66(sp)
+	mov	r13, 68(sp)
+	mov	r14, 70(sp)
+	mov	r15, 72(sp)
 	; ascon128.ae:66: P.permute(s, a)
 	mov	sp, r12
 	add	#50, r12
@@ -1263,7 +1226,7 @@ ascon128_decrypt_with:
 	swpb	32(sp)
 	swpb	30(sp)
 	swpb	28(sp)
-	swpb	24(sp)
+	swpb	26(sp)
 	swpb	22(sp)
 	swpb	20(sp)
 	swpb	18(sp)
@@ -1278,7 +1241,7 @@ ascon128_decrypt_with:
 	xor	86(sp), r9
 	mov	22(sp), r10
 	xor	88(sp), r10
-	mov	24(sp), r11
+	mov	26(sp), r11
 	xor	74(sp), r11
 	mov	28(sp), r12
 	xor	76(sp), r12
@@ -1288,13 +1251,13 @@ ascon128_decrypt_with:
 	xor	80(sp), r14
 	mov	34(sp), r15
 	xor	@r15, r7
-	xor	36(sp), r14
-	xor	38(sp), r13
-	xor	40(sp), r12
-	xor	42(sp), r11
-	xor	44(sp), r10
+	xor	44(sp), r8
 	xor	46(sp), r9
-	xor	48(sp), r8
+	xor	48(sp), r10
+	xor	42(sp), r11
+	xor	40(sp), r12
+	xor	38(sp), r13
+	xor	36(sp), r14
 	bis	r8, r7
 	bis	r9, r7
 	bis	r10, r7

@@ -65,7 +65,7 @@ norx32_4_1_key_setup:
 
 ; --- norx32_4_1_encrypt_with: norx32_4_1.encrypt_with
 ;     frame 254 bytes (55 spill slots, locals 144), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2506 bytes of code
+;     estimated 2542 bytes of code
 	.section .text.norx32_4_1_encrypt_with,"ax",@progbits
 	.global norx32_4_1_encrypt_with
 	.type norx32_4_1_encrypt_with, @function
@@ -340,11 +340,11 @@ norx32_4_1_encrypt_with:
 	; norx32_4_1.ae:136: for i in 0..whole_blocks(m) + 1 {
 	add	#1, r12
 	addc	#0, r13
-	mov	#0, 80(sp)
 	mov	#0, 78(sp)
-	cmp	r12, 80(sp)
+	mov	#0, 76(sp)
+	cmp	r12, 78(sp)
 	mov	r12, 92(sp)
-	mov	78(sp), r15
+	mov	76(sp), r15
 	subc	r13, r15
 	mov	r13, 90(sp)
 	jnc	.Lnorx32_4_1_encrypt_with_near23
@@ -352,7 +352,7 @@ norx32_4_1_encrypt_with:
 .Lnorx32_4_1_encrypt_with_near23:
 .Lnorx32_4_1_encrypt_with_loop3:
 	; norx32_4_1.ae:137: off = rate * i
-	mov	80(sp), r11
+	mov	78(sp), r11
 	mov	r11, r13
 	swpb	r13
 	bit	#1, r13
@@ -363,7 +363,7 @@ norx32_4_1_encrypt_with:
 	rrc	r13
 	mov	r13, r14
 	and	#65504, r14
-	mov	78(sp), r9
+	mov	76(sp), r9
 	mov	r9, r15
 	rla	r15
 	rla	r15
@@ -394,7 +394,7 @@ norx32_4_1_encrypt_with:
 	mov	274(sp), r11
 	mov	#0, r10
 	sub	r13, r11
-	mov	r13, 68(sp)
+	mov	r13, 66(sp)
 	subc	r9, r10
 	cmp	#48, r11
 	mov	r10, r15
@@ -405,7 +405,7 @@ norx32_4_1_encrypt_with:
 	xor	#48, r11
 	mov	r11, 54(sp)
 	and	r14, r10
-	mov	r10, 8(sp)
+	mov	r10, 10(sp)
 	; norx32_4_1.ae:139: s[15] = s[15] ^ payload_tag
 	mov	170(sp), r15
 	xor	#2, r15
@@ -415,37 +415,37 @@ norx32_4_1_encrypt_with:
 	add	#110, r12
 	call	#norx32_4_1_F_permute
 	; norx32_4_1.ae:141: c = rate_of(s) ^ load_le(msg, off, rate, count) ^ pad(count)
-	mov	68(sp), r13
-	add	272(sp), r13
+	mov	66(sp), r14
+	add	272(sp), r14
 	cmp	#48, 54(sp)
 	jnc	.Lnorx32_4_1_encrypt_with_bytes5
-	bit	#1, r13
+	bit	#1, r14
 	jnz	.Lnorx32_4_1_encrypt_with_bytes5
 .Lnorx32_4_1_encrypt_with_words6:
-	mov	@r13+, 60(sp)
-	mov	@r13+, r4
-	mov	@r13+, r5
-	mov	@r13+, r6
-	mov	@r13+, r7
-	mov	@r13+, r8
-	mov	@r13+, r9
-	mov	@r13+, r10
-	mov	@r13+, r11
-	mov	@r13+, r12
-	mov	@r13+, 62(sp)
-	mov	@r13+, 10(sp)
-	mov	@r13+, 14(sp)
-	mov	@r13+, 16(sp)
-	mov	@r13+, 22(sp)
-	mov	@r13+, 28(sp)
-	mov	@r13+, 36(sp)
-	mov	@r13+, 42(sp)
-	mov	@r13+, 48(sp)
-	mov	@r13+, 44(sp)
-	mov	@r13+, 38(sp)
-	mov	@r13+, 34(sp)
-	mov	@r13+, 32(sp)
-	mov	@r13+, 30(sp)
+	mov	@r14, 60(sp)
+	mov	2(r14), r15
+	mov	4(r14), r4
+	mov	6(r14), r5
+	mov	8(r14), r6
+	mov	10(r14), r7
+	mov	12(r14), r8
+	mov	14(r14), r9
+	mov	16(r14), r10
+	mov	18(r14), r11
+	mov	20(r14), r12
+	mov	22(r14), r13
+	mov	24(r14), 12(sp)
+	mov	26(r14), 18(sp)
+	mov	28(r14), 22(sp)
+	mov	30(r14), 28(sp)
+	mov	32(r14), 36(sp)
+	mov	34(r14), 42(sp)
+	mov	36(r14), 48(sp)
+	mov	38(r14), 44(sp)
+	mov	40(r14), 38(sp)
+	mov	42(r14), 34(sp)
+	mov	44(r14), 32(sp)
+	mov	46(r14), r14
 	jmp	.Lnorx32_4_1_encrypt_with_join7
 .Lnorx32_4_1_encrypt_with_bytes5:
 	mov	sp, r10
@@ -454,60 +454,45 @@ norx32_4_1_encrypt_with:
 	mov	#48, r12
 	mov	54(sp), r15
 .Lnorx32_4_1_encrypt_with_cpy8:
-	clr	r14
+	clr	r13
 	tst	r15
 	jz	.Lnorx32_4_1_encrypt_with_pad9
-	mov.b	@r13, r14
-	inc	r13
+	mov.b	@r14, r13
+	inc	r14
 	dec	r15
 .Lnorx32_4_1_encrypt_with_pad9:
-	mov.b	r14, 0(r11)
+	mov.b	r13, 0(r11)
 	inc	r11
 	dec	r12
 	jnz	.Lnorx32_4_1_encrypt_with_cpy8
-	mov	r10, r13
+	mov	r10, r14
 	jmp	.Lnorx32_4_1_encrypt_with_words6
 .Lnorx32_4_1_encrypt_with_join7:
-	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	mov	8(sp), r15
-	rla	r15
-	rla	r15
-	rla	r15
-	mov	54(sp), r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	mov	r14, r13
-	and	#7, r13
-	bis	r13, r15
-	mov	r15, 26(sp)
-	; norx32_4_1.ae:141: c = rate_of(s) ^ load_le(msg, off, rate, count) ^ pad(count)
 	xor	110(sp), 60(sp)
-	xor	112(sp), r4
-	mov	r4, 86(sp)
-	xor	114(sp), r5
-	mov	r5, 84(sp)
-	xor	116(sp), r6
-	mov	r6, 82(sp)
-	xor	118(sp), r7
-	mov	r7, 76(sp)
-	xor	120(sp), r8
-	mov	r8, 74(sp)
-	xor	122(sp), r9
-	mov	r9, 72(sp)
-	xor	124(sp), r10
-	mov	r10, 70(sp)
-	xor	126(sp), r11
-	mov	r11, 66(sp)
-	xor	128(sp), r12
-	mov	r12, 64(sp)
-	xor	130(sp), 62(sp)
-	xor	132(sp), 10(sp)
-	xor	134(sp), 14(sp)
-	xor	136(sp), 16(sp)
+	xor	112(sp), r15
+	mov	r15, 86(sp)
+	xor	114(sp), r4
+	mov	r4, 84(sp)
+	xor	116(sp), r5
+	mov	r5, 82(sp)
+	xor	118(sp), r6
+	mov	r6, 80(sp)
+	xor	120(sp), r7
+	mov	r7, 74(sp)
+	xor	122(sp), r8
+	mov	r8, 72(sp)
+	xor	124(sp), r9
+	mov	r9, 70(sp)
+	xor	126(sp), r10
+	mov	r10, 68(sp)
+	xor	128(sp), r11
+	mov	r11, 64(sp)
+	xor	130(sp), r12
+	mov	r12, 62(sp)
+	xor	132(sp), r13
+	mov	r13, 8(sp)
+	xor	134(sp), 12(sp)
+	xor	136(sp), 18(sp)
 	xor	138(sp), 22(sp)
 	xor	140(sp), 28(sp)
 	xor	142(sp), 36(sp)
@@ -517,28 +502,37 @@ norx32_4_1_encrypt_with:
 	xor	150(sp), 38(sp)
 	xor	152(sp), 34(sp)
 	xor	154(sp), 32(sp)
-	xor	156(sp), 30(sp)
+	xor	156(sp), r14
+	mov	r14, 30(sp)
 	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	cmp	#48, 54(sp)
-	mov	8(sp), r15
+	mov	54(sp), r14
+	cmp	#48, r14
+	mov	10(sp), r13
+	mov	r13, r15
 	subc	#0, r15
 	subc	r4, r4
-	mov	r14, r15
-	and	#65528, r15
+	mov	r13, r15
+	rla	r15
+	rla	r15
+	rla	r15
+	mov	r14, r5
+	rla	r5
+	rla	r5
+	rla	r5
 	mov	#1, 58(sp)
 	mov	#0, 56(sp)
 	mov	#0, 52(sp)
 	mov	#0, 50(sp)
 	mov	#0, 46(sp)
 	mov	#0, 40(sp)
+	mov	#0, 26(sp)
 	mov	#0, 24(sp)
 	mov	#0, 20(sp)
-	mov	#0, 18(sp)
+	mov	#0, 16(sp)
 	mov	#0, 6(sp)
 	mov	#0, 4(sp)
 	mov	#0, 2(sp)
 	mov	#0, 0(sp)
-	mov	#0, r5
 	mov	#0, r6
 	mov	#0, r7
 	mov	#0, r8
@@ -548,15 +542,15 @@ norx32_4_1_encrypt_with:
 	mov	#0, r12
 	mov	#0, r13
 	mov	#0, r14
-	mov	#0, 12(sp)
-	tst	26(sp)
+	mov	#0, 14(sp)
+	tst	r15
 	jnz	.Lnorx32_4_1_encrypt_with_shbig10
-	cmp	#384, r15
+	cmp	#384, r5
 	jc	.Lnorx32_4_1_encrypt_with_shbig10
 .Lnorx32_4_1_encrypt_with_shlimb13:
-	cmp	#16, r15
+	cmp	#16, r5
 	jnc	.Lnorx32_4_1_encrypt_with_shbits14
-	mov	r14, 12(sp)
+	mov	r14, 14(sp)
 	mov	r13, r14
 	mov	r12, r13
 	mov	r11, r12
@@ -565,25 +559,25 @@ norx32_4_1_encrypt_with:
 	mov	r8, r9
 	mov	r7, r8
 	mov	r6, r7
-	mov	r5, r6
-	mov	@sp, r5
+	mov	@sp, r6
 	mov	2(sp), 0(sp)
 	mov	4(sp), 2(sp)
 	mov	6(sp), 4(sp)
-	mov	18(sp), 6(sp)
-	mov	20(sp), 18(sp)
+	mov	16(sp), 6(sp)
+	mov	20(sp), 16(sp)
 	mov	24(sp), 20(sp)
-	mov	40(sp), 24(sp)
+	mov	26(sp), 24(sp)
+	mov	40(sp), 26(sp)
 	mov	46(sp), 40(sp)
 	mov	50(sp), 46(sp)
 	mov	52(sp), 50(sp)
 	mov	56(sp), 52(sp)
 	mov	58(sp), 56(sp)
 	clr	58(sp)
-	sub	#16, r15
+	sub	#16, r5
 	jmp	.Lnorx32_4_1_encrypt_with_shlimb13
 .Lnorx32_4_1_encrypt_with_shbits14:
-	tst	r15
+	tst	r5
 	jz	.Lnorx32_4_1_encrypt_with_shend11
 .Lnorx32_4_1_encrypt_with_sh12:
 	rla	58(sp)
@@ -592,14 +586,14 @@ norx32_4_1_encrypt_with:
 	rlc	50(sp)
 	rlc	46(sp)
 	rlc	40(sp)
+	rlc	26(sp)
 	rlc	24(sp)
 	rlc	20(sp)
-	rlc	18(sp)
+	rlc	16(sp)
 	rlc	6(sp)
 	rlc	4(sp)
 	rlc	2(sp)
 	rlc	0(sp)
-	rlc	r5
 	rlc	r6
 	rlc	r7
 	rlc	r8
@@ -609,8 +603,8 @@ norx32_4_1_encrypt_with:
 	rlc	r12
 	rlc	r13
 	rlc	r14
-	rlc	12(sp)
-	dec	r15
+	rlc	14(sp)
+	dec	r5
 	jnz	.Lnorx32_4_1_encrypt_with_sh12
 	jmp	.Lnorx32_4_1_encrypt_with_shend11
 .Lnorx32_4_1_encrypt_with_shbig10:
@@ -620,14 +614,14 @@ norx32_4_1_encrypt_with:
 	clr	50(sp)
 	clr	46(sp)
 	clr	40(sp)
+	clr	26(sp)
 	clr	24(sp)
 	clr	20(sp)
-	clr	18(sp)
+	clr	16(sp)
 	clr	6(sp)
 	clr	4(sp)
 	clr	2(sp)
 	clr	0(sp)
-	clr	r5
 	clr	r6
 	clr	r7
 	clr	r8
@@ -637,9 +631,9 @@ norx32_4_1_encrypt_with:
 	clr	r12
 	clr	r13
 	clr	r14
-	clr	12(sp)
+	clr	14(sp)
 .Lnorx32_4_1_encrypt_with_shend11:
-	mov	12(sp), r15
+	mov	14(sp), r15
 	bis	#32768, r15
 	and	r4, r15
 	; norx32_4_1.ae:141: c = rate_of(s) ^ load_le(msg, off, rate, count) ^ pad(count)
@@ -681,45 +675,46 @@ norx32_4_1_encrypt_with:
 	; norx32_4_1.ae:141: c = rate_of(s) ^ load_le(msg, off, rate, count) ^ pad(count)
 	xor	r6, 22(sp)
 	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	and	r4, r5
-	; norx32_4_1.ae:141: c = rate_of(s) ^ load_le(msg, off, rate, count) ^ pad(count)
-	xor	r5, 16(sp)
-	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
 	mov	@sp, r15
 	and	r4, r15
 	; norx32_4_1.ae:141: c = rate_of(s) ^ load_le(msg, off, rate, count) ^ pad(count)
-	xor	r15, 14(sp)
+	xor	r15, 18(sp)
 	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
 	mov	2(sp), r15
 	and	r4, r15
 	; norx32_4_1.ae:141: c = rate_of(s) ^ load_le(msg, off, rate, count) ^ pad(count)
-	xor	r15, 10(sp)
+	xor	r15, 12(sp)
 	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	mov	4(sp), r14
+	mov	4(sp), r15
+	and	r4, r15
+	; norx32_4_1.ae:141: c = rate_of(s) ^ load_le(msg, off, rate, count) ^ pad(count)
+	xor	r15, 8(sp)
+	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
+	mov	6(sp), r14
 	and	r4, r14
 	; norx32_4_1.ae:141: c = rate_of(s) ^ load_le(msg, off, rate, count) ^ pad(count)
 	mov	62(sp), r15
 	xor	r14, r15
 	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	mov	6(sp), r13
+	mov	16(sp), r13
 	and	r4, r13
 	; norx32_4_1.ae:141: c = rate_of(s) ^ load_le(msg, off, rate, count) ^ pad(count)
 	mov	64(sp), r14
 	xor	r13, r14
 	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	mov	18(sp), r13
+	mov	20(sp), r13
 	and	r4, r13
 	; norx32_4_1.ae:141: c = rate_of(s) ^ load_le(msg, off, rate, count) ^ pad(count)
-	mov	66(sp), r12
+	mov	68(sp), r12
 	xor	r13, r12
 	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	mov	20(sp), r13
+	mov	24(sp), r13
 	and	r4, r13
 	; norx32_4_1.ae:141: c = rate_of(s) ^ load_le(msg, off, rate, count) ^ pad(count)
 	mov	70(sp), r11
 	xor	r13, r11
 	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	mov	24(sp), r13
+	mov	26(sp), r13
 	and	r4, r13
 	; norx32_4_1.ae:141: c = rate_of(s) ^ load_le(msg, off, rate, count) ^ pad(count)
 	mov	72(sp), r10
@@ -734,7 +729,7 @@ norx32_4_1_encrypt_with:
 	mov	46(sp), r13
 	and	r4, r13
 	; norx32_4_1.ae:141: c = rate_of(s) ^ load_le(msg, off, rate, count) ^ pad(count)
-	mov	76(sp), r8
+	mov	80(sp), r8
 	xor	r13, r8
 	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
 	mov	50(sp), r13
@@ -772,9 +767,9 @@ norx32_4_1_encrypt_with:
 	mov	r12, 126(sp)
 	mov	r14, 128(sp)
 	mov	r15, 130(sp)
-	mov	10(sp), 132(sp)
-	mov	14(sp), 134(sp)
-	mov	16(sp), 136(sp)
+	mov	8(sp), 132(sp)
+	mov	12(sp), 134(sp)
+	mov	18(sp), 136(sp)
 	mov	22(sp), 138(sp)
 	mov	28(sp), 140(sp)
 	mov	36(sp), 142(sp)
@@ -786,7 +781,7 @@ norx32_4_1_encrypt_with:
 	mov	32(sp), 154(sp)
 	mov	30(sp), 156(sp)
 	; norx32_4_1.ae:143: store_le(ct, off, c, count)
-	mov	68(sp), r13
+	mov	66(sp), r13
 	add	276(sp), r13
 	cmp	#48, 54(sp)
 	jnc	.Lnorx32_4_1_encrypt_with_bytes15
@@ -803,9 +798,9 @@ norx32_4_1_encrypt_with:
 	mov	r12, 16(r13)
 	mov	r14, 18(r13)
 	mov	r15, 20(r13)
-	mov	10(sp), 22(r13)
-	mov	14(sp), 24(r13)
-	mov	16(sp), 26(r13)
+	mov	8(sp), 22(r13)
+	mov	12(sp), 24(r13)
+	mov	18(sp), 26(r13)
 	mov	22(sp), 28(r13)
 	mov	28(sp), 30(r13)
 	mov	36(sp), 32(r13)
@@ -829,9 +824,9 @@ norx32_4_1_encrypt_with:
 	mov	r12, 206(sp)
 	mov	r14, 208(sp)
 	mov	r15, 210(sp)
-	mov	10(sp), 212(sp)
-	mov	14(sp), 214(sp)
-	mov	16(sp), 216(sp)
+	mov	8(sp), 212(sp)
+	mov	12(sp), 214(sp)
+	mov	18(sp), 216(sp)
 	mov	22(sp), 218(sp)
 	mov	28(sp), 220(sp)
 	mov	36(sp), 222(sp)
@@ -858,10 +853,10 @@ norx32_4_1_encrypt_with:
 	dec	r15
 	jnz	.Lnorx32_4_1_encrypt_with_cpy18
 .Lnorx32_4_1_encrypt_with_stored16:
-	add	#1, 80(sp)
-	addc	#0, 78(sp)
-	cmp	92(sp), 80(sp)
-	mov	78(sp), r15
+	add	#1, 78(sp)
+	addc	#0, 76(sp)
+	cmp	92(sp), 78(sp)
+	mov	76(sp), r15
 	subc	90(sp), r15
 	jc	.Lnorx32_4_1_encrypt_with_near24
 	br	#.Lnorx32_4_1_encrypt_with_loop3
@@ -931,7 +926,7 @@ norx32_4_1_encrypt_with:
 
 ; --- norx32_4_1_decrypt_with: norx32_4_1.decrypt_with
 ;     frame 302 bytes (79 spill slots, locals 144), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 3262 bytes of code
+;     estimated 3260 bytes of code
 	.section .text.norx32_4_1_decrypt_with,"ax",@progbits
 	.global norx32_4_1_decrypt_with
 	.type norx32_4_1_decrypt_with, @function
@@ -1211,7 +1206,7 @@ norx32_4_1_decrypt_with:
 	mov	r12, 132(sp)
 	mov	116(sp), r15
 	subc	r13, r15
-	mov	r13, 130(sp)
+	mov	r13, 128(sp)
 	jnc	.Lnorx32_4_1_decrypt_with_near30
 	br	#.Lnorx32_4_1_decrypt_with_done4
 .Lnorx32_4_1_decrypt_with_near30:
@@ -1259,18 +1254,18 @@ norx32_4_1_decrypt_with:
 	mov	322(sp), r11
 	mov	#0, r13
 	sub	r10, r11
-	mov	r10, 52(sp)
+	mov	r10, 56(sp)
 	subc	r12, r13
 	cmp	#48, r11
 	mov	r13, r15
 	subc	#0, r15
 	subc	r14, r14
 	and	r14, r13
-	mov	r13, 112(sp)
+	mov	r13, 114(sp)
 	xor	#48, r11
 	and	r14, r11
 	xor	#48, r11
-	mov	r11, 40(sp)
+	mov	r11, 42(sp)
 	; norx32_4_1.ae:161: s[15] = s[15] ^ payload_tag
 	mov	218(sp), r15
 	xor	#2, r15
@@ -1280,120 +1275,114 @@ norx32_4_1_decrypt_with:
 	add	#158, r12
 	call	#norx32_4_1_F_permute
 	; norx32_4_1.ae:164: x = first_bytes(r ^ load_le(ct, off, rate, count), count)
-	mov	52(sp), r13
-	add	320(sp), r13
-	cmp	#48, 40(sp)
+	mov	56(sp), r14
+	add	320(sp), r14
+	cmp	#48, 42(sp)
 	jnc	.Lnorx32_4_1_decrypt_with_bytes5
-	bit	#1, r13
+	bit	#1, r14
 	jnz	.Lnorx32_4_1_decrypt_with_bytes5
 .Lnorx32_4_1_decrypt_with_words6:
-	mov	46(r13), r4
-	mov	44(r13), r5
-	mov	42(r13), r6
-	mov	40(r13), r7
-	mov	38(r13), r8
-	mov	36(r13), r9
-	mov	34(r13), r10
-	mov	32(r13), r11
-	mov	30(r13), r12
-	mov	28(r13), 90(sp)
-	mov	26(r13), 94(sp)
-	mov	24(r13), 96(sp)
-	mov	22(r13), 100(sp)
-	mov	20(r13), 102(sp)
-	mov	18(r13), 106(sp)
-	mov	16(r13), 108(sp)
-	mov	14(r13), 92(sp)
-	mov	12(r13), 104(sp)
-	mov	10(r13), 64(sp)
-	mov	8(r13), 76(sp)
-	mov	6(r13), 44(sp)
-	mov	4(r13), 48(sp)
-	mov	2(r13), 22(sp)
-	mov	@r13, 26(sp)
+	mov	46(r14), r15
+	mov	44(r14), r4
+	mov	42(r14), r5
+	mov	40(r14), r6
+	mov	38(r14), r7
+	mov	36(r14), r8
+	mov	34(r14), r9
+	mov	32(r14), r10
+	mov	30(r14), r11
+	mov	28(r14), r12
+	mov	26(r14), r13
+	mov	24(r14), 96(sp)
+	mov	22(r14), 100(sp)
+	mov	20(r14), 104(sp)
+	mov	18(r14), 108(sp)
+	mov	16(r14), 110(sp)
+	mov	14(r14), 102(sp)
+	mov	12(r14), 106(sp)
+	mov	10(r14), 68(sp)
+	mov	8(r14), 76(sp)
+	mov	6(r14), 52(sp)
+	mov	4(r14), 54(sp)
+	mov	2(r14), 24(sp)
+	mov	@r14, r14
 	jmp	.Lnorx32_4_1_decrypt_with_join7
 .Lnorx32_4_1_decrypt_with_bytes5:
-	mov	40(sp), r15
+	mov	42(sp), r15
 	mov	#48, r12
 	mov	sp, r10
 	add	#238, r10
 	mov	r10, r11
 .Lnorx32_4_1_decrypt_with_cpy8:
-	clr	r14
+	clr	r13
 	tst	r15
 	jz	.Lnorx32_4_1_decrypt_with_pad9
-	mov.b	@r13, r14
-	inc	r13
+	mov.b	@r14, r13
+	inc	r14
 	dec	r15
 .Lnorx32_4_1_decrypt_with_pad9:
-	mov.b	r14, 0(r11)
+	mov.b	r13, 0(r11)
 	inc	r11
 	dec	r12
 	jnz	.Lnorx32_4_1_decrypt_with_cpy8
-	mov	r10, r13
+	mov	r10, r14
 	jmp	.Lnorx32_4_1_decrypt_with_words6
 .Lnorx32_4_1_decrypt_with_join7:
-	; norx32_4_1.ae:45: return x & ~(~(0 as u384) << (8 * count))
-	mov	112(sp), r15
-	rla	r15
-	rla	r15
-	rla	r15
-	mov	40(sp), r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	mov	r13, r14
-	and	#7, r14
-	bis	r14, r15
-	mov	r15, 114(sp)
-	; norx32_4_1.ae:164: x = first_bytes(r ^ load_le(ct, off, rate, count), count)
-	xor	204(sp), r4
-	mov	r4, 60(sp)
-	xor	202(sp), r5
-	mov	r5, 62(sp)
-	xor	200(sp), r6
-	mov	r6, 66(sp)
-	xor	198(sp), r7
-	mov	r7, 70(sp)
-	xor	196(sp), r8
-	mov	r8, 74(sp)
-	xor	194(sp), r9
-	mov	r9, 78(sp)
-	xor	192(sp), r10
-	mov	r10, 80(sp)
-	xor	190(sp), r11
-	mov	r11, 82(sp)
-	xor	188(sp), r12
-	mov	r12, 86(sp)
-	xor	186(sp), 90(sp)
-	xor	184(sp), 94(sp)
+	xor	204(sp), r15
+	mov	r15, 62(sp)
+	xor	202(sp), r4
+	mov	r4, 64(sp)
+	xor	200(sp), r5
+	mov	r5, 70(sp)
+	xor	198(sp), r6
+	mov	r6, 72(sp)
+	xor	196(sp), r7
+	mov	r7, 78(sp)
+	xor	194(sp), r8
+	mov	r8, 80(sp)
+	xor	192(sp), r9
+	mov	r9, 82(sp)
+	xor	190(sp), r10
+	mov	r10, 84(sp)
+	xor	188(sp), r11
+	mov	r11, 88(sp)
+	xor	186(sp), r12
+	mov	r12, 92(sp)
+	xor	184(sp), r13
+	mov	r13, 94(sp)
 	xor	182(sp), 96(sp)
 	xor	180(sp), 100(sp)
-	xor	178(sp), 102(sp)
-	xor	176(sp), 106(sp)
-	xor	174(sp), 108(sp)
-	xor	172(sp), 92(sp)
-	xor	170(sp), 104(sp)
-	xor	168(sp), 64(sp)
+	xor	178(sp), 104(sp)
+	xor	176(sp), 108(sp)
+	xor	174(sp), 110(sp)
+	xor	172(sp), 102(sp)
+	xor	170(sp), 106(sp)
+	xor	168(sp), 68(sp)
 	xor	166(sp), 76(sp)
-	xor	164(sp), 44(sp)
-	xor	162(sp), 48(sp)
-	xor	160(sp), 22(sp)
-	xor	158(sp), 26(sp)
+	xor	164(sp), 52(sp)
+	xor	162(sp), 54(sp)
+	xor	160(sp), 24(sp)
+	xor	158(sp), r14
+	mov	r14, 30(sp)
 	; norx32_4_1.ae:45: return x & ~(~(0 as u384) << (8 * count))
-	and	#65528, r13
-	mov	r13, 56(sp)
-	mov	#-1, 36(sp)
+	mov	114(sp), 46(sp)
+	mov	46(sp), r15
+	rla	r15
+	rla	r15
+	rla	r15
+	mov	r15, 46(sp)
+	mov	42(sp), r8
+	rla	r8
+	rla	r8
+	rla	r8
+	mov	r8, r13
+	mov	#-1, 40(sp)
 	mov	#-1, r15
 	mov	#-1, r14
 	mov	#-1, r12
 	mov	#-1, r11
 	mov	#-1, r10
 	mov	#-1, r9
-	mov	#-1, r8
 	mov	#-1, r7
 	mov	#-1, r6
 	mov	#-1, r5
@@ -1405,12 +1394,13 @@ norx32_4_1_decrypt_with:
 	mov	#-1, 16(sp)
 	mov	#-1, 18(sp)
 	mov	#-1, 20(sp)
-	mov	#-1, 24(sp)
+	mov	#-1, 22(sp)
+	mov	#-1, 26(sp)
 	mov	#-1, 28(sp)
-	mov	#-1, 30(sp)
 	mov	#-1, 32(sp)
 	mov	#-1, 34(sp)
-	tst	114(sp)
+	mov	#-1, 36(sp)
+	tst	46(sp)
 	jnz	.Lnorx32_4_1_decrypt_with_shbig10
 	cmp	#384, r13
 	jc	.Lnorx32_4_1_decrypt_with_shbig10
@@ -1418,14 +1408,13 @@ norx32_4_1_decrypt_with:
 	cmp	#16, r13
 	jnc	.Lnorx32_4_1_decrypt_with_shbits14
 	sub	#16, r13
-	mov	r15, 36(sp)
+	mov	r15, 40(sp)
 	mov	r14, r15
 	mov	r12, r14
 	mov	r11, r12
 	mov	r10, r11
 	mov	r9, r10
-	mov	r8, r9
-	mov	r7, r8
+	mov	r7, r9
 	mov	r6, r7
 	mov	r5, r6
 	mov	r4, r5
@@ -1436,22 +1425,24 @@ norx32_4_1_decrypt_with:
 	mov	16(sp), 14(sp)
 	mov	18(sp), 16(sp)
 	mov	20(sp), 18(sp)
-	mov	24(sp), 20(sp)
-	mov	28(sp), 24(sp)
-	mov	30(sp), 28(sp)
-	mov	32(sp), 30(sp)
+	mov	22(sp), 20(sp)
+	mov	26(sp), 22(sp)
+	mov	28(sp), 26(sp)
+	mov	32(sp), 28(sp)
 	mov	34(sp), 32(sp)
-	clr	34(sp)
+	mov	36(sp), 34(sp)
+	clr	36(sp)
 	jmp	.Lnorx32_4_1_decrypt_with_shlimb13
 .Lnorx32_4_1_decrypt_with_shbits14:
 	tst	r13
 	jz	.Lnorx32_4_1_decrypt_with_shend11
 .Lnorx32_4_1_decrypt_with_sh12:
-	rla	34(sp)
+	rla	36(sp)
+	rlc	34(sp)
 	rlc	32(sp)
-	rlc	30(sp)
 	rlc	28(sp)
-	rlc	24(sp)
+	rlc	26(sp)
+	rlc	22(sp)
 	rlc	20(sp)
 	rlc	18(sp)
 	rlc	16(sp)
@@ -1463,26 +1454,24 @@ norx32_4_1_decrypt_with:
 	rlc	r5
 	rlc	r6
 	rlc	r7
-	rlc	r8
 	rlc	r9
 	rlc	r10
 	rlc	r11
 	rlc	r12
 	rlc	r14
 	rlc	r15
-	rlc	36(sp)
+	rlc	40(sp)
 	dec	r13
 	jnz	.Lnorx32_4_1_decrypt_with_sh12
 	jmp	.Lnorx32_4_1_decrypt_with_shend11
 .Lnorx32_4_1_decrypt_with_shbig10:
-	clr	36(sp)
+	clr	40(sp)
 	clr	r15
 	clr	r14
 	clr	r12
 	clr	r11
 	clr	r10
 	clr	r9
-	clr	r8
 	clr	r7
 	clr	r6
 	clr	r5
@@ -1494,96 +1483,97 @@ norx32_4_1_decrypt_with:
 	clr	16(sp)
 	clr	18(sp)
 	clr	20(sp)
-	clr	24(sp)
+	clr	22(sp)
+	clr	26(sp)
 	clr	28(sp)
-	clr	30(sp)
 	clr	32(sp)
 	clr	34(sp)
+	clr	36(sp)
 .Lnorx32_4_1_decrypt_with_shend11:
 	; norx32_4_1.ae:165: store_le(msg, off, x, count)
-	mov	52(sp), r13
+	mov	56(sp), r13
 	add	328(sp), r13
 	; norx32_4_1.ae:45: return x & ~(~(0 as u384) << (8 * count))
-	bic	36(sp), 60(sp)
-	bic	r15, 62(sp)
-	bic	r14, 66(sp)
-	bic	r12, 70(sp)
-	bic	r11, 74(sp)
-	bic	r10, 78(sp)
-	bic	r9, 80(sp)
-	bic	r8, 82(sp)
-	bic	r7, 86(sp)
-	bic	r6, 90(sp)
-	bic	r5, 94(sp)
-	bic	r4, 96(sp)
-	bic	4(sp), 100(sp)
-	bic	8(sp), 102(sp)
-	bic	12(sp), 106(sp)
+	bic	40(sp), 62(sp)
+	bic	r15, 64(sp)
+	bic	r14, 70(sp)
+	bic	r12, 72(sp)
+	bic	r11, 78(sp)
+	bic	r10, 80(sp)
+	bic	r9, 82(sp)
+	bic	r7, 84(sp)
+	bic	r6, 88(sp)
+	bic	r5, 92(sp)
+	bic	r4, 94(sp)
+	bic	4(sp), 96(sp)
+	bic	8(sp), 100(sp)
+	bic	12(sp), 104(sp)
 	bic	14(sp), 108(sp)
-	bic	16(sp), 92(sp)
-	bic	18(sp), 104(sp)
-	bic	20(sp), 64(sp)
-	bic	24(sp), 76(sp)
-	bic	28(sp), 44(sp)
-	bic	30(sp), 48(sp)
-	bic	32(sp), 22(sp)
-	bic	34(sp), 26(sp)
+	bic	16(sp), 110(sp)
+	bic	18(sp), 102(sp)
+	bic	20(sp), 106(sp)
+	bic	22(sp), 68(sp)
+	bic	26(sp), 76(sp)
+	bic	28(sp), 52(sp)
+	bic	32(sp), 54(sp)
+	bic	34(sp), 24(sp)
+	bic	36(sp), 30(sp)
 	; norx32_4_1.ae:165: store_le(msg, off, x, count)
-	cmp	#48, 40(sp)
+	cmp	#48, 42(sp)
 	jnc	.Lnorx32_4_1_decrypt_with_bytes15
 	bit	#1, r13
 	jnz	.Lnorx32_4_1_decrypt_with_bytes15
-	mov	26(sp), 0(r13)
-	mov	22(sp), 2(r13)
-	mov	48(sp), 4(r13)
-	mov	44(sp), 6(r13)
+	mov	30(sp), 0(r13)
+	mov	24(sp), 2(r13)
+	mov	54(sp), 4(r13)
+	mov	52(sp), 6(r13)
 	mov	76(sp), 8(r13)
-	mov	64(sp), 10(r13)
-	mov	104(sp), 12(r13)
-	mov	92(sp), 14(r13)
-	mov	108(sp), 16(r13)
-	mov	106(sp), 18(r13)
-	mov	102(sp), 20(r13)
+	mov	68(sp), 10(r13)
+	mov	106(sp), 12(r13)
+	mov	102(sp), 14(r13)
+	mov	110(sp), 16(r13)
+	mov	108(sp), 18(r13)
+	mov	104(sp), 20(r13)
 	mov	100(sp), 22(r13)
 	mov	96(sp), 24(r13)
 	mov	94(sp), 26(r13)
-	mov	90(sp), 28(r13)
-	mov	86(sp), 30(r13)
-	mov	82(sp), 32(r13)
-	mov	80(sp), 34(r13)
-	mov	78(sp), 36(r13)
-	mov	74(sp), 38(r13)
-	mov	70(sp), 40(r13)
-	mov	66(sp), 42(r13)
-	mov	62(sp), 44(r13)
-	mov	60(sp), 46(r13)
+	mov	92(sp), 28(r13)
+	mov	88(sp), 30(r13)
+	mov	84(sp), 32(r13)
+	mov	82(sp), 34(r13)
+	mov	80(sp), 36(r13)
+	mov	78(sp), 38(r13)
+	mov	72(sp), 40(r13)
+	mov	70(sp), 42(r13)
+	mov	64(sp), 44(r13)
+	mov	62(sp), 46(r13)
 	jmp	.Lnorx32_4_1_decrypt_with_stored16
 .Lnorx32_4_1_decrypt_with_bytes15:
-	mov	40(sp), r15
-	mov	26(sp), 238(sp)
-	mov	22(sp), 240(sp)
-	mov	48(sp), 242(sp)
-	mov	44(sp), 244(sp)
+	mov	42(sp), r15
+	mov	30(sp), 238(sp)
+	mov	24(sp), 240(sp)
+	mov	54(sp), 242(sp)
+	mov	52(sp), 244(sp)
 	mov	76(sp), 246(sp)
-	mov	64(sp), 248(sp)
-	mov	104(sp), 250(sp)
-	mov	92(sp), 252(sp)
-	mov	108(sp), 254(sp)
-	mov	106(sp), 256(sp)
-	mov	102(sp), 258(sp)
+	mov	68(sp), 248(sp)
+	mov	106(sp), 250(sp)
+	mov	102(sp), 252(sp)
+	mov	110(sp), 254(sp)
+	mov	108(sp), 256(sp)
+	mov	104(sp), 258(sp)
 	mov	100(sp), 260(sp)
 	mov	96(sp), 262(sp)
 	mov	94(sp), 264(sp)
-	mov	90(sp), 266(sp)
-	mov	86(sp), 268(sp)
-	mov	82(sp), 270(sp)
-	mov	80(sp), 272(sp)
-	mov	78(sp), 274(sp)
-	mov	74(sp), 276(sp)
-	mov	70(sp), 278(sp)
-	mov	66(sp), 280(sp)
-	mov	62(sp), 282(sp)
-	mov	60(sp), 284(sp)
+	mov	92(sp), 266(sp)
+	mov	88(sp), 268(sp)
+	mov	84(sp), 270(sp)
+	mov	82(sp), 272(sp)
+	mov	80(sp), 274(sp)
+	mov	78(sp), 276(sp)
+	mov	72(sp), 278(sp)
+	mov	70(sp), 280(sp)
+	mov	64(sp), 282(sp)
+	mov	62(sp), 284(sp)
 	mov	sp, r14
 	add	#238, r14
 	cmp	#48, r15
@@ -1600,12 +1590,12 @@ norx32_4_1_decrypt_with:
 	jnz	.Lnorx32_4_1_decrypt_with_cpy18
 .Lnorx32_4_1_decrypt_with_stored16:
 	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	cmp	#48, 40(sp)
-	mov	112(sp), r15
+	cmp	#48, 42(sp)
+	mov	114(sp), r15
 	subc	#0, r15
 	subc	r4, r4
-	mov	56(sp), r15
-	mov	#0, 110(sp)
+	mov	r8, r15
+	mov	#0, 112(sp)
 	mov	#0, r14
 	mov	#0, r13
 	mov	#0, r12
@@ -1615,21 +1605,21 @@ norx32_4_1_decrypt_with:
 	mov	#0, r8
 	mov	#0, r7
 	mov	#0, 98(sp)
-	mov	#0, 84(sp)
-	mov	#0, 88(sp)
-	mov	#0, 68(sp)
-	mov	#0, 72(sp)
-	mov	#0, 54(sp)
+	mov	#0, 86(sp)
+	mov	#0, 90(sp)
+	mov	#0, 66(sp)
+	mov	#0, 74(sp)
 	mov	#0, 58(sp)
-	mov	#0, 42(sp)
-	mov	#0, 46(sp)
+	mov	#0, 60(sp)
+	mov	#0, 48(sp)
+	mov	#0, 50(sp)
 	mov	#0, r6
 	mov	#0, r5
 	mov	#0, 0(sp)
 	mov	#0, 2(sp)
 	mov	#0, 6(sp)
 	mov	#1, 10(sp)
-	tst	114(sp)
+	tst	46(sp)
 	jnz	.Lnorx32_4_1_decrypt_with_shbig19
 	cmp	#384, r15
 	jc	.Lnorx32_4_1_decrypt_with_shbig19
@@ -1637,7 +1627,7 @@ norx32_4_1_decrypt_with:
 	cmp	#16, r15
 	jnc	.Lnorx32_4_1_decrypt_with_shbits23
 	sub	#16, r15
-	mov	r14, 110(sp)
+	mov	r14, 112(sp)
 	mov	r13, r14
 	mov	r12, r13
 	mov	r11, r12
@@ -1646,15 +1636,15 @@ norx32_4_1_decrypt_with:
 	mov	r8, r9
 	mov	r7, r8
 	mov	98(sp), r7
-	mov	84(sp), 98(sp)
-	mov	88(sp), 84(sp)
-	mov	68(sp), 88(sp)
-	mov	72(sp), 68(sp)
-	mov	54(sp), 72(sp)
-	mov	58(sp), 54(sp)
-	mov	42(sp), 58(sp)
-	mov	46(sp), 42(sp)
-	mov	r6, 46(sp)
+	mov	86(sp), 98(sp)
+	mov	90(sp), 86(sp)
+	mov	66(sp), 90(sp)
+	mov	74(sp), 66(sp)
+	mov	58(sp), 74(sp)
+	mov	60(sp), 58(sp)
+	mov	48(sp), 60(sp)
+	mov	50(sp), 48(sp)
+	mov	r6, 50(sp)
 	mov	r5, r6
 	mov	@sp, r5
 	mov	2(sp), 0(sp)
@@ -1672,14 +1662,14 @@ norx32_4_1_decrypt_with:
 	rlc	0(sp)
 	rlc	r5
 	rlc	r6
-	rlc	46(sp)
-	rlc	42(sp)
+	rlc	50(sp)
+	rlc	48(sp)
+	rlc	60(sp)
 	rlc	58(sp)
-	rlc	54(sp)
-	rlc	72(sp)
-	rlc	68(sp)
-	rlc	88(sp)
-	rlc	84(sp)
+	rlc	74(sp)
+	rlc	66(sp)
+	rlc	90(sp)
+	rlc	86(sp)
 	rlc	98(sp)
 	rlc	r7
 	rlc	r8
@@ -1689,12 +1679,12 @@ norx32_4_1_decrypt_with:
 	rlc	r12
 	rlc	r13
 	rlc	r14
-	rlc	110(sp)
+	rlc	112(sp)
 	dec	r15
 	jnz	.Lnorx32_4_1_decrypt_with_sh21
 	jmp	.Lnorx32_4_1_decrypt_with_shend20
 .Lnorx32_4_1_decrypt_with_shbig19:
-	clr	110(sp)
+	clr	112(sp)
 	clr	r14
 	clr	r13
 	clr	r12
@@ -1704,14 +1694,14 @@ norx32_4_1_decrypt_with:
 	clr	r8
 	clr	r7
 	clr	98(sp)
-	clr	84(sp)
-	clr	88(sp)
-	clr	68(sp)
-	clr	72(sp)
-	clr	54(sp)
+	clr	86(sp)
+	clr	90(sp)
+	clr	66(sp)
+	clr	74(sp)
 	clr	58(sp)
-	clr	42(sp)
-	clr	46(sp)
+	clr	60(sp)
+	clr	48(sp)
+	clr	50(sp)
 	clr	r6
 	clr	r5
 	clr	0(sp)
@@ -1721,11 +1711,11 @@ norx32_4_1_decrypt_with:
 .Lnorx32_4_1_decrypt_with_shend20:
 	and	r4, 6(sp)
 	; norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
-	mov	22(sp), r15
+	mov	24(sp), r15
 	xor	160(sp), r15
 	xor	6(sp), r15
-	mov	r15, 50(sp)
-	mov	26(sp), r15
+	mov	r15, 44(sp)
+	mov	30(sp), r15
 	xor	158(sp), r15
 	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
 	and	r4, 10(sp)
@@ -1735,13 +1725,13 @@ norx32_4_1_decrypt_with:
 	and	r4, 0(sp)
 	; norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
 	mov	r15, 158(sp)
-	mov	50(sp), 160(sp)
+	mov	44(sp), 160(sp)
 	; norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
-	mov	44(sp), r15
+	mov	52(sp), r15
 	xor	164(sp), r15
 	xor	@sp, r15
 	mov	r15, 38(sp)
-	mov	48(sp), r15
+	mov	54(sp), r15
 	xor	162(sp), r15
 	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
 	and	r4, 2(sp)
@@ -1753,7 +1743,7 @@ norx32_4_1_decrypt_with:
 	mov	r15, 162(sp)
 	mov	38(sp), 164(sp)
 	; norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
-	mov	64(sp), r15
+	mov	68(sp), r15
 	xor	168(sp), r15
 	xor	r6, r15
 	mov	76(sp), r6
@@ -1763,41 +1753,41 @@ norx32_4_1_decrypt_with:
 	; norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
 	xor	r5, r6
 	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	mov	42(sp), r5
+	mov	48(sp), r5
 	and	r4, r5
 	; norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
 	mov	r6, 166(sp)
 	mov	r15, 168(sp)
 	; norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
-	mov	92(sp), r15
+	mov	102(sp), r15
 	xor	172(sp), r15
 	xor	r5, r15
-	mov	104(sp), r5
+	mov	106(sp), r5
 	xor	170(sp), r5
 	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	mov	46(sp), r6
+	mov	50(sp), r6
 	and	r4, r6
 	; norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
 	xor	r6, r5
 	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	mov	54(sp), r6
+	mov	58(sp), r6
 	and	r4, r6
 	; norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
 	mov	r5, 170(sp)
 	mov	r15, 172(sp)
 	; norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
-	mov	106(sp), r15
+	mov	108(sp), r15
 	xor	176(sp), r15
 	xor	r6, r15
-	mov	108(sp), r5
+	mov	110(sp), r5
 	xor	174(sp), r5
 	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	mov	58(sp), r6
+	mov	60(sp), r6
 	and	r4, r6
 	; norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
 	xor	r6, r5
 	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	mov	68(sp), r6
+	mov	66(sp), r6
 	and	r4, r6
 	; norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
 	mov	r5, 174(sp)
@@ -1806,15 +1796,15 @@ norx32_4_1_decrypt_with:
 	mov	100(sp), r15
 	xor	180(sp), r15
 	xor	r6, r15
-	mov	102(sp), r5
+	mov	104(sp), r5
 	xor	178(sp), r5
 	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	mov	72(sp), r6
+	mov	74(sp), r6
 	and	r4, r6
 	; norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
 	xor	r6, r5
 	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	mov	84(sp), r6
+	mov	86(sp), r6
 	and	r4, r6
 	; norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
 	mov	r5, 178(sp)
@@ -1826,7 +1816,7 @@ norx32_4_1_decrypt_with:
 	mov	96(sp), r6
 	xor	182(sp), r6
 	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	mov	88(sp), r5
+	mov	90(sp), r5
 	and	r4, r5
 	; norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
 	xor	r5, r6
@@ -1836,10 +1826,10 @@ norx32_4_1_decrypt_with:
 	mov	r6, 182(sp)
 	mov	r15, 184(sp)
 	; norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
-	mov	86(sp), r15
+	mov	88(sp), r15
 	xor	188(sp), r15
 	xor	r7, r15
-	mov	90(sp), r7
+	mov	92(sp), r7
 	xor	186(sp), r7
 	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
 	mov	98(sp), r6
@@ -1852,10 +1842,10 @@ norx32_4_1_decrypt_with:
 	mov	r7, 186(sp)
 	mov	r15, 188(sp)
 	; norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
-	mov	80(sp), r15
+	mov	82(sp), r15
 	xor	192(sp), r15
 	xor	r9, r15
-	mov	82(sp), r9
+	mov	84(sp), r9
 	xor	190(sp), r9
 	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
 	and	r4, r8
@@ -1867,10 +1857,10 @@ norx32_4_1_decrypt_with:
 	mov	r9, 190(sp)
 	mov	r15, 192(sp)
 	; norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
-	mov	74(sp), r15
+	mov	78(sp), r15
 	xor	196(sp), r15
 	xor	r11, r15
-	mov	78(sp), r11
+	mov	80(sp), r11
 	xor	194(sp), r11
 	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
 	and	r4, r10
@@ -1882,30 +1872,30 @@ norx32_4_1_decrypt_with:
 	mov	r11, 194(sp)
 	mov	r15, 196(sp)
 	; norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
-	mov	66(sp), r15
+	mov	70(sp), r15
 	xor	200(sp), r15
 	xor	r13, r15
-	mov	70(sp), r13
+	mov	72(sp), r13
 	xor	198(sp), r13
 	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
 	and	r4, r12
 	; norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
 	xor	r12, r13
 	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	mov	110(sp), r12
+	mov	112(sp), r12
 	bis	#32768, r12
 	and	r4, r12
 	; norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
 	mov	r13, 198(sp)
 	mov	r15, 200(sp)
 	; norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
-	mov	60(sp), r15
+	mov	62(sp), r15
 	xor	204(sp), r15
 	xor	r12, r15
 	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
 	and	r4, r14
 	; norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
-	mov	62(sp), r13
+	mov	64(sp), r13
 	xor	202(sp), r13
 	xor	r14, r13
 	; norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
@@ -1915,7 +1905,7 @@ norx32_4_1_decrypt_with:
 	addc	#0, 116(sp)
 	cmp	132(sp), 118(sp)
 	mov	116(sp), r15
-	subc	130(sp), r15
+	subc	128(sp), r15
 	jc	.Lnorx32_4_1_decrypt_with_near31
 	br	#.Lnorx32_4_1_decrypt_with_loop3
 .Lnorx32_4_1_decrypt_with_near31:
@@ -1930,7 +1920,7 @@ norx32_4_1_decrypt_with:
 	mov	14(r11), 122(sp)
 	mov	12(r11), 124(sp)
 	mov	10(r11), 126(sp)
-	mov	8(r11), 128(sp)
+	mov	8(r11), 130(sp)
 	mov	6(r11), 134(sp)
 	mov	4(r11), 136(sp)
 	mov	2(r11), 138(sp)
@@ -1975,7 +1965,7 @@ norx32_4_1_decrypt_with:
 	xor	290(sp), r10
 	mov	134(sp), r11
 	xor	292(sp), r11
-	mov	128(sp), r12
+	mov	130(sp), r12
 	xor	294(sp), r12
 	mov	126(sp), r13
 	xor	296(sp), r13
@@ -3051,17 +3041,17 @@ norx32_4_1_F_permute:
 
 
 ; --- norx32_4_1_absorb_header: norx32_4_1.absorb_header
-;     frame 150 bytes (51 spill slots, locals 48), saves nothing
-;     estimated 1814 bytes of code
+;     frame 148 bytes (50 spill slots, locals 48), saves nothing
+;     estimated 1802 bytes of code
 	.section .text.norx32_4_1_absorb_header,"ax",@progbits
 	.local norx32_4_1_absorb_header
 	.type norx32_4_1_absorb_header, @function
 	.balign 2
 norx32_4_1_absorb_header:
-	sub	#150, sp
+	sub	#148, sp
 	mov	r12, 0(sp)
-	mov	r13, 98(sp)
-	mov	r14, 76(sp)
+	mov	r13, 96(sp)
+	mov	r14, 74(sp)
 	; norx32_4_1.ae:96: if n > 0 {
 	tst	r14
 	jnz	.Lnorx32_4_1_absorb_header_near15
@@ -3289,19 +3279,19 @@ norx32_4_1_absorb_header:
 	; norx32_4_1.ae:97: for i in 0..whole_blocks(n) + 1 {
 	add	#1, r12
 	addc	#0, r13
-	mov	#0, 42(sp)
 	mov	#0, 40(sp)
-	cmp	r12, 42(sp)
+	mov	#0, 38(sp)
+	cmp	r12, 40(sp)
 	mov	r12, 66(sp)
-	mov	40(sp), r15
+	mov	38(sp), r15
 	subc	r13, r15
-	mov	r13, 60(sp)
+	mov	r13, 58(sp)
 	jnc	.Lnorx32_4_1_absorb_header_near16
 	br	#.Lnorx32_4_1_absorb_header_done4
 .Lnorx32_4_1_absorb_header_near16:
 .Lnorx32_4_1_absorb_header_loop3:
 	; norx32_4_1.ae:98: off = rate * i
-	mov	42(sp), r14
+	mov	40(sp), r14
 	mov	r14, r15
 	rla	r15
 	adc	r15
@@ -3313,7 +3303,7 @@ norx32_4_1_absorb_header:
 	adc	r15
 	mov	r15, r12
 	and	#65520, r12
-	mov	40(sp), r10
+	mov	38(sp), r10
 	mov	r10, r11
 	rla	r11
 	rla	r11
@@ -3340,10 +3330,10 @@ norx32_4_1_absorb_header:
 	add	r13, r12
 	addc	r10, r11
 	; norx32_4_1.ae:99: count = if n - off < rate then n - off else rate
-	mov	76(sp), r15
+	mov	74(sp), r15
 	mov	#0, r13
 	sub	r12, r15
-	mov	r12, 18(sp)
+	mov	r12, 16(sp)
 	subc	r11, r13
 	cmp	#48, r15
 	mov	r13, r12
@@ -3352,7 +3342,7 @@ norx32_4_1_absorb_header:
 	xor	#48, r15
 	and	r14, r15
 	xor	#48, r15
-	mov	r15, 6(sp)
+	mov	r15, 4(sp)
 	and	r14, r13
 	mov	r13, 26(sp)
 	; norx32_4_1.ae:100: s[15] = s[15] ^ header_tag
@@ -3365,13 +3355,14 @@ norx32_4_1_absorb_header:
 	mov	r13, r12
 	call	#norx32_4_1_F_permute
 	; norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	mov	18(sp), r10
-	add	98(sp), r10
-	cmp	#48, 6(sp)
+	mov	16(sp), r10
+	add	96(sp), r10
+	cmp	#48, 4(sp)
 	jnc	.Lnorx32_4_1_absorb_header_bytes5
 	bit	#1, r10
 	jnz	.Lnorx32_4_1_absorb_header_bytes5
 .Lnorx32_4_1_absorb_header_words6:
+	mov	@r10+, 42(sp)
 	mov	@r10+, 44(sp)
 	mov	@r10+, 46(sp)
 	mov	@r10+, 48(sp)
@@ -3379,30 +3370,29 @@ norx32_4_1_absorb_header:
 	mov	@r10+, 52(sp)
 	mov	@r10+, 54(sp)
 	mov	@r10+, 56(sp)
-	mov	@r10+, 58(sp)
+	mov	@r10+, 60(sp)
 	mov	@r10+, 62(sp)
 	mov	@r10+, 64(sp)
 	mov	@r10+, 68(sp)
 	mov	@r10+, 70(sp)
 	mov	@r10+, 72(sp)
-	mov	@r10+, 74(sp)
+	mov	@r10+, 76(sp)
 	mov	@r10+, 78(sp)
 	mov	@r10+, 80(sp)
 	mov	@r10+, 82(sp)
 	mov	@r10+, 84(sp)
 	mov	@r10+, 86(sp)
-	mov	@r10+, 88(sp)
-	mov	@r10+, 92(sp)
 	mov	@r10+, 90(sp)
-	mov	@r10+, 96(sp)
+	mov	@r10+, 88(sp)
 	mov	@r10+, 94(sp)
+	mov	@r10+, 92(sp)
 	jmp	.Lnorx32_4_1_absorb_header_join7
 .Lnorx32_4_1_absorb_header_bytes5:
 	mov	sp, r11
-	add	#102, r11
+	add	#100, r11
 	mov	r11, r12
 	mov	#48, r13
-	mov	6(sp), r15
+	mov	4(sp), r15
 .Lnorx32_4_1_absorb_header_cpy8:
 	clr	r14
 	tst	r15
@@ -3419,42 +3409,35 @@ norx32_4_1_absorb_header:
 	jmp	.Lnorx32_4_1_absorb_header_words6
 .Lnorx32_4_1_absorb_header_join7:
 	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	mov	6(sp), r14
+	mov	4(sp), r14
 	cmp	#48, r14
-	mov	26(sp), r12
-	mov	r12, r15
+	mov	26(sp), r13
+	mov	r13, r15
 	subc	#0, r15
 	subc	r8, r8
-	mov	r14, r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
+	mov	r14, r7
+	rla	r7
+	rla	r7
+	rla	r7
 	mov	r13, r14
-	and	#65528, r14
-	rla	r12
-	rla	r12
-	rla	r12
-	and	#7, r13
-	bis	r13, r12
-	mov	r12, 36(sp)
-	mov	#1, 32(sp)
+	rla	r14
+	rla	r14
+	rla	r14
+	mov	#1, 34(sp)
+	mov	#0, 32(sp)
 	mov	#0, 30(sp)
 	mov	#0, 28(sp)
 	mov	#0, 24(sp)
 	mov	#0, 22(sp)
 	mov	#0, 20(sp)
-	mov	#0, 16(sp)
+	mov	#0, 18(sp)
 	mov	#0, 14(sp)
 	mov	#0, 12(sp)
 	mov	#0, 10(sp)
 	mov	#0, 8(sp)
-	mov	#0, 4(sp)
+	mov	#0, 6(sp)
 	mov	#0, 2(sp)
 	mov	#0, r15
-	mov	#0, r7
 	mov	#0, r4
 	mov	#0, r5
 	mov	#0, r6
@@ -3463,15 +3446,15 @@ norx32_4_1_absorb_header:
 	mov	#0, r11
 	mov	#0, r12
 	mov	#0, r13
-	mov	#0, 34(sp)
-	tst	36(sp)
+	mov	#0, 36(sp)
+	tst	r14
 	jnz	.Lnorx32_4_1_absorb_header_shbig10
-	cmp	#384, r14
+	cmp	#384, r7
 	jc	.Lnorx32_4_1_absorb_header_shbig10
 .Lnorx32_4_1_absorb_header_shlimb13:
-	cmp	#16, r14
+	cmp	#16, r7
 	jnc	.Lnorx32_4_1_absorb_header_shbits14
-	mov	r13, 34(sp)
+	mov	r13, 36(sp)
 	mov	r12, r13
 	mov	r11, r12
 	mov	r10, r11
@@ -3479,43 +3462,43 @@ norx32_4_1_absorb_header:
 	mov	r6, r9
 	mov	r5, r6
 	mov	r4, r5
-	mov	r7, r4
-	mov	r15, r7
+	mov	r15, r4
 	mov	2(sp), r15
-	mov	4(sp), 2(sp)
-	mov	8(sp), 4(sp)
+	mov	6(sp), 2(sp)
+	mov	8(sp), 6(sp)
 	mov	10(sp), 8(sp)
 	mov	12(sp), 10(sp)
 	mov	14(sp), 12(sp)
-	mov	16(sp), 14(sp)
-	mov	20(sp), 16(sp)
+	mov	18(sp), 14(sp)
+	mov	20(sp), 18(sp)
 	mov	22(sp), 20(sp)
 	mov	24(sp), 22(sp)
 	mov	28(sp), 24(sp)
 	mov	30(sp), 28(sp)
 	mov	32(sp), 30(sp)
-	clr	32(sp)
-	sub	#16, r14
+	mov	34(sp), 32(sp)
+	clr	34(sp)
+	sub	#16, r7
 	jmp	.Lnorx32_4_1_absorb_header_shlimb13
 .Lnorx32_4_1_absorb_header_shbits14:
-	tst	r14
+	tst	r7
 	jz	.Lnorx32_4_1_absorb_header_shend11
 .Lnorx32_4_1_absorb_header_sh12:
-	rla	32(sp)
+	rla	34(sp)
+	rlc	32(sp)
 	rlc	30(sp)
 	rlc	28(sp)
 	rlc	24(sp)
 	rlc	22(sp)
 	rlc	20(sp)
-	rlc	16(sp)
+	rlc	18(sp)
 	rlc	14(sp)
 	rlc	12(sp)
 	rlc	10(sp)
 	rlc	8(sp)
-	rlc	4(sp)
+	rlc	6(sp)
 	rlc	2(sp)
 	rlc	r15
-	rlc	r7
 	rlc	r4
 	rlc	r5
 	rlc	r6
@@ -3524,26 +3507,26 @@ norx32_4_1_absorb_header:
 	rlc	r11
 	rlc	r12
 	rlc	r13
-	rlc	34(sp)
-	dec	r14
+	rlc	36(sp)
+	dec	r7
 	jnz	.Lnorx32_4_1_absorb_header_sh12
 	jmp	.Lnorx32_4_1_absorb_header_shend11
 .Lnorx32_4_1_absorb_header_shbig10:
+	clr	34(sp)
 	clr	32(sp)
 	clr	30(sp)
 	clr	28(sp)
 	clr	24(sp)
 	clr	22(sp)
 	clr	20(sp)
-	clr	16(sp)
+	clr	18(sp)
 	clr	14(sp)
 	clr	12(sp)
 	clr	10(sp)
 	clr	8(sp)
-	clr	4(sp)
+	clr	6(sp)
 	clr	2(sp)
 	clr	r15
-	clr	r7
 	clr	r4
 	clr	r5
 	clr	r6
@@ -3552,27 +3535,26 @@ norx32_4_1_absorb_header:
 	clr	r11
 	clr	r12
 	clr	r13
-	clr	34(sp)
+	clr	36(sp)
 .Lnorx32_4_1_absorb_header_shend11:
-	mov	34(sp), r14
+	mov	36(sp), r14
 	bis	#32768, r14
+	and	r8, 34(sp)
 	and	r8, 32(sp)
 	and	r8, 30(sp)
 	and	r8, 28(sp)
 	and	r8, 24(sp)
 	and	r8, 22(sp)
 	and	r8, 20(sp)
-	and	r8, 16(sp)
+	and	r8, 18(sp)
 	and	r8, 14(sp)
 	and	r8, 12(sp)
 	and	r8, 10(sp)
 	and	r8, 8(sp)
-	and	r8, 4(sp)
+	and	r8, 6(sp)
 	and	r8, 2(sp)
 	and	r8, r15
-	mov	r15, 100(sp)
-	and	r8, r7
-	mov	r7, 38(sp)
+	mov	r15, 98(sp)
 	and	r8, r4
 	and	r8, r5
 	and	r8, r6
@@ -3583,91 +3565,91 @@ norx32_4_1_absorb_header:
 	and	r8, r13
 	and	r8, r14
 	; norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	mov	44(sp), r7
+	mov	42(sp), r7
 	mov	@sp, r15
 	xor	@r15, r7
-	mov	46(sp), r8
+	mov	44(sp), r8
 	xor	2(r15), r8
-	xor	32(sp), r7
-	xor	30(sp), r8
+	xor	34(sp), r7
+	xor	32(sp), r8
 	; norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
 	mov	r7, 0(r15)
 	mov	r8, 2(r15)
 	; norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	mov	48(sp), r7
+	mov	46(sp), r7
 	xor	4(r15), r7
-	mov	50(sp), r8
+	mov	48(sp), r8
 	xor	6(r15), r8
-	xor	28(sp), r7
-	xor	24(sp), r8
+	xor	30(sp), r7
+	xor	28(sp), r8
 	; norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
 	mov	r7, 4(r15)
 	mov	r8, 6(r15)
 	; norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	mov	52(sp), r7
+	mov	50(sp), r7
 	xor	8(r15), r7
-	mov	54(sp), r8
+	mov	52(sp), r8
 	xor	10(r15), r8
-	xor	22(sp), r7
-	xor	20(sp), r8
+	xor	24(sp), r7
+	xor	22(sp), r8
 	; norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
 	mov	r7, 8(r15)
 	mov	r8, 10(r15)
 	; norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	mov	56(sp), r7
+	mov	54(sp), r7
 	xor	12(r15), r7
-	mov	58(sp), r8
+	mov	56(sp), r8
 	xor	14(r15), r8
-	xor	16(sp), r7
-	xor	14(sp), r8
+	xor	20(sp), r7
+	xor	18(sp), r8
 	; norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
 	mov	r7, 12(r15)
 	mov	r8, 14(r15)
 	; norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	mov	62(sp), r7
+	mov	60(sp), r7
 	xor	16(r15), r7
-	mov	64(sp), r8
+	mov	62(sp), r8
 	xor	18(r15), r8
-	xor	12(sp), r7
-	xor	10(sp), r8
+	xor	14(sp), r7
+	xor	12(sp), r8
 	; norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
 	mov	r7, 16(r15)
 	mov	r8, 18(r15)
 	; norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	mov	68(sp), r7
+	mov	64(sp), r7
 	xor	20(r15), r7
-	mov	70(sp), r8
+	mov	68(sp), r8
 	xor	22(r15), r8
-	xor	8(sp), r7
-	xor	4(sp), r8
+	xor	10(sp), r7
+	xor	8(sp), r8
 	; norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
 	mov	r7, 20(r15)
 	mov	r8, 22(r15)
 	; norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	mov	72(sp), r7
+	mov	70(sp), r7
 	xor	24(r15), r7
-	mov	74(sp), r8
+	mov	72(sp), r8
 	xor	26(r15), r8
-	xor	2(sp), r7
-	xor	100(sp), r8
+	xor	6(sp), r7
+	xor	2(sp), r8
 	; norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
 	mov	r7, 24(r15)
 	mov	r8, 26(r15)
 	; norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	mov	78(sp), r7
+	mov	76(sp), r7
 	xor	28(r15), r7
-	mov	80(sp), r8
+	mov	78(sp), r8
 	xor	30(r15), r8
-	xor	38(sp), r7
+	xor	98(sp), r7
 	xor	r4, r8
 	; norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
 	mov	r15, r4
 	mov	r7, 28(r4)
 	mov	r8, 30(r4)
 	; norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	mov	82(sp), r7
+	mov	80(sp), r7
 	xor	32(r4), r7
-	mov	84(sp), r8
+	mov	82(sp), r8
 	xor	34(r4), r8
 	xor	r5, r7
 	xor	r6, r8
@@ -3675,9 +3657,9 @@ norx32_4_1_absorb_header:
 	mov	r7, 32(r4)
 	mov	r8, 34(r4)
 	; norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	mov	86(sp), r7
+	mov	84(sp), r7
 	xor	36(r4), r7
-	mov	88(sp), r8
+	mov	86(sp), r8
 	xor	38(r4), r8
 	xor	r9, r7
 	xor	r10, r8
@@ -3685,9 +3667,9 @@ norx32_4_1_absorb_header:
 	mov	r7, 36(r4)
 	mov	r8, 38(r4)
 	; norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	mov	92(sp), r9
+	mov	90(sp), r9
 	xor	40(r4), r9
-	mov	90(sp), r10
+	mov	88(sp), r10
 	xor	42(r4), r10
 	xor	r11, r9
 	xor	r12, r10
@@ -3695,27 +3677,27 @@ norx32_4_1_absorb_header:
 	mov	r9, 40(r4)
 	mov	r10, 42(r4)
 	; norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	mov	96(sp), r11
+	mov	94(sp), r11
 	xor	44(r4), r11
-	mov	94(sp), r12
+	mov	92(sp), r12
 	xor	46(r4), r12
 	xor	r13, r11
 	xor	r14, r12
 	; norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
 	mov	r11, 44(r4)
 	mov	r12, 46(r4)
-	add	#1, 42(sp)
-	addc	#0, 40(sp)
-	cmp	66(sp), 42(sp)
-	mov	40(sp), r15
-	subc	60(sp), r15
+	add	#1, 40(sp)
+	addc	#0, 38(sp)
+	cmp	66(sp), 40(sp)
+	mov	38(sp), r15
+	subc	58(sp), r15
 	jc	.Lnorx32_4_1_absorb_header_near17
 	br	#.Lnorx32_4_1_absorb_header_loop3
 .Lnorx32_4_1_absorb_header_near17:
 .Lnorx32_4_1_absorb_header_done4:
 .Lnorx32_4_1_absorb_header_else1:
 .Lnorx32_4_1_absorb_header_endif2:
-	add	#150, sp
+	add	#148, sp
 	ret
 	.size norx32_4_1_absorb_header, .-norx32_4_1_absorb_header
 

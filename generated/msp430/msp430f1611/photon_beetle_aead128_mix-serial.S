@@ -61,7 +61,7 @@ photon_beetle_aead128_key_setup:
 
 ; --- photon_beetle_aead128_encrypt_with: photon_beetle_aead128.encrypt_with
 ;     frame 78 bytes (15 spill slots, locals 48), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1338 bytes of code
+;     estimated 1320 bytes of code
 	.section .text.photon_beetle_aead128_encrypt_with,"ax",@progbits
 	.global photon_beetle_aead128_encrypt_with
 	.type photon_beetle_aead128_encrypt_with, @function
@@ -293,7 +293,7 @@ photon_beetle_aead128_encrypt_with:
 	mov	@r10+, 10(sp)
 	mov	@r10+, 8(sp)
 	mov	@r10+, 6(sp)
-	mov	@r10+, r5
+	mov	@r10+, r11
 	jmp	.Lphoton_beetle_aead128_encrypt_with_join16
 .Lphoton_beetle_aead128_encrypt_with_bytes14:
 	mov	sp, r11
@@ -317,24 +317,24 @@ photon_beetle_aead128_encrypt_with:
 	jmp	.Lphoton_beetle_aead128_encrypt_with_words15
 .Lphoton_beetle_aead128_encrypt_with_join16:
 	; photon_beetle_aead128.ae:54: return cat(x[63:0] >>> 1, x[127:64])
-	mov	32(sp), r7
-	mov	34(sp), r8
-	mov	36(sp), r9
-	mov	30(sp), r10
-	bit	#1, r7
-	rrc	r10
+	mov	32(sp), r6
+	mov	34(sp), r7
+	mov	36(sp), r8
+	mov	30(sp), r9
+	bit	#1, r6
 	rrc	r9
 	rrc	r8
 	rrc	r7
+	rrc	r6
 	; photon_beetle_aead128.ae:129: store_le(ct, off, shuffle(x) ^ p, count)
-	xor	10(sp), r10
-	xor	8(sp), r7
-	xor	6(sp), r8
-	xor	r5, r9
+	xor	10(sp), r9
+	xor	8(sp), r6
+	xor	6(sp), r7
+	xor	r11, r8
 	mov	2(sp), r13
 	add	100(sp), r13
-	mov	16(sp), r11
-	xor	38(sp), r11
+	mov	16(sp), r10
+	xor	38(sp), r10
 	mov	14(sp), r12
 	xor	40(sp), r12
 	mov	18(sp), r14
@@ -345,24 +345,24 @@ photon_beetle_aead128_encrypt_with:
 	jnc	.Lphoton_beetle_aead128_encrypt_with_bytes19
 	bit	#1, r13
 	jnz	.Lphoton_beetle_aead128_encrypt_with_bytes19
-	mov	r11, 0(r13)
+	mov	r10, 0(r13)
 	mov	r12, 2(r13)
 	mov	r14, 4(r13)
 	mov	r15, 6(r13)
-	mov	r10, 8(r13)
-	mov	r7, 10(r13)
-	mov	r8, 12(r13)
-	mov	r9, 14(r13)
+	mov	r9, 8(r13)
+	mov	r6, 10(r13)
+	mov	r7, 12(r13)
+	mov	r8, 14(r13)
 	jmp	.Lphoton_beetle_aead128_encrypt_with_stored20
 .Lphoton_beetle_aead128_encrypt_with_bytes19:
-	mov	r11, 62(sp)
+	mov	r10, 62(sp)
 	mov	r12, 64(sp)
 	mov	r14, 66(sp)
 	mov	r15, 68(sp)
-	mov	r10, 70(sp)
-	mov	r7, 72(sp)
-	mov	r8, 74(sp)
-	mov	r9, 76(sp)
+	mov	r9, 70(sp)
+	mov	r6, 72(sp)
+	mov	r7, 74(sp)
+	mov	r8, 76(sp)
 	mov	sp, r14
 	add	#62, r14
 	mov	@sp, r15
@@ -388,140 +388,133 @@ photon_beetle_aead128_encrypt_with:
 	subc	r10, r10
 	mov	r14, r4
 	rla	r4
-	adc	r4
-	mov	r13, r15
-	rla	r15
-	rla	r15
-	rla	r15
+	mov	r13, r5
+	rla	r5
+	rla	r5
+	rla	r5
 	rla	r4
-	adc	r4
 	rla	r4
-	adc	r4
-	mov	r4, r14
-	and	#7, r14
-	bis	r14, r15
-	and	#65528, r4
-	mov	#1, r11
-	mov	#0, r6
-	mov	#0, r7
+	mov	#1, r6
 	mov	#0, r12
-	mov	#0, r8
+	mov	#0, r7
 	mov	#0, r13
-	mov	#0, r9
+	mov	#0, r8
 	mov	#0, r14
-	tst	r15
+	mov	#0, r9
+	mov	#0, r15
+	tst	r5
 	jnz	.Lphoton_beetle_aead128_encrypt_with_shbig23
 	cmp	#128, r4
 	jc	.Lphoton_beetle_aead128_encrypt_with_shbig23
 .Lphoton_beetle_aead128_encrypt_with_shlimb26:
 	cmp	#16, r4
 	jnc	.Lphoton_beetle_aead128_encrypt_with_shbits27
-	mov	r9, r14
-	mov	r13, r9
-	mov	r8, r13
-	mov	r12, r8
-	mov	r7, r12
-	mov	r6, r7
-	mov	r11, r6
-	clr	r11
+	mov	r9, r15
+	mov	r14, r9
+	mov	r8, r14
+	mov	r13, r8
+	mov	r7, r13
+	mov	r12, r7
+	mov	r6, r12
+	clr	r6
 	sub	#16, r4
 	jmp	.Lphoton_beetle_aead128_encrypt_with_shlimb26
 .Lphoton_beetle_aead128_encrypt_with_shbits27:
 	tst	r4
 	jz	.Lphoton_beetle_aead128_encrypt_with_shend24
 .Lphoton_beetle_aead128_encrypt_with_sh25:
-	rla	r11
-	rlc	r6
-	rlc	r7
+	rla	r6
 	rlc	r12
-	rlc	r8
+	rlc	r7
 	rlc	r13
-	rlc	r9
+	rlc	r8
 	rlc	r14
+	rlc	r9
+	rlc	r15
 	dec	r4
 	jnz	.Lphoton_beetle_aead128_encrypt_with_sh25
 	jmp	.Lphoton_beetle_aead128_encrypt_with_shend24
 .Lphoton_beetle_aead128_encrypt_with_shbig23:
-	clr	r11
 	clr	r6
-	clr	r7
 	clr	r12
-	clr	r8
+	clr	r7
 	clr	r13
-	clr	r9
+	clr	r8
 	clr	r14
+	clr	r9
+	clr	r15
 .Lphoton_beetle_aead128_encrypt_with_shend24:
+	bis	r11, r15
+	xor	r11, r15
+	and	r10, r15
+	xor	r15, r11
+	mov	8(sp), r5
 	bis	r5, r14
 	xor	r5, r14
 	and	r10, r14
 	xor	r14, r5
-	mov	8(sp), r15
+	mov	12(sp), r15
 	bis	r15, r13
 	xor	r15, r13
 	and	r10, r13
 	xor	r13, r15
-	mov	12(sp), r14
+	mov	14(sp), r14
 	bis	r14, r12
 	xor	r14, r12
 	and	r10, r12
 	xor	r12, r14
-	mov	14(sp), r13
+	; photon_beetle_aead128.ae:130: set_rate_part(s, x ^ ozs(p, count))
+	xor	32(sp), r14
+	; photon_beetle_aead128.ae:37: return if n < rate then x | ((1 as u128) << (8 * n)) else x
+	mov	16(sp), r13
 	bis	r13, r6
 	xor	r13, r6
 	and	r10, r6
 	xor	r6, r13
 	; photon_beetle_aead128.ae:130: set_rate_part(s, x ^ ozs(p, count))
-	xor	32(sp), r13
-	; photon_beetle_aead128.ae:37: return if n < rate then x | ((1 as u128) << (8 * n)) else x
-	mov	16(sp), r12
-	bis	r12, r11
-	xor	r12, r11
-	and	r10, r11
-	xor	r11, r12
-	; photon_beetle_aead128.ae:130: set_rate_part(s, x ^ ozs(p, count))
-	xor	30(sp), r12
+	xor	30(sp), r13
 	; photon_beetle_aead128.ae:28: s[0] = x[31:0]
-	mov	r12, 30(sp)
-	mov	r13, 32(sp)
+	mov	r13, 30(sp)
+	mov	r14, 32(sp)
 	; photon_beetle_aead128.ae:130: set_rate_part(s, x ^ ozs(p, count))
-	xor	36(sp), r14
+	xor	36(sp), r15
 	; photon_beetle_aead128.ae:37: return if n < rate then x | ((1 as u128) << (8 * n)) else x
-	mov	18(sp), r11
-	bis	r11, r7
-	xor	r11, r7
+	mov	18(sp), r12
+	bis	r12, r7
+	xor	r12, r7
 	and	r10, r7
-	xor	r7, r11
+	xor	r7, r12
 	; photon_beetle_aead128.ae:130: set_rate_part(s, x ^ ozs(p, count))
-	xor	34(sp), r11
+	xor	34(sp), r12
 	; photon_beetle_aead128.ae:29: s[1] = x[63:32]
-	mov	r11, 34(sp)
-	mov	r14, 36(sp)
+	mov	r12, 34(sp)
+	mov	r15, 36(sp)
 	; photon_beetle_aead128.ae:130: set_rate_part(s, x ^ ozs(p, count))
-	xor	40(sp), r15
+	xor	40(sp), r5
 	; photon_beetle_aead128.ae:37: return if n < rate then x | ((1 as u128) << (8 * n)) else x
-	mov	10(sp), r11
-	bis	r11, r8
-	xor	r11, r8
+	mov	10(sp), r12
+	bis	r12, r8
+	xor	r12, r8
 	and	r10, r8
-	xor	r8, r11
+	xor	r8, r12
 	; photon_beetle_aead128.ae:130: set_rate_part(s, x ^ ozs(p, count))
-	xor	38(sp), r11
+	xor	38(sp), r12
 	; photon_beetle_aead128.ae:30: s[2] = x[95:64]
-	mov	r11, 38(sp)
-	mov	r15, 40(sp)
+	mov	r12, 38(sp)
+	mov	r5, 40(sp)
 	; photon_beetle_aead128.ae:130: set_rate_part(s, x ^ ozs(p, count))
-	xor	44(sp), r5
+	xor	44(sp), r11
 	; photon_beetle_aead128.ae:37: return if n < rate then x | ((1 as u128) << (8 * n)) else x
-	mov	6(sp), r12
-	bis	r12, r9
-	xor	r12, r9
+	mov	6(sp), r13
+	bis	r13, r9
+	xor	r13, r9
 	and	r10, r9
-	xor	r9, r12
+	xor	r9, r13
 	; photon_beetle_aead128.ae:130: set_rate_part(s, x ^ ozs(p, count))
-	xor	42(sp), r12
+	xor	42(sp), r13
 	; photon_beetle_aead128.ae:31: s[3] = x[127:96]
-	mov	r12, 42(sp)
-	mov	r5, 44(sp)
+	mov	r13, 42(sp)
+	mov	r11, 44(sp)
 	add	#1, 22(sp)
 	addc	#0, 20(sp)
 	cmp	26(sp), 22(sp)
@@ -612,8 +605,8 @@ photon_beetle_aead128_encrypt_with:
 
 
 ; --- photon_beetle_aead128_decrypt_with: photon_beetle_aead128.decrypt_with
-;     frame 108 bytes (30 spill slots, locals 48), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1574 bytes of code
+;     frame 102 bytes (27 spill slots, locals 48), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 1572 bytes of code
 	.section .text.photon_beetle_aead128_decrypt_with,"ax",@progbits
 	.global photon_beetle_aead128_decrypt_with
 	.type photon_beetle_aead128_decrypt_with, @function
@@ -626,84 +619,86 @@ photon_beetle_aead128_decrypt_with:
 	push	r6
 	push	r5
 	push	r4
-	sub	#108, sp
-	mov	r13, r8
+	sub	#102, sp
+	mov	r13, r14
+	mov	r12, r5
 	mov	r15, r13
-	mov	124(sp), r10
+	mov	118(sp), r10
 	; photon_beetle_aead128.ae:91: set_rate_part(s, load_le(nonce, 0, 16))
-	bit	#1, r8
+	bit	#1, r14
 	jnz	.Lphoton_beetle_aead128_decrypt_with_bytes1
 .Lphoton_beetle_aead128_decrypt_with_words2:
-	mov	@r8+, r4
-	mov	@r8+, r5
-	mov	@r8+, r6
-	mov	@r8+, r7
-	mov	@r8+, r9
-	mov	@r8+, r11
-	mov	@r8+, r14
-	mov	@r8+, r15
+	mov	14(r14), r12
+	mov	12(r14), r11
+	mov	10(r14), r9
+	mov	8(r14), r8
+	mov	6(r14), r7
+	mov	4(r14), r6
+	mov	2(r14), 50(sp)
+	mov	@r14, r4
 	jmp	.Lphoton_beetle_aead128_decrypt_with_join3
 .Lphoton_beetle_aead128_decrypt_with_bytes1:
 	mov	sp, r9
-	add	#92, r9
+	add	#86, r9
 	mov	r9, r11
-	mov	#16, r14
+	mov	#16, r12
 .Lphoton_beetle_aead128_decrypt_with_cpy4:
-	mov.b	@r8, r15
-	inc	r8
+	mov.b	@r14, r15
+	inc	r14
 	mov.b	r15, 0(r11)
 	inc	r11
-	dec	r14
+	dec	r12
 	jnz	.Lphoton_beetle_aead128_decrypt_with_cpy4
-	mov	r9, r8
+	mov	r9, r14
 	jmp	.Lphoton_beetle_aead128_decrypt_with_words2
 .Lphoton_beetle_aead128_decrypt_with_join3:
-	; photon_beetle_aead128.ae:28: s[0] = x[31:0]
-	mov	r4, 60(sp)
-	mov	r5, 62(sp)
-	; photon_beetle_aead128.ae:29: s[1] = x[63:32]
-	mov	r6, 64(sp)
-	mov	r7, 66(sp)
-	; photon_beetle_aead128.ae:30: s[2] = x[95:64]
-	mov	r9, 68(sp)
-	mov	r11, 70(sp)
-	; photon_beetle_aead128.ae:31: s[3] = x[127:96]
-	mov	r14, 72(sp)
-	mov	r15, 74(sp)
-	; photon_beetle_aead128.ae:93: s[4 + i] = kc[i]
-	mov	2(r12), r15
-	mov	@r12, 76(sp)
-	mov	r15, 78(sp)
-	mov	6(r12), r15
-	mov	4(r12), r14
-	mov	r14, 80(sp)
-	mov	r15, 82(sp)
-	mov	10(r12), r15
-	mov	8(r12), r14
-	mov	r14, 84(sp)
-	mov	r15, 86(sp)
-	mov	14(r12), r15
-	mov	12(r12), r14
-	mov	r14, 88(sp)
-	mov	r15, 90(sp)
 	; photon_beetle_aead128.ae:143: if (a == 0) & (m == 0) {
 	mov	r10, r15
 	sub	#1, r15
 	clr	r14
 	adc	r14
 	xor	#1, r14
-	mov	128(sp), r15
+	mov	122(sp), r15
 	sub	#1, r15
 	clr	r15
 	adc	r15
 	xor	#1, r15
 	and	r15, r14
+	; photon_beetle_aead128.ae:28: s[0] = x[31:0]
+	mov	r4, 54(sp)
+	mov	50(sp), 56(sp)
+	; photon_beetle_aead128.ae:29: s[1] = x[63:32]
+	mov	r6, 58(sp)
+	mov	r7, 60(sp)
+	; photon_beetle_aead128.ae:30: s[2] = x[95:64]
+	mov	r8, 62(sp)
+	mov	r9, 64(sp)
+	; photon_beetle_aead128.ae:31: s[3] = x[127:96]
+	mov	r11, 66(sp)
+	mov	r12, 68(sp)
+	; photon_beetle_aead128.ae:93: s[4 + i] = kc[i]
+	mov	2(r5), r15
+	mov	@r5, 70(sp)
+	mov	r15, 72(sp)
+	mov	6(r5), r15
+	mov	4(r5), r12
+	mov	r12, 74(sp)
+	mov	r15, 76(sp)
+	mov	10(r5), r15
+	mov	8(r5), r12
+	mov	r12, 78(sp)
+	mov	r15, 80(sp)
+	mov	14(r5), r15
+	mov	12(r5), r12
+	mov	r12, 82(sp)
+	mov	r15, 84(sp)
+	; photon_beetle_aead128.ae:143: if (a == 0) & (m == 0) {
 	tst	r14
 	jz	.Lphoton_beetle_aead128_decrypt_with_else6
 	; photon_beetle_aead128.ae:48: s[7] = s[7] ^ ((c as u32) << 29)
-	mov	90(sp), r15
+	mov	84(sp), r15
 	xor	#8192, r15
-	mov	r15, 90(sp)
+	mov	r15, 84(sp)
 .Lphoton_beetle_aead128_decrypt_with_else6:
 .Lphoton_beetle_aead128_decrypt_with_endif7:
 	; photon_beetle_aead128.ae:146: if a > 0 {
@@ -711,7 +706,7 @@ photon_beetle_aead128_decrypt_with:
 	sub	#1, r15
 	clr	r15
 	adc	r15
-	mov	r15, 58(sp)
+	mov	r15, 52(sp)
 	tst	r10
 	jz	.Lphoton_beetle_aead128_decrypt_with_else8
 	; photon_beetle_aead128.ae:74: whole = a % rate == 0
@@ -722,7 +717,7 @@ photon_beetle_aead128_decrypt_with:
 	adc	r11
 	xor	#1, r11
 	; photon_beetle_aead128.ae:75: return if m > 0 then (if whole then 1 else 2 as u8) else (if whole then 3 else 4 as u8)
-	mov	128(sp), r15
+	mov	122(sp), r15
 	sub	#1, r15
 	subc	r14, r14
 	inv	r14
@@ -740,19 +735,19 @@ photon_beetle_aead128_decrypt_with:
 	xor	r15, r11
 	; photon_beetle_aead128.ae:147: hash(s, ad, c0_of(a, m))
 	mov	sp, r12
-	add	#60, r12
+	add	#54, r12
 	mov	r10, r14
 	mov	r11, r15
 	call	#photon_beetle_aead128_hash
 .Lphoton_beetle_aead128_decrypt_with_else8:
 .Lphoton_beetle_aead128_decrypt_with_endif9:
 	; photon_beetle_aead128.ae:149: if m > 0 {
-	tst	128(sp)
+	tst	122(sp)
 	jnz	.Lphoton_beetle_aead128_decrypt_with_near38
 	br	#.Lphoton_beetle_aead128_decrypt_with_else10
 .Lphoton_beetle_aead128_decrypt_with_near38:
 	; photon_beetle_aead128.ae:150: for i in 0..(m + rate - 1) / rate {
-	mov	128(sp), r15
+	mov	122(sp), r15
 	mov	#0, r13
 	add	#16, r15
 	addc	#0, r13
@@ -778,234 +773,226 @@ photon_beetle_aead128_decrypt_with:
 	rrc	r14
 	and	#61440, r14
 	bis	r14, r15
-	mov	r15, 40(sp)
+	mov	r15, 32(sp)
 	clrc
 	rrc	r13
 	rra	r13
 	rra	r13
 	rra	r13
-	mov	r13, 38(sp)
-	mov	#0, 34(sp)
-	mov	#0, 32(sp)
-	cmp	r15, 34(sp)
-	mov	32(sp), r15
+	mov	r13, 30(sp)
+	mov	#0, 28(sp)
+	mov	#0, 26(sp)
+	cmp	r15, 28(sp)
+	mov	26(sp), r15
 	subc	r13, r15
 	jc	.Lphoton_beetle_aead128_decrypt_with_done13
 .Lphoton_beetle_aead128_decrypt_with_loop12:
 	; photon_beetle_aead128.ae:151: off = rate * i
-	mov	34(sp), r14
+	mov	26(sp), r14
 	rla	r14
-	adc	r14
 	rla	r14
-	adc	r14
 	rla	r14
-	adc	r14
 	rla	r14
-	adc	r14
-	mov	r14, r15
-	and	#65520, r15
-	mov	r15, 24(sp)
-	mov	32(sp), r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	and	#15, r14
-	bis	r14, r15
+	mov	28(sp), r13
+	rla	r13
+	adc	r13
+	rla	r13
+	adc	r13
+	rla	r13
+	adc	r13
+	rla	r13
+	adc	r13
+	mov	r13, r15
+	and	#15, r15
+	bis	r15, r14
+	and	#65520, r13
+	mov	r13, 14(sp)
 	; photon_beetle_aead128.ae:152: rest = m - off
-	mov	128(sp), r12
+	mov	122(sp), r12
 	mov	#0, r13
-	sub	24(sp), r12
-	subc	r15, r13
+	sub	14(sp), r12
+	subc	r14, r13
 	; photon_beetle_aead128.ae:153: count = if rest < rate then rest else rate
 	cmp	#16, r12
 	mov	r13, r15
 	subc	#0, r15
 	subc	r14, r14
+	and	r14, r13
+	mov	r13, 24(sp)
 	xor	#16, r12
 	and	r14, r12
 	xor	#16, r12
-	mov	r12, 6(sp)
-	and	r14, r13
-	mov	r13, 30(sp)
+	mov	r12, 2(sp)
 	; photon_beetle_aead128.ae:154: P.permute(s)
 	mov	sp, r12
-	add	#60, r12
+	add	#54, r12
 	call	#photon_beetle_aead128_P_permute
-	; photon_beetle_aead128.ae:54: return cat(x[63:0] >>> 1, x[127:64])
-	mov	62(sp), r10
-	mov	64(sp), r11
-	mov	66(sp), r12
-	mov	60(sp), r9
-	bit	#1, r10
-	rrc	r9
-	rrc	r12
-	rrc	r11
-	rrc	r10
 	; photon_beetle_aead128.ae:156: p = first_bytes(shuffle(x) ^ load_le(ct, off, rate, count), count)
-	mov	24(sp), r6
-	add	126(sp), r6
-	cmp	#16, 6(sp)
+	mov	14(sp), r10
+	add	120(sp), r10
+	; photon_beetle_aead128.ae:54: return cat(x[63:0] >>> 1, x[127:64])
+	mov	56(sp), r5
+	mov	58(sp), r4
+	mov	60(sp), r15
+	mov	54(sp), r6
+	bit	#1, r5
+	rrc	r6
+	rrc	r15
+	rrc	r4
+	rrc	r5
+	; photon_beetle_aead128.ae:156: p = first_bytes(shuffle(x) ^ load_le(ct, off, rate, count), count)
+	cmp	#16, 2(sp)
 	jnc	.Lphoton_beetle_aead128_decrypt_with_bytes14
-	bit	#1, r6
+	bit	#1, r10
 	jnz	.Lphoton_beetle_aead128_decrypt_with_bytes14
 .Lphoton_beetle_aead128_decrypt_with_words15:
-	mov	@r6+, r4
-	mov	@r6+, r5
-	mov	@r6+, r7
-	mov	@r6+, r15
-	mov	@r6+, r8
-	mov	@r6+, r13
-	mov	@r6+, 36(sp)
-	mov	@r6+, r14
+	mov	14(r10), r14
+	mov	12(r10), r13
+	mov	10(r10), r12
+	mov	8(r10), r11
+	mov	6(r10), r7
+	mov	4(r10), r8
+	mov	2(r10), r9
+	mov	@r10, r10
 	jmp	.Lphoton_beetle_aead128_decrypt_with_join16
 .Lphoton_beetle_aead128_decrypt_with_bytes14:
-	mov	sp, r7
-	add	#92, r7
-	mov	r7, r8
-	mov	#16, r13
-	mov	6(sp), r15
+	mov	2(sp), r14
+	mov	#16, r12
+	mov	sp, r9
+	add	#86, r9
+	mov	r9, r11
 .Lphoton_beetle_aead128_decrypt_with_cpy17:
-	clr	r14
-	tst	r15
+	clr	r13
+	tst	r14
 	jz	.Lphoton_beetle_aead128_decrypt_with_pad18
-	mov.b	@r6, r14
-	inc	r6
-	dec	r15
+	mov.b	@r10, r13
+	inc	r10
+	dec	r14
 .Lphoton_beetle_aead128_decrypt_with_pad18:
-	mov.b	r14, 0(r8)
-	inc	r8
-	dec	r13
+	mov.b	r13, 0(r11)
+	inc	r11
+	dec	r12
 	jnz	.Lphoton_beetle_aead128_decrypt_with_cpy17
-	mov	r7, r6
+	mov	r9, r10
 	jmp	.Lphoton_beetle_aead128_decrypt_with_words15
 .Lphoton_beetle_aead128_decrypt_with_join16:
-	xor	68(sp), r4
-	xor	70(sp), r5
-	mov	r7, r6
-	xor	72(sp), r6
-	xor	74(sp), r15
-	mov	r15, 10(sp)
-	xor	r8, r9
-	mov	r9, 14(sp)
-	xor	r13, r10
-	mov	r10, 18(sp)
-	xor	36(sp), r11
-	mov	r11, 20(sp)
-	xor	r14, r12
-	mov	r12, 26(sp)
+	xor	r14, r15
+	xor	r13, r4
+	mov	r4, 6(sp)
+	xor	r12, r5
+	mov	r5, 10(sp)
+	xor	r11, r6
+	mov	r6, 8(sp)
+	xor	68(sp), r7
+	mov	r7, 16(sp)
+	xor	66(sp), r8
+	mov	r8, 18(sp)
+	xor	64(sp), r9
+	mov	r9, 20(sp)
+	xor	62(sp), r10
+	mov	r10, 22(sp)
 	; photon_beetle_aead128.ae:42: return x & ~(~(0 as u128) << (8 * n))
-	mov	30(sp), r14
-	rla	r14
-	rla	r14
-	rla	r14
-	mov	6(sp), r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	mov	r15, r13
-	and	#7, r13
-	bis	r13, r14
-	mov	r14, 28(sp)
-	mov	#-1, r7
-	mov	#-1, r8
-	mov	#-1, r9
-	mov	#-1, r10
-	mov	#-1, r11
-	mov	#-1, r12
+	mov	24(sp), r5
+	rla	r5
+	rla	r5
+	rla	r5
+	mov	2(sp), r4
+	rla	r4
+	rla	r4
+	rla	r4
+	mov	r4, r14
 	mov	#-1, r13
-	mov	#-1, r14
-	and	#65528, r15
-	mov	r15, 12(sp)
-	tst	28(sp)
+	mov	#-1, r12
+	mov	#-1, r11
+	mov	#-1, r10
+	mov	#-1, r9
+	mov	#-1, r8
+	mov	#-1, r7
+	mov	#-1, r6
+	tst	r5
 	jnz	.Lphoton_beetle_aead128_decrypt_with_shbig19
-	cmp	#128, r15
+	cmp	#128, r14
 	jc	.Lphoton_beetle_aead128_decrypt_with_shbig19
 .Lphoton_beetle_aead128_decrypt_with_shlimb22:
-	cmp	#16, r15
+	cmp	#16, r14
 	jnc	.Lphoton_beetle_aead128_decrypt_with_shbits23
-	mov	r13, r14
+	sub	#16, r14
 	mov	r12, r13
 	mov	r11, r12
 	mov	r10, r11
 	mov	r9, r10
 	mov	r8, r9
 	mov	r7, r8
-	clr	r7
-	sub	#16, r15
+	mov	r6, r7
+	clr	r6
 	jmp	.Lphoton_beetle_aead128_decrypt_with_shlimb22
 .Lphoton_beetle_aead128_decrypt_with_shbits23:
-	tst	r15
+	tst	r14
 	jz	.Lphoton_beetle_aead128_decrypt_with_shend20
 .Lphoton_beetle_aead128_decrypt_with_sh21:
-	rla	r7
+	rla	r6
+	rlc	r7
 	rlc	r8
 	rlc	r9
 	rlc	r10
 	rlc	r11
 	rlc	r12
 	rlc	r13
-	rlc	r14
-	dec	r15
+	dec	r14
 	jnz	.Lphoton_beetle_aead128_decrypt_with_sh21
 	jmp	.Lphoton_beetle_aead128_decrypt_with_shend20
 .Lphoton_beetle_aead128_decrypt_with_shbig19:
-	clr	r7
-	clr	r8
-	clr	r9
-	clr	r10
-	clr	r11
-	clr	r12
 	clr	r13
-	clr	r14
+	clr	r12
+	clr	r11
+	clr	r10
+	clr	r9
+	clr	r8
+	clr	r7
+	clr	r6
 .Lphoton_beetle_aead128_decrypt_with_shend20:
-	bic	r7, r4
-	mov	r4, 22(sp)
-	bic	r8, r5
-	mov	r5, 16(sp)
-	bic	r9, r6
-	mov	r6, 8(sp)
-	mov	10(sp), r9
-	bic	r10, r9
-	mov	14(sp), r8
-	bic	r11, r8
-	mov	18(sp), r7
-	bic	r12, r7
-	mov	20(sp), r10
-	bic	r13, r10
-	mov	26(sp), r5
-	bic	r14, r5
 	; photon_beetle_aead128.ae:157: store_le(msg, off, p, count)
-	mov	24(sp), r13
-	add	134(sp), r13
-	cmp	#16, 6(sp)
+	mov	14(sp), r14
+	add	128(sp), r14
+	; photon_beetle_aead128.ae:42: return x & ~(~(0 as u128) << (8 * n))
+	bic	r13, r15
+	mov	r15, 12(sp)
+	bic	r12, 6(sp)
+	bic	r11, 10(sp)
+	bic	r10, 8(sp)
+	bic	r9, 16(sp)
+	mov	18(sp), r11
+	bic	r8, r11
+	mov	20(sp), r10
+	bic	r7, r10
+	mov	22(sp), r9
+	bic	r6, r9
+	; photon_beetle_aead128.ae:157: store_le(msg, off, p, count)
+	cmp	#16, 2(sp)
 	jnc	.Lphoton_beetle_aead128_decrypt_with_bytes24
-	bit	#1, r13
+	bit	#1, r14
 	jnz	.Lphoton_beetle_aead128_decrypt_with_bytes24
-	mov	22(sp), 0(r13)
-	mov	16(sp), 2(r13)
-	mov	8(sp), 4(r13)
-	mov	r9, 6(r13)
-	mov	r8, 8(r13)
-	mov	r7, 10(r13)
-	mov	r10, 12(r13)
-	mov	r5, 14(r13)
+	mov	r9, 0(r14)
+	mov	r10, 2(r14)
+	mov	r11, 4(r14)
+	mov	16(sp), 6(r14)
+	mov	8(sp), 8(r14)
+	mov	10(sp), 10(r14)
+	mov	6(sp), 12(r14)
+	mov	12(sp), 14(r14)
 	jmp	.Lphoton_beetle_aead128_decrypt_with_stored25
 .Lphoton_beetle_aead128_decrypt_with_bytes24:
-	mov	22(sp), 92(sp)
-	mov	16(sp), 94(sp)
-	mov	8(sp), 96(sp)
-	mov	r9, 98(sp)
-	mov	r8, 100(sp)
-	mov	r7, 102(sp)
-	mov	r10, 104(sp)
-	mov	r5, 106(sp)
-	mov	sp, r14
-	add	#92, r14
-	mov	6(sp), r15
+	mov	2(sp), r15
+	mov	r9, 86(sp)
+	mov	r10, 88(sp)
+	mov	r11, 90(sp)
+	mov	16(sp), 92(sp)
+	mov	8(sp), 94(sp)
+	mov	10(sp), 96(sp)
+	mov	6(sp), 98(sp)
+	mov	12(sp), 100(sp)
+	mov	sp, r13
+	add	#86, r13
 	cmp	#16, r15
 	jnc	.Lphoton_beetle_aead128_decrypt_with_cnt26
 	mov	#16, r15
@@ -1013,147 +1000,140 @@ photon_beetle_aead128_decrypt_with:
 	tst	r15
 	jz	.Lphoton_beetle_aead128_decrypt_with_stored25
 .Lphoton_beetle_aead128_decrypt_with_cpy27:
-	mov.b	@r14, 0(r13)
-	inc	r14
+	mov.b	@r13, 0(r14)
 	inc	r13
+	inc	r14
 	dec	r15
 	jnz	.Lphoton_beetle_aead128_decrypt_with_cpy27
 .Lphoton_beetle_aead128_decrypt_with_stored25:
 	; photon_beetle_aead128.ae:37: return if n < rate then x | ((1 as u128) << (8 * n)) else x
-	cmp	#16, 6(sp)
-	mov	30(sp), r15
+	cmp	#16, 2(sp)
+	mov	24(sp), r15
 	subc	#0, r15
-	subc	r6, r6
-	mov	12(sp), r15
-	mov	#1, 2(sp)
-	mov	#0, 0(sp)
-	mov	#0, r4
-	mov	#0, r11
-	mov	#0, r12
-	mov	#0, r13
-	mov	#0, r14
+	subc	r7, r7
+	mov	r4, r12
 	mov	#0, 4(sp)
-	tst	28(sp)
+	mov	#0, r13
+	mov	#0, r15
+	mov	#0, r14
+	mov	#0, r4
+	mov	#0, r8
+	mov	#0, r6
+	mov	#1, 0(sp)
+	tst	r5
 	jnz	.Lphoton_beetle_aead128_decrypt_with_shbig28
-	cmp	#128, r15
+	cmp	#128, r12
 	jc	.Lphoton_beetle_aead128_decrypt_with_shbig28
 .Lphoton_beetle_aead128_decrypt_with_shlimb31:
-	cmp	#16, r15
+	cmp	#16, r12
 	jnc	.Lphoton_beetle_aead128_decrypt_with_shbits32
-	mov	r14, 4(sp)
-	mov	r13, r14
-	mov	r12, r13
-	mov	r11, r12
-	mov	r4, r11
-	mov	@sp, r4
-	mov	2(sp), 0(sp)
-	clr	2(sp)
-	sub	#16, r15
+	sub	#16, r12
+	mov	r13, 4(sp)
+	mov	r15, r13
+	mov	r14, r15
+	mov	r4, r14
+	mov	r8, r4
+	mov	r6, r8
+	mov	@sp, r6
+	clr	0(sp)
 	jmp	.Lphoton_beetle_aead128_decrypt_with_shlimb31
 .Lphoton_beetle_aead128_decrypt_with_shbits32:
-	tst	r15
+	tst	r12
 	jz	.Lphoton_beetle_aead128_decrypt_with_shend29
 .Lphoton_beetle_aead128_decrypt_with_sh30:
-	rla	2(sp)
-	rlc	0(sp)
+	rla	0(sp)
+	rlc	r6
+	rlc	r8
 	rlc	r4
-	rlc	r11
-	rlc	r12
-	rlc	r13
 	rlc	r14
+	rlc	r15
+	rlc	r13
 	rlc	4(sp)
-	dec	r15
+	dec	r12
 	jnz	.Lphoton_beetle_aead128_decrypt_with_sh30
 	jmp	.Lphoton_beetle_aead128_decrypt_with_shend29
 .Lphoton_beetle_aead128_decrypt_with_shbig28:
-	clr	2(sp)
-	clr	0(sp)
-	clr	r4
-	clr	r11
-	clr	r12
-	clr	r13
-	clr	r14
 	clr	4(sp)
+	clr	r13
+	clr	r15
+	clr	r14
+	clr	r4
+	clr	r8
+	clr	r6
+	clr	0(sp)
 .Lphoton_beetle_aead128_decrypt_with_shend29:
-	mov	4(sp), r15
-	bis	r5, r15
-	xor	r5, r15
-	and	r6, r15
-	xor	r15, r5
-	bis	r7, r13
-	xor	r7, r13
-	and	r6, r13
-	xor	r13, r7
-	bis	r9, r11
-	xor	r9, r11
-	and	r6, r11
-	xor	r11, r9
-	mov	@sp, r11
-	mov	16(sp), r15
-	bis	r15, r11
-	xor	r15, r11
-	and	r6, r11
-	xor	r11, r15
+	mov	6(sp), r5
+	bis	r5, r13
+	xor	r5, r13
+	and	r7, r13
+	xor	r13, r5
+	mov	4(sp), r12
+	mov	12(sp), r13
+	bis	r13, r12
+	xor	r13, r12
+	and	r7, r12
+	xor	r12, r13
+	mov	8(sp), r12
+	bis	r12, r14
+	xor	r12, r14
+	and	r7, r14
+	xor	r14, r12
+	mov	10(sp), r14
+	bis	r14, r15
+	xor	r14, r15
+	and	r7, r15
+	xor	r15, r14
+	bis	r11, r8
+	xor	r11, r8
+	and	r7, r8
+	xor	r8, r11
+	mov	16(sp), r8
+	bis	r8, r4
+	xor	r8, r4
+	and	r7, r4
+	xor	r4, r8
+	mov	@sp, r15
+	bis	r9, r15
+	xor	r9, r15
+	and	r7, r15
+	xor	r15, r9
+	bis	r10, r6
+	xor	r10, r6
+	and	r7, r6
+	xor	r6, r10
 	; photon_beetle_aead128.ae:158: set_rate_part(s, x ^ ozs(p, count))
-	xor	62(sp), r15
-	; photon_beetle_aead128.ae:37: return if n < rate then x | ((1 as u128) << (8 * n)) else x
-	mov	2(sp), r13
-	mov	22(sp), r11
-	bis	r11, r13
-	xor	r11, r13
-	and	r6, r13
-	xor	r13, r11
-	; photon_beetle_aead128.ae:158: set_rate_part(s, x ^ ozs(p, count))
-	xor	60(sp), r11
+	xor	56(sp), r10
+	xor	54(sp), r9
 	; photon_beetle_aead128.ae:28: s[0] = x[31:0]
-	mov	r11, 60(sp)
-	mov	r15, 62(sp)
+	mov	r9, 54(sp)
+	mov	r10, 56(sp)
 	; photon_beetle_aead128.ae:158: set_rate_part(s, x ^ ozs(p, count))
-	xor	66(sp), r9
-	; photon_beetle_aead128.ae:37: return if n < rate then x | ((1 as u128) << (8 * n)) else x
-	mov	8(sp), r11
-	bis	r11, r4
-	xor	r11, r4
-	and	r6, r4
-	xor	r4, r11
-	; photon_beetle_aead128.ae:158: set_rate_part(s, x ^ ozs(p, count))
-	xor	64(sp), r11
+	xor	60(sp), r8
+	xor	58(sp), r11
 	; photon_beetle_aead128.ae:29: s[1] = x[63:32]
-	mov	r11, 64(sp)
-	mov	r9, 66(sp)
+	mov	r11, 58(sp)
+	mov	r8, 60(sp)
 	; photon_beetle_aead128.ae:158: set_rate_part(s, x ^ ozs(p, count))
-	xor	70(sp), r7
-	; photon_beetle_aead128.ae:37: return if n < rate then x | ((1 as u128) << (8 * n)) else x
-	bis	r8, r12
-	xor	r8, r12
-	and	r6, r12
-	xor	r12, r8
-	; photon_beetle_aead128.ae:158: set_rate_part(s, x ^ ozs(p, count))
-	xor	68(sp), r8
+	xor	64(sp), r14
+	xor	62(sp), r12
 	; photon_beetle_aead128.ae:30: s[2] = x[95:64]
-	mov	r8, 68(sp)
-	mov	r7, 70(sp)
+	mov	r12, 62(sp)
+	mov	r14, 64(sp)
 	; photon_beetle_aead128.ae:158: set_rate_part(s, x ^ ozs(p, count))
-	xor	74(sp), r5
-	; photon_beetle_aead128.ae:37: return if n < rate then x | ((1 as u128) << (8 * n)) else x
-	bis	r10, r14
-	xor	r10, r14
-	and	r6, r14
-	xor	r14, r10
-	; photon_beetle_aead128.ae:158: set_rate_part(s, x ^ ozs(p, count))
-	xor	72(sp), r10
+	xor	68(sp), r13
+	xor	66(sp), r5
 	; photon_beetle_aead128.ae:31: s[3] = x[127:96]
-	mov	r10, 72(sp)
-	mov	r5, 74(sp)
-	add	#1, 34(sp)
-	addc	#0, 32(sp)
-	cmp	40(sp), 34(sp)
-	mov	32(sp), r15
-	subc	38(sp), r15
+	mov	r5, 66(sp)
+	mov	r13, 68(sp)
+	add	#1, 28(sp)
+	addc	#0, 26(sp)
+	cmp	32(sp), 28(sp)
+	mov	26(sp), r15
+	subc	30(sp), r15
 	jnc	.Lphoton_beetle_aead128_decrypt_with_loop12
 .Lphoton_beetle_aead128_decrypt_with_done13:
 	; photon_beetle_aead128.ae:79: whole = m % rate == 0
-	mov	128(sp), r15
+	mov	122(sp), r15
 	and	#15, r15
 	sub	#1, r15
 	clr	r13
@@ -1169,7 +1149,7 @@ photon_beetle_aead128_decrypt_with:
 	inc	r13
 	and	#3, r13
 	xor	#6, r13
-	mov	58(sp), r15
+	mov	52(sp), r15
 	inv	r15
 	inc	r15
 	xor	r13, r14
@@ -1182,27 +1162,27 @@ photon_beetle_aead128_decrypt_with:
 	rla	r13
 	rla	r13
 	rla	r13
-	xor	90(sp), r13
-	mov	r13, 90(sp)
+	xor	84(sp), r13
+	mov	r13, 84(sp)
 .Lphoton_beetle_aead128_decrypt_with_else10:
 .Lphoton_beetle_aead128_decrypt_with_endif11:
 	; photon_beetle_aead128.ae:162: return (load_le(tag, 0, 16) ^ tag_of(s)) == 0
-	mov	130(sp), r11
+	mov	124(sp), r11
 	bit	#1, r11
 	jnz	.Lphoton_beetle_aead128_decrypt_with_bytes33
 .Lphoton_beetle_aead128_decrypt_with_words34:
-	mov	@r11+, 56(sp)
-	mov	@r11+, 54(sp)
-	mov	@r11+, 52(sp)
-	mov	@r11+, 50(sp)
 	mov	@r11+, 48(sp)
 	mov	@r11+, 46(sp)
 	mov	@r11+, 44(sp)
 	mov	@r11+, 42(sp)
+	mov	@r11+, 40(sp)
+	mov	@r11+, 38(sp)
+	mov	@r11+, 36(sp)
+	mov	@r11+, 34(sp)
 	jmp	.Lphoton_beetle_aead128_decrypt_with_join35
 .Lphoton_beetle_aead128_decrypt_with_bytes33:
 	mov	sp, r12
-	add	#92, r12
+	add	#86, r12
 	mov	r12, r13
 	mov	#16, r14
 .Lphoton_beetle_aead128_decrypt_with_cpy36:
@@ -1217,25 +1197,25 @@ photon_beetle_aead128_decrypt_with:
 .Lphoton_beetle_aead128_decrypt_with_join35:
 	; photon_beetle_aead128.ae:85: P.permute(s)
 	mov	sp, r12
-	add	#60, r12
+	add	#54, r12
 	call	#photon_beetle_aead128_P_permute
 	; photon_beetle_aead128.ae:162: return (load_le(tag, 0, 16) ^ tag_of(s)) == 0
-	mov	56(sp), r8
-	xor	60(sp), r8
-	mov	54(sp), r9
-	xor	62(sp), r9
-	mov	52(sp), r10
-	xor	64(sp), r10
-	mov	50(sp), r11
-	xor	66(sp), r11
-	mov	48(sp), r12
-	xor	68(sp), r12
-	mov	46(sp), r13
-	xor	70(sp), r13
-	mov	44(sp), r14
-	xor	72(sp), r14
-	mov	42(sp), r15
-	xor	74(sp), r15
+	mov	48(sp), r8
+	xor	54(sp), r8
+	mov	46(sp), r9
+	xor	56(sp), r9
+	mov	44(sp), r10
+	xor	58(sp), r10
+	mov	42(sp), r11
+	xor	60(sp), r11
+	mov	40(sp), r12
+	xor	62(sp), r12
+	mov	38(sp), r13
+	xor	64(sp), r13
+	mov	36(sp), r14
+	xor	66(sp), r14
+	mov	34(sp), r15
+	xor	68(sp), r15
 	bis	r9, r8
 	bis	r10, r8
 	bis	r11, r8
@@ -1247,9 +1227,9 @@ photon_beetle_aead128_decrypt_with:
 	clr	r14
 	adc	r14
 	xor	#1, r14
-	mov	138(sp), r15
+	mov	132(sp), r15
 	mov	r14, 0(r15)
-	add	#108, sp
+	add	#102, sp
 	pop	r4
 	pop	r5
 	pop	r6
@@ -2571,7 +2551,7 @@ photon_beetle_aead128_P_permute:
 
 ; --- photon_beetle_aead128_hash: photon_beetle_aead128.hash
 ;     frame 52 bytes (18 spill slots, locals 16), saves nothing
-;     estimated 672 bytes of code
+;     estimated 654 bytes of code
 	.section .text.photon_beetle_aead128_hash,"ax",@progbits
 	.local photon_beetle_aead128_hash
 	.type photon_beetle_aead128_hash, @function
@@ -2677,7 +2657,7 @@ photon_beetle_aead128_hash:
 	mov	@r10+, 24(sp)
 	mov	@r10+, 8(sp)
 	mov	@r10+, 20(sp)
-	mov	@r10+, r5
+	mov	@r10+, r11
 	jmp	.Lphoton_beetle_aead128_hash_join5
 .Lphoton_beetle_aead128_hash_bytes3:
 	mov	sp, r11
@@ -2709,25 +2689,18 @@ photon_beetle_aead128_hash:
 	subc	r12, r12
 	mov	r14, r4
 	rla	r4
-	adc	r4
 	mov	r13, r14
 	rla	r14
 	rla	r14
 	rla	r14
 	rla	r4
-	adc	r4
 	rla	r4
-	adc	r4
-	mov	r4, r15
-	and	#7, r15
-	bis	r15, r14
-	and	#65528, r4
 	mov	#1, r6
-	mov	#0, r7
+	mov	#0, r5
 	mov	#0, r8
-	mov	#0, r9
+	mov	#0, r7
 	mov	#0, r10
-	mov	#0, r11
+	mov	#0, r9
 	mov	#0, r13
 	mov	#0, r15
 	tst	r14
@@ -2738,12 +2711,12 @@ photon_beetle_aead128_hash:
 	cmp	#16, r4
 	jnc	.Lphoton_beetle_aead128_hash_shbits12
 	mov	r13, r15
-	mov	r11, r13
-	mov	r10, r11
-	mov	r9, r10
-	mov	r8, r9
-	mov	r7, r8
-	mov	r6, r7
+	mov	r9, r13
+	mov	r10, r9
+	mov	r7, r10
+	mov	r8, r7
+	mov	r5, r8
+	mov	r6, r5
 	clr	r6
 	sub	#16, r4
 	jmp	.Lphoton_beetle_aead128_hash_shlimb11
@@ -2752,11 +2725,11 @@ photon_beetle_aead128_hash:
 	jz	.Lphoton_beetle_aead128_hash_shend9
 .Lphoton_beetle_aead128_hash_sh10:
 	rla	r6
-	rlc	r7
+	rlc	r5
 	rlc	r8
-	rlc	r9
+	rlc	r7
 	rlc	r10
-	rlc	r11
+	rlc	r9
 	rlc	r13
 	rlc	r15
 	dec	r4
@@ -2764,36 +2737,36 @@ photon_beetle_aead128_hash:
 	jmp	.Lphoton_beetle_aead128_hash_shend9
 .Lphoton_beetle_aead128_hash_shbig8:
 	clr	r6
-	clr	r7
+	clr	r5
 	clr	r8
-	clr	r9
+	clr	r7
 	clr	r10
-	clr	r11
+	clr	r9
 	clr	r13
 	clr	r15
 .Lphoton_beetle_aead128_hash_shend9:
-	bis	r5, r15
-	xor	r5, r15
+	bis	r11, r15
+	xor	r11, r15
 	and	r12, r15
-	xor	r15, r5
-	mov	8(sp), r14
-	bis	r14, r11
-	xor	r14, r11
-	and	r12, r11
-	xor	r11, r14
-	mov	10(sp), r15
+	xor	r15, r11
+	mov	8(sp), r15
 	bis	r15, r9
 	xor	r15, r9
 	and	r12, r9
 	xor	r9, r15
-	mov	12(sp), r11
-	bis	r11, r7
-	xor	r11, r7
+	mov	10(sp), r14
+	bis	r14, r7
+	xor	r14, r7
 	and	r12, r7
-	xor	r7, r11
+	xor	r7, r14
+	mov	12(sp), r9
+	bis	r9, r5
+	xor	r9, r5
+	and	r12, r5
+	xor	r5, r9
 	; photon_beetle_aead128.ae:66: set_rate_part(s, rate_part(s) ^ ozs(load_le(ad, off, rate, count), count))
-	mov	@sp, r9
-	xor	2(r9), r11
+	mov	@sp, r5
+	xor	2(r5), r9
 	; photon_beetle_aead128.ae:37: return if n < rate then x | ((1 as u128) << (8 * n)) else x
 	mov	18(sp), r4
 	bis	r4, r6
@@ -2801,12 +2774,12 @@ photon_beetle_aead128_hash:
 	and	r12, r6
 	xor	r6, r4
 	; photon_beetle_aead128.ae:66: set_rate_part(s, rate_part(s) ^ ozs(load_le(ad, off, rate, count), count))
-	xor	@r9, r4
+	xor	@r5, r4
 	; photon_beetle_aead128.ae:28: s[0] = x[31:0]
-	mov	r4, 0(r9)
-	mov	r11, 2(r9)
+	mov	r4, 0(r5)
+	mov	r9, 2(r5)
 	; photon_beetle_aead128.ae:66: set_rate_part(s, rate_part(s) ^ ozs(load_le(ad, off, rate, count), count))
-	xor	6(r9), r15
+	xor	6(r5), r14
 	; photon_beetle_aead128.ae:37: return if n < rate then x | ((1 as u128) << (8 * n)) else x
 	mov	22(sp), r7
 	bis	r7, r8
@@ -2814,25 +2787,25 @@ photon_beetle_aead128_hash:
 	and	r12, r8
 	xor	r8, r7
 	; photon_beetle_aead128.ae:66: set_rate_part(s, rate_part(s) ^ ozs(load_le(ad, off, rate, count), count))
-	xor	4(r9), r7
+	xor	4(r5), r7
 	; photon_beetle_aead128.ae:29: s[1] = x[63:32]
-	mov	r7, 4(r9)
-	mov	r15, 6(r9)
+	mov	r7, 4(r5)
+	mov	r14, 6(r5)
 	; photon_beetle_aead128.ae:66: set_rate_part(s, rate_part(s) ^ ozs(load_le(ad, off, rate, count), count))
-	xor	10(r9), r14
+	xor	10(r5), r15
 	; photon_beetle_aead128.ae:37: return if n < rate then x | ((1 as u128) << (8 * n)) else x
-	mov	24(sp), r11
-	bis	r11, r10
-	xor	r11, r10
+	mov	24(sp), r9
+	bis	r9, r10
+	xor	r9, r10
 	and	r12, r10
-	xor	r10, r11
+	xor	r10, r9
 	; photon_beetle_aead128.ae:66: set_rate_part(s, rate_part(s) ^ ozs(load_le(ad, off, rate, count), count))
-	xor	8(r9), r11
+	xor	8(r5), r9
 	; photon_beetle_aead128.ae:30: s[2] = x[95:64]
-	mov	r11, 8(r9)
-	mov	r14, 10(r9)
+	mov	r9, 8(r5)
+	mov	r15, 10(r5)
 	; photon_beetle_aead128.ae:66: set_rate_part(s, rate_part(s) ^ ozs(load_le(ad, off, rate, count), count))
-	xor	14(r9), r5
+	xor	14(r5), r11
 	; photon_beetle_aead128.ae:37: return if n < rate then x | ((1 as u128) << (8 * n)) else x
 	mov	20(sp), r15
 	bis	r15, r13
@@ -2840,10 +2813,10 @@ photon_beetle_aead128_hash:
 	and	r12, r13
 	xor	r13, r15
 	; photon_beetle_aead128.ae:66: set_rate_part(s, rate_part(s) ^ ozs(load_le(ad, off, rate, count), count))
-	xor	12(r9), r15
+	xor	12(r5), r15
 	; photon_beetle_aead128.ae:31: s[3] = x[127:96]
-	mov	r15, 12(r9)
-	mov	r5, 14(r9)
+	mov	r15, 12(r5)
+	mov	r11, 14(r5)
 	add	#1, 16(sp)
 	addc	#0, 14(sp)
 	cmp	28(sp), 16(sp)

@@ -1074,7 +1074,7 @@ poly1305_absorb_padded:
 
 ; --- poly1305_mac: poly1305.mac
 ;     frame 150 bytes (28 spill slots, locals 94), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1744 bytes of code
+;     estimated 1726 bytes of code
 	.section .text.poly1305_mac,"ax",@progbits
 	.global poly1305_mac
 	.type poly1305_mac, @function
@@ -1314,7 +1314,7 @@ poly1305_mac:
 	rrc	r14
 	and	#61440, r14
 	bis	r14, r15
-	mov	r15, 18(sp)
+	mov	r15, 20(sp)
 	clrc
 	rrc	r13
 	rra	r13
@@ -1368,7 +1368,7 @@ poly1305_mac:
 	jnz	.Lpoly1305_mac_bytes3
 .Lpoly1305_mac_words4:
 	mov	@r8+, 22(sp)
-	mov	@r8+, 20(sp)
+	mov	@r8+, 18(sp)
 	mov	@r8+, 16(sp)
 	mov	@r8+, 14(sp)
 	mov	@r8+, 12(sp)
@@ -1398,18 +1398,11 @@ poly1305_mac:
 	jmp	.Lpoly1305_mac_words4
 .Lpoly1305_mac_join5:
 	rla	r5
-	adc	r5
 	rla	r15
 	rla	r15
 	rla	r15
 	rla	r5
-	adc	r5
 	rla	r5
-	adc	r5
-	mov	r5, r14
-	and	#7, r14
-	bis	r14, r15
-	and	#65528, r5
 	mov	#1, r13
 	mov	#0, r12
 	mov	#0, r6
@@ -1477,7 +1470,7 @@ poly1305_mac:
 	bis	r7, r8
 	mov	16(sp), r7
 	bis	r6, r7
-	mov	20(sp), r6
+	mov	18(sp), r6
 	bis	r12, r6
 	mov	22(sp), r5
 	bis	r13, r5
@@ -1499,7 +1492,7 @@ poly1305_mac:
 	call	#poly1305_block
 	add	#1, 0(sp)
 	addc	#0, r10
-	cmp	18(sp), 0(sp)
+	cmp	20(sp), 0(sp)
 	mov	r10, r15
 	subc	4(sp), r15
 	jnc	.Lpoly1305_mac_loop1

@@ -65,7 +65,7 @@ ascon128_key_setup:
 
 ; --- ascon128_encrypt_with: ascon128.encrypt_with
 ;     frame 104 bytes (16 spill slots, locals 72), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1404 bytes of code
+;     estimated 1348 bytes of code
 	.section .text.ascon128_encrypt_with,"ax",@progbits
 	.global ascon128_encrypt_with
 	.type ascon128_encrypt_with, @function
@@ -73,19 +73,19 @@ ascon128_key_setup:
 ascon128_encrypt_with:
 	pushm.w	#7, r10
 	sub	#104, sp
-	mov	r12, 16(sp)
 	mov	r13, r10
 	mov	r14, r11
 	mov	r15, 14(sp)
+	mov	r12, 16(sp)
 	; ascon128.ae:84: initialize(s, k, nonce)
 	mov	r12, r14
-	mov	2(r14), 30(sp)
-	mov	4(r14), 28(sp)
-	mov	6(r14), 26(sp)
-	mov	8(r14), 24(sp)
-	mov	10(r14), 22(sp)
-	mov	12(r14), 20(sp)
 	mov	14(r14), 18(sp)
+	mov	12(r14), 20(sp)
+	mov	10(r14), 22(sp)
+	mov	8(r14), 24(sp)
+	mov	6(r14), 26(sp)
+	mov	4(r14), 28(sp)
+	mov	2(r14), 30(sp)
 	mov	sp, r12
 	add	#32, r12
 	mov	@r14, 72(sp)
@@ -181,16 +181,7 @@ ascon128_encrypt_with:
 .Lascon128_encrypt_with_join7:
 	; ascon128.ae:26: return ((0x80 as u64) << 56) >> (8 * count)
 	rlam.w	#3, r10
-	rla	r9
-	adc	r9
-	rla	r9
-	adc	r9
-	rla	r9
-	adc	r9
-	mov	r9, r15
-	and	#7, r15
-	bis	r15, r10
-	and	#65528, r9
+	rlam.w	#3, r9
 	; ascon128.ae:55: s[0] = s[0] ^ load_be(ad, off, rate, count) ^ pad(count)
 	swpb	r6
 	swpb	r7
@@ -237,10 +228,10 @@ ascon128_encrypt_with:
 	clr	r15
 .Lascon128_encrypt_with_shend11:
 	; ascon128.ae:55: s[0] = s[0] ^ load_be(ad, off, rate, count) ^ pad(count)
-	xor	r12, r11
-	xor	r13, r8
-	xor	r14, r7
 	xor	r15, r6
+	xor	r14, r7
+	xor	r13, r8
+	xor	r12, r11
 	mov	r11, 32(sp)
 	mov	r8, 34(sp)
 	mov	r7, 36(sp)
@@ -311,14 +302,14 @@ ascon128_encrypt_with:
 	mov	r12, r11
 	jmp	.Lascon128_encrypt_with_words18
 .Lascon128_encrypt_with_join19:
-	swpb	r15
-	xor	32(sp), r15
-	swpb	r14
-	xor	34(sp), r14
-	swpb	r13
-	xor	36(sp), r13
 	swpb	r12
 	xor	38(sp), r12
+	swpb	r13
+	xor	36(sp), r13
+	swpb	r14
+	xor	34(sp), r14
+	swpb	r15
+	xor	32(sp), r15
 	mov	r15, 32(sp)
 	mov	r14, 34(sp)
 	mov	r13, 36(sp)
@@ -375,187 +366,172 @@ ascon128_encrypt_with:
 	adc	r15
 	rla	r15
 	adc	r15
-	mov	r15, r7
-	and	#65528, r7
+	mov	r15, r6
+	and	#65528, r6
 	and	#7, r15
 	; ascon128.ae:95: last = m - off
-	mov	124(sp), r8
-	mov	#0, r10
-	sub	r7, r8
-	subc	r15, r10
+	mov	124(sp), r7
+	mov	#0, r5
+	sub	r6, r7
+	subc	r15, r5
 	; ascon128.ae:96: s[0] = s[0] ^ load_be(msg, off, rate, last) ^ pad(last)
-	mov	122(sp), r9
-	add	r7, r9
-	cmp	#8, r8
+	mov	122(sp), r8
+	add	r6, r8
+	cmp	#8, r7
 	jnc	.Lascon128_encrypt_with_bytes25
-	bit	#1, r9
+	bit	#1, r8
 	jnz	.Lascon128_encrypt_with_bytes25
 .Lascon128_encrypt_with_words26:
-	mov	@r9, r6
-	mov	2(r9), r5
-	mov	4(r9), r4
-	mov	6(r9), r9
+	mov	@r8, r4
+	mov	2(r8), r10
+	mov	4(r8), r9
+	mov	6(r8), r8
 	jmp	.Lascon128_encrypt_with_join27
 .Lascon128_encrypt_with_bytes25:
 	mov	sp, r11
 	add	#88, r11
 	mov	r11, r12
 	mov	#8, r13
-	mov	r8, r15
+	mov	r7, r15
 .Lascon128_encrypt_with_cpy28:
 	clr	r14
 	tst	r15
 	jz	.Lascon128_encrypt_with_pad29
-	mov.b	@r9, r14
-	inc	r9
+	mov.b	@r8, r14
+	inc	r8
 	dec	r15
 .Lascon128_encrypt_with_pad29:
 	mov.b	r14, 0(r12)
 	inc	r12
 	dec	r13
 	jnz	.Lascon128_encrypt_with_cpy28
-	mov	r11, r9
+	mov	r11, r8
 	jmp	.Lascon128_encrypt_with_words26
 .Lascon128_encrypt_with_join27:
 	; ascon128.ae:26: return ((0x80 as u64) << 56) >> (8 * count)
-	rlam.w	#3, r10
-	mov	r8, r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	mov	r14, r15
-	and	#7, r15
-	bis	r15, r10
-	and	#65528, r14
+	rlam.w	#3, r5
 	; ascon128.ae:96: s[0] = s[0] ^ load_be(msg, off, rate, last) ^ pad(last)
-	swpb	r6
-	swpb	r5
 	swpb	r4
+	swpb	r10
 	swpb	r9
-	xor	32(sp), r9
-	xor	34(sp), r4
-	xor	36(sp), r5
-	xor	38(sp), r6
+	swpb	r8
+	xor	32(sp), r8
+	xor	34(sp), r9
+	xor	36(sp), r10
+	xor	38(sp), r4
 	; ascon128.ae:26: return ((0x80 as u64) << 56) >> (8 * count)
-	mov	r14, r15
+	mov	r7, r11
+	rlam.w	#3, r11
 	mov	#0, r12
+	mov	#0, r13
 	mov	#0, r14
-	mov	#0, r11
-	mov	#32768, r13
-	tst	r10
+	mov	#32768, r15
+	tst	r5
 	jnz	.Lascon128_encrypt_with_shbig30
-	cmp	#64, r15
+	cmp	#64, r11
 	jc	.Lascon128_encrypt_with_shbig30
 .Lascon128_encrypt_with_shlimb33:
-	cmp	#16, r15
+	cmp	#16, r11
 	jnc	.Lascon128_encrypt_with_shbits34
-	mov	r14, r12
-	mov	r11, r14
-	mov	r13, r11
-	clr	r13
-	sub	#16, r15
+	mov	r13, r12
+	mov	r14, r13
+	mov	r15, r14
+	clr	r15
+	sub	#16, r11
 	jmp	.Lascon128_encrypt_with_shlimb33
 .Lascon128_encrypt_with_shbits34:
-	tst	r15
+	tst	r11
 	jz	.Lascon128_encrypt_with_shend31
 .Lascon128_encrypt_with_sh32:
 	clrc
-	rrc	r13
-	rrc	r11
+	rrc	r15
 	rrc	r14
+	rrc	r13
 	rrc	r12
-	dec	r15
+	dec	r11
 	jnz	.Lascon128_encrypt_with_sh32
 	jmp	.Lascon128_encrypt_with_shend31
 .Lascon128_encrypt_with_shbig30:
 	clr	r12
-	clr	r14
-	clr	r11
 	clr	r13
+	clr	r14
+	clr	r15
 .Lascon128_encrypt_with_shend31:
 	; ascon128.ae:96: s[0] = s[0] ^ load_be(msg, off, rate, last) ^ pad(last)
-	xor	r12, r9
-	mov	r4, r12
-	xor	r14, r12
-	mov	r5, r14
-	xor	r11, r14
-	mov	r6, r15
-	xor	r13, r15
-	mov	r9, 32(sp)
-	mov	r12, 34(sp)
-	mov	r14, 36(sp)
-	mov	r15, 38(sp)
+	xor	r15, r4
+	xor	r14, r10
+	xor	r13, r9
+	xor	r12, r8
+	mov	r8, 32(sp)
+	mov	r9, 34(sp)
+	mov	r10, 36(sp)
+	mov	r4, 38(sp)
 	; ascon128.ae:97: store_be(ct, off, s[0], last)
-	mov	r7, r13
-	add	126(sp), r13
-	cmp	#8, r8
+	add	126(sp), r6
+	cmp	#8, r7
 	jnc	.Lascon128_encrypt_with_bytes35
-	bit	#1, r13
+	bit	#1, r6
 	jnz	.Lascon128_encrypt_with_bytes35
-	swpb	r15
-	mov	r15, 0(r13)
-	swpb	r14
-	mov	r14, 2(r13)
-	swpb	r12
-	mov	r12, 4(r13)
+	swpb	r4
+	mov	r4, 0(r6)
+	swpb	r10
+	mov	r10, 2(r6)
 	swpb	r9
-	mov	r9, 6(r13)
+	mov	r9, 4(r6)
+	swpb	r8
+	mov	r8, 6(r6)
 	jmp	.Lascon128_encrypt_with_stored36
 .Lascon128_encrypt_with_bytes35:
-	swpb	r15
-	mov	r15, 88(sp)
-	swpb	r14
-	mov	r14, 90(sp)
-	swpb	r12
-	mov	r12, 92(sp)
+	swpb	r4
+	mov	r4, 88(sp)
+	swpb	r10
+	mov	r10, 90(sp)
 	swpb	r9
-	mov	r9, 94(sp)
-	mov	r8, r15
-	mov	sp, r14
-	add	#88, r14
-	cmp	#8, r15
+	mov	r9, 92(sp)
+	swpb	r8
+	mov	r8, 94(sp)
+	mov	sp, r15
+	add	#88, r15
+	cmp	#8, r7
 	jnc	.Lascon128_encrypt_with_cnt37
-	mov	#8, r15
+	mov	#8, r7
 .Lascon128_encrypt_with_cnt37:
-	tst	r15
+	tst	r7
 	jz	.Lascon128_encrypt_with_stored36
 .Lascon128_encrypt_with_cpy38:
-	mov.b	@r14, 0(r13)
-	inc	r14
-	inc	r13
-	dec	r15
+	mov.b	@r15, 0(r6)
+	inc	r15
+	inc	r6
+	dec	r7
 	jnz	.Lascon128_encrypt_with_cpy38
 .Lascon128_encrypt_with_stored36:
 	; ascon128.ae:64: s[1] = s[1] ^ k[127:64]
-	mov	24(sp), r12
-	xor	40(sp), r12
-	mov	22(sp), r13
-	xor	42(sp), r13
-	mov	20(sp), r14
-	xor	44(sp), r14
 	mov	18(sp), r15
 	xor	46(sp), r15
+	mov	20(sp), r14
+	xor	44(sp), r14
+	mov	22(sp), r13
+	xor	42(sp), r13
+	mov	24(sp), r12
+	xor	40(sp), r12
 	mov	r12, 40(sp)
 	mov	r13, 42(sp)
 	mov	r14, 44(sp)
 	mov	r15, 46(sp)
 	; ascon128.ae:65: s[2] = s[2] ^ k[63:0]
-	mov	48(sp), r12
+	mov	26(sp), r14
+	xor	54(sp), r14
+	mov	28(sp), r13
+	xor	52(sp), r13
+	mov	30(sp), r12
+	xor	50(sp), r12
+	mov	48(sp), r11
 	mov	16(sp), r15
-	xor	@r15, r12
-	mov	30(sp), r13
-	xor	50(sp), r13
-	mov	28(sp), r14
-	xor	52(sp), r14
-	mov	26(sp), r15
-	xor	54(sp), r15
-	mov	r12, 48(sp)
-	mov	r13, 50(sp)
-	mov	r14, 52(sp)
-	mov	r15, 54(sp)
+	xor	@r15, r11
+	mov	r11, 48(sp)
+	mov	r12, 50(sp)
+	mov	r13, 52(sp)
+	mov	r14, 54(sp)
 	; ascon128.ae:66: P.permute(s, a)
 	mov	sp, r12
 	add	#32, r12
@@ -635,7 +611,7 @@ ascon128_encrypt_with:
 
 ; --- ascon128_decrypt_with: ascon128.decrypt_with
 ;     frame 122 bytes (25 spill slots, locals 72), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1544 bytes of code
+;     estimated 1500 bytes of code
 	.section .text.ascon128_decrypt_with,"ax",@progbits
 	.global ascon128_decrypt_with
 	.type ascon128_decrypt_with, @function
@@ -645,7 +621,7 @@ ascon128_decrypt_with:
 	sub	#122, sp
 	mov	r13, r10
 	mov	r14, r11
-	mov	r15, 26(sp)
+	mov	r15, 24(sp)
 	mov	r12, 34(sp)
 	; ascon128.ae:106: initialize(s, k, nonce)
 	mov	r12, r14
@@ -717,7 +693,7 @@ ascon128_decrypt_with:
 	xor	#8, r9
 	and	r15, r10
 	; ascon128.ae:55: s[0] = s[0] ^ load_be(ad, off, rate, count) ^ pad(count)
-	add	26(sp), r5
+	add	24(sp), r5
 	cmp	#8, r9
 	jnc	.Lascon128_decrypt_with_bytes5
 	bit	#1, r5
@@ -751,16 +727,7 @@ ascon128_decrypt_with:
 .Lascon128_decrypt_with_join7:
 	; ascon128.ae:26: return ((0x80 as u64) << 56) >> (8 * count)
 	rlam.w	#3, r10
-	rla	r9
-	adc	r9
-	rla	r9
-	adc	r9
-	rla	r9
-	adc	r9
-	mov	r9, r15
-	and	#7, r15
-	bis	r15, r10
-	and	#65528, r9
+	rlam.w	#3, r9
 	; ascon128.ae:55: s[0] = s[0] ^ load_be(ad, off, rate, count) ^ pad(count)
 	swpb	r6
 	swpb	r7
@@ -1002,21 +969,12 @@ ascon128_decrypt_with:
 	xor	56(sp), r10
 	; ascon128.ae:31: return x & ~(~(0 as u64) >> (8 * count))
 	rlam.w	#3, r6
-	mov	r11, r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	mov	r15, r14
-	and	#7, r14
-	bis	r14, r6
 	mov	#-1, r4
 	mov	#-1, r14
 	mov	#-1, r12
 	mov	#-1, r5
-	and	#65528, r15
+	mov	r11, r15
+	rlam.w	#3, r15
 	mov	r15, 14(sp)
 	tst	r6
 	jnz	.Lascon128_decrypt_with_shbig30
@@ -1158,7 +1116,7 @@ ascon128_decrypt_with:
 	mov	@r11+, 32(sp)
 	mov	@r11+, 30(sp)
 	mov	@r11+, 28(sp)
-	mov	@r11+, 24(sp)
+	mov	@r11+, 26(sp)
 	mov	@r11+, 22(sp)
 	mov	@r11+, 20(sp)
 	mov	@r11+, 18(sp)
@@ -1213,7 +1171,7 @@ ascon128_decrypt_with:
 	swpb	32(sp)
 	swpb	30(sp)
 	swpb	28(sp)
-	swpb	24(sp)
+	swpb	26(sp)
 	swpb	22(sp)
 	swpb	20(sp)
 	swpb	18(sp)
@@ -1228,7 +1186,7 @@ ascon128_decrypt_with:
 	xor	86(sp), r9
 	mov	22(sp), r10
 	xor	88(sp), r10
-	mov	24(sp), r11
+	mov	26(sp), r11
 	xor	74(sp), r11
 	mov	28(sp), r12
 	xor	76(sp), r12

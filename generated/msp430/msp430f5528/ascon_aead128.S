@@ -57,7 +57,7 @@ ascon_aead128_key_setup:
 
 ; --- ascon_aead128_encrypt_with: ascon_aead128.encrypt_with
 ;     frame 82 bytes (13 spill slots, locals 56), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1416 bytes of code
+;     estimated 1392 bytes of code
 	.section .text.ascon_aead128_encrypt_with,"ax",@progbits
 	.global ascon_aead128_encrypt_with
 	.type ascon_aead128_encrypt_with, @function
@@ -65,7 +65,7 @@ ascon_aead128_key_setup:
 ascon_aead128_encrypt_with:
 	pushm.w	#7, r10
 	sub	#82, sp
-	mov	r15, 22(sp)
+	mov	r15, 24(sp)
 	; ascon_aead128.ae:47: s[0] = iv as u64
 	mov	#1, 26(sp)
 	mov	#32908, 28(sp)
@@ -175,7 +175,7 @@ ascon_aead128_encrypt_with:
 	; ascon_aead128.ae:96: absorb_ad(s, ad)
 	mov	sp, r12
 	add	#26, r12
-	mov	22(sp), r13
+	mov	24(sp), r13
 	mov	98(sp), r14
 	call	#ascon_aead128_absorb_ad
 	; ascon_aead128.ae:98: full = m / rate
@@ -306,18 +306,18 @@ ascon_aead128_encrypt_with:
 	adc	r15
 	rla	r15
 	adc	r15
-	mov	r15, r14
-	and	#65520, r14
+	mov	r15, r11
+	and	#65520, r11
 	and	#15, r15
 	; ascon_aead128.ae:107: last = m - off
-	mov	102(sp), r11
+	mov	102(sp), r14
 	mov	#0, r5
-	sub	r14, r11
+	sub	r11, r14
 	subc	r15, r5
 	; ascon_aead128.ae:108: c = rate_of(s) ^ load_le(msg, off, rate, last) ^ pad(last)
 	mov	100(sp), r8
-	add	r14, r8
-	cmp	#16, r11
+	add	r11, r8
+	cmp	#16, r14
 	jnc	.Lascon_aead128_encrypt_with_bytes21
 	bit	#1, r8
 	jnz	.Lascon_aead128_encrypt_with_bytes21
@@ -336,7 +336,7 @@ ascon_aead128_encrypt_with:
 	add	#66, r9
 	mov	r9, r10
 	mov	#16, r12
-	mov	r11, r15
+	mov	r14, r15
 .Lascon_aead128_encrypt_with_cpy24:
 	clr	r13
 	tst	r15
@@ -367,20 +367,11 @@ ascon_aead128_encrypt_with:
 	xor	38(sp), r12
 	mov	r12, 20(sp)
 	xor	40(sp), r13
-	mov	r13, 24(sp)
+	mov	r13, 22(sp)
 	; ascon_aead128.ae:28: return (1 as u128) << (8 * count)
-	mov	r11, r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	mov	r13, r15
-	and	#65528, r15
 	rlam.w	#3, r5
-	and	#7, r13
-	bis	r13, r5
+	mov	r14, r4
+	rlam.w	#3, r4
 	mov	#1, r6
 	mov	#0, r7
 	mov	#0, r8
@@ -388,15 +379,15 @@ ascon_aead128_encrypt_with:
 	mov	#0, r10
 	mov	#0, r12
 	mov	#0, r13
-	mov	#0, r4
+	mov	#0, r15
 	tst	r5
 	jnz	.Lascon_aead128_encrypt_with_shbig26
-	cmp	#128, r15
+	cmp	#128, r4
 	jc	.Lascon_aead128_encrypt_with_shbig26
 .Lascon_aead128_encrypt_with_shlimb29:
-	cmp	#16, r15
+	cmp	#16, r4
 	jnc	.Lascon_aead128_encrypt_with_shbits30
-	mov	r13, r4
+	mov	r13, r15
 	mov	r12, r13
 	mov	r10, r12
 	mov	r9, r10
@@ -404,10 +395,10 @@ ascon_aead128_encrypt_with:
 	mov	r7, r8
 	mov	r6, r7
 	clr	r6
-	sub	#16, r15
+	sub	#16, r4
 	jmp	.Lascon_aead128_encrypt_with_shlimb29
 .Lascon_aead128_encrypt_with_shbits30:
-	tst	r15
+	tst	r4
 	jz	.Lascon_aead128_encrypt_with_shend27
 .Lascon_aead128_encrypt_with_sh28:
 	rla	r6
@@ -417,8 +408,8 @@ ascon_aead128_encrypt_with:
 	rlc	r10
 	rlc	r12
 	rlc	r13
-	rlc	r4
-	dec	r15
+	rlc	r15
+	dec	r4
 	jnz	.Lascon_aead128_encrypt_with_sh28
 	jmp	.Lascon_aead128_encrypt_with_shend27
 .Lascon_aead128_encrypt_with_shbig26:
@@ -429,7 +420,7 @@ ascon_aead128_encrypt_with:
 	clr	r10
 	clr	r12
 	clr	r13
-	clr	r4
+	clr	r15
 .Lascon_aead128_encrypt_with_shend27:
 	; ascon_aead128.ae:108: c = rate_of(s) ^ load_le(msg, off, rate, last) ^ pad(last)
 	mov	8(sp), r5
@@ -446,25 +437,25 @@ ascon_aead128_encrypt_with:
 	xor	r12, r10
 	mov	20(sp), r12
 	xor	r13, r12
-	mov	24(sp), r13
-	xor	r4, r13
+	mov	22(sp), r13
+	xor	r15, r13
 	; ascon_aead128.ae:109: store_le(ct, off, c, last)
-	mov	r14, r4
-	add	104(sp), r4
-	cmp	#16, r11
+	add	104(sp), r11
+	cmp	#16, r14
 	jnc	.Lascon_aead128_encrypt_with_bytes31
-	bit	#1, r4
+	bit	#1, r11
 	jnz	.Lascon_aead128_encrypt_with_bytes31
-	mov	r5, 0(r4)
-	mov	r6, 2(r4)
-	mov	r7, 4(r4)
-	mov	r8, 6(r4)
-	mov	r9, 8(r4)
-	mov	r10, 10(r4)
-	mov	r12, 12(r4)
-	mov	r13, 14(r4)
+	mov	r5, 0(r11)
+	mov	r6, 2(r11)
+	mov	r7, 4(r11)
+	mov	r8, 6(r11)
+	mov	r9, 8(r11)
+	mov	r10, 10(r11)
+	mov	r12, 12(r11)
+	mov	r13, 14(r11)
 	jmp	.Lascon_aead128_encrypt_with_stored32
 .Lascon_aead128_encrypt_with_bytes31:
+	mov	r14, r15
 	mov	r5, 66(sp)
 	mov	r6, 68(sp)
 	mov	r7, 70(sp)
@@ -475,7 +466,6 @@ ascon_aead128_encrypt_with:
 	mov	r13, 80(sp)
 	mov	sp, r14
 	add	#66, r14
-	mov	r11, r15
 	cmp	#16, r15
 	jnc	.Lascon_aead128_encrypt_with_cnt33
 	mov	#16, r15
@@ -483,9 +473,9 @@ ascon_aead128_encrypt_with:
 	tst	r15
 	jz	.Lascon_aead128_encrypt_with_stored32
 .Lascon_aead128_encrypt_with_cpy34:
-	mov.b	@r14, 0(r4)
+	mov.b	@r14, 0(r11)
 	inc	r14
-	inc	r4
+	inc	r11
 	dec	r15
 	jnz	.Lascon_aead128_encrypt_with_cpy34
 .Lascon_aead128_encrypt_with_stored32:
@@ -588,31 +578,31 @@ ascon_aead128_encrypt_with:
 
 
 ; --- ascon_aead128_decrypt_with: ascon_aead128.decrypt_with
-;     frame 110 bytes (27 spill slots, locals 56), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1694 bytes of code
+;     frame 114 bytes (29 spill slots, locals 56), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 1674 bytes of code
 	.section .text.ascon_aead128_decrypt_with,"ax",@progbits
 	.global ascon_aead128_decrypt_with
 	.type ascon_aead128_decrypt_with, @function
 	.balign 2
 ascon_aead128_decrypt_with:
 	pushm.w	#7, r10
-	sub	#110, sp
-	mov	r15, 34(sp)
+	sub	#114, sp
+	mov	r15, 36(sp)
 	; ascon_aead128.ae:47: s[0] = iv as u64
-	mov	#1, 54(sp)
-	mov	#32908, 56(sp)
-	mov	#4096, 58(sp)
-	mov	#0, 60(sp)
+	mov	#1, 58(sp)
+	mov	#32908, 60(sp)
+	mov	#4096, 62(sp)
+	mov	#0, 64(sp)
 	; ascon_aead128.ae:48: s[1] = k0
-	mov	@r12+, 62(sp)
-	mov	@r12+, 64(sp)
 	mov	@r12+, 66(sp)
 	mov	@r12+, 68(sp)
-	; ascon_aead128.ae:49: s[2] = k1
 	mov	@r12+, 70(sp)
 	mov	@r12+, 72(sp)
+	; ascon_aead128.ae:49: s[2] = k1
 	mov	@r12+, 74(sp)
 	mov	@r12+, 76(sp)
+	mov	@r12+, 78(sp)
+	mov	@r12+, 80(sp)
 	mov	r12, 2(sp)
 	; ascon_aead128.ae:50: s[3] = load_le(nonce, 0, 8)
 	mov	r13, r10
@@ -626,7 +616,7 @@ ascon_aead128_decrypt_with:
 	jmp	.Lascon_aead128_decrypt_with_join3
 .Lascon_aead128_decrypt_with_bytes1:
 	mov	sp, r11
-	add	#94, r11
+	add	#98, r11
 	mov	r11, r12
 	mov	#8, r14
 .Lascon_aead128_decrypt_with_cpy4:
@@ -639,10 +629,10 @@ ascon_aead128_decrypt_with:
 	mov	r11, r10
 	jmp	.Lascon_aead128_decrypt_with_words2
 .Lascon_aead128_decrypt_with_join3:
-	mov	r11, 78(sp)
-	mov	r12, 80(sp)
-	mov	r14, 82(sp)
-	mov	r15, 84(sp)
+	mov	r11, 82(sp)
+	mov	r12, 84(sp)
+	mov	r14, 86(sp)
+	mov	r15, 88(sp)
 	; ascon_aead128.ae:51: s[4] = load_le(nonce, 8, 8)
 	add	#8, r13
 	bit	#1, r13
@@ -655,7 +645,7 @@ ascon_aead128_decrypt_with:
 	jmp	.Lascon_aead128_decrypt_with_join8
 .Lascon_aead128_decrypt_with_bytes6:
 	mov	sp, r11
-	add	#94, r11
+	add	#98, r11
 	mov	r11, r12
 	mov	#8, r14
 .Lascon_aead128_decrypt_with_cpy9:
@@ -668,58 +658,58 @@ ascon_aead128_decrypt_with:
 	mov	r11, r13
 	jmp	.Lascon_aead128_decrypt_with_words7
 .Lascon_aead128_decrypt_with_join8:
-	mov	r11, 86(sp)
-	mov	r12, 88(sp)
-	mov	r14, 90(sp)
-	mov	r15, 92(sp)
+	mov	r11, 90(sp)
+	mov	r12, 92(sp)
+	mov	r14, 94(sp)
+	mov	r15, 96(sp)
 	; ascon_aead128.ae:52: P.permute(s, rounds_init)
 	mov	sp, r12
-	add	#54, r12
+	add	#58, r12
 	mov	#12, r13
 	call	#ascon_aead128_P_permute
 	; ascon_aead128.ae:53: s[3] = s[3] ^ k0
-	mov	78(sp), r11
+	mov	82(sp), r11
 	mov	2(sp), r10
 	xor	-16(r10), r11
-	mov	80(sp), r12
+	mov	84(sp), r12
 	xor	-14(r10), r12
-	mov	82(sp), r13
+	mov	86(sp), r13
 	xor	-12(r10), r13
-	mov	84(sp), r14
+	mov	88(sp), r14
 	xor	-10(r10), r14
-	mov	r11, 78(sp)
-	mov	r12, 80(sp)
-	mov	r13, 82(sp)
-	mov	r14, 84(sp)
+	mov	r11, 82(sp)
+	mov	r12, 84(sp)
+	mov	r13, 86(sp)
+	mov	r14, 88(sp)
 	; ascon_aead128.ae:54: s[4] = s[4] ^ k1
-	mov	86(sp), r11
+	mov	90(sp), r11
 	xor	-8(r10), r11
-	mov	88(sp), r12
+	mov	92(sp), r12
 	xor	-6(r10), r12
-	mov	90(sp), r13
+	mov	94(sp), r13
 	xor	-4(r10), r13
-	mov	92(sp), r14
+	mov	96(sp), r14
 	xor	-2(r10), r14
-	mov	r11, 86(sp)
-	mov	r12, 88(sp)
-	mov	r13, 90(sp)
-	mov	r14, 92(sp)
+	mov	r11, 90(sp)
+	mov	r12, 92(sp)
+	mov	r13, 94(sp)
+	mov	r14, 96(sp)
 	; ascon_aead128.ae:121: absorb_ad(s, ad)
 	mov	sp, r12
-	add	#54, r12
-	mov	34(sp), r13
-	mov	126(sp), r14
+	add	#58, r12
+	mov	36(sp), r13
+	mov	130(sp), r14
 	call	#ascon_aead128_absorb_ad
 	; ascon_aead128.ae:123: full = m / rate
-	mov	130(sp), 16(sp)
+	mov	134(sp), 16(sp)
 	mov	16(sp), r15
 	rrum.w	#4, r15
 	mov	r15, 16(sp)
 	; ascon_aead128.ae:124: for i in 0..full {
 	mov	#0, 0(sp)
-	mov	#0, 12(sp)
+	mov	#0, 10(sp)
 	cmp	r15, 0(sp)
-	mov	12(sp), r15
+	mov	10(sp), r15
 	subc	#0, r15
 	jc	.Lascon_aead128_decrypt_with_done12
 .Lascon_aead128_decrypt_with_loop11:
@@ -736,12 +726,12 @@ ascon_aead128_decrypt_with:
 	and	#65520, r6
 	; ascon_aead128.ae:126: c = load_le(ct, off, rate)
 	mov	r6, r11
-	add	128(sp), r11
+	add	132(sp), r11
 	bit	#1, r11
 	jnz	.Lascon_aead128_decrypt_with_bytes13
 .Lascon_aead128_decrypt_with_words14:
 	mov	@r11+, 14(sp)
-	mov	@r11+, 10(sp)
+	mov	@r11+, 12(sp)
 	mov	@r11+, 8(sp)
 	mov	@r11+, 6(sp)
 	mov	@r11+, 4(sp)
@@ -751,7 +741,7 @@ ascon_aead128_decrypt_with:
 	jmp	.Lascon_aead128_decrypt_with_join15
 .Lascon_aead128_decrypt_with_bytes13:
 	mov	sp, r12
-	add	#94, r12
+	add	#98, r12
 	mov	r12, r13
 	mov	#16, r14
 .Lascon_aead128_decrypt_with_cpy16:
@@ -765,23 +755,23 @@ ascon_aead128_decrypt_with:
 	jmp	.Lascon_aead128_decrypt_with_words14
 .Lascon_aead128_decrypt_with_join15:
 	; ascon_aead128.ae:127: store_le(msg, off, rate_of(s) ^ c)
-	add	136(sp), r6
 	mov	14(sp), r4
-	xor	54(sp), r4
-	mov	10(sp), r5
-	xor	56(sp), r5
+	xor	58(sp), r4
+	mov	12(sp), r5
+	xor	60(sp), r5
 	mov	8(sp), r10
-	xor	58(sp), r10
+	xor	62(sp), r10
 	mov	6(sp), r11
-	xor	60(sp), r11
+	xor	64(sp), r11
 	mov	4(sp), r12
-	xor	62(sp), r12
+	xor	66(sp), r12
 	mov	r7, r13
-	xor	64(sp), r13
+	xor	68(sp), r13
 	mov	r8, r14
-	xor	66(sp), r14
+	xor	70(sp), r14
 	mov	r9, r15
-	xor	68(sp), r15
+	xor	72(sp), r15
+	add	140(sp), r6
 	bit	#1, r6
 	jnz	.Lascon_aead128_decrypt_with_bytes18
 	mov	r4, 0(r6)
@@ -794,16 +784,16 @@ ascon_aead128_decrypt_with:
 	mov	r15, 14(r6)
 	jmp	.Lascon_aead128_decrypt_with_stored19
 .Lascon_aead128_decrypt_with_bytes18:
-	mov	r4, 94(sp)
-	mov	r5, 96(sp)
-	mov	r10, 98(sp)
-	mov	r11, 100(sp)
-	mov	r12, 102(sp)
-	mov	r13, 104(sp)
-	mov	r14, 106(sp)
-	mov	r15, 108(sp)
+	mov	r4, 98(sp)
+	mov	r5, 100(sp)
+	mov	r10, 102(sp)
+	mov	r11, 104(sp)
+	mov	r12, 106(sp)
+	mov	r13, 108(sp)
+	mov	r14, 110(sp)
+	mov	r15, 112(sp)
 	mov	sp, r14
-	add	#94, r14
+	add	#98, r14
 	mov	#16, r15
 .Lascon_aead128_decrypt_with_cpy20:
 	mov.b	@r14, 0(r6)
@@ -813,24 +803,24 @@ ascon_aead128_decrypt_with:
 	jnz	.Lascon_aead128_decrypt_with_cpy20
 .Lascon_aead128_decrypt_with_stored19:
 	; ascon_aead128.ae:41: s[0] = r[63:0]
-	mov	14(sp), 54(sp)
-	mov	10(sp), 56(sp)
-	mov	8(sp), 58(sp)
-	mov	6(sp), 60(sp)
+	mov	14(sp), 58(sp)
+	mov	12(sp), 60(sp)
+	mov	8(sp), 62(sp)
+	mov	6(sp), 64(sp)
 	; ascon_aead128.ae:42: s[1] = r[127:64]
-	mov	4(sp), 62(sp)
-	mov	r7, 64(sp)
-	mov	r8, 66(sp)
-	mov	r9, 68(sp)
+	mov	4(sp), 66(sp)
+	mov	r7, 68(sp)
+	mov	r8, 70(sp)
+	mov	r9, 72(sp)
 	; ascon_aead128.ae:129: P.permute(s, rounds_block)
 	mov	sp, r12
-	add	#54, r12
+	add	#58, r12
 	mov	#8, r13
 	call	#ascon_aead128_P_permute
 	add	#1, 0(sp)
-	addc	#0, 12(sp)
+	addc	#0, 10(sp)
 	cmp	16(sp), 0(sp)
-	mov	12(sp), r15
+	mov	10(sp), r15
 	subc	#0, r15
 	jnc	.Lascon_aead128_decrypt_with_loop11
 .Lascon_aead128_decrypt_with_done12:
@@ -848,12 +838,12 @@ ascon_aead128_decrypt_with:
 	and	#65520, r13
 	and	#15, r15
 	; ascon_aead128.ae:132: last = m - off
-	mov	130(sp), r14
+	mov	134(sp), r14
 	mov	#0, r12
 	sub	r13, r14
 	subc	r15, r12
 	; ascon_aead128.ae:134: p = first_bytes(r ^ load_le(ct, off, rate, last), last)
-	mov	128(sp), r7
+	mov	132(sp), r7
 	add	r13, r7
 	cmp	#16, r14
 	jnc	.Lascon_aead128_decrypt_with_bytes21
@@ -864,14 +854,14 @@ ascon_aead128_decrypt_with:
 	mov	@r7+, r4
 	mov	@r7+, r5
 	mov	@r7+, r6
-	mov	@r7+, r8
 	mov	@r7+, r9
+	mov	@r7+, r8
 	mov	@r7+, r10
 	mov	@r7+, r11
 	jmp	.Lascon_aead128_decrypt_with_join23
 .Lascon_aead128_decrypt_with_bytes21:
 	mov	sp, r8
-	add	#94, r8
+	add	#98, r8
 	mov	r8, r9
 	mov	#16, r10
 	mov	r14, r15
@@ -890,46 +880,36 @@ ascon_aead128_decrypt_with:
 	mov	r8, r7
 	jmp	.Lascon_aead128_decrypt_with_words22
 .Lascon_aead128_decrypt_with_join23:
-	xor	54(sp), r15
+	xor	58(sp), r15
 	mov	r15, 24(sp)
-	xor	56(sp), r4
+	xor	60(sp), r4
 	mov	r4, 22(sp)
-	xor	58(sp), r5
+	xor	62(sp), r5
 	mov	r5, 20(sp)
-	xor	60(sp), r6
-	mov	r6, 26(sp)
-	xor	62(sp), r8
-	mov	r8, 28(sp)
-	xor	64(sp), r9
-	mov	r9, 18(sp)
-	xor	66(sp), r10
-	mov	r10, 30(sp)
-	xor	68(sp), r11
-	mov	r11, 32(sp)
+	xor	64(sp), r6
+	mov	r6, 18(sp)
+	xor	66(sp), r9
+	xor	68(sp), r8
+	mov	r8, 30(sp)
+	xor	70(sp), r10
+	mov	r10, 32(sp)
+	xor	72(sp), r11
+	mov	r11, 34(sp)
 	; ascon_aead128.ae:33: return x & ~(~(0 as u128) << (8 * count))
+	mov	r14, r15
+	rlam.w	#3, r15
+	mov	r15, 40(sp)
 	rlam.w	#3, r12
-	mov	r14, r4
-	rla	r4
-	adc	r4
-	rla	r4
-	adc	r4
-	rla	r4
-	adc	r4
-	mov	r4, r11
-	and	#7, r11
-	bis	r11, r12
-	mov	r12, 36(sp)
+	mov	r12, 38(sp)
+	mov	#-1, r4
 	mov	#-1, r5
 	mov	#-1, r6
 	mov	#-1, r7
 	mov	#-1, r8
-	mov	#-1, r9
 	mov	#-1, r10
 	mov	#-1, r11
 	mov	#-1, r12
-	and	#65528, r4
-	mov	r4, r15
-	tst	36(sp)
+	tst	38(sp)
 	jnz	.Lascon_aead128_decrypt_with_shbig26
 	cmp	#128, r15
 	jc	.Lascon_aead128_decrypt_with_shbig26
@@ -938,23 +918,23 @@ ascon_aead128_decrypt_with:
 	jnc	.Lascon_aead128_decrypt_with_shbits30
 	mov	r11, r12
 	mov	r10, r11
-	mov	r9, r10
-	mov	r8, r9
+	mov	r8, r10
 	mov	r7, r8
 	mov	r6, r7
 	mov	r5, r6
-	clr	r5
+	mov	r4, r5
+	clr	r4
 	sub	#16, r15
 	jmp	.Lascon_aead128_decrypt_with_shlimb29
 .Lascon_aead128_decrypt_with_shbits30:
 	tst	r15
 	jz	.Lascon_aead128_decrypt_with_shend27
 .Lascon_aead128_decrypt_with_sh28:
-	rla	r5
+	rla	r4
+	rlc	r5
 	rlc	r6
 	rlc	r7
 	rlc	r8
-	rlc	r9
 	rlc	r10
 	rlc	r11
 	rlc	r12
@@ -962,53 +942,53 @@ ascon_aead128_decrypt_with:
 	jnz	.Lascon_aead128_decrypt_with_sh28
 	jmp	.Lascon_aead128_decrypt_with_shend27
 .Lascon_aead128_decrypt_with_shbig26:
+	clr	r4
 	clr	r5
 	clr	r6
 	clr	r7
 	clr	r8
-	clr	r9
 	clr	r10
 	clr	r11
 	clr	r12
 .Lascon_aead128_decrypt_with_shend27:
-	bic	r5, 24(sp)
-	bic	r6, 22(sp)
-	bic	r7, 20(sp)
-	mov	26(sp), r15
-	bic	r8, r15
-	bic	r9, 28(sp)
-	bic	r10, 18(sp)
+	bic	r4, 24(sp)
+	bic	r5, 22(sp)
+	bic	r6, 20(sp)
+	bic	r7, 18(sp)
+	bic	r8, r9
+	mov	r9, 26(sp)
 	mov	30(sp), r7
-	bic	r11, r7
-	mov	32(sp), r6
-	bic	r12, r6
+	bic	r10, r7
+	mov	32(sp), r8
+	bic	r11, r8
+	mov	34(sp), r9
+	bic	r12, r9
 	; ascon_aead128.ae:135: store_le(msg, off, p, last)
-	mov	r13, r12
-	add	136(sp), r12
+	add	140(sp), r13
 	cmp	#16, r14
 	jnc	.Lascon_aead128_decrypt_with_bytes31
-	bit	#1, r12
+	bit	#1, r13
 	jnz	.Lascon_aead128_decrypt_with_bytes31
-	mov	24(sp), 0(r12)
-	mov	22(sp), 2(r12)
-	mov	20(sp), 4(r12)
-	mov	r15, 6(r12)
-	mov	28(sp), 8(r12)
-	mov	18(sp), 10(r12)
-	mov	r7, 12(r12)
-	mov	r6, 14(r12)
+	mov	24(sp), 0(r13)
+	mov	22(sp), 2(r13)
+	mov	20(sp), 4(r13)
+	mov	18(sp), 6(r13)
+	mov	26(sp), 8(r13)
+	mov	r7, 10(r13)
+	mov	r8, 12(r13)
+	mov	r9, 14(r13)
 	jmp	.Lascon_aead128_decrypt_with_stored32
 .Lascon_aead128_decrypt_with_bytes31:
-	mov	24(sp), 94(sp)
-	mov	22(sp), 96(sp)
-	mov	20(sp), 98(sp)
-	mov	r15, 100(sp)
-	mov	28(sp), 102(sp)
+	mov	24(sp), 98(sp)
+	mov	22(sp), 100(sp)
+	mov	20(sp), 102(sp)
 	mov	18(sp), 104(sp)
-	mov	r7, 106(sp)
-	mov	r6, 108(sp)
-	mov	sp, r13
-	add	#94, r13
+	mov	26(sp), 106(sp)
+	mov	r7, 108(sp)
+	mov	r8, 110(sp)
+	mov	r9, 112(sp)
+	mov	sp, r15
+	add	#98, r15
 	cmp	#16, r14
 	jnc	.Lascon_aead128_decrypt_with_cnt33
 	mov	#16, r14
@@ -1016,113 +996,114 @@ ascon_aead128_decrypt_with:
 	tst	r14
 	jz	.Lascon_aead128_decrypt_with_stored32
 .Lascon_aead128_decrypt_with_cpy34:
-	mov.b	@r13, 0(r12)
+	mov.b	@r15, 0(r13)
+	inc	r15
 	inc	r13
-	inc	r12
 	dec	r14
 	jnz	.Lascon_aead128_decrypt_with_cpy34
 .Lascon_aead128_decrypt_with_stored32:
 	; ascon_aead128.ae:28: return (1 as u128) << (8 * count)
-	mov	#1, r5
-	mov	#0, r12
-	mov	#0, r13
+	mov	#1, r13
 	mov	#0, r14
-	mov	#0, r8
-	mov	#0, r9
+	mov	#0, r4
+	mov	#0, r12
+	mov	#0, r5
+	mov	#0, r6
 	mov	#0, r10
 	mov	#0, r11
-	tst	36(sp)
+	mov	40(sp), r15
+	tst	38(sp)
 	jnz	.Lascon_aead128_decrypt_with_shbig35
-	cmp	#128, r4
+	cmp	#128, r15
 	jc	.Lascon_aead128_decrypt_with_shbig35
 .Lascon_aead128_decrypt_with_shlimb38:
-	cmp	#16, r4
+	cmp	#16, r15
 	jnc	.Lascon_aead128_decrypt_with_shbits39
 	mov	r10, r11
-	mov	r9, r10
-	mov	r8, r9
-	mov	r14, r8
+	mov	r6, r10
+	mov	r5, r6
+	mov	r12, r5
+	mov	r4, r12
+	mov	r14, r4
 	mov	r13, r14
-	mov	r12, r13
-	mov	r5, r12
-	clr	r5
-	sub	#16, r4
+	clr	r13
+	sub	#16, r15
 	jmp	.Lascon_aead128_decrypt_with_shlimb38
 .Lascon_aead128_decrypt_with_shbits39:
-	tst	r4
+	tst	r15
 	jz	.Lascon_aead128_decrypt_with_shend36
 .Lascon_aead128_decrypt_with_sh37:
-	rla	r5
-	rlc	r12
-	rlc	r13
+	rla	r13
 	rlc	r14
-	rlc	r8
-	rlc	r9
+	rlc	r4
+	rlc	r12
+	rlc	r5
+	rlc	r6
 	rlc	r10
 	rlc	r11
-	dec	r4
+	dec	r15
 	jnz	.Lascon_aead128_decrypt_with_sh37
 	jmp	.Lascon_aead128_decrypt_with_shend36
 .Lascon_aead128_decrypt_with_shbig35:
-	clr	r5
-	clr	r12
 	clr	r13
 	clr	r14
-	clr	r8
-	clr	r9
+	clr	r4
+	clr	r12
+	clr	r5
+	clr	r6
 	clr	r10
 	clr	r11
 .Lascon_aead128_decrypt_with_shend36:
 	; ascon_aead128.ae:136: set_rate(s, r ^ p ^ pad(last))
-	xor	60(sp), r15
-	xor	r14, r15
-	mov	20(sp), r14
-	xor	58(sp), r14
-	xor	r13, r14
+	mov	24(sp), r15
+	xor	58(sp), r15
+	xor	r13, r15
 	mov	22(sp), r13
-	xor	56(sp), r13
-	xor	r12, r13
-	mov	24(sp), r12
-	xor	54(sp), r12
-	xor	r5, r12
+	xor	60(sp), r13
+	xor	r14, r13
+	mov	20(sp), r14
+	xor	62(sp), r14
+	xor	r4, r14
+	mov	18(sp), r4
+	xor	64(sp), r4
+	xor	r12, r4
 	; ascon_aead128.ae:41: s[0] = r[63:0]
-	mov	r12, 54(sp)
-	mov	r13, 56(sp)
-	mov	r14, 58(sp)
-	mov	r15, 60(sp)
+	mov	r15, 58(sp)
+	mov	r13, 60(sp)
+	mov	r14, 62(sp)
+	mov	r4, 64(sp)
 	; ascon_aead128.ae:136: set_rate(s, r ^ p ^ pad(last))
-	xor	68(sp), r6
-	xor	r11, r6
-	xor	66(sp), r7
-	xor	r10, r7
-	mov	18(sp), r13
-	xor	64(sp), r13
-	xor	r9, r13
-	mov	28(sp), r12
-	xor	62(sp), r12
-	xor	r8, r12
+	mov	26(sp), r12
+	xor	66(sp), r12
+	xor	r5, r12
+	xor	68(sp), r7
+	xor	r6, r7
+	xor	70(sp), r8
+	xor	r10, r8
+	xor	72(sp), r9
+	xor	r11, r9
 	; ascon_aead128.ae:42: s[1] = r[127:64]
-	mov	r12, 62(sp)
-	mov	r13, 64(sp)
-	mov	r7, 66(sp)
-	mov	r6, 68(sp)
+	mov	r12, 66(sp)
+	mov	r7, 68(sp)
+	mov	r8, 70(sp)
+	mov	r9, 72(sp)
 	; ascon_aead128.ae:137: return (load_le(tag, 0, 16) ^ finalize(s, k0, k1)) == 0
-	mov	132(sp), r11
+	mov	136(sp), r11
 	bit	#1, r11
 	jnz	.Lascon_aead128_decrypt_with_bytes40
 .Lascon_aead128_decrypt_with_words41:
 	mov	@r11+, 52(sp)
 	mov	@r11+, 50(sp)
 	mov	@r11+, 48(sp)
+	mov	@r11+, 54(sp)
+	mov	@r11+, 56(sp)
 	mov	@r11+, 46(sp)
 	mov	@r11+, 44(sp)
 	mov	@r11+, 42(sp)
-	mov	@r11+, 40(sp)
-	mov	@r11+, 38(sp)
 	jmp	.Lascon_aead128_decrypt_with_join42
 .Lascon_aead128_decrypt_with_bytes40:
 	mov	sp, r12
-	add	#94, r12
+	add	#98, r12
 	mov	r12, r13
 	mov	#16, r14
 .Lascon_aead128_decrypt_with_cpy43:
@@ -1136,100 +1117,92 @@ ascon_aead128_decrypt_with:
 	jmp	.Lascon_aead128_decrypt_with_words41
 .Lascon_aead128_decrypt_with_join42:
 	; ascon_aead128.ae:74: s[2] = s[2] ^ k0
-	mov	76(sp), r14
+	mov	74(sp), r11
 	mov	2(sp), r10
-	xor	-10(r10), r14
-	mov	74(sp), r13
-	xor	-12(r10), r13
-	mov	72(sp), r12
-	xor	-14(r10), r12
-	mov	70(sp), r11
 	xor	-16(r10), r11
-	mov	r11, 70(sp)
-	mov	r12, 72(sp)
-	mov	r13, 74(sp)
-	mov	r14, 76(sp)
+	mov	76(sp), r12
+	xor	-14(r10), r12
+	mov	78(sp), r13
+	xor	-12(r10), r13
+	mov	80(sp), r14
+	xor	-10(r10), r14
+	mov	r11, 74(sp)
+	mov	r12, 76(sp)
+	mov	r13, 78(sp)
+	mov	r14, 80(sp)
 	; ascon_aead128.ae:75: s[3] = s[3] ^ k1
-	mov	84(sp), r14
-	xor	-2(r10), r14
-	mov	82(sp), r13
-	xor	-4(r10), r13
-	mov	80(sp), r12
-	xor	-6(r10), r12
-	mov	78(sp), r11
+	mov	82(sp), r11
 	xor	-8(r10), r11
-	mov	r11, 78(sp)
-	mov	r12, 80(sp)
-	mov	r13, 82(sp)
-	mov	r14, 84(sp)
+	mov	84(sp), r12
+	xor	-6(r10), r12
+	mov	86(sp), r13
+	xor	-4(r10), r13
+	mov	88(sp), r14
+	xor	-2(r10), r14
+	mov	r11, 82(sp)
+	mov	r12, 84(sp)
+	mov	r13, 86(sp)
+	mov	r14, 88(sp)
 	; ascon_aead128.ae:76: P.permute(s, rounds_init)
 	mov	sp, r12
-	add	#54, r12
+	add	#58, r12
 	mov	#12, r13
 	call	#ascon_aead128_P_permute
 	; ascon_aead128.ae:77: return cat(s[4] ^ k1, s[3] ^ k0)
-	mov	92(sp), r13
+	mov	90(sp), r14
 	mov	2(sp), r6
-	xor	-2(r6), r13
+	xor	-8(r6), r14
+	mov	82(sp), r13
+	xor	-16(r6), r13
 	; ascon_aead128.ae:137: return (load_le(tag, 0, 16) ^ finalize(s, k0, k1)) == 0
-	mov	38(sp), r14
-	xor	r13, r14
+	mov	52(sp), r10
+	xor	r13, r10
 	; ascon_aead128.ae:77: return cat(s[4] ^ k1, s[3] ^ k0)
-	mov	90(sp), r12
-	xor	-4(r6), r12
+	mov	92(sp), r9
+	xor	-6(r6), r9
+	mov	84(sp), r13
+	xor	-14(r6), r13
 	; ascon_aead128.ae:137: return (load_le(tag, 0, 16) ^ finalize(s, k0, k1)) == 0
-	mov	40(sp), r13
-	xor	r12, r13
+	mov	50(sp), r11
+	xor	r13, r11
 	; ascon_aead128.ae:77: return cat(s[4] ^ k1, s[3] ^ k0)
-	mov	88(sp), r11
-	xor	-6(r6), r11
+	mov	94(sp), r8
+	xor	-4(r6), r8
+	mov	86(sp), r13
+	xor	-12(r6), r13
 	; ascon_aead128.ae:137: return (load_le(tag, 0, 16) ^ finalize(s, k0, k1)) == 0
-	mov	42(sp), r12
-	xor	r11, r12
+	mov	48(sp), r12
+	xor	r13, r12
 	; ascon_aead128.ae:77: return cat(s[4] ^ k1, s[3] ^ k0)
-	mov	86(sp), r10
-	xor	-8(r6), r10
+	mov	96(sp), r7
+	xor	-2(r6), r7
+	mov	88(sp), r13
+	xor	-10(r6), r13
 	; ascon_aead128.ae:137: return (load_le(tag, 0, 16) ^ finalize(s, k0, k1)) == 0
-	mov	44(sp), r11
-	xor	r10, r11
-	; ascon_aead128.ae:77: return cat(s[4] ^ k1, s[3] ^ k0)
-	mov	84(sp), r9
-	xor	-10(r6), r9
-	; ascon_aead128.ae:137: return (load_le(tag, 0, 16) ^ finalize(s, k0, k1)) == 0
-	mov	46(sp), r10
-	xor	r9, r10
-	; ascon_aead128.ae:77: return cat(s[4] ^ k1, s[3] ^ k0)
-	mov	82(sp), r8
-	xor	-12(r6), r8
-	; ascon_aead128.ae:137: return (load_le(tag, 0, 16) ^ finalize(s, k0, k1)) == 0
-	mov	48(sp), r9
-	xor	r8, r9
-	; ascon_aead128.ae:77: return cat(s[4] ^ k1, s[3] ^ k0)
-	mov	78(sp), r7
-	xor	-16(r6), r7
-	; ascon_aead128.ae:137: return (load_le(tag, 0, 16) ^ finalize(s, k0, k1)) == 0
-	mov	52(sp), r8
-	xor	r7, r8
-	; ascon_aead128.ae:77: return cat(s[4] ^ k1, s[3] ^ k0)
-	mov	80(sp), r7
-	xor	-14(r6), r7
-	; ascon_aead128.ae:137: return (load_le(tag, 0, 16) ^ finalize(s, k0, k1)) == 0
-	mov	50(sp), r15
+	mov	54(sp), r5
+	xor	r13, r5
+	mov	56(sp), r6
+	xor	r14, r6
+	mov	46(sp), r13
+	xor	r9, r13
+	mov	44(sp), r14
+	xor	r8, r14
+	mov	42(sp), r15
 	xor	r7, r15
-	bis	r15, r8
-	bis	r9, r8
-	bis	r10, r8
-	bis	r11, r8
-	bis	r12, r8
-	bis	r13, r8
-	bis	r14, r8
-	sub	#1, r8
+	bis	r11, r10
+	bis	r12, r10
+	bis	r5, r10
+	bis	r6, r10
+	bis	r13, r10
+	bis	r14, r10
+	bis	r15, r10
+	sub	#1, r10
 	clr	r14
 	adc	r14
 	xor	#1, r14
-	mov	140(sp), r15
+	mov	144(sp), r15
 	mov	r14, 0(r15)
-	add	#110, sp
+	add	#114, sp
 	popm.w	#7, r10
 	ret
 	.size ascon_aead128_decrypt_with, .-ascon_aead128_decrypt_with
@@ -1724,7 +1697,7 @@ ascon_aead128_P_permute:
 
 ; --- ascon_aead128_absorb_ad: ascon_aead128.absorb_ad
 ;     frame 42 bytes (13 spill slots, locals 16), saves nothing
-;     estimated 508 bytes of code
+;     estimated 488 bytes of code
 	.section .text.ascon_aead128_absorb_ad,"ax",@progbits
 	.local ascon_aead128_absorb_ad
 	.type ascon_aead128_absorb_ad, @function
@@ -1749,7 +1722,7 @@ ascon_aead128_absorb_ad:
 	mov	r15, 20(sp)
 	mov	2(sp), r15
 	subc	r13, r15
-	mov	r13, 12(sp)
+	mov	r13, 14(sp)
 	jc	.Lascon_aead128_absorb_ad_done4
 .Lascon_aead128_absorb_ad_loop3:
 	; ascon_aead128.ae:63: off = rate * i
@@ -1794,7 +1767,7 @@ ascon_aead128_absorb_ad:
 	mov	@r9+, 8(sp)
 	mov	@r9+, 18(sp)
 	mov	@r9+, 16(sp)
-	mov	@r9+, 14(sp)
+	mov	@r9+, 12(sp)
 	mov	@r9+, 10(sp)
 	jmp	.Lascon_aead128_absorb_ad_join7
 .Lascon_aead128_absorb_ad_bytes5:
@@ -1819,17 +1792,9 @@ ascon_aead128_absorb_ad:
 	jmp	.Lascon_aead128_absorb_ad_words6
 .Lascon_aead128_absorb_ad_join7:
 	; ascon_aead128.ae:28: return (1 as u128) << (8 * count)
-	rla	r10
-	adc	r10
-	rla	r10
-	adc	r10
-	rla	r10
-	adc	r10
 	mov	r10, r15
-	and	#65528, r15
+	rlam.w	#3, r15
 	rlam.w	#3, r7
-	and	#7, r10
-	bis	r10, r7
 	mov	#1, r8
 	mov	#0, r9
 	mov	#0, r10
@@ -1904,7 +1869,7 @@ ascon_aead128_absorb_ad:
 	mov	16(sp), r11
 	xor	10(r7), r11
 	xor	r12, r11
-	mov	14(sp), r12
+	mov	12(sp), r12
 	xor	12(r7), r12
 	xor	r13, r12
 	mov	10(sp), r13
@@ -1923,7 +1888,7 @@ ascon_aead128_absorb_ad:
 	addc	#0, 2(sp)
 	cmp	20(sp), 4(sp)
 	mov	2(sp), r15
-	subc	12(sp), r15
+	subc	14(sp), r15
 	jnc	.Lascon_aead128_absorb_ad_loop3
 .Lascon_aead128_absorb_ad_done4:
 .Lascon_aead128_absorb_ad_else1:

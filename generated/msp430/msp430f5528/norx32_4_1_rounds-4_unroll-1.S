@@ -56,56 +56,56 @@ norx32_4_1_key_setup:
 
 
 ; --- norx32_4_1_encrypt_with: norx32_4_1.encrypt_with
-;     frame 254 bytes (55 spill slots, locals 144), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2456 bytes of code
+;     frame 252 bytes (54 spill slots, locals 144), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 2476 bytes of code
 	.section .text.norx32_4_1_encrypt_with,"ax",@progbits
 	.global norx32_4_1_encrypt_with
 	.type norx32_4_1_encrypt_with, @function
 	.balign 2
 norx32_4_1_encrypt_with:
 	pushm.w	#7, r10
-	sub	#254, sp
+	sub	#252, sp
 	mov	r13, r10
 	mov	r14, r11
-	mov	r15, 88(sp)
-	mov	r12, 94(sp)
+	mov	r15, 86(sp)
+	mov	r12, 92(sp)
 	; norx32_4_1.ae:132: initialize(s, k, nonce)
 	mov	r12, r14
-	mov	14(r14), 96(sp)
-	mov	12(r14), 98(sp)
-	mov	10(r14), 100(sp)
-	mov	8(r14), 102(sp)
-	mov	6(r14), 104(sp)
-	mov	4(r14), 106(sp)
-	mov	2(r14), 108(sp)
+	mov	14(r14), 94(sp)
+	mov	12(r14), 96(sp)
+	mov	10(r14), 98(sp)
+	mov	8(r14), 100(sp)
+	mov	6(r14), 102(sp)
+	mov	4(r14), 104(sp)
+	mov	2(r14), 106(sp)
 	mov	sp, r12
-	add	#110, r12
-	mov	@r14, 174(sp)
-	mov	108(sp), 176(sp)
-	mov	106(sp), 178(sp)
-	mov	104(sp), 180(sp)
-	mov	102(sp), 182(sp)
-	mov	100(sp), 184(sp)
-	mov	98(sp), 186(sp)
-	mov	96(sp), 188(sp)
+	add	#108, r12
+	mov	@r14, 172(sp)
+	mov	106(sp), 174(sp)
+	mov	104(sp), 176(sp)
+	mov	102(sp), 178(sp)
+	mov	100(sp), 180(sp)
+	mov	98(sp), 182(sp)
+	mov	96(sp), 184(sp)
+	mov	94(sp), 186(sp)
 	mov	sp, r13
-	add	#174, r13
+	add	#172, r13
 	mov	r10, r14
 	mov	r11, r15
 	call	#norx32_4_1_initialize
 	; norx32_4_1.ae:133: absorb_header(s, ad)
 	mov	sp, r12
-	add	#110, r12
-	mov	88(sp), r13
-	mov	270(sp), r14
+	add	#108, r12
+	mov	86(sp), r13
+	mov	268(sp), r14
 	call	#norx32_4_1_absorb_header
 	; norx32_4_1.ae:135: if m > 0 {
-	tst	274(sp)
+	tst	272(sp)
 	jnz	.Lnorx32_4_1_encrypt_with_near22
 	br	#.Lnorx32_4_1_encrypt_with_else1
 .Lnorx32_4_1_encrypt_with_near22:
 	; norx32_4_1.ae:40: return ((((n >> 4) as u64) * 0xaaaaaaab) >> 33) as u32
-	mov	274(sp), r9
+	mov	272(sp), r9
 	rrum.w	#4, r9
 	mov	r9, r15
 	rla	r15
@@ -321,19 +321,19 @@ norx32_4_1_encrypt_with:
 	; norx32_4_1.ae:136: for i in 0..whole_blocks(m) + 1 {
 	add	#1, r12
 	addc	#0, r13
-	mov	#0, 80(sp)
-	mov	#0, 78(sp)
-	cmp	r12, 80(sp)
-	mov	r12, 92(sp)
-	mov	78(sp), r15
+	mov	#0, 76(sp)
+	mov	#0, 74(sp)
+	cmp	r12, 76(sp)
+	mov	r12, 90(sp)
+	mov	74(sp), r15
 	subc	r13, r15
-	mov	r13, 90(sp)
+	mov	r13, 88(sp)
 	jnc	.Lnorx32_4_1_encrypt_with_near23
 	br	#.Lnorx32_4_1_encrypt_with_done4
 .Lnorx32_4_1_encrypt_with_near23:
 .Lnorx32_4_1_encrypt_with_loop3:
 	; norx32_4_1.ae:137: off = rate * i
-	mov	80(sp), r11
+	mov	76(sp), r11
 	mov	r11, r13
 	swpb	r13
 	bit	#1, r13
@@ -344,7 +344,7 @@ norx32_4_1_encrypt_with:
 	rrc	r13
 	mov	r13, r14
 	and	#65504, r14
-	mov	78(sp), r9
+	mov	74(sp), r9
 	mov	r9, r15
 	rlam.w	#4, r15
 	rlam.w	#1, r15
@@ -366,10 +366,10 @@ norx32_4_1_encrypt_with:
 	add	r14, r13
 	addc	r15, r9
 	; norx32_4_1.ae:138: count = if m - off < rate then m - off else rate
-	mov	274(sp), r11
+	mov	272(sp), r11
 	mov	#0, r10
 	sub	r13, r11
-	mov	r13, 68(sp)
+	mov	r13, 64(sp)
 	subc	r9, r10
 	cmp	#48, r11
 	mov	r10, r15
@@ -378,132 +378,124 @@ norx32_4_1_encrypt_with:
 	xor	#48, r11
 	and	r14, r11
 	xor	#48, r11
-	mov	r11, 54(sp)
+	mov	r11, 52(sp)
 	and	r14, r10
-	mov	r10, 8(sp)
+	mov	r10, 10(sp)
 	; norx32_4_1.ae:139: s[15] = s[15] ^ payload_tag
-	mov	170(sp), r15
+	mov	168(sp), r15
 	xor	#2, r15
-	mov	r15, 170(sp)
+	mov	r15, 168(sp)
 	; norx32_4_1.ae:140: F.permute(s)
 	mov	sp, r12
-	add	#110, r12
+	add	#108, r12
 	call	#norx32_4_1_F_permute
 	; norx32_4_1.ae:141: c = rate_of(s) ^ load_le(msg, off, rate, count) ^ pad(count)
-	mov	68(sp), r13
-	add	272(sp), r13
-	cmp	#48, 54(sp)
+	mov	64(sp), r14
+	add	270(sp), r14
+	cmp	#48, 52(sp)
 	jnc	.Lnorx32_4_1_encrypt_with_bytes5
-	bit	#1, r13
+	bit	#1, r14
 	jnz	.Lnorx32_4_1_encrypt_with_bytes5
 .Lnorx32_4_1_encrypt_with_words6:
-	mov	@r13+, 60(sp)
-	mov	@r13+, r4
-	mov	@r13+, r5
-	mov	@r13+, r6
-	mov	@r13+, r7
-	mov	@r13+, r8
-	mov	@r13+, r9
-	mov	@r13+, r10
-	mov	@r13+, r11
-	mov	@r13+, r12
-	mov	@r13+, 62(sp)
-	mov	@r13+, 10(sp)
-	mov	@r13+, 14(sp)
-	mov	@r13+, 16(sp)
-	mov	@r13+, 22(sp)
-	mov	@r13+, 28(sp)
-	mov	@r13+, 36(sp)
-	mov	@r13+, 42(sp)
-	mov	@r13+, 48(sp)
-	mov	@r13+, 44(sp)
-	mov	@r13+, 38(sp)
-	mov	@r13+, 34(sp)
-	mov	@r13+, 32(sp)
-	mov	@r13+, 30(sp)
+	mov	@r14, 58(sp)
+	mov	2(r14), r15
+	mov	4(r14), r4
+	mov	6(r14), r5
+	mov	8(r14), r6
+	mov	10(r14), r7
+	mov	12(r14), r8
+	mov	14(r14), r9
+	mov	16(r14), r10
+	mov	18(r14), r11
+	mov	20(r14), r12
+	mov	22(r14), r13
+	mov	24(r14), 14(sp)
+	mov	26(r14), 16(sp)
+	mov	28(r14), 22(sp)
+	mov	30(r14), 26(sp)
+	mov	32(r14), 34(sp)
+	mov	34(r14), 40(sp)
+	mov	36(r14), 46(sp)
+	mov	38(r14), 42(sp)
+	mov	40(r14), 36(sp)
+	mov	42(r14), 32(sp)
+	mov	44(r14), 30(sp)
+	mov	46(r14), r14
 	jmp	.Lnorx32_4_1_encrypt_with_join7
 .Lnorx32_4_1_encrypt_with_bytes5:
 	mov	sp, r10
-	add	#190, r10
+	add	#188, r10
 	mov	r10, r11
 	mov	#48, r12
-	mov	54(sp), r15
+	mov	52(sp), r15
 .Lnorx32_4_1_encrypt_with_cpy8:
-	clr	r14
+	clr	r13
 	tst	r15
 	jz	.Lnorx32_4_1_encrypt_with_pad9
-	mov.b	@r13, r14
-	inc	r13
+	mov.b	@r14, r13
+	inc	r14
 	dec	r15
 .Lnorx32_4_1_encrypt_with_pad9:
-	mov.b	r14, 0(r11)
+	mov.b	r13, 0(r11)
 	inc	r11
 	dec	r12
 	jnz	.Lnorx32_4_1_encrypt_with_cpy8
-	mov	r10, r13
+	mov	r10, r14
 	jmp	.Lnorx32_4_1_encrypt_with_words6
 .Lnorx32_4_1_encrypt_with_join7:
-	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	mov	8(sp), r15
-	rlam.w	#3, r15
-	mov	54(sp), r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	mov	r14, r13
-	and	#7, r13
-	bis	r13, r15
-	mov	r15, 26(sp)
-	; norx32_4_1.ae:141: c = rate_of(s) ^ load_le(msg, off, rate, count) ^ pad(count)
-	xor	110(sp), 60(sp)
+	xor	108(sp), 58(sp)
+	xor	110(sp), r15
+	mov	r15, 84(sp)
 	xor	112(sp), r4
-	mov	r4, 86(sp)
+	mov	r4, 82(sp)
 	xor	114(sp), r5
-	mov	r5, 84(sp)
+	mov	r5, 80(sp)
 	xor	116(sp), r6
-	mov	r6, 82(sp)
+	mov	r6, 78(sp)
 	xor	118(sp), r7
-	mov	r7, 76(sp)
+	mov	r7, 72(sp)
 	xor	120(sp), r8
-	mov	r8, 74(sp)
+	mov	r8, 70(sp)
 	xor	122(sp), r9
-	mov	r9, 72(sp)
+	mov	r9, 68(sp)
 	xor	124(sp), r10
-	mov	r10, 70(sp)
+	mov	r10, 66(sp)
 	xor	126(sp), r11
-	mov	r11, 66(sp)
+	mov	r11, 62(sp)
 	xor	128(sp), r12
-	mov	r12, 64(sp)
-	xor	130(sp), 62(sp)
-	xor	132(sp), 10(sp)
-	xor	134(sp), 14(sp)
-	xor	136(sp), 16(sp)
-	xor	138(sp), 22(sp)
-	xor	140(sp), 28(sp)
-	xor	142(sp), 36(sp)
-	xor	144(sp), 42(sp)
-	xor	146(sp), 48(sp)
-	xor	148(sp), 44(sp)
-	xor	150(sp), 38(sp)
-	xor	152(sp), 34(sp)
-	xor	154(sp), 32(sp)
-	xor	156(sp), 30(sp)
+	mov	r12, 60(sp)
+	xor	130(sp), r13
+	mov	r13, 8(sp)
+	xor	132(sp), 14(sp)
+	xor	134(sp), 16(sp)
+	xor	136(sp), 22(sp)
+	xor	138(sp), 26(sp)
+	xor	140(sp), 34(sp)
+	xor	142(sp), 40(sp)
+	xor	144(sp), 46(sp)
+	xor	146(sp), 42(sp)
+	xor	148(sp), 36(sp)
+	xor	150(sp), 32(sp)
+	xor	152(sp), 30(sp)
+	xor	154(sp), r14
+	mov	r14, 28(sp)
 	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	cmp	#48, 54(sp)
-	mov	8(sp), r15
+	mov	52(sp), r14
+	cmp	#48, r14
+	mov	10(sp), r13
+	mov	r13, r15
 	subc	#0, r15
-	subc	r4, r4
+	subc	r5, r5
+	rlam.w	#3, r13
+	mov	r13, 10(sp)
 	mov	r14, r15
-	and	#65528, r15
-	mov	#1, 58(sp)
-	mov	#0, 56(sp)
-	mov	#0, 52(sp)
+	rlam.w	#3, r15
+	mov	#1, 56(sp)
+	mov	#0, 54(sp)
 	mov	#0, 50(sp)
-	mov	#0, 46(sp)
-	mov	#0, 40(sp)
+	mov	#0, 48(sp)
+	mov	#0, 44(sp)
+	mov	#0, 38(sp)
 	mov	#0, 24(sp)
 	mov	#0, 20(sp)
 	mov	#0, 18(sp)
@@ -511,7 +503,7 @@ norx32_4_1_encrypt_with:
 	mov	#0, 4(sp)
 	mov	#0, 2(sp)
 	mov	#0, 0(sp)
-	mov	#0, r5
+	mov	#0, r4
 	mov	#0, r6
 	mov	#0, r7
 	mov	#0, r8
@@ -522,7 +514,7 @@ norx32_4_1_encrypt_with:
 	mov	#0, r13
 	mov	#0, r14
 	mov	#0, 12(sp)
-	tst	26(sp)
+	tst	10(sp)
 	jnz	.Lnorx32_4_1_encrypt_with_shbig10
 	cmp	#384, r15
 	jc	.Lnorx32_4_1_encrypt_with_shbig10
@@ -538,33 +530,33 @@ norx32_4_1_encrypt_with:
 	mov	r8, r9
 	mov	r7, r8
 	mov	r6, r7
-	mov	r5, r6
-	mov	@sp, r5
+	mov	r4, r6
+	mov	@sp, r4
 	mov	2(sp), 0(sp)
 	mov	4(sp), 2(sp)
 	mov	6(sp), 4(sp)
 	mov	18(sp), 6(sp)
 	mov	20(sp), 18(sp)
 	mov	24(sp), 20(sp)
-	mov	40(sp), 24(sp)
-	mov	46(sp), 40(sp)
-	mov	50(sp), 46(sp)
-	mov	52(sp), 50(sp)
-	mov	56(sp), 52(sp)
-	mov	58(sp), 56(sp)
-	clr	58(sp)
+	mov	38(sp), 24(sp)
+	mov	44(sp), 38(sp)
+	mov	48(sp), 44(sp)
+	mov	50(sp), 48(sp)
+	mov	54(sp), 50(sp)
+	mov	56(sp), 54(sp)
+	clr	56(sp)
 	sub	#16, r15
 	jmp	.Lnorx32_4_1_encrypt_with_shlimb13
 .Lnorx32_4_1_encrypt_with_shbits14:
 	tst	r15
 	jz	.Lnorx32_4_1_encrypt_with_shend11
 .Lnorx32_4_1_encrypt_with_sh12:
-	rla	58(sp)
-	rlc	56(sp)
-	rlc	52(sp)
+	rla	56(sp)
+	rlc	54(sp)
 	rlc	50(sp)
-	rlc	46(sp)
-	rlc	40(sp)
+	rlc	48(sp)
+	rlc	44(sp)
+	rlc	38(sp)
 	rlc	24(sp)
 	rlc	20(sp)
 	rlc	18(sp)
@@ -572,7 +564,7 @@ norx32_4_1_encrypt_with:
 	rlc	4(sp)
 	rlc	2(sp)
 	rlc	0(sp)
-	rlc	r5
+	rlc	r4
 	rlc	r6
 	rlc	r7
 	rlc	r8
@@ -587,12 +579,12 @@ norx32_4_1_encrypt_with:
 	jnz	.Lnorx32_4_1_encrypt_with_sh12
 	jmp	.Lnorx32_4_1_encrypt_with_shend11
 .Lnorx32_4_1_encrypt_with_shbig10:
-	clr	58(sp)
 	clr	56(sp)
-	clr	52(sp)
+	clr	54(sp)
 	clr	50(sp)
-	clr	46(sp)
-	clr	40(sp)
+	clr	48(sp)
+	clr	44(sp)
+	clr	38(sp)
 	clr	24(sp)
 	clr	20(sp)
 	clr	18(sp)
@@ -600,7 +592,7 @@ norx32_4_1_encrypt_with:
 	clr	4(sp)
 	clr	2(sp)
 	clr	0(sp)
-	clr	r5
+	clr	r4
 	clr	r6
 	clr	r7
 	clr	r8
@@ -614,210 +606,210 @@ norx32_4_1_encrypt_with:
 .Lnorx32_4_1_encrypt_with_shend11:
 	mov	12(sp), r15
 	bis	#32768, r15
-	and	r4, r15
+	and	r5, r15
 	; norx32_4_1.ae:141: c = rate_of(s) ^ load_le(msg, off, rate, count) ^ pad(count)
-	xor	r15, 30(sp)
+	xor	r15, 28(sp)
 	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	and	r4, r14
+	and	r5, r14
 	; norx32_4_1.ae:141: c = rate_of(s) ^ load_le(msg, off, rate, count) ^ pad(count)
-	xor	r14, 32(sp)
+	xor	r14, 30(sp)
 	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	and	r4, r13
+	and	r5, r13
 	; norx32_4_1.ae:141: c = rate_of(s) ^ load_le(msg, off, rate, count) ^ pad(count)
-	xor	r13, 34(sp)
+	xor	r13, 32(sp)
 	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	and	r4, r12
+	and	r5, r12
 	; norx32_4_1.ae:141: c = rate_of(s) ^ load_le(msg, off, rate, count) ^ pad(count)
-	xor	r12, 38(sp)
+	xor	r12, 36(sp)
 	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	and	r4, r11
+	and	r5, r11
 	; norx32_4_1.ae:141: c = rate_of(s) ^ load_le(msg, off, rate, count) ^ pad(count)
-	xor	r11, 44(sp)
+	xor	r11, 42(sp)
 	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	and	r4, r10
+	and	r5, r10
 	; norx32_4_1.ae:141: c = rate_of(s) ^ load_le(msg, off, rate, count) ^ pad(count)
-	xor	r10, 48(sp)
+	xor	r10, 46(sp)
 	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	and	r4, r9
+	and	r5, r9
 	; norx32_4_1.ae:141: c = rate_of(s) ^ load_le(msg, off, rate, count) ^ pad(count)
-	xor	r9, 42(sp)
+	xor	r9, 40(sp)
 	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	and	r4, r8
+	and	r5, r8
 	; norx32_4_1.ae:141: c = rate_of(s) ^ load_le(msg, off, rate, count) ^ pad(count)
-	xor	r8, 36(sp)
+	xor	r8, 34(sp)
 	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	and	r4, r7
+	and	r5, r7
 	; norx32_4_1.ae:141: c = rate_of(s) ^ load_le(msg, off, rate, count) ^ pad(count)
-	xor	r7, 28(sp)
+	xor	r7, 26(sp)
 	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	and	r4, r6
+	and	r5, r6
 	; norx32_4_1.ae:141: c = rate_of(s) ^ load_le(msg, off, rate, count) ^ pad(count)
 	xor	r6, 22(sp)
 	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	and	r4, r5
+	and	r5, r4
 	; norx32_4_1.ae:141: c = rate_of(s) ^ load_le(msg, off, rate, count) ^ pad(count)
-	xor	r5, 16(sp)
+	xor	r4, 16(sp)
 	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
 	mov	@sp, r15
-	and	r4, r15
+	and	r5, r15
 	; norx32_4_1.ae:141: c = rate_of(s) ^ load_le(msg, off, rate, count) ^ pad(count)
 	xor	r15, 14(sp)
 	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
 	mov	2(sp), r15
-	and	r4, r15
+	and	r5, r15
 	; norx32_4_1.ae:141: c = rate_of(s) ^ load_le(msg, off, rate, count) ^ pad(count)
-	xor	r15, 10(sp)
+	xor	r15, 8(sp)
 	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
 	mov	4(sp), r14
-	and	r4, r14
+	and	r5, r14
 	; norx32_4_1.ae:141: c = rate_of(s) ^ load_le(msg, off, rate, count) ^ pad(count)
-	mov	62(sp), r15
+	mov	60(sp), r15
 	xor	r14, r15
 	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
 	mov	6(sp), r13
-	and	r4, r13
+	and	r5, r13
 	; norx32_4_1.ae:141: c = rate_of(s) ^ load_le(msg, off, rate, count) ^ pad(count)
-	mov	64(sp), r14
+	mov	62(sp), r14
 	xor	r13, r14
 	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	mov	18(sp), r13
-	and	r4, r13
+	mov	18(sp), r12
+	and	r5, r12
 	; norx32_4_1.ae:141: c = rate_of(s) ^ load_le(msg, off, rate, count) ^ pad(count)
-	mov	66(sp), r12
-	xor	r13, r12
+	mov	66(sp), r13
+	xor	r12, r13
 	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	mov	20(sp), r13
-	and	r4, r13
+	mov	20(sp), r11
+	and	r5, r11
+	; norx32_4_1.ae:141: c = rate_of(s) ^ load_le(msg, off, rate, count) ^ pad(count)
+	mov	68(sp), r12
+	xor	r11, r12
+	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
+	mov	24(sp), r10
+	and	r5, r10
 	; norx32_4_1.ae:141: c = rate_of(s) ^ load_le(msg, off, rate, count) ^ pad(count)
 	mov	70(sp), r11
-	xor	r13, r11
+	xor	r10, r11
 	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	mov	24(sp), r13
-	and	r4, r13
+	mov	38(sp), r9
+	and	r5, r9
 	; norx32_4_1.ae:141: c = rate_of(s) ^ load_le(msg, off, rate, count) ^ pad(count)
 	mov	72(sp), r10
-	xor	r13, r10
+	xor	r9, r10
 	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	mov	40(sp), r13
-	and	r4, r13
+	mov	44(sp), r8
+	and	r5, r8
 	; norx32_4_1.ae:141: c = rate_of(s) ^ load_le(msg, off, rate, count) ^ pad(count)
-	mov	74(sp), r9
-	xor	r13, r9
+	mov	78(sp), r9
+	xor	r8, r9
 	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	mov	46(sp), r13
-	and	r4, r13
+	mov	48(sp), r7
+	and	r5, r7
 	; norx32_4_1.ae:141: c = rate_of(s) ^ load_le(msg, off, rate, count) ^ pad(count)
-	mov	76(sp), r8
-	xor	r13, r8
+	mov	80(sp), r8
+	xor	r7, r8
 	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	mov	50(sp), r13
-	and	r4, r13
+	mov	50(sp), r6
+	and	r5, r6
 	; norx32_4_1.ae:141: c = rate_of(s) ^ load_le(msg, off, rate, count) ^ pad(count)
 	mov	82(sp), r7
-	xor	r13, r7
+	xor	r6, r7
 	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	mov	52(sp), r13
-	and	r4, r13
+	mov	54(sp), r4
+	and	r5, r4
 	; norx32_4_1.ae:141: c = rate_of(s) ^ load_le(msg, off, rate, count) ^ pad(count)
 	mov	84(sp), r6
-	xor	r13, r6
+	xor	r4, r6
 	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	mov	56(sp), r13
-	and	r4, r13
+	mov	56(sp), r4
+	and	r5, r4
 	; norx32_4_1.ae:141: c = rate_of(s) ^ load_le(msg, off, rate, count) ^ pad(count)
-	mov	86(sp), r5
-	xor	r13, r5
-	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	mov	58(sp), r13
-	and	r4, r13
-	; norx32_4_1.ae:141: c = rate_of(s) ^ load_le(msg, off, rate, count) ^ pad(count)
-	mov	60(sp), r4
-	xor	r13, r4
+	mov	58(sp), r5
+	xor	r4, r5
 	; norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
-	mov	r4, 110(sp)
-	mov	r5, 112(sp)
-	mov	r6, 114(sp)
-	mov	r7, 116(sp)
-	mov	r8, 118(sp)
-	mov	r9, 120(sp)
-	mov	r10, 122(sp)
-	mov	r11, 124(sp)
-	mov	r12, 126(sp)
-	mov	r14, 128(sp)
-	mov	r15, 130(sp)
-	mov	10(sp), 132(sp)
-	mov	14(sp), 134(sp)
-	mov	16(sp), 136(sp)
-	mov	22(sp), 138(sp)
-	mov	28(sp), 140(sp)
-	mov	36(sp), 142(sp)
-	mov	42(sp), 144(sp)
-	mov	48(sp), 146(sp)
-	mov	44(sp), 148(sp)
-	mov	38(sp), 150(sp)
-	mov	34(sp), 152(sp)
-	mov	32(sp), 154(sp)
-	mov	30(sp), 156(sp)
+	mov	r5, 108(sp)
+	mov	r6, 110(sp)
+	mov	r7, 112(sp)
+	mov	r8, 114(sp)
+	mov	r9, 116(sp)
+	mov	r10, 118(sp)
+	mov	r11, 120(sp)
+	mov	r12, 122(sp)
+	mov	r13, 124(sp)
+	mov	r14, 126(sp)
+	mov	r15, 128(sp)
+	mov	8(sp), 130(sp)
+	mov	14(sp), 132(sp)
+	mov	16(sp), 134(sp)
+	mov	22(sp), 136(sp)
+	mov	26(sp), 138(sp)
+	mov	34(sp), 140(sp)
+	mov	40(sp), 142(sp)
+	mov	46(sp), 144(sp)
+	mov	42(sp), 146(sp)
+	mov	36(sp), 148(sp)
+	mov	32(sp), 150(sp)
+	mov	30(sp), 152(sp)
+	mov	28(sp), 154(sp)
 	; norx32_4_1.ae:143: store_le(ct, off, c, count)
-	mov	68(sp), r13
-	add	276(sp), r13
-	cmp	#48, 54(sp)
+	mov	64(sp), r4
+	add	274(sp), r4
+	cmp	#48, 52(sp)
 	jnc	.Lnorx32_4_1_encrypt_with_bytes15
-	bit	#1, r13
+	bit	#1, r4
 	jnz	.Lnorx32_4_1_encrypt_with_bytes15
-	mov	r4, 0(r13)
-	mov	r5, 2(r13)
-	mov	r6, 4(r13)
-	mov	r7, 6(r13)
-	mov	r8, 8(r13)
-	mov	r9, 10(r13)
-	mov	r10, 12(r13)
-	mov	r11, 14(r13)
-	mov	r12, 16(r13)
-	mov	r14, 18(r13)
-	mov	r15, 20(r13)
-	mov	10(sp), 22(r13)
-	mov	14(sp), 24(r13)
-	mov	16(sp), 26(r13)
-	mov	22(sp), 28(r13)
-	mov	28(sp), 30(r13)
-	mov	36(sp), 32(r13)
-	mov	42(sp), 34(r13)
-	mov	48(sp), 36(r13)
-	mov	44(sp), 38(r13)
-	mov	38(sp), 40(r13)
-	mov	34(sp), 42(r13)
-	mov	32(sp), 44(r13)
-	mov	30(sp), 46(r13)
+	mov	r5, 0(r4)
+	mov	r6, 2(r4)
+	mov	r7, 4(r4)
+	mov	r8, 6(r4)
+	mov	r9, 8(r4)
+	mov	r10, 10(r4)
+	mov	r11, 12(r4)
+	mov	r12, 14(r4)
+	mov	r13, 16(r4)
+	mov	r14, 18(r4)
+	mov	r15, 20(r4)
+	mov	8(sp), 22(r4)
+	mov	14(sp), 24(r4)
+	mov	16(sp), 26(r4)
+	mov	22(sp), 28(r4)
+	mov	26(sp), 30(r4)
+	mov	34(sp), 32(r4)
+	mov	40(sp), 34(r4)
+	mov	46(sp), 36(r4)
+	mov	42(sp), 38(r4)
+	mov	36(sp), 40(r4)
+	mov	32(sp), 42(r4)
+	mov	30(sp), 44(r4)
+	mov	28(sp), 46(r4)
 	jmp	.Lnorx32_4_1_encrypt_with_stored16
 .Lnorx32_4_1_encrypt_with_bytes15:
-	mov	r4, 190(sp)
-	mov	r5, 192(sp)
-	mov	r6, 194(sp)
-	mov	r7, 196(sp)
-	mov	r8, 198(sp)
-	mov	r9, 200(sp)
-	mov	r10, 202(sp)
-	mov	r11, 204(sp)
-	mov	r12, 206(sp)
-	mov	r14, 208(sp)
-	mov	r15, 210(sp)
-	mov	10(sp), 212(sp)
-	mov	14(sp), 214(sp)
-	mov	16(sp), 216(sp)
-	mov	22(sp), 218(sp)
-	mov	28(sp), 220(sp)
-	mov	36(sp), 222(sp)
-	mov	42(sp), 224(sp)
-	mov	48(sp), 226(sp)
-	mov	44(sp), 228(sp)
-	mov	38(sp), 230(sp)
-	mov	34(sp), 232(sp)
-	mov	32(sp), 234(sp)
-	mov	30(sp), 236(sp)
+	mov	r5, 188(sp)
+	mov	r6, 190(sp)
+	mov	r7, 192(sp)
+	mov	r8, 194(sp)
+	mov	r9, 196(sp)
+	mov	r10, 198(sp)
+	mov	r11, 200(sp)
+	mov	r12, 202(sp)
+	mov	r13, 204(sp)
+	mov	r14, 206(sp)
+	mov	r15, 208(sp)
+	mov	8(sp), 210(sp)
+	mov	14(sp), 212(sp)
+	mov	16(sp), 214(sp)
+	mov	22(sp), 216(sp)
+	mov	26(sp), 218(sp)
+	mov	34(sp), 220(sp)
+	mov	40(sp), 222(sp)
+	mov	46(sp), 224(sp)
+	mov	42(sp), 226(sp)
+	mov	36(sp), 228(sp)
+	mov	32(sp), 230(sp)
+	mov	30(sp), 232(sp)
+	mov	28(sp), 234(sp)
 	mov	sp, r14
-	add	#190, r14
-	mov	54(sp), r15
+	add	#188, r14
+	mov	52(sp), r15
 	cmp	#48, r15
 	jnc	.Lnorx32_4_1_encrypt_with_cnt17
 	mov	#48, r15
@@ -825,17 +817,17 @@ norx32_4_1_encrypt_with:
 	tst	r15
 	jz	.Lnorx32_4_1_encrypt_with_stored16
 .Lnorx32_4_1_encrypt_with_cpy18:
-	mov.b	@r14, 0(r13)
+	mov.b	@r14, 0(r4)
 	inc	r14
-	inc	r13
+	inc	r4
 	dec	r15
 	jnz	.Lnorx32_4_1_encrypt_with_cpy18
 .Lnorx32_4_1_encrypt_with_stored16:
-	add	#1, 80(sp)
-	addc	#0, 78(sp)
-	cmp	92(sp), 80(sp)
-	mov	78(sp), r15
-	subc	90(sp), r15
+	add	#1, 76(sp)
+	addc	#0, 74(sp)
+	cmp	90(sp), 76(sp)
+	mov	74(sp), r15
+	subc	88(sp), r15
 	jc	.Lnorx32_4_1_encrypt_with_near24
 	br	#.Lnorx32_4_1_encrypt_with_loop3
 .Lnorx32_4_1_encrypt_with_near24:
@@ -844,34 +836,35 @@ norx32_4_1_encrypt_with:
 .Lnorx32_4_1_encrypt_with_endif2:
 	; norx32_4_1.ae:146: store_le(tag, 0, finalize(s, k))
 	mov	sp, r12
-	add	#110, r12
-	mov	94(sp), r15
-	mov	@r15, 174(sp)
-	mov	108(sp), 176(sp)
-	mov	106(sp), 178(sp)
-	mov	104(sp), 180(sp)
-	mov	102(sp), 182(sp)
-	mov	100(sp), 184(sp)
-	mov	98(sp), 186(sp)
-	mov	96(sp), 188(sp)
+	add	#108, r12
+	mov	92(sp), r15
+	mov	@r15, 172(sp)
+	mov	106(sp), 174(sp)
+	mov	104(sp), 176(sp)
+	mov	102(sp), 178(sp)
+	mov	100(sp), 180(sp)
+	mov	98(sp), 182(sp)
+	mov	96(sp), 184(sp)
+	mov	94(sp), 186(sp)
 	mov	sp, r13
-	add	#174, r13
+	add	#172, r13
 	mov	sp, r14
-	add	#238, r14
+	add	#236, r14
 	call	#norx32_4_1_finalize
-	mov	280(sp), r13
+	mov	278(sp), r13
 	bit	#1, r13
 	jnz	.Lnorx32_4_1_encrypt_with_bytes19
-	mov	238(sp), 0(r13)
-	mov	240(sp), 2(r13)
-	mov	242(sp), 4(r13)
-	mov	244(sp), 6(r13)
-	mov	246(sp), 8(r13)
-	mov	248(sp), 10(r13)
-	mov	250(sp), 12(r13)
-	mov	252(sp), 14(r13)
+	mov	236(sp), 0(r13)
+	mov	238(sp), 2(r13)
+	mov	240(sp), 4(r13)
+	mov	242(sp), 6(r13)
+	mov	244(sp), 8(r13)
+	mov	246(sp), 10(r13)
+	mov	248(sp), 12(r13)
+	mov	250(sp), 14(r13)
 	jmp	.Lnorx32_4_1_encrypt_with_stored20
 .Lnorx32_4_1_encrypt_with_bytes19:
+	mov	236(sp), 188(sp)
 	mov	238(sp), 190(sp)
 	mov	240(sp), 192(sp)
 	mov	242(sp), 194(sp)
@@ -879,9 +872,8 @@ norx32_4_1_encrypt_with:
 	mov	246(sp), 198(sp)
 	mov	248(sp), 200(sp)
 	mov	250(sp), 202(sp)
-	mov	252(sp), 204(sp)
 	mov	sp, r14
-	add	#190, r14
+	add	#188, r14
 	mov	#16, r15
 .Lnorx32_4_1_encrypt_with_cpy21:
 	mov.b	@r14, 0(r13)
@@ -890,7 +882,7 @@ norx32_4_1_encrypt_with:
 	dec	r15
 	jnz	.Lnorx32_4_1_encrypt_with_cpy21
 .Lnorx32_4_1_encrypt_with_stored20:
-	add	#254, sp
+	add	#252, sp
 	popm.w	#7, r10
 	ret
 	.size norx32_4_1_encrypt_with, .-norx32_4_1_encrypt_with
@@ -898,7 +890,7 @@ norx32_4_1_encrypt_with:
 
 ; --- norx32_4_1_decrypt_with: norx32_4_1.decrypt_with
 ;     frame 302 bytes (79 spill slots, locals 144), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 3212 bytes of code
+;     estimated 3204 bytes of code
 	.section .text.norx32_4_1_decrypt_with,"ax",@progbits
 	.global norx32_4_1_decrypt_with
 	.type norx32_4_1_decrypt_with, @function
@@ -1167,7 +1159,7 @@ norx32_4_1_decrypt_with:
 	mov	r12, 132(sp)
 	mov	116(sp), r15
 	subc	r13, r15
-	mov	r13, 130(sp)
+	mov	r13, 128(sp)
 	jnc	.Lnorx32_4_1_decrypt_with_near30
 	br	#.Lnorx32_4_1_decrypt_with_done4
 .Lnorx32_4_1_decrypt_with_near30:
@@ -1230,37 +1222,37 @@ norx32_4_1_decrypt_with:
 	add	#158, r12
 	call	#norx32_4_1_F_permute
 	; norx32_4_1.ae:164: x = first_bytes(r ^ load_le(ct, off, rate, count), count)
-	mov	52(sp), r13
-	add	320(sp), r13
+	mov	52(sp), r14
+	add	320(sp), r14
 	cmp	#48, 40(sp)
 	jnc	.Lnorx32_4_1_decrypt_with_bytes5
-	bit	#1, r13
+	bit	#1, r14
 	jnz	.Lnorx32_4_1_decrypt_with_bytes5
 .Lnorx32_4_1_decrypt_with_words6:
-	mov	46(r13), r4
-	mov	44(r13), r5
-	mov	42(r13), r6
-	mov	40(r13), r7
-	mov	38(r13), r8
-	mov	36(r13), r9
-	mov	34(r13), r10
-	mov	32(r13), r11
-	mov	30(r13), r12
-	mov	28(r13), 90(sp)
-	mov	26(r13), 94(sp)
-	mov	24(r13), 96(sp)
-	mov	22(r13), 100(sp)
-	mov	20(r13), 102(sp)
-	mov	18(r13), 106(sp)
-	mov	16(r13), 108(sp)
-	mov	14(r13), 92(sp)
-	mov	12(r13), 104(sp)
-	mov	10(r13), 64(sp)
-	mov	8(r13), 76(sp)
-	mov	6(r13), 44(sp)
-	mov	4(r13), 48(sp)
-	mov	2(r13), 22(sp)
-	mov	@r13, 26(sp)
+	mov	46(r14), r15
+	mov	44(r14), r4
+	mov	42(r14), r5
+	mov	40(r14), r6
+	mov	38(r14), r7
+	mov	36(r14), r8
+	mov	34(r14), r9
+	mov	32(r14), r10
+	mov	30(r14), r11
+	mov	28(r14), r12
+	mov	26(r14), r13
+	mov	24(r14), 96(sp)
+	mov	22(r14), 98(sp)
+	mov	20(r14), 102(sp)
+	mov	18(r14), 104(sp)
+	mov	16(r14), 108(sp)
+	mov	14(r14), 94(sp)
+	mov	12(r14), 106(sp)
+	mov	10(r14), 64(sp)
+	mov	8(r14), 76(sp)
+	mov	6(r14), 44(sp)
+	mov	4(r14), 48(sp)
+	mov	2(r14), 22(sp)
+	mov	@r14, r14
 	jmp	.Lnorx32_4_1_decrypt_with_join7
 .Lnorx32_4_1_decrypt_with_bytes5:
 	mov	40(sp), r15
@@ -1269,71 +1261,66 @@ norx32_4_1_decrypt_with:
 	add	#238, r10
 	mov	r10, r11
 .Lnorx32_4_1_decrypt_with_cpy8:
-	clr	r14
+	clr	r13
 	tst	r15
 	jz	.Lnorx32_4_1_decrypt_with_pad9
-	mov.b	@r13, r14
-	inc	r13
+	mov.b	@r14, r13
+	inc	r14
 	dec	r15
 .Lnorx32_4_1_decrypt_with_pad9:
-	mov.b	r14, 0(r11)
+	mov.b	r13, 0(r11)
 	inc	r11
 	dec	r12
 	jnz	.Lnorx32_4_1_decrypt_with_cpy8
-	mov	r10, r13
+	mov	r10, r14
 	jmp	.Lnorx32_4_1_decrypt_with_words6
 .Lnorx32_4_1_decrypt_with_join7:
-	; norx32_4_1.ae:45: return x & ~(~(0 as u384) << (8 * count))
-	mov	112(sp), r15
-	rlam.w	#3, r15
-	mov	40(sp), r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	mov	r13, r14
-	and	#7, r14
-	bis	r14, r15
-	mov	r15, 114(sp)
-	; norx32_4_1.ae:164: x = first_bytes(r ^ load_le(ct, off, rate, count), count)
-	xor	204(sp), r4
-	mov	r4, 60(sp)
-	xor	202(sp), r5
-	mov	r5, 62(sp)
-	xor	200(sp), r6
-	mov	r6, 66(sp)
-	xor	198(sp), r7
-	mov	r7, 70(sp)
-	xor	196(sp), r8
-	mov	r8, 74(sp)
-	xor	194(sp), r9
-	mov	r9, 78(sp)
-	xor	192(sp), r10
-	mov	r10, 80(sp)
-	xor	190(sp), r11
-	mov	r11, 82(sp)
-	xor	188(sp), r12
-	mov	r12, 86(sp)
-	xor	186(sp), 90(sp)
-	xor	184(sp), 94(sp)
+	xor	204(sp), r15
+	mov	r15, 60(sp)
+	xor	202(sp), r4
+	mov	r4, 62(sp)
+	xor	200(sp), r5
+	mov	r5, 66(sp)
+	xor	198(sp), r6
+	mov	r6, 70(sp)
+	xor	196(sp), r7
+	mov	r7, 74(sp)
+	xor	194(sp), r8
+	mov	r8, 78(sp)
+	xor	192(sp), r9
+	mov	r9, 80(sp)
+	xor	190(sp), r10
+	mov	r10, 82(sp)
+	xor	188(sp), r11
+	mov	r11, 86(sp)
+	xor	186(sp), r12
+	mov	r12, 90(sp)
+	xor	184(sp), r13
+	mov	r13, 92(sp)
 	xor	182(sp), 96(sp)
-	xor	180(sp), 100(sp)
+	xor	180(sp), 98(sp)
 	xor	178(sp), 102(sp)
-	xor	176(sp), 106(sp)
+	xor	176(sp), 104(sp)
 	xor	174(sp), 108(sp)
-	xor	172(sp), 92(sp)
-	xor	170(sp), 104(sp)
+	xor	172(sp), 94(sp)
+	xor	170(sp), 106(sp)
 	xor	168(sp), 64(sp)
 	xor	166(sp), 76(sp)
 	xor	164(sp), 44(sp)
 	xor	162(sp), 48(sp)
 	xor	160(sp), 22(sp)
-	xor	158(sp), 26(sp)
+	xor	158(sp), r14
+	mov	r14, 26(sp)
 	; norx32_4_1.ae:45: return x & ~(~(0 as u384) << (8 * count))
-	and	#65528, r13
-	mov	r13, 56(sp)
+	mov	112(sp), 114(sp)
+	mov	114(sp), r15
+	rlam.w	#3, r15
+	mov	r15, 114(sp)
+	mov	40(sp), 56(sp)
+	mov	56(sp), r15
+	rlam.w	#3, r15
+	mov	r15, 56(sp)
+	mov	r15, r13
 	mov	#-1, 36(sp)
 	mov	#-1, r15
 	mov	#-1, r14
@@ -1462,14 +1449,14 @@ norx32_4_1_decrypt_with:
 	bic	r8, 82(sp)
 	bic	r7, 86(sp)
 	bic	r6, 90(sp)
-	bic	r5, 94(sp)
+	bic	r5, 92(sp)
 	bic	r4, 96(sp)
-	bic	4(sp), 100(sp)
+	bic	4(sp), 98(sp)
 	bic	8(sp), 102(sp)
-	bic	12(sp), 106(sp)
+	bic	12(sp), 104(sp)
 	bic	14(sp), 108(sp)
-	bic	16(sp), 92(sp)
-	bic	18(sp), 104(sp)
+	bic	16(sp), 94(sp)
+	bic	18(sp), 106(sp)
 	bic	20(sp), 64(sp)
 	bic	24(sp), 76(sp)
 	bic	28(sp), 44(sp)
@@ -1487,14 +1474,14 @@ norx32_4_1_decrypt_with:
 	mov	44(sp), 6(r13)
 	mov	76(sp), 8(r13)
 	mov	64(sp), 10(r13)
-	mov	104(sp), 12(r13)
-	mov	92(sp), 14(r13)
+	mov	106(sp), 12(r13)
+	mov	94(sp), 14(r13)
 	mov	108(sp), 16(r13)
-	mov	106(sp), 18(r13)
+	mov	104(sp), 18(r13)
 	mov	102(sp), 20(r13)
-	mov	100(sp), 22(r13)
+	mov	98(sp), 22(r13)
 	mov	96(sp), 24(r13)
-	mov	94(sp), 26(r13)
+	mov	92(sp), 26(r13)
 	mov	90(sp), 28(r13)
 	mov	86(sp), 30(r13)
 	mov	82(sp), 32(r13)
@@ -1514,14 +1501,14 @@ norx32_4_1_decrypt_with:
 	mov	44(sp), 244(sp)
 	mov	76(sp), 246(sp)
 	mov	64(sp), 248(sp)
-	mov	104(sp), 250(sp)
-	mov	92(sp), 252(sp)
+	mov	106(sp), 250(sp)
+	mov	94(sp), 252(sp)
 	mov	108(sp), 254(sp)
-	mov	106(sp), 256(sp)
+	mov	104(sp), 256(sp)
 	mov	102(sp), 258(sp)
-	mov	100(sp), 260(sp)
+	mov	98(sp), 260(sp)
 	mov	96(sp), 262(sp)
-	mov	94(sp), 264(sp)
+	mov	92(sp), 264(sp)
 	mov	90(sp), 266(sp)
 	mov	86(sp), 268(sp)
 	mov	82(sp), 270(sp)
@@ -1562,7 +1549,7 @@ norx32_4_1_decrypt_with:
 	mov	#0, r9
 	mov	#0, r8
 	mov	#0, r7
-	mov	#0, 98(sp)
+	mov	#0, 100(sp)
 	mov	#0, 84(sp)
 	mov	#0, 88(sp)
 	mov	#0, 68(sp)
@@ -1593,8 +1580,8 @@ norx32_4_1_decrypt_with:
 	mov	r9, r10
 	mov	r8, r9
 	mov	r7, r8
-	mov	98(sp), r7
-	mov	84(sp), 98(sp)
+	mov	100(sp), r7
+	mov	84(sp), 100(sp)
 	mov	88(sp), 84(sp)
 	mov	68(sp), 88(sp)
 	mov	72(sp), 68(sp)
@@ -1628,7 +1615,7 @@ norx32_4_1_decrypt_with:
 	rlc	68(sp)
 	rlc	88(sp)
 	rlc	84(sp)
-	rlc	98(sp)
+	rlc	100(sp)
 	rlc	r7
 	rlc	r8
 	rlc	r9
@@ -1651,7 +1638,7 @@ norx32_4_1_decrypt_with:
 	clr	r9
 	clr	r8
 	clr	r7
-	clr	98(sp)
+	clr	100(sp)
 	clr	84(sp)
 	clr	88(sp)
 	clr	68(sp)
@@ -1717,10 +1704,10 @@ norx32_4_1_decrypt_with:
 	mov	r6, 166(sp)
 	mov	r15, 168(sp)
 	; norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
-	mov	92(sp), r15
+	mov	94(sp), r15
 	xor	172(sp), r15
 	xor	r5, r15
-	mov	104(sp), r5
+	mov	106(sp), r5
 	xor	170(sp), r5
 	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
 	mov	46(sp), r6
@@ -1734,7 +1721,7 @@ norx32_4_1_decrypt_with:
 	mov	r5, 170(sp)
 	mov	r15, 172(sp)
 	; norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
-	mov	106(sp), r15
+	mov	104(sp), r15
 	xor	176(sp), r15
 	xor	r6, r15
 	mov	108(sp), r5
@@ -1751,7 +1738,7 @@ norx32_4_1_decrypt_with:
 	mov	r5, 174(sp)
 	mov	r15, 176(sp)
 	; norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
-	mov	100(sp), r15
+	mov	98(sp), r15
 	xor	180(sp), r15
 	xor	r6, r15
 	mov	102(sp), r5
@@ -1768,7 +1755,7 @@ norx32_4_1_decrypt_with:
 	mov	r5, 178(sp)
 	mov	r15, 180(sp)
 	; norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
-	mov	94(sp), r15
+	mov	92(sp), r15
 	xor	184(sp), r15
 	xor	r6, r15
 	mov	96(sp), r6
@@ -1790,7 +1777,7 @@ norx32_4_1_decrypt_with:
 	mov	90(sp), r7
 	xor	186(sp), r7
 	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	mov	98(sp), r6
+	mov	100(sp), r6
 	and	r4, r6
 	; norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
 	xor	r6, r7
@@ -1863,7 +1850,7 @@ norx32_4_1_decrypt_with:
 	addc	#0, 116(sp)
 	cmp	132(sp), 118(sp)
 	mov	116(sp), r15
-	subc	130(sp), r15
+	subc	128(sp), r15
 	jc	.Lnorx32_4_1_decrypt_with_near31
 	br	#.Lnorx32_4_1_decrypt_with_loop3
 .Lnorx32_4_1_decrypt_with_near31:
@@ -1878,7 +1865,7 @@ norx32_4_1_decrypt_with:
 	mov	14(r11), 122(sp)
 	mov	12(r11), 124(sp)
 	mov	10(r11), 126(sp)
-	mov	8(r11), 128(sp)
+	mov	8(r11), 130(sp)
 	mov	6(r11), 134(sp)
 	mov	4(r11), 136(sp)
 	mov	2(r11), 138(sp)
@@ -1923,7 +1910,7 @@ norx32_4_1_decrypt_with:
 	xor	290(sp), r10
 	mov	134(sp), r11
 	xor	292(sp), r11
-	mov	128(sp), r12
+	mov	130(sp), r12
 	xor	294(sp), r12
 	mov	126(sp), r13
 	xor	296(sp), r13
@@ -2993,17 +2980,17 @@ norx32_4_1_F_permute:
 
 
 ; --- norx32_4_1_absorb_header: norx32_4_1.absorb_header
-;     frame 150 bytes (51 spill slots, locals 48), saves nothing
-;     estimated 1788 bytes of code
+;     frame 148 bytes (50 spill slots, locals 48), saves nothing
+;     estimated 1766 bytes of code
 	.section .text.norx32_4_1_absorb_header,"ax",@progbits
 	.local norx32_4_1_absorb_header
 	.type norx32_4_1_absorb_header, @function
 	.balign 2
 norx32_4_1_absorb_header:
-	sub	#150, sp
+	sub	#148, sp
 	mov	r12, 0(sp)
-	mov	r13, 98(sp)
-	mov	r14, 76(sp)
+	mov	r13, 96(sp)
+	mov	r14, 74(sp)
 	; norx32_4_1.ae:96: if n > 0 {
 	tst	r14
 	jnz	.Lnorx32_4_1_absorb_header_near15
@@ -3226,19 +3213,19 @@ norx32_4_1_absorb_header:
 	; norx32_4_1.ae:97: for i in 0..whole_blocks(n) + 1 {
 	add	#1, r12
 	addc	#0, r13
-	mov	#0, 42(sp)
 	mov	#0, 40(sp)
-	cmp	r12, 42(sp)
+	mov	#0, 38(sp)
+	cmp	r12, 40(sp)
 	mov	r12, 66(sp)
-	mov	40(sp), r15
+	mov	38(sp), r15
 	subc	r13, r15
-	mov	r13, 60(sp)
+	mov	r13, 58(sp)
 	jnc	.Lnorx32_4_1_absorb_header_near16
 	br	#.Lnorx32_4_1_absorb_header_done4
 .Lnorx32_4_1_absorb_header_near16:
 .Lnorx32_4_1_absorb_header_loop3:
 	; norx32_4_1.ae:98: off = rate * i
-	mov	42(sp), r14
+	mov	40(sp), r14
 	mov	r14, r15
 	rla	r15
 	adc	r15
@@ -3250,7 +3237,7 @@ norx32_4_1_absorb_header:
 	adc	r15
 	mov	r15, r12
 	and	#65520, r12
-	mov	40(sp), r10
+	mov	38(sp), r10
 	mov	r10, r11
 	rlam.w	#4, r11
 	and	#15, r15
@@ -3271,7 +3258,7 @@ norx32_4_1_absorb_header:
 	add	r13, r12
 	addc	r10, r11
 	; norx32_4_1.ae:99: count = if n - off < rate then n - off else rate
-	mov	76(sp), r15
+	mov	74(sp), r15
 	mov	#0, r13
 	sub	r12, r15
 	mov	r12, 18(sp)
@@ -3297,12 +3284,13 @@ norx32_4_1_absorb_header:
 	call	#norx32_4_1_F_permute
 	; norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
 	mov	18(sp), r10
-	add	98(sp), r10
+	add	96(sp), r10
 	cmp	#48, 6(sp)
 	jnc	.Lnorx32_4_1_absorb_header_bytes5
 	bit	#1, r10
 	jnz	.Lnorx32_4_1_absorb_header_bytes5
 .Lnorx32_4_1_absorb_header_words6:
+	mov	@r10+, 42(sp)
 	mov	@r10+, 44(sp)
 	mov	@r10+, 46(sp)
 	mov	@r10+, 48(sp)
@@ -3310,27 +3298,26 @@ norx32_4_1_absorb_header:
 	mov	@r10+, 52(sp)
 	mov	@r10+, 54(sp)
 	mov	@r10+, 56(sp)
-	mov	@r10+, 58(sp)
+	mov	@r10+, 60(sp)
 	mov	@r10+, 62(sp)
 	mov	@r10+, 64(sp)
 	mov	@r10+, 68(sp)
 	mov	@r10+, 70(sp)
 	mov	@r10+, 72(sp)
-	mov	@r10+, 74(sp)
+	mov	@r10+, 76(sp)
 	mov	@r10+, 78(sp)
 	mov	@r10+, 80(sp)
 	mov	@r10+, 82(sp)
 	mov	@r10+, 84(sp)
 	mov	@r10+, 86(sp)
-	mov	@r10+, 88(sp)
-	mov	@r10+, 92(sp)
 	mov	@r10+, 90(sp)
-	mov	@r10+, 96(sp)
+	mov	@r10+, 88(sp)
 	mov	@r10+, 94(sp)
+	mov	@r10+, 92(sp)
 	jmp	.Lnorx32_4_1_absorb_header_join7
 .Lnorx32_4_1_absorb_header_bytes5:
 	mov	sp, r11
-	add	#102, r11
+	add	#100, r11
 	mov	r11, r12
 	mov	#48, r13
 	mov	6(sp), r15
@@ -3350,25 +3337,16 @@ norx32_4_1_absorb_header:
 	jmp	.Lnorx32_4_1_absorb_header_words6
 .Lnorx32_4_1_absorb_header_join7:
 	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	mov	6(sp), r14
-	cmp	#48, r14
+	mov	6(sp), r13
+	cmp	#48, r13
 	mov	26(sp), r12
 	mov	r12, r15
 	subc	#0, r15
 	subc	r8, r8
-	mov	r14, r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
 	mov	r13, r14
-	and	#65528, r14
+	rlam.w	#3, r14
 	rlam.w	#3, r12
-	and	#7, r13
-	bis	r13, r12
-	mov	r12, 36(sp)
+	mov	r12, 26(sp)
 	mov	#1, 32(sp)
 	mov	#0, 30(sp)
 	mov	#0, 28(sp)
@@ -3393,7 +3371,7 @@ norx32_4_1_absorb_header:
 	mov	#0, r12
 	mov	#0, r13
 	mov	#0, 34(sp)
-	tst	36(sp)
+	tst	26(sp)
 	jnz	.Lnorx32_4_1_absorb_header_shbig10
 	cmp	#384, r14
 	jc	.Lnorx32_4_1_absorb_header_shbig10
@@ -3499,9 +3477,9 @@ norx32_4_1_absorb_header:
 	and	r8, 4(sp)
 	and	r8, 2(sp)
 	and	r8, r15
-	mov	r15, 100(sp)
+	mov	r15, 98(sp)
 	and	r8, r7
-	mov	r7, 38(sp)
+	mov	r7, 36(sp)
 	and	r8, r4
 	and	r8, r5
 	and	r8, r6
@@ -3512,10 +3490,10 @@ norx32_4_1_absorb_header:
 	and	r8, r13
 	and	r8, r14
 	; norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	mov	44(sp), r7
+	mov	42(sp), r7
 	mov	@sp, r15
 	xor	@r15, r7
-	mov	46(sp), r8
+	mov	44(sp), r8
 	xor	2(r15), r8
 	xor	32(sp), r7
 	xor	30(sp), r8
@@ -3523,9 +3501,9 @@ norx32_4_1_absorb_header:
 	mov	r7, 0(r15)
 	mov	r8, 2(r15)
 	; norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	mov	48(sp), r7
+	mov	46(sp), r7
 	xor	4(r15), r7
-	mov	50(sp), r8
+	mov	48(sp), r8
 	xor	6(r15), r8
 	xor	28(sp), r7
 	xor	24(sp), r8
@@ -3533,9 +3511,9 @@ norx32_4_1_absorb_header:
 	mov	r7, 4(r15)
 	mov	r8, 6(r15)
 	; norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	mov	52(sp), r7
+	mov	50(sp), r7
 	xor	8(r15), r7
-	mov	54(sp), r8
+	mov	52(sp), r8
 	xor	10(r15), r8
 	xor	22(sp), r7
 	xor	20(sp), r8
@@ -3543,9 +3521,9 @@ norx32_4_1_absorb_header:
 	mov	r7, 8(r15)
 	mov	r8, 10(r15)
 	; norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	mov	56(sp), r7
+	mov	54(sp), r7
 	xor	12(r15), r7
-	mov	58(sp), r8
+	mov	56(sp), r8
 	xor	14(r15), r8
 	xor	16(sp), r7
 	xor	14(sp), r8
@@ -3553,9 +3531,9 @@ norx32_4_1_absorb_header:
 	mov	r7, 12(r15)
 	mov	r8, 14(r15)
 	; norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	mov	62(sp), r7
+	mov	60(sp), r7
 	xor	16(r15), r7
-	mov	64(sp), r8
+	mov	62(sp), r8
 	xor	18(r15), r8
 	xor	12(sp), r7
 	xor	10(sp), r8
@@ -3563,9 +3541,9 @@ norx32_4_1_absorb_header:
 	mov	r7, 16(r15)
 	mov	r8, 18(r15)
 	; norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	mov	68(sp), r7
+	mov	64(sp), r7
 	xor	20(r15), r7
-	mov	70(sp), r8
+	mov	68(sp), r8
 	xor	22(r15), r8
 	xor	8(sp), r7
 	xor	4(sp), r8
@@ -3573,30 +3551,30 @@ norx32_4_1_absorb_header:
 	mov	r7, 20(r15)
 	mov	r8, 22(r15)
 	; norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	mov	72(sp), r7
+	mov	70(sp), r7
 	xor	24(r15), r7
-	mov	74(sp), r8
+	mov	72(sp), r8
 	xor	26(r15), r8
 	xor	2(sp), r7
-	xor	100(sp), r8
+	xor	98(sp), r8
 	; norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
 	mov	r7, 24(r15)
 	mov	r8, 26(r15)
 	; norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	mov	78(sp), r7
+	mov	76(sp), r7
 	xor	28(r15), r7
-	mov	80(sp), r8
+	mov	78(sp), r8
 	xor	30(r15), r8
-	xor	38(sp), r7
+	xor	36(sp), r7
 	xor	r4, r8
 	; norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
 	mov	r15, r4
 	mov	r7, 28(r4)
 	mov	r8, 30(r4)
 	; norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	mov	82(sp), r7
+	mov	80(sp), r7
 	xor	32(r4), r7
-	mov	84(sp), r8
+	mov	82(sp), r8
 	xor	34(r4), r8
 	xor	r5, r7
 	xor	r6, r8
@@ -3604,9 +3582,9 @@ norx32_4_1_absorb_header:
 	mov	r7, 32(r4)
 	mov	r8, 34(r4)
 	; norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	mov	86(sp), r7
+	mov	84(sp), r7
 	xor	36(r4), r7
-	mov	88(sp), r8
+	mov	86(sp), r8
 	xor	38(r4), r8
 	xor	r9, r7
 	xor	r10, r8
@@ -3614,9 +3592,9 @@ norx32_4_1_absorb_header:
 	mov	r7, 36(r4)
 	mov	r8, 38(r4)
 	; norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	mov	92(sp), r9
+	mov	90(sp), r9
 	xor	40(r4), r9
-	mov	90(sp), r10
+	mov	88(sp), r10
 	xor	42(r4), r10
 	xor	r11, r9
 	xor	r12, r10
@@ -3624,27 +3602,27 @@ norx32_4_1_absorb_header:
 	mov	r9, 40(r4)
 	mov	r10, 42(r4)
 	; norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	mov	96(sp), r11
+	mov	94(sp), r11
 	xor	44(r4), r11
-	mov	94(sp), r12
+	mov	92(sp), r12
 	xor	46(r4), r12
 	xor	r13, r11
 	xor	r14, r12
 	; norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
 	mov	r11, 44(r4)
 	mov	r12, 46(r4)
-	add	#1, 42(sp)
-	addc	#0, 40(sp)
-	cmp	66(sp), 42(sp)
-	mov	40(sp), r15
-	subc	60(sp), r15
+	add	#1, 40(sp)
+	addc	#0, 38(sp)
+	cmp	66(sp), 40(sp)
+	mov	38(sp), r15
+	subc	58(sp), r15
 	jc	.Lnorx32_4_1_absorb_header_near17
 	br	#.Lnorx32_4_1_absorb_header_loop3
 .Lnorx32_4_1_absorb_header_near17:
 .Lnorx32_4_1_absorb_header_done4:
 .Lnorx32_4_1_absorb_header_else1:
 .Lnorx32_4_1_absorb_header_endif2:
-	add	#150, sp
+	add	#148, sp
 	ret
 	.size norx32_4_1_absorb_header, .-norx32_4_1_absorb_header
 

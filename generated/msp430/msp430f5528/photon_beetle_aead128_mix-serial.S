@@ -61,7 +61,7 @@ photon_beetle_aead128_key_setup:
 
 ; --- photon_beetle_aead128_encrypt_with: photon_beetle_aead128.encrypt_with
 ;     frame 78 bytes (15 spill slots, locals 48), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1290 bytes of code
+;     estimated 1268 bytes of code
 	.section .text.photon_beetle_aead128_encrypt_with,"ax",@progbits
 	.global photon_beetle_aead128_encrypt_with
 	.type photon_beetle_aead128_encrypt_with, @function
@@ -280,7 +280,7 @@ photon_beetle_aead128_encrypt_with:
 	mov	@r10+, 10(sp)
 	mov	@r10+, 8(sp)
 	mov	@r10+, 6(sp)
-	mov	@r10+, r5
+	mov	@r10+, r11
 	jmp	.Lphoton_beetle_aead128_encrypt_with_join16
 .Lphoton_beetle_aead128_encrypt_with_bytes14:
 	mov	sp, r11
@@ -304,24 +304,24 @@ photon_beetle_aead128_encrypt_with:
 	jmp	.Lphoton_beetle_aead128_encrypt_with_words15
 .Lphoton_beetle_aead128_encrypt_with_join16:
 	; photon_beetle_aead128.ae:54: return cat(x[63:0] >>> 1, x[127:64])
-	mov	32(sp), r7
-	mov	34(sp), r8
-	mov	36(sp), r9
-	mov	30(sp), r10
-	bit	#1, r7
-	rrc	r10
+	mov	32(sp), r6
+	mov	34(sp), r7
+	mov	36(sp), r8
+	mov	30(sp), r9
+	bit	#1, r6
 	rrc	r9
 	rrc	r8
 	rrc	r7
+	rrc	r6
 	; photon_beetle_aead128.ae:129: store_le(ct, off, shuffle(x) ^ p, count)
-	xor	10(sp), r10
-	xor	8(sp), r7
-	xor	6(sp), r8
-	xor	r5, r9
+	xor	10(sp), r9
+	xor	8(sp), r6
+	xor	6(sp), r7
+	xor	r11, r8
 	mov	2(sp), r13
 	add	100(sp), r13
-	mov	16(sp), r11
-	xor	38(sp), r11
+	mov	16(sp), r10
+	xor	38(sp), r10
 	mov	14(sp), r12
 	xor	40(sp), r12
 	mov	18(sp), r14
@@ -332,24 +332,24 @@ photon_beetle_aead128_encrypt_with:
 	jnc	.Lphoton_beetle_aead128_encrypt_with_bytes19
 	bit	#1, r13
 	jnz	.Lphoton_beetle_aead128_encrypt_with_bytes19
-	mov	r11, 0(r13)
+	mov	r10, 0(r13)
 	mov	r12, 2(r13)
 	mov	r14, 4(r13)
 	mov	r15, 6(r13)
-	mov	r10, 8(r13)
-	mov	r7, 10(r13)
-	mov	r8, 12(r13)
-	mov	r9, 14(r13)
+	mov	r9, 8(r13)
+	mov	r6, 10(r13)
+	mov	r7, 12(r13)
+	mov	r8, 14(r13)
 	jmp	.Lphoton_beetle_aead128_encrypt_with_stored20
 .Lphoton_beetle_aead128_encrypt_with_bytes19:
-	mov	r11, 62(sp)
+	mov	r10, 62(sp)
 	mov	r12, 64(sp)
 	mov	r14, 66(sp)
 	mov	r15, 68(sp)
-	mov	r10, 70(sp)
-	mov	r7, 72(sp)
-	mov	r8, 74(sp)
-	mov	r9, 76(sp)
+	mov	r9, 70(sp)
+	mov	r6, 72(sp)
+	mov	r7, 74(sp)
+	mov	r8, 76(sp)
 	mov	sp, r14
 	add	#62, r14
 	mov	@sp, r15
@@ -373,140 +373,131 @@ photon_beetle_aead128_encrypt_with:
 	mov	r13, r15
 	subc	#0, r15
 	subc	r10, r10
-	mov	r13, r15
-	rlam.w	#3, r15
+	mov	r13, r5
+	rlam.w	#3, r5
 	mov	r14, r4
-	rla	r4
-	adc	r4
-	rla	r4
-	adc	r4
-	rla	r4
-	adc	r4
-	mov	r4, r14
-	and	#7, r14
-	bis	r14, r15
-	and	#65528, r4
-	mov	#1, r11
-	mov	#0, r6
-	mov	#0, r7
+	rlam.w	#3, r4
+	mov	#1, r6
 	mov	#0, r12
-	mov	#0, r8
+	mov	#0, r7
 	mov	#0, r13
-	mov	#0, r9
+	mov	#0, r8
 	mov	#0, r14
-	tst	r15
+	mov	#0, r9
+	mov	#0, r15
+	tst	r5
 	jnz	.Lphoton_beetle_aead128_encrypt_with_shbig23
 	cmp	#128, r4
 	jc	.Lphoton_beetle_aead128_encrypt_with_shbig23
 .Lphoton_beetle_aead128_encrypt_with_shlimb26:
 	cmp	#16, r4
 	jnc	.Lphoton_beetle_aead128_encrypt_with_shbits27
-	mov	r9, r14
-	mov	r13, r9
-	mov	r8, r13
-	mov	r12, r8
-	mov	r7, r12
-	mov	r6, r7
-	mov	r11, r6
-	clr	r11
+	mov	r9, r15
+	mov	r14, r9
+	mov	r8, r14
+	mov	r13, r8
+	mov	r7, r13
+	mov	r12, r7
+	mov	r6, r12
+	clr	r6
 	sub	#16, r4
 	jmp	.Lphoton_beetle_aead128_encrypt_with_shlimb26
 .Lphoton_beetle_aead128_encrypt_with_shbits27:
 	tst	r4
 	jz	.Lphoton_beetle_aead128_encrypt_with_shend24
 .Lphoton_beetle_aead128_encrypt_with_sh25:
-	rla	r11
-	rlc	r6
-	rlc	r7
+	rla	r6
 	rlc	r12
-	rlc	r8
+	rlc	r7
 	rlc	r13
-	rlc	r9
+	rlc	r8
 	rlc	r14
+	rlc	r9
+	rlc	r15
 	dec	r4
 	jnz	.Lphoton_beetle_aead128_encrypt_with_sh25
 	jmp	.Lphoton_beetle_aead128_encrypt_with_shend24
 .Lphoton_beetle_aead128_encrypt_with_shbig23:
-	clr	r11
 	clr	r6
-	clr	r7
 	clr	r12
-	clr	r8
+	clr	r7
 	clr	r13
-	clr	r9
+	clr	r8
 	clr	r14
+	clr	r9
+	clr	r15
 .Lphoton_beetle_aead128_encrypt_with_shend24:
+	bis	r11, r15
+	xor	r11, r15
+	and	r10, r15
+	xor	r15, r11
+	mov	8(sp), r5
 	bis	r5, r14
 	xor	r5, r14
 	and	r10, r14
 	xor	r14, r5
-	mov	8(sp), r15
+	mov	12(sp), r15
 	bis	r15, r13
 	xor	r15, r13
 	and	r10, r13
 	xor	r13, r15
-	mov	12(sp), r14
+	mov	14(sp), r14
 	bis	r14, r12
 	xor	r14, r12
 	and	r10, r12
 	xor	r12, r14
-	mov	14(sp), r13
+	; photon_beetle_aead128.ae:130: set_rate_part(s, x ^ ozs(p, count))
+	xor	32(sp), r14
+	; photon_beetle_aead128.ae:37: return if n < rate then x | ((1 as u128) << (8 * n)) else x
+	mov	16(sp), r13
 	bis	r13, r6
 	xor	r13, r6
 	and	r10, r6
 	xor	r6, r13
 	; photon_beetle_aead128.ae:130: set_rate_part(s, x ^ ozs(p, count))
-	xor	32(sp), r13
-	; photon_beetle_aead128.ae:37: return if n < rate then x | ((1 as u128) << (8 * n)) else x
-	mov	16(sp), r12
-	bis	r12, r11
-	xor	r12, r11
-	and	r10, r11
-	xor	r11, r12
-	; photon_beetle_aead128.ae:130: set_rate_part(s, x ^ ozs(p, count))
-	xor	30(sp), r12
+	xor	30(sp), r13
 	; photon_beetle_aead128.ae:28: s[0] = x[31:0]
-	mov	r12, 30(sp)
-	mov	r13, 32(sp)
+	mov	r13, 30(sp)
+	mov	r14, 32(sp)
 	; photon_beetle_aead128.ae:130: set_rate_part(s, x ^ ozs(p, count))
-	xor	36(sp), r14
+	xor	36(sp), r15
 	; photon_beetle_aead128.ae:37: return if n < rate then x | ((1 as u128) << (8 * n)) else x
-	mov	18(sp), r11
-	bis	r11, r7
-	xor	r11, r7
+	mov	18(sp), r12
+	bis	r12, r7
+	xor	r12, r7
 	and	r10, r7
-	xor	r7, r11
+	xor	r7, r12
 	; photon_beetle_aead128.ae:130: set_rate_part(s, x ^ ozs(p, count))
-	xor	34(sp), r11
+	xor	34(sp), r12
 	; photon_beetle_aead128.ae:29: s[1] = x[63:32]
-	mov	r11, 34(sp)
-	mov	r14, 36(sp)
+	mov	r12, 34(sp)
+	mov	r15, 36(sp)
 	; photon_beetle_aead128.ae:130: set_rate_part(s, x ^ ozs(p, count))
-	xor	40(sp), r15
+	xor	40(sp), r5
 	; photon_beetle_aead128.ae:37: return if n < rate then x | ((1 as u128) << (8 * n)) else x
-	mov	10(sp), r11
-	bis	r11, r8
-	xor	r11, r8
+	mov	10(sp), r12
+	bis	r12, r8
+	xor	r12, r8
 	and	r10, r8
-	xor	r8, r11
+	xor	r8, r12
 	; photon_beetle_aead128.ae:130: set_rate_part(s, x ^ ozs(p, count))
-	xor	38(sp), r11
+	xor	38(sp), r12
 	; photon_beetle_aead128.ae:30: s[2] = x[95:64]
-	mov	r11, 38(sp)
-	mov	r15, 40(sp)
+	mov	r12, 38(sp)
+	mov	r5, 40(sp)
 	; photon_beetle_aead128.ae:130: set_rate_part(s, x ^ ozs(p, count))
-	xor	44(sp), r5
+	xor	44(sp), r11
 	; photon_beetle_aead128.ae:37: return if n < rate then x | ((1 as u128) << (8 * n)) else x
-	mov	6(sp), r12
-	bis	r12, r9
-	xor	r12, r9
+	mov	6(sp), r13
+	bis	r13, r9
+	xor	r13, r9
 	and	r10, r9
-	xor	r9, r12
+	xor	r9, r13
 	; photon_beetle_aead128.ae:130: set_rate_part(s, x ^ ozs(p, count))
-	xor	42(sp), r12
+	xor	42(sp), r13
 	; photon_beetle_aead128.ae:31: s[3] = x[127:96]
-	mov	r12, 42(sp)
-	mov	r5, 44(sp)
+	mov	r13, 42(sp)
+	mov	r11, 44(sp)
 	add	#1, 22(sp)
 	addc	#0, 20(sp)
 	cmp	26(sp), 22(sp)
@@ -588,18 +579,18 @@ photon_beetle_aead128_encrypt_with:
 
 
 ; --- photon_beetle_aead128_decrypt_with: photon_beetle_aead128.decrypt_with
-;     frame 108 bytes (30 spill slots, locals 48), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1526 bytes of code
+;     frame 106 bytes (29 spill slots, locals 48), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 1510 bytes of code
 	.section .text.photon_beetle_aead128_decrypt_with,"ax",@progbits
 	.global photon_beetle_aead128_decrypt_with
 	.type photon_beetle_aead128_decrypt_with, @function
 	.balign 2
 photon_beetle_aead128_decrypt_with:
 	pushm.w	#7, r10
-	sub	#108, sp
+	sub	#106, sp
 	mov	r13, r8
 	mov	r15, r13
-	mov	124(sp), r10
+	mov	122(sp), r10
 	; photon_beetle_aead128.ae:91: set_rate_part(s, load_le(nonce, 0, 16))
 	bit	#1, r8
 	jnz	.Lphoton_beetle_aead128_decrypt_with_bytes1
@@ -615,7 +606,7 @@ photon_beetle_aead128_decrypt_with:
 	jmp	.Lphoton_beetle_aead128_decrypt_with_join3
 .Lphoton_beetle_aead128_decrypt_with_bytes1:
 	mov	sp, r9
-	add	#92, r9
+	add	#90, r9
 	mov	r9, r11
 	mov	#16, r14
 .Lphoton_beetle_aead128_decrypt_with_cpy4:
@@ -629,40 +620,40 @@ photon_beetle_aead128_decrypt_with:
 	jmp	.Lphoton_beetle_aead128_decrypt_with_words2
 .Lphoton_beetle_aead128_decrypt_with_join3:
 	; photon_beetle_aead128.ae:28: s[0] = x[31:0]
-	mov	r4, 60(sp)
-	mov	r5, 62(sp)
+	mov	r4, 58(sp)
+	mov	r5, 60(sp)
 	; photon_beetle_aead128.ae:29: s[1] = x[63:32]
-	mov	r6, 64(sp)
-	mov	r7, 66(sp)
+	mov	r6, 62(sp)
+	mov	r7, 64(sp)
 	; photon_beetle_aead128.ae:30: s[2] = x[95:64]
-	mov	r9, 68(sp)
-	mov	r11, 70(sp)
+	mov	r9, 66(sp)
+	mov	r11, 68(sp)
 	; photon_beetle_aead128.ae:31: s[3] = x[127:96]
-	mov	r14, 72(sp)
-	mov	r15, 74(sp)
+	mov	r14, 70(sp)
+	mov	r15, 72(sp)
 	; photon_beetle_aead128.ae:93: s[4 + i] = kc[i]
 	mov	2(r12), r15
-	mov	@r12, 76(sp)
-	mov	r15, 78(sp)
+	mov	@r12, 74(sp)
+	mov	r15, 76(sp)
 	mov	6(r12), r15
 	mov	4(r12), r14
-	mov	r14, 80(sp)
-	mov	r15, 82(sp)
+	mov	r14, 78(sp)
+	mov	r15, 80(sp)
 	mov	10(r12), r15
 	mov	8(r12), r14
-	mov	r14, 84(sp)
-	mov	r15, 86(sp)
+	mov	r14, 82(sp)
+	mov	r15, 84(sp)
 	mov	14(r12), r15
 	mov	12(r12), r14
-	mov	r14, 88(sp)
-	mov	r15, 90(sp)
+	mov	r14, 86(sp)
+	mov	r15, 88(sp)
 	; photon_beetle_aead128.ae:143: if (a == 0) & (m == 0) {
 	mov	r10, r15
 	sub	#1, r15
 	clr	r14
 	adc	r14
 	xor	#1, r14
-	mov	128(sp), r15
+	mov	126(sp), r15
 	sub	#1, r15
 	clr	r15
 	adc	r15
@@ -671,9 +662,9 @@ photon_beetle_aead128_decrypt_with:
 	tst	r14
 	jz	.Lphoton_beetle_aead128_decrypt_with_else6
 	; photon_beetle_aead128.ae:48: s[7] = s[7] ^ ((c as u32) << 29)
-	mov	90(sp), r15
+	mov	88(sp), r15
 	xor	#8192, r15
-	mov	r15, 90(sp)
+	mov	r15, 88(sp)
 .Lphoton_beetle_aead128_decrypt_with_else6:
 .Lphoton_beetle_aead128_decrypt_with_endif7:
 	; photon_beetle_aead128.ae:146: if a > 0 {
@@ -681,7 +672,7 @@ photon_beetle_aead128_decrypt_with:
 	sub	#1, r15
 	clr	r15
 	adc	r15
-	mov	r15, 58(sp)
+	mov	r15, 56(sp)
 	tst	r10
 	jz	.Lphoton_beetle_aead128_decrypt_with_else8
 	; photon_beetle_aead128.ae:74: whole = a % rate == 0
@@ -692,7 +683,7 @@ photon_beetle_aead128_decrypt_with:
 	adc	r11
 	xor	#1, r11
 	; photon_beetle_aead128.ae:75: return if m > 0 then (if whole then 1 else 2 as u8) else (if whole then 3 else 4 as u8)
-	mov	128(sp), r15
+	mov	126(sp), r15
 	sub	#1, r15
 	subc	r14, r14
 	inv	r14
@@ -710,19 +701,19 @@ photon_beetle_aead128_decrypt_with:
 	xor	r15, r11
 	; photon_beetle_aead128.ae:147: hash(s, ad, c0_of(a, m))
 	mov	sp, r12
-	add	#60, r12
+	add	#58, r12
 	mov	r10, r14
 	mov	r11, r15
 	call	#photon_beetle_aead128_hash
 .Lphoton_beetle_aead128_decrypt_with_else8:
 .Lphoton_beetle_aead128_decrypt_with_endif9:
 	; photon_beetle_aead128.ae:149: if m > 0 {
-	tst	128(sp)
+	tst	126(sp)
 	jnz	.Lphoton_beetle_aead128_decrypt_with_near38
 	br	#.Lphoton_beetle_aead128_decrypt_with_else10
 .Lphoton_beetle_aead128_decrypt_with_near38:
 	; photon_beetle_aead128.ae:150: for i in 0..(m + rate - 1) / rate {
-	mov	128(sp), r15
+	mov	126(sp), r15
 	mov	#0, r13
 	add	#16, r15
 	addc	#0, r13
@@ -748,18 +739,18 @@ photon_beetle_aead128_decrypt_with:
 	rrc	r14
 	and	#61440, r14
 	bis	r14, r15
-	mov	r15, 40(sp)
+	mov	r15, 38(sp)
 	rrum.w	#4, r13
-	mov	r13, 38(sp)
-	mov	#0, 34(sp)
+	mov	r13, 36(sp)
 	mov	#0, 32(sp)
-	cmp	r15, 34(sp)
-	mov	32(sp), r15
+	mov	#0, 30(sp)
+	cmp	r15, 32(sp)
+	mov	30(sp), r15
 	subc	r13, r15
 	jc	.Lphoton_beetle_aead128_decrypt_with_done13
 .Lphoton_beetle_aead128_decrypt_with_loop12:
 	; photon_beetle_aead128.ae:151: off = rate * i
-	mov	34(sp), r14
+	mov	32(sp), r14
 	rla	r14
 	adc	r14
 	rla	r14
@@ -771,12 +762,12 @@ photon_beetle_aead128_decrypt_with:
 	mov	r14, r15
 	and	#65520, r15
 	mov	r15, 24(sp)
-	mov	32(sp), r15
+	mov	30(sp), r15
 	rlam.w	#4, r15
 	and	#15, r14
 	bis	r14, r15
 	; photon_beetle_aead128.ae:152: rest = m - off
-	mov	128(sp), r12
+	mov	126(sp), r12
 	mov	#0, r13
 	sub	24(sp), r12
 	subc	r15, r13
@@ -788,46 +779,46 @@ photon_beetle_aead128_decrypt_with:
 	xor	#16, r12
 	and	r14, r12
 	xor	#16, r12
-	mov	r12, 6(sp)
+	mov	r12, 8(sp)
 	and	r14, r13
-	mov	r13, 30(sp)
+	mov	r13, 28(sp)
 	; photon_beetle_aead128.ae:154: P.permute(s)
 	mov	sp, r12
-	add	#60, r12
+	add	#58, r12
 	call	#photon_beetle_aead128_P_permute
 	; photon_beetle_aead128.ae:54: return cat(x[63:0] >>> 1, x[127:64])
-	mov	62(sp), r10
-	mov	64(sp), r11
-	mov	66(sp), r12
-	mov	60(sp), r9
-	bit	#1, r10
-	rrc	r9
+	mov	60(sp), r8
+	mov	62(sp), r9
+	mov	64(sp), r12
+	mov	58(sp), r7
+	bit	#1, r8
+	rrc	r7
 	rrc	r12
-	rrc	r11
-	rrc	r10
+	rrc	r9
+	rrc	r8
 	; photon_beetle_aead128.ae:156: p = first_bytes(shuffle(x) ^ load_le(ct, off, rate, count), count)
 	mov	24(sp), r6
-	add	126(sp), r6
-	cmp	#16, 6(sp)
+	add	124(sp), r6
+	cmp	#16, 8(sp)
 	jnc	.Lphoton_beetle_aead128_decrypt_with_bytes14
 	bit	#1, r6
 	jnz	.Lphoton_beetle_aead128_decrypt_with_bytes14
 .Lphoton_beetle_aead128_decrypt_with_words15:
+	mov	@r6+, r15
+	mov	@r6+, r10
+	mov	@r6+, r11
 	mov	@r6+, r4
 	mov	@r6+, r5
-	mov	@r6+, r7
-	mov	@r6+, r15
-	mov	@r6+, r8
 	mov	@r6+, r13
-	mov	@r6+, 36(sp)
+	mov	@r6+, 34(sp)
 	mov	@r6+, r14
 	jmp	.Lphoton_beetle_aead128_decrypt_with_join16
 .Lphoton_beetle_aead128_decrypt_with_bytes14:
-	mov	sp, r7
-	add	#92, r7
-	mov	r7, r8
+	mov	sp, r10
+	add	#90, r10
+	mov	r10, r11
 	mov	#16, r13
-	mov	6(sp), r15
+	mov	8(sp), r15
 .Lphoton_beetle_aead128_decrypt_with_cpy17:
 	clr	r14
 	tst	r15
@@ -836,137 +827,128 @@ photon_beetle_aead128_decrypt_with:
 	inc	r6
 	dec	r15
 .Lphoton_beetle_aead128_decrypt_with_pad18:
-	mov.b	r14, 0(r8)
-	inc	r8
+	mov.b	r14, 0(r11)
+	inc	r11
 	dec	r13
 	jnz	.Lphoton_beetle_aead128_decrypt_with_cpy17
-	mov	r7, r6
+	mov	r10, r6
 	jmp	.Lphoton_beetle_aead128_decrypt_with_words15
 .Lphoton_beetle_aead128_decrypt_with_join16:
-	xor	68(sp), r4
-	xor	70(sp), r5
-	mov	r7, r6
+	xor	66(sp), r15
+	mov	r15, 6(sp)
+	xor	68(sp), r10
+	xor	70(sp), r11
+	mov	r4, r6
 	xor	72(sp), r6
-	xor	74(sp), r15
-	mov	r15, 10(sp)
-	xor	r8, r9
-	mov	r9, 14(sp)
-	xor	r13, r10
-	mov	r10, 18(sp)
-	xor	36(sp), r11
-	mov	r11, 20(sp)
+	xor	r5, r7
+	mov	r7, 12(sp)
+	xor	r13, r8
+	mov	r8, 18(sp)
+	xor	34(sp), r9
+	mov	r9, 20(sp)
 	xor	r14, r12
-	mov	r12, 26(sp)
+	mov	r12, 22(sp)
 	; photon_beetle_aead128.ae:42: return x & ~(~(0 as u128) << (8 * n))
-	mov	30(sp), r14
-	rlam.w	#3, r14
-	mov	6(sp), r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	mov	r15, r13
-	and	#7, r13
-	bis	r13, r14
-	mov	r14, 28(sp)
+	mov	28(sp), 26(sp)
+	mov	26(sp), r15
+	rlam.w	#3, r15
+	mov	r15, 26(sp)
+	mov	#-1, r4
+	mov	#-1, r5
 	mov	#-1, r7
 	mov	#-1, r8
 	mov	#-1, r9
-	mov	#-1, r10
-	mov	#-1, r11
 	mov	#-1, r12
-	mov	#-1, r13
 	mov	#-1, r14
-	and	#65528, r15
-	mov	r15, 12(sp)
-	tst	28(sp)
+	mov	#-1, r13
+	mov	8(sp), 14(sp)
+	mov	14(sp), r15
+	rlam.w	#3, r15
+	mov	r15, 14(sp)
+	tst	26(sp)
 	jnz	.Lphoton_beetle_aead128_decrypt_with_shbig19
 	cmp	#128, r15
 	jc	.Lphoton_beetle_aead128_decrypt_with_shbig19
 .Lphoton_beetle_aead128_decrypt_with_shlimb22:
 	cmp	#16, r15
 	jnc	.Lphoton_beetle_aead128_decrypt_with_shbits23
-	mov	r13, r14
-	mov	r12, r13
-	mov	r11, r12
-	mov	r10, r11
-	mov	r9, r10
+	mov	r14, r13
+	mov	r12, r14
+	mov	r9, r12
 	mov	r8, r9
 	mov	r7, r8
-	clr	r7
+	mov	r5, r7
+	mov	r4, r5
+	clr	r4
 	sub	#16, r15
 	jmp	.Lphoton_beetle_aead128_decrypt_with_shlimb22
 .Lphoton_beetle_aead128_decrypt_with_shbits23:
 	tst	r15
 	jz	.Lphoton_beetle_aead128_decrypt_with_shend20
 .Lphoton_beetle_aead128_decrypt_with_sh21:
-	rla	r7
+	rla	r4
+	rlc	r5
+	rlc	r7
 	rlc	r8
 	rlc	r9
-	rlc	r10
-	rlc	r11
 	rlc	r12
-	rlc	r13
 	rlc	r14
+	rlc	r13
 	dec	r15
 	jnz	.Lphoton_beetle_aead128_decrypt_with_sh21
 	jmp	.Lphoton_beetle_aead128_decrypt_with_shend20
 .Lphoton_beetle_aead128_decrypt_with_shbig19:
+	clr	r4
+	clr	r5
 	clr	r7
 	clr	r8
 	clr	r9
-	clr	r10
-	clr	r11
 	clr	r12
-	clr	r13
 	clr	r14
+	clr	r13
 .Lphoton_beetle_aead128_decrypt_with_shend20:
-	bic	r7, r4
-	mov	r4, 22(sp)
-	bic	r8, r5
-	mov	r5, 16(sp)
-	bic	r9, r6
-	mov	r6, 8(sp)
-	mov	10(sp), r9
-	bic	r10, r9
-	mov	14(sp), r8
-	bic	r11, r8
-	mov	18(sp), r7
-	bic	r12, r7
-	mov	20(sp), r10
-	bic	r13, r10
-	mov	26(sp), r5
-	bic	r14, r5
+	bic	r4, 6(sp)
+	bic	r5, r10
+	mov	r10, 16(sp)
+	bic	r7, r11
+	mov	r11, 10(sp)
+	bic	r8, r6
+	mov	12(sp), r7
+	bic	r9, r7
+	mov	18(sp), r4
+	bic	r12, r4
+	mov	20(sp), r9
+	bic	r14, r9
+	mov	22(sp), r14
+	bic	r13, r14
 	; photon_beetle_aead128.ae:157: store_le(msg, off, p, count)
-	mov	24(sp), r13
-	add	134(sp), r13
-	cmp	#16, 6(sp)
+	mov	24(sp), r12
+	add	132(sp), r12
+	cmp	#16, 8(sp)
 	jnc	.Lphoton_beetle_aead128_decrypt_with_bytes24
-	bit	#1, r13
+	bit	#1, r12
 	jnz	.Lphoton_beetle_aead128_decrypt_with_bytes24
-	mov	22(sp), 0(r13)
-	mov	16(sp), 2(r13)
-	mov	8(sp), 4(r13)
-	mov	r9, 6(r13)
-	mov	r8, 8(r13)
-	mov	r7, 10(r13)
-	mov	r10, 12(r13)
-	mov	r5, 14(r13)
+	mov	6(sp), 0(r12)
+	mov	16(sp), 2(r12)
+	mov	10(sp), 4(r12)
+	mov	r6, 6(r12)
+	mov	r7, 8(r12)
+	mov	r4, 10(r12)
+	mov	r9, 12(r12)
+	mov	r14, 14(r12)
 	jmp	.Lphoton_beetle_aead128_decrypt_with_stored25
 .Lphoton_beetle_aead128_decrypt_with_bytes24:
-	mov	22(sp), 92(sp)
-	mov	16(sp), 94(sp)
-	mov	8(sp), 96(sp)
-	mov	r9, 98(sp)
-	mov	r8, 100(sp)
-	mov	r7, 102(sp)
-	mov	r10, 104(sp)
-	mov	r5, 106(sp)
-	mov	sp, r14
-	add	#92, r14
-	mov	6(sp), r15
+	mov	6(sp), 90(sp)
+	mov	16(sp), 92(sp)
+	mov	10(sp), 94(sp)
+	mov	r6, 96(sp)
+	mov	r7, 98(sp)
+	mov	r4, 100(sp)
+	mov	r9, 102(sp)
+	mov	r14, 104(sp)
+	mov	sp, r13
+	add	#90, r13
+	mov	8(sp), r15
 	cmp	#16, r15
 	jnc	.Lphoton_beetle_aead128_decrypt_with_cnt26
 	mov	#16, r15
@@ -974,39 +956,39 @@ photon_beetle_aead128_decrypt_with:
 	tst	r15
 	jz	.Lphoton_beetle_aead128_decrypt_with_stored25
 .Lphoton_beetle_aead128_decrypt_with_cpy27:
-	mov.b	@r14, 0(r13)
-	inc	r14
+	mov.b	@r13, 0(r12)
 	inc	r13
+	inc	r12
 	dec	r15
 	jnz	.Lphoton_beetle_aead128_decrypt_with_cpy27
 .Lphoton_beetle_aead128_decrypt_with_stored25:
 	; photon_beetle_aead128.ae:37: return if n < rate then x | ((1 as u128) << (8 * n)) else x
-	cmp	#16, 6(sp)
-	mov	30(sp), r15
+	cmp	#16, 8(sp)
+	mov	28(sp), r15
 	subc	#0, r15
-	subc	r6, r6
-	mov	12(sp), r15
+	subc	r10, r10
+	mov	14(sp), r15
 	mov	#1, 2(sp)
 	mov	#0, 0(sp)
-	mov	#0, r4
-	mov	#0, r11
+	mov	#0, r5
 	mov	#0, r12
+	mov	#0, r8
 	mov	#0, r13
-	mov	#0, r14
+	mov	#0, r11
 	mov	#0, 4(sp)
-	tst	28(sp)
+	tst	26(sp)
 	jnz	.Lphoton_beetle_aead128_decrypt_with_shbig28
 	cmp	#128, r15
 	jc	.Lphoton_beetle_aead128_decrypt_with_shbig28
 .Lphoton_beetle_aead128_decrypt_with_shlimb31:
 	cmp	#16, r15
 	jnc	.Lphoton_beetle_aead128_decrypt_with_shbits32
-	mov	r14, 4(sp)
-	mov	r13, r14
-	mov	r12, r13
-	mov	r11, r12
-	mov	r4, r11
-	mov	@sp, r4
+	mov	r11, 4(sp)
+	mov	r13, r11
+	mov	r8, r13
+	mov	r12, r8
+	mov	r5, r12
+	mov	@sp, r5
 	mov	2(sp), 0(sp)
 	clr	2(sp)
 	sub	#16, r15
@@ -1017,11 +999,11 @@ photon_beetle_aead128_decrypt_with:
 .Lphoton_beetle_aead128_decrypt_with_sh30:
 	rla	2(sp)
 	rlc	0(sp)
-	rlc	r4
-	rlc	r11
+	rlc	r5
 	rlc	r12
+	rlc	r8
 	rlc	r13
-	rlc	r14
+	rlc	r11
 	rlc	4(sp)
 	dec	r15
 	jnz	.Lphoton_beetle_aead128_decrypt_with_sh30
@@ -1029,92 +1011,92 @@ photon_beetle_aead128_decrypt_with:
 .Lphoton_beetle_aead128_decrypt_with_shbig28:
 	clr	2(sp)
 	clr	0(sp)
-	clr	r4
-	clr	r11
+	clr	r5
 	clr	r12
+	clr	r8
 	clr	r13
-	clr	r14
+	clr	r11
 	clr	4(sp)
 .Lphoton_beetle_aead128_decrypt_with_shend29:
 	mov	4(sp), r15
-	bis	r5, r15
-	xor	r5, r15
-	and	r6, r15
-	xor	r15, r5
-	bis	r7, r13
-	xor	r7, r13
-	and	r6, r13
-	xor	r13, r7
+	bis	r14, r15
+	xor	r14, r15
+	and	r10, r15
+	xor	r15, r14
+	bis	r4, r13
+	xor	r4, r13
+	and	r10, r13
+	xor	r13, r4
+	bis	r6, r12
+	xor	r6, r12
+	and	r10, r12
+	xor	r12, r6
+	mov	@sp, r13
+	mov	16(sp), r15
+	bis	r15, r13
+	xor	r15, r13
+	and	r10, r13
+	xor	r13, r15
+	; photon_beetle_aead128.ae:158: set_rate_part(s, x ^ ozs(p, count))
+	xor	60(sp), r15
+	; photon_beetle_aead128.ae:37: return if n < rate then x | ((1 as u128) << (8 * n)) else x
+	mov	2(sp), r12
+	mov	6(sp), r13
+	bis	r13, r12
+	xor	r13, r12
+	and	r10, r12
+	xor	r12, r13
+	; photon_beetle_aead128.ae:158: set_rate_part(s, x ^ ozs(p, count))
+	xor	58(sp), r13
+	; photon_beetle_aead128.ae:28: s[0] = x[31:0]
+	mov	r13, 58(sp)
+	mov	r15, 60(sp)
+	; photon_beetle_aead128.ae:158: set_rate_part(s, x ^ ozs(p, count))
+	xor	64(sp), r6
+	; photon_beetle_aead128.ae:37: return if n < rate then x | ((1 as u128) << (8 * n)) else x
+	mov	10(sp), r13
+	bis	r13, r5
+	xor	r13, r5
+	and	r10, r5
+	xor	r5, r13
+	; photon_beetle_aead128.ae:158: set_rate_part(s, x ^ ozs(p, count))
+	xor	62(sp), r13
+	; photon_beetle_aead128.ae:29: s[1] = x[63:32]
+	mov	r13, 62(sp)
+	mov	r6, 64(sp)
+	; photon_beetle_aead128.ae:158: set_rate_part(s, x ^ ozs(p, count))
+	xor	68(sp), r4
+	; photon_beetle_aead128.ae:37: return if n < rate then x | ((1 as u128) << (8 * n)) else x
+	bis	r7, r8
+	xor	r7, r8
+	and	r10, r8
+	xor	r8, r7
+	; photon_beetle_aead128.ae:158: set_rate_part(s, x ^ ozs(p, count))
+	xor	66(sp), r7
+	; photon_beetle_aead128.ae:30: s[2] = x[95:64]
+	mov	r7, 66(sp)
+	mov	r4, 68(sp)
+	; photon_beetle_aead128.ae:158: set_rate_part(s, x ^ ozs(p, count))
+	xor	72(sp), r14
+	; photon_beetle_aead128.ae:37: return if n < rate then x | ((1 as u128) << (8 * n)) else x
 	bis	r9, r11
 	xor	r9, r11
-	and	r6, r11
+	and	r10, r11
 	xor	r11, r9
-	mov	@sp, r11
-	mov	16(sp), r15
-	bis	r15, r11
-	xor	r15, r11
-	and	r6, r11
-	xor	r11, r15
 	; photon_beetle_aead128.ae:158: set_rate_part(s, x ^ ozs(p, count))
-	xor	62(sp), r15
-	; photon_beetle_aead128.ae:37: return if n < rate then x | ((1 as u128) << (8 * n)) else x
-	mov	2(sp), r13
-	mov	22(sp), r11
-	bis	r11, r13
-	xor	r11, r13
-	and	r6, r13
-	xor	r13, r11
-	; photon_beetle_aead128.ae:158: set_rate_part(s, x ^ ozs(p, count))
-	xor	60(sp), r11
-	; photon_beetle_aead128.ae:28: s[0] = x[31:0]
-	mov	r11, 60(sp)
-	mov	r15, 62(sp)
-	; photon_beetle_aead128.ae:158: set_rate_part(s, x ^ ozs(p, count))
-	xor	66(sp), r9
-	; photon_beetle_aead128.ae:37: return if n < rate then x | ((1 as u128) << (8 * n)) else x
-	mov	8(sp), r11
-	bis	r11, r4
-	xor	r11, r4
-	and	r6, r4
-	xor	r4, r11
-	; photon_beetle_aead128.ae:158: set_rate_part(s, x ^ ozs(p, count))
-	xor	64(sp), r11
-	; photon_beetle_aead128.ae:29: s[1] = x[63:32]
-	mov	r11, 64(sp)
-	mov	r9, 66(sp)
-	; photon_beetle_aead128.ae:158: set_rate_part(s, x ^ ozs(p, count))
-	xor	70(sp), r7
-	; photon_beetle_aead128.ae:37: return if n < rate then x | ((1 as u128) << (8 * n)) else x
-	bis	r8, r12
-	xor	r8, r12
-	and	r6, r12
-	xor	r12, r8
-	; photon_beetle_aead128.ae:158: set_rate_part(s, x ^ ozs(p, count))
-	xor	68(sp), r8
-	; photon_beetle_aead128.ae:30: s[2] = x[95:64]
-	mov	r8, 68(sp)
-	mov	r7, 70(sp)
-	; photon_beetle_aead128.ae:158: set_rate_part(s, x ^ ozs(p, count))
-	xor	74(sp), r5
-	; photon_beetle_aead128.ae:37: return if n < rate then x | ((1 as u128) << (8 * n)) else x
-	bis	r10, r14
-	xor	r10, r14
-	and	r6, r14
-	xor	r14, r10
-	; photon_beetle_aead128.ae:158: set_rate_part(s, x ^ ozs(p, count))
-	xor	72(sp), r10
+	xor	70(sp), r9
 	; photon_beetle_aead128.ae:31: s[3] = x[127:96]
-	mov	r10, 72(sp)
-	mov	r5, 74(sp)
-	add	#1, 34(sp)
-	addc	#0, 32(sp)
-	cmp	40(sp), 34(sp)
-	mov	32(sp), r15
-	subc	38(sp), r15
+	mov	r9, 70(sp)
+	mov	r14, 72(sp)
+	add	#1, 32(sp)
+	addc	#0, 30(sp)
+	cmp	38(sp), 32(sp)
+	mov	30(sp), r15
+	subc	36(sp), r15
 	jnc	.Lphoton_beetle_aead128_decrypt_with_loop12
 .Lphoton_beetle_aead128_decrypt_with_done13:
 	; photon_beetle_aead128.ae:79: whole = m % rate == 0
-	mov	128(sp), r15
+	mov	126(sp), r15
 	and	#15, r15
 	sub	#1, r15
 	clr	r13
@@ -1130,7 +1112,7 @@ photon_beetle_aead128_decrypt_with:
 	inc	r13
 	and	#3, r13
 	xor	#6, r13
-	mov	58(sp), r15
+	mov	56(sp), r15
 	inv	r15
 	inc	r15
 	xor	r13, r14
@@ -1140,16 +1122,15 @@ photon_beetle_aead128_decrypt_with:
 	swpb	r13
 	rlam.w	#4, r13
 	rlam.w	#1, r13
-	xor	90(sp), r13
-	mov	r13, 90(sp)
+	xor	88(sp), r13
+	mov	r13, 88(sp)
 .Lphoton_beetle_aead128_decrypt_with_else10:
 .Lphoton_beetle_aead128_decrypt_with_endif11:
 	; photon_beetle_aead128.ae:162: return (load_le(tag, 0, 16) ^ tag_of(s)) == 0
-	mov	130(sp), r11
+	mov	128(sp), r11
 	bit	#1, r11
 	jnz	.Lphoton_beetle_aead128_decrypt_with_bytes33
 .Lphoton_beetle_aead128_decrypt_with_words34:
-	mov	@r11+, 56(sp)
 	mov	@r11+, 54(sp)
 	mov	@r11+, 52(sp)
 	mov	@r11+, 50(sp)
@@ -1157,10 +1138,11 @@ photon_beetle_aead128_decrypt_with:
 	mov	@r11+, 46(sp)
 	mov	@r11+, 44(sp)
 	mov	@r11+, 42(sp)
+	mov	@r11+, 40(sp)
 	jmp	.Lphoton_beetle_aead128_decrypt_with_join35
 .Lphoton_beetle_aead128_decrypt_with_bytes33:
 	mov	sp, r12
-	add	#92, r12
+	add	#90, r12
 	mov	r12, r13
 	mov	#16, r14
 .Lphoton_beetle_aead128_decrypt_with_cpy36:
@@ -1175,25 +1157,25 @@ photon_beetle_aead128_decrypt_with:
 .Lphoton_beetle_aead128_decrypt_with_join35:
 	; photon_beetle_aead128.ae:85: P.permute(s)
 	mov	sp, r12
-	add	#60, r12
+	add	#58, r12
 	call	#photon_beetle_aead128_P_permute
 	; photon_beetle_aead128.ae:162: return (load_le(tag, 0, 16) ^ tag_of(s)) == 0
-	mov	56(sp), r8
-	xor	60(sp), r8
-	mov	54(sp), r9
-	xor	62(sp), r9
-	mov	52(sp), r10
-	xor	64(sp), r10
-	mov	50(sp), r11
-	xor	66(sp), r11
-	mov	48(sp), r12
-	xor	68(sp), r12
-	mov	46(sp), r13
-	xor	70(sp), r13
-	mov	44(sp), r14
-	xor	72(sp), r14
-	mov	42(sp), r15
-	xor	74(sp), r15
+	mov	54(sp), r8
+	xor	58(sp), r8
+	mov	52(sp), r9
+	xor	60(sp), r9
+	mov	50(sp), r10
+	xor	62(sp), r10
+	mov	48(sp), r11
+	xor	64(sp), r11
+	mov	46(sp), r12
+	xor	66(sp), r12
+	mov	44(sp), r13
+	xor	68(sp), r13
+	mov	42(sp), r14
+	xor	70(sp), r14
+	mov	40(sp), r15
+	xor	72(sp), r15
 	bis	r9, r8
 	bis	r10, r8
 	bis	r11, r8
@@ -1205,9 +1187,9 @@ photon_beetle_aead128_decrypt_with:
 	clr	r14
 	adc	r14
 	xor	#1, r14
-	mov	138(sp), r15
+	mov	136(sp), r15
 	mov	r14, 0(r15)
-	add	#108, sp
+	add	#106, sp
 	popm.w	#7, r10
 	ret
 	.size photon_beetle_aead128_decrypt_with, .-photon_beetle_aead128_decrypt_with
@@ -2427,7 +2409,7 @@ photon_beetle_aead128_P_permute:
 
 ; --- photon_beetle_aead128_hash: photon_beetle_aead128.hash
 ;     frame 52 bytes (18 spill slots, locals 16), saves nothing
-;     estimated 648 bytes of code
+;     estimated 626 bytes of code
 	.section .text.photon_beetle_aead128_hash,"ax",@progbits
 	.local photon_beetle_aead128_hash
 	.type photon_beetle_aead128_hash, @function
@@ -2526,7 +2508,7 @@ photon_beetle_aead128_hash:
 	mov	@r10+, 24(sp)
 	mov	@r10+, 8(sp)
 	mov	@r10+, 20(sp)
-	mov	@r10+, r5
+	mov	@r10+, r11
 	jmp	.Lphoton_beetle_aead128_hash_join5
 .Lphoton_beetle_aead128_hash_bytes3:
 	mov	sp, r11
@@ -2552,29 +2534,20 @@ photon_beetle_aead128_hash:
 	; photon_beetle_aead128.ae:37: return if n < rate then x | ((1 as u128) << (8 * n)) else x
 	mov	2(sp), r13
 	cmp	#16, r13
-	mov	4(sp), r11
-	mov	r11, r15
+	mov	4(sp), r10
+	mov	r10, r15
 	subc	#0, r15
 	subc	r12, r12
-	mov	r11, r14
+	mov	r10, r14
 	rlam.w	#3, r14
 	mov	r13, r4
-	rla	r4
-	adc	r4
-	rla	r4
-	adc	r4
-	rla	r4
-	adc	r4
-	mov	r4, r15
-	and	#7, r15
-	bis	r15, r14
-	and	#65528, r4
+	rlam.w	#3, r4
 	mov	#1, r6
-	mov	#0, r7
+	mov	#0, r5
 	mov	#0, r8
-	mov	#0, r9
+	mov	#0, r7
 	mov	#0, r10
-	mov	#0, r11
+	mov	#0, r9
 	mov	#0, r13
 	mov	#0, r15
 	tst	r14
@@ -2585,12 +2558,12 @@ photon_beetle_aead128_hash:
 	cmp	#16, r4
 	jnc	.Lphoton_beetle_aead128_hash_shbits12
 	mov	r13, r15
-	mov	r11, r13
-	mov	r10, r11
-	mov	r9, r10
-	mov	r8, r9
-	mov	r7, r8
-	mov	r6, r7
+	mov	r9, r13
+	mov	r10, r9
+	mov	r7, r10
+	mov	r8, r7
+	mov	r5, r8
+	mov	r6, r5
 	clr	r6
 	sub	#16, r4
 	jmp	.Lphoton_beetle_aead128_hash_shlimb11
@@ -2599,11 +2572,11 @@ photon_beetle_aead128_hash:
 	jz	.Lphoton_beetle_aead128_hash_shend9
 .Lphoton_beetle_aead128_hash_sh10:
 	rla	r6
-	rlc	r7
+	rlc	r5
 	rlc	r8
-	rlc	r9
+	rlc	r7
 	rlc	r10
-	rlc	r11
+	rlc	r9
 	rlc	r13
 	rlc	r15
 	dec	r4
@@ -2611,36 +2584,36 @@ photon_beetle_aead128_hash:
 	jmp	.Lphoton_beetle_aead128_hash_shend9
 .Lphoton_beetle_aead128_hash_shbig8:
 	clr	r6
-	clr	r7
+	clr	r5
 	clr	r8
-	clr	r9
+	clr	r7
 	clr	r10
-	clr	r11
+	clr	r9
 	clr	r13
 	clr	r15
 .Lphoton_beetle_aead128_hash_shend9:
-	bis	r5, r15
-	xor	r5, r15
+	bis	r11, r15
+	xor	r11, r15
 	and	r12, r15
-	xor	r15, r5
-	mov	8(sp), r14
-	bis	r14, r11
-	xor	r14, r11
-	and	r12, r11
-	xor	r11, r14
-	mov	10(sp), r15
+	xor	r15, r11
+	mov	8(sp), r15
 	bis	r15, r9
 	xor	r15, r9
 	and	r12, r9
 	xor	r9, r15
-	mov	12(sp), r11
-	bis	r11, r7
-	xor	r11, r7
+	mov	10(sp), r14
+	bis	r14, r7
+	xor	r14, r7
 	and	r12, r7
-	xor	r7, r11
+	xor	r7, r14
+	mov	12(sp), r9
+	bis	r9, r5
+	xor	r9, r5
+	and	r12, r5
+	xor	r5, r9
 	; photon_beetle_aead128.ae:66: set_rate_part(s, rate_part(s) ^ ozs(load_le(ad, off, rate, count), count))
-	mov	@sp, r9
-	xor	2(r9), r11
+	mov	@sp, r5
+	xor	2(r5), r9
 	; photon_beetle_aead128.ae:37: return if n < rate then x | ((1 as u128) << (8 * n)) else x
 	mov	18(sp), r4
 	bis	r4, r6
@@ -2648,12 +2621,12 @@ photon_beetle_aead128_hash:
 	and	r12, r6
 	xor	r6, r4
 	; photon_beetle_aead128.ae:66: set_rate_part(s, rate_part(s) ^ ozs(load_le(ad, off, rate, count), count))
-	xor	@r9, r4
+	xor	@r5, r4
 	; photon_beetle_aead128.ae:28: s[0] = x[31:0]
-	mov	r4, 0(r9)
-	mov	r11, 2(r9)
+	mov	r4, 0(r5)
+	mov	r9, 2(r5)
 	; photon_beetle_aead128.ae:66: set_rate_part(s, rate_part(s) ^ ozs(load_le(ad, off, rate, count), count))
-	xor	6(r9), r15
+	xor	6(r5), r14
 	; photon_beetle_aead128.ae:37: return if n < rate then x | ((1 as u128) << (8 * n)) else x
 	mov	22(sp), r7
 	bis	r7, r8
@@ -2661,25 +2634,25 @@ photon_beetle_aead128_hash:
 	and	r12, r8
 	xor	r8, r7
 	; photon_beetle_aead128.ae:66: set_rate_part(s, rate_part(s) ^ ozs(load_le(ad, off, rate, count), count))
-	xor	4(r9), r7
+	xor	4(r5), r7
 	; photon_beetle_aead128.ae:29: s[1] = x[63:32]
-	mov	r7, 4(r9)
-	mov	r15, 6(r9)
+	mov	r7, 4(r5)
+	mov	r14, 6(r5)
 	; photon_beetle_aead128.ae:66: set_rate_part(s, rate_part(s) ^ ozs(load_le(ad, off, rate, count), count))
-	xor	10(r9), r14
+	xor	10(r5), r15
 	; photon_beetle_aead128.ae:37: return if n < rate then x | ((1 as u128) << (8 * n)) else x
-	mov	24(sp), r11
-	bis	r11, r10
-	xor	r11, r10
+	mov	24(sp), r9
+	bis	r9, r10
+	xor	r9, r10
 	and	r12, r10
-	xor	r10, r11
+	xor	r10, r9
 	; photon_beetle_aead128.ae:66: set_rate_part(s, rate_part(s) ^ ozs(load_le(ad, off, rate, count), count))
-	xor	8(r9), r11
+	xor	8(r5), r9
 	; photon_beetle_aead128.ae:30: s[2] = x[95:64]
-	mov	r11, 8(r9)
-	mov	r14, 10(r9)
+	mov	r9, 8(r5)
+	mov	r15, 10(r5)
 	; photon_beetle_aead128.ae:66: set_rate_part(s, rate_part(s) ^ ozs(load_le(ad, off, rate, count), count))
-	xor	14(r9), r5
+	xor	14(r5), r11
 	; photon_beetle_aead128.ae:37: return if n < rate then x | ((1 as u128) << (8 * n)) else x
 	mov	20(sp), r15
 	bis	r15, r13
@@ -2687,10 +2660,10 @@ photon_beetle_aead128_hash:
 	and	r12, r13
 	xor	r13, r15
 	; photon_beetle_aead128.ae:66: set_rate_part(s, rate_part(s) ^ ozs(load_le(ad, off, rate, count), count))
-	xor	12(r9), r15
+	xor	12(r5), r15
 	; photon_beetle_aead128.ae:31: s[3] = x[127:96]
-	mov	r15, 12(r9)
-	mov	r5, 14(r9)
+	mov	r15, 12(r5)
+	mov	r11, 14(r5)
 	add	#1, 16(sp)
 	addc	#0, 14(sp)
 	cmp	28(sp), 16(sp)

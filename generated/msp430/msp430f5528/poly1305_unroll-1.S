@@ -962,7 +962,7 @@ poly1305_absorb_padded:
 
 ; --- poly1305_mac: poly1305.mac
 ;     frame 150 bytes (28 spill slots, locals 94), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1664 bytes of code
+;     estimated 1642 bytes of code
 	.section .text.poly1305_mac,"ax",@progbits
 	.global poly1305_mac
 	.type poly1305_mac, @function
@@ -1181,7 +1181,7 @@ poly1305_mac:
 	rrc	r14
 	and	#61440, r14
 	bis	r14, r15
-	mov	r15, 18(sp)
+	mov	r15, 20(sp)
 	rrum.w	#4, r13
 	mov	r13, 14(sp)
 	mov	#0, 0(sp)
@@ -1228,7 +1228,7 @@ poly1305_mac:
 	jnz	.Lpoly1305_mac_bytes3
 .Lpoly1305_mac_words4:
 	mov	@r8+, 22(sp)
-	mov	@r8+, 20(sp)
+	mov	@r8+, 18(sp)
 	mov	@r8+, 16(sp)
 	mov	@r8+, 12(sp)
 	mov	@r8+, 10(sp)
@@ -1258,16 +1258,7 @@ poly1305_mac:
 	jmp	.Lpoly1305_mac_words4
 .Lpoly1305_mac_join5:
 	rlam.w	#3, r15
-	rla	r5
-	adc	r5
-	rla	r5
-	adc	r5
-	rla	r5
-	adc	r5
-	mov	r5, r14
-	and	#7, r14
-	bis	r14, r15
-	and	#65528, r5
+	rlam.w	#3, r5
 	mov	#1, r13
 	mov	#0, r12
 	mov	#0, r6
@@ -1335,7 +1326,7 @@ poly1305_mac:
 	bis	r7, r8
 	mov	16(sp), r7
 	bis	r6, r7
-	mov	20(sp), r6
+	mov	18(sp), r6
 	bis	r12, r6
 	mov	22(sp), r5
 	bis	r13, r5
@@ -1357,7 +1348,7 @@ poly1305_mac:
 	call	#poly1305_block
 	add	#1, 0(sp)
 	addc	#0, r10
-	cmp	18(sp), 0(sp)
+	cmp	20(sp), 0(sp)
 	mov	r10, r15
 	subc	14(sp), r15
 	jnc	.Lpoly1305_mac_loop1

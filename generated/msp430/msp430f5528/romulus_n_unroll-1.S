@@ -944,7 +944,7 @@ romulus_n_encrypt_with:
 
 ; --- romulus_n_decrypt_with: romulus_n.decrypt_with
 ;     frame 484 bytes (37 spill slots, locals 408), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2062 bytes of code
+;     estimated 2020 bytes of code
 	.section .text.romulus_n_decrypt_with,"ax",@progbits
 	.global romulus_n_decrypt_with
 	.type romulus_n_decrypt_with, @function
@@ -953,7 +953,7 @@ romulus_n_decrypt_with:
 	pushm.w	#7, r10
 	sub	#484, sp
 	mov	r13, r9
-	mov	r12, 64(sp)
+	mov	r12, 62(sp)
 	mov	r15, 70(sp)
 	; romulus_n.ae:134: E.tk23_rows(load_be(nonce, 0, 16), r3, r23)
 	bit	#1, r9
@@ -1003,7 +1003,7 @@ romulus_n_decrypt_with:
 	add	#412, r12
 	mov	sp, r14
 	add	#76, r14
-	mov	64(sp), r13
+	mov	62(sp), r13
 	call	#romulus_n_E_tk23_rows
 	; romulus_n.ae:135: s = absorb_ad(r3, r23, ad)
 	mov	sp, r13
@@ -1011,7 +1011,7 @@ romulus_n_decrypt_with:
 	mov	sp, r15
 	add	#436, r15
 	mov	r15, 0(sp)
-	mov	64(sp), r12
+	mov	62(sp), r12
 	mov	70(sp), r14
 	mov	500(sp), r15
 	call	#romulus_n_absorb_ad
@@ -1019,9 +1019,9 @@ romulus_n_decrypt_with:
 	tst	504(sp)
 	jz	.Lromulus_n_decrypt_with_else6
 	mov	#1, 2(sp)
-	mov	#0, 12(sp)
 	mov	#0, r5
-	mov	#0, 6(sp)
+	mov	#0, 10(sp)
+	mov	#0, 68(sp)
 	mov	436(sp), r6
 	mov	438(sp), r7
 	mov	440(sp), r8
@@ -1050,9 +1050,9 @@ romulus_n_decrypt_with:
 	mov	r11, r15
 	call	#romulus_n_tbc_n
 	mov	#2, 2(sp)
-	mov	#0, 12(sp)
 	mov	#0, r5
-	mov	#0, 6(sp)
+	mov	#0, 10(sp)
+	mov	#0, 68(sp)
 	mov	452(sp), r6
 	mov	454(sp), r7
 	mov	456(sp), r8
@@ -1090,26 +1090,26 @@ romulus_n_decrypt_with:
 	mov	r15, 74(sp)
 	rrum.w	#4, r4
 	mov	r4, 72(sp)
-	mov	r6, 62(sp)
-	mov	r7, 60(sp)
-	mov	r8, 58(sp)
-	mov	r9, 56(sp)
+	mov	r6, 46(sp)
+	mov	r7, 48(sp)
+	mov	r8, 50(sp)
+	mov	r9, 52(sp)
 	mov	r10, 54(sp)
-	mov	r11, 52(sp)
-	mov	r12, 50(sp)
-	mov	r13, 30(sp)
-	mov	r5, 8(sp)
-	mov	#0, 68(sp)
+	mov	r11, 56(sp)
+	mov	r12, 58(sp)
+	mov	r13, 60(sp)
+	mov	r5, 28(sp)
 	mov	#0, 66(sp)
-	cmp	r15, 68(sp)
-	mov	66(sp), r15
+	mov	#0, 64(sp)
+	cmp	r15, 66(sp)
+	mov	64(sp), r15
 	subc	r4, r15
 	jnc	.Lromulus_n_decrypt_with_near29
 	br	#.Lromulus_n_decrypt_with_done9
 .Lromulus_n_decrypt_with_near29:
 .Lromulus_n_decrypt_with_loop8:
 	; romulus_n.ae:39: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
-	mov	62(sp), r13
+	mov	46(sp), r13
 	mov	r13, r15
 	rrum.w	#1, r15
 	and	#32639, r15
@@ -1121,7 +1121,7 @@ romulus_n_decrypt_with:
 	and	#32896, r14
 	xor	r14, r15
 	mov	r15, 26(sp)
-	mov	60(sp), r13
+	mov	48(sp), r13
 	mov	r13, r15
 	rrum.w	#1, r15
 	and	#32639, r15
@@ -1132,54 +1132,7 @@ romulus_n_decrypt_with:
 	xor	r13, r14
 	and	#32896, r14
 	xor	r14, r15
-	mov	r15, 24(sp)
-	mov	58(sp), r13
-	mov	r13, r15
-	rrum.w	#1, r15
-	and	#32639, r15
-	mov	r13, r14
-	swpb	r14
-	bit	#1, r14
-	rrc	r14
-	xor	r13, r14
-	and	#32896, r14
-	xor	r14, r15
-	mov	r15, 20(sp)
-	mov	56(sp), r13
-	mov	r13, r15
-	rrum.w	#1, r15
-	and	#32639, r15
-	mov	r13, r14
-	swpb	r14
-	bit	#1, r14
-	rrc	r14
-	xor	r13, r14
-	and	#32896, r14
-	xor	r14, r15
-	mov	r15, 18(sp)
-	mov	54(sp), r13
-	mov	r13, r15
-	rrum.w	#1, r15
-	and	#32639, r15
-	mov	r13, r14
-	swpb	r14
-	bit	#1, r14
-	rrc	r14
-	xor	r13, r14
-	and	#32896, r14
-	xor	r14, r15
-	mov	r15, 14(sp)
-	mov	52(sp), r14
-	mov	r14, r9
-	rrum.w	#1, r9
-	and	#32639, r9
-	mov	r14, r15
-	swpb	r15
-	bit	#1, r15
-	rrc	r15
-	xor	r14, r15
-	and	#32896, r15
-	xor	r15, r9
+	mov	r15, 22(sp)
 	mov	50(sp), r13
 	mov	r13, r15
 	rrum.w	#1, r15
@@ -1191,8 +1144,41 @@ romulus_n_decrypt_with:
 	xor	r13, r14
 	and	#32896, r14
 	xor	r14, r15
-	mov	r15, 34(sp)
-	mov	30(sp), r13
+	mov	r15, 18(sp)
+	mov	52(sp), r14
+	mov	r14, r8
+	rrum.w	#1, r8
+	and	#32639, r8
+	mov	r14, r15
+	swpb	r15
+	bit	#1, r15
+	rrc	r15
+	xor	r14, r15
+	and	#32896, r15
+	xor	r15, r8
+	mov	54(sp), r14
+	mov	r14, r9
+	rrum.w	#1, r9
+	and	#32639, r9
+	mov	r14, r15
+	swpb	r15
+	bit	#1, r15
+	rrc	r15
+	xor	r14, r15
+	and	#32896, r15
+	xor	r15, r9
+	mov	56(sp), r14
+	mov	r14, r10
+	rrum.w	#1, r10
+	and	#32639, r10
+	mov	r14, r15
+	swpb	r15
+	bit	#1, r15
+	rrc	r15
+	xor	r14, r15
+	and	#32896, r15
+	xor	r15, r10
+	mov	58(sp), r13
 	mov	r13, r15
 	rrum.w	#1, r15
 	and	#32639, r15
@@ -1203,11 +1189,23 @@ romulus_n_decrypt_with:
 	xor	r13, r14
 	and	#32896, r14
 	xor	r14, r15
-	mov	r15, 36(sp)
+	mov	r15, 24(sp)
+	mov	60(sp), r13
+	mov	r13, r15
+	rrum.w	#1, r15
+	and	#32639, r15
+	mov	r13, r14
+	swpb	r14
+	bit	#1, r14
+	rrc	r14
+	xor	r13, r14
+	and	#32896, r14
+	xor	r14, r15
+	mov	r15, 34(sp)
 	; romulus_n.ae:143: off = 16 * i
-	mov	66(sp), r14
+	mov	64(sp), r14
 	rlam.w	#4, r14
-	mov	68(sp), r13
+	mov	66(sp), r13
 	rla	r13
 	adc	r13
 	rla	r13
@@ -1220,224 +1218,199 @@ romulus_n_decrypt_with:
 	and	#15, r15
 	bis	r15, r14
 	and	#65520, r13
-	mov	r13, 46(sp)
+	mov	r13, 38(sp)
 	; romulus_n.ae:144: rest = m - off
 	mov	504(sp), r13
 	mov	#0, r12
-	mov	46(sp), r11
+	mov	38(sp), r11
 	sub	r11, r13
 	subc	r14, r12
 	; romulus_n.ae:145: count = if rest < 16 then rest else 16
 	cmp	#16, r13
 	mov	r12, r15
 	subc	#0, r15
-	subc	r14, r14
-	mov	r13, r15
+	subc	r15, r15
+	mov	r13, r14
 	mov	r13, 42(sp)
-	xor	#16, r15
-	and	r14, r15
-	xor	#16, r15
-	mov	r15, 32(sp)
-	and	r12, r14
-	mov	r12, 40(sp)
-	mov	r14, 48(sp)
+	xor	#16, r14
+	and	r15, r14
+	xor	#16, r14
+	and	r12, r15
+	mov	r12, 44(sp)
+	mov	r15, 40(sp)
 	; romulus_n.ae:146: p = first_bytes(g(s) ^ load_be(ct, off, 16, count), count)
-	mov	r11, r12
-	add	502(sp), r12
-	cmp	#16, r15
+	mov	r11, r6
+	add	502(sp), r6
+	cmp	#16, r14
 	jnc	.Lromulus_n_decrypt_with_bytes10
-	bit	#1, r12
+	bit	#1, r6
 	jnz	.Lromulus_n_decrypt_with_bytes10
 .Lromulus_n_decrypt_with_words11:
-	mov	@r12, r7
-	mov	2(r12), r6
-	mov	4(r12), r5
-	mov	6(r12), r4
-	mov	8(r12), r8
-	mov	10(r12), r10
-	mov	12(r12), r11
-	mov	14(r12), r12
+	mov	@r6, r4
+	mov	2(r6), r5
+	mov	4(r6), r7
+	mov	6(r6), r11
+	mov	8(r6), r12
+	mov	10(r6), r13
+	mov	12(r6), r15
+	mov	14(r6), r6
 	jmp	.Lromulus_n_decrypt_with_join12
 .Lromulus_n_decrypt_with_bytes10:
-	mov	sp, r10
-	add	#396, r10
-	mov	r10, r11
-	mov	#16, r13
-	mov	32(sp), r15
+	mov	sp, r7
+	add	#396, r7
+	mov	r7, r11
+	mov	#16, r12
+	mov	r14, r15
 .Lromulus_n_decrypt_with_cpy13:
-	clr	r14
+	clr	r13
 	tst	r15
 	jz	.Lromulus_n_decrypt_with_pad14
-	mov.b	@r12, r14
-	inc	r12
+	mov.b	@r6, r13
+	inc	r6
 	dec	r15
 .Lromulus_n_decrypt_with_pad14:
-	mov.b	r14, 0(r11)
+	mov.b	r13, 0(r11)
 	inc	r11
-	dec	r13
+	dec	r12
 	jnz	.Lromulus_n_decrypt_with_cpy13
-	mov	r10, r12
+	mov	r7, r6
 	jmp	.Lromulus_n_decrypt_with_words11
 .Lromulus_n_decrypt_with_join12:
-	; romulus_n.ae:54: return x & ~(~(0 as u128) >> (8 * n))
-	mov	48(sp), r15
-	rlam.w	#3, r15
-	mov	32(sp), r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	mov	r13, r14
-	and	#7, r14
-	bis	r14, r15
-	mov	r15, 38(sp)
-	; romulus_n.ae:146: p = first_bytes(g(s) ^ load_be(ct, off, 16, count), count)
-	swpb	r12
-	xor	r12, 26(sp)
-	swpb	r11
-	xor	r11, 24(sp)
-	swpb	r10
-	xor	r10, 20(sp)
-	swpb	r8
-	xor	r8, 18(sp)
-	swpb	r4
-	xor	r4, 14(sp)
-	mov	r9, r11
-	swpb	r5
-	xor	r5, r11
-	mov	34(sp), r12
 	swpb	r6
-	xor	r6, r12
-	mov	36(sp), r4
+	xor	r6, 26(sp)
+	swpb	r15
+	xor	r15, 22(sp)
+	swpb	r13
+	xor	r13, 18(sp)
+	swpb	r12
+	xor	r12, r8
+	mov	r8, 36(sp)
+	swpb	r11
+	xor	r11, r9
+	mov	r9, 32(sp)
 	swpb	r7
-	xor	r7, r4
+	xor	r7, r10
+	mov	r10, 30(sp)
+	swpb	r5
+	xor	r5, 24(sp)
+	mov	34(sp), r5
+	swpb	r4
+	xor	r4, r5
 	; romulus_n.ae:54: return x & ~(~(0 as u128) >> (8 * n))
-	and	#65528, r13
-	mov	#-1, r5
-	mov	#-1, r6
-	mov	#-1, r7
+	mov	40(sp), r7
+	rlam.w	#3, r7
+	mov	r14, r4
+	rlam.w	#3, r4
 	mov	#-1, r8
 	mov	#-1, r9
 	mov	#-1, r10
-	mov	#-1, r14
+	mov	#-1, r11
+	mov	#-1, r12
+	mov	#-1, r13
+	mov	#-1, r6
 	mov	#-1, r15
-	tst	38(sp)
+	tst	r7
 	jnz	.Lromulus_n_decrypt_with_shbig15
-	cmp	#128, r13
+	cmp	#128, r4
 	jc	.Lromulus_n_decrypt_with_shbig15
 .Lromulus_n_decrypt_with_shlimb18:
-	cmp	#16, r13
+	cmp	#16, r4
 	jnc	.Lromulus_n_decrypt_with_shbits19
-	mov	r6, r5
-	mov	r7, r6
-	mov	r8, r7
 	mov	r9, r8
 	mov	r10, r9
-	mov	r14, r10
-	mov	r15, r14
+	mov	r11, r10
+	mov	r12, r11
+	mov	r13, r12
+	mov	r6, r13
+	mov	r15, r6
 	clr	r15
-	sub	#16, r13
+	sub	#16, r4
 	jmp	.Lromulus_n_decrypt_with_shlimb18
 .Lromulus_n_decrypt_with_shbits19:
-	tst	r13
+	tst	r4
 	jz	.Lromulus_n_decrypt_with_shend16
 .Lromulus_n_decrypt_with_sh17:
 	clrc
 	rrc	r15
-	rrc	r14
+	rrc	r6
+	rrc	r13
+	rrc	r12
+	rrc	r11
 	rrc	r10
 	rrc	r9
 	rrc	r8
-	rrc	r7
-	rrc	r6
-	rrc	r5
-	dec	r13
+	dec	r4
 	jnz	.Lromulus_n_decrypt_with_sh17
 	jmp	.Lromulus_n_decrypt_with_shend16
 .Lromulus_n_decrypt_with_shbig15:
-	clr	r5
-	clr	r6
-	clr	r7
 	clr	r8
 	clr	r9
 	clr	r10
-	clr	r14
+	clr	r11
+	clr	r12
+	clr	r13
+	clr	r6
 	clr	r15
 .Lromulus_n_decrypt_with_shend16:
-	mov	r4, r13
-	bic	r15, r13
-	; romulus_n.ae:147: store_be(msg, off, p, count)
-	mov	r13, 28(sp)
-	; romulus_n.ae:54: return x & ~(~(0 as u128) >> (8 * n))
-	bic	r14, r12
-	; romulus_n.ae:147: store_be(msg, off, p, count)
-	mov	r12, 22(sp)
-	; romulus_n.ae:54: return x & ~(~(0 as u128) >> (8 * n))
-	bic	r10, r11
-	; romulus_n.ae:147: store_be(msg, off, p, count)
-	mov	r11, 16(sp)
-	; romulus_n.ae:54: return x & ~(~(0 as u128) >> (8 * n))
-	mov	14(sp), r10
-	bic	r9, r10
-	; romulus_n.ae:147: store_be(msg, off, p, count)
-	mov	r10, 10(sp)
-	; romulus_n.ae:54: return x & ~(~(0 as u128) >> (8 * n))
+	mov	26(sp), r7
+	bic	r8, r7
+	mov	22(sp), r8
+	bic	r9, r8
 	mov	18(sp), r9
-	bic	r8, r9
+	bic	r10, r9
+	mov	36(sp), r10
+	bic	r11, r10
+	mov	32(sp), r11
+	bic	r12, r11
+	mov	30(sp), r12
+	bic	r13, r12
+	mov	24(sp), r13
+	bic	r6, r13
+	bic	r15, r5
 	; romulus_n.ae:147: store_be(msg, off, p, count)
+	mov	r5, 20(sp)
+	mov	r13, 16(sp)
+	mov	r12, 14(sp)
+	mov	r11, 12(sp)
+	mov	r10, 8(sp)
 	mov	r9, 4(sp)
-	; romulus_n.ae:54: return x & ~(~(0 as u128) >> (8 * n))
-	mov	20(sp), r8
-	bic	r7, r8
-	; romulus_n.ae:147: store_be(msg, off, p, count)
-	mov	r8, r4
-	; romulus_n.ae:54: return x & ~(~(0 as u128) >> (8 * n))
-	mov	24(sp), r7
-	bic	r6, r7
-	; romulus_n.ae:147: store_be(msg, off, p, count)
-	mov	r7, r14
-	; romulus_n.ae:54: return x & ~(~(0 as u128) >> (8 * n))
-	mov	26(sp), r6
-	bic	r5, r6
-	; romulus_n.ae:147: store_be(msg, off, p, count)
-	mov	r6, r15
-	mov	46(sp), r5
-	add	510(sp), r5
-	cmp	#16, 32(sp)
-	swpb	28(sp)
-	swpb	22(sp)
+	mov	r8, r6
+	mov	r7, r15
+	mov	38(sp), r4
+	add	510(sp), r4
+	cmp	#16, r14
+	swpb	20(sp)
 	swpb	16(sp)
-	swpb	10(sp)
+	swpb	14(sp)
+	swpb	12(sp)
+	swpb	8(sp)
 	swpb	4(sp)
-	swpb	r4
-	swpb	r14
+	swpb	r6
 	swpb	r15
 	jnc	.Lromulus_n_decrypt_with_bytes20
-	bit	#1, r5
+	bit	#1, r4
 	jnz	.Lromulus_n_decrypt_with_bytes20
-	mov	28(sp), 0(r5)
-	mov	22(sp), 2(r5)
-	mov	16(sp), 4(r5)
-	mov	10(sp), 6(r5)
-	mov	4(sp), 8(r5)
-	mov	r4, 10(r5)
-	mov	r14, 12(r5)
-	mov	r15, 14(r5)
+	mov	20(sp), 0(r4)
+	mov	16(sp), 2(r4)
+	mov	14(sp), 4(r4)
+	mov	12(sp), 6(r4)
+	mov	8(sp), 8(r4)
+	mov	4(sp), 10(r4)
+	mov	r6, 12(r4)
+	mov	r15, 14(r4)
 	jmp	.Lromulus_n_decrypt_with_stored21
 .Lromulus_n_decrypt_with_bytes20:
-	mov	28(sp), 396(sp)
-	mov	22(sp), 398(sp)
-	mov	16(sp), 400(sp)
-	mov	10(sp), 402(sp)
-	mov	4(sp), 404(sp)
-	mov	r4, 406(sp)
-	mov	r14, 408(sp)
+	mov	20(sp), 396(sp)
+	mov	16(sp), 398(sp)
+	mov	14(sp), 400(sp)
+	mov	12(sp), 402(sp)
+	mov	8(sp), 404(sp)
+	mov	4(sp), 406(sp)
+	mov	r6, 408(sp)
 	mov	r15, 410(sp)
-	mov	sp, r14
-	add	#396, r14
-	mov	32(sp), r15
+	mov	sp, r6
+	add	#396, r6
+	mov	r14, r15
 	cmp	#16, r15
 	jnc	.Lromulus_n_decrypt_with_cnt22
 	mov	#16, r15
@@ -1445,160 +1418,140 @@ romulus_n_decrypt_with:
 	tst	r15
 	jz	.Lromulus_n_decrypt_with_stored21
 .Lromulus_n_decrypt_with_cpy23:
-	mov.b	@r14, 0(r5)
-	inc	r14
-	inc	r5
+	mov.b	@r6, 0(r4)
+	inc	r6
+	inc	r4
 	dec	r15
 	jnz	.Lromulus_n_decrypt_with_cpy23
 .Lromulus_n_decrypt_with_stored21:
-	; romulus_n.ae:150: d = if rest > 16 then 0x04 else if rest == 16 then 0x14 else 0x15 as u8
-	mov	#16, r15
-	mov	42(sp), r14
-	cmp	r14, r15
-	mov	#0, r15
+	; romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
+	cmp	#16, r14
 	mov	40(sp), r4
-	subc	r4, r15
-	subc	r5, r5
-	xor	#16, r14
-	bis	r4, r14
-	sub	#1, r14
-	subc	r15, r15
-	and	#1, r15
-	xor	#21, r15
-	mov	r15, r14
-	xor	#4, r14
-	and	r5, r14
-	xor	r14, r15
-	; romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
-	mov	32(sp), r4
-	cmp	#16, r4
-	mov	48(sp), r5
-	subc	#0, r5
-	subc	r5, r5
-	mov	r13, r14
-	xor	r13, r14
-	and	r5, r14
-	xor	r14, r13
-	; romulus_n.ae:148: s = s ^ pad(p, count)
-	xor	r13, 30(sp)
-	; romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
-	mov	r12, r14
-	xor	r12, r14
-	and	r5, r14
-	xor	r14, r12
-	; romulus_n.ae:148: s = s ^ pad(p, count)
-	mov	50(sp), r13
-	xor	r12, r13
-	; romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
-	mov	r11, r12
-	xor	r11, r12
-	and	r5, r12
-	mov	r11, r14
-	xor	r12, r14
-	; romulus_n.ae:148: s = s ^ pad(p, count)
-	mov	52(sp), r11
-	xor	r14, r11
-	; romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
-	mov	r10, r12
-	xor	r10, r12
-	and	r5, r12
-	mov	r10, r14
-	xor	r12, r14
-	; romulus_n.ae:148: s = s ^ pad(p, count)
-	mov	54(sp), r10
-	xor	r14, r10
-	; romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
-	mov	r9, r12
-	xor	r9, r12
-	and	r5, r12
-	mov	r9, r14
-	xor	r12, r14
-	; romulus_n.ae:148: s = s ^ pad(p, count)
-	mov	56(sp), r9
-	xor	r14, r9
-	; romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
-	mov	r8, r12
-	xor	r8, r12
-	and	r5, r12
-	mov	r8, r14
-	xor	r12, r14
-	; romulus_n.ae:148: s = s ^ pad(p, count)
-	mov	58(sp), r8
-	xor	r14, r8
-	; romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
-	mov	48(sp), r12
-	bis	r7, r12
-	xor	r7, r12
-	and	r5, r12
-	mov	r7, r14
-	xor	r12, r14
-	; romulus_n.ae:148: s = s ^ pad(p, count)
-	mov	60(sp), r7
+	mov	r4, r15
+	subc	#0, r15
+	subc	r6, r6
+	bis	r7, r14
+	bis	r8, r4
+	xor	r7, r14
+	and	r6, r14
 	xor	r14, r7
-	; romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
-	bis	r6, r4
-	xor	r6, r4
-	and	r5, r4
-	xor	r4, r6
+	xor	r8, r4
+	and	r6, r4
+	xor	r4, r8
+	mov	r9, r15
+	xor	r9, r15
+	and	r6, r15
+	xor	r15, r9
+	mov	r10, r15
+	xor	r10, r15
+	and	r6, r15
+	xor	r15, r10
+	mov	r11, r15
+	xor	r11, r15
+	and	r6, r15
+	xor	r15, r11
+	mov	r12, r15
+	xor	r12, r15
+	and	r6, r15
+	xor	r15, r12
+	mov	r13, r15
+	xor	r13, r15
+	and	r6, r15
+	xor	r15, r13
+	mov	r5, r14
+	xor	r5, r14
+	and	r6, r14
+	xor	r14, r5
 	; romulus_n.ae:148: s = s ^ pad(p, count)
-	mov	62(sp), r5
-	xor	r6, r5
+	mov	46(sp), r15
+	xor	r7, r15
+	mov	48(sp), r6
+	xor	r8, r6
+	mov	50(sp), r7
+	xor	r9, r7
+	mov	52(sp), r8
+	xor	r10, r8
+	mov	54(sp), r9
+	xor	r11, r9
+	mov	56(sp), r10
+	xor	r12, r10
+	mov	58(sp), r11
+	xor	r13, r11
+	mov	60(sp), r12
+	xor	r5, r12
 	; romulus_n.ae:44: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
-	mov	6(sp), r4
-	mov	r4, r14
-	rrum.w	#4, r14
-	rrum.w	#3, r14
-	inv	r14
-	inc	r14
-	and	#149, r14
-	mov	2(sp), r6
-	rla	r6
-	mov	12(sp), r12
-	rlc	r12
-	rlc	8(sp)
-	rlc	r4
-	xor	r14, r6
-	mov	r6, 2(sp)
-	mov.b	r4, r6
-	mov	r6, 6(sp)
+	mov	2(sp), r13
+	mov	68(sp), r4
+	mov	r4, r5
+	rla	r13
+	rlc	28(sp)
+	rlc	10(sp)
+	rlc	r5
+	mov.b	r5, r5
+	mov	r5, 6(sp)
+	rrum.w	#4, r4
+	rrum.w	#3, r4
+	inv	r4
+	inc	r4
+	and	#149, r4
+	xor	r4, r13
+	mov	r13, 2(sp)
+	; romulus_n.ae:150: d = if rest > 16 then 0x04 else if rest == 16 then 0x14 else 0x15 as u8
+	mov	#16, r5
+	mov	42(sp), r13
+	cmp	r13, r5
+	mov	#0, r5
+	mov	44(sp), r4
+	subc	r4, r5
+	subc	r14, r14
+	xor	#16, r13
+	bis	r4, r13
+	sub	#1, r13
+	subc	r13, r13
+	and	#1, r13
+	xor	#21, r13
+	mov	r13, r5
+	xor	#4, r5
+	and	r14, r5
+	xor	r5, r13
 	; romulus_n.ae:151: s = tbc_n(cnt, d, r23, s)
 	mov	2(sp), 412(sp)
-	mov	r12, 414(sp)
-	mov	r12, 12(sp)
-	mov	8(sp), 416(sp)
+	mov	28(sp), 414(sp)
+	mov	10(sp), 416(sp)
 	mov	6(sp), 418(sp)
-	mov	sp, r12
-	add	#412, r12
+	mov	sp, r4
+	add	#412, r4
 	mov	sp, r14
 	add	#76, r14
-	mov	r5, 420(sp)
-	mov	r7, 422(sp)
-	mov	r8, 424(sp)
-	mov	r9, 426(sp)
-	mov	r10, 428(sp)
-	mov	r11, 430(sp)
-	mov	r13, 432(sp)
-	mov	r15, r13
-	mov	30(sp), 434(sp)
+	mov	r15, 420(sp)
+	mov	r6, 422(sp)
+	mov	r7, 424(sp)
+	mov	r8, 426(sp)
+	mov	r9, 428(sp)
+	mov	r10, 430(sp)
+	mov	r11, 432(sp)
+	mov	r12, 434(sp)
 	mov	sp, r11
 	add	#420, r11
 	mov	sp, r15
 	add	#468, r15
 	mov	r15, 0(sp)
+	mov	r4, r12
 	mov	r11, r15
 	call	#romulus_n_tbc_n
-	mov	468(sp), 62(sp)
-	mov	470(sp), 60(sp)
-	mov	472(sp), 58(sp)
-	mov	474(sp), 56(sp)
+	mov	468(sp), 46(sp)
+	mov	470(sp), 48(sp)
+	mov	472(sp), 50(sp)
+	mov	474(sp), 52(sp)
 	mov	476(sp), 54(sp)
-	mov	478(sp), 52(sp)
-	mov	480(sp), 50(sp)
-	mov	482(sp), 30(sp)
-	add	#1, 68(sp)
-	addc	#0, 66(sp)
-	cmp	74(sp), 68(sp)
-	mov	66(sp), r15
+	mov	478(sp), 56(sp)
+	mov	480(sp), 58(sp)
+	mov	482(sp), 60(sp)
+	mov	6(sp), 68(sp)
+	add	#1, 66(sp)
+	addc	#0, 64(sp)
+	cmp	74(sp), 66(sp)
+	mov	64(sp), r15
 	subc	72(sp), r15
 	jc	.Lromulus_n_decrypt_with_near30
 	br	#.Lromulus_n_decrypt_with_loop8
@@ -1634,7 +1587,7 @@ romulus_n_decrypt_with:
 	jmp	.Lromulus_n_decrypt_with_words25
 .Lromulus_n_decrypt_with_join26:
 	; romulus_n.ae:39: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
-	mov	30(sp), r5
+	mov	60(sp), r5
 	mov	r5, r14
 	swpb	r14
 	bit	#1, r14
@@ -1648,7 +1601,7 @@ romulus_n_decrypt_with:
 	xor	r5, r13
 	xor	r14, r13
 	; romulus_n.ae:39: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
-	mov	50(sp), r5
+	mov	58(sp), r5
 	mov	r5, r15
 	swpb	r15
 	bit	#1, r15
@@ -1662,7 +1615,7 @@ romulus_n_decrypt_with:
 	xor	r5, r12
 	xor	r15, r12
 	; romulus_n.ae:39: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
-	mov	52(sp), r15
+	mov	56(sp), r15
 	mov	r15, r14
 	swpb	r14
 	bit	#1, r14
@@ -1690,7 +1643,7 @@ romulus_n_decrypt_with:
 	xor	r14, r7
 	xor	r5, r7
 	; romulus_n.ae:39: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
-	mov	56(sp), r14
+	mov	52(sp), r14
 	mov	r14, r15
 	swpb	r15
 	bit	#1, r15
@@ -1704,7 +1657,7 @@ romulus_n_decrypt_with:
 	xor	r14, r11
 	xor	r15, r11
 	; romulus_n.ae:39: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
-	mov	58(sp), r14
+	mov	50(sp), r14
 	mov	r14, r15
 	swpb	r15
 	bit	#1, r15
@@ -1718,7 +1671,7 @@ romulus_n_decrypt_with:
 	xor	r14, r10
 	xor	r15, r10
 	; romulus_n.ae:39: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
-	mov	62(sp), r14
+	mov	46(sp), r14
 	mov	r14, r15
 	swpb	r15
 	bit	#1, r15
@@ -1732,7 +1685,7 @@ romulus_n_decrypt_with:
 	xor	r14, r8
 	xor	r15, r8
 	; romulus_n.ae:39: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
-	mov	60(sp), r14
+	mov	48(sp), r14
 	mov	r14, r15
 	swpb	r15
 	bit	#1, r15
