@@ -175,11 +175,18 @@ class ArmShifts:
         UInt(Rm<7:0>), Shift_C gives 0 for shift_n >= 32), so e_j below 0 must stay at or above
         -224 (its low byte then 32 or more) and at or below 255: true for s up to the amount's
         bound (`value_bound`), or s clamped to the width first (every bit then shifted out).
-        False (nothing emitted) for another value or an amount wider than a limb."""
+        A low mask 2^q - 1 shifted right (`~0 >> 8 * c`, the bytes past a count) is the bit at
+        q - s minus 1, the subtraction borrowing across the limbs, with s clamped to q (the bit
+        at 0: the mask empty). False (nothing emitted) for another value or an amount wider than
+        a limb."""
         c = self.const_of(a)
-        if c is None or c == 0 or c & (c - 1) or any(not is_zero(x) for x in amt[1:]):
+        if c is None or c == 0 or any(not is_zero(x) for x in amt[1:]):
             return False
-        p = c.bit_length() - 1
+        low_mask = not left and c & (c + 1) == 0 and c > 1
+        if c & (c - 1) and not low_mask:
+            return False
+        p = c.bit_length() if low_mask else c.bit_length() - 1
+        w = min(w, p) if low_mask else w        # the clamp: every bit out (a mask: empty)
         sign = 1 if left else -1
 
         def fits(bound: int) -> bool:
@@ -188,7 +195,7 @@ class ArmShifts:
 
         bound = min(self.value_bound(op.args[1]), (1 << LIMB) - 1)
         s = self.reg(amt[0])
-        if not fits(bound):
+        if not fits(bound) or (low_mask and bound > p):     # (a mask's bit must not go below 0)
             if not fits(w):
                 return False
             s = self.copy(s)                # s >= w: every bit shifted out, as s = w
@@ -219,6 +226,14 @@ class ArmShifts:
             self.emit("mov", Imm(1), r)
             self.emit("lslv", r, e)
             out.append(r)
+        if low_mask:                        # the bit minus 1: subs, then sbcs with the borrow
+            out = [self.copy(x) if isinstance(x, Imm) else x for x in out]
+            self.emit("subs8", out[0], Imm(1))
+            if n > 1:
+                z = self.fresh()
+                self.emit("mov", Imm(0), z)     # MOVS #0 leaves C (the borrow)
+                for x in out[1:]:
+                    self.emit("sbcs", x, z)
         self.put(op.results[0], out)
         return True
 
