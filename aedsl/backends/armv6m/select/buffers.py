@@ -161,21 +161,51 @@ class ArmBuffers:
         c = self.reg(count[0]) if count is not None else None
         size = self.reserve_scratch(nbytes + lead)
         slow, words = self.mf.label("bytes"), self.mf.label("words")
-        if not lead:
-            self._in_place_test(p, c, nbytes, slow, words)
-        self.label(slow)
-        if c is not None:                   # zero padding past the count
-            self._zero_scratch(size)
+        if not lead and c is not None:
+            k, _, fill = self._count_entries(p, c, nbytes, words, slow)
+            self._misaligned_entry(k, nbytes, fill)
+            self.label(slow)
+            self.emit("mov", c, k)
+            self._zero_scratch(size)        # zero padding past the count (a short count only)
+            self.label(fill)
+        else:
+            if not lead:
+                self._in_place_test(p, c, nbytes, slow, words)
+            self.label(slow)
+            if c is not None:               # zero padding past the count
+                self._zero_scratch(size)
+            k = self._clamped_count(c, nbytes)
         q = self._scratch_pointer()
         dst = q
         if lead and big:
             dst = self.fresh()
             self.emit("adds", dst, q, Imm(lead))
         done = self.mf.label("cpyd")
-        self._copy_loop(self._clamped_count(c, nbytes), p, dst, done)
+        self._copy_loop(k, p, dst, done)
         self.label(done)
         self.emit("mov", q, p)
         self.label(words)
+
+    def _count_entries(self, addr: R, c: R, nbytes: int, fast: str | None, short: str) -> tuple:
+        """The in-place test of a whole-word block with a run-time count c, whose slow path has
+        two entries: `short` for c below the block (the caller emits `mov c -> k` there: no
+        clamp) and the misaligned whole block (`_misaligned_entry`: `movs k, #nbytes; b fill`).
+        Branches to `fast` when in place, the misaligned block to follow at once; or (fast None)
+        to the returned label `mis` when misaligned, the in-place code to follow. Returns
+        (k, mis, fill): the bytes to copy and the labels."""
+        m3 = self.const_reg(3)
+        k = self.fresh()
+        mis, fill = self.mf.label("mis"), self.mf.label("fill")
+        self.emit("cmpi", c, Imm(nbytes))
+        self.emit("bcc", Lbl(short))
+        self.emit("tst", addr, m3)
+        self.emit("beq" if fast is not None else "bne", Lbl(fast if fast is not None else mis))
+        return k, mis, fill
+
+    def _misaligned_entry(self, k: R, nbytes: int, fill: str) -> None:
+        """A misaligned whole block: every byte copied (`movs k, #nbytes; b fill`)."""
+        self.emit("mov", Imm(nbytes), k)
+        self.emit("jmp", Lbl(fill))
 
     def _store_words(self, op, b: MemBind, v: list, nbytes: int, count, big: bool, aligned: bool = False) -> None:
         n = nbytes // 4
@@ -196,16 +226,27 @@ class ArmBuffers:
         c = self.reg(count[0]) if count is not None else None
         self.reserve_scratch(nbytes)
         slow, done = self.mf.label("bytes"), self.mf.label("stored")
-        self._in_place_test(q, c, nbytes, slow)
+        if c is not None:
+            k, mis, fill = self._count_entries(q, c, nbytes, None, slow)
+        else:
+            self._in_place_test(q, c, nbytes, slow)
         for j, x in enumerate(raw):
             self.emit("str", x, Mem(q.reg, 4 * j))
         self.emit("jmp", Lbl(done))
-        self.label(slow)
+        if c is not None:
+            self.label(mis)
+            self._misaligned_entry(k, nbytes, fill)
+            self.label(slow)
+            self.emit("mov", c, k)          # a count below the block: no clamp
+            self.label(fill)
+        else:
+            self.label(slow)
+            k = self._clamped_count(c, nbytes)
         for j, x in enumerate(raw):
             self.emit("str", x, Mem(SP, Frame("local", self.SCRATCH, 4 * j)))
         p = self.fresh()
         self.emit("addsp", p, Mem(SP, Frame("local", self.SCRATCH, 0)))
-        self._copy_loop(self._clamped_count(c, nbytes), p, q, done)
+        self._copy_loop(k, p, q, done)
         self.label(done)
 
     def _load_partial(self, op, b: MemBind, nbytes: int, count: list, big: bool) -> None:
