@@ -29,6 +29,7 @@ from aedsl.ir.nodes import Module
 from aedsl.ir.passes.common import is_size_mode
 
 from aedsl.codegen import copies, dce, kept_spills, reloads, rename, slot_registers
+from aedsl.codegen.copy_ahead import copy_ahead
 from aedsl.codegen.emit import SpecLines
 from aedsl.codegen.liveness import defs_uses
 from aedsl.codegen.calls import IncomingWords
@@ -588,6 +589,10 @@ def _place(mf: MFunction, target, high: tuple) -> tuple[int, list[int]]:
     taken = slot_registers.slot_registers(mf, target, usable, frozenset(high), BARRIERS, order=high,
                                           extra_bytes=4)
     high_regs = sorted(set(high_regs) | taken)
+    # a stack slot read again, its value still in a register updated in place since: copied to
+    # the reload's register at once (only stack words are left: a high-register slot's reload
+    # costs what the copy would)
+    copy_ahead(mf, target, LOW, BARRIERS)
     if copies.remove_redundant_moves(mf, target) or homed:  # slots in high registers are registers now
         # reloads whose only reader was deleted, stores to a slot register nothing reads, loads
         # of argument words that were only copied to a slot now living in the word

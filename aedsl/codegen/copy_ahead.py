@@ -1,0 +1,99 @@
+"""A spill slot read again: the value copied into the reload's register where the slot's value
+was last in a register (after register allocation; target-neutral: reads InstrDesc, liveness and
+the cost model).
+
+Shape matched, inside one basic block: at H a register R takes a spill slot S's value (`mov S,
+R`, a reload) or gives it (`mov R, S`, a store); at J the block reads S again into a register X
+(`mov S, X`), with S not written in between, no label, branch, call or target barrier in
+between, and X neither read nor written strictly between H and J (its value before J dead).
+R itself may change in between: where it is only overwritten, kept_spills.py renames the
+overwrites and the reload becomes a copy; where an instruction updates R in place, the slot's
+value is that update's input and only this rule applies (NORX's H, `x ^ y ^ ((x & y) << 1)`
+with x spilled: `ldr r6, [sp, #8]; eors r6, r4; ldr r1, [sp, #8]; ands r1, r4`). X takes R's
+value right after H (`mov R, X`) and the reload at J goes: a register copy for a load (ARMv6-M:
+1 cycle for 2, the same two bytes). Taken where the cost model prices the reload above the copy;
+the [H, J] of the rewrites in a block do not overlap (each X is idle over its own).
+
+Preserves: X holds S's value from just after H to J, as the reload made it at J (S unchanged in
+between, X neither read nor written there, so nothing read X's old value after H); every other
+register and memory word is as before.
+"""
+from __future__ import annotations
+
+from .liveness import Cfg, block_liveness, defs_uses, live_after
+from .mir import MFunction, MInst, R, frame_kind
+from .target import Target
+
+
+def _slot(op):
+    """The key of a spill slot operand, else None."""
+    return (op.base, op.disp.key) if frame_kind(op) == "slot" else None
+
+
+def copy_ahead(mf: MFunction, target: Target, regs: frozenset[int],
+               barriers: frozenset[str] = frozenset()) -> int:
+    """Rewrite the reloads described above; returns how many went."""
+    stop = frozenset({"label"}) | barriers
+    insts = mf.insts
+    cfg = Cfg(insts, target)
+    du = [defs_uses(i, target) for i in insts]
+    live_out = block_liveness(cfg, du, lambda r: r in regs)
+    after: dict[int, list[MInst]] = {}          # index -> copies to put right after it
+    gone: set[int] = set()
+    for bi, (a, b) in enumerate(cfg.blocks):
+        live = live_after(du, a, b, live_out[bi], regs.__contains__)
+        free_from = a                           # the rewrites' [H, J] do not overlap
+        for j in range(a, b):
+            found = _holder(insts, du, a, j, target, regs, stop)
+            if found is None:
+                continue
+            h, r, x = found
+            if h < free_from or (r in du[h][0] and r not in live[h]):
+                continue                        # (a reload at H nothing reads: dce's to delete)
+            reload = insts[j]
+            copy = MInst(target.move_mn, [R(r), R(x)], depth=insts[h].depth, loc=reload.loc)
+            (copy_bytes, copy_cycles), (load_bytes, load_cycles) = target.cost(copy), target.cost(reload)
+            if (copy_cycles, copy_bytes) >= (load_cycles, load_bytes):
+                continue
+            after.setdefault(h, []).append(copy)
+            gone.add(j)
+            free_from = j
+    if gone:
+        out = []
+        for k, inst in enumerate(insts):
+            if k not in gone:
+                out.append(inst)
+            out.extend(after.get(k, ()))
+        mf.insts = out
+    return len(gone)
+
+
+def _holder(insts, du, a, j, target, regs, stop):
+    """(H, R, X) for a reload of a spill slot at j into X, or None."""
+    inst = insts[j]
+    if inst.mn != target.move_mn or len(inst.ops) != 2:
+        return None
+    src, dst = inst.ops
+    key = _slot(src)
+    if key is None or not isinstance(dst, R) or dst.reg not in regs:
+        return None
+    x = dst.reg
+    for h in range(j - 1, a - 1, -1):
+        y = insts[h]
+        if y.mn == "comment":
+            continue
+        desc = target.desc(y)
+        if y.mn in stop or desc.branch or desc.memory == "call":
+            return None
+        if y.mn == target.move_mn and len(y.ops) == 2:
+            p, q = y.ops
+            r = p.reg if isinstance(p, R) and _slot(q) == key else \
+                q.reg if isinstance(q, R) and _slot(p) == key else None
+            if r is not None:
+                # X holds it already (copies.py's case), or R is no register X's class takes
+                return (h, r, x) if r != x and r in regs else None
+        if any(_slot(op) == key for i, op in enumerate(y.ops) if i in desc.writes or desc.memory == "store"):
+            return None                         # S written in between
+        if x in du[h][0] or x in du[h][1]:
+            return None                         # X read or written in between
+    return None
