@@ -23,16 +23,16 @@ ascon128_key_setup:
 	tst	r0, r1
 	beq	.Lascon128_key_setup_words2
 .Lascon128_key_setup_bytes1:
-	add	r4, sp, #0
-	movs	r3, #16
+	movs	r4, #16
+	add	r3, sp, #0
 .Lascon128_key_setup_cpy4:
-	subs	r3, #1
+	subs	r4, #1
 	bcc	.Lascon128_key_setup_cpyd3
-	ldrb	r1, [r0, r3]
-	strb	r1, [r4, r3]
+	ldrb	r1, [r0, r4]
+	strb	r1, [r3, r4]
 	b	.Lascon128_key_setup_cpy4
 .Lascon128_key_setup_cpyd3:
-	mov	r0, r4
+	mov	r0, r3
 .Lascon128_key_setup_words2:
 	ldr	r1, [r0, #12]
 	rev	r4, r1
@@ -54,7 +54,7 @@ ascon128_key_setup:
 
 @ --- ascon128_encrypt_with: ascon128.encrypt_with
 @     frame 88 bytes (20 spill slots, 8 on the stack; locals 56), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 796 bytes of code and literals
+@     estimated 788 bytes of code and literals
 	.section .text.ascon128_encrypt_with,"ax",%progbits
 	.global ascon128_encrypt_with
 	.type ascon128_encrypt_with, %function
@@ -76,24 +76,32 @@ ascon128_encrypt_with:
 	str	r2, [sp, #20]
 	ldr	r2, [r0, #8]
 	str	r2, [sp, #16]
-	ldr	r0, [r0, #12]
-	str	r0, [sp, #12]
+	ldr	r2, [r0, #12]
+	str	r2, [sp, #12]
 	@ ascon128.ae:36: n = load_be(nonce, 0, 16)
 	movs	r0, #3
 	tst	r1, r0
 	beq	.Lascon128_encrypt_with_words2
 .Lascon128_encrypt_with_bytes1:
-	add	r3, sp, #72
-	movs	r2, #16
+	movs	r3, #16
+	add	r2, sp, #72
 .Lascon128_encrypt_with_cpy4:
-	subs	r2, #1
+	subs	r3, #1
 	bcc	.Lascon128_encrypt_with_cpyd3
-	ldrb	r0, [r1, r2]
-	strb	r0, [r3, r2]
+	ldrb	r0, [r1, r3]
+	strb	r0, [r2, r3]
 	b	.Lascon128_encrypt_with_cpy4
 .Lascon128_encrypt_with_cpyd3:
-	mov	r1, r3
+	mov	r1, r2
 .Lascon128_encrypt_with_words2:
+	ldr	r0, [r1, #12]
+	rev	r4, r0
+	ldr	r0, [r1, #8]
+	rev	r3, r0
+	ldr	r0, [r1, #4]
+	rev	r2, r0
+	ldr	r0, [r1]
+	rev	r1, r0
 	@ ascon128.ae:37: s[0] = iv as u64
 	movs	r0, #0
 	str	r0, [sp, #32]
@@ -109,47 +117,33 @@ ascon128_encrypt_with:
 	str	r0, [sp, #48]
 	ldr	r0, [sp, #20]
 	str	r0, [sp, #52]
-	@ ascon128.ae:36: n = load_be(nonce, 0, 16)
-	ldr	r0, [r1, #4]
-	rev	r0, r0
 	@ ascon128.ae:40: s[3] = n[127:64]
-	str	r0, [sp, #56]
-	@ ascon128.ae:36: n = load_be(nonce, 0, 16)
-	ldr	r0, [r1]
-	rev	r0, r0
-	@ ascon128.ae:40: s[3] = n[127:64]
-	str	r0, [sp, #60]
-	@ ascon128.ae:36: n = load_be(nonce, 0, 16)
-	ldr	r0, [r1, #12]
-	rev	r0, r0
+	str	r2, [sp, #56]
+	str	r1, [sp, #60]
 	@ ascon128.ae:41: s[4] = n[63:0]
-	str	r0, [sp, #64]
-	@ ascon128.ae:36: n = load_be(nonce, 0, 16)
-	ldr	r0, [r1, #8]
-	rev	r0, r0
-	@ ascon128.ae:41: s[4] = n[63:0]
-	str	r0, [sp, #68]
+	str	r4, [sp, #64]
+	str	r3, [sp, #68]
 	@ ascon128.ae:42: P.permute(s, a)
 	add	r0, sp, #32
 	movs	r1, #240
 	bl	ascon128_P_permute
 	@ ascon128.ae:43: s[3] = s[3] ^ k[127:64]
-	ldr	r1, [sp, #56]
-	ldr	r0, [sp, #16]
-	eors	r1, r0
-	str	r1, [sp, #56]
+	ldr	r2, [sp, #56]
 	ldr	r1, [sp, #60]
+	ldr	r0, [sp, #16]
+	eors	r2, r0
 	ldr	r0, [sp, #12]
 	eors	r1, r0
+	str	r2, [sp, #56]
 	str	r1, [sp, #60]
 	@ ascon128.ae:44: s[4] = s[4] ^ k[63:0]
-	ldr	r1, [sp, #64]
-	ldr	r0, [sp, #24]
-	eors	r1, r0
-	str	r1, [sp, #64]
+	ldr	r2, [sp, #64]
 	ldr	r1, [sp, #68]
+	ldr	r0, [sp, #24]
+	eors	r2, r0
 	ldr	r0, [sp, #20]
 	eors	r1, r0
+	str	r2, [sp, #64]
 	str	r1, [sp, #68]
 	@ ascon128.ae:51: if n > 0 {
 	ldr	r0, [sp, #124]
@@ -164,71 +158,67 @@ ascon128_encrypt_with:
 	cmp	r1, r0
 	bcs	.Lascon128_encrypt_with_done8
 .Lascon128_encrypt_with_loop7:
-	@ ascon128.ae:54: count = if n - off < rate then n - off else rate
-	movs	r2, #8
 	@ ascon128.ae:53: off = rate * i
 	ldr	r1, [sp]
-	lsls	r4, r1, #3
+	lsls	r5, r1, #3
 	@ ascon128.ae:54: count = if n - off < rate then n - off else rate
 	ldr	r0, [sp, #124]
-	subs	r1, r0, r4
-	cmp	r1, #8
-	movs	r0, #0
-	sbcs	r0, r0
-	eors	r1, r2
-	ands	r1, r0
-	eors	r1, r2
+	subs	r2, r0, r5
+	cmp	r2, #8
+	movs	r1, #0
+	sbcs	r1, r1
+	movs	r0, #8
+	eors	r2, r0
+	ands	r2, r1
+	eors	r2, r0
 	@ ascon128.ae:55: s[0] = s[0] ^ load_be(ad, off, rate, count) ^ pad(count)
-	ldr	r3, [sp, #32]
-	ldr	r2, [sp, #36]
+	ldr	r4, [sp, #32]
+	ldr	r3, [sp, #36]
 	ldr	r0, [sp, #8]
-	adds	r4, r0, r4
+	adds	r5, r0, r5
 	movs	r0, #3
-	cmp	r1, #8
+	cmp	r2, #8
 	bcc	.Lascon128_encrypt_with_bytes9
-	tst	r4, r0
+	tst	r5, r0
 	beq	.Lascon128_encrypt_with_words10
+	movs	r6, #8
+	b	.Lascon128_encrypt_with_fill12
 .Lascon128_encrypt_with_bytes9:
+	mov	r6, r2
 	movs	r0, #0
 	str	r0, [sp, #72]
 	str	r0, [sp, #76]
-	add	r6, sp, #72
+.Lascon128_encrypt_with_fill12:
+	add	r1, sp, #72
+.Lascon128_encrypt_with_cpy14:
+	subs	r6, #1
+	bcc	.Lascon128_encrypt_with_cpyd13
+	ldrb	r0, [r5, r6]
+	strb	r0, [r1, r6]
+	b	.Lascon128_encrypt_with_cpy14
+.Lascon128_encrypt_with_cpyd13:
 	mov	r5, r1
-	cmp	r5, #8
-	bcc	.Lascon128_encrypt_with_cnt12
-	movs	r5, #8
-.Lascon128_encrypt_with_cnt12:
-.Lascon128_encrypt_with_cpy13:
-	subs	r5, #1
-	bcc	.Lascon128_encrypt_with_cpyd11
-	ldrb	r0, [r4, r5]
-	strb	r0, [r6, r5]
-	b	.Lascon128_encrypt_with_cpy13
-.Lascon128_encrypt_with_cpyd11:
-	mov	r4, r6
 .Lascon128_encrypt_with_words10:
-	ldr	r0, [r4, #4]
+	ldr	r0, [r5, #4]
+	rev	r1, r0
+	ldr	r0, [r5]
 	rev	r0, r0
+	eors	r4, r1
 	eors	r3, r0
 	@ ascon128.ae:26: return ((0x80 as u64) << 56) >> (8 * count)
-	lsls	r0, r1, #3
-	movs	r1, #63
-	subs	r1, r1, r0
+	lsls	r0, r2, #3
+	movs	r2, #63
+	subs	r2, r2, r0
+	movs	r1, #1
+	lsls	r1, r2
+	subs	r2, #32
 	movs	r0, #1
-	lsls	r0, r1
+	lsls	r0, r2
 	@ ascon128.ae:55: s[0] = s[0] ^ load_be(ad, off, rate, count) ^ pad(count)
+	eors	r4, r1
 	eors	r3, r0
-	str	r3, [sp, #32]
-	ldr	r0, [r4]
-	rev	r0, r0
-	eors	r2, r0
-	@ ascon128.ae:26: return ((0x80 as u64) << 56) >> (8 * count)
-	subs	r1, #32
-	movs	r0, #1
-	lsls	r0, r1
-	@ ascon128.ae:55: s[0] = s[0] ^ load_be(ad, off, rate, count) ^ pad(count)
-	eors	r2, r0
-	str	r2, [sp, #36]
+	str	r4, [sp, #32]
+	str	r3, [sp, #36]
 	@ ascon128.ae:56: P.permute(s, b)
 	add	r0, sp, #32
 	movs	r1, #150
@@ -243,12 +233,12 @@ ascon128_encrypt_with:
 .Lascon128_encrypt_with_else5:
 .Lascon128_encrypt_with_endif6:
 	@ ascon128.ae:59: s[4] = s[4] ^ 1
-	ldr	r1, [sp, #64]
+	ldr	r2, [sp, #64]
+	ldr	r1, [sp, #68]
 	movs	r0, #1
-	eors	r1, r0
-	str	r1, [sp, #64]
-	ldr	r0, [sp, #68]
-	str	r0, [sp, #68]
+	eors	r2, r0
+	str	r2, [sp, #64]
+	str	r1, [sp, #68]
 	@ ascon128.ae:87: full = m / rate
 	ldr	r0, [sp, #132]
 	lsrs	r0, r0, #3
@@ -261,10 +251,10 @@ ascon128_encrypt_with:
 	lsls	r0, r0, #30
 	lsrs	r0, r0, #30
 	orrs	r1, r0
-	beq	.Lascon128_encrypt_with_else14
+	beq	.Lascon128_encrypt_with_else15
 	ldr	r0, [sp, #28]
 	lsls	r2, r0, #3
-	beq	.Lascon128_encrypt_with_done17
+	beq	.Lascon128_encrypt_with_done18
 	ldr	r0, [sp, #128]
 	adds	r1, r0, r2
 	str	r1, [sp, #8]
@@ -273,60 +263,60 @@ ascon128_encrypt_with:
 	str	r1, [sp, #4]
 	rsbs	r0, r2, #0
 	str	r0, [sp]
-.Lascon128_encrypt_with_loop16:
+.Lascon128_encrypt_with_loop17:
 	@ ascon128.ae:90: s[0] = s[0] ^ load_be(msg, off, rate)
-	ldr	r2, [sp, #32]
-	ldr	r3, [sp, #36]
+	ldr	r3, [sp, #32]
+	ldr	r4, [sp, #36]
 	ldr	r1, [sp, #8]
 	ldr	r0, [sp]
-	adds	r4, r1, r0
-	movs	r5, #3
-	tst	r4, r5
-	beq	.Lascon128_encrypt_with_words19
-.Lascon128_encrypt_with_bytes18:
-	add	r6, sp, #72
-	movs	r1, #8
-.Lascon128_encrypt_with_cpy21:
-	subs	r1, #1
-	bcc	.Lascon128_encrypt_with_cpyd20
-	ldrb	r0, [r4, r1]
-	strb	r0, [r6, r1]
-	b	.Lascon128_encrypt_with_cpy21
-	.ltorg
-.Lascon128_encrypt_with_cpyd20:
-	mov	r4, r6
-.Lascon128_encrypt_with_words19:
-	ldr	r0, [r4, #4]
+	adds	r5, r1, r0
+	movs	r2, #3
+	tst	r5, r2
+	beq	.Lascon128_encrypt_with_words20
+.Lascon128_encrypt_with_bytes19:
+	movs	r6, #8
+	add	r1, sp, #72
+.Lascon128_encrypt_with_cpy22:
+	subs	r6, #1
+	bcc	.Lascon128_encrypt_with_cpyd21
+	ldrb	r0, [r5, r6]
+	strb	r0, [r1, r6]
+	b	.Lascon128_encrypt_with_cpy22
+.Lascon128_encrypt_with_cpyd21:
+	mov	r5, r1
+.Lascon128_encrypt_with_words20:
+	ldr	r0, [r5, #4]
+	rev	r1, r0
+	ldr	r0, [r5]
 	rev	r0, r0
-	eors	r2, r0
-	str	r2, [sp, #32]
-	ldr	r0, [r4]
-	rev	r0, r0
-	eors	r3, r0
-	str	r3, [sp, #36]
+	eors	r3, r1
+	eors	r4, r0
+	str	r3, [sp, #32]
+	str	r4, [sp, #36]
 	@ ascon128.ae:91: store_be(ct, off, s[0])
+	rev	r5, r4
 	rev	r4, r3
-	rev	r2, r2
 	ldr	r1, [sp, #4]
 	ldr	r0, [sp]
 	adds	r3, r1, r0
-	tst	r3, r5
-	bne	.Lascon128_encrypt_with_bytes22
-	str	r4, [r3]
-	str	r2, [r3, #4]
-	b	.Lascon128_encrypt_with_stored23
-.Lascon128_encrypt_with_bytes22:
-	str	r4, [sp, #72]
-	str	r2, [sp, #76]
-	movs	r1, #8
-	add	r2, sp, #72
-.Lascon128_encrypt_with_cpy24:
-	subs	r1, #1
-	bcc	.Lascon128_encrypt_with_stored23
-	ldrb	r0, [r2, r1]
-	strb	r0, [r3, r1]
-	b	.Lascon128_encrypt_with_cpy24
-.Lascon128_encrypt_with_stored23:
+	tst	r3, r2
+	bne	.Lascon128_encrypt_with_bytes23
+	str	r5, [r3]
+	str	r4, [r3, #4]
+	b	.Lascon128_encrypt_with_stored24
+	.ltorg
+.Lascon128_encrypt_with_bytes23:
+	movs	r2, #8
+	str	r5, [sp, #72]
+	str	r4, [sp, #76]
+	add	r1, sp, #72
+.Lascon128_encrypt_with_cpy25:
+	subs	r2, #1
+	bcc	.Lascon128_encrypt_with_stored24
+	ldrb	r0, [r1, r2]
+	strb	r0, [r3, r2]
+	b	.Lascon128_encrypt_with_cpy25
+.Lascon128_encrypt_with_stored24:
 	@ ascon128.ae:92: P.permute(s, b)
 	add	r0, sp, #32
 	movs	r1, #150
@@ -334,14 +324,14 @@ ascon128_encrypt_with:
 	ldr	r0, [sp]
 	adds	r0, #8
 	str	r0, [sp]
-	bne	.Lascon128_encrypt_with_loop16
-.Lascon128_encrypt_with_done17:
-	b	.Lascon128_encrypt_with_endif15
-.Lascon128_encrypt_with_else14:
+	bne	.Lascon128_encrypt_with_loop17
+.Lascon128_encrypt_with_done18:
+	b	.Lascon128_encrypt_with_endif16
+.Lascon128_encrypt_with_else15:
 	@ ascon128.ae:88: for i in 0..full {
 	ldr	r0, [sp, #28]
 	lsls	r2, r0, #3
-	beq	.Lascon128_encrypt_with_done26
+	beq	.Lascon128_encrypt_with_done27
 	ldr	r0, [sp, #128]
 	adds	r1, r0, r2
 	str	r1, [sp, #8]
@@ -350,27 +340,27 @@ ascon128_encrypt_with:
 	str	r1, [sp, #4]
 	rsbs	r0, r2, #0
 	str	r0, [sp]
-.Lascon128_encrypt_with_loop25:
+.Lascon128_encrypt_with_loop26:
 	@ ascon128.ae:90: s[0] = s[0] ^ load_be(msg, off, rate)
 	ldr	r2, [sp, #32]
+	ldr	r3, [sp, #36]
 	ldr	r1, [sp, #8]
 	ldr	r0, [sp]
-	adds	r1, r1, r0
-	ldr	r3, [r1, #4]
-	rev	r3, r3
-	eors	r2, r3
+	adds	r4, r1, r0
+	ldr	r5, [r4, #4]
+	rev	r1, r5
+	ldr	r5, [r4]
+	rev	r4, r5
+	eors	r2, r1
+	eors	r3, r4
 	str	r2, [sp, #32]
-	ldr	r3, [sp, #36]
-	ldr	r4, [r1]
-	rev	r1, r4
-	eors	r3, r1
 	str	r3, [sp, #36]
 	@ ascon128.ae:91: store_be(ct, off, s[0])
+	rev	r3, r3
 	rev	r2, r2
 	ldr	r1, [sp, #4]
 	adds	r0, r1, r0
-	rev	r1, r3
-	str	r1, [r0]
+	str	r3, [r0]
 	str	r2, [r0, #4]
 	@ ascon128.ae:92: P.permute(s, b)
 	add	r0, sp, #32
@@ -379,164 +369,154 @@ ascon128_encrypt_with:
 	ldr	r0, [sp]
 	adds	r0, #8
 	str	r0, [sp]
-	bne	.Lascon128_encrypt_with_loop25
-.Lascon128_encrypt_with_done26:
-.Lascon128_encrypt_with_endif15:
+	bne	.Lascon128_encrypt_with_loop26
+.Lascon128_encrypt_with_done27:
+.Lascon128_encrypt_with_endif16:
 	@ ascon128.ae:94: off = rate * full
 	ldr	r0, [sp, #28]
-	lsls	r2, r0, #3
+	lsls	r3, r0, #3
 	@ ascon128.ae:95: last = m - off
 	ldr	r0, [sp, #132]
-	subs	r3, r0, r2
+	subs	r2, r0, r3
 	@ ascon128.ae:96: s[0] = s[0] ^ load_be(msg, off, rate, last) ^ pad(last)
 	ldr	r0, [sp, #32]
 	str	r0, [sp]
-	ldr	r4, [sp, #36]
+	ldr	r6, [sp, #36]
 	ldr	r0, [sp, #128]
-	adds	r7, r0, r2
+	adds	r4, r0, r3
 	movs	r5, #3
-	cmp	r3, #8
-	bcc	.Lascon128_encrypt_with_bytes27
-	tst	r7, r5
-	beq	.Lascon128_encrypt_with_words28
-.Lascon128_encrypt_with_bytes27:
+	cmp	r2, #8
+	bcc	.Lascon128_encrypt_with_bytes28
+	tst	r4, r5
+	beq	.Lascon128_encrypt_with_words29
+	movs	r7, #8
+	b	.Lascon128_encrypt_with_fill31
+.Lascon128_encrypt_with_bytes28:
+	mov	r7, r2
 	movs	r0, #0
 	str	r0, [sp, #72]
 	str	r0, [sp, #76]
-	add	r6, sp, #72
-	mov	r1, r3
-	cmp	r1, #8
-	bcc	.Lascon128_encrypt_with_cnt30
-	movs	r1, #8
-.Lascon128_encrypt_with_cnt30:
-.Lascon128_encrypt_with_cpy31:
-	subs	r1, #1
-	bcc	.Lascon128_encrypt_with_cpyd29
-	ldrb	r0, [r7, r1]
-	strb	r0, [r6, r1]
-	b	.Lascon128_encrypt_with_cpy31
-.Lascon128_encrypt_with_cpyd29:
-	mov	r7, r6
-.Lascon128_encrypt_with_words28:
-	ldr	r0, [r7, #4]
+.Lascon128_encrypt_with_fill31:
+	add	r1, sp, #72
+.Lascon128_encrypt_with_cpy33:
+	subs	r7, #1
+	bcc	.Lascon128_encrypt_with_cpyd32
+	ldrb	r0, [r4, r7]
+	strb	r0, [r1, r7]
+	b	.Lascon128_encrypt_with_cpy33
+.Lascon128_encrypt_with_cpyd32:
+	mov	r4, r1
+.Lascon128_encrypt_with_words29:
+	ldr	r0, [r4, #4]
+	rev	r1, r0
+	ldr	r0, [r4]
 	rev	r0, r0
-	ldr	r6, [sp]
+	ldr	r7, [sp]
+	eors	r7, r1
 	eors	r6, r0
 	@ ascon128.ae:26: return ((0x80 as u64) << 56) >> (8 * count)
-	lsls	r0, r3, #3
+	lsls	r0, r2, #3
 	movs	r1, #63
 	subs	r1, r1, r0
 	movs	r0, #1
 	lsls	r0, r1
-	@ ascon128.ae:96: s[0] = s[0] ^ load_be(msg, off, rate, last) ^ pad(last)
-	eors	r6, r0
-	str	r6, [sp, #32]
-	ldr	r0, [r7]
-	rev	r0, r0
-	eors	r4, r0
-	@ ascon128.ae:26: return ((0x80 as u64) << 56) >> (8 * count)
 	subs	r1, #32
-	movs	r0, #1
-	lsls	r0, r1
+	movs	r4, #1
+	lsls	r4, r1
 	@ ascon128.ae:96: s[0] = s[0] ^ load_be(msg, off, rate, last) ^ pad(last)
-	eors	r4, r0
-	str	r4, [sp, #36]
+	eors	r7, r0
+	eors	r6, r4
+	str	r7, [sp, #32]
+	str	r6, [sp, #36]
 	@ ascon128.ae:97: store_be(ct, off, s[0], last)
-	rev	r4, r4
-	rev	r1, r6
+	rev	r4, r6
+	rev	r1, r7
 	ldr	r0, [sp, #136]
-	adds	r2, r0, r2
-	cmp	r3, #8
-	bcc	.Lascon128_encrypt_with_bytes32
-	tst	r2, r5
-	bne	.Lascon128_encrypt_with_bytes32
-	str	r4, [r2]
-	str	r1, [r2, #4]
-	b	.Lascon128_encrypt_with_stored33
-.Lascon128_encrypt_with_bytes32:
+	adds	r3, r0, r3
+	cmp	r2, #8
+	bcc	.Lascon128_encrypt_with_bytes34
+	tst	r3, r5
+	bne	.Lascon128_encrypt_with_mis36
+	str	r4, [r3]
+	str	r1, [r3, #4]
+	b	.Lascon128_encrypt_with_stored35
+.Lascon128_encrypt_with_mis36:
+	movs	r2, #8
+.Lascon128_encrypt_with_bytes34:
+.Lascon128_encrypt_with_fill37:
 	str	r4, [sp, #72]
 	str	r1, [sp, #76]
 	add	r1, sp, #72
-	cmp	r3, #8
-	bcc	.Lascon128_encrypt_with_cnt34
-	movs	r3, #8
-.Lascon128_encrypt_with_cnt34:
-.Lascon128_encrypt_with_cpy35:
-	subs	r3, #1
-	bcc	.Lascon128_encrypt_with_stored33
-	ldrb	r0, [r1, r3]
-	strb	r0, [r2, r3]
-	b	.Lascon128_encrypt_with_cpy35
-.Lascon128_encrypt_with_stored33:
+.Lascon128_encrypt_with_cpy38:
+	subs	r2, #1
+	bcc	.Lascon128_encrypt_with_stored35
+	ldrb	r0, [r1, r2]
+	strb	r0, [r3, r2]
+	b	.Lascon128_encrypt_with_cpy38
+.Lascon128_encrypt_with_stored35:
 	@ ascon128.ae:64: s[1] = s[1] ^ k[127:64]
-	ldr	r1, [sp, #40]
-	ldr	r0, [sp, #16]
-	eors	r1, r0
-	str	r1, [sp, #40]
+	ldr	r2, [sp, #40]
 	ldr	r1, [sp, #44]
+	ldr	r0, [sp, #16]
+	eors	r2, r0
 	ldr	r0, [sp, #12]
 	eors	r1, r0
+	str	r2, [sp, #40]
 	str	r1, [sp, #44]
 	@ ascon128.ae:65: s[2] = s[2] ^ k[63:0]
-	ldr	r1, [sp, #48]
-	ldr	r0, [sp, #24]
-	eors	r1, r0
-	str	r1, [sp, #48]
+	ldr	r2, [sp, #48]
 	ldr	r1, [sp, #52]
+	ldr	r0, [sp, #24]
+	eors	r2, r0
 	ldr	r0, [sp, #20]
 	eors	r1, r0
+	str	r2, [sp, #48]
 	str	r1, [sp, #52]
 	@ ascon128.ae:66: P.permute(s, a)
 	add	r0, sp, #32
 	movs	r1, #240
 	bl	ascon128_P_permute
 	@ ascon128.ae:67: return cat(s[3], s[4]) ^ k
-	ldr	r1, [sp, #60]
-	ldr	r0, [sp, #12]
-	eors	r1, r0
-	@ ascon128.ae:98: store_be(tag, 0, finalize(s, k))
-	rev	r4, r1
-	@ ascon128.ae:67: return cat(s[3], s[4]) ^ k
-	ldr	r1, [sp, #56]
-	ldr	r0, [sp, #16]
-	eors	r1, r0
-	@ ascon128.ae:98: store_be(tag, 0, finalize(s, k))
-	rev	r5, r1
-	@ ascon128.ae:67: return cat(s[3], s[4]) ^ k
-	ldr	r1, [sp, #68]
-	ldr	r0, [sp, #20]
-	eors	r1, r0
-	@ ascon128.ae:98: store_be(tag, 0, finalize(s, k))
-	rev	r2, r1
-	@ ascon128.ae:67: return cat(s[3], s[4]) ^ k
+	ldr	r3, [sp, #56]
+	ldr	r4, [sp, #60]
 	ldr	r1, [sp, #64]
+	ldr	r2, [sp, #68]
 	ldr	r0, [sp, #24]
 	eors	r1, r0
+	ldr	r0, [sp, #20]
+	eors	r2, r0
+	ldr	r0, [sp, #16]
+	eors	r3, r0
+	ldr	r0, [sp, #12]
+	eors	r4, r0
 	@ ascon128.ae:98: store_be(tag, 0, finalize(s, k))
+	rev	r6, r4
+	rev	r5, r3
+	rev	r4, r2
 	rev	r1, r1
 	ldr	r3, [sp, #144]
 	movs	r0, #3
 	tst	r3, r0
-	bne	.Lascon128_encrypt_with_bytes36
-	str	r4, [r3]
+	bne	.Lascon128_encrypt_with_bytes39
+	str	r6, [r3]
 	str	r5, [r3, #4]
-	str	r2, [r3, #8]
+	str	r4, [r3, #8]
 	str	r1, [r3, #12]
-	b	.Lascon128_encrypt_with_stored37
-.Lascon128_encrypt_with_bytes36:
-	str	r4, [sp, #72]
+	b	.Lascon128_encrypt_with_stored40
+.Lascon128_encrypt_with_bytes39:
+	movs	r2, #16
+	str	r6, [sp, #72]
 	str	r5, [sp, #76]
-	str	r2, [sp, #80]
+	str	r4, [sp, #80]
 	str	r1, [sp, #84]
-	add	r2, sp, #72
-	movs	r1, #16
-.Lascon128_encrypt_with_cpy38:
-	subs	r1, #1
-	bcc	.Lascon128_encrypt_with_stored37
-	ldrb	r0, [r2, r1]
-	strb	r0, [r3, r1]
-	b	.Lascon128_encrypt_with_cpy38
-.Lascon128_encrypt_with_stored37:
+	add	r1, sp, #72
+.Lascon128_encrypt_with_cpy41:
+	subs	r2, #1
+	bcc	.Lascon128_encrypt_with_stored40
+	ldrb	r0, [r1, r2]
+	strb	r0, [r3, r2]
+	b	.Lascon128_encrypt_with_cpy41
+.Lascon128_encrypt_with_stored40:
 	add	sp, #88
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
@@ -550,7 +530,7 @@ ascon128_encrypt_with:
 
 @ --- ascon128_decrypt_with: ascon128.decrypt_with
 @     frame 88 bytes (26 spill slots, 8 on the stack; locals 56), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 896 bytes of code and literals
+@     estimated 860 bytes of code and literals
 	.section .text.ascon128_decrypt_with,"ax",%progbits
 	.global ascon128_decrypt_with
 	.type ascon128_decrypt_with, %function
@@ -579,16 +559,16 @@ ascon128_decrypt_with:
 	tst	r1, r0
 	beq	.Lascon128_decrypt_with_words2
 .Lascon128_decrypt_with_bytes1:
-	add	r3, sp, #72
-	movs	r2, #16
+	movs	r3, #16
+	add	r2, sp, #72
 .Lascon128_decrypt_with_cpy4:
-	subs	r2, #1
+	subs	r3, #1
 	bcc	.Lascon128_decrypt_with_cpyd3
-	ldrb	r0, [r1, r2]
-	strb	r0, [r3, r2]
+	ldrb	r0, [r1, r3]
+	strb	r0, [r2, r3]
 	b	.Lascon128_decrypt_with_cpy4
 .Lascon128_decrypt_with_cpyd3:
-	mov	r1, r3
+	mov	r1, r2
 .Lascon128_decrypt_with_words2:
 	ldr	r0, [r1, #12]
 	rev	r4, r0
@@ -677,24 +657,23 @@ ascon128_decrypt_with:
 	bcc	.Lascon128_decrypt_with_bytes9
 	tst	r5, r0
 	beq	.Lascon128_decrypt_with_words10
+	movs	r6, #8
+	b	.Lascon128_decrypt_with_fill12
 .Lascon128_decrypt_with_bytes9:
+	mov	r6, r2
 	movs	r0, #0
 	str	r0, [sp, #72]
 	str	r0, [sp, #76]
-	add	r6, sp, #72
-	mov	r1, r2
-	cmp	r1, #8
-	bcc	.Lascon128_decrypt_with_cnt12
-	movs	r1, #8
-.Lascon128_decrypt_with_cnt12:
-.Lascon128_decrypt_with_cpy13:
-	subs	r1, #1
-	bcc	.Lascon128_decrypt_with_cpyd11
-	ldrb	r0, [r5, r1]
-	strb	r0, [r6, r1]
-	b	.Lascon128_decrypt_with_cpy13
-.Lascon128_decrypt_with_cpyd11:
-	mov	r5, r6
+.Lascon128_decrypt_with_fill12:
+	add	r1, sp, #72
+.Lascon128_decrypt_with_cpy14:
+	subs	r6, #1
+	bcc	.Lascon128_decrypt_with_cpyd13
+	ldrb	r0, [r5, r6]
+	strb	r0, [r1, r6]
+	b	.Lascon128_decrypt_with_cpy14
+.Lascon128_decrypt_with_cpyd13:
+	mov	r5, r1
 .Lascon128_decrypt_with_words10:
 	ldr	r0, [r5, #4]
 	rev	r1, r0
@@ -737,8 +716,8 @@ ascon128_decrypt_with:
 	str	r2, [sp, #64]
 	str	r1, [sp, #68]
 	@ ascon128.ae:109: full = m / rate
-	ldr	r1, [sp, #132]
-	lsrs	r0, r1, #3
+	ldr	r0, [sp, #132]
+	lsrs	r0, r0, #3
 	str	r0, [sp, #28]
 	@ ascon128.ae:110: for i in 0..full {
 	ldr	r0, [sp, #128]
@@ -748,70 +727,70 @@ ascon128_decrypt_with:
 	lsls	r0, r0, #30
 	lsrs	r0, r0, #30
 	orrs	r1, r0
-	beq	.Lascon128_decrypt_with_else14
+	beq	.Lascon128_decrypt_with_else15
 	ldr	r0, [sp, #28]
-	lsls	r0, r0, #3
-	beq	.Lascon128_decrypt_with_done17
-	ldr	r1, [sp, #128]
-	adds	r1, r1, r0
+	lsls	r2, r0, #3
+	beq	.Lascon128_decrypt_with_done18
+	ldr	r0, [sp, #128]
+	adds	r1, r0, r2
 	str	r1, [sp, #8]
-	ldr	r1, [sp, #144]
-	adds	r1, r1, r0
+	ldr	r0, [sp, #144]
+	adds	r1, r0, r2
 	str	r1, [sp, #4]
-	rsbs	r0, r0, #0
+	rsbs	r0, r2, #0
 	str	r0, [sp]
-.Lascon128_decrypt_with_loop16:
+.Lascon128_decrypt_with_loop17:
 	@ ascon128.ae:112: c = load_be(ct, off, rate)
 	ldr	r1, [sp, #8]
 	ldr	r0, [sp]
-	adds	r3, r1, r0
-	movs	r7, #3
-	tst	r3, r7
-	beq	.Lascon128_decrypt_with_words19
-.Lascon128_decrypt_with_bytes18:
-	add	r2, sp, #72
-	movs	r1, #8
-.Lascon128_decrypt_with_cpy21:
-	subs	r1, #1
-	bcc	.Lascon128_decrypt_with_cpyd20
-	ldrb	r0, [r3, r1]
-	strb	r0, [r2, r1]
-	b	.Lascon128_decrypt_with_cpy21
-.Lascon128_decrypt_with_cpyd20:
-	mov	r3, r2
-.Lascon128_decrypt_with_words19:
-	ldr	r0, [r3, #4]
+	adds	r4, r1, r0
+	movs	r2, #3
+	tst	r4, r2
+	beq	.Lascon128_decrypt_with_words20
+.Lascon128_decrypt_with_bytes19:
+	movs	r3, #8
+	add	r1, sp, #72
+.Lascon128_decrypt_with_cpy22:
+	subs	r3, #1
+	bcc	.Lascon128_decrypt_with_cpyd21
+	ldrb	r0, [r4, r3]
+	strb	r0, [r1, r3]
+	b	.Lascon128_decrypt_with_cpy22
+.Lascon128_decrypt_with_cpyd21:
+	mov	r4, r1
+.Lascon128_decrypt_with_words20:
+	ldr	r0, [r4, #4]
 	rev	r5, r0
-	ldr	r0, [r3]
+	ldr	r0, [r4]
 	rev	r4, r0
 	@ ascon128.ae:113: store_be(msg, off, s[0] ^ c)
 	ldr	r1, [sp, #32]
 	ldr	r0, [sp, #36]
 	eors	r1, r5
 	eors	r0, r4
-	rev	r6, r0
-	rev	r2, r1
+	rev	r7, r0
+	rev	r6, r1
 	ldr	r1, [sp, #4]
 	ldr	r0, [sp]
 	adds	r3, r1, r0
-	tst	r3, r7
-	bne	.Lascon128_decrypt_with_bytes22
-	str	r6, [r3]
-	str	r2, [r3, #4]
-	b	.Lascon128_decrypt_with_stored23
+	tst	r3, r2
+	bne	.Lascon128_decrypt_with_bytes23
+	str	r7, [r3]
+	str	r6, [r3, #4]
+	b	.Lascon128_decrypt_with_stored24
 	.ltorg
-.Lascon128_decrypt_with_bytes22:
-	str	r6, [sp, #72]
-	str	r2, [sp, #76]
-	add	r2, sp, #72
-	movs	r1, #8
-.Lascon128_decrypt_with_cpy24:
-	subs	r1, #1
-	bcc	.Lascon128_decrypt_with_stored23
-	ldrb	r0, [r2, r1]
-	strb	r0, [r3, r1]
-	b	.Lascon128_decrypt_with_cpy24
-.Lascon128_decrypt_with_stored23:
+.Lascon128_decrypt_with_bytes23:
+	movs	r2, #8
+	str	r7, [sp, #72]
+	str	r6, [sp, #76]
+	add	r1, sp, #72
+.Lascon128_decrypt_with_cpy25:
+	subs	r2, #1
+	bcc	.Lascon128_decrypt_with_stored24
+	ldrb	r0, [r1, r2]
+	strb	r0, [r3, r2]
+	b	.Lascon128_decrypt_with_cpy25
+.Lascon128_decrypt_with_stored24:
 	@ ascon128.ae:114: s[0] = c
 	str	r5, [sp, #32]
 	str	r4, [sp, #36]
@@ -822,23 +801,23 @@ ascon128_decrypt_with:
 	ldr	r0, [sp]
 	adds	r0, #8
 	str	r0, [sp]
-	bne	.Lascon128_decrypt_with_loop16
-.Lascon128_decrypt_with_done17:
-	b	.Lascon128_decrypt_with_endif15
-.Lascon128_decrypt_with_else14:
+	bne	.Lascon128_decrypt_with_loop17
+.Lascon128_decrypt_with_done18:
+	b	.Lascon128_decrypt_with_endif16
+.Lascon128_decrypt_with_else15:
 	@ ascon128.ae:110: for i in 0..full {
 	ldr	r0, [sp, #28]
-	lsls	r0, r0, #3
-	beq	.Lascon128_decrypt_with_done26
-	ldr	r1, [sp, #128]
-	adds	r1, r1, r0
+	lsls	r2, r0, #3
+	beq	.Lascon128_decrypt_with_done27
+	ldr	r0, [sp, #128]
+	adds	r1, r0, r2
 	str	r1, [sp, #8]
-	ldr	r1, [sp, #144]
-	adds	r1, r1, r0
+	ldr	r0, [sp, #144]
+	adds	r1, r0, r2
 	str	r1, [sp, #4]
-	rsbs	r0, r0, #0
+	rsbs	r0, r2, #0
 	str	r0, [sp]
-.Lascon128_decrypt_with_loop25:
+.Lascon128_decrypt_with_loop26:
 	@ ascon128.ae:112: c = load_be(ct, off, rate)
 	ldr	r1, [sp, #8]
 	ldr	r0, [sp]
@@ -869,147 +848,127 @@ ascon128_decrypt_with:
 	ldr	r0, [sp]
 	adds	r0, #8
 	str	r0, [sp]
-	bne	.Lascon128_decrypt_with_loop25
-.Lascon128_decrypt_with_done26:
-.Lascon128_decrypt_with_endif15:
+	bne	.Lascon128_decrypt_with_loop26
+.Lascon128_decrypt_with_done27:
+.Lascon128_decrypt_with_endif16:
 	@ ascon128.ae:117: off = rate * full
 	ldr	r0, [sp, #28]
-	lsls	r0, r0, #3
-	str	r0, [sp]
+	lsls	r1, r0, #3
 	@ ascon128.ae:118: last = m - off
-	ldr	r1, [sp, #132]
-	subs	r2, r1, r0
+	ldr	r0, [sp, #132]
+	subs	r3, r0, r1
 	@ ascon128.ae:119: p = first_bytes(s[0] ^ load_be(ct, off, rate, last), last)
-	ldr	r6, [sp, #32]
-	ldr	r5, [sp, #36]
-	ldr	r1, [sp, #128]
-	adds	r3, r1, r0
-	cmp	r2, #8
-	bcc	.Lascon128_decrypt_with_bytes27
-	movs	r0, #3
-	tst	r3, r0
-	beq	.Lascon128_decrypt_with_words28
-.Lascon128_decrypt_with_bytes27:
+	ldr	r5, [sp, #32]
+	ldr	r0, [sp, #36]
+	str	r0, [sp]
+	ldr	r0, [sp, #128]
+	adds	r6, r0, r1
+	movs	r2, #3
+	cmp	r3, #8
+	bcc	.Lascon128_decrypt_with_bytes28
+	tst	r6, r2
+	beq	.Lascon128_decrypt_with_words29
+	movs	r7, #8
+	b	.Lascon128_decrypt_with_fill31
+.Lascon128_decrypt_with_bytes28:
+	mov	r7, r3
 	movs	r0, #0
 	str	r0, [sp, #72]
 	str	r0, [sp, #76]
+.Lascon128_decrypt_with_fill31:
 	add	r4, sp, #72
-	mov	r1, r2
-	cmp	r1, #8
-	bcc	.Lascon128_decrypt_with_cnt30
-	movs	r1, #8
-.Lascon128_decrypt_with_cnt30:
-.Lascon128_decrypt_with_cpy31:
-	subs	r1, #1
-	bcc	.Lascon128_decrypt_with_cpyd29
-	ldrb	r0, [r3, r1]
-	strb	r0, [r4, r1]
-	b	.Lascon128_decrypt_with_cpy31
-.Lascon128_decrypt_with_cpyd29:
-	mov	r3, r4
-.Lascon128_decrypt_with_words28:
-	ldr	r0, [r3, #4]
-	rev	r1, r0
-	ldr	r0, [r3]
+.Lascon128_decrypt_with_cpy33:
+	subs	r7, #1
+	bcc	.Lascon128_decrypt_with_cpyd32
+	ldrb	r0, [r6, r7]
+	strb	r0, [r4, r7]
+	b	.Lascon128_decrypt_with_cpy33
+.Lascon128_decrypt_with_cpyd32:
+	mov	r6, r4
+.Lascon128_decrypt_with_words29:
+	ldr	r0, [r6, #4]
+	rev	r4, r0
+	ldr	r0, [r6]
 	rev	r0, r0
-	eors	r6, r1
-	eors	r5, r0
+	eors	r5, r4
+	ldr	r4, [sp]
+	eors	r4, r0
 	@ ascon128.ae:31: return x & ~(~(0 as u64) >> (8 * count))
-	lsls	r0, r2, #3
-	str	r0, [sp, #4]
-	movs	r3, #0
-	mvns	r3, r3
-	mov	r4, r3
-	mov	r7, r0
-	cmp	r7, #64
-	bcs	.Lascon128_decrypt_with_shz32
-.Lascon128_decrypt_with_shl34:
-	cmp	r7, #32
-	bcc	.Lascon128_decrypt_with_shf33
-	mov	r4, r3
-	movs	r3, #0
-	subs	r7, #32
-	b	.Lascon128_decrypt_with_shl34
-.Lascon128_decrypt_with_shf33:
-	movs	r1, #32
-	subs	r1, r1, r7
-	lsrs	r4, r7
-	mov	r0, r3
-	lsls	r0, r1
-	orrs	r4, r0
-	lsrs	r3, r7
-	b	.Lascon128_decrypt_with_she35
-.Lascon128_decrypt_with_shz32:
-	movs	r4, #0
-	movs	r3, #0
-.Lascon128_decrypt_with_she35:
-	bics	r6, r4
-	bics	r5, r3
-	@ ascon128.ae:120: store_be(msg, off, p, last)
-	rev	r4, r5
-	rev	r3, r6
-	ldr	r1, [sp, #144]
-	ldr	r0, [sp]
-	adds	r1, r1, r0
-	cmp	r2, #8
-	bcc	.Lascon128_decrypt_with_bytes36
-	movs	r0, #3
-	tst	r1, r0
-	bne	.Lascon128_decrypt_with_bytes36
-	str	r4, [r1]
-	str	r3, [r1, #4]
-	b	.Lascon128_decrypt_with_stored37
-.Lascon128_decrypt_with_bytes36:
-	str	r4, [sp, #72]
-	str	r3, [sp, #76]
-	add	r3, sp, #72
-	cmp	r2, #8
-	bcc	.Lascon128_decrypt_with_cnt38
-	movs	r2, #8
-.Lascon128_decrypt_with_cnt38:
-.Lascon128_decrypt_with_cpy39:
-	subs	r2, #1
-	bcc	.Lascon128_decrypt_with_stored37
-	ldrb	r0, [r3, r2]
-	strb	r0, [r1, r2]
-	b	.Lascon128_decrypt_with_cpy39
-.Lascon128_decrypt_with_stored37:
-	@ ascon128.ae:121: s[0] = s[0] ^ p ^ pad(last)
-	ldr	r4, [sp, #32]
-	ldr	r3, [sp, #36]
-	eors	r4, r6
-	eors	r3, r5
-	@ ascon128.ae:26: return ((0x80 as u64) << 56) >> (8 * count)
-	movs	r2, #63
-	ldr	r0, [sp, #4]
-	subs	r2, r2, r0
-	movs	r1, #1
-	lsls	r1, r2
-	subs	r2, #32
+	lsls	r0, r3, #3
+	str	r0, [sp]
+	movs	r6, #64
+	subs	r6, r6, r0
+	movs	r7, #1
+	lsls	r7, r6
+	subs	r6, #32
 	movs	r0, #1
-	lsls	r0, r2
+	lsls	r0, r6
+	subs	r7, #1
+	movs	r6, #0
+	sbcs	r0, r6
+	bics	r5, r7
+	bics	r4, r0
+	@ ascon128.ae:120: store_be(msg, off, p, last)
+	rev	r7, r4
+	rev	r6, r5
+	ldr	r0, [sp, #144]
+	adds	r1, r0, r1
+	cmp	r3, #8
+	bcc	.Lascon128_decrypt_with_bytes34
+	tst	r1, r2
+	bne	.Lascon128_decrypt_with_mis36
+	str	r7, [r1]
+	str	r6, [r1, #4]
+	b	.Lascon128_decrypt_with_stored35
+.Lascon128_decrypt_with_mis36:
+	movs	r3, #8
+.Lascon128_decrypt_with_bytes34:
+.Lascon128_decrypt_with_fill37:
+	str	r7, [sp, #72]
+	str	r6, [sp, #76]
+	add	r6, sp, #72
+.Lascon128_decrypt_with_cpy38:
+	subs	r3, #1
+	bcc	.Lascon128_decrypt_with_stored35
+	ldrb	r0, [r6, r3]
+	strb	r0, [r1, r3]
+	b	.Lascon128_decrypt_with_cpy38
+.Lascon128_decrypt_with_stored35:
 	@ ascon128.ae:121: s[0] = s[0] ^ p ^ pad(last)
-	eors	r4, r1
+	ldr	r6, [sp, #32]
+	ldr	r3, [sp, #36]
+	eors	r6, r5
+	eors	r3, r4
+	@ ascon128.ae:26: return ((0x80 as u64) << 56) >> (8 * count)
+	movs	r4, #63
+	ldr	r0, [sp]
+	subs	r4, r4, r0
+	movs	r1, #1
+	lsls	r1, r4
+	subs	r4, #32
+	movs	r0, #1
+	lsls	r0, r4
+	@ ascon128.ae:121: s[0] = s[0] ^ p ^ pad(last)
+	eors	r6, r1
 	eors	r3, r0
-	str	r4, [sp, #32]
+	str	r6, [sp, #32]
 	str	r3, [sp, #36]
 	@ ascon128.ae:122: return (load_be(tag, 0, 16) ^ finalize(s, k)) == 0
 	ldr	r1, [sp, #136]
-	movs	r0, #3
-	tst	r1, r0
-	beq	.Lascon128_decrypt_with_words41
-.Lascon128_decrypt_with_bytes40:
-	add	r3, sp, #72
-	movs	r2, #16
-.Lascon128_decrypt_with_cpy43:
-	subs	r2, #1
-	bcc	.Lascon128_decrypt_with_cpyd42
-	ldrb	r0, [r1, r2]
-	strb	r0, [r3, r2]
-	b	.Lascon128_decrypt_with_cpy43
-.Lascon128_decrypt_with_cpyd42:
-	mov	r1, r3
-.Lascon128_decrypt_with_words41:
+	tst	r1, r2
+	beq	.Lascon128_decrypt_with_words40
+.Lascon128_decrypt_with_bytes39:
+	movs	r3, #16
+	add	r2, sp, #72
+.Lascon128_decrypt_with_cpy42:
+	subs	r3, #1
+	bcc	.Lascon128_decrypt_with_cpyd41
+	ldrb	r0, [r1, r3]
+	strb	r0, [r2, r3]
+	b	.Lascon128_decrypt_with_cpy42
+.Lascon128_decrypt_with_cpyd41:
+	mov	r1, r2
+.Lascon128_decrypt_with_words40:
 	ldr	r0, [r1, #12]
 	rev	r0, r0
 	str	r0, [sp, #28]

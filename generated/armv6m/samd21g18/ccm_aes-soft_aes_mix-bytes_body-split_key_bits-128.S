@@ -23,16 +23,16 @@ ccm_key_setup:
 	tst	r0, r1
 	beq	.Lccm_key_setup_words2
 .Lccm_key_setup_bytes1:
-	add	r4, sp, #0
-	movs	r3, #16
+	movs	r4, #16
+	add	r3, sp, #0
 .Lccm_key_setup_cpy4:
-	subs	r3, #1
+	subs	r4, #1
 	bcc	.Lccm_key_setup_cpyd3
-	ldrb	r1, [r0, r3]
-	strb	r1, [r4, r3]
+	ldrb	r1, [r0, r4]
+	strb	r1, [r3, r4]
 	b	.Lccm_key_setup_cpy4
 .Lccm_key_setup_cpyd3:
-	mov	r0, r4
+	mov	r0, r3
 .Lccm_key_setup_words2:
 	ldr	r1, [r0, #12]
 	rev	r4, r1
@@ -112,8 +112,8 @@ ccm_key_setup:
 
 
 @ --- ccm_encrypt_with: ccm.encrypt_with
-@     frame 136 bytes (35 spill slots, 22 on the stack; locals 32), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 592 bytes of code and literals
+@     frame 132 bytes (35 spill slots, 21 on the stack; locals 32), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 586 bytes of code and literals
 	.section .text.ccm_encrypt_with,"ax",%progbits
 	.global ccm_encrypt_with
 	.type ccm_encrypt_with, %function
@@ -126,70 +126,70 @@ ccm_encrypt_with:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #136
+	sub	sp, #132
 	mov	r4, r1
-	ldr	r1, [sp, #172]
+	ldr	r1, [sp, #168]
 	str	r2, [sp, #16]
 	str	r0, [sp, #28]
 	@ ccm.ae:41: return load_be(nonce, 0, 15, len(nonce))
 .Lccm_encrypt_with_bytes1:
 	movs	r0, #0
-	str	r0, [sp, #116]
 	str	r0, [sp, #112]
 	str	r0, [sp, #108]
 	str	r0, [sp, #104]
-	ldr	r2, [sp, #16]
-	add	r6, sp, #104
-	adds	r5, r6, #1
-	cmp	r2, #15
-	bcc	.Lccm_encrypt_with_cnt4
-	movs	r2, #15
-.Lccm_encrypt_with_cnt4:
+	str	r0, [sp, #100]
+	ldr	r6, [sp, #16]
+	cmp	r6, #15
+	bcc	.Lccm_encrypt_with_cnt3
+	movs	r6, #15
+.Lccm_encrypt_with_cnt3:
+	add	r5, sp, #100
+	adds	r2, r5, #1
 .Lccm_encrypt_with_cpy5:
-	subs	r2, #1
-	bcc	.Lccm_encrypt_with_cpyd3
-	ldrb	r0, [r4, r2]
-	strb	r0, [r5, r2]
+	subs	r6, #1
+	bcc	.Lccm_encrypt_with_cpyd4
+	ldrb	r0, [r4, r6]
+	strb	r0, [r2, r6]
 	b	.Lccm_encrypt_with_cpy5
-.Lccm_encrypt_with_cpyd3:
-	mov	r4, r6
+.Lccm_encrypt_with_cpyd4:
+	mov	r4, r5
 .Lccm_encrypt_with_words2:
 	@ ccm.ae:140: y = mac_header(ks, nb, len(nonce), ad, n, len(tag))
-	add	r0, sp, #120
+	add	r0, sp, #116
 	str	r0, [sp, #12]
 	str	r1, [sp]
-	ldr	r0, [sp, #196]
+	ldr	r0, [sp, #192]
 	str	r0, [sp, #8]
-	ldr	r1, [sp, #180]
+	ldr	r1, [sp, #176]
 	str	r1, [sp, #4]
 	@ ccm.ae:41: return load_be(nonce, 0, 15, len(nonce))
 	ldm	r4!, {r0, r1, r2, r5}
 	rev	r0, r0
 	str	r0, [sp, #20]
 	@ ccm.ae:140: y = mac_header(ks, nb, len(nonce), ad, n, len(tag))
-	str	r0, [sp, #116]
-	@ ccm.ae:41: return load_be(nonce, 0, 15, len(nonce))
-	rev	r0, r1
-	str	r0, [sp, #72]
-	@ ccm.ae:140: y = mac_header(ks, nb, len(nonce), ad, n, len(tag))
 	str	r0, [sp, #112]
 	@ ccm.ae:41: return load_be(nonce, 0, 15, len(nonce))
-	rev	r0, r2
-	str	r0, [sp, #76]
+	rev	r0, r1
+	str	r0, [sp, #68]
 	@ ccm.ae:140: y = mac_header(ks, nb, len(nonce), ad, n, len(tag))
 	str	r0, [sp, #108]
+	@ ccm.ae:41: return load_be(nonce, 0, 15, len(nonce))
+	rev	r0, r2
+	str	r0, [sp, #72]
+	@ ccm.ae:140: y = mac_header(ks, nb, len(nonce), ad, n, len(tag))
+	str	r0, [sp, #104]
 	@ ccm.ae:41: return load_be(nonce, 0, 15, len(nonce))
 	rev	r0, r5
 	str	r0, [sp, #24]
 	@ ccm.ae:140: y = mac_header(ks, nb, len(nonce), ad, n, len(tag))
-	str	r0, [sp, #104]
-	add	r1, sp, #104
+	str	r0, [sp, #100]
+	add	r1, sp, #100
 	ldr	r0, [sp, #28]
 	ldr	r2, [sp, #16]
 	bl	ccm_mac_header
 	@ ccm.ae:142: s0 = E.encrypt_block(ks, j0)
-	add	r2, sp, #120
-	add	r1, sp, #104
+	add	r2, sp, #116
+	add	r1, sp, #100
 	@ ccm.ae:59: return with_nonce((14 - nonce_len) as u8, n, 0 as u32)
 	movs	r3, #14
 	ldr	r0, [sp, #16]
@@ -201,22 +201,22 @@ ccm_encrypt_with:
 	ldr	r0, [sp, #20]
 	orrs	r3, r0
 	@ ccm.ae:142: s0 = E.encrypt_block(ks, j0)
-	str	r3, [sp, #116]
-	ldr	r0, [sp, #72]
-	str	r0, [sp, #112]
-	ldr	r0, [sp, #76]
+	str	r3, [sp, #112]
+	ldr	r0, [sp, #68]
 	str	r0, [sp, #108]
-	ldr	r0, [sp, #24]
+	ldr	r0, [sp, #72]
 	str	r0, [sp, #104]
+	ldr	r0, [sp, #24]
+	str	r0, [sp, #100]
 	@ ccm.ae:140: y = mac_header(ks, nb, len(nonce), ad, n, len(tag))
-	ldr	r0, [sp, #132]
-	str	r0, [sp, #44]
 	ldr	r0, [sp, #128]
-	str	r0, [sp, #40]
+	str	r0, [sp, #44]
 	ldr	r0, [sp, #124]
-	str	r0, [sp, #36]
+	str	r0, [sp, #40]
 	ldr	r0, [sp, #120]
 	str	r0, [sp, #32]
+	ldr	r0, [sp, #116]
+	str	r0, [sp, #36]
 	@ ccm.ae:142: s0 = E.encrypt_block(ks, j0)
 	ldr	r0, [sp, #28]
 	bl	ccm_E_encrypt_block
@@ -226,7 +226,7 @@ ccm_encrypt_with:
 	ldr	r0, [sp, #20]
 	orrs	r1, r0
 	@ ccm.ae:144: for i in 0..(n + 15) / 16 {
-	str	r1, [sp, #84]
+	str	r1, [sp, #80]
 	@ ccm.ae:65: return cat(j[127:32], j[31:0] + 1)
 	ldr	r0, [sp, #24]
 	adds	r0, r0, #1
@@ -234,19 +234,19 @@ ccm_encrypt_with:
 	str	r0, [sp, #24]
 	movs	r1, #0
 	str	r1, [sp, #20]
-	ldr	r0, [sp, #180]
+	ldr	r0, [sp, #176]
 	adds	r0, #15
 	lsrs	r0, r0, #4
-	str	r0, [sp, #80]
+	str	r0, [sp, #76]
 	@ ccm.ae:142: s0 = E.encrypt_block(ks, j0)
-	ldr	r1, [sp, #132]
-	str	r1, [sp, #88]
 	ldr	r1, [sp, #128]
-	str	r1, [sp, #92]
+	str	r1, [sp, #84]
 	ldr	r1, [sp, #124]
-	str	r1, [sp, #96]
+	str	r1, [sp, #88]
 	ldr	r1, [sp, #120]
-	str	r1, [sp, #100]
+	str	r1, [sp, #92]
+	ldr	r1, [sp, #116]
+	str	r1, [sp, #96]
 	@ ccm.ae:144: for i in 0..(n + 15) / 16 {
 	ldr	r1, [sp, #20]
 	cmp	r1, r0
@@ -259,167 +259,166 @@ ccm_encrypt_with:
 	@ ccm.ae:145: off = 16 * i
 	ldr	r1, [sp, #20]
 	lsls	r0, r1, #4
-	str	r0, [sp, #56]
+	str	r0, [sp, #52]
 	@ ccm.ae:146: m = load_be(msg, off, 16, n - off)           // zero-padded, as the MAC wants it
-	ldr	r1, [sp, #176]
+	ldr	r1, [sp, #172]
 	adds	r4, r1, r0
-	ldr	r1, [sp, #180]
+	ldr	r1, [sp, #176]
 	subs	r0, r1, r0
 	str	r0, [sp, #16]
 	cmp	r0, #16
 	bcc	.Lccm_encrypt_with_bytes8
 	tst	r4, r2
 	beq	.Lccm_encrypt_with_words9
+	movs	r2, #16
+	b	.Lccm_encrypt_with_fill11
 .Lccm_encrypt_with_bytes8:
 	movs	r0, #0
-	str	r0, [sp, #116]
 	str	r0, [sp, #112]
 	str	r0, [sp, #108]
 	str	r0, [sp, #104]
-	ldr	r1, [sp, #16]
-	add	r2, sp, #104
-	cmp	r1, #16
-	bcc	.Lccm_encrypt_with_cnt11
-	movs	r1, #16
-.Lccm_encrypt_with_cnt11:
-.Lccm_encrypt_with_cpy12:
-	subs	r1, #1
-	bcc	.Lccm_encrypt_with_cpyd10
-	ldrb	r0, [r4, r1]
-	strb	r0, [r2, r1]
-	b	.Lccm_encrypt_with_cpy12
-.Lccm_encrypt_with_cpyd10:
-	mov	r4, r2
+	str	r0, [sp, #100]
+	ldr	r2, [sp, #16]
+.Lccm_encrypt_with_fill11:
+	add	r1, sp, #100
+.Lccm_encrypt_with_cpy13:
+	subs	r2, #1
+	bcc	.Lccm_encrypt_with_cpyd12
+	ldrb	r0, [r4, r2]
+	strb	r0, [r1, r2]
+	b	.Lccm_encrypt_with_cpy13
+.Lccm_encrypt_with_cpyd12:
+	mov	r4, r1
 .Lccm_encrypt_with_words9:
 	ldm	r4, {r1, r2, r3, r4}
 	@ ccm.ae:147: u = E.encrypt_block(ks, j)
-	ldr	r0, [sp, #84]
-	str	r0, [sp, #116]
-	ldr	r0, [sp, #72]
+	ldr	r0, [sp, #80]
 	str	r0, [sp, #112]
-	ldr	r0, [sp, #76]
+	ldr	r0, [sp, #68]
 	str	r0, [sp, #108]
-	ldr	r0, [sp, #24]
+	ldr	r0, [sp, #72]
 	str	r0, [sp, #104]
+	ldr	r0, [sp, #24]
+	str	r0, [sp, #100]
 	@ ccm.ae:146: m = load_be(msg, off, 16, n - off)           // zero-padded, as the MAC wants it
 	rev	r0, r1
-	str	r0, [sp, #68]
-	rev	r0, r2
 	str	r0, [sp, #64]
-	rev	r0, r3
+	rev	r0, r2
 	str	r0, [sp, #60]
+	rev	r0, r3
+	str	r0, [sp, #56]
 	rev	r0, r4
 	str	r0, [sp, #48]
 	@ ccm.ae:147: u = E.encrypt_block(ks, j)
-	add	r2, sp, #120
-	add	r1, sp, #104
+	add	r2, sp, #116
+	add	r1, sp, #100
 	ldr	r0, [sp, #28]
 	bl	ccm_E_encrypt_block
-	ldr	r0, [sp, #120]
+	ldr	r0, [sp, #116]
 	@ ccm.ae:151: store_be(ct, off, m ^ u, n - off)            // delay slot of E_K(S)
 	ldr	r1, [sp, #48]
 	eors	r0, r1
-	str	r0, [sp, #52]
-	@ ccm.ae:149: s = m ^ y                                    // delay slot
-	ldr	r0, [sp, #32]
-	eors	r1, r0
-	@ ccm.ae:147: u = E.encrypt_block(ks, j)
-	ldr	r0, [sp, #124]
-	@ ccm.ae:151: store_be(ct, off, m ^ u, n - off)            // delay slot of E_K(S)
-	ldr	r3, [sp, #60]
-	eors	r0, r3
 	str	r0, [sp, #48]
 	@ ccm.ae:149: s = m ^ y                                    // delay slot
 	ldr	r0, [sp, #36]
+	eors	r1, r0
+	@ ccm.ae:147: u = E.encrypt_block(ks, j)
+	ldr	r0, [sp, #120]
+	@ ccm.ae:151: store_be(ct, off, m ^ u, n - off)            // delay slot of E_K(S)
+	ldr	r3, [sp, #56]
+	eors	r0, r3
+	str	r0, [sp, #36]
+	@ ccm.ae:149: s = m ^ y                                    // delay slot
+	ldr	r0, [sp, #32]
 	eors	r3, r0
 	@ ccm.ae:147: u = E.encrypt_block(ks, j)
-	ldr	r0, [sp, #128]
+	ldr	r0, [sp, #124]
 	@ ccm.ae:151: store_be(ct, off, m ^ u, n - off)            // delay slot of E_K(S)
-	ldr	r2, [sp, #64]
+	ldr	r2, [sp, #60]
 	eors	r0, r2
 	str	r0, [sp, #32]
 	@ ccm.ae:149: s = m ^ y                                    // delay slot
 	ldr	r0, [sp, #40]
 	eors	r2, r0
 	@ ccm.ae:147: u = E.encrypt_block(ks, j)
-	ldr	r0, [sp, #132]
+	ldr	r0, [sp, #128]
 	@ ccm.ae:151: store_be(ct, off, m ^ u, n - off)            // delay slot of E_K(S)
-	ldr	r4, [sp, #68]
+	ldr	r4, [sp, #64]
 	eors	r0, r4
-	str	r0, [sp, #36]
+	str	r0, [sp, #40]
 	@ ccm.ae:149: s = m ^ y                                    // delay slot
 	ldr	r0, [sp, #44]
 	eors	r4, r0
 	@ ccm.ae:150: y = E.encrypt_block(ks, s)
-	str	r4, [sp, #116]
-	str	r2, [sp, #112]
-	str	r3, [sp, #108]
-	str	r1, [sp, #104]
-	add	r2, sp, #120
-	add	r1, sp, #104
+	str	r4, [sp, #112]
+	str	r2, [sp, #108]
+	str	r3, [sp, #104]
+	str	r1, [sp, #100]
+	add	r2, sp, #116
+	add	r1, sp, #100
 	ldr	r0, [sp, #28]
 	bl	ccm_E_encrypt_block
 	@ ccm.ae:151: store_be(ct, off, m ^ u, n - off)            // delay slot of E_K(S)
-	ldr	r1, [sp, #184]
-	ldr	r0, [sp, #56]
-	adds	r1, r1, r0
+	movs	r1, #3
+	ldr	r2, [sp, #180]
 	ldr	r0, [sp, #52]
-	rev	r2, r0
+	adds	r2, r2, r0
 	ldr	r0, [sp, #48]
 	rev	r3, r0
-	ldr	r0, [sp, #32]
-	rev	r4, r0
 	ldr	r0, [sp, #36]
+	rev	r4, r0
+	ldr	r0, [sp, #32]
+	rev	r5, r0
+	ldr	r0, [sp, #40]
 	rev	r7, r0
 	@ ccm.ae:150: y = E.encrypt_block(ks, s)
-	ldr	r6, [sp, #132]
-	ldr	r5, [sp, #128]
+	ldr	r6, [sp, #128]
 	ldr	r0, [sp, #124]
 	mov	r8, r0
 	ldr	r0, [sp, #120]
 	str	r0, [sp, #32]
+	ldr	r0, [sp, #116]
+	str	r0, [sp, #36]
 	@ ccm.ae:151: store_be(ct, off, m ^ u, n - off)            // delay slot of E_K(S)
 	ldr	r0, [sp, #16]
 	cmp	r0, #16
-	bcc	.Lccm_encrypt_with_bytes13
-	movs	r0, #3
-	tst	r1, r0
-	bne	.Lccm_encrypt_with_bytes13
-	str	r7, [r1]
-	str	r4, [r1, #4]
-	str	r3, [r1, #8]
-	str	r2, [r1, #12]
-	b	.Lccm_encrypt_with_stored14
-.Lccm_encrypt_with_bytes13:
-	str	r2, [sp, #116]
+	bcc	.Lccm_encrypt_with_bytes14
+	tst	r2, r1
+	bne	.Lccm_encrypt_with_mis16
+	str	r7, [r2]
+	str	r5, [r2, #4]
+	str	r4, [r2, #8]
+	str	r3, [r2, #12]
+	b	.Lccm_encrypt_with_stored15
+.Lccm_encrypt_with_mis16:
+	movs	r1, #16
+	b	.Lccm_encrypt_with_fill17
+.Lccm_encrypt_with_bytes14:
+	ldr	r1, [sp, #16]
+.Lccm_encrypt_with_fill17:
 	str	r3, [sp, #112]
 	str	r4, [sp, #108]
-	str	r7, [sp, #104]
-	ldr	r2, [sp, #16]
-	add	r3, sp, #104
-	cmp	r2, #16
-	bcc	.Lccm_encrypt_with_cnt15
-	movs	r2, #16
-.Lccm_encrypt_with_cnt15:
-.Lccm_encrypt_with_cpy16:
-	subs	r2, #1
-	bcc	.Lccm_encrypt_with_stored14
-	ldrb	r0, [r3, r2]
-	strb	r0, [r1, r2]
-	b	.Lccm_encrypt_with_cpy16
-.Lccm_encrypt_with_stored14:
+	str	r5, [sp, #104]
+	str	r7, [sp, #100]
+	add	r3, sp, #100
+.Lccm_encrypt_with_cpy18:
+	subs	r1, #1
+	bcc	.Lccm_encrypt_with_stored15
+	ldrb	r0, [r3, r1]
+	strb	r0, [r2, r1]
+	b	.Lccm_encrypt_with_cpy18
+.Lccm_encrypt_with_stored15:
 	@ ccm.ae:65: return cat(j[127:32], j[31:0] + 1)
 	ldr	r1, [sp, #20]
 	adds	r1, #1
 	str	r1, [sp, #20]
 	str	r6, [sp, #44]
-	str	r5, [sp, #40]
 	mov	r0, r8
-	str	r0, [sp, #36]
+	str	r0, [sp, #40]
 	ldr	r0, [sp, #24]
 	adds	r0, r0, #1
 	str	r0, [sp, #24]
-	ldr	r0, [sp, #80]
+	ldr	r0, [sp, #76]
 	cmp	r1, r0
 	bcs	.Lccm_encrypt_with_far2
 	b	.Lccm_encrypt_with_loop6
@@ -427,52 +426,52 @@ ccm_encrypt_with:
 .Lccm_encrypt_with_done7:
 	@ ccm.ae:153: store_be(tag, 0, y ^ s0, len(tag))
 	ldr	r1, [sp, #44]
-	ldr	r0, [sp, #88]
+	ldr	r0, [sp, #84]
 	eors	r1, r0
-	ldr	r5, [sp, #40]
+	ldr	r2, [sp, #40]
+	ldr	r0, [sp, #88]
+	eors	r2, r0
+	ldr	r5, [sp, #32]
 	ldr	r0, [sp, #92]
 	eors	r5, r0
 	ldr	r4, [sp, #36]
 	ldr	r0, [sp, #96]
 	eors	r4, r0
-	ldr	r2, [sp, #32]
-	ldr	r0, [sp, #100]
-	eors	r2, r0
-	ldr	r3, [sp, #192]
-	rev	r2, r2
+	ldr	r3, [sp, #188]
 	rev	r4, r4
 	rev	r5, r5
-	rev	r6, r1
+	rev	r6, r2
+	rev	r7, r1
 	movs	r1, #3
-	ldr	r0, [sp, #196]
+	ldr	r0, [sp, #192]
 	cmp	r0, #16
-	bcc	.Lccm_encrypt_with_bytes17
+	bcc	.Lccm_encrypt_with_bytes19
 	tst	r3, r1
-	bne	.Lccm_encrypt_with_bytes17
-	str	r6, [r3]
-	str	r5, [r3, #4]
-	str	r4, [r3, #8]
-	str	r2, [r3, #12]
-	b	.Lccm_encrypt_with_stored18
-.Lccm_encrypt_with_bytes17:
+	bne	.Lccm_encrypt_with_mis21
+	str	r7, [r3]
+	str	r6, [r3, #4]
+	str	r5, [r3, #8]
+	str	r4, [r3, #12]
+	b	.Lccm_encrypt_with_stored20
+.Lccm_encrypt_with_mis21:
+	movs	r2, #16
+	b	.Lccm_encrypt_with_fill22
+.Lccm_encrypt_with_bytes19:
+	ldr	r2, [sp, #192]
+.Lccm_encrypt_with_fill22:
+	str	r7, [sp, #100]
 	str	r6, [sp, #104]
 	str	r5, [sp, #108]
 	str	r4, [sp, #112]
-	str	r2, [sp, #116]
-	add	r2, sp, #104
-	ldr	r1, [sp, #196]
-	cmp	r1, #16
-	bcc	.Lccm_encrypt_with_cnt19
-	movs	r1, #16
-.Lccm_encrypt_with_cnt19:
-.Lccm_encrypt_with_cpy20:
-	subs	r1, #1
-	bcc	.Lccm_encrypt_with_stored18
-	ldrb	r0, [r2, r1]
-	strb	r0, [r3, r1]
-	b	.Lccm_encrypt_with_cpy20
-.Lccm_encrypt_with_stored18:
-	add	sp, #136
+	add	r1, sp, #100
+.Lccm_encrypt_with_cpy23:
+	subs	r2, #1
+	bcc	.Lccm_encrypt_with_stored20
+	ldrb	r0, [r1, r2]
+	strb	r0, [r3, r2]
+	b	.Lccm_encrypt_with_cpy23
+.Lccm_encrypt_with_stored20:
+	add	sp, #132
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5
@@ -484,8 +483,8 @@ ccm_encrypt_with:
 
 
 @ --- ccm_decrypt_with: ccm.decrypt_with
-@     frame 132 bytes (45 spill slots, 21 on the stack; locals 32), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 882 bytes of code and literals
+@     frame 132 bytes (37 spill slots, 21 on the stack; locals 32), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 790 bytes of code and literals
 	.section .text.ccm_decrypt_with,"ax",%progbits
 	.global ccm_decrypt_with
 	.type ccm_decrypt_with, %function
@@ -499,340 +498,336 @@ ccm_decrypt_with:
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
 	sub	sp, #132
-	str	r0, [sp, #44]
 	mov	r4, r1
-	str	r2, [sp, #20]
 	ldr	r1, [sp, #168]
+	str	r2, [sp, #16]
+	str	r0, [sp, #36]
 	@ ccm.ae:41: return load_be(nonce, 0, 15, len(nonce))
 .Lccm_decrypt_with_bytes1:
 	movs	r0, #0
-	str	r0, [sp, #100]
-	str	r0, [sp, #104]
-	str	r0, [sp, #108]
 	str	r0, [sp, #112]
-	add	r6, sp, #100
-	adds	r5, r6, #1
-	ldr	r2, [sp, #20]
-	cmp	r2, #15
-	bcc	.Lccm_decrypt_with_cnt4
-	movs	r2, #15
-.Lccm_decrypt_with_cnt4:
-.Lccm_decrypt_with_cpy5:
-	subs	r2, #1
-	bcc	.Lccm_decrypt_with_cpyd3
-	ldrb	r0, [r4, r2]
-	strb	r0, [r5, r2]
-	b	.Lccm_decrypt_with_cpy5
-.Lccm_decrypt_with_cpyd3:
-	mov	r4, r6
-.Lccm_decrypt_with_words2:
-	ldr	r0, [r4, #12]
-	rev	r0, r0
-	str	r0, [sp, #16]
-	ldr	r2, [r4, #8]
-	rev	r2, r2
-	str	r2, [sp, #72]
-	ldr	r0, [r4, #4]
-	rev	r0, r0
-	str	r0, [sp, #68]
-	ldr	r2, [r4]
-	rev	r2, r2
-	str	r2, [sp, #24]
-	@ ccm.ae:162: y = mac_header(ks, nb, len(nonce), ad, n, len(tag))
-	ldr	r0, [sp, #16]
-	str	r0, [sp, #100]
-	ldr	r0, [sp, #72]
-	str	r0, [sp, #104]
-	ldr	r0, [sp, #68]
 	str	r0, [sp, #108]
-	str	r2, [sp, #112]
-	add	r4, sp, #100
-	add	r2, sp, #116
+	str	r0, [sp, #104]
+	str	r0, [sp, #100]
+	ldr	r6, [sp, #16]
+	cmp	r6, #15
+	bcc	.Lccm_decrypt_with_cnt3
+	movs	r6, #15
+.Lccm_decrypt_with_cnt3:
+	add	r5, sp, #100
+	adds	r2, r5, #1
+.Lccm_decrypt_with_cpy5:
+	subs	r6, #1
+	bcc	.Lccm_decrypt_with_cpyd4
+	ldrb	r0, [r4, r6]
+	strb	r0, [r2, r6]
+	b	.Lccm_decrypt_with_cpy5
+.Lccm_decrypt_with_cpyd4:
+	mov	r4, r5
+.Lccm_decrypt_with_words2:
+	@ ccm.ae:162: y = mac_header(ks, nb, len(nonce), ad, n, len(tag))
+	add	r0, sp, #116
+	str	r0, [sp, #12]
 	str	r1, [sp]
-	ldr	r1, [sp, #176]
-	str	r1, [sp, #4]
 	ldr	r0, [sp, #184]
 	str	r0, [sp, #8]
-	str	r2, [sp, #12]
-	ldr	r0, [sp, #44]
-	mov	r1, r4
-	ldr	r2, [sp, #20]
-	bl	ccm_mac_header
-	ldr	r1, [sp, #116]
-	str	r1, [sp, #40]
-	ldr	r1, [sp, #120]
-	str	r1, [sp, #36]
-	ldr	r0, [sp, #124]
-	str	r0, [sp, #48]
-	ldr	r0, [sp, #128]
-	str	r0, [sp, #52]
-	@ ccm.ae:59: return with_nonce((14 - nonce_len) as u8, n, 0 as u32)
-	movs	r1, #14
-	ldr	r0, [sp, #20]
-	subs	r0, r1, r0
-	uxtb	r0, r0
+	ldr	r1, [sp, #176]
+	str	r1, [sp, #4]
+	@ ccm.ae:41: return load_be(nonce, 0, 15, len(nonce))
+	ldm	r4!, {r0, r1, r2, r5}
+	rev	r0, r0
 	str	r0, [sp, #20]
-	@ ccm.ae:47: return cat(flags, n) | (x as u128)
-	lsls	r1, r0, #24
-	ldr	r0, [sp, #24]
-	orrs	r1, r0
-	@ ccm.ae:164: s0 = E.encrypt_block(ks, j0)
-	ldr	r0, [sp, #16]
-	str	r0, [sp, #100]
-	ldr	r0, [sp, #72]
+	@ ccm.ae:162: y = mac_header(ks, nb, len(nonce), ad, n, len(tag))
+	str	r0, [sp, #112]
+	@ ccm.ae:41: return load_be(nonce, 0, 15, len(nonce))
+	rev	r0, r1
+	str	r0, [sp, #68]
+	@ ccm.ae:162: y = mac_header(ks, nb, len(nonce), ad, n, len(tag))
+	str	r0, [sp, #108]
+	@ ccm.ae:41: return load_be(nonce, 0, 15, len(nonce))
+	rev	r0, r2
+	str	r0, [sp, #72]
+	@ ccm.ae:162: y = mac_header(ks, nb, len(nonce), ad, n, len(tag))
 	str	r0, [sp, #104]
+	@ ccm.ae:41: return load_be(nonce, 0, 15, len(nonce))
+	rev	r0, r5
+	str	r0, [sp, #24]
+	@ ccm.ae:162: y = mac_header(ks, nb, len(nonce), ad, n, len(tag))
+	str	r0, [sp, #100]
+	add	r1, sp, #100
+	ldr	r0, [sp, #36]
+	ldr	r2, [sp, #16]
+	bl	ccm_mac_header
+	@ ccm.ae:164: s0 = E.encrypt_block(ks, j0)
+	add	r2, sp, #116
+	add	r1, sp, #100
+	@ ccm.ae:59: return with_nonce((14 - nonce_len) as u8, n, 0 as u32)
+	movs	r3, #14
+	ldr	r0, [sp, #16]
+	subs	r0, r3, r0
+	uxtb	r0, r0
+	str	r0, [sp, #16]
+	@ ccm.ae:47: return cat(flags, n) | (x as u128)
+	lsls	r3, r0, #24
+	ldr	r0, [sp, #20]
+	orrs	r3, r0
+	@ ccm.ae:164: s0 = E.encrypt_block(ks, j0)
+	str	r3, [sp, #112]
 	ldr	r0, [sp, #68]
 	str	r0, [sp, #108]
-	str	r1, [sp, #112]
-	add	r1, sp, #100
-	add	r2, sp, #116
-	ldr	r0, [sp, #44]
-	bl	ccm_E_encrypt_block
-	ldr	r0, [sp, #116]
-	str	r0, [sp, #84]
-	ldr	r0, [sp, #120]
-	str	r0, [sp, #88]
-	ldr	r1, [sp, #124]
-	str	r1, [sp, #92]
-	ldr	r0, [sp, #128]
-	str	r0, [sp, #96]
-	@ ccm.ae:65: return cat(j[127:32], j[31:0] + 1)
-	ldr	r0, [sp, #20]
-	lsls	r2, r0, #24
+	ldr	r0, [sp, #72]
+	str	r0, [sp, #104]
 	ldr	r0, [sp, #24]
-	orrs	r2, r0
+	str	r0, [sp, #100]
+	@ ccm.ae:162: y = mac_header(ks, nb, len(nonce), ad, n, len(tag))
+	ldr	r0, [sp, #128]
+	str	r0, [sp, #40]
+	ldr	r0, [sp, #124]
+	str	r0, [sp, #44]
+	ldr	r0, [sp, #120]
+	str	r0, [sp, #48]
+	ldr	r4, [sp, #116]
+	str	r4, [sp, #32]
+	@ ccm.ae:164: s0 = E.encrypt_block(ks, j0)
+	ldr	r0, [sp, #36]
+	bl	ccm_E_encrypt_block
+	@ ccm.ae:65: return cat(j[127:32], j[31:0] + 1)
 	ldr	r0, [sp, #16]
-	adds	r3, r0, #1
+	lsls	r1, r0, #24
+	ldr	r0, [sp, #20]
+	orrs	r1, r0
 	@ ccm.ae:166: for i in 0..(n + 15) / 16 {
+	str	r1, [sp, #80]
+	@ ccm.ae:65: return cat(j[127:32], j[31:0] + 1)
+	ldr	r0, [sp, #24]
+	adds	r0, r0, #1
+	@ ccm.ae:166: for i in 0..(n + 15) / 16 {
+	str	r0, [sp, #28]
+	movs	r1, #0
+	str	r1, [sp, #24]
 	ldr	r0, [sp, #176]
 	adds	r0, #15
 	lsrs	r0, r0, #4
 	str	r0, [sp, #76]
-	movs	r1, #0
-	str	r1, [sp, #28]
-	str	r3, [sp, #32]
-	str	r2, [sp, #80]
+	@ ccm.ae:164: s0 = E.encrypt_block(ks, j0)
+	ldr	r1, [sp, #128]
+	str	r1, [sp, #84]
+	ldr	r1, [sp, #124]
+	str	r1, [sp, #88]
+	ldr	r1, [sp, #120]
+	str	r1, [sp, #92]
+	ldr	r1, [sp, #116]
+	str	r1, [sp, #96]
+	@ ccm.ae:166: for i in 0..(n + 15) / 16 {
+	ldr	r1, [sp, #24]
 	cmp	r1, r0
 	bcc	.Lccm_decrypt_with_far1
 	b	.Lccm_decrypt_with_done7
 .Lccm_decrypt_with_far1:
 .Lccm_decrypt_with_loop6:
-	@ ccm.ae:167: off = 16 * i
-	ldr	r1, [sp, #28]
-	lsls	r0, r1, #4
-	str	r0, [sp, #64]
 	@ ccm.ae:168: c = load_be(ct, off, 16, n - off)
-	ldr	r1, [sp, #176]
-	subs	r2, r1, r0
-	str	r2, [sp, #16]
-	ldr	r1, [sp, #172]
-	adds	r1, r1, r0
 	movs	r2, #3
-	ldr	r0, [sp, #16]
+	@ ccm.ae:167: off = 16 * i
+	ldr	r1, [sp, #24]
+	lsls	r0, r1, #4
+	str	r0, [sp, #60]
+	@ ccm.ae:168: c = load_be(ct, off, 16, n - off)
+	ldr	r1, [sp, #172]
+	adds	r4, r1, r0
+	ldr	r1, [sp, #176]
+	subs	r0, r1, r0
+	str	r0, [sp, #16]
 	cmp	r0, #16
 	bcc	.Lccm_decrypt_with_bytes8
-	tst	r1, r2
+	tst	r4, r2
 	beq	.Lccm_decrypt_with_words9
+	movs	r2, #16
+	b	.Lccm_decrypt_with_fill11
 .Lccm_decrypt_with_bytes8:
 	movs	r0, #0
-	str	r0, [sp, #100]
-	str	r0, [sp, #104]
-	str	r0, [sp, #108]
 	str	r0, [sp, #112]
-	add	r3, sp, #100
-	ldr	r2, [sp, #16]
-	cmp	r2, #16
-	bcc	.Lccm_decrypt_with_cnt11
-	movs	r2, #16
-.Lccm_decrypt_with_cnt11:
-.Lccm_decrypt_with_cpy12:
-	subs	r2, #1
-	bcc	.Lccm_decrypt_with_cpyd10
-	ldrb	r0, [r1, r2]
-	strb	r0, [r3, r2]
-	b	.Lccm_decrypt_with_cpy12
-.Lccm_decrypt_with_cpyd10:
-	mov	r1, r3
-.Lccm_decrypt_with_words9:
-	ldr	r0, [r1, #12]
-	rev	r0, r0
-	str	r0, [sp, #20]
-	ldr	r0, [r1, #8]
-	rev	r0, r0
-	str	r0, [sp, #56]
-	ldr	r0, [r1, #4]
-	rev	r0, r0
-	str	r0, [sp, #60]
-	ldr	r0, [r1]
-	rev	r0, r0
-	str	r0, [sp, #24]
-	@ ccm.ae:169: u = E.encrypt_block(ks, j)
-	ldr	r0, [sp, #32]
-	str	r0, [sp, #100]
-	ldr	r0, [sp, #72]
-	str	r0, [sp, #104]
-	ldr	r0, [sp, #68]
 	str	r0, [sp, #108]
+	str	r0, [sp, #104]
+	str	r0, [sp, #100]
+	ldr	r2, [sp, #16]
+.Lccm_decrypt_with_fill11:
+	add	r1, sp, #100
+.Lccm_decrypt_with_cpy13:
+	subs	r2, #1
+	bcc	.Lccm_decrypt_with_cpyd12
+	ldrb	r0, [r4, r2]
+	strb	r0, [r1, r2]
+	b	.Lccm_decrypt_with_cpy13
+.Lccm_decrypt_with_cpyd12:
+	mov	r4, r1
+.Lccm_decrypt_with_words9:
+	ldm	r4, {r1, r2, r3, r4}
+	@ ccm.ae:169: u = E.encrypt_block(ks, j)
 	ldr	r0, [sp, #80]
 	str	r0, [sp, #112]
-	add	r1, sp, #100
-	add	r2, sp, #116
-	ldr	r0, [sp, #44]
-	bl	ccm_E_encrypt_block
-	ldr	r4, [sp, #116]
-	ldr	r3, [sp, #120]
-	ldr	r2, [sp, #124]
-	ldr	r1, [sp, #128]
-	@ ccm.ae:171: m = first_bytes(c ^ u, n - off)
-	ldr	r0, [sp, #20]
-	eors	r0, r4
+	ldr	r0, [sp, #68]
+	str	r0, [sp, #108]
+	ldr	r0, [sp, #72]
+	str	r0, [sp, #104]
+	ldr	r0, [sp, #28]
+	str	r0, [sp, #100]
+	@ ccm.ae:168: c = load_be(ct, off, 16, n - off)
+	rev	r0, r1
+	str	r0, [sp, #52]
+	rev	r0, r2
+	str	r0, [sp, #56]
+	rev	r0, r3
+	str	r0, [sp, #64]
+	rev	r0, r4
 	str	r0, [sp, #20]
-	ldr	r0, [sp, #56]
-	eors	r0, r3
-	mov	r8, r0
-	ldr	r5, [sp, #60]
-	eors	r5, r2
-	ldr	r0, [sp, #24]
-	eors	r0, r1
-	str	r0, [sp, #24]
-	@ ccm.ae:65: return cat(j[127:32], j[31:0] + 1)
-	ldr	r0, [sp, #32]
-	adds	r0, r0, #1
-	str	r0, [sp, #32]
+	@ ccm.ae:169: u = E.encrypt_block(ks, j)
+	add	r2, sp, #116
+	add	r1, sp, #100
+	ldr	r0, [sp, #36]
+	bl	ccm_E_encrypt_block
 	@ ccm.ae:33: if count < 16 {                  // only a partial block pays for the mask (a run-time shift)
 	ldr	r0, [sp, #16]
 	cmp	r0, #16
-	movs	r1, #0
-	adcs	r1, r1
+	movs	r2, #0
+	adcs	r2, r2
 	movs	r0, #1
+	eors	r2, r0
+	@ ccm.ae:65: return cat(j[127:32], j[31:0] + 1)
+	ldr	r0, [sp, #28]
+	adds	r0, r0, #1
+	str	r0, [sp, #28]
+	@ ccm.ae:169: u = E.encrypt_block(ks, j)
+	ldr	r0, [sp, #128]
+	@ ccm.ae:171: m = first_bytes(c ^ u, n - off)
+	ldr	r4, [sp, #52]
+	eors	r4, r0
+	@ ccm.ae:169: u = E.encrypt_block(ks, j)
+	ldr	r0, [sp, #124]
+	@ ccm.ae:171: m = first_bytes(c ^ u, n - off)
+	ldr	r1, [sp, #56]
 	eors	r1, r0
-	beq	.Lccm_decrypt_with_else13
+	@ ccm.ae:169: u = E.encrypt_block(ks, j)
+	ldr	r0, [sp, #120]
+	@ ccm.ae:171: m = first_bytes(c ^ u, n - off)
+	ldr	r6, [sp, #64]
+	eors	r6, r0
+	@ ccm.ae:169: u = E.encrypt_block(ks, j)
+	ldr	r3, [sp, #116]
+	@ ccm.ae:171: m = first_bytes(c ^ u, n - off)
+	ldr	r0, [sp, #20]
+	eors	r0, r3
+	str	r0, [sp, #20]
+	@ ccm.ae:33: if count < 16 {                  // only a partial block pays for the mask (a run-time shift)
+	cmp	r2, #0
+	beq	.Lccm_decrypt_with_else14
 	@ ccm.ae:34: y = x & ~(~(0 as u128) >> (8 * count))
 	ldr	r0, [sp, #16]
-	lsls	r6, r0, #3
-	movs	r4, #0
-	mvns	r4, r4
-	mov	r3, r4
-	mov	r2, r4
-	mov	r1, r4
-	cmp	r6, #128
-	bcs	.Lccm_decrypt_with_shz15
-.Lccm_decrypt_with_shl17:
-	cmp	r6, #32
-	bcc	.Lccm_decrypt_with_shf16
-	mov	r4, r3
-	mov	r3, r2
-	mov	r2, r1
-	movs	r1, #0
-	subs	r6, #32
-	b	.Lccm_decrypt_with_shl17
-.Lccm_decrypt_with_shf16:
-	movs	r7, #32
-	subs	r7, r7, r6
-	lsrs	r4, r6
-	mov	r0, r3
-	lsls	r0, r7
-	orrs	r4, r0
-	lsrs	r3, r6
-	mov	r0, r2
-	lsls	r0, r7
-	orrs	r3, r0
-	lsrs	r2, r6
-	mov	r0, r1
-	lsls	r0, r7
-	orrs	r2, r0
-	lsrs	r1, r6
-	b	.Lccm_decrypt_with_she18
-.Lccm_decrypt_with_shz15:
-	movs	r4, #0
-	movs	r3, #0
-	movs	r2, #0
-	movs	r1, #0
-.Lccm_decrypt_with_she18:
-	ldr	r7, [sp, #20]
-	bics	r7, r4
-	mov	r6, r8
-	bics	r6, r3
-	bics	r5, r2
-	ldr	r4, [sp, #24]
-	bics	r4, r1
-	b	.Lccm_decrypt_with_endif14
-.Lccm_decrypt_with_else13:
-	ldr	r7, [sp, #20]
-	mov	r6, r8
-	ldr	r4, [sp, #24]
-.Lccm_decrypt_with_endif14:
+	lsls	r2, r0, #3
+	cmp	r2, #128
+	bcc	.Lccm_decrypt_with_shok16
+	movs	r2, #128
+.Lccm_decrypt_with_shok16:
+	movs	r0, #128
+	subs	r0, r0, r2
+	movs	r3, #1
+	lsls	r3, r0
+	subs	r0, #32
+	movs	r2, #1
+	lsls	r2, r0
+	subs	r0, #32
+	movs	r5, #1
+	lsls	r5, r0
+	subs	r0, #32
+	movs	r7, #1
+	lsls	r7, r0
+	subs	r3, #1
+	movs	r0, #0
+	sbcs	r2, r0
+	sbcs	r5, r0
+	sbcs	r7, r0
+	bics	r4, r7
+	mov	r9, r4
+	bics	r1, r5
+	mov	r8, r1
+	bics	r6, r2
+	ldr	r0, [sp, #20]
+	bics	r0, r3
+	mov	r3, r0
+	b	.Lccm_decrypt_with_endif15
+.Lccm_decrypt_with_else14:
+	mov	r9, r4
+	mov	r8, r1
+	ldr	r3, [sp, #20]
+.Lccm_decrypt_with_endif15:
 	@ ccm.ae:172: store_be(msg, off, m, n - off)
-	rev	r0, r4
-	mov	r8, r0
-	rev	r0, r5
-	mov	r9, r0
-	rev	r3, r6
-	rev	r2, r7
 	ldr	r1, [sp, #188]
-	ldr	r0, [sp, #64]
+	ldr	r0, [sp, #60]
 	adds	r1, r1, r0
+	rev	r2, r3
+	rev	r4, r6
+	mov	r0, r8
+	rev	r5, r0
+	mov	r0, r9
+	rev	r7, r0
 	ldr	r0, [sp, #16]
 	cmp	r0, #16
-	bcc	.Lccm_decrypt_with_bytes19
+	bcc	.Lccm_decrypt_with_bytes17
 	movs	r0, #3
 	tst	r1, r0
-	bne	.Lccm_decrypt_with_bytes19
-	mov	r0, r8
-	str	r0, [r1]
-	mov	r0, r9
-	str	r0, [r1, #4]
-	str	r3, [r1, #8]
+	bne	.Lccm_decrypt_with_mis19
+	str	r7, [r1]
+	str	r5, [r1, #4]
+	str	r4, [r1, #8]
 	str	r2, [r1, #12]
-	b	.Lccm_decrypt_with_stored20
-.Lccm_decrypt_with_bytes19:
-	mov	r0, r8
-	str	r0, [sp, #100]
-	mov	r0, r9
-	str	r0, [sp, #104]
-	str	r3, [sp, #108]
+	b	.Lccm_decrypt_with_stored18
+.Lccm_decrypt_with_mis19:
+	movs	r0, #16
+	b	.Lccm_decrypt_with_fill20
+.Lccm_decrypt_with_bytes17:
+	ldr	r0, [sp, #16]
+.Lccm_decrypt_with_fill20:
 	str	r2, [sp, #112]
-	add	r3, sp, #100
-	ldr	r2, [sp, #16]
-	cmp	r2, #16
-	bcc	.Lccm_decrypt_with_cnt21
-	movs	r2, #16
-.Lccm_decrypt_with_cnt21:
-.Lccm_decrypt_with_cpy22:
-	subs	r2, #1
-	bcc	.Lccm_decrypt_with_stored20
-	ldrb	r0, [r3, r2]
-	strb	r0, [r1, r2]
-	b	.Lccm_decrypt_with_cpy22
-.Lccm_decrypt_with_stored20:
-	@ ccm.ae:173: y = E.encrypt_block(ks, m ^ y)
-	ldr	r1, [sp, #40]
-	eors	r7, r1
-	ldr	r1, [sp, #36]
-	eors	r6, r1
-	ldr	r0, [sp, #48]
-	eors	r5, r0
-	ldr	r0, [sp, #52]
-	eors	r4, r0
+	str	r4, [sp, #108]
+	str	r5, [sp, #104]
 	str	r7, [sp, #100]
-	str	r6, [sp, #104]
-	str	r5, [sp, #108]
-	str	r4, [sp, #112]
-	add	r1, sp, #100
-	add	r2, sp, #116
+	add	r4, sp, #100
+.Lccm_decrypt_with_cpy21:
+	subs	r0, #1
+	bcc	.Lccm_decrypt_with_stored18
+	ldrb	r2, [r4, r0]
+	strb	r2, [r1, r0]
+	b	.Lccm_decrypt_with_cpy21
+.Lccm_decrypt_with_stored18:
+	@ ccm.ae:173: y = E.encrypt_block(ks, m ^ y)
+	ldr	r4, [sp, #32]
+	eors	r3, r4
+	ldr	r0, [sp, #48]
+	eors	r6, r0
+	mov	r2, r8
 	ldr	r0, [sp, #44]
+	eors	r2, r0
+	mov	r1, r9
+	ldr	r0, [sp, #40]
+	eors	r1, r0
+	str	r1, [sp, #112]
+	str	r2, [sp, #108]
+	str	r6, [sp, #104]
+	str	r3, [sp, #100]
+	add	r2, sp, #116
+	add	r1, sp, #100
+	ldr	r0, [sp, #36]
 	bl	ccm_E_encrypt_block
-	ldr	r1, [sp, #116]
-	ldr	r4, [sp, #120]
-	ldr	r3, [sp, #124]
-	ldr	r2, [sp, #128]
-	str	r1, [sp, #40]
-	str	r4, [sp, #36]
-	str	r3, [sp, #48]
-	str	r2, [sp, #52]
-	ldr	r1, [sp, #28]
+	ldr	r1, [sp, #24]
 	adds	r1, #1
-	str	r1, [sp, #28]
+	str	r1, [sp, #24]
+	ldr	r0, [sp, #128]
+	str	r0, [sp, #40]
+	ldr	r0, [sp, #124]
+	str	r0, [sp, #44]
+	ldr	r0, [sp, #120]
+	str	r0, [sp, #48]
+	ldr	r4, [sp, #116]
+	str	r4, [sp, #32]
 	ldr	r0, [sp, #76]
 	cmp	r1, r0
 	bcs	.Lccm_decrypt_with_far2
@@ -840,133 +835,114 @@ ccm_decrypt_with:
 .Lccm_decrypt_with_far2:
 .Lccm_decrypt_with_done7:
 	@ ccm.ae:176: return (load_be(tag, 0, 16, len(tag)) ^ first_bytes(y ^ s0, len(tag))) == 0
-	ldr	r1, [sp, #180]
-	movs	r2, #3
+	ldr	r5, [sp, #180]
+	movs	r1, #3
 	ldr	r0, [sp, #184]
 	cmp	r0, #16
-	bcc	.Lccm_decrypt_with_bytes23
-	tst	r1, r2
-	beq	.Lccm_decrypt_with_words24
-.Lccm_decrypt_with_bytes23:
-	movs	r0, #0
-	str	r0, [sp, #100]
-	str	r0, [sp, #104]
-	str	r0, [sp, #108]
-	str	r0, [sp, #112]
-	add	r3, sp, #100
-	ldr	r2, [sp, #184]
-	cmp	r2, #16
-	bcc	.Lccm_decrypt_with_cnt26
+	bcc	.Lccm_decrypt_with_bytes22
+	tst	r5, r1
+	beq	.Lccm_decrypt_with_words23
 	movs	r2, #16
-.Lccm_decrypt_with_cnt26:
+	b	.Lccm_decrypt_with_fill25
+.Lccm_decrypt_with_bytes22:
+	movs	r0, #0
+	str	r0, [sp, #112]
+	str	r0, [sp, #108]
+	str	r0, [sp, #104]
+	str	r0, [sp, #100]
+	ldr	r2, [sp, #184]
+.Lccm_decrypt_with_fill25:
+	add	r1, sp, #100
 .Lccm_decrypt_with_cpy27:
 	subs	r2, #1
-	bcc	.Lccm_decrypt_with_cpyd25
-	ldrb	r0, [r1, r2]
-	strb	r0, [r3, r2]
+	bcc	.Lccm_decrypt_with_cpyd26
+	ldrb	r0, [r5, r2]
+	strb	r0, [r1, r2]
 	b	.Lccm_decrypt_with_cpy27
-.Lccm_decrypt_with_cpyd25:
-	mov	r1, r3
-.Lccm_decrypt_with_words24:
-	ldr	r0, [r1, #12]
-	rev	r0, r0
-	str	r0, [sp, #28]
-	ldr	r0, [r1, #8]
-	rev	r0, r0
-	str	r0, [sp, #32]
-	ldr	r0, [r1, #4]
-	rev	r0, r0
-	str	r0, [sp, #24]
-	ldr	r0, [r1]
-	rev	r0, r0
-	str	r0, [sp, #20]
+.Lccm_decrypt_with_cpyd26:
+	mov	r5, r1
+.Lccm_decrypt_with_words23:
 	ldr	r1, [sp, #40]
 	ldr	r0, [sp, #84]
 	eors	r1, r0
-	str	r1, [sp, #40]
-	ldr	r1, [sp, #36]
+	ldr	r2, [sp, #44]
 	ldr	r0, [sp, #88]
-	eors	r1, r0
-	str	r1, [sp, #36]
-	ldr	r0, [sp, #48]
-	ldr	r1, [sp, #92]
-	eors	r0, r1
-	str	r0, [sp, #16]
-	ldr	r6, [sp, #52]
+	eors	r2, r0
+	ldr	r3, [sp, #48]
+	ldr	r0, [sp, #92]
+	eors	r3, r0
+	ldr	r4, [sp, #32]
 	ldr	r0, [sp, #96]
-	eors	r6, r0
+	eors	r4, r0
+	str	r4, [sp, #32]
 	@ ccm.ae:33: if count < 16 {                  // only a partial block pays for the mask (a run-time shift)
 	ldr	r0, [sp, #184]
 	cmp	r0, #16
-	movs	r1, #0
-	adcs	r1, r1
+	movs	r4, #0
+	adcs	r4, r4
 	movs	r0, #1
-	eors	r1, r0
+	eors	r4, r0
+	@ ccm.ae:176: return (load_be(tag, 0, 16, len(tag)) ^ first_bytes(y ^ s0, len(tag))) == 0
+	ldr	r0, [r5]
+	rev	r0, r0
+	str	r0, [sp, #24]
+	ldr	r0, [r5, #4]
+	rev	r0, r0
+	str	r0, [sp, #28]
+	ldr	r0, [r5, #8]
+	rev	r0, r0
+	str	r0, [sp, #20]
+	ldr	r0, [r5, #12]
+	rev	r0, r0
+	str	r0, [sp, #16]
+	@ ccm.ae:33: if count < 16 {                  // only a partial block pays for the mask (a run-time shift)
+	cmp	r4, #0
 	beq	.Lccm_decrypt_with_else28
 	@ ccm.ae:34: y = x & ~(~(0 as u128) >> (8 * count))
 	ldr	r0, [sp, #184]
-	lsls	r5, r0, #3
-	movs	r4, #0
-	mvns	r4, r4
-	mov	r3, r4
-	mov	r2, r4
-	mov	r1, r4
-	cmp	r5, #128
-	bcs	.Lccm_decrypt_with_shz30
-.Lccm_decrypt_with_shl32:
-	cmp	r5, #32
-	bcc	.Lccm_decrypt_with_shf31
+	lsls	r0, r0, #3
+	cmp	r0, #128
+	bcc	.Lccm_decrypt_with_shok30
+	movs	r0, #128
+.Lccm_decrypt_with_shok30:
+	movs	r7, #128
+	subs	r7, r7, r0
+	movs	r5, #1
+	lsls	r5, r7
+	subs	r7, #32
+	movs	r0, #1
+	lsls	r0, r7
+	subs	r7, #32
+	movs	r4, #1
+	lsls	r4, r7
+	subs	r7, #32
+	movs	r6, #1
+	lsls	r6, r7
+	subs	r5, #1
+	movs	r7, #0
+	sbcs	r0, r7
+	sbcs	r4, r7
+	sbcs	r6, r7
+	bics	r1, r6
+	bics	r2, r4
 	mov	r4, r3
-	mov	r3, r2
-	mov	r2, r1
-	movs	r1, #0
-	subs	r5, #32
-	b	.Lccm_decrypt_with_shl32
-.Lccm_decrypt_with_shf31:
-	movs	r7, #32
-	subs	r7, r7, r5
-	lsrs	r4, r5
-	mov	r0, r3
-	lsls	r0, r7
-	orrs	r4, r0
-	lsrs	r3, r5
-	mov	r0, r2
-	lsls	r0, r7
-	orrs	r3, r0
-	lsrs	r2, r5
-	mov	r0, r1
-	lsls	r0, r7
-	orrs	r2, r0
-	lsrs	r1, r5
-	b	.Lccm_decrypt_with_she33
-.Lccm_decrypt_with_shz30:
-	movs	r4, #0
-	movs	r3, #0
-	movs	r2, #0
-	movs	r1, #0
-.Lccm_decrypt_with_she33:
-	ldr	r5, [sp, #40]
-	bics	r5, r4
-	ldr	r4, [sp, #36]
-	bics	r4, r3
-	ldr	r0, [sp, #16]
-	bics	r0, r2
-	bics	r6, r1
+	bics	r4, r0
+	ldr	r6, [sp, #32]
+	bics	r6, r5
 	b	.Lccm_decrypt_with_endif29
 .Lccm_decrypt_with_else28:
-	ldr	r5, [sp, #40]
-	ldr	r4, [sp, #36]
-	ldr	r0, [sp, #16]
+	mov	r4, r3
+	ldr	r6, [sp, #32]
 .Lccm_decrypt_with_endif29:
 	@ ccm.ae:176: return (load_be(tag, 0, 16, len(tag)) ^ first_bytes(y ^ s0, len(tag))) == 0
-	ldr	r3, [sp, #28]
-	eors	r3, r5
-	ldr	r2, [sp, #32]
+	ldr	r0, [sp, #24]
+	eors	r0, r1
+	ldr	r1, [sp, #28]
+	eors	r1, r2
+	ldr	r3, [sp, #16]
+	eors	r3, r6
+	ldr	r2, [sp, #20]
 	eors	r2, r4
-	ldr	r1, [sp, #24]
-	eors	r1, r0
-	ldr	r0, [sp, #20]
-	eors	r0, r6
 	orrs	r3, r2
 	orrs	r3, r1
 	orrs	r3, r0
@@ -1247,7 +1223,7 @@ ccm_E_encrypt_block:
 
 @ --- ccm_mac_header: ccm.mac_header
 @     frame 52 bytes (10 spill slots, 5 on the stack; locals 32), saves nothing
-@     estimated 454 bytes of code and literals
+@     estimated 452 bytes of code and literals
 	.section .text.ccm_mac_header,"ax",%progbits
 	.global ccm_mac_header
 	.type ccm_mac_header, %function
@@ -1315,21 +1291,21 @@ ccm_mac_header:
 	str	r0, [sp, #24]
 	str	r0, [sp, #28]
 	str	r0, [sp, #32]
-	add	r7, sp, #20
-	adds	r3, r7, #2
-	ldr	r2, [sp, #56]
-	cmp	r2, #14
-	bcc	.Lccm_mac_header_cnt6
-	movs	r2, #14
-.Lccm_mac_header_cnt6:
+	ldr	r7, [sp, #56]
+	cmp	r7, #14
+	bcc	.Lccm_mac_header_cnt5
+	movs	r7, #14
+.Lccm_mac_header_cnt5:
+	add	r3, sp, #20
+	adds	r2, r3, #2
 .Lccm_mac_header_cpy7:
-	subs	r2, #1
-	bcc	.Lccm_mac_header_cpyd5
-	ldrb	r0, [r1, r2]
-	strb	r0, [r3, r2]
+	subs	r7, #1
+	bcc	.Lccm_mac_header_cpyd6
+	ldrb	r0, [r1, r7]
+	strb	r0, [r2, r7]
 	b	.Lccm_mac_header_cpy7
-.Lccm_mac_header_cpyd5:
-	mov	r1, r7
+.Lccm_mac_header_cpyd6:
+	mov	r1, r3
 .Lccm_mac_header_words4:
 	ldr	r0, [r1, #12]
 	rev	r0, r0
@@ -1359,21 +1335,21 @@ ccm_mac_header:
 	str	r0, [sp, #20]
 	str	r0, [sp, #24]
 	str	r0, [sp, #28]
-	add	r7, sp, #20
-	adds	r3, r7, #2
-	ldr	r1, [sp, #56]
-	cmp	r1, #10
-	bcc	.Lccm_mac_header_cnt13
-	movs	r1, #10
-.Lccm_mac_header_cnt13:
+	ldr	r7, [sp, #56]
+	cmp	r7, #10
+	bcc	.Lccm_mac_header_cnt12
+	movs	r7, #10
+.Lccm_mac_header_cnt12:
+	add	r3, sp, #20
+	adds	r1, r3, #2
 .Lccm_mac_header_cpy14:
-	subs	r1, #1
-	bcc	.Lccm_mac_header_cpyd12
-	ldrb	r0, [r2, r1]
-	strb	r0, [r3, r1]
+	subs	r7, #1
+	bcc	.Lccm_mac_header_cpyd13
+	ldrb	r0, [r2, r7]
+	strb	r0, [r1, r7]
 	b	.Lccm_mac_header_cpy14
-.Lccm_mac_header_cpyd12:
-	mov	r2, r7
+.Lccm_mac_header_cpyd13:
+	mov	r2, r3
 .Lccm_mac_header_words11:
 	ldr	r0, [sp, #56]
 	lsrs	r1, r0, #16
@@ -1454,24 +1430,23 @@ ccm_mac_header:
 	bcc	.Lccm_mac_header_bytes17
 	tst	r1, r0
 	beq	.Lccm_mac_header_words18
+	movs	r6, #16
+	b	.Lccm_mac_header_fill20
 .Lccm_mac_header_bytes17:
 	movs	r0, #0
 	str	r0, [sp, #20]
 	str	r0, [sp, #24]
 	str	r0, [sp, #28]
 	str	r0, [sp, #32]
+.Lccm_mac_header_fill20:
 	add	r7, sp, #20
-	cmp	r6, #16
-	bcc	.Lccm_mac_header_cnt20
-	movs	r6, #16
-.Lccm_mac_header_cnt20:
-.Lccm_mac_header_cpy21:
+.Lccm_mac_header_cpy22:
 	subs	r6, #1
-	bcc	.Lccm_mac_header_cpyd19
+	bcc	.Lccm_mac_header_cpyd21
 	ldrb	r0, [r1, r6]
 	strb	r0, [r7, r6]
-	b	.Lccm_mac_header_cpy21
-.Lccm_mac_header_cpyd19:
+	b	.Lccm_mac_header_cpy22
+.Lccm_mac_header_cpyd21:
 	mov	r1, r7
 .Lccm_mac_header_words18:
 	ldr	r0, [r1]

@@ -23,16 +23,16 @@ chacha20_poly1305_key_setup:
 	tst	r0, r1
 	beq	.Lchacha20_poly1305_key_setup_words2
 .Lchacha20_poly1305_key_setup_bytes1:
-	add	r4, sp, #0
-	movs	r3, #32
+	movs	r4, #32
+	add	r3, sp, #0
 .Lchacha20_poly1305_key_setup_cpy4:
-	subs	r3, #1
+	subs	r4, #1
 	bcc	.Lchacha20_poly1305_key_setup_cpyd3
-	ldrb	r1, [r0, r3]
-	strb	r1, [r4, r3]
+	ldrb	r1, [r0, r4]
+	strb	r1, [r3, r4]
 	b	.Lchacha20_poly1305_key_setup_cpy4
 .Lchacha20_poly1305_key_setup_cpyd3:
-	mov	r0, r4
+	mov	r0, r3
 .Lchacha20_poly1305_key_setup_words2:
 	ldr	r1, [r0]
 	str	r1, [r2]
@@ -97,16 +97,16 @@ chacha20_poly1305_encrypt_with:
 	tst	r1, r0
 	beq	.Lchacha20_poly1305_encrypt_with_words2
 .Lchacha20_poly1305_encrypt_with_bytes1:
-	add	r5, sp, #60
-	movs	r2, #12
+	movs	r5, #12
+	add	r2, sp, #60
 .Lchacha20_poly1305_encrypt_with_cpy4:
-	subs	r2, #1
+	subs	r5, #1
 	bcc	.Lchacha20_poly1305_encrypt_with_cpyd3
-	ldrb	r0, [r1, r2]
-	strb	r0, [r5, r2]
+	ldrb	r0, [r1, r5]
+	strb	r0, [r2, r5]
 	b	.Lchacha20_poly1305_encrypt_with_cpy4
 .Lchacha20_poly1305_encrypt_with_cpyd3:
-	mov	r1, r5
+	mov	r1, r2
 .Lchacha20_poly1305_encrypt_with_words2:
 	@ chacha20_poly1305.ae:63: C.xor_stream(k, 1 as u32, n, msg, ct)              // the message starts at block counter 1
 	str	r4, [sp]
@@ -200,13 +200,13 @@ chacha20_poly1305_encrypt_with:
 	str	r4, [sp, #64]
 	str	r2, [sp, #68]
 	str	r1, [sp, #72]
-	add	r2, sp, #60
-	movs	r1, #16
+	movs	r2, #16
+	add	r1, sp, #60
 .Lchacha20_poly1305_encrypt_with_cpy7:
-	subs	r1, #1
+	subs	r2, #1
 	bcc	.Lchacha20_poly1305_encrypt_with_stored6
-	ldrb	r0, [r2, r1]
-	strb	r0, [r3, r1]
+	ldrb	r0, [r1, r2]
+	strb	r0, [r3, r2]
 	b	.Lchacha20_poly1305_encrypt_with_cpy7
 .Lchacha20_poly1305_encrypt_with_stored6:
 	add	sp, #120
@@ -262,16 +262,16 @@ chacha20_poly1305_decrypt_with:
 	tst	r1, r2
 	beq	.Lchacha20_poly1305_decrypt_with_words2
 .Lchacha20_poly1305_decrypt_with_bytes1:
-	add	r3, sp, #76
-	movs	r2, #12
+	movs	r3, #12
+	add	r2, sp, #76
 .Lchacha20_poly1305_decrypt_with_cpy4:
-	subs	r2, #1
+	subs	r3, #1
 	bcc	.Lchacha20_poly1305_decrypt_with_cpyd3
-	ldrb	r0, [r1, r2]
-	strb	r0, [r3, r2]
+	ldrb	r0, [r1, r3]
+	strb	r0, [r2, r3]
 	b	.Lchacha20_poly1305_decrypt_with_cpy4
 .Lchacha20_poly1305_decrypt_with_cpyd3:
-	mov	r1, r3
+	mov	r1, r2
 .Lchacha20_poly1305_decrypt_with_words2:
 	@ chacha20_poly1305.ae:70: C.xor_stream(k, 1 as u32, n, ct, msg)
 	str	r4, [sp, #8]
@@ -317,16 +317,16 @@ chacha20_poly1305_decrypt_with:
 	tst	r1, r0
 	beq	.Lchacha20_poly1305_decrypt_with_words6
 .Lchacha20_poly1305_decrypt_with_bytes5:
-	add	r3, sp, #76
-	movs	r2, #16
+	movs	r3, #16
+	add	r2, sp, #76
 .Lchacha20_poly1305_decrypt_with_cpy8:
-	subs	r2, #1
+	subs	r3, #1
 	bcc	.Lchacha20_poly1305_decrypt_with_cpyd7
-	ldrb	r0, [r1, r2]
-	strb	r0, [r3, r2]
+	ldrb	r0, [r1, r3]
+	strb	r0, [r2, r3]
 	b	.Lchacha20_poly1305_decrypt_with_cpy8
 .Lchacha20_poly1305_decrypt_with_cpyd7:
-	mov	r1, r3
+	mov	r1, r2
 .Lchacha20_poly1305_decrypt_with_words6:
 	add	r0, sp, #120
 	str	r0, [sp, #8]
@@ -404,7 +404,7 @@ chacha20_poly1305_decrypt_with:
 
 @ --- chacha20_poly1305_C_xor_stream: chacha20_poly1305.C.xor_stream
 @     frame 252 bytes (75 spill slots, 47 on the stack; locals 64), saves nothing
-@     estimated 1068 bytes of code and literals
+@     estimated 1064 bytes of code and literals
 	.section .text.chacha20_poly1305_C_xor_stream,"ax",%progbits
 	.global chacha20_poly1305_C_xor_stream
 	.type chacha20_poly1305_C_xor_stream, %function
@@ -443,20 +443,20 @@ chacha20_poly1305_C_xor_stream:
 	lsrs	r0, r1, #6
 	str	r0, [sp, #176]
 	movs	r1, #0
-	str	r1, [sp, #88]
+	str	r1, [sp, #92]
 	cmp	r1, r0
 	bcc	.Lchacha20_poly1305_C_xor_stream_far1
 	b	.Lchacha20_poly1305_C_xor_stream_done2
 .Lchacha20_poly1305_C_xor_stream_far1:
 .Lchacha20_poly1305_C_xor_stream_loop1:
 	@ chacha20.ae:142: off = i * 64
-	ldr	r1, [sp, #88]
+	ldr	r1, [sp, #92]
 	lsls	r0, r1, #6
 	str	r0, [sp, #140]
 	@ chacha20.ae:143: x = load_le(src, off, 64, n - off) ^ block(key, counter + i, nonce)
 	ldr	r1, [sp, #256]
 	subs	r2, r1, r0
-	str	r2, [sp, #92]
+	str	r2, [sp, #88]
 	ldr	r1, [sp, #180]
 	adds	r1, r1, r0
 	cmp	r2, #64
@@ -464,7 +464,10 @@ chacha20_poly1305_C_xor_stream:
 	movs	r0, #3
 	tst	r1, r0
 	beq	.Lchacha20_poly1305_C_xor_stream_words4
+	movs	r3, #64
+	b	.Lchacha20_poly1305_C_xor_stream_fill6
 .Lchacha20_poly1305_C_xor_stream_bytes3:
+	ldr	r3, [sp, #88]
 	movs	r0, #0
 	str	r0, [sp, #188]
 	str	r0, [sp, #192]
@@ -482,20 +485,16 @@ chacha20_poly1305_C_xor_stream:
 	str	r0, [sp, #240]
 	str	r0, [sp, #244]
 	str	r0, [sp, #248]
-	add	r3, sp, #188
-	ldr	r2, [sp, #92]
-	cmp	r2, #64
-	bcc	.Lchacha20_poly1305_C_xor_stream_cnt6
-	movs	r2, #64
-.Lchacha20_poly1305_C_xor_stream_cnt6:
-.Lchacha20_poly1305_C_xor_stream_cpy7:
-	subs	r2, #1
-	bcc	.Lchacha20_poly1305_C_xor_stream_cpyd5
-	ldrb	r0, [r1, r2]
-	strb	r0, [r3, r2]
-	b	.Lchacha20_poly1305_C_xor_stream_cpy7
-.Lchacha20_poly1305_C_xor_stream_cpyd5:
-	mov	r1, r3
+.Lchacha20_poly1305_C_xor_stream_fill6:
+	add	r2, sp, #188
+.Lchacha20_poly1305_C_xor_stream_cpy8:
+	subs	r3, #1
+	bcc	.Lchacha20_poly1305_C_xor_stream_cpyd7
+	ldrb	r0, [r1, r3]
+	strb	r0, [r2, r3]
+	b	.Lchacha20_poly1305_C_xor_stream_cpy8
+.Lchacha20_poly1305_C_xor_stream_cpyd7:
+	mov	r1, r2
 .Lchacha20_poly1305_C_xor_stream_words4:
 	ldr	r0, [r1]
 	str	r0, [sp, #84]
@@ -530,7 +529,7 @@ chacha20_poly1305_C_xor_stream:
 	ldr	r0, [r1, #60]
 	str	r0, [sp, #168]
 	ldr	r0, [sp, #184]
-	ldr	r1, [sp, #88]
+	ldr	r1, [sp, #92]
 	adds	r0, r0, r1
 	str	r0, [sp, #144]
 	@ chacha20.ae:120: @unroll(unroll)
@@ -564,7 +563,7 @@ chacha20_poly1305_C_xor_stream:
 	str	r1, [sp, #16]
 	ldr	r1, [sp, #96]
 	mov	lr, r1
-.Lchacha20_poly1305_C_xor_stream_loop8:
+.Lchacha20_poly1305_C_xor_stream_loop9:
 	@ chacha20.ae:20: a = a + b
 	adds	r1, r7, r6
 	@ chacha20.ae:21: d = (d ^ a) <<< 16
@@ -810,9 +809,9 @@ chacha20_poly1305_C_xor_stream:
 	str	r0, [sp, #28]
 	cmp	r0, #10
 	bcs	.Lchacha20_poly1305_C_xor_stream_far2
-	b	.Lchacha20_poly1305_C_xor_stream_loop8
+	b	.Lchacha20_poly1305_C_xor_stream_loop9
 .Lchacha20_poly1305_C_xor_stream_far2:
-.Lchacha20_poly1305_C_xor_stream_done9:
+.Lchacha20_poly1305_C_xor_stream_done10:
 	@ chacha20.ae:132: return cat(x15 + nonce[95:64], x14 + nonce[63:32], x13 + nonce[31:0], x12 + counter,
 	mov	r1, lr
 	ldr	r0, [sp, #96]
@@ -926,12 +925,12 @@ chacha20_poly1305_C_xor_stream:
 	ldr	r1, [sp, #260]
 	ldr	r0, [sp, #140]
 	adds	r1, r1, r0
-	ldr	r0, [sp, #92]
+	ldr	r0, [sp, #88]
 	cmp	r0, #64
-	bcc	.Lchacha20_poly1305_C_xor_stream_bytes10
+	bcc	.Lchacha20_poly1305_C_xor_stream_bytes11
 	movs	r0, #3
 	tst	r1, r0
-	bne	.Lchacha20_poly1305_C_xor_stream_bytes10
+	bne	.Lchacha20_poly1305_C_xor_stream_mis13
 	ldr	r0, [sp, #84]
 	str	r0, [r1]
 	ldr	r0, [sp, #80]
@@ -958,9 +957,13 @@ chacha20_poly1305_C_xor_stream:
 	str	r4, [r1, #52]
 	str	r3, [r1, #56]
 	str	r2, [r1, #60]
-	b	.Lchacha20_poly1305_C_xor_stream_stored11
+	b	.Lchacha20_poly1305_C_xor_stream_stored12
 	.ltorg
-.Lchacha20_poly1305_C_xor_stream_bytes10:
+.Lchacha20_poly1305_C_xor_stream_mis13:
+	movs	r0, #64
+	str	r0, [sp, #88]
+.Lchacha20_poly1305_C_xor_stream_bytes11:
+.Lchacha20_poly1305_C_xor_stream_fill14:
 	ldr	r0, [sp, #84]
 	str	r0, [sp, #188]
 	ldr	r0, [sp, #80]
@@ -988,21 +991,17 @@ chacha20_poly1305_C_xor_stream:
 	str	r3, [sp, #244]
 	str	r2, [sp, #248]
 	add	r3, sp, #188
-	ldr	r2, [sp, #92]
-	cmp	r2, #64
-	bcc	.Lchacha20_poly1305_C_xor_stream_cnt12
-	movs	r2, #64
-.Lchacha20_poly1305_C_xor_stream_cnt12:
-.Lchacha20_poly1305_C_xor_stream_cpy13:
+	ldr	r2, [sp, #88]
+.Lchacha20_poly1305_C_xor_stream_cpy15:
 	subs	r2, #1
-	bcc	.Lchacha20_poly1305_C_xor_stream_stored11
+	bcc	.Lchacha20_poly1305_C_xor_stream_stored12
 	ldrb	r0, [r3, r2]
 	strb	r0, [r1, r2]
-	b	.Lchacha20_poly1305_C_xor_stream_cpy13
-.Lchacha20_poly1305_C_xor_stream_stored11:
-	ldr	r1, [sp, #88]
+	b	.Lchacha20_poly1305_C_xor_stream_cpy15
+.Lchacha20_poly1305_C_xor_stream_stored12:
+	ldr	r1, [sp, #92]
 	adds	r1, #1
-	str	r1, [sp, #88]
+	str	r1, [sp, #92]
 	ldr	r0, [sp, #176]
 	cmp	r1, r0
 	bcs	.Lchacha20_poly1305_C_xor_stream_far3
@@ -1050,6 +1049,7 @@ chacha20_poly1305_tag_of:
 	str	r0, [sp, #12]
 	ldr	r0, [r4, #12]
 	str	r0, [sp, #64]
+	mov	r6, r0
 	ldr	r0, [r4, #8]
 	str	r0, [sp, #68]
 	ldr	r0, [r4, #4]
@@ -1071,7 +1071,6 @@ chacha20_poly1305_tag_of:
 	mov	r8, r4
 	ldr	r2, =0x6b206574
 	mov	r11, r2
-	ldr	r6, [sp, #64]
 	mov	r9, r6
 .Lchacha20_poly1305_tag_of_loop1:
 	@ chacha20.ae:20: a = a + b
@@ -1889,7 +1888,7 @@ chacha20_poly1305_tag_of:
 
 @ --- chacha20_poly1305_P_absorb_padded: chacha20_poly1305.P.absorb_padded
 @     frame 32 bytes (6 spill slots, 3 on the stack; locals 20), saves nothing
-@     estimated 118 bytes of code and literals
+@     estimated 116 bytes of code and literals
 	.section .text.chacha20_poly1305_P_absorb_padded,"ax",%progbits
 	.global chacha20_poly1305_P_absorb_padded
 	.type chacha20_poly1305_P_absorb_padded, %function
@@ -1924,24 +1923,23 @@ chacha20_poly1305_P_absorb_padded:
 	bcc	.Lchacha20_poly1305_P_absorb_padded_bytes3
 	tst	r4, r0
 	beq	.Lchacha20_poly1305_P_absorb_padded_words4
+	movs	r2, #16
+	b	.Lchacha20_poly1305_P_absorb_padded_fill6
 .Lchacha20_poly1305_P_absorb_padded_bytes3:
 	movs	r0, #0
 	str	r0, [sp, #12]
 	str	r0, [sp, #16]
 	str	r0, [sp, #20]
 	str	r0, [sp, #24]
+.Lchacha20_poly1305_P_absorb_padded_fill6:
 	add	r1, sp, #12
-	cmp	r2, #16
-	bcc	.Lchacha20_poly1305_P_absorb_padded_cnt6
-	movs	r2, #16
-.Lchacha20_poly1305_P_absorb_padded_cnt6:
-.Lchacha20_poly1305_P_absorb_padded_cpy7:
+.Lchacha20_poly1305_P_absorb_padded_cpy8:
 	subs	r2, #1
-	bcc	.Lchacha20_poly1305_P_absorb_padded_cpyd5
+	bcc	.Lchacha20_poly1305_P_absorb_padded_cpyd7
 	ldrb	r0, [r4, r2]
 	strb	r0, [r1, r2]
-	b	.Lchacha20_poly1305_P_absorb_padded_cpy7
-.Lchacha20_poly1305_P_absorb_padded_cpyd5:
+	b	.Lchacha20_poly1305_P_absorb_padded_cpy8
+.Lchacha20_poly1305_P_absorb_padded_cpyd7:
 	mov	r4, r1
 .Lchacha20_poly1305_P_absorb_padded_words4:
 	ldm	r4!, {r0, r1, r2, r3}

@@ -74,6 +74,8 @@ chacha20_block:
 	str	r3, [sp, #92]
 	ldr	r3, [r0]
 	str	r3, [sp, #88]
+	@ chacha20.ae:120: @unroll(unroll)
+	mov	r6, r3
 	ldr	r3, [r0, #4]
 	str	r3, [sp, #84]
 	ldr	r1, [r0, #8]
@@ -94,11 +96,9 @@ chacha20_block:
 	str	r1, [sp, #52]
 	ldr	r1, [r2, #8]
 	str	r1, [sp, #96]
-	@ chacha20.ae:120: @unroll(unroll)
 	movs	r0, #0
 	str	r0, [sp, #28]
 	ldr	r7, =0x61707865
-	ldr	r6, [sp, #88]
 	ldr	r0, [sp, #76]
 	mov	r10, r0
 	ldr	r5, [sp, #68]
@@ -470,7 +470,7 @@ chacha20_block:
 
 @ --- chacha20_xor_stream: chacha20.xor_stream
 @     frame 252 bytes (75 spill slots, 47 on the stack; locals 64), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 1088 bytes of code and literals
+@     estimated 1084 bytes of code and literals
 	.section .text.chacha20_xor_stream,"ax",%progbits
 	.global chacha20_xor_stream
 	.type chacha20_xor_stream, %function
@@ -514,20 +514,20 @@ chacha20_xor_stream:
 	lsrs	r0, r1, #6
 	str	r0, [sp, #176]
 	movs	r1, #0
-	str	r1, [sp, #88]
+	str	r1, [sp, #92]
 	cmp	r1, r0
 	bcc	.Lchacha20_xor_stream_far1
 	b	.Lchacha20_xor_stream_done2
 .Lchacha20_xor_stream_far1:
 .Lchacha20_xor_stream_loop1:
 	@ chacha20.ae:142: off = i * 64
-	ldr	r1, [sp, #88]
+	ldr	r1, [sp, #92]
 	lsls	r0, r1, #6
 	str	r0, [sp, #140]
 	@ chacha20.ae:143: x = load_le(src, off, 64, n - off) ^ block(key, counter + i, nonce)
 	ldr	r1, [sp, #288]
 	subs	r2, r1, r0
-	str	r2, [sp, #92]
+	str	r2, [sp, #88]
 	ldr	r1, [sp, #180]
 	adds	r1, r1, r0
 	cmp	r2, #64
@@ -535,7 +535,10 @@ chacha20_xor_stream:
 	movs	r0, #3
 	tst	r1, r0
 	beq	.Lchacha20_xor_stream_words4
+	movs	r3, #64
+	b	.Lchacha20_xor_stream_fill6
 .Lchacha20_xor_stream_bytes3:
+	ldr	r3, [sp, #88]
 	movs	r0, #0
 	str	r0, [sp, #188]
 	str	r0, [sp, #192]
@@ -553,20 +556,16 @@ chacha20_xor_stream:
 	str	r0, [sp, #240]
 	str	r0, [sp, #244]
 	str	r0, [sp, #248]
-	add	r3, sp, #188
-	ldr	r2, [sp, #92]
-	cmp	r2, #64
-	bcc	.Lchacha20_xor_stream_cnt6
-	movs	r2, #64
-.Lchacha20_xor_stream_cnt6:
-.Lchacha20_xor_stream_cpy7:
-	subs	r2, #1
-	bcc	.Lchacha20_xor_stream_cpyd5
-	ldrb	r0, [r1, r2]
-	strb	r0, [r3, r2]
-	b	.Lchacha20_xor_stream_cpy7
-.Lchacha20_xor_stream_cpyd5:
-	mov	r1, r3
+.Lchacha20_xor_stream_fill6:
+	add	r2, sp, #188
+.Lchacha20_xor_stream_cpy8:
+	subs	r3, #1
+	bcc	.Lchacha20_xor_stream_cpyd7
+	ldrb	r0, [r1, r3]
+	strb	r0, [r2, r3]
+	b	.Lchacha20_xor_stream_cpy8
+.Lchacha20_xor_stream_cpyd7:
+	mov	r1, r2
 .Lchacha20_xor_stream_words4:
 	ldr	r0, [r1]
 	str	r0, [sp, #84]
@@ -601,7 +600,7 @@ chacha20_xor_stream:
 	ldr	r0, [r1, #60]
 	str	r0, [sp, #168]
 	ldr	r0, [sp, #184]
-	ldr	r1, [sp, #88]
+	ldr	r1, [sp, #92]
 	adds	r0, r0, r1
 	str	r0, [sp, #144]
 	@ chacha20.ae:120: @unroll(unroll)
@@ -635,7 +634,7 @@ chacha20_xor_stream:
 	str	r1, [sp, #16]
 	ldr	r1, [sp, #96]
 	mov	r11, r1
-.Lchacha20_xor_stream_loop8:
+.Lchacha20_xor_stream_loop9:
 	@ chacha20.ae:20: a = a + b
 	adds	r1, r7, r6
 	@ chacha20.ae:21: d = (d ^ a) <<< 16
@@ -881,9 +880,9 @@ chacha20_xor_stream:
 	str	r0, [sp, #28]
 	cmp	r0, #10
 	bcs	.Lchacha20_xor_stream_far2
-	b	.Lchacha20_xor_stream_loop8
+	b	.Lchacha20_xor_stream_loop9
 .Lchacha20_xor_stream_far2:
-.Lchacha20_xor_stream_done9:
+.Lchacha20_xor_stream_done10:
 	@ chacha20.ae:132: return cat(x15 + nonce[95:64], x14 + nonce[63:32], x13 + nonce[31:0], x12 + counter,
 	mov	r1, r11
 	ldr	r0, [sp, #96]
@@ -997,12 +996,12 @@ chacha20_xor_stream:
 	ldr	r1, [sp, #292]
 	ldr	r0, [sp, #140]
 	adds	r1, r1, r0
-	ldr	r0, [sp, #92]
+	ldr	r0, [sp, #88]
 	cmp	r0, #64
-	bcc	.Lchacha20_xor_stream_bytes10
+	bcc	.Lchacha20_xor_stream_bytes11
 	movs	r0, #3
 	tst	r1, r0
-	bne	.Lchacha20_xor_stream_bytes10
+	bne	.Lchacha20_xor_stream_mis13
 	ldr	r0, [sp, #84]
 	str	r0, [r1]
 	ldr	r0, [sp, #80]
@@ -1029,9 +1028,13 @@ chacha20_xor_stream:
 	str	r4, [r1, #52]
 	str	r3, [r1, #56]
 	str	r2, [r1, #60]
-	b	.Lchacha20_xor_stream_stored11
+	b	.Lchacha20_xor_stream_stored12
 	.ltorg
-.Lchacha20_xor_stream_bytes10:
+.Lchacha20_xor_stream_mis13:
+	movs	r0, #64
+	str	r0, [sp, #88]
+.Lchacha20_xor_stream_bytes11:
+.Lchacha20_xor_stream_fill14:
 	ldr	r0, [sp, #84]
 	str	r0, [sp, #188]
 	ldr	r0, [sp, #80]
@@ -1059,21 +1062,17 @@ chacha20_xor_stream:
 	str	r3, [sp, #244]
 	str	r2, [sp, #248]
 	add	r3, sp, #188
-	ldr	r2, [sp, #92]
-	cmp	r2, #64
-	bcc	.Lchacha20_xor_stream_cnt12
-	movs	r2, #64
-.Lchacha20_xor_stream_cnt12:
-.Lchacha20_xor_stream_cpy13:
+	ldr	r2, [sp, #88]
+.Lchacha20_xor_stream_cpy15:
 	subs	r2, #1
-	bcc	.Lchacha20_xor_stream_stored11
+	bcc	.Lchacha20_xor_stream_stored12
 	ldrb	r0, [r3, r2]
 	strb	r0, [r1, r2]
-	b	.Lchacha20_xor_stream_cpy13
-.Lchacha20_xor_stream_stored11:
-	ldr	r1, [sp, #88]
+	b	.Lchacha20_xor_stream_cpy15
+.Lchacha20_xor_stream_stored12:
+	ldr	r1, [sp, #92]
 	adds	r1, #1
-	str	r1, [sp, #88]
+	str	r1, [sp, #92]
 	ldr	r0, [sp, #176]
 	cmp	r1, r0
 	bcs	.Lchacha20_xor_stream_far3

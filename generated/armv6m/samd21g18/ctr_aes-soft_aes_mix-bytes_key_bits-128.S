@@ -23,16 +23,16 @@ ctr_key_setup:
 	tst	r0, r1
 	beq	.Lctr_key_setup_words2
 .Lctr_key_setup_bytes1:
-	add	r4, sp, #0
-	movs	r3, #16
+	movs	r4, #16
+	add	r3, sp, #0
 .Lctr_key_setup_cpy4:
-	subs	r3, #1
+	subs	r4, #1
 	bcc	.Lctr_key_setup_cpyd3
-	ldrb	r1, [r0, r3]
-	strb	r1, [r4, r3]
+	ldrb	r1, [r0, r4]
+	strb	r1, [r3, r4]
 	b	.Lctr_key_setup_cpy4
 .Lctr_key_setup_cpyd3:
-	mov	r0, r4
+	mov	r0, r3
 .Lctr_key_setup_words2:
 	ldr	r1, [r0, #12]
 	rev	r4, r1
@@ -189,7 +189,7 @@ ctr_decrypt_with:
 
 @ --- ctr_xor_stream: ctr.xor_stream
 @     frame 80 bytes (26 spill slots, 16 on the stack; locals 16), saves nothing
-@     estimated 740 bytes of code and literals
+@     estimated 736 bytes of code and literals
 	.section .text.ctr_xor_stream,"ax",%progbits
 	.global ctr_xor_stream
 	.type ctr_xor_stream, %function
@@ -205,16 +205,16 @@ ctr_xor_stream:
 	tst	r1, r0
 	beq	.Lctr_xor_stream_words2
 .Lctr_xor_stream_bytes1:
-	add	r3, sp, #64
-	movs	r2, #16
+	movs	r3, #16
+	add	r2, sp, #64
 .Lctr_xor_stream_cpy4:
-	subs	r2, #1
+	subs	r3, #1
 	bcc	.Lctr_xor_stream_cpyd3
-	ldrb	r0, [r1, r2]
-	strb	r0, [r3, r2]
+	ldrb	r0, [r1, r3]
+	strb	r0, [r2, r3]
 	b	.Lctr_xor_stream_cpy4
 .Lctr_xor_stream_cpyd3:
-	mov	r1, r3
+	mov	r1, r2
 .Lctr_xor_stream_words2:
 	ldr	r0, [r1, #12]
 	rev	r2, r0
@@ -268,26 +268,25 @@ ctr_xor_stream:
 	movs	r0, #3
 	tst	r1, r0
 	beq	.Lctr_xor_stream_words8
+	movs	r3, #16
+	b	.Lctr_xor_stream_fill10
 .Lctr_xor_stream_bytes7:
 	movs	r0, #0
 	str	r0, [sp, #64]
 	str	r0, [sp, #68]
 	str	r0, [sp, #72]
 	str	r0, [sp, #76]
-	add	r3, sp, #64
-	ldr	r2, [sp, #12]
-	cmp	r2, #16
-	bcc	.Lctr_xor_stream_cnt10
-	movs	r2, #16
-.Lctr_xor_stream_cnt10:
-.Lctr_xor_stream_cpy11:
-	subs	r2, #1
-	bcc	.Lctr_xor_stream_cpyd9
-	ldrb	r0, [r1, r2]
-	strb	r0, [r3, r2]
-	b	.Lctr_xor_stream_cpy11
-.Lctr_xor_stream_cpyd9:
-	mov	r1, r3
+	ldr	r3, [sp, #12]
+.Lctr_xor_stream_fill10:
+	add	r2, sp, #64
+.Lctr_xor_stream_cpy12:
+	subs	r3, #1
+	bcc	.Lctr_xor_stream_cpyd11
+	ldrb	r0, [r1, r3]
+	strb	r0, [r2, r3]
+	b	.Lctr_xor_stream_cpy12
+.Lctr_xor_stream_cpyd11:
+	mov	r1, r2
 .Lctr_xor_stream_words8:
 	movs	r6, #0
 	ldr	r2, [sp, #56]
@@ -331,7 +330,7 @@ ctr_xor_stream:
 	@ aes.ae:159: @unroll(round_unroll)
 	movs	r0, #1
 	mov	r11, r0
-.Lctr_xor_stream_loop12:
+.Lctr_xor_stream_loop13:
 	@ aes.ae:164: t3 = mix_column(sbox[s3[31:24]], sbox[s0[23:16]], sbox[s1[15:8]], sbox[s2[7:0]]) ^ w[4 * round + 3]
 	lsrs	r0, r2, #24
 	lsls	r6, r0, #2
@@ -439,8 +438,8 @@ ctr_xor_stream:
 	adds	r0, #1
 	mov	r11, r0
 	cmp	r0, #10
-	bcc	.Lctr_xor_stream_loop12
-.Lctr_xor_stream_done13:
+	bcc	.Lctr_xor_stream_loop13
+.Lctr_xor_stream_done14:
 	@ aes.ae:127: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
 	lsrs	r1, r5, #24
 	ldr	r7, [sp, #36]
@@ -557,38 +556,38 @@ ctr_xor_stream:
 	adds	r3, r3, r0
 	ldr	r0, [sp, #12]
 	cmp	r0, #16
-	bcc	.Lctr_xor_stream_bytes14
+	bcc	.Lctr_xor_stream_bytes15
 	movs	r0, #3
 	tst	r3, r0
-	bne	.Lctr_xor_stream_bytes14
+	bne	.Lctr_xor_stream_mis17
 	mov	r0, lr
 	str	r0, [r3]
 	mov	r0, r11
 	str	r0, [r3, #4]
 	str	r1, [r3, #8]
 	str	r2, [r3, #12]
-	b	.Lctr_xor_stream_stored15
+	b	.Lctr_xor_stream_stored16
 	.ltorg
-.Lctr_xor_stream_bytes14:
+.Lctr_xor_stream_mis17:
+	movs	r4, #16
+	b	.Lctr_xor_stream_fill18
+.Lctr_xor_stream_bytes15:
+	ldr	r4, [sp, #12]
+.Lctr_xor_stream_fill18:
 	mov	r0, lr
 	str	r0, [sp, #64]
 	mov	r0, r11
 	str	r0, [sp, #68]
 	str	r1, [sp, #72]
 	str	r2, [sp, #76]
-	add	r2, sp, #64
-	ldr	r1, [sp, #12]
-	cmp	r1, #16
-	bcc	.Lctr_xor_stream_cnt16
-	movs	r1, #16
-.Lctr_xor_stream_cnt16:
-.Lctr_xor_stream_cpy17:
-	subs	r1, #1
-	bcc	.Lctr_xor_stream_stored15
-	ldrb	r0, [r2, r1]
-	strb	r0, [r3, r1]
-	b	.Lctr_xor_stream_cpy17
-.Lctr_xor_stream_stored15:
+	add	r1, sp, #64
+.Lctr_xor_stream_cpy19:
+	subs	r4, #1
+	bcc	.Lctr_xor_stream_stored16
+	ldrb	r0, [r1, r4]
+	strb	r0, [r3, r4]
+	b	.Lctr_xor_stream_cpy19
+.Lctr_xor_stream_stored16:
 	ldr	r1, [sp, #8]
 	adds	r1, #1
 	str	r1, [sp, #8]

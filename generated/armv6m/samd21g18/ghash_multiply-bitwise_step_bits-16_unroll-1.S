@@ -174,7 +174,7 @@ ghash_mul_h:
 
 @ --- ghash_absorb: ghash.absorb
 @     frame 40 bytes (13 spill slots, 6 on the stack; locals 16), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 338 bytes of code and literals
+@     estimated 336 bytes of code and literals
 	.section .text.ghash_absorb,"ax",%progbits
 	.global ghash_absorb
 	.type ghash_absorb, %function
@@ -221,24 +221,23 @@ ghash_absorb:
 	bcc	.Lghash_absorb_bytes3
 	tst	r2, r0
 	beq	.Lghash_absorb_words4
+	movs	r7, #16
+	b	.Lghash_absorb_fill6
 .Lghash_absorb_bytes3:
 	movs	r0, #0
 	str	r0, [sp, #36]
 	str	r0, [sp, #32]
 	str	r0, [sp, #28]
 	str	r0, [sp, #24]
+.Lghash_absorb_fill6:
 	add	r6, sp, #24
-	cmp	r7, #16
-	bcc	.Lghash_absorb_cnt6
-	movs	r7, #16
-.Lghash_absorb_cnt6:
-.Lghash_absorb_cpy7:
+.Lghash_absorb_cpy8:
 	subs	r7, #1
-	bcc	.Lghash_absorb_cpyd5
+	bcc	.Lghash_absorb_cpyd7
 	ldrb	r0, [r2, r7]
 	strb	r0, [r6, r7]
-	b	.Lghash_absorb_cpy7
-.Lghash_absorb_cpyd5:
+	b	.Lghash_absorb_cpy8
+.Lghash_absorb_cpyd7:
 	mov	r2, r6
 .Lghash_absorb_words4:
 	ldr	r0, [r2]
@@ -264,7 +263,7 @@ ghash_absorb:
 	mov	r8, r4
 	mov	r9, r4
 	mov	lr, r4
-.Lghash_absorb_loop8:
+.Lghash_absorb_loop9:
 	@ ghash.ae:51: b = (x >> (step_bits * k as u32))[step_bits - 1:0]
 	mov	r0, lr
 	lsls	r6, r0, #4
@@ -273,26 +272,26 @@ ghash_absorb:
 	mov	r1, r10
 	ldr	r2, [sp, #4]
 	cmp	r6, #128
-	bcs	.Lghash_absorb_shz10
-.Lghash_absorb_shl12:
+	bcs	.Lghash_absorb_shz11
+.Lghash_absorb_shl13:
 	cmp	r6, #32
-	bcc	.Lghash_absorb_shf11
+	bcc	.Lghash_absorb_shf12
 	subs	r6, #32
 	mov	r2, r1
 	mov	r1, r7
 	mov	r7, r0
 	movs	r0, #0
-	b	.Lghash_absorb_shl12
-.Lghash_absorb_shf11:
+	b	.Lghash_absorb_shl13
+.Lghash_absorb_shf12:
 	lsrs	r2, r6
 	movs	r0, #32
 	subs	r0, r0, r6
 	lsls	r1, r0
 	orrs	r2, r1
-	b	.Lghash_absorb_she13
-.Lghash_absorb_shz10:
+	b	.Lghash_absorb_she14
+.Lghash_absorb_shz11:
 	movs	r2, #0
-.Lghash_absorb_she13:
+.Lghash_absorb_she14:
 	uxth	r2, r2
 	@ ghash.ae:52: for j in 0..step_bits {
 	movs	r0, #1
@@ -301,7 +300,7 @@ ghash_absorb:
 	mov	r12, r4
 	mov	r1, r8
 	mov	r6, r9
-.Lghash_absorb_loop14:
+.Lghash_absorb_loop15:
 	@ ghash.ae:53: z = (z >> 1) ^ (if z[0] == 1 then R as u128 else 0)        // Z * x
 	lsls	r0, r1, #31
 	lsrs	r4, r6, #1
@@ -347,8 +346,8 @@ ghash_absorb:
 	mov	r12, r6
 	mov	r6, r4
 	cmp	r2, #2
-	bcs	.Lghash_absorb_loop14
-.Lghash_absorb_done15:
+	bcs	.Lghash_absorb_loop15
+.Lghash_absorb_done16:
 	mov	r0, lr
 	adds	r0, #1
 	mov	lr, r0
@@ -356,8 +355,8 @@ ghash_absorb:
 	mov	r8, r1
 	mov	r9, r6
 	cmp	r0, #8
-	bcc	.Lghash_absorb_loop8
-.Lghash_absorb_done9:
+	bcc	.Lghash_absorb_loop9
+.Lghash_absorb_done10:
 	ldr	r2, [sp, #8]
 	adds	r2, #1
 	str	r2, [sp, #8]

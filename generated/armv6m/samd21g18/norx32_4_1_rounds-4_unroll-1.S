@@ -23,16 +23,16 @@ norx32_4_1_key_setup:
 	tst	r0, r1
 	beq	.Lnorx32_4_1_key_setup_words2
 .Lnorx32_4_1_key_setup_bytes1:
-	add	r4, sp, #0
-	movs	r3, #16
+	movs	r4, #16
+	add	r3, sp, #0
 .Lnorx32_4_1_key_setup_cpy4:
-	subs	r3, #1
+	subs	r4, #1
 	bcc	.Lnorx32_4_1_key_setup_cpyd3
-	ldrb	r1, [r0, r3]
-	strb	r1, [r4, r3]
+	ldrb	r1, [r0, r4]
+	strb	r1, [r3, r4]
 	b	.Lnorx32_4_1_key_setup_cpy4
 .Lnorx32_4_1_key_setup_cpyd3:
-	mov	r0, r4
+	mov	r0, r3
 .Lnorx32_4_1_key_setup_words2:
 	ldm	r0, {r0, r1, r3, r4}
 	str	r0, [r2]
@@ -47,7 +47,7 @@ norx32_4_1_key_setup:
 
 @ --- norx32_4_1_encrypt_with: norx32_4_1.encrypt_with
 @     frame 212 bytes (83 spill slots, 25 on the stack; locals 112), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 1874 bytes of code and literals
+@     estimated 1870 bytes of code and literals
 	.section .text.norx32_4_1_encrypt_with,"ax",%progbits
 	.global norx32_4_1_encrypt_with
 	.type norx32_4_1_encrypt_with, %function
@@ -345,8 +345,8 @@ norx32_4_1_encrypt_with:
 	rors	r5, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	ldr	r6, [sp, #8]
+	mov	r1, r6
 	eors	r6, r4
-	ldr	r1, [sp, #8]
 	ands	r1, r4
 	lsls	r1, r1, #1
 	eors	r6, r1
@@ -357,8 +357,8 @@ norx32_4_1_encrypt_with:
 	rors	r3, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	ldr	r2, [sp, #4]
+	mov	r1, r2
 	eors	r2, r3
-	ldr	r1, [sp, #4]
 	ands	r1, r3
 	lsls	r1, r1, #1
 	eors	r2, r1
@@ -391,9 +391,9 @@ norx32_4_1_encrypt_with:
 	rors	r4, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	ldr	r7, [sp, #12]
+	mov	r2, r7
 	mov	r1, r11
 	eors	r7, r1
-	ldr	r2, [sp, #12]
 	ands	r2, r1
 	lsls	r1, r2, #1
 	eors	r7, r1
@@ -404,8 +404,8 @@ norx32_4_1_encrypt_with:
 	rors	r0, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	ldr	r2, [sp]
+	mov	r1, r2
 	eors	r2, r0
-	ldr	r1, [sp]
 	ands	r1, r0
 	lsls	r1, r1, #1
 	eors	r2, r1
@@ -540,8 +540,8 @@ norx32_4_1_encrypt_with:
 	rors	r7, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	ldr	r2, [sp, #20]
+	mov	r0, r2
 	eors	r2, r7
-	ldr	r0, [sp, #20]
 	ands	r0, r7
 	lsls	r0, r0, #1
 	eors	r2, r0
@@ -586,8 +586,8 @@ norx32_4_1_encrypt_with:
 	rors	r2, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	ldr	r6, [sp, #16]
+	mov	r1, r6
 	eors	r6, r2
-	ldr	r1, [sp, #16]
 	ands	r1, r2
 	lsls	r5, r1, #1
 	mov	r1, r6
@@ -711,6 +711,8 @@ norx32_4_1_encrypt_with:
 	movs	r0, #3
 	tst	r1, r0
 	beq	.Lnorx32_4_1_encrypt_with_words8
+	movs	r3, #48
+	b	.Lnorx32_4_1_encrypt_with_fill10
 .Lnorx32_4_1_encrypt_with_bytes7:
 	movs	r0, #0
 	str	r0, [sp, #164]
@@ -725,20 +727,17 @@ norx32_4_1_encrypt_with:
 	str	r0, [sp, #200]
 	str	r0, [sp, #204]
 	str	r0, [sp, #208]
-	add	r3, sp, #164
-	ldr	r2, [sp, #56]
-	cmp	r2, #48
-	bcc	.Lnorx32_4_1_encrypt_with_cnt10
-	movs	r2, #48
-.Lnorx32_4_1_encrypt_with_cnt10:
-.Lnorx32_4_1_encrypt_with_cpy11:
-	subs	r2, #1
-	bcc	.Lnorx32_4_1_encrypt_with_cpyd9
-	ldrb	r0, [r1, r2]
-	strb	r0, [r3, r2]
-	b	.Lnorx32_4_1_encrypt_with_cpy11
-.Lnorx32_4_1_encrypt_with_cpyd9:
-	mov	r1, r3
+	ldr	r3, [sp, #56]
+.Lnorx32_4_1_encrypt_with_fill10:
+	add	r2, sp, #164
+.Lnorx32_4_1_encrypt_with_cpy12:
+	subs	r3, #1
+	bcc	.Lnorx32_4_1_encrypt_with_cpyd11
+	ldrb	r0, [r1, r3]
+	strb	r0, [r2, r3]
+	b	.Lnorx32_4_1_encrypt_with_cpy12
+.Lnorx32_4_1_encrypt_with_cpyd11:
+	mov	r1, r2
 .Lnorx32_4_1_encrypt_with_words8:
 	ldr	r0, [r1]
 	ldr	r7, [r1, #4]
@@ -821,10 +820,10 @@ norx32_4_1_encrypt_with:
 	movs	r0, #3
 	lsls	r0, r0, #7
 	cmp	r6, r0
-	bcs	.Lnorx32_4_1_encrypt_with_shz12
-.Lnorx32_4_1_encrypt_with_shl14:
+	bcs	.Lnorx32_4_1_encrypt_with_shz13
+.Lnorx32_4_1_encrypt_with_shl15:
 	cmp	r6, #32
-	bcc	.Lnorx32_4_1_encrypt_with_shf13
+	bcc	.Lnorx32_4_1_encrypt_with_shf14
 	str	r2, [sp, #36]
 	mov	r2, r4
 	mov	r4, r5
@@ -843,8 +842,8 @@ norx32_4_1_encrypt_with:
 	movs	r0, #0
 	str	r0, [sp, #4]
 	subs	r6, #32
-	b	.Lnorx32_4_1_encrypt_with_shl14
-.Lnorx32_4_1_encrypt_with_shf13:
+	b	.Lnorx32_4_1_encrypt_with_shl15
+.Lnorx32_4_1_encrypt_with_shf14:
 	ldr	r0, [sp, #36]
 	lsls	r0, r6
 	movs	r1, #32
@@ -910,8 +909,8 @@ norx32_4_1_encrypt_with:
 	ldr	r0, [sp, #4]
 	lsls	r0, r6
 	str	r0, [sp, #4]
-	b	.Lnorx32_4_1_encrypt_with_she15
-.Lnorx32_4_1_encrypt_with_shz12:
+	b	.Lnorx32_4_1_encrypt_with_she16
+.Lnorx32_4_1_encrypt_with_shz13:
 	movs	r0, #0
 	str	r0, [sp, #4]
 	str	r0, [sp]
@@ -925,7 +924,7 @@ norx32_4_1_encrypt_with:
 	movs	r4, #0
 	movs	r2, #0
 	str	r0, [sp, #36]
-.Lnorx32_4_1_encrypt_with_she15:
+.Lnorx32_4_1_encrypt_with_she16:
 	movs	r0, #1
 	lsls	r0, r0, #31
 	ldr	r1, [sp, #36]
@@ -1024,10 +1023,10 @@ norx32_4_1_encrypt_with:
 	adds	r1, r1, r0
 	ldr	r0, [sp, #56]
 	cmp	r0, #48
-	bcc	.Lnorx32_4_1_encrypt_with_bytes16
+	bcc	.Lnorx32_4_1_encrypt_with_bytes17
 	movs	r0, #3
 	tst	r1, r0
-	bne	.Lnorx32_4_1_encrypt_with_bytes16
+	bne	.Lnorx32_4_1_encrypt_with_mis19
 	ldr	r0, [sp, #24]
 	str	r0, [r1]
 	ldr	r0, [sp, #20]
@@ -1046,8 +1045,12 @@ norx32_4_1_encrypt_with:
 	str	r4, [r1, #36]
 	str	r3, [r1, #40]
 	str	r2, [r1, #44]
-	b	.Lnorx32_4_1_encrypt_with_stored17
-.Lnorx32_4_1_encrypt_with_bytes16:
+	b	.Lnorx32_4_1_encrypt_with_stored18
+.Lnorx32_4_1_encrypt_with_mis19:
+	movs	r0, #48
+	str	r0, [sp, #56]
+.Lnorx32_4_1_encrypt_with_bytes17:
+.Lnorx32_4_1_encrypt_with_fill20:
 	ldr	r0, [sp, #24]
 	str	r0, [sp, #164]
 	ldr	r0, [sp, #20]
@@ -1068,17 +1071,13 @@ norx32_4_1_encrypt_with:
 	str	r2, [sp, #208]
 	add	r3, sp, #164
 	ldr	r2, [sp, #56]
-	cmp	r2, #48
-	bcc	.Lnorx32_4_1_encrypt_with_cnt18
-	movs	r2, #48
-.Lnorx32_4_1_encrypt_with_cnt18:
-.Lnorx32_4_1_encrypt_with_cpy19:
+.Lnorx32_4_1_encrypt_with_cpy21:
 	subs	r2, #1
-	bcc	.Lnorx32_4_1_encrypt_with_stored17
+	bcc	.Lnorx32_4_1_encrypt_with_stored18
 	ldrb	r0, [r3, r2]
 	strb	r0, [r1, r2]
-	b	.Lnorx32_4_1_encrypt_with_cpy19
-.Lnorx32_4_1_encrypt_with_stored17:
+	b	.Lnorx32_4_1_encrypt_with_cpy21
+.Lnorx32_4_1_encrypt_with_stored18:
 	ldr	r1, [sp, #72]
 	adds	r1, #1
 	str	r1, [sp, #72]
@@ -1110,26 +1109,26 @@ norx32_4_1_encrypt_with:
 	ldr	r3, [sp, #268]
 	movs	r0, #3
 	tst	r3, r0
-	bne	.Lnorx32_4_1_encrypt_with_bytes20
+	bne	.Lnorx32_4_1_encrypt_with_bytes22
 	str	r5, [r3]
 	str	r4, [r3, #4]
 	str	r2, [r3, #8]
 	str	r1, [r3, #12]
-	b	.Lnorx32_4_1_encrypt_with_stored21
-.Lnorx32_4_1_encrypt_with_bytes20:
+	b	.Lnorx32_4_1_encrypt_with_stored23
+.Lnorx32_4_1_encrypt_with_bytes22:
 	str	r5, [sp, #164]
 	str	r4, [sp, #168]
 	str	r2, [sp, #172]
 	str	r1, [sp, #176]
-	add	r2, sp, #164
-	movs	r1, #16
-.Lnorx32_4_1_encrypt_with_cpy22:
-	subs	r1, #1
-	bcc	.Lnorx32_4_1_encrypt_with_stored21
-	ldrb	r0, [r2, r1]
-	strb	r0, [r3, r1]
-	b	.Lnorx32_4_1_encrypt_with_cpy22
-.Lnorx32_4_1_encrypt_with_stored21:
+	movs	r2, #16
+	add	r1, sp, #164
+.Lnorx32_4_1_encrypt_with_cpy24:
+	subs	r2, #1
+	bcc	.Lnorx32_4_1_encrypt_with_stored23
+	ldrb	r0, [r1, r2]
+	strb	r0, [r3, r2]
+	b	.Lnorx32_4_1_encrypt_with_cpy24
+.Lnorx32_4_1_encrypt_with_stored23:
 	add	sp, #212
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
@@ -1143,7 +1142,7 @@ norx32_4_1_encrypt_with:
 
 @ --- norx32_4_1_decrypt_with: norx32_4_1.decrypt_with
 @     frame 260 bytes (117 spill slots, 37 on the stack; locals 112), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 2274 bytes of code and literals
+@     estimated 2270 bytes of code and literals
 	.section .text.norx32_4_1_decrypt_with,"ax",%progbits
 	.global norx32_4_1_decrypt_with
 	.type norx32_4_1_decrypt_with, %function
@@ -1441,8 +1440,8 @@ norx32_4_1_decrypt_with:
 	rors	r5, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	ldr	r6, [sp, #8]
+	mov	r1, r6
 	eors	r6, r4
-	ldr	r1, [sp, #8]
 	ands	r1, r4
 	lsls	r1, r1, #1
 	eors	r6, r1
@@ -1453,8 +1452,8 @@ norx32_4_1_decrypt_with:
 	rors	r3, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	ldr	r2, [sp, #4]
+	mov	r1, r2
 	eors	r2, r3
-	ldr	r1, [sp, #4]
 	ands	r1, r3
 	lsls	r1, r1, #1
 	eors	r2, r1
@@ -1487,9 +1486,9 @@ norx32_4_1_decrypt_with:
 	rors	r4, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	ldr	r7, [sp, #12]
+	mov	r2, r7
 	mov	r1, r11
 	eors	r7, r1
-	ldr	r2, [sp, #12]
 	ands	r2, r1
 	lsls	r1, r2, #1
 	eors	r7, r1
@@ -1500,8 +1499,8 @@ norx32_4_1_decrypt_with:
 	rors	r0, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	ldr	r2, [sp]
+	mov	r1, r2
 	eors	r2, r0
-	ldr	r1, [sp]
 	ands	r1, r0
 	lsls	r1, r1, #1
 	eors	r2, r1
@@ -1636,8 +1635,8 @@ norx32_4_1_decrypt_with:
 	rors	r7, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	ldr	r2, [sp, #20]
+	mov	r0, r2
 	eors	r2, r7
-	ldr	r0, [sp, #20]
 	ands	r0, r7
 	lsls	r0, r0, #1
 	eors	r2, r0
@@ -1682,8 +1681,8 @@ norx32_4_1_decrypt_with:
 	rors	r2, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	ldr	r6, [sp, #16]
+	mov	r1, r6
 	eors	r6, r2
-	ldr	r1, [sp, #16]
 	ands	r1, r2
 	lsls	r5, r1, #1
 	mov	r1, r6
@@ -1807,6 +1806,8 @@ norx32_4_1_decrypt_with:
 	movs	r0, #3
 	tst	r1, r0
 	beq	.Lnorx32_4_1_decrypt_with_words8
+	movs	r3, #48
+	b	.Lnorx32_4_1_decrypt_with_fill10
 .Lnorx32_4_1_decrypt_with_bytes7:
 	movs	r0, #0
 	str	r0, [sp, #212]
@@ -1821,20 +1822,17 @@ norx32_4_1_decrypt_with:
 	str	r0, [sp, #248]
 	str	r0, [sp, #252]
 	str	r0, [sp, #256]
-	add	r3, sp, #212
-	ldr	r2, [sp, #56]
-	cmp	r2, #48
-	bcc	.Lnorx32_4_1_decrypt_with_cnt10
-	movs	r2, #48
-.Lnorx32_4_1_decrypt_with_cnt10:
-.Lnorx32_4_1_decrypt_with_cpy11:
-	subs	r2, #1
-	bcc	.Lnorx32_4_1_decrypt_with_cpyd9
-	ldrb	r0, [r1, r2]
-	strb	r0, [r3, r2]
-	b	.Lnorx32_4_1_decrypt_with_cpy11
-.Lnorx32_4_1_decrypt_with_cpyd9:
-	mov	r1, r3
+	ldr	r3, [sp, #56]
+.Lnorx32_4_1_decrypt_with_fill10:
+	add	r2, sp, #212
+.Lnorx32_4_1_decrypt_with_cpy12:
+	subs	r3, #1
+	bcc	.Lnorx32_4_1_decrypt_with_cpyd11
+	ldrb	r0, [r1, r3]
+	strb	r0, [r2, r3]
+	b	.Lnorx32_4_1_decrypt_with_cpy12
+.Lnorx32_4_1_decrypt_with_cpyd11:
+	mov	r1, r2
 .Lnorx32_4_1_decrypt_with_words8:
 	ldr	r0, [r1]
 	ldr	r2, [r1, #4]
@@ -1915,10 +1913,10 @@ norx32_4_1_decrypt_with:
 	movs	r0, #3
 	lsls	r0, r0, #7
 	cmp	r6, r0
-	bcs	.Lnorx32_4_1_decrypt_with_shz12
-.Lnorx32_4_1_decrypt_with_shl14:
+	bcs	.Lnorx32_4_1_decrypt_with_shz13
+.Lnorx32_4_1_decrypt_with_shl15:
 	cmp	r6, #32
-	bcc	.Lnorx32_4_1_decrypt_with_shf13
+	bcc	.Lnorx32_4_1_decrypt_with_shf14
 	str	r4, [sp, #24]
 	mov	r4, r1
 	mov	r1, r2
@@ -1936,8 +1934,8 @@ norx32_4_1_decrypt_with:
 	movs	r0, #0
 	str	r0, [sp]
 	subs	r6, #32
-	b	.Lnorx32_4_1_decrypt_with_shl14
-.Lnorx32_4_1_decrypt_with_shf13:
+	b	.Lnorx32_4_1_decrypt_with_shl15
+.Lnorx32_4_1_decrypt_with_shf14:
 	ldr	r0, [sp, #24]
 	lsls	r0, r6
 	movs	r5, #32
@@ -2001,8 +1999,8 @@ norx32_4_1_decrypt_with:
 	ldr	r0, [sp]
 	lsls	r0, r6
 	str	r0, [sp]
-	b	.Lnorx32_4_1_decrypt_with_she15
-.Lnorx32_4_1_decrypt_with_shz12:
+	b	.Lnorx32_4_1_decrypt_with_she16
+.Lnorx32_4_1_decrypt_with_shz13:
 	movs	r0, #0
 	str	r0, [sp]
 	mov	r11, r0
@@ -2016,7 +2014,7 @@ norx32_4_1_decrypt_with:
 	movs	r1, #0
 	movs	r4, #0
 	str	r0, [sp, #24]
-.Lnorx32_4_1_decrypt_with_she15:
+.Lnorx32_4_1_decrypt_with_she16:
 	ldr	r0, [sp, #44]
 	ldr	r5, [sp]
 	bics	r0, r5
@@ -2065,38 +2063,43 @@ norx32_4_1_decrypt_with:
 	@ norx32_4_1.ae:165: store_le(msg, off, x, count)
 	ldr	r1, [sp, #316]
 	ldr	r0, [sp, #124]
-	adds	r1, r1, r0
+	adds	r2, r1, r0
 	ldr	r0, [sp, #56]
 	cmp	r0, #48
-	bcc	.Lnorx32_4_1_decrypt_with_bytes16
+	bcc	.Lnorx32_4_1_decrypt_with_bytes17
 	movs	r0, #3
-	tst	r1, r0
-	bne	.Lnorx32_4_1_decrypt_with_bytes16
+	tst	r2, r0
+	bne	.Lnorx32_4_1_decrypt_with_mis19
 	ldr	r0, [sp, #44]
-	str	r0, [r1]
+	str	r0, [r2]
 	ldr	r0, [sp, #12]
-	str	r0, [r1, #4]
+	str	r0, [r2, #4]
 	ldr	r0, [sp, #8]
-	str	r0, [r1, #8]
+	str	r0, [r2, #8]
 	ldr	r0, [sp, #4]
-	str	r0, [r1, #12]
+	str	r0, [r2, #12]
 	ldr	r0, [sp, #64]
-	str	r0, [r1, #16]
+	str	r0, [r2, #16]
 	ldr	r0, [sp, #60]
-	str	r0, [r1, #20]
-	str	r5, [r1, #24]
+	str	r0, [r2, #20]
+	str	r5, [r2, #24]
 	ldr	r0, [sp, #52]
-	str	r0, [r1, #28]
+	str	r0, [r2, #28]
 	ldr	r0, [sp, #48]
-	str	r0, [r1, #32]
+	str	r0, [r2, #32]
 	ldr	r0, [sp, #40]
-	str	r0, [r1, #36]
+	str	r0, [r2, #36]
 	ldr	r0, [sp, #36]
-	str	r0, [r1, #40]
+	str	r0, [r2, #40]
 	ldr	r0, [sp, #32]
-	str	r0, [r1, #44]
-	b	.Lnorx32_4_1_decrypt_with_stored17
-.Lnorx32_4_1_decrypt_with_bytes16:
+	str	r0, [r2, #44]
+	b	.Lnorx32_4_1_decrypt_with_stored18
+.Lnorx32_4_1_decrypt_with_mis19:
+	movs	r1, #48
+	b	.Lnorx32_4_1_decrypt_with_fill20
+.Lnorx32_4_1_decrypt_with_bytes17:
+	ldr	r1, [sp, #56]
+.Lnorx32_4_1_decrypt_with_fill20:
 	ldr	r0, [sp, #44]
 	str	r0, [sp, #212]
 	ldr	r0, [sp, #12]
@@ -2122,18 +2125,13 @@ norx32_4_1_decrypt_with:
 	ldr	r0, [sp, #32]
 	str	r0, [sp, #256]
 	add	r3, sp, #212
-	ldr	r2, [sp, #56]
-	cmp	r2, #48
-	bcc	.Lnorx32_4_1_decrypt_with_cnt18
-	movs	r2, #48
-.Lnorx32_4_1_decrypt_with_cnt18:
-.Lnorx32_4_1_decrypt_with_cpy19:
-	subs	r2, #1
-	bcc	.Lnorx32_4_1_decrypt_with_stored17
-	ldrb	r0, [r3, r2]
-	strb	r0, [r1, r2]
-	b	.Lnorx32_4_1_decrypt_with_cpy19
-.Lnorx32_4_1_decrypt_with_stored17:
+.Lnorx32_4_1_decrypt_with_cpy21:
+	subs	r1, #1
+	bcc	.Lnorx32_4_1_decrypt_with_stored18
+	ldrb	r0, [r3, r1]
+	strb	r0, [r2, r1]
+	b	.Lnorx32_4_1_decrypt_with_cpy21
+.Lnorx32_4_1_decrypt_with_stored18:
 	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
 	ldr	r0, [sp, #56]
 	cmp	r0, #48
@@ -2157,10 +2155,10 @@ norx32_4_1_decrypt_with:
 	movs	r0, #3
 	lsls	r0, r0, #7
 	cmp	r2, r0
-	bcs	.Lnorx32_4_1_decrypt_with_shz20
-.Lnorx32_4_1_decrypt_with_shl22:
+	bcs	.Lnorx32_4_1_decrypt_with_shz22
+.Lnorx32_4_1_decrypt_with_shl24:
 	cmp	r2, #32
-	bcc	.Lnorx32_4_1_decrypt_with_shf21
+	bcc	.Lnorx32_4_1_decrypt_with_shf23
 	str	r3, [sp, #28]
 	mov	r3, r4
 	mov	r4, r5
@@ -2179,8 +2177,8 @@ norx32_4_1_decrypt_with:
 	movs	r0, #0
 	str	r0, [sp, #16]
 	subs	r2, #32
-	b	.Lnorx32_4_1_decrypt_with_shl22
-.Lnorx32_4_1_decrypt_with_shf21:
+	b	.Lnorx32_4_1_decrypt_with_shl24
+.Lnorx32_4_1_decrypt_with_shf23:
 	ldr	r0, [sp, #28]
 	lsls	r0, r2
 	movs	r1, #32
@@ -2246,8 +2244,8 @@ norx32_4_1_decrypt_with:
 	ldr	r0, [sp, #16]
 	lsls	r0, r2
 	str	r0, [sp, #16]
-	b	.Lnorx32_4_1_decrypt_with_she23
-.Lnorx32_4_1_decrypt_with_shz20:
+	b	.Lnorx32_4_1_decrypt_with_she25
+.Lnorx32_4_1_decrypt_with_shz22:
 	movs	r0, #0
 	str	r0, [sp, #16]
 	str	r0, [sp]
@@ -2261,7 +2259,7 @@ norx32_4_1_decrypt_with:
 	movs	r4, #0
 	movs	r3, #0
 	str	r0, [sp, #28]
-.Lnorx32_4_1_decrypt_with_she23:
+.Lnorx32_4_1_decrypt_with_she25:
 	@ norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
 	ldr	r2, [sp, #76]
 	ldr	r0, [sp, #32]
@@ -2399,19 +2397,19 @@ norx32_4_1_decrypt_with:
 	ldr	r3, [sp, #308]
 	movs	r0, #3
 	tst	r3, r0
-	beq	.Lnorx32_4_1_decrypt_with_words25
-.Lnorx32_4_1_decrypt_with_bytes24:
-	add	r2, sp, #212
-	movs	r1, #16
-.Lnorx32_4_1_decrypt_with_cpy27:
-	subs	r1, #1
-	bcc	.Lnorx32_4_1_decrypt_with_cpyd26
-	ldrb	r0, [r3, r1]
-	strb	r0, [r2, r1]
-	b	.Lnorx32_4_1_decrypt_with_cpy27
-.Lnorx32_4_1_decrypt_with_cpyd26:
-	mov	r3, r2
-.Lnorx32_4_1_decrypt_with_words25:
+	beq	.Lnorx32_4_1_decrypt_with_words27
+.Lnorx32_4_1_decrypt_with_bytes26:
+	movs	r2, #16
+	add	r1, sp, #212
+.Lnorx32_4_1_decrypt_with_cpy29:
+	subs	r2, #1
+	bcc	.Lnorx32_4_1_decrypt_with_cpyd28
+	ldrb	r0, [r3, r2]
+	strb	r0, [r1, r2]
+	b	.Lnorx32_4_1_decrypt_with_cpy29
+.Lnorx32_4_1_decrypt_with_cpyd28:
+	mov	r3, r1
+.Lnorx32_4_1_decrypt_with_words27:
 	ldr	r0, [r3]
 	str	r0, [sp, #12]
 	ldr	r0, [r3, #4]
@@ -2468,7 +2466,7 @@ norx32_4_1_decrypt_with:
 
 @ --- norx32_4_1_absorb_header: norx32_4_1.absorb_header
 @     frame 184 bytes (83 spill slots, 34 on the stack; locals 48), saves nothing
-@     estimated 1562 bytes of code and literals
+@     estimated 1560 bytes of code and literals
 	.section .text.norx32_4_1_absorb_header,"ax",%progbits
 	.global norx32_4_1_absorb_header
 	.type norx32_4_1_absorb_header, %function
@@ -2709,8 +2707,8 @@ norx32_4_1_absorb_header:
 	rors	r4, r2
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	ldr	r6, [sp]
+	mov	r2, r6
 	eors	r6, r1
-	ldr	r2, [sp]
 	ands	r2, r1
 	lsls	r2, r2, #1
 	eors	r6, r2
@@ -2755,9 +2753,9 @@ norx32_4_1_absorb_header:
 	rors	r1, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	ldr	r7, [sp, #4]
+	mov	r3, r7
 	mov	r0, r10
 	eors	r7, r0
-	ldr	r3, [sp, #4]
 	ands	r3, r0
 	lsls	r0, r3, #1
 	eors	r7, r0
@@ -2904,8 +2902,8 @@ norx32_4_1_absorb_header:
 	rors	r7, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	ldr	r5, [sp, #12]
+	mov	r1, r5
 	eors	r5, r7
-	ldr	r1, [sp, #12]
 	ands	r1, r7
 	lsls	r1, r1, #1
 	eors	r5, r1
@@ -2950,8 +2948,8 @@ norx32_4_1_absorb_header:
 	rors	r5, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	ldr	r6, [sp, #8]
+	mov	r1, r6
 	eors	r6, r5
-	ldr	r1, [sp, #8]
 	ands	r1, r5
 	lsls	r3, r1, #1
 	mov	r1, r6
@@ -3076,6 +3074,8 @@ norx32_4_1_absorb_header:
 	bcc	.Lnorx32_4_1_absorb_header_bytes7
 	tst	r1, r2
 	beq	.Lnorx32_4_1_absorb_header_words8
+	movs	r3, #48
+	b	.Lnorx32_4_1_absorb_header_fill10
 .Lnorx32_4_1_absorb_header_bytes7:
 	movs	r0, #0
 	str	r0, [sp, #136]
@@ -3090,20 +3090,17 @@ norx32_4_1_absorb_header:
 	str	r0, [sp, #172]
 	str	r0, [sp, #176]
 	str	r0, [sp, #180]
-	add	r3, sp, #136
-	ldr	r2, [sp, #48]
-	cmp	r2, #48
-	bcc	.Lnorx32_4_1_absorb_header_cnt10
-	movs	r2, #48
-.Lnorx32_4_1_absorb_header_cnt10:
-.Lnorx32_4_1_absorb_header_cpy11:
-	subs	r2, #1
-	bcc	.Lnorx32_4_1_absorb_header_cpyd9
-	ldrb	r0, [r1, r2]
-	strb	r0, [r3, r2]
-	b	.Lnorx32_4_1_absorb_header_cpy11
-.Lnorx32_4_1_absorb_header_cpyd9:
-	mov	r1, r3
+	ldr	r3, [sp, #48]
+.Lnorx32_4_1_absorb_header_fill10:
+	add	r2, sp, #136
+.Lnorx32_4_1_absorb_header_cpy12:
+	subs	r3, #1
+	bcc	.Lnorx32_4_1_absorb_header_cpyd11
+	ldrb	r0, [r1, r3]
+	strb	r0, [r2, r3]
+	b	.Lnorx32_4_1_absorb_header_cpy12
+.Lnorx32_4_1_absorb_header_cpyd11:
+	mov	r1, r2
 .Lnorx32_4_1_absorb_header_words8:
 	ldr	r7, [r1]
 	str	r7, [sp, #112]
@@ -3152,10 +3149,10 @@ norx32_4_1_absorb_header:
 	movs	r0, #3
 	lsls	r0, r0, #7
 	cmp	r6, r0
-	bcs	.Lnorx32_4_1_absorb_header_shz12
-.Lnorx32_4_1_absorb_header_shl14:
+	bcs	.Lnorx32_4_1_absorb_header_shz13
+.Lnorx32_4_1_absorb_header_shl15:
 	cmp	r6, #32
-	bcc	.Lnorx32_4_1_absorb_header_shf13
+	bcc	.Lnorx32_4_1_absorb_header_shf14
 	str	r2, [sp, #8]
 	mov	r2, r3
 	mov	r3, r5
@@ -3172,8 +3169,8 @@ norx32_4_1_absorb_header:
 	movs	r0, #0
 	mov	lr, r0
 	subs	r6, #32
-	b	.Lnorx32_4_1_absorb_header_shl14
-.Lnorx32_4_1_absorb_header_shf13:
+	b	.Lnorx32_4_1_absorb_header_shl15
+.Lnorx32_4_1_absorb_header_shf14:
 	ldr	r0, [sp, #8]
 	lsls	r0, r6
 	movs	r1, #32
@@ -3239,8 +3236,8 @@ norx32_4_1_absorb_header:
 	mov	r0, lr
 	lsls	r0, r6
 	mov	lr, r0
-	b	.Lnorx32_4_1_absorb_header_she15
-.Lnorx32_4_1_absorb_header_shz12:
+	b	.Lnorx32_4_1_absorb_header_she16
+.Lnorx32_4_1_absorb_header_shz13:
 	movs	r0, #0
 	mov	lr, r0
 	mov	r11, r0
@@ -3254,7 +3251,7 @@ norx32_4_1_absorb_header:
 	movs	r3, #0
 	movs	r2, #0
 	str	r0, [sp, #8]
-.Lnorx32_4_1_absorb_header_she15:
+.Lnorx32_4_1_absorb_header_she16:
 	@ norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
 	ldr	r1, [sp, #12]
 	ldr	r0, [sp, #16]
@@ -3545,8 +3542,8 @@ norx32_4_1_finalize:
 	rors	r5, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	ldr	r0, [sp]
+	mov	r1, r0
 	eors	r0, r4
-	ldr	r1, [sp]
 	ands	r1, r4
 	lsls	r1, r1, #1
 	eors	r0, r1
@@ -3589,9 +3586,9 @@ norx32_4_1_finalize:
 	rors	r4, r3
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	ldr	r7, [sp, #4]
+	mov	r2, r7
 	mov	r3, r9
 	eors	r7, r3
-	ldr	r2, [sp, #4]
 	ands	r2, r3
 	lsls	r3, r2, #1
 	eors	r7, r3
@@ -3740,8 +3737,8 @@ norx32_4_1_finalize:
 	rors	r7, r5
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	ldr	r2, [sp, #16]
+	mov	r0, r2
 	eors	r2, r7
-	ldr	r0, [sp, #16]
 	ands	r0, r7
 	lsls	r0, r0, #1
 	eors	r2, r0
@@ -3786,8 +3783,8 @@ norx32_4_1_finalize:
 	rors	r3, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	ldr	r4, [sp, #12]
+	mov	r0, r4
 	eors	r4, r3
-	ldr	r0, [sp, #12]
 	ands	r0, r3
 	lsls	r1, r0, #1
 	eors	r4, r1
@@ -4019,8 +4016,8 @@ norx32_4_1_finalize:
 	rors	r4, r2
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	ldr	r6, [sp]
+	mov	r2, r6
 	eors	r6, r1
-	ldr	r2, [sp]
 	ands	r2, r1
 	lsls	r2, r2, #1
 	eors	r6, r2
@@ -4065,9 +4062,9 @@ norx32_4_1_finalize:
 	rors	r1, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	ldr	r7, [sp, #4]
+	mov	r3, r7
 	mov	r0, r10
 	eors	r7, r0
-	ldr	r3, [sp, #4]
 	ands	r3, r0
 	lsls	r0, r3, #1
 	eors	r7, r0
@@ -4214,8 +4211,8 @@ norx32_4_1_finalize:
 	rors	r7, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	ldr	r5, [sp, #12]
+	mov	r1, r5
 	eors	r5, r7
-	ldr	r1, [sp, #12]
 	ands	r1, r7
 	lsls	r1, r1, #1
 	eors	r5, r1
@@ -4260,8 +4257,8 @@ norx32_4_1_finalize:
 	rors	r5, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	ldr	r6, [sp, #8]
+	mov	r1, r6
 	eors	r6, r5
-	ldr	r1, [sp, #8]
 	ands	r1, r5
 	lsls	r3, r1, #1
 	mov	r1, r6
@@ -4407,16 +4404,16 @@ norx32_4_1_initialize:
 	tst	r2, r0
 	beq	.Lnorx32_4_1_initialize_words2
 .Lnorx32_4_1_initialize_bytes1:
-	add	r3, sp, #68
-	movs	r1, #16
+	movs	r3, #16
+	add	r1, sp, #68
 .Lnorx32_4_1_initialize_cpy4:
-	subs	r1, #1
+	subs	r3, #1
 	bcc	.Lnorx32_4_1_initialize_cpyd3
-	ldrb	r0, [r2, r1]
-	strb	r0, [r3, r1]
+	ldrb	r0, [r2, r3]
+	strb	r0, [r1, r3]
 	b	.Lnorx32_4_1_initialize_cpy4
 .Lnorx32_4_1_initialize_cpyd3:
-	mov	r2, r3
+	mov	r2, r1
 .Lnorx32_4_1_initialize_words2:
 	ldr	r1, [r2]
 	@ norx32_4_1.ae:70: s[i] = n[32 * i + 31 : 32 * i]
@@ -4596,8 +4593,8 @@ norx32_4_1_initialize:
 	rors	r4, r2
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	ldr	r6, [sp]
+	mov	r2, r6
 	eors	r6, r1
-	ldr	r2, [sp]
 	ands	r2, r1
 	lsls	r2, r2, #1
 	eors	r6, r2
@@ -4642,9 +4639,9 @@ norx32_4_1_initialize:
 	rors	r1, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	ldr	r7, [sp, #4]
+	mov	r3, r7
 	mov	r0, r10
 	eors	r7, r0
-	ldr	r3, [sp, #4]
 	ands	r3, r0
 	lsls	r0, r3, #1
 	eors	r7, r0
@@ -4779,8 +4776,8 @@ norx32_4_1_initialize:
 	str	r1, [sp, #24]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	ldr	r0, [sp]
+	mov	r1, r0
 	eors	r0, r6
-	ldr	r1, [sp]
 	ands	r1, r6
 	lsls	r1, r1, #1
 	eors	r0, r1
@@ -4791,8 +4788,8 @@ norx32_4_1_initialize:
 	rors	r7, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	ldr	r5, [sp, #12]
+	mov	r1, r5
 	eors	r5, r7
-	ldr	r1, [sp, #12]
 	ands	r1, r7
 	lsls	r1, r1, #1
 	eors	r5, r1
@@ -4837,8 +4834,8 @@ norx32_4_1_initialize:
 	rors	r5, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	ldr	r6, [sp, #8]
+	mov	r1, r6
 	eors	r6, r5
-	ldr	r1, [sp, #8]
 	ands	r1, r5
 	lsls	r3, r1, #1
 	mov	r1, r6

@@ -203,8 +203,8 @@ norx_f_f:
 	rors	r7, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	ldr	r3, [sp, #4]
+	mov	r0, r3
 	eors	r3, r5
-	ldr	r0, [sp, #4]
 	ands	r0, r5
 	lsls	r0, r0, #1
 	eors	r3, r0
@@ -247,9 +247,9 @@ norx_f_f:
 	rors	r5, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	ldr	r6, [sp, #20]
+	mov	r1, r6
 	ldr	r0, [sp, #84]
 	eors	r6, r0
-	ldr	r1, [sp, #20]
 	ands	r1, r0
 	lsls	r0, r1, #1
 	eors	r6, r0
@@ -293,8 +293,8 @@ norx_f_f:
 	rors	r1, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	ldr	r0, [sp, #24]
+	mov	r2, r0
 	eors	r0, r7
-	ldr	r2, [sp, #24]
 	ands	r2, r7
 	lsls	r2, r2, #1
 	eors	r0, r2
@@ -338,8 +338,8 @@ norx_f_f:
 	str	r7, [sp, #48]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	ldr	r4, [sp]
+	mov	r0, r4
 	eors	r4, r5
-	ldr	r0, [sp]
 	ands	r0, r5
 	lsls	r0, r0, #1
 	eors	r4, r0
@@ -395,8 +395,8 @@ norx_f_f:
 	rors	r2, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	ldr	r0, [sp, #12]
+	mov	r5, r0
 	eors	r0, r2
-	ldr	r5, [sp, #12]
 	ands	r5, r2
 	lsls	r5, r5, #1
 	eors	r0, r5
@@ -441,8 +441,8 @@ norx_f_f:
 	rors	r4, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	ldr	r7, [sp, #8]
+	mov	r0, r7
 	eors	r7, r4
-	ldr	r0, [sp, #8]
 	ands	r0, r4
 	lsls	r6, r0, #1
 	eors	r7, r6
@@ -662,8 +662,8 @@ norx_f_permute:
 	rors	r4, r2
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	ldr	r6, [sp]
+	mov	r2, r6
 	eors	r6, r1
-	ldr	r2, [sp]
 	ands	r2, r1
 	lsls	r2, r2, #1
 	eors	r6, r2
@@ -708,9 +708,9 @@ norx_f_permute:
 	rors	r1, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	ldr	r7, [sp, #4]
+	mov	r3, r7
 	mov	r0, r9
 	eors	r7, r0
-	ldr	r3, [sp, #4]
 	ands	r3, r0
 	lsls	r0, r3, #1
 	eors	r7, r0
@@ -845,8 +845,8 @@ norx_f_permute:
 	str	r1, [sp, #24]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	ldr	r0, [sp]
+	mov	r1, r0
 	eors	r0, r6
-	ldr	r1, [sp]
 	ands	r1, r6
 	lsls	r1, r1, #1
 	eors	r0, r1
@@ -857,8 +857,8 @@ norx_f_permute:
 	rors	r7, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	ldr	r5, [sp, #12]
+	mov	r1, r5
 	eors	r5, r7
-	ldr	r1, [sp, #12]
 	ands	r1, r7
 	lsls	r1, r1, #1
 	eors	r5, r1
@@ -903,8 +903,8 @@ norx_f_permute:
 	rors	r5, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	ldr	r6, [sp, #8]
+	mov	r1, r6
 	eors	r6, r5
-	ldr	r1, [sp, #8]
 	ands	r1, r5
 	lsls	r3, r1, #1
 	mov	r1, r6

@@ -30,16 +30,16 @@ ocb3_key_setup:
 	tst	r0, r1
 	beq	.Locb3_key_setup_words2
 .Locb3_key_setup_bytes1:
-	add	r3, sp, #4
-	movs	r2, #16
+	movs	r3, #16
+	add	r2, sp, #4
 .Locb3_key_setup_cpy4:
-	subs	r2, #1
+	subs	r3, #1
 	bcc	.Locb3_key_setup_cpyd3
-	ldrb	r1, [r0, r2]
-	strb	r1, [r3, r2]
+	ldrb	r1, [r0, r3]
+	strb	r1, [r2, r3]
 	b	.Locb3_key_setup_cpy4
 .Locb3_key_setup_cpyd3:
-	mov	r0, r3
+	mov	r0, r2
 .Locb3_key_setup_words2:
 	ldr	r1, [r0, #12]
 	rev	r3, r1
@@ -374,7 +374,7 @@ ocb3_key_setup:
 
 @ --- ocb3_encrypt_with: ocb3.encrypt_with
 @     frame 104 bytes (45 spill slots, 17 on the stack; locals 32), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 982 bytes of code and literals
+@     estimated 980 bytes of code and literals
 	.section .text.ocb3_encrypt_with,"ax",%progbits
 	.global ocb3_encrypt_with
 	.type ocb3_encrypt_with, %function
@@ -452,16 +452,16 @@ ocb3_encrypt_with:
 	tst	r5, r0
 	beq	.Locb3_encrypt_with_words4
 .Locb3_encrypt_with_bytes3:
-	add	r2, sp, #72
-	movs	r1, #16
+	movs	r2, #16
+	add	r1, sp, #72
 .Locb3_encrypt_with_cpy6:
-	subs	r1, #1
+	subs	r2, #1
 	bcc	.Locb3_encrypt_with_cpyd5
-	ldrb	r0, [r5, r1]
-	strb	r0, [r2, r1]
+	ldrb	r0, [r5, r2]
+	strb	r0, [r1, r2]
 	b	.Locb3_encrypt_with_cpy6
 .Locb3_encrypt_with_cpyd5:
-	mov	r5, r2
+	mov	r5, r1
 .Locb3_encrypt_with_words4:
 	ldm	r5!, {r0, r2, r3, r4}
 	rev	r4, r4
@@ -669,13 +669,13 @@ ocb3_encrypt_with:
 	str	r2, [sp, #76]
 	str	r3, [sp, #80]
 	str	r7, [sp, #84]
-	add	r3, sp, #72
-	movs	r2, #16
+	movs	r3, #16
+	add	r2, sp, #72
 .Locb3_encrypt_with_cpy23:
-	subs	r2, #1
+	subs	r3, #1
 	bcc	.Locb3_encrypt_with_stored22
-	ldrb	r0, [r3, r2]
-	strb	r0, [r1, r2]
+	ldrb	r0, [r2, r3]
+	strb	r0, [r1, r3]
 	b	.Locb3_encrypt_with_cpy23
 .Locb3_encrypt_with_stored22:
 	ldr	r4, [sp, #20]
@@ -714,12 +714,14 @@ ocb3_encrypt_with:
 	ldr	r1, [r6, #4]
 	eors	r3, r1
 	str	r3, [sp, #12]
+	@ ocb3.ae:225: pad = E.encrypt_block(ks, offset)
+	mov	r0, r3
+	@ ocb3.ae:224: offset = offset ^ l[at_star]                  // Offset_*
 	ldr	r1, [r6]
 	eors	r4, r1
 	str	r4, [sp, #48]
 	@ ocb3.ae:225: pad = E.encrypt_block(ks, offset)
 	str	r4, [sp, #72]
-	mov	r0, r3
 	str	r0, [sp, #76]
 	mov	r0, r2
 	str	r0, [sp, #80]
@@ -729,139 +731,140 @@ ocb3_encrypt_with:
 	add	r2, sp, #88
 	ldr	r0, [sp, #64]
 	bl	ocb3_E_encrypt_block
-	ldr	r3, [sp, #88]
-	ldr	r2, [sp, #92]
-	ldr	r6, [sp, #96]
+	ldr	r2, [sp, #88]
+	ldr	r5, [sp, #92]
+	ldr	r4, [sp, #96]
 	ldr	r0, [sp, #100]
 	str	r0, [sp, #52]
 	@ ocb3.ae:226: p = load_be(msg, 16 * full, 16, r)
 	ldr	r1, [sp, #148]
 	ldr	r0, [sp, #8]
-	adds	r5, r1, r0
-	movs	r4, #3
+	adds	r3, r1, r0
 	ldr	r0, [sp, #4]
 	cmp	r0, #16
 	bcc	.Locb3_encrypt_with_bytes26
-	tst	r5, r4
+	movs	r0, #3
+	tst	r3, r0
 	beq	.Locb3_encrypt_with_words27
+	movs	r6, #16
+	b	.Locb3_encrypt_with_fill29
 .Locb3_encrypt_with_bytes26:
 	movs	r0, #0
 	str	r0, [sp, #72]
 	str	r0, [sp, #76]
 	str	r0, [sp, #80]
 	str	r0, [sp, #84]
-	add	r7, sp, #72
-	ldr	r1, [sp, #4]
-	cmp	r1, #16
-	bcc	.Locb3_encrypt_with_cnt29
-	movs	r1, #16
-.Locb3_encrypt_with_cnt29:
-.Locb3_encrypt_with_cpy30:
-	subs	r1, #1
-	bcc	.Locb3_encrypt_with_cpyd28
-	ldrb	r0, [r5, r1]
-	strb	r0, [r7, r1]
-	b	.Locb3_encrypt_with_cpy30
-.Locb3_encrypt_with_cpyd28:
-	mov	r5, r7
+	ldr	r6, [sp, #4]
+.Locb3_encrypt_with_fill29:
+	add	r1, sp, #72
+.Locb3_encrypt_with_cpy31:
+	subs	r6, #1
+	bcc	.Locb3_encrypt_with_cpyd30
+	ldrb	r0, [r3, r6]
+	strb	r0, [r1, r6]
+	b	.Locb3_encrypt_with_cpy31
+.Locb3_encrypt_with_cpyd30:
+	mov	r3, r1
 .Locb3_encrypt_with_words27:
 	@ ocb3.ae:228: store_be(ct, 16 * full, p ^ pad, r)
 	ldr	r1, [sp, #156]
 	ldr	r0, [sp, #8]
 	adds	r1, r1, r0
 	@ ocb3.ae:226: p = load_be(msg, 16 * full, 16, r)
-	ldr	r0, [r5, #12]
+	ldr	r0, [r3, #12]
 	rev	r0, r0
 	str	r0, [sp, #44]
 	@ ocb3.ae:228: store_be(ct, 16 * full, p ^ pad, r)
-	eors	r3, r0
+	eors	r2, r0
 	@ ocb3.ae:226: p = load_be(msg, 16 * full, 16, r)
-	ldr	r0, [r5, #8]
+	ldr	r0, [r3, #8]
 	rev	r0, r0
 	str	r0, [sp, #40]
 	@ ocb3.ae:228: store_be(ct, 16 * full, p ^ pad, r)
-	eors	r2, r0
+	eors	r5, r0
 	@ ocb3.ae:226: p = load_be(msg, 16 * full, 16, r)
-	ldr	r0, [r5, #4]
+	ldr	r0, [r3, #4]
 	rev	r0, r0
 	str	r0, [sp, #8]
 	@ ocb3.ae:228: store_be(ct, 16 * full, p ^ pad, r)
-	eors	r6, r0
+	eors	r4, r0
 	@ ocb3.ae:226: p = load_be(msg, 16 * full, 16, r)
-	ldr	r0, [r5]
-	rev	r5, r0
+	ldr	r0, [r3]
+	rev	r3, r0
 	@ ocb3.ae:228: store_be(ct, 16 * full, p ^ pad, r)
 	ldr	r0, [sp, #52]
-	eors	r0, r5
-	rev	r7, r0
-	rev	r6, r6
+	eors	r0, r3
+	rev	r6, r0
+	rev	r4, r4
+	rev	r5, r5
 	rev	r2, r2
-	rev	r3, r3
 	ldr	r0, [sp, #4]
 	cmp	r0, #16
-	bcc	.Locb3_encrypt_with_bytes31
-	tst	r1, r4
-	bne	.Locb3_encrypt_with_bytes31
-	str	r7, [r1]
-	str	r6, [r1, #4]
-	str	r2, [r1, #8]
-	str	r3, [r1, #12]
-	b	.Locb3_encrypt_with_stored32
-.Locb3_encrypt_with_bytes31:
-	str	r7, [sp, #72]
-	str	r6, [sp, #76]
-	str	r2, [sp, #80]
-	str	r3, [sp, #84]
-	add	r3, sp, #72
-	ldr	r2, [sp, #4]
-	cmp	r2, #16
-	bcc	.Locb3_encrypt_with_cnt33
-	movs	r2, #16
-.Locb3_encrypt_with_cnt33:
-.Locb3_encrypt_with_cpy34:
-	subs	r2, #1
-	bcc	.Locb3_encrypt_with_stored32
-	ldrb	r0, [r3, r2]
-	strb	r0, [r1, r2]
-	b	.Locb3_encrypt_with_cpy34
-.Locb3_encrypt_with_stored32:
+	bcc	.Locb3_encrypt_with_bytes32
+	movs	r0, #3
+	tst	r1, r0
+	bne	.Locb3_encrypt_with_mis34
+	str	r6, [r1]
+	str	r4, [r1, #4]
+	str	r5, [r1, #8]
+	str	r2, [r1, #12]
+	b	.Locb3_encrypt_with_stored33
+.Locb3_encrypt_with_mis34:
+	movs	r7, #16
+	b	.Locb3_encrypt_with_fill35
+.Locb3_encrypt_with_bytes32:
+	ldr	r7, [sp, #4]
+.Locb3_encrypt_with_fill35:
+	str	r6, [sp, #72]
+	str	r4, [sp, #76]
+	str	r5, [sp, #80]
+	str	r2, [sp, #84]
+	add	r2, sp, #72
+.Locb3_encrypt_with_cpy36:
+	subs	r7, #1
+	bcc	.Locb3_encrypt_with_stored33
+	ldrb	r0, [r2, r7]
+	strb	r0, [r1, r7]
+	b	.Locb3_encrypt_with_cpy36
+.Locb3_encrypt_with_stored33:
 	@ ocb3.ae:85: return x | ((0x80 as u128) << (8 * (15 - count)))
 	movs	r1, #15
 	ldr	r0, [sp, #4]
 	subs	r0, r1, r0
-	lsls	r3, r0, #3
-	cmp	r3, #128
-	bcc	.Locb3_encrypt_with_shok35
-	movs	r3, #128
-.Locb3_encrypt_with_shok35:
-	adds	r3, #7
+	lsls	r5, r0, #3
+	cmp	r5, #128
+	bcc	.Locb3_encrypt_with_shok37
+	movs	r5, #128
+.Locb3_encrypt_with_shok37:
+	adds	r5, #7
 	movs	r2, #1
-	lsls	r2, r3
-	subs	r3, #32
+	lsls	r2, r5
+	subs	r5, #32
 	movs	r1, #1
-	lsls	r1, r3
-	subs	r3, #32
+	lsls	r1, r5
+	subs	r5, #32
 	movs	r0, #1
-	lsls	r0, r3
-	subs	r3, #32
+	lsls	r0, r5
+	subs	r5, #32
 	movs	r4, #1
-	lsls	r4, r3
-	ldr	r3, [sp, #44]
-	orrs	r3, r2
+	lsls	r4, r5
+	ldr	r5, [sp, #44]
+	orrs	r5, r2
 	ldr	r2, [sp, #40]
 	orrs	r2, r1
 	ldr	r1, [sp, #8]
 	orrs	r1, r0
-	orrs	r5, r4
+	mov	r0, r3
+	orrs	r0, r4
 	@ ocb3.ae:227: checksum = checksum ^ pad10(p, r)             // delay slot
 	ldr	r4, [sp, #36]
-	eors	r4, r3
+	eors	r4, r5
 	ldr	r3, [sp, #32]
 	eors	r3, r2
 	ldr	r2, [sp, #28]
 	eors	r2, r1
 	ldr	r1, [sp, #24]
-	eors	r1, r5
+	eors	r1, r0
 	ldr	r7, [sp, #48]
 	ldr	r6, [sp, #12]
 	ldr	r5, [sp, #16]
@@ -927,40 +930,40 @@ ocb3_encrypt_with:
 	ldr	r0, [sp, #4]
 	eors	r0, r4
 	@ ocb3.ae:231: store_be(tag, 0, t, len(tag))
-	rev	r6, r0
-	rev	r5, r1
-	rev	r4, r2
-	rev	r2, r3
+	rev	r7, r0
+	rev	r6, r1
+	rev	r5, r2
+	rev	r4, r3
 	ldr	r3, [sp, #164]
 	movs	r1, #3
 	ldr	r0, [sp, #168]
 	cmp	r0, #16
-	bcc	.Locb3_encrypt_with_bytes36
+	bcc	.Locb3_encrypt_with_bytes38
 	tst	r3, r1
-	bne	.Locb3_encrypt_with_bytes36
-	str	r6, [r3]
-	str	r5, [r3, #4]
-	str	r4, [r3, #8]
-	str	r2, [r3, #12]
-	b	.Locb3_encrypt_with_stored37
-.Locb3_encrypt_with_bytes36:
-	str	r6, [sp, #72]
-	str	r5, [sp, #76]
-	str	r4, [sp, #80]
-	str	r2, [sp, #84]
-	add	r2, sp, #72
-	ldr	r1, [sp, #168]
-	cmp	r1, #16
-	bcc	.Locb3_encrypt_with_cnt38
-	movs	r1, #16
-.Locb3_encrypt_with_cnt38:
-.Locb3_encrypt_with_cpy39:
-	subs	r1, #1
-	bcc	.Locb3_encrypt_with_stored37
-	ldrb	r0, [r2, r1]
-	strb	r0, [r3, r1]
-	b	.Locb3_encrypt_with_cpy39
-.Locb3_encrypt_with_stored37:
+	bne	.Locb3_encrypt_with_mis40
+	str	r7, [r3]
+	str	r6, [r3, #4]
+	str	r5, [r3, #8]
+	str	r4, [r3, #12]
+	b	.Locb3_encrypt_with_stored39
+.Locb3_encrypt_with_mis40:
+	movs	r2, #16
+	b	.Locb3_encrypt_with_fill41
+.Locb3_encrypt_with_bytes38:
+	ldr	r2, [sp, #168]
+.Locb3_encrypt_with_fill41:
+	str	r7, [sp, #72]
+	str	r6, [sp, #76]
+	str	r5, [sp, #80]
+	str	r4, [sp, #84]
+	add	r1, sp, #72
+.Locb3_encrypt_with_cpy42:
+	subs	r2, #1
+	bcc	.Locb3_encrypt_with_stored39
+	ldrb	r0, [r1, r2]
+	strb	r0, [r3, r2]
+	b	.Locb3_encrypt_with_cpy42
+.Locb3_encrypt_with_stored39:
 	add	sp, #104
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
@@ -973,8 +976,8 @@ ocb3_encrypt_with:
 
 
 @ --- ocb3_decrypt_with: ocb3.decrypt_with
-@     frame 124 bytes (66 spill slots, 22 on the stack; locals 32), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 1686 bytes of code and literals
+@     frame 124 bytes (58 spill slots, 22 on the stack; locals 32), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 1614 bytes of code and literals
 	.section .text.ocb3_decrypt_with,"ax",%progbits
 	.global ocb3_decrypt_with
 	.type ocb3_decrypt_with, %function
@@ -1019,8 +1022,8 @@ ocb3_decrypt_with:
 	str	r4, [sp, #4]
 	str	r2, [sp, #8]
 	ldr	r2, [sp, #12]
-	str	r0, [sp, #44]
 	str	r0, [sp, #48]
+	str	r0, [sp, #44]
 	str	r0, [sp, #40]
 	str	r0, [sp, #52]
 	ldr	r4, [sp, #76]
@@ -1068,16 +1071,16 @@ ocb3_decrypt_with:
 	tst	r1, r0
 	beq	.Locb3_decrypt_with_words4
 .Locb3_decrypt_with_bytes3:
-	add	r3, sp, #92
-	movs	r2, #16
+	movs	r3, #16
+	add	r2, sp, #92
 .Locb3_decrypt_with_cpy6:
-	subs	r2, #1
+	subs	r3, #1
 	bcc	.Locb3_decrypt_with_cpyd5
-	ldrb	r0, [r1, r2]
-	strb	r0, [r3, r2]
+	ldrb	r0, [r1, r3]
+	strb	r0, [r2, r3]
 	b	.Locb3_decrypt_with_cpy6
 .Locb3_decrypt_with_cpyd5:
-	mov	r1, r3
+	mov	r1, r2
 .Locb3_decrypt_with_words4:
 	ldr	r0, [r1, #12]
 	rev	r2, r0
@@ -1478,12 +1481,12 @@ ocb3_decrypt_with:
 	ldr	r0, [sp, #24]
 	eors	r1, r0
 	@ ocb3.ae:249: checksum = checksum ^ p
-	ldr	r0, [sp, #44]
-	eors	r0, r6
-	str	r0, [sp, #44]
 	ldr	r0, [sp, #48]
-	eors	r0, r5
+	eors	r0, r6
 	str	r0, [sp, #48]
+	ldr	r0, [sp, #44]
+	eors	r0, r5
+	str	r0, [sp, #44]
 	ldr	r0, [sp, #40]
 	eors	r0, r2
 	str	r0, [sp, #40]
@@ -1510,13 +1513,13 @@ ocb3_decrypt_with:
 	str	r7, [sp, #96]
 	str	r5, [sp, #100]
 	str	r6, [sp, #104]
-	add	r5, sp, #92
-	movs	r1, #16
+	movs	r5, #16
+	add	r1, sp, #92
 .Locb3_decrypt_with_cpy25:
-	subs	r1, #1
+	subs	r5, #1
 	bcc	.Locb3_decrypt_with_stored24
-	ldrb	r0, [r5, r1]
-	strb	r0, [r2, r1]
+	ldrb	r0, [r1, r5]
+	strb	r0, [r2, r5]
 	b	.Locb3_decrypt_with_cpy25
 .Locb3_decrypt_with_stored24:
 	ldr	r7, [sp, #36]
@@ -1537,7 +1540,7 @@ ocb3_decrypt_with:
 	@ ocb3.ae:252: r = n - 16 * full
 	ldr	r0, [sp, #76]
 	lsls	r0, r0, #4
-	str	r0, [sp, #32]
+	str	r0, [sp, #28]
 	ldr	r2, [sp, #172]
 	subs	r0, r2, r0
 	str	r0, [sp, #4]
@@ -1550,36 +1553,39 @@ ocb3_decrypt_with:
 	ldr	r3, [sp, #88]
 	ldr	r2, [r3, #12]
 	eors	r1, r2
-	str	r1, [sp, #28]
+	str	r1, [sp, #24]
 	ldr	r1, [r3, #8]
 	eors	r5, r1
-	str	r5, [sp, #24]
+	str	r5, [sp, #20]
 	ldr	r1, [r3, #4]
 	eors	r6, r1
-	str	r6, [sp, #20]
+	str	r6, [sp, #12]
+	@ ocb3.ae:255: pad = E.encrypt_block(ks, offset)
+	mov	r0, r6
+	@ ocb3.ae:254: offset = offset ^ l[at_star]
 	ldr	r1, [r3]
 	eors	r7, r1
-	str	r7, [sp, #60]
+	str	r7, [sp, #56]
 	@ ocb3.ae:255: pad = E.encrypt_block(ks, offset)
 	str	r7, [sp, #92]
-	mov	r0, r6
 	str	r0, [sp, #96]
 	mov	r0, r5
 	str	r0, [sp, #100]
-	ldr	r0, [sp, #28]
+	ldr	r0, [sp, #24]
 	str	r0, [sp, #104]
 	add	r1, sp, #92
 	add	r2, sp, #108
 	ldr	r0, [sp, #16]
 	bl	ocb3_E_encrypt_block
-	ldr	r4, [sp, #108]
-	ldr	r3, [sp, #112]
-	ldr	r2, [sp, #116]
+	ldr	r3, [sp, #108]
+	ldr	r2, [sp, #112]
+	ldr	r0, [sp, #116]
+	str	r0, [sp, #32]
 	ldr	r0, [sp, #120]
-	str	r0, [sp, #56]
+	str	r0, [sp, #36]
 	@ ocb3.ae:256: p = first_bytes(load_be(ct, 16 * full, 16, r) ^ pad, r)
 	ldr	r1, [sp, #168]
-	ldr	r0, [sp, #32]
+	ldr	r0, [sp, #28]
 	adds	r1, r1, r0
 	ldr	r0, [sp, #4]
 	cmp	r0, #16
@@ -1587,43 +1593,41 @@ ocb3_decrypt_with:
 	movs	r0, #3
 	tst	r1, r0
 	beq	.Locb3_decrypt_with_words29
+	movs	r5, #16
+	b	.Locb3_decrypt_with_fill31
 .Locb3_decrypt_with_bytes28:
 	movs	r0, #0
 	str	r0, [sp, #92]
 	str	r0, [sp, #96]
 	str	r0, [sp, #100]
 	str	r0, [sp, #104]
-	add	r6, sp, #92
 	ldr	r5, [sp, #4]
-	cmp	r5, #16
-	bcc	.Locb3_decrypt_with_cnt31
-	movs	r5, #16
-.Locb3_decrypt_with_cnt31:
-.Locb3_decrypt_with_cpy32:
+.Locb3_decrypt_with_fill31:
+	add	r4, sp, #92
+.Locb3_decrypt_with_cpy33:
 	subs	r5, #1
-	bcc	.Locb3_decrypt_with_cpyd30
+	bcc	.Locb3_decrypt_with_cpyd32
 	ldrb	r0, [r1, r5]
-	strb	r0, [r6, r5]
-	b	.Locb3_decrypt_with_cpy32
-.Locb3_decrypt_with_cpyd30:
-	mov	r1, r6
+	strb	r0, [r4, r5]
+	b	.Locb3_decrypt_with_cpy33
+.Locb3_decrypt_with_cpyd32:
+	mov	r1, r4
 .Locb3_decrypt_with_words29:
 	ldr	r0, [r1, #12]
 	rev	r0, r0
-	eors	r0, r4
-	str	r0, [sp, #12]
-	ldr	r0, [r1, #8]
-	rev	r0, r0
 	eors	r0, r3
 	str	r0, [sp, #8]
+	ldr	r0, [r1, #8]
+	rev	r5, r0
+	eors	r5, r2
 	ldr	r0, [r1, #4]
-	rev	r0, r0
-	eors	r0, r2
-	str	r0, [sp, #36]
-	ldr	r0, [r1]
 	rev	r4, r0
-	ldr	r0, [sp, #56]
+	ldr	r0, [sp, #32]
 	eors	r4, r0
+	ldr	r0, [r1]
+	rev	r3, r0
+	ldr	r0, [sp, #36]
+	eors	r3, r0
 	@ ocb3.ae:77: if count < 16 {                  // only a partial block pays for the mask (a run-time shift)
 	ldr	r0, [sp, #4]
 	cmp	r0, #16
@@ -1631,152 +1635,129 @@ ocb3_decrypt_with:
 	adcs	r1, r1
 	movs	r0, #1
 	eors	r1, r0
-	beq	.Locb3_decrypt_with_else33
+	beq	.Locb3_decrypt_with_else34
 	@ ocb3.ae:78: y = x & ~(~(0 as u128) >> (8 * count))
 	ldr	r0, [sp, #4]
-	lsls	r6, r0, #3
-	movs	r5, #0
-	mvns	r5, r5
-	mov	r3, r5
-	mov	r2, r5
-	mov	r1, r5
-	cmp	r6, #128
-	bcs	.Locb3_decrypt_with_shz35
-.Locb3_decrypt_with_shl37:
-	cmp	r6, #32
-	bcc	.Locb3_decrypt_with_shf36
-	mov	r5, r3
-	mov	r3, r2
-	mov	r2, r1
-	movs	r1, #0
+	lsls	r0, r0, #3
+	movs	r6, #128
+	subs	r6, r6, r0
+	movs	r7, #1
+	lsls	r7, r6
 	subs	r6, #32
-	b	.Locb3_decrypt_with_shl37
-.Locb3_decrypt_with_shf36:
-	lsrs	r5, r6
-	movs	r7, #32
-	subs	r7, r7, r6
-	mov	r0, r3
-	lsls	r0, r7
-	orrs	r5, r0
-	lsrs	r3, r6
-	mov	r0, r2
-	lsls	r0, r7
-	orrs	r3, r0
-	mov	r0, r1
-	lsls	r0, r7
-	lsrs	r2, r6
-	orrs	r2, r0
-	lsrs	r1, r6
-	b	.Locb3_decrypt_with_she38
-.Locb3_decrypt_with_shz35:
-	movs	r5, #0
-	movs	r3, #0
-	movs	r2, #0
-	movs	r1, #0
-.Locb3_decrypt_with_she38:
-	ldr	r7, [sp, #12]
-	bics	r7, r5
+	movs	r2, #1
+	lsls	r2, r6
+	subs	r6, #32
+	movs	r1, #1
+	lsls	r1, r6
+	subs	r6, #32
+	movs	r0, #1
+	lsls	r0, r6
+	subs	r7, #1
+	movs	r6, #0
+	sbcs	r2, r6
+	sbcs	r1, r6
+	sbcs	r0, r6
 	ldr	r6, [sp, #8]
-	bics	r6, r3
-	ldr	r5, [sp, #36]
+	bics	r6, r7
 	bics	r5, r2
 	bics	r4, r1
-	b	.Locb3_decrypt_with_endif34
-.Locb3_decrypt_with_else33:
-	ldr	r7, [sp, #12]
+	bics	r3, r0
+	b	.Locb3_decrypt_with_endif35
+.Locb3_decrypt_with_else34:
 	ldr	r6, [sp, #8]
-	ldr	r5, [sp, #36]
-.Locb3_decrypt_with_endif34:
+.Locb3_decrypt_with_endif35:
 	@ ocb3.ae:85: return x | ((0x80 as u128) << (8 * (15 - count)))
 	movs	r1, #15
 	ldr	r0, [sp, #4]
 	subs	r0, r1, r0
-	lsls	r2, r0, #3
-	cmp	r2, #128
-	bcc	.Locb3_decrypt_with_shok39
-	movs	r2, #128
-.Locb3_decrypt_with_shok39:
-	adds	r2, #7
-	movs	r1, #1
-	lsls	r1, r2
-	orrs	r1, r7
+	lsls	r1, r0, #3
+	cmp	r1, #128
+	bcc	.Locb3_decrypt_with_shok36
+	movs	r1, #128
+.Locb3_decrypt_with_shok36:
+	adds	r1, #7
+	movs	r2, #1
+	lsls	r2, r1
+	orrs	r2, r6
+	@ ocb3.ae:257: checksum = checksum ^ pad10(p, r)
+	ldr	r0, [sp, #48]
+	eors	r0, r2
+	str	r0, [sp, #48]
+	@ ocb3.ae:85: return x | ((0x80 as u128) << (8 * (15 - count)))
+	subs	r1, #32
+	movs	r2, #1
+	lsls	r2, r1
+	orrs	r2, r5
 	@ ocb3.ae:257: checksum = checksum ^ pad10(p, r)
 	ldr	r0, [sp, #44]
-	eors	r0, r1
+	eors	r0, r2
 	str	r0, [sp, #44]
 	@ ocb3.ae:85: return x | ((0x80 as u128) << (8 * (15 - count)))
-	subs	r2, #32
-	movs	r0, #1
-	lsls	r0, r2
-	orrs	r0, r6
-	@ ocb3.ae:257: checksum = checksum ^ pad10(p, r)
-	ldr	r3, [sp, #48]
-	eors	r3, r0
-	@ ocb3.ae:85: return x | ((0x80 as u128) << (8 * (15 - count)))
-	subs	r2, #32
-	movs	r1, #1
-	lsls	r1, r2
-	orrs	r1, r5
+	subs	r1, #32
+	movs	r2, #1
+	lsls	r2, r1
+	orrs	r2, r4
 	@ ocb3.ae:257: checksum = checksum ^ pad10(p, r)
 	ldr	r0, [sp, #40]
-	eors	r0, r1
+	eors	r0, r2
 	str	r0, [sp, #40]
 	@ ocb3.ae:85: return x | ((0x80 as u128) << (8 * (15 - count)))
-	subs	r2, #32
+	subs	r1, #32
 	movs	r0, #1
-	lsls	r0, r2
-	orrs	r0, r4
+	lsls	r0, r1
+	orrs	r0, r3
 	@ ocb3.ae:257: checksum = checksum ^ pad10(p, r)
 	ldr	r1, [sp, #52]
 	eors	r1, r0
 	@ ocb3.ae:258: store_be(msg, 16 * full, p, r)
 	ldr	r2, [sp, #184]
-	ldr	r0, [sp, #32]
+	ldr	r0, [sp, #28]
 	adds	r2, r2, r0
+	rev	r3, r3
 	rev	r4, r4
 	rev	r5, r5
 	rev	r6, r6
-	rev	r7, r7
 	ldr	r0, [sp, #4]
 	cmp	r0, #16
-	bcc	.Locb3_decrypt_with_bytes40
+	bcc	.Locb3_decrypt_with_bytes37
 	movs	r0, #3
 	tst	r2, r0
-	bne	.Locb3_decrypt_with_bytes40
-	str	r4, [r2]
-	str	r5, [r2, #4]
-	str	r6, [r2, #8]
-	str	r7, [r2, #12]
-	b	.Locb3_decrypt_with_stored41
-.Locb3_decrypt_with_bytes40:
-	str	r4, [sp, #92]
-	str	r5, [sp, #96]
-	str	r6, [sp, #100]
-	str	r7, [sp, #104]
-	add	r5, sp, #92
-	ldr	r4, [sp, #4]
-	cmp	r4, #16
-	bcc	.Locb3_decrypt_with_cnt42
-	movs	r4, #16
-.Locb3_decrypt_with_cnt42:
-.Locb3_decrypt_with_cpy43:
-	subs	r4, #1
-	bcc	.Locb3_decrypt_with_stored41
-	ldrb	r0, [r5, r4]
-	strb	r0, [r2, r4]
-	b	.Locb3_decrypt_with_cpy43
-.Locb3_decrypt_with_stored41:
-	ldr	r7, [sp, #60]
-	ldr	r6, [sp, #20]
-	ldr	r5, [sp, #24]
-	ldr	r0, [sp, #28]
-	ldr	r4, [sp, #44]
+	bne	.Locb3_decrypt_with_mis39
+	str	r3, [r2]
+	str	r4, [r2, #4]
+	str	r5, [r2, #8]
+	str	r6, [r2, #12]
+	b	.Locb3_decrypt_with_stored38
+.Locb3_decrypt_with_mis39:
+	movs	r7, #16
+	b	.Locb3_decrypt_with_fill40
+.Locb3_decrypt_with_bytes37:
+	ldr	r7, [sp, #4]
+.Locb3_decrypt_with_fill40:
+	str	r3, [sp, #92]
+	str	r4, [sp, #96]
+	str	r5, [sp, #100]
+	str	r6, [sp, #104]
+	add	r3, sp, #92
+.Locb3_decrypt_with_cpy41:
+	subs	r7, #1
+	bcc	.Locb3_decrypt_with_stored38
+	ldrb	r0, [r3, r7]
+	strb	r0, [r2, r7]
+	b	.Locb3_decrypt_with_cpy41
+.Locb3_decrypt_with_stored38:
+	ldr	r7, [sp, #56]
+	ldr	r6, [sp, #12]
+	ldr	r5, [sp, #20]
+	ldr	r0, [sp, #24]
+	ldr	r4, [sp, #48]
+	ldr	r3, [sp, #44]
 	ldr	r2, [sp, #40]
 	b	.Locb3_decrypt_with_endif27
 .Locb3_decrypt_with_else26:
 	mov	r0, r1
-	ldr	r4, [sp, #44]
-	ldr	r3, [sp, #48]
+	ldr	r4, [sp, #48]
+	ldr	r3, [sp, #44]
 	ldr	r2, [sp, #40]
 	ldr	r1, [sp, #52]
 .Locb3_decrypt_with_endif27:
@@ -1805,9 +1786,9 @@ ocb3_decrypt_with:
 	add	r0, sp, #92
 	str	r0, [sp]
 	ldr	r0, [sp, #108]
-	str	r0, [sp, #8]
-	ldr	r0, [sp, #112]
 	str	r0, [sp, #4]
+	ldr	r0, [sp, #112]
+	str	r0, [sp, #8]
 	ldr	r0, [sp, #116]
 	str	r0, [sp, #12]
 	ldr	r0, [sp, #120]
@@ -1818,133 +1799,115 @@ ocb3_decrypt_with:
 	ldr	r3, [sp, #164]
 	bl	ocb3_hash
 	ldr	r1, [sp, #92]
-	ldr	r0, [sp, #8]
-	eors	r0, r1
-	str	r0, [sp, #8]
-	ldr	r1, [sp, #96]
 	ldr	r0, [sp, #4]
 	eors	r0, r1
 	str	r0, [sp, #4]
-	ldr	r1, [sp, #100]
-	ldr	r0, [sp, #12]
-	eors	r0, r1
-	str	r0, [sp, #12]
+	ldr	r0, [sp, #96]
+	ldr	r3, [sp, #8]
+	eors	r3, r0
+	ldr	r0, [sp, #100]
+	ldr	r2, [sp, #12]
+	eors	r2, r0
 	ldr	r0, [sp, #104]
-	ldr	r6, [sp, #20]
-	eors	r6, r0
+	ldr	r1, [sp, #20]
+	eors	r1, r0
 	@ ocb3.ae:262: return (load_be(tag, 0, 16, len(tag)) ^ first_bytes(t, len(tag))) == 0
-	ldr	r1, [sp, #176]
-	movs	r2, #3
+	ldr	r4, [sp, #176]
+	movs	r5, #3
 	ldr	r0, [sp, #180]
 	cmp	r0, #16
-	bcc	.Locb3_decrypt_with_bytes44
-	tst	r1, r2
-	beq	.Locb3_decrypt_with_words45
-.Locb3_decrypt_with_bytes44:
+	bcc	.Locb3_decrypt_with_bytes42
+	tst	r4, r5
+	beq	.Locb3_decrypt_with_words43
+	movs	r6, #16
+	b	.Locb3_decrypt_with_fill45
+.Locb3_decrypt_with_bytes42:
 	movs	r0, #0
 	str	r0, [sp, #92]
 	str	r0, [sp, #96]
 	str	r0, [sp, #100]
 	str	r0, [sp, #104]
-	add	r3, sp, #92
-	ldr	r2, [sp, #180]
-	cmp	r2, #16
-	bcc	.Locb3_decrypt_with_cnt47
-	movs	r2, #16
-.Locb3_decrypt_with_cnt47:
-.Locb3_decrypt_with_cpy48:
-	subs	r2, #1
+	ldr	r6, [sp, #180]
+.Locb3_decrypt_with_fill45:
+	add	r5, sp, #92
+.Locb3_decrypt_with_cpy47:
+	subs	r6, #1
 	bcc	.Locb3_decrypt_with_cpyd46
-	ldrb	r0, [r1, r2]
-	strb	r0, [r3, r2]
-	b	.Locb3_decrypt_with_cpy48
+	ldrb	r0, [r4, r6]
+	strb	r0, [r5, r6]
+	b	.Locb3_decrypt_with_cpy47
 .Locb3_decrypt_with_cpyd46:
-	mov	r1, r3
-.Locb3_decrypt_with_words45:
-	ldr	r0, [r1, #12]
-	rev	r0, r0
-	str	r0, [sp, #24]
-	ldr	r0, [r1, #8]
-	rev	r0, r0
-	str	r0, [sp, #28]
-	ldr	r0, [r1, #4]
-	rev	r0, r0
-	str	r0, [sp, #20]
-	ldr	r0, [r1]
+	mov	r4, r5
+.Locb3_decrypt_with_words43:
+	ldr	r0, [r4, #12]
 	rev	r0, r0
 	str	r0, [sp, #16]
+	ldr	r0, [r4, #8]
+	rev	r0, r0
+	str	r0, [sp, #20]
+	ldr	r0, [r4, #4]
+	rev	r0, r0
+	str	r0, [sp, #12]
+	ldr	r0, [r4]
+	rev	r0, r0
+	str	r0, [sp, #8]
 	@ ocb3.ae:77: if count < 16 {                  // only a partial block pays for the mask (a run-time shift)
 	ldr	r0, [sp, #180]
 	cmp	r0, #16
-	movs	r1, #0
-	adcs	r1, r1
+	movs	r4, #0
+	adcs	r4, r4
 	movs	r0, #1
-	eors	r1, r0
-	beq	.Locb3_decrypt_with_else49
+	eors	r4, r0
+	beq	.Locb3_decrypt_with_else48
 	@ ocb3.ae:78: y = x & ~(~(0 as u128) >> (8 * count))
 	ldr	r0, [sp, #180]
-	lsls	r5, r0, #3
-	movs	r4, #0
-	mvns	r4, r4
-	mov	r3, r4
-	mov	r2, r4
-	mov	r1, r4
-	cmp	r5, #128
-	bcs	.Locb3_decrypt_with_shz51
-.Locb3_decrypt_with_shl53:
-	cmp	r5, #32
-	bcc	.Locb3_decrypt_with_shf52
-	mov	r4, r3
-	mov	r3, r2
-	mov	r2, r1
-	movs	r1, #0
-	subs	r5, #32
-	b	.Locb3_decrypt_with_shl53
-.Locb3_decrypt_with_shf52:
-	lsrs	r4, r5
-	movs	r7, #32
-	subs	r7, r7, r5
-	mov	r0, r3
-	lsls	r0, r7
-	orrs	r4, r0
-	lsrs	r3, r5
-	mov	r0, r2
-	lsls	r0, r7
-	orrs	r3, r0
-	mov	r0, r1
-	lsls	r0, r7
-	lsrs	r2, r5
-	orrs	r2, r0
-	lsrs	r1, r5
-	b	.Locb3_decrypt_with_she54
-.Locb3_decrypt_with_shz51:
-	movs	r4, #0
-	movs	r3, #0
-	movs	r2, #0
-	movs	r1, #0
-.Locb3_decrypt_with_she54:
-	ldr	r5, [sp, #8]
-	bics	r5, r4
-	ldr	r4, [sp, #4]
-	bics	r4, r3
-	ldr	r0, [sp, #12]
-	bics	r0, r2
-	bics	r6, r1
-	b	.Locb3_decrypt_with_endif50
-.Locb3_decrypt_with_else49:
-	ldr	r5, [sp, #8]
-	ldr	r4, [sp, #4]
-	ldr	r0, [sp, #12]
-.Locb3_decrypt_with_endif50:
+	lsls	r4, r0, #3
+	cmp	r4, #128
+	bcc	.Locb3_decrypt_with_shok50
+	movs	r4, #128
+.Locb3_decrypt_with_shok50:
+	movs	r0, #128
+	subs	r0, r0, r4
+	movs	r7, #1
+	lsls	r7, r0
+	subs	r0, #32
+	movs	r6, #1
+	lsls	r6, r0
+	subs	r0, #32
+	movs	r4, #1
+	lsls	r4, r0
+	subs	r0, #32
+	movs	r5, #1
+	lsls	r5, r0
+	subs	r7, #1
+	movs	r0, #0
+	sbcs	r6, r0
+	sbcs	r4, r0
+	sbcs	r5, r0
+	ldr	r0, [sp, #4]
+	bics	r0, r7
+	bics	r3, r6
+	bics	r2, r4
+	mov	r4, r1
+	bics	r4, r5
+	mov	r5, r3
+	mov	r6, r2
+	b	.Locb3_decrypt_with_endif49
+.Locb3_decrypt_with_else48:
+	ldr	r0, [sp, #4]
+	mov	r5, r3
+	mov	r6, r2
+	mov	r4, r1
+.Locb3_decrypt_with_endif49:
 	@ ocb3.ae:262: return (load_be(tag, 0, 16, len(tag)) ^ first_bytes(t, len(tag))) == 0
-	ldr	r3, [sp, #24]
-	eors	r3, r5
-	ldr	r2, [sp, #28]
-	eors	r2, r4
-	ldr	r1, [sp, #20]
-	eors	r1, r0
-	ldr	r0, [sp, #16]
-	eors	r0, r6
+	ldr	r3, [sp, #16]
+	eors	r3, r0
+	ldr	r2, [sp, #20]
+	eors	r2, r5
+	ldr	r1, [sp, #12]
+	eors	r1, r6
+	ldr	r0, [sp, #8]
+	eors	r0, r4
 	orrs	r3, r2
 	orrs	r3, r1
 	orrs	r3, r0
@@ -2225,7 +2188,7 @@ ocb3_E_encrypt_block:
 
 @ --- ocb3_hash: ocb3.hash
 @     frame 88 bytes (17 spill slots, 14 on the stack; locals 32), saves nothing
-@     estimated 586 bytes of code and literals
+@     estimated 584 bytes of code and literals
 	.section .text.ocb3_hash,"ax",%progbits
 	.global ocb3_hash
 	.type ocb3_hash, %function
@@ -2392,16 +2355,16 @@ ocb3_hash:
 	tst	r1, r0
 	beq	.Locb3_hash_words18
 .Locb3_hash_bytes17:
-	add	r3, sp, #56
-	movs	r2, #16
+	movs	r3, #16
+	add	r2, sp, #56
 .Locb3_hash_cpy20:
-	subs	r2, #1
+	subs	r3, #1
 	bcc	.Locb3_hash_cpyd19
-	ldrb	r0, [r1, r2]
-	strb	r0, [r3, r2]
+	ldrb	r0, [r1, r3]
+	strb	r0, [r2, r3]
 	b	.Locb3_hash_cpy20
 .Locb3_hash_cpyd19:
-	mov	r1, r3
+	mov	r1, r2
 .Locb3_hash_words18:
 	ldr	r0, [r1, #12]
 	rev	r4, r0
@@ -2484,26 +2447,25 @@ ocb3_hash:
 	bcc	.Locb3_hash_bytes23
 	tst	r3, r0
 	beq	.Locb3_hash_words24
+	movs	r5, #16
+	b	.Locb3_hash_fill26
 .Locb3_hash_bytes23:
 	movs	r0, #0
 	str	r0, [sp, #56]
 	str	r0, [sp, #60]
 	str	r0, [sp, #64]
 	str	r0, [sp, #68]
-	add	r5, sp, #56
-	mov	r4, r2
-	cmp	r4, #16
-	bcc	.Locb3_hash_cnt26
-	movs	r4, #16
-.Locb3_hash_cnt26:
-.Locb3_hash_cpy27:
-	subs	r4, #1
-	bcc	.Locb3_hash_cpyd25
-	ldrb	r0, [r3, r4]
-	strb	r0, [r5, r4]
-	b	.Locb3_hash_cpy27
-.Locb3_hash_cpyd25:
-	mov	r3, r5
+	mov	r5, r2
+.Locb3_hash_fill26:
+	add	r4, sp, #56
+.Locb3_hash_cpy28:
+	subs	r5, #1
+	bcc	.Locb3_hash_cpyd27
+	ldrb	r0, [r3, r5]
+	strb	r0, [r4, r5]
+	b	.Locb3_hash_cpy28
+.Locb3_hash_cpyd27:
+	mov	r3, r4
 .Locb3_hash_words24:
 	@ ocb3.ae:85: return x | ((0x80 as u128) << (8 * (15 - count)))
 	movs	r0, #15
@@ -2522,9 +2484,9 @@ ocb3_hash:
 	@ ocb3.ae:85: return x | ((0x80 as u128) << (8 * (15 - count)))
 	lsls	r4, r2, #3
 	cmp	r4, #128
-	bcc	.Locb3_hash_shok28
+	bcc	.Locb3_hash_shok29
 	movs	r4, #128
-.Locb3_hash_shok28:
+.Locb3_hash_shok29:
 	adds	r4, #7
 	movs	r3, #1
 	lsls	r3, r4
@@ -2633,21 +2595,21 @@ ocb3_initial_offset:
 	str	r0, [sp, #8]
 	str	r0, [sp, #12]
 	str	r0, [sp, #16]
-	add	r6, sp, #4
-	adds	r5, r6, #1
-	mov	r3, r4
-	cmp	r3, #15
-	bcc	.Locb3_initial_offset_cnt5
-	movs	r3, #15
-.Locb3_initial_offset_cnt5:
+	mov	r6, r4
+	cmp	r6, #15
+	bcc	.Locb3_initial_offset_cnt4
+	movs	r6, #15
+.Locb3_initial_offset_cnt4:
+	add	r5, sp, #4
+	adds	r3, r5, #1
 .Locb3_initial_offset_cpy6:
-	subs	r3, #1
-	bcc	.Locb3_initial_offset_cpyd4
-	ldrb	r0, [r1, r3]
-	strb	r0, [r5, r3]
+	subs	r6, #1
+	bcc	.Locb3_initial_offset_cpyd5
+	ldrb	r0, [r1, r6]
+	strb	r0, [r3, r6]
 	b	.Locb3_initial_offset_cpy6
-.Locb3_initial_offset_cpyd4:
-	mov	r1, r6
+.Locb3_initial_offset_cpyd5:
+	mov	r1, r5
 .Locb3_initial_offset_words3:
 	movs	r0, #15
 	subs	r0, r0, r4

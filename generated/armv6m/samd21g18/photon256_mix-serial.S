@@ -286,6 +286,8 @@ photon256_permute:
 	movs	r2, #4
 	rors	r1, r2
 	str	r1, [sp, #8]
+	@ photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
+	mov	r6, r1
 	@ photon256.ae:85: x3 = sub_cells(x3 ^ (c ^ ic[3]) as u32) >>> 12
 	movs	r1, #7
 	eors	r1, r0
@@ -331,7 +333,6 @@ photon256_permute:
 	orrs	r1, r2
 	mov	r8, r1
 	@ photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
-	ldr	r6, [sp, #8]
 	eors	r6, r1
 	mov	r1, lr
 	eors	r6, r1
@@ -429,12 +430,14 @@ photon256_permute:
 	eors	r1, r0
 	@ photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	ldr	r0, [sp, #4]
+	@ photon256.ae:53: u = (x & 0x88888888) >> 2
+	mov	r2, r0
+	@ photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	ands	r0, r3
 	lsls	r0, r0, #1
 	@ photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
 	eors	r1, r0
 	@ photon256.ae:53: u = (x & 0x88888888) >> 2
-	ldr	r2, [sp, #4]
 	ands	r2, r4
 	lsrs	r0, r2, #2
 	@ photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)

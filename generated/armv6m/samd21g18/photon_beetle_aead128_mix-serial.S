@@ -83,38 +83,33 @@ photon_beetle_aead128_encrypt_with:
 	push	{r4, r5, r6, r7}
 	sub	sp, #76
 	mov	r4, r0
+	mov	r5, r1
 	ldr	r2, [sp, #112]
 	@ photon_beetle_aead128.ae:91: set_rate_part(s, load_le(nonce, 0, 16))
 	movs	r0, #3
-	tst	r1, r0
+	tst	r5, r0
 	beq	.Lphoton_beetle_aead128_encrypt_with_words2
 .Lphoton_beetle_aead128_encrypt_with_bytes1:
-	add	r6, sp, #60
-	movs	r5, #16
+	movs	r6, #16
+	add	r1, sp, #60
 .Lphoton_beetle_aead128_encrypt_with_cpy4:
-	subs	r5, #1
+	subs	r6, #1
 	bcc	.Lphoton_beetle_aead128_encrypt_with_cpyd3
-	ldrb	r0, [r1, r5]
-	strb	r0, [r6, r5]
+	ldrb	r0, [r5, r6]
+	strb	r0, [r1, r6]
 	b	.Lphoton_beetle_aead128_encrypt_with_cpy4
 .Lphoton_beetle_aead128_encrypt_with_cpyd3:
-	mov	r1, r6
+	mov	r5, r1
 .Lphoton_beetle_aead128_encrypt_with_words2:
-	ldr	r0, [r1]
+	ldm	r5!, {r0, r1, r6, r7}
 	@ photon_beetle_aead128.ae:28: s[0] = x[31:0]
 	str	r0, [sp, #28]
-	@ photon_beetle_aead128.ae:91: set_rate_part(s, load_le(nonce, 0, 16))
-	ldr	r0, [r1, #4]
 	@ photon_beetle_aead128.ae:29: s[1] = x[63:32]
-	str	r0, [sp, #32]
-	@ photon_beetle_aead128.ae:91: set_rate_part(s, load_le(nonce, 0, 16))
-	ldr	r0, [r1, #8]
+	str	r1, [sp, #32]
 	@ photon_beetle_aead128.ae:30: s[2] = x[95:64]
-	str	r0, [sp, #36]
-	@ photon_beetle_aead128.ae:91: set_rate_part(s, load_le(nonce, 0, 16))
-	ldr	r0, [r1, #12]
+	str	r6, [sp, #36]
 	@ photon_beetle_aead128.ae:31: s[3] = x[127:96]
-	str	r0, [sp, #40]
+	str	r7, [sp, #40]
 	@ photon_beetle_aead128.ae:93: s[4 + i] = kc[i]
 	ldr	r0, [r4]
 	str	r0, [sp, #44]
@@ -158,28 +153,28 @@ photon_beetle_aead128_encrypt_with:
 	lsls	r0, r2, #28
 	lsrs	r0, r0, #28
 	subs	r0, r0, #1
-	movs	r1, #0
-	adcs	r1, r1
+	movs	r4, #0
+	adcs	r4, r4
 	movs	r0, #1
-	eors	r1, r0
-	@ photon_beetle_aead128.ae:75: return if m > 0 then (if whole then 1 else 2 as u8) else (if whole then 3 else 4 as u8)
-	rsbs	r0, r1, #0
-	lsls	r0, r0, #29
-	lsrs	r4, r0, #29
-	movs	r0, #4
 	eors	r4, r0
-	rsbs	r0, r1, #0
-	lsls	r0, r0, #30
-	lsrs	r1, r0, #30
-	movs	r0, #2
-	eors	r1, r0
-	eors	r1, r4
+	@ photon_beetle_aead128.ae:75: return if m > 0 then (if whole then 1 else 2 as u8) else (if whole then 3 else 4 as u8)
 	ldr	r0, [sp, #120]
 	subs	r0, r0, #1
 	movs	r0, #0
 	sbcs	r0, r0
-	mvns	r0, r0
-	ands	r1, r0
+	mvns	r5, r0
+	rsbs	r0, r4, #0
+	lsls	r0, r0, #30
+	lsrs	r1, r0, #30
+	movs	r0, #2
+	eors	r1, r0
+	rsbs	r0, r4, #0
+	lsls	r0, r0, #29
+	lsrs	r4, r0, #29
+	movs	r0, #4
+	eors	r4, r0
+	eors	r1, r4
+	ands	r1, r5
 	eors	r4, r1
 	@ photon_beetle_aead128.ae:119: hash(s, ad, c0_of(a, m))
 	add	r0, sp, #28
@@ -206,183 +201,175 @@ photon_beetle_aead128_encrypt_with:
 	b	.Lphoton_beetle_aead128_encrypt_with_done12
 .Lphoton_beetle_aead128_encrypt_with_far2:
 .Lphoton_beetle_aead128_encrypt_with_loop11:
-	@ photon_beetle_aead128.ae:125: count = if rest < rate then rest else rate
-	movs	r2, #16
 	@ photon_beetle_aead128.ae:123: off = rate * i
 	ldr	r1, [sp, #4]
 	lsls	r0, r1, #4
 	str	r0, [sp, #8]
 	@ photon_beetle_aead128.ae:124: rest = m - off
 	ldr	r1, [sp, #120]
-	subs	r1, r1, r0
+	subs	r2, r1, r0
 	@ photon_beetle_aead128.ae:125: count = if rest < rate then rest else rate
-	cmp	r1, #16
+	cmp	r2, #16
 	movs	r0, #0
 	sbcs	r0, r0
-	eors	r1, r2
-	ands	r1, r0
-	eors	r1, r2
-	str	r1, [sp]
+	movs	r1, #16
+	eors	r2, r1
+	ands	r2, r0
+	eors	r2, r1
+	str	r2, [sp]
 	@ photon_beetle_aead128.ae:126: P.permute(s)
 	add	r0, sp, #28
 	bl	photon_beetle_aead128_P_permute
 	@ photon_beetle_aead128.ae:24: return cat(s[3], s[2], s[1], s[0])
 	ldr	r0, [sp, #40]
-	mov	r11, r0
+	str	r0, [sp, #16]
 	ldr	r0, [sp, #36]
-	mov	r10, r0
+	str	r0, [sp, #12]
 	ldr	r0, [sp, #32]
 	mov	r9, r0
 	ldr	r0, [sp, #28]
-	mov	r8, r0
+	mov	r11, r0
 	@ photon_beetle_aead128.ae:128: p = load_le(msg, off, rate, count)
 	ldr	r1, [sp, #116]
 	ldr	r0, [sp, #8]
-	adds	r6, r1, r0
+	adds	r2, r1, r0
 	ldr	r0, [sp]
 	cmp	r0, #16
 	bcc	.Lphoton_beetle_aead128_encrypt_with_bytes13
 	movs	r0, #3
-	tst	r6, r0
+	tst	r2, r0
 	beq	.Lphoton_beetle_aead128_encrypt_with_words14
+	movs	r3, #16
+	b	.Lphoton_beetle_aead128_encrypt_with_fill16
 .Lphoton_beetle_aead128_encrypt_with_bytes13:
+	ldr	r3, [sp]
 	movs	r0, #0
 	str	r0, [sp, #60]
 	str	r0, [sp, #64]
 	str	r0, [sp, #68]
 	str	r0, [sp, #72]
-	add	r2, sp, #60
-	ldr	r1, [sp]
-	cmp	r1, #16
-	bcc	.Lphoton_beetle_aead128_encrypt_with_cnt16
-	movs	r1, #16
-.Lphoton_beetle_aead128_encrypt_with_cnt16:
-.Lphoton_beetle_aead128_encrypt_with_cpy17:
-	subs	r1, #1
-	bcc	.Lphoton_beetle_aead128_encrypt_with_cpyd15
-	ldrb	r0, [r6, r1]
-	strb	r0, [r2, r1]
-	b	.Lphoton_beetle_aead128_encrypt_with_cpy17
-.Lphoton_beetle_aead128_encrypt_with_cpyd15:
-	mov	r6, r2
-.Lphoton_beetle_aead128_encrypt_with_words14:
-	@ photon_beetle_aead128.ae:54: return cat(x[63:0] >>> 1, x[127:64])
-	mov	r0, r8
-	lsls	r4, r0, #31
-	mov	r2, r9
-	lsrs	r1, r2, #1
-	orrs	r4, r1
-	lsls	r5, r2, #31
-	lsrs	r0, r0, #1
-	orrs	r5, r0
-	@ photon_beetle_aead128.ae:128: p = load_le(msg, off, rate, count)
-	ldr	r2, [r6, #8]
-	@ photon_beetle_aead128.ae:129: store_le(ct, off, shuffle(x) ^ p, count)
-	eors	r5, r2
-	@ photon_beetle_aead128.ae:128: p = load_le(msg, off, rate, count)
-	ldr	r1, [r6, #12]
-	@ photon_beetle_aead128.ae:129: store_le(ct, off, shuffle(x) ^ p, count)
-	eors	r4, r1
-	@ photon_beetle_aead128.ae:128: p = load_le(msg, off, rate, count)
-	ldr	r0, [r6]
-	str	r0, [sp, #12]
-	@ photon_beetle_aead128.ae:129: store_le(ct, off, shuffle(x) ^ p, count)
-	mov	r3, r10
-	eors	r3, r0
-	@ photon_beetle_aead128.ae:128: p = load_le(msg, off, rate, count)
-	ldr	r0, [r6, #4]
-	str	r0, [sp, #16]
-	@ photon_beetle_aead128.ae:129: store_le(ct, off, shuffle(x) ^ p, count)
-	mov	r6, r11
-	eors	r6, r0
-	ldr	r7, [sp, #124]
-	ldr	r0, [sp, #8]
-	adds	r7, r7, r0
-	ldr	r0, [sp]
-	cmp	r0, #16
-	bcc	.Lphoton_beetle_aead128_encrypt_with_bytes18
-	movs	r0, #3
-	tst	r7, r0
-	bne	.Lphoton_beetle_aead128_encrypt_with_bytes18
-	str	r3, [r7]
-	str	r6, [r7, #4]
-	str	r5, [r7, #8]
-	str	r4, [r7, #12]
-	b	.Lphoton_beetle_aead128_encrypt_with_stored19
-.Lphoton_beetle_aead128_encrypt_with_bytes18:
-	str	r3, [sp, #60]
-	str	r6, [sp, #64]
-	str	r5, [sp, #68]
-	str	r4, [sp, #72]
-	add	r4, sp, #60
-	ldr	r3, [sp]
-	cmp	r3, #16
-	bcc	.Lphoton_beetle_aead128_encrypt_with_cnt20
-	movs	r3, #16
-.Lphoton_beetle_aead128_encrypt_with_cnt20:
-.Lphoton_beetle_aead128_encrypt_with_cpy21:
+.Lphoton_beetle_aead128_encrypt_with_fill16:
+	add	r1, sp, #60
+.Lphoton_beetle_aead128_encrypt_with_cpy18:
 	subs	r3, #1
-	bcc	.Lphoton_beetle_aead128_encrypt_with_stored19
-	ldrb	r0, [r4, r3]
-	strb	r0, [r7, r3]
-	b	.Lphoton_beetle_aead128_encrypt_with_cpy21
-.Lphoton_beetle_aead128_encrypt_with_stored19:
+	bcc	.Lphoton_beetle_aead128_encrypt_with_cpyd17
+	ldrb	r0, [r2, r3]
+	strb	r0, [r1, r3]
+	b	.Lphoton_beetle_aead128_encrypt_with_cpy18
+.Lphoton_beetle_aead128_encrypt_with_cpyd17:
+	mov	r2, r1
+.Lphoton_beetle_aead128_encrypt_with_words14:
+	ldr	r0, [r2]
+	mov	r8, r0
+	ldr	r1, [r2, #4]
+	mov	r10, r1
+	ldr	r5, [r2, #8]
+	ldr	r4, [r2, #12]
+	@ photon_beetle_aead128.ae:54: return cat(x[63:0] >>> 1, x[127:64])
+	mov	r0, r9
+	lsls	r3, r0, #31
+	mov	r2, r11
+	lsrs	r0, r2, #1
+	orrs	r3, r0
+	lsls	r2, r2, #31
+	mov	r0, r9
+	lsrs	r0, r0, #1
+	orrs	r2, r0
+	@ photon_beetle_aead128.ae:129: store_le(ct, off, shuffle(x) ^ p, count)
+	ldr	r7, [sp, #12]
+	mov	r0, r8
+	eors	r7, r0
+	ldr	r6, [sp, #16]
+	eors	r6, r1
+	eors	r3, r5
+	eors	r2, r4
+	ldr	r1, [sp, #124]
+	ldr	r0, [sp, #8]
+	adds	r1, r1, r0
+	ldr	r0, [sp]
+	cmp	r0, #16
+	bcc	.Lphoton_beetle_aead128_encrypt_with_bytes19
+	movs	r0, #3
+	tst	r1, r0
+	bne	.Lphoton_beetle_aead128_encrypt_with_mis21
+	str	r7, [r1]
+	str	r6, [r1, #4]
+	str	r3, [r1, #8]
+	str	r2, [r1, #12]
+	b	.Lphoton_beetle_aead128_encrypt_with_stored20
+.Lphoton_beetle_aead128_encrypt_with_mis21:
+	movs	r0, #16
+	b	.Lphoton_beetle_aead128_encrypt_with_fill22
+.Lphoton_beetle_aead128_encrypt_with_bytes19:
+	ldr	r0, [sp]
+.Lphoton_beetle_aead128_encrypt_with_fill22:
+	str	r7, [sp, #60]
+	str	r6, [sp, #64]
+	str	r3, [sp, #68]
+	str	r2, [sp, #72]
+	add	r3, sp, #60
+.Lphoton_beetle_aead128_encrypt_with_cpy23:
+	subs	r0, #1
+	bcc	.Lphoton_beetle_aead128_encrypt_with_stored20
+	ldrb	r2, [r3, r0]
+	strb	r2, [r1, r0]
+	b	.Lphoton_beetle_aead128_encrypt_with_cpy23
+.Lphoton_beetle_aead128_encrypt_with_stored20:
 	@ photon_beetle_aead128.ae:37: return if n < rate then x | ((1 as u128) << (8 * n)) else x
 	ldr	r0, [sp]
 	cmp	r0, #16
-	movs	r3, #0
-	sbcs	r3, r3
-	lsls	r4, r0, #3
-	movs	r6, #1
-	lsls	r6, r4
-	ldr	r7, [sp, #12]
-	orrs	r6, r7
-	eors	r6, r7
-	ands	r6, r3
-	eors	r7, r6
-	@ photon_beetle_aead128.ae:130: set_rate_part(s, x ^ ozs(p, count))
+	movs	r6, #0
+	sbcs	r6, r6
+	lsls	r0, r0, #3
+	movs	r1, #1
+	lsls	r1, r0
+	subs	r0, #32
+	movs	r7, #1
+	lsls	r7, r0
+	subs	r0, #32
+	movs	r3, #1
+	lsls	r3, r0
+	subs	r0, #32
+	movs	r2, #1
+	lsls	r2, r0
 	mov	r0, r8
-	eors	r0, r7
+	orrs	r1, r0
+	mov	r0, r10
+	orrs	r7, r0
+	orrs	r3, r5
+	orrs	r2, r4
+	mov	r0, r8
+	eors	r1, r0
+	ands	r1, r6
+	eors	r0, r1
+	mov	r1, r10
+	eors	r7, r1
+	ands	r7, r6
+	eors	r1, r7
+	eors	r3, r5
+	ands	r3, r6
+	eors	r5, r3
+	eors	r2, r4
+	ands	r2, r6
+	eors	r4, r2
+	@ photon_beetle_aead128.ae:130: set_rate_part(s, x ^ ozs(p, count))
+	mov	r2, r11
+	eors	r2, r0
 	@ photon_beetle_aead128.ae:28: s[0] = x[31:0]
-	str	r0, [sp, #28]
-	@ photon_beetle_aead128.ae:37: return if n < rate then x | ((1 as u128) << (8 * n)) else x
-	subs	r4, #32
-	movs	r6, #1
-	lsls	r6, r4
-	ldr	r7, [sp, #16]
-	orrs	r6, r7
-	eors	r6, r7
-	ands	r6, r3
-	eors	r7, r6
+	str	r2, [sp, #28]
 	@ photon_beetle_aead128.ae:130: set_rate_part(s, x ^ ozs(p, count))
 	mov	r0, r9
-	eors	r0, r7
+	eors	r0, r1
 	@ photon_beetle_aead128.ae:29: s[1] = x[63:32]
 	str	r0, [sp, #32]
-	@ photon_beetle_aead128.ae:37: return if n < rate then x | ((1 as u128) << (8 * n)) else x
-	subs	r4, #32
-	movs	r0, #1
-	lsls	r0, r4
-	orrs	r0, r2
-	eors	r0, r2
-	ands	r0, r3
-	eors	r2, r0
 	@ photon_beetle_aead128.ae:130: set_rate_part(s, x ^ ozs(p, count))
-	mov	r0, r10
-	eors	r0, r2
+	ldr	r0, [sp, #12]
+	eors	r0, r5
 	@ photon_beetle_aead128.ae:30: s[2] = x[95:64]
 	str	r0, [sp, #36]
-	@ photon_beetle_aead128.ae:37: return if n < rate then x | ((1 as u128) << (8 * n)) else x
-	subs	r4, #32
-	movs	r0, #1
-	lsls	r0, r4
-	orrs	r0, r1
-	eors	r0, r1
-	ands	r0, r3
-	eors	r1, r0
 	@ photon_beetle_aead128.ae:130: set_rate_part(s, x ^ ozs(p, count))
-	mov	r0, r11
-	eors	r0, r1
+	ldr	r0, [sp, #16]
+	eors	r0, r4
 	@ photon_beetle_aead128.ae:31: s[3] = x[127:96]
 	str	r0, [sp, #40]
 	ldr	r1, [sp, #4]
@@ -430,34 +417,34 @@ photon_beetle_aead128_encrypt_with:
 	add	r0, sp, #28
 	bl	photon_beetle_aead128_P_permute
 	@ photon_beetle_aead128.ae:24: return cat(s[3], s[2], s[1], s[0])
-	ldr	r5, [sp, #40]
-	ldr	r4, [sp, #36]
-	ldr	r2, [sp, #32]
+	ldr	r6, [sp, #40]
+	ldr	r5, [sp, #36]
+	ldr	r4, [sp, #32]
 	ldr	r1, [sp, #28]
 	@ photon_beetle_aead128.ae:134: store_le(tag, 0, tag_of(s))
 	ldr	r3, [sp, #132]
 	movs	r0, #3
 	tst	r3, r0
-	bne	.Lphoton_beetle_aead128_encrypt_with_bytes22
+	bne	.Lphoton_beetle_aead128_encrypt_with_bytes24
 	str	r1, [r3]
-	str	r2, [r3, #4]
-	str	r4, [r3, #8]
-	str	r5, [r3, #12]
-	b	.Lphoton_beetle_aead128_encrypt_with_stored23
-.Lphoton_beetle_aead128_encrypt_with_bytes22:
+	str	r4, [r3, #4]
+	str	r5, [r3, #8]
+	str	r6, [r3, #12]
+	b	.Lphoton_beetle_aead128_encrypt_with_stored25
+.Lphoton_beetle_aead128_encrypt_with_bytes24:
+	movs	r2, #16
 	str	r1, [sp, #60]
-	str	r2, [sp, #64]
-	str	r4, [sp, #68]
-	str	r5, [sp, #72]
-	add	r2, sp, #60
-	movs	r1, #16
-.Lphoton_beetle_aead128_encrypt_with_cpy24:
-	subs	r1, #1
-	bcc	.Lphoton_beetle_aead128_encrypt_with_stored23
-	ldrb	r0, [r2, r1]
-	strb	r0, [r3, r1]
-	b	.Lphoton_beetle_aead128_encrypt_with_cpy24
-.Lphoton_beetle_aead128_encrypt_with_stored23:
+	str	r4, [sp, #64]
+	str	r5, [sp, #68]
+	str	r6, [sp, #72]
+	add	r1, sp, #60
+.Lphoton_beetle_aead128_encrypt_with_cpy26:
+	subs	r2, #1
+	bcc	.Lphoton_beetle_aead128_encrypt_with_stored25
+	ldrb	r0, [r1, r2]
+	strb	r0, [r3, r2]
+	b	.Lphoton_beetle_aead128_encrypt_with_cpy26
+.Lphoton_beetle_aead128_encrypt_with_stored25:
 	add	sp, #76
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
@@ -471,7 +458,7 @@ photon_beetle_aead128_encrypt_with:
 
 @ --- photon_beetle_aead128_decrypt_with: photon_beetle_aead128.decrypt_with
 @     frame 84 bytes (22 spill slots, 9 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 752 bytes of code and literals
+@     estimated 748 bytes of code and literals
 	.section .text.photon_beetle_aead128_decrypt_with,"ax",%progbits
 	.global photon_beetle_aead128_decrypt_with
 	.type photon_beetle_aead128_decrypt_with, %function
@@ -492,16 +479,16 @@ photon_beetle_aead128_decrypt_with:
 	tst	r1, r0
 	beq	.Lphoton_beetle_aead128_decrypt_with_words2
 .Lphoton_beetle_aead128_decrypt_with_bytes1:
-	add	r6, sp, #68
-	movs	r5, #16
+	movs	r6, #16
+	add	r5, sp, #68
 .Lphoton_beetle_aead128_decrypt_with_cpy4:
-	subs	r5, #1
+	subs	r6, #1
 	bcc	.Lphoton_beetle_aead128_decrypt_with_cpyd3
-	ldrb	r0, [r1, r5]
-	strb	r0, [r6, r5]
+	ldrb	r0, [r1, r6]
+	strb	r0, [r5, r6]
 	b	.Lphoton_beetle_aead128_decrypt_with_cpy4
 .Lphoton_beetle_aead128_decrypt_with_cpyd3:
-	mov	r1, r6
+	mov	r1, r5
 .Lphoton_beetle_aead128_decrypt_with_words2:
 	ldr	r0, [r1]
 	@ photon_beetle_aead128.ae:28: s[0] = x[31:0]
@@ -657,26 +644,25 @@ photon_beetle_aead128_decrypt_with:
 	movs	r0, #3
 	tst	r2, r0
 	beq	.Lphoton_beetle_aead128_decrypt_with_words14
+	movs	r5, #16
+	b	.Lphoton_beetle_aead128_decrypt_with_fill16
 .Lphoton_beetle_aead128_decrypt_with_bytes13:
 	movs	r0, #0
 	str	r0, [sp, #68]
 	str	r0, [sp, #72]
 	str	r0, [sp, #76]
 	str	r0, [sp, #80]
-	add	r5, sp, #68
-	ldr	r1, [sp]
-	cmp	r1, #16
-	bcc	.Lphoton_beetle_aead128_decrypt_with_cnt16
-	movs	r1, #16
-.Lphoton_beetle_aead128_decrypt_with_cnt16:
-.Lphoton_beetle_aead128_decrypt_with_cpy17:
-	subs	r1, #1
-	bcc	.Lphoton_beetle_aead128_decrypt_with_cpyd15
-	ldrb	r0, [r2, r1]
-	strb	r0, [r5, r1]
-	b	.Lphoton_beetle_aead128_decrypt_with_cpy17
-.Lphoton_beetle_aead128_decrypt_with_cpyd15:
-	mov	r2, r5
+	ldr	r5, [sp]
+.Lphoton_beetle_aead128_decrypt_with_fill16:
+	add	r1, sp, #68
+.Lphoton_beetle_aead128_decrypt_with_cpy18:
+	subs	r5, #1
+	bcc	.Lphoton_beetle_aead128_decrypt_with_cpyd17
+	ldrb	r0, [r2, r5]
+	strb	r0, [r1, r5]
+	b	.Lphoton_beetle_aead128_decrypt_with_cpy18
+.Lphoton_beetle_aead128_decrypt_with_cpyd17:
+	mov	r2, r1
 .Lphoton_beetle_aead128_decrypt_with_words14:
 	ldr	r1, [r2]
 	mov	r0, r8
@@ -702,17 +688,17 @@ photon_beetle_aead128_decrypt_with:
 	str	r0, [sp, #20]
 	mov	r7, r0
 	cmp	r7, #128
-	bcs	.Lphoton_beetle_aead128_decrypt_with_shz18
-.Lphoton_beetle_aead128_decrypt_with_shl20:
+	bcs	.Lphoton_beetle_aead128_decrypt_with_shz19
+.Lphoton_beetle_aead128_decrypt_with_shl21:
 	cmp	r7, #32
-	bcc	.Lphoton_beetle_aead128_decrypt_with_shf19
+	bcc	.Lphoton_beetle_aead128_decrypt_with_shf20
 	mov	r1, r2
 	mov	r2, r6
 	mov	r6, r3
 	movs	r3, #0
 	subs	r7, #32
-	b	.Lphoton_beetle_aead128_decrypt_with_shl20
-.Lphoton_beetle_aead128_decrypt_with_shf19:
+	b	.Lphoton_beetle_aead128_decrypt_with_shl21
+.Lphoton_beetle_aead128_decrypt_with_shf20:
 	lsls	r1, r7
 	movs	r5, #32
 	subs	r5, r5, r7
@@ -728,13 +714,13 @@ photon_beetle_aead128_decrypt_with:
 	lsls	r6, r7
 	orrs	r6, r0
 	lsls	r3, r7
-	b	.Lphoton_beetle_aead128_decrypt_with_she21
-.Lphoton_beetle_aead128_decrypt_with_shz18:
+	b	.Lphoton_beetle_aead128_decrypt_with_she22
+.Lphoton_beetle_aead128_decrypt_with_shz19:
 	movs	r3, #0
 	movs	r6, #0
 	movs	r2, #0
 	movs	r1, #0
-.Lphoton_beetle_aead128_decrypt_with_she21:
+.Lphoton_beetle_aead128_decrypt_with_she22:
 	mov	r5, r11
 	bics	r5, r3
 	mov	r3, r10
@@ -748,33 +734,33 @@ photon_beetle_aead128_decrypt_with:
 	adds	r1, r1, r0
 	ldr	r0, [sp]
 	cmp	r0, #16
-	bcc	.Lphoton_beetle_aead128_decrypt_with_bytes22
+	bcc	.Lphoton_beetle_aead128_decrypt_with_bytes23
 	movs	r0, #3
 	tst	r1, r0
-	bne	.Lphoton_beetle_aead128_decrypt_with_bytes22
+	bne	.Lphoton_beetle_aead128_decrypt_with_mis25
 	str	r5, [r1]
 	str	r3, [r1, #4]
 	str	r4, [r1, #8]
 	str	r2, [r1, #12]
-	b	.Lphoton_beetle_aead128_decrypt_with_stored23
-.Lphoton_beetle_aead128_decrypt_with_bytes22:
+	b	.Lphoton_beetle_aead128_decrypt_with_stored24
+.Lphoton_beetle_aead128_decrypt_with_mis25:
+	movs	r7, #16
+	b	.Lphoton_beetle_aead128_decrypt_with_fill26
+.Lphoton_beetle_aead128_decrypt_with_bytes23:
+	ldr	r7, [sp]
+.Lphoton_beetle_aead128_decrypt_with_fill26:
 	str	r5, [sp, #68]
 	str	r3, [sp, #72]
 	str	r4, [sp, #76]
 	str	r2, [sp, #80]
-	add	r7, sp, #68
-	ldr	r6, [sp]
-	cmp	r6, #16
-	bcc	.Lphoton_beetle_aead128_decrypt_with_cnt24
-	movs	r6, #16
-.Lphoton_beetle_aead128_decrypt_with_cnt24:
-.Lphoton_beetle_aead128_decrypt_with_cpy25:
-	subs	r6, #1
-	bcc	.Lphoton_beetle_aead128_decrypt_with_stored23
-	ldrb	r0, [r7, r6]
-	strb	r0, [r1, r6]
-	b	.Lphoton_beetle_aead128_decrypt_with_cpy25
-.Lphoton_beetle_aead128_decrypt_with_stored23:
+	add	r6, sp, #68
+.Lphoton_beetle_aead128_decrypt_with_cpy27:
+	subs	r7, #1
+	bcc	.Lphoton_beetle_aead128_decrypt_with_stored24
+	ldrb	r0, [r6, r7]
+	strb	r0, [r1, r7]
+	b	.Lphoton_beetle_aead128_decrypt_with_cpy27
+.Lphoton_beetle_aead128_decrypt_with_stored24:
 	@ photon_beetle_aead128.ae:37: return if n < rate then x | ((1 as u128) << (8 * n)) else x
 	ldr	r0, [sp]
 	cmp	r0, #16
@@ -876,19 +862,19 @@ photon_beetle_aead128_decrypt_with:
 	ldr	r3, [sp, #132]
 	movs	r0, #3
 	tst	r3, r0
-	beq	.Lphoton_beetle_aead128_decrypt_with_words27
-.Lphoton_beetle_aead128_decrypt_with_bytes26:
-	add	r2, sp, #68
-	movs	r1, #16
-.Lphoton_beetle_aead128_decrypt_with_cpy29:
-	subs	r1, #1
-	bcc	.Lphoton_beetle_aead128_decrypt_with_cpyd28
-	ldrb	r0, [r3, r1]
-	strb	r0, [r2, r1]
-	b	.Lphoton_beetle_aead128_decrypt_with_cpy29
-.Lphoton_beetle_aead128_decrypt_with_cpyd28:
-	mov	r3, r2
-.Lphoton_beetle_aead128_decrypt_with_words27:
+	beq	.Lphoton_beetle_aead128_decrypt_with_words29
+.Lphoton_beetle_aead128_decrypt_with_bytes28:
+	movs	r2, #16
+	add	r1, sp, #68
+.Lphoton_beetle_aead128_decrypt_with_cpy31:
+	subs	r2, #1
+	bcc	.Lphoton_beetle_aead128_decrypt_with_cpyd30
+	ldrb	r0, [r3, r2]
+	strb	r0, [r1, r2]
+	b	.Lphoton_beetle_aead128_decrypt_with_cpy31
+.Lphoton_beetle_aead128_decrypt_with_cpyd30:
+	mov	r3, r1
+.Lphoton_beetle_aead128_decrypt_with_words29:
 	ldr	r0, [r3]
 	str	r0, [sp, #12]
 	ldr	r0, [r3, #4]
@@ -1051,6 +1037,8 @@ photon_beetle_aead128_P_permute:
 	movs	r2, #4
 	rors	r1, r2
 	str	r1, [sp, #8]
+	@ photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
+	mov	r6, r1
 	@ photon256.ae:85: x3 = sub_cells(x3 ^ (c ^ ic[3]) as u32) >>> 12
 	movs	r1, #7
 	eors	r1, r0
@@ -1096,7 +1084,6 @@ photon_beetle_aead128_P_permute:
 	orrs	r1, r2
 	mov	r9, r1
 	@ photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
-	ldr	r6, [sp, #8]
 	eors	r6, r1
 	mov	r1, r8
 	eors	r6, r1
@@ -1194,12 +1181,14 @@ photon_beetle_aead128_P_permute:
 	eors	r1, r0
 	@ photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	ldr	r0, [sp, #4]
+	@ photon256.ae:53: u = (x & 0x88888888) >> 2
+	mov	r2, r0
+	@ photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	ands	r0, r3
 	lsls	r0, r0, #1
 	@ photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
 	eors	r1, r0
 	@ photon256.ae:53: u = (x & 0x88888888) >> 2
-	ldr	r2, [sp, #4]
 	ands	r2, r4
 	lsrs	r0, r2, #2
 	@ photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
@@ -1731,7 +1720,7 @@ photon_beetle_aead128_P_permute:
 
 @ --- photon_beetle_aead128_hash: photon_beetle_aead128.hash
 @     frame 48 bytes (9 spill slots, 8 on the stack; locals 16), saves nothing
-@     estimated 244 bytes of code and literals
+@     estimated 242 bytes of code and literals
 	.section .text.photon_beetle_aead128_hash,"ax",%progbits
 	.global photon_beetle_aead128_hash
 	.type photon_beetle_aead128_hash, %function
@@ -1791,26 +1780,25 @@ photon_beetle_aead128_hash:
 	bcc	.Lphoton_beetle_aead128_hash_bytes3
 	tst	r4, r1
 	beq	.Lphoton_beetle_aead128_hash_words4
+	movs	r2, #16
+	b	.Lphoton_beetle_aead128_hash_fill6
 .Lphoton_beetle_aead128_hash_bytes3:
 	movs	r0, #0
 	str	r0, [sp, #32]
 	str	r0, [sp, #36]
 	str	r0, [sp, #40]
 	str	r0, [sp, #44]
-	add	r2, sp, #32
-	ldr	r1, [sp, #4]
-	cmp	r1, #16
-	bcc	.Lphoton_beetle_aead128_hash_cnt6
-	movs	r1, #16
-.Lphoton_beetle_aead128_hash_cnt6:
-.Lphoton_beetle_aead128_hash_cpy7:
-	subs	r1, #1
-	bcc	.Lphoton_beetle_aead128_hash_cpyd5
-	ldrb	r0, [r4, r1]
-	strb	r0, [r2, r1]
-	b	.Lphoton_beetle_aead128_hash_cpy7
-.Lphoton_beetle_aead128_hash_cpyd5:
-	mov	r4, r2
+	ldr	r2, [sp, #4]
+.Lphoton_beetle_aead128_hash_fill6:
+	add	r1, sp, #32
+.Lphoton_beetle_aead128_hash_cpy8:
+	subs	r2, #1
+	bcc	.Lphoton_beetle_aead128_hash_cpyd7
+	ldrb	r0, [r4, r2]
+	strb	r0, [r1, r2]
+	b	.Lphoton_beetle_aead128_hash_cpy8
+.Lphoton_beetle_aead128_hash_cpyd7:
+	mov	r4, r1
 .Lphoton_beetle_aead128_hash_words4:
 	ldr	r3, [r4]
 	@ photon_beetle_aead128.ae:37: return if n < rate then x | ((1 as u128) << (8 * n)) else x

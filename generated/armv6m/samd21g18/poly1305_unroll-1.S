@@ -604,7 +604,7 @@ poly1305_finish:
 
 @ --- poly1305_absorb_padded: poly1305.absorb_padded
 @     frame 20 bytes (2 spill slots, 0 on the stack; locals 20), saves r4, r5, r6, r7, r8, r9
-@     estimated 116 bytes of code and literals
+@     estimated 114 bytes of code and literals
 	.section .text.poly1305_absorb_padded,"ax",%progbits
 	.global poly1305_absorb_padded
 	.type poly1305_absorb_padded, %function
@@ -637,24 +637,23 @@ poly1305_absorb_padded:
 	bcc	.Lpoly1305_absorb_padded_bytes3
 	tst	r0, r1
 	beq	.Lpoly1305_absorb_padded_words4
+	movs	r3, #16
+	b	.Lpoly1305_absorb_padded_fill6
 .Lpoly1305_absorb_padded_bytes3:
 	movs	r1, #0
 	str	r1, [sp]
 	str	r1, [sp, #4]
 	str	r1, [sp, #8]
 	str	r1, [sp, #12]
+.Lpoly1305_absorb_padded_fill6:
 	add	r2, sp, #0
-	cmp	r3, #16
-	bcc	.Lpoly1305_absorb_padded_cnt6
-	movs	r3, #16
-.Lpoly1305_absorb_padded_cnt6:
-.Lpoly1305_absorb_padded_cpy7:
+.Lpoly1305_absorb_padded_cpy8:
 	subs	r3, #1
-	bcc	.Lpoly1305_absorb_padded_cpyd5
+	bcc	.Lpoly1305_absorb_padded_cpyd7
 	ldrb	r1, [r0, r3]
 	strb	r1, [r2, r3]
-	b	.Lpoly1305_absorb_padded_cpy7
-.Lpoly1305_absorb_padded_cpyd5:
+	b	.Lpoly1305_absorb_padded_cpy8
+.Lpoly1305_absorb_padded_cpyd7:
 	mov	r0, r2
 .Lpoly1305_absorb_padded_words4:
 	ldm	r0, {r0, r1, r2, r3}
@@ -684,7 +683,7 @@ poly1305_absorb_padded:
 
 @ --- poly1305_mac: poly1305.mac
 @     frame 120 bytes (32 spill slots, 10 on the stack; locals 80), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 772 bytes of code and literals
+@     estimated 770 bytes of code and literals
 	.section .text.poly1305_mac,"ax",%progbits
 	.global poly1305_mac
 	.type poly1305_mac, %function
@@ -874,26 +873,25 @@ poly1305_mac:
 	bcc	.Lpoly1305_mac_bytes3
 	tst	r7, r0
 	beq	.Lpoly1305_mac_words4
+	movs	r2, #16
+	b	.Lpoly1305_mac_fill6
 .Lpoly1305_mac_bytes3:
 	movs	r0, #0
 	str	r0, [sp, #112]
 	str	r0, [sp, #108]
 	str	r0, [sp, #104]
 	str	r0, [sp, #100]
-	mov	r1, r3
-	add	r2, sp, #100
-	cmp	r1, #16
-	bcc	.Lpoly1305_mac_cnt6
-	movs	r1, #16
-.Lpoly1305_mac_cnt6:
-.Lpoly1305_mac_cpy7:
-	subs	r1, #1
-	bcc	.Lpoly1305_mac_cpyd5
-	ldrb	r0, [r7, r1]
-	strb	r0, [r2, r1]
-	b	.Lpoly1305_mac_cpy7
-.Lpoly1305_mac_cpyd5:
-	mov	r7, r2
+	mov	r2, r3
+.Lpoly1305_mac_fill6:
+	add	r1, sp, #100
+.Lpoly1305_mac_cpy8:
+	subs	r2, #1
+	bcc	.Lpoly1305_mac_cpyd7
+	ldrb	r0, [r7, r2]
+	strb	r0, [r1, r2]
+	b	.Lpoly1305_mac_cpy8
+.Lpoly1305_mac_cpyd7:
+	mov	r7, r1
 .Lpoly1305_mac_words4:
 	lsls	r5, r3, #3
 	movs	r3, #1

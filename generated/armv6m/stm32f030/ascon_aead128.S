@@ -23,16 +23,16 @@ ascon_aead128_key_setup:
 	tst	r0, r1
 	beq	.Lascon_aead128_key_setup_words2
 .Lascon_aead128_key_setup_bytes1:
-	add	r4, sp, #0
-	movs	r3, #16
+	movs	r4, #16
+	add	r3, sp, #0
 .Lascon_aead128_key_setup_cpy4:
-	subs	r3, #1
+	subs	r4, #1
 	bcc	.Lascon_aead128_key_setup_cpyd3
-	ldrb	r1, [r0, r3]
-	strb	r1, [r4, r3]
+	ldrb	r1, [r0, r4]
+	strb	r1, [r3, r4]
 	b	.Lascon_aead128_key_setup_cpy4
 .Lascon_aead128_key_setup_cpyd3:
-	mov	r0, r4
+	mov	r0, r3
 .Lascon_aead128_key_setup_words2:
 	ldm	r0, {r0, r1, r3, r4}
 	str	r0, [r2]
@@ -47,7 +47,7 @@ ascon_aead128_key_setup:
 
 @ --- ascon_aead128_encrypt_with: ascon_aead128.encrypt_with
 @     frame 88 bytes (20 spill slots, 8 on the stack; locals 56), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 726 bytes of code and literals
+@     estimated 724 bytes of code and literals
 	.section .text.ascon_aead128_encrypt_with,"ax",%progbits
 	.global ascon_aead128_encrypt_with
 	.type ascon_aead128_encrypt_with, %function
@@ -95,16 +95,16 @@ ascon_aead128_encrypt_with:
 	tst	r5, r4
 	beq	.Lascon_aead128_encrypt_with_words2
 .Lascon_aead128_encrypt_with_bytes1:
-	add	r2, sp, #72
-	movs	r1, #8
+	movs	r2, #8
+	add	r1, sp, #72
 .Lascon_aead128_encrypt_with_cpy4:
-	subs	r1, #1
+	subs	r2, #1
 	bcc	.Lascon_aead128_encrypt_with_cpyd3
-	ldrb	r0, [r5, r1]
-	strb	r0, [r2, r1]
+	ldrb	r0, [r5, r2]
+	strb	r0, [r1, r2]
 	b	.Lascon_aead128_encrypt_with_cpy4
 .Lascon_aead128_encrypt_with_cpyd3:
-	mov	r5, r2
+	mov	r5, r1
 .Lascon_aead128_encrypt_with_words2:
 	ldr	r0, [r5]
 	str	r0, [sp, #56]
@@ -115,16 +115,16 @@ ascon_aead128_encrypt_with:
 	tst	r3, r4
 	beq	.Lascon_aead128_encrypt_with_words6
 .Lascon_aead128_encrypt_with_bytes5:
-	add	r2, sp, #72
-	movs	r1, #8
+	movs	r2, #8
+	add	r1, sp, #72
 .Lascon_aead128_encrypt_with_cpy8:
-	subs	r1, #1
+	subs	r2, #1
 	bcc	.Lascon_aead128_encrypt_with_cpyd7
-	ldrb	r0, [r3, r1]
-	strb	r0, [r2, r1]
+	ldrb	r0, [r3, r2]
+	strb	r0, [r1, r2]
 	b	.Lascon_aead128_encrypt_with_cpy8
 .Lascon_aead128_encrypt_with_cpyd7:
-	mov	r3, r2
+	mov	r3, r1
 .Lascon_aead128_encrypt_with_words6:
 	ldr	r0, [r3]
 	str	r0, [sp, #64]
@@ -197,16 +197,16 @@ ascon_aead128_encrypt_with:
 	tst	r1, r6
 	beq	.Lascon_aead128_encrypt_with_words14
 .Lascon_aead128_encrypt_with_bytes13:
-	add	r7, sp, #72
-	movs	r2, #16
+	movs	r7, #16
+	add	r2, sp, #72
 .Lascon_aead128_encrypt_with_cpy16:
-	subs	r2, #1
+	subs	r7, #1
 	bcc	.Lascon_aead128_encrypt_with_cpyd15
-	ldrb	r0, [r1, r2]
-	strb	r0, [r7, r2]
+	ldrb	r0, [r1, r7]
+	strb	r0, [r2, r7]
 	b	.Lascon_aead128_encrypt_with_cpy16
 .Lascon_aead128_encrypt_with_cpyd15:
-	mov	r1, r7
+	mov	r1, r2
 .Lascon_aead128_encrypt_with_words14:
 	ldr	r0, [r1]
 	eors	r5, r0
@@ -233,13 +233,13 @@ ascon_aead128_encrypt_with:
 	str	r4, [sp, #76]
 	str	r3, [sp, #80]
 	str	r2, [sp, #84]
-	movs	r1, #16
-	add	r6, sp, #72
+	movs	r6, #16
+	add	r1, sp, #72
 .Lascon_aead128_encrypt_with_cpy19:
-	subs	r1, #1
+	subs	r6, #1
 	bcc	.Lascon_aead128_encrypt_with_stored18
-	ldrb	r0, [r6, r1]
-	strb	r0, [r7, r1]
+	ldrb	r0, [r1, r6]
+	strb	r0, [r7, r6]
 	b	.Lascon_aead128_encrypt_with_cpy19
 .Lascon_aead128_encrypt_with_stored18:
 	@ ascon_aead128.ae:41: s[0] = r[63:0]
@@ -325,7 +325,7 @@ ascon_aead128_encrypt_with:
 	lsls	r2, r0, #4
 	@ ascon_aead128.ae:107: last = m - off
 	ldr	r0, [sp, #132]
-	subs	r1, r0, r2
+	subs	r3, r0, r2
 	@ ascon_aead128.ae:37: return cat(s[1], s[0])
 	ldr	r0, [sp, #40]
 	str	r0, [sp]
@@ -336,103 +336,103 @@ ascon_aead128_encrypt_with:
 	@ ascon_aead128.ae:108: c = rate_of(s) ^ load_le(msg, off, rate, last) ^ pad(last)
 	ldr	r0, [sp, #128]
 	adds	r7, r0, r2
-	cmp	r1, #16
+	cmp	r3, #16
 	bcc	.Lascon_aead128_encrypt_with_bytes22
 	movs	r0, #3
 	tst	r7, r0
 	beq	.Lascon_aead128_encrypt_with_words23
+	movs	r4, #16
+	b	.Lascon_aead128_encrypt_with_fill25
 .Lascon_aead128_encrypt_with_bytes22:
 	movs	r0, #0
 	str	r0, [sp, #72]
 	str	r0, [sp, #76]
 	str	r0, [sp, #80]
 	str	r0, [sp, #84]
-	add	r4, sp, #72
-	mov	r3, r1
-	cmp	r3, #16
-	bcc	.Lascon_aead128_encrypt_with_cnt25
-	movs	r3, #16
-.Lascon_aead128_encrypt_with_cnt25:
-.Lascon_aead128_encrypt_with_cpy26:
-	subs	r3, #1
-	bcc	.Lascon_aead128_encrypt_with_cpyd24
-	ldrb	r0, [r7, r3]
-	strb	r0, [r4, r3]
-	b	.Lascon_aead128_encrypt_with_cpy26
-.Lascon_aead128_encrypt_with_cpyd24:
-	mov	r7, r4
+	mov	r4, r3
+.Lascon_aead128_encrypt_with_fill25:
+	add	r1, sp, #72
+.Lascon_aead128_encrypt_with_cpy27:
+	subs	r4, #1
+	bcc	.Lascon_aead128_encrypt_with_cpyd26
+	ldrb	r0, [r7, r4]
+	strb	r0, [r1, r4]
+	b	.Lascon_aead128_encrypt_with_cpy27
+.Lascon_aead128_encrypt_with_cpyd26:
+	mov	r7, r1
 .Lascon_aead128_encrypt_with_words23:
 	ldr	r0, [r7]
 	eors	r6, r0
 	@ ascon_aead128.ae:28: return (1 as u128) << (8 * count)
-	lsls	r3, r1, #3
+	lsls	r1, r3, #3
 	movs	r0, #1
-	lsls	r0, r3
+	lsls	r0, r1
 	@ ascon_aead128.ae:108: c = rate_of(s) ^ load_le(msg, off, rate, last) ^ pad(last)
 	eors	r6, r0
 	ldr	r0, [r7, #4]
 	eors	r5, r0
 	@ ascon_aead128.ae:28: return (1 as u128) << (8 * count)
-	subs	r3, #32
+	subs	r1, #32
 	movs	r0, #1
-	lsls	r0, r3
+	lsls	r0, r1
 	@ ascon_aead128.ae:108: c = rate_of(s) ^ load_le(msg, off, rate, last) ^ pad(last)
 	eors	r5, r0
 	ldr	r0, [r7, #8]
 	ldr	r4, [sp]
 	eors	r4, r0
 	@ ascon_aead128.ae:28: return (1 as u128) << (8 * count)
-	subs	r3, #32
+	subs	r1, #32
 	movs	r0, #1
-	lsls	r0, r3
+	lsls	r0, r1
 	@ ascon_aead128.ae:108: c = rate_of(s) ^ load_le(msg, off, rate, last) ^ pad(last)
 	eors	r4, r0
 	ldr	r0, [r7, #12]
 	ldr	r7, [sp, #4]
 	eors	r7, r0
 	@ ascon_aead128.ae:28: return (1 as u128) << (8 * count)
-	subs	r3, #32
+	subs	r1, #32
 	movs	r0, #1
-	lsls	r0, r3
+	lsls	r0, r1
 	@ ascon_aead128.ae:108: c = rate_of(s) ^ load_le(msg, off, rate, last) ^ pad(last)
-	mov	r3, r7
-	eors	r3, r0
+	mov	r1, r7
+	eors	r1, r0
 	@ ascon_aead128.ae:109: store_le(ct, off, c, last)
 	ldr	r0, [sp, #136]
 	adds	r2, r0, r2
-	cmp	r1, #16
-	bcc	.Lascon_aead128_encrypt_with_bytes27
+	cmp	r3, #16
+	bcc	.Lascon_aead128_encrypt_with_bytes28
 	movs	r0, #3
 	tst	r2, r0
-	bne	.Lascon_aead128_encrypt_with_bytes27
+	bne	.Lascon_aead128_encrypt_with_mis30
 	str	r6, [r2]
 	str	r5, [r2, #4]
 	str	r4, [r2, #8]
-	str	r3, [r2, #12]
-	b	.Lascon_aead128_encrypt_with_stored28
-.Lascon_aead128_encrypt_with_bytes27:
+	str	r1, [r2, #12]
+	b	.Lascon_aead128_encrypt_with_stored29
+.Lascon_aead128_encrypt_with_mis30:
+	movs	r7, #16
+	b	.Lascon_aead128_encrypt_with_fill31
+.Lascon_aead128_encrypt_with_bytes28:
+	mov	r7, r3
+.Lascon_aead128_encrypt_with_fill31:
 	str	r6, [sp, #72]
 	str	r5, [sp, #76]
 	str	r4, [sp, #80]
-	str	r3, [sp, #84]
-	add	r7, sp, #72
-	cmp	r1, #16
-	bcc	.Lascon_aead128_encrypt_with_cnt29
-	movs	r1, #16
-.Lascon_aead128_encrypt_with_cnt29:
-.Lascon_aead128_encrypt_with_cpy30:
-	subs	r1, #1
-	bcc	.Lascon_aead128_encrypt_with_stored28
-	ldrb	r0, [r7, r1]
-	strb	r0, [r2, r1]
-	b	.Lascon_aead128_encrypt_with_cpy30
-.Lascon_aead128_encrypt_with_stored28:
+	str	r1, [sp, #84]
+	add	r3, sp, #72
+.Lascon_aead128_encrypt_with_cpy32:
+	subs	r7, #1
+	bcc	.Lascon_aead128_encrypt_with_stored29
+	ldrb	r0, [r3, r7]
+	strb	r0, [r2, r7]
+	b	.Lascon_aead128_encrypt_with_cpy32
+.Lascon_aead128_encrypt_with_stored29:
 	@ ascon_aead128.ae:41: s[0] = r[63:0]
 	str	r6, [sp, #32]
 	str	r5, [sp, #36]
 	@ ascon_aead128.ae:42: s[1] = r[127:64]
 	str	r4, [sp, #40]
-	str	r3, [sp, #44]
+	str	r1, [sp, #44]
 	@ ascon_aead128.ae:74: s[2] = s[2] ^ k0
 	ldr	r1, [sp, #48]
 	ldr	r0, [sp, #24]
@@ -472,26 +472,26 @@ ascon_aead128_encrypt_with:
 	ldr	r3, [sp, #144]
 	movs	r0, #3
 	tst	r3, r0
-	bne	.Lascon_aead128_encrypt_with_bytes31
+	bne	.Lascon_aead128_encrypt_with_bytes33
 	str	r5, [r3]
 	str	r1, [r3, #4]
 	str	r2, [r3, #8]
 	str	r4, [r3, #12]
-	b	.Lascon_aead128_encrypt_with_stored32
-.Lascon_aead128_encrypt_with_bytes31:
+	b	.Lascon_aead128_encrypt_with_stored34
+.Lascon_aead128_encrypt_with_bytes33:
 	str	r5, [sp, #72]
 	str	r1, [sp, #76]
 	str	r2, [sp, #80]
 	str	r4, [sp, #84]
-	add	r2, sp, #72
-	movs	r1, #16
-.Lascon_aead128_encrypt_with_cpy33:
-	subs	r1, #1
-	bcc	.Lascon_aead128_encrypt_with_stored32
-	ldrb	r0, [r2, r1]
-	strb	r0, [r3, r1]
-	b	.Lascon_aead128_encrypt_with_cpy33
-.Lascon_aead128_encrypt_with_stored32:
+	movs	r2, #16
+	add	r1, sp, #72
+.Lascon_aead128_encrypt_with_cpy35:
+	subs	r2, #1
+	bcc	.Lascon_aead128_encrypt_with_stored34
+	ldrb	r0, [r1, r2]
+	strb	r0, [r3, r2]
+	b	.Lascon_aead128_encrypt_with_cpy35
+.Lascon_aead128_encrypt_with_stored34:
 	add	sp, #88
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
@@ -505,7 +505,7 @@ ascon_aead128_encrypt_with:
 
 @ --- ascon_aead128_decrypt_with: ascon_aead128.decrypt_with
 @     frame 112 bytes (34 spill slots, 14 on the stack; locals 56), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 886 bytes of code and literals
+@     estimated 884 bytes of code and literals
 	.section .text.ascon_aead128_decrypt_with,"ax",%progbits
 	.global ascon_aead128_decrypt_with
 	.type ascon_aead128_decrypt_with, %function
@@ -552,16 +552,16 @@ ascon_aead128_decrypt_with:
 	tst	r5, r4
 	beq	.Lascon_aead128_decrypt_with_words2
 .Lascon_aead128_decrypt_with_bytes1:
-	add	r3, sp, #96
-	movs	r2, #8
+	movs	r3, #8
+	add	r2, sp, #96
 .Lascon_aead128_decrypt_with_cpy4:
-	subs	r2, #1
+	subs	r3, #1
 	bcc	.Lascon_aead128_decrypt_with_cpyd3
-	ldrb	r0, [r5, r2]
-	strb	r0, [r3, r2]
+	ldrb	r0, [r5, r3]
+	strb	r0, [r2, r3]
 	b	.Lascon_aead128_decrypt_with_cpy4
 .Lascon_aead128_decrypt_with_cpyd3:
-	mov	r5, r3
+	mov	r5, r2
 .Lascon_aead128_decrypt_with_words2:
 	ldr	r0, [r5]
 	str	r0, [sp, #80]
@@ -572,16 +572,16 @@ ascon_aead128_decrypt_with:
 	tst	r1, r4
 	beq	.Lascon_aead128_decrypt_with_words6
 .Lascon_aead128_decrypt_with_bytes5:
-	add	r3, sp, #96
-	movs	r2, #8
+	movs	r3, #8
+	add	r2, sp, #96
 .Lascon_aead128_decrypt_with_cpy8:
-	subs	r2, #1
+	subs	r3, #1
 	bcc	.Lascon_aead128_decrypt_with_cpyd7
-	ldrb	r0, [r1, r2]
-	strb	r0, [r3, r2]
+	ldrb	r0, [r1, r3]
+	strb	r0, [r2, r3]
 	b	.Lascon_aead128_decrypt_with_cpy8
 .Lascon_aead128_decrypt_with_cpyd7:
-	mov	r1, r3
+	mov	r1, r2
 .Lascon_aead128_decrypt_with_words6:
 	ldr	r0, [r1]
 	str	r0, [sp, #88]
@@ -648,16 +648,16 @@ ascon_aead128_decrypt_with:
 	tst	r1, r0
 	beq	.Lascon_aead128_decrypt_with_words14
 .Lascon_aead128_decrypt_with_bytes13:
-	add	r3, sp, #96
-	movs	r2, #16
+	movs	r3, #16
+	add	r2, sp, #96
 .Lascon_aead128_decrypt_with_cpy16:
-	subs	r2, #1
+	subs	r3, #1
 	bcc	.Lascon_aead128_decrypt_with_cpyd15
-	ldrb	r0, [r1, r2]
-	strb	r0, [r3, r2]
+	ldrb	r0, [r1, r3]
+	strb	r0, [r2, r3]
 	b	.Lascon_aead128_decrypt_with_cpy16
 .Lascon_aead128_decrypt_with_cpyd15:
-	mov	r1, r3
+	mov	r1, r2
 .Lascon_aead128_decrypt_with_words14:
 	ldr	r0, [r1]
 	mov	r8, r0
@@ -700,13 +700,13 @@ ascon_aead128_decrypt_with:
 	str	r2, [sp, #100]
 	str	r6, [sp, #104]
 	str	r7, [sp, #108]
-	add	r3, sp, #96
-	movs	r2, #16
+	add	r2, sp, #96
+	movs	r3, #16
 .Lascon_aead128_decrypt_with_cpy19:
-	subs	r2, #1
+	subs	r3, #1
 	bcc	.Lascon_aead128_decrypt_with_stored18
-	ldrb	r0, [r3, r2]
-	strb	r0, [r1, r2]
+	ldrb	r0, [r2, r3]
+	strb	r0, [r1, r3]
 	b	.Lascon_aead128_decrypt_with_cpy19
 .Lascon_aead128_decrypt_with_stored18:
 	@ ascon_aead128.ae:41: s[0] = r[63:0]
@@ -809,26 +809,25 @@ ascon_aead128_decrypt_with:
 	movs	r0, #3
 	tst	r3, r0
 	beq	.Lascon_aead128_decrypt_with_words23
+	movs	r4, #16
+	b	.Lascon_aead128_decrypt_with_fill25
 .Lascon_aead128_decrypt_with_bytes22:
 	movs	r0, #0
 	str	r0, [sp, #96]
 	str	r0, [sp, #100]
 	str	r0, [sp, #104]
 	str	r0, [sp, #108]
-	add	r4, sp, #96
-	mov	r1, r2
-	cmp	r1, #16
-	bcc	.Lascon_aead128_decrypt_with_cnt25
-	movs	r1, #16
-.Lascon_aead128_decrypt_with_cnt25:
-.Lascon_aead128_decrypt_with_cpy26:
-	subs	r1, #1
-	bcc	.Lascon_aead128_decrypt_with_cpyd24
-	ldrb	r0, [r3, r1]
-	strb	r0, [r4, r1]
-	b	.Lascon_aead128_decrypt_with_cpy26
-.Lascon_aead128_decrypt_with_cpyd24:
-	mov	r3, r4
+	mov	r4, r2
+.Lascon_aead128_decrypt_with_fill25:
+	add	r1, sp, #96
+.Lascon_aead128_decrypt_with_cpy27:
+	subs	r4, #1
+	bcc	.Lascon_aead128_decrypt_with_cpyd26
+	ldrb	r0, [r3, r4]
+	strb	r0, [r1, r4]
+	b	.Lascon_aead128_decrypt_with_cpy27
+.Lascon_aead128_decrypt_with_cpyd26:
+	mov	r3, r1
 .Lascon_aead128_decrypt_with_words23:
 	ldr	r1, [r3]
 	ldr	r0, [sp]
@@ -856,17 +855,17 @@ ascon_aead128_decrypt_with:
 	str	r0, [sp, #52]
 	mov	r7, r0
 	cmp	r7, #128
-	bcs	.Lascon_aead128_decrypt_with_shz27
-.Lascon_aead128_decrypt_with_shl29:
+	bcs	.Lascon_aead128_decrypt_with_shz28
+.Lascon_aead128_decrypt_with_shl30:
 	cmp	r7, #32
-	bcc	.Lascon_aead128_decrypt_with_shf28
+	bcc	.Lascon_aead128_decrypt_with_shf29
 	mov	r1, r3
 	mov	r3, r4
 	mov	r4, r5
 	movs	r5, #0
 	subs	r7, #32
-	b	.Lascon_aead128_decrypt_with_shl29
-.Lascon_aead128_decrypt_with_shf28:
+	b	.Lascon_aead128_decrypt_with_shl30
+.Lascon_aead128_decrypt_with_shf29:
 	lsls	r1, r7
 	movs	r6, #32
 	subs	r6, r6, r7
@@ -882,13 +881,13 @@ ascon_aead128_decrypt_with:
 	lsls	r4, r7
 	orrs	r4, r0
 	lsls	r5, r7
-	b	.Lascon_aead128_decrypt_with_she30
-.Lascon_aead128_decrypt_with_shz27:
+	b	.Lascon_aead128_decrypt_with_she31
+.Lascon_aead128_decrypt_with_shz28:
 	movs	r5, #0
 	movs	r4, #0
 	movs	r3, #0
 	movs	r1, #0
-.Lascon_aead128_decrypt_with_she30:
+.Lascon_aead128_decrypt_with_she31:
 	ldr	r6, [sp, #40]
 	bics	r6, r5
 	ldr	r5, [sp, #44]
@@ -902,32 +901,33 @@ ascon_aead128_decrypt_with:
 	ldr	r0, [sp, #48]
 	adds	r1, r1, r0
 	cmp	r2, #16
-	bcc	.Lascon_aead128_decrypt_with_bytes31
+	bcc	.Lascon_aead128_decrypt_with_bytes32
 	movs	r0, #3
 	tst	r1, r0
-	bne	.Lascon_aead128_decrypt_with_bytes31
+	bne	.Lascon_aead128_decrypt_with_mis34
 	str	r6, [r1]
 	str	r5, [r1, #4]
 	str	r4, [r1, #8]
 	str	r3, [r1, #12]
-	b	.Lascon_aead128_decrypt_with_stored32
-.Lascon_aead128_decrypt_with_bytes31:
+	b	.Lascon_aead128_decrypt_with_stored33
+.Lascon_aead128_decrypt_with_mis34:
+	movs	r7, #16
+	b	.Lascon_aead128_decrypt_with_fill35
+.Lascon_aead128_decrypt_with_bytes32:
+	mov	r7, r2
+.Lascon_aead128_decrypt_with_fill35:
 	str	r6, [sp, #96]
 	str	r5, [sp, #100]
 	str	r4, [sp, #104]
 	str	r3, [sp, #108]
-	add	r7, sp, #96
-	cmp	r2, #16
-	bcc	.Lascon_aead128_decrypt_with_cnt33
-	movs	r2, #16
-.Lascon_aead128_decrypt_with_cnt33:
-.Lascon_aead128_decrypt_with_cpy34:
-	subs	r2, #1
-	bcc	.Lascon_aead128_decrypt_with_stored32
-	ldrb	r0, [r7, r2]
-	strb	r0, [r1, r2]
-	b	.Lascon_aead128_decrypt_with_cpy34
-.Lascon_aead128_decrypt_with_stored32:
+	add	r2, sp, #96
+.Lascon_aead128_decrypt_with_cpy36:
+	subs	r7, #1
+	bcc	.Lascon_aead128_decrypt_with_stored33
+	ldrb	r0, [r2, r7]
+	strb	r0, [r1, r7]
+	b	.Lascon_aead128_decrypt_with_cpy36
+.Lascon_aead128_decrypt_with_stored33:
 	@ ascon_aead128.ae:28: return (1 as u128) << (8 * count)
 	ldr	r1, [sp, #52]
 	movs	r2, #1
@@ -972,19 +972,19 @@ ascon_aead128_decrypt_with:
 	ldr	r3, [sp, #160]
 	movs	r0, #3
 	tst	r3, r0
-	beq	.Lascon_aead128_decrypt_with_words36
-.Lascon_aead128_decrypt_with_bytes35:
-	add	r2, sp, #96
-	movs	r1, #16
-.Lascon_aead128_decrypt_with_cpy38:
-	subs	r1, #1
-	bcc	.Lascon_aead128_decrypt_with_cpyd37
-	ldrb	r0, [r3, r1]
-	strb	r0, [r2, r1]
-	b	.Lascon_aead128_decrypt_with_cpy38
-.Lascon_aead128_decrypt_with_cpyd37:
-	mov	r3, r2
-.Lascon_aead128_decrypt_with_words36:
+	beq	.Lascon_aead128_decrypt_with_words38
+.Lascon_aead128_decrypt_with_bytes37:
+	movs	r2, #16
+	add	r1, sp, #96
+.Lascon_aead128_decrypt_with_cpy40:
+	subs	r2, #1
+	bcc	.Lascon_aead128_decrypt_with_cpyd39
+	ldrb	r0, [r3, r2]
+	strb	r0, [r1, r2]
+	b	.Lascon_aead128_decrypt_with_cpy40
+.Lascon_aead128_decrypt_with_cpyd39:
+	mov	r3, r1
+.Lascon_aead128_decrypt_with_words38:
 	ldr	r0, [r3]
 	str	r0, [sp, #28]
 	ldr	r0, [r3, #4]
@@ -1312,7 +1312,7 @@ ascon_aead128_P_permute:
 
 @ --- ascon_aead128_absorb_ad: ascon_aead128.absorb_ad
 @     frame 36 bytes (6 spill slots, 5 on the stack; locals 16), saves nothing
-@     estimated 210 bytes of code and literals
+@     estimated 208 bytes of code and literals
 	.section .text.ascon_aead128_absorb_ad,"ax",%progbits
 	.global ascon_aead128_absorb_ad
 	.type ascon_aead128_absorb_ad, %function
@@ -1366,26 +1366,25 @@ ascon_aead128_absorb_ad:
 	bcc	.Lascon_aead128_absorb_ad_bytes5
 	tst	r6, r0
 	beq	.Lascon_aead128_absorb_ad_words6
+	movs	r7, #16
+	b	.Lascon_aead128_absorb_ad_fill8
 .Lascon_aead128_absorb_ad_bytes5:
 	movs	r0, #0
 	str	r0, [sp, #20]
 	str	r0, [sp, #24]
 	str	r0, [sp, #28]
 	str	r0, [sp, #32]
-	add	r7, sp, #20
-	mov	r1, r2
-	cmp	r1, #16
-	bcc	.Lascon_aead128_absorb_ad_cnt8
-	movs	r1, #16
-.Lascon_aead128_absorb_ad_cnt8:
-.Lascon_aead128_absorb_ad_cpy9:
-	subs	r1, #1
-	bcc	.Lascon_aead128_absorb_ad_cpyd7
-	ldrb	r0, [r6, r1]
-	strb	r0, [r7, r1]
-	b	.Lascon_aead128_absorb_ad_cpy9
-.Lascon_aead128_absorb_ad_cpyd7:
-	mov	r6, r7
+	mov	r7, r2
+.Lascon_aead128_absorb_ad_fill8:
+	add	r1, sp, #20
+.Lascon_aead128_absorb_ad_cpy10:
+	subs	r7, #1
+	bcc	.Lascon_aead128_absorb_ad_cpyd9
+	ldrb	r0, [r6, r7]
+	strb	r0, [r1, r7]
+	b	.Lascon_aead128_absorb_ad_cpy10
+.Lascon_aead128_absorb_ad_cpyd9:
+	mov	r6, r1
 .Lascon_aead128_absorb_ad_words6:
 	@ ascon_aead128.ae:28: return (1 as u128) << (8 * count)
 	lsls	r1, r2, #3

@@ -30,16 +30,16 @@ eax_key_setup:
 	tst	r0, r1
 	beq	.Leax_key_setup_words2
 .Leax_key_setup_bytes1:
-	add	r3, sp, #12
-	movs	r2, #16
+	movs	r3, #16
+	add	r2, sp, #12
 .Leax_key_setup_cpy4:
-	subs	r2, #1
+	subs	r3, #1
 	bcc	.Leax_key_setup_cpyd3
-	ldrb	r1, [r0, r2]
-	strb	r1, [r3, r2]
+	ldrb	r1, [r0, r3]
+	strb	r1, [r2, r3]
 	b	.Leax_key_setup_cpy4
 .Leax_key_setup_cpyd3:
-	mov	r0, r3
+	mov	r0, r2
 .Leax_key_setup_words2:
 	ldr	r1, [r0, #12]
 	rev	r3, r1
@@ -219,7 +219,7 @@ eax_key_setup:
 
 @ --- eax_encrypt_with: eax.encrypt_with
 @     frame 112 bytes (26 spill slots, 18 on the stack; locals 32), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 452 bytes of code and literals
+@     estimated 446 bytes of code and literals
 	.section .text.eax_encrypt_with,"ax",%progbits
 	.global eax_encrypt_with
 	.type eax_encrypt_with, %function
@@ -310,26 +310,25 @@ eax_encrypt_with:
 	bcc	.Leax_encrypt_with_bytes3
 	tst	r0, r2
 	beq	.Leax_encrypt_with_words4
+	movs	r3, #16
+	b	.Leax_encrypt_with_fill6
 .Leax_encrypt_with_bytes3:
 	movs	r1, #0
 	str	r1, [sp, #92]
 	str	r1, [sp, #88]
 	str	r1, [sp, #84]
 	str	r1, [sp, #80]
-	ldr	r2, [sp, #8]
-	add	r3, sp, #80
-	cmp	r2, #16
-	bcc	.Leax_encrypt_with_cnt6
-	movs	r2, #16
-.Leax_encrypt_with_cnt6:
-.Leax_encrypt_with_cpy7:
-	subs	r2, #1
-	bcc	.Leax_encrypt_with_cpyd5
-	ldrb	r1, [r0, r2]
-	strb	r1, [r3, r2]
-	b	.Leax_encrypt_with_cpy7
-.Leax_encrypt_with_cpyd5:
-	mov	r0, r3
+	ldr	r3, [sp, #8]
+.Leax_encrypt_with_fill6:
+	add	r2, sp, #80
+.Leax_encrypt_with_cpy8:
+	subs	r3, #1
+	bcc	.Leax_encrypt_with_cpyd7
+	ldrb	r1, [r0, r3]
+	strb	r1, [r2, r3]
+	b	.Leax_encrypt_with_cpy8
+.Leax_encrypt_with_cpyd7:
+	mov	r0, r2
 .Leax_encrypt_with_words4:
 	ldm	r0, {r0, r1, r2, r3}
 	@ cmac.ae:25: return E.encrypt_block(ks, b)
@@ -353,60 +352,60 @@ eax_encrypt_with:
 	bl	eax_M_E_encrypt_block
 	ldr	r0, [sp, #108]
 	@ eax.ae:25: x = load_be(src, off, 16, n - off) ^ M.encrypt_block(ks, n0 + (i as u128))
-	ldr	r6, [sp, #32]
-	eors	r6, r0
+	ldr	r2, [sp, #32]
+	eors	r2, r0
 	@ cmac.ae:25: return E.encrypt_block(ks, b)
 	ldr	r0, [sp, #104]
 	@ eax.ae:25: x = load_be(src, off, 16, n - off) ^ M.encrypt_block(ks, n0 + (i as u128))
-	ldr	r5, [sp, #28]
-	eors	r5, r0
+	ldr	r6, [sp, #28]
+	eors	r6, r0
 	@ cmac.ae:25: return E.encrypt_block(ks, b)
 	ldr	r0, [sp, #100]
 	@ eax.ae:25: x = load_be(src, off, 16, n - off) ^ M.encrypt_block(ks, n0 + (i as u128))
-	ldr	r4, [sp, #24]
-	eors	r4, r0
+	ldr	r5, [sp, #24]
+	eors	r5, r0
 	@ cmac.ae:25: return E.encrypt_block(ks, b)
 	ldr	r0, [sp, #96]
 	@ eax.ae:25: x = load_be(src, off, 16, n - off) ^ M.encrypt_block(ks, n0 + (i as u128))
-	ldr	r2, [sp, #20]
-	eors	r2, r0
+	ldr	r4, [sp, #20]
+	eors	r4, r0
 	@ eax.ae:26: store_be(dst, off, x, n - off)
 	ldr	r1, [sp, #164]
 	ldr	r0, [sp, #16]
 	adds	r3, r1, r0
-	rev	r2, r2
 	rev	r4, r4
 	rev	r5, r5
 	rev	r6, r6
+	rev	r7, r2
 	movs	r1, #3
 	ldr	r0, [sp, #8]
 	cmp	r0, #16
-	bcc	.Leax_encrypt_with_bytes8
+	bcc	.Leax_encrypt_with_bytes9
 	tst	r3, r1
-	bne	.Leax_encrypt_with_bytes8
-	str	r6, [r3]
-	str	r5, [r3, #4]
-	str	r4, [r3, #8]
-	str	r2, [r3, #12]
-	b	.Leax_encrypt_with_stored9
-.Leax_encrypt_with_bytes8:
-	str	r2, [sp, #92]
-	str	r4, [sp, #88]
-	str	r5, [sp, #84]
-	str	r6, [sp, #80]
-	ldr	r1, [sp, #8]
-	add	r2, sp, #80
-	cmp	r1, #16
-	bcc	.Leax_encrypt_with_cnt10
-	movs	r1, #16
-.Leax_encrypt_with_cnt10:
-.Leax_encrypt_with_cpy11:
-	subs	r1, #1
-	bcc	.Leax_encrypt_with_stored9
-	ldrb	r0, [r2, r1]
-	strb	r0, [r3, r1]
-	b	.Leax_encrypt_with_cpy11
-.Leax_encrypt_with_stored9:
+	bne	.Leax_encrypt_with_mis11
+	str	r7, [r3]
+	str	r6, [r3, #4]
+	str	r5, [r3, #8]
+	str	r4, [r3, #12]
+	b	.Leax_encrypt_with_stored10
+.Leax_encrypt_with_mis11:
+	movs	r2, #16
+	b	.Leax_encrypt_with_fill12
+.Leax_encrypt_with_bytes9:
+	ldr	r2, [sp, #8]
+.Leax_encrypt_with_fill12:
+	str	r4, [sp, #92]
+	str	r5, [sp, #88]
+	str	r6, [sp, #84]
+	str	r7, [sp, #80]
+	add	r1, sp, #80
+.Leax_encrypt_with_cpy13:
+	subs	r2, #1
+	bcc	.Leax_encrypt_with_stored10
+	ldrb	r0, [r1, r2]
+	strb	r0, [r3, r2]
+	b	.Leax_encrypt_with_cpy13
+.Leax_encrypt_with_stored10:
 	ldr	r1, [sp, #12]
 	adds	r1, #1
 	str	r1, [sp, #12]
@@ -432,61 +431,61 @@ eax_encrypt_with:
 	ldr	r0, [sp, #92]
 	@ eax.ae:95: store_be(tag, 0, n ^ h ^ c, len(tag))
 	eors	r1, r0
-	ldr	r5, [sp, #44]
+	ldr	r2, [sp, #44]
 	ldr	r0, [sp, #68]
-	eors	r5, r0
+	eors	r2, r0
 	@ eax.ae:94: c = omac(ks, o, 2 as u8, ct)
 	ldr	r0, [sp, #88]
 	@ eax.ae:95: store_be(tag, 0, n ^ h ^ c, len(tag))
-	eors	r5, r0
-	ldr	r4, [sp, #48]
+	eors	r2, r0
+	ldr	r5, [sp, #48]
 	ldr	r0, [sp, #72]
-	eors	r4, r0
+	eors	r5, r0
 	@ eax.ae:94: c = omac(ks, o, 2 as u8, ct)
 	ldr	r0, [sp, #84]
 	@ eax.ae:95: store_be(tag, 0, n ^ h ^ c, len(tag))
-	eors	r4, r0
-	ldr	r2, [sp, #52]
+	eors	r5, r0
+	ldr	r4, [sp, #52]
 	ldr	r0, [sp, #76]
-	eors	r2, r0
+	eors	r4, r0
 	@ eax.ae:94: c = omac(ks, o, 2 as u8, ct)
 	ldr	r0, [sp, #80]
 	@ eax.ae:95: store_be(tag, 0, n ^ h ^ c, len(tag))
-	eors	r2, r0
+	eors	r4, r0
 	ldr	r3, [sp, #172]
-	rev	r2, r2
 	rev	r4, r4
 	rev	r5, r5
-	rev	r6, r1
+	rev	r6, r2
+	rev	r7, r1
 	movs	r1, #3
 	ldr	r0, [sp, #176]
 	cmp	r0, #16
-	bcc	.Leax_encrypt_with_bytes12
+	bcc	.Leax_encrypt_with_bytes14
 	tst	r3, r1
-	bne	.Leax_encrypt_with_bytes12
-	str	r6, [r3]
-	str	r5, [r3, #4]
-	str	r4, [r3, #8]
-	str	r2, [r3, #12]
-	b	.Leax_encrypt_with_stored13
-.Leax_encrypt_with_bytes12:
-	str	r6, [sp, #80]
-	str	r5, [sp, #84]
-	str	r4, [sp, #88]
-	str	r2, [sp, #92]
-	add	r2, sp, #80
-	ldr	r1, [sp, #176]
-	cmp	r1, #16
-	bcc	.Leax_encrypt_with_cnt14
-	movs	r1, #16
-.Leax_encrypt_with_cnt14:
-.Leax_encrypt_with_cpy15:
-	subs	r1, #1
-	bcc	.Leax_encrypt_with_stored13
-	ldrb	r0, [r2, r1]
-	strb	r0, [r3, r1]
-	b	.Leax_encrypt_with_cpy15
-.Leax_encrypt_with_stored13:
+	bne	.Leax_encrypt_with_mis16
+	str	r7, [r3]
+	str	r6, [r3, #4]
+	str	r5, [r3, #8]
+	str	r4, [r3, #12]
+	b	.Leax_encrypt_with_stored15
+.Leax_encrypt_with_mis16:
+	movs	r2, #16
+	b	.Leax_encrypt_with_fill17
+.Leax_encrypt_with_bytes14:
+	ldr	r2, [sp, #176]
+.Leax_encrypt_with_fill17:
+	str	r7, [sp, #80]
+	str	r6, [sp, #84]
+	str	r5, [sp, #88]
+	str	r4, [sp, #92]
+	add	r1, sp, #80
+.Leax_encrypt_with_cpy18:
+	subs	r2, #1
+	bcc	.Leax_encrypt_with_stored15
+	ldrb	r0, [r1, r2]
+	strb	r0, [r3, r2]
+	b	.Leax_encrypt_with_cpy18
+.Leax_encrypt_with_stored15:
 	add	sp, #112
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
@@ -499,8 +498,8 @@ eax_encrypt_with:
 
 
 @ --- eax_decrypt_with: eax.decrypt_with
-@     frame 108 bytes (34 spill slots, 17 on the stack; locals 32), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 594 bytes of code and literals
+@     frame 108 bytes (31 spill slots, 17 on the stack; locals 32), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 548 bytes of code and literals
 	.section .text.eax_decrypt_with,"ax",%progbits
 	.global eax_decrypt_with
 	.type eax_decrypt_with, %function
@@ -633,26 +632,25 @@ eax_decrypt_with:
 	bcc	.Leax_decrypt_with_bytes3
 	tst	r0, r2
 	beq	.Leax_decrypt_with_words4
+	movs	r3, #16
+	b	.Leax_decrypt_with_fill6
 .Leax_decrypt_with_bytes3:
 	movs	r1, #0
 	str	r1, [sp, #88]
 	str	r1, [sp, #84]
 	str	r1, [sp, #80]
 	str	r1, [sp, #76]
-	ldr	r2, [sp, #8]
-	add	r3, sp, #76
-	cmp	r2, #16
-	bcc	.Leax_decrypt_with_cnt6
-	movs	r2, #16
-.Leax_decrypt_with_cnt6:
-.Leax_decrypt_with_cpy7:
-	subs	r2, #1
-	bcc	.Leax_decrypt_with_cpyd5
-	ldrb	r1, [r0, r2]
-	strb	r1, [r3, r2]
-	b	.Leax_decrypt_with_cpy7
-.Leax_decrypt_with_cpyd5:
-	mov	r0, r3
+	ldr	r3, [sp, #8]
+.Leax_decrypt_with_fill6:
+	add	r2, sp, #76
+.Leax_decrypt_with_cpy8:
+	subs	r3, #1
+	bcc	.Leax_decrypt_with_cpyd7
+	ldrb	r1, [r0, r3]
+	strb	r1, [r2, r3]
+	b	.Leax_decrypt_with_cpy8
+.Leax_decrypt_with_cpyd7:
+	mov	r0, r2
 .Leax_decrypt_with_words4:
 	ldm	r0, {r0, r1, r2, r3}
 	@ cmac.ae:25: return E.encrypt_block(ks, b)
@@ -676,60 +674,60 @@ eax_decrypt_with:
 	bl	eax_M_E_encrypt_block
 	ldr	r0, [sp, #104]
 	@ eax.ae:25: x = load_be(src, off, 16, n - off) ^ M.encrypt_block(ks, n0 + (i as u128))
-	ldr	r6, [sp, #32]
-	eors	r6, r0
+	ldr	r2, [sp, #32]
+	eors	r2, r0
 	@ cmac.ae:25: return E.encrypt_block(ks, b)
 	ldr	r0, [sp, #100]
 	@ eax.ae:25: x = load_be(src, off, 16, n - off) ^ M.encrypt_block(ks, n0 + (i as u128))
-	ldr	r5, [sp, #28]
-	eors	r5, r0
+	ldr	r6, [sp, #28]
+	eors	r6, r0
 	@ cmac.ae:25: return E.encrypt_block(ks, b)
 	ldr	r0, [sp, #96]
 	@ eax.ae:25: x = load_be(src, off, 16, n - off) ^ M.encrypt_block(ks, n0 + (i as u128))
-	ldr	r4, [sp, #24]
-	eors	r4, r0
+	ldr	r5, [sp, #24]
+	eors	r5, r0
 	@ cmac.ae:25: return E.encrypt_block(ks, b)
 	ldr	r0, [sp, #92]
 	@ eax.ae:25: x = load_be(src, off, 16, n - off) ^ M.encrypt_block(ks, n0 + (i as u128))
-	ldr	r2, [sp, #20]
-	eors	r2, r0
+	ldr	r4, [sp, #20]
+	eors	r4, r0
 	@ eax.ae:26: store_be(dst, off, x, n - off)
 	ldr	r1, [sp, #168]
 	ldr	r0, [sp, #16]
 	adds	r3, r1, r0
-	rev	r2, r2
 	rev	r4, r4
 	rev	r5, r5
 	rev	r6, r6
+	rev	r7, r2
 	movs	r1, #3
 	ldr	r0, [sp, #8]
 	cmp	r0, #16
-	bcc	.Leax_decrypt_with_bytes8
+	bcc	.Leax_decrypt_with_bytes9
 	tst	r3, r1
-	bne	.Leax_decrypt_with_bytes8
-	str	r6, [r3]
-	str	r5, [r3, #4]
-	str	r4, [r3, #8]
-	str	r2, [r3, #12]
-	b	.Leax_decrypt_with_stored9
-.Leax_decrypt_with_bytes8:
-	str	r2, [sp, #88]
-	str	r4, [sp, #84]
-	str	r5, [sp, #80]
-	str	r6, [sp, #76]
-	ldr	r1, [sp, #8]
-	add	r2, sp, #76
-	cmp	r1, #16
-	bcc	.Leax_decrypt_with_cnt10
-	movs	r1, #16
-.Leax_decrypt_with_cnt10:
-.Leax_decrypt_with_cpy11:
-	subs	r1, #1
-	bcc	.Leax_decrypt_with_stored9
-	ldrb	r0, [r2, r1]
-	strb	r0, [r3, r1]
-	b	.Leax_decrypt_with_cpy11
-.Leax_decrypt_with_stored9:
+	bne	.Leax_decrypt_with_mis11
+	str	r7, [r3]
+	str	r6, [r3, #4]
+	str	r5, [r3, #8]
+	str	r4, [r3, #12]
+	b	.Leax_decrypt_with_stored10
+.Leax_decrypt_with_mis11:
+	movs	r2, #16
+	b	.Leax_decrypt_with_fill12
+.Leax_decrypt_with_bytes9:
+	ldr	r2, [sp, #8]
+.Leax_decrypt_with_fill12:
+	str	r4, [sp, #88]
+	str	r5, [sp, #84]
+	str	r6, [sp, #80]
+	str	r7, [sp, #76]
+	add	r1, sp, #76
+.Leax_decrypt_with_cpy13:
+	subs	r2, #1
+	bcc	.Leax_decrypt_with_stored10
+	ldrb	r0, [r1, r2]
+	strb	r0, [r3, r2]
+	b	.Leax_decrypt_with_cpy13
+.Leax_decrypt_with_stored10:
 	ldr	r1, [sp, #12]
 	adds	r1, #1
 	str	r1, [sp, #12]
@@ -738,107 +736,83 @@ eax_decrypt_with:
 	bcc	.Leax_decrypt_with_loop1
 .Leax_decrypt_with_done2:
 	@ eax.ae:105: difference = load_be(tag, 0, 16, len(tag)) ^ ((n ^ h ^ c) & ~(~(0 as u128) >> (8 * len(tag))))
-	ldr	r6, [sp, #160]
-	movs	r1, #3
+	ldr	r1, [sp, #160]
+	movs	r2, #3
 	ldr	r0, [sp, #164]
 	cmp	r0, #16
-	bcc	.Leax_decrypt_with_bytes12
-	tst	r6, r1
-	beq	.Leax_decrypt_with_words13
-.Leax_decrypt_with_bytes12:
+	bcc	.Leax_decrypt_with_bytes14
+	tst	r1, r2
+	beq	.Leax_decrypt_with_words15
+	movs	r3, #16
+	b	.Leax_decrypt_with_fill17
+.Leax_decrypt_with_bytes14:
 	movs	r0, #0
 	str	r0, [sp, #88]
 	str	r0, [sp, #84]
 	str	r0, [sp, #80]
 	str	r0, [sp, #76]
-	ldr	r1, [sp, #164]
+	ldr	r3, [sp, #164]
+.Leax_decrypt_with_fill17:
 	add	r2, sp, #76
-	cmp	r1, #16
-	bcc	.Leax_decrypt_with_cnt15
-	movs	r1, #16
-.Leax_decrypt_with_cnt15:
-.Leax_decrypt_with_cpy16:
-	subs	r1, #1
-	bcc	.Leax_decrypt_with_cpyd14
-	ldrb	r0, [r6, r1]
-	strb	r0, [r2, r1]
-	b	.Leax_decrypt_with_cpy16
-.Leax_decrypt_with_cpyd14:
-	mov	r6, r2
-.Leax_decrypt_with_words13:
+.Leax_decrypt_with_cpy19:
+	subs	r3, #1
+	bcc	.Leax_decrypt_with_cpyd18
+	ldrb	r0, [r1, r3]
+	strb	r0, [r2, r3]
+	b	.Leax_decrypt_with_cpy19
+.Leax_decrypt_with_cpyd18:
+	mov	r1, r2
+.Leax_decrypt_with_words15:
 	ldr	r0, [sp, #164]
-	lsls	r5, r0, #3
-	movs	r4, #0
-	mvns	r4, r4
-	mov	r1, r4
-	mov	r2, r4
-	mov	r3, r4
-	ldr	r0, [r6]
+	lsls	r3, r0, #3
+	ldr	r0, [r1]
+	rev	r2, r0
+	ldr	r0, [r1, #4]
+	rev	r4, r0
+	ldr	r0, [r1, #8]
+	rev	r5, r0
+	ldr	r0, [r1, #12]
 	rev	r0, r0
 	str	r0, [sp, #8]
-	ldr	r0, [r6, #4]
-	rev	r0, r0
-	str	r0, [sp, #20]
-	ldr	r0, [r6, #8]
-	rev	r0, r0
-	str	r0, [sp, #12]
-	ldr	r0, [r6, #12]
-	rev	r0, r0
-	str	r0, [sp, #16]
-	cmp	r5, #128
-	bcs	.Leax_decrypt_with_shz17
-.Leax_decrypt_with_shl19:
-	cmp	r5, #32
-	bcc	.Leax_decrypt_with_shf18
-	subs	r5, #32
-	mov	r3, r2
-	mov	r2, r1
-	mov	r1, r4
-	movs	r4, #0
-	b	.Leax_decrypt_with_shl19
-.Leax_decrypt_with_shf18:
-	movs	r7, #32
-	subs	r7, r7, r5
-	mov	r0, r4
-	lsls	r0, r7
-	lsrs	r4, r5
-	mov	r6, r1
-	lsls	r6, r7
-	lsrs	r1, r5
-	orrs	r1, r0
-	mov	r0, r2
-	lsls	r0, r7
-	lsrs	r2, r5
-	orrs	r2, r6
-	lsrs	r3, r5
-	orrs	r3, r0
-	b	.Leax_decrypt_with_she20
-.Leax_decrypt_with_shz17:
-	movs	r4, #0
+	cmp	r3, #128
+	bcc	.Leax_decrypt_with_shok20
+	movs	r3, #128
+.Leax_decrypt_with_shok20:
+	movs	r1, #128
+	subs	r1, r1, r3
+	movs	r3, #1
+	lsls	r3, r1
+	subs	r1, #32
+	movs	r6, #1
+	lsls	r6, r1
+	subs	r1, #32
+	movs	r7, #1
+	lsls	r7, r1
+	subs	r1, #32
+	movs	r0, #1
+	lsls	r0, r1
+	subs	r3, #1
 	movs	r1, #0
-	movs	r2, #0
-	movs	r3, #0
-.Leax_decrypt_with_she20:
-	ldr	r5, [sp, #72]
-	bics	r5, r4
-	ldr	r0, [sp, #8]
-	eors	r0, r5
-	ldr	r4, [sp, #68]
-	bics	r4, r1
-	ldr	r1, [sp, #20]
-	eors	r1, r4
-	ldr	r4, [sp, #60]
-	bics	r4, r3
-	ldr	r3, [sp, #16]
-	eors	r3, r4
-	ldr	r4, [sp, #64]
-	bics	r4, r2
-	ldr	r2, [sp, #12]
-	eors	r2, r4
+	sbcs	r6, r1
+	sbcs	r7, r1
+	sbcs	r0, r1
+	ldr	r1, [sp, #72]
+	bics	r1, r0
+	eors	r2, r1
+	ldr	r0, [sp, #68]
+	bics	r0, r7
+	eors	r4, r0
+	ldr	r0, [sp, #60]
+	bics	r0, r3
+	ldr	r3, [sp, #8]
+	eors	r3, r0
+	ldr	r1, [sp, #64]
+	bics	r1, r6
+	eors	r5, r1
 	@ eax.ae:106: return difference == 0
+	orrs	r3, r5
+	orrs	r3, r4
 	orrs	r3, r2
-	orrs	r3, r1
-	orrs	r3, r0
 	subs	r0, r3, #1
 	movs	r1, #0
 	adcs	r1, r1
@@ -1116,7 +1090,7 @@ eax_M_E_encrypt_block:
 
 @ --- eax_omac: eax.omac
 @     frame 80 bytes (25 spill slots, 12 on the stack; locals 32), saves nothing
-@     estimated 516 bytes of code and literals
+@     estimated 512 bytes of code and literals
 	.section .text.eax_omac,"ax",%progbits
 	.global eax_omac
 	.type eax_omac, %function
@@ -1187,26 +1161,25 @@ eax_omac:
 	bcc	.Leax_omac_bytes1
 	tst	r7, r3
 	beq	.Leax_omac_words2
+	movs	r6, #16
+	b	.Leax_omac_fill4
 .Leax_omac_bytes1:
 	movs	r0, #0
 	str	r0, [sp, #48]
 	str	r0, [sp, #52]
 	str	r0, [sp, #56]
 	str	r0, [sp, #60]
-	add	r6, sp, #48
-	ldr	r3, [sp, #84]
-	cmp	r3, #16
-	bcc	.Leax_omac_cnt4
-	movs	r3, #16
-.Leax_omac_cnt4:
-.Leax_omac_cpy5:
-	subs	r3, #1
-	bcc	.Leax_omac_cpyd3
-	ldrb	r0, [r7, r3]
-	strb	r0, [r6, r3]
-	b	.Leax_omac_cpy5
-.Leax_omac_cpyd3:
-	mov	r7, r6
+	ldr	r6, [sp, #84]
+.Leax_omac_fill4:
+	add	r3, sp, #48
+.Leax_omac_cpy6:
+	subs	r6, #1
+	bcc	.Leax_omac_cpyd5
+	ldrb	r0, [r7, r6]
+	strb	r0, [r3, r6]
+	b	.Leax_omac_cpy6
+.Leax_omac_cpyd5:
+	mov	r7, r3
 .Leax_omac_words2:
 	rsbs	r6, r5, #0
 	ldr	r0, [r7]
@@ -1242,8 +1215,8 @@ eax_omac:
 	movs	r7, #1
 	str	r7, [sp]
 	cmp	r7, r0
-	bcs	.Leax_omac_done7
-.Leax_omac_loop6:
+	bcs	.Leax_omac_done8
+.Leax_omac_loop7:
 	@ cmac.ae:81: y = E.encrypt_block(ks, y ^ x)
 	mov	r0, r8
 	eors	r0, r6
@@ -1273,29 +1246,28 @@ eax_omac:
 	adds	r1, r0, r1
 	movs	r0, #3
 	cmp	r6, #16
-	bcc	.Leax_omac_bytes8
+	bcc	.Leax_omac_bytes9
 	tst	r1, r0
-	beq	.Leax_omac_words9
-.Leax_omac_bytes8:
+	beq	.Leax_omac_words10
+	movs	r6, #16
+	b	.Leax_omac_fill12
+.Leax_omac_bytes9:
 	movs	r0, #0
 	str	r0, [sp, #48]
 	str	r0, [sp, #52]
 	str	r0, [sp, #56]
 	str	r0, [sp, #60]
+.Leax_omac_fill12:
 	add	r7, sp, #48
-	cmp	r6, #16
-	bcc	.Leax_omac_cnt11
-	movs	r6, #16
-.Leax_omac_cnt11:
-.Leax_omac_cpy12:
+.Leax_omac_cpy14:
 	subs	r6, #1
-	bcc	.Leax_omac_cpyd10
+	bcc	.Leax_omac_cpyd13
 	ldrb	r0, [r1, r6]
 	strb	r0, [r7, r6]
-	b	.Leax_omac_cpy12
-.Leax_omac_cpyd10:
+	b	.Leax_omac_cpy14
+.Leax_omac_cpyd13:
 	mov	r1, r7
-.Leax_omac_words9:
+.Leax_omac_words10:
 	mov	r8, r5
 	mov	r9, r3
 	ldr	r0, [r1, #12]
@@ -1311,8 +1283,8 @@ eax_omac:
 	str	r7, [sp]
 	ldr	r0, [sp, #8]
 	cmp	r7, r0
-	bcc	.Leax_omac_loop6
-.Leax_omac_done7:
+	bcc	.Leax_omac_loop7
+.Leax_omac_done8:
 	@ cmac.ae:85: return E.encrypt_block(ks, y ^ last_block(k1, k2, x, n % 16, n % 16 == 0))
 	ldr	r0, [sp, #84]
 	lsls	r0, r0, #28

@@ -29,16 +29,16 @@ elephant_dumbo_key_setup:
 	tst	r0, r1
 	beq	.Lelephant_dumbo_key_setup_words2
 .Lelephant_dumbo_key_setup_bytes1:
-	add	r3, sp, #4
-	movs	r2, #16
+	movs	r3, #16
+	add	r2, sp, #4
 .Lelephant_dumbo_key_setup_cpy4:
-	subs	r2, #1
+	subs	r3, #1
 	bcc	.Lelephant_dumbo_key_setup_cpyd3
-	ldrb	r1, [r0, r2]
-	strb	r1, [r3, r2]
+	ldrb	r1, [r0, r3]
+	strb	r1, [r2, r3]
 	b	.Lelephant_dumbo_key_setup_cpy4
 .Lelephant_dumbo_key_setup_cpyd3:
-	mov	r0, r3
+	mov	r0, r2
 .Lelephant_dumbo_key_setup_words2:
 	ldm	r0, {r0, r1, r2, r3}
 	str	r0, [sp, #4]
@@ -116,13 +116,13 @@ elephant_dumbo_encrypt_with:
 .Lelephant_dumbo_encrypt_with_bytes1:
 	str	r2, [sp, #32]
 	str	r1, [sp, #36]
-	movs	r1, #8
-	add	r2, sp, #32
+	movs	r2, #8
+	add	r1, sp, #32
 .Lelephant_dumbo_encrypt_with_cpy3:
-	subs	r1, #1
+	subs	r2, #1
 	bcc	.Lelephant_dumbo_encrypt_with_stored2
-	ldrb	r0, [r2, r1]
-	strb	r0, [r3, r1]
+	ldrb	r0, [r1, r2]
+	strb	r0, [r3, r2]
 	b	.Lelephant_dumbo_encrypt_with_cpy3
 .Lelephant_dumbo_encrypt_with_stored2:
 	add	sp, #40
@@ -163,16 +163,16 @@ elephant_dumbo_decrypt_with:
 	tst	r4, r0
 	beq	.Lelephant_dumbo_decrypt_with_words2
 .Lelephant_dumbo_decrypt_with_bytes1:
-	add	r7, sp, #48
-	movs	r3, #8
+	movs	r7, #8
+	add	r3, sp, #48
 .Lelephant_dumbo_decrypt_with_cpy4:
-	subs	r3, #1
+	subs	r7, #1
 	bcc	.Lelephant_dumbo_decrypt_with_cpyd3
-	ldrb	r0, [r4, r3]
-	strb	r0, [r7, r3]
+	ldrb	r0, [r4, r7]
+	strb	r0, [r3, r7]
 	b	.Lelephant_dumbo_decrypt_with_cpy4
 .Lelephant_dumbo_decrypt_with_cpyd3:
-	mov	r4, r7
+	mov	r4, r3
 .Lelephant_dumbo_decrypt_with_words2:
 	add	r0, sp, #48
 	str	r0, [sp, #28]
@@ -710,7 +710,7 @@ elephant_dumbo_P_permute:
 
 @ --- elephant_dumbo_crypt: elephant_dumbo.crypt
 @     frame 224 bytes (112 spill slots, 46 on the stack; locals 40), saves nothing
-@     estimated 2184 bytes of code and literals
+@     estimated 2174 bytes of code and literals
 	.section .text.elephant_dumbo_crypt,"ax",%progbits
 	.global elephant_dumbo_crypt
 	.type elephant_dumbo_crypt, %function
@@ -1151,17 +1151,17 @@ elephant_dumbo_crypt:
 	tst	r0, r1
 	beq	.Lelephant_dumbo_crypt_words2
 .Lelephant_dumbo_crypt_bytes1:
-	add	r2, sp, #184
-	movs	r1, #12
+	movs	r2, #12
+	add	r1, sp, #184
 .Lelephant_dumbo_crypt_cpy4:
-	subs	r1, #1
+	subs	r2, #1
 	bcc	.Lelephant_dumbo_crypt_cpyd3
 	mov	r0, r8
-	ldrb	r0, [r0, r1]
-	strb	r0, [r2, r1]
+	ldrb	r0, [r0, r2]
+	strb	r0, [r1, r2]
 	b	.Lelephant_dumbo_crypt_cpy4
 .Lelephant_dumbo_crypt_cpyd3:
-	mov	r8, r2
+	mov	r8, r1
 .Lelephant_dumbo_crypt_words2:
 	@ elephant_dumbo.ae:49: x = load_le(nonce, 0, 12) as u160 | (load_le(ad, 0, 8, a) as u160) << 96
 	mov	r1, r10
@@ -1178,16 +1178,16 @@ elephant_dumbo_crypt:
 	tst	r1, r0
 	beq	.Lelephant_dumbo_crypt_words6
 .Lelephant_dumbo_crypt_bytes5:
-	add	r3, sp, #184
-	movs	r2, #12
+	movs	r3, #12
+	add	r2, sp, #184
 .Lelephant_dumbo_crypt_cpy8:
-	subs	r2, #1
+	subs	r3, #1
 	bcc	.Lelephant_dumbo_crypt_cpyd7
-	ldrb	r0, [r1, r2]
-	strb	r0, [r3, r2]
+	ldrb	r0, [r1, r3]
+	strb	r0, [r2, r3]
 	b	.Lelephant_dumbo_crypt_cpy8
 .Lelephant_dumbo_crypt_cpyd7:
-	mov	r1, r3
+	mov	r1, r2
 .Lelephant_dumbo_crypt_words6:
 	ldr	r2, [r1, #8]
 	ldm	r1!, {r3, r4}
@@ -1198,24 +1198,23 @@ elephant_dumbo_crypt:
 	movs	r0, #3
 	tst	r1, r0
 	beq	.Lelephant_dumbo_crypt_words10
+	movs	r6, #8
+	b	.Lelephant_dumbo_crypt_fill12
 .Lelephant_dumbo_crypt_bytes9:
 	movs	r0, #0
 	str	r0, [sp, #188]
 	str	r0, [sp, #184]
-	ldr	r5, [sp, #228]
-	add	r6, sp, #184
-	cmp	r5, #8
-	bcc	.Lelephant_dumbo_crypt_cnt12
-	movs	r5, #8
-.Lelephant_dumbo_crypt_cnt12:
-.Lelephant_dumbo_crypt_cpy13:
-	subs	r5, #1
-	bcc	.Lelephant_dumbo_crypt_cpyd11
-	ldrb	r0, [r1, r5]
-	strb	r0, [r6, r5]
-	b	.Lelephant_dumbo_crypt_cpy13
-.Lelephant_dumbo_crypt_cpyd11:
-	mov	r1, r6
+	ldr	r6, [sp, #228]
+.Lelephant_dumbo_crypt_fill12:
+	add	r5, sp, #184
+.Lelephant_dumbo_crypt_cpy14:
+	subs	r6, #1
+	bcc	.Lelephant_dumbo_crypt_cpyd13
+	ldrb	r0, [r1, r6]
+	strb	r0, [r5, r6]
+	b	.Lelephant_dumbo_crypt_cpy14
+.Lelephant_dumbo_crypt_cpyd13:
+	mov	r1, r5
 .Lelephant_dumbo_crypt_words10:
 	@ elephant_dumbo.ae:50: return if a < 8 then x | ((1 as u160) << (8 * (12 + a))) else x
 	ldr	r0, [sp, #228]
@@ -1229,9 +1228,9 @@ elephant_dumbo_crypt:
 	ldm	r1, {r1, r7}
 	@ elephant_dumbo.ae:50: return if a < 8 then x | ((1 as u160) << (8 * (12 + a))) else x
 	cmp	r5, #160
-	bcc	.Lelephant_dumbo_crypt_shok14
+	bcc	.Lelephant_dumbo_crypt_shok15
 	movs	r5, #160
-.Lelephant_dumbo_crypt_shok14:
+.Lelephant_dumbo_crypt_shok15:
 	movs	r0, #1
 	lsls	r0, r5
 	orrs	r0, r3
@@ -1292,9 +1291,9 @@ elephant_dumbo_crypt:
 	ldr	r1, [sp, #132]
 	cmp	r0, r1
 	bcc	.Lelephant_dumbo_crypt_far1
-	b	.Lelephant_dumbo_crypt_done16
+	b	.Lelephant_dumbo_crypt_done17
 .Lelephant_dumbo_crypt_far1:
-.Lelephant_dumbo_crypt_loop15:
+.Lelephant_dumbo_crypt_loop16:
 	@ elephant_dumbo.ae:36: t = (x[7:0] <<< 3) ^ (x[31:24] << 7) ^ (x[111:104] >> 7)
 	ldr	r3, [sp, #80]
 	uxtb	r0, r3
@@ -1353,7 +1352,7 @@ elephant_dumbo_crypt:
 	@ elephant_dumbo.ae:89: if i < blocks_m {
 	cmp	r2, #0
 	bne	.Lelephant_dumbo_crypt_far2
-	b	.Lelephant_dumbo_crypt_else17
+	b	.Lelephant_dumbo_crypt_else18
 .Lelephant_dumbo_crypt_far2:
 	@ elephant_dumbo.ae:91: store_le(out, off, load_le(in, off, block, count) ^ masked(n, cur ^ next), count)
 	ldr	r1, [sp, #232]
@@ -1405,32 +1404,31 @@ elephant_dumbo_crypt:
 	eors	r6, r5
 	str	r6, [sp, #96]
 	cmp	r0, #20
-	bcc	.Lelephant_dumbo_crypt_bytes19
+	bcc	.Lelephant_dumbo_crypt_bytes20
 	movs	r0, #3
 	tst	r4, r0
-	beq	.Lelephant_dumbo_crypt_words20
-.Lelephant_dumbo_crypt_bytes19:
+	beq	.Lelephant_dumbo_crypt_words21
+	movs	r6, #20
+	b	.Lelephant_dumbo_crypt_fill23
+.Lelephant_dumbo_crypt_bytes20:
 	movs	r0, #0
 	str	r0, [sp, #200]
 	str	r0, [sp, #196]
 	str	r0, [sp, #192]
 	str	r0, [sp, #188]
 	str	r0, [sp, #184]
-	ldr	r5, [sp, #84]
-	add	r6, sp, #184
-	cmp	r5, #20
-	bcc	.Lelephant_dumbo_crypt_cnt22
-	movs	r5, #20
-.Lelephant_dumbo_crypt_cnt22:
-.Lelephant_dumbo_crypt_cpy23:
-	subs	r5, #1
-	bcc	.Lelephant_dumbo_crypt_cpyd21
-	ldrb	r0, [r4, r5]
-	strb	r0, [r6, r5]
-	b	.Lelephant_dumbo_crypt_cpy23
-.Lelephant_dumbo_crypt_cpyd21:
-	mov	r4, r6
-.Lelephant_dumbo_crypt_words20:
+	ldr	r6, [sp, #84]
+.Lelephant_dumbo_crypt_fill23:
+	add	r5, sp, #184
+.Lelephant_dumbo_crypt_cpy25:
+	subs	r6, #1
+	bcc	.Lelephant_dumbo_crypt_cpyd24
+	ldrb	r0, [r4, r6]
+	strb	r0, [r5, r6]
+	b	.Lelephant_dumbo_crypt_cpy25
+.Lelephant_dumbo_crypt_cpyd24:
+	mov	r4, r5
+.Lelephant_dumbo_crypt_words21:
 	ldr	r0, [r4]
 	str	r0, [sp, #128]
 	ldr	r0, [r4, #4]
@@ -1492,36 +1490,36 @@ elephant_dumbo_crypt:
 	adds	r7, r7, r0
 	ldr	r0, [sp, #84]
 	cmp	r0, #20
-	bcc	.Lelephant_dumbo_crypt_bytes24
+	bcc	.Lelephant_dumbo_crypt_bytes26
 	tst	r7, r1
-	bne	.Lelephant_dumbo_crypt_bytes24
+	bne	.Lelephant_dumbo_crypt_mis28
 	str	r6, [r7]
 	str	r5, [r7, #4]
 	str	r4, [r7, #8]
 	str	r3, [r7, #12]
 	str	r2, [r7, #16]
-	b	.Lelephant_dumbo_crypt_stored25
-.Lelephant_dumbo_crypt_bytes24:
+	b	.Lelephant_dumbo_crypt_stored27
+.Lelephant_dumbo_crypt_mis28:
+	movs	r1, #20
+	b	.Lelephant_dumbo_crypt_fill29
+.Lelephant_dumbo_crypt_bytes26:
+	ldr	r1, [sp, #84]
+.Lelephant_dumbo_crypt_fill29:
 	str	r2, [sp, #200]
 	str	r3, [sp, #196]
 	str	r4, [sp, #192]
 	str	r5, [sp, #188]
 	str	r6, [sp, #184]
-	ldr	r1, [sp, #84]
 	add	r2, sp, #184
-	cmp	r1, #20
-	bcc	.Lelephant_dumbo_crypt_cnt26
-	movs	r1, #20
-.Lelephant_dumbo_crypt_cnt26:
-.Lelephant_dumbo_crypt_cpy27:
+.Lelephant_dumbo_crypt_cpy30:
 	subs	r1, #1
-	bcc	.Lelephant_dumbo_crypt_stored25
+	bcc	.Lelephant_dumbo_crypt_stored27
 	ldrb	r0, [r2, r1]
 	strb	r0, [r7, r1]
-	b	.Lelephant_dumbo_crypt_cpy27
-.Lelephant_dumbo_crypt_stored25:
-.Lelephant_dumbo_crypt_else17:
-.Lelephant_dumbo_crypt_endif18:
+	b	.Lelephant_dumbo_crypt_cpy30
+.Lelephant_dumbo_crypt_stored27:
+.Lelephant_dumbo_crypt_else18:
+.Lelephant_dumbo_crypt_endif19:
 	@ elephant_dumbo.ae:93: if (i > 0) & (i <= blocks_c) {
 	ldr	r0, [sp]
 	subs	r1, r0, #1
@@ -1533,7 +1531,7 @@ elephant_dumbo_crypt:
 	adcs	r0, r0
 	ands	r2, r0
 	bne	.Lelephant_dumbo_crypt_far3
-	b	.Lelephant_dumbo_crypt_else28
+	b	.Lelephant_dumbo_crypt_else31
 .Lelephant_dumbo_crypt_far3:
 	@ elephant_dumbo.ae:94: tag = tag ^ masked(padded(c, off - block, m - (off - block)), prev ^ next)
 	ldr	r1, [sp, #88]
@@ -1566,32 +1564,31 @@ elephant_dumbo_crypt:
 	str	r0, [sp, #48]
 	@ elephant_dumbo.ae:42: x = load_le(buf, off, block, count)
 	cmp	r2, #20
-	bcc	.Lelephant_dumbo_crypt_bytes30
+	bcc	.Lelephant_dumbo_crypt_bytes33
 	movs	r0, #3
 	tst	r3, r0
-	beq	.Lelephant_dumbo_crypt_words31
-.Lelephant_dumbo_crypt_bytes30:
+	beq	.Lelephant_dumbo_crypt_words34
+	movs	r4, #20
+	b	.Lelephant_dumbo_crypt_fill36
+.Lelephant_dumbo_crypt_bytes33:
 	movs	r0, #0
 	str	r0, [sp, #200]
 	str	r0, [sp, #196]
 	str	r0, [sp, #192]
 	str	r0, [sp, #188]
 	str	r0, [sp, #184]
-	mov	r1, r2
-	add	r4, sp, #184
-	cmp	r1, #20
-	bcc	.Lelephant_dumbo_crypt_cnt33
-	movs	r1, #20
-.Lelephant_dumbo_crypt_cnt33:
-.Lelephant_dumbo_crypt_cpy34:
-	subs	r1, #1
-	bcc	.Lelephant_dumbo_crypt_cpyd32
-	ldrb	r0, [r3, r1]
-	strb	r0, [r4, r1]
-	b	.Lelephant_dumbo_crypt_cpy34
-.Lelephant_dumbo_crypt_cpyd32:
-	mov	r3, r4
-.Lelephant_dumbo_crypt_words31:
+	mov	r4, r2
+.Lelephant_dumbo_crypt_fill36:
+	add	r1, sp, #184
+.Lelephant_dumbo_crypt_cpy38:
+	subs	r4, #1
+	bcc	.Lelephant_dumbo_crypt_cpyd37
+	ldrb	r0, [r3, r4]
+	strb	r0, [r1, r4]
+	b	.Lelephant_dumbo_crypt_cpy38
+.Lelephant_dumbo_crypt_cpyd37:
+	mov	r3, r1
+.Lelephant_dumbo_crypt_words34:
 	@ elephant_dumbo.ae:43: return if count < block then x | ((1 as u160) << (8 * count)) else x
 	lsls	r5, r2, #3
 	cmp	r2, #20
@@ -1604,9 +1601,9 @@ elephant_dumbo_crypt:
 	ldm	r3, {r3, r4}
 	@ elephant_dumbo.ae:43: return if count < block then x | ((1 as u160) << (8 * count)) else x
 	cmp	r5, #160
-	bcc	.Lelephant_dumbo_crypt_shok35
+	bcc	.Lelephant_dumbo_crypt_shok39
 	movs	r5, #160
-.Lelephant_dumbo_crypt_shok35:
+.Lelephant_dumbo_crypt_shok39:
 	movs	r0, #1
 	lsls	r0, r5
 	orrs	r0, r3
@@ -1699,8 +1696,8 @@ elephant_dumbo_crypt:
 	ldr	r0, [sp, #48]
 	eors	r1, r0
 	str	r1, [sp, #40]
-.Lelephant_dumbo_crypt_else28:
-.Lelephant_dumbo_crypt_endif29:
+.Lelephant_dumbo_crypt_else31:
+.Lelephant_dumbo_crypt_endif32:
 	@ elephant_dumbo.ae:96: if i + 1 < blocks_ad {
 	ldr	r0, [sp]
 	adds	r2, r0, #1
@@ -1710,7 +1707,7 @@ elephant_dumbo_crypt:
 	adcs	r1, r1
 	movs	r0, #1
 	eors	r1, r0
-	beq	.Lelephant_dumbo_crypt_else36
+	beq	.Lelephant_dumbo_crypt_else40
 	@ elephant_dumbo.ae:55: return padded(ad, block * i - 12, len(ad) + 12 - block * i)
 	movs	r0, #20
 	muls	r2, r0
@@ -1722,32 +1719,31 @@ elephant_dumbo_crypt:
 	ldr	r0, [sp, #136]
 	adds	r2, r0, r2
 	cmp	r3, #20
-	bcc	.Lelephant_dumbo_crypt_bytes38
+	bcc	.Lelephant_dumbo_crypt_bytes42
 	movs	r0, #3
 	tst	r2, r0
-	beq	.Lelephant_dumbo_crypt_words39
-.Lelephant_dumbo_crypt_bytes38:
+	beq	.Lelephant_dumbo_crypt_words43
+	movs	r4, #20
+	b	.Lelephant_dumbo_crypt_fill45
+.Lelephant_dumbo_crypt_bytes42:
 	movs	r0, #0
 	str	r0, [sp, #200]
 	str	r0, [sp, #196]
 	str	r0, [sp, #192]
 	str	r0, [sp, #188]
 	str	r0, [sp, #184]
-	mov	r1, r3
-	add	r4, sp, #184
-	cmp	r1, #20
-	bcc	.Lelephant_dumbo_crypt_cnt41
-	movs	r1, #20
-.Lelephant_dumbo_crypt_cnt41:
-.Lelephant_dumbo_crypt_cpy42:
-	subs	r1, #1
-	bcc	.Lelephant_dumbo_crypt_cpyd40
-	ldrb	r0, [r2, r1]
-	strb	r0, [r4, r1]
-	b	.Lelephant_dumbo_crypt_cpy42
-.Lelephant_dumbo_crypt_cpyd40:
-	mov	r2, r4
-.Lelephant_dumbo_crypt_words39:
+	mov	r4, r3
+.Lelephant_dumbo_crypt_fill45:
+	add	r1, sp, #184
+.Lelephant_dumbo_crypt_cpy47:
+	subs	r4, #1
+	bcc	.Lelephant_dumbo_crypt_cpyd46
+	ldrb	r0, [r2, r4]
+	strb	r0, [r1, r4]
+	b	.Lelephant_dumbo_crypt_cpy47
+.Lelephant_dumbo_crypt_cpyd46:
+	mov	r2, r1
+.Lelephant_dumbo_crypt_words43:
 	@ elephant_dumbo.ae:43: return if count < block then x | ((1 as u160) << (8 * count)) else x
 	lsls	r1, r3, #3
 	cmp	r3, #20
@@ -1759,9 +1755,9 @@ elephant_dumbo_crypt:
 	ldm	r2, {r2, r4, r5}
 	@ elephant_dumbo.ae:43: return if count < block then x | ((1 as u160) << (8 * count)) else x
 	cmp	r1, #160
-	bcc	.Lelephant_dumbo_crypt_shok43
+	bcc	.Lelephant_dumbo_crypt_shok48
 	movs	r1, #160
-.Lelephant_dumbo_crypt_shok43:
+.Lelephant_dumbo_crypt_shok48:
 	movs	r0, #1
 	lsls	r0, r1
 	orrs	r0, r2
@@ -1849,14 +1845,14 @@ elephant_dumbo_crypt:
 	eors	r1, r0
 	ldr	r0, [sp, #20]
 	eors	r1, r0
-	b	.Lelephant_dumbo_crypt_endif37
-.Lelephant_dumbo_crypt_else36:
+	b	.Lelephant_dumbo_crypt_endif41
+.Lelephant_dumbo_crypt_else40:
 	ldr	r5, [sp, #24]
 	ldr	r4, [sp, #28]
 	ldr	r3, [sp, #32]
 	ldr	r2, [sp, #36]
 	ldr	r1, [sp, #40]
-.Lelephant_dumbo_crypt_endif37:
+.Lelephant_dumbo_crypt_endif41:
 	ldr	r0, [sp]
 	adds	r0, #1
 	str	r0, [sp]
@@ -1889,9 +1885,9 @@ elephant_dumbo_crypt:
 	ldr	r0, [sp, #132]
 	cmp	r1, r0
 	bcs	.Lelephant_dumbo_crypt_far4
-	b	.Lelephant_dumbo_crypt_loop15
+	b	.Lelephant_dumbo_crypt_loop16
 .Lelephant_dumbo_crypt_far4:
-.Lelephant_dumbo_crypt_done16:
+.Lelephant_dumbo_crypt_done17:
 	@ elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
 	ldr	r3, [sp, #32]
 	ldr	r0, [sp, #172]

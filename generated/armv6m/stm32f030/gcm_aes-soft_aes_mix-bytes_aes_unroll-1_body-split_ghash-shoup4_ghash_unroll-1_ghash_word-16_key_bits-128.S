@@ -30,16 +30,16 @@ gcm_key_setup:
 	tst	r0, r1
 	beq	.Lgcm_key_setup_words2
 .Lgcm_key_setup_bytes1:
-	add	r3, sp, #8
-	movs	r2, #16
+	movs	r3, #16
+	add	r2, sp, #8
 .Lgcm_key_setup_cpy4:
-	subs	r2, #1
+	subs	r3, #1
 	bcc	.Lgcm_key_setup_cpyd3
-	ldrb	r1, [r0, r2]
-	strb	r1, [r3, r2]
+	ldrb	r1, [r0, r3]
+	strb	r1, [r2, r3]
 	b	.Lgcm_key_setup_cpy4
 .Lgcm_key_setup_cpyd3:
-	mov	r0, r3
+	mov	r0, r2
 .Lgcm_key_setup_words2:
 	ldr	r1, [r0, #12]
 	rev	r3, r1
@@ -292,8 +292,8 @@ gcm_key_setup:
 
 
 @ --- gcm_encrypt_with: gcm.encrypt_with
-@     frame 120 bytes (41 spill slots, 17 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 908 bytes of code and literals
+@     frame 120 bytes (36 spill slots, 17 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 864 bytes of code and literals
 	.section .text.gcm_encrypt_with,"ax",%progbits
 	.global gcm_encrypt_with
 	.type gcm_encrypt_with, %function
@@ -307,20 +307,20 @@ gcm_encrypt_with:
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
 	sub	sp, #120
+	@ gcm.ae:118: y = G.absorb(tab, 0 as u128, ad)
+	movs	r4, #0
+	str	r4, [sp, #88]
+	str	r4, [sp, #92]
+	str	r4, [sp, #96]
+	str	r4, [sp, #100]
+	add	r4, sp, #104
+	str	r4, [sp]
 	str	r0, [sp, #44]
 	str	r1, [sp, #4]
 	str	r2, [sp, #12]
 	str	r3, [sp, #8]
 	ldr	r2, [sp, #156]
-	@ gcm.ae:118: y = G.absorb(tab, 0 as u128, ad)
-	movs	r0, #0
-	str	r0, [sp, #88]
-	str	r0, [sp, #92]
-	str	r0, [sp, #96]
-	str	r0, [sp, #100]
 	add	r1, sp, #88
-	add	r0, sp, #104
-	str	r0, [sp]
 	ldr	r0, [sp, #4]
 	ldr	r3, [sp, #160]
 	bl	gcm_G_absorb
@@ -358,36 +358,39 @@ gcm_encrypt_with:
 	add	r2, sp, #104
 	ldr	r0, [sp, #44]
 	bl	gcm_E_encrypt_block
-	ldr	r0, [sp, #104]
-	str	r0, [sp, #68]
-	ldr	r0, [sp, #108]
-	str	r0, [sp, #64]
-	ldr	r0, [sp, #112]
-	str	r0, [sp, #60]
-	ldr	r0, [sp, #116]
-	str	r0, [sp, #56]
-	@ gcm.ae:38: return cat(x[127:32], x[31:0] + 1)
-	ldr	r0, [sp, #8]
-	adds	r2, r0, #1
 	@ gcm.ae:123: for i in 0..(n + 15) / 16 {
 	ldr	r0, [sp, #168]
 	adds	r0, #15
 	lsrs	r0, r0, #4
 	str	r0, [sp, #52]
-	movs	r1, #0
+	@ gcm.ae:38: return cat(x[127:32], x[31:0] + 1)
+	ldr	r1, [sp, #8]
+	adds	r1, r1, #1
+	@ gcm.ae:123: for i in 0..(n + 15) / 16 {
 	str	r1, [sp, #8]
-	str	r2, [sp, #12]
+	@ gcm.ae:120: s0 = E.encrypt_block(ks, j0)
+	ldr	r1, [sp, #104]
+	str	r1, [sp, #68]
+	ldr	r1, [sp, #108]
+	str	r1, [sp, #64]
+	ldr	r1, [sp, #112]
+	str	r1, [sp, #60]
+	ldr	r1, [sp, #116]
+	str	r1, [sp, #56]
+	@ gcm.ae:123: for i in 0..(n + 15) / 16 {
+	movs	r1, #0
+	str	r1, [sp, #12]
 	cmp	r1, r0
 	bcc	.Lgcm_encrypt_with_far1
 	b	.Lgcm_encrypt_with_done2
 .Lgcm_encrypt_with_far1:
 .Lgcm_encrypt_with_loop1:
 	@ gcm.ae:124: off = 16 * i
-	ldr	r1, [sp, #8]
+	ldr	r1, [sp, #12]
 	lsls	r0, r1, #4
 	str	r0, [sp, #16]
 	@ gcm.ae:125: u = E.encrypt_block(ks, j)
-	ldr	r0, [sp, #12]
+	ldr	r0, [sp, #8]
 	str	r0, [sp, #88]
 	ldr	r0, [sp, #40]
 	str	r0, [sp, #92]
@@ -400,180 +403,157 @@ gcm_encrypt_with:
 	ldr	r0, [sp, #44]
 	bl	gcm_E_encrypt_block
 	ldr	r4, [sp, #104]
-	ldr	r3, [sp, #108]
-	ldr	r2, [sp, #112]
+	ldr	r2, [sp, #108]
+	ldr	r1, [sp, #112]
 	ldr	r0, [sp, #116]
 	mov	r10, r0
 	@ gcm.ae:38: return cat(x[127:32], x[31:0] + 1)
-	ldr	r0, [sp, #12]
+	ldr	r0, [sp, #8]
 	adds	r0, r0, #1
-	str	r0, [sp, #12]
+	str	r0, [sp, #8]
 	@ gcm.ae:127: c = first_bytes(load_be(msg, off, 16, n - off) ^ u, n - off)
-	ldr	r1, [sp, #168]
+	ldr	r3, [sp, #168]
 	ldr	r0, [sp, #16]
-	subs	r5, r1, r0
-	mov	r8, r5
-	ldr	r1, [sp, #164]
-	adds	r1, r1, r0
-	cmp	r5, #16
+	subs	r7, r3, r0
+	ldr	r3, [sp, #164]
+	adds	r3, r3, r0
+	cmp	r7, #16
 	bcc	.Lgcm_encrypt_with_bytes3
 	movs	r0, #3
-	tst	r1, r0
+	tst	r3, r0
 	beq	.Lgcm_encrypt_with_words4
+	movs	r6, #16
+	b	.Lgcm_encrypt_with_fill6
 .Lgcm_encrypt_with_bytes3:
 	movs	r0, #0
 	str	r0, [sp, #88]
 	str	r0, [sp, #92]
 	str	r0, [sp, #96]
 	str	r0, [sp, #100]
-	add	r6, sp, #88
-	mov	r5, r8
-	cmp	r5, #16
-	bcc	.Lgcm_encrypt_with_cnt6
-	movs	r5, #16
-.Lgcm_encrypt_with_cnt6:
-.Lgcm_encrypt_with_cpy7:
-	subs	r5, #1
-	bcc	.Lgcm_encrypt_with_cpyd5
-	ldrb	r0, [r1, r5]
-	strb	r0, [r6, r5]
-	b	.Lgcm_encrypt_with_cpy7
-.Lgcm_encrypt_with_cpyd5:
-	mov	r1, r6
+	mov	r6, r7
+.Lgcm_encrypt_with_fill6:
+	add	r5, sp, #88
+.Lgcm_encrypt_with_cpy8:
+	subs	r6, #1
+	bcc	.Lgcm_encrypt_with_cpyd7
+	ldrb	r0, [r3, r6]
+	strb	r0, [r5, r6]
+	b	.Lgcm_encrypt_with_cpy8
+.Lgcm_encrypt_with_cpyd7:
+	mov	r3, r5
 .Lgcm_encrypt_with_words4:
-	ldr	r0, [r1, #12]
+	ldr	r0, [r3, #12]
 	rev	r0, r0
-	ldr	r5, [r1, #8]
-	rev	r6, r5
-	ldr	r5, [r1, #4]
-	rev	r5, r5
-	ldr	r1, [r1]
-	rev	r1, r1
 	eors	r0, r4
+	mov	r8, r0
+	ldr	r0, [r3, #8]
+	rev	r0, r0
+	eors	r0, r2
 	mov	r9, r0
-	eors	r6, r3
-	mov	r11, r6
-	eors	r5, r2
+	ldr	r0, [r3, #4]
+	rev	r5, r0
+	eors	r5, r1
+	ldr	r0, [r3]
+	rev	r2, r0
 	mov	r0, r10
-	eors	r1, r0
-	mov	r10, r1
+	eors	r2, r0
 	@ gcm.ae:44: if count < 16 {                  // only a partial block pays for the mask (a run-time shift)
-	mov	r0, r8
-	cmp	r0, #16
+	cmp	r7, #16
 	movs	r1, #0
 	adcs	r1, r1
 	movs	r0, #1
 	eors	r1, r0
-	beq	.Lgcm_encrypt_with_else8
+	beq	.Lgcm_encrypt_with_else9
 	@ gcm.ae:45: y = x & ~(~(0 as u128) >> (8 * count))
+	lsls	r1, r7, #3
+	cmp	r1, #128
+	bcc	.Lgcm_encrypt_with_shok11
+	movs	r1, #128
+.Lgcm_encrypt_with_shok11:
+	movs	r0, #128
+	subs	r0, r0, r1
+	movs	r4, #1
+	lsls	r4, r0
+	subs	r0, #32
+	movs	r3, #1
+	lsls	r3, r0
+	subs	r0, #32
+	movs	r6, #1
+	lsls	r6, r0
+	subs	r0, #32
+	movs	r1, #1
+	lsls	r1, r0
+	subs	r4, #1
+	movs	r0, #0
+	sbcs	r3, r0
+	sbcs	r6, r0
+	sbcs	r1, r0
 	mov	r0, r8
-	lsls	r6, r0, #3
-	movs	r4, #0
-	mvns	r4, r4
-	mov	r3, r4
-	mov	r2, r4
-	mov	r1, r4
-	cmp	r6, #128
-	bcs	.Lgcm_encrypt_with_shz10
-.Lgcm_encrypt_with_shl12:
-	cmp	r6, #32
-	bcc	.Lgcm_encrypt_with_shf11
-	mov	r4, r3
-	mov	r3, r2
-	mov	r2, r1
-	movs	r1, #0
-	subs	r6, #32
-	b	.Lgcm_encrypt_with_shl12
-.Lgcm_encrypt_with_shf11:
-	movs	r7, #32
-	subs	r7, r7, r6
-	lsrs	r4, r6
-	mov	r0, r3
-	lsls	r0, r7
-	orrs	r4, r0
-	lsrs	r3, r6
-	mov	r0, r2
-	lsls	r0, r7
-	orrs	r3, r0
-	lsrs	r2, r6
-	mov	r0, r1
-	lsls	r0, r7
-	orrs	r2, r0
-	lsrs	r1, r6
-	b	.Lgcm_encrypt_with_she13
-.Lgcm_encrypt_with_shz10:
-	movs	r4, #0
-	movs	r3, #0
-	movs	r2, #0
-	movs	r1, #0
-.Lgcm_encrypt_with_she13:
-	mov	r7, r9
-	bics	r7, r4
-	mov	r6, r11
-	bics	r6, r3
-	bics	r5, r2
-	mov	r4, r10
-	bics	r4, r1
-	b	.Lgcm_encrypt_with_endif9
-.Lgcm_encrypt_with_else8:
-	mov	r7, r9
-	mov	r6, r11
-	mov	r4, r10
-.Lgcm_encrypt_with_endif9:
+	bics	r0, r4
+	mov	r4, r9
+	bics	r4, r3
+	mov	r3, r5
+	bics	r3, r6
+	bics	r2, r1
+	mov	r8, r0
+	b	.Lgcm_encrypt_with_endif10
+.Lgcm_encrypt_with_else9:
+	mov	r4, r9
+	mov	r3, r5
+.Lgcm_encrypt_with_endif10:
 	@ gcm.ae:128: store_be(ct, off, c, n - off)
-	rev	r0, r4
-	mov	r9, r0
-	rev	r0, r5
-	mov	r10, r0
-	rev	r3, r6
-	rev	r2, r7
 	ldr	r1, [sp, #172]
 	ldr	r0, [sp, #16]
 	adds	r1, r1, r0
+	rev	r0, r2
+	mov	r9, r0
+	rev	r0, r3
+	mov	r10, r0
+	rev	r6, r4
 	mov	r0, r8
-	cmp	r0, #16
-	bcc	.Lgcm_encrypt_with_bytes14
+	rev	r5, r0
+	cmp	r7, #16
+	bcc	.Lgcm_encrypt_with_bytes12
 	movs	r0, #3
 	tst	r1, r0
-	bne	.Lgcm_encrypt_with_bytes14
+	bne	.Lgcm_encrypt_with_mis14
 	mov	r0, r9
 	str	r0, [r1]
 	mov	r0, r10
 	str	r0, [r1, #4]
-	str	r3, [r1, #8]
-	str	r2, [r1, #12]
-	b	.Lgcm_encrypt_with_stored15
-.Lgcm_encrypt_with_bytes14:
+	str	r6, [r1, #8]
+	str	r5, [r1, #12]
+	b	.Lgcm_encrypt_with_stored13
+.Lgcm_encrypt_with_mis14:
+	movs	r7, #16
+.Lgcm_encrypt_with_bytes12:
+.Lgcm_encrypt_with_fill15:
 	mov	r0, r9
 	str	r0, [sp, #88]
 	mov	r0, r10
 	str	r0, [sp, #92]
-	str	r3, [sp, #96]
-	str	r2, [sp, #100]
-	add	r3, sp, #88
-	mov	r2, r8
-	cmp	r2, #16
-	bcc	.Lgcm_encrypt_with_cnt16
-	movs	r2, #16
-.Lgcm_encrypt_with_cnt16:
-.Lgcm_encrypt_with_cpy17:
-	subs	r2, #1
-	bcc	.Lgcm_encrypt_with_stored15
-	ldrb	r0, [r3, r2]
-	strb	r0, [r1, r2]
-	b	.Lgcm_encrypt_with_cpy17
-.Lgcm_encrypt_with_stored15:
+	str	r6, [sp, #96]
+	str	r5, [sp, #100]
+	add	r5, sp, #88
+.Lgcm_encrypt_with_cpy16:
+	subs	r7, #1
+	bcc	.Lgcm_encrypt_with_stored13
+	ldrb	r0, [r5, r7]
+	strb	r0, [r1, r7]
+	b	.Lgcm_encrypt_with_cpy16
+.Lgcm_encrypt_with_stored13:
 	@ gcm.ae:129: y = G.mul_h(y ^ c, tab)                          // the partial block hashed zero-padded
-	ldr	r3, [sp, #28]
-	eors	r3, r7
-	ldr	r2, [sp, #32]
-	eors	r2, r6
+	ldr	r6, [sp, #28]
+	mov	r0, r8
+	eors	r6, r0
+	ldr	r5, [sp, #32]
+	eors	r5, r4
 	ldr	r1, [sp, #24]
-	eors	r1, r5
+	eors	r1, r3
 	ldr	r0, [sp, #20]
-	eors	r0, r4
-	str	r3, [sp, #88]
-	str	r2, [sp, #92]
+	eors	r0, r2
+	str	r6, [sp, #88]
+	str	r5, [sp, #92]
 	str	r1, [sp, #96]
 	str	r0, [sp, #100]
 	add	r0, sp, #88
@@ -588,9 +568,9 @@ gcm_encrypt_with:
 	str	r3, [sp, #32]
 	str	r2, [sp, #24]
 	str	r1, [sp, #20]
-	ldr	r1, [sp, #8]
+	ldr	r1, [sp, #12]
 	adds	r1, #1
-	str	r1, [sp, #8]
+	str	r1, [sp, #12]
 	ldr	r0, [sp, #52]
 	cmp	r1, r0
 	bcs	.Lgcm_encrypt_with_far2
@@ -599,38 +579,50 @@ gcm_encrypt_with:
 .Lgcm_encrypt_with_done2:
 	@ gcm.ae:64: lengths = cat((ad_len as u64) << 3, (ct_len as u64) << 3)
 	ldr	r0, [sp, #160]
-	lsls	r2, r0, #3
-	lsrs	r1, r0, #29
+	lsrs	r2, r0, #29
+	@ gcm.ae:65: return G.mul_h(y ^ lengths, tab) ^ s0
+	ldr	r1, [sp, #20]
+	eors	r1, r2
+	@ gcm.ae:64: lengths = cat((ad_len as u64) << 3, (ct_len as u64) << 3)
+	lsls	r0, r0, #3
+	@ gcm.ae:65: return G.mul_h(y ^ lengths, tab) ^ s0
+	ldr	r3, [sp, #24]
+	eors	r3, r0
+	@ gcm.ae:64: lengths = cat((ad_len as u64) << 3, (ct_len as u64) << 3)
 	ldr	r0, [sp, #168]
-	lsls	r3, r0, #3
-	lsrs	r0, r0, #29
+	lsrs	r2, r0, #29
+	@ gcm.ae:65: return G.mul_h(y ^ lengths, tab) ^ s0
+	ldr	r4, [sp, #32]
+	eors	r4, r2
+	@ gcm.ae:64: lengths = cat((ad_len as u64) << 3, (ct_len as u64) << 3)
+	lsls	r0, r0, #3
 	@ gcm.ae:65: return G.mul_h(y ^ lengths, tab) ^ s0
 	ldr	r5, [sp, #28]
-	eors	r5, r3
-	ldr	r4, [sp, #32]
-	eors	r4, r0
-	ldr	r3, [sp, #24]
-	eors	r3, r2
-	ldr	r2, [sp, #20]
-	eors	r2, r1
+	eors	r5, r0
 	@ ghash.ae:149: xs[i] = x[w * i + w - 1 : w * i]
 	uxth	r0, r5
-	add	r1, sp, #72
-	strh	r0, [r1]
+	add	r2, sp, #72
+	strh	r0, [r2]
 	lsrs	r0, r5, #16
-	strh	r0, [r1, #2]
+	strh	r0, [r2, #2]
 	uxth	r0, r4
-	strh	r0, [r1, #4]
+	strh	r0, [r2, #4]
 	lsrs	r0, r4, #16
-	strh	r0, [r1, #6]
+	strh	r0, [r2, #6]
 	uxth	r0, r3
-	strh	r0, [r1, #8]
+	strh	r0, [r2, #8]
 	lsrs	r0, r3, #16
-	strh	r0, [r1, #10]
-	uxth	r0, r2
-	strh	r0, [r1, #12]
-	lsrs	r0, r2, #16
-	strh	r0, [r1, #14]
+	strh	r0, [r2, #10]
+	uxth	r0, r1
+	strh	r0, [r2, #12]
+	lsrs	r0, r1, #16
+	strh	r0, [r2, #14]
+	@ ghash.ae:157: z = z ^ tab[xw[8 * j + 7 : 8 * j + 4]] ^ tab[16 + (xw[8 * j + 3 : 8 * j] as u8)]
+	ldr	r0, [sp, #4]
+	movs	r1, #1
+	lsls	r1, r1, #8
+	adds	r0, r0, r1
+	mov	r11, r0
 	@ ghash.ae:152: @unroll(unroll)
 	movs	r0, #0
 	mov	r10, r0
@@ -644,14 +636,8 @@ gcm_encrypt_with:
 	@ ghash.ae:156: z = (z >> 8) ^ ((R8[z[7:0]] as u128) << 112)
 	ldr	r0, =gcm_G.R8
 	str	r0, [sp, #8]
-	@ ghash.ae:157: z = z ^ tab[xw[8 * j + 7 : 8 * j + 4]] ^ tab[16 + (xw[8 * j + 3 : 8 * j] as u8)]
-	ldr	r0, [sp, #4]
-	movs	r3, #1
-	lsls	r3, r3, #8
-	adds	r0, r0, r3
-	mov	r11, r0
 	@ ghash.ae:152: @unroll(unroll)
-.Lgcm_encrypt_with_loop18:
+.Lgcm_encrypt_with_loop17:
 	@ ghash.ae:154: xw = xs[i]
 	mov	r0, r9
 	ldrh	r0, [r0]
@@ -747,8 +733,8 @@ gcm_encrypt_with:
 	adds	r0, #1
 	mov	r10, r0
 	cmp	r0, #8
-	bcc	.Lgcm_encrypt_with_loop18
-.Lgcm_encrypt_with_done19:
+	bcc	.Lgcm_encrypt_with_loop17
+.Lgcm_encrypt_with_done18:
 	@ gcm.ae:65: return G.mul_h(y ^ lengths, tab) ^ s0
 	ldr	r0, [sp, #68]
 	eors	r7, r0
@@ -762,37 +748,37 @@ gcm_encrypt_with:
 	rev	r6, r1
 	rev	r4, r2
 	rev	r5, r5
-	rev	r2, r7
+	rev	r7, r7
 	ldr	r3, [sp, #180]
 	movs	r1, #3
 	ldr	r0, [sp, #184]
 	cmp	r0, #16
-	bcc	.Lgcm_encrypt_with_bytes20
+	bcc	.Lgcm_encrypt_with_bytes19
 	tst	r3, r1
-	bne	.Lgcm_encrypt_with_bytes20
+	bne	.Lgcm_encrypt_with_mis21
 	str	r6, [r3]
 	str	r4, [r3, #4]
 	str	r5, [r3, #8]
-	str	r2, [r3, #12]
-	b	.Lgcm_encrypt_with_stored21
-.Lgcm_encrypt_with_bytes20:
+	str	r7, [r3, #12]
+	b	.Lgcm_encrypt_with_stored20
+.Lgcm_encrypt_with_mis21:
+	movs	r2, #16
+	b	.Lgcm_encrypt_with_fill22
+.Lgcm_encrypt_with_bytes19:
+	ldr	r2, [sp, #184]
+.Lgcm_encrypt_with_fill22:
 	str	r6, [sp, #88]
 	str	r4, [sp, #92]
 	str	r5, [sp, #96]
-	str	r2, [sp, #100]
-	add	r2, sp, #88
-	ldr	r1, [sp, #184]
-	cmp	r1, #16
-	bcc	.Lgcm_encrypt_with_cnt22
-	movs	r1, #16
-.Lgcm_encrypt_with_cnt22:
+	str	r7, [sp, #100]
+	add	r1, sp, #88
 .Lgcm_encrypt_with_cpy23:
-	subs	r1, #1
-	bcc	.Lgcm_encrypt_with_stored21
-	ldrb	r0, [r2, r1]
-	strb	r0, [r3, r1]
+	subs	r2, #1
+	bcc	.Lgcm_encrypt_with_stored20
+	ldrb	r0, [r1, r2]
+	strb	r0, [r3, r2]
 	b	.Lgcm_encrypt_with_cpy23
-.Lgcm_encrypt_with_stored21:
+.Lgcm_encrypt_with_stored20:
 	add	sp, #120
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
@@ -805,8 +791,8 @@ gcm_encrypt_with:
 
 
 @ --- gcm_decrypt_with: gcm.decrypt_with
-@     frame 144 bytes (49 spill slots, 23 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 994 bytes of code and literals
+@     frame 144 bytes (47 spill slots, 23 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 956 bytes of code and literals
 	.section .text.gcm_decrypt_with,"ax",%progbits
 	.global gcm_decrypt_with
 	.type gcm_decrypt_with, %function
@@ -914,26 +900,25 @@ gcm_decrypt_with:
 	bcc	.Lgcm_decrypt_with_bytes3
 	tst	r1, r2
 	beq	.Lgcm_decrypt_with_words4
+	movs	r3, #16
+	b	.Lgcm_decrypt_with_fill6
 .Lgcm_decrypt_with_bytes3:
 	movs	r0, #0
 	str	r0, [sp, #112]
 	str	r0, [sp, #116]
 	str	r0, [sp, #120]
 	str	r0, [sp, #124]
-	add	r3, sp, #112
-	ldr	r2, [sp, #4]
-	cmp	r2, #16
-	bcc	.Lgcm_decrypt_with_cnt6
-	movs	r2, #16
-.Lgcm_decrypt_with_cnt6:
-.Lgcm_decrypt_with_cpy7:
-	subs	r2, #1
-	bcc	.Lgcm_decrypt_with_cpyd5
-	ldrb	r0, [r1, r2]
-	strb	r0, [r3, r2]
-	b	.Lgcm_decrypt_with_cpy7
-.Lgcm_decrypt_with_cpyd5:
-	mov	r1, r3
+	ldr	r3, [sp, #4]
+.Lgcm_decrypt_with_fill6:
+	add	r2, sp, #112
+.Lgcm_decrypt_with_cpy8:
+	subs	r3, #1
+	bcc	.Lgcm_decrypt_with_cpyd7
+	ldrb	r0, [r1, r3]
+	strb	r0, [r2, r3]
+	b	.Lgcm_decrypt_with_cpy8
+.Lgcm_decrypt_with_cpyd7:
+	mov	r1, r2
 .Lgcm_decrypt_with_words4:
 	ldr	r0, [r1, #12]
 	rev	r0, r0
@@ -1025,32 +1010,32 @@ gcm_decrypt_with:
 	movs	r7, #3
 	ldr	r0, [sp, #4]
 	cmp	r0, #16
-	bcc	.Lgcm_decrypt_with_bytes8
+	bcc	.Lgcm_decrypt_with_bytes9
 	tst	r2, r7
-	bne	.Lgcm_decrypt_with_bytes8
+	bne	.Lgcm_decrypt_with_mis11
 	str	r3, [r2]
 	str	r4, [r2, #4]
 	str	r5, [r2, #8]
 	str	r6, [r2, #12]
-	b	.Lgcm_decrypt_with_stored9
-.Lgcm_decrypt_with_bytes8:
+	b	.Lgcm_decrypt_with_stored10
+.Lgcm_decrypt_with_mis11:
+	movs	r7, #16
+	b	.Lgcm_decrypt_with_fill12
+.Lgcm_decrypt_with_bytes9:
+	ldr	r7, [sp, #4]
+.Lgcm_decrypt_with_fill12:
 	str	r3, [sp, #112]
 	str	r4, [sp, #116]
 	str	r5, [sp, #120]
 	str	r6, [sp, #124]
-	add	r4, sp, #112
-	ldr	r3, [sp, #4]
-	cmp	r3, #16
-	bcc	.Lgcm_decrypt_with_cnt10
-	movs	r3, #16
-.Lgcm_decrypt_with_cnt10:
-.Lgcm_decrypt_with_cpy11:
-	subs	r3, #1
-	bcc	.Lgcm_decrypt_with_stored9
-	ldrb	r0, [r4, r3]
-	strb	r0, [r2, r3]
-	b	.Lgcm_decrypt_with_cpy11
-.Lgcm_decrypt_with_stored9:
+	add	r3, sp, #112
+.Lgcm_decrypt_with_cpy13:
+	subs	r7, #1
+	bcc	.Lgcm_decrypt_with_stored10
+	ldrb	r0, [r3, r7]
+	strb	r0, [r2, r7]
+	b	.Lgcm_decrypt_with_cpy13
+.Lgcm_decrypt_with_stored10:
 	@ gcm.ae:38: return cat(x[127:32], x[31:0] + 1)
 	ldr	r0, [sp, #16]
 	adds	r0, r0, #1
@@ -1117,9 +1102,9 @@ gcm_decrypt_with:
 	movs	r0, #0
 	mov	r10, r0
 	movs	r1, #0
-	movs	r4, #0
 	movs	r3, #0
 	movs	r2, #0
+	movs	r4, #0
 	@ ghash.ae:154: xw = xs[i]
 	add	r0, sp, #96
 	mov	r9, r0
@@ -1127,22 +1112,22 @@ gcm_decrypt_with:
 	ldr	r0, =gcm_G.R8
 	str	r0, [sp, #4]
 	@ ghash.ae:152: @unroll(unroll)
-.Lgcm_decrypt_with_loop12:
+.Lgcm_decrypt_with_loop14:
 	@ ghash.ae:154: xw = xs[i]
 	mov	r0, r9
 	ldrh	r0, [r0]
 	mov	r8, r0
 	@ ghash.ae:156: z = (z >> 8) ^ ((R8[z[7:0]] as u128) << 112)
 	lsrs	r5, r1, #8
-	lsls	r6, r4, #24
-	orrs	r5, r6
-	lsrs	r4, r4, #8
 	lsls	r6, r3, #24
-	orrs	r4, r6
+	orrs	r5, r6
 	lsrs	r3, r3, #8
 	lsls	r6, r2, #24
 	orrs	r3, r6
-	lsrs	r7, r2, #8
+	lsrs	r6, r2, #8
+	lsls	r2, r4, #24
+	orrs	r6, r2
+	lsrs	r7, r4, #8
 	uxtb	r2, r1
 	lsls	r1, r2, #1
 	ldr	r2, [sp, #4]
@@ -1155,40 +1140,40 @@ gcm_decrypt_with:
 	lsls	r1, r0, #4
 	ldr	r0, [sp, #8]
 	adds	r0, r0, r1
-	ldm	r0, {r0, r1, r2, r6}
+	ldm	r0, {r0, r1, r2, r4}
 	eors	r5, r0
-	eors	r4, r1
-	eors	r3, r2
-	eors	r7, r6
+	eors	r3, r1
+	eors	r6, r2
+	eors	r7, r4
 	mov	r0, r8
 	lsls	r0, r0, #28
 	lsrs	r1, r0, #24
 	mov	r0, r11
 	adds	r0, r0, r1
-	ldr	r6, [r0]
+	ldr	r4, [r0]
 	ldr	r2, [r0, #4]
 	ldr	r1, [r0, #8]
 	ldr	r0, [r0, #12]
-	eors	r5, r6
-	eors	r4, r2
-	eors	r3, r1
+	eors	r5, r4
+	eors	r3, r2
+	eors	r6, r1
 	mov	r1, r7
 	eors	r1, r0
 	@ ghash.ae:156: z = (z >> 8) ^ ((R8[z[7:0]] as u128) << 112)
 	lsrs	r7, r5, #8
-	lsls	r0, r4, #24
-	orrs	r7, r0
-	lsrs	r6, r4, #8
 	lsls	r0, r3, #24
-	orrs	r6, r0
-	lsrs	r4, r3, #8
+	orrs	r7, r0
+	lsrs	r2, r3, #8
+	lsls	r0, r6, #24
+	orrs	r2, r0
+	lsrs	r4, r6, #8
 	lsls	r0, r1, #24
 	orrs	r4, r0
 	lsrs	r1, r1, #8
 	uxtb	r0, r5
-	lsls	r2, r0, #1
+	lsls	r6, r0, #1
 	ldr	r0, [sp, #4]
-	ldrh	r0, [r0, r2]
+	ldrh	r0, [r0, r6]
 	lsls	r0, r0, #16
 	eors	r1, r0
 	@ ghash.ae:157: z = z ^ tab[xw[8 * j + 7 : 8 * j + 4]] ^ tab[16 + (xw[8 * j + 3 : 8 * j] as u8)]
@@ -1197,11 +1182,11 @@ gcm_decrypt_with:
 	lsls	r5, r0, #4
 	ldr	r0, [sp, #8]
 	adds	r0, r0, r5
-	ldm	r0, {r0, r2, r3, r5}
+	ldm	r0, {r0, r3, r5, r6}
 	eors	r7, r0
-	eors	r6, r2
-	eors	r4, r3
-	eors	r1, r5
+	eors	r2, r3
+	eors	r4, r5
+	eors	r1, r6
 	mov	r0, r8
 	lsls	r0, r0, #20
 	lsrs	r0, r0, #28
@@ -1209,154 +1194,134 @@ gcm_decrypt_with:
 	mov	r0, r11
 	adds	r0, r0, r5
 	ldr	r3, [r0]
-	ldr	r2, [r0, #4]
+	ldr	r6, [r0, #4]
 	ldr	r5, [r0, #8]
 	ldr	r0, [r0, #12]
 	eors	r7, r3
-	eors	r6, r2
-	mov	r3, r4
-	eors	r3, r5
-	mov	r2, r1
-	eors	r2, r0
+	mov	r3, r2
+	eors	r3, r6
+	mov	r2, r4
+	eors	r2, r5
+	mov	r4, r1
+	eors	r4, r0
 	mov	r0, r9
 	adds	r0, #2
 	mov	r9, r0
 	mov	r1, r7
-	mov	r4, r6
 	mov	r0, r10
 	adds	r0, #1
 	mov	r10, r0
 	cmp	r0, #8
-	bcc	.Lgcm_decrypt_with_loop12
-.Lgcm_decrypt_with_done13:
+	bcc	.Lgcm_decrypt_with_loop14
+.Lgcm_decrypt_with_done15:
 	@ gcm.ae:65: return G.mul_h(y ^ lengths, tab) ^ s0
 	ldr	r0, [sp, #80]
 	eors	r1, r0
-	str	r1, [sp, #12]
+	str	r1, [sp, #4]
 	ldr	r0, [sp, #84]
-	eors	r4, r0
-	str	r4, [sp, #8]
-	ldr	r0, [sp, #88]
 	eors	r3, r0
-	str	r3, [sp, #4]
-	mov	r1, r2
+	ldr	r0, [sp, #88]
+	eors	r2, r0
+	mov	r1, r4
 	ldr	r0, [sp, #92]
 	eors	r1, r0
 	@ gcm.ae:153: return (load_be(tag, 0, 16, len(tag)) ^ first_bytes(t, len(tag))) == 0
-	ldr	r2, [sp, #196]
-	movs	r3, #3
+	ldr	r4, [sp, #196]
+	movs	r5, #3
 	ldr	r0, [sp, #200]
 	cmp	r0, #16
-	bcc	.Lgcm_decrypt_with_bytes14
-	tst	r2, r3
-	beq	.Lgcm_decrypt_with_words15
-.Lgcm_decrypt_with_bytes14:
+	bcc	.Lgcm_decrypt_with_bytes16
+	tst	r4, r5
+	beq	.Lgcm_decrypt_with_words17
+	movs	r6, #16
+	b	.Lgcm_decrypt_with_fill19
+.Lgcm_decrypt_with_bytes16:
 	movs	r0, #0
 	str	r0, [sp, #112]
 	str	r0, [sp, #116]
 	str	r0, [sp, #120]
 	str	r0, [sp, #124]
-	add	r4, sp, #112
-	ldr	r3, [sp, #200]
-	cmp	r3, #16
-	bcc	.Lgcm_decrypt_with_cnt17
-	movs	r3, #16
-.Lgcm_decrypt_with_cnt17:
-.Lgcm_decrypt_with_cpy18:
-	subs	r3, #1
-	bcc	.Lgcm_decrypt_with_cpyd16
-	ldrb	r0, [r2, r3]
-	strb	r0, [r4, r3]
-	b	.Lgcm_decrypt_with_cpy18
-.Lgcm_decrypt_with_cpyd16:
-	mov	r2, r4
-.Lgcm_decrypt_with_words15:
-	ldr	r0, [r2, #12]
-	rev	r0, r0
-	str	r0, [sp, #24]
-	ldr	r0, [r2, #8]
-	rev	r0, r0
-	str	r0, [sp, #28]
-	ldr	r0, [r2, #4]
-	rev	r0, r0
-	str	r0, [sp, #20]
-	ldr	r0, [r2]
+	ldr	r6, [sp, #200]
+.Lgcm_decrypt_with_fill19:
+	add	r5, sp, #112
+.Lgcm_decrypt_with_cpy21:
+	subs	r6, #1
+	bcc	.Lgcm_decrypt_with_cpyd20
+	ldrb	r0, [r4, r6]
+	strb	r0, [r5, r6]
+	b	.Lgcm_decrypt_with_cpy21
+.Lgcm_decrypt_with_cpyd20:
+	mov	r4, r5
+.Lgcm_decrypt_with_words17:
+	ldr	r0, [r4, #12]
 	rev	r0, r0
 	str	r0, [sp, #16]
+	ldr	r0, [r4, #8]
+	rev	r0, r0
+	str	r0, [sp, #20]
+	ldr	r0, [r4, #4]
+	rev	r0, r0
+	str	r0, [sp, #12]
+	ldr	r0, [r4]
+	rev	r0, r0
+	str	r0, [sp, #8]
 	@ gcm.ae:44: if count < 16 {                  // only a partial block pays for the mask (a run-time shift)
 	ldr	r0, [sp, #200]
 	cmp	r0, #16
-	movs	r2, #0
-	adcs	r2, r2
+	movs	r4, #0
+	adcs	r4, r4
 	movs	r0, #1
-	eors	r2, r0
-	beq	.Lgcm_decrypt_with_else19
+	eors	r4, r0
+	beq	.Lgcm_decrypt_with_else22
 	@ gcm.ae:45: y = x & ~(~(0 as u128) >> (8 * count))
 	ldr	r0, [sp, #200]
-	lsls	r7, r0, #3
-	movs	r5, #0
-	mvns	r5, r5
-	mov	r6, r5
-	mov	r4, r5
-	mov	r3, r5
-	cmp	r7, #128
-	bcs	.Lgcm_decrypt_with_shz21
-.Lgcm_decrypt_with_shl23:
-	cmp	r7, #32
-	bcc	.Lgcm_decrypt_with_shf22
-	mov	r5, r6
-	mov	r6, r4
-	mov	r4, r3
-	movs	r3, #0
-	subs	r7, #32
-	b	.Lgcm_decrypt_with_shl23
+	lsls	r4, r0, #3
+	cmp	r4, #128
+	bcc	.Lgcm_decrypt_with_shok24
+	movs	r4, #128
+.Lgcm_decrypt_with_shok24:
+	movs	r0, #128
+	subs	r0, r0, r4
+	movs	r7, #1
+	lsls	r7, r0
+	subs	r0, #32
+	movs	r6, #1
+	lsls	r6, r0
+	subs	r0, #32
+	movs	r4, #1
+	lsls	r4, r0
+	subs	r0, #32
+	movs	r5, #1
+	lsls	r5, r0
+	subs	r7, #1
+	movs	r0, #0
+	sbcs	r6, r0
+	sbcs	r4, r0
+	sbcs	r5, r0
+	ldr	r0, [sp, #4]
+	bics	r0, r7
+	bics	r3, r6
+	bics	r2, r4
+	mov	r4, r1
+	bics	r4, r5
+	mov	r5, r3
+	mov	r6, r2
+	b	.Lgcm_decrypt_with_endif23
 	.ltorg
-.Lgcm_decrypt_with_shf22:
-	lsrs	r5, r7
-	movs	r2, #32
-	subs	r2, r2, r7
-	mov	r0, r6
-	lsls	r0, r2
-	orrs	r5, r0
-	lsrs	r6, r7
-	mov	r0, r4
-	lsls	r0, r2
-	orrs	r6, r0
-	mov	r0, r3
-	lsls	r0, r2
-	lsrs	r4, r7
-	orrs	r4, r0
-	lsrs	r3, r7
-	b	.Lgcm_decrypt_with_she24
-.Lgcm_decrypt_with_shz21:
-	movs	r5, #0
-	movs	r6, #0
-	movs	r4, #0
-	movs	r3, #0
-.Lgcm_decrypt_with_she24:
-	ldr	r2, [sp, #12]
-	bics	r2, r5
-	ldr	r5, [sp, #8]
-	bics	r5, r6
+.Lgcm_decrypt_with_else22:
 	ldr	r0, [sp, #4]
-	bics	r0, r4
+	mov	r5, r3
+	mov	r6, r2
 	mov	r4, r1
-	bics	r4, r3
-	b	.Lgcm_decrypt_with_endif20
-.Lgcm_decrypt_with_else19:
-	ldr	r2, [sp, #12]
-	ldr	r5, [sp, #8]
-	ldr	r0, [sp, #4]
-	mov	r4, r1
-.Lgcm_decrypt_with_endif20:
+.Lgcm_decrypt_with_endif23:
 	@ gcm.ae:153: return (load_be(tag, 0, 16, len(tag)) ^ first_bytes(t, len(tag))) == 0
-	ldr	r3, [sp, #24]
-	eors	r3, r2
-	ldr	r2, [sp, #28]
+	ldr	r3, [sp, #16]
+	eors	r3, r0
+	ldr	r2, [sp, #20]
 	eors	r2, r5
-	ldr	r1, [sp, #20]
-	eors	r1, r0
-	ldr	r0, [sp, #16]
+	ldr	r1, [sp, #12]
+	eors	r1, r6
+	ldr	r0, [sp, #8]
 	eors	r0, r4
 	orrs	r3, r2
 	orrs	r3, r1
@@ -1638,7 +1603,7 @@ gcm_E_encrypt_block:
 
 @ --- gcm_G_absorb: gcm.G.absorb
 @     frame 52 bytes (6 spill slots, 5 on the stack; locals 32), saves nothing
-@     estimated 162 bytes of code and literals
+@     estimated 160 bytes of code and literals
 	.section .text.gcm_G_absorb,"ax",%progbits
 	.global gcm_G_absorb
 	.type gcm_G_absorb, %function
@@ -1677,24 +1642,23 @@ gcm_G_absorb:
 	bcc	.Lgcm_G_absorb_bytes3
 	tst	r0, r1
 	beq	.Lgcm_G_absorb_words4
+	movs	r6, #16
+	b	.Lgcm_G_absorb_fill6
 .Lgcm_G_absorb_bytes3:
 	movs	r1, #0
 	str	r1, [sp, #20]
 	str	r1, [sp, #24]
 	str	r1, [sp, #28]
 	str	r1, [sp, #32]
+.Lgcm_G_absorb_fill6:
 	add	r7, sp, #20
-	cmp	r6, #16
-	bcc	.Lgcm_G_absorb_cnt6
-	movs	r6, #16
-.Lgcm_G_absorb_cnt6:
-.Lgcm_G_absorb_cpy7:
+.Lgcm_G_absorb_cpy8:
 	subs	r6, #1
-	bcc	.Lgcm_G_absorb_cpyd5
+	bcc	.Lgcm_G_absorb_cpyd7
 	ldrb	r1, [r0, r6]
 	strb	r1, [r7, r6]
-	b	.Lgcm_G_absorb_cpy7
-.Lgcm_G_absorb_cpyd5:
+	b	.Lgcm_G_absorb_cpy8
+.Lgcm_G_absorb_cpyd7:
 	mov	r0, r7
 .Lgcm_G_absorb_words4:
 	ldr	r1, [r0, #12]
@@ -1932,16 +1896,16 @@ gcm_counter0:
 	tst	r4, r0
 	beq	.Lgcm_counter0_words4
 .Lgcm_counter0_bytes3:
-	add	r2, sp, #16
-	movs	r1, #12
+	movs	r2, #12
+	add	r1, sp, #16
 .Lgcm_counter0_cpy6:
-	subs	r1, #1
+	subs	r2, #1
 	bcc	.Lgcm_counter0_cpyd5
-	ldrb	r0, [r4, r1]
-	strb	r0, [r2, r1]
+	ldrb	r0, [r4, r2]
+	strb	r0, [r1, r2]
 	b	.Lgcm_counter0_cpy6
 .Lgcm_counter0_cpyd5:
-	mov	r4, r2
+	mov	r4, r1
 .Lgcm_counter0_words4:
 	ldr	r0, [r4, #8]
 	rev	r3, r0

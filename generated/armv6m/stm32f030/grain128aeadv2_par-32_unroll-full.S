@@ -29,16 +29,16 @@ grain128aeadv2_encrypt:
 	tst	r1, r3
 	beq	.Lgrain128aeadv2_encrypt_words2
 .Lgrain128aeadv2_encrypt_bytes1:
-	add	r5, sp, #32
-	movs	r4, #16
+	movs	r5, #16
+	add	r4, sp, #32
 .Lgrain128aeadv2_encrypt_cpy4:
-	subs	r4, #1
+	subs	r5, #1
 	bcc	.Lgrain128aeadv2_encrypt_cpyd3
-	ldrb	r0, [r1, r4]
-	strb	r0, [r5, r4]
+	ldrb	r0, [r1, r5]
+	strb	r0, [r4, r5]
 	b	.Lgrain128aeadv2_encrypt_cpy4
 .Lgrain128aeadv2_encrypt_cpyd3:
-	mov	r1, r5
+	mov	r1, r4
 .Lgrain128aeadv2_encrypt_words2:
 	ldr	r6, [r1]
 	ldr	r5, [r1, #4]
@@ -47,16 +47,16 @@ grain128aeadv2_encrypt:
 	tst	r2, r3
 	beq	.Lgrain128aeadv2_encrypt_words6
 .Lgrain128aeadv2_encrypt_bytes5:
-	add	r3, sp, #32
-	movs	r1, #12
+	movs	r3, #12
+	add	r1, sp, #32
 .Lgrain128aeadv2_encrypt_cpy8:
-	subs	r1, #1
+	subs	r3, #1
 	bcc	.Lgrain128aeadv2_encrypt_cpyd7
-	ldrb	r0, [r2, r1]
-	strb	r0, [r3, r1]
+	ldrb	r0, [r2, r3]
+	strb	r0, [r1, r3]
 	b	.Lgrain128aeadv2_encrypt_cpy8
 .Lgrain128aeadv2_encrypt_cpyd7:
-	mov	r2, r3
+	mov	r2, r1
 .Lgrain128aeadv2_encrypt_words6:
 	ldm	r2!, {r0, r1, r3}
 	str	r6, [sp, #32]
@@ -225,13 +225,13 @@ grain128aeadv2_encrypt:
 .Lgrain128aeadv2_encrypt_bytes9:
 	str	r2, [sp, #32]
 	str	r1, [sp, #36]
-	movs	r1, #8
-	add	r2, sp, #32
+	movs	r2, #8
+	add	r1, sp, #32
 .Lgrain128aeadv2_encrypt_cpy11:
-	subs	r1, #1
+	subs	r2, #1
 	bcc	.Lgrain128aeadv2_encrypt_stored10
-	ldrb	r0, [r2, r1]
-	strb	r0, [r3, r1]
+	ldrb	r0, [r1, r2]
+	strb	r0, [r3, r2]
 	b	.Lgrain128aeadv2_encrypt_cpy11
 .Lgrain128aeadv2_encrypt_stored10:
 	add	sp, #128
@@ -268,16 +268,16 @@ grain128aeadv2_decrypt:
 	tst	r3, r1
 	beq	.Lgrain128aeadv2_decrypt_words2
 .Lgrain128aeadv2_decrypt_bytes1:
-	add	r4, sp, #32
-	movs	r2, #16
+	movs	r4, #16
+	add	r2, sp, #32
 .Lgrain128aeadv2_decrypt_cpy4:
-	subs	r2, #1
+	subs	r4, #1
 	bcc	.Lgrain128aeadv2_decrypt_cpyd3
-	ldrb	r0, [r3, r2]
-	strb	r0, [r4, r2]
+	ldrb	r0, [r3, r4]
+	strb	r0, [r2, r4]
 	b	.Lgrain128aeadv2_decrypt_cpy4
 .Lgrain128aeadv2_decrypt_cpyd3:
-	mov	r3, r4
+	mov	r3, r2
 .Lgrain128aeadv2_decrypt_words2:
 	ldr	r2, [r3, #12]
 	ldr	r4, [r3, #8]
@@ -285,16 +285,16 @@ grain128aeadv2_decrypt:
 	tst	r6, r1
 	beq	.Lgrain128aeadv2_decrypt_words6
 .Lgrain128aeadv2_decrypt_bytes5:
-	add	r7, sp, #32
-	movs	r1, #12
+	movs	r7, #12
+	add	r1, sp, #32
 .Lgrain128aeadv2_decrypt_cpy8:
-	subs	r1, #1
+	subs	r7, #1
 	bcc	.Lgrain128aeadv2_decrypt_cpyd7
-	ldrb	r0, [r6, r1]
-	strb	r0, [r7, r1]
+	ldrb	r0, [r6, r7]
+	strb	r0, [r1, r7]
 	b	.Lgrain128aeadv2_decrypt_cpy8
 .Lgrain128aeadv2_decrypt_cpyd7:
-	mov	r6, r7
+	mov	r6, r1
 .Lgrain128aeadv2_decrypt_words6:
 	add	r0, sp, #100
 	str	r0, [sp, #4]
@@ -447,16 +447,16 @@ grain128aeadv2_decrypt:
 	tst	r6, r0
 	beq	.Lgrain128aeadv2_decrypt_words10
 .Lgrain128aeadv2_decrypt_bytes9:
-	add	r7, sp, #32
-	movs	r1, #8
+	movs	r7, #8
+	add	r1, sp, #32
 .Lgrain128aeadv2_decrypt_cpy12:
-	subs	r1, #1
+	subs	r7, #1
 	bcc	.Lgrain128aeadv2_decrypt_cpyd11
-	ldrb	r0, [r6, r1]
-	strb	r0, [r7, r1]
+	ldrb	r0, [r6, r7]
+	strb	r0, [r1, r7]
 	b	.Lgrain128aeadv2_decrypt_cpy12
 .Lgrain128aeadv2_decrypt_cpyd11:
-	mov	r6, r7
+	mov	r6, r1
 .Lgrain128aeadv2_decrypt_words10:
 	ldm	r6!, {r0, r1}
 	eors	r0, r5

@@ -29,16 +29,16 @@ isap_a_128a_key_setup:
 	tst	r0, r1
 	beq	.Lisap_a_128a_key_setup_words2
 .Lisap_a_128a_key_setup_bytes1:
-	add	r4, sp, #20
-	movs	r3, #16
+	movs	r4, #16
+	add	r3, sp, #20
 .Lisap_a_128a_key_setup_cpy4:
-	subs	r3, #1
+	subs	r4, #1
 	bcc	.Lisap_a_128a_key_setup_cpyd3
-	ldrb	r1, [r0, r3]
-	strb	r1, [r4, r3]
+	ldrb	r1, [r0, r4]
+	strb	r1, [r3, r4]
 	b	.Lisap_a_128a_key_setup_cpy4
 .Lisap_a_128a_key_setup_cpyd3:
-	mov	r0, r4
+	mov	r0, r3
 .Lisap_a_128a_key_setup_words2:
 	ldr	r1, [r0, #12]
 	rev	r1, r1
@@ -116,7 +116,7 @@ isap_a_128a_key_setup:
 
 @ --- isap_a_128a_encrypt_with: isap_a_128a.encrypt_with
 @     frame 120 bytes (16 spill slots, 9 on the stack; locals 72), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 412 bytes of code and literals
+@     estimated 408 bytes of code and literals
 	.section .text.isap_a_128a_encrypt_with,"ax",%progbits
 	.global isap_a_128a_encrypt_with
 	.type isap_a_128a_encrypt_with, %function
@@ -145,16 +145,16 @@ isap_a_128a_encrypt_with:
 	tst	r2, r0
 	beq	.Lisap_a_128a_encrypt_with_words3
 .Lisap_a_128a_encrypt_with_bytes2:
-	add	r4, sp, #88
-	movs	r1, #16
+	movs	r4, #16
+	add	r1, sp, #88
 .Lisap_a_128a_encrypt_with_cpy5:
-	subs	r1, #1
+	subs	r4, #1
 	bcc	.Lisap_a_128a_encrypt_with_cpyd4
-	ldrb	r0, [r2, r1]
-	strb	r0, [r4, r1]
+	ldrb	r0, [r2, r4]
+	strb	r0, [r1, r4]
 	b	.Lisap_a_128a_encrypt_with_cpy5
 .Lisap_a_128a_encrypt_with_cpyd4:
-	mov	r2, r4
+	mov	r2, r1
 .Lisap_a_128a_encrypt_with_words3:
 	ldr	r0, [r2, #12]
 	rev	r0, r0
@@ -229,69 +229,68 @@ isap_a_128a_encrypt_with:
 	@ isap_a_128a.ae:119: store_be(out, off, load_be(in, off, rate, count) ^ s[0], count)
 	ldr	r1, [sp, #164]
 	ldr	r0, [sp, #20]
-	adds	r2, r1, r0
-	movs	r5, #3
+	adds	r3, r1, r0
+	movs	r2, #3
 	ldr	r0, [sp, #12]
 	cmp	r0, #8
 	bcc	.Lisap_a_128a_encrypt_with_bytes10
-	tst	r2, r5
+	tst	r3, r2
 	beq	.Lisap_a_128a_encrypt_with_words11
+	movs	r4, #8
+	b	.Lisap_a_128a_encrypt_with_fill13
 .Lisap_a_128a_encrypt_with_bytes10:
 	movs	r0, #0
 	str	r0, [sp, #88]
 	str	r0, [sp, #92]
-	add	r3, sp, #88
-	ldr	r1, [sp, #12]
-	cmp	r1, #8
-	bcc	.Lisap_a_128a_encrypt_with_cnt13
-	movs	r1, #8
-.Lisap_a_128a_encrypt_with_cnt13:
-.Lisap_a_128a_encrypt_with_cpy14:
-	subs	r1, #1
-	bcc	.Lisap_a_128a_encrypt_with_cpyd12
-	ldrb	r0, [r2, r1]
-	strb	r0, [r3, r1]
-	b	.Lisap_a_128a_encrypt_with_cpy14
-.Lisap_a_128a_encrypt_with_cpyd12:
-	mov	r2, r3
+	ldr	r4, [sp, #12]
+.Lisap_a_128a_encrypt_with_fill13:
+	add	r1, sp, #88
+.Lisap_a_128a_encrypt_with_cpy15:
+	subs	r4, #1
+	bcc	.Lisap_a_128a_encrypt_with_cpyd14
+	ldrb	r0, [r3, r4]
+	strb	r0, [r1, r4]
+	b	.Lisap_a_128a_encrypt_with_cpy15
+.Lisap_a_128a_encrypt_with_cpyd14:
+	mov	r3, r1
 .Lisap_a_128a_encrypt_with_words11:
-	ldr	r0, [r2]
+	ldr	r0, [r3]
 	rev	r1, r0
 	ldr	r0, [sp, #52]
 	eors	r1, r0
-	rev	r4, r1
-	ldr	r0, [r2, #4]
+	rev	r5, r1
+	ldr	r0, [r3, #4]
 	rev	r1, r0
 	ldr	r0, [sp, #48]
 	eors	r1, r0
-	rev	r2, r1
+	rev	r4, r1
 	ldr	r1, [sp, #172]
 	ldr	r0, [sp, #20]
 	adds	r3, r1, r0
 	ldr	r0, [sp, #12]
 	cmp	r0, #8
-	bcc	.Lisap_a_128a_encrypt_with_bytes15
-	tst	r3, r5
-	bne	.Lisap_a_128a_encrypt_with_bytes15
-	str	r4, [r3]
-	str	r2, [r3, #4]
-	b	.Lisap_a_128a_encrypt_with_stored16
-.Lisap_a_128a_encrypt_with_bytes15:
-	str	r4, [sp, #88]
-	str	r2, [sp, #92]
-	add	r2, sp, #88
-	ldr	r1, [sp, #12]
-	cmp	r1, #8
-	bcc	.Lisap_a_128a_encrypt_with_cnt17
-	movs	r1, #8
-.Lisap_a_128a_encrypt_with_cnt17:
-.Lisap_a_128a_encrypt_with_cpy18:
-	subs	r1, #1
-	bcc	.Lisap_a_128a_encrypt_with_stored16
-	ldrb	r0, [r2, r1]
-	strb	r0, [r3, r1]
-	b	.Lisap_a_128a_encrypt_with_cpy18
-.Lisap_a_128a_encrypt_with_stored16:
+	bcc	.Lisap_a_128a_encrypt_with_bytes16
+	tst	r3, r2
+	bne	.Lisap_a_128a_encrypt_with_mis18
+	str	r5, [r3]
+	str	r4, [r3, #4]
+	b	.Lisap_a_128a_encrypt_with_stored17
+.Lisap_a_128a_encrypt_with_mis18:
+	movs	r2, #8
+	b	.Lisap_a_128a_encrypt_with_fill19
+.Lisap_a_128a_encrypt_with_bytes16:
+	ldr	r2, [sp, #12]
+.Lisap_a_128a_encrypt_with_fill19:
+	str	r5, [sp, #88]
+	str	r4, [sp, #92]
+	add	r1, sp, #88
+.Lisap_a_128a_encrypt_with_cpy20:
+	subs	r2, #1
+	bcc	.Lisap_a_128a_encrypt_with_stored17
+	ldrb	r0, [r1, r2]
+	strb	r0, [r3, r2]
+	b	.Lisap_a_128a_encrypt_with_cpy20
+.Lisap_a_128a_encrypt_with_stored17:
 	ldr	r1, [sp, #16]
 	adds	r1, #1
 	str	r1, [sp, #16]
@@ -332,26 +331,26 @@ isap_a_128a_encrypt_with:
 	ldr	r3, [sp, #180]
 	movs	r0, #3
 	tst	r3, r0
-	bne	.Lisap_a_128a_encrypt_with_bytes19
+	bne	.Lisap_a_128a_encrypt_with_bytes21
 	str	r5, [r3]
 	str	r4, [r3, #4]
 	str	r2, [r3, #8]
 	str	r1, [r3, #12]
-	b	.Lisap_a_128a_encrypt_with_stored20
-.Lisap_a_128a_encrypt_with_bytes19:
+	b	.Lisap_a_128a_encrypt_with_stored22
+.Lisap_a_128a_encrypt_with_bytes21:
 	str	r5, [sp, #88]
 	str	r4, [sp, #92]
 	str	r2, [sp, #96]
 	str	r1, [sp, #100]
-	add	r2, sp, #88
-	movs	r1, #16
-.Lisap_a_128a_encrypt_with_cpy21:
-	subs	r1, #1
-	bcc	.Lisap_a_128a_encrypt_with_stored20
-	ldrb	r0, [r2, r1]
-	strb	r0, [r3, r1]
-	b	.Lisap_a_128a_encrypt_with_cpy21
-.Lisap_a_128a_encrypt_with_stored20:
+	movs	r2, #16
+	add	r1, sp, #88
+.Lisap_a_128a_encrypt_with_cpy23:
+	subs	r2, #1
+	bcc	.Lisap_a_128a_encrypt_with_stored22
+	ldrb	r0, [r1, r2]
+	strb	r0, [r3, r2]
+	b	.Lisap_a_128a_encrypt_with_cpy23
+.Lisap_a_128a_encrypt_with_stored22:
 	add	sp, #120
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
@@ -365,7 +364,7 @@ isap_a_128a_encrypt_with:
 
 @ --- isap_a_128a_decrypt_with: isap_a_128a.decrypt_with
 @     frame 120 bytes (20 spill slots, 9 on the stack; locals 72), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 450 bytes of code and literals
+@     estimated 446 bytes of code and literals
 	.section .text.isap_a_128a_decrypt_with,"ax",%progbits
 	.global isap_a_128a_decrypt_with
 	.type isap_a_128a_decrypt_with, %function
@@ -396,16 +395,16 @@ isap_a_128a_decrypt_with:
 	tst	r3, r2
 	beq	.Lisap_a_128a_decrypt_with_words3
 .Lisap_a_128a_decrypt_with_bytes2:
-	add	r5, sp, #88
-	movs	r4, #16
+	movs	r5, #16
+	add	r4, sp, #88
 .Lisap_a_128a_decrypt_with_cpy5:
-	subs	r4, #1
+	subs	r5, #1
 	bcc	.Lisap_a_128a_decrypt_with_cpyd4
-	ldrb	r0, [r3, r4]
-	strb	r0, [r5, r4]
+	ldrb	r0, [r3, r5]
+	strb	r0, [r4, r5]
 	b	.Lisap_a_128a_decrypt_with_cpy5
 .Lisap_a_128a_decrypt_with_cpyd4:
-	mov	r3, r5
+	mov	r3, r4
 .Lisap_a_128a_decrypt_with_words3:
 	@ isap_a_128a.ae:143: ok = (load_be(tag, 0, 16) ^ mac(ka, n, ad, ct)) == 0
 	mov	r5, r6
@@ -426,16 +425,16 @@ isap_a_128a_decrypt_with:
 	tst	r5, r2
 	beq	.Lisap_a_128a_decrypt_with_words7
 .Lisap_a_128a_decrypt_with_bytes6:
-	add	r3, sp, #88
-	movs	r2, #16
+	movs	r3, #16
+	add	r2, sp, #88
 .Lisap_a_128a_decrypt_with_cpy9:
-	subs	r2, #1
+	subs	r3, #1
 	bcc	.Lisap_a_128a_decrypt_with_cpyd8
-	ldrb	r0, [r5, r2]
-	strb	r0, [r3, r2]
+	ldrb	r0, [r5, r3]
+	strb	r0, [r2, r3]
 	b	.Lisap_a_128a_decrypt_with_cpy9
 .Lisap_a_128a_decrypt_with_cpyd8:
-	mov	r5, r3
+	mov	r5, r2
 .Lisap_a_128a_decrypt_with_words7:
 	add	r0, sp, #104
 	str	r0, [sp, #8]
@@ -547,69 +546,68 @@ isap_a_128a_decrypt_with:
 	@ isap_a_128a.ae:119: store_be(out, off, load_be(in, off, rate, count) ^ s[0], count)
 	ldr	r1, [sp, #164]
 	ldr	r0, [sp, #20]
-	adds	r2, r1, r0
-	movs	r4, #3
+	adds	r4, r1, r0
+	movs	r2, #3
 	ldr	r0, [sp, #12]
 	cmp	r0, #8
 	bcc	.Lisap_a_128a_decrypt_with_bytes14
-	tst	r2, r4
+	tst	r4, r2
 	beq	.Lisap_a_128a_decrypt_with_words15
+	movs	r3, #8
+	b	.Lisap_a_128a_decrypt_with_fill17
 .Lisap_a_128a_decrypt_with_bytes14:
 	movs	r0, #0
 	str	r0, [sp, #92]
 	str	r0, [sp, #88]
-	ldr	r1, [sp, #12]
-	add	r3, sp, #88
-	cmp	r1, #8
-	bcc	.Lisap_a_128a_decrypt_with_cnt17
-	movs	r1, #8
-.Lisap_a_128a_decrypt_with_cnt17:
-.Lisap_a_128a_decrypt_with_cpy18:
-	subs	r1, #1
-	bcc	.Lisap_a_128a_decrypt_with_cpyd16
-	ldrb	r0, [r2, r1]
-	strb	r0, [r3, r1]
-	b	.Lisap_a_128a_decrypt_with_cpy18
-.Lisap_a_128a_decrypt_with_cpyd16:
-	mov	r2, r3
+	ldr	r3, [sp, #12]
+.Lisap_a_128a_decrypt_with_fill17:
+	add	r1, sp, #88
+.Lisap_a_128a_decrypt_with_cpy19:
+	subs	r3, #1
+	bcc	.Lisap_a_128a_decrypt_with_cpyd18
+	ldrb	r0, [r4, r3]
+	strb	r0, [r1, r3]
+	b	.Lisap_a_128a_decrypt_with_cpy19
+.Lisap_a_128a_decrypt_with_cpyd18:
+	mov	r4, r1
 .Lisap_a_128a_decrypt_with_words15:
 	ldr	r1, [sp, #180]
 	ldr	r0, [sp, #20]
 	adds	r3, r1, r0
-	ldr	r0, [r2, #4]
+	ldr	r0, [r4, #4]
 	rev	r1, r0
 	ldr	r0, [sp, #48]
 	eors	r1, r0
 	rev	r1, r1
-	ldr	r0, [r2]
-	rev	r2, r0
+	ldr	r0, [r4]
+	rev	r4, r0
 	ldr	r0, [sp, #52]
-	eors	r2, r0
-	rev	r2, r2
+	eors	r4, r0
+	rev	r4, r4
 	ldr	r0, [sp, #12]
 	cmp	r0, #8
-	bcc	.Lisap_a_128a_decrypt_with_bytes19
-	tst	r3, r4
-	bne	.Lisap_a_128a_decrypt_with_bytes19
-	str	r2, [r3]
+	bcc	.Lisap_a_128a_decrypt_with_bytes20
+	tst	r3, r2
+	bne	.Lisap_a_128a_decrypt_with_mis22
+	str	r4, [r3]
 	str	r1, [r3, #4]
-	b	.Lisap_a_128a_decrypt_with_stored20
-.Lisap_a_128a_decrypt_with_bytes19:
+	b	.Lisap_a_128a_decrypt_with_stored21
+.Lisap_a_128a_decrypt_with_mis22:
+	movs	r2, #8
+	b	.Lisap_a_128a_decrypt_with_fill23
+.Lisap_a_128a_decrypt_with_bytes20:
+	ldr	r2, [sp, #12]
+.Lisap_a_128a_decrypt_with_fill23:
 	str	r1, [sp, #92]
-	str	r2, [sp, #88]
-	ldr	r1, [sp, #12]
-	add	r2, sp, #88
-	cmp	r1, #8
-	bcc	.Lisap_a_128a_decrypt_with_cnt21
-	movs	r1, #8
-.Lisap_a_128a_decrypt_with_cnt21:
-.Lisap_a_128a_decrypt_with_cpy22:
-	subs	r1, #1
-	bcc	.Lisap_a_128a_decrypt_with_stored20
-	ldrb	r0, [r2, r1]
-	strb	r0, [r3, r1]
-	b	.Lisap_a_128a_decrypt_with_cpy22
-.Lisap_a_128a_decrypt_with_stored20:
+	str	r4, [sp, #88]
+	add	r1, sp, #88
+.Lisap_a_128a_decrypt_with_cpy24:
+	subs	r2, #1
+	bcc	.Lisap_a_128a_decrypt_with_stored21
+	ldrb	r0, [r1, r2]
+	strb	r0, [r3, r2]
+	b	.Lisap_a_128a_decrypt_with_cpy24
+.Lisap_a_128a_decrypt_with_stored21:
 	ldr	r1, [sp, #16]
 	adds	r1, #1
 	str	r1, [sp, #16]
@@ -881,7 +879,7 @@ isap_a_128a_P_permute:
 
 @ --- isap_a_128a_mac: isap_a_128a.mac
 @     frame 116 bytes (10 spill slots, 5 on the stack; locals 96), saves nothing
-@     estimated 438 bytes of code and literals
+@     estimated 434 bytes of code and literals
 	.section .text.isap_a_128a_mac,"ax",%progbits
 	.global isap_a_128a_mac
 	.type isap_a_128a_mac, %function
@@ -953,24 +951,23 @@ isap_a_128a_mac:
 	bcc	.Lisap_a_128a_mac_bytes4
 	tst	r5, r0
 	beq	.Lisap_a_128a_mac_words5
+	movs	r6, #8
+	b	.Lisap_a_128a_mac_fill7
 .Lisap_a_128a_mac_bytes4:
+	mov	r6, r2
 	movs	r0, #0
 	str	r0, [sp, #100]
 	str	r0, [sp, #104]
-	add	r6, sp, #100
-	mov	r1, r2
-	cmp	r1, #8
-	bcc	.Lisap_a_128a_mac_cnt7
-	movs	r1, #8
-.Lisap_a_128a_mac_cnt7:
-.Lisap_a_128a_mac_cpy8:
-	subs	r1, #1
-	bcc	.Lisap_a_128a_mac_cpyd6
-	ldrb	r0, [r5, r1]
-	strb	r0, [r6, r1]
-	b	.Lisap_a_128a_mac_cpy8
-.Lisap_a_128a_mac_cpyd6:
-	mov	r5, r6
+.Lisap_a_128a_mac_fill7:
+	add	r1, sp, #100
+.Lisap_a_128a_mac_cpy9:
+	subs	r6, #1
+	bcc	.Lisap_a_128a_mac_cpyd8
+	ldrb	r0, [r5, r6]
+	strb	r0, [r1, r6]
+	b	.Lisap_a_128a_mac_cpy9
+.Lisap_a_128a_mac_cpyd8:
+	mov	r5, r1
 .Lisap_a_128a_mac_words5:
 	ldr	r0, [r5, #4]
 	rev	r1, r0
@@ -1018,8 +1015,8 @@ isap_a_128a_mac:
 	movs	r1, #0
 	str	r1, [sp]
 	cmp	r1, r0
-	bcs	.Lisap_a_128a_mac_done10
-.Lisap_a_128a_mac_loop9:
+	bcs	.Lisap_a_128a_mac_done11
+.Lisap_a_128a_mac_loop10:
 	@ isap_a_128a.ae:79: off = rate * i
 	ldr	r1, [sp]
 	lsls	r5, r1, #3
@@ -1040,28 +1037,27 @@ isap_a_128a_mac:
 	adds	r5, r0, r5
 	movs	r0, #3
 	cmp	r2, #8
-	bcc	.Lisap_a_128a_mac_bytes11
+	bcc	.Lisap_a_128a_mac_bytes12
 	tst	r5, r0
-	beq	.Lisap_a_128a_mac_words12
-.Lisap_a_128a_mac_bytes11:
+	beq	.Lisap_a_128a_mac_words13
+	movs	r6, #8
+	b	.Lisap_a_128a_mac_fill15
+.Lisap_a_128a_mac_bytes12:
+	mov	r6, r2
 	movs	r0, #0
 	str	r0, [sp, #100]
 	str	r0, [sp, #104]
-	add	r6, sp, #100
-	mov	r1, r2
-	cmp	r1, #8
-	bcc	.Lisap_a_128a_mac_cnt14
-	movs	r1, #8
-.Lisap_a_128a_mac_cnt14:
-.Lisap_a_128a_mac_cpy15:
-	subs	r1, #1
-	bcc	.Lisap_a_128a_mac_cpyd13
-	ldrb	r0, [r5, r1]
-	strb	r0, [r6, r1]
-	b	.Lisap_a_128a_mac_cpy15
-.Lisap_a_128a_mac_cpyd13:
-	mov	r5, r6
-.Lisap_a_128a_mac_words12:
+.Lisap_a_128a_mac_fill15:
+	add	r1, sp, #100
+.Lisap_a_128a_mac_cpy17:
+	subs	r6, #1
+	bcc	.Lisap_a_128a_mac_cpyd16
+	ldrb	r0, [r5, r6]
+	strb	r0, [r1, r6]
+	b	.Lisap_a_128a_mac_cpy17
+.Lisap_a_128a_mac_cpyd16:
+	mov	r5, r1
+.Lisap_a_128a_mac_words13:
 	ldr	r0, [r5, #4]
 	rev	r1, r0
 	ldr	r0, [r5]
@@ -1091,8 +1087,8 @@ isap_a_128a_mac:
 	str	r1, [sp]
 	ldr	r0, [sp, #4]
 	cmp	r1, r0
-	bcc	.Lisap_a_128a_mac_loop9
-.Lisap_a_128a_mac_done10:
+	bcc	.Lisap_a_128a_mac_loop10
+.Lisap_a_128a_mac_done11:
 	@ isap_a_128a.ae:99: rekey(ka, cat(s[0], s[1]), t)
 	ldr	r4, [sp, #20]
 	ldr	r3, [sp, #24]

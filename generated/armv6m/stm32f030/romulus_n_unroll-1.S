@@ -28,16 +28,16 @@ romulus_n_key_setup:
 	tst	r0, r1
 	beq	.Lromulus_n_key_setup_words2
 .Lromulus_n_key_setup_bytes1:
-	add	r4, sp, #0
-	movs	r3, #16
+	movs	r4, #16
+	add	r3, sp, #0
 .Lromulus_n_key_setup_cpy4:
-	subs	r3, #1
+	subs	r4, #1
 	bcc	.Lromulus_n_key_setup_cpyd3
-	ldrb	r1, [r0, r3]
-	strb	r1, [r4, r3]
+	ldrb	r1, [r0, r4]
+	strb	r1, [r3, r4]
 	b	.Lromulus_n_key_setup_cpy4
 .Lromulus_n_key_setup_cpyd3:
-	mov	r0, r4
+	mov	r0, r3
 .Lromulus_n_key_setup_words2:
 	ldr	r1, [r0, #12]
 	rev	r1, r1
@@ -292,7 +292,7 @@ romulus_n_key_setup:
 
 @ --- romulus_n_encrypt_with: romulus_n.encrypt_with
 @     frame 400 bytes (22 spill slots, 9 on the stack; locals 360), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 838 bytes of code and literals
+@     estimated 832 bytes of code and literals
 	.section .text.romulus_n_encrypt_with,"ax",%progbits
 	.global romulus_n_encrypt_with
 	.type romulus_n_encrypt_with, %function
@@ -313,16 +313,16 @@ romulus_n_encrypt_with:
 	tst	r1, r0
 	beq	.Lromulus_n_encrypt_with_words2
 .Lromulus_n_encrypt_with_bytes1:
-	add	r3, sp, #360
-	movs	r2, #16
+	movs	r3, #16
+	add	r2, sp, #360
 .Lromulus_n_encrypt_with_cpy4:
-	subs	r2, #1
+	subs	r3, #1
 	bcc	.Lromulus_n_encrypt_with_cpyd3
-	ldrb	r0, [r1, r2]
-	strb	r0, [r3, r2]
+	ldrb	r0, [r1, r3]
+	strb	r0, [r2, r3]
 	b	.Lromulus_n_encrypt_with_cpy4
 .Lromulus_n_encrypt_with_cpyd3:
-	mov	r1, r3
+	mov	r1, r2
 .Lromulus_n_encrypt_with_words2:
 	ldr	r0, [r1, #12]
 	rev	r4, r0
@@ -346,9 +346,9 @@ romulus_n_encrypt_with:
 	ldr	r2, [sp, #8]
 	ldr	r3, [sp, #436]
 	bl	romulus_n_absorb_ad
-	ldr	r4, [sp, #360]
-	ldr	r6, [sp, #364]
-	ldr	r5, [sp, #368]
+	ldr	r6, [sp, #360]
+	ldr	r5, [sp, #364]
+	ldr	r4, [sp, #368]
 	ldr	r3, [sp, #372]
 	@ romulus_n.ae:113: if m == 0 {
 	ldr	r1, [sp, #444]
@@ -363,9 +363,9 @@ romulus_n_encrypt_with:
 	str	r0, [sp, #360]
 	movs	r0, #0
 	str	r0, [sp, #364]
-	str	r4, [sp, #368]
-	str	r6, [sp, #372]
-	str	r5, [sp, #376]
+	str	r6, [sp, #368]
+	str	r5, [sp, #372]
+	str	r4, [sp, #376]
 	str	r3, [sp, #380]
 	add	r0, sp, #384
 	str	r0, [sp]
@@ -374,9 +374,9 @@ romulus_n_encrypt_with:
 	movs	r1, #21
 	add	r3, sp, #368
 	bl	romulus_n_tbc_n
-	ldr	r4, [sp, #384]
-	ldr	r6, [sp, #388]
-	ldr	r5, [sp, #392]
+	ldr	r6, [sp, #384]
+	ldr	r5, [sp, #388]
+	ldr	r4, [sp, #392]
 	ldr	r3, [sp, #396]
 	movs	r2, #2
 	movs	r1, #0
@@ -386,7 +386,7 @@ romulus_n_encrypt_with:
 	adds	r0, #15
 	lsrs	r0, r0, #4
 	str	r0, [sp, #36]
-	mov	r8, r4
+	mov	r8, r6
 	mov	r9, r3
 	str	r2, [sp, #4]
 	str	r1, [sp, #24]
@@ -423,26 +423,25 @@ romulus_n_encrypt_with:
 	movs	r0, #3
 	tst	r2, r0
 	beq	.Lromulus_n_encrypt_with_words10
+	movs	r3, #16
+	b	.Lromulus_n_encrypt_with_fill12
 .Lromulus_n_encrypt_with_bytes9:
 	movs	r0, #0
 	str	r0, [sp, #360]
 	str	r0, [sp, #364]
 	str	r0, [sp, #368]
 	str	r0, [sp, #372]
-	add	r3, sp, #360
-	mov	r1, r7
-	cmp	r1, #16
-	bcc	.Lromulus_n_encrypt_with_cnt12
-	movs	r1, #16
-.Lromulus_n_encrypt_with_cnt12:
-.Lromulus_n_encrypt_with_cpy13:
-	subs	r1, #1
-	bcc	.Lromulus_n_encrypt_with_cpyd11
-	ldrb	r0, [r2, r1]
-	strb	r0, [r3, r1]
-	b	.Lromulus_n_encrypt_with_cpy13
-.Lromulus_n_encrypt_with_cpyd11:
-	mov	r2, r3
+	mov	r3, r7
+.Lromulus_n_encrypt_with_fill12:
+	add	r1, sp, #360
+.Lromulus_n_encrypt_with_cpy14:
+	subs	r3, #1
+	bcc	.Lromulus_n_encrypt_with_cpyd13
+	ldrb	r0, [r2, r3]
+	strb	r0, [r1, r3]
+	b	.Lromulus_n_encrypt_with_cpy14
+.Lromulus_n_encrypt_with_cpyd13:
+	mov	r2, r1
 .Lromulus_n_encrypt_with_words10:
 	ldr	r0, [r2]
 	rev	r0, r0
@@ -458,15 +457,15 @@ romulus_n_encrypt_with:
 	@ romulus_n.ae:39: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
 	mov	r0, r9
 	lsrs	r3, r0, #1
-	ldr	r4, =0x7f7f7f7f
-	ands	r3, r4
-	lsls	r4, r0, #7
-	eors	r4, r0
-	lsrs	r0, r5, #25
-	eors	r4, r0
+	ldr	r6, =0x7f7f7f7f
+	ands	r3, r6
+	lsls	r6, r0, #7
+	eors	r6, r0
+	lsrs	r0, r4, #25
+	eors	r6, r0
 	ldr	r0, =0x80808080
-	ands	r4, r0
-	eors	r3, r4
+	ands	r6, r0
+	eors	r3, r6
 	@ romulus_n.ae:122: store_be(ct, off, g(s) ^ mp, count)
 	ldr	r0, [sp, #12]
 	eors	r3, r0
@@ -482,19 +481,19 @@ romulus_n_encrypt_with:
 	eors	r0, r3
 	mov	r11, r0
 	@ romulus_n.ae:39: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
-	lsrs	r3, r5, #1
+	lsrs	r3, r4, #1
 	mov	r0, r9
 	lsls	r0, r0, #31
 	orrs	r3, r0
 	ldr	r0, =0x7f7f7f7f
 	ands	r3, r0
-	lsls	r4, r5, #7
-	eors	r4, r5
-	lsrs	r0, r6, #25
-	eors	r4, r0
+	lsls	r6, r4, #7
+	eors	r6, r4
+	lsrs	r0, r5, #25
+	eors	r6, r0
 	ldr	r0, =0x80808080
-	ands	r4, r0
-	eors	r3, r4
+	ands	r6, r0
+	eors	r3, r6
 	@ romulus_n.ae:122: store_be(ct, off, g(s) ^ mp, count)
 	mov	r0, r11
 	eors	r3, r0
@@ -509,38 +508,38 @@ romulus_n_encrypt_with:
 	ands	r0, r1
 	eors	r3, r0
 	@ romulus_n.ae:39: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
-	lsrs	r4, r6, #1
-	lsls	r0, r5, #31
-	orrs	r4, r0
+	lsrs	r6, r5, #1
+	lsls	r0, r4, #31
+	orrs	r6, r0
 	ldr	r0, =0x7f7f7f7f
-	ands	r4, r0
-	str	r4, [sp, #20]
-	lsls	r4, r6, #7
-	eors	r4, r6
+	ands	r6, r0
+	str	r6, [sp, #20]
+	lsls	r6, r5, #7
+	eors	r6, r5
 	mov	r0, r8
 	lsrs	r0, r0, #25
-	eors	r4, r0
+	eors	r6, r0
 	ldr	r0, =0x80808080
-	ands	r4, r0
+	ands	r6, r0
 	ldr	r0, [sp, #20]
-	eors	r0, r4
+	eors	r0, r6
 	@ romulus_n.ae:122: store_be(ct, off, g(s) ^ mp, count)
 	eors	r0, r3
 	rev	r0, r0
 	str	r0, [sp, #20]
 	@ romulus_n.ae:121: mp = pad(load_be(msg, off, 16, count), count)
 	ldr	r0, [r2, #12]
-	rev	r4, r0
+	rev	r6, r0
 	@ romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
-	mov	r0, r4
+	mov	r0, r6
 	orrs	r0, r7
-	eors	r0, r4
+	eors	r0, r6
 	ands	r0, r1
-	eors	r4, r0
+	eors	r6, r0
 	@ romulus_n.ae:39: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
 	mov	r0, r8
 	lsrs	r1, r0, #1
-	lsls	r2, r6, #31
+	lsls	r2, r5, #31
 	orrs	r1, r2
 	ldr	r2, =0x7f7f7f7f
 	ands	r1, r2
@@ -550,16 +549,16 @@ romulus_n_encrypt_with:
 	ands	r2, r0
 	eors	r1, r2
 	@ romulus_n.ae:122: store_be(ct, off, g(s) ^ mp, count)
-	eors	r1, r4
+	eors	r1, r6
 	rev	r2, r1
 	ldr	r1, [sp, #448]
 	ldr	r0, [sp, #32]
 	adds	r1, r1, r0
 	cmp	r7, #16
-	bcc	.Lromulus_n_encrypt_with_bytes14
+	bcc	.Lromulus_n_encrypt_with_bytes15
 	movs	r0, #3
 	tst	r1, r0
-	bne	.Lromulus_n_encrypt_with_bytes14
+	bne	.Lromulus_n_encrypt_with_mis17
 	ldr	r0, [sp, #16]
 	str	r0, [r1]
 	mov	r0, r10
@@ -567,8 +566,11 @@ romulus_n_encrypt_with:
 	ldr	r0, [sp, #20]
 	str	r0, [r1, #8]
 	str	r2, [r1, #12]
-	b	.Lromulus_n_encrypt_with_stored15
-.Lromulus_n_encrypt_with_bytes14:
+	b	.Lromulus_n_encrypt_with_stored16
+.Lromulus_n_encrypt_with_mis17:
+	movs	r7, #16
+.Lromulus_n_encrypt_with_bytes15:
+.Lromulus_n_encrypt_with_fill18:
 	ldr	r0, [sp, #16]
 	str	r0, [sp, #360]
 	mov	r0, r10
@@ -577,17 +579,13 @@ romulus_n_encrypt_with:
 	str	r0, [sp, #368]
 	str	r2, [sp, #372]
 	add	r2, sp, #360
-	cmp	r7, #16
-	bcc	.Lromulus_n_encrypt_with_cnt16
-	movs	r7, #16
-.Lromulus_n_encrypt_with_cnt16:
-.Lromulus_n_encrypt_with_cpy17:
+.Lromulus_n_encrypt_with_cpy19:
 	subs	r7, #1
-	bcc	.Lromulus_n_encrypt_with_stored15
+	bcc	.Lromulus_n_encrypt_with_stored16
 	ldrb	r0, [r2, r7]
 	strb	r0, [r1, r7]
-	b	.Lromulus_n_encrypt_with_cpy17
-.Lromulus_n_encrypt_with_stored15:
+	b	.Lromulus_n_encrypt_with_cpy19
+.Lromulus_n_encrypt_with_stored16:
 	@ romulus_n.ae:125: d = if rest > 16 then 0x04 else if rest == 16 then 0x14 else 0x15 as u8
 	movs	r1, #16
 	ldr	r0, [sp, #28]
@@ -627,14 +625,14 @@ romulus_n_encrypt_with:
 	ldr	r0, [sp, #12]
 	eors	r7, r0
 	mov	r0, r11
-	eors	r5, r0
-	eors	r6, r3
+	eors	r4, r0
+	eors	r5, r3
 	mov	r0, r8
-	eors	r0, r4
+	eors	r0, r6
 	@ romulus_n.ae:126: s = tbc_n(cnt, d, r23, s)
 	str	r0, [sp, #368]
-	str	r6, [sp, #372]
-	str	r5, [sp, #376]
+	str	r5, [sp, #372]
+	str	r4, [sp, #376]
 	str	r7, [sp, #380]
 	add	r0, sp, #384
 	str	r0, [sp]
@@ -652,8 +650,8 @@ romulus_n_encrypt_with:
 	bl	romulus_n_tbc_n
 	ldr	r0, [sp, #384]
 	mov	r8, r0
-	ldr	r6, [sp, #388]
-	ldr	r5, [sp, #392]
+	ldr	r5, [sp, #388]
+	ldr	r4, [sp, #392]
 	ldr	r0, [sp, #396]
 	mov	r9, r0
 	ldr	r1, [sp, #8]
@@ -668,11 +666,11 @@ romulus_n_encrypt_with:
 	@ romulus_n.ae:39: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
 	mov	r7, r9
 	lsrs	r1, r7, #1
-	ldr	r4, =0x7f7f7f7f
-	ands	r1, r4
+	ldr	r6, =0x7f7f7f7f
+	ands	r1, r6
 	lsls	r2, r7, #7
 	eors	r2, r7
-	lsrs	r0, r5, #25
+	lsrs	r0, r4, #25
 	eors	r2, r0
 	ldr	r3, =0x80808080
 	ands	r2, r3
@@ -680,69 +678,69 @@ romulus_n_encrypt_with:
 	@ romulus_n.ae:128: store_be(tag, 0, g(s))
 	rev	r2, r1
 	@ romulus_n.ae:39: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
-	lsrs	r1, r5, #1
+	lsrs	r1, r4, #1
 	lsls	r0, r7, #31
 	orrs	r1, r0
-	ands	r1, r4
-	lsls	r7, r5, #7
-	eors	r7, r5
-	lsrs	r0, r6, #25
+	ands	r1, r6
+	lsls	r7, r4, #7
+	eors	r7, r4
+	lsrs	r0, r5, #25
 	eors	r7, r0
 	ands	r7, r3
 	eors	r1, r7
 	@ romulus_n.ae:128: store_be(tag, 0, g(s))
 	rev	r1, r1
 	@ romulus_n.ae:39: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
-	lsrs	r7, r6, #1
-	lsls	r0, r5, #31
+	lsrs	r7, r5, #1
+	lsls	r0, r4, #31
 	orrs	r7, r0
-	ands	r7, r4
-	lsls	r5, r6, #7
-	eors	r5, r6
+	ands	r7, r6
+	lsls	r4, r5, #7
+	eors	r4, r5
 	mov	r0, r8
 	lsrs	r0, r0, #25
-	eors	r5, r0
-	ands	r5, r3
-	eors	r7, r5
+	eors	r4, r0
+	ands	r4, r3
+	eors	r7, r4
 	@ romulus_n.ae:128: store_be(tag, 0, g(s))
-	rev	r5, r7
+	rev	r4, r7
 	@ romulus_n.ae:39: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
 	mov	r0, r8
 	lsrs	r7, r0, #1
-	lsls	r0, r6, #31
+	lsls	r0, r5, #31
 	orrs	r7, r0
-	ands	r7, r4
+	ands	r7, r6
 	mov	r0, r8
-	lsls	r4, r0, #7
-	eors	r0, r4
+	lsls	r5, r0, #7
+	eors	r0, r5
 	ands	r0, r3
 	eors	r7, r0
 	@ romulus_n.ae:128: store_be(tag, 0, g(s))
-	rev	r4, r7
+	rev	r5, r7
 	ldr	r3, [sp, #456]
 	movs	r0, #3
 	tst	r3, r0
-	bne	.Lromulus_n_encrypt_with_bytes18
+	bne	.Lromulus_n_encrypt_with_bytes20
 	str	r2, [r3]
 	str	r1, [r3, #4]
-	str	r5, [r3, #8]
-	str	r4, [r3, #12]
-	b	.Lromulus_n_encrypt_with_stored19
+	str	r4, [r3, #8]
+	str	r5, [r3, #12]
+	b	.Lromulus_n_encrypt_with_stored21
 	.ltorg
-.Lromulus_n_encrypt_with_bytes18:
+.Lromulus_n_encrypt_with_bytes20:
 	str	r2, [sp, #360]
 	str	r1, [sp, #364]
-	str	r5, [sp, #368]
-	str	r4, [sp, #372]
-	add	r2, sp, #360
-	movs	r1, #16
-.Lromulus_n_encrypt_with_cpy20:
-	subs	r1, #1
-	bcc	.Lromulus_n_encrypt_with_stored19
-	ldrb	r0, [r2, r1]
-	strb	r0, [r3, r1]
-	b	.Lromulus_n_encrypt_with_cpy20
-.Lromulus_n_encrypt_with_stored19:
+	str	r4, [sp, #368]
+	str	r5, [sp, #372]
+	movs	r2, #16
+	add	r1, sp, #360
+.Lromulus_n_encrypt_with_cpy22:
+	subs	r2, #1
+	bcc	.Lromulus_n_encrypt_with_stored21
+	ldrb	r0, [r1, r2]
+	strb	r0, [r3, r2]
+	b	.Lromulus_n_encrypt_with_cpy22
+.Lromulus_n_encrypt_with_stored21:
 	add	sp, #400
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
@@ -755,8 +753,8 @@ romulus_n_encrypt_with:
 
 
 @ --- romulus_n_decrypt_with: romulus_n.decrypt_with
-@     frame 408 bytes (30 spill slots, 11 on the stack; locals 360), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 940 bytes of code and literals
+@     frame 404 bytes (25 spill slots, 10 on the stack; locals 360), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 886 bytes of code and literals
 	.section .text.romulus_n_decrypt_with,"ax",%progbits
 	.global romulus_n_decrypt_with
 	.type romulus_n_decrypt_with, %function
@@ -769,93 +767,93 @@ romulus_n_decrypt_with:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #408
-	str	r0, [sp, #4]
-	str	r3, [sp, #8]
+	sub	sp, #404
 	@ romulus_n.ae:134: E.tk23_rows(load_be(nonce, 0, 16), r3, r23)
-	movs	r0, #3
-	tst	r1, r0
+	movs	r2, #3
+	mov	r4, r1
+	str	r3, [sp, #8]
+	str	r0, [sp, #4]
+	tst	r4, r2
 	beq	.Lromulus_n_decrypt_with_words2
 .Lromulus_n_decrypt_with_bytes1:
-	add	r3, sp, #368
 	movs	r2, #16
+	add	r1, sp, #364
 .Lromulus_n_decrypt_with_cpy4:
 	subs	r2, #1
 	bcc	.Lromulus_n_decrypt_with_cpyd3
-	ldrb	r0, [r1, r2]
-	strb	r0, [r3, r2]
+	ldrb	r0, [r4, r2]
+	strb	r0, [r1, r2]
 	b	.Lromulus_n_decrypt_with_cpy4
 .Lromulus_n_decrypt_with_cpyd3:
-	mov	r1, r3
+	mov	r4, r1
 .Lromulus_n_decrypt_with_words2:
-	ldr	r0, [r1, #12]
-	rev	r4, r0
-	ldm	r1!, {r0, r2, r3}
-	str	r4, [sp, #368]
-	rev	r1, r3
-	str	r1, [sp, #372]
-	rev	r1, r2
-	str	r1, [sp, #376]
+	ldm	r4!, {r0, r1, r2, r3}
 	rev	r0, r0
-	str	r0, [sp, #380]
-	add	r2, sp, #48
-	add	r0, sp, #368
+	str	r0, [sp, #376]
+	rev	r0, r1
+	str	r0, [sp, #372]
+	rev	r0, r2
+	str	r0, [sp, #368]
+	rev	r0, r3
+	str	r0, [sp, #364]
+	add	r0, sp, #364
+	add	r2, sp, #44
 	ldr	r1, [sp, #4]
 	bl	romulus_n_E_tk23_rows
 	@ romulus_n.ae:135: s = absorb_ad(r3, r23, ad)
-	add	r1, sp, #48
-	add	r0, sp, #368
+	add	r1, sp, #44
+	add	r0, sp, #364
 	str	r0, [sp]
 	ldr	r0, [sp, #4]
 	ldr	r2, [sp, #8]
-	ldr	r3, [sp, #444]
+	ldr	r3, [sp, #440]
 	bl	romulus_n_absorb_ad
-	ldr	r6, [sp, #368]
+	ldr	r2, [sp, #376]
 	ldr	r5, [sp, #372]
-	ldr	r4, [sp, #376]
-	ldr	r2, [sp, #380]
+	ldr	r4, [sp, #368]
+	ldr	r3, [sp, #364]
 	@ romulus_n.ae:138: if m == 0 {
-	ldr	r1, [sp, #452]
+	ldr	r1, [sp, #448]
 	cmp	r1, #0
 	beq	.Lromulus_n_decrypt_with_else5
-	movs	r3, #1
-	movs	r1, #0
+	movs	r0, #0
+	movs	r1, #1
 	b	.Lromulus_n_decrypt_with_endif6
 .Lromulus_n_decrypt_with_else5:
 	@ romulus_n.ae:140: s = tbc_n(cnt, 0x15, r23, s)
-	movs	r0, #2
-	str	r0, [sp, #368]
-	movs	r0, #0
-	str	r0, [sp, #372]
-	str	r6, [sp, #376]
-	str	r5, [sp, #380]
-	str	r4, [sp, #384]
-	str	r2, [sp, #388]
-	add	r0, sp, #392
+	add	r0, sp, #388
 	str	r0, [sp]
-	add	r2, sp, #48
-	add	r0, sp, #368
+	str	r2, [sp, #384]
+	str	r5, [sp, #380]
+	str	r4, [sp, #376]
+	str	r3, [sp, #372]
+	movs	r0, #0
+	str	r0, [sp, #368]
+	movs	r0, #2
+	str	r0, [sp, #364]
+	add	r3, sp, #372
 	movs	r1, #21
-	add	r3, sp, #376
+	add	r0, sp, #364
+	add	r2, sp, #44
 	bl	romulus_n_tbc_n
-	ldr	r6, [sp, #392]
+	ldr	r2, [sp, #400]
 	ldr	r5, [sp, #396]
-	ldr	r4, [sp, #400]
-	ldr	r2, [sp, #404]
-	movs	r3, #2
-	movs	r1, #0
+	ldr	r4, [sp, #392]
+	ldr	r3, [sp, #388]
+	movs	r0, #0
+	movs	r1, #2
 .Lromulus_n_decrypt_with_endif6:
 	@ romulus_n.ae:142: for i in 0..(m + 15) / 16 {
-	ldr	r0, [sp, #452]
+	str	r0, [sp, #4]
+	str	r1, [sp, #12]
+	mov	r11, r2
+	mov	r10, r5
+	mov	r8, r4
+	mov	r9, r3
+	ldr	r0, [sp, #448]
 	adds	r0, #15
 	lsrs	r0, r0, #4
-	str	r0, [sp, #44]
-	mov	r10, r6
-	mov	r9, r5
-	mov	r11, r4
-	mov	r8, r2
-	str	r3, [sp, #4]
-	str	r1, [sp, #24]
+	str	r0, [sp, #40]
 	movs	r1, #0
 	str	r1, [sp, #8]
 	cmp	r1, r0
@@ -864,344 +862,314 @@ romulus_n_decrypt_with:
 .Lromulus_n_decrypt_with_far1:
 .Lromulus_n_decrypt_with_loop7:
 	@ romulus_n.ae:39: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
-	mov	r5, r10
-	lsrs	r4, r5, #1
-	mov	r6, r9
-	lsls	r0, r6, #31
-	orrs	r4, r0
-	ldr	r2, =0x7f7f7f7f
-	ands	r4, r2
-	lsls	r3, r5, #7
-	eors	r3, r5
-	ldr	r1, =0x80808080
-	ands	r3, r1
-	eors	r4, r3
-	str	r4, [sp, #16]
-	lsrs	r4, r6, #1
 	mov	r7, r11
+	lsrs	r2, r7, #1
+	ldr	r3, =0x7f7f7f7f
+	ands	r2, r3
+	lsls	r4, r7, #7
+	eors	r4, r7
+	mov	r6, r10
+	lsrs	r0, r6, #25
+	eors	r4, r0
+	ldr	r1, =0x80808080
+	ands	r4, r1
+	eors	r2, r4
+	lsrs	r5, r6, #1
+	lsls	r0, r7, #31
+	orrs	r5, r0
+	ands	r5, r3
+	lsls	r4, r6, #7
+	eors	r4, r6
+	mov	r7, r8
+	lsrs	r0, r7, #25
+	eors	r4, r0
+	ands	r4, r1
+	eors	r5, r4
+	str	r5, [sp, #16]
+	lsrs	r5, r7, #1
+	lsls	r0, r6, #31
+	orrs	r5, r0
+	ands	r5, r3
+	lsls	r4, r7, #7
+	eors	r4, r7
+	mov	r6, r9
+	lsrs	r0, r6, #25
+	eors	r4, r0
+	ands	r4, r1
+	eors	r5, r4
+	str	r5, [sp, #20]
+	lsrs	r4, r6, #1
 	lsls	r0, r7, #31
 	orrs	r4, r0
-	ands	r4, r2
+	ands	r4, r3
 	lsls	r3, r6, #7
 	eors	r3, r6
-	lsrs	r0, r5, #25
-	eors	r3, r0
 	ands	r3, r1
 	eors	r4, r3
-	lsrs	r3, r7, #1
-	mov	r0, r8
-	lsls	r0, r0, #31
-	orrs	r3, r0
-	ands	r3, r2
-	lsls	r5, r7, #7
-	eors	r5, r7
-	lsrs	r0, r6, #25
-	eors	r5, r0
-	ands	r5, r1
-	eors	r3, r5
-	mov	r0, r8
-	lsrs	r5, r0, #1
-	ands	r5, r2
-	lsls	r6, r0, #7
-	eors	r6, r0
-	lsrs	r0, r7, #25
-	eors	r6, r0
-	ands	r6, r1
-	mov	r2, r5
-	eors	r2, r6
+	str	r4, [sp, #28]
 	@ romulus_n.ae:143: off = 16 * i
 	ldr	r1, [sp, #8]
 	lsls	r0, r1, #4
-	str	r0, [sp, #40]
+	str	r0, [sp, #32]
 	@ romulus_n.ae:144: rest = m - off
-	ldr	r1, [sp, #452]
-	subs	r5, r1, r0
-	str	r5, [sp, #36]
+	ldr	r1, [sp, #448]
+	subs	r3, r1, r0
+	str	r3, [sp, #36]
 	@ romulus_n.ae:145: count = if rest < 16 then rest else 16
-	cmp	r5, #16
+	cmp	r3, #16
 	movs	r1, #0
 	sbcs	r1, r1
-	mov	r7, r5
-	movs	r5, #16
-	eors	r7, r5
-	ands	r7, r1
+	mov	r5, r3
+	movs	r3, #16
+	eors	r5, r3
+	ands	r5, r1
 	movs	r1, #16
-	eors	r7, r1
+	eors	r5, r1
 	@ romulus_n.ae:146: p = first_bytes(g(s) ^ load_be(ct, off, 16, count), count)
-	ldr	r1, [sp, #448]
-	adds	r1, r1, r0
-	cmp	r7, #16
+	ldr	r1, [sp, #444]
+	adds	r4, r1, r0
+	cmp	r5, #16
 	bcc	.Lromulus_n_decrypt_with_bytes9
-	movs	r0, #3
-	tst	r1, r0
+	movs	r1, #3
+	tst	r4, r1
 	beq	.Lromulus_n_decrypt_with_words10
+	b	.Lromulus_n_decrypt_with_fill12
 .Lromulus_n_decrypt_with_bytes9:
 	movs	r0, #0
-	str	r0, [sp, #368]
-	str	r0, [sp, #372]
 	str	r0, [sp, #376]
-	str	r0, [sp, #380]
-	add	r0, sp, #368
-	str	r0, [sp, #12]
-	mov	r6, r7
-	cmp	r6, #16
-	bcc	.Lromulus_n_decrypt_with_cnt12
-	movs	r6, #16
-.Lromulus_n_decrypt_with_cnt12:
-.Lromulus_n_decrypt_with_cpy13:
-	subs	r6, #1
-	bcc	.Lromulus_n_decrypt_with_cpyd11
-	ldrb	r5, [r1, r6]
-	ldr	r0, [sp, #12]
-	strb	r5, [r0, r6]
-	b	.Lromulus_n_decrypt_with_cpy13
-.Lromulus_n_decrypt_with_cpyd11:
-	ldr	r1, [sp, #12]
+	str	r0, [sp, #372]
+	str	r0, [sp, #368]
+	str	r0, [sp, #364]
+	mov	r3, r5
+.Lromulus_n_decrypt_with_fill12:
+	add	r1, sp, #364
+.Lromulus_n_decrypt_with_cpy14:
+	subs	r3, #1
+	bcc	.Lromulus_n_decrypt_with_cpyd13
+	ldrb	r0, [r4, r3]
+	strb	r0, [r1, r3]
+	b	.Lromulus_n_decrypt_with_cpy14
+.Lromulus_n_decrypt_with_cpyd13:
+	mov	r4, r1
 .Lromulus_n_decrypt_with_words10:
-	ldr	r0, [r1, #12]
-	rev	r5, r0
-	ldr	r0, [sp, #16]
-	eors	r0, r5
-	str	r0, [sp, #32]
-	ldr	r0, [r1, #8]
-	rev	r5, r0
-	eors	r4, r5
-	str	r4, [sp, #28]
-	ldr	r0, [r1, #4]
-	rev	r4, r0
-	eors	r3, r4
-	str	r3, [sp, #20]
-	ldr	r0, [r1]
-	rev	r1, r0
-	eors	r2, r1
-	str	r2, [sp, #12]
+	ldr	r0, [r4]
+	rev	r0, r0
+	eors	r2, r0
 	@ romulus_n.ae:54: return x & ~(~(0 as u128) >> (8 * n))
-	movs	r4, #0
-	mvns	r4, r4
-	mov	r1, r4
-	mov	r2, r4
-	mov	r5, r4
-	lsls	r6, r7, #3
-	cmp	r6, #128
-	bcs	.Lromulus_n_decrypt_with_shz14
-.Lromulus_n_decrypt_with_shl16:
-	cmp	r6, #32
-	bcc	.Lromulus_n_decrypt_with_shf15
-	mov	r1, r2
-	mov	r2, r5
-	mov	r5, r4
-	movs	r4, #0
-	subs	r6, #32
-	b	.Lromulus_n_decrypt_with_shl16
-.Lromulus_n_decrypt_with_shf15:
-	lsrs	r1, r6
-	movs	r3, #32
-	subs	r3, r3, r6
-	mov	r0, r2
-	lsls	r0, r3
-	orrs	r1, r0
-	lsrs	r2, r6
-	mov	r0, r5
-	lsls	r0, r3
-	orrs	r2, r0
-	mov	r0, r4
-	lsls	r0, r3
-	lsrs	r5, r6
-	orrs	r5, r0
-	lsrs	r4, r6
-	b	.Lromulus_n_decrypt_with_she17
-.Lromulus_n_decrypt_with_shz14:
-	movs	r1, #0
-	movs	r2, #0
-	movs	r5, #0
-	movs	r4, #0
-.Lromulus_n_decrypt_with_she17:
-	ldr	r3, [sp, #12]
-	bics	r3, r4
-	@ romulus_n.ae:147: store_be(msg, off, p, count)
-	rev	r0, r3
-	str	r0, [sp, #16]
+	lsls	r1, r5, #3
+	movs	r0, #128
+	subs	r0, r0, r1
+	movs	r1, #1
+	lsls	r1, r0
+	subs	r0, #32
+	movs	r6, #1
+	lsls	r6, r0
+	subs	r0, #32
+	movs	r3, #1
+	lsls	r3, r0
+	subs	r0, #32
+	movs	r7, #1
+	lsls	r7, r0
+	subs	r1, #1
+	movs	r0, #0
+	sbcs	r6, r0
+	sbcs	r3, r0
+	sbcs	r7, r0
+	bics	r2, r7
+	str	r2, [sp, #24]
+	@ romulus_n.ae:146: p = first_bytes(g(s) ^ load_be(ct, off, 16, count), count)
+	ldr	r0, [r4, #4]
+	rev	r0, r0
+	ldr	r2, [sp, #16]
+	eors	r2, r0
 	@ romulus_n.ae:54: return x & ~(~(0 as u128) >> (8 * n))
-	ldr	r4, [sp, #20]
-	bics	r4, r5
+	bics	r2, r3
+	@ romulus_n.ae:146: p = first_bytes(g(s) ^ load_be(ct, off, 16, count), count)
+	ldr	r0, [r4, #8]
+	rev	r0, r0
+	ldr	r3, [sp, #20]
+	eors	r3, r0
+	@ romulus_n.ae:54: return x & ~(~(0 as u128) >> (8 * n))
+	bics	r3, r6
+	@ romulus_n.ae:146: p = first_bytes(g(s) ^ load_be(ct, off, 16, count), count)
+	ldr	r0, [r4, #12]
+	rev	r0, r0
+	ldr	r4, [sp, #28]
+	eors	r4, r0
+	@ romulus_n.ae:54: return x & ~(~(0 as u128) >> (8 * n))
+	bics	r4, r1
 	@ romulus_n.ae:147: store_be(msg, off, p, count)
+	ldr	r1, [sp, #460]
+	ldr	r0, [sp, #32]
+	adds	r6, r1, r0
 	rev	r0, r4
-	str	r0, [sp, #12]
-	@ romulus_n.ae:54: return x & ~(~(0 as u128) >> (8 * n))
-	ldr	r5, [sp, #28]
-	bics	r5, r2
-	@ romulus_n.ae:147: store_be(msg, off, p, count)
-	rev	r0, r5
-	str	r0, [sp, #20]
-	@ romulus_n.ae:54: return x & ~(~(0 as u128) >> (8 * n))
-	ldr	r6, [sp, #32]
-	bics	r6, r1
-	@ romulus_n.ae:147: store_be(msg, off, p, count)
-	rev	r2, r6
-	ldr	r1, [sp, #464]
-	ldr	r0, [sp, #40]
-	adds	r1, r1, r0
-	cmp	r7, #16
-	bcc	.Lromulus_n_decrypt_with_bytes18
-	movs	r0, #3
-	tst	r1, r0
-	bne	.Lromulus_n_decrypt_with_bytes18
-	ldr	r0, [sp, #16]
-	str	r0, [r1]
-	ldr	r0, [sp, #12]
-	str	r0, [r1, #4]
-	ldr	r0, [sp, #20]
-	str	r0, [r1, #8]
-	str	r2, [r1, #12]
-	b	.Lromulus_n_decrypt_with_stored19
-	.ltorg
-.Lromulus_n_decrypt_with_bytes18:
+	rev	r7, r3
+	rev	r1, r2
+	str	r1, [sp, #16]
+	ldr	r1, [sp, #24]
+	rev	r1, r1
+	str	r1, [sp, #20]
+	cmp	r5, #16
+	bcc	.Lromulus_n_decrypt_with_bytes15
+	movs	r1, #3
+	tst	r6, r1
+	bne	.Lromulus_n_decrypt_with_mis17
+	ldr	r1, [sp, #20]
+	str	r1, [r6]
+	ldr	r1, [sp, #16]
+	str	r1, [r6, #4]
+	str	r7, [r6, #8]
+	str	r0, [r6, #12]
+	b	.Lromulus_n_decrypt_with_stored16
+.Lromulus_n_decrypt_with_mis17:
+	movs	r1, #16
+	b	.Lromulus_n_decrypt_with_fill18
+.Lromulus_n_decrypt_with_bytes15:
+	mov	r1, r5
+.Lromulus_n_decrypt_with_fill18:
+	str	r0, [sp, #376]
+	str	r7, [sp, #372]
 	ldr	r0, [sp, #16]
 	str	r0, [sp, #368]
-	ldr	r0, [sp, #12]
-	str	r0, [sp, #372]
 	ldr	r0, [sp, #20]
-	str	r0, [sp, #376]
-	str	r2, [sp, #380]
-	add	r0, sp, #368
-	str	r0, [sp, #12]
-	mov	r2, r7
-	cmp	r2, #16
-	bcc	.Lromulus_n_decrypt_with_cnt20
-	movs	r2, #16
-.Lromulus_n_decrypt_with_cnt20:
-.Lromulus_n_decrypt_with_cpy21:
-	subs	r2, #1
-	bcc	.Lromulus_n_decrypt_with_stored19
-	ldr	r0, [sp, #12]
-	ldrb	r0, [r0, r2]
-	strb	r0, [r1, r2]
-	b	.Lromulus_n_decrypt_with_cpy21
-.Lromulus_n_decrypt_with_stored19:
+	str	r0, [sp, #364]
+	add	r7, sp, #364
+.Lromulus_n_decrypt_with_cpy19:
+	subs	r1, #1
+	bcc	.Lromulus_n_decrypt_with_stored16
+	ldrb	r0, [r7, r1]
+	strb	r0, [r6, r1]
+	b	.Lromulus_n_decrypt_with_cpy19
+	.ltorg
+.Lromulus_n_decrypt_with_stored16:
 	@ romulus_n.ae:150: d = if rest > 16 then 0x04 else if rest == 16 then 0x14 else 0x15 as u8
 	movs	r1, #16
 	ldr	r0, [sp, #36]
 	cmp	r1, r0
-	movs	r2, #0
-	sbcs	r2, r2
-	eors	r0, r1
-	subs	r1, r0, #1
+	movs	r1, #0
+	sbcs	r1, r1
+	movs	r6, #16
+	eors	r0, r6
+	subs	r6, r0, #1
 	movs	r0, #0
 	sbcs	r0, r0
 	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	movs	r1, #21
-	eors	r0, r1
-	movs	r1, #4
+	lsrs	r6, r0, #31
+	movs	r0, #21
+	eors	r6, r0
+	movs	r0, #4
+	eors	r0, r6
+	ands	r0, r1
+	mov	r1, r6
 	eors	r1, r0
-	ands	r1, r2
-	eors	r0, r1
-	str	r0, [sp, #12]
 	@ romulus_n.ae:44: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
-	ldr	r0, [sp, #24]
-	lsls	r1, r0, #1
-	ldr	r2, [sp, #4]
-	lsrs	r2, r2, #31
-	orrs	r1, r2
+	ldr	r0, [sp, #4]
 	lsrs	r0, r0, #23
-	rsbs	r2, r0, #0
+	rsbs	r6, r0, #0
 	movs	r0, #149
-	ands	r2, r0
-	ldr	r0, [sp, #4]
+	ands	r6, r0
+	ldr	r0, [sp, #12]
 	lsls	r0, r0, #1
-	eors	r0, r2
-	str	r0, [sp, #4]
-	@ romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
-	cmp	r7, #16
-	movs	r2, #0
-	sbcs	r2, r2
-	mov	r0, r3
-	eors	r0, r3
-	ands	r0, r2
-	eors	r3, r0
-	@ romulus_n.ae:148: s = s ^ pad(p, count)
-	mov	r0, r8
-	eors	r0, r3
-	@ romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
-	mov	r3, r4
-	eors	r3, r4
-	ands	r3, r2
-	eors	r4, r3
-	@ romulus_n.ae:148: s = s ^ pad(p, count)
-	mov	r3, r11
-	eors	r3, r4
-	@ romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
-	mov	r4, r5
-	eors	r4, r5
-	ands	r4, r2
-	eors	r5, r4
-	@ romulus_n.ae:148: s = s ^ pad(p, count)
-	mov	r4, r9
-	eors	r4, r5
-	@ romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
-	orrs	r7, r6
-	eors	r7, r6
-	ands	r7, r2
-	eors	r6, r7
-	@ romulus_n.ae:148: s = s ^ pad(p, count)
-	mov	r2, r10
-	eors	r2, r6
-	@ romulus_n.ae:151: s = tbc_n(cnt, d, r23, s)
-	str	r2, [sp, #376]
-	str	r4, [sp, #380]
-	str	r3, [sp, #384]
-	str	r0, [sp, #388]
-	add	r0, sp, #392
-	str	r0, [sp]
+	eors	r0, r6
+	str	r0, [sp, #16]
 	ldr	r0, [sp, #4]
-	str	r0, [sp, #368]
-	@ romulus_n.ae:44: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
-	lsls	r0, r1, #8
-	lsrs	r0, r0, #8
-	str	r0, [sp, #24]
+	lsls	r6, r0, #1
+	ldr	r0, [sp, #12]
+	lsrs	r0, r0, #31
+	orrs	r6, r0
+	@ romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
+	cmp	r5, #16
+	movs	r7, #0
+	sbcs	r7, r7
+	orrs	r5, r4
+	eors	r5, r4
+	ands	r5, r7
+	eors	r4, r5
+	@ romulus_n.ae:148: s = s ^ pad(p, count)
+	mov	r0, r9
+	eors	r0, r4
+	@ romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
+	mov	r5, r3
+	eors	r5, r3
+	ands	r5, r7
+	eors	r3, r5
+	@ romulus_n.ae:148: s = s ^ pad(p, count)
+	mov	r4, r8
+	eors	r4, r3
+	@ romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
+	mov	r5, r2
+	eors	r5, r2
+	ands	r5, r7
+	eors	r2, r5
+	@ romulus_n.ae:148: s = s ^ pad(p, count)
+	mov	r3, r10
+	eors	r3, r2
+	@ romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
+	ldr	r5, [sp, #24]
+	mov	r2, r5
+	eors	r5, r2
+	ands	r5, r7
+	eors	r2, r5
+	@ romulus_n.ae:148: s = s ^ pad(p, count)
+	mov	r5, r11
+	eors	r5, r2
 	@ romulus_n.ae:151: s = tbc_n(cnt, d, r23, s)
+	add	r2, sp, #388
+	str	r2, [sp]
+	str	r5, [sp, #384]
+	str	r3, [sp, #380]
+	str	r4, [sp, #376]
 	str	r0, [sp, #372]
-	add	r2, sp, #48
-	add	r0, sp, #368
-	add	r3, sp, #376
-	ldr	r1, [sp, #12]
+	@ romulus_n.ae:44: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
+	lsls	r0, r6, #8
+	lsrs	r0, r0, #8
+	str	r0, [sp, #4]
+	@ romulus_n.ae:151: s = tbc_n(cnt, d, r23, s)
+	str	r0, [sp, #368]
+	ldr	r0, [sp, #16]
+	str	r0, [sp, #364]
+	add	r3, sp, #372
+	add	r0, sp, #364
+	add	r2, sp, #44
 	bl	romulus_n_tbc_n
-	ldr	r0, [sp, #392]
-	mov	r10, r0
-	ldr	r0, [sp, #396]
-	mov	r9, r0
-	ldr	r0, [sp, #400]
-	mov	r11, r0
-	ldr	r0, [sp, #404]
-	mov	r8, r0
 	ldr	r1, [sp, #8]
 	adds	r1, #1
 	str	r1, [sp, #8]
-	ldr	r0, [sp, #44]
+	ldr	r0, [sp, #16]
+	str	r0, [sp, #12]
+	ldr	r0, [sp, #400]
+	mov	r11, r0
+	ldr	r0, [sp, #396]
+	mov	r10, r0
+	ldr	r0, [sp, #392]
+	mov	r8, r0
+	ldr	r0, [sp, #388]
+	mov	r9, r0
+	ldr	r0, [sp, #40]
 	cmp	r1, r0
 	bcs	.Lromulus_n_decrypt_with_far2
 	b	.Lromulus_n_decrypt_with_loop7
 .Lromulus_n_decrypt_with_far2:
 .Lromulus_n_decrypt_with_done8:
 	@ romulus_n.ae:153: return (load_be(tag, 0, 16) ^ g(s)) == 0
-	ldr	r6, [sp, #456]
+	ldr	r6, [sp, #452]
 	movs	r0, #3
 	tst	r6, r0
-	beq	.Lromulus_n_decrypt_with_words23
-.Lromulus_n_decrypt_with_bytes22:
-	add	r2, sp, #368
-	movs	r1, #16
-.Lromulus_n_decrypt_with_cpy25:
-	subs	r1, #1
-	bcc	.Lromulus_n_decrypt_with_cpyd24
-	ldrb	r0, [r6, r1]
-	strb	r0, [r2, r1]
-	b	.Lromulus_n_decrypt_with_cpy25
-.Lromulus_n_decrypt_with_cpyd24:
-	mov	r6, r2
-.Lromulus_n_decrypt_with_words23:
+	beq	.Lromulus_n_decrypt_with_words21
+.Lromulus_n_decrypt_with_bytes20:
+	movs	r2, #16
+	add	r1, sp, #364
+.Lromulus_n_decrypt_with_cpy23:
+	subs	r2, #1
+	bcc	.Lromulus_n_decrypt_with_cpyd22
+	ldrb	r0, [r6, r2]
+	strb	r0, [r1, r2]
+	b	.Lromulus_n_decrypt_with_cpy23
+.Lromulus_n_decrypt_with_cpyd22:
+	mov	r6, r1
+.Lromulus_n_decrypt_with_words21:
 	@ romulus_n.ae:39: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
-	mov	r3, r8
+	mov	r3, r11
 	lsrs	r0, r3, #1
 	ldr	r5, =0x7f7f7f7f
 	ands	r0, r5
@@ -1212,7 +1180,7 @@ romulus_n_decrypt_with:
 	@ romulus_n.ae:39: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
 	lsls	r2, r3, #7
 	eors	r2, r3
-	mov	r4, r11
+	mov	r4, r10
 	lsrs	r0, r4, #25
 	eors	r2, r0
 	ldr	r7, =0x80808080
@@ -1231,14 +1199,14 @@ romulus_n_decrypt_with:
 	@ romulus_n.ae:39: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
 	lsls	r3, r4, #7
 	eors	r3, r4
-	mov	r0, r9
+	mov	r0, r8
 	lsrs	r4, r0, #25
 	eors	r3, r4
 	ands	r3, r7
 	@ romulus_n.ae:153: return (load_be(tag, 0, 16) ^ g(s)) == 0
 	eors	r2, r3
 	@ romulus_n.ae:39: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
-	mov	r3, r10
+	mov	r3, r9
 	lsrs	r4, r3, #1
 	lsls	r0, r0, #31
 	orrs	r4, r0
@@ -1248,23 +1216,23 @@ romulus_n_decrypt_with:
 	rev	r3, r0
 	eors	r3, r4
 	@ romulus_n.ae:39: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
-	mov	r0, r10
+	mov	r0, r9
 	lsls	r4, r0, #7
 	eors	r4, r0
 	ands	r4, r7
 	@ romulus_n.ae:153: return (load_be(tag, 0, 16) ^ g(s)) == 0
 	eors	r3, r4
 	@ romulus_n.ae:39: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
-	mov	r0, r9
+	mov	r0, r8
 	lsls	r4, r0, #7
 	eors	r4, r0
-	mov	r0, r10
+	mov	r0, r9
 	lsrs	r0, r0, #25
 	eors	r4, r0
 	ands	r4, r7
-	mov	r0, r9
+	mov	r0, r8
 	lsrs	r7, r0, #1
-	mov	r0, r11
+	mov	r0, r10
 	lsls	r0, r0, #31
 	orrs	r7, r0
 	ands	r7, r5
@@ -1281,9 +1249,9 @@ romulus_n_decrypt_with:
 	adcs	r1, r1
 	movs	r0, #1
 	eors	r1, r0
-	ldr	r0, [sp, #472]
+	ldr	r0, [sp, #468]
 	strh	r1, [r0]
-	add	sp, #408
+	add	sp, #404
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5
@@ -1533,7 +1501,7 @@ romulus_n_E_tk23_rows:
 
 @ --- romulus_n_absorb_ad: romulus_n.absorb_ad
 @     frame 100 bytes (18 spill slots, 9 on the stack; locals 56), saves nothing
-@     estimated 768 bytes of code and literals
+@     estimated 764 bytes of code and literals
 	.section .text.romulus_n_absorb_ad,"ax",%progbits
 	.global romulus_n_absorb_ad
 	.type romulus_n_absorb_ad, %function
@@ -1579,16 +1547,16 @@ romulus_n_absorb_ad:
 	tst	r3, r1
 	beq	.Lromulus_n_absorb_ad_words4
 .Lromulus_n_absorb_ad_bytes3:
-	add	r7, sp, #44
-	movs	r2, #16
+	movs	r7, #16
+	add	r2, sp, #44
 .Lromulus_n_absorb_ad_cpy6:
-	subs	r2, #1
+	subs	r7, #1
 	bcc	.Lromulus_n_absorb_ad_cpyd5
-	ldrb	r1, [r3, r2]
-	strb	r1, [r7, r2]
+	ldrb	r1, [r3, r7]
+	strb	r1, [r2, r7]
 	b	.Lromulus_n_absorb_ad_cpy6
 .Lromulus_n_absorb_ad_cpyd5:
-	mov	r3, r7
+	mov	r3, r2
 .Lromulus_n_absorb_ad_words4:
 	@ romulus_n.ae:44: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
 	lsrs	r1, r4, #23
@@ -1632,16 +1600,16 @@ romulus_n_absorb_ad:
 	tst	r5, r0
 	beq	.Lromulus_n_absorb_ad_words8
 .Lromulus_n_absorb_ad_bytes7:
-	add	r7, sp, #44
-	movs	r4, #16
+	movs	r7, #16
+	add	r4, sp, #44
 .Lromulus_n_absorb_ad_cpy10:
-	subs	r4, #1
+	subs	r7, #1
 	bcc	.Lromulus_n_absorb_ad_cpyd9
-	ldrb	r0, [r5, r4]
-	strb	r0, [r7, r4]
+	ldrb	r0, [r5, r7]
+	strb	r0, [r4, r7]
 	b	.Lromulus_n_absorb_ad_cpy10
 .Lromulus_n_absorb_ad_cpyd9:
-	mov	r5, r7
+	mov	r5, r4
 .Lromulus_n_absorb_ad_words8:
 	add	r0, sp, #84
 	str	r0, [sp, #4]
@@ -1708,6 +1676,8 @@ romulus_n_absorb_ad:
 	ldr	r0, [sp, #24]
 	lsls	r0, r0, #5
 	str	r0, [sp, #32]
+	@ romulus_n.ae:90: s = s ^ pad(load_be(ad, off, 16, odd), odd)
+	mov	r2, r0
 	@ romulus_n.ae:88: r = a - off                                           // 0 (empty A) .. 32
 	ldr	r1, [sp, #36]
 	subs	r0, r1, r0
@@ -1723,33 +1693,31 @@ romulus_n_absorb_ad:
 	mov	r11, r0
 	@ romulus_n.ae:90: s = s ^ pad(load_be(ad, off, 16, odd), odd)
 	ldr	r1, [sp, #20]
-	ldr	r2, [sp, #32]
 	adds	r3, r1, r2
 	cmp	r0, #16
 	bcc	.Lromulus_n_absorb_ad_bytes11
 	movs	r0, #3
 	tst	r3, r0
 	beq	.Lromulus_n_absorb_ad_words12
+	movs	r2, #16
+	b	.Lromulus_n_absorb_ad_fill14
 .Lromulus_n_absorb_ad_bytes11:
 	movs	r0, #0
 	str	r0, [sp, #56]
 	str	r0, [sp, #52]
 	str	r0, [sp, #48]
 	str	r0, [sp, #44]
-	mov	r1, r11
-	add	r2, sp, #44
-	cmp	r1, #16
-	bcc	.Lromulus_n_absorb_ad_cnt14
-	movs	r1, #16
-.Lromulus_n_absorb_ad_cnt14:
-.Lromulus_n_absorb_ad_cpy15:
-	subs	r1, #1
-	bcc	.Lromulus_n_absorb_ad_cpyd13
-	ldrb	r0, [r3, r1]
-	strb	r0, [r2, r1]
-	b	.Lromulus_n_absorb_ad_cpy15
-.Lromulus_n_absorb_ad_cpyd13:
-	mov	r3, r2
+	mov	r2, r11
+.Lromulus_n_absorb_ad_fill14:
+	add	r1, sp, #44
+.Lromulus_n_absorb_ad_cpy16:
+	subs	r2, #1
+	bcc	.Lromulus_n_absorb_ad_cpyd15
+	ldrb	r0, [r3, r2]
+	strb	r0, [r1, r2]
+	b	.Lromulus_n_absorb_ad_cpy16
+.Lromulus_n_absorb_ad_cpyd15:
+	mov	r3, r1
 .Lromulus_n_absorb_ad_words12:
 	@ romulus_n.ae:44: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
 	lsrs	r0, r4, #23
@@ -1825,7 +1793,7 @@ romulus_n_absorb_ad:
 	str	r0, [sp, #8]
 	@ romulus_n.ae:92: if r > 16 {
 	cmp	r3, #0
-	beq	.Lromulus_n_absorb_ad_else16
+	beq	.Lromulus_n_absorb_ad_else17
 	@ romulus_n.ae:93: s = tbc(cnt, 8, pad(load_be(ad, off + 16, 16, r - 16), r - 16), r3, s)
 	ldr	r3, [sp, #32]
 	adds	r3, #16
@@ -1834,31 +1802,30 @@ romulus_n_absorb_ad:
 	ldr	r3, [sp, #16]
 	subs	r3, #16
 	cmp	r3, #16
-	bcc	.Lromulus_n_absorb_ad_bytes18
+	bcc	.Lromulus_n_absorb_ad_bytes19
 	movs	r0, #3
 	tst	r6, r0
-	beq	.Lromulus_n_absorb_ad_words19
-.Lromulus_n_absorb_ad_bytes18:
+	beq	.Lromulus_n_absorb_ad_words20
+	movs	r5, #16
+	b	.Lromulus_n_absorb_ad_fill22
+.Lromulus_n_absorb_ad_bytes19:
 	movs	r0, #0
 	str	r0, [sp, #56]
 	str	r0, [sp, #52]
 	str	r0, [sp, #48]
 	str	r0, [sp, #44]
-	mov	r4, r3
-	add	r5, sp, #44
-	cmp	r4, #16
-	bcc	.Lromulus_n_absorb_ad_cnt21
-	movs	r4, #16
-.Lromulus_n_absorb_ad_cnt21:
-.Lromulus_n_absorb_ad_cpy22:
-	subs	r4, #1
-	bcc	.Lromulus_n_absorb_ad_cpyd20
-	ldrb	r0, [r6, r4]
-	strb	r0, [r5, r4]
-	b	.Lromulus_n_absorb_ad_cpy22
-.Lromulus_n_absorb_ad_cpyd20:
-	mov	r6, r5
-.Lromulus_n_absorb_ad_words19:
+	mov	r5, r3
+.Lromulus_n_absorb_ad_fill22:
+	add	r4, sp, #44
+.Lromulus_n_absorb_ad_cpy24:
+	subs	r5, #1
+	bcc	.Lromulus_n_absorb_ad_cpyd23
+	ldrb	r0, [r6, r5]
+	strb	r0, [r4, r5]
+	b	.Lromulus_n_absorb_ad_cpy24
+.Lromulus_n_absorb_ad_cpyd23:
+	mov	r6, r4
+.Lromulus_n_absorb_ad_words20:
 	@ romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
 	cmp	r3, #16
 	movs	r7, #0
@@ -1940,14 +1907,14 @@ romulus_n_absorb_ad:
 	ldr	r7, [sp, #88]
 	ldr	r2, [sp, #84]
 	@ romulus_n.ae:44: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
-	b	.Lromulus_n_absorb_ad_endif17
-.Lromulus_n_absorb_ad_else16:
+	b	.Lromulus_n_absorb_ad_endif18
+.Lromulus_n_absorb_ad_else17:
 	ldr	r4, [sp, #8]
 	ldr	r0, [sp, #12]
 	ldr	r5, [sp, #24]
 	mov	r6, r8
 	mov	r7, r1
-.Lromulus_n_absorb_ad_endif17:
+.Lromulus_n_absorb_ad_endif18:
 	@ romulus_n.ae:97: return tbc_n(cnt, d, r23, s)
 	add	r1, sp, #68
 	str	r1, [sp]
