@@ -20,14 +20,10 @@ register and memory word is as before.
 """
 from __future__ import annotations
 
+from .kept_spills import slot_holder
 from .liveness import Cfg, block_liveness, defs_uses, live_after
-from .mir import MFunction, MInst, R, frame_kind
+from .mir import MFunction, MInst, R, slot_key
 from .target import Target
-
-
-def _slot(op):
-    """The key of a spill slot operand, else None."""
-    return (op.base, op.disp.key) if frame_kind(op) == "slot" else None
 
 
 def copy_ahead(mf: MFunction, target: Target, regs: frozenset[int],
@@ -74,7 +70,7 @@ def _holder(insts, du, a, j, target, regs, stop):
     if inst.mn != target.move_mn or len(inst.ops) != 2:
         return None
     src, dst = inst.ops
-    key = _slot(src)
+    key = slot_key(src)
     if key is None or not isinstance(dst, R) or dst.reg not in regs:
         return None
     x = dst.reg
@@ -85,14 +81,11 @@ def _holder(insts, du, a, j, target, regs, stop):
         desc = target.desc(y)
         if y.mn in stop or desc.branch or desc.memory == "call":
             return None
-        if y.mn == target.move_mn and len(y.ops) == 2:
-            p, q = y.ops
-            r = p.reg if isinstance(p, R) and _slot(q) == key else \
-                q.reg if isinstance(q, R) and _slot(p) == key else None
-            if r is not None:
-                # X holds it already (copies.py's case), or R is no register X's class takes
-                return (h, r, x) if r != x and r in regs else None
-        if any(_slot(op) == key for i, op in enumerate(y.ops) if i in desc.writes or desc.memory == "store"):
+        r = slot_holder(y, key, target)
+        if r is not None:
+            # X holds it already (copies.py's case), or R is no register X's class takes
+            return (h, r, x) if r != x and r in regs else None
+        if any(slot_key(op) == key for i, op in enumerate(y.ops) if i in desc.writes or desc.memory == "store"):
             return None                         # S written in between
         if x in du[h][0] or x in du[h][1]:
             return None                         # X read or written in between

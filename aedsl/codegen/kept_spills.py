@@ -31,14 +31,19 @@ read of R (an address) still reads R, or the previous value's F, before it write
 from __future__ import annotations
 
 from .liveness import Cfg, block_liveness, defs_uses, live_after
-from .mir import Inc, MFunction, MInst, R, frame_kind
+from .mir import Inc, MFunction, MInst, R, slot_key
 from .rename import in_place, rename_reads
 from .target import Target
 
 
-def _slot(op):
-    """The key of a spill slot operand, else None."""
-    return (op.base, op.disp.key) if frame_kind(op) == "slot" else None
+def slot_holder(inst: MInst, key, target: Target) -> int | None:
+    """The register a copy `inst` moves spill slot `key`'s value into or out of (`mov S, R` or
+    `mov R, S`), else None."""
+    if inst.mn != target.move_mn or len(inst.ops) != 2:
+        return None
+    p, q = inst.ops
+    return p.reg if isinstance(p, R) and slot_key(q) == key else \
+        q.reg if isinstance(q, R) and slot_key(p) == key else None
 
 
 def keep_spilled(mf: MFunction, target: Target, regs: frozenset[int], usable: set[int],
@@ -74,7 +79,7 @@ def _candidate(insts, du, after, a, j, target, regs, usable, stop):
     if inst.mn != target.move_mn or len(inst.ops) != 2:
         return None
     src, dst = inst.ops
-    key = _slot(src)
+    key = slot_key(src)
     if key is None or not isinstance(dst, R):
         return None
     # back from j: the last write of each register, up to the copy that put S's value in R
@@ -86,16 +91,14 @@ def _candidate(insts, du, after, a, j, target, regs, usable, stop):
         desc = target.desc(x)
         if x.mn in stop or desc.branch or desc.memory == "call":
             return None
-        if x.mn == target.move_mn and len(x.ops) == 2:
-            p, q = x.ops
-            holder = p.reg if isinstance(p, R) and _slot(q) == key else \
-                q.reg if isinstance(q, R) and _slot(p) == key else None
-            if holder is not None and holder in regs:
+        holder = slot_holder(x, key, target)
+        if holder is not None:
+            if holder in regs:
                 d = written.get(holder)
                 if d is None:
                     return None                 # R holds S at j already: copies.py's case
                 return _renamed(insts, du, after, d, j, holder, target, regs, usable)
-        if any(_slot(op) == key for i, op in enumerate(x.ops) if i in desc.writes or desc.memory == "store"):
+        if any(slot_key(op) == key for i, op in enumerate(x.ops) if i in desc.writes or desc.memory == "store"):
             return None                         # S written: no older copy holds it
         for r in du[s][0]:
             written[r] = s                      # (the earliest after the holder's copy wins)

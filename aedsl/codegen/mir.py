@@ -97,6 +97,11 @@ def frame_kind(op: Operand) -> str | None:
     return op.disp.kind if isinstance(op, Mem) and isinstance(op.disp, Frame) else None
 
 
+def slot_key(op: Operand):
+    """(base, key) of an operand naming a spill slot, else None."""
+    return (op.base, op.disp.key) if frame_kind(op) == "slot" else None
+
+
 def as_mem(op: Operand) -> Operand:
     """`@p` as the memory operand `0(p)` it reads (the form a destination takes); any other
     operand as it is."""

@@ -610,20 +610,9 @@ class SelectorBase:
                 self.branch_if_zero([span] if span is not None else hi, end)
             else:
                 self.branch_unless_less(idx or [self.to_reg_fresh(x) for x in lo], hi, end)
-        saved_mems = {}
         if ends is not None:
             # the index as j = (i - hi) << k, the buffers' bases at their ends (`end_offsets`)
-            shift, shifts, buffers = ends
-            binds = [self.memory(m) for m in buffers]
-            if span is None:
-                span = self.end_span(hi, shift)
-            j, moved = self.rebase_to_end(span, shift, clo, [R(b.base) for b in binds])
-            for m, b, p in zip(buffers, binds, moved):
-                saved_mems[m] = b
-                self.mems[m] = MemBind(b.kind, b.stride, b.elem_width, base=p.reg, name=b.name,
-                                       length=b.length, count=b.count, readonly=b.readonly)
-            for o in shifts:
-                self.given[id(o)] = [j]
+            j, saved_mems = self.end_loop_setup(ends, hi, clo, span)
         # the loop's preheader: targets insert set-up there while selecting the body (e.g.
         # pointers walking `mem[i]`, advanced in `loop_latch`); the anchor is removed after
         loop = LoopInfo(idx, clo, step, self.emit("comment"))
@@ -645,10 +634,7 @@ class SelectorBase:
         if counter is not None:
             self.branch_unless_equal(pregs[counter[0]], counter[1], top)
         elif ends is not None:
-            self.count_to_zero(j, shift, top)
-            self.mems.update(saved_mems)
-            for o in shifts:
-                del self.given[id(o)]
+            self.end_loop_latch(ends, j, saved_mems, top)
         elif sentinel is None:
             self.increment(idx, step, index.width)
             self.branch_if_less(idx, hi, top)

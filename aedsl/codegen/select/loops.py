@@ -14,6 +14,8 @@ register up to zero instead, the buffers' bases moved to their ends (`rebase_to_
 """
 from __future__ import annotations
 
+from dataclasses import replace
+
 from aedsl.ir.nodes import Memory, Op
 from aedsl.ir.nodes import walk_ops
 
@@ -117,6 +119,31 @@ class LoopAddressing:
                         o.opcode in self.BLOCK_ACCESS and j == 0 and id(o.args[1]) in offs):
                     return None
         return k, shifts, buffers
+
+    def end_loop_setup(self, ends: tuple, hi: list, lo: int, span) -> tuple:
+        """The preheader of an `end_offsets` loop: j and the moved bases (span: hi << k if
+        already emitted, else None); the buffers bound to the moved bases and the shifts given j
+        while the body is selected. Returns (j, the buffers' former bindings)."""
+        k, shifts, buffers = ends
+        binds = [self.memory(m) for m in buffers]
+        if span is None:
+            span = self.end_span(hi, k)
+        j, moved = self.rebase_to_end(span, k, lo, [R(b.base) for b in binds])
+        saved = {}
+        for m, b, p in zip(buffers, binds, moved):
+            saved[m] = b
+            self.mems[m] = replace(b, base=p.reg)
+        for o in shifts:
+            self.given[id(o)] = [j]
+        return j, saved
+
+    def end_loop_latch(self, ends: tuple, j, saved: dict, top: str) -> None:
+        """The latch of an `end_offsets` loop: j advanced and tested; the bindings restored."""
+        k, shifts, _ = ends
+        self.count_to_zero(j, k, top)
+        self.mems.update(saved)
+        for o in shifts:
+            del self.given[id(o)]
 
     def end_span(self, hi: list, k: int):
         """Emit hi << k (the bytes the loop walks from index 0); returns its register."""
