@@ -21,39 +21,46 @@ register and memory word is as before.
 from __future__ import annotations
 
 from .kept_spills import slot_holder
-from .liveness import Cfg, block_liveness, defs_uses, live_after
+from .liveness import defs_uses
 from .mir import MFunction, MInst, R, slot_key
 from .target import Target
+
+WINDOW = 64                 # instructions searched back from a reload, and on from its holder
 
 
 def copy_ahead(mf: MFunction, target: Target, regs: frozenset[int],
                barriers: frozenset[str] = frozenset()) -> int:
-    """Rewrite the reloads described above; returns how many went."""
+    """Rewrite the reloads described above; returns how many went. Runs on every schedule
+    the pipeline judges, so it looks only within WINDOW instructions of each reload and
+    computes the registers an instruction defines and uses only there."""
     stop = frozenset({"label"}) | barriers
     insts = mf.insts
-    cfg = Cfg(insts, target)
-    du = [defs_uses(i, target) for i in insts]
-    live_out = block_liveness(cfg, du, lambda r: r in regs)
+    cache: dict[int, tuple] = {}
+
+    def du(k: int) -> tuple:
+        if k not in cache:
+            cache[k] = defs_uses(insts[k], target)
+        return cache[k]
+
     after: dict[int, list[MInst]] = {}          # index -> copies to put right after it
     gone: set[int] = set()
-    for bi, (a, b) in enumerate(cfg.blocks):
-        live = live_after(du, a, b, live_out[bi], regs.__contains__)
-        free_from = a                           # the rewrites' [H, J] do not overlap
-        for j in range(a, b):
-            found = _holder(insts, du, a, j, target, regs, stop)
-            if found is None:
-                continue
-            h, r, x = found
-            if h < free_from or (r in du[h][0] and r not in live[h]):
-                continue                        # (a reload at H nothing reads: dce's to delete)
-            reload = insts[j]
-            copy = MInst(target.move_mn, [R(r), R(x)], depth=insts[h].depth, loc=reload.loc)
-            (copy_bytes, copy_cycles), (load_bytes, load_cycles) = target.cost(copy), target.cost(reload)
-            if (copy_cycles, copy_bytes) >= (load_cycles, load_bytes):
-                continue
-            after.setdefault(h, []).append(copy)
-            gone.add(j)
-            free_from = j
+    free_from = 0                               # the rewrites' [H, J] do not overlap
+    for j, inst in enumerate(insts):
+        if inst.mn != target.move_mn or len(inst.ops) != 2 or slot_key(inst.ops[0]) is None:
+            continue
+        found = _holder(insts, du, j, target, regs, stop)
+        if found is None:
+            continue
+        h, r, x = found
+        if h < free_from or (r in du(h)[0] and not _read_later(insts, du, h, r, target, stop)):
+            continue                            # (a reload at H nothing reads: dce's to delete)
+        copy = MInst(target.move_mn, [R(r), R(x)], depth=insts[h].depth, loc=inst.loc)
+        (copy_bytes, copy_cycles), (load_bytes, load_cycles) = target.cost(copy), target.cost(inst)
+        if (copy_cycles, copy_bytes) >= (load_cycles, load_bytes):
+            continue
+        after.setdefault(h, []).append(copy)
+        gone.add(j)
+        free_from = j
     if gone:
         out = []
         for k, inst in enumerate(insts):
@@ -64,17 +71,32 @@ def copy_ahead(mf: MFunction, target: Target, regs: frozenset[int],
     return len(gone)
 
 
-def _holder(insts, du, a, j, target, regs, stop):
+def _read_later(insts, du, h, r, target, stop) -> bool:
+    """Whether an instruction after h in its block reads r before one writes it (within WINDOW;
+    False where the block or the window ends first: the rule then leaves it)."""
+    for k in range(h + 1, min(len(insts), h + 1 + WINDOW)):
+        x = insts[k]
+        if x.mn == "comment":
+            continue
+        if x.mn in stop or target.desc(x).branch:
+            return False
+        d, u = du(k)
+        if r in u:
+            return True
+        if r in d:
+            return False
+    return False
+
+
+def _holder(insts, du, j, target, regs, stop):
     """(H, R, X) for a reload of a spill slot at j into X, or None."""
     inst = insts[j]
-    if inst.mn != target.move_mn or len(inst.ops) != 2:
-        return None
     src, dst = inst.ops
     key = slot_key(src)
-    if key is None or not isinstance(dst, R) or dst.reg not in regs:
+    if not isinstance(dst, R) or dst.reg not in regs:
         return None
     x = dst.reg
-    for h in range(j - 1, a - 1, -1):
+    for h in range(j - 1, max(-1, j - 1 - WINDOW), -1):
         y = insts[h]
         if y.mn == "comment":
             continue
@@ -87,6 +109,6 @@ def _holder(insts, du, a, j, target, regs, stop):
             return (h, r, x) if r != x and r in regs else None
         if any(slot_key(op) == key for i, op in enumerate(y.ops) if i in desc.writes or desc.memory == "store"):
             return None                         # S written in between
-        if x in du[h][0] or x in du[h][1]:
+        if x in du(h)[0] or x in du(h)[1]:
             return None                         # X read or written in between
     return None
