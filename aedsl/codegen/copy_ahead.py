@@ -1,6 +1,6 @@
 """A spill slot read again: the value copied into the reload's register where the slot's value
-was last in a register (after register allocation; target-neutral: reads InstrDesc, liveness and
-the cost model).
+was last in a register (after register allocation and slot placement; target-neutral: reads
+InstrDesc, each instruction's defined and used registers, and the cost model).
 
 Shape matched, inside one basic block: at H a register R takes a spill slot S's value (`mov S,
 R`, a reload) or gives it (`mov R, S`, a store); at J the block reads S again into a register X
