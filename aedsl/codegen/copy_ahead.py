@@ -20,7 +20,7 @@ register and memory word is as before.
 """
 from __future__ import annotations
 
-from .kept_spills import slot_holder
+from .kept_spills import copy_beats_reload, slot_holder, slot_written
 from .liveness import defs_uses
 from .mir import MFunction, MInst, R, slot_key
 from .target import Target
@@ -54,11 +54,9 @@ def copy_ahead(mf: MFunction, target: Target, regs: frozenset[int],
         h, r, x = found
         if h < free_from or (r in du(h)[0] and not _read_later(insts, du, h, r, target, stop)):
             continue                            # (a reload at H nothing reads: dce's to delete)
-        copy = MInst(target.move_mn, [R(r), R(x)], depth=insts[h].depth, loc=inst.loc)
-        (copy_bytes, copy_cycles), (load_bytes, load_cycles) = target.cost(copy), target.cost(inst)
-        if (copy_cycles, copy_bytes) >= (load_cycles, load_bytes):
+        if not copy_beats_reload(target, r, inst):
             continue
-        after.setdefault(h, []).append(copy)
+        after.setdefault(h, []).append(MInst(target.move_mn, [R(r), R(x)], depth=insts[h].depth, loc=inst.loc))
         gone.add(j)
         free_from = j
     if gone:
@@ -107,7 +105,7 @@ def _holder(insts, du, j, target, regs, stop):
         if r is not None:
             # X holds it already (copies.py's case), or R is no register X's class takes
             return (h, r, x) if r != x and r in regs else None
-        if any(slot_key(op) == key for i, op in enumerate(y.ops) if i in desc.writes or desc.memory == "store"):
+        if slot_written(y, key, target):
             return None                         # S written in between
         if x in du(h)[0] or x in du(h)[1]:
             return None                         # X read or written in between

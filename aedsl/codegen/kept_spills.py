@@ -46,6 +46,20 @@ def slot_holder(inst: MInst, key, target: Target) -> int | None:
         q.reg if isinstance(q, R) and slot_key(p) == key else None
 
 
+def slot_written(inst: MInst, key, target: Target) -> bool:
+    """Whether `inst` writes spill slot `key`."""
+    desc = target.desc(inst)
+    return any(slot_key(op) == key for i, op in enumerate(inst.ops) if i in desc.writes or desc.memory == "store")
+
+
+def copy_beats_reload(target: Target, src: int, reload: MInst) -> bool:
+    """Whether a copy from register `src` into the reload's register is cheaper than the reload
+    `reload` (cycles first, then bytes)."""
+    copy = MInst(target.move_mn, [R(src), reload.ops[1]], depth=reload.depth, loc=reload.loc)
+    (copy_bytes, copy_cycles), (load_bytes, load_cycles) = target.cost(copy), target.cost(reload)
+    return (copy_cycles, copy_bytes) < (load_cycles, load_bytes)
+
+
 def keep_spilled(mf: MFunction, target: Target, regs: frozenset[int], usable: set[int],
                  barriers: frozenset[str] = frozenset()) -> set[int]:
     """Rename the overwrites described above; returns the registers F it newly used."""
@@ -98,7 +112,7 @@ def _candidate(insts, du, after, a, j, target, regs, usable, stop):
                 if d is None:
                     return None                 # R holds S at j already: copies.py's case
                 return _renamed(insts, du, after, d, j, holder, target, regs, usable)
-        if any(slot_key(op) == key for i, op in enumerate(x.ops) if i in desc.writes or desc.memory == "store"):
+        if slot_written(x, key, target):
             return None                         # S written: no older copy holds it
         for r in du[s][0]:
             written[r] = s                      # (the earliest after the holder's copy wins)
@@ -122,12 +136,8 @@ def _renamed(insts, du, after, d, j, r, target, regs, usable):
     if r in after[webs[-1][1]]:
         return None                             # the last value is read after its E (past j)
     reload = insts[j]
-    dst = reload.ops[1].reg
-    if dst != r:
-        copy = MInst(target.move_mn, [R(r), R(dst)], depth=reload.depth, loc=reload.loc)
-        (copy_bytes, copy_cycles), (load_bytes, load_cycles) = target.cost(copy), target.cost(reload)
-        if (copy_cycles, copy_bytes) >= (load_cycles, load_bytes):
-            return None
+    if reload.ops[1].reg != r and not copy_beats_reload(target, r, reload):
+        return None
     out = []
     for dd, e in webs:
         busy = (after[dd] - set(du[dd][0])) | {u for u in du[dd][1] if u in regs}   # live before D

@@ -5,22 +5,11 @@ from __future__ import annotations
 
 import copy
 
-from aedsl import chips
 from aedsl.backends.armv6m.backend import BARRIERS, LOW
-from aedsl.backends.armv6m.target import SP, make_target
 from aedsl.codegen.copy_ahead import copy_ahead
-from aedsl.codegen.mir import Frame, Imm, Lbl, Mem, MFunction, MInst, R
+from aedsl.codegen.mir import Imm, Lbl, Mem, MFunction
 
-TARGET = make_target(chips.load("stm32f030"))
-SLOT = Mem(SP, Frame("slot", 0))
-
-
-def ins(mn: str, *ops) -> MInst:
-    return MInst(mn, [R(o) if isinstance(o, int) else o for o in ops])
-
-
-def mov(src, dst) -> MInst:
-    return ins("mov", src, dst)
+from .test_kept_spills import SLOT, TARGET, ins, mov
 
 
 def run(insts: list) -> tuple[int, list]:

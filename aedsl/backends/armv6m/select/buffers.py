@@ -125,13 +125,10 @@ class ArmBuffers:
         self.label(ok)
         return k
 
-    def _in_place_test(self, addr: R, c: R | None, nbytes: int, slow: str, fast: str | None = None) -> None:
-        """Branch to `slow` unless the block is aligned and the count covers it (then to `fast`,
-        if given, else fall through)."""
+    def _in_place_test(self, addr: R, slow: str, fast: str | None = None) -> None:
+        """Branch to `slow` unless the block's address is word-aligned (then to `fast`, if given,
+        else fall through)."""
         m3 = self.const_reg(3)
-        if c is not None:
-            self.emit("cmpi", c, Imm(nbytes))
-            self.emit("bcc", Lbl(slow))
         self.emit("tst", addr, m3)
         if fast is None:
             self.emit("bne", Lbl(slow))
@@ -169,8 +166,8 @@ class ArmBuffers:
             self._zero_scratch(size)        # zero padding past the count (a short count only)
             self.label(fill)
         else:
-            if not lead:
-                self._in_place_test(p, c, nbytes, slow, words)
+            if not lead:                    # (no count here: the branch above takes one)
+                self._in_place_test(p, slow, words)
             self.label(slow)
             if c is not None:               # zero padding past the count
                 self._zero_scratch(size)
@@ -193,13 +190,12 @@ class ArmBuffers:
         Branches to `fast` when in place, the misaligned block to follow at once; or (fast None)
         to the returned label `mis` when misaligned, the in-place code to follow. Returns
         (k, mis, fill): the bytes to copy and the labels."""
-        m3 = self.const_reg(3)
+        self.const_reg(3)                   # the alignment mask, set up before the count test
         k = self.fresh()
         mis, fill = self.mf.label("mis"), self.mf.label("fill")
         self.emit("cmpi", c, Imm(nbytes))
         self.emit("bcc", Lbl(short))
-        self.emit("tst", addr, m3)
-        self.emit("beq" if fast is not None else "bne", Lbl(fast if fast is not None else mis))
+        self._in_place_test(addr, mis, fast)
         return k, mis, fill
 
     def _misaligned_entry(self, k: R, nbytes: int, fill: str) -> None:
@@ -229,7 +225,7 @@ class ArmBuffers:
         if c is not None:
             k, mis, fill = self._count_entries(q, c, nbytes, None, slow)
         else:
-            self._in_place_test(q, c, nbytes, slow)
+            self._in_place_test(q, slow)
         for j, x in enumerate(raw):
             self.emit("str", x, Mem(q.reg, 4 * j))
         self.emit("jmp", Lbl(done))
