@@ -38,6 +38,7 @@ from aedsl.codegen.mir import Frame, Imm, Inc, Ind, Lbl, Mem, MFunction, MInst, 
 from aedsl.codegen.select_base import MemBind, nlimbs
 from . import bytepair, peephole, swap
 from .accel import make_ports
+from .masked_rotations import masked_rotations
 from .select import Msp430Selector
 from .select.calls import call_symbol, entry_params
 from .target import ARG_REGS, CALL_CLOBBERS, CG, PC, SP, SR, make_target, reg_name
@@ -307,6 +308,7 @@ MIR_PIPELINE = [
     DCE,                                       # reloads whose only reader was deleted
     MirPass("autoincrement_tail", lambda mf, ctx: peephole.autoincrement_tail(mf, ctx.machine)),  # last reads -> @p+
     MirPass("carry_masks", lambda mf, ctx: peephole.carry_masks(mf, ctx.machine)),   # mov #0, d .. subc #0, d -> subc d, d
+    MirPass("masked_rotations", lambda mf, ctx: masked_rotations(mf, ctx.machine, ctx.chip.isa == "msp430x")),  # rotl k & M -> shl k
     MirPass("bit_shifts", lambda mf, ctx: peephole.bit_shifts(mf, ctx.machine)),    # bit #1, r .. rra r -> rra r
     JUMPS,
 ]
