@@ -118,7 +118,7 @@ isap_a_128a_key_setup:
 
 ; --- isap_a_128a_encrypt_with: isap_a_128a.encrypt_with
 ;     frame 124 bytes (15 spill slots, locals 88), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 884 bytes of code
+;     estimated 864 bytes of code
 	.section .text.isap_a_128a_encrypt_with,"ax",@progbits
 	.global isap_a_128a_encrypt_with
 	.type isap_a_128a_encrypt_with, @function
@@ -206,20 +206,11 @@ isap_a_128a_encrypt_with:
 	addc	#0, r13
 	sub	#1, r15
 	subc	#0, r13
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#8191, r15
+	rrum.w	#3, r15
 	mov	r13, r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
+	swpb	r14
+	rlam.w	#4, r14
+	rlam.w	#1, r14
 	and	#57344, r14
 	bis	r14, r15
 	mov	r15, 16(sp)
@@ -438,7 +429,7 @@ isap_a_128a_encrypt_with:
 
 ; --- isap_a_128a_decrypt_with: isap_a_128a.decrypt_with
 ;     frame 142 bytes (24 spill slots, locals 88), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 934 bytes of code
+;     estimated 914 bytes of code
 	.section .text.isap_a_128a_decrypt_with,"ax",@progbits
 	.global isap_a_128a_decrypt_with
 	.type isap_a_128a_decrypt_with, @function
@@ -613,20 +604,11 @@ isap_a_128a_decrypt_with:
 	addc	#0, r13
 	sub	#1, r15
 	subc	#0, r13
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#8191, r15
+	rrum.w	#3, r15
 	mov	r13, r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
+	swpb	r14
+	rlam.w	#4, r14
+	rlam.w	#1, r14
 	and	#57344, r14
 	bis	r14, r15
 	mov	r15, 16(sp)

@@ -61,7 +61,7 @@ photon_beetle_aead128_key_setup:
 
 ; --- photon_beetle_aead128_encrypt_with: photon_beetle_aead128.encrypt_with
 ;     frame 78 bytes (15 spill slots, locals 48), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1268 bytes of code
+;     estimated 1238 bytes of code
 	.section .text.photon_beetle_aead128_encrypt_with,"ax",@progbits
 	.global photon_beetle_aead128_encrypt_with
 	.type photon_beetle_aead128_encrypt_with, @function
@@ -198,24 +198,10 @@ photon_beetle_aead128_encrypt_with:
 	addc	#0, r13
 	sub	#1, r15
 	subc	#0, r13
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#4095, r15
+	rrum.w	#4, r15
 	mov	r13, r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
+	swpb	r14
+	rlam.w	#4, r14
 	and	#61440, r14
 	bis	r14, r15
 	mov	r15, 26(sp)
@@ -580,7 +566,7 @@ photon_beetle_aead128_encrypt_with:
 
 ; --- photon_beetle_aead128_decrypt_with: photon_beetle_aead128.decrypt_with
 ;     frame 106 bytes (29 spill slots, locals 48), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1510 bytes of code
+;     estimated 1476 bytes of code
 	.section .text.photon_beetle_aead128_decrypt_with,"ax",@progbits
 	.global photon_beetle_aead128_decrypt_with
 	.type photon_beetle_aead128_decrypt_with, @function
@@ -709,9 +695,7 @@ photon_beetle_aead128_decrypt_with:
 .Lphoton_beetle_aead128_decrypt_with_endif9:
 	; photon_beetle_aead128.ae:149: if m > 0 {
 	tst	126(sp)
-	jnz	.Lphoton_beetle_aead128_decrypt_with_near38
-	br	#.Lphoton_beetle_aead128_decrypt_with_else10
-.Lphoton_beetle_aead128_decrypt_with_near38:
+	jz	.Lphoton_beetle_aead128_decrypt_with_else10
 	; photon_beetle_aead128.ae:150: for i in 0..(m + rate - 1) / rate {
 	mov	126(sp), r15
 	mov	#0, r13
@@ -719,24 +703,10 @@ photon_beetle_aead128_decrypt_with:
 	addc	#0, r13
 	sub	#1, r15
 	subc	#0, r13
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#4095, r15
+	rrum.w	#4, r15
 	mov	r13, r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
+	swpb	r14
+	rlam.w	#4, r14
 	and	#61440, r14
 	bis	r14, r15
 	mov	r15, 38(sp)
@@ -2409,7 +2379,7 @@ photon_beetle_aead128_P_permute:
 
 ; --- photon_beetle_aead128_hash: photon_beetle_aead128.hash
 ;     frame 52 bytes (18 spill slots, locals 16), saves nothing
-;     estimated 626 bytes of code
+;     estimated 596 bytes of code
 	.section .text.photon_beetle_aead128_hash,"ax",@progbits
 	.local photon_beetle_aead128_hash
 	.type photon_beetle_aead128_hash, @function
@@ -2427,24 +2397,10 @@ photon_beetle_aead128_hash:
 	addc	#0, r13
 	sub	#1, r15
 	subc	#0, r13
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#4095, r15
+	rrum.w	#4, r15
 	mov	r13, r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
+	swpb	r14
+	rlam.w	#4, r14
 	and	#61440, r14
 	bis	r14, r15
 	mov	r15, 28(sp)

@@ -73,7 +73,7 @@ ascon128_key_setup:
 
 ; --- ascon128_encrypt_with: ascon128.encrypt_with
 ;     frame 104 bytes (16 spill slots, locals 72), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1404 bytes of code
+;     estimated 1394 bytes of code
 	.section .text.ascon128_encrypt_with,"ax",@progbits
 	.global ascon128_encrypt_with
 	.type ascon128_encrypt_with, @function
@@ -296,12 +296,8 @@ ascon128_encrypt_with:
 	; ascon128.ae:89: off = rate * i
 	mov	@sp, r10
 	rla	r10
-	adc	r10
 	rla	r10
-	adc	r10
 	rla	r10
-	adc	r10
-	and	#65528, r10
 	; ascon128.ae:90: s[0] = s[0] ^ load_be(msg, off, rate)
 	mov	r10, r11
 	add	122(sp), r11
@@ -647,7 +643,7 @@ ascon128_encrypt_with:
 
 ; --- ascon128_decrypt_with: ascon128.decrypt_with
 ;     frame 122 bytes (25 spill slots, locals 72), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1556 bytes of code
+;     estimated 1546 bytes of code
 	.section .text.ascon128_decrypt_with,"ax",@progbits
 	.global ascon128_decrypt_with
 	.type ascon128_decrypt_with, @function
@@ -870,12 +866,8 @@ ascon128_decrypt_with:
 	; ascon128.ae:111: off = rate * i
 	mov	@sp, r10
 	rla	r10
-	adc	r10
 	rla	r10
-	adc	r10
 	rla	r10
-	adc	r10
-	and	#65528, r10
 	; ascon128.ae:112: c = load_be(ct, off, rate)
 	mov	r10, r11
 	add	140(sp), r11

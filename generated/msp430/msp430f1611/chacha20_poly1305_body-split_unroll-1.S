@@ -473,7 +473,7 @@ chacha20_poly1305_decrypt_with:
 
 ; --- chacha20_poly1305_C_xor_stream: chacha20_poly1305.C.xor_stream
 ;     frame 260 bytes (42 spill slots, locals 176), saves nothing
-;     estimated 1162 bytes of code
+;     estimated 1158 bytes of code
 	.section .text.chacha20_poly1305_C_xor_stream,"ax",@progbits
 	.local chacha20_poly1305_C_xor_stream
 	.type chacha20_poly1305_C_xor_stream, @function
@@ -498,9 +498,7 @@ chacha20_poly1305_C_xor_stream:
 	mov	r13, r14
 	swpb	r14
 	rla	r14
-	adc	r14
 	rla	r14
-	adc	r14
 	and	#64512, r14
 	bis	r14, r15
 	mov	r15, 58(sp)
@@ -784,7 +782,7 @@ chacha20_poly1305_C_xor_stream:
 
 ; --- chacha20_poly1305_tag_of: chacha20_poly1305.tag_of
 ;     frame 226 bytes (19 spill slots, locals 188), saves nothing
-;     estimated 1924 bytes of code
+;     estimated 1872 bytes of code
 	.section .text.chacha20_poly1305_tag_of,"ax",@progbits
 	.local chacha20_poly1305_tag_of
 	.type chacha20_poly1305_tag_of, @function
@@ -1029,24 +1027,17 @@ chacha20_poly1305_tag_of:
 	mov	#0, r13
 	add	#15, r15
 	addc	#0, r13
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	rra	r15
 	and	#4095, r15
 	mov	r13, r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
+	swpb	r14
+	rla	r14
+	rla	r14
+	rla	r14
+	rla	r14
 	and	#61440, r14
 	bis	r14, r15
 	mov	r15, 6(sp)
@@ -1066,14 +1057,9 @@ chacha20_poly1305_tag_of:
 	; poly1305.ae:88: off = i * 16
 	mov	r4, r8
 	rla	r8
-	adc	r8
 	rla	r8
-	adc	r8
 	rla	r8
-	adc	r8
 	rla	r8
-	adc	r8
-	and	#65520, r8
 	; poly1305.ae:89: block(h, rt, (load_le(buf, off, 16, n - off) as u<130>) | (1 << 128))
 	mov	10(sp), r11
 	sub	r8, r11
@@ -1140,24 +1126,17 @@ chacha20_poly1305_tag_of:
 	mov	#0, r13
 	add	#15, r15
 	addc	#0, r13
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	rra	r15
 	and	#4095, r15
 	mov	r13, r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
+	swpb	r14
+	rla	r14
+	rla	r14
+	rla	r14
+	rla	r14
 	and	#61440, r14
 	bis	r14, r15
 	mov	r15, 4(sp)
@@ -1177,14 +1156,9 @@ chacha20_poly1305_tag_of:
 	; poly1305.ae:88: off = i * 16
 	mov	r4, r8
 	rla	r8
-	adc	r8
 	rla	r8
-	adc	r8
 	rla	r8
-	adc	r8
 	rla	r8
-	adc	r8
-	and	#65520, r8
 	; poly1305.ae:89: block(h, rt, (load_le(buf, off, 16, n - off) as u<130>) | (1 << 128))
 	mov	230(sp), r11
 	sub	r8, r11
@@ -2250,7 +2224,7 @@ chacha20_poly1305_C_block:
 
 ; --- chacha20_poly1305_P_block: chacha20_poly1305.P.block
 ;     frame 20 bytes (0 spill slots, locals 20), saves nothing
-;     estimated 810 bytes of code
+;     estimated 800 bytes of code
 	.section .text.chacha20_poly1305_P_block,"ax",@progbits
 	.local chacha20_poly1305_P_block
 	.type chacha20_poly1305_P_block, @function
@@ -2567,12 +2541,8 @@ chacha20_poly1305_P_block:
 	and	#7, r10
 	mov	r11, r15
 	rla	r15
-	adc	r15
 	rla	r15
-	adc	r15
 	rla	r15
-	adc	r15
-	and	#65528, r15
 	bis	r15, r10
 	swpb	r11
 	mov.b	r11, r11

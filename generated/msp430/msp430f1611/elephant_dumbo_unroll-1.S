@@ -704,7 +704,7 @@ elephant_dumbo_P_permute:
 
 ; --- elephant_dumbo_crypt: elephant_dumbo.crypt
 ;     frame 384 bytes (132 spill slots, locals 120), saves nothing
-;     estimated 6212 bytes of code
+;     estimated 6194 bytes of code
 	.section .text.elephant_dumbo_crypt,"ax",@progbits
 	.local elephant_dumbo_crypt
 	.type elephant_dumbo_crypt, @function
@@ -1476,11 +1476,8 @@ elephant_dumbo_crypt:
 	and	#1, r11
 	swpb	r11
 	rla	r11
-	adc	r11
 	rla	r11
-	adc	r11
 	rla	r11
-	adc	r11
 	and	#63488, r11
 	bis	r11, r14
 	mov	r14, 220(sp)
@@ -1704,11 +1701,8 @@ elephant_dumbo_crypt:
 	and	#1, r9
 	swpb	r9
 	rla	r9
-	adc	r9
 	rla	r9
-	adc	r9
 	rla	r9
-	adc	r9
 	and	#63488, r9
 	swpb	r14
 	rla	r14
@@ -1744,11 +1738,8 @@ elephant_dumbo_crypt:
 	and	#1, r11
 	swpb	r11
 	rla	r11
-	adc	r11
 	rla	r11
-	adc	r11
 	rla	r11
-	adc	r11
 	and	#63488, r11
 	swpb	r10
 	rla	r10

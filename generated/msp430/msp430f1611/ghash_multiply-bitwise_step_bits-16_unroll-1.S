@@ -210,7 +210,7 @@ ghash_mul_h:
 
 ; --- ghash_absorb: ghash.absorb
 ;     frame 64 bytes (24 spill slots, locals 16), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 800 bytes of code
+;     estimated 774 bytes of code
 	.section .text.ghash_absorb,"ax",@progbits
 	.global ghash_absorb
 	.type ghash_absorb, @function
@@ -231,24 +231,17 @@ ghash_absorb:
 	mov	#0, r12
 	add	#15, r15
 	addc	#0, r12
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	rra	r15
 	and	#4095, r15
 	mov	r12, r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
+	swpb	r14
+	rla	r14
+	rla	r14
+	rla	r14
+	rla	r14
 	and	#61440, r14
 	bis	r14, r15
 	mov	r15, 42(sp)
@@ -276,14 +269,9 @@ ghash_absorb:
 	; ghash.ae:218: off = i * 16
 	mov	36(sp), r7
 	rla	r7
-	adc	r7
 	rla	r7
-	adc	r7
 	rla	r7
-	adc	r7
 	rla	r7
-	adc	r7
-	and	#65520, r7
 	; ghash.ae:219: y = mul_h(y ^ load_be(buf, off, 16, n - off), tab)
 	mov	44(sp), r6
 	sub	r7, r6

@@ -130,7 +130,7 @@ isap_a_128a_key_setup:
 
 ; --- isap_a_128a_encrypt_with: isap_a_128a.encrypt_with
 ;     frame 124 bytes (15 spill slots, locals 88), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 918 bytes of code
+;     estimated 912 bytes of code
 	.section .text.isap_a_128a_encrypt_with,"ax",@progbits
 	.global isap_a_128a_encrypt_with
 	.type isap_a_128a_encrypt_with, @function
@@ -224,12 +224,9 @@ isap_a_128a_encrypt_with:
 	addc	#0, r13
 	sub	#1, r15
 	subc	#0, r13
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
+	rra	r15
+	rra	r15
+	rra	r15
 	and	#8191, r15
 	mov	r13, r14
 	bit	#1, r14
@@ -467,7 +464,7 @@ isap_a_128a_encrypt_with:
 
 ; --- isap_a_128a_decrypt_with: isap_a_128a.decrypt_with
 ;     frame 142 bytes (24 spill slots, locals 88), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 968 bytes of code
+;     estimated 962 bytes of code
 	.section .text.isap_a_128a_decrypt_with,"ax",@progbits
 	.global isap_a_128a_decrypt_with
 	.type isap_a_128a_decrypt_with, @function
@@ -648,12 +645,9 @@ isap_a_128a_decrypt_with:
 	addc	#0, r13
 	sub	#1, r15
 	subc	#0, r13
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
+	rra	r15
+	rra	r15
+	rra	r15
 	and	#8191, r15
 	mov	r13, r14
 	bit	#1, r14

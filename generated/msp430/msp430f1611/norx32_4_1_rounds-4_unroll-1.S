@@ -65,7 +65,7 @@ norx32_4_1_key_setup:
 
 ; --- norx32_4_1_encrypt_with: norx32_4_1.encrypt_with
 ;     frame 254 bytes (55 spill slots, locals 144), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2542 bytes of code
+;     estimated 2540 bytes of code
 	.section .text.norx32_4_1_encrypt_with,"ax",@progbits
 	.global norx32_4_1_encrypt_with
 	.type norx32_4_1_encrypt_with, @function
@@ -327,8 +327,7 @@ norx32_4_1_encrypt_with:
 	addc	r15, r11
 	addc	r9, r12
 	addc	#0, r13
-	bit	#1, r12
-	rrc	r12
+	rra	r12
 	and	#32767, r12
 	mov	r13, r15
 	bit	#1, r15
@@ -926,7 +925,7 @@ norx32_4_1_encrypt_with:
 
 ; --- norx32_4_1_decrypt_with: norx32_4_1.decrypt_with
 ;     frame 302 bytes (79 spill slots, locals 144), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 3260 bytes of code
+;     estimated 3258 bytes of code
 	.section .text.norx32_4_1_decrypt_with,"ax",@progbits
 	.global norx32_4_1_decrypt_with
 	.type norx32_4_1_decrypt_with, @function
@@ -1187,8 +1186,7 @@ norx32_4_1_decrypt_with:
 	addc	r15, r11
 	addc	r9, r12
 	addc	#0, r13
-	bit	#1, r12
-	rrc	r12
+	rra	r12
 	and	#32767, r12
 	mov	r13, r15
 	bit	#1, r15
@@ -3042,7 +3040,7 @@ norx32_4_1_F_permute:
 
 ; --- norx32_4_1_absorb_header: norx32_4_1.absorb_header
 ;     frame 148 bytes (50 spill slots, locals 48), saves nothing
-;     estimated 1802 bytes of code
+;     estimated 1800 bytes of code
 	.section .text.norx32_4_1_absorb_header,"ax",@progbits
 	.local norx32_4_1_absorb_header
 	.type norx32_4_1_absorb_header, @function
@@ -3266,8 +3264,7 @@ norx32_4_1_absorb_header:
 	addc	r15, r11
 	addc	r9, r12
 	addc	#0, r13
-	bit	#1, r12
-	rrc	r12
+	rra	r12
 	and	#32767, r12
 	mov	r13, r15
 	bit	#1, r15

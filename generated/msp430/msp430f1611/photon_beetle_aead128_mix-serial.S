@@ -61,7 +61,7 @@ photon_beetle_aead128_key_setup:
 
 ; --- photon_beetle_aead128_encrypt_with: photon_beetle_aead128.encrypt_with
 ;     frame 78 bytes (15 spill slots, locals 48), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1320 bytes of code
+;     estimated 1306 bytes of code
 	.section .text.photon_beetle_aead128_encrypt_with,"ax",@progbits
 	.global photon_beetle_aead128_encrypt_with
 	.type photon_beetle_aead128_encrypt_with, @function
@@ -204,24 +204,17 @@ photon_beetle_aead128_encrypt_with:
 	addc	#0, r13
 	sub	#1, r15
 	subc	#0, r13
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	rra	r15
 	and	#4095, r15
 	mov	r13, r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
+	swpb	r14
+	rla	r14
+	rla	r14
+	rla	r14
+	rla	r14
 	and	#61440, r14
 	bis	r14, r15
 	mov	r15, 26(sp)
@@ -606,7 +599,7 @@ photon_beetle_aead128_encrypt_with:
 
 ; --- photon_beetle_aead128_decrypt_with: photon_beetle_aead128.decrypt_with
 ;     frame 102 bytes (27 spill slots, locals 48), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1572 bytes of code
+;     estimated 1558 bytes of code
 	.section .text.photon_beetle_aead128_decrypt_with,"ax",@progbits
 	.global photon_beetle_aead128_decrypt_with
 	.type photon_beetle_aead128_decrypt_with, @function
@@ -753,24 +746,17 @@ photon_beetle_aead128_decrypt_with:
 	addc	#0, r13
 	sub	#1, r15
 	subc	#0, r13
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	rra	r15
 	and	#4095, r15
 	mov	r13, r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
+	swpb	r14
+	rla	r14
+	rla	r14
+	rla	r14
+	rla	r14
 	and	#61440, r14
 	bis	r14, r15
 	mov	r15, 32(sp)
@@ -2551,7 +2537,7 @@ photon_beetle_aead128_P_permute:
 
 ; --- photon_beetle_aead128_hash: photon_beetle_aead128.hash
 ;     frame 52 bytes (18 spill slots, locals 16), saves nothing
-;     estimated 654 bytes of code
+;     estimated 640 bytes of code
 	.section .text.photon_beetle_aead128_hash,"ax",@progbits
 	.local photon_beetle_aead128_hash
 	.type photon_beetle_aead128_hash, @function
@@ -2569,24 +2555,17 @@ photon_beetle_aead128_hash:
 	addc	#0, r13
 	sub	#1, r15
 	subc	#0, r13
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	rra	r15
 	and	#4095, r15
 	mov	r13, r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
+	swpb	r14
+	rla	r14
+	rla	r14
+	rla	r14
+	rla	r14
 	and	#61440, r14
 	bis	r14, r15
 	mov	r15, 28(sp)

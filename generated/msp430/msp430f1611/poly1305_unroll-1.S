@@ -208,7 +208,7 @@ poly1305_setup:
 
 ; --- poly1305_block: poly1305.block
 ;     frame 20 bytes (0 spill slots, locals 20), saves r6, r7, r8, r9, r10
-;     estimated 830 bytes of code
+;     estimated 820 bytes of code
 	.section .text.poly1305_block,"ax",@progbits
 	.global poly1305_block
 	.type poly1305_block, @function
@@ -530,12 +530,8 @@ poly1305_block:
 	and	#7, r10
 	mov	r11, r15
 	rla	r15
-	adc	r15
 	rla	r15
-	adc	r15
 	rla	r15
-	adc	r15
-	and	#65528, r15
 	bis	r15, r10
 	swpb	r11
 	mov.b	r11, r11
@@ -935,7 +931,7 @@ poly1305_finish:
 
 ; --- poly1305_absorb_padded: poly1305.absorb_padded
 ;     frame 42 bytes (4 spill slots, locals 34), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 304 bytes of code
+;     estimated 278 bytes of code
 	.section .text.poly1305_absorb_padded,"ax",@progbits
 	.global poly1305_absorb_padded
 	.type poly1305_absorb_padded, @function
@@ -958,24 +954,17 @@ poly1305_absorb_padded:
 	mov	#0, r8
 	add	#15, r7
 	addc	#0, r8
-	bit	#1, r7
-	rrc	r7
-	bit	#1, r7
-	rrc	r7
-	bit	#1, r7
-	rrc	r7
-	bit	#1, r7
-	rrc	r7
+	rra	r7
+	rra	r7
+	rra	r7
+	rra	r7
 	and	#4095, r7
 	mov	r8, r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
+	swpb	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	rla	r15
 	and	#61440, r15
 	bis	r15, r7
 	clrc
@@ -993,14 +982,9 @@ poly1305_absorb_padded:
 	; poly1305.ae:88: off = i * 16
 	mov	r9, r11
 	rla	r11
-	adc	r11
 	rla	r11
-	adc	r11
 	rla	r11
-	adc	r11
 	rla	r11
-	adc	r11
-	and	#65520, r11
 	; poly1305.ae:89: block(h, rt, (load_le(buf, off, 16, n - off) as u<130>) | (1 << 128))
 	mov	@sp, r6
 	sub	r11, r6
@@ -1074,7 +1058,7 @@ poly1305_absorb_padded:
 
 ; --- poly1305_mac: poly1305.mac
 ;     frame 150 bytes (28 spill slots, locals 94), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1726 bytes of code
+;     estimated 1712 bytes of code
 	.section .text.poly1305_mac,"ax",@progbits
 	.global poly1305_mac
 	.type poly1305_mac, @function
@@ -1294,24 +1278,17 @@ poly1305_mac:
 	mov	#0, r13
 	add	#15, r15
 	addc	#0, r13
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	rra	r15
 	and	#4095, r15
 	mov	r13, r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
+	swpb	r14
+	rla	r14
+	rla	r14
+	rla	r14
+	rla	r14
 	and	#61440, r14
 	bis	r14, r15
 	mov	r15, 20(sp)

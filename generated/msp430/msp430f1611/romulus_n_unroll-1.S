@@ -246,7 +246,7 @@ romulus_n_key_setup:
 
 ; --- romulus_n_encrypt_with: romulus_n.encrypt_with
 ;     frame 470 bytes (30 spill slots, locals 408), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1922 bytes of code
+;     estimated 1908 bytes of code
 	.section .text.romulus_n_encrypt_with,"ax",@progbits
 	.global romulus_n_encrypt_with
 	.type romulus_n_encrypt_with, @function
@@ -375,24 +375,17 @@ romulus_n_encrypt_with:
 	mov	#0, r13
 	add	#15, r15
 	addc	#0, r13
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	rra	r15
 	and	#4095, r15
 	mov	r13, r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
+	swpb	r14
+	rla	r14
+	rla	r14
+	rla	r14
+	rla	r14
 	and	#61440, r14
 	bis	r14, r15
 	mov	r15, 60(sp)
@@ -981,7 +974,7 @@ romulus_n_encrypt_with:
 
 ; --- romulus_n_decrypt_with: romulus_n.decrypt_with
 ;     frame 484 bytes (37 spill slots, locals 408), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2078 bytes of code
+;     estimated 2064 bytes of code
 	.section .text.romulus_n_decrypt_with,"ax",@progbits
 	.global romulus_n_decrypt_with
 	.type romulus_n_decrypt_with, @function
@@ -1110,24 +1103,17 @@ romulus_n_decrypt_with:
 	mov	#0, r4
 	add	#15, r15
 	addc	#0, r4
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	rra	r15
 	and	#4095, r15
 	mov	r4, r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
+	swpb	r14
+	rla	r14
+	rla	r14
+	rla	r14
+	rla	r14
 	and	#61440, r14
 	bis	r14, r15
 	mov	r15, 74(sp)
@@ -1982,7 +1968,7 @@ romulus_n_E_tk23_rows:
 
 ; --- romulus_n_absorb_ad: romulus_n.absorb_ad
 ;     frame 170 bytes (31 spill slots, locals 104), saves nothing
-;     estimated 1834 bytes of code
+;     estimated 1828 bytes of code
 	.section .text.romulus_n_absorb_ad,"ax",@progbits
 	.local romulus_n_absorb_ad
 	.type romulus_n_absorb_ad, @function
@@ -2031,11 +2017,8 @@ romulus_n_absorb_ad:
 	and	#2047, r11
 	swpb	r7
 	rla	r7
-	adc	r7
 	rla	r7
-	adc	r7
 	rla	r7
-	adc	r7
 	and	#63488, r7
 	bis	r7, r11
 	and	r6, r11

@@ -668,7 +668,7 @@ elephant_dumbo_P_permute:
 
 ; --- elephant_dumbo_crypt: elephant_dumbo.crypt
 ;     frame 384 bytes (132 spill slots, locals 120), saves nothing
-;     estimated 6152 bytes of code
+;     estimated 6122 bytes of code
 	.section .text.elephant_dumbo_crypt,"ax",@progbits
 	.local elephant_dumbo_crypt
 	.type elephant_dumbo_crypt, @function
@@ -1439,12 +1439,7 @@ elephant_dumbo_crypt:
 	and	#2047, r14
 	and	#1, r11
 	swpb	r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
+	rlam.w	#3, r11
 	and	#63488, r11
 	bis	r11, r14
 	mov	r14, 220(sp)
@@ -1667,12 +1662,7 @@ elephant_dumbo_crypt:
 	addc	#0, r9
 	and	#1, r9
 	swpb	r9
-	rla	r9
-	adc	r9
-	rla	r9
-	adc	r9
-	rla	r9
-	adc	r9
+	rlam.w	#3, r9
 	and	#63488, r9
 	swpb	r14
 	rla	r14
@@ -1707,12 +1697,7 @@ elephant_dumbo_crypt:
 	addc	#0, r11
 	and	#1, r11
 	swpb	r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
+	rlam.w	#3, r11
 	and	#63488, r11
 	swpb	r10
 	rla	r10

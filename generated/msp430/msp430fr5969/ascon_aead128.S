@@ -57,7 +57,7 @@ ascon_aead128_key_setup:
 
 ; --- ascon_aead128_encrypt_with: ascon_aead128.encrypt_with
 ;     frame 82 bytes (13 spill slots, locals 56), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1392 bytes of code
+;     estimated 1374 bytes of code
 	.section .text.ascon_aead128_encrypt_with,"ax",@progbits
 	.global ascon_aead128_encrypt_with
 	.type ascon_aead128_encrypt_with, @function
@@ -193,15 +193,7 @@ ascon_aead128_encrypt_with:
 .Lascon_aead128_encrypt_with_loop11:
 	; ascon_aead128.ae:100: off = rate * i
 	mov	@sp, r4
-	rla	r4
-	adc	r4
-	rla	r4
-	adc	r4
-	rla	r4
-	adc	r4
-	rla	r4
-	adc	r4
-	and	#65520, r4
+	rlam.w	#4, r4
 	; ascon_aead128.ae:101: c = rate_of(s) ^ load_le(msg, off, rate)
 	mov	r4, r5
 	add	100(sp), r5
@@ -579,7 +571,7 @@ ascon_aead128_encrypt_with:
 
 ; --- ascon_aead128_decrypt_with: ascon_aead128.decrypt_with
 ;     frame 114 bytes (29 spill slots, locals 56), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1674 bytes of code
+;     estimated 1656 bytes of code
 	.section .text.ascon_aead128_decrypt_with,"ax",@progbits
 	.global ascon_aead128_decrypt_with
 	.type ascon_aead128_decrypt_with, @function
@@ -715,15 +707,7 @@ ascon_aead128_decrypt_with:
 .Lascon_aead128_decrypt_with_loop11:
 	; ascon_aead128.ae:125: off = rate * i
 	mov	@sp, r6
-	rla	r6
-	adc	r6
-	rla	r6
-	adc	r6
-	rla	r6
-	adc	r6
-	rla	r6
-	adc	r6
-	and	#65520, r6
+	rlam.w	#4, r6
 	; ascon_aead128.ae:126: c = load_le(ct, off, rate)
 	mov	r6, r11
 	add	132(sp), r11

@@ -437,7 +437,7 @@ chacha20_poly1305_decrypt_with:
 
 ; --- chacha20_poly1305_C_xor_stream: chacha20_poly1305.C.xor_stream
 ;     frame 260 bytes (42 spill slots, locals 176), saves nothing
-;     estimated 1152 bytes of code
+;     estimated 1146 bytes of code
 	.section .text.chacha20_poly1305_C_xor_stream,"ax",@progbits
 	.local chacha20_poly1305_C_xor_stream
 	.type chacha20_poly1305_C_xor_stream, @function
@@ -461,10 +461,7 @@ chacha20_poly1305_C_xor_stream:
 	and	#1023, r15
 	mov	r13, r14
 	swpb	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
+	rlam.w	#2, r14
 	and	#64512, r14
 	bis	r14, r15
 	mov	r15, 58(sp)
@@ -743,7 +740,7 @@ chacha20_poly1305_C_xor_stream:
 
 ; --- chacha20_poly1305_tag_of: chacha20_poly1305.tag_of
 ;     frame 226 bytes (19 spill slots, locals 188), saves nothing
-;     estimated 1870 bytes of code
+;     estimated 1774 bytes of code
 	.section .text.chacha20_poly1305_tag_of,"ax",@progbits
 	.local chacha20_poly1305_tag_of
 	.type chacha20_poly1305_tag_of, @function
@@ -973,24 +970,10 @@ chacha20_poly1305_tag_of:
 	mov	#0, r13
 	add	#15, r15
 	addc	#0, r13
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#4095, r15
+	rrum.w	#4, r15
 	mov	r13, r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
+	swpb	r14
+	rlam.w	#4, r14
 	and	#61440, r14
 	bis	r14, r15
 	mov	r15, 6(sp)
@@ -1005,15 +988,7 @@ chacha20_poly1305_tag_of:
 .Lchacha20_poly1305_tag_of_loop1:
 	; poly1305.ae:88: off = i * 16
 	mov	r4, r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	and	#65520, r8
+	rlam.w	#4, r8
 	; poly1305.ae:89: block(h, rt, (load_le(buf, off, 16, n - off) as u<130>) | (1 << 128))
 	mov	10(sp), r11
 	sub	r8, r11
@@ -1080,24 +1055,10 @@ chacha20_poly1305_tag_of:
 	mov	#0, r13
 	add	#15, r15
 	addc	#0, r13
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#4095, r15
+	rrum.w	#4, r15
 	mov	r13, r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
+	swpb	r14
+	rlam.w	#4, r14
 	and	#61440, r14
 	bis	r14, r15
 	mov	r15, 4(sp)
@@ -1112,15 +1073,7 @@ chacha20_poly1305_tag_of:
 .Lchacha20_poly1305_tag_of_loop8:
 	; poly1305.ae:88: off = i * 16
 	mov	r4, r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	and	#65520, r8
+	rlam.w	#4, r8
 	; poly1305.ae:89: block(h, rt, (load_le(buf, off, 16, n - off) as u<130>) | (1 << 128))
 	mov	230(sp), r11
 	sub	r8, r11
@@ -2182,7 +2135,7 @@ chacha20_poly1305_C_block:
 
 ; --- chacha20_poly1305_P_block: chacha20_poly1305.P.block
 ;     frame 20 bytes (0 spill slots, locals 20), saves nothing
-;     estimated 716 bytes of code
+;     estimated 696 bytes of code
 	.section .text.chacha20_poly1305_P_block,"ax",@progbits
 	.local chacha20_poly1305_P_block
 	.type chacha20_poly1305_P_block, @function
@@ -2448,21 +2401,12 @@ chacha20_poly1305_P_block:
 	and	#8191, r15
 	mov	r15, 0(r14)
 	; poly1305.ae:59: carry = d >> limb_bits
-	rla	r10
-	adc	r10
-	rla	r10
-	adc	r10
-	rla	r10
-	adc	r10
+	swpb	r10
+	rrum.w	#4, r10
+	rrum.w	#1, r10
 	and	#7, r10
 	mov	r11, r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	and	#65528, r15
+	rlam.w	#3, r15
 	bis	r15, r10
 	swpb	r11
 	mov.b	r11, r11

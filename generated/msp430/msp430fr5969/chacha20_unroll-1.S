@@ -779,7 +779,7 @@ chacha20_block:
 
 ; --- chacha20_xor_stream: chacha20.xor_stream
 ;     frame 262 bytes (99 spill slots, locals 64), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2540 bytes of code
+;     estimated 2534 bytes of code
 	.section .text.chacha20_xor_stream,"ax",@progbits
 	.global chacha20_xor_stream
 	.type chacha20_xor_stream, @function
@@ -804,10 +804,7 @@ chacha20_xor_stream:
 	and	#1023, r15
 	mov	r13, r14
 	swpb	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
+	rlam.w	#2, r14
 	and	#64512, r14
 	bis	r14, r15
 	mov	r15, 172(sp)

@@ -199,7 +199,7 @@ ghash_mul_h:
 
 ; --- ghash_absorb: ghash.absorb
 ;     frame 64 bytes (24 spill slots, locals 16), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 768 bytes of code
+;     estimated 720 bytes of code
 	.section .text.ghash_absorb,"ax",@progbits
 	.global ghash_absorb
 	.type ghash_absorb, @function
@@ -214,24 +214,10 @@ ghash_absorb:
 	mov	#0, r12
 	add	#15, r15
 	addc	#0, r12
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#4095, r15
+	rrum.w	#4, r15
 	mov	r12, r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
+	swpb	r14
+	rlam.w	#4, r14
 	and	#61440, r14
 	bis	r14, r15
 	mov	r15, 42(sp)
@@ -254,15 +240,7 @@ ghash_absorb:
 .Lghash_absorb_loop1:
 	; ghash.ae:218: off = i * 16
 	mov	36(sp), r7
-	rla	r7
-	adc	r7
-	rla	r7
-	adc	r7
-	rla	r7
-	adc	r7
-	rla	r7
-	adc	r7
-	and	#65520, r7
+	rlam.w	#4, r7
 	; ghash.ae:219: y = mul_h(y ^ load_be(buf, off, 16, n - off), tab)
 	mov	44(sp), r6
 	sub	r7, r6

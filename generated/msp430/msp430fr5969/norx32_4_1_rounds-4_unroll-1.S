@@ -57,7 +57,7 @@ norx32_4_1_key_setup:
 
 ; --- norx32_4_1_encrypt_with: norx32_4_1.encrypt_with
 ;     frame 252 bytes (54 spill slots, locals 144), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2476 bytes of code
+;     estimated 2470 bytes of code
 	.section .text.norx32_4_1_encrypt_with,"ax",@progbits
 	.global norx32_4_1_encrypt_with
 	.type norx32_4_1_encrypt_with, @function
@@ -309,9 +309,7 @@ norx32_4_1_encrypt_with:
 	addc	r15, r11
 	addc	r9, r12
 	addc	#0, r13
-	bit	#1, r12
-	rrc	r12
-	and	#32767, r12
+	rrum.w	#1, r12
 	mov	r13, r15
 	bit	#1, r15
 	rrc	r15
@@ -890,7 +888,7 @@ norx32_4_1_encrypt_with:
 
 ; --- norx32_4_1_decrypt_with: norx32_4_1.decrypt_with
 ;     frame 302 bytes (79 spill slots, locals 144), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 3204 bytes of code
+;     estimated 3198 bytes of code
 	.section .text.norx32_4_1_decrypt_with,"ax",@progbits
 	.global norx32_4_1_decrypt_with
 	.type norx32_4_1_decrypt_with, @function
@@ -1141,9 +1139,7 @@ norx32_4_1_decrypt_with:
 	addc	r15, r11
 	addc	r9, r12
 	addc	#0, r13
-	bit	#1, r12
-	rrc	r12
-	and	#32767, r12
+	rrum.w	#1, r12
 	mov	r13, r15
 	bit	#1, r15
 	rrc	r15
@@ -2981,7 +2977,7 @@ norx32_4_1_F_permute:
 
 ; --- norx32_4_1_absorb_header: norx32_4_1.absorb_header
 ;     frame 148 bytes (50 spill slots, locals 48), saves nothing
-;     estimated 1766 bytes of code
+;     estimated 1760 bytes of code
 	.section .text.norx32_4_1_absorb_header,"ax",@progbits
 	.local norx32_4_1_absorb_header
 	.type norx32_4_1_absorb_header, @function
@@ -3201,9 +3197,7 @@ norx32_4_1_absorb_header:
 	addc	r15, r11
 	addc	r9, r12
 	addc	#0, r13
-	bit	#1, r12
-	rrc	r12
-	and	#32767, r12
+	rrum.w	#1, r12
 	mov	r13, r15
 	bit	#1, r15
 	rrc	r15

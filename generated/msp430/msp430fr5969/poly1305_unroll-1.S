@@ -183,7 +183,7 @@ poly1305_setup:
 
 ; --- poly1305_block: poly1305.block
 ;     frame 20 bytes (0 spill slots, locals 20), saves r6, r7, r8, r9, r10
-;     estimated 720 bytes of code
+;     estimated 700 bytes of code
 	.section .text.poly1305_block,"ax",@progbits
 	.global poly1305_block
 	.type poly1305_block, @function
@@ -450,21 +450,12 @@ poly1305_block:
 	and	#8191, r15
 	mov	r15, 0(r14)
 	; poly1305.ae:59: carry = d >> limb_bits
-	rla	r10
-	adc	r10
-	rla	r10
-	adc	r10
-	rla	r10
-	adc	r10
+	swpb	r10
+	rrum.w	#4, r10
+	rrum.w	#1, r10
 	and	#7, r10
 	mov	r11, r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	and	#65528, r15
+	rlam.w	#3, r15
 	bis	r15, r10
 	swpb	r11
 	mov.b	r11, r11
@@ -839,7 +830,7 @@ poly1305_finish:
 
 ; --- poly1305_absorb_padded: poly1305.absorb_padded
 ;     frame 42 bytes (4 spill slots, locals 34), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 272 bytes of code
+;     estimated 224 bytes of code
 	.section .text.poly1305_absorb_padded,"ax",@progbits
 	.global poly1305_absorb_padded
 	.type poly1305_absorb_padded, @function
@@ -856,24 +847,10 @@ poly1305_absorb_padded:
 	mov	#0, r8
 	add	#15, r7
 	addc	#0, r8
-	bit	#1, r7
-	rrc	r7
-	bit	#1, r7
-	rrc	r7
-	bit	#1, r7
-	rrc	r7
-	bit	#1, r7
-	rrc	r7
-	and	#4095, r7
+	rrum.w	#4, r7
 	mov	r8, r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
+	swpb	r15
+	rlam.w	#4, r15
 	and	#61440, r15
 	bis	r15, r7
 	rrum.w	#4, r8
@@ -886,15 +863,7 @@ poly1305_absorb_padded:
 .Lpoly1305_absorb_padded_loop1:
 	; poly1305.ae:88: off = i * 16
 	mov	r9, r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	and	#65520, r11
+	rlam.w	#4, r11
 	; poly1305.ae:89: block(h, rt, (load_le(buf, off, 16, n - off) as u<130>) | (1 << 128))
 	mov	@sp, r6
 	sub	r11, r6
@@ -962,7 +931,7 @@ poly1305_absorb_padded:
 
 ; --- poly1305_mac: poly1305.mac
 ;     frame 150 bytes (28 spill slots, locals 94), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1642 bytes of code
+;     estimated 1612 bytes of code
 	.section .text.poly1305_mac,"ax",@progbits
 	.global poly1305_mac
 	.type poly1305_mac, @function
@@ -1161,24 +1130,10 @@ poly1305_mac:
 	mov	#0, r13
 	add	#15, r15
 	addc	#0, r13
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#4095, r15
+	rrum.w	#4, r15
 	mov	r13, r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
+	swpb	r14
+	rlam.w	#4, r14
 	and	#61440, r14
 	bis	r14, r15
 	mov	r15, 20(sp)

@@ -234,7 +234,7 @@ romulus_n_key_setup:
 
 ; --- romulus_n_encrypt_with: romulus_n.encrypt_with
 ;     frame 470 bytes (30 spill slots, locals 408), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1872 bytes of code
+;     estimated 1842 bytes of code
 	.section .text.romulus_n_encrypt_with,"ax",@progbits
 	.global romulus_n_encrypt_with
 	.type romulus_n_encrypt_with, @function
@@ -357,24 +357,10 @@ romulus_n_encrypt_with:
 	mov	#0, r4
 	add	#15, r15
 	addc	#0, r4
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#4095, r15
+	rrum.w	#4, r15
 	mov	r4, r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
+	swpb	r14
+	rlam.w	#4, r14
 	and	#61440, r14
 	bis	r14, r15
 	mov	r15, 60(sp)
@@ -944,7 +930,7 @@ romulus_n_encrypt_with:
 
 ; --- romulus_n_decrypt_with: romulus_n.decrypt_with
 ;     frame 484 bytes (37 spill slots, locals 408), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2020 bytes of code
+;     estimated 1990 bytes of code
 	.section .text.romulus_n_decrypt_with,"ax",@progbits
 	.global romulus_n_decrypt_with
 	.type romulus_n_decrypt_with, @function
@@ -1067,24 +1053,10 @@ romulus_n_decrypt_with:
 	mov	#0, r4
 	add	#15, r15
 	addc	#0, r4
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#4095, r15
+	rrum.w	#4, r15
 	mov	r4, r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
+	swpb	r14
+	rlam.w	#4, r14
 	and	#61440, r14
 	bis	r14, r15
 	mov	r15, 74(sp)
@@ -1908,7 +1880,7 @@ romulus_n_E_tk23_rows:
 
 ; --- romulus_n_absorb_ad: romulus_n.absorb_ad
 ;     frame 172 bytes (32 spill slots, locals 104), saves nothing
-;     estimated 1744 bytes of code
+;     estimated 1734 bytes of code
 	.section .text.romulus_n_absorb_ad,"ax",@progbits
 	.local romulus_n_absorb_ad
 	.type romulus_n_absorb_ad, @function
@@ -1936,12 +1908,7 @@ romulus_n_absorb_ad:
 	and	#2047, r14
 	mov	r13, r15
 	swpb	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
+	rlam.w	#3, r15
 	and	#63488, r15
 	bis	r15, r14
 	and	r12, r14
