@@ -17,6 +17,11 @@ static inline aedsl_word_t opaque(aedsl_word_t x)
     return x;
 }
 
+/* The ciphertext length: mlen passed `too_long`, so it is one word at most AEDSL_MAX_LEN and
+ * the sum with the tag length is one word too. Added as words, not as a 64-bit sum (which costs
+ * a carry chain over four words on MSP430). */
+#define CLEN(mlen) ((aedsl_word_t)((aedsl_word_t)(mlen) + CRYPTO_ABYTES))
+
 /* x fits one word and leaves room for the tag: every word above the first is tested, as words,
  * not by a 64-bit compare (which costs a few hundred bytes of MSP430 code). On MSP430 that is
  * three words: 2^32 + 5 is refused, not read as 5. */
@@ -129,7 +134,7 @@ AEDSL_ENTRY int aedsl_aead_encrypt_with(const aedsl_state_t *st, unsigned char *
         return -2;
     aedsl_gen_encrypt_with(st, npub, ad, (aedsl_word_t)adlen, m, (aedsl_word_t)mlen,
                            c, c + (aedsl_word_t)mlen);
-    *clen = mlen + CRYPTO_ABYTES;
+    *clen = CLEN(mlen);
     return 0;
 }
 
@@ -186,7 +191,7 @@ int crypto_aead_encrypt(unsigned char *c, unsigned long long *clen,
         return -2;
     aedsl_gen_encrypt(k, npub, ad, (aedsl_word_t)adlen, m, (aedsl_word_t)mlen,
                       c, c + (aedsl_word_t)mlen);
-    *clen = mlen + CRYPTO_ABYTES;
+    *clen = CLEN(mlen);
     return 0;
 }
 
