@@ -64,12 +64,12 @@ def _rotation(insts, order: list[int], p: int):
 
 
 def _steps(mn: str, reg: R, k: int, cpux: bool) -> list[tuple[str, list]]:
-    """A shift of reg by k: `rlam`/`rrum #n` steps of at most 4 on MSP430X, else k one-bit
-    `mn` (rla, rra)."""
+    """A shift of reg by k: `rlam`/`rrum #n` steps of at most 4 on MSP430X (`cpux`), else k
+    one-bit `mn` (rla, rra). Each step has an operand list of its own (passes edit them in place)."""
     if cpux:
         wide = "rlam" if mn == "rla" else "rrum"
         return [(wide, [Imm(min(n, 4)), reg]) for n in range(k, 0, -4)]
-    return [(mn, [reg])] * k
+    return [(mn, [reg]) for _ in range(k)]
 
 
 def _plan(side: str, reg: R, k: int, mask: int, cpux: bool):
@@ -88,7 +88,7 @@ def _plan(side: str, reg: R, k: int, mask: int, cpux: bool):
             return steps, exact                       # zeros enter from the right either way
         if cpux:
             return _steps("rrum", reg, k, cpux), mask == near
-        return [("rra", [reg])] * k, False            # bit 15 copies down: the mask clears them
+        return _steps("rra", reg, k, False), False    # bit 15 copies down: the mask clears them
     if mask & near == 0:                              # the far part alone
         back = "rra" if side == "left" else "rla"     # its other bits are masked off
         steps = [("swpb", [reg])] + _steps(back, reg, 8 - k, cpux)

@@ -125,3 +125,13 @@ def test_generated_code_agrees_with_python(chip, require_tools):
         r = prog.call(unit.entries["offset"].symbol, [Buffer(n.to_bytes(4, "little")), Buffer(m.to_bytes(4, "little")),
                                                     Buffer(2)])
         assert int.from_bytes(r.buffers[-1], "little") == ((16 * n) ^ m) & 0xFFFF, (chip, n, m)
+
+
+def test_each_new_step_has_its_own_operands():
+    """Later passes edit operand lists in place (peephole.autoincrement_tail, for one): no two
+    instructions may share one."""
+    for seq in (left(15, 4) + [ins("and", Imm(0xFFF0), R(15))] + TAIL,
+                right(11, 4) + [ins("and", Imm(0x0FFF), R(11))] + TAIL):
+        f = mfunction(*seq)
+        masked_rotations(f, PLAIN, False)
+        assert len({id(x.ops) for x in f.insts}) == len(f.insts)
