@@ -28,6 +28,7 @@ from __future__ import annotations
 
 from aedsl.codegen.liveness import Cfg, flags_dead_after
 from aedsl.codegen.mir import Imm, MFunction, MInst, R
+from .target import rxxm_counts
 
 M16 = 0xFFFF
 _STEP = {"left": ("rla", "adc"), "right": ("bit", "rrc")}
@@ -68,7 +69,7 @@ def _steps(mn: str, reg: R, k: int, cpux: bool) -> list[tuple[str, list]]:
     one-bit `mn` (rla, rra). Each step has an operand list of its own (passes edit them in place)."""
     if cpux:
         wide = "rlam" if mn == "rla" else "rrum"
-        return [(wide, [Imm(min(n, 4)), reg]) for n in range(k, 0, -4)]
+        return [(wide, [Imm(n), reg]) for n in rxxm_counts(k)]
     return [(mn, [reg]) for _ in range(k)]
 
 

@@ -90,6 +90,12 @@ EMULATED = {"rla": ("add", "dup"), "rlc": ("addc", "dup"), "adc": ("addc", 0), "
 MSP430X_ONLY = {"rlam", "rram", "rrum", "pushm", "popm", "suba", "adda"}
 
 
+def rxxm_counts(s: int) -> list[int]:
+    """The counts n of the MSP430X shifts by n (RLAM, RRAM, RRUM #n: n is 1..4, SLAU208) that
+    shift by s: fours, the rest last."""
+    return [min(n, 4) for n in range(s, 0, -4)]
+
+
 def src_mode(op) -> str:
     if isinstance(op, R):
         return "Rn"

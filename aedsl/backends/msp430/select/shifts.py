@@ -3,6 +3,7 @@ or per-limb funnels, by a run-time amount in a loop (see the package docstring).
 from __future__ import annotations
 
 from aedsl.codegen.mir import Imm, Lbl, Mem, R
+from ..target import rxxm_counts
 from .operands import M16, is_zero
 
 
@@ -89,10 +90,8 @@ class Msp430Shifts:
 
     def _steps4(self, mn: str, d: R, s: int) -> None:
         """An MSP430X shift by s as `mn #n` steps of at most 4 (RLAM/RRAM/RRUM, SLAU208)."""
-        while s > 0:
-            n = min(s, 4)
+        for n in rxxm_counts(s):
             self.emit(mn, Imm(n), d)
-            s -= n
 
     def _left(self, d: R, s: int) -> None:
         if self.cpux:
