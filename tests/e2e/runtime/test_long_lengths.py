@@ -14,12 +14,17 @@ from tests.paths import ROOT
 CALLER = ROOT / "tests" / "e2e" / "runtime" / "c" / "long_lengths.c"
 
 
+def _program(chip: str) -> Program:
+    """CCM's generated code, the runtime and the test callers, linked for `chip`."""
+    c = chips.load(chip)
+    unit, _ = compiled(str(ROOT / "specs/schemes/ccm.ae"), chip, {})
+    return Program(rt.build_with_runtime(unit, c, extra_sources=[CALLER]), c, bench=True)
+
+
 @pytest.mark.parametrize("chip", ["cc430f6137", "stm32f030"])
 def test_lengths_beyond_a_word_are_refused(chip, require_tools):
     require_tools(chip)
-    c = chips.load(chip)
-    unit, _ = compiled(str(ROOT / "specs/schemes/ccm.ae"), chip, {})
-    prog = Program(rt.build_with_runtime(unit, c, extra_sources=[CALLER]), c, bench=True)
+    prog = _program(chip)
     mask = (1 << (8 * prog.word_bytes)) - 1
     for which in (1, 2, 3):
         if 16 * which < 8 * prog.word_bytes:
@@ -36,9 +41,7 @@ def test_the_lengths_written_back_are_whole(chip, require_tools):
     """*clen = mlen + the tag length and *mlen = clen - the tag length, in all 64 bits: the
     runtime adds them as words (`CLEN`), which the word-sized length check makes exact."""
     require_tools(chip)
-    c = chips.load(chip)
-    unit, _ = compiled(str(ROOT / "specs/schemes/ccm.ae"), chip, {})
-    prog = Program(rt.build_with_runtime(unit, c, extra_sources=[CALLER]), c, bench=True)
+    prog = _program(chip)
     for n in (0, 1, 16, 37, 300):
         args = [Buffer(n + 16, region="bench"), Buffer(n, region="bench"), Buffer(bytes(7 * i & 255 for i in range(n)), region="bench"),
                 n, Buffer(bytes(16), region="bench"), Buffer(bytes(16), region="bench")]
