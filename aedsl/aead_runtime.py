@@ -26,8 +26,10 @@ from aedsl.codegen.unit import KEY_SETUP_ENTRIES, Compiled
 from aedsl.ir.passes.common import is_size_mode
 
 RUNTIME_FILES = ("aead.c", "bench.c")
+NIST_API = ("crypto_aead_encrypt", "crypto_aead_decrypt")
+API_ELF = "api.elf"          # beside the benchmark ELF: the NIST API alone (aedsl/rom.py)
 GLUE_NAME = "aedsl_glue.h"
-GLUE_VERSION = "1"          # part of the build cache key: bump when the glue text changes
+GLUE_VERSION = "2"          # part of the build cache key: bump when the glue text or the build changes
 
 
 @dataclass(frozen=True)
@@ -193,12 +195,23 @@ def build_with_runtime(unit: Compiled, chip, extra_sources=()) -> Path:
     (out / GLUE_NAME).write_text(glue)
     objs = [toolchain.assemble(s, out / f"{unit.stem}.o", chip)]
     for c in sources:
+        # a section per function and object, so that the API link below keeps only what it uses
         objs.append(toolchain.compile_c(c, out / f"rt_{c.stem}.o", chip, opt=opt, include_dirs=[out, rdir],
-                                        defines=[f'AEDSL_GLUE="{GLUE_NAME}"']))
+                                        defines=[f'AEDSL_GLUE="{GLUE_NAME}"'],
+                                        extra_flags=("-ffunction-sections", "-fdata-sections")))
+    # what a caller of the NIST API links: the unit and aead.c, unused sections dropped
+    api_objs = [objs[0], out / "rt_aead.o"]
+    toolchain.link(api_objs, out / API_ELF, chip,
+                   extra_flags=["--gc-sections", *[f for s in NIST_API for f in ("-u", s)]])
     tmp = elf.with_suffix(".tmp")
     toolchain.link(objs, tmp, chip)
     tmp.replace(elf)
     return elf
+
+
+def api_elf(elf: Path) -> Path:
+    """The NIST API link `build_with_runtime` made beside the benchmark ELF `elf`."""
+    return Path(elf).parent / API_ELF
 
 
 RUNTIME_SYMBOLS = ("crypto_aead_encrypt", "crypto_aead_decrypt", "aedsl_aead_key_setup",

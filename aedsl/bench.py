@@ -146,9 +146,9 @@ class AeadBench:
 
     def _footprint(self) -> tuple[int, int]:
         from aedsl import aead_runtime as rt
-        from aedsl.rom import rom_bytes, rom_items
+        from aedsl.rom import linked_symbols, rom_bytes, rom_items
         used = set(rt.KEY_SETUP_ENTRIES if self.api.key_setup else ("encrypt", "decrypt"))
-        self.rom_items = rom_items(self.program.elf, self.unit, used)
+        self.rom_items = rom_items(self.program.elf, self.unit, used, linked_symbols(rt.api_elf(self.elf_path)))
         return rom_bytes(self.rom_items), self.program.elf.sizes().ram
 
     def state(self) -> bytes:

@@ -1,6 +1,7 @@
 """ROM the way the papers count it, with a per-symbol breakdown (`aedsl bench --rom-detail`).
 
-    items = rom_items(program.elf, unit, used_entries={"key_setup", "encrypt_with", "decrypt_with"})
+    items = rom_items(program.elf, unit, used_entries={"key_setup", "encrypt_with", "decrypt_with"},
+                      linked=linked_symbols(aead_runtime.api_elf(elf)))
     rom_bytes(items)                        # what the `ROM` column of `aedsl bench` shows
     print(format_detail(items))
 
@@ -9,13 +10,19 @@ API a caller links; its benchmark code is left out):
 - `code`: the generated functions the API uses (the exported entries it calls and their local
   subroutines), from the compiled unit's object file;
 - `constants`: the unit's tables (S-box, T-tables, GHASH tables, round constants);
-- `api`: the runtime's AEAD functions (`crypto_aead_*`, `aedsl_aead_*`) and their helpers
+- `api`: the runtime's `crypto_aead_encrypt` / `crypto_aead_decrypt` and the helpers they call
   (runtime/*/aead.c);
 - `library`: compiler support routines the linked code calls (e.g. libgcc's multiply), which a
   caller links too.
 Not counted: `bench` (the benchmark wrappers of runtime/*/bench.c), `startup` (a target's reset
-handler, vector table and main: runtime/armv6m/startup.c, part of any firmware), `unused` (entry
-points the API does not call, e.g. a staged scheme's one-shot encrypt when it is exported too).
+handler, vector table and main: runtime/armv6m/startup.c, part of any firmware), `unused` (what
+a caller of crypto_aead_* does not link: entry points the API does not call, e.g. a staged
+scheme's one-shot encrypt when it is exported too, and the staged API `aedsl_aead_key_setup` /
+`aedsl_aead_*_with`, which a caller uses instead of crypto_aead_* when it keeps an expanded key).
+
+What a caller links is what the linker keeps: aead_runtime.build_with_runtime also links the unit
+with aead.c alone (each function and object in a section of its own), from crypto_aead_encrypt
+and crypto_aead_decrypt, dropping unused sections; `linked` is that link's symbols.
 
 Each symbol is attributed to the object file that defines it (the build folder of
 `aead_runtime.build_with_runtime` keeps the objects beside the ELF); the sizes are the ELF's
@@ -79,10 +86,17 @@ def _owners(elf_path: Path, unit_stem: str) -> dict[str, str]:
     return owners
 
 
-def rom_items(img: ElfImage, unit, used_entries) -> list[RomItem]:
+def linked_symbols(elf: Path) -> set[str]:
+    """Names of the functions and objects defined in a linked ELF (e.g. the API link of
+    aead_runtime.build_with_runtime, which keeps only what crypto_aead_* reach)."""
+    return _defined(Path(elf))
+
+
+def rom_items(img: ElfImage, unit, used_entries, linked: set[str] | None = None) -> list[RomItem]:
     """Every sized ROM symbol of the linked ELF (`img`, read by aedsl.sim.elf) with its kind (see
     the module docstring). `used_entries`: the names (in `unit.entries`) of the generated entries
-    the API calls."""
+    the API calls. `linked`: if given, the symbols a caller of the API links (`linked_symbols` of
+    the API link); the unit's and the runtime's other symbols are `unused`."""
     owners = _owners(img.path, unit.stem)
     unused = {e.symbol for n, e in unit.entries.items() if n not in used_entries}
     rom_secs = {s.name for s in img.sections if s.rom}
@@ -91,7 +105,9 @@ def rom_items(img: ElfImage, unit, used_entries) -> list[RomItem]:
         if sym.kind not in ("func", "object") or not sym.size or sym.section not in rom_secs:
             continue
         owner = owners.get(sym.name)
-        if owner == "unit":
+        if linked is not None and owner in ("unit", "api") and sym.name not in linked:
+            kind = "unused"
+        elif owner == "unit":
             kind = "unused" if sym.name in unused else ("code" if sym.kind == "func" else "constants")
         elif owner is not None:
             kind = owner

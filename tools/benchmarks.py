@@ -603,8 +603,9 @@ GCM_STACK_TARGET = 700
 def size_mode(out: list[str]) -> None:
     out += ["## Size mode (`-k opt=size`, issue 13): ROM against the papers' code", "",
             "`aedsl bench SPEC --chip CHIP -k opt=size [-k aes=accel]`; ROM counted as the papers count it "
-            "(`aedsl/rom.py`: the algorithm's code and constants, both directions, the runtime API; not "
-            "benchmark code or start-up; `--rom-detail` lists every symbol). Size mode: shared callees as one "
+            "(`aedsl/rom.py`: the algorithm's code and constants, both directions, and the runtime API, i.e. "
+            "what a caller of crypto_aead_encrypt and crypto_aead_decrypt links; not benchmark code, start-up or "
+            "the staged API `aedsl_aead_*_with`; `--rom-detail` lists every symbol). Size mode: shared callees as one "
             "subroutine, encryption and decryption as one body (`body=shared`: CCM, GCM, OCB3, EAX, ChaCha20-Poly1305; "
             "with the accelerator it costs CCM and OCB3 encryption the delay-slot overlap, -k body=split keeps it), "
             "MSP430 S-box-only AES, ARMv6-M S-box-only AES with MixColumns on packed columns (`aes_mix=words`) where "

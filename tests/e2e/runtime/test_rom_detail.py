@@ -1,6 +1,7 @@
 """ROM as the papers count it (aedsl/rom.py) and `aedsl bench --rom-detail`: every counted byte
-is the unit's code or tables, the runtime API or a support routine; benchmark wrappers and
-start-up code are listed but not counted; the bench records' ROM is the counted sum."""
+is the unit's code or tables, the runtime API or a support routine a caller of crypto_aead_*
+links; benchmark wrappers, start-up code and the staged API are listed but not counted; the bench
+records' ROM is the counted sum."""
 import json
 
 import pytest
@@ -9,6 +10,7 @@ from aedsl import aead_runtime as rt
 from aedsl import bench, chips, cli, rom
 from aedsl.engines.sim import compiled
 
+from aedsl.sim.elf import read_elf as ElfImage_of
 from tests.paths import ROOT
 
 CTR = str(ROOT / "specs/schemes/ctr.ae")
@@ -31,8 +33,10 @@ def test_ctr_breakdown_counts_code_and_api_not_bench(capsys):
     for name in ("key_setup", "encrypt_with", "decrypt_with"):
         assert items[unit.entries[name].symbol]["kind"] == "code"
         assert items[unit.entries[name].symbol]["bytes"] == unit.entries[name].code_bytes
-    for name in rt.RUNTIME_SYMBOLS:
+    for name in rt.NIST_API:
         assert items[name]["kind"] == "api" and items[name]["counted"]
+    for name in set(rt.RUNTIME_SYMBOLS) - set(rt.NIST_API):     # the staged API: linked only by its users
+        assert items[name]["kind"] == "unused" and not items[name]["counted"]
     bench_names = [n for n in items if n.startswith("aedsl_bench_")]
     assert bench_names and all(items[n]["kind"] == "bench" and not items[n]["counted"] for n in bench_names)
     counted = sum(i["bytes"] for i in items.values() if i["counted"])
@@ -65,7 +69,8 @@ def test_arm_startup_code_is_not_counted():
     assert items["aedsl_reset_handler"].kind == "startup"
     whole = sum(s["rom"] for n, s in b.program.elf.symbol_sizes().items() if not n.startswith("aedsl_bench_"))
     startup = sum(i.bytes for i in b.rom_items if i.kind == "startup")
-    assert startup >= 64 and b.rom_bytes == whole - startup
+    unused = sum(i.bytes for i in b.rom_items if i.kind == "unused")
+    assert startup >= 64 and b.rom_bytes == whole - startup - unused
     # the T-tables and the S-box are the unit's constants
     assert sum(i.bytes for i in b.rom_items if i.kind == "constants") >= 256
 
@@ -73,3 +78,20 @@ def test_arm_startup_code_is_not_counted():
 def test_rom_detail_refuses_function_mode(capsys):
     code = cli.main(["bench", AES, "--chip", "msp430f5528", "--function", "key_schedule", "--rom-detail"])
     assert code == 2
+
+
+@pytest.mark.parametrize("chip_name,knobs", [("cc430f6137", {"aes": "accel", "opt": "size"}),
+                                             ("msp430f1611", {}), ("stm32f030", {"opt": "size"})])
+def test_counted_is_what_a_caller_of_the_api_links(chip_name, knobs, require_tools):
+    """The counted symbols are exactly those of a link from crypto_aead_encrypt/_decrypt alone
+    (unused sections dropped), each the size it has in the benchmark ELF; the staged API and the
+    benchmark wrappers are not in that link, and crypto_aead_* do not go through the staged API."""
+    require_tools(chip_name)
+    chip = chips.load(chip_name)
+    unit, _ = compiled(CCM, chip_name, knobs)
+    b = bench.AeadBench(unit, chip)
+    api = rt.api_elf(b.elf_path)
+    linked = rom.linked_symbols(api)
+    assert set(rt.NIST_API) <= linked and not linked & (set(rt.RUNTIME_SYMBOLS) - set(rt.NIST_API))
+    in_rom = {n: s["rom"] for n, s in ElfImage_of(api, chip).symbol_sizes().items() if s["rom"]}
+    assert {i.name: i.bytes for i in b.rom_items if i.counted} == in_rom
