@@ -85,6 +85,9 @@ class SelectorBase:
     LIMB = 16
     # Target data: the mnemonic of the limb-wise xor / and / or (selected through `bitop`).
     BITWISE: dict[str, str] = {}
+    # Target data: the largest length a byte buffer can have (`len`), None for no bound beyond
+    # the value's width. A buffer lies in the address space the target's pointers reach.
+    MAX_BUFFER_BYTES: int | None = None
 
     def __init__(self, module: Module, mf: MFunction, symbol_prefix: str, spec_lines: list[str] | None = None):
         self.module = module
@@ -107,6 +110,7 @@ class SelectorBase:
         self.calls: set[str] = set()        # functions called as subroutines (compiled once each)
         self.call_sites = 0
         self.defs: dict = {}                # IR value -> its defining op (value_bound, patterns)
+        self.index_bounds: dict = {}        # a counted loop's index -> its upper bound (value_bound)
         self.def_depth: dict = {}           # IR value -> the loop depth it was selected at
         self.compare_masks: set[int] = set()   # comparisons selected as their select's mask
         self.given: dict = {}               # id(op) -> limbs a loop chose for its result
@@ -190,15 +194,18 @@ class SelectorBase:
 
     def value_bound(self, v: Value, depth: int = 6) -> int:
         """An upper bound of IR value v, from the ops defining it (constants, extensions,
-        slices, masks, shifts and sums of bounded values); 2^width - 1 when nothing is known."""
+        slices, masks, shifts and sums of bounded values, buffer lengths (`MAX_BUFFER_BYTES`), a
+        counted loop's index (below its bound)); 2^width - 1 when nothing is known."""
         top = (1 << v.width) - 1
         d = self.defs.get(v)
         if d is None or depth == 0:
-            return top
+            return min(self.index_bounds.get(v, top), top)
         code, args = d.opcode, d.args
         b = lambda i: self.value_bound(args[i], depth - 1)      # noqa: E731
         if code == "const":
             return d.attrs["value"] & top
+        if code == "len":
+            return min(self.MAX_BUFFER_BYTES or top, top)
         if code in ("zext", "trunc"):
             return min(b(0), top)
         if code == "slice":
@@ -595,7 +602,14 @@ class SelectorBase:
         sentinel = self.sentinel_counter(op, clo, chi, step)
         counter = self.affine_counter(op, chi, step) if sentinel is None else None
         ends = self.end_offsets(op, clo, chi, step) if sentinel is None and counter is None else None
-        idx = [self.to_reg_fresh(x) for x in lo] if sentinel is None and counter is None and ends is None else []
+        # an index whose bounds fit fewer limbs than its width counts in those alone; the limbs
+        # above stay zero (an index below hi + step fits them, so the increment cannot wrap)
+        k_idx = self.index_limbs(op, step)
+        idx = [self.to_reg_fresh(x) for x in lo[:k_idx]] \
+            if sentinel is None and counter is None and ends is None else []
+        if k_idx < len(hi):
+            hi = hi[:k_idx]
+        self.index_bounds[index] = self.value_bound(op.args[1]) - 1 if self.value_bound(op.args[1]) else 0
         pregs = [[self.to_reg_fresh(x) for x in c] for c in carried]
         if sentinel is not None:
             k, trips = sentinel
@@ -621,8 +635,9 @@ class SelectorBase:
         self.depth += 1
         for p, regs in zip(params, pregs):
             self.put(p, list(regs))
+        zeros = [Imm(0)] * (nlimbs(index.width, self.LIMB) - len(idx)) if idx else []
         for k in range(step):
-            self.put(index, idx if k == 0 else self.add_imm(idx, k, index.width))
+            self.put(index, (idx if k == 0 else self.add_imm(idx, k, self.LIMB * len(idx))) + zeros)
             ys = self.select_block(body)
             self.materialize_pending()
             if k + 1 < step:
@@ -636,7 +651,7 @@ class SelectorBase:
         elif ends is not None:
             self.end_loop_latch(ends, j, saved_mems, top)
         elif sentinel is None:
-            self.increment(idx, step, index.width)
+            self.increment(idx, step, self.LIMB * len(idx) if zeros else index.width)
             self.branch_if_less(idx, hi, top)
         else:
             # the marker bit reaches bit 0 after the last turn: loop while the value is >= 2.
@@ -652,6 +667,13 @@ class SelectorBase:
         for k, (r, regs) in enumerate(zip(op.results, pregs)):
             # the counting value has shifted its own bits out: 0 after the loop
             self.put(r, [Imm(0)] * len(regs) if sentinel is not None and k == sentinel[0] else list(regs))
+
+    def index_limbs(self, op: Op, step: int) -> int:
+        """The limbs a counted loop's index needs: those of its bounds, with room for the last
+        increment (the index stays below hi + step)."""
+        n = nlimbs(op.regions[0].params[0].width, self.LIMB)
+        reach = max(self.value_bound(op.args[0]), self.value_bound(op.args[1]) + step - 1)
+        return min(n, max(1, nlimbs(reach.bit_length(), self.LIMB)))
 
     def sentinel_counter(self, op: Op, clo, chi, step: int):
         """A counted loop whose counter the body never reads, carrying a one-limb value v it

@@ -78,10 +78,17 @@ class ArithOps:
         if self.const_of(a) is not None:
             a, b = b, a
         wa = w
-        if op.attrs.get("nowrap") or self.value_bound(op.args[0]) + self.value_bound(op.args[1]) < 1 << w:
+        bound = self.value_bound(op.args[0]) + self.value_bound(op.args[1])
+        if op.attrs.get("nowrap") or bound < 1 << w:
             # the sum cannot wrap: no mask to the result's width (limbs stay zero-extended)
             wa = self.LIMB * nlimbs(w, self.LIMB)
-        out = self.addsub(a, b, wa, False)
+        k = max(1, nlimbs(bound.bit_length(), self.LIMB))
+        if bound < 1 << w and k < nlimbs(w, self.LIMB):
+            # a sum of bounded values (a buffer length plus a constant) fits its low limbs: the
+            # limbs above are zero, no carry chain into them
+            out = self.addsub(a[:k], b[:k], self.LIMB * k, False) + [Imm(0)] * (nlimbs(w, self.LIMB) - k)
+        else:
+            out = self.addsub(a, b, wa, False)
         c = self.const_of(b)
         if c is not None:
             self.note_affine(out, a, 1, c, w)

@@ -8,7 +8,7 @@
 	.thumb
 
 @ --- gcm_key_setup: gcm.key_setup
-@     frame 40 bytes (12 spill slots, 2 on the stack; locals 32), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     frame 40 bytes (13 spill slots, 2 on the stack; locals 32), saves r4, r5, r6, r7, r8, r9, r10, r11
 @     estimated 480 bytes of code and literals
 	.section .text.gcm_key_setup,"ax",%progbits
 	.global gcm_key_setup
@@ -202,6 +202,10 @@ gcm_key_setup:
 	lsls	r1, r1, #2
 	str	r3, [r4, r1]
 	@ ghash.ae:138: tab[16 + u] = tab[16 + (u ^ low)] ^ tab[16 + low]
+	movs	r1, #1
+	lsls	r1, r1, #8
+	adds	r0, r4, r1
+	str	r0, [sp, #4]
 	movs	r0, #19
 	lsls	r0, r0, #4
 	adds	r1, r4, r0
@@ -246,15 +250,11 @@ gcm_key_setup:
 	mov	r0, r11
 	str	r0, [r2, #12]
 	@ ghash.ae:138: tab[16 + u] = tab[16 + (u ^ low)] ^ tab[16 + low]
-	adds	r6, #16
-	adds	r3, #16
-	uxth	r0, r3
-	lsls	r3, r0, #4
-	ldr	r0, [sp]
+	lsls	r3, r3, #4
+	ldr	r0, [sp, #4]
 	adds	r3, r0, r3
-	uxth	r5, r6
-	lsls	r4, r5, #4
-	adds	r7, r0, r4
+	lsls	r6, r6, #4
+	adds	r7, r0, r6
 	ldr	r4, [r7, #12]
 	ldr	r0, [r3, #12]
 	eors	r4, r0

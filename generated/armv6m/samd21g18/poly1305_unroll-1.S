@@ -389,8 +389,8 @@ poly1305_block:
 
 
 @ --- poly1305_finish: poly1305.finish
-@     frame 32 bytes (28 spill slots, 8 on the stack; locals 0), saves r4, r5, r6, r7
-@     estimated 392 bytes of code and literals
+@     frame 32 bytes (17 spill slots, 8 on the stack; locals 0), saves r4, r5, r6, r7
+@     estimated 320 bytes of code and literals
 	.section .text.poly1305_finish,"ax",%progbits
 	.global poly1305_finish
 	.type poly1305_finish, %function
@@ -400,202 +400,166 @@ poly1305_finish:
 	push	{r4, r5, r6, r7, lr}
 	sub	sp, #32
 	str	r2, [sp, #4]
-	ldr	r5, [r1]
-	str	r5, [sp, #20]
-	ldr	r5, [r1, #4]
-	str	r5, [sp, #16]
-	ldr	r5, [r1, #8]
-	str	r5, [sp, #12]
-	ldr	r5, [r1, #12]
-	str	r5, [sp, #8]
+	ldr	r3, [r1]
+	str	r3, [sp, #20]
+	ldr	r3, [r1, #4]
+	str	r3, [sp, #16]
+	ldr	r3, [r1, #8]
+	str	r3, [sp, #12]
+	ldr	r3, [r1, #12]
+	str	r3, [sp, #8]
 	@ poly1305.ae:75: v = v + ((h[i] as u<136>) << (13 * i))
-	ldrh	r3, [r0]
-	ldrh	r1, [r0, #2]
-	lsls	r5, r1, #13
-	lsrs	r1, r1, #19
-	movs	r2, #0
-	adds	r5, r3, r5
-	mov	r12, r5
-	mov	r7, r2
-	adcs	r7, r1
-	mov	r6, r2
-	adcs	r6, r2
-	mov	r4, r2
-	adcs	r4, r2
-	mov	r1, r2
-	adcs	r1, r2
-	ldrh	r5, [r0, #4]
-	lsls	r3, r5, #26
-	lsrs	r5, r5, #6
-	mov	lr, r5
-	mov	r5, r12
-	adds	r5, r5, r3
-	mov	r12, r5
-	mov	r5, lr
-	adcs	r7, r5
-	adcs	r6, r2
-	adcs	r4, r2
-	adcs	r1, r2
-	ldrh	r5, [r0, #6]
-	lsls	r3, r5, #7
-	lsrs	r5, r5, #25
-	mov	lr, r5
-	mov	r5, r12
-	adds	r5, r5, r2
-	mov	r12, r5
+	ldrh	r1, [r0]
+	ldrh	r3, [r0, #2]
+	lsls	r3, r3, #13
+	adds	r4, r1, r3
+	ldrh	r3, [r0, #4]
+	lsls	r2, r3, #26
+	lsrs	r3, r3, #6
+	movs	r1, #0
+	adds	r2, r4, r2
+	mov	r5, r1
+	adcs	r5, r3
+	ldrh	r3, [r0, #6]
+	lsls	r3, r3, #7
+	adds	r2, r2, r1
+	adcs	r5, r3
+	ldrh	r3, [r0, #8]
+	lsls	r4, r3, #20
+	lsrs	r3, r3, #12
+	adds	r2, r2, r1
+	adcs	r5, r4
+	mov	r7, r1
 	adcs	r7, r3
-	mov	r5, lr
-	adcs	r6, r5
-	adcs	r4, r2
-	adcs	r1, r2
-	ldrh	r5, [r0, #8]
-	lsls	r3, r5, #20
-	lsrs	r5, r5, #12
-	mov	lr, r5
-	mov	r5, r12
-	adds	r5, r5, r2
-	mov	r12, r5
+	ldrh	r3, [r0, #10]
+	lsls	r3, r3, #1
+	adds	r6, r2, r1
+	adcs	r5, r1
 	adcs	r7, r3
-	mov	r5, lr
-	adcs	r6, r5
-	adcs	r4, r2
-	adcs	r1, r2
-	ldrh	r5, [r0, #10]
-	lsls	r3, r5, #1
-	lsrs	r5, r5, #31
-	mov	lr, r5
-	mov	r5, r12
-	adds	r5, r5, r2
-	mov	r12, r5
-	adcs	r7, r2
-	adcs	r6, r3
-	mov	r5, lr
-	adcs	r4, r5
-	adcs	r1, r2
-	ldrh	r5, [r0, #12]
-	lsls	r3, r5, #14
-	lsrs	r5, r5, #18
-	mov	lr, r5
-	mov	r5, r12
-	adds	r5, r5, r2
-	adcs	r7, r2
-	adcs	r6, r3
-	mov	r3, lr
-	adcs	r4, r3
-	adcs	r1, r2
-	uxtb	r3, r1
+	ldrh	r3, [r0, #12]
+	lsls	r4, r3, #14
+	lsrs	r2, r3, #18
+	adds	r3, r6, r1
+	adcs	r5, r1
+	adcs	r7, r4
+	mov	r6, r1
+	adcs	r6, r2
+	mov	r2, r1
+	adcs	r2, r1
+	uxtb	r2, r2
+	mov	r12, r2
+	ldrh	r2, [r0, #14]
+	lsls	r4, r2, #27
+	lsrs	r2, r2, #5
+	adds	r3, r3, r1
 	mov	lr, r3
-	ldrh	r3, [r0, #14]
-	lsls	r1, r3, #27
-	lsrs	r3, r3, #5
-	adds	r5, r5, r2
-	mov	r12, r5
-	adcs	r7, r2
-	adcs	r6, r1
-	adcs	r4, r3
-	mov	r5, lr
-	adcs	r5, r2
-	uxtb	r5, r5
-	mov	lr, r5
-	ldrh	r5, [r0, #16]
-	lsls	r3, r5, #8
-	lsrs	r5, r5, #24
-	uxtb	r1, r5
-	mov	r5, r12
-	adds	r5, r5, r2
-	adcs	r7, r2
+	adcs	r5, r1
+	adcs	r7, r4
 	adcs	r6, r2
-	adcs	r4, r3
-	mov	r3, lr
+	mov	r3, r12
 	adcs	r3, r1
 	uxtb	r3, r3
-	ldrh	r1, [r0, #18]
-	lsls	r0, r1, #21
-	lsrs	r1, r1, #11
-	uxtb	r1, r1
-	adds	r5, r5, r2
-	adcs	r7, r2
-	mov	lr, r7
-	adcs	r6, r2
-	adcs	r4, r0
-	adcs	r3, r1
-	uxtb	r1, r3
+	mov	r12, r3
+	ldrh	r3, [r0, #16]
+	lsls	r4, r3, #8
+	lsrs	r3, r3, #24
+	uxtb	r2, r3
+	mov	r3, lr
+	mov	lr, r12
+	adds	r3, r3, r1
+	adcs	r5, r1
+	adcs	r7, r1
+	adcs	r6, r4
+	mov	r4, lr
+	adcs	r4, r2
+	uxtb	r4, r4
+	ldrh	r2, [r0, #18]
+	lsls	r0, r2, #21
+	lsrs	r2, r2, #11
+	uxtb	r2, r2
+	adds	r3, r3, r1
+	adcs	r5, r1
+	mov	lr, r5
+	adcs	r7, r1
+	adcs	r6, r0
+	adcs	r4, r2
+	uxtb	r2, r4
 	@ poly1305.ae:77: v = (v & ((1 << 130) - 1)) + (v >> 130) * 5          // now v < 2^130 + 40 < 2p
-	lsls	r0, r1, #30
+	lsls	r0, r2, #30
 	lsrs	r0, r0, #30
 	str	r0, [sp]
-	lsrs	r3, r1, #2
-	lsls	r0, r3, #2
-	lsrs	r1, r3, #30
-	adds	r0, r3, r0
+	lsrs	r5, r2, #2
+	lsls	r0, r5, #2
+	lsrs	r2, r5, #30
+	adds	r0, r5, r0
 	mov	r12, r0
-	mov	r7, r2
-	adcs	r7, r1
-	mov	r3, r2
-	adcs	r3, r2
-	mov	r1, r2
-	adcs	r1, r2
-	mov	r0, r2
-	adcs	r0, r2
+	mov	r4, r1
+	adcs	r4, r2
+	mov	r5, r1
+	adcs	r5, r1
+	mov	r2, r1
+	adcs	r2, r1
+	mov	r0, r1
+	adcs	r0, r1
 	uxtb	r0, r0
 	str	r0, [sp, #28]
 	mov	r0, r12
 	mov	r12, lr
-	adds	r0, r5, r0
+	adds	r0, r3, r0
 	mov	lr, r0
-	mov	r5, r12
-	adcs	r5, r7
-	adcs	r6, r3
-	adcs	r4, r1
-	ldr	r1, [sp]
-	ldr	r3, [sp, #28]
-	adcs	r1, r3
-	uxtb	r1, r1
+	mov	r3, r12
+	adcs	r3, r4
+	adcs	r7, r5
+	adcs	r6, r2
+	ldr	r2, [sp]
+	ldr	r5, [sp, #28]
+	adcs	r2, r5
+	uxtb	r4, r2
 	@ poly1305.ae:78: g = v + 5                                            // v - p + 2^130
-	movs	r3, #5
-	adds	r0, r0, r3
+	movs	r2, #5
+	adds	r0, r0, r2
 	str	r0, [sp]
-	mov	r0, r5
-	adcs	r0, r2
+	mov	r0, r3
+	adcs	r0, r1
 	mov	r12, r0
-	mov	r7, r6
-	adcs	r7, r2
-	mov	r3, r4
-	adcs	r3, r2
-	adcs	r1, r2
-	uxtb	r0, r1
+	mov	r5, r7
+	adcs	r5, r1
+	mov	r2, r6
+	adcs	r2, r1
+	adcs	r4, r1
+	uxtb	r0, r4
 	@ poly1305.ae:79: v = if g[130] == 1 then g & ((1 << 130) - 1) else v  // constant-time select of v mod p
 	lsls	r0, r0, #29
-	asrs	r2, r0, #31
+	asrs	r4, r0, #31
 	ldr	r0, [sp]
 	mov	r1, lr
 	eors	r0, r1
-	ands	r0, r2
+	ands	r0, r4
 	eors	r1, r0
 	mov	r0, r12
-	eors	r0, r5
-	ands	r0, r2
-	eors	r5, r0
-	eors	r7, r6
-	ands	r7, r2
-	eors	r6, r7
-	eors	r3, r4
-	ands	r3, r2
-	eors	r4, r3
+	eors	r0, r3
+	ands	r0, r4
+	eors	r3, r0
+	eors	r5, r7
+	ands	r5, r4
+	eors	r7, r5
+	eors	r2, r6
+	ands	r2, r4
+	eors	r6, r2
 	@ poly1305.ae:80: return v[127:0] + s
 	ldr	r0, [sp, #20]
 	adds	r2, r1, r0
 	ldr	r0, [sp, #16]
-	adcs	r5, r0
+	adcs	r3, r0
 	ldr	r0, [sp, #12]
-	adcs	r6, r0
+	adcs	r7, r0
 	ldr	r0, [sp, #8]
-	adcs	r4, r0
-	ldr	r3, [sp, #4]
-	str	r2, [r3]
-	str	r5, [r3, #4]
-	str	r6, [r3, #8]
-	str	r4, [r3, #12]
+	adcs	r6, r0
+	ldr	r4, [sp, #4]
+	str	r2, [r4]
+	str	r3, [r4, #4]
+	str	r7, [r4, #8]
+	str	r6, [r4, #12]
 	add	sp, #32
 	pop	{r4, r5, r6, r7, pc}
 	.ltorg
@@ -682,8 +646,8 @@ poly1305_absorb_padded:
 
 
 @ --- poly1305_mac: poly1305.mac
-@     frame 120 bytes (32 spill slots, 10 on the stack; locals 80), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 770 bytes of code and literals
+@     frame 116 bytes (19 spill slots, 9 on the stack; locals 80), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 730 bytes of code and literals
 	.section .text.poly1305_mac,"ax",%progbits
 	.global poly1305_mac
 	.type poly1305_mac, %function
@@ -696,167 +660,176 @@ poly1305_mac:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #120
+	sub	sp, #116
 	@ poly1305.ae:99: for i in 0..(n + 15) / 16 {
 	movs	r4, #0
-	mov	r8, r4
-	str	r2, [sp]
+	mov	r11, r2
 	adds	r2, #15
 	lsrs	r2, r2, #4
-	mov	r10, r2
-	@ poly1305.ae:33: rt[10 + i] = limb
-	add	r2, sp, #60
 	mov	r9, r2
+	@ poly1305.ae:33: rt[10 + i] = limb
+	add	r2, sp, #56
+	mov	r8, r2
 	ldr	r2, [r0]
 	@ poly1305.ae:30: r = (r_bytes & clamp) as u<130>
 	lsls	r2, r2, #4
-	lsrs	r4, r2, #4
+	lsrs	r5, r2, #4
 	@ poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
-	lsls	r2, r4, #19
-	lsrs	r5, r2, #19
+	lsls	r2, r5, #19
+	lsrs	r6, r2, #19
 	@ poly1305.ae:33: rt[10 + i] = limb
-	mov	r7, r9
-	strh	r5, [r7, #20]
+	mov	r7, r8
+	strh	r6, [r7, #20]
 	@ poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
 	movs	r2, #5
-	muls	r5, r2
-	uxth	r5, r5
-	strh	r5, [r7]
+	muls	r6, r2
+	uxth	r6, r6
+	strh	r6, [r7]
 	@ poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
-	lsls	r2, r4, #6
-	lsrs	r5, r2, #19
+	lsls	r2, r5, #6
+	lsrs	r6, r2, #19
 	@ poly1305.ae:33: rt[10 + i] = limb
-	strh	r5, [r7, #22]
+	strh	r6, [r7, #22]
 	@ poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
 	movs	r2, #5
-	muls	r5, r2
-	uxth	r5, r5
-	strh	r5, [r7, #2]
+	muls	r6, r2
+	uxth	r6, r6
+	strh	r6, [r7, #2]
 	@ poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
-	lsrs	r6, r4, #26
-	ldr	r4, [r0, #4]
+	lsrs	r7, r5, #26
+	ldr	r5, [r0, #4]
 	@ poly1305.ae:30: r = (r_bytes & clamp) as u<130>
-	ldr	r5, =0x0ffffffc
-	ands	r4, r5
+	ldr	r6, =0x0ffffffc
+	ands	r5, r6
 	@ poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
-	lsls	r2, r4, #6
-	orrs	r6, r2
-	lsls	r2, r6, #19
-	lsrs	r6, r2, #19
+	lsls	r2, r5, #6
+	orrs	r7, r2
+	lsls	r2, r7, #19
+	lsrs	r7, r2, #19
 	@ poly1305.ae:33: rt[10 + i] = limb
-	strh	r6, [r7, #24]
+	mov	r2, r8
+	strh	r7, [r2, #24]
 	@ poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
 	movs	r2, #5
-	muls	r6, r2
-	uxth	r6, r6
-	strh	r6, [r7, #4]
+	muls	r7, r2
+	uxth	r7, r7
+	mov	r2, r8
+	strh	r7, [r2, #4]
 	@ poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
-	lsls	r2, r4, #12
-	lsrs	r6, r2, #19
+	lsls	r2, r5, #12
+	lsrs	r7, r2, #19
 	@ poly1305.ae:33: rt[10 + i] = limb
-	strh	r6, [r7, #26]
+	mov	r2, r8
+	strh	r7, [r2, #26]
 	@ poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
 	movs	r2, #5
-	muls	r6, r2
-	uxth	r6, r6
-	strh	r6, [r7, #6]
+	muls	r7, r2
+	uxth	r7, r7
+	mov	r2, r8
+	strh	r7, [r2, #6]
 	@ poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
-	lsrs	r6, r4, #20
-	ldr	r4, [r0, #8]
+	lsrs	r7, r5, #20
+	ldr	r5, [r0, #8]
 	@ poly1305.ae:30: r = (r_bytes & clamp) as u<130>
-	ands	r4, r5
+	ands	r5, r6
 	@ poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
-	lsls	r2, r4, #12
-	orrs	r6, r2
-	lsls	r2, r6, #19
-	lsrs	r6, r2, #19
+	lsls	r2, r5, #12
+	orrs	r7, r2
+	lsls	r2, r7, #19
+	lsrs	r7, r2, #19
 	@ poly1305.ae:33: rt[10 + i] = limb
-	strh	r6, [r7, #28]
+	mov	r2, r8
+	strh	r7, [r2, #28]
 	@ poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
 	movs	r2, #5
-	muls	r6, r2
-	uxth	r6, r6
-	strh	r6, [r7, #8]
+	muls	r7, r2
+	uxth	r7, r7
+	mov	r2, r8
+	strh	r7, [r2, #8]
 	@ poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
-	lsls	r2, r4, #18
-	lsrs	r6, r2, #19
+	lsls	r2, r5, #18
+	lsrs	r7, r2, #19
 	@ poly1305.ae:33: rt[10 + i] = limb
-	strh	r6, [r7, #30]
+	mov	r2, r8
+	strh	r7, [r2, #30]
 	@ poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
 	movs	r2, #5
-	muls	r6, r2
-	uxth	r6, r6
-	strh	r6, [r7, #10]
+	muls	r7, r2
+	uxth	r7, r7
+	mov	r2, r8
+	strh	r7, [r2, #10]
 	@ poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
-	lsls	r2, r4, #5
-	lsrs	r6, r2, #19
+	lsls	r2, r5, #5
+	lsrs	r7, r2, #19
 	@ poly1305.ae:33: rt[10 + i] = limb
-	strh	r6, [r7, #32]
+	mov	r2, r8
+	strh	r7, [r2, #32]
 	@ poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
 	movs	r2, #5
-	muls	r6, r2
-	uxth	r6, r6
-	strh	r6, [r7, #12]
+	muls	r7, r2
+	uxth	r7, r7
+	mov	r2, r8
+	strh	r7, [r2, #12]
 	@ poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
-	lsrs	r6, r4, #27
-	ldr	r4, [r0, #12]
+	lsrs	r7, r5, #27
+	ldr	r5, [r0, #12]
 	@ poly1305.ae:30: r = (r_bytes & clamp) as u<130>
-	ands	r4, r5
+	ands	r5, r6
 	@ poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
-	lsls	r2, r4, #5
-	orrs	r6, r2
-	lsls	r2, r6, #19
-	lsrs	r5, r2, #19
+	lsls	r2, r5, #5
+	orrs	r7, r2
+	lsls	r2, r7, #19
+	lsrs	r6, r2, #19
 	@ poly1305.ae:33: rt[10 + i] = limb
-	strh	r5, [r7, #34]
+	mov	r7, r8
+	strh	r6, [r7, #34]
 	@ poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
 	movs	r2, #5
+	muls	r6, r2
+	uxth	r6, r6
+	strh	r6, [r7, #14]
+	@ poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
+	lsls	r2, r5, #11
+	lsrs	r6, r2, #19
+	@ poly1305.ae:33: rt[10 + i] = limb
+	strh	r6, [r7, #36]
+	@ poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
+	movs	r2, #5
+	muls	r6, r2
+	uxth	r6, r6
+	strh	r6, [r7, #16]
+	@ poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
+	lsrs	r5, r5, #21
+	@ poly1305.ae:33: rt[10 + i] = limb
+	strh	r5, [r7, #38]
+	@ poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
 	muls	r5, r2
 	uxth	r5, r5
-	strh	r5, [r7, #14]
-	@ poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
-	lsls	r2, r4, #11
-	lsrs	r5, r2, #19
-	@ poly1305.ae:33: rt[10 + i] = limb
-	strh	r5, [r7, #36]
-	@ poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
-	movs	r2, #5
-	muls	r5, r2
-	uxth	r5, r5
-	strh	r5, [r7, #16]
-	@ poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
-	lsrs	r4, r4, #21
-	@ poly1305.ae:33: rt[10 + i] = limb
-	strh	r4, [r7, #38]
-	@ poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
-	muls	r4, r2
-	uxth	r4, r4
-	strh	r4, [r7, #18]
-	movs	r4, #0
-	str	r4, [sp, #56]
-	str	r4, [sp, #52]
-	str	r4, [sp, #48]
-	str	r4, [sp, #44]
-	str	r4, [sp, #40]
+	strh	r5, [r7, #18]
+	movs	r2, #0
+	str	r2, [sp, #52]
+	str	r2, [sp, #48]
+	str	r2, [sp, #44]
+	str	r2, [sp, #40]
+	str	r2, [sp, #36]
 	ldr	r2, [r0, #28]
-	str	r2, [sp, #20]
-	ldr	r2, [r0, #24]
-	str	r2, [sp, #24]
-	ldr	r2, [r0, #20]
-	str	r2, [sp, #28]
-	ldr	r2, [r0, #16]
 	str	r2, [sp, #16]
-	str	r3, [sp, #12]
-	mov	r11, r1
+	ldr	r2, [r0, #24]
+	str	r2, [sp, #20]
+	ldr	r2, [r0, #20]
+	str	r2, [sp, #24]
+	ldr	r2, [r0, #16]
+	str	r2, [sp, #12]
+	str	r3, [sp, #8]
+	mov	r10, r1
 	@ poly1305.ae:99: for i in 0..(n + 15) / 16 {
-	cmp	r4, r10
+	cmp	r4, r9
 	bcs	.Lpoly1305_mac_done2
 .Lpoly1305_mac_loop1:
 	@ poly1305.ae:100: off = i * 16
-	mov	r1, r8
-	lsls	r2, r1, #4
+	lsls	r2, r4, #4
 	@ poly1305.ae:101: count = if n - off < 16 then n - off else 16
-	ldr	r0, [sp]
+	mov	r0, r11
 	subs	r3, r0, r2
 	cmp	r3, #16
 	movs	r1, #0
@@ -866,7 +839,7 @@ poly1305_mac:
 	ands	r3, r1
 	eors	r3, r0
 	@ poly1305.ae:102: block(h, rt, (load_le(msg, off, 16, count) as u<130>) | ((1 as u<130>) << (8 * count)))
-	mov	r0, r11
+	mov	r0, r10
 	adds	r7, r0, r2
 	movs	r0, #3
 	cmp	r3, #16
@@ -877,13 +850,13 @@ poly1305_mac:
 	b	.Lpoly1305_mac_fill6
 .Lpoly1305_mac_bytes3:
 	movs	r0, #0
-	str	r0, [sp, #112]
 	str	r0, [sp, #108]
 	str	r0, [sp, #104]
 	str	r0, [sp, #100]
+	str	r0, [sp, #96]
 	mov	r2, r3
 .Lpoly1305_mac_fill6:
-	add	r1, sp, #100
+	add	r1, sp, #96
 .Lpoly1305_mac_cpy8:
 	subs	r2, #1
 	bcc	.Lpoly1305_mac_cpyd7
@@ -916,208 +889,179 @@ poly1305_mac:
 	subs	r5, #32
 	movs	r2, #1
 	lsls	r2, r5
-	str	r7, [sp, #100]
-	str	r6, [sp, #104]
-	str	r1, [sp, #108]
-	str	r0, [sp, #112]
-	add	r0, sp, #116
+	str	r7, [sp, #96]
+	str	r6, [sp, #100]
+	str	r1, [sp, #104]
+	str	r0, [sp, #108]
+	add	r0, sp, #112
 	strh	r2, [r0]
-	add	r2, sp, #100
-	add	r0, sp, #40
-	mov	r1, r9
-	bl	poly1305_block
+	add	r2, sp, #96
+	add	r0, sp, #36
 	mov	r1, r8
-	adds	r1, #1
-	mov	r8, r1
-	cmp	r1, r10
+	bl	poly1305_block
+	adds	r4, #1
+	cmp	r4, r9
 	bcc	.Lpoly1305_mac_loop1
 .Lpoly1305_mac_done2:
 	@ poly1305.ae:75: v = v + ((h[i] as u<136>) << (13 * i))
-	add	r1, sp, #40
-	ldrh	r3, [r1]
-	ldrh	r2, [r1, #2]
-	lsls	r0, r2, #13
-	lsrs	r2, r2, #19
-	adds	r0, r3, r0
-	mov	r8, r0
-	mov	r7, r4
-	adcs	r7, r2
-	mov	r6, r4
-	adcs	r6, r4
-	mov	r5, r4
-	adcs	r5, r4
+	add	r1, sp, #36
+	ldrh	r2, [r1]
+	ldrh	r0, [r1, #2]
+	lsls	r0, r0, #13
+	adds	r3, r2, r0
+	ldrh	r2, [r1, #4]
+	lsls	r0, r2, #26
+	lsrs	r2, r2, #6
+	adds	r3, r3, r0
+	movs	r0, #0
+	adcs	r0, r2
+	ldrh	r5, [r1, #6]
+	lsls	r2, r5, #7
+	movs	r5, #0
+	adds	r3, r3, r5
+	adcs	r0, r2
+	ldrh	r5, [r1, #8]
+	lsls	r4, r5, #20
+	lsrs	r2, r5, #12
+	movs	r5, #0
+	adds	r3, r3, r5
+	adcs	r0, r4
+	adcs	r5, r2
+	ldrh	r4, [r1, #10]
+	lsls	r2, r4, #1
+	movs	r4, #0
+	adds	r6, r3, r4
+	adcs	r0, r4
+	adcs	r5, r2
+	ldrh	r4, [r1, #12]
+	lsls	r3, r4, #14
+	lsrs	r2, r4, #18
+	movs	r4, #0
+	adds	r7, r6, r4
+	adcs	r0, r4
+	adcs	r5, r3
+	movs	r6, #0
+	adcs	r6, r2
 	mov	r2, r4
 	adcs	r2, r4
-	ldrh	r0, [r1, #4]
-	lsls	r3, r0, #26
-	lsrs	r0, r0, #6
-	mov	r9, r0
-	mov	r0, r8
-	adds	r0, r0, r3
-	mov	r8, r0
-	mov	r0, r9
-	adcs	r7, r0
-	adcs	r6, r4
-	adcs	r5, r4
-	adcs	r2, r4
-	ldrh	r0, [r1, #6]
-	lsls	r3, r0, #7
-	lsrs	r0, r0, #25
-	mov	r9, r0
-	mov	r0, r8
-	adds	r0, r0, r4
-	mov	r8, r0
-	adcs	r7, r3
-	mov	r0, r9
-	adcs	r6, r0
-	adcs	r5, r4
-	adcs	r2, r4
-	ldrh	r0, [r1, #8]
-	lsls	r3, r0, #20
-	lsrs	r0, r0, #12
-	mov	r9, r0
-	mov	r0, r8
-	adds	r0, r0, r4
-	mov	r8, r0
-	adcs	r7, r3
-	mov	r0, r9
-	adcs	r6, r0
-	adcs	r5, r4
-	adcs	r2, r4
-	ldrh	r0, [r1, #10]
-	lsls	r3, r0, #1
-	lsrs	r0, r0, #31
-	mov	r9, r0
-	mov	r0, r8
-	adds	r0, r0, r4
-	mov	r8, r0
-	adcs	r7, r4
-	adcs	r6, r3
-	mov	r0, r9
-	adcs	r5, r0
-	adcs	r2, r4
-	ldrh	r0, [r1, #12]
-	lsls	r3, r0, #14
-	lsrs	r0, r0, #18
-	mov	r9, r0
-	mov	r0, r8
-	adds	r0, r0, r4
-	adcs	r7, r4
-	adcs	r6, r3
-	mov	r3, r9
+	uxtb	r4, r2
+	mov	r8, r4
+	ldrh	r4, [r1, #14]
+	lsls	r3, r4, #27
+	lsrs	r2, r4, #5
+	movs	r4, #0
+	adds	r4, r7, r4
+	movs	r7, #0
+	adcs	r0, r7
 	adcs	r5, r3
-	adcs	r2, r4
-	uxtb	r3, r2
-	mov	r8, r3
-	ldrh	r3, [r1, #14]
-	lsls	r2, r3, #27
-	lsrs	r3, r3, #5
-	adds	r0, r0, r4
-	mov	r9, r0
-	adcs	r7, r4
 	adcs	r6, r2
-	adcs	r5, r3
-	mov	r0, r8
-	adcs	r0, r4
-	uxtb	r0, r0
-	mov	r8, r0
-	ldrh	r0, [r1, #16]
-	lsls	r3, r0, #8
-	lsrs	r0, r0, #24
-	uxtb	r2, r0
-	mov	r0, r9
-	adds	r0, r0, r4
-	adcs	r7, r4
-	adcs	r6, r4
-	adcs	r5, r3
-	mov	r3, r8
-	adcs	r3, r2
-	uxtb	r3, r3
-	ldrh	r1, [r1, #18]
-	lsls	r2, r1, #21
-	lsrs	r1, r1, #11
-	uxtb	r1, r1
-	adds	r0, r0, r4
-	adcs	r7, r4
+	mov	r2, r8
+	adcs	r2, r7
+	uxtb	r7, r2
 	mov	r8, r7
-	adcs	r6, r4
-	adcs	r5, r2
+	ldrh	r7, [r1, #16]
+	lsls	r3, r7, #8
+	lsrs	r7, r7, #24
+	uxtb	r2, r7
+	movs	r7, #0
+	adds	r4, r4, r7
+	adcs	r0, r7
+	adcs	r5, r7
+	adcs	r6, r3
+	mov	r7, r8
+	adcs	r7, r2
+	uxtb	r3, r7
+	ldrh	r7, [r1, #18]
+	lsls	r2, r7, #21
+	lsrs	r7, r7, #11
+	uxtb	r1, r7
+	movs	r7, #0
+	adds	r7, r4, r7
+	mov	r8, r7
+	movs	r4, #0
+	adcs	r0, r4
+	adcs	r5, r4
+	adcs	r6, r2
 	adcs	r3, r1
 	uxtb	r1, r3
 	@ poly1305.ae:77: v = (v & ((1 << 130) - 1)) + (v >> 130) * 5          // now v < 2^130 + 40 < 2p
-	lsls	r3, r1, #30
-	lsrs	r3, r3, #30
-	mov	r9, r3
+	lsls	r4, r1, #30
+	lsrs	r4, r4, #30
+	mov	r9, r4
 	lsrs	r2, r1, #2
-	lsls	r3, r2, #2
+	lsls	r4, r2, #2
 	lsrs	r1, r2, #30
-	adds	r3, r2, r3
-	mov	r10, r3
+	adds	r4, r2, r4
+	mov	r10, r4
+	movs	r3, #0
+	adcs	r3, r1
+	movs	r2, #0
+	movs	r4, #0
+	adcs	r2, r4
+	movs	r1, #0
+	adcs	r1, r4
 	mov	r7, r4
-	adcs	r7, r1
-	mov	r2, r4
-	adcs	r2, r4
-	mov	r1, r4
-	adcs	r1, r4
-	mov	r3, r4
-	adcs	r3, r4
-	uxtb	r3, r3
-	mov	r11, r3
-	mov	r3, r10
-	adds	r3, r0, r3
-	mov	r10, r3
-	mov	r0, r8
-	adcs	r0, r7
-	adcs	r6, r2
-	adcs	r5, r1
-	mov	r1, r9
-	mov	r2, r11
-	adcs	r1, r2
-	uxtb	r1, r1
-	@ poly1305.ae:78: g = v + 5                                            // v - p + 2^130
-	movs	r2, #5
-	adds	r3, r3, r2
-	mov	r2, r0
-	adcs	r2, r4
-	str	r2, [sp]
-	mov	r7, r6
 	adcs	r7, r4
-	mov	r2, r5
-	adcs	r2, r4
-	adcs	r1, r4
-	uxtb	r1, r1
-	@ poly1305.ae:79: v = if g[130] == 1 then g & ((1 << 130) - 1) else v  // constant-time select of v mod p
-	lsls	r1, r1, #29
-	asrs	r4, r1, #31
-	mov	r1, r10
-	eors	r3, r1
-	ands	r3, r4
-	eors	r1, r3
-	ldr	r3, [sp]
-	eors	r3, r0
-	ands	r3, r4
-	eors	r0, r3
-	eors	r7, r6
-	ands	r7, r4
-	eors	r6, r7
-	eors	r2, r5
-	ands	r2, r4
-	eors	r5, r2
-	@ poly1305.ae:80: return v[127:0] + s
-	ldr	r3, [sp, #16]
-	adds	r2, r1, r3
-	ldr	r3, [sp, #28]
+	uxtb	r4, r7
+	mov	r11, r4
+	mov	r7, r8
+	mov	r4, r10
+	adds	r4, r7, r4
+	mov	r8, r4
 	adcs	r0, r3
-	ldr	r3, [sp, #24]
-	adcs	r6, r3
-	ldr	r3, [sp, #20]
-	adcs	r5, r3
-	ldr	r4, [sp, #12]
+	adcs	r5, r2
+	adcs	r6, r1
+	mov	r1, r9
+	mov	r4, r11
+	adcs	r1, r4
+	uxtb	r2, r1
+	@ poly1305.ae:78: g = v + 5                                            // v - p + 2^130
+	movs	r4, #5
+	mov	r1, r8
+	adds	r1, r1, r4
+	mov	r4, r0
+	movs	r3, #0
+	adcs	r4, r3
+	mov	r9, r4
+	mov	r7, r5
+	movs	r4, #0
+	adcs	r7, r4
+	mov	r3, r6
+	adcs	r3, r4
+	adcs	r2, r4
+	uxtb	r4, r2
+	@ poly1305.ae:79: v = if g[130] == 1 then g & ((1 << 130) - 1) else v  // constant-time select of v mod p
+	lsls	r4, r4, #29
+	asrs	r2, r4, #31
+	mov	r4, r8
+	eors	r1, r4
+	ands	r1, r2
+	eors	r4, r1
+	mov	r1, r9
+	eors	r1, r0
+	ands	r1, r2
+	eors	r0, r1
+	eors	r7, r5
+	ands	r7, r2
+	eors	r5, r7
+	eors	r3, r6
+	ands	r3, r2
+	eors	r6, r3
+	@ poly1305.ae:80: return v[127:0] + s
+	ldr	r1, [sp, #12]
+	adds	r2, r4, r1
+	ldr	r4, [sp, #24]
+	adcs	r0, r4
+	ldr	r1, [sp, #20]
+	adcs	r5, r1
+	ldr	r1, [sp, #16]
+	adcs	r6, r1
+	ldr	r4, [sp, #8]
 	str	r2, [r4]
 	str	r0, [r4, #4]
-	str	r6, [r4, #8]
-	str	r5, [r4, #12]
-	add	sp, #120
+	str	r5, [r4, #8]
+	str	r6, [r4, #12]
+	add	sp, #116
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5

@@ -1015,8 +1015,8 @@ chacha20_poly1305_C_xor_stream:
 
 
 @ --- chacha20_poly1305_tag_of: chacha20_poly1305.tag_of
-@     frame 160 bytes (68 spill slots, 20 on the stack; locals 80), saves nothing
-@     estimated 1452 bytes of code and literals
+@     frame 160 bytes (57 spill slots, 20 on the stack; locals 80), saves nothing
+@     estimated 1378 bytes of code and literals
 	.section .text.chacha20_poly1305_tag_of,"ax",%progbits
 	.global chacha20_poly1305_tag_of
 	.type chacha20_poly1305_tag_of, %function
@@ -1464,158 +1464,158 @@ chacha20_poly1305_tag_of:
 	ldr	r3, [sp, #168]
 	bl	chacha20_poly1305_P_absorb_padded
 	@ poly1305.ae:43: t = h[i] + (m[13 * i + 12 : 13 * i] as u16) + c
-	add	r1, sp, #80
-	ldrh	r2, [r1]
+	add	r2, sp, #80
+	ldrh	r1, [r2]
 	ldr	r4, [sp, #56]
 	lsls	r0, r4, #19
 	lsrs	r0, r0, #19
-	adds	r0, r2, r0
-	uxth	r2, r0
+	adds	r0, r1, r0
+	uxth	r1, r0
 	@ poly1305.ae:44: h[i] = t & mask
-	lsls	r0, r2, #19
+	lsls	r0, r1, #19
 	lsrs	r0, r0, #19
-	strh	r0, [r1]
+	strh	r0, [r2]
 	@ poly1305.ae:45: c = t >> limb_bits
-	lsrs	r3, r2, #13
+	lsrs	r3, r1, #13
 	@ poly1305.ae:43: t = h[i] + (m[13 * i + 12 : 13 * i] as u16) + c
-	ldrh	r2, [r1, #2]
+	ldrh	r1, [r2, #2]
 	lsls	r0, r4, #6
 	lsrs	r0, r0, #19
-	adds	r0, r2, r0
+	adds	r0, r1, r0
 	uxth	r0, r0
 	adds	r0, r0, r3
-	uxth	r2, r0
+	uxth	r1, r0
 	@ poly1305.ae:44: h[i] = t & mask
-	lsls	r0, r2, #19
+	lsls	r0, r1, #19
 	lsrs	r0, r0, #19
-	strh	r0, [r1, #2]
+	strh	r0, [r2, #2]
 	@ poly1305.ae:45: c = t >> limb_bits
-	lsrs	r2, r2, #13
+	lsrs	r1, r1, #13
 	@ poly1305.ae:43: t = h[i] + (m[13 * i + 12 : 13 * i] as u16) + c
-	ldrh	r3, [r1, #4]
+	ldrh	r3, [r2, #4]
 	lsrs	r0, r4, #26
 	lsls	r0, r0, #19
 	lsrs	r0, r0, #19
 	adds	r0, r3, r0
 	uxth	r0, r0
-	adds	r0, r0, r2
-	uxth	r2, r0
+	adds	r0, r0, r1
+	uxth	r1, r0
 	@ poly1305.ae:44: h[i] = t & mask
-	lsls	r0, r2, #19
+	lsls	r0, r1, #19
 	lsrs	r0, r0, #19
-	strh	r0, [r1, #4]
+	strh	r0, [r2, #4]
 	@ poly1305.ae:45: c = t >> limb_bits
-	lsrs	r2, r2, #13
+	lsrs	r1, r1, #13
 	@ poly1305.ae:43: t = h[i] + (m[13 * i + 12 : 13 * i] as u16) + c
-	ldrh	r0, [r1, #6]
+	ldrh	r0, [r2, #6]
 	adds	r0, r0, #0
 	uxth	r0, r0
-	adds	r0, r0, r2
-	uxth	r2, r0
+	adds	r0, r0, r1
+	uxth	r1, r0
 	@ poly1305.ae:44: h[i] = t & mask
-	lsls	r0, r2, #19
+	lsls	r0, r1, #19
 	lsrs	r0, r0, #19
-	strh	r0, [r1, #6]
+	strh	r0, [r2, #6]
 	@ poly1305.ae:45: c = t >> limb_bits
-	lsrs	r2, r2, #13
+	lsrs	r1, r1, #13
 	@ poly1305.ae:43: t = h[i] + (m[13 * i + 12 : 13 * i] as u16) + c
-	ldrh	r3, [r1, #8]
+	ldrh	r3, [r2, #8]
 	ldr	r4, [sp, #168]
 	lsls	r0, r4, #12
 	lsls	r0, r0, #19
 	lsrs	r0, r0, #19
 	adds	r0, r3, r0
 	uxth	r0, r0
-	adds	r0, r0, r2
-	uxth	r2, r0
+	adds	r0, r0, r1
+	uxth	r1, r0
 	@ poly1305.ae:44: h[i] = t & mask
-	lsls	r0, r2, #19
+	lsls	r0, r1, #19
 	lsrs	r0, r0, #19
-	strh	r0, [r1, #8]
+	strh	r0, [r2, #8]
 	@ poly1305.ae:45: c = t >> limb_bits
-	lsrs	r3, r2, #13
+	lsrs	r3, r1, #13
 	@ poly1305.ae:43: t = h[i] + (m[13 * i + 12 : 13 * i] as u16) + c
-	ldrh	r2, [r1, #10]
+	ldrh	r1, [r2, #10]
 	lsls	r0, r4, #18
 	lsrs	r0, r0, #19
-	adds	r0, r2, r0
+	adds	r0, r1, r0
 	uxth	r0, r0
 	adds	r0, r0, r3
-	uxth	r2, r0
+	uxth	r1, r0
 	@ poly1305.ae:44: h[i] = t & mask
-	lsls	r0, r2, #19
+	lsls	r0, r1, #19
 	lsrs	r0, r0, #19
-	strh	r0, [r1, #10]
+	strh	r0, [r2, #10]
 	@ poly1305.ae:45: c = t >> limb_bits
-	lsrs	r3, r2, #13
+	lsrs	r3, r1, #13
 	@ poly1305.ae:43: t = h[i] + (m[13 * i + 12 : 13 * i] as u16) + c
-	ldrh	r2, [r1, #12]
+	ldrh	r1, [r2, #12]
 	lsls	r0, r4, #5
 	lsrs	r0, r0, #19
-	adds	r0, r2, r0
+	adds	r0, r1, r0
 	uxth	r0, r0
 	adds	r0, r0, r3
-	uxth	r2, r0
+	uxth	r1, r0
 	@ poly1305.ae:44: h[i] = t & mask
-	lsls	r0, r2, #19
+	lsls	r0, r1, #19
 	lsrs	r0, r0, #19
-	strh	r0, [r1, #12]
+	strh	r0, [r2, #12]
 	@ poly1305.ae:45: c = t >> limb_bits
-	lsrs	r2, r2, #13
+	lsrs	r1, r1, #13
 	@ poly1305.ae:43: t = h[i] + (m[13 * i + 12 : 13 * i] as u16) + c
-	ldrh	r3, [r1, #14]
+	ldrh	r3, [r2, #14]
 	lsrs	r0, r4, #27
 	lsls	r0, r0, #19
 	lsrs	r0, r0, #19
 	adds	r0, r3, r0
 	uxth	r0, r0
-	adds	r0, r0, r2
-	uxth	r2, r0
+	adds	r0, r0, r1
+	uxth	r1, r0
 	@ poly1305.ae:44: h[i] = t & mask
-	lsls	r0, r2, #19
+	lsls	r0, r1, #19
 	lsrs	r0, r0, #19
-	strh	r0, [r1, #14]
+	strh	r0, [r2, #14]
 	@ poly1305.ae:45: c = t >> limb_bits
-	lsrs	r2, r2, #13
+	lsrs	r1, r1, #13
 	@ poly1305.ae:43: t = h[i] + (m[13 * i + 12 : 13 * i] as u16) + c
-	ldrh	r0, [r1, #16]
+	ldrh	r0, [r2, #16]
 	adds	r0, r0, #0
 	uxth	r0, r0
-	adds	r0, r0, r2
-	uxth	r2, r0
+	adds	r0, r0, r1
+	uxth	r1, r0
 	@ poly1305.ae:44: h[i] = t & mask
-	lsls	r0, r2, #19
+	lsls	r0, r1, #19
 	lsrs	r0, r0, #19
-	strh	r0, [r1, #16]
+	strh	r0, [r2, #16]
 	@ poly1305.ae:45: c = t >> limb_bits
-	lsrs	r3, r2, #13
+	lsrs	r3, r1, #13
 	@ poly1305.ae:43: t = h[i] + (m[13 * i + 12 : 13 * i] as u16) + c
-	ldrh	r2, [r1, #18]
+	ldrh	r1, [r2, #18]
 	movs	r0, #1
 	lsls	r0, r0, #11
-	adds	r0, r2, r0
+	adds	r0, r1, r0
 	uxth	r0, r0
 	adds	r0, r0, r3
-	uxth	r2, r0
+	uxth	r1, r0
 	@ poly1305.ae:44: h[i] = t & mask
-	lsls	r0, r2, #19
+	lsls	r0, r1, #19
 	lsrs	r0, r0, #19
-	strh	r0, [r1, #18]
+	strh	r0, [r2, #18]
 	@ poly1305.ae:45: c = t >> limb_bits
-	lsrs	r0, r2, #13
+	lsrs	r3, r1, #13
 	@ poly1305.ae:47: h[0] = h[0] + c * 5             // the carry out of limb 9 weighs 2^130 = 5 (mod p)
-	ldrh	r2, [r1]
-	movs	r3, #5
-	muls	r0, r3
+	ldrh	r1, [r2]
+	movs	r0, #5
+	muls	r3, r0
+	uxth	r0, r3
+	adds	r0, r1, r0
 	uxth	r0, r0
-	adds	r0, r2, r0
-	uxth	r0, r0
-	strh	r0, [r1]
+	strh	r0, [r2]
 	@ poly1305.ae:51: @unroll(unroll)
 	movs	r3, #0
 	movs	r4, #0
 	@ poly1305.ae:56: d = d + (h[j] as u32) * (rt[i - j + 10] as u32)
-	add	r2, sp, #100
+	add	r1, sp, #100
 	@ poly1305.ae:58: g[i] = d[12:0] as u16
 	add	r0, sp, #140
 	mov	r8, r0
@@ -1637,7 +1637,7 @@ chacha20_poly1305_tag_of:
 	adds	r0, #10
 	uxth	r0, r0
 	lsls	r0, r0, #1
-	ldrh	r0, [r2, r0]
+	ldrh	r0, [r1, r0]
 	muls	r5, r0
 	adds	r4, r4, r5
 	adds	r6, #2
@@ -1659,22 +1659,22 @@ chacha20_poly1305_tag_of:
 	bcc	.Lchacha20_poly1305_tag_of_loop3
 .Lchacha20_poly1305_tag_of_done4:
 	@ poly1305.ae:61: t0 = (g[0] as u32) + carry * 5  // the carry out of column 9 again weighs 2^130
-	add	r2, sp, #140
-	ldrh	r0, [r2]
-	movs	r3, #5
-	muls	r4, r3
-	adds	r3, r0, r4
+	add	r1, sp, #140
+	ldrh	r3, [r1]
+	movs	r0, #5
+	muls	r4, r0
+	adds	r3, r3, r4
 	@ poly1305.ae:62: h[0] = t0[12:0] as u16
 	lsls	r0, r3, #19
 	lsrs	r0, r0, #19
-	strh	r0, [r1]
+	strh	r0, [r2]
 	@ poly1305.ae:63: h[1] = g[1] + (t0 >> limb_bits) as u16
-	ldrh	r2, [r2, #2]
+	ldrh	r1, [r1, #2]
 	lsrs	r0, r3, #13
 	uxth	r0, r0
-	adds	r0, r2, r0
+	adds	r0, r1, r0
 	uxth	r0, r0
-	strh	r0, [r1, #2]
+	strh	r0, [r2, #2]
 	@ poly1305.ae:64: @unroll(unroll)
 	movs	r4, #2
 	@ poly1305.ae:66: h[i] = g[i]
@@ -1685,8 +1685,8 @@ chacha20_poly1305_tag_of:
 	@ poly1305.ae:64: @unroll(unroll)
 .Lchacha20_poly1305_tag_of_loop7:
 	@ poly1305.ae:66: h[i] = g[i]
-	ldrh	r2, [r3]
-	strh	r2, [r0]
+	ldrh	r1, [r3]
+	strh	r1, [r0]
 	adds	r3, #2
 	adds	r0, #2
 	adds	r4, #1
@@ -1694,192 +1694,155 @@ chacha20_poly1305_tag_of:
 	bcc	.Lchacha20_poly1305_tag_of_loop7
 .Lchacha20_poly1305_tag_of_done8:
 	@ poly1305.ae:75: v = v + ((h[i] as u<136>) << (13 * i))
-	ldrh	r4, [r1]
-	ldrh	r2, [r1, #2]
-	lsls	r0, r2, #13
-	lsrs	r3, r2, #19
-	movs	r2, #0
-	adds	r0, r4, r0
-	mov	r8, r0
-	mov	r7, r2
-	adcs	r7, r3
-	mov	r6, r2
-	adcs	r6, r2
-	mov	r5, r2
-	adcs	r5, r2
-	mov	r3, r2
-	adcs	r3, r2
-	ldrh	r0, [r1, #4]
-	lsls	r4, r0, #26
+	ldrh	r1, [r2]
+	ldrh	r0, [r2, #2]
+	lsls	r0, r0, #13
+	adds	r4, r1, r0
+	ldrh	r0, [r2, #4]
+	lsls	r3, r0, #26
 	lsrs	r0, r0, #6
-	mov	r9, r0
-	mov	r0, r8
-	adds	r0, r0, r4
-	mov	r8, r0
-	mov	r0, r9
-	adcs	r7, r0
-	adcs	r6, r2
-	adcs	r5, r2
-	adcs	r3, r2
-	ldrh	r0, [r1, #6]
-	lsls	r4, r0, #7
-	lsrs	r0, r0, #25
-	mov	r9, r0
-	mov	r0, r8
-	adds	r0, r0, r2
-	mov	r8, r0
-	adcs	r7, r4
-	mov	r0, r9
-	adcs	r6, r0
-	adcs	r5, r2
-	adcs	r3, r2
-	ldrh	r0, [r1, #8]
+	movs	r1, #0
+	adds	r3, r4, r3
+	mov	r5, r1
+	adcs	r5, r0
+	ldrh	r0, [r2, #6]
+	lsls	r0, r0, #7
+	adds	r3, r3, r1
+	adcs	r5, r0
+	ldrh	r0, [r2, #8]
 	lsls	r4, r0, #20
 	lsrs	r0, r0, #12
-	mov	r9, r0
-	mov	r0, r8
-	adds	r0, r0, r2
-	mov	r8, r0
-	adcs	r7, r4
-	mov	r0, r9
-	adcs	r6, r0
-	adcs	r5, r2
-	adcs	r3, r2
-	ldrh	r0, [r1, #10]
-	lsls	r4, r0, #1
-	lsrs	r0, r0, #31
-	mov	r9, r0
-	mov	r0, r8
-	adds	r0, r0, r2
-	mov	r8, r0
-	adcs	r7, r2
-	adcs	r6, r4
-	mov	r0, r9
-	adcs	r5, r0
-	adcs	r3, r2
-	ldrh	r0, [r1, #12]
-	lsls	r4, r0, #14
+	adds	r3, r3, r1
+	adcs	r5, r4
+	mov	r7, r1
+	adcs	r7, r0
+	ldrh	r0, [r2, #10]
+	lsls	r0, r0, #1
+	adds	r4, r3, r1
+	adcs	r5, r1
+	adcs	r7, r0
+	ldrh	r0, [r2, #12]
+	lsls	r3, r0, #14
 	lsrs	r0, r0, #18
-	mov	r9, r0
-	mov	r0, r8
-	adds	r0, r0, r2
-	adcs	r7, r2
-	adcs	r6, r4
-	mov	r4, r9
-	adcs	r5, r4
-	adcs	r3, r2
-	uxtb	r4, r3
-	mov	r9, r4
-	ldrh	r4, [r1, #14]
-	lsls	r3, r4, #27
-	lsrs	r4, r4, #5
-	adds	r0, r0, r2
+	adds	r4, r4, r1
+	adcs	r5, r1
+	adcs	r7, r3
+	mov	r6, r1
+	adcs	r6, r0
+	mov	r0, r1
+	adcs	r0, r1
+	uxtb	r0, r0
 	mov	r8, r0
-	adcs	r7, r2
-	adcs	r6, r3
-	adcs	r5, r4
-	mov	r0, r9
-	adcs	r0, r2
+	ldrh	r0, [r2, #14]
+	lsls	r3, r0, #27
+	lsrs	r0, r0, #5
+	adds	r4, r4, r1
+	adcs	r5, r1
+	adcs	r7, r3
+	adcs	r6, r0
+	mov	r0, r8
+	adcs	r0, r1
 	uxtb	r0, r0
 	mov	r9, r0
-	ldrh	r0, [r1, #16]
-	lsls	r4, r0, #8
+	ldrh	r0, [r2, #16]
+	lsls	r3, r0, #8
 	lsrs	r0, r0, #24
-	uxtb	r3, r0
-	mov	r0, r8
-	adds	r0, r0, r2
-	adcs	r7, r2
-	adcs	r6, r2
-	adcs	r5, r4
-	mov	r4, r9
-	adcs	r4, r3
-	uxtb	r4, r4
-	ldrh	r1, [r1, #18]
-	lsls	r3, r1, #21
-	lsrs	r1, r1, #11
-	uxtb	r1, r1
-	adds	r0, r0, r2
-	adcs	r7, r2
-	mov	r11, r7
-	adcs	r6, r2
-	adcs	r5, r3
-	adcs	r4, r1
-	uxtb	r1, r4
-	@ poly1305.ae:77: v = (v & ((1 << 130) - 1)) + (v >> 130) * 5          // now v < 2^130 + 40 < 2p
-	lsls	r4, r1, #30
-	lsrs	r4, r4, #30
-	mov	r10, r4
-	lsrs	r3, r1, #2
-	lsls	r4, r3, #2
-	lsrs	r1, r3, #30
-	adds	r4, r3, r4
+	uxtb	r0, r0
+	adds	r4, r4, r1
 	mov	r8, r4
-	mov	r7, r2
-	adcs	r7, r1
-	mov	r3, r2
-	adcs	r3, r2
-	mov	r1, r2
-	adcs	r1, r2
-	mov	r4, r2
-	adcs	r4, r2
-	uxtb	r4, r4
-	str	r4, [sp]
-	mov	r4, r8
-	adds	r4, r0, r4
-	mov	r9, r4
-	mov	r0, r11
-	adcs	r0, r7
-	adcs	r6, r3
 	adcs	r5, r1
-	mov	r1, r10
-	ldr	r3, [sp]
-	adcs	r1, r3
-	uxtb	r1, r1
-	@ poly1305.ae:78: g = v + 5                                            // v - p + 2^130
-	movs	r3, #5
-	adds	r4, r4, r3
-	mov	r10, r4
-	mov	r4, r0
+	adcs	r7, r1
+	adcs	r6, r3
+	mov	r3, r9
+	adcs	r3, r0
+	uxtb	r4, r3
+	ldrh	r0, [r2, #18]
+	lsls	r3, r0, #21
+	lsrs	r0, r0, #11
+	uxtb	r2, r0
+	mov	r0, r8
+	adds	r0, r0, r1
+	mov	r9, r0
+	adcs	r5, r1
+	mov	r10, r5
+	adcs	r7, r1
+	adcs	r6, r3
 	adcs	r4, r2
-	mov	r8, r4
-	mov	r7, r6
-	adcs	r7, r2
-	mov	r3, r5
-	adcs	r3, r2
-	adcs	r1, r2
-	uxtb	r4, r1
-	@ poly1305.ae:79: v = if g[130] == 1 then g & ((1 << 130) - 1) else v  // constant-time select of v mod p
-	lsls	r4, r4, #29
-	asrs	r2, r4, #31
-	mov	r4, r10
-	mov	r1, r9
-	eors	r4, r1
-	ands	r4, r2
-	eors	r1, r4
-	mov	r4, r8
-	eors	r4, r0
-	ands	r4, r2
-	eors	r0, r4
-	eors	r7, r6
-	ands	r7, r2
-	eors	r6, r7
-	eors	r3, r5
-	ands	r3, r2
-	eors	r5, r3
-	@ poly1305.ae:80: return v[127:0] + s
-	ldr	r4, [sp, #8]
-	adds	r2, r1, r4
-	ldr	r4, [sp, #12]
-	adcs	r0, r4
-	ldr	r4, [sp, #16]
-	adcs	r6, r4
-	ldr	r4, [sp, #20]
+	uxtb	r2, r4
+	@ poly1305.ae:77: v = (v & ((1 << 130) - 1)) + (v >> 130) * 5          // now v < 2^130 + 40 < 2p
+	lsls	r0, r2, #30
+	lsrs	r0, r0, #30
+	mov	r8, r0
+	lsrs	r3, r2, #2
+	lsls	r0, r3, #2
+	lsrs	r2, r3, #30
+	adds	r0, r3, r0
+	mov	r4, r1
+	adcs	r4, r2
+	mov	r3, r1
+	adcs	r3, r1
+	mov	r2, r1
+	adcs	r2, r1
+	mov	r5, r1
+	adcs	r5, r1
+	uxtb	r5, r5
+	mov	r11, r5
+	mov	r5, r9
+	adds	r0, r5, r0
+	mov	r9, r0
+	mov	r5, r10
 	adcs	r5, r4
-	ldr	r3, [sp, #172]
-	str	r2, [r3]
-	str	r0, [r3, #4]
-	str	r6, [r3, #8]
-	str	r5, [r3, #12]
+	adcs	r7, r3
+	adcs	r6, r2
+	mov	r2, r8
+	mov	r3, r11
+	adcs	r2, r3
+	uxtb	r4, r2
+	@ poly1305.ae:78: g = v + 5                                            // v - p + 2^130
+	movs	r2, #5
+	adds	r0, r0, r2
+	mov	r10, r0
+	mov	r0, r5
+	adcs	r0, r1
+	mov	r8, r0
+	mov	r3, r7
+	adcs	r3, r1
+	mov	r2, r6
+	adcs	r2, r1
+	adcs	r4, r1
+	uxtb	r0, r4
+	@ poly1305.ae:79: v = if g[130] == 1 then g & ((1 << 130) - 1) else v  // constant-time select of v mod p
+	lsls	r0, r0, #29
+	asrs	r4, r0, #31
+	mov	r0, r10
+	mov	r1, r9
+	eors	r0, r1
+	ands	r0, r4
+	eors	r1, r0
+	mov	r0, r8
+	eors	r0, r5
+	ands	r0, r4
+	eors	r5, r0
+	eors	r3, r7
+	ands	r3, r4
+	eors	r7, r3
+	eors	r2, r6
+	ands	r2, r4
+	eors	r6, r2
+	@ poly1305.ae:80: return v[127:0] + s
+	ldr	r0, [sp, #8]
+	adds	r2, r1, r0
+	ldr	r0, [sp, #12]
+	adcs	r5, r0
+	ldr	r0, [sp, #16]
+	adcs	r7, r0
+	ldr	r0, [sp, #20]
+	adcs	r6, r0
+	ldr	r4, [sp, #172]
+	str	r2, [r4]
+	str	r5, [r4, #4]
+	str	r7, [r4, #8]
+	str	r6, [r4, #12]
 	add	sp, #160
 	pop	{pc}
 	.ltorg

@@ -56,31 +56,31 @@ ascon_aead128_key_setup:
 
 
 ; --- ascon_aead128_encrypt_with: ascon_aead128.encrypt_with
-;     frame 82 bytes (13 spill slots, locals 56), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1374 bytes of code
+;     frame 80 bytes (12 spill slots, locals 56), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 1328 bytes of code
 	.section .text.ascon_aead128_encrypt_with,"ax",@progbits
 	.global ascon_aead128_encrypt_with
 	.type ascon_aead128_encrypt_with, @function
 	.balign 2
 ascon_aead128_encrypt_with:
 	pushm.w	#7, r10
-	sub	#82, sp
-	mov	r15, 24(sp)
+	sub	#80, sp
+	mov	r15, 22(sp)
 	; ascon_aead128.ae:47: s[0] = iv as u64
-	mov	#1, 26(sp)
-	mov	#32908, 28(sp)
-	mov	#4096, 30(sp)
-	mov	#0, 32(sp)
+	mov	#1, 24(sp)
+	mov	#32908, 26(sp)
+	mov	#4096, 28(sp)
+	mov	#0, 30(sp)
 	; ascon_aead128.ae:48: s[1] = k0
+	mov	@r12+, 32(sp)
 	mov	@r12+, 34(sp)
 	mov	@r12+, 36(sp)
 	mov	@r12+, 38(sp)
-	mov	@r12+, 40(sp)
 	; ascon_aead128.ae:49: s[2] = k1
+	mov	@r12+, 40(sp)
 	mov	@r12+, 42(sp)
 	mov	@r12+, 44(sp)
 	mov	@r12+, 46(sp)
-	mov	@r12+, 48(sp)
 	mov	r12, 2(sp)
 	; ascon_aead128.ae:50: s[3] = load_le(nonce, 0, 8)
 	mov	r13, r10
@@ -94,7 +94,7 @@ ascon_aead128_encrypt_with:
 	jmp	.Lascon_aead128_encrypt_with_join3
 .Lascon_aead128_encrypt_with_bytes1:
 	mov	sp, r11
-	add	#66, r11
+	add	#64, r11
 	mov	r11, r12
 	mov	#8, r14
 .Lascon_aead128_encrypt_with_cpy4:
@@ -107,10 +107,10 @@ ascon_aead128_encrypt_with:
 	mov	r11, r10
 	jmp	.Lascon_aead128_encrypt_with_words2
 .Lascon_aead128_encrypt_with_join3:
-	mov	r11, 50(sp)
-	mov	r12, 52(sp)
-	mov	r14, 54(sp)
-	mov	r15, 56(sp)
+	mov	r11, 48(sp)
+	mov	r12, 50(sp)
+	mov	r14, 52(sp)
+	mov	r15, 54(sp)
 	; ascon_aead128.ae:51: s[4] = load_le(nonce, 8, 8)
 	add	#8, r13
 	bit	#1, r13
@@ -123,7 +123,7 @@ ascon_aead128_encrypt_with:
 	jmp	.Lascon_aead128_encrypt_with_join8
 .Lascon_aead128_encrypt_with_bytes6:
 	mov	sp, r11
-	add	#66, r11
+	add	#64, r11
 	mov	r11, r12
 	mov	#8, r14
 .Lascon_aead128_encrypt_with_cpy9:
@@ -136,59 +136,56 @@ ascon_aead128_encrypt_with:
 	mov	r11, r13
 	jmp	.Lascon_aead128_encrypt_with_words7
 .Lascon_aead128_encrypt_with_join8:
-	mov	r11, 58(sp)
-	mov	r12, 60(sp)
-	mov	r14, 62(sp)
-	mov	r15, 64(sp)
+	mov	r11, 56(sp)
+	mov	r12, 58(sp)
+	mov	r14, 60(sp)
+	mov	r15, 62(sp)
 	; ascon_aead128.ae:52: P.permute(s, rounds_init)
 	mov	sp, r12
-	add	#26, r12
+	add	#24, r12
 	mov	#12, r13
 	call	#ascon_aead128_P_permute
 	; ascon_aead128.ae:53: s[3] = s[3] ^ k0
-	mov	50(sp), r11
+	mov	48(sp), r11
 	mov	2(sp), r10
 	xor	-16(r10), r11
-	mov	52(sp), r12
+	mov	50(sp), r12
 	xor	-14(r10), r12
-	mov	54(sp), r13
+	mov	52(sp), r13
 	xor	-12(r10), r13
-	mov	56(sp), r14
+	mov	54(sp), r14
 	xor	-10(r10), r14
-	mov	r11, 50(sp)
-	mov	r12, 52(sp)
-	mov	r13, 54(sp)
-	mov	r14, 56(sp)
+	mov	r11, 48(sp)
+	mov	r12, 50(sp)
+	mov	r13, 52(sp)
+	mov	r14, 54(sp)
 	; ascon_aead128.ae:54: s[4] = s[4] ^ k1
-	mov	58(sp), r11
+	mov	56(sp), r11
 	xor	-8(r10), r11
-	mov	60(sp), r12
+	mov	58(sp), r12
 	xor	-6(r10), r12
-	mov	62(sp), r13
+	mov	60(sp), r13
 	xor	-4(r10), r13
-	mov	64(sp), r14
+	mov	62(sp), r14
 	xor	-2(r10), r14
-	mov	r11, 58(sp)
-	mov	r12, 60(sp)
-	mov	r13, 62(sp)
-	mov	r14, 64(sp)
+	mov	r11, 56(sp)
+	mov	r12, 58(sp)
+	mov	r13, 60(sp)
+	mov	r14, 62(sp)
 	; ascon_aead128.ae:96: absorb_ad(s, ad)
 	mov	sp, r12
-	add	#26, r12
-	mov	24(sp), r13
-	mov	98(sp), r14
+	add	#24, r12
+	mov	22(sp), r13
+	mov	96(sp), r14
 	call	#ascon_aead128_absorb_ad
 	; ascon_aead128.ae:98: full = m / rate
-	mov	102(sp), 6(sp)
-	mov	6(sp), r15
+	mov	100(sp), 4(sp)
+	mov	4(sp), r15
 	rrum.w	#4, r15
-	mov	r15, 6(sp)
+	mov	r15, 4(sp)
 	; ascon_aead128.ae:99: for i in 0..full {
 	mov	#0, 0(sp)
-	mov	#0, 4(sp)
 	cmp	r15, 0(sp)
-	mov	4(sp), r15
-	subc	#0, r15
 	jc	.Lascon_aead128_encrypt_with_done12
 .Lascon_aead128_encrypt_with_loop11:
 	; ascon_aead128.ae:100: off = rate * i
@@ -196,7 +193,7 @@ ascon_aead128_encrypt_with:
 	rlam.w	#4, r4
 	; ascon_aead128.ae:101: c = rate_of(s) ^ load_le(msg, off, rate)
 	mov	r4, r5
-	add	100(sp), r5
+	add	98(sp), r5
 	bit	#1, r5
 	jnz	.Lascon_aead128_encrypt_with_bytes13
 .Lascon_aead128_encrypt_with_words14:
@@ -211,7 +208,7 @@ ascon_aead128_encrypt_with:
 	jmp	.Lascon_aead128_encrypt_with_join15
 .Lascon_aead128_encrypt_with_bytes13:
 	mov	sp, r12
-	add	#66, r12
+	add	#64, r12
 	mov	r12, r13
 	mov	#16, r14
 .Lascon_aead128_encrypt_with_cpy16:
@@ -225,17 +222,17 @@ ascon_aead128_encrypt_with:
 	jmp	.Lascon_aead128_encrypt_with_words14
 .Lascon_aead128_encrypt_with_join15:
 	mov	r15, r5
-	xor	26(sp), r5
-	xor	28(sp), r6
-	xor	30(sp), r7
-	xor	32(sp), r8
-	xor	34(sp), r9
-	xor	36(sp), r10
-	xor	38(sp), r11
-	xor	40(sp), r12
+	xor	24(sp), r5
+	xor	26(sp), r6
+	xor	28(sp), r7
+	xor	30(sp), r8
+	xor	32(sp), r9
+	xor	34(sp), r10
+	xor	36(sp), r11
+	xor	38(sp), r12
 	; ascon_aead128.ae:102: store_le(ct, off, c)
 	mov	r4, r13
-	add	104(sp), r13
+	add	102(sp), r13
 	bit	#1, r13
 	jnz	.Lascon_aead128_encrypt_with_bytes18
 	mov	r5, 0(r13)
@@ -248,16 +245,16 @@ ascon_aead128_encrypt_with:
 	mov	r12, 14(r13)
 	jmp	.Lascon_aead128_encrypt_with_stored19
 .Lascon_aead128_encrypt_with_bytes18:
-	mov	r5, 66(sp)
-	mov	r6, 68(sp)
-	mov	r7, 70(sp)
-	mov	r8, 72(sp)
-	mov	r9, 74(sp)
-	mov	r10, 76(sp)
-	mov	r11, 78(sp)
-	mov	r12, 80(sp)
+	mov	r5, 64(sp)
+	mov	r6, 66(sp)
+	mov	r7, 68(sp)
+	mov	r8, 70(sp)
+	mov	r9, 72(sp)
+	mov	r10, 74(sp)
+	mov	r11, 76(sp)
+	mov	r12, 78(sp)
 	mov	sp, r14
-	add	#66, r14
+	add	#64, r14
 	mov	#16, r15
 .Lascon_aead128_encrypt_with_cpy20:
 	mov.b	@r14, 0(r13)
@@ -267,48 +264,35 @@ ascon_aead128_encrypt_with:
 	jnz	.Lascon_aead128_encrypt_with_cpy20
 .Lascon_aead128_encrypt_with_stored19:
 	; ascon_aead128.ae:41: s[0] = r[63:0]
-	mov	r5, 26(sp)
-	mov	r6, 28(sp)
-	mov	r7, 30(sp)
-	mov	r8, 32(sp)
+	mov	r5, 24(sp)
+	mov	r6, 26(sp)
+	mov	r7, 28(sp)
+	mov	r8, 30(sp)
 	; ascon_aead128.ae:42: s[1] = r[127:64]
-	mov	r9, 34(sp)
-	mov	r10, 36(sp)
-	mov	r11, 38(sp)
-	mov	r12, 40(sp)
+	mov	r9, 32(sp)
+	mov	r10, 34(sp)
+	mov	r11, 36(sp)
+	mov	r12, 38(sp)
 	; ascon_aead128.ae:104: P.permute(s, rounds_block)
 	mov	sp, r12
-	add	#26, r12
+	add	#24, r12
 	mov	#8, r13
 	call	#ascon_aead128_P_permute
 	add	#1, 0(sp)
-	addc	#0, 4(sp)
-	cmp	6(sp), 0(sp)
-	mov	4(sp), r15
-	subc	#0, r15
+	cmp	4(sp), 0(sp)
 	jnc	.Lascon_aead128_encrypt_with_loop11
 .Lascon_aead128_encrypt_with_done12:
 	; ascon_aead128.ae:106: off = rate * full
-	mov	6(sp), r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	mov	r15, r11
-	and	#65520, r11
-	and	#15, r15
-	; ascon_aead128.ae:107: last = m - off
-	mov	102(sp), r14
-	mov	#0, r5
-	sub	r11, r14
-	subc	r15, r5
+	mov	4(sp), r11
+	rlam.w	#4, r11
 	; ascon_aead128.ae:108: c = rate_of(s) ^ load_le(msg, off, rate, last) ^ pad(last)
-	mov	100(sp), r8
+	mov	98(sp), r8
 	add	r11, r8
+	; ascon_aead128.ae:107: last = m - off
+	mov	100(sp), r14
+	sub	r11, r14
+	subc	r5, r5
+	; ascon_aead128.ae:108: c = rate_of(s) ^ load_le(msg, off, rate, last) ^ pad(last)
 	cmp	#16, r14
 	jnc	.Lascon_aead128_encrypt_with_bytes21
 	bit	#1, r8
@@ -325,7 +309,7 @@ ascon_aead128_encrypt_with:
 	jmp	.Lascon_aead128_encrypt_with_join23
 .Lascon_aead128_encrypt_with_bytes21:
 	mov	sp, r9
-	add	#66, r9
+	add	#64, r9
 	mov	r9, r10
 	mov	#16, r12
 	mov	r14, r15
@@ -344,22 +328,22 @@ ascon_aead128_encrypt_with:
 	mov	r9, r8
 	jmp	.Lascon_aead128_encrypt_with_words22
 .Lascon_aead128_encrypt_with_join23:
-	xor	26(sp), r15
-	mov	r15, 8(sp)
-	xor	28(sp), r4
-	mov	r4, 10(sp)
-	xor	30(sp), r6
-	mov	r6, 12(sp)
-	xor	32(sp), r7
-	mov	r7, 14(sp)
-	xor	34(sp), r9
-	mov	r9, 16(sp)
-	xor	36(sp), r10
-	mov	r10, 18(sp)
-	xor	38(sp), r12
-	mov	r12, 20(sp)
-	xor	40(sp), r13
-	mov	r13, 22(sp)
+	xor	24(sp), r15
+	mov	r15, 6(sp)
+	xor	26(sp), r4
+	mov	r4, 8(sp)
+	xor	28(sp), r6
+	mov	r6, 10(sp)
+	xor	30(sp), r7
+	mov	r7, 12(sp)
+	xor	32(sp), r9
+	mov	r9, 14(sp)
+	xor	34(sp), r10
+	mov	r10, 16(sp)
+	xor	36(sp), r12
+	mov	r12, 18(sp)
+	xor	38(sp), r13
+	mov	r13, 20(sp)
 	; ascon_aead128.ae:28: return (1 as u128) << (8 * count)
 	rlam.w	#3, r5
 	mov	r14, r4
@@ -415,24 +399,24 @@ ascon_aead128_encrypt_with:
 	clr	r15
 .Lascon_aead128_encrypt_with_shend27:
 	; ascon_aead128.ae:108: c = rate_of(s) ^ load_le(msg, off, rate, last) ^ pad(last)
-	mov	8(sp), r5
+	mov	6(sp), r5
 	xor	r6, r5
-	mov	10(sp), r6
+	mov	8(sp), r6
 	xor	r7, r6
-	mov	12(sp), r7
+	mov	10(sp), r7
 	xor	r8, r7
-	mov	14(sp), r8
+	mov	12(sp), r8
 	xor	r9, r8
-	mov	16(sp), r9
+	mov	14(sp), r9
 	xor	r10, r9
-	mov	18(sp), r10
+	mov	16(sp), r10
 	xor	r12, r10
-	mov	20(sp), r12
+	mov	18(sp), r12
 	xor	r13, r12
-	mov	22(sp), r13
+	mov	20(sp), r13
 	xor	r15, r13
 	; ascon_aead128.ae:109: store_le(ct, off, c, last)
-	add	104(sp), r11
+	add	102(sp), r11
 	cmp	#16, r14
 	jnc	.Lascon_aead128_encrypt_with_bytes31
 	bit	#1, r11
@@ -448,16 +432,16 @@ ascon_aead128_encrypt_with:
 	jmp	.Lascon_aead128_encrypt_with_stored32
 .Lascon_aead128_encrypt_with_bytes31:
 	mov	r14, r15
-	mov	r5, 66(sp)
-	mov	r6, 68(sp)
-	mov	r7, 70(sp)
-	mov	r8, 72(sp)
-	mov	r9, 74(sp)
-	mov	r10, 76(sp)
-	mov	r12, 78(sp)
-	mov	r13, 80(sp)
+	mov	r5, 64(sp)
+	mov	r6, 66(sp)
+	mov	r7, 68(sp)
+	mov	r8, 70(sp)
+	mov	r9, 72(sp)
+	mov	r10, 74(sp)
+	mov	r12, 76(sp)
+	mov	r13, 78(sp)
 	mov	sp, r14
-	add	#66, r14
+	add	#64, r14
 	cmp	#16, r15
 	jnc	.Lascon_aead128_encrypt_with_cnt33
 	mov	#16, r15
@@ -472,67 +456,67 @@ ascon_aead128_encrypt_with:
 	jnz	.Lascon_aead128_encrypt_with_cpy34
 .Lascon_aead128_encrypt_with_stored32:
 	; ascon_aead128.ae:41: s[0] = r[63:0]
-	mov	r5, 26(sp)
-	mov	r6, 28(sp)
-	mov	r7, 30(sp)
-	mov	r8, 32(sp)
+	mov	r5, 24(sp)
+	mov	r6, 26(sp)
+	mov	r7, 28(sp)
+	mov	r8, 30(sp)
 	; ascon_aead128.ae:42: s[1] = r[127:64]
-	mov	r9, 34(sp)
-	mov	r10, 36(sp)
-	mov	r12, 38(sp)
-	mov	r13, 40(sp)
+	mov	r9, 32(sp)
+	mov	r10, 34(sp)
+	mov	r12, 36(sp)
+	mov	r13, 38(sp)
 	; ascon_aead128.ae:74: s[2] = s[2] ^ k0
-	mov	42(sp), r11
+	mov	40(sp), r11
 	mov	2(sp), r10
 	xor	-16(r10), r11
-	mov	44(sp), r12
+	mov	42(sp), r12
 	xor	-14(r10), r12
-	mov	46(sp), r13
+	mov	44(sp), r13
 	xor	-12(r10), r13
-	mov	48(sp), r14
+	mov	46(sp), r14
 	xor	-10(r10), r14
-	mov	r11, 42(sp)
-	mov	r12, 44(sp)
-	mov	r13, 46(sp)
-	mov	r14, 48(sp)
+	mov	r11, 40(sp)
+	mov	r12, 42(sp)
+	mov	r13, 44(sp)
+	mov	r14, 46(sp)
 	; ascon_aead128.ae:75: s[3] = s[3] ^ k1
-	mov	50(sp), r11
+	mov	48(sp), r11
 	xor	-8(r10), r11
-	mov	52(sp), r12
+	mov	50(sp), r12
 	xor	-6(r10), r12
-	mov	54(sp), r13
+	mov	52(sp), r13
 	xor	-4(r10), r13
-	mov	56(sp), r14
+	mov	54(sp), r14
 	xor	-2(r10), r14
-	mov	r11, 50(sp)
-	mov	r12, 52(sp)
-	mov	r13, 54(sp)
-	mov	r14, 56(sp)
+	mov	r11, 48(sp)
+	mov	r12, 50(sp)
+	mov	r13, 52(sp)
+	mov	r14, 54(sp)
 	; ascon_aead128.ae:76: P.permute(s, rounds_init)
 	mov	sp, r12
-	add	#26, r12
+	add	#24, r12
 	mov	#12, r13
 	call	#ascon_aead128_P_permute
 	; ascon_aead128.ae:77: return cat(s[4] ^ k1, s[3] ^ k0)
-	mov	58(sp), r11
+	mov	56(sp), r11
 	mov	2(sp), r13
 	xor	-8(r13), r11
-	mov	60(sp), r10
+	mov	58(sp), r10
 	xor	-6(r13), r10
-	mov	62(sp), r9
+	mov	60(sp), r9
 	xor	-4(r13), r9
-	mov	64(sp), r8
+	mov	62(sp), r8
 	xor	-2(r13), r8
-	mov	50(sp), r7
+	mov	48(sp), r7
 	xor	-16(r13), r7
-	mov	52(sp), r6
+	mov	50(sp), r6
 	xor	-14(r13), r6
-	mov	54(sp), r12
+	mov	52(sp), r12
 	xor	-12(r13), r12
-	mov	56(sp), r14
+	mov	54(sp), r14
 	xor	-10(r13), r14
 	; ascon_aead128.ae:111: store_le(tag, 0, finalize(s, k0, k1))
-	mov	108(sp), r13
+	mov	106(sp), r13
 	bit	#1, r13
 	jnz	.Lascon_aead128_encrypt_with_bytes35
 	mov	r7, 0(r13)
@@ -545,16 +529,16 @@ ascon_aead128_encrypt_with:
 	mov	r8, 14(r13)
 	jmp	.Lascon_aead128_encrypt_with_stored36
 .Lascon_aead128_encrypt_with_bytes35:
-	mov	r7, 66(sp)
-	mov	r6, 68(sp)
-	mov	r12, 70(sp)
-	mov	r14, 72(sp)
-	mov	r11, 74(sp)
-	mov	r10, 76(sp)
-	mov	r9, 78(sp)
-	mov	r8, 80(sp)
+	mov	r7, 64(sp)
+	mov	r6, 66(sp)
+	mov	r12, 68(sp)
+	mov	r14, 70(sp)
+	mov	r11, 72(sp)
+	mov	r10, 74(sp)
+	mov	r9, 76(sp)
+	mov	r8, 78(sp)
 	mov	sp, r14
-	add	#66, r14
+	add	#64, r14
 	mov	#16, r15
 .Lascon_aead128_encrypt_with_cpy37:
 	mov.b	@r14, 0(r13)
@@ -563,38 +547,38 @@ ascon_aead128_encrypt_with:
 	dec	r15
 	jnz	.Lascon_aead128_encrypt_with_cpy37
 .Lascon_aead128_encrypt_with_stored36:
-	add	#82, sp
+	add	#80, sp
 	popm.w	#7, r10
 	ret
 	.size ascon_aead128_encrypt_with, .-ascon_aead128_encrypt_with
 
 
 ; --- ascon_aead128_decrypt_with: ascon_aead128.decrypt_with
-;     frame 114 bytes (29 spill slots, locals 56), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1656 bytes of code
+;     frame 112 bytes (28 spill slots, locals 56), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 1610 bytes of code
 	.section .text.ascon_aead128_decrypt_with,"ax",@progbits
 	.global ascon_aead128_decrypt_with
 	.type ascon_aead128_decrypt_with, @function
 	.balign 2
 ascon_aead128_decrypt_with:
 	pushm.w	#7, r10
-	sub	#114, sp
-	mov	r15, 36(sp)
+	sub	#112, sp
+	mov	r15, 34(sp)
 	; ascon_aead128.ae:47: s[0] = iv as u64
-	mov	#1, 58(sp)
-	mov	#32908, 60(sp)
-	mov	#4096, 62(sp)
-	mov	#0, 64(sp)
+	mov	#1, 56(sp)
+	mov	#32908, 58(sp)
+	mov	#4096, 60(sp)
+	mov	#0, 62(sp)
 	; ascon_aead128.ae:48: s[1] = k0
+	mov	@r12+, 64(sp)
 	mov	@r12+, 66(sp)
 	mov	@r12+, 68(sp)
 	mov	@r12+, 70(sp)
-	mov	@r12+, 72(sp)
 	; ascon_aead128.ae:49: s[2] = k1
+	mov	@r12+, 72(sp)
 	mov	@r12+, 74(sp)
 	mov	@r12+, 76(sp)
 	mov	@r12+, 78(sp)
-	mov	@r12+, 80(sp)
 	mov	r12, 2(sp)
 	; ascon_aead128.ae:50: s[3] = load_le(nonce, 0, 8)
 	mov	r13, r10
@@ -608,7 +592,7 @@ ascon_aead128_decrypt_with:
 	jmp	.Lascon_aead128_decrypt_with_join3
 .Lascon_aead128_decrypt_with_bytes1:
 	mov	sp, r11
-	add	#98, r11
+	add	#96, r11
 	mov	r11, r12
 	mov	#8, r14
 .Lascon_aead128_decrypt_with_cpy4:
@@ -621,10 +605,10 @@ ascon_aead128_decrypt_with:
 	mov	r11, r10
 	jmp	.Lascon_aead128_decrypt_with_words2
 .Lascon_aead128_decrypt_with_join3:
-	mov	r11, 82(sp)
-	mov	r12, 84(sp)
-	mov	r14, 86(sp)
-	mov	r15, 88(sp)
+	mov	r11, 80(sp)
+	mov	r12, 82(sp)
+	mov	r14, 84(sp)
+	mov	r15, 86(sp)
 	; ascon_aead128.ae:51: s[4] = load_le(nonce, 8, 8)
 	add	#8, r13
 	bit	#1, r13
@@ -637,7 +621,7 @@ ascon_aead128_decrypt_with:
 	jmp	.Lascon_aead128_decrypt_with_join8
 .Lascon_aead128_decrypt_with_bytes6:
 	mov	sp, r11
-	add	#98, r11
+	add	#96, r11
 	mov	r11, r12
 	mov	#8, r14
 .Lascon_aead128_decrypt_with_cpy9:
@@ -650,59 +634,56 @@ ascon_aead128_decrypt_with:
 	mov	r11, r13
 	jmp	.Lascon_aead128_decrypt_with_words7
 .Lascon_aead128_decrypt_with_join8:
-	mov	r11, 90(sp)
-	mov	r12, 92(sp)
-	mov	r14, 94(sp)
-	mov	r15, 96(sp)
+	mov	r11, 88(sp)
+	mov	r12, 90(sp)
+	mov	r14, 92(sp)
+	mov	r15, 94(sp)
 	; ascon_aead128.ae:52: P.permute(s, rounds_init)
 	mov	sp, r12
-	add	#58, r12
+	add	#56, r12
 	mov	#12, r13
 	call	#ascon_aead128_P_permute
 	; ascon_aead128.ae:53: s[3] = s[3] ^ k0
-	mov	82(sp), r11
+	mov	80(sp), r11
 	mov	2(sp), r10
 	xor	-16(r10), r11
-	mov	84(sp), r12
+	mov	82(sp), r12
 	xor	-14(r10), r12
-	mov	86(sp), r13
+	mov	84(sp), r13
 	xor	-12(r10), r13
-	mov	88(sp), r14
+	mov	86(sp), r14
 	xor	-10(r10), r14
-	mov	r11, 82(sp)
-	mov	r12, 84(sp)
-	mov	r13, 86(sp)
-	mov	r14, 88(sp)
+	mov	r11, 80(sp)
+	mov	r12, 82(sp)
+	mov	r13, 84(sp)
+	mov	r14, 86(sp)
 	; ascon_aead128.ae:54: s[4] = s[4] ^ k1
-	mov	90(sp), r11
+	mov	88(sp), r11
 	xor	-8(r10), r11
-	mov	92(sp), r12
+	mov	90(sp), r12
 	xor	-6(r10), r12
-	mov	94(sp), r13
+	mov	92(sp), r13
 	xor	-4(r10), r13
-	mov	96(sp), r14
+	mov	94(sp), r14
 	xor	-2(r10), r14
-	mov	r11, 90(sp)
-	mov	r12, 92(sp)
-	mov	r13, 94(sp)
-	mov	r14, 96(sp)
+	mov	r11, 88(sp)
+	mov	r12, 90(sp)
+	mov	r13, 92(sp)
+	mov	r14, 94(sp)
 	; ascon_aead128.ae:121: absorb_ad(s, ad)
 	mov	sp, r12
-	add	#58, r12
-	mov	36(sp), r13
-	mov	130(sp), r14
+	add	#56, r12
+	mov	34(sp), r13
+	mov	128(sp), r14
 	call	#ascon_aead128_absorb_ad
 	; ascon_aead128.ae:123: full = m / rate
-	mov	134(sp), 16(sp)
-	mov	16(sp), r15
+	mov	132(sp), 14(sp)
+	mov	14(sp), r15
 	rrum.w	#4, r15
-	mov	r15, 16(sp)
+	mov	r15, 14(sp)
 	; ascon_aead128.ae:124: for i in 0..full {
 	mov	#0, 0(sp)
-	mov	#0, 10(sp)
 	cmp	r15, 0(sp)
-	mov	10(sp), r15
-	subc	#0, r15
 	jc	.Lascon_aead128_decrypt_with_done12
 .Lascon_aead128_decrypt_with_loop11:
 	; ascon_aead128.ae:125: off = rate * i
@@ -710,12 +691,12 @@ ascon_aead128_decrypt_with:
 	rlam.w	#4, r6
 	; ascon_aead128.ae:126: c = load_le(ct, off, rate)
 	mov	r6, r11
-	add	132(sp), r11
+	add	130(sp), r11
 	bit	#1, r11
 	jnz	.Lascon_aead128_decrypt_with_bytes13
 .Lascon_aead128_decrypt_with_words14:
-	mov	@r11+, 14(sp)
 	mov	@r11+, 12(sp)
+	mov	@r11+, 10(sp)
 	mov	@r11+, 8(sp)
 	mov	@r11+, 6(sp)
 	mov	@r11+, 4(sp)
@@ -725,7 +706,7 @@ ascon_aead128_decrypt_with:
 	jmp	.Lascon_aead128_decrypt_with_join15
 .Lascon_aead128_decrypt_with_bytes13:
 	mov	sp, r12
-	add	#98, r12
+	add	#96, r12
 	mov	r12, r13
 	mov	#16, r14
 .Lascon_aead128_decrypt_with_cpy16:
@@ -739,23 +720,23 @@ ascon_aead128_decrypt_with:
 	jmp	.Lascon_aead128_decrypt_with_words14
 .Lascon_aead128_decrypt_with_join15:
 	; ascon_aead128.ae:127: store_le(msg, off, rate_of(s) ^ c)
-	mov	14(sp), r4
-	xor	58(sp), r4
-	mov	12(sp), r5
-	xor	60(sp), r5
+	mov	12(sp), r4
+	xor	56(sp), r4
+	mov	10(sp), r5
+	xor	58(sp), r5
 	mov	8(sp), r10
-	xor	62(sp), r10
+	xor	60(sp), r10
 	mov	6(sp), r11
-	xor	64(sp), r11
+	xor	62(sp), r11
 	mov	4(sp), r12
-	xor	66(sp), r12
+	xor	64(sp), r12
 	mov	r7, r13
-	xor	68(sp), r13
+	xor	66(sp), r13
 	mov	r8, r14
-	xor	70(sp), r14
+	xor	68(sp), r14
 	mov	r9, r15
-	xor	72(sp), r15
-	add	140(sp), r6
+	xor	70(sp), r15
+	add	138(sp), r6
 	bit	#1, r6
 	jnz	.Lascon_aead128_decrypt_with_bytes18
 	mov	r4, 0(r6)
@@ -768,16 +749,16 @@ ascon_aead128_decrypt_with:
 	mov	r15, 14(r6)
 	jmp	.Lascon_aead128_decrypt_with_stored19
 .Lascon_aead128_decrypt_with_bytes18:
-	mov	r4, 98(sp)
-	mov	r5, 100(sp)
-	mov	r10, 102(sp)
-	mov	r11, 104(sp)
-	mov	r12, 106(sp)
-	mov	r13, 108(sp)
-	mov	r14, 110(sp)
-	mov	r15, 112(sp)
+	mov	r4, 96(sp)
+	mov	r5, 98(sp)
+	mov	r10, 100(sp)
+	mov	r11, 102(sp)
+	mov	r12, 104(sp)
+	mov	r13, 106(sp)
+	mov	r14, 108(sp)
+	mov	r15, 110(sp)
 	mov	sp, r14
-	add	#98, r14
+	add	#96, r14
 	mov	#16, r15
 .Lascon_aead128_decrypt_with_cpy20:
 	mov.b	@r14, 0(r6)
@@ -787,47 +768,33 @@ ascon_aead128_decrypt_with:
 	jnz	.Lascon_aead128_decrypt_with_cpy20
 .Lascon_aead128_decrypt_with_stored19:
 	; ascon_aead128.ae:41: s[0] = r[63:0]
-	mov	14(sp), 58(sp)
-	mov	12(sp), 60(sp)
-	mov	8(sp), 62(sp)
-	mov	6(sp), 64(sp)
+	mov	12(sp), 56(sp)
+	mov	10(sp), 58(sp)
+	mov	8(sp), 60(sp)
+	mov	6(sp), 62(sp)
 	; ascon_aead128.ae:42: s[1] = r[127:64]
-	mov	4(sp), 66(sp)
-	mov	r7, 68(sp)
-	mov	r8, 70(sp)
-	mov	r9, 72(sp)
+	mov	4(sp), 64(sp)
+	mov	r7, 66(sp)
+	mov	r8, 68(sp)
+	mov	r9, 70(sp)
 	; ascon_aead128.ae:129: P.permute(s, rounds_block)
 	mov	sp, r12
-	add	#58, r12
+	add	#56, r12
 	mov	#8, r13
 	call	#ascon_aead128_P_permute
 	add	#1, 0(sp)
-	addc	#0, 10(sp)
-	cmp	16(sp), 0(sp)
-	mov	10(sp), r15
-	subc	#0, r15
+	cmp	14(sp), 0(sp)
 	jnc	.Lascon_aead128_decrypt_with_loop11
 .Lascon_aead128_decrypt_with_done12:
 	; ascon_aead128.ae:131: off = rate * full
-	mov	16(sp), r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	mov	r15, r13
-	and	#65520, r13
-	and	#15, r15
+	mov	14(sp), r13
+	rlam.w	#4, r13
 	; ascon_aead128.ae:132: last = m - off
-	mov	134(sp), r14
-	mov	#0, r12
+	mov	132(sp), r14
 	sub	r13, r14
-	subc	r15, r12
+	subc	r12, r12
 	; ascon_aead128.ae:134: p = first_bytes(r ^ load_le(ct, off, rate, last), last)
-	mov	132(sp), r7
+	mov	130(sp), r7
 	add	r13, r7
 	cmp	#16, r14
 	jnc	.Lascon_aead128_decrypt_with_bytes21
@@ -845,7 +812,7 @@ ascon_aead128_decrypt_with:
 	jmp	.Lascon_aead128_decrypt_with_join23
 .Lascon_aead128_decrypt_with_bytes21:
 	mov	sp, r8
-	add	#98, r8
+	add	#96, r8
 	mov	r8, r9
 	mov	#16, r10
 	mov	r14, r15
@@ -864,27 +831,27 @@ ascon_aead128_decrypt_with:
 	mov	r8, r7
 	jmp	.Lascon_aead128_decrypt_with_words22
 .Lascon_aead128_decrypt_with_join23:
-	xor	58(sp), r15
-	mov	r15, 24(sp)
-	xor	60(sp), r4
-	mov	r4, 22(sp)
-	xor	62(sp), r5
-	mov	r5, 20(sp)
-	xor	64(sp), r6
-	mov	r6, 18(sp)
-	xor	66(sp), r9
-	xor	68(sp), r8
-	mov	r8, 30(sp)
-	xor	70(sp), r10
-	mov	r10, 32(sp)
-	xor	72(sp), r11
-	mov	r11, 34(sp)
+	xor	56(sp), r15
+	mov	r15, 22(sp)
+	xor	58(sp), r4
+	mov	r4, 20(sp)
+	xor	60(sp), r5
+	mov	r5, 18(sp)
+	xor	62(sp), r6
+	mov	r6, 16(sp)
+	xor	64(sp), r9
+	xor	66(sp), r8
+	mov	r8, 28(sp)
+	xor	68(sp), r10
+	mov	r10, 30(sp)
+	xor	70(sp), r11
+	mov	r11, 32(sp)
 	; ascon_aead128.ae:33: return x & ~(~(0 as u128) << (8 * count))
 	mov	r14, r15
 	rlam.w	#3, r15
-	mov	r15, 40(sp)
+	mov	r15, 38(sp)
 	rlam.w	#3, r12
-	mov	r12, 38(sp)
+	mov	r12, 36(sp)
 	mov	#-1, r4
 	mov	#-1, r5
 	mov	#-1, r6
@@ -893,7 +860,7 @@ ascon_aead128_decrypt_with:
 	mov	#-1, r10
 	mov	#-1, r11
 	mov	#-1, r12
-	tst	38(sp)
+	tst	36(sp)
 	jnz	.Lascon_aead128_decrypt_with_shbig26
 	cmp	#128, r15
 	jc	.Lascon_aead128_decrypt_with_shbig26
@@ -935,44 +902,44 @@ ascon_aead128_decrypt_with:
 	clr	r11
 	clr	r12
 .Lascon_aead128_decrypt_with_shend27:
-	bic	r4, 24(sp)
-	bic	r5, 22(sp)
-	bic	r6, 20(sp)
-	bic	r7, 18(sp)
+	bic	r4, 22(sp)
+	bic	r5, 20(sp)
+	bic	r6, 18(sp)
+	bic	r7, 16(sp)
 	bic	r8, r9
-	mov	r9, 26(sp)
-	mov	30(sp), r7
+	mov	r9, 24(sp)
+	mov	28(sp), r7
 	bic	r10, r7
-	mov	32(sp), r8
+	mov	30(sp), r8
 	bic	r11, r8
-	mov	34(sp), r9
+	mov	32(sp), r9
 	bic	r12, r9
 	; ascon_aead128.ae:135: store_le(msg, off, p, last)
-	add	140(sp), r13
+	add	138(sp), r13
 	cmp	#16, r14
 	jnc	.Lascon_aead128_decrypt_with_bytes31
 	bit	#1, r13
 	jnz	.Lascon_aead128_decrypt_with_bytes31
-	mov	24(sp), 0(r13)
-	mov	22(sp), 2(r13)
-	mov	20(sp), 4(r13)
-	mov	18(sp), 6(r13)
-	mov	26(sp), 8(r13)
+	mov	22(sp), 0(r13)
+	mov	20(sp), 2(r13)
+	mov	18(sp), 4(r13)
+	mov	16(sp), 6(r13)
+	mov	24(sp), 8(r13)
 	mov	r7, 10(r13)
 	mov	r8, 12(r13)
 	mov	r9, 14(r13)
 	jmp	.Lascon_aead128_decrypt_with_stored32
 .Lascon_aead128_decrypt_with_bytes31:
-	mov	24(sp), 98(sp)
-	mov	22(sp), 100(sp)
-	mov	20(sp), 102(sp)
-	mov	18(sp), 104(sp)
-	mov	26(sp), 106(sp)
-	mov	r7, 108(sp)
-	mov	r8, 110(sp)
-	mov	r9, 112(sp)
+	mov	22(sp), 96(sp)
+	mov	20(sp), 98(sp)
+	mov	18(sp), 100(sp)
+	mov	16(sp), 102(sp)
+	mov	24(sp), 104(sp)
+	mov	r7, 106(sp)
+	mov	r8, 108(sp)
+	mov	r9, 110(sp)
 	mov	sp, r15
-	add	#98, r15
+	add	#96, r15
 	cmp	#16, r14
 	jnc	.Lascon_aead128_decrypt_with_cnt33
 	mov	#16, r14
@@ -995,8 +962,8 @@ ascon_aead128_decrypt_with:
 	mov	#0, r6
 	mov	#0, r10
 	mov	#0, r11
-	mov	40(sp), r15
-	tst	38(sp)
+	mov	38(sp), r15
+	tst	36(sp)
 	jnz	.Lascon_aead128_decrypt_with_shbig35
 	cmp	#128, r15
 	jc	.Lascon_aead128_decrypt_with_shbig35
@@ -1039,55 +1006,55 @@ ascon_aead128_decrypt_with:
 	clr	r11
 .Lascon_aead128_decrypt_with_shend36:
 	; ascon_aead128.ae:136: set_rate(s, r ^ p ^ pad(last))
-	mov	24(sp), r15
-	xor	58(sp), r15
+	mov	22(sp), r15
+	xor	56(sp), r15
 	xor	r13, r15
-	mov	22(sp), r13
-	xor	60(sp), r13
+	mov	20(sp), r13
+	xor	58(sp), r13
 	xor	r14, r13
-	mov	20(sp), r14
-	xor	62(sp), r14
+	mov	18(sp), r14
+	xor	60(sp), r14
 	xor	r4, r14
-	mov	18(sp), r4
-	xor	64(sp), r4
+	mov	16(sp), r4
+	xor	62(sp), r4
 	xor	r12, r4
 	; ascon_aead128.ae:41: s[0] = r[63:0]
-	mov	r15, 58(sp)
-	mov	r13, 60(sp)
-	mov	r14, 62(sp)
-	mov	r4, 64(sp)
+	mov	r15, 56(sp)
+	mov	r13, 58(sp)
+	mov	r14, 60(sp)
+	mov	r4, 62(sp)
 	; ascon_aead128.ae:136: set_rate(s, r ^ p ^ pad(last))
-	mov	26(sp), r12
-	xor	66(sp), r12
+	mov	24(sp), r12
+	xor	64(sp), r12
 	xor	r5, r12
-	xor	68(sp), r7
+	xor	66(sp), r7
 	xor	r6, r7
-	xor	70(sp), r8
+	xor	68(sp), r8
 	xor	r10, r8
-	xor	72(sp), r9
+	xor	70(sp), r9
 	xor	r11, r9
 	; ascon_aead128.ae:42: s[1] = r[127:64]
-	mov	r12, 66(sp)
-	mov	r7, 68(sp)
-	mov	r8, 70(sp)
-	mov	r9, 72(sp)
+	mov	r12, 64(sp)
+	mov	r7, 66(sp)
+	mov	r8, 68(sp)
+	mov	r9, 70(sp)
 	; ascon_aead128.ae:137: return (load_le(tag, 0, 16) ^ finalize(s, k0, k1)) == 0
-	mov	136(sp), r11
+	mov	134(sp), r11
 	bit	#1, r11
 	jnz	.Lascon_aead128_decrypt_with_bytes40
 .Lascon_aead128_decrypt_with_words41:
-	mov	@r11+, 52(sp)
 	mov	@r11+, 50(sp)
 	mov	@r11+, 48(sp)
-	mov	@r11+, 54(sp)
-	mov	@r11+, 56(sp)
 	mov	@r11+, 46(sp)
+	mov	@r11+, 52(sp)
+	mov	@r11+, 54(sp)
 	mov	@r11+, 44(sp)
 	mov	@r11+, 42(sp)
+	mov	@r11+, 40(sp)
 	jmp	.Lascon_aead128_decrypt_with_join42
 .Lascon_aead128_decrypt_with_bytes40:
 	mov	sp, r12
-	add	#98, r12
+	add	#96, r12
 	mov	r12, r13
 	mov	#16, r14
 .Lascon_aead128_decrypt_with_cpy43:
@@ -1101,77 +1068,77 @@ ascon_aead128_decrypt_with:
 	jmp	.Lascon_aead128_decrypt_with_words41
 .Lascon_aead128_decrypt_with_join42:
 	; ascon_aead128.ae:74: s[2] = s[2] ^ k0
-	mov	74(sp), r11
+	mov	72(sp), r11
 	mov	2(sp), r10
 	xor	-16(r10), r11
-	mov	76(sp), r12
+	mov	74(sp), r12
 	xor	-14(r10), r12
-	mov	78(sp), r13
+	mov	76(sp), r13
 	xor	-12(r10), r13
-	mov	80(sp), r14
+	mov	78(sp), r14
 	xor	-10(r10), r14
-	mov	r11, 74(sp)
-	mov	r12, 76(sp)
-	mov	r13, 78(sp)
-	mov	r14, 80(sp)
+	mov	r11, 72(sp)
+	mov	r12, 74(sp)
+	mov	r13, 76(sp)
+	mov	r14, 78(sp)
 	; ascon_aead128.ae:75: s[3] = s[3] ^ k1
-	mov	82(sp), r11
+	mov	80(sp), r11
 	xor	-8(r10), r11
-	mov	84(sp), r12
+	mov	82(sp), r12
 	xor	-6(r10), r12
-	mov	86(sp), r13
+	mov	84(sp), r13
 	xor	-4(r10), r13
-	mov	88(sp), r14
+	mov	86(sp), r14
 	xor	-2(r10), r14
-	mov	r11, 82(sp)
-	mov	r12, 84(sp)
-	mov	r13, 86(sp)
-	mov	r14, 88(sp)
+	mov	r11, 80(sp)
+	mov	r12, 82(sp)
+	mov	r13, 84(sp)
+	mov	r14, 86(sp)
 	; ascon_aead128.ae:76: P.permute(s, rounds_init)
 	mov	sp, r12
-	add	#58, r12
+	add	#56, r12
 	mov	#12, r13
 	call	#ascon_aead128_P_permute
 	; ascon_aead128.ae:77: return cat(s[4] ^ k1, s[3] ^ k0)
-	mov	90(sp), r14
+	mov	88(sp), r14
 	mov	2(sp), r6
 	xor	-8(r6), r14
-	mov	82(sp), r13
+	mov	80(sp), r13
 	xor	-16(r6), r13
 	; ascon_aead128.ae:137: return (load_le(tag, 0, 16) ^ finalize(s, k0, k1)) == 0
-	mov	52(sp), r10
+	mov	50(sp), r10
 	xor	r13, r10
 	; ascon_aead128.ae:77: return cat(s[4] ^ k1, s[3] ^ k0)
-	mov	92(sp), r9
+	mov	90(sp), r9
 	xor	-6(r6), r9
-	mov	84(sp), r13
+	mov	82(sp), r13
 	xor	-14(r6), r13
 	; ascon_aead128.ae:137: return (load_le(tag, 0, 16) ^ finalize(s, k0, k1)) == 0
-	mov	50(sp), r11
+	mov	48(sp), r11
 	xor	r13, r11
 	; ascon_aead128.ae:77: return cat(s[4] ^ k1, s[3] ^ k0)
-	mov	94(sp), r8
+	mov	92(sp), r8
 	xor	-4(r6), r8
-	mov	86(sp), r13
+	mov	84(sp), r13
 	xor	-12(r6), r13
 	; ascon_aead128.ae:137: return (load_le(tag, 0, 16) ^ finalize(s, k0, k1)) == 0
-	mov	48(sp), r12
+	mov	46(sp), r12
 	xor	r13, r12
 	; ascon_aead128.ae:77: return cat(s[4] ^ k1, s[3] ^ k0)
-	mov	96(sp), r7
+	mov	94(sp), r7
 	xor	-2(r6), r7
-	mov	88(sp), r13
+	mov	86(sp), r13
 	xor	-10(r6), r13
 	; ascon_aead128.ae:137: return (load_le(tag, 0, 16) ^ finalize(s, k0, k1)) == 0
-	mov	54(sp), r5
+	mov	52(sp), r5
 	xor	r13, r5
-	mov	56(sp), r6
+	mov	54(sp), r6
 	xor	r14, r6
-	mov	46(sp), r13
+	mov	44(sp), r13
 	xor	r9, r13
-	mov	44(sp), r14
+	mov	42(sp), r14
 	xor	r8, r14
-	mov	42(sp), r15
+	mov	40(sp), r15
 	xor	r7, r15
 	bis	r11, r10
 	bis	r12, r10
@@ -1184,9 +1151,9 @@ ascon_aead128_decrypt_with:
 	clr	r14
 	adc	r14
 	xor	#1, r14
-	mov	144(sp), r15
+	mov	142(sp), r15
 	mov	r14, 0(r15)
-	add	#114, sp
+	add	#112, sp
 	popm.w	#7, r10
 	ret
 	.size ascon_aead128_decrypt_with, .-ascon_aead128_decrypt_with
@@ -1680,114 +1647,93 @@ ascon_aead128_P_permute:
 
 
 ; --- ascon_aead128_absorb_ad: ascon_aead128.absorb_ad
-;     frame 42 bytes (13 spill slots, locals 16), saves nothing
-;     estimated 488 bytes of code
+;     frame 38 bytes (11 spill slots, locals 16), saves nothing
+;     estimated 422 bytes of code
 	.section .text.ascon_aead128_absorb_ad,"ax",@progbits
 	.local ascon_aead128_absorb_ad
 	.type ascon_aead128_absorb_ad, @function
 	.balign 2
 ascon_aead128_absorb_ad:
-	sub	#42, sp
+	sub	#38, sp
 	mov	r12, 0(sp)
-	mov	r13, 24(sp)
-	mov	r14, 22(sp)
+	mov	r13, 20(sp)
+	mov	r14, 18(sp)
 	; ascon_aead128.ae:61: if n > 0 {
 	tst	r14
 	jz	.Lascon_aead128_absorb_ad_else1
 	; ascon_aead128.ae:62: for i in 0..n / rate + 1 {
 	mov	r14, r15
 	rrum.w	#4, r15
-	mov	#0, r13
 	add	#1, r15
-	addc	#0, r13
-	mov	#0, 4(sp)
+	mov	r15, 14(sp)
 	mov	#0, 2(sp)
-	cmp	r15, 4(sp)
-	mov	r15, 20(sp)
-	mov	2(sp), r15
-	subc	r13, r15
-	mov	r13, 14(sp)
+	cmp	r15, 2(sp)
 	jc	.Lascon_aead128_absorb_ad_done4
 .Lascon_aead128_absorb_ad_loop3:
 	; ascon_aead128.ae:63: off = rate * i
-	mov	4(sp), r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	mov	r14, r9
-	and	#65520, r9
-	mov	2(sp), r15
-	rlam.w	#4, r15
-	and	#15, r14
-	bis	r14, r15
+	mov	2(sp), r9
+	rlam.w	#4, r9
 	; ascon_aead128.ae:64: count = if n - off < rate then n - off else rate
-	mov	22(sp), r10
-	mov	#0, r7
-	sub	r9, r10
-	subc	r15, r7
-	cmp	#16, r10
-	mov	r7, r15
-	subc	#0, r15
-	subc	r15, r15
-	xor	#16, r10
-	and	r15, r10
-	xor	#16, r10
-	and	r15, r7
+	mov	18(sp), r15
+	sub	r9, r15
+	subc	r4, r4
+	cmp	#16, r15
+	mov	r4, r14
+	subc	#0, r14
+	subc	r14, r14
+	xor	#16, r15
+	and	r14, r15
+	xor	#16, r15
+	and	r14, r4
 	; ascon_aead128.ae:65: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	add	24(sp), r9
-	cmp	#16, r10
+	add	20(sp), r9
+	cmp	#16, r15
 	jnc	.Lascon_aead128_absorb_ad_bytes5
 	bit	#1, r9
 	jnz	.Lascon_aead128_absorb_ad_bytes5
 .Lascon_aead128_absorb_ad_words6:
-	mov	@r9+, r4
-	mov	@r9+, r5
+	mov	@r9+, r6
+	mov	@r9+, 4(sp)
 	mov	@r9+, 6(sp)
 	mov	@r9+, 8(sp)
-	mov	@r9+, 18(sp)
 	mov	@r9+, 16(sp)
 	mov	@r9+, 12(sp)
 	mov	@r9+, 10(sp)
+	mov	@r9+, r12
 	jmp	.Lascon_aead128_absorb_ad_join7
 .Lascon_aead128_absorb_ad_bytes5:
-	mov	sp, r11
-	add	#26, r11
-	mov	r11, r12
-	mov	#16, r13
-	mov	r10, r15
+	mov	sp, r10
+	add	#22, r10
+	mov	r10, r11
+	mov	#16, r12
+	mov	r15, r14
 .Lascon_aead128_absorb_ad_cpy8:
-	clr	r14
-	tst	r15
+	clr	r13
+	tst	r14
 	jz	.Lascon_aead128_absorb_ad_pad9
-	mov.b	@r9, r14
+	mov.b	@r9, r13
 	inc	r9
-	dec	r15
+	dec	r14
 .Lascon_aead128_absorb_ad_pad9:
-	mov.b	r14, 0(r12)
-	inc	r12
-	dec	r13
+	mov.b	r13, 0(r11)
+	inc	r11
+	dec	r12
 	jnz	.Lascon_aead128_absorb_ad_cpy8
-	mov	r11, r9
+	mov	r10, r9
 	jmp	.Lascon_aead128_absorb_ad_words6
 .Lascon_aead128_absorb_ad_join7:
 	; ascon_aead128.ae:28: return (1 as u128) << (8 * count)
-	mov	r10, r15
 	rlam.w	#3, r15
-	rlam.w	#3, r7
-	mov	#1, r8
+	rlam.w	#3, r4
+	mov	#1, r7
+	mov	#0, r8
 	mov	#0, r9
+	mov	#0, r5
 	mov	#0, r10
-	mov	#0, r6
 	mov	#0, r11
-	mov	#0, r12
 	mov	#0, r13
 	mov	#0, r14
-	tst	r7
+	tst	r4
 	jnz	.Lascon_aead128_absorb_ad_shbig10
 	cmp	#128, r15
 	jc	.Lascon_aead128_absorb_ad_shbig10
@@ -1795,84 +1741,81 @@ ascon_aead128_absorb_ad:
 	cmp	#16, r15
 	jnc	.Lascon_aead128_absorb_ad_shbits14
 	mov	r13, r14
-	mov	r12, r13
-	mov	r11, r12
-	mov	r6, r11
-	mov	r10, r6
-	mov	r9, r10
+	mov	r11, r13
+	mov	r10, r11
+	mov	r5, r10
+	mov	r9, r5
 	mov	r8, r9
-	clr	r8
+	mov	r7, r8
+	clr	r7
 	sub	#16, r15
 	jmp	.Lascon_aead128_absorb_ad_shlimb13
 .Lascon_aead128_absorb_ad_shbits14:
 	tst	r15
 	jz	.Lascon_aead128_absorb_ad_shend11
 .Lascon_aead128_absorb_ad_sh12:
-	rla	r8
+	rla	r7
+	rlc	r8
 	rlc	r9
+	rlc	r5
 	rlc	r10
-	rlc	r6
 	rlc	r11
-	rlc	r12
 	rlc	r13
 	rlc	r14
 	dec	r15
 	jnz	.Lascon_aead128_absorb_ad_sh12
 	jmp	.Lascon_aead128_absorb_ad_shend11
 .Lascon_aead128_absorb_ad_shbig10:
+	clr	r7
 	clr	r8
 	clr	r9
+	clr	r5
 	clr	r10
-	clr	r6
 	clr	r11
-	clr	r12
 	clr	r13
 	clr	r14
 .Lascon_aead128_absorb_ad_shend11:
 	; ascon_aead128.ae:65: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	mov	@sp, r7
-	xor	@r7, r4
-	xor	r8, r4
-	xor	2(r7), r5
-	xor	r9, r5
-	mov	6(sp), r9
-	xor	4(r7), r9
-	xor	r10, r9
-	mov	8(sp), r10
-	xor	6(r7), r10
-	xor	r6, r10
+	mov	@sp, r4
+	xor	@r4, r6
+	xor	r7, r6
+	mov	4(sp), r7
+	xor	2(r4), r7
+	xor	r8, r7
+	mov	6(sp), r8
+	xor	4(r4), r8
+	xor	r9, r8
+	mov	8(sp), r9
+	xor	6(r4), r9
+	xor	r5, r9
 	; ascon_aead128.ae:41: s[0] = r[63:0]
-	mov	r4, 0(r7)
-	mov	r5, 2(r7)
-	mov	r9, 4(r7)
-	mov	r10, 6(r7)
+	mov	r6, 0(r4)
+	mov	r7, 2(r4)
+	mov	r8, 4(r4)
+	mov	r9, 6(r4)
 	; ascon_aead128.ae:65: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	mov	18(sp), r10
-	xor	8(r7), r10
+	mov	16(sp), r9
+	xor	8(r4), r9
+	xor	r10, r9
+	mov	12(sp), r10
+	xor	10(r4), r10
 	xor	r11, r10
-	mov	16(sp), r11
-	xor	10(r7), r11
-	xor	r12, r11
-	mov	12(sp), r12
-	xor	12(r7), r12
-	xor	r13, r12
-	mov	10(sp), r13
-	xor	14(r7), r13
-	xor	r14, r13
+	mov	10(sp), r11
+	xor	12(r4), r11
+	xor	r13, r11
+	xor	14(r4), r12
+	xor	r14, r12
 	; ascon_aead128.ae:42: s[1] = r[127:64]
-	mov	r10, 8(r7)
-	mov	r11, 10(r7)
-	mov	r12, 12(r7)
-	mov	r13, 14(r7)
+	mov	r9, 8(r4)
+	mov	r10, 10(r4)
+	mov	r11, 12(r4)
+	mov	r12, 14(r4)
 	; ascon_aead128.ae:66: P.permute(s, rounds_block)
-	mov	r7, r12
+	mov	r4, r12
 	mov	#8, r13
 	call	#ascon_aead128_P_permute
-	add	#1, 4(sp)
-	addc	#0, 2(sp)
-	cmp	20(sp), 4(sp)
-	mov	2(sp), r15
-	subc	14(sp), r15
+	add	#1, 2(sp)
+	cmp	14(sp), 2(sp)
 	jnc	.Lascon_aead128_absorb_ad_loop3
 .Lascon_aead128_absorb_ad_done4:
 .Lascon_aead128_absorb_ad_else1:
@@ -1885,7 +1828,7 @@ ascon_aead128_absorb_ad:
 	mov	34(r12), 34(r12)
 	mov	36(r12), 36(r12)
 	mov	r13, 38(r12)
-	add	#42, sp
+	add	#38, sp
 	ret
 	.size ascon_aead128_absorb_ad, .-ascon_aead128_absorb_ad
 

@@ -778,65 +778,45 @@ chacha20_block:
 
 
 ; --- chacha20_xor_stream: chacha20.xor_stream
-;     frame 262 bytes (99 spill slots, locals 64), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2534 bytes of code
+;     frame 258 bytes (97 spill slots, locals 64), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 2472 bytes of code
 	.section .text.chacha20_xor_stream,"ax",@progbits
 	.global chacha20_xor_stream
 	.type chacha20_xor_stream, @function
 	.balign 2
 chacha20_xor_stream:
 	pushm.w	#7, r10
-	sub	#262, sp
+	sub	#258, sp
 	mov	r12, 144(sp)
-	mov	r13, 168(sp)
+	mov	r13, 166(sp)
 	mov	r14, 154(sp)
-	mov	r15, 174(sp)
+	mov	r15, 170(sp)
 	; chacha20.ae:141: for i in 0..(n + 63) / 64 {
-	mov	278(sp), r15
-	mov	#0, r13
+	mov	274(sp), r15
 	add	#63, r15
-	addc	#0, r13
-	swpb	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	and	#1023, r15
-	mov	r13, r14
-	swpb	r14
-	rlam.w	#2, r14
-	and	#64512, r14
-	bis	r14, r15
-	mov	r15, 172(sp)
-	rrum.w	#4, r13
-	rrum.w	#2, r13
-	mov	r13, 170(sp)
+	rrum.w	#4, r15
+	rrum.w	#2, r15
+	mov	r15, 168(sp)
 	mov	#0, 164(sp)
-	mov	#0, 166(sp)
 	cmp	r15, 164(sp)
-	mov	166(sp), r15
-	subc	r13, r15
 	jnc	.Lchacha20_xor_stream_near14
 	br	#.Lchacha20_xor_stream_done2
 .Lchacha20_xor_stream_near14:
 .Lchacha20_xor_stream_loop1:
 	; chacha20.ae:142: off = i * 64
-	mov	164(sp), r15
-	swpb	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#65472, r15
-	mov	r15, 162(sp)
+	mov	164(sp), 156(sp)
+	mov	156(sp), r15
+	rlam.w	#4, r15
+	rlam.w	#2, r15
+	mov	r15, 156(sp)
 	; chacha20.ae:143: x = load_le(src, off, 64, n - off) ^ block(key, counter + i, nonce)
-	mov	278(sp), r15
-	mov	162(sp), r14
+	mov	274(sp), r15
+	mov	156(sp), r14
 	sub	r14, r15
 	mov	r14, r10
-	add	174(sp), r10
+	add	170(sp), r10
 	cmp	#64, r15
-	mov	r15, 156(sp)
+	mov	r15, 158(sp)
 	jnc	.Lchacha20_xor_stream_bytes3
 	bit	#1, r10
 	jnz	.Lchacha20_xor_stream_bytes3
@@ -862,6 +842,8 @@ chacha20_xor_stream:
 	mov	@r10+, 90(sp)
 	mov	@r10+, 86(sp)
 	mov	@r10+, 78(sp)
+	mov	@r10+, 172(sp)
+	mov	@r10+, 174(sp)
 	mov	@r10+, 176(sp)
 	mov	@r10+, 178(sp)
 	mov	@r10+, 180(sp)
@@ -869,17 +851,15 @@ chacha20_xor_stream:
 	mov	@r10+, 184(sp)
 	mov	@r10+, 186(sp)
 	mov	@r10+, 188(sp)
-	mov	@r10+, 190(sp)
 	mov	@r10+, 192(sp)
-	mov	@r10+, 196(sp)
-	mov	@r10+, 194(sp)
+	mov	@r10+, 190(sp)
 	jmp	.Lchacha20_xor_stream_join5
 .Lchacha20_xor_stream_bytes3:
 	mov	sp, r11
-	add	#198, r11
+	add	#194, r11
 	mov	r11, r12
 	mov	#64, r13
-	mov	156(sp), r15
+	mov	158(sp), r15
 .Lchacha20_xor_stream_cpy6:
 	clr	r14
 	tst	r15
@@ -895,11 +875,11 @@ chacha20_xor_stream:
 	mov	r11, r10
 	jmp	.Lchacha20_xor_stream_words4
 .Lchacha20_xor_stream_join5:
-	mov	168(sp), r14
+	mov	166(sp), r14
 	mov	@r14, r12
 	mov	2(r14), r11
 	add	164(sp), r12
-	addc	166(sp), r11
+	addc	#0, r11
 	; chacha20.ae:120: @unroll(unroll)
 	mov	#10, 150(sp)
 	mov	#30821, 40(sp)
@@ -910,9 +890,9 @@ chacha20_xor_stream:
 	mov	16(r9), 26(sp)
 	mov	18(r9), 22(sp)
 	mov	r12, 14(sp)
-	mov	r12, 160(sp)
+	mov	r12, 162(sp)
 	mov	r11, 18(sp)
-	mov	r11, 158(sp)
+	mov	r11, 160(sp)
 	mov	#25710, 66(sp)
 	mov	#13088, 64(sp)
 	mov	4(r9), r11
@@ -1489,8 +1469,8 @@ chacha20_xor_stream:
 	add	@r9, 84(sp)
 	addc	2(r9), r7
 	mov	r7, 152(sp)
-	add	160(sp), 14(sp)
-	addc	158(sp), 18(sp)
+	add	162(sp), 14(sp)
+	addc	160(sp), 18(sp)
 	; chacha20.ae:133: x11 + key[255:224], x10 + key[223:192], x9 + key[191:160], x8 + key[159:128],
 	mov	144(sp), r9
 	add	28(r9), 56(sp)
@@ -1550,32 +1530,32 @@ chacha20_xor_stream:
 	xor	92(sp), 90(sp)
 	xor	88(sp), 86(sp)
 	xor	82(sp), 78(sp)
-	mov	176(sp), r4
+	mov	172(sp), r4
 	xor	80(sp), r4
-	mov	178(sp), r5
+	mov	174(sp), r5
 	xor	56(sp), r5
-	mov	180(sp), r6
+	mov	176(sp), r6
 	xor	52(sp), r6
-	mov	182(sp), r7
+	mov	178(sp), r7
 	xor	14(sp), r7
-	mov	184(sp), r8
+	mov	180(sp), r8
 	xor	18(sp), r8
-	mov	186(sp), r9
+	mov	182(sp), r9
 	xor	84(sp), r9
-	mov	188(sp), r10
+	mov	184(sp), r10
 	xor	152(sp), r10
-	mov	190(sp), r11
+	mov	186(sp), r11
 	xor	118(sp), r11
-	mov	192(sp), r12
+	mov	188(sp), r12
 	xor	114(sp), r12
-	mov	196(sp), r14
+	mov	192(sp), r14
 	xor	46(sp), r14
-	mov	194(sp), r15
+	mov	190(sp), r15
 	xor	48(sp), r15
 	; chacha20.ae:144: store_le(dst, off, x, n - off)
-	mov	162(sp), r13
-	add	280(sp), r13
-	cmp	#64, 156(sp)
+	mov	156(sp), r13
+	add	276(sp), r13
+	cmp	#64, 158(sp)
 	jnc	.Lchacha20_xor_stream_bytes10
 	bit	#1, r13
 	jnz	.Lchacha20_xor_stream_bytes10
@@ -1613,41 +1593,41 @@ chacha20_xor_stream:
 	mov	r15, 62(r13)
 	jmp	.Lchacha20_xor_stream_stored11
 .Lchacha20_xor_stream_bytes10:
-	mov	146(sp), 198(sp)
-	mov	142(sp), 200(sp)
-	mov	140(sp), 202(sp)
-	mov	138(sp), 204(sp)
-	mov	136(sp), 206(sp)
-	mov	134(sp), 208(sp)
-	mov	132(sp), 210(sp)
-	mov	130(sp), 212(sp)
-	mov	128(sp), 214(sp)
-	mov	126(sp), 216(sp)
-	mov	124(sp), 218(sp)
-	mov	122(sp), 220(sp)
-	mov	120(sp), 222(sp)
-	mov	116(sp), 224(sp)
-	mov	112(sp), 226(sp)
-	mov	110(sp), 228(sp)
-	mov	104(sp), 230(sp)
-	mov	94(sp), 232(sp)
-	mov	90(sp), 234(sp)
-	mov	86(sp), 236(sp)
-	mov	78(sp), 238(sp)
-	mov	r4, 240(sp)
-	mov	r5, 242(sp)
-	mov	r6, 244(sp)
-	mov	r7, 246(sp)
-	mov	r8, 248(sp)
-	mov	r9, 250(sp)
-	mov	r10, 252(sp)
-	mov	r11, 254(sp)
-	mov	r12, 256(sp)
-	mov	r14, 258(sp)
-	mov	r15, 260(sp)
+	mov	146(sp), 194(sp)
+	mov	142(sp), 196(sp)
+	mov	140(sp), 198(sp)
+	mov	138(sp), 200(sp)
+	mov	136(sp), 202(sp)
+	mov	134(sp), 204(sp)
+	mov	132(sp), 206(sp)
+	mov	130(sp), 208(sp)
+	mov	128(sp), 210(sp)
+	mov	126(sp), 212(sp)
+	mov	124(sp), 214(sp)
+	mov	122(sp), 216(sp)
+	mov	120(sp), 218(sp)
+	mov	116(sp), 220(sp)
+	mov	112(sp), 222(sp)
+	mov	110(sp), 224(sp)
+	mov	104(sp), 226(sp)
+	mov	94(sp), 228(sp)
+	mov	90(sp), 230(sp)
+	mov	86(sp), 232(sp)
+	mov	78(sp), 234(sp)
+	mov	r4, 236(sp)
+	mov	r5, 238(sp)
+	mov	r6, 240(sp)
+	mov	r7, 242(sp)
+	mov	r8, 244(sp)
+	mov	r9, 246(sp)
+	mov	r10, 248(sp)
+	mov	r11, 250(sp)
+	mov	r12, 252(sp)
+	mov	r14, 254(sp)
+	mov	r15, 256(sp)
 	mov	sp, r14
-	add	#198, r14
-	mov	156(sp), r15
+	add	#194, r14
+	mov	158(sp), r15
 	cmp	#64, r15
 	jnc	.Lchacha20_xor_stream_cnt12
 	mov	#64, r15
@@ -1662,15 +1642,12 @@ chacha20_xor_stream:
 	jnz	.Lchacha20_xor_stream_cpy13
 .Lchacha20_xor_stream_stored11:
 	add	#1, 164(sp)
-	addc	#0, 166(sp)
-	cmp	172(sp), 164(sp)
-	mov	166(sp), r15
-	subc	170(sp), r15
+	cmp	168(sp), 164(sp)
 	jc	.Lchacha20_xor_stream_near16
 	br	#.Lchacha20_xor_stream_loop1
 .Lchacha20_xor_stream_near16:
 .Lchacha20_xor_stream_done2:
-	add	#262, sp
+	add	#258, sp
 	popm.w	#7, r10
 	ret
 	.size chacha20_xor_stream, .-chacha20_xor_stream

@@ -118,7 +118,7 @@ isap_a_128a_key_setup:
 
 ; --- isap_a_128a_encrypt_with: isap_a_128a.encrypt_with
 ;     frame 124 bytes (15 spill slots, locals 88), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 864 bytes of code
+;     estimated 860 bytes of code
 	.section .text.isap_a_128a_encrypt_with,"ax",@progbits
 	.global isap_a_128a_encrypt_with
 	.type isap_a_128a_encrypt_with, @function
@@ -201,11 +201,9 @@ isap_a_128a_encrypt_with:
 	mov	24(sp), 74(sp)
 	; isap_a_128a.ae:115: for i in 0..(m + rate - 1) / rate {
 	mov	146(sp), r15
-	mov	#0, r13
 	add	#8, r15
-	addc	#0, r13
 	sub	#1, r15
-	subc	#0, r13
+	subc	r13, r13
 	rrum.w	#3, r15
 	mov	r13, r14
 	swpb	r14
@@ -429,7 +427,7 @@ isap_a_128a_encrypt_with:
 
 ; --- isap_a_128a_decrypt_with: isap_a_128a.decrypt_with
 ;     frame 142 bytes (24 spill slots, locals 88), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 914 bytes of code
+;     estimated 910 bytes of code
 	.section .text.isap_a_128a_decrypt_with,"ax",@progbits
 	.global isap_a_128a_decrypt_with
 	.type isap_a_128a_decrypt_with, @function
@@ -599,11 +597,9 @@ isap_a_128a_decrypt_with:
 	mov	26(sp), 92(sp)
 	; isap_a_128a.ae:115: for i in 0..(m + rate - 1) / rate {
 	mov	164(sp), r15
-	mov	#0, r13
 	add	#8, r15
-	addc	#0, r13
 	sub	#1, r15
-	subc	#0, r13
+	subc	r13, r13
 	rrum.w	#3, r15
 	mov	r13, r14
 	swpb	r14
@@ -1240,78 +1236,60 @@ isap_a_128a_P_permute:
 
 
 ; --- isap_a_128a_mac: isap_a_128a.mac
-;     frame 126 bytes (11 spill slots, locals 104), saves nothing
-;     estimated 960 bytes of code
+;     frame 118 bytes (7 spill slots, locals 104), saves nothing
+;     estimated 844 bytes of code
 	.section .text.isap_a_128a_mac,"ax",@progbits
 	.local isap_a_128a_mac
 	.type isap_a_128a_mac, @function
 	.balign 2
 isap_a_128a_mac:
-	sub	#126, sp
-	mov	r12, 20(sp)
-	mov	r14, 18(sp)
-	mov	r15, 16(sp)
+	sub	#118, sp
+	mov	r12, 12(sp)
+	mov	r14, 10(sp)
+	mov	r15, 8(sp)
 	mov	sp, r14
 	mov	#20, r15
 .Lisap_a_128a_mac_zero1:
-	clr	22(r14)
+	clr	14(r14)
 	incd	r14
 	dec	r15
 	jnz	.Lisap_a_128a_mac_zero1
 	; isap_a_128a.ae:92: s[0] = n[127:64]
-	mov	8(r13), 22(sp)
-	mov	10(r13), 24(sp)
-	mov	12(r13), 26(sp)
-	mov	14(r13), 28(sp)
+	mov	8(r13), 14(sp)
+	mov	10(r13), 16(sp)
+	mov	12(r13), 18(sp)
+	mov	14(r13), 20(sp)
 	; isap_a_128a.ae:93: s[1] = n[63:0]
-	mov	@r13, 30(sp)
-	mov	2(r13), 32(sp)
-	mov	4(r13), 34(sp)
-	mov	6(r13), 36(sp)
+	mov	@r13, 22(sp)
+	mov	2(r13), 24(sp)
+	mov	4(r13), 26(sp)
+	mov	6(r13), 28(sp)
 	; isap_a_128a.ae:94: s[2] = iv(1)
-	mov	#1548, 38(sp)
-	mov	#3073, 40(sp)
-	mov	#16385, 42(sp)
-	mov	#384, 44(sp)
+	mov	#1548, 30(sp)
+	mov	#3073, 32(sp)
+	mov	#16385, 34(sp)
+	mov	#384, 36(sp)
 	; isap_a_128a.ae:95: P.permute(s, s_h)
 	mov	sp, r12
-	add	#22, r12
+	add	#14, r12
 	mov	#12, r13
 	call	#isap_a_128a_P_permute
 	; isap_a_128a.ae:78: for i in 0..n / rate + 1 {
-	mov	16(sp), r15
+	mov	8(sp), r15
 	rrum.w	#3, r15
-	mov	#0, r13
 	add	#1, r15
-	addc	#0, r13
-	mov	#0, 6(sp)
+	mov	r15, 6(sp)
 	mov	#0, 2(sp)
-	cmp	r15, 6(sp)
-	mov	r15, 14(sp)
-	mov	2(sp), r15
-	subc	r13, r15
-	mov	r13, 10(sp)
+	cmp	r15, 2(sp)
 	jc	.Lisap_a_128a_mac_done3
 .Lisap_a_128a_mac_loop2:
 	; isap_a_128a.ae:79: off = rate * i
-	mov	6(sp), r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	mov	r14, r5
-	and	#65528, r5
-	mov	2(sp), r15
-	rlam.w	#3, r15
-	and	#7, r14
-	bis	r14, r15
+	mov	2(sp), r5
+	rlam.w	#3, r5
 	; isap_a_128a.ae:80: count = if n - off < rate then n - off else rate
-	mov	16(sp), r9
-	mov	#0, r10
+	mov	8(sp), r9
 	sub	r5, r9
-	subc	r15, r10
+	subc	r10, r10
 	cmp	#8, r9
 	mov	r10, r15
 	subc	#0, r15
@@ -1321,7 +1299,7 @@ isap_a_128a_mac:
 	xor	#8, r9
 	and	r15, r10
 	; isap_a_128a.ae:81: s[0] = s[0] ^ load_be(x, off, rate, count) ^ pad(count)
-	add	18(sp), r5
+	add	10(sp), r5
 	cmp	#8, r9
 	jnc	.Lisap_a_128a_mac_bytes4
 	bit	#1, r5
@@ -1334,7 +1312,7 @@ isap_a_128a_mac:
 	jmp	.Lisap_a_128a_mac_join6
 .Lisap_a_128a_mac_bytes4:
 	mov	sp, r11
-	add	#102, r11
+	add	#94, r11
 	mov	r11, r12
 	mov	#8, r13
 	mov	r9, r15
@@ -1354,13 +1332,13 @@ isap_a_128a_mac:
 	jmp	.Lisap_a_128a_mac_words5
 .Lisap_a_128a_mac_join6:
 	swpb	r11
-	xor	22(sp), r11
+	xor	14(sp), r11
 	swpb	r8
-	xor	24(sp), r8
+	xor	16(sp), r8
 	swpb	r7
-	xor	26(sp), r7
+	xor	18(sp), r7
 	swpb	r6
-	xor	28(sp), r6
+	xor	20(sp), r6
 	; isap_a_128a.ae:34: return ((0x80 as u64) << 56) >> (8 * count)
 	rlam.w	#3, r9
 	rlam.w	#3, r10
@@ -1404,60 +1382,39 @@ isap_a_128a_mac:
 	xor	r13, r8
 	xor	r14, r7
 	xor	r15, r6
-	mov	r11, 22(sp)
-	mov	r8, 24(sp)
-	mov	r7, 26(sp)
-	mov	r6, 28(sp)
+	mov	r11, 14(sp)
+	mov	r8, 16(sp)
+	mov	r7, 18(sp)
+	mov	r6, 20(sp)
 	; isap_a_128a.ae:82: P.permute(s, s_h)
 	mov	sp, r12
-	add	#22, r12
+	add	#14, r12
 	mov	#12, r13
 	call	#isap_a_128a_P_permute
-	add	#1, 6(sp)
-	addc	#0, 2(sp)
-	cmp	14(sp), 6(sp)
-	mov	2(sp), r15
-	subc	10(sp), r15
+	add	#1, 2(sp)
+	cmp	6(sp), 2(sp)
 	jnc	.Lisap_a_128a_mac_loop2
 .Lisap_a_128a_mac_done3:
 	; isap_a_128a.ae:97: s[4] = s[4] ^ 1
-	mov	54(sp), r15
+	mov	46(sp), r15
 	xor	#1, r15
-	mov	r15, 54(sp)
+	mov	r15, 46(sp)
 	; isap_a_128a.ae:78: for i in 0..n / rate + 1 {
-	mov	130(sp), r15
+	mov	122(sp), r15
 	rrum.w	#3, r15
-	mov	#0, r13
 	add	#1, r15
-	addc	#0, r13
-	mov	#0, 4(sp)
+	mov	r15, 4(sp)
 	mov	#0, 0(sp)
-	cmp	r15, 4(sp)
-	mov	r15, 12(sp)
-	mov	@sp, r15
-	subc	r13, r15
-	mov	r13, 8(sp)
+	cmp	r15, 0(sp)
 	jc	.Lisap_a_128a_mac_done15
 .Lisap_a_128a_mac_loop14:
 	; isap_a_128a.ae:79: off = rate * i
-	mov	4(sp), r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	mov	r14, r5
-	and	#65528, r5
-	mov	@sp, r15
-	rlam.w	#3, r15
-	and	#7, r14
-	bis	r14, r15
+	mov	@sp, r5
+	rlam.w	#3, r5
 	; isap_a_128a.ae:80: count = if n - off < rate then n - off else rate
-	mov	130(sp), r9
-	mov	#0, r10
+	mov	122(sp), r9
 	sub	r5, r9
-	subc	r15, r10
+	subc	r10, r10
 	cmp	#8, r9
 	mov	r10, r15
 	subc	#0, r15
@@ -1467,7 +1424,7 @@ isap_a_128a_mac:
 	xor	#8, r9
 	and	r15, r10
 	; isap_a_128a.ae:81: s[0] = s[0] ^ load_be(x, off, rate, count) ^ pad(count)
-	add	128(sp), r5
+	add	120(sp), r5
 	cmp	#8, r9
 	jnc	.Lisap_a_128a_mac_bytes16
 	bit	#1, r5
@@ -1480,7 +1437,7 @@ isap_a_128a_mac:
 	jmp	.Lisap_a_128a_mac_join18
 .Lisap_a_128a_mac_bytes16:
 	mov	sp, r11
-	add	#102, r11
+	add	#94, r11
 	mov	r11, r12
 	mov	#8, r13
 	mov	r9, r15
@@ -1500,13 +1457,13 @@ isap_a_128a_mac:
 	jmp	.Lisap_a_128a_mac_words17
 .Lisap_a_128a_mac_join18:
 	swpb	r11
-	xor	22(sp), r11
+	xor	14(sp), r11
 	swpb	r8
-	xor	24(sp), r8
+	xor	16(sp), r8
 	swpb	r7
-	xor	26(sp), r7
+	xor	18(sp), r7
 	swpb	r6
-	xor	28(sp), r6
+	xor	20(sp), r6
 	; isap_a_128a.ae:34: return ((0x80 as u64) << 56) >> (8 * count)
 	rlam.w	#3, r9
 	rlam.w	#3, r10
@@ -1550,38 +1507,44 @@ isap_a_128a_mac:
 	xor	r13, r8
 	xor	r14, r7
 	xor	r15, r6
-	mov	r11, 22(sp)
-	mov	r8, 24(sp)
-	mov	r7, 26(sp)
-	mov	r6, 28(sp)
+	mov	r11, 14(sp)
+	mov	r8, 16(sp)
+	mov	r7, 18(sp)
+	mov	r6, 20(sp)
 	; isap_a_128a.ae:82: P.permute(s, s_h)
 	mov	sp, r12
-	add	#22, r12
+	add	#14, r12
 	mov	#12, r13
 	call	#isap_a_128a_P_permute
-	add	#1, 4(sp)
-	addc	#0, 0(sp)
-	cmp	12(sp), 4(sp)
-	mov	@sp, r15
-	subc	8(sp), r15
+	add	#1, 0(sp)
+	cmp	4(sp), 0(sp)
 	jnc	.Lisap_a_128a_mac_loop14
 .Lisap_a_128a_mac_done15:
 	; isap_a_128a.ae:99: rekey(ka, cat(s[0], s[1]), t)
-	mov	30(sp), 110(sp)
-	mov	32(sp), 112(sp)
-	mov	34(sp), 114(sp)
-	mov	36(sp), 116(sp)
-	mov	22(sp), 118(sp)
-	mov	24(sp), 120(sp)
-	mov	26(sp), 122(sp)
-	mov	28(sp), 124(sp)
+	mov	22(sp), 102(sp)
+	mov	24(sp), 104(sp)
+	mov	26(sp), 106(sp)
+	mov	28(sp), 108(sp)
+	mov	14(sp), 110(sp)
+	mov	16(sp), 112(sp)
+	mov	18(sp), 114(sp)
+	mov	20(sp), 116(sp)
 	mov	sp, r13
-	add	#110, r13
+	add	#102, r13
 	mov	sp, r14
-	add	#62, r14
-	mov	20(sp), r12
+	add	#54, r14
+	mov	12(sp), r12
 	call	#isap_a_128a_rekey
 	; isap_a_128a.ae:100: s[0] = t[0]
+	mov	54(sp), r12
+	mov	56(sp), r13
+	mov	58(sp), r14
+	mov	60(sp), r15
+	mov	r12, 14(sp)
+	mov	r13, 16(sp)
+	mov	r14, 18(sp)
+	mov	r15, 20(sp)
+	; isap_a_128a.ae:101: s[1] = t[1]
 	mov	62(sp), r12
 	mov	64(sp), r13
 	mov	66(sp), r14
@@ -1590,31 +1553,22 @@ isap_a_128a_mac:
 	mov	r13, 24(sp)
 	mov	r14, 26(sp)
 	mov	r15, 28(sp)
-	; isap_a_128a.ae:101: s[1] = t[1]
-	mov	70(sp), r12
-	mov	72(sp), r13
-	mov	74(sp), r14
-	mov	76(sp), r15
-	mov	r12, 30(sp)
-	mov	r13, 32(sp)
-	mov	r14, 34(sp)
-	mov	r15, 36(sp)
 	; isap_a_128a.ae:102: P.permute(s, s_h)
 	mov	sp, r12
-	add	#22, r12
+	add	#14, r12
 	mov	#12, r13
 	call	#isap_a_128a_P_permute
 	; isap_a_128a.ae:103: return cat(s[0], s[1])
-	mov	132(sp), r14
-	mov	30(sp), 0(r14)
-	mov	32(sp), 2(r14)
-	mov	34(sp), 4(r14)
-	mov	36(sp), 6(r14)
-	mov	22(sp), 8(r14)
-	mov	24(sp), 10(r14)
-	mov	26(sp), 12(r14)
-	mov	28(sp), 14(r14)
-	add	#126, sp
+	mov	124(sp), r14
+	mov	22(sp), 0(r14)
+	mov	24(sp), 2(r14)
+	mov	26(sp), 4(r14)
+	mov	28(sp), 6(r14)
+	mov	14(sp), 8(r14)
+	mov	16(sp), 10(r14)
+	mov	18(sp), 12(r14)
+	mov	20(sp), 14(r14)
+	add	#118, sp
 	ret
 	.size isap_a_128a_mac, .-isap_a_128a_mac
 

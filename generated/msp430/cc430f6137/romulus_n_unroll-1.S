@@ -233,18 +233,18 @@ romulus_n_key_setup:
 
 
 ; --- romulus_n_encrypt_with: romulus_n.encrypt_with
-;     frame 470 bytes (30 spill slots, locals 408), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1842 bytes of code
+;     frame 466 bytes (28 spill slots, locals 408), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 1756 bytes of code
 	.section .text.romulus_n_encrypt_with,"ax",@progbits
 	.global romulus_n_encrypt_with
 	.type romulus_n_encrypt_with, @function
 	.balign 2
 romulus_n_encrypt_with:
 	pushm.w	#7, r10
-	sub	#470, sp
+	sub	#466, sp
 	mov	r13, r10
-	mov	r12, 52(sp)
-	mov	r15, 56(sp)
+	mov	r12, 50(sp)
+	mov	r15, 54(sp)
 	; romulus_n.ae:109: E.tk23_rows(load_be(nonce, 0, 16), r3, r23)
 	bit	#1, r10
 	jnz	.Lromulus_n_encrypt_with_bytes1
@@ -260,7 +260,7 @@ romulus_n_encrypt_with:
 	jmp	.Lromulus_n_encrypt_with_join3
 .Lromulus_n_encrypt_with_bytes1:
 	mov	sp, r12
-	add	#382, r12
+	add	#378, r12
 	mov	r12, r13
 	mov	#16, r14
 .Lromulus_n_encrypt_with_cpy4:
@@ -274,152 +274,126 @@ romulus_n_encrypt_with:
 	jmp	.Lromulus_n_encrypt_with_words2
 .Lromulus_n_encrypt_with_join3:
 	swpb	r15
-	mov	r15, 398(sp)
+	mov	r15, 394(sp)
 	swpb	r14
-	mov	r14, 400(sp)
+	mov	r14, 396(sp)
 	swpb	r13
-	mov	r13, 402(sp)
+	mov	r13, 398(sp)
 	swpb	r12
-	mov	r12, 404(sp)
+	mov	r12, 400(sp)
 	swpb	r11
-	mov	r11, 406(sp)
+	mov	r11, 402(sp)
 	swpb	r9
-	mov	r9, 408(sp)
+	mov	r9, 404(sp)
 	swpb	r8
-	mov	r8, 410(sp)
+	mov	r8, 406(sp)
 	swpb	r10
-	mov	r10, 412(sp)
+	mov	r10, 408(sp)
 	mov	sp, r12
-	add	#398, r12
+	add	#394, r12
 	mov	sp, r14
-	add	#62, r14
-	mov	52(sp), r13
+	add	#58, r14
+	mov	50(sp), r13
 	call	#romulus_n_E_tk23_rows
 	; romulus_n.ae:110: s = absorb_ad(r3, r23, ad)
 	mov	sp, r13
-	add	#62, r13
+	add	#58, r13
 	mov	sp, r15
-	add	#422, r15
+	add	#418, r15
 	mov	r15, 0(sp)
-	mov	52(sp), r12
-	mov	56(sp), r14
-	mov	486(sp), r15
+	mov	50(sp), r12
+	mov	54(sp), r14
+	mov	482(sp), r15
 	call	#romulus_n_absorb_ad
 	; romulus_n.ae:113: if m == 0 {
-	tst	490(sp)
+	tst	486(sp)
 	jz	.Lromulus_n_encrypt_with_else6
-	mov	436(sp), r13
-	mov	434(sp), r12
-	mov	432(sp), r11
-	mov	430(sp), r10
-	mov	428(sp), r9
-	mov	426(sp), 38(sp)
-	mov	424(sp), 40(sp)
-	mov	422(sp), 44(sp)
-	mov	#0, r8
+	mov	432(sp), r14
+	mov	430(sp), r13
+	mov	428(sp), r12
+	mov	426(sp), r11
+	mov	424(sp), r10
+	mov	422(sp), r9
+	mov	420(sp), r8
+	mov	418(sp), 44(sp)
 	mov	#0, r7
 	mov	#0, r6
-	mov	#1, r5
+	mov	#0, r5
+	mov	#1, r4
 	jmp	.Lromulus_n_encrypt_with_endif7
 .Lromulus_n_encrypt_with_else6:
 	; romulus_n.ae:115: s = tbc_n(cnt, 0x15, r23, s)
-	mov	#2, 398(sp)
+	mov	#2, 394(sp)
+	mov	#0, 396(sp)
+	mov	#0, 398(sp)
 	mov	#0, 400(sp)
-	mov	#0, 402(sp)
-	mov	#0, 404(sp)
 	mov	sp, r12
-	add	#398, r12
+	add	#394, r12
 	mov	sp, r14
-	add	#62, r14
+	add	#58, r14
 	mov	sp, r11
-	add	#422, r11
+	add	#418, r11
 	mov	sp, r15
-	add	#438, r15
+	add	#434, r15
 	mov	r15, 0(sp)
 	mov	#21, r13
 	mov	r11, r15
 	call	#romulus_n_tbc_n
-	mov	452(sp), r13
-	mov	450(sp), r12
-	mov	448(sp), r11
-	mov	446(sp), r10
-	mov	444(sp), r9
-	mov	442(sp), 38(sp)
-	mov	440(sp), 40(sp)
-	mov	438(sp), 44(sp)
-	mov	#0, r8
+	mov	448(sp), r14
+	mov	446(sp), r13
+	mov	444(sp), r12
+	mov	442(sp), r11
+	mov	440(sp), r10
+	mov	438(sp), r9
+	mov	436(sp), r8
+	mov	434(sp), 44(sp)
 	mov	#0, r7
 	mov	#0, r6
-	mov	#2, r5
+	mov	#0, r5
+	mov	#2, r4
 .Lromulus_n_encrypt_with_endif7:
 	; romulus_n.ae:117: for i in 0..(m + 15) / 16 {
-	mov	490(sp), r15
-	mov	#0, r4
+	mov	486(sp), r15
 	add	#15, r15
-	addc	#0, r4
 	rrum.w	#4, r15
-	mov	r4, r14
-	swpb	r14
-	rlam.w	#4, r14
-	and	#61440, r14
-	bis	r14, r15
-	mov	r15, 60(sp)
-	rrum.w	#4, r4
-	mov	r4, 58(sp)
-	mov	r8, 54(sp)
-	mov	r7, 6(sp)
-	mov	r6, 16(sp)
-	mov	r5, 2(sp)
-	mov	r13, 26(sp)
-	mov	r12, 30(sp)
-	mov	r11, 32(sp)
-	mov	r10, 34(sp)
-	mov	r9, 36(sp)
+	mov	r15, 56(sp)
+	mov	r7, 52(sp)
+	mov	r6, 6(sp)
+	mov	r5, 16(sp)
+	mov	r4, 2(sp)
+	mov	r14, 26(sp)
+	mov	r13, 30(sp)
+	mov	r12, 32(sp)
+	mov	r11, 34(sp)
+	mov	r10, 36(sp)
+	mov	r9, 38(sp)
+	mov	r8, 40(sp)
 	mov	#0, 48(sp)
-	mov	#0, 50(sp)
-	cmp	r15, 50(sp)
-	mov	48(sp), r15
-	subc	r4, r15
-	jnc	.Lromulus_n_encrypt_with_near22
-	br	#.Lromulus_n_encrypt_with_done9
-.Lromulus_n_encrypt_with_near22:
+	cmp	r15, 48(sp)
+	jc	.Lromulus_n_encrypt_with_done9
 .Lromulus_n_encrypt_with_loop8:
 	; romulus_n.ae:118: off = 16 * i
-	mov	48(sp), r14
-	rlam.w	#4, r14
-	mov	50(sp), r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	mov	r13, r15
-	and	#15, r15
-	bis	r15, r14
-	and	#65520, r13
+	mov	48(sp), r13
+	rlam.w	#4, r13
 	; romulus_n.ae:119: rest = m - off
-	mov	490(sp), r12
-	mov	#0, r11
-	sub	r13, r12
-	subc	r14, r11
+	mov	486(sp), r14
+	sub	r13, r14
+	subc	r12, r12
 	; romulus_n.ae:120: count = if rest < 16 then rest else 16
-	cmp	#16, r12
-	mov	r11, r15
+	cmp	#16, r14
+	mov	r12, r15
 	subc	#0, r15
 	subc	r7, r7
-	mov	r12, r4
-	mov	r12, 24(sp)
+	mov	r14, r4
+	mov	r14, 24(sp)
 	xor	#16, r4
 	and	r7, r4
-	and	r11, r7
-	mov	r11, 22(sp)
+	and	r12, r7
+	mov	r12, 22(sp)
 	xor	#16, r4
 	; romulus_n.ae:121: mp = pad(load_be(msg, off, 16, count), count)
 	mov	r13, r14
-	add	488(sp), r14
+	add	484(sp), r14
 	cmp	#16, r4
 	jnc	.Lromulus_n_encrypt_with_bytes10
 	bit	#1, r14
@@ -438,7 +412,7 @@ romulus_n_encrypt_with:
 	mov	r4, r15
 	mov	#16, r11
 	mov	sp, r9
-	add	#382, r9
+	add	#378, r9
 	mov	r9, r10
 .Lromulus_n_encrypt_with_cpy13:
 	clr	r12
@@ -457,7 +431,7 @@ romulus_n_encrypt_with:
 .Lromulus_n_encrypt_with_join12:
 	; romulus_n.ae:122: store_be(ct, off, g(s) ^ mp, count)
 	mov	r13, r14
-	add	492(sp), r14
+	add	488(sp), r14
 	; romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
 	swpb	r15
 	cmp	#16, r4
@@ -659,23 +633,23 @@ romulus_n_encrypt_with:
 	jmp	.Lromulus_n_encrypt_with_stored16
 .Lromulus_n_encrypt_with_bytes15:
 	swpb	r15
-	mov	r15, 382(sp)
+	mov	r15, 378(sp)
 	swpb	r7
-	mov	r7, 384(sp)
+	mov	r7, 380(sp)
 	swpb	r8
-	mov	r8, 386(sp)
+	mov	r8, 382(sp)
 	swpb	r9
-	mov	r9, 388(sp)
+	mov	r9, 384(sp)
 	swpb	r10
-	mov	r10, 390(sp)
+	mov	r10, 386(sp)
 	swpb	r11
-	mov	r11, 392(sp)
+	mov	r11, 388(sp)
 	swpb	r12
-	mov	r12, 394(sp)
+	mov	r12, 390(sp)
 	swpb	r13
-	mov	r13, 396(sp)
+	mov	r13, 392(sp)
 	mov	sp, r15
-	add	#382, r15
+	add	#378, r15
 	cmp	#16, r4
 	jnc	.Lromulus_n_encrypt_with_cnt17
 	mov	#16, r4
@@ -708,7 +682,7 @@ romulus_n_encrypt_with:
 	xor	42(sp), r5
 	; romulus_n.ae:44: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
 	mov	2(sp), r12
-	mov	54(sp), r4
+	mov	52(sp), r4
 	mov	r4, r15
 	rla	r12
 	rlc	16(sp)
@@ -724,26 +698,26 @@ romulus_n_encrypt_with:
 	xor	r4, r12
 	mov	r12, 2(sp)
 	; romulus_n.ae:126: s = tbc_n(cnt, d, r23, s)
-	mov	2(sp), 398(sp)
-	mov	16(sp), 400(sp)
-	mov	6(sp), 402(sp)
-	mov	4(sp), 404(sp)
+	mov	2(sp), 394(sp)
+	mov	16(sp), 396(sp)
+	mov	6(sp), 398(sp)
+	mov	4(sp), 400(sp)
 	mov	sp, r12
-	add	#398, r12
+	add	#394, r12
 	mov	sp, r14
-	add	#62, r14
-	mov	r5, 406(sp)
-	mov	r6, 408(sp)
-	mov	r7, 410(sp)
-	mov	r8, 412(sp)
-	mov	r9, 414(sp)
-	mov	r10, 416(sp)
-	mov	r11, 418(sp)
-	mov	r13, 420(sp)
+	add	#58, r14
+	mov	r5, 402(sp)
+	mov	r6, 404(sp)
+	mov	r7, 406(sp)
+	mov	r8, 408(sp)
+	mov	r9, 410(sp)
+	mov	r10, 412(sp)
+	mov	r11, 414(sp)
+	mov	r13, 416(sp)
 	mov	sp, r11
-	add	#406, r11
+	add	#402, r11
 	mov	sp, r15
-	add	#454, r15
+	add	#450, r15
 	mov	r15, 0(sp)
 	; romulus_n.ae:125: d = if rest > 16 then 0x04 else if rest == 16 then 0x14 else 0x15 as u8
 	mov	24(sp), r10
@@ -767,23 +741,18 @@ romulus_n_encrypt_with:
 	; romulus_n.ae:126: s = tbc_n(cnt, d, r23, s)
 	mov	r11, r15
 	call	#romulus_n_tbc_n
-	add	#1, 50(sp)
-	addc	#0, 48(sp)
-	mov	4(sp), 54(sp)
-	mov	468(sp), 26(sp)
-	mov	466(sp), 30(sp)
-	mov	464(sp), 32(sp)
-	mov	462(sp), 34(sp)
-	mov	460(sp), 36(sp)
-	mov	458(sp), 38(sp)
-	mov	456(sp), 40(sp)
-	mov	454(sp), 44(sp)
-	cmp	60(sp), 50(sp)
-	mov	48(sp), r15
-	subc	58(sp), r15
-	jc	.Lromulus_n_encrypt_with_near23
-	br	#.Lromulus_n_encrypt_with_loop8
-.Lromulus_n_encrypt_with_near23:
+	add	#1, 48(sp)
+	mov	4(sp), 52(sp)
+	mov	464(sp), 26(sp)
+	mov	462(sp), 30(sp)
+	mov	460(sp), 32(sp)
+	mov	458(sp), 34(sp)
+	mov	456(sp), 36(sp)
+	mov	454(sp), 38(sp)
+	mov	452(sp), 40(sp)
+	mov	450(sp), 44(sp)
+	cmp	56(sp), 48(sp)
+	jnc	.Lromulus_n_encrypt_with_loop8
 .Lromulus_n_encrypt_with_done9:
 	; romulus_n.ae:39: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
 	mov	26(sp), r13
@@ -875,7 +844,7 @@ romulus_n_encrypt_with:
 	and	#32896, r15
 	xor	r15, r6
 	; romulus_n.ae:128: store_be(tag, 0, g(s))
-	mov	496(sp), r13
+	mov	492(sp), r13
 	bit	#1, r13
 	jnz	.Lromulus_n_encrypt_with_bytes19
 	swpb	r14
@@ -897,23 +866,23 @@ romulus_n_encrypt_with:
 	jmp	.Lromulus_n_encrypt_with_stored20
 .Lromulus_n_encrypt_with_bytes19:
 	swpb	r14
-	mov	r14, 382(sp)
+	mov	r14, 378(sp)
 	swpb	r12
-	mov	r12, 384(sp)
+	mov	r12, 380(sp)
 	swpb	r11
-	mov	r11, 386(sp)
+	mov	r11, 382(sp)
 	swpb	r10
-	mov	r10, 388(sp)
+	mov	r10, 384(sp)
 	swpb	r9
-	mov	r9, 390(sp)
+	mov	r9, 386(sp)
 	swpb	r8
-	mov	r8, 392(sp)
+	mov	r8, 388(sp)
 	swpb	r7
-	mov	r7, 394(sp)
+	mov	r7, 390(sp)
 	swpb	r6
-	mov	r6, 396(sp)
+	mov	r6, 392(sp)
 	mov	sp, r14
-	add	#382, r14
+	add	#378, r14
 	mov	#16, r15
 .Lromulus_n_encrypt_with_cpy21:
 	mov.b	@r14, 0(r13)
@@ -922,25 +891,25 @@ romulus_n_encrypt_with:
 	dec	r15
 	jnz	.Lromulus_n_encrypt_with_cpy21
 .Lromulus_n_encrypt_with_stored20:
-	add	#470, sp
+	add	#466, sp
 	popm.w	#7, r10
 	ret
 	.size romulus_n_encrypt_with, .-romulus_n_encrypt_with
 
 
 ; --- romulus_n_decrypt_with: romulus_n.decrypt_with
-;     frame 484 bytes (37 spill slots, locals 408), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1990 bytes of code
+;     frame 480 bytes (35 spill slots, locals 408), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 1916 bytes of code
 	.section .text.romulus_n_decrypt_with,"ax",@progbits
 	.global romulus_n_decrypt_with
 	.type romulus_n_decrypt_with, @function
 	.balign 2
 romulus_n_decrypt_with:
 	pushm.w	#7, r10
-	sub	#484, sp
+	sub	#480, sp
 	mov	r13, r9
 	mov	r12, 62(sp)
-	mov	r15, 70(sp)
+	mov	r15, 68(sp)
 	; romulus_n.ae:134: E.tk23_rows(load_be(nonce, 0, 16), r3, r23)
 	bit	#1, r9
 	jnz	.Lromulus_n_decrypt_with_bytes1
@@ -956,7 +925,7 @@ romulus_n_decrypt_with:
 	jmp	.Lromulus_n_decrypt_with_join3
 .Lromulus_n_decrypt_with_bytes1:
 	mov	sp, r12
-	add	#396, r12
+	add	#392, r12
 	mov	r12, r13
 	mov	#16, r14
 .Lromulus_n_decrypt_with_cpy4:
@@ -970,112 +939,102 @@ romulus_n_decrypt_with:
 	jmp	.Lromulus_n_decrypt_with_words2
 .Lromulus_n_decrypt_with_join3:
 	swpb	r15
-	mov	r15, 412(sp)
+	mov	r15, 408(sp)
 	swpb	r14
-	mov	r14, 414(sp)
+	mov	r14, 410(sp)
 	swpb	r13
-	mov	r13, 416(sp)
+	mov	r13, 412(sp)
 	swpb	r12
-	mov	r12, 418(sp)
+	mov	r12, 414(sp)
 	swpb	r11
-	mov	r11, 420(sp)
+	mov	r11, 416(sp)
 	swpb	r10
-	mov	r10, 422(sp)
+	mov	r10, 418(sp)
 	swpb	r8
-	mov	r8, 424(sp)
+	mov	r8, 420(sp)
 	swpb	r7
-	mov	r7, 426(sp)
+	mov	r7, 422(sp)
 	mov	sp, r12
-	add	#412, r12
+	add	#408, r12
 	mov	sp, r14
-	add	#76, r14
+	add	#72, r14
 	mov	62(sp), r13
 	call	#romulus_n_E_tk23_rows
 	; romulus_n.ae:135: s = absorb_ad(r3, r23, ad)
 	mov	sp, r13
-	add	#76, r13
+	add	#72, r13
 	mov	sp, r15
-	add	#436, r15
+	add	#432, r15
 	mov	r15, 0(sp)
 	mov	62(sp), r12
-	mov	70(sp), r14
-	mov	500(sp), r15
+	mov	68(sp), r14
+	mov	496(sp), r15
 	call	#romulus_n_absorb_ad
 	; romulus_n.ae:138: if m == 0 {
-	tst	504(sp)
+	tst	500(sp)
 	jz	.Lromulus_n_decrypt_with_else6
 	mov	#1, 2(sp)
+	mov	#0, r4
 	mov	#0, r5
-	mov	#0, 10(sp)
-	mov	#0, 68(sp)
-	mov	436(sp), r6
-	mov	438(sp), r7
-	mov	440(sp), r8
-	mov	442(sp), r9
-	mov	444(sp), r10
-	mov	446(sp), r11
-	mov	448(sp), r12
-	mov	450(sp), r13
+	mov	#0, r6
+	mov	432(sp), r7
+	mov	434(sp), r8
+	mov	436(sp), r9
+	mov	438(sp), r10
+	mov	440(sp), r11
+	mov	442(sp), r12
+	mov	444(sp), r13
+	mov	446(sp), r14
 	jmp	.Lromulus_n_decrypt_with_endif7
 .Lromulus_n_decrypt_with_else6:
 	; romulus_n.ae:140: s = tbc_n(cnt, 0x15, r23, s)
-	mov	#2, 412(sp)
+	mov	#2, 408(sp)
+	mov	#0, 410(sp)
+	mov	#0, 412(sp)
 	mov	#0, 414(sp)
-	mov	#0, 416(sp)
-	mov	#0, 418(sp)
 	mov	sp, r12
-	add	#412, r12
+	add	#408, r12
 	mov	sp, r14
-	add	#76, r14
+	add	#72, r14
 	mov	sp, r11
-	add	#436, r11
+	add	#432, r11
 	mov	sp, r15
-	add	#452, r15
+	add	#448, r15
 	mov	r15, 0(sp)
 	mov	#21, r13
 	mov	r11, r15
 	call	#romulus_n_tbc_n
 	mov	#2, 2(sp)
+	mov	#0, r4
 	mov	#0, r5
-	mov	#0, 10(sp)
-	mov	#0, 68(sp)
-	mov	452(sp), r6
-	mov	454(sp), r7
-	mov	456(sp), r8
-	mov	458(sp), r9
-	mov	460(sp), r10
-	mov	462(sp), r11
-	mov	464(sp), r12
-	mov	466(sp), r13
+	mov	#0, r6
+	mov	448(sp), r7
+	mov	450(sp), r8
+	mov	452(sp), r9
+	mov	454(sp), r10
+	mov	456(sp), r11
+	mov	458(sp), r12
+	mov	460(sp), r13
+	mov	462(sp), r14
 .Lromulus_n_decrypt_with_endif7:
 	; romulus_n.ae:142: for i in 0..(m + 15) / 16 {
-	mov	504(sp), r15
-	mov	#0, r4
+	mov	500(sp), r15
 	add	#15, r15
-	addc	#0, r4
 	rrum.w	#4, r15
-	mov	r4, r14
-	swpb	r14
-	rlam.w	#4, r14
-	and	#61440, r14
-	bis	r14, r15
-	mov	r15, 74(sp)
-	rrum.w	#4, r4
-	mov	r4, 72(sp)
-	mov	r6, 46(sp)
-	mov	r7, 48(sp)
-	mov	r8, 50(sp)
-	mov	r9, 52(sp)
-	mov	r10, 54(sp)
-	mov	r11, 56(sp)
-	mov	r12, 58(sp)
-	mov	r13, 60(sp)
-	mov	r5, 28(sp)
-	mov	#0, 66(sp)
+	mov	r15, 70(sp)
+	mov	r7, 46(sp)
+	mov	r8, 48(sp)
+	mov	r9, 50(sp)
+	mov	r10, 52(sp)
+	mov	r11, 54(sp)
+	mov	r12, 56(sp)
+	mov	r13, 58(sp)
+	mov	r14, 60(sp)
+	mov	r4, 28(sp)
+	mov	r5, 10(sp)
+	mov	r6, 66(sp)
 	mov	#0, 64(sp)
-	cmp	r15, 66(sp)
-	mov	64(sp), r15
-	subc	r4, r15
+	cmp	r15, 64(sp)
 	jnc	.Lromulus_n_decrypt_with_near29
 	br	#.Lromulus_n_decrypt_with_done9
 .Lromulus_n_decrypt_with_near29:
@@ -1175,28 +1134,15 @@ romulus_n_decrypt_with:
 	xor	r14, r15
 	mov	r15, 34(sp)
 	; romulus_n.ae:143: off = 16 * i
-	mov	64(sp), r14
-	rlam.w	#4, r14
-	mov	66(sp), r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	mov	r13, r15
-	and	#15, r15
-	bis	r15, r14
-	and	#65520, r13
-	mov	r13, 38(sp)
+	mov	64(sp), 38(sp)
+	mov	38(sp), r15
+	rlam.w	#4, r15
+	mov	r15, 38(sp)
 	; romulus_n.ae:144: rest = m - off
-	mov	504(sp), r13
-	mov	#0, r12
-	mov	38(sp), r11
+	mov	500(sp), r13
+	mov	r15, r11
 	sub	r11, r13
-	subc	r14, r12
+	subc	r12, r12
 	; romulus_n.ae:145: count = if rest < 16 then rest else 16
 	cmp	#16, r13
 	mov	r12, r15
@@ -1212,7 +1158,7 @@ romulus_n_decrypt_with:
 	mov	r15, 40(sp)
 	; romulus_n.ae:146: p = first_bytes(g(s) ^ load_be(ct, off, 16, count), count)
 	mov	r11, r6
-	add	502(sp), r6
+	add	498(sp), r6
 	cmp	#16, r14
 	jnc	.Lromulus_n_decrypt_with_bytes10
 	bit	#1, r6
@@ -1229,7 +1175,7 @@ romulus_n_decrypt_with:
 	jmp	.Lromulus_n_decrypt_with_join12
 .Lromulus_n_decrypt_with_bytes10:
 	mov	sp, r7
-	add	#396, r7
+	add	#392, r7
 	mov	r7, r11
 	mov	#16, r12
 	mov	r14, r15
@@ -1349,7 +1295,7 @@ romulus_n_decrypt_with:
 	mov	r8, r6
 	mov	r7, r15
 	mov	38(sp), r4
-	add	510(sp), r4
+	add	506(sp), r4
 	cmp	#16, r14
 	swpb	20(sp)
 	swpb	16(sp)
@@ -1372,16 +1318,16 @@ romulus_n_decrypt_with:
 	mov	r15, 14(r4)
 	jmp	.Lromulus_n_decrypt_with_stored21
 .Lromulus_n_decrypt_with_bytes20:
-	mov	20(sp), 396(sp)
-	mov	16(sp), 398(sp)
-	mov	14(sp), 400(sp)
-	mov	12(sp), 402(sp)
-	mov	8(sp), 404(sp)
-	mov	4(sp), 406(sp)
-	mov	r6, 408(sp)
-	mov	r15, 410(sp)
+	mov	20(sp), 392(sp)
+	mov	16(sp), 394(sp)
+	mov	14(sp), 396(sp)
+	mov	12(sp), 398(sp)
+	mov	8(sp), 400(sp)
+	mov	4(sp), 402(sp)
+	mov	r6, 404(sp)
+	mov	r15, 406(sp)
 	mov	sp, r6
-	add	#396, r6
+	add	#392, r6
 	mov	r14, r15
 	cmp	#16, r15
 	jnc	.Lromulus_n_decrypt_with_cnt22
@@ -1453,7 +1399,7 @@ romulus_n_decrypt_with:
 	xor	r5, r12
 	; romulus_n.ae:44: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
 	mov	2(sp), r13
-	mov	68(sp), r4
+	mov	66(sp), r4
 	mov	r4, r5
 	rla	r13
 	rlc	28(sp)
@@ -1487,50 +1433,47 @@ romulus_n_decrypt_with:
 	and	r14, r5
 	xor	r5, r13
 	; romulus_n.ae:151: s = tbc_n(cnt, d, r23, s)
-	mov	2(sp), 412(sp)
-	mov	28(sp), 414(sp)
-	mov	10(sp), 416(sp)
-	mov	6(sp), 418(sp)
+	mov	2(sp), 408(sp)
+	mov	28(sp), 410(sp)
+	mov	10(sp), 412(sp)
+	mov	6(sp), 414(sp)
 	mov	sp, r4
-	add	#412, r4
+	add	#408, r4
 	mov	sp, r14
-	add	#76, r14
-	mov	r15, 420(sp)
-	mov	r6, 422(sp)
-	mov	r7, 424(sp)
-	mov	r8, 426(sp)
-	mov	r9, 428(sp)
-	mov	r10, 430(sp)
-	mov	r11, 432(sp)
-	mov	r12, 434(sp)
+	add	#72, r14
+	mov	r15, 416(sp)
+	mov	r6, 418(sp)
+	mov	r7, 420(sp)
+	mov	r8, 422(sp)
+	mov	r9, 424(sp)
+	mov	r10, 426(sp)
+	mov	r11, 428(sp)
+	mov	r12, 430(sp)
 	mov	sp, r11
-	add	#420, r11
+	add	#416, r11
 	mov	sp, r15
-	add	#468, r15
+	add	#464, r15
 	mov	r15, 0(sp)
 	mov	r4, r12
 	mov	r11, r15
 	call	#romulus_n_tbc_n
-	mov	468(sp), 46(sp)
-	mov	470(sp), 48(sp)
-	mov	472(sp), 50(sp)
-	mov	474(sp), 52(sp)
-	mov	476(sp), 54(sp)
-	mov	478(sp), 56(sp)
-	mov	480(sp), 58(sp)
-	mov	482(sp), 60(sp)
-	mov	6(sp), 68(sp)
-	add	#1, 66(sp)
-	addc	#0, 64(sp)
-	cmp	74(sp), 66(sp)
-	mov	64(sp), r15
-	subc	72(sp), r15
+	mov	464(sp), 46(sp)
+	mov	466(sp), 48(sp)
+	mov	468(sp), 50(sp)
+	mov	470(sp), 52(sp)
+	mov	472(sp), 54(sp)
+	mov	474(sp), 56(sp)
+	mov	476(sp), 58(sp)
+	mov	478(sp), 60(sp)
+	mov	6(sp), 66(sp)
+	add	#1, 64(sp)
+	cmp	70(sp), 64(sp)
 	jc	.Lromulus_n_decrypt_with_near30
 	br	#.Lromulus_n_decrypt_with_loop8
 .Lromulus_n_decrypt_with_near30:
 .Lromulus_n_decrypt_with_done9:
 	; romulus_n.ae:153: return (load_be(tag, 0, 16) ^ g(s)) == 0
-	mov	506(sp), r8
+	mov	502(sp), r8
 	bit	#1, r8
 	jnz	.Lromulus_n_decrypt_with_bytes24
 .Lromulus_n_decrypt_with_words25:
@@ -1545,7 +1488,7 @@ romulus_n_decrypt_with:
 	jmp	.Lromulus_n_decrypt_with_join26
 .Lromulus_n_decrypt_with_bytes24:
 	mov	sp, r12
-	add	#396, r12
+	add	#392, r12
 	mov	r12, r13
 	mov	#16, r14
 .Lromulus_n_decrypt_with_cpy27:
@@ -1681,9 +1624,9 @@ romulus_n_decrypt_with:
 	clr	r14
 	adc	r14
 	xor	#1, r14
-	mov	514(sp), r15
+	mov	510(sp), r15
 	mov	r14, 0(r15)
-	add	#484, sp
+	add	#480, sp
 	popm.w	#7, r10
 	ret
 	.size romulus_n_decrypt_with, .-romulus_n_decrypt_with

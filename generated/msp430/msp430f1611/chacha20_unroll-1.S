@@ -802,8 +802,8 @@ chacha20_block:
 
 
 ; --- chacha20_xor_stream: chacha20.xor_stream
-;     frame 262 bytes (99 spill slots, locals 64), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2570 bytes of code
+;     frame 258 bytes (97 spill slots, locals 64), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 2514 bytes of code
 	.section .text.chacha20_xor_stream,"ax",@progbits
 	.global chacha20_xor_stream
 	.type chacha20_xor_stream, @function
@@ -816,63 +816,46 @@ chacha20_xor_stream:
 	push	r6
 	push	r5
 	push	r4
-	sub	#262, sp
+	sub	#258, sp
 	mov	r12, 144(sp)
-	mov	r13, 170(sp)
-	mov	r14, 154(sp)
-	mov	r15, 174(sp)
-	; chacha20.ae:141: for i in 0..(n + 63) / 64 {
-	mov	278(sp), r15
-	mov	#0, r13
-	add	#63, r15
-	addc	#0, r13
-	swpb	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	and	#1023, r15
-	mov	r13, r14
-	swpb	r14
-	rla	r14
-	rla	r14
-	and	#64512, r14
-	bis	r14, r15
-	mov	r15, 172(sp)
-	clrc
-	rrc	r13
-	rra	r13
-	rra	r13
-	rra	r13
-	rra	r13
-	rra	r13
 	mov	r13, 168(sp)
+	mov	r14, 156(sp)
+	mov	r15, 170(sp)
+	; chacha20.ae:141: for i in 0..(n + 63) / 64 {
+	mov	274(sp), r15
+	add	#63, r15
+	clrc
+	rrc	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	mov	r15, 166(sp)
 	mov	#0, 164(sp)
-	mov	#0, 166(sp)
 	cmp	r15, 164(sp)
-	mov	166(sp), r15
-	subc	r13, r15
 	jnc	.Lchacha20_xor_stream_near14
 	br	#.Lchacha20_xor_stream_done2
 .Lchacha20_xor_stream_near14:
 .Lchacha20_xor_stream_loop1:
 	; chacha20.ae:142: off = i * 64
-	mov	164(sp), r15
-	swpb	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#65472, r15
-	mov	r15, 162(sp)
+	mov	164(sp), 152(sp)
+	mov	152(sp), r15
+	rla	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	mov	r15, 152(sp)
 	; chacha20.ae:143: x = load_le(src, off, 64, n - off) ^ block(key, counter + i, nonce)
-	mov	278(sp), r15
-	mov	162(sp), r14
+	mov	274(sp), r15
+	mov	152(sp), r14
 	sub	r14, r15
 	mov	r14, r10
-	add	174(sp), r10
+	add	170(sp), r10
 	cmp	#64, r15
-	mov	r15, 156(sp)
+	mov	r15, 158(sp)
 	jnc	.Lchacha20_xor_stream_bytes3
 	bit	#1, r10
 	jnz	.Lchacha20_xor_stream_bytes3
@@ -898,6 +881,8 @@ chacha20_xor_stream:
 	mov	@r10+, 90(sp)
 	mov	@r10+, 86(sp)
 	mov	@r10+, 78(sp)
+	mov	@r10+, 172(sp)
+	mov	@r10+, 174(sp)
 	mov	@r10+, 176(sp)
 	mov	@r10+, 178(sp)
 	mov	@r10+, 180(sp)
@@ -905,17 +890,15 @@ chacha20_xor_stream:
 	mov	@r10+, 184(sp)
 	mov	@r10+, 186(sp)
 	mov	@r10+, 188(sp)
-	mov	@r10+, 190(sp)
 	mov	@r10+, 192(sp)
-	mov	@r10+, 196(sp)
-	mov	@r10+, 194(sp)
+	mov	@r10+, 190(sp)
 	jmp	.Lchacha20_xor_stream_join5
 .Lchacha20_xor_stream_bytes3:
 	mov	sp, r11
-	add	#198, r11
+	add	#194, r11
 	mov	r11, r12
 	mov	#64, r13
-	mov	156(sp), r15
+	mov	158(sp), r15
 .Lchacha20_xor_stream_cpy6:
 	clr	r14
 	tst	r15
@@ -931,11 +914,11 @@ chacha20_xor_stream:
 	mov	r11, r10
 	jmp	.Lchacha20_xor_stream_words4
 .Lchacha20_xor_stream_join5:
-	mov	170(sp), r14
+	mov	168(sp), r14
 	mov	@r14, r12
 	mov	2(r14), r11
 	add	164(sp), r12
-	addc	166(sp), r11
+	addc	#0, r11
 	; chacha20.ae:120: @unroll(unroll)
 	mov	#10, 150(sp)
 	mov	#30821, 40(sp)
@@ -946,16 +929,16 @@ chacha20_xor_stream:
 	mov	16(r9), 26(sp)
 	mov	18(r9), 22(sp)
 	mov	r12, 14(sp)
-	mov	r12, 160(sp)
+	mov	r12, 162(sp)
 	mov	r11, 18(sp)
-	mov	r11, 158(sp)
+	mov	r11, 160(sp)
 	mov	#25710, 66(sp)
 	mov	#13088, 64(sp)
 	mov	4(r9), r11
 	mov	6(r9), r12
 	mov	20(r9), 92(sp)
 	mov	22(r9), 88(sp)
-	mov	154(sp), r8
+	mov	156(sp), r8
 	mov	@r8+, 84(sp)
 	mov	@r8+, r7
 	mov	#11570, 36(sp)
@@ -1517,16 +1500,16 @@ chacha20_xor_stream:
 .Lchacha20_xor_stream_near15:
 .Lchacha20_xor_stream_done9:
 	; chacha20.ae:132: return cat(x15 + nonce[95:64], x14 + nonce[63:32], x13 + nonce[31:0], x12 + counter,
-	mov	154(sp), r9
+	mov	156(sp), r9
 	add	8(r9), 46(sp)
 	addc	10(r9), 48(sp)
 	add	4(r9), 118(sp)
 	addc	6(r9), 114(sp)
 	add	@r9, 84(sp)
 	addc	2(r9), r7
-	mov	r7, 152(sp)
-	add	160(sp), 14(sp)
-	addc	158(sp), 18(sp)
+	mov	r7, 154(sp)
+	add	162(sp), 14(sp)
+	addc	160(sp), 18(sp)
 	; chacha20.ae:133: x11 + key[255:224], x10 + key[223:192], x9 + key[191:160], x8 + key[159:128],
 	mov	144(sp), r9
 	add	28(r9), 56(sp)
@@ -1586,32 +1569,32 @@ chacha20_xor_stream:
 	xor	92(sp), 90(sp)
 	xor	88(sp), 86(sp)
 	xor	82(sp), 78(sp)
-	mov	176(sp), r4
+	mov	172(sp), r4
 	xor	80(sp), r4
-	mov	178(sp), r5
+	mov	174(sp), r5
 	xor	56(sp), r5
-	mov	180(sp), r6
+	mov	176(sp), r6
 	xor	52(sp), r6
-	mov	182(sp), r7
+	mov	178(sp), r7
 	xor	14(sp), r7
-	mov	184(sp), r8
+	mov	180(sp), r8
 	xor	18(sp), r8
-	mov	186(sp), r9
+	mov	182(sp), r9
 	xor	84(sp), r9
-	mov	188(sp), r10
-	xor	152(sp), r10
-	mov	190(sp), r11
+	mov	184(sp), r10
+	xor	154(sp), r10
+	mov	186(sp), r11
 	xor	118(sp), r11
-	mov	192(sp), r12
+	mov	188(sp), r12
 	xor	114(sp), r12
-	mov	196(sp), r14
+	mov	192(sp), r14
 	xor	46(sp), r14
-	mov	194(sp), r15
+	mov	190(sp), r15
 	xor	48(sp), r15
 	; chacha20.ae:144: store_le(dst, off, x, n - off)
-	mov	162(sp), r13
-	add	280(sp), r13
-	cmp	#64, 156(sp)
+	mov	152(sp), r13
+	add	276(sp), r13
+	cmp	#64, 158(sp)
 	jnc	.Lchacha20_xor_stream_bytes10
 	bit	#1, r13
 	jnz	.Lchacha20_xor_stream_bytes10
@@ -1649,41 +1632,41 @@ chacha20_xor_stream:
 	mov	r15, 62(r13)
 	jmp	.Lchacha20_xor_stream_stored11
 .Lchacha20_xor_stream_bytes10:
-	mov	146(sp), 198(sp)
-	mov	142(sp), 200(sp)
-	mov	140(sp), 202(sp)
-	mov	138(sp), 204(sp)
-	mov	136(sp), 206(sp)
-	mov	134(sp), 208(sp)
-	mov	132(sp), 210(sp)
-	mov	130(sp), 212(sp)
-	mov	128(sp), 214(sp)
-	mov	126(sp), 216(sp)
-	mov	124(sp), 218(sp)
-	mov	122(sp), 220(sp)
-	mov	120(sp), 222(sp)
-	mov	116(sp), 224(sp)
-	mov	112(sp), 226(sp)
-	mov	110(sp), 228(sp)
-	mov	104(sp), 230(sp)
-	mov	94(sp), 232(sp)
-	mov	90(sp), 234(sp)
-	mov	86(sp), 236(sp)
-	mov	78(sp), 238(sp)
-	mov	r4, 240(sp)
-	mov	r5, 242(sp)
-	mov	r6, 244(sp)
-	mov	r7, 246(sp)
-	mov	r8, 248(sp)
-	mov	r9, 250(sp)
-	mov	r10, 252(sp)
-	mov	r11, 254(sp)
-	mov	r12, 256(sp)
-	mov	r14, 258(sp)
-	mov	r15, 260(sp)
+	mov	146(sp), 194(sp)
+	mov	142(sp), 196(sp)
+	mov	140(sp), 198(sp)
+	mov	138(sp), 200(sp)
+	mov	136(sp), 202(sp)
+	mov	134(sp), 204(sp)
+	mov	132(sp), 206(sp)
+	mov	130(sp), 208(sp)
+	mov	128(sp), 210(sp)
+	mov	126(sp), 212(sp)
+	mov	124(sp), 214(sp)
+	mov	122(sp), 216(sp)
+	mov	120(sp), 218(sp)
+	mov	116(sp), 220(sp)
+	mov	112(sp), 222(sp)
+	mov	110(sp), 224(sp)
+	mov	104(sp), 226(sp)
+	mov	94(sp), 228(sp)
+	mov	90(sp), 230(sp)
+	mov	86(sp), 232(sp)
+	mov	78(sp), 234(sp)
+	mov	r4, 236(sp)
+	mov	r5, 238(sp)
+	mov	r6, 240(sp)
+	mov	r7, 242(sp)
+	mov	r8, 244(sp)
+	mov	r9, 246(sp)
+	mov	r10, 248(sp)
+	mov	r11, 250(sp)
+	mov	r12, 252(sp)
+	mov	r14, 254(sp)
+	mov	r15, 256(sp)
 	mov	sp, r14
-	add	#198, r14
-	mov	156(sp), r15
+	add	#194, r14
+	mov	158(sp), r15
 	cmp	#64, r15
 	jnc	.Lchacha20_xor_stream_cnt12
 	mov	#64, r15
@@ -1698,15 +1681,12 @@ chacha20_xor_stream:
 	jnz	.Lchacha20_xor_stream_cpy13
 .Lchacha20_xor_stream_stored11:
 	add	#1, 164(sp)
-	addc	#0, 166(sp)
-	cmp	172(sp), 164(sp)
-	mov	166(sp), r15
-	subc	168(sp), r15
+	cmp	166(sp), 164(sp)
 	jc	.Lchacha20_xor_stream_near16
 	br	#.Lchacha20_xor_stream_loop1
 .Lchacha20_xor_stream_near16:
 .Lchacha20_xor_stream_done2:
-	add	#262, sp
+	add	#258, sp
 	pop	r4
 	pop	r5
 	pop	r6

@@ -703,434 +703,62 @@ elephant_dumbo_P_permute:
 
 
 ; --- elephant_dumbo_crypt: elephant_dumbo.crypt
-;     frame 384 bytes (132 spill slots, locals 120), saves nothing
-;     estimated 6194 bytes of code
+;     frame 370 bytes (125 spill slots, locals 120), saves nothing
+;     estimated 5718 bytes of code
 	.section .text.elephant_dumbo_crypt,"ax",@progbits
 	.local elephant_dumbo_crypt
 	.type elephant_dumbo_crypt, @function
 	.balign 2
 elephant_dumbo_crypt:
-	sub	#384, sp
-	; elephant_dumbo.ae:79: blocks_ad = 1 + (12 + a) / block
-	mov	386(sp), r8
-	mov	#0, r7
-	add	#12, r8
-	addc	#0, r7
-	mov	r7, r10
-	rla	r10
-	adc	r10
-	rla	r10
-	adc	r10
-	rla	r10
-	adc	r10
-	mov	r10, r11
-	and	#65528, r11
-	mov	r8, r9
-	rla	r9
-	adc	r9
-	rla	r9
-	adc	r9
-	rla	r9
-	adc	r9
-	mov	r9, r14
-	and	#7, r14
-	bis	r14, r11
-	mov	r7, r6
-	mov	r7, 190(sp)
-	rla	r6
-	adc	r6
-	mov	r6, r5
-	and	#65534, r5
-	mov	r8, r4
-	mov	r8, 198(sp)
-	rla	r4
-	adc	r4
-	mov	r4, r14
-	and	#1, r14
-	bis	r14, r5
-	and	#65528, r9
-	and	#7, r10
-	and	#1, r6
-	and	#65534, r4
-	mov	#0, r7
-	mov	#0, r8
-	add	r9, r4
-	addc	r11, r5
-	addc	r10, r6
-	addc	#0, r7
-	addc	#0, r8
-	mov	190(sp), r9
-	rla	r9
-	adc	r9
-	rla	r9
-	adc	r9
-	rla	r9
-	adc	r9
-	rla	r9
-	adc	r9
-	mov	r9, r11
-	and	#65520, r11
-	mov	198(sp), r10
-	rla	r10
-	adc	r10
-	rla	r10
-	adc	r10
-	rla	r10
-	adc	r10
-	rla	r10
-	adc	r10
-	mov	r10, r14
-	and	#15, r14
-	bis	r14, r11
-	and	#65520, r10
-	and	#15, r9
-	add	r10, r4
-	addc	r11, r5
-	addc	r9, r6
-	addc	#0, r7
-	addc	#0, r8
-	mov	190(sp), r9
-	swpb	r9
-	bit	#1, r9
-	rrc	r9
-	mov	r9, r11
-	and	#65408, r11
-	mov	198(sp), r10
-	swpb	r10
-	bit	#1, r10
-	rrc	r10
-	mov	r10, r14
-	and	#127, r14
-	bis	r14, r11
-	and	#65408, r10
-	and	#127, r9
-	add	r10, r4
-	addc	r11, r5
-	addc	r9, r6
-	addc	#0, r7
-	addc	#0, r8
-	mov	198(sp), r9
-	swpb	r9
-	mov	r9, r10
-	and	#65280, r10
-	mov.b	r9, r9
-	mov	190(sp), r14
-	mov	r14, r11
-	and	#255, r11
-	swpb	r11
-	bis	r9, r11
-	swpb	r14
-	mov.b	r14, r14
-	add	r10, r4
-	addc	r11, r5
-	addc	r14, r6
-	addc	#0, r7
-	addc	#0, r8
-	mov	190(sp), r9
-	swpb	r9
-	rla	r9
-	adc	r9
-	rla	r9
-	adc	r9
-	rla	r9
-	adc	r9
-	mov	r9, r11
-	and	#63488, r11
-	mov	198(sp), r10
-	swpb	r10
-	rla	r10
-	adc	r10
-	rla	r10
-	adc	r10
-	rla	r10
-	adc	r10
-	mov	r10, r14
-	and	#2047, r14
-	bis	r14, r11
-	and	#63488, r10
-	and	#2047, r9
-	add	r10, r4
-	addc	r11, r5
-	addc	r9, r6
-	addc	#0, r7
-	addc	#0, r8
-	mov	190(sp), r9
-	bit	#1, r9
-	rrc	r9
-	bit	#1, r9
-	rrc	r9
-	bit	#1, r9
-	rrc	r9
-	bit	#1, r9
-	rrc	r9
-	mov	r9, r11
-	and	#61440, r11
-	mov	198(sp), r10
-	bit	#1, r10
-	rrc	r10
-	bit	#1, r10
-	rrc	r10
-	bit	#1, r10
-	rrc	r10
-	bit	#1, r10
-	rrc	r10
-	mov	r10, r14
-	and	#4095, r14
-	bis	r14, r11
-	and	#61440, r10
-	and	#4095, r9
-	add	r10, r4
-	addc	r11, r5
-	addc	r9, r6
-	addc	#0, r7
-	addc	#0, r8
-	mov	190(sp), r9
-	bit	#1, r9
-	rrc	r9
-	mov	r9, r11
-	and	#32768, r11
-	mov	198(sp), r10
-	bit	#1, r10
-	rrc	r10
-	mov	r10, r14
-	and	#32767, r14
-	bis	r14, r11
-	and	#32768, r10
-	and	#32767, r9
-	add	r10, r4
-	addc	r11, r5
-	addc	r9, r6
-	addc	#0, r7
-	addc	#0, r8
-	mov	190(sp), r9
-	rla	r9
-	adc	r9
-	rla	r9
-	adc	r9
-	rla	r9
-	adc	r9
-	mov	r9, r11
-	and	#65528, r11
-	mov	198(sp), r10
-	rla	r10
-	adc	r10
-	rla	r10
-	adc	r10
-	rla	r10
-	adc	r10
-	mov	r10, r14
-	and	#7, r14
-	bis	r14, r11
-	and	#65528, r10
-	and	#7, r9
-	add	#0, r4
-	addc	198(sp), r5
-	addc	190(sp), r6
-	addc	#0, r7
-	addc	#0, r8
-	add	#0, r4
-	addc	r10, r5
-	addc	r11, r6
-	addc	r9, r7
-	addc	#0, r8
-	mov	190(sp), r9
-	rla	r9
-	adc	r9
-	rla	r9
-	adc	r9
-	rla	r9
-	adc	r9
-	rla	r9
-	adc	r9
-	mov	r9, r11
-	and	#65520, r11
-	mov	198(sp), r10
-	rla	r10
-	adc	r10
-	rla	r10
-	adc	r10
-	rla	r10
-	adc	r10
-	rla	r10
-	adc	r10
-	mov	r10, r14
-	and	#15, r14
-	bis	r14, r11
-	and	#65520, r10
-	and	#15, r9
-	add	#0, r4
-	addc	r10, r5
-	addc	r11, r6
-	addc	r9, r7
-	addc	#0, r8
-	mov	190(sp), r9
-	swpb	r9
-	bit	#1, r9
-	rrc	r9
-	mov	r9, r11
-	and	#65408, r11
-	mov	198(sp), r10
-	swpb	r10
-	bit	#1, r10
-	rrc	r10
-	mov	r10, r14
-	and	#127, r14
-	bis	r14, r11
-	and	#65408, r10
-	and	#127, r9
-	add	#0, r4
-	addc	r10, r5
-	addc	r11, r6
-	addc	r9, r7
-	addc	#0, r8
-	mov	198(sp), r9
-	swpb	r9
-	mov	r9, r10
-	and	#65280, r10
-	mov.b	r9, r9
-	mov	190(sp), r14
-	mov	r14, r11
-	and	#255, r11
-	swpb	r11
-	bis	r9, r11
-	swpb	r14
-	mov.b	r14, r14
-	add	#0, r4
-	addc	r10, r5
-	addc	r11, r6
-	addc	r14, r7
-	addc	#0, r8
-	mov	190(sp), r9
-	swpb	r9
-	rla	r9
-	adc	r9
-	rla	r9
-	adc	r9
-	rla	r9
-	adc	r9
-	mov	r9, r11
-	and	#63488, r11
-	mov	198(sp), r10
-	swpb	r10
-	rla	r10
-	adc	r10
-	rla	r10
-	adc	r10
-	rla	r10
-	adc	r10
-	mov	r10, r14
-	and	#2047, r14
-	bis	r14, r11
-	and	#63488, r10
-	and	#2047, r9
-	add	#0, r4
-	addc	r10, r5
-	addc	r11, r6
-	addc	r9, r7
-	addc	#0, r8
-	mov	190(sp), r9
-	bit	#1, r9
-	rrc	r9
-	bit	#1, r9
-	rrc	r9
-	bit	#1, r9
-	rrc	r9
-	bit	#1, r9
-	rrc	r9
-	mov	r9, r11
-	and	#61440, r11
-	mov	198(sp), r10
-	bit	#1, r10
-	rrc	r10
-	bit	#1, r10
-	rrc	r10
-	bit	#1, r10
-	rrc	r10
-	bit	#1, r10
-	rrc	r10
-	mov	r10, r14
-	and	#4095, r14
-	bis	r14, r11
-	and	#61440, r10
-	and	#4095, r9
-	add	#0, r4
-	addc	r10, r5
-	addc	r11, r6
-	addc	r9, r7
-	addc	#0, r8
-	mov	190(sp), r10
-	bit	#1, r10
-	rrc	r10
-	mov	r10, r11
-	and	#32768, r11
-	mov	198(sp), r9
-	bit	#1, r9
-	rrc	r9
-	mov	r9, r14
-	and	#32767, r14
-	bis	r14, r11
-	and	#32768, r9
-	and	#32767, r10
-	add	#0, r4
-	mov	r4, 244(sp)
-	addc	r9, r5
-	mov	r5, 242(sp)
-	addc	r11, r6
-	mov	r6, 240(sp)
-	addc	r10, r7
-	mov	r7, 238(sp)
-	addc	#0, r8
-	mov	r8, 236(sp)
+	sub	#370, sp
 	; elephant_dumbo.ae:78: blocks_m = (m + block - 1) / block
-	mov	390(sp), r11
-	mov	#0, r14
-	add	#20, r11
-	addc	#0, r14
-	sub	#1, r11
-	subc	#0, r14
-	mov	r14, r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	mov	r8, r7
+	mov	376(sp), r14
+	add	#20, r14
+	sub	#1, r14
+	subc	r10, r10
+	mov	r10, r11
+	rla	r11
+	adc	r11
+	rla	r11
+	adc	r11
+	rla	r11
+	adc	r11
+	mov	r11, r7
 	and	#65528, r7
-	mov	r11, r6
+	mov	r14, r6
 	rla	r6
 	adc	r6
 	rla	r6
 	adc	r6
 	rla	r6
 	adc	r6
-	mov	r6, r10
-	and	#7, r10
-	bis	r10, r7
-	mov	r14, r4
-	mov	r14, 156(sp)
+	mov	r6, r8
+	and	#7, r8
+	bis	r8, r7
+	mov	r10, r4
+	mov	r10, 156(sp)
 	rla	r4
 	adc	r4
 	mov	r4, r9
 	and	#65534, r9
-	mov	r11, r10
-	mov	r11, 170(sp)
+	mov	r14, r10
+	mov	r14, 170(sp)
 	rla	r10
 	adc	r10
 	mov	r10, r14
 	and	#1, r14
 	bis	r14, r9
 	and	#65528, r6
-	and	#7, r8
+	and	#7, r11
 	and	#1, r4
 	and	#65534, r10
+	mov	#0, r8
 	mov	#0, r14
-	mov	#0, r11
 	add	r6, r10
 	addc	r7, r9
-	addc	r8, r4
+	addc	r11, r4
+	addc	#0, r8
 	addc	#0, r14
-	addc	#0, r11
 	mov	156(sp), r5
 	rla	r5
 	adc	r5
@@ -1151,16 +779,16 @@ elephant_dumbo_crypt:
 	adc	r6
 	rla	r6
 	adc	r6
-	mov	r6, r8
-	and	#15, r8
-	bis	r8, r7
+	mov	r6, r11
+	and	#15, r11
+	bis	r11, r7
 	and	#65520, r6
 	and	#15, r5
 	add	r6, r10
 	addc	r7, r9
 	addc	r5, r4
+	addc	#0, r8
 	addc	#0, r14
-	addc	#0, r11
 	mov	156(sp), r5
 	swpb	r5
 	bit	#1, r5
@@ -1171,33 +799,33 @@ elephant_dumbo_crypt:
 	swpb	r6
 	bit	#1, r6
 	rrc	r6
-	mov	r6, r8
-	and	#127, r8
-	bis	r8, r7
+	mov	r6, r11
+	and	#127, r11
+	bis	r11, r7
 	and	#65408, r6
 	and	#127, r5
 	add	r6, r10
 	addc	r7, r9
 	addc	r5, r4
+	addc	#0, r8
 	addc	#0, r14
-	addc	#0, r11
 	mov	170(sp), r5
 	swpb	r5
 	mov	r5, r6
 	and	#65280, r6
 	mov.b	r5, r5
-	mov	156(sp), r8
-	mov	r8, r7
+	mov	156(sp), r11
+	mov	r11, r7
 	and	#255, r7
 	swpb	r7
 	bis	r5, r7
-	swpb	r8
-	mov.b	r8, r8
+	swpb	r11
+	mov.b	r11, r11
 	add	r6, r10
 	addc	r7, r9
-	addc	r8, r4
+	addc	r11, r4
+	addc	#0, r8
 	addc	#0, r14
-	addc	#0, r11
 	mov	156(sp), r5
 	swpb	r5
 	rla	r5
@@ -1216,16 +844,16 @@ elephant_dumbo_crypt:
 	adc	r6
 	rla	r6
 	adc	r6
-	mov	r6, r8
-	and	#2047, r8
-	bis	r8, r7
+	mov	r6, r11
+	and	#2047, r11
+	bis	r11, r7
 	and	#63488, r6
 	and	#2047, r5
 	add	r6, r10
 	addc	r7, r9
 	addc	r5, r4
+	addc	#0, r8
 	addc	#0, r14
-	addc	#0, r11
 	mov	156(sp), r5
 	bit	#1, r5
 	rrc	r5
@@ -1246,16 +874,16 @@ elephant_dumbo_crypt:
 	rrc	r6
 	bit	#1, r6
 	rrc	r6
-	mov	r6, r8
-	and	#4095, r8
-	bis	r8, r7
+	mov	r6, r11
+	and	#4095, r11
+	bis	r11, r7
 	and	#61440, r6
 	and	#4095, r5
 	add	r6, r10
 	addc	r7, r9
 	addc	r5, r4
+	addc	#0, r8
 	addc	#0, r14
-	addc	#0, r11
 	mov	156(sp), r5
 	bit	#1, r5
 	rrc	r5
@@ -1264,16 +892,16 @@ elephant_dumbo_crypt:
 	mov	170(sp), r6
 	bit	#1, r6
 	rrc	r6
-	mov	r6, r8
-	and	#32767, r8
-	bis	r8, r7
+	mov	r6, r11
+	and	#32767, r11
+	bis	r11, r7
 	and	#32768, r6
 	and	#32767, r5
 	add	r6, r10
 	addc	r7, r9
 	addc	r5, r4
+	addc	#0, r8
 	addc	#0, r14
-	addc	#0, r11
 	mov	156(sp), r5
 	rla	r5
 	adc	r5
@@ -1290,21 +918,21 @@ elephant_dumbo_crypt:
 	adc	r6
 	rla	r6
 	adc	r6
-	mov	r6, r8
-	and	#7, r8
-	bis	r8, r7
+	mov	r6, r11
+	and	#7, r11
+	bis	r11, r7
 	and	#65528, r6
 	and	#7, r5
 	add	#0, r10
 	addc	170(sp), r9
 	addc	156(sp), r4
+	addc	#0, r8
 	addc	#0, r14
-	addc	#0, r11
 	add	#0, r10
 	addc	r6, r9
 	addc	r7, r4
-	addc	r5, r14
-	addc	#0, r11
+	addc	r5, r8
+	addc	#0, r14
 	mov	156(sp), r5
 	rla	r5
 	adc	r5
@@ -1325,16 +953,16 @@ elephant_dumbo_crypt:
 	adc	r6
 	rla	r6
 	adc	r6
-	mov	r6, r8
-	and	#15, r8
-	bis	r8, r7
+	mov	r6, r11
+	and	#15, r11
+	bis	r11, r7
 	and	#65520, r6
 	and	#15, r5
 	add	#0, r10
 	addc	r6, r9
 	addc	r7, r4
-	addc	r5, r14
-	addc	#0, r11
+	addc	r5, r8
+	addc	#0, r14
 	mov	156(sp), r5
 	swpb	r5
 	bit	#1, r5
@@ -1345,33 +973,33 @@ elephant_dumbo_crypt:
 	swpb	r6
 	bit	#1, r6
 	rrc	r6
-	mov	r6, r8
-	and	#127, r8
-	bis	r8, r7
+	mov	r6, r11
+	and	#127, r11
+	bis	r11, r7
 	and	#65408, r6
 	and	#127, r5
 	add	#0, r10
 	addc	r6, r9
 	addc	r7, r4
-	addc	r5, r14
-	addc	#0, r11
+	addc	r5, r8
+	addc	#0, r14
 	mov	170(sp), r5
 	swpb	r5
 	mov	r5, r6
 	and	#65280, r6
 	mov.b	r5, r5
-	mov	156(sp), r8
-	mov	r8, r7
+	mov	156(sp), r11
+	mov	r11, r7
 	and	#255, r7
 	swpb	r7
 	bis	r5, r7
-	swpb	r8
-	mov.b	r8, r8
+	swpb	r11
+	mov.b	r11, r11
 	add	#0, r10
 	addc	r6, r9
 	addc	r7, r4
-	addc	r8, r14
-	addc	#0, r11
+	addc	r11, r8
+	addc	#0, r14
 	mov	156(sp), r5
 	swpb	r5
 	rla	r5
@@ -1390,16 +1018,16 @@ elephant_dumbo_crypt:
 	adc	r6
 	rla	r6
 	adc	r6
-	mov	r6, r8
-	and	#2047, r8
-	bis	r8, r7
+	mov	r6, r11
+	and	#2047, r11
+	bis	r11, r7
 	and	#63488, r6
 	and	#2047, r5
 	add	#0, r10
 	addc	r6, r9
 	addc	r7, r4
-	addc	r5, r14
-	addc	#0, r11
+	addc	r5, r8
+	addc	#0, r14
 	mov	156(sp), r5
 	bit	#1, r5
 	rrc	r5
@@ -1420,16 +1048,16 @@ elephant_dumbo_crypt:
 	rrc	r6
 	bit	#1, r6
 	rrc	r6
-	mov	r6, r8
-	and	#4095, r8
-	bis	r8, r7
+	mov	r6, r11
+	and	#4095, r11
+	bis	r11, r7
 	and	#61440, r6
 	and	#4095, r5
 	add	#0, r10
 	addc	r6, r9
 	addc	r7, r4
-	addc	r5, r14
-	addc	#0, r11
+	addc	r5, r8
+	addc	#0, r14
 	mov	156(sp), r7
 	bit	#1, r7
 	rrc	r7
@@ -1438,21 +1066,21 @@ elephant_dumbo_crypt:
 	mov	170(sp), r5
 	bit	#1, r5
 	rrc	r5
-	mov	r5, r8
-	and	#32767, r8
-	bis	r8, r6
+	mov	r5, r11
+	and	#32767, r11
+	bis	r11, r6
 	and	#32768, r5
 	and	#32767, r7
 	add	#0, r10
 	addc	r5, r9
 	addc	r6, r4
-	addc	r7, r14
-	addc	#0, r11
+	addc	r7, r8
+	addc	#0, r14
 	add	#0, r10
 	addc	#0, r9
 	addc	170(sp), r4
-	addc	156(sp), r14
-	addc	#0, r11
+	addc	156(sp), r8
+	addc	#0, r14
 	swpb	r4
 	rla	r4
 	adc	r4
@@ -1461,242 +1089,242 @@ elephant_dumbo_crypt:
 	rla	r4
 	adc	r4
 	and	#2047, r4
-	swpb	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	mov	r14, r9
+	swpb	r8
+	rla	r8
+	adc	r8
+	rla	r8
+	adc	r8
+	rla	r8
+	adc	r8
+	mov	r8, r9
 	and	#63488, r9
 	bis	r9, r4
-	mov	r4, 222(sp)
-	and	#2047, r14
-	and	#1, r11
-	swpb	r11
-	rla	r11
-	rla	r11
-	rla	r11
-	and	#63488, r11
-	bis	r11, r14
-	mov	r14, 220(sp)
+	mov	r4, 230(sp)
+	and	#2047, r8
+	and	#1, r14
+	swpb	r14
+	rla	r14
+	rla	r14
+	rla	r14
+	and	#63488, r14
+	bis	r14, r8
+	mov	r8, 216(sp)
 	; elephant_dumbo.ae:77: blocks_c = 1 + m / block
-	mov	390(sp), r4
-	mov	r4, r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	mov	r8, r10
-	and	#65528, r10
-	and	#7, r8
-	mov	r4, r6
-	rla	r6
-	adc	r6
-	mov	r6, r11
-	and	#1, r11
-	and	#65534, r6
-	mov	#0, r5
+	mov	376(sp), r4
+	mov	r4, r7
+	rla	r7
+	adc	r7
+	rla	r7
+	adc	r7
+	rla	r7
+	adc	r7
+	mov	r7, r11
+	and	#65528, r11
+	and	#7, r7
+	mov	r4, r10
+	rla	r10
+	adc	r10
+	mov	r10, r5
+	and	#1, r5
+	and	#65534, r10
 	mov	#0, r14
+	mov	#0, r8
 	mov	#0, r9
-	add	r10, r6
-	addc	r8, r11
-	addc	#0, r5
+	add	r11, r10
+	addc	r7, r5
 	addc	#0, r14
+	addc	#0, r8
 	addc	#0, r9
-	mov	r4, r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	mov	r8, r7
-	and	#65520, r7
-	and	#15, r8
-	add	r7, r6
-	addc	r8, r11
-	addc	#0, r5
+	mov	r4, r7
+	rla	r7
+	adc	r7
+	rla	r7
+	adc	r7
+	rla	r7
+	adc	r7
+	rla	r7
+	adc	r7
+	mov	r7, r6
+	and	#65520, r6
+	and	#15, r7
+	add	r6, r10
+	addc	r7, r5
 	addc	#0, r14
+	addc	#0, r8
 	addc	#0, r9
-	mov	r4, r8
-	swpb	r8
-	bit	#1, r8
-	rrc	r8
-	mov	r8, r7
-	and	#65408, r7
-	and	#127, r8
-	add	r7, r6
-	addc	r8, r11
-	addc	#0, r5
+	mov	r4, r7
+	swpb	r7
+	bit	#1, r7
+	rrc	r7
+	mov	r7, r6
+	and	#65408, r6
+	and	#127, r7
+	add	r6, r10
+	addc	r7, r5
 	addc	#0, r14
+	addc	#0, r8
 	addc	#0, r9
-	mov	r4, r8
-	swpb	r8
-	mov	r8, r7
-	and	#65280, r7
-	mov.b	r8, r8
-	add	r7, r6
-	addc	r8, r11
-	addc	#0, r5
+	mov	r4, r7
+	swpb	r7
+	mov	r7, r6
+	and	#65280, r6
+	mov.b	r7, r7
+	add	r6, r10
+	addc	r7, r5
 	addc	#0, r14
+	addc	#0, r8
 	addc	#0, r9
-	mov	r4, r8
-	swpb	r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	mov	r8, r7
-	and	#63488, r7
-	and	#2047, r8
-	add	r7, r6
-	addc	r8, r11
-	addc	#0, r5
+	mov	r4, r7
+	swpb	r7
+	rla	r7
+	adc	r7
+	rla	r7
+	adc	r7
+	rla	r7
+	adc	r7
+	mov	r7, r6
+	and	#63488, r6
+	and	#2047, r7
+	add	r6, r10
+	addc	r7, r5
 	addc	#0, r14
+	addc	#0, r8
 	addc	#0, r9
-	mov	r4, r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	mov	r8, r7
-	and	#61440, r7
-	and	#4095, r8
-	add	r7, r6
-	addc	r8, r11
-	addc	#0, r5
+	mov	r4, r7
+	bit	#1, r7
+	rrc	r7
+	bit	#1, r7
+	rrc	r7
+	bit	#1, r7
+	rrc	r7
+	bit	#1, r7
+	rrc	r7
+	mov	r7, r6
+	and	#61440, r6
+	and	#4095, r7
+	add	r6, r10
+	addc	r7, r5
 	addc	#0, r14
+	addc	#0, r8
 	addc	#0, r9
-	mov	r4, r8
-	bit	#1, r8
-	rrc	r8
-	mov	r8, r7
-	and	#32768, r7
-	and	#32767, r8
-	add	r7, r6
-	addc	r8, r11
-	addc	#0, r5
+	mov	r4, r7
+	bit	#1, r7
+	rrc	r7
+	mov	r7, r6
+	and	#32768, r6
+	and	#32767, r7
+	add	r6, r10
+	addc	r7, r5
 	addc	#0, r14
+	addc	#0, r8
 	addc	#0, r9
-	mov	r4, r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	mov	r8, r7
-	and	#65528, r7
-	and	#7, r8
-	add	#0, r6
-	addc	r4, r11
-	addc	#0, r5
-	addc	#0, r14
-	addc	#0, r9
-	add	#0, r6
-	addc	r7, r11
-	addc	r8, r5
-	addc	#0, r14
-	addc	#0, r9
-	mov	r4, r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	mov	r8, r7
-	and	#65520, r7
-	and	#15, r8
-	add	#0, r6
-	addc	r7, r11
-	addc	r8, r5
-	addc	#0, r14
-	addc	#0, r9
-	mov	r4, r8
-	swpb	r8
-	bit	#1, r8
-	rrc	r8
-	mov	r8, r7
-	and	#65408, r7
-	and	#127, r8
-	add	#0, r6
-	addc	r7, r11
-	addc	r8, r5
-	addc	#0, r14
-	addc	#0, r9
-	mov	r4, r8
-	swpb	r8
-	mov	r8, r7
-	and	#65280, r7
-	mov.b	r8, r8
-	add	#0, r6
-	addc	r7, r11
-	addc	r8, r5
-	addc	#0, r14
-	addc	#0, r9
-	mov	r4, r8
-	swpb	r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	mov	r8, r7
-	and	#63488, r7
-	and	#2047, r8
-	add	#0, r6
-	addc	r7, r11
-	addc	r8, r5
-	addc	#0, r14
-	addc	#0, r9
-	mov	r4, r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	mov	r8, r7
-	and	#61440, r7
-	and	#4095, r8
-	add	#0, r6
-	addc	r7, r11
-	addc	r8, r5
-	addc	#0, r14
-	addc	#0, r9
-	mov	r4, r8
-	bit	#1, r8
-	rrc	r8
-	mov	r8, r7
-	and	#32768, r7
-	and	#32767, r8
-	add	#0, r6
-	addc	r7, r11
-	addc	r8, r5
-	addc	#0, r14
-	addc	#0, r9
-	add	#0, r6
-	addc	#0, r11
+	mov	r4, r7
+	rla	r7
+	adc	r7
+	rla	r7
+	adc	r7
+	rla	r7
+	adc	r7
+	mov	r7, r6
+	and	#65528, r6
+	and	#7, r7
+	add	#0, r10
 	addc	r4, r5
 	addc	#0, r14
+	addc	#0, r8
+	addc	#0, r9
+	add	#0, r10
+	addc	r6, r5
+	addc	r7, r14
+	addc	#0, r8
+	addc	#0, r9
+	mov	r4, r7
+	rla	r7
+	adc	r7
+	rla	r7
+	adc	r7
+	rla	r7
+	adc	r7
+	rla	r7
+	adc	r7
+	mov	r7, r6
+	and	#65520, r6
+	and	#15, r7
+	add	#0, r10
+	addc	r6, r5
+	addc	r7, r14
+	addc	#0, r8
+	addc	#0, r9
+	mov	r4, r7
+	swpb	r7
+	bit	#1, r7
+	rrc	r7
+	mov	r7, r6
+	and	#65408, r6
+	and	#127, r7
+	add	#0, r10
+	addc	r6, r5
+	addc	r7, r14
+	addc	#0, r8
+	addc	#0, r9
+	mov	r4, r7
+	swpb	r7
+	mov	r7, r6
+	and	#65280, r6
+	mov.b	r7, r7
+	add	#0, r10
+	addc	r6, r5
+	addc	r7, r14
+	addc	#0, r8
+	addc	#0, r9
+	mov	r4, r7
+	swpb	r7
+	rla	r7
+	adc	r7
+	rla	r7
+	adc	r7
+	rla	r7
+	adc	r7
+	mov	r7, r6
+	and	#63488, r6
+	and	#2047, r7
+	add	#0, r10
+	addc	r6, r5
+	addc	r7, r14
+	addc	#0, r8
+	addc	#0, r9
+	mov	r4, r7
+	bit	#1, r7
+	rrc	r7
+	bit	#1, r7
+	rrc	r7
+	bit	#1, r7
+	rrc	r7
+	bit	#1, r7
+	rrc	r7
+	mov	r7, r6
+	and	#61440, r6
+	and	#4095, r7
+	add	#0, r10
+	addc	r6, r5
+	addc	r7, r14
+	addc	#0, r8
+	addc	#0, r9
+	mov	r4, r7
+	bit	#1, r7
+	rrc	r7
+	mov	r7, r6
+	and	#32768, r6
+	and	#32767, r7
+	add	#0, r10
+	addc	r6, r5
+	addc	r7, r14
+	addc	#0, r8
+	addc	#0, r9
+	add	#0, r10
+	addc	#0, r5
+	addc	r4, r14
+	addc	#0, r8
 	addc	#0, r9
 	and	#1, r9
 	swpb	r9
@@ -1704,6 +1332,16 @@ elephant_dumbo_crypt:
 	rla	r9
 	rla	r9
 	and	#63488, r9
+	swpb	r8
+	rla	r8
+	adc	r8
+	rla	r8
+	adc	r8
+	rla	r8
+	adc	r8
+	mov	r8, r6
+	and	#2047, r6
+	bis	r9, r6
 	swpb	r14
 	rla	r14
 	adc	r14
@@ -1711,9 +1349,77 @@ elephant_dumbo_crypt:
 	adc	r14
 	rla	r14
 	adc	r14
-	mov	r14, r6
-	and	#2047, r6
-	bis	r9, r6
+	and	#2047, r14
+	and	#63488, r8
+	bis	r8, r14
+	mov	r14, 200(sp)
+	; elephant_dumbo.ae:79: blocks_ad = 1 + (12 + a) / block
+	mov	372(sp), r7
+	add	#12, r7
+	mov	r7, r4
+	rla	r4
+	adc	r4
+	rla	r4
+	adc	r4
+	rla	r4
+	adc	r4
+	mov	r4, r5
+	and	#65528, r5
+	and	#7, r4
+	mov	r7, r8
+	rla	r8
+	adc	r8
+	mov	r8, r14
+	and	#1, r14
+	and	#65534, r8
+	mov	#0, r9
+	mov	#0, r10
+	mov	#0, r11
+	add	r5, r8
+	addc	r4, r14
+	addc	#0, r9
+	addc	#0, r10
+	addc	#0, r11
+	mov	r7, r5
+	rla	r5
+	adc	r5
+	rla	r5
+	adc	r5
+	rla	r5
+	adc	r5
+	rla	r5
+	adc	r5
+	mov	r5, r4
+	and	#65520, r4
+	and	#15, r5
+	add	r4, r8
+	addc	r5, r14
+	addc	#0, r9
+	addc	#0, r10
+	addc	#0, r11
+	mov	r7, r5
+	swpb	r5
+	bit	#1, r5
+	rrc	r5
+	mov	r5, r4
+	and	#65408, r4
+	and	#127, r5
+	add	r4, r8
+	addc	r5, r14
+	addc	#0, r9
+	addc	#0, r10
+	addc	#0, r11
+	mov	r7, r5
+	swpb	r5
+	mov	r5, r4
+	and	#65280, r4
+	mov.b	r5, r5
+	add	r4, r8
+	addc	r5, r14
+	addc	#0, r9
+	addc	#0, r10
+	addc	#0, r11
+	mov	r7, r5
 	swpb	r5
 	rla	r5
 	adc	r5
@@ -1721,19 +1427,149 @@ elephant_dumbo_crypt:
 	adc	r5
 	rla	r5
 	adc	r5
+	mov	r5, r4
+	and	#63488, r4
 	and	#2047, r5
-	and	#63488, r14
-	bis	r14, r5
-	; elephant_dumbo.ae:79: blocks_ad = 1 + (12 + a) / block
-	mov	244(sp), r8
-	mov	242(sp), r14
-	mov	240(sp), r9
-	mov	238(sp), r10
-	mov	236(sp), r11
+	add	r4, r8
+	addc	r5, r14
+	addc	#0, r9
+	addc	#0, r10
+	addc	#0, r11
+	mov	r7, r5
+	bit	#1, r5
+	rrc	r5
+	bit	#1, r5
+	rrc	r5
+	bit	#1, r5
+	rrc	r5
+	bit	#1, r5
+	rrc	r5
+	mov	r5, r4
+	and	#61440, r4
+	and	#4095, r5
+	add	r4, r8
+	addc	r5, r14
+	addc	#0, r9
+	addc	#0, r10
+	addc	#0, r11
+	mov	r7, r5
+	bit	#1, r5
+	rrc	r5
+	mov	r5, r4
+	and	#32768, r4
+	and	#32767, r5
+	add	r4, r8
+	addc	r5, r14
+	addc	#0, r9
+	addc	#0, r10
+	addc	#0, r11
+	mov	r7, r5
+	rla	r5
+	adc	r5
+	rla	r5
+	adc	r5
+	rla	r5
+	adc	r5
+	mov	r5, r4
+	and	#65528, r4
+	and	#7, r5
+	add	#0, r8
+	addc	r7, r14
+	addc	#0, r9
+	addc	#0, r10
+	addc	#0, r11
+	add	#0, r8
+	addc	r4, r14
+	addc	r5, r9
+	addc	#0, r10
+	addc	#0, r11
+	mov	r7, r5
+	rla	r5
+	adc	r5
+	rla	r5
+	adc	r5
+	rla	r5
+	adc	r5
+	rla	r5
+	adc	r5
+	mov	r5, r4
+	and	#65520, r4
+	and	#15, r5
+	add	#0, r8
+	addc	r4, r14
+	addc	r5, r9
+	addc	#0, r10
+	addc	#0, r11
+	mov	r7, r5
+	swpb	r5
+	bit	#1, r5
+	rrc	r5
+	mov	r5, r4
+	and	#65408, r4
+	and	#127, r5
+	add	#0, r8
+	addc	r4, r14
+	addc	r5, r9
+	addc	#0, r10
+	addc	#0, r11
+	mov	r7, r5
+	swpb	r5
+	mov	r5, r4
+	and	#65280, r4
+	mov.b	r5, r5
+	add	#0, r8
+	addc	r4, r14
+	addc	r5, r9
+	addc	#0, r10
+	addc	#0, r11
+	mov	r7, r5
+	swpb	r5
+	rla	r5
+	adc	r5
+	rla	r5
+	adc	r5
+	rla	r5
+	adc	r5
+	mov	r5, r4
+	and	#63488, r4
+	and	#2047, r5
+	add	#0, r8
+	addc	r4, r14
+	addc	r5, r9
+	addc	#0, r10
+	addc	#0, r11
+	mov	r7, r5
+	bit	#1, r5
+	rrc	r5
+	bit	#1, r5
+	rrc	r5
+	bit	#1, r5
+	rrc	r5
+	bit	#1, r5
+	rrc	r5
+	mov	r5, r4
+	and	#61440, r4
+	and	#4095, r5
+	add	#0, r8
+	addc	r4, r14
+	addc	r5, r9
+	addc	#0, r10
+	addc	#0, r11
+	mov	r7, r5
+	bit	#1, r5
+	rrc	r5
+	mov	r5, r4
+	and	#32768, r4
+	and	#32767, r5
+	add	#0, r8
+	addc	r4, r14
+	addc	r5, r9
+	addc	#0, r10
+	addc	#0, r11
 	add	#0, r8
 	addc	#0, r14
-	addc	198(sp), r9
-	addc	190(sp), r10
+	addc	r7, r9
+	addc	#0, r10
 	addc	#0, r11
 	and	#1, r11
 	swpb	r11
@@ -1765,19 +1601,18 @@ elephant_dumbo_crypt:
 	addc	#0, r14
 	; elephant_dumbo.ae:81: steps = if blocks_ad - 1 < blocks_c + 1 then blocks_c + 1 else blocks_ad - 1
 	mov	r9, r7
-	mov	r9, 214(sp)
+	mov	r9, 210(sp)
 	mov	r14, r8
-	mov	r14, 212(sp)
+	mov	r14, 208(sp)
 	sub	#1, r7
 	subc	#0, r8
 	; elephant_dumbo.ae:77: blocks_c = 1 + m / block
-	add	#1, r5
+	add	#1, 200(sp)
 	addc	#0, r6
 	; elephant_dumbo.ae:81: steps = if blocks_ad - 1 < blocks_c + 1 then blocks_c + 1 else blocks_ad - 1
-	mov	r5, r9
-	mov	r5, 210(sp)
+	mov	200(sp), r9
 	mov	r6, r10
-	mov	r6, 208(sp)
+	mov	r6, 206(sp)
 	add	#1, r9
 	addc	#0, r10
 	cmp	r9, r7
@@ -1787,29 +1622,29 @@ elephant_dumbo_crypt:
 	xor	r7, r9
 	and	r11, r9
 	xor	r9, r7
-	mov	r7, 206(sp)
+	mov	r7, 204(sp)
 	xor	r8, r10
 	and	r11, r10
 	xor	r10, r8
-	mov	r8, 204(sp)
-	mov	r12, 216(sp)
-	mov	r15, 218(sp)
+	mov	r8, 202(sp)
+	mov	r12, 212(sp)
+	mov	r15, 214(sp)
 	mov	r13, r10
 	; elephant_dumbo.ae:82: n = load_le(nonce, 0, 12) as u160
 	mov	r13, r11
 	bit	#1, r11
 	jnz	.Lelephant_dumbo_crypt_bytes1
 .Lelephant_dumbo_crypt_words2:
-	mov	@r11+, 234(sp)
-	mov	@r11+, 232(sp)
-	mov	@r11+, 230(sp)
 	mov	@r11+, 228(sp)
 	mov	@r11+, 226(sp)
 	mov	@r11+, 224(sp)
+	mov	@r11+, 222(sp)
+	mov	@r11+, 220(sp)
+	mov	@r11+, 218(sp)
 	jmp	.Lelephant_dumbo_crypt_join3
 .Lelephant_dumbo_crypt_bytes1:
 	mov	sp, r12
-	add	#264, r12
+	add	#250, r12
 	mov	r12, r13
 	mov	#12, r14
 .Lelephant_dumbo_crypt_cpy4:
@@ -1831,11 +1666,11 @@ elephant_dumbo_crypt:
 	mov	@r10+, 160(sp)
 	mov	@r10+, 186(sp)
 	mov	@r10+, 188(sp)
-	mov	@r10+, 194(sp)
+	mov	@r10+, 192(sp)
 	jmp	.Lelephant_dumbo_crypt_join8
 .Lelephant_dumbo_crypt_bytes6:
 	mov	sp, r12
-	add	#264, r12
+	add	#250, r12
 	mov	r12, r13
 	mov	#12, r14
 .Lelephant_dumbo_crypt_cpy9:
@@ -1848,23 +1683,23 @@ elephant_dumbo_crypt:
 	mov	r12, r10
 	jmp	.Lelephant_dumbo_crypt_words7
 .Lelephant_dumbo_crypt_join8:
-	mov	218(sp), r10
-	cmp	#8, 386(sp)
+	mov	214(sp), r10
+	cmp	#8, 372(sp)
 	jnc	.Lelephant_dumbo_crypt_bytes11
 	bit	#1, r10
 	jnz	.Lelephant_dumbo_crypt_bytes11
 .Lelephant_dumbo_crypt_words12:
-	mov	@r10+, 192(sp)
+	mov	@r10+, 190(sp)
+	mov	@r10+, 194(sp)
 	mov	@r10+, 196(sp)
-	mov	@r10+, 200(sp)
-	mov	@r10+, 202(sp)
+	mov	@r10+, 198(sp)
 	jmp	.Lelephant_dumbo_crypt_join13
 .Lelephant_dumbo_crypt_bytes11:
 	mov	sp, r11
-	add	#264, r11
+	add	#250, r11
 	mov	r11, r12
 	mov	#8, r13
-	mov	386(sp), r15
+	mov	372(sp), r15
 .Lelephant_dumbo_crypt_cpy14:
 	clr	r14
 	tst	r15
@@ -1881,38 +1716,32 @@ elephant_dumbo_crypt:
 	jmp	.Lelephant_dumbo_crypt_words12
 .Lelephant_dumbo_crypt_join13:
 	; elephant_dumbo.ae:50: return if a < 8 then x | ((1 as u160) << (8 * (12 + a))) else x
-	mov	386(sp), r12
-	mov	r12, r13
-	mov	#0, r15
+	mov	372(sp), r14
+	mov	r14, r13
 	add	#12, r13
-	addc	#0, r15
-	rla	r13
-	adc	r13
-	rla	r15
-	rla	r15
-	rla	r15
 	rla	r13
 	adc	r13
 	rla	r13
 	adc	r13
-	mov	r13, r14
-	and	#7, r14
-	bis	r14, r15
+	rla	r13
+	adc	r13
+	mov	r13, r15
+	and	#7, r15
 	mov	r15, 102(sp)
 	and	#65528, r13
-	cmp	#8, r12
+	cmp	#8, r14
 	subc	r15, r15
 	subc	r14, r14
-	mov	216(sp), r12
-	mov	2(r12), 250(sp)
-	mov	4(r12), 248(sp)
-	mov	6(r12), 246(sp)
-	mov	8(r12), 262(sp)
-	mov	10(r12), 260(sp)
-	mov	12(r12), 258(sp)
-	mov	14(r12), 256(sp)
-	mov	16(r12), 254(sp)
-	mov	18(r12), 252(sp)
+	mov	212(sp), r12
+	mov	2(r12), 236(sp)
+	mov	4(r12), 234(sp)
+	mov	6(r12), 232(sp)
+	mov	8(r12), 248(sp)
+	mov	10(r12), 246(sp)
+	mov	12(r12), 244(sp)
+	mov	14(r12), 242(sp)
+	mov	16(r12), 240(sp)
+	mov	18(r12), 238(sp)
 	mov	#1, r15
 	mov	#0, r4
 	mov	#0, r5
@@ -1973,7 +1802,7 @@ elephant_dumbo_crypt:
 .Lelephant_dumbo_crypt_shend17:
 	; elephant_dumbo.ae:86: for i in 0..steps {
 	mov	#0, 134(sp)
-	mov	#0, 130(sp)
+	mov	#0, 132(sp)
 	; elephant_dumbo.ae:50: return if a < 8 then x | ((1 as u160) << (8 * (12 + a))) else x
 	mov	144(sp), r13
 	bis	r13, r15
@@ -1981,7 +1810,7 @@ elephant_dumbo_crypt:
 	and	r14, r15
 	xor	r15, r13
 	; elephant_dumbo.ae:86: for i in 0..steps {
-	mov	r13, 132(sp)
+	mov	r13, 130(sp)
 	; elephant_dumbo.ae:50: return if a < 8 then x | ((1 as u160) << (8 * (12 + a))) else x
 	mov	152(sp), r13
 	bis	r13, r4
@@ -2015,7 +1844,7 @@ elephant_dumbo_crypt:
 	; elephant_dumbo.ae:86: for i in 0..steps {
 	mov	r13, 122(sp)
 	; elephant_dumbo.ae:50: return if a < 8 then x | ((1 as u160) << (8 * (12 + a))) else x
-	mov	194(sp), r13
+	mov	192(sp), r13
 	bis	r13, r8
 	xor	r13, r8
 	and	r14, r8
@@ -2023,7 +1852,7 @@ elephant_dumbo_crypt:
 	; elephant_dumbo.ae:86: for i in 0..steps {
 	mov	r13, 120(sp)
 	; elephant_dumbo.ae:50: return if a < 8 then x | ((1 as u160) << (8 * (12 + a))) else x
-	mov	192(sp), r13
+	mov	190(sp), r13
 	bis	r13, r9
 	xor	r13, r9
 	and	r14, r9
@@ -2031,7 +1860,7 @@ elephant_dumbo_crypt:
 	; elephant_dumbo.ae:86: for i in 0..steps {
 	mov	r13, 118(sp)
 	; elephant_dumbo.ae:50: return if a < 8 then x | ((1 as u160) << (8 * (12 + a))) else x
-	mov	196(sp), r13
+	mov	194(sp), r13
 	bis	r13, r10
 	xor	r13, r10
 	and	r14, r10
@@ -2039,7 +1868,7 @@ elephant_dumbo_crypt:
 	; elephant_dumbo.ae:86: for i in 0..steps {
 	mov	r13, 116(sp)
 	; elephant_dumbo.ae:50: return if a < 8 then x | ((1 as u160) << (8 * (12 + a))) else x
-	mov	200(sp), r13
+	mov	196(sp), r13
 	bis	r13, r11
 	xor	r13, r11
 	and	r14, r11
@@ -2047,7 +1876,7 @@ elephant_dumbo_crypt:
 	; elephant_dumbo.ae:86: for i in 0..steps {
 	mov	r13, 114(sp)
 	; elephant_dumbo.ae:50: return if a < 8 then x | ((1 as u160) << (8 * (12 + a))) else x
-	mov	202(sp), r13
+	mov	198(sp), r13
 	bis	r13, r12
 	xor	r13, r12
 	and	r14, r12
@@ -2064,26 +1893,26 @@ elephant_dumbo_crypt:
 	mov	#0, 58(sp)
 	mov	#0, 56(sp)
 	mov	#0, 54(sp)
-	mov	216(sp), r15
+	mov	212(sp), r15
 	mov	@r15, 162(sp)
-	mov	250(sp), 166(sp)
-	mov	248(sp), 184(sp)
-	mov	246(sp), 182(sp)
-	mov	262(sp), 180(sp)
-	mov	260(sp), 178(sp)
-	mov	258(sp), 164(sp)
-	mov	256(sp), 176(sp)
-	mov	254(sp), 174(sp)
-	mov	252(sp), 172(sp)
-	cmp	206(sp), 134(sp)
-	mov	130(sp), r15
-	subc	204(sp), r15
+	mov	236(sp), 166(sp)
+	mov	234(sp), 184(sp)
+	mov	232(sp), 182(sp)
+	mov	248(sp), 180(sp)
+	mov	246(sp), 178(sp)
+	mov	244(sp), 164(sp)
+	mov	242(sp), 176(sp)
+	mov	240(sp), 174(sp)
+	mov	238(sp), 172(sp)
+	cmp	204(sp), 134(sp)
+	mov	132(sp), r15
+	subc	202(sp), r15
 	jnc	.Lelephant_dumbo_crypt_near58
 	br	#.Lelephant_dumbo_crypt_done22
 .Lelephant_dumbo_crypt_near58:
 .Lelephant_dumbo_crypt_loop21:
 	; elephant_dumbo.ae:88: off = block * i
-	mov	130(sp), r9
+	mov	132(sp), r9
 	mov	r9, r14
 	rla	r14
 	rla	r14
@@ -2205,15 +2034,15 @@ elephant_dumbo_crypt:
 	bis	r14, r12
 	mov	r12, 80(sp)
 	; elephant_dumbo.ae:89: if i < blocks_m {
-	cmp	222(sp), r10
-	subc	220(sp), r9
+	cmp	230(sp), r10
+	subc	216(sp), r9
 	clr	r15
 	adc	r15
 	xor	#1, r15
 	tst	r15
 	jz	.Lelephant_dumbo_crypt_else23
 	; elephant_dumbo.ae:90: count = if m - off < block then m - off else block
-	mov	390(sp), r14
+	mov	376(sp), r14
 	mov	#0, r15
 	mov	r11, r13
 	sub	r13, r14
@@ -2241,47 +2070,47 @@ elephant_dumbo_crypt:
 	mov	162(sp), r15
 	xor	50(sp), r15
 	; elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
-	mov	234(sp), r4
+	mov	228(sp), r4
 	xor	r15, r4
 	mov	r15, 12(sp)
 	; elephant_dumbo.ae:91: store_le(out, off, load_le(in, off, block, count) ^ masked(n, cur ^ next), count)
 	mov	166(sp), r15
 	xor	110(sp), r15
 	; elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
-	mov	232(sp), r5
+	mov	226(sp), r5
 	xor	r15, r5
 	mov	r15, 14(sp)
 	; elephant_dumbo.ae:91: store_le(out, off, load_le(in, off, block, count) ^ masked(n, cur ^ next), count)
 	mov	184(sp), r15
 	xor	108(sp), r15
 	; elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
-	mov	230(sp), r6
+	mov	224(sp), r6
 	xor	r15, r6
 	mov	r15, 20(sp)
 	; elephant_dumbo.ae:91: store_le(out, off, load_le(in, off, block, count) ^ masked(n, cur ^ next), count)
 	mov	182(sp), r15
 	xor	104(sp), r15
 	; elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
-	mov	228(sp), r7
+	mov	222(sp), r7
 	xor	r15, r7
 	mov	r15, 22(sp)
 	; elephant_dumbo.ae:91: store_le(out, off, load_le(in, off, block, count) ^ masked(n, cur ^ next), count)
 	mov	180(sp), r15
 	xor	98(sp), r15
 	; elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
-	mov	226(sp), r8
+	mov	220(sp), r8
 	xor	r15, r8
 	mov	r15, 24(sp)
 	; elephant_dumbo.ae:91: store_le(out, off, load_le(in, off, block, count) ^ masked(n, cur ^ next), count)
 	mov	178(sp), r15
 	xor	96(sp), r15
 	; elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
-	mov	224(sp), r9
+	mov	218(sp), r9
 	xor	r15, r9
 	mov	r15, 26(sp)
 	; elephant_dumbo.ae:91: store_le(out, off, load_le(in, off, block, count) ^ masked(n, cur ^ next), count)
 	mov	r11, r10
-	add	388(sp), r10
+	add	374(sp), r10
 	cmp	#20, r14
 	jnc	.Lelephant_dumbo_crypt_bytes25
 	bit	#1, r10
@@ -2300,7 +2129,7 @@ elephant_dumbo_crypt:
 	jmp	.Lelephant_dumbo_crypt_join27
 .Lelephant_dumbo_crypt_bytes25:
 	mov	sp, r11
-	add	#264, r11
+	add	#250, r11
 	mov	r11, r12
 	mov	#20, r13
 	mov	@sp, r15
@@ -2320,54 +2149,54 @@ elephant_dumbo_crypt:
 	jmp	.Lelephant_dumbo_crypt_words26
 .Lelephant_dumbo_crypt_join27:
 	; elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
-	mov	r4, 284(sp)
-	mov	r5, 286(sp)
-	mov	r6, 288(sp)
-	mov	r7, 290(sp)
-	mov	r8, 292(sp)
-	mov	r9, 294(sp)
-	mov	28(sp), 296(sp)
-	mov	34(sp), 298(sp)
-	mov	36(sp), 300(sp)
-	mov	42(sp), 302(sp)
+	mov	r4, 270(sp)
+	mov	r5, 272(sp)
+	mov	r6, 274(sp)
+	mov	r7, 276(sp)
+	mov	r8, 278(sp)
+	mov	r9, 280(sp)
+	mov	28(sp), 282(sp)
+	mov	34(sp), 284(sp)
+	mov	36(sp), 286(sp)
+	mov	42(sp), 288(sp)
 	mov	sp, r12
-	add	#284, r12
+	add	#270, r12
 	mov	sp, r13
-	add	#304, r13
+	add	#290, r13
 	call	#elephant_dumbo_P_permute
 	; elephant_dumbo.ae:91: store_le(out, off, load_le(in, off, block, count) ^ masked(n, cur ^ next), count)
 	mov	136(sp), r5
-	xor	304(sp), r5
+	xor	290(sp), r5
 	xor	12(sp), r5
 	mov	138(sp), r6
-	xor	306(sp), r6
+	xor	292(sp), r6
 	xor	14(sp), r6
 	mov	140(sp), r7
-	xor	308(sp), r7
+	xor	294(sp), r7
 	xor	20(sp), r7
 	mov	142(sp), r8
-	xor	310(sp), r8
+	xor	296(sp), r8
 	xor	22(sp), r8
 	mov	146(sp), r9
-	xor	312(sp), r9
+	xor	298(sp), r9
 	xor	24(sp), r9
 	mov	148(sp), r10
-	xor	314(sp), r10
+	xor	300(sp), r10
 	xor	26(sp), r10
 	mov	150(sp), r11
-	xor	316(sp), r11
+	xor	302(sp), r11
 	xor	28(sp), r11
 	mov	154(sp), r12
-	xor	318(sp), r12
+	xor	304(sp), r12
 	xor	34(sp), r12
 	mov	158(sp), r14
-	xor	320(sp), r14
+	xor	306(sp), r14
 	xor	36(sp), r14
 	mov	168(sp), r15
-	xor	322(sp), r15
+	xor	308(sp), r15
 	xor	42(sp), r15
 	mov	10(sp), r13
-	add	392(sp), r13
+	add	378(sp), r13
 	cmp	#20, 0(sp)
 	jnc	.Lelephant_dumbo_crypt_bytes30
 	bit	#1, r13
@@ -2384,18 +2213,18 @@ elephant_dumbo_crypt:
 	mov	r15, 18(r13)
 	jmp	.Lelephant_dumbo_crypt_stored31
 .Lelephant_dumbo_crypt_bytes30:
-	mov	r5, 264(sp)
-	mov	r6, 266(sp)
-	mov	r7, 268(sp)
-	mov	r8, 270(sp)
-	mov	r9, 272(sp)
-	mov	r10, 274(sp)
-	mov	r11, 276(sp)
-	mov	r12, 278(sp)
-	mov	r14, 280(sp)
-	mov	r15, 282(sp)
+	mov	r5, 250(sp)
+	mov	r6, 252(sp)
+	mov	r7, 254(sp)
+	mov	r8, 256(sp)
+	mov	r9, 258(sp)
+	mov	r10, 260(sp)
+	mov	r11, 262(sp)
+	mov	r12, 264(sp)
+	mov	r14, 266(sp)
+	mov	r15, 268(sp)
 	mov	sp, r14
-	add	#264, r14
+	add	#250, r14
 	mov	@sp, r15
 	cmp	#20, r15
 	jnc	.Lelephant_dumbo_crypt_cnt32
@@ -2415,13 +2244,13 @@ elephant_dumbo_crypt:
 	; elephant_dumbo.ae:93: if (i > 0) & (i <= blocks_c) {
 	mov	134(sp), r13
 	mov	r13, r15
-	mov	130(sp), r12
+	mov	132(sp), r12
 	bis	r12, r15
 	sub	#1, r15
 	clr	r14
 	adc	r14
-	cmp	r13, 210(sp)
-	mov	208(sp), r15
+	cmp	r13, 200(sp)
+	mov	206(sp), r15
 	subc	r12, r15
 	clr	r15
 	adc	r15
@@ -2443,12 +2272,12 @@ elephant_dumbo_crypt:
 	mov	44(sp), r15
 	sub	#20, r9
 	subc	#0, r15
-	mov	390(sp), r4
+	mov	376(sp), r4
 	mov	#0, r10
 	sub	r9, r4
 	subc	r15, r10
 	; elephant_dumbo.ae:42: x = load_le(buf, off, block, count)
-	add	396(sp), r9
+	add	382(sp), r9
 	cmp	#20, r4
 	jnc	.Lelephant_dumbo_crypt_bytes36
 	bit	#1, r9
@@ -2467,7 +2296,7 @@ elephant_dumbo_crypt:
 	jmp	.Lelephant_dumbo_crypt_join38
 .Lelephant_dumbo_crypt_bytes36:
 	mov	sp, r11
-	add	#264, r11
+	add	#250, r11
 	mov	r11, r12
 	mov	#20, r13
 	mov	r4, r15
@@ -2642,72 +2471,72 @@ elephant_dumbo_crypt:
 	xor	r5, r7
 	; elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
 	xor	78(sp), r7
-	mov	r7, 284(sp)
-	mov	r8, 286(sp)
-	mov	r9, 288(sp)
-	mov	r10, 290(sp)
-	mov	r11, 292(sp)
-	mov	r12, 294(sp)
-	mov	r13, 296(sp)
-	mov	r14, 298(sp)
-	mov	r15, 300(sp)
-	mov	r4, 302(sp)
+	mov	r7, 270(sp)
+	mov	r8, 272(sp)
+	mov	r9, 274(sp)
+	mov	r10, 276(sp)
+	mov	r11, 278(sp)
+	mov	r12, 280(sp)
+	mov	r13, 282(sp)
+	mov	r14, 284(sp)
+	mov	r15, 286(sp)
+	mov	r4, 288(sp)
 	mov	sp, r12
-	add	#284, r12
+	add	#270, r12
 	mov	sp, r13
-	add	#324, r13
+	add	#310, r13
 	call	#elephant_dumbo_P_permute
 	; elephant_dumbo.ae:94: tag = tag ^ masked(padded(c, off - block, m - (off - block)), prev ^ next)
-	mov	132(sp), r15
-	xor	324(sp), r15
+	mov	130(sp), r15
+	xor	310(sp), r15
 	xor	78(sp), r15
-	mov	r15, 132(sp)
+	mov	r15, 130(sp)
 	mov	128(sp), r15
-	xor	326(sp), r15
+	xor	312(sp), r15
 	xor	76(sp), r15
 	mov	r15, 128(sp)
 	mov	126(sp), r15
-	xor	328(sp), r15
+	xor	314(sp), r15
 	xor	74(sp), r15
 	mov	r15, 126(sp)
 	mov	124(sp), r15
-	xor	330(sp), r15
+	xor	316(sp), r15
 	xor	68(sp), r15
 	mov	r15, 124(sp)
 	mov	122(sp), r15
-	xor	332(sp), r15
+	xor	318(sp), r15
 	xor	66(sp), r15
 	mov	r15, 122(sp)
 	mov	120(sp), r15
-	xor	334(sp), r15
+	xor	320(sp), r15
 	xor	64(sp), r15
 	mov	r15, 120(sp)
 	mov	118(sp), r15
-	xor	336(sp), r15
+	xor	322(sp), r15
 	xor	62(sp), r15
 	mov	r15, 118(sp)
 	mov	116(sp), r15
-	xor	338(sp), r15
+	xor	324(sp), r15
 	xor	58(sp), r15
 	mov	r15, 116(sp)
 	mov	114(sp), r15
-	xor	340(sp), r15
+	xor	326(sp), r15
 	xor	56(sp), r15
 	mov	r15, 114(sp)
 	mov	112(sp), r15
-	xor	342(sp), r15
+	xor	328(sp), r15
 	xor	54(sp), r15
 	mov	r15, 112(sp)
 .Lelephant_dumbo_crypt_else34:
 .Lelephant_dumbo_crypt_endif35:
 	; elephant_dumbo.ae:96: if i + 1 < blocks_ad {
 	mov	134(sp), r11
-	mov	130(sp), r12
+	mov	132(sp), r12
 	add	#1, r11
 	addc	#0, r12
-	cmp	214(sp), r11
+	cmp	210(sp), r11
 	mov	r12, r15
-	subc	212(sp), r15
+	subc	208(sp), r15
 	clr	r15
 	adc	r15
 	xor	#1, r15
@@ -2744,15 +2573,14 @@ elephant_dumbo_crypt:
 	bis	r11, r12
 	add	r14, r9
 	addc	r15, r12
-	mov	386(sp), r4
-	mov	#0, r10
+	mov	372(sp), r4
 	add	#12, r4
-	addc	#0, r10
+	mov	#0, r10
 	sub	r9, r4
 	subc	r12, r10
 	sub	#12, r9
 	; elephant_dumbo.ae:42: x = load_le(buf, off, block, count)
-	add	218(sp), r9
+	add	214(sp), r9
 	cmp	#20, r4
 	jnc	.Lelephant_dumbo_crypt_bytes48
 	bit	#1, r9
@@ -2771,7 +2599,7 @@ elephant_dumbo_crypt:
 	jmp	.Lelephant_dumbo_crypt_join50
 .Lelephant_dumbo_crypt_bytes48:
 	mov	sp, r11
-	add	#264, r11
+	add	#250, r11
 	mov	r11, r12
 	mov	#20, r13
 	mov	r4, r15
@@ -2946,55 +2774,55 @@ elephant_dumbo_crypt:
 	xor	r5, r7
 	; elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
 	xor	50(sp), r7
-	mov	r7, 284(sp)
-	mov	r8, 286(sp)
-	mov	r9, 288(sp)
-	mov	r10, 290(sp)
-	mov	r11, 292(sp)
-	mov	r12, 294(sp)
-	mov	r13, 296(sp)
-	mov	r14, 298(sp)
-	mov	r15, 300(sp)
-	mov	r4, 302(sp)
+	mov	r7, 270(sp)
+	mov	r8, 272(sp)
+	mov	r9, 274(sp)
+	mov	r10, 276(sp)
+	mov	r11, 278(sp)
+	mov	r12, 280(sp)
+	mov	r13, 282(sp)
+	mov	r14, 284(sp)
+	mov	r15, 286(sp)
+	mov	r4, 288(sp)
 	mov	sp, r12
-	add	#284, r12
+	add	#270, r12
 	mov	sp, r13
-	add	#344, r13
+	add	#330, r13
 	call	#elephant_dumbo_P_permute
 	; elephant_dumbo.ae:97: tag = tag ^ masked(ad_block(ad, i + 1), next)
-	mov	132(sp), r6
-	xor	344(sp), r6
+	mov	130(sp), r6
+	xor	330(sp), r6
 	xor	50(sp), r6
 	mov	128(sp), r7
-	xor	346(sp), r7
+	xor	332(sp), r7
 	xor	110(sp), r7
 	mov	126(sp), r8
-	xor	348(sp), r8
+	xor	334(sp), r8
 	xor	108(sp), r8
 	mov	124(sp), r9
-	xor	350(sp), r9
+	xor	336(sp), r9
 	xor	104(sp), r9
 	mov	122(sp), r10
-	xor	352(sp), r10
+	xor	338(sp), r10
 	xor	98(sp), r10
 	mov	120(sp), r11
-	xor	354(sp), r11
+	xor	340(sp), r11
 	xor	96(sp), r11
 	mov	118(sp), r12
-	xor	356(sp), r12
+	xor	342(sp), r12
 	xor	92(sp), r12
 	mov	116(sp), r13
-	xor	358(sp), r13
+	xor	344(sp), r13
 	xor	88(sp), r13
 	mov	114(sp), r14
-	xor	360(sp), r14
+	xor	346(sp), r14
 	xor	86(sp), r14
 	mov	112(sp), r15
-	xor	362(sp), r15
+	xor	348(sp), r15
 	xor	80(sp), r15
 	jmp	.Lelephant_dumbo_crypt_endif47
 .Lelephant_dumbo_crypt_else46:
-	mov	132(sp), r6
+	mov	130(sp), r6
 	mov	128(sp), r7
 	mov	126(sp), r8
 	mov	124(sp), r9
@@ -3005,7 +2833,7 @@ elephant_dumbo_crypt:
 	mov	114(sp), r14
 	mov	112(sp), r15
 .Lelephant_dumbo_crypt_endif47:
-	mov	r6, 132(sp)
+	mov	r6, 130(sp)
 	mov	r7, 128(sp)
 	mov	r8, 126(sp)
 	mov	r9, 124(sp)
@@ -3056,66 +2884,66 @@ elephant_dumbo_crypt:
 	mov	80(sp), r15
 	mov	r15, 172(sp)
 	add	#1, 134(sp)
-	addc	#0, 130(sp)
-	cmp	206(sp), 134(sp)
-	mov	130(sp), r15
-	subc	204(sp), r15
+	addc	#0, 132(sp)
+	cmp	204(sp), 134(sp)
+	mov	132(sp), r15
+	subc	202(sp), r15
 	jc	.Lelephant_dumbo_crypt_near59
 	br	#.Lelephant_dumbo_crypt_loop21
 .Lelephant_dumbo_crypt_near59:
 .Lelephant_dumbo_crypt_done22:
 	; elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
 	mov	112(sp), r14
-	xor	252(sp), r14
+	xor	238(sp), r14
 	mov	114(sp), r13
-	xor	254(sp), r13
+	xor	240(sp), r13
 	mov	116(sp), r12
-	xor	256(sp), r12
+	xor	242(sp), r12
 	mov	118(sp), r11
-	xor	258(sp), r11
+	xor	244(sp), r11
 	mov	120(sp), r10
-	xor	260(sp), r10
+	xor	246(sp), r10
 	mov	122(sp), r9
-	xor	262(sp), r9
+	xor	248(sp), r9
 	mov	124(sp), r8
-	xor	246(sp), r8
+	xor	232(sp), r8
 	mov	126(sp), r7
-	xor	248(sp), r7
+	xor	234(sp), r7
 	mov	128(sp), r6
-	xor	250(sp), r6
-	mov	132(sp), r5
-	mov	216(sp), r15
+	xor	236(sp), r6
+	mov	130(sp), r5
+	mov	212(sp), r15
 	xor	@r15, r5
-	mov	r5, 284(sp)
-	mov	r6, 286(sp)
-	mov	r7, 288(sp)
-	mov	r8, 290(sp)
-	mov	r9, 292(sp)
-	mov	r10, 294(sp)
-	mov	r11, 296(sp)
-	mov	r12, 298(sp)
-	mov	r13, 300(sp)
-	mov	r14, 302(sp)
+	mov	r5, 270(sp)
+	mov	r6, 272(sp)
+	mov	r7, 274(sp)
+	mov	r8, 276(sp)
+	mov	r9, 278(sp)
+	mov	r10, 280(sp)
+	mov	r11, 282(sp)
+	mov	r12, 284(sp)
+	mov	r13, 286(sp)
+	mov	r14, 288(sp)
 	mov	sp, r12
-	add	#284, r12
+	add	#270, r12
 	mov	sp, r13
-	add	#364, r13
+	add	#350, r13
 	call	#elephant_dumbo_P_permute
-	mov	364(sp), r11
-	mov	216(sp), r15
+	mov	350(sp), r11
+	mov	212(sp), r15
 	xor	@r15, r11
-	mov	250(sp), r12
-	xor	366(sp), r12
-	mov	248(sp), r13
-	xor	368(sp), r13
-	mov	246(sp), r14
-	xor	370(sp), r14
-	mov	400(sp), r10
+	mov	236(sp), r12
+	xor	352(sp), r12
+	mov	234(sp), r13
+	xor	354(sp), r13
+	mov	232(sp), r14
+	xor	356(sp), r14
+	mov	386(sp), r10
 	mov	r11, 0(r10)
 	mov	r12, 2(r10)
 	mov	r13, 4(r10)
 	mov	r14, 6(r10)
-	add	#384, sp
+	add	#370, sp
 	ret
 	.size elephant_dumbo_crypt, .-elephant_dumbo_crypt
 

@@ -26,8 +26,8 @@ ghash_init:
 
 
 ; --- ghash_mul_h: ghash.mul_h
-;     frame 24 bytes (12 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 460 bytes of code
+;     frame 22 bytes (11 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 418 bytes of code
 	.section .text.ghash_mul_h,"ax",@progbits
 	.global ghash_mul_h
 	.type ghash_mul_h, @function
@@ -40,12 +40,11 @@ ghash_mul_h:
 	push	r6
 	push	r5
 	push	r4
-	sub	#24, sp
+	sub	#22, sp
 	mov	r12, 4(sp)
 	mov	r13, r7
-	mov	r14, 22(sp)
+	mov	r14, 20(sp)
 	; ghash.ae:50: for k in 0..128 / step_bits {
-	mov	#0, 20(sp)
 	mov	#0, 18(sp)
 	mov	#0, 16(sp)
 	mov	#0, 14(sp)
@@ -53,75 +52,62 @@ ghash_mul_h:
 	mov	#0, 10(sp)
 	mov	#0, 8(sp)
 	mov	#0, 6(sp)
+	mov	#0, r14
 	mov	#0, r6
 .Lghash_mul_h_loop1:
 	; ghash.ae:51: b = (x >> (step_bits * k as u32))[step_bits - 1:0]
-	mov	20(sp), r13
-	adc	r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	mov	r13, r14
-	and	#15, r14
-	and	#65520, r13
 	mov	4(sp), r4
-	mov	@r4, r5
+	mov	@r4, r15
 	mov	2(r4), r12
 	mov	4(r4), r11
 	mov	6(r4), r10
 	mov	8(r4), r9
 	mov	10(r4), r8
-	mov	12(r4), r4
-	mov	4(sp), r15
-	mov	14(r15), r15
-	tst	r14
-	jnz	.Lghash_mul_h_shbig3
-	cmp	#128, r13
+	mov	12(r4), r5
+	mov	14(r4), r13
+	mov	18(sp), r4
+	cmp	#128, r4
 	jc	.Lghash_mul_h_shbig3
 .Lghash_mul_h_shlimb6:
-	cmp	#16, r13
+	cmp	#16, r4
 	jnc	.Lghash_mul_h_shbits7
-	mov	r12, r5
+	mov	r12, r15
 	mov	r11, r12
 	mov	r10, r11
 	mov	r9, r10
 	mov	r8, r9
-	mov	r4, r8
-	mov	r15, r4
-	clr	r15
-	sub	#16, r13
+	mov	r5, r8
+	mov	r13, r5
+	clr	r13
+	sub	#16, r4
 	jmp	.Lghash_mul_h_shlimb6
 .Lghash_mul_h_shbits7:
-	tst	r13
+	tst	r4
 	jz	.Lghash_mul_h_shend4
 .Lghash_mul_h_sh5:
 	clrc
-	rrc	r15
-	rrc	r4
+	rrc	r13
+	rrc	r5
 	rrc	r8
 	rrc	r9
 	rrc	r10
 	rrc	r11
 	rrc	r12
-	rrc	r5
-	dec	r13
+	rrc	r15
+	dec	r4
 	jnz	.Lghash_mul_h_sh5
 	jmp	.Lghash_mul_h_shend4
 .Lghash_mul_h_shbig3:
-	clr	r5
+	clr	r15
 .Lghash_mul_h_shend4:
 	; ghash.ae:52: for j in 0..step_bits {
-	mov	18(sp), r8
-	mov	16(sp), r9
-	mov	14(sp), r10
-	mov	12(sp), r11
-	mov	10(sp), r12
-	mov	8(sp), r13
-	mov	6(sp), r14
-	mov	r5, 0(sp)
+	mov	16(sp), r8
+	mov	14(sp), r9
+	mov	12(sp), r10
+	mov	10(sp), r11
+	mov	8(sp), r12
+	mov	6(sp), r13
+	mov	r15, 0(sp)
 	mov	#16, 2(sp)
 .Lghash_mul_h_loop8:
 	; ghash.ae:53: z = (z >> 1) ^ (if z[0] == 1 then R as u128 else 0)        // Z * x
@@ -176,27 +162,26 @@ ghash_mul_h:
 	dec	2(sp)
 	jnz	.Lghash_mul_h_loop8
 .Lghash_mul_h_done9:
-	mov	r8, 18(sp)
-	mov	r9, 16(sp)
-	mov	r10, 14(sp)
-	mov	r11, 12(sp)
-	mov	r12, 10(sp)
-	mov	r13, 8(sp)
-	mov	r14, 6(sp)
-	add	#2, 20(sp)
-	cmp	#16, 20(sp)
+	mov	r8, 16(sp)
+	mov	r9, 14(sp)
+	mov	r10, 12(sp)
+	mov	r11, 10(sp)
+	mov	r12, 8(sp)
+	mov	r13, 6(sp)
+	add	#16, 18(sp)
+	cmp	#128, 18(sp)
 	jnc	.Lghash_mul_h_loop1
 .Lghash_mul_h_done2:
-	mov	22(sp), r14
-	mov	18(sp), 0(r14)
-	mov	16(sp), 2(r14)
-	mov	14(sp), 4(r14)
-	mov	12(sp), 6(r14)
-	mov	10(sp), 8(r14)
-	mov	8(sp), 10(r14)
-	mov	6(sp), 12(r14)
-	mov	r6, 14(r14)
-	add	#24, sp
+	mov	20(sp), r13
+	mov	16(sp), 0(r13)
+	mov	14(sp), 2(r13)
+	mov	12(sp), 4(r13)
+	mov	10(sp), 6(r13)
+	mov	8(sp), 8(r13)
+	mov	6(sp), 10(r13)
+	mov	r14, 12(r13)
+	mov	r6, 14(r13)
+	add	#22, sp
 	pop	r4
 	pop	r5
 	pop	r6
@@ -209,8 +194,8 @@ ghash_mul_h:
 
 
 ; --- ghash_absorb: ghash.absorb
-;     frame 64 bytes (24 spill slots, locals 16), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 774 bytes of code
+;     frame 58 bytes (21 spill slots, locals 16), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 670 bytes of code
 	.section .text.ghash_absorb,"ax",@progbits
 	.global ghash_absorb
 	.type ghash_absorb, @function
@@ -223,114 +208,94 @@ ghash_absorb:
 	push	r6
 	push	r5
 	push	r4
-	sub	#64, sp
+	sub	#58, sp
 	mov	r12, r8
-	mov	r14, 46(sp)
-	mov	r15, 44(sp)
+	mov	r14, 40(sp)
+	mov	r15, 38(sp)
 	; ghash.ae:217: for i in 0..(n + 15) / 16 {
-	mov	#0, r12
 	add	#15, r15
-	addc	#0, r12
-	rra	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	and	#4095, r15
-	mov	r12, r14
-	swpb	r14
-	rla	r14
-	rla	r14
-	rla	r14
-	rla	r14
-	and	#61440, r14
-	bis	r14, r15
-	mov	r15, 42(sp)
 	clrc
-	rrc	r12
-	rra	r12
-	rra	r12
-	rra	r12
-	mov	r12, 40(sp)
-	mov	#0, 36(sp)
-	mov	#0, 38(sp)
-	mov	@r13+, 34(sp)
+	rrc	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	mov	r15, 36(sp)
+	mov	#0, 34(sp)
 	mov	@r13+, 32(sp)
 	mov	@r13+, 30(sp)
 	mov	@r13+, 28(sp)
 	mov	@r13+, 26(sp)
-	mov	@r13+, r11
+	mov	@r13+, 24(sp)
 	mov	@r13+, r12
 	mov	@r13+, r14
-	cmp	r15, 36(sp)
-	mov	38(sp), r15
-	subc	40(sp), r15
+	mov	@r13+, r6
+	cmp	r15, 34(sp)
 	jc	.Lghash_absorb_done2
 .Lghash_absorb_loop1:
 	; ghash.ae:218: off = i * 16
-	mov	36(sp), r7
-	rla	r7
-	rla	r7
-	rla	r7
-	rla	r7
+	mov	34(sp), r9
+	rla	r9
+	rla	r9
+	rla	r9
+	rla	r9
 	; ghash.ae:219: y = mul_h(y ^ load_be(buf, off, 16, n - off), tab)
-	mov	44(sp), r6
-	sub	r7, r6
-	add	46(sp), r7
-	cmp	#16, r6
+	mov	38(sp), r7
+	sub	r9, r7
+	add	40(sp), r9
+	cmp	#16, r7
 	jnc	.Lghash_absorb_bytes3
-	bit	#1, r7
+	bit	#1, r9
 	jnz	.Lghash_absorb_bytes3
 .Lghash_absorb_words4:
-	mov	@r7, r4
-	mov	2(r7), r5
-	mov	4(r7), r6
-	mov	6(r7), r9
-	mov	8(r7), r10
-	mov	10(r7), r13
-	mov	12(r7), r15
-	mov	14(r7), r7
+	mov	@r9, r4
+	mov	2(r9), r5
+	mov	4(r9), r7
+	mov	6(r9), r10
+	mov	8(r9), r11
+	mov	10(r9), r13
+	mov	12(r9), r15
+	mov	14(r9), r9
 	jmp	.Lghash_absorb_join5
 .Lghash_absorb_bytes3:
-	mov	sp, r9
-	add	#48, r9
-	mov	r9, r10
+	mov	sp, r10
+	add	#42, r10
+	mov	r10, r11
 	mov	#16, r13
 .Lghash_absorb_cpy6:
 	clr	r15
-	tst	r6
+	tst	r7
 	jz	.Lghash_absorb_pad7
-	mov.b	@r7, r15
-	inc	r7
-	dec	r6
+	mov.b	@r9, r15
+	inc	r9
+	dec	r7
 .Lghash_absorb_pad7:
-	mov.b	r15, 0(r10)
-	inc	r10
+	mov.b	r15, 0(r11)
+	inc	r11
 	dec	r13
 	jnz	.Lghash_absorb_cpy6
-	mov	r9, r7
+	mov	r10, r9
 	jmp	.Lghash_absorb_words4
 .Lghash_absorb_join5:
-	swpb	r7
-	xor	r7, 34(sp)
-	swpb	r15
-	xor	r15, 32(sp)
-	swpb	r13
-	xor	r13, 30(sp)
-	swpb	r10
-	xor	r10, 28(sp)
 	swpb	r9
-	xor	r9, 26(sp)
-	swpb	r6
-	xor	r6, r11
-	mov	r11, 24(sp)
-	swpb	r5
-	xor	r5, r12
+	xor	r9, 32(sp)
+	swpb	r15
+	xor	r15, 30(sp)
+	swpb	r13
+	xor	r13, 28(sp)
+	swpb	r11
+	xor	r11, 26(sp)
+	swpb	r10
+	xor	r10, 24(sp)
+	swpb	r7
+	xor	r7, r12
 	mov	r12, 22(sp)
-	swpb	r4
-	xor	r4, r14
+	swpb	r5
+	xor	r5, r14
 	mov	r14, 20(sp)
+	swpb	r4
+	xor	r4, r6
+	mov	r6, 18(sp)
 	; ghash.ae:50: for k in 0..128 / step_bits {
-	mov	#0, 18(sp)
 	mov	#0, 16(sp)
 	mov	#0, 14(sp)
 	mov	#0, 12(sp)
@@ -338,43 +303,32 @@ ghash_absorb:
 	mov	#0, 8(sp)
 	mov	#0, 6(sp)
 	mov	#0, 4(sp)
+	mov	#0, r14
 	mov	#0, r6
 .Lghash_absorb_loop8:
 	; ghash.ae:51: b = (x >> (step_bits * k as u32))[step_bits - 1:0]
-	mov	18(sp), r4
-	adc	r4
-	rla	r4
-	adc	r4
-	rla	r4
-	adc	r4
-	rla	r4
-	adc	r4
-	mov	r4, r7
-	and	#15, r7
-	and	#65520, r4
-	mov	34(sp), r5
-	mov	32(sp), r9
-	mov	30(sp), r10
-	mov	28(sp), r11
-	mov	26(sp), r12
-	mov	24(sp), r13
-	mov	22(sp), r14
-	mov	20(sp), r15
-	tst	r7
-	jnz	.Lghash_absorb_shbig10
+	mov	16(sp), r4
+	mov	32(sp), r15
+	mov	30(sp), r5
+	mov	28(sp), r7
+	mov	26(sp), r9
+	mov	24(sp), r10
+	mov	22(sp), r11
+	mov	20(sp), r12
+	mov	18(sp), r13
 	cmp	#128, r4
 	jc	.Lghash_absorb_shbig10
 .Lghash_absorb_shlimb13:
 	cmp	#16, r4
 	jnc	.Lghash_absorb_shbits14
-	mov	r9, r5
+	mov	r5, r15
+	mov	r7, r5
+	mov	r9, r7
 	mov	r10, r9
 	mov	r11, r10
 	mov	r12, r11
 	mov	r13, r12
-	mov	r14, r13
-	mov	r15, r14
-	clr	r15
+	clr	r13
 	sub	#16, r4
 	jmp	.Lghash_absorb_shlimb13
 .Lghash_absorb_shbits14:
@@ -382,29 +336,28 @@ ghash_absorb:
 	jz	.Lghash_absorb_shend11
 .Lghash_absorb_sh12:
 	clrc
-	rrc	r15
-	rrc	r14
 	rrc	r13
 	rrc	r12
 	rrc	r11
 	rrc	r10
 	rrc	r9
+	rrc	r7
 	rrc	r5
+	rrc	r15
 	dec	r4
 	jnz	.Lghash_absorb_sh12
 	jmp	.Lghash_absorb_shend11
 .Lghash_absorb_shbig10:
-	clr	r5
+	clr	r15
 .Lghash_absorb_shend11:
 	; ghash.ae:52: for j in 0..step_bits {
-	mov	16(sp), r7
-	mov	14(sp), r9
-	mov	12(sp), r10
-	mov	10(sp), r11
-	mov	8(sp), r12
-	mov	6(sp), r13
-	mov	4(sp), r14
-	mov	r5, 0(sp)
+	mov	14(sp), r7
+	mov	12(sp), r9
+	mov	10(sp), r10
+	mov	8(sp), r11
+	mov	6(sp), r12
+	mov	4(sp), r13
+	mov	r15, 0(sp)
 	mov	#16, 2(sp)
 .Lghash_absorb_loop15:
 	; ghash.ae:53: z = (z >> 1) ^ (if z[0] == 1 then R as u128 else 0)        // Z * x
@@ -459,42 +412,36 @@ ghash_absorb:
 	dec	2(sp)
 	jnz	.Lghash_absorb_loop15
 .Lghash_absorb_done16:
-	mov	r7, 16(sp)
-	mov	r9, 14(sp)
-	mov	r10, 12(sp)
-	mov	r11, 10(sp)
-	mov	r12, 8(sp)
-	mov	r13, 6(sp)
-	mov	r14, 4(sp)
-	add	#2, 18(sp)
-	cmp	#16, 18(sp)
+	mov	r7, 14(sp)
+	mov	r9, 12(sp)
+	mov	r10, 10(sp)
+	mov	r11, 8(sp)
+	mov	r12, 6(sp)
+	mov	r13, 4(sp)
+	add	#16, 16(sp)
+	cmp	#128, 16(sp)
 	jnc	.Lghash_absorb_loop8
 .Lghash_absorb_done9:
-	mov	16(sp), 34(sp)
 	mov	14(sp), 32(sp)
 	mov	12(sp), 30(sp)
 	mov	10(sp), 28(sp)
 	mov	8(sp), 26(sp)
-	mov	6(sp), r11
+	mov	6(sp), 24(sp)
 	mov	4(sp), r12
-	mov	r6, r14
-	add	#1, 36(sp)
-	addc	#0, 38(sp)
-	cmp	42(sp), 36(sp)
-	mov	38(sp), r15
-	subc	40(sp), r15
+	add	#1, 34(sp)
+	cmp	36(sp), 34(sp)
 	jnc	.Lghash_absorb_loop1
 .Lghash_absorb_done2:
-	mov	80(sp), r13
-	mov	34(sp), 0(r13)
-	mov	32(sp), 2(r13)
-	mov	30(sp), 4(r13)
-	mov	28(sp), 6(r13)
-	mov	26(sp), 8(r13)
-	mov	r11, 10(r13)
-	mov	r12, 12(r13)
-	mov	r14, 14(r13)
-	add	#64, sp
+	mov	74(sp), r13
+	mov	32(sp), 0(r13)
+	mov	30(sp), 2(r13)
+	mov	28(sp), 4(r13)
+	mov	26(sp), 6(r13)
+	mov	24(sp), 8(r13)
+	mov	r12, 10(r13)
+	mov	r14, 12(r13)
+	mov	r6, 14(r13)
+	add	#58, sp
 	pop	r4
 	pop	r5
 	pop	r6

@@ -607,7 +607,7 @@ poly1305_block:
 
 ; --- poly1305_finish: poly1305.finish
 ;     frame 30 bytes (15 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 776 bytes of code
+;     estimated 756 bytes of code
 	.section .text.poly1305_finish,"ax",@progbits
 	.global poly1305_finish
 	.type poly1305_finish, @function
@@ -621,71 +621,47 @@ poly1305_finish:
 	push	r5
 	push	r4
 	sub	#30, sp
-	mov	r13, 24(sp)
 	mov	r14, 28(sp)
 	; poly1305.ae:75: v = v + ((h[i] as u<136>) << (13 * i))
-	mov	2(r12), r4
-	bit	#1, r4
-	rrc	r4
-	bit	#1, r4
-	rrc	r4
-	bit	#1, r4
-	rrc	r4
-	mov	r4, r14
-	and	#57344, r14
-	and	#8191, r4
-	mov	@r12, r7
-	mov	#0, r8
-	mov	#0, r9
-	mov	#0, r10
-	mov	#0, r11
-	mov	#0, r15
-	mov	#0, r13
-	mov	#0, r6
-	mov	#0, r5
-	add	r14, r7
-	addc	r4, r8
-	addc	#0, r9
-	addc	#0, r10
-	addc	#0, r11
-	addc	#0, r15
-	addc	#0, r13
-	addc	#0, r6
-	addc	#0, r5
+	mov	2(r12), r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	mov	r14, r15
+	and	#57344, r15
+	and	#8191, r14
+	mov	@r12, r4
+	mov	#0, r7
+	add	r15, r4
+	addc	r14, r7
 	mov	4(r12), r14
 	swpb	r14
 	rla	r14
 	adc	r14
 	rla	r14
 	adc	r14
-	mov	r14, r4
-	and	#64512, r4
+	mov	r14, r15
+	and	#64512, r15
 	and	#1023, r14
-	add	#0, r7
-	addc	r4, r8
-	addc	r14, r9
-	addc	#0, r10
-	addc	#0, r11
-	addc	#0, r15
-	addc	#0, r13
-	addc	#0, r6
-	addc	#0, r5
+	mov	#0, r8
+	add	#0, r4
+	addc	r15, r7
+	addc	r14, r8
 	mov	6(r12), r14
 	swpb	r14
 	bit	#1, r14
 	rrc	r14
-	mov	r14, r4
-	and	#65408, r4
+	mov	r14, r15
+	and	#65408, r15
 	and	#127, r14
-	add	#0, r7
-	addc	#0, r8
-	addc	r4, r9
-	addc	r14, r10
-	addc	#0, r11
-	addc	#0, r15
-	addc	#0, r13
-	addc	#0, r6
-	addc	#0, r5
+	mov	#0, r9
+	add	#0, r4
+	addc	#0, r7
+	addc	r15, r8
+	addc	r14, r9
 	mov	8(r12), r14
 	rla	r14
 	adc	r14
@@ -695,51 +671,50 @@ poly1305_finish:
 	adc	r14
 	rla	r14
 	adc	r14
-	mov	r14, r4
-	and	#65520, r4
+	mov	r14, r6
+	and	#65520, r6
 	and	#15, r14
-	add	#0, r7
+	mov	#0, r10
+	add	#0, r4
+	addc	#0, r7
 	addc	#0, r8
-	addc	#0, r9
-	addc	r4, r10
-	addc	r14, r11
-	addc	#0, r15
-	addc	#0, r13
-	addc	#0, r6
-	addc	#0, r5
+	addc	r6, r9
+	addc	r14, r10
 	mov	10(r12), r14
 	rla	r14
 	adc	r14
-	mov	r14, r4
-	and	#65534, r4
+	mov	r14, r6
+	and	#65534, r6
 	and	#1, r14
-	add	#0, r7
+	mov	#0, r11
+	add	#0, r4
+	addc	#0, r7
 	addc	#0, r8
 	addc	#0, r9
-	addc	#0, r10
-	addc	r4, r11
-	addc	r14, r15
-	addc	#0, r13
-	addc	#0, r6
-	addc	#0, r5
+	addc	r6, r10
+	addc	r14, r11
 	mov	12(r12), r14
 	bit	#1, r14
 	rrc	r14
 	bit	#1, r14
 	rrc	r14
-	mov	r14, r4
-	and	#49152, r4
+	mov	r14, r6
+	and	#49152, r6
 	and	#16383, r14
-	add	#0, r7
+	mov	r4, 4(sp)
+	mov	#0, r4
+	mov	#0, r5
+	mov	#0, r15
+	add	#0, 4(sp)
+	addc	#0, r7
 	addc	#0, r8
 	addc	#0, r9
-	addc	#0, r10
-	addc	r4, r11
-	addc	r14, r15
-	addc	#0, r13
-	addc	#0, r6
+	addc	r6, r10
+	addc	r14, r11
+	addc	#0, r4
 	addc	#0, r5
-	mov.b	r5, r5
+	addc	#0, r15
+	mov.b	r15, r15
 	mov	14(r12), r14
 	swpb	r14
 	rla	r14
@@ -748,118 +723,127 @@ poly1305_finish:
 	adc	r14
 	rla	r14
 	adc	r14
-	mov	r14, r4
-	and	#63488, r4
+	mov	r14, r6
+	and	#63488, r6
 	and	#2047, r14
-	add	#0, r7
+	add	#0, 4(sp)
+	addc	#0, r7
 	addc	#0, r8
 	addc	#0, r9
 	addc	#0, r10
-	addc	#0, r11
-	addc	r4, r15
-	addc	r14, r13
-	addc	#0, r6
+	addc	r6, r11
+	addc	r14, r4
 	addc	#0, r5
-	mov.b	r5, r5
+	addc	#0, r15
+	mov.b	r15, r15
 	mov	16(r12), r14
 	swpb	r14
-	mov	r14, r4
-	and	#65280, r4
+	mov	r14, r6
+	and	#65280, r6
 	mov.b	r14, r14
-	add	#0, r7
+	add	#0, 4(sp)
+	addc	#0, r7
 	addc	#0, r8
 	addc	#0, r9
 	addc	#0, r10
 	addc	#0, r11
+	addc	r6, r4
+	addc	r14, r5
 	addc	#0, r15
-	addc	r4, r13
-	addc	r14, r6
-	addc	#0, r5
-	mov.b	r5, r5
-	mov	18(r12), r12
-	swpb	r12
-	bit	#1, r12
-	rrc	r12
-	bit	#1, r12
-	rrc	r12
-	bit	#1, r12
-	rrc	r12
-	mov	r12, r14
+	mov.b	r15, r15
+	mov	18(r12), r6
+	swpb	r6
+	bit	#1, r6
+	rrc	r6
+	bit	#1, r6
+	rrc	r6
+	bit	#1, r6
+	rrc	r6
+	mov	r6, r14
 	and	#65504, r14
-	and	#31, r12
-	mov.b	r12, r12
-	add	#0, r7
+	and	#31, r6
+	mov.b	r6, r6
+	add	#0, 4(sp)
+	addc	#0, r7
+	mov	r7, 10(sp)
+	addc	#0, r8
+	mov	r8, 20(sp)
+	addc	#0, r9
+	mov	r9, 18(sp)
+	addc	#0, r10
+	mov	r10, 16(sp)
+	addc	#0, r11
+	mov	r11, 14(sp)
+	addc	#0, r4
+	mov	r4, 12(sp)
+	addc	r14, r5
+	addc	r6, r15
+	mov.b	r15, r15
+	; poly1305.ae:77: v = (v & ((1 << 130) - 1)) + (v >> 130) * 5          // now v < 2^130 + 40 < 2p
+	mov	r15, r14
+	and	#3, r14
+	clrc
+	rrc	r15
+	rra	r15
+	mov	r15, r12
+	rla	r12
+	adc	r12
+	rla	r12
+	adc	r12
+	mov	r12, r6
+	and	#65532, r6
+	and	#3, r12
+	mov	#0, r7
+	mov	#0, 2(sp)
+	mov	#0, 0(sp)
+	mov	#0, r4
+	mov	#0, r8
+	mov	#0, r9
+	mov	#0, r10
+	mov	#0, r11
+	add	r6, r15
+	mov	r15, 8(sp)
+	addc	r12, r7
+	mov	r7, 6(sp)
+	addc	#0, 2(sp)
+	addc	#0, 0(sp)
+	addc	#0, r4
 	addc	#0, r8
 	addc	#0, r9
 	addc	#0, r10
 	addc	#0, r11
-	addc	#0, r15
-	addc	#0, r13
-	addc	r14, r6
-	addc	r12, r5
-	mov.b	r5, r5
-	; poly1305.ae:77: v = (v & ((1 << 130) - 1)) + (v >> 130) * 5          // now v < 2^130 + 40 < 2p
-	mov	r5, r12
-	and	#3, r12
-	mov	r12, 4(sp)
-	clrc
-	rrc	r5
-	rra	r5
-	mov	r5, r4
-	rla	r4
-	adc	r4
-	rla	r4
-	adc	r4
-	mov	r4, r14
-	and	#65532, r14
-	and	#3, r4
-	mov	r5, 20(sp)
-	mov	#0, 18(sp)
-	mov	#0, 14(sp)
-	mov	#0, 12(sp)
-	mov	#0, 10(sp)
-	mov	#0, 8(sp)
-	mov	#0, 2(sp)
-	mov	#0, r5
-	mov	#0, r12
-	add	r14, 20(sp)
-	addc	r4, 18(sp)
-	addc	#0, 14(sp)
-	addc	#0, 12(sp)
-	addc	#0, 10(sp)
-	addc	#0, 8(sp)
-	addc	#0, 2(sp)
-	addc	#0, r5
-	addc	#0, r12
-	mov.b	r12, r12
-	mov	4(sp), r14
-	add	20(sp), r7
-	addc	18(sp), r8
-	addc	14(sp), r9
-	addc	12(sp), r10
-	addc	10(sp), r11
-	addc	8(sp), r15
-	addc	2(sp), r13
-	addc	r5, r6
-	addc	r12, r14
+	mov.b	r11, r11
+	mov	4(sp), r7
+	mov	16(sp), r15
+	mov	14(sp), r12
+	mov	12(sp), r6
+	add	8(sp), r7
+	addc	6(sp), 10(sp)
+	addc	2(sp), 20(sp)
+	addc	@sp, 18(sp)
+	addc	r4, r15
+	addc	r8, r12
+	addc	r9, r6
+	addc	r10, r5
+	addc	r11, r14
 	mov.b	r14, r14
 	; poly1305.ae:78: g = v + 5                                            // v - p + 2^130
-	mov	r7, r12
-	mov	r8, 0(sp)
-	mov	r9, 6(sp)
-	mov	r10, 16(sp)
-	mov	r11, 22(sp)
-	mov	r15, r4
-	mov	r13, 26(sp)
-	mov	r6, r5
-	add	#5, r12
-	addc	#0, 0(sp)
-	addc	#0, 6(sp)
-	addc	#0, 16(sp)
+	mov	r7, r11
+	mov	10(sp), r8
+	mov	20(sp), r9
+	mov	18(sp), r10
+	mov	r15, 22(sp)
+	mov	r12, 24(sp)
+	mov	r6, 26(sp)
+	mov	r5, r4
+	add	#5, r11
+	addc	#0, r8
+	addc	#0, r9
+	addc	#0, r10
 	addc	#0, 22(sp)
-	addc	#0, r4
+	addc	#0, 24(sp)
 	addc	#0, 26(sp)
-	addc	#0, r5
+	addc	#0, r4
 	addc	#0, r14
 	mov.b	r14, r14
 	; poly1305.ae:79: v = if g[130] == 1 then g & ((1 << 130) - 1) else v  // constant-time select of v mod p
@@ -869,54 +853,54 @@ poly1305_finish:
 	and	#1, r14
 	inv	r14
 	inc	r14
-	xor	r7, r12
-	and	r14, r12
-	xor	r12, r7
-	mov	@sp, r12
-	xor	r8, r12
-	and	r14, r12
-	xor	r12, r8
-	mov	6(sp), r12
-	xor	r9, r12
-	and	r14, r12
-	xor	r12, r9
-	mov	16(sp), r12
-	xor	r10, r12
-	and	r14, r12
+	xor	r7, r11
+	and	r14, r11
+	xor	r11, r7
+	xor	10(sp), r8
+	and	r14, r8
+	mov	10(sp), r11
+	xor	r8, r11
+	xor	20(sp), r9
+	and	r14, r9
+	mov	20(sp), r8
+	xor	r9, r8
+	xor	18(sp), r10
+	and	r14, r10
+	mov	18(sp), r9
+	xor	r10, r9
+	mov	22(sp), r10
+	xor	r15, r10
+	and	r14, r10
+	xor	r10, r15
+	mov	24(sp), r10
 	xor	r12, r10
-	mov	22(sp), r12
-	xor	r11, r12
-	and	r14, r12
-	xor	r12, r11
-	xor	r15, r4
+	and	r14, r10
+	xor	r10, r12
+	mov	26(sp), r10
+	xor	r6, r10
+	and	r14, r10
+	xor	r10, r6
+	xor	r5, r4
 	and	r14, r4
-	xor	r4, r15
-	mov	26(sp), r12
-	xor	r13, r12
-	and	r14, r12
-	xor	r12, r13
-	xor	r6, r5
-	and	r14, r5
-	xor	r5, r6
+	xor	r4, r5
 	; poly1305.ae:80: return v[127:0] + s
-	mov	24(sp), r12
-	add	@r12+, r7
-	addc	@r12+, r8
-	addc	@r12+, r9
-	addc	@r12+, r10
-	addc	@r12+, r11
-	addc	@r12+, r15
-	addc	@r12+, r13
-	addc	@r12+, r6
-	mov	28(sp), r14
-	mov	r7, 0(r14)
-	mov	r8, 2(r14)
-	mov	r9, 4(r14)
-	mov	r10, 6(r14)
-	mov	r11, 8(r14)
-	mov	r15, 10(r14)
-	mov	r13, 12(r14)
-	mov	r6, 14(r14)
+	add	@r13+, r7
+	addc	@r13+, r11
+	addc	@r13+, r8
+	addc	@r13+, r9
+	addc	@r13+, r15
+	addc	@r13+, r12
+	addc	@r13+, r6
+	addc	@r13+, r5
+	mov	28(sp), r13
+	mov	r7, 0(r13)
+	mov	r11, 2(r13)
+	mov	r8, 4(r13)
+	mov	r9, 6(r13)
+	mov	r15, 8(r13)
+	mov	r12, 10(r13)
+	mov	r6, 12(r13)
+	mov	r5, 14(r13)
 	add	#30, sp
 	pop	r4
 	pop	r5
@@ -930,8 +914,8 @@ poly1305_finish:
 
 
 ; --- poly1305_absorb_padded: poly1305.absorb_padded
-;     frame 42 bytes (4 spill slots, locals 34), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 278 bytes of code
+;     frame 38 bytes (2 spill slots, locals 34), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 224 bytes of code
 	.section .text.poly1305_absorb_padded,"ax",@progbits
 	.global poly1305_absorb_padded
 	.type poly1305_absorb_padded, @function
@@ -944,51 +928,33 @@ poly1305_absorb_padded:
 	push	r6
 	push	r5
 	push	r4
-	sub	#42, sp
-	mov	r12, 6(sp)
-	mov	r13, 4(sp)
-	mov	r14, 2(sp)
-	mov	r15, 0(sp)
+	sub	#38, sp
+	mov	r12, 2(sp)
+	mov	r13, 0(sp)
+	mov	r14, r7
+	mov	r15, r8
 	; poly1305.ae:87: for i in 0..(n + 15) / 16 {
-	mov	r15, r7
-	mov	#0, r8
-	add	#15, r7
-	addc	#0, r8
-	rra	r7
-	rra	r7
-	rra	r7
-	rra	r7
-	and	#4095, r7
-	mov	r8, r15
-	swpb	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	and	#61440, r15
-	bis	r15, r7
+	mov	r15, r9
+	add	#15, r9
 	clrc
-	rrc	r8
-	rra	r8
-	rra	r8
-	rra	r8
-	mov	#0, r9
+	rrc	r9
+	rra	r9
+	rra	r9
+	rra	r9
 	mov	#0, r10
-	cmp	r7, r9
-	mov	r9, r15
-	subc	r8, r15
+	cmp	r9, r10
 	jc	.Lpoly1305_absorb_padded_done2
 .Lpoly1305_absorb_padded_loop1:
 	; poly1305.ae:88: off = i * 16
-	mov	r9, r11
+	mov	r10, r11
 	rla	r11
 	rla	r11
 	rla	r11
 	rla	r11
 	; poly1305.ae:89: block(h, rt, (load_le(buf, off, 16, n - off) as u<130>) | (1 << 128))
-	mov	@sp, r6
+	mov	r8, r6
 	sub	r11, r6
-	add	2(sp), r11
+	add	r7, r11
 	cmp	#16, r6
 	jnc	.Lpoly1305_absorb_padded_bytes3
 	bit	#1, r11
@@ -1005,7 +971,7 @@ poly1305_absorb_padded:
 	jmp	.Lpoly1305_absorb_padded_join5
 .Lpoly1305_absorb_padded_bytes3:
 	mov	sp, r12
-	add	#8, r12
+	add	#4, r12
 	mov	r12, r13
 	mov	#16, r14
 .Lpoly1305_absorb_padded_cpy6:
@@ -1023,28 +989,25 @@ poly1305_absorb_padded:
 	mov	r12, r11
 	jmp	.Lpoly1305_absorb_padded_words4
 .Lpoly1305_absorb_padded_join5:
-	mov	r4, 24(sp)
-	mov	r5, 26(sp)
-	mov	r6, 28(sp)
-	mov	r12, 30(sp)
-	mov	r13, 32(sp)
-	mov	r14, 34(sp)
-	mov	r15, 36(sp)
-	mov	r11, 38(sp)
-	mov	#1, 40(sp)
+	mov	r4, 20(sp)
+	mov	r5, 22(sp)
+	mov	r6, 24(sp)
+	mov	r12, 26(sp)
+	mov	r13, 28(sp)
+	mov	r14, 30(sp)
+	mov	r15, 32(sp)
+	mov	r11, 34(sp)
+	mov	#1, 36(sp)
 	mov	sp, r14
-	add	#24, r14
-	mov	6(sp), r12
-	mov	4(sp), r13
+	add	#20, r14
+	mov	2(sp), r12
+	mov	@sp, r13
 	call	#poly1305_block
-	add	#1, r9
-	addc	#0, r10
-	cmp	r7, r9
-	mov	r10, r15
-	subc	r8, r15
+	add	#1, r10
+	cmp	r9, r10
 	jnc	.Lpoly1305_absorb_padded_loop1
 .Lpoly1305_absorb_padded_done2:
-	add	#42, sp
+	add	#38, sp
 	pop	r4
 	pop	r5
 	pop	r6
@@ -1057,8 +1020,8 @@ poly1305_absorb_padded:
 
 
 ; --- poly1305_mac: poly1305.mac
-;     frame 150 bytes (28 spill slots, locals 94), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1712 bytes of code
+;     frame 146 bytes (26 spill slots, locals 94), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 1574 bytes of code
 	.section .text.poly1305_mac,"ax",@progbits
 	.global poly1305_mac
 	.type poly1305_mac, @function
@@ -1071,9 +1034,13 @@ poly1305_mac:
 	push	r6
 	push	r5
 	push	r4
-	sub	#150, sp
-	mov	r13, 26(sp)
-	mov	r15, 54(sp)
+	sub	#146, sp
+	mov	r12, 4(sp)
+	mov	r13, 22(sp)
+	mov	r14, 20(sp)
+	mov	r15, 50(sp)
+	clr	52(sp)
+	clr	54(sp)
 	clr	56(sp)
 	clr	58(sp)
 	clr	60(sp)
@@ -1082,93 +1049,88 @@ poly1305_mac:
 	clr	66(sp)
 	clr	68(sp)
 	clr	70(sp)
-	clr	72(sp)
-	clr	74(sp)
-	mov	r12, 6(sp)
 	; poly1305.ae:30: r = (r_bytes & clamp) as u<130>
-	mov	r12, r5
-	mov	2(r5), r11
-	mov	4(r5), r10
-	mov	6(r5), r9
-	mov	8(r5), r8
-	mov	10(r5), r7
-	mov	12(r5), r12
-	mov	14(r5), r13
-	; poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
-	mov	@r5, r6
-	and	#8191, r6
-	; poly1305.ae:33: rt[10 + i] = limb
-	mov	r6, 96(sp)
-	; poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
-	mov	r6, r15
-	rla	r15
-	rla	r15
-	add	r15, r6
-	mov	r6, 76(sp)
-	; poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
-	mov	@r5, r15
-	; poly1305.ae:30: r = (r_bytes & clamp) as u<130>
-	and	#4095, r11
-	; poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
-	mov	r11, r6
-	rla	r15
-	rlc	r6
-	rla	r15
-	rlc	r6
-	rla	r15
-	rlc	r6
-	and	#8191, r6
-	; poly1305.ae:33: rt[10 + i] = limb
-	mov	r6, 98(sp)
-	; poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
-	mov	r6, r15
-	rla	r15
-	rla	r15
-	add	r15, r6
-	mov	r6, 78(sp)
-	; poly1305.ae:30: r = (r_bytes & clamp) as u<130>
+	mov	4(sp), r6
+	mov	2(r6), r14
+	and	#4095, r14
+	mov	4(r6), r10
 	and	#65532, r10
+	mov	6(r6), r9
+	and	#4095, r9
+	mov	8(r6), r8
+	and	#65532, r8
+	mov	10(r6), r11
+	and	#4095, r11
+	mov	12(r6), r12
+	and	#65532, r12
+	mov	14(r6), r13
+	and	#4095, r13
+	; poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
+	mov	@r6, r7
+	and	#8191, r7
+	; poly1305.ae:33: rt[10 + i] = limb
+	mov	r7, 92(sp)
+	; poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
+	mov	r7, r15
+	rla	r15
+	rla	r15
+	add	r15, r7
+	mov	r7, 72(sp)
+	; poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
+	mov	@r6, r15
+	mov	r14, r7
+	rla	r15
+	rlc	r7
+	rla	r15
+	rlc	r7
+	rla	r15
+	rlc	r7
+	and	#8191, r7
+	; poly1305.ae:33: rt[10 + i] = limb
+	mov	r7, 94(sp)
+	; poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
+	mov	r7, r15
+	rla	r15
+	rla	r15
+	add	r15, r7
+	mov	r7, 74(sp)
 	; poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
 	mov	r10, r15
 	swpb	r15
-	swpb	r11
-	xor.b	r15, r11
-	xor	r15, r11
+	swpb	r14
+	xor.b	r15, r14
+	xor	r15, r14
 	bit	#256, r10
-	rrc	r11
+	rrc	r14
 	bit	#512, r10
-	rrc	r11
-	and	#8191, r11
+	rrc	r14
+	and	#8191, r14
 	; poly1305.ae:33: rt[10 + i] = limb
-	mov	r11, 100(sp)
+	mov	r14, 96(sp)
 	; poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
-	mov	r11, r15
+	mov	r14, r15
 	rla	r15
 	rla	r15
-	add	r15, r11
-	mov	r11, 80(sp)
-	; poly1305.ae:30: r = (r_bytes & clamp) as u<130>
-	and	#4095, r9
+	add	r15, r14
+	mov	r14, 76(sp)
 	; poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
+	mov	r10, r14
 	mov	r9, r15
 	swpb	r15
-	mov	r10, r11
-	swpb	r11
-	xor.b	r15, r11
-	xor	r15, r11
+	swpb	r14
+	xor.b	r15, r14
+	xor	r15, r14
 	bit	#128, r10
-	rlc	r11
-	and	#8191, r11
+	rlc	r14
+	and	#8191, r14
 	; poly1305.ae:33: rt[10 + i] = limb
-	mov	r11, 102(sp)
+	mov	r14, 98(sp)
 	; poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
-	mov	r11, r15
+	mov	r14, r15
 	rla	r15
 	rla	r15
-	add	r15, r11
-	mov	r11, 82(sp)
-	; poly1305.ae:30: r = (r_bytes & clamp) as u<130>
-	and	#65532, r8
+	add	r15, r14
+	mov	r14, 78(sp)
 	; poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
 	mov	r8, r15
 	rra	r15
@@ -1181,68 +1143,62 @@ poly1305_mac:
 	rrc	r9
 	and	#8191, r9
 	; poly1305.ae:33: rt[10 + i] = limb
-	mov	r9, 104(sp)
+	mov	r9, 100(sp)
 	; poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
 	mov	r9, r15
 	rla	r15
 	rla	r15
 	add	r15, r9
-	mov	r9, 84(sp)
+	mov	r9, 80(sp)
 	; poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
-	mov	r8, r11
+	mov	r8, r14
 	clrc
-	rrc	r11
-	and	#8191, r11
+	rrc	r14
+	and	#8191, r14
 	; poly1305.ae:33: rt[10 + i] = limb
-	mov	r11, 106(sp)
+	mov	r14, 102(sp)
 	; poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
-	mov	r11, r15
+	mov	r14, r15
 	rla	r15
 	rla	r15
-	add	r15, r11
-	mov	r11, 86(sp)
-	; poly1305.ae:30: r = (r_bytes & clamp) as u<130>
-	and	#4095, r7
+	add	r15, r14
+	mov	r14, 82(sp)
 	; poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
-	mov	r7, r11
+	mov	r11, r14
 	rla	r8
-	rlc	r11
+	rlc	r14
 	rla	r8
-	rlc	r11
-	and	#8191, r11
+	rlc	r14
+	and	#8191, r14
 	; poly1305.ae:33: rt[10 + i] = limb
-	mov	r11, 108(sp)
+	mov	r14, 104(sp)
 	; poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
-	mov	r11, r15
+	mov	r14, r15
 	rla	r15
 	rla	r15
-	add	r15, r11
-	mov	r11, 88(sp)
-	; poly1305.ae:30: r = (r_bytes & clamp) as u<130>
-	and	#65532, r12
+	add	r15, r14
+	mov	r14, 84(sp)
 	; poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
-	mov	r12, r11
-	rla	r7
-	rlc	r11
-	rla	r7
-	rlc	r11
-	rla	r7
-	rlc	r11
-	rla	r7
-	rlc	r11
-	rla	r7
-	rlc	r11
-	and	#8191, r11
+	mov	r12, r14
+	rla	r11
+	rlc	r14
+	rla	r11
+	rlc	r14
+	rla	r11
+	rlc	r14
+	rla	r11
+	rlc	r14
+	rla	r11
+	rlc	r14
+	and	#8191, r14
 	; poly1305.ae:33: rt[10 + i] = limb
-	mov	r11, 110(sp)
+	mov	r14, 106(sp)
 	; poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
-	mov	r11, r15
+	mov	r14, r15
 	rla	r15
 	rla	r15
-	add	r15, r11
-	mov	r11, 90(sp)
-	; poly1305.ae:30: r = (r_bytes & clamp) as u<130>
-	and	#4095, r13
+	add	r15, r14
+	mov	r14, 86(sp)
 	; poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
 	mov	r13, r15
 	swpb	r15
@@ -1251,13 +1207,13 @@ poly1305_mac:
 	xor	r15, r12
 	and	#8191, r12
 	; poly1305.ae:33: rt[10 + i] = limb
-	mov	r12, 112(sp)
+	mov	r12, 108(sp)
 	; poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
 	mov	r12, r15
 	rla	r15
 	rla	r15
 	add	r15, r12
-	mov	r12, 92(sp)
+	mov	r12, 88(sp)
 	clrc
 	rrc	r13
 	rra	r13
@@ -1265,217 +1221,180 @@ poly1305_mac:
 	rra	r13
 	rra	r13
 	; poly1305.ae:33: rt[10 + i] = limb
-	mov	r13, 114(sp)
+	mov	r13, 110(sp)
 	; poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
 	mov	r13, r15
 	rla	r15
 	rla	r15
 	add	r15, r13
-	mov	r13, 94(sp)
-	mov	r14, 24(sp)
+	mov	r13, 90(sp)
 	; poly1305.ae:99: for i in 0..(n + 15) / 16 {
-	mov	r14, r15
-	mov	#0, r13
+	mov	20(sp), r15
 	add	#15, r15
-	addc	#0, r13
-	rra	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	and	#4095, r15
-	mov	r13, r14
-	swpb	r14
-	rla	r14
-	rla	r14
-	rla	r14
-	rla	r14
-	and	#61440, r14
-	bis	r14, r15
-	mov	r15, 20(sp)
 	clrc
-	rrc	r13
-	rra	r13
-	rra	r13
-	rra	r13
-	mov	r13, 4(sp)
-	mov	#0, 0(sp)
-	mov	#0, r10
-	cmp	r15, r10
-	mov	r10, r15
-	subc	r13, r15
+	rrc	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	mov	r15, 2(sp)
+	mov	#0, r9
+	cmp	r15, r9
 	jc	.Lpoly1305_mac_done2
 .Lpoly1305_mac_loop1:
 	; poly1305.ae:100: off = i * 16
-	mov	@sp, r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	mov	r15, r8
-	and	#65520, r8
-	mov	r10, r14
-	rla	r14
-	rla	r14
-	rla	r14
-	rla	r14
-	and	#15, r15
-	bis	r15, r14
+	mov	r9, r10
+	rla	r10
+	rla	r10
+	rla	r10
+	rla	r10
 	; poly1305.ae:101: count = if n - off < 16 then n - off else 16
-	mov	24(sp), r5
-	mov	#0, r15
-	sub	r8, r5
-	subc	r14, r15
+	mov	20(sp), r5
+	sub	r10, r5
+	subc	r6, r6
 	cmp	#16, r5
-	mov	r15, r14
-	subc	#0, r14
-	subc	r14, r14
+	mov	r6, r15
+	subc	#0, r15
+	subc	r15, r15
 	xor	#16, r5
-	and	r14, r5
+	and	r15, r5
 	xor	#16, r5
-	and	r14, r15
+	and	r15, r6
 	; poly1305.ae:102: block(h, rt, (load_le(msg, off, 16, count) as u<130>) | ((1 as u<130>) << (8 * count)))
-	add	26(sp), r8
+	add	22(sp), r10
 	cmp	#16, r5
 	jnc	.Lpoly1305_mac_bytes3
-	bit	#1, r8
+	bit	#1, r10
 	jnz	.Lpoly1305_mac_bytes3
 .Lpoly1305_mac_words4:
-	mov	@r8+, 22(sp)
-	mov	@r8+, 18(sp)
-	mov	@r8+, 16(sp)
-	mov	@r8+, 14(sp)
-	mov	@r8+, 12(sp)
-	mov	@r8+, 10(sp)
-	mov	@r8+, 8(sp)
-	mov	@r8+, 2(sp)
+	mov	@r10+, 0(sp)
+	mov	@r10+, 6(sp)
+	mov	@r10+, 8(sp)
+	mov	@r10+, 10(sp)
+	mov	@r10+, 12(sp)
+	mov	@r10+, 14(sp)
+	mov	@r10+, 18(sp)
+	mov	@r10+, 16(sp)
 	jmp	.Lpoly1305_mac_join5
 .Lpoly1305_mac_bytes3:
-	mov	sp, r9
-	add	#116, r9
-	mov	r9, r11
-	mov	#16, r12
-	mov	r5, r14
+	mov	sp, r11
+	add	#112, r11
+	mov	r11, r12
+	mov	#16, r13
+	mov	r5, r15
 .Lpoly1305_mac_cpy6:
-	clr	r13
-	tst	r14
+	clr	r14
+	tst	r15
 	jz	.Lpoly1305_mac_pad7
-	mov.b	@r8, r13
-	inc	r8
-	dec	r14
+	mov.b	@r10, r14
+	inc	r10
+	dec	r15
 .Lpoly1305_mac_pad7:
-	mov.b	r13, 0(r11)
-	inc	r11
-	dec	r12
+	mov.b	r14, 0(r12)
+	inc	r12
+	dec	r13
 	jnz	.Lpoly1305_mac_cpy6
-	mov	r9, r8
+	mov	r11, r10
 	jmp	.Lpoly1305_mac_words4
 .Lpoly1305_mac_join5:
 	rla	r5
-	rla	r15
-	rla	r15
-	rla	r15
 	rla	r5
 	rla	r5
-	mov	#1, r13
-	mov	#0, r12
-	mov	#0, r6
-	mov	#0, r7
+	rla	r6
+	rla	r6
+	rla	r6
+	mov	#1, r7
 	mov	#0, r8
-	mov	#0, r9
+	mov	#0, r10
 	mov	#0, r11
+	mov	#0, r12
 	mov	#0, r14
+	mov	#0, r15
+	mov	#0, r13
 	mov	#0, r4
-	tst	r15
+	tst	r6
 	jnz	.Lpoly1305_mac_shbig8
 	cmp	#130, r5
 	jc	.Lpoly1305_mac_shbig8
 .Lpoly1305_mac_shlimb11:
 	cmp	#16, r5
 	jnc	.Lpoly1305_mac_shbits12
-	mov	r14, r4
-	mov	r11, r14
-	mov	r9, r11
-	mov	r8, r9
+	mov	r13, r4
+	mov	r15, r13
+	mov	r14, r15
+	mov	r12, r14
+	mov	r11, r12
+	mov	r10, r11
+	mov	r8, r10
 	mov	r7, r8
-	mov	r6, r7
-	mov	r12, r6
-	mov	r13, r12
-	clr	r13
+	clr	r7
 	sub	#16, r5
 	jmp	.Lpoly1305_mac_shlimb11
 .Lpoly1305_mac_shbits12:
 	tst	r5
 	jz	.Lpoly1305_mac_shend9
 .Lpoly1305_mac_sh10:
-	rla	r13
-	rlc	r12
-	rlc	r6
-	rlc	r7
+	rla	r7
 	rlc	r8
-	rlc	r9
+	rlc	r10
 	rlc	r11
+	rlc	r12
 	rlc	r14
+	rlc	r15
+	rlc	r13
 	rlc	r4
 	dec	r5
 	jnz	.Lpoly1305_mac_sh10
 	jmp	.Lpoly1305_mac_shend9
 .Lpoly1305_mac_shbig8:
-	clr	r13
-	clr	r12
-	clr	r6
 	clr	r7
 	clr	r8
-	clr	r9
+	clr	r10
 	clr	r11
+	clr	r12
 	clr	r14
+	clr	r15
+	clr	r13
 	clr	r4
 .Lpoly1305_mac_shend9:
 	and	#3, r4
-	mov	2(sp), r15
-	bis	r14, r15
-	mov	8(sp), r14
-	bis	r11, r14
-	mov	10(sp), r11
-	bis	r9, r11
-	mov	12(sp), r9
-	bis	r8, r9
-	mov	14(sp), r8
-	bis	r7, r8
-	mov	16(sp), r7
-	bis	r6, r7
-	mov	18(sp), r6
-	bis	r12, r6
-	mov	22(sp), r5
-	bis	r13, r5
+	mov	@sp, r5
+	bis	r7, r5
+	mov	6(sp), r6
+	bis	r8, r6
+	mov	8(sp), r7
+	bis	r10, r7
+	mov	10(sp), r8
+	bis	r11, r8
+	mov	12(sp), r10
+	bis	r12, r10
+	mov	14(sp), r11
+	bis	r14, r11
+	mov	18(sp), r14
+	bis	r15, r14
+	mov	16(sp), r15
+	bis	r13, r15
 	mov	sp, r12
-	add	#56, r12
+	add	#52, r12
 	mov	sp, r13
-	add	#76, r13
-	mov	r5, 132(sp)
-	mov	r6, 134(sp)
-	mov	r7, 136(sp)
-	mov	r8, 138(sp)
-	mov	r9, 140(sp)
-	mov	r11, 142(sp)
-	mov	r14, 144(sp)
-	mov	r15, 146(sp)
-	mov	r4, 148(sp)
+	add	#72, r13
+	mov	r5, 128(sp)
+	mov	r6, 130(sp)
+	mov	r7, 132(sp)
+	mov	r8, 134(sp)
+	mov	r10, 136(sp)
+	mov	r11, 138(sp)
+	mov	r14, 140(sp)
+	mov	r15, 142(sp)
+	mov	r4, 144(sp)
 	mov	sp, r14
-	add	#132, r14
+	add	#128, r14
 	call	#poly1305_block
-	add	#1, 0(sp)
-	addc	#0, r10
-	cmp	20(sp), 0(sp)
-	mov	r10, r15
-	subc	4(sp), r15
+	add	#1, r9
+	cmp	2(sp), r9
 	jnc	.Lpoly1305_mac_loop1
 .Lpoly1305_mac_done2:
 	; poly1305.ae:75: v = v + ((h[i] as u<136>) << (13 * i))
-	mov	58(sp), r14
+	mov	54(sp), r14
 	bit	#1, r14
 	rrc	r14
 	bit	#1, r14
@@ -1485,95 +1404,67 @@ poly1305_mac:
 	mov	r14, r15
 	and	#57344, r15
 	and	#8191, r14
-	mov	56(sp), r9
+	mov	52(sp), r7
+	mov	#0, r8
+	add	r15, r7
+	addc	r14, r8
+	mov	56(sp), r14
+	swpb	r14
+	rla	r14
+	adc	r14
+	rla	r14
+	adc	r14
+	mov	r14, r15
+	and	#64512, r15
+	and	#1023, r14
+	mov	#0, r9
+	add	#0, r7
+	addc	r15, r8
+	addc	r14, r9
+	mov	58(sp), r14
+	swpb	r14
+	bit	#1, r14
+	rrc	r14
+	mov	r14, r15
+	and	#65408, r15
+	and	#127, r14
 	mov	#0, r10
-	mov	#0, r12
-	mov	#0, r6
-	mov	#0, r7
-	mov	#0, r5
-	mov	#0, r4
-	mov	#0, r13
+	add	#0, r7
+	addc	#0, r8
+	addc	r15, r9
+	addc	r14, r10
+	mov	60(sp), r14
+	rla	r14
+	adc	r14
+	rla	r14
+	adc	r14
+	rla	r14
+	adc	r14
+	rla	r14
+	adc	r14
+	mov	r14, r15
+	and	#65520, r15
+	and	#15, r14
 	mov	#0, r11
-	add	r15, r9
-	addc	r14, r10
-	addc	#0, r12
-	addc	#0, r6
-	addc	#0, r7
-	addc	#0, r5
-	addc	#0, r4
-	addc	#0, r13
-	addc	#0, r11
-	mov	60(sp), r15
-	swpb	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	mov	r15, r14
-	and	#64512, r14
-	and	#1023, r15
-	add	#0, r9
-	addc	r14, r10
-	addc	r15, r12
-	addc	#0, r6
-	addc	#0, r7
-	addc	#0, r5
-	addc	#0, r4
-	addc	#0, r13
-	addc	#0, r11
+	add	#0, r7
+	addc	#0, r8
+	addc	#0, r9
+	addc	r15, r10
+	addc	r14, r11
 	mov	62(sp), r15
-	swpb	r15
-	bit	#1, r15
-	rrc	r15
-	mov	r15, r14
-	and	#65408, r14
-	and	#127, r15
-	add	#0, r9
-	addc	#0, r10
-	addc	r14, r12
-	addc	r15, r6
-	addc	#0, r7
-	addc	#0, r5
-	addc	#0, r4
-	addc	#0, r13
-	addc	#0, r11
-	mov	64(sp), r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	mov	r15, r14
-	and	#65520, r14
-	and	#15, r15
-	add	#0, r9
-	addc	#0, r10
-	addc	#0, r12
-	addc	r14, r6
-	addc	r15, r7
-	addc	#0, r5
-	addc	#0, r4
-	addc	#0, r13
-	addc	#0, r11
-	mov	66(sp), r15
 	rla	r15
 	adc	r15
 	mov	r15, r14
 	and	#65534, r14
 	and	#1, r15
-	add	#0, r9
+	mov	#0, r12
+	add	#0, r7
+	addc	#0, r8
+	addc	#0, r9
 	addc	#0, r10
-	addc	#0, r12
-	addc	#0, r6
-	addc	r14, r7
-	addc	r15, r5
-	addc	#0, r4
-	addc	#0, r13
-	addc	#0, r11
-	mov	68(sp), r15
+	addc	r14, r11
+	addc	r15, r12
+	mov	64(sp), r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
@@ -1581,16 +1472,20 @@ poly1305_mac:
 	mov	r15, r14
 	and	#49152, r14
 	and	#16383, r15
-	add	#0, r9
+	mov	#0, r13
+	mov	#0, r6
+	mov	#0, r5
+	add	#0, r7
+	addc	#0, r8
+	addc	#0, r9
 	addc	#0, r10
-	addc	#0, r12
-	addc	#0, r6
-	addc	r14, r7
-	addc	r15, r5
-	addc	#0, r4
+	addc	r14, r11
+	addc	r15, r12
 	addc	#0, r13
-	addc	#0, r11
-	mov	70(sp), r15
+	addc	#0, r6
+	addc	#0, r5
+	mov.b	r5, r5
+	mov	66(sp), r15
 	swpb	r15
 	rla	r15
 	adc	r15
@@ -1601,32 +1496,32 @@ poly1305_mac:
 	mov	r15, r14
 	and	#63488, r14
 	and	#2047, r15
-	mov.b	r11, r11
-	add	#0, r9
+	add	#0, r7
+	addc	#0, r8
+	addc	#0, r9
 	addc	#0, r10
-	addc	#0, r12
-	addc	#0, r6
-	addc	#0, r7
-	addc	r14, r5
-	addc	r15, r4
-	addc	#0, r13
 	addc	#0, r11
-	mov	72(sp), r15
+	addc	r14, r12
+	addc	r15, r13
+	addc	#0, r6
+	addc	#0, r5
+	mov.b	r5, r5
+	mov	68(sp), r15
 	swpb	r15
 	mov	r15, r14
 	and	#65280, r14
 	mov.b	r15, r15
-	mov.b	r11, r11
-	add	#0, r9
+	add	#0, r7
+	addc	#0, r8
+	addc	#0, r9
 	addc	#0, r10
-	addc	#0, r12
-	addc	#0, r6
-	addc	#0, r7
-	addc	#0, r5
-	addc	r14, r4
-	addc	r15, r13
 	addc	#0, r11
-	mov	74(sp), r15
+	addc	#0, r12
+	addc	r14, r13
+	addc	r15, r6
+	addc	#0, r5
+	mov.b	r5, r5
+	mov	70(sp), r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
@@ -1638,142 +1533,136 @@ poly1305_mac:
 	and	#65504, r14
 	and	#31, r15
 	mov.b	r15, r15
-	mov.b	r11, r11
-	add	#0, r9
+	add	#0, r7
+	addc	#0, r8
+	addc	#0, r9
 	addc	#0, r10
+	addc	#0, r11
 	addc	#0, r12
-	addc	#0, r6
-	addc	#0, r7
-	addc	#0, r5
-	addc	#0, r4
-	addc	r14, r13
-	mov	r13, 46(sp)
-	addc	r15, r11
-	mov.b	r11, r11
+	addc	#0, r13
+	addc	r14, r6
+	addc	r15, r5
+	mov.b	r5, r5
 	; poly1305.ae:77: v = (v & ((1 << 130) - 1)) + (v >> 130) * 5          // now v < 2^130 + 40 < 2p
-	mov	r11, r15
+	mov	r5, r15
+	and	#3, r15
+	mov	r15, 42(sp)
 	clrc
-	rrc	r15
-	rra	r15
-	mov	r15, r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	mov	r8, r14
+	rrc	r5
+	rra	r5
+	mov	r5, r4
+	rla	r4
+	adc	r4
+	rla	r4
+	adc	r4
+	mov	r4, r14
 	and	#65532, r14
-	and	#3, r8
-	mov	r15, 44(sp)
-	mov	#0, 40(sp)
+	and	#3, r4
+	mov	r5, 40(sp)
 	mov	#0, 38(sp)
-	mov	#0, 36(sp)
+	mov	#0, 34(sp)
 	mov	#0, 32(sp)
 	mov	#0, 30(sp)
 	mov	#0, 28(sp)
-	mov	#0, r13
+	mov	#0, 24(sp)
+	mov	#0, r5
 	mov	#0, r15
-	add	r14, 44(sp)
-	addc	r8, 40(sp)
-	addc	#0, 38(sp)
-	addc	#0, 36(sp)
+	add	r14, 40(sp)
+	addc	r4, 38(sp)
+	addc	#0, 34(sp)
 	addc	#0, 32(sp)
 	addc	#0, 30(sp)
 	addc	#0, 28(sp)
-	addc	#0, r13
+	addc	#0, 24(sp)
+	addc	#0, r5
 	addc	#0, r15
 	mov.b	r15, r15
-	and	#3, r11
-	mov	46(sp), r14
-	add	44(sp), r9
-	addc	40(sp), r10
-	addc	38(sp), r12
-	addc	36(sp), r6
-	addc	32(sp), r7
-	addc	30(sp), r5
-	addc	28(sp), r4
-	addc	r13, r14
-	addc	r15, r11
-	mov.b	r11, r11
+	mov	42(sp), r14
+	add	40(sp), r7
+	addc	38(sp), r8
+	addc	34(sp), r9
+	addc	32(sp), r10
+	addc	30(sp), r11
+	addc	28(sp), r12
+	addc	24(sp), r13
+	addc	r5, r6
+	addc	r15, r14
+	mov.b	r14, r14
 	; poly1305.ae:78: g = v + 5                                            // v - p + 2^130
-	mov	r9, 52(sp)
-	mov	r9, 50(sp)
-	mov	r10, 34(sp)
-	mov	r10, 48(sp)
-	mov	r12, r10
-	mov	r12, 42(sp)
-	mov	r6, r9
-	mov	r7, r8
-	mov	r5, r12
-	mov	r4, r13
-	mov	r14, r15
-	add	#5, 52(sp)
-	addc	#0, 34(sp)
-	addc	#0, r10
-	addc	#0, r9
-	addc	#0, r8
-	addc	#0, r12
-	addc	#0, r13
-	addc	#0, r15
-	addc	#0, r11
-	; poly1305.ae:79: v = if g[130] == 1 then g & ((1 << 130) - 1) else v  // constant-time select of v mod p
-	xor	r14, r15
-	; poly1305.ae:78: g = v + 5                                            // v - p + 2^130
-	mov.b	r11, r11
+	mov	r7, r15
+	mov	r8, r4
+	mov	r9, 26(sp)
+	mov	r10, 36(sp)
+	mov	r11, 44(sp)
+	mov	r12, 46(sp)
+	mov	r13, 48(sp)
+	mov	r6, r5
+	add	#5, r15
+	addc	#0, r4
+	addc	#0, 26(sp)
+	addc	#0, 36(sp)
+	addc	#0, 44(sp)
+	addc	#0, 46(sp)
+	addc	#0, 48(sp)
+	addc	#0, r5
+	addc	#0, r14
+	mov.b	r14, r14
 	; poly1305.ae:79: v = if g[130] == 1 then g & ((1 << 130) - 1) else v  // constant-time select of v mod p
 	clrc
-	rrc	r11
-	rra	r11
-	and	#1, r11
-	inv	r11
-	inc	r11
-	and	r11, r15
-	xor	r15, r14
-	xor	r4, r13
-	and	r11, r13
-	xor	r13, r4
-	xor	r5, r12
-	and	r11, r12
-	xor	r12, r5
-	xor	r7, r8
-	and	r11, r8
-	xor	r8, r7
-	xor	r6, r9
-	and	r11, r9
-	xor	r9, r6
-	mov	42(sp), r12
-	xor	r12, r10
-	and	r11, r10
-	xor	r10, r12
-	mov	34(sp), r9
-	mov	48(sp), r8
-	xor	r8, r9
-	and	r11, r9
-	xor	r9, r8
-	mov	52(sp), r10
-	mov	50(sp), r13
-	xor	r13, r10
-	and	r11, r10
-	xor	r10, r13
+	rrc	r14
+	rra	r14
+	and	#1, r14
+	inv	r14
+	inc	r14
+	xor	r7, r15
+	and	r14, r15
+	xor	r15, r7
+	xor	r8, r4
+	and	r14, r4
+	xor	r4, r8
+	mov	26(sp), r15
+	xor	r9, r15
+	and	r14, r15
+	xor	r15, r9
+	mov	36(sp), r15
+	xor	r10, r15
+	and	r14, r15
+	xor	r15, r10
+	mov	44(sp), r15
+	xor	r11, r15
+	and	r14, r15
+	xor	r15, r11
+	mov	46(sp), r15
+	xor	r12, r15
+	and	r14, r15
+	xor	r15, r12
+	mov	48(sp), r15
+	xor	r13, r15
+	and	r14, r15
+	xor	r15, r13
+	xor	r6, r5
+	and	r14, r5
+	xor	r5, r6
 	; poly1305.ae:80: return v[127:0] + s
-	mov	6(sp), r10
-	add	16(r10), r13
-	addc	18(r10), r8
-	addc	20(r10), r12
-	addc	22(r10), r6
-	addc	24(r10), r7
-	addc	26(r10), r5
-	addc	28(r10), r4
-	addc	30(r10), r14
-	mov	54(sp), r10
-	mov	r13, 0(r10)
-	mov	r8, 2(r10)
-	mov	r12, 4(r10)
-	mov	r6, 6(r10)
-	mov	r7, 8(r10)
-	mov	r5, 10(r10)
-	mov	r4, 12(r10)
-	mov	r14, 14(r10)
-	add	#150, sp
+	mov	4(sp), r14
+	add	16(r14), r7
+	addc	18(r14), r8
+	addc	20(r14), r9
+	addc	22(r14), r10
+	addc	24(r14), r11
+	addc	26(r14), r12
+	addc	28(r14), r13
+	addc	30(r14), r6
+	mov	50(sp), r14
+	mov	r7, 0(r14)
+	mov	r8, 2(r14)
+	mov	r9, 4(r14)
+	mov	r10, 6(r14)
+	mov	r11, 8(r14)
+	mov	r12, 10(r14)
+	mov	r13, 12(r14)
+	mov	r6, 14(r14)
+	add	#146, sp
 	pop	r4
 	pop	r5
 	pop	r6

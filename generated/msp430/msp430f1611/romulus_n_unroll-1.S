@@ -245,8 +245,8 @@ romulus_n_key_setup:
 
 
 ; --- romulus_n_encrypt_with: romulus_n.encrypt_with
-;     frame 470 bytes (30 spill slots, locals 408), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1908 bytes of code
+;     frame 466 bytes (28 spill slots, locals 408), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 1806 bytes of code
 	.section .text.romulus_n_encrypt_with,"ax",@progbits
 	.global romulus_n_encrypt_with
 	.type romulus_n_encrypt_with, @function
@@ -259,10 +259,10 @@ romulus_n_encrypt_with:
 	push	r6
 	push	r5
 	push	r4
-	sub	#470, sp
+	sub	#466, sp
 	mov	r13, r10
-	mov	r12, 52(sp)
-	mov	r15, 56(sp)
+	mov	r12, 50(sp)
+	mov	r15, 54(sp)
 	; romulus_n.ae:109: E.tk23_rows(load_be(nonce, 0, 16), r3, r23)
 	bit	#1, r10
 	jnz	.Lromulus_n_encrypt_with_bytes1
@@ -278,7 +278,7 @@ romulus_n_encrypt_with:
 	jmp	.Lromulus_n_encrypt_with_join3
 .Lromulus_n_encrypt_with_bytes1:
 	mov	sp, r12
-	add	#382, r12
+	add	#378, r12
 	mov	r12, r13
 	mov	#16, r14
 .Lromulus_n_encrypt_with_cpy4:
@@ -292,48 +292,48 @@ romulus_n_encrypt_with:
 	jmp	.Lromulus_n_encrypt_with_words2
 .Lromulus_n_encrypt_with_join3:
 	swpb	r15
-	mov	r15, 398(sp)
+	mov	r15, 394(sp)
 	swpb	r14
-	mov	r14, 400(sp)
+	mov	r14, 396(sp)
 	swpb	r13
-	mov	r13, 402(sp)
+	mov	r13, 398(sp)
 	swpb	r12
-	mov	r12, 404(sp)
+	mov	r12, 400(sp)
 	swpb	r11
-	mov	r11, 406(sp)
+	mov	r11, 402(sp)
 	swpb	r9
-	mov	r9, 408(sp)
+	mov	r9, 404(sp)
 	swpb	r8
-	mov	r8, 410(sp)
+	mov	r8, 406(sp)
 	swpb	r10
-	mov	r10, 412(sp)
+	mov	r10, 408(sp)
 	mov	sp, r12
-	add	#398, r12
+	add	#394, r12
 	mov	sp, r14
-	add	#62, r14
-	mov	52(sp), r13
+	add	#58, r14
+	mov	50(sp), r13
 	call	#romulus_n_E_tk23_rows
 	; romulus_n.ae:110: s = absorb_ad(r3, r23, ad)
 	mov	sp, r13
-	add	#62, r13
+	add	#58, r13
 	mov	sp, r15
-	add	#422, r15
+	add	#418, r15
 	mov	r15, 0(sp)
-	mov	52(sp), r12
-	mov	56(sp), r14
-	mov	486(sp), r15
+	mov	50(sp), r12
+	mov	54(sp), r14
+	mov	482(sp), r15
 	call	#romulus_n_absorb_ad
 	; romulus_n.ae:113: if m == 0 {
-	tst	490(sp)
+	tst	486(sp)
 	jz	.Lromulus_n_encrypt_with_else6
-	mov	436(sp), r12
-	mov	434(sp), r11
-	mov	432(sp), r10
-	mov	430(sp), r9
-	mov	428(sp), r8
-	mov	426(sp), 38(sp)
-	mov	424(sp), 40(sp)
-	mov	422(sp), 44(sp)
+	mov	432(sp), r15
+	mov	430(sp), r14
+	mov	428(sp), r13
+	mov	426(sp), r12
+	mov	424(sp), r11
+	mov	422(sp), r10
+	mov	420(sp), r9
+	mov	418(sp), r8
 	mov	#0, r7
 	mov	#0, r6
 	mov	#0, r5
@@ -341,117 +341,85 @@ romulus_n_encrypt_with:
 	jmp	.Lromulus_n_encrypt_with_endif7
 .Lromulus_n_encrypt_with_else6:
 	; romulus_n.ae:115: s = tbc_n(cnt, 0x15, r23, s)
-	mov	#2, 398(sp)
+	mov	#2, 394(sp)
+	mov	#0, 396(sp)
+	mov	#0, 398(sp)
 	mov	#0, 400(sp)
-	mov	#0, 402(sp)
-	mov	#0, 404(sp)
 	mov	sp, r12
-	add	#398, r12
+	add	#394, r12
 	mov	sp, r14
-	add	#62, r14
+	add	#58, r14
 	mov	sp, r11
-	add	#422, r11
+	add	#418, r11
 	mov	sp, r15
-	add	#438, r15
+	add	#434, r15
 	mov	r15, 0(sp)
 	mov	#21, r13
 	mov	r11, r15
 	call	#romulus_n_tbc_n
-	mov	452(sp), r12
-	mov	450(sp), r11
-	mov	448(sp), r10
-	mov	446(sp), r9
-	mov	444(sp), r8
-	mov	442(sp), 38(sp)
-	mov	440(sp), 40(sp)
-	mov	438(sp), 44(sp)
+	mov	448(sp), r15
+	mov	446(sp), r14
+	mov	444(sp), r13
+	mov	442(sp), r12
+	mov	440(sp), r11
+	mov	438(sp), r10
+	mov	436(sp), r9
+	mov	434(sp), r8
 	mov	#0, r7
 	mov	#0, r6
 	mov	#0, r5
 	mov	#2, r4
 .Lromulus_n_encrypt_with_endif7:
 	; romulus_n.ae:117: for i in 0..(m + 15) / 16 {
-	mov	490(sp), r15
-	mov	#0, r13
-	add	#15, r15
-	addc	#0, r13
-	rra	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	and	#4095, r15
-	mov	r13, r14
-	swpb	r14
-	rla	r14
-	rla	r14
-	rla	r14
-	rla	r14
-	and	#61440, r14
-	bis	r14, r15
-	mov	r15, 60(sp)
-	mov	r7, 54(sp)
+	mov	r7, 52(sp)
 	mov	r6, 6(sp)
 	mov	r5, 16(sp)
 	mov	r4, 2(sp)
-	mov	r12, 26(sp)
-	mov	r11, 30(sp)
-	mov	r10, 32(sp)
-	mov	r9, 34(sp)
-	mov	r8, 36(sp)
+	mov	r15, 26(sp)
+	mov	r14, 30(sp)
+	mov	r13, 32(sp)
+	mov	r12, 34(sp)
+	mov	r11, 36(sp)
+	mov	r10, 38(sp)
+	mov	r9, 40(sp)
+	mov	r8, 44(sp)
+	mov	486(sp), r15
+	add	#15, r15
 	clrc
-	rrc	r13
-	rra	r13
-	rra	r13
-	rra	r13
-	mov	r13, 58(sp)
+	rrc	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	mov	r15, 56(sp)
 	mov	#0, 48(sp)
-	mov	#0, 50(sp)
-	cmp	r15, 50(sp)
-	mov	48(sp), r15
-	subc	r13, r15
-	jnc	.Lromulus_n_encrypt_with_near22
-	br	#.Lromulus_n_encrypt_with_done9
-.Lromulus_n_encrypt_with_near22:
+	cmp	r15, 48(sp)
+	jc	.Lromulus_n_encrypt_with_done9
 .Lromulus_n_encrypt_with_loop8:
 	; romulus_n.ae:118: off = 16 * i
-	mov	48(sp), r14
-	rla	r14
-	rla	r14
-	rla	r14
-	rla	r14
-	mov	50(sp), r13
+	mov	48(sp), r13
 	rla	r13
-	adc	r13
 	rla	r13
-	adc	r13
 	rla	r13
-	adc	r13
 	rla	r13
-	adc	r13
-	mov	r13, r15
-	and	#15, r15
-	bis	r15, r14
-	and	#65520, r13
 	; romulus_n.ae:119: rest = m - off
-	mov	490(sp), r12
-	mov	#0, r11
-	sub	r13, r12
-	subc	r14, r11
+	mov	486(sp), r14
+	sub	r13, r14
+	subc	r12, r12
 	; romulus_n.ae:120: count = if rest < 16 then rest else 16
-	cmp	#16, r12
-	mov	r11, r15
+	cmp	#16, r14
+	mov	r12, r15
 	subc	#0, r15
 	subc	r7, r7
-	mov	r12, r4
-	mov	r12, 24(sp)
+	mov	r14, r4
+	mov	r14, 24(sp)
 	xor	#16, r4
 	and	r7, r4
-	and	r11, r7
-	mov	r11, 22(sp)
+	and	r12, r7
+	mov	r12, 22(sp)
 	xor	#16, r4
 	; romulus_n.ae:121: mp = pad(load_be(msg, off, 16, count), count)
 	mov	r13, r14
-	add	488(sp), r14
+	add	484(sp), r14
 	cmp	#16, r4
 	jnc	.Lromulus_n_encrypt_with_bytes10
 	bit	#1, r14
@@ -470,7 +438,7 @@ romulus_n_encrypt_with:
 	mov	r4, r15
 	mov	#16, r11
 	mov	sp, r9
-	add	#382, r9
+	add	#378, r9
 	mov	r9, r10
 .Lromulus_n_encrypt_with_cpy13:
 	clr	r12
@@ -489,7 +457,7 @@ romulus_n_encrypt_with:
 .Lromulus_n_encrypt_with_join12:
 	; romulus_n.ae:122: store_be(ct, off, g(s) ^ mp, count)
 	mov	r13, r14
-	add	492(sp), r14
+	add	488(sp), r14
 	; romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
 	swpb	r15
 	cmp	#16, r4
@@ -691,23 +659,23 @@ romulus_n_encrypt_with:
 	jmp	.Lromulus_n_encrypt_with_stored16
 .Lromulus_n_encrypt_with_bytes15:
 	swpb	r15
-	mov	r15, 382(sp)
+	mov	r15, 378(sp)
 	swpb	r7
-	mov	r7, 384(sp)
+	mov	r7, 380(sp)
 	swpb	r8
-	mov	r8, 386(sp)
+	mov	r8, 382(sp)
 	swpb	r9
-	mov	r9, 388(sp)
+	mov	r9, 384(sp)
 	swpb	r10
-	mov	r10, 390(sp)
+	mov	r10, 386(sp)
 	swpb	r11
-	mov	r11, 392(sp)
+	mov	r11, 388(sp)
 	swpb	r12
-	mov	r12, 394(sp)
+	mov	r12, 390(sp)
 	swpb	r13
-	mov	r13, 396(sp)
+	mov	r13, 392(sp)
 	mov	sp, r15
-	add	#382, r15
+	add	#378, r15
 	cmp	#16, r4
 	jnc	.Lromulus_n_encrypt_with_cnt17
 	mov	#16, r4
@@ -740,7 +708,7 @@ romulus_n_encrypt_with:
 	xor	42(sp), r5
 	; romulus_n.ae:44: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
 	mov	2(sp), r12
-	mov	54(sp), r4
+	mov	52(sp), r4
 	mov	r4, r15
 	rla	r12
 	rlc	16(sp)
@@ -762,26 +730,26 @@ romulus_n_encrypt_with:
 	xor	r4, r12
 	mov	r12, 2(sp)
 	; romulus_n.ae:126: s = tbc_n(cnt, d, r23, s)
-	mov	2(sp), 398(sp)
-	mov	16(sp), 400(sp)
-	mov	6(sp), 402(sp)
-	mov	4(sp), 404(sp)
+	mov	2(sp), 394(sp)
+	mov	16(sp), 396(sp)
+	mov	6(sp), 398(sp)
+	mov	4(sp), 400(sp)
 	mov	sp, r12
-	add	#398, r12
+	add	#394, r12
 	mov	sp, r14
-	add	#62, r14
-	mov	r5, 406(sp)
-	mov	r6, 408(sp)
-	mov	r7, 410(sp)
-	mov	r8, 412(sp)
-	mov	r9, 414(sp)
-	mov	r10, 416(sp)
-	mov	r11, 418(sp)
-	mov	r13, 420(sp)
+	add	#58, r14
+	mov	r5, 402(sp)
+	mov	r6, 404(sp)
+	mov	r7, 406(sp)
+	mov	r8, 408(sp)
+	mov	r9, 410(sp)
+	mov	r10, 412(sp)
+	mov	r11, 414(sp)
+	mov	r13, 416(sp)
 	mov	sp, r11
-	add	#406, r11
+	add	#402, r11
 	mov	sp, r15
-	add	#454, r15
+	add	#450, r15
 	mov	r15, 0(sp)
 	; romulus_n.ae:125: d = if rest > 16 then 0x04 else if rest == 16 then 0x14 else 0x15 as u8
 	mov	24(sp), r10
@@ -805,23 +773,18 @@ romulus_n_encrypt_with:
 	; romulus_n.ae:126: s = tbc_n(cnt, d, r23, s)
 	mov	r11, r15
 	call	#romulus_n_tbc_n
-	add	#1, 50(sp)
-	addc	#0, 48(sp)
-	mov	4(sp), 54(sp)
-	mov	468(sp), 26(sp)
-	mov	466(sp), 30(sp)
-	mov	464(sp), 32(sp)
-	mov	462(sp), 34(sp)
-	mov	460(sp), 36(sp)
-	mov	458(sp), 38(sp)
-	mov	456(sp), 40(sp)
-	mov	454(sp), 44(sp)
-	cmp	60(sp), 50(sp)
-	mov	48(sp), r15
-	subc	58(sp), r15
-	jc	.Lromulus_n_encrypt_with_near23
-	br	#.Lromulus_n_encrypt_with_loop8
-.Lromulus_n_encrypt_with_near23:
+	add	#1, 48(sp)
+	mov	4(sp), 52(sp)
+	mov	464(sp), 26(sp)
+	mov	462(sp), 30(sp)
+	mov	460(sp), 32(sp)
+	mov	458(sp), 34(sp)
+	mov	456(sp), 36(sp)
+	mov	454(sp), 38(sp)
+	mov	452(sp), 40(sp)
+	mov	450(sp), 44(sp)
+	cmp	56(sp), 48(sp)
+	jnc	.Lromulus_n_encrypt_with_loop8
 .Lromulus_n_encrypt_with_done9:
 	; romulus_n.ae:39: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
 	mov	26(sp), r13
@@ -913,7 +876,7 @@ romulus_n_encrypt_with:
 	and	#32896, r15
 	xor	r15, r6
 	; romulus_n.ae:128: store_be(tag, 0, g(s))
-	mov	496(sp), r13
+	mov	492(sp), r13
 	bit	#1, r13
 	jnz	.Lromulus_n_encrypt_with_bytes19
 	swpb	r14
@@ -935,23 +898,23 @@ romulus_n_encrypt_with:
 	jmp	.Lromulus_n_encrypt_with_stored20
 .Lromulus_n_encrypt_with_bytes19:
 	swpb	r14
-	mov	r14, 382(sp)
+	mov	r14, 378(sp)
 	swpb	r12
-	mov	r12, 384(sp)
+	mov	r12, 380(sp)
 	swpb	r11
-	mov	r11, 386(sp)
+	mov	r11, 382(sp)
 	swpb	r10
-	mov	r10, 388(sp)
+	mov	r10, 384(sp)
 	swpb	r9
-	mov	r9, 390(sp)
+	mov	r9, 386(sp)
 	swpb	r8
-	mov	r8, 392(sp)
+	mov	r8, 388(sp)
 	swpb	r7
-	mov	r7, 394(sp)
+	mov	r7, 390(sp)
 	swpb	r6
-	mov	r6, 396(sp)
+	mov	r6, 392(sp)
 	mov	sp, r14
-	add	#382, r14
+	add	#378, r14
 	mov	#16, r15
 .Lromulus_n_encrypt_with_cpy21:
 	mov.b	@r14, 0(r13)
@@ -960,7 +923,7 @@ romulus_n_encrypt_with:
 	dec	r15
 	jnz	.Lromulus_n_encrypt_with_cpy21
 .Lromulus_n_encrypt_with_stored20:
-	add	#470, sp
+	add	#466, sp
 	pop	r4
 	pop	r5
 	pop	r6
@@ -973,8 +936,8 @@ romulus_n_encrypt_with:
 
 
 ; --- romulus_n_decrypt_with: romulus_n.decrypt_with
-;     frame 484 bytes (37 spill slots, locals 408), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2064 bytes of code
+;     frame 478 bytes (34 spill slots, locals 408), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 1962 bytes of code
 	.section .text.romulus_n_decrypt_with,"ax",@progbits
 	.global romulus_n_decrypt_with
 	.type romulus_n_decrypt_with, @function
@@ -987,10 +950,10 @@ romulus_n_decrypt_with:
 	push	r6
 	push	r5
 	push	r4
-	sub	#484, sp
+	sub	#478, sp
 	mov	r13, r9
-	mov	r12, 62(sp)
-	mov	r15, 70(sp)
+	mov	r12, 60(sp)
+	mov	r15, 66(sp)
 	; romulus_n.ae:134: E.tk23_rows(load_be(nonce, 0, 16), r3, r23)
 	bit	#1, r9
 	jnz	.Lromulus_n_decrypt_with_bytes1
@@ -1006,7 +969,7 @@ romulus_n_decrypt_with:
 	jmp	.Lromulus_n_decrypt_with_join3
 .Lromulus_n_decrypt_with_bytes1:
 	mov	sp, r12
-	add	#396, r12
+	add	#390, r12
 	mov	r12, r13
 	mov	#16, r14
 .Lromulus_n_decrypt_with_cpy4:
@@ -1020,128 +983,123 @@ romulus_n_decrypt_with:
 	jmp	.Lromulus_n_decrypt_with_words2
 .Lromulus_n_decrypt_with_join3:
 	swpb	r15
-	mov	r15, 412(sp)
+	mov	r15, 406(sp)
 	swpb	r14
-	mov	r14, 414(sp)
+	mov	r14, 408(sp)
 	swpb	r13
-	mov	r13, 416(sp)
+	mov	r13, 410(sp)
 	swpb	r12
-	mov	r12, 418(sp)
+	mov	r12, 412(sp)
 	swpb	r11
-	mov	r11, 420(sp)
+	mov	r11, 414(sp)
 	swpb	r10
-	mov	r10, 422(sp)
+	mov	r10, 416(sp)
 	swpb	r8
-	mov	r8, 424(sp)
+	mov	r8, 418(sp)
 	swpb	r7
-	mov	r7, 426(sp)
+	mov	r7, 420(sp)
 	mov	sp, r12
-	add	#412, r12
+	add	#406, r12
 	mov	sp, r14
-	add	#76, r14
-	mov	62(sp), r13
+	add	#70, r14
+	mov	60(sp), r13
 	call	#romulus_n_E_tk23_rows
 	; romulus_n.ae:135: s = absorb_ad(r3, r23, ad)
 	mov	sp, r13
-	add	#76, r13
+	add	#70, r13
 	mov	sp, r15
-	add	#436, r15
+	add	#430, r15
 	mov	r15, 0(sp)
-	mov	62(sp), r12
-	mov	70(sp), r14
-	mov	500(sp), r15
+	mov	60(sp), r12
+	mov	66(sp), r14
+	mov	494(sp), r15
 	call	#romulus_n_absorb_ad
 	; romulus_n.ae:138: if m == 0 {
-	tst	504(sp)
+	tst	498(sp)
 	jz	.Lromulus_n_decrypt_with_else6
 	mov	#1, 2(sp)
+	mov	#0, r4
 	mov	#0, r5
-	mov	#0, 10(sp)
-	mov	#0, 68(sp)
-	mov	436(sp), r6
-	mov	438(sp), r7
-	mov	440(sp), r8
-	mov	442(sp), r9
-	mov	444(sp), r10
-	mov	446(sp), r11
-	mov	448(sp), r12
-	mov	450(sp), r13
+	mov	#0, r6
+	mov	430(sp), r7
+	mov	432(sp), r8
+	mov	434(sp), r9
+	mov	436(sp), r10
+	mov	438(sp), r11
+	mov	440(sp), r12
+	mov	442(sp), r13
+	mov	444(sp), r14
 	jmp	.Lromulus_n_decrypt_with_endif7
 .Lromulus_n_decrypt_with_else6:
 	; romulus_n.ae:140: s = tbc_n(cnt, 0x15, r23, s)
-	mov	#2, 412(sp)
-	mov	#0, 414(sp)
-	mov	#0, 416(sp)
-	mov	#0, 418(sp)
+	mov	#2, 406(sp)
+	mov	#0, 408(sp)
+	mov	#0, 410(sp)
+	mov	#0, 412(sp)
 	mov	sp, r12
-	add	#412, r12
+	add	#406, r12
 	mov	sp, r14
-	add	#76, r14
+	add	#70, r14
 	mov	sp, r11
-	add	#436, r11
+	add	#430, r11
 	mov	sp, r15
-	add	#452, r15
+	add	#446, r15
 	mov	r15, 0(sp)
 	mov	#21, r13
 	mov	r11, r15
 	call	#romulus_n_tbc_n
 	mov	#2, 2(sp)
+	mov	#0, r4
 	mov	#0, r5
-	mov	#0, 10(sp)
-	mov	#0, 68(sp)
-	mov	452(sp), r6
-	mov	454(sp), r7
-	mov	456(sp), r8
-	mov	458(sp), r9
-	mov	460(sp), r10
-	mov	462(sp), r11
-	mov	464(sp), r12
-	mov	466(sp), r13
+	mov	#0, r6
+	mov	446(sp), r7
+	mov	448(sp), r8
+	mov	450(sp), r9
+	mov	452(sp), r10
+	mov	454(sp), r11
+	mov	456(sp), r12
+	mov	458(sp), r13
+	mov	460(sp), r14
 .Lromulus_n_decrypt_with_endif7:
 	; romulus_n.ae:142: for i in 0..(m + 15) / 16 {
-	mov	504(sp), r15
-	mov	#0, r4
+	mov	498(sp), r15
 	add	#15, r15
-	addc	#0, r4
-	rra	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	and	#4095, r15
-	mov	r4, r14
-	swpb	r14
-	rla	r14
-	rla	r14
-	rla	r14
-	rla	r14
-	and	#61440, r14
-	bis	r14, r15
-	mov	r15, 74(sp)
 	clrc
-	rrc	r4
-	rra	r4
-	rra	r4
-	rra	r4
-	mov	r4, 72(sp)
-	mov	r6, 46(sp)
-	mov	r7, 48(sp)
-	mov	r8, 50(sp)
-	mov	r9, 52(sp)
-	mov	r10, 54(sp)
-	mov	r11, 56(sp)
-	mov	r12, 58(sp)
-	mov	r13, 60(sp)
-	mov	r5, 28(sp)
-	mov	#0, 66(sp)
-	mov	#0, 64(sp)
-	cmp	r15, 66(sp)
-	mov	64(sp), r15
-	subc	r4, r15
+	rrc	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	mov	r15, 68(sp)
+	mov	r7, 44(sp)
+	mov	r8, 46(sp)
+	mov	r9, 48(sp)
+	mov	r10, 50(sp)
+	mov	r11, 52(sp)
+	mov	r12, 54(sp)
+	mov	r13, 56(sp)
+	mov	r14, 58(sp)
+	mov	r4, 28(sp)
+	mov	r5, 8(sp)
+	mov	r6, 64(sp)
+	mov	#0, 62(sp)
+	cmp	r15, 62(sp)
 	jnc	.Lromulus_n_decrypt_with_near29
 	br	#.Lromulus_n_decrypt_with_done9
 .Lromulus_n_decrypt_with_near29:
 .Lromulus_n_decrypt_with_loop8:
 	; romulus_n.ae:39: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
+	mov	44(sp), r13
+	mov	r13, r15
+	rra	r15
+	and	#32639, r15
+	mov	r13, r14
+	swpb	r14
+	bit	#1, r14
+	rrc	r14
+	xor	r13, r14
+	and	#32896, r14
+	xor	r14, r15
+	mov	r15, 32(sp)
 	mov	46(sp), r13
 	mov	r13, r15
 	rra	r15
@@ -1165,7 +1123,7 @@ romulus_n_decrypt_with:
 	xor	r13, r14
 	and	#32896, r14
 	xor	r14, r15
-	mov	r15, 22(sp)
+	mov	r15, 20(sp)
 	mov	50(sp), r13
 	mov	r13, r15
 	rra	r15
@@ -1177,7 +1135,7 @@ romulus_n_decrypt_with:
 	xor	r13, r14
 	and	#32896, r14
 	xor	r14, r15
-	mov	r15, 18(sp)
+	mov	r15, 16(sp)
 	mov	52(sp), r14
 	mov	r14, r8
 	rra	r8
@@ -1200,17 +1158,18 @@ romulus_n_decrypt_with:
 	xor	r14, r15
 	and	#32896, r15
 	xor	r15, r9
-	mov	56(sp), r14
-	mov	r14, r10
-	rra	r10
-	and	#32639, r10
-	mov	r14, r15
-	swpb	r15
-	bit	#1, r15
-	rrc	r15
+	mov	56(sp), r13
+	mov	r13, r15
+	rra	r15
+	and	#32639, r15
+	mov	r13, r14
+	swpb	r14
+	bit	#1, r14
+	rrc	r14
+	xor	r13, r14
+	and	#32896, r14
 	xor	r14, r15
-	and	#32896, r15
-	xor	r15, r10
+	mov	r15, 30(sp)
 	mov	58(sp), r13
 	mov	r13, r15
 	rra	r15
@@ -1223,117 +1182,87 @@ romulus_n_decrypt_with:
 	and	#32896, r14
 	xor	r14, r15
 	mov	r15, 24(sp)
-	mov	60(sp), r13
-	mov	r13, r15
-	rra	r15
-	and	#32639, r15
-	mov	r13, r14
-	swpb	r14
-	bit	#1, r14
-	rrc	r14
-	xor	r13, r14
-	and	#32896, r14
-	xor	r14, r15
-	mov	r15, 34(sp)
 	; romulus_n.ae:143: off = 16 * i
-	mov	64(sp), r14
-	rla	r14
-	rla	r14
-	rla	r14
-	rla	r14
-	mov	66(sp), r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	mov	r13, r15
-	and	#15, r15
-	bis	r15, r14
-	and	#65520, r13
-	mov	r13, 38(sp)
+	mov	62(sp), r6
+	rla	r6
+	rla	r6
+	rla	r6
+	rla	r6
 	; romulus_n.ae:144: rest = m - off
-	mov	504(sp), r13
-	mov	#0, r12
-	mov	38(sp), r11
-	sub	r11, r13
-	subc	r14, r12
+	mov	498(sp), r13
+	sub	r6, r13
+	subc	r12, r12
 	; romulus_n.ae:145: count = if rest < 16 then rest else 16
 	cmp	#16, r13
 	mov	r12, r15
 	subc	#0, r15
 	subc	r15, r15
 	mov	r13, r14
-	mov	r13, 42(sp)
+	mov	r13, 40(sp)
 	xor	#16, r14
 	and	r15, r14
 	xor	#16, r14
 	and	r12, r15
-	mov	r12, 44(sp)
-	mov	r15, 40(sp)
+	mov	r12, 42(sp)
+	mov	r15, 38(sp)
 	; romulus_n.ae:146: p = first_bytes(g(s) ^ load_be(ct, off, 16, count), count)
-	mov	r11, r6
-	add	502(sp), r6
+	mov	r6, r7
+	add	496(sp), r7
 	cmp	#16, r14
 	jnc	.Lromulus_n_decrypt_with_bytes10
-	bit	#1, r6
+	bit	#1, r7
 	jnz	.Lromulus_n_decrypt_with_bytes10
 .Lromulus_n_decrypt_with_words11:
-	mov	@r6, r4
-	mov	2(r6), r5
-	mov	4(r6), r7
-	mov	6(r6), r11
-	mov	8(r6), r12
-	mov	10(r6), r13
-	mov	12(r6), r15
-	mov	14(r6), r6
+	mov	@r7, r4
+	mov	2(r7), r5
+	mov	4(r7), r10
+	mov	6(r7), r11
+	mov	8(r7), r12
+	mov	10(r7), r13
+	mov	12(r7), r15
+	mov	14(r7), r7
 	jmp	.Lromulus_n_decrypt_with_join12
 .Lromulus_n_decrypt_with_bytes10:
-	mov	sp, r7
-	add	#396, r7
-	mov	r7, r11
+	mov	sp, r10
+	add	#390, r10
+	mov	r10, r11
 	mov	#16, r12
 	mov	r14, r15
 .Lromulus_n_decrypt_with_cpy13:
 	clr	r13
 	tst	r15
 	jz	.Lromulus_n_decrypt_with_pad14
-	mov.b	@r6, r13
-	inc	r6
+	mov.b	@r7, r13
+	inc	r7
 	dec	r15
 .Lromulus_n_decrypt_with_pad14:
 	mov.b	r13, 0(r11)
 	inc	r11
 	dec	r12
 	jnz	.Lromulus_n_decrypt_with_cpy13
-	mov	r7, r6
+	mov	r10, r7
 	jmp	.Lromulus_n_decrypt_with_words11
 .Lromulus_n_decrypt_with_join12:
-	swpb	r6
-	xor	r6, 26(sp)
-	swpb	r15
-	xor	r15, 22(sp)
-	swpb	r13
-	xor	r13, 18(sp)
-	swpb	r12
-	xor	r12, r8
-	mov	r8, 36(sp)
-	swpb	r11
-	xor	r11, r9
-	mov	r9, 32(sp)
 	swpb	r7
-	xor	r7, r10
-	mov	r10, 30(sp)
+	xor	r7, 32(sp)
+	swpb	r15
+	xor	r15, 26(sp)
+	swpb	r13
+	xor	r13, 20(sp)
+	swpb	r12
+	xor	r12, 16(sp)
+	swpb	r11
+	xor	r11, r8
+	mov	r8, 36(sp)
+	swpb	r10
+	xor	r10, r9
+	mov	r9, 34(sp)
 	swpb	r5
-	xor	r5, 24(sp)
-	mov	34(sp), r5
+	xor	r5, 30(sp)
 	swpb	r4
-	xor	r4, r5
+	xor	r4, 24(sp)
 	; romulus_n.ae:54: return x & ~(~(0 as u128) >> (8 * n))
-	mov	40(sp), r7
+	mov	38(sp), r7
 	rla	r7
 	rla	r7
 	rla	r7
@@ -1347,7 +1276,7 @@ romulus_n_decrypt_with:
 	mov	#-1, r11
 	mov	#-1, r12
 	mov	#-1, r13
-	mov	#-1, r6
+	mov	#-1, r5
 	mov	#-1, r15
 	tst	r7
 	jnz	.Lromulus_n_decrypt_with_shbig15
@@ -1361,8 +1290,8 @@ romulus_n_decrypt_with:
 	mov	r11, r10
 	mov	r12, r11
 	mov	r13, r12
-	mov	r6, r13
-	mov	r15, r6
+	mov	r5, r13
+	mov	r15, r5
 	clr	r15
 	sub	#16, r4
 	jmp	.Lromulus_n_decrypt_with_shlimb18
@@ -1372,7 +1301,7 @@ romulus_n_decrypt_with:
 .Lromulus_n_decrypt_with_sh17:
 	clrc
 	rrc	r15
-	rrc	r6
+	rrc	r5
 	rrc	r13
 	rrc	r12
 	rrc	r11
@@ -1389,67 +1318,67 @@ romulus_n_decrypt_with:
 	clr	r11
 	clr	r12
 	clr	r13
-	clr	r6
+	clr	r5
 	clr	r15
 .Lromulus_n_decrypt_with_shend16:
-	mov	26(sp), r7
+	mov	32(sp), r7
 	bic	r8, r7
-	mov	22(sp), r8
+	mov	26(sp), r8
 	bic	r9, r8
-	mov	18(sp), r9
+	mov	20(sp), r9
 	bic	r10, r9
-	mov	36(sp), r10
+	mov	16(sp), r10
 	bic	r11, r10
-	mov	32(sp), r11
+	mov	36(sp), r11
 	bic	r12, r11
-	mov	30(sp), r12
+	mov	34(sp), r12
 	bic	r13, r12
-	mov	24(sp), r13
-	bic	r6, r13
+	mov	30(sp), r13
+	bic	r5, r13
+	mov	24(sp), r5
 	bic	r15, r5
 	; romulus_n.ae:147: store_be(msg, off, p, count)
-	mov	r5, 20(sp)
-	mov	r13, 16(sp)
+	mov	r5, 22(sp)
+	mov	r13, 18(sp)
 	mov	r12, 14(sp)
 	mov	r11, 12(sp)
-	mov	r10, 8(sp)
-	mov	r9, 4(sp)
-	mov	r8, r6
+	mov	r10, 10(sp)
+	mov	r9, 6(sp)
+	mov	r8, r4
 	mov	r7, r15
-	mov	38(sp), r4
-	add	510(sp), r4
+	add	504(sp), r6
 	cmp	#16, r14
-	swpb	20(sp)
-	swpb	16(sp)
+	swpb	22(sp)
+	swpb	18(sp)
 	swpb	14(sp)
 	swpb	12(sp)
-	swpb	8(sp)
-	swpb	4(sp)
-	swpb	r6
+	swpb	10(sp)
+	swpb	6(sp)
+	swpb	r4
 	swpb	r15
 	jnc	.Lromulus_n_decrypt_with_bytes20
-	bit	#1, r4
+	bit	#1, r6
 	jnz	.Lromulus_n_decrypt_with_bytes20
-	mov	20(sp), 0(r4)
-	mov	16(sp), 2(r4)
-	mov	14(sp), 4(r4)
-	mov	12(sp), 6(r4)
-	mov	8(sp), 8(r4)
-	mov	4(sp), 10(r4)
-	mov	r6, 12(r4)
-	mov	r15, 14(r4)
+	mov	22(sp), 0(r6)
+	mov	18(sp), 2(r6)
+	mov	14(sp), 4(r6)
+	mov	12(sp), 6(r6)
+	mov	10(sp), 8(r6)
+	mov	6(sp), 10(r6)
+	mov	r4, 12(r6)
+	mov	r15, 14(r6)
 	jmp	.Lromulus_n_decrypt_with_stored21
 .Lromulus_n_decrypt_with_bytes20:
-	mov	20(sp), 396(sp)
-	mov	16(sp), 398(sp)
-	mov	14(sp), 400(sp)
-	mov	12(sp), 402(sp)
-	mov	8(sp), 404(sp)
-	mov	4(sp), 406(sp)
-	mov	r6, 408(sp)
-	mov	r15, 410(sp)
-	mov	sp, r6
-	add	#396, r6
+	mov	22(sp), 390(sp)
+	mov	18(sp), 392(sp)
+	mov	14(sp), 394(sp)
+	mov	12(sp), 396(sp)
+	mov	10(sp), 398(sp)
+	mov	6(sp), 400(sp)
+	mov	r4, 402(sp)
+	mov	r15, 404(sp)
+	mov	sp, r4
+	add	#390, r4
 	mov	r14, r15
 	cmp	#16, r15
 	jnc	.Lromulus_n_decrypt_with_cnt22
@@ -1458,15 +1387,15 @@ romulus_n_decrypt_with:
 	tst	r15
 	jz	.Lromulus_n_decrypt_with_stored21
 .Lromulus_n_decrypt_with_cpy23:
-	mov.b	@r6, 0(r4)
-	inc	r6
+	mov.b	@r4, 0(r6)
 	inc	r4
+	inc	r6
 	dec	r15
 	jnz	.Lromulus_n_decrypt_with_cpy23
 .Lromulus_n_decrypt_with_stored21:
 	; romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
 	cmp	#16, r14
-	mov	40(sp), r4
+	mov	38(sp), r4
 	mov	r4, r15
 	subc	#0, r15
 	subc	r6, r6
@@ -1503,32 +1432,32 @@ romulus_n_decrypt_with:
 	and	r6, r14
 	xor	r14, r5
 	; romulus_n.ae:148: s = s ^ pad(p, count)
-	mov	46(sp), r15
+	mov	44(sp), r15
 	xor	r7, r15
-	mov	48(sp), r6
+	mov	46(sp), r6
 	xor	r8, r6
-	mov	50(sp), r7
+	mov	48(sp), r7
 	xor	r9, r7
-	mov	52(sp), r8
+	mov	50(sp), r8
 	xor	r10, r8
-	mov	54(sp), r9
+	mov	52(sp), r9
 	xor	r11, r9
-	mov	56(sp), r10
+	mov	54(sp), r10
 	xor	r12, r10
-	mov	58(sp), r11
+	mov	56(sp), r11
 	xor	r13, r11
-	mov	60(sp), r12
+	mov	58(sp), r12
 	xor	r5, r12
 	; romulus_n.ae:44: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
 	mov	2(sp), r13
-	mov	68(sp), r4
+	mov	64(sp), r4
 	mov	r4, r5
 	rla	r13
 	rlc	28(sp)
-	rlc	10(sp)
+	rlc	8(sp)
 	rlc	r5
 	mov.b	r5, r5
-	mov	r5, 6(sp)
+	mov	r5, 4(sp)
 	clrc
 	rrc	r4
 	rra	r4
@@ -1544,10 +1473,10 @@ romulus_n_decrypt_with:
 	mov	r13, 2(sp)
 	; romulus_n.ae:150: d = if rest > 16 then 0x04 else if rest == 16 then 0x14 else 0x15 as u8
 	mov	#16, r5
-	mov	42(sp), r13
+	mov	40(sp), r13
 	cmp	r13, r5
 	mov	#0, r5
-	mov	44(sp), r4
+	mov	42(sp), r4
 	subc	r4, r5
 	subc	r14, r14
 	xor	#16, r13
@@ -1561,50 +1490,47 @@ romulus_n_decrypt_with:
 	and	r14, r5
 	xor	r5, r13
 	; romulus_n.ae:151: s = tbc_n(cnt, d, r23, s)
-	mov	2(sp), 412(sp)
-	mov	28(sp), 414(sp)
-	mov	10(sp), 416(sp)
-	mov	6(sp), 418(sp)
+	mov	2(sp), 406(sp)
+	mov	28(sp), 408(sp)
+	mov	8(sp), 410(sp)
+	mov	4(sp), 412(sp)
 	mov	sp, r4
-	add	#412, r4
+	add	#406, r4
 	mov	sp, r14
-	add	#76, r14
-	mov	r15, 420(sp)
-	mov	r6, 422(sp)
-	mov	r7, 424(sp)
-	mov	r8, 426(sp)
-	mov	r9, 428(sp)
-	mov	r10, 430(sp)
-	mov	r11, 432(sp)
-	mov	r12, 434(sp)
+	add	#70, r14
+	mov	r15, 414(sp)
+	mov	r6, 416(sp)
+	mov	r7, 418(sp)
+	mov	r8, 420(sp)
+	mov	r9, 422(sp)
+	mov	r10, 424(sp)
+	mov	r11, 426(sp)
+	mov	r12, 428(sp)
 	mov	sp, r11
-	add	#420, r11
+	add	#414, r11
 	mov	sp, r15
-	add	#468, r15
+	add	#462, r15
 	mov	r15, 0(sp)
 	mov	r4, r12
 	mov	r11, r15
 	call	#romulus_n_tbc_n
-	mov	468(sp), 46(sp)
-	mov	470(sp), 48(sp)
-	mov	472(sp), 50(sp)
-	mov	474(sp), 52(sp)
-	mov	476(sp), 54(sp)
-	mov	478(sp), 56(sp)
-	mov	480(sp), 58(sp)
-	mov	482(sp), 60(sp)
-	mov	6(sp), 68(sp)
-	add	#1, 66(sp)
-	addc	#0, 64(sp)
-	cmp	74(sp), 66(sp)
-	mov	64(sp), r15
-	subc	72(sp), r15
+	mov	462(sp), 44(sp)
+	mov	464(sp), 46(sp)
+	mov	466(sp), 48(sp)
+	mov	468(sp), 50(sp)
+	mov	470(sp), 52(sp)
+	mov	472(sp), 54(sp)
+	mov	474(sp), 56(sp)
+	mov	476(sp), 58(sp)
+	mov	4(sp), 64(sp)
+	add	#1, 62(sp)
+	cmp	68(sp), 62(sp)
 	jc	.Lromulus_n_decrypt_with_near30
 	br	#.Lromulus_n_decrypt_with_loop8
 .Lromulus_n_decrypt_with_near30:
 .Lromulus_n_decrypt_with_done9:
 	; romulus_n.ae:153: return (load_be(tag, 0, 16) ^ g(s)) == 0
-	mov	506(sp), r8
+	mov	500(sp), r8
 	bit	#1, r8
 	jnz	.Lromulus_n_decrypt_with_bytes24
 .Lromulus_n_decrypt_with_words25:
@@ -1619,7 +1545,7 @@ romulus_n_decrypt_with:
 	jmp	.Lromulus_n_decrypt_with_join26
 .Lromulus_n_decrypt_with_bytes24:
 	mov	sp, r12
-	add	#396, r12
+	add	#390, r12
 	mov	r12, r13
 	mov	#16, r14
 .Lromulus_n_decrypt_with_cpy27:
@@ -1633,7 +1559,7 @@ romulus_n_decrypt_with:
 	jmp	.Lromulus_n_decrypt_with_words25
 .Lromulus_n_decrypt_with_join26:
 	; romulus_n.ae:39: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
-	mov	60(sp), r5
+	mov	58(sp), r5
 	mov	r5, r14
 	swpb	r14
 	bit	#1, r14
@@ -1647,7 +1573,7 @@ romulus_n_decrypt_with:
 	xor	r5, r13
 	xor	r14, r13
 	; romulus_n.ae:39: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
-	mov	58(sp), r5
+	mov	56(sp), r5
 	mov	r5, r15
 	swpb	r15
 	bit	#1, r15
@@ -1661,7 +1587,7 @@ romulus_n_decrypt_with:
 	xor	r5, r12
 	xor	r15, r12
 	; romulus_n.ae:39: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
-	mov	56(sp), r15
+	mov	54(sp), r15
 	mov	r15, r14
 	swpb	r14
 	bit	#1, r14
@@ -1675,7 +1601,7 @@ romulus_n_decrypt_with:
 	xor	r15, r6
 	xor	r14, r6
 	; romulus_n.ae:39: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
-	mov	54(sp), r14
+	mov	52(sp), r14
 	mov	r14, r5
 	swpb	r5
 	bit	#1, r5
@@ -1689,7 +1615,7 @@ romulus_n_decrypt_with:
 	xor	r14, r7
 	xor	r5, r7
 	; romulus_n.ae:39: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
-	mov	52(sp), r14
+	mov	50(sp), r14
 	mov	r14, r15
 	swpb	r15
 	bit	#1, r15
@@ -1703,7 +1629,7 @@ romulus_n_decrypt_with:
 	xor	r14, r11
 	xor	r15, r11
 	; romulus_n.ae:39: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
-	mov	50(sp), r14
+	mov	48(sp), r14
 	mov	r14, r15
 	swpb	r15
 	bit	#1, r15
@@ -1717,7 +1643,7 @@ romulus_n_decrypt_with:
 	xor	r14, r10
 	xor	r15, r10
 	; romulus_n.ae:39: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
-	mov	46(sp), r14
+	mov	44(sp), r14
 	mov	r14, r15
 	swpb	r15
 	bit	#1, r15
@@ -1731,7 +1657,7 @@ romulus_n_decrypt_with:
 	xor	r14, r8
 	xor	r15, r8
 	; romulus_n.ae:39: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
-	mov	48(sp), r14
+	mov	46(sp), r14
 	mov	r14, r15
 	swpb	r15
 	bit	#1, r15
@@ -1755,9 +1681,9 @@ romulus_n_decrypt_with:
 	clr	r14
 	adc	r14
 	xor	#1, r14
-	mov	514(sp), r15
+	mov	508(sp), r15
 	mov	r14, 0(r15)
-	add	#484, sp
+	add	#478, sp
 	pop	r4
 	pop	r5
 	pop	r6

@@ -64,80 +64,62 @@ ascon128_key_setup:
 
 
 ; --- ascon128_encrypt_with: ascon128.encrypt_with
-;     frame 104 bytes (16 spill slots, locals 72), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1334 bytes of code
+;     frame 98 bytes (13 spill slots, locals 72), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 1232 bytes of code
 	.section .text.ascon128_encrypt_with,"ax",@progbits
 	.global ascon128_encrypt_with
 	.type ascon128_encrypt_with, @function
 	.balign 2
 ascon128_encrypt_with:
 	pushm.w	#7, r10
-	sub	#104, sp
+	sub	#98, sp
 	mov	r13, r10
 	mov	r14, r11
-	mov	r15, 14(sp)
-	mov	r12, 16(sp)
+	mov	r15, 8(sp)
+	mov	r12, 10(sp)
 	; ascon128.ae:84: initialize(s, k, nonce)
 	mov	r12, r14
-	mov	14(r14), 18(sp)
-	mov	12(r14), 20(sp)
-	mov	10(r14), 22(sp)
-	mov	8(r14), 24(sp)
-	mov	6(r14), 26(sp)
-	mov	4(r14), 28(sp)
-	mov	2(r14), 30(sp)
+	mov	14(r14), 12(sp)
+	mov	12(r14), 14(sp)
+	mov	10(r14), 16(sp)
+	mov	8(r14), 18(sp)
+	mov	6(r14), 20(sp)
+	mov	4(r14), 22(sp)
+	mov	2(r14), 24(sp)
 	mov	sp, r12
-	add	#32, r12
-	mov	@r14, 72(sp)
-	mov	30(sp), 74(sp)
-	mov	28(sp), 76(sp)
-	mov	26(sp), 78(sp)
-	mov	24(sp), 80(sp)
-	mov	22(sp), 82(sp)
-	mov	20(sp), 84(sp)
-	mov	18(sp), 86(sp)
+	add	#26, r12
+	mov	@r14, 66(sp)
+	mov	24(sp), 68(sp)
+	mov	22(sp), 70(sp)
+	mov	20(sp), 72(sp)
+	mov	18(sp), 74(sp)
+	mov	16(sp), 76(sp)
+	mov	14(sp), 78(sp)
+	mov	12(sp), 80(sp)
 	mov	sp, r13
-	add	#72, r13
+	add	#66, r13
 	mov	r10, r14
 	mov	r11, r15
 	call	#ascon128_initialize
 	; ascon128.ae:51: if n > 0 {
-	tst	120(sp)
+	tst	114(sp)
 	jz	.Lascon128_encrypt_with_else1
 	; ascon128.ae:52: for i in 0..n / rate + 1 {
-	mov	120(sp), r15
+	mov	114(sp), r15
 	rrum.w	#3, r15
-	mov	#0, r13
 	add	#1, r15
-	addc	#0, r13
-	mov	#0, 4(sp)
+	mov	r15, 6(sp)
 	mov	#0, 2(sp)
-	cmp	r15, 4(sp)
-	mov	r15, 12(sp)
-	mov	2(sp), r15
-	subc	r13, r15
-	mov	r13, 10(sp)
+	cmp	r15, 2(sp)
 	jc	.Lascon128_encrypt_with_done4
 .Lascon128_encrypt_with_loop3:
 	; ascon128.ae:53: off = rate * i
-	mov	4(sp), r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	mov	r14, r5
-	and	#65528, r5
-	mov	2(sp), r15
-	rlam.w	#3, r15
-	and	#7, r14
-	bis	r14, r15
+	mov	2(sp), r5
+	rlam.w	#3, r5
 	; ascon128.ae:54: count = if n - off < rate then n - off else rate
-	mov	120(sp), r9
-	mov	#0, r10
+	mov	114(sp), r9
 	sub	r5, r9
-	subc	r15, r10
+	subc	r10, r10
 	cmp	#8, r9
 	mov	r10, r15
 	subc	#0, r15
@@ -147,7 +129,7 @@ ascon128_encrypt_with:
 	xor	#8, r9
 	and	r15, r10
 	; ascon128.ae:55: s[0] = s[0] ^ load_be(ad, off, rate, count) ^ pad(count)
-	add	14(sp), r5
+	add	8(sp), r5
 	cmp	#8, r9
 	jnc	.Lascon128_encrypt_with_bytes5
 	bit	#1, r5
@@ -160,7 +142,7 @@ ascon128_encrypt_with:
 	jmp	.Lascon128_encrypt_with_join7
 .Lascon128_encrypt_with_bytes5:
 	mov	sp, r11
-	add	#88, r11
+	add	#82, r11
 	mov	r11, r12
 	mov	#8, r13
 	mov	r9, r15
@@ -187,10 +169,10 @@ ascon128_encrypt_with:
 	swpb	r7
 	swpb	r8
 	swpb	r11
-	xor	32(sp), r11
-	xor	34(sp), r8
-	xor	36(sp), r7
-	xor	38(sp), r6
+	xor	26(sp), r11
+	xor	28(sp), r8
+	xor	30(sp), r7
+	xor	32(sp), r6
 	; ascon128.ae:26: return ((0x80 as u64) << 56) >> (8 * count)
 	mov	#0, r12
 	mov	#0, r13
@@ -232,39 +214,33 @@ ascon128_encrypt_with:
 	xor	r14, r7
 	xor	r13, r8
 	xor	r12, r11
-	mov	r11, 32(sp)
-	mov	r8, 34(sp)
-	mov	r7, 36(sp)
-	mov	r6, 38(sp)
+	mov	r11, 26(sp)
+	mov	r8, 28(sp)
+	mov	r7, 30(sp)
+	mov	r6, 32(sp)
 	; ascon128.ae:56: P.permute(s, b)
 	mov	sp, r12
-	add	#32, r12
+	add	#26, r12
 	mov	#6, r13
 	call	#ascon128_P_permute
-	add	#1, 4(sp)
-	addc	#0, 2(sp)
-	cmp	12(sp), 4(sp)
-	mov	2(sp), r15
-	subc	10(sp), r15
+	add	#1, 2(sp)
+	cmp	6(sp), 2(sp)
 	jnc	.Lascon128_encrypt_with_loop3
 .Lascon128_encrypt_with_done4:
 .Lascon128_encrypt_with_else1:
 .Lascon128_encrypt_with_endif2:
 	; ascon128.ae:59: s[4] = s[4] ^ 1
-	mov	64(sp), r15
+	mov	58(sp), r15
 	xor	#1, r15
-	mov	r15, 64(sp)
+	mov	r15, 58(sp)
 	; ascon128.ae:87: full = m / rate
-	mov	124(sp), 8(sp)
-	mov	8(sp), r15
+	mov	118(sp), 4(sp)
+	mov	4(sp), r15
 	rrum.w	#3, r15
-	mov	r15, 8(sp)
+	mov	r15, 4(sp)
 	; ascon128.ae:88: for i in 0..full {
 	mov	#0, 0(sp)
-	mov	#0, 6(sp)
 	cmp	r15, 0(sp)
-	mov	6(sp), r15
-	subc	#0, r15
 	jc	.Lascon128_encrypt_with_done16
 .Lascon128_encrypt_with_loop15:
 	; ascon128.ae:89: off = rate * i
@@ -272,7 +248,7 @@ ascon128_encrypt_with:
 	rlam.w	#3, r10
 	; ascon128.ae:90: s[0] = s[0] ^ load_be(msg, off, rate)
 	mov	r10, r11
-	add	122(sp), r11
+	add	116(sp), r11
 	bit	#1, r11
 	jnz	.Lascon128_encrypt_with_bytes17
 .Lascon128_encrypt_with_words18:
@@ -283,7 +259,7 @@ ascon128_encrypt_with:
 	jmp	.Lascon128_encrypt_with_join19
 .Lascon128_encrypt_with_bytes17:
 	mov	sp, r12
-	add	#88, r12
+	add	#82, r12
 	mov	r12, r13
 	mov	#8, r14
 .Lascon128_encrypt_with_cpy20:
@@ -297,19 +273,19 @@ ascon128_encrypt_with:
 	jmp	.Lascon128_encrypt_with_words18
 .Lascon128_encrypt_with_join19:
 	swpb	r12
-	xor	38(sp), r12
+	xor	32(sp), r12
 	swpb	r13
-	xor	36(sp), r13
+	xor	30(sp), r13
 	swpb	r14
-	xor	34(sp), r14
+	xor	28(sp), r14
 	swpb	r15
-	xor	32(sp), r15
-	mov	r15, 32(sp)
-	mov	r14, 34(sp)
-	mov	r13, 36(sp)
-	mov	r12, 38(sp)
+	xor	26(sp), r15
+	mov	r15, 26(sp)
+	mov	r14, 28(sp)
+	mov	r13, 30(sp)
+	mov	r12, 32(sp)
 	; ascon128.ae:91: store_be(ct, off, s[0])
-	add	126(sp), r10
+	add	120(sp), r10
 	bit	#1, r10
 	jnz	.Lascon128_encrypt_with_bytes22
 	swpb	r12
@@ -323,15 +299,15 @@ ascon128_encrypt_with:
 	jmp	.Lascon128_encrypt_with_stored23
 .Lascon128_encrypt_with_bytes22:
 	swpb	r12
-	mov	r12, 88(sp)
+	mov	r12, 82(sp)
 	swpb	r13
-	mov	r13, 90(sp)
+	mov	r13, 84(sp)
 	swpb	r14
-	mov	r14, 92(sp)
+	mov	r14, 86(sp)
 	swpb	r15
-	mov	r15, 94(sp)
+	mov	r15, 88(sp)
 	mov	sp, r14
-	add	#88, r14
+	add	#82, r14
 	mov	#8, r15
 .Lascon128_encrypt_with_cpy24:
 	mov.b	@r14, 0(r10)
@@ -342,35 +318,24 @@ ascon128_encrypt_with:
 .Lascon128_encrypt_with_stored23:
 	; ascon128.ae:92: P.permute(s, b)
 	mov	sp, r12
-	add	#32, r12
+	add	#26, r12
 	mov	#6, r13
 	call	#ascon128_P_permute
 	add	#1, 0(sp)
-	addc	#0, 6(sp)
-	cmp	8(sp), 0(sp)
-	mov	6(sp), r15
-	subc	#0, r15
+	cmp	4(sp), 0(sp)
 	jnc	.Lascon128_encrypt_with_loop15
 .Lascon128_encrypt_with_done16:
 	; ascon128.ae:94: off = rate * full
-	mov	8(sp), r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	mov	r15, r6
-	and	#65528, r6
-	and	#7, r15
-	; ascon128.ae:95: last = m - off
-	mov	124(sp), r7
-	mov	#0, r5
-	sub	r6, r7
-	subc	r15, r5
+	mov	4(sp), r6
+	rlam.w	#3, r6
 	; ascon128.ae:96: s[0] = s[0] ^ load_be(msg, off, rate, last) ^ pad(last)
-	mov	122(sp), r8
+	mov	116(sp), r8
 	add	r6, r8
+	; ascon128.ae:95: last = m - off
+	mov	118(sp), r7
+	sub	r6, r7
+	subc	r5, r5
+	; ascon128.ae:96: s[0] = s[0] ^ load_be(msg, off, rate, last) ^ pad(last)
 	cmp	#8, r7
 	jnc	.Lascon128_encrypt_with_bytes25
 	bit	#1, r8
@@ -383,7 +348,7 @@ ascon128_encrypt_with:
 	jmp	.Lascon128_encrypt_with_join27
 .Lascon128_encrypt_with_bytes25:
 	mov	sp, r11
-	add	#88, r11
+	add	#82, r11
 	mov	r11, r12
 	mov	#8, r13
 	mov	r7, r15
@@ -409,10 +374,10 @@ ascon128_encrypt_with:
 	swpb	r10
 	swpb	r9
 	swpb	r8
-	xor	32(sp), r8
-	xor	34(sp), r9
-	xor	36(sp), r10
-	xor	38(sp), r4
+	xor	26(sp), r8
+	xor	28(sp), r9
+	xor	30(sp), r10
+	xor	32(sp), r4
 	; ascon128.ae:26: return ((0x80 as u64) << 56) >> (8 * count)
 	mov	r7, r11
 	rlam.w	#3, r11
@@ -456,12 +421,12 @@ ascon128_encrypt_with:
 	xor	r14, r10
 	xor	r13, r9
 	xor	r12, r8
-	mov	r8, 32(sp)
-	mov	r9, 34(sp)
-	mov	r10, 36(sp)
-	mov	r4, 38(sp)
+	mov	r8, 26(sp)
+	mov	r9, 28(sp)
+	mov	r10, 30(sp)
+	mov	r4, 32(sp)
 	; ascon128.ae:97: store_be(ct, off, s[0], last)
-	add	126(sp), r6
+	add	120(sp), r6
 	cmp	#8, r7
 	jnc	.Lascon128_encrypt_with_bytes35
 	bit	#1, r6
@@ -477,15 +442,15 @@ ascon128_encrypt_with:
 	jmp	.Lascon128_encrypt_with_stored36
 .Lascon128_encrypt_with_bytes35:
 	swpb	r4
-	mov	r4, 88(sp)
+	mov	r4, 82(sp)
 	swpb	r10
-	mov	r10, 90(sp)
+	mov	r10, 84(sp)
 	swpb	r9
-	mov	r9, 92(sp)
+	mov	r9, 86(sp)
 	swpb	r8
-	mov	r8, 94(sp)
+	mov	r8, 88(sp)
 	mov	sp, r15
-	add	#88, r15
+	add	#82, r15
 	cmp	#8, r7
 	jnc	.Lascon128_encrypt_with_cnt37
 	mov	#8, r7
@@ -500,57 +465,57 @@ ascon128_encrypt_with:
 	jnz	.Lascon128_encrypt_with_cpy38
 .Lascon128_encrypt_with_stored36:
 	; ascon128.ae:64: s[1] = s[1] ^ k[127:64]
-	mov	18(sp), r15
-	xor	46(sp), r15
-	mov	20(sp), r14
-	xor	44(sp), r14
-	mov	22(sp), r13
-	xor	42(sp), r13
-	mov	24(sp), r12
-	xor	40(sp), r12
-	mov	r12, 40(sp)
-	mov	r13, 42(sp)
-	mov	r14, 44(sp)
-	mov	r15, 46(sp)
+	mov	12(sp), r15
+	xor	40(sp), r15
+	mov	14(sp), r14
+	xor	38(sp), r14
+	mov	16(sp), r13
+	xor	36(sp), r13
+	mov	18(sp), r12
+	xor	34(sp), r12
+	mov	r12, 34(sp)
+	mov	r13, 36(sp)
+	mov	r14, 38(sp)
+	mov	r15, 40(sp)
 	; ascon128.ae:65: s[2] = s[2] ^ k[63:0]
-	mov	26(sp), r14
-	xor	54(sp), r14
-	mov	28(sp), r13
-	xor	52(sp), r13
-	mov	30(sp), r12
-	xor	50(sp), r12
-	mov	48(sp), r11
-	mov	16(sp), r15
+	mov	20(sp), r14
+	xor	48(sp), r14
+	mov	22(sp), r13
+	xor	46(sp), r13
+	mov	24(sp), r12
+	xor	44(sp), r12
+	mov	42(sp), r11
+	mov	10(sp), r15
 	xor	@r15, r11
-	mov	r11, 48(sp)
-	mov	r12, 50(sp)
-	mov	r13, 52(sp)
-	mov	r14, 54(sp)
+	mov	r11, 42(sp)
+	mov	r12, 44(sp)
+	mov	r13, 46(sp)
+	mov	r14, 48(sp)
 	; ascon128.ae:66: P.permute(s, a)
 	mov	sp, r12
-	add	#32, r12
+	add	#26, r12
 	mov	#12, r13
 	call	#ascon128_P_permute
 	; ascon128.ae:67: return cat(s[3], s[4]) ^ k
-	mov	64(sp), r7
-	mov	16(sp), r15
+	mov	58(sp), r7
+	mov	10(sp), r15
 	xor	@r15, r7
-	mov	30(sp), r8
-	xor	66(sp), r8
-	mov	28(sp), r9
-	xor	68(sp), r9
-	mov	26(sp), r10
-	xor	70(sp), r10
-	mov	24(sp), r11
-	xor	56(sp), r11
-	mov	22(sp), r12
-	xor	58(sp), r12
-	mov	20(sp), r14
-	xor	60(sp), r14
-	mov	18(sp), r15
-	xor	62(sp), r15
+	mov	24(sp), r8
+	xor	60(sp), r8
+	mov	22(sp), r9
+	xor	62(sp), r9
+	mov	20(sp), r10
+	xor	64(sp), r10
+	mov	18(sp), r11
+	xor	50(sp), r11
+	mov	16(sp), r12
+	xor	52(sp), r12
+	mov	14(sp), r14
+	xor	54(sp), r14
+	mov	12(sp), r15
+	xor	56(sp), r15
 	; ascon128.ae:98: store_be(tag, 0, finalize(s, k))
-	mov	130(sp), r13
+	mov	124(sp), r13
 	bit	#1, r13
 	jnz	.Lascon128_encrypt_with_bytes39
 	swpb	r15
@@ -572,23 +537,23 @@ ascon128_encrypt_with:
 	jmp	.Lascon128_encrypt_with_stored40
 .Lascon128_encrypt_with_bytes39:
 	swpb	r15
-	mov	r15, 88(sp)
+	mov	r15, 82(sp)
 	swpb	r14
-	mov	r14, 90(sp)
+	mov	r14, 84(sp)
 	swpb	r12
-	mov	r12, 92(sp)
+	mov	r12, 86(sp)
 	swpb	r11
-	mov	r11, 94(sp)
+	mov	r11, 88(sp)
 	swpb	r10
-	mov	r10, 96(sp)
+	mov	r10, 90(sp)
 	swpb	r9
-	mov	r9, 98(sp)
+	mov	r9, 92(sp)
 	swpb	r8
-	mov	r8, 100(sp)
+	mov	r8, 94(sp)
 	swpb	r7
-	mov	r7, 102(sp)
+	mov	r7, 96(sp)
 	mov	sp, r14
-	add	#88, r14
+	add	#82, r14
 	mov	#16, r15
 .Lascon128_encrypt_with_cpy41:
 	mov.b	@r14, 0(r13)
@@ -597,87 +562,69 @@ ascon128_encrypt_with:
 	dec	r15
 	jnz	.Lascon128_encrypt_with_cpy41
 .Lascon128_encrypt_with_stored40:
-	add	#104, sp
+	add	#98, sp
 	popm.w	#7, r10
 	ret
 	.size ascon128_encrypt_with, .-ascon128_encrypt_with
 
 
 ; --- ascon128_decrypt_with: ascon128.decrypt_with
-;     frame 122 bytes (25 spill slots, locals 72), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1486 bytes of code
+;     frame 116 bytes (22 spill slots, locals 72), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 1384 bytes of code
 	.section .text.ascon128_decrypt_with,"ax",@progbits
 	.global ascon128_decrypt_with
 	.type ascon128_decrypt_with, @function
 	.balign 2
 ascon128_decrypt_with:
 	pushm.w	#7, r10
-	sub	#122, sp
+	sub	#116, sp
 	mov	r13, r10
 	mov	r14, r11
-	mov	r15, 24(sp)
-	mov	r12, 34(sp)
+	mov	r15, 16(sp)
+	mov	r12, 28(sp)
 	; ascon128.ae:106: initialize(s, k, nonce)
 	mov	r12, r14
-	mov	14(r14), 36(sp)
-	mov	12(r14), 38(sp)
-	mov	10(r14), 40(sp)
-	mov	8(r14), 42(sp)
-	mov	6(r14), 44(sp)
-	mov	4(r14), 46(sp)
-	mov	2(r14), 48(sp)
+	mov	14(r14), 30(sp)
+	mov	12(r14), 32(sp)
+	mov	10(r14), 34(sp)
+	mov	8(r14), 36(sp)
+	mov	6(r14), 38(sp)
+	mov	4(r14), 40(sp)
+	mov	2(r14), 42(sp)
 	mov	sp, r12
-	add	#50, r12
-	mov	@r14, 90(sp)
-	mov	48(sp), 92(sp)
-	mov	46(sp), 94(sp)
-	mov	44(sp), 96(sp)
-	mov	42(sp), 98(sp)
-	mov	40(sp), 100(sp)
-	mov	38(sp), 102(sp)
-	mov	36(sp), 104(sp)
+	add	#44, r12
+	mov	@r14, 84(sp)
+	mov	42(sp), 86(sp)
+	mov	40(sp), 88(sp)
+	mov	38(sp), 90(sp)
+	mov	36(sp), 92(sp)
+	mov	34(sp), 94(sp)
+	mov	32(sp), 96(sp)
+	mov	30(sp), 98(sp)
 	mov	sp, r13
-	add	#90, r13
+	add	#84, r13
 	mov	r10, r14
 	mov	r11, r15
 	call	#ascon128_initialize
 	; ascon128.ae:51: if n > 0 {
-	tst	138(sp)
+	tst	132(sp)
 	jz	.Lascon128_decrypt_with_else1
 	; ascon128.ae:52: for i in 0..n / rate + 1 {
-	mov	138(sp), r15
+	mov	132(sp), r15
 	rrum.w	#3, r15
-	mov	#0, r13
 	add	#1, r15
-	addc	#0, r13
-	mov	#0, 4(sp)
+	mov	r15, 6(sp)
 	mov	#0, 2(sp)
-	cmp	r15, 4(sp)
-	mov	r15, 12(sp)
-	mov	2(sp), r15
-	subc	r13, r15
-	mov	r13, 10(sp)
+	cmp	r15, 2(sp)
 	jc	.Lascon128_decrypt_with_done4
 .Lascon128_decrypt_with_loop3:
 	; ascon128.ae:53: off = rate * i
-	mov	4(sp), r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	mov	r14, r5
-	and	#65528, r5
-	mov	2(sp), r15
-	rlam.w	#3, r15
-	and	#7, r14
-	bis	r14, r15
+	mov	2(sp), r5
+	rlam.w	#3, r5
 	; ascon128.ae:54: count = if n - off < rate then n - off else rate
-	mov	138(sp), r9
-	mov	#0, r10
+	mov	132(sp), r9
 	sub	r5, r9
-	subc	r15, r10
+	subc	r10, r10
 	cmp	#8, r9
 	mov	r10, r15
 	subc	#0, r15
@@ -687,7 +634,7 @@ ascon128_decrypt_with:
 	xor	#8, r9
 	and	r15, r10
 	; ascon128.ae:55: s[0] = s[0] ^ load_be(ad, off, rate, count) ^ pad(count)
-	add	24(sp), r5
+	add	16(sp), r5
 	cmp	#8, r9
 	jnc	.Lascon128_decrypt_with_bytes5
 	bit	#1, r5
@@ -700,7 +647,7 @@ ascon128_decrypt_with:
 	jmp	.Lascon128_decrypt_with_join7
 .Lascon128_decrypt_with_bytes5:
 	mov	sp, r11
-	add	#106, r11
+	add	#100, r11
 	mov	r11, r12
 	mov	#8, r13
 	mov	r9, r15
@@ -727,10 +674,10 @@ ascon128_decrypt_with:
 	swpb	r7
 	swpb	r8
 	swpb	r11
-	xor	50(sp), r11
-	xor	52(sp), r8
-	xor	54(sp), r7
-	xor	56(sp), r6
+	xor	44(sp), r11
+	xor	46(sp), r8
+	xor	48(sp), r7
+	xor	50(sp), r6
 	; ascon128.ae:26: return ((0x80 as u64) << 56) >> (8 * count)
 	mov	#0, r12
 	mov	#0, r13
@@ -772,39 +719,33 @@ ascon128_decrypt_with:
 	xor	r14, r7
 	xor	r13, r8
 	xor	r12, r11
-	mov	r11, 50(sp)
-	mov	r8, 52(sp)
-	mov	r7, 54(sp)
-	mov	r6, 56(sp)
+	mov	r11, 44(sp)
+	mov	r8, 46(sp)
+	mov	r7, 48(sp)
+	mov	r6, 50(sp)
 	; ascon128.ae:56: P.permute(s, b)
 	mov	sp, r12
-	add	#50, r12
+	add	#44, r12
 	mov	#6, r13
 	call	#ascon128_P_permute
-	add	#1, 4(sp)
-	addc	#0, 2(sp)
-	cmp	12(sp), 4(sp)
-	mov	2(sp), r15
-	subc	10(sp), r15
+	add	#1, 2(sp)
+	cmp	6(sp), 2(sp)
 	jnc	.Lascon128_decrypt_with_loop3
 .Lascon128_decrypt_with_done4:
 .Lascon128_decrypt_with_else1:
 .Lascon128_decrypt_with_endif2:
 	; ascon128.ae:59: s[4] = s[4] ^ 1
-	mov	82(sp), r15
+	mov	76(sp), r15
 	xor	#1, r15
-	mov	r15, 82(sp)
+	mov	r15, 76(sp)
 	; ascon128.ae:109: full = m / rate
-	mov	142(sp), 8(sp)
-	mov	8(sp), r15
+	mov	136(sp), 4(sp)
+	mov	4(sp), r15
 	rrum.w	#3, r15
-	mov	r15, 8(sp)
+	mov	r15, 4(sp)
 	; ascon128.ae:110: for i in 0..full {
 	mov	#0, 0(sp)
-	mov	#0, 6(sp)
 	cmp	r15, 0(sp)
-	mov	6(sp), r15
-	subc	#0, r15
 	jc	.Lascon128_decrypt_with_done16
 .Lascon128_decrypt_with_loop15:
 	; ascon128.ae:111: off = rate * i
@@ -812,7 +753,7 @@ ascon128_decrypt_with:
 	rlam.w	#3, r10
 	; ascon128.ae:112: c = load_be(ct, off, rate)
 	mov	r10, r11
-	add	140(sp), r11
+	add	134(sp), r11
 	bit	#1, r11
 	jnz	.Lascon128_decrypt_with_bytes17
 .Lascon128_decrypt_with_words18:
@@ -823,7 +764,7 @@ ascon128_decrypt_with:
 	jmp	.Lascon128_decrypt_with_join19
 .Lascon128_decrypt_with_bytes17:
 	mov	sp, r12
-	add	#106, r12
+	add	#100, r12
 	mov	r12, r13
 	mov	#8, r14
 .Lascon128_decrypt_with_cpy20:
@@ -839,17 +780,17 @@ ascon128_decrypt_with:
 	; ascon128.ae:113: store_be(msg, off, s[0] ^ c)
 	swpb	r7
 	mov	r7, r15
-	xor	56(sp), r15
+	xor	50(sp), r15
 	swpb	r8
 	mov	r8, r14
-	xor	54(sp), r14
+	xor	48(sp), r14
 	swpb	r9
 	mov	r9, r13
-	xor	52(sp), r13
+	xor	46(sp), r13
 	swpb	r11
 	mov	r11, r12
-	xor	50(sp), r12
-	add	148(sp), r10
+	xor	44(sp), r12
+	add	142(sp), r10
 	bit	#1, r10
 	jnz	.Lascon128_decrypt_with_bytes22
 	swpb	r15
@@ -863,15 +804,15 @@ ascon128_decrypt_with:
 	jmp	.Lascon128_decrypt_with_stored23
 .Lascon128_decrypt_with_bytes22:
 	swpb	r15
-	mov	r15, 106(sp)
+	mov	r15, 100(sp)
 	swpb	r14
-	mov	r14, 108(sp)
+	mov	r14, 102(sp)
 	swpb	r13
-	mov	r13, 110(sp)
+	mov	r13, 104(sp)
 	swpb	r12
-	mov	r12, 112(sp)
+	mov	r12, 106(sp)
 	mov	sp, r14
-	add	#106, r14
+	add	#100, r14
 	mov	#8, r15
 .Lascon128_decrypt_with_cpy24:
 	mov.b	@r14, 0(r10)
@@ -881,41 +822,30 @@ ascon128_decrypt_with:
 	jnz	.Lascon128_decrypt_with_cpy24
 .Lascon128_decrypt_with_stored23:
 	; ascon128.ae:114: s[0] = c
-	mov	r11, 50(sp)
-	mov	r9, 52(sp)
-	mov	r8, 54(sp)
-	mov	r7, 56(sp)
+	mov	r11, 44(sp)
+	mov	r9, 46(sp)
+	mov	r8, 48(sp)
+	mov	r7, 50(sp)
 	; ascon128.ae:115: P.permute(s, b)
 	mov	sp, r12
-	add	#50, r12
+	add	#44, r12
 	mov	#6, r13
 	call	#ascon128_P_permute
 	add	#1, 0(sp)
-	addc	#0, 6(sp)
-	cmp	8(sp), 0(sp)
-	mov	6(sp), r15
-	subc	#0, r15
+	cmp	4(sp), 0(sp)
 	jnc	.Lascon128_decrypt_with_loop15
 .Lascon128_decrypt_with_done16:
 	; ascon128.ae:117: off = rate * full
-	mov	8(sp), r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	mov	r15, r13
-	and	#65528, r13
-	and	#7, r15
-	; ascon128.ae:118: last = m - off
-	mov	142(sp), r11
-	mov	#0, r6
-	sub	r13, r11
-	subc	r15, r6
+	mov	4(sp), r13
+	rlam.w	#3, r13
 	; ascon128.ae:119: p = first_bytes(s[0] ^ load_be(ct, off, rate, last), last)
-	mov	140(sp), r7
+	mov	134(sp), r7
 	add	r13, r7
+	; ascon128.ae:118: last = m - off
+	mov	136(sp), r11
+	sub	r13, r11
+	subc	r6, r6
+	; ascon128.ae:119: p = first_bytes(s[0] ^ load_be(ct, off, rate, last), last)
 	cmp	#8, r11
 	jnc	.Lascon128_decrypt_with_bytes25
 	bit	#1, r7
@@ -928,7 +858,7 @@ ascon128_decrypt_with:
 	jmp	.Lascon128_decrypt_with_join27
 .Lascon128_decrypt_with_bytes25:
 	mov	sp, r9
-	add	#106, r9
+	add	#100, r9
 	mov	r9, r10
 	mov	#8, r12
 	mov	r11, r15
@@ -948,13 +878,13 @@ ascon128_decrypt_with:
 	jmp	.Lascon128_decrypt_with_words26
 .Lascon128_decrypt_with_join27:
 	swpb	r7
-	xor	50(sp), r7
+	xor	44(sp), r7
 	swpb	r8
-	xor	52(sp), r8
+	xor	46(sp), r8
 	swpb	r9
-	xor	54(sp), r9
+	xor	48(sp), r9
 	swpb	r10
-	xor	56(sp), r10
+	xor	50(sp), r10
 	; ascon128.ae:31: return x & ~(~(0 as u64) >> (8 * count))
 	rlam.w	#3, r6
 	mov	#-1, r4
@@ -963,7 +893,7 @@ ascon128_decrypt_with:
 	mov	#-1, r5
 	mov	r11, r15
 	rlam.w	#3, r15
-	mov	r15, 14(sp)
+	mov	r15, 8(sp)
 	tst	r6
 	jnz	.Lascon128_decrypt_with_shbig30
 	cmp	#64, r15
@@ -1010,7 +940,7 @@ ascon128_decrypt_with:
 	bic	r4, r7
 	; ascon128.ae:120: store_be(msg, off, p, last)
 	mov	r7, r15
-	add	148(sp), r13
+	add	142(sp), r13
 	cmp	#8, r11
 	swpb	r5
 	swpb	r12
@@ -1025,12 +955,12 @@ ascon128_decrypt_with:
 	mov	r15, 6(r13)
 	jmp	.Lascon128_decrypt_with_stored36
 .Lascon128_decrypt_with_bytes35:
-	mov	r5, 106(sp)
-	mov	r12, 108(sp)
-	mov	r14, 110(sp)
-	mov	r15, 112(sp)
+	mov	r5, 100(sp)
+	mov	r12, 102(sp)
+	mov	r14, 104(sp)
+	mov	r15, 106(sp)
 	mov	sp, r14
-	add	#106, r14
+	add	#100, r14
 	mov	r11, r15
 	cmp	#8, r15
 	jnc	.Lascon128_decrypt_with_cnt37
@@ -1046,12 +976,12 @@ ascon128_decrypt_with:
 	jnz	.Lascon128_decrypt_with_cpy38
 .Lascon128_decrypt_with_stored36:
 	; ascon128.ae:121: s[0] = s[0] ^ p ^ pad(last)
-	xor	50(sp), r7
-	xor	52(sp), r8
-	xor	54(sp), r9
-	xor	56(sp), r10
+	xor	44(sp), r7
+	xor	46(sp), r8
+	xor	48(sp), r9
+	xor	50(sp), r10
 	; ascon128.ae:26: return ((0x80 as u64) << 56) >> (8 * count)
-	mov	14(sp), r15
+	mov	8(sp), r15
 	mov	#0, r11
 	mov	#0, r12
 	mov	#0, r13
@@ -1092,27 +1022,27 @@ ascon128_decrypt_with:
 	xor	r13, r9
 	xor	r12, r8
 	xor	r11, r7
-	mov	r7, 50(sp)
-	mov	r8, 52(sp)
-	mov	r9, 54(sp)
-	mov	r10, 56(sp)
+	mov	r7, 44(sp)
+	mov	r8, 46(sp)
+	mov	r9, 48(sp)
+	mov	r10, 50(sp)
 	; ascon128.ae:122: return (load_be(tag, 0, 16) ^ finalize(s, k)) == 0
-	mov	144(sp), r11
+	mov	138(sp), r11
 	bit	#1, r11
 	jnz	.Lascon128_decrypt_with_bytes44
 .Lascon128_decrypt_with_words45:
-	mov	@r11+, 32(sp)
-	mov	@r11+, 30(sp)
-	mov	@r11+, 28(sp)
 	mov	@r11+, 26(sp)
+	mov	@r11+, 24(sp)
 	mov	@r11+, 22(sp)
 	mov	@r11+, 20(sp)
 	mov	@r11+, 18(sp)
-	mov	@r11+, 16(sp)
+	mov	@r11+, 14(sp)
+	mov	@r11+, 12(sp)
+	mov	@r11+, 10(sp)
 	jmp	.Lascon128_decrypt_with_join46
 .Lascon128_decrypt_with_bytes44:
 	mov	sp, r12
-	add	#106, r12
+	add	#100, r12
 	mov	r12, r13
 	mov	#16, r14
 .Lascon128_decrypt_with_cpy47:
@@ -1126,71 +1056,71 @@ ascon128_decrypt_with:
 	jmp	.Lascon128_decrypt_with_words45
 .Lascon128_decrypt_with_join46:
 	; ascon128.ae:64: s[1] = s[1] ^ k[127:64]
-	mov	36(sp), r15
-	xor	64(sp), r15
-	mov	38(sp), r14
-	xor	62(sp), r14
-	mov	40(sp), r13
-	xor	60(sp), r13
-	mov	42(sp), r12
-	xor	58(sp), r12
-	mov	r12, 58(sp)
-	mov	r13, 60(sp)
-	mov	r14, 62(sp)
-	mov	r15, 64(sp)
+	mov	30(sp), r15
+	xor	58(sp), r15
+	mov	32(sp), r14
+	xor	56(sp), r14
+	mov	34(sp), r13
+	xor	54(sp), r13
+	mov	36(sp), r12
+	xor	52(sp), r12
+	mov	r12, 52(sp)
+	mov	r13, 54(sp)
+	mov	r14, 56(sp)
+	mov	r15, 58(sp)
 	; ascon128.ae:65: s[2] = s[2] ^ k[63:0]
-	mov	44(sp), r14
-	xor	72(sp), r14
-	mov	46(sp), r13
-	xor	70(sp), r13
-	mov	48(sp), r12
-	xor	68(sp), r12
-	mov	66(sp), r11
-	mov	34(sp), r15
+	mov	38(sp), r14
+	xor	66(sp), r14
+	mov	40(sp), r13
+	xor	64(sp), r13
+	mov	42(sp), r12
+	xor	62(sp), r12
+	mov	60(sp), r11
+	mov	28(sp), r15
 	xor	@r15, r11
-	mov	r11, 66(sp)
-	mov	r12, 68(sp)
-	mov	r13, 70(sp)
-	mov	r14, 72(sp)
+	mov	r11, 60(sp)
+	mov	r12, 62(sp)
+	mov	r13, 64(sp)
+	mov	r14, 66(sp)
 	; ascon128.ae:66: P.permute(s, a)
 	mov	sp, r12
-	add	#50, r12
+	add	#44, r12
 	mov	#12, r13
-	swpb	32(sp)
-	swpb	30(sp)
-	swpb	28(sp)
 	swpb	26(sp)
+	swpb	24(sp)
 	swpb	22(sp)
 	swpb	20(sp)
 	swpb	18(sp)
-	swpb	16(sp)
+	swpb	14(sp)
+	swpb	12(sp)
+	swpb	10(sp)
 	call	#ascon128_P_permute
 	; ascon128.ae:122: return (load_be(tag, 0, 16) ^ finalize(s, k)) == 0
-	mov	16(sp), r7
-	xor	82(sp), r7
-	mov	18(sp), r8
-	xor	84(sp), r8
-	mov	20(sp), r9
-	xor	86(sp), r9
-	mov	22(sp), r10
-	xor	88(sp), r10
-	mov	26(sp), r11
-	xor	74(sp), r11
-	mov	28(sp), r12
-	xor	76(sp), r12
-	mov	30(sp), r13
-	xor	78(sp), r13
-	mov	32(sp), r14
-	xor	80(sp), r14
-	mov	34(sp), r15
+	mov	10(sp), r7
+	xor	76(sp), r7
+	mov	12(sp), r8
+	xor	78(sp), r8
+	mov	14(sp), r9
+	xor	80(sp), r9
+	mov	18(sp), r10
+	xor	82(sp), r10
+	mov	20(sp), r11
+	xor	68(sp), r11
+	mov	22(sp), r12
+	xor	70(sp), r12
+	mov	24(sp), r13
+	xor	72(sp), r13
+	mov	26(sp), r14
+	xor	74(sp), r14
+	mov	28(sp), r15
 	xor	@r15, r7
-	xor	36(sp), r14
-	xor	38(sp), r13
-	xor	40(sp), r12
-	xor	42(sp), r11
-	xor	44(sp), r10
-	xor	46(sp), r9
-	xor	48(sp), r8
+	xor	30(sp), r14
+	xor	32(sp), r13
+	xor	34(sp), r12
+	xor	36(sp), r11
+	xor	38(sp), r10
+	xor	40(sp), r9
+	xor	42(sp), r8
 	bis	r8, r7
 	bis	r9, r7
 	bis	r10, r7
@@ -1202,9 +1132,9 @@ ascon128_decrypt_with:
 	clr	r14
 	adc	r14
 	xor	#1, r14
-	mov	152(sp), r15
+	mov	146(sp), r15
 	mov	r14, 0(r15)
-	add	#122, sp
+	add	#116, sp
 	popm.w	#7, r10
 	ret
 	.size ascon128_decrypt_with, .-ascon128_decrypt_with

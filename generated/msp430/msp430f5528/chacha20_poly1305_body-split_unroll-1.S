@@ -436,73 +436,52 @@ chacha20_poly1305_decrypt_with:
 
 
 ; --- chacha20_poly1305_C_xor_stream: chacha20_poly1305.C.xor_stream
-;     frame 260 bytes (42 spill slots, locals 176), saves nothing
-;     estimated 1146 bytes of code
+;     frame 256 bytes (40 spill slots, locals 176), saves nothing
+;     estimated 1074 bytes of code
 	.section .text.chacha20_poly1305_C_xor_stream,"ax",@progbits
 	.local chacha20_poly1305_C_xor_stream
 	.type chacha20_poly1305_C_xor_stream, @function
 	.balign 2
 chacha20_poly1305_C_xor_stream:
-	sub	#260, sp
+	sub	#256, sp
 	mov	r12, 0(sp)
-	mov	r13, 54(sp)
+	mov	r13, 52(sp)
 	mov	r14, 48(sp)
-	mov	r15, 82(sp)
+	mov	r15, 74(sp)
 	; chacha20.ae:141: for i in 0..(n + 63) / 64 {
-	mov	262(sp), r15
-	mov	#0, r13
+	mov	258(sp), r15
 	add	#63, r15
-	addc	#0, r13
-	swpb	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	and	#1023, r15
-	mov	r13, r14
-	swpb	r14
-	rlam.w	#2, r14
-	and	#64512, r14
-	bis	r14, r15
-	mov	r15, 58(sp)
-	rrum.w	#4, r13
-	rrum.w	#2, r13
-	mov	r13, 56(sp)
+	rrum.w	#4, r15
+	rrum.w	#2, r15
+	mov	r15, 54(sp)
 	mov	#0, 50(sp)
-	mov	#0, 52(sp)
 	cmp	r15, 50(sp)
-	mov	52(sp), r15
-	subc	r13, r15
-	jnc	.Lchacha20_poly1305_C_xor_stream_near12
-	br	#.Lchacha20_poly1305_C_xor_stream_done2
-.Lchacha20_poly1305_C_xor_stream_near12:
+	jc	.Lchacha20_poly1305_C_xor_stream_done2
 .Lchacha20_poly1305_C_xor_stream_loop1:
 	; chacha20.ae:143: x = load_le(src, off, 64, n - off) ^ block(key, counter + i, nonce)
-	mov	54(sp), r14
+	mov	52(sp), r14
 	mov	@r14, r13
 	mov	2(r14), r14
-	mov	50(sp), r12
-	add	r12, r13
-	addc	52(sp), r14
+	mov	50(sp), r15
+	add	r15, r13
+	addc	#0, r14
 	; chacha20.ae:142: off = i * 64
-	swpb	r12
-	bit	#1, r12
-	rrc	r12
-	bit	#1, r12
-	rrc	r12
-	and	#65472, r12
-	mov	r12, 46(sp)
+	rlam.w	#4, r15
+	rlam.w	#2, r15
+	mov	r15, 12(sp)
 	; chacha20.ae:143: x = load_le(src, off, 64, n - off) ^ block(key, counter + i, nonce)
-	mov	262(sp), r15
+	mov	258(sp), r15
+	mov	12(sp), r12
 	sub	r12, r15
 	mov	r12, r8
-	add	82(sp), r8
+	add	74(sp), r8
 	cmp	#64, r15
 	mov	r15, 36(sp)
 	jnc	.Lchacha20_poly1305_C_xor_stream_bytes3
 	bit	#1, r8
 	jnz	.Lchacha20_poly1305_C_xor_stream_bytes3
 .Lchacha20_poly1305_C_xor_stream_words4:
+	mov	@r8+, 46(sp)
 	mov	@r8+, 44(sp)
 	mov	@r8+, 42(sp)
 	mov	@r8+, 40(sp)
@@ -518,12 +497,13 @@ chacha20_poly1305_C_xor_stream:
 	mov	@r8+, 18(sp)
 	mov	@r8+, 16(sp)
 	mov	@r8+, 14(sp)
-	mov	@r8+, 12(sp)
 	mov	@r8+, 10(sp)
 	mov	@r8+, 8(sp)
 	mov	@r8+, 6(sp)
 	mov	@r8+, 4(sp)
 	mov	@r8+, 2(sp)
+	mov	@r8+, 56(sp)
+	mov	@r8+, 58(sp)
 	mov	@r8+, 60(sp)
 	mov	@r8+, 62(sp)
 	mov	@r8+, 64(sp)
@@ -531,14 +511,12 @@ chacha20_poly1305_C_xor_stream:
 	mov	@r8+, 68(sp)
 	mov	@r8+, 70(sp)
 	mov	@r8+, 72(sp)
-	mov	@r8+, 74(sp)
-	mov	@r8+, 76(sp)
-	mov	@r8+, 80(sp)
 	mov	@r8+, 78(sp)
+	mov	@r8+, 76(sp)
 	jmp	.Lchacha20_poly1305_C_xor_stream_join5
 .Lchacha20_poly1305_C_xor_stream_bytes3:
 	mov	sp, r9
-	add	#84, r9
+	add	#80, r9
 	mov	r9, r10
 	mov	#64, r11
 	mov	36(sp), r15
@@ -558,106 +536,106 @@ chacha20_poly1305_C_xor_stream:
 	jmp	.Lchacha20_poly1305_C_xor_stream_words4
 .Lchacha20_poly1305_C_xor_stream_join5:
 	mov	@sp, r12
-	mov	@r12, 148(sp)
-	mov	2(r12), 150(sp)
-	mov	4(r12), 152(sp)
-	mov	6(r12), 154(sp)
-	mov	8(r12), 156(sp)
-	mov	10(r12), 158(sp)
-	mov	12(r12), 160(sp)
-	mov	14(r12), 162(sp)
-	mov	16(r12), 164(sp)
-	mov	18(r12), 166(sp)
-	mov	20(r12), 168(sp)
-	mov	22(r12), 170(sp)
-	mov	24(r12), 172(sp)
-	mov	26(r12), 174(sp)
-	mov	28(r12), 176(sp)
-	mov	30(r12), 178(sp)
+	mov	@r12, 144(sp)
+	mov	2(r12), 146(sp)
+	mov	4(r12), 148(sp)
+	mov	6(r12), 150(sp)
+	mov	8(r12), 152(sp)
+	mov	10(r12), 154(sp)
+	mov	12(r12), 156(sp)
+	mov	14(r12), 158(sp)
+	mov	16(r12), 160(sp)
+	mov	18(r12), 162(sp)
+	mov	20(r12), 164(sp)
+	mov	22(r12), 166(sp)
+	mov	24(r12), 168(sp)
+	mov	26(r12), 170(sp)
+	mov	28(r12), 172(sp)
+	mov	30(r12), 174(sp)
 	mov	sp, r12
-	add	#148, r12
-	mov	r13, 180(sp)
-	mov	r14, 182(sp)
+	add	#144, r12
+	mov	r13, 176(sp)
+	mov	r14, 178(sp)
 	mov	sp, r13
-	add	#180, r13
+	add	#176, r13
 	mov	48(sp), r14
-	mov	@r14, 184(sp)
-	mov	2(r14), 186(sp)
-	mov	4(r14), 188(sp)
-	mov	6(r14), 190(sp)
-	mov	8(r14), 192(sp)
-	mov	10(r14), 194(sp)
+	mov	@r14, 180(sp)
+	mov	2(r14), 182(sp)
+	mov	4(r14), 184(sp)
+	mov	6(r14), 186(sp)
+	mov	8(r14), 188(sp)
+	mov	10(r14), 190(sp)
 	mov	sp, r14
-	add	#184, r14
+	add	#180, r14
 	mov	sp, r15
-	add	#196, r15
+	add	#192, r15
 	call	#chacha20_poly1305_C_block
-	xor	196(sp), 44(sp)
-	xor	198(sp), 42(sp)
-	xor	200(sp), 40(sp)
-	xor	202(sp), 38(sp)
-	xor	204(sp), 34(sp)
-	xor	206(sp), 32(sp)
-	xor	208(sp), 30(sp)
-	xor	210(sp), 28(sp)
-	xor	212(sp), 26(sp)
-	xor	214(sp), 24(sp)
-	xor	216(sp), 22(sp)
-	xor	218(sp), 20(sp)
-	xor	220(sp), 18(sp)
-	xor	222(sp), 16(sp)
-	xor	224(sp), 14(sp)
-	xor	226(sp), 12(sp)
-	xor	228(sp), 10(sp)
-	xor	230(sp), 8(sp)
-	xor	232(sp), 6(sp)
-	xor	234(sp), 4(sp)
-	xor	236(sp), 2(sp)
-	mov	60(sp), r4
-	xor	238(sp), r4
-	mov	62(sp), r5
-	xor	240(sp), r5
-	mov	64(sp), r6
-	xor	242(sp), r6
-	mov	66(sp), r7
-	xor	244(sp), r7
-	mov	68(sp), r8
-	xor	246(sp), r8
-	mov	70(sp), r9
-	xor	248(sp), r9
-	mov	72(sp), r10
-	xor	250(sp), r10
-	mov	74(sp), r11
-	xor	252(sp), r11
-	mov	76(sp), r12
-	xor	254(sp), r12
-	mov	80(sp), r14
-	xor	256(sp), r14
-	mov	78(sp), r15
-	xor	258(sp), r15
+	xor	192(sp), 46(sp)
+	xor	194(sp), 44(sp)
+	xor	196(sp), 42(sp)
+	xor	198(sp), 40(sp)
+	xor	200(sp), 38(sp)
+	xor	202(sp), 34(sp)
+	xor	204(sp), 32(sp)
+	xor	206(sp), 30(sp)
+	xor	208(sp), 28(sp)
+	xor	210(sp), 26(sp)
+	xor	212(sp), 24(sp)
+	xor	214(sp), 22(sp)
+	xor	216(sp), 20(sp)
+	xor	218(sp), 18(sp)
+	xor	220(sp), 16(sp)
+	xor	222(sp), 14(sp)
+	xor	224(sp), 10(sp)
+	xor	226(sp), 8(sp)
+	xor	228(sp), 6(sp)
+	xor	230(sp), 4(sp)
+	xor	232(sp), 2(sp)
+	mov	56(sp), r4
+	xor	234(sp), r4
+	mov	58(sp), r5
+	xor	236(sp), r5
+	mov	60(sp), r6
+	xor	238(sp), r6
+	mov	62(sp), r7
+	xor	240(sp), r7
+	mov	64(sp), r8
+	xor	242(sp), r8
+	mov	66(sp), r9
+	xor	244(sp), r9
+	mov	68(sp), r10
+	xor	246(sp), r10
+	mov	70(sp), r11
+	xor	248(sp), r11
+	mov	72(sp), r12
+	xor	250(sp), r12
+	mov	78(sp), r14
+	xor	252(sp), r14
+	mov	76(sp), r15
+	xor	254(sp), r15
 	; chacha20.ae:144: store_le(dst, off, x, n - off)
-	mov	46(sp), r13
-	add	264(sp), r13
+	mov	12(sp), r13
+	add	260(sp), r13
 	cmp	#64, 36(sp)
 	jnc	.Lchacha20_poly1305_C_xor_stream_bytes8
 	bit	#1, r13
 	jnz	.Lchacha20_poly1305_C_xor_stream_bytes8
-	mov	44(sp), 0(r13)
-	mov	42(sp), 2(r13)
-	mov	40(sp), 4(r13)
-	mov	38(sp), 6(r13)
-	mov	34(sp), 8(r13)
-	mov	32(sp), 10(r13)
-	mov	30(sp), 12(r13)
-	mov	28(sp), 14(r13)
-	mov	26(sp), 16(r13)
-	mov	24(sp), 18(r13)
-	mov	22(sp), 20(r13)
-	mov	20(sp), 22(r13)
-	mov	18(sp), 24(r13)
-	mov	16(sp), 26(r13)
-	mov	14(sp), 28(r13)
-	mov	12(sp), 30(r13)
+	mov	46(sp), 0(r13)
+	mov	44(sp), 2(r13)
+	mov	42(sp), 4(r13)
+	mov	40(sp), 6(r13)
+	mov	38(sp), 8(r13)
+	mov	34(sp), 10(r13)
+	mov	32(sp), 12(r13)
+	mov	30(sp), 14(r13)
+	mov	28(sp), 16(r13)
+	mov	26(sp), 18(r13)
+	mov	24(sp), 20(r13)
+	mov	22(sp), 22(r13)
+	mov	20(sp), 24(r13)
+	mov	18(sp), 26(r13)
+	mov	16(sp), 28(r13)
+	mov	14(sp), 30(r13)
 	mov	10(sp), 32(r13)
 	mov	8(sp), 34(r13)
 	mov	6(sp), 36(r13)
@@ -676,40 +654,40 @@ chacha20_poly1305_C_xor_stream:
 	mov	r15, 62(r13)
 	jmp	.Lchacha20_poly1305_C_xor_stream_stored9
 .Lchacha20_poly1305_C_xor_stream_bytes8:
-	mov	44(sp), 84(sp)
-	mov	42(sp), 86(sp)
-	mov	40(sp), 88(sp)
-	mov	38(sp), 90(sp)
-	mov	34(sp), 92(sp)
-	mov	32(sp), 94(sp)
-	mov	30(sp), 96(sp)
-	mov	28(sp), 98(sp)
-	mov	26(sp), 100(sp)
-	mov	24(sp), 102(sp)
-	mov	22(sp), 104(sp)
-	mov	20(sp), 106(sp)
-	mov	18(sp), 108(sp)
-	mov	16(sp), 110(sp)
-	mov	14(sp), 112(sp)
-	mov	12(sp), 114(sp)
-	mov	10(sp), 116(sp)
-	mov	8(sp), 118(sp)
-	mov	6(sp), 120(sp)
-	mov	4(sp), 122(sp)
-	mov	2(sp), 124(sp)
-	mov	r4, 126(sp)
-	mov	r5, 128(sp)
-	mov	r6, 130(sp)
-	mov	r7, 132(sp)
-	mov	r8, 134(sp)
-	mov	r9, 136(sp)
-	mov	r10, 138(sp)
-	mov	r11, 140(sp)
-	mov	r12, 142(sp)
-	mov	r14, 144(sp)
-	mov	r15, 146(sp)
+	mov	46(sp), 80(sp)
+	mov	44(sp), 82(sp)
+	mov	42(sp), 84(sp)
+	mov	40(sp), 86(sp)
+	mov	38(sp), 88(sp)
+	mov	34(sp), 90(sp)
+	mov	32(sp), 92(sp)
+	mov	30(sp), 94(sp)
+	mov	28(sp), 96(sp)
+	mov	26(sp), 98(sp)
+	mov	24(sp), 100(sp)
+	mov	22(sp), 102(sp)
+	mov	20(sp), 104(sp)
+	mov	18(sp), 106(sp)
+	mov	16(sp), 108(sp)
+	mov	14(sp), 110(sp)
+	mov	10(sp), 112(sp)
+	mov	8(sp), 114(sp)
+	mov	6(sp), 116(sp)
+	mov	4(sp), 118(sp)
+	mov	2(sp), 120(sp)
+	mov	r4, 122(sp)
+	mov	r5, 124(sp)
+	mov	r6, 126(sp)
+	mov	r7, 128(sp)
+	mov	r8, 130(sp)
+	mov	r9, 132(sp)
+	mov	r10, 134(sp)
+	mov	r11, 136(sp)
+	mov	r12, 138(sp)
+	mov	r14, 140(sp)
+	mov	r15, 142(sp)
 	mov	sp, r14
-	add	#84, r14
+	add	#80, r14
 	mov	36(sp), r15
 	cmp	#64, r15
 	jnc	.Lchacha20_poly1305_C_xor_stream_cnt10
@@ -725,42 +703,41 @@ chacha20_poly1305_C_xor_stream:
 	jnz	.Lchacha20_poly1305_C_xor_stream_cpy11
 .Lchacha20_poly1305_C_xor_stream_stored9:
 	add	#1, 50(sp)
-	addc	#0, 52(sp)
-	cmp	58(sp), 50(sp)
-	mov	52(sp), r15
-	subc	56(sp), r15
-	jc	.Lchacha20_poly1305_C_xor_stream_near13
-	br	#.Lchacha20_poly1305_C_xor_stream_loop1
-.Lchacha20_poly1305_C_xor_stream_near13:
+	cmp	54(sp), 50(sp)
+	jnc	.Lchacha20_poly1305_C_xor_stream_loop1
 .Lchacha20_poly1305_C_xor_stream_done2:
-	add	#260, sp
+	add	#256, sp
 	ret
 	.size chacha20_poly1305_C_xor_stream, .-chacha20_poly1305_C_xor_stream
 
 
 ; --- chacha20_poly1305_tag_of: chacha20_poly1305.tag_of
-;     frame 226 bytes (19 spill slots, locals 188), saves nothing
-;     estimated 1774 bytes of code
+;     frame 218 bytes (15 spill slots, locals 188), saves nothing
+;     estimated 1642 bytes of code
 	.section .text.chacha20_poly1305_tag_of,"ax",@progbits
 	.local chacha20_poly1305_tag_of
 	.type chacha20_poly1305_tag_of, @function
 	.balign 2
 chacha20_poly1305_tag_of:
-	sub	#226, sp
+	sub	#218, sp
 	mov	r13, r11
-	mov	r14, 8(sp)
-	mov	r15, 10(sp)
+	mov	r14, 0(sp)
+	mov	r15, 2(sp)
+	clr	30(sp)
+	clr	32(sp)
+	clr	34(sp)
+	clr	36(sp)
 	clr	38(sp)
 	clr	40(sp)
 	clr	42(sp)
 	clr	44(sp)
 	clr	46(sp)
 	clr	48(sp)
-	clr	50(sp)
-	clr	52(sp)
-	clr	54(sp)
-	clr	56(sp)
 	; chacha20_poly1305.ae:22: otk = C.block(k, 0 as u32, n)[255:0]
+	mov	@r12+, 90(sp)
+	mov	@r12+, 92(sp)
+	mov	@r12+, 94(sp)
+	mov	@r12+, 96(sp)
 	mov	@r12+, 98(sp)
 	mov	@r12+, 100(sp)
 	mov	@r12+, 102(sp)
@@ -773,50 +750,50 @@ chacha20_poly1305_tag_of:
 	mov	@r12+, 116(sp)
 	mov	@r12+, 118(sp)
 	mov	@r12+, 120(sp)
-	mov	@r12+, 122(sp)
-	mov	@r12+, 124(sp)
-	mov	@r12+, 126(sp)
-	mov	@r12+, 128(sp)
 	mov	sp, r12
-	add	#98, r12
-	mov	#0, 130(sp)
-	mov	#0, 132(sp)
+	add	#90, r12
+	mov	#0, 122(sp)
+	mov	#0, 124(sp)
 	mov	sp, r13
-	add	#130, r13
+	add	#122, r13
+	mov	@r11+, 126(sp)
+	mov	@r11+, 128(sp)
+	mov	@r11+, 130(sp)
+	mov	@r11+, 132(sp)
 	mov	@r11+, 134(sp)
 	mov	@r11+, 136(sp)
-	mov	@r11+, 138(sp)
-	mov	@r11+, 140(sp)
-	mov	@r11+, 142(sp)
-	mov	@r11+, 144(sp)
 	mov	sp, r14
-	add	#134, r14
+	add	#126, r14
 	mov	sp, r15
-	add	#146, r15
+	add	#138, r15
 	call	#chacha20_poly1305_C_block
 	; poly1305.ae:30: r = (r_bytes & clamp) as u<130>
-	mov	148(sp), r7
-	mov	150(sp), r8
-	mov	152(sp), r9
-	mov	154(sp), r10
-	mov	156(sp), r11
-	mov	158(sp), r12
-	mov	160(sp), r13
+	mov	140(sp), r7
+	and	#4095, r7
+	mov	142(sp), r8
+	and	#65532, r8
+	mov	144(sp), r9
+	and	#4095, r9
+	mov	146(sp), r10
+	and	#65532, r10
+	mov	148(sp), r11
+	and	#4095, r11
+	mov	150(sp), r12
+	and	#65532, r12
+	mov	152(sp), r13
+	and	#4095, r13
 	; poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
-	mov	146(sp), r14
+	mov	138(sp), r14
 	and	#8191, r14
 	; poly1305.ae:33: rt[10 + i] = limb
-	mov	r14, 78(sp)
+	mov	r14, 70(sp)
 	; poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
 	mov	r14, r15
 	rlam.w	#2, r15
 	add	r15, r14
-	mov	r14, 58(sp)
+	mov	r14, 50(sp)
 	; poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
-	mov	146(sp), r15
-	; poly1305.ae:30: r = (r_bytes & clamp) as u<130>
-	and	#4095, r7
-	; poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
+	mov	138(sp), r15
 	mov	r7, r14
 	rla	r15
 	rlc	r14
@@ -826,14 +803,12 @@ chacha20_poly1305_tag_of:
 	rlc	r14
 	and	#8191, r14
 	; poly1305.ae:33: rt[10 + i] = limb
-	mov	r14, 80(sp)
+	mov	r14, 72(sp)
 	; poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
 	mov	r14, r15
 	rlam.w	#2, r15
 	add	r15, r14
-	mov	r14, 60(sp)
-	; poly1305.ae:30: r = (r_bytes & clamp) as u<130>
-	and	#65532, r8
+	mov	r14, 52(sp)
 	; poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
 	mov	r8, r15
 	swpb	r15
@@ -846,18 +821,16 @@ chacha20_poly1305_tag_of:
 	rrc	r7
 	and	#8191, r7
 	; poly1305.ae:33: rt[10 + i] = limb
-	mov	r7, 82(sp)
+	mov	r7, 74(sp)
 	; poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
 	mov	r7, r15
 	rlam.w	#2, r15
 	add	r15, r7
-	mov	r7, 62(sp)
-	; poly1305.ae:30: r = (r_bytes & clamp) as u<130>
-	and	#4095, r9
+	mov	r7, 54(sp)
 	; poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
+	mov	r8, r14
 	mov	r9, r15
 	swpb	r15
-	mov	r8, r14
 	swpb	r14
 	xor.b	r15, r14
 	xor	r15, r14
@@ -865,14 +838,12 @@ chacha20_poly1305_tag_of:
 	rlc	r14
 	and	#8191, r14
 	; poly1305.ae:33: rt[10 + i] = limb
-	mov	r14, 84(sp)
+	mov	r14, 76(sp)
 	; poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
 	mov	r14, r15
 	rlam.w	#2, r15
 	add	r15, r14
-	mov	r14, 64(sp)
-	; poly1305.ae:30: r = (r_bytes & clamp) as u<130>
-	and	#65532, r10
+	mov	r14, 56(sp)
 	; poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
 	mov	r10, r15
 	rra	r15
@@ -885,25 +856,23 @@ chacha20_poly1305_tag_of:
 	rrc	r9
 	and	#8191, r9
 	; poly1305.ae:33: rt[10 + i] = limb
-	mov	r9, 86(sp)
+	mov	r9, 78(sp)
 	; poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
 	mov	r9, r15
 	rlam.w	#2, r15
 	add	r15, r9
-	mov	r9, 66(sp)
+	mov	r9, 58(sp)
 	; poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
 	mov	r10, r14
 	rrum.w	#1, r14
 	and	#8191, r14
 	; poly1305.ae:33: rt[10 + i] = limb
-	mov	r14, 88(sp)
+	mov	r14, 80(sp)
 	; poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
 	mov	r14, r15
 	rlam.w	#2, r15
 	add	r15, r14
-	mov	r14, 68(sp)
-	; poly1305.ae:30: r = (r_bytes & clamp) as u<130>
-	and	#4095, r11
+	mov	r14, 60(sp)
 	; poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
 	mov	r11, r14
 	rla	r10
@@ -912,14 +881,12 @@ chacha20_poly1305_tag_of:
 	rlc	r14
 	and	#8191, r14
 	; poly1305.ae:33: rt[10 + i] = limb
-	mov	r14, 90(sp)
+	mov	r14, 82(sp)
 	; poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
 	mov	r14, r15
 	rlam.w	#2, r15
 	add	r15, r14
-	mov	r14, 70(sp)
-	; poly1305.ae:30: r = (r_bytes & clamp) as u<130>
-	and	#65532, r12
+	mov	r14, 62(sp)
 	; poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
 	mov	r12, r14
 	rla	r11
@@ -934,14 +901,12 @@ chacha20_poly1305_tag_of:
 	rlc	r14
 	and	#8191, r14
 	; poly1305.ae:33: rt[10 + i] = limb
-	mov	r14, 92(sp)
+	mov	r14, 84(sp)
 	; poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
 	mov	r14, r15
 	rlam.w	#2, r15
 	add	r15, r14
-	mov	r14, 72(sp)
-	; poly1305.ae:30: r = (r_bytes & clamp) as u<130>
-	and	#4095, r13
+	mov	r14, 64(sp)
 	; poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
 	mov	r13, r15
 	swpb	r15
@@ -950,49 +915,36 @@ chacha20_poly1305_tag_of:
 	xor	r15, r12
 	and	#8191, r12
 	; poly1305.ae:33: rt[10 + i] = limb
-	mov	r12, 94(sp)
+	mov	r12, 86(sp)
 	; poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
 	mov	r12, r15
 	rlam.w	#2, r15
 	add	r15, r12
-	mov	r12, 74(sp)
+	mov	r12, 66(sp)
 	rrum.w	#4, r13
 	rrum.w	#1, r13
 	; poly1305.ae:33: rt[10 + i] = limb
-	mov	r13, 96(sp)
+	mov	r13, 88(sp)
 	; poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
 	mov	r13, r15
 	rlam.w	#2, r15
 	add	r15, r13
-	mov	r13, 76(sp)
+	mov	r13, 68(sp)
 	; poly1305.ae:87: for i in 0..(n + 15) / 16 {
-	mov	10(sp), r15
-	mov	#0, r13
-	add	#15, r15
-	addc	#0, r13
-	rrum.w	#4, r15
-	mov	r13, r14
-	swpb	r14
-	rlam.w	#4, r14
-	and	#61440, r14
-	bis	r14, r15
-	mov	r15, 6(sp)
-	rrum.w	#4, r13
-	mov	r13, 2(sp)
-	mov	#0, r4
+	mov	2(sp), r4
+	add	#15, r4
+	rrum.w	#4, r4
 	mov	#0, r5
-	cmp	r15, r4
-	mov	r4, r15
-	subc	r13, r15
+	cmp	r4, r5
 	jc	.Lchacha20_poly1305_tag_of_done2
 .Lchacha20_poly1305_tag_of_loop1:
 	; poly1305.ae:88: off = i * 16
-	mov	r4, r8
+	mov	r5, r8
 	rlam.w	#4, r8
 	; poly1305.ae:89: block(h, rt, (load_le(buf, off, 16, n - off) as u<130>) | (1 << 128))
-	mov	10(sp), r11
+	mov	2(sp), r11
 	sub	r8, r11
-	add	8(sp), r8
+	add	@sp, r8
 	cmp	#16, r11
 	jnc	.Lchacha20_poly1305_tag_of_bytes3
 	bit	#1, r8
@@ -1009,7 +961,7 @@ chacha20_poly1305_tag_of:
 	jmp	.Lchacha20_poly1305_tag_of_join5
 .Lchacha20_poly1305_tag_of_bytes3:
 	mov	sp, r12
-	add	#210, r12
+	add	#202, r12
 	mov	r12, r13
 	mov	#16, r14
 .Lchacha20_poly1305_tag_of_cpy6:
@@ -1028,56 +980,40 @@ chacha20_poly1305_tag_of:
 	jmp	.Lchacha20_poly1305_tag_of_words4
 .Lchacha20_poly1305_tag_of_join5:
 	mov	sp, r12
-	add	#38, r12
+	add	#30, r12
 	mov	sp, r13
-	add	#58, r13
-	mov	r6, 98(sp)
-	mov	r7, 100(sp)
-	mov	r9, 102(sp)
-	mov	r10, 104(sp)
-	mov	r11, 106(sp)
-	mov	r14, 108(sp)
-	mov	r15, 110(sp)
-	mov	r8, 112(sp)
-	mov	#1, 114(sp)
+	add	#50, r13
+	mov	r6, 90(sp)
+	mov	r7, 92(sp)
+	mov	r9, 94(sp)
+	mov	r10, 96(sp)
+	mov	r11, 98(sp)
+	mov	r14, 100(sp)
+	mov	r15, 102(sp)
+	mov	r8, 104(sp)
+	mov	#1, 106(sp)
 	mov	sp, r14
-	add	#98, r14
+	add	#90, r14
 	call	#chacha20_poly1305_P_block
-	add	#1, r4
-	addc	#0, r5
-	cmp	6(sp), r4
-	mov	r5, r15
-	subc	2(sp), r15
+	add	#1, r5
+	cmp	r4, r5
 	jnc	.Lchacha20_poly1305_tag_of_loop1
 .Lchacha20_poly1305_tag_of_done2:
 	; poly1305.ae:87: for i in 0..(n + 15) / 16 {
-	mov	230(sp), r15
-	mov	#0, r13
-	add	#15, r15
-	addc	#0, r13
-	rrum.w	#4, r15
-	mov	r13, r14
-	swpb	r14
-	rlam.w	#4, r14
-	and	#61440, r14
-	bis	r14, r15
-	mov	r15, 4(sp)
-	rrum.w	#4, r13
-	mov	r13, 0(sp)
-	mov	#0, r4
+	mov	222(sp), r4
+	add	#15, r4
+	rrum.w	#4, r4
 	mov	#0, r5
-	cmp	r15, r4
-	mov	r4, r15
-	subc	r13, r15
+	cmp	r4, r5
 	jc	.Lchacha20_poly1305_tag_of_done9
 .Lchacha20_poly1305_tag_of_loop8:
 	; poly1305.ae:88: off = i * 16
-	mov	r4, r8
+	mov	r5, r8
 	rlam.w	#4, r8
 	; poly1305.ae:89: block(h, rt, (load_le(buf, off, 16, n - off) as u<130>) | (1 << 128))
-	mov	230(sp), r11
+	mov	222(sp), r11
 	sub	r8, r11
-	add	228(sp), r8
+	add	220(sp), r8
 	cmp	#16, r11
 	jnc	.Lchacha20_poly1305_tag_of_bytes10
 	bit	#1, r8
@@ -1094,7 +1030,7 @@ chacha20_poly1305_tag_of:
 	jmp	.Lchacha20_poly1305_tag_of_join12
 .Lchacha20_poly1305_tag_of_bytes10:
 	mov	sp, r12
-	add	#210, r12
+	add	#202, r12
 	mov	r12, r13
 	mov	#16, r14
 .Lchacha20_poly1305_tag_of_cpy13:
@@ -1113,47 +1049,44 @@ chacha20_poly1305_tag_of:
 	jmp	.Lchacha20_poly1305_tag_of_words11
 .Lchacha20_poly1305_tag_of_join12:
 	mov	sp, r12
-	add	#38, r12
+	add	#30, r12
 	mov	sp, r13
-	add	#58, r13
-	mov	r6, 98(sp)
-	mov	r7, 100(sp)
-	mov	r9, 102(sp)
-	mov	r10, 104(sp)
-	mov	r11, 106(sp)
-	mov	r14, 108(sp)
-	mov	r15, 110(sp)
-	mov	r8, 112(sp)
-	mov	#1, 114(sp)
+	add	#50, r13
+	mov	r6, 90(sp)
+	mov	r7, 92(sp)
+	mov	r9, 94(sp)
+	mov	r10, 96(sp)
+	mov	r11, 98(sp)
+	mov	r14, 100(sp)
+	mov	r15, 102(sp)
+	mov	r8, 104(sp)
+	mov	#1, 106(sp)
 	mov	sp, r14
-	add	#98, r14
+	add	#90, r14
 	call	#chacha20_poly1305_P_block
-	add	#1, r4
-	addc	#0, r5
-	cmp	4(sp), r4
-	mov	r5, r15
-	subc	@sp, r15
+	add	#1, r5
+	cmp	r4, r5
 	jnc	.Lchacha20_poly1305_tag_of_loop8
 .Lchacha20_poly1305_tag_of_done9:
 	; chacha20_poly1305.ae:29: P.block(h, rt, (lengths as u<130>) | (1 << 128))
 	mov	sp, r12
-	add	#38, r12
+	add	#30, r12
 	mov	sp, r13
-	add	#58, r13
-	mov	10(sp), 98(sp)
+	add	#50, r13
+	mov	2(sp), 90(sp)
+	mov	#0, 92(sp)
+	mov	#0, 94(sp)
+	mov	#0, 96(sp)
+	mov	222(sp), 98(sp)
 	mov	#0, 100(sp)
 	mov	#0, 102(sp)
 	mov	#0, 104(sp)
-	mov	230(sp), 106(sp)
-	mov	#0, 108(sp)
-	mov	#0, 110(sp)
-	mov	#0, 112(sp)
-	mov	#1, 114(sp)
+	mov	#1, 106(sp)
 	mov	sp, r14
-	add	#98, r14
+	add	#90, r14
 	call	#chacha20_poly1305_P_block
 	; poly1305.ae:75: v = v + ((h[i] as u<136>) << (13 * i))
-	mov	40(sp), r14
+	mov	32(sp), r14
 	bit	#1, r14
 	rrc	r14
 	bit	#1, r14
@@ -1163,95 +1096,67 @@ chacha20_poly1305_tag_of:
 	mov	r14, r15
 	and	#57344, r15
 	and	#8191, r14
-	mov	38(sp), r9
+	mov	30(sp), r7
+	mov	#0, r8
+	add	r15, r7
+	addc	r14, r8
+	mov	34(sp), r14
+	swpb	r14
+	rla	r14
+	adc	r14
+	rla	r14
+	adc	r14
+	mov	r14, r15
+	and	#64512, r15
+	and	#1023, r14
+	mov	#0, r9
+	add	#0, r7
+	addc	r15, r8
+	addc	r14, r9
+	mov	36(sp), r14
+	swpb	r14
+	bit	#1, r14
+	rrc	r14
+	mov	r14, r15
+	and	#65408, r15
+	and	#127, r14
 	mov	#0, r10
-	mov	#0, r12
-	mov	#0, r6
-	mov	#0, r7
-	mov	#0, r5
-	mov	#0, r4
-	mov	#0, r13
+	add	#0, r7
+	addc	#0, r8
+	addc	r15, r9
+	addc	r14, r10
+	mov	38(sp), r14
+	rla	r14
+	adc	r14
+	rla	r14
+	adc	r14
+	rla	r14
+	adc	r14
+	rla	r14
+	adc	r14
+	mov	r14, r15
+	and	#65520, r15
+	and	#15, r14
 	mov	#0, r11
-	add	r15, r9
-	addc	r14, r10
-	addc	#0, r12
-	addc	#0, r6
-	addc	#0, r7
-	addc	#0, r5
-	addc	#0, r4
-	addc	#0, r13
-	addc	#0, r11
-	mov	42(sp), r15
-	swpb	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	mov	r15, r14
-	and	#64512, r14
-	and	#1023, r15
-	add	#0, r9
-	addc	r14, r10
-	addc	r15, r12
-	addc	#0, r6
-	addc	#0, r7
-	addc	#0, r5
-	addc	#0, r4
-	addc	#0, r13
-	addc	#0, r11
-	mov	44(sp), r15
-	swpb	r15
-	bit	#1, r15
-	rrc	r15
-	mov	r15, r14
-	and	#65408, r14
-	and	#127, r15
-	add	#0, r9
-	addc	#0, r10
-	addc	r14, r12
-	addc	r15, r6
-	addc	#0, r7
-	addc	#0, r5
-	addc	#0, r4
-	addc	#0, r13
-	addc	#0, r11
-	mov	46(sp), r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	mov	r15, r14
-	and	#65520, r14
-	and	#15, r15
-	add	#0, r9
-	addc	#0, r10
-	addc	#0, r12
-	addc	r14, r6
-	addc	r15, r7
-	addc	#0, r5
-	addc	#0, r4
-	addc	#0, r13
-	addc	#0, r11
-	mov	48(sp), r15
+	add	#0, r7
+	addc	#0, r8
+	addc	#0, r9
+	addc	r15, r10
+	addc	r14, r11
+	mov	40(sp), r15
 	rla	r15
 	adc	r15
 	mov	r15, r14
 	and	#65534, r14
 	and	#1, r15
-	add	#0, r9
+	mov	#0, r12
+	add	#0, r7
+	addc	#0, r8
+	addc	#0, r9
 	addc	#0, r10
-	addc	#0, r12
-	addc	#0, r6
-	addc	r14, r7
-	addc	r15, r5
-	addc	#0, r4
-	addc	#0, r13
-	addc	#0, r11
-	mov	50(sp), r15
+	addc	r14, r11
+	addc	r15, r12
+	mov	42(sp), r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
@@ -1259,16 +1164,20 @@ chacha20_poly1305_tag_of:
 	mov	r15, r14
 	and	#49152, r14
 	and	#16383, r15
-	add	#0, r9
+	mov	#0, r13
+	mov	#0, r6
+	mov	#0, r5
+	add	#0, r7
+	addc	#0, r8
+	addc	#0, r9
 	addc	#0, r10
-	addc	#0, r12
-	addc	#0, r6
-	addc	r14, r7
-	addc	r15, r5
-	addc	#0, r4
+	addc	r14, r11
+	addc	r15, r12
 	addc	#0, r13
-	addc	#0, r11
-	mov	52(sp), r15
+	addc	#0, r6
+	addc	#0, r5
+	mov.b	r5, r5
+	mov	44(sp), r15
 	swpb	r15
 	rla	r15
 	adc	r15
@@ -1279,32 +1188,32 @@ chacha20_poly1305_tag_of:
 	mov	r15, r14
 	and	#63488, r14
 	and	#2047, r15
-	mov.b	r11, r11
-	add	#0, r9
+	add	#0, r7
+	addc	#0, r8
+	addc	#0, r9
 	addc	#0, r10
-	addc	#0, r12
-	addc	#0, r6
-	addc	#0, r7
-	addc	r14, r5
-	addc	r15, r4
-	addc	#0, r13
 	addc	#0, r11
-	mov	54(sp), r15
+	addc	r14, r12
+	addc	r15, r13
+	addc	#0, r6
+	addc	#0, r5
+	mov.b	r5, r5
+	mov	46(sp), r15
 	swpb	r15
 	mov	r15, r14
 	and	#65280, r14
 	mov.b	r15, r15
-	mov.b	r11, r11
-	add	#0, r9
+	add	#0, r7
+	addc	#0, r8
+	addc	#0, r9
 	addc	#0, r10
-	addc	#0, r12
-	addc	#0, r6
-	addc	#0, r7
-	addc	#0, r5
-	addc	r14, r4
-	addc	r15, r13
 	addc	#0, r11
-	mov	56(sp), r15
+	addc	#0, r12
+	addc	r14, r13
+	addc	r15, r6
+	addc	#0, r5
+	mov.b	r5, r5
+	mov	48(sp), r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
@@ -1316,135 +1225,131 @@ chacha20_poly1305_tag_of:
 	and	#65504, r14
 	and	#31, r15
 	mov.b	r15, r15
-	mov.b	r11, r11
-	add	#0, r9
+	add	#0, r7
+	addc	#0, r8
+	addc	#0, r9
 	addc	#0, r10
+	addc	#0, r11
 	addc	#0, r12
-	addc	#0, r6
-	addc	#0, r7
-	addc	#0, r5
-	addc	#0, r4
-	addc	r14, r13
-	addc	r15, r11
-	mov.b	r11, r11
+	addc	#0, r13
+	addc	r14, r6
+	addc	r15, r5
+	mov.b	r5, r5
 	; poly1305.ae:77: v = (v & ((1 << 130) - 1)) + (v >> 130) * 5          // now v < 2^130 + 40 < 2p
-	mov	r11, r15
-	rrum.w	#2, r15
-	mov	r15, r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	mov	r8, r14
+	mov	r5, r15
+	and	#3, r15
+	mov	r15, 8(sp)
+	rrum.w	#2, r5
+	mov	r5, r4
+	rla	r4
+	adc	r4
+	rla	r4
+	adc	r4
+	mov	r4, r14
 	and	#65532, r14
-	and	#3, r8
-	mov	r15, 30(sp)
-	mov	#0, 28(sp)
-	mov	#0, 26(sp)
-	mov	#0, 24(sp)
-	mov	#0, 20(sp)
+	and	#3, r4
+	mov	r5, 24(sp)
+	mov	#0, 22(sp)
 	mov	#0, 18(sp)
 	mov	#0, 16(sp)
 	mov	#0, 14(sp)
+	mov	#0, 12(sp)
+	mov	#0, 6(sp)
+	mov	#0, r5
 	mov	#0, r15
-	add	r14, 30(sp)
-	addc	r8, 28(sp)
-	addc	#0, 26(sp)
-	addc	#0, 24(sp)
-	addc	#0, 20(sp)
+	add	r14, 24(sp)
+	addc	r4, 22(sp)
 	addc	#0, 18(sp)
 	addc	#0, 16(sp)
 	addc	#0, 14(sp)
+	addc	#0, 12(sp)
+	addc	#0, 6(sp)
+	addc	#0, r5
 	addc	#0, r15
 	mov.b	r15, r15
-	and	#3, r11
-	add	30(sp), r9
-	addc	28(sp), r10
-	addc	26(sp), r12
-	addc	24(sp), r6
-	addc	20(sp), r7
-	addc	18(sp), r5
-	addc	16(sp), r4
-	addc	14(sp), r13
-	addc	r15, r11
-	mov.b	r11, r11
+	mov	8(sp), r14
+	add	24(sp), r7
+	addc	22(sp), r8
+	addc	18(sp), r9
+	addc	16(sp), r10
+	addc	14(sp), r11
+	addc	12(sp), r12
+	addc	6(sp), r13
+	addc	r5, r6
+	addc	r15, r14
+	mov.b	r14, r14
 	; poly1305.ae:78: g = v + 5                                            // v - p + 2^130
-	mov	r9, 22(sp)
-	mov	r9, 36(sp)
-	mov	r10, 12(sp)
-	mov	r10, 34(sp)
-	mov	r12, r10
-	mov	r12, 32(sp)
-	mov	r6, r9
-	mov	r7, r8
-	mov	r5, r12
-	mov	r4, r14
-	mov	r13, r15
-	add	#5, 22(sp)
-	addc	#0, 12(sp)
-	addc	#0, r10
-	addc	#0, r9
-	addc	#0, r8
-	addc	#0, r12
+	mov	r7, r15
+	mov	r8, 4(sp)
+	mov	r9, 10(sp)
+	mov	r10, 20(sp)
+	mov	r11, 26(sp)
+	mov	r12, 28(sp)
+	mov	r13, r4
+	mov	r6, r5
+	add	#5, r15
+	addc	#0, 4(sp)
+	addc	#0, 10(sp)
+	addc	#0, 20(sp)
+	addc	#0, 26(sp)
+	addc	#0, 28(sp)
+	addc	#0, r4
+	addc	#0, r5
 	addc	#0, r14
-	addc	#0, r15
-	addc	#0, r11
+	mov.b	r14, r14
 	; poly1305.ae:79: v = if g[130] == 1 then g & ((1 << 130) - 1) else v  // constant-time select of v mod p
-	xor	r13, r15
-	; poly1305.ae:78: g = v + 5                                            // v - p + 2^130
-	mov.b	r11, r11
-	; poly1305.ae:79: v = if g[130] == 1 then g & ((1 << 130) - 1) else v  // constant-time select of v mod p
-	rrum.w	#2, r11
-	and	#1, r11
-	inv	r11
-	inc	r11
-	and	r11, r15
-	xor	r15, r13
-	xor	r4, r14
-	and	r11, r14
-	xor	r14, r4
-	xor	r5, r12
-	and	r11, r12
-	xor	r12, r5
-	xor	r7, r8
-	and	r11, r8
-	xor	r8, r7
-	xor	r6, r9
-	and	r11, r9
-	xor	r9, r6
-	mov	32(sp), r12
-	xor	r12, r10
-	and	r11, r10
-	xor	r10, r12
-	mov	12(sp), r9
-	mov	34(sp), r8
-	xor	r8, r9
-	and	r11, r9
-	xor	r9, r8
-	mov	22(sp), r10
-	mov	36(sp), r14
-	xor	r14, r10
-	and	r11, r10
-	xor	r10, r14
+	rrum.w	#2, r14
+	and	#1, r14
+	inv	r14
+	inc	r14
+	xor	r7, r15
+	and	r14, r15
+	xor	r15, r7
+	mov	4(sp), r15
+	xor	r8, r15
+	and	r14, r15
+	xor	r15, r8
+	mov	10(sp), r15
+	xor	r9, r15
+	and	r14, r15
+	xor	r15, r9
+	mov	20(sp), r15
+	xor	r10, r15
+	and	r14, r15
+	xor	r15, r10
+	mov	26(sp), r15
+	xor	r11, r15
+	and	r14, r15
+	xor	r15, r11
+	mov	28(sp), r15
+	xor	r12, r15
+	and	r14, r15
+	xor	r15, r12
+	xor	r13, r4
+	and	r14, r4
+	xor	r4, r13
+	xor	r6, r5
+	and	r14, r5
+	xor	r5, r6
 	; poly1305.ae:80: return v[127:0] + s
-	add	162(sp), r14
-	addc	164(sp), r8
-	addc	166(sp), r12
+	add	154(sp), r7
+	addc	156(sp), r8
+	addc	158(sp), r9
+	addc	160(sp), r10
+	addc	162(sp), r11
+	addc	164(sp), r12
+	addc	166(sp), r13
 	addc	168(sp), r6
-	addc	170(sp), r7
-	addc	172(sp), r5
-	addc	174(sp), r4
-	addc	176(sp), r13
-	mov	232(sp), r10
-	mov	r14, 0(r10)
-	mov	r8, 2(r10)
-	mov	r12, 4(r10)
-	mov	r6, 6(r10)
-	mov	r7, 8(r10)
-	mov	r5, 10(r10)
-	mov	r4, 12(r10)
-	mov	r13, 14(r10)
-	add	#226, sp
+	mov	224(sp), r14
+	mov	r7, 0(r14)
+	mov	r8, 2(r14)
+	mov	r9, 4(r14)
+	mov	r10, 6(r14)
+	mov	r11, 8(r14)
+	mov	r12, 10(r14)
+	mov	r13, 12(r14)
+	mov	r6, 14(r14)
+	add	#218, sp
 	ret
 	.size chacha20_poly1305_tag_of, .-chacha20_poly1305_tag_of
 

@@ -507,19 +507,19 @@ grain128aeadv2_decrypt:
 
 
 ; --- grain128aeadv2_absorb_ad: grain128aeadv2.absorb_ad
-;     frame 44 bytes (22 spill slots, locals 0), saves nothing
-;     estimated 3122 bytes of code
+;     frame 38 bytes (19 spill slots, locals 0), saves nothing
+;     estimated 3064 bytes of code
 	.section .text.grain128aeadv2_absorb_ad,"ax",@progbits
 	.local grain128aeadv2_absorb_ad
 	.type grain128aeadv2_absorb_ad, @function
 	.balign 2
 grain128aeadv2_absorb_ad:
-	sub	#44, sp
-	mov	r12, 42(sp)
-	mov	r13, 40(sp)
-	mov	46(sp), r8
+	sub	#38, sp
+	mov	r12, 36(sp)
+	mov	r13, 34(sp)
+	mov	40(sp), r8
 	; grain128aeadv2.ae:177: return if a < 0x80 then 0 else if a < 0x100 then 1 else if a < 0x10000 then 2 else if a < 0x1000000 then 3 else 4 as u32
-	mov	50(sp), r12
+	mov	44(sp), r12
 	cmp	#128, r12
 	subc	r13, r13
 	subc	r9, r9
@@ -546,44 +546,36 @@ grain128aeadv2_absorb_ad:
 	xor	r13, r12
 	and	r12, r9
 	xor	r9, r12
-	mov	r12, 32(sp)
+	mov	r12, 30(sp)
 	; grain128aeadv2.ae:250: for i in 0..n + 1 {
 	mov	r12, r13
-	mov	#0, r12
 	add	#1, r13
-	addc	#0, r12
-	mov	#0, 20(sp)
-	mov	#0, 16(sp)
+	mov	#0, 18(sp)
 	mov	r14, 4(sp)
+	mov	@r15+, 22(sp)
 	mov	@r15+, 24(sp)
 	mov	@r15+, 26(sp)
 	mov	@r15+, 28(sp)
-	mov	@r15+, 30(sp)
-	mov	@r8+, 10(sp)
-	mov	@r8+, 18(sp)
+	mov	@r8+, 16(sp)
 	mov	@r8+, 12(sp)
+	mov	@r8+, 10(sp)
 	mov	@r8+, 14(sp)
-	cmp	r13, 20(sp)
-	mov	r13, 38(sp)
-	mov	16(sp), r15
-	subc	r12, r15
-	mov	r12, 36(sp)
+	cmp	r13, 18(sp)
+	mov	r13, 32(sp)
 	jnc	.Lgrain128aeadv2_absorb_ad_near10
 	br	#.Lgrain128aeadv2_absorb_ad_done2
 .Lgrain128aeadv2_absorb_ad_near10:
 .Lgrain128aeadv2_absorb_ad_loop1:
 	; grain128aeadv2.ae:181: return if i == 0 then (if n == 0 then a as u8 else 0x80 | (n as u8)) else (a >> (8 * (n - i))) as u8
-	mov	20(sp), r10
+	mov	18(sp), r10
 	mov	r10, r15
-	mov	16(sp), r9
-	bis	r9, r15
 	sub	#1, r15
 	subc	r11, r11
-	mov	32(sp), r13
+	mov	30(sp), r13
 	mov	r13, r15
 	sub	#1, r15
 	subc	r14, r14
-	mov	50(sp), r8
+	mov	44(sp), r8
 	mov.b	r8, r15
 	mov.b	r13, r12
 	bis	#128, r12
@@ -591,9 +583,8 @@ grain128aeadv2_absorb_ad:
 	and	r14, r15
 	xor	r15, r12
 	mov	r13, r15
-	mov	#0, r13
 	sub	r10, r15
-	subc	r9, r13
+	subc	r13, r13
 	rla	r15
 	adc	r15
 	rla	r15
@@ -639,9 +630,9 @@ grain128aeadv2_absorb_ad:
 	mov	4(sp), r15
 	mov	r15, r11
 	rla	r11
-	add	42(sp), r11
+	add	36(sp), r11
 	rla	r15
-	add	40(sp), r15
+	add	34(sp), r15
 	; grain128aeadv2.ae:37: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	mov	@r15, r12
 	mov	2(r15), r14
@@ -1070,24 +1061,24 @@ grain128aeadv2_absorb_ad:
 	bit	#1, r9
 	subc	r14, r14
 	inv	r14
-	mov	10(sp), r13
+	mov	16(sp), r13
 	mov	r13, r15
 	and	r14, r15
-	mov	24(sp), r8
+	mov	22(sp), r8
 	xor	r15, r8
-	mov	18(sp), r6
+	mov	12(sp), r6
 	mov	r6, r15
 	and	r14, r15
-	mov	26(sp), r4
+	mov	24(sp), r4
 	xor	r15, r4
-	mov	12(sp), r5
+	mov	10(sp), r5
 	mov	r5, r15
 	and	r14, r15
-	mov	28(sp), r10
+	mov	26(sp), r10
 	xor	r15, r10
 	mov	14(sp), r15
 	and	r15, r14
-	mov	30(sp), r11
+	mov	28(sp), r11
 	xor	r14, r11
 	; grain128aeadv2.ae:166: sr = cat(a[0], sr[63:1])
 	bit	#256, r7
@@ -1242,44 +1233,38 @@ grain128aeadv2_absorb_ad:
 	rrc	r5
 	rrc	r6
 	rrc	r13
-	mov	r8, 24(sp)
-	mov	r4, 26(sp)
-	mov	r10, 28(sp)
-	mov	r11, 30(sp)
-	mov	r13, 10(sp)
-	mov	r6, 18(sp)
-	mov	r5, 12(sp)
+	mov	r8, 22(sp)
+	mov	r4, 24(sp)
+	mov	r10, 26(sp)
+	mov	r11, 28(sp)
+	mov	r13, 16(sp)
+	mov	r6, 12(sp)
+	mov	r5, 10(sp)
 	mov	r15, 14(sp)
-	add	#1, 20(sp)
-	addc	#0, 16(sp)
-	cmp	38(sp), 20(sp)
-	mov	16(sp), r15
-	subc	36(sp), r15
+	add	#1, 18(sp)
+	cmp	32(sp), 18(sp)
 	jc	.Lgrain128aeadv2_absorb_ad_near11
 	br	#.Lgrain128aeadv2_absorb_ad_loop1
 .Lgrain128aeadv2_absorb_ad_near11:
 .Lgrain128aeadv2_absorb_ad_done2:
 	; grain128aeadv2.ae:253: for i in 0..a {
-	mov	#0, 22(sp)
-	mov	#0, 34(sp)
-	cmp	50(sp), 22(sp)
-	mov	34(sp), r15
-	subc	#0, r15
+	mov	#0, 20(sp)
+	cmp	44(sp), 20(sp)
 	jnc	.Lgrain128aeadv2_absorb_ad_near12
 	br	#.Lgrain128aeadv2_absorb_ad_done9
 .Lgrain128aeadv2_absorb_ad_near12:
 .Lgrain128aeadv2_absorb_ad_loop8:
 	; grain128aeadv2.ae:254: p, acc, sr = absorb_byte(s, b, p, acc, sr, ad[i])
-	mov	22(sp), r15
-	add	48(sp), r15
+	mov	20(sp), r15
+	add	42(sp), r15
 	mov.b	@r15, r9
 	; grain128aeadv2.ae:92: return cat(r[q + 7], r[q + 6], r[q + 5], r[q + 4], r[q + 3], r[q + 2], r[q + 1], r[q])
 	mov	4(sp), r15
 	mov	r15, r11
 	rla	r11
-	add	42(sp), r11
+	add	36(sp), r11
 	rla	r15
-	add	40(sp), r15
+	add	34(sp), r15
 	; grain128aeadv2.ae:37: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	mov	@r15, r12
 	mov	2(r15), r14
@@ -1708,24 +1693,24 @@ grain128aeadv2_absorb_ad:
 	bit	#1, r9
 	subc	r14, r14
 	inv	r14
-	mov	10(sp), r13
+	mov	16(sp), r13
 	mov	r13, r15
 	and	r14, r15
-	mov	24(sp), r8
+	mov	22(sp), r8
 	xor	r15, r8
-	mov	18(sp), r6
+	mov	12(sp), r6
 	mov	r6, r15
 	and	r14, r15
-	mov	26(sp), r4
+	mov	24(sp), r4
 	xor	r15, r4
-	mov	12(sp), r5
+	mov	10(sp), r5
 	mov	r5, r15
 	and	r14, r15
-	mov	28(sp), r10
+	mov	26(sp), r10
 	xor	r15, r10
 	mov	14(sp), r15
 	and	r15, r14
-	mov	30(sp), r11
+	mov	28(sp), r11
 	xor	r14, r11
 	; grain128aeadv2.ae:166: sr = cat(a[0], sr[63:1])
 	bit	#256, r7
@@ -1880,55 +1865,51 @@ grain128aeadv2_absorb_ad:
 	rrc	r5
 	rrc	r6
 	rrc	r13
-	mov	r8, 24(sp)
-	mov	r4, 26(sp)
-	mov	r10, 28(sp)
-	mov	r11, 30(sp)
-	mov	r13, 10(sp)
-	mov	r6, 18(sp)
-	mov	r5, 12(sp)
+	mov	r8, 22(sp)
+	mov	r4, 24(sp)
+	mov	r10, 26(sp)
+	mov	r11, 28(sp)
+	mov	r13, 16(sp)
+	mov	r6, 12(sp)
+	mov	r5, 10(sp)
 	mov	r15, 14(sp)
-	add	#1, 22(sp)
-	addc	#0, 34(sp)
-	cmp	50(sp), 22(sp)
-	mov	34(sp), r15
-	subc	#0, r15
+	add	#1, 20(sp)
+	cmp	44(sp), 20(sp)
 	jc	.Lgrain128aeadv2_absorb_ad_near13
 	br	#.Lgrain128aeadv2_absorb_ad_loop8
 .Lgrain128aeadv2_absorb_ad_near13:
 .Lgrain128aeadv2_absorb_ad_done9:
-	mov	52(sp), r15
+	mov	46(sp), r15
 	mov	4(sp), 0(r15)
-	mov	54(sp), r14
-	mov	24(sp), 0(r14)
-	mov	26(sp), 2(r14)
-	mov	28(sp), 4(r14)
-	mov	30(sp), 6(r14)
-	mov	56(sp), r14
-	mov	10(sp), 0(r14)
-	mov	18(sp), 2(r14)
-	mov	12(sp), 4(r14)
+	mov	48(sp), r14
+	mov	22(sp), 0(r14)
+	mov	24(sp), 2(r14)
+	mov	26(sp), 4(r14)
+	mov	28(sp), 6(r14)
+	mov	50(sp), r14
+	mov	16(sp), 0(r14)
+	mov	12(sp), 2(r14)
+	mov	10(sp), 4(r14)
 	mov	14(sp), 6(r14)
-	add	#44, sp
+	add	#38, sp
 	ret
 	.size grain128aeadv2_absorb_ad, .-grain128aeadv2_absorb_ad
 
 
 ; --- grain128aeadv2_crypt: grain128aeadv2.crypt
-;     frame 28 bytes (14 spill slots, locals 0), saves nothing
-;     estimated 1512 bytes of code
+;     frame 26 bytes (13 spill slots, locals 0), saves nothing
+;     estimated 1492 bytes of code
 	.section .text.grain128aeadv2_crypt,"ax",@progbits
 	.local grain128aeadv2_crypt
 	.type grain128aeadv2_crypt, @function
 	.balign 2
 grain128aeadv2_crypt:
-	sub	#28, sp
-	mov	r12, 26(sp)
-	mov	r13, 24(sp)
-	mov	30(sp), r13
+	sub	#26, sp
+	mov	r12, 24(sp)
+	mov	r13, 22(sp)
+	mov	28(sp), r13
 	; grain128aeadv2.ae:262: for i in 0..len(src) {
 	mov	#0, 6(sp)
-	mov	#0, 22(sp)
 	mov	r14, 0(sp)
 	mov	@r15+, 14(sp)
 	mov	@r15+, 16(sp)
@@ -1938,9 +1919,7 @@ grain128aeadv2_crypt:
 	mov	@r13+, 10(sp)
 	mov	@r13+, 8(sp)
 	mov	@r13+, 4(sp)
-	cmp	34(sp), 6(sp)
-	mov	22(sp), r15
-	subc	#0, r15
+	cmp	32(sp), 6(sp)
 	jnc	.Lgrain128aeadv2_crypt_near3
 	br	#.Lgrain128aeadv2_crypt_done2
 .Lgrain128aeadv2_crypt_near3:
@@ -1949,9 +1928,9 @@ grain128aeadv2_crypt:
 	mov	@sp, r15
 	mov	r15, r9
 	rla	r9
-	add	26(sp), r9
+	add	24(sp), r9
 	rla	r15
-	add	24(sp), r15
+	add	22(sp), r15
 	; grain128aeadv2.ae:37: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	mov	@r15, r10
 	mov	2(r15), r7
@@ -2377,15 +2356,15 @@ grain128aeadv2_crypt:
 	; grain128aeadv2.ae:265: dst[i] = src[i] ^ z[7:0]
 	mov	6(sp), r13
 	mov	r13, r15
-	add	32(sp), r15
+	add	30(sp), r15
 	mov.b	@r15, r14
 	mov.b	r7, r15
 	xor	r15, r14
 	mov	r13, r15
-	add	36(sp), r15
+	add	34(sp), r15
 	mov.b	r14, 0(r15)
 	; grain128aeadv2.ae:266: acc, sr = authenticate(acc, sr, pt[i], z[15:8])
-	add	40(sp), r13
+	add	38(sp), r13
 	mov.b	@r13, r4
 	; grain128aeadv2.ae:165: acc = acc ^ (sr & -(m[0] as u64))
 	bit	#1, r4
@@ -2572,25 +2551,22 @@ grain128aeadv2_crypt:
 	mov	r5, 8(sp)
 	mov	r15, 4(sp)
 	add	#1, 6(sp)
-	addc	#0, 22(sp)
-	cmp	34(sp), 6(sp)
-	mov	22(sp), r15
-	subc	#0, r15
+	cmp	32(sp), 6(sp)
 	jc	.Lgrain128aeadv2_crypt_near4
 	br	#.Lgrain128aeadv2_crypt_loop1
 .Lgrain128aeadv2_crypt_near4:
 .Lgrain128aeadv2_crypt_done2:
-	mov	44(sp), r14
+	mov	42(sp), r14
 	mov	14(sp), 0(r14)
 	mov	16(sp), 2(r14)
 	mov	18(sp), 4(r14)
 	mov	20(sp), 6(r14)
-	mov	46(sp), r14
+	mov	44(sp), r14
 	mov	12(sp), 0(r14)
 	mov	10(sp), 2(r14)
 	mov	8(sp), 4(r14)
 	mov	4(sp), 6(r14)
-	add	#28, sp
+	add	#26, sp
 	ret
 	.size grain128aeadv2_crypt, .-grain128aeadv2_crypt
 

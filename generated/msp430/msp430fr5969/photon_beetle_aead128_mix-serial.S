@@ -61,7 +61,7 @@ photon_beetle_aead128_key_setup:
 
 ; --- photon_beetle_aead128_encrypt_with: photon_beetle_aead128.encrypt_with
 ;     frame 78 bytes (15 spill slots, locals 48), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1238 bytes of code
+;     estimated 1234 bytes of code
 	.section .text.photon_beetle_aead128_encrypt_with,"ax",@progbits
 	.global photon_beetle_aead128_encrypt_with
 	.type photon_beetle_aead128_encrypt_with, @function
@@ -193,11 +193,9 @@ photon_beetle_aead128_encrypt_with:
 	jz	.Lphoton_beetle_aead128_encrypt_with_else10
 	; photon_beetle_aead128.ae:122: for i in 0..(m + rate - 1) / rate {
 	mov	98(sp), r15
-	mov	#0, r13
 	add	#16, r15
-	addc	#0, r13
 	sub	#1, r15
-	subc	#0, r13
+	subc	r13, r13
 	rrum.w	#4, r15
 	mov	r13, r14
 	swpb	r14
@@ -566,7 +564,7 @@ photon_beetle_aead128_encrypt_with:
 
 ; --- photon_beetle_aead128_decrypt_with: photon_beetle_aead128.decrypt_with
 ;     frame 106 bytes (29 spill slots, locals 48), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1476 bytes of code
+;     estimated 1472 bytes of code
 	.section .text.photon_beetle_aead128_decrypt_with,"ax",@progbits
 	.global photon_beetle_aead128_decrypt_with
 	.type photon_beetle_aead128_decrypt_with, @function
@@ -698,11 +696,9 @@ photon_beetle_aead128_decrypt_with:
 	jz	.Lphoton_beetle_aead128_decrypt_with_else10
 	; photon_beetle_aead128.ae:150: for i in 0..(m + rate - 1) / rate {
 	mov	126(sp), r15
-	mov	#0, r13
 	add	#16, r15
-	addc	#0, r13
 	sub	#1, r15
-	subc	#0, r13
+	subc	r13, r13
 	rrum.w	#4, r15
 	mov	r13, r14
 	swpb	r14
@@ -2379,7 +2375,7 @@ photon_beetle_aead128_P_permute:
 
 ; --- photon_beetle_aead128_hash: photon_beetle_aead128.hash
 ;     frame 52 bytes (18 spill slots, locals 16), saves nothing
-;     estimated 596 bytes of code
+;     estimated 592 bytes of code
 	.section .text.photon_beetle_aead128_hash,"ax",@progbits
 	.local photon_beetle_aead128_hash
 	.type photon_beetle_aead128_hash, @function
@@ -2392,11 +2388,9 @@ photon_beetle_aead128_hash:
 	mov	r15, 34(sp)
 	; photon_beetle_aead128.ae:61: for i in 0..(a + rate - 1) / rate {
 	mov	r14, r15
-	mov	#0, r13
 	add	#16, r15
-	addc	#0, r13
 	sub	#1, r15
-	subc	#0, r13
+	subc	r13, r13
 	rrum.w	#4, r15
 	mov	r13, r14
 	swpb	r14

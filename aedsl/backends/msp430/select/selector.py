@@ -32,6 +32,11 @@ class Msp430Selector(Msp430Arith, Msp430Shifts, Msp430MulDiv, Msp430Gather, Msp4
                      ArithOps, ShiftOps, ByteBlocks, LoopAddressing, SelectorBase):
     LIMB = 16
     BITWISE = {"xor": "xor", "and": "and", "or": "bis"}
+    # Pointers are 16-bit and addresses 0x0000-0x01FF hold the special function and peripheral
+    # registers (SLAU144 §1.4 "Address Space"; MSP430X: 0x0000-0x0FFF, SLAU208 §1.4), so a byte
+    # buffer lies in 0x0200..0xFFFF: its length fits 0xFE00. A length plus a block's worth of
+    # bytes then fits one word (`(n + 15) / 16` needs no 32-bit carry).
+    MAX_BUFFER_BYTES = 0x10000 - 0x0200
 
     def __init__(self, module, mf, prefix, cpux: bool):
         super().__init__(module, mf, prefix)
