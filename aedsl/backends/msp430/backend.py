@@ -127,6 +127,9 @@ def pass_knobs(module, chip, knobs: dict) -> dict:
     # ROM (Ascon-128, msp430f1611, AD = M = 1024 B: 908 857 -> 907 975 cycles, +386 B)
     k.setdefault("word_align", "2")
     k.setdefault("align_versioning", "off")
+    # the largest byte buffer (its addresses, Msp430Selector.MAX_BUFFER_BYTES) bounds the
+    # dividends divconst rewrites: a message length divided by a block size is a word division
+    k.setdefault("buffer_bytes", str(Msp430Selector.MAX_BUFFER_BYTES))
     return k
 
 

@@ -13,6 +13,13 @@ remainder is `x - (x / c) * c`. The targets then select an ordinary widening mul
 MSP430, MULS on ARMv6-M, or partial products after `legalize`) instead of a bit-serial division
 loop, and `legalize` can split it into words (it cannot split a division).
 
+Knob `buffer_bytes` (the target sets it: MSP430 0xFE00, its buffers lie in 0x0200..0xFFFF): the
+largest length of a byte buffer. A dividend built from buffer lengths and constants (`len`,
+`zext`, `trunc`, `add`, `and`, `shr`, `udiv` by a constant, `select`) is below a bound that may
+need fewer bits than its width: N is then the bound's bits, and a dividend that fits 16 bits
+stays a 16-bit division (`trunc`, `udiv`/`umod`, `zext`), as a narrow one does (Elephant's
+`m / 20` of a message length, 65 bits of product on MSP430 before).
+
 Preserves: every function's results and memory effects (the identity above is exact; the unit
 test checks it on the boundary values of every divisor it rewrites in the library and on random
 ones). A division by a power of two is left to the selectors (a shift), by zero or one to
@@ -20,10 +27,14 @@ constant folding.
 """
 from __future__ import annotations
 
-from ..nodes import Block, Module, Op, Value
-from .common import Names, const_defs
+from aedsl.knobs import Knob
+
+from ..nodes import Block, Module, Op, Value, walk_ops
+from .common import Names, const_defs, knob_int
 
 NAME = "divconst"
+KNOBS = (Knob("buffer_bytes", "pass", None, None, minimum=1,
+              doc="the largest length of a byte buffer (the backend sets it), bounding dividends"),)
 MIN_WIDTH = 17          # dividends of at most 16 bits stay divisions
 MAX_WIDTH = 64          # wider dividends stay divisions (the product would be 2N+1 bits wide)
 
@@ -44,11 +55,56 @@ def _divisor(op: Op, consts: dict[int, int]) -> int | None:
     return c
 
 
-def _expand(op: Op, c: int, names: Names) -> list[Op]:
+class _Bounds:
+    """Upper bounds of IR values from their defining ops (module docstring); 2^width - 1 when
+    nothing is known."""
+
+    def __init__(self, defs: dict[int, Op], consts: dict[int, int], buffer_bytes: int | None):
+        self.defs, self.consts, self.buffer_bytes = defs, consts, buffer_bytes
+
+    def of(self, v: Value, depth: int = 8) -> int:
+        top = (1 << v.width) - 1
+        d = self.defs.get(id(v))
+        if d is None or depth == 0:
+            return top
+        b = [self.of(a, depth - 1) if isinstance(a, Value) else top for a in d.args]
+        code = d.opcode
+        if code == "const":
+            return d.attrs["value"] & top
+        if code == "len":
+            return min(self.buffer_bytes or top, top)
+        if code in ("zext", "trunc"):
+            return min(b[0], top)
+        if code == "add":
+            return min(b[0] + b[1], top)
+        if code == "and":
+            return min(b[0], b[1], top)
+        if code == "shr":
+            return b[0] >> d.attrs["by"]
+        if code == "udiv" and self.consts.get(id(d.args[1])):
+            return b[0] // self.consts[id(d.args[1])]
+        if code == "select":
+            return min(max(b[1], b[2]), top)
+        return top
+
+
+def _narrow(op: Op, c: int, names: Names) -> list[Op]:
+    """`op` on a dividend below 2^16: a 16-bit division (the targets divide words themselves)."""
+    x, r = op.args[0], op.results[0]
+    x16, c16 = Value(names.fresh("dx"), 16), Value(names.fresh("dc"), 16)
+    out = [Op("trunc", [x16], [x], loc=op.loc), Op("const", [c16], [], {"value": c}, loc=op.loc)]
+    if r.width == 16:
+        return out + [Op(op.opcode, [r], [x16, c16], loc=op.loc)]
+    q16 = Value(names.fresh("dq"), 16)
+    return out + [Op(op.opcode, [q16], [x16, c16], loc=op.loc), Op("zext", [r], [q16], loc=op.loc)]
+
+
+def _expand(op: Op, c: int, names: Names, bits: int | None = None) -> list[Op]:
+    """The multiplication for a dividend below 2^bits (bits: its width when None)."""
     x = op.args[0]
     n, w = x.width, op.results[0].width
-    m, shift = magic(c, n)
-    wide = 2 * n + 1
+    m, shift = magic(c, bits or n)
+    wide = max(n + 1, 2 * (bits or n) + 1)
 
     def val(base: str, width: int) -> Value:
         return Value(names.fresh(base), width)
@@ -67,16 +123,20 @@ def _expand(op: Op, c: int, names: Names) -> list[Op]:
     return out + [Op("sub", [r], [x, qc], loc=op.loc), Op("trunc", [op.results[0]], [r], loc=op.loc)]
 
 
-def _rewrite(block: Block, consts: dict[int, int], names: Names) -> bool:
+def _rewrite(block: Block, consts: dict[int, int], names: Names, bounds: _Bounds) -> bool:
     changed, ops = False, []
     for op in block.ops:
         for region in op.regions:
-            changed |= _rewrite(region, consts, names)
+            changed |= _rewrite(region, consts, names, bounds)
         c = _divisor(op, consts)
         if c is None:
             ops.append(op)
             continue
-        ops.extend(_expand(op, c, names))
+        bits = bounds.of(op.args[0]).bit_length()
+        if bits < MIN_WIDTH and op.results[0].width >= 16:
+            ops.extend(_narrow(op, c, names))
+        else:
+            ops.extend(_expand(op, c, names, min(bits, op.args[0].width)))
         changed = True
     block.ops = ops
     return changed
@@ -84,6 +144,9 @@ def _rewrite(block: Block, consts: dict[int, int], names: Names) -> bool:
 
 def run(module: Module, knobs: dict) -> Module:
     module = module.clone()
+    limit = knob_int(knobs, "buffer_bytes")
     for fn in module.functions:
-        _rewrite(fn.body, const_defs(fn), Names(fn))
+        consts = const_defs(fn)
+        defs = {id(r): op for op in walk_ops(fn.body) for r in op.results}
+        _rewrite(fn.body, consts, Names(fn), _Bounds(defs, consts, limit))
     return module

@@ -667,63 +667,84 @@ elephant_dumbo_P_permute:
 
 
 ; --- elephant_dumbo_crypt: elephant_dumbo.crypt
-;     frame 370 bytes (125 spill slots, locals 120), saves nothing
-;     estimated 5650 bytes of code
+;     frame 368 bytes (124 spill slots, locals 120), saves nothing
+;     estimated 4582 bytes of code
 	.section .text.elephant_dumbo_crypt,"ax",@progbits
 	.local elephant_dumbo_crypt
 	.type elephant_dumbo_crypt, @function
 	.balign 2
 elephant_dumbo_crypt:
-	sub	#370, sp
+	sub	#368, sp
+	mov	r12, 224(sp)
+	mov	r13, 228(sp)
+	mov	r15, 226(sp)
+	; elephant_dumbo.ae:77: blocks_c = 1 + m / block
+	mov	374(sp), r12
+	mov	#20, r13
+	clr	r10
+	tst	r13
+	jz	.Lelephant_dumbo_crypt_divend2
+	clr	r14
+	mov	#16, r15
+.Lelephant_dumbo_crypt_div3:
+	rla	r12
+	rlc	r14
+	rla	r10
+	cmp	r13, r14
+	jnc	.Lelephant_dumbo_crypt_divno4
+	sub	r13, r14
+	inc	r10
+.Lelephant_dumbo_crypt_divno4:
+	dec	r15
+	jnz	.Lelephant_dumbo_crypt_div3
+.Lelephant_dumbo_crypt_divend2:
 	; elephant_dumbo.ae:78: blocks_m = (m + block - 1) / block
-	mov	376(sp), r14
-	add	#20, r14
-	sub	#1, r14
-	subc	r10, r10
-	mov	r10, r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	mov	r11, r7
-	and	#65528, r7
-	mov	r14, r6
+	mov	374(sp), r7
+	add	#20, r7
+	sub	#1, r7
+	subc	r8, r8
+	mov	r8, r14
+	rla	r14
+	adc	r14
+	rla	r14
+	adc	r14
+	rla	r14
+	adc	r14
+	mov	r14, r9
+	and	#65528, r9
+	mov	r7, r6
 	rla	r6
 	adc	r6
 	rla	r6
 	adc	r6
 	rla	r6
 	adc	r6
-	mov	r6, r8
-	and	#7, r8
-	bis	r8, r7
-	mov	r10, r4
-	mov	r10, 156(sp)
+	mov	r6, r15
+	and	#7, r15
+	bis	r15, r9
+	mov	r8, r4
 	rla	r4
 	adc	r4
-	mov	r4, r9
-	and	#65534, r9
-	mov	r14, r10
-	mov	r14, 170(sp)
-	rla	r10
-	adc	r10
-	mov	r10, r14
-	and	#1, r14
-	bis	r14, r9
+	mov	r4, r12
+	and	#65534, r12
+	mov	r7, r13
+	rla	r13
+	adc	r13
+	mov	r13, r15
+	and	#1, r15
+	bis	r15, r12
 	and	#65528, r6
-	and	#7, r11
+	and	#7, r14
 	and	#1, r4
-	and	#65534, r10
-	mov	#0, r8
-	mov	#0, r14
-	add	r6, r10
-	addc	r7, r9
-	addc	r11, r4
-	addc	#0, r8
-	addc	#0, r14
-	mov	156(sp), r5
+	and	#65534, r13
+	mov	#0, r11
+	mov	#0, r15
+	add	r6, r13
+	addc	r9, r12
+	addc	r14, r4
+	addc	#0, r11
+	addc	#0, r15
+	mov	r8, r5
 	rla	r5
 	adc	r5
 	rla	r5
@@ -732,9 +753,9 @@ elephant_dumbo_crypt:
 	adc	r5
 	rla	r5
 	adc	r5
-	mov	r5, r7
-	and	#65520, r7
-	mov	170(sp), r6
+	mov	r5, r9
+	and	#65520, r9
+	mov	r7, r6
 	rla	r6
 	adc	r6
 	rla	r6
@@ -743,54 +764,54 @@ elephant_dumbo_crypt:
 	adc	r6
 	rla	r6
 	adc	r6
-	mov	r6, r11
-	and	#15, r11
-	bis	r11, r7
+	mov	r6, r14
+	and	#15, r14
+	bis	r14, r9
 	and	#65520, r6
 	and	#15, r5
-	add	r6, r10
-	addc	r7, r9
+	add	r6, r13
+	addc	r9, r12
 	addc	r5, r4
-	addc	#0, r8
-	addc	#0, r14
-	mov	156(sp), r5
+	addc	#0, r11
+	addc	#0, r15
+	mov	r8, r5
 	swpb	r5
 	bit	#1, r5
 	rrc	r5
-	mov	r5, r7
-	and	#65408, r7
-	mov	170(sp), r6
+	mov	r5, r9
+	and	#65408, r9
+	mov	r7, r6
 	swpb	r6
 	bit	#1, r6
 	rrc	r6
-	mov	r6, r11
-	and	#127, r11
-	bis	r11, r7
+	mov	r6, r14
+	and	#127, r14
+	bis	r14, r9
 	and	#65408, r6
 	and	#127, r5
-	add	r6, r10
-	addc	r7, r9
+	add	r6, r13
+	addc	r9, r12
 	addc	r5, r4
-	addc	#0, r8
-	addc	#0, r14
-	mov	170(sp), r5
-	swpb	r5
-	mov	r5, r6
+	addc	#0, r11
+	addc	#0, r15
+	mov	r7, r14
+	swpb	r14
+	mov	r14, r6
 	and	#65280, r6
-	mov.b	r5, r5
-	mov	156(sp), r11
-	mov	r11, r7
-	and	#255, r7
-	swpb	r7
-	bis	r5, r7
-	swpb	r11
-	mov.b	r11, r11
-	add	r6, r10
-	addc	r7, r9
-	addc	r11, r4
-	addc	#0, r8
-	addc	#0, r14
-	mov	156(sp), r5
+	mov.b	r14, r14
+	mov	r8, r9
+	and	#255, r9
+	swpb	r9
+	bis	r14, r9
+	mov	r8, r14
+	swpb	r14
+	mov.b	r14, r14
+	add	r6, r13
+	addc	r9, r12
+	addc	r14, r4
+	addc	#0, r11
+	addc	#0, r15
+	mov	r8, r5
 	swpb	r5
 	rla	r5
 	adc	r5
@@ -798,9 +819,9 @@ elephant_dumbo_crypt:
 	adc	r5
 	rla	r5
 	adc	r5
-	mov	r5, r7
-	and	#63488, r7
-	mov	170(sp), r6
+	mov	r5, r9
+	and	#63488, r9
+	mov	r7, r6
 	swpb	r6
 	rla	r6
 	adc	r6
@@ -808,17 +829,17 @@ elephant_dumbo_crypt:
 	adc	r6
 	rla	r6
 	adc	r6
-	mov	r6, r11
-	and	#2047, r11
-	bis	r11, r7
+	mov	r6, r14
+	and	#2047, r14
+	bis	r14, r9
 	and	#63488, r6
 	and	#2047, r5
-	add	r6, r10
-	addc	r7, r9
+	add	r6, r13
+	addc	r9, r12
 	addc	r5, r4
-	addc	#0, r8
-	addc	#0, r14
-	mov	156(sp), r5
+	addc	#0, r11
+	addc	#0, r15
+	mov	r8, r5
 	bit	#1, r5
 	rrc	r5
 	bit	#1, r5
@@ -827,9 +848,9 @@ elephant_dumbo_crypt:
 	rrc	r5
 	bit	#1, r5
 	rrc	r5
-	mov	r5, r7
-	and	#61440, r7
-	mov	170(sp), r6
+	mov	r5, r9
+	and	#61440, r9
+	mov	r7, r6
 	bit	#1, r6
 	rrc	r6
 	bit	#1, r6
@@ -838,66 +859,66 @@ elephant_dumbo_crypt:
 	rrc	r6
 	bit	#1, r6
 	rrc	r6
-	mov	r6, r11
-	and	#4095, r11
-	bis	r11, r7
+	mov	r6, r14
+	and	#4095, r14
+	bis	r14, r9
 	and	#61440, r6
 	and	#4095, r5
-	add	r6, r10
-	addc	r7, r9
+	add	r6, r13
+	addc	r9, r12
 	addc	r5, r4
-	addc	#0, r8
-	addc	#0, r14
-	mov	156(sp), r5
+	addc	#0, r11
+	addc	#0, r15
+	mov	r8, r5
 	bit	#1, r5
 	rrc	r5
-	mov	r5, r7
-	and	#32768, r7
-	mov	170(sp), r6
+	mov	r5, r9
+	and	#32768, r9
+	mov	r7, r6
 	bit	#1, r6
 	rrc	r6
-	mov	r6, r11
-	and	#32767, r11
-	bis	r11, r7
+	mov	r6, r14
+	and	#32767, r14
+	bis	r14, r9
 	and	#32768, r6
 	and	#32767, r5
-	add	r6, r10
-	addc	r7, r9
+	add	r6, r13
+	addc	r9, r12
 	addc	r5, r4
-	addc	#0, r8
-	addc	#0, r14
-	mov	156(sp), r5
+	addc	#0, r11
+	addc	#0, r15
+	mov	r8, r5
 	rla	r5
 	adc	r5
 	rla	r5
 	adc	r5
 	rla	r5
 	adc	r5
-	mov	r5, r7
-	and	#65528, r7
-	mov	170(sp), r6
+	mov	r5, r9
+	and	#65528, r9
+	mov	r7, r6
 	rla	r6
 	adc	r6
 	rla	r6
 	adc	r6
 	rla	r6
 	adc	r6
-	mov	r6, r11
-	and	#7, r11
-	bis	r11, r7
+	mov	r6, r14
+	and	#7, r14
+	bis	r14, r9
 	and	#65528, r6
 	and	#7, r5
-	add	#0, r10
-	addc	170(sp), r9
-	addc	156(sp), r4
-	addc	#0, r8
-	addc	#0, r14
-	add	#0, r10
-	addc	r6, r9
-	addc	r7, r4
-	addc	r5, r8
-	addc	#0, r14
-	mov	156(sp), r5
+	add	#0, r13
+	addc	r7, r12
+	addc	r8, r4
+	addc	#0, r11
+	addc	#0, r15
+	add	#0, r13
+	addc	r6, r12
+	addc	r9, r4
+	addc	r5, r11
+	addc	#0, r15
+	mov	r8, r5
 	rla	r5
 	adc	r5
 	rla	r5
@@ -906,9 +927,9 @@ elephant_dumbo_crypt:
 	adc	r5
 	rla	r5
 	adc	r5
-	mov	r5, r7
-	and	#65520, r7
-	mov	170(sp), r6
+	mov	r5, r9
+	and	#65520, r9
+	mov	r7, r6
 	rla	r6
 	adc	r6
 	rla	r6
@@ -917,54 +938,54 @@ elephant_dumbo_crypt:
 	adc	r6
 	rla	r6
 	adc	r6
-	mov	r6, r11
-	and	#15, r11
-	bis	r11, r7
+	mov	r6, r14
+	and	#15, r14
+	bis	r14, r9
 	and	#65520, r6
 	and	#15, r5
-	add	#0, r10
-	addc	r6, r9
-	addc	r7, r4
-	addc	r5, r8
-	addc	#0, r14
-	mov	156(sp), r5
+	add	#0, r13
+	addc	r6, r12
+	addc	r9, r4
+	addc	r5, r11
+	addc	#0, r15
+	mov	r8, r5
 	swpb	r5
 	bit	#1, r5
 	rrc	r5
-	mov	r5, r7
-	and	#65408, r7
-	mov	170(sp), r6
+	mov	r5, r9
+	and	#65408, r9
+	mov	r7, r6
 	swpb	r6
 	bit	#1, r6
 	rrc	r6
-	mov	r6, r11
-	and	#127, r11
-	bis	r11, r7
+	mov	r6, r14
+	and	#127, r14
+	bis	r14, r9
 	and	#65408, r6
 	and	#127, r5
-	add	#0, r10
-	addc	r6, r9
-	addc	r7, r4
-	addc	r5, r8
-	addc	#0, r14
-	mov	170(sp), r5
-	swpb	r5
-	mov	r5, r6
+	add	#0, r13
+	addc	r6, r12
+	addc	r9, r4
+	addc	r5, r11
+	addc	#0, r15
+	mov	r7, r14
+	swpb	r14
+	mov	r14, r6
 	and	#65280, r6
-	mov.b	r5, r5
-	mov	156(sp), r11
-	mov	r11, r7
-	and	#255, r7
-	swpb	r7
-	bis	r5, r7
-	swpb	r11
-	mov.b	r11, r11
-	add	#0, r10
-	addc	r6, r9
-	addc	r7, r4
-	addc	r11, r8
-	addc	#0, r14
-	mov	156(sp), r5
+	mov.b	r14, r14
+	mov	r8, r9
+	and	#255, r9
+	swpb	r9
+	bis	r14, r9
+	mov	r8, r14
+	swpb	r14
+	mov.b	r14, r14
+	add	#0, r13
+	addc	r6, r12
+	addc	r9, r4
+	addc	r14, r11
+	addc	#0, r15
+	mov	r8, r5
 	swpb	r5
 	rla	r5
 	adc	r5
@@ -972,9 +993,9 @@ elephant_dumbo_crypt:
 	adc	r5
 	rla	r5
 	adc	r5
-	mov	r5, r7
-	and	#63488, r7
-	mov	170(sp), r6
+	mov	r5, r9
+	and	#63488, r9
+	mov	r7, r6
 	swpb	r6
 	rla	r6
 	adc	r6
@@ -982,17 +1003,17 @@ elephant_dumbo_crypt:
 	adc	r6
 	rla	r6
 	adc	r6
-	mov	r6, r11
-	and	#2047, r11
-	bis	r11, r7
+	mov	r6, r14
+	and	#2047, r14
+	bis	r14, r9
 	and	#63488, r6
 	and	#2047, r5
-	add	#0, r10
-	addc	r6, r9
-	addc	r7, r4
-	addc	r5, r8
-	addc	#0, r14
-	mov	156(sp), r5
+	add	#0, r13
+	addc	r6, r12
+	addc	r9, r4
+	addc	r5, r11
+	addc	#0, r15
+	mov	r8, r5
 	bit	#1, r5
 	rrc	r5
 	bit	#1, r5
@@ -1001,9 +1022,9 @@ elephant_dumbo_crypt:
 	rrc	r5
 	bit	#1, r5
 	rrc	r5
-	mov	r5, r7
-	and	#61440, r7
-	mov	170(sp), r6
+	mov	r5, r9
+	and	#61440, r9
+	mov	r7, r6
 	bit	#1, r6
 	rrc	r6
 	bit	#1, r6
@@ -1012,39 +1033,39 @@ elephant_dumbo_crypt:
 	rrc	r6
 	bit	#1, r6
 	rrc	r6
-	mov	r6, r11
-	and	#4095, r11
-	bis	r11, r7
+	mov	r6, r14
+	and	#4095, r14
+	bis	r14, r9
 	and	#61440, r6
 	and	#4095, r5
-	add	#0, r10
-	addc	r6, r9
-	addc	r7, r4
-	addc	r5, r8
-	addc	#0, r14
-	mov	156(sp), r7
-	bit	#1, r7
-	rrc	r7
-	mov	r7, r6
+	add	#0, r13
+	addc	r6, r12
+	addc	r9, r4
+	addc	r5, r11
+	addc	#0, r15
+	mov	r8, r9
+	bit	#1, r9
+	rrc	r9
+	mov	r9, r6
 	and	#32768, r6
-	mov	170(sp), r5
+	mov	r7, r5
 	bit	#1, r5
 	rrc	r5
-	mov	r5, r11
-	and	#32767, r11
-	bis	r11, r6
+	mov	r5, r14
+	and	#32767, r14
+	bis	r14, r6
 	and	#32768, r5
-	and	#32767, r7
-	add	#0, r10
-	addc	r5, r9
+	and	#32767, r9
+	add	#0, r13
+	addc	r5, r12
 	addc	r6, r4
-	addc	r7, r8
-	addc	#0, r14
-	add	#0, r10
-	addc	#0, r9
-	addc	170(sp), r4
-	addc	156(sp), r8
-	addc	#0, r14
+	addc	r9, r11
+	addc	#0, r15
+	add	#0, r13
+	addc	#0, r12
+	addc	r7, r4
+	addc	r8, r11
+	addc	#0, r15
 	swpb	r4
 	rla	r4
 	adc	r4
@@ -1053,628 +1074,165 @@ elephant_dumbo_crypt:
 	rla	r4
 	adc	r4
 	and	#2047, r4
-	swpb	r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	mov	r8, r9
-	and	#63488, r9
-	bis	r9, r4
-	mov	r4, 230(sp)
-	and	#2047, r8
-	and	#1, r14
-	swpb	r14
-	rlam.w	#3, r14
-	and	#63488, r14
-	bis	r14, r8
-	mov	r8, 216(sp)
-	; elephant_dumbo.ae:77: blocks_c = 1 + m / block
-	mov	376(sp), r4
-	mov	r4, r7
-	rla	r7
-	adc	r7
-	rla	r7
-	adc	r7
-	rla	r7
-	adc	r7
-	mov	r7, r11
-	and	#65528, r11
-	and	#7, r7
-	mov	r4, r10
-	rla	r10
-	adc	r10
-	mov	r10, r5
-	and	#1, r5
-	and	#65534, r10
-	mov	#0, r14
-	mov	#0, r8
-	mov	#0, r9
-	add	r11, r10
-	addc	r7, r5
-	addc	#0, r14
-	addc	#0, r8
-	addc	#0, r9
-	mov	r4, r7
-	rla	r7
-	adc	r7
-	rla	r7
-	adc	r7
-	rla	r7
-	adc	r7
-	rla	r7
-	adc	r7
-	mov	r7, r6
-	and	#65520, r6
-	and	#15, r7
-	add	r6, r10
-	addc	r7, r5
-	addc	#0, r14
-	addc	#0, r8
-	addc	#0, r9
-	mov	r4, r7
-	swpb	r7
-	bit	#1, r7
-	rrc	r7
-	mov	r7, r6
-	and	#65408, r6
-	and	#127, r7
-	add	r6, r10
-	addc	r7, r5
-	addc	#0, r14
-	addc	#0, r8
-	addc	#0, r9
-	mov	r4, r7
-	swpb	r7
-	mov	r7, r6
-	and	#65280, r6
-	mov.b	r7, r7
-	add	r6, r10
-	addc	r7, r5
-	addc	#0, r14
-	addc	#0, r8
-	addc	#0, r9
-	mov	r4, r7
-	swpb	r7
-	rla	r7
-	adc	r7
-	rla	r7
-	adc	r7
-	rla	r7
-	adc	r7
-	mov	r7, r6
-	and	#63488, r6
-	and	#2047, r7
-	add	r6, r10
-	addc	r7, r5
-	addc	#0, r14
-	addc	#0, r8
-	addc	#0, r9
-	mov	r4, r7
-	bit	#1, r7
-	rrc	r7
-	bit	#1, r7
-	rrc	r7
-	bit	#1, r7
-	rrc	r7
-	bit	#1, r7
-	rrc	r7
-	mov	r7, r6
-	and	#61440, r6
-	and	#4095, r7
-	add	r6, r10
-	addc	r7, r5
-	addc	#0, r14
-	addc	#0, r8
-	addc	#0, r9
-	mov	r4, r7
-	bit	#1, r7
-	rrc	r7
-	mov	r7, r6
-	and	#32768, r6
-	and	#32767, r7
-	add	r6, r10
-	addc	r7, r5
-	addc	#0, r14
-	addc	#0, r8
-	addc	#0, r9
-	mov	r4, r7
-	rla	r7
-	adc	r7
-	rla	r7
-	adc	r7
-	rla	r7
-	adc	r7
-	mov	r7, r6
-	and	#65528, r6
-	and	#7, r7
-	add	#0, r10
-	addc	r4, r5
-	addc	#0, r14
-	addc	#0, r8
-	addc	#0, r9
-	add	#0, r10
-	addc	r6, r5
-	addc	r7, r14
-	addc	#0, r8
-	addc	#0, r9
-	mov	r4, r7
-	rla	r7
-	adc	r7
-	rla	r7
-	adc	r7
-	rla	r7
-	adc	r7
-	rla	r7
-	adc	r7
-	mov	r7, r6
-	and	#65520, r6
-	and	#15, r7
-	add	#0, r10
-	addc	r6, r5
-	addc	r7, r14
-	addc	#0, r8
-	addc	#0, r9
-	mov	r4, r7
-	swpb	r7
-	bit	#1, r7
-	rrc	r7
-	mov	r7, r6
-	and	#65408, r6
-	and	#127, r7
-	add	#0, r10
-	addc	r6, r5
-	addc	r7, r14
-	addc	#0, r8
-	addc	#0, r9
-	mov	r4, r7
-	swpb	r7
-	mov	r7, r6
-	and	#65280, r6
-	mov.b	r7, r7
-	add	#0, r10
-	addc	r6, r5
-	addc	r7, r14
-	addc	#0, r8
-	addc	#0, r9
-	mov	r4, r7
-	swpb	r7
-	rla	r7
-	adc	r7
-	rla	r7
-	adc	r7
-	rla	r7
-	adc	r7
-	mov	r7, r6
-	and	#63488, r6
-	and	#2047, r7
-	add	#0, r10
-	addc	r6, r5
-	addc	r7, r14
-	addc	#0, r8
-	addc	#0, r9
-	mov	r4, r7
-	bit	#1, r7
-	rrc	r7
-	bit	#1, r7
-	rrc	r7
-	bit	#1, r7
-	rrc	r7
-	bit	#1, r7
-	rrc	r7
-	mov	r7, r6
-	and	#61440, r6
-	and	#4095, r7
-	add	#0, r10
-	addc	r6, r5
-	addc	r7, r14
-	addc	#0, r8
-	addc	#0, r9
-	mov	r4, r7
-	bit	#1, r7
-	rrc	r7
-	mov	r7, r6
-	and	#32768, r6
-	and	#32767, r7
-	add	#0, r10
-	addc	r6, r5
-	addc	r7, r14
-	addc	#0, r8
-	addc	#0, r9
-	add	#0, r10
-	addc	#0, r5
-	addc	r4, r14
-	addc	#0, r8
-	addc	#0, r9
-	and	#1, r9
-	swpb	r9
-	rlam.w	#3, r9
-	and	#63488, r9
-	swpb	r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	mov	r8, r6
-	and	#2047, r6
-	bis	r9, r6
-	swpb	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	and	#2047, r14
-	and	#63488, r8
-	bis	r8, r14
-	mov	r14, 200(sp)
-	; elephant_dumbo.ae:79: blocks_ad = 1 + (12 + a) / block
-	mov	372(sp), r7
-	add	#12, r7
-	mov	r7, r4
-	rla	r4
-	adc	r4
-	rla	r4
-	adc	r4
-	rla	r4
-	adc	r4
-	mov	r4, r5
-	and	#65528, r5
-	and	#7, r4
-	mov	r7, r8
-	rla	r8
-	adc	r8
-	mov	r8, r14
-	and	#1, r14
-	and	#65534, r8
-	mov	#0, r9
-	mov	#0, r10
-	mov	#0, r11
-	add	r5, r8
-	addc	r4, r14
-	addc	#0, r9
-	addc	#0, r10
-	addc	#0, r11
-	mov	r7, r5
-	rla	r5
-	adc	r5
-	rla	r5
-	adc	r5
-	rla	r5
-	adc	r5
-	rla	r5
-	adc	r5
-	mov	r5, r4
-	and	#65520, r4
-	and	#15, r5
-	add	r4, r8
-	addc	r5, r14
-	addc	#0, r9
-	addc	#0, r10
-	addc	#0, r11
-	mov	r7, r5
-	swpb	r5
-	bit	#1, r5
-	rrc	r5
-	mov	r5, r4
-	and	#65408, r4
-	and	#127, r5
-	add	r4, r8
-	addc	r5, r14
-	addc	#0, r9
-	addc	#0, r10
-	addc	#0, r11
-	mov	r7, r5
-	swpb	r5
-	mov	r5, r4
-	and	#65280, r4
-	mov.b	r5, r5
-	add	r4, r8
-	addc	r5, r14
-	addc	#0, r9
-	addc	#0, r10
-	addc	#0, r11
-	mov	r7, r5
-	swpb	r5
-	rla	r5
-	adc	r5
-	rla	r5
-	adc	r5
-	rla	r5
-	adc	r5
-	mov	r5, r4
-	and	#63488, r4
-	and	#2047, r5
-	add	r4, r8
-	addc	r5, r14
-	addc	#0, r9
-	addc	#0, r10
-	addc	#0, r11
-	mov	r7, r5
-	bit	#1, r5
-	rrc	r5
-	bit	#1, r5
-	rrc	r5
-	bit	#1, r5
-	rrc	r5
-	bit	#1, r5
-	rrc	r5
-	mov	r5, r4
-	and	#61440, r4
-	and	#4095, r5
-	add	r4, r8
-	addc	r5, r14
-	addc	#0, r9
-	addc	#0, r10
-	addc	#0, r11
-	mov	r7, r5
-	bit	#1, r5
-	rrc	r5
-	mov	r5, r4
-	and	#32768, r4
-	and	#32767, r5
-	add	r4, r8
-	addc	r5, r14
-	addc	#0, r9
-	addc	#0, r10
-	addc	#0, r11
-	mov	r7, r5
-	rla	r5
-	adc	r5
-	rla	r5
-	adc	r5
-	rla	r5
-	adc	r5
-	mov	r5, r4
-	and	#65528, r4
-	and	#7, r5
-	add	#0, r8
-	addc	r7, r14
-	addc	#0, r9
-	addc	#0, r10
-	addc	#0, r11
-	add	#0, r8
-	addc	r4, r14
-	addc	r5, r9
-	addc	#0, r10
-	addc	#0, r11
-	mov	r7, r5
-	rla	r5
-	adc	r5
-	rla	r5
-	adc	r5
-	rla	r5
-	adc	r5
-	rla	r5
-	adc	r5
-	mov	r5, r4
-	and	#65520, r4
-	and	#15, r5
-	add	#0, r8
-	addc	r4, r14
-	addc	r5, r9
-	addc	#0, r10
-	addc	#0, r11
-	mov	r7, r5
-	swpb	r5
-	bit	#1, r5
-	rrc	r5
-	mov	r5, r4
-	and	#65408, r4
-	and	#127, r5
-	add	#0, r8
-	addc	r4, r14
-	addc	r5, r9
-	addc	#0, r10
-	addc	#0, r11
-	mov	r7, r5
-	swpb	r5
-	mov	r5, r4
-	and	#65280, r4
-	mov.b	r5, r5
-	add	#0, r8
-	addc	r4, r14
-	addc	r5, r9
-	addc	#0, r10
-	addc	#0, r11
-	mov	r7, r5
-	swpb	r5
-	rla	r5
-	adc	r5
-	rla	r5
-	adc	r5
-	rla	r5
-	adc	r5
-	mov	r5, r4
-	and	#63488, r4
-	and	#2047, r5
-	add	#0, r8
-	addc	r4, r14
-	addc	r5, r9
-	addc	#0, r10
-	addc	#0, r11
-	mov	r7, r5
-	bit	#1, r5
-	rrc	r5
-	bit	#1, r5
-	rrc	r5
-	bit	#1, r5
-	rrc	r5
-	bit	#1, r5
-	rrc	r5
-	mov	r5, r4
-	and	#61440, r4
-	and	#4095, r5
-	add	#0, r8
-	addc	r4, r14
-	addc	r5, r9
-	addc	#0, r10
-	addc	#0, r11
-	mov	r7, r5
-	bit	#1, r5
-	rrc	r5
-	mov	r5, r4
-	and	#32768, r4
-	and	#32767, r5
-	add	#0, r8
-	addc	r4, r14
-	addc	r5, r9
-	addc	#0, r10
-	addc	#0, r11
-	add	#0, r8
-	addc	#0, r14
-	addc	r7, r9
-	addc	#0, r10
-	addc	#0, r11
-	and	#1, r11
 	swpb	r11
-	rlam.w	#3, r11
-	and	#63488, r11
-	swpb	r10
-	rla	r10
-	adc	r10
-	rla	r10
-	adc	r10
-	rla	r10
-	adc	r10
-	mov	r10, r14
-	and	#2047, r14
-	bis	r11, r14
-	swpb	r9
-	rla	r9
-	adc	r9
-	rla	r9
-	adc	r9
-	rla	r9
-	adc	r9
-	and	#2047, r9
-	and	#63488, r10
-	bis	r10, r9
-	add	#1, r9
+	rla	r11
+	adc	r11
+	rla	r11
+	adc	r11
+	rla	r11
+	adc	r11
+	mov	r11, r12
+	and	#63488, r12
+	bis	r12, r4
+	mov	r4, 210(sp)
+	and	#2047, r11
+	and	#1, r15
+	swpb	r15
+	rlam.w	#3, r15
+	and	#63488, r15
+	bis	r15, r11
+	mov	r11, 208(sp)
+	; elephant_dumbo.ae:77: blocks_c = 1 + m / block
+	mov	#0, r14
+	add	#1, r10
+	mov	r10, 206(sp)
+	addc	#0, r14
+	mov	r14, 204(sp)
+	; elephant_dumbo.ae:79: blocks_ad = 1 + (12 + a) / block
+	mov	370(sp), r11
+	add	#12, r11
+	mov	#20, r12
+	clr	r13
+	tst	r12
+	jz	.Lelephant_dumbo_crypt_divend6
+	clr	r14
+	mov	#16, r15
+.Lelephant_dumbo_crypt_div7:
+	rla	r11
+	rlc	r14
+	rla	r13
+	cmp	r12, r14
+	jnc	.Lelephant_dumbo_crypt_divno8
+	sub	r12, r14
+	inc	r13
+.Lelephant_dumbo_crypt_divno8:
+	dec	r15
+	jnz	.Lelephant_dumbo_crypt_div7
+.Lelephant_dumbo_crypt_divend6:
+	mov	#0, r14
+	add	#1, r13
 	addc	#0, r14
 	; elephant_dumbo.ae:81: steps = if blocks_ad - 1 < blocks_c + 1 then blocks_c + 1 else blocks_ad - 1
-	mov	r9, r7
-	mov	r9, 210(sp)
-	mov	r14, r8
-	mov	r14, 208(sp)
-	sub	#1, r7
-	subc	#0, r8
-	; elephant_dumbo.ae:77: blocks_c = 1 + m / block
-	add	#1, 200(sp)
-	addc	#0, r6
-	; elephant_dumbo.ae:81: steps = if blocks_ad - 1 < blocks_c + 1 then blocks_c + 1 else blocks_ad - 1
-	mov	200(sp), r9
-	mov	r6, r10
-	mov	r6, 206(sp)
-	add	#1, r9
-	addc	#0, r10
-	cmp	r9, r7
-	mov	r8, r14
-	subc	r10, r14
-	subc	r11, r11
-	xor	r7, r9
-	and	r11, r9
-	xor	r9, r7
-	mov	r7, 204(sp)
-	xor	r8, r10
-	and	r11, r10
-	xor	r10, r8
-	mov	r8, 202(sp)
-	mov	r12, 212(sp)
-	mov	r15, 214(sp)
 	mov	r13, r10
+	mov	r13, 202(sp)
+	mov	r14, r11
+	mov	r14, 200(sp)
+	sub	#1, r10
+	subc	#0, r11
+	mov	206(sp), r12
+	mov	204(sp), r13
+	add	#1, r12
+	addc	#0, r13
+	cmp	r12, r10
+	mov	r11, r15
+	subc	r13, r15
+	subc	r14, r14
+	xor	r10, r12
+	and	r14, r12
+	xor	r12, r10
+	mov	r10, 198(sp)
+	xor	r11, r13
+	and	r14, r13
+	xor	r13, r11
+	mov	r11, 196(sp)
 	; elephant_dumbo.ae:82: n = load_le(nonce, 0, 12) as u160
-	mov	r13, r11
+	mov	228(sp), r11
 	bit	#1, r11
-	jnz	.Lelephant_dumbo_crypt_bytes1
-.Lelephant_dumbo_crypt_words2:
-	mov	@r11+, 228(sp)
-	mov	@r11+, 226(sp)
-	mov	@r11+, 224(sp)
+	jnz	.Lelephant_dumbo_crypt_bytes9
+.Lelephant_dumbo_crypt_words10:
 	mov	@r11+, 222(sp)
 	mov	@r11+, 220(sp)
 	mov	@r11+, 218(sp)
-	jmp	.Lelephant_dumbo_crypt_join3
-.Lelephant_dumbo_crypt_bytes1:
+	mov	@r11+, 216(sp)
+	mov	@r11+, 214(sp)
+	mov	@r11+, 212(sp)
+	jmp	.Lelephant_dumbo_crypt_join11
+.Lelephant_dumbo_crypt_bytes9:
 	mov	sp, r12
-	add	#250, r12
+	add	#248, r12
 	mov	r12, r13
 	mov	#12, r14
-.Lelephant_dumbo_crypt_cpy4:
+.Lelephant_dumbo_crypt_cpy12:
 	mov.b	@r11, r15
 	inc	r11
 	mov.b	r15, 0(r13)
 	inc	r13
 	dec	r14
-	jnz	.Lelephant_dumbo_crypt_cpy4
+	jnz	.Lelephant_dumbo_crypt_cpy12
 	mov	r12, r11
-	jmp	.Lelephant_dumbo_crypt_words2
-.Lelephant_dumbo_crypt_join3:
+	jmp	.Lelephant_dumbo_crypt_words10
+.Lelephant_dumbo_crypt_join11:
 	; elephant_dumbo.ae:49: x = load_le(nonce, 0, 12) as u160 | (load_le(ad, 0, 8, a) as u160) << 96
-	bit	#1, r10
-	jnz	.Lelephant_dumbo_crypt_bytes6
-.Lelephant_dumbo_crypt_words7:
-	mov	@r10+, 144(sp)
-	mov	@r10+, 152(sp)
-	mov	@r10+, 160(sp)
-	mov	@r10+, 186(sp)
-	mov	@r10+, 188(sp)
-	mov	@r10+, 192(sp)
-	jmp	.Lelephant_dumbo_crypt_join8
-.Lelephant_dumbo_crypt_bytes6:
+	mov	228(sp), r11
+	bit	#1, r11
+	jnz	.Lelephant_dumbo_crypt_bytes14
+.Lelephant_dumbo_crypt_words15:
+	mov	@r11+, 144(sp)
+	mov	@r11+, 152(sp)
+	mov	@r11+, 158(sp)
+	mov	@r11+, 182(sp)
+	mov	@r11+, 184(sp)
+	mov	@r11+, 186(sp)
+	jmp	.Lelephant_dumbo_crypt_join16
+.Lelephant_dumbo_crypt_bytes14:
 	mov	sp, r12
-	add	#250, r12
+	add	#248, r12
 	mov	r12, r13
 	mov	#12, r14
-.Lelephant_dumbo_crypt_cpy9:
-	mov.b	@r10, r15
-	inc	r10
+.Lelephant_dumbo_crypt_cpy17:
+	mov.b	@r11, r15
+	inc	r11
 	mov.b	r15, 0(r13)
 	inc	r13
 	dec	r14
-	jnz	.Lelephant_dumbo_crypt_cpy9
-	mov	r12, r10
-	jmp	.Lelephant_dumbo_crypt_words7
-.Lelephant_dumbo_crypt_join8:
-	mov	214(sp), r10
-	cmp	#8, 372(sp)
-	jnc	.Lelephant_dumbo_crypt_bytes11
+	jnz	.Lelephant_dumbo_crypt_cpy17
+	mov	r12, r11
+	jmp	.Lelephant_dumbo_crypt_words15
+.Lelephant_dumbo_crypt_join16:
+	mov	226(sp), r10
+	cmp	#8, 370(sp)
+	jnc	.Lelephant_dumbo_crypt_bytes19
 	bit	#1, r10
-	jnz	.Lelephant_dumbo_crypt_bytes11
-.Lelephant_dumbo_crypt_words12:
+	jnz	.Lelephant_dumbo_crypt_bytes19
+.Lelephant_dumbo_crypt_words20:
+	mov	@r10+, 188(sp)
 	mov	@r10+, 190(sp)
+	mov	@r10+, 192(sp)
 	mov	@r10+, 194(sp)
-	mov	@r10+, 196(sp)
-	mov	@r10+, 198(sp)
-	jmp	.Lelephant_dumbo_crypt_join13
-.Lelephant_dumbo_crypt_bytes11:
+	jmp	.Lelephant_dumbo_crypt_join21
+.Lelephant_dumbo_crypt_bytes19:
 	mov	sp, r11
-	add	#250, r11
+	add	#248, r11
 	mov	r11, r12
 	mov	#8, r13
-	mov	372(sp), r15
-.Lelephant_dumbo_crypt_cpy14:
+	mov	370(sp), r15
+.Lelephant_dumbo_crypt_cpy22:
 	clr	r14
 	tst	r15
-	jz	.Lelephant_dumbo_crypt_pad15
+	jz	.Lelephant_dumbo_crypt_pad23
 	mov.b	@r10, r14
 	inc	r10
 	dec	r15
-.Lelephant_dumbo_crypt_pad15:
+.Lelephant_dumbo_crypt_pad23:
 	mov.b	r14, 0(r12)
 	inc	r12
 	dec	r13
-	jnz	.Lelephant_dumbo_crypt_cpy14
+	jnz	.Lelephant_dumbo_crypt_cpy22
 	mov	r11, r10
-	jmp	.Lelephant_dumbo_crypt_words12
-.Lelephant_dumbo_crypt_join13:
+	jmp	.Lelephant_dumbo_crypt_words20
+.Lelephant_dumbo_crypt_join21:
 	; elephant_dumbo.ae:50: return if a < 8 then x | ((1 as u160) << (8 * (12 + a))) else x
-	mov	372(sp), r14
+	mov	370(sp), r14
 	mov	r14, r13
 	add	#12, r13
 	rla	r13
@@ -1690,16 +1248,16 @@ elephant_dumbo_crypt:
 	cmp	#8, r14
 	subc	r15, r15
 	subc	r14, r14
-	mov	212(sp), r12
-	mov	2(r12), 236(sp)
-	mov	4(r12), 234(sp)
-	mov	6(r12), 232(sp)
-	mov	8(r12), 248(sp)
-	mov	10(r12), 246(sp)
-	mov	12(r12), 244(sp)
-	mov	14(r12), 242(sp)
-	mov	16(r12), 240(sp)
-	mov	18(r12), 238(sp)
+	mov	224(sp), r12
+	mov	2(r12), 234(sp)
+	mov	4(r12), 232(sp)
+	mov	6(r12), 230(sp)
+	mov	8(r12), 246(sp)
+	mov	10(r12), 244(sp)
+	mov	12(r12), 242(sp)
+	mov	14(r12), 240(sp)
+	mov	16(r12), 238(sp)
+	mov	18(r12), 236(sp)
 	mov	#1, r15
 	mov	#0, r4
 	mov	#0, r5
@@ -1711,12 +1269,12 @@ elephant_dumbo_crypt:
 	mov	#0, r11
 	mov	#0, r12
 	tst	102(sp)
-	jnz	.Lelephant_dumbo_crypt_shbig16
+	jnz	.Lelephant_dumbo_crypt_shbig24
 	cmp	#160, r13
-	jc	.Lelephant_dumbo_crypt_shbig16
-.Lelephant_dumbo_crypt_shlimb19:
+	jc	.Lelephant_dumbo_crypt_shbig24
+.Lelephant_dumbo_crypt_shlimb27:
 	cmp	#16, r13
-	jnc	.Lelephant_dumbo_crypt_shbits20
+	jnc	.Lelephant_dumbo_crypt_shbits28
 	mov	r11, r12
 	mov	r10, r11
 	mov	r9, r10
@@ -1728,11 +1286,11 @@ elephant_dumbo_crypt:
 	mov	r15, r4
 	clr	r15
 	sub	#16, r13
-	jmp	.Lelephant_dumbo_crypt_shlimb19
-.Lelephant_dumbo_crypt_shbits20:
+	jmp	.Lelephant_dumbo_crypt_shlimb27
+.Lelephant_dumbo_crypt_shbits28:
 	tst	r13
-	jz	.Lelephant_dumbo_crypt_shend17
-.Lelephant_dumbo_crypt_sh18:
+	jz	.Lelephant_dumbo_crypt_shend25
+.Lelephant_dumbo_crypt_sh26:
 	rla	r15
 	rlc	r4
 	rlc	r5
@@ -1744,9 +1302,9 @@ elephant_dumbo_crypt:
 	rlc	r11
 	rlc	r12
 	dec	r13
-	jnz	.Lelephant_dumbo_crypt_sh18
-	jmp	.Lelephant_dumbo_crypt_shend17
-.Lelephant_dumbo_crypt_shbig16:
+	jnz	.Lelephant_dumbo_crypt_sh26
+	jmp	.Lelephant_dumbo_crypt_shend25
+.Lelephant_dumbo_crypt_shbig24:
 	clr	r15
 	clr	r4
 	clr	r5
@@ -1757,7 +1315,7 @@ elephant_dumbo_crypt:
 	clr	r10
 	clr	r11
 	clr	r12
-.Lelephant_dumbo_crypt_shend17:
+.Lelephant_dumbo_crypt_shend25:
 	; elephant_dumbo.ae:86: for i in 0..steps {
 	mov	#0, 134(sp)
 	mov	#0, 132(sp)
@@ -1778,7 +1336,7 @@ elephant_dumbo_crypt:
 	; elephant_dumbo.ae:86: for i in 0..steps {
 	mov	r13, 128(sp)
 	; elephant_dumbo.ae:50: return if a < 8 then x | ((1 as u160) << (8 * (12 + a))) else x
-	mov	160(sp), r13
+	mov	158(sp), r13
 	bis	r13, r5
 	xor	r13, r5
 	and	r14, r5
@@ -1786,7 +1344,7 @@ elephant_dumbo_crypt:
 	; elephant_dumbo.ae:86: for i in 0..steps {
 	mov	r13, 126(sp)
 	; elephant_dumbo.ae:50: return if a < 8 then x | ((1 as u160) << (8 * (12 + a))) else x
-	mov	186(sp), r13
+	mov	182(sp), r13
 	bis	r13, r6
 	xor	r13, r6
 	and	r14, r6
@@ -1794,7 +1352,7 @@ elephant_dumbo_crypt:
 	; elephant_dumbo.ae:86: for i in 0..steps {
 	mov	r13, 124(sp)
 	; elephant_dumbo.ae:50: return if a < 8 then x | ((1 as u160) << (8 * (12 + a))) else x
-	mov	188(sp), r13
+	mov	184(sp), r13
 	bis	r13, r7
 	xor	r13, r7
 	and	r14, r7
@@ -1802,7 +1360,7 @@ elephant_dumbo_crypt:
 	; elephant_dumbo.ae:86: for i in 0..steps {
 	mov	r13, 122(sp)
 	; elephant_dumbo.ae:50: return if a < 8 then x | ((1 as u160) << (8 * (12 + a))) else x
-	mov	192(sp), r13
+	mov	186(sp), r13
 	bis	r13, r8
 	xor	r13, r8
 	and	r14, r8
@@ -1810,7 +1368,7 @@ elephant_dumbo_crypt:
 	; elephant_dumbo.ae:86: for i in 0..steps {
 	mov	r13, 120(sp)
 	; elephant_dumbo.ae:50: return if a < 8 then x | ((1 as u160) << (8 * (12 + a))) else x
-	mov	190(sp), r13
+	mov	188(sp), r13
 	bis	r13, r9
 	xor	r13, r9
 	and	r14, r9
@@ -1818,7 +1376,7 @@ elephant_dumbo_crypt:
 	; elephant_dumbo.ae:86: for i in 0..steps {
 	mov	r13, 118(sp)
 	; elephant_dumbo.ae:50: return if a < 8 then x | ((1 as u160) << (8 * (12 + a))) else x
-	mov	194(sp), r13
+	mov	190(sp), r13
 	bis	r13, r10
 	xor	r13, r10
 	and	r14, r10
@@ -1826,7 +1384,7 @@ elephant_dumbo_crypt:
 	; elephant_dumbo.ae:86: for i in 0..steps {
 	mov	r13, 116(sp)
 	; elephant_dumbo.ae:50: return if a < 8 then x | ((1 as u160) << (8 * (12 + a))) else x
-	mov	196(sp), r13
+	mov	192(sp), r13
 	bis	r13, r11
 	xor	r13, r11
 	and	r14, r11
@@ -1834,7 +1392,7 @@ elephant_dumbo_crypt:
 	; elephant_dumbo.ae:86: for i in 0..steps {
 	mov	r13, 114(sp)
 	; elephant_dumbo.ae:50: return if a < 8 then x | ((1 as u160) << (8 * (12 + a))) else x
-	mov	198(sp), r13
+	mov	194(sp), r13
 	bis	r13, r12
 	xor	r13, r12
 	and	r14, r12
@@ -1851,24 +1409,24 @@ elephant_dumbo_crypt:
 	mov	#0, 58(sp)
 	mov	#0, 56(sp)
 	mov	#0, 54(sp)
-	mov	212(sp), r15
-	mov	@r15, 162(sp)
-	mov	236(sp), 166(sp)
-	mov	234(sp), 184(sp)
-	mov	232(sp), 182(sp)
-	mov	248(sp), 180(sp)
-	mov	246(sp), 178(sp)
-	mov	244(sp), 164(sp)
-	mov	242(sp), 176(sp)
-	mov	240(sp), 174(sp)
-	mov	238(sp), 172(sp)
-	cmp	204(sp), 134(sp)
+	mov	224(sp), r15
+	mov	@r15, 160(sp)
+	mov	234(sp), 164(sp)
+	mov	232(sp), 180(sp)
+	mov	230(sp), 178(sp)
+	mov	246(sp), 176(sp)
+	mov	244(sp), 174(sp)
+	mov	242(sp), 162(sp)
+	mov	240(sp), 172(sp)
+	mov	238(sp), 170(sp)
+	mov	236(sp), 168(sp)
+	cmp	198(sp), 134(sp)
 	mov	132(sp), r15
-	subc	202(sp), r15
-	jnc	.Lelephant_dumbo_crypt_near58
-	br	#.Lelephant_dumbo_crypt_done22
-.Lelephant_dumbo_crypt_near58:
-.Lelephant_dumbo_crypt_loop21:
+	subc	196(sp), r15
+	jnc	.Lelephant_dumbo_crypt_near66
+	br	#.Lelephant_dumbo_crypt_done30
+.Lelephant_dumbo_crypt_near66:
+.Lelephant_dumbo_crypt_loop29:
 	; elephant_dumbo.ae:88: off = block * i
 	mov	132(sp), r10
 	mov	r10, r14
@@ -1903,7 +1461,7 @@ elephant_dumbo_crypt:
 	addc	r14, r12
 	mov	r12, 44(sp)
 	; elephant_dumbo.ae:36: t = (x[7:0] <<< 3) ^ (x[31:24] << 7) ^ (x[111:104] >> 7)
-	mov	162(sp), r13
+	mov	160(sp), r13
 	mov.b	r13, r15
 	mov	r15, r12
 	rlam.w	#3, r12
@@ -1911,58 +1469,58 @@ elephant_dumbo_crypt:
 	rrum.w	#1, r15
 	bis	r15, r12
 	mov.b	r12, r12
-	mov.b	167(sp), r15
+	mov.b	165(sp), r15
 	rlam.w	#4, r15
 	rlam.w	#3, r15
 	mov.b	r15, r15
 	xor	r15, r12
-	mov.b	165(sp), r15
+	mov.b	163(sp), r15
 	rrum.w	#4, r15
 	rrum.w	#3, r15
 	xor	r15, r12
 	; elephant_dumbo.ae:37: return cat(t, x[159:8])
-	mov	166(sp), r14
+	mov	164(sp), r14
 	swpb	r14
 	swpb	r13
 	xor.b	r14, r13
 	xor	r14, r13
 	mov	r13, 50(sp)
-	mov	184(sp), r13
-	swpb	r13
-	xor.b	r13, r14
-	xor	r13, r14
-	mov	r14, 110(sp)
-	mov	182(sp), r14
-	swpb	r14
-	xor.b	r14, r13
-	xor	r14, r13
-	mov	r13, 108(sp)
 	mov	180(sp), r13
 	swpb	r13
 	xor.b	r13, r14
 	xor	r13, r14
-	mov	r14, 104(sp)
+	mov	r14, 110(sp)
 	mov	178(sp), r14
 	swpb	r14
 	xor.b	r14, r13
 	xor	r14, r13
+	mov	r13, 108(sp)
+	mov	176(sp), r13
+	swpb	r13
+	xor.b	r13, r14
+	xor	r13, r14
+	mov	r14, 104(sp)
+	mov	174(sp), r14
+	swpb	r14
+	xor.b	r14, r13
+	xor	r14, r13
 	mov	r13, 98(sp)
-	mov	164(sp), r13
+	mov	162(sp), r13
 	swpb	r13
 	xor.b	r13, r14
 	xor	r13, r14
 	mov	r14, 96(sp)
-	mov	176(sp), r14
+	mov	172(sp), r14
 	swpb	r14
 	xor.b	r14, r13
 	xor	r14, r13
 	mov	r13, 92(sp)
-	mov	174(sp), r13
+	mov	170(sp), r13
 	swpb	r13
 	xor.b	r13, r14
 	xor	r13, r14
 	mov	r14, 88(sp)
-	mov	172(sp), r14
+	mov	168(sp), r14
 	swpb	r14
 	xor.b	r14, r13
 	xor	r14, r13
@@ -1972,15 +1530,15 @@ elephant_dumbo_crypt:
 	bis	r14, r12
 	mov	r12, 80(sp)
 	; elephant_dumbo.ae:89: if i < blocks_m {
-	cmp	230(sp), r9
-	subc	216(sp), r10
+	cmp	210(sp), r9
+	subc	208(sp), r10
 	clr	r15
 	adc	r15
 	xor	#1, r15
 	tst	r15
-	jz	.Lelephant_dumbo_crypt_else23
+	jz	.Lelephant_dumbo_crypt_else31
 	; elephant_dumbo.ae:90: count = if m - off < block then m - off else block
-	mov	376(sp), r14
+	mov	374(sp), r14
 	mov	#0, r15
 	mov	r11, r13
 	sub	r13, r14
@@ -1993,67 +1551,67 @@ elephant_dumbo_crypt:
 	xor	#20, r14
 	mov	r14, 0(sp)
 	; elephant_dumbo.ae:91: store_le(out, off, load_le(in, off, block, count) ^ masked(n, cur ^ next), count)
-	mov	164(sp), r15
+	mov	162(sp), r15
 	xor	92(sp), r15
 	mov	r15, 28(sp)
-	mov	176(sp), r15
+	mov	172(sp), r15
 	xor	88(sp), r15
 	mov	r15, 34(sp)
-	mov	174(sp), r15
+	mov	170(sp), r15
 	xor	86(sp), r15
 	mov	r15, 36(sp)
-	mov	172(sp), r15
+	mov	168(sp), r15
 	xor	r12, r15
 	mov	r15, 42(sp)
-	mov	162(sp), r15
+	mov	160(sp), r15
 	xor	50(sp), r15
 	; elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
-	mov	228(sp), r4
+	mov	222(sp), r4
 	xor	r15, r4
 	mov	r15, 12(sp)
 	; elephant_dumbo.ae:91: store_le(out, off, load_le(in, off, block, count) ^ masked(n, cur ^ next), count)
-	mov	166(sp), r15
+	mov	164(sp), r15
 	xor	110(sp), r15
 	; elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
-	mov	226(sp), r5
+	mov	220(sp), r5
 	xor	r15, r5
 	mov	r15, 14(sp)
 	; elephant_dumbo.ae:91: store_le(out, off, load_le(in, off, block, count) ^ masked(n, cur ^ next), count)
-	mov	184(sp), r15
+	mov	180(sp), r15
 	xor	108(sp), r15
 	; elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
-	mov	224(sp), r6
+	mov	218(sp), r6
 	xor	r15, r6
 	mov	r15, 20(sp)
 	; elephant_dumbo.ae:91: store_le(out, off, load_le(in, off, block, count) ^ masked(n, cur ^ next), count)
-	mov	182(sp), r15
+	mov	178(sp), r15
 	xor	104(sp), r15
 	; elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
-	mov	222(sp), r7
+	mov	216(sp), r7
 	xor	r15, r7
 	mov	r15, 22(sp)
 	; elephant_dumbo.ae:91: store_le(out, off, load_le(in, off, block, count) ^ masked(n, cur ^ next), count)
-	mov	180(sp), r15
+	mov	176(sp), r15
 	xor	98(sp), r15
 	; elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
-	mov	220(sp), r8
+	mov	214(sp), r8
 	xor	r15, r8
 	mov	r15, 24(sp)
 	; elephant_dumbo.ae:91: store_le(out, off, load_le(in, off, block, count) ^ masked(n, cur ^ next), count)
-	mov	178(sp), r15
+	mov	174(sp), r15
 	xor	96(sp), r15
 	; elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
-	mov	218(sp), r9
+	mov	212(sp), r9
 	xor	r15, r9
 	mov	r15, 26(sp)
 	; elephant_dumbo.ae:91: store_le(out, off, load_le(in, off, block, count) ^ masked(n, cur ^ next), count)
 	mov	r11, r10
-	add	374(sp), r10
+	add	372(sp), r10
 	cmp	#20, r14
-	jnc	.Lelephant_dumbo_crypt_bytes25
+	jnc	.Lelephant_dumbo_crypt_bytes33
 	bit	#1, r10
-	jnz	.Lelephant_dumbo_crypt_bytes25
-.Lelephant_dumbo_crypt_words26:
+	jnz	.Lelephant_dumbo_crypt_bytes33
+.Lelephant_dumbo_crypt_words34:
 	mov	@r10+, 136(sp)
 	mov	@r10+, 138(sp)
 	mov	@r10+, 140(sp)
@@ -2062,83 +1620,83 @@ elephant_dumbo_crypt:
 	mov	@r10+, 148(sp)
 	mov	@r10+, 150(sp)
 	mov	@r10+, 154(sp)
-	mov	@r10+, 158(sp)
-	mov	@r10+, 168(sp)
-	jmp	.Lelephant_dumbo_crypt_join27
-.Lelephant_dumbo_crypt_bytes25:
+	mov	@r10+, 156(sp)
+	mov	@r10+, 166(sp)
+	jmp	.Lelephant_dumbo_crypt_join35
+.Lelephant_dumbo_crypt_bytes33:
 	mov	sp, r11
-	add	#250, r11
+	add	#248, r11
 	mov	r11, r12
 	mov	#20, r13
 	mov	@sp, r15
-.Lelephant_dumbo_crypt_cpy28:
+.Lelephant_dumbo_crypt_cpy36:
 	clr	r14
 	tst	r15
-	jz	.Lelephant_dumbo_crypt_pad29
+	jz	.Lelephant_dumbo_crypt_pad37
 	mov.b	@r10, r14
 	inc	r10
 	dec	r15
-.Lelephant_dumbo_crypt_pad29:
+.Lelephant_dumbo_crypt_pad37:
 	mov.b	r14, 0(r12)
 	inc	r12
 	dec	r13
-	jnz	.Lelephant_dumbo_crypt_cpy28
+	jnz	.Lelephant_dumbo_crypt_cpy36
 	mov	r11, r10
-	jmp	.Lelephant_dumbo_crypt_words26
-.Lelephant_dumbo_crypt_join27:
+	jmp	.Lelephant_dumbo_crypt_words34
+.Lelephant_dumbo_crypt_join35:
 	; elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
-	mov	r4, 270(sp)
-	mov	r5, 272(sp)
-	mov	r6, 274(sp)
-	mov	r7, 276(sp)
-	mov	r8, 278(sp)
-	mov	r9, 280(sp)
-	mov	28(sp), 282(sp)
-	mov	34(sp), 284(sp)
-	mov	36(sp), 286(sp)
-	mov	42(sp), 288(sp)
+	mov	r4, 268(sp)
+	mov	r5, 270(sp)
+	mov	r6, 272(sp)
+	mov	r7, 274(sp)
+	mov	r8, 276(sp)
+	mov	r9, 278(sp)
+	mov	28(sp), 280(sp)
+	mov	34(sp), 282(sp)
+	mov	36(sp), 284(sp)
+	mov	42(sp), 286(sp)
 	mov	sp, r12
-	add	#270, r12
+	add	#268, r12
 	mov	sp, r13
-	add	#290, r13
+	add	#288, r13
 	call	#elephant_dumbo_P_permute
 	; elephant_dumbo.ae:91: store_le(out, off, load_le(in, off, block, count) ^ masked(n, cur ^ next), count)
 	mov	136(sp), r5
-	xor	290(sp), r5
+	xor	288(sp), r5
 	xor	12(sp), r5
 	mov	138(sp), r6
-	xor	292(sp), r6
+	xor	290(sp), r6
 	xor	14(sp), r6
 	mov	140(sp), r7
-	xor	294(sp), r7
+	xor	292(sp), r7
 	xor	20(sp), r7
 	mov	142(sp), r8
-	xor	296(sp), r8
+	xor	294(sp), r8
 	xor	22(sp), r8
 	mov	146(sp), r9
-	xor	298(sp), r9
+	xor	296(sp), r9
 	xor	24(sp), r9
 	mov	148(sp), r10
-	xor	300(sp), r10
+	xor	298(sp), r10
 	xor	26(sp), r10
 	mov	150(sp), r11
-	xor	302(sp), r11
+	xor	300(sp), r11
 	xor	28(sp), r11
 	mov	154(sp), r12
-	xor	304(sp), r12
+	xor	302(sp), r12
 	xor	34(sp), r12
-	mov	158(sp), r14
-	xor	306(sp), r14
+	mov	156(sp), r14
+	xor	304(sp), r14
 	xor	36(sp), r14
-	mov	168(sp), r15
-	xor	308(sp), r15
+	mov	166(sp), r15
+	xor	306(sp), r15
 	xor	42(sp), r15
 	mov	10(sp), r13
-	add	378(sp), r13
+	add	376(sp), r13
 	cmp	#20, 0(sp)
-	jnc	.Lelephant_dumbo_crypt_bytes30
+	jnc	.Lelephant_dumbo_crypt_bytes38
 	bit	#1, r13
-	jnz	.Lelephant_dumbo_crypt_bytes30
+	jnz	.Lelephant_dumbo_crypt_bytes38
 	mov	r5, 0(r13)
 	mov	r6, 2(r13)
 	mov	r7, 4(r13)
@@ -2149,36 +1707,36 @@ elephant_dumbo_crypt:
 	mov	r12, 14(r13)
 	mov	r14, 16(r13)
 	mov	r15, 18(r13)
-	jmp	.Lelephant_dumbo_crypt_stored31
-.Lelephant_dumbo_crypt_bytes30:
-	mov	r5, 250(sp)
-	mov	r6, 252(sp)
-	mov	r7, 254(sp)
-	mov	r8, 256(sp)
-	mov	r9, 258(sp)
-	mov	r10, 260(sp)
-	mov	r11, 262(sp)
-	mov	r12, 264(sp)
-	mov	r14, 266(sp)
-	mov	r15, 268(sp)
+	jmp	.Lelephant_dumbo_crypt_stored39
+.Lelephant_dumbo_crypt_bytes38:
+	mov	r5, 248(sp)
+	mov	r6, 250(sp)
+	mov	r7, 252(sp)
+	mov	r8, 254(sp)
+	mov	r9, 256(sp)
+	mov	r10, 258(sp)
+	mov	r11, 260(sp)
+	mov	r12, 262(sp)
+	mov	r14, 264(sp)
+	mov	r15, 266(sp)
 	mov	sp, r14
-	add	#250, r14
+	add	#248, r14
 	mov	@sp, r15
 	cmp	#20, r15
-	jnc	.Lelephant_dumbo_crypt_cnt32
+	jnc	.Lelephant_dumbo_crypt_cnt40
 	mov	#20, r15
-.Lelephant_dumbo_crypt_cnt32:
+.Lelephant_dumbo_crypt_cnt40:
 	tst	r15
-	jz	.Lelephant_dumbo_crypt_stored31
-.Lelephant_dumbo_crypt_cpy33:
+	jz	.Lelephant_dumbo_crypt_stored39
+.Lelephant_dumbo_crypt_cpy41:
 	mov.b	@r14, 0(r13)
 	inc	r14
 	inc	r13
 	dec	r15
-	jnz	.Lelephant_dumbo_crypt_cpy33
-.Lelephant_dumbo_crypt_stored31:
-.Lelephant_dumbo_crypt_else23:
-.Lelephant_dumbo_crypt_endif24:
+	jnz	.Lelephant_dumbo_crypt_cpy41
+.Lelephant_dumbo_crypt_stored39:
+.Lelephant_dumbo_crypt_else31:
+.Lelephant_dumbo_crypt_endif32:
 	; elephant_dumbo.ae:93: if (i > 0) & (i <= blocks_c) {
 	mov	134(sp), r13
 	mov	r13, r15
@@ -2187,14 +1745,14 @@ elephant_dumbo_crypt:
 	sub	#1, r15
 	clr	r14
 	adc	r14
-	cmp	r13, 200(sp)
-	mov	206(sp), r15
+	cmp	r13, 206(sp)
+	mov	204(sp), r15
 	subc	r12, r15
 	clr	r15
 	adc	r15
 	and	r15, r14
 	tst	r14
-	jz	.Lelephant_dumbo_crypt_else34
+	jz	.Lelephant_dumbo_crypt_else42
 	; elephant_dumbo.ae:94: tag = tag ^ masked(padded(c, off - block, m - (off - block)), prev ^ next)
 	xor	50(sp), 78(sp)
 	xor	110(sp), 76(sp)
@@ -2210,17 +1768,17 @@ elephant_dumbo_crypt:
 	mov	44(sp), r15
 	sub	#20, r9
 	subc	#0, r15
-	mov	376(sp), r4
+	mov	374(sp), r4
 	mov	#0, r10
 	sub	r9, r4
 	subc	r15, r10
 	; elephant_dumbo.ae:42: x = load_le(buf, off, block, count)
-	add	382(sp), r9
+	add	380(sp), r9
 	cmp	#20, r4
-	jnc	.Lelephant_dumbo_crypt_bytes36
+	jnc	.Lelephant_dumbo_crypt_bytes44
 	bit	#1, r9
-	jnz	.Lelephant_dumbo_crypt_bytes36
-.Lelephant_dumbo_crypt_words37:
+	jnz	.Lelephant_dumbo_crypt_bytes44
+.Lelephant_dumbo_crypt_words45:
 	mov	@r9+, 106(sp)
 	mov	@r9+, 100(sp)
 	mov	@r9+, 90(sp)
@@ -2231,28 +1789,28 @@ elephant_dumbo_crypt:
 	mov	@r9+, 32(sp)
 	mov	@r9+, 18(sp)
 	mov	@r9+, 8(sp)
-	jmp	.Lelephant_dumbo_crypt_join38
-.Lelephant_dumbo_crypt_bytes36:
+	jmp	.Lelephant_dumbo_crypt_join46
+.Lelephant_dumbo_crypt_bytes44:
 	mov	sp, r11
-	add	#250, r11
+	add	#248, r11
 	mov	r11, r12
 	mov	#20, r13
 	mov	r4, r15
-.Lelephant_dumbo_crypt_cpy39:
+.Lelephant_dumbo_crypt_cpy47:
 	clr	r14
 	tst	r15
-	jz	.Lelephant_dumbo_crypt_pad40
+	jz	.Lelephant_dumbo_crypt_pad48
 	mov.b	@r9, r14
 	inc	r9
 	dec	r15
-.Lelephant_dumbo_crypt_pad40:
+.Lelephant_dumbo_crypt_pad48:
 	mov.b	r14, 0(r12)
 	inc	r12
 	dec	r13
-	jnz	.Lelephant_dumbo_crypt_cpy39
+	jnz	.Lelephant_dumbo_crypt_cpy47
 	mov	r11, r9
-	jmp	.Lelephant_dumbo_crypt_words37
-.Lelephant_dumbo_crypt_join38:
+	jmp	.Lelephant_dumbo_crypt_words45
+.Lelephant_dumbo_crypt_join46:
 	; elephant_dumbo.ae:43: return if count < block then x | ((1 as u160) << (8 * count)) else x
 	cmp	#20, r4
 	mov	r10, r15
@@ -2281,12 +1839,12 @@ elephant_dumbo_crypt:
 	mov	#0, r14
 	mov	#0, r15
 	tst	4(sp)
-	jnz	.Lelephant_dumbo_crypt_shbig41
+	jnz	.Lelephant_dumbo_crypt_shbig49
 	cmp	#160, r4
-	jc	.Lelephant_dumbo_crypt_shbig41
-.Lelephant_dumbo_crypt_shlimb44:
+	jc	.Lelephant_dumbo_crypt_shbig49
+.Lelephant_dumbo_crypt_shlimb52:
 	cmp	#16, r4
-	jnc	.Lelephant_dumbo_crypt_shbits45
+	jnc	.Lelephant_dumbo_crypt_shbits53
 	mov	r14, r15
 	mov	r13, r14
 	mov	r12, r13
@@ -2298,11 +1856,11 @@ elephant_dumbo_crypt:
 	mov	r5, r7
 	clr	r5
 	sub	#16, r4
-	jmp	.Lelephant_dumbo_crypt_shlimb44
-.Lelephant_dumbo_crypt_shbits45:
+	jmp	.Lelephant_dumbo_crypt_shlimb52
+.Lelephant_dumbo_crypt_shbits53:
 	tst	r4
-	jz	.Lelephant_dumbo_crypt_shend42
-.Lelephant_dumbo_crypt_sh43:
+	jz	.Lelephant_dumbo_crypt_shend50
+.Lelephant_dumbo_crypt_sh51:
 	rla	r5
 	rlc	r7
 	rlc	r8
@@ -2314,9 +1872,9 @@ elephant_dumbo_crypt:
 	rlc	r14
 	rlc	r15
 	dec	r4
-	jnz	.Lelephant_dumbo_crypt_sh43
-	jmp	.Lelephant_dumbo_crypt_shend42
-.Lelephant_dumbo_crypt_shbig41:
+	jnz	.Lelephant_dumbo_crypt_sh51
+	jmp	.Lelephant_dumbo_crypt_shend50
+.Lelephant_dumbo_crypt_shbig49:
 	clr	r5
 	clr	r7
 	clr	r8
@@ -2327,7 +1885,7 @@ elephant_dumbo_crypt:
 	clr	r13
 	clr	r14
 	clr	r15
-.Lelephant_dumbo_crypt_shend42:
+.Lelephant_dumbo_crypt_shend50:
 	mov	8(sp), r4
 	bis	r4, r15
 	xor	r4, r15
@@ -2407,77 +1965,77 @@ elephant_dumbo_crypt:
 	xor	r5, r7
 	; elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
 	xor	78(sp), r7
-	mov	r7, 270(sp)
-	mov	r8, 272(sp)
-	mov	r9, 274(sp)
-	mov	r10, 276(sp)
-	mov	r11, 278(sp)
-	mov	r12, 280(sp)
-	mov	r13, 282(sp)
-	mov	r14, 284(sp)
-	mov	r15, 286(sp)
-	mov	r4, 288(sp)
+	mov	r7, 268(sp)
+	mov	r8, 270(sp)
+	mov	r9, 272(sp)
+	mov	r10, 274(sp)
+	mov	r11, 276(sp)
+	mov	r12, 278(sp)
+	mov	r13, 280(sp)
+	mov	r14, 282(sp)
+	mov	r15, 284(sp)
+	mov	r4, 286(sp)
 	mov	sp, r12
-	add	#270, r12
+	add	#268, r12
 	mov	sp, r13
-	add	#310, r13
+	add	#308, r13
 	call	#elephant_dumbo_P_permute
 	; elephant_dumbo.ae:94: tag = tag ^ masked(padded(c, off - block, m - (off - block)), prev ^ next)
 	mov	130(sp), r15
-	xor	310(sp), r15
+	xor	308(sp), r15
 	xor	78(sp), r15
 	mov	r15, 130(sp)
 	mov	128(sp), r15
-	xor	312(sp), r15
+	xor	310(sp), r15
 	xor	76(sp), r15
 	mov	r15, 128(sp)
 	mov	126(sp), r15
-	xor	314(sp), r15
+	xor	312(sp), r15
 	xor	74(sp), r15
 	mov	r15, 126(sp)
 	mov	124(sp), r15
-	xor	316(sp), r15
+	xor	314(sp), r15
 	xor	68(sp), r15
 	mov	r15, 124(sp)
 	mov	122(sp), r15
-	xor	318(sp), r15
+	xor	316(sp), r15
 	xor	66(sp), r15
 	mov	r15, 122(sp)
 	mov	120(sp), r15
-	xor	320(sp), r15
+	xor	318(sp), r15
 	xor	64(sp), r15
 	mov	r15, 120(sp)
 	mov	118(sp), r15
-	xor	322(sp), r15
+	xor	320(sp), r15
 	xor	62(sp), r15
 	mov	r15, 118(sp)
 	mov	116(sp), r15
-	xor	324(sp), r15
+	xor	322(sp), r15
 	xor	58(sp), r15
 	mov	r15, 116(sp)
 	mov	114(sp), r15
-	xor	326(sp), r15
+	xor	324(sp), r15
 	xor	56(sp), r15
 	mov	r15, 114(sp)
 	mov	112(sp), r15
-	xor	328(sp), r15
+	xor	326(sp), r15
 	xor	54(sp), r15
 	mov	r15, 112(sp)
-.Lelephant_dumbo_crypt_else34:
-.Lelephant_dumbo_crypt_endif35:
+.Lelephant_dumbo_crypt_else42:
+.Lelephant_dumbo_crypt_endif43:
 	; elephant_dumbo.ae:96: if i + 1 < blocks_ad {
 	mov	134(sp), r11
 	mov	132(sp), r12
 	add	#1, r11
 	addc	#0, r12
-	cmp	210(sp), r11
+	cmp	202(sp), r11
 	mov	r12, r15
-	subc	208(sp), r15
+	subc	200(sp), r15
 	clr	r15
 	adc	r15
 	xor	#1, r15
 	tst	r15
-	jz	.Lelephant_dumbo_crypt_else46
+	jz	.Lelephant_dumbo_crypt_else54
 	; elephant_dumbo.ae:55: return padded(ad, block * i - 12, len(ad) + 12 - block * i)
 	mov	r11, r13
 	rla	r13
@@ -2505,19 +2063,19 @@ elephant_dumbo_crypt:
 	bis	r11, r12
 	add	r14, r9
 	addc	r15, r12
-	mov	372(sp), r4
+	mov	370(sp), r4
 	add	#12, r4
 	mov	#0, r10
 	sub	r9, r4
 	subc	r12, r10
 	sub	#12, r9
 	; elephant_dumbo.ae:42: x = load_le(buf, off, block, count)
-	add	214(sp), r9
+	add	226(sp), r9
 	cmp	#20, r4
-	jnc	.Lelephant_dumbo_crypt_bytes48
+	jnc	.Lelephant_dumbo_crypt_bytes56
 	bit	#1, r9
-	jnz	.Lelephant_dumbo_crypt_bytes48
-.Lelephant_dumbo_crypt_words49:
+	jnz	.Lelephant_dumbo_crypt_bytes56
+.Lelephant_dumbo_crypt_words57:
 	mov	@r9+, 94(sp)
 	mov	@r9+, 84(sp)
 	mov	@r9+, 70(sp)
@@ -2528,28 +2086,28 @@ elephant_dumbo_crypt:
 	mov	@r9+, 30(sp)
 	mov	@r9+, 16(sp)
 	mov	@r9+, 6(sp)
-	jmp	.Lelephant_dumbo_crypt_join50
-.Lelephant_dumbo_crypt_bytes48:
+	jmp	.Lelephant_dumbo_crypt_join58
+.Lelephant_dumbo_crypt_bytes56:
 	mov	sp, r11
-	add	#250, r11
+	add	#248, r11
 	mov	r11, r12
 	mov	#20, r13
 	mov	r4, r15
-.Lelephant_dumbo_crypt_cpy51:
+.Lelephant_dumbo_crypt_cpy59:
 	clr	r14
 	tst	r15
-	jz	.Lelephant_dumbo_crypt_pad52
+	jz	.Lelephant_dumbo_crypt_pad60
 	mov.b	@r9, r14
 	inc	r9
 	dec	r15
-.Lelephant_dumbo_crypt_pad52:
+.Lelephant_dumbo_crypt_pad60:
 	mov.b	r14, 0(r12)
 	inc	r12
 	dec	r13
-	jnz	.Lelephant_dumbo_crypt_cpy51
+	jnz	.Lelephant_dumbo_crypt_cpy59
 	mov	r11, r9
-	jmp	.Lelephant_dumbo_crypt_words49
-.Lelephant_dumbo_crypt_join50:
+	jmp	.Lelephant_dumbo_crypt_words57
+.Lelephant_dumbo_crypt_join58:
 	; elephant_dumbo.ae:43: return if count < block then x | ((1 as u160) << (8 * count)) else x
 	cmp	#20, r4
 	mov	r10, r15
@@ -2578,12 +2136,12 @@ elephant_dumbo_crypt:
 	mov	#0, r14
 	mov	#0, r15
 	tst	2(sp)
-	jnz	.Lelephant_dumbo_crypt_shbig53
+	jnz	.Lelephant_dumbo_crypt_shbig61
 	cmp	#160, r4
-	jc	.Lelephant_dumbo_crypt_shbig53
-.Lelephant_dumbo_crypt_shlimb56:
+	jc	.Lelephant_dumbo_crypt_shbig61
+.Lelephant_dumbo_crypt_shlimb64:
 	cmp	#16, r4
-	jnc	.Lelephant_dumbo_crypt_shbits57
+	jnc	.Lelephant_dumbo_crypt_shbits65
 	mov	r14, r15
 	mov	r13, r14
 	mov	r12, r13
@@ -2595,11 +2153,11 @@ elephant_dumbo_crypt:
 	mov	r5, r7
 	clr	r5
 	sub	#16, r4
-	jmp	.Lelephant_dumbo_crypt_shlimb56
-.Lelephant_dumbo_crypt_shbits57:
+	jmp	.Lelephant_dumbo_crypt_shlimb64
+.Lelephant_dumbo_crypt_shbits65:
 	tst	r4
-	jz	.Lelephant_dumbo_crypt_shend54
-.Lelephant_dumbo_crypt_sh55:
+	jz	.Lelephant_dumbo_crypt_shend62
+.Lelephant_dumbo_crypt_sh63:
 	rla	r5
 	rlc	r7
 	rlc	r8
@@ -2611,9 +2169,9 @@ elephant_dumbo_crypt:
 	rlc	r14
 	rlc	r15
 	dec	r4
-	jnz	.Lelephant_dumbo_crypt_sh55
-	jmp	.Lelephant_dumbo_crypt_shend54
-.Lelephant_dumbo_crypt_shbig53:
+	jnz	.Lelephant_dumbo_crypt_sh63
+	jmp	.Lelephant_dumbo_crypt_shend62
+.Lelephant_dumbo_crypt_shbig61:
 	clr	r5
 	clr	r7
 	clr	r8
@@ -2624,7 +2182,7 @@ elephant_dumbo_crypt:
 	clr	r13
 	clr	r14
 	clr	r15
-.Lelephant_dumbo_crypt_shend54:
+.Lelephant_dumbo_crypt_shend62:
 	mov	6(sp), r4
 	bis	r4, r15
 	xor	r4, r15
@@ -2704,54 +2262,54 @@ elephant_dumbo_crypt:
 	xor	r5, r7
 	; elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
 	xor	50(sp), r7
-	mov	r7, 270(sp)
-	mov	r8, 272(sp)
-	mov	r9, 274(sp)
-	mov	r10, 276(sp)
-	mov	r11, 278(sp)
-	mov	r12, 280(sp)
-	mov	r13, 282(sp)
-	mov	r14, 284(sp)
-	mov	r15, 286(sp)
-	mov	r4, 288(sp)
+	mov	r7, 268(sp)
+	mov	r8, 270(sp)
+	mov	r9, 272(sp)
+	mov	r10, 274(sp)
+	mov	r11, 276(sp)
+	mov	r12, 278(sp)
+	mov	r13, 280(sp)
+	mov	r14, 282(sp)
+	mov	r15, 284(sp)
+	mov	r4, 286(sp)
 	mov	sp, r12
-	add	#270, r12
+	add	#268, r12
 	mov	sp, r13
-	add	#330, r13
+	add	#328, r13
 	call	#elephant_dumbo_P_permute
 	; elephant_dumbo.ae:97: tag = tag ^ masked(ad_block(ad, i + 1), next)
 	mov	130(sp), r6
-	xor	330(sp), r6
+	xor	328(sp), r6
 	xor	50(sp), r6
 	mov	128(sp), r7
-	xor	332(sp), r7
+	xor	330(sp), r7
 	xor	110(sp), r7
 	mov	126(sp), r8
-	xor	334(sp), r8
+	xor	332(sp), r8
 	xor	108(sp), r8
 	mov	124(sp), r9
-	xor	336(sp), r9
+	xor	334(sp), r9
 	xor	104(sp), r9
 	mov	122(sp), r10
-	xor	338(sp), r10
+	xor	336(sp), r10
 	xor	98(sp), r10
 	mov	120(sp), r11
-	xor	340(sp), r11
+	xor	338(sp), r11
 	xor	96(sp), r11
 	mov	118(sp), r12
-	xor	342(sp), r12
+	xor	340(sp), r12
 	xor	92(sp), r12
 	mov	116(sp), r13
-	xor	344(sp), r13
+	xor	342(sp), r13
 	xor	88(sp), r13
 	mov	114(sp), r14
-	xor	346(sp), r14
+	xor	344(sp), r14
 	xor	86(sp), r14
 	mov	112(sp), r15
-	xor	348(sp), r15
+	xor	346(sp), r15
 	xor	80(sp), r15
-	jmp	.Lelephant_dumbo_crypt_endif47
-.Lelephant_dumbo_crypt_else46:
+	jmp	.Lelephant_dumbo_crypt_endif55
+.Lelephant_dumbo_crypt_else54:
 	mov	130(sp), r6
 	mov	128(sp), r7
 	mov	126(sp), r8
@@ -2762,7 +2320,7 @@ elephant_dumbo_crypt:
 	mov	116(sp), r13
 	mov	114(sp), r14
 	mov	112(sp), r15
-.Lelephant_dumbo_crypt_endif47:
+.Lelephant_dumbo_crypt_endif55:
 	mov	r6, 130(sp)
 	mov	r7, 128(sp)
 	mov	r8, 126(sp)
@@ -2773,107 +2331,107 @@ elephant_dumbo_crypt:
 	mov	r13, 116(sp)
 	mov	r14, 114(sp)
 	mov	r15, 112(sp)
-	mov	162(sp), r15
+	mov	160(sp), r15
 	mov	r15, 78(sp)
-	mov	166(sp), r15
-	mov	r15, 76(sp)
-	mov	184(sp), r15
-	mov	r15, 74(sp)
-	mov	182(sp), r15
-	mov	r15, 68(sp)
-	mov	180(sp), r15
-	mov	r15, 66(sp)
-	mov	178(sp), r15
-	mov	r15, 64(sp)
 	mov	164(sp), r15
-	mov	r15, 62(sp)
+	mov	r15, 76(sp)
+	mov	180(sp), r15
+	mov	r15, 74(sp)
+	mov	178(sp), r15
+	mov	r15, 68(sp)
 	mov	176(sp), r15
-	mov	r15, 58(sp)
+	mov	r15, 66(sp)
 	mov	174(sp), r15
-	mov	r15, 56(sp)
+	mov	r15, 64(sp)
+	mov	162(sp), r15
+	mov	r15, 62(sp)
 	mov	172(sp), r15
+	mov	r15, 58(sp)
+	mov	170(sp), r15
+	mov	r15, 56(sp)
+	mov	168(sp), r15
 	mov	r15, 54(sp)
 	mov	50(sp), r15
-	mov	r15, 162(sp)
+	mov	r15, 160(sp)
 	mov	110(sp), r15
-	mov	r15, 166(sp)
-	mov	108(sp), r15
-	mov	r15, 184(sp)
-	mov	104(sp), r15
-	mov	r15, 182(sp)
-	mov	98(sp), r15
-	mov	r15, 180(sp)
-	mov	96(sp), r15
-	mov	r15, 178(sp)
-	mov	92(sp), r15
 	mov	r15, 164(sp)
-	mov	88(sp), r15
+	mov	108(sp), r15
+	mov	r15, 180(sp)
+	mov	104(sp), r15
+	mov	r15, 178(sp)
+	mov	98(sp), r15
 	mov	r15, 176(sp)
-	mov	86(sp), r15
+	mov	96(sp), r15
 	mov	r15, 174(sp)
-	mov	80(sp), r15
+	mov	92(sp), r15
+	mov	r15, 162(sp)
+	mov	88(sp), r15
 	mov	r15, 172(sp)
+	mov	86(sp), r15
+	mov	r15, 170(sp)
+	mov	80(sp), r15
+	mov	r15, 168(sp)
 	add	#1, 134(sp)
 	addc	#0, 132(sp)
-	cmp	204(sp), 134(sp)
+	cmp	198(sp), 134(sp)
 	mov	132(sp), r15
-	subc	202(sp), r15
-	jc	.Lelephant_dumbo_crypt_near59
-	br	#.Lelephant_dumbo_crypt_loop21
-.Lelephant_dumbo_crypt_near59:
-.Lelephant_dumbo_crypt_done22:
+	subc	196(sp), r15
+	jc	.Lelephant_dumbo_crypt_near67
+	br	#.Lelephant_dumbo_crypt_loop29
+.Lelephant_dumbo_crypt_near67:
+.Lelephant_dumbo_crypt_done30:
 	; elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
 	mov	112(sp), r14
-	xor	238(sp), r14
+	xor	236(sp), r14
 	mov	114(sp), r13
-	xor	240(sp), r13
+	xor	238(sp), r13
 	mov	116(sp), r12
-	xor	242(sp), r12
+	xor	240(sp), r12
 	mov	118(sp), r11
-	xor	244(sp), r11
+	xor	242(sp), r11
 	mov	120(sp), r10
-	xor	246(sp), r10
+	xor	244(sp), r10
 	mov	122(sp), r9
-	xor	248(sp), r9
+	xor	246(sp), r9
 	mov	124(sp), r8
-	xor	232(sp), r8
+	xor	230(sp), r8
 	mov	126(sp), r7
-	xor	234(sp), r7
+	xor	232(sp), r7
 	mov	128(sp), r6
-	xor	236(sp), r6
+	xor	234(sp), r6
 	mov	130(sp), r5
-	mov	212(sp), r15
+	mov	224(sp), r15
 	xor	@r15, r5
-	mov	r5, 270(sp)
-	mov	r6, 272(sp)
-	mov	r7, 274(sp)
-	mov	r8, 276(sp)
-	mov	r9, 278(sp)
-	mov	r10, 280(sp)
-	mov	r11, 282(sp)
-	mov	r12, 284(sp)
-	mov	r13, 286(sp)
-	mov	r14, 288(sp)
+	mov	r5, 268(sp)
+	mov	r6, 270(sp)
+	mov	r7, 272(sp)
+	mov	r8, 274(sp)
+	mov	r9, 276(sp)
+	mov	r10, 278(sp)
+	mov	r11, 280(sp)
+	mov	r12, 282(sp)
+	mov	r13, 284(sp)
+	mov	r14, 286(sp)
 	mov	sp, r12
-	add	#270, r12
+	add	#268, r12
 	mov	sp, r13
-	add	#350, r13
+	add	#348, r13
 	call	#elephant_dumbo_P_permute
-	mov	350(sp), r11
-	mov	212(sp), r15
+	mov	348(sp), r11
+	mov	224(sp), r15
 	xor	@r15, r11
-	mov	236(sp), r12
-	xor	352(sp), r12
-	mov	234(sp), r13
-	xor	354(sp), r13
-	mov	232(sp), r14
-	xor	356(sp), r14
-	mov	386(sp), r10
+	mov	234(sp), r12
+	xor	350(sp), r12
+	mov	232(sp), r13
+	xor	352(sp), r13
+	mov	230(sp), r14
+	xor	354(sp), r14
+	mov	384(sp), r10
 	mov	r11, 0(r10)
 	mov	r12, 2(r10)
 	mov	r13, 4(r10)
 	mov	r14, 6(r10)
-	add	#370, sp
+	add	#368, sp
 	ret
 	.size elephant_dumbo_crypt, .-elephant_dumbo_crypt
 

@@ -54,3 +54,37 @@ def test_rewrite_keeps_results_and_leaves_narrow_and_power_of_two_divisions(tmp_
         assert new.call("f", [x, y]) == ref.call("f", [x, y])
     for x in (0, 19, 20, 21, (1 << 32) - 1):
         assert new.call("f", [x, (1 << 40) - 1]) == ref.call("f", [x, (1 << 40) - 1])
+
+
+BOUNDED = """
+spec lens
+
+fn g(b: bytes, x: u32) -> (u32, u32, u32, u32) {
+    n = len(b)
+    return n / 20, (n + 19) / 20, n % 12, x / 20
+}
+"""
+
+
+def test_a_dividend_bounded_by_a_buffer_length_is_a_word_division(tmp_path):
+    """With `buffer_bytes` (MSP430: 0xFE00), `len(b) / 20`, `(len(b) + 19) / 20` and `len(b) % 12`
+    are 16-bit divisions (their dividends fit a word); `x / 20` of a plain u32 is the 65-bit
+    product as before; without the knob nothing changes. Results as before for lengths up to
+    the bound (the interpreter's buffers are lists)."""
+    path = tmp_path / "l.ae"
+    path.write_text(BOUNDED)
+    before = load_module(path, {})
+
+    def widths(m):
+        divs = [op.args[0].width for f in m.functions for op in walk_ops(f.body) if op.opcode in ("udiv", "umod")]
+        muls = [op.results[0].width for f in m.functions for op in walk_ops(f.body) if op.opcode == "mul"]
+        return sorted(divs), sorted(muls)
+
+    bounded = divconst.run(before, {"buffer_bytes": "65024"})
+    assert widths(bounded) == ([16, 16, 16], [65])
+    assert widths(divconst.run(before, {})) == ([], [32, 65, 65, 65, 65])
+    ref, new = compile_module(before), compile_module(bounded)
+    rng = random.Random(3)
+    for n in [0, 1, 11, 12, 19, 20, 21, 239, 240, 241, 65023, 65024] + [rng.randrange(65025) for _ in range(40)]:
+        x = rng.randrange(1 << 32)
+        assert new.call("g", [[0] * n, x]) == ref.call("g", [[0] * n, x]), n
