@@ -609,7 +609,7 @@ class SelectorBase:
             if sentinel is None and counter is None and ends is None else []
         if k_idx < len(hi):
             hi = hi[:k_idx]
-        self.index_bounds[index] = self.value_bound(op.args[1]) - 1 if self.value_bound(op.args[1]) else 0
+        self.index_bounds[index] = max(self.value_bound(op.args[1]) - 1, 0)     # i < hi
         pregs = [[self.to_reg_fresh(x) for x in c] for c in carried]
         if sentinel is not None:
             k, trips = sentinel
