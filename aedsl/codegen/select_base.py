@@ -27,6 +27,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from aedsl.ir.bounds import value_bound
 from aedsl.ir.nodes import Block, Function, Memory, Module, Op, Value, walk_ops
 from aedsl.ir.ops import OPS
 from aedsl.ir.writes import written_first
@@ -193,50 +194,9 @@ class SelectorBase:
         return [self.get(v) for v in block.yields]
 
     def value_bound(self, v: Value, depth: int = 6) -> int:
-        """An upper bound of IR value v, from the ops defining it (constants, extensions,
-        slices, masks, shifts and sums of bounded values, buffer lengths (`MAX_BUFFER_BYTES`), a
-        counted loop's index (below its bound)); 2^width - 1 when nothing is known."""
-        top = (1 << v.width) - 1
-        d = self.defs.get(v)
-        if d is None or depth == 0:
-            return min(self.index_bounds.get(v, top), top)
-        code, args = d.opcode, d.args
-        b = lambda i: self.value_bound(args[i], depth - 1)      # noqa: E731
-        if code == "const":
-            return d.attrs["value"] & top
-        if code == "len":
-            return min(self.MAX_BUFFER_BYTES or top, top)
-        if code in ("zext", "trunc"):
-            return min(b(0), top)
-        if code == "slice":
-            return min(b(0) >> d.attrs["lo"], top)
-        if code == "and":
-            return min(b(0), b(1), top)
-        if code in ("or", "xor"):
-            return min((1 << max(b(0), b(1)).bit_length()) - 1, top)
-        if code == "add":
-            return b(0) + b(1) if b(0) + b(1) <= top else top
-        if code == "shl":
-            return b(0) << d.attrs["by"] if b(0) << d.attrs["by"] <= top else top
-        if code == "shr":
-            return b(0) >> d.attrs["by"]
-        if code == "select":
-            # select(x < z, x, y) (a minimum): x is below z where it is chosen
-            c = self.defs.get(args[0])
-            chosen = b(1)
-            if c is not None and c.opcode in ("ult", "ule") and c.args[0] is args[1]:
-                z = self.value_bound(c.args[1], depth - 1)
-                chosen = min(chosen, z - 1 if c.opcode == "ult" else z)
-            return min(max(chosen, b(2)), top)
-        if code == "sub":
-            # x - ((x >> k) << k): the remainder of x by 2^k
-            y = self.defs.get(args[1])
-            if y is not None and y.opcode == "shl":
-                z = self.defs.get(y.args[0])
-                if z is not None and z.opcode == "shr" and z.args[0] is args[0] \
-                        and z.attrs["by"] == y.attrs["by"]:
-                    return min((1 << y.attrs["by"]) - 1, top)
-        return top
+        """An upper bound of IR value v (aedsl/ir/bounds.py) from the ops selected so far, buffer
+        lengths (`MAX_BUFFER_BYTES`) and counted loops' indices (below their bounds)."""
+        return value_bound(v, self.defs, self.MAX_BUFFER_BYTES, self.index_bounds, depth)
 
     def known_zero(self, v: Value, depth: int = 6) -> int:
         """Bits of IR value v known to be zero, from the ops defining it (constants, masks,

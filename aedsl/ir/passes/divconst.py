@@ -14,10 +14,9 @@ MSP430, MULS on ARMv6-M, or partial products after `legalize`) instead of a bit-
 loop, and `legalize` can split it into words (it cannot split a division).
 
 Knob `buffer_bytes` (the target sets it: MSP430 0xFE00, its buffers lie in 0x0200..0xFFFF): the
-largest length of a byte buffer. A dividend built from buffer lengths and constants (`len`,
-`zext`, `trunc`, `add`, `and`, `shr`, `udiv` by a constant, `select`) is below a bound that may
-need fewer bits than its width: N is then the bound's bits, and a dividend that fits 16 bits
-stays a 16-bit division (`trunc`, `udiv`/`umod`, `zext`), as a narrow one does (Elephant's
+largest length of a byte buffer. A dividend built from buffer lengths and constants is below a
+bound (aedsl/ir/bounds.py) that may need fewer bits than its width: N is then the bound's bits,
+and a dividend that fits 16 bits stays a 16-bit division (`trunc`, `udiv`/`umod`, `zext`), as a narrow one does (Elephant's
 `m / 20` of a message length, 65 bits of product on MSP430 before).
 
 Preserves: every function's results and memory effects (the identity above is exact; the unit
@@ -29,6 +28,7 @@ from __future__ import annotations
 
 from aedsl.knobs import Knob
 
+from ..bounds import value_bound
 from ..nodes import Block, Module, Op, Value, walk_ops
 from .common import Names, const_defs, knob_int
 
@@ -53,39 +53,6 @@ def _divisor(op: Op, consts: dict[int, int]) -> int | None:
     if c is None or not isinstance(x, Value) or not MIN_WIDTH <= x.width <= MAX_WIDTH or c < 3 or c & (c - 1) == 0:
         return None
     return c
-
-
-class _Bounds:
-    """Upper bounds of IR values from their defining ops (module docstring); 2^width - 1 when
-    nothing is known."""
-
-    def __init__(self, defs: dict[int, Op], consts: dict[int, int], buffer_bytes: int | None):
-        self.defs, self.consts, self.buffer_bytes = defs, consts, buffer_bytes
-
-    def of(self, v: Value, depth: int = 8) -> int:
-        top = (1 << v.width) - 1
-        d = self.defs.get(id(v))
-        if d is None or depth == 0:
-            return top
-        b = [self.of(a, depth - 1) if isinstance(a, Value) else top for a in d.args]
-        code = d.opcode
-        if code == "const":
-            return d.attrs["value"] & top
-        if code == "len":
-            return min(self.buffer_bytes or top, top)
-        if code in ("zext", "trunc"):
-            return min(b[0], top)
-        if code == "add":
-            return min(b[0] + b[1], top)
-        if code == "and":
-            return min(b[0], b[1], top)
-        if code == "shr":
-            return b[0] >> d.attrs["by"]
-        if code == "udiv" and self.consts.get(id(d.args[1])):
-            return b[0] // self.consts[id(d.args[1])]
-        if code == "select":
-            return min(max(b[1], b[2]), top)
-        return top
 
 
 def _narrow(op: Op, c: int, names: Names) -> list[Op]:
@@ -123,16 +90,16 @@ def _expand(op: Op, c: int, names: Names, bits: int | None = None) -> list[Op]:
     return out + [Op("sub", [r], [x, qc], loc=op.loc), Op("trunc", [op.results[0]], [r], loc=op.loc)]
 
 
-def _rewrite(block: Block, consts: dict[int, int], names: Names, bounds: _Bounds) -> bool:
+def _rewrite(block: Block, consts: dict[int, int], names: Names, bound) -> bool:
     changed, ops = False, []
     for op in block.ops:
         for region in op.regions:
-            changed |= _rewrite(region, consts, names, bounds)
+            changed |= _rewrite(region, consts, names, bound)
         c = _divisor(op, consts)
         if c is None:
             ops.append(op)
             continue
-        bits = bounds.of(op.args[0]).bit_length()
+        bits = bound(op.args[0]).bit_length()
         if bits < MIN_WIDTH and op.results[0].width >= 16:
             ops.extend(_narrow(op, c, names))
         else:
@@ -146,7 +113,6 @@ def run(module: Module, knobs: dict) -> Module:
     module = module.clone()
     limit = knob_int(knobs, "buffer_bytes")
     for fn in module.functions:
-        consts = const_defs(fn)
-        defs = {id(r): op for op in walk_ops(fn.body) for r in op.results}
-        _rewrite(fn.body, consts, Names(fn), _Bounds(defs, consts, limit))
+        defs = {r: op for op in walk_ops(fn.body) for r in op.results}
+        _rewrite(fn.body, const_defs(fn), Names(fn), lambda v: value_bound(v, defs, limit, depth=8))
     return module

@@ -667,19 +667,19 @@ elephant_dumbo_P_permute:
 
 
 ; --- elephant_dumbo_crypt: elephant_dumbo.crypt
-;     frame 368 bytes (124 spill slots, locals 120), saves nothing
-;     estimated 4582 bytes of code
+;     frame 364 bytes (122 spill slots, locals 120), saves nothing
+;     estimated 4552 bytes of code
 	.section .text.elephant_dumbo_crypt,"ax",@progbits
 	.local elephant_dumbo_crypt
 	.type elephant_dumbo_crypt, @function
 	.balign 2
 elephant_dumbo_crypt:
-	sub	#368, sp
-	mov	r12, 224(sp)
-	mov	r13, 228(sp)
-	mov	r15, 226(sp)
+	sub	#364, sp
+	mov	r12, 220(sp)
+	mov	r13, 224(sp)
+	mov	r15, 222(sp)
 	; elephant_dumbo.ae:77: blocks_c = 1 + m / block
-	mov	374(sp), r12
+	mov	370(sp), r12
 	mov	#20, r13
 	clr	r10
 	tst	r13
@@ -699,7 +699,7 @@ elephant_dumbo_crypt:
 	jnz	.Lelephant_dumbo_crypt_div3
 .Lelephant_dumbo_crypt_divend2:
 	; elephant_dumbo.ae:78: blocks_m = (m + block - 1) / block
-	mov	374(sp), r7
+	mov	370(sp), r7
 	add	#20, r7
 	sub	#1, r7
 	subc	r8, r8
@@ -1084,22 +1084,19 @@ elephant_dumbo_crypt:
 	mov	r11, r12
 	and	#63488, r12
 	bis	r12, r4
-	mov	r4, 210(sp)
+	mov	r4, 206(sp)
 	and	#2047, r11
 	and	#1, r15
 	swpb	r15
 	rlam.w	#3, r15
 	and	#63488, r15
 	bis	r15, r11
-	mov	r11, 208(sp)
+	mov	r11, 204(sp)
 	; elephant_dumbo.ae:77: blocks_c = 1 + m / block
-	mov	#0, r14
 	add	#1, r10
-	mov	r10, 206(sp)
-	addc	#0, r14
-	mov	r14, 204(sp)
+	mov	r10, 202(sp)
 	; elephant_dumbo.ae:79: blocks_ad = 1 + (12 + a) / block
-	mov	370(sp), r11
+	mov	366(sp), r11
 	add	#12, r11
 	mov	#20, r12
 	clr	r13
@@ -1119,47 +1116,40 @@ elephant_dumbo_crypt:
 	dec	r15
 	jnz	.Lelephant_dumbo_crypt_div7
 .Lelephant_dumbo_crypt_divend6:
-	mov	#0, r14
 	add	#1, r13
-	addc	#0, r14
+	mov	r13, 200(sp)
 	; elephant_dumbo.ae:81: steps = if blocks_ad - 1 < blocks_c + 1 then blocks_c + 1 else blocks_ad - 1
-	mov	r13, r10
-	mov	r13, 202(sp)
-	mov	r14, r11
-	mov	r14, 200(sp)
-	sub	#1, r10
-	subc	#0, r11
-	mov	206(sp), r12
-	mov	204(sp), r13
-	add	#1, r12
-	addc	#0, r13
-	cmp	r12, r10
-	mov	r11, r15
-	subc	r13, r15
+	mov	r13, r11
+	sub	#1, r11
+	subc	r12, r12
+	mov	202(sp), r13
+	add	#1, r13
+	cmp	r13, r11
+	mov	r12, r15
+	subc	#0, r15
 	subc	r14, r14
-	xor	r10, r12
-	and	r14, r12
-	xor	r12, r10
-	mov	r10, 198(sp)
 	xor	r11, r13
 	and	r14, r13
 	xor	r13, r11
-	mov	r11, 196(sp)
+	mov	r11, 198(sp)
+	and	r12, r14
+	xor	r14, r12
+	mov	r12, 196(sp)
 	; elephant_dumbo.ae:82: n = load_le(nonce, 0, 12) as u160
-	mov	228(sp), r11
+	mov	224(sp), r11
 	bit	#1, r11
 	jnz	.Lelephant_dumbo_crypt_bytes9
 .Lelephant_dumbo_crypt_words10:
-	mov	@r11+, 222(sp)
-	mov	@r11+, 220(sp)
 	mov	@r11+, 218(sp)
 	mov	@r11+, 216(sp)
 	mov	@r11+, 214(sp)
 	mov	@r11+, 212(sp)
+	mov	@r11+, 210(sp)
+	mov	@r11+, 208(sp)
 	jmp	.Lelephant_dumbo_crypt_join11
 .Lelephant_dumbo_crypt_bytes9:
 	mov	sp, r12
-	add	#248, r12
+	add	#244, r12
 	mov	r12, r13
 	mov	#12, r14
 .Lelephant_dumbo_crypt_cpy12:
@@ -1173,7 +1163,7 @@ elephant_dumbo_crypt:
 	jmp	.Lelephant_dumbo_crypt_words10
 .Lelephant_dumbo_crypt_join11:
 	; elephant_dumbo.ae:49: x = load_le(nonce, 0, 12) as u160 | (load_le(ad, 0, 8, a) as u160) << 96
-	mov	228(sp), r11
+	mov	224(sp), r11
 	bit	#1, r11
 	jnz	.Lelephant_dumbo_crypt_bytes14
 .Lelephant_dumbo_crypt_words15:
@@ -1186,7 +1176,7 @@ elephant_dumbo_crypt:
 	jmp	.Lelephant_dumbo_crypt_join16
 .Lelephant_dumbo_crypt_bytes14:
 	mov	sp, r12
-	add	#248, r12
+	add	#244, r12
 	mov	r12, r13
 	mov	#12, r14
 .Lelephant_dumbo_crypt_cpy17:
@@ -1199,8 +1189,8 @@ elephant_dumbo_crypt:
 	mov	r12, r11
 	jmp	.Lelephant_dumbo_crypt_words15
 .Lelephant_dumbo_crypt_join16:
-	mov	226(sp), r10
-	cmp	#8, 370(sp)
+	mov	222(sp), r10
+	cmp	#8, 366(sp)
 	jnc	.Lelephant_dumbo_crypt_bytes19
 	bit	#1, r10
 	jnz	.Lelephant_dumbo_crypt_bytes19
@@ -1212,10 +1202,10 @@ elephant_dumbo_crypt:
 	jmp	.Lelephant_dumbo_crypt_join21
 .Lelephant_dumbo_crypt_bytes19:
 	mov	sp, r11
-	add	#248, r11
+	add	#244, r11
 	mov	r11, r12
 	mov	#8, r13
-	mov	370(sp), r15
+	mov	366(sp), r15
 .Lelephant_dumbo_crypt_cpy22:
 	clr	r14
 	tst	r15
@@ -1232,7 +1222,7 @@ elephant_dumbo_crypt:
 	jmp	.Lelephant_dumbo_crypt_words20
 .Lelephant_dumbo_crypt_join21:
 	; elephant_dumbo.ae:50: return if a < 8 then x | ((1 as u160) << (8 * (12 + a))) else x
-	mov	370(sp), r14
+	mov	366(sp), r14
 	mov	r14, r13
 	add	#12, r13
 	rla	r13
@@ -1248,16 +1238,16 @@ elephant_dumbo_crypt:
 	cmp	#8, r14
 	subc	r15, r15
 	subc	r14, r14
-	mov	224(sp), r12
-	mov	2(r12), 234(sp)
-	mov	4(r12), 232(sp)
-	mov	6(r12), 230(sp)
-	mov	8(r12), 246(sp)
-	mov	10(r12), 244(sp)
-	mov	12(r12), 242(sp)
-	mov	14(r12), 240(sp)
-	mov	16(r12), 238(sp)
-	mov	18(r12), 236(sp)
+	mov	220(sp), r12
+	mov	2(r12), 230(sp)
+	mov	4(r12), 228(sp)
+	mov	6(r12), 226(sp)
+	mov	8(r12), 242(sp)
+	mov	10(r12), 240(sp)
+	mov	12(r12), 238(sp)
+	mov	14(r12), 236(sp)
+	mov	16(r12), 234(sp)
+	mov	18(r12), 232(sp)
 	mov	#1, r15
 	mov	#0, r4
 	mov	#0, r5
@@ -1409,17 +1399,17 @@ elephant_dumbo_crypt:
 	mov	#0, 58(sp)
 	mov	#0, 56(sp)
 	mov	#0, 54(sp)
-	mov	224(sp), r15
+	mov	220(sp), r15
 	mov	@r15, 160(sp)
-	mov	234(sp), 164(sp)
-	mov	232(sp), 180(sp)
-	mov	230(sp), 178(sp)
-	mov	246(sp), 176(sp)
-	mov	244(sp), 174(sp)
-	mov	242(sp), 162(sp)
-	mov	240(sp), 172(sp)
-	mov	238(sp), 170(sp)
-	mov	236(sp), 168(sp)
+	mov	230(sp), 164(sp)
+	mov	228(sp), 180(sp)
+	mov	226(sp), 178(sp)
+	mov	242(sp), 176(sp)
+	mov	240(sp), 174(sp)
+	mov	238(sp), 162(sp)
+	mov	236(sp), 172(sp)
+	mov	234(sp), 170(sp)
+	mov	232(sp), 168(sp)
 	cmp	198(sp), 134(sp)
 	mov	132(sp), r15
 	subc	196(sp), r15
@@ -1530,15 +1520,15 @@ elephant_dumbo_crypt:
 	bis	r14, r12
 	mov	r12, 80(sp)
 	; elephant_dumbo.ae:89: if i < blocks_m {
-	cmp	210(sp), r9
-	subc	208(sp), r10
+	cmp	206(sp), r9
+	subc	204(sp), r10
 	clr	r15
 	adc	r15
 	xor	#1, r15
 	tst	r15
 	jz	.Lelephant_dumbo_crypt_else31
 	; elephant_dumbo.ae:90: count = if m - off < block then m - off else block
-	mov	374(sp), r14
+	mov	370(sp), r14
 	mov	#0, r15
 	mov	r11, r13
 	sub	r13, r14
@@ -1566,47 +1556,47 @@ elephant_dumbo_crypt:
 	mov	160(sp), r15
 	xor	50(sp), r15
 	; elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
-	mov	222(sp), r4
+	mov	218(sp), r4
 	xor	r15, r4
 	mov	r15, 12(sp)
 	; elephant_dumbo.ae:91: store_le(out, off, load_le(in, off, block, count) ^ masked(n, cur ^ next), count)
 	mov	164(sp), r15
 	xor	110(sp), r15
 	; elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
-	mov	220(sp), r5
+	mov	216(sp), r5
 	xor	r15, r5
 	mov	r15, 14(sp)
 	; elephant_dumbo.ae:91: store_le(out, off, load_le(in, off, block, count) ^ masked(n, cur ^ next), count)
 	mov	180(sp), r15
 	xor	108(sp), r15
 	; elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
-	mov	218(sp), r6
+	mov	214(sp), r6
 	xor	r15, r6
 	mov	r15, 20(sp)
 	; elephant_dumbo.ae:91: store_le(out, off, load_le(in, off, block, count) ^ masked(n, cur ^ next), count)
 	mov	178(sp), r15
 	xor	104(sp), r15
 	; elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
-	mov	216(sp), r7
+	mov	212(sp), r7
 	xor	r15, r7
 	mov	r15, 22(sp)
 	; elephant_dumbo.ae:91: store_le(out, off, load_le(in, off, block, count) ^ masked(n, cur ^ next), count)
 	mov	176(sp), r15
 	xor	98(sp), r15
 	; elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
-	mov	214(sp), r8
+	mov	210(sp), r8
 	xor	r15, r8
 	mov	r15, 24(sp)
 	; elephant_dumbo.ae:91: store_le(out, off, load_le(in, off, block, count) ^ masked(n, cur ^ next), count)
 	mov	174(sp), r15
 	xor	96(sp), r15
 	; elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
-	mov	212(sp), r9
+	mov	208(sp), r9
 	xor	r15, r9
 	mov	r15, 26(sp)
 	; elephant_dumbo.ae:91: store_le(out, off, load_le(in, off, block, count) ^ masked(n, cur ^ next), count)
 	mov	r11, r10
-	add	372(sp), r10
+	add	368(sp), r10
 	cmp	#20, r14
 	jnc	.Lelephant_dumbo_crypt_bytes33
 	bit	#1, r10
@@ -1625,7 +1615,7 @@ elephant_dumbo_crypt:
 	jmp	.Lelephant_dumbo_crypt_join35
 .Lelephant_dumbo_crypt_bytes33:
 	mov	sp, r11
-	add	#248, r11
+	add	#244, r11
 	mov	r11, r12
 	mov	#20, r13
 	mov	@sp, r15
@@ -1645,54 +1635,54 @@ elephant_dumbo_crypt:
 	jmp	.Lelephant_dumbo_crypt_words34
 .Lelephant_dumbo_crypt_join35:
 	; elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
-	mov	r4, 268(sp)
-	mov	r5, 270(sp)
-	mov	r6, 272(sp)
-	mov	r7, 274(sp)
-	mov	r8, 276(sp)
-	mov	r9, 278(sp)
-	mov	28(sp), 280(sp)
-	mov	34(sp), 282(sp)
-	mov	36(sp), 284(sp)
-	mov	42(sp), 286(sp)
+	mov	r4, 264(sp)
+	mov	r5, 266(sp)
+	mov	r6, 268(sp)
+	mov	r7, 270(sp)
+	mov	r8, 272(sp)
+	mov	r9, 274(sp)
+	mov	28(sp), 276(sp)
+	mov	34(sp), 278(sp)
+	mov	36(sp), 280(sp)
+	mov	42(sp), 282(sp)
 	mov	sp, r12
-	add	#268, r12
+	add	#264, r12
 	mov	sp, r13
-	add	#288, r13
+	add	#284, r13
 	call	#elephant_dumbo_P_permute
 	; elephant_dumbo.ae:91: store_le(out, off, load_le(in, off, block, count) ^ masked(n, cur ^ next), count)
 	mov	136(sp), r5
-	xor	288(sp), r5
+	xor	284(sp), r5
 	xor	12(sp), r5
 	mov	138(sp), r6
-	xor	290(sp), r6
+	xor	286(sp), r6
 	xor	14(sp), r6
 	mov	140(sp), r7
-	xor	292(sp), r7
+	xor	288(sp), r7
 	xor	20(sp), r7
 	mov	142(sp), r8
-	xor	294(sp), r8
+	xor	290(sp), r8
 	xor	22(sp), r8
 	mov	146(sp), r9
-	xor	296(sp), r9
+	xor	292(sp), r9
 	xor	24(sp), r9
 	mov	148(sp), r10
-	xor	298(sp), r10
+	xor	294(sp), r10
 	xor	26(sp), r10
 	mov	150(sp), r11
-	xor	300(sp), r11
+	xor	296(sp), r11
 	xor	28(sp), r11
 	mov	154(sp), r12
-	xor	302(sp), r12
+	xor	298(sp), r12
 	xor	34(sp), r12
 	mov	156(sp), r14
-	xor	304(sp), r14
+	xor	300(sp), r14
 	xor	36(sp), r14
 	mov	166(sp), r15
-	xor	306(sp), r15
+	xor	302(sp), r15
 	xor	42(sp), r15
 	mov	10(sp), r13
-	add	376(sp), r13
+	add	372(sp), r13
 	cmp	#20, 0(sp)
 	jnc	.Lelephant_dumbo_crypt_bytes38
 	bit	#1, r13
@@ -1709,18 +1699,18 @@ elephant_dumbo_crypt:
 	mov	r15, 18(r13)
 	jmp	.Lelephant_dumbo_crypt_stored39
 .Lelephant_dumbo_crypt_bytes38:
-	mov	r5, 248(sp)
-	mov	r6, 250(sp)
-	mov	r7, 252(sp)
-	mov	r8, 254(sp)
-	mov	r9, 256(sp)
-	mov	r10, 258(sp)
-	mov	r11, 260(sp)
-	mov	r12, 262(sp)
-	mov	r14, 264(sp)
-	mov	r15, 266(sp)
+	mov	r5, 244(sp)
+	mov	r6, 246(sp)
+	mov	r7, 248(sp)
+	mov	r8, 250(sp)
+	mov	r9, 252(sp)
+	mov	r10, 254(sp)
+	mov	r11, 256(sp)
+	mov	r12, 258(sp)
+	mov	r14, 260(sp)
+	mov	r15, 262(sp)
 	mov	sp, r14
-	add	#248, r14
+	add	#244, r14
 	mov	@sp, r15
 	cmp	#20, r15
 	jnc	.Lelephant_dumbo_crypt_cnt40
@@ -1745,8 +1735,8 @@ elephant_dumbo_crypt:
 	sub	#1, r15
 	clr	r14
 	adc	r14
-	cmp	r13, 206(sp)
-	mov	204(sp), r15
+	cmp	r13, 202(sp)
+	mov	#0, r15
 	subc	r12, r15
 	clr	r15
 	adc	r15
@@ -1768,12 +1758,12 @@ elephant_dumbo_crypt:
 	mov	44(sp), r15
 	sub	#20, r9
 	subc	#0, r15
-	mov	374(sp), r4
+	mov	370(sp), r4
 	mov	#0, r10
 	sub	r9, r4
 	subc	r15, r10
 	; elephant_dumbo.ae:42: x = load_le(buf, off, block, count)
-	add	380(sp), r9
+	add	376(sp), r9
 	cmp	#20, r4
 	jnc	.Lelephant_dumbo_crypt_bytes44
 	bit	#1, r9
@@ -1792,7 +1782,7 @@ elephant_dumbo_crypt:
 	jmp	.Lelephant_dumbo_crypt_join46
 .Lelephant_dumbo_crypt_bytes44:
 	mov	sp, r11
-	add	#248, r11
+	add	#244, r11
 	mov	r11, r12
 	mov	#20, r13
 	mov	r4, r15
@@ -1965,60 +1955,60 @@ elephant_dumbo_crypt:
 	xor	r5, r7
 	; elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
 	xor	78(sp), r7
-	mov	r7, 268(sp)
-	mov	r8, 270(sp)
-	mov	r9, 272(sp)
-	mov	r10, 274(sp)
-	mov	r11, 276(sp)
-	mov	r12, 278(sp)
-	mov	r13, 280(sp)
-	mov	r14, 282(sp)
-	mov	r15, 284(sp)
-	mov	r4, 286(sp)
+	mov	r7, 264(sp)
+	mov	r8, 266(sp)
+	mov	r9, 268(sp)
+	mov	r10, 270(sp)
+	mov	r11, 272(sp)
+	mov	r12, 274(sp)
+	mov	r13, 276(sp)
+	mov	r14, 278(sp)
+	mov	r15, 280(sp)
+	mov	r4, 282(sp)
 	mov	sp, r12
-	add	#268, r12
+	add	#264, r12
 	mov	sp, r13
-	add	#308, r13
+	add	#304, r13
 	call	#elephant_dumbo_P_permute
 	; elephant_dumbo.ae:94: tag = tag ^ masked(padded(c, off - block, m - (off - block)), prev ^ next)
 	mov	130(sp), r15
-	xor	308(sp), r15
+	xor	304(sp), r15
 	xor	78(sp), r15
 	mov	r15, 130(sp)
 	mov	128(sp), r15
-	xor	310(sp), r15
+	xor	306(sp), r15
 	xor	76(sp), r15
 	mov	r15, 128(sp)
 	mov	126(sp), r15
-	xor	312(sp), r15
+	xor	308(sp), r15
 	xor	74(sp), r15
 	mov	r15, 126(sp)
 	mov	124(sp), r15
-	xor	314(sp), r15
+	xor	310(sp), r15
 	xor	68(sp), r15
 	mov	r15, 124(sp)
 	mov	122(sp), r15
-	xor	316(sp), r15
+	xor	312(sp), r15
 	xor	66(sp), r15
 	mov	r15, 122(sp)
 	mov	120(sp), r15
-	xor	318(sp), r15
+	xor	314(sp), r15
 	xor	64(sp), r15
 	mov	r15, 120(sp)
 	mov	118(sp), r15
-	xor	320(sp), r15
+	xor	316(sp), r15
 	xor	62(sp), r15
 	mov	r15, 118(sp)
 	mov	116(sp), r15
-	xor	322(sp), r15
+	xor	318(sp), r15
 	xor	58(sp), r15
 	mov	r15, 116(sp)
 	mov	114(sp), r15
-	xor	324(sp), r15
+	xor	320(sp), r15
 	xor	56(sp), r15
 	mov	r15, 114(sp)
 	mov	112(sp), r15
-	xor	326(sp), r15
+	xor	322(sp), r15
 	xor	54(sp), r15
 	mov	r15, 112(sp)
 .Lelephant_dumbo_crypt_else42:
@@ -2028,9 +2018,9 @@ elephant_dumbo_crypt:
 	mov	132(sp), r12
 	add	#1, r11
 	addc	#0, r12
-	cmp	202(sp), r11
+	cmp	200(sp), r11
 	mov	r12, r15
-	subc	200(sp), r15
+	subc	#0, r15
 	clr	r15
 	adc	r15
 	xor	#1, r15
@@ -2063,14 +2053,14 @@ elephant_dumbo_crypt:
 	bis	r11, r12
 	add	r14, r9
 	addc	r15, r12
-	mov	370(sp), r4
+	mov	366(sp), r4
 	add	#12, r4
 	mov	#0, r10
 	sub	r9, r4
 	subc	r12, r10
 	sub	#12, r9
 	; elephant_dumbo.ae:42: x = load_le(buf, off, block, count)
-	add	226(sp), r9
+	add	222(sp), r9
 	cmp	#20, r4
 	jnc	.Lelephant_dumbo_crypt_bytes56
 	bit	#1, r9
@@ -2089,7 +2079,7 @@ elephant_dumbo_crypt:
 	jmp	.Lelephant_dumbo_crypt_join58
 .Lelephant_dumbo_crypt_bytes56:
 	mov	sp, r11
-	add	#248, r11
+	add	#244, r11
 	mov	r11, r12
 	mov	#20, r13
 	mov	r4, r15
@@ -2262,51 +2252,51 @@ elephant_dumbo_crypt:
 	xor	r5, r7
 	; elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
 	xor	50(sp), r7
-	mov	r7, 268(sp)
-	mov	r8, 270(sp)
-	mov	r9, 272(sp)
-	mov	r10, 274(sp)
-	mov	r11, 276(sp)
-	mov	r12, 278(sp)
-	mov	r13, 280(sp)
-	mov	r14, 282(sp)
-	mov	r15, 284(sp)
-	mov	r4, 286(sp)
+	mov	r7, 264(sp)
+	mov	r8, 266(sp)
+	mov	r9, 268(sp)
+	mov	r10, 270(sp)
+	mov	r11, 272(sp)
+	mov	r12, 274(sp)
+	mov	r13, 276(sp)
+	mov	r14, 278(sp)
+	mov	r15, 280(sp)
+	mov	r4, 282(sp)
 	mov	sp, r12
-	add	#268, r12
+	add	#264, r12
 	mov	sp, r13
-	add	#328, r13
+	add	#324, r13
 	call	#elephant_dumbo_P_permute
 	; elephant_dumbo.ae:97: tag = tag ^ masked(ad_block(ad, i + 1), next)
 	mov	130(sp), r6
-	xor	328(sp), r6
+	xor	324(sp), r6
 	xor	50(sp), r6
 	mov	128(sp), r7
-	xor	330(sp), r7
+	xor	326(sp), r7
 	xor	110(sp), r7
 	mov	126(sp), r8
-	xor	332(sp), r8
+	xor	328(sp), r8
 	xor	108(sp), r8
 	mov	124(sp), r9
-	xor	334(sp), r9
+	xor	330(sp), r9
 	xor	104(sp), r9
 	mov	122(sp), r10
-	xor	336(sp), r10
+	xor	332(sp), r10
 	xor	98(sp), r10
 	mov	120(sp), r11
-	xor	338(sp), r11
+	xor	334(sp), r11
 	xor	96(sp), r11
 	mov	118(sp), r12
-	xor	340(sp), r12
+	xor	336(sp), r12
 	xor	92(sp), r12
 	mov	116(sp), r13
-	xor	342(sp), r13
+	xor	338(sp), r13
 	xor	88(sp), r13
 	mov	114(sp), r14
-	xor	344(sp), r14
+	xor	340(sp), r14
 	xor	86(sp), r14
 	mov	112(sp), r15
-	xor	346(sp), r15
+	xor	342(sp), r15
 	xor	80(sp), r15
 	jmp	.Lelephant_dumbo_crypt_endif55
 .Lelephant_dumbo_crypt_else54:
@@ -2382,56 +2372,56 @@ elephant_dumbo_crypt:
 .Lelephant_dumbo_crypt_done30:
 	; elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
 	mov	112(sp), r14
-	xor	236(sp), r14
+	xor	232(sp), r14
 	mov	114(sp), r13
-	xor	238(sp), r13
+	xor	234(sp), r13
 	mov	116(sp), r12
-	xor	240(sp), r12
+	xor	236(sp), r12
 	mov	118(sp), r11
-	xor	242(sp), r11
+	xor	238(sp), r11
 	mov	120(sp), r10
-	xor	244(sp), r10
+	xor	240(sp), r10
 	mov	122(sp), r9
-	xor	246(sp), r9
+	xor	242(sp), r9
 	mov	124(sp), r8
-	xor	230(sp), r8
+	xor	226(sp), r8
 	mov	126(sp), r7
-	xor	232(sp), r7
+	xor	228(sp), r7
 	mov	128(sp), r6
-	xor	234(sp), r6
+	xor	230(sp), r6
 	mov	130(sp), r5
-	mov	224(sp), r15
+	mov	220(sp), r15
 	xor	@r15, r5
-	mov	r5, 268(sp)
-	mov	r6, 270(sp)
-	mov	r7, 272(sp)
-	mov	r8, 274(sp)
-	mov	r9, 276(sp)
-	mov	r10, 278(sp)
-	mov	r11, 280(sp)
-	mov	r12, 282(sp)
-	mov	r13, 284(sp)
-	mov	r14, 286(sp)
+	mov	r5, 264(sp)
+	mov	r6, 266(sp)
+	mov	r7, 268(sp)
+	mov	r8, 270(sp)
+	mov	r9, 272(sp)
+	mov	r10, 274(sp)
+	mov	r11, 276(sp)
+	mov	r12, 278(sp)
+	mov	r13, 280(sp)
+	mov	r14, 282(sp)
 	mov	sp, r12
-	add	#268, r12
+	add	#264, r12
 	mov	sp, r13
-	add	#348, r13
+	add	#344, r13
 	call	#elephant_dumbo_P_permute
-	mov	348(sp), r11
-	mov	224(sp), r15
+	mov	344(sp), r11
+	mov	220(sp), r15
 	xor	@r15, r11
-	mov	234(sp), r12
-	xor	350(sp), r12
-	mov	232(sp), r13
-	xor	352(sp), r13
-	mov	230(sp), r14
-	xor	354(sp), r14
-	mov	384(sp), r10
+	mov	230(sp), r12
+	xor	346(sp), r12
+	mov	228(sp), r13
+	xor	348(sp), r13
+	mov	226(sp), r14
+	xor	350(sp), r14
+	mov	380(sp), r10
 	mov	r11, 0(r10)
 	mov	r12, 2(r10)
 	mov	r13, 4(r10)
 	mov	r14, 6(r10)
-	add	#368, sp
+	add	#364, sp
 	ret
 	.size elephant_dumbo_crypt, .-elephant_dumbo_crypt
 
