@@ -32,6 +32,7 @@ from aedsl.ir.passes.table_fusion import fused_tables
 from aedsl.codegen import accel, copies, dce, reloads, rename, slot_registers
 from aedsl.codegen.emit import SpecLines
 from aedsl.codegen.calls import IncomingWords
+from aedsl.codegen.fold_copies import fold_copies
 from aedsl.codegen.interface import COMMUTE, DCE, JUMPS, REGALLOC, SCHEDULE, Backend, MirContext, MirPass
 from aedsl.codegen.unit import BLOCK_ENTRIES, Entry
 from aedsl.codegen.mir import Frame, Imm, Inc, Ind, Lbl, Mem, MFunction, MInst, R
@@ -313,6 +314,7 @@ MIR_PIPELINE = [
     MirPass("carry_masks", lambda mf, ctx: peephole.carry_masks(mf, ctx.machine)),   # mov #0, d .. subc #0, d -> subc d, d
     MirPass("masked_rotations", lambda mf, ctx: masked_rotations(mf, ctx.machine, ctx.chip.isa == "msp430x")),  # rotl k & M -> shl k
     MirPass("bit_shifts", lambda mf, ctx: peephole.bit_shifts(mf, ctx.machine)),    # bit #1, r .. rra r -> rra r
+    MirPass("fold_copies", lambda mf, ctx: fold_copies(mf, ctx.machine)),    # mov x, t; op t, y -> op x, y
     JUMPS,
 ]
 

@@ -2573,7 +2573,7 @@ grain128aeadv2_crypt:
 
 ; --- grain128aeadv2_init: grain128aeadv2.init
 ;     frame 102 bytes (51 spill slots, locals 0), saves nothing
-;     estimated 3864 bytes of code
+;     estimated 3792 bytes of code
 	.section .text.grain128aeadv2_init,"ax",@progbits
 	.local grain128aeadv2_init
 	.type grain128aeadv2_init, @function
@@ -2965,18 +2965,13 @@ grain128aeadv2_init:
 	xor	r5, r4
 	; grain128aeadv2.ae:157: return s ^ fed, b ^ fed
 	xor	r14, r4
-	mov	46(sp), r15
-	mov	r15, 18(sp)
-	mov	44(sp), r15
-	mov	r15, 46(sp)
-	mov	42(sp), r15
-	mov	r15, 44(sp)
-	mov	50(sp), r15
-	mov	r15, 42(sp)
+	mov	46(sp), 18(sp)
+	mov	44(sp), 46(sp)
+	mov	42(sp), 44(sp)
+	mov	50(sp), 42(sp)
 	mov	r7, 50(sp)
 	mov	r5, 30(sp)
-	mov	68(sp), r15
-	mov	r15, 48(sp)
+	mov	68(sp), 48(sp)
 	mov	r4, 68(sp)
 	mov	r10, 40(sp)
 	mov	r11, r10
@@ -2984,8 +2979,7 @@ grain128aeadv2_init:
 	mov	r12, 34(sp)
 	mov	r13, r12
 	mov	r9, r13
-	mov	66(sp), r15
-	mov	r15, 8(sp)
+	mov	66(sp), 8(sp)
 	mov	r8, 66(sp)
 	dec	70(sp)
 	jnz	.Lgrain128aeadv2_init_loop1
@@ -3369,19 +3363,13 @@ grain128aeadv2_init:
 	mov	52(sp), r7
 	xor	r14, r7
 	; grain128aeadv2.ae:136: kl = kl >> par
-	mov	46(sp), r15
-	mov	r15, 18(sp)
-	mov	44(sp), r15
-	mov	r15, 46(sp)
-	mov	42(sp), r15
-	mov	r15, 44(sp)
-	mov	50(sp), r15
-	mov	r15, 42(sp)
+	mov	46(sp), 18(sp)
+	mov	44(sp), 46(sp)
+	mov	42(sp), 44(sp)
+	mov	50(sp), 42(sp)
 	mov	r6, 50(sp)
-	mov	48(sp), r15
-	mov	r15, 30(sp)
-	mov	68(sp), r15
-	mov	r15, 48(sp)
+	mov	48(sp), 30(sp)
+	mov	68(sp), 48(sp)
 	mov	r7, 68(sp)
 	mov	r10, 40(sp)
 	mov	r11, r10
@@ -3389,24 +3377,16 @@ grain128aeadv2_init:
 	mov	r12, 34(sp)
 	mov	r13, r12
 	mov	r9, r13
-	mov	66(sp), r15
-	mov	r15, 8(sp)
+	mov	66(sp), 8(sp)
 	mov	r8, 66(sp)
 	mov	82(sp), r14
-	mov	80(sp), r15
-	mov	r15, 82(sp)
-	mov	78(sp), r15
-	mov	r15, 80(sp)
-	mov	#0, r15
-	mov	r15, 78(sp)
-	mov	76(sp), r15
-	mov	r15, 58(sp)
-	mov	74(sp), r15
-	mov	r15, 76(sp)
-	mov	72(sp), r15
-	mov	r15, 74(sp)
-	mov	#0, r15
-	mov	r15, 72(sp)
+	mov	80(sp), 82(sp)
+	mov	78(sp), 80(sp)
+	mov	#0, 78(sp)
+	mov	76(sp), 58(sp)
+	mov	74(sp), 76(sp)
+	mov	72(sp), 74(sp)
+	mov	#0, 72(sp)
 	dec	86(sp)
 	jnz	.Lgrain128aeadv2_init_loop3
 .Lgrain128aeadv2_init_done4:
@@ -3772,18 +3752,13 @@ grain128aeadv2_init:
 	xor	r8, r7
 	xor	r4, r7
 	; grain128aeadv2.ae:142: acc = cat(y, acc[63:par])
-	mov	46(sp), r15
-	mov	r15, 18(sp)
-	mov	44(sp), r15
-	mov	r15, 46(sp)
-	mov	42(sp), r15
-	mov	r15, 44(sp)
-	mov	50(sp), r15
-	mov	r15, 42(sp)
+	mov	46(sp), 18(sp)
+	mov	44(sp), 46(sp)
+	mov	42(sp), 44(sp)
+	mov	50(sp), 42(sp)
 	mov	r14, 50(sp)
 	mov	r4, 30(sp)
-	mov	68(sp), r15
-	mov	r15, 48(sp)
+	mov	68(sp), 48(sp)
 	mov	r7, 68(sp)
 	mov	r10, 40(sp)
 	mov	r11, r10
@@ -3791,15 +3766,11 @@ grain128aeadv2_init:
 	mov	r12, 34(sp)
 	mov	r13, r12
 	mov	8(sp), r13
-	mov	66(sp), r15
-	mov	r15, 8(sp)
+	mov	66(sp), 8(sp)
 	mov	r9, 66(sp)
-	mov	94(sp), r15
-	mov	r15, 96(sp)
-	mov	92(sp), r15
-	mov	r15, 94(sp)
-	mov	90(sp), r15
-	mov	r15, 92(sp)
+	mov	94(sp), 96(sp)
+	mov	92(sp), 94(sp)
+	mov	90(sp), 92(sp)
 	mov	r6, 90(sp)
 	dec	84(sp)
 	jnz	.Lgrain128aeadv2_init_loop5
@@ -4166,17 +4137,13 @@ grain128aeadv2_init:
 	xor	r9, r7
 	xor	r6, r7
 	; grain128aeadv2.ae:147: sr = cat(y, sr[63:par])
-	mov	46(sp), r15
-	mov	r15, 18(sp)
-	mov	44(sp), r15
-	mov	r15, 46(sp)
+	mov	46(sp), 18(sp)
+	mov	44(sp), 46(sp)
 	mov	r4, 44(sp)
-	mov	50(sp), r15
-	mov	r15, 42(sp)
+	mov	50(sp), 42(sp)
 	mov	r5, 50(sp)
 	mov	r6, 30(sp)
-	mov	68(sp), r15
-	mov	r15, 48(sp)
+	mov	68(sp), 48(sp)
 	mov	r7, 68(sp)
 	mov	r10, 40(sp)
 	mov	r11, r10
@@ -4184,14 +4151,11 @@ grain128aeadv2_init:
 	mov	r12, 34(sp)
 	mov	r13, r12
 	mov	8(sp), r13
-	mov	66(sp), r15
-	mov	r15, 8(sp)
+	mov	66(sp), 8(sp)
 	mov	r14, 66(sp)
 	mov	64(sp), r14
-	mov	62(sp), r15
-	mov	r15, 64(sp)
-	mov	60(sp), r15
-	mov	r15, 62(sp)
+	mov	62(sp), 64(sp)
+	mov	60(sp), 62(sp)
 	mov	r8, 60(sp)
 	dec	88(sp)
 	jnz	.Lgrain128aeadv2_init_loop7

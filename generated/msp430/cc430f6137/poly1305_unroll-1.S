@@ -183,7 +183,7 @@ poly1305_setup:
 
 ; --- poly1305_block: poly1305.block
 ;     frame 20 bytes (0 spill slots, locals 20), saves r6, r7, r8, r9, r10
-;     estimated 700 bytes of code
+;     estimated 698 bytes of code
 	.section .text.poly1305_block,"ax",@progbits
 	.global poly1305_block
 	.type poly1305_block, @function
@@ -507,8 +507,7 @@ poly1305_block:
 	; poly1305.ae:64: @unroll(unroll)
 .Lpoly1305_block_loop5:
 	; poly1305.ae:66: h[i] = g[i]
-	mov	@r14, r15
-	mov	r15, 0(r12)
+	mov	@r14, 0(r12)
 	add	#2, r14
 	add	#2, r12
 	dec	r13

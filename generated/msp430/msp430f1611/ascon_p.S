@@ -478,7 +478,7 @@ ascon_p_round:
 
 ; --- ascon_p_permute_words: ascon_p.permute_words
 ;     frame 58 bytes (29 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1108 bytes of code
+;     estimated 1106 bytes of code
 	.section .text.ascon_p_permute_words,"ax",@progbits
 	.global ascon_p_permute_words
 	.type ascon_p_permute_words, @function
@@ -493,10 +493,9 @@ ascon_p_permute_words:
 	push	r4
 	sub	#58, sp
 	mov	74(sp), r7
-	mov	76(sp), r10
 	; ascon_p.ae:47: for i in 16 - rounds..16 {
 	mov	#16, r11
-	sub	r10, r11
+	sub	76(sp), r11
 	mov.b	r11, r11
 	mov	r11, 56(sp)
 	mov	@r12+, 0(sp)

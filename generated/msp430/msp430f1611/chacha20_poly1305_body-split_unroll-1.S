@@ -2122,7 +2122,7 @@ chacha20_poly1305_C_block:
 
 ; --- chacha20_poly1305_P_block: chacha20_poly1305.P.block
 ;     frame 20 bytes (0 spill slots, locals 20), saves nothing
-;     estimated 800 bytes of code
+;     estimated 798 bytes of code
 	.section .text.chacha20_poly1305_P_block,"ax",@progbits
 	.local chacha20_poly1305_P_block
 	.type chacha20_poly1305_P_block, @function
@@ -2497,8 +2497,7 @@ chacha20_poly1305_P_block:
 	; poly1305.ae:64: @unroll(unroll)
 .Lchacha20_poly1305_P_block_loop5:
 	; poly1305.ae:66: h[i] = g[i]
-	mov	@r14, r15
-	mov	r15, 0(r12)
+	mov	@r14, 0(r12)
 	add	#2, r14
 	add	#2, r12
 	dec	r13

@@ -61,7 +61,7 @@ photon_beetle_aead128_key_setup:
 
 ; --- photon_beetle_aead128_encrypt_with: photon_beetle_aead128.encrypt_with
 ;     frame 78 bytes (15 spill slots, locals 48), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1302 bytes of code
+;     estimated 1296 bytes of code
 	.section .text.photon_beetle_aead128_encrypt_with,"ax",@progbits
 	.global photon_beetle_aead128_encrypt_with
 	.type photon_beetle_aead128_encrypt_with, @function
@@ -123,16 +123,13 @@ photon_beetle_aead128_encrypt_with:
 	mov	@r12, 46(sp)
 	mov	r15, 48(sp)
 	mov	6(r12), r15
-	mov	4(r12), r14
-	mov	r14, 50(sp)
+	mov	4(r12), 50(sp)
 	mov	r15, 52(sp)
 	mov	10(r12), r15
-	mov	8(r12), r14
-	mov	r14, 54(sp)
+	mov	8(r12), 54(sp)
 	mov	r15, 56(sp)
 	mov	14(r12), r15
-	mov	12(r12), r14
-	mov	r14, 58(sp)
+	mov	12(r12), 58(sp)
 	mov	r15, 60(sp)
 	; photon_beetle_aead128.ae:115: if (a == 0) & (m == 0) {
 	mov	r10, r15
@@ -597,7 +594,7 @@ photon_beetle_aead128_encrypt_with:
 
 ; --- photon_beetle_aead128_decrypt_with: photon_beetle_aead128.decrypt_with
 ;     frame 102 bytes (27 spill slots, locals 48), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1554 bytes of code
+;     estimated 1548 bytes of code
 	.section .text.photon_beetle_aead128_decrypt_with,"ax",@progbits
 	.global photon_beetle_aead128_decrypt_with
 	.type photon_beetle_aead128_decrypt_with, @function
@@ -672,16 +669,13 @@ photon_beetle_aead128_decrypt_with:
 	mov	@r5, 70(sp)
 	mov	r15, 72(sp)
 	mov	6(r5), r15
-	mov	4(r5), r12
-	mov	r12, 74(sp)
+	mov	4(r5), 74(sp)
 	mov	r15, 76(sp)
 	mov	10(r5), r15
-	mov	8(r5), r12
-	mov	r12, 78(sp)
+	mov	8(r5), 78(sp)
 	mov	r15, 80(sp)
 	mov	14(r5), r15
-	mov	12(r5), r12
-	mov	r12, 82(sp)
+	mov	12(r5), 82(sp)
 	mov	r15, 84(sp)
 	; photon_beetle_aead128.ae:143: if (a == 0) & (m == 0) {
 	tst	r14

@@ -6,7 +6,7 @@
 
 ; --- skinny128_384plus_key_schedule: skinny128_384plus.key_schedule
 ;     frame 38 bytes (19 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 670 bytes of code
+;     estimated 658 bytes of code
 	.section .text.skinny128_384plus_key_schedule,"ax",@progbits
 	.global skinny128_384plus_key_schedule
 	.type skinny128_384plus_key_schedule, @function
@@ -221,18 +221,15 @@ skinny128_384plus_key_schedule:
 	mov	r6, 6(r13)
 	; skinny128_384plus.ae:87: return cat(x, t[63:0])
 	add	#8, r13
-	mov	34(sp), r6
-	mov	r6, 10(sp)
+	mov	34(sp), 10(sp)
 	mov	r9, 34(sp)
-	mov	32(sp), r9
-	mov	r9, 4(sp)
+	mov	32(sp), 4(sp)
 	mov	r7, 32(sp)
 	mov	30(sp), r6
 	mov	r15, 30(sp)
 	mov	28(sp), r7
 	mov	r8, 28(sp)
-	mov	26(sp), r15
-	mov	r15, 6(sp)
+	mov	26(sp), 6(sp)
 	mov	r4, 26(sp)
 	mov	24(sp), r8
 	mov	r10, 24(sp)
@@ -240,17 +237,14 @@ skinny128_384plus_key_schedule:
 	mov	r14, 22(sp)
 	mov	20(sp), r10
 	mov	r11, 20(sp)
-	mov	18(sp), r15
-	mov	r15, 0(sp)
+	mov	18(sp), 0(sp)
 	mov	r5, 18(sp)
 	mov	16(sp), r11
-	mov	2(sp), r15
-	mov	r15, 16(sp)
+	mov	2(sp), 16(sp)
 	mov	14(sp), r14
 	mov	r12, 14(sp)
 	mov	12(sp), r5
-	mov	8(sp), r15
-	mov	r15, 12(sp)
+	mov	8(sp), 12(sp)
 	dec	36(sp)
 	jnz	.Lskinny128_384plus_key_schedule_loop1
 .Lskinny128_384plus_key_schedule_done2:

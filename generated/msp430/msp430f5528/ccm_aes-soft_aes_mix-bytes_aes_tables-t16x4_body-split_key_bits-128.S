@@ -113,7 +113,7 @@ ccm_key_setup:
 
 ; --- ccm_encrypt_with: ccm.encrypt_with
 ;     frame 184 bytes (34 spill slots, locals 108), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1728 bytes of code
+;     estimated 1726 bytes of code
 	.section .text.ccm_encrypt_with,"ax",@progbits
 	.global ccm_encrypt_with
 	.type ccm_encrypt_with, @function
@@ -123,8 +123,7 @@ ccm_encrypt_with:
 	sub	#184, sp
 	mov	r14, 28(sp)
 	mov	#13, r9
-	mov	r14, r8
-	cmp	r8, r9
+	cmp	r14, r9
 	clr	r7
 	adc	r7
 	mov	r14, r9
@@ -697,7 +696,7 @@ ccm_encrypt_with:
 
 ; --- ccm_decrypt_with: ccm.decrypt_with
 ;     frame 206 bytes (45 spill slots, locals 108), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2594 bytes of code
+;     estimated 2592 bytes of code
 	.section .text.ccm_decrypt_with,"ax",@progbits
 	.global ccm_decrypt_with
 	.type ccm_decrypt_with, @function
@@ -707,8 +706,7 @@ ccm_decrypt_with:
 	sub	#206, sp
 	mov	r14, 32(sp)
 	mov	#13, r9
-	mov	r14, r8
-	cmp	r8, r9
+	cmp	r14, r9
 	clr	r7
 	adc	r7
 	mov	r14, r9

@@ -2040,7 +2040,7 @@ chacha20_poly1305_C_block:
 
 ; --- chacha20_poly1305_P_block: chacha20_poly1305.P.block
 ;     frame 20 bytes (0 spill slots, locals 20), saves nothing
-;     estimated 696 bytes of code
+;     estimated 694 bytes of code
 	.section .text.chacha20_poly1305_P_block,"ax",@progbits
 	.local chacha20_poly1305_P_block
 	.type chacha20_poly1305_P_block, @function
@@ -2363,8 +2363,7 @@ chacha20_poly1305_P_block:
 	; poly1305.ae:64: @unroll(unroll)
 .Lchacha20_poly1305_P_block_loop5:
 	; poly1305.ae:66: h[i] = g[i]
-	mov	@r14, r15
-	mov	r15, 0(r12)
+	mov	@r14, 0(r12)
 	add	#2, r14
 	add	#2, r12
 	dec	r13

@@ -668,7 +668,7 @@ elephant_dumbo_P_permute:
 
 ; --- elephant_dumbo_crypt: elephant_dumbo.crypt
 ;     frame 364 bytes (122 spill slots, locals 120), saves nothing
-;     estimated 4552 bytes of code
+;     estimated 4510 bytes of code
 	.section .text.elephant_dumbo_crypt,"ax",@progbits
 	.local elephant_dumbo_crypt
 	.type elephant_dumbo_crypt, @function
@@ -1530,8 +1530,7 @@ elephant_dumbo_crypt:
 	; elephant_dumbo.ae:90: count = if m - off < block then m - off else block
 	mov	370(sp), r14
 	mov	#0, r15
-	mov	r11, r13
-	sub	r13, r14
+	sub	r11, r14
 	subc	44(sp), r15
 	cmp	#20, r14
 	subc	#0, r15
@@ -2321,46 +2320,26 @@ elephant_dumbo_crypt:
 	mov	r13, 116(sp)
 	mov	r14, 114(sp)
 	mov	r15, 112(sp)
-	mov	160(sp), r15
-	mov	r15, 78(sp)
-	mov	164(sp), r15
-	mov	r15, 76(sp)
-	mov	180(sp), r15
-	mov	r15, 74(sp)
-	mov	178(sp), r15
-	mov	r15, 68(sp)
-	mov	176(sp), r15
-	mov	r15, 66(sp)
-	mov	174(sp), r15
-	mov	r15, 64(sp)
-	mov	162(sp), r15
-	mov	r15, 62(sp)
-	mov	172(sp), r15
-	mov	r15, 58(sp)
-	mov	170(sp), r15
-	mov	r15, 56(sp)
-	mov	168(sp), r15
-	mov	r15, 54(sp)
-	mov	50(sp), r15
-	mov	r15, 160(sp)
-	mov	110(sp), r15
-	mov	r15, 164(sp)
-	mov	108(sp), r15
-	mov	r15, 180(sp)
-	mov	104(sp), r15
-	mov	r15, 178(sp)
-	mov	98(sp), r15
-	mov	r15, 176(sp)
-	mov	96(sp), r15
-	mov	r15, 174(sp)
-	mov	92(sp), r15
-	mov	r15, 162(sp)
-	mov	88(sp), r15
-	mov	r15, 172(sp)
-	mov	86(sp), r15
-	mov	r15, 170(sp)
-	mov	80(sp), r15
-	mov	r15, 168(sp)
+	mov	160(sp), 78(sp)
+	mov	164(sp), 76(sp)
+	mov	180(sp), 74(sp)
+	mov	178(sp), 68(sp)
+	mov	176(sp), 66(sp)
+	mov	174(sp), 64(sp)
+	mov	162(sp), 62(sp)
+	mov	172(sp), 58(sp)
+	mov	170(sp), 56(sp)
+	mov	168(sp), 54(sp)
+	mov	50(sp), 160(sp)
+	mov	110(sp), 164(sp)
+	mov	108(sp), 180(sp)
+	mov	104(sp), 178(sp)
+	mov	98(sp), 176(sp)
+	mov	96(sp), 174(sp)
+	mov	92(sp), 162(sp)
+	mov	88(sp), 172(sp)
+	mov	86(sp), 170(sp)
+	mov	80(sp), 168(sp)
 	add	#1, 134(sp)
 	addc	#0, 132(sp)
 	cmp	198(sp), 134(sp)
