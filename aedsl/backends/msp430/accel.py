@@ -24,7 +24,7 @@ by `aedsl/codegen/accel` (`AccelSelection`) from the loop's dataflow (one key, d
 from __future__ import annotations
 
 from aedsl.chips import aes_key_lengths, aes_latencies
-from aedsl.codegen.mir import Frame, Imm, Lbl, Mem, MInst, R
+from aedsl.codegen.mir import Frame, Imm, Ind, Lbl, Mem, MInst, R
 from aedsl.codegen.select_base import SelectError
 from aedsl.codegen.accel import SCHEDULE_VALUES, AccelConfig, AccelPorts, AccelSelection
 
@@ -81,10 +81,33 @@ def _swap(limb):
     return None
 
 
+def _top_of_words(limbs: list) -> Mem | None:
+    """The address just above `limbs` when they are consecutive words of memory through one
+    register or in the frame (limb j at the first one's address + 2j), else None."""
+    limbs = [Mem(x.reg, 0) if isinstance(x, Ind) else x for x in limbs]
+    if len(limbs) < 2 or not all(isinstance(x, Mem) and x.base is not None for x in limbs):
+        return None
+    first, n = limbs[0], len(limbs)
+    if any(x.base != first.base for x in limbs):
+        return None
+    d = first.disp
+    if isinstance(d, int):
+        if [x.disp for x in limbs] != [d + 2 * j for j in range(n)]:
+            return None
+        return Mem(first.base, d + 2 * n)
+    if isinstance(d, Frame):
+        if [x.disp for x in limbs] != [Frame(d.kind, d.key, d.extra + 2 * j) for j in range(n)]:
+            return None
+        return Mem(first.base, Frame(d.kind, d.key, d.extra + 2 * n))
+    return None
+
+
 class Msp430Accel(AccelSelection):
     """Selector hooks of `AccelSelection` for the AES128 and AES256 modules."""
 
-    def configure_accel(self, chip, schedule: str, chain: str = "xor_in") -> None:
+    def configure_accel(self, chip, schedule: str, chain: str = "xor_in", rolled_keys: bool = False) -> None:
+        """`rolled_keys` (size mode): a key read from memory is written by a loop (below)."""
+        self.rolled_keys = rolled_keys
         if schedule not in SCHEDULE_VALUES:
             raise ValueError(f"schedule={schedule} is not allowed; choose one of {', '.join(SCHEDULE_VALUES)}")
         if chain not in ("xor_in", "software"):
@@ -121,7 +144,29 @@ class Msp430Accel(AccelSelection):
             self.emit("mov", s, dst)
 
     def accel_write_key(self, limbs: list) -> None:
-        self._write_words(limbs, "AESAKEY")
+        top = _top_of_words(limbs) if getattr(self, "rolled_keys", False) and self.depth == 0 else None
+        if top is None:
+            self._write_words(limbs, "AESAKEY")
+            return
+        # Size mode: the key's words, from the top one down, by a loop (SLAU144 cycles: 11 a
+        # word and 4 to set up, where the unrolled `mov k(p), t; swpb t; mov t, &AESAKEY`
+        # takes 8; 20 bytes where it takes 10 a word). Every start that reloads the key --
+        # OCB3 has six in its crypt -- then costs 20 bytes instead of 80.
+        q, c, t = R(self.vreg()), R(self.vreg()), R(self.vreg())
+        if isinstance(top.disp, Frame):
+            self.emit("lea", top, q)
+        else:
+            self.emit("mov", R(top.base), q)
+            self.emit("add", Imm(top.disp), q)
+        self.emit("mov", Imm(len(limbs)), c)
+        loop = self.mf.label("key")
+        self.label(loop)
+        self.emit("sub", Imm(2), q)
+        self.emit("mov", Ind(q.reg), t)
+        self.emit("swpb", t)
+        self.emit("mov", t, self._io("AESAKEY"))
+        self.emit("dec", c)
+        self.emit("jnz", Lbl(loop))
 
     def accel_write_block(self, limbs: list) -> None:
         self._write_words(limbs, "AESADIN")

@@ -168,7 +168,7 @@ def select_function(module: Module, fname: str, symbol: str, chip,
     sel = Msp430Selector(module, mf, module.name, cpux)
     sel.clobbers = dict(clobbers or {})
     sel.configure_accel(chip, str(module.knobs.get("schedule", "delay_slot")),     # the AES module, if any
-                        str(module.knobs.get("aes_chain", "xor_in")))
+                        str(module.knobs.get("aes_chain", "xor_in")), rolled_keys=is_size_mode(module.knobs))
     vals, mems = {}, {}
     sel.scopes.append((vals, mems))
     words = IncomingWords(sel, ARG_REGS, SP)    # one vreg per incoming word

@@ -117,3 +117,20 @@ def test_cycle_budget_and_speed_up(scheme, n):
     slow = measure(scheme, "none", n)
     assert fast <= BUDGETS[(scheme, n)] * 1.02, fast
     assert fast < slow
+
+
+def test_size_mode_writes_a_key_from_memory_by_a_loop():
+    """Size mode (`opt=size`): a key the module must be given again, read from the key state
+    outside a loop, goes through one `mov t, &AESAKEY` in a loop over its words (20 bytes for the
+    80 of eight `mov k(p), t; swpb t; mov t, &AESAKEY`); a load inside a loop stays unrolled.
+    OCB3's crypt starts the module with its key at six places: 6 504 -> 6 292 B through
+    crypto_aead_*. Speed mode keeps the unrolled writes."""
+    size = compile_spec("specs/schemes/ocb3.ae", CHIP, {"aes": "accel", "opt": "size"}).asm
+    crypt = function_lines(size, "ocb3_crypt")
+    key_writes = [i for i, l in enumerate(crypt) if l.endswith(KEY)]
+    rolled = [i for i in key_writes if crypt[i + 1].startswith("dec") and crypt[i + 2].startswith("jnz")]
+    assert len(rolled) >= 4
+    assert len(key_writes) - len(rolled) <= 8             # at most one key load left unrolled
+    speed = [l.strip() for l in compile_spec("specs/schemes/ocb3.ae", CHIP, {"aes": "accel"}).asm.splitlines()]
+    keys = [i for i, l in enumerate(speed) if l.endswith(KEY)]
+    assert keys and len(keys) % 8 == 0 and not any(speed[i + 1].startswith("dec") for i in keys)

@@ -118,9 +118,9 @@ class Msp430Selector(Msp430Arith, Msp430Shifts, Msp430MulDiv, Msp430Gather, Msp4
         self.emit("bic", x, d)
         return d
 
-    def configure_accel(self, chip, schedule: str, chain: str = "xor_in") -> None:
+    def configure_accel(self, chip, schedule: str, chain: str = "xor_in", rolled_keys: bool = False) -> None:
         """The backend hands the chip over here; the multiplier is a chip peripheral too."""
-        super().configure_accel(chip, schedule, chain)
+        super().configure_accel(chip, schedule, chain, rolled_keys)
         self.configure_multiplier(chip)
 
     # --- hooks of the shared handlers (aedsl/codegen/select) -----------------------------------
