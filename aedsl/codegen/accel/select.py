@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 
 from aedsl.ir.nodes import Block, Memory, Op, Value
 
-from ..mir import Imm
+from ..mir import Imm, Lbl
 from ..select_base import SelectError
 from .hoist import STORES, hoist_starts
 from .ports import GO, WAIT
@@ -83,6 +83,7 @@ class AccelSelection:
             self._acc_fusable: set = set()              # id(xor op) that may be chained
             self._acc_deferred: dict = {}               # xor result Value -> the deferred xor op
             self._acc_single_use: set = set()           # id(Value) used once (by a fusable xor)
+            self._acc_arm: dict = {}                    # id(branch block) -> (key, mode) at its head
 
     # --- IR walk hooks ---------------------------------------------------------------------
     def select_op(self, op: Op) -> None:
@@ -115,6 +116,8 @@ class AccelSelection:
         self._accel_init()
         if id(block) in self._acc_head:
             self._acc_state_val = self._acc_head[id(block)]
+        if id(block) in self._acc_arm:
+            self._acc_state = self._acc_arm.pop(id(block))
         if self.accel is not None and self.accel.xor_in and self.accel.delay_slot:
             self._find_fusable(block)
         if self.accel is None or not self.accel.delay_slot or not any(o.opcode == "accel_start" for o in block.ops):
@@ -141,6 +144,12 @@ class AccelSelection:
         self._accel_init()
         self._flush_before_region(op)
         need = self._loop_need(op) if self.accel is not None else None
+        if need is None and self.accel is not None and self._branch_needs(op):
+            super().select_for(op)
+            self.accel_flush()
+            self._acc_state = (None, None)
+            self._acc_state_val = None
+            return
         if need is None and _contains_accel(op.regions):
             self._acc_state = (None, None)      # unknown at the loop head (the back edge)
             self._acc_head[id(op.regions[0])] = None
@@ -164,7 +173,12 @@ class AccelSelection:
         self._flush_before_region(op)
         for region in op.regions:               # each branch starts from the state before the if
             self._acc_head[id(region)] = self._acc_state_val
+            # ... and from the module's key and mode before it (the other branch's writes are
+            # not made on this path), unless a loop set them for this branch (`_branch_needs`)
+            self._acc_arm.setdefault(id(region), self._acc_state)
         super().select_if(op)
+        for region in op.regions:               # a branch a constant condition left out
+            self._acc_arm.pop(id(region), None)
         if _contains_accel(op.regions):
             self.accel_flush()
             self._acc_state = (None, None)      # the branches may leave different keys/modes
@@ -366,11 +380,92 @@ class AccelSelection:
         b, idx = self._sig_binding[sig]
         return self.accel_key_limbs(b, idx)
 
-    def _loop_need(self, op: Op):
-        """((key signature, form), mode, key bits) every accelerator op of the loop body uses, if
-        they all use one key element not stored in the body and one kind; else None."""
-        starts = list(_iter_ops(op.regions, "accel_start"))
-        if not starts or any(True for _ in _iter_ops(op.regions, "call")):
+    def _branch_needs(self, op: Op) -> bool:
+        """A loop whose accelerator operations all sit in the branches of one `if` of its body,
+        whose condition does not change in the loop (`x == k` or `x != k` of a value x defined
+        before it, or such a value itself), each branch with one key and kind (`_loop_need`):
+        every trip takes the same branch, so the module's key and mode are set before the loop,
+        on the branch of the condition, and each branch starts from its own (OCB3's shared
+        crypt, `if decrypting == 1 { D(...) } else { E(...) }`: no key written per block).
+        Emits that set-up and returns True; emits nothing and returns False otherwise."""
+        body = op.regions[0]
+        if any(True for _ in _iter_ops(op.regions, "call")):
+            return False
+        outer = [o for o in body.ops if o.opcode in ("accel_start", "accel_result")
+                 or (o.regions and _contains_accel(o.regions))]
+        if len(outer) != 1 or outer[0].opcode != "if" or len(outer[0].regions) != 2:
+            return False
+        branch = outer[0]
+        test = self._invariant_test(branch.args[0], body)
+        if test is None:
+            return False
+        needs = []
+        for region in branch.regions:
+            n = self._loop_need(op, [region]) if _contains_accel([region]) else None
+            if n is None and _contains_accel([region]):
+                return False
+            needs.append(n)
+        self.accel_flush()
+        els, end = self.mf.label("else"), self.mf.label("endif")
+        test(els)                               # to `els` unless the condition holds
+        states, before = [], self._acc_state
+        for k, n in enumerate(needs):
+            self._acc_state = before            # the test does not touch the module
+            if n is not None:
+                self._accel_ensure(n[0], n[1], key_bits=n[2])
+            states.append(self._acc_state)
+            if k == 0:
+                self.emit("jmp", Lbl(end))
+                self.label(els)
+        self.label(end)
+        for region, st in zip(branch.regions, states):
+            self._acc_arm[id(region)] = st
+        self._acc_state = (None, None)          # either branch's: unknown outside them
+        self._acc_state_val = None
+        return True
+
+    def _invariant_test(self, c: Value, body: Block):
+        """A function emitting `branch to label unless c holds` before the loop whose body is
+        `body`, for a condition that no trip changes; None for any other condition."""
+        defs = {r: o for o in body.ops for r in o.results}
+        variant = set(body.params)
+        d = defs.get(c)
+        if d is None:
+            if c in variant:
+                return None
+            return lambda label: self.branch_if_zero(self.get(c), label)
+        if d.opcode not in ("eq", "ne") or len(d.args) != 2:
+            return None
+
+        def const(v):
+            o = defs.get(v)
+            if o is not None:
+                return o.attrs.get("value") if o.opcode == "const" else None
+            return None if v in variant else self.const_of(self.get(v))
+
+        x, k = d.args
+        if const(k) is None:
+            x, k = k, x
+        kv = const(k)
+        if kv is None or x in defs or x in variant or x.width > self.LIMB:
+            return None
+        if d.opcode == "eq":
+            return lambda label: self.branch_unless_equal(self.get(x), kv, label)
+        # x != k holds unless x == k: jump over the branch-unless-equal
+        def ne(label):
+            past = self.mf.label("ne")
+            self.branch_unless_equal(self.get(x), kv, past)
+            self.emit("jmp", Lbl(label))
+            self.label(past)
+        return ne
+
+    def _loop_need(self, op: Op, regions=None):
+        """((key signature, form), mode, key bits) every accelerator op of the loop body (or of
+        `regions` inside it) uses, if they all use one key element not stored in the loop and one
+        kind; else None."""
+        regions = op.regions if regions is None else regions
+        starts = list(_iter_ops(regions, "accel_start"))
+        if not starts or any(True for _ in _iter_ops(regions, "call")):
             return None
         parts = {op_parts(s) for s in starts}
         if len(parts) != 1:

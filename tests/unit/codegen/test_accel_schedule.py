@@ -134,3 +134,19 @@ def test_size_mode_writes_a_key_from_memory_by_a_loop():
     speed = [l.strip() for l in compile_spec("specs/schemes/ocb3.ae", CHIP, {"aes": "accel"}).asm.splitlines()]
     keys = [i for i, l in enumerate(speed) if l.endswith(KEY)]
     assert keys and len(keys) % 8 == 0 and not any(speed[i + 1].startswith("dec") for i in keys)
+
+
+def test_a_loop_invariant_branch_sets_the_key_before_the_loop():
+    """OCB3's shared crypt (size mode) takes `if decrypting == 1 { D(...) } else { E(...) }` in
+    its message loop: the condition does not change in the loop, so the module's key and mode
+    are set before it, on the branch of the condition (decryption with the generated last round
+    key), and no block writes the key: 68.7 -> 61.6 cycles/byte decrypting 4 KB on cc430f6137."""
+    lines = function_lines(compile_spec("specs/schemes/ocb3.ae", CHIP, {"aes": "accel", "opt": "size"}).asm,
+                           "ocb3_crypt")
+    # every key write is one of the size mode's loops over the key's words, which are set up
+    # outside loops only (a key written in the message loop would be eight unrolled writes)
+    writes = [i for i, l in enumerate(lines) if l.endswith(KEY)]
+    assert writes and all(lines[i + 1].startswith("dec") and "_key" in lines[i + 2] for i in writes), \
+        [lines[i] for i in writes]
+    # the generated key: keygen (OP=10) then decryption with it (OP=11) in the message loop
+    assert f"mov\t#2, {CTL}".replace("\t", " ") in [x.replace("\t", " ") for x in lines]
