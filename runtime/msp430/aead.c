@@ -89,7 +89,13 @@ static int release(unsigned char *m, aedsl_word_t n, aedsl_word_t ok)
     return (int)ok - 1;
 }
 
+/* What a message is encrypted or decrypted from: the expanded key (a scheme with a key-setup
+ * stage: the glue's *_with wrappers) or the key itself (the generated encrypt/decrypt expand it). */
 #if AEDSL_HAS_KEY_SETUP
+typedef const aedsl_state_t *aedsl_keyed_t;
+#define aedsl_message_encrypt aedsl_gen_encrypt_with
+#define aedsl_message_decrypt aedsl_gen_decrypt_with
+
 /* The expanded key (round keys, GHASH tables) must not outlive the call on the stack: zero it
  * with word stores (volatile: dead stores to a dying object are otherwise removed, and the loop
  * is not turned into a memset call the bare-metal link has no library for). The state is
@@ -112,37 +118,45 @@ static void wipe_state(aedsl_state_t *st)
         *p++ = 0;
 }
 
+#else  /* no key-setup stage: the generated encrypt/decrypt expand the key themselves */
+typedef const unsigned char *aedsl_keyed_t;
+#define aedsl_message_encrypt aedsl_gen_encrypt
+#define aedsl_message_decrypt aedsl_gen_decrypt
+#endif
+
 /* The per-message bodies, inlined where they are used: into the staged entry points
  * (aedsl_aead_encrypt_with / _decrypt_with) and into crypto_aead_encrypt / _decrypt, which then
- * call the generated code directly. A caller of the NIST API links crypto_aead_* and what they
+ * call the generated code directly. `key`: the expanded key, or the key where the scheme has no
+ * key-setup stage. A caller of the NIST API links crypto_aead_* and what they
  * call, not the staged entry points (aedsl/rom.py counts ROM that way), and no call layer
  * copies the arguments a second time. */
 static inline __attribute__((always_inline))
-int encrypt_body(const aedsl_state_t *st, unsigned char *c, unsigned long long *clen,
+int encrypt_body(aedsl_keyed_t key, unsigned char *c, unsigned long long *clen,
                  const unsigned char *m, unsigned long long mlen,
                  const unsigned char *ad, unsigned long long adlen, const unsigned char *npub)
 {
     if (too_long(mlen) | too_long(adlen))
         return -2;
-    aedsl_gen_encrypt_with(st, npub, ad, (aedsl_word_t)adlen, m, (aedsl_word_t)mlen,
-                           c, c + (aedsl_word_t)mlen);
+    aedsl_message_encrypt(key, npub, ad, (aedsl_word_t)adlen, m, (aedsl_word_t)mlen,
+                          c, c + (aedsl_word_t)mlen);
     *clen = CLEN(mlen);
     return 0;
 }
 
 static inline __attribute__((always_inline))
-int decrypt_body(const aedsl_state_t *st, unsigned char *m, unsigned long long *mlen,
+int decrypt_body(aedsl_keyed_t key, unsigned char *m, unsigned long long *mlen,
                  const unsigned char *c, unsigned long long clen,
                  const unsigned char *ad, unsigned long long adlen, const unsigned char *npub)
 {
     if (too_long(clen) | too_long(adlen) || (aedsl_word_t)clen < CRYPTO_ABYTES)
         return -2;
     aedsl_word_t n = (aedsl_word_t)clen - CRYPTO_ABYTES;
-    aedsl_word_t ok = aedsl_gen_decrypt_with(st, npub, ad, (aedsl_word_t)adlen, c, n, c + n, m);
+    aedsl_word_t ok = aedsl_message_decrypt(key, npub, ad, (aedsl_word_t)adlen, c, n, c + n, m);
     *mlen = n;
     return release(m, n, ok);
 }
 
+#if AEDSL_HAS_KEY_SETUP
 void aedsl_aead_key_setup(aedsl_state_t *st, const unsigned char *k)
 {
     aedsl_gen_key_setup(k, st);
@@ -163,6 +177,7 @@ int aedsl_aead_decrypt_with(const aedsl_state_t *st, unsigned char *m, unsigned 
 {
     return decrypt_body(st, m, mlen, c, clen, ad, adlen, npub);
 }
+#endif
 
 int crypto_aead_encrypt(unsigned char *c, unsigned long long *clen,
                         const unsigned char *m, unsigned long long mlen,
@@ -170,12 +185,16 @@ int crypto_aead_encrypt(unsigned char *c, unsigned long long *clen,
                         const unsigned char *nsec, const unsigned char *npub,
                         const unsigned char *k)
 {
-    aedsl_state_t st;
     (void)nsec;
+#if AEDSL_HAS_KEY_SETUP
+    aedsl_state_t st;
     aedsl_gen_key_setup(k, &st);
     int r = encrypt_body(&st, c, clen, m, mlen, ad, adlen, npub);
     wipe_state(&st);
     return r;
+#else
+    return encrypt_body(k, c, clen, m, mlen, ad, adlen, npub);
+#endif
 }
 
 int crypto_aead_decrypt(unsigned char *m, unsigned long long *mlen, unsigned char *nsec,
@@ -183,43 +202,15 @@ int crypto_aead_decrypt(unsigned char *m, unsigned long long *mlen, unsigned cha
                         const unsigned char *ad, unsigned long long adlen,
                         const unsigned char *npub, const unsigned char *k)
 {
-    aedsl_state_t st;
     (void)nsec;
+#if AEDSL_HAS_KEY_SETUP
+    aedsl_state_t st;
     aedsl_gen_key_setup(k, &st);
     int r = decrypt_body(&st, m, mlen, c, clen, ad, adlen, npub);
     wipe_state(&st);
     return r;
-}
-
-#else  /* no key-setup stage: the generated encrypt/decrypt expand the key themselves */
-
-int crypto_aead_encrypt(unsigned char *c, unsigned long long *clen,
-                        const unsigned char *m, unsigned long long mlen,
-                        const unsigned char *ad, unsigned long long adlen,
-                        const unsigned char *nsec, const unsigned char *npub,
-                        const unsigned char *k)
-{
-    (void)nsec;
-    if (too_long(mlen) | too_long(adlen))
-        return -2;
-    aedsl_gen_encrypt(k, npub, ad, (aedsl_word_t)adlen, m, (aedsl_word_t)mlen,
-                      c, c + (aedsl_word_t)mlen);
-    *clen = CLEN(mlen);
-    return 0;
-}
-
-int crypto_aead_decrypt(unsigned char *m, unsigned long long *mlen, unsigned char *nsec,
-                        const unsigned char *c, unsigned long long clen,
-                        const unsigned char *ad, unsigned long long adlen,
-                        const unsigned char *npub, const unsigned char *k)
-{
-    (void)nsec;
-    if (too_long(clen) | too_long(adlen) || (aedsl_word_t)clen < CRYPTO_ABYTES)
-        return -2;
-    aedsl_word_t n = (aedsl_word_t)clen - CRYPTO_ABYTES;
-    aedsl_word_t ok = aedsl_gen_decrypt(k, npub, ad, (aedsl_word_t)adlen, c, n, c + n, m);
-    *mlen = n;
-    return release(m, n, ok);
-}
+#else
+    return decrypt_body(k, m, mlen, c, clen, ad, adlen, npub);
 #endif
+}
 #endif
