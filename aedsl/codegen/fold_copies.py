@@ -2,7 +2,8 @@
 InstrDesc and the cost model).
 
 Shape matched: within one basic block of allocated machine IR, a copy `move S, t` (the
-target's move mnemonic, which sets no flags) into a register t, then instructions that do not
+target's move mnemonic, which sets no flags, or an instruction its table marks as a copy: MSP430's
+peripheral read `movio`) into a register t, then instructions that do not
 mention t, then the one instruction X that reads t, at one operand position the target does not
 reserve for registers and that X does not write, with t dead after X. X then reads S itself and
 the copy goes:
@@ -10,6 +11,7 @@ the copy goes:
   mov 74(sp), r15 ; mov r15, &0x09c8     ->  mov 74(sp), &0x09c8
   mov #5, r15 ; add r15, r12             ->  add #5, r12
   mov @r13+, r14 ; mov r14, 6(sp)        ->  mov @r13+, 6(sp)
+  movio &0x09ca, r15 ; mov r15, 118(sp)  ->  mov &0x09ca, 118(sp)   (the AES module's output FIFO)
 
 On a target whose instructions take registers only (ARMv6-M's ALU), nothing but another copy
 can read S, and that only where the cost model gives S's form a cost at that position.
@@ -60,7 +62,9 @@ def fold_copies(mf: MFunction, target: Target) -> int:
         after = None
         for i in range(a, b):
             c = insts[i]
-            if c.mn != move_mn or len(c.ops) != 2 or not isinstance(c.ops[1], R) or i in drop:
+            if (c.mn in ("label", "comment") or not (c.mn == move_mn or target.desc(c).copy)
+                    or target.desc(c).flags_out or len(c.ops) != 2 or not isinstance(c.ops[1], R)
+                    or i in drop):
                 continue
             src, t = c.ops[0], c.ops[1].reg
             if isinstance(src, R) and src.reg == t:

@@ -49,7 +49,9 @@ class InstrDesc:
     result does not depend on it (x - x, x ^ x; with flags_in, on the carry alone), which the
     constant-time analysis (ct/taint_mir.py) uses for `subc rD, rD`-style masks; width: the bytes
     a load or store moves, where said (0: not said), so that analysis knows a store that replaces
-    a whole word of a frame area."""
+    a whole word of a frame area; copy: a whole-word copy of operand 0 into operand 1 besides the
+    target's move (MSP430's peripheral read `movio`), which codegen/fold_copies.py may fold into
+    its reader."""
     reads: tuple[int, ...] = ()
     writes: tuple[int, ...] = ()
     reg_only: tuple[int, ...] = ()
@@ -63,6 +65,7 @@ class InstrDesc:
     commutes: bool = False
     cancels: bool = False
     width: int = 0
+    copy: bool = False
 
 
 # A register given a value nothing will read: `undef rX` defines rX for liveness and allocation

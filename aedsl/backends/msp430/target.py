@@ -66,7 +66,7 @@ INSTRS: dict[str, InstrDesc] = {
     # accelerator (aedsl/backends/msp430/accel.py, common/schedule.py): a read of a FIFO register
     # (mov, never dead: each read advances the FIFO); start / wait markers, removed or expanded
     # into a BUSY poll (which clobbers the flags) before emission
-    "movio": InstrDesc(reads=(0,), writes=(1,), reg_only=(1,), pseudo=True),
+    "movio": InstrDesc(reads=(0,), writes=(1,), reg_only=(1,), pseudo=True, copy=True),
     "accel.go": InstrDesc(pseudo=True), "accel.wait": InstrDesc(pseudo=True, flags_out=True),
     # frame set-up, only emitted after allocation (operands are physical)
     "push": InstrDesc(reads=(0,)), "pop": InstrDesc(writes=(0,)),

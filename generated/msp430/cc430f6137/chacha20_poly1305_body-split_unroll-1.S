@@ -2040,7 +2040,7 @@ chacha20_poly1305_C_block:
 
 ; --- chacha20_poly1305_P_block: chacha20_poly1305.P.block
 ;     frame 20 bytes (0 spill slots, locals 20), saves nothing
-;     estimated 694 bytes of code
+;     estimated 692 bytes of code
 	.section .text.chacha20_poly1305_P_block,"ax",@progbits
 	.local chacha20_poly1305_P_block
 	.type chacha20_poly1305_P_block, @function
@@ -2294,9 +2294,8 @@ chacha20_poly1305_P_block:
 	mov	@r8+, &0x04c0
 	mov	20(r15), &0x04c8
 	mov	&0x04ca, r9
-	mov	&0x04cc, r15
 	add	r9, r10
-	addc	r15, r11
+	addc	&0x04cc, r11
 	add	#1, r6
 	cmp	#10, r6
 	jnc	.Lchacha20_poly1305_P_block_loop3

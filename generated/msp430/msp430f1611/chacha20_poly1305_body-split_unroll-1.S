@@ -2122,7 +2122,7 @@ chacha20_poly1305_C_block:
 
 ; --- chacha20_poly1305_P_block: chacha20_poly1305.P.block
 ;     frame 20 bytes (0 spill slots, locals 20), saves nothing
-;     estimated 798 bytes of code
+;     estimated 796 bytes of code
 	.section .text.chacha20_poly1305_P_block,"ax",@progbits
 	.local chacha20_poly1305_P_block
 	.type chacha20_poly1305_P_block, @function
@@ -2418,9 +2418,8 @@ chacha20_poly1305_P_block:
 	mov	@r8+, &0x0130
 	mov	20(r15), &0x0138
 	mov	&0x013a, r9
-	mov	&0x013c, r15
 	add	r9, r10
-	addc	r15, r11
+	addc	&0x013c, r11
 	add	#1, r6
 	cmp	#10, r6
 	jnc	.Lchacha20_poly1305_P_block_loop3

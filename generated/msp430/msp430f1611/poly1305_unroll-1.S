@@ -208,7 +208,7 @@ poly1305_setup:
 
 ; --- poly1305_block: poly1305.block
 ;     frame 20 bytes (0 spill slots, locals 20), saves r6, r7, r8, r9, r10
-;     estimated 818 bytes of code
+;     estimated 816 bytes of code
 	.section .text.poly1305_block,"ax",@progbits
 	.global poly1305_block
 	.type poly1305_block, @function
@@ -509,9 +509,8 @@ poly1305_block:
 	mov	@r8+, &0x0130
 	mov	20(r15), &0x0138
 	mov	&0x013a, r9
-	mov	&0x013c, r15
 	add	r9, r10
-	addc	r15, r11
+	addc	&0x013c, r11
 	add	#1, r6
 	cmp	#10, r6
 	jnc	.Lpoly1305_block_loop3

@@ -183,7 +183,7 @@ poly1305_setup:
 
 ; --- poly1305_block: poly1305.block
 ;     frame 20 bytes (0 spill slots, locals 20), saves r6, r7, r8, r9, r10
-;     estimated 698 bytes of code
+;     estimated 696 bytes of code
 	.section .text.poly1305_block,"ax",@progbits
 	.global poly1305_block
 	.type poly1305_block, @function
@@ -438,9 +438,8 @@ poly1305_block:
 	mov	@r8+, &0x04c0
 	mov	20(r15), &0x04c8
 	mov	&0x04ca, r9
-	mov	&0x04cc, r15
 	add	r9, r10
-	addc	r15, r11
+	addc	&0x04cc, r11
 	add	#1, r6
 	cmp	#10, r6
 	jnc	.Lpoly1305_block_loop3

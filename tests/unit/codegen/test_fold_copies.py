@@ -32,6 +32,21 @@ def test_the_reader_may_come_later_and_take_an_immediate_or_an_autoincrement():
     assert text(inc) == [repr(MInst("mov", [Inc(13), Mem(1, 6)])), "ret "]
 
 
+def test_a_peripheral_read_goes_straight_to_its_slot():
+    """`movio` (a read of the AES module's output FIFO, marked a copy in the MSP430 table) into
+    a register only stored: the store reads the FIFO itself, once, where the register was read;
+    two FIFO reads keep their order (nothing that touches memory lies between a fold's ends)."""
+    dout = Mem(None, 0x09CA)
+    f = mfunction(MInst("movio", [dout, R(15)]), MInst("mov", [R(15), SLOT]),
+                  MInst("movio", [dout, R(14)]), MInst("mov", [R(14), Mem(1, 2)]), MInst("ret", []))
+    assert fold_copies(f, T) == 2
+    assert text(f) == [repr(MInst("mov", [dout, SLOT])), repr(MInst("mov", [dout, Mem(1, 2)])), "ret "]
+    g = mfunction(MInst("movio", [dout, R(15)]), MInst("movio", [dout, R(14)]), MInst("mov", [R(15), SLOT]),
+                  MInst("mov", [R(14), Mem(1, 2)]), MInst("ret", []))
+    before = text(g)                       # the first would pass the second read, the second a store
+    assert fold_copies(g, T) == 0 and text(g) == before
+
+
 def test_kept_where_moving_the_read_would_change_what_it_reads_or_sees():
     cases = [
         # t is read again after X
