@@ -265,7 +265,7 @@ def _autoincrement(mf: MFunction, ctx: MirContext) -> None:
 
 def _cancel_swaps(mf: MFunction, ctx: MirContext) -> None:
     """Byte-order swaps that cancel (bytewise data paths)."""
-    if swap.cancel_swaps(mf, ctx.machine):
+    if swap.cancel_swaps(mf, ctx.machine, is_size_mode(ctx.knobs)):
         dce.eliminate(mf, ctx.machine)
 
 

@@ -30,8 +30,10 @@ def _swapped(imm: Imm) -> Imm:
     return Imm(((v << 8) | (v >> 8)) & 0xFFFF)
 
 
-def cancel_swaps(mf: MFunction, target) -> int:
-    """Rewrite `mf` in place; returns the number of `swpb` instructions removed (net)."""
+def cancel_swaps(mf: MFunction, target, size_mode: bool = False) -> int:
+    """Rewrite `mf` in place; returns the number of `swpb` instructions removed (net).
+    `size_mode`: of two solutions, the one with fewer swaps in the code wins, not the one with
+    fewer executed (weighed by loop depth)."""
     insts = mf.insts
     before = sum(1 for i in insts if i.mn == "swpb")
     if not before:
@@ -52,7 +54,26 @@ def cancel_swaps(mf: MFunction, target) -> int:
     for bi, ss in enumerate(cfg.succ):
         for s in ss:
             preds[s].append(bi)
-    p_in = [set() if bi == 0 else set(live_in[bi]) for bi in range(nb)]
+    start_all = [set() if bi == 0 else set(live_in[bi]) for bi in range(nb)]
+    start_rpo = _first_guess(insts, cfg, du, live_out, live_in, preds, target)
+    # the fixed point only removes from its start and is not monotone (a deleted `swpb` toggles),
+    # so the two starts can end in different solutions: the one with fewer swaps, counted by
+    # loop depth (an inner loop's swap runs about ten times as often), is kept; in size mode the
+    # one with fewer swaps in the code
+    outs = [_solve(insts, cfg, du, live_out, live_in, preds, target, p) for p in (start_all, start_rpo)]
+    out = min(outs, key=lambda o: _swap_weight(o)[::-1] if size_mode else _swap_weight(o))
+    mf.insts = out
+    return before - sum(1 for i in out if i.mn == "swpb")
+
+
+def _swap_weight(insts: list[MInst]) -> tuple[int, int]:
+    swaps = [i for i in insts if i.mn == "swpb"]
+    return sum(10 ** min(i.depth, 4) for i in swaps), len(swaps)
+
+
+def _solve(insts, cfg, du, live_out, live_in, preds, target, p_in: list[set]) -> list[MInst]:
+    """The decreasing fixed point from `p_in` (changed in place), and the rewritten function."""
+    nb = len(cfg.blocks)
 
     def keep_set(bi, p_out):
         k = set(p_out)
@@ -76,8 +97,37 @@ def cancel_swaps(mf: MFunction, target) -> int:
     for bi in range(nb):
         k = keep_set(bi, p_out[bi])
         out.extend(_run(insts, cfg.blocks[bi], du, live_out[bi], p_in[bi], k, target)[1])
-    mf.insts = out
-    return before - sum(1 for i in out if i.mn == "swpb")
+    return out
+
+
+def _first_guess(insts, cfg, du, live_out, live_in, preds, target) -> list[set]:
+    """A second start for the fixed point: in reverse postorder, a block's entry has a register
+    pending when every predecessor already visited ends with it pending (a back edge's source,
+    not visited yet, is assumed to agree). From "everything pending" alone, a register whose
+    `swpb` a block deletes is lost: pending on entry, the block leaves it plain, its successors
+    drop it, and the fixed point, which only removes, never gives it back once the entry turns
+    out plain (CCM's message block, loaded in one block and swapped in the next: its eight
+    `swpb` were put back before every use, 32 swaps a block in all)."""
+    nb = len(cfg.blocks)
+    order, seen, stack = [], {0}, [(0, iter(cfg.succ[0]))]
+    while stack:                                    # depth-first postorder from the entry
+        b, it = stack[-1]
+        nxt = next((s for s in it if s not in seen), None)
+        if nxt is None:
+            order.append(b)
+            stack.pop()
+        else:
+            seen.add(nxt)
+            stack.append((nxt, iter(cfg.succ[nxt])))
+    p_in = [set() if bi == 0 else set(live_in[bi]) for bi in range(nb)]
+    p_out: dict[int, set] = {}
+    for bi in reversed(order):
+        if bi != 0:
+            for p in preds[bi]:
+                if p in p_out:
+                    p_in[bi] &= p_out[p]
+        p_out[bi] = _run(insts, cfg.blocks[bi], du, live_out[bi], p_in[bi], None, target)[0]
+    return p_in
 
 
 def _run(insts, bounds, du, live_out, p_in, keep, target):

@@ -1896,7 +1896,7 @@ ccm_E_encrypt_block:
 
 ; --- ccm_mac_header: ccm.mac_header
 ;     frame 102 bytes (11 spill slots, locals 80), saves nothing
-;     estimated 932 bytes of code
+;     estimated 922 bytes of code
 	.section .text.ccm_mac_header,"ax",@progbits
 	.local ccm_mac_header
 	.type ccm_mac_header, @function
@@ -1949,19 +1949,19 @@ ccm_mac_header:
 	; ccm.ae:73: if a != 0 {
 	tst	104(sp)
 	jz	.Lccm_mac_header_else1
-	mov	14(sp), r7
+	mov	14(sp), r10
 	cmp	#14, 104(sp)
 	jnc	.Lccm_mac_header_bytes3
-	bit	#1, r7
+	bit	#1, r10
 	jnz	.Lccm_mac_header_bytes3
 .Lccm_mac_header_words4:
-	mov	@r7+, r8
-	mov	@r7+, r10
-	mov	@r7+, r9
-	mov	@r7+, r11
-	mov	@r7+, r12
-	mov	@r7+, r14
-	mov	@r7+, r13
+	mov	@r10+, r7
+	mov	@r10+, r9
+	mov	@r10+, r11
+	mov	@r10+, r12
+	mov	@r10+, r13
+	mov	@r10+, r14
+	mov	@r10+, r8
 	jmp	.Lccm_mac_header_join5
 .Lccm_mac_header_bytes3:
 	mov	sp, r11
@@ -1973,15 +1973,15 @@ ccm_mac_header:
 	clr	r14
 	tst	r15
 	jz	.Lccm_mac_header_pad7
-	mov.b	@r7, r14
-	inc	r7
+	mov.b	@r10, r14
+	inc	r10
 	dec	r15
 .Lccm_mac_header_pad7:
 	mov.b	r14, 0(r12)
 	inc	r12
 	dec	r13
 	jnz	.Lccm_mac_header_cpy6
-	mov	r11, r7
+	mov	r11, r10
 	jmp	.Lccm_mac_header_words4
 .Lccm_mac_header_join5:
 	mov	104(sp), r15
@@ -1993,13 +1993,6 @@ ccm_mac_header:
 	xor	#1, r15
 	; ccm.ae:76: if a >= 0xff00 {
 	tst	r15
-	swpb	r8
-	swpb	r10
-	swpb	r9
-	swpb	r11
-	swpb	r12
-	swpb	r14
-	swpb	r13
 	jz	.Lccm_mac_header_else8
 	; ccm.ae:77: first = cat(0xfffe as u16, a, load_be(ad, 0, 10, a))
 	mov	14(sp), r10
@@ -2008,9 +2001,9 @@ ccm_mac_header:
 	bit	#1, r10
 	jnz	.Lccm_mac_header_bytes10
 .Lccm_mac_header_words11:
-	mov	@r10+, r9
 	mov	@r10+, r11
 	mov	@r10+, r12
+	mov	@r10+, r13
 	mov	@r10+, r14
 	mov	@r10+, r15
 	jmp	.Lccm_mac_header_join12
@@ -2035,40 +2028,42 @@ ccm_mac_header:
 	mov	r11, r10
 	jmp	.Lccm_mac_header_words11
 .Lccm_mac_header_join12:
-	mov	r15, r13
-	swpb	r13
-	swpb	r14
-	swpb	r12
-	swpb	r11
-	swpb	r9
-	mov	104(sp), r10
-	mov	#0, r8
-	mov	#65534, r15
+	mov	r15, r8
+	mov	104(sp), r9
+	mov	#0, r7
+	mov	#65534, r10
 	mov	#6, 20(sp)
 	mov	#0, 18(sp)
 	jmp	.Lccm_mac_header_endif9
 .Lccm_mac_header_else8:
-	mov	104(sp), r15
+	swpb	r9
+	swpb	r7
+	mov	104(sp), r10
 	mov	#2, 20(sp)
 	mov	#0, 18(sp)
 .Lccm_mac_header_endif9:
-	xor	52(sp), r15
-	xor	50(sp), r8
-	xor	48(sp), r10
-	xor	46(sp), r9
-	xor	44(sp), r11
-	xor	42(sp), r12
+	xor	52(sp), r10
+	xor	50(sp), r7
+	xor	48(sp), r9
+	swpb	r11
+	xor	46(sp), r11
+	swpb	r12
+	xor	44(sp), r12
+	swpb	r13
+	xor	42(sp), r13
+	swpb	r14
 	xor	40(sp), r14
-	xor	38(sp), r13
+	swpb	r8
+	xor	38(sp), r8
 	; ccm.ae:80: y = E.encrypt_block(ks, y ^ first)
-	mov	r13, 22(sp)
+	mov	r8, 22(sp)
 	mov	r14, 24(sp)
-	mov	r12, 26(sp)
-	mov	r11, 28(sp)
-	mov	r9, 30(sp)
-	mov	r10, 32(sp)
-	mov	r8, 34(sp)
-	mov	r15, 36(sp)
+	mov	r13, 26(sp)
+	mov	r12, 28(sp)
+	mov	r11, 30(sp)
+	mov	r9, 32(sp)
+	mov	r7, 34(sp)
+	mov	r10, 36(sp)
 	mov	sp, r13
 	add	#22, r13
 	mov	sp, r14
