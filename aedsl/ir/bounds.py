@@ -7,7 +7,8 @@ width); `known` holds bounds of values no op defines (a counted loop's index). T
 constants; extensions and truncations; a slice (the bits from `lo` up); `and` (the smaller
 operand); `or`/`xor` (the larger operand's bits); a sum that cannot wrap; shifts by constants
 that cannot overflow; `udiv` by a constant; a `select` (either arm, and `select(x < z, x, y)`, a
-minimum, takes x only below z); `x - ((x >> k) << k)`, the remainder of x by 2^k.
+minimum, takes x only below z); `x - ((x >> k) << k)`, the remainder of x by 2^k; `c - y` for
+a constant c and y at most c.
 2^width - 1 when nothing is known."""
 from __future__ import annotations
 
@@ -58,6 +59,10 @@ def value_bound(v: Value, defs: dict, buffer_bytes: int | None = None, known: di
             chosen = min(chosen, z - 1 if c.opcode == "ult" else z)
         return min(max(chosen, b(2)), top)
     if code == "sub":
+        # c - y with y at most c: never below zero, at most c (OCB3's `15 - count`)
+        c = defs.get(args[0])
+        if c is not None and c.opcode == "const" and b(1) <= c.attrs["value"] & top:
+            return c.attrs["value"] & top
         # x - ((x >> k) << k): the remainder of x by 2^k
         y = defs.get(args[1])
         if y is not None and y.opcode == "shl":

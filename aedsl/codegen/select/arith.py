@@ -103,6 +103,14 @@ class ArithOps:
                 return
         a, b = self.args(op)
         w = op.results[0].width
+        c = self.const_of(a)
+        k = nlimbs(max(c, 1).bit_length(), self.LIMB) if c is not None else 0
+        if c is not None and k < nlimbs(w, self.LIMB) and self.value_bound(op.args[1]) <= c:
+            # c - y with y at most c is at most c: its low limbs hold it, no borrow chain above
+            out = self.addsub(a[:k], b[:k], self.LIMB * k, True) + [Imm(0)] * (nlimbs(w, self.LIMB) - k)
+            self.note_affine(out, b, -1, c, w)
+            self.put(op.results[0], out)
+            return
         # a `nowrap` difference is never negative: no mask to the result's width
         out = self.addsub(a, b, self.LIMB * nlimbs(w, self.LIMB) if op.attrs.get("nowrap") else w, True)
         if self.const_of(b) is not None:

@@ -5,7 +5,8 @@ tables at constant indices, and these identities (w = the width, c a constant):
   x^0, x|0, x&~0, x+0, x-0, x*1, shifts/rotates by 0 (rotates mod w), zext to the same width,
   slice of the whole word  -> x
   x^x, x-x -> 0;  x&0, x*0 -> 0;  x|~0 -> ~0;  shl/shr by >= w -> 0;  x&x, x|x -> x
-  x*2^k -> shl k;  udiv by 2^k -> shr k;  umod by 2^k -> and (2^k - 1)
+  x*2^k -> shl k;  udiv by 2^k -> shr k;  umod by 2^k -> and (2^k - 1);
+  x - ((x >> k) << k) -> x & (2^k - 1)  (a length less its whole blocks: OCB3's `n - 16 * full`)
   not(not x) -> x;  rotate of a rotate -> one rotate;  rotate of a concat of bytes by a part
   boundary (the rotation its one use) -> the parts in rotated order;  (x ^ c1) ^ c2 -> x ^ (c1 ^ c2)
   slice of concat -> the part (or a slice of it) when the bits lie in one part
@@ -132,6 +133,18 @@ class _Folder:
         if len(op.results) == 1 and self.simplify(op, vals):
             return
         self.emit(op)
+
+    def rounded_down(self, v: Value, x: Value) -> int | None:
+        """k when `v` is `(x >> k) << k` (x rounded down to a multiple of 2^k: `16 * (n / 16)`
+        after the folds above), else None."""
+        d = self.defs.get(id(v))
+        if d is None or d.opcode != "shl":
+            return None
+        e = self.defs.get(id(d.args[0]))
+        k = d.attrs["by"]
+        if e is None or e.opcode != "shr" or e.attrs["by"] != k or e.args[0] is not x or not 0 < k < v.width:
+            return None
+        return k
 
     def narrow(self, v: Value, demanded: int, depth: int = 0) -> Value | None:
         """`v` with the parts of its concats that hold no demanded bit made zero (through xor/or
@@ -280,6 +293,10 @@ class _Folder:
                 return self._to(op, x)
             if a[0] is a[1]:
                 return self._to(op, self.const(0, w))
+            k = self.rounded_down(a[1], x)
+            if k is not None:                   # x - (x >> k << k): the low k bits of x
+                self.rewrite(op, "and", [x, self.const((1 << k) - 1, w)], {})
+                return True
         elif code == "mul":
             if c == 1:
                 return self._to(op, x)

@@ -374,7 +374,7 @@ ocb3_key_setup:
 
 @ --- ocb3_encrypt_with: ocb3.encrypt_with
 @     frame 104 bytes (45 spill slots, 17 on the stack; locals 32), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 980 bytes of code and literals
+@     estimated 976 bytes of code and literals
 	.section .text.ocb3_encrypt_with,"ax",%progbits
 	.global ocb3_encrypt_with
 	.type ocb3_encrypt_with, %function
@@ -695,8 +695,9 @@ ocb3_encrypt_with:
 	ldr	r0, [sp, #68]
 	lsls	r0, r0, #4
 	str	r0, [sp, #8]
-	ldr	r5, [sp, #152]
-	subs	r0, r5, r0
+	ldr	r0, [sp, #152]
+	lsls	r0, r0, #28
+	lsrs	r0, r0, #28
 	str	r0, [sp, #4]
 	@ ocb3.ae:223: if r != 0 {
 	cmp	r0, #0
@@ -832,10 +833,6 @@ ocb3_encrypt_with:
 	ldr	r0, [sp, #4]
 	subs	r0, r1, r0
 	lsls	r5, r0, #3
-	cmp	r5, #128
-	bcc	.Locb3_encrypt_with_shok37
-	movs	r5, #128
-.Locb3_encrypt_with_shok37:
 	adds	r5, #7
 	movs	r2, #1
 	lsls	r2, r5
@@ -938,32 +935,32 @@ ocb3_encrypt_with:
 	movs	r1, #3
 	ldr	r0, [sp, #168]
 	cmp	r0, #16
-	bcc	.Locb3_encrypt_with_bytes38
+	bcc	.Locb3_encrypt_with_bytes37
 	tst	r3, r1
-	bne	.Locb3_encrypt_with_mis40
+	bne	.Locb3_encrypt_with_mis39
 	str	r7, [r3]
 	str	r6, [r3, #4]
 	str	r5, [r3, #8]
 	str	r4, [r3, #12]
-	b	.Locb3_encrypt_with_stored39
-.Locb3_encrypt_with_mis40:
+	b	.Locb3_encrypt_with_stored38
+.Locb3_encrypt_with_mis39:
 	movs	r2, #16
-	b	.Locb3_encrypt_with_fill41
-.Locb3_encrypt_with_bytes38:
+	b	.Locb3_encrypt_with_fill40
+.Locb3_encrypt_with_bytes37:
 	ldr	r2, [sp, #168]
-.Locb3_encrypt_with_fill41:
+.Locb3_encrypt_with_fill40:
 	str	r7, [sp, #72]
 	str	r6, [sp, #76]
 	str	r5, [sp, #80]
 	str	r4, [sp, #84]
 	add	r1, sp, #72
-.Locb3_encrypt_with_cpy42:
+.Locb3_encrypt_with_cpy41:
 	subs	r2, #1
-	bcc	.Locb3_encrypt_with_stored39
+	bcc	.Locb3_encrypt_with_stored38
 	ldrb	r0, [r1, r2]
 	strb	r0, [r3, r2]
-	b	.Locb3_encrypt_with_cpy42
-.Locb3_encrypt_with_stored39:
+	b	.Locb3_encrypt_with_cpy41
+.Locb3_encrypt_with_stored38:
 	add	sp, #104
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
@@ -977,7 +974,7 @@ ocb3_encrypt_with:
 
 @ --- ocb3_decrypt_with: ocb3.decrypt_with
 @     frame 124 bytes (58 spill slots, 22 on the stack; locals 32), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 1614 bytes of code and literals
+@     estimated 1610 bytes of code and literals
 	.section .text.ocb3_decrypt_with,"ax",%progbits
 	.global ocb3_decrypt_with
 	.type ocb3_decrypt_with, %function
@@ -1005,8 +1002,8 @@ ocb3_decrypt_with:
 	ldr	r5, [sp, #100]
 	ldr	r1, [sp, #104]
 	@ ocb3.ae:241: full = n / 16
-	ldr	r2, [sp, #172]
-	lsrs	r0, r2, #4
+	ldr	r0, [sp, #172]
+	lsrs	r0, r0, #4
 	str	r0, [sp, #76]
 	@ ocb3.ae:242: delta = l[at_l0]                                  // as in encrypt_with
 	ldr	r3, [sp, #88]
@@ -1541,8 +1538,9 @@ ocb3_decrypt_with:
 	ldr	r0, [sp, #76]
 	lsls	r0, r0, #4
 	str	r0, [sp, #28]
-	ldr	r2, [sp, #172]
-	subs	r0, r2, r0
+	ldr	r0, [sp, #172]
+	lsls	r0, r0, #28
+	lsrs	r0, r0, #28
 	str	r0, [sp, #4]
 	@ ocb3.ae:253: if r != 0 {
 	cmp	r0, #0
@@ -1671,10 +1669,6 @@ ocb3_decrypt_with:
 	ldr	r0, [sp, #4]
 	subs	r0, r1, r0
 	lsls	r1, r0, #3
-	cmp	r1, #128
-	bcc	.Locb3_decrypt_with_shok36
-	movs	r1, #128
-.Locb3_decrypt_with_shok36:
 	adds	r1, #7
 	movs	r2, #1
 	lsls	r2, r1
@@ -1719,33 +1713,33 @@ ocb3_decrypt_with:
 	rev	r6, r6
 	ldr	r0, [sp, #4]
 	cmp	r0, #16
-	bcc	.Locb3_decrypt_with_bytes37
+	bcc	.Locb3_decrypt_with_bytes36
 	movs	r0, #3
 	tst	r2, r0
-	bne	.Locb3_decrypt_with_mis39
+	bne	.Locb3_decrypt_with_mis38
 	str	r3, [r2]
 	str	r4, [r2, #4]
 	str	r5, [r2, #8]
 	str	r6, [r2, #12]
-	b	.Locb3_decrypt_with_stored38
-.Locb3_decrypt_with_mis39:
+	b	.Locb3_decrypt_with_stored37
+.Locb3_decrypt_with_mis38:
 	movs	r7, #16
-	b	.Locb3_decrypt_with_fill40
-.Locb3_decrypt_with_bytes37:
+	b	.Locb3_decrypt_with_fill39
+.Locb3_decrypt_with_bytes36:
 	ldr	r7, [sp, #4]
-.Locb3_decrypt_with_fill40:
+.Locb3_decrypt_with_fill39:
 	str	r3, [sp, #92]
 	str	r4, [sp, #96]
 	str	r5, [sp, #100]
 	str	r6, [sp, #104]
 	add	r3, sp, #92
-.Locb3_decrypt_with_cpy41:
+.Locb3_decrypt_with_cpy40:
 	subs	r7, #1
-	bcc	.Locb3_decrypt_with_stored38
+	bcc	.Locb3_decrypt_with_stored37
 	ldrb	r0, [r3, r7]
 	strb	r0, [r2, r7]
-	b	.Locb3_decrypt_with_cpy41
-.Locb3_decrypt_with_stored38:
+	b	.Locb3_decrypt_with_cpy40
+.Locb3_decrypt_with_stored37:
 	ldr	r7, [sp, #56]
 	ldr	r6, [sp, #12]
 	ldr	r5, [sp, #20]
@@ -1816,29 +1810,29 @@ ocb3_decrypt_with:
 	movs	r5, #3
 	ldr	r0, [sp, #180]
 	cmp	r0, #16
-	bcc	.Locb3_decrypt_with_bytes42
+	bcc	.Locb3_decrypt_with_bytes41
 	tst	r4, r5
-	beq	.Locb3_decrypt_with_words43
+	beq	.Locb3_decrypt_with_words42
 	movs	r6, #16
-	b	.Locb3_decrypt_with_fill45
-.Locb3_decrypt_with_bytes42:
+	b	.Locb3_decrypt_with_fill44
+.Locb3_decrypt_with_bytes41:
 	movs	r0, #0
 	str	r0, [sp, #92]
 	str	r0, [sp, #96]
 	str	r0, [sp, #100]
 	str	r0, [sp, #104]
 	ldr	r6, [sp, #180]
-.Locb3_decrypt_with_fill45:
+.Locb3_decrypt_with_fill44:
 	add	r5, sp, #92
-.Locb3_decrypt_with_cpy47:
+.Locb3_decrypt_with_cpy46:
 	subs	r6, #1
-	bcc	.Locb3_decrypt_with_cpyd46
+	bcc	.Locb3_decrypt_with_cpyd45
 	ldrb	r0, [r4, r6]
 	strb	r0, [r5, r6]
-	b	.Locb3_decrypt_with_cpy47
-.Locb3_decrypt_with_cpyd46:
+	b	.Locb3_decrypt_with_cpy46
+.Locb3_decrypt_with_cpyd45:
 	mov	r4, r5
-.Locb3_decrypt_with_words43:
+.Locb3_decrypt_with_words42:
 	ldr	r0, [r4, #12]
 	rev	r0, r0
 	str	r0, [sp, #16]
@@ -1858,14 +1852,14 @@ ocb3_decrypt_with:
 	adcs	r4, r4
 	movs	r0, #1
 	eors	r4, r0
-	beq	.Locb3_decrypt_with_else48
+	beq	.Locb3_decrypt_with_else47
 	@ ocb3.ae:78: y = x & ~(~(0 as u128) >> (8 * count))
 	ldr	r0, [sp, #180]
 	lsls	r4, r0, #3
 	cmp	r4, #128
-	bcc	.Locb3_decrypt_with_shok50
+	bcc	.Locb3_decrypt_with_shok49
 	movs	r4, #128
-.Locb3_decrypt_with_shok50:
+.Locb3_decrypt_with_shok49:
 	movs	r0, #128
 	subs	r0, r0, r4
 	movs	r7, #1
@@ -1892,13 +1886,13 @@ ocb3_decrypt_with:
 	bics	r4, r5
 	mov	r5, r3
 	mov	r6, r2
-	b	.Locb3_decrypt_with_endif49
-.Locb3_decrypt_with_else48:
+	b	.Locb3_decrypt_with_endif48
+.Locb3_decrypt_with_else47:
 	ldr	r0, [sp, #4]
 	mov	r5, r3
 	mov	r6, r2
 	mov	r4, r1
-.Locb3_decrypt_with_endif49:
+.Locb3_decrypt_with_endif48:
 	@ ocb3.ae:262: return (load_be(tag, 0, 16, len(tag)) ^ first_bytes(t, len(tag))) == 0
 	ldr	r3, [sp, #16]
 	eors	r3, r0
@@ -2187,8 +2181,8 @@ ocb3_E_encrypt_block:
 
 
 @ --- ocb3_hash: ocb3.hash
-@     frame 88 bytes (17 spill slots, 14 on the stack; locals 32), saves nothing
-@     estimated 584 bytes of code and literals
+@     frame 88 bytes (15 spill slots, 14 on the stack; locals 32), saves nothing
+@     estimated 568 bytes of code and literals
 	.section .text.ocb3_hash,"ax",%progbits
 	.global ocb3_hash
 	.type ocb3_hash, %function
@@ -2207,10 +2201,10 @@ ocb3_hash:
 	@ ocb3.ae:136: for i in 0..full {
 	movs	r1, #0
 	str	r1, [sp]
-	str	r1, [sp, #12]
 	str	r1, [sp, #8]
 	str	r1, [sp, #4]
 	str	r1, [sp, #16]
+	str	r1, [sp, #12]
 	str	r1, [sp, #32]
 	str	r1, [sp, #28]
 	str	r1, [sp, #24]
@@ -2334,18 +2328,18 @@ ocb3_hash:
 	mov	r1, r0
 .Locb3_hash_endif14:
 	@ ocb3.ae:137: offset = offset ^ get_l(l, ntz(i + 1))
-	ldr	r0, [sp, #12]
-	eors	r0, r4
-	str	r0, [sp, #12]
 	ldr	r0, [sp, #8]
-	eors	r0, r3
+	eors	r0, r4
 	str	r0, [sp, #8]
 	ldr	r0, [sp, #4]
-	eors	r0, r2
+	eors	r0, r3
 	str	r0, [sp, #4]
 	ldr	r0, [sp, #16]
-	eors	r0, r1
+	eors	r0, r2
 	str	r0, [sp, #16]
+	ldr	r0, [sp, #12]
+	eors	r0, r1
+	str	r0, [sp, #12]
 	@ ocb3.ae:138: sum = sum ^ E.encrypt_block(ks, load_be(ad, 16 * i, 16) ^ offset)
 	ldr	r1, [sp]
 	lsls	r1, r1, #4
@@ -2374,13 +2368,13 @@ ocb3_hash:
 	rev	r2, r0
 	ldr	r0, [r1]
 	rev	r1, r0
-	ldr	r0, [sp, #12]
-	eors	r4, r0
 	ldr	r0, [sp, #8]
-	eors	r3, r0
+	eors	r4, r0
 	ldr	r0, [sp, #4]
-	eors	r2, r0
+	eors	r3, r0
 	ldr	r0, [sp, #16]
+	eors	r2, r0
+	ldr	r0, [sp, #12]
 	eors	r1, r0
 	str	r4, [sp, #56]
 	str	r3, [sp, #60]
@@ -2417,37 +2411,37 @@ ocb3_hash:
 .Locb3_hash_done2:
 	@ ocb3.ae:140: r = a - 16 * full
 	ldr	r0, [sp, #40]
-	lsls	r3, r0, #4
+	lsls	r2, r0, #4
 	ldr	r0, [sp, #52]
-	subs	r2, r0, r3
+	lsls	r0, r0, #28
+	lsrs	r1, r0, #28
 	@ ocb3.ae:141: if r != 0 {
 	beq	.Locb3_hash_else21
 	@ ocb3.ae:142: offset = offset ^ l[at_star]
 	ldr	r4, [sp, #36]
-	ldr	r1, [r4]
-	ldr	r0, [sp, #12]
-	eors	r0, r1
-	str	r0, [sp, #12]
-	ldr	r1, [r4, #4]
+	ldr	r3, [r4]
 	ldr	r0, [sp, #8]
-	eors	r0, r1
+	eors	r0, r3
 	str	r0, [sp, #8]
-	ldr	r1, [r4, #8]
+	ldr	r3, [r4, #4]
 	ldr	r0, [sp, #4]
-	eors	r0, r1
+	eors	r0, r3
 	str	r0, [sp, #4]
+	ldr	r0, [r4, #8]
+	ldr	r3, [sp, #16]
+	eors	r3, r0
 	ldr	r0, [r4, #12]
-	ldr	r1, [sp, #16]
-	eors	r1, r0
+	ldr	r4, [sp, #12]
+	eors	r4, r0
 	@ ocb3.ae:143: sum = sum ^ E.encrypt_block(ks, pad10(load_be(ad, 16 * full, 16, r), r) ^ offset)
 	ldr	r0, [sp, #44]
-	adds	r3, r0, r3
+	adds	r5, r0, r2
 	movs	r0, #3
-	cmp	r2, #16
+	cmp	r1, #16
 	bcc	.Locb3_hash_bytes23
-	tst	r3, r0
+	tst	r5, r0
 	beq	.Locb3_hash_words24
-	movs	r5, #16
+	movs	r6, #16
 	b	.Locb3_hash_fill26
 .Locb3_hash_bytes23:
 	movs	r0, #0
@@ -2455,68 +2449,65 @@ ocb3_hash:
 	str	r0, [sp, #60]
 	str	r0, [sp, #64]
 	str	r0, [sp, #68]
-	mov	r5, r2
+	mov	r6, r1
 .Locb3_hash_fill26:
-	add	r4, sp, #56
+	add	r2, sp, #56
 .Locb3_hash_cpy28:
-	subs	r5, #1
+	subs	r6, #1
 	bcc	.Locb3_hash_cpyd27
-	ldrb	r0, [r3, r5]
-	strb	r0, [r4, r5]
+	ldrb	r0, [r5, r6]
+	strb	r0, [r2, r6]
 	b	.Locb3_hash_cpy28
 .Locb3_hash_cpyd27:
-	mov	r3, r4
+	mov	r5, r2
 .Locb3_hash_words24:
 	@ ocb3.ae:85: return x | ((0x80 as u128) << (8 * (15 - count)))
 	movs	r0, #15
-	subs	r2, r0, r2
-	@ ocb3.ae:143: sum = sum ^ E.encrypt_block(ks, pad10(load_be(ad, 16 * full, 16, r), r) ^ offset)
-	ldr	r0, [r3, #12]
-	rev	r0, r0
-	mov	r9, r0
-	ldr	r0, [r3, #8]
-	rev	r0, r0
-	mov	r8, r0
-	ldr	r0, [r3, #4]
-	rev	r7, r0
-	ldr	r0, [r3]
-	rev	r6, r0
-	@ ocb3.ae:85: return x | ((0x80 as u128) << (8 * (15 - count)))
-	lsls	r4, r2, #3
-	cmp	r4, #128
-	bcc	.Locb3_hash_shok29
-	movs	r4, #128
-.Locb3_hash_shok29:
-	adds	r4, #7
-	movs	r3, #1
-	lsls	r3, r4
-	subs	r4, #32
+	subs	r0, r0, r1
+	lsls	r7, r0, #3
+	adds	r7, #7
 	movs	r2, #1
-	lsls	r2, r4
-	subs	r4, #32
-	movs	r5, #1
-	lsls	r5, r4
-	subs	r4, #32
+	lsls	r2, r7
+	subs	r7, #32
+	movs	r6, #1
+	lsls	r6, r7
+	subs	r7, #32
 	movs	r0, #1
-	lsls	r0, r4
-	mov	r4, r9
-	orrs	r4, r3
-	mov	r3, r8
-	orrs	r3, r2
-	orrs	r7, r5
-	orrs	r6, r0
+	lsls	r0, r7
+	subs	r7, #32
+	movs	r1, #1
+	lsls	r1, r7
 	@ ocb3.ae:143: sum = sum ^ E.encrypt_block(ks, pad10(load_be(ad, 16 * full, 16, r), r) ^ offset)
-	ldr	r0, [sp, #12]
-	eors	r4, r0
-	ldr	r0, [sp, #8]
-	eors	r3, r0
+	ldr	r7, [r5]
+	rev	r7, r7
+	@ ocb3.ae:85: return x | ((0x80 as u128) << (8 * (15 - count)))
+	orrs	r7, r1
+	@ ocb3.ae:143: sum = sum ^ E.encrypt_block(ks, pad10(load_be(ad, 16 * full, 16, r), r) ^ offset)
+	eors	r7, r4
+	ldr	r4, [r5, #4]
+	rev	r4, r4
+	@ ocb3.ae:85: return x | ((0x80 as u128) << (8 * (15 - count)))
+	orrs	r4, r0
+	@ ocb3.ae:143: sum = sum ^ E.encrypt_block(ks, pad10(load_be(ad, 16 * full, 16, r), r) ^ offset)
+	eors	r4, r3
+	ldr	r0, [r5, #8]
+	rev	r3, r0
+	@ ocb3.ae:85: return x | ((0x80 as u128) << (8 * (15 - count)))
+	orrs	r3, r6
+	@ ocb3.ae:143: sum = sum ^ E.encrypt_block(ks, pad10(load_be(ad, 16 * full, 16, r), r) ^ offset)
 	ldr	r0, [sp, #4]
-	eors	r7, r0
-	eors	r6, r1
-	str	r4, [sp, #56]
+	eors	r3, r0
+	ldr	r0, [r5, #12]
+	rev	r5, r0
+	@ ocb3.ae:85: return x | ((0x80 as u128) << (8 * (15 - count)))
+	orrs	r5, r2
+	@ ocb3.ae:143: sum = sum ^ E.encrypt_block(ks, pad10(load_be(ad, 16 * full, 16, r), r) ^ offset)
+	ldr	r0, [sp, #8]
+	eors	r5, r0
+	str	r5, [sp, #56]
 	str	r3, [sp, #60]
-	str	r7, [sp, #64]
-	str	r6, [sp, #68]
+	str	r4, [sp, #64]
+	str	r7, [sp, #68]
 	add	r1, sp, #56
 	add	r2, sp, #72
 	ldr	r0, [sp, #48]

@@ -54,7 +54,7 @@ ascon128_key_setup:
 
 @ --- ascon128_encrypt_with: ascon128.encrypt_with
 @     frame 88 bytes (20 spill slots, 8 on the stack; locals 56), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 788 bytes of code and literals
+@     estimated 790 bytes of code and literals
 	.section .text.ascon128_encrypt_with,"ax",%progbits
 	.global ascon128_encrypt_with
 	.type ascon128_encrypt_with, %function
@@ -377,7 +377,8 @@ ascon128_encrypt_with:
 	lsls	r3, r0, #3
 	@ ascon128.ae:95: last = m - off
 	ldr	r0, [sp, #132]
-	subs	r2, r0, r3
+	lsls	r0, r0, #29
+	lsrs	r2, r0, #29
 	@ ascon128.ae:96: s[0] = s[0] ^ load_be(msg, off, rate, last) ^ pad(last)
 	ldr	r0, [sp, #32]
 	str	r0, [sp]
@@ -530,7 +531,7 @@ ascon128_encrypt_with:
 
 @ --- ascon128_decrypt_with: ascon128.decrypt_with
 @     frame 88 bytes (26 spill slots, 8 on the stack; locals 56), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 860 bytes of code and literals
+@     estimated 862 bytes of code and literals
 	.section .text.ascon128_decrypt_with,"ax",%progbits
 	.global ascon128_decrypt_with
 	.type ascon128_decrypt_with, %function
@@ -729,15 +730,15 @@ ascon128_decrypt_with:
 	orrs	r1, r0
 	beq	.Lascon128_decrypt_with_else15
 	ldr	r0, [sp, #28]
-	lsls	r2, r0, #3
+	lsls	r0, r0, #3
 	beq	.Lascon128_decrypt_with_done18
-	ldr	r0, [sp, #128]
-	adds	r1, r0, r2
+	ldr	r1, [sp, #128]
+	adds	r1, r1, r0
 	str	r1, [sp, #8]
-	ldr	r0, [sp, #144]
-	adds	r1, r0, r2
+	ldr	r1, [sp, #144]
+	adds	r1, r1, r0
 	str	r1, [sp, #4]
-	rsbs	r0, r2, #0
+	rsbs	r0, r0, #0
 	str	r0, [sp]
 .Lascon128_decrypt_with_loop17:
 	@ ascon128.ae:112: c = load_be(ct, off, rate)
@@ -807,15 +808,15 @@ ascon128_decrypt_with:
 .Lascon128_decrypt_with_else15:
 	@ ascon128.ae:110: for i in 0..full {
 	ldr	r0, [sp, #28]
-	lsls	r2, r0, #3
+	lsls	r0, r0, #3
 	beq	.Lascon128_decrypt_with_done27
-	ldr	r0, [sp, #128]
-	adds	r1, r0, r2
+	ldr	r1, [sp, #128]
+	adds	r1, r1, r0
 	str	r1, [sp, #8]
-	ldr	r0, [sp, #144]
-	adds	r1, r0, r2
+	ldr	r1, [sp, #144]
+	adds	r1, r1, r0
 	str	r1, [sp, #4]
-	rsbs	r0, r2, #0
+	rsbs	r0, r0, #0
 	str	r0, [sp]
 .Lascon128_decrypt_with_loop26:
 	@ ascon128.ae:112: c = load_be(ct, off, rate)
@@ -853,106 +854,107 @@ ascon128_decrypt_with:
 .Lascon128_decrypt_with_endif16:
 	@ ascon128.ae:117: off = rate * full
 	ldr	r0, [sp, #28]
-	lsls	r1, r0, #3
-	@ ascon128.ae:118: last = m - off
-	ldr	r0, [sp, #132]
-	subs	r3, r0, r1
-	@ ascon128.ae:119: p = first_bytes(s[0] ^ load_be(ct, off, rate, last), last)
-	ldr	r5, [sp, #32]
-	ldr	r0, [sp, #36]
+	lsls	r0, r0, #3
 	str	r0, [sp]
-	ldr	r0, [sp, #128]
-	adds	r6, r0, r1
+	@ ascon128.ae:118: last = m - off
+	ldr	r1, [sp, #132]
+	lsls	r1, r1, #29
+	lsrs	r3, r1, #29
+	@ ascon128.ae:119: p = first_bytes(s[0] ^ load_be(ct, off, rate, last), last)
+	ldr	r7, [sp, #32]
+	ldr	r6, [sp, #36]
+	ldr	r1, [sp, #128]
+	adds	r4, r1, r0
 	movs	r2, #3
 	cmp	r3, #8
 	bcc	.Lascon128_decrypt_with_bytes28
-	tst	r6, r2
+	tst	r4, r2
 	beq	.Lascon128_decrypt_with_words29
-	movs	r7, #8
+	movs	r5, #8
 	b	.Lascon128_decrypt_with_fill31
 .Lascon128_decrypt_with_bytes28:
-	mov	r7, r3
+	mov	r5, r3
 	movs	r0, #0
 	str	r0, [sp, #72]
 	str	r0, [sp, #76]
 .Lascon128_decrypt_with_fill31:
-	add	r4, sp, #72
+	add	r1, sp, #72
 .Lascon128_decrypt_with_cpy33:
-	subs	r7, #1
+	subs	r5, #1
 	bcc	.Lascon128_decrypt_with_cpyd32
-	ldrb	r0, [r6, r7]
-	strb	r0, [r4, r7]
+	ldrb	r0, [r4, r5]
+	strb	r0, [r1, r5]
 	b	.Lascon128_decrypt_with_cpy33
 .Lascon128_decrypt_with_cpyd32:
-	mov	r6, r4
+	mov	r4, r1
 .Lascon128_decrypt_with_words29:
-	ldr	r0, [r6, #4]
-	rev	r4, r0
-	ldr	r0, [r6]
+	ldr	r0, [r4, #4]
+	rev	r1, r0
+	ldr	r0, [r4]
 	rev	r0, r0
-	eors	r5, r4
-	ldr	r4, [sp]
-	eors	r4, r0
+	eors	r7, r1
+	eors	r6, r0
 	@ ascon128.ae:31: return x & ~(~(0 as u64) >> (8 * count))
 	lsls	r0, r3, #3
-	str	r0, [sp]
-	movs	r6, #64
-	subs	r6, r6, r0
-	movs	r7, #1
-	lsls	r7, r6
-	subs	r6, #32
-	movs	r0, #1
-	lsls	r0, r6
-	subs	r7, #1
-	movs	r6, #0
-	sbcs	r0, r6
-	bics	r5, r7
-	bics	r4, r0
+	str	r0, [sp, #4]
+	movs	r5, #64
+	subs	r5, r5, r0
+	movs	r4, #1
+	lsls	r4, r5
+	subs	r5, #32
+	movs	r1, #1
+	lsls	r1, r5
+	subs	r4, #1
+	movs	r0, #0
+	sbcs	r1, r0
+	bics	r7, r4
+	bics	r6, r1
 	@ ascon128.ae:120: store_be(msg, off, p, last)
-	rev	r7, r4
-	rev	r6, r5
-	ldr	r0, [sp, #144]
-	adds	r1, r0, r1
+	rev	r5, r6
+	rev	r4, r7
+	ldr	r1, [sp, #144]
+	ldr	r0, [sp]
+	adds	r1, r1, r0
 	cmp	r3, #8
 	bcc	.Lascon128_decrypt_with_bytes34
 	tst	r1, r2
 	bne	.Lascon128_decrypt_with_mis36
-	str	r7, [r1]
-	str	r6, [r1, #4]
+	str	r5, [r1]
+	str	r4, [r1, #4]
 	b	.Lascon128_decrypt_with_stored35
 .Lascon128_decrypt_with_mis36:
 	movs	r3, #8
 .Lascon128_decrypt_with_bytes34:
 .Lascon128_decrypt_with_fill37:
-	str	r7, [sp, #72]
-	str	r6, [sp, #76]
-	add	r6, sp, #72
+	str	r5, [sp, #72]
+	str	r4, [sp, #76]
+	add	r4, sp, #72
 .Lascon128_decrypt_with_cpy38:
 	subs	r3, #1
 	bcc	.Lascon128_decrypt_with_stored35
-	ldrb	r0, [r6, r3]
+	ldrb	r0, [r4, r3]
 	strb	r0, [r1, r3]
 	b	.Lascon128_decrypt_with_cpy38
 .Lascon128_decrypt_with_stored35:
 	@ ascon128.ae:121: s[0] = s[0] ^ p ^ pad(last)
-	ldr	r6, [sp, #32]
-	ldr	r3, [sp, #36]
-	eors	r6, r5
-	eors	r3, r4
+	ldr	r5, [sp, #32]
+	ldr	r4, [sp, #36]
+	eors	r5, r7
+	eors	r4, r6
 	@ ascon128.ae:26: return ((0x80 as u64) << 56) >> (8 * count)
-	movs	r4, #63
-	ldr	r0, [sp]
-	subs	r4, r4, r0
+	movs	r3, #63
+	ldr	r0, [sp, #4]
+	subs	r3, r3, r0
 	movs	r1, #1
-	lsls	r1, r4
-	subs	r4, #32
+	lsls	r1, r3
+	subs	r3, #32
 	movs	r0, #1
-	lsls	r0, r4
+	lsls	r0, r3
 	@ ascon128.ae:121: s[0] = s[0] ^ p ^ pad(last)
-	eors	r6, r1
-	eors	r3, r0
-	str	r6, [sp, #32]
-	str	r3, [sp, #36]
+	eors	r5, r1
+	eors	r4, r0
+	str	r5, [sp, #32]
+	str	r4, [sp, #36]
 	@ ascon128.ae:122: return (load_be(tag, 0, 16) ^ finalize(s, k)) == 0
 	ldr	r1, [sp, #136]
 	tst	r1, r2

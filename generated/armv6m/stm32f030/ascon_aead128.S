@@ -46,8 +46,8 @@ ascon_aead128_key_setup:
 
 
 @ --- ascon_aead128_encrypt_with: ascon_aead128.encrypt_with
-@     frame 88 bytes (20 spill slots, 8 on the stack; locals 56), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 724 bytes of code and literals
+@     frame 88 bytes (21 spill slots, 8 on the stack; locals 56), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 726 bytes of code and literals
 	.section .text.ascon_aead128_encrypt_with,"ax",%progbits
 	.global ascon_aead128_encrypt_with
 	.type ascon_aead128_encrypt_with, %function
@@ -172,15 +172,15 @@ ascon_aead128_encrypt_with:
 	@ ascon_aead128.ae:99: for i in 0..full {
 	cmp	r1, #0
 	beq	.Lascon_aead128_encrypt_with_else9
-	lsls	r2, r0, #4
+	lsls	r0, r0, #4
 	beq	.Lascon_aead128_encrypt_with_done12
-	ldr	r0, [sp, #128]
-	adds	r1, r0, r2
+	ldr	r1, [sp, #128]
+	adds	r1, r1, r0
 	str	r1, [sp, #8]
-	ldr	r0, [sp, #136]
-	adds	r1, r0, r2
+	ldr	r1, [sp, #136]
+	adds	r1, r1, r0
 	str	r1, [sp, #4]
-	rsbs	r0, r2, #0
+	rsbs	r0, r0, #0
 	str	r0, [sp]
 .Lascon_aead128_encrypt_with_loop11:
 	@ ascon_aead128.ae:37: return cat(s[1], s[0])
@@ -262,15 +262,15 @@ ascon_aead128_encrypt_with:
 .Lascon_aead128_encrypt_with_else9:
 	@ ascon_aead128.ae:99: for i in 0..full {
 	ldr	r0, [sp, #28]
-	lsls	r2, r0, #4
+	lsls	r0, r0, #4
 	beq	.Lascon_aead128_encrypt_with_done21
-	ldr	r0, [sp, #128]
-	adds	r1, r0, r2
+	ldr	r1, [sp, #128]
+	adds	r1, r1, r0
 	str	r1, [sp, #8]
-	ldr	r0, [sp, #136]
-	adds	r1, r0, r2
+	ldr	r1, [sp, #136]
+	adds	r1, r1, r0
 	str	r1, [sp, #4]
-	rsbs	r0, r2, #0
+	rsbs	r0, r0, #0
 	str	r0, [sp]
 .Lascon_aead128_encrypt_with_loop20:
 	@ ascon_aead128.ae:101: c = rate_of(s) ^ load_le(msg, off, rate)
@@ -320,28 +320,30 @@ ascon_aead128_encrypt_with:
 	bne	.Lascon_aead128_encrypt_with_loop20
 .Lascon_aead128_encrypt_with_done21:
 .Lascon_aead128_encrypt_with_endif10:
-	@ ascon_aead128.ae:106: off = rate * full
-	ldr	r0, [sp, #28]
-	lsls	r2, r0, #4
 	@ ascon_aead128.ae:107: last = m - off
 	ldr	r0, [sp, #132]
-	subs	r3, r0, r2
+	lsls	r0, r0, #28
+	lsrs	r5, r0, #28
 	@ ascon_aead128.ae:37: return cat(s[1], s[0])
 	ldr	r0, [sp, #40]
-	str	r0, [sp]
-	ldr	r0, [sp, #44]
 	str	r0, [sp, #4]
-	ldr	r6, [sp, #32]
-	ldr	r5, [sp, #36]
+	ldr	r0, [sp, #44]
+	str	r0, [sp, #8]
+	ldr	r4, [sp, #32]
+	ldr	r3, [sp, #36]
+	@ ascon_aead128.ae:106: off = rate * full
+	ldr	r0, [sp, #28]
+	lsls	r0, r0, #4
+	str	r0, [sp]
 	@ ascon_aead128.ae:108: c = rate_of(s) ^ load_le(msg, off, rate, last) ^ pad(last)
-	ldr	r0, [sp, #128]
-	adds	r7, r0, r2
-	cmp	r3, #16
+	ldr	r1, [sp, #128]
+	adds	r1, r1, r0
+	movs	r6, #3
+	cmp	r5, #16
 	bcc	.Lascon_aead128_encrypt_with_bytes22
-	movs	r0, #3
-	tst	r7, r0
+	tst	r1, r6
 	beq	.Lascon_aead128_encrypt_with_words23
-	movs	r4, #16
+	movs	r7, #16
 	b	.Lascon_aead128_encrypt_with_fill25
 .Lascon_aead128_encrypt_with_bytes22:
 	movs	r0, #0
@@ -349,90 +351,89 @@ ascon_aead128_encrypt_with:
 	str	r0, [sp, #76]
 	str	r0, [sp, #80]
 	str	r0, [sp, #84]
-	mov	r4, r3
+	mov	r7, r5
 .Lascon_aead128_encrypt_with_fill25:
-	add	r1, sp, #72
+	add	r2, sp, #72
 .Lascon_aead128_encrypt_with_cpy27:
-	subs	r4, #1
+	subs	r7, #1
 	bcc	.Lascon_aead128_encrypt_with_cpyd26
-	ldrb	r0, [r7, r4]
-	strb	r0, [r1, r4]
+	ldrb	r0, [r1, r7]
+	strb	r0, [r2, r7]
 	b	.Lascon_aead128_encrypt_with_cpy27
 .Lascon_aead128_encrypt_with_cpyd26:
-	mov	r7, r1
+	mov	r1, r2
 .Lascon_aead128_encrypt_with_words23:
-	ldr	r0, [r7]
-	eors	r6, r0
-	@ ascon_aead128.ae:28: return (1 as u128) << (8 * count)
-	lsls	r1, r3, #3
-	movs	r0, #1
-	lsls	r0, r1
-	@ ascon_aead128.ae:108: c = rate_of(s) ^ load_le(msg, off, rate, last) ^ pad(last)
-	eors	r6, r0
-	ldr	r0, [r7, #4]
-	eors	r5, r0
-	@ ascon_aead128.ae:28: return (1 as u128) << (8 * count)
-	subs	r1, #32
-	movs	r0, #1
-	lsls	r0, r1
-	@ ascon_aead128.ae:108: c = rate_of(s) ^ load_le(msg, off, rate, last) ^ pad(last)
-	eors	r5, r0
-	ldr	r0, [r7, #8]
-	ldr	r4, [sp]
+	ldr	r0, [r1]
 	eors	r4, r0
 	@ ascon_aead128.ae:28: return (1 as u128) << (8 * count)
-	subs	r1, #32
-	movs	r0, #1
-	lsls	r0, r1
+	lsls	r0, r5, #3
+	movs	r2, #1
+	lsls	r2, r0
 	@ ascon_aead128.ae:108: c = rate_of(s) ^ load_le(msg, off, rate, last) ^ pad(last)
-	eors	r4, r0
-	ldr	r0, [r7, #12]
-	ldr	r7, [sp, #4]
-	eors	r7, r0
+	eors	r4, r2
+	ldr	r2, [r1, #4]
+	eors	r3, r2
 	@ ascon_aead128.ae:28: return (1 as u128) << (8 * count)
-	subs	r1, #32
-	movs	r0, #1
-	lsls	r0, r1
+	subs	r0, #32
+	movs	r2, #1
+	lsls	r2, r0
 	@ ascon_aead128.ae:108: c = rate_of(s) ^ load_le(msg, off, rate, last) ^ pad(last)
-	mov	r1, r7
-	eors	r1, r0
+	eors	r3, r2
+	ldr	r7, [r1, #8]
+	ldr	r2, [sp, #4]
+	eors	r2, r7
+	@ ascon_aead128.ae:28: return (1 as u128) << (8 * count)
+	subs	r0, #32
+	movs	r7, #1
+	lsls	r7, r0
+	@ ascon_aead128.ae:108: c = rate_of(s) ^ load_le(msg, off, rate, last) ^ pad(last)
+	eors	r2, r7
+	ldr	r1, [r1, #12]
+	ldr	r7, [sp, #8]
+	eors	r7, r1
+	@ ascon_aead128.ae:28: return (1 as u128) << (8 * count)
+	subs	r0, #32
+	movs	r1, #1
+	lsls	r1, r0
+	@ ascon_aead128.ae:108: c = rate_of(s) ^ load_le(msg, off, rate, last) ^ pad(last)
+	eors	r7, r1
 	@ ascon_aead128.ae:109: store_le(ct, off, c, last)
-	ldr	r0, [sp, #136]
-	adds	r2, r0, r2
-	cmp	r3, #16
+	ldr	r1, [sp, #136]
+	ldr	r0, [sp]
+	adds	r1, r1, r0
+	cmp	r5, #16
 	bcc	.Lascon_aead128_encrypt_with_bytes28
-	movs	r0, #3
-	tst	r2, r0
+	tst	r1, r6
 	bne	.Lascon_aead128_encrypt_with_mis30
-	str	r6, [r2]
-	str	r5, [r2, #4]
-	str	r4, [r2, #8]
-	str	r1, [r2, #12]
+	str	r4, [r1]
+	str	r3, [r1, #4]
+	str	r2, [r1, #8]
+	str	r7, [r1, #12]
 	b	.Lascon_aead128_encrypt_with_stored29
 .Lascon_aead128_encrypt_with_mis30:
-	movs	r7, #16
+	movs	r6, #16
 	b	.Lascon_aead128_encrypt_with_fill31
 .Lascon_aead128_encrypt_with_bytes28:
-	mov	r7, r3
+	mov	r6, r5
 .Lascon_aead128_encrypt_with_fill31:
-	str	r6, [sp, #72]
-	str	r5, [sp, #76]
-	str	r4, [sp, #80]
-	str	r1, [sp, #84]
-	add	r3, sp, #72
+	str	r4, [sp, #72]
+	str	r3, [sp, #76]
+	str	r2, [sp, #80]
+	str	r7, [sp, #84]
+	add	r5, sp, #72
 .Lascon_aead128_encrypt_with_cpy32:
-	subs	r7, #1
+	subs	r6, #1
 	bcc	.Lascon_aead128_encrypt_with_stored29
-	ldrb	r0, [r3, r7]
-	strb	r0, [r2, r7]
+	ldrb	r0, [r5, r6]
+	strb	r0, [r1, r6]
 	b	.Lascon_aead128_encrypt_with_cpy32
 .Lascon_aead128_encrypt_with_stored29:
 	@ ascon_aead128.ae:41: s[0] = r[63:0]
-	str	r6, [sp, #32]
-	str	r5, [sp, #36]
+	str	r4, [sp, #32]
+	str	r3, [sp, #36]
 	@ ascon_aead128.ae:42: s[1] = r[127:64]
-	str	r4, [sp, #40]
-	str	r1, [sp, #44]
+	str	r2, [sp, #40]
+	str	r7, [sp, #44]
 	@ ascon_aead128.ae:74: s[2] = s[2] ^ k0
 	ldr	r1, [sp, #48]
 	ldr	r0, [sp, #24]
@@ -505,7 +506,7 @@ ascon_aead128_encrypt_with:
 
 @ --- ascon_aead128_decrypt_with: ascon_aead128.decrypt_with
 @     frame 112 bytes (34 spill slots, 14 on the stack; locals 56), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 884 bytes of code and literals
+@     estimated 886 bytes of code and literals
 	.section .text.ascon_aead128_decrypt_with,"ax",%progbits
 	.global ascon_aead128_decrypt_with
 	.type ascon_aead128_decrypt_with, %function
@@ -617,17 +618,17 @@ ascon_aead128_decrypt_with:
 	@ ascon_aead128.ae:124: for i in 0..full {
 	ldr	r0, [sp, #152]
 	lsls	r0, r0, #30
-	lsrs	r2, r0, #30
+	lsrs	r1, r0, #30
 	ldr	r0, [sp, #168]
 	lsls	r0, r0, #30
 	lsrs	r0, r0, #30
-	orrs	r2, r0
+	orrs	r1, r0
 	@ ascon_aead128.ae:123: full = m / rate
-	ldr	r1, [sp, #156]
-	lsrs	r0, r1, #4
+	ldr	r0, [sp, #156]
+	lsrs	r0, r0, #4
 	str	r0, [sp, #28]
 	@ ascon_aead128.ae:124: for i in 0..full {
-	cmp	r2, #0
+	cmp	r1, #0
 	beq	.Lascon_aead128_decrypt_with_else9
 	lsls	r0, r0, #4
 	beq	.Lascon_aead128_decrypt_with_done12
@@ -785,22 +786,23 @@ ascon_aead128_decrypt_with:
 	bne	.Lascon_aead128_decrypt_with_loop20
 .Lascon_aead128_decrypt_with_done21:
 .Lascon_aead128_decrypt_with_endif10:
+	@ ascon_aead128.ae:132: last = m - off
+	ldr	r0, [sp, #156]
+	lsls	r0, r0, #28
+	lsrs	r2, r0, #28
+	@ ascon_aead128.ae:37: return cat(s[1], s[0])
+	ldr	r0, [sp, #64]
+	str	r0, [sp, #32]
+	ldr	r0, [sp, #68]
+	str	r0, [sp, #8]
+	ldr	r0, [sp, #56]
+	str	r0, [sp]
+	ldr	r0, [sp, #60]
+	str	r0, [sp, #4]
 	@ ascon_aead128.ae:131: off = rate * full
 	ldr	r0, [sp, #28]
 	lsls	r0, r0, #4
 	str	r0, [sp, #48]
-	@ ascon_aead128.ae:132: last = m - off
-	ldr	r1, [sp, #156]
-	subs	r2, r1, r0
-	@ ascon_aead128.ae:37: return cat(s[1], s[0])
-	ldr	r1, [sp, #64]
-	str	r1, [sp, #28]
-	ldr	r1, [sp, #68]
-	str	r1, [sp, #8]
-	ldr	r1, [sp, #56]
-	str	r1, [sp]
-	ldr	r1, [sp, #60]
-	str	r1, [sp, #4]
 	@ ascon_aead128.ae:134: p = first_bytes(r ^ load_le(ct, off, rate, last), last)
 	ldr	r1, [sp, #152]
 	adds	r3, r1, r0
@@ -838,13 +840,13 @@ ascon_aead128_decrypt_with:
 	eors	r1, r0
 	str	r1, [sp, #44]
 	ldr	r1, [r3, #8]
-	ldr	r0, [sp, #28]
+	ldr	r0, [sp, #32]
 	eors	r1, r0
 	str	r1, [sp, #36]
 	ldr	r1, [r3, #12]
 	ldr	r0, [sp, #8]
 	eors	r1, r0
-	str	r1, [sp, #32]
+	str	r1, [sp, #28]
 	@ ascon_aead128.ae:33: return x & ~(~(0 as u128) << (8 * count))
 	movs	r5, #0
 	mvns	r5, r5
@@ -894,7 +896,7 @@ ascon_aead128_decrypt_with:
 	bics	r5, r4
 	ldr	r4, [sp, #36]
 	bics	r4, r3
-	ldr	r3, [sp, #32]
+	ldr	r3, [sp, #28]
 	bics	r3, r1
 	@ ascon_aead128.ae:135: store_le(msg, off, p, last)
 	ldr	r1, [sp, #168]
@@ -953,7 +955,7 @@ ascon_aead128_decrypt_with:
 	movs	r2, #1
 	lsls	r2, r1
 	@ ascon_aead128.ae:136: set_rate(s, r ^ p ^ pad(last))
-	ldr	r0, [sp, #28]
+	ldr	r0, [sp, #32]
 	eors	r0, r4
 	eors	r0, r2
 	@ ascon_aead128.ae:42: s[1] = r[127:64]

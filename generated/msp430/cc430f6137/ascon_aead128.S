@@ -56,31 +56,31 @@ ascon_aead128_key_setup:
 
 
 ; --- ascon_aead128_encrypt_with: ascon_aead128.encrypt_with
-;     frame 80 bytes (12 spill slots, locals 56), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1328 bytes of code
+;     frame 76 bytes (10 spill slots, locals 56), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 1290 bytes of code
 	.section .text.ascon_aead128_encrypt_with,"ax",@progbits
 	.global ascon_aead128_encrypt_with
 	.type ascon_aead128_encrypt_with, @function
 	.balign 2
 ascon_aead128_encrypt_with:
 	pushm.w	#7, r10
-	sub	#80, sp
-	mov	r15, 22(sp)
+	sub	#76, sp
+	mov	r15, 18(sp)
 	; ascon_aead128.ae:47: s[0] = iv as u64
-	mov	#1, 24(sp)
-	mov	#32908, 26(sp)
-	mov	#4096, 28(sp)
-	mov	#0, 30(sp)
+	mov	#1, 20(sp)
+	mov	#32908, 22(sp)
+	mov	#4096, 24(sp)
+	mov	#0, 26(sp)
 	; ascon_aead128.ae:48: s[1] = k0
+	mov	@r12+, 28(sp)
+	mov	@r12+, 30(sp)
 	mov	@r12+, 32(sp)
 	mov	@r12+, 34(sp)
+	; ascon_aead128.ae:49: s[2] = k1
 	mov	@r12+, 36(sp)
 	mov	@r12+, 38(sp)
-	; ascon_aead128.ae:49: s[2] = k1
 	mov	@r12+, 40(sp)
 	mov	@r12+, 42(sp)
-	mov	@r12+, 44(sp)
-	mov	@r12+, 46(sp)
 	mov	r12, 2(sp)
 	; ascon_aead128.ae:50: s[3] = load_le(nonce, 0, 8)
 	mov	r13, r10
@@ -94,7 +94,7 @@ ascon_aead128_encrypt_with:
 	jmp	.Lascon_aead128_encrypt_with_join3
 .Lascon_aead128_encrypt_with_bytes1:
 	mov	sp, r11
-	add	#64, r11
+	add	#60, r11
 	mov	r11, r12
 	mov	#8, r14
 .Lascon_aead128_encrypt_with_cpy4:
@@ -107,10 +107,10 @@ ascon_aead128_encrypt_with:
 	mov	r11, r10
 	jmp	.Lascon_aead128_encrypt_with_words2
 .Lascon_aead128_encrypt_with_join3:
-	mov	r11, 48(sp)
-	mov	r12, 50(sp)
-	mov	r14, 52(sp)
-	mov	r15, 54(sp)
+	mov	r11, 44(sp)
+	mov	r12, 46(sp)
+	mov	r14, 48(sp)
+	mov	r15, 50(sp)
 	; ascon_aead128.ae:51: s[4] = load_le(nonce, 8, 8)
 	add	#8, r13
 	bit	#1, r13
@@ -123,7 +123,7 @@ ascon_aead128_encrypt_with:
 	jmp	.Lascon_aead128_encrypt_with_join8
 .Lascon_aead128_encrypt_with_bytes6:
 	mov	sp, r11
-	add	#64, r11
+	add	#60, r11
 	mov	r11, r12
 	mov	#8, r14
 .Lascon_aead128_encrypt_with_cpy9:
@@ -136,50 +136,50 @@ ascon_aead128_encrypt_with:
 	mov	r11, r13
 	jmp	.Lascon_aead128_encrypt_with_words7
 .Lascon_aead128_encrypt_with_join8:
-	mov	r11, 56(sp)
-	mov	r12, 58(sp)
-	mov	r14, 60(sp)
-	mov	r15, 62(sp)
+	mov	r11, 52(sp)
+	mov	r12, 54(sp)
+	mov	r14, 56(sp)
+	mov	r15, 58(sp)
 	; ascon_aead128.ae:52: P.permute(s, rounds_init)
 	mov	sp, r12
-	add	#24, r12
+	add	#20, r12
 	mov	#12, r13
 	call	#ascon_aead128_P_permute
 	; ascon_aead128.ae:53: s[3] = s[3] ^ k0
-	mov	48(sp), r11
+	mov	44(sp), r11
 	mov	2(sp), r10
 	xor	-16(r10), r11
-	mov	50(sp), r12
+	mov	46(sp), r12
 	xor	-14(r10), r12
-	mov	52(sp), r13
+	mov	48(sp), r13
 	xor	-12(r10), r13
-	mov	54(sp), r14
+	mov	50(sp), r14
 	xor	-10(r10), r14
-	mov	r11, 48(sp)
-	mov	r12, 50(sp)
-	mov	r13, 52(sp)
-	mov	r14, 54(sp)
+	mov	r11, 44(sp)
+	mov	r12, 46(sp)
+	mov	r13, 48(sp)
+	mov	r14, 50(sp)
 	; ascon_aead128.ae:54: s[4] = s[4] ^ k1
-	mov	56(sp), r11
+	mov	52(sp), r11
 	xor	-8(r10), r11
-	mov	58(sp), r12
+	mov	54(sp), r12
 	xor	-6(r10), r12
-	mov	60(sp), r13
+	mov	56(sp), r13
 	xor	-4(r10), r13
-	mov	62(sp), r14
+	mov	58(sp), r14
 	xor	-2(r10), r14
-	mov	r11, 56(sp)
-	mov	r12, 58(sp)
-	mov	r13, 60(sp)
-	mov	r14, 62(sp)
+	mov	r11, 52(sp)
+	mov	r12, 54(sp)
+	mov	r13, 56(sp)
+	mov	r14, 58(sp)
 	; ascon_aead128.ae:96: absorb_ad(s, ad)
 	mov	sp, r12
-	add	#24, r12
-	mov	22(sp), r13
-	mov	96(sp), r14
+	add	#20, r12
+	mov	18(sp), r13
+	mov	92(sp), r14
 	call	#ascon_aead128_absorb_ad
 	; ascon_aead128.ae:98: full = m / rate
-	mov	100(sp), 4(sp)
+	mov	96(sp), 4(sp)
 	mov	4(sp), r15
 	rrum.w	#4, r15
 	mov	r15, 4(sp)
@@ -193,7 +193,7 @@ ascon_aead128_encrypt_with:
 	rlam.w	#4, r4
 	; ascon_aead128.ae:101: c = rate_of(s) ^ load_le(msg, off, rate)
 	mov	r4, r5
-	add	98(sp), r5
+	add	94(sp), r5
 	bit	#1, r5
 	jnz	.Lascon_aead128_encrypt_with_bytes13
 .Lascon_aead128_encrypt_with_words14:
@@ -208,7 +208,7 @@ ascon_aead128_encrypt_with:
 	jmp	.Lascon_aead128_encrypt_with_join15
 .Lascon_aead128_encrypt_with_bytes13:
 	mov	sp, r12
-	add	#64, r12
+	add	#60, r12
 	mov	r12, r13
 	mov	#16, r14
 .Lascon_aead128_encrypt_with_cpy16:
@@ -222,17 +222,17 @@ ascon_aead128_encrypt_with:
 	jmp	.Lascon_aead128_encrypt_with_words14
 .Lascon_aead128_encrypt_with_join15:
 	mov	r15, r5
-	xor	24(sp), r5
-	xor	26(sp), r6
-	xor	28(sp), r7
-	xor	30(sp), r8
-	xor	32(sp), r9
-	xor	34(sp), r10
-	xor	36(sp), r11
-	xor	38(sp), r12
+	xor	20(sp), r5
+	xor	22(sp), r6
+	xor	24(sp), r7
+	xor	26(sp), r8
+	xor	28(sp), r9
+	xor	30(sp), r10
+	xor	32(sp), r11
+	xor	34(sp), r12
 	; ascon_aead128.ae:102: store_le(ct, off, c)
 	mov	r4, r13
-	add	102(sp), r13
+	add	98(sp), r13
 	bit	#1, r13
 	jnz	.Lascon_aead128_encrypt_with_bytes18
 	mov	r5, 0(r13)
@@ -245,16 +245,16 @@ ascon_aead128_encrypt_with:
 	mov	r12, 14(r13)
 	jmp	.Lascon_aead128_encrypt_with_stored19
 .Lascon_aead128_encrypt_with_bytes18:
-	mov	r5, 64(sp)
-	mov	r6, 66(sp)
-	mov	r7, 68(sp)
-	mov	r8, 70(sp)
-	mov	r9, 72(sp)
-	mov	r10, 74(sp)
-	mov	r11, 76(sp)
-	mov	r12, 78(sp)
+	mov	r5, 60(sp)
+	mov	r6, 62(sp)
+	mov	r7, 64(sp)
+	mov	r8, 66(sp)
+	mov	r9, 68(sp)
+	mov	r10, 70(sp)
+	mov	r11, 72(sp)
+	mov	r12, 74(sp)
 	mov	sp, r14
-	add	#64, r14
+	add	#60, r14
 	mov	#16, r15
 .Lascon_aead128_encrypt_with_cpy20:
 	mov.b	@r14, 0(r13)
@@ -264,18 +264,18 @@ ascon_aead128_encrypt_with:
 	jnz	.Lascon_aead128_encrypt_with_cpy20
 .Lascon_aead128_encrypt_with_stored19:
 	; ascon_aead128.ae:41: s[0] = r[63:0]
-	mov	r5, 24(sp)
-	mov	r6, 26(sp)
-	mov	r7, 28(sp)
-	mov	r8, 30(sp)
+	mov	r5, 20(sp)
+	mov	r6, 22(sp)
+	mov	r7, 24(sp)
+	mov	r8, 26(sp)
 	; ascon_aead128.ae:42: s[1] = r[127:64]
-	mov	r9, 32(sp)
-	mov	r10, 34(sp)
-	mov	r11, 36(sp)
-	mov	r12, 38(sp)
+	mov	r9, 28(sp)
+	mov	r10, 30(sp)
+	mov	r11, 32(sp)
+	mov	r12, 34(sp)
 	; ascon_aead128.ae:104: P.permute(s, rounds_block)
 	mov	sp, r12
-	add	#24, r12
+	add	#20, r12
 	mov	#8, r13
 	call	#ascon_aead128_P_permute
 	add	#1, 0(sp)
@@ -283,165 +283,146 @@ ascon_aead128_encrypt_with:
 	jnc	.Lascon_aead128_encrypt_with_loop11
 .Lascon_aead128_encrypt_with_done12:
 	; ascon_aead128.ae:106: off = rate * full
-	mov	4(sp), r11
-	rlam.w	#4, r11
-	; ascon_aead128.ae:108: c = rate_of(s) ^ load_le(msg, off, rate, last) ^ pad(last)
-	mov	98(sp), r8
-	add	r11, r8
+	mov	4(sp), r15
+	rlam.w	#4, r15
+	mov	r15, 4(sp)
 	; ascon_aead128.ae:107: last = m - off
-	mov	100(sp), r14
-	sub	r11, r14
-	subc	r5, r5
+	mov	96(sp), r9
+	and	#15, r9
 	; ascon_aead128.ae:108: c = rate_of(s) ^ load_le(msg, off, rate, last) ^ pad(last)
-	cmp	#16, r14
+	mov	94(sp), r8
+	add	r15, r8
+	cmp	#16, r9
 	jnc	.Lascon_aead128_encrypt_with_bytes21
 	bit	#1, r8
 	jnz	.Lascon_aead128_encrypt_with_bytes21
 .Lascon_aead128_encrypt_with_words22:
-	mov	@r8+, r15
 	mov	@r8+, r4
+	mov	@r8+, r15
 	mov	@r8+, r6
-	mov	@r8+, r7
-	mov	@r8+, r9
 	mov	@r8+, r10
+	mov	@r8+, r11
 	mov	@r8+, r12
 	mov	@r8+, r13
+	mov	@r8+, r14
 	jmp	.Lascon_aead128_encrypt_with_join23
 .Lascon_aead128_encrypt_with_bytes21:
-	mov	sp, r9
-	add	#64, r9
-	mov	r9, r10
-	mov	#16, r12
-	mov	r14, r15
+	mov	sp, r11
+	add	#60, r11
+	mov	r11, r12
+	mov	#16, r13
+	mov	r9, r15
 .Lascon_aead128_encrypt_with_cpy24:
-	clr	r13
+	clr	r14
 	tst	r15
 	jz	.Lascon_aead128_encrypt_with_pad25
-	mov.b	@r8, r13
+	mov.b	@r8, r14
 	inc	r8
 	dec	r15
 .Lascon_aead128_encrypt_with_pad25:
-	mov.b	r13, 0(r10)
-	inc	r10
-	dec	r12
+	mov.b	r14, 0(r12)
+	inc	r12
+	dec	r13
 	jnz	.Lascon_aead128_encrypt_with_cpy24
-	mov	r9, r8
+	mov	r11, r8
 	jmp	.Lascon_aead128_encrypt_with_words22
 .Lascon_aead128_encrypt_with_join23:
-	xor	24(sp), r15
+	xor	20(sp), r4
+	xor	22(sp), r15
 	mov	r15, 6(sp)
-	xor	26(sp), r4
-	mov	r4, 8(sp)
-	xor	28(sp), r6
-	mov	r6, 10(sp)
-	xor	30(sp), r7
-	mov	r7, 12(sp)
-	xor	32(sp), r9
-	mov	r9, 14(sp)
-	xor	34(sp), r10
-	mov	r10, 16(sp)
-	xor	36(sp), r12
-	mov	r12, 18(sp)
-	xor	38(sp), r13
-	mov	r13, 20(sp)
+	xor	24(sp), r6
+	xor	26(sp), r10
+	mov	r10, 8(sp)
+	xor	28(sp), r11
+	mov	r11, 10(sp)
+	xor	30(sp), r12
+	mov	r12, 12(sp)
+	xor	32(sp), r13
+	mov	r13, 14(sp)
+	xor	34(sp), r14
+	mov	r14, 16(sp)
 	; ascon_aead128.ae:28: return (1 as u128) << (8 * count)
+	mov	r9, r5
 	rlam.w	#3, r5
-	mov	r14, r4
-	rlam.w	#3, r4
-	mov	#1, r6
-	mov	#0, r7
+	mov	#1, r7
 	mov	#0, r8
-	mov	#0, r9
 	mov	#0, r10
+	mov	#0, r11
 	mov	#0, r12
 	mov	#0, r13
+	mov	#0, r14
 	mov	#0, r15
-	tst	r5
-	jnz	.Lascon_aead128_encrypt_with_shbig26
-	cmp	#128, r4
-	jc	.Lascon_aead128_encrypt_with_shbig26
 .Lascon_aead128_encrypt_with_shlimb29:
-	cmp	#16, r4
+	cmp	#16, r5
 	jnc	.Lascon_aead128_encrypt_with_shbits30
-	mov	r13, r15
+	mov	r14, r15
+	mov	r13, r14
 	mov	r12, r13
-	mov	r10, r12
-	mov	r9, r10
-	mov	r8, r9
+	mov	r11, r12
+	mov	r10, r11
+	mov	r8, r10
 	mov	r7, r8
-	mov	r6, r7
-	clr	r6
-	sub	#16, r4
+	clr	r7
+	sub	#16, r5
 	jmp	.Lascon_aead128_encrypt_with_shlimb29
 .Lascon_aead128_encrypt_with_shbits30:
-	tst	r4
+	tst	r5
 	jz	.Lascon_aead128_encrypt_with_shend27
 .Lascon_aead128_encrypt_with_sh28:
-	rla	r6
-	rlc	r7
+	rla	r7
 	rlc	r8
-	rlc	r9
 	rlc	r10
+	rlc	r11
 	rlc	r12
 	rlc	r13
+	rlc	r14
 	rlc	r15
-	dec	r4
+	dec	r5
 	jnz	.Lascon_aead128_encrypt_with_sh28
-	jmp	.Lascon_aead128_encrypt_with_shend27
-.Lascon_aead128_encrypt_with_shbig26:
-	clr	r6
-	clr	r7
-	clr	r8
-	clr	r9
-	clr	r10
-	clr	r12
-	clr	r13
-	clr	r15
 .Lascon_aead128_encrypt_with_shend27:
 	; ascon_aead128.ae:108: c = rate_of(s) ^ load_le(msg, off, rate, last) ^ pad(last)
+	xor	r7, r4
 	mov	6(sp), r5
-	xor	r6, r5
-	mov	8(sp), r6
-	xor	r7, r6
-	mov	10(sp), r7
-	xor	r8, r7
-	mov	12(sp), r8
-	xor	r9, r8
-	mov	14(sp), r9
-	xor	r10, r9
-	mov	16(sp), r10
-	xor	r12, r10
-	mov	18(sp), r12
-	xor	r13, r12
-	mov	20(sp), r13
-	xor	r15, r13
+	xor	r8, r5
+	xor	r10, r6
+	mov	8(sp), r7
+	xor	r11, r7
+	mov	10(sp), r8
+	xor	r12, r8
+	mov	12(sp), r10
+	xor	r13, r10
+	mov	14(sp), r11
+	xor	r14, r11
+	mov	16(sp), r12
+	xor	r15, r12
 	; ascon_aead128.ae:109: store_le(ct, off, c, last)
-	add	102(sp), r11
-	cmp	#16, r14
+	mov	4(sp), r13
+	add	98(sp), r13
+	cmp	#16, r9
 	jnc	.Lascon_aead128_encrypt_with_bytes31
-	bit	#1, r11
+	bit	#1, r13
 	jnz	.Lascon_aead128_encrypt_with_bytes31
-	mov	r5, 0(r11)
-	mov	r6, 2(r11)
-	mov	r7, 4(r11)
-	mov	r8, 6(r11)
-	mov	r9, 8(r11)
-	mov	r10, 10(r11)
-	mov	r12, 12(r11)
-	mov	r13, 14(r11)
+	mov	r4, 0(r13)
+	mov	r5, 2(r13)
+	mov	r6, 4(r13)
+	mov	r7, 6(r13)
+	mov	r8, 8(r13)
+	mov	r10, 10(r13)
+	mov	r11, 12(r13)
+	mov	r12, 14(r13)
 	jmp	.Lascon_aead128_encrypt_with_stored32
 .Lascon_aead128_encrypt_with_bytes31:
-	mov	r14, r15
-	mov	r5, 64(sp)
-	mov	r6, 66(sp)
-	mov	r7, 68(sp)
-	mov	r8, 70(sp)
-	mov	r9, 72(sp)
-	mov	r10, 74(sp)
-	mov	r12, 76(sp)
-	mov	r13, 78(sp)
+	mov	r4, 60(sp)
+	mov	r5, 62(sp)
+	mov	r6, 64(sp)
+	mov	r7, 66(sp)
+	mov	r8, 68(sp)
+	mov	r10, 70(sp)
+	mov	r11, 72(sp)
+	mov	r12, 74(sp)
 	mov	sp, r14
-	add	#64, r14
+	add	#60, r14
+	mov	r9, r15
 	cmp	#16, r15
 	jnc	.Lascon_aead128_encrypt_with_cnt33
 	mov	#16, r15
@@ -449,74 +430,74 @@ ascon_aead128_encrypt_with:
 	tst	r15
 	jz	.Lascon_aead128_encrypt_with_stored32
 .Lascon_aead128_encrypt_with_cpy34:
-	mov.b	@r14, 0(r11)
+	mov.b	@r14, 0(r13)
 	inc	r14
-	inc	r11
+	inc	r13
 	dec	r15
 	jnz	.Lascon_aead128_encrypt_with_cpy34
 .Lascon_aead128_encrypt_with_stored32:
 	; ascon_aead128.ae:41: s[0] = r[63:0]
-	mov	r5, 24(sp)
-	mov	r6, 26(sp)
-	mov	r7, 28(sp)
-	mov	r8, 30(sp)
+	mov	r4, 20(sp)
+	mov	r5, 22(sp)
+	mov	r6, 24(sp)
+	mov	r7, 26(sp)
 	; ascon_aead128.ae:42: s[1] = r[127:64]
-	mov	r9, 32(sp)
-	mov	r10, 34(sp)
-	mov	r12, 36(sp)
-	mov	r13, 38(sp)
+	mov	r8, 28(sp)
+	mov	r10, 30(sp)
+	mov	r11, 32(sp)
+	mov	r12, 34(sp)
 	; ascon_aead128.ae:74: s[2] = s[2] ^ k0
-	mov	40(sp), r11
+	mov	36(sp), r11
 	mov	2(sp), r10
 	xor	-16(r10), r11
-	mov	42(sp), r12
+	mov	38(sp), r12
 	xor	-14(r10), r12
-	mov	44(sp), r13
+	mov	40(sp), r13
 	xor	-12(r10), r13
-	mov	46(sp), r14
+	mov	42(sp), r14
 	xor	-10(r10), r14
-	mov	r11, 40(sp)
-	mov	r12, 42(sp)
-	mov	r13, 44(sp)
-	mov	r14, 46(sp)
+	mov	r11, 36(sp)
+	mov	r12, 38(sp)
+	mov	r13, 40(sp)
+	mov	r14, 42(sp)
 	; ascon_aead128.ae:75: s[3] = s[3] ^ k1
-	mov	48(sp), r11
+	mov	44(sp), r11
 	xor	-8(r10), r11
-	mov	50(sp), r12
+	mov	46(sp), r12
 	xor	-6(r10), r12
-	mov	52(sp), r13
+	mov	48(sp), r13
 	xor	-4(r10), r13
-	mov	54(sp), r14
+	mov	50(sp), r14
 	xor	-2(r10), r14
-	mov	r11, 48(sp)
-	mov	r12, 50(sp)
-	mov	r13, 52(sp)
-	mov	r14, 54(sp)
+	mov	r11, 44(sp)
+	mov	r12, 46(sp)
+	mov	r13, 48(sp)
+	mov	r14, 50(sp)
 	; ascon_aead128.ae:76: P.permute(s, rounds_init)
 	mov	sp, r12
-	add	#24, r12
+	add	#20, r12
 	mov	#12, r13
 	call	#ascon_aead128_P_permute
 	; ascon_aead128.ae:77: return cat(s[4] ^ k1, s[3] ^ k0)
-	mov	56(sp), r11
+	mov	52(sp), r11
 	mov	2(sp), r13
 	xor	-8(r13), r11
-	mov	58(sp), r10
+	mov	54(sp), r10
 	xor	-6(r13), r10
-	mov	60(sp), r9
+	mov	56(sp), r9
 	xor	-4(r13), r9
-	mov	62(sp), r8
+	mov	58(sp), r8
 	xor	-2(r13), r8
-	mov	48(sp), r7
+	mov	44(sp), r7
 	xor	-16(r13), r7
-	mov	50(sp), r6
+	mov	46(sp), r6
 	xor	-14(r13), r6
-	mov	52(sp), r12
+	mov	48(sp), r12
 	xor	-12(r13), r12
-	mov	54(sp), r14
+	mov	50(sp), r14
 	xor	-10(r13), r14
 	; ascon_aead128.ae:111: store_le(tag, 0, finalize(s, k0, k1))
-	mov	106(sp), r13
+	mov	102(sp), r13
 	bit	#1, r13
 	jnz	.Lascon_aead128_encrypt_with_bytes35
 	mov	r7, 0(r13)
@@ -529,16 +510,16 @@ ascon_aead128_encrypt_with:
 	mov	r8, 14(r13)
 	jmp	.Lascon_aead128_encrypt_with_stored36
 .Lascon_aead128_encrypt_with_bytes35:
-	mov	r7, 64(sp)
-	mov	r6, 66(sp)
-	mov	r12, 68(sp)
-	mov	r14, 70(sp)
-	mov	r11, 72(sp)
-	mov	r10, 74(sp)
-	mov	r9, 76(sp)
-	mov	r8, 78(sp)
+	mov	r7, 60(sp)
+	mov	r6, 62(sp)
+	mov	r12, 64(sp)
+	mov	r14, 66(sp)
+	mov	r11, 68(sp)
+	mov	r10, 70(sp)
+	mov	r9, 72(sp)
+	mov	r8, 74(sp)
 	mov	sp, r14
-	add	#64, r14
+	add	#60, r14
 	mov	#16, r15
 .Lascon_aead128_encrypt_with_cpy37:
 	mov.b	@r14, 0(r13)
@@ -547,38 +528,38 @@ ascon_aead128_encrypt_with:
 	dec	r15
 	jnz	.Lascon_aead128_encrypt_with_cpy37
 .Lascon_aead128_encrypt_with_stored36:
-	add	#80, sp
+	add	#76, sp
 	popm.w	#7, r10
 	ret
 	.size ascon_aead128_encrypt_with, .-ascon_aead128_encrypt_with
 
 
 ; --- ascon_aead128_decrypt_with: ascon_aead128.decrypt_with
-;     frame 112 bytes (28 spill slots, locals 56), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1610 bytes of code
+;     frame 110 bytes (27 spill slots, locals 56), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 1550 bytes of code
 	.section .text.ascon_aead128_decrypt_with,"ax",@progbits
 	.global ascon_aead128_decrypt_with
 	.type ascon_aead128_decrypt_with, @function
 	.balign 2
 ascon_aead128_decrypt_with:
 	pushm.w	#7, r10
-	sub	#112, sp
-	mov	r15, 34(sp)
+	sub	#110, sp
+	mov	r15, 36(sp)
 	; ascon_aead128.ae:47: s[0] = iv as u64
-	mov	#1, 56(sp)
-	mov	#32908, 58(sp)
-	mov	#4096, 60(sp)
-	mov	#0, 62(sp)
+	mov	#1, 54(sp)
+	mov	#32908, 56(sp)
+	mov	#4096, 58(sp)
+	mov	#0, 60(sp)
 	; ascon_aead128.ae:48: s[1] = k0
+	mov	@r12+, 62(sp)
 	mov	@r12+, 64(sp)
 	mov	@r12+, 66(sp)
 	mov	@r12+, 68(sp)
-	mov	@r12+, 70(sp)
 	; ascon_aead128.ae:49: s[2] = k1
+	mov	@r12+, 70(sp)
 	mov	@r12+, 72(sp)
 	mov	@r12+, 74(sp)
 	mov	@r12+, 76(sp)
-	mov	@r12+, 78(sp)
 	mov	r12, 2(sp)
 	; ascon_aead128.ae:50: s[3] = load_le(nonce, 0, 8)
 	mov	r13, r10
@@ -592,7 +573,7 @@ ascon_aead128_decrypt_with:
 	jmp	.Lascon_aead128_decrypt_with_join3
 .Lascon_aead128_decrypt_with_bytes1:
 	mov	sp, r11
-	add	#96, r11
+	add	#94, r11
 	mov	r11, r12
 	mov	#8, r14
 .Lascon_aead128_decrypt_with_cpy4:
@@ -605,10 +586,10 @@ ascon_aead128_decrypt_with:
 	mov	r11, r10
 	jmp	.Lascon_aead128_decrypt_with_words2
 .Lascon_aead128_decrypt_with_join3:
-	mov	r11, 80(sp)
-	mov	r12, 82(sp)
-	mov	r14, 84(sp)
-	mov	r15, 86(sp)
+	mov	r11, 78(sp)
+	mov	r12, 80(sp)
+	mov	r14, 82(sp)
+	mov	r15, 84(sp)
 	; ascon_aead128.ae:51: s[4] = load_le(nonce, 8, 8)
 	add	#8, r13
 	bit	#1, r13
@@ -621,7 +602,7 @@ ascon_aead128_decrypt_with:
 	jmp	.Lascon_aead128_decrypt_with_join8
 .Lascon_aead128_decrypt_with_bytes6:
 	mov	sp, r11
-	add	#96, r11
+	add	#94, r11
 	mov	r11, r12
 	mov	#8, r14
 .Lascon_aead128_decrypt_with_cpy9:
@@ -634,50 +615,50 @@ ascon_aead128_decrypt_with:
 	mov	r11, r13
 	jmp	.Lascon_aead128_decrypt_with_words7
 .Lascon_aead128_decrypt_with_join8:
-	mov	r11, 88(sp)
-	mov	r12, 90(sp)
-	mov	r14, 92(sp)
-	mov	r15, 94(sp)
+	mov	r11, 86(sp)
+	mov	r12, 88(sp)
+	mov	r14, 90(sp)
+	mov	r15, 92(sp)
 	; ascon_aead128.ae:52: P.permute(s, rounds_init)
 	mov	sp, r12
-	add	#56, r12
+	add	#54, r12
 	mov	#12, r13
 	call	#ascon_aead128_P_permute
 	; ascon_aead128.ae:53: s[3] = s[3] ^ k0
-	mov	80(sp), r11
+	mov	78(sp), r11
 	mov	2(sp), r10
 	xor	-16(r10), r11
-	mov	82(sp), r12
+	mov	80(sp), r12
 	xor	-14(r10), r12
-	mov	84(sp), r13
+	mov	82(sp), r13
 	xor	-12(r10), r13
-	mov	86(sp), r14
+	mov	84(sp), r14
 	xor	-10(r10), r14
-	mov	r11, 80(sp)
-	mov	r12, 82(sp)
-	mov	r13, 84(sp)
-	mov	r14, 86(sp)
+	mov	r11, 78(sp)
+	mov	r12, 80(sp)
+	mov	r13, 82(sp)
+	mov	r14, 84(sp)
 	; ascon_aead128.ae:54: s[4] = s[4] ^ k1
-	mov	88(sp), r11
+	mov	86(sp), r11
 	xor	-8(r10), r11
-	mov	90(sp), r12
+	mov	88(sp), r12
 	xor	-6(r10), r12
-	mov	92(sp), r13
+	mov	90(sp), r13
 	xor	-4(r10), r13
-	mov	94(sp), r14
+	mov	92(sp), r14
 	xor	-2(r10), r14
-	mov	r11, 88(sp)
-	mov	r12, 90(sp)
-	mov	r13, 92(sp)
-	mov	r14, 94(sp)
+	mov	r11, 86(sp)
+	mov	r12, 88(sp)
+	mov	r13, 90(sp)
+	mov	r14, 92(sp)
 	; ascon_aead128.ae:121: absorb_ad(s, ad)
 	mov	sp, r12
-	add	#56, r12
-	mov	34(sp), r13
-	mov	128(sp), r14
+	add	#54, r12
+	mov	36(sp), r13
+	mov	126(sp), r14
 	call	#ascon_aead128_absorb_ad
 	; ascon_aead128.ae:123: full = m / rate
-	mov	132(sp), 14(sp)
+	mov	130(sp), 14(sp)
 	mov	14(sp), r15
 	rrum.w	#4, r15
 	mov	r15, 14(sp)
@@ -691,7 +672,7 @@ ascon_aead128_decrypt_with:
 	rlam.w	#4, r6
 	; ascon_aead128.ae:126: c = load_le(ct, off, rate)
 	mov	r6, r11
-	add	130(sp), r11
+	add	128(sp), r11
 	bit	#1, r11
 	jnz	.Lascon_aead128_decrypt_with_bytes13
 .Lascon_aead128_decrypt_with_words14:
@@ -706,7 +687,7 @@ ascon_aead128_decrypt_with:
 	jmp	.Lascon_aead128_decrypt_with_join15
 .Lascon_aead128_decrypt_with_bytes13:
 	mov	sp, r12
-	add	#96, r12
+	add	#94, r12
 	mov	r12, r13
 	mov	#16, r14
 .Lascon_aead128_decrypt_with_cpy16:
@@ -721,22 +702,22 @@ ascon_aead128_decrypt_with:
 .Lascon_aead128_decrypt_with_join15:
 	; ascon_aead128.ae:127: store_le(msg, off, rate_of(s) ^ c)
 	mov	12(sp), r4
-	xor	56(sp), r4
+	xor	54(sp), r4
 	mov	10(sp), r5
-	xor	58(sp), r5
+	xor	56(sp), r5
 	mov	8(sp), r10
-	xor	60(sp), r10
+	xor	58(sp), r10
 	mov	6(sp), r11
-	xor	62(sp), r11
+	xor	60(sp), r11
 	mov	4(sp), r12
-	xor	64(sp), r12
+	xor	62(sp), r12
 	mov	r7, r13
-	xor	66(sp), r13
+	xor	64(sp), r13
 	mov	r8, r14
-	xor	68(sp), r14
+	xor	66(sp), r14
 	mov	r9, r15
-	xor	70(sp), r15
-	add	138(sp), r6
+	xor	68(sp), r15
+	add	136(sp), r6
 	bit	#1, r6
 	jnz	.Lascon_aead128_decrypt_with_bytes18
 	mov	r4, 0(r6)
@@ -749,16 +730,16 @@ ascon_aead128_decrypt_with:
 	mov	r15, 14(r6)
 	jmp	.Lascon_aead128_decrypt_with_stored19
 .Lascon_aead128_decrypt_with_bytes18:
-	mov	r4, 96(sp)
-	mov	r5, 98(sp)
-	mov	r10, 100(sp)
-	mov	r11, 102(sp)
-	mov	r12, 104(sp)
-	mov	r13, 106(sp)
-	mov	r14, 108(sp)
-	mov	r15, 110(sp)
+	mov	r4, 94(sp)
+	mov	r5, 96(sp)
+	mov	r10, 98(sp)
+	mov	r11, 100(sp)
+	mov	r12, 102(sp)
+	mov	r13, 104(sp)
+	mov	r14, 106(sp)
+	mov	r15, 108(sp)
 	mov	sp, r14
-	add	#96, r14
+	add	#94, r14
 	mov	#16, r15
 .Lascon_aead128_decrypt_with_cpy20:
 	mov.b	@r14, 0(r6)
@@ -768,18 +749,18 @@ ascon_aead128_decrypt_with:
 	jnz	.Lascon_aead128_decrypt_with_cpy20
 .Lascon_aead128_decrypt_with_stored19:
 	; ascon_aead128.ae:41: s[0] = r[63:0]
-	mov	12(sp), 56(sp)
-	mov	10(sp), 58(sp)
-	mov	8(sp), 60(sp)
-	mov	6(sp), 62(sp)
+	mov	12(sp), 54(sp)
+	mov	10(sp), 56(sp)
+	mov	8(sp), 58(sp)
+	mov	6(sp), 60(sp)
 	; ascon_aead128.ae:42: s[1] = r[127:64]
-	mov	4(sp), 64(sp)
-	mov	r7, 66(sp)
-	mov	r8, 68(sp)
-	mov	r9, 70(sp)
+	mov	4(sp), 62(sp)
+	mov	r7, 64(sp)
+	mov	r8, 66(sp)
+	mov	r9, 68(sp)
 	; ascon_aead128.ae:129: P.permute(s, rounds_block)
 	mov	sp, r12
-	add	#56, r12
+	add	#54, r12
 	mov	#8, r13
 	call	#ascon_aead128_P_permute
 	add	#1, 0(sp)
@@ -787,90 +768,83 @@ ascon_aead128_decrypt_with:
 	jnc	.Lascon_aead128_decrypt_with_loop11
 .Lascon_aead128_decrypt_with_done12:
 	; ascon_aead128.ae:131: off = rate * full
-	mov	14(sp), r13
-	rlam.w	#4, r13
+	mov	14(sp), r15
+	rlam.w	#4, r15
+	mov	r15, 14(sp)
 	; ascon_aead128.ae:132: last = m - off
-	mov	132(sp), r14
-	sub	r13, r14
-	subc	r12, r12
+	mov	130(sp), r14
+	and	#15, r14
 	; ascon_aead128.ae:134: p = first_bytes(r ^ load_le(ct, off, rate, last), last)
-	mov	130(sp), r7
-	add	r13, r7
+	mov	128(sp), r7
+	add	r15, r7
 	cmp	#16, r14
 	jnc	.Lascon_aead128_decrypt_with_bytes21
 	bit	#1, r7
 	jnz	.Lascon_aead128_decrypt_with_bytes21
 .Lascon_aead128_decrypt_with_words22:
 	mov	@r7+, r15
-	mov	@r7+, r4
-	mov	@r7+, r5
 	mov	@r7+, r6
-	mov	@r7+, r9
-	mov	@r7+, r8
 	mov	@r7+, r10
+	mov	@r7+, r8
+	mov	@r7+, r9
 	mov	@r7+, r11
+	mov	@r7+, r12
+	mov	@r7+, r13
 	jmp	.Lascon_aead128_decrypt_with_join23
 .Lascon_aead128_decrypt_with_bytes21:
-	mov	sp, r8
-	add	#96, r8
-	mov	r8, r9
-	mov	#16, r10
+	mov	sp, r10
+	add	#94, r10
+	mov	r10, r11
+	mov	#16, r12
 	mov	r14, r15
 .Lascon_aead128_decrypt_with_cpy24:
-	clr	r11
+	clr	r13
 	tst	r15
 	jz	.Lascon_aead128_decrypt_with_pad25
-	mov.b	@r7, r11
+	mov.b	@r7, r13
 	inc	r7
 	dec	r15
 .Lascon_aead128_decrypt_with_pad25:
-	mov.b	r11, 0(r9)
-	inc	r9
-	dec	r10
+	mov.b	r13, 0(r11)
+	inc	r11
+	dec	r12
 	jnz	.Lascon_aead128_decrypt_with_cpy24
-	mov	r8, r7
+	mov	r10, r7
 	jmp	.Lascon_aead128_decrypt_with_words22
 .Lascon_aead128_decrypt_with_join23:
-	xor	56(sp), r15
-	mov	r15, 22(sp)
-	xor	58(sp), r4
-	mov	r4, 20(sp)
-	xor	60(sp), r5
-	mov	r5, 18(sp)
-	xor	62(sp), r6
-	mov	r6, 16(sp)
-	xor	64(sp), r9
-	xor	66(sp), r8
-	mov	r8, 28(sp)
-	xor	68(sp), r10
-	mov	r10, 30(sp)
-	xor	70(sp), r11
-	mov	r11, 32(sp)
+	xor	54(sp), r15
+	mov	r15, 20(sp)
+	xor	56(sp), r6
+	mov	r6, 18(sp)
+	xor	58(sp), r10
+	mov	r10, 16(sp)
+	xor	60(sp), r8
+	xor	62(sp), r9
+	xor	64(sp), r11
+	mov	r11, 28(sp)
+	xor	66(sp), r12
+	mov	r12, 30(sp)
+	xor	68(sp), r13
+	mov	r13, 32(sp)
 	; ascon_aead128.ae:33: return x & ~(~(0 as u128) << (8 * count))
 	mov	r14, r15
 	rlam.w	#3, r15
-	mov	r15, 38(sp)
-	rlam.w	#3, r12
-	mov	r12, 36(sp)
+	mov	r15, 34(sp)
 	mov	#-1, r4
 	mov	#-1, r5
 	mov	#-1, r6
 	mov	#-1, r7
-	mov	#-1, r8
 	mov	#-1, r10
 	mov	#-1, r11
 	mov	#-1, r12
-	tst	36(sp)
-	jnz	.Lascon_aead128_decrypt_with_shbig26
-	cmp	#128, r15
-	jc	.Lascon_aead128_decrypt_with_shbig26
+	mov	#-1, r13
 .Lascon_aead128_decrypt_with_shlimb29:
 	cmp	#16, r15
 	jnc	.Lascon_aead128_decrypt_with_shbits30
+	mov	r12, r13
 	mov	r11, r12
 	mov	r10, r11
-	mov	r8, r10
-	mov	r7, r8
+	mov	r7, r10
 	mov	r6, r7
 	mov	r5, r6
 	mov	r4, r5
@@ -885,61 +859,53 @@ ascon_aead128_decrypt_with:
 	rlc	r5
 	rlc	r6
 	rlc	r7
-	rlc	r8
 	rlc	r10
 	rlc	r11
 	rlc	r12
+	rlc	r13
 	dec	r15
 	jnz	.Lascon_aead128_decrypt_with_sh28
-	jmp	.Lascon_aead128_decrypt_with_shend27
-.Lascon_aead128_decrypt_with_shbig26:
-	clr	r4
-	clr	r5
-	clr	r6
-	clr	r7
-	clr	r8
-	clr	r10
-	clr	r11
-	clr	r12
 .Lascon_aead128_decrypt_with_shend27:
-	bic	r4, 22(sp)
-	bic	r5, 20(sp)
-	bic	r6, 18(sp)
-	bic	r7, 16(sp)
-	bic	r8, r9
-	mov	r9, 24(sp)
-	mov	28(sp), r7
-	bic	r10, r7
-	mov	30(sp), r8
-	bic	r11, r8
-	mov	32(sp), r9
-	bic	r12, r9
+	bic	r4, 20(sp)
+	bic	r5, 18(sp)
+	bic	r6, 16(sp)
+	bic	r7, r8
+	mov	r8, 24(sp)
+	bic	r10, r9
+	mov	r9, 22(sp)
+	mov	28(sp), r6
+	bic	r11, r6
+	mov	30(sp), r7
+	bic	r12, r7
+	mov	32(sp), r8
+	bic	r13, r8
 	; ascon_aead128.ae:135: store_le(msg, off, p, last)
-	add	138(sp), r13
+	mov	14(sp), r13
+	add	136(sp), r13
 	cmp	#16, r14
 	jnc	.Lascon_aead128_decrypt_with_bytes31
 	bit	#1, r13
 	jnz	.Lascon_aead128_decrypt_with_bytes31
-	mov	22(sp), 0(r13)
-	mov	20(sp), 2(r13)
-	mov	18(sp), 4(r13)
-	mov	16(sp), 6(r13)
-	mov	24(sp), 8(r13)
-	mov	r7, 10(r13)
-	mov	r8, 12(r13)
-	mov	r9, 14(r13)
+	mov	20(sp), 0(r13)
+	mov	18(sp), 2(r13)
+	mov	16(sp), 4(r13)
+	mov	24(sp), 6(r13)
+	mov	22(sp), 8(r13)
+	mov	r6, 10(r13)
+	mov	r7, 12(r13)
+	mov	r8, 14(r13)
 	jmp	.Lascon_aead128_decrypt_with_stored32
 .Lascon_aead128_decrypt_with_bytes31:
-	mov	22(sp), 96(sp)
-	mov	20(sp), 98(sp)
-	mov	18(sp), 100(sp)
-	mov	16(sp), 102(sp)
-	mov	24(sp), 104(sp)
+	mov	20(sp), 94(sp)
+	mov	18(sp), 96(sp)
+	mov	16(sp), 98(sp)
+	mov	24(sp), 100(sp)
+	mov	22(sp), 102(sp)
+	mov	r6, 104(sp)
 	mov	r7, 106(sp)
 	mov	r8, 108(sp)
-	mov	r9, 110(sp)
 	mov	sp, r15
-	add	#96, r15
+	add	#94, r15
 	cmp	#16, r14
 	jnc	.Lascon_aead128_decrypt_with_cnt33
 	mov	#16, r14
@@ -959,20 +925,16 @@ ascon_aead128_decrypt_with:
 	mov	#0, r4
 	mov	#0, r12
 	mov	#0, r5
-	mov	#0, r6
+	mov	#0, r9
 	mov	#0, r10
 	mov	#0, r11
-	mov	38(sp), r15
-	tst	36(sp)
-	jnz	.Lascon_aead128_decrypt_with_shbig35
-	cmp	#128, r15
-	jc	.Lascon_aead128_decrypt_with_shbig35
+	mov	34(sp), r15
 .Lascon_aead128_decrypt_with_shlimb38:
 	cmp	#16, r15
 	jnc	.Lascon_aead128_decrypt_with_shbits39
 	mov	r10, r11
-	mov	r6, r10
-	mov	r5, r6
+	mov	r9, r10
+	mov	r5, r9
 	mov	r12, r5
 	mov	r4, r12
 	mov	r14, r4
@@ -989,72 +951,62 @@ ascon_aead128_decrypt_with:
 	rlc	r4
 	rlc	r12
 	rlc	r5
-	rlc	r6
+	rlc	r9
 	rlc	r10
 	rlc	r11
 	dec	r15
 	jnz	.Lascon_aead128_decrypt_with_sh37
-	jmp	.Lascon_aead128_decrypt_with_shend36
-.Lascon_aead128_decrypt_with_shbig35:
-	clr	r13
-	clr	r14
-	clr	r4
-	clr	r12
-	clr	r5
-	clr	r6
-	clr	r10
-	clr	r11
 .Lascon_aead128_decrypt_with_shend36:
 	; ascon_aead128.ae:136: set_rate(s, r ^ p ^ pad(last))
-	mov	22(sp), r15
-	xor	56(sp), r15
+	mov	20(sp), r15
+	xor	54(sp), r15
 	xor	r13, r15
-	mov	20(sp), r13
-	xor	58(sp), r13
+	mov	18(sp), r13
+	xor	56(sp), r13
 	xor	r14, r13
-	mov	18(sp), r14
-	xor	60(sp), r14
+	mov	16(sp), r14
+	xor	58(sp), r14
 	xor	r4, r14
-	mov	16(sp), r4
-	xor	62(sp), r4
+	mov	24(sp), r4
+	xor	60(sp), r4
 	xor	r12, r4
 	; ascon_aead128.ae:41: s[0] = r[63:0]
-	mov	r15, 56(sp)
-	mov	r13, 58(sp)
-	mov	r14, 60(sp)
-	mov	r4, 62(sp)
+	mov	r15, 54(sp)
+	mov	r13, 56(sp)
+	mov	r14, 58(sp)
+	mov	r4, 60(sp)
 	; ascon_aead128.ae:136: set_rate(s, r ^ p ^ pad(last))
-	mov	24(sp), r12
-	xor	64(sp), r12
+	mov	22(sp), r12
+	xor	62(sp), r12
 	xor	r5, r12
+	xor	64(sp), r6
+	xor	r9, r6
 	xor	66(sp), r7
-	xor	r6, r7
+	xor	r10, r7
 	xor	68(sp), r8
-	xor	r10, r8
-	xor	70(sp), r9
-	xor	r11, r9
+	xor	r11, r8
 	; ascon_aead128.ae:42: s[1] = r[127:64]
-	mov	r12, 64(sp)
+	mov	r12, 62(sp)
+	mov	r6, 64(sp)
 	mov	r7, 66(sp)
 	mov	r8, 68(sp)
-	mov	r9, 70(sp)
 	; ascon_aead128.ae:137: return (load_le(tag, 0, 16) ^ finalize(s, k0, k1)) == 0
-	mov	134(sp), r11
+	mov	132(sp), r11
 	bit	#1, r11
 	jnz	.Lascon_aead128_decrypt_with_bytes40
 .Lascon_aead128_decrypt_with_words41:
-	mov	@r11+, 50(sp)
 	mov	@r11+, 48(sp)
 	mov	@r11+, 46(sp)
-	mov	@r11+, 52(sp)
-	mov	@r11+, 54(sp)
 	mov	@r11+, 44(sp)
+	mov	@r11+, 50(sp)
+	mov	@r11+, 52(sp)
 	mov	@r11+, 42(sp)
 	mov	@r11+, 40(sp)
+	mov	@r11+, 38(sp)
 	jmp	.Lascon_aead128_decrypt_with_join42
 .Lascon_aead128_decrypt_with_bytes40:
 	mov	sp, r12
-	add	#96, r12
+	add	#94, r12
 	mov	r12, r13
 	mov	#16, r14
 .Lascon_aead128_decrypt_with_cpy43:
@@ -1068,77 +1020,77 @@ ascon_aead128_decrypt_with:
 	jmp	.Lascon_aead128_decrypt_with_words41
 .Lascon_aead128_decrypt_with_join42:
 	; ascon_aead128.ae:74: s[2] = s[2] ^ k0
-	mov	72(sp), r11
+	mov	70(sp), r11
 	mov	2(sp), r10
 	xor	-16(r10), r11
-	mov	74(sp), r12
+	mov	72(sp), r12
 	xor	-14(r10), r12
-	mov	76(sp), r13
+	mov	74(sp), r13
 	xor	-12(r10), r13
-	mov	78(sp), r14
+	mov	76(sp), r14
 	xor	-10(r10), r14
-	mov	r11, 72(sp)
-	mov	r12, 74(sp)
-	mov	r13, 76(sp)
-	mov	r14, 78(sp)
+	mov	r11, 70(sp)
+	mov	r12, 72(sp)
+	mov	r13, 74(sp)
+	mov	r14, 76(sp)
 	; ascon_aead128.ae:75: s[3] = s[3] ^ k1
-	mov	80(sp), r11
+	mov	78(sp), r11
 	xor	-8(r10), r11
-	mov	82(sp), r12
+	mov	80(sp), r12
 	xor	-6(r10), r12
-	mov	84(sp), r13
+	mov	82(sp), r13
 	xor	-4(r10), r13
-	mov	86(sp), r14
+	mov	84(sp), r14
 	xor	-2(r10), r14
-	mov	r11, 80(sp)
-	mov	r12, 82(sp)
-	mov	r13, 84(sp)
-	mov	r14, 86(sp)
+	mov	r11, 78(sp)
+	mov	r12, 80(sp)
+	mov	r13, 82(sp)
+	mov	r14, 84(sp)
 	; ascon_aead128.ae:76: P.permute(s, rounds_init)
 	mov	sp, r12
-	add	#56, r12
+	add	#54, r12
 	mov	#12, r13
 	call	#ascon_aead128_P_permute
 	; ascon_aead128.ae:77: return cat(s[4] ^ k1, s[3] ^ k0)
-	mov	88(sp), r14
+	mov	86(sp), r14
 	mov	2(sp), r6
 	xor	-8(r6), r14
-	mov	80(sp), r13
+	mov	78(sp), r13
 	xor	-16(r6), r13
 	; ascon_aead128.ae:137: return (load_le(tag, 0, 16) ^ finalize(s, k0, k1)) == 0
-	mov	50(sp), r10
+	mov	48(sp), r10
 	xor	r13, r10
 	; ascon_aead128.ae:77: return cat(s[4] ^ k1, s[3] ^ k0)
-	mov	90(sp), r9
+	mov	88(sp), r9
 	xor	-6(r6), r9
-	mov	82(sp), r13
+	mov	80(sp), r13
 	xor	-14(r6), r13
 	; ascon_aead128.ae:137: return (load_le(tag, 0, 16) ^ finalize(s, k0, k1)) == 0
-	mov	48(sp), r11
+	mov	46(sp), r11
 	xor	r13, r11
 	; ascon_aead128.ae:77: return cat(s[4] ^ k1, s[3] ^ k0)
-	mov	92(sp), r8
+	mov	90(sp), r8
 	xor	-4(r6), r8
-	mov	84(sp), r13
+	mov	82(sp), r13
 	xor	-12(r6), r13
 	; ascon_aead128.ae:137: return (load_le(tag, 0, 16) ^ finalize(s, k0, k1)) == 0
-	mov	46(sp), r12
+	mov	44(sp), r12
 	xor	r13, r12
 	; ascon_aead128.ae:77: return cat(s[4] ^ k1, s[3] ^ k0)
-	mov	94(sp), r7
+	mov	92(sp), r7
 	xor	-2(r6), r7
-	mov	86(sp), r13
+	mov	84(sp), r13
 	xor	-10(r6), r13
 	; ascon_aead128.ae:137: return (load_le(tag, 0, 16) ^ finalize(s, k0, k1)) == 0
-	mov	52(sp), r5
+	mov	50(sp), r5
 	xor	r13, r5
-	mov	54(sp), r6
+	mov	52(sp), r6
 	xor	r14, r6
-	mov	44(sp), r13
+	mov	42(sp), r13
 	xor	r9, r13
-	mov	42(sp), r14
+	mov	40(sp), r14
 	xor	r8, r14
-	mov	40(sp), r15
+	mov	38(sp), r15
 	xor	r7, r15
 	bis	r11, r10
 	bis	r12, r10
@@ -1151,9 +1103,9 @@ ascon_aead128_decrypt_with:
 	clr	r14
 	adc	r14
 	xor	#1, r14
-	mov	142(sp), r15
+	mov	140(sp), r15
 	mov	r14, 0(r15)
-	add	#112, sp
+	add	#110, sp
 	popm.w	#7, r10
 	ret
 	.size ascon_aead128_decrypt_with, .-ascon_aead128_decrypt_with

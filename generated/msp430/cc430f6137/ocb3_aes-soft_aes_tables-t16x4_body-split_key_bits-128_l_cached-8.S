@@ -490,25 +490,25 @@ ocb3_key_setup:
 
 
 ; --- ocb3_encrypt_with: ocb3.encrypt_with
-;     frame 224 bytes (55 spill slots, locals 112), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2584 bytes of code
+;     frame 222 bytes (54 spill slots, locals 112), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 2556 bytes of code
 	.section .text.ocb3_encrypt_with,"ax",@progbits
 	.global ocb3_encrypt_with
 	.type ocb3_encrypt_with, @function
 	.balign 2
 ocb3_encrypt_with:
 	pushm.w	#7, r10
-	sub	#224, sp
+	sub	#222, sp
 	; ocb3.ae:206: offset = initial_offset(ks, nonce, len(tag))
-	mov	254(sp), 112(sp)
-	mov	#0, 114(sp)
+	mov	252(sp), 110(sp)
+	mov	#0, 112(sp)
 	mov	sp, r10
-	add	#112, r10
+	add	#110, r10
 	mov	sp, r11
-	add	#128, r11
+	add	#126, r11
 	mov	r11, 0(sp)
 	mov	r13, 76(sp)
-	mov	r12, 90(sp)
+	mov	r12, 88(sp)
 	mov	r14, r13
 	mov	r15, r14
 	mov	r10, r15
@@ -522,7 +522,7 @@ ocb3_encrypt_with:
 	mov	38(r14), r9
 	mov	36(r14), r8
 	mov	34(r14), r7
-	mov	32(r14), 110(sp)
+	mov	32(r14), 108(sp)
 	mov	#0, 22(sp)
 	mov	#0, 24(sp)
 	mov	#0, 40(sp)
@@ -531,17 +531,17 @@ ocb3_encrypt_with:
 	mov	#0, 72(sp)
 	mov	#0, 48(sp)
 	mov	#0, 62(sp)
-	mov	142(sp), r14
-	mov	140(sp), r13
-	mov	138(sp), r12
-	mov	136(sp), r11
-	mov	134(sp), r10
-	mov	132(sp), r4
-	mov	130(sp), r5
-	mov	128(sp), r6
+	mov	140(sp), r14
+	mov	138(sp), r13
+	mov	136(sp), r12
+	mov	134(sp), r11
+	mov	132(sp), r10
+	mov	130(sp), r4
+	mov	128(sp), r5
+	mov	126(sp), r6
 	mov	#0, 70(sp)
 	; ocb3.ae:206: offset = initial_offset(ks, nonce, len(tag))
-	mov	246(sp), 74(sp)
+	mov	244(sp), 74(sp)
 	mov	74(sp), r15
 	rrum.w	#4, r15
 	mov	r15, 74(sp)
@@ -565,14 +565,14 @@ ocb3_encrypt_with:
 	mov	r4, 52(sp)
 	xor	r7, r5
 	mov	r5, 54(sp)
-	xor	110(sp), r6
+	xor	108(sp), r6
 	mov	r6, 58(sp)
 	mov	70(sp), r15
 	and	#4095, r15
 	rlam.w	#4, r15
 	mov	r15, 68(sp)
 	mov	r15, r8
-	add	244(sp), r8
+	add	242(sp), r8
 	bit	#1, r8
 	jnz	.Locb3_encrypt_with_bytes3
 .Locb3_encrypt_with_words4:
@@ -587,7 +587,7 @@ ocb3_encrypt_with:
 	jmp	.Locb3_encrypt_with_join5
 .Locb3_encrypt_with_bytes3:
 	mov	sp, r12
-	add	#144, r12
+	add	#142, r12
 	mov	r12, r13
 	mov	#16, r14
 .Locb3_encrypt_with_cpy6:
@@ -626,14 +626,14 @@ ocb3_encrypt_with:
 	xor	54(sp), r14
 	xor	58(sp), r15
 	; ocb3.ae:217: u = E.encrypt_block(ks, p ^ offset)
-	mov	r15, 112(sp)
-	mov	r14, 114(sp)
-	mov	r13, 116(sp)
-	mov	r12, 118(sp)
-	mov	r11, 120(sp)
-	mov	r10, 122(sp)
-	mov	r9, 124(sp)
-	mov	r8, 126(sp)
+	mov	r15, 110(sp)
+	mov	r14, 112(sp)
+	mov	r13, 114(sp)
+	mov	r12, 116(sp)
+	mov	r11, 118(sp)
+	mov	r10, 120(sp)
+	mov	r9, 122(sp)
+	mov	r8, 124(sp)
 	; ocb3.ae:213: for i in 0..full {
 	mov	70(sp), r15
 	add	#2, r15
@@ -643,10 +643,10 @@ ocb3_encrypt_with:
 	mov	r15, 2(sp)
 	; ocb3.ae:217: u = E.encrypt_block(ks, p ^ offset)
 	mov	sp, r14
-	add	#160, r14
+	add	#158, r14
 	mov	sp, r13
-	add	#112, r13
-	mov	90(sp), r12
+	add	#110, r13
+	mov	88(sp), r12
 	call	#ocb3_E_encrypt_block
 	; ocb3.ae:52: if v[15:0] == 0 {
 	tst	4(sp)
@@ -664,28 +664,28 @@ ocb3_encrypt_with:
 .Locb3_encrypt_with_endif9:
 	mov.b	r14, r15
 	mov	34(sp), r12
-	xor	174(sp), r12
+	xor	172(sp), r12
 	mov	r12, 66(sp)
 	mov	36(sp), r12
-	xor	172(sp), r12
+	xor	170(sp), r12
 	mov	r12, 64(sp)
 	mov	38(sp), r12
-	xor	170(sp), r12
+	xor	168(sp), r12
 	mov	r12, 60(sp)
 	mov	46(sp), r12
-	xor	168(sp), r12
+	xor	166(sp), r12
 	mov	r12, 56(sp)
 	mov	50(sp), r12
-	xor	166(sp), r12
+	xor	164(sp), r12
 	mov	r12, 32(sp)
 	mov	52(sp), r12
-	xor	164(sp), r12
+	xor	162(sp), r12
 	mov	r12, 30(sp)
 	mov	54(sp), r12
-	xor	162(sp), r12
+	xor	160(sp), r12
 	mov	r12, 28(sp)
 	mov	58(sp), r12
-	xor	160(sp), r12
+	xor	158(sp), r12
 	mov	r12, 26(sp)
 	; ocb3.ae:56: if v[7:0] == 0 {
 	tst	r15
@@ -882,7 +882,7 @@ ocb3_encrypt_with:
 .Locb3_encrypt_with_endif19:
 	; ocb3.ae:220: store_be(ct, off, u ^ offset)
 	mov	68(sp), r13
-	add	248(sp), r13
+	add	246(sp), r13
 	mov	26(sp), r15
 	mov	28(sp), r14
 	mov	30(sp), r12
@@ -911,17 +911,17 @@ ocb3_encrypt_with:
 	mov	r15, 14(r13)
 	jmp	.Locb3_encrypt_with_stored23
 .Locb3_encrypt_with_bytes22:
-	mov	r4, 144(sp)
-	mov	r5, 146(sp)
-	mov	r9, 148(sp)
-	mov	r10, 150(sp)
-	mov	r11, 152(sp)
-	mov	r12, 154(sp)
-	mov	r14, 156(sp)
-	mov	r15, 158(sp)
+	mov	r4, 142(sp)
+	mov	r5, 144(sp)
+	mov	r9, 146(sp)
+	mov	r10, 148(sp)
+	mov	r11, 150(sp)
+	mov	r12, 152(sp)
+	mov	r14, 154(sp)
+	mov	r15, 156(sp)
 	mov	#16, r15
 	mov	sp, r14
-	add	#144, r14
+	add	#142, r14
 .Locb3_encrypt_with_cpy24:
 	mov.b	@r14, 0(r13)
 	inc	r14
@@ -936,7 +936,7 @@ ocb3_encrypt_with:
 	mov	6(sp), r9
 	mov	8(sp), r8
 	mov	10(sp), r7
-	mov	12(sp), 110(sp)
+	mov	12(sp), 108(sp)
 	mov	34(sp), r14
 	mov	36(sp), r13
 	mov	38(sp), r12
@@ -950,42 +950,32 @@ ocb3_encrypt_with:
 	br	#.Locb3_encrypt_with_loop1
 .Locb3_encrypt_with_near41:
 .Locb3_encrypt_with_done2:
+	and	#15, 244(sp)
 	mov	74(sp), r15
 	rlam.w	#4, r15
 	mov	r15, 74(sp)
-	sub	r15, 246(sp)
-	subc	r15, r15
-	mov	r15, 78(sp)
-	mov	246(sp), r15
-	sub	#1, r15
-	clr	r9
-	adc	r9
-	mov	78(sp), r15
-	sub	#1, r15
-	clr	r15
-	adc	r15
-	bis	r15, r9
 	; ocb3.ae:223: if r != 0 {
-	tst	r9
+	tst	244(sp)
 	jz	.Locb3_encrypt_with_else25
 	mov	76(sp), r9
 	xor	14(r9), r14
-	mov	r14, 108(sp)
+	mov	r14, 106(sp)
 	xor	12(r9), r13
-	mov	r13, 106(sp)
+	mov	r13, 104(sp)
 	xor	10(r9), r12
-	mov	r12, 104(sp)
+	mov	r12, 102(sp)
 	xor	8(r9), r11
-	mov	r11, 102(sp)
+	mov	r11, 100(sp)
 	xor	6(r9), r10
-	mov	r10, 100(sp)
+	mov	r10, 98(sp)
 	xor	4(r9), r4
-	mov	r4, 98(sp)
+	mov	r4, 96(sp)
 	xor	2(r9), r5
-	mov	r5, 96(sp)
+	mov	r5, 94(sp)
 	xor	@r9, r6
-	mov	r6, 94(sp)
+	mov	r6, 92(sp)
 	; ocb3.ae:225: pad = E.encrypt_block(ks, offset)
+	mov	92(sp), 110(sp)
 	mov	94(sp), 112(sp)
 	mov	96(sp), 114(sp)
 	mov	98(sp), 116(sp)
@@ -993,34 +983,33 @@ ocb3_encrypt_with:
 	mov	102(sp), 120(sp)
 	mov	104(sp), 122(sp)
 	mov	106(sp), 124(sp)
-	mov	108(sp), 126(sp)
 	mov	sp, r14
-	add	#176, r14
+	add	#174, r14
 	mov	sp, r13
-	add	#112, r13
-	mov	90(sp), r12
+	add	#110, r13
+	mov	88(sp), r12
 	call	#ocb3_E_encrypt_block
-	mov	244(sp), r10
+	mov	242(sp), r10
 	add	74(sp), r10
-	cmp	#16, 246(sp)
+	cmp	#16, 244(sp)
 	jnc	.Locb3_encrypt_with_bytes27
 	bit	#1, r10
 	jnz	.Locb3_encrypt_with_bytes27
 .Locb3_encrypt_with_words28:
 	mov	14(r10), r6
 	mov	12(r10), r13
-	mov	10(r10), 80(sp)
-	mov	8(r10), 82(sp)
-	mov	6(r10), 84(sp)
-	mov	4(r10), 86(sp)
-	mov	2(r10), 88(sp)
-	mov	@r10, 92(sp)
+	mov	10(r10), 78(sp)
+	mov	8(r10), 80(sp)
+	mov	6(r10), 82(sp)
+	mov	4(r10), 84(sp)
+	mov	2(r10), 86(sp)
+	mov	@r10, 90(sp)
 	jmp	.Locb3_encrypt_with_join29
 .Locb3_encrypt_with_bytes27:
-	mov	246(sp), r15
+	mov	244(sp), r15
 	mov	#16, r13
 	mov	sp, r11
-	add	#144, r11
+	add	#142, r11
 	mov	r11, r12
 .Locb3_encrypt_with_cpy30:
 	clr	r14
@@ -1039,34 +1028,34 @@ ocb3_encrypt_with:
 .Locb3_encrypt_with_join29:
 	; ocb3.ae:228: store_be(ct, 16 * full, p ^ pad, r)
 	mov	74(sp), r12
-	add	248(sp), r12
+	add	246(sp), r12
 	; ocb3.ae:225: pad = E.encrypt_block(ks, offset)
 	swpb	r6
 	mov	r6, r4
-	xor	176(sp), r4
+	xor	174(sp), r4
 	swpb	r13
 	mov	r13, r5
-	xor	178(sp), r5
+	xor	176(sp), r5
+	swpb	78(sp)
+	mov	78(sp), r7
+	xor	178(sp), r7
 	swpb	80(sp)
-	mov	80(sp), r7
-	xor	180(sp), r7
+	mov	80(sp), r8
+	xor	180(sp), r8
 	swpb	82(sp)
-	mov	82(sp), r8
-	xor	182(sp), r8
+	mov	82(sp), r9
+	xor	182(sp), r9
 	swpb	84(sp)
-	mov	84(sp), r9
-	xor	184(sp), r9
+	mov	84(sp), r10
+	xor	184(sp), r10
 	swpb	86(sp)
-	mov	86(sp), r10
-	xor	186(sp), r10
-	swpb	88(sp)
-	mov	88(sp), r11
-	xor	188(sp), r11
-	swpb	92(sp)
-	mov	92(sp), r14
-	xor	190(sp), r14
+	mov	86(sp), r11
+	xor	186(sp), r11
+	swpb	90(sp)
+	mov	90(sp), r14
+	xor	188(sp), r14
 	; ocb3.ae:228: store_be(ct, 16 * full, p ^ pad, r)
-	cmp	#16, 246(sp)
+	cmp	#16, 244(sp)
 	jnc	.Locb3_encrypt_with_bytes32
 	bit	#1, r12
 	jnz	.Locb3_encrypt_with_bytes32
@@ -1088,25 +1077,25 @@ ocb3_encrypt_with:
 	mov	r4, 14(r12)
 	jmp	.Locb3_encrypt_with_stored33
 .Locb3_encrypt_with_bytes32:
-	mov	246(sp), r15
+	mov	244(sp), r15
 	swpb	r14
-	mov	r14, 144(sp)
+	mov	r14, 142(sp)
 	swpb	r11
-	mov	r11, 146(sp)
+	mov	r11, 144(sp)
 	swpb	r10
-	mov	r10, 148(sp)
+	mov	r10, 146(sp)
 	swpb	r9
-	mov	r9, 150(sp)
+	mov	r9, 148(sp)
 	swpb	r8
-	mov	r8, 152(sp)
+	mov	r8, 150(sp)
 	swpb	r7
-	mov	r7, 154(sp)
+	mov	r7, 152(sp)
 	swpb	r5
-	mov	r5, 156(sp)
+	mov	r5, 154(sp)
 	swpb	r4
-	mov	r4, 158(sp)
+	mov	r4, 156(sp)
 	mov	sp, r14
-	add	#144, r14
+	add	#142, r14
 	cmp	#16, r15
 	jnc	.Locb3_encrypt_with_cnt34
 	mov	#16, r15
@@ -1121,9 +1110,8 @@ ocb3_encrypt_with:
 	jnz	.Locb3_encrypt_with_cpy35
 .Locb3_encrypt_with_stored33:
 	mov	#15, r10
-	sub	246(sp), r10
-	mov	#0, r14
-	subc	78(sp), r14
+	sub	244(sp), r10
+	subc	r14, r14
 	and	#8191, r14
 	rlam.w	#3, r14
 	mov	r10, r15
@@ -1208,7 +1196,7 @@ ocb3_encrypt_with:
 	inv	r15
 	inc	r15
 	and	r15, r14
-	mov	80(sp), r15
+	mov	78(sp), r15
 	bis	r14, r15
 	mov	72(sp), r13
 	xor	r15, r13
@@ -1224,7 +1212,7 @@ ocb3_encrypt_with:
 	inv	r15
 	inc	r15
 	and	r15, r14
-	mov	82(sp), r15
+	mov	80(sp), r15
 	bis	r14, r15
 	mov	44(sp), r11
 	xor	r15, r11
@@ -1236,7 +1224,7 @@ ocb3_encrypt_with:
 	inv	r15
 	inc	r15
 	and	r15, r5
-	mov	84(sp), r15
+	mov	82(sp), r15
 	bis	r5, r15
 	mov	42(sp), r14
 	xor	r15, r14
@@ -1248,7 +1236,7 @@ ocb3_encrypt_with:
 	inv	r15
 	inc	r15
 	and	r15, r6
-	mov	86(sp), r15
+	mov	84(sp), r15
 	bis	r6, r15
 	mov	40(sp), r6
 	xor	r15, r6
@@ -1260,7 +1248,7 @@ ocb3_encrypt_with:
 	inv	r15
 	inc	r15
 	and	r15, r12
-	mov	88(sp), r15
+	mov	86(sp), r15
 	bis	r12, r15
 	mov	24(sp), r12
 	xor	r15, r12
@@ -1270,7 +1258,7 @@ ocb3_encrypt_with:
 	inv	r7
 	inc	r7
 	and	r7, r9
-	mov	92(sp), r10
+	mov	90(sp), r10
 	bis	r9, r10
 	mov	22(sp), r15
 	xor	r10, r15
@@ -1280,14 +1268,14 @@ ocb3_encrypt_with:
 	mov	r11, 44(sp)
 	mov	r13, 72(sp)
 	mov	62(sp), r7
-	mov	108(sp), r14
-	mov	106(sp), r13
-	mov	104(sp), r12
-	mov	102(sp), r11
-	mov	100(sp), r10
-	mov	98(sp), r4
-	mov	96(sp), r5
-	mov	94(sp), r6
+	mov	106(sp), r14
+	mov	104(sp), r13
+	mov	102(sp), r12
+	mov	100(sp), r11
+	mov	98(sp), r10
+	mov	96(sp), r4
+	mov	94(sp), r5
+	mov	92(sp), r6
 	jmp	.Locb3_encrypt_with_endif26
 .Locb3_encrypt_with_else25:
 	mov	22(sp), r15
@@ -1318,47 +1306,47 @@ ocb3_encrypt_with:
 	xor	r6, r7
 	xor	16(r4), r7
 	; ocb3.ae:230: t = E.encrypt_block(ks, checksum ^ offset ^ l[at_dollar]) ^ hash(ks, l, ad)
-	mov	r7, 112(sp)
-	mov	r8, 114(sp)
-	mov	r9, 116(sp)
-	mov	r11, 118(sp)
-	mov	r12, 120(sp)
-	mov	r13, 122(sp)
-	mov	r14, 124(sp)
-	mov	r15, 126(sp)
+	mov	r7, 110(sp)
+	mov	r8, 112(sp)
+	mov	r9, 114(sp)
+	mov	r11, 116(sp)
+	mov	r12, 118(sp)
+	mov	r13, 120(sp)
+	mov	r14, 122(sp)
+	mov	r15, 124(sp)
 	mov	sp, r14
-	add	#192, r14
+	add	#190, r14
 	mov	sp, r13
-	add	#112, r13
-	mov	90(sp), r12
+	add	#110, r13
+	mov	88(sp), r12
 	call	#ocb3_E_encrypt_block
 	mov	sp, r15
-	add	#208, r15
+	add	#206, r15
 	mov	r15, 0(sp)
-	mov	90(sp), r12
+	mov	88(sp), r12
 	mov	76(sp), r13
-	mov	240(sp), r14
-	mov	242(sp), r15
+	mov	238(sp), r14
+	mov	240(sp), r15
 	call	#ocb3_hash
-	mov	192(sp), r7
-	xor	208(sp), r7
-	mov	194(sp), r8
-	xor	210(sp), r8
-	mov	196(sp), r9
-	xor	212(sp), r9
-	mov	198(sp), r10
-	xor	214(sp), r10
-	mov	200(sp), r11
-	xor	216(sp), r11
-	mov	202(sp), r12
-	xor	218(sp), r12
-	mov	204(sp), r14
-	xor	220(sp), r14
-	mov	206(sp), r15
-	xor	222(sp), r15
+	mov	190(sp), r7
+	xor	206(sp), r7
+	mov	192(sp), r8
+	xor	208(sp), r8
+	mov	194(sp), r9
+	xor	210(sp), r9
+	mov	196(sp), r10
+	xor	212(sp), r10
+	mov	198(sp), r11
+	xor	214(sp), r11
+	mov	200(sp), r12
+	xor	216(sp), r12
+	mov	202(sp), r14
+	xor	218(sp), r14
+	mov	204(sp), r15
+	xor	220(sp), r15
 	; ocb3.ae:231: store_be(tag, 0, t, len(tag))
-	mov	252(sp), r13
-	cmp	#16, 254(sp)
+	mov	250(sp), r13
+	cmp	#16, 252(sp)
 	jnc	.Locb3_encrypt_with_bytes36
 	bit	#1, r13
 	jnz	.Locb3_encrypt_with_bytes36
@@ -1381,24 +1369,24 @@ ocb3_encrypt_with:
 	jmp	.Locb3_encrypt_with_stored37
 .Locb3_encrypt_with_bytes36:
 	swpb	r15
-	mov	r15, 144(sp)
+	mov	r15, 142(sp)
 	swpb	r14
-	mov	r14, 146(sp)
+	mov	r14, 144(sp)
 	swpb	r12
-	mov	r12, 148(sp)
+	mov	r12, 146(sp)
 	swpb	r11
-	mov	r11, 150(sp)
+	mov	r11, 148(sp)
 	swpb	r10
-	mov	r10, 152(sp)
+	mov	r10, 150(sp)
 	swpb	r9
-	mov	r9, 154(sp)
+	mov	r9, 152(sp)
 	swpb	r8
-	mov	r8, 156(sp)
+	mov	r8, 154(sp)
 	swpb	r7
-	mov	r7, 158(sp)
-	mov	254(sp), r15
+	mov	r7, 156(sp)
+	mov	252(sp), r15
 	mov	sp, r14
-	add	#144, r14
+	add	#142, r14
 	cmp	#16, r15
 	jnc	.Locb3_encrypt_with_cnt38
 	mov	#16, r15
@@ -1412,7 +1400,7 @@ ocb3_encrypt_with:
 	dec	r15
 	jnz	.Locb3_encrypt_with_cpy39
 .Locb3_encrypt_with_stored37:
-	add	#224, sp
+	add	#222, sp
 	popm.w	#7, r10
 	ret
 	.size ocb3_encrypt_with, .-ocb3_encrypt_with
@@ -1420,7 +1408,7 @@ ocb3_encrypt_with:
 
 ; --- ocb3_decrypt_with: ocb3.decrypt_with
 ;     frame 240 bytes (71 spill slots, locals 96), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 3912 bytes of code
+;     estimated 3848 bytes of code
 	.section .text.ocb3_decrypt_with,"ax",@progbits
 	.global ocb3_decrypt_with
 	.type ocb3_decrypt_with, @function
@@ -1437,17 +1425,17 @@ ocb3_decrypt_with:
 	add	#160, r11
 	mov	r11, 0(sp)
 	mov	r12, 18(sp)
-	mov	r13, 98(sp)
+	mov	r13, 100(sp)
 	mov	r14, r13
 	mov	r15, r14
 	mov	r10, r15
 	call	#ocb3_initial_offset
-	mov	262(sp), 112(sp)
-	mov	112(sp), r15
+	mov	262(sp), 118(sp)
+	mov	118(sp), r15
 	rrum.w	#4, r15
-	mov	r15, 112(sp)
+	mov	r15, 118(sp)
 	; ocb3.ae:243: for i in 0..full {
-	mov	#0, 74(sp)
+	mov	#0, 76(sp)
 	mov	160(sp), r13
 	mov	162(sp), r11
 	mov	164(sp), r10
@@ -1456,7 +1444,7 @@ ocb3_decrypt_with:
 	mov	170(sp), r12
 	mov	172(sp), r14
 	mov	174(sp), r8
-	mov	98(sp), r7
+	mov	100(sp), r7
 	mov	32(r7), 32(sp)
 	mov	34(r7), 30(sp)
 	mov	36(r7), 28(sp)
@@ -1470,34 +1458,34 @@ ocb3_decrypt_with:
 	mov	#0, 14(sp)
 	mov	#0, 12(sp)
 	mov	#0, 8(sp)
-	mov	#0, 114(sp)
+	mov	#0, 116(sp)
+	mov	#0, 102(sp)
 	mov	#0, 110(sp)
-	mov	#0, 104(sp)
-	cmp	112(sp), 74(sp)
+	cmp	118(sp), 76(sp)
 	jnc	.Locb3_decrypt_with_near47
 	br	#.Locb3_decrypt_with_done2
 .Locb3_decrypt_with_near47:
 .Locb3_decrypt_with_loop1:
 	xor	32(sp), r13
-	mov	r13, 70(sp)
+	mov	r13, 72(sp)
 	xor	30(sp), r11
-	mov	r11, 68(sp)
+	mov	r11, 70(sp)
 	xor	28(sp), r10
-	mov	r10, 66(sp)
+	mov	r10, 68(sp)
 	xor	26(sp), r9
-	mov	r9, 64(sp)
+	mov	r9, 66(sp)
 	xor	24(sp), r6
-	mov	r6, 62(sp)
+	mov	r6, 64(sp)
 	xor	22(sp), r12
-	mov	r12, 60(sp)
+	mov	r12, 62(sp)
 	xor	10(sp), r14
 	mov	r14, 54(sp)
 	xor	r15, r8
 	mov	r8, 52(sp)
-	mov	74(sp), r15
+	mov	76(sp), r15
 	and	#4095, r15
 	rlam.w	#4, r15
-	mov	r15, 72(sp)
+	mov	r15, 74(sp)
 	mov	r15, r10
 	add	260(sp), r10
 	bit	#1, r10
@@ -1538,28 +1526,28 @@ ocb3_decrypt_with:
 	xor	52(sp), r9
 	xor	162(r6), r9
 	swpb	r11
-	xor	62(sp), r11
+	xor	64(sp), r11
 	xor	164(r6), r11
 	; aes.ae:262: @unroll(round_unroll)
 	mov	r11, 4(sp)
 	; ocb3.ae:243: for i in 0..full {
 	swpb	r7
-	xor	60(sp), r7
+	xor	62(sp), r7
 	xor	166(r6), r7
 	; aes.ae:262: @unroll(round_unroll)
 	mov	r7, r11
 	; ocb3.ae:243: for i in 0..full {
 	swpb	r12
-	xor	66(sp), r12
+	xor	68(sp), r12
 	xor	168(r6), r12
 	swpb	r13
-	xor	64(sp), r13
+	xor	66(sp), r13
 	xor	170(r6), r13
 	swpb	r10
-	xor	70(sp), r10
+	xor	72(sp), r10
 	xor	172(r6), r10
 	swpb	r14
-	xor	68(sp), r14
+	xor	70(sp), r14
 	xor	174(r6), r14
 	; aes.ae:262: @unroll(round_unroll)
 	mov	r14, 2(sp)
@@ -1707,7 +1695,7 @@ ocb3_decrypt_with:
 	bis	r15, r14
 	mov	18(sp), r7
 	xor	@r7+, r14
-	mov	r14, 56(sp)
+	mov	r14, 58(sp)
 	mov.b	2(sp), r15
 	mov.b	ocb3_E.inv_sbox(r15), r15
 	mov	r9, r14
@@ -1774,7 +1762,7 @@ ocb3_decrypt_with:
 	bis	r15, r14
 	xor	@r7+, r14
 	mov	r14, 34(sp)
-	mov	74(sp), r14
+	mov	76(sp), r14
 	add	#2, r14
 	mov	#0, r12
 	addc	#0, r12
@@ -1870,7 +1858,7 @@ ocb3_decrypt_with:
 	add	r13, r14
 	rlam.w	#3, r14
 	rla	r14
-	add	98(sp), r14
+	add	100(sp), r14
 	; ocb3.ae:108: if k > last {
 	mov	2(r14), r6
 	mov	4(r14), r7
@@ -2007,34 +1995,34 @@ ocb3_decrypt_with:
 	mov	r12, 38(sp)
 .Locb3_decrypt_with_endif21:
 	mov	36(sp), r15
-	xor	70(sp), r15
+	xor	72(sp), r15
 	xor	r15, 20(sp)
 	mov	34(sp), r14
-	xor	68(sp), r14
+	xor	70(sp), r14
 	xor	r14, 16(sp)
 	mov	40(sp), r12
-	xor	66(sp), r12
+	xor	68(sp), r12
 	xor	r12, 14(sp)
 	mov	42(sp), r11
-	xor	64(sp), r11
+	xor	66(sp), r11
 	xor	r11, 12(sp)
 	mov	44(sp), r10
-	xor	62(sp), r10
+	xor	64(sp), r10
 	xor	r10, 8(sp)
 	mov	46(sp), r9
-	xor	60(sp), r9
-	mov	114(sp), r4
+	xor	62(sp), r9
+	mov	116(sp), r4
 	xor	r9, r4
-	mov	56(sp), r8
+	mov	58(sp), r8
 	xor	54(sp), r8
-	mov	110(sp), r5
+	mov	102(sp), r5
 	xor	r8, r5
 	mov	50(sp), r6
 	xor	52(sp), r6
-	mov	104(sp), r7
+	mov	110(sp), r7
 	xor	r6, r7
 	; ocb3.ae:250: store_be(msg, off, p)
-	mov	72(sp), r13
+	mov	74(sp), r13
 	add	268(sp), r13
 	bit	#1, r13
 	swpb	r6
@@ -2074,45 +2062,34 @@ ocb3_decrypt_with:
 	dec	r15
 	jnz	.Locb3_decrypt_with_cpy26
 .Locb3_decrypt_with_stored25:
-	mov	70(sp), r13
-	mov	68(sp), r11
-	mov	66(sp), r10
-	mov	64(sp), r9
-	mov	62(sp), r6
-	mov	60(sp), r12
+	mov	72(sp), r13
+	mov	70(sp), r11
+	mov	68(sp), r10
+	mov	66(sp), r9
+	mov	64(sp), r6
+	mov	62(sp), r12
 	mov	54(sp), r14
 	mov	52(sp), r8
 	mov	38(sp), r15
-	mov	r4, 114(sp)
-	mov	r5, 110(sp)
-	mov	r7, 104(sp)
-	add	#1, 74(sp)
-	cmp	112(sp), 74(sp)
+	mov	r4, 116(sp)
+	mov	r5, 102(sp)
+	mov	r7, 110(sp)
+	add	#1, 76(sp)
+	cmp	118(sp), 76(sp)
 	jc	.Locb3_decrypt_with_near48
 	br	#.Locb3_decrypt_with_loop1
 .Locb3_decrypt_with_near48:
 .Locb3_decrypt_with_done2:
-	mov	112(sp), r15
+	mov	118(sp), r15
 	rlam.w	#4, r15
-	mov	r15, 112(sp)
-	sub	r15, 262(sp)
-	subc	r15, r15
-	mov	r15, 106(sp)
-	mov	262(sp), r15
-	sub	#1, r15
-	clr	r7
-	adc	r7
-	mov	106(sp), r15
-	sub	#1, r15
-	clr	r15
-	adc	r15
-	bis	r15, r7
+	mov	r15, 118(sp)
+	and	#15, 262(sp)
 	; ocb3.ae:253: if r != 0 {
-	tst	r7
+	tst	262(sp)
 	jnz	.Locb3_decrypt_with_near49
 	br	#.Locb3_decrypt_with_else27
 .Locb3_decrypt_with_near49:
-	mov	98(sp), r7
+	mov	100(sp), r7
 	xor	14(r7), r8
 	mov	r8, 142(sp)
 	xor	12(r7), r14
@@ -2124,15 +2101,15 @@ ocb3_decrypt_with:
 	xor	6(r7), r9
 	mov	r9, 80(sp)
 	xor	4(r7), r10
-	mov	r10, 86(sp)
+	mov	r10, 88(sp)
 	xor	2(r7), r11
-	mov	r11, 90(sp)
+	mov	r11, 92(sp)
 	xor	@r7, r13
-	mov	r13, 94(sp)
+	mov	r13, 96(sp)
 	; ocb3.ae:255: pad = E.encrypt_block(ks, offset)
-	mov	94(sp), 144(sp)
-	mov	90(sp), 146(sp)
-	mov	86(sp), 148(sp)
+	mov	96(sp), 144(sp)
+	mov	92(sp), 146(sp)
+	mov	88(sp), 148(sp)
 	mov	80(sp), 150(sp)
 	mov	136(sp), 152(sp)
 	mov	138(sp), 154(sp)
@@ -2144,21 +2121,21 @@ ocb3_decrypt_with:
 	add	#192, r14
 	mov	18(sp), r12
 	call	#ocb3_E_encrypt_block
-	mov	260(sp), r9
-	add	112(sp), r9
+	mov	260(sp), r10
+	add	118(sp), r10
 	cmp	#16, 262(sp)
 	jnc	.Locb3_decrypt_with_bytes29
-	bit	#1, r9
+	bit	#1, r10
 	jnz	.Locb3_decrypt_with_bytes29
 .Locb3_decrypt_with_words30:
-	mov	@r9, r14
-	mov	2(r9), r13
-	mov	4(r9), r6
-	mov	6(r9), r8
-	mov	8(r9), r12
-	mov	10(r9), r15
-	mov	12(r9), r10
-	mov	14(r9), r9
+	mov	@r10+, r4
+	mov	@r10+, r5
+	mov	@r10+, r7
+	mov	@r10+, r11
+	mov	@r10+, r12
+	mov	@r10+, r13
+	mov	@r10+, r14
+	mov	@r10+, r15
 	jmp	.Locb3_decrypt_with_join31
 .Locb3_decrypt_with_bytes29:
 	mov	sp, r11
@@ -2170,231 +2147,223 @@ ocb3_decrypt_with:
 	clr	r14
 	tst	r15
 	jz	.Locb3_decrypt_with_pad33
-	mov.b	@r9, r14
-	inc	r9
+	mov.b	@r10, r14
+	inc	r10
 	dec	r15
 .Locb3_decrypt_with_pad33:
 	mov.b	r14, 0(r12)
 	inc	r12
 	dec	r13
 	jnz	.Locb3_decrypt_with_cpy32
-	mov	r11, r9
+	mov	r11, r10
 	jmp	.Locb3_decrypt_with_words30
 .Locb3_decrypt_with_join31:
-	swpb	r9
-	xor	192(sp), r9
-	swpb	r10
-	xor	194(sp), r10
 	swpb	r15
-	xor	196(sp), r15
-	mov	r15, 76(sp)
-	swpb	r12
-	xor	198(sp), r12
-	mov	r12, 82(sp)
-	swpb	r8
-	xor	200(sp), r8
-	swpb	r6
-	xor	202(sp), r6
-	swpb	r13
-	xor	204(sp), r13
-	mov	r13, 88(sp)
+	xor	192(sp), r15
+	mov	r15, 94(sp)
 	swpb	r14
-	xor	206(sp), r14
-	mov	r14, 92(sp)
+	xor	194(sp), r14
+	mov	r14, 90(sp)
+	swpb	r13
+	xor	196(sp), r13
+	mov	r13, 84(sp)
+	mov	r12, r10
+	swpb	r10
+	xor	198(sp), r10
+	swpb	r11
+	xor	200(sp), r11
+	swpb	r7
+	xor	202(sp), r7
+	swpb	r5
+	xor	204(sp), r5
+	swpb	r4
+	xor	206(sp), r4
 	mov	262(sp), r15
 	sub	#16, r15
-	mov	106(sp), r15
-	subc	#0, r15
+	subc	r15, r15
 	clr	r15
 	adc	r15
 	xor	#1, r15
 	; ocb3.ae:77: if count < 16 {                  // only a partial block pays for the mask (a run-time shift)
 	tst	r15
 	jz	.Locb3_decrypt_with_else34
-	mov	262(sp), r12
-	mov	r12, r7
-	rrum.w	#1, r7
-	mov	r7, r13
-	rra	r13
-	mov	r13, r14
-	rra	r14
-	and	#1, r14
-	mov	r14, r11
-	inv	r11
-	inc	r11
-	and	#1, r13
-	mov	r13, r4
-	inv	r4
-	inc	r4
-	and	#1, r7
-	mov	r7, r15
-	inv	r15
-	inc	r15
-	mov	r12, r5
-	and	#1, r5
-	inv	r5
-	inc	r5
-	and	#65280, r5
-	xor	#-1, r5
-	mov	r5, r12
-	xor	#-1, r12
-	and	r15, r12
-	xor	#-1, r12
-	mov	r12, r15
-	xor	#-1, r15
-	and	r4, r15
-	xor	#-1, r15
-	mov	r15, 84(sp)
-	mov	r15, r4
-	xor	#-1, r4
-	and	r11, r4
-	xor	#-1, r4
-	mov.b	263(sp), r15
-	rrum.w	#4, r15
-	rrum.w	#1, r15
-	mov	106(sp), r11
-	and	#8191, r11
-	rlam.w	#3, r11
-	bis	r15, r11
 	mov	262(sp), r15
 	and	#8191, r15
 	rlam.w	#3, r15
 	sub	#128, r15
-	subc	#0, r11
-	clr	r11
-	adc	r11
-	xor	#1, r11
-	mov	r11, r15
-	inv	r15
-	inc	r15
-	and	r15, r4
-	bic	r4, r9
-	mov	r9, 134(sp)
-	mov	r14, r15
-	inv	r15
-	inc	r15
-	mov	r13, r9
+	clr	r13
+	adc	r13
+	xor	#1, r13
+	mov.b	263(sp), r14
+	rrum.w	#4, r14
+	rrum.w	#1, r14
+	clr	r15
+	cmp	r13, r15
+	subc	#0, r14
+	clr	r12
+	adc	r12
+	mov	262(sp), r15
+	mov	r15, r9
+	and	#1, r9
 	inv	r9
 	inc	r9
-	inv	r7
-	inc	r7
-	and	r5, r7
-	xor	r7, r5
-	mov	r5, r7
-	xor	#-1, r7
-	and	r9, r7
-	xor	#-1, r7
-	mov	r7, r9
+	and	#65280, r9
 	xor	#-1, r9
-	and	r15, r9
+	rrum.w	#1, r15
+	mov	r15, r13
+	and	#1, r13
+	mov	r13, r8
+	inv	r8
+	inc	r8
+	and	r9, r8
+	xor	r9, r8
+	mov	r8, 56(sp)
+	rra	r15
+	mov	r15, r14
+	and	#1, r14
+	mov	r14, r8
+	inv	r8
+	inc	r8
+	mov	56(sp), r6
+	and	r6, r8
+	xor	r6, r8
+	mov	r8, 78(sp)
+	rra	r15
+	and	#1, r15
+	mov	r15, r6
+	inv	r6
+	inc	r6
+	and	r8, r6
+	xor	r8, r6
+	xor	#1, r12
+	mov	r12, r8
+	inv	r8
+	inc	r8
+	and	r8, r6
+	bic	r6, r4
 	xor	#-1, r9
-	mov	r11, r15
-	inv	r15
-	inc	r15
-	and	r15, r9
-	bic	r9, r10
-	mov	r10, 132(sp)
-	mov	r14, r15
-	inv	r15
-	inc	r15
-	mov	r13, r10
-	inv	r10
-	inc	r10
-	and	r12, r10
-	xor	r10, r12
-	mov	r12, r10
-	xor	#-1, r10
-	and	r15, r10
-	xor	#-1, r10
-	mov	r11, r15
-	inv	r15
-	inc	r15
-	and	r15, r10
-	mov	76(sp), r15
-	bic	r10, r15
-	mov	r15, 76(sp)
-	mov	r14, r15
-	inv	r15
-	inc	r15
 	inv	r13
 	inc	r13
-	and	r5, r13
-	mov	r5, r10
-	xor	r13, r10
-	mov	r10, r13
+	and	r13, r9
+	xor	#-1, r9
+	mov	r14, r13
+	inv	r13
+	inc	r13
+	and	r9, r13
+	xor	r9, r13
+	mov	r15, r6
+	inv	r6
+	inc	r6
+	and	r13, r6
+	xor	r13, r6
+	mov	r12, r8
+	inv	r8
+	inc	r8
+	and	r8, r6
+	bic	r6, r5
+	mov	r5, 104(sp)
+	mov	56(sp), r8
+	xor	#-1, r8
+	mov	r14, r6
+	inv	r6
+	inc	r6
+	and	r6, r8
+	xor	#-1, r8
+	mov	r15, r5
+	inv	r5
+	inc	r5
+	and	r8, r5
+	xor	r8, r5
+	mov	r12, r6
+	inv	r6
+	inc	r6
+	and	r6, r5
+	bic	r5, r7
+	xor	#-1, r9
+	inv	r14
+	inc	r14
+	and	r14, r9
+	xor	#-1, r9
+	mov	r15, r6
+	inv	r6
+	inc	r6
+	and	r9, r6
+	xor	r9, r6
+	mov	r12, r14
+	inv	r14
+	inc	r14
+	and	r14, r6
+	bic	r6, r11
+	mov	78(sp), r6
+	xor	#-1, r6
+	mov	r15, r14
+	inv	r14
+	inc	r14
+	and	r14, r6
+	xor	#-1, r6
+	mov	r12, r14
+	inv	r14
+	inc	r14
+	and	r14, r6
+	bic	r6, r10
 	xor	#-1, r13
-	and	r15, r13
+	mov	r15, r14
+	inv	r14
+	inc	r14
+	and	r14, r13
 	xor	#-1, r13
-	mov	r11, r15
-	inv	r15
-	inc	r15
-	and	r15, r13
-	mov	82(sp), r15
-	bic	r13, r15
-	mov	r15, 82(sp)
-	mov	r14, r15
-	inv	r15
-	inc	r15
-	mov	84(sp), r9
-	and	r9, r15
-	xor	r15, r9
-	mov	r11, r15
+	mov	r12, r14
+	inv	r14
+	inc	r14
+	and	r14, r13
+	mov	84(sp), r14
+	bic	r13, r14
+	xor	#-1, r8
+	mov	r15, r6
+	inv	r6
+	inc	r6
+	and	r6, r8
+	xor	#-1, r8
+	mov	r12, r6
+	inv	r6
+	inc	r6
+	and	r6, r8
+	mov	90(sp), r13
+	bic	r8, r13
+	xor	#-1, r9
 	inv	r15
 	inc	r15
 	and	r15, r9
-	bic	r9, r8
-	mov	r8, 120(sp)
-	mov	r14, r15
-	inv	r15
-	inc	r15
-	and	r7, r15
-	xor	r15, r7
-	mov	r11, r15
-	inv	r15
-	inc	r15
-	and	r15, r7
-	bic	r7, r6
-	mov	r14, r15
-	inv	r15
-	inc	r15
-	and	r12, r15
-	xor	r15, r12
-	mov	r11, r15
-	inv	r15
-	inc	r15
-	and	r15, r12
-	mov	88(sp), r5
-	bic	r12, r5
-	inv	r14
-	inc	r14
-	and	r10, r14
-	xor	r14, r10
-	inv	r11
-	inc	r11
-	and	r11, r10
-	mov	92(sp), r4
-	bic	r10, r4
+	xor	#-1, r9
+	inv	r12
+	inc	r12
+	and	r12, r9
+	mov	94(sp), r15
+	bic	r9, r15
+	mov	r15, 94(sp)
+	mov	r13, 90(sp)
+	mov	r14, 84(sp)
+	mov	r10, 122(sp)
+	mov	r11, 86(sp)
+	mov	104(sp), r5
 	jmp	.Locb3_decrypt_with_endif35
 .Locb3_decrypt_with_else34:
-	mov	r9, 134(sp)
-	mov	r10, 132(sp)
-	mov	r8, 120(sp)
-	mov	88(sp), r5
-	mov	92(sp), r4
+	mov	r10, 122(sp)
+	mov	r11, 86(sp)
 .Locb3_decrypt_with_endif35:
 	; ocb3.ae:258: store_be(msg, 16 * full, p, r)
-	mov	112(sp), r13
+	mov	118(sp), r13
 	add	268(sp), r13
-	mov	r4, r7
+	mov	r4, r6
 	mov	r5, r8
-	mov	r6, r9
-	mov	120(sp), r10
-	mov	82(sp), r11
-	mov	76(sp), r12
-	mov	132(sp), r14
-	mov	134(sp), r15
+	mov	r7, r9
+	mov	86(sp), r10
+	mov	122(sp), r11
+	mov	84(sp), r12
+	mov	90(sp), r14
+	mov	94(sp), r15
 	cmp	#16, 262(sp)
-	swpb	r7
+	swpb	r6
 	swpb	r8
 	swpb	r9
 	swpb	r10
@@ -2405,7 +2374,7 @@ ocb3_decrypt_with:
 	jnc	.Locb3_decrypt_with_bytes36
 	bit	#1, r13
 	jnz	.Locb3_decrypt_with_bytes36
-	mov	r7, 0(r13)
+	mov	r6, 0(r13)
 	mov	r8, 2(r13)
 	mov	r9, 4(r13)
 	mov	r10, 6(r13)
@@ -2415,7 +2384,7 @@ ocb3_decrypt_with:
 	mov	r15, 14(r13)
 	jmp	.Locb3_decrypt_with_stored37
 .Locb3_decrypt_with_bytes36:
-	mov	r7, 176(sp)
+	mov	r6, 176(sp)
 	mov	r8, 178(sp)
 	mov	r9, 180(sp)
 	mov	r10, 182(sp)
@@ -2441,8 +2410,7 @@ ocb3_decrypt_with:
 .Locb3_decrypt_with_stored37:
 	mov	#15, r10
 	sub	262(sp), r10
-	mov	#0, r14
-	subc	106(sp), r14
+	subc	r14, r14
 	and	#8191, r14
 	rlam.w	#3, r14
 	mov	r10, r15
@@ -2458,76 +2426,74 @@ ocb3_decrypt_with:
 	subc	#0, r14
 	clr	r12
 	adc	r12
-	mov	r10, r8
-	and	#1, r8
-	inv	r8
-	inc	r8
-	and	#32896, r8
-	xor	#128, r8
-	rrum.w	#1, r10
-	mov	r10, r11
-	and	#1, r11
-	mov	r11, r9
+	mov	r10, r9
+	and	#1, r9
 	inv	r9
 	inc	r9
-	and	r8, r9
-	rra	r10
+	and	#32896, r9
+	xor	#128, r9
+	rrum.w	#1, r10
 	mov	r10, r13
 	and	#1, r13
-	mov	r13, r7
-	inv	r7
-	inc	r7
-	and	r9, r7
+	mov	r13, r6
+	inv	r6
+	inc	r6
+	and	r9, r6
+	rra	r10
+	mov	r10, r11
+	and	#1, r11
+	mov	r11, r8
+	inv	r8
+	inc	r8
+	and	r6, r8
 	rra	r10
 	and	#1, r10
 	mov	r10, r14
 	inv	r14
 	inc	r14
-	and	r7, r14
+	and	r8, r14
 	xor	#1, r12
 	mov	r12, r15
 	inv	r15
 	inc	r15
 	and	r15, r14
 	bis	r14, r4
-	xor	r4, 104(sp)
-	inv	r11
-	inc	r11
-	and	r8, r11
-	mov	r8, r15
-	xor	r11, r15
-	mov	r13, r8
-	inv	r8
-	inc	r8
-	and	r15, r8
-	mov	r10, r14
-	inv	r14
-	inc	r14
-	and	r8, r14
-	mov	r12, r11
-	inv	r11
-	inc	r11
-	and	r11, r14
-	bis	r14, r5
-	mov	110(sp), r4
-	xor	r5, r4
-	mov	r13, r11
-	inv	r11
-	inc	r11
-	and	r9, r11
-	xor	r11, r9
+	xor	r4, 110(sp)
+	inv	r13
+	inc	r13
+	and	r9, r13
+	mov	r9, r15
+	xor	r13, r15
+	mov	r11, r9
+	inv	r9
+	inc	r9
+	and	r15, r9
 	mov	r10, r14
 	inv	r14
 	inc	r14
 	and	r9, r14
-	mov	r12, r11
-	inv	r11
-	inc	r11
-	and	r11, r14
-	bis	r14, r6
-	mov	114(sp), r5
-	xor	r6, r5
-	mov	r13, r11
+	mov	r12, r13
+	inv	r13
+	inc	r13
+	and	r13, r14
+	bis	r14, r5
+	xor	r5, 102(sp)
+	mov	r11, r13
+	inv	r13
+	inc	r13
+	and	r6, r13
+	xor	r13, r6
+	mov	r10, r14
+	inv	r14
+	inc	r14
+	and	r6, r14
+	mov	r12, r13
+	inv	r13
+	inc	r13
+	and	r13, r14
+	bis	r14, r7
+	mov	116(sp), r5
+	xor	r7, r5
 	inv	r11
 	inc	r11
 	and	r15, r11
@@ -2540,23 +2506,10 @@ ocb3_decrypt_with:
 	inv	r13
 	inc	r13
 	and	r13, r14
-	mov	120(sp), r13
+	mov	86(sp), r13
 	bis	r14, r13
 	mov	8(sp), r11
 	xor	r13, r11
-	mov	r10, r13
-	inv	r13
-	inc	r13
-	and	r7, r13
-	xor	r13, r7
-	mov	r12, r13
-	inv	r13
-	inc	r13
-	and	r13, r7
-	mov	82(sp), r13
-	bis	r7, r13
-	mov	12(sp), r7
-	xor	r13, r7
 	mov	r10, r13
 	inv	r13
 	inc	r13
@@ -2566,10 +2519,10 @@ ocb3_decrypt_with:
 	inv	r13
 	inc	r13
 	and	r13, r8
-	mov	76(sp), r13
+	mov	122(sp), r13
 	bis	r8, r13
-	mov	14(sp), r8
-	xor	r13, r8
+	mov	12(sp), r7
+	xor	r13, r7
 	mov	r10, r13
 	inv	r13
 	inc	r13
@@ -2579,8 +2532,21 @@ ocb3_decrypt_with:
 	inv	r13
 	inc	r13
 	and	r13, r9
-	mov	132(sp), r13
+	mov	84(sp), r13
 	bis	r9, r13
+	mov	14(sp), r8
+	xor	r13, r8
+	mov	r10, r13
+	inv	r13
+	inc	r13
+	and	r6, r13
+	xor	r13, r6
+	mov	r12, r13
+	inv	r13
+	inc	r13
+	and	r13, r6
+	mov	90(sp), r13
+	bis	r6, r13
 	mov	16(sp), r9
 	xor	r13, r9
 	inv	r10
@@ -2590,7 +2556,7 @@ ocb3_decrypt_with:
 	inv	r12
 	inc	r12
 	and	r12, r15
-	mov	134(sp), r13
+	mov	94(sp), r13
 	bis	r15, r13
 	mov	20(sp), r10
 	xor	r13, r10
@@ -2598,12 +2564,13 @@ ocb3_decrypt_with:
 	mov	138(sp), r12
 	mov	140(sp), r13
 	mov	142(sp), r15
-	mov	104(sp), r14
+	mov	102(sp), r4
+	mov	110(sp), r14
 	jmp	.Locb3_decrypt_with_endif28
 .Locb3_decrypt_with_else27:
-	mov	r13, 94(sp)
-	mov	r11, 90(sp)
-	mov	r10, 86(sp)
+	mov	r13, 96(sp)
+	mov	r11, 92(sp)
+	mov	r10, 88(sp)
 	mov	r9, 80(sp)
 	mov	r14, r13
 	mov	r8, r15
@@ -2612,12 +2579,12 @@ ocb3_decrypt_with:
 	mov	14(sp), r8
 	mov	12(sp), r7
 	mov	8(sp), r11
-	mov	114(sp), r5
-	mov	110(sp), r4
-	mov	104(sp), r14
+	mov	116(sp), r5
+	mov	102(sp), r4
+	mov	110(sp), r14
 .Locb3_decrypt_with_endif28:
 	xor	r15, r14
-	mov	98(sp), r15
+	mov	100(sp), r15
 	xor	30(r15), r14
 	xor	r13, r4
 	mov	r15, r13
@@ -2628,11 +2595,11 @@ ocb3_decrypt_with:
 	xor	24(r13), r11
 	xor	80(sp), r7
 	xor	22(r13), r7
-	xor	86(sp), r8
+	xor	88(sp), r8
 	xor	20(r13), r8
-	xor	90(sp), r9
+	xor	92(sp), r9
 	xor	18(r13), r9
-	xor	94(sp), r10
+	xor	96(sp), r10
 	xor	16(r13), r10
 	; ocb3.ae:260: t = E.encrypt_block(ks, checksum ^ offset ^ l[at_dollar]) ^ hash(ks, l, ad)
 	mov	r10, 144(sp)
@@ -2653,22 +2620,22 @@ ocb3_decrypt_with:
 	add	#224, r15
 	mov	r15, 0(sp)
 	mov	18(sp), r12
-	mov	98(sp), r13
+	mov	100(sp), r13
 	mov	256(sp), r14
 	mov	258(sp), r15
 	call	#ocb3_hash
 	mov	208(sp), r15
 	xor	224(sp), r15
-	mov	r15, 96(sp)
+	mov	r15, 98(sp)
 	mov	210(sp), r15
 	xor	226(sp), r15
-	mov	r15, 100(sp)
+	mov	r15, 106(sp)
 	mov	212(sp), r15
 	xor	228(sp), r15
-	mov	r15, 78(sp)
+	mov	r15, 82(sp)
 	mov	214(sp), r15
 	xor	230(sp), r15
-	mov	r15, 58(sp)
+	mov	r15, 60(sp)
 	mov	216(sp), r5
 	xor	232(sp), r5
 	mov	218(sp), r6
@@ -2683,14 +2650,14 @@ ocb3_decrypt_with:
 	bit	#1, r10
 	jnz	.Locb3_decrypt_with_bytes40
 .Locb3_decrypt_with_words41:
-	mov	@r10+, 122(sp)
-	mov	@r10+, 124(sp)
 	mov	@r10+, 126(sp)
 	mov	@r10+, 128(sp)
 	mov	@r10+, 130(sp)
-	mov	@r10+, 118(sp)
-	mov	@r10+, 116(sp)
-	mov	@r10+, 108(sp)
+	mov	@r10+, 132(sp)
+	mov	@r10+, 134(sp)
+	mov	@r10+, 124(sp)
+	mov	@r10+, 120(sp)
+	mov	@r10+, 114(sp)
 	jmp	.Locb3_decrypt_with_join42
 .Locb3_decrypt_with_bytes40:
 	mov	sp, r11
@@ -2721,14 +2688,14 @@ ocb3_decrypt_with:
 	xor	#1, r15
 	; ocb3.ae:77: if count < 16 {                  // only a partial block pays for the mask (a run-time shift)
 	tst	r15
-	swpb	122(sp)
-	swpb	124(sp)
 	swpb	126(sp)
 	swpb	128(sp)
 	swpb	130(sp)
-	swpb	118(sp)
-	swpb	116(sp)
-	swpb	108(sp)
+	swpb	132(sp)
+	swpb	134(sp)
+	swpb	124(sp)
+	swpb	120(sp)
+	swpb	114(sp)
 	jz	.Locb3_decrypt_with_else45
 	mov	266(sp), r15
 	and	#8191, r15
@@ -2782,7 +2749,7 @@ ocb3_decrypt_with:
 	inc	r14
 	and	r14, 48(sp)
 	bic	48(sp), r4
-	mov	r4, 102(sp)
+	mov	r4, 108(sp)
 	xor	#-1, r9
 	inv	r10
 	inc	r10
@@ -2846,7 +2813,7 @@ ocb3_decrypt_with:
 	inv	r13
 	inc	r13
 	and	r13, r10
-	mov	58(sp), r13
+	mov	60(sp), r13
 	bic	r10, r13
 	xor	#-1, r14
 	mov	r15, r9
@@ -2858,7 +2825,7 @@ ocb3_decrypt_with:
 	inv	r9
 	inc	r9
 	and	r9, r14
-	mov	78(sp), r10
+	mov	82(sp), r10
 	bic	r14, r10
 	xor	#-1, r11
 	mov	r15, r14
@@ -2870,7 +2837,7 @@ ocb3_decrypt_with:
 	inv	r14
 	inc	r14
 	and	r14, r11
-	mov	100(sp), r9
+	mov	106(sp), r9
 	bic	r11, r9
 	xor	#-1, r12
 	inv	r15
@@ -2880,60 +2847,60 @@ ocb3_decrypt_with:
 	inv	r8
 	inc	r8
 	and	r8, r12
-	mov	96(sp), r8
+	mov	98(sp), r8
 	bic	r12, r8
 	mov	r13, r11
-	mov	102(sp), r4
+	mov	108(sp), r4
 	jmp	.Locb3_decrypt_with_endif46
 .Locb3_decrypt_with_else45:
-	mov	96(sp), r8
-	mov	100(sp), r9
-	mov	78(sp), r10
-	mov	58(sp), r11
+	mov	98(sp), r8
+	mov	106(sp), r9
+	mov	82(sp), r10
+	mov	60(sp), r11
 .Locb3_decrypt_with_endif46:
-	mov	122(sp), r15
+	mov	126(sp), r15
 	xor	r4, r15
 	sub	#1, r15
 	clr	r15
 	adc	r15
 	xor	#1, r15
-	mov	124(sp), r14
+	mov	128(sp), r14
 	xor	r7, r14
 	sub	#1, r14
 	clr	r14
 	adc	r14
 	xor	#1, r14
-	mov	126(sp), r13
+	mov	130(sp), r13
 	xor	r6, r13
 	sub	#1, r13
 	clr	r13
 	adc	r13
 	xor	#1, r13
-	mov	128(sp), r12
+	mov	132(sp), r12
 	xor	r5, r12
 	sub	#1, r12
 	clr	r12
 	adc	r12
 	xor	#1, r12
-	mov	130(sp), r7
+	mov	134(sp), r7
 	xor	r11, r7
 	sub	#1, r7
 	clr	r11
 	adc	r11
 	xor	#1, r11
-	mov	118(sp), r7
+	mov	124(sp), r7
 	xor	r10, r7
 	sub	#1, r7
 	clr	r10
 	adc	r10
 	xor	#1, r10
-	mov	108(sp), r7
+	mov	114(sp), r7
 	xor	r8, r7
 	sub	#1, r7
 	clr	r8
 	adc	r8
 	xor	#1, r8
-	mov	116(sp), r7
+	mov	120(sp), r7
 	xor	r9, r7
 	sub	#1, r7
 	clr	r9
@@ -3174,7 +3141,7 @@ ocb3_E_encrypt_block:
 
 ; --- ocb3_hash: ocb3.hash
 ;     frame 124 bytes (30 spill slots, locals 64), saves nothing
-;     estimated 1558 bytes of code
+;     estimated 1538 bytes of code
 	.section .text.ocb3_hash,"ax",@progbits
 	.local ocb3_hash
 	.type ocb3_hash, @function
@@ -3508,35 +3475,25 @@ ocb3_hash:
 	cmp	36(sp), 16(sp)
 	jnc	.Locb3_hash_loop1
 .Locb3_hash_done2:
+	mov	46(sp), r12
+	and	#15, r12
 	mov	36(sp), r11
 	rlam.w	#4, r11
-	mov	46(sp), r12
-	sub	r11, r12
-	subc	r13, r13
-	mov	r12, r15
-	sub	#1, r15
-	clr	r14
-	adc	r14
-	mov	r13, r15
-	sub	#1, r15
-	clr	r15
-	adc	r15
-	bis	r15, r14
 	; ocb3.ae:141: if r != 0 {
-	tst	r14
+	tst	r12
 	jz	.Locb3_hash_else22
 	add	38(sp), r11
-	mov	@sp, r14
-	mov	26(sp), r9
-	xor	14(r9), r14
-	mov	2(sp), r10
-	xor	12(r9), r10
-	xor	10(r9), 4(sp)
-	xor	8(r9), 6(sp)
-	xor	6(r9), 8(sp)
-	xor	4(r9), 10(sp)
-	xor	2(r9), 12(sp)
-	xor	@r9, 14(sp)
+	mov	@sp, r13
+	mov	26(sp), r10
+	xor	14(r10), r13
+	mov	2(sp), r14
+	xor	12(r10), r14
+	xor	10(r10), 4(sp)
+	xor	8(r10), 6(sp)
+	xor	6(r10), 8(sp)
+	xor	4(r10), 10(sp)
+	xor	2(r10), 12(sp)
+	xor	@r10, 14(sp)
 	cmp	#16, r12
 	jnc	.Locb3_hash_bytes24
 	bit	#1, r11
@@ -3549,149 +3506,148 @@ ocb3_hash:
 	mov	6(r11), 50(sp)
 	mov	4(r11), 48(sp)
 	mov	2(r11), 44(sp)
-	mov	@r11, r15
+	mov	@r11, r4
 	jmp	.Locb3_hash_join26
 .Locb3_hash_bytes24:
 	mov	r12, r15
-	mov	#16, r8
-	mov	sp, r6
-	add	#60, r6
-	mov	r6, r7
+	mov	#16, r9
+	mov	sp, r7
+	add	#60, r7
+	mov	r7, r8
 .Locb3_hash_cpy27:
-	clr	r9
+	clr	r10
 	tst	r15
 	jz	.Locb3_hash_pad28
-	mov.b	@r11, r9
+	mov.b	@r11, r10
 	inc	r11
 	dec	r15
 .Locb3_hash_pad28:
-	mov.b	r9, 0(r7)
-	inc	r7
-	dec	r8
+	mov.b	r10, 0(r8)
+	inc	r8
+	dec	r9
 	jnz	.Locb3_hash_cpy27
-	mov	r6, r11
+	mov	r7, r11
 	jmp	.Locb3_hash_words25
 .Locb3_hash_join26:
-	mov	#15, r9
-	sub	r12, r9
-	mov	#0, r12
-	subc	r13, r12
+	mov	#15, r10
+	sub	r12, r10
+	subc	r12, r12
 	and	#8191, r12
 	rlam.w	#3, r12
-	mov	r9, r13
-	swpb	r13
-	mov.b	r13, r13
-	rrum.w	#4, r13
-	rrum.w	#1, r13
-	bis	r13, r12
-	mov	r9, r13
-	and	#8191, r13
-	rlam.w	#3, r13
-	sub	#128, r13
+	mov	r10, r15
+	swpb	r15
+	mov.b	r15, r15
+	rrum.w	#4, r15
+	rrum.w	#1, r15
+	bis	r15, r12
+	mov	r10, r15
+	and	#8191, r15
+	rlam.w	#3, r15
+	sub	#128, r15
 	subc	#0, r12
 	clr	r11
 	adc	r11
-	mov	r9, r6
+	mov	r10, r6
 	and	#1, r6
 	inv	r6
 	inc	r6
 	and	#32896, r6
 	xor	#128, r6
-	rrum.w	#1, r9
-	mov	r9, r8
+	rrum.w	#1, r10
+	mov	r10, r8
 	and	#1, r8
 	mov	r8, r7
 	inv	r7
 	inc	r7
 	and	r6, r7
-	rra	r9
-	mov	r9, r13
-	and	#1, r13
-	mov	r13, r12
+	rra	r10
+	mov	r10, r9
+	and	#1, r9
+	mov	r9, r12
 	inv	r12
 	inc	r12
 	and	r7, r12
-	rra	r9
-	and	#1, r9
-	mov	r9, r5
+	rra	r10
+	and	#1, r10
+	mov	r10, r5
 	inv	r5
 	inc	r5
 	and	r12, r5
 	xor	#1, r11
-	mov	r11, r4
-	inv	r4
-	inc	r4
-	and	r4, r5
-	swpb	r15
-	bis	r5, r15
-	xor	r14, r15
+	mov	r11, r15
+	inv	r15
+	inc	r15
+	and	r15, r5
+	swpb	r4
+	bis	r5, r4
+	xor	r13, r4
 	inv	r8
 	inc	r8
 	and	r6, r8
 	xor	r8, r6
-	mov	r13, r8
+	mov	r9, r8
 	inv	r8
 	inc	r8
 	and	r6, r8
+	mov	r10, r13
+	inv	r13
+	inc	r13
+	and	r8, r13
+	mov	r11, r15
+	inv	r15
+	inc	r15
+	and	r15, r13
+	mov	44(sp), r15
+	swpb	r15
+	bis	r13, r15
+	xor	r14, r15
 	mov	r9, r14
-	inv	r14
-	inc	r14
-	and	r8, r14
-	mov	r11, r4
-	inv	r4
-	inc	r4
-	and	r4, r14
-	mov	44(sp), r4
-	swpb	r4
-	bis	r14, r4
-	xor	r10, r4
-	mov	r13, r14
 	inv	r14
 	inc	r14
 	and	r7, r14
 	xor	r14, r7
-	mov	r9, r10
-	inv	r10
-	inc	r10
-	and	r7, r10
+	mov	r10, r13
+	inv	r13
+	inc	r13
+	and	r7, r13
 	mov	r11, r14
 	inv	r14
 	inc	r14
-	and	r14, r10
+	and	r14, r13
 	mov	48(sp), r14
 	swpb	r14
-	bis	r10, r14
+	bis	r13, r14
 	xor	4(sp), r14
-	inv	r13
-	inc	r13
-	and	r6, r13
-	xor	r13, r6
-	mov	r9, r10
-	inv	r10
-	inc	r10
-	and	r6, r10
+	inv	r9
+	inc	r9
+	and	r6, r9
+	xor	r9, r6
+	mov	r10, r9
+	inv	r9
+	inc	r9
+	and	r6, r9
 	mov	r11, r13
 	inv	r13
 	inc	r13
-	and	r13, r10
+	and	r13, r9
 	mov	50(sp), r13
 	swpb	r13
-	bis	r10, r13
+	bis	r9, r13
 	xor	6(sp), r13
-	mov	r9, r5
+	mov	r10, r5
 	inv	r5
 	inc	r5
 	and	r12, r5
 	xor	r5, r12
-	mov	r11, r10
-	inv	r10
-	inc	r10
-	and	r10, r12
-	mov	52(sp), r10
-	swpb	r10
-	bis	r12, r10
-	xor	8(sp), r10
-	mov	r9, r12
+	mov	r11, r9
+	inv	r9
+	inc	r9
+	and	r9, r12
+	mov	52(sp), r9
+	swpb	r9
+	bis	r12, r9
+	xor	8(sp), r9
+	mov	r10, r12
 	inv	r12
 	inc	r12
 	and	r8, r12
@@ -3704,7 +3660,7 @@ ocb3_hash:
 	swpb	r12
 	bis	r8, r12
 	xor	10(sp), r12
-	mov	r9, r8
+	mov	r10, r8
 	inv	r8
 	inc	r8
 	and	r7, r8
@@ -3717,10 +3673,10 @@ ocb3_hash:
 	swpb	r8
 	bis	r7, r8
 	xor	12(sp), r8
-	inv	r9
-	inc	r9
-	and	r6, r9
-	xor	r9, r6
+	inv	r10
+	inc	r10
+	and	r6, r10
+	xor	r10, r6
 	inv	r11
 	inc	r11
 	and	r11, r6
@@ -3732,11 +3688,11 @@ ocb3_hash:
 	mov	r11, 76(sp)
 	mov	r8, 78(sp)
 	mov	r12, 80(sp)
-	mov	r10, 82(sp)
+	mov	r9, 82(sp)
 	mov	r13, 84(sp)
 	mov	r14, 86(sp)
-	mov	r4, 88(sp)
-	mov	r15, 90(sp)
+	mov	r15, 88(sp)
+	mov	r4, 90(sp)
 	mov	sp, r14
 	add	#108, r14
 	mov	sp, r13

@@ -73,7 +73,7 @@ ascon128_key_setup:
 
 ; --- ascon128_encrypt_with: ascon128.encrypt_with
 ;     frame 98 bytes (13 spill slots, locals 72), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1296 bytes of code
+;     estimated 1270 bytes of code
 	.section .text.ascon128_encrypt_with,"ax",@progbits
 	.global ascon128_encrypt_with
 	.type ascon128_encrypt_with, @function
@@ -87,19 +87,19 @@ ascon128_encrypt_with:
 	push	r5
 	push	r4
 	sub	#98, sp
+	mov	r12, 10(sp)
 	mov	r13, r10
 	mov	r14, r11
 	mov	r15, 8(sp)
-	mov	r12, 10(sp)
 	; ascon128.ae:84: initialize(s, k, nonce)
 	mov	r12, r14
-	mov	14(r14), 12(sp)
-	mov	12(r14), 14(sp)
-	mov	10(r14), 16(sp)
-	mov	8(r14), 18(sp)
-	mov	6(r14), 20(sp)
-	mov	4(r14), 22(sp)
 	mov	2(r14), 24(sp)
+	mov	4(r14), 22(sp)
+	mov	6(r14), 20(sp)
+	mov	8(r14), 18(sp)
+	mov	10(r14), 16(sp)
+	mov	12(r14), 14(sp)
+	mov	14(r14), 12(sp)
 	mov	sp, r12
 	add	#26, r12
 	mov	@r14, 66(sp)
@@ -180,23 +180,21 @@ ascon128_encrypt_with:
 	mov	r11, r5
 	jmp	.Lascon128_encrypt_with_words6
 .Lascon128_encrypt_with_join7:
-	; ascon128.ae:26: return ((0x80 as u64) << 56) >> (8 * count)
-	rla	r9
-	rla	r10
-	; ascon128.ae:55: s[0] = s[0] ^ load_be(ad, off, rate, count) ^ pad(count)
-	swpb	r6
-	swpb	r7
-	swpb	r8
 	swpb	r11
 	xor	26(sp), r11
+	swpb	r8
 	xor	28(sp), r8
+	swpb	r7
 	xor	30(sp), r7
+	swpb	r6
 	xor	32(sp), r6
 	; ascon128.ae:26: return ((0x80 as u64) << 56) >> (8 * count)
-	rla	r10
-	rla	r10
 	rla	r9
 	rla	r9
+	rla	r9
+	rla	r10
+	rla	r10
+	rla	r10
 	mov	#0, r12
 	mov	#0, r13
 	mov	#0, r14
@@ -233,10 +231,10 @@ ascon128_encrypt_with:
 	clr	r15
 .Lascon128_encrypt_with_shend11:
 	; ascon128.ae:55: s[0] = s[0] ^ load_be(ad, off, rate, count) ^ pad(count)
-	xor	r15, r6
-	xor	r14, r7
-	xor	r13, r8
 	xor	r12, r11
+	xor	r13, r8
+	xor	r14, r7
+	xor	r15, r6
 	mov	r11, 26(sp)
 	mov	r8, 28(sp)
 	mov	r7, 30(sp)
@@ -300,14 +298,14 @@ ascon128_encrypt_with:
 	mov	r12, r11
 	jmp	.Lascon128_encrypt_with_words18
 .Lascon128_encrypt_with_join19:
-	swpb	r12
-	xor	32(sp), r12
-	swpb	r13
-	xor	30(sp), r13
-	swpb	r14
-	xor	28(sp), r14
 	swpb	r15
 	xor	26(sp), r15
+	swpb	r14
+	xor	28(sp), r14
+	swpb	r13
+	xor	30(sp), r13
+	swpb	r12
+	xor	32(sp), r12
 	mov	r15, 26(sp)
 	mov	r14, 28(sp)
 	mov	r13, 30(sp)
@@ -354,26 +352,24 @@ ascon128_encrypt_with:
 	jnc	.Lascon128_encrypt_with_loop15
 .Lascon128_encrypt_with_done16:
 	; ascon128.ae:94: off = rate * full
-	mov	4(sp), r6
-	rla	r6
-	rla	r6
-	rla	r6
+	mov	4(sp), r9
+	rla	r9
+	rla	r9
+	rla	r9
+	; ascon128.ae:95: last = m - off
+	mov	118(sp), r10
+	and	#7, r10
 	; ascon128.ae:96: s[0] = s[0] ^ load_be(msg, off, rate, last) ^ pad(last)
 	mov	116(sp), r8
-	add	r6, r8
-	; ascon128.ae:95: last = m - off
-	mov	118(sp), r7
-	sub	r6, r7
-	subc	r5, r5
-	; ascon128.ae:96: s[0] = s[0] ^ load_be(msg, off, rate, last) ^ pad(last)
-	cmp	#8, r7
+	add	r9, r8
+	cmp	#8, r10
 	jnc	.Lascon128_encrypt_with_bytes25
 	bit	#1, r8
 	jnz	.Lascon128_encrypt_with_bytes25
 .Lascon128_encrypt_with_words26:
-	mov	@r8, r4
-	mov	2(r8), r10
-	mov	4(r8), r9
+	mov	@r8, r5
+	mov	2(r8), r6
+	mov	4(r8), r7
 	mov	6(r8), r8
 	jmp	.Lascon128_encrypt_with_join27
 .Lascon128_encrypt_with_bytes25:
@@ -381,7 +377,7 @@ ascon128_encrypt_with:
 	add	#82, r11
 	mov	r11, r12
 	mov	#8, r13
-	mov	r7, r15
+	mov	r10, r15
 .Lascon128_encrypt_with_cpy28:
 	clr	r14
 	tst	r15
@@ -397,21 +393,16 @@ ascon128_encrypt_with:
 	mov	r11, r8
 	jmp	.Lascon128_encrypt_with_words26
 .Lascon128_encrypt_with_join27:
-	; ascon128.ae:26: return ((0x80 as u64) << 56) >> (8 * count)
-	rla	r5
-	; ascon128.ae:96: s[0] = s[0] ^ load_be(msg, off, rate, last) ^ pad(last)
-	swpb	r4
-	swpb	r10
-	swpb	r9
 	swpb	r8
 	xor	26(sp), r8
-	xor	28(sp), r9
-	xor	30(sp), r10
-	xor	32(sp), r4
+	swpb	r7
+	xor	28(sp), r7
+	swpb	r6
+	xor	30(sp), r6
+	swpb	r5
+	xor	32(sp), r5
 	; ascon128.ae:26: return ((0x80 as u64) << 56) >> (8 * count)
-	rla	r5
-	rla	r5
-	mov	r7, r11
+	mov	r10, r11
 	rla	r11
 	rla	r11
 	rla	r11
@@ -419,10 +410,6 @@ ascon128_encrypt_with:
 	mov	#0, r13
 	mov	#0, r14
 	mov	#32768, r15
-	tst	r5
-	jnz	.Lascon128_encrypt_with_shbig30
-	cmp	#64, r11
-	jc	.Lascon128_encrypt_with_shbig30
 .Lascon128_encrypt_with_shlimb33:
 	cmp	#16, r11
 	jnc	.Lascon128_encrypt_with_shbits34
@@ -443,88 +430,82 @@ ascon128_encrypt_with:
 	rrc	r12
 	dec	r11
 	jnz	.Lascon128_encrypt_with_sh32
-	jmp	.Lascon128_encrypt_with_shend31
-.Lascon128_encrypt_with_shbig30:
-	clr	r12
-	clr	r13
-	clr	r14
-	clr	r15
 .Lascon128_encrypt_with_shend31:
 	; ascon128.ae:96: s[0] = s[0] ^ load_be(msg, off, rate, last) ^ pad(last)
-	xor	r15, r4
-	xor	r14, r10
-	xor	r13, r9
 	xor	r12, r8
+	xor	r13, r7
+	xor	r14, r6
+	xor	r15, r5
 	mov	r8, 26(sp)
-	mov	r9, 28(sp)
-	mov	r10, 30(sp)
-	mov	r4, 32(sp)
+	mov	r7, 28(sp)
+	mov	r6, 30(sp)
+	mov	r5, 32(sp)
 	; ascon128.ae:97: store_be(ct, off, s[0], last)
-	add	120(sp), r6
-	cmp	#8, r7
+	add	120(sp), r9
+	cmp	#8, r10
 	jnc	.Lascon128_encrypt_with_bytes35
-	bit	#1, r6
+	bit	#1, r9
 	jnz	.Lascon128_encrypt_with_bytes35
-	swpb	r4
-	mov	r4, 0(r6)
-	swpb	r10
-	mov	r10, 2(r6)
-	swpb	r9
-	mov	r9, 4(r6)
+	swpb	r5
+	mov	r5, 0(r9)
+	swpb	r6
+	mov	r6, 2(r9)
+	swpb	r7
+	mov	r7, 4(r9)
 	swpb	r8
-	mov	r8, 6(r6)
+	mov	r8, 6(r9)
 	jmp	.Lascon128_encrypt_with_stored36
 .Lascon128_encrypt_with_bytes35:
-	swpb	r4
-	mov	r4, 82(sp)
-	swpb	r10
-	mov	r10, 84(sp)
-	swpb	r9
-	mov	r9, 86(sp)
+	swpb	r5
+	mov	r5, 82(sp)
+	swpb	r6
+	mov	r6, 84(sp)
+	swpb	r7
+	mov	r7, 86(sp)
 	swpb	r8
 	mov	r8, 88(sp)
 	mov	sp, r15
 	add	#82, r15
-	cmp	#8, r7
+	cmp	#8, r10
 	jnc	.Lascon128_encrypt_with_cnt37
-	mov	#8, r7
+	mov	#8, r10
 .Lascon128_encrypt_with_cnt37:
-	tst	r7
+	tst	r10
 	jz	.Lascon128_encrypt_with_stored36
 .Lascon128_encrypt_with_cpy38:
-	mov.b	@r15, 0(r6)
+	mov.b	@r15, 0(r9)
 	inc	r15
-	inc	r6
-	dec	r7
+	inc	r9
+	dec	r10
 	jnz	.Lascon128_encrypt_with_cpy38
 .Lascon128_encrypt_with_stored36:
 	; ascon128.ae:64: s[1] = s[1] ^ k[127:64]
-	mov	12(sp), r15
-	xor	40(sp), r15
-	mov	14(sp), r14
-	xor	38(sp), r14
-	mov	16(sp), r13
-	xor	36(sp), r13
 	mov	18(sp), r12
 	xor	34(sp), r12
+	mov	16(sp), r13
+	xor	36(sp), r13
+	mov	14(sp), r14
+	xor	38(sp), r14
+	mov	12(sp), r15
+	xor	40(sp), r15
 	mov	r12, 34(sp)
 	mov	r13, 36(sp)
 	mov	r14, 38(sp)
 	mov	r15, 40(sp)
 	; ascon128.ae:65: s[2] = s[2] ^ k[63:0]
-	mov	20(sp), r14
-	xor	48(sp), r14
-	mov	22(sp), r13
-	xor	46(sp), r13
-	mov	24(sp), r12
-	xor	44(sp), r12
-	mov	42(sp), r11
+	mov	42(sp), r12
 	mov	10(sp), r15
-	xor	@r15, r11
-	mov	r11, 42(sp)
-	mov	r12, 44(sp)
-	mov	r13, 46(sp)
-	mov	r14, 48(sp)
+	xor	@r15, r12
+	mov	24(sp), r13
+	xor	44(sp), r13
+	mov	22(sp), r14
+	xor	46(sp), r14
+	mov	20(sp), r15
+	xor	48(sp), r15
+	mov	r12, 42(sp)
+	mov	r13, 44(sp)
+	mov	r14, 46(sp)
+	mov	r15, 48(sp)
 	; ascon128.ae:66: P.permute(s, a)
 	mov	sp, r12
 	add	#26, r12
@@ -609,8 +590,8 @@ ascon128_encrypt_with:
 
 
 ; --- ascon128_decrypt_with: ascon128.decrypt_with
-;     frame 116 bytes (22 spill slots, locals 72), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1446 bytes of code
+;     frame 114 bytes (21 spill slots, locals 72), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 1398 bytes of code
 	.section .text.ascon128_decrypt_with,"ax",@progbits
 	.global ascon128_decrypt_with
 	.type ascon128_decrypt_with, @function
@@ -623,40 +604,40 @@ ascon128_decrypt_with:
 	push	r6
 	push	r5
 	push	r4
-	sub	#116, sp
-	mov	r12, 28(sp)
+	sub	#114, sp
 	mov	r13, r10
 	mov	r14, r11
-	mov	r15, 10(sp)
+	mov	r15, 14(sp)
+	mov	r12, 26(sp)
 	; ascon128.ae:106: initialize(s, k, nonce)
 	mov	r12, r14
-	mov	2(r14), 38(sp)
-	mov	4(r14), 40(sp)
-	mov	6(r14), 42(sp)
-	mov	8(r14), 36(sp)
-	mov	10(r14), 34(sp)
-	mov	12(r14), 32(sp)
-	mov	14(r14), 30(sp)
+	mov	14(r14), 28(sp)
+	mov	12(r14), 30(sp)
+	mov	10(r14), 32(sp)
+	mov	8(r14), 34(sp)
+	mov	6(r14), 36(sp)
+	mov	4(r14), 38(sp)
+	mov	2(r14), 40(sp)
 	mov	sp, r12
-	add	#44, r12
-	mov	@r14, 84(sp)
+	add	#42, r12
+	mov	@r14, 82(sp)
+	mov	40(sp), 84(sp)
 	mov	38(sp), 86(sp)
-	mov	40(sp), 88(sp)
-	mov	42(sp), 90(sp)
-	mov	36(sp), 92(sp)
-	mov	34(sp), 94(sp)
-	mov	32(sp), 96(sp)
-	mov	30(sp), 98(sp)
+	mov	36(sp), 88(sp)
+	mov	34(sp), 90(sp)
+	mov	32(sp), 92(sp)
+	mov	30(sp), 94(sp)
+	mov	28(sp), 96(sp)
 	mov	sp, r13
-	add	#84, r13
+	add	#82, r13
 	mov	r10, r14
 	mov	r11, r15
 	call	#ascon128_initialize
 	; ascon128.ae:51: if n > 0 {
-	tst	132(sp)
+	tst	130(sp)
 	jz	.Lascon128_decrypt_with_else1
 	; ascon128.ae:52: for i in 0..n / rate + 1 {
-	mov	132(sp), r15
+	mov	130(sp), r15
 	clrc
 	rrc	r15
 	rra	r15
@@ -673,7 +654,7 @@ ascon128_decrypt_with:
 	rla	r5
 	rla	r5
 	; ascon128.ae:54: count = if n - off < rate then n - off else rate
-	mov	132(sp), r9
+	mov	130(sp), r9
 	sub	r5, r9
 	subc	r10, r10
 	cmp	#8, r9
@@ -685,7 +666,7 @@ ascon128_decrypt_with:
 	xor	#8, r9
 	and	r15, r10
 	; ascon128.ae:55: s[0] = s[0] ^ load_be(ad, off, rate, count) ^ pad(count)
-	add	10(sp), r5
+	add	14(sp), r5
 	cmp	#8, r9
 	jnc	.Lascon128_decrypt_with_bytes5
 	bit	#1, r5
@@ -698,7 +679,7 @@ ascon128_decrypt_with:
 	jmp	.Lascon128_decrypt_with_join7
 .Lascon128_decrypt_with_bytes5:
 	mov	sp, r11
-	add	#100, r11
+	add	#98, r11
 	mov	r11, r12
 	mov	#8, r13
 	mov	r9, r15
@@ -717,21 +698,23 @@ ascon128_decrypt_with:
 	mov	r11, r5
 	jmp	.Lascon128_decrypt_with_words6
 .Lascon128_decrypt_with_join7:
-	swpb	r11
-	xor	44(sp), r11
-	swpb	r8
-	xor	46(sp), r8
-	swpb	r7
-	xor	48(sp), r7
-	swpb	r6
-	xor	50(sp), r6
 	; ascon128.ae:26: return ((0x80 as u64) << 56) >> (8 * count)
 	rla	r9
+	rla	r10
+	; ascon128.ae:55: s[0] = s[0] ^ load_be(ad, off, rate, count) ^ pad(count)
+	swpb	r6
+	swpb	r7
+	swpb	r8
+	swpb	r11
+	xor	42(sp), r11
+	xor	44(sp), r8
+	xor	46(sp), r7
+	xor	48(sp), r6
+	; ascon128.ae:26: return ((0x80 as u64) << 56) >> (8 * count)
+	rla	r10
+	rla	r10
 	rla	r9
 	rla	r9
-	rla	r10
-	rla	r10
-	rla	r10
 	mov	#0, r12
 	mov	#0, r13
 	mov	#0, r14
@@ -768,17 +751,17 @@ ascon128_decrypt_with:
 	clr	r15
 .Lascon128_decrypt_with_shend11:
 	; ascon128.ae:55: s[0] = s[0] ^ load_be(ad, off, rate, count) ^ pad(count)
-	xor	r12, r11
-	xor	r13, r8
-	xor	r14, r7
 	xor	r15, r6
-	mov	r11, 44(sp)
-	mov	r8, 46(sp)
-	mov	r7, 48(sp)
-	mov	r6, 50(sp)
+	xor	r14, r7
+	xor	r13, r8
+	xor	r12, r11
+	mov	r11, 42(sp)
+	mov	r8, 44(sp)
+	mov	r7, 46(sp)
+	mov	r6, 48(sp)
 	; ascon128.ae:56: P.permute(s, b)
 	mov	sp, r12
-	add	#44, r12
+	add	#42, r12
 	mov	#6, r13
 	call	#ascon128_P_permute
 	add	#1, 2(sp)
@@ -788,11 +771,11 @@ ascon128_decrypt_with:
 .Lascon128_decrypt_with_else1:
 .Lascon128_decrypt_with_endif2:
 	; ascon128.ae:59: s[4] = s[4] ^ 1
-	mov	76(sp), r15
+	mov	74(sp), r15
 	xor	#1, r15
-	mov	r15, 76(sp)
+	mov	r15, 74(sp)
 	; ascon128.ae:109: full = m / rate
-	mov	136(sp), 4(sp)
+	mov	134(sp), 4(sp)
 	clrc
 	mov	4(sp), r15
 	rrc	r15
@@ -811,7 +794,7 @@ ascon128_decrypt_with:
 	rla	r10
 	; ascon128.ae:112: c = load_be(ct, off, rate)
 	mov	r10, r11
-	add	134(sp), r11
+	add	132(sp), r11
 	bit	#1, r11
 	jnz	.Lascon128_decrypt_with_bytes17
 .Lascon128_decrypt_with_words18:
@@ -822,7 +805,7 @@ ascon128_decrypt_with:
 	jmp	.Lascon128_decrypt_with_join19
 .Lascon128_decrypt_with_bytes17:
 	mov	sp, r12
-	add	#100, r12
+	add	#98, r12
 	mov	r12, r13
 	mov	#8, r14
 .Lascon128_decrypt_with_cpy20:
@@ -836,19 +819,19 @@ ascon128_decrypt_with:
 	jmp	.Lascon128_decrypt_with_words18
 .Lascon128_decrypt_with_join19:
 	; ascon128.ae:113: store_be(msg, off, s[0] ^ c)
-	swpb	r11
-	mov	r11, r12
-	xor	44(sp), r12
-	swpb	r9
-	mov	r9, r13
-	xor	46(sp), r13
-	swpb	r8
-	mov	r8, r14
-	xor	48(sp), r14
 	swpb	r7
 	mov	r7, r15
-	xor	50(sp), r15
-	add	142(sp), r10
+	xor	48(sp), r15
+	swpb	r8
+	mov	r8, r14
+	xor	46(sp), r14
+	swpb	r9
+	mov	r9, r13
+	xor	44(sp), r13
+	swpb	r11
+	mov	r11, r12
+	xor	42(sp), r12
+	add	140(sp), r10
 	bit	#1, r10
 	jnz	.Lascon128_decrypt_with_bytes22
 	swpb	r15
@@ -862,15 +845,15 @@ ascon128_decrypt_with:
 	jmp	.Lascon128_decrypt_with_stored23
 .Lascon128_decrypt_with_bytes22:
 	swpb	r15
-	mov	r15, 100(sp)
+	mov	r15, 98(sp)
 	swpb	r14
-	mov	r14, 102(sp)
+	mov	r14, 100(sp)
 	swpb	r13
-	mov	r13, 104(sp)
+	mov	r13, 102(sp)
 	swpb	r12
-	mov	r12, 106(sp)
+	mov	r12, 104(sp)
 	mov	sp, r14
-	add	#100, r14
+	add	#98, r14
 	mov	#8, r15
 .Lascon128_decrypt_with_cpy24:
 	mov.b	@r14, 0(r10)
@@ -880,175 +863,161 @@ ascon128_decrypt_with:
 	jnz	.Lascon128_decrypt_with_cpy24
 .Lascon128_decrypt_with_stored23:
 	; ascon128.ae:114: s[0] = c
-	mov	r11, 44(sp)
-	mov	r9, 46(sp)
-	mov	r8, 48(sp)
-	mov	r7, 50(sp)
+	mov	r11, 42(sp)
+	mov	r9, 44(sp)
+	mov	r8, 46(sp)
+	mov	r7, 48(sp)
 	; ascon128.ae:115: P.permute(s, b)
 	mov	sp, r12
-	add	#44, r12
+	add	#42, r12
 	mov	#6, r13
 	call	#ascon128_P_permute
 	add	#1, 0(sp)
 	cmp	4(sp), 0(sp)
 	jnc	.Lascon128_decrypt_with_loop15
 .Lascon128_decrypt_with_done16:
-	; ascon128.ae:117: off = rate * full
-	mov	4(sp), r7
-	rla	r7
-	rla	r7
-	rla	r7
 	; ascon128.ae:118: last = m - off
-	mov	136(sp), r11
-	sub	r7, r11
-	subc	r6, r6
-	; ascon128.ae:119: p = first_bytes(s[0] ^ load_be(ct, off, rate, last), last)
 	mov	134(sp), r5
-	add	r7, r5
-	cmp	#8, r11
+	and	#7, r5
+	; ascon128.ae:117: off = rate * full
+	mov	4(sp), r13
+	rla	r13
+	rla	r13
+	rla	r13
+	; ascon128.ae:119: p = first_bytes(s[0] ^ load_be(ct, off, rate, last), last)
+	mov	132(sp), r7
+	add	r13, r7
+	cmp	#8, r5
 	jnc	.Lascon128_decrypt_with_bytes25
-	bit	#1, r5
+	bit	#1, r7
 	jnz	.Lascon128_decrypt_with_bytes25
 .Lascon128_decrypt_with_words26:
-	mov	@r5+, r10
-	mov	@r5+, r9
-	mov	@r5+, r8
-	mov	@r5+, r15
+	mov	@r7, r10
+	mov	2(r7), r9
+	mov	4(r7), r8
+	mov	6(r7), r7
 	jmp	.Lascon128_decrypt_with_join27
 .Lascon128_decrypt_with_bytes25:
 	mov	sp, r10
-	add	#100, r10
-	mov	r10, r12
-	mov	#8, r13
-	mov	r11, r15
+	add	#98, r10
+	mov	r10, r11
+	mov	#8, r12
+	mov	r5, r15
 .Lascon128_decrypt_with_cpy28:
 	clr	r14
 	tst	r15
 	jz	.Lascon128_decrypt_with_pad29
-	mov.b	@r5, r14
-	inc	r5
+	mov.b	@r7, r14
+	inc	r7
 	dec	r15
 .Lascon128_decrypt_with_pad29:
-	mov.b	r14, 0(r12)
-	inc	r12
-	dec	r13
+	mov.b	r14, 0(r11)
+	inc	r11
+	dec	r12
 	jnz	.Lascon128_decrypt_with_cpy28
-	mov	r10, r5
+	mov	r10, r7
 	jmp	.Lascon128_decrypt_with_words26
 .Lascon128_decrypt_with_join27:
-	swpb	r15
-	xor	44(sp), r15
-	mov	r15, 8(sp)
+	swpb	r7
+	xor	42(sp), r7
 	swpb	r8
-	xor	46(sp), r8
+	xor	44(sp), r8
 	swpb	r9
-	xor	48(sp), r9
+	xor	46(sp), r9
 	swpb	r10
-	xor	50(sp), r10
+	xor	48(sp), r10
 	; ascon128.ae:31: return x & ~(~(0 as u64) >> (8 * count))
-	mov	r11, r5
-	rla	r5
-	rla	r5
-	rla	r5
-	rla	r6
-	rla	r6
-	rla	r6
-	mov	#-1, r12
-	mov	#-1, r13
+	mov	#-1, r4
 	mov	#-1, r14
-	mov	#-1, r15
-	mov	r5, r4
-	tst	r6
-	jnz	.Lascon128_decrypt_with_shbig30
-	cmp	#64, r4
-	jc	.Lascon128_decrypt_with_shbig30
+	mov	#-1, r12
+	mov	#-1, r11
+	mov	r5, r6
+	rla	r6
+	rla	r6
+	rla	r6
+	mov	r6, r15
 .Lascon128_decrypt_with_shlimb33:
-	cmp	#16, r4
+	cmp	#16, r15
 	jnc	.Lascon128_decrypt_with_shbits34
-	mov	r13, r12
-	mov	r14, r13
-	mov	r15, r14
-	clr	r15
-	sub	#16, r4
+	mov	r14, r4
+	mov	r12, r14
+	mov	r11, r12
+	clr	r11
+	sub	#16, r15
 	jmp	.Lascon128_decrypt_with_shlimb33
 .Lascon128_decrypt_with_shbits34:
-	tst	r4
+	tst	r15
 	jz	.Lascon128_decrypt_with_shend31
 .Lascon128_decrypt_with_sh32:
 	clrc
-	rrc	r15
-	rrc	r14
-	rrc	r13
+	rrc	r11
 	rrc	r12
-	dec	r4
+	rrc	r14
+	rrc	r4
+	dec	r15
 	jnz	.Lascon128_decrypt_with_sh32
-	jmp	.Lascon128_decrypt_with_shend31
-.Lascon128_decrypt_with_shbig30:
-	clr	r12
-	clr	r13
-	clr	r14
-	clr	r15
 .Lascon128_decrypt_with_shend31:
-	mov	8(sp), r4
-	bic	r12, r4
-	bic	r13, r8
-	bic	r14, r9
-	bic	r15, r10
+	bic	r11, r10
 	; ascon128.ae:120: store_be(msg, off, p, last)
-	mov	r10, r12
-	mov	r9, r13
+	mov	r10, r11
+	; ascon128.ae:31: return x & ~(~(0 as u64) >> (8 * count))
+	bic	r12, r9
+	; ascon128.ae:120: store_be(msg, off, p, last)
+	mov	r9, r12
+	; ascon128.ae:31: return x & ~(~(0 as u64) >> (8 * count))
+	bic	r14, r8
+	; ascon128.ae:120: store_be(msg, off, p, last)
 	mov	r8, r14
-	mov	r4, r15
-	add	142(sp), r7
-	cmp	#8, r11
+	; ascon128.ae:31: return x & ~(~(0 as u64) >> (8 * count))
+	bic	r4, r7
+	; ascon128.ae:120: store_be(msg, off, p, last)
+	mov	r7, r15
+	add	140(sp), r13
+	cmp	#8, r5
+	swpb	r11
 	swpb	r12
-	swpb	r13
 	swpb	r14
 	swpb	r15
 	jnc	.Lascon128_decrypt_with_bytes35
-	bit	#1, r7
+	bit	#1, r13
 	jnz	.Lascon128_decrypt_with_bytes35
-	mov	r12, 0(r7)
-	mov	r13, 2(r7)
-	mov	r14, 4(r7)
-	mov	r15, 6(r7)
+	mov	r11, 0(r13)
+	mov	r12, 2(r13)
+	mov	r14, 4(r13)
+	mov	r15, 6(r13)
 	jmp	.Lascon128_decrypt_with_stored36
 .Lascon128_decrypt_with_bytes35:
+	mov	r11, 98(sp)
 	mov	r12, 100(sp)
-	mov	r13, 102(sp)
-	mov	r14, 104(sp)
-	mov	r15, 106(sp)
-	mov	sp, r15
-	add	#100, r15
-	cmp	#8, r11
+	mov	r14, 102(sp)
+	mov	r15, 104(sp)
+	mov	sp, r14
+	add	#98, r14
+	mov	r5, r15
+	cmp	#8, r15
 	jnc	.Lascon128_decrypt_with_cnt37
-	mov	#8, r11
+	mov	#8, r15
 .Lascon128_decrypt_with_cnt37:
-	tst	r11
+	tst	r15
 	jz	.Lascon128_decrypt_with_stored36
 .Lascon128_decrypt_with_cpy38:
-	mov.b	@r15, 0(r7)
-	inc	r15
-	inc	r7
-	dec	r11
+	mov.b	@r14, 0(r13)
+	inc	r14
+	inc	r13
+	dec	r15
 	jnz	.Lascon128_decrypt_with_cpy38
 .Lascon128_decrypt_with_stored36:
 	; ascon128.ae:121: s[0] = s[0] ^ p ^ pad(last)
-	mov	r4, r7
-	xor	44(sp), r7
-	xor	46(sp), r8
-	xor	48(sp), r9
-	xor	50(sp), r10
+	xor	42(sp), r7
+	xor	44(sp), r8
+	xor	46(sp), r9
+	xor	48(sp), r10
 	; ascon128.ae:26: return ((0x80 as u64) << 56) >> (8 * count)
+	mov	r6, r15
 	mov	#0, r11
 	mov	#0, r12
 	mov	#0, r13
 	mov	#32768, r14
-	mov	r5, r15
-	tst	r6
-	jnz	.Lascon128_decrypt_with_shbig39
-	cmp	#64, r15
-	jc	.Lascon128_decrypt_with_shbig39
 .Lascon128_decrypt_with_shlimb42:
 	cmp	#16, r15
 	jnc	.Lascon128_decrypt_with_shbits43
@@ -1069,39 +1038,33 @@ ascon128_decrypt_with:
 	rrc	r11
 	dec	r15
 	jnz	.Lascon128_decrypt_with_sh41
-	jmp	.Lascon128_decrypt_with_shend40
-.Lascon128_decrypt_with_shbig39:
-	clr	r11
-	clr	r12
-	clr	r13
-	clr	r14
 .Lascon128_decrypt_with_shend40:
 	; ascon128.ae:121: s[0] = s[0] ^ p ^ pad(last)
-	xor	r11, r7
-	xor	r12, r8
-	xor	r13, r9
 	xor	r14, r10
-	mov	r7, 44(sp)
-	mov	r8, 46(sp)
-	mov	r9, 48(sp)
-	mov	r10, 50(sp)
+	xor	r13, r9
+	xor	r12, r8
+	xor	r11, r7
+	mov	r7, 42(sp)
+	mov	r8, 44(sp)
+	mov	r9, 46(sp)
+	mov	r10, 48(sp)
 	; ascon128.ae:122: return (load_be(tag, 0, 16) ^ finalize(s, k)) == 0
-	mov	138(sp), r11
+	mov	136(sp), r11
 	bit	#1, r11
 	jnz	.Lascon128_decrypt_with_bytes44
 .Lascon128_decrypt_with_words45:
-	mov	@r11+, 26(sp)
 	mov	@r11+, 24(sp)
 	mov	@r11+, 22(sp)
 	mov	@r11+, 20(sp)
 	mov	@r11+, 18(sp)
 	mov	@r11+, 16(sp)
-	mov	@r11+, 14(sp)
 	mov	@r11+, 12(sp)
+	mov	@r11+, 10(sp)
+	mov	@r11+, 8(sp)
 	jmp	.Lascon128_decrypt_with_join46
 .Lascon128_decrypt_with_bytes44:
 	mov	sp, r12
-	add	#100, r12
+	add	#98, r12
 	mov	r12, r13
 	mov	#16, r14
 .Lascon128_decrypt_with_cpy47:
@@ -1115,71 +1078,71 @@ ascon128_decrypt_with:
 	jmp	.Lascon128_decrypt_with_words45
 .Lascon128_decrypt_with_join46:
 	; ascon128.ae:64: s[1] = s[1] ^ k[127:64]
-	mov	36(sp), r12
-	xor	52(sp), r12
-	mov	34(sp), r13
-	xor	54(sp), r13
-	mov	32(sp), r14
-	xor	56(sp), r14
-	mov	30(sp), r15
-	xor	58(sp), r15
-	mov	r12, 52(sp)
-	mov	r13, 54(sp)
-	mov	r14, 56(sp)
-	mov	r15, 58(sp)
-	; ascon128.ae:65: s[2] = s[2] ^ k[63:0]
-	mov	60(sp), r12
 	mov	28(sp), r15
-	xor	@r15, r12
+	xor	56(sp), r15
+	mov	30(sp), r14
+	xor	54(sp), r14
+	mov	32(sp), r13
+	xor	52(sp), r13
+	mov	34(sp), r12
+	xor	50(sp), r12
+	mov	r12, 50(sp)
+	mov	r13, 52(sp)
+	mov	r14, 54(sp)
+	mov	r15, 56(sp)
+	; ascon128.ae:65: s[2] = s[2] ^ k[63:0]
+	mov	36(sp), r14
+	xor	64(sp), r14
 	mov	38(sp), r13
 	xor	62(sp), r13
-	mov	40(sp), r14
-	xor	64(sp), r14
-	mov	42(sp), r15
-	xor	66(sp), r15
+	mov	40(sp), r12
+	xor	60(sp), r12
+	mov	58(sp), r11
+	mov	26(sp), r15
+	xor	@r15, r11
+	mov	r11, 58(sp)
 	mov	r12, 60(sp)
 	mov	r13, 62(sp)
 	mov	r14, 64(sp)
-	mov	r15, 66(sp)
 	; ascon128.ae:66: P.permute(s, a)
 	mov	sp, r12
-	add	#44, r12
+	add	#42, r12
 	mov	#12, r13
-	swpb	26(sp)
 	swpb	24(sp)
 	swpb	22(sp)
 	swpb	20(sp)
 	swpb	18(sp)
 	swpb	16(sp)
-	swpb	14(sp)
 	swpb	12(sp)
+	swpb	10(sp)
+	swpb	8(sp)
 	call	#ascon128_P_permute
 	; ascon128.ae:122: return (load_be(tag, 0, 16) ^ finalize(s, k)) == 0
-	mov	12(sp), r7
-	xor	76(sp), r7
-	mov	14(sp), r8
-	xor	78(sp), r8
-	mov	16(sp), r9
-	xor	80(sp), r9
-	mov	18(sp), r10
-	xor	82(sp), r10
-	mov	20(sp), r11
-	xor	68(sp), r11
-	mov	22(sp), r12
-	xor	70(sp), r12
-	mov	24(sp), r13
-	xor	72(sp), r13
-	mov	26(sp), r14
-	xor	74(sp), r14
-	mov	28(sp), r15
+	mov	8(sp), r7
+	xor	74(sp), r7
+	mov	10(sp), r8
+	xor	76(sp), r8
+	mov	12(sp), r9
+	xor	78(sp), r9
+	mov	16(sp), r10
+	xor	80(sp), r10
+	mov	18(sp), r11
+	xor	66(sp), r11
+	mov	20(sp), r12
+	xor	68(sp), r12
+	mov	22(sp), r13
+	xor	70(sp), r13
+	mov	24(sp), r14
+	xor	72(sp), r14
+	mov	26(sp), r15
 	xor	@r15, r7
-	xor	38(sp), r8
-	xor	40(sp), r9
-	xor	42(sp), r10
-	xor	36(sp), r11
-	xor	34(sp), r12
-	xor	32(sp), r13
-	xor	30(sp), r14
+	xor	28(sp), r14
+	xor	30(sp), r13
+	xor	32(sp), r12
+	xor	34(sp), r11
+	xor	36(sp), r10
+	xor	38(sp), r9
+	xor	40(sp), r8
 	bis	r8, r7
 	bis	r9, r7
 	bis	r10, r7
@@ -1191,9 +1154,9 @@ ascon128_decrypt_with:
 	clr	r14
 	adc	r14
 	xor	#1, r14
-	mov	146(sp), r15
+	mov	144(sp), r15
 	mov	r14, 0(r15)
-	add	#116, sp
+	add	#114, sp
 	pop	r4
 	pop	r5
 	pop	r6

@@ -64,8 +64,8 @@ ascon_aead128_key_setup:
 
 
 ; --- ascon_aead128_encrypt_with: ascon_aead128.encrypt_with
-;     frame 80 bytes (12 spill slots, locals 56), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1380 bytes of code
+;     frame 78 bytes (11 spill slots, locals 56), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 1338 bytes of code
 	.section .text.ascon_aead128_encrypt_with,"ax",@progbits
 	.global ascon_aead128_encrypt_with
 	.type ascon_aead128_encrypt_with, @function
@@ -78,23 +78,23 @@ ascon_aead128_encrypt_with:
 	push	r6
 	push	r5
 	push	r4
-	sub	#80, sp
-	mov	r15, 22(sp)
+	sub	#78, sp
+	mov	r15, 20(sp)
 	; ascon_aead128.ae:47: s[0] = iv as u64
-	mov	#1, 24(sp)
-	mov	#32908, 26(sp)
-	mov	#4096, 28(sp)
-	mov	#0, 30(sp)
+	mov	#1, 22(sp)
+	mov	#32908, 24(sp)
+	mov	#4096, 26(sp)
+	mov	#0, 28(sp)
 	; ascon_aead128.ae:48: s[1] = k0
+	mov	@r12+, 30(sp)
 	mov	@r12+, 32(sp)
 	mov	@r12+, 34(sp)
 	mov	@r12+, 36(sp)
-	mov	@r12+, 38(sp)
 	; ascon_aead128.ae:49: s[2] = k1
+	mov	@r12+, 38(sp)
 	mov	@r12+, 40(sp)
 	mov	@r12+, 42(sp)
 	mov	@r12+, 44(sp)
-	mov	@r12+, 46(sp)
 	mov	r12, 2(sp)
 	; ascon_aead128.ae:50: s[3] = load_le(nonce, 0, 8)
 	mov	r13, r10
@@ -108,7 +108,7 @@ ascon_aead128_encrypt_with:
 	jmp	.Lascon_aead128_encrypt_with_join3
 .Lascon_aead128_encrypt_with_bytes1:
 	mov	sp, r11
-	add	#64, r11
+	add	#62, r11
 	mov	r11, r12
 	mov	#8, r14
 .Lascon_aead128_encrypt_with_cpy4:
@@ -121,10 +121,10 @@ ascon_aead128_encrypt_with:
 	mov	r11, r10
 	jmp	.Lascon_aead128_encrypt_with_words2
 .Lascon_aead128_encrypt_with_join3:
-	mov	r11, 48(sp)
-	mov	r12, 50(sp)
-	mov	r14, 52(sp)
-	mov	r15, 54(sp)
+	mov	r11, 46(sp)
+	mov	r12, 48(sp)
+	mov	r14, 50(sp)
+	mov	r15, 52(sp)
 	; ascon_aead128.ae:51: s[4] = load_le(nonce, 8, 8)
 	add	#8, r13
 	bit	#1, r13
@@ -137,7 +137,7 @@ ascon_aead128_encrypt_with:
 	jmp	.Lascon_aead128_encrypt_with_join8
 .Lascon_aead128_encrypt_with_bytes6:
 	mov	sp, r11
-	add	#64, r11
+	add	#62, r11
 	mov	r11, r12
 	mov	#8, r14
 .Lascon_aead128_encrypt_with_cpy9:
@@ -150,50 +150,50 @@ ascon_aead128_encrypt_with:
 	mov	r11, r13
 	jmp	.Lascon_aead128_encrypt_with_words7
 .Lascon_aead128_encrypt_with_join8:
-	mov	r11, 56(sp)
-	mov	r12, 58(sp)
-	mov	r14, 60(sp)
-	mov	r15, 62(sp)
+	mov	r11, 54(sp)
+	mov	r12, 56(sp)
+	mov	r14, 58(sp)
+	mov	r15, 60(sp)
 	; ascon_aead128.ae:52: P.permute(s, rounds_init)
 	mov	sp, r12
-	add	#24, r12
+	add	#22, r12
 	mov	#12, r13
 	call	#ascon_aead128_P_permute
 	; ascon_aead128.ae:53: s[3] = s[3] ^ k0
-	mov	48(sp), r11
+	mov	46(sp), r11
 	mov	2(sp), r10
 	xor	-16(r10), r11
-	mov	50(sp), r12
+	mov	48(sp), r12
 	xor	-14(r10), r12
-	mov	52(sp), r13
+	mov	50(sp), r13
 	xor	-12(r10), r13
-	mov	54(sp), r14
+	mov	52(sp), r14
 	xor	-10(r10), r14
-	mov	r11, 48(sp)
-	mov	r12, 50(sp)
-	mov	r13, 52(sp)
-	mov	r14, 54(sp)
+	mov	r11, 46(sp)
+	mov	r12, 48(sp)
+	mov	r13, 50(sp)
+	mov	r14, 52(sp)
 	; ascon_aead128.ae:54: s[4] = s[4] ^ k1
-	mov	56(sp), r11
+	mov	54(sp), r11
 	xor	-8(r10), r11
-	mov	58(sp), r12
+	mov	56(sp), r12
 	xor	-6(r10), r12
-	mov	60(sp), r13
+	mov	58(sp), r13
 	xor	-4(r10), r13
-	mov	62(sp), r14
+	mov	60(sp), r14
 	xor	-2(r10), r14
-	mov	r11, 56(sp)
-	mov	r12, 58(sp)
-	mov	r13, 60(sp)
-	mov	r14, 62(sp)
+	mov	r11, 54(sp)
+	mov	r12, 56(sp)
+	mov	r13, 58(sp)
+	mov	r14, 60(sp)
 	; ascon_aead128.ae:96: absorb_ad(s, ad)
 	mov	sp, r12
-	add	#24, r12
-	mov	22(sp), r13
-	mov	96(sp), r14
+	add	#22, r12
+	mov	20(sp), r13
+	mov	94(sp), r14
 	call	#ascon_aead128_absorb_ad
 	; ascon_aead128.ae:98: full = m / rate
-	mov	100(sp), 4(sp)
+	mov	98(sp), 4(sp)
 	clrc
 	mov	4(sp), r15
 	rrc	r15
@@ -214,7 +214,7 @@ ascon_aead128_encrypt_with:
 	rla	r4
 	; ascon_aead128.ae:101: c = rate_of(s) ^ load_le(msg, off, rate)
 	mov	r4, r5
-	add	98(sp), r5
+	add	96(sp), r5
 	bit	#1, r5
 	jnz	.Lascon_aead128_encrypt_with_bytes13
 .Lascon_aead128_encrypt_with_words14:
@@ -229,7 +229,7 @@ ascon_aead128_encrypt_with:
 	jmp	.Lascon_aead128_encrypt_with_join15
 .Lascon_aead128_encrypt_with_bytes13:
 	mov	sp, r12
-	add	#64, r12
+	add	#62, r12
 	mov	r12, r13
 	mov	#16, r14
 .Lascon_aead128_encrypt_with_cpy16:
@@ -243,17 +243,17 @@ ascon_aead128_encrypt_with:
 	jmp	.Lascon_aead128_encrypt_with_words14
 .Lascon_aead128_encrypt_with_join15:
 	mov	r15, r5
-	xor	24(sp), r5
-	xor	26(sp), r6
-	xor	28(sp), r7
-	xor	30(sp), r8
-	xor	32(sp), r9
-	xor	34(sp), r10
-	xor	36(sp), r11
-	xor	38(sp), r12
+	xor	22(sp), r5
+	xor	24(sp), r6
+	xor	26(sp), r7
+	xor	28(sp), r8
+	xor	30(sp), r9
+	xor	32(sp), r10
+	xor	34(sp), r11
+	xor	36(sp), r12
 	; ascon_aead128.ae:102: store_le(ct, off, c)
 	mov	r4, r13
-	add	102(sp), r13
+	add	100(sp), r13
 	bit	#1, r13
 	jnz	.Lascon_aead128_encrypt_with_bytes18
 	mov	r5, 0(r13)
@@ -266,16 +266,16 @@ ascon_aead128_encrypt_with:
 	mov	r12, 14(r13)
 	jmp	.Lascon_aead128_encrypt_with_stored19
 .Lascon_aead128_encrypt_with_bytes18:
-	mov	r5, 64(sp)
-	mov	r6, 66(sp)
-	mov	r7, 68(sp)
-	mov	r8, 70(sp)
-	mov	r9, 72(sp)
-	mov	r10, 74(sp)
-	mov	r11, 76(sp)
-	mov	r12, 78(sp)
+	mov	r5, 62(sp)
+	mov	r6, 64(sp)
+	mov	r7, 66(sp)
+	mov	r8, 68(sp)
+	mov	r9, 70(sp)
+	mov	r10, 72(sp)
+	mov	r11, 74(sp)
+	mov	r12, 76(sp)
 	mov	sp, r14
-	add	#64, r14
+	add	#62, r14
 	mov	#16, r15
 .Lascon_aead128_encrypt_with_cpy20:
 	mov.b	@r14, 0(r13)
@@ -285,18 +285,18 @@ ascon_aead128_encrypt_with:
 	jnz	.Lascon_aead128_encrypt_with_cpy20
 .Lascon_aead128_encrypt_with_stored19:
 	; ascon_aead128.ae:41: s[0] = r[63:0]
-	mov	r5, 24(sp)
-	mov	r6, 26(sp)
-	mov	r7, 28(sp)
-	mov	r8, 30(sp)
+	mov	r5, 22(sp)
+	mov	r6, 24(sp)
+	mov	r7, 26(sp)
+	mov	r8, 28(sp)
 	; ascon_aead128.ae:42: s[1] = r[127:64]
-	mov	r9, 32(sp)
-	mov	r10, 34(sp)
-	mov	r11, 36(sp)
-	mov	r12, 38(sp)
+	mov	r9, 30(sp)
+	mov	r10, 32(sp)
+	mov	r11, 34(sp)
+	mov	r12, 36(sp)
 	; ascon_aead128.ae:104: P.permute(s, rounds_block)
 	mov	sp, r12
-	add	#24, r12
+	add	#22, r12
 	mov	#8, r13
 	call	#ascon_aead128_P_permute
 	add	#1, 0(sp)
@@ -304,74 +304,68 @@ ascon_aead128_encrypt_with:
 	jnc	.Lascon_aead128_encrypt_with_loop11
 .Lascon_aead128_encrypt_with_done12:
 	; ascon_aead128.ae:106: off = rate * full
-	mov	4(sp), r11
-	rla	r11
-	rla	r11
-	rla	r11
-	rla	r11
-	; ascon_aead128.ae:108: c = rate_of(s) ^ load_le(msg, off, rate, last) ^ pad(last)
-	mov	98(sp), r8
-	add	r11, r8
+	mov	4(sp), r10
+	rla	r10
+	rla	r10
+	rla	r10
+	rla	r10
 	; ascon_aead128.ae:107: last = m - off
-	mov	100(sp), r14
-	sub	r11, r14
-	subc	r5, r5
+	mov	98(sp), r14
+	and	#15, r14
 	; ascon_aead128.ae:108: c = rate_of(s) ^ load_le(msg, off, rate, last) ^ pad(last)
+	mov	96(sp), r7
+	add	r10, r7
 	cmp	#16, r14
 	jnc	.Lascon_aead128_encrypt_with_bytes21
-	bit	#1, r8
+	bit	#1, r7
 	jnz	.Lascon_aead128_encrypt_with_bytes21
 .Lascon_aead128_encrypt_with_words22:
-	mov	@r8+, r15
-	mov	@r8+, r4
-	mov	@r8+, r6
-	mov	@r8+, r7
-	mov	@r8+, r9
-	mov	@r8+, r10
-	mov	@r8+, r12
-	mov	@r8+, r13
+	mov	@r7+, r5
+	mov	@r7+, r15
+	mov	@r7+, r6
+	mov	@r7+, r8
+	mov	@r7+, r9
+	mov	@r7+, r11
+	mov	@r7+, r12
+	mov	@r7+, r13
 	jmp	.Lascon_aead128_encrypt_with_join23
 .Lascon_aead128_encrypt_with_bytes21:
 	mov	sp, r9
-	add	#64, r9
-	mov	r9, r10
+	add	#62, r9
+	mov	r9, r11
 	mov	#16, r12
 	mov	r14, r15
 .Lascon_aead128_encrypt_with_cpy24:
 	clr	r13
 	tst	r15
 	jz	.Lascon_aead128_encrypt_with_pad25
-	mov.b	@r8, r13
-	inc	r8
+	mov.b	@r7, r13
+	inc	r7
 	dec	r15
 .Lascon_aead128_encrypt_with_pad25:
-	mov.b	r13, 0(r10)
-	inc	r10
+	mov.b	r13, 0(r11)
+	inc	r11
 	dec	r12
 	jnz	.Lascon_aead128_encrypt_with_cpy24
-	mov	r9, r8
+	mov	r9, r7
 	jmp	.Lascon_aead128_encrypt_with_words22
 .Lascon_aead128_encrypt_with_join23:
+	xor	22(sp), r5
 	xor	24(sp), r15
 	mov	r15, 6(sp)
-	xor	26(sp), r4
-	mov	r4, 8(sp)
-	xor	28(sp), r6
-	mov	r6, 10(sp)
-	xor	30(sp), r7
-	mov	r7, 12(sp)
-	xor	32(sp), r9
-	mov	r9, 14(sp)
-	xor	34(sp), r10
-	mov	r10, 16(sp)
-	xor	36(sp), r12
-	mov	r12, 18(sp)
-	xor	38(sp), r13
-	mov	r13, 20(sp)
+	xor	26(sp), r6
+	mov	r6, 8(sp)
+	xor	28(sp), r8
+	mov	r8, 10(sp)
+	xor	30(sp), r9
+	mov	r9, 12(sp)
+	xor	32(sp), r11
+	mov	r11, 14(sp)
+	xor	34(sp), r12
+	mov	r12, 16(sp)
+	xor	36(sp), r13
+	mov	r13, 18(sp)
 	; ascon_aead128.ae:28: return (1 as u128) << (8 * count)
-	rla	r5
-	rla	r5
-	rla	r5
 	mov	r14, r4
 	rla	r4
 	rla	r4
@@ -380,21 +374,17 @@ ascon_aead128_encrypt_with:
 	mov	#0, r7
 	mov	#0, r8
 	mov	#0, r9
-	mov	#0, r10
+	mov	#0, r11
 	mov	#0, r12
 	mov	#0, r13
 	mov	#0, r15
-	tst	r5
-	jnz	.Lascon_aead128_encrypt_with_shbig26
-	cmp	#128, r4
-	jc	.Lascon_aead128_encrypt_with_shbig26
 .Lascon_aead128_encrypt_with_shlimb29:
 	cmp	#16, r4
 	jnc	.Lascon_aead128_encrypt_with_shbits30
 	mov	r13, r15
 	mov	r12, r13
-	mov	r10, r12
-	mov	r9, r10
+	mov	r11, r12
+	mov	r9, r11
 	mov	r8, r9
 	mov	r7, r8
 	mov	r6, r7
@@ -409,67 +399,56 @@ ascon_aead128_encrypt_with:
 	rlc	r7
 	rlc	r8
 	rlc	r9
-	rlc	r10
+	rlc	r11
 	rlc	r12
 	rlc	r13
 	rlc	r15
 	dec	r4
 	jnz	.Lascon_aead128_encrypt_with_sh28
-	jmp	.Lascon_aead128_encrypt_with_shend27
-.Lascon_aead128_encrypt_with_shbig26:
-	clr	r6
-	clr	r7
-	clr	r8
-	clr	r9
-	clr	r10
-	clr	r12
-	clr	r13
-	clr	r15
 .Lascon_aead128_encrypt_with_shend27:
 	; ascon_aead128.ae:108: c = rate_of(s) ^ load_le(msg, off, rate, last) ^ pad(last)
-	mov	6(sp), r5
 	xor	r6, r5
-	mov	8(sp), r6
+	mov	6(sp), r6
 	xor	r7, r6
-	mov	10(sp), r7
+	mov	8(sp), r7
 	xor	r8, r7
-	mov	12(sp), r8
+	mov	10(sp), r8
 	xor	r9, r8
-	mov	14(sp), r9
-	xor	r10, r9
-	mov	16(sp), r10
-	xor	r12, r10
-	mov	18(sp), r12
+	mov	12(sp), r9
+	xor	r11, r9
+	mov	14(sp), r11
+	xor	r12, r11
+	mov	16(sp), r12
 	xor	r13, r12
-	mov	20(sp), r13
+	mov	18(sp), r13
 	xor	r15, r13
 	; ascon_aead128.ae:109: store_le(ct, off, c, last)
-	add	102(sp), r11
+	add	100(sp), r10
 	cmp	#16, r14
 	jnc	.Lascon_aead128_encrypt_with_bytes31
-	bit	#1, r11
+	bit	#1, r10
 	jnz	.Lascon_aead128_encrypt_with_bytes31
-	mov	r5, 0(r11)
-	mov	r6, 2(r11)
-	mov	r7, 4(r11)
-	mov	r8, 6(r11)
-	mov	r9, 8(r11)
-	mov	r10, 10(r11)
-	mov	r12, 12(r11)
-	mov	r13, 14(r11)
+	mov	r5, 0(r10)
+	mov	r6, 2(r10)
+	mov	r7, 4(r10)
+	mov	r8, 6(r10)
+	mov	r9, 8(r10)
+	mov	r11, 10(r10)
+	mov	r12, 12(r10)
+	mov	r13, 14(r10)
 	jmp	.Lascon_aead128_encrypt_with_stored32
 .Lascon_aead128_encrypt_with_bytes31:
 	mov	r14, r15
-	mov	r5, 64(sp)
-	mov	r6, 66(sp)
-	mov	r7, 68(sp)
-	mov	r8, 70(sp)
-	mov	r9, 72(sp)
-	mov	r10, 74(sp)
-	mov	r12, 76(sp)
-	mov	r13, 78(sp)
+	mov	r5, 62(sp)
+	mov	r6, 64(sp)
+	mov	r7, 66(sp)
+	mov	r8, 68(sp)
+	mov	r9, 70(sp)
+	mov	r11, 72(sp)
+	mov	r12, 74(sp)
+	mov	r13, 76(sp)
 	mov	sp, r14
-	add	#64, r14
+	add	#62, r14
 	cmp	#16, r15
 	jnc	.Lascon_aead128_encrypt_with_cnt33
 	mov	#16, r15
@@ -477,74 +456,74 @@ ascon_aead128_encrypt_with:
 	tst	r15
 	jz	.Lascon_aead128_encrypt_with_stored32
 .Lascon_aead128_encrypt_with_cpy34:
-	mov.b	@r14, 0(r11)
+	mov.b	@r14, 0(r10)
 	inc	r14
-	inc	r11
+	inc	r10
 	dec	r15
 	jnz	.Lascon_aead128_encrypt_with_cpy34
 .Lascon_aead128_encrypt_with_stored32:
 	; ascon_aead128.ae:41: s[0] = r[63:0]
-	mov	r5, 24(sp)
-	mov	r6, 26(sp)
-	mov	r7, 28(sp)
-	mov	r8, 30(sp)
+	mov	r5, 22(sp)
+	mov	r6, 24(sp)
+	mov	r7, 26(sp)
+	mov	r8, 28(sp)
 	; ascon_aead128.ae:42: s[1] = r[127:64]
-	mov	r9, 32(sp)
-	mov	r10, 34(sp)
-	mov	r12, 36(sp)
-	mov	r13, 38(sp)
+	mov	r9, 30(sp)
+	mov	r11, 32(sp)
+	mov	r12, 34(sp)
+	mov	r13, 36(sp)
 	; ascon_aead128.ae:74: s[2] = s[2] ^ k0
-	mov	40(sp), r11
+	mov	38(sp), r11
 	mov	2(sp), r10
 	xor	-16(r10), r11
-	mov	42(sp), r12
+	mov	40(sp), r12
 	xor	-14(r10), r12
-	mov	44(sp), r13
+	mov	42(sp), r13
 	xor	-12(r10), r13
-	mov	46(sp), r14
+	mov	44(sp), r14
 	xor	-10(r10), r14
-	mov	r11, 40(sp)
-	mov	r12, 42(sp)
-	mov	r13, 44(sp)
-	mov	r14, 46(sp)
+	mov	r11, 38(sp)
+	mov	r12, 40(sp)
+	mov	r13, 42(sp)
+	mov	r14, 44(sp)
 	; ascon_aead128.ae:75: s[3] = s[3] ^ k1
-	mov	48(sp), r11
+	mov	46(sp), r11
 	xor	-8(r10), r11
-	mov	50(sp), r12
+	mov	48(sp), r12
 	xor	-6(r10), r12
-	mov	52(sp), r13
+	mov	50(sp), r13
 	xor	-4(r10), r13
-	mov	54(sp), r14
+	mov	52(sp), r14
 	xor	-2(r10), r14
-	mov	r11, 48(sp)
-	mov	r12, 50(sp)
-	mov	r13, 52(sp)
-	mov	r14, 54(sp)
+	mov	r11, 46(sp)
+	mov	r12, 48(sp)
+	mov	r13, 50(sp)
+	mov	r14, 52(sp)
 	; ascon_aead128.ae:76: P.permute(s, rounds_init)
 	mov	sp, r12
-	add	#24, r12
+	add	#22, r12
 	mov	#12, r13
 	call	#ascon_aead128_P_permute
 	; ascon_aead128.ae:77: return cat(s[4] ^ k1, s[3] ^ k0)
-	mov	56(sp), r11
+	mov	54(sp), r11
 	mov	2(sp), r13
 	xor	-8(r13), r11
-	mov	58(sp), r10
+	mov	56(sp), r10
 	xor	-6(r13), r10
-	mov	60(sp), r9
+	mov	58(sp), r9
 	xor	-4(r13), r9
-	mov	62(sp), r8
+	mov	60(sp), r8
 	xor	-2(r13), r8
-	mov	48(sp), r7
+	mov	46(sp), r7
 	xor	-16(r13), r7
-	mov	50(sp), r6
+	mov	48(sp), r6
 	xor	-14(r13), r6
-	mov	52(sp), r12
+	mov	50(sp), r12
 	xor	-12(r13), r12
-	mov	54(sp), r14
+	mov	52(sp), r14
 	xor	-10(r13), r14
 	; ascon_aead128.ae:111: store_le(tag, 0, finalize(s, k0, k1))
-	mov	106(sp), r13
+	mov	104(sp), r13
 	bit	#1, r13
 	jnz	.Lascon_aead128_encrypt_with_bytes35
 	mov	r7, 0(r13)
@@ -557,16 +536,16 @@ ascon_aead128_encrypt_with:
 	mov	r8, 14(r13)
 	jmp	.Lascon_aead128_encrypt_with_stored36
 .Lascon_aead128_encrypt_with_bytes35:
-	mov	r7, 64(sp)
-	mov	r6, 66(sp)
-	mov	r12, 68(sp)
-	mov	r14, 70(sp)
-	mov	r11, 72(sp)
-	mov	r10, 74(sp)
-	mov	r9, 76(sp)
-	mov	r8, 78(sp)
+	mov	r7, 62(sp)
+	mov	r6, 64(sp)
+	mov	r12, 66(sp)
+	mov	r14, 68(sp)
+	mov	r11, 70(sp)
+	mov	r10, 72(sp)
+	mov	r9, 74(sp)
+	mov	r8, 76(sp)
 	mov	sp, r14
-	add	#64, r14
+	add	#62, r14
 	mov	#16, r15
 .Lascon_aead128_encrypt_with_cpy37:
 	mov.b	@r14, 0(r13)
@@ -575,7 +554,7 @@ ascon_aead128_encrypt_with:
 	dec	r15
 	jnz	.Lascon_aead128_encrypt_with_cpy37
 .Lascon_aead128_encrypt_with_stored36:
-	add	#80, sp
+	add	#78, sp
 	pop	r4
 	pop	r5
 	pop	r6
@@ -588,8 +567,8 @@ ascon_aead128_encrypt_with:
 
 
 ; --- ascon_aead128_decrypt_with: ascon_aead128.decrypt_with
-;     frame 108 bytes (26 spill slots, locals 56), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1668 bytes of code
+;     frame 106 bytes (25 spill slots, locals 56), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 1594 bytes of code
 	.section .text.ascon_aead128_decrypt_with,"ax",@progbits
 	.global ascon_aead128_decrypt_with
 	.type ascon_aead128_decrypt_with, @function
@@ -602,23 +581,23 @@ ascon_aead128_decrypt_with:
 	push	r6
 	push	r5
 	push	r4
-	sub	#108, sp
-	mov	r15, 34(sp)
+	sub	#106, sp
+	mov	r15, 32(sp)
 	; ascon_aead128.ae:47: s[0] = iv as u64
-	mov	#1, 52(sp)
-	mov	#32908, 54(sp)
-	mov	#4096, 56(sp)
-	mov	#0, 58(sp)
+	mov	#1, 50(sp)
+	mov	#32908, 52(sp)
+	mov	#4096, 54(sp)
+	mov	#0, 56(sp)
 	; ascon_aead128.ae:48: s[1] = k0
+	mov	@r12+, 58(sp)
 	mov	@r12+, 60(sp)
 	mov	@r12+, 62(sp)
 	mov	@r12+, 64(sp)
-	mov	@r12+, 66(sp)
 	; ascon_aead128.ae:49: s[2] = k1
+	mov	@r12+, 66(sp)
 	mov	@r12+, 68(sp)
 	mov	@r12+, 70(sp)
 	mov	@r12+, 72(sp)
-	mov	@r12+, 74(sp)
 	mov	r12, 2(sp)
 	; ascon_aead128.ae:50: s[3] = load_le(nonce, 0, 8)
 	mov	r13, r10
@@ -632,7 +611,7 @@ ascon_aead128_decrypt_with:
 	jmp	.Lascon_aead128_decrypt_with_join3
 .Lascon_aead128_decrypt_with_bytes1:
 	mov	sp, r11
-	add	#92, r11
+	add	#90, r11
 	mov	r11, r12
 	mov	#8, r14
 .Lascon_aead128_decrypt_with_cpy4:
@@ -645,10 +624,10 @@ ascon_aead128_decrypt_with:
 	mov	r11, r10
 	jmp	.Lascon_aead128_decrypt_with_words2
 .Lascon_aead128_decrypt_with_join3:
-	mov	r11, 76(sp)
-	mov	r12, 78(sp)
-	mov	r14, 80(sp)
-	mov	r15, 82(sp)
+	mov	r11, 74(sp)
+	mov	r12, 76(sp)
+	mov	r14, 78(sp)
+	mov	r15, 80(sp)
 	; ascon_aead128.ae:51: s[4] = load_le(nonce, 8, 8)
 	add	#8, r13
 	bit	#1, r13
@@ -661,7 +640,7 @@ ascon_aead128_decrypt_with:
 	jmp	.Lascon_aead128_decrypt_with_join8
 .Lascon_aead128_decrypt_with_bytes6:
 	mov	sp, r11
-	add	#92, r11
+	add	#90, r11
 	mov	r11, r12
 	mov	#8, r14
 .Lascon_aead128_decrypt_with_cpy9:
@@ -674,50 +653,50 @@ ascon_aead128_decrypt_with:
 	mov	r11, r13
 	jmp	.Lascon_aead128_decrypt_with_words7
 .Lascon_aead128_decrypt_with_join8:
-	mov	r11, 84(sp)
-	mov	r12, 86(sp)
-	mov	r14, 88(sp)
-	mov	r15, 90(sp)
+	mov	r11, 82(sp)
+	mov	r12, 84(sp)
+	mov	r14, 86(sp)
+	mov	r15, 88(sp)
 	; ascon_aead128.ae:52: P.permute(s, rounds_init)
 	mov	sp, r12
-	add	#52, r12
+	add	#50, r12
 	mov	#12, r13
 	call	#ascon_aead128_P_permute
 	; ascon_aead128.ae:53: s[3] = s[3] ^ k0
-	mov	76(sp), r11
+	mov	74(sp), r11
 	mov	2(sp), r10
 	xor	-16(r10), r11
-	mov	78(sp), r12
+	mov	76(sp), r12
 	xor	-14(r10), r12
-	mov	80(sp), r13
+	mov	78(sp), r13
 	xor	-12(r10), r13
-	mov	82(sp), r14
+	mov	80(sp), r14
 	xor	-10(r10), r14
-	mov	r11, 76(sp)
-	mov	r12, 78(sp)
-	mov	r13, 80(sp)
-	mov	r14, 82(sp)
+	mov	r11, 74(sp)
+	mov	r12, 76(sp)
+	mov	r13, 78(sp)
+	mov	r14, 80(sp)
 	; ascon_aead128.ae:54: s[4] = s[4] ^ k1
-	mov	84(sp), r11
+	mov	82(sp), r11
 	xor	-8(r10), r11
-	mov	86(sp), r12
+	mov	84(sp), r12
 	xor	-6(r10), r12
-	mov	88(sp), r13
+	mov	86(sp), r13
 	xor	-4(r10), r13
-	mov	90(sp), r14
+	mov	88(sp), r14
 	xor	-2(r10), r14
-	mov	r11, 84(sp)
-	mov	r12, 86(sp)
-	mov	r13, 88(sp)
-	mov	r14, 90(sp)
+	mov	r11, 82(sp)
+	mov	r12, 84(sp)
+	mov	r13, 86(sp)
+	mov	r14, 88(sp)
 	; ascon_aead128.ae:121: absorb_ad(s, ad)
 	mov	sp, r12
-	add	#52, r12
-	mov	34(sp), r13
-	mov	124(sp), r14
+	add	#50, r12
+	mov	32(sp), r13
+	mov	122(sp), r14
 	call	#ascon_aead128_absorb_ad
 	; ascon_aead128.ae:123: full = m / rate
-	mov	128(sp), 14(sp)
+	mov	126(sp), 14(sp)
 	clrc
 	mov	14(sp), r15
 	rrc	r15
@@ -738,7 +717,7 @@ ascon_aead128_decrypt_with:
 	rla	r6
 	; ascon_aead128.ae:126: c = load_le(ct, off, rate)
 	mov	r6, r11
-	add	126(sp), r11
+	add	124(sp), r11
 	bit	#1, r11
 	jnz	.Lascon_aead128_decrypt_with_bytes13
 .Lascon_aead128_decrypt_with_words14:
@@ -753,7 +732,7 @@ ascon_aead128_decrypt_with:
 	jmp	.Lascon_aead128_decrypt_with_join15
 .Lascon_aead128_decrypt_with_bytes13:
 	mov	sp, r12
-	add	#92, r12
+	add	#90, r12
 	mov	r12, r13
 	mov	#16, r14
 .Lascon_aead128_decrypt_with_cpy16:
@@ -768,22 +747,22 @@ ascon_aead128_decrypt_with:
 .Lascon_aead128_decrypt_with_join15:
 	; ascon_aead128.ae:127: store_le(msg, off, rate_of(s) ^ c)
 	mov	12(sp), r4
-	xor	52(sp), r4
+	xor	50(sp), r4
 	mov	10(sp), r5
-	xor	54(sp), r5
+	xor	52(sp), r5
 	mov	8(sp), r10
-	xor	56(sp), r10
+	xor	54(sp), r10
 	mov	6(sp), r11
-	xor	58(sp), r11
+	xor	56(sp), r11
 	mov	4(sp), r12
-	xor	60(sp), r12
+	xor	58(sp), r12
 	mov	r7, r13
-	xor	62(sp), r13
+	xor	60(sp), r13
 	mov	r8, r14
-	xor	64(sp), r14
+	xor	62(sp), r14
 	mov	r9, r15
-	xor	66(sp), r15
-	add	134(sp), r6
+	xor	64(sp), r15
+	add	132(sp), r6
 	bit	#1, r6
 	jnz	.Lascon_aead128_decrypt_with_bytes18
 	mov	r4, 0(r6)
@@ -796,16 +775,16 @@ ascon_aead128_decrypt_with:
 	mov	r15, 14(r6)
 	jmp	.Lascon_aead128_decrypt_with_stored19
 .Lascon_aead128_decrypt_with_bytes18:
-	mov	r4, 92(sp)
-	mov	r5, 94(sp)
-	mov	r10, 96(sp)
-	mov	r11, 98(sp)
-	mov	r12, 100(sp)
-	mov	r13, 102(sp)
-	mov	r14, 104(sp)
-	mov	r15, 106(sp)
+	mov	r4, 90(sp)
+	mov	r5, 92(sp)
+	mov	r10, 94(sp)
+	mov	r11, 96(sp)
+	mov	r12, 98(sp)
+	mov	r13, 100(sp)
+	mov	r14, 102(sp)
+	mov	r15, 104(sp)
 	mov	sp, r14
-	add	#92, r14
+	add	#90, r14
 	mov	#16, r15
 .Lascon_aead128_decrypt_with_cpy20:
 	mov.b	@r14, 0(r6)
@@ -815,18 +794,18 @@ ascon_aead128_decrypt_with:
 	jnz	.Lascon_aead128_decrypt_with_cpy20
 .Lascon_aead128_decrypt_with_stored19:
 	; ascon_aead128.ae:41: s[0] = r[63:0]
-	mov	12(sp), 52(sp)
-	mov	10(sp), 54(sp)
-	mov	8(sp), 56(sp)
-	mov	6(sp), 58(sp)
+	mov	12(sp), 50(sp)
+	mov	10(sp), 52(sp)
+	mov	8(sp), 54(sp)
+	mov	6(sp), 56(sp)
 	; ascon_aead128.ae:42: s[1] = r[127:64]
-	mov	4(sp), 60(sp)
-	mov	r7, 62(sp)
-	mov	r8, 64(sp)
-	mov	r9, 66(sp)
+	mov	4(sp), 58(sp)
+	mov	r7, 60(sp)
+	mov	r8, 62(sp)
+	mov	r9, 64(sp)
 	; ascon_aead128.ae:129: P.permute(s, rounds_block)
 	mov	sp, r12
-	add	#52, r12
+	add	#50, r12
 	mov	#8, r13
 	call	#ascon_aead128_P_permute
 	add	#1, 0(sp)
@@ -840,29 +819,28 @@ ascon_aead128_decrypt_with:
 	rla	r13
 	rla	r13
 	; ascon_aead128.ae:132: last = m - off
-	mov	128(sp), r14
-	sub	r13, r14
-	subc	r7, r7
+	mov	126(sp), r14
+	and	#15, r14
 	; ascon_aead128.ae:134: p = first_bytes(r ^ load_le(ct, off, rate, last), last)
-	mov	126(sp), r8
-	add	r13, r8
+	mov	124(sp), r7
+	add	r13, r7
 	cmp	#16, r14
 	jnc	.Lascon_aead128_decrypt_with_bytes21
-	bit	#1, r8
+	bit	#1, r7
 	jnz	.Lascon_aead128_decrypt_with_bytes21
 .Lascon_aead128_decrypt_with_words22:
-	mov	@r8+, r15
-	mov	@r8+, r4
-	mov	@r8+, r5
-	mov	@r8+, r6
-	mov	@r8+, r9
-	mov	@r8+, r10
-	mov	@r8+, r11
-	mov	@r8+, r12
+	mov	@r7+, r15
+	mov	@r7+, r5
+	mov	@r7+, r6
+	mov	@r7+, r8
+	mov	@r7+, r9
+	mov	@r7+, r10
+	mov	@r7+, r11
+	mov	@r7+, r12
 	jmp	.Lascon_aead128_decrypt_with_join23
 .Lascon_aead128_decrypt_with_bytes21:
 	mov	sp, r9
-	add	#92, r9
+	add	#90, r9
 	mov	r9, r10
 	mov	#16, r11
 	mov	r14, r15
@@ -870,63 +848,56 @@ ascon_aead128_decrypt_with:
 	clr	r12
 	tst	r15
 	jz	.Lascon_aead128_decrypt_with_pad25
-	mov.b	@r8, r12
-	inc	r8
+	mov.b	@r7, r12
+	inc	r7
 	dec	r15
 .Lascon_aead128_decrypt_with_pad25:
 	mov.b	r12, 0(r10)
 	inc	r10
 	dec	r11
 	jnz	.Lascon_aead128_decrypt_with_cpy24
-	mov	r9, r8
+	mov	r9, r7
 	jmp	.Lascon_aead128_decrypt_with_words22
 .Lascon_aead128_decrypt_with_join23:
-	xor	52(sp), r15
-	mov	r15, 28(sp)
-	xor	54(sp), r4
-	mov	r4, 24(sp)
-	xor	56(sp), r5
+	xor	50(sp), r15
+	mov	r15, 24(sp)
+	xor	52(sp), r5
 	mov	r5, 22(sp)
-	xor	58(sp), r6
+	xor	54(sp), r6
 	mov	r6, 20(sp)
-	xor	60(sp), r9
-	mov	r9, 18(sp)
-	xor	62(sp), r10
-	mov	r10, 26(sp)
-	xor	64(sp), r11
-	mov	r11, 30(sp)
-	xor	66(sp), r12
-	mov	r12, 32(sp)
+	xor	56(sp), r8
+	mov	r8, 18(sp)
+	xor	58(sp), r9
+	mov	r9, 26(sp)
+	xor	60(sp), r10
+	mov	r10, 16(sp)
+	xor	62(sp), r11
+	mov	r11, 28(sp)
+	xor	64(sp), r12
+	mov	r12, 30(sp)
 	; ascon_aead128.ae:33: return x & ~(~(0 as u128) << (8 * count))
-	mov	r14, r6
-	rla	r6
-	rla	r6
-	rla	r6
-	rla	r7
-	rla	r7
-	rla	r7
+	mov	r14, r12
+	rla	r12
+	rla	r12
+	rla	r12
 	mov	#-1, r4
 	mov	#-1, r5
+	mov	#-1, r6
+	mov	#-1, r7
 	mov	#-1, r8
 	mov	#-1, r9
 	mov	#-1, r10
 	mov	#-1, r11
-	mov	#-1, r12
-	mov	#-1, 16(sp)
-	mov	r6, r15
-	tst	r7
-	jnz	.Lascon_aead128_decrypt_with_shbig26
-	cmp	#128, r15
-	jc	.Lascon_aead128_decrypt_with_shbig26
+	mov	r12, r15
 .Lascon_aead128_decrypt_with_shlimb29:
 	cmp	#16, r15
 	jnc	.Lascon_aead128_decrypt_with_shbits30
-	mov	r12, 16(sp)
-	mov	r11, r12
 	mov	r10, r11
 	mov	r9, r10
 	mov	r8, r9
-	mov	r5, r8
+	mov	r7, r8
+	mov	r6, r7
+	mov	r5, r6
 	mov	r4, r5
 	clr	r4
 	sub	#16, r15
@@ -937,61 +908,51 @@ ascon_aead128_decrypt_with:
 .Lascon_aead128_decrypt_with_sh28:
 	rla	r4
 	rlc	r5
+	rlc	r6
+	rlc	r7
 	rlc	r8
 	rlc	r9
 	rlc	r10
 	rlc	r11
-	rlc	r12
-	rlc	16(sp)
 	dec	r15
 	jnz	.Lascon_aead128_decrypt_with_sh28
-	jmp	.Lascon_aead128_decrypt_with_shend27
-.Lascon_aead128_decrypt_with_shbig26:
-	clr	r4
-	clr	r5
-	clr	r8
-	clr	r9
-	clr	r10
-	clr	r11
-	clr	r12
-	clr	16(sp)
 .Lascon_aead128_decrypt_with_shend27:
-	bic	r4, 28(sp)
-	bic	r5, 24(sp)
-	bic	r8, 22(sp)
-	bic	r9, 20(sp)
-	bic	r10, 18(sp)
-	bic	r11, 26(sp)
-	mov	30(sp), r8
-	bic	r12, r8
-	mov	32(sp), r9
-	bic	16(sp), r9
+	bic	r4, 24(sp)
+	bic	r5, 22(sp)
+	bic	r6, 20(sp)
+	bic	r7, 18(sp)
+	bic	r8, 26(sp)
+	bic	r9, 16(sp)
+	mov	28(sp), r6
+	bic	r10, r6
+	mov	30(sp), r7
+	bic	r11, r7
 	; ascon_aead128.ae:135: store_le(msg, off, p, last)
-	add	134(sp), r13
+	add	132(sp), r13
 	cmp	#16, r14
 	jnc	.Lascon_aead128_decrypt_with_bytes31
 	bit	#1, r13
 	jnz	.Lascon_aead128_decrypt_with_bytes31
-	mov	28(sp), 0(r13)
-	mov	24(sp), 2(r13)
-	mov	22(sp), 4(r13)
-	mov	20(sp), 6(r13)
-	mov	18(sp), 8(r13)
-	mov	26(sp), 10(r13)
-	mov	r8, 12(r13)
-	mov	r9, 14(r13)
+	mov	24(sp), 0(r13)
+	mov	22(sp), 2(r13)
+	mov	20(sp), 4(r13)
+	mov	18(sp), 6(r13)
+	mov	26(sp), 8(r13)
+	mov	16(sp), 10(r13)
+	mov	r6, 12(r13)
+	mov	r7, 14(r13)
 	jmp	.Lascon_aead128_decrypt_with_stored32
 .Lascon_aead128_decrypt_with_bytes31:
-	mov	28(sp), 92(sp)
-	mov	24(sp), 94(sp)
-	mov	22(sp), 96(sp)
-	mov	20(sp), 98(sp)
-	mov	18(sp), 100(sp)
-	mov	26(sp), 102(sp)
-	mov	r8, 104(sp)
-	mov	r9, 106(sp)
+	mov	24(sp), 90(sp)
+	mov	22(sp), 92(sp)
+	mov	20(sp), 94(sp)
+	mov	18(sp), 96(sp)
+	mov	26(sp), 98(sp)
+	mov	16(sp), 100(sp)
+	mov	r6, 102(sp)
+	mov	r7, 104(sp)
 	mov	sp, r15
-	add	#92, r15
+	add	#90, r15
 	cmp	#16, r14
 	jnc	.Lascon_aead128_decrypt_with_cnt33
 	mov	#16, r14
@@ -1006,107 +967,93 @@ ascon_aead128_decrypt_with:
 	jnz	.Lascon_aead128_decrypt_with_cpy34
 .Lascon_aead128_decrypt_with_stored32:
 	; ascon_aead128.ae:28: return (1 as u128) << (8 * count)
-	mov	#1, r4
-	mov	#0, r5
-	mov	#0, r15
-	mov	#0, r12
-	mov	#0, r13
+	mov	#1, r13
 	mov	#0, r14
+	mov	#0, r15
+	mov	#0, r5
+	mov	#0, r8
+	mov	#0, r9
 	mov	#0, r10
 	mov	#0, r11
-	tst	r7
-	jnz	.Lascon_aead128_decrypt_with_shbig35
-	cmp	#128, r6
-	jc	.Lascon_aead128_decrypt_with_shbig35
 .Lascon_aead128_decrypt_with_shlimb38:
-	cmp	#16, r6
+	cmp	#16, r12
 	jnc	.Lascon_aead128_decrypt_with_shbits39
 	mov	r10, r11
-	mov	r14, r10
+	mov	r9, r10
+	mov	r8, r9
+	mov	r5, r8
+	mov	r15, r5
+	mov	r14, r15
 	mov	r13, r14
-	mov	r12, r13
-	mov	r15, r12
-	mov	r5, r15
-	mov	r4, r5
-	clr	r4
-	sub	#16, r6
+	clr	r13
+	sub	#16, r12
 	jmp	.Lascon_aead128_decrypt_with_shlimb38
 .Lascon_aead128_decrypt_with_shbits39:
-	tst	r6
+	tst	r12
 	jz	.Lascon_aead128_decrypt_with_shend36
 .Lascon_aead128_decrypt_with_sh37:
-	rla	r4
-	rlc	r5
-	rlc	r15
-	rlc	r12
-	rlc	r13
+	rla	r13
 	rlc	r14
+	rlc	r15
+	rlc	r5
+	rlc	r8
+	rlc	r9
 	rlc	r10
 	rlc	r11
-	dec	r6
+	dec	r12
 	jnz	.Lascon_aead128_decrypt_with_sh37
-	jmp	.Lascon_aead128_decrypt_with_shend36
-.Lascon_aead128_decrypt_with_shbig35:
-	clr	r4
-	clr	r5
-	clr	r15
-	clr	r12
-	clr	r13
-	clr	r14
-	clr	r10
-	clr	r11
 .Lascon_aead128_decrypt_with_shend36:
 	; ascon_aead128.ae:136: set_rate(s, r ^ p ^ pad(last))
-	mov	28(sp), r7
-	xor	52(sp), r7
-	xor	r4, r7
-	mov	24(sp), r6
-	xor	54(sp), r6
-	xor	r5, r6
-	mov	22(sp), r5
-	xor	56(sp), r5
-	xor	r15, r5
-	mov	20(sp), r15
-	xor	58(sp), r15
-	xor	r12, r15
-	; ascon_aead128.ae:41: s[0] = r[63:0]
-	mov	r7, 52(sp)
-	mov	r6, 54(sp)
-	mov	r5, 56(sp)
-	mov	r15, 58(sp)
-	; ascon_aead128.ae:136: set_rate(s, r ^ p ^ pad(last))
-	mov	18(sp), r12
-	xor	60(sp), r12
+	mov	24(sp), r12
+	xor	50(sp), r12
 	xor	r13, r12
-	mov	26(sp), r13
-	xor	62(sp), r13
+	mov	22(sp), r13
+	xor	52(sp), r13
 	xor	r14, r13
-	xor	64(sp), r8
-	xor	r10, r8
-	xor	66(sp), r9
-	xor	r11, r9
+	mov	20(sp), r14
+	xor	54(sp), r14
+	xor	r15, r14
+	mov	18(sp), r15
+	xor	56(sp), r15
+	xor	r5, r15
+	; ascon_aead128.ae:41: s[0] = r[63:0]
+	mov	r12, 50(sp)
+	mov	r13, 52(sp)
+	mov	r14, 54(sp)
+	mov	r15, 56(sp)
+	; ascon_aead128.ae:136: set_rate(s, r ^ p ^ pad(last))
+	mov	26(sp), r12
+	xor	58(sp), r12
+	xor	r8, r12
+	mov	16(sp), r13
+	xor	60(sp), r13
+	xor	r9, r13
+	xor	62(sp), r6
+	xor	r10, r6
+	xor	64(sp), r7
+	xor	r11, r7
 	; ascon_aead128.ae:42: s[1] = r[127:64]
-	mov	r12, 60(sp)
-	mov	r13, 62(sp)
-	mov	r8, 64(sp)
-	mov	r9, 66(sp)
+	mov	r12, 58(sp)
+	mov	r13, 60(sp)
+	mov	r6, 62(sp)
+	mov	r7, 64(sp)
 	; ascon_aead128.ae:137: return (load_le(tag, 0, 16) ^ finalize(s, k0, k1)) == 0
-	mov	130(sp), r11
+	mov	128(sp), r11
 	bit	#1, r11
 	jnz	.Lascon_aead128_decrypt_with_bytes40
 .Lascon_aead128_decrypt_with_words41:
-	mov	@r11+, 46(sp)
 	mov	@r11+, 44(sp)
 	mov	@r11+, 42(sp)
-	mov	@r11+, 48(sp)
-	mov	@r11+, 50(sp)
 	mov	@r11+, 40(sp)
+	mov	@r11+, 46(sp)
+	mov	@r11+, 48(sp)
 	mov	@r11+, 38(sp)
 	mov	@r11+, 36(sp)
+	mov	@r11+, 34(sp)
 	jmp	.Lascon_aead128_decrypt_with_join42
 .Lascon_aead128_decrypt_with_bytes40:
 	mov	sp, r12
-	add	#92, r12
+	add	#90, r12
 	mov	r12, r13
 	mov	#16, r14
 .Lascon_aead128_decrypt_with_cpy43:
@@ -1120,77 +1067,77 @@ ascon_aead128_decrypt_with:
 	jmp	.Lascon_aead128_decrypt_with_words41
 .Lascon_aead128_decrypt_with_join42:
 	; ascon_aead128.ae:74: s[2] = s[2] ^ k0
-	mov	68(sp), r11
+	mov	66(sp), r11
 	mov	2(sp), r10
 	xor	-16(r10), r11
-	mov	70(sp), r12
+	mov	68(sp), r12
 	xor	-14(r10), r12
-	mov	72(sp), r13
+	mov	70(sp), r13
 	xor	-12(r10), r13
-	mov	74(sp), r14
+	mov	72(sp), r14
 	xor	-10(r10), r14
-	mov	r11, 68(sp)
-	mov	r12, 70(sp)
-	mov	r13, 72(sp)
-	mov	r14, 74(sp)
+	mov	r11, 66(sp)
+	mov	r12, 68(sp)
+	mov	r13, 70(sp)
+	mov	r14, 72(sp)
 	; ascon_aead128.ae:75: s[3] = s[3] ^ k1
-	mov	76(sp), r11
+	mov	74(sp), r11
 	xor	-8(r10), r11
-	mov	78(sp), r12
+	mov	76(sp), r12
 	xor	-6(r10), r12
-	mov	80(sp), r13
+	mov	78(sp), r13
 	xor	-4(r10), r13
-	mov	82(sp), r14
+	mov	80(sp), r14
 	xor	-2(r10), r14
-	mov	r11, 76(sp)
-	mov	r12, 78(sp)
-	mov	r13, 80(sp)
-	mov	r14, 82(sp)
+	mov	r11, 74(sp)
+	mov	r12, 76(sp)
+	mov	r13, 78(sp)
+	mov	r14, 80(sp)
 	; ascon_aead128.ae:76: P.permute(s, rounds_init)
 	mov	sp, r12
-	add	#52, r12
+	add	#50, r12
 	mov	#12, r13
 	call	#ascon_aead128_P_permute
 	; ascon_aead128.ae:77: return cat(s[4] ^ k1, s[3] ^ k0)
-	mov	84(sp), r14
+	mov	82(sp), r14
 	mov	2(sp), r6
 	xor	-8(r6), r14
-	mov	76(sp), r13
+	mov	74(sp), r13
 	xor	-16(r6), r13
 	; ascon_aead128.ae:137: return (load_le(tag, 0, 16) ^ finalize(s, k0, k1)) == 0
-	mov	46(sp), r10
+	mov	44(sp), r10
 	xor	r13, r10
 	; ascon_aead128.ae:77: return cat(s[4] ^ k1, s[3] ^ k0)
-	mov	86(sp), r9
+	mov	84(sp), r9
 	xor	-6(r6), r9
-	mov	78(sp), r13
+	mov	76(sp), r13
 	xor	-14(r6), r13
 	; ascon_aead128.ae:137: return (load_le(tag, 0, 16) ^ finalize(s, k0, k1)) == 0
-	mov	44(sp), r11
+	mov	42(sp), r11
 	xor	r13, r11
 	; ascon_aead128.ae:77: return cat(s[4] ^ k1, s[3] ^ k0)
-	mov	88(sp), r8
+	mov	86(sp), r8
 	xor	-4(r6), r8
-	mov	80(sp), r13
+	mov	78(sp), r13
 	xor	-12(r6), r13
 	; ascon_aead128.ae:137: return (load_le(tag, 0, 16) ^ finalize(s, k0, k1)) == 0
-	mov	42(sp), r12
+	mov	40(sp), r12
 	xor	r13, r12
 	; ascon_aead128.ae:77: return cat(s[4] ^ k1, s[3] ^ k0)
-	mov	90(sp), r7
+	mov	88(sp), r7
 	xor	-2(r6), r7
-	mov	82(sp), r13
+	mov	80(sp), r13
 	xor	-10(r6), r13
 	; ascon_aead128.ae:137: return (load_le(tag, 0, 16) ^ finalize(s, k0, k1)) == 0
-	mov	48(sp), r5
+	mov	46(sp), r5
 	xor	r13, r5
-	mov	50(sp), r6
+	mov	48(sp), r6
 	xor	r14, r6
-	mov	40(sp), r13
+	mov	38(sp), r13
 	xor	r9, r13
-	mov	38(sp), r14
+	mov	36(sp), r14
 	xor	r8, r14
-	mov	36(sp), r15
+	mov	34(sp), r15
 	xor	r7, r15
 	bis	r11, r10
 	bis	r12, r10
@@ -1203,9 +1150,9 @@ ascon_aead128_decrypt_with:
 	clr	r14
 	adc	r14
 	xor	#1, r14
-	mov	138(sp), r15
+	mov	136(sp), r15
 	mov	r14, 0(r15)
-	add	#108, sp
+	add	#106, sp
 	pop	r4
 	pop	r5
 	pop	r6

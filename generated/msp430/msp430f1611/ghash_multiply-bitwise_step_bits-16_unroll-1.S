@@ -27,7 +27,7 @@ ghash_init:
 
 ; --- ghash_mul_h: ghash.mul_h
 ;     frame 22 bytes (11 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 418 bytes of code
+;     estimated 408 bytes of code
 	.section .text.ghash_mul_h,"ax",@progbits
 	.global ghash_mul_h
 	.type ghash_mul_h, @function
@@ -66,8 +66,6 @@ ghash_mul_h:
 	mov	12(r4), r5
 	mov	14(r4), r13
 	mov	18(sp), r4
-	cmp	#128, r4
-	jc	.Lghash_mul_h_shbig3
 .Lghash_mul_h_shlimb6:
 	cmp	#16, r4
 	jnc	.Lghash_mul_h_shbits7
@@ -96,9 +94,6 @@ ghash_mul_h:
 	rrc	r15
 	dec	r4
 	jnz	.Lghash_mul_h_sh5
-	jmp	.Lghash_mul_h_shend4
-.Lghash_mul_h_shbig3:
-	clr	r15
 .Lghash_mul_h_shend4:
 	; ghash.ae:52: for j in 0..step_bits {
 	mov	16(sp), r8
@@ -195,7 +190,7 @@ ghash_mul_h:
 
 ; --- ghash_absorb: ghash.absorb
 ;     frame 58 bytes (21 spill slots, locals 16), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 670 bytes of code
+;     estimated 660 bytes of code
 	.section .text.ghash_absorb,"ax",@progbits
 	.global ghash_absorb
 	.type ghash_absorb, @function
@@ -316,8 +311,6 @@ ghash_absorb:
 	mov	22(sp), r11
 	mov	20(sp), r12
 	mov	18(sp), r13
-	cmp	#128, r4
-	jc	.Lghash_absorb_shbig10
 .Lghash_absorb_shlimb13:
 	cmp	#16, r4
 	jnc	.Lghash_absorb_shbits14
@@ -346,9 +339,6 @@ ghash_absorb:
 	rrc	r15
 	dec	r4
 	jnz	.Lghash_absorb_sh12
-	jmp	.Lghash_absorb_shend11
-.Lghash_absorb_shbig10:
-	clr	r15
 .Lghash_absorb_shend11:
 	; ghash.ae:52: for j in 0..step_bits {
 	mov	14(sp), r7

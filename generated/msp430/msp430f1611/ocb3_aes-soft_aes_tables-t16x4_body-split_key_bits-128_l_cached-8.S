@@ -644,8 +644,8 @@ ocb3_key_setup:
 
 
 ; --- ocb3_encrypt_with: ocb3.encrypt_with
-;     frame 218 bytes (52 spill slots, locals 112), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2770 bytes of code
+;     frame 216 bytes (51 spill slots, locals 112), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 2742 bytes of code
 	.section .text.ocb3_encrypt_with,"ax",@progbits
 	.global ocb3_encrypt_with
 	.type ocb3_encrypt_with, @function
@@ -658,17 +658,17 @@ ocb3_encrypt_with:
 	push	r6
 	push	r5
 	push	r4
-	sub	#218, sp
+	sub	#216, sp
 	; ocb3.ae:206: offset = initial_offset(ks, nonce, len(tag))
-	mov	248(sp), 106(sp)
-	mov	#0, 108(sp)
+	mov	246(sp), 104(sp)
+	mov	#0, 106(sp)
 	mov	sp, r10
-	add	#106, r10
+	add	#104, r10
 	mov	sp, r11
-	add	#122, r11
+	add	#120, r11
 	mov	r11, 0(sp)
 	mov	r13, 70(sp)
-	mov	r12, 84(sp)
+	mov	r12, 82(sp)
 	mov	r14, r13
 	mov	r15, r14
 	mov	r10, r15
@@ -682,7 +682,7 @@ ocb3_encrypt_with:
 	mov	38(r14), r9
 	mov	36(r14), r8
 	mov	34(r14), r7
-	mov	32(r14), 104(sp)
+	mov	32(r14), 102(sp)
 	mov	#0, 18(sp)
 	mov	#0, 20(sp)
 	mov	#0, 36(sp)
@@ -691,17 +691,17 @@ ocb3_encrypt_with:
 	mov	#0, 68(sp)
 	mov	#0, 44(sp)
 	mov	#0, 62(sp)
-	mov	136(sp), r14
-	mov	134(sp), r13
-	mov	132(sp), r12
-	mov	130(sp), r11
-	mov	128(sp), r10
-	mov	126(sp), r4
-	mov	124(sp), r5
-	mov	122(sp), r6
+	mov	134(sp), r14
+	mov	132(sp), r13
+	mov	130(sp), r12
+	mov	128(sp), r11
+	mov	126(sp), r10
+	mov	124(sp), r4
+	mov	122(sp), r5
+	mov	120(sp), r6
 	mov	#0, 66(sp)
 	; ocb3.ae:206: offset = initial_offset(ks, nonce, len(tag))
-	mov	240(sp), 32(sp)
+	mov	238(sp), 32(sp)
 	clrc
 	mov	32(sp), r15
 	rrc	r15
@@ -729,7 +729,7 @@ ocb3_encrypt_with:
 	mov	r4, 50(sp)
 	xor	r7, r5
 	mov	r5, 52(sp)
-	xor	104(sp), r6
+	xor	102(sp), r6
 	mov	r6, 54(sp)
 	mov	66(sp), r15
 	and	#4095, r15
@@ -739,7 +739,7 @@ ocb3_encrypt_with:
 	rla	r15
 	mov	r15, 6(sp)
 	mov	r15, r8
-	add	238(sp), r8
+	add	236(sp), r8
 	bit	#1, r8
 	jnz	.Locb3_encrypt_with_bytes3
 .Locb3_encrypt_with_words4:
@@ -754,7 +754,7 @@ ocb3_encrypt_with:
 	jmp	.Locb3_encrypt_with_join5
 .Locb3_encrypt_with_bytes3:
 	mov	sp, r12
-	add	#138, r12
+	add	#136, r12
 	mov	r12, r13
 	mov	#16, r14
 .Locb3_encrypt_with_cpy6:
@@ -793,14 +793,14 @@ ocb3_encrypt_with:
 	xor	52(sp), r14
 	xor	54(sp), r15
 	; ocb3.ae:217: u = E.encrypt_block(ks, p ^ offset)
-	mov	r15, 106(sp)
-	mov	r14, 108(sp)
-	mov	r13, 110(sp)
-	mov	r12, 112(sp)
-	mov	r11, 114(sp)
-	mov	r10, 116(sp)
-	mov	r9, 118(sp)
-	mov	r8, 120(sp)
+	mov	r15, 104(sp)
+	mov	r14, 106(sp)
+	mov	r13, 108(sp)
+	mov	r12, 110(sp)
+	mov	r11, 112(sp)
+	mov	r10, 114(sp)
+	mov	r9, 116(sp)
+	mov	r8, 118(sp)
 	; ocb3.ae:213: for i in 0..full {
 	mov	66(sp), r15
 	add	#2, r15
@@ -810,10 +810,10 @@ ocb3_encrypt_with:
 	mov	r15, 2(sp)
 	; ocb3.ae:217: u = E.encrypt_block(ks, p ^ offset)
 	mov	sp, r14
-	add	#154, r14
+	add	#152, r14
 	mov	sp, r13
-	add	#106, r13
-	mov	84(sp), r12
+	add	#104, r13
+	mov	82(sp), r12
 	call	#ocb3_E_encrypt_block
 	; ocb3.ae:52: if v[15:0] == 0 {
 	tst	4(sp)
@@ -831,28 +831,28 @@ ocb3_encrypt_with:
 .Locb3_encrypt_with_endif9:
 	mov.b	r14, r15
 	mov	30(sp), r12
-	xor	168(sp), r12
+	xor	166(sp), r12
 	mov	r12, 64(sp)
 	mov	34(sp), r12
-	xor	166(sp), r12
+	xor	164(sp), r12
 	mov	r12, 60(sp)
 	mov	40(sp), r12
-	xor	164(sp), r12
+	xor	162(sp), r12
 	mov	r12, 58(sp)
 	mov	46(sp), r12
-	xor	162(sp), r12
+	xor	160(sp), r12
 	mov	r12, 56(sp)
 	mov	48(sp), r12
-	xor	160(sp), r12
+	xor	158(sp), r12
 	mov	r12, 28(sp)
 	mov	50(sp), r12
-	xor	158(sp), r12
+	xor	156(sp), r12
 	mov	r12, 26(sp)
 	mov	52(sp), r12
-	xor	156(sp), r12
+	xor	154(sp), r12
 	mov	r12, 24(sp)
 	mov	54(sp), r12
-	xor	154(sp), r12
+	xor	152(sp), r12
 	mov	r12, 22(sp)
 	; ocb3.ae:56: if v[7:0] == 0 {
 	tst	r15
@@ -1117,7 +1117,7 @@ ocb3_encrypt_with:
 .Locb3_encrypt_with_endif19:
 	; ocb3.ae:220: store_be(ct, off, u ^ offset)
 	mov	6(sp), r13
-	add	242(sp), r13
+	add	240(sp), r13
 	mov	22(sp), r15
 	mov	24(sp), r14
 	mov	26(sp), r12
@@ -1146,17 +1146,17 @@ ocb3_encrypt_with:
 	mov	r15, 14(r13)
 	jmp	.Locb3_encrypt_with_stored23
 .Locb3_encrypt_with_bytes22:
-	mov	r4, 138(sp)
-	mov	r5, 140(sp)
-	mov	r9, 142(sp)
-	mov	r10, 144(sp)
-	mov	r11, 146(sp)
-	mov	r12, 148(sp)
-	mov	r14, 150(sp)
-	mov	r15, 152(sp)
+	mov	r4, 136(sp)
+	mov	r5, 138(sp)
+	mov	r9, 140(sp)
+	mov	r10, 142(sp)
+	mov	r11, 144(sp)
+	mov	r12, 146(sp)
+	mov	r14, 148(sp)
+	mov	r15, 150(sp)
 	mov	#16, r15
 	mov	sp, r14
-	add	#138, r14
+	add	#136, r14
 .Locb3_encrypt_with_cpy24:
 	mov.b	@r14, 0(r13)
 	inc	r14
@@ -1166,7 +1166,7 @@ ocb3_encrypt_with:
 .Locb3_encrypt_with_stored23:
 	add	#1, 66(sp)
 	mov	8(sp), r9
-	mov	r6, 104(sp)
+	mov	r6, 102(sp)
 	mov	30(sp), r14
 	mov	34(sp), r13
 	mov	40(sp), r12
@@ -1180,45 +1180,35 @@ ocb3_encrypt_with:
 	br	#.Locb3_encrypt_with_loop1
 .Locb3_encrypt_with_near41:
 .Locb3_encrypt_with_done2:
+	and	#15, 238(sp)
 	mov	32(sp), r15
 	rla	r15
 	rla	r15
 	rla	r15
 	rla	r15
 	mov	r15, 32(sp)
-	sub	r15, 240(sp)
-	subc	r15, r15
-	mov	r15, 72(sp)
-	mov	240(sp), r15
-	sub	#1, r15
-	clr	r9
-	adc	r9
-	mov	72(sp), r15
-	sub	#1, r15
-	clr	r15
-	adc	r15
-	bis	r15, r9
 	; ocb3.ae:223: if r != 0 {
-	tst	r9
+	tst	238(sp)
 	jz	.Locb3_encrypt_with_else25
 	mov	70(sp), r9
 	xor	14(r9), r14
-	mov	r14, 102(sp)
+	mov	r14, 100(sp)
 	xor	12(r9), r13
-	mov	r13, 100(sp)
+	mov	r13, 98(sp)
 	xor	10(r9), r12
-	mov	r12, 98(sp)
+	mov	r12, 96(sp)
 	xor	8(r9), r11
-	mov	r11, 96(sp)
+	mov	r11, 94(sp)
 	xor	6(r9), r10
-	mov	r10, 94(sp)
+	mov	r10, 92(sp)
 	xor	4(r9), r4
-	mov	r4, 92(sp)
+	mov	r4, 90(sp)
 	xor	2(r9), r5
-	mov	r5, 90(sp)
+	mov	r5, 88(sp)
 	xor	@r9, r6
-	mov	r6, 88(sp)
+	mov	r6, 86(sp)
 	; ocb3.ae:225: pad = E.encrypt_block(ks, offset)
+	mov	86(sp), 104(sp)
 	mov	88(sp), 106(sp)
 	mov	90(sp), 108(sp)
 	mov	92(sp), 110(sp)
@@ -1226,34 +1216,33 @@ ocb3_encrypt_with:
 	mov	96(sp), 114(sp)
 	mov	98(sp), 116(sp)
 	mov	100(sp), 118(sp)
-	mov	102(sp), 120(sp)
 	mov	sp, r14
-	add	#170, r14
+	add	#168, r14
 	mov	sp, r13
-	add	#106, r13
-	mov	84(sp), r12
+	add	#104, r13
+	mov	82(sp), r12
 	call	#ocb3_E_encrypt_block
-	mov	238(sp), r10
+	mov	236(sp), r10
 	add	32(sp), r10
-	cmp	#16, 240(sp)
+	cmp	#16, 238(sp)
 	jnc	.Locb3_encrypt_with_bytes27
 	bit	#1, r10
 	jnz	.Locb3_encrypt_with_bytes27
 .Locb3_encrypt_with_words28:
 	mov	14(r10), r6
 	mov	12(r10), r9
-	mov	10(r10), 74(sp)
-	mov	8(r10), 76(sp)
-	mov	6(r10), 78(sp)
-	mov	4(r10), 80(sp)
-	mov	2(r10), 82(sp)
-	mov	@r10, 86(sp)
+	mov	10(r10), 72(sp)
+	mov	8(r10), 74(sp)
+	mov	6(r10), 76(sp)
+	mov	4(r10), 78(sp)
+	mov	2(r10), 80(sp)
+	mov	@r10, 84(sp)
 	jmp	.Locb3_encrypt_with_join29
 .Locb3_encrypt_with_bytes27:
-	mov	240(sp), r15
+	mov	238(sp), r15
 	mov	#16, r13
 	mov	sp, r11
-	add	#138, r11
+	add	#136, r11
 	mov	r11, r12
 .Locb3_encrypt_with_cpy30:
 	clr	r14
@@ -1272,34 +1261,34 @@ ocb3_encrypt_with:
 .Locb3_encrypt_with_join29:
 	; ocb3.ae:228: store_be(ct, 16 * full, p ^ pad, r)
 	mov	32(sp), r13
-	add	242(sp), r13
+	add	240(sp), r13
 	; ocb3.ae:225: pad = E.encrypt_block(ks, offset)
 	swpb	r6
 	mov	r6, r4
-	xor	170(sp), r4
+	xor	168(sp), r4
 	swpb	r9
 	mov	r9, r5
-	xor	172(sp), r5
+	xor	170(sp), r5
+	swpb	72(sp)
+	mov	72(sp), r7
+	xor	172(sp), r7
 	swpb	74(sp)
-	mov	74(sp), r7
-	xor	174(sp), r7
+	mov	74(sp), r8
+	xor	174(sp), r8
 	swpb	76(sp)
-	mov	76(sp), r8
-	xor	176(sp), r8
+	mov	76(sp), r10
+	xor	176(sp), r10
 	swpb	78(sp)
-	mov	78(sp), r10
-	xor	178(sp), r10
+	mov	78(sp), r11
+	xor	178(sp), r11
 	swpb	80(sp)
-	mov	80(sp), r11
-	xor	180(sp), r11
-	swpb	82(sp)
-	mov	82(sp), r12
-	xor	182(sp), r12
-	swpb	86(sp)
-	mov	86(sp), r14
-	xor	184(sp), r14
+	mov	80(sp), r12
+	xor	180(sp), r12
+	swpb	84(sp)
+	mov	84(sp), r14
+	xor	182(sp), r14
 	; ocb3.ae:228: store_be(ct, 16 * full, p ^ pad, r)
-	cmp	#16, 240(sp)
+	cmp	#16, 238(sp)
 	jnc	.Locb3_encrypt_with_bytes32
 	bit	#1, r13
 	jnz	.Locb3_encrypt_with_bytes32
@@ -1321,25 +1310,25 @@ ocb3_encrypt_with:
 	mov	r4, 14(r13)
 	jmp	.Locb3_encrypt_with_stored33
 .Locb3_encrypt_with_bytes32:
-	mov	240(sp), r15
+	mov	238(sp), r15
 	swpb	r14
-	mov	r14, 138(sp)
+	mov	r14, 136(sp)
 	swpb	r12
-	mov	r12, 140(sp)
+	mov	r12, 138(sp)
 	swpb	r11
-	mov	r11, 142(sp)
+	mov	r11, 140(sp)
 	swpb	r10
-	mov	r10, 144(sp)
+	mov	r10, 142(sp)
 	swpb	r8
-	mov	r8, 146(sp)
+	mov	r8, 144(sp)
 	swpb	r7
-	mov	r7, 148(sp)
+	mov	r7, 146(sp)
 	swpb	r5
-	mov	r5, 150(sp)
+	mov	r5, 148(sp)
 	swpb	r4
-	mov	r4, 152(sp)
+	mov	r4, 150(sp)
 	mov	sp, r14
-	add	#138, r14
+	add	#136, r14
 	cmp	#16, r15
 	jnc	.Locb3_encrypt_with_cnt34
 	mov	#16, r15
@@ -1354,9 +1343,8 @@ ocb3_encrypt_with:
 	jnz	.Locb3_encrypt_with_cpy35
 .Locb3_encrypt_with_stored33:
 	mov	#15, r11
-	sub	240(sp), r11
-	mov	#0, r14
-	subc	72(sp), r14
+	sub	238(sp), r11
+	subc	r14, r14
 	and	#8191, r14
 	rla	r14
 	mov	r11, r15
@@ -1450,7 +1438,7 @@ ocb3_encrypt_with:
 	inv	r15
 	inc	r15
 	and	r15, r14
-	mov	74(sp), r15
+	mov	72(sp), r15
 	bis	r14, r15
 	mov	68(sp), r9
 	xor	r15, r9
@@ -1466,7 +1454,7 @@ ocb3_encrypt_with:
 	inv	r15
 	inc	r15
 	and	r15, r14
-	mov	76(sp), r15
+	mov	74(sp), r15
 	bis	r14, r15
 	mov	42(sp), r12
 	xor	r15, r12
@@ -1478,7 +1466,7 @@ ocb3_encrypt_with:
 	inv	r15
 	inc	r15
 	and	r15, r5
-	mov	78(sp), r15
+	mov	76(sp), r15
 	bis	r5, r15
 	mov	38(sp), r14
 	xor	r15, r14
@@ -1490,7 +1478,7 @@ ocb3_encrypt_with:
 	inv	r15
 	inc	r15
 	and	r15, r6
-	mov	80(sp), r15
+	mov	78(sp), r15
 	bis	r6, r15
 	mov	36(sp), r6
 	xor	r15, r6
@@ -1502,7 +1490,7 @@ ocb3_encrypt_with:
 	inv	r15
 	inc	r15
 	and	r15, r13
-	mov	82(sp), r15
+	mov	80(sp), r15
 	bis	r13, r15
 	mov	20(sp), r13
 	xor	r15, r13
@@ -1512,7 +1500,7 @@ ocb3_encrypt_with:
 	inv	r7
 	inc	r7
 	and	r7, r10
-	mov	86(sp), r11
+	mov	84(sp), r11
 	bis	r10, r11
 	mov	18(sp), r15
 	xor	r11, r15
@@ -1521,14 +1509,14 @@ ocb3_encrypt_with:
 	mov	r14, 38(sp)
 	mov	r12, 42(sp)
 	mov	62(sp), r7
-	mov	102(sp), r14
-	mov	100(sp), r13
-	mov	98(sp), r12
-	mov	96(sp), r11
-	mov	94(sp), r10
-	mov	92(sp), r4
-	mov	90(sp), r5
-	mov	88(sp), r6
+	mov	100(sp), r14
+	mov	98(sp), r13
+	mov	96(sp), r12
+	mov	94(sp), r11
+	mov	92(sp), r10
+	mov	90(sp), r4
+	mov	88(sp), r5
+	mov	86(sp), r6
 	jmp	.Locb3_encrypt_with_endif26
 .Locb3_encrypt_with_else25:
 	mov	18(sp), r15
@@ -1563,47 +1551,47 @@ ocb3_encrypt_with:
 	xor	r6, r7
 	xor	16(r4), r7
 	; ocb3.ae:230: t = E.encrypt_block(ks, checksum ^ offset ^ l[at_dollar]) ^ hash(ks, l, ad)
-	mov	r7, 106(sp)
-	mov	r8, 108(sp)
-	mov	r9, 110(sp)
-	mov	r11, 112(sp)
-	mov	r12, 114(sp)
-	mov	r13, 116(sp)
-	mov	r14, 118(sp)
-	mov	r15, 120(sp)
+	mov	r7, 104(sp)
+	mov	r8, 106(sp)
+	mov	r9, 108(sp)
+	mov	r11, 110(sp)
+	mov	r12, 112(sp)
+	mov	r13, 114(sp)
+	mov	r14, 116(sp)
+	mov	r15, 118(sp)
 	mov	sp, r14
-	add	#186, r14
+	add	#184, r14
 	mov	sp, r13
-	add	#106, r13
-	mov	84(sp), r12
+	add	#104, r13
+	mov	82(sp), r12
 	call	#ocb3_E_encrypt_block
 	mov	sp, r15
-	add	#202, r15
+	add	#200, r15
 	mov	r15, 0(sp)
-	mov	84(sp), r12
+	mov	82(sp), r12
 	mov	70(sp), r13
-	mov	234(sp), r14
-	mov	236(sp), r15
+	mov	232(sp), r14
+	mov	234(sp), r15
 	call	#ocb3_hash
-	mov	186(sp), r7
-	xor	202(sp), r7
-	mov	188(sp), r8
-	xor	204(sp), r8
-	mov	190(sp), r9
-	xor	206(sp), r9
-	mov	192(sp), r10
-	xor	208(sp), r10
-	mov	194(sp), r11
-	xor	210(sp), r11
-	mov	196(sp), r12
-	xor	212(sp), r12
-	mov	198(sp), r14
-	xor	214(sp), r14
-	mov	200(sp), r15
-	xor	216(sp), r15
+	mov	184(sp), r7
+	xor	200(sp), r7
+	mov	186(sp), r8
+	xor	202(sp), r8
+	mov	188(sp), r9
+	xor	204(sp), r9
+	mov	190(sp), r10
+	xor	206(sp), r10
+	mov	192(sp), r11
+	xor	208(sp), r11
+	mov	194(sp), r12
+	xor	210(sp), r12
+	mov	196(sp), r14
+	xor	212(sp), r14
+	mov	198(sp), r15
+	xor	214(sp), r15
 	; ocb3.ae:231: store_be(tag, 0, t, len(tag))
-	mov	246(sp), r13
-	cmp	#16, 248(sp)
+	mov	244(sp), r13
+	cmp	#16, 246(sp)
 	jnc	.Locb3_encrypt_with_bytes36
 	bit	#1, r13
 	jnz	.Locb3_encrypt_with_bytes36
@@ -1626,24 +1614,24 @@ ocb3_encrypt_with:
 	jmp	.Locb3_encrypt_with_stored37
 .Locb3_encrypt_with_bytes36:
 	swpb	r15
-	mov	r15, 138(sp)
+	mov	r15, 136(sp)
 	swpb	r14
-	mov	r14, 140(sp)
+	mov	r14, 138(sp)
 	swpb	r12
-	mov	r12, 142(sp)
+	mov	r12, 140(sp)
 	swpb	r11
-	mov	r11, 144(sp)
+	mov	r11, 142(sp)
 	swpb	r10
-	mov	r10, 146(sp)
+	mov	r10, 144(sp)
 	swpb	r9
-	mov	r9, 148(sp)
+	mov	r9, 146(sp)
 	swpb	r8
-	mov	r8, 150(sp)
+	mov	r8, 148(sp)
 	swpb	r7
-	mov	r7, 152(sp)
-	mov	248(sp), r15
+	mov	r7, 150(sp)
+	mov	246(sp), r15
 	mov	sp, r14
-	add	#138, r14
+	add	#136, r14
 	cmp	#16, r15
 	jnc	.Locb3_encrypt_with_cnt38
 	mov	#16, r15
@@ -1657,7 +1645,7 @@ ocb3_encrypt_with:
 	dec	r15
 	jnz	.Locb3_encrypt_with_cpy39
 .Locb3_encrypt_with_stored37:
-	add	#218, sp
+	add	#216, sp
 	pop	r4
 	pop	r5
 	pop	r6
@@ -1670,8 +1658,8 @@ ocb3_encrypt_with:
 
 
 ; --- ocb3_decrypt_with: ocb3.decrypt_with
-;     frame 240 bytes (71 spill slots, locals 96), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 4140 bytes of code
+;     frame 236 bytes (69 spill slots, locals 96), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 4054 bytes of code
 	.section .text.ocb3_decrypt_with,"ax",@progbits
 	.global ocb3_decrypt_with
 	.type ocb3_decrypt_with, @function
@@ -1684,40 +1672,40 @@ ocb3_decrypt_with:
 	push	r6
 	push	r5
 	push	r4
-	sub	#240, sp
+	sub	#236, sp
 	; ocb3.ae:238: offset = initial_offset(ks, nonce, len(tag))
-	mov	266(sp), 144(sp)
-	mov	#0, 146(sp)
+	mov	262(sp), 140(sp)
+	mov	#0, 142(sp)
 	mov	sp, r10
-	add	#144, r10
+	add	#140, r10
 	mov	sp, r11
-	add	#160, r11
+	add	#156, r11
 	mov	r11, 0(sp)
 	mov	r12, 18(sp)
-	mov	r13, 100(sp)
+	mov	r13, 102(sp)
 	mov	r14, r13
 	mov	r15, r14
 	mov	r10, r15
 	call	#ocb3_initial_offset
-	mov	262(sp), 46(sp)
+	mov	258(sp), 58(sp)
 	clrc
-	mov	46(sp), r15
+	mov	58(sp), r15
 	rrc	r15
 	rra	r15
 	rra	r15
 	rra	r15
-	mov	r15, 46(sp)
+	mov	r15, 58(sp)
 	; ocb3.ae:243: for i in 0..full {
 	mov	#0, 76(sp)
-	mov	160(sp), r13
-	mov	162(sp), r11
-	mov	164(sp), r10
-	mov	166(sp), r9
-	mov	168(sp), r6
-	mov	170(sp), r12
-	mov	172(sp), r14
-	mov	174(sp), r8
-	mov	100(sp), r7
+	mov	156(sp), r13
+	mov	158(sp), r11
+	mov	160(sp), r10
+	mov	162(sp), r9
+	mov	164(sp), r6
+	mov	166(sp), r12
+	mov	168(sp), r14
+	mov	170(sp), r8
+	mov	102(sp), r7
 	mov	32(r7), 32(sp)
 	mov	34(r7), 30(sp)
 	mov	36(r7), 28(sp)
@@ -1731,10 +1719,10 @@ ocb3_decrypt_with:
 	mov	#0, 14(sp)
 	mov	#0, 12(sp)
 	mov	#0, 8(sp)
-	mov	#0, 112(sp)
+	mov	#0, 116(sp)
+	mov	#0, 104(sp)
 	mov	#0, 110(sp)
-	mov	#0, 106(sp)
-	cmp	46(sp), 76(sp)
+	cmp	58(sp), 76(sp)
 	jnc	.Locb3_decrypt_with_near47
 	br	#.Locb3_decrypt_with_done2
 .Locb3_decrypt_with_near47:
@@ -1754,7 +1742,7 @@ ocb3_decrypt_with:
 	xor	10(sp), r14
 	mov	r14, 62(sp)
 	xor	r15, r8
-	mov	r8, 56(sp)
+	mov	r8, 54(sp)
 	mov	76(sp), r15
 	and	#4095, r15
 	rla	r15
@@ -1763,7 +1751,7 @@ ocb3_decrypt_with:
 	rla	r15
 	mov	r15, 34(sp)
 	mov	r15, r10
-	add	260(sp), r10
+	add	256(sp), r10
 	bit	#1, r10
 	jnz	.Locb3_decrypt_with_bytes3
 .Locb3_decrypt_with_words4:
@@ -1778,7 +1766,7 @@ ocb3_decrypt_with:
 	jmp	.Locb3_decrypt_with_join5
 .Locb3_decrypt_with_bytes3:
 	mov	sp, r12
-	add	#176, r12
+	add	#172, r12
 	mov	r12, r13
 	mov	#16, r14
 .Locb3_decrypt_with_cpy6:
@@ -1799,7 +1787,7 @@ ocb3_decrypt_with:
 	mov	18(sp), r6
 	xor	160(r6), r8
 	swpb	r9
-	xor	56(sp), r9
+	xor	54(sp), r9
 	xor	162(r6), r9
 	swpb	r11
 	xor	66(sp), r11
@@ -1971,7 +1959,7 @@ ocb3_decrypt_with:
 	bis	r15, r14
 	mov	18(sp), r7
 	xor	@r7+, r14
-	mov	r14, 58(sp)
+	mov	r14, 56(sp)
 	mov.b	2(sp), r15
 	mov.b	ocb3_E.inv_sbox(r15), r15
 	mov	r9, r14
@@ -1981,7 +1969,7 @@ ocb3_decrypt_with:
 	swpb	r14
 	bis	r15, r14
 	xor	@r7+, r14
-	mov	r14, 54(sp)
+	mov	r14, 52(sp)
 	mov.b	r12, r12
 	mov.b	ocb3_E.inv_sbox(r12), r15
 	mov	r10, r14
@@ -1991,7 +1979,7 @@ ocb3_decrypt_with:
 	swpb	r14
 	bis	r15, r14
 	xor	@r7+, r14
-	mov	r14, 48(sp)
+	mov	r14, 46(sp)
 	mov.b	r9, r9
 	mov.b	ocb3_E.inv_sbox(r9), r15
 	mov	r11, r14
@@ -2001,7 +1989,7 @@ ocb3_decrypt_with:
 	swpb	r14
 	bis	r15, r14
 	xor	@r7+, r14
-	mov	r14, 50(sp)
+	mov	r14, 48(sp)
 	mov.b	r10, r10
 	mov.b	ocb3_E.inv_sbox(r10), r15
 	mov	r8, r14
@@ -2153,7 +2141,7 @@ ocb3_decrypt_with:
 	rla	r14
 	rla	r14
 	rla	r14
-	add	100(sp), r14
+	add	102(sp), r14
 	; ocb3.ae:108: if k > last {
 	mov	2(r14), r6
 	mov	4(r14), r7
@@ -2349,24 +2337,24 @@ ocb3_decrypt_with:
 	mov	44(sp), r11
 	xor	68(sp), r11
 	xor	r11, 12(sp)
-	mov	48(sp), r10
+	mov	46(sp), r10
 	xor	66(sp), r10
 	xor	r10, 8(sp)
-	mov	50(sp), r9
+	mov	48(sp), r9
 	xor	64(sp), r9
-	mov	112(sp), r4
+	mov	116(sp), r4
 	xor	r9, r4
-	mov	58(sp), r8
+	mov	56(sp), r8
 	xor	62(sp), r8
-	mov	110(sp), r5
+	mov	104(sp), r5
 	xor	r8, r5
-	mov	54(sp), r6
-	xor	56(sp), r6
-	mov	106(sp), r7
+	mov	52(sp), r6
+	xor	54(sp), r6
+	mov	110(sp), r7
 	xor	r6, r7
 	; ocb3.ae:250: store_be(msg, off, p)
 	mov	34(sp), r13
-	add	268(sp), r13
+	add	264(sp), r13
 	bit	#1, r13
 	swpb	r6
 	swpb	r8
@@ -2387,16 +2375,16 @@ ocb3_decrypt_with:
 	mov	r15, 14(r13)
 	jmp	.Locb3_decrypt_with_stored25
 .Locb3_decrypt_with_bytes24:
-	mov	r6, 176(sp)
-	mov	r8, 178(sp)
-	mov	r9, 180(sp)
-	mov	r10, 182(sp)
-	mov	r11, 184(sp)
-	mov	r12, 186(sp)
-	mov	r14, 188(sp)
-	mov	r15, 190(sp)
+	mov	r6, 172(sp)
+	mov	r8, 174(sp)
+	mov	r9, 176(sp)
+	mov	r10, 178(sp)
+	mov	r11, 180(sp)
+	mov	r12, 182(sp)
+	mov	r14, 184(sp)
+	mov	r15, 186(sp)
 	mov	sp, r14
-	add	#176, r14
+	add	#172, r14
 	mov	#16, r15
 .Locb3_decrypt_with_cpy26:
 	mov.b	@r14, 0(r13)
@@ -2412,332 +2400,306 @@ ocb3_decrypt_with:
 	mov	66(sp), r6
 	mov	64(sp), r12
 	mov	62(sp), r14
-	mov	56(sp), r8
+	mov	54(sp), r8
 	mov	40(sp), r15
-	mov	r4, 112(sp)
-	mov	r5, 110(sp)
-	mov	r7, 106(sp)
+	mov	r4, 116(sp)
+	mov	r5, 104(sp)
+	mov	r7, 110(sp)
 	add	#1, 76(sp)
-	cmp	46(sp), 76(sp)
+	cmp	58(sp), 76(sp)
 	jc	.Locb3_decrypt_with_near48
 	br	#.Locb3_decrypt_with_loop1
 .Locb3_decrypt_with_near48:
 .Locb3_decrypt_with_done2:
-	mov	46(sp), r15
+	mov	58(sp), r15
 	rla	r15
 	rla	r15
 	rla	r15
 	rla	r15
-	mov	r15, 46(sp)
-	sub	r15, 262(sp)
-	subc	r15, r15
-	mov	r15, 114(sp)
-	mov	262(sp), r15
-	sub	#1, r15
-	clr	r7
-	adc	r7
-	mov	114(sp), r15
-	sub	#1, r15
-	clr	r15
-	adc	r15
-	bis	r15, r7
+	mov	r15, 58(sp)
+	and	#15, 258(sp)
 	; ocb3.ae:253: if r != 0 {
-	tst	r7
+	tst	258(sp)
 	jnz	.Locb3_decrypt_with_near49
 	br	#.Locb3_decrypt_with_else27
 .Locb3_decrypt_with_near49:
-	mov	100(sp), r7
+	mov	102(sp), r7
 	xor	14(r7), r8
-	mov	r8, 142(sp)
+	mov	r8, 138(sp)
 	xor	12(r7), r14
-	mov	r14, 140(sp)
+	mov	r14, 136(sp)
 	xor	10(r7), r12
-	mov	r12, 138(sp)
+	mov	r12, 134(sp)
 	xor	8(r7), r6
-	mov	r6, 136(sp)
+	mov	r6, 132(sp)
 	xor	6(r7), r9
 	mov	r9, 80(sp)
 	xor	4(r7), r10
-	mov	r10, 86(sp)
+	mov	r10, 88(sp)
 	xor	2(r7), r11
-	mov	r11, 90(sp)
+	mov	r11, 92(sp)
 	xor	@r7, r13
 	mov	r13, 96(sp)
 	; ocb3.ae:255: pad = E.encrypt_block(ks, offset)
-	mov	96(sp), 144(sp)
-	mov	90(sp), 146(sp)
-	mov	86(sp), 148(sp)
-	mov	80(sp), 150(sp)
+	mov	96(sp), 140(sp)
+	mov	92(sp), 142(sp)
+	mov	88(sp), 144(sp)
+	mov	80(sp), 146(sp)
+	mov	132(sp), 148(sp)
+	mov	134(sp), 150(sp)
 	mov	136(sp), 152(sp)
 	mov	138(sp), 154(sp)
-	mov	140(sp), 156(sp)
-	mov	142(sp), 158(sp)
 	mov	sp, r13
-	add	#144, r13
+	add	#140, r13
 	mov	sp, r14
-	add	#192, r14
+	add	#188, r14
 	mov	18(sp), r12
 	call	#ocb3_E_encrypt_block
-	mov	260(sp), r9
-	add	46(sp), r9
-	cmp	#16, 262(sp)
+	mov	256(sp), r10
+	add	58(sp), r10
+	cmp	#16, 258(sp)
 	jnc	.Locb3_decrypt_with_bytes29
-	bit	#1, r9
+	bit	#1, r10
 	jnz	.Locb3_decrypt_with_bytes29
 .Locb3_decrypt_with_words30:
-	mov	@r9, r13
-	mov	2(r9), r12
-	mov	4(r9), r6
-	mov	6(r9), r14
-	mov	8(r9), r15
-	mov	10(r9), r11
-	mov	12(r9), r10
-	mov	14(r9), r9
+	mov	@r10+, r4
+	mov	@r10+, r5
+	mov	@r10+, r7
+	mov	@r10+, r8
+	mov	@r10+, r12
+	mov	@r10+, r13
+	mov	@r10+, r14
+	mov	@r10+, r15
 	jmp	.Locb3_decrypt_with_join31
 .Locb3_decrypt_with_bytes29:
 	mov	sp, r11
-	add	#176, r11
+	add	#172, r11
 	mov	r11, r12
 	mov	#16, r13
-	mov	262(sp), r15
+	mov	258(sp), r15
 .Locb3_decrypt_with_cpy32:
 	clr	r14
 	tst	r15
 	jz	.Locb3_decrypt_with_pad33
-	mov.b	@r9, r14
-	inc	r9
+	mov.b	@r10, r14
+	inc	r10
 	dec	r15
 .Locb3_decrypt_with_pad33:
 	mov.b	r14, 0(r12)
 	inc	r12
 	dec	r13
 	jnz	.Locb3_decrypt_with_cpy32
-	mov	r11, r9
+	mov	r11, r10
 	jmp	.Locb3_decrypt_with_words30
 .Locb3_decrypt_with_join31:
-	swpb	r9
-	xor	192(sp), r9
-	swpb	r10
-	xor	194(sp), r10
-	swpb	r11
-	xor	196(sp), r11
 	swpb	r15
-	xor	198(sp), r15
-	mov	r15, 82(sp)
+	xor	188(sp), r15
+	mov	r15, 98(sp)
 	swpb	r14
-	xor	200(sp), r14
-	mov	r14, 88(sp)
-	swpb	r6
-	xor	202(sp), r6
-	swpb	r12
-	xor	204(sp), r12
-	mov	r12, 92(sp)
+	xor	190(sp), r14
+	mov	r14, 94(sp)
 	swpb	r13
-	xor	206(sp), r13
-	mov	r13, 94(sp)
-	mov	262(sp), r15
+	xor	192(sp), r13
+	mov	r13, 90(sp)
+	swpb	r12
+	xor	194(sp), r12
+	mov	r12, 84(sp)
+	swpb	r8
+	xor	196(sp), r8
+	swpb	r7
+	xor	198(sp), r7
+	swpb	r5
+	xor	200(sp), r5
+	swpb	r4
+	xor	202(sp), r4
+	mov	258(sp), r15
 	sub	#16, r15
-	mov	114(sp), r15
-	subc	#0, r15
+	subc	r15, r15
 	clr	r15
 	adc	r15
 	xor	#1, r15
 	; ocb3.ae:77: if count < 16 {                  // only a partial block pays for the mask (a run-time shift)
 	tst	r15
 	jz	.Locb3_decrypt_with_else34
-	mov	262(sp), r12
-	mov	r12, r7
-	clrc
-	rrc	r7
-	mov	r7, r13
-	rra	r13
-	mov	r13, r14
-	rra	r14
-	and	#1, r14
-	mov	r14, r8
-	inv	r8
-	inc	r8
-	and	#1, r13
-	mov	r13, r4
-	inv	r4
-	inc	r4
-	and	#1, r7
-	mov	r7, r15
-	inv	r15
-	inc	r15
-	mov	r12, r5
-	and	#1, r5
-	inv	r5
-	inc	r5
-	and	#65280, r5
-	xor	#-1, r5
-	mov	r5, r12
-	xor	#-1, r12
-	and	r15, r12
-	xor	#-1, r12
-	mov	r12, r15
-	xor	#-1, r15
-	and	r4, r15
-	xor	#-1, r15
-	mov	r15, 84(sp)
-	mov	r15, r4
-	xor	#-1, r4
-	and	r8, r4
-	xor	#-1, r4
-	mov.b	263(sp), r15
-	clrc
-	rrc	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	mov	114(sp), r8
-	and	#8191, r8
-	rla	r8
-	rla	r8
-	rla	r8
-	bis	r15, r8
-	mov	262(sp), r15
+	mov	258(sp), r15
 	and	#8191, r15
 	rla	r15
 	rla	r15
 	rla	r15
 	sub	#128, r15
-	subc	#0, r8
-	clr	r8
-	adc	r8
-	xor	#1, r8
-	mov	r8, r15
-	inv	r15
-	inc	r15
-	and	r15, r4
-	bic	r4, r9
-	mov	r9, 134(sp)
-	mov	r14, r15
-	inv	r15
-	inc	r15
-	mov	r13, r9
+	clr	r13
+	adc	r13
+	xor	#1, r13
+	mov.b	259(sp), r14
+	clrc
+	rrc	r14
+	rra	r14
+	rra	r14
+	rra	r14
+	rra	r14
+	clr	r15
+	cmp	r13, r15
+	subc	#0, r14
+	clr	r10
+	adc	r10
+	mov	258(sp), r15
+	mov	r15, r9
+	and	#1, r9
 	inv	r9
 	inc	r9
-	inv	r7
-	inc	r7
-	and	r5, r7
-	xor	r7, r5
-	mov	r5, r7
-	xor	#-1, r7
-	and	r9, r7
-	xor	#-1, r7
-	mov	r7, r9
+	and	#65280, r9
 	xor	#-1, r9
-	and	r15, r9
+	clrc
+	rrc	r15
+	mov	r15, r13
+	and	#1, r13
+	mov	r13, r12
+	inv	r12
+	inc	r12
+	and	r9, r12
+	xor	r9, r12
+	rra	r15
+	mov	r15, r14
+	and	#1, r14
+	mov	r14, r11
+	inv	r11
+	inc	r11
+	and	r12, r11
+	xor	r12, r11
+	mov	r11, 78(sp)
+	rra	r15
+	and	#1, r15
+	mov	r15, r6
+	inv	r6
+	inc	r6
+	and	r11, r6
+	xor	r11, r6
+	xor	#1, r10
+	mov	r10, r11
+	inv	r11
+	inc	r11
+	and	r11, r6
+	bic	r6, r4
 	xor	#-1, r9
-	mov	r8, r15
-	inv	r15
-	inc	r15
-	and	r15, r9
-	bic	r9, r10
-	mov	r10, 132(sp)
-	mov	r14, r15
-	inv	r15
-	inc	r15
-	mov	r13, r10
-	inv	r10
-	inc	r10
-	and	r12, r10
-	xor	r10, r12
-	mov	r12, r10
-	xor	#-1, r10
-	and	r15, r10
-	xor	#-1, r10
-	mov	r8, r15
-	inv	r15
-	inc	r15
-	and	r15, r10
-	bic	r10, r11
-	mov	r11, 130(sp)
-	mov	r14, r15
-	inv	r15
-	inc	r15
 	inv	r13
 	inc	r13
-	and	r5, r13
-	mov	r5, r11
-	xor	r13, r11
-	mov	r11, r13
-	xor	#-1, r13
-	and	r15, r13
-	xor	#-1, r13
-	mov	r8, r15
-	inv	r15
-	inc	r15
-	and	r15, r13
-	mov	82(sp), r15
-	bic	r13, r15
-	mov	r15, 82(sp)
-	mov	r14, r15
-	inv	r15
-	inc	r15
-	mov	84(sp), r10
-	and	r10, r15
-	xor	r15, r10
-	mov	r8, r15
-	inv	r15
-	inc	r15
-	and	r15, r10
-	mov	88(sp), r15
-	bic	r10, r15
-	mov	r15, 88(sp)
-	mov	r14, r15
-	inv	r15
-	inc	r15
-	and	r7, r15
-	xor	r15, r7
-	mov	r8, r15
-	inv	r15
-	inc	r15
-	and	r15, r7
-	bic	r7, r6
-	mov	r14, r15
-	inv	r15
-	inc	r15
-	and	r12, r15
-	xor	r15, r12
-	mov	r8, r15
-	inv	r15
-	inc	r15
-	and	r15, r12
-	mov	92(sp), r5
-	bic	r12, r5
+	and	r13, r9
+	xor	#-1, r9
+	mov	r14, r13
+	inv	r13
+	inc	r13
+	and	r9, r13
+	xor	r9, r13
+	mov	r15, r6
+	inv	r6
+	inc	r6
+	and	r13, r6
+	xor	r13, r6
+	mov	r10, r11
+	inv	r11
+	inc	r11
+	and	r11, r6
+	bic	r6, r5
+	xor	#-1, r12
+	mov	r14, r11
+	inv	r11
+	inc	r11
+	and	r11, r12
+	xor	#-1, r12
+	mov	r15, r6
+	inv	r6
+	inc	r6
+	and	r12, r6
+	xor	r12, r6
+	mov	r10, r11
+	inv	r11
+	inc	r11
+	and	r11, r6
+	bic	r6, r7
+	xor	#-1, r9
 	inv	r14
 	inc	r14
+	and	r14, r9
+	xor	#-1, r9
+	mov	r15, r14
+	inv	r14
+	inc	r14
+	and	r9, r14
+	xor	r9, r14
+	mov	r10, r11
+	inv	r11
+	inc	r11
 	and	r11, r14
-	xor	r14, r11
-	inv	r8
-	inc	r8
-	and	r8, r11
-	mov	94(sp), r4
-	bic	r11, r4
+	bic	r14, r8
+	mov	78(sp), r6
+	xor	#-1, r6
+	mov	r15, r14
+	inv	r14
+	inc	r14
+	and	r14, r6
+	xor	#-1, r6
+	mov	r10, r14
+	inv	r14
+	inc	r14
+	and	r14, r6
+	mov	84(sp), r11
+	bic	r6, r11
+	xor	#-1, r13
+	mov	r15, r14
+	inv	r14
+	inc	r14
+	and	r14, r13
+	xor	#-1, r13
+	mov	r10, r14
+	inv	r14
+	inc	r14
+	and	r14, r13
+	mov	90(sp), r6
+	bic	r13, r6
+	xor	#-1, r12
+	mov	r15, r14
+	inv	r14
+	inc	r14
+	and	r14, r12
+	xor	#-1, r12
+	mov	r10, r14
+	inv	r14
+	inc	r14
+	and	r14, r12
+	mov	94(sp), r13
+	bic	r12, r13
+	xor	#-1, r9
+	inv	r15
+	inc	r15
+	and	r15, r9
+	xor	#-1, r9
+	inv	r10
+	inc	r10
+	and	r10, r9
+	mov	98(sp), r14
+	bic	r9, r14
+	mov	r14, 98(sp)
+	mov	r13, 94(sp)
+	mov	r6, 90(sp)
+	mov	r11, 84(sp)
+	mov	r8, 86(sp)
 	jmp	.Locb3_decrypt_with_endif35
 .Locb3_decrypt_with_else34:
-	mov	r9, 134(sp)
-	mov	r10, 132(sp)
-	mov	r11, 130(sp)
-	mov	92(sp), r5
-	mov	94(sp), r4
+	mov	r8, 86(sp)
 .Locb3_decrypt_with_endif35:
 	; ocb3.ae:258: store_be(msg, 16 * full, p, r)
-	mov	46(sp), r13
-	add	268(sp), r13
-	mov	r4, r7
+	mov	58(sp), r13
+	add	264(sp), r13
+	mov	r4, r6
 	mov	r5, r8
-	mov	r6, r9
-	mov	88(sp), r10
-	mov	82(sp), r11
-	mov	130(sp), r12
-	mov	132(sp), r14
-	mov	134(sp), r15
-	cmp	#16, 262(sp)
-	swpb	r7
+	mov	r7, r9
+	mov	86(sp), r10
+	mov	84(sp), r11
+	mov	90(sp), r12
+	mov	94(sp), r14
+	mov	98(sp), r15
+	cmp	#16, 258(sp)
+	swpb	r6
 	swpb	r8
 	swpb	r9
 	swpb	r10
@@ -2748,7 +2710,7 @@ ocb3_decrypt_with:
 	jnc	.Locb3_decrypt_with_bytes36
 	bit	#1, r13
 	jnz	.Locb3_decrypt_with_bytes36
-	mov	r7, 0(r13)
+	mov	r6, 0(r13)
 	mov	r8, 2(r13)
 	mov	r9, 4(r13)
 	mov	r10, 6(r13)
@@ -2758,17 +2720,17 @@ ocb3_decrypt_with:
 	mov	r15, 14(r13)
 	jmp	.Locb3_decrypt_with_stored37
 .Locb3_decrypt_with_bytes36:
-	mov	r7, 176(sp)
-	mov	r8, 178(sp)
-	mov	r9, 180(sp)
-	mov	r10, 182(sp)
-	mov	r11, 184(sp)
-	mov	r12, 186(sp)
-	mov	r14, 188(sp)
-	mov	r15, 190(sp)
+	mov	r6, 172(sp)
+	mov	r8, 174(sp)
+	mov	r9, 176(sp)
+	mov	r10, 178(sp)
+	mov	r11, 180(sp)
+	mov	r12, 182(sp)
+	mov	r14, 184(sp)
+	mov	r15, 186(sp)
 	mov	sp, r14
-	add	#176, r14
-	mov	262(sp), r15
+	add	#172, r14
+	mov	258(sp), r15
 	cmp	#16, r15
 	jnc	.Locb3_decrypt_with_cnt38
 	mov	#16, r15
@@ -2783,9 +2745,8 @@ ocb3_decrypt_with:
 	jnz	.Locb3_decrypt_with_cpy39
 .Locb3_decrypt_with_stored37:
 	mov	#15, r10
-	sub	262(sp), r10
-	mov	#0, r14
-	subc	114(sp), r14
+	sub	258(sp), r10
+	subc	r14, r14
 	and	#8191, r14
 	rla	r14
 	mov	r10, r15
@@ -2809,77 +2770,75 @@ ocb3_decrypt_with:
 	subc	#0, r14
 	clr	r12
 	adc	r12
-	mov	r10, r8
-	and	#1, r8
-	inv	r8
-	inc	r8
-	and	#32896, r8
-	xor	#128, r8
-	clrc
-	rrc	r10
-	mov	r10, r11
-	and	#1, r11
-	mov	r11, r9
+	mov	r10, r9
+	and	#1, r9
 	inv	r9
 	inc	r9
-	and	r8, r9
-	rra	r10
+	and	#32896, r9
+	xor	#128, r9
+	clrc
+	rrc	r10
 	mov	r10, r13
 	and	#1, r13
-	mov	r13, r7
-	inv	r7
-	inc	r7
-	and	r9, r7
+	mov	r13, r6
+	inv	r6
+	inc	r6
+	and	r9, r6
+	rra	r10
+	mov	r10, r11
+	and	#1, r11
+	mov	r11, r8
+	inv	r8
+	inc	r8
+	and	r6, r8
 	rra	r10
 	and	#1, r10
 	mov	r10, r14
 	inv	r14
 	inc	r14
-	and	r7, r14
+	and	r8, r14
 	xor	#1, r12
 	mov	r12, r15
 	inv	r15
 	inc	r15
 	and	r15, r14
 	bis	r14, r4
-	xor	r4, 106(sp)
-	inv	r11
-	inc	r11
-	and	r8, r11
-	mov	r8, r15
-	xor	r11, r15
-	mov	r13, r8
-	inv	r8
-	inc	r8
-	and	r15, r8
-	mov	r10, r14
-	inv	r14
-	inc	r14
-	and	r8, r14
-	mov	r12, r11
-	inv	r11
-	inc	r11
-	and	r11, r14
-	bis	r14, r5
-	mov	110(sp), r4
-	xor	r5, r4
-	mov	r13, r11
-	inv	r11
-	inc	r11
-	and	r9, r11
-	xor	r11, r9
+	xor	r4, 110(sp)
+	inv	r13
+	inc	r13
+	and	r9, r13
+	mov	r9, r15
+	xor	r13, r15
+	mov	r11, r9
+	inv	r9
+	inc	r9
+	and	r15, r9
 	mov	r10, r14
 	inv	r14
 	inc	r14
 	and	r9, r14
-	mov	r12, r11
-	inv	r11
-	inc	r11
-	and	r11, r14
-	bis	r14, r6
-	mov	112(sp), r5
-	xor	r6, r5
-	mov	r13, r11
+	mov	r12, r13
+	inv	r13
+	inc	r13
+	and	r13, r14
+	bis	r14, r5
+	xor	r5, 104(sp)
+	mov	r11, r13
+	inv	r13
+	inc	r13
+	and	r6, r13
+	xor	r13, r6
+	mov	r10, r14
+	inv	r14
+	inc	r14
+	and	r6, r14
+	mov	r12, r13
+	inv	r13
+	inc	r13
+	and	r13, r14
+	bis	r14, r7
+	mov	116(sp), r5
+	xor	r7, r5
 	inv	r11
 	inc	r11
 	and	r15, r11
@@ -2892,23 +2851,10 @@ ocb3_decrypt_with:
 	inv	r13
 	inc	r13
 	and	r13, r14
-	mov	88(sp), r13
+	mov	86(sp), r13
 	bis	r14, r13
 	mov	8(sp), r11
 	xor	r13, r11
-	mov	r10, r13
-	inv	r13
-	inc	r13
-	and	r7, r13
-	xor	r13, r7
-	mov	r12, r13
-	inv	r13
-	inc	r13
-	and	r13, r7
-	mov	82(sp), r13
-	bis	r7, r13
-	mov	12(sp), r7
-	xor	r13, r7
 	mov	r10, r13
 	inv	r13
 	inc	r13
@@ -2918,10 +2864,10 @@ ocb3_decrypt_with:
 	inv	r13
 	inc	r13
 	and	r13, r8
-	mov	130(sp), r13
+	mov	84(sp), r13
 	bis	r8, r13
-	mov	14(sp), r8
-	xor	r13, r8
+	mov	12(sp), r7
+	xor	r13, r7
 	mov	r10, r13
 	inv	r13
 	inc	r13
@@ -2931,8 +2877,21 @@ ocb3_decrypt_with:
 	inv	r13
 	inc	r13
 	and	r13, r9
-	mov	132(sp), r13
+	mov	90(sp), r13
 	bis	r9, r13
+	mov	14(sp), r8
+	xor	r13, r8
+	mov	r10, r13
+	inv	r13
+	inc	r13
+	and	r6, r13
+	xor	r13, r6
+	mov	r12, r13
+	inv	r13
+	inc	r13
+	and	r13, r6
+	mov	94(sp), r13
+	bis	r6, r13
 	mov	16(sp), r9
 	xor	r13, r9
 	inv	r10
@@ -2942,20 +2901,21 @@ ocb3_decrypt_with:
 	inv	r12
 	inc	r12
 	and	r12, r15
-	mov	134(sp), r13
+	mov	98(sp), r13
 	bis	r15, r13
 	mov	20(sp), r10
 	xor	r13, r10
-	mov	136(sp), r6
-	mov	138(sp), r12
-	mov	140(sp), r13
-	mov	142(sp), r15
-	mov	106(sp), r14
+	mov	132(sp), r6
+	mov	134(sp), r12
+	mov	136(sp), r13
+	mov	138(sp), r15
+	mov	104(sp), r4
+	mov	110(sp), r14
 	jmp	.Locb3_decrypt_with_endif28
 .Locb3_decrypt_with_else27:
 	mov	r13, 96(sp)
-	mov	r11, 90(sp)
-	mov	r10, 86(sp)
+	mov	r11, 92(sp)
+	mov	r10, 88(sp)
 	mov	r9, 80(sp)
 	mov	r14, r13
 	mov	r8, r15
@@ -2964,12 +2924,12 @@ ocb3_decrypt_with:
 	mov	14(sp), r8
 	mov	12(sp), r7
 	mov	8(sp), r11
-	mov	112(sp), r5
-	mov	110(sp), r4
-	mov	106(sp), r14
+	mov	116(sp), r5
+	mov	104(sp), r4
+	mov	110(sp), r14
 .Locb3_decrypt_with_endif28:
 	xor	r15, r14
-	mov	100(sp), r15
+	mov	102(sp), r15
 	xor	30(r15), r14
 	xor	r13, r4
 	mov	r15, r13
@@ -2980,76 +2940,76 @@ ocb3_decrypt_with:
 	xor	24(r13), r11
 	xor	80(sp), r7
 	xor	22(r13), r7
-	xor	86(sp), r8
+	xor	88(sp), r8
 	xor	20(r13), r8
-	xor	90(sp), r9
+	xor	92(sp), r9
 	xor	18(r13), r9
 	xor	96(sp), r10
 	xor	16(r13), r10
 	; ocb3.ae:260: t = E.encrypt_block(ks, checksum ^ offset ^ l[at_dollar]) ^ hash(ks, l, ad)
-	mov	r10, 144(sp)
-	mov	r9, 146(sp)
-	mov	r8, 148(sp)
-	mov	r7, 150(sp)
-	mov	r11, 152(sp)
-	mov	r5, 154(sp)
-	mov	r4, 156(sp)
-	mov	r14, 158(sp)
+	mov	r10, 140(sp)
+	mov	r9, 142(sp)
+	mov	r8, 144(sp)
+	mov	r7, 146(sp)
+	mov	r11, 148(sp)
+	mov	r5, 150(sp)
+	mov	r4, 152(sp)
+	mov	r14, 154(sp)
 	mov	sp, r13
-	add	#144, r13
+	add	#140, r13
 	mov	sp, r14
-	add	#208, r14
+	add	#204, r14
 	mov	18(sp), r12
 	call	#ocb3_E_encrypt_block
 	mov	sp, r15
-	add	#224, r15
+	add	#220, r15
 	mov	r15, 0(sp)
 	mov	18(sp), r12
-	mov	100(sp), r13
-	mov	256(sp), r14
-	mov	258(sp), r15
+	mov	102(sp), r13
+	mov	252(sp), r14
+	mov	254(sp), r15
 	call	#ocb3_hash
+	mov	204(sp), r15
+	xor	220(sp), r15
+	mov	r15, 100(sp)
+	mov	206(sp), r15
+	xor	222(sp), r15
+	mov	r15, 106(sp)
 	mov	208(sp), r15
 	xor	224(sp), r15
-	mov	r15, 98(sp)
+	mov	r15, 82(sp)
 	mov	210(sp), r15
 	xor	226(sp), r15
-	mov	r15, 102(sp)
-	mov	212(sp), r15
-	xor	228(sp), r15
-	mov	r15, 78(sp)
-	mov	214(sp), r15
-	xor	230(sp), r15
 	mov	r15, 60(sp)
-	mov	216(sp), r5
-	xor	232(sp), r5
-	mov	218(sp), r6
-	xor	234(sp), r6
-	mov	220(sp), r7
-	xor	236(sp), r7
-	mov	222(sp), r4
-	xor	238(sp), r4
-	mov	264(sp), r10
-	cmp	#16, 266(sp)
+	mov	212(sp), r5
+	xor	228(sp), r5
+	mov	214(sp), r6
+	xor	230(sp), r6
+	mov	216(sp), r7
+	xor	232(sp), r7
+	mov	218(sp), r4
+	xor	234(sp), r4
+	mov	260(sp), r10
+	cmp	#16, 262(sp)
 	jnc	.Locb3_decrypt_with_bytes40
 	bit	#1, r10
 	jnz	.Locb3_decrypt_with_bytes40
 .Locb3_decrypt_with_words41:
-	mov	@r10+, 120(sp)
 	mov	@r10+, 122(sp)
 	mov	@r10+, 124(sp)
 	mov	@r10+, 126(sp)
 	mov	@r10+, 128(sp)
+	mov	@r10+, 130(sp)
+	mov	@r10+, 120(sp)
 	mov	@r10+, 118(sp)
-	mov	@r10+, 116(sp)
-	mov	@r10+, 108(sp)
+	mov	@r10+, 114(sp)
 	jmp	.Locb3_decrypt_with_join42
 .Locb3_decrypt_with_bytes40:
 	mov	sp, r11
-	add	#176, r11
+	add	#172, r11
 	mov	r11, r12
 	mov	#16, r13
-	mov	266(sp), r15
+	mov	262(sp), r15
 .Locb3_decrypt_with_cpy43:
 	clr	r14
 	tst	r15
@@ -3065,7 +3025,7 @@ ocb3_decrypt_with:
 	mov	r11, r10
 	jmp	.Locb3_decrypt_with_words41
 .Locb3_decrypt_with_join42:
-	mov	266(sp), r15
+	mov	262(sp), r15
 	sub	#16, r15
 	subc	r15, r15
 	clr	r15
@@ -3073,16 +3033,16 @@ ocb3_decrypt_with:
 	xor	#1, r15
 	; ocb3.ae:77: if count < 16 {                  // only a partial block pays for the mask (a run-time shift)
 	tst	r15
-	swpb	120(sp)
 	swpb	122(sp)
 	swpb	124(sp)
 	swpb	126(sp)
 	swpb	128(sp)
+	swpb	130(sp)
+	swpb	120(sp)
 	swpb	118(sp)
-	swpb	116(sp)
-	swpb	108(sp)
+	swpb	114(sp)
 	jz	.Locb3_decrypt_with_else45
-	mov	266(sp), r15
+	mov	262(sp), r15
 	and	#8191, r15
 	rla	r15
 	rla	r15
@@ -3091,7 +3051,7 @@ ocb3_decrypt_with:
 	clr	r13
 	adc	r13
 	xor	#1, r13
-	mov.b	267(sp), r14
+	mov.b	263(sp), r14
 	clrc
 	rrc	r14
 	rra	r14
@@ -3103,7 +3063,7 @@ ocb3_decrypt_with:
 	subc	#0, r14
 	clr	r8
 	adc	r8
-	mov	266(sp), r15
+	mov	262(sp), r15
 	mov	r15, r9
 	and	#1, r9
 	inv	r9
@@ -3134,14 +3094,14 @@ ocb3_decrypt_with:
 	inc	r14
 	and	r13, r14
 	xor	r13, r14
-	mov	r14, 52(sp)
+	mov	r14, 50(sp)
 	xor	#1, r8
 	mov	r8, r14
 	inv	r14
 	inc	r14
-	and	r14, 52(sp)
-	bic	52(sp), r4
-	mov	r4, 104(sp)
+	and	r14, 50(sp)
+	bic	50(sp), r4
+	mov	r4, 108(sp)
 	xor	#-1, r9
 	inv	r10
 	inc	r10
@@ -3217,7 +3177,7 @@ ocb3_decrypt_with:
 	inv	r9
 	inc	r9
 	and	r9, r14
-	mov	78(sp), r10
+	mov	82(sp), r10
 	bic	r14, r10
 	xor	#-1, r11
 	mov	r15, r14
@@ -3229,7 +3189,7 @@ ocb3_decrypt_with:
 	inv	r14
 	inc	r14
 	and	r14, r11
-	mov	102(sp), r9
+	mov	106(sp), r9
 	bic	r11, r9
 	xor	#-1, r12
 	inv	r15
@@ -3239,60 +3199,60 @@ ocb3_decrypt_with:
 	inv	r8
 	inc	r8
 	and	r8, r12
-	mov	98(sp), r8
+	mov	100(sp), r8
 	bic	r12, r8
 	mov	r13, r11
-	mov	104(sp), r4
+	mov	108(sp), r4
 	jmp	.Locb3_decrypt_with_endif46
 .Locb3_decrypt_with_else45:
-	mov	98(sp), r8
-	mov	102(sp), r9
-	mov	78(sp), r10
+	mov	100(sp), r8
+	mov	106(sp), r9
+	mov	82(sp), r10
 	mov	60(sp), r11
 .Locb3_decrypt_with_endif46:
-	mov	120(sp), r15
+	mov	122(sp), r15
 	xor	r4, r15
 	sub	#1, r15
 	clr	r15
 	adc	r15
 	xor	#1, r15
-	mov	122(sp), r14
+	mov	124(sp), r14
 	xor	r7, r14
 	sub	#1, r14
 	clr	r14
 	adc	r14
 	xor	#1, r14
-	mov	124(sp), r13
+	mov	126(sp), r13
 	xor	r6, r13
 	sub	#1, r13
 	clr	r13
 	adc	r13
 	xor	#1, r13
-	mov	126(sp), r12
+	mov	128(sp), r12
 	xor	r5, r12
 	sub	#1, r12
 	clr	r12
 	adc	r12
 	xor	#1, r12
-	mov	128(sp), r7
+	mov	130(sp), r7
 	xor	r11, r7
 	sub	#1, r7
 	clr	r11
 	adc	r11
 	xor	#1, r11
-	mov	118(sp), r7
+	mov	120(sp), r7
 	xor	r10, r7
 	sub	#1, r7
 	clr	r10
 	adc	r10
 	xor	#1, r10
-	mov	108(sp), r7
+	mov	114(sp), r7
 	xor	r8, r7
 	sub	#1, r7
 	clr	r8
 	adc	r8
 	xor	#1, r8
-	mov	116(sp), r7
+	mov	118(sp), r7
 	xor	r9, r7
 	sub	#1, r7
 	clr	r9
@@ -3305,9 +3265,9 @@ ocb3_decrypt_with:
 	and	r13, r8
 	and	r14, r8
 	and	r15, r8
-	mov	272(sp), r15
+	mov	268(sp), r15
 	mov	r8, 0(r15)
-	add	#240, sp
+	add	#236, sp
 	pop	r4
 	pop	r5
 	pop	r6
@@ -3539,7 +3499,7 @@ ocb3_E_encrypt_block:
 
 ; --- ocb3_hash: ocb3.hash
 ;     frame 124 bytes (30 spill slots, locals 64), saves nothing
-;     estimated 1730 bytes of code
+;     estimated 1710 bytes of code
 	.section .text.ocb3_hash,"ax",@progbits
 	.local ocb3_hash
 	.type ocb3_hash, @function
@@ -3549,7 +3509,7 @@ ocb3_hash:
 	; ocb3.ae:136: for i in 0..full {
 	mov	#0, 18(sp)
 	mov	#0, 20(sp)
-	mov	#0, 24(sp)
+	mov	#0, 22(sp)
 	mov	#0, 26(sp)
 	mov	#0, 30(sp)
 	mov	#0, 32(sp)
@@ -3570,7 +3530,7 @@ ocb3_hash:
 	rra	r15
 	rra	r15
 	rra	r15
-	mov	r15, 22(sp)
+	mov	r15, 24(sp)
 	mov	r14, 38(sp)
 	mov	r13, 28(sp)
 	mov	r12, 42(sp)
@@ -3926,9 +3886,9 @@ ocb3_hash:
 	mov	20(sp), r15
 	xor	104(sp), r15
 	mov	r15, 20(sp)
-	mov	24(sp), r15
+	mov	22(sp), r15
 	xor	102(sp), r15
-	mov	r15, 24(sp)
+	mov	r15, 22(sp)
 	mov	26(sp), r15
 	xor	100(sp), r15
 	mov	r15, 26(sp)
@@ -3944,41 +3904,31 @@ ocb3_hash:
 	mov	36(sp), r15
 	xor	92(sp), r15
 	mov	r15, 36(sp)
-	cmp	22(sp), 16(sp)
+	cmp	24(sp), 16(sp)
 	jnc	.Locb3_hash_loop1
 .Locb3_hash_done2:
-	mov	22(sp), r11
-	rla	r11
-	rla	r11
-	rla	r11
-	rla	r11
 	mov	46(sp), r12
-	sub	r11, r12
-	subc	r13, r13
-	mov	r12, r15
-	sub	#1, r15
-	clr	r14
-	adc	r14
-	mov	r13, r15
-	sub	#1, r15
-	clr	r15
-	adc	r15
-	bis	r15, r14
+	and	#15, r12
+	mov	24(sp), r11
+	rla	r11
+	rla	r11
+	rla	r11
+	rla	r11
 	; ocb3.ae:141: if r != 0 {
-	tst	r14
+	tst	r12
 	jz	.Locb3_hash_else22
 	add	38(sp), r11
-	mov	@sp, r14
-	mov	28(sp), r9
-	xor	14(r9), r14
-	mov	2(sp), r10
-	xor	12(r9), r10
-	xor	10(r9), 4(sp)
-	xor	8(r9), 6(sp)
-	xor	6(r9), 8(sp)
-	xor	4(r9), 10(sp)
-	xor	2(r9), 12(sp)
-	xor	@r9, 14(sp)
+	mov	@sp, r13
+	mov	28(sp), r10
+	xor	14(r10), r13
+	mov	2(sp), r14
+	xor	12(r10), r14
+	xor	10(r10), 4(sp)
+	xor	8(r10), 6(sp)
+	xor	6(r10), 8(sp)
+	xor	4(r10), 10(sp)
+	xor	2(r10), 12(sp)
+	xor	@r10, 14(sp)
 	cmp	#16, r12
 	jnc	.Locb3_hash_bytes24
 	bit	#1, r11
@@ -3991,158 +3941,157 @@ ocb3_hash:
 	mov	6(r11), 50(sp)
 	mov	4(r11), 48(sp)
 	mov	2(r11), 44(sp)
-	mov	@r11, r15
+	mov	@r11, r4
 	jmp	.Locb3_hash_join26
 .Locb3_hash_bytes24:
 	mov	r12, r15
-	mov	#16, r8
-	mov	sp, r6
-	add	#60, r6
-	mov	r6, r7
+	mov	#16, r9
+	mov	sp, r7
+	add	#60, r7
+	mov	r7, r8
 .Locb3_hash_cpy27:
-	clr	r9
+	clr	r10
 	tst	r15
 	jz	.Locb3_hash_pad28
-	mov.b	@r11, r9
+	mov.b	@r11, r10
 	inc	r11
 	dec	r15
 .Locb3_hash_pad28:
-	mov.b	r9, 0(r7)
-	inc	r7
-	dec	r8
+	mov.b	r10, 0(r8)
+	inc	r8
+	dec	r9
 	jnz	.Locb3_hash_cpy27
-	mov	r6, r11
+	mov	r7, r11
 	jmp	.Locb3_hash_words25
 .Locb3_hash_join26:
-	mov	#15, r9
-	sub	r12, r9
-	mov	#0, r12
-	subc	r13, r12
+	mov	#15, r10
+	sub	r12, r10
+	subc	r12, r12
 	and	#8191, r12
 	rla	r12
-	mov	r9, r13
-	swpb	r13
-	mov.b	r13, r13
+	mov	r10, r15
+	swpb	r15
+	mov.b	r15, r15
 	clrc
-	rrc	r13
-	rra	r13
-	rra	r13
-	rra	r13
-	rra	r13
+	rrc	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	rra	r15
 	rla	r12
 	rla	r12
-	bis	r13, r12
-	mov	r9, r13
-	and	#8191, r13
-	rla	r13
-	rla	r13
-	rla	r13
-	sub	#128, r13
+	bis	r15, r12
+	mov	r10, r15
+	and	#8191, r15
+	rla	r15
+	rla	r15
+	rla	r15
+	sub	#128, r15
 	subc	#0, r12
 	clr	r11
 	adc	r11
-	mov	r9, r6
+	mov	r10, r6
 	and	#1, r6
 	inv	r6
 	inc	r6
 	and	#32896, r6
 	xor	#128, r6
 	clrc
-	rrc	r9
-	mov	r9, r8
+	rrc	r10
+	mov	r10, r8
 	and	#1, r8
 	mov	r8, r7
 	inv	r7
 	inc	r7
 	and	r6, r7
-	rra	r9
-	mov	r9, r13
-	and	#1, r13
-	mov	r13, r12
+	rra	r10
+	mov	r10, r9
+	and	#1, r9
+	mov	r9, r12
 	inv	r12
 	inc	r12
 	and	r7, r12
-	rra	r9
-	and	#1, r9
-	mov	r9, r5
+	rra	r10
+	and	#1, r10
+	mov	r10, r5
 	inv	r5
 	inc	r5
 	and	r12, r5
 	xor	#1, r11
-	mov	r11, r4
-	inv	r4
-	inc	r4
-	and	r4, r5
-	swpb	r15
-	bis	r5, r15
-	xor	r14, r15
+	mov	r11, r15
+	inv	r15
+	inc	r15
+	and	r15, r5
+	swpb	r4
+	bis	r5, r4
+	xor	r13, r4
 	inv	r8
 	inc	r8
 	and	r6, r8
 	xor	r8, r6
-	mov	r13, r8
+	mov	r9, r8
 	inv	r8
 	inc	r8
 	and	r6, r8
+	mov	r10, r13
+	inv	r13
+	inc	r13
+	and	r8, r13
+	mov	r11, r15
+	inv	r15
+	inc	r15
+	and	r15, r13
+	mov	44(sp), r15
+	swpb	r15
+	bis	r13, r15
+	xor	r14, r15
 	mov	r9, r14
-	inv	r14
-	inc	r14
-	and	r8, r14
-	mov	r11, r4
-	inv	r4
-	inc	r4
-	and	r4, r14
-	mov	44(sp), r4
-	swpb	r4
-	bis	r14, r4
-	xor	r10, r4
-	mov	r13, r14
 	inv	r14
 	inc	r14
 	and	r7, r14
 	xor	r14, r7
-	mov	r9, r10
-	inv	r10
-	inc	r10
-	and	r7, r10
+	mov	r10, r13
+	inv	r13
+	inc	r13
+	and	r7, r13
 	mov	r11, r14
 	inv	r14
 	inc	r14
-	and	r14, r10
+	and	r14, r13
 	mov	48(sp), r14
 	swpb	r14
-	bis	r10, r14
+	bis	r13, r14
 	xor	4(sp), r14
-	inv	r13
-	inc	r13
-	and	r6, r13
-	xor	r13, r6
-	mov	r9, r10
-	inv	r10
-	inc	r10
-	and	r6, r10
+	inv	r9
+	inc	r9
+	and	r6, r9
+	xor	r9, r6
+	mov	r10, r9
+	inv	r9
+	inc	r9
+	and	r6, r9
 	mov	r11, r13
 	inv	r13
 	inc	r13
-	and	r13, r10
+	and	r13, r9
 	mov	50(sp), r13
 	swpb	r13
-	bis	r10, r13
+	bis	r9, r13
 	xor	6(sp), r13
-	mov	r9, r5
+	mov	r10, r5
 	inv	r5
 	inc	r5
 	and	r12, r5
 	xor	r5, r12
-	mov	r11, r10
-	inv	r10
-	inc	r10
-	and	r10, r12
-	mov	52(sp), r10
-	swpb	r10
-	bis	r12, r10
-	xor	8(sp), r10
-	mov	r9, r12
+	mov	r11, r9
+	inv	r9
+	inc	r9
+	and	r9, r12
+	mov	52(sp), r9
+	swpb	r9
+	bis	r12, r9
+	xor	8(sp), r9
+	mov	r10, r12
 	inv	r12
 	inc	r12
 	and	r8, r12
@@ -4155,7 +4104,7 @@ ocb3_hash:
 	swpb	r12
 	bis	r8, r12
 	xor	10(sp), r12
-	mov	r9, r8
+	mov	r10, r8
 	inv	r8
 	inc	r8
 	and	r7, r8
@@ -4168,10 +4117,10 @@ ocb3_hash:
 	swpb	r8
 	bis	r7, r8
 	xor	12(sp), r8
-	inv	r9
-	inc	r9
-	and	r6, r9
-	xor	r9, r6
+	inv	r10
+	inc	r10
+	and	r6, r10
+	xor	r10, r6
 	inv	r11
 	inc	r11
 	and	r11, r6
@@ -4183,11 +4132,11 @@ ocb3_hash:
 	mov	r11, 76(sp)
 	mov	r8, 78(sp)
 	mov	r12, 80(sp)
-	mov	r10, 82(sp)
+	mov	r9, 82(sp)
 	mov	r13, 84(sp)
 	mov	r14, 86(sp)
-	mov	r4, 88(sp)
-	mov	r15, 90(sp)
+	mov	r15, 88(sp)
+	mov	r4, 90(sp)
 	mov	sp, r14
 	add	#108, r14
 	mov	sp, r13
@@ -4204,7 +4153,7 @@ ocb3_hash:
 	xor	114(sp), r10
 	mov	26(sp), r11
 	xor	116(sp), r11
-	mov	24(sp), r12
+	mov	22(sp), r12
 	xor	118(sp), r12
 	mov	20(sp), r13
 	xor	120(sp), r13
@@ -4217,7 +4166,7 @@ ocb3_hash:
 	mov	32(sp), r9
 	mov	30(sp), r10
 	mov	26(sp), r11
-	mov	24(sp), r12
+	mov	22(sp), r12
 	mov	20(sp), r13
 	mov	18(sp), r14
 .Locb3_hash_endif23:

@@ -6,7 +6,7 @@
 
 ; --- gcm_key_setup: gcm.key_setup
 ;     frame 52 bytes (2 spill slots, locals 48), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 744 bytes of code
+;     estimated 734 bytes of code
 	.section .text.gcm_key_setup,"ax",@progbits
 	.global gcm_key_setup
 	.type gcm_key_setup, @function
@@ -143,8 +143,6 @@ gcm_key_setup:
 	mov	r9, r5
 	and	#3, r5
 	mov	#8, r6
-	cmp	#16, r5
-	jc	.Lgcm_key_setup_shbig12
 	tst	r5
 	jz	.Lgcm_key_setup_shend13
 .Lgcm_key_setup_sh14:
@@ -152,9 +150,6 @@ gcm_key_setup:
 	rrc	r6
 	dec	r5
 	jnz	.Lgcm_key_setup_sh14
-	jmp	.Lgcm_key_setup_shend13
-.Lgcm_key_setup_shbig12:
-	clr	r6
 .Lgcm_key_setup_shend13:
 	add	r6, r4
 	rlam.w	#3, r4

@@ -27,7 +27,7 @@ ghash_init:
 
 ; --- ghash_mul_h: ghash.mul_h
 ;     frame 22 bytes (11 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 398 bytes of code
+;     estimated 388 bytes of code
 	.section .text.ghash_mul_h,"ax",@progbits
 	.global ghash_mul_h
 	.type ghash_mul_h, @function
@@ -62,8 +62,6 @@ ghash_mul_h:
 	mov	12(r4), r4
 	mov	4(sp), r12
 	mov	14(r12), r12
-	cmp	#128, r11
-	jc	.Lghash_mul_h_shbig3
 .Lghash_mul_h_shlimb6:
 	cmp	#16, r11
 	jnc	.Lghash_mul_h_shbits7
@@ -92,9 +90,6 @@ ghash_mul_h:
 	rrc	r15
 	dec	r11
 	jnz	.Lghash_mul_h_sh5
-	jmp	.Lghash_mul_h_shend4
-.Lghash_mul_h_shbig3:
-	clr	r15
 .Lghash_mul_h_shend4:
 	; ghash.ae:52: for j in 0..step_bits {
 	mov	16(sp), r8
@@ -186,7 +181,7 @@ ghash_mul_h:
 
 ; --- ghash_absorb: ghash.absorb
 ;     frame 58 bytes (21 spill slots, locals 16), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 634 bytes of code
+;     estimated 624 bytes of code
 	.section .text.ghash_absorb,"ax",@progbits
 	.global ghash_absorb
 	.type ghash_absorb, @function
@@ -295,8 +290,6 @@ ghash_absorb:
 	mov	22(sp), r10
 	mov	20(sp), r11
 	mov	18(sp), r12
-	cmp	#128, r4
-	jc	.Lghash_absorb_shbig10
 .Lghash_absorb_shlimb13:
 	cmp	#16, r4
 	jnc	.Lghash_absorb_shbits14
@@ -325,9 +318,6 @@ ghash_absorb:
 	rrc	r15
 	dec	r4
 	jnz	.Lghash_absorb_sh12
-	jmp	.Lghash_absorb_shend11
-.Lghash_absorb_shbig10:
-	clr	r15
 .Lghash_absorb_shend11:
 	; ghash.ae:52: for j in 0..step_bits {
 	mov	14(sp), r7

@@ -898,19 +898,20 @@ poly1305_absorb_padded:
 
 
 ; --- poly1305_mac: poly1305.mac
-;     frame 146 bytes (26 spill slots, locals 94), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1490 bytes of code
+;     frame 144 bytes (25 spill slots, locals 94), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 1448 bytes of code
 	.section .text.poly1305_mac,"ax",@progbits
 	.global poly1305_mac
 	.type poly1305_mac, @function
 	.balign 2
 poly1305_mac:
 	pushm.w	#7, r10
-	sub	#146, sp
-	mov	r12, 4(sp)
-	mov	r13, 22(sp)
-	mov	r14, 20(sp)
-	mov	r15, 50(sp)
+	sub	#144, sp
+	mov	r12, 2(sp)
+	mov	r13, 20(sp)
+	mov	r14, 18(sp)
+	mov	r15, 48(sp)
+	clr	50(sp)
 	clr	52(sp)
 	clr	54(sp)
 	clr	56(sp)
@@ -920,9 +921,8 @@ poly1305_mac:
 	clr	64(sp)
 	clr	66(sp)
 	clr	68(sp)
-	clr	70(sp)
 	; poly1305.ae:30: r = (r_bytes & clamp) as u<130>
-	mov	4(sp), r6
+	mov	2(sp), r6
 	mov	2(r6), r14
 	and	#4095, r14
 	mov	4(r6), r10
@@ -941,12 +941,12 @@ poly1305_mac:
 	mov	@r6, r7
 	and	#8191, r7
 	; poly1305.ae:33: rt[10 + i] = limb
-	mov	r7, 92(sp)
+	mov	r7, 90(sp)
 	; poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
 	mov	r7, r15
 	rlam.w	#2, r15
 	add	r15, r7
-	mov	r7, 72(sp)
+	mov	r7, 70(sp)
 	; poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
 	mov	@r6, r15
 	mov	r14, r7
@@ -958,12 +958,12 @@ poly1305_mac:
 	rlc	r7
 	and	#8191, r7
 	; poly1305.ae:33: rt[10 + i] = limb
-	mov	r7, 94(sp)
+	mov	r7, 92(sp)
 	; poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
 	mov	r7, r15
 	rlam.w	#2, r15
 	add	r15, r7
-	mov	r7, 74(sp)
+	mov	r7, 72(sp)
 	; poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
 	mov	r10, r15
 	swpb	r15
@@ -976,12 +976,12 @@ poly1305_mac:
 	rrc	r14
 	and	#8191, r14
 	; poly1305.ae:33: rt[10 + i] = limb
-	mov	r14, 96(sp)
+	mov	r14, 94(sp)
 	; poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
 	mov	r14, r15
 	rlam.w	#2, r15
 	add	r15, r14
-	mov	r14, 76(sp)
+	mov	r14, 74(sp)
 	; poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
 	mov	r10, r14
 	mov	r9, r15
@@ -993,12 +993,12 @@ poly1305_mac:
 	rlc	r14
 	and	#8191, r14
 	; poly1305.ae:33: rt[10 + i] = limb
-	mov	r14, 98(sp)
+	mov	r14, 96(sp)
 	; poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
 	mov	r14, r15
 	rlam.w	#2, r15
 	add	r15, r14
-	mov	r14, 78(sp)
+	mov	r14, 76(sp)
 	; poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
 	mov	r8, r15
 	rra	r15
@@ -1011,23 +1011,23 @@ poly1305_mac:
 	rrc	r9
 	and	#8191, r9
 	; poly1305.ae:33: rt[10 + i] = limb
-	mov	r9, 100(sp)
+	mov	r9, 98(sp)
 	; poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
 	mov	r9, r15
 	rlam.w	#2, r15
 	add	r15, r9
-	mov	r9, 80(sp)
+	mov	r9, 78(sp)
 	; poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
 	mov	r8, r14
 	rrum.w	#1, r14
 	and	#8191, r14
 	; poly1305.ae:33: rt[10 + i] = limb
-	mov	r14, 102(sp)
+	mov	r14, 100(sp)
 	; poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
 	mov	r14, r15
 	rlam.w	#2, r15
 	add	r15, r14
-	mov	r14, 82(sp)
+	mov	r14, 80(sp)
 	; poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
 	mov	r11, r14
 	rla	r8
@@ -1036,12 +1036,12 @@ poly1305_mac:
 	rlc	r14
 	and	#8191, r14
 	; poly1305.ae:33: rt[10 + i] = limb
-	mov	r14, 104(sp)
+	mov	r14, 102(sp)
 	; poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
 	mov	r14, r15
 	rlam.w	#2, r15
 	add	r15, r14
-	mov	r14, 84(sp)
+	mov	r14, 82(sp)
 	; poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
 	mov	r12, r14
 	rla	r11
@@ -1056,12 +1056,12 @@ poly1305_mac:
 	rlc	r14
 	and	#8191, r14
 	; poly1305.ae:33: rt[10 + i] = limb
-	mov	r14, 106(sp)
+	mov	r14, 104(sp)
 	; poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
 	mov	r14, r15
 	rlam.w	#2, r15
 	add	r15, r14
-	mov	r14, 86(sp)
+	mov	r14, 84(sp)
 	; poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
 	mov	r13, r15
 	swpb	r15
@@ -1070,23 +1070,23 @@ poly1305_mac:
 	xor	r15, r12
 	and	#8191, r12
 	; poly1305.ae:33: rt[10 + i] = limb
-	mov	r12, 108(sp)
+	mov	r12, 106(sp)
 	; poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
 	mov	r12, r15
 	rlam.w	#2, r15
 	add	r15, r12
-	mov	r12, 88(sp)
+	mov	r12, 86(sp)
 	rrum.w	#4, r13
 	rrum.w	#1, r13
 	; poly1305.ae:33: rt[10 + i] = limb
-	mov	r13, 110(sp)
+	mov	r13, 108(sp)
 	; poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
 	mov	r13, r15
 	rlam.w	#2, r15
 	add	r15, r13
-	mov	r13, 90(sp)
+	mov	r13, 88(sp)
 	; poly1305.ae:99: for i in 0..(n + 15) / 16 {
-	mov	20(sp), r15
+	mov	18(sp), r15
 	add	#15, r15
 	rrum.w	#4, r15
 	mov	r15, 12(sp)
@@ -1098,36 +1098,34 @@ poly1305_mac:
 	mov	r9, r10
 	rlam.w	#4, r10
 	; poly1305.ae:101: count = if n - off < 16 then n - off else 16
-	mov	20(sp), r5
+	mov	18(sp), r5
 	sub	r10, r5
-	subc	r6, r6
+	subc	r15, r15
 	cmp	#16, r5
-	mov	r6, r15
 	subc	#0, r15
 	subc	r15, r15
 	xor	#16, r5
 	and	r15, r5
 	xor	#16, r5
-	and	r15, r6
 	; poly1305.ae:102: block(h, rt, (load_le(msg, off, 16, count) as u<130>) | ((1 as u<130>) << (8 * count)))
-	add	22(sp), r10
+	add	20(sp), r10
 	cmp	#16, r5
 	jnc	.Lpoly1305_mac_bytes3
 	bit	#1, r10
 	jnz	.Lpoly1305_mac_bytes3
 .Lpoly1305_mac_words4:
-	mov	@r10+, 2(sp)
 	mov	@r10+, 0(sp)
+	mov	@r10+, r6
+	mov	@r10+, 4(sp)
 	mov	@r10+, 6(sp)
 	mov	@r10+, 8(sp)
 	mov	@r10+, 10(sp)
 	mov	@r10+, 14(sp)
-	mov	@r10+, 18(sp)
 	mov	@r10+, 16(sp)
 	jmp	.Lpoly1305_mac_join5
 .Lpoly1305_mac_bytes3:
 	mov	sp, r11
-	add	#112, r11
+	add	#110, r11
 	mov	r11, r12
 	mov	#16, r13
 	mov	r5, r15
@@ -1147,7 +1145,6 @@ poly1305_mac:
 	jmp	.Lpoly1305_mac_words4
 .Lpoly1305_mac_join5:
 	rlam.w	#3, r5
-	rlam.w	#3, r6
 	mov	#1, r7
 	mov	#0, r8
 	mov	#0, r10
@@ -1157,10 +1154,6 @@ poly1305_mac:
 	mov	#0, r15
 	mov	#0, r13
 	mov	#0, r4
-	tst	r6
-	jnz	.Lpoly1305_mac_shbig8
-	cmp	#130, r5
-	jc	.Lpoly1305_mac_shbig8
 .Lpoly1305_mac_shlimb11:
 	cmp	#16, r5
 	jnc	.Lpoly1305_mac_shbits12
@@ -1190,57 +1183,45 @@ poly1305_mac:
 	rlc	r4
 	dec	r5
 	jnz	.Lpoly1305_mac_sh10
-	jmp	.Lpoly1305_mac_shend9
-.Lpoly1305_mac_shbig8:
-	clr	r7
-	clr	r8
-	clr	r10
-	clr	r11
-	clr	r12
-	clr	r14
-	clr	r15
-	clr	r13
-	clr	r4
 .Lpoly1305_mac_shend9:
 	and	#3, r4
-	mov	2(sp), r5
+	mov	@sp, r5
 	bis	r7, r5
-	mov	@sp, r6
 	bis	r8, r6
-	mov	6(sp), r7
+	mov	4(sp), r7
 	bis	r10, r7
-	mov	8(sp), r8
+	mov	6(sp), r8
 	bis	r11, r8
-	mov	10(sp), r10
+	mov	8(sp), r10
 	bis	r12, r10
-	mov	14(sp), r11
+	mov	10(sp), r11
 	bis	r14, r11
-	mov	18(sp), r14
+	mov	14(sp), r14
 	bis	r15, r14
 	mov	16(sp), r15
 	bis	r13, r15
 	mov	sp, r12
-	add	#52, r12
+	add	#50, r12
 	mov	sp, r13
-	add	#72, r13
-	mov	r5, 128(sp)
-	mov	r6, 130(sp)
-	mov	r7, 132(sp)
-	mov	r8, 134(sp)
-	mov	r10, 136(sp)
-	mov	r11, 138(sp)
-	mov	r14, 140(sp)
-	mov	r15, 142(sp)
-	mov	r4, 144(sp)
+	add	#70, r13
+	mov	r5, 126(sp)
+	mov	r6, 128(sp)
+	mov	r7, 130(sp)
+	mov	r8, 132(sp)
+	mov	r10, 134(sp)
+	mov	r11, 136(sp)
+	mov	r14, 138(sp)
+	mov	r15, 140(sp)
+	mov	r4, 142(sp)
 	mov	sp, r14
-	add	#128, r14
+	add	#126, r14
 	call	#poly1305_block
 	add	#1, r9
 	cmp	12(sp), r9
 	jnc	.Lpoly1305_mac_loop1
 .Lpoly1305_mac_done2:
 	; poly1305.ae:75: v = v + ((h[i] as u<136>) << (13 * i))
-	mov	54(sp), r14
+	mov	52(sp), r14
 	bit	#1, r14
 	rrc	r14
 	bit	#1, r14
@@ -1250,11 +1231,11 @@ poly1305_mac:
 	mov	r14, r15
 	and	#57344, r15
 	and	#8191, r14
-	mov	52(sp), r7
+	mov	50(sp), r7
 	mov	#0, r8
 	add	r15, r7
 	addc	r14, r8
-	mov	56(sp), r14
+	mov	54(sp), r14
 	swpb	r14
 	rla	r14
 	adc	r14
@@ -1267,7 +1248,7 @@ poly1305_mac:
 	add	#0, r7
 	addc	r15, r8
 	addc	r14, r9
-	mov	58(sp), r14
+	mov	56(sp), r14
 	swpb	r14
 	bit	#1, r14
 	rrc	r14
@@ -1279,7 +1260,7 @@ poly1305_mac:
 	addc	#0, r8
 	addc	r15, r9
 	addc	r14, r10
-	mov	60(sp), r14
+	mov	58(sp), r14
 	rla	r14
 	adc	r14
 	rla	r14
@@ -1297,7 +1278,7 @@ poly1305_mac:
 	addc	#0, r9
 	addc	r15, r10
 	addc	r14, r11
-	mov	62(sp), r15
+	mov	60(sp), r15
 	rla	r15
 	adc	r15
 	mov	r15, r14
@@ -1310,7 +1291,7 @@ poly1305_mac:
 	addc	#0, r10
 	addc	r14, r11
 	addc	r15, r12
-	mov	64(sp), r15
+	mov	62(sp), r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
@@ -1331,7 +1312,7 @@ poly1305_mac:
 	addc	#0, r6
 	addc	#0, r5
 	mov.b	r5, r5
-	mov	66(sp), r15
+	mov	64(sp), r15
 	swpb	r15
 	rla	r15
 	adc	r15
@@ -1352,7 +1333,7 @@ poly1305_mac:
 	addc	#0, r6
 	addc	#0, r5
 	mov.b	r5, r5
-	mov	68(sp), r15
+	mov	66(sp), r15
 	swpb	r15
 	mov	r15, r14
 	and	#65280, r14
@@ -1367,7 +1348,7 @@ poly1305_mac:
 	addc	r15, r6
 	addc	#0, r5
 	mov.b	r5, r5
-	mov	70(sp), r15
+	mov	68(sp), r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
@@ -1392,7 +1373,7 @@ poly1305_mac:
 	; poly1305.ae:77: v = (v & ((1 << 130) - 1)) + (v >> 130) * 5          // now v < 2^130 + 40 < 2p
 	mov	r5, r15
 	and	#3, r15
-	mov	r15, 42(sp)
+	mov	r15, 40(sp)
 	rrum.w	#2, r5
 	mov	r5, r4
 	rla	r4
@@ -1402,52 +1383,52 @@ poly1305_mac:
 	mov	r4, r14
 	and	#65532, r14
 	and	#3, r4
-	mov	r5, 40(sp)
-	mov	#0, 38(sp)
-	mov	#0, 34(sp)
+	mov	r5, 38(sp)
+	mov	#0, 36(sp)
 	mov	#0, 32(sp)
 	mov	#0, 30(sp)
 	mov	#0, 28(sp)
-	mov	#0, 24(sp)
+	mov	#0, 26(sp)
+	mov	#0, 22(sp)
 	mov	#0, r5
 	mov	#0, r15
-	add	r14, 40(sp)
-	addc	r4, 38(sp)
-	addc	#0, 34(sp)
+	add	r14, 38(sp)
+	addc	r4, 36(sp)
 	addc	#0, 32(sp)
 	addc	#0, 30(sp)
 	addc	#0, 28(sp)
-	addc	#0, 24(sp)
+	addc	#0, 26(sp)
+	addc	#0, 22(sp)
 	addc	#0, r5
 	addc	#0, r15
 	mov.b	r15, r15
-	mov	42(sp), r14
-	add	40(sp), r7
-	addc	38(sp), r8
-	addc	34(sp), r9
-	addc	32(sp), r10
-	addc	30(sp), r11
-	addc	28(sp), r12
-	addc	24(sp), r13
+	mov	40(sp), r14
+	add	38(sp), r7
+	addc	36(sp), r8
+	addc	32(sp), r9
+	addc	30(sp), r10
+	addc	28(sp), r11
+	addc	26(sp), r12
+	addc	22(sp), r13
 	addc	r5, r6
 	addc	r15, r14
 	mov.b	r14, r14
 	; poly1305.ae:78: g = v + 5                                            // v - p + 2^130
 	mov	r7, r15
 	mov	r8, r4
-	mov	r9, 26(sp)
-	mov	r10, 36(sp)
-	mov	r11, 44(sp)
-	mov	r12, 46(sp)
-	mov	r13, 48(sp)
+	mov	r9, 24(sp)
+	mov	r10, 34(sp)
+	mov	r11, 42(sp)
+	mov	r12, 44(sp)
+	mov	r13, 46(sp)
 	mov	r6, r5
 	add	#5, r15
 	addc	#0, r4
-	addc	#0, 26(sp)
-	addc	#0, 36(sp)
+	addc	#0, 24(sp)
+	addc	#0, 34(sp)
+	addc	#0, 42(sp)
 	addc	#0, 44(sp)
 	addc	#0, 46(sp)
-	addc	#0, 48(sp)
 	addc	#0, r5
 	addc	#0, r14
 	mov.b	r14, r14
@@ -1462,23 +1443,23 @@ poly1305_mac:
 	xor	r8, r4
 	and	r14, r4
 	xor	r4, r8
-	mov	26(sp), r15
+	mov	24(sp), r15
 	xor	r9, r15
 	and	r14, r15
 	xor	r15, r9
-	mov	36(sp), r15
+	mov	34(sp), r15
 	xor	r10, r15
 	and	r14, r15
 	xor	r15, r10
-	mov	44(sp), r15
+	mov	42(sp), r15
 	xor	r11, r15
 	and	r14, r15
 	xor	r15, r11
-	mov	46(sp), r15
+	mov	44(sp), r15
 	xor	r12, r15
 	and	r14, r15
 	xor	r15, r12
-	mov	48(sp), r15
+	mov	46(sp), r15
 	xor	r13, r15
 	and	r14, r15
 	xor	r15, r13
@@ -1486,7 +1467,7 @@ poly1305_mac:
 	and	r14, r5
 	xor	r5, r6
 	; poly1305.ae:80: return v[127:0] + s
-	mov	4(sp), r14
+	mov	2(sp), r14
 	add	16(r14), r7
 	addc	18(r14), r8
 	addc	20(r14), r9
@@ -1495,7 +1476,7 @@ poly1305_mac:
 	addc	26(r14), r12
 	addc	28(r14), r13
 	addc	30(r14), r6
-	mov	50(sp), r14
+	mov	48(sp), r14
 	mov	r7, 0(r14)
 	mov	r8, 2(r14)
 	mov	r9, 4(r14)
@@ -1504,7 +1485,7 @@ poly1305_mac:
 	mov	r12, 10(r14)
 	mov	r13, 12(r14)
 	mov	r6, 14(r14)
-	add	#146, sp
+	add	#144, sp
 	popm.w	#7, r10
 	ret
 	.size poly1305_mac, .-poly1305_mac

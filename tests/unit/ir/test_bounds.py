@@ -25,3 +25,14 @@ def test_lengths_sums_divisions_and_unknowns():
     q2 = _v("q2")
     defs[q2] = Op("udiv", [q2], [s, x])
     assert value_bound(q2, defs, buffer_bytes=0xFE00) == (1 << 32) - 1
+
+
+def test_a_constant_less_a_value_at_most_it():
+    """`c - y` with y at most c is at most c (OCB3's `15 - count` of a partial block's length);
+    with y possibly above c it may wrap, so nothing is known."""
+    buf = Memory("b", 8, None, "param")
+    n, c15, r, d, e = (_v(k) for k in ("n", "c15", "r", "d", "e"))
+    defs = {n: Op("len", [n], [buf]), c15: Op("const", [c15], [], {"value": 15}),
+            r: Op("and", [r], [n, c15]), d: Op("sub", [d], [c15, r]), e: Op("sub", [e], [c15, n])}
+    assert value_bound(d, defs, buffer_bytes=0xFE00) == 15
+    assert value_bound(e, defs, buffer_bytes=0xFE00) == (1 << 32) - 1

@@ -496,14 +496,18 @@ class Msp430Shifts:
         d = [self.copy(x) for x in self.mask(a, w)]
         c = self.copy(amt[0])
         big, end, top = self.mf.label("shbig"), self.mf.label("shend"), self.mf.label("sh")
+        # an amount known to be below the width (`value_bound`: OCB3's 8 * (15 - count)) needs
+        # no test for a shift by the width or more
+        small = self.value_bound(op.args[1]) < w
         hi = Imm(0)
         for x in amt[1:]:
             hi = self.bitop("bis", hi, x)
-        if not is_zero(hi):
+        if not is_zero(hi) and not small:
             self.emit("tst", self.as_dst(hi))
             self.emit("jnz", Lbl(big))
-        self.emit("cmp", Imm(w), c)
-        self.emit("jc", Lbl(big))
+        if not small:
+            self.emit("cmp", Imm(w), c)
+            self.emit("jc", Lbl(big))
         if len(d) > 1:
             limbs, bits = self.mf.label("shlimb"), self.mf.label("shbits")
             self.label(limbs)
@@ -529,10 +533,11 @@ class Msp430Shifts:
                 self.emit("rrc", x)
         self.emit("dec", c)
         self.emit("jnz", Lbl(top))
-        self.emit("jmp", Lbl(end))
-        self.label(big)
-        for x in d:
-            self.emit("clr", x)
+        if not small:
+            self.emit("jmp", Lbl(end))
+            self.label(big)
+            for x in d:
+                self.emit("clr", x)
         self.label(end)
         self.put(op.results[0], self.mask(d, w))
 
