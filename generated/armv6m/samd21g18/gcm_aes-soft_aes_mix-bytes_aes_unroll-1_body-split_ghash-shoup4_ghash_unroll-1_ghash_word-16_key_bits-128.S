@@ -8,8 +8,8 @@
 	.thumb
 
 @ --- gcm_key_setup: gcm.key_setup
-@     frame 40 bytes (13 spill slots, 2 on the stack; locals 32), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 480 bytes of code and literals
+@     frame 40 bytes (12 spill slots, 2 on the stack; locals 32), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 472 bytes of code and literals
 	.section .text.gcm_key_setup,"ax",%progbits
 	.global gcm_key_setup
 	.type gcm_key_setup, %function
@@ -125,60 +125,54 @@ gcm_key_setup:
 	add	r2, sp, #24
 	ldr	r0, [sp, #4]
 	bl	gcm_E_encrypt_block
-	ldr	r4, [sp, #24]
-	ldr	r3, [sp, #28]
-	ldr	r2, [sp, #32]
-	ldr	r1, [sp, #36]
+	ldr	r5, [sp, #24]
+	ldr	r4, [sp, #28]
+	ldr	r3, [sp, #32]
+	ldr	r2, [sp, #36]
 	@ ghash.ae:129: for k in 0..8 {
-	movs	r5, #0
+	movs	r6, #0
 .Lgcm_key_setup_loop9:
-	@ ghash.ae:130: tab[16 * (k >> 2) + ((8 as u16) >> (k & 3))] = p
-	lsrs	r0, r5, #2
-	lsls	r0, r0, #4
-	uxth	r0, r0
-	mov	r8, r0
-	lsls	r0, r5, #30
-	lsrs	r7, r0, #30
-	cmp	r7, #255
-	bls	.Lgcm_key_setup_shok11
-	movs	r7, #255
-.Lgcm_key_setup_shok11:
 	@ ghash.ae:103: return (v >> 1) ^ (if v[0] == 1 then R as u128 else 0)
-	lsls	r0, r4, #31
-	asrs	r0, r0, #31
-	movs	r6, #225
-	lsls	r6, r6, #24
-	ands	r0, r6
-	lsrs	r6, r1, #1
-	eors	r6, r0
+	lsls	r0, r5, #31
+	asrs	r7, r0, #31
+	movs	r0, #225
+	lsls	r0, r0, #24
+	ands	r7, r0
+	lsrs	r1, r2, #1
+	eors	r1, r7
 	@ ghash.ae:130: tab[16 * (k >> 2) + ((8 as u16) >> (k & 3))] = p
+	lsls	r0, r6, #30
+	lsrs	r7, r0, #30
 	movs	r0, #8
 	lsrs	r0, r7
-	uxth	r7, r0
-	add	r7, r8
-	uxth	r0, r7
+	lsrs	r7, r6, #2
+	lsls	r7, r7, #4
+	uxth	r7, r7
+	uxth	r0, r0
+	adds	r0, r7, r0
+	uxth	r0, r0
 	lsls	r7, r0, #4
 	ldr	r0, [sp]
 	adds	r0, r0, r7
-	str	r4, [r0]
-	str	r3, [r0, #4]
-	str	r2, [r0, #8]
-	str	r1, [r0, #12]
+	str	r5, [r0]
+	str	r4, [r0, #4]
+	str	r3, [r0, #8]
+	str	r2, [r0, #12]
 	@ ghash.ae:103: return (v >> 1) ^ (if v[0] == 1 then R as u128 else 0)
-	lsls	r0, r1, #31
-	lsrs	r1, r2, #1
-	orrs	r1, r0
 	lsls	r0, r2, #31
 	lsrs	r2, r3, #1
 	orrs	r2, r0
-	lsrs	r4, r4, #1
 	lsls	r0, r3, #31
-	orrs	r4, r0
+	lsrs	r3, r4, #1
+	orrs	r3, r0
+	lsrs	r5, r5, #1
+	lsls	r0, r4, #31
+	orrs	r5, r0
+	mov	r4, r3
 	mov	r3, r2
 	mov	r2, r1
-	mov	r1, r6
-	adds	r5, #1
-	cmp	r5, #8
+	adds	r6, #1
+	cmp	r6, #8
 	bcc	.Lgcm_key_setup_loop9
 .Lgcm_key_setup_done10:
 	@ ghash.ae:133: tab[0] = 0
@@ -215,7 +209,7 @@ gcm_key_setup:
 	@ ghash.ae:135: for u in 3..16 {
 	movs	r0, #3
 	mov	r8, r0
-.Lgcm_key_setup_loop12:
+.Lgcm_key_setup_loop11:
 	@ ghash.ae:136: low = u & (0 - u)
 	movs	r3, #0
 	mov	r6, r8
@@ -277,8 +271,8 @@ gcm_key_setup:
 	adds	r0, #1
 	mov	r8, r0
 	cmp	r0, #16
-	bcc	.Lgcm_key_setup_loop12
-.Lgcm_key_setup_done13:
+	bcc	.Lgcm_key_setup_loop11
+.Lgcm_key_setup_done12:
 	add	sp, #40
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4

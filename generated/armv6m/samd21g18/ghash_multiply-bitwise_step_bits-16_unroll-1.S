@@ -30,7 +30,7 @@ ghash_init:
 
 @ --- ghash_mul_h: ghash.mul_h
 @     frame 12 bytes (9 spill slots, 3 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 222 bytes of code and literals
+@     estimated 214 bytes of code and literals
 	.section .text.ghash_mul_h,"ax",%progbits
 	.global ghash_mul_h
 	.type ghash_mul_h, %function
@@ -68,8 +68,6 @@ ghash_mul_h:
 	ldr	r7, [sp]
 	ldr	r1, [sp, #4]
 	mov	r5, r10
-	cmp	r6, #128
-	bcs	.Lghash_mul_h_shz3
 .Lghash_mul_h_shl5:
 	cmp	r6, #32
 	bcc	.Lghash_mul_h_shf4
@@ -85,9 +83,6 @@ ghash_mul_h:
 	subs	r0, r0, r6
 	lsls	r1, r0
 	orrs	r5, r1
-	b	.Lghash_mul_h_she6
-.Lghash_mul_h_shz3:
-	movs	r5, #0
 .Lghash_mul_h_she6:
 	uxth	r5, r5
 	@ ghash.ae:52: for j in 0..step_bits {
@@ -174,7 +169,7 @@ ghash_mul_h:
 
 @ --- ghash_absorb: ghash.absorb
 @     frame 40 bytes (13 spill slots, 6 on the stack; locals 16), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 336 bytes of code and literals
+@     estimated 328 bytes of code and literals
 	.section .text.ghash_absorb,"ax",%progbits
 	.global ghash_absorb
 	.type ghash_absorb, %function
@@ -271,8 +266,6 @@ ghash_absorb:
 	ldr	r7, [sp]
 	mov	r1, r10
 	ldr	r2, [sp, #4]
-	cmp	r6, #128
-	bcs	.Lghash_absorb_shz11
 .Lghash_absorb_shl13:
 	cmp	r6, #32
 	bcc	.Lghash_absorb_shf12
@@ -288,9 +281,6 @@ ghash_absorb:
 	subs	r0, r0, r6
 	lsls	r1, r0
 	orrs	r2, r1
-	b	.Lghash_absorb_she14
-.Lghash_absorb_shz11:
-	movs	r2, #0
 .Lghash_absorb_she14:
 	uxth	r2, r2
 	@ ghash.ae:52: for j in 0..step_bits {

@@ -506,7 +506,7 @@ ascon_aead128_encrypt_with:
 
 @ --- ascon_aead128_decrypt_with: ascon_aead128.decrypt_with
 @     frame 112 bytes (34 spill slots, 14 on the stack; locals 56), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 886 bytes of code and literals
+@     estimated 872 bytes of code and literals
 	.section .text.ascon_aead128_decrypt_with,"ax",%progbits
 	.global ascon_aead128_decrypt_with
 	.type ascon_aead128_decrypt_with, %function
@@ -856,8 +856,6 @@ ascon_aead128_decrypt_with:
 	lsls	r0, r2, #3
 	str	r0, [sp, #52]
 	mov	r7, r0
-	cmp	r7, #128
-	bcs	.Lascon_aead128_decrypt_with_shz28
 .Lascon_aead128_decrypt_with_shl30:
 	cmp	r7, #32
 	bcc	.Lascon_aead128_decrypt_with_shf29
@@ -883,12 +881,6 @@ ascon_aead128_decrypt_with:
 	lsls	r4, r7
 	orrs	r4, r0
 	lsls	r5, r7
-	b	.Lascon_aead128_decrypt_with_she31
-.Lascon_aead128_decrypt_with_shz28:
-	movs	r5, #0
-	movs	r4, #0
-	movs	r3, #0
-	movs	r1, #0
 .Lascon_aead128_decrypt_with_she31:
 	ldr	r6, [sp, #40]
 	bics	r6, r5

@@ -2579,7 +2579,7 @@ ocb3_hash:
 
 @ --- ocb3_initial_offset: ocb3.initial_offset
 @     frame 36 bytes (6 spill slots, 1 on the stack; locals 32), saves nothing
-@     estimated 322 bytes of code and literals
+@     estimated 308 bytes of code and literals
 	.section .text.ocb3_initial_offset,"ax",%progbits
 	.global ocb3_initial_offset
 	.type ocb3_initial_offset, %function
@@ -2712,19 +2712,17 @@ ocb3_initial_offset:
 	ldr	r4, [sp, #28]
 	ldr	r3, [sp, #32]
 	@ ocb3.ae:125: stretch = cat(ktop, ktop[127:64] ^ ktop[119:56])
+	lsrs	r1, r4, #24
+	lsls	r0, r3, #8
+	orrs	r1, r0
 	lsrs	r2, r5, #24
 	eors	r2, r4
 	lsls	r0, r4, #8
 	eors	r2, r0
-	lsrs	r1, r4, #24
 	eors	r1, r3
-	lsls	r0, r3, #8
-	eors	r1, r0
 	@ ocb3.ae:126: return (stretch << bottom)[191:64]
 	mov	r0, r2
 	ldr	r7, [sp]
-	cmp	r7, #192
-	bcs	.Locb3_initial_offset_shz11
 .Locb3_initial_offset_shl13:
 	cmp	r7, #32
 	bcc	.Locb3_initial_offset_shf12
@@ -2754,12 +2752,6 @@ ocb3_initial_offset:
 	orrs	r5, r0
 	lsls	r6, r7
 	orrs	r6, r1
-	b	.Locb3_initial_offset_she14
-.Locb3_initial_offset_shz11:
-	movs	r6, #0
-	movs	r5, #0
-	movs	r4, #0
-	movs	r3, #0
 .Locb3_initial_offset_she14:
 	ldr	r1, [sp, #40]
 	str	r6, [r1]

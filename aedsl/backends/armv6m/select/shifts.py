@@ -94,7 +94,8 @@ class ArmShifts:
         if w > 32:
             return self._shift_var_multi(op, left)
         n = self.reg(amt[0])
-        big = any(not is_zero(x) for x in amt[1:]) or op.args[1].width > 8
+        # an amount known to be at most 255 (`value_bound`) is read whole by LSLS/LSRS: no clamp
+        big = (any(not is_zero(x) for x in amt[1:]) or op.args[1].width > 8) and self.value_bound(op.args[1]) > 255
         if big:
             # LSLS/LSRS by register use only the amount's low byte: clamp larger amounts to 255
             hi = Imm(0)
@@ -132,14 +133,18 @@ class ArmShifts:
         d = [self.copy(self.reg(x)) for x in self.mask(a, w)]
         c = self.copy(self.reg(amt[0]))
         zero, fun, top, end = (self.mf.label(x) for x in ("shz", "shf", "shl", "she"))
+        # an amount known to be below the width (`value_bound`) needs no test for a shift by
+        # the width or more
+        small = self.value_bound(op.args[1]) < w
         hi = Imm(0)
         for x in amt[1:]:
             hi = self.bitop("orrs", hi, x)
-        if not is_zero(hi):
+        if not is_zero(hi) and not small:
             self.emit("cmpi", self.reg(hi), Imm(0))
             self.emit("bne", Lbl(zero))
-        self.compare_carry([c], [Imm(w)])
-        self.emit("bcs", Lbl(zero))
+        if not small:
+            self.compare_carry([c], [Imm(w)])
+            self.emit("bcs", Lbl(zero))
         self.label(top)
         self.emit("cmpi", c, Imm(32))
         self.emit("bcc", Lbl(fun))
@@ -160,10 +165,11 @@ class ArmShifts:
                 u = self.copy(d[src])
                 self.emit("lsrv" if left else "lslv", u, t)
                 self.emit("orrs", d[j], u)
-        self.emit("jmp", Lbl(end))
-        self.label(zero)
-        for x in d:
-            self.emit("mov", Imm(0), x)
+        if not small:
+            self.emit("jmp", Lbl(end))
+            self.label(zero)
+            for x in d:
+                self.emit("mov", Imm(0), x)
         self.label(end)
         self.put(op.results[0], self.mask(d, w))
 
