@@ -35,7 +35,7 @@ from .target import Target
 MAX_GAP = 8                     # instructions searched after the copy for its reader
 
 
-def _touches_memory(inst: MInst, target: Target) -> bool:
+def _any_memory_access(inst: MInst, target: Target) -> bool:
     d = target.desc(inst)
     return bool(d.memory) or d.branch == "call" or any(isinstance(o, (Mem, Ind, Inc)) for o in inst.ops)
 
@@ -52,8 +52,6 @@ def fold_copies(mf: MFunction, target: Target) -> int:
     """Rewrite in place; returns the number of copies folded."""
     insts = mf.insts
     move_mn = target.move_mn
-    if target.desc(MInst(move_mn, [R(0), R(0)])).flags_out:
-        return 0
     cfg = Cfg(insts, target)
     du = [defs_uses(x, target) for x in insts]
     live_out = block_liveness(cfg, du, lambda r: True)
@@ -101,7 +99,7 @@ def fold_copies(mf: MFunction, target: Target) -> int:
                     break
                 if any(r in src_regs for r in defs) or any(r in moves for r in uses):
                     break
-                if in_memory and _touches_memory(x, target):
+                if in_memory and _any_memory_access(x, target):
                     break
     if drop:
         mf.insts = [x for j, x in enumerate(insts) if j not in drop]

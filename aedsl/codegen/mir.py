@@ -80,6 +80,23 @@ def regs_in(op: Operand) -> tuple[int, ...]:
     return ()
 
 
+def at_offset(op: Operand, k: int) -> Operand | None:
+    """The memory operand `k` bytes above `op` (`@p`, `d(p)`, a frame word, a symbol plus a
+    displacement); None for an operand that is not memory."""
+    if isinstance(op, Ind):
+        return Mem(op.reg, k) if k else op
+    if not isinstance(op, Mem):
+        return None
+    if k == 0:
+        return op
+    d = op.disp
+    if isinstance(d, int):
+        return Mem(op.base, d + k)
+    if isinstance(d, Frame):
+        return Mem(op.base, Frame(d.kind, d.key, d.extra + k))
+    return Mem(op.base, f"{d}+{k}")
+
+
 def address(op: Operand) -> tuple[int, int] | None:
     """(base register, displacement) of a word of memory through a register with a numeric
     displacement (`@p` is (p, 0), `k(p)` is (p, k)); None for any other operand (`@p+` included:

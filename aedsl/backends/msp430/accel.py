@@ -24,7 +24,7 @@ by `aedsl/codegen/accel` (`AccelSelection`) from the loop's dataflow (one key, d
 from __future__ import annotations
 
 from aedsl.chips import aes_key_lengths, aes_latencies
-from aedsl.codegen.mir import Frame, Imm, Ind, Lbl, Mem, MInst, R
+from aedsl.codegen.mir import Frame, Imm, Ind, Lbl, Mem, MInst, R, at_offset
 from aedsl.codegen.select_base import SelectError
 from aedsl.codegen.accel import SCHEDULE_VALUES, AccelConfig, AccelPorts, AccelSelection
 
@@ -84,22 +84,13 @@ def _swap(limb):
 def _top_of_words(limbs: list) -> Mem | None:
     """The address just above `limbs` when they are consecutive words of memory through one
     register or in the frame (limb j at the first one's address + 2j), else None."""
-    limbs = [Mem(x.reg, 0) if isinstance(x, Ind) else x for x in limbs]
-    if len(limbs) < 2 or not all(isinstance(x, Mem) and x.base is not None for x in limbs):
-        return None
     first, n = limbs[0], len(limbs)
-    if any(x.base != first.base for x in limbs):
+    if n < 2 or not isinstance(first, (Mem, Ind)) or (isinstance(first, Mem) and first.base is None):
         return None
-    d = first.disp
-    if isinstance(d, int):
-        if [x.disp for x in limbs] != [d + 2 * j for j in range(n)]:
-            return None
-        return Mem(first.base, d + 2 * n)
-    if isinstance(d, Frame):
-        if [x.disp for x in limbs] != [Frame(d.kind, d.key, d.extra + 2 * j) for j in range(n)]:
-            return None
-        return Mem(first.base, Frame(d.kind, d.key, d.extra + 2 * n))
-    return None
+    if any(x != at_offset(first, 2 * j) for j, x in enumerate(limbs)):
+        return None
+    top = at_offset(first, 2 * n)
+    return top if isinstance(top.disp, (int, Frame)) else None
 
 
 class Msp430Accel(AccelSelection):
@@ -186,11 +177,4 @@ class Msp430Accel(AccelSelection):
 
     def accel_key_limbs(self, b, idx: int) -> list:
         base = self.elem_addr(b, self.imm_limbs(idx, 16), 0)
-        out = []
-        for j in range(b.elem_width // 16):
-            d = base.disp
-            if j:
-                d = d + 2 * j if isinstance(d, int) else (
-                    Frame(d.kind, d.key, d.extra + 2 * j) if isinstance(d, Frame) else f"{d}+{2 * j}")
-            out.append(Mem(base.base, d))
-        return out
+        return [at_offset(base, 2 * j) for j in range(b.elem_width // 16)]

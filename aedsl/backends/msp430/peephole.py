@@ -9,7 +9,7 @@ reference to p in between, becomes `@p+` in each of those reads and the `add` di
 from __future__ import annotations
 
 from aedsl.codegen.liveness import Cfg, block_liveness, defs_uses, flags_dead_after, live_after
-from aedsl.codegen.mir import Frame, Imm, Inc, Ind, Lbl, Mem, MFunction, MInst, R, address, is_vreg, regs_in
+from aedsl.codegen.mir import Imm, Inc, Ind, Lbl, Mem, MFunction, MInst, R, address, at_offset, is_vreg, regs_in
 from .target import SP
 
 
@@ -320,21 +320,6 @@ def _rebased(op, reg: int, hi: int):
     return op
 
 
-def _byte_at(op, k: int):
-    if isinstance(op, Ind):
-        return Mem(op.reg, k) if k else op
-    if isinstance(op, Mem):
-        if k == 0:
-            return op
-        d = op.disp
-        if isinstance(d, int):
-            return Mem(op.base, d + k)
-        if isinstance(d, Frame):
-            return Mem(op.base, Frame(d.kind, d.key, d.extra + k))
-        return Mem(op.base, f"{d}+{k}")
-    return None
-
-
 def byte_loads(mf: MFunction) -> int:
     """After allocation (spilled values are memory operands now): a byte taken from a word in
     memory is read as that byte. `mov M, r; swpb r; mov.b r, r` -> `mov.b M+1, r` and
@@ -348,7 +333,7 @@ def byte_loads(mf: MFunction) -> int:
             nxt = insts[i + 1:i + 3]
             if (len(nxt) == 2 and nxt[0].mn == "swpb" and nxt[0].ops == [r]
                     and nxt[1].mn == "mov.b" and nxt[1].ops == [r, r]):
-                x.mn, x.ops = "mov.b", [_byte_at(x.ops[0], 1), r]
+                x.mn, x.ops = "mov.b", [at_offset(x.ops[0], 1), r]
                 out.append(x)
                 i += 3
                 n += 1

@@ -400,10 +400,12 @@ class AccelSelection:
         if test is None:
             return False
         needs = []
-        for region in branch.regions:
-            n = self._loop_need(op, [region]) if _contains_accel([region]) else None
-            if n is None and _contains_accel([region]):
-                return False
+        for region in branch.regions:          # None: a branch that leaves the module alone
+            n = None
+            if _contains_accel([region]):
+                n = self._loop_need(op, [region])
+                if n is None:
+                    return False
             needs.append(n)
         self.accel_flush()
         els, end = self.mf.label("else"), self.mf.label("endif")
