@@ -237,27 +237,9 @@ class Msp430Buffers:
         area = self._scratch(nbytes)
         for i, w in enumerate(raw):
             self.emit("mov", w, Mem(SP, Frame("local", self.SCRATCH, 2 * i)))
-        p, k = R(self.vreg()), R(self.vreg())
+        p = R(self.vreg())
         self.emit("lea", area, p)
-        if count is not None:               # min(count, nbytes) bytes (count may cover the block)
-            self.emit("mov", count[0], k)
-            ok = self.mf.label("cnt")
-            self.emit("cmp", Imm(nbytes), k)
-            self.emit("jnc", Lbl(ok))
-            self.emit("mov", Imm(nbytes), k)
-            self.label(ok)
-            self.emit("tst", k)
-            self.emit("jz", Lbl(done))
-        else:
-            self.emit("mov", Imm(nbytes), k)
-        top = self.mf.label("cpy")
-        self.label(top)
-        self.emit("movb.st", Ind(p.reg), Mem(dst.reg, 0))
-        self.emit("inc", p)
-        self.emit("inc", dst)
-        self.emit("dec", k)
-        self.emit("jnz", Lbl(top))
-        self.label(done)
+        self._drain(p, dst, nbytes, count, done)
 
     def _store_words_once(self, dst: R, raw: list, nbytes: int, count) -> None:
         """Size mode's word path of a store: one copy of the word stores, through a pointer that
@@ -286,8 +268,13 @@ class Msp430Buffers:
             self.emit("mov", w, Mem(t.reg, 2 * i))
         self.emit("cmp", t, dst)
         self.emit("jz", Lbl(done))
+        self._drain(t, dst, nbytes, count, done)
+
+    def _drain(self, p: R, dst: R, nbytes: int, count, done: str) -> None:
+        """The byte loop of a store's scratch path: min(count, nbytes) bytes (count may cover the
+        block; all of them without a count) from `p` to `dst`, then the label `done`."""
         k = R(self.vreg())
-        if count is not None:               # min(count, nbytes) bytes (count may cover the block)
+        if count is not None:
             self.emit("mov", count[0], k)
             ok = self.mf.label("cnt")
             self.emit("cmp", Imm(nbytes), k)
@@ -300,8 +287,8 @@ class Msp430Buffers:
             self.emit("mov", Imm(nbytes), k)
         top = self.mf.label("cpy")
         self.label(top)
-        self.emit("movb.st", Ind(t.reg), Mem(dst.reg, 0))
-        self.emit("inc", t)
+        self.emit("movb.st", Ind(p.reg), Mem(dst.reg, 0))
+        self.emit("inc", p)
         self.emit("inc", dst)
         self.emit("dec", k)
         self.emit("jnz", Lbl(top))
