@@ -41,7 +41,7 @@ from . import bytepair, peephole, swap
 from .accel import make_ports
 from .masked_rotations import masked_rotations
 from .select import Msp430Selector
-from .select.calls import call_symbol, entry_params
+from .select.calls import call_symbol, entry_params, returns_in_registers
 from .target import ARG_REGS, CALL_CLOBBERS, CG, PC, SP, SR, make_target, reg_name
 from .toolchain import TOOLCHAIN, linker_script
 
@@ -196,7 +196,8 @@ def select_function(module: Module, fname: str, symbol: str, chip,
                     li += 1
             else:
                 vals[lp] = limbs
-    outs = [word() for _ in results]
+    in_regs = returns_in_registers(module, fname, results)
+    outs = [word() for _ in results] if not in_regs else []
     sel.bind_locals(fn)
     ys = sel.select_block(fn.body)
     sel.accel_flush()                       # no operation may still run at the return
@@ -209,7 +210,14 @@ def select_function(module: Module, fname: str, symbol: str, chip,
     for o, y in zip(outs, ys):
         for j, limb in enumerate(y):
             sel.emit("mov", limb, Mem(o, 2 * j))
-    sel.emit("ret")
+    if in_regs:                             # the result words in R12.. (select/calls.py)
+        flat = [limb for y in ys for limb in y]
+        ret_regs = [R(r) for r in ARG_REGS[:len(flat)]]
+        for limb, r in zip(flat, ret_regs):
+            sel.emit("mov", limb, r)
+        sel.emit("ret", *ret_regs)
+    else:
+        sel.emit("ret")
     mf.n_arg_words = len(words.regs)
     mf.walk_regs = sel.walk_regs            # pointers the @Rn+ peephole may rewrite
     mf.counted = sel.counted                # loops whose index may count down
@@ -382,6 +390,9 @@ def emit_function(mf: MFunction, ctx: MirContext, lines_src: SpecLines) -> dict:
         size += nbytes
         if inst.mn in ("call", "br"):
             lines.append(f"\t{inst.mn}\t#{inst.ops[0].name}")
+            continue
+        if inst.mn == "ret":                # its operands only tell liveness what it returns
+            lines.append("\tret")
             continue
         mn = ASM_NAME.get(inst.mn, inst.mn)
         if inst.mn in ("pushm", "popm", "rlam", "rram", "rrum"):

@@ -61,7 +61,9 @@ INSTRS: dict[str, InstrDesc] = {
     "rram": InstrDesc(reads=(1,), writes=(1,), reg_only=(1,), flags_out=True),
     "rrum": InstrDesc(reads=(1,), writes=(1,), reg_only=(1,), flags_out=True),
     "jmp": InstrDesc(branch="jump"), "jz": _JCC, "jnz": _JCC, "jc": _JCC, "jnc": _JCC,
-    "ret": InstrDesc(branch="ret"),
+    # `ret` reads its operands: the registers a subroutine returns its result words in
+    # (select/calls.py `returns_in_registers`), so that nothing deletes their moves
+    "ret": InstrDesc(branch="ret", reads=(0, 1, 2, 3)),
     "label": InstrDesc(pseudo=True), "comment": InstrDesc(pseudo=True), UNDEF: UNDEF_DESC,
     # accelerator (aedsl/backends/msp430/accel.py, common/schedule.py): a read of a FIFO register
     # (mov, never dead: each read advances the FIFO); start / wait markers, removed or expanded

@@ -76,138 +76,132 @@ elephant_dumbo_key_setup:
 
 
 ; --- elephant_dumbo_encrypt_with: elephant_dumbo.encrypt_with
-;     frame 32 bytes (0 spill slots, locals 16), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 154 bytes of code
+;     frame 22 bytes (0 spill slots, locals 8), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 128 bytes of code
 	.section .text.elephant_dumbo_encrypt_with,"ax",@progbits
 	.global elephant_dumbo_encrypt_with
 	.type elephant_dumbo_encrypt_with, @function
 	.balign 2
 elephant_dumbo_encrypt_with:
 	pushm.w	#7, r10
-	sub	#32, sp
-	mov	48(sp), r6
-	mov	50(sp), r7
-	mov	52(sp), r8
-	mov	54(sp), r9
-	mov	56(sp), r10
+	sub	#22, sp
+	mov	38(sp), r7
+	mov	40(sp), r8
+	mov	42(sp), r9
+	mov	44(sp), r10
+	mov	46(sp), r11
 	; elephant_dumbo.ae:106: store_le(tag, 0, crypt(lk, nonce, ad, msg, ct, ct))
-	mov	sp, r11
-	add	#16, r11
-	mov	r6, 0(sp)
-	mov	r7, 2(sp)
-	mov	r8, 4(sp)
-	mov	r9, 6(sp)
-	mov	r10, 8(sp)
-	mov	r9, 10(sp)
-	mov	r10, 12(sp)
-	mov	r11, 14(sp)
+	mov	r7, 0(sp)
+	mov	r8, 2(sp)
+	mov	r9, 4(sp)
+	mov	r10, 6(sp)
+	mov	r11, 8(sp)
+	mov	r10, 10(sp)
+	mov	r11, 12(sp)
 	call	#elephant_dumbo_crypt
-	mov	58(sp), r13
-	bit	#1, r13
+	mov	48(sp), r11
+	bit	#1, r11
 	jnz	.Lelephant_dumbo_encrypt_with_bytes1
-	mov	16(sp), 0(r13)
-	mov	18(sp), 2(r13)
-	mov	20(sp), 4(r13)
-	mov	22(sp), 6(r13)
+	mov	r12, 0(r11)
+	mov	r13, 2(r11)
+	mov	r14, 4(r11)
+	mov	r15, 6(r11)
 	jmp	.Lelephant_dumbo_encrypt_with_stored2
 .Lelephant_dumbo_encrypt_with_bytes1:
-	mov	16(sp), 24(sp)
-	mov	18(sp), 26(sp)
-	mov	20(sp), 28(sp)
-	mov	22(sp), 30(sp)
+	mov	r12, 14(sp)
+	mov	r13, 16(sp)
+	mov	r14, 18(sp)
+	mov	r15, 20(sp)
 	mov	sp, r14
-	add	#24, r14
+	add	#14, r14
 	mov	#8, r15
 .Lelephant_dumbo_encrypt_with_cpy3:
-	mov.b	@r14, 0(r13)
+	mov.b	@r14, 0(r11)
 	inc	r14
-	inc	r13
+	inc	r11
 	dec	r15
 	jnz	.Lelephant_dumbo_encrypt_with_cpy3
 .Lelephant_dumbo_encrypt_with_stored2:
-	add	#32, sp
+	add	#22, sp
 	popm.w	#7, r10
 	ret
 	.size elephant_dumbo_encrypt_with, .-elephant_dumbo_encrypt_with
 
 
 ; --- elephant_dumbo_decrypt_with: elephant_dumbo.decrypt_with
-;     frame 44 bytes (6 spill slots, locals 16), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 208 bytes of code
+;     frame 34 bytes (6 spill slots, locals 8), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 190 bytes of code
 	.section .text.elephant_dumbo_decrypt_with,"ax",@progbits
 	.global elephant_dumbo_decrypt_with
 	.type elephant_dumbo_decrypt_with, @function
 	.balign 2
 elephant_dumbo_decrypt_with:
 	pushm.w	#7, r10
-	sub	#44, sp
-	mov	r12, 18(sp)
-	mov	r13, 16(sp)
-	mov	r14, r8
-	mov	r15, r9
-	mov	60(sp), r5
-	mov	62(sp), r6
-	mov	64(sp), r7
-	mov	66(sp), r4
-	mov	70(sp), r10
-	mov	72(sp), r11
+	sub	#34, sp
+	mov	r12, 16(sp)
+	mov	r13, 14(sp)
+	mov	r14, r7
+	mov	r15, r8
+	mov	50(sp), r4
+	mov	52(sp), r5
+	mov	54(sp), r6
+	mov	56(sp), r9
+	mov	60(sp), r10
+	mov	62(sp), r11
 	; elephant_dumbo.ae:110: return (load_le(tag, 0, 8) ^ crypt(lk, nonce, ad, ct, msg, ct)) == 0
-	bit	#1, r4
+	bit	#1, r9
 	jnz	.Lelephant_dumbo_decrypt_with_bytes1
 .Lelephant_dumbo_decrypt_with_words2:
-	mov	@r4+, 26(sp)
-	mov	@r4+, 24(sp)
-	mov	@r4+, 22(sp)
-	mov	@r4+, 20(sp)
+	mov	@r9+, 24(sp)
+	mov	@r9+, 22(sp)
+	mov	@r9+, 20(sp)
+	mov	@r9+, 18(sp)
 	jmp	.Lelephant_dumbo_decrypt_with_join3
 .Lelephant_dumbo_decrypt_with_bytes1:
 	mov	sp, r12
-	add	#28, r12
+	add	#26, r12
 	mov	r12, r13
 	mov	#8, r14
 .Lelephant_dumbo_decrypt_with_cpy4:
-	mov.b	@r4, r15
-	inc	r4
+	mov.b	@r9, r15
+	inc	r9
 	mov.b	r15, 0(r13)
 	inc	r13
 	dec	r14
 	jnz	.Lelephant_dumbo_decrypt_with_cpy4
-	mov	r12, r4
+	mov	r12, r9
 	jmp	.Lelephant_dumbo_decrypt_with_words2
 .Lelephant_dumbo_decrypt_with_join3:
-	mov	sp, r15
-	add	#36, r15
-	mov	r5, 0(sp)
-	mov	r6, 2(sp)
-	mov	r7, 4(sp)
+	mov	r4, 0(sp)
+	mov	r5, 2(sp)
+	mov	r6, 4(sp)
 	mov	r10, 6(sp)
 	mov	r11, 8(sp)
-	mov	r6, 10(sp)
-	mov	r7, 12(sp)
-	mov	r15, 14(sp)
-	mov	18(sp), r12
-	mov	16(sp), r13
-	mov	r8, r14
-	mov	r9, r15
+	mov	r5, 10(sp)
+	mov	r6, 12(sp)
+	mov	16(sp), r12
+	mov	14(sp), r13
+	mov	r7, r14
+	mov	r8, r15
 	call	#elephant_dumbo_crypt
-	mov	26(sp), r12
-	xor	36(sp), r12
-	mov	24(sp), r13
-	xor	38(sp), r13
-	mov	22(sp), r14
-	xor	40(sp), r14
-	mov	20(sp), r15
-	xor	42(sp), r15
-	bis	r13, r12
-	bis	r14, r12
-	bis	r15, r12
-	sub	#1, r12
+	mov	24(sp), r8
+	xor	r12, r8
+	mov	22(sp), r9
+	xor	r13, r9
+	mov	20(sp), r10
+	xor	r14, r10
+	mov	18(sp), r11
+	xor	r15, r11
+	bis	r9, r8
+	bis	r10, r8
+	bis	r11, r8
+	sub	#1, r8
 	clr	r14
 	adc	r14
 	xor	#1, r14
-	mov	74(sp), r15
+	mov	64(sp), r15
 	mov	r14, 0(r15)
-	add	#44, sp
+	add	#34, sp
 	popm.w	#7, r10
 	ret
 	.size elephant_dumbo_decrypt_with, .-elephant_dumbo_decrypt_with
@@ -668,7 +662,7 @@ elephant_dumbo_P_permute:
 
 ; --- elephant_dumbo_crypt: elephant_dumbo.crypt
 ;     frame 364 bytes (122 spill slots, locals 120), saves nothing
-;     estimated 4510 bytes of code
+;     estimated 4490 bytes of code
 	.section .text.elephant_dumbo_crypt,"ax",@progbits
 	.local elephant_dumbo_crypt
 	.type elephant_dumbo_crypt, @function
@@ -2386,20 +2380,15 @@ elephant_dumbo_crypt:
 	mov	sp, r13
 	add	#344, r13
 	call	#elephant_dumbo_P_permute
-	mov	344(sp), r11
+	mov	344(sp), r12
 	mov	220(sp), r15
-	xor	@r15, r11
-	mov	230(sp), r12
-	xor	346(sp), r12
-	mov	228(sp), r13
-	xor	348(sp), r13
-	mov	226(sp), r14
-	xor	350(sp), r14
-	mov	380(sp), r10
-	mov	r11, 0(r10)
-	mov	r12, 2(r10)
-	mov	r13, 4(r10)
-	mov	r14, 6(r10)
+	xor	@r15, r12
+	mov	230(sp), r13
+	xor	346(sp), r13
+	mov	228(sp), r14
+	xor	348(sp), r14
+	mov	226(sp), r15
+	xor	350(sp), r15
 	add	#364, sp
 	ret
 	.size elephant_dumbo_crypt, .-elephant_dumbo_crypt

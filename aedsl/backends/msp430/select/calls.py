@@ -17,6 +17,11 @@ Where the words live in the caller's frame:
   its address, not copied;
 - other wide arguments are copied into one area shared by all call sites (`call.args`, sized
   for the largest), read by the callee only during the call.
+
+A subroutine (a function the unit does not export, so every call of it is in this unit) whose
+results take at most four words returns them in R12-R15 instead (`returns_in_registers`): no
+out-pointer to pass, store through and read back (AES's `mix_column` in size mode, called 36
+times a block: about 20 cycles and 12 bytes a call site less).
 """
 from __future__ import annotations
 
@@ -24,6 +29,7 @@ from aedsl.ir.nodes import Memory, Op
 
 from aedsl.codegen import calls as interface
 from aedsl.codegen.calls import call_symbol
+from aedsl.codegen.unit import exported
 from aedsl.codegen.mir import Frame, Imm, Lbl, Mem, R
 from aedsl.codegen.select_base import nlimbs
 from ..target import ARG_REGS, CALL_CLOBBERS, SP
@@ -39,6 +45,13 @@ def element_stride(elem_width: int) -> int:
 def entry_params(fn):
     """The interface words of `fn` (aedsl/codegen/calls.py) with 16-bit words."""
     return interface.entry_params(fn, 16, element_stride)
+
+
+def returns_in_registers(module, fname: str, result_widths) -> bool:
+    """`fname` is a subroutine (not exported) whose result words (one or more) fit in R12-R15:
+    it returns them there, not through out-pointers."""
+    n = sum(nlimbs(w, 16) for w in result_widths)
+    return 0 < n <= len(ARG_REGS) and fname not in exported(module)
 
 
 def _res_area(limbs: list) -> str | None:
@@ -102,8 +115,9 @@ class Msp430Calls:
                 args_off += 2 * n
         if args_off:
             self.mf.locals[ARGS_AREA] = max(self.mf.locals.get(ARGS_AREA, 0), args_off)
+        in_regs = returns_in_registers(self.module, callee.name, results)
         areas = []
-        for k, w in enumerate(results):
+        for k, w in enumerate(results if not in_regs else ()):
             area = f"call.res{site}.{k}"
             self.mf.locals[area] = 2 * nlimbs(w, 16)
             areas.append((area, w))
@@ -117,11 +131,21 @@ class Msp430Calls:
         for r, x in zip(regs, words):
             self.emit("mov", x, r)
         ops = [Lbl(call_symbol(self.module, callee.name))] + regs + [Imm(0)] * (len(ARG_REGS) - len(regs))
-        self.emit("call", *ops, *[R(r) for r in self.clobbers.get(callee.name, CALL_CLOBBERS)])
+        written = list(self.clobbers.get(callee.name, CALL_CLOBBERS))
+        n_res = sum(nlimbs(w, 16) for w in results) if in_regs else 0
+        written += [r for r in ARG_REGS[:n_res] if r not in written]
+        self.emit("call", *ops, *[R(r) for r in written])
         self.calls.add(callee.name)
         if hasattr(self, "_acc_state"):
             self._acc_state = (None, None)       # the callee may have used the accelerator
-        flat = [Mem(SP, Frame("local", area, 2 * j)) for area, w in areas for j in range(nlimbs(w, 16))]
+        if in_regs:                          # copied out of R12.. at once: the next call overwrites them
+            flat = []
+            for r in ARG_REGS[:n_res]:
+                v = R(self.vreg())
+                self.emit("mov", R(r), v)
+                flat.append(v)
+        else:
+            flat = [Mem(SP, Frame("local", area, 2 * j)) for area, w in areas for j in range(nlimbs(w, 16))]
         for r in op.results:
             n = nlimbs(r.width, 16)
             self.put(r, flat[:n])
