@@ -3,8 +3,10 @@
 An exported function (and a callee compiled as a subroutine, see docs/BACKENDS.md "Calls")
 takes its parameters as words: a memory is a pointer (`mem`), a `bytes` buffer a pointer and a
 length, a scalar of up to one machine word by value (`word`), a wider scalar by pointer to its
-little-endian 16-bit units (`wide`); results go through out-pointers. What differs by target is
-the word size and the element stride of a memory, given by the caller.
+little-endian 16-bit units (`wide`); results go through out-pointers, except a subroutine's
+results of at most as many words as there are argument registers, which come back in those
+registers (`returns_in_registers`). What differs by target is the word size, the argument
+registers and the element stride of a memory, given by the caller.
 """
 from __future__ import annotations
 
@@ -13,7 +15,7 @@ from aedsl.codegen.mir import Frame, Mem, R
 from aedsl.ir.nodes import Memory
 
 from .select_base import nlimbs
-from .unit import Param
+from .unit import Param, exported
 
 
 def call_symbol(module, fname: str) -> str:
@@ -24,6 +26,15 @@ def call_symbol(module, fname: str) -> str:
 def wide_bytes(width: int) -> int:
     """Bytes of a wide scalar parameter or a result: the target-neutral layout (16-bit units)."""
     return 2 * nlimbs(width, 16)
+
+
+def returns_in_registers(module, fname: str, result_widths, word_bits: int, n_regs: int) -> bool:
+    """`fname` is a subroutine (every call of it is in the unit: it is not exported) whose results,
+    `word_bits`-bit words in all, take at least one and at most `n_regs` words: it returns them in
+    the first argument registers (result after result, each from its low word), not through
+    out-pointers, so a call passes, stores and reads back no result area."""
+    n = sum(nlimbs(w, word_bits) for w in result_widths)
+    return 0 < n <= n_regs and fname not in exported(module)
 
 
 def entry_params(fn, word_bits: int, stride) -> tuple[list[Param], list[int]]:

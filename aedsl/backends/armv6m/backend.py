@@ -42,7 +42,7 @@ from .highadd import fold_high_adds, fold_high_compares
 from .ldm import merge_loads
 from .zero_tests import delete_zero_tests
 from .select import ArmSelector, LOAD, STORE
-from .select.calls import call_symbol, entry_params, wide_bytes
+from .select.calls import call_symbol, entry_params, returns_in_registers, wide_bytes
 from .target import (ARG_REGS, ASM_NAME, CALL_CLOBBERS, CALLER_HIGH_SLOTS, HIGH_SLOTS, INVERSE, LEAF_HIGH_SLOTS, LR, PC, SP,
                      SP_OFFSET_MAX, SUBROUTINE_HIGH_SLOTS,
                      _shifted8, make_target, reg_name)
@@ -199,7 +199,8 @@ def select_function(module: Module, fname: str, symbol: str,
             vals[p] = [R(word())]
         else:
             wide.append((p, word()))
-    outs = [word() for _ in results]
+    in_regs = returns_in_registers(module, fname, results)
+    outs = [word() for _ in results] if not in_regs else []
     for p, base in wide:
         vals[p] = _wide_access(sel, False, base, p.width)
     sel.bind_locals(fn)
@@ -210,7 +211,14 @@ def select_function(module: Module, fname: str, symbol: str,
             sel.emit(STORE[min(4, wide_bytes(w))], sel.reg(y[0]), Mem(o, 0))
         else:
             _wide_access(sel, True, o, w, y)
-    sel.emit("ret")
+    if in_regs:                             # the result words in r0.. (select/calls.py)
+        flat = [sel.reg(limb) for y in ys for limb in y]
+        ret_regs = [R(r) for r in ARG_REGS[:len(flat)]]
+        for limb, r in zip(flat, ret_regs):
+            sel.emit("mov", limb, r)
+        sel.emit("ret", *ret_regs)
+    else:
+        sel.emit("ret")
     mf.n_arg_words = len(words.regs)
     mf.calls = set(sel.calls)
     return mf, Entry(fname, symbol, params, results), sel.used_tables

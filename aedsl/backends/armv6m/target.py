@@ -93,7 +93,9 @@ INSTRS: dict[str, InstrDesc] = {
     "addsp": InstrDesc(writes=(0,), reg_only=(0,), memory="address"),    # add rd, sp, #frame offset
     "jmp": InstrDesc(branch="jump"),
     **{f"b{c}": _BCC for c in CONDS},
-    "ret": InstrDesc(branch="ret"),
+    # `ret` reads its operands: the registers a subroutine returns its result words in
+    # (select/calls.py `returns_in_registers`), so that nothing deletes their moves
+    "ret": InstrDesc(branch="ret", reads=(0, 1, 2, 3)),
     "label": InstrDesc(pseudo=True), "comment": InstrDesc(pseudo=True), UNDEF: UNDEF_DESC,
     # frame set-up, only emitted after allocation (operands are physical registers)
     "push": InstrDesc(), "pop": InstrDesc(), "subsp": InstrDesc(), "addspi": InstrDesc(),

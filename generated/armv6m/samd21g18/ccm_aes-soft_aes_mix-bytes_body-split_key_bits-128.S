@@ -112,8 +112,8 @@ ccm_key_setup:
 
 
 @ --- ccm_encrypt_with: ccm.encrypt_with
-@     frame 132 bytes (35 spill slots, 21 on the stack; locals 32), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 586 bytes of code and literals
+@     frame 116 bytes (35 spill slots, 22 on the stack; locals 16), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 548 bytes of code and literals
 	.section .text.ccm_encrypt_with,"ax",%progbits
 	.global ccm_encrypt_with
 	.type ccm_encrypt_with, %function
@@ -126,298 +126,270 @@ ccm_encrypt_with:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #132
-	mov	r4, r1
-	ldr	r1, [sp, #168]
-	str	r2, [sp, #16]
-	str	r0, [sp, #28]
+	sub	sp, #116
+	str	r0, [sp, #24]
+	str	r2, [sp, #12]
+	ldr	r2, [sp, #152]
 	@ ccm.ae:41: return load_be(nonce, 0, 15, len(nonce))
 .Lccm_encrypt_with_bytes1:
 	movs	r0, #0
-	str	r0, [sp, #112]
-	str	r0, [sp, #108]
-	str	r0, [sp, #104]
 	str	r0, [sp, #100]
-	ldr	r6, [sp, #16]
+	str	r0, [sp, #104]
+	str	r0, [sp, #108]
+	str	r0, [sp, #112]
+	ldr	r6, [sp, #12]
 	cmp	r6, #15
 	bcc	.Lccm_encrypt_with_cnt3
 	movs	r6, #15
 .Lccm_encrypt_with_cnt3:
 	add	r5, sp, #100
-	adds	r2, r5, #1
+	adds	r4, r5, #1
 .Lccm_encrypt_with_cpy5:
 	subs	r6, #1
 	bcc	.Lccm_encrypt_with_cpyd4
-	ldrb	r0, [r4, r6]
-	strb	r0, [r2, r6]
+	ldrb	r0, [r1, r6]
+	strb	r0, [r4, r6]
 	b	.Lccm_encrypt_with_cpy5
 .Lccm_encrypt_with_cpyd4:
-	mov	r4, r5
+	mov	r1, r5
 .Lccm_encrypt_with_words2:
 	@ ccm.ae:140: y = mac_header(ks, nb, len(nonce), ad, n, len(tag))
-	add	r0, sp, #116
-	str	r0, [sp, #12]
-	str	r1, [sp]
-	ldr	r0, [sp, #192]
-	str	r0, [sp, #8]
-	ldr	r1, [sp, #176]
+	str	r2, [sp]
+	@ ccm.ae:41: return load_be(nonce, 0, 15, len(nonce))
+	ldr	r0, [r1, #12]
+	rev	r4, r0
+	str	r4, [sp, #20]
+	ldm	r1!, {r0, r2, r5}
+	@ ccm.ae:140: y = mac_header(ks, nb, len(nonce), ad, n, len(tag))
+	str	r4, [sp, #100]
+	@ ccm.ae:41: return load_be(nonce, 0, 15, len(nonce))
+	rev	r4, r5
+	str	r4, [sp, #68]
+	@ ccm.ae:140: y = mac_header(ks, nb, len(nonce), ad, n, len(tag))
+	str	r4, [sp, #104]
+	@ ccm.ae:41: return load_be(nonce, 0, 15, len(nonce))
+	rev	r4, r2
+	str	r4, [sp, #72]
+	@ ccm.ae:140: y = mac_header(ks, nb, len(nonce), ad, n, len(tag))
+	str	r4, [sp, #108]
+	@ ccm.ae:41: return load_be(nonce, 0, 15, len(nonce))
+	rev	r4, r0
+	str	r4, [sp, #16]
+	@ ccm.ae:140: y = mac_header(ks, nb, len(nonce), ad, n, len(tag))
+	str	r4, [sp, #112]
+	ldr	r1, [sp, #160]
 	str	r1, [sp, #4]
-	@ ccm.ae:41: return load_be(nonce, 0, 15, len(nonce))
-	ldm	r4!, {r0, r1, r2, r5}
-	rev	r0, r0
-	str	r0, [sp, #20]
-	@ ccm.ae:140: y = mac_header(ks, nb, len(nonce), ad, n, len(tag))
-	str	r0, [sp, #112]
-	@ ccm.ae:41: return load_be(nonce, 0, 15, len(nonce))
-	rev	r0, r1
-	str	r0, [sp, #68]
-	@ ccm.ae:140: y = mac_header(ks, nb, len(nonce), ad, n, len(tag))
-	str	r0, [sp, #108]
-	@ ccm.ae:41: return load_be(nonce, 0, 15, len(nonce))
-	rev	r0, r2
-	str	r0, [sp, #72]
-	@ ccm.ae:140: y = mac_header(ks, nb, len(nonce), ad, n, len(tag))
-	str	r0, [sp, #104]
-	@ ccm.ae:41: return load_be(nonce, 0, 15, len(nonce))
-	rev	r0, r5
-	str	r0, [sp, #24]
-	@ ccm.ae:140: y = mac_header(ks, nb, len(nonce), ad, n, len(tag))
-	str	r0, [sp, #100]
+	ldr	r0, [sp, #176]
+	str	r0, [sp, #8]
 	add	r1, sp, #100
-	ldr	r0, [sp, #28]
-	ldr	r2, [sp, #16]
-	bl	ccm_mac_header
-	@ ccm.ae:142: s0 = E.encrypt_block(ks, j0)
-	add	r2, sp, #116
-	add	r1, sp, #100
-	@ ccm.ae:59: return with_nonce((14 - nonce_len) as u8, n, 0 as u32)
-	movs	r3, #14
-	ldr	r0, [sp, #16]
-	subs	r0, r3, r0
-	uxtb	r0, r0
-	str	r0, [sp, #16]
-	@ ccm.ae:47: return cat(flags, n) | (x as u128)
-	lsls	r3, r0, #24
-	ldr	r0, [sp, #20]
-	orrs	r3, r0
-	@ ccm.ae:142: s0 = E.encrypt_block(ks, j0)
-	str	r3, [sp, #112]
-	ldr	r0, [sp, #68]
-	str	r0, [sp, #108]
-	ldr	r0, [sp, #72]
-	str	r0, [sp, #104]
 	ldr	r0, [sp, #24]
-	str	r0, [sp, #100]
-	@ ccm.ae:140: y = mac_header(ks, nb, len(nonce), ad, n, len(tag))
-	ldr	r0, [sp, #128]
-	str	r0, [sp, #44]
-	ldr	r0, [sp, #124]
-	str	r0, [sp, #40]
-	ldr	r0, [sp, #120]
-	str	r0, [sp, #32]
-	ldr	r0, [sp, #116]
-	str	r0, [sp, #36]
+	ldr	r2, [sp, #12]
+	bl	ccm_mac_header
+	@ ccm.ae:59: return with_nonce((14 - nonce_len) as u8, n, 0 as u32)
+	movs	r5, #14
+	ldr	r4, [sp, #12]
+	subs	r4, r5, r4
+	uxtb	r4, r4
+	str	r4, [sp, #12]
+	@ ccm.ae:47: return cat(flags, n) | (x as u128)
+	lsls	r5, r4, #24
+	ldr	r4, [sp, #16]
+	orrs	r5, r4
 	@ ccm.ae:142: s0 = E.encrypt_block(ks, j0)
-	ldr	r0, [sp, #28]
+	str	r5, [sp, #112]
+	ldr	r4, [sp, #20]
+	str	r4, [sp, #100]
+	ldr	r4, [sp, #68]
+	str	r4, [sp, #104]
+	ldr	r4, [sp, #72]
+	str	r4, [sp, #108]
+	@ ccm.ae:140: y = mac_header(ks, nb, len(nonce), ad, n, len(tag))
+	str	r0, [sp, #36]
+	str	r1, [sp, #32]
+	str	r2, [sp, #40]
+	str	r3, [sp, #28]
+	@ ccm.ae:142: s0 = E.encrypt_block(ks, j0)
+	add	r1, sp, #100
+	ldr	r0, [sp, #24]
 	bl	ccm_E_encrypt_block
 	@ ccm.ae:65: return cat(j[127:32], j[31:0] + 1)
-	ldr	r0, [sp, #16]
-	lsls	r1, r0, #24
-	ldr	r0, [sp, #20]
-	orrs	r1, r0
+	ldr	r4, [sp, #12]
+	lsls	r5, r4, #24
+	ldr	r4, [sp, #16]
+	orrs	r5, r4
 	@ ccm.ae:144: for i in 0..(n + 15) / 16 {
-	str	r1, [sp, #80]
+	ldr	r4, [sp, #160]
+	adds	r4, #15
+	lsrs	r4, r4, #4
+	str	r4, [sp, #76]
 	@ ccm.ae:65: return cat(j[127:32], j[31:0] + 1)
-	ldr	r0, [sp, #24]
-	adds	r0, r0, #1
+	ldr	r6, [sp, #20]
+	adds	r6, r6, #1
 	@ ccm.ae:144: for i in 0..(n + 15) / 16 {
-	str	r0, [sp, #24]
-	movs	r1, #0
-	str	r1, [sp, #20]
-	ldr	r0, [sp, #176]
-	adds	r0, #15
-	lsrs	r0, r0, #4
-	str	r0, [sp, #76]
+	str	r6, [sp, #20]
+	str	r5, [sp, #80]
 	@ ccm.ae:142: s0 = E.encrypt_block(ks, j0)
-	ldr	r1, [sp, #128]
-	str	r1, [sp, #84]
-	ldr	r1, [sp, #124]
-	str	r1, [sp, #88]
-	ldr	r1, [sp, #120]
+	str	r0, [sp, #96]
 	str	r1, [sp, #92]
-	ldr	r1, [sp, #116]
-	str	r1, [sp, #96]
+	str	r2, [sp, #88]
+	str	r3, [sp, #84]
 	@ ccm.ae:144: for i in 0..(n + 15) / 16 {
-	ldr	r1, [sp, #20]
-	cmp	r1, r0
+	movs	r1, #0
+	str	r1, [sp, #16]
+	cmp	r1, r4
 	bcc	.Lccm_encrypt_with_far1
 	b	.Lccm_encrypt_with_done7
 .Lccm_encrypt_with_far1:
 .Lccm_encrypt_with_loop6:
-	@ ccm.ae:146: m = load_be(msg, off, 16, n - off)           // zero-padded, as the MAC wants it
-	movs	r2, #3
 	@ ccm.ae:145: off = 16 * i
-	ldr	r1, [sp, #20]
+	ldr	r1, [sp, #16]
 	lsls	r0, r1, #4
-	str	r0, [sp, #52]
+	str	r0, [sp, #60]
 	@ ccm.ae:146: m = load_be(msg, off, 16, n - off)           // zero-padded, as the MAC wants it
-	ldr	r1, [sp, #172]
-	adds	r4, r1, r0
-	ldr	r1, [sp, #176]
-	subs	r0, r1, r0
-	str	r0, [sp, #16]
-	cmp	r0, #16
+	ldr	r1, [sp, #160]
+	subs	r2, r1, r0
+	str	r2, [sp, #12]
+	ldr	r1, [sp, #156]
+	adds	r3, r1, r0
+	movs	r1, #3
+	cmp	r2, #16
 	bcc	.Lccm_encrypt_with_bytes8
-	tst	r4, r2
+	tst	r3, r1
 	beq	.Lccm_encrypt_with_words9
 	movs	r2, #16
 	b	.Lccm_encrypt_with_fill11
 .Lccm_encrypt_with_bytes8:
 	movs	r0, #0
-	str	r0, [sp, #112]
-	str	r0, [sp, #108]
-	str	r0, [sp, #104]
 	str	r0, [sp, #100]
-	ldr	r2, [sp, #16]
+	str	r0, [sp, #104]
+	str	r0, [sp, #108]
+	str	r0, [sp, #112]
+	ldr	r2, [sp, #12]
 .Lccm_encrypt_with_fill11:
 	add	r1, sp, #100
 .Lccm_encrypt_with_cpy13:
 	subs	r2, #1
 	bcc	.Lccm_encrypt_with_cpyd12
-	ldrb	r0, [r4, r2]
+	ldrb	r0, [r3, r2]
 	strb	r0, [r1, r2]
 	b	.Lccm_encrypt_with_cpy13
 .Lccm_encrypt_with_cpyd12:
-	mov	r4, r1
+	mov	r3, r1
 .Lccm_encrypt_with_words9:
-	ldm	r4, {r1, r2, r3, r4}
+	ldr	r0, [r3, #12]
+	rev	r0, r0
+	str	r0, [sp, #64]
+	ldr	r0, [r3, #8]
+	rev	r1, r0
+	str	r1, [sp, #56]
+	ldr	r0, [r3, #4]
+	rev	r2, r0
+	str	r2, [sp, #48]
+	ldr	r0, [r3]
+	rev	r3, r0
+	str	r3, [sp, #44]
 	@ ccm.ae:147: u = E.encrypt_block(ks, j)
+	ldr	r0, [sp, #20]
+	str	r0, [sp, #100]
+	ldr	r0, [sp, #68]
+	str	r0, [sp, #104]
+	ldr	r0, [sp, #72]
+	str	r0, [sp, #108]
 	ldr	r0, [sp, #80]
 	str	r0, [sp, #112]
-	ldr	r0, [sp, #68]
-	str	r0, [sp, #108]
-	ldr	r0, [sp, #72]
-	str	r0, [sp, #104]
-	ldr	r0, [sp, #24]
-	str	r0, [sp, #100]
-	@ ccm.ae:146: m = load_be(msg, off, 16, n - off)           // zero-padded, as the MAC wants it
-	rev	r0, r1
-	str	r0, [sp, #64]
-	rev	r0, r2
-	str	r0, [sp, #60]
-	rev	r0, r3
-	str	r0, [sp, #56]
-	rev	r0, r4
-	str	r0, [sp, #48]
-	@ ccm.ae:147: u = E.encrypt_block(ks, j)
-	add	r2, sp, #116
 	add	r1, sp, #100
-	ldr	r0, [sp, #28]
+	ldr	r0, [sp, #24]
 	bl	ccm_E_encrypt_block
-	ldr	r0, [sp, #116]
 	@ ccm.ae:151: store_be(ct, off, m ^ u, n - off)            // delay slot of E_K(S)
-	ldr	r1, [sp, #48]
+	ldr	r4, [sp, #44]
+	eors	r3, r4
+	str	r3, [sp, #52]
+	@ ccm.ae:149: s = m ^ y                                    // delay slot
+	ldr	r3, [sp, #28]
+	eors	r4, r3
+	@ ccm.ae:151: store_be(ct, off, m ^ u, n - off)            // delay slot of E_K(S)
+	ldr	r3, [sp, #48]
+	eors	r2, r3
+	str	r2, [sp, #28]
+	@ ccm.ae:149: s = m ^ y                                    // delay slot
+	ldr	r2, [sp, #40]
+	eors	r3, r2
+	@ ccm.ae:151: store_be(ct, off, m ^ u, n - off)            // delay slot of E_K(S)
+	ldr	r2, [sp, #56]
+	eors	r1, r2
+	str	r1, [sp, #40]
+	@ ccm.ae:149: s = m ^ y                                    // delay slot
+	ldr	r1, [sp, #32]
+	eors	r2, r1
+	@ ccm.ae:151: store_be(ct, off, m ^ u, n - off)            // delay slot of E_K(S)
+	ldr	r1, [sp, #64]
 	eors	r0, r1
-	str	r0, [sp, #48]
+	str	r0, [sp, #44]
 	@ ccm.ae:149: s = m ^ y                                    // delay slot
 	ldr	r0, [sp, #36]
 	eors	r1, r0
-	@ ccm.ae:147: u = E.encrypt_block(ks, j)
-	ldr	r0, [sp, #120]
-	@ ccm.ae:151: store_be(ct, off, m ^ u, n - off)            // delay slot of E_K(S)
-	ldr	r3, [sp, #56]
-	eors	r0, r3
-	str	r0, [sp, #36]
-	@ ccm.ae:149: s = m ^ y                                    // delay slot
-	ldr	r0, [sp, #32]
-	eors	r3, r0
-	@ ccm.ae:147: u = E.encrypt_block(ks, j)
-	ldr	r0, [sp, #124]
-	@ ccm.ae:151: store_be(ct, off, m ^ u, n - off)            // delay slot of E_K(S)
-	ldr	r2, [sp, #60]
-	eors	r0, r2
-	str	r0, [sp, #32]
-	@ ccm.ae:149: s = m ^ y                                    // delay slot
-	ldr	r0, [sp, #40]
-	eors	r2, r0
-	@ ccm.ae:147: u = E.encrypt_block(ks, j)
-	ldr	r0, [sp, #128]
-	@ ccm.ae:151: store_be(ct, off, m ^ u, n - off)            // delay slot of E_K(S)
-	ldr	r4, [sp, #64]
-	eors	r0, r4
-	str	r0, [sp, #40]
-	@ ccm.ae:149: s = m ^ y                                    // delay slot
-	ldr	r0, [sp, #44]
-	eors	r4, r0
 	@ ccm.ae:150: y = E.encrypt_block(ks, s)
-	str	r4, [sp, #112]
-	str	r2, [sp, #108]
-	str	r3, [sp, #104]
 	str	r1, [sp, #100]
-	add	r2, sp, #116
+	str	r2, [sp, #104]
+	str	r3, [sp, #108]
+	str	r4, [sp, #112]
 	add	r1, sp, #100
-	ldr	r0, [sp, #28]
+	ldr	r0, [sp, #24]
 	bl	ccm_E_encrypt_block
-	@ ccm.ae:151: store_be(ct, off, m ^ u, n - off)            // delay slot of E_K(S)
-	movs	r1, #3
-	ldr	r2, [sp, #180]
-	ldr	r0, [sp, #52]
-	adds	r2, r2, r0
-	ldr	r0, [sp, #48]
-	rev	r3, r0
-	ldr	r0, [sp, #36]
-	rev	r4, r0
-	ldr	r0, [sp, #32]
-	rev	r5, r0
-	ldr	r0, [sp, #40]
-	rev	r7, r0
-	@ ccm.ae:150: y = E.encrypt_block(ks, s)
-	ldr	r6, [sp, #128]
-	ldr	r0, [sp, #124]
-	mov	r8, r0
-	ldr	r0, [sp, #120]
-	str	r0, [sp, #32]
-	ldr	r0, [sp, #116]
 	str	r0, [sp, #36]
+	str	r1, [sp, #32]
+	mov	r8, r2
 	@ ccm.ae:151: store_be(ct, off, m ^ u, n - off)            // delay slot of E_K(S)
-	ldr	r0, [sp, #16]
+	ldr	r0, [sp, #52]
+	rev	r2, r0
+	ldr	r0, [sp, #28]
+	rev	r4, r0
+	ldr	r0, [sp, #40]
+	rev	r5, r0
+	ldr	r0, [sp, #44]
+	rev	r6, r0
+	ldr	r1, [sp, #164]
+	ldr	r0, [sp, #60]
+	adds	r1, r1, r0
+	movs	r7, #3
+	ldr	r0, [sp, #12]
 	cmp	r0, #16
 	bcc	.Lccm_encrypt_with_bytes14
-	tst	r2, r1
+	tst	r1, r7
 	bne	.Lccm_encrypt_with_mis16
-	str	r7, [r2]
-	str	r5, [r2, #4]
-	str	r4, [r2, #8]
-	str	r3, [r2, #12]
+	str	r2, [r1]
+	str	r4, [r1, #4]
+	str	r5, [r1, #8]
+	str	r6, [r1, #12]
 	b	.Lccm_encrypt_with_stored15
 .Lccm_encrypt_with_mis16:
-	movs	r1, #16
+	movs	r7, #16
 	b	.Lccm_encrypt_with_fill17
 .Lccm_encrypt_with_bytes14:
-	ldr	r1, [sp, #16]
+	ldr	r7, [sp, #12]
 .Lccm_encrypt_with_fill17:
-	str	r3, [sp, #112]
-	str	r4, [sp, #108]
-	str	r5, [sp, #104]
-	str	r7, [sp, #100]
-	add	r3, sp, #100
+	str	r2, [sp, #100]
+	str	r4, [sp, #104]
+	str	r5, [sp, #108]
+	str	r6, [sp, #112]
+	add	r2, sp, #100
 .Lccm_encrypt_with_cpy18:
-	subs	r1, #1
+	subs	r7, #1
 	bcc	.Lccm_encrypt_with_stored15
-	ldrb	r0, [r3, r1]
-	strb	r0, [r2, r1]
+	ldrb	r0, [r2, r7]
+	strb	r0, [r1, r7]
 	b	.Lccm_encrypt_with_cpy18
 .Lccm_encrypt_with_stored15:
 	@ ccm.ae:65: return cat(j[127:32], j[31:0] + 1)
-	ldr	r1, [sp, #20]
-	adds	r1, #1
-	str	r1, [sp, #20]
-	str	r6, [sp, #44]
+	ldr	r0, [sp, #20]
+	adds	r0, r0, #1
+	str	r0, [sp, #20]
 	mov	r0, r8
 	str	r0, [sp, #40]
-	ldr	r0, [sp, #24]
-	adds	r0, r0, #1
-	str	r0, [sp, #24]
+	str	r3, [sp, #28]
+	ldr	r1, [sp, #16]
+	adds	r1, #1
+	str	r1, [sp, #16]
 	ldr	r0, [sp, #76]
 	cmp	r1, r0
 	bcs	.Lccm_encrypt_with_far2
@@ -425,25 +397,25 @@ ccm_encrypt_with:
 .Lccm_encrypt_with_far2:
 .Lccm_encrypt_with_done7:
 	@ ccm.ae:153: store_be(tag, 0, y ^ s0, len(tag))
-	ldr	r1, [sp, #44]
-	ldr	r0, [sp, #84]
-	eors	r1, r0
-	ldr	r2, [sp, #40]
-	ldr	r0, [sp, #88]
-	eors	r2, r0
-	ldr	r5, [sp, #32]
-	ldr	r0, [sp, #92]
-	eors	r5, r0
-	ldr	r4, [sp, #36]
+	ldr	r1, [sp, #36]
 	ldr	r0, [sp, #96]
+	eors	r1, r0
+	ldr	r3, [sp, #32]
+	ldr	r0, [sp, #92]
+	eors	r3, r0
+	ldr	r4, [sp, #40]
+	ldr	r0, [sp, #88]
 	eors	r4, r0
-	ldr	r3, [sp, #188]
-	rev	r4, r4
-	rev	r5, r5
-	rev	r6, r2
-	rev	r7, r1
+	ldr	r2, [sp, #28]
+	ldr	r0, [sp, #84]
+	eors	r2, r0
+	rev	r7, r2
+	rev	r6, r4
+	rev	r5, r3
+	rev	r4, r1
+	ldr	r3, [sp, #172]
 	movs	r1, #3
-	ldr	r0, [sp, #192]
+	ldr	r0, [sp, #176]
 	cmp	r0, #16
 	bcc	.Lccm_encrypt_with_bytes19
 	tst	r3, r1
@@ -457,7 +429,7 @@ ccm_encrypt_with:
 	movs	r2, #16
 	b	.Lccm_encrypt_with_fill22
 .Lccm_encrypt_with_bytes19:
-	ldr	r2, [sp, #192]
+	ldr	r2, [sp, #176]
 .Lccm_encrypt_with_fill22:
 	str	r7, [sp, #100]
 	str	r6, [sp, #104]
@@ -471,7 +443,7 @@ ccm_encrypt_with:
 	strb	r0, [r3, r2]
 	b	.Lccm_encrypt_with_cpy23
 .Lccm_encrypt_with_stored20:
-	add	sp, #132
+	add	sp, #116
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5
@@ -483,8 +455,8 @@ ccm_encrypt_with:
 
 
 @ --- ccm_decrypt_with: ccm.decrypt_with
-@     frame 132 bytes (37 spill slots, 21 on the stack; locals 32), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 790 bytes of code and literals
+@     frame 112 bytes (36 spill slots, 21 on the stack; locals 16), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 746 bytes of code and literals
 	.section .text.ccm_decrypt_with,"ax",%progbits
 	.global ccm_decrypt_with
 	.type ccm_decrypt_with, %function
@@ -497,24 +469,24 @@ ccm_decrypt_with:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #132
+	sub	sp, #112
 	mov	r4, r1
-	ldr	r1, [sp, #168]
-	str	r2, [sp, #16]
-	str	r0, [sp, #36]
+	ldr	r1, [sp, #148]
+	str	r2, [sp, #12]
+	str	r0, [sp, #32]
 	@ ccm.ae:41: return load_be(nonce, 0, 15, len(nonce))
 .Lccm_decrypt_with_bytes1:
 	movs	r0, #0
-	str	r0, [sp, #112]
 	str	r0, [sp, #108]
 	str	r0, [sp, #104]
 	str	r0, [sp, #100]
-	ldr	r6, [sp, #16]
+	str	r0, [sp, #96]
+	ldr	r6, [sp, #12]
 	cmp	r6, #15
 	bcc	.Lccm_decrypt_with_cnt3
 	movs	r6, #15
 .Lccm_decrypt_with_cnt3:
-	add	r5, sp, #100
+	add	r5, sp, #96
 	adds	r2, r5, #1
 .Lccm_decrypt_with_cpy5:
 	subs	r6, #1
@@ -526,101 +498,91 @@ ccm_decrypt_with:
 	mov	r4, r5
 .Lccm_decrypt_with_words2:
 	@ ccm.ae:162: y = mac_header(ks, nb, len(nonce), ad, n, len(tag))
-	add	r0, sp, #116
-	str	r0, [sp, #12]
 	str	r1, [sp]
-	ldr	r0, [sp, #184]
+	ldr	r0, [sp, #164]
 	str	r0, [sp, #8]
-	ldr	r1, [sp, #176]
+	ldr	r1, [sp, #156]
 	str	r1, [sp, #4]
 	@ ccm.ae:41: return load_be(nonce, 0, 15, len(nonce))
 	ldm	r4!, {r0, r1, r2, r5}
-	rev	r0, r0
-	str	r0, [sp, #20]
+	rev	r4, r0
+	str	r4, [sp, #16]
 	@ ccm.ae:162: y = mac_header(ks, nb, len(nonce), ad, n, len(tag))
-	str	r0, [sp, #112]
+	str	r4, [sp, #108]
 	@ ccm.ae:41: return load_be(nonce, 0, 15, len(nonce))
 	rev	r0, r1
-	str	r0, [sp, #68]
+	str	r0, [sp, #64]
 	@ ccm.ae:162: y = mac_header(ks, nb, len(nonce), ad, n, len(tag))
-	str	r0, [sp, #108]
+	str	r0, [sp, #104]
 	@ ccm.ae:41: return load_be(nonce, 0, 15, len(nonce))
 	rev	r0, r2
-	str	r0, [sp, #72]
-	@ ccm.ae:162: y = mac_header(ks, nb, len(nonce), ad, n, len(tag))
-	str	r0, [sp, #104]
-	@ ccm.ae:41: return load_be(nonce, 0, 15, len(nonce))
-	rev	r0, r5
-	str	r0, [sp, #24]
+	str	r0, [sp, #68]
 	@ ccm.ae:162: y = mac_header(ks, nb, len(nonce), ad, n, len(tag))
 	str	r0, [sp, #100]
-	add	r1, sp, #100
-	ldr	r0, [sp, #36]
-	ldr	r2, [sp, #16]
+	@ ccm.ae:41: return load_be(nonce, 0, 15, len(nonce))
+	rev	r4, r5
+	str	r4, [sp, #20]
+	@ ccm.ae:162: y = mac_header(ks, nb, len(nonce), ad, n, len(tag))
+	str	r4, [sp, #96]
+	add	r1, sp, #96
+	ldr	r0, [sp, #32]
+	ldr	r2, [sp, #12]
 	bl	ccm_mac_header
 	@ ccm.ae:164: s0 = E.encrypt_block(ks, j0)
-	add	r2, sp, #116
-	add	r1, sp, #100
+	add	r4, sp, #96
 	@ ccm.ae:59: return with_nonce((14 - nonce_len) as u8, n, 0 as u32)
-	movs	r3, #14
-	ldr	r0, [sp, #16]
-	subs	r0, r3, r0
-	uxtb	r0, r0
-	str	r0, [sp, #16]
+	movs	r6, #14
+	ldr	r5, [sp, #12]
+	subs	r5, r6, r5
+	uxtb	r5, r5
+	str	r5, [sp, #12]
 	@ ccm.ae:47: return cat(flags, n) | (x as u128)
-	lsls	r3, r0, #24
-	ldr	r0, [sp, #20]
-	orrs	r3, r0
+	lsls	r6, r5, #24
+	ldr	r5, [sp, #16]
+	orrs	r6, r5
 	@ ccm.ae:164: s0 = E.encrypt_block(ks, j0)
-	str	r3, [sp, #112]
-	ldr	r0, [sp, #68]
-	str	r0, [sp, #108]
-	ldr	r0, [sp, #72]
-	str	r0, [sp, #104]
-	ldr	r0, [sp, #24]
-	str	r0, [sp, #100]
+	str	r6, [sp, #108]
+	ldr	r5, [sp, #64]
+	str	r5, [sp, #104]
+	ldr	r5, [sp, #68]
+	str	r5, [sp, #100]
+	ldr	r5, [sp, #20]
+	str	r5, [sp, #96]
 	@ ccm.ae:162: y = mac_header(ks, nb, len(nonce), ad, n, len(tag))
-	ldr	r0, [sp, #128]
-	str	r0, [sp, #40]
-	ldr	r0, [sp, #124]
-	str	r0, [sp, #44]
-	ldr	r0, [sp, #120]
-	str	r0, [sp, #48]
-	ldr	r4, [sp, #116]
-	str	r4, [sp, #32]
+	str	r3, [sp, #36]
+	str	r2, [sp, #40]
+	str	r1, [sp, #44]
+	str	r0, [sp, #28]
 	@ ccm.ae:164: s0 = E.encrypt_block(ks, j0)
-	ldr	r0, [sp, #36]
+	ldr	r0, [sp, #32]
+	mov	r1, r4
 	bl	ccm_E_encrypt_block
 	@ ccm.ae:65: return cat(j[127:32], j[31:0] + 1)
-	ldr	r0, [sp, #16]
-	lsls	r1, r0, #24
-	ldr	r0, [sp, #20]
-	orrs	r1, r0
+	ldr	r4, [sp, #12]
+	lsls	r5, r4, #24
+	ldr	r4, [sp, #16]
+	orrs	r5, r4
 	@ ccm.ae:166: for i in 0..(n + 15) / 16 {
-	str	r1, [sp, #80]
+	str	r5, [sp, #76]
 	@ ccm.ae:65: return cat(j[127:32], j[31:0] + 1)
-	ldr	r0, [sp, #24]
-	adds	r0, r0, #1
+	ldr	r4, [sp, #20]
+	adds	r5, r4, #1
 	@ ccm.ae:166: for i in 0..(n + 15) / 16 {
-	str	r0, [sp, #28]
-	movs	r1, #0
-	str	r1, [sp, #24]
-	ldr	r0, [sp, #176]
-	adds	r0, #15
-	lsrs	r0, r0, #4
-	str	r0, [sp, #76]
+	str	r5, [sp, #24]
+	movs	r4, #0
+	str	r4, [sp, #20]
+	ldr	r4, [sp, #156]
+	adds	r4, #15
+	lsrs	r4, r4, #4
+	str	r4, [sp, #72]
 	@ ccm.ae:164: s0 = E.encrypt_block(ks, j0)
-	ldr	r1, [sp, #128]
-	str	r1, [sp, #84]
-	ldr	r1, [sp, #124]
+	str	r3, [sp, #80]
+	str	r2, [sp, #84]
 	str	r1, [sp, #88]
-	ldr	r1, [sp, #120]
-	str	r1, [sp, #92]
-	ldr	r1, [sp, #116]
-	str	r1, [sp, #96]
+	str	r0, [sp, #92]
 	@ ccm.ae:166: for i in 0..(n + 15) / 16 {
-	ldr	r1, [sp, #24]
-	cmp	r1, r0
+	ldr	r1, [sp, #20]
+	cmp	r1, r4
 	bcc	.Lccm_decrypt_with_far1
 	b	.Lccm_decrypt_with_done7
 .Lccm_decrypt_with_far1:
@@ -628,13 +590,13 @@ ccm_decrypt_with:
 	@ ccm.ae:168: c = load_be(ct, off, 16, n - off)
 	movs	r2, #3
 	@ ccm.ae:167: off = 16 * i
-	ldr	r1, [sp, #24]
+	ldr	r1, [sp, #20]
 	lsls	r0, r1, #4
-	str	r0, [sp, #60]
+	str	r0, [sp, #48]
 	@ ccm.ae:168: c = load_be(ct, off, 16, n - off)
-	ldr	r1, [sp, #172]
+	ldr	r1, [sp, #152]
 	adds	r4, r1, r0
-	ldr	r1, [sp, #176]
+	ldr	r1, [sp, #156]
 	subs	r0, r1, r0
 	str	r0, [sp, #16]
 	cmp	r0, #16
@@ -645,13 +607,13 @@ ccm_decrypt_with:
 	b	.Lccm_decrypt_with_fill11
 .Lccm_decrypt_with_bytes8:
 	movs	r0, #0
-	str	r0, [sp, #112]
 	str	r0, [sp, #108]
 	str	r0, [sp, #104]
 	str	r0, [sp, #100]
+	str	r0, [sp, #96]
 	ldr	r2, [sp, #16]
 .Lccm_decrypt_with_fill11:
-	add	r1, sp, #100
+	add	r1, sp, #96
 .Lccm_decrypt_with_cpy13:
 	subs	r2, #1
 	bcc	.Lccm_decrypt_with_cpyd12
@@ -663,111 +625,99 @@ ccm_decrypt_with:
 .Lccm_decrypt_with_words9:
 	ldm	r4, {r1, r2, r3, r4}
 	@ ccm.ae:169: u = E.encrypt_block(ks, j)
-	ldr	r0, [sp, #80]
-	str	r0, [sp, #112]
-	ldr	r0, [sp, #68]
+	ldr	r0, [sp, #76]
 	str	r0, [sp, #108]
-	ldr	r0, [sp, #72]
+	ldr	r0, [sp, #64]
 	str	r0, [sp, #104]
-	ldr	r0, [sp, #28]
+	ldr	r0, [sp, #68]
 	str	r0, [sp, #100]
+	ldr	r5, [sp, #24]
+	str	r5, [sp, #96]
 	@ ccm.ae:168: c = load_be(ct, off, 16, n - off)
 	rev	r0, r1
-	str	r0, [sp, #52]
+	str	r0, [sp, #12]
 	rev	r0, r2
-	str	r0, [sp, #56]
+	str	r0, [sp, #52]
 	rev	r0, r3
-	str	r0, [sp, #64]
+	str	r0, [sp, #56]
 	rev	r0, r4
-	str	r0, [sp, #20]
+	str	r0, [sp, #60]
 	@ ccm.ae:169: u = E.encrypt_block(ks, j)
-	add	r2, sp, #116
-	add	r1, sp, #100
-	ldr	r0, [sp, #36]
+	add	r1, sp, #96
+	ldr	r0, [sp, #32]
 	bl	ccm_E_encrypt_block
 	@ ccm.ae:33: if count < 16 {                  // only a partial block pays for the mask (a run-time shift)
-	ldr	r0, [sp, #16]
-	cmp	r0, #16
-	movs	r2, #0
-	adcs	r2, r2
-	movs	r0, #1
-	eors	r2, r0
+	ldr	r4, [sp, #16]
+	cmp	r4, #16
+	movs	r4, #0
+	adcs	r4, r4
+	movs	r5, #1
+	eors	r4, r5
 	@ ccm.ae:65: return cat(j[127:32], j[31:0] + 1)
-	ldr	r0, [sp, #28]
-	adds	r0, r0, #1
-	str	r0, [sp, #28]
-	@ ccm.ae:169: u = E.encrypt_block(ks, j)
-	ldr	r0, [sp, #128]
+	ldr	r5, [sp, #24]
+	adds	r5, r5, #1
+	str	r5, [sp, #24]
 	@ ccm.ae:171: m = first_bytes(c ^ u, n - off)
-	ldr	r4, [sp, #52]
-	eors	r4, r0
+	ldr	r5, [sp, #12]
+	eors	r5, r3
+	str	r5, [sp, #12]
 	@ ccm.ae:169: u = E.encrypt_block(ks, j)
-	ldr	r0, [sp, #124]
+	mov	r3, r2
 	@ ccm.ae:171: m = first_bytes(c ^ u, n - off)
-	ldr	r1, [sp, #56]
-	eors	r1, r0
-	@ ccm.ae:169: u = E.encrypt_block(ks, j)
-	ldr	r0, [sp, #120]
-	@ ccm.ae:171: m = first_bytes(c ^ u, n - off)
-	ldr	r6, [sp, #64]
-	eors	r6, r0
-	@ ccm.ae:169: u = E.encrypt_block(ks, j)
-	ldr	r3, [sp, #116]
-	@ ccm.ae:171: m = first_bytes(c ^ u, n - off)
-	ldr	r0, [sp, #20]
-	eors	r0, r3
-	str	r0, [sp, #20]
+	ldr	r2, [sp, #52]
+	eors	r2, r3
+	ldr	r6, [sp, #56]
+	eors	r6, r1
+	ldr	r5, [sp, #60]
+	eors	r5, r0
 	@ ccm.ae:33: if count < 16 {                  // only a partial block pays for the mask (a run-time shift)
-	cmp	r2, #0
+	cmp	r4, #0
 	beq	.Lccm_decrypt_with_else14
 	@ ccm.ae:34: y = x & ~(~(0 as u128) >> (8 * count))
 	ldr	r0, [sp, #16]
-	lsls	r2, r0, #3
-	cmp	r2, #128
+	lsls	r1, r0, #3
+	cmp	r1, #128
 	bcc	.Lccm_decrypt_with_shok16
-	movs	r2, #128
+	movs	r1, #128
 .Lccm_decrypt_with_shok16:
 	movs	r0, #128
-	subs	r0, r0, r2
+	subs	r0, r0, r1
+	movs	r1, #1
+	lsls	r1, r0
+	subs	r0, #32
 	movs	r3, #1
 	lsls	r3, r0
 	subs	r0, #32
-	movs	r2, #1
-	lsls	r2, r0
-	subs	r0, #32
-	movs	r5, #1
-	lsls	r5, r0
+	movs	r4, #1
+	lsls	r4, r0
 	subs	r0, #32
 	movs	r7, #1
 	lsls	r7, r0
-	subs	r3, #1
+	subs	r1, #1
 	movs	r0, #0
-	sbcs	r2, r0
-	sbcs	r5, r0
+	sbcs	r3, r0
+	sbcs	r4, r0
 	sbcs	r7, r0
-	bics	r4, r7
-	mov	r9, r4
-	bics	r1, r5
-	mov	r8, r1
-	bics	r6, r2
-	ldr	r0, [sp, #20]
-	bics	r0, r3
-	mov	r3, r0
+	ldr	r0, [sp, #12]
+	bics	r0, r7
+	str	r0, [sp, #12]
+	bics	r2, r4
+	mov	r8, r2
+	bics	r6, r3
+	bics	r5, r1
 	b	.Lccm_decrypt_with_endif15
 .Lccm_decrypt_with_else14:
-	mov	r9, r4
-	mov	r8, r1
-	ldr	r3, [sp, #20]
+	mov	r8, r2
 .Lccm_decrypt_with_endif15:
 	@ ccm.ae:172: store_be(msg, off, m, n - off)
-	ldr	r1, [sp, #188]
-	ldr	r0, [sp, #60]
+	ldr	r1, [sp, #168]
+	ldr	r0, [sp, #48]
 	adds	r1, r1, r0
-	rev	r2, r3
-	rev	r4, r6
+	rev	r2, r5
+	rev	r3, r6
 	mov	r0, r8
-	rev	r5, r0
-	mov	r0, r9
+	rev	r4, r0
+	ldr	r0, [sp, #12]
 	rev	r7, r0
 	ldr	r0, [sp, #16]
 	cmp	r0, #16
@@ -776,8 +726,8 @@ ccm_decrypt_with:
 	tst	r1, r0
 	bne	.Lccm_decrypt_with_mis19
 	str	r7, [r1]
-	str	r5, [r1, #4]
-	str	r4, [r1, #8]
+	str	r4, [r1, #4]
+	str	r3, [r1, #8]
 	str	r2, [r1, #12]
 	b	.Lccm_decrypt_with_stored18
 .Lccm_decrypt_with_mis19:
@@ -786,58 +736,53 @@ ccm_decrypt_with:
 .Lccm_decrypt_with_bytes17:
 	ldr	r0, [sp, #16]
 .Lccm_decrypt_with_fill20:
-	str	r2, [sp, #112]
-	str	r4, [sp, #108]
-	str	r5, [sp, #104]
-	str	r7, [sp, #100]
-	add	r4, sp, #100
+	str	r2, [sp, #108]
+	str	r3, [sp, #104]
+	str	r4, [sp, #100]
+	str	r7, [sp, #96]
+	add	r3, sp, #96
 .Lccm_decrypt_with_cpy21:
 	subs	r0, #1
 	bcc	.Lccm_decrypt_with_stored18
-	ldrb	r2, [r4, r0]
+	ldrb	r2, [r3, r0]
 	strb	r2, [r1, r0]
 	b	.Lccm_decrypt_with_cpy21
 .Lccm_decrypt_with_stored18:
 	@ ccm.ae:173: y = E.encrypt_block(ks, m ^ y)
-	ldr	r4, [sp, #32]
-	eors	r3, r4
-	ldr	r0, [sp, #48]
-	eors	r6, r0
-	mov	r2, r8
-	ldr	r0, [sp, #44]
-	eors	r2, r0
-	mov	r1, r9
-	ldr	r0, [sp, #40]
-	eors	r1, r0
-	str	r1, [sp, #112]
-	str	r2, [sp, #108]
-	str	r6, [sp, #104]
-	str	r3, [sp, #100]
-	add	r2, sp, #116
-	add	r1, sp, #100
-	ldr	r0, [sp, #36]
+	ldr	r4, [sp, #28]
+	eors	r5, r4
+	ldr	r1, [sp, #44]
+	eors	r6, r1
+	mov	r1, r8
+	ldr	r2, [sp, #40]
+	eors	r1, r2
+	ldr	r0, [sp, #12]
+	ldr	r3, [sp, #36]
+	eors	r0, r3
+	str	r0, [sp, #108]
+	str	r1, [sp, #104]
+	str	r6, [sp, #100]
+	str	r5, [sp, #96]
+	add	r1, sp, #96
+	ldr	r0, [sp, #32]
 	bl	ccm_E_encrypt_block
-	ldr	r1, [sp, #24]
-	adds	r1, #1
-	str	r1, [sp, #24]
-	ldr	r0, [sp, #128]
-	str	r0, [sp, #40]
-	ldr	r0, [sp, #124]
-	str	r0, [sp, #44]
-	ldr	r0, [sp, #120]
-	str	r0, [sp, #48]
-	ldr	r4, [sp, #116]
-	str	r4, [sp, #32]
-	ldr	r0, [sp, #76]
-	cmp	r1, r0
+	ldr	r4, [sp, #20]
+	adds	r4, #1
+	str	r4, [sp, #20]
+	str	r3, [sp, #36]
+	str	r2, [sp, #40]
+	str	r1, [sp, #44]
+	str	r0, [sp, #28]
+	ldr	r0, [sp, #72]
+	cmp	r4, r0
 	bcs	.Lccm_decrypt_with_far2
 	b	.Lccm_decrypt_with_loop6
 .Lccm_decrypt_with_far2:
 .Lccm_decrypt_with_done7:
 	@ ccm.ae:176: return (load_be(tag, 0, 16, len(tag)) ^ first_bytes(y ^ s0, len(tag))) == 0
-	ldr	r5, [sp, #180]
+	ldr	r5, [sp, #160]
 	movs	r1, #3
-	ldr	r0, [sp, #184]
+	ldr	r0, [sp, #164]
 	cmp	r0, #16
 	bcc	.Lccm_decrypt_with_bytes22
 	tst	r5, r1
@@ -846,13 +791,13 @@ ccm_decrypt_with:
 	b	.Lccm_decrypt_with_fill25
 .Lccm_decrypt_with_bytes22:
 	movs	r0, #0
-	str	r0, [sp, #112]
 	str	r0, [sp, #108]
 	str	r0, [sp, #104]
 	str	r0, [sp, #100]
-	ldr	r2, [sp, #184]
+	str	r0, [sp, #96]
+	ldr	r2, [sp, #164]
 .Lccm_decrypt_with_fill25:
-	add	r1, sp, #100
+	add	r1, sp, #96
 .Lccm_decrypt_with_cpy27:
 	subs	r2, #1
 	bcc	.Lccm_decrypt_with_cpyd26
@@ -862,21 +807,21 @@ ccm_decrypt_with:
 .Lccm_decrypt_with_cpyd26:
 	mov	r5, r1
 .Lccm_decrypt_with_words23:
-	ldr	r1, [sp, #40]
-	ldr	r0, [sp, #84]
+	ldr	r1, [sp, #36]
+	ldr	r0, [sp, #80]
 	eors	r1, r0
-	ldr	r2, [sp, #44]
-	ldr	r0, [sp, #88]
+	ldr	r2, [sp, #40]
+	ldr	r0, [sp, #84]
 	eors	r2, r0
-	ldr	r3, [sp, #48]
-	ldr	r0, [sp, #92]
+	ldr	r3, [sp, #44]
+	ldr	r0, [sp, #88]
 	eors	r3, r0
-	ldr	r4, [sp, #32]
-	ldr	r0, [sp, #96]
+	ldr	r4, [sp, #28]
+	ldr	r0, [sp, #92]
 	eors	r4, r0
-	str	r4, [sp, #32]
+	str	r4, [sp, #28]
 	@ ccm.ae:33: if count < 16 {                  // only a partial block pays for the mask (a run-time shift)
-	ldr	r0, [sp, #184]
+	ldr	r0, [sp, #164]
 	cmp	r0, #16
 	movs	r4, #0
 	adcs	r4, r4
@@ -885,21 +830,21 @@ ccm_decrypt_with:
 	@ ccm.ae:176: return (load_be(tag, 0, 16, len(tag)) ^ first_bytes(y ^ s0, len(tag))) == 0
 	ldr	r0, [r5]
 	rev	r0, r0
-	str	r0, [sp, #24]
+	str	r0, [sp, #20]
 	ldr	r0, [r5, #4]
 	rev	r0, r0
-	str	r0, [sp, #28]
+	str	r0, [sp, #24]
 	ldr	r0, [r5, #8]
 	rev	r0, r0
-	str	r0, [sp, #20]
+	str	r0, [sp, #16]
 	ldr	r0, [r5, #12]
 	rev	r0, r0
-	str	r0, [sp, #16]
+	str	r0, [sp, #12]
 	@ ccm.ae:33: if count < 16 {                  // only a partial block pays for the mask (a run-time shift)
 	cmp	r4, #0
 	beq	.Lccm_decrypt_with_else28
 	@ ccm.ae:34: y = x & ~(~(0 as u128) >> (8 * count))
-	ldr	r0, [sp, #184]
+	ldr	r0, [sp, #164]
 	lsls	r0, r0, #3
 	cmp	r0, #128
 	bcc	.Lccm_decrypt_with_shok30
@@ -927,21 +872,21 @@ ccm_decrypt_with:
 	bics	r2, r4
 	mov	r4, r3
 	bics	r4, r0
-	ldr	r6, [sp, #32]
+	ldr	r6, [sp, #28]
 	bics	r6, r5
 	b	.Lccm_decrypt_with_endif29
 .Lccm_decrypt_with_else28:
 	mov	r4, r3
-	ldr	r6, [sp, #32]
+	ldr	r6, [sp, #28]
 .Lccm_decrypt_with_endif29:
 	@ ccm.ae:176: return (load_be(tag, 0, 16, len(tag)) ^ first_bytes(y ^ s0, len(tag))) == 0
-	ldr	r0, [sp, #24]
+	ldr	r0, [sp, #20]
 	eors	r0, r1
-	ldr	r1, [sp, #28]
+	ldr	r1, [sp, #24]
 	eors	r1, r2
-	ldr	r3, [sp, #16]
+	ldr	r3, [sp, #12]
 	eors	r3, r6
-	ldr	r2, [sp, #20]
+	ldr	r2, [sp, #16]
 	eors	r2, r4
 	orrs	r3, r2
 	orrs	r3, r1
@@ -951,9 +896,9 @@ ccm_decrypt_with:
 	adcs	r1, r1
 	movs	r0, #1
 	eors	r1, r0
-	ldr	r0, [sp, #196]
+	ldr	r0, [sp, #176]
 	strh	r1, [r0]
-	add	sp, #132
+	add	sp, #112
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5
@@ -965,8 +910,8 @@ ccm_decrypt_with:
 
 
 @ --- ccm_E_encrypt_block: ccm.E.encrypt_block
-@     frame 12 bytes (14 spill slots, 3 on the stack; locals 0), saves nothing
-@     estimated 486 bytes of code and literals
+@     frame 8 bytes (10 spill slots, 2 on the stack; locals 0), saves nothing
+@     estimated 476 bytes of code and literals
 	.section .text.ccm_E_encrypt_block,"ax",%progbits
 	.global ccm_E_encrypt_block
 	.type ccm_E_encrypt_block, %function
@@ -974,247 +919,244 @@ ccm_decrypt_with:
 	.balign 4
 ccm_E_encrypt_block:
 	push	{lr}
-	sub	sp, #12
-	@ aes.ae:161: t0 = mix_column(sbox[s0[31:24]], sbox[s1[23:16]], sbox[s2[15:8]], sbox[s3[7:0]]) ^ w[4 * round]
-	ldr	r7, =ccm_tf3
-	mov	r10, r7
-	ldr	r7, =ccm_tf2
-	mov	r12, r7
-	ldr	r3, =ccm_tf1
-	mov	r8, r3
-	ldr	r3, =ccm_tf0
-	mov	r9, r3
-	str	r0, [sp, #4]
-	mov	r7, r0
-	mov	r6, r0
-	adds	r6, #16
-	ldr	r3, [r1]
-	@ aes.ae:158: s3 = b[31:0] ^ w[3]
-	ldr	r0, [r0, #12]
-	eors	r3, r0
-	ldr	r4, [r1, #4]
-	@ aes.ae:157: s2 = b[63:32] ^ w[2]
-	ldr	r0, [r7, #8]
-	eors	r4, r0
-	ldr	r5, [r1, #8]
-	@ aes.ae:156: s1 = b[95:64] ^ w[1]
-	ldr	r0, [r7, #4]
-	eors	r5, r0
-	ldr	r1, [r1, #12]
-	@ aes.ae:155: s0 = b[127:96] ^ w[0]
-	ldr	r0, [r7]
-	eors	r1, r0
+	sub	sp, #8
 	@ aes.ae:159: @unroll(round_unroll)
-	movs	r0, #1
-	mov	r11, r0
-	str	r2, [sp, #8]
-.Lccm_E_encrypt_block_loop1:
+	movs	r2, #1
+	mov	r11, r2
+	ldr	r4, [r1, #12]
+	str	r0, [sp, #4]
+	@ aes.ae:155: s0 = b[127:96] ^ w[0]
+	ldr	r7, [r0]
+	eors	r4, r7
+	ldr	r3, [r1, #8]
+	@ aes.ae:156: s1 = b[95:64] ^ w[1]
+	ldr	r7, [r0, #4]
+	eors	r3, r7
+	ldr	r2, [r1, #4]
+	@ aes.ae:157: s2 = b[63:32] ^ w[2]
+	ldr	r7, [r0, #8]
+	eors	r2, r7
+	ldr	r1, [r1]
+	@ aes.ae:158: s3 = b[31:0] ^ w[3]
+	ldr	r7, [r0, #12]
+	eors	r1, r7
 	@ aes.ae:161: t0 = mix_column(sbox[s0[31:24]], sbox[s1[23:16]], sbox[s2[15:8]], sbox[s3[7:0]]) ^ w[4 * round]
+	mov	r5, r0
+	adds	r5, #16
+	ldr	r0, =ccm_tf0
+	mov	r9, r0
+	ldr	r0, =ccm_tf1
+	mov	r8, r0
+	ldr	r0, =ccm_tf2
+	mov	r12, r0
+	ldr	r0, =ccm_tf3
+	mov	r10, r0
+	@ aes.ae:159: @unroll(round_unroll)
+.Lccm_E_encrypt_block_loop1:
+	@ aes.ae:164: t3 = mix_column(sbox[s3[31:24]], sbox[s0[23:16]], sbox[s1[15:8]], sbox[s2[7:0]]) ^ w[4 * round + 3]
 	lsrs	r0, r1, #24
-	lsls	r2, r0, #2
+	lsls	r6, r0, #2
 	mov	r0, r9
-	ldr	r7, [r0, r2]
-	lsrs	r0, r5, #16
-	uxtb	r0, r0
-	lsls	r2, r0, #2
-	mov	r0, r8
-	ldr	r0, [r0, r2]
-	eors	r7, r0
-	lsrs	r0, r4, #8
-	uxtb	r0, r0
-	lsls	r2, r0, #2
-	mov	r0, r12
-	ldr	r0, [r0, r2]
-	eors	r7, r0
-	uxtb	r0, r3
-	lsls	r2, r0, #2
-	mov	r0, r10
-	ldr	r0, [r0, r2]
-	eors	r7, r0
-	ldr	r2, [r6]
-	eors	r7, r2
-	mov	lr, r7
-	@ aes.ae:162: t1 = mix_column(sbox[s1[31:24]], sbox[s2[23:16]], sbox[s3[15:8]], sbox[s0[7:0]]) ^ w[4 * round + 1]
-	lsrs	r0, r5, #24
-	lsls	r2, r0, #2
-	mov	r0, r9
-	ldr	r7, [r0, r2]
+	ldr	r7, [r0, r6]
 	lsrs	r0, r4, #16
 	uxtb	r0, r0
-	lsls	r2, r0, #2
+	lsls	r6, r0, #2
 	mov	r0, r8
-	ldr	r0, [r0, r2]
+	ldr	r0, [r0, r6]
 	eors	r7, r0
 	lsrs	r0, r3, #8
 	uxtb	r0, r0
+	lsls	r6, r0, #2
+	mov	r0, r12
+	ldr	r0, [r0, r6]
+	eors	r7, r0
+	uxtb	r0, r2
+	lsls	r6, r0, #2
+	mov	r0, r10
+	ldr	r0, [r0, r6]
+	eors	r7, r0
+	ldr	r6, [r5, #12]
+	eors	r7, r6
+	str	r7, [sp]
+	@ aes.ae:163: t2 = mix_column(sbox[s2[31:24]], sbox[s3[23:16]], sbox[s0[15:8]], sbox[s1[7:0]]) ^ w[4 * round + 2]
+	lsrs	r0, r2, #24
+	lsls	r6, r0, #2
+	mov	r0, r9
+	ldr	r7, [r0, r6]
+	lsrs	r0, r1, #16
+	uxtb	r0, r0
+	lsls	r6, r0, #2
+	mov	r0, r8
+	ldr	r0, [r0, r6]
+	eors	r7, r0
+	lsrs	r0, r4, #8
+	uxtb	r0, r0
+	lsls	r6, r0, #2
+	mov	r0, r12
+	ldr	r0, [r0, r6]
+	eors	r7, r0
+	uxtb	r0, r3
+	lsls	r6, r0, #2
+	mov	r0, r10
+	ldr	r0, [r0, r6]
+	eors	r7, r0
+	ldr	r6, [r5, #8]
+	eors	r7, r6
+	mov	lr, r7
+	@ aes.ae:162: t1 = mix_column(sbox[s1[31:24]], sbox[s2[23:16]], sbox[s3[15:8]], sbox[s0[7:0]]) ^ w[4 * round + 1]
+	lsrs	r0, r3, #24
+	lsls	r6, r0, #2
+	mov	r0, r9
+	ldr	r6, [r0, r6]
+	lsrs	r0, r2, #16
+	uxtb	r0, r0
+	lsls	r7, r0, #2
+	mov	r0, r8
+	ldr	r0, [r0, r7]
+	eors	r6, r0
+	lsrs	r0, r1, #8
+	uxtb	r0, r0
+	lsls	r7, r0, #2
+	mov	r0, r12
+	ldr	r0, [r0, r7]
+	eors	r6, r0
+	uxtb	r0, r4
+	lsls	r7, r0, #2
+	mov	r0, r10
+	ldr	r0, [r0, r7]
+	eors	r6, r0
+	ldr	r0, [r5, #4]
+	eors	r6, r0
+	@ aes.ae:161: t0 = mix_column(sbox[s0[31:24]], sbox[s1[23:16]], sbox[s2[15:8]], sbox[s3[7:0]]) ^ w[4 * round]
+	lsrs	r0, r4, #24
+	lsls	r4, r0, #2
+	mov	r0, r9
+	ldr	r4, [r0, r4]
+	lsrs	r0, r3, #16
+	uxtb	r0, r0
+	lsls	r3, r0, #2
+	mov	r0, r8
+	ldr	r0, [r0, r3]
+	eors	r4, r0
+	lsrs	r0, r2, #8
+	uxtb	r0, r0
 	lsls	r2, r0, #2
 	mov	r0, r12
 	ldr	r0, [r0, r2]
-	eors	r7, r0
+	eors	r4, r0
 	uxtb	r0, r1
-	lsls	r2, r0, #2
+	lsls	r1, r0, #2
 	mov	r0, r10
-	ldr	r0, [r0, r2]
-	eors	r7, r0
-	ldr	r2, [r6, #4]
-	eors	r7, r2
-	str	r7, [sp]
-	@ aes.ae:163: t2 = mix_column(sbox[s2[31:24]], sbox[s3[23:16]], sbox[s0[15:8]], sbox[s1[7:0]]) ^ w[4 * round + 2]
-	lsrs	r0, r4, #24
-	lsls	r2, r0, #2
-	mov	r0, r9
-	ldr	r0, [r0, r2]
-	lsrs	r7, r3, #16
-	uxtb	r7, r7
-	lsls	r2, r7, #2
-	mov	r7, r8
-	ldr	r7, [r7, r2]
-	eors	r0, r7
-	lsrs	r2, r1, #8
-	uxtb	r2, r2
-	lsls	r2, r2, #2
-	mov	r7, r12
-	ldr	r2, [r7, r2]
-	eors	r0, r2
-	uxtb	r2, r5
-	lsls	r2, r2, #2
-	mov	r7, r10
-	ldr	r2, [r7, r2]
-	eors	r0, r2
-	ldr	r2, [r6, #8]
-	eors	r0, r2
+	ldr	r0, [r0, r1]
+	eors	r4, r0
+	ldr	r0, [r5]
+	eors	r4, r0
 	@ aes.ae:164: t3 = mix_column(sbox[s3[31:24]], sbox[s0[23:16]], sbox[s1[15:8]], sbox[s2[7:0]]) ^ w[4 * round + 3]
-	lsrs	r2, r3, #24
-	lsls	r3, r2, #2
-	mov	r2, r9
-	ldr	r3, [r2, r3]
-	lsrs	r2, r1, #16
-	uxtb	r2, r2
-	lsls	r1, r2, #2
-	mov	r2, r8
-	ldr	r2, [r2, r1]
-	eors	r3, r2
-	lsrs	r2, r5, #8
-	uxtb	r2, r2
-	lsls	r1, r2, #2
-	mov	r2, r12
-	ldr	r2, [r2, r1]
-	eors	r3, r2
-	uxtb	r2, r4
-	lsls	r1, r2, #2
-	ldr	r2, [r7, r1]
-	eors	r3, r2
-	ldr	r2, [r6, #12]
-	eors	r3, r2
-	mov	r2, r11
-	adds	r2, #1
-	mov	r11, r2
-	mov	r4, r0
-	ldr	r5, [sp]
-	mov	r1, lr
-	adds	r6, #16
-	cmp	r2, #10
+	adds	r5, #16
+	mov	r3, r6
+	mov	r2, lr
+	ldr	r1, [sp]
+	mov	r0, r11
+	adds	r0, #1
+	mov	r11, r0
+	cmp	r0, #10
 	bcc	.Lccm_E_encrypt_block_loop1
 .Lccm_E_encrypt_block_done2:
 	@ aes.ae:127: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
-	lsrs	r0, r1, #24
-	ldr	r2, =ccm_E.sbox
-	ldrb	r0, [r2, r0]
-	lsls	r7, r0, #24
-	lsrs	r0, r5, #16
-	uxtb	r0, r0
-	ldrb	r0, [r2, r0]
-	lsls	r0, r0, #16
-	orrs	r7, r0
-	lsrs	r0, r4, #8
-	uxtb	r0, r0
-	ldrb	r0, [r2, r0]
-	lsls	r0, r0, #8
-	orrs	r7, r0
-	uxtb	r0, r3
-	ldrb	r0, [r2, r0]
-	orrs	r7, r0
+	lsrs	r0, r4, #24
+	ldr	r5, =ccm_E.sbox
+	ldrb	r0, [r5, r0]
+	lsls	r0, r0, #24
+	lsrs	r6, r3, #16
+	uxtb	r6, r6
+	ldrb	r6, [r5, r6]
+	lsls	r6, r6, #16
+	orrs	r0, r6
+	lsrs	r6, r2, #8
+	uxtb	r6, r6
+	ldrb	r6, [r5, r6]
+	lsls	r6, r6, #8
+	orrs	r0, r6
+	uxtb	r6, r1
+	ldrb	r6, [r5, r6]
+	orrs	r0, r6
 	@ aes.ae:170: return cat(sub_shift(s0, s1, s2, s3) ^ w[4 * nr],
 	movs	r6, #160
-	ldr	r0, [sp, #4]
-	ldr	r6, [r0, r6]
-	eors	r7, r6
-	mov	r12, r7
+	ldr	r7, [sp, #4]
+	ldr	r6, [r7, r6]
+	eors	r0, r6
+	mov	r12, r0
 	@ aes.ae:127: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
-	lsrs	r0, r5, #24
-	ldrb	r0, [r2, r0]
-	lsls	r7, r0, #24
-	lsrs	r0, r4, #16
-	uxtb	r0, r0
-	ldrb	r0, [r2, r0]
-	lsls	r0, r0, #16
-	orrs	r7, r0
-	lsrs	r0, r3, #8
-	uxtb	r0, r0
-	ldrb	r0, [r2, r0]
-	lsls	r0, r0, #8
-	orrs	r7, r0
-	uxtb	r0, r1
-	ldrb	r0, [r2, r0]
-	orrs	r7, r0
+	lsrs	r0, r3, #24
+	ldrb	r0, [r5, r0]
+	lsls	r0, r0, #24
+	lsrs	r6, r2, #16
+	uxtb	r6, r6
+	ldrb	r6, [r5, r6]
+	lsls	r6, r6, #16
+	orrs	r0, r6
+	lsrs	r6, r1, #8
+	uxtb	r6, r6
+	ldrb	r6, [r5, r6]
+	lsls	r6, r6, #8
+	orrs	r0, r6
+	uxtb	r6, r4
+	ldrb	r6, [r5, r6]
+	orrs	r0, r6
 	@ aes.ae:171: sub_shift(s1, s2, s3, s0) ^ w[4 * nr + 1],
 	movs	r6, #164
-	ldr	r0, [sp, #4]
-	ldr	r6, [r0, r6]
-	eors	r7, r6
-	mov	r8, r7
+	ldr	r6, [r7, r6]
+	eors	r0, r6
+	mov	r8, r0
 	@ aes.ae:127: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
-	lsrs	r0, r4, #24
-	ldrb	r0, [r2, r0]
+	lsrs	r0, r2, #24
+	ldrb	r0, [r5, r0]
 	lsls	r6, r0, #24
-	lsrs	r0, r3, #16
+	lsrs	r0, r1, #16
 	uxtb	r0, r0
-	ldrb	r0, [r2, r0]
+	ldrb	r0, [r5, r0]
 	lsls	r0, r0, #16
 	orrs	r6, r0
-	lsrs	r0, r1, #8
+	lsrs	r0, r4, #8
 	uxtb	r0, r0
-	ldrb	r0, [r2, r0]
+	ldrb	r0, [r5, r0]
 	lsls	r0, r0, #8
 	orrs	r6, r0
-	uxtb	r0, r5
-	ldrb	r0, [r2, r0]
+	uxtb	r0, r3
+	ldrb	r0, [r5, r0]
 	orrs	r6, r0
 	@ aes.ae:172: sub_shift(s2, s3, s0, s1) ^ w[4 * nr + 2],
-	ldr	r7, [sp, #4]
 	movs	r0, #168
 	ldr	r0, [r7, r0]
 	eors	r6, r0
 	@ aes.ae:127: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
-	lsrs	r0, r3, #24
-	ldrb	r0, [r2, r0]
-	lsls	r3, r0, #24
-	lsrs	r0, r1, #16
+	lsrs	r0, r1, #24
+	ldrb	r0, [r5, r0]
+	lsls	r7, r0, #24
+	lsrs	r0, r4, #16
 	uxtb	r0, r0
-	ldrb	r0, [r2, r0]
+	ldrb	r0, [r5, r0]
 	lsls	r0, r0, #16
-	orrs	r3, r0
-	lsrs	r0, r5, #8
+	orrs	r7, r0
+	lsrs	r0, r3, #8
 	uxtb	r0, r0
-	ldrb	r0, [r2, r0]
-	lsls	r0, r0, #8
-	orrs	r3, r0
-	uxtb	r0, r4
-	ldrb	r0, [r2, r0]
-	orrs	r3, r0
+	ldrb	r0, [r5, r0]
+	lsls	r1, r0, #8
+	mov	r0, r7
+	orrs	r0, r1
+	uxtb	r1, r2
+	ldrb	r1, [r5, r1]
+	orrs	r0, r1
 	@ aes.ae:173: sub_shift(s3, s0, s1, s2) ^ w[4 * nr + 3])
-	movs	r1, #172
-	ldr	r0, [r7, r1]
-	eors	r3, r0
+	movs	r2, #172
+	ldr	r1, [sp, #4]
+	ldr	r1, [r1, r2]
+	eors	r0, r1
 	@ aes.ae:170: return cat(sub_shift(s0, s1, s2, s3) ^ w[4 * nr],
-	ldr	r2, [sp, #8]
-	str	r3, [r2]
-	str	r6, [r2, #4]
-	mov	r0, r8
-	str	r0, [r2, #8]
-	mov	r1, r12
-	str	r1, [r2, #12]
-	add	sp, #12
+	mov	r1, r6
+	mov	r2, r8
+	mov	r3, r12
+	add	sp, #8
 	pop	{pc}
 	.ltorg
 	.ltorg
@@ -1222,8 +1164,8 @@ ccm_E_encrypt_block:
 
 
 @ --- ccm_mac_header: ccm.mac_header
-@     frame 52 bytes (10 spill slots, 5 on the stack; locals 32), saves nothing
-@     estimated 452 bytes of code and literals
+@     frame 36 bytes (9 spill slots, 5 on the stack; locals 16), saves nothing
+@     estimated 432 bytes of code and literals
 	.section .text.ccm_mac_header,"ax",%progbits
 	.global ccm_mac_header
 	.type ccm_mac_header, %function
@@ -1231,16 +1173,16 @@ ccm_E_encrypt_block:
 	.balign 4
 ccm_mac_header:
 	push	{lr}
-	sub	sp, #52
-	ldr	r4, [sp, #56]
+	sub	sp, #36
+	ldr	r5, [sp, #40]
 	@ ccm.ae:53: adata = if ad_len != 0 then 64 else 0 as u32
-	subs	r4, r4, #1
+	subs	r4, r5, #1
 	movs	r4, #0
 	adcs	r4, r4
 	rsbs	r5, r4, #0
 	movs	r4, #64
 	ands	r5, r4
-	ldr	r4, [sp, #64]
+	ldr	r4, [sp, #48]
 	@ ccm.ae:54: return with_nonce((adata | (((tag_len - 2) / 2) << 3) | (q - 1)) as u8, n, msg_len)
 	subs	r4, r4, #2
 	lsrs	r4, r4, #1
@@ -1257,7 +1199,7 @@ ccm_mac_header:
 	lsls	r2, r2, #24
 	ldr	r5, [r1, #12]
 	orrs	r2, r5
-	ldr	r4, [sp, #60]
+	ldr	r4, [sp, #44]
 	ldr	r5, [r1]
 	orrs	r5, r4
 	@ ccm.ae:72: y = E.encrypt_block(ks, block0(n, nonce_len, a, msg_len, tag_len))
@@ -1270,227 +1212,217 @@ ccm_mac_header:
 	str	r0, [sp, #8]
 	str	r3, [sp, #4]
 	add	r1, sp, #20
-	add	r2, sp, #36
 	bl	ccm_E_encrypt_block
-	ldr	r5, [sp, #36]
-	ldr	r4, [sp, #40]
-	ldr	r6, [sp, #44]
-	ldr	r0, [sp, #48]
 	mov	r8, r0
+	mov	r5, r1
+	mov	r6, r2
 	@ ccm.ae:73: if a != 0 {
-	ldr	r0, [sp, #56]
+	ldr	r0, [sp, #40]
 	cmp	r0, #0
 	bne	.Lccm_mac_header_far1
 	b	.Lccm_mac_header_else1
 .Lccm_mac_header_far1:
 	@ ccm.ae:74: first = cat(a as u16, load_be(ad, 0, 14, a))
-	ldr	r1, [sp, #4]
+	ldr	r4, [sp, #4]
 .Lccm_mac_header_bytes3:
 	movs	r0, #0
 	str	r0, [sp, #20]
 	str	r0, [sp, #24]
 	str	r0, [sp, #28]
 	str	r0, [sp, #32]
-	ldr	r7, [sp, #56]
+	ldr	r7, [sp, #40]
 	cmp	r7, #14
 	bcc	.Lccm_mac_header_cnt5
 	movs	r7, #14
 .Lccm_mac_header_cnt5:
-	add	r3, sp, #20
-	adds	r2, r3, #2
+	add	r2, sp, #20
+	adds	r1, r2, #2
 .Lccm_mac_header_cpy7:
 	subs	r7, #1
 	bcc	.Lccm_mac_header_cpyd6
-	ldrb	r0, [r1, r7]
-	strb	r0, [r2, r7]
+	ldrb	r0, [r4, r7]
+	strb	r0, [r1, r7]
 	b	.Lccm_mac_header_cpy7
 .Lccm_mac_header_cpyd6:
-	mov	r1, r3
+	mov	r4, r2
 .Lccm_mac_header_words4:
-	ldr	r0, [r1, #12]
+	ldr	r0, [r4, #12]
 	rev	r0, r0
 	mov	r9, r0
-	ldr	r0, [r1, #8]
-	rev	r3, r0
-	ldr	r0, [r1, #4]
+	ldr	r0, [r4, #8]
 	rev	r2, r0
-	ldr	r0, [r1]
+	ldr	r0, [r4, #4]
+	rev	r1, r0
+	ldr	r0, [r4]
 	rev	r7, r0
-	ldr	r0, [sp, #56]
+	ldr	r0, [sp, #40]
 	uxth	r0, r0
-	lsls	r1, r0, #16
-	orrs	r1, r7
+	lsls	r4, r0, #16
+	orrs	r4, r7
 	@ ccm.ae:76: if a >= 0xff00 {
 	movs	r7, #255
 	lsls	r7, r7, #8
-	ldr	r0, [sp, #56]
+	ldr	r0, [sp, #40]
 	cmp	r0, r7
 	movs	r0, #0
 	adcs	r0, r0
 	beq	.Lccm_mac_header_else8
 	@ ccm.ae:77: first = cat(0xfffe as u16, a, load_be(ad, 0, 10, a))
-	ldr	r2, [sp, #4]
+	ldr	r1, [sp, #4]
 .Lccm_mac_header_bytes10:
 	movs	r0, #0
 	str	r0, [sp, #20]
 	str	r0, [sp, #24]
 	str	r0, [sp, #28]
-	ldr	r7, [sp, #56]
+	ldr	r7, [sp, #40]
 	cmp	r7, #10
 	bcc	.Lccm_mac_header_cnt12
 	movs	r7, #10
 .Lccm_mac_header_cnt12:
-	add	r3, sp, #20
-	adds	r1, r3, #2
+	add	r4, sp, #20
+	adds	r2, r4, #2
 .Lccm_mac_header_cpy14:
 	subs	r7, #1
 	bcc	.Lccm_mac_header_cpyd13
-	ldrb	r0, [r2, r7]
-	strb	r0, [r1, r7]
+	ldrb	r0, [r1, r7]
+	strb	r0, [r2, r7]
 	b	.Lccm_mac_header_cpy14
 .Lccm_mac_header_cpyd13:
-	mov	r2, r3
+	mov	r1, r4
 .Lccm_mac_header_words11:
-	ldr	r0, [sp, #56]
-	lsrs	r1, r0, #16
-	ldr	r3, =0xfffe0000
-	orrs	r1, r3
-	ldr	r7, [r2]
-	rev	r3, r7
+	ldr	r0, [sp, #40]
+	lsrs	r4, r0, #16
+	ldr	r2, =0xfffe0000
+	orrs	r4, r2
+	ldr	r7, [r1]
+	rev	r2, r7
 	lsls	r0, r0, #16
-	orrs	r0, r3
-	ldr	r3, [r2, #8]
-	rev	r7, r3
-	ldr	r2, [r2, #4]
-	rev	r3, r2
+	orrs	r0, r2
+	ldr	r2, [r1, #8]
+	rev	r7, r2
+	ldr	r1, [r1, #4]
+	rev	r2, r1
 	@ ccm.ae:78: header = 6 as u32
-	mov	r2, r0
-	movs	r0, #6
-	str	r0, [sp]
+	mov	r1, r0
+	mov	r0, r4
+	movs	r4, #6
+	str	r4, [sp]
 	b	.Lccm_mac_header_endif9
 .Lccm_mac_header_else8:
 	mov	r7, r9
-	movs	r0, #2
-	str	r0, [sp]
+	mov	r0, r4
+	movs	r4, #2
+	str	r4, [sp]
 .Lccm_mac_header_endif9:
 	@ ccm.ae:80: y = E.encrypt_block(ks, y ^ first)
-	eors	r5, r7
-	eors	r4, r3
-	eors	r6, r2
-	mov	r0, r8
-	eors	r0, r1
-	str	r5, [sp, #20]
-	str	r4, [sp, #24]
+	mov	r4, r8
+	eors	r4, r7
+	eors	r5, r2
+	eors	r6, r1
+	eors	r3, r0
+	str	r4, [sp, #20]
+	str	r5, [sp, #24]
 	str	r6, [sp, #28]
-	str	r0, [sp, #32]
+	str	r3, [sp, #32]
 	add	r1, sp, #20
-	add	r2, sp, #36
 	ldr	r0, [sp, #8]
 	bl	ccm_E_encrypt_block
 	@ ccm.ae:81: taken = 16 - header
-	movs	r1, #16
-	ldr	r0, [sp]
-	subs	r0, r1, r0
-	str	r0, [sp, #12]
+	movs	r5, #16
+	ldr	r4, [sp]
+	subs	r4, r5, r4
+	str	r4, [sp, #16]
 	@ ccm.ae:82: rest = if a > taken then a - taken else 0
-	ldr	r2, [sp, #56]
-	cmp	r0, r2
-	movs	r2, #0
-	sbcs	r2, r2
-	ldr	r1, [sp, #56]
-	subs	r0, r1, r0
-	ands	r0, r2
+	ldr	r5, [sp, #40]
+	cmp	r4, r5
+	movs	r6, #0
+	sbcs	r6, r6
+	subs	r4, r5, r4
+	ands	r4, r6
 	@ ccm.ae:83: for i in 0..(rest + 15) / 16 {
-	adds	r0, #15
-	lsrs	r0, r0, #4
-	str	r0, [sp, #16]
+	adds	r4, #15
+	lsrs	r4, r4, #4
+	str	r4, [sp, #12]
 	@ ccm.ae:80: y = E.encrypt_block(ks, y ^ first)
-	ldr	r5, [sp, #36]
-	ldr	r4, [sp, #40]
-	ldr	r3, [sp, #44]
-	ldr	r2, [sp, #48]
+	mov	r4, r0
+	mov	r5, r1
 	@ ccm.ae:83: for i in 0..(rest + 15) / 16 {
 	movs	r1, #0
 	str	r1, [sp]
+	ldr	r0, [sp, #12]
 	cmp	r1, r0
 	bcs	.Lccm_mac_header_done16
 .Lccm_mac_header_loop15:
 	@ ccm.ae:84: off = taken + 16 * i
 	ldr	r1, [sp]
 	lsls	r1, r1, #4
-	ldr	r0, [sp, #12]
+	ldr	r0, [sp, #16]
 	adds	r1, r0, r1
 	@ ccm.ae:85: y = E.encrypt_block(ks, y ^ load_be(ad, off, 16, a - off))
-	ldr	r0, [sp, #56]
+	ldr	r0, [sp, #40]
 	subs	r6, r0, r1
 	ldr	r0, [sp, #4]
-	adds	r1, r0, r1
-	movs	r0, #3
+	adds	r0, r0, r1
+	movs	r1, #3
 	cmp	r6, #16
 	bcc	.Lccm_mac_header_bytes17
-	tst	r1, r0
+	tst	r0, r1
 	beq	.Lccm_mac_header_words18
 	movs	r6, #16
 	b	.Lccm_mac_header_fill20
 .Lccm_mac_header_bytes17:
-	movs	r0, #0
-	str	r0, [sp, #20]
-	str	r0, [sp, #24]
-	str	r0, [sp, #28]
-	str	r0, [sp, #32]
+	movs	r1, #0
+	str	r1, [sp, #20]
+	str	r1, [sp, #24]
+	str	r1, [sp, #28]
+	str	r1, [sp, #32]
 .Lccm_mac_header_fill20:
 	add	r7, sp, #20
 .Lccm_mac_header_cpy22:
 	subs	r6, #1
 	bcc	.Lccm_mac_header_cpyd21
-	ldrb	r0, [r1, r6]
-	strb	r0, [r7, r6]
+	ldrb	r1, [r0, r6]
+	strb	r1, [r7, r6]
 	b	.Lccm_mac_header_cpy22
 .Lccm_mac_header_cpyd21:
-	mov	r1, r7
+	mov	r0, r7
 .Lccm_mac_header_words18:
-	ldr	r0, [r1]
-	rev	r0, r0
-	eors	r2, r0
-	ldr	r0, [r1, #4]
-	rev	r0, r0
-	eors	r3, r0
-	ldr	r0, [r1, #8]
+	ldr	r1, [r0]
+	rev	r1, r1
+	eors	r3, r1
+	ldr	r1, [r0, #4]
+	rev	r1, r1
+	eors	r2, r1
+	ldr	r1, [r0, #8]
+	rev	r1, r1
+	eors	r5, r1
+	ldr	r0, [r0, #12]
 	rev	r0, r0
 	eors	r4, r0
-	ldr	r0, [r1, #12]
-	rev	r0, r0
-	eors	r5, r0
-	str	r5, [sp, #20]
-	str	r4, [sp, #24]
-	str	r3, [sp, #28]
-	str	r2, [sp, #32]
+	str	r4, [sp, #20]
+	str	r5, [sp, #24]
+	str	r2, [sp, #28]
+	str	r3, [sp, #32]
 	add	r1, sp, #20
-	add	r2, sp, #36
 	ldr	r0, [sp, #8]
 	bl	ccm_E_encrypt_block
-	ldr	r5, [sp, #36]
-	ldr	r4, [sp, #40]
-	ldr	r3, [sp, #44]
-	ldr	r2, [sp, #48]
+	mov	r4, r0
+	mov	r5, r1
 	ldr	r1, [sp]
 	adds	r1, #1
 	str	r1, [sp]
-	ldr	r0, [sp, #16]
+	ldr	r0, [sp, #12]
 	cmp	r1, r0
 	bcc	.Lccm_mac_header_loop15
 .Lccm_mac_header_done16:
 	b	.Lccm_mac_header_endif2
 .Lccm_mac_header_else1:
-	mov	r3, r6
-	mov	r2, r8
+	mov	r4, r8
+	mov	r2, r6
 .Lccm_mac_header_endif2:
-	ldr	r1, [sp, #68]
-	str	r5, [r1]
-	str	r4, [r1, #4]
-	str	r3, [r1, #8]
-	str	r2, [r1, #12]
-	add	sp, #52
+	mov	r0, r4
+	mov	r1, r5
+	add	sp, #36
 	pop	{pc}
 	.ltorg
 	.size ccm_mac_header, .-ccm_mac_header

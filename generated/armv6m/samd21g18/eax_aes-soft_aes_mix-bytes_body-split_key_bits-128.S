@@ -8,8 +8,8 @@
 	.thumb
 
 @ --- eax_key_setup: eax.key_setup
-@     frame 44 bytes (3 spill slots, 3 on the stack; locals 32), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 340 bytes of code and literals
+@     frame 28 bytes (3 spill slots, 3 on the stack; locals 16), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 320 bytes of code and literals
 	.section .text.eax_key_setup,"ax",%progbits
 	.global eax_key_setup
 	.type eax_key_setup, %function
@@ -22,7 +22,7 @@ eax_key_setup:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #44
+	sub	sp, #28
 	str	r2, [sp, #8]
 	str	r3, [sp, #4]
 	@ eax.ae:40: M.key_schedule(load_be(key, 0, key_bits / 8), ks)
@@ -122,53 +122,48 @@ eax_key_setup:
 	str	r0, [sp, #20]
 	str	r0, [sp, #24]
 	add	r1, sp, #12
-	add	r2, sp, #28
 	ldr	r0, [sp, #8]
 	bl	eax_M_E_encrypt_block
-	ldr	r0, [sp, #28]
-	ldr	r5, [sp, #32]
-	ldr	r4, [sp, #36]
-	ldr	r3, [sp, #40]
 	@ cmac.ae:30: return (x << 1) ^ (if x[127] == 1 then 0x87 as u128 else 0)
-	lsls	r2, r0, #1
-	lsls	r1, r5, #1
+	lsls	r4, r0, #1
+	lsls	r5, r1, #1
 	lsrs	r0, r0, #31
-	orrs	r1, r0
-	lsls	r6, r4, #1
-	lsrs	r0, r5, #31
-	orrs	r6, r0
-	lsls	r5, r3, #1
-	lsrs	r0, r4, #31
 	orrs	r5, r0
+	lsls	r6, r2, #1
+	lsrs	r1, r1, #31
+	orrs	r6, r1
+	lsls	r1, r3, #1
+	lsrs	r0, r2, #31
+	orrs	r1, r0
 	asrs	r0, r3, #31
-	movs	r4, #135
-	ands	r0, r4
-	eors	r2, r0
+	movs	r2, #135
+	ands	r0, r2
+	eors	r4, r0
 	@ eax.ae:42: o[at_k1] = k1
 	ldr	r7, [sp, #4]
-	str	r2, [r7]
-	str	r1, [r7, #4]
+	str	r4, [r7]
+	str	r5, [r7, #4]
 	str	r6, [r7, #8]
-	str	r5, [r7, #12]
+	str	r1, [r7, #12]
 	@ cmac.ae:30: return (x << 1) ^ (if x[127] == 1 then 0x87 as u128 else 0)
-	lsls	r0, r2, #1
-	lsls	r3, r1, #1
-	lsrs	r2, r2, #31
-	orrs	r3, r2
-	lsls	r2, r6, #1
-	lsrs	r1, r1, #31
-	orrs	r2, r1
-	lsls	r1, r5, #1
+	lsls	r0, r4, #1
+	lsls	r3, r5, #1
+	lsrs	r4, r4, #31
+	orrs	r3, r4
+	lsls	r4, r6, #1
+	lsrs	r5, r5, #31
+	orrs	r4, r5
+	lsls	r5, r1, #1
 	lsrs	r6, r6, #31
-	orrs	r1, r6
-	asrs	r5, r5, #31
-	ands	r5, r4
-	eors	r0, r5
+	orrs	r5, r6
+	asrs	r1, r1, #31
+	ands	r1, r2
+	eors	r0, r1
 	@ eax.ae:43: o[at_k2] = k2
 	str	r0, [r7, #16]
 	str	r3, [r7, #20]
-	str	r2, [r7, #24]
-	str	r1, [r7, #28]
+	str	r4, [r7, #24]
+	str	r5, [r7, #28]
 	@ eax.ae:44: for t in 0..3 {
 	movs	r0, #0
 	str	r0, [sp]
@@ -185,19 +180,14 @@ eax_key_setup:
 	str	r0, [sp, #20]
 	str	r0, [sp, #24]
 	add	r1, sp, #12
-	add	r2, sp, #28
 	ldr	r0, [sp, #8]
 	bl	eax_M_E_encrypt_block
-	ldr	r4, [sp, #28]
-	ldr	r3, [sp, #32]
-	ldr	r2, [sp, #36]
-	ldr	r1, [sp, #40]
 	@ eax.ae:45: o[at_tweak + t] = M.encrypt_block(ks, t as u128)
 	ldr	r5, [sp, #4]
-	str	r4, [r5]
-	str	r3, [r5, #4]
+	str	r0, [r5]
+	str	r1, [r5, #4]
 	str	r2, [r5, #8]
-	str	r1, [r5, #12]
+	str	r3, [r5, #12]
 	adds	r5, #16
 	str	r5, [sp, #4]
 	ldr	r0, [sp]
@@ -206,7 +196,7 @@ eax_key_setup:
 	cmp	r0, #3
 	bcc	.Leax_key_setup_loop9
 .Leax_key_setup_done10:
-	add	sp, #44
+	add	sp, #28
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5
@@ -218,8 +208,8 @@ eax_key_setup:
 
 
 @ --- eax_encrypt_with: eax.encrypt_with
-@     frame 112 bytes (26 spill slots, 18 on the stack; locals 32), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 446 bytes of code and literals
+@     frame 92 bytes (26 spill slots, 18 on the stack; locals 16), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 406 bytes of code and literals
 	.section .text.eax_encrypt_with,"ax",%progbits
 	.global eax_encrypt_with
 	.type eax_encrypt_with, %function
@@ -232,80 +222,69 @@ eax_encrypt_with:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #112
+	sub	sp, #92
 	@ eax.ae:91: n = omac(ks, o, 0 as u8, nonce)
-	add	r4, sp, #80
-	str	r4, [sp, #4]
 	str	r3, [sp]
-	movs	r4, #0
+	movs	r5, #0
 	mov	r3, r2
-	str	r1, [sp, #60]
-	str	r0, [sp, #36]
-	mov	r2, r4
+	str	r1, [sp, #56]
+	str	r0, [sp, #32]
+	mov	r2, r5
 	bl	eax_omac
 	@ eax.ae:92: h = omac(ks, o, 1 as u8, ad)
-	add	r0, sp, #80
-	str	r0, [sp, #4]
-	ldr	r0, [sp, #152]
-	str	r0, [sp]
-	movs	r2, #1
+	ldr	r4, [sp, #132]
+	str	r4, [sp]
+	movs	r4, #1
 	@ eax.ae:91: n = omac(ks, o, 0 as u8, nonce)
-	ldr	r0, [sp, #92]
-	str	r0, [sp, #40]
-	ldr	r0, [sp, #88]
-	str	r0, [sp, #44]
-	ldr	r0, [sp, #84]
+	str	r3, [sp, #36]
+	str	r2, [sp, #40]
+	str	r1, [sp, #44]
 	str	r0, [sp, #48]
-	ldr	r0, [sp, #80]
-	str	r0, [sp, #52]
 	@ eax.ae:92: h = omac(ks, o, 1 as u8, ad)
-	ldr	r0, [sp, #36]
-	ldr	r1, [sp, #60]
-	ldr	r3, [sp, #148]
+	ldr	r0, [sp, #32]
+	ldr	r1, [sp, #56]
+	mov	r2, r4
+	ldr	r3, [sp, #128]
 	bl	eax_omac
 	@ eax.ae:23: for i in 0..(n + 15) / 16 {
-	movs	r1, #0
-	str	r1, [sp, #12]
-	ldr	r0, [sp, #160]
-	adds	r0, #15
-	lsrs	r0, r0, #4
-	str	r0, [sp, #56]
+	movs	r4, #0
+	str	r4, [sp, #8]
+	ldr	r4, [sp, #140]
+	adds	r4, #15
+	lsrs	r4, r4, #4
+	str	r4, [sp, #52]
 	@ eax.ae:92: h = omac(ks, o, 1 as u8, ad)
-	ldr	r1, [sp, #92]
-	str	r1, [sp, #64]
-	ldr	r1, [sp, #88]
+	str	r3, [sp, #60]
+	str	r2, [sp, #64]
 	str	r1, [sp, #68]
-	ldr	r1, [sp, #84]
-	str	r1, [sp, #72]
-	ldr	r1, [sp, #80]
-	str	r1, [sp, #76]
+	str	r0, [sp, #72]
 	@ eax.ae:23: for i in 0..(n + 15) / 16 {
-	ldr	r1, [sp, #12]
-	cmp	r1, r0
+	ldr	r1, [sp, #8]
+	cmp	r1, r4
 	bcs	.Leax_encrypt_with_done2
 .Leax_encrypt_with_loop1:
 	@ eax.ae:25: x = load_be(src, off, 16, n - off) ^ M.encrypt_block(ks, n0 + (i as u128))
 	movs	r2, #0
-	ldr	r0, [sp, #52]
-	ldr	r1, [sp, #12]
+	ldr	r0, [sp, #48]
+	ldr	r1, [sp, #8]
 	adds	r7, r0, r1
-	ldr	r6, [sp, #48]
+	ldr	r6, [sp, #44]
 	adcs	r6, r2
-	ldr	r5, [sp, #44]
+	ldr	r5, [sp, #40]
 	adcs	r5, r2
-	ldr	r4, [sp, #40]
+	ldr	r4, [sp, #36]
 	adcs	r4, r2
 	movs	r2, #3
 	@ eax.ae:24: off = i * 16
 	lsls	r0, r1, #4
-	str	r0, [sp, #16]
+	str	r0, [sp, #12]
 	@ eax.ae:25: x = load_be(src, off, 16, n - off) ^ M.encrypt_block(ks, n0 + (i as u128))
-	ldr	r1, [sp, #156]
+	ldr	r1, [sp, #136]
 	adds	r0, r1, r0
-	ldr	r3, [sp, #160]
-	ldr	r1, [sp, #16]
+	ldr	r3, [sp, #140]
+	ldr	r1, [sp, #12]
 	subs	r1, r3, r1
-	str	r1, [sp, #8]
+	str	r1, [sp, #4]
 	cmp	r1, #16
 	bcc	.Leax_encrypt_with_bytes3
 	tst	r0, r2
@@ -314,13 +293,13 @@ eax_encrypt_with:
 	b	.Leax_encrypt_with_fill6
 .Leax_encrypt_with_bytes3:
 	movs	r1, #0
-	str	r1, [sp, #92]
 	str	r1, [sp, #88]
 	str	r1, [sp, #84]
 	str	r1, [sp, #80]
-	ldr	r3, [sp, #8]
+	str	r1, [sp, #76]
+	ldr	r3, [sp, #4]
 .Leax_encrypt_with_fill6:
-	add	r2, sp, #80
+	add	r2, sp, #76
 .Leax_encrypt_with_cpy8:
 	subs	r3, #1
 	bcc	.Leax_encrypt_with_cpyd7
@@ -332,73 +311,65 @@ eax_encrypt_with:
 .Leax_encrypt_with_words4:
 	ldm	r0, {r0, r1, r2, r3}
 	@ cmac.ae:25: return E.encrypt_block(ks, b)
-	str	r4, [sp, #92]
-	str	r5, [sp, #88]
-	str	r6, [sp, #84]
-	str	r7, [sp, #80]
+	str	r4, [sp, #88]
+	str	r5, [sp, #84]
+	str	r6, [sp, #80]
+	str	r7, [sp, #76]
 	@ eax.ae:25: x = load_be(src, off, 16, n - off) ^ M.encrypt_block(ks, n0 + (i as u128))
 	rev	r0, r0
-	str	r0, [sp, #32]
+	str	r0, [sp, #16]
 	rev	r0, r1
-	str	r0, [sp, #28]
+	str	r0, [sp, #20]
 	rev	r0, r2
 	str	r0, [sp, #24]
 	rev	r0, r3
-	str	r0, [sp, #20]
+	str	r0, [sp, #28]
 	@ cmac.ae:25: return E.encrypt_block(ks, b)
-	add	r2, sp, #96
-	add	r1, sp, #80
-	ldr	r0, [sp, #36]
+	add	r1, sp, #76
+	ldr	r0, [sp, #32]
 	bl	eax_M_E_encrypt_block
-	ldr	r0, [sp, #108]
 	@ eax.ae:25: x = load_be(src, off, 16, n - off) ^ M.encrypt_block(ks, n0 + (i as u128))
-	ldr	r2, [sp, #32]
-	eors	r2, r0
+	ldr	r5, [sp, #16]
+	eors	r5, r3
 	@ cmac.ae:25: return E.encrypt_block(ks, b)
-	ldr	r0, [sp, #104]
+	mov	r3, r2
 	@ eax.ae:25: x = load_be(src, off, 16, n - off) ^ M.encrypt_block(ks, n0 + (i as u128))
-	ldr	r6, [sp, #28]
-	eors	r6, r0
-	@ cmac.ae:25: return E.encrypt_block(ks, b)
-	ldr	r0, [sp, #100]
-	@ eax.ae:25: x = load_be(src, off, 16, n - off) ^ M.encrypt_block(ks, n0 + (i as u128))
-	ldr	r5, [sp, #24]
-	eors	r5, r0
-	@ cmac.ae:25: return E.encrypt_block(ks, b)
-	ldr	r0, [sp, #96]
-	@ eax.ae:25: x = load_be(src, off, 16, n - off) ^ M.encrypt_block(ks, n0 + (i as u128))
-	ldr	r4, [sp, #20]
+	ldr	r2, [sp, #20]
+	eors	r2, r3
+	ldr	r6, [sp, #24]
+	eors	r6, r1
+	ldr	r4, [sp, #28]
 	eors	r4, r0
 	@ eax.ae:26: store_be(dst, off, x, n - off)
-	ldr	r1, [sp, #164]
-	ldr	r0, [sp, #16]
+	ldr	r1, [sp, #144]
+	ldr	r0, [sp, #12]
 	adds	r3, r1, r0
 	rev	r4, r4
-	rev	r5, r5
 	rev	r6, r6
 	rev	r7, r2
+	rev	r5, r5
 	movs	r1, #3
-	ldr	r0, [sp, #8]
+	ldr	r0, [sp, #4]
 	cmp	r0, #16
 	bcc	.Leax_encrypt_with_bytes9
 	tst	r3, r1
 	bne	.Leax_encrypt_with_mis11
-	str	r7, [r3]
-	str	r6, [r3, #4]
-	str	r5, [r3, #8]
+	str	r5, [r3]
+	str	r7, [r3, #4]
+	str	r6, [r3, #8]
 	str	r4, [r3, #12]
 	b	.Leax_encrypt_with_stored10
 .Leax_encrypt_with_mis11:
 	movs	r2, #16
 	b	.Leax_encrypt_with_fill12
 .Leax_encrypt_with_bytes9:
-	ldr	r2, [sp, #8]
+	ldr	r2, [sp, #4]
 .Leax_encrypt_with_fill12:
-	str	r4, [sp, #92]
-	str	r5, [sp, #88]
+	str	r4, [sp, #88]
 	str	r6, [sp, #84]
 	str	r7, [sp, #80]
-	add	r1, sp, #80
+	str	r5, [sp, #76]
+	add	r1, sp, #76
 .Leax_encrypt_with_cpy13:
 	subs	r2, #1
 	bcc	.Leax_encrypt_with_stored10
@@ -406,79 +377,66 @@ eax_encrypt_with:
 	strb	r0, [r3, r2]
 	b	.Leax_encrypt_with_cpy13
 .Leax_encrypt_with_stored10:
-	ldr	r1, [sp, #12]
+	ldr	r1, [sp, #8]
 	adds	r1, #1
-	str	r1, [sp, #12]
-	ldr	r0, [sp, #56]
+	str	r1, [sp, #8]
+	ldr	r0, [sp, #52]
 	cmp	r1, r0
 	bcc	.Leax_encrypt_with_loop1
 .Leax_encrypt_with_done2:
 	@ eax.ae:94: c = omac(ks, o, 2 as u8, ct)
-	add	r0, sp, #80
-	str	r0, [sp, #4]
-	ldr	r0, [sp, #168]
-	str	r0, [sp]
 	movs	r2, #2
-	ldr	r0, [sp, #36]
-	ldr	r1, [sp, #60]
-	ldr	r3, [sp, #164]
+	ldr	r0, [sp, #148]
+	str	r0, [sp]
+	ldr	r0, [sp, #32]
+	ldr	r1, [sp, #56]
+	ldr	r3, [sp, #144]
 	bl	eax_omac
 	@ eax.ae:95: store_be(tag, 0, n ^ h ^ c, len(tag))
-	ldr	r1, [sp, #40]
-	ldr	r0, [sp, #64]
-	eors	r1, r0
-	@ eax.ae:94: c = omac(ks, o, 2 as u8, ct)
-	ldr	r0, [sp, #92]
-	@ eax.ae:95: store_be(tag, 0, n ^ h ^ c, len(tag))
-	eors	r1, r0
-	ldr	r2, [sp, #44]
-	ldr	r0, [sp, #68]
+	ldr	r5, [sp, #36]
+	ldr	r4, [sp, #60]
+	eors	r5, r4
+	mov	r4, r5
+	eors	r4, r3
+	ldr	r5, [sp, #40]
+	ldr	r3, [sp, #64]
+	eors	r5, r3
+	eors	r5, r2
+	ldr	r6, [sp, #44]
+	ldr	r2, [sp, #68]
+	eors	r6, r2
+	eors	r6, r1
+	ldr	r2, [sp, #48]
+	ldr	r1, [sp, #72]
+	eors	r2, r1
 	eors	r2, r0
-	@ eax.ae:94: c = omac(ks, o, 2 as u8, ct)
-	ldr	r0, [sp, #88]
-	@ eax.ae:95: store_be(tag, 0, n ^ h ^ c, len(tag))
-	eors	r2, r0
-	ldr	r5, [sp, #48]
-	ldr	r0, [sp, #72]
-	eors	r5, r0
-	@ eax.ae:94: c = omac(ks, o, 2 as u8, ct)
-	ldr	r0, [sp, #84]
-	@ eax.ae:95: store_be(tag, 0, n ^ h ^ c, len(tag))
-	eors	r5, r0
-	ldr	r4, [sp, #52]
-	ldr	r0, [sp, #76]
-	eors	r4, r0
-	@ eax.ae:94: c = omac(ks, o, 2 as u8, ct)
-	ldr	r0, [sp, #80]
-	@ eax.ae:95: store_be(tag, 0, n ^ h ^ c, len(tag))
-	eors	r4, r0
-	ldr	r3, [sp, #172]
-	rev	r4, r4
+	ldr	r3, [sp, #152]
+	rev	r7, r2
+	rev	r6, r6
 	rev	r5, r5
-	rev	r6, r2
-	rev	r7, r1
+	rev	r4, r4
 	movs	r1, #3
-	ldr	r0, [sp, #176]
+	ldr	r0, [sp, #156]
 	cmp	r0, #16
 	bcc	.Leax_encrypt_with_bytes14
 	tst	r3, r1
 	bne	.Leax_encrypt_with_mis16
-	str	r7, [r3]
-	str	r6, [r3, #4]
-	str	r5, [r3, #8]
-	str	r4, [r3, #12]
+	str	r4, [r3]
+	str	r5, [r3, #4]
+	str	r6, [r3, #8]
+	str	r7, [r3, #12]
 	b	.Leax_encrypt_with_stored15
 .Leax_encrypt_with_mis16:
 	movs	r2, #16
 	b	.Leax_encrypt_with_fill17
 .Leax_encrypt_with_bytes14:
-	ldr	r2, [sp, #176]
+	ldr	r2, [sp, #156]
 .Leax_encrypt_with_fill17:
-	str	r7, [sp, #80]
+	str	r4, [sp, #76]
+	str	r5, [sp, #80]
 	str	r6, [sp, #84]
-	str	r5, [sp, #88]
-	str	r4, [sp, #92]
-	add	r1, sp, #80
+	str	r7, [sp, #88]
+	add	r1, sp, #76
 .Leax_encrypt_with_cpy18:
 	subs	r2, #1
 	bcc	.Leax_encrypt_with_stored15
@@ -486,7 +444,7 @@ eax_encrypt_with:
 	strb	r0, [r3, r2]
 	b	.Leax_encrypt_with_cpy18
 .Leax_encrypt_with_stored15:
-	add	sp, #112
+	add	sp, #92
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5
@@ -498,8 +456,8 @@ eax_encrypt_with:
 
 
 @ --- eax_decrypt_with: eax.decrypt_with
-@     frame 108 bytes (31 spill slots, 17 on the stack; locals 32), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 548 bytes of code and literals
+@     frame 88 bytes (31 spill slots, 17 on the stack; locals 16), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 508 bytes of code and literals
 	.section .text.eax_decrypt_with,"ax",%progbits
 	.global eax_decrypt_with
 	.type eax_decrypt_with, %function
@@ -512,122 +470,98 @@ eax_decrypt_with:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #108
+	sub	sp, #88
 	@ eax.ae:100: n = omac(ks, o, 0 as u8, nonce)
-	add	r4, sp, #76
-	str	r4, [sp, #4]
 	str	r3, [sp]
-	movs	r4, #0
+	movs	r5, #0
 	mov	r3, r2
-	str	r1, [sp, #8]
-	str	r0, [sp, #36]
-	mov	r2, r4
+	str	r1, [sp, #4]
+	str	r0, [sp, #32]
+	mov	r2, r5
 	bl	eax_omac
 	@ eax.ae:101: h = omac(ks, o, 1 as u8, ad)
-	add	r0, sp, #76
-	str	r0, [sp, #4]
-	ldr	r0, [sp, #148]
-	str	r0, [sp]
-	movs	r2, #1
+	ldr	r4, [sp, #128]
+	str	r4, [sp]
+	movs	r4, #1
 	@ eax.ae:100: n = omac(ks, o, 0 as u8, nonce)
-	ldr	r0, [sp, #88]
-	str	r0, [sp, #40]
-	ldr	r0, [sp, #84]
-	str	r0, [sp, #44]
-	ldr	r0, [sp, #80]
+	str	r3, [sp, #36]
+	str	r2, [sp, #40]
+	str	r1, [sp, #44]
 	str	r0, [sp, #48]
-	ldr	r0, [sp, #76]
-	str	r0, [sp, #52]
 	@ eax.ae:101: h = omac(ks, o, 1 as u8, ad)
-	ldr	r0, [sp, #36]
-	ldr	r1, [sp, #8]
-	ldr	r3, [sp, #144]
+	ldr	r0, [sp, #32]
+	ldr	r1, [sp, #4]
+	mov	r2, r4
+	ldr	r3, [sp, #124]
 	bl	eax_omac
 	@ eax.ae:102: c = omac(ks, o, 2 as u8, ct)
-	add	r0, sp, #76
-	str	r0, [sp, #4]
-	ldr	r3, [sp, #156]
-	str	r3, [sp]
-	movs	r2, #2
+	ldr	r4, [sp, #136]
+	str	r4, [sp]
+	movs	r4, #2
 	@ eax.ae:101: h = omac(ks, o, 1 as u8, ad)
-	ldr	r0, [sp, #88]
-	str	r0, [sp, #12]
-	ldr	r0, [sp, #84]
-	str	r0, [sp, #16]
-	ldr	r0, [sp, #80]
+	str	r3, [sp, #8]
+	str	r2, [sp, #12]
+	str	r1, [sp, #16]
 	str	r0, [sp, #20]
-	ldr	r0, [sp, #76]
-	str	r0, [sp, #24]
 	@ eax.ae:102: c = omac(ks, o, 2 as u8, ct)
-	ldr	r0, [sp, #36]
-	ldr	r1, [sp, #8]
-	ldr	r3, [sp, #152]
+	ldr	r0, [sp, #32]
+	ldr	r1, [sp, #4]
+	mov	r2, r4
+	ldr	r3, [sp, #132]
 	bl	eax_omac
 	@ eax.ae:105: difference = load_be(tag, 0, 16, len(tag)) ^ ((n ^ h ^ c) & ~(~(0 as u128) >> (8 * len(tag))))
-	ldr	r1, [sp, #12]
-	ldr	r0, [sp, #40]
-	eors	r1, r0
-	@ eax.ae:102: c = omac(ks, o, 2 as u8, ct)
-	ldr	r2, [sp, #88]
-	@ eax.ae:105: difference = load_be(tag, 0, 16, len(tag)) ^ ((n ^ h ^ c) & ~(~(0 as u128) >> (8 * len(tag))))
-	eors	r1, r2
-	str	r1, [sp, #72]
-	ldr	r1, [sp, #16]
-	ldr	r0, [sp, #44]
-	eors	r1, r0
-	@ eax.ae:102: c = omac(ks, o, 2 as u8, ct)
-	ldr	r2, [sp, #84]
-	@ eax.ae:105: difference = load_be(tag, 0, 16, len(tag)) ^ ((n ^ h ^ c) & ~(~(0 as u128) >> (8 * len(tag))))
-	eors	r1, r2
-	str	r1, [sp, #68]
-	ldr	r1, [sp, #20]
-	ldr	r0, [sp, #48]
-	eors	r1, r0
-	@ eax.ae:102: c = omac(ks, o, 2 as u8, ct)
-	ldr	r2, [sp, #80]
-	@ eax.ae:105: difference = load_be(tag, 0, 16, len(tag)) ^ ((n ^ h ^ c) & ~(~(0 as u128) >> (8 * len(tag))))
-	eors	r1, r2
-	str	r1, [sp, #64]
-	ldr	r1, [sp, #24]
-	ldr	r0, [sp, #52]
-	eors	r1, r0
-	@ eax.ae:102: c = omac(ks, o, 2 as u8, ct)
-	ldr	r2, [sp, #76]
-	@ eax.ae:105: difference = load_be(tag, 0, 16, len(tag)) ^ ((n ^ h ^ c) & ~(~(0 as u128) >> (8 * len(tag))))
-	eors	r1, r2
-	str	r1, [sp, #60]
+	ldr	r5, [sp, #8]
+	ldr	r4, [sp, #36]
+	eors	r5, r4
+	eors	r5, r3
+	str	r5, [sp, #68]
+	ldr	r4, [sp, #12]
+	ldr	r3, [sp, #40]
+	eors	r4, r3
+	eors	r4, r2
+	str	r4, [sp, #64]
+	ldr	r3, [sp, #16]
+	ldr	r2, [sp, #44]
+	eors	r3, r2
+	eors	r3, r1
+	str	r3, [sp, #60]
+	ldr	r2, [sp, #20]
+	ldr	r1, [sp, #48]
+	eors	r2, r1
+	eors	r2, r0
+	str	r2, [sp, #56]
 	@ eax.ae:23: for i in 0..(n + 15) / 16 {
-	ldr	r0, [sp, #156]
+	ldr	r0, [sp, #136]
 	adds	r0, #15
 	lsrs	r0, r0, #4
-	str	r0, [sp, #56]
+	str	r0, [sp, #52]
 	movs	r1, #0
-	str	r1, [sp, #12]
+	str	r1, [sp, #8]
 	cmp	r1, r0
 	bcs	.Leax_decrypt_with_done2
 .Leax_decrypt_with_loop1:
 	@ eax.ae:25: x = load_be(src, off, 16, n - off) ^ M.encrypt_block(ks, n0 + (i as u128))
 	movs	r2, #0
-	ldr	r0, [sp, #52]
-	ldr	r1, [sp, #12]
+	ldr	r0, [sp, #48]
+	ldr	r1, [sp, #8]
 	adds	r7, r0, r1
-	ldr	r6, [sp, #48]
+	ldr	r6, [sp, #44]
 	adcs	r6, r2
-	ldr	r5, [sp, #44]
+	ldr	r5, [sp, #40]
 	adcs	r5, r2
-	ldr	r4, [sp, #40]
+	ldr	r4, [sp, #36]
 	adcs	r4, r2
 	movs	r2, #3
 	@ eax.ae:24: off = i * 16
 	lsls	r0, r1, #4
-	str	r0, [sp, #16]
+	str	r0, [sp, #12]
 	@ eax.ae:25: x = load_be(src, off, 16, n - off) ^ M.encrypt_block(ks, n0 + (i as u128))
-	ldr	r1, [sp, #152]
+	ldr	r1, [sp, #132]
 	adds	r0, r1, r0
-	ldr	r3, [sp, #156]
-	ldr	r1, [sp, #16]
+	ldr	r3, [sp, #136]
+	ldr	r1, [sp, #12]
 	subs	r1, r3, r1
-	str	r1, [sp, #8]
+	str	r1, [sp, #4]
 	cmp	r1, #16
 	bcc	.Leax_decrypt_with_bytes3
 	tst	r0, r2
@@ -636,13 +570,13 @@ eax_decrypt_with:
 	b	.Leax_decrypt_with_fill6
 .Leax_decrypt_with_bytes3:
 	movs	r1, #0
-	str	r1, [sp, #88]
 	str	r1, [sp, #84]
 	str	r1, [sp, #80]
 	str	r1, [sp, #76]
-	ldr	r3, [sp, #8]
+	str	r1, [sp, #72]
+	ldr	r3, [sp, #4]
 .Leax_decrypt_with_fill6:
-	add	r2, sp, #76
+	add	r2, sp, #72
 .Leax_decrypt_with_cpy8:
 	subs	r3, #1
 	bcc	.Leax_decrypt_with_cpyd7
@@ -654,73 +588,65 @@ eax_decrypt_with:
 .Leax_decrypt_with_words4:
 	ldm	r0, {r0, r1, r2, r3}
 	@ cmac.ae:25: return E.encrypt_block(ks, b)
-	str	r4, [sp, #88]
-	str	r5, [sp, #84]
-	str	r6, [sp, #80]
-	str	r7, [sp, #76]
+	str	r4, [sp, #84]
+	str	r5, [sp, #80]
+	str	r6, [sp, #76]
+	str	r7, [sp, #72]
 	@ eax.ae:25: x = load_be(src, off, 16, n - off) ^ M.encrypt_block(ks, n0 + (i as u128))
 	rev	r0, r0
-	str	r0, [sp, #32]
+	str	r0, [sp, #16]
 	rev	r0, r1
-	str	r0, [sp, #28]
+	str	r0, [sp, #20]
 	rev	r0, r2
 	str	r0, [sp, #24]
 	rev	r0, r3
-	str	r0, [sp, #20]
+	str	r0, [sp, #28]
 	@ cmac.ae:25: return E.encrypt_block(ks, b)
-	add	r2, sp, #92
-	add	r1, sp, #76
-	ldr	r0, [sp, #36]
+	add	r1, sp, #72
+	ldr	r0, [sp, #32]
 	bl	eax_M_E_encrypt_block
-	ldr	r0, [sp, #104]
 	@ eax.ae:25: x = load_be(src, off, 16, n - off) ^ M.encrypt_block(ks, n0 + (i as u128))
-	ldr	r2, [sp, #32]
-	eors	r2, r0
+	ldr	r5, [sp, #16]
+	eors	r5, r3
 	@ cmac.ae:25: return E.encrypt_block(ks, b)
-	ldr	r0, [sp, #100]
+	mov	r3, r2
 	@ eax.ae:25: x = load_be(src, off, 16, n - off) ^ M.encrypt_block(ks, n0 + (i as u128))
-	ldr	r6, [sp, #28]
-	eors	r6, r0
-	@ cmac.ae:25: return E.encrypt_block(ks, b)
-	ldr	r0, [sp, #96]
-	@ eax.ae:25: x = load_be(src, off, 16, n - off) ^ M.encrypt_block(ks, n0 + (i as u128))
-	ldr	r5, [sp, #24]
-	eors	r5, r0
-	@ cmac.ae:25: return E.encrypt_block(ks, b)
-	ldr	r0, [sp, #92]
-	@ eax.ae:25: x = load_be(src, off, 16, n - off) ^ M.encrypt_block(ks, n0 + (i as u128))
-	ldr	r4, [sp, #20]
+	ldr	r2, [sp, #20]
+	eors	r2, r3
+	ldr	r6, [sp, #24]
+	eors	r6, r1
+	ldr	r4, [sp, #28]
 	eors	r4, r0
 	@ eax.ae:26: store_be(dst, off, x, n - off)
-	ldr	r1, [sp, #168]
-	ldr	r0, [sp, #16]
+	ldr	r1, [sp, #148]
+	ldr	r0, [sp, #12]
 	adds	r3, r1, r0
 	rev	r4, r4
-	rev	r5, r5
 	rev	r6, r6
 	rev	r7, r2
+	rev	r5, r5
 	movs	r1, #3
-	ldr	r0, [sp, #8]
+	ldr	r0, [sp, #4]
 	cmp	r0, #16
 	bcc	.Leax_decrypt_with_bytes9
 	tst	r3, r1
 	bne	.Leax_decrypt_with_mis11
-	str	r7, [r3]
-	str	r6, [r3, #4]
-	str	r5, [r3, #8]
+	str	r5, [r3]
+	str	r7, [r3, #4]
+	str	r6, [r3, #8]
 	str	r4, [r3, #12]
 	b	.Leax_decrypt_with_stored10
 .Leax_decrypt_with_mis11:
 	movs	r2, #16
 	b	.Leax_decrypt_with_fill12
 .Leax_decrypt_with_bytes9:
-	ldr	r2, [sp, #8]
+	ldr	r2, [sp, #4]
 .Leax_decrypt_with_fill12:
-	str	r4, [sp, #88]
-	str	r5, [sp, #84]
+	str	r4, [sp, #84]
 	str	r6, [sp, #80]
 	str	r7, [sp, #76]
-	add	r1, sp, #76
+	str	r5, [sp, #72]
+	add	r1, sp, #72
 .Leax_decrypt_with_cpy13:
 	subs	r2, #1
 	bcc	.Leax_decrypt_with_stored10
@@ -728,17 +654,17 @@ eax_decrypt_with:
 	strb	r0, [r3, r2]
 	b	.Leax_decrypt_with_cpy13
 .Leax_decrypt_with_stored10:
-	ldr	r1, [sp, #12]
+	ldr	r1, [sp, #8]
 	adds	r1, #1
-	str	r1, [sp, #12]
-	ldr	r0, [sp, #56]
+	str	r1, [sp, #8]
+	ldr	r0, [sp, #52]
 	cmp	r1, r0
 	bcc	.Leax_decrypt_with_loop1
 .Leax_decrypt_with_done2:
 	@ eax.ae:105: difference = load_be(tag, 0, 16, len(tag)) ^ ((n ^ h ^ c) & ~(~(0 as u128) >> (8 * len(tag))))
-	ldr	r1, [sp, #160]
+	ldr	r1, [sp, #140]
 	movs	r2, #3
-	ldr	r0, [sp, #164]
+	ldr	r0, [sp, #144]
 	cmp	r0, #16
 	bcc	.Leax_decrypt_with_bytes14
 	tst	r1, r2
@@ -747,13 +673,13 @@ eax_decrypt_with:
 	b	.Leax_decrypt_with_fill17
 .Leax_decrypt_with_bytes14:
 	movs	r0, #0
-	str	r0, [sp, #88]
 	str	r0, [sp, #84]
 	str	r0, [sp, #80]
 	str	r0, [sp, #76]
-	ldr	r3, [sp, #164]
+	str	r0, [sp, #72]
+	ldr	r3, [sp, #144]
 .Leax_decrypt_with_fill17:
-	add	r2, sp, #76
+	add	r2, sp, #72
 .Leax_decrypt_with_cpy19:
 	subs	r3, #1
 	bcc	.Leax_decrypt_with_cpyd18
@@ -763,7 +689,7 @@ eax_decrypt_with:
 .Leax_decrypt_with_cpyd18:
 	mov	r1, r2
 .Leax_decrypt_with_words15:
-	ldr	r0, [sp, #164]
+	ldr	r0, [sp, #144]
 	lsls	r3, r0, #3
 	ldr	r0, [r1]
 	rev	r2, r0
@@ -773,7 +699,7 @@ eax_decrypt_with:
 	rev	r5, r0
 	ldr	r0, [r1, #12]
 	rev	r0, r0
-	str	r0, [sp, #8]
+	str	r0, [sp, #4]
 	cmp	r3, #128
 	bcc	.Leax_decrypt_with_shok20
 	movs	r3, #128
@@ -796,17 +722,17 @@ eax_decrypt_with:
 	sbcs	r6, r1
 	sbcs	r7, r1
 	sbcs	r0, r1
-	ldr	r1, [sp, #72]
+	ldr	r1, [sp, #68]
 	bics	r1, r0
 	eors	r2, r1
-	ldr	r0, [sp, #68]
+	ldr	r0, [sp, #64]
 	bics	r0, r7
 	eors	r4, r0
-	ldr	r0, [sp, #60]
+	ldr	r0, [sp, #56]
 	bics	r0, r3
-	ldr	r3, [sp, #8]
+	ldr	r3, [sp, #4]
 	eors	r3, r0
-	ldr	r1, [sp, #64]
+	ldr	r1, [sp, #60]
 	bics	r1, r6
 	eors	r5, r1
 	@ eax.ae:106: return difference == 0
@@ -818,9 +744,9 @@ eax_decrypt_with:
 	adcs	r1, r1
 	movs	r0, #1
 	eors	r1, r0
-	ldr	r0, [sp, #176]
+	ldr	r0, [sp, #156]
 	strh	r1, [r0]
-	add	sp, #108
+	add	sp, #88
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5
@@ -832,8 +758,8 @@ eax_decrypt_with:
 
 
 @ --- eax_M_E_encrypt_block: eax.M.E.encrypt_block
-@     frame 12 bytes (14 spill slots, 3 on the stack; locals 0), saves nothing
-@     estimated 486 bytes of code and literals
+@     frame 8 bytes (10 spill slots, 2 on the stack; locals 0), saves nothing
+@     estimated 476 bytes of code and literals
 	.section .text.eax_M_E_encrypt_block,"ax",%progbits
 	.global eax_M_E_encrypt_block
 	.type eax_M_E_encrypt_block, %function
@@ -841,247 +767,244 @@ eax_decrypt_with:
 	.balign 4
 eax_M_E_encrypt_block:
 	push	{lr}
-	sub	sp, #12
-	@ aes.ae:161: t0 = mix_column(sbox[s0[31:24]], sbox[s1[23:16]], sbox[s2[15:8]], sbox[s3[7:0]]) ^ w[4 * round]
-	ldr	r7, =eax_tf3
-	mov	r10, r7
-	ldr	r7, =eax_tf2
-	mov	r12, r7
-	ldr	r3, =eax_tf1
-	mov	r8, r3
-	ldr	r3, =eax_tf0
-	mov	r9, r3
-	str	r0, [sp, #4]
-	mov	r7, r0
-	mov	r6, r0
-	adds	r6, #16
-	ldr	r3, [r1]
-	@ aes.ae:158: s3 = b[31:0] ^ w[3]
-	ldr	r0, [r0, #12]
-	eors	r3, r0
-	ldr	r4, [r1, #4]
-	@ aes.ae:157: s2 = b[63:32] ^ w[2]
-	ldr	r0, [r7, #8]
-	eors	r4, r0
-	ldr	r5, [r1, #8]
-	@ aes.ae:156: s1 = b[95:64] ^ w[1]
-	ldr	r0, [r7, #4]
-	eors	r5, r0
-	ldr	r1, [r1, #12]
-	@ aes.ae:155: s0 = b[127:96] ^ w[0]
-	ldr	r0, [r7]
-	eors	r1, r0
+	sub	sp, #8
 	@ aes.ae:159: @unroll(round_unroll)
-	movs	r0, #1
-	mov	r11, r0
-	str	r2, [sp, #8]
-.Leax_M_E_encrypt_block_loop1:
+	movs	r2, #1
+	mov	r11, r2
+	ldr	r4, [r1, #12]
+	str	r0, [sp, #4]
+	@ aes.ae:155: s0 = b[127:96] ^ w[0]
+	ldr	r7, [r0]
+	eors	r4, r7
+	ldr	r3, [r1, #8]
+	@ aes.ae:156: s1 = b[95:64] ^ w[1]
+	ldr	r7, [r0, #4]
+	eors	r3, r7
+	ldr	r2, [r1, #4]
+	@ aes.ae:157: s2 = b[63:32] ^ w[2]
+	ldr	r7, [r0, #8]
+	eors	r2, r7
+	ldr	r1, [r1]
+	@ aes.ae:158: s3 = b[31:0] ^ w[3]
+	ldr	r7, [r0, #12]
+	eors	r1, r7
 	@ aes.ae:161: t0 = mix_column(sbox[s0[31:24]], sbox[s1[23:16]], sbox[s2[15:8]], sbox[s3[7:0]]) ^ w[4 * round]
+	mov	r5, r0
+	adds	r5, #16
+	ldr	r0, =eax_tf0
+	mov	r9, r0
+	ldr	r0, =eax_tf1
+	mov	r8, r0
+	ldr	r0, =eax_tf2
+	mov	r12, r0
+	ldr	r0, =eax_tf3
+	mov	r10, r0
+	@ aes.ae:159: @unroll(round_unroll)
+.Leax_M_E_encrypt_block_loop1:
+	@ aes.ae:164: t3 = mix_column(sbox[s3[31:24]], sbox[s0[23:16]], sbox[s1[15:8]], sbox[s2[7:0]]) ^ w[4 * round + 3]
 	lsrs	r0, r1, #24
-	lsls	r2, r0, #2
+	lsls	r6, r0, #2
 	mov	r0, r9
-	ldr	r7, [r0, r2]
-	lsrs	r0, r5, #16
-	uxtb	r0, r0
-	lsls	r2, r0, #2
-	mov	r0, r8
-	ldr	r0, [r0, r2]
-	eors	r7, r0
-	lsrs	r0, r4, #8
-	uxtb	r0, r0
-	lsls	r2, r0, #2
-	mov	r0, r12
-	ldr	r0, [r0, r2]
-	eors	r7, r0
-	uxtb	r0, r3
-	lsls	r2, r0, #2
-	mov	r0, r10
-	ldr	r0, [r0, r2]
-	eors	r7, r0
-	ldr	r2, [r6]
-	eors	r7, r2
-	mov	lr, r7
-	@ aes.ae:162: t1 = mix_column(sbox[s1[31:24]], sbox[s2[23:16]], sbox[s3[15:8]], sbox[s0[7:0]]) ^ w[4 * round + 1]
-	lsrs	r0, r5, #24
-	lsls	r2, r0, #2
-	mov	r0, r9
-	ldr	r7, [r0, r2]
+	ldr	r7, [r0, r6]
 	lsrs	r0, r4, #16
 	uxtb	r0, r0
-	lsls	r2, r0, #2
+	lsls	r6, r0, #2
 	mov	r0, r8
-	ldr	r0, [r0, r2]
+	ldr	r0, [r0, r6]
 	eors	r7, r0
 	lsrs	r0, r3, #8
 	uxtb	r0, r0
+	lsls	r6, r0, #2
+	mov	r0, r12
+	ldr	r0, [r0, r6]
+	eors	r7, r0
+	uxtb	r0, r2
+	lsls	r6, r0, #2
+	mov	r0, r10
+	ldr	r0, [r0, r6]
+	eors	r7, r0
+	ldr	r6, [r5, #12]
+	eors	r7, r6
+	str	r7, [sp]
+	@ aes.ae:163: t2 = mix_column(sbox[s2[31:24]], sbox[s3[23:16]], sbox[s0[15:8]], sbox[s1[7:0]]) ^ w[4 * round + 2]
+	lsrs	r0, r2, #24
+	lsls	r6, r0, #2
+	mov	r0, r9
+	ldr	r7, [r0, r6]
+	lsrs	r0, r1, #16
+	uxtb	r0, r0
+	lsls	r6, r0, #2
+	mov	r0, r8
+	ldr	r0, [r0, r6]
+	eors	r7, r0
+	lsrs	r0, r4, #8
+	uxtb	r0, r0
+	lsls	r6, r0, #2
+	mov	r0, r12
+	ldr	r0, [r0, r6]
+	eors	r7, r0
+	uxtb	r0, r3
+	lsls	r6, r0, #2
+	mov	r0, r10
+	ldr	r0, [r0, r6]
+	eors	r7, r0
+	ldr	r6, [r5, #8]
+	eors	r7, r6
+	mov	lr, r7
+	@ aes.ae:162: t1 = mix_column(sbox[s1[31:24]], sbox[s2[23:16]], sbox[s3[15:8]], sbox[s0[7:0]]) ^ w[4 * round + 1]
+	lsrs	r0, r3, #24
+	lsls	r6, r0, #2
+	mov	r0, r9
+	ldr	r6, [r0, r6]
+	lsrs	r0, r2, #16
+	uxtb	r0, r0
+	lsls	r7, r0, #2
+	mov	r0, r8
+	ldr	r0, [r0, r7]
+	eors	r6, r0
+	lsrs	r0, r1, #8
+	uxtb	r0, r0
+	lsls	r7, r0, #2
+	mov	r0, r12
+	ldr	r0, [r0, r7]
+	eors	r6, r0
+	uxtb	r0, r4
+	lsls	r7, r0, #2
+	mov	r0, r10
+	ldr	r0, [r0, r7]
+	eors	r6, r0
+	ldr	r0, [r5, #4]
+	eors	r6, r0
+	@ aes.ae:161: t0 = mix_column(sbox[s0[31:24]], sbox[s1[23:16]], sbox[s2[15:8]], sbox[s3[7:0]]) ^ w[4 * round]
+	lsrs	r0, r4, #24
+	lsls	r4, r0, #2
+	mov	r0, r9
+	ldr	r4, [r0, r4]
+	lsrs	r0, r3, #16
+	uxtb	r0, r0
+	lsls	r3, r0, #2
+	mov	r0, r8
+	ldr	r0, [r0, r3]
+	eors	r4, r0
+	lsrs	r0, r2, #8
+	uxtb	r0, r0
 	lsls	r2, r0, #2
 	mov	r0, r12
 	ldr	r0, [r0, r2]
-	eors	r7, r0
+	eors	r4, r0
 	uxtb	r0, r1
-	lsls	r2, r0, #2
+	lsls	r1, r0, #2
 	mov	r0, r10
-	ldr	r0, [r0, r2]
-	eors	r7, r0
-	ldr	r2, [r6, #4]
-	eors	r7, r2
-	str	r7, [sp]
-	@ aes.ae:163: t2 = mix_column(sbox[s2[31:24]], sbox[s3[23:16]], sbox[s0[15:8]], sbox[s1[7:0]]) ^ w[4 * round + 2]
-	lsrs	r0, r4, #24
-	lsls	r2, r0, #2
-	mov	r0, r9
-	ldr	r0, [r0, r2]
-	lsrs	r7, r3, #16
-	uxtb	r7, r7
-	lsls	r2, r7, #2
-	mov	r7, r8
-	ldr	r7, [r7, r2]
-	eors	r0, r7
-	lsrs	r2, r1, #8
-	uxtb	r2, r2
-	lsls	r2, r2, #2
-	mov	r7, r12
-	ldr	r2, [r7, r2]
-	eors	r0, r2
-	uxtb	r2, r5
-	lsls	r2, r2, #2
-	mov	r7, r10
-	ldr	r2, [r7, r2]
-	eors	r0, r2
-	ldr	r2, [r6, #8]
-	eors	r0, r2
+	ldr	r0, [r0, r1]
+	eors	r4, r0
+	ldr	r0, [r5]
+	eors	r4, r0
 	@ aes.ae:164: t3 = mix_column(sbox[s3[31:24]], sbox[s0[23:16]], sbox[s1[15:8]], sbox[s2[7:0]]) ^ w[4 * round + 3]
-	lsrs	r2, r3, #24
-	lsls	r3, r2, #2
-	mov	r2, r9
-	ldr	r3, [r2, r3]
-	lsrs	r2, r1, #16
-	uxtb	r2, r2
-	lsls	r1, r2, #2
-	mov	r2, r8
-	ldr	r2, [r2, r1]
-	eors	r3, r2
-	lsrs	r2, r5, #8
-	uxtb	r2, r2
-	lsls	r1, r2, #2
-	mov	r2, r12
-	ldr	r2, [r2, r1]
-	eors	r3, r2
-	uxtb	r2, r4
-	lsls	r1, r2, #2
-	ldr	r2, [r7, r1]
-	eors	r3, r2
-	ldr	r2, [r6, #12]
-	eors	r3, r2
-	mov	r2, r11
-	adds	r2, #1
-	mov	r11, r2
-	mov	r4, r0
-	ldr	r5, [sp]
-	mov	r1, lr
-	adds	r6, #16
-	cmp	r2, #10
+	adds	r5, #16
+	mov	r3, r6
+	mov	r2, lr
+	ldr	r1, [sp]
+	mov	r0, r11
+	adds	r0, #1
+	mov	r11, r0
+	cmp	r0, #10
 	bcc	.Leax_M_E_encrypt_block_loop1
 .Leax_M_E_encrypt_block_done2:
 	@ aes.ae:127: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
-	lsrs	r0, r1, #24
-	ldr	r2, =eax_M.E.sbox
-	ldrb	r0, [r2, r0]
-	lsls	r7, r0, #24
-	lsrs	r0, r5, #16
-	uxtb	r0, r0
-	ldrb	r0, [r2, r0]
-	lsls	r0, r0, #16
-	orrs	r7, r0
-	lsrs	r0, r4, #8
-	uxtb	r0, r0
-	ldrb	r0, [r2, r0]
-	lsls	r0, r0, #8
-	orrs	r7, r0
-	uxtb	r0, r3
-	ldrb	r0, [r2, r0]
-	orrs	r7, r0
+	lsrs	r0, r4, #24
+	ldr	r5, =eax_M.E.sbox
+	ldrb	r0, [r5, r0]
+	lsls	r0, r0, #24
+	lsrs	r6, r3, #16
+	uxtb	r6, r6
+	ldrb	r6, [r5, r6]
+	lsls	r6, r6, #16
+	orrs	r0, r6
+	lsrs	r6, r2, #8
+	uxtb	r6, r6
+	ldrb	r6, [r5, r6]
+	lsls	r6, r6, #8
+	orrs	r0, r6
+	uxtb	r6, r1
+	ldrb	r6, [r5, r6]
+	orrs	r0, r6
 	@ aes.ae:170: return cat(sub_shift(s0, s1, s2, s3) ^ w[4 * nr],
 	movs	r6, #160
-	ldr	r0, [sp, #4]
-	ldr	r6, [r0, r6]
-	eors	r7, r6
-	mov	r12, r7
+	ldr	r7, [sp, #4]
+	ldr	r6, [r7, r6]
+	eors	r0, r6
+	mov	r12, r0
 	@ aes.ae:127: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
-	lsrs	r0, r5, #24
-	ldrb	r0, [r2, r0]
-	lsls	r7, r0, #24
-	lsrs	r0, r4, #16
-	uxtb	r0, r0
-	ldrb	r0, [r2, r0]
-	lsls	r0, r0, #16
-	orrs	r7, r0
-	lsrs	r0, r3, #8
-	uxtb	r0, r0
-	ldrb	r0, [r2, r0]
-	lsls	r0, r0, #8
-	orrs	r7, r0
-	uxtb	r0, r1
-	ldrb	r0, [r2, r0]
-	orrs	r7, r0
+	lsrs	r0, r3, #24
+	ldrb	r0, [r5, r0]
+	lsls	r0, r0, #24
+	lsrs	r6, r2, #16
+	uxtb	r6, r6
+	ldrb	r6, [r5, r6]
+	lsls	r6, r6, #16
+	orrs	r0, r6
+	lsrs	r6, r1, #8
+	uxtb	r6, r6
+	ldrb	r6, [r5, r6]
+	lsls	r6, r6, #8
+	orrs	r0, r6
+	uxtb	r6, r4
+	ldrb	r6, [r5, r6]
+	orrs	r0, r6
 	@ aes.ae:171: sub_shift(s1, s2, s3, s0) ^ w[4 * nr + 1],
 	movs	r6, #164
-	ldr	r0, [sp, #4]
-	ldr	r6, [r0, r6]
-	eors	r7, r6
-	mov	r8, r7
+	ldr	r6, [r7, r6]
+	eors	r0, r6
+	mov	r8, r0
 	@ aes.ae:127: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
-	lsrs	r0, r4, #24
-	ldrb	r0, [r2, r0]
+	lsrs	r0, r2, #24
+	ldrb	r0, [r5, r0]
 	lsls	r6, r0, #24
-	lsrs	r0, r3, #16
+	lsrs	r0, r1, #16
 	uxtb	r0, r0
-	ldrb	r0, [r2, r0]
+	ldrb	r0, [r5, r0]
 	lsls	r0, r0, #16
 	orrs	r6, r0
-	lsrs	r0, r1, #8
+	lsrs	r0, r4, #8
 	uxtb	r0, r0
-	ldrb	r0, [r2, r0]
+	ldrb	r0, [r5, r0]
 	lsls	r0, r0, #8
 	orrs	r6, r0
-	uxtb	r0, r5
-	ldrb	r0, [r2, r0]
+	uxtb	r0, r3
+	ldrb	r0, [r5, r0]
 	orrs	r6, r0
 	@ aes.ae:172: sub_shift(s2, s3, s0, s1) ^ w[4 * nr + 2],
-	ldr	r7, [sp, #4]
 	movs	r0, #168
 	ldr	r0, [r7, r0]
 	eors	r6, r0
 	@ aes.ae:127: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
-	lsrs	r0, r3, #24
-	ldrb	r0, [r2, r0]
-	lsls	r3, r0, #24
-	lsrs	r0, r1, #16
+	lsrs	r0, r1, #24
+	ldrb	r0, [r5, r0]
+	lsls	r7, r0, #24
+	lsrs	r0, r4, #16
 	uxtb	r0, r0
-	ldrb	r0, [r2, r0]
+	ldrb	r0, [r5, r0]
 	lsls	r0, r0, #16
-	orrs	r3, r0
-	lsrs	r0, r5, #8
+	orrs	r7, r0
+	lsrs	r0, r3, #8
 	uxtb	r0, r0
-	ldrb	r0, [r2, r0]
-	lsls	r0, r0, #8
-	orrs	r3, r0
-	uxtb	r0, r4
-	ldrb	r0, [r2, r0]
-	orrs	r3, r0
+	ldrb	r0, [r5, r0]
+	lsls	r1, r0, #8
+	mov	r0, r7
+	orrs	r0, r1
+	uxtb	r1, r2
+	ldrb	r1, [r5, r1]
+	orrs	r0, r1
 	@ aes.ae:173: sub_shift(s3, s0, s1, s2) ^ w[4 * nr + 3])
-	movs	r1, #172
-	ldr	r0, [r7, r1]
-	eors	r3, r0
+	movs	r2, #172
+	ldr	r1, [sp, #4]
+	ldr	r1, [r1, r2]
+	eors	r0, r1
 	@ aes.ae:170: return cat(sub_shift(s0, s1, s2, s3) ^ w[4 * nr],
-	ldr	r2, [sp, #8]
-	str	r3, [r2]
-	str	r6, [r2, #4]
-	mov	r0, r8
-	str	r0, [r2, #8]
-	mov	r1, r12
-	str	r1, [r2, #12]
-	add	sp, #12
+	mov	r1, r6
+	mov	r2, r8
+	mov	r3, r12
+	add	sp, #8
 	pop	{pc}
 	.ltorg
 	.ltorg
@@ -1089,8 +1012,8 @@ eax_M_E_encrypt_block:
 
 
 @ --- eax_omac: eax.omac
-@     frame 80 bytes (25 spill slots, 12 on the stack; locals 32), saves nothing
-@     estimated 512 bytes of code and literals
+@     frame 64 bytes (24 spill slots, 12 on the stack; locals 16), saves nothing
+@     estimated 488 bytes of code and literals
 	.section .text.eax_omac,"ax",%progbits
 	.global eax_omac
 	.type eax_omac, %function
@@ -1098,7 +1021,7 @@ eax_M_E_encrypt_block:
 	.balign 4
 eax_omac:
 	push	{lr}
-	sub	sp, #80
+	sub	sp, #64
 	str	r0, [sp, #4]
 	@ eax.ae:51: return M.omac_after(ks, o[at_k1], o[at_k2], t as u128, o[at_tweak + t], msg)
 	ldr	r0, [r1]
@@ -1123,7 +1046,7 @@ eax_omac:
 	lsls	r0, r0, #4
 	adds	r2, r1, r0
 	ldr	r1, [r2]
-	ldr	r0, [sp, #84]
+	ldr	r0, [sp, #68]
 	@ cmac.ae:78: y = if n == 0 then 0 as u128 else et
 	subs	r0, r0, #1
 	movs	r5, #0
@@ -1156,7 +1079,7 @@ eax_omac:
 	@ cmac.ae:79: x = if n == 0 then t else load_be(msg, 0, 16, n)
 	mov	r7, r3
 	movs	r3, #3
-	ldr	r0, [sp, #84]
+	ldr	r0, [sp, #68]
 	cmp	r0, #16
 	bcc	.Leax_omac_bytes1
 	tst	r7, r3
@@ -1169,7 +1092,7 @@ eax_omac:
 	str	r0, [sp, #52]
 	str	r0, [sp, #56]
 	str	r0, [sp, #60]
-	ldr	r6, [sp, #84]
+	ldr	r6, [sp, #68]
 .Leax_omac_fill4:
 	add	r3, sp, #48
 .Leax_omac_cpy6:
@@ -1206,7 +1129,7 @@ eax_omac:
 	mov	r6, r7
 	eors	r6, r0
 	@ cmac.ae:80: for i in 1..(n + 15) / 16 {
-	ldr	r0, [sp, #84]
+	ldr	r0, [sp, #68]
 	adds	r0, #15
 	lsrs	r0, r0, #4
 	str	r0, [sp, #8]
@@ -1229,47 +1152,45 @@ eax_omac:
 	eors	r2, r1
 	str	r2, [sp, #60]
 	add	r1, sp, #48
-	add	r2, sp, #64
 	ldr	r0, [sp, #4]
 	bl	eax_M_E_encrypt_block
-	ldr	r5, [sp, #64]
-	ldr	r3, [sp, #68]
-	ldr	r4, [sp, #72]
-	ldr	r2, [sp, #76]
+	mov	r5, r1
+	mov	r4, r2
+	mov	r2, r3
 	@ cmac.ae:82: off = i * 16
 	ldr	r7, [sp]
-	lsls	r1, r7, #4
+	lsls	r3, r7, #4
 	@ cmac.ae:83: x = load_be(msg, off, 16, n - off)
-	ldr	r0, [sp, #84]
-	subs	r6, r0, r1
-	ldr	r0, [sp, #12]
-	adds	r1, r0, r1
-	movs	r0, #3
+	ldr	r1, [sp, #68]
+	subs	r6, r1, r3
+	ldr	r1, [sp, #12]
+	adds	r1, r1, r3
+	movs	r3, #3
 	cmp	r6, #16
 	bcc	.Leax_omac_bytes9
-	tst	r1, r0
+	tst	r1, r3
 	beq	.Leax_omac_words10
 	movs	r6, #16
 	b	.Leax_omac_fill12
 .Leax_omac_bytes9:
-	movs	r0, #0
-	str	r0, [sp, #48]
-	str	r0, [sp, #52]
-	str	r0, [sp, #56]
-	str	r0, [sp, #60]
+	movs	r3, #0
+	str	r3, [sp, #48]
+	str	r3, [sp, #52]
+	str	r3, [sp, #56]
+	str	r3, [sp, #60]
 .Leax_omac_fill12:
 	add	r7, sp, #48
 .Leax_omac_cpy14:
 	subs	r6, #1
 	bcc	.Leax_omac_cpyd13
-	ldrb	r0, [r1, r6]
-	strb	r0, [r7, r6]
+	ldrb	r3, [r1, r6]
+	strb	r3, [r7, r6]
 	b	.Leax_omac_cpy14
 .Leax_omac_cpyd13:
 	mov	r1, r7
 .Leax_omac_words10:
-	mov	r8, r5
-	mov	r9, r3
+	mov	r8, r0
+	mov	r9, r5
 	ldr	r0, [r1, #12]
 	rev	r6, r0
 	ldr	r0, [r1, #8]
@@ -1286,7 +1207,7 @@ eax_omac:
 	bcc	.Leax_omac_loop7
 .Leax_omac_done8:
 	@ cmac.ae:85: return E.encrypt_block(ks, y ^ last_block(k1, k2, x, n % 16, n % 16 == 0))
-	ldr	r0, [sp, #84]
+	ldr	r0, [sp, #68]
 	lsls	r0, r0, #28
 	lsrs	r0, r0, #28
 	str	r0, [sp]
@@ -1377,19 +1298,9 @@ eax_omac:
 	eors	r2, r3
 	str	r2, [sp, #60]
 	add	r1, sp, #48
-	add	r2, sp, #64
 	ldr	r0, [sp, #4]
 	bl	eax_M_E_encrypt_block
-	ldr	r1, [sp, #64]
-	ldr	r2, [sp, #88]
-	str	r1, [r2]
-	ldr	r1, [sp, #68]
-	str	r1, [r2, #4]
-	ldr	r1, [sp, #72]
-	str	r1, [r2, #8]
-	ldr	r1, [sp, #76]
-	str	r1, [r2, #12]
-	add	sp, #80
+	add	sp, #64
 	pop	{pc}
 	.ltorg
 	.size eax_omac, .-eax_omac

@@ -73,8 +73,8 @@ elephant_dumbo_key_setup:
 
 
 @ --- elephant_dumbo_encrypt_with: elephant_dumbo.encrypt_with
-@     frame 40 bytes (1 spill slots, 0 on the stack; locals 8), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 96 bytes of code and literals
+@     frame 36 bytes (1 spill slots, 0 on the stack; locals 8), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 88 bytes of code and literals
 	.section .text.elephant_dumbo_encrypt_with,"ax",%progbits
 	.global elephant_dumbo_encrypt_with
 	.type elephant_dumbo_encrypt_with, %function
@@ -87,37 +87,33 @@ elephant_dumbo_encrypt_with:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #40
-	ldr	r4, [sp, #76]
+	sub	sp, #36
+	ldr	r4, [sp, #72]
 	@ elephant_dumbo.ae:106: store_le(tag, 0, crypt(lk, nonce, ad, msg, ct, ct))
 	str	r4, [sp]
-	ldr	r4, [sp, #80]
+	ldr	r4, [sp, #76]
 	str	r4, [sp, #4]
-	ldr	r4, [sp, #84]
+	ldr	r4, [sp, #80]
 	str	r4, [sp, #8]
-	ldr	r4, [sp, #88]
+	ldr	r4, [sp, #84]
 	str	r4, [sp, #12]
 	str	r4, [sp, #20]
-	ldr	r4, [sp, #92]
+	ldr	r4, [sp, #88]
 	str	r4, [sp, #16]
 	str	r4, [sp, #24]
-	add	r4, sp, #32
-	str	r4, [sp, #28]
 	bl	elephant_dumbo_crypt
-	ldr	r2, [sp, #32]
-	ldr	r1, [sp, #36]
-	ldr	r3, [sp, #96]
-	movs	r0, #3
-	tst	r3, r0
+	ldr	r3, [sp, #92]
+	movs	r2, #3
+	tst	r3, r2
 	bne	.Lelephant_dumbo_encrypt_with_bytes1
-	str	r2, [r3]
+	str	r0, [r3]
 	str	r1, [r3, #4]
 	b	.Lelephant_dumbo_encrypt_with_stored2
 .Lelephant_dumbo_encrypt_with_bytes1:
-	str	r2, [sp, #32]
-	str	r1, [sp, #36]
+	str	r0, [sp, #28]
+	str	r1, [sp, #32]
 	movs	r2, #8
-	add	r1, sp, #32
+	add	r1, sp, #28
 .Lelephant_dumbo_encrypt_with_cpy3:
 	subs	r2, #1
 	bcc	.Lelephant_dumbo_encrypt_with_stored2
@@ -125,7 +121,7 @@ elephant_dumbo_encrypt_with:
 	strb	r0, [r3, r2]
 	b	.Lelephant_dumbo_encrypt_with_cpy3
 .Lelephant_dumbo_encrypt_with_stored2:
-	add	sp, #40
+	add	sp, #36
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5
@@ -137,8 +133,8 @@ elephant_dumbo_encrypt_with:
 
 
 @ --- elephant_dumbo_decrypt_with: elephant_dumbo.decrypt_with
-@     frame 56 bytes (8 spill slots, 4 on the stack; locals 8), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 132 bytes of code and literals
+@     frame 52 bytes (8 spill slots, 4 on the stack; locals 8), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 124 bytes of code and literals
 	.section .text.elephant_dumbo_decrypt_with,"ax",%progbits
 	.global elephant_dumbo_decrypt_with
 	.type elephant_dumbo_decrypt_with, %function
@@ -151,12 +147,12 @@ elephant_dumbo_decrypt_with:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #56
-	ldr	r4, [sp, #104]
-	ldr	r5, [sp, #100]
-	ldr	r6, [sp, #96]
-	str	r3, [sp, #44]
-	str	r2, [sp, #40]
+	sub	sp, #52
+	ldr	r4, [sp, #100]
+	ldr	r5, [sp, #96]
+	ldr	r6, [sp, #92]
+	str	r3, [sp, #40]
+	str	r2, [sp, #36]
 	mov	r2, r0
 	@ elephant_dumbo.ae:110: return (load_le(tag, 0, 8) ^ crypt(lk, nonce, ad, ct, msg, ct)) == 0
 	movs	r0, #3
@@ -164,7 +160,7 @@ elephant_dumbo_decrypt_with:
 	beq	.Lelephant_dumbo_decrypt_with_words2
 .Lelephant_dumbo_decrypt_with_bytes1:
 	movs	r7, #8
-	add	r3, sp, #48
+	add	r3, sp, #44
 .Lelephant_dumbo_decrypt_with_cpy4:
 	subs	r7, #1
 	bcc	.Lelephant_dumbo_decrypt_with_cpyd3
@@ -174,41 +170,37 @@ elephant_dumbo_decrypt_with:
 .Lelephant_dumbo_decrypt_with_cpyd3:
 	mov	r4, r3
 .Lelephant_dumbo_decrypt_with_words2:
-	add	r0, sp, #48
-	str	r0, [sp, #28]
 	str	r5, [sp, #24]
 	str	r6, [sp, #20]
-	ldr	r0, [sp, #116]
-	str	r0, [sp, #16]
 	ldr	r0, [sp, #112]
+	str	r0, [sp, #16]
+	ldr	r0, [sp, #108]
 	str	r0, [sp, #12]
 	str	r5, [sp, #8]
 	str	r6, [sp, #4]
-	ldr	r0, [sp, #92]
+	ldr	r0, [sp, #88]
 	str	r0, [sp]
 	ldr	r0, [r4, #4]
-	str	r0, [sp, #32]
+	str	r0, [sp, #28]
 	ldr	r0, [r4]
-	str	r0, [sp, #36]
+	str	r0, [sp, #32]
 	mov	r0, r2
-	ldr	r2, [sp, #40]
-	ldr	r3, [sp, #44]
+	ldr	r2, [sp, #36]
+	ldr	r3, [sp, #40]
 	bl	elephant_dumbo_crypt
-	ldr	r0, [sp, #48]
-	ldr	r1, [sp, #36]
-	eors	r1, r0
-	ldr	r2, [sp, #52]
-	ldr	r0, [sp, #32]
-	eors	r0, r2
-	orrs	r1, r0
-	subs	r0, r1, #1
+	ldr	r2, [sp, #32]
+	eors	r2, r0
+	ldr	r0, [sp, #28]
+	eors	r0, r1
+	orrs	r2, r0
+	subs	r0, r2, #1
 	movs	r1, #0
 	adcs	r1, r1
 	movs	r0, #1
 	eors	r1, r0
-	ldr	r0, [sp, #120]
+	ldr	r0, [sp, #116]
 	strh	r1, [r0]
-	add	sp, #56
+	add	sp, #52
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5
@@ -709,8 +701,8 @@ elephant_dumbo_P_permute:
 
 
 @ --- elephant_dumbo_crypt: elephant_dumbo.crypt
-@     frame 224 bytes (112 spill slots, 46 on the stack; locals 40), saves nothing
-@     estimated 2174 bytes of code and literals
+@     frame 224 bytes (111 spill slots, 46 on the stack; locals 40), saves nothing
+@     estimated 2170 bytes of code and literals
 	.section .text.elephant_dumbo_crypt,"ax",%progbits
 	.global elephant_dumbo_crypt
 	.type elephant_dumbo_crypt, %function
@@ -1135,11 +1127,11 @@ elephant_dumbo_crypt:
 	str	r1, [sp, #140]
 	@ elephant_dumbo.ae:74: l = lk[0]
 	ldr	r1, [r0, #16]
-	str	r1, [sp, #180]
-	ldr	r1, [r0, #12]
-	str	r1, [sp, #176]
-	ldr	r1, [r0, #8]
 	str	r1, [sp, #172]
+	ldr	r1, [r0, #12]
+	str	r1, [sp, #180]
+	ldr	r1, [r0, #8]
+	str	r1, [sp, #176]
 	ldr	r1, [r0, #4]
 	str	r1, [sp, #168]
 	ldr	r1, [r0]
@@ -1271,11 +1263,11 @@ elephant_dumbo_crypt:
 	str	r2, [sp, #32]
 	str	r4, [sp, #36]
 	str	r3, [sp, #40]
-	ldr	r0, [sp, #180]
-	str	r0, [sp, #64]
-	ldr	r0, [sp, #176]
-	str	r0, [sp, #76]
 	ldr	r0, [sp, #172]
+	str	r0, [sp, #64]
+	ldr	r0, [sp, #180]
+	str	r0, [sp, #76]
+	ldr	r0, [sp, #176]
 	str	r0, [sp, #68]
 	ldr	r0, [sp, #168]
 	str	r0, [sp, #72]
@@ -1890,13 +1882,13 @@ elephant_dumbo_crypt:
 .Lelephant_dumbo_crypt_done17:
 	@ elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
 	ldr	r3, [sp, #32]
-	ldr	r0, [sp, #172]
+	ldr	r0, [sp, #176]
 	eors	r3, r0
 	ldr	r2, [sp, #28]
-	ldr	r0, [sp, #176]
+	ldr	r0, [sp, #180]
 	eors	r2, r0
 	ldr	r1, [sp, #24]
-	ldr	r0, [sp, #180]
+	ldr	r0, [sp, #172]
 	eors	r1, r0
 	str	r1, [sp, #200]
 	str	r2, [sp, #196]
@@ -1912,15 +1904,13 @@ elephant_dumbo_crypt:
 	add	r1, sp, #204
 	add	r0, sp, #184
 	bl	elephant_dumbo_P_permute
-	ldr	r1, [sp, #208]
-	ldr	r0, [sp, #168]
-	eors	r1, r0
 	ldr	r2, [sp, #204]
 	ldr	r0, [sp, #164]
 	eors	r2, r0
-	ldr	r0, [sp, #256]
-	str	r2, [r0]
-	str	r1, [r0, #4]
+	ldr	r1, [sp, #208]
+	ldr	r0, [sp, #168]
+	eors	r1, r0
+	mov	r0, r2
 	add	sp, #224
 	pop	{pc}
 	.ltorg

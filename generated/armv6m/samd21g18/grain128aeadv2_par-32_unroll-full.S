@@ -8,8 +8,8 @@
 	.thumb
 
 @ --- grain128aeadv2_encrypt: grain128aeadv2.encrypt
-@     frame 128 bytes (7 spill slots, 0 on the stack; locals 96), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 334 bytes of code and literals
+@     frame 120 bytes (7 spill slots, 0 on the stack; locals 96), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 318 bytes of code and literals
 	.section .text.grain128aeadv2_encrypt,"ax",%progbits
 	.global grain128aeadv2_encrypt
 	.type grain128aeadv2_encrypt, %function
@@ -22,211 +22,195 @@ grain128aeadv2_encrypt:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #128
-	mov	r1, r0
+	sub	sp, #120
 	@ grain128aeadv2.ae:228: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
-	movs	r3, #3
-	tst	r1, r3
+	movs	r1, #3
+	mov	r3, r0
+	mov	r6, r2
+	tst	r3, r1
 	beq	.Lgrain128aeadv2_encrypt_words2
 .Lgrain128aeadv2_encrypt_bytes1:
-	movs	r5, #16
-	add	r4, sp, #32
+	movs	r4, #16
+	add	r2, sp, #24
 .Lgrain128aeadv2_encrypt_cpy4:
-	subs	r5, #1
+	subs	r4, #1
 	bcc	.Lgrain128aeadv2_encrypt_cpyd3
-	ldrb	r0, [r1, r5]
-	strb	r0, [r4, r5]
+	ldrb	r0, [r3, r4]
+	strb	r0, [r2, r4]
 	b	.Lgrain128aeadv2_encrypt_cpy4
 .Lgrain128aeadv2_encrypt_cpyd3:
-	mov	r1, r4
+	mov	r3, r2
 .Lgrain128aeadv2_encrypt_words2:
-	ldr	r6, [r1]
-	ldr	r5, [r1, #4]
-	ldr	r4, [r1, #8]
-	ldr	r7, [r1, #12]
-	tst	r2, r3
+	ldr	r2, [r3, #12]
+	ldr	r4, [r3, #8]
+	ldm	r3, {r3, r5}
+	tst	r6, r1
 	beq	.Lgrain128aeadv2_encrypt_words6
 .Lgrain128aeadv2_encrypt_bytes5:
-	movs	r3, #12
-	add	r1, sp, #32
+	movs	r7, #12
+	add	r1, sp, #24
 .Lgrain128aeadv2_encrypt_cpy8:
-	subs	r3, #1
+	subs	r7, #1
 	bcc	.Lgrain128aeadv2_encrypt_cpyd7
-	ldrb	r0, [r2, r3]
-	strb	r0, [r1, r3]
+	ldrb	r0, [r6, r7]
+	strb	r0, [r1, r7]
 	b	.Lgrain128aeadv2_encrypt_cpy8
 .Lgrain128aeadv2_encrypt_cpyd7:
-	mov	r2, r1
+	mov	r6, r1
 .Lgrain128aeadv2_encrypt_words6:
-	ldm	r2!, {r0, r1, r3}
-	str	r6, [sp, #32]
-	str	r5, [sp, #36]
-	str	r4, [sp, #40]
-	str	r7, [sp, #44]
-	str	r0, [sp, #48]
-	str	r1, [sp, #52]
-	str	r3, [sp, #56]
-	add	r0, sp, #32
-	add	r1, sp, #48
-	add	r5, sp, #60
-	add	r3, sp, #76
-	add	r4, sp, #92
-	add	r2, sp, #100
-	str	r4, [sp]
-	str	r2, [sp, #4]
-	mov	r2, r5
-	bl	grain128aeadv2_init
-	ldr	r0, [sp, #60]
-	@ grain128aeadv2.ae:229: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
-	str	r0, [sp, #32]
-	@ grain128aeadv2.ae:228: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
-	ldr	r0, [sp, #64]
-	@ grain128aeadv2.ae:229: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
-	str	r0, [sp, #36]
-	@ grain128aeadv2.ae:228: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
-	ldr	r0, [sp, #68]
-	@ grain128aeadv2.ae:229: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
+	add	r0, sp, #92
+	str	r0, [sp, #4]
+	add	r0, sp, #84
+	str	r0, [sp]
+	ldm	r6!, {r0, r1, r7}
+	str	r7, [sp, #48]
+	str	r1, [sp, #44]
 	str	r0, [sp, #40]
-	@ grain128aeadv2.ae:228: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
-	ldr	r0, [sp, #72]
+	str	r2, [sp, #36]
+	str	r4, [sp, #32]
+	str	r5, [sp, #28]
+	str	r3, [sp, #24]
+	add	r3, sp, #68
+	add	r2, sp, #52
+	add	r1, sp, #40
+	add	r0, sp, #24
+	bl	grain128aeadv2_init
 	@ grain128aeadv2.ae:229: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
-	str	r0, [sp, #44]
+	add	r0, sp, #112
+	str	r0, [sp, #20]
+	add	r0, sp, #104
+	str	r0, [sp, #16]
+	add	r0, sp, #88
+	str	r0, [sp, #12]
+	add	r0, sp, #72
+	str	r0, [sp, #8]
+	ldr	r0, [sp, #160]
+	str	r0, [sp, #4]
+	ldr	r0, [sp, #156]
+	str	r0, [sp]
+	@ grain128aeadv2.ae:228: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
+	ldr	r1, [sp, #68]
+	ldr	r0, [sp, #96]
+	@ grain128aeadv2.ae:229: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
+	str	r0, [sp, #68]
+	@ grain128aeadv2.ae:228: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
+	ldr	r2, [sp, #64]
+	ldr	r0, [sp, #92]
+	@ grain128aeadv2.ae:229: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
+	str	r0, [sp, #64]
+	@ grain128aeadv2.ae:228: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
+	ldr	r3, [sp, #60]
+	ldr	r0, [sp, #88]
+	@ grain128aeadv2.ae:229: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
+	str	r0, [sp, #60]
+	@ grain128aeadv2.ae:228: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
+	ldr	r4, [sp, #56]
+	ldr	r0, [sp, #84]
+	@ grain128aeadv2.ae:229: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
+	str	r0, [sp, #56]
+	@ grain128aeadv2.ae:228: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
+	ldr	r5, [sp, #52]
+	ldr	r0, [sp, #80]
+	@ grain128aeadv2.ae:229: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
+	str	r0, [sp, #52]
 	@ grain128aeadv2.ae:228: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
 	ldr	r0, [sp, #76]
 	@ grain128aeadv2.ae:229: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
 	str	r0, [sp, #48]
 	@ grain128aeadv2.ae:228: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
-	ldr	r0, [sp, #80]
+	ldr	r0, [sp, #72]
 	@ grain128aeadv2.ae:229: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
-	str	r0, [sp, #52]
-	@ grain128aeadv2.ae:228: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
-	ldr	r0, [sp, #84]
-	@ grain128aeadv2.ae:229: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
-	str	r0, [sp, #56]
-	@ grain128aeadv2.ae:228: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
-	ldr	r0, [sp, #88]
-	@ grain128aeadv2.ae:229: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
-	str	r0, [sp, #60]
-	@ grain128aeadv2.ae:228: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
-	ldr	r0, [sp, #92]
-	@ grain128aeadv2.ae:229: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
-	str	r0, [sp, #64]
-	@ grain128aeadv2.ae:228: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
-	ldr	r0, [sp, #96]
-	@ grain128aeadv2.ae:229: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
-	str	r0, [sp, #68]
-	@ grain128aeadv2.ae:228: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
-	ldr	r0, [sp, #100]
-	@ grain128aeadv2.ae:229: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
-	str	r0, [sp, #72]
-	@ grain128aeadv2.ae:228: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
-	ldr	r0, [sp, #104]
-	@ grain128aeadv2.ae:229: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
-	str	r0, [sp, #76]
-	ldr	r0, [sp, #164]
-	str	r0, [sp]
-	ldr	r0, [sp, #168]
-	str	r0, [sp, #4]
-	add	r0, sp, #80
-	str	r0, [sp, #8]
-	add	r0, sp, #96
-	str	r0, [sp, #12]
-	add	r0, sp, #112
-	str	r0, [sp, #16]
-	add	r0, sp, #120
-	str	r0, [sp, #20]
-	add	r0, sp, #32
-	add	r1, sp, #48
-	add	r2, sp, #64
-	add	r3, sp, #72
-	bl	grain128aeadv2_absorb_ad
-	ldr	r0, [sp, #80]
-	@ grain128aeadv2.ae:230: acc, sr = crypt(s, b, acc, sr, msg, ct, msg)
-	str	r0, [sp, #32]
-	@ grain128aeadv2.ae:229: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
-	ldr	r0, [sp, #84]
-	@ grain128aeadv2.ae:230: acc, sr = crypt(s, b, acc, sr, msg, ct, msg)
-	str	r0, [sp, #36]
-	@ grain128aeadv2.ae:229: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
-	ldr	r0, [sp, #88]
-	@ grain128aeadv2.ae:230: acc, sr = crypt(s, b, acc, sr, msg, ct, msg)
-	str	r0, [sp, #40]
-	@ grain128aeadv2.ae:229: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
-	ldr	r0, [sp, #92]
-	@ grain128aeadv2.ae:230: acc, sr = crypt(s, b, acc, sr, msg, ct, msg)
 	str	r0, [sp, #44]
-	@ grain128aeadv2.ae:229: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
-	ldr	r0, [sp, #96]
+	str	r1, [sp, #40]
+	str	r2, [sp, #36]
+	str	r3, [sp, #32]
+	str	r4, [sp, #28]
+	str	r5, [sp, #24]
+	add	r3, sp, #64
+	add	r2, sp, #56
+	add	r1, sp, #40
+	add	r0, sp, #24
+	bl	grain128aeadv2_absorb_ad
 	@ grain128aeadv2.ae:230: acc, sr = crypt(s, b, acc, sr, msg, ct, msg)
-	str	r0, [sp, #48]
-	@ grain128aeadv2.ae:229: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
-	ldr	r0, [sp, #100]
-	@ grain128aeadv2.ae:230: acc, sr = crypt(s, b, acc, sr, msg, ct, msg)
-	str	r0, [sp, #52]
-	@ grain128aeadv2.ae:229: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
-	ldr	r0, [sp, #104]
-	@ grain128aeadv2.ae:230: acc, sr = crypt(s, b, acc, sr, msg, ct, msg)
-	str	r0, [sp, #56]
-	@ grain128aeadv2.ae:229: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
-	ldr	r0, [sp, #108]
-	@ grain128aeadv2.ae:230: acc, sr = crypt(s, b, acc, sr, msg, ct, msg)
-	str	r0, [sp, #60]
-	@ grain128aeadv2.ae:229: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
-	ldr	r0, [sp, #112]
-	@ grain128aeadv2.ae:230: acc, sr = crypt(s, b, acc, sr, msg, ct, msg)
-	str	r0, [sp, #64]
+	ldr	r0, [sp, #176]
+	str	r0, [sp, #12]
+	ldr	r0, [sp, #172]
+	str	r0, [sp, #8]
+	ldr	r0, [sp, #168]
+	str	r0, [sp, #20]
+	str	r0, [sp, #4]
+	ldr	r0, [sp, #164]
+	str	r0, [sp, #16]
+	str	r0, [sp]
 	@ grain128aeadv2.ae:229: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
 	ldr	r0, [sp, #116]
 	@ grain128aeadv2.ae:230: acc, sr = crypt(s, b, acc, sr, msg, ct, msg)
 	str	r0, [sp, #68]
 	@ grain128aeadv2.ae:229: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
-	ldr	r0, [sp, #120]
+	ldr	r0, [sp, #112]
 	@ grain128aeadv2.ae:230: acc, sr = crypt(s, b, acc, sr, msg, ct, msg)
-	str	r0, [sp, #72]
+	str	r0, [sp, #64]
 	@ grain128aeadv2.ae:229: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
-	ldr	r0, [sp, #124]
+	ldr	r0, [sp, #108]
 	@ grain128aeadv2.ae:230: acc, sr = crypt(s, b, acc, sr, msg, ct, msg)
-	str	r0, [sp, #76]
-	ldr	r0, [sp, #180]
-	str	r0, [sp, #8]
-	ldr	r0, [sp, #184]
-	str	r0, [sp, #12]
-	ldr	r0, [sp, #172]
-	str	r0, [sp]
-	str	r0, [sp, #16]
-	ldr	r0, [sp, #176]
-	str	r0, [sp, #4]
-	str	r0, [sp, #20]
-	add	r0, sp, #80
-	str	r0, [sp, #24]
-	add	r0, sp, #88
-	str	r0, [sp, #28]
-	add	r0, sp, #32
-	add	r1, sp, #48
-	add	r2, sp, #64
-	add	r3, sp, #72
-	bl	grain128aeadv2_crypt
-	ldr	r2, [sp, #80]
-	ldr	r0, [sp, #88]
-	@ grain128aeadv2.ae:231: store_le(tag, 0, acc ^ sr)
-	eors	r2, r0
+	str	r0, [sp, #60]
+	@ grain128aeadv2.ae:229: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
+	ldr	r0, [sp, #104]
 	@ grain128aeadv2.ae:230: acc, sr = crypt(s, b, acc, sr, msg, ct, msg)
-	ldr	r1, [sp, #84]
+	str	r0, [sp, #56]
+	@ grain128aeadv2.ae:229: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
+	ldr	r0, [sp, #100]
+	@ grain128aeadv2.ae:230: acc, sr = crypt(s, b, acc, sr, msg, ct, msg)
+	str	r0, [sp, #52]
+	@ grain128aeadv2.ae:229: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
+	ldr	r0, [sp, #96]
+	@ grain128aeadv2.ae:230: acc, sr = crypt(s, b, acc, sr, msg, ct, msg)
+	str	r0, [sp, #48]
+	@ grain128aeadv2.ae:229: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
 	ldr	r0, [sp, #92]
+	@ grain128aeadv2.ae:230: acc, sr = crypt(s, b, acc, sr, msg, ct, msg)
+	str	r0, [sp, #44]
+	@ grain128aeadv2.ae:229: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
+	ldr	r0, [sp, #88]
+	@ grain128aeadv2.ae:230: acc, sr = crypt(s, b, acc, sr, msg, ct, msg)
+	str	r0, [sp, #40]
+	@ grain128aeadv2.ae:229: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
+	ldr	r0, [sp, #84]
+	@ grain128aeadv2.ae:230: acc, sr = crypt(s, b, acc, sr, msg, ct, msg)
+	str	r0, [sp, #36]
+	@ grain128aeadv2.ae:229: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
+	ldr	r0, [sp, #80]
+	@ grain128aeadv2.ae:230: acc, sr = crypt(s, b, acc, sr, msg, ct, msg)
+	str	r0, [sp, #32]
+	@ grain128aeadv2.ae:229: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
+	ldr	r0, [sp, #76]
+	@ grain128aeadv2.ae:230: acc, sr = crypt(s, b, acc, sr, msg, ct, msg)
+	str	r0, [sp, #28]
+	@ grain128aeadv2.ae:229: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
+	ldr	r0, [sp, #72]
+	@ grain128aeadv2.ae:230: acc, sr = crypt(s, b, acc, sr, msg, ct, msg)
+	str	r0, [sp, #24]
+	add	r3, sp, #64
+	add	r2, sp, #56
+	add	r1, sp, #40
+	add	r0, sp, #24
+	bl	grain128aeadv2_crypt
+	mov	r4, r0
 	@ grain128aeadv2.ae:231: store_le(tag, 0, acc ^ sr)
-	eors	r1, r0
-	ldr	r3, [sp, #188]
+	eors	r4, r2
+	eors	r1, r3
+	ldr	r3, [sp, #180]
 	movs	r0, #3
 	tst	r3, r0
 	bne	.Lgrain128aeadv2_encrypt_bytes9
-	str	r2, [r3]
+	str	r4, [r3]
 	str	r1, [r3, #4]
 	b	.Lgrain128aeadv2_encrypt_stored10
 .Lgrain128aeadv2_encrypt_bytes9:
-	str	r2, [sp, #32]
-	str	r1, [sp, #36]
+	str	r4, [sp, #24]
+	str	r1, [sp, #28]
 	movs	r2, #8
-	add	r1, sp, #32
+	add	r1, sp, #24
 .Lgrain128aeadv2_encrypt_cpy11:
 	subs	r2, #1
 	bcc	.Lgrain128aeadv2_encrypt_stored10
@@ -234,7 +218,7 @@ grain128aeadv2_encrypt:
 	strb	r0, [r3, r2]
 	b	.Lgrain128aeadv2_encrypt_cpy11
 .Lgrain128aeadv2_encrypt_stored10:
-	add	sp, #128
+	add	sp, #120
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5
@@ -246,8 +230,8 @@ grain128aeadv2_encrypt:
 
 
 @ --- grain128aeadv2_decrypt: grain128aeadv2.decrypt
-@     frame 128 bytes (8 spill slots, 0 on the stack; locals 96), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 346 bytes of code and literals
+@     frame 120 bytes (8 spill slots, 0 on the stack; locals 96), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 334 bytes of code and literals
 	.section .text.grain128aeadv2_decrypt,"ax",%progbits
 	.global grain128aeadv2_decrypt
 	.type grain128aeadv2_decrypt, %function
@@ -260,7 +244,7 @@ grain128aeadv2_decrypt:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #128
+	sub	sp, #120
 	@ grain128aeadv2.ae:235: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
 	movs	r1, #3
 	mov	r3, r0
@@ -269,7 +253,7 @@ grain128aeadv2_decrypt:
 	beq	.Lgrain128aeadv2_decrypt_words2
 .Lgrain128aeadv2_decrypt_bytes1:
 	movs	r4, #16
-	add	r2, sp, #32
+	add	r2, sp, #24
 .Lgrain128aeadv2_decrypt_cpy4:
 	subs	r4, #1
 	bcc	.Lgrain128aeadv2_decrypt_cpyd3
@@ -286,7 +270,7 @@ grain128aeadv2_decrypt:
 	beq	.Lgrain128aeadv2_decrypt_words6
 .Lgrain128aeadv2_decrypt_bytes5:
 	movs	r7, #12
-	add	r1, sp, #32
+	add	r1, sp, #24
 .Lgrain128aeadv2_decrypt_cpy8:
 	subs	r7, #1
 	bcc	.Lgrain128aeadv2_decrypt_cpyd7
@@ -296,159 +280,153 @@ grain128aeadv2_decrypt:
 .Lgrain128aeadv2_decrypt_cpyd7:
 	mov	r6, r1
 .Lgrain128aeadv2_decrypt_words6:
-	add	r0, sp, #100
-	str	r0, [sp, #4]
 	add	r0, sp, #92
+	str	r0, [sp, #4]
+	add	r0, sp, #84
 	str	r0, [sp]
 	ldm	r6!, {r0, r1, r7}
-	str	r7, [sp, #56]
-	str	r1, [sp, #52]
-	str	r0, [sp, #48]
-	str	r2, [sp, #44]
-	str	r4, [sp, #40]
-	str	r5, [sp, #36]
-	str	r3, [sp, #32]
-	add	r3, sp, #76
-	add	r2, sp, #60
-	add	r1, sp, #48
-	add	r0, sp, #32
+	str	r7, [sp, #48]
+	str	r1, [sp, #44]
+	str	r0, [sp, #40]
+	str	r2, [sp, #36]
+	str	r4, [sp, #32]
+	str	r5, [sp, #28]
+	str	r3, [sp, #24]
+	add	r3, sp, #68
+	add	r2, sp, #52
+	add	r1, sp, #40
+	add	r0, sp, #24
 	bl	grain128aeadv2_init
 	@ grain128aeadv2.ae:236: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
-	add	r0, sp, #120
-	str	r0, [sp, #20]
 	add	r0, sp, #112
+	str	r0, [sp, #20]
+	add	r0, sp, #104
 	str	r0, [sp, #16]
-	add	r0, sp, #96
+	add	r0, sp, #88
 	str	r0, [sp, #12]
-	add	r0, sp, #80
+	add	r0, sp, #72
+	str	r0, [sp, #8]
+	ldr	r0, [sp, #160]
+	str	r0, [sp, #4]
+	ldr	r0, [sp, #156]
+	str	r0, [sp]
+	@ grain128aeadv2.ae:235: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
+	ldr	r1, [sp, #68]
+	ldr	r0, [sp, #96]
+	@ grain128aeadv2.ae:236: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
+	str	r0, [sp, #68]
+	@ grain128aeadv2.ae:235: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
+	ldr	r2, [sp, #64]
+	ldr	r0, [sp, #92]
+	@ grain128aeadv2.ae:236: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
+	str	r0, [sp, #64]
+	@ grain128aeadv2.ae:235: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
+	ldr	r3, [sp, #60]
+	ldr	r0, [sp, #88]
+	@ grain128aeadv2.ae:236: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
+	str	r0, [sp, #60]
+	@ grain128aeadv2.ae:235: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
+	ldr	r4, [sp, #56]
+	ldr	r0, [sp, #84]
+	@ grain128aeadv2.ae:236: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
+	str	r0, [sp, #56]
+	@ grain128aeadv2.ae:235: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
+	ldr	r5, [sp, #52]
+	ldr	r0, [sp, #80]
+	@ grain128aeadv2.ae:236: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
+	str	r0, [sp, #52]
+	@ grain128aeadv2.ae:235: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
+	ldr	r0, [sp, #76]
+	@ grain128aeadv2.ae:236: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
+	str	r0, [sp, #48]
+	@ grain128aeadv2.ae:235: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
+	ldr	r0, [sp, #72]
+	@ grain128aeadv2.ae:236: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
+	str	r0, [sp, #44]
+	str	r1, [sp, #40]
+	str	r2, [sp, #36]
+	str	r3, [sp, #32]
+	str	r4, [sp, #28]
+	str	r5, [sp, #24]
+	add	r3, sp, #64
+	add	r2, sp, #56
+	add	r1, sp, #40
+	add	r0, sp, #24
+	bl	grain128aeadv2_absorb_ad
+	@ grain128aeadv2.ae:237: acc, sr = crypt(s, b, acc, sr, ct, msg, msg)
+	ldr	r0, [sp, #184]
+	str	r0, [sp, #20]
+	str	r0, [sp, #12]
+	ldr	r0, [sp, #180]
+	str	r0, [sp, #16]
 	str	r0, [sp, #8]
 	ldr	r0, [sp, #168]
 	str	r0, [sp, #4]
 	ldr	r0, [sp, #164]
 	str	r0, [sp]
-	@ grain128aeadv2.ae:235: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
-	ldr	r1, [sp, #76]
-	ldr	r0, [sp, #104]
 	@ grain128aeadv2.ae:236: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
-	str	r0, [sp, #76]
-	@ grain128aeadv2.ae:235: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
-	ldr	r2, [sp, #72]
-	ldr	r0, [sp, #100]
-	@ grain128aeadv2.ae:236: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
-	str	r0, [sp, #72]
-	@ grain128aeadv2.ae:235: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
-	ldr	r3, [sp, #68]
-	ldr	r0, [sp, #96]
-	@ grain128aeadv2.ae:236: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
+	ldr	r0, [sp, #116]
+	@ grain128aeadv2.ae:237: acc, sr = crypt(s, b, acc, sr, ct, msg, msg)
 	str	r0, [sp, #68]
-	@ grain128aeadv2.ae:235: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
-	ldr	r4, [sp, #64]
-	ldr	r0, [sp, #92]
 	@ grain128aeadv2.ae:236: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
+	ldr	r0, [sp, #112]
+	@ grain128aeadv2.ae:237: acc, sr = crypt(s, b, acc, sr, ct, msg, msg)
 	str	r0, [sp, #64]
-	@ grain128aeadv2.ae:235: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
-	ldr	r5, [sp, #60]
-	ldr	r0, [sp, #88]
 	@ grain128aeadv2.ae:236: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
+	ldr	r0, [sp, #108]
+	@ grain128aeadv2.ae:237: acc, sr = crypt(s, b, acc, sr, ct, msg, msg)
 	str	r0, [sp, #60]
-	@ grain128aeadv2.ae:235: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
-	ldr	r0, [sp, #84]
 	@ grain128aeadv2.ae:236: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
+	ldr	r0, [sp, #104]
+	@ grain128aeadv2.ae:237: acc, sr = crypt(s, b, acc, sr, ct, msg, msg)
 	str	r0, [sp, #56]
-	@ grain128aeadv2.ae:235: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
-	ldr	r0, [sp, #80]
 	@ grain128aeadv2.ae:236: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
+	ldr	r0, [sp, #100]
+	@ grain128aeadv2.ae:237: acc, sr = crypt(s, b, acc, sr, ct, msg, msg)
 	str	r0, [sp, #52]
-	str	r1, [sp, #48]
-	str	r2, [sp, #44]
-	str	r3, [sp, #40]
-	str	r4, [sp, #36]
-	str	r5, [sp, #32]
-	add	r3, sp, #72
-	add	r2, sp, #64
-	add	r1, sp, #48
-	add	r0, sp, #32
-	bl	grain128aeadv2_absorb_ad
+	@ grain128aeadv2.ae:236: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
+	ldr	r0, [sp, #96]
 	@ grain128aeadv2.ae:237: acc, sr = crypt(s, b, acc, sr, ct, msg, msg)
-	add	r0, sp, #88
+	str	r0, [sp, #48]
+	@ grain128aeadv2.ae:236: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
+	ldr	r0, [sp, #92]
+	@ grain128aeadv2.ae:237: acc, sr = crypt(s, b, acc, sr, ct, msg, msg)
+	str	r0, [sp, #44]
+	@ grain128aeadv2.ae:236: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
+	ldr	r0, [sp, #88]
+	@ grain128aeadv2.ae:237: acc, sr = crypt(s, b, acc, sr, ct, msg, msg)
+	str	r0, [sp, #40]
+	@ grain128aeadv2.ae:236: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
+	ldr	r0, [sp, #84]
+	@ grain128aeadv2.ae:237: acc, sr = crypt(s, b, acc, sr, ct, msg, msg)
+	str	r0, [sp, #36]
+	@ grain128aeadv2.ae:236: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
+	ldr	r0, [sp, #80]
+	@ grain128aeadv2.ae:237: acc, sr = crypt(s, b, acc, sr, ct, msg, msg)
+	str	r0, [sp, #32]
+	@ grain128aeadv2.ae:236: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
+	ldr	r0, [sp, #76]
+	@ grain128aeadv2.ae:237: acc, sr = crypt(s, b, acc, sr, ct, msg, msg)
 	str	r0, [sp, #28]
-	add	r0, sp, #80
+	@ grain128aeadv2.ae:236: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
+	ldr	r0, [sp, #72]
+	@ grain128aeadv2.ae:237: acc, sr = crypt(s, b, acc, sr, ct, msg, msg)
 	str	r0, [sp, #24]
-	ldr	r0, [sp, #192]
-	str	r0, [sp, #20]
-	ldr	r1, [sp, #188]
-	str	r1, [sp, #16]
-	str	r0, [sp, #12]
-	str	r1, [sp, #8]
-	ldr	r0, [sp, #176]
-	str	r0, [sp, #4]
-	ldr	r0, [sp, #172]
-	str	r0, [sp]
-	add	r3, sp, #72
-	add	r2, sp, #64
-	add	r1, sp, #48
-	add	r0, sp, #32
-	@ grain128aeadv2.ae:236: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
-	ldr	r4, [sp, #124]
-	@ grain128aeadv2.ae:237: acc, sr = crypt(s, b, acc, sr, ct, msg, msg)
-	str	r4, [sp, #76]
-	@ grain128aeadv2.ae:236: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
-	ldr	r4, [sp, #120]
-	@ grain128aeadv2.ae:237: acc, sr = crypt(s, b, acc, sr, ct, msg, msg)
-	str	r4, [sp, #72]
-	@ grain128aeadv2.ae:236: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
-	ldr	r4, [sp, #116]
-	@ grain128aeadv2.ae:237: acc, sr = crypt(s, b, acc, sr, ct, msg, msg)
-	str	r4, [sp, #68]
-	@ grain128aeadv2.ae:236: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
-	ldr	r4, [sp, #112]
-	@ grain128aeadv2.ae:237: acc, sr = crypt(s, b, acc, sr, ct, msg, msg)
-	str	r4, [sp, #64]
-	@ grain128aeadv2.ae:236: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
-	ldr	r4, [sp, #108]
-	@ grain128aeadv2.ae:237: acc, sr = crypt(s, b, acc, sr, ct, msg, msg)
-	str	r4, [sp, #60]
-	@ grain128aeadv2.ae:236: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
-	ldr	r4, [sp, #104]
-	@ grain128aeadv2.ae:237: acc, sr = crypt(s, b, acc, sr, ct, msg, msg)
-	str	r4, [sp, #56]
-	@ grain128aeadv2.ae:236: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
-	ldr	r4, [sp, #100]
-	@ grain128aeadv2.ae:237: acc, sr = crypt(s, b, acc, sr, ct, msg, msg)
-	str	r4, [sp, #52]
-	@ grain128aeadv2.ae:236: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
-	ldr	r4, [sp, #96]
-	@ grain128aeadv2.ae:237: acc, sr = crypt(s, b, acc, sr, ct, msg, msg)
-	str	r4, [sp, #48]
-	@ grain128aeadv2.ae:236: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
-	ldr	r4, [sp, #92]
-	@ grain128aeadv2.ae:237: acc, sr = crypt(s, b, acc, sr, ct, msg, msg)
-	str	r4, [sp, #44]
-	@ grain128aeadv2.ae:236: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
-	ldr	r4, [sp, #88]
-	@ grain128aeadv2.ae:237: acc, sr = crypt(s, b, acc, sr, ct, msg, msg)
-	str	r4, [sp, #40]
-	@ grain128aeadv2.ae:236: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
-	ldr	r4, [sp, #84]
-	@ grain128aeadv2.ae:237: acc, sr = crypt(s, b, acc, sr, ct, msg, msg)
-	str	r4, [sp, #36]
-	@ grain128aeadv2.ae:236: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
-	ldr	r4, [sp, #80]
-	@ grain128aeadv2.ae:237: acc, sr = crypt(s, b, acc, sr, ct, msg, msg)
-	str	r4, [sp, #32]
+	add	r3, sp, #64
+	add	r2, sp, #56
+	add	r1, sp, #40
+	add	r0, sp, #24
 	bl	grain128aeadv2_crypt
-	ldr	r5, [sp, #80]
-	ldr	r4, [sp, #84]
-	ldr	r3, [sp, #88]
-	ldr	r2, [sp, #92]
+	mov	r4, r0
+	mov	r5, r1
 	@ grain128aeadv2.ae:238: return (load_le(tag, 0, 8) ^ acc ^ sr) == 0
-	ldr	r6, [sp, #180]
+	ldr	r6, [sp, #172]
 	movs	r0, #3
 	tst	r6, r0
 	beq	.Lgrain128aeadv2_decrypt_words10
 .Lgrain128aeadv2_decrypt_bytes9:
 	movs	r7, #8
-	add	r1, sp, #32
+	add	r1, sp, #24
 .Lgrain128aeadv2_decrypt_cpy12:
 	subs	r7, #1
 	bcc	.Lgrain128aeadv2_decrypt_cpyd11
@@ -459,19 +437,19 @@ grain128aeadv2_decrypt:
 	mov	r6, r1
 .Lgrain128aeadv2_decrypt_words10:
 	ldm	r6!, {r0, r1}
-	eors	r0, r5
-	eors	r1, r4
-	eors	r0, r3
-	eors	r1, r2
+	eors	r0, r4
+	eors	r1, r5
+	eors	r0, r2
+	eors	r1, r3
 	orrs	r0, r1
 	subs	r1, r0, #1
 	movs	r1, #0
 	adcs	r1, r1
 	movs	r0, #1
 	eors	r1, r0
-	ldr	r0, [sp, #196]
+	ldr	r0, [sp, #188]
 	strh	r1, [r0]
-	add	sp, #128
+	add	sp, #120
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5
@@ -1632,8 +1610,8 @@ grain128aeadv2_absorb_ad:
 
 
 @ --- grain128aeadv2_crypt: grain128aeadv2.crypt
-@     frame 36 bytes (39 spill slots, 9 on the stack; locals 0), saves nothing
-@     estimated 2174 bytes of code and literals
+@     frame 36 bytes (37 spill slots, 9 on the stack; locals 0), saves nothing
+@     estimated 2162 bytes of code and literals
 	.section .text.grain128aeadv2_crypt,"ax",%progbits
 	.global grain128aeadv2_crypt
 	.type grain128aeadv2_crypt, %function
@@ -2858,16 +2836,10 @@ grain128aeadv2_crypt:
 	b	.Lgrain128aeadv2_crypt_loop3
 .Lgrain128aeadv2_crypt_far4:
 .Lgrain128aeadv2_crypt_done4:
-	ldr	r1, [sp, #8]
-	ldr	r0, [sp, #64]
-	str	r1, [r0]
+	ldr	r0, [sp, #8]
 	ldr	r1, [sp, #12]
-	str	r1, [r0, #4]
-	mov	r1, lr
-	ldr	r0, [sp, #68]
-	str	r1, [r0]
-	ldr	r1, [sp, #4]
-	str	r1, [r0, #4]
+	mov	r2, lr
+	ldr	r3, [sp, #4]
 	add	sp, #36
 	pop	{pc}
 	.ltorg

@@ -8,8 +8,8 @@
 	.thumb
 
 @ --- ocb3_key_setup: ocb3.key_setup
-@     frame 36 bytes (5 spill slots, 1 on the stack; locals 32), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 634 bytes of code and literals
+@     frame 20 bytes (5 spill slots, 1 on the stack; locals 16), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 624 bytes of code and literals
 	.section .text.ocb3_key_setup,"ax",%progbits
 	.global ocb3_key_setup
 	.type ocb3_key_setup, %function
@@ -22,7 +22,7 @@ ocb3_key_setup:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #36
+	sub	sp, #20
 	mov	r9, r2
 	str	r3, [sp]
 	@ ocb3.ae:92: E.key_schedule(load_be(key, 0, key_bits / 8), ks)
@@ -266,63 +266,58 @@ ocb3_key_setup:
 	str	r0, [sp, #12]
 	str	r0, [sp, #16]
 	add	r1, sp, #4
-	add	r2, sp, #20
 	mov	r0, r9
 	bl	ocb3_E_encrypt_block
-	ldr	r1, [sp, #20]
-	ldr	r4, [sp, #24]
-	ldr	r3, [sp, #28]
-	ldr	r2, [sp, #32]
+	mov	r4, r0
 	@ ocb3.ae:95: l[at_star] = l_star
 	ldr	r7, [sp]
-	str	r1, [r7]
-	str	r4, [r7, #4]
-	str	r3, [r7, #8]
-	str	r2, [r7, #12]
+	str	r4, [r7]
+	str	r1, [r7, #4]
+	str	r2, [r7, #8]
+	str	r3, [r7, #12]
 	@ ocb3.ae:44: return (s << 1) ^ (if s[127] == 1 then 0x87 as u128 else 0)
-	lsls	r0, r1, #1
-	lsls	r6, r4, #1
+	lsls	r0, r4, #1
+	lsls	r6, r1, #1
+	lsrs	r5, r4, #31
+	mov	r4, r6
+	orrs	r4, r5
+	lsls	r6, r2, #1
 	lsrs	r5, r1, #31
 	orrs	r6, r5
 	lsls	r1, r3, #1
-	lsrs	r5, r4, #31
-	mov	r4, r1
-	orrs	r4, r5
-	lsls	r1, r2, #1
-	lsrs	r5, r3, #31
+	lsrs	r5, r2, #31
 	orrs	r1, r5
-	asrs	r5, r2, #31
-	movs	r2, #135
-	ands	r5, r2
-	mov	r2, r0
-	eors	r2, r5
+	asrs	r5, r3, #31
+	movs	r3, #135
+	ands	r5, r3
+	eors	r0, r5
 	@ ocb3.ae:96: l[at_dollar] = l_dollar
-	str	r2, [r7, #16]
-	str	r6, [r7, #20]
-	str	r4, [r7, #24]
+	str	r0, [r7, #16]
+	str	r4, [r7, #20]
+	str	r6, [r7, #24]
 	str	r1, [r7, #28]
 	@ ocb3.ae:44: return (s << 1) ^ (if s[127] == 1 then 0x87 as u128 else 0)
-	lsls	r5, r2, #1
+	lsls	r2, r0, #1
+	lsls	r5, r4, #1
+	lsrs	r3, r0, #31
+	orrs	r5, r3
 	lsls	r3, r6, #1
-	lsrs	r0, r2, #31
-	mov	r2, r3
-	orrs	r2, r0
-	lsls	r3, r4, #1
-	lsrs	r0, r6, #31
-	mov	r6, r3
-	orrs	r6, r0
-	lsls	r3, r1, #1
 	lsrs	r0, r4, #31
 	mov	r4, r3
 	orrs	r4, r0
-	asrs	r1, r1, #31
-	movs	r0, #135
-	ands	r1, r0
-	eors	r5, r1
+	lsls	r3, r1, #1
+	lsrs	r0, r6, #31
+	mov	r6, r3
+	orrs	r6, r0
+	asrs	r0, r1, #31
+	movs	r1, #135
+	ands	r0, r1
+	eors	r2, r0
 	@ ocb3.ae:98: for i in 0..l_cached {
 	movs	r0, #0
 	mov	r8, r0
-	mov	r3, r5
+	mov	r3, r2
+	mov	r2, r5
 	mov	r5, r6
 	@ ocb3.ae:99: l[at_l0 + i] = x
 	mov	r1, r7
@@ -332,35 +327,35 @@ ocb3_key_setup:
 	@ ocb3.ae:99: l[at_l0 + i] = x
 	str	r3, [r1]
 	str	r2, [r1, #4]
-	str	r5, [r1, #8]
-	str	r4, [r1, #12]
+	str	r4, [r1, #8]
+	str	r5, [r1, #12]
 	@ ocb3.ae:44: return (s << 1) ^ (if s[127] == 1 then 0x87 as u128 else 0)
 	lsls	r0, r3, #1
 	lsls	r7, r2, #1
 	lsrs	r6, r3, #31
 	mov	r3, r0
 	orrs	r7, r6
-	lsls	r6, r5, #1
+	lsls	r6, r4, #1
 	lsrs	r0, r2, #31
 	orrs	r6, r0
-	lsls	r0, r4, #1
-	lsrs	r2, r5, #31
+	lsls	r0, r5, #1
+	lsrs	r2, r4, #31
 	orrs	r0, r2
-	asrs	r4, r4, #31
+	asrs	r4, r5, #31
 	movs	r2, #135
 	ands	r4, r2
 	eors	r3, r4
 	adds	r1, #16
 	mov	r2, r7
-	mov	r5, r6
-	mov	r4, r0
+	mov	r4, r6
+	mov	r5, r0
 	mov	r0, r8
 	adds	r0, #1
 	mov	r8, r0
 	cmp	r0, #8
 	bcc	.Locb3_key_setup_loop13
 .Locb3_key_setup_done14:
-	add	sp, #36
+	add	sp, #20
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5
@@ -373,8 +368,8 @@ ocb3_key_setup:
 
 
 @ --- ocb3_encrypt_with: ocb3.encrypt_with
-@     frame 104 bytes (45 spill slots, 17 on the stack; locals 32), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 976 bytes of code and literals
+@     frame 84 bytes (47 spill slots, 17 on the stack; locals 16), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 952 bytes of code and literals
 	.section .text.ocb3_encrypt_with,"ax",%progbits
 	.global ocb3_encrypt_with
 	.type ocb3_encrypt_with, %function
@@ -387,143 +382,131 @@ ocb3_encrypt_with:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #104
+	sub	sp, #84
+	str	r0, [sp, #60]
+	str	r1, [sp, #56]
+	mov	r1, r2
 	@ ocb3.ae:206: offset = initial_offset(ks, nonce, len(tag))
-	add	r4, sp, #72
-	str	r4, [sp]
-	str	r0, [sp, #64]
-	str	r1, [sp, #60]
-	mov	r4, r2
 	mov	r2, r3
-	mov	r1, r4
-	ldr	r3, [sp, #168]
+	ldr	r3, [sp, #148]
 	bl	ocb3_initial_offset
-	ldr	r4, [sp, #72]
-	ldr	r3, [sp, #76]
-	ldr	r2, [sp, #80]
-	ldr	r1, [sp, #84]
-	@ ocb3.ae:212: delta = l[at_l0]
-	ldr	r5, [sp, #60]
-	ldr	r0, [r5, #32]
 	@ ocb3.ae:213: for i in 0..full {
-	mov	r9, r0
+	mov	r11, r0
+	mov	r10, r1
+	@ ocb3.ae:206: offset = initial_offset(ks, nonce, len(tag))
+	mov	r1, r2
+	mov	r2, r3
 	@ ocb3.ae:212: delta = l[at_l0]
-	ldr	r0, [r5, #36]
-	@ ocb3.ae:213: for i in 0..full {
-	mov	r8, r0
-	@ ocb3.ae:212: delta = l[at_l0]
-	ldr	r6, [r5, #40]
-	ldr	r5, [r5, #44]
+	ldr	r3, [sp, #56]
+	ldr	r7, [r3, #32]
+	ldr	r6, [r3, #36]
+	ldr	r5, [r3, #40]
+	ldr	r4, [r3, #44]
 	@ ocb3.ae:209: full = n / 16
-	ldr	r0, [sp, #152]
+	ldr	r0, [sp, #132]
 	lsrs	r0, r0, #4
-	str	r0, [sp, #68]
+	str	r0, [sp, #64]
 	@ ocb3.ae:213: for i in 0..full {
-	movs	r7, #0
-	str	r7, [sp, #4]
-	str	r7, [sp, #36]
-	str	r7, [sp, #32]
-	str	r7, [sp, #28]
-	str	r7, [sp, #24]
-	cmp	r7, r0
+	movs	r3, #0
+	str	r3, [sp]
+	str	r3, [sp, #32]
+	str	r3, [sp, #28]
+	str	r3, [sp, #24]
+	str	r3, [sp, #20]
+	cmp	r3, r0
 	bcc	.Locb3_encrypt_with_far1
 	b	.Locb3_encrypt_with_done2
 .Locb3_encrypt_with_far1:
 .Locb3_encrypt_with_loop1:
 	@ ocb3.ae:215: offset = offset ^ delta
-	mov	r0, r9
-	eors	r4, r0
-	str	r4, [sp, #20]
-	mov	r0, r8
-	eors	r3, r0
-	str	r3, [sp, #16]
-	eors	r2, r6
-	str	r2, [sp, #12]
+	mov	r0, r11
+	eors	r0, r7
+	str	r0, [sp, #16]
+	mov	r0, r10
+	eors	r0, r6
+	str	r0, [sp, #12]
 	eors	r1, r5
 	str	r1, [sp, #8]
+	eors	r2, r4
+	str	r2, [sp, #4]
 	@ ocb3.ae:214: off = 16 * i
-	ldr	r7, [sp, #4]
-	lsls	r0, r7, #4
-	str	r0, [sp, #56]
+	ldr	r3, [sp]
+	lsls	r0, r3, #4
+	str	r0, [sp, #52]
 	@ ocb3.ae:216: p = load_be(msg, off, 16)
-	ldr	r1, [sp, #148]
-	adds	r5, r1, r0
+	ldr	r2, [sp, #128]
+	adds	r4, r2, r0
 	movs	r0, #3
-	tst	r5, r0
+	tst	r4, r0
 	beq	.Locb3_encrypt_with_words4
 .Locb3_encrypt_with_bytes3:
 	movs	r2, #16
-	add	r1, sp, #72
+	add	r1, sp, #68
 .Locb3_encrypt_with_cpy6:
 	subs	r2, #1
 	bcc	.Locb3_encrypt_with_cpyd5
-	ldrb	r0, [r5, r2]
+	ldrb	r0, [r4, r2]
 	strb	r0, [r1, r2]
 	b	.Locb3_encrypt_with_cpy6
 .Locb3_encrypt_with_cpyd5:
-	mov	r5, r1
+	mov	r4, r1
 .Locb3_encrypt_with_words4:
-	ldm	r5!, {r0, r2, r3, r4}
-	rev	r4, r4
-	str	r4, [sp, #52]
-	@ ocb3.ae:217: u = E.encrypt_block(ks, p ^ offset)
-	ldr	r1, [sp, #20]
-	eors	r4, r1
-	str	r4, [sp, #72]
-	@ ocb3.ae:216: p = load_be(msg, off, 16)
-	rev	r4, r3
+	ldm	r4!, {r0, r2, r3, r5}
+	rev	r4, r5
 	str	r4, [sp, #48]
 	@ ocb3.ae:217: u = E.encrypt_block(ks, p ^ offset)
-	ldr	r1, [sp, #16]
-	eors	r4, r1
-	str	r4, [sp, #76]
+	ldr	r5, [sp, #16]
+	eors	r4, r5
+	str	r4, [sp, #68]
 	@ ocb3.ae:216: p = load_be(msg, off, 16)
-	rev	r4, r2
+	rev	r4, r3
 	str	r4, [sp, #44]
 	@ ocb3.ae:217: u = E.encrypt_block(ks, p ^ offset)
-	ldr	r1, [sp, #12]
-	eors	r4, r1
-	str	r4, [sp, #80]
+	ldr	r5, [sp, #12]
+	eors	r4, r5
+	str	r4, [sp, #72]
 	@ ocb3.ae:216: p = load_be(msg, off, 16)
-	rev	r4, r0
+	rev	r4, r2
 	str	r4, [sp, #40]
 	@ ocb3.ae:217: u = E.encrypt_block(ks, p ^ offset)
-	ldr	r1, [sp, #8]
-	eors	r4, r1
-	str	r4, [sp, #84]
-	add	r1, sp, #72
-	add	r2, sp, #88
-	ldr	r0, [sp, #64]
+	ldr	r5, [sp, #8]
+	eors	r4, r5
+	str	r4, [sp, #76]
+	@ ocb3.ae:216: p = load_be(msg, off, 16)
+	rev	r4, r0
+	str	r4, [sp, #36]
+	@ ocb3.ae:217: u = E.encrypt_block(ks, p ^ offset)
+	ldr	r0, [sp, #4]
+	eors	r4, r0
+	str	r4, [sp, #80]
+	add	r1, sp, #68
+	ldr	r0, [sp, #60]
 	bl	ocb3_E_encrypt_block
 	@ ocb3.ae:218: checksum = checksum ^ p                       // delay slot
-	ldr	r0, [sp, #36]
-	ldr	r1, [sp, #52]
-	eors	r0, r1
-	str	r0, [sp, #36]
-	ldr	r0, [sp, #32]
-	ldr	r1, [sp, #48]
-	eors	r0, r1
-	str	r0, [sp, #32]
-	ldr	r0, [sp, #28]
-	ldr	r1, [sp, #44]
-	eors	r0, r1
-	str	r0, [sp, #28]
-	ldr	r0, [sp, #24]
-	ldr	r1, [sp, #40]
-	eors	r0, r1
-	str	r0, [sp, #24]
+	ldr	r5, [sp, #32]
+	ldr	r4, [sp, #48]
+	eors	r5, r4
+	str	r5, [sp, #32]
+	ldr	r5, [sp, #28]
+	ldr	r4, [sp, #44]
+	eors	r5, r4
+	str	r5, [sp, #28]
+	ldr	r5, [sp, #24]
+	ldr	r4, [sp, #40]
+	eors	r5, r4
+	str	r5, [sp, #24]
+	ldr	r5, [sp, #20]
+	ldr	r4, [sp, #36]
+	eors	r5, r4
+	str	r5, [sp, #20]
 	@ ocb3.ae:217: u = E.encrypt_block(ks, p ^ offset)
-	ldr	r0, [sp, #88]
-	mov	r10, r0
-	ldr	r0, [sp, #92]
-	mov	r11, r0
-	ldr	r0, [sp, #96]
 	str	r0, [sp, #40]
-	ldr	r0, [sp, #100]
-	str	r0, [sp, #44]
+	str	r1, [sp, #36]
+	mov	r11, r2
+	mov	r10, r3
 	@ ocb3.ae:219: delta = get_l(l, ntz(i + 2))                  // delay slot
-	ldr	r7, [sp, #4]
-	adds	r0, r7, #2
+	ldr	r3, [sp]
+	adds	r0, r3, #2
 	@ ocb3.ae:52: if v[15:0] == 0 {
 	uxth	r2, r0
 	movs	r1, #1
@@ -593,347 +576,343 @@ ocb3_encrypt_with:
 	eors	r1, r2
 	ands	r1, r3
 	eors	r1, r2
-	ldr	r2, [sp, #60]
+	ldr	r2, [sp, #56]
 	adds	r2, #32
 	lsls	r1, r1, #4
 	adds	r1, r2, r1
 	ldr	r3, [r1]
 	ldr	r2, [r1, #4]
-	ldr	r6, [r1, #8]
-	ldr	r5, [r1, #12]
+	ldr	r5, [r1, #8]
+	ldr	r4, [r1, #12]
 	@ ocb3.ae:108: if k > last {
 	cmp	r0, #0
 	beq	.Locb3_encrypt_with_else17
 	@ ocb3.ae:109: for j in last..k {
-	movs	r4, #7
-	cmp	r4, r7
+	movs	r6, #7
+	cmp	r6, r7
 	bcs	.Locb3_encrypt_with_done20
 .Locb3_encrypt_with_loop19:
 	@ ocb3.ae:44: return (s << 1) ^ (if s[127] == 1 then 0x87 as u128 else 0)
-	lsls	r1, r5, #1
-	lsrs	r0, r6, #31
+	lsls	r1, r4, #1
+	lsrs	r0, r5, #31
 	orrs	r1, r0
-	lsls	r6, r6, #1
+	lsls	r5, r5, #1
 	lsrs	r0, r2, #31
-	orrs	r6, r0
+	orrs	r5, r0
 	lsls	r2, r2, #1
 	lsrs	r0, r3, #31
 	orrs	r2, r0
-	asrs	r5, r5, #31
+	asrs	r4, r4, #31
 	movs	r0, #135
-	ands	r5, r0
+	ands	r4, r0
 	lsls	r3, r3, #1
-	eors	r3, r5
-	mov	r5, r1
-	adds	r4, #1
-	cmp	r4, r7
+	eors	r3, r4
+	mov	r4, r1
+	adds	r6, #1
+	cmp	r6, r7
 	bcc	.Locb3_encrypt_with_loop19
 .Locb3_encrypt_with_done20:
-	mov	r9, r3
-	mov	r8, r2
+	mov	r8, r3
+	mov	r9, r2
 	b	.Locb3_encrypt_with_endif18
 .Locb3_encrypt_with_else17:
-	mov	r9, r3
-	mov	r8, r2
+	mov	r8, r3
+	mov	r9, r2
 .Locb3_encrypt_with_endif18:
 	@ ocb3.ae:220: store_be(ct, off, u ^ offset)
-	mov	r1, r10
-	ldr	r0, [sp, #20]
-	eors	r1, r0
-	mov	r3, r11
-	ldr	r0, [sp, #16]
-	eors	r3, r0
 	ldr	r2, [sp, #40]
-	ldr	r0, [sp, #12]
+	ldr	r0, [sp, #16]
 	eors	r2, r0
-	ldr	r4, [sp, #44]
+	ldr	r3, [sp, #36]
+	ldr	r0, [sp, #12]
+	eors	r3, r0
+	mov	r1, r11
 	ldr	r0, [sp, #8]
-	eors	r4, r0
-	rev	r4, r4
-	rev	r2, r2
+	eors	r1, r0
+	mov	r6, r10
+	ldr	r0, [sp, #4]
+	eors	r6, r0
+	rev	r6, r6
+	rev	r1, r1
 	rev	r3, r3
-	rev	r7, r1
-	ldr	r1, [sp, #156]
-	ldr	r0, [sp, #56]
-	adds	r1, r1, r0
+	rev	r7, r2
+	ldr	r2, [sp, #136]
+	ldr	r0, [sp, #52]
+	adds	r2, r2, r0
 	movs	r0, #3
-	tst	r1, r0
+	tst	r2, r0
 	bne	.Locb3_encrypt_with_bytes21
-	str	r4, [r1]
-	str	r2, [r1, #4]
-	str	r3, [r1, #8]
-	str	r7, [r1, #12]
+	str	r6, [r2]
+	str	r1, [r2, #4]
+	str	r3, [r2, #8]
+	str	r7, [r2, #12]
 	b	.Locb3_encrypt_with_stored22
 .Locb3_encrypt_with_bytes21:
-	str	r4, [sp, #72]
-	str	r2, [sp, #76]
-	str	r3, [sp, #80]
-	str	r7, [sp, #84]
+	str	r6, [sp, #68]
+	str	r1, [sp, #72]
+	str	r3, [sp, #76]
+	str	r7, [sp, #80]
 	movs	r3, #16
-	add	r2, sp, #72
+	add	r1, sp, #68
 .Locb3_encrypt_with_cpy23:
 	subs	r3, #1
 	bcc	.Locb3_encrypt_with_stored22
-	ldrb	r0, [r2, r3]
-	strb	r0, [r1, r3]
+	ldrb	r0, [r1, r3]
+	strb	r0, [r2, r3]
 	b	.Locb3_encrypt_with_cpy23
 .Locb3_encrypt_with_stored22:
-	ldr	r4, [sp, #20]
-	ldr	r3, [sp, #16]
-	ldr	r2, [sp, #12]
+	ldr	r0, [sp, #16]
+	mov	r11, r0
+	ldr	r0, [sp, #12]
+	mov	r10, r0
 	ldr	r1, [sp, #8]
-	ldr	r7, [sp, #4]
-	adds	r7, #1
-	str	r7, [sp, #4]
-	ldr	r0, [sp, #68]
-	cmp	r7, r0
+	ldr	r2, [sp, #4]
+	mov	r7, r8
+	mov	r6, r9
+	ldr	r3, [sp]
+	adds	r3, #1
+	str	r3, [sp]
+	ldr	r0, [sp, #64]
+	cmp	r3, r0
 	bcs	.Locb3_encrypt_with_far2
 	b	.Locb3_encrypt_with_loop1
 .Locb3_encrypt_with_far2:
 .Locb3_encrypt_with_done2:
 	@ ocb3.ae:222: r = n - 16 * full
-	ldr	r0, [sp, #68]
+	ldr	r0, [sp, #64]
 	lsls	r0, r0, #4
-	str	r0, [sp, #8]
-	ldr	r0, [sp, #152]
+	str	r0, [sp, #4]
+	ldr	r0, [sp, #132]
 	lsls	r0, r0, #28
 	lsrs	r0, r0, #28
-	str	r0, [sp, #4]
+	str	r0, [sp]
 	@ ocb3.ae:223: if r != 0 {
 	cmp	r0, #0
 	bne	.Locb3_encrypt_with_far3
 	b	.Locb3_encrypt_with_else24
 .Locb3_encrypt_with_far3:
 	@ ocb3.ae:224: offset = offset ^ l[at_star]                  // Offset_*
-	ldr	r6, [sp, #60]
-	ldr	r5, [r6, #12]
-	eors	r1, r5
-	str	r1, [sp, #20]
-	ldr	r1, [r6, #8]
-	eors	r2, r1
-	str	r2, [sp, #16]
-	ldr	r1, [r6, #4]
-	eors	r3, r1
-	str	r3, [sp, #12]
+	ldr	r4, [sp, #56]
+	ldr	r3, [r4, #12]
+	eors	r2, r3
+	str	r2, [sp, #36]
+	ldr	r2, [r4, #8]
+	eors	r1, r2
+	str	r1, [sp, #16]
+	ldr	r1, [r4, #4]
+	mov	r0, r10
+	eors	r0, r1
+	str	r0, [sp, #12]
+	ldr	r1, [r4]
+	mov	r0, r11
+	eors	r0, r1
+	str	r0, [sp, #48]
 	@ ocb3.ae:225: pad = E.encrypt_block(ks, offset)
-	mov	r0, r3
-	@ ocb3.ae:224: offset = offset ^ l[at_star]                  // Offset_*
-	ldr	r1, [r6]
-	eors	r4, r1
-	str	r4, [sp, #48]
-	@ ocb3.ae:225: pad = E.encrypt_block(ks, offset)
-	str	r4, [sp, #72]
+	str	r0, [sp, #68]
+	ldr	r0, [sp, #12]
+	str	r0, [sp, #72]
+	ldr	r0, [sp, #16]
 	str	r0, [sp, #76]
-	mov	r0, r2
+	ldr	r0, [sp, #36]
 	str	r0, [sp, #80]
-	ldr	r0, [sp, #20]
-	str	r0, [sp, #84]
-	add	r1, sp, #72
-	add	r2, sp, #88
-	ldr	r0, [sp, #64]
+	add	r1, sp, #68
+	ldr	r0, [sp, #60]
 	bl	ocb3_E_encrypt_block
-	ldr	r2, [sp, #88]
-	ldr	r5, [sp, #92]
-	ldr	r4, [sp, #96]
-	ldr	r0, [sp, #100]
-	str	r0, [sp, #52]
+	mov	r6, r0
+	mov	r5, r1
+	mov	r0, r2
+	str	r3, [sp, #52]
 	@ ocb3.ae:226: p = load_be(msg, 16 * full, 16, r)
-	ldr	r1, [sp, #148]
-	ldr	r0, [sp, #8]
-	adds	r3, r1, r0
-	ldr	r0, [sp, #4]
-	cmp	r0, #16
+	ldr	r2, [sp, #128]
+	ldr	r1, [sp, #4]
+	adds	r7, r2, r1
+	movs	r4, #3
+	ldr	r1, [sp]
+	cmp	r1, #16
 	bcc	.Locb3_encrypt_with_bytes26
-	movs	r0, #3
-	tst	r3, r0
+	tst	r7, r4
 	beq	.Locb3_encrypt_with_words27
-	movs	r6, #16
+	movs	r3, #16
 	b	.Locb3_encrypt_with_fill29
 .Locb3_encrypt_with_bytes26:
-	movs	r0, #0
-	str	r0, [sp, #72]
-	str	r0, [sp, #76]
-	str	r0, [sp, #80]
-	str	r0, [sp, #84]
-	ldr	r6, [sp, #4]
+	movs	r1, #0
+	str	r1, [sp, #68]
+	str	r1, [sp, #72]
+	str	r1, [sp, #76]
+	str	r1, [sp, #80]
+	ldr	r3, [sp]
 .Locb3_encrypt_with_fill29:
-	add	r1, sp, #72
+	add	r2, sp, #68
 .Locb3_encrypt_with_cpy31:
-	subs	r6, #1
+	subs	r3, #1
 	bcc	.Locb3_encrypt_with_cpyd30
-	ldrb	r0, [r3, r6]
-	strb	r0, [r1, r6]
+	ldrb	r1, [r7, r3]
+	strb	r1, [r2, r3]
 	b	.Locb3_encrypt_with_cpy31
 .Locb3_encrypt_with_cpyd30:
-	mov	r3, r1
+	mov	r7, r2
 .Locb3_encrypt_with_words27:
 	@ ocb3.ae:228: store_be(ct, 16 * full, p ^ pad, r)
-	ldr	r1, [sp, #156]
-	ldr	r0, [sp, #8]
-	adds	r1, r1, r0
+	ldr	r2, [sp, #136]
+	ldr	r1, [sp, #4]
+	adds	r1, r2, r1
 	@ ocb3.ae:226: p = load_be(msg, 16 * full, 16, r)
-	ldr	r0, [r3, #12]
-	rev	r0, r0
-	str	r0, [sp, #44]
+	ldr	r2, [r7, #12]
+	rev	r2, r2
+	str	r2, [sp, #44]
 	@ ocb3.ae:228: store_be(ct, 16 * full, p ^ pad, r)
-	eors	r2, r0
+	mov	r3, r6
+	eors	r3, r2
 	@ ocb3.ae:226: p = load_be(msg, 16 * full, 16, r)
-	ldr	r0, [r3, #8]
+	ldr	r2, [r7, #8]
+	rev	r2, r2
+	str	r2, [sp, #8]
+	@ ocb3.ae:228: store_be(ct, 16 * full, p ^ pad, r)
+	mov	r2, r5
+	ldr	r5, [sp, #8]
+	eors	r2, r5
+	@ ocb3.ae:226: p = load_be(msg, 16 * full, 16, r)
+	ldr	r5, [r7, #4]
+	rev	r5, r5
+	str	r5, [sp, #4]
+	@ ocb3.ae:228: store_be(ct, 16 * full, p ^ pad, r)
+	mov	r5, r0
+	ldr	r0, [sp, #4]
+	eors	r5, r0
+	@ ocb3.ae:226: p = load_be(msg, 16 * full, 16, r)
+	ldr	r0, [r7]
 	rev	r0, r0
 	str	r0, [sp, #40]
 	@ ocb3.ae:228: store_be(ct, 16 * full, p ^ pad, r)
-	eors	r5, r0
-	@ ocb3.ae:226: p = load_be(msg, 16 * full, 16, r)
-	ldr	r0, [r3, #4]
-	rev	r0, r0
-	str	r0, [sp, #8]
-	@ ocb3.ae:228: store_be(ct, 16 * full, p ^ pad, r)
-	eors	r4, r0
-	@ ocb3.ae:226: p = load_be(msg, 16 * full, 16, r)
-	ldr	r0, [r3]
-	rev	r3, r0
-	@ ocb3.ae:228: store_be(ct, 16 * full, p ^ pad, r)
-	ldr	r0, [sp, #52]
-	eors	r0, r3
-	rev	r6, r0
-	rev	r4, r4
+	ldr	r6, [sp, #52]
+	eors	r6, r0
+	rev	r6, r6
 	rev	r5, r5
 	rev	r2, r2
-	ldr	r0, [sp, #4]
+	rev	r7, r3
+	ldr	r0, [sp]
 	cmp	r0, #16
 	bcc	.Locb3_encrypt_with_bytes32
-	movs	r0, #3
-	tst	r1, r0
+	tst	r1, r4
 	bne	.Locb3_encrypt_with_mis34
 	str	r6, [r1]
-	str	r4, [r1, #4]
-	str	r5, [r1, #8]
-	str	r2, [r1, #12]
+	str	r5, [r1, #4]
+	str	r2, [r1, #8]
+	str	r7, [r1, #12]
 	b	.Locb3_encrypt_with_stored33
 .Locb3_encrypt_with_mis34:
-	movs	r7, #16
+	movs	r3, #16
 	b	.Locb3_encrypt_with_fill35
 .Locb3_encrypt_with_bytes32:
-	ldr	r7, [sp, #4]
+	ldr	r3, [sp]
 .Locb3_encrypt_with_fill35:
-	str	r6, [sp, #72]
-	str	r4, [sp, #76]
-	str	r5, [sp, #80]
-	str	r2, [sp, #84]
-	add	r2, sp, #72
+	str	r6, [sp, #68]
+	str	r5, [sp, #72]
+	str	r2, [sp, #76]
+	str	r7, [sp, #80]
+	add	r2, sp, #68
 .Locb3_encrypt_with_cpy36:
-	subs	r7, #1
+	subs	r3, #1
 	bcc	.Locb3_encrypt_with_stored33
-	ldrb	r0, [r2, r7]
-	strb	r0, [r1, r7]
+	ldrb	r0, [r2, r3]
+	strb	r0, [r1, r3]
 	b	.Locb3_encrypt_with_cpy36
 .Locb3_encrypt_with_stored33:
 	@ ocb3.ae:85: return x | ((0x80 as u128) << (8 * (15 - count)))
 	movs	r1, #15
-	ldr	r0, [sp, #4]
+	ldr	r0, [sp]
 	subs	r0, r1, r0
-	lsls	r5, r0, #3
-	adds	r5, #7
+	lsls	r3, r0, #3
+	adds	r3, #7
 	movs	r2, #1
-	lsls	r2, r5
-	subs	r5, #32
+	lsls	r2, r3
+	subs	r3, #32
 	movs	r1, #1
-	lsls	r1, r5
-	subs	r5, #32
+	lsls	r1, r3
+	subs	r3, #32
 	movs	r0, #1
-	lsls	r0, r5
-	subs	r5, #32
+	lsls	r0, r3
+	subs	r3, #32
 	movs	r4, #1
-	lsls	r4, r5
-	ldr	r5, [sp, #44]
-	orrs	r5, r2
-	ldr	r2, [sp, #40]
+	lsls	r4, r3
+	ldr	r3, [sp, #44]
+	orrs	r3, r2
+	ldr	r2, [sp, #8]
 	orrs	r2, r1
-	ldr	r1, [sp, #8]
+	ldr	r1, [sp, #4]
 	orrs	r1, r0
-	mov	r0, r3
+	ldr	r0, [sp, #40]
 	orrs	r0, r4
 	@ ocb3.ae:227: checksum = checksum ^ pad10(p, r)             // delay slot
-	ldr	r4, [sp, #36]
-	eors	r4, r5
-	ldr	r3, [sp, #32]
-	eors	r3, r2
-	ldr	r2, [sp, #28]
+	ldr	r4, [sp, #32]
+	eors	r4, r3
+	ldr	r7, [sp, #28]
+	eors	r7, r2
+	ldr	r2, [sp, #24]
 	eors	r2, r1
-	ldr	r1, [sp, #24]
+	ldr	r1, [sp, #20]
 	eors	r1, r0
-	ldr	r7, [sp, #48]
+	ldr	r3, [sp, #48]
 	ldr	r6, [sp, #12]
 	ldr	r5, [sp, #16]
-	ldr	r0, [sp, #20]
+	ldr	r0, [sp, #36]
 	b	.Locb3_encrypt_with_endif25
 .Locb3_encrypt_with_else24:
-	mov	r7, r4
-	mov	r6, r3
-	mov	r5, r2
-	mov	r0, r1
-	ldr	r4, [sp, #36]
-	ldr	r3, [sp, #32]
-	ldr	r2, [sp, #28]
-	ldr	r1, [sp, #24]
+	mov	r3, r11
+	mov	r6, r10
+	mov	r5, r1
+	mov	r0, r2
+	ldr	r4, [sp, #32]
+	ldr	r7, [sp, #28]
+	ldr	r2, [sp, #24]
+	ldr	r1, [sp, #20]
 .Locb3_encrypt_with_endif25:
 	@ ocb3.ae:230: t = E.encrypt_block(ks, checksum ^ offset ^ l[at_dollar]) ^ hash(ks, l, ad)
-	eors	r4, r7
-	eors	r3, r6
+	eors	r4, r3
+	eors	r7, r6
 	eors	r2, r5
 	eors	r1, r0
-	ldr	r7, [sp, #60]
-	ldr	r5, [r7, #16]
-	ldr	r6, [r7, #20]
-	ldr	r0, [r7, #24]
-	ldr	r7, [r7, #28]
+	ldr	r3, [sp, #56]
+	ldr	r5, [r3, #16]
+	ldr	r6, [r3, #20]
+	ldr	r0, [r3, #24]
+	ldr	r3, [r3, #28]
 	eors	r4, r5
-	eors	r3, r6
+	eors	r7, r6
 	eors	r2, r0
-	eors	r1, r7
-	str	r4, [sp, #72]
-	str	r3, [sp, #76]
-	str	r2, [sp, #80]
-	str	r1, [sp, #84]
-	add	r1, sp, #72
-	add	r2, sp, #88
-	ldr	r0, [sp, #64]
+	eors	r1, r3
+	str	r4, [sp, #68]
+	str	r7, [sp, #72]
+	str	r2, [sp, #76]
+	str	r1, [sp, #80]
+	add	r1, sp, #68
+	ldr	r0, [sp, #60]
 	bl	ocb3_E_encrypt_block
-	add	r0, sp, #72
-	str	r0, [sp]
-	ldr	r0, [sp, #88]
-	str	r0, [sp, #16]
-	ldr	r0, [sp, #92]
 	str	r0, [sp, #12]
-	ldr	r0, [sp, #96]
-	str	r0, [sp, #8]
-	ldr	r0, [sp, #100]
-	str	r0, [sp, #4]
-	ldr	r0, [sp, #64]
-	ldr	r1, [sp, #60]
-	ldr	r2, [sp, #140]
-	ldr	r3, [sp, #144]
+	str	r1, [sp, #8]
+	str	r2, [sp, #4]
+	str	r3, [sp]
+	ldr	r0, [sp, #60]
+	ldr	r1, [sp, #56]
+	ldr	r2, [sp, #120]
+	ldr	r3, [sp, #124]
 	bl	ocb3_hash
-	ldr	r0, [sp, #72]
-	ldr	r3, [sp, #16]
-	eors	r3, r0
-	ldr	r0, [sp, #76]
-	ldr	r2, [sp, #12]
-	eors	r2, r0
-	ldr	r0, [sp, #80]
-	ldr	r1, [sp, #8]
-	eors	r1, r0
-	ldr	r4, [sp, #84]
-	ldr	r0, [sp, #4]
-	eors	r0, r4
+	ldr	r4, [sp, #12]
+	eors	r4, r0
+	ldr	r5, [sp, #8]
+	eors	r5, r1
+	ldr	r1, [sp, #4]
+	eors	r1, r2
+	ldr	r0, [sp]
+	eors	r0, r3
 	@ ocb3.ae:231: store_be(tag, 0, t, len(tag))
 	rev	r7, r0
 	rev	r6, r1
-	rev	r5, r2
-	rev	r4, r3
-	ldr	r3, [sp, #164]
+	rev	r5, r5
+	rev	r4, r4
+	ldr	r3, [sp, #144]
 	movs	r1, #3
-	ldr	r0, [sp, #168]
+	ldr	r0, [sp, #148]
 	cmp	r0, #16
 	bcc	.Locb3_encrypt_with_bytes37
 	tst	r3, r1
@@ -947,13 +926,13 @@ ocb3_encrypt_with:
 	movs	r2, #16
 	b	.Locb3_encrypt_with_fill40
 .Locb3_encrypt_with_bytes37:
-	ldr	r2, [sp, #168]
+	ldr	r2, [sp, #148]
 .Locb3_encrypt_with_fill40:
-	str	r7, [sp, #72]
-	str	r6, [sp, #76]
-	str	r5, [sp, #80]
-	str	r4, [sp, #84]
-	add	r1, sp, #72
+	str	r7, [sp, #68]
+	str	r6, [sp, #72]
+	str	r5, [sp, #76]
+	str	r4, [sp, #80]
+	add	r1, sp, #68
 .Locb3_encrypt_with_cpy41:
 	subs	r2, #1
 	bcc	.Locb3_encrypt_with_stored38
@@ -961,7 +940,7 @@ ocb3_encrypt_with:
 	strb	r0, [r3, r2]
 	b	.Locb3_encrypt_with_cpy41
 .Locb3_encrypt_with_stored38:
-	add	sp, #104
+	add	sp, #84
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5
@@ -973,8 +952,8 @@ ocb3_encrypt_with:
 
 
 @ --- ocb3_decrypt_with: ocb3.decrypt_with
-@     frame 124 bytes (58 spill slots, 22 on the stack; locals 32), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 1610 bytes of code and literals
+@     frame 104 bytes (57 spill slots, 22 on the stack; locals 16), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 1584 bytes of code and literals
 	.section .text.ocb3_decrypt_with,"ax",%progbits
 	.global ocb3_decrypt_with
 	.type ocb3_decrypt_with, %function
@@ -987,44 +966,47 @@ ocb3_decrypt_with:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #124
-	@ ocb3.ae:238: offset = initial_offset(ks, nonce, len(tag))
-	add	r4, sp, #92
-	str	r4, [sp]
-	str	r0, [sp, #16]
-	str	r1, [sp, #88]
-	mov	r1, r2
-	mov	r2, r3
-	ldr	r3, [sp, #180]
-	bl	ocb3_initial_offset
-	ldr	r7, [sp, #92]
-	ldr	r6, [sp, #96]
-	ldr	r5, [sp, #100]
-	ldr	r1, [sp, #104]
-	@ ocb3.ae:241: full = n / 16
-	ldr	r0, [sp, #172]
-	lsrs	r0, r0, #4
-	str	r0, [sp, #76]
-	@ ocb3.ae:242: delta = l[at_l0]                                  // as in encrypt_with
-	ldr	r3, [sp, #88]
-	mov	r0, r3
-	ldr	r4, [r0, #32]
-	ldr	r2, [r0, #36]
-	ldr	r3, [r0, #40]
-	ldr	r0, [r0, #44]
+	sub	sp, #104
 	str	r0, [sp, #12]
-	@ ocb3.ae:243: for i in 0..full {
-	movs	r0, #0
-	str	r0, [sp, #20]
-	str	r4, [sp, #4]
+	str	r1, [sp, #84]
+	mov	r4, r2
+	mov	r2, r3
+	@ ocb3.ae:238: offset = initial_offset(ks, nonce, len(tag))
+	mov	r1, r4
+	ldr	r3, [sp, #160]
+	bl	ocb3_initial_offset
+	mov	r5, r0
+	mov	r6, r2
+	mov	r4, r3
+	@ ocb3.ae:241: full = n / 16
+	ldr	r0, [sp, #152]
+	lsrs	r0, r0, #4
+	str	r0, [sp, #72]
+	@ ocb3.ae:242: delta = l[at_l0]                                  // as in encrypt_with
+	ldr	r7, [sp, #84]
+	ldr	r3, [r7, #32]
+	ldr	r0, [r7, #36]
+	ldr	r2, [r7, #40]
 	str	r2, [sp, #8]
-	ldr	r2, [sp, #12]
-	str	r0, [sp, #48]
+	ldr	r2, [r7, #44]
+	@ ocb3.ae:243: for i in 0..full {
+	movs	r7, #0
+	str	r7, [sp, #16]
+	mov	r7, r2
+	mov	r2, r5
+	mov	r5, r1
+	mov	r1, r6
+	str	r3, [sp]
+	mov	r3, r7
+	str	r0, [sp, #4]
+	ldr	r6, [sp, #8]
+	movs	r0, #0
 	str	r0, [sp, #44]
 	str	r0, [sp, #40]
-	str	r0, [sp, #52]
-	ldr	r4, [sp, #76]
-	cmp	r0, r4
+	str	r0, [sp, #36]
+	str	r0, [sp, #48]
+	ldr	r7, [sp, #72]
+	cmp	r0, r7
 	bcc	.Locb3_decrypt_with_far1
 	b	.Locb3_decrypt_with_done2
 .Locb3_decrypt_with_far1:
@@ -1039,37 +1021,37 @@ ocb3_decrypt_with:
 	mov	r11, r0
 	@ aes.ae:212: return cat(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
 	ldr	r0, =ocb3_E.inv_sbox
-	str	r0, [sp, #80]
+	str	r0, [sp, #76]
 	@ ocb3.ae:107: x = l[at_l0 + (if k < l_cached then k else last)]
-	ldr	r0, [sp, #88]
+	ldr	r0, [sp, #84]
 	adds	r0, #32
-	str	r0, [sp, #84]
+	str	r0, [sp, #80]
 	@ ocb3.ae:243: for i in 0..full {
 .Locb3_decrypt_with_loop1:
 	@ ocb3.ae:245: offset = offset ^ delta
+	ldr	r0, [sp]
+	eors	r2, r0
+	str	r2, [sp, #32]
 	ldr	r0, [sp, #4]
-	eors	r7, r0
-	str	r7, [sp, #36]
-	ldr	r0, [sp, #8]
-	eors	r6, r0
-	str	r6, [sp, #32]
-	eors	r5, r3
+	eors	r5, r0
 	str	r5, [sp, #28]
-	eors	r1, r2
+	eors	r1, r6
 	str	r1, [sp, #24]
+	eors	r4, r3
+	str	r4, [sp, #20]
 	@ ocb3.ae:244: off = 16 * i
-	ldr	r4, [sp, #20]
-	lsls	r0, r4, #4
-	str	r0, [sp, #72]
+	ldr	r7, [sp, #16]
+	lsls	r0, r7, #4
+	str	r0, [sp, #68]
 	@ ocb3.ae:246: u = E.decrypt_block(ks, load_be(ct, off, 16) ^ offset)
-	ldr	r1, [sp, #168]
-	adds	r1, r1, r0
+	ldr	r3, [sp, #148]
+	adds	r1, r3, r0
 	movs	r0, #3
 	tst	r1, r0
 	beq	.Locb3_decrypt_with_words4
 .Locb3_decrypt_with_bytes3:
 	movs	r3, #16
-	add	r2, sp, #92
+	add	r2, sp, #88
 .Locb3_decrypt_with_cpy6:
 	subs	r3, #1
 	bcc	.Locb3_decrypt_with_cpyd5
@@ -1087,29 +1069,29 @@ ocb3_decrypt_with:
 	rev	r4, r0
 	ldr	r0, [r1]
 	rev	r5, r0
-	ldr	r0, [sp, #24]
+	ldr	r0, [sp, #20]
 	eors	r5, r0
 	@ aes.ae:258: s0 = b[127:96] ^ w[4 * nr]
 	movs	r1, #160
-	ldr	r6, [sp, #16]
+	ldr	r6, [sp, #12]
 	ldr	r0, [r6, r1]
 	eors	r5, r0
 	@ ocb3.ae:246: u = E.decrypt_block(ks, load_be(ct, off, 16) ^ offset)
-	ldr	r0, [sp, #28]
+	ldr	r0, [sp, #24]
 	eors	r4, r0
 	@ aes.ae:259: s1 = b[95:64] ^ w[4 * nr + 1]
 	movs	r1, #164
 	ldr	r0, [r6, r1]
 	eors	r4, r0
 	@ ocb3.ae:246: u = E.decrypt_block(ks, load_be(ct, off, 16) ^ offset)
-	ldr	r0, [sp, #32]
+	ldr	r0, [sp, #28]
 	eors	r3, r0
 	@ aes.ae:260: s2 = b[63:32] ^ w[4 * nr + 2]
 	movs	r1, #168
 	ldr	r0, [r6, r1]
 	eors	r3, r0
 	@ ocb3.ae:246: u = E.decrypt_block(ks, load_be(ct, off, 16) ^ offset)
-	ldr	r0, [sp, #36]
+	ldr	r0, [sp, #32]
 	eors	r2, r0
 	@ aes.ae:261: s3 = b[31:0] ^ w[4 * nr + 3]
 	movs	r1, #172
@@ -1117,7 +1099,7 @@ ocb3_decrypt_with:
 	eors	r2, r0
 	@ aes.ae:262: @unroll(round_unroll)
 	movs	r0, #1
-	str	r0, [sp, #4]
+	str	r0, [sp]
 	@ aes.ae:266: t0 = inv_round_column(s0, s3, s2, s1) ^ w[4 * (nr + r)]
 	mov	r1, r6
 	adds	r1, #176
@@ -1154,7 +1136,7 @@ ocb3_decrypt_with:
 	eors	r7, r0
 	ldr	r6, [r1]
 	eors	r7, r6
-	str	r7, [sp, #8]
+	str	r7, [sp, #4]
 	@ aes.ae:220: return inv_mix_column(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
 	lsrs	r0, r4, #24
 	@ aes.ae:267: t1 = inv_round_column(s1, s0, s3, s2) ^ w[4 * (nr + r) + 1]
@@ -1186,7 +1168,7 @@ ocb3_decrypt_with:
 	eors	r7, r0
 	ldr	r6, [r1, #4]
 	eors	r7, r6
-	str	r7, [sp, #12]
+	str	r7, [sp, #8]
 	@ aes.ae:220: return inv_mix_column(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
 	lsrs	r0, r3, #24
 	@ aes.ae:268: t2 = inv_round_column(s2, s1, s0, s3) ^ w[4 * (nr + r) + 2]
@@ -1249,18 +1231,18 @@ ocb3_decrypt_with:
 	ldr	r6, [r1, #12]
 	eors	r2, r6
 	adds	r1, #16
-	ldr	r5, [sp, #8]
-	ldr	r4, [sp, #12]
+	ldr	r5, [sp, #4]
+	ldr	r4, [sp, #8]
 	mov	r3, r0
-	ldr	r0, [sp, #4]
+	ldr	r0, [sp]
 	adds	r0, #1
-	str	r0, [sp, #4]
+	str	r0, [sp]
 	cmp	r0, #10
 	bcc	.Locb3_decrypt_with_loop7
 .Locb3_decrypt_with_done8:
 	@ aes.ae:212: return cat(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
 	lsrs	r1, r5, #24
-	ldr	r7, [sp, #80]
+	ldr	r7, [sp, #76]
 	ldrb	r0, [r7, r1]
 	lsls	r1, r0, #24
 	lsrs	r0, r2, #16
@@ -1277,10 +1259,10 @@ ocb3_decrypt_with:
 	ldrb	r0, [r7, r6]
 	orrs	r1, r0
 	@ aes.ae:285: return cat(inv_sub_shift(s0, s3, s2, s1) ^ w[0],
-	ldr	r0, [sp, #16]
+	ldr	r0, [sp, #12]
 	ldr	r6, [r0]
 	eors	r1, r6
-	str	r1, [sp, #68]
+	str	r1, [sp, #64]
 	@ aes.ae:212: return cat(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
 	lsrs	r1, r4, #24
 	ldrb	r0, [r7, r1]
@@ -1299,10 +1281,10 @@ ocb3_decrypt_with:
 	ldrb	r0, [r7, r6]
 	orrs	r1, r0
 	@ aes.ae:286: inv_sub_shift(s1, s0, s3, s2) ^ w[1],
-	ldr	r0, [sp, #16]
+	ldr	r0, [sp, #12]
 	ldr	r6, [r0, #4]
 	eors	r1, r6
-	str	r1, [sp, #64]
+	str	r1, [sp, #60]
 	@ aes.ae:212: return cat(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
 	lsrs	r1, r3, #24
 	ldrb	r0, [r7, r1]
@@ -1321,10 +1303,10 @@ ocb3_decrypt_with:
 	ldrb	r0, [r7, r6]
 	orrs	r1, r0
 	@ aes.ae:287: inv_sub_shift(s2, s1, s0, s3) ^ w[2],
-	ldr	r0, [sp, #16]
+	ldr	r0, [sp, #12]
 	ldr	r6, [r0, #8]
 	eors	r1, r6
-	str	r1, [sp, #60]
+	str	r1, [sp, #56]
 	@ aes.ae:212: return cat(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
 	lsrs	r1, r2, #24
 	ldrb	r0, [r7, r1]
@@ -1343,25 +1325,25 @@ ocb3_decrypt_with:
 	ldrb	r0, [r7, r2]
 	orrs	r1, r0
 	@ aes.ae:288: inv_sub_shift(s3, s2, s1, s0) ^ w[3])
-	ldr	r0, [sp, #16]
+	ldr	r0, [sp, #12]
 	ldr	r2, [r0, #12]
 	eors	r1, r2
-	str	r1, [sp, #56]
+	str	r1, [sp, #52]
 	@ ocb3.ae:247: delta = get_l(l, ntz(i + 2))                  // delay slot
-	ldr	r4, [sp, #20]
-	adds	r0, r4, #2
+	ldr	r7, [sp, #16]
+	adds	r0, r7, #2
 	@ ocb3.ae:52: if v[15:0] == 0 {
 	uxth	r1, r0
 	movs	r3, #1
 	cmp	r1, #0
 	beq	.Locb3_decrypt_with_else9
-	movs	r6, #0
+	movs	r5, #0
 	b	.Locb3_decrypt_with_endif10
 	.ltorg
 .Locb3_decrypt_with_else9:
 	@ ocb3.ae:54: v = v >> 16
 	lsrs	r0, r0, #16
-	movs	r6, #16
+	movs	r5, #16
 .Locb3_decrypt_with_endif10:
 	@ ocb3.ae:56: if v[7:0] == 0 {
 	uxtb	r1, r0
@@ -1370,7 +1352,7 @@ ocb3_decrypt_with:
 	b	.Locb3_decrypt_with_endif12
 .Locb3_decrypt_with_else11:
 	@ ocb3.ae:57: n = n + 8
-	adds	r6, #8
+	adds	r5, #8
 	@ ocb3.ae:58: v = v >> 8
 	lsrs	r0, r0, #8
 .Locb3_decrypt_with_endif12:
@@ -1381,7 +1363,7 @@ ocb3_decrypt_with:
 	b	.Locb3_decrypt_with_endif14
 .Locb3_decrypt_with_else13:
 	@ ocb3.ae:61: n = n + 4
-	adds	r6, r6, #4
+	adds	r5, r5, #4
 	@ ocb3.ae:62: v = v >> 4
 	lsrs	r0, r0, #4
 .Locb3_decrypt_with_endif14:
@@ -1392,7 +1374,7 @@ ocb3_decrypt_with:
 	b	.Locb3_decrypt_with_endif16
 .Locb3_decrypt_with_else15:
 	@ ocb3.ae:65: n = n + 2
-	adds	r6, r6, #2
+	adds	r5, r5, #2
 	@ ocb3.ae:66: v = v >> 2
 	lsrs	r0, r0, #2
 .Locb3_decrypt_with_endif16:
@@ -1403,231 +1385,225 @@ ocb3_decrypt_with:
 	b	.Locb3_decrypt_with_endif18
 .Locb3_decrypt_with_else17:
 	@ ocb3.ae:69: n = n + 1
-	adds	r6, r6, #1
+	adds	r5, r5, #1
 .Locb3_decrypt_with_endif18:
 	@ ocb3.ae:107: x = l[at_l0 + (if k < l_cached then k else last)]
 	movs	r2, #7
 	@ ocb3.ae:108: if k > last {
-	cmp	r2, r6
+	cmp	r2, r5
 	movs	r1, #0
 	adcs	r1, r1
 	eors	r1, r3
 	@ ocb3.ae:107: x = l[at_l0 + (if k < l_cached then k else last)]
-	cmp	r6, #8
+	cmp	r5, #8
 	movs	r3, #0
 	sbcs	r3, r3
-	mov	r0, r6
+	mov	r0, r5
 	eors	r0, r2
 	ands	r0, r3
 	eors	r0, r2
 	lsls	r2, r0, #4
-	ldr	r0, [sp, #84]
+	ldr	r0, [sp, #80]
 	adds	r0, r0, r2
-	ldr	r5, [r0]
-	ldr	r4, [r0, #4]
-	ldr	r3, [r0, #8]
+	ldr	r4, [r0]
+	ldr	r3, [r0, #4]
+	ldr	r6, [r0, #8]
 	ldr	r2, [r0, #12]
 	@ ocb3.ae:108: if k > last {
 	cmp	r1, #0
 	beq	.Locb3_decrypt_with_else19
 	@ ocb3.ae:109: for j in last..k {
 	movs	r7, #7
-	cmp	r7, r6
+	cmp	r7, r5
 	bcs	.Locb3_decrypt_with_done22
 .Locb3_decrypt_with_loop21:
 	@ ocb3.ae:44: return (s << 1) ^ (if s[127] == 1 then 0x87 as u128 else 0)
 	lsls	r1, r2, #1
-	lsrs	r0, r3, #31
+	lsrs	r0, r6, #31
 	orrs	r1, r0
+	lsls	r6, r6, #1
+	lsrs	r0, r3, #31
+	orrs	r6, r0
 	lsls	r3, r3, #1
 	lsrs	r0, r4, #31
 	orrs	r3, r0
-	lsls	r4, r4, #1
-	lsrs	r0, r5, #31
-	orrs	r4, r0
 	asrs	r2, r2, #31
 	movs	r0, #135
 	ands	r2, r0
-	lsls	r5, r5, #1
-	eors	r5, r2
+	lsls	r4, r4, #1
+	eors	r4, r2
 	mov	r2, r1
 	adds	r7, #1
-	cmp	r7, r6
+	cmp	r7, r5
 	bcc	.Locb3_decrypt_with_loop21
 .Locb3_decrypt_with_done22:
-	str	r5, [sp, #4]
-	str	r4, [sp, #8]
-	str	r2, [sp, #12]
+	str	r4, [sp]
+	str	r3, [sp, #4]
+	str	r2, [sp, #8]
 	b	.Locb3_decrypt_with_endif20
 .Locb3_decrypt_with_else19:
-	str	r5, [sp, #4]
-	str	r4, [sp, #8]
-	str	r2, [sp, #12]
+	str	r4, [sp]
+	str	r3, [sp, #4]
+	str	r2, [sp, #8]
 .Locb3_decrypt_with_endif20:
 	@ ocb3.ae:248: p = u ^ offset
-	ldr	r6, [sp, #56]
-	ldr	r0, [sp, #36]
-	eors	r6, r0
-	ldr	r5, [sp, #60]
+	ldr	r4, [sp, #52]
 	ldr	r0, [sp, #32]
-	eors	r5, r0
-	ldr	r2, [sp, #64]
+	eors	r4, r0
+	ldr	r3, [sp, #56]
 	ldr	r0, [sp, #28]
-	eors	r2, r0
-	ldr	r1, [sp, #68]
+	eors	r3, r0
+	ldr	r2, [sp, #60]
 	ldr	r0, [sp, #24]
+	eors	r2, r0
+	ldr	r1, [sp, #64]
+	ldr	r0, [sp, #20]
 	eors	r1, r0
 	@ ocb3.ae:249: checksum = checksum ^ p
-	ldr	r0, [sp, #48]
-	eors	r0, r6
-	str	r0, [sp, #48]
 	ldr	r0, [sp, #44]
-	eors	r0, r5
+	eors	r0, r4
 	str	r0, [sp, #44]
 	ldr	r0, [sp, #40]
-	eors	r0, r2
+	eors	r0, r3
 	str	r0, [sp, #40]
-	ldr	r4, [sp, #52]
-	eors	r4, r1
+	ldr	r0, [sp, #36]
+	eors	r0, r2
+	str	r0, [sp, #36]
+	ldr	r7, [sp, #48]
+	eors	r7, r1
 	@ ocb3.ae:250: store_be(msg, off, p)
-	rev	r1, r1
-	rev	r7, r2
-	rev	r5, r5
-	rev	r6, r6
-	ldr	r2, [sp, #184]
-	ldr	r0, [sp, #72]
-	adds	r2, r2, r0
+	rev	r5, r1
+	rev	r2, r2
+	rev	r3, r3
+	rev	r4, r4
+	ldr	r1, [sp, #164]
+	ldr	r0, [sp, #68]
+	adds	r1, r1, r0
 	movs	r0, #3
-	tst	r2, r0
+	tst	r1, r0
 	bne	.Locb3_decrypt_with_bytes23
-	str	r1, [r2]
-	str	r7, [r2, #4]
-	str	r5, [r2, #8]
-	str	r6, [r2, #12]
+	str	r5, [r1]
+	str	r2, [r1, #4]
+	str	r3, [r1, #8]
+	str	r4, [r1, #12]
 	b	.Locb3_decrypt_with_stored24
 .Locb3_decrypt_with_bytes23:
-	str	r1, [sp, #92]
-	str	r7, [sp, #96]
-	str	r5, [sp, #100]
-	str	r6, [sp, #104]
-	movs	r5, #16
-	add	r1, sp, #92
+	str	r5, [sp, #88]
+	str	r2, [sp, #92]
+	str	r3, [sp, #96]
+	str	r4, [sp, #100]
+	movs	r3, #16
+	add	r2, sp, #88
 .Locb3_decrypt_with_cpy25:
-	subs	r5, #1
+	subs	r3, #1
 	bcc	.Locb3_decrypt_with_stored24
-	ldrb	r0, [r1, r5]
-	strb	r0, [r2, r5]
+	ldrb	r0, [r2, r3]
+	strb	r0, [r1, r3]
 	b	.Locb3_decrypt_with_cpy25
 .Locb3_decrypt_with_stored24:
-	ldr	r7, [sp, #36]
-	ldr	r6, [sp, #32]
+	ldr	r2, [sp, #32]
 	ldr	r5, [sp, #28]
 	ldr	r1, [sp, #24]
-	ldr	r2, [sp, #12]
-	str	r4, [sp, #52]
 	ldr	r4, [sp, #20]
-	adds	r4, #1
-	str	r4, [sp, #20]
-	ldr	r0, [sp, #76]
-	cmp	r4, r0
+	ldr	r3, [sp, #8]
+	str	r7, [sp, #48]
+	ldr	r7, [sp, #16]
+	adds	r7, #1
+	str	r7, [sp, #16]
+	ldr	r0, [sp, #72]
+	cmp	r7, r0
 	bcs	.Locb3_decrypt_with_far2
 	b	.Locb3_decrypt_with_loop1
 .Locb3_decrypt_with_far2:
 .Locb3_decrypt_with_done2:
 	@ ocb3.ae:252: r = n - 16 * full
-	ldr	r0, [sp, #76]
+	ldr	r0, [sp, #72]
 	lsls	r0, r0, #4
-	str	r0, [sp, #28]
-	ldr	r0, [sp, #172]
+	str	r0, [sp, #24]
+	ldr	r0, [sp, #152]
 	lsls	r0, r0, #28
 	lsrs	r0, r0, #28
-	str	r0, [sp, #4]
+	str	r0, [sp]
 	@ ocb3.ae:253: if r != 0 {
 	cmp	r0, #0
 	bne	.Locb3_decrypt_with_far3
 	b	.Locb3_decrypt_with_else26
 .Locb3_decrypt_with_far3:
 	@ ocb3.ae:254: offset = offset ^ l[at_star]
-	ldr	r3, [sp, #88]
-	ldr	r2, [r3, #12]
-	eors	r1, r2
-	str	r1, [sp, #24]
-	ldr	r1, [r3, #8]
+	ldr	r6, [sp, #84]
+	ldr	r3, [r6, #12]
+	eors	r4, r3
+	str	r4, [sp, #20]
+	ldr	r3, [r6, #8]
+	eors	r1, r3
+	str	r1, [sp, #16]
+	ldr	r1, [r6, #4]
 	eors	r5, r1
-	str	r5, [sp, #20]
-	ldr	r1, [r3, #4]
-	eors	r6, r1
-	str	r6, [sp, #12]
+	str	r5, [sp, #8]
 	@ ocb3.ae:255: pad = E.encrypt_block(ks, offset)
-	mov	r0, r6
-	@ ocb3.ae:254: offset = offset ^ l[at_star]
-	ldr	r1, [r3]
-	eors	r7, r1
-	str	r7, [sp, #56]
-	@ ocb3.ae:255: pad = E.encrypt_block(ks, offset)
-	str	r7, [sp, #92]
-	str	r0, [sp, #96]
 	mov	r0, r5
-	str	r0, [sp, #100]
-	ldr	r0, [sp, #24]
-	str	r0, [sp, #104]
-	add	r1, sp, #92
-	add	r2, sp, #108
+	@ ocb3.ae:254: offset = offset ^ l[at_star]
+	ldr	r1, [r6]
+	eors	r2, r1
+	str	r2, [sp, #28]
+	@ ocb3.ae:255: pad = E.encrypt_block(ks, offset)
+	str	r2, [sp, #88]
+	str	r0, [sp, #92]
 	ldr	r0, [sp, #16]
+	str	r0, [sp, #96]
+	mov	r0, r4
+	str	r0, [sp, #100]
+	add	r1, sp, #88
+	ldr	r0, [sp, #12]
 	bl	ocb3_E_encrypt_block
-	ldr	r3, [sp, #108]
-	ldr	r2, [sp, #112]
-	ldr	r0, [sp, #116]
-	str	r0, [sp, #32]
-	ldr	r0, [sp, #120]
-	str	r0, [sp, #36]
+	mov	r4, r0
+	mov	r5, r1
+	mov	r1, r3
 	@ ocb3.ae:256: p = first_bytes(load_be(ct, 16 * full, 16, r) ^ pad, r)
-	ldr	r1, [sp, #168]
-	ldr	r0, [sp, #28]
-	adds	r1, r1, r0
-	ldr	r0, [sp, #4]
+	ldr	r3, [sp, #148]
+	ldr	r0, [sp, #24]
+	adds	r6, r3, r0
+	ldr	r0, [sp]
 	cmp	r0, #16
 	bcc	.Locb3_decrypt_with_bytes28
 	movs	r0, #3
-	tst	r1, r0
+	tst	r6, r0
 	beq	.Locb3_decrypt_with_words29
-	movs	r5, #16
+	movs	r7, #16
 	b	.Locb3_decrypt_with_fill31
 .Locb3_decrypt_with_bytes28:
 	movs	r0, #0
+	str	r0, [sp, #88]
 	str	r0, [sp, #92]
 	str	r0, [sp, #96]
 	str	r0, [sp, #100]
-	str	r0, [sp, #104]
-	ldr	r5, [sp, #4]
+	ldr	r7, [sp]
 .Locb3_decrypt_with_fill31:
-	add	r4, sp, #92
+	add	r3, sp, #88
 .Locb3_decrypt_with_cpy33:
-	subs	r5, #1
+	subs	r7, #1
 	bcc	.Locb3_decrypt_with_cpyd32
-	ldrb	r0, [r1, r5]
-	strb	r0, [r4, r5]
+	ldrb	r0, [r6, r7]
+	strb	r0, [r3, r7]
 	b	.Locb3_decrypt_with_cpy33
 .Locb3_decrypt_with_cpyd32:
-	mov	r1, r4
+	mov	r6, r3
 .Locb3_decrypt_with_words29:
-	ldr	r0, [r1, #12]
+	ldr	r0, [r6, #12]
 	rev	r0, r0
-	eors	r0, r3
-	str	r0, [sp, #8]
-	ldr	r0, [r1, #8]
-	rev	r5, r0
-	eors	r5, r2
-	ldr	r0, [r1, #4]
+	eors	r0, r4
+	str	r0, [sp, #4]
+	ldr	r0, [r6, #8]
 	rev	r4, r0
-	ldr	r0, [sp, #32]
-	eors	r4, r0
-	ldr	r0, [r1]
+	eors	r4, r5
+	ldr	r0, [r6, #4]
 	rev	r3, r0
-	ldr	r0, [sp, #36]
-	eors	r3, r0
+	eors	r3, r2
+	ldr	r0, [r6]
+	rev	r2, r0
+	eors	r2, r1
 	@ ocb3.ae:77: if count < 16 {                  // only a partial block pays for the mask (a run-time shift)
-	ldr	r0, [sp, #4]
+	ldr	r0, [sp]
 	cmp	r0, #16
 	movs	r1, #0
 	adcs	r1, r1
@@ -1635,180 +1611,172 @@ ocb3_decrypt_with:
 	eors	r1, r0
 	beq	.Locb3_decrypt_with_else34
 	@ ocb3.ae:78: y = x & ~(~(0 as u128) >> (8 * count))
-	ldr	r0, [sp, #4]
+	ldr	r0, [sp]
 	lsls	r0, r0, #3
-	movs	r6, #128
-	subs	r6, r6, r0
+	movs	r5, #128
+	subs	r5, r5, r0
 	movs	r7, #1
-	lsls	r7, r6
-	subs	r6, #32
-	movs	r2, #1
-	lsls	r2, r6
-	subs	r6, #32
+	lsls	r7, r5
+	subs	r5, #32
+	movs	r6, #1
+	lsls	r6, r5
+	subs	r5, #32
 	movs	r1, #1
-	lsls	r1, r6
-	subs	r6, #32
+	lsls	r1, r5
+	subs	r5, #32
 	movs	r0, #1
-	lsls	r0, r6
+	lsls	r0, r5
 	subs	r7, #1
-	movs	r6, #0
-	sbcs	r2, r6
-	sbcs	r1, r6
-	sbcs	r0, r6
-	ldr	r6, [sp, #8]
-	bics	r6, r7
-	bics	r5, r2
-	bics	r4, r1
-	bics	r3, r0
+	movs	r5, #0
+	sbcs	r6, r5
+	sbcs	r1, r5
+	sbcs	r0, r5
+	ldr	r5, [sp, #4]
+	bics	r5, r7
+	bics	r4, r6
+	bics	r3, r1
+	bics	r2, r0
 	b	.Locb3_decrypt_with_endif35
 .Locb3_decrypt_with_else34:
-	ldr	r6, [sp, #8]
+	ldr	r5, [sp, #4]
 .Locb3_decrypt_with_endif35:
 	@ ocb3.ae:85: return x | ((0x80 as u128) << (8 * (15 - count)))
 	movs	r1, #15
-	ldr	r0, [sp, #4]
+	ldr	r0, [sp]
 	subs	r0, r1, r0
 	lsls	r1, r0, #3
 	adds	r1, #7
-	movs	r2, #1
-	lsls	r2, r1
-	orrs	r2, r6
-	@ ocb3.ae:257: checksum = checksum ^ pad10(p, r)
-	ldr	r0, [sp, #48]
-	eors	r0, r2
-	str	r0, [sp, #48]
-	@ ocb3.ae:85: return x | ((0x80 as u128) << (8 * (15 - count)))
-	subs	r1, #32
-	movs	r2, #1
-	lsls	r2, r1
-	orrs	r2, r5
+	movs	r6, #1
+	lsls	r6, r1
+	orrs	r6, r5
 	@ ocb3.ae:257: checksum = checksum ^ pad10(p, r)
 	ldr	r0, [sp, #44]
-	eors	r0, r2
+	eors	r0, r6
 	str	r0, [sp, #44]
 	@ ocb3.ae:85: return x | ((0x80 as u128) << (8 * (15 - count)))
 	subs	r1, #32
-	movs	r2, #1
-	lsls	r2, r1
-	orrs	r2, r4
+	movs	r6, #1
+	lsls	r6, r1
+	orrs	r6, r4
 	@ ocb3.ae:257: checksum = checksum ^ pad10(p, r)
 	ldr	r0, [sp, #40]
-	eors	r0, r2
+	eors	r0, r6
 	str	r0, [sp, #40]
+	@ ocb3.ae:85: return x | ((0x80 as u128) << (8 * (15 - count)))
+	subs	r1, #32
+	movs	r6, #1
+	lsls	r6, r1
+	orrs	r6, r3
+	@ ocb3.ae:257: checksum = checksum ^ pad10(p, r)
+	ldr	r0, [sp, #36]
+	eors	r0, r6
+	str	r0, [sp, #36]
 	@ ocb3.ae:85: return x | ((0x80 as u128) << (8 * (15 - count)))
 	subs	r1, #32
 	movs	r0, #1
 	lsls	r0, r1
-	orrs	r0, r3
+	orrs	r0, r2
 	@ ocb3.ae:257: checksum = checksum ^ pad10(p, r)
-	ldr	r1, [sp, #52]
-	eors	r1, r0
+	ldr	r6, [sp, #48]
+	eors	r6, r0
 	@ ocb3.ae:258: store_be(msg, 16 * full, p, r)
-	ldr	r2, [sp, #184]
-	ldr	r0, [sp, #28]
-	adds	r2, r2, r0
+	ldr	r1, [sp, #164]
+	ldr	r0, [sp, #24]
+	adds	r1, r1, r0
+	rev	r2, r2
 	rev	r3, r3
 	rev	r4, r4
 	rev	r5, r5
-	rev	r6, r6
-	ldr	r0, [sp, #4]
+	ldr	r0, [sp]
 	cmp	r0, #16
 	bcc	.Locb3_decrypt_with_bytes36
 	movs	r0, #3
-	tst	r2, r0
+	tst	r1, r0
 	bne	.Locb3_decrypt_with_mis38
-	str	r3, [r2]
-	str	r4, [r2, #4]
-	str	r5, [r2, #8]
-	str	r6, [r2, #12]
+	str	r2, [r1]
+	str	r3, [r1, #4]
+	str	r4, [r1, #8]
+	str	r5, [r1, #12]
 	b	.Locb3_decrypt_with_stored37
 .Locb3_decrypt_with_mis38:
 	movs	r7, #16
 	b	.Locb3_decrypt_with_fill39
 .Locb3_decrypt_with_bytes36:
-	ldr	r7, [sp, #4]
+	ldr	r7, [sp]
 .Locb3_decrypt_with_fill39:
+	str	r2, [sp, #88]
 	str	r3, [sp, #92]
 	str	r4, [sp, #96]
 	str	r5, [sp, #100]
-	str	r6, [sp, #104]
-	add	r3, sp, #92
+	add	r2, sp, #88
 .Locb3_decrypt_with_cpy40:
 	subs	r7, #1
 	bcc	.Locb3_decrypt_with_stored37
-	ldrb	r0, [r3, r7]
-	strb	r0, [r2, r7]
+	ldrb	r0, [r2, r7]
+	strb	r0, [r1, r7]
 	b	.Locb3_decrypt_with_cpy40
 .Locb3_decrypt_with_stored37:
-	ldr	r7, [sp, #56]
-	ldr	r6, [sp, #12]
-	ldr	r5, [sp, #20]
-	ldr	r0, [sp, #24]
-	ldr	r4, [sp, #48]
-	ldr	r3, [sp, #44]
-	ldr	r2, [sp, #40]
+	ldr	r2, [sp, #28]
+	ldr	r5, [sp, #8]
+	ldr	r1, [sp, #16]
+	ldr	r0, [sp, #20]
+	ldr	r4, [sp, #44]
+	ldr	r3, [sp, #40]
+	ldr	r7, [sp, #36]
 	b	.Locb3_decrypt_with_endif27
 .Locb3_decrypt_with_else26:
-	mov	r0, r1
-	ldr	r4, [sp, #48]
-	ldr	r3, [sp, #44]
-	ldr	r2, [sp, #40]
-	ldr	r1, [sp, #52]
+	mov	r0, r4
+	ldr	r4, [sp, #44]
+	ldr	r3, [sp, #40]
+	ldr	r7, [sp, #36]
+	ldr	r6, [sp, #48]
 .Locb3_decrypt_with_endif27:
 	@ ocb3.ae:260: t = E.encrypt_block(ks, checksum ^ offset ^ l[at_dollar]) ^ hash(ks, l, ad)
-	eors	r4, r7
-	eors	r3, r6
-	eors	r2, r5
-	eors	r1, r0
-	ldr	r7, [sp, #88]
-	ldr	r5, [r7, #16]
-	ldr	r6, [r7, #20]
-	ldr	r0, [r7, #24]
-	ldr	r7, [r7, #28]
+	eors	r4, r2
+	eors	r3, r5
+	eors	r7, r1
+	eors	r6, r0
+	ldr	r2, [sp, #84]
+	ldr	r5, [r2, #16]
+	ldr	r1, [r2, #20]
+	ldr	r0, [r2, #24]
+	ldr	r2, [r2, #28]
 	eors	r4, r5
-	eors	r3, r6
-	eors	r2, r0
-	eors	r1, r7
-	str	r4, [sp, #92]
-	str	r3, [sp, #96]
-	str	r2, [sp, #100]
-	str	r1, [sp, #104]
-	add	r1, sp, #92
-	add	r2, sp, #108
-	ldr	r0, [sp, #16]
+	eors	r3, r1
+	eors	r7, r0
+	eors	r6, r2
+	str	r4, [sp, #88]
+	str	r3, [sp, #92]
+	str	r7, [sp, #96]
+	str	r6, [sp, #100]
+	add	r1, sp, #88
+	ldr	r0, [sp, #12]
 	bl	ocb3_E_encrypt_block
-	add	r0, sp, #92
 	str	r0, [sp]
-	ldr	r0, [sp, #108]
-	str	r0, [sp, #4]
-	ldr	r0, [sp, #112]
-	str	r0, [sp, #8]
-	ldr	r0, [sp, #116]
-	str	r0, [sp, #12]
-	ldr	r0, [sp, #120]
-	str	r0, [sp, #20]
-	ldr	r0, [sp, #16]
-	ldr	r1, [sp, #88]
-	ldr	r2, [sp, #160]
-	ldr	r3, [sp, #164]
+	str	r1, [sp, #4]
+	str	r2, [sp, #8]
+	str	r3, [sp, #16]
+	ldr	r0, [sp, #12]
+	ldr	r1, [sp, #84]
+	ldr	r2, [sp, #140]
+	ldr	r3, [sp, #144]
 	bl	ocb3_hash
-	ldr	r1, [sp, #92]
-	ldr	r0, [sp, #4]
-	eors	r0, r1
-	str	r0, [sp, #4]
-	ldr	r0, [sp, #96]
-	ldr	r3, [sp, #8]
-	eors	r3, r0
-	ldr	r0, [sp, #100]
-	ldr	r2, [sp, #12]
-	eors	r2, r0
-	ldr	r0, [sp, #104]
-	ldr	r1, [sp, #20]
+	ldr	r4, [sp]
+	eors	r4, r0
+	str	r4, [sp]
+	mov	r0, r1
+	ldr	r1, [sp, #4]
 	eors	r1, r0
+	mov	r0, r2
+	ldr	r2, [sp, #8]
+	eors	r2, r0
+	mov	r0, r3
+	ldr	r3, [sp, #16]
+	eors	r3, r0
 	@ ocb3.ae:262: return (load_be(tag, 0, 16, len(tag)) ^ first_bytes(t, len(tag))) == 0
-	ldr	r4, [sp, #176]
+	ldr	r4, [sp, #156]
 	movs	r5, #3
-	ldr	r0, [sp, #180]
+	ldr	r0, [sp, #160]
 	cmp	r0, #16
 	bcc	.Locb3_decrypt_with_bytes41
 	tst	r4, r5
@@ -1817,13 +1785,13 @@ ocb3_decrypt_with:
 	b	.Locb3_decrypt_with_fill44
 .Locb3_decrypt_with_bytes41:
 	movs	r0, #0
+	str	r0, [sp, #88]
 	str	r0, [sp, #92]
 	str	r0, [sp, #96]
 	str	r0, [sp, #100]
-	str	r0, [sp, #104]
-	ldr	r6, [sp, #180]
+	ldr	r6, [sp, #160]
 .Locb3_decrypt_with_fill44:
-	add	r5, sp, #92
+	add	r5, sp, #88
 .Locb3_decrypt_with_cpy46:
 	subs	r6, #1
 	bcc	.Locb3_decrypt_with_cpyd45
@@ -1835,18 +1803,18 @@ ocb3_decrypt_with:
 .Locb3_decrypt_with_words42:
 	ldr	r0, [r4, #12]
 	rev	r0, r0
-	str	r0, [sp, #16]
+	str	r0, [sp, #12]
 	ldr	r0, [r4, #8]
 	rev	r0, r0
-	str	r0, [sp, #20]
+	str	r0, [sp, #16]
 	ldr	r0, [r4, #4]
 	rev	r0, r0
-	str	r0, [sp, #12]
+	str	r0, [sp, #8]
 	ldr	r0, [r4]
 	rev	r0, r0
-	str	r0, [sp, #8]
+	str	r0, [sp, #4]
 	@ ocb3.ae:77: if count < 16 {                  // only a partial block pays for the mask (a run-time shift)
-	ldr	r0, [sp, #180]
+	ldr	r0, [sp, #160]
 	cmp	r0, #16
 	movs	r4, #0
 	adcs	r4, r4
@@ -1854,7 +1822,7 @@ ocb3_decrypt_with:
 	eors	r4, r0
 	beq	.Locb3_decrypt_with_else47
 	@ ocb3.ae:78: y = x & ~(~(0 as u128) >> (8 * count))
-	ldr	r0, [sp, #180]
+	ldr	r0, [sp, #160]
 	lsls	r4, r0, #3
 	cmp	r4, #128
 	bcc	.Locb3_decrypt_with_shok49
@@ -1878,29 +1846,27 @@ ocb3_decrypt_with:
 	sbcs	r6, r0
 	sbcs	r4, r0
 	sbcs	r5, r0
-	ldr	r0, [sp, #4]
+	ldr	r0, [sp]
 	bics	r0, r7
-	bics	r3, r6
+	bics	r1, r6
 	bics	r2, r4
-	mov	r4, r1
+	mov	r4, r3
 	bics	r4, r5
-	mov	r5, r3
-	mov	r6, r2
+	mov	r5, r2
 	b	.Locb3_decrypt_with_endif48
 .Locb3_decrypt_with_else47:
-	ldr	r0, [sp, #4]
-	mov	r5, r3
-	mov	r6, r2
-	mov	r4, r1
+	ldr	r0, [sp]
+	mov	r5, r2
+	mov	r4, r3
 .Locb3_decrypt_with_endif48:
 	@ ocb3.ae:262: return (load_be(tag, 0, 16, len(tag)) ^ first_bytes(t, len(tag))) == 0
-	ldr	r3, [sp, #16]
+	ldr	r3, [sp, #12]
 	eors	r3, r0
-	ldr	r2, [sp, #20]
-	eors	r2, r5
-	ldr	r1, [sp, #12]
-	eors	r1, r6
-	ldr	r0, [sp, #8]
+	ldr	r2, [sp, #16]
+	eors	r2, r1
+	ldr	r1, [sp, #8]
+	eors	r1, r5
+	ldr	r0, [sp, #4]
 	eors	r0, r4
 	orrs	r3, r2
 	orrs	r3, r1
@@ -1910,9 +1876,9 @@ ocb3_decrypt_with:
 	adcs	r1, r1
 	movs	r0, #1
 	eors	r1, r0
-	ldr	r0, [sp, #192]
+	ldr	r0, [sp, #172]
 	strh	r1, [r0]
-	add	sp, #124
+	add	sp, #104
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5
@@ -1924,8 +1890,8 @@ ocb3_decrypt_with:
 
 
 @ --- ocb3_E_encrypt_block: ocb3.E.encrypt_block
-@     frame 12 bytes (14 spill slots, 3 on the stack; locals 0), saves nothing
-@     estimated 486 bytes of code and literals
+@     frame 8 bytes (10 spill slots, 2 on the stack; locals 0), saves nothing
+@     estimated 476 bytes of code and literals
 	.section .text.ocb3_E_encrypt_block,"ax",%progbits
 	.global ocb3_E_encrypt_block
 	.type ocb3_E_encrypt_block, %function
@@ -1933,247 +1899,244 @@ ocb3_decrypt_with:
 	.balign 4
 ocb3_E_encrypt_block:
 	push	{lr}
-	sub	sp, #12
-	@ aes.ae:161: t0 = mix_column(sbox[s0[31:24]], sbox[s1[23:16]], sbox[s2[15:8]], sbox[s3[7:0]]) ^ w[4 * round]
-	ldr	r7, =ocb3_tf3
-	mov	r10, r7
-	ldr	r7, =ocb3_tf2
-	mov	r12, r7
-	ldr	r3, =ocb3_tf1
-	mov	r8, r3
-	ldr	r3, =ocb3_tf0
-	mov	r9, r3
-	str	r0, [sp, #4]
-	mov	r7, r0
-	mov	r6, r0
-	adds	r6, #16
-	ldr	r3, [r1]
-	@ aes.ae:158: s3 = b[31:0] ^ w[3]
-	ldr	r0, [r0, #12]
-	eors	r3, r0
-	ldr	r4, [r1, #4]
-	@ aes.ae:157: s2 = b[63:32] ^ w[2]
-	ldr	r0, [r7, #8]
-	eors	r4, r0
-	ldr	r5, [r1, #8]
-	@ aes.ae:156: s1 = b[95:64] ^ w[1]
-	ldr	r0, [r7, #4]
-	eors	r5, r0
-	ldr	r1, [r1, #12]
-	@ aes.ae:155: s0 = b[127:96] ^ w[0]
-	ldr	r0, [r7]
-	eors	r1, r0
+	sub	sp, #8
 	@ aes.ae:159: @unroll(round_unroll)
-	movs	r0, #1
-	mov	r11, r0
-	str	r2, [sp, #8]
-.Locb3_E_encrypt_block_loop1:
+	movs	r2, #1
+	mov	r11, r2
+	ldr	r4, [r1, #12]
+	str	r0, [sp, #4]
+	@ aes.ae:155: s0 = b[127:96] ^ w[0]
+	ldr	r7, [r0]
+	eors	r4, r7
+	ldr	r3, [r1, #8]
+	@ aes.ae:156: s1 = b[95:64] ^ w[1]
+	ldr	r7, [r0, #4]
+	eors	r3, r7
+	ldr	r2, [r1, #4]
+	@ aes.ae:157: s2 = b[63:32] ^ w[2]
+	ldr	r7, [r0, #8]
+	eors	r2, r7
+	ldr	r1, [r1]
+	@ aes.ae:158: s3 = b[31:0] ^ w[3]
+	ldr	r7, [r0, #12]
+	eors	r1, r7
 	@ aes.ae:161: t0 = mix_column(sbox[s0[31:24]], sbox[s1[23:16]], sbox[s2[15:8]], sbox[s3[7:0]]) ^ w[4 * round]
+	mov	r5, r0
+	adds	r5, #16
+	ldr	r0, =ocb3_tf0
+	mov	r9, r0
+	ldr	r0, =ocb3_tf1
+	mov	r8, r0
+	ldr	r0, =ocb3_tf2
+	mov	r12, r0
+	ldr	r0, =ocb3_tf3
+	mov	r10, r0
+	@ aes.ae:159: @unroll(round_unroll)
+.Locb3_E_encrypt_block_loop1:
+	@ aes.ae:164: t3 = mix_column(sbox[s3[31:24]], sbox[s0[23:16]], sbox[s1[15:8]], sbox[s2[7:0]]) ^ w[4 * round + 3]
 	lsrs	r0, r1, #24
-	lsls	r2, r0, #2
+	lsls	r6, r0, #2
 	mov	r0, r9
-	ldr	r7, [r0, r2]
-	lsrs	r0, r5, #16
-	uxtb	r0, r0
-	lsls	r2, r0, #2
-	mov	r0, r8
-	ldr	r0, [r0, r2]
-	eors	r7, r0
-	lsrs	r0, r4, #8
-	uxtb	r0, r0
-	lsls	r2, r0, #2
-	mov	r0, r12
-	ldr	r0, [r0, r2]
-	eors	r7, r0
-	uxtb	r0, r3
-	lsls	r2, r0, #2
-	mov	r0, r10
-	ldr	r0, [r0, r2]
-	eors	r7, r0
-	ldr	r2, [r6]
-	eors	r7, r2
-	mov	lr, r7
-	@ aes.ae:162: t1 = mix_column(sbox[s1[31:24]], sbox[s2[23:16]], sbox[s3[15:8]], sbox[s0[7:0]]) ^ w[4 * round + 1]
-	lsrs	r0, r5, #24
-	lsls	r2, r0, #2
-	mov	r0, r9
-	ldr	r7, [r0, r2]
+	ldr	r7, [r0, r6]
 	lsrs	r0, r4, #16
 	uxtb	r0, r0
-	lsls	r2, r0, #2
+	lsls	r6, r0, #2
 	mov	r0, r8
-	ldr	r0, [r0, r2]
+	ldr	r0, [r0, r6]
 	eors	r7, r0
 	lsrs	r0, r3, #8
 	uxtb	r0, r0
+	lsls	r6, r0, #2
+	mov	r0, r12
+	ldr	r0, [r0, r6]
+	eors	r7, r0
+	uxtb	r0, r2
+	lsls	r6, r0, #2
+	mov	r0, r10
+	ldr	r0, [r0, r6]
+	eors	r7, r0
+	ldr	r6, [r5, #12]
+	eors	r7, r6
+	str	r7, [sp]
+	@ aes.ae:163: t2 = mix_column(sbox[s2[31:24]], sbox[s3[23:16]], sbox[s0[15:8]], sbox[s1[7:0]]) ^ w[4 * round + 2]
+	lsrs	r0, r2, #24
+	lsls	r6, r0, #2
+	mov	r0, r9
+	ldr	r7, [r0, r6]
+	lsrs	r0, r1, #16
+	uxtb	r0, r0
+	lsls	r6, r0, #2
+	mov	r0, r8
+	ldr	r0, [r0, r6]
+	eors	r7, r0
+	lsrs	r0, r4, #8
+	uxtb	r0, r0
+	lsls	r6, r0, #2
+	mov	r0, r12
+	ldr	r0, [r0, r6]
+	eors	r7, r0
+	uxtb	r0, r3
+	lsls	r6, r0, #2
+	mov	r0, r10
+	ldr	r0, [r0, r6]
+	eors	r7, r0
+	ldr	r6, [r5, #8]
+	eors	r7, r6
+	mov	lr, r7
+	@ aes.ae:162: t1 = mix_column(sbox[s1[31:24]], sbox[s2[23:16]], sbox[s3[15:8]], sbox[s0[7:0]]) ^ w[4 * round + 1]
+	lsrs	r0, r3, #24
+	lsls	r6, r0, #2
+	mov	r0, r9
+	ldr	r6, [r0, r6]
+	lsrs	r0, r2, #16
+	uxtb	r0, r0
+	lsls	r7, r0, #2
+	mov	r0, r8
+	ldr	r0, [r0, r7]
+	eors	r6, r0
+	lsrs	r0, r1, #8
+	uxtb	r0, r0
+	lsls	r7, r0, #2
+	mov	r0, r12
+	ldr	r0, [r0, r7]
+	eors	r6, r0
+	uxtb	r0, r4
+	lsls	r7, r0, #2
+	mov	r0, r10
+	ldr	r0, [r0, r7]
+	eors	r6, r0
+	ldr	r0, [r5, #4]
+	eors	r6, r0
+	@ aes.ae:161: t0 = mix_column(sbox[s0[31:24]], sbox[s1[23:16]], sbox[s2[15:8]], sbox[s3[7:0]]) ^ w[4 * round]
+	lsrs	r0, r4, #24
+	lsls	r4, r0, #2
+	mov	r0, r9
+	ldr	r4, [r0, r4]
+	lsrs	r0, r3, #16
+	uxtb	r0, r0
+	lsls	r3, r0, #2
+	mov	r0, r8
+	ldr	r0, [r0, r3]
+	eors	r4, r0
+	lsrs	r0, r2, #8
+	uxtb	r0, r0
 	lsls	r2, r0, #2
 	mov	r0, r12
 	ldr	r0, [r0, r2]
-	eors	r7, r0
+	eors	r4, r0
 	uxtb	r0, r1
-	lsls	r2, r0, #2
+	lsls	r1, r0, #2
 	mov	r0, r10
-	ldr	r0, [r0, r2]
-	eors	r7, r0
-	ldr	r2, [r6, #4]
-	eors	r7, r2
-	str	r7, [sp]
-	@ aes.ae:163: t2 = mix_column(sbox[s2[31:24]], sbox[s3[23:16]], sbox[s0[15:8]], sbox[s1[7:0]]) ^ w[4 * round + 2]
-	lsrs	r0, r4, #24
-	lsls	r2, r0, #2
-	mov	r0, r9
-	ldr	r0, [r0, r2]
-	lsrs	r7, r3, #16
-	uxtb	r7, r7
-	lsls	r2, r7, #2
-	mov	r7, r8
-	ldr	r7, [r7, r2]
-	eors	r0, r7
-	lsrs	r2, r1, #8
-	uxtb	r2, r2
-	lsls	r2, r2, #2
-	mov	r7, r12
-	ldr	r2, [r7, r2]
-	eors	r0, r2
-	uxtb	r2, r5
-	lsls	r2, r2, #2
-	mov	r7, r10
-	ldr	r2, [r7, r2]
-	eors	r0, r2
-	ldr	r2, [r6, #8]
-	eors	r0, r2
+	ldr	r0, [r0, r1]
+	eors	r4, r0
+	ldr	r0, [r5]
+	eors	r4, r0
 	@ aes.ae:164: t3 = mix_column(sbox[s3[31:24]], sbox[s0[23:16]], sbox[s1[15:8]], sbox[s2[7:0]]) ^ w[4 * round + 3]
-	lsrs	r2, r3, #24
-	lsls	r3, r2, #2
-	mov	r2, r9
-	ldr	r3, [r2, r3]
-	lsrs	r2, r1, #16
-	uxtb	r2, r2
-	lsls	r1, r2, #2
-	mov	r2, r8
-	ldr	r2, [r2, r1]
-	eors	r3, r2
-	lsrs	r2, r5, #8
-	uxtb	r2, r2
-	lsls	r1, r2, #2
-	mov	r2, r12
-	ldr	r2, [r2, r1]
-	eors	r3, r2
-	uxtb	r2, r4
-	lsls	r1, r2, #2
-	ldr	r2, [r7, r1]
-	eors	r3, r2
-	ldr	r2, [r6, #12]
-	eors	r3, r2
-	mov	r2, r11
-	adds	r2, #1
-	mov	r11, r2
-	mov	r4, r0
-	ldr	r5, [sp]
-	mov	r1, lr
-	adds	r6, #16
-	cmp	r2, #10
+	adds	r5, #16
+	mov	r3, r6
+	mov	r2, lr
+	ldr	r1, [sp]
+	mov	r0, r11
+	adds	r0, #1
+	mov	r11, r0
+	cmp	r0, #10
 	bcc	.Locb3_E_encrypt_block_loop1
 .Locb3_E_encrypt_block_done2:
 	@ aes.ae:127: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
-	lsrs	r0, r1, #24
-	ldr	r2, =ocb3_E.sbox
-	ldrb	r0, [r2, r0]
-	lsls	r7, r0, #24
-	lsrs	r0, r5, #16
-	uxtb	r0, r0
-	ldrb	r0, [r2, r0]
-	lsls	r0, r0, #16
-	orrs	r7, r0
-	lsrs	r0, r4, #8
-	uxtb	r0, r0
-	ldrb	r0, [r2, r0]
-	lsls	r0, r0, #8
-	orrs	r7, r0
-	uxtb	r0, r3
-	ldrb	r0, [r2, r0]
-	orrs	r7, r0
+	lsrs	r0, r4, #24
+	ldr	r5, =ocb3_E.sbox
+	ldrb	r0, [r5, r0]
+	lsls	r0, r0, #24
+	lsrs	r6, r3, #16
+	uxtb	r6, r6
+	ldrb	r6, [r5, r6]
+	lsls	r6, r6, #16
+	orrs	r0, r6
+	lsrs	r6, r2, #8
+	uxtb	r6, r6
+	ldrb	r6, [r5, r6]
+	lsls	r6, r6, #8
+	orrs	r0, r6
+	uxtb	r6, r1
+	ldrb	r6, [r5, r6]
+	orrs	r0, r6
 	@ aes.ae:170: return cat(sub_shift(s0, s1, s2, s3) ^ w[4 * nr],
 	movs	r6, #160
-	ldr	r0, [sp, #4]
-	ldr	r6, [r0, r6]
-	eors	r7, r6
-	mov	r12, r7
+	ldr	r7, [sp, #4]
+	ldr	r6, [r7, r6]
+	eors	r0, r6
+	mov	r12, r0
 	@ aes.ae:127: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
-	lsrs	r0, r5, #24
-	ldrb	r0, [r2, r0]
-	lsls	r7, r0, #24
-	lsrs	r0, r4, #16
-	uxtb	r0, r0
-	ldrb	r0, [r2, r0]
-	lsls	r0, r0, #16
-	orrs	r7, r0
-	lsrs	r0, r3, #8
-	uxtb	r0, r0
-	ldrb	r0, [r2, r0]
-	lsls	r0, r0, #8
-	orrs	r7, r0
-	uxtb	r0, r1
-	ldrb	r0, [r2, r0]
-	orrs	r7, r0
+	lsrs	r0, r3, #24
+	ldrb	r0, [r5, r0]
+	lsls	r0, r0, #24
+	lsrs	r6, r2, #16
+	uxtb	r6, r6
+	ldrb	r6, [r5, r6]
+	lsls	r6, r6, #16
+	orrs	r0, r6
+	lsrs	r6, r1, #8
+	uxtb	r6, r6
+	ldrb	r6, [r5, r6]
+	lsls	r6, r6, #8
+	orrs	r0, r6
+	uxtb	r6, r4
+	ldrb	r6, [r5, r6]
+	orrs	r0, r6
 	@ aes.ae:171: sub_shift(s1, s2, s3, s0) ^ w[4 * nr + 1],
 	movs	r6, #164
-	ldr	r0, [sp, #4]
-	ldr	r6, [r0, r6]
-	eors	r7, r6
-	mov	r8, r7
+	ldr	r6, [r7, r6]
+	eors	r0, r6
+	mov	r8, r0
 	@ aes.ae:127: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
-	lsrs	r0, r4, #24
-	ldrb	r0, [r2, r0]
+	lsrs	r0, r2, #24
+	ldrb	r0, [r5, r0]
 	lsls	r6, r0, #24
-	lsrs	r0, r3, #16
+	lsrs	r0, r1, #16
 	uxtb	r0, r0
-	ldrb	r0, [r2, r0]
+	ldrb	r0, [r5, r0]
 	lsls	r0, r0, #16
 	orrs	r6, r0
-	lsrs	r0, r1, #8
+	lsrs	r0, r4, #8
 	uxtb	r0, r0
-	ldrb	r0, [r2, r0]
+	ldrb	r0, [r5, r0]
 	lsls	r0, r0, #8
 	orrs	r6, r0
-	uxtb	r0, r5
-	ldrb	r0, [r2, r0]
+	uxtb	r0, r3
+	ldrb	r0, [r5, r0]
 	orrs	r6, r0
 	@ aes.ae:172: sub_shift(s2, s3, s0, s1) ^ w[4 * nr + 2],
-	ldr	r7, [sp, #4]
 	movs	r0, #168
 	ldr	r0, [r7, r0]
 	eors	r6, r0
 	@ aes.ae:127: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
-	lsrs	r0, r3, #24
-	ldrb	r0, [r2, r0]
-	lsls	r3, r0, #24
-	lsrs	r0, r1, #16
+	lsrs	r0, r1, #24
+	ldrb	r0, [r5, r0]
+	lsls	r7, r0, #24
+	lsrs	r0, r4, #16
 	uxtb	r0, r0
-	ldrb	r0, [r2, r0]
+	ldrb	r0, [r5, r0]
 	lsls	r0, r0, #16
-	orrs	r3, r0
-	lsrs	r0, r5, #8
+	orrs	r7, r0
+	lsrs	r0, r3, #8
 	uxtb	r0, r0
-	ldrb	r0, [r2, r0]
-	lsls	r0, r0, #8
-	orrs	r3, r0
-	uxtb	r0, r4
-	ldrb	r0, [r2, r0]
-	orrs	r3, r0
+	ldrb	r0, [r5, r0]
+	lsls	r1, r0, #8
+	mov	r0, r7
+	orrs	r0, r1
+	uxtb	r1, r2
+	ldrb	r1, [r5, r1]
+	orrs	r0, r1
 	@ aes.ae:173: sub_shift(s3, s0, s1, s2) ^ w[4 * nr + 3])
-	movs	r1, #172
-	ldr	r0, [r7, r1]
-	eors	r3, r0
+	movs	r2, #172
+	ldr	r1, [sp, #4]
+	ldr	r1, [r1, r2]
+	eors	r0, r1
 	@ aes.ae:170: return cat(sub_shift(s0, s1, s2, s3) ^ w[4 * nr],
-	ldr	r2, [sp, #8]
-	str	r3, [r2]
-	str	r6, [r2, #4]
-	mov	r0, r8
-	str	r0, [r2, #8]
-	mov	r1, r12
-	str	r1, [r2, #12]
-	add	sp, #12
+	mov	r1, r6
+	mov	r2, r8
+	mov	r3, r12
+	add	sp, #8
 	pop	{pc}
 	.ltorg
 	.ltorg
@@ -2181,8 +2144,8 @@ ocb3_E_encrypt_block:
 
 
 @ --- ocb3_hash: ocb3.hash
-@     frame 88 bytes (15 spill slots, 14 on the stack; locals 32), saves nothing
-@     estimated 568 bytes of code and literals
+@     frame 72 bytes (14 spill slots, 14 on the stack; locals 16), saves nothing
+@     estimated 546 bytes of code and literals
 	.section .text.ocb3_hash,"ax",%progbits
 	.global ocb3_hash
 	.type ocb3_hash, %function
@@ -2190,7 +2153,7 @@ ocb3_E_encrypt_block:
 	.balign 4
 ocb3_hash:
 	push	{lr}
-	sub	sp, #88
+	sub	sp, #72
 	str	r0, [sp, #48]
 	str	r1, [sp, #36]
 	str	r2, [sp, #44]
@@ -2381,24 +2344,19 @@ ocb3_hash:
 	str	r2, [sp, #64]
 	str	r1, [sp, #68]
 	add	r1, sp, #56
-	add	r2, sp, #72
 	ldr	r0, [sp, #48]
 	bl	ocb3_E_encrypt_block
-	ldr	r3, [sp, #72]
-	ldr	r2, [sp, #76]
-	ldr	r1, [sp, #80]
-	ldr	r0, [sp, #84]
 	ldr	r4, [sp, #32]
-	eors	r4, r3
-	ldr	r3, [sp, #28]
-	eors	r3, r2
-	ldr	r2, [sp, #24]
-	eors	r2, r1
+	eors	r4, r0
+	ldr	r6, [sp, #28]
+	eors	r6, r1
+	ldr	r5, [sp, #24]
+	eors	r5, r2
 	ldr	r1, [sp, #20]
-	eors	r1, r0
+	eors	r1, r3
 	str	r4, [sp, #32]
-	str	r3, [sp, #28]
-	str	r2, [sp, #24]
+	str	r6, [sp, #28]
+	str	r5, [sp, #24]
 	str	r1, [sp, #20]
 	ldr	r1, [sp]
 	adds	r1, #1
@@ -2509,42 +2467,36 @@ ocb3_hash:
 	str	r4, [sp, #64]
 	str	r7, [sp, #68]
 	add	r1, sp, #56
-	add	r2, sp, #72
 	ldr	r0, [sp, #48]
 	bl	ocb3_E_encrypt_block
-	ldr	r0, [sp, #84]
-	ldr	r1, [sp, #20]
-	eors	r1, r0
-	ldr	r0, [sp, #80]
+	mov	r4, r3
+	ldr	r3, [sp, #20]
+	eors	r3, r4
+	mov	r4, r2
 	ldr	r2, [sp, #24]
-	eors	r2, r0
-	ldr	r0, [sp, #76]
-	ldr	r3, [sp, #28]
-	eors	r3, r0
-	ldr	r0, [sp, #72]
-	ldr	r4, [sp, #32]
-	eors	r4, r0
+	eors	r2, r4
+	mov	r4, r1
+	ldr	r1, [sp, #28]
+	eors	r1, r4
+	mov	r4, r0
+	ldr	r0, [sp, #32]
+	eors	r0, r4
 	b	.Locb3_hash_endif22
 .Locb3_hash_else21:
-	ldr	r4, [sp, #32]
-	ldr	r3, [sp, #28]
+	ldr	r0, [sp, #32]
+	ldr	r1, [sp, #28]
 	ldr	r2, [sp, #24]
-	ldr	r1, [sp, #20]
+	ldr	r3, [sp, #20]
 .Locb3_hash_endif22:
-	ldr	r5, [sp, #92]
-	str	r4, [r5]
-	str	r3, [r5, #4]
-	str	r2, [r5, #8]
-	str	r1, [r5, #12]
-	add	sp, #88
+	add	sp, #72
 	pop	{pc}
 	.ltorg
 	.size ocb3_hash, .-ocb3_hash
 
 
 @ --- ocb3_initial_offset: ocb3.initial_offset
-@     frame 36 bytes (6 spill slots, 1 on the stack; locals 32), saves nothing
-@     estimated 308 bytes of code and literals
+@     frame 20 bytes (5 spill slots, 1 on the stack; locals 16), saves nothing
+@     estimated 286 bytes of code and literals
 	.section .text.ocb3_initial_offset,"ax",%progbits
 	.global ocb3_initial_offset
 	.type ocb3_initial_offset, %function
@@ -2552,7 +2504,7 @@ ocb3_hash:
 	.balign 4
 ocb3_initial_offset:
 	push	{lr}
-	sub	sp, #36
+	sub	sp, #20
 	@ ocb3.ae:121: n = ((((8 * tag_len) % 128) as u128) << 121) | ((1 as u128) << (8 * nlen))
 	lsls	r3, r3, #3
 	lsls	r3, r3, #25
@@ -2577,8 +2529,7 @@ ocb3_initial_offset:
 	subs	r2, #32
 	movs	r0, #1
 	lsls	r0, r2
-	mov	r2, r3
-	orrs	r2, r0
+	orrs	r3, r0
 	@ ocb3.ae:122: | ((load_be(nonce, 0, 15, nlen) as u128) >> (8 * (15 - nlen)))
 .Locb3_initial_offset_bytes2:
 	movs	r0, #0
@@ -2592,138 +2543,128 @@ ocb3_initial_offset:
 	movs	r6, #15
 .Locb3_initial_offset_cnt4:
 	add	r5, sp, #4
-	adds	r3, r5, #1
+	adds	r2, r5, #1
 .Locb3_initial_offset_cpy6:
 	subs	r6, #1
 	bcc	.Locb3_initial_offset_cpyd5
 	ldrb	r0, [r1, r6]
-	strb	r0, [r3, r6]
+	strb	r0, [r2, r6]
 	b	.Locb3_initial_offset_cpy6
 .Locb3_initial_offset_cpyd5:
 	mov	r1, r5
 .Locb3_initial_offset_words3:
 	movs	r0, #15
 	subs	r0, r0, r4
-	ldr	r3, [r1, #12]
-	rev	r4, r3
-	ldr	r3, [r1, #8]
-	rev	r3, r3
-	ldr	r5, [r1, #4]
-	rev	r7, r5
+	ldr	r2, [r1, #12]
+	rev	r6, r2
+	ldr	r2, [r1, #8]
+	rev	r5, r2
+	ldr	r2, [r1, #4]
+	rev	r4, r2
 	ldr	r1, [r1]
-	rev	r6, r1
-	lsls	r5, r0, #3
-	cmp	r5, #128
+	rev	r7, r1
+	lsls	r2, r0, #3
+	cmp	r2, #128
 	bcs	.Locb3_initial_offset_shz7
 .Locb3_initial_offset_shl9:
-	cmp	r5, #32
+	cmp	r2, #32
 	bcc	.Locb3_initial_offset_shf8
-	mov	r4, r3
-	mov	r3, r7
-	mov	r7, r6
-	movs	r6, #0
-	subs	r5, #32
+	mov	r6, r5
+	mov	r5, r4
+	mov	r4, r7
+	movs	r7, #0
+	subs	r2, #32
 	b	.Locb3_initial_offset_shl9
 .Locb3_initial_offset_shf8:
-	lsrs	r4, r5
+	lsrs	r6, r2
 	movs	r1, #32
-	subs	r1, r1, r5
-	mov	r0, r3
+	subs	r1, r1, r2
+	mov	r0, r5
 	lsls	r0, r1
-	orrs	r4, r0
-	lsrs	r3, r5
+	orrs	r6, r0
+	lsrs	r5, r2
+	mov	r0, r4
+	lsls	r0, r1
+	orrs	r5, r0
 	mov	r0, r7
 	lsls	r0, r1
-	orrs	r3, r0
-	mov	r0, r6
-	lsls	r0, r1
-	lsrs	r7, r5
-	orrs	r7, r0
-	lsrs	r6, r5
+	lsrs	r4, r2
+	orrs	r4, r0
+	lsrs	r7, r2
 	b	.Locb3_initial_offset_she10
 .Locb3_initial_offset_shz7:
-	movs	r4, #0
-	movs	r3, #0
-	movs	r7, #0
 	movs	r6, #0
+	movs	r5, #0
+	movs	r4, #0
+	movs	r7, #0
 .Locb3_initial_offset_she10:
 	@ ocb3.ae:121: n = ((((8 * tag_len) % 128) as u128) << 121) | ((1 as u128) << (8 * nlen))
-	mov	r5, r10
-	orrs	r5, r4
-	mov	r4, r9
-	orrs	r4, r3
-	mov	r3, r8
 	orrs	r3, r7
-	orrs	r2, r6
+	mov	r2, r8
+	orrs	r2, r4
+	mov	r4, r9
+	orrs	r4, r5
+	mov	r5, r10
+	orrs	r5, r6
 	@ ocb3.ae:124: ktop = E.encrypt_block(ks, n & ~(0x3f as u128))
-	movs	r0, #63
-	mov	r1, r5
-	bics	r1, r0
+	movs	r1, #63
+	mov	r0, r5
+	bics	r0, r1
+	str	r0, [sp, #4]
+	str	r4, [sp, #8]
+	str	r2, [sp, #12]
+	str	r3, [sp, #16]
 	@ ocb3.ae:123: bottom = n[5:0]
 	lsls	r0, r5, #26
 	lsrs	r0, r0, #26
 	str	r0, [sp]
 	@ ocb3.ae:124: ktop = E.encrypt_block(ks, n & ~(0x3f as u128))
-	str	r1, [sp, #4]
-	str	r4, [sp, #8]
-	str	r3, [sp, #12]
-	str	r2, [sp, #16]
 	add	r1, sp, #4
-	add	r2, sp, #20
 	mov	r0, r11
 	bl	ocb3_E_encrypt_block
-	ldr	r6, [sp, #20]
-	ldr	r5, [sp, #24]
-	ldr	r4, [sp, #28]
-	ldr	r3, [sp, #32]
 	@ ocb3.ae:125: stretch = cat(ktop, ktop[127:64] ^ ktop[119:56])
-	lsrs	r1, r4, #24
-	lsls	r0, r3, #8
-	orrs	r1, r0
-	lsrs	r2, r5, #24
-	eors	r2, r4
-	lsls	r0, r4, #8
-	eors	r2, r0
-	eors	r1, r3
+	lsrs	r6, r2, #24
+	lsls	r4, r3, #8
+	orrs	r6, r4
+	lsrs	r5, r1, #24
+	eors	r5, r2
+	lsls	r4, r2, #8
+	eors	r5, r4
+	eors	r6, r3
 	@ ocb3.ae:126: return (stretch << bottom)[191:64]
-	mov	r0, r2
-	ldr	r7, [sp]
+	mov	r4, r6
+	ldr	r6, [sp]
 .Locb3_initial_offset_shl13:
-	cmp	r7, #32
+	cmp	r6, #32
 	bcc	.Locb3_initial_offset_shf12
-	mov	r3, r4
-	mov	r4, r5
-	mov	r5, r6
-	mov	r6, r1
+	mov	r3, r2
+	mov	r2, r1
 	mov	r1, r0
-	movs	r0, #0
-	subs	r7, #32
+	mov	r0, r4
+	mov	r4, r5
+	movs	r5, #0
+	subs	r6, #32
 	b	.Locb3_initial_offset_shl13
 .Locb3_initial_offset_shf12:
-	lsls	r3, r7
-	movs	r2, #32
-	subs	r2, r2, r7
-	mov	r0, r4
-	lsrs	r0, r2
-	orrs	r3, r0
-	lsls	r4, r7
-	mov	r0, r5
-	lsrs	r0, r2
-	orrs	r4, r0
-	lsrs	r1, r2
-	mov	r0, r6
-	lsrs	r0, r2
-	lsls	r5, r7
-	orrs	r5, r0
-	lsls	r6, r7
-	orrs	r6, r1
+	lsls	r3, r6
+	movs	r5, #32
+	subs	r5, r5, r6
+	mov	r7, r2
+	lsrs	r7, r5
+	orrs	r3, r7
+	lsls	r2, r6
+	mov	r7, r1
+	lsrs	r7, r5
+	orrs	r2, r7
+	lsrs	r4, r5
+	mov	r7, r0
+	lsrs	r7, r5
+	lsls	r1, r6
+	orrs	r1, r7
+	lsls	r0, r6
+	orrs	r0, r4
 .Locb3_initial_offset_she14:
-	ldr	r1, [sp, #40]
-	str	r6, [r1]
-	str	r5, [r1, #4]
-	str	r4, [r1, #8]
-	str	r3, [r1, #12]
-	add	sp, #36
+	add	sp, #20
 	pop	{pc}
 	.ltorg
 	.size ocb3_initial_offset, .-ocb3_initial_offset

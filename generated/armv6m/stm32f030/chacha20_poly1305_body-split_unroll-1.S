@@ -57,8 +57,8 @@ chacha20_poly1305_key_setup:
 
 
 @ --- chacha20_poly1305_encrypt_with: chacha20_poly1305.encrypt_with
-@     frame 120 bytes (16 spill slots, 12 on the stack; locals 60), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 280 bytes of code and literals
+@     frame 104 bytes (16 spill slots, 12 on the stack; locals 44), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 272 bytes of code and literals
 	.section .text.chacha20_poly1305_encrypt_with,"ax",%progbits
 	.global chacha20_poly1305_encrypt_with
 	.type chacha20_poly1305_encrypt_with, %function
@@ -71,10 +71,10 @@ chacha20_poly1305_encrypt_with:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #120
+	sub	sp, #104
 	str	r3, [sp, #56]
-	ldr	r3, [sp, #160]
-	ldr	r4, [sp, #164]
+	ldr	r3, [sp, #144]
+	ldr	r4, [sp, #148]
 	@ chacha20_poly1305.ae:61: k = kc[0]
 	ldr	r2, [r0]
 	str	r2, [sp, #44]
@@ -138,9 +138,9 @@ chacha20_poly1305_encrypt_with:
 	str	r1, [sp, #92]
 	str	r2, [sp, #96]
 	str	r0, [sp, #100]
-	ldr	r0, [sp, #168]
+	ldr	r0, [sp, #152]
 	str	r0, [sp, #4]
-	ldr	r0, [sp, #172]
+	ldr	r0, [sp, #156]
 	str	r0, [sp, #8]
 	add	r0, sp, #60
 	movs	r1, #1
@@ -169,35 +169,31 @@ chacha20_poly1305_encrypt_with:
 	str	r0, [sp, #96]
 	ldr	r0, [sp, #48]
 	str	r0, [sp, #100]
-	add	r3, sp, #60
-	add	r2, sp, #92
-	add	r1, sp, #104
-	ldr	r0, [sp, #168]
+	add	r2, sp, #60
+	add	r1, sp, #92
+	ldr	r0, [sp, #152]
 	str	r0, [sp]
-	ldr	r0, [sp, #172]
+	ldr	r0, [sp, #156]
 	str	r0, [sp, #4]
-	str	r1, [sp, #8]
-	mov	r0, r3
-	mov	r1, r2
+	mov	r0, r2
 	ldr	r2, [sp, #56]
-	ldr	r3, [sp, #156]
+	ldr	r3, [sp, #140]
 	bl	chacha20_poly1305_tag_of
-	ldr	r5, [sp, #104]
-	ldr	r4, [sp, #108]
-	ldr	r2, [sp, #112]
-	ldr	r1, [sp, #116]
-	ldr	r3, [sp, #176]
+	mov	r4, r0
+	mov	r5, r1
+	mov	r1, r3
+	ldr	r3, [sp, #160]
 	movs	r0, #3
 	tst	r3, r0
 	bne	.Lchacha20_poly1305_encrypt_with_bytes5
-	str	r5, [r3]
-	str	r4, [r3, #4]
+	str	r4, [r3]
+	str	r5, [r3, #4]
 	str	r2, [r3, #8]
 	str	r1, [r3, #12]
 	b	.Lchacha20_poly1305_encrypt_with_stored6
 .Lchacha20_poly1305_encrypt_with_bytes5:
-	str	r5, [sp, #60]
-	str	r4, [sp, #64]
+	str	r4, [sp, #60]
+	str	r5, [sp, #64]
 	str	r2, [sp, #68]
 	str	r1, [sp, #72]
 	movs	r2, #16
@@ -209,7 +205,7 @@ chacha20_poly1305_encrypt_with:
 	strb	r0, [r3, r2]
 	b	.Lchacha20_poly1305_encrypt_with_cpy7
 .Lchacha20_poly1305_encrypt_with_stored6:
-	add	sp, #120
+	add	sp, #104
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5
@@ -221,8 +217,8 @@ chacha20_poly1305_encrypt_with:
 
 
 @ --- chacha20_poly1305_decrypt_with: chacha20_poly1305.decrypt_with
-@     frame 136 bytes (21 spill slots, 16 on the stack; locals 60), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 312 bytes of code and literals
+@     frame 120 bytes (21 spill slots, 16 on the stack; locals 44), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 300 bytes of code and literals
 	.section .text.chacha20_poly1305_decrypt_with,"ax",%progbits
 	.global chacha20_poly1305_decrypt_with
 	.type chacha20_poly1305_decrypt_with, %function
@@ -235,7 +231,7 @@ chacha20_poly1305_decrypt_with:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #136
+	sub	sp, #120
 	@ chacha20_poly1305.ae:69: n = load_le(nonce, 0, 12)
 	movs	r2, #3
 	@ chacha20_poly1305.ae:68: k = kc[0]
@@ -255,8 +251,8 @@ chacha20_poly1305_decrypt_with:
 	str	r4, [sp, #44]
 	ldr	r4, [r0]
 	str	r4, [sp, #32]
-	ldr	r4, [sp, #196]
-	ldr	r5, [sp, #192]
+	ldr	r4, [sp, #180]
+	ldr	r5, [sp, #176]
 	str	r3, [sp, #72]
 	@ chacha20_poly1305.ae:69: n = load_le(nonce, 0, 12)
 	tst	r1, r2
@@ -276,7 +272,7 @@ chacha20_poly1305_decrypt_with:
 	@ chacha20_poly1305.ae:70: C.xor_stream(k, 1 as u32, n, ct, msg)
 	str	r4, [sp, #8]
 	str	r5, [sp, #4]
-	ldr	r0, [sp, #180]
+	ldr	r0, [sp, #164]
 	str	r0, [sp]
 	@ chacha20_poly1305.ae:69: n = load_le(nonce, 0, 12)
 	ldr	r0, [r1]
@@ -309,38 +305,36 @@ chacha20_poly1305_decrypt_with:
 	add	r2, sp, #108
 	movs	r1, #1
 	add	r0, sp, #76
-	ldr	r3, [sp, #176]
+	ldr	r3, [sp, #160]
 	bl	chacha20_poly1305_C_xor_stream
 	@ chacha20_poly1305.ae:72: return (load_le(tag, 0, 16) ^ tag_of(k, n, ad, ct)) == 0
-	ldr	r1, [sp, #184]
+	ldr	r2, [sp, #168]
 	movs	r0, #3
-	tst	r1, r0
+	tst	r2, r0
 	beq	.Lchacha20_poly1305_decrypt_with_words6
 .Lchacha20_poly1305_decrypt_with_bytes5:
 	movs	r3, #16
-	add	r2, sp, #76
+	add	r1, sp, #76
 .Lchacha20_poly1305_decrypt_with_cpy8:
 	subs	r3, #1
 	bcc	.Lchacha20_poly1305_decrypt_with_cpyd7
-	ldrb	r0, [r1, r3]
-	strb	r0, [r2, r3]
+	ldrb	r0, [r2, r3]
+	strb	r0, [r1, r3]
 	b	.Lchacha20_poly1305_decrypt_with_cpy8
 .Lchacha20_poly1305_decrypt_with_cpyd7:
-	mov	r1, r2
+	mov	r2, r1
 .Lchacha20_poly1305_decrypt_with_words6:
-	add	r0, sp, #120
-	str	r0, [sp, #8]
-	ldr	r0, [sp, #180]
+	ldr	r0, [sp, #164]
 	str	r0, [sp, #4]
-	ldr	r0, [sp, #176]
+	ldr	r0, [sp, #160]
 	str	r0, [sp]
-	ldr	r0, [r1]
+	ldr	r0, [r2]
 	str	r0, [sp, #68]
-	ldr	r0, [r1, #4]
+	ldr	r0, [r2, #4]
 	str	r0, [sp, #64]
-	ldr	r0, [r1, #8]
+	ldr	r0, [r2, #8]
 	str	r0, [sp, #60]
-	ldr	r0, [r1, #12]
+	ldr	r0, [r2, #12]
 	str	r0, [sp, #52]
 	ldr	r0, [sp, #48]
 	str	r0, [sp, #116]
@@ -367,31 +361,27 @@ chacha20_poly1305_decrypt_with:
 	add	r1, sp, #108
 	add	r0, sp, #76
 	ldr	r2, [sp, #72]
-	ldr	r3, [sp, #172]
+	ldr	r3, [sp, #156]
 	bl	chacha20_poly1305_tag_of
-	ldr	r1, [sp, #132]
-	ldr	r0, [sp, #52]
-	eors	r0, r1
-	ldr	r2, [sp, #128]
-	ldr	r1, [sp, #60]
-	eors	r1, r2
-	ldr	r2, [sp, #120]
-	ldr	r3, [sp, #68]
+	ldr	r4, [sp, #52]
+	eors	r4, r3
+	ldr	r3, [sp, #60]
 	eors	r3, r2
-	ldr	r4, [sp, #124]
-	ldr	r2, [sp, #64]
-	eors	r2, r4
-	orrs	r3, r2
-	orrs	r3, r1
-	orrs	r3, r0
-	subs	r0, r3, #1
+	ldr	r2, [sp, #68]
+	eors	r2, r0
+	ldr	r0, [sp, #64]
+	eors	r0, r1
+	orrs	r2, r0
+	orrs	r2, r3
+	orrs	r2, r4
+	subs	r0, r2, #1
 	movs	r1, #0
 	adcs	r1, r1
 	movs	r0, #1
 	eors	r1, r0
-	ldr	r0, [sp, #200]
+	ldr	r0, [sp, #184]
 	strh	r1, [r0]
-	add	sp, #136
+	add	sp, #120
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5
@@ -1015,8 +1005,8 @@ chacha20_poly1305_C_xor_stream:
 
 
 @ --- chacha20_poly1305_tag_of: chacha20_poly1305.tag_of
-@     frame 160 bytes (57 spill slots, 20 on the stack; locals 80), saves nothing
-@     estimated 1378 bytes of code and literals
+@     frame 160 bytes (56 spill slots, 20 on the stack; locals 80), saves nothing
+@     estimated 1380 bytes of code and literals
 	.section .text.chacha20_poly1305_tag_of,"ax",%progbits
 	.global chacha20_poly1305_tag_of
 	.type chacha20_poly1305_tag_of, %function
@@ -1777,26 +1767,29 @@ chacha20_poly1305_tag_of:
 	lsls	r0, r3, #2
 	lsrs	r2, r3, #30
 	adds	r0, r3, r0
+	mov	r5, r0
 	mov	r4, r1
 	adcs	r4, r2
 	mov	r3, r1
 	adcs	r3, r1
 	mov	r2, r1
 	adcs	r2, r1
-	mov	r5, r1
-	adcs	r5, r1
-	uxtb	r5, r5
-	mov	r11, r5
+	mov	r0, r1
+	adcs	r0, r1
+	uxtb	r0, r0
+	mov	r11, r0
+	mov	r0, r5
 	mov	r5, r9
 	adds	r0, r5, r0
 	mov	r9, r0
 	mov	r5, r10
 	adcs	r5, r4
 	adcs	r7, r3
-	adcs	r6, r2
+	mov	r3, r6
+	adcs	r3, r2
 	mov	r2, r8
-	mov	r3, r11
-	adcs	r2, r3
+	mov	r6, r11
+	adcs	r2, r6
 	uxtb	r4, r2
 	@ poly1305.ae:78: g = v + 5                                            // v - p + 2^130
 	movs	r2, #5
@@ -1805,9 +1798,9 @@ chacha20_poly1305_tag_of:
 	mov	r0, r5
 	adcs	r0, r1
 	mov	r8, r0
-	mov	r3, r7
-	adcs	r3, r1
-	mov	r2, r6
+	mov	r6, r7
+	adcs	r6, r1
+	mov	r2, r3
 	adcs	r2, r1
 	adcs	r4, r1
 	uxtb	r0, r4
@@ -1823,26 +1816,24 @@ chacha20_poly1305_tag_of:
 	eors	r0, r5
 	ands	r0, r4
 	eors	r5, r0
-	eors	r3, r7
-	ands	r3, r4
-	eors	r7, r3
-	eors	r2, r6
+	eors	r6, r7
+	ands	r6, r4
+	eors	r7, r6
+	eors	r2, r3
 	ands	r2, r4
-	eors	r6, r2
+	eors	r3, r2
 	@ poly1305.ae:80: return v[127:0] + s
 	ldr	r0, [sp, #8]
-	adds	r2, r1, r0
+	adds	r1, r1, r0
 	ldr	r0, [sp, #12]
 	adcs	r5, r0
 	ldr	r0, [sp, #16]
 	adcs	r7, r0
 	ldr	r0, [sp, #20]
-	adcs	r6, r0
-	ldr	r4, [sp, #172]
-	str	r2, [r4]
-	str	r5, [r4, #4]
-	str	r7, [r4, #8]
-	str	r6, [r4, #12]
+	adcs	r3, r0
+	mov	r0, r1
+	mov	r1, r5
+	mov	r2, r7
 	add	sp, #160
 	pop	{pc}
 	.ltorg

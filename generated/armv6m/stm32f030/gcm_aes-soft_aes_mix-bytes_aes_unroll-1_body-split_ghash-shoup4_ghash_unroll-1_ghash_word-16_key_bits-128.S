@@ -8,8 +8,8 @@
 	.thumb
 
 @ --- gcm_key_setup: gcm.key_setup
-@     frame 40 bytes (12 spill slots, 2 on the stack; locals 32), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 472 bytes of code and literals
+@     frame 24 bytes (12 spill slots, 2 on the stack; locals 16), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 470 bytes of code and literals
 	.section .text.gcm_key_setup,"ax",%progbits
 	.global gcm_key_setup
 	.type gcm_key_setup, %function
@@ -22,7 +22,7 @@ gcm_key_setup:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #40
+	sub	sp, #24
 	str	r2, [sp, #4]
 	str	r3, [sp]
 	@ gcm.ae:72: E.key_schedule(load_be(key, 0, key_bits / 8), ks)
@@ -122,18 +122,19 @@ gcm_key_setup:
 	str	r0, [sp, #16]
 	str	r0, [sp, #20]
 	add	r1, sp, #8
-	add	r2, sp, #24
 	ldr	r0, [sp, #4]
 	bl	gcm_E_encrypt_block
-	ldr	r5, [sp, #24]
-	ldr	r4, [sp, #28]
-	ldr	r3, [sp, #32]
-	ldr	r2, [sp, #36]
 	@ ghash.ae:129: for k in 0..8 {
-	movs	r6, #0
+	mov	r4, r0
+	@ gcm.ae:73: G.init(E.encrypt_block(ks, 0 as u128), tab)
+	mov	r5, r1
+	mov	r6, r2
+	mov	r2, r3
+	@ ghash.ae:129: for k in 0..8 {
+	movs	r3, #0
 .Lgcm_key_setup_loop9:
 	@ ghash.ae:103: return (v >> 1) ^ (if v[0] == 1 then R as u128 else 0)
-	lsls	r0, r5, #31
+	lsls	r0, r4, #31
 	asrs	r7, r0, #31
 	movs	r0, #225
 	lsls	r0, r0, #24
@@ -141,11 +142,11 @@ gcm_key_setup:
 	lsrs	r1, r2, #1
 	eors	r1, r7
 	@ ghash.ae:130: tab[16 * (k >> 2) + ((8 as u16) >> (k & 3))] = p
-	lsls	r0, r6, #30
+	lsls	r0, r3, #30
 	lsrs	r7, r0, #30
 	movs	r0, #8
 	lsrs	r0, r7
-	lsrs	r7, r6, #2
+	lsrs	r7, r3, #2
 	lsls	r7, r7, #4
 	uxth	r7, r7
 	uxth	r0, r0
@@ -154,25 +155,25 @@ gcm_key_setup:
 	lsls	r7, r0, #4
 	ldr	r0, [sp]
 	adds	r0, r0, r7
-	str	r5, [r0]
-	str	r4, [r0, #4]
-	str	r3, [r0, #8]
+	str	r4, [r0]
+	str	r5, [r0, #4]
+	str	r6, [r0, #8]
 	str	r2, [r0, #12]
 	@ ghash.ae:103: return (v >> 1) ^ (if v[0] == 1 then R as u128 else 0)
 	lsls	r0, r2, #31
-	lsrs	r2, r3, #1
+	lsrs	r2, r6, #1
 	orrs	r2, r0
-	lsls	r0, r3, #31
-	lsrs	r3, r4, #1
-	orrs	r3, r0
-	lsrs	r5, r5, #1
-	lsls	r0, r4, #31
-	orrs	r5, r0
-	mov	r4, r3
-	mov	r3, r2
+	lsls	r0, r6, #31
+	lsrs	r6, r5, #1
+	orrs	r6, r0
+	lsrs	r4, r4, #1
+	lsls	r0, r5, #31
+	orrs	r4, r0
+	mov	r5, r6
+	mov	r6, r2
 	mov	r2, r1
-	adds	r6, #1
-	cmp	r6, #8
+	adds	r3, #1
+	cmp	r3, #8
 	bcc	.Lgcm_key_setup_loop9
 .Lgcm_key_setup_done10:
 	@ ghash.ae:133: tab[0] = 0
@@ -273,7 +274,7 @@ gcm_key_setup:
 	cmp	r0, #16
 	bcc	.Lgcm_key_setup_loop11
 .Lgcm_key_setup_done12:
-	add	sp, #40
+	add	sp, #24
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5
@@ -286,8 +287,8 @@ gcm_key_setup:
 
 
 @ --- gcm_encrypt_with: gcm.encrypt_with
-@     frame 120 bytes (36 spill slots, 17 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 864 bytes of code and literals
+@     frame 100 bytes (36 spill slots, 17 on the stack; locals 32), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 808 bytes of code and literals
 	.section .text.gcm_encrypt_with,"ax",%progbits
 	.global gcm_encrypt_with
 	.type gcm_encrypt_with, %function
@@ -300,157 +301,134 @@ gcm_encrypt_with:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #120
-	@ gcm.ae:118: y = G.absorb(tab, 0 as u128, ad)
-	movs	r4, #0
-	str	r4, [sp, #88]
-	str	r4, [sp, #92]
-	str	r4, [sp, #96]
-	str	r4, [sp, #100]
-	add	r4, sp, #104
-	str	r4, [sp]
-	str	r0, [sp, #44]
-	str	r1, [sp, #4]
-	str	r2, [sp, #12]
-	str	r3, [sp, #8]
-	ldr	r2, [sp, #156]
-	add	r1, sp, #88
-	ldr	r0, [sp, #4]
-	ldr	r3, [sp, #160]
-	bl	gcm_G_absorb
-	ldr	r0, [sp, #104]
-	str	r0, [sp, #28]
-	ldr	r0, [sp, #108]
+	sub	sp, #100
 	str	r0, [sp, #32]
-	ldr	r0, [sp, #112]
-	str	r0, [sp, #24]
-	ldr	r0, [sp, #116]
-	str	r0, [sp, #20]
-	@ gcm.ae:119: j0 = counter0(tab, nonce)
-	add	r3, sp, #88
-	ldr	r0, [sp, #4]
-	ldr	r1, [sp, #12]
-	ldr	r2, [sp, #8]
-	bl	gcm_counter0
-	ldr	r0, [sp, #88]
-	str	r0, [sp, #8]
-	ldr	r1, [sp, #92]
-	str	r1, [sp, #40]
-	ldr	r0, [sp, #96]
-	str	r0, [sp, #36]
-	ldr	r1, [sp, #100]
-	str	r1, [sp, #48]
-	@ gcm.ae:120: s0 = E.encrypt_block(ks, j0)
-	ldr	r0, [sp, #8]
+	str	r1, [sp]
+	str	r2, [sp, #8]
+	str	r3, [sp, #4]
+	ldr	r2, [sp, #136]
+	@ gcm.ae:118: y = G.absorb(tab, 0 as u128, ad)
+	movs	r0, #0
+	str	r0, [sp, #84]
 	str	r0, [sp, #88]
-	ldr	r0, [sp, #40]
 	str	r0, [sp, #92]
-	ldr	r0, [sp, #36]
 	str	r0, [sp, #96]
-	str	r1, [sp, #100]
-	add	r1, sp, #88
-	add	r2, sp, #104
-	ldr	r0, [sp, #44]
+	add	r1, sp, #84
+	ldr	r0, [sp]
+	ldr	r3, [sp, #140]
+	bl	gcm_G_absorb
+	str	r0, [sp, #28]
+	str	r1, [sp, #24]
+	str	r2, [sp, #20]
+	str	r3, [sp, #16]
+	@ gcm.ae:119: j0 = counter0(tab, nonce)
+	ldr	r0, [sp]
+	ldr	r1, [sp, #8]
+	ldr	r2, [sp, #4]
+	bl	gcm_counter0
+	str	r0, [sp, #4]
+	str	r1, [sp, #44]
+	str	r2, [sp, #40]
+	str	r3, [sp, #36]
+	@ gcm.ae:120: s0 = E.encrypt_block(ks, j0)
+	str	r0, [sp, #84]
+	str	r1, [sp, #88]
+	str	r2, [sp, #92]
+	str	r3, [sp, #96]
+	add	r1, sp, #84
+	ldr	r0, [sp, #32]
 	bl	gcm_E_encrypt_block
 	@ gcm.ae:123: for i in 0..(n + 15) / 16 {
-	ldr	r0, [sp, #168]
-	adds	r0, #15
-	lsrs	r0, r0, #4
-	str	r0, [sp, #52]
+	ldr	r4, [sp, #148]
+	adds	r4, #15
+	lsrs	r4, r4, #4
+	str	r4, [sp, #48]
 	@ gcm.ae:38: return cat(x[127:32], x[31:0] + 1)
-	ldr	r1, [sp, #8]
-	adds	r1, r1, #1
+	ldr	r5, [sp, #4]
+	adds	r5, r5, #1
 	@ gcm.ae:123: for i in 0..(n + 15) / 16 {
-	str	r1, [sp, #8]
+	str	r5, [sp, #4]
 	@ gcm.ae:120: s0 = E.encrypt_block(ks, j0)
-	ldr	r1, [sp, #104]
-	str	r1, [sp, #68]
-	ldr	r1, [sp, #108]
-	str	r1, [sp, #64]
-	ldr	r1, [sp, #112]
+	str	r0, [sp, #64]
 	str	r1, [sp, #60]
-	ldr	r1, [sp, #116]
-	str	r1, [sp, #56]
+	str	r2, [sp, #56]
+	str	r3, [sp, #52]
 	@ gcm.ae:123: for i in 0..(n + 15) / 16 {
 	movs	r1, #0
-	str	r1, [sp, #12]
-	cmp	r1, r0
+	str	r1, [sp, #8]
+	cmp	r1, r4
 	bcc	.Lgcm_encrypt_with_far1
 	b	.Lgcm_encrypt_with_done2
 .Lgcm_encrypt_with_far1:
 .Lgcm_encrypt_with_loop1:
 	@ gcm.ae:124: off = 16 * i
-	ldr	r1, [sp, #12]
+	ldr	r1, [sp, #8]
 	lsls	r0, r1, #4
-	str	r0, [sp, #16]
+	str	r0, [sp, #12]
 	@ gcm.ae:125: u = E.encrypt_block(ks, j)
-	ldr	r0, [sp, #8]
+	ldr	r0, [sp, #4]
+	str	r0, [sp, #84]
+	ldr	r0, [sp, #44]
 	str	r0, [sp, #88]
 	ldr	r0, [sp, #40]
 	str	r0, [sp, #92]
 	ldr	r0, [sp, #36]
 	str	r0, [sp, #96]
-	ldr	r0, [sp, #48]
-	str	r0, [sp, #100]
-	add	r1, sp, #88
-	add	r2, sp, #104
-	ldr	r0, [sp, #44]
+	add	r1, sp, #84
+	ldr	r0, [sp, #32]
 	bl	gcm_E_encrypt_block
-	ldr	r4, [sp, #104]
-	ldr	r2, [sp, #108]
-	ldr	r1, [sp, #112]
-	ldr	r0, [sp, #116]
-	mov	r10, r0
+	mov	r8, r0
+	mov	r4, r1
 	@ gcm.ae:38: return cat(x[127:32], x[31:0] + 1)
-	ldr	r0, [sp, #8]
+	ldr	r0, [sp, #4]
 	adds	r0, r0, #1
-	str	r0, [sp, #8]
+	str	r0, [sp, #4]
 	@ gcm.ae:127: c = first_bytes(load_be(msg, off, 16, n - off) ^ u, n - off)
-	ldr	r3, [sp, #168]
-	ldr	r0, [sp, #16]
-	subs	r7, r3, r0
-	ldr	r3, [sp, #164]
-	adds	r3, r3, r0
+	ldr	r1, [sp, #148]
+	ldr	r0, [sp, #12]
+	subs	r7, r1, r0
+	ldr	r1, [sp, #144]
+	adds	r1, r1, r0
 	cmp	r7, #16
 	bcc	.Lgcm_encrypt_with_bytes3
 	movs	r0, #3
-	tst	r3, r0
+	tst	r1, r0
 	beq	.Lgcm_encrypt_with_words4
 	movs	r6, #16
 	b	.Lgcm_encrypt_with_fill6
 .Lgcm_encrypt_with_bytes3:
 	movs	r0, #0
+	str	r0, [sp, #84]
 	str	r0, [sp, #88]
 	str	r0, [sp, #92]
 	str	r0, [sp, #96]
-	str	r0, [sp, #100]
 	mov	r6, r7
 .Lgcm_encrypt_with_fill6:
-	add	r5, sp, #88
+	add	r5, sp, #84
 .Lgcm_encrypt_with_cpy8:
 	subs	r6, #1
 	bcc	.Lgcm_encrypt_with_cpyd7
-	ldrb	r0, [r3, r6]
+	ldrb	r0, [r1, r6]
 	strb	r0, [r5, r6]
 	b	.Lgcm_encrypt_with_cpy8
 .Lgcm_encrypt_with_cpyd7:
-	mov	r3, r5
+	mov	r1, r5
 .Lgcm_encrypt_with_words4:
-	ldr	r0, [r3, #12]
+	ldr	r0, [r1, #12]
+	rev	r0, r0
+	mov	r5, r8
+	eors	r0, r5
+	mov	r8, r0
+	ldr	r0, [r1, #8]
 	rev	r0, r0
 	eors	r0, r4
-	mov	r8, r0
-	ldr	r0, [r3, #8]
-	rev	r0, r0
-	eors	r0, r2
 	mov	r9, r0
-	ldr	r0, [r3, #4]
+	ldr	r0, [r1, #4]
 	rev	r5, r0
-	eors	r5, r1
-	ldr	r0, [r3]
+	eors	r5, r2
+	ldr	r0, [r1]
 	rev	r2, r0
-	mov	r0, r10
-	eors	r2, r0
+	eors	r2, r3
 	@ gcm.ae:44: if count < 16 {                  // only a partial block pays for the mask (a run-time shift)
 	cmp	r7, #16
 	movs	r1, #0
@@ -496,8 +474,8 @@ gcm_encrypt_with:
 	mov	r3, r5
 .Lgcm_encrypt_with_endif10:
 	@ gcm.ae:128: store_be(ct, off, c, n - off)
-	ldr	r1, [sp, #172]
-	ldr	r0, [sp, #16]
+	ldr	r1, [sp, #152]
+	ldr	r0, [sp, #12]
 	adds	r1, r1, r0
 	rev	r0, r2
 	mov	r9, r0
@@ -523,12 +501,12 @@ gcm_encrypt_with:
 .Lgcm_encrypt_with_bytes12:
 .Lgcm_encrypt_with_fill15:
 	mov	r0, r9
-	str	r0, [sp, #88]
+	str	r0, [sp, #84]
 	mov	r0, r10
-	str	r0, [sp, #92]
-	str	r6, [sp, #96]
-	str	r5, [sp, #100]
-	add	r5, sp, #88
+	str	r0, [sp, #88]
+	str	r6, [sp, #92]
+	str	r5, [sp, #96]
+	add	r5, sp, #84
 .Lgcm_encrypt_with_cpy16:
 	subs	r7, #1
 	bcc	.Lgcm_encrypt_with_stored13
@@ -540,53 +518,48 @@ gcm_encrypt_with:
 	ldr	r6, [sp, #28]
 	mov	r0, r8
 	eors	r6, r0
-	ldr	r5, [sp, #32]
+	ldr	r5, [sp, #24]
 	eors	r5, r4
-	ldr	r1, [sp, #24]
+	ldr	r1, [sp, #20]
 	eors	r1, r3
-	ldr	r0, [sp, #20]
+	ldr	r0, [sp, #16]
 	eors	r0, r2
-	str	r6, [sp, #88]
-	str	r5, [sp, #92]
-	str	r1, [sp, #96]
-	str	r0, [sp, #100]
-	add	r0, sp, #88
-	add	r2, sp, #104
-	ldr	r1, [sp, #4]
+	str	r6, [sp, #84]
+	str	r5, [sp, #88]
+	str	r1, [sp, #92]
+	str	r0, [sp, #96]
+	add	r0, sp, #84
+	ldr	r1, [sp]
 	bl	gcm_G_mul_h
-	ldr	r4, [sp, #104]
-	ldr	r3, [sp, #108]
-	ldr	r2, [sp, #112]
-	ldr	r1, [sp, #116]
-	str	r4, [sp, #28]
-	str	r3, [sp, #32]
-	str	r2, [sp, #24]
-	str	r1, [sp, #20]
-	ldr	r1, [sp, #12]
+	str	r0, [sp, #28]
+	str	r1, [sp, #24]
+	str	r2, [sp, #20]
+	str	r3, [sp, #16]
+	ldr	r1, [sp, #8]
 	adds	r1, #1
-	str	r1, [sp, #12]
-	ldr	r0, [sp, #52]
+	str	r1, [sp, #8]
+	ldr	r0, [sp, #48]
 	cmp	r1, r0
 	bcs	.Lgcm_encrypt_with_far2
 	b	.Lgcm_encrypt_with_loop1
 .Lgcm_encrypt_with_far2:
 .Lgcm_encrypt_with_done2:
 	@ gcm.ae:64: lengths = cat((ad_len as u64) << 3, (ct_len as u64) << 3)
-	ldr	r0, [sp, #160]
+	ldr	r0, [sp, #140]
 	lsrs	r2, r0, #29
 	@ gcm.ae:65: return G.mul_h(y ^ lengths, tab) ^ s0
-	ldr	r1, [sp, #20]
+	ldr	r1, [sp, #16]
 	eors	r1, r2
 	@ gcm.ae:64: lengths = cat((ad_len as u64) << 3, (ct_len as u64) << 3)
 	lsls	r0, r0, #3
 	@ gcm.ae:65: return G.mul_h(y ^ lengths, tab) ^ s0
-	ldr	r3, [sp, #24]
+	ldr	r3, [sp, #20]
 	eors	r3, r0
 	@ gcm.ae:64: lengths = cat((ad_len as u64) << 3, (ct_len as u64) << 3)
-	ldr	r0, [sp, #168]
+	ldr	r0, [sp, #148]
 	lsrs	r2, r0, #29
 	@ gcm.ae:65: return G.mul_h(y ^ lengths, tab) ^ s0
-	ldr	r4, [sp, #32]
+	ldr	r4, [sp, #24]
 	eors	r4, r2
 	@ gcm.ae:64: lengths = cat((ad_len as u64) << 3, (ct_len as u64) << 3)
 	lsls	r0, r0, #3
@@ -595,7 +568,7 @@ gcm_encrypt_with:
 	eors	r5, r0
 	@ ghash.ae:149: xs[i] = x[w * i + w - 1 : w * i]
 	uxth	r0, r5
-	add	r2, sp, #72
+	add	r2, sp, #68
 	strh	r0, [r2]
 	lsrs	r0, r5, #16
 	strh	r0, [r2, #2]
@@ -612,7 +585,7 @@ gcm_encrypt_with:
 	lsrs	r0, r1, #16
 	strh	r0, [r2, #14]
 	@ ghash.ae:157: z = z ^ tab[xw[8 * j + 7 : 8 * j + 4]] ^ tab[16 + (xw[8 * j + 3 : 8 * j] as u8)]
-	ldr	r0, [sp, #4]
+	ldr	r0, [sp]
 	movs	r1, #1
 	lsls	r1, r1, #8
 	adds	r0, r0, r1
@@ -625,11 +598,11 @@ gcm_encrypt_with:
 	movs	r2, #0
 	movs	r1, #0
 	@ ghash.ae:154: xw = xs[i]
-	add	r0, sp, #72
+	add	r0, sp, #68
 	mov	r9, r0
 	@ ghash.ae:156: z = (z >> 8) ^ ((R8[z[7:0]] as u128) << 112)
 	ldr	r0, =gcm_G.R8
-	str	r0, [sp, #8]
+	str	r0, [sp, #4]
 	@ ghash.ae:152: @unroll(unroll)
 .Lgcm_encrypt_with_loop17:
 	@ ghash.ae:154: xw = xs[i]
@@ -649,7 +622,7 @@ gcm_encrypt_with:
 	lsrs	r1, r1, #8
 	uxtb	r3, r7
 	lsls	r2, r3, #1
-	ldr	r3, [sp, #8]
+	ldr	r3, [sp, #4]
 	ldrh	r3, [r3, r2]
 	lsls	r2, r3, #16
 	mov	r7, r1
@@ -658,7 +631,7 @@ gcm_encrypt_with:
 	lsls	r0, r0, #24
 	lsrs	r0, r0, #28
 	lsls	r1, r0, #4
-	ldr	r0, [sp, #4]
+	ldr	r0, [sp]
 	adds	r0, r0, r1
 	ldm	r0, {r0, r1, r2, r3}
 	eors	r6, r0
@@ -688,7 +661,7 @@ gcm_encrypt_with:
 	lsrs	r2, r2, #8
 	uxtb	r3, r6
 	lsls	r1, r3, #1
-	ldr	r3, [sp, #8]
+	ldr	r3, [sp, #4]
 	ldrh	r3, [r3, r1]
 	lsls	r3, r3, #16
 	mov	r6, r2
@@ -697,7 +670,7 @@ gcm_encrypt_with:
 	mov	r0, r8
 	lsrs	r0, r0, #12
 	lsls	r1, r0, #4
-	ldr	r0, [sp, #4]
+	ldr	r0, [sp]
 	adds	r0, r0, r1
 	ldm	r0, {r0, r1, r2, r3}
 	eors	r7, r0
@@ -730,22 +703,22 @@ gcm_encrypt_with:
 	bcc	.Lgcm_encrypt_with_loop17
 .Lgcm_encrypt_with_done18:
 	@ gcm.ae:65: return G.mul_h(y ^ lengths, tab) ^ s0
-	ldr	r0, [sp, #68]
-	eors	r7, r0
 	ldr	r0, [sp, #64]
-	eors	r5, r0
+	eors	r7, r0
 	ldr	r0, [sp, #60]
-	eors	r2, r0
+	eors	r5, r0
 	ldr	r0, [sp, #56]
+	eors	r2, r0
+	ldr	r0, [sp, #52]
 	eors	r1, r0
 	@ gcm.ae:131: store_be(tag, 0, finish(tab, y, len(ad), n, s0), len(tag))
 	rev	r6, r1
 	rev	r4, r2
 	rev	r5, r5
 	rev	r7, r7
-	ldr	r3, [sp, #180]
+	ldr	r3, [sp, #160]
 	movs	r1, #3
-	ldr	r0, [sp, #184]
+	ldr	r0, [sp, #164]
 	cmp	r0, #16
 	bcc	.Lgcm_encrypt_with_bytes19
 	tst	r3, r1
@@ -759,13 +732,13 @@ gcm_encrypt_with:
 	movs	r2, #16
 	b	.Lgcm_encrypt_with_fill22
 .Lgcm_encrypt_with_bytes19:
-	ldr	r2, [sp, #184]
+	ldr	r2, [sp, #164]
 .Lgcm_encrypt_with_fill22:
-	str	r6, [sp, #88]
-	str	r4, [sp, #92]
-	str	r5, [sp, #96]
-	str	r7, [sp, #100]
-	add	r1, sp, #88
+	str	r6, [sp, #84]
+	str	r4, [sp, #88]
+	str	r5, [sp, #92]
+	str	r7, [sp, #96]
+	add	r1, sp, #84
 .Lgcm_encrypt_with_cpy23:
 	subs	r2, #1
 	bcc	.Lgcm_encrypt_with_stored20
@@ -773,7 +746,7 @@ gcm_encrypt_with:
 	strb	r0, [r3, r2]
 	b	.Lgcm_encrypt_with_cpy23
 .Lgcm_encrypt_with_stored20:
-	add	sp, #120
+	add	sp, #100
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5
@@ -785,8 +758,8 @@ gcm_encrypt_with:
 
 
 @ --- gcm_decrypt_with: gcm.decrypt_with
-@     frame 144 bytes (47 spill slots, 23 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 956 bytes of code and literals
+@     frame 124 bytes (47 spill slots, 23 on the stack; locals 32), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 898 bytes of code and literals
 	.section .text.gcm_decrypt_with,"ax",%progbits
 	.global gcm_decrypt_with
 	.type gcm_decrypt_with, %function
@@ -799,278 +772,246 @@ gcm_decrypt_with:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #144
+	sub	sp, #124
+	str	r0, [sp, #56]
+	str	r1, [sp, #4]
+	str	r2, [sp, #8]
+	str	r3, [sp]
+	ldr	r2, [sp, #160]
 	@ gcm.ae:138: y = G.absorb(tab, 0 as u128, ad)
-	movs	r4, #0
-	str	r4, [sp, #112]
-	str	r4, [sp, #116]
-	str	r4, [sp, #120]
-	str	r4, [sp, #124]
-	add	r4, sp, #128
-	str	r4, [sp]
-	str	r0, [sp, #64]
-	str	r1, [sp, #8]
-	str	r2, [sp, #12]
-	str	r3, [sp, #4]
-	ldr	r2, [sp, #180]
-	add	r1, sp, #112
-	ldr	r0, [sp, #8]
-	ldr	r3, [sp, #184]
-	bl	gcm_G_absorb
-	ldr	r0, [sp, #128]
-	str	r0, [sp, #28]
-	ldr	r0, [sp, #132]
-	str	r0, [sp, #24]
-	ldr	r0, [sp, #136]
-	str	r0, [sp, #32]
-	ldr	r0, [sp, #140]
-	str	r0, [sp, #20]
-	@ gcm.ae:139: j0 = counter0(tab, nonce)
-	add	r3, sp, #112
-	ldr	r0, [sp, #8]
-	ldr	r1, [sp, #12]
-	ldr	r2, [sp, #4]
-	bl	gcm_counter0
-	ldr	r0, [sp, #112]
-	str	r0, [sp, #4]
-	ldr	r1, [sp, #116]
-	str	r1, [sp, #60]
-	ldr	r0, [sp, #120]
-	str	r0, [sp, #68]
-	ldr	r1, [sp, #124]
-	str	r1, [sp, #76]
-	@ gcm.ae:140: s0 = E.encrypt_block(ks, j0)
-	ldr	r0, [sp, #4]
+	movs	r0, #0
+	str	r0, [sp, #108]
 	str	r0, [sp, #112]
-	ldr	r0, [sp, #60]
 	str	r0, [sp, #116]
-	ldr	r0, [sp, #68]
 	str	r0, [sp, #120]
-	str	r1, [sp, #124]
-	add	r1, sp, #112
-	add	r2, sp, #128
-	ldr	r0, [sp, #64]
+	add	r1, sp, #108
+	ldr	r0, [sp, #4]
+	ldr	r3, [sp, #164]
+	bl	gcm_G_absorb
+	str	r0, [sp, #24]
+	str	r1, [sp, #20]
+	str	r2, [sp, #28]
+	str	r3, [sp, #16]
+	@ gcm.ae:139: j0 = counter0(tab, nonce)
+	ldr	r0, [sp, #4]
+	ldr	r1, [sp, #8]
+	ldr	r2, [sp]
+	bl	gcm_counter0
+	str	r0, [sp]
+	str	r1, [sp, #60]
+	str	r2, [sp, #72]
+	str	r3, [sp, #68]
+	@ gcm.ae:140: s0 = E.encrypt_block(ks, j0)
+	str	r0, [sp, #108]
+	str	r1, [sp, #112]
+	str	r2, [sp, #116]
+	str	r3, [sp, #120]
+	add	r1, sp, #108
+	ldr	r0, [sp, #56]
 	bl	gcm_E_encrypt_block
 	@ gcm.ae:143: for i in 0..(n + 15) / 16 {
-	ldr	r0, [sp, #192]
-	adds	r0, #15
-	lsrs	r0, r0, #4
-	str	r0, [sp, #72]
+	ldr	r4, [sp, #172]
+	adds	r4, #15
+	lsrs	r4, r4, #4
+	str	r4, [sp, #64]
 	@ gcm.ae:38: return cat(x[127:32], x[31:0] + 1)
-	ldr	r1, [sp, #4]
-	adds	r1, r1, #1
+	ldr	r5, [sp]
+	adds	r5, r5, #1
 	@ gcm.ae:143: for i in 0..(n + 15) / 16 {
-	str	r1, [sp, #16]
+	str	r5, [sp, #12]
 	@ gcm.ae:140: s0 = E.encrypt_block(ks, j0)
-	ldr	r1, [sp, #128]
+	str	r0, [sp, #76]
 	str	r1, [sp, #80]
-	ldr	r1, [sp, #132]
-	str	r1, [sp, #84]
-	ldr	r1, [sp, #136]
-	str	r1, [sp, #88]
-	ldr	r1, [sp, #140]
-	str	r1, [sp, #92]
+	str	r2, [sp, #84]
+	str	r3, [sp, #88]
 	@ gcm.ae:143: for i in 0..(n + 15) / 16 {
 	movs	r1, #0
-	str	r1, [sp, #12]
-	cmp	r1, r0
+	str	r1, [sp, #8]
+	cmp	r1, r4
 	bcc	.Lgcm_decrypt_with_far1
 	b	.Lgcm_decrypt_with_done2
 .Lgcm_decrypt_with_far1:
 .Lgcm_decrypt_with_loop1:
 	@ gcm.ae:144: off = 16 * i
-	ldr	r1, [sp, #12]
+	ldr	r1, [sp, #8]
 	lsls	r0, r1, #4
-	str	r0, [sp, #56]
+	str	r0, [sp, #48]
 	@ gcm.ae:145: c = load_be(ct, off, 16, n - off)
-	ldr	r1, [sp, #192]
+	ldr	r1, [sp, #172]
 	subs	r2, r1, r0
-	str	r2, [sp, #4]
-	ldr	r1, [sp, #188]
-	adds	r1, r1, r0
-	movs	r2, #3
-	ldr	r0, [sp, #4]
+	str	r2, [sp]
+	ldr	r1, [sp, #168]
+	adds	r2, r1, r0
+	movs	r1, #3
+	ldr	r0, [sp]
 	cmp	r0, #16
 	bcc	.Lgcm_decrypt_with_bytes3
-	tst	r1, r2
+	tst	r2, r1
 	beq	.Lgcm_decrypt_with_words4
 	movs	r3, #16
 	b	.Lgcm_decrypt_with_fill6
 .Lgcm_decrypt_with_bytes3:
 	movs	r0, #0
+	str	r0, [sp, #108]
 	str	r0, [sp, #112]
 	str	r0, [sp, #116]
 	str	r0, [sp, #120]
-	str	r0, [sp, #124]
-	ldr	r3, [sp, #4]
+	ldr	r3, [sp]
 .Lgcm_decrypt_with_fill6:
-	add	r2, sp, #112
+	add	r1, sp, #108
 .Lgcm_decrypt_with_cpy8:
 	subs	r3, #1
 	bcc	.Lgcm_decrypt_with_cpyd7
-	ldrb	r0, [r1, r3]
-	strb	r0, [r2, r3]
+	ldrb	r0, [r2, r3]
+	strb	r0, [r1, r3]
 	b	.Lgcm_decrypt_with_cpy8
 .Lgcm_decrypt_with_cpyd7:
-	mov	r1, r2
+	mov	r2, r1
 .Lgcm_decrypt_with_words4:
-	ldr	r0, [r1, #12]
+	ldr	r0, [r2, #12]
 	rev	r0, r0
 	str	r0, [sp, #52]
-	ldr	r0, [r1, #8]
-	rev	r0, r0
-	str	r0, [sp, #48]
-	ldr	r0, [r1, #4]
-	rev	r0, r0
-	str	r0, [sp, #44]
-	ldr	r0, [r1]
-	rev	r0, r0
-	str	r0, [sp, #36]
+	ldr	r0, [r2, #8]
+	rev	r1, r0
+	str	r1, [sp, #44]
+	ldr	r0, [r2, #4]
+	rev	r4, r0
+	str	r4, [sp, #40]
+	ldr	r0, [r2]
+	rev	r4, r0
+	str	r4, [sp, #32]
 	@ gcm.ae:146: u = E.encrypt_block(ks, j)
-	ldr	r0, [sp, #16]
-	str	r0, [sp, #112]
+	ldr	r0, [sp, #12]
+	str	r0, [sp, #108]
 	ldr	r0, [sp, #60]
+	str	r0, [sp, #112]
+	ldr	r0, [sp, #72]
 	str	r0, [sp, #116]
 	ldr	r0, [sp, #68]
 	str	r0, [sp, #120]
-	ldr	r0, [sp, #76]
-	str	r0, [sp, #124]
-	add	r1, sp, #112
-	add	r2, sp, #128
-	ldr	r0, [sp, #64]
+	add	r1, sp, #108
+	ldr	r0, [sp, #56]
 	bl	gcm_E_encrypt_block
-	ldr	r0, [sp, #140]
 	@ gcm.ae:149: store_be(msg, off, c ^ u, n - off)
-	ldr	r1, [sp, #36]
-	eors	r0, r1
-	str	r0, [sp, #40]
+	ldr	r4, [sp, #32]
+	eors	r3, r4
+	str	r3, [sp, #36]
 	@ gcm.ae:148: y = G.mul_h(y ^ c, tab)                          // delay slot: needs C only
-	ldr	r2, [sp, #20]
-	eors	r2, r1
-	@ gcm.ae:146: u = E.encrypt_block(ks, j)
-	ldr	r0, [sp, #136]
+	ldr	r3, [sp, #16]
+	eors	r3, r4
 	@ gcm.ae:149: store_be(msg, off, c ^ u, n - off)
-	ldr	r1, [sp, #44]
-	eors	r0, r1
-	str	r0, [sp, #20]
+	ldr	r4, [sp, #40]
+	eors	r2, r4
+	str	r2, [sp, #16]
 	@ gcm.ae:148: y = G.mul_h(y ^ c, tab)                          // delay slot: needs C only
-	ldr	r3, [sp, #32]
-	eors	r3, r1
-	@ gcm.ae:146: u = E.encrypt_block(ks, j)
-	ldr	r0, [sp, #132]
+	ldr	r2, [sp, #28]
+	eors	r2, r4
 	@ gcm.ae:149: store_be(msg, off, c ^ u, n - off)
-	ldr	r1, [sp, #48]
-	eors	r0, r1
+	ldr	r4, [sp, #44]
+	eors	r1, r4
+	str	r1, [sp, #28]
+	@ gcm.ae:148: y = G.mul_h(y ^ c, tab)                          // delay slot: needs C only
+	ldr	r1, [sp, #20]
+	eors	r1, r4
+	@ gcm.ae:149: store_be(msg, off, c ^ u, n - off)
+	ldr	r4, [sp, #52]
+	eors	r0, r4
 	str	r0, [sp, #32]
 	@ gcm.ae:148: y = G.mul_h(y ^ c, tab)                          // delay slot: needs C only
-	ldr	r4, [sp, #24]
-	eors	r4, r1
-	@ gcm.ae:146: u = E.encrypt_block(ks, j)
-	ldr	r0, [sp, #128]
-	@ gcm.ae:149: store_be(msg, off, c ^ u, n - off)
-	ldr	r1, [sp, #52]
-	eors	r0, r1
-	str	r0, [sp, #36]
-	@ gcm.ae:148: y = G.mul_h(y ^ c, tab)                          // delay slot: needs C only
-	ldr	r0, [sp, #28]
-	eors	r0, r1
-	str	r0, [sp, #112]
-	str	r4, [sp, #116]
+	ldr	r0, [sp, #24]
+	eors	r0, r4
+	str	r0, [sp, #108]
+	str	r1, [sp, #112]
+	str	r2, [sp, #116]
 	str	r3, [sp, #120]
-	str	r2, [sp, #124]
-	add	r0, sp, #112
-	add	r2, sp, #128
-	ldr	r1, [sp, #8]
+	add	r0, sp, #108
+	ldr	r1, [sp, #4]
 	bl	gcm_G_mul_h
-	ldr	r0, [sp, #128]
-	str	r0, [sp, #28]
-	ldr	r0, [sp, #132]
 	str	r0, [sp, #24]
-	ldr	r0, [sp, #136]
-	mov	r8, r0
-	ldr	r1, [sp, #140]
+	str	r1, [sp, #20]
+	mov	r8, r2
 	@ gcm.ae:149: store_be(msg, off, c ^ u, n - off)
-	ldr	r0, [sp, #40]
-	rev	r3, r0
-	ldr	r0, [sp, #20]
-	rev	r4, r0
-	ldr	r0, [sp, #32]
-	rev	r5, r0
 	ldr	r0, [sp, #36]
+	rev	r2, r0
+	ldr	r0, [sp, #16]
+	rev	r4, r0
+	ldr	r0, [sp, #28]
+	rev	r5, r0
+	ldr	r0, [sp, #32]
 	rev	r6, r0
-	ldr	r2, [sp, #204]
-	ldr	r0, [sp, #56]
-	adds	r2, r2, r0
+	ldr	r1, [sp, #184]
+	ldr	r0, [sp, #48]
+	adds	r1, r1, r0
 	movs	r7, #3
-	ldr	r0, [sp, #4]
+	ldr	r0, [sp]
 	cmp	r0, #16
 	bcc	.Lgcm_decrypt_with_bytes9
-	tst	r2, r7
+	tst	r1, r7
 	bne	.Lgcm_decrypt_with_mis11
-	str	r3, [r2]
-	str	r4, [r2, #4]
-	str	r5, [r2, #8]
-	str	r6, [r2, #12]
+	str	r2, [r1]
+	str	r4, [r1, #4]
+	str	r5, [r1, #8]
+	str	r6, [r1, #12]
 	b	.Lgcm_decrypt_with_stored10
 .Lgcm_decrypt_with_mis11:
 	movs	r7, #16
 	b	.Lgcm_decrypt_with_fill12
 .Lgcm_decrypt_with_bytes9:
-	ldr	r7, [sp, #4]
+	ldr	r7, [sp]
 .Lgcm_decrypt_with_fill12:
-	str	r3, [sp, #112]
-	str	r4, [sp, #116]
-	str	r5, [sp, #120]
-	str	r6, [sp, #124]
-	add	r3, sp, #112
+	str	r2, [sp, #108]
+	str	r4, [sp, #112]
+	str	r5, [sp, #116]
+	str	r6, [sp, #120]
+	add	r2, sp, #108
 .Lgcm_decrypt_with_cpy13:
 	subs	r7, #1
 	bcc	.Lgcm_decrypt_with_stored10
-	ldrb	r0, [r3, r7]
-	strb	r0, [r2, r7]
+	ldrb	r0, [r2, r7]
+	strb	r0, [r1, r7]
 	b	.Lgcm_decrypt_with_cpy13
 .Lgcm_decrypt_with_stored10:
 	@ gcm.ae:38: return cat(x[127:32], x[31:0] + 1)
-	ldr	r0, [sp, #16]
+	ldr	r0, [sp, #12]
 	adds	r0, r0, #1
-	str	r0, [sp, #16]
+	str	r0, [sp, #12]
 	mov	r0, r8
-	str	r0, [sp, #32]
-	str	r1, [sp, #20]
-	ldr	r1, [sp, #12]
+	str	r0, [sp, #28]
+	str	r3, [sp, #16]
+	ldr	r1, [sp, #8]
 	adds	r1, #1
-	str	r1, [sp, #12]
-	ldr	r0, [sp, #72]
+	str	r1, [sp, #8]
+	ldr	r0, [sp, #64]
 	cmp	r1, r0
 	bcs	.Lgcm_decrypt_with_far2
 	b	.Lgcm_decrypt_with_loop1
 .Lgcm_decrypt_with_far2:
 .Lgcm_decrypt_with_done2:
 	@ gcm.ae:64: lengths = cat((ad_len as u64) << 3, (ct_len as u64) << 3)
-	ldr	r0, [sp, #184]
+	ldr	r0, [sp, #164]
 	lsrs	r2, r0, #29
 	@ gcm.ae:65: return G.mul_h(y ^ lengths, tab) ^ s0
-	ldr	r1, [sp, #20]
+	ldr	r1, [sp, #16]
 	eors	r1, r2
 	@ gcm.ae:64: lengths = cat((ad_len as u64) << 3, (ct_len as u64) << 3)
 	lsls	r0, r0, #3
 	@ gcm.ae:65: return G.mul_h(y ^ lengths, tab) ^ s0
-	ldr	r3, [sp, #32]
+	ldr	r3, [sp, #28]
 	eors	r3, r0
 	@ gcm.ae:64: lengths = cat((ad_len as u64) << 3, (ct_len as u64) << 3)
-	ldr	r0, [sp, #192]
+	ldr	r0, [sp, #172]
 	lsrs	r2, r0, #29
 	@ gcm.ae:65: return G.mul_h(y ^ lengths, tab) ^ s0
-	ldr	r4, [sp, #24]
+	ldr	r4, [sp, #20]
 	eors	r4, r2
 	@ gcm.ae:64: lengths = cat((ad_len as u64) << 3, (ct_len as u64) << 3)
 	lsls	r0, r0, #3
 	@ gcm.ae:65: return G.mul_h(y ^ lengths, tab) ^ s0
-	ldr	r5, [sp, #28]
+	ldr	r5, [sp, #24]
 	eors	r5, r0
 	@ ghash.ae:149: xs[i] = x[w * i + w - 1 : w * i]
 	uxth	r0, r5
-	add	r2, sp, #96
+	add	r2, sp, #92
 	strh	r0, [r2]
 	lsrs	r0, r5, #16
 	strh	r0, [r2, #2]
@@ -1087,7 +1028,7 @@ gcm_decrypt_with:
 	lsrs	r0, r1, #16
 	strh	r0, [r2, #14]
 	@ ghash.ae:157: z = z ^ tab[xw[8 * j + 7 : 8 * j + 4]] ^ tab[16 + (xw[8 * j + 3 : 8 * j] as u8)]
-	ldr	r0, [sp, #8]
+	ldr	r0, [sp, #4]
 	movs	r1, #1
 	lsls	r1, r1, #8
 	adds	r0, r0, r1
@@ -1100,11 +1041,11 @@ gcm_decrypt_with:
 	movs	r2, #0
 	movs	r4, #0
 	@ ghash.ae:154: xw = xs[i]
-	add	r0, sp, #96
+	add	r0, sp, #92
 	mov	r9, r0
 	@ ghash.ae:156: z = (z >> 8) ^ ((R8[z[7:0]] as u128) << 112)
 	ldr	r0, =gcm_G.R8
-	str	r0, [sp, #4]
+	str	r0, [sp]
 	@ ghash.ae:152: @unroll(unroll)
 .Lgcm_decrypt_with_loop14:
 	@ ghash.ae:154: xw = xs[i]
@@ -1124,7 +1065,7 @@ gcm_decrypt_with:
 	lsrs	r7, r4, #8
 	uxtb	r2, r1
 	lsls	r1, r2, #1
-	ldr	r2, [sp, #4]
+	ldr	r2, [sp]
 	ldrh	r2, [r2, r1]
 	lsls	r1, r2, #16
 	eors	r7, r1
@@ -1132,7 +1073,7 @@ gcm_decrypt_with:
 	lsls	r0, r0, #24
 	lsrs	r0, r0, #28
 	lsls	r1, r0, #4
-	ldr	r0, [sp, #8]
+	ldr	r0, [sp, #4]
 	adds	r0, r0, r1
 	ldm	r0, {r0, r1, r2, r4}
 	eors	r5, r0
@@ -1166,7 +1107,7 @@ gcm_decrypt_with:
 	lsrs	r1, r1, #8
 	uxtb	r0, r5
 	lsls	r6, r0, #1
-	ldr	r0, [sp, #4]
+	ldr	r0, [sp]
 	ldrh	r0, [r0, r6]
 	lsls	r0, r0, #16
 	eors	r1, r0
@@ -1174,7 +1115,7 @@ gcm_decrypt_with:
 	mov	r0, r8
 	lsrs	r0, r0, #12
 	lsls	r5, r0, #4
-	ldr	r0, [sp, #8]
+	ldr	r0, [sp, #4]
 	adds	r0, r0, r5
 	ldm	r0, {r0, r3, r5, r6}
 	eors	r7, r0
@@ -1209,20 +1150,20 @@ gcm_decrypt_with:
 	bcc	.Lgcm_decrypt_with_loop14
 .Lgcm_decrypt_with_done15:
 	@ gcm.ae:65: return G.mul_h(y ^ lengths, tab) ^ s0
-	ldr	r0, [sp, #80]
+	ldr	r0, [sp, #76]
 	eors	r1, r0
-	str	r1, [sp, #4]
-	ldr	r0, [sp, #84]
+	str	r1, [sp]
+	ldr	r0, [sp, #80]
 	eors	r3, r0
-	ldr	r0, [sp, #88]
+	ldr	r0, [sp, #84]
 	eors	r2, r0
 	mov	r1, r4
-	ldr	r0, [sp, #92]
+	ldr	r0, [sp, #88]
 	eors	r1, r0
 	@ gcm.ae:153: return (load_be(tag, 0, 16, len(tag)) ^ first_bytes(t, len(tag))) == 0
-	ldr	r4, [sp, #196]
+	ldr	r4, [sp, #176]
 	movs	r5, #3
-	ldr	r0, [sp, #200]
+	ldr	r0, [sp, #180]
 	cmp	r0, #16
 	bcc	.Lgcm_decrypt_with_bytes16
 	tst	r4, r5
@@ -1231,13 +1172,13 @@ gcm_decrypt_with:
 	b	.Lgcm_decrypt_with_fill19
 .Lgcm_decrypt_with_bytes16:
 	movs	r0, #0
+	str	r0, [sp, #108]
 	str	r0, [sp, #112]
 	str	r0, [sp, #116]
 	str	r0, [sp, #120]
-	str	r0, [sp, #124]
-	ldr	r6, [sp, #200]
+	ldr	r6, [sp, #180]
 .Lgcm_decrypt_with_fill19:
-	add	r5, sp, #112
+	add	r5, sp, #108
 .Lgcm_decrypt_with_cpy21:
 	subs	r6, #1
 	bcc	.Lgcm_decrypt_with_cpyd20
@@ -1249,18 +1190,18 @@ gcm_decrypt_with:
 .Lgcm_decrypt_with_words17:
 	ldr	r0, [r4, #12]
 	rev	r0, r0
-	str	r0, [sp, #16]
+	str	r0, [sp, #12]
 	ldr	r0, [r4, #8]
 	rev	r0, r0
-	str	r0, [sp, #20]
+	str	r0, [sp, #16]
 	ldr	r0, [r4, #4]
 	rev	r0, r0
-	str	r0, [sp, #12]
+	str	r0, [sp, #8]
 	ldr	r0, [r4]
 	rev	r0, r0
-	str	r0, [sp, #8]
+	str	r0, [sp, #4]
 	@ gcm.ae:44: if count < 16 {                  // only a partial block pays for the mask (a run-time shift)
-	ldr	r0, [sp, #200]
+	ldr	r0, [sp, #180]
 	cmp	r0, #16
 	movs	r4, #0
 	adcs	r4, r4
@@ -1268,7 +1209,7 @@ gcm_decrypt_with:
 	eors	r4, r0
 	beq	.Lgcm_decrypt_with_else22
 	@ gcm.ae:45: y = x & ~(~(0 as u128) >> (8 * count))
-	ldr	r0, [sp, #200]
+	ldr	r0, [sp, #180]
 	lsls	r4, r0, #3
 	cmp	r4, #128
 	bcc	.Lgcm_decrypt_with_shok24
@@ -1292,7 +1233,7 @@ gcm_decrypt_with:
 	sbcs	r6, r0
 	sbcs	r4, r0
 	sbcs	r5, r0
-	ldr	r0, [sp, #4]
+	ldr	r0, [sp]
 	bics	r0, r7
 	bics	r3, r6
 	bics	r2, r4
@@ -1303,19 +1244,19 @@ gcm_decrypt_with:
 	b	.Lgcm_decrypt_with_endif23
 	.ltorg
 .Lgcm_decrypt_with_else22:
-	ldr	r0, [sp, #4]
+	ldr	r0, [sp]
 	mov	r5, r3
 	mov	r6, r2
 	mov	r4, r1
 .Lgcm_decrypt_with_endif23:
 	@ gcm.ae:153: return (load_be(tag, 0, 16, len(tag)) ^ first_bytes(t, len(tag))) == 0
-	ldr	r3, [sp, #16]
+	ldr	r3, [sp, #12]
 	eors	r3, r0
-	ldr	r2, [sp, #20]
+	ldr	r2, [sp, #16]
 	eors	r2, r5
-	ldr	r1, [sp, #12]
+	ldr	r1, [sp, #8]
 	eors	r1, r6
-	ldr	r0, [sp, #8]
+	ldr	r0, [sp, #4]
 	eors	r0, r4
 	orrs	r3, r2
 	orrs	r3, r1
@@ -1325,9 +1266,9 @@ gcm_decrypt_with:
 	adcs	r1, r1
 	movs	r0, #1
 	eors	r1, r0
-	ldr	r0, [sp, #212]
+	ldr	r0, [sp, #192]
 	strh	r1, [r0]
-	add	sp, #144
+	add	sp, #124
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5
@@ -1339,8 +1280,8 @@ gcm_decrypt_with:
 
 
 @ --- gcm_E_encrypt_block: gcm.E.encrypt_block
-@     frame 12 bytes (14 spill slots, 3 on the stack; locals 0), saves nothing
-@     estimated 486 bytes of code and literals
+@     frame 8 bytes (10 spill slots, 2 on the stack; locals 0), saves nothing
+@     estimated 476 bytes of code and literals
 	.section .text.gcm_E_encrypt_block,"ax",%progbits
 	.global gcm_E_encrypt_block
 	.type gcm_E_encrypt_block, %function
@@ -1348,247 +1289,244 @@ gcm_decrypt_with:
 	.balign 4
 gcm_E_encrypt_block:
 	push	{lr}
-	sub	sp, #12
-	@ aes.ae:161: t0 = mix_column(sbox[s0[31:24]], sbox[s1[23:16]], sbox[s2[15:8]], sbox[s3[7:0]]) ^ w[4 * round]
-	ldr	r7, =gcm_tf3
-	mov	r10, r7
-	ldr	r7, =gcm_tf2
-	mov	r12, r7
-	ldr	r3, =gcm_tf1
-	mov	r8, r3
-	ldr	r3, =gcm_tf0
-	mov	r9, r3
-	str	r0, [sp, #4]
-	mov	r7, r0
-	mov	r6, r0
-	adds	r6, #16
-	ldr	r3, [r1]
-	@ aes.ae:158: s3 = b[31:0] ^ w[3]
-	ldr	r0, [r0, #12]
-	eors	r3, r0
-	ldr	r4, [r1, #4]
-	@ aes.ae:157: s2 = b[63:32] ^ w[2]
-	ldr	r0, [r7, #8]
-	eors	r4, r0
-	ldr	r5, [r1, #8]
-	@ aes.ae:156: s1 = b[95:64] ^ w[1]
-	ldr	r0, [r7, #4]
-	eors	r5, r0
-	ldr	r1, [r1, #12]
-	@ aes.ae:155: s0 = b[127:96] ^ w[0]
-	ldr	r0, [r7]
-	eors	r1, r0
+	sub	sp, #8
 	@ aes.ae:159: @unroll(round_unroll)
-	movs	r0, #1
-	mov	r11, r0
-	str	r2, [sp, #8]
-.Lgcm_E_encrypt_block_loop1:
+	movs	r2, #1
+	mov	r11, r2
+	ldr	r4, [r1, #12]
+	str	r0, [sp, #4]
+	@ aes.ae:155: s0 = b[127:96] ^ w[0]
+	ldr	r7, [r0]
+	eors	r4, r7
+	ldr	r3, [r1, #8]
+	@ aes.ae:156: s1 = b[95:64] ^ w[1]
+	ldr	r7, [r0, #4]
+	eors	r3, r7
+	ldr	r2, [r1, #4]
+	@ aes.ae:157: s2 = b[63:32] ^ w[2]
+	ldr	r7, [r0, #8]
+	eors	r2, r7
+	ldr	r1, [r1]
+	@ aes.ae:158: s3 = b[31:0] ^ w[3]
+	ldr	r7, [r0, #12]
+	eors	r1, r7
 	@ aes.ae:161: t0 = mix_column(sbox[s0[31:24]], sbox[s1[23:16]], sbox[s2[15:8]], sbox[s3[7:0]]) ^ w[4 * round]
+	mov	r5, r0
+	adds	r5, #16
+	ldr	r0, =gcm_tf0
+	mov	r9, r0
+	ldr	r0, =gcm_tf1
+	mov	r8, r0
+	ldr	r0, =gcm_tf2
+	mov	r12, r0
+	ldr	r0, =gcm_tf3
+	mov	r10, r0
+	@ aes.ae:159: @unroll(round_unroll)
+.Lgcm_E_encrypt_block_loop1:
+	@ aes.ae:164: t3 = mix_column(sbox[s3[31:24]], sbox[s0[23:16]], sbox[s1[15:8]], sbox[s2[7:0]]) ^ w[4 * round + 3]
 	lsrs	r0, r1, #24
-	lsls	r2, r0, #2
+	lsls	r6, r0, #2
 	mov	r0, r9
-	ldr	r7, [r0, r2]
-	lsrs	r0, r5, #16
-	uxtb	r0, r0
-	lsls	r2, r0, #2
-	mov	r0, r8
-	ldr	r0, [r0, r2]
-	eors	r7, r0
-	lsrs	r0, r4, #8
-	uxtb	r0, r0
-	lsls	r2, r0, #2
-	mov	r0, r12
-	ldr	r0, [r0, r2]
-	eors	r7, r0
-	uxtb	r0, r3
-	lsls	r2, r0, #2
-	mov	r0, r10
-	ldr	r0, [r0, r2]
-	eors	r7, r0
-	ldr	r2, [r6]
-	eors	r7, r2
-	mov	lr, r7
-	@ aes.ae:162: t1 = mix_column(sbox[s1[31:24]], sbox[s2[23:16]], sbox[s3[15:8]], sbox[s0[7:0]]) ^ w[4 * round + 1]
-	lsrs	r0, r5, #24
-	lsls	r2, r0, #2
-	mov	r0, r9
-	ldr	r7, [r0, r2]
+	ldr	r7, [r0, r6]
 	lsrs	r0, r4, #16
 	uxtb	r0, r0
-	lsls	r2, r0, #2
+	lsls	r6, r0, #2
 	mov	r0, r8
-	ldr	r0, [r0, r2]
+	ldr	r0, [r0, r6]
 	eors	r7, r0
 	lsrs	r0, r3, #8
 	uxtb	r0, r0
+	lsls	r6, r0, #2
+	mov	r0, r12
+	ldr	r0, [r0, r6]
+	eors	r7, r0
+	uxtb	r0, r2
+	lsls	r6, r0, #2
+	mov	r0, r10
+	ldr	r0, [r0, r6]
+	eors	r7, r0
+	ldr	r6, [r5, #12]
+	eors	r7, r6
+	str	r7, [sp]
+	@ aes.ae:163: t2 = mix_column(sbox[s2[31:24]], sbox[s3[23:16]], sbox[s0[15:8]], sbox[s1[7:0]]) ^ w[4 * round + 2]
+	lsrs	r0, r2, #24
+	lsls	r6, r0, #2
+	mov	r0, r9
+	ldr	r7, [r0, r6]
+	lsrs	r0, r1, #16
+	uxtb	r0, r0
+	lsls	r6, r0, #2
+	mov	r0, r8
+	ldr	r0, [r0, r6]
+	eors	r7, r0
+	lsrs	r0, r4, #8
+	uxtb	r0, r0
+	lsls	r6, r0, #2
+	mov	r0, r12
+	ldr	r0, [r0, r6]
+	eors	r7, r0
+	uxtb	r0, r3
+	lsls	r6, r0, #2
+	mov	r0, r10
+	ldr	r0, [r0, r6]
+	eors	r7, r0
+	ldr	r6, [r5, #8]
+	eors	r7, r6
+	mov	lr, r7
+	@ aes.ae:162: t1 = mix_column(sbox[s1[31:24]], sbox[s2[23:16]], sbox[s3[15:8]], sbox[s0[7:0]]) ^ w[4 * round + 1]
+	lsrs	r0, r3, #24
+	lsls	r6, r0, #2
+	mov	r0, r9
+	ldr	r6, [r0, r6]
+	lsrs	r0, r2, #16
+	uxtb	r0, r0
+	lsls	r7, r0, #2
+	mov	r0, r8
+	ldr	r0, [r0, r7]
+	eors	r6, r0
+	lsrs	r0, r1, #8
+	uxtb	r0, r0
+	lsls	r7, r0, #2
+	mov	r0, r12
+	ldr	r0, [r0, r7]
+	eors	r6, r0
+	uxtb	r0, r4
+	lsls	r7, r0, #2
+	mov	r0, r10
+	ldr	r0, [r0, r7]
+	eors	r6, r0
+	ldr	r0, [r5, #4]
+	eors	r6, r0
+	@ aes.ae:161: t0 = mix_column(sbox[s0[31:24]], sbox[s1[23:16]], sbox[s2[15:8]], sbox[s3[7:0]]) ^ w[4 * round]
+	lsrs	r0, r4, #24
+	lsls	r4, r0, #2
+	mov	r0, r9
+	ldr	r4, [r0, r4]
+	lsrs	r0, r3, #16
+	uxtb	r0, r0
+	lsls	r3, r0, #2
+	mov	r0, r8
+	ldr	r0, [r0, r3]
+	eors	r4, r0
+	lsrs	r0, r2, #8
+	uxtb	r0, r0
 	lsls	r2, r0, #2
 	mov	r0, r12
 	ldr	r0, [r0, r2]
-	eors	r7, r0
+	eors	r4, r0
 	uxtb	r0, r1
-	lsls	r2, r0, #2
+	lsls	r1, r0, #2
 	mov	r0, r10
-	ldr	r0, [r0, r2]
-	eors	r7, r0
-	ldr	r2, [r6, #4]
-	eors	r7, r2
-	str	r7, [sp]
-	@ aes.ae:163: t2 = mix_column(sbox[s2[31:24]], sbox[s3[23:16]], sbox[s0[15:8]], sbox[s1[7:0]]) ^ w[4 * round + 2]
-	lsrs	r0, r4, #24
-	lsls	r2, r0, #2
-	mov	r0, r9
-	ldr	r0, [r0, r2]
-	lsrs	r7, r3, #16
-	uxtb	r7, r7
-	lsls	r2, r7, #2
-	mov	r7, r8
-	ldr	r7, [r7, r2]
-	eors	r0, r7
-	lsrs	r2, r1, #8
-	uxtb	r2, r2
-	lsls	r2, r2, #2
-	mov	r7, r12
-	ldr	r2, [r7, r2]
-	eors	r0, r2
-	uxtb	r2, r5
-	lsls	r2, r2, #2
-	mov	r7, r10
-	ldr	r2, [r7, r2]
-	eors	r0, r2
-	ldr	r2, [r6, #8]
-	eors	r0, r2
+	ldr	r0, [r0, r1]
+	eors	r4, r0
+	ldr	r0, [r5]
+	eors	r4, r0
 	@ aes.ae:164: t3 = mix_column(sbox[s3[31:24]], sbox[s0[23:16]], sbox[s1[15:8]], sbox[s2[7:0]]) ^ w[4 * round + 3]
-	lsrs	r2, r3, #24
-	lsls	r3, r2, #2
-	mov	r2, r9
-	ldr	r3, [r2, r3]
-	lsrs	r2, r1, #16
-	uxtb	r2, r2
-	lsls	r1, r2, #2
-	mov	r2, r8
-	ldr	r2, [r2, r1]
-	eors	r3, r2
-	lsrs	r2, r5, #8
-	uxtb	r2, r2
-	lsls	r1, r2, #2
-	mov	r2, r12
-	ldr	r2, [r2, r1]
-	eors	r3, r2
-	uxtb	r2, r4
-	lsls	r1, r2, #2
-	ldr	r2, [r7, r1]
-	eors	r3, r2
-	ldr	r2, [r6, #12]
-	eors	r3, r2
-	mov	r2, r11
-	adds	r2, #1
-	mov	r11, r2
-	mov	r4, r0
-	ldr	r5, [sp]
-	mov	r1, lr
-	adds	r6, #16
-	cmp	r2, #10
+	adds	r5, #16
+	mov	r3, r6
+	mov	r2, lr
+	ldr	r1, [sp]
+	mov	r0, r11
+	adds	r0, #1
+	mov	r11, r0
+	cmp	r0, #10
 	bcc	.Lgcm_E_encrypt_block_loop1
 .Lgcm_E_encrypt_block_done2:
 	@ aes.ae:127: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
-	lsrs	r0, r1, #24
-	ldr	r2, =gcm_E.sbox
-	ldrb	r0, [r2, r0]
-	lsls	r7, r0, #24
-	lsrs	r0, r5, #16
-	uxtb	r0, r0
-	ldrb	r0, [r2, r0]
-	lsls	r0, r0, #16
-	orrs	r7, r0
-	lsrs	r0, r4, #8
-	uxtb	r0, r0
-	ldrb	r0, [r2, r0]
-	lsls	r0, r0, #8
-	orrs	r7, r0
-	uxtb	r0, r3
-	ldrb	r0, [r2, r0]
-	orrs	r7, r0
+	lsrs	r0, r4, #24
+	ldr	r5, =gcm_E.sbox
+	ldrb	r0, [r5, r0]
+	lsls	r0, r0, #24
+	lsrs	r6, r3, #16
+	uxtb	r6, r6
+	ldrb	r6, [r5, r6]
+	lsls	r6, r6, #16
+	orrs	r0, r6
+	lsrs	r6, r2, #8
+	uxtb	r6, r6
+	ldrb	r6, [r5, r6]
+	lsls	r6, r6, #8
+	orrs	r0, r6
+	uxtb	r6, r1
+	ldrb	r6, [r5, r6]
+	orrs	r0, r6
 	@ aes.ae:170: return cat(sub_shift(s0, s1, s2, s3) ^ w[4 * nr],
 	movs	r6, #160
-	ldr	r0, [sp, #4]
-	ldr	r6, [r0, r6]
-	eors	r7, r6
-	mov	r12, r7
+	ldr	r7, [sp, #4]
+	ldr	r6, [r7, r6]
+	eors	r0, r6
+	mov	r12, r0
 	@ aes.ae:127: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
-	lsrs	r0, r5, #24
-	ldrb	r0, [r2, r0]
-	lsls	r7, r0, #24
-	lsrs	r0, r4, #16
-	uxtb	r0, r0
-	ldrb	r0, [r2, r0]
-	lsls	r0, r0, #16
-	orrs	r7, r0
-	lsrs	r0, r3, #8
-	uxtb	r0, r0
-	ldrb	r0, [r2, r0]
-	lsls	r0, r0, #8
-	orrs	r7, r0
-	uxtb	r0, r1
-	ldrb	r0, [r2, r0]
-	orrs	r7, r0
+	lsrs	r0, r3, #24
+	ldrb	r0, [r5, r0]
+	lsls	r0, r0, #24
+	lsrs	r6, r2, #16
+	uxtb	r6, r6
+	ldrb	r6, [r5, r6]
+	lsls	r6, r6, #16
+	orrs	r0, r6
+	lsrs	r6, r1, #8
+	uxtb	r6, r6
+	ldrb	r6, [r5, r6]
+	lsls	r6, r6, #8
+	orrs	r0, r6
+	uxtb	r6, r4
+	ldrb	r6, [r5, r6]
+	orrs	r0, r6
 	@ aes.ae:171: sub_shift(s1, s2, s3, s0) ^ w[4 * nr + 1],
 	movs	r6, #164
-	ldr	r0, [sp, #4]
-	ldr	r6, [r0, r6]
-	eors	r7, r6
-	mov	r8, r7
+	ldr	r6, [r7, r6]
+	eors	r0, r6
+	mov	r8, r0
 	@ aes.ae:127: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
-	lsrs	r0, r4, #24
-	ldrb	r0, [r2, r0]
+	lsrs	r0, r2, #24
+	ldrb	r0, [r5, r0]
 	lsls	r6, r0, #24
-	lsrs	r0, r3, #16
+	lsrs	r0, r1, #16
 	uxtb	r0, r0
-	ldrb	r0, [r2, r0]
+	ldrb	r0, [r5, r0]
 	lsls	r0, r0, #16
 	orrs	r6, r0
-	lsrs	r0, r1, #8
+	lsrs	r0, r4, #8
 	uxtb	r0, r0
-	ldrb	r0, [r2, r0]
+	ldrb	r0, [r5, r0]
 	lsls	r0, r0, #8
 	orrs	r6, r0
-	uxtb	r0, r5
-	ldrb	r0, [r2, r0]
+	uxtb	r0, r3
+	ldrb	r0, [r5, r0]
 	orrs	r6, r0
 	@ aes.ae:172: sub_shift(s2, s3, s0, s1) ^ w[4 * nr + 2],
-	ldr	r7, [sp, #4]
 	movs	r0, #168
 	ldr	r0, [r7, r0]
 	eors	r6, r0
 	@ aes.ae:127: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
-	lsrs	r0, r3, #24
-	ldrb	r0, [r2, r0]
-	lsls	r3, r0, #24
-	lsrs	r0, r1, #16
+	lsrs	r0, r1, #24
+	ldrb	r0, [r5, r0]
+	lsls	r7, r0, #24
+	lsrs	r0, r4, #16
 	uxtb	r0, r0
-	ldrb	r0, [r2, r0]
+	ldrb	r0, [r5, r0]
 	lsls	r0, r0, #16
-	orrs	r3, r0
-	lsrs	r0, r5, #8
+	orrs	r7, r0
+	lsrs	r0, r3, #8
 	uxtb	r0, r0
-	ldrb	r0, [r2, r0]
-	lsls	r0, r0, #8
-	orrs	r3, r0
-	uxtb	r0, r4
-	ldrb	r0, [r2, r0]
-	orrs	r3, r0
+	ldrb	r0, [r5, r0]
+	lsls	r1, r0, #8
+	mov	r0, r7
+	orrs	r0, r1
+	uxtb	r1, r2
+	ldrb	r1, [r5, r1]
+	orrs	r0, r1
 	@ aes.ae:173: sub_shift(s3, s0, s1, s2) ^ w[4 * nr + 3])
-	movs	r1, #172
-	ldr	r0, [r7, r1]
-	eors	r3, r0
+	movs	r2, #172
+	ldr	r1, [sp, #4]
+	ldr	r1, [r1, r2]
+	eors	r0, r1
 	@ aes.ae:170: return cat(sub_shift(s0, s1, s2, s3) ^ w[4 * nr],
-	ldr	r2, [sp, #8]
-	str	r3, [r2]
-	str	r6, [r2, #4]
-	mov	r0, r8
-	str	r0, [r2, #8]
-	mov	r1, r12
-	str	r1, [r2, #12]
-	add	sp, #12
+	mov	r1, r6
+	mov	r2, r8
+	mov	r3, r12
+	add	sp, #8
 	pop	{pc}
 	.ltorg
 	.ltorg
@@ -1596,8 +1534,8 @@ gcm_E_encrypt_block:
 
 
 @ --- gcm_G_absorb: gcm.G.absorb
-@     frame 52 bytes (6 spill slots, 5 on the stack; locals 32), saves nothing
-@     estimated 160 bytes of code and literals
+@     frame 36 bytes (5 spill slots, 5 on the stack; locals 16), saves nothing
+@     estimated 148 bytes of code and literals
 	.section .text.gcm_G_absorb,"ax",%progbits
 	.global gcm_G_absorb
 	.type gcm_G_absorb, %function
@@ -1605,16 +1543,16 @@ gcm_E_encrypt_block:
 	.balign 4
 gcm_G_absorb:
 	push	{lr}
-	sub	sp, #52
+	sub	sp, #36
 	str	r0, [sp, #16]
 	str	r2, [sp, #12]
 	str	r3, [sp, #4]
+	@ ghash.ae:217: for i in 0..(n + 15) / 16 {
+	mov	r0, r3
 	ldr	r5, [r1]
 	ldr	r4, [r1, #4]
-	ldr	r3, [r1, #8]
-	ldr	r2, [r1, #12]
-	@ ghash.ae:217: for i in 0..(n + 15) / 16 {
-	ldr	r0, [sp, #4]
+	ldr	r2, [r1, #8]
+	ldr	r3, [r1, #12]
 	adds	r0, #15
 	lsrs	r0, r0, #4
 	str	r0, [sp, #8]
@@ -1665,20 +1603,17 @@ gcm_G_absorb:
 	rev	r0, r0
 	eors	r5, r7
 	eors	r4, r6
-	eors	r3, r1
-	eors	r2, r0
+	eors	r2, r1
+	eors	r3, r0
 	str	r5, [sp, #20]
 	str	r4, [sp, #24]
-	str	r3, [sp, #28]
-	str	r2, [sp, #32]
+	str	r2, [sp, #28]
+	str	r3, [sp, #32]
 	add	r0, sp, #20
-	add	r2, sp, #36
 	ldr	r1, [sp, #16]
 	bl	gcm_G_mul_h
-	ldr	r5, [sp, #36]
-	ldr	r4, [sp, #40]
-	ldr	r3, [sp, #44]
-	ldr	r2, [sp, #48]
+	mov	r5, r0
+	mov	r4, r1
 	ldr	r1, [sp]
 	adds	r1, #1
 	str	r1, [sp]
@@ -1686,20 +1621,17 @@ gcm_G_absorb:
 	cmp	r1, r0
 	bcc	.Lgcm_G_absorb_loop1
 .Lgcm_G_absorb_done2:
-	ldr	r1, [sp, #56]
-	str	r5, [r1]
-	str	r4, [r1, #4]
-	str	r3, [r1, #8]
-	str	r2, [r1, #12]
-	add	sp, #52
+	mov	r0, r5
+	mov	r1, r4
+	add	sp, #36
 	pop	{pc}
 	.ltorg
 	.size gcm_G_absorb, .-gcm_G_absorb
 
 
 @ --- gcm_G_mul_h: gcm.G.mul_h
-@     frame 20 bytes (7 spill slots, 1 on the stack; locals 16), saves nothing
-@     estimated 280 bytes of code and literals
+@     frame 16 bytes (6 spill slots, 0 on the stack; locals 16), saves nothing
+@     estimated 266 bytes of code and literals
 	.section .text.gcm_G_mul_h,"ax",%progbits
 	.global gcm_G_mul_h
 	.type gcm_G_mul_h, %function
@@ -1707,47 +1639,45 @@ gcm_G_absorb:
 	.balign 4
 gcm_G_mul_h:
 	push	{lr}
-	sub	sp, #20
-	mov	r9, r1
-	str	r2, [sp]
+	sub	sp, #16
+	mov	r11, r1
 	ldm	r0!, {r2, r3, r4, r5}
 	@ ghash.ae:149: xs[i] = x[w * i + w - 1 : w * i]
 	uxth	r0, r2
-	add	r1, sp, #4
-	strh	r0, [r1]
+	add	r6, sp, #0
+	strh	r0, [r6]
 	lsrs	r0, r2, #16
-	strh	r0, [r1, #2]
+	strh	r0, [r6, #2]
 	uxth	r0, r3
-	strh	r0, [r1, #4]
+	strh	r0, [r6, #4]
 	lsrs	r0, r3, #16
-	strh	r0, [r1, #6]
+	strh	r0, [r6, #6]
 	uxth	r0, r4
-	strh	r0, [r1, #8]
+	strh	r0, [r6, #8]
 	lsrs	r0, r4, #16
-	strh	r0, [r1, #10]
+	strh	r0, [r6, #10]
 	uxth	r0, r5
-	strh	r0, [r1, #12]
+	strh	r0, [r6, #12]
 	lsrs	r0, r5, #16
-	strh	r0, [r1, #14]
+	strh	r0, [r6, #14]
 	@ ghash.ae:152: @unroll(unroll)
 	movs	r0, #0
-	mov	r10, r0
+	mov	r9, r0
+	movs	r7, #0
 	movs	r5, #0
-	movs	r4, #0
 	movs	r2, #0
-	movs	r1, #0
+	movs	r3, #0
 	@ ghash.ae:154: xw = xs[i]
-	add	r0, sp, #4
+	add	r0, sp, #0
 	mov	r8, r0
 	@ ghash.ae:156: z = (z >> 8) ^ ((R8[z[7:0]] as u128) << 112)
 	ldr	r0, =gcm_G.R8
 	mov	lr, r0
 	@ ghash.ae:157: z = z ^ tab[xw[8 * j + 7 : 8 * j + 4]] ^ tab[16 + (xw[8 * j + 3 : 8 * j] as u8)]
-	mov	r0, r9
-	movs	r3, #1
-	lsls	r3, r3, #8
-	adds	r0, r0, r3
-	mov	r11, r0
+	movs	r0, #1
+	lsls	r0, r0, #8
+	adds	r1, r1, r0
+	mov	r10, r1
 	@ ghash.ae:152: @unroll(unroll)
 .Lgcm_G_mul_h_loop1:
 	@ ghash.ae:154: xw = xs[i]
@@ -1755,115 +1685,110 @@ gcm_G_mul_h:
 	ldrh	r0, [r0]
 	mov	r12, r0
 	@ ghash.ae:156: z = (z >> 8) ^ ((R8[z[7:0]] as u128) << 112)
-	lsrs	r3, r5, #8
-	lsls	r6, r4, #24
-	orrs	r3, r6
-	lsrs	r4, r4, #8
-	lsls	r6, r2, #24
-	orrs	r4, r6
-	lsrs	r6, r2, #8
-	lsls	r2, r1, #24
-	orrs	r6, r2
-	lsrs	r7, r1, #8
-	uxtb	r2, r5
-	lsls	r1, r2, #1
-	mov	r2, lr
-	ldrh	r2, [r2, r1]
-	lsls	r1, r2, #16
-	eors	r7, r1
+	lsrs	r6, r7, #8
+	lsls	r1, r5, #24
+	orrs	r6, r1
+	lsrs	r5, r5, #8
+	lsls	r1, r2, #24
+	orrs	r5, r1
+	lsrs	r4, r2, #8
+	lsls	r1, r3, #24
+	orrs	r4, r1
+	lsrs	r1, r3, #8
+	uxtb	r3, r7
+	lsls	r2, r3, #1
+	mov	r3, lr
+	ldrh	r3, [r3, r2]
+	lsls	r2, r3, #16
+	mov	r7, r1
+	eors	r7, r2
 	@ ghash.ae:157: z = z ^ tab[xw[8 * j + 7 : 8 * j + 4]] ^ tab[16 + (xw[8 * j + 3 : 8 * j] as u8)]
 	lsls	r0, r0, #24
 	lsrs	r0, r0, #28
 	lsls	r1, r0, #4
-	add	r1, r9
-	ldm	r1, {r0, r1, r2, r5}
-	eors	r3, r0
-	eors	r4, r1
-	eors	r6, r2
-	eors	r7, r5
-	mov	r0, r12
-	lsls	r0, r0, #28
-	lsrs	r1, r0, #24
-	mov	r0, r11
-	adds	r0, r0, r1
-	ldr	r5, [r0]
-	ldr	r2, [r0, #4]
-	ldr	r1, [r0, #8]
-	ldr	r0, [r0, #12]
-	eors	r3, r5
-	eors	r4, r2
-	mov	r2, r6
-	eors	r2, r1
-	eors	r7, r0
-	@ ghash.ae:156: z = (z >> 8) ^ ((R8[z[7:0]] as u128) << 112)
-	lsrs	r6, r3, #8
-	lsls	r0, r4, #24
-	orrs	r6, r0
-	lsrs	r5, r4, #8
-	lsls	r0, r2, #24
-	orrs	r5, r0
-	lsrs	r4, r2, #8
-	lsls	r0, r7, #24
-	orrs	r4, r0
-	lsrs	r7, r7, #8
-	uxtb	r0, r3
-	lsls	r1, r0, #1
-	mov	r0, lr
-	ldrh	r0, [r0, r1]
-	lsls	r0, r0, #16
-	eors	r7, r0
-	@ ghash.ae:157: z = z ^ tab[xw[8 * j + 7 : 8 * j + 4]] ^ tab[16 + (xw[8 * j + 3 : 8 * j] as u8)]
-	mov	r0, r12
-	lsrs	r0, r0, #12
-	lsls	r1, r0, #4
-	add	r1, r9
+	add	r1, r11
 	ldm	r1, {r0, r1, r2, r3}
 	eors	r6, r0
 	eors	r5, r1
 	eors	r4, r2
 	eors	r7, r3
 	mov	r0, r12
-	lsls	r0, r0, #20
-	lsrs	r0, r0, #28
-	lsls	r1, r0, #4
-	mov	r0, r11
+	lsls	r0, r0, #28
+	lsrs	r1, r0, #24
+	mov	r0, r10
 	adds	r0, r0, r1
 	ldr	r3, [r0]
 	ldr	r2, [r0, #4]
 	ldr	r1, [r0, #8]
 	ldr	r0, [r0, #12]
 	eors	r6, r3
-	mov	r3, r5
-	eors	r3, r2
-	mov	r2, r4
-	eors	r2, r1
+	eors	r5, r2
+	eors	r4, r1
 	mov	r1, r7
 	eors	r1, r0
+	@ ghash.ae:156: z = (z >> 8) ^ ((R8[z[7:0]] as u128) << 112)
+	lsrs	r7, r6, #8
+	lsls	r0, r5, #24
+	orrs	r7, r0
+	lsrs	r5, r5, #8
+	lsls	r0, r4, #24
+	orrs	r5, r0
+	lsrs	r4, r4, #8
+	lsls	r0, r1, #24
+	orrs	r4, r0
+	lsrs	r1, r1, #8
+	uxtb	r0, r6
+	lsls	r2, r0, #1
+	mov	r0, lr
+	ldrh	r0, [r0, r2]
+	lsls	r0, r0, #16
+	eors	r1, r0
+	@ ghash.ae:157: z = z ^ tab[xw[8 * j + 7 : 8 * j + 4]] ^ tab[16 + (xw[8 * j + 3 : 8 * j] as u8)]
+	mov	r0, r12
+	lsrs	r0, r0, #12
+	lsls	r6, r0, #4
+	add	r6, r11
+	ldm	r6, {r0, r2, r3, r6}
+	eors	r7, r0
+	eors	r5, r2
+	eors	r4, r3
+	eors	r1, r6
+	mov	r0, r12
+	lsls	r0, r0, #20
+	lsrs	r0, r0, #28
+	lsls	r6, r0, #4
+	mov	r0, r10
+	adds	r0, r0, r6
+	ldr	r3, [r0]
+	ldr	r2, [r0, #4]
+	ldr	r6, [r0, #8]
+	ldr	r0, [r0, #12]
+	eors	r7, r3
+	eors	r5, r2
+	mov	r2, r4
+	eors	r2, r6
+	mov	r3, r1
+	eors	r3, r0
 	mov	r0, r8
 	adds	r0, #2
 	mov	r8, r0
-	mov	r5, r6
-	mov	r4, r3
-	mov	r0, r10
+	mov	r0, r9
 	adds	r0, #1
-	mov	r10, r0
+	mov	r9, r0
 	cmp	r0, #8
 	bcc	.Lgcm_G_mul_h_loop1
 .Lgcm_G_mul_h_done2:
-	ldr	r3, [sp]
-	str	r5, [r3]
-	str	r4, [r3, #4]
-	str	r2, [r3, #8]
-	str	r1, [r3, #12]
-	add	sp, #20
+	mov	r0, r7
+	mov	r1, r5
+	add	sp, #16
 	pop	{pc}
 	.ltorg
 	.size gcm_G_mul_h, .-gcm_G_mul_h
 
 
 @ --- gcm_counter0: gcm.counter0
-@     frame 48 bytes (3 spill slots, 3 on the stack; locals 32), saves nothing
-@     estimated 150 bytes of code and literals
+@     frame 24 bytes (2 spill slots, 2 on the stack; locals 16), saves nothing
+@     estimated 116 bytes of code and literals
 	.section .text.gcm_counter0,"ax",%progbits
 	.global gcm_counter0
 	.type gcm_counter0, %function
@@ -1871,11 +1796,10 @@ gcm_G_mul_h:
 	.balign 4
 gcm_counter0:
 	push	{lr}
-	sub	sp, #48
-	str	r0, [sp, #8]
-	mov	r4, r1
-	str	r2, [sp, #4]
-	str	r3, [sp, #12]
+	sub	sp, #24
+	str	r0, [sp, #4]
+	mov	r3, r1
+	str	r2, [sp]
 	@ gcm.ae:53: if len(nonce) == 12 {
 	movs	r1, #12
 	eors	r1, r2
@@ -1887,71 +1811,55 @@ gcm_counter0:
 	beq	.Lgcm_counter0_else1
 	@ gcm.ae:54: j = cat(load_be(nonce, 0, 12), 1 as u32)
 	movs	r0, #3
-	tst	r4, r0
+	tst	r3, r0
 	beq	.Lgcm_counter0_words4
 .Lgcm_counter0_bytes3:
 	movs	r2, #12
-	add	r1, sp, #16
+	add	r1, sp, #8
 .Lgcm_counter0_cpy6:
 	subs	r2, #1
 	bcc	.Lgcm_counter0_cpyd5
-	ldrb	r0, [r4, r2]
+	ldrb	r0, [r3, r2]
 	strb	r0, [r1, r2]
 	b	.Lgcm_counter0_cpy6
 .Lgcm_counter0_cpyd5:
-	mov	r4, r1
+	mov	r3, r1
 .Lgcm_counter0_words4:
-	ldr	r0, [r4, #8]
-	rev	r3, r0
-	ldr	r0, [r4, #4]
-	rev	r2, r0
-	ldr	r0, [r4]
+	ldr	r0, [r3, #8]
 	rev	r1, r0
-	movs	r4, #1
+	ldr	r0, [r3, #4]
+	rev	r2, r0
+	ldr	r0, [r3]
+	rev	r3, r0
+	movs	r0, #1
 	b	.Lgcm_counter0_endif2
 .Lgcm_counter0_else1:
 	@ gcm.ae:56: j = G.absorb(tab, 0 as u128, nonce)
 	movs	r0, #0
+	str	r0, [sp, #8]
+	str	r0, [sp, #12]
 	str	r0, [sp, #16]
 	str	r0, [sp, #20]
-	str	r0, [sp, #24]
-	str	r0, [sp, #28]
-	add	r1, sp, #16
-	add	r0, sp, #32
-	str	r0, [sp]
-	ldr	r0, [sp, #8]
-	mov	r2, r4
-	ldr	r3, [sp, #4]
-	bl	gcm_G_absorb
-	ldr	r5, [sp, #32]
-	ldr	r4, [sp, #36]
-	ldr	r3, [sp, #40]
-	ldr	r2, [sp, #44]
-	@ gcm.ae:57: j = G.mul_h(j ^ ((len(nonce) as u128) << 3), tab)
+	add	r1, sp, #8
 	ldr	r0, [sp, #4]
-	lsls	r1, r0, #3
-	lsrs	r0, r0, #29
-	eors	r5, r1
-	eors	r4, r0
-	str	r5, [sp, #16]
-	str	r4, [sp, #20]
-	str	r3, [sp, #24]
-	str	r2, [sp, #28]
-	add	r0, sp, #16
-	add	r2, sp, #32
-	ldr	r1, [sp, #8]
+	mov	r2, r3
+	ldr	r3, [sp]
+	bl	gcm_G_absorb
+	@ gcm.ae:57: j = G.mul_h(j ^ ((len(nonce) as u128) << 3), tab)
+	ldr	r4, [sp]
+	lsls	r5, r4, #3
+	lsrs	r4, r4, #29
+	eors	r0, r5
+	eors	r1, r4
+	str	r0, [sp, #8]
+	str	r1, [sp, #12]
+	str	r2, [sp, #16]
+	str	r3, [sp, #20]
+	add	r0, sp, #8
+	ldr	r1, [sp, #4]
 	bl	gcm_G_mul_h
-	ldr	r4, [sp, #32]
-	ldr	r3, [sp, #36]
-	ldr	r2, [sp, #40]
-	ldr	r1, [sp, #44]
 .Lgcm_counter0_endif2:
-	ldr	r5, [sp, #12]
-	str	r4, [r5]
-	str	r3, [r5, #4]
-	str	r2, [r5, #8]
-	str	r1, [r5, #12]
-	add	sp, #48
+	add	sp, #24
 	pop	{pc}
 	.ltorg
 	.size gcm_counter0, .-gcm_counter0

@@ -115,8 +115,8 @@ isap_a_128a_key_setup:
 
 
 @ --- isap_a_128a_encrypt_with: isap_a_128a.encrypt_with
-@     frame 120 bytes (16 spill slots, 9 on the stack; locals 72), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 408 bytes of code and literals
+@     frame 100 bytes (16 spill slots, 9 on the stack; locals 56), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 396 bytes of code and literals
 	.section .text.isap_a_128a_encrypt_with,"ax",%progbits
 	.global isap_a_128a_encrypt_with
 	.type isap_a_128a_encrypt_with, %function
@@ -129,11 +129,11 @@ isap_a_128a_encrypt_with:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #120
-	str	r0, [sp, #44]
+	sub	sp, #100
+	str	r0, [sp, #40]
 	mov	r3, r1
 	movs	r4, #0
-	add	r1, sp, #48
+	add	r1, sp, #44
 	movs	r0, #10
 .Lisap_a_128a_encrypt_with_zero1:
 	str	r4, [r1]
@@ -146,7 +146,7 @@ isap_a_128a_encrypt_with:
 	beq	.Lisap_a_128a_encrypt_with_words3
 .Lisap_a_128a_encrypt_with_bytes2:
 	movs	r4, #16
-	add	r1, sp, #88
+	add	r1, sp, #84
 .Lisap_a_128a_encrypt_with_cpy5:
 	subs	r4, #1
 	bcc	.Lisap_a_128a_encrypt_with_cpyd4
@@ -158,80 +158,79 @@ isap_a_128a_encrypt_with:
 .Lisap_a_128a_encrypt_with_words3:
 	ldr	r0, [r2, #12]
 	rev	r0, r0
-	str	r0, [sp, #40]
+	str	r0, [sp, #36]
 	ldr	r0, [r2, #8]
 	rev	r0, r0
-	str	r0, [sp, #36]
+	str	r0, [sp, #32]
 	ldr	r0, [r2, #4]
 	rev	r0, r0
-	str	r0, [sp, #32]
+	str	r0, [sp, #28]
 	ldr	r0, [r2]
 	rev	r0, r0
-	str	r0, [sp, #28]
+	str	r0, [sp, #24]
 	@ isap_a_128a.ae:111: if m > 0 {
-	ldr	r1, [sp, #168]
+	ldr	r1, [sp, #148]
 	cmp	r1, #0
 	beq	.Lisap_a_128a_encrypt_with_else6
 	@ isap_a_128a.ae:112: rekey(ke, n, s)
-	add	r2, sp, #48
-	ldr	r0, [sp, #40]
-	str	r0, [sp, #88]
+	add	r2, sp, #44
 	ldr	r0, [sp, #36]
-	str	r0, [sp, #92]
+	str	r0, [sp, #84]
 	ldr	r0, [sp, #32]
-	str	r0, [sp, #96]
+	str	r0, [sp, #88]
 	ldr	r0, [sp, #28]
-	str	r0, [sp, #100]
-	add	r1, sp, #88
+	str	r0, [sp, #92]
+	ldr	r0, [sp, #24]
+	str	r0, [sp, #96]
+	add	r1, sp, #84
 	mov	r0, r3
 	bl	isap_a_128a_rekey
 	@ isap_a_128a.ae:113: s[3] = n[127:64]
-	ldr	r0, [sp, #32]
-	str	r0, [sp, #72]
 	ldr	r0, [sp, #28]
-	str	r0, [sp, #76]
+	str	r0, [sp, #68]
+	ldr	r0, [sp, #24]
+	str	r0, [sp, #72]
 	@ isap_a_128a.ae:114: s[4] = n[63:0]
-	ldr	r0, [sp, #40]
-	str	r0, [sp, #80]
 	ldr	r0, [sp, #36]
-	str	r0, [sp, #84]
+	str	r0, [sp, #76]
+	ldr	r0, [sp, #32]
+	str	r0, [sp, #80]
 	@ isap_a_128a.ae:115: for i in 0..(m + rate - 1) / rate {
-	ldr	r0, [sp, #168]
+	ldr	r0, [sp, #148]
 	adds	r0, #8
 	subs	r0, r0, #1
 	lsrs	r0, r0, #3
-	str	r0, [sp, #24]
+	str	r0, [sp, #20]
 	movs	r1, #0
-	str	r1, [sp, #16]
+	str	r1, [sp, #12]
 	cmp	r1, r0
 	bcs	.Lisap_a_128a_encrypt_with_done9
 .Lisap_a_128a_encrypt_with_loop8:
-	@ isap_a_128a.ae:117: count = if m - off < rate then m - off else rate
-	movs	r2, #8
 	@ isap_a_128a.ae:116: off = rate * i
-	ldr	r1, [sp, #16]
+	ldr	r1, [sp, #12]
 	lsls	r0, r1, #3
-	str	r0, [sp, #20]
+	str	r0, [sp, #16]
 	@ isap_a_128a.ae:117: count = if m - off < rate then m - off else rate
-	ldr	r1, [sp, #168]
-	subs	r1, r1, r0
-	cmp	r1, #8
+	ldr	r1, [sp, #148]
+	subs	r2, r1, r0
+	cmp	r2, #8
 	movs	r0, #0
 	sbcs	r0, r0
-	eors	r1, r2
-	ands	r1, r0
-	eors	r1, r2
-	str	r1, [sp, #12]
+	movs	r1, #8
+	eors	r2, r1
+	ands	r2, r0
+	eors	r2, r1
+	str	r2, [sp, #8]
 	@ isap_a_128a.ae:118: P.permute(s, s_e)
-	add	r0, sp, #48
+	add	r0, sp, #44
 	movs	r1, #150
 	bl	isap_a_128a_P_permute
 	@ isap_a_128a.ae:119: store_be(out, off, load_be(in, off, rate, count) ^ s[0], count)
-	ldr	r1, [sp, #164]
-	ldr	r0, [sp, #20]
+	ldr	r1, [sp, #144]
+	ldr	r0, [sp, #16]
 	adds	r3, r1, r0
 	movs	r2, #3
-	ldr	r0, [sp, #12]
+	ldr	r0, [sp, #8]
 	cmp	r0, #8
 	bcc	.Lisap_a_128a_encrypt_with_bytes10
 	tst	r3, r2
@@ -239,12 +238,12 @@ isap_a_128a_encrypt_with:
 	movs	r4, #8
 	b	.Lisap_a_128a_encrypt_with_fill13
 .Lisap_a_128a_encrypt_with_bytes10:
+	ldr	r4, [sp, #8]
 	movs	r0, #0
+	str	r0, [sp, #84]
 	str	r0, [sp, #88]
-	str	r0, [sp, #92]
-	ldr	r4, [sp, #12]
 .Lisap_a_128a_encrypt_with_fill13:
-	add	r1, sp, #88
+	add	r1, sp, #84
 .Lisap_a_128a_encrypt_with_cpy15:
 	subs	r4, #1
 	bcc	.Lisap_a_128a_encrypt_with_cpyd14
@@ -254,20 +253,20 @@ isap_a_128a_encrypt_with:
 .Lisap_a_128a_encrypt_with_cpyd14:
 	mov	r3, r1
 .Lisap_a_128a_encrypt_with_words11:
-	ldr	r0, [r3]
-	rev	r1, r0
-	ldr	r0, [sp, #52]
-	eors	r1, r0
-	rev	r5, r1
 	ldr	r0, [r3, #4]
-	rev	r1, r0
+	rev	r4, r0
+	ldr	r0, [r3]
+	rev	r3, r0
+	ldr	r1, [sp, #44]
 	ldr	r0, [sp, #48]
-	eors	r1, r0
-	rev	r4, r1
-	ldr	r1, [sp, #172]
-	ldr	r0, [sp, #20]
+	eors	r4, r1
+	eors	r3, r0
+	rev	r5, r3
+	rev	r4, r4
+	ldr	r1, [sp, #152]
+	ldr	r0, [sp, #16]
 	adds	r3, r1, r0
-	ldr	r0, [sp, #12]
+	ldr	r0, [sp, #8]
 	cmp	r0, #8
 	bcc	.Lisap_a_128a_encrypt_with_bytes16
 	tst	r3, r2
@@ -279,11 +278,11 @@ isap_a_128a_encrypt_with:
 	movs	r2, #8
 	b	.Lisap_a_128a_encrypt_with_fill19
 .Lisap_a_128a_encrypt_with_bytes16:
-	ldr	r2, [sp, #12]
+	ldr	r2, [sp, #8]
 .Lisap_a_128a_encrypt_with_fill19:
-	str	r5, [sp, #88]
-	str	r4, [sp, #92]
-	add	r1, sp, #88
+	str	r5, [sp, #84]
+	str	r4, [sp, #88]
+	add	r1, sp, #84
 .Lisap_a_128a_encrypt_with_cpy20:
 	subs	r2, #1
 	bcc	.Lisap_a_128a_encrypt_with_stored17
@@ -291,59 +290,53 @@ isap_a_128a_encrypt_with:
 	strb	r0, [r3, r2]
 	b	.Lisap_a_128a_encrypt_with_cpy20
 .Lisap_a_128a_encrypt_with_stored17:
-	ldr	r1, [sp, #16]
+	ldr	r1, [sp, #12]
 	adds	r1, #1
-	str	r1, [sp, #16]
-	ldr	r0, [sp, #24]
+	str	r1, [sp, #12]
+	ldr	r0, [sp, #20]
 	cmp	r1, r0
 	bcc	.Lisap_a_128a_encrypt_with_loop8
 .Lisap_a_128a_encrypt_with_done9:
 .Lisap_a_128a_encrypt_with_else6:
 .Lisap_a_128a_encrypt_with_endif7:
 	@ isap_a_128a.ae:136: store_be(tag, 0, mac(ka, n, ad, ct))
-	ldr	r0, [sp, #40]
-	str	r0, [sp, #88]
 	ldr	r0, [sp, #36]
-	str	r0, [sp, #92]
+	str	r0, [sp, #84]
 	ldr	r0, [sp, #32]
-	str	r0, [sp, #96]
+	str	r0, [sp, #88]
 	ldr	r0, [sp, #28]
-	str	r0, [sp, #100]
-	add	r1, sp, #88
-	ldr	r0, [sp, #172]
+	str	r0, [sp, #92]
+	ldr	r0, [sp, #24]
+	str	r0, [sp, #96]
+	add	r1, sp, #84
+	ldr	r0, [sp, #152]
 	str	r0, [sp]
-	ldr	r0, [sp, #176]
+	ldr	r0, [sp, #156]
 	str	r0, [sp, #4]
-	add	r0, sp, #104
-	str	r0, [sp, #8]
-	ldr	r0, [sp, #44]
-	ldr	r2, [sp, #156]
-	ldr	r3, [sp, #160]
+	ldr	r0, [sp, #40]
+	ldr	r2, [sp, #136]
+	ldr	r3, [sp, #140]
 	bl	isap_a_128a_mac
-	ldr	r3, [sp, #104]
-	ldr	r2, [sp, #108]
-	ldr	r1, [sp, #112]
-	ldr	r0, [sp, #116]
-	rev	r5, r0
+	rev	r6, r3
+	rev	r5, r2
 	rev	r4, r1
-	rev	r2, r2
-	rev	r1, r3
-	ldr	r3, [sp, #180]
+	rev	r1, r0
+	ldr	r3, [sp, #160]
 	movs	r0, #3
 	tst	r3, r0
 	bne	.Lisap_a_128a_encrypt_with_bytes21
-	str	r5, [r3]
-	str	r4, [r3, #4]
-	str	r2, [r3, #8]
+	str	r6, [r3]
+	str	r5, [r3, #4]
+	str	r4, [r3, #8]
 	str	r1, [r3, #12]
 	b	.Lisap_a_128a_encrypt_with_stored22
 .Lisap_a_128a_encrypt_with_bytes21:
+	movs	r2, #16
+	str	r6, [sp, #84]
 	str	r5, [sp, #88]
 	str	r4, [sp, #92]
-	str	r2, [sp, #96]
-	str	r1, [sp, #100]
-	movs	r2, #16
-	add	r1, sp, #88
+	str	r1, [sp, #96]
+	add	r1, sp, #84
 .Lisap_a_128a_encrypt_with_cpy23:
 	subs	r2, #1
 	bcc	.Lisap_a_128a_encrypt_with_stored22
@@ -351,7 +344,7 @@ isap_a_128a_encrypt_with:
 	strb	r0, [r3, r2]
 	b	.Lisap_a_128a_encrypt_with_cpy23
 .Lisap_a_128a_encrypt_with_stored22:
-	add	sp, #120
+	add	sp, #100
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5
@@ -363,8 +356,8 @@ isap_a_128a_encrypt_with:
 
 
 @ --- isap_a_128a_decrypt_with: isap_a_128a.decrypt_with
-@     frame 120 bytes (20 spill slots, 9 on the stack; locals 72), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 446 bytes of code and literals
+@     frame 100 bytes (20 spill slots, 9 on the stack; locals 56), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 434 bytes of code and literals
 	.section .text.isap_a_128a_decrypt_with,"ax",%progbits
 	.global isap_a_128a_decrypt_with
 	.type isap_a_128a_decrypt_with, %function
@@ -377,12 +370,12 @@ isap_a_128a_decrypt_with:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #120
+	sub	sp, #100
 	movs	r3, #10
-	add	r4, sp, #48
+	add	r4, sp, #44
 	movs	r5, #0
-	ldr	r6, [sp, #172]
-	str	r1, [sp, #44]
+	ldr	r6, [sp, #152]
+	str	r1, [sp, #40]
 	mov	r1, r0
 .Lisap_a_128a_decrypt_with_zero1:
 	str	r5, [r4]
@@ -396,7 +389,7 @@ isap_a_128a_decrypt_with:
 	beq	.Lisap_a_128a_decrypt_with_words3
 .Lisap_a_128a_decrypt_with_bytes2:
 	movs	r5, #16
-	add	r4, sp, #88
+	add	r4, sp, #84
 .Lisap_a_128a_decrypt_with_cpy5:
 	subs	r5, #1
 	bcc	.Lisap_a_128a_decrypt_with_cpyd4
@@ -414,19 +407,19 @@ isap_a_128a_decrypt_with:
 	str	r0, [sp, #12]
 	ldr	r0, [r3, #4]
 	rev	r0, r0
-	str	r0, [sp, #24]
+	str	r0, [sp, #20]
 	ldr	r0, [r3, #8]
 	rev	r0, r0
-	str	r0, [sp, #20]
+	str	r0, [sp, #16]
 	ldr	r0, [r3, #12]
 	rev	r0, r0
-	str	r0, [sp, #16]
+	str	r0, [sp, #8]
 	@ isap_a_128a.ae:143: ok = (load_be(tag, 0, 16) ^ mac(ka, n, ad, ct)) == 0
 	tst	r5, r2
 	beq	.Lisap_a_128a_decrypt_with_words7
 .Lisap_a_128a_decrypt_with_bytes6:
 	movs	r3, #16
-	add	r2, sp, #88
+	add	r2, sp, #84
 .Lisap_a_128a_decrypt_with_cpy9:
 	subs	r3, #1
 	bcc	.Lisap_a_128a_decrypt_with_cpyd8
@@ -436,100 +429,94 @@ isap_a_128a_decrypt_with:
 .Lisap_a_128a_decrypt_with_cpyd8:
 	mov	r5, r2
 .Lisap_a_128a_decrypt_with_words7:
-	add	r0, sp, #104
-	str	r0, [sp, #8]
-	ldr	r0, [sp, #168]
+	ldr	r0, [sp, #148]
 	str	r0, [sp, #4]
-	ldr	r0, [sp, #164]
+	ldr	r0, [sp, #144]
 	str	r0, [sp]
 	ldm	r5, {r2, r3, r4, r5}
 	ldr	r0, [sp, #12]
-	str	r0, [sp, #100]
-	ldr	r0, [sp, #24]
 	str	r0, [sp, #96]
 	ldr	r0, [sp, #20]
 	str	r0, [sp, #92]
 	ldr	r0, [sp, #16]
 	str	r0, [sp, #88]
+	ldr	r0, [sp, #8]
+	str	r0, [sp, #84]
 	rev	r0, r2
-	str	r0, [sp, #28]
+	str	r0, [sp, #24]
 	rev	r0, r3
-	str	r0, [sp, #32]
+	str	r0, [sp, #28]
 	rev	r0, r4
-	str	r0, [sp, #40]
-	rev	r0, r5
 	str	r0, [sp, #36]
-	add	r2, sp, #88
+	rev	r0, r5
+	str	r0, [sp, #32]
+	add	r2, sp, #84
 	mov	r0, r1
 	mov	r1, r2
-	ldr	r2, [sp, #156]
-	ldr	r3, [sp, #160]
+	ldr	r2, [sp, #136]
+	ldr	r3, [sp, #140]
 	bl	isap_a_128a_mac
-	ldr	r1, [sp, #116]
-	ldr	r0, [sp, #28]
-	eors	r0, r1
-	ldr	r2, [sp, #112]
-	ldr	r1, [sp, #32]
-	eors	r1, r2
-	ldr	r2, [sp, #104]
-	ldr	r3, [sp, #36]
+	ldr	r4, [sp, #24]
+	eors	r4, r3
+	ldr	r3, [sp, #28]
 	eors	r3, r2
-	ldr	r4, [sp, #108]
-	ldr	r2, [sp, #40]
-	eors	r2, r4
-	orrs	r3, r2
-	orrs	r3, r1
-	orrs	r3, r0
-	subs	r0, r3, #1
+	ldr	r2, [sp, #32]
+	eors	r2, r0
+	ldr	r0, [sp, #36]
+	eors	r0, r1
+	orrs	r2, r0
+	orrs	r2, r3
+	orrs	r2, r4
+	subs	r0, r2, #1
 	movs	r1, #0
 	adcs	r1, r1
 	movs	r0, #1
 	eors	r1, r0
-	str	r1, [sp, #28]
+	str	r1, [sp, #24]
 	@ isap_a_128a.ae:111: if m > 0 {
-	ldr	r1, [sp, #168]
+	ldr	r1, [sp, #148]
 	cmp	r1, #0
 	beq	.Lisap_a_128a_decrypt_with_else10
 	@ isap_a_128a.ae:112: rekey(ke, n, s)
-	add	r1, sp, #88
+	add	r1, sp, #84
 	ldr	r0, [sp, #12]
-	str	r0, [sp, #100]
-	ldr	r0, [sp, #24]
 	str	r0, [sp, #96]
 	ldr	r0, [sp, #20]
 	str	r0, [sp, #92]
 	ldr	r0, [sp, #16]
 	str	r0, [sp, #88]
-	add	r2, sp, #48
-	ldr	r0, [sp, #44]
+	ldr	r0, [sp, #8]
+	str	r0, [sp, #84]
+	add	r2, sp, #44
+	ldr	r0, [sp, #40]
 	bl	isap_a_128a_rekey
 	@ isap_a_128a.ae:114: s[4] = n[63:0]
-	ldr	r0, [sp, #20]
-	str	r0, [sp, #84]
 	ldr	r0, [sp, #16]
 	str	r0, [sp, #80]
+	ldr	r0, [sp, #8]
+	str	r0, [sp, #76]
 	@ isap_a_128a.ae:113: s[3] = n[127:64]
 	ldr	r0, [sp, #12]
-	str	r0, [sp, #76]
-	ldr	r0, [sp, #24]
 	str	r0, [sp, #72]
+	ldr	r0, [sp, #20]
+	str	r0, [sp, #68]
 	@ isap_a_128a.ae:115: for i in 0..(m + rate - 1) / rate {
-	ldr	r0, [sp, #168]
+	ldr	r0, [sp, #148]
 	adds	r0, #8
 	subs	r0, r0, #1
 	lsrs	r0, r0, #3
-	str	r0, [sp, #24]
+	str	r0, [sp, #20]
 	movs	r1, #0
-	str	r1, [sp, #16]
+	str	r1, [sp, #12]
 	cmp	r1, r0
 	bcs	.Lisap_a_128a_decrypt_with_done13
 .Lisap_a_128a_decrypt_with_loop12:
 	@ isap_a_128a.ae:116: off = rate * i
-	ldr	r1, [sp, #16]
+	ldr	r1, [sp, #12]
 	lsls	r0, r1, #3
-	str	r0, [sp, #20]
+	str	r0, [sp, #16]
 	@ isap_a_128a.ae:117: count = if m - off < rate then m - off else rate
-	ldr	r1, [sp, #168]
+	ldr	r1, [sp, #148]
 	subs	r2, r1, r0
 	cmp	r2, #8
 	movs	r0, #0
@@ -538,17 +525,17 @@ isap_a_128a_decrypt_with:
 	eors	r2, r1
 	ands	r2, r0
 	eors	r2, r1
-	str	r2, [sp, #12]
+	str	r2, [sp, #8]
 	@ isap_a_128a.ae:118: P.permute(s, s_e)
 	movs	r1, #150
-	add	r0, sp, #48
+	add	r0, sp, #44
 	bl	isap_a_128a_P_permute
 	@ isap_a_128a.ae:119: store_be(out, off, load_be(in, off, rate, count) ^ s[0], count)
-	ldr	r1, [sp, #164]
-	ldr	r0, [sp, #20]
+	ldr	r1, [sp, #144]
+	ldr	r0, [sp, #16]
 	adds	r4, r1, r0
 	movs	r2, #3
-	ldr	r0, [sp, #12]
+	ldr	r0, [sp, #8]
 	cmp	r0, #8
 	bcc	.Lisap_a_128a_decrypt_with_bytes14
 	tst	r4, r2
@@ -557,11 +544,11 @@ isap_a_128a_decrypt_with:
 	b	.Lisap_a_128a_decrypt_with_fill17
 .Lisap_a_128a_decrypt_with_bytes14:
 	movs	r0, #0
-	str	r0, [sp, #92]
 	str	r0, [sp, #88]
-	ldr	r3, [sp, #12]
+	str	r0, [sp, #84]
+	ldr	r3, [sp, #8]
 .Lisap_a_128a_decrypt_with_fill17:
-	add	r1, sp, #88
+	add	r1, sp, #84
 .Lisap_a_128a_decrypt_with_cpy19:
 	subs	r3, #1
 	bcc	.Lisap_a_128a_decrypt_with_cpyd18
@@ -571,20 +558,20 @@ isap_a_128a_decrypt_with:
 .Lisap_a_128a_decrypt_with_cpyd18:
 	mov	r4, r1
 .Lisap_a_128a_decrypt_with_words15:
-	ldr	r1, [sp, #180]
-	ldr	r0, [sp, #20]
+	ldr	r1, [sp, #160]
+	ldr	r0, [sp, #16]
 	adds	r3, r1, r0
 	ldr	r0, [r4, #4]
 	rev	r1, r0
-	ldr	r0, [sp, #48]
+	ldr	r0, [sp, #44]
 	eors	r1, r0
 	rev	r1, r1
 	ldr	r0, [r4]
 	rev	r4, r0
-	ldr	r0, [sp, #52]
+	ldr	r0, [sp, #48]
 	eors	r4, r0
 	rev	r4, r4
-	ldr	r0, [sp, #12]
+	ldr	r0, [sp, #8]
 	cmp	r0, #8
 	bcc	.Lisap_a_128a_decrypt_with_bytes20
 	tst	r3, r2
@@ -596,11 +583,11 @@ isap_a_128a_decrypt_with:
 	movs	r2, #8
 	b	.Lisap_a_128a_decrypt_with_fill23
 .Lisap_a_128a_decrypt_with_bytes20:
-	ldr	r2, [sp, #12]
+	ldr	r2, [sp, #8]
 .Lisap_a_128a_decrypt_with_fill23:
-	str	r1, [sp, #92]
-	str	r4, [sp, #88]
-	add	r1, sp, #88
+	str	r1, [sp, #88]
+	str	r4, [sp, #84]
+	add	r1, sp, #84
 .Lisap_a_128a_decrypt_with_cpy24:
 	subs	r2, #1
 	bcc	.Lisap_a_128a_decrypt_with_stored21
@@ -608,19 +595,19 @@ isap_a_128a_decrypt_with:
 	strb	r0, [r3, r2]
 	b	.Lisap_a_128a_decrypt_with_cpy24
 .Lisap_a_128a_decrypt_with_stored21:
-	ldr	r1, [sp, #16]
+	ldr	r1, [sp, #12]
 	adds	r1, #1
-	str	r1, [sp, #16]
-	ldr	r0, [sp, #24]
+	str	r1, [sp, #12]
+	ldr	r0, [sp, #20]
 	cmp	r1, r0
 	bcc	.Lisap_a_128a_decrypt_with_loop12
 .Lisap_a_128a_decrypt_with_done13:
 .Lisap_a_128a_decrypt_with_else10:
 .Lisap_a_128a_decrypt_with_endif11:
-	ldr	r1, [sp, #28]
-	ldr	r0, [sp, #188]
+	ldr	r1, [sp, #24]
+	ldr	r0, [sp, #168]
 	strh	r1, [r0]
-	add	sp, #120
+	add	sp, #100
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5
@@ -878,8 +865,8 @@ isap_a_128a_P_permute:
 
 
 @ --- isap_a_128a_mac: isap_a_128a.mac
-@     frame 116 bytes (10 spill slots, 5 on the stack; locals 96), saves nothing
-@     estimated 434 bytes of code and literals
+@     frame 116 bytes (9 spill slots, 5 on the stack; locals 96), saves nothing
+@     estimated 424 bytes of code and literals
 	.section .text.isap_a_128a_mac,"ax",%progbits
 	.global isap_a_128a_mac
 	.type isap_a_128a_mac, %function
@@ -1117,15 +1104,10 @@ isap_a_128a_mac:
 	movs	r1, #240
 	bl	isap_a_128a_P_permute
 	@ isap_a_128a.ae:103: return cat(s[0], s[1])
-	ldr	r4, [sp, #20]
+	ldr	r2, [sp, #20]
 	ldr	r3, [sp, #24]
-	ldr	r2, [sp, #28]
+	ldr	r0, [sp, #28]
 	ldr	r1, [sp, #32]
-	ldr	r5, [sp, #128]
-	str	r2, [r5]
-	str	r1, [r5, #4]
-	str	r4, [r5, #8]
-	str	r3, [r5, #12]
 	add	sp, #116
 	pop	{pc}
 	.ltorg

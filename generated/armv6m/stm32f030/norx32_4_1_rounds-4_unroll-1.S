@@ -47,7 +47,7 @@ norx32_4_1_key_setup:
 
 @ --- norx32_4_1_encrypt_with: norx32_4_1.encrypt_with
 @     frame 212 bytes (83 spill slots, 25 on the stack; locals 112), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 1870 bytes of code and literals
+@     estimated 1866 bytes of code and literals
 	.section .text.norx32_4_1_encrypt_with,"ax",%progbits
 	.global norx32_4_1_encrypt_with
 	.type norx32_4_1_encrypt_with, %function
@@ -1100,24 +1100,22 @@ norx32_4_1_encrypt_with:
 	str	r0, [sp, #176]
 	add	r0, sp, #100
 	add	r1, sp, #164
-	add	r2, sp, #180
 	bl	norx32_4_1_finalize
-	ldr	r5, [sp, #180]
-	ldr	r4, [sp, #184]
-	ldr	r2, [sp, #188]
-	ldr	r1, [sp, #192]
+	mov	r4, r0
+	mov	r5, r1
+	mov	r1, r3
 	ldr	r3, [sp, #268]
 	movs	r0, #3
 	tst	r3, r0
 	bne	.Lnorx32_4_1_encrypt_with_bytes22
-	str	r5, [r3]
-	str	r4, [r3, #4]
+	str	r4, [r3]
+	str	r5, [r3, #4]
 	str	r2, [r3, #8]
 	str	r1, [r3, #12]
 	b	.Lnorx32_4_1_encrypt_with_stored23
 .Lnorx32_4_1_encrypt_with_bytes22:
-	str	r5, [sp, #164]
-	str	r4, [sp, #168]
+	str	r4, [sp, #164]
+	str	r5, [sp, #168]
 	str	r2, [sp, #172]
 	str	r1, [sp, #176]
 	movs	r2, #16
@@ -1142,7 +1140,7 @@ norx32_4_1_encrypt_with:
 
 @ --- norx32_4_1_decrypt_with: norx32_4_1.decrypt_with
 @     frame 260 bytes (117 spill slots, 37 on the stack; locals 112), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 2270 bytes of code and literals
+@     estimated 2260 bytes of code and literals
 	.section .text.norx32_4_1_decrypt_with,"ax",%progbits
 	.global norx32_4_1_decrypt_with
 	.type norx32_4_1_decrypt_with, %function
@@ -2418,7 +2416,7 @@ norx32_4_1_decrypt_with:
 	str	r0, [sp, #4]
 	ldr	r0, [r3, #12]
 	str	r0, [sp]
-	add	r3, sp, #148
+	add	r2, sp, #148
 	ldr	r0, [sp, #140]
 	str	r0, [sp, #212]
 	ldr	r0, [sp, #136]
@@ -2428,25 +2426,20 @@ norx32_4_1_decrypt_with:
 	ldr	r0, [sp, #144]
 	str	r0, [sp, #224]
 	add	r1, sp, #212
-	add	r2, sp, #228
-	mov	r0, r3
+	mov	r0, r2
 	bl	norx32_4_1_finalize
-	ldr	r1, [sp, #240]
-	ldr	r0, [sp]
-	eors	r0, r1
-	ldr	r2, [sp, #236]
-	ldr	r1, [sp, #4]
-	eors	r1, r2
-	ldr	r2, [sp, #228]
-	ldr	r3, [sp, #12]
+	ldr	r4, [sp]
+	eors	r4, r3
+	ldr	r3, [sp, #4]
 	eors	r3, r2
-	ldr	r4, [sp, #232]
-	ldr	r2, [sp, #8]
-	eors	r2, r4
-	orrs	r3, r2
-	orrs	r3, r1
-	orrs	r3, r0
-	subs	r0, r3, #1
+	ldr	r2, [sp, #12]
+	eors	r2, r0
+	ldr	r0, [sp, #8]
+	eors	r0, r1
+	orrs	r2, r0
+	orrs	r2, r3
+	orrs	r2, r4
+	subs	r0, r2, #1
 	movs	r1, #0
 	adcs	r1, r1
 	movs	r0, #1
@@ -3393,8 +3386,8 @@ norx32_4_1_absorb_header:
 
 
 @ --- norx32_4_1_finalize: norx32_4_1.finalize
-@     frame 72 bytes (60 spill slots, 18 on the stack; locals 0), saves nothing
-@     estimated 1604 bytes of code and literals
+@     frame 68 bytes (57 spill slots, 17 on the stack; locals 0), saves nothing
+@     estimated 1590 bytes of code and literals
 	.section .text.norx32_4_1_finalize,"ax",%progbits
 	.global norx32_4_1_finalize
 	.type norx32_4_1_finalize, %function
@@ -3402,81 +3395,127 @@ norx32_4_1_absorb_header:
 	.balign 4
 norx32_4_1_finalize:
 	push	{lr}
-	sub	sp, #72
+	sub	sp, #68
 	str	r0, [sp, #48]
 	@ norx32_4_1.ae:110: s[15] = s[15] ^ final_tag
 	mov	r7, r0
-	ldr	r3, [r0, #60]
+	ldr	r2, [r0, #60]
 	movs	r5, #8
-	eors	r3, r5
+	eors	r2, r5
 	ldr	r0, [r1]
-	str	r0, [sp, #64]
-	ldr	r0, [r1, #4]
 	str	r0, [sp, #60]
-	ldr	r0, [r1, #8]
+	ldr	r0, [r1, #4]
 	str	r0, [sp, #56]
-	ldr	r0, [r1, #12]
+	ldr	r0, [r1, #8]
 	str	r0, [sp, #52]
-	str	r3, [r7, #60]
+	ldr	r0, [r1, #12]
+	str	r0, [sp, #64]
+	str	r2, [r7, #60]
 	@ norx_f.ae:72: @unroll(unroll)
 	ldr	r0, [r7]
-	mov	r12, r0
-	ldr	r0, [r7, #4]
-	mov	r11, r0
-	ldr	r0, [r7, #8]
-	str	r0, [sp]
-	ldr	r0, [r7, #12]
-	str	r0, [sp, #4]
-	ldr	r1, [r7, #16]
-	ldr	r5, [r7, #20]
-	ldr	r4, [r7, #24]
-	ldr	r0, [r7, #28]
-	mov	r9, r0
-	ldr	r6, [r7, #32]
-	ldr	r0, [r7, #36]
 	mov	r8, r0
+	ldr	r1, [r7, #4]
+	mov	r12, r1
+	ldr	r1, [r7, #8]
+	str	r1, [sp]
+	ldr	r1, [r7, #12]
+	str	r1, [sp, #4]
+	ldr	r6, [r7, #16]
+	ldr	r4, [r7, #20]
+	ldr	r1, [r7, #24]
+	ldr	r3, [r7, #28]
+	mov	r10, r3
+	ldr	r3, [r7, #32]
+	ldr	r0, [r7, #36]
+	mov	r9, r0
 	ldr	r0, [r7, #40]
 	mov	lr, r0
 	ldr	r0, [r7, #44]
-	mov	r10, r0
-	ldr	r3, [r7, #48]
+	mov	r11, r0
+	ldr	r2, [r7, #48]
 	ldr	r0, [r7, #52]
 	str	r0, [sp, #8]
 	ldr	r0, [r7, #56]
-	str	r0, [sp, #28]
-	ldr	r0, [r7, #60]
 	str	r0, [sp, #24]
-	str	r2, [sp, #68]
+	ldr	r0, [r7, #60]
+	str	r0, [sp, #20]
 	movs	r0, #0
-	str	r0, [sp, #32]
+	str	r0, [sp, #28]
 .Lnorx32_4_1_finalize_loop1:
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r7, r12
-	eors	r7, r1
-	mov	r0, r12
-	ands	r0, r1
-	lsls	r2, r0, #1
-	eors	r7, r2
+	mov	r7, r8
+	eors	r7, r6
+	mov	r0, r8
+	ands	r0, r6
+	lsls	r5, r0, #1
+	eors	r7, r5
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	eors	r3, r7
-	movs	r2, #8
-	rors	r3, r2
+	eors	r2, r7
+	movs	r5, #8
+	rors	r2, r5
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r2, r6
-	eors	r2, r3
-	ands	r6, r3
-	lsls	r6, r6, #1
-	eors	r2, r6
+	mov	r0, r3
+	eors	r0, r2
+	ands	r3, r2
+	lsls	r5, r3, #1
+	eors	r0, r5
 	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	eors	r1, r2
-	movs	r6, #11
-	rors	r1, r6
+	eors	r6, r0
+	movs	r5, #11
+	rors	r6, r5
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r0, r7
-	eors	r0, r1
-	ands	r7, r1
-	lsls	r6, r7, #1
-	eors	r0, r6
+	mov	r3, r7
+	eors	r3, r6
+	ands	r7, r6
+	lsls	r5, r7, #1
+	eors	r3, r5
+	mov	r8, r3
+	@ norx_f.ae:33: d = (a ^ d) >>> r2
+	eors	r2, r3
+	movs	r5, #16
+	rors	r2, r5
+	str	r2, [sp, #32]
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r3, r0
+	eors	r3, r2
+	ands	r0, r2
+	lsls	r0, r0, #1
+	eors	r3, r0
+	str	r3, [sp, #12]
+	@ norx_f.ae:35: b = (b ^ c) >>> r3
+	eors	r6, r3
+	movs	r2, #31
+	rors	r6, r2
+	str	r6, [sp, #16]
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r6, r12
+	eors	r6, r4
+	mov	r0, r12
+	ands	r0, r4
+	lsls	r0, r0, #1
+	eors	r6, r0
+	@ norx_f.ae:29: d = (a ^ d) >>> r0
+	ldr	r3, [sp, #8]
+	eors	r3, r6
+	movs	r5, #8
+	rors	r3, r5
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r2, r9
+	eors	r2, r3
+	mov	r0, r9
+	ands	r0, r3
+	lsls	r0, r0, #1
+	eors	r2, r0
+	@ norx_f.ae:31: b = (b ^ c) >>> r1
+	eors	r4, r2
+	movs	r0, #11
+	rors	r4, r0
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r0, r6
+	eors	r0, r4
+	ands	r6, r4
+	lsls	r5, r6, #1
+	eors	r0, r5
 	mov	r12, r0
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r3, r0
@@ -3489,12 +3528,70 @@ norx32_4_1_finalize:
 	ands	r2, r3
 	lsls	r2, r2, #1
 	eors	r0, r2
-	str	r0, [sp, #16]
+	str	r0, [sp, #8]
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r1, r0
+	eors	r4, r0
+	movs	r2, #31
+	rors	r4, r2
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	ldr	r6, [sp]
+	mov	r2, r6
+	eors	r6, r1
+	ands	r2, r1
+	lsls	r2, r2, #1
+	eors	r6, r2
+	@ norx_f.ae:29: d = (a ^ d) >>> r0
+	ldr	r3, [sp, #24]
+	eors	r3, r6
+	movs	r5, #8
+	rors	r3, r5
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r2, lr
+	eors	r2, r3
+	mov	r0, lr
+	ands	r0, r3
+	lsls	r0, r0, #1
+	eors	r2, r0
+	@ norx_f.ae:31: b = (b ^ c) >>> r1
+	eors	r1, r2
+	movs	r0, #11
+	rors	r1, r0
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r0, r6
+	eors	r0, r1
+	ands	r6, r1
+	lsls	r5, r6, #1
+	eors	r0, r5
+	mov	r9, r0
+	@ norx_f.ae:33: d = (a ^ d) >>> r2
+	eors	r3, r0
+	movs	r6, #16
+	rors	r3, r6
+	str	r3, [sp, #40]
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r0, r2
+	eors	r0, r3
+	ands	r2, r3
+	lsls	r3, r2, #1
+	mov	r2, r0
+	eors	r2, r3
+	@ norx_f.ae:35: b = (b ^ c) >>> r3
+	eors	r1, r2
 	movs	r0, #31
 	rors	r1, r0
-	str	r1, [sp, #20]
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	ldr	r7, [sp, #4]
+	mov	r3, r7
+	mov	r0, r10
+	eors	r7, r0
+	ands	r3, r0
+	lsls	r0, r3, #1
+	eors	r7, r0
+	@ norx_f.ae:29: d = (a ^ d) >>> r0
+	ldr	r5, [sp, #20]
+	eors	r5, r7
+	movs	r0, #8
+	rors	r5, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r3, r11
 	eors	r3, r5
@@ -3502,21 +3599,22 @@ norx32_4_1_finalize:
 	ands	r0, r5
 	lsls	r0, r0, #1
 	eors	r3, r0
-	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	ldr	r2, [sp, #8]
-	eors	r2, r3
-	movs	r1, #8
-	rors	r2, r1
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r1, r8
-	eors	r1, r2
-	mov	r0, r8
-	ands	r0, r2
-	lsls	r0, r0, #1
-	eors	r1, r0
 	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	eors	r5, r1
+	mov	r6, r10
+	mov	r10, r9
+	eors	r6, r3
 	movs	r0, #11
+	rors	r6, r0
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r0, r7
+	eors	r0, r6
+	ands	r7, r6
+	lsls	r7, r7, #1
+	eors	r0, r7
+	mov	r9, r0
+	@ norx_f.ae:33: d = (a ^ d) >>> r2
+	eors	r5, r0
+	movs	r0, #16
 	rors	r5, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r0, r3
@@ -3524,372 +3622,265 @@ norx32_4_1_finalize:
 	ands	r3, r5
 	lsls	r3, r3, #1
 	eors	r0, r3
-	mov	r8, r0
-	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r2, r0
-	rors	r2, r6
-	str	r2, [sp, #40]
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r0, r1
-	eors	r0, r2
-	ands	r1, r2
-	lsls	r1, r1, #1
-	eors	r0, r1
-	str	r0, [sp, #12]
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r5, r0
-	movs	r1, #31
-	rors	r5, r1
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r0, [sp]
-	mov	r1, r0
-	eors	r0, r4
-	ands	r1, r4
-	lsls	r1, r1, #1
-	eors	r0, r1
-	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	ldr	r3, [sp, #28]
-	eors	r3, r0
-	movs	r1, #8
-	rors	r3, r1
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r2, lr
-	eors	r2, r3
-	mov	r1, lr
-	ands	r1, r3
-	lsls	r1, r1, #1
-	eors	r2, r1
-	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	eors	r4, r2
-	movs	r1, #11
-	rors	r4, r1
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r1, r0
-	eors	r1, r4
-	ands	r0, r4
-	lsls	r0, r0, #1
-	eors	r1, r0
-	mov	r11, r1
-	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r3, r1
-	rors	r3, r6
-	str	r3, [sp]
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r1, r2
-	eors	r1, r3
-	ands	r2, r3
-	lsls	r3, r2, #1
-	eors	r1, r3
-	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r4, r1
+	eors	r6, r0
 	movs	r3, #31
-	rors	r4, r3
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r7, [sp, #4]
-	mov	r2, r7
-	mov	r3, r9
-	eors	r7, r3
-	ands	r2, r3
-	lsls	r3, r2, #1
-	eors	r7, r3
-	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	ldr	r0, [sp, #24]
-	eors	r0, r7
-	movs	r3, #8
-	rors	r0, r3
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r2, r10
-	eors	r2, r0
-	mov	r3, r10
-	mov	r10, r8
-	ands	r3, r0
-	lsls	r3, r3, #1
-	eors	r2, r3
-	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	mov	r6, r9
-	eors	r6, r2
-	movs	r3, #11
 	rors	r6, r3
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r3, r7
-	eors	r3, r6
-	ands	r7, r6
+	mov	r3, r8
+	eors	r3, r4
+	mov	r7, r8
+	ands	r7, r4
 	lsls	r7, r7, #1
 	eors	r3, r7
-	mov	r8, r3
-	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r0, r3
-	movs	r3, #16
-	rors	r0, r3
+	@ norx_f.ae:29: d = (a ^ d) >>> r0
+	eors	r5, r3
+	movs	r7, #8
+	rors	r5, r7
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r7, r2
-	eors	r7, r0
-	ands	r2, r0
-	lsls	r3, r2, #1
-	eors	r7, r3
-	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	mov	r3, r6
-	eors	r3, r7
-	movs	r6, #31
-	rors	r3, r6
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r6, r12
-	eors	r6, r5
-	mov	r2, r12
+	eors	r7, r5
 	ands	r2, r5
 	lsls	r2, r2, #1
-	eors	r6, r2
-	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	eors	r0, r6
-	movs	r2, #8
-	rors	r0, r2
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r2, r1
-	eors	r2, r0
-	ands	r1, r0
-	lsls	r1, r1, #1
-	eors	r2, r1
+	eors	r7, r2
 	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	eors	r5, r2
-	movs	r1, #11
-	rors	r5, r1
+	eors	r4, r7
+	movs	r2, #11
+	rors	r4, r2
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r1, r6
-	eors	r1, r5
-	ands	r6, r5
-	lsls	r6, r6, #1
-	eors	r1, r6
-	mov	r12, r1
-	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r0, r1
-	movs	r6, #16
-	rors	r0, r6
-	str	r0, [sp, #24]
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r6, r2
-	eors	r6, r0
-	ands	r2, r0
-	lsls	r2, r2, #1
-	eors	r6, r2
-	mov	lr, r6
-	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r5, r6
-	movs	r6, #31
-	rors	r5, r6
-	str	r5, [sp, #44]
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r6, r10
-	eors	r6, r4
-	mov	r0, r10
-	ands	r0, r4
-	lsls	r0, r0, #1
-	eors	r6, r0
-	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	ldr	r5, [sp, #36]
-	eors	r5, r6
-	movs	r0, #8
-	rors	r5, r0
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r1, r7
-	eors	r1, r5
-	ands	r7, r5
-	lsls	r0, r7, #1
-	eors	r1, r0
-	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	eors	r4, r1
-	movs	r0, #11
-	rors	r4, r0
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r2, r6
+	mov	r2, r3
 	eors	r2, r4
-	ands	r6, r4
-	lsls	r0, r6, #1
-	mov	r6, r2
-	eors	r6, r0
+	ands	r3, r4
+	lsls	r3, r3, #1
+	eors	r2, r3
+	mov	r8, r2
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r5, r6
-	movs	r2, #16
-	rors	r5, r2
-	str	r5, [sp, #8]
+	eors	r5, r2
+	movs	r3, #16
+	rors	r5, r3
+	str	r5, [sp, #20]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r2, r1
-	eors	r2, r5
-	ands	r1, r5
-	lsls	r1, r1, #1
-	eors	r2, r1
-	mov	r10, r2
+	mov	r3, r7
+	eors	r3, r5
+	ands	r7, r5
+	lsls	r7, r7, #1
+	eors	r3, r7
+	mov	lr, r3
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r4, r2
+	eors	r4, r3
 	movs	r2, #31
 	rors	r4, r2
-	str	r4, [sp, #28]
+	str	r4, [sp, #44]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r1, r11
-	eors	r1, r3
-	mov	r0, r11
-	ands	r0, r3
-	lsls	r0, r0, #1
-	eors	r1, r0
+	mov	r5, r12
+	eors	r5, r1
+	mov	r4, r12
+	ands	r4, r1
+	lsls	r4, r4, #1
+	eors	r5, r4
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	ldr	r7, [sp, #40]
-	eors	r7, r1
-	movs	r5, #8
-	rors	r7, r5
+	ldr	r2, [sp, #32]
+	eors	r2, r5
+	movs	r4, #8
+	rors	r2, r4
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r2, [sp, #16]
-	mov	r0, r2
-	eors	r2, r7
-	ands	r0, r7
+	mov	r4, r0
+	eors	r4, r2
+	ands	r0, r2
 	lsls	r0, r0, #1
-	eors	r2, r0
+	eors	r4, r0
 	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	eors	r3, r2
-	movs	r0, #11
-	rors	r3, r0
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r5, r1
-	eors	r5, r3
-	ands	r1, r3
-	lsls	r0, r1, #1
-	eors	r5, r0
-	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r7, r5
-	movs	r0, #16
-	rors	r7, r0
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r0, r2
-	eors	r0, r7
-	ands	r2, r7
-	lsls	r2, r2, #1
-	eors	r0, r2
-	str	r0, [sp, #16]
-	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r3, r0
-	movs	r1, #31
-	rors	r3, r1
-	mov	r9, r3
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r2, r8
-	ldr	r0, [sp, #20]
-	eors	r2, r0
-	mov	r1, r8
-	ands	r1, r0
-	lsls	r0, r1, #1
-	eors	r2, r0
-	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	ldr	r3, [sp]
-	eors	r3, r2
-	movs	r1, #8
-	rors	r3, r1
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r4, [sp, #12]
-	mov	r0, r4
-	eors	r4, r3
-	ands	r0, r3
-	lsls	r1, r0, #1
-	eors	r4, r1
-	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	ldr	r1, [sp, #20]
 	eors	r1, r4
 	movs	r0, #11
 	rors	r1, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r0, r2
+	mov	r0, r5
 	eors	r0, r1
-	ands	r2, r1
-	lsls	r2, r2, #1
-	eors	r0, r2
+	ands	r5, r1
+	lsls	r5, r5, #1
+	eors	r0, r5
+	mov	r12, r0
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	mov	r2, r3
 	eors	r2, r0
 	movs	r3, #16
 	rors	r2, r3
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r3, r4
-	eors	r3, r2
+	mov	r5, r4
+	eors	r5, r2
 	ands	r4, r2
-	lsls	r4, r4, #1
-	eors	r3, r4
+	lsls	r0, r4, #1
+	eors	r5, r0
+	mov	r11, r5
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r1, r3
+	eors	r1, r5
 	movs	r4, #31
 	rors	r1, r4
-	mov	r11, r6
-	str	r5, [sp]
-	str	r0, [sp, #4]
-	ldr	r5, [sp, #44]
-	ldr	r4, [sp, #28]
+	str	r1, [sp, #24]
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r4, r10
+	eors	r4, r6
+	mov	r0, r10
+	ands	r0, r6
+	lsls	r0, r0, #1
+	eors	r4, r0
+	@ norx_f.ae:29: d = (a ^ d) >>> r0
+	ldr	r7, [sp, #36]
+	eors	r7, r4
+	movs	r1, #8
+	rors	r7, r1
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	ldr	r0, [sp, #12]
+	mov	r1, r0
+	eors	r0, r7
+	ands	r1, r7
+	lsls	r1, r1, #1
+	eors	r0, r1
+	@ norx_f.ae:31: b = (b ^ c) >>> r1
+	eors	r6, r0
+	movs	r1, #11
+	rors	r6, r1
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r5, r4
+	eors	r5, r6
+	ands	r4, r6
+	lsls	r1, r4, #1
+	mov	r4, r5
+	eors	r4, r1
+	@ norx_f.ae:33: d = (a ^ d) >>> r2
+	eors	r7, r4
+	rors	r7, r3
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r5, r0
+	eors	r5, r7
+	ands	r0, r7
+	lsls	r3, r0, #1
+	eors	r5, r3
+	str	r5, [sp, #12]
+	@ norx_f.ae:35: b = (b ^ c) >>> r3
+	eors	r6, r5
+	movs	r0, #31
+	rors	r6, r0
+	mov	r10, r6
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r0, r9
+	ldr	r1, [sp, #16]
+	eors	r0, r1
+	mov	r3, r9
+	ands	r3, r1
+	lsls	r1, r3, #1
+	eors	r0, r1
+	@ norx_f.ae:29: d = (a ^ d) >>> r0
+	ldr	r5, [sp, #40]
+	eors	r5, r0
+	movs	r1, #8
+	rors	r5, r1
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	ldr	r6, [sp, #8]
+	mov	r1, r6
+	eors	r6, r5
+	ands	r1, r5
+	lsls	r3, r1, #1
+	mov	r1, r6
+	eors	r1, r3
+	@ norx_f.ae:31: b = (b ^ c) >>> r1
 	ldr	r6, [sp, #16]
-	mov	r8, r3
-	ldr	r3, [sp, #8]
+	eors	r6, r1
+	movs	r3, #11
+	rors	r6, r3
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r3, r0
+	eors	r3, r6
+	ands	r0, r6
+	lsls	r0, r0, #1
+	eors	r3, r0
+	@ norx_f.ae:33: d = (a ^ d) >>> r2
+	eors	r5, r3
+	movs	r0, #16
+	rors	r5, r0
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r0, r1
+	eors	r0, r5
+	ands	r1, r5
+	lsls	r1, r1, #1
+	eors	r0, r1
+	@ norx_f.ae:35: b = (b ^ c) >>> r3
+	eors	r6, r0
+	movs	r1, #31
+	rors	r6, r1
+	str	r4, [sp]
+	str	r3, [sp, #4]
+	ldr	r4, [sp, #44]
+	ldr	r1, [sp, #24]
+	ldr	r3, [sp, #12]
+	mov	r9, r0
 	str	r7, [sp, #8]
-	str	r2, [sp, #28]
-	ldr	r0, [sp, #32]
+	str	r5, [sp, #24]
+	ldr	r0, [sp, #28]
 	adds	r0, #1
-	str	r0, [sp, #32]
+	str	r0, [sp, #28]
 	cmp	r0, #4
 	bcs	.Lnorx32_4_1_finalize_far1
 	b	.Lnorx32_4_1_finalize_loop1
 .Lnorx32_4_1_finalize_far1:
 .Lnorx32_4_1_finalize_done2:
 	@ norx_f.ae:77: s[0] = s0
-	mov	r2, r12
+	mov	r5, r8
 	ldr	r7, [sp, #48]
-	str	r2, [r7]
+	str	r5, [r7]
 	@ norx_f.ae:78: s[1] = s1
-	mov	r2, r11
-	str	r2, [r7, #4]
+	mov	r5, r12
+	str	r5, [r7, #4]
 	@ norx_f.ae:79: s[2] = s2
-	ldr	r2, [sp]
-	str	r2, [r7, #8]
+	ldr	r5, [sp]
+	str	r5, [r7, #8]
 	@ norx_f.ae:80: s[3] = s3
-	ldr	r2, [sp, #4]
-	str	r2, [r7, #12]
+	ldr	r5, [sp, #4]
+	str	r5, [r7, #12]
 	@ norx_f.ae:81: s[4] = s4
-	str	r1, [r7, #16]
+	str	r6, [r7, #16]
 	@ norx_f.ae:82: s[5] = s5
-	str	r5, [r7, #20]
+	str	r4, [r7, #20]
 	@ norx_f.ae:83: s[6] = s6
-	str	r4, [r7, #24]
+	str	r1, [r7, #24]
 	@ norx_f.ae:84: s[7] = s7
-	mov	r1, r9
+	mov	r1, r10
 	str	r1, [r7, #28]
 	@ norx_f.ae:85: s[8] = s8
-	str	r6, [r7, #32]
+	str	r3, [r7, #32]
 	@ norx_f.ae:86: s[9] = s9
-	mov	r1, r8
+	mov	r1, r9
 	str	r1, [r7, #36]
 	@ norx_f.ae:87: s[10] = s10
 	mov	r1, lr
 	str	r1, [r7, #40]
 	@ norx_f.ae:88: s[11] = s11
-	mov	r1, r10
+	mov	r1, r11
 	str	r1, [r7, #44]
 	@ norx_f.ae:89: s[12] = s12
-	str	r3, [r7, #48]
+	str	r2, [r7, #48]
 	@ norx_f.ae:90: s[13] = s13
 	ldr	r1, [sp, #8]
 	str	r1, [r7, #52]
 	@ norx_f.ae:91: s[14] = s14
-	ldr	r1, [sp, #28]
+	ldr	r1, [sp, #24]
 	str	r1, [r7, #56]
 	@ norx_f.ae:92: s[15] = s15
-	ldr	r1, [sp, #24]
+	ldr	r1, [sp, #20]
 	str	r1, [r7, #60]
 	@ norx32_4_1.ae:88: s[12 + i] = s[12 + i] ^ k[32 * i + 31 : 32 * i]
-	ldr	r0, [sp, #64]
-	eors	r3, r0
-	str	r3, [r7, #48]
-	ldr	r1, [r7, #52]
 	ldr	r0, [sp, #60]
+	eors	r2, r0
+	str	r2, [r7, #48]
+	ldr	r1, [r7, #52]
+	ldr	r0, [sp, #56]
 	eors	r1, r0
 	str	r1, [r7, #52]
 	ldr	r1, [r7, #56]
-	ldr	r0, [sp, #56]
+	ldr	r0, [sp, #52]
 	eors	r1, r0
 	str	r1, [r7, #56]
 	ldr	r1, [r7, #60]
-	ldr	r0, [sp, #52]
+	ldr	r0, [sp, #64]
 	eors	r1, r0
 	str	r1, [r7, #60]
 	@ norx_f.ae:72: @unroll(unroll)
@@ -4349,31 +4340,26 @@ norx32_4_1_finalize:
 	ldr	r1, [sp, #20]
 	str	r1, [r7, #60]
 	@ norx32_4_1.ae:88: s[12 + i] = s[12 + i] ^ k[32 * i + 31 : 32 * i]
-	ldr	r0, [sp, #64]
+	ldr	r0, [sp, #60]
 	eors	r2, r0
 	str	r2, [r7, #48]
 	ldr	r1, [r7, #52]
-	ldr	r0, [sp, #60]
+	ldr	r0, [sp, #56]
 	eors	r1, r0
 	str	r1, [r7, #52]
 	ldr	r1, [r7, #56]
-	ldr	r0, [sp, #56]
-	eors	r1, r0
-	str	r1, [r7, #56]
-	ldr	r1, [r7, #60]
 	ldr	r0, [sp, #52]
 	eors	r1, r0
-	str	r1, [r7, #60]
+	str	r1, [r7, #56]
+	ldr	r3, [r7, #60]
+	ldr	r0, [sp, #64]
+	eors	r3, r0
+	str	r3, [r7, #60]
 	@ norx32_4_1.ae:115: return cat(s[15], s[14], s[13], s[12])
-	ldr	r3, [r7, #56]
-	ldr	r4, [r7, #52]
-	ldr	r2, [r7, #48]
-	ldr	r5, [sp, #68]
-	str	r2, [r5]
-	str	r4, [r5, #4]
-	str	r3, [r5, #8]
-	str	r1, [r5, #12]
-	add	sp, #72
+	ldr	r2, [r7, #56]
+	ldr	r1, [r7, #52]
+	ldr	r0, [r7, #48]
+	add	sp, #68
 	pop	{pc}
 	.ltorg
 	.size norx32_4_1_finalize, .-norx32_4_1_finalize

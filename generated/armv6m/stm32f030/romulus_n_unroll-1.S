@@ -291,8 +291,8 @@ romulus_n_key_setup:
 
 
 @ --- romulus_n_encrypt_with: romulus_n.encrypt_with
-@     frame 400 bytes (22 spill slots, 9 on the stack; locals 360), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 832 bytes of code and literals
+@     frame 392 bytes (26 spill slots, 12 on the stack; locals 344), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 800 bytes of code and literals
 	.section .text.romulus_n_encrypt_with,"ax",%progbits
 	.global romulus_n_encrypt_with
 	.type romulus_n_encrypt_with, %function
@@ -305,435 +305,417 @@ romulus_n_encrypt_with:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #400
-	str	r0, [sp, #4]
-	str	r3, [sp, #8]
+	sub	sp, #392
+	str	r0, [sp]
+	mov	r2, r1
+	str	r3, [sp, #4]
 	@ romulus_n.ae:109: E.tk23_rows(load_be(nonce, 0, 16), r3, r23)
 	movs	r0, #3
-	tst	r1, r0
+	tst	r2, r0
 	beq	.Lromulus_n_encrypt_with_words2
 .Lromulus_n_encrypt_with_bytes1:
 	movs	r3, #16
-	add	r2, sp, #360
+	add	r1, sp, #368
 .Lromulus_n_encrypt_with_cpy4:
 	subs	r3, #1
 	bcc	.Lromulus_n_encrypt_with_cpyd3
-	ldrb	r0, [r1, r3]
-	strb	r0, [r2, r3]
+	ldrb	r0, [r2, r3]
+	strb	r0, [r1, r3]
 	b	.Lromulus_n_encrypt_with_cpy4
 .Lromulus_n_encrypt_with_cpyd3:
-	mov	r1, r2
+	mov	r2, r1
 .Lromulus_n_encrypt_with_words2:
-	ldr	r0, [r1, #12]
+	ldr	r0, [r2, #12]
 	rev	r4, r0
-	ldm	r1!, {r0, r2, r3}
-	str	r4, [sp, #360]
-	rev	r1, r3
-	str	r1, [sp, #364]
-	rev	r1, r2
-	str	r1, [sp, #368]
+	ldr	r0, [r2, #8]
+	rev	r3, r0
+	ldr	r0, [r2, #4]
+	rev	r1, r0
+	ldr	r0, [r2]
 	rev	r0, r0
-	str	r0, [sp, #372]
-	add	r2, sp, #40
-	add	r0, sp, #360
-	ldr	r1, [sp, #4]
+	add	r2, sp, #48
+	str	r4, [sp, #368]
+	str	r3, [sp, #372]
+	str	r1, [sp, #376]
+	str	r0, [sp, #380]
+	add	r0, sp, #368
+	ldr	r1, [sp]
 	bl	romulus_n_E_tk23_rows
 	@ romulus_n.ae:110: s = absorb_ad(r3, r23, ad)
-	add	r1, sp, #40
-	add	r0, sp, #360
-	str	r0, [sp]
-	ldr	r0, [sp, #4]
-	ldr	r2, [sp, #8]
-	ldr	r3, [sp, #436]
+	add	r1, sp, #48
+	ldr	r0, [sp]
+	ldr	r2, [sp, #4]
+	ldr	r3, [sp, #428]
 	bl	romulus_n_absorb_ad
-	ldr	r6, [sp, #360]
-	ldr	r5, [sp, #364]
-	ldr	r4, [sp, #368]
-	ldr	r3, [sp, #372]
+	mov	r5, r1
 	@ romulus_n.ae:113: if m == 0 {
-	ldr	r1, [sp, #444]
+	ldr	r1, [sp, #436]
 	cmp	r1, #0
 	beq	.Lromulus_n_encrypt_with_else5
-	movs	r2, #1
+	movs	r4, #1
 	movs	r1, #0
 	b	.Lromulus_n_encrypt_with_endif6
 .Lromulus_n_encrypt_with_else5:
 	@ romulus_n.ae:115: s = tbc_n(cnt, 0x15, r23, s)
-	movs	r0, #2
-	str	r0, [sp, #360]
-	movs	r0, #0
-	str	r0, [sp, #364]
-	str	r6, [sp, #368]
-	str	r5, [sp, #372]
-	str	r4, [sp, #376]
-	str	r3, [sp, #380]
-	add	r0, sp, #384
-	str	r0, [sp]
-	add	r2, sp, #40
-	add	r0, sp, #360
+	add	r4, sp, #48
+	movs	r1, #2
+	str	r1, [sp, #368]
+	movs	r1, #0
+	str	r1, [sp, #372]
+	str	r0, [sp, #376]
+	str	r5, [sp, #380]
+	str	r2, [sp, #384]
+	str	r3, [sp, #388]
+	add	r0, sp, #368
 	movs	r1, #21
-	add	r3, sp, #368
+	add	r3, sp, #376
+	mov	r2, r4
 	bl	romulus_n_tbc_n
-	ldr	r6, [sp, #384]
-	ldr	r5, [sp, #388]
-	ldr	r4, [sp, #392]
-	ldr	r3, [sp, #396]
-	movs	r2, #2
+	mov	r5, r1
+	movs	r4, #2
 	movs	r1, #0
 .Lromulus_n_encrypt_with_endif6:
 	@ romulus_n.ae:117: for i in 0..(m + 15) / 16 {
-	ldr	r0, [sp, #444]
-	adds	r0, #15
-	lsrs	r0, r0, #4
-	str	r0, [sp, #36]
-	mov	r8, r6
-	mov	r9, r3
-	str	r2, [sp, #4]
-	str	r1, [sp, #24]
-	movs	r1, #0
-	str	r1, [sp, #8]
-	cmp	r1, r0
+	ldr	r6, [sp, #436]
+	adds	r6, #15
+	lsrs	r6, r6, #4
+	str	r6, [sp, #44]
+	movs	r7, #0
+	str	r7, [sp, #4]
+	mov	r9, r0
+	mov	r10, r5
+	mov	r5, r2
+	mov	r8, r3
+	str	r4, [sp]
+	str	r1, [sp, #20]
+	cmp	r7, r6
 	bcc	.Lromulus_n_encrypt_with_far1
 	b	.Lromulus_n_encrypt_with_done8
 .Lromulus_n_encrypt_with_far1:
 .Lromulus_n_encrypt_with_loop7:
 	@ romulus_n.ae:118: off = 16 * i
-	ldr	r1, [sp, #8]
+	ldr	r1, [sp, #4]
 	lsls	r0, r1, #4
-	str	r0, [sp, #32]
+	str	r0, [sp, #40]
 	@ romulus_n.ae:119: rest = m - off
-	ldr	r1, [sp, #444]
+	ldr	r1, [sp, #436]
 	subs	r2, r1, r0
-	str	r2, [sp, #28]
+	str	r2, [sp, #36]
 	@ romulus_n.ae:120: count = if rest < 16 then rest else 16
 	cmp	r2, #16
 	movs	r1, #0
 	sbcs	r1, r1
-	mov	r7, r2
+	mov	r3, r2
 	movs	r2, #16
-	eors	r7, r2
-	ands	r7, r1
+	eors	r3, r2
+	ands	r3, r1
 	movs	r1, #16
-	eors	r7, r1
+	eors	r3, r1
 	@ romulus_n.ae:121: mp = pad(load_be(msg, off, 16, count), count)
-	ldr	r1, [sp, #440]
+	ldr	r1, [sp, #432]
 	adds	r2, r1, r0
-	cmp	r7, #16
+	cmp	r3, #16
 	bcc	.Lromulus_n_encrypt_with_bytes9
 	movs	r0, #3
 	tst	r2, r0
 	beq	.Lromulus_n_encrypt_with_words10
-	movs	r3, #16
+	movs	r4, #16
 	b	.Lromulus_n_encrypt_with_fill12
 .Lromulus_n_encrypt_with_bytes9:
+	mov	r4, r3
 	movs	r0, #0
-	str	r0, [sp, #360]
-	str	r0, [sp, #364]
 	str	r0, [sp, #368]
 	str	r0, [sp, #372]
-	mov	r3, r7
+	str	r0, [sp, #376]
+	str	r0, [sp, #380]
 .Lromulus_n_encrypt_with_fill12:
-	add	r1, sp, #360
+	add	r1, sp, #368
 .Lromulus_n_encrypt_with_cpy14:
-	subs	r3, #1
+	subs	r4, #1
 	bcc	.Lromulus_n_encrypt_with_cpyd13
-	ldrb	r0, [r2, r3]
-	strb	r0, [r1, r3]
+	ldrb	r0, [r2, r4]
+	strb	r0, [r1, r4]
 	b	.Lromulus_n_encrypt_with_cpy14
 .Lromulus_n_encrypt_with_cpyd13:
 	mov	r2, r1
 .Lromulus_n_encrypt_with_words10:
-	ldr	r0, [r2]
+	ldr	r0, [r2, #12]
 	rev	r0, r0
+	ldr	r1, [r2, #8]
+	rev	r7, r1
+	ldr	r1, [r2, #4]
+	rev	r4, r1
+	ldr	r1, [r2]
+	rev	r2, r1
 	@ romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
-	cmp	r7, #16
+	cmp	r3, #16
 	movs	r1, #0
 	sbcs	r1, r1
-	mov	r3, r0
-	eors	r3, r0
-	ands	r3, r1
-	eors	r0, r3
-	str	r0, [sp, #12]
-	@ romulus_n.ae:39: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
-	mov	r0, r9
-	lsrs	r3, r0, #1
-	ldr	r6, =0x7f7f7f7f
-	ands	r3, r6
-	lsls	r6, r0, #7
+	mov	r6, r0
+	orrs	r6, r3
 	eors	r6, r0
-	lsrs	r0, r4, #25
-	eors	r6, r0
-	ldr	r0, =0x80808080
-	ands	r6, r0
-	eors	r3, r6
-	@ romulus_n.ae:122: store_be(ct, off, g(s) ^ mp, count)
-	ldr	r0, [sp, #12]
-	eors	r3, r0
-	rev	r0, r3
+	ands	r6, r1
+	eors	r0, r6
 	str	r0, [sp, #16]
-	@ romulus_n.ae:121: mp = pad(load_be(msg, off, 16, count), count)
-	ldr	r0, [r2, #4]
-	rev	r0, r0
-	@ romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
-	mov	r3, r0
-	eors	r3, r0
-	ands	r3, r1
-	eors	r0, r3
-	mov	r11, r0
-	@ romulus_n.ae:39: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
-	lsrs	r3, r4, #1
-	mov	r0, r9
-	lsls	r0, r0, #31
-	orrs	r3, r0
-	ldr	r0, =0x7f7f7f7f
-	ands	r3, r0
-	lsls	r6, r4, #7
+	mov	r6, r7
+	eors	r6, r7
+	ands	r6, r1
+	eors	r7, r6
+	str	r7, [sp, #12]
+	mov	r6, r4
 	eors	r6, r4
-	lsrs	r0, r5, #25
-	eors	r6, r0
-	ldr	r0, =0x80808080
-	ands	r6, r0
-	eors	r3, r6
-	@ romulus_n.ae:122: store_be(ct, off, g(s) ^ mp, count)
-	mov	r0, r11
-	eors	r3, r0
-	rev	r0, r3
-	mov	r10, r0
-	@ romulus_n.ae:121: mp = pad(load_be(msg, off, 16, count), count)
-	ldr	r0, [r2, #8]
-	rev	r3, r0
-	@ romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
-	mov	r0, r3
-	eors	r0, r3
-	ands	r0, r1
-	eors	r3, r0
+	ands	r6, r1
+	eors	r4, r6
+	str	r4, [sp, #8]
+	mov	r4, r2
+	eors	r4, r2
+	ands	r4, r1
+	eors	r2, r4
+	mov	r11, r2
 	@ romulus_n.ae:39: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
+	mov	r0, r9
+	lsrs	r2, r0, #1
+	mov	r0, r10
+	lsls	r1, r0, #31
+	orrs	r2, r1
+	lsrs	r7, r0, #1
+	lsls	r0, r5, #31
+	orrs	r7, r0
 	lsrs	r6, r5, #1
-	lsls	r0, r4, #31
-	orrs	r6, r0
-	ldr	r0, =0x7f7f7f7f
-	ands	r6, r0
-	str	r6, [sp, #20]
-	lsls	r6, r5, #7
-	eors	r6, r5
 	mov	r0, r8
-	lsrs	r0, r0, #25
-	eors	r6, r0
-	ldr	r0, =0x80808080
-	ands	r6, r0
-	ldr	r0, [sp, #20]
-	eors	r0, r6
-	@ romulus_n.ae:122: store_be(ct, off, g(s) ^ mp, count)
-	eors	r0, r3
-	rev	r0, r0
-	str	r0, [sp, #20]
-	@ romulus_n.ae:121: mp = pad(load_be(msg, off, 16, count), count)
-	ldr	r0, [r2, #12]
-	rev	r6, r0
-	@ romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
-	mov	r0, r6
-	orrs	r0, r7
-	eors	r0, r6
-	ands	r0, r1
-	eors	r6, r0
-	@ romulus_n.ae:39: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
-	mov	r0, r8
-	lsrs	r1, r0, #1
-	lsls	r2, r5, #31
-	orrs	r1, r2
-	ldr	r2, =0x7f7f7f7f
-	ands	r1, r2
-	lsls	r2, r0, #7
-	eors	r2, r0
-	ldr	r0, =0x80808080
-	ands	r2, r0
-	eors	r1, r2
-	@ romulus_n.ae:122: store_be(ct, off, g(s) ^ mp, count)
+	lsls	r1, r0, #31
+	orrs	r6, r1
+	lsrs	r4, r0, #1
+	ldr	r1, =0x7f7f7f7f
+	ands	r2, r1
+	ands	r7, r1
+	str	r7, [sp, #24]
+	ands	r6, r1
+	str	r6, [sp, #28]
+	ands	r4, r1
+	str	r4, [sp, #32]
+	mov	r7, r9
+	lsls	r0, r7, #7
+	eors	r0, r7
+	mov	r6, r10
+	lsls	r1, r6, #7
 	eors	r1, r6
-	rev	r2, r1
-	ldr	r1, [sp, #448]
-	ldr	r0, [sp, #32]
+	lsrs	r4, r7, #25
+	eors	r1, r4
+	lsls	r4, r5, #7
+	eors	r4, r5
+	lsrs	r6, r6, #25
+	eors	r4, r6
+	mov	r6, r8
+	lsls	r7, r6, #7
+	eors	r7, r6
+	lsrs	r6, r5, #25
+	eors	r7, r6
+	ldr	r6, =0x80808080
+	ands	r0, r6
+	eors	r2, r0
+	@ romulus_n.ae:122: store_be(ct, off, g(s) ^ mp, count)
+	ldr	r0, [sp, #16]
+	eors	r2, r0
+	@ romulus_n.ae:39: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
+	ands	r1, r6
+	ldr	r0, [sp, #24]
+	eors	r0, r1
+	@ romulus_n.ae:122: store_be(ct, off, g(s) ^ mp, count)
+	ldr	r1, [sp, #12]
+	eors	r0, r1
+	@ romulus_n.ae:39: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
+	mov	r1, r4
+	ands	r1, r6
+	ldr	r4, [sp, #28]
+	eors	r4, r1
+	@ romulus_n.ae:122: store_be(ct, off, g(s) ^ mp, count)
+	ldr	r1, [sp, #8]
+	eors	r4, r1
+	@ romulus_n.ae:39: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
+	ands	r7, r6
+	ldr	r6, [sp, #32]
+	eors	r6, r7
+	@ romulus_n.ae:122: store_be(ct, off, g(s) ^ mp, count)
+	mov	r1, r11
+	eors	r6, r1
+	rev	r6, r6
+	rev	r4, r4
+	rev	r7, r0
+	rev	r2, r2
+	ldr	r1, [sp, #440]
+	ldr	r0, [sp, #40]
 	adds	r1, r1, r0
-	cmp	r7, #16
+	cmp	r3, #16
 	bcc	.Lromulus_n_encrypt_with_bytes15
 	movs	r0, #3
 	tst	r1, r0
 	bne	.Lromulus_n_encrypt_with_mis17
-	ldr	r0, [sp, #16]
-	str	r0, [r1]
-	mov	r0, r10
-	str	r0, [r1, #4]
-	ldr	r0, [sp, #20]
-	str	r0, [r1, #8]
+	str	r6, [r1]
+	str	r4, [r1, #4]
+	str	r7, [r1, #8]
 	str	r2, [r1, #12]
 	b	.Lromulus_n_encrypt_with_stored16
 .Lromulus_n_encrypt_with_mis17:
-	movs	r7, #16
+	movs	r3, #16
 .Lromulus_n_encrypt_with_bytes15:
 .Lromulus_n_encrypt_with_fill18:
-	ldr	r0, [sp, #16]
-	str	r0, [sp, #360]
-	mov	r0, r10
-	str	r0, [sp, #364]
-	ldr	r0, [sp, #20]
-	str	r0, [sp, #368]
-	str	r2, [sp, #372]
-	add	r2, sp, #360
+	str	r6, [sp, #368]
+	str	r4, [sp, #372]
+	str	r7, [sp, #376]
+	str	r2, [sp, #380]
+	add	r2, sp, #368
 .Lromulus_n_encrypt_with_cpy19:
-	subs	r7, #1
+	subs	r3, #1
 	bcc	.Lromulus_n_encrypt_with_stored16
-	ldrb	r0, [r2, r7]
-	strb	r0, [r1, r7]
+	ldrb	r0, [r2, r3]
+	strb	r0, [r1, r3]
 	b	.Lromulus_n_encrypt_with_cpy19
 .Lromulus_n_encrypt_with_stored16:
+	@ romulus_n.ae:123: s = s ^ mp
+	mov	r6, r9
+	ldr	r0, [sp, #16]
+	eors	r6, r0
+	mov	r4, r10
+	ldr	r0, [sp, #12]
+	eors	r4, r0
+	ldr	r0, [sp, #8]
+	eors	r5, r0
+	mov	r3, r8
+	mov	r0, r11
+	eors	r3, r0
+	@ romulus_n.ae:44: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
+	ldr	r0, [sp]
+	lsls	r1, r0, #1
+	ldr	r7, [sp, #20]
+	lsls	r2, r7, #1
+	lsrs	r0, r0, #31
+	orrs	r2, r0
+	lsls	r0, r2, #8
+	lsrs	r0, r0, #8
+	str	r0, [sp, #8]
+	lsrs	r0, r7, #23
+	rsbs	r2, r0, #0
+	movs	r0, #149
+	ands	r2, r0
+	eors	r1, r2
+	str	r1, [sp]
 	@ romulus_n.ae:125: d = if rest > 16 then 0x04 else if rest == 16 then 0x14 else 0x15 as u8
 	movs	r1, #16
-	ldr	r0, [sp, #28]
+	ldr	r0, [sp, #36]
 	cmp	r1, r0
-	movs	r1, #0
-	sbcs	r1, r1
-	movs	r2, #16
-	eors	r0, r2
-	subs	r2, r0, #1
+	movs	r2, #0
+	sbcs	r2, r2
+	eors	r0, r1
+	subs	r1, r0, #1
 	movs	r0, #0
 	sbcs	r0, r0
 	lsls	r0, r0, #31
-	lsrs	r2, r0, #31
+	lsrs	r1, r0, #31
 	movs	r0, #21
-	eors	r2, r0
-	movs	r0, #4
-	eors	r0, r2
-	ands	r0, r1
-	mov	r1, r2
 	eors	r1, r0
-	@ romulus_n.ae:44: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
-	ldr	r0, [sp, #24]
-	lsls	r2, r0, #1
-	ldr	r7, [sp, #4]
-	lsrs	r7, r7, #31
-	orrs	r2, r7
-	lsrs	r0, r0, #23
-	rsbs	r7, r0, #0
-	movs	r0, #149
-	ands	r7, r0
-	ldr	r0, [sp, #4]
-	lsls	r0, r0, #1
-	eors	r0, r7
-	str	r0, [sp, #4]
-	@ romulus_n.ae:123: s = s ^ mp
-	mov	r7, r9
-	ldr	r0, [sp, #12]
-	eors	r7, r0
-	mov	r0, r11
-	eors	r4, r0
-	eors	r5, r3
-	mov	r0, r8
-	eors	r0, r6
+	movs	r0, #4
+	eors	r0, r1
+	ands	r0, r2
+	eors	r1, r0
 	@ romulus_n.ae:126: s = tbc_n(cnt, d, r23, s)
+	add	r2, sp, #48
+	ldr	r0, [sp]
 	str	r0, [sp, #368]
-	str	r5, [sp, #372]
-	str	r4, [sp, #376]
-	str	r7, [sp, #380]
-	add	r0, sp, #384
-	str	r0, [sp]
-	ldr	r0, [sp, #4]
-	str	r0, [sp, #360]
-	@ romulus_n.ae:44: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
-	lsls	r0, r2, #8
-	lsrs	r0, r0, #8
-	str	r0, [sp, #24]
-	@ romulus_n.ae:126: s = tbc_n(cnt, d, r23, s)
-	str	r0, [sp, #364]
-	add	r2, sp, #40
-	add	r0, sp, #360
-	add	r3, sp, #368
+	ldr	r0, [sp, #8]
+	str	r0, [sp, #372]
+	str	r6, [sp, #376]
+	str	r4, [sp, #380]
+	str	r5, [sp, #384]
+	str	r3, [sp, #388]
+	add	r0, sp, #368
+	add	r3, sp, #376
 	bl	romulus_n_tbc_n
-	ldr	r0, [sp, #384]
-	mov	r8, r0
-	ldr	r5, [sp, #388]
-	ldr	r4, [sp, #392]
-	ldr	r0, [sp, #396]
+	mov	r5, r2
 	mov	r9, r0
-	ldr	r1, [sp, #8]
+	mov	r10, r1
+	mov	r8, r3
+	ldr	r0, [sp, #8]
+	str	r0, [sp, #20]
+	ldr	r1, [sp, #4]
 	adds	r1, #1
-	str	r1, [sp, #8]
-	ldr	r0, [sp, #36]
+	str	r1, [sp, #4]
+	ldr	r0, [sp, #44]
 	cmp	r1, r0
 	bcs	.Lromulus_n_encrypt_with_far2
 	b	.Lromulus_n_encrypt_with_loop7
 .Lromulus_n_encrypt_with_far2:
 .Lromulus_n_encrypt_with_done8:
 	@ romulus_n.ae:39: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
-	mov	r7, r9
-	lsrs	r1, r7, #1
-	ldr	r6, =0x7f7f7f7f
-	ands	r1, r6
-	lsls	r2, r7, #7
-	eors	r2, r7
-	lsrs	r0, r4, #25
-	eors	r2, r0
-	ldr	r3, =0x80808080
-	ands	r2, r3
-	eors	r1, r2
-	@ romulus_n.ae:128: store_be(tag, 0, g(s))
-	rev	r2, r1
-	@ romulus_n.ae:39: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
-	lsrs	r1, r4, #1
+	mov	r0, r9
+	lsrs	r6, r0, #1
+	mov	r7, r10
 	lsls	r0, r7, #31
-	orrs	r1, r0
-	ands	r1, r6
-	lsls	r7, r4, #7
-	eors	r7, r4
+	orrs	r6, r0
+	lsrs	r2, r7, #1
+	lsls	r0, r5, #31
+	orrs	r2, r0
+	lsrs	r4, r5, #1
+	mov	r0, r8
+	lsls	r1, r0, #31
+	orrs	r4, r1
+	lsrs	r3, r0, #1
+	ldr	r1, =0x7f7f7f7f
+	ands	r6, r1
+	str	r6, [sp, #4]
+	ands	r2, r1
+	str	r2, [sp]
+	ands	r4, r1
+	ands	r3, r1
+	mov	r6, r9
+	lsls	r2, r6, #7
+	eors	r2, r6
+	lsls	r1, r7, #7
+	eors	r1, r7
+	lsrs	r0, r6, #25
+	eors	r1, r0
+	lsls	r6, r5, #7
+	eors	r6, r5
+	lsrs	r0, r7, #25
+	eors	r6, r0
+	mov	r7, r8
+	lsls	r0, r7, #7
+	eors	r7, r0
 	lsrs	r0, r5, #25
 	eors	r7, r0
-	ands	r7, r3
-	eors	r1, r7
+	ldr	r5, =0x80808080
+	ands	r2, r5
+	ldr	r0, [sp, #4]
+	eors	r0, r2
+	ands	r1, r5
+	ldr	r2, [sp]
+	eors	r2, r1
+	ands	r6, r5
+	eors	r4, r6
+	ands	r7, r5
+	eors	r3, r7
 	@ romulus_n.ae:128: store_be(tag, 0, g(s))
-	rev	r1, r1
-	@ romulus_n.ae:39: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
-	lsrs	r7, r5, #1
-	lsls	r0, r4, #31
-	orrs	r7, r0
-	ands	r7, r6
-	lsls	r4, r5, #7
-	eors	r4, r5
-	mov	r0, r8
-	lsrs	r0, r0, #25
-	eors	r4, r0
-	ands	r4, r3
-	eors	r7, r4
-	@ romulus_n.ae:128: store_be(tag, 0, g(s))
-	rev	r4, r7
-	@ romulus_n.ae:39: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
-	mov	r0, r8
-	lsrs	r7, r0, #1
-	lsls	r0, r5, #31
-	orrs	r7, r0
-	ands	r7, r6
-	mov	r0, r8
-	lsls	r5, r0, #7
-	eors	r0, r5
-	ands	r0, r3
-	eors	r7, r0
-	@ romulus_n.ae:128: store_be(tag, 0, g(s))
-	rev	r5, r7
-	ldr	r3, [sp, #456]
+	rev	r5, r3
+	rev	r4, r4
+	rev	r6, r2
+	rev	r1, r0
+	ldr	r3, [sp, #448]
 	movs	r0, #3
 	tst	r3, r0
 	bne	.Lromulus_n_encrypt_with_bytes20
-	str	r2, [r3]
-	str	r1, [r3, #4]
-	str	r4, [r3, #8]
-	str	r5, [r3, #12]
+	str	r5, [r3]
+	str	r4, [r3, #4]
+	str	r6, [r3, #8]
+	str	r1, [r3, #12]
 	b	.Lromulus_n_encrypt_with_stored21
 	.ltorg
 .Lromulus_n_encrypt_with_bytes20:
-	str	r2, [sp, #360]
-	str	r1, [sp, #364]
-	str	r4, [sp, #368]
-	str	r5, [sp, #372]
 	movs	r2, #16
-	add	r1, sp, #360
+	str	r5, [sp, #368]
+	str	r4, [sp, #372]
+	str	r6, [sp, #376]
+	str	r1, [sp, #380]
+	add	r1, sp, #368
 .Lromulus_n_encrypt_with_cpy22:
 	subs	r2, #1
 	bcc	.Lromulus_n_encrypt_with_stored21
@@ -741,7 +723,7 @@ romulus_n_encrypt_with:
 	strb	r0, [r3, r2]
 	b	.Lromulus_n_encrypt_with_cpy22
 .Lromulus_n_encrypt_with_stored21:
-	add	sp, #400
+	add	sp, #392
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5
@@ -753,8 +735,8 @@ romulus_n_encrypt_with:
 
 
 @ --- romulus_n_decrypt_with: romulus_n.decrypt_with
-@     frame 404 bytes (25 spill slots, 10 on the stack; locals 360), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 886 bytes of code and literals
+@     frame 384 bytes (25 spill slots, 10 on the stack; locals 344), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 854 bytes of code and literals
 	.section .text.romulus_n_decrypt_with,"ax",%progbits
 	.global romulus_n_decrypt_with
 	.type romulus_n_decrypt_with, %function
@@ -767,17 +749,17 @@ romulus_n_decrypt_with:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #404
+	sub	sp, #384
 	@ romulus_n.ae:134: E.tk23_rows(load_be(nonce, 0, 16), r3, r23)
 	movs	r2, #3
 	mov	r4, r1
-	str	r3, [sp, #8]
-	str	r0, [sp, #4]
+	str	r3, [sp, #4]
+	str	r0, [sp]
 	tst	r4, r2
 	beq	.Lromulus_n_decrypt_with_words2
 .Lromulus_n_decrypt_with_bytes1:
 	movs	r2, #16
-	add	r1, sp, #364
+	add	r1, sp, #360
 .Lromulus_n_decrypt_with_cpy4:
 	subs	r2, #1
 	bcc	.Lromulus_n_decrypt_with_cpyd3
@@ -789,73 +771,63 @@ romulus_n_decrypt_with:
 .Lromulus_n_decrypt_with_words2:
 	ldm	r4!, {r0, r1, r2, r3}
 	rev	r0, r0
-	str	r0, [sp, #376]
-	rev	r0, r1
 	str	r0, [sp, #372]
-	rev	r0, r2
+	rev	r0, r1
 	str	r0, [sp, #368]
-	rev	r0, r3
+	rev	r0, r2
 	str	r0, [sp, #364]
-	add	r0, sp, #364
-	add	r2, sp, #44
-	ldr	r1, [sp, #4]
+	rev	r0, r3
+	str	r0, [sp, #360]
+	add	r0, sp, #360
+	add	r2, sp, #40
+	ldr	r1, [sp]
 	bl	romulus_n_E_tk23_rows
 	@ romulus_n.ae:135: s = absorb_ad(r3, r23, ad)
-	add	r1, sp, #44
-	add	r0, sp, #364
-	str	r0, [sp]
-	ldr	r0, [sp, #4]
-	ldr	r2, [sp, #8]
-	ldr	r3, [sp, #440]
+	add	r1, sp, #40
+	ldr	r0, [sp]
+	ldr	r2, [sp, #4]
+	ldr	r3, [sp, #420]
 	bl	romulus_n_absorb_ad
-	ldr	r2, [sp, #376]
-	ldr	r5, [sp, #372]
-	ldr	r4, [sp, #368]
-	ldr	r3, [sp, #364]
+	mov	r5, r0
 	@ romulus_n.ae:138: if m == 0 {
-	ldr	r1, [sp, #448]
-	cmp	r1, #0
+	ldr	r0, [sp, #428]
+	cmp	r0, #0
 	beq	.Lromulus_n_decrypt_with_else5
-	movs	r0, #0
-	movs	r1, #1
+	movs	r4, #0
+	movs	r0, #1
 	b	.Lromulus_n_decrypt_with_endif6
 .Lromulus_n_decrypt_with_else5:
 	@ romulus_n.ae:140: s = tbc_n(cnt, 0x15, r23, s)
-	add	r0, sp, #388
-	str	r0, [sp]
-	str	r2, [sp, #384]
-	str	r5, [sp, #380]
-	str	r4, [sp, #376]
-	str	r3, [sp, #372]
+	str	r3, [sp, #380]
+	str	r2, [sp, #376]
+	str	r1, [sp, #372]
+	str	r5, [sp, #368]
 	movs	r0, #0
-	str	r0, [sp, #368]
-	movs	r0, #2
 	str	r0, [sp, #364]
-	add	r3, sp, #372
+	movs	r0, #2
+	str	r0, [sp, #360]
+	add	r3, sp, #368
 	movs	r1, #21
-	add	r0, sp, #364
-	add	r2, sp, #44
+	add	r0, sp, #360
+	add	r2, sp, #40
 	bl	romulus_n_tbc_n
-	ldr	r2, [sp, #400]
-	ldr	r5, [sp, #396]
-	ldr	r4, [sp, #392]
-	ldr	r3, [sp, #388]
-	movs	r0, #0
-	movs	r1, #2
+	mov	r5, r0
+	movs	r4, #0
+	movs	r0, #2
 .Lromulus_n_decrypt_with_endif6:
 	@ romulus_n.ae:142: for i in 0..(m + 15) / 16 {
-	str	r0, [sp, #4]
-	str	r1, [sp, #12]
-	mov	r11, r2
-	mov	r10, r5
-	mov	r8, r4
-	mov	r9, r3
-	ldr	r0, [sp, #448]
+	str	r4, [sp]
+	str	r0, [sp, #8]
+	mov	r11, r3
+	mov	r10, r2
+	mov	r8, r1
+	mov	r9, r5
+	ldr	r0, [sp, #428]
 	adds	r0, #15
 	lsrs	r0, r0, #4
-	str	r0, [sp, #40]
+	str	r0, [sp, #36]
 	movs	r1, #0
-	str	r1, [sp, #8]
+	str	r1, [sp, #4]
 	cmp	r1, r0
 	bcc	.Lromulus_n_decrypt_with_far1
 	b	.Lromulus_n_decrypt_with_done8
@@ -885,7 +857,7 @@ romulus_n_decrypt_with:
 	eors	r4, r0
 	ands	r4, r1
 	eors	r5, r4
-	str	r5, [sp, #16]
+	str	r5, [sp, #12]
 	lsrs	r5, r7, #1
 	lsls	r0, r6, #31
 	orrs	r5, r0
@@ -897,7 +869,7 @@ romulus_n_decrypt_with:
 	eors	r4, r0
 	ands	r4, r1
 	eors	r5, r4
-	str	r5, [sp, #20]
+	str	r5, [sp, #16]
 	lsrs	r4, r6, #1
 	lsls	r0, r7, #31
 	orrs	r4, r0
@@ -906,29 +878,29 @@ romulus_n_decrypt_with:
 	eors	r3, r6
 	ands	r3, r1
 	eors	r4, r3
-	str	r4, [sp, #28]
+	str	r4, [sp, #24]
 	@ romulus_n.ae:143: off = 16 * i
-	ldr	r1, [sp, #8]
+	ldr	r1, [sp, #4]
 	lsls	r0, r1, #4
-	str	r0, [sp, #32]
+	str	r0, [sp, #28]
 	@ romulus_n.ae:144: rest = m - off
-	ldr	r1, [sp, #448]
+	ldr	r1, [sp, #428]
 	subs	r3, r1, r0
-	str	r3, [sp, #36]
+	str	r3, [sp, #32]
 	@ romulus_n.ae:145: count = if rest < 16 then rest else 16
 	cmp	r3, #16
 	movs	r1, #0
 	sbcs	r1, r1
-	mov	r5, r3
+	mov	r6, r3
 	movs	r3, #16
-	eors	r5, r3
-	ands	r5, r1
+	eors	r6, r3
+	ands	r6, r1
 	movs	r1, #16
-	eors	r5, r1
+	eors	r6, r1
 	@ romulus_n.ae:146: p = first_bytes(g(s) ^ load_be(ct, off, 16, count), count)
-	ldr	r1, [sp, #444]
+	ldr	r1, [sp, #424]
 	adds	r4, r1, r0
-	cmp	r5, #16
+	cmp	r6, #16
 	bcc	.Lromulus_n_decrypt_with_bytes9
 	movs	r1, #3
 	tst	r4, r1
@@ -936,13 +908,13 @@ romulus_n_decrypt_with:
 	b	.Lromulus_n_decrypt_with_fill12
 .Lromulus_n_decrypt_with_bytes9:
 	movs	r0, #0
-	str	r0, [sp, #376]
 	str	r0, [sp, #372]
 	str	r0, [sp, #368]
 	str	r0, [sp, #364]
-	mov	r3, r5
+	str	r0, [sp, #360]
+	mov	r3, r6
 .Lromulus_n_decrypt_with_fill12:
-	add	r1, sp, #364
+	add	r1, sp, #360
 .Lromulus_n_decrypt_with_cpy14:
 	subs	r3, #1
 	bcc	.Lromulus_n_decrypt_with_cpyd13
@@ -956,14 +928,14 @@ romulus_n_decrypt_with:
 	rev	r0, r0
 	eors	r2, r0
 	@ romulus_n.ae:54: return x & ~(~(0 as u128) >> (8 * n))
-	lsls	r1, r5, #3
+	lsls	r1, r6, #3
 	movs	r0, #128
 	subs	r0, r0, r1
 	movs	r1, #1
 	lsls	r1, r0
 	subs	r0, #32
-	movs	r6, #1
-	lsls	r6, r0
+	movs	r5, #1
+	lsls	r5, r0
 	subs	r0, #32
 	movs	r3, #1
 	lsls	r3, r0
@@ -972,193 +944,187 @@ romulus_n_decrypt_with:
 	lsls	r7, r0
 	subs	r1, #1
 	movs	r0, #0
-	sbcs	r6, r0
+	sbcs	r5, r0
 	sbcs	r3, r0
 	sbcs	r7, r0
 	bics	r2, r7
-	str	r2, [sp, #24]
+	str	r2, [sp, #20]
 	@ romulus_n.ae:146: p = first_bytes(g(s) ^ load_be(ct, off, 16, count), count)
 	ldr	r0, [r4, #4]
 	rev	r0, r0
-	ldr	r2, [sp, #16]
+	ldr	r2, [sp, #12]
 	eors	r2, r0
 	@ romulus_n.ae:54: return x & ~(~(0 as u128) >> (8 * n))
 	bics	r2, r3
 	@ romulus_n.ae:146: p = first_bytes(g(s) ^ load_be(ct, off, 16, count), count)
 	ldr	r0, [r4, #8]
 	rev	r0, r0
-	ldr	r3, [sp, #20]
+	ldr	r3, [sp, #16]
 	eors	r3, r0
 	@ romulus_n.ae:54: return x & ~(~(0 as u128) >> (8 * n))
-	bics	r3, r6
+	bics	r3, r5
 	@ romulus_n.ae:146: p = first_bytes(g(s) ^ load_be(ct, off, 16, count), count)
 	ldr	r0, [r4, #12]
 	rev	r0, r0
-	ldr	r4, [sp, #28]
-	eors	r4, r0
+	ldr	r5, [sp, #24]
+	eors	r5, r0
 	@ romulus_n.ae:54: return x & ~(~(0 as u128) >> (8 * n))
-	bics	r4, r1
+	bics	r5, r1
 	@ romulus_n.ae:147: store_be(msg, off, p, count)
-	ldr	r1, [sp, #460]
-	ldr	r0, [sp, #32]
-	adds	r6, r1, r0
-	rev	r0, r4
+	ldr	r1, [sp, #440]
+	ldr	r0, [sp, #28]
+	adds	r4, r1, r0
+	rev	r0, r5
 	rev	r7, r3
 	rev	r1, r2
-	str	r1, [sp, #16]
-	ldr	r1, [sp, #24]
+	str	r1, [sp, #12]
+	ldr	r1, [sp, #20]
 	rev	r1, r1
-	str	r1, [sp, #20]
-	cmp	r5, #16
+	str	r1, [sp, #16]
+	cmp	r6, #16
 	bcc	.Lromulus_n_decrypt_with_bytes15
 	movs	r1, #3
-	tst	r6, r1
+	tst	r4, r1
 	bne	.Lromulus_n_decrypt_with_mis17
-	ldr	r1, [sp, #20]
-	str	r1, [r6]
 	ldr	r1, [sp, #16]
-	str	r1, [r6, #4]
-	str	r7, [r6, #8]
-	str	r0, [r6, #12]
+	str	r1, [r4]
+	ldr	r1, [sp, #12]
+	str	r1, [r4, #4]
+	str	r7, [r4, #8]
+	str	r0, [r4, #12]
 	b	.Lromulus_n_decrypt_with_stored16
 .Lromulus_n_decrypt_with_mis17:
 	movs	r1, #16
 	b	.Lromulus_n_decrypt_with_fill18
 .Lromulus_n_decrypt_with_bytes15:
-	mov	r1, r5
+	mov	r1, r6
 .Lromulus_n_decrypt_with_fill18:
-	str	r0, [sp, #376]
-	str	r7, [sp, #372]
-	ldr	r0, [sp, #16]
-	str	r0, [sp, #368]
-	ldr	r0, [sp, #20]
+	str	r0, [sp, #372]
+	str	r7, [sp, #368]
+	ldr	r0, [sp, #12]
 	str	r0, [sp, #364]
-	add	r7, sp, #364
+	ldr	r0, [sp, #16]
+	str	r0, [sp, #360]
+	add	r7, sp, #360
 .Lromulus_n_decrypt_with_cpy19:
 	subs	r1, #1
 	bcc	.Lromulus_n_decrypt_with_stored16
 	ldrb	r0, [r7, r1]
-	strb	r0, [r6, r1]
+	strb	r0, [r4, r1]
 	b	.Lromulus_n_decrypt_with_cpy19
 	.ltorg
 .Lromulus_n_decrypt_with_stored16:
 	@ romulus_n.ae:150: d = if rest > 16 then 0x04 else if rest == 16 then 0x14 else 0x15 as u8
 	movs	r1, #16
-	ldr	r0, [sp, #36]
+	ldr	r0, [sp, #32]
 	cmp	r1, r0
 	movs	r1, #0
 	sbcs	r1, r1
-	movs	r6, #16
-	eors	r0, r6
-	subs	r6, r0, #1
+	movs	r4, #16
+	eors	r0, r4
+	subs	r4, r0, #1
 	movs	r0, #0
 	sbcs	r0, r0
 	lsls	r0, r0, #31
-	lsrs	r6, r0, #31
+	lsrs	r4, r0, #31
 	movs	r0, #21
-	eors	r6, r0
+	eors	r4, r0
 	movs	r0, #4
-	eors	r0, r6
+	eors	r0, r4
 	ands	r0, r1
-	mov	r1, r6
+	mov	r1, r4
 	eors	r1, r0
 	@ romulus_n.ae:44: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
-	ldr	r0, [sp, #4]
-	lsrs	r0, r0, #23
-	rsbs	r6, r0, #0
+	ldr	r4, [sp]
+	lsrs	r0, r4, #23
+	rsbs	r4, r0, #0
 	movs	r0, #149
-	ands	r6, r0
-	ldr	r0, [sp, #12]
+	ands	r4, r0
+	ldr	r0, [sp, #8]
 	lsls	r0, r0, #1
-	eors	r0, r6
-	str	r0, [sp, #16]
-	ldr	r0, [sp, #4]
-	lsls	r6, r0, #1
-	ldr	r0, [sp, #12]
-	lsrs	r0, r0, #31
-	orrs	r6, r0
+	eors	r0, r4
+	str	r0, [sp, #12]
+	ldr	r4, [sp]
+	lsls	r7, r4, #1
+	ldr	r4, [sp, #8]
+	lsrs	r0, r4, #31
+	orrs	r7, r0
 	@ romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
-	cmp	r5, #16
-	movs	r7, #0
-	sbcs	r7, r7
-	orrs	r5, r4
-	eors	r5, r4
-	ands	r5, r7
-	eors	r4, r5
+	cmp	r6, #16
+	movs	r4, #0
+	sbcs	r4, r4
+	orrs	r6, r5
+	eors	r6, r5
+	ands	r6, r4
+	eors	r5, r6
 	@ romulus_n.ae:148: s = s ^ pad(p, count)
 	mov	r0, r9
-	eors	r0, r4
+	eors	r0, r5
 	@ romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
-	mov	r5, r3
-	eors	r5, r3
-	ands	r5, r7
-	eors	r3, r5
+	mov	r6, r3
+	eors	r6, r3
+	ands	r6, r4
+	eors	r3, r6
 	@ romulus_n.ae:148: s = s ^ pad(p, count)
-	mov	r4, r8
-	eors	r4, r3
+	mov	r5, r8
+	eors	r5, r3
 	@ romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
-	mov	r5, r2
-	eors	r5, r2
-	ands	r5, r7
-	eors	r2, r5
+	mov	r6, r2
+	eors	r6, r2
+	ands	r6, r4
+	eors	r2, r6
 	@ romulus_n.ae:148: s = s ^ pad(p, count)
 	mov	r3, r10
 	eors	r3, r2
 	@ romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
-	ldr	r5, [sp, #24]
-	mov	r2, r5
-	eors	r5, r2
-	ands	r5, r7
-	eors	r2, r5
+	ldr	r6, [sp, #20]
+	mov	r2, r6
+	eors	r6, r2
+	ands	r6, r4
+	eors	r2, r6
 	@ romulus_n.ae:148: s = s ^ pad(p, count)
-	mov	r5, r11
-	eors	r5, r2
+	mov	r4, r11
+	eors	r4, r2
 	@ romulus_n.ae:151: s = tbc_n(cnt, d, r23, s)
-	add	r2, sp, #388
-	str	r2, [sp]
-	str	r5, [sp, #384]
-	str	r3, [sp, #380]
-	str	r4, [sp, #376]
-	str	r0, [sp, #372]
-	@ romulus_n.ae:44: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
-	lsls	r0, r6, #8
-	lsrs	r0, r0, #8
-	str	r0, [sp, #4]
-	@ romulus_n.ae:151: s = tbc_n(cnt, d, r23, s)
+	str	r4, [sp, #380]
+	str	r3, [sp, #376]
+	str	r5, [sp, #372]
 	str	r0, [sp, #368]
-	ldr	r0, [sp, #16]
-	str	r0, [sp, #364]
-	add	r3, sp, #372
-	add	r0, sp, #364
-	add	r2, sp, #44
+	@ romulus_n.ae:44: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
+	lsls	r0, r7, #8
+	lsrs	r4, r0, #8
+	str	r4, [sp]
+	@ romulus_n.ae:151: s = tbc_n(cnt, d, r23, s)
+	str	r4, [sp, #364]
+	ldr	r0, [sp, #12]
+	str	r0, [sp, #360]
+	add	r3, sp, #368
+	add	r0, sp, #360
+	add	r2, sp, #40
 	bl	romulus_n_tbc_n
-	ldr	r1, [sp, #8]
-	adds	r1, #1
-	str	r1, [sp, #8]
-	ldr	r0, [sp, #16]
-	str	r0, [sp, #12]
-	ldr	r0, [sp, #400]
-	mov	r11, r0
-	ldr	r0, [sp, #396]
-	mov	r10, r0
-	ldr	r0, [sp, #392]
-	mov	r8, r0
-	ldr	r0, [sp, #388]
+	ldr	r4, [sp, #4]
+	adds	r4, #1
+	str	r4, [sp, #4]
+	ldr	r5, [sp, #12]
+	str	r5, [sp, #8]
+	mov	r11, r3
+	mov	r10, r2
+	mov	r8, r1
 	mov	r9, r0
-	ldr	r0, [sp, #40]
-	cmp	r1, r0
+	ldr	r0, [sp, #36]
+	cmp	r4, r0
 	bcs	.Lromulus_n_decrypt_with_far2
 	b	.Lromulus_n_decrypt_with_loop7
 .Lromulus_n_decrypt_with_far2:
 .Lromulus_n_decrypt_with_done8:
 	@ romulus_n.ae:153: return (load_be(tag, 0, 16) ^ g(s)) == 0
-	ldr	r6, [sp, #452]
+	ldr	r6, [sp, #432]
 	movs	r0, #3
 	tst	r6, r0
 	beq	.Lromulus_n_decrypt_with_words21
 .Lromulus_n_decrypt_with_bytes20:
 	movs	r2, #16
-	add	r1, sp, #364
+	add	r1, sp, #360
 .Lromulus_n_decrypt_with_cpy23:
 	subs	r2, #1
 	bcc	.Lromulus_n_decrypt_with_cpyd22
@@ -1249,9 +1215,9 @@ romulus_n_decrypt_with:
 	adcs	r1, r1
 	movs	r0, #1
 	eors	r1, r0
-	ldr	r0, [sp, #468]
+	ldr	r0, [sp, #448]
 	strh	r1, [r0]
-	add	sp, #404
+	add	sp, #384
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5
@@ -1500,8 +1466,8 @@ romulus_n_E_tk23_rows:
 
 
 @ --- romulus_n_absorb_ad: romulus_n.absorb_ad
-@     frame 100 bytes (18 spill slots, 9 on the stack; locals 56), saves nothing
-@     estimated 764 bytes of code and literals
+@     frame 76 bytes (17 spill slots, 8 on the stack; locals 40), saves nothing
+@     estimated 720 bytes of code and literals
 	.section .text.romulus_n_absorb_ad,"ax",%progbits
 	.global romulus_n_absorb_ad
 	.type romulus_n_absorb_ad, %function
@@ -1509,7 +1475,7 @@ romulus_n_E_tk23_rows:
 	.balign 4
 romulus_n_absorb_ad:
 	push	{lr}
-	sub	sp, #100
+	sub	sp, #76
 	@ romulus_n.ae:80: for i in 0..pairs {
 	movs	r4, #0
 	movs	r5, #1
@@ -1518,37 +1484,37 @@ romulus_n_absorb_ad:
 	mov	r8, r4
 	mov	r9, r4
 	mov	r10, r4
-	str	r7, [sp, #8]
-	str	r3, [sp, #36]
+	str	r7, [sp, #4]
+	str	r3, [sp, #28]
 	@ romulus_n.ae:79: pairs = if a > 0 then (a - 1) / 32 else 0 as u32        // pairs with AD after them
 	subs	r3, r3, #1
 	movs	r3, #0
 	sbcs	r3, r3
 	mvns	r7, r3
-	ldr	r3, [sp, #36]
+	ldr	r3, [sp, #28]
 	subs	r3, r3, #1
 	lsrs	r3, r3, #5
 	ands	r3, r7
-	str	r3, [sp, #24]
-	str	r2, [sp, #20]
-	str	r1, [sp, #40]
-	str	r0, [sp, #28]
+	str	r3, [sp, #20]
+	str	r2, [sp, #16]
+	str	r1, [sp, #32]
+	str	r0, [sp, #24]
 	@ romulus_n.ae:80: for i in 0..pairs {
 	cmp	r4, r3
 	bcs	.Lromulus_n_absorb_ad_done2
 .Lromulus_n_absorb_ad_loop1:
 	@ romulus_n.ae:81: off = 32 * i
-	ldr	r1, [sp, #8]
+	ldr	r1, [sp, #4]
 	lsls	r0, r1, #5
 	@ romulus_n.ae:82: s = s ^ load_be(ad, off, 16)
-	ldr	r1, [sp, #20]
+	ldr	r1, [sp, #16]
 	adds	r3, r1, r0
 	movs	r1, #3
 	tst	r3, r1
 	beq	.Lromulus_n_absorb_ad_words4
 .Lromulus_n_absorb_ad_bytes3:
 	movs	r7, #16
-	add	r2, sp, #44
+	add	r2, sp, #36
 .Lromulus_n_absorb_ad_cpy6:
 	subs	r7, #1
 	bcc	.Lromulus_n_absorb_ad_cpyd5
@@ -1565,7 +1531,7 @@ romulus_n_absorb_ad:
 	ands	r2, r1
 	lsls	r1, r5, #1
 	eors	r1, r2
-	str	r1, [sp, #12]
+	str	r1, [sp, #8]
 	@ romulus_n.ae:82: s = s ^ load_be(ad, off, 16)
 	ldr	r1, [r3]
 	rev	r1, r1
@@ -1587,112 +1553,102 @@ romulus_n_absorb_ad:
 	lsrs	r5, r5, #31
 	orrs	r4, r5
 	@ romulus_n.ae:84: s = tbc(cnt, 8, load_be(ad, off + 16, 16), r3, s)
-	mov	r5, r0
-	adds	r5, #16
-	ldr	r0, [sp, #20]
-	adds	r5, r0, r5
+	adds	r0, #16
+	ldr	r5, [sp, #16]
+	adds	r7, r5, r0
 	@ romulus_n.ae:44: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
 	lsls	r0, r4, #8
-	lsrs	r0, r0, #8
-	str	r0, [sp, #16]
+	lsrs	r5, r0, #8
+	str	r5, [sp, #12]
 	@ romulus_n.ae:84: s = tbc(cnt, 8, load_be(ad, off + 16, 16), r3, s)
 	movs	r0, #3
-	tst	r5, r0
+	tst	r7, r0
 	beq	.Lromulus_n_absorb_ad_words8
 .Lromulus_n_absorb_ad_bytes7:
-	movs	r7, #16
-	add	r4, sp, #44
+	movs	r5, #16
+	add	r4, sp, #36
 .Lromulus_n_absorb_ad_cpy10:
-	subs	r7, #1
+	subs	r5, #1
 	bcc	.Lromulus_n_absorb_ad_cpyd9
-	ldrb	r0, [r5, r7]
-	strb	r0, [r4, r7]
+	ldrb	r0, [r7, r5]
+	strb	r0, [r4, r5]
 	b	.Lromulus_n_absorb_ad_cpy10
 .Lromulus_n_absorb_ad_cpyd9:
-	mov	r5, r4
+	mov	r7, r4
 .Lromulus_n_absorb_ad_words8:
-	add	r0, sp, #84
-	str	r0, [sp, #4]
-	add	r0, sp, #68
+	add	r0, sp, #60
 	str	r0, [sp]
-	ldm	r5, {r0, r4, r5, r7}
-	str	r6, [sp, #80]
-	str	r1, [sp, #76]
-	str	r2, [sp, #72]
-	str	r3, [sp, #68]
+	ldm	r7, {r0, r4, r5, r7}
+	str	r6, [sp, #72]
+	str	r1, [sp, #68]
+	str	r2, [sp, #64]
+	str	r3, [sp, #60]
 	rev	r1, r0
-	str	r1, [sp, #64]
+	str	r1, [sp, #56]
 	rev	r4, r4
-	str	r4, [sp, #60]
-	rev	r4, r5
-	str	r4, [sp, #56]
-	rev	r4, r7
 	str	r4, [sp, #52]
-	ldr	r0, [sp, #16]
-	str	r0, [sp, #48]
-	ldr	r0, [sp, #12]
-	str	r0, [sp, #44]
-	add	r2, sp, #52
+	rev	r4, r5
+	str	r4, [sp, #48]
+	rev	r4, r7
+	str	r4, [sp, #44]
+	ldr	r5, [sp, #12]
+	str	r5, [sp, #40]
+	ldr	r5, [sp, #8]
+	str	r5, [sp, #36]
+	add	r2, sp, #44
 	movs	r1, #8
-	add	r0, sp, #44
-	ldr	r3, [sp, #28]
+	add	r0, sp, #36
+	ldr	r3, [sp, #24]
 	bl	romulus_n_tbc
 	@ romulus_n.ae:44: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
-	ldr	r1, [sp, #8]
-	adds	r1, #1
-	str	r1, [sp, #8]
-	ldr	r0, [sp, #16]
-	lsls	r1, r0, #1
-	ldr	r3, [sp, #12]
-	lsrs	r2, r3, #31
-	orrs	r1, r2
-	lsls	r2, r1, #8
-	lsrs	r4, r2, #8
-	lsls	r5, r3, #1
-	lsrs	r0, r0, #23
-	rsbs	r1, r0, #0
-	movs	r0, #149
-	ands	r1, r0
-	eors	r5, r1
+	ldr	r4, [sp, #4]
+	adds	r4, #1
+	str	r4, [sp, #4]
+	ldr	r5, [sp, #12]
+	lsls	r6, r5, #1
+	ldr	r7, [sp, #8]
+	lsrs	r4, r7, #31
+	orrs	r6, r4
+	lsls	r4, r6, #8
+	lsrs	r4, r4, #8
+	lsls	r6, r7, #1
+	lsrs	r5, r5, #23
+	rsbs	r7, r5, #0
+	movs	r5, #149
+	ands	r7, r5
+	eors	r6, r7
+	mov	r5, r6
 	@ romulus_n.ae:84: s = tbc(cnt, 8, load_be(ad, off + 16, 16), r3, s)
-	ldr	r6, [sp, #96]
-	ldr	r0, [sp, #92]
+	mov	r6, r3
 	@ romulus_n.ae:44: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
-	mov	r8, r0
-	@ romulus_n.ae:84: s = tbc(cnt, 8, load_be(ad, off + 16, 16), r3, s)
-	ldr	r0, [sp, #88]
-	@ romulus_n.ae:44: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
-	mov	r9, r0
-	@ romulus_n.ae:84: s = tbc(cnt, 8, load_be(ad, off + 16, 16), r3, s)
-	ldr	r0, [sp, #84]
-	@ romulus_n.ae:44: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
+	mov	r8, r2
+	mov	r9, r1
 	mov	r10, r0
-	ldr	r1, [sp, #8]
-	ldr	r0, [sp, #24]
+	ldr	r1, [sp, #4]
+	ldr	r0, [sp, #20]
 	cmp	r1, r0
 	bcc	.Lromulus_n_absorb_ad_loop1
 .Lromulus_n_absorb_ad_done2:
 	@ romulus_n.ae:87: off = 32 * pairs
-	ldr	r0, [sp, #24]
+	ldr	r0, [sp, #20]
 	lsls	r0, r0, #5
-	str	r0, [sp, #32]
-	@ romulus_n.ae:90: s = s ^ pad(load_be(ad, off, 16, odd), odd)
-	mov	r2, r0
+	str	r0, [sp, #20]
 	@ romulus_n.ae:88: r = a - off                                           // 0 (empty A) .. 32
-	ldr	r1, [sp, #36]
+	ldr	r1, [sp, #28]
 	subs	r0, r1, r0
-	str	r0, [sp, #16]
+	str	r0, [sp, #12]
 	@ romulus_n.ae:89: odd = if r < 16 then r else 16
 	cmp	r0, #16
 	movs	r1, #0
 	sbcs	r1, r1
-	movs	r3, #16
-	eors	r0, r3
+	movs	r2, #16
+	eors	r0, r2
 	ands	r0, r1
-	eors	r0, r3
+	eors	r0, r2
 	mov	r11, r0
 	@ romulus_n.ae:90: s = s ^ pad(load_be(ad, off, 16, odd), odd)
-	ldr	r1, [sp, #20]
+	ldr	r1, [sp, #16]
+	ldr	r2, [sp, #20]
 	adds	r3, r1, r2
 	cmp	r0, #16
 	bcc	.Lromulus_n_absorb_ad_bytes11
@@ -1703,13 +1659,13 @@ romulus_n_absorb_ad:
 	b	.Lromulus_n_absorb_ad_fill14
 .Lromulus_n_absorb_ad_bytes11:
 	movs	r0, #0
-	str	r0, [sp, #56]
-	str	r0, [sp, #52]
 	str	r0, [sp, #48]
 	str	r0, [sp, #44]
+	str	r0, [sp, #40]
+	str	r0, [sp, #36]
 	mov	r2, r11
 .Lromulus_n_absorb_ad_fill14:
-	add	r1, sp, #44
+	add	r1, sp, #36
 .Lromulus_n_absorb_ad_cpy16:
 	subs	r2, #1
 	bcc	.Lromulus_n_absorb_ad_cpyd15
@@ -1726,7 +1682,7 @@ romulus_n_absorb_ad:
 	ands	r1, r0
 	lsls	r0, r5, #1
 	eors	r0, r1
-	str	r0, [sp, #12]
+	str	r0, [sp, #8]
 	@ romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
 	mov	r0, r11
 	cmp	r0, #16
@@ -1742,7 +1698,7 @@ romulus_n_absorb_ad:
 	eors	r1, r0
 	@ romulus_n.ae:90: s = s ^ pad(load_be(ad, off, 16, odd), odd)
 	eors	r6, r1
-	str	r6, [sp, #24]
+	str	r6, [sp, #28]
 	ldr	r0, [r3, #4]
 	rev	r1, r0
 	@ romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
@@ -1765,43 +1721,43 @@ romulus_n_absorb_ad:
 	mov	r1, r9
 	eors	r1, r6
 	ldr	r0, [r3, #12]
-	rev	r3, r0
+	rev	r6, r0
 	@ romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
 	mov	r0, r11
-	orrs	r0, r3
-	eors	r0, r3
+	orrs	r0, r6
+	eors	r0, r6
 	ands	r0, r2
-	eors	r3, r0
+	eors	r6, r0
 	@ romulus_n.ae:90: s = s ^ pad(load_be(ad, off, 16, odd), odd)
-	mov	r2, r10
-	eors	r2, r3
+	mov	r3, r10
+	eors	r3, r6
 	@ romulus_n.ae:44: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
 	lsls	r4, r4, #1
 	lsrs	r0, r5, #31
 	orrs	r4, r0
 	@ romulus_n.ae:92: if r > 16 {
-	movs	r3, #16
-	ldr	r0, [sp, #16]
-	cmp	r3, r0
-	movs	r3, #0
-	adcs	r3, r3
+	movs	r2, #16
+	ldr	r0, [sp, #12]
+	cmp	r2, r0
+	movs	r2, #0
+	adcs	r2, r2
 	movs	r0, #1
-	eors	r3, r0
+	eors	r2, r0
 	@ romulus_n.ae:44: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
 	lsls	r0, r4, #8
-	lsrs	r0, r0, #8
-	str	r0, [sp, #8]
+	lsrs	r4, r0, #8
+	str	r4, [sp, #4]
 	@ romulus_n.ae:92: if r > 16 {
-	cmp	r3, #0
+	cmp	r2, #0
 	beq	.Lromulus_n_absorb_ad_else17
 	@ romulus_n.ae:93: s = tbc(cnt, 8, pad(load_be(ad, off + 16, 16, r - 16), r - 16), r3, s)
-	ldr	r3, [sp, #32]
-	adds	r3, #16
-	ldr	r0, [sp, #20]
-	adds	r6, r0, r3
-	ldr	r3, [sp, #16]
-	subs	r3, #16
-	cmp	r3, #16
+	ldr	r2, [sp, #20]
+	adds	r2, #16
+	ldr	r0, [sp, #16]
+	adds	r6, r0, r2
+	ldr	r2, [sp, #12]
+	subs	r2, #16
+	cmp	r2, #16
 	bcc	.Lromulus_n_absorb_ad_bytes19
 	movs	r0, #3
 	tst	r6, r0
@@ -1810,13 +1766,13 @@ romulus_n_absorb_ad:
 	b	.Lromulus_n_absorb_ad_fill22
 .Lromulus_n_absorb_ad_bytes19:
 	movs	r0, #0
-	str	r0, [sp, #56]
-	str	r0, [sp, #52]
 	str	r0, [sp, #48]
 	str	r0, [sp, #44]
-	mov	r5, r3
+	str	r0, [sp, #40]
+	str	r0, [sp, #36]
+	mov	r5, r2
 .Lromulus_n_absorb_ad_fill22:
-	add	r4, sp, #44
+	add	r4, sp, #36
 .Lromulus_n_absorb_ad_cpy24:
 	subs	r5, #1
 	bcc	.Lromulus_n_absorb_ad_cpyd23
@@ -1827,17 +1783,17 @@ romulus_n_absorb_ad:
 	mov	r6, r4
 .Lromulus_n_absorb_ad_words20:
 	@ romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
-	cmp	r3, #16
+	cmp	r2, #16
 	movs	r7, #0
 	sbcs	r7, r7
 	@ romulus_n.ae:93: s = tbc(cnt, 8, pad(load_be(ad, off + 16, 16, r - 16), r - 16), r3, s)
 	ldr	r0, [r6, #12]
 	rev	r5, r0
 	@ romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
-	orrs	r3, r5
-	eors	r3, r5
-	ands	r3, r7
-	eors	r5, r3
+	orrs	r2, r5
+	eors	r2, r5
+	ands	r2, r7
+	eors	r5, r2
 	@ romulus_n.ae:93: s = tbc(cnt, 8, pad(load_be(ad, off + 16, 16, r - 16), r - 16), r3, s)
 	ldr	r0, [r6, #8]
 	rev	r4, r0
@@ -1848,12 +1804,12 @@ romulus_n_absorb_ad:
 	eors	r4, r0
 	@ romulus_n.ae:93: s = tbc(cnt, 8, pad(load_be(ad, off + 16, 16, r - 16), r - 16), r3, s)
 	ldr	r0, [r6, #4]
-	rev	r3, r0
+	rev	r2, r0
 	@ romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
-	mov	r0, r3
-	eors	r0, r3
+	mov	r0, r2
+	eors	r0, r2
 	ands	r0, r7
-	eors	r3, r0
+	eors	r2, r0
 	@ romulus_n.ae:93: s = tbc(cnt, 8, pad(load_be(ad, off + 16, 16, r - 16), r - 16), r3, s)
 	ldr	r0, [r6]
 	rev	r6, r0
@@ -1863,236 +1819,216 @@ romulus_n_absorb_ad:
 	ands	r0, r7
 	eors	r6, r0
 	@ romulus_n.ae:93: s = tbc(cnt, 8, pad(load_be(ad, off + 16, 16, r - 16), r - 16), r3, s)
-	add	r0, sp, #84
-	str	r0, [sp, #4]
-	add	r0, sp, #68
+	add	r0, sp, #60
 	str	r0, [sp]
-	ldr	r0, [sp, #24]
-	str	r0, [sp, #80]
+	ldr	r0, [sp, #28]
+	str	r0, [sp, #72]
 	mov	r0, r8
-	str	r0, [sp, #76]
-	str	r1, [sp, #72]
-	str	r2, [sp, #68]
-	str	r6, [sp, #64]
+	str	r0, [sp, #68]
+	str	r1, [sp, #64]
 	str	r3, [sp, #60]
-	str	r4, [sp, #56]
-	str	r5, [sp, #52]
-	ldr	r0, [sp, #8]
-	str	r0, [sp, #48]
-	ldr	r0, [sp, #12]
-	str	r0, [sp, #44]
-	add	r2, sp, #52
+	str	r6, [sp, #56]
+	str	r2, [sp, #52]
+	str	r4, [sp, #48]
+	str	r5, [sp, #44]
+	ldr	r4, [sp, #4]
+	str	r4, [sp, #40]
+	ldr	r4, [sp, #8]
+	str	r4, [sp, #36]
+	add	r2, sp, #44
 	movs	r1, #8
-	add	r0, sp, #44
-	ldr	r3, [sp, #28]
+	add	r0, sp, #36
+	ldr	r3, [sp, #24]
 	bl	romulus_n_tbc
 	@ romulus_n.ae:44: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
-	ldr	r0, [sp, #8]
-	lsls	r1, r0, #1
-	ldr	r3, [sp, #12]
-	lsrs	r2, r3, #31
-	orrs	r1, r2
-	lsls	r2, r1, #8
-	lsrs	r4, r2, #8
-	lsls	r2, r3, #1
-	lsrs	r0, r0, #23
-	rsbs	r1, r0, #0
-	movs	r0, #149
-	ands	r1, r0
-	eors	r2, r1
-	mov	r0, r2
+	ldr	r4, [sp, #4]
+	lsls	r5, r4, #1
+	ldr	r7, [sp, #8]
+	lsrs	r6, r7, #31
+	orrs	r5, r6
+	lsls	r6, r5, #8
+	lsrs	r5, r6, #8
+	lsls	r6, r7, #1
+	lsrs	r4, r4, #23
+	rsbs	r7, r4, #0
+	movs	r4, #149
+	ands	r7, r4
+	eors	r6, r7
+	mov	r4, r6
 	@ romulus_n.ae:93: s = tbc(cnt, 8, pad(load_be(ad, off + 16, 16, r - 16), r - 16), r3, s)
-	ldr	r5, [sp, #96]
-	ldr	r6, [sp, #92]
-	ldr	r7, [sp, #88]
-	ldr	r2, [sp, #84]
+	mov	r6, r3
 	@ romulus_n.ae:44: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
 	b	.Lromulus_n_absorb_ad_endif18
 .Lromulus_n_absorb_ad_else17:
+	ldr	r5, [sp, #4]
 	ldr	r4, [sp, #8]
-	ldr	r0, [sp, #12]
-	ldr	r5, [sp, #24]
-	mov	r6, r8
-	mov	r7, r1
+	ldr	r6, [sp, #28]
+	mov	r2, r8
+	mov	r0, r3
 .Lromulus_n_absorb_ad_endif18:
 	@ romulus_n.ae:97: return tbc_n(cnt, d, r23, s)
-	add	r1, sp, #68
-	str	r1, [sp]
-	add	r3, sp, #52
-	add	r1, sp, #44
-	str	r5, [sp, #64]
-	str	r6, [sp, #60]
-	str	r7, [sp, #56]
+	add	r3, sp, #44
+	add	r7, sp, #36
+	str	r6, [sp, #56]
 	str	r2, [sp, #52]
-	str	r4, [sp, #48]
+	str	r1, [sp, #48]
 	str	r0, [sp, #44]
+	str	r5, [sp, #40]
+	str	r4, [sp, #36]
 	@ romulus_n.ae:96: d = if (r == 16) | (r == 32) then 0x18 else 0x1a as u8
 	movs	r0, #16
-	ldr	r2, [sp, #16]
-	eors	r0, r2
-	subs	r4, r0, #1
-	movs	r4, #0
-	adcs	r4, r4
-	movs	r0, #1
-	eors	r4, r0
-	movs	r0, #32
-	eors	r2, r0
-	subs	r2, r2, #1
+	ldr	r1, [sp, #12]
+	eors	r0, r1
+	subs	r2, r0, #1
 	movs	r2, #0
 	adcs	r2, r2
 	movs	r0, #1
 	eors	r2, r0
-	orrs	r4, r2
-	rsbs	r2, r4, #0
+	movs	r0, #32
+	eors	r1, r0
+	subs	r1, r1, #1
+	movs	r1, #0
+	adcs	r1, r1
+	movs	r0, #1
+	eors	r1, r0
+	orrs	r2, r1
+	rsbs	r1, r2, #0
 	movs	r0, #2
-	ands	r2, r0
+	ands	r1, r0
 	movs	r0, #26
-	eors	r2, r0
+	eors	r1, r0
 	@ romulus_n.ae:97: return tbc_n(cnt, d, r23, s)
-	mov	r0, r1
-	mov	r1, r2
-	ldr	r2, [sp, #40]
+	mov	r0, r7
+	ldr	r2, [sp, #32]
 	bl	romulus_n_tbc_n
-	ldr	r1, [sp, #68]
-	ldr	r2, [sp, #104]
-	str	r1, [r2]
-	ldr	r1, [sp, #72]
-	str	r1, [r2, #4]
-	ldr	r1, [sp, #76]
-	str	r1, [r2, #8]
-	ldr	r1, [sp, #80]
-	str	r1, [r2, #12]
-	add	sp, #100
+	add	sp, #76
 	pop	{pc}
 	.ltorg
 	.size romulus_n_absorb_ad, .-romulus_n_absorb_ad
 
 
 @ --- romulus_n_tbc_n: romulus_n.tbc_n
-@     frame 64 bytes (10 spill slots, 0 on the stack; locals 64), saves nothing
-@     estimated 548 bytes of code and literals
+@     frame 64 bytes (8 spill slots, 0 on the stack; locals 64), saves nothing
+@     estimated 536 bytes of code and literals
 	.section .text.romulus_n_tbc_n,"ax",%progbits
 	.global romulus_n_tbc_n
 	.type romulus_n_tbc_n, %function
 	.thumb_func
 	.balign 4
 romulus_n_tbc_n:
-	push	{lr}
 	sub	sp, #64
-	@ skinny128_384plus.ae:206: t1[j] = tk1
-	add	r4, sp, #0
-	ldr	r6, [r0]
+	ldr	r4, [r0]
 	@ romulus_n.ae:61: E.tk1_rows(cat(rev8(cnt), d), t1)
-	uxtb	r7, r6
-	lsls	r7, r7, #16
-	lsrs	r5, r6, #8
-	uxtb	r5, r5
-	lsls	r5, r5, #8
-	orrs	r7, r5
-	lsrs	r5, r6, #16
-	uxtb	r5, r5
-	orrs	r7, r5
-	lsls	r5, r7, #8
-	lsrs	r7, r6, #24
-	lsls	r6, r7, #24
-	ldr	r0, [r0, #4]
-	uxtb	r7, r0
-	lsls	r7, r7, #16
-	orrs	r6, r7
-	lsrs	r7, r0, #8
-	uxtb	r7, r7
-	lsls	r7, r7, #8
-	orrs	r6, r7
-	lsrs	r7, r0, #16
-	orrs	r6, r7
-	lsrs	r0, r6, #24
+	lsrs	r5, r4, #24
+	lsls	r5, r5, #24
+	ldr	r6, [r0, #4]
+	uxtb	r0, r6
+	lsls	r0, r0, #16
 	orrs	r5, r0
-	mov	r0, r1
-	lsls	r1, r6, #8
-	orrs	r1, r0
-	@ skinny128_384plus.ae:205: for j in 0..8 {
-	movs	r6, #0
-	ldr	r0, [r3, #12]
-	mov	r10, r0
-	ldr	r0, [r3, #8]
-	mov	r9, r0
-	ldr	r0, [r3, #4]
-	mov	r8, r0
+	lsrs	r0, r6, #8
+	uxtb	r0, r0
+	lsls	r0, r0, #8
+	orrs	r5, r0
+	lsrs	r0, r6, #16
+	orrs	r5, r0
+	uxtb	r0, r4
+	lsls	r6, r0, #16
+	lsrs	r0, r4, #8
+	uxtb	r0, r0
+	lsls	r0, r0, #8
+	orrs	r6, r0
+	lsrs	r0, r4, #16
+	uxtb	r0, r0
+	orrs	r6, r0
+	lsls	r4, r6, #8
+	lsrs	r0, r5, #24
+	orrs	r4, r0
+	lsls	r5, r5, #8
+	orrs	r5, r1
 	ldr	r0, [r3]
-	mov	r12, r0
-	ldr	r0, [sp, #68]
-	mov	lr, r0
+	mov	r11, r0
+	ldr	r0, [r3, #4]
+	mov	r9, r0
+	ldr	r0, [r3, #8]
+	mov	r8, r0
+	ldr	r3, [r3, #12]
+	mov	r10, r2
+	@ skinny128_384plus.ae:205: for j in 0..8 {
+	movs	r7, #0
+	@ skinny128_384plus.ae:206: t1[j] = tk1
+	add	r6, sp, #0
+	@ skinny128_384plus.ae:205: for j in 0..8 {
 .Lromulus_n_tbc_n_loop1:
 	@ skinny128_384plus.ae:195: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32])
-	lsrs	r0, r5, #8
+	lsrs	r0, r4, #16
 	uxtb	r0, r0
-	lsls	r7, r0, #24
-	lsrs	r0, r1, #8
-	uxtb	r0, r0
+	lsls	r2, r0, #24
+	uxtb	r0, r5
 	lsls	r0, r0, #16
-	orrs	r7, r0
-	lsrs	r0, r1, #24
+	orrs	r2, r0
+	lsrs	r0, r4, #24
 	lsls	r0, r0, #8
-	orrs	r7, r0
-	uxtb	r3, r5
-	orrs	r7, r3
-	lsrs	r3, r5, #16
-	uxtb	r3, r3
-	lsls	r3, r3, #24
-	uxtb	r0, r1
-	lsls	r0, r0, #16
-	orrs	r3, r0
-	lsrs	r0, r5, #24
-	lsls	r0, r0, #8
-	orrs	r3, r0
-	lsrs	r0, r1, #16
+	orrs	r2, r0
+	lsrs	r0, r5, #16
 	uxtb	r0, r0
-	orrs	r3, r0
+	orrs	r2, r0
+	lsrs	r0, r4, #8
+	uxtb	r0, r0
+	lsls	r0, r0, #24
+	lsrs	r1, r5, #8
+	uxtb	r1, r1
+	lsls	r1, r1, #16
+	orrs	r0, r1
+	lsrs	r1, r5, #24
+	lsls	r1, r1, #8
+	orrs	r0, r1
+	uxtb	r1, r4
+	orrs	r0, r1
 	@ skinny128_384plus.ae:206: t1[j] = tk1
-	str	r1, [r4]
-	str	r5, [r4, #4]
+	str	r5, [r6]
+	str	r4, [r6, #4]
 	@ skinny128_384plus.ae:195: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32])
-	adds	r6, #1
-	mov	r5, r3
-	mov	r1, r7
-	adds	r4, #8
-	cmp	r6, #8
+	adds	r6, #8
+	mov	r5, r0
+	mov	r4, r2
+	adds	r7, #1
+	cmp	r7, #8
 	bcc	.Lromulus_n_tbc_n_loop1
 .Lromulus_n_tbc_n_done2:
-	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
-	ldr	r1, =romulus_n_E.sbox
-	@ skinny128_384plus.ae:222: r0, r1, r2, r3 = round_keyed(r0, r1, r2, r3, r23[i] ^ t1[j % 8])
-	add	r0, sp, #0
-	mov	r11, r0
 	@ skinny128_384plus.ae:219: @unroll(unroll)
-	mov	r6, r12
-	mov	r5, r8
-	mov	r4, r9
-	mov	r3, r10
 	movs	r0, #0
 	mov	r12, r0
+	mov	r4, r9
+	mov	r5, r11
+	@ skinny128_384plus.ae:222: r0, r1, r2, r3 = round_keyed(r0, r1, r2, r3, r23[i] ^ t1[j % 8])
+	mov	r2, r10
+	add	r0, sp, #0
+	mov	r11, r0
+	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
+	ldr	r1, =romulus_n_E.sbox
+	@ skinny128_384plus.ae:219: @unroll(unroll)
 .Lromulus_n_tbc_n_loop3:
 	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
 	lsrs	r0, r3, #24
 	ldrb	r0, [r1, r0]
-	lsls	r7, r0, #24
+	lsls	r6, r0, #24
 	lsrs	r0, r3, #16
 	uxtb	r0, r0
 	ldrb	r0, [r1, r0]
 	lsls	r0, r0, #16
-	orrs	r7, r0
+	orrs	r6, r0
 	lsrs	r0, r3, #8
 	uxtb	r0, r0
 	ldrb	r0, [r1, r0]
 	lsls	r0, r0, #8
-	orrs	r7, r0
+	orrs	r6, r0
 	uxtb	r0, r3
 	ldrb	r0, [r1, r0]
-	orrs	r7, r0
+	orrs	r6, r0
 	@ skinny128_384plus.ae:222: r0, r1, r2, r3 = round_keyed(r0, r1, r2, r3, r23[i] ^ t1[j % 8])
 	ldr	r0, [r2, #4]
 	@ skinny128_384plus.ae:116: r0 = sub_cells(r0) ^ ((c & 0xf) as u32 << 24) ^ k[63:32]
-	eors	r7, r0
+	eors	r6, r0
 	@ skinny128_384plus.ae:222: r0, r1, r2, r3 = round_keyed(r0, r1, r2, r3, r23[i] ^ t1[j % 8])
 	mov	r0, r12
 	lsls	r0, r0, #29
@@ -2101,152 +2037,23 @@ romulus_n_tbc_n:
 	mov	r10, r3
 	ldr	r0, [r3, #4]
 	@ skinny128_384plus.ae:116: r0 = sub_cells(r0) ^ ((c & 0xf) as u32 << 24) ^ k[63:32]
-	eors	r7, r0
-	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
-	lsrs	r0, r5, #24
-	ldrb	r0, [r1, r0]
-	lsls	r3, r0, #24
-	lsrs	r0, r5, #16
-	uxtb	r0, r0
-	ldrb	r0, [r1, r0]
-	lsls	r0, r0, #16
-	orrs	r3, r0
-	lsrs	r0, r5, #8
-	uxtb	r0, r0
-	ldrb	r0, [r1, r0]
-	lsls	r0, r0, #8
-	orrs	r3, r0
-	uxtb	r0, r5
-	ldrb	r0, [r1, r0]
-	orrs	r3, r0
-	@ skinny128_384plus.ae:118: r2 = (sub_cells(r2) ^ 0x02000000) >>> 16
-	movs	r0, #1
-	lsls	r0, r0, #25
-	eors	r3, r0
-	movs	r0, #16
-	rors	r3, r0
-	mov	r8, r3
-	@ skinny128_384plus.ae:121: t = r0 ^ r2
-	mov	r5, r7
-	eors	r5, r3
-	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
-	lsrs	r0, r5, #16
-	uxtb	r0, r0
-	ldrb	r0, [r1, r0]
-	@ skinny128_384plus.ae:119: r3 = sub_cells(r3) >>> 24
-	lsls	r0, r0, #24
-	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
-	lsrs	r3, r5, #8
-	uxtb	r3, r3
-	ldrb	r3, [r1, r3]
-	@ skinny128_384plus.ae:119: r3 = sub_cells(r3) >>> 24
-	lsls	r3, r3, #16
-	orrs	r0, r3
-	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
-	uxtb	r3, r5
-	ldrb	r3, [r1, r3]
-	@ skinny128_384plus.ae:119: r3 = sub_cells(r3) >>> 24
-	lsls	r3, r3, #8
-	orrs	r0, r3
-	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
-	lsrs	r3, r5, #24
-	ldrb	r3, [r1, r3]
-	@ skinny128_384plus.ae:119: r3 = sub_cells(r3) >>> 24
-	orrs	r0, r3
-	mov	r9, r0
-	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
-	lsrs	r0, r6, #16
-	uxtb	r0, r0
-	ldrb	r0, [r1, r0]
-	@ skinny128_384plus.ae:119: r3 = sub_cells(r3) >>> 24
-	lsls	r0, r0, #24
-	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
-	lsrs	r3, r6, #8
-	uxtb	r3, r3
-	ldrb	r3, [r1, r3]
-	@ skinny128_384plus.ae:119: r3 = sub_cells(r3) >>> 24
-	lsls	r3, r3, #16
-	orrs	r0, r3
-	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
-	uxtb	r3, r6
-	ldrb	r3, [r1, r3]
-	@ skinny128_384plus.ae:119: r3 = sub_cells(r3) >>> 24
-	lsls	r3, r3, #8
-	orrs	r0, r3
-	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
-	lsrs	r3, r6, #24
-	ldrb	r3, [r1, r3]
-	@ skinny128_384plus.ae:119: r3 = sub_cells(r3) >>> 24
-	orrs	r0, r3
-	@ skinny128_384plus.ae:122: return t ^ r3, r0, r1 ^ r2, t
-	eors	r5, r0
-	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
-	lsrs	r0, r5, #24
-	ldrb	r0, [r1, r0]
-	lsls	r3, r0, #24
-	lsrs	r0, r5, #16
-	uxtb	r0, r0
-	ldrb	r0, [r1, r0]
-	lsls	r0, r0, #16
-	orrs	r3, r0
-	lsrs	r0, r5, #8
-	uxtb	r0, r0
-	ldrb	r0, [r1, r0]
-	lsls	r0, r0, #8
-	orrs	r3, r0
-	uxtb	r0, r5
-	ldrb	r0, [r1, r0]
-	orrs	r3, r0
-	@ skinny128_384plus.ae:223: r0, r1, r2, r3 = round_keyed(r0, r1, r2, r3, r23[i + 1])
-	ldr	r0, [r2, #12]
-	@ skinny128_384plus.ae:116: r0 = sub_cells(r0) ^ ((c & 0xf) as u32 << 24) ^ k[63:32]
+	mov	r3, r6
 	eors	r3, r0
 	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
 	lsrs	r0, r4, #24
 	ldrb	r0, [r1, r0]
-	lsls	r5, r0, #24
+	lsls	r6, r0, #24
 	lsrs	r0, r4, #16
 	uxtb	r0, r0
 	ldrb	r0, [r1, r0]
 	lsls	r0, r0, #16
-	orrs	r5, r0
+	orrs	r6, r0
 	lsrs	r0, r4, #8
 	uxtb	r0, r0
 	ldrb	r0, [r1, r0]
 	lsls	r0, r0, #8
-	orrs	r5, r0
+	orrs	r6, r0
 	uxtb	r0, r4
-	ldrb	r0, [r1, r0]
-	orrs	r5, r0
-	@ skinny128_384plus.ae:222: r0, r1, r2, r3 = round_keyed(r0, r1, r2, r3, r23[i] ^ t1[j % 8])
-	ldr	r0, [r2]
-	@ skinny128_384plus.ae:117: r1 = (sub_cells(r1) ^ ((c >> 4) as u32 << 24) ^ k[31:0]) >>> 8
-	eors	r5, r0
-	@ skinny128_384plus.ae:222: r0, r1, r2, r3 = round_keyed(r0, r1, r2, r3, r23[i] ^ t1[j % 8])
-	mov	r0, r10
-	ldr	r0, [r0]
-	@ skinny128_384plus.ae:117: r1 = (sub_cells(r1) ^ ((c >> 4) as u32 << 24) ^ k[31:0]) >>> 8
-	eors	r5, r0
-	movs	r4, #8
-	rors	r5, r4
-	@ skinny128_384plus.ae:122: return t ^ r3, r0, r1 ^ r2, t
-	mov	r0, r8
-	eors	r5, r0
-	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
-	lsrs	r0, r5, #24
-	ldrb	r0, [r1, r0]
-	lsls	r6, r0, #24
-	lsrs	r0, r5, #16
-	uxtb	r0, r0
-	ldrb	r0, [r1, r0]
-	lsls	r0, r0, #16
-	orrs	r6, r0
-	lsrs	r0, r5, #8
-	uxtb	r0, r0
-	ldrb	r0, [r1, r0]
-	lsls	r0, r0, #8
-	orrs	r6, r0
-	uxtb	r0, r5
 	ldrb	r0, [r1, r0]
 	orrs	r6, r0
 	@ skinny128_384plus.ae:118: r2 = (sub_cells(r2) ^ 0x02000000) >>> 16
@@ -2255,7 +2062,83 @@ romulus_n_tbc_n:
 	eors	r6, r0
 	movs	r0, #16
 	rors	r6, r0
+	@ skinny128_384plus.ae:121: t = r0 ^ r2
+	mov	r7, r3
+	eors	r7, r6
 	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
+	lsrs	r0, r7, #16
+	uxtb	r0, r0
+	ldrb	r0, [r1, r0]
+	@ skinny128_384plus.ae:119: r3 = sub_cells(r3) >>> 24
+	lsls	r0, r0, #24
+	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
+	lsrs	r4, r7, #8
+	uxtb	r4, r4
+	ldrb	r4, [r1, r4]
+	@ skinny128_384plus.ae:119: r3 = sub_cells(r3) >>> 24
+	lsls	r4, r4, #16
+	orrs	r0, r4
+	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
+	uxtb	r4, r7
+	ldrb	r4, [r1, r4]
+	@ skinny128_384plus.ae:119: r3 = sub_cells(r3) >>> 24
+	lsls	r4, r4, #8
+	orrs	r0, r4
+	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
+	lsrs	r4, r7, #24
+	ldrb	r4, [r1, r4]
+	@ skinny128_384plus.ae:119: r3 = sub_cells(r3) >>> 24
+	orrs	r0, r4
+	mov	r9, r0
+	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
+	lsrs	r0, r5, #16
+	uxtb	r0, r0
+	ldrb	r0, [r1, r0]
+	@ skinny128_384plus.ae:119: r3 = sub_cells(r3) >>> 24
+	lsls	r0, r0, #24
+	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
+	lsrs	r4, r5, #8
+	uxtb	r4, r4
+	ldrb	r4, [r1, r4]
+	@ skinny128_384plus.ae:119: r3 = sub_cells(r3) >>> 24
+	lsls	r4, r4, #16
+	orrs	r0, r4
+	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
+	uxtb	r4, r5
+	ldrb	r4, [r1, r4]
+	@ skinny128_384plus.ae:119: r3 = sub_cells(r3) >>> 24
+	lsls	r4, r4, #8
+	orrs	r0, r4
+	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
+	lsrs	r4, r5, #24
+	ldrb	r4, [r1, r4]
+	@ skinny128_384plus.ae:119: r3 = sub_cells(r3) >>> 24
+	orrs	r0, r4
+	@ skinny128_384plus.ae:122: return t ^ r3, r0, r1 ^ r2, t
+	eors	r7, r0
+	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
+	lsrs	r0, r7, #24
+	ldrb	r0, [r1, r0]
+	lsls	r4, r0, #24
+	lsrs	r0, r7, #16
+	uxtb	r0, r0
+	ldrb	r0, [r1, r0]
+	lsls	r0, r0, #16
+	orrs	r4, r0
+	lsrs	r0, r7, #8
+	uxtb	r0, r0
+	ldrb	r0, [r1, r0]
+	lsls	r0, r0, #8
+	orrs	r4, r0
+	uxtb	r0, r7
+	ldrb	r0, [r1, r0]
+	orrs	r4, r0
+	@ skinny128_384plus.ae:223: r0, r1, r2, r3 = round_keyed(r0, r1, r2, r3, r23[i + 1])
+	ldr	r0, [r2, #12]
+	@ skinny128_384plus.ae:116: r0 = sub_cells(r0) ^ ((c & 0xf) as u32 << 24) ^ k[63:32]
+	eors	r4, r0
+	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
+	mov	r7, r8
 	lsrs	r0, r7, #24
 	ldrb	r0, [r1, r0]
 	lsls	r5, r0, #24
@@ -2272,45 +2155,97 @@ romulus_n_tbc_n:
 	uxtb	r0, r7
 	ldrb	r0, [r1, r0]
 	orrs	r5, r0
+	@ skinny128_384plus.ae:222: r0, r1, r2, r3 = round_keyed(r0, r1, r2, r3, r23[i] ^ t1[j % 8])
+	ldr	r0, [r2]
+	@ skinny128_384plus.ae:117: r1 = (sub_cells(r1) ^ ((c >> 4) as u32 << 24) ^ k[31:0]) >>> 8
+	eors	r5, r0
+	@ skinny128_384plus.ae:222: r0, r1, r2, r3 = round_keyed(r0, r1, r2, r3, r23[i] ^ t1[j % 8])
+	mov	r0, r10
+	ldr	r0, [r0]
+	@ skinny128_384plus.ae:117: r1 = (sub_cells(r1) ^ ((c >> 4) as u32 << 24) ^ k[31:0]) >>> 8
+	eors	r5, r0
+	movs	r7, #8
+	rors	r5, r7
+	@ skinny128_384plus.ae:122: return t ^ r3, r0, r1 ^ r2, t
+	mov	r0, r5
+	eors	r0, r6
+	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
+	lsrs	r5, r0, #24
+	ldrb	r5, [r1, r5]
+	lsls	r5, r5, #24
+	lsrs	r6, r0, #16
+	uxtb	r6, r6
+	ldrb	r6, [r1, r6]
+	lsls	r6, r6, #16
+	orrs	r5, r6
+	lsrs	r6, r0, #8
+	uxtb	r6, r6
+	ldrb	r6, [r1, r6]
+	lsls	r6, r6, #8
+	orrs	r5, r6
+	uxtb	r0, r0
+	ldrb	r0, [r1, r0]
+	orrs	r5, r0
+	@ skinny128_384plus.ae:118: r2 = (sub_cells(r2) ^ 0x02000000) >>> 16
+	movs	r0, #1
+	lsls	r0, r0, #25
+	eors	r5, r0
+	movs	r0, #16
+	rors	r5, r0
+	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
+	lsrs	r0, r3, #24
+	ldrb	r0, [r1, r0]
+	lsls	r6, r0, #24
+	lsrs	r0, r3, #16
+	uxtb	r0, r0
+	ldrb	r0, [r1, r0]
+	lsls	r0, r0, #16
+	orrs	r6, r0
+	lsrs	r0, r3, #8
+	uxtb	r0, r0
+	ldrb	r0, [r1, r0]
+	lsls	r0, r0, #8
+	orrs	r6, r0
+	uxtb	r0, r3
+	ldrb	r0, [r1, r0]
+	orrs	r6, r0
 	@ skinny128_384plus.ae:223: r0, r1, r2, r3 = round_keyed(r0, r1, r2, r3, r23[i + 1])
 	ldr	r0, [r2, #8]
 	@ skinny128_384plus.ae:117: r1 = (sub_cells(r1) ^ ((c >> 4) as u32 << 24) ^ k[31:0]) >>> 8
-	eors	r5, r0
-	rors	r5, r4
+	eors	r6, r0
+	rors	r6, r7
 	@ skinny128_384plus.ae:122: return t ^ r3, r0, r1 ^ r2, t
-	eors	r5, r6
+	eors	r6, r5
 	@ skinny128_384plus.ae:121: t = r0 ^ r2
-	eors	r6, r3
+	eors	r5, r4
 	@ skinny128_384plus.ae:122: return t ^ r3, r0, r1 ^ r2, t
-	mov	r7, r9
-	eors	r7, r6
+	mov	r3, r9
+	eors	r3, r5
+	adds	r2, #16
+	mov	r8, r4
+	mov	r4, r6
 	mov	r0, r12
 	adds	r0, #1
 	mov	r12, r0
-	mov	r4, r3
-	mov	r3, r7
-	adds	r2, #16
 	cmp	r0, #20
 	bcs	.Lromulus_n_tbc_n_far1
 	b	.Lromulus_n_tbc_n_loop3
 .Lromulus_n_tbc_n_far1:
 .Lromulus_n_tbc_n_done4:
 	@ skinny128_384plus.ae:225: return cat(r0, r1, r2, r3)
-	mov	r1, lr
-	str	r6, [r1]
-	str	r5, [r1, #4]
-	str	r4, [r1, #8]
-	str	r3, [r1, #12]
+	mov	r0, r5
+	mov	r1, r4
+	mov	r2, r8
 	add	sp, #64
-	pop	{pc}
+	bx	lr
 	.ltorg
 	.ltorg
 	.size romulus_n_tbc_n, .-romulus_n_tbc_n
 
 
 @ --- romulus_n_tbc: romulus_n.tbc
-@     frame 392 bytes (8 spill slots, 7 on the stack; locals 360), saves nothing
-@     estimated 118 bytes of code and literals
+@     frame 372 bytes (7 spill slots, 7 on the stack; locals 344), saves nothing
+@     estimated 94 bytes of code and literals
 	.section .text.romulus_n_tbc,"ax",%progbits
 	.global romulus_n_tbc
 	.type romulus_n_tbc, %function
@@ -2318,63 +2253,51 @@ romulus_n_tbc_n:
 	.balign 4
 romulus_n_tbc:
 	push	{lr}
-	sub	sp, #392
-	str	r1, [sp, #28]
-	ldr	r6, [sp, #396]
+	sub	sp, #372
+	str	r1, [sp, #24]
+	ldr	r6, [sp, #376]
 	ldr	r5, [r0]
-	str	r5, [sp, #24]
-	ldr	r5, [r0, #4]
 	str	r5, [sp, #20]
+	ldr	r5, [r0, #4]
+	str	r5, [sp, #16]
 	ldm	r2, {r1, r2, r4, r5}
 	ldr	r0, [r6]
-	str	r0, [sp, #16]
-	ldr	r0, [r6, #4]
 	str	r0, [sp, #12]
-	ldr	r0, [r6, #8]
+	ldr	r0, [r6, #4]
 	str	r0, [sp, #8]
-	ldr	r0, [r6, #12]
+	ldr	r0, [r6, #8]
 	str	r0, [sp, #4]
+	ldr	r0, [r6, #12]
+	str	r0, [sp]
 	@ romulus_n.ae:68: E.tk23_rows(tk2, r3, r23)
-	add	r6, sp, #32
-	str	r1, [sp, #352]
-	str	r2, [sp, #356]
-	str	r4, [sp, #360]
-	str	r5, [sp, #364]
-	add	r0, sp, #352
+	add	r6, sp, #28
+	str	r1, [sp, #348]
+	str	r2, [sp, #352]
+	str	r4, [sp, #356]
+	str	r5, [sp, #360]
+	add	r0, sp, #348
 	mov	r1, r3
 	mov	r2, r6
 	bl	romulus_n_E_tk23_rows
 	@ romulus_n.ae:69: return tbc_n(cnt, d, r23, s)
-	add	r2, sp, #32
-	ldr	r0, [sp, #24]
-	str	r0, [sp, #352]
+	add	r2, sp, #28
 	ldr	r0, [sp, #20]
-	str	r0, [sp, #356]
+	str	r0, [sp, #348]
 	ldr	r0, [sp, #16]
-	str	r0, [sp, #360]
+	str	r0, [sp, #352]
 	ldr	r0, [sp, #12]
-	str	r0, [sp, #364]
+	str	r0, [sp, #356]
 	ldr	r0, [sp, #8]
-	str	r0, [sp, #368]
+	str	r0, [sp, #360]
 	ldr	r0, [sp, #4]
-	str	r0, [sp, #372]
-	add	r1, sp, #352
-	add	r3, sp, #360
-	add	r0, sp, #376
-	str	r0, [sp]
-	mov	r0, r1
-	ldr	r1, [sp, #28]
+	str	r0, [sp, #364]
+	ldr	r0, [sp]
+	str	r0, [sp, #368]
+	add	r0, sp, #348
+	add	r3, sp, #356
+	ldr	r1, [sp, #24]
 	bl	romulus_n_tbc_n
-	ldr	r4, [sp, #376]
-	ldr	r3, [sp, #380]
-	ldr	r2, [sp, #384]
-	ldr	r1, [sp, #388]
-	ldr	r5, [sp, #400]
-	str	r4, [r5]
-	str	r3, [r5, #4]
-	str	r2, [r5, #8]
-	str	r1, [r5, #12]
-	add	sp, #392
+	add	sp, #372
 	pop	{pc}
 	.ltorg
 	.size romulus_n_tbc, .-romulus_n_tbc

@@ -8,10 +8,10 @@ from aedsl.codegen import calls as interface
 from aedsl.codegen.calls import call_symbol, wide_bytes
 from aedsl.codegen.mir import Frame, Imm, Lbl, Mem, R
 from aedsl.codegen.select_base import nlimbs
-from ..target import CALL_CLOBBERS, SP
+from ..target import ARG_REGS, CALL_CLOBBERS, SP
 from .operands import LIMB, LOAD, STORE
 
-__all__ = ["ArmCalls", "call_symbol", "element_stride", "entry_params", "wide_bytes"]
+__all__ = ["ArmCalls", "call_symbol", "element_stride", "entry_params", "returns_in_registers", "wide_bytes"]
 
 
 def element_stride(elem_width: int) -> int:
@@ -22,6 +22,11 @@ def element_stride(elem_width: int) -> int:
 def entry_params(fn):
     """The interface words of `fn` (aedsl/codegen/calls.py) with 32-bit words."""
     return interface.entry_params(fn, 32, element_stride)
+
+
+def returns_in_registers(module, fname: str, result_widths) -> bool:
+    """The shared rule (codegen/calls.py) with 32-bit words and r0-r3."""
+    return interface.returns_in_registers(module, fname, result_widths, 32, len(ARG_REGS))
 
 
 class ArmCalls:
@@ -38,7 +43,8 @@ class ArmCalls:
         """A call the IR kept (`inline=entries`) becomes BL to the callee compiled once, with the
         convention of exported functions (docs/BACKENDS.md): memory -> pointer, `bytes` ->
         pointer and length, a scalar <= 32 bits by value, a wider one by pointer to its words;
-        results through out-pointers. Words go in r0-r3, then the stack (the outgoing-argument
+        results through out-pointers, or, from a subroutine whose results take at most four
+        words, in r0-r3 (`returns_in_registers`). Words go in r0-r3, then the stack (the outgoing-argument
         area at the bottom of this frame). Wide arguments and results live in one scratch area
         of the frame (`CALL_BUF`, sized for the largest call, not zeroed: written before read)."""
         params, results = entry_params(callee)
@@ -57,8 +63,9 @@ class ArmCalls:
                 pending_stores.append((buf_off, self.get(a), wide_bytes(p.width)))
                 words.append(("buf", buf_off))
                 buf_off += (wide_bytes(p.width) + 3) & ~3
+        in_regs = returns_in_registers(self.module, callee.name, results)
         res_offs = []
-        for w in results:
+        for w in (results if not in_regs else ()):
             res_offs.append(buf_off)
             words.append(("buf", buf_off))
             buf_off += (wide_bytes(w) + 3) & ~3
@@ -89,12 +96,25 @@ class ArmCalls:
         for k, v in enumerate(vals[:4]):
             self.emit("mov", v, argregs[k])
         ops = [Lbl(call_symbol(self.module, callee.name))] + argregs + [Imm(0)] * (4 - len(argregs))
-        self.emit("bl", *ops, *[R(r) for r in self.clobbers.get(callee.name, CALL_CLOBBERS)])
+        written = list(self.clobbers.get(callee.name, CALL_CLOBBERS))
+        n_res = sum(nlimbs(w, LIMB) for w in results) if in_regs else 0
+        written += [r for r in ARG_REGS[:n_res] if r not in written]
+        self.emit("bl", *ops, *[R(r) for r in written])
         self.calls.add(callee.name)
         # cached constants and addresses would have to survive the call in r4-r7 or a spill
         # slot: re-materialising them after it is cheaper
         self.kcache = {}
         outs = []
+        if in_regs:                         # copied out of r0.. at once (masked: a sub-word
+            k = 0                           # result's upper bits are not the callee's concern)
+            for w in results:
+                limbs = []
+                for _ in range(nlimbs(w, LIMB)):
+                    r = self.fresh()
+                    self.emit("mov", R(ARG_REGS[k]), r)
+                    limbs.append(r)
+                    k += 1
+                outs.append(self.mask(limbs, w))
         for off, w in zip(res_offs, results):
             nbytes = wide_bytes(w)
             limbs = []

@@ -29,7 +29,6 @@ from aedsl.ir.nodes import Memory, Op
 
 from aedsl.codegen import calls as interface
 from aedsl.codegen.calls import call_symbol
-from aedsl.codegen.unit import exported
 from aedsl.codegen.mir import Frame, Imm, Lbl, Mem, R
 from aedsl.codegen.select_base import nlimbs
 from ..target import ARG_REGS, CALL_CLOBBERS, SP
@@ -48,10 +47,8 @@ def entry_params(fn):
 
 
 def returns_in_registers(module, fname: str, result_widths) -> bool:
-    """`fname` is a subroutine (not exported) whose result words (one or more) fit in R12-R15:
-    it returns them there, not through out-pointers."""
-    n = sum(nlimbs(w, 16) for w in result_widths)
-    return 0 < n <= len(ARG_REGS) and fname not in exported(module)
+    """The shared rule (codegen/calls.py) with 16-bit words and R12-R15."""
+    return interface.returns_in_registers(module, fname, result_widths, 16, len(ARG_REGS))
 
 
 def _res_area(limbs: list) -> str | None:
