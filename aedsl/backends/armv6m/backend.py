@@ -4,8 +4,9 @@ Exported functions and their parameters are those of the MSP430 backend (see
 `common/driver.Param` and docs/BACKENDS.md), so one C runtime API fits both targets: a fixed
 array is a pointer; a `bytes` buffer is (pointer, length); a scalar of up to 32 bits is passed by
 value; a wider scalar is a pointer to its little-endian bytes (2*ceil(w/16) of them, 4-byte
-aligned), and each result is written through a trailing out-pointer in the same layout. Words
-follow AAPCS: r0–r3, then the stack.
+aligned), and each result is written through a trailing out-pointer in the same layout (a
+subroutine's results of at most four words come back in r0–r3 instead: codegen/calls.py
+`returns_in_registers`). Words follow AAPCS: r0–r3, then the stack.
 
 Frame (SP grows down; offsets from SP after the prologue):
     [0, 4*stack_slots)          spill slots that did not fit r12, r8–r11 (and LR in a function
