@@ -37,6 +37,30 @@ def returns_in_registers(module, fname: str, result_widths, word_bits: int, n_re
     return 0 < n <= n_regs and fname not in exported(module)
 
 
+def results_from_registers(sel, arg_regs, result_widths, word_bits: int) -> list[list[R]]:
+    """After a call of a subroutine that returns in registers: each result's words, copied out
+    of the argument registers at once (the next call overwrites them)."""
+    out, k = [], 0
+    for w in result_widths:
+        limbs = []
+        for _ in range(nlimbs(w, word_bits)):
+            v = R(sel.vreg())
+            sel.emit("mov", R(arg_regs[k]), v)
+            limbs.append(v)
+            k += 1
+        out.append(limbs)
+    return out
+
+
+def return_in_registers(sel, arg_regs, limbs: list) -> None:
+    """A subroutine's return with its result words (all results' limbs, in order) in the
+    argument registers; `ret` lists them, so that their moves stay live."""
+    regs = [R(r) for r in arg_regs[:len(limbs)]]
+    for limb, r in zip(limbs, regs):
+        sel.emit("mov", limb, r)
+    sel.emit("ret", *regs)
+
+
 def entry_params(fn, word_bits: int, stride) -> tuple[list[Param], list[int]]:
     """The parameters of `fn` as interface words (`word_bits` the machine word, `stride(elem_width)`
     the bytes per element of a memory) and its result widths."""

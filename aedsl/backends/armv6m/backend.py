@@ -33,7 +33,7 @@ from aedsl.codegen import copies, dce, kept_spills, reloads, rename, slot_regist
 from aedsl.codegen.copy_ahead import copy_ahead
 from aedsl.codegen.emit import SpecLines
 from aedsl.codegen.liveness import defs_uses
-from aedsl.codegen.calls import IncomingWords
+from aedsl.codegen.calls import IncomingWords, return_in_registers
 from aedsl.codegen.interface import COMMUTE, DCE, JUMPS, REGALLOC, SCHEDULE, Backend, MirContext, MirPass
 from aedsl.codegen.unit import BLOCK_ENTRIES, Entry
 from aedsl.codegen.mir import Frame, Imm, Lbl, Mem, MFunction, MInst, R, frame_kind
@@ -213,11 +213,7 @@ def select_function(module: Module, fname: str, symbol: str,
         else:
             _wide_access(sel, True, o, w, y)
     if in_regs:                             # the result words in r0.. (select/calls.py)
-        flat = [sel.reg(limb) for y in ys for limb in y]
-        ret_regs = [R(r) for r in ARG_REGS[:len(flat)]]
-        for limb, r in zip(flat, ret_regs):
-            sel.emit("mov", limb, r)
-        sel.emit("ret", *ret_regs)
+        return_in_registers(sel, ARG_REGS, [sel.reg(limb) for y in ys for limb in y])
     else:
         sel.emit("ret")
     mf.n_arg_words = len(words.regs)

@@ -31,7 +31,7 @@ from aedsl.ir.passes.table_fusion import fused_tables
 
 from aedsl.codegen import accel, copies, dce, reloads, rename, slot_registers
 from aedsl.codegen.emit import SpecLines
-from aedsl.codegen.calls import IncomingWords
+from aedsl.codegen.calls import IncomingWords, return_in_registers
 from aedsl.codegen.fold_copies import fold_copies
 from aedsl.codegen.interface import COMMUTE, DCE, JUMPS, REGALLOC, SCHEDULE, Backend, MirContext, MirPass
 from aedsl.codegen.unit import BLOCK_ENTRIES, Entry
@@ -211,11 +211,7 @@ def select_function(module: Module, fname: str, symbol: str, chip,
         for j, limb in enumerate(y):
             sel.emit("mov", limb, Mem(o, 2 * j))
     if in_regs:                             # the result words in R12.. (select/calls.py)
-        flat = [limb for y in ys for limb in y]
-        ret_regs = [R(r) for r in ARG_REGS[:len(flat)]]
-        for limb, r in zip(flat, ret_regs):
-            sel.emit("mov", limb, r)
-        sel.emit("ret", *ret_regs)
+        return_in_registers(sel, ARG_REGS, [limb for y in ys for limb in y])
     else:
         sel.emit("ret")
     mf.n_arg_words = len(words.regs)

@@ -105,16 +105,9 @@ class ArmCalls:
         # slot: re-materialising them after it is cheaper
         self.kcache = {}
         outs = []
-        if in_regs:                         # copied out of r0.. at once (masked: a sub-word
-            k = 0                           # result's upper bits are not the callee's concern)
-            for w in results:
-                limbs = []
-                for _ in range(nlimbs(w, LIMB)):
-                    r = self.fresh()
-                    self.emit("mov", R(ARG_REGS[k]), r)
-                    limbs.append(r)
-                    k += 1
-                outs.append(self.mask(limbs, w))
+        if in_regs:                         # masked: a sub-word result's upper bits are not
+            for w, limbs in zip(results, interface.results_from_registers(self, ARG_REGS, results, LIMB)):
+                outs.append(self.mask(limbs, w))            # the callee's concern
         for off, w in zip(res_offs, results):
             nbytes = wide_bytes(w)
             limbs = []

@@ -135,12 +135,9 @@ class Msp430Calls:
         self.calls.add(callee.name)
         if hasattr(self, "_acc_state"):
             self._acc_state = (None, None)       # the callee may have used the accelerator
-        if in_regs:                          # copied out of R12.. at once: the next call overwrites them
-            flat = []
-            for r in ARG_REGS[:n_res]:
-                v = R(self.vreg())
-                self.emit("mov", R(r), v)
-                flat.append(v)
+        if in_regs:
+            flat = [limb for limbs in interface.results_from_registers(self, ARG_REGS, results, 16)
+                    for limb in limbs]
         else:
             flat = [Mem(SP, Frame("local", area, 2 * j)) for area, w in areas for j in range(nlimbs(w, 16))]
         for r in op.results:
