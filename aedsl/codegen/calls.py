@@ -37,6 +37,16 @@ def returns_in_registers(module, fname: str, result_widths, word_bits: int, n_re
     return 0 < n <= n_regs and fname not in exported(module)
 
 
+def call_writes(clobbers, arg_regs, result_widths, word_bits: int, in_regs: bool) -> list[int]:
+    """The registers a call writes: what the callee clobbers and, when it returns in registers,
+    the argument registers its result words come back in."""
+    written = list(clobbers)
+    if in_regs:
+        n = sum(nlimbs(w, word_bits) for w in result_widths)
+        written += [r for r in arg_regs[:n] if r not in written]
+    return written
+
+
 def results_from_registers(sel, arg_regs, result_widths, word_bits: int) -> list[list[R]]:
     """After a call of a subroutine that returns in registers: each result's words, copied out
     of the argument registers at once (the next call overwrites them)."""

@@ -96,9 +96,7 @@ class ArmCalls:
         for k, v in enumerate(vals[:4]):
             self.emit("mov", v, argregs[k])
         ops = [Lbl(call_symbol(self.module, callee.name))] + argregs + [Imm(0)] * (4 - len(argregs))
-        written = list(self.clobbers.get(callee.name, CALL_CLOBBERS))
-        n_res = sum(nlimbs(w, LIMB) for w in results) if in_regs else 0
-        written += [r for r in ARG_REGS[:n_res] if r not in written]
+        written = interface.call_writes(self.clobbers.get(callee.name, CALL_CLOBBERS), ARG_REGS, results, LIMB, in_regs)
         self.emit("bl", *ops, *[R(r) for r in written])
         self.calls.add(callee.name)
         # cached constants and addresses would have to survive the call in r4-r7 or a spill

@@ -2,10 +2,10 @@
 with its scratch fallback (codegen/select/bytes.py describes the shape)."""
 from __future__ import annotations
 
+from aedsl.ir.passes.common import is_size_mode
 from aedsl.codegen.mir import Frame, Imm, Ind, Lbl, Mem, R
 from aedsl.codegen.select_base import MemBind, nlimbs
 from ..target import SP
-from aedsl.ir.passes.common import is_size_mode
 from .operands import M16, cheap_src
 
 

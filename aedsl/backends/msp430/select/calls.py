@@ -128,9 +128,7 @@ class Msp430Calls:
         for r, x in zip(regs, words):
             self.emit("mov", x, r)
         ops = [Lbl(call_symbol(self.module, callee.name))] + regs + [Imm(0)] * (len(ARG_REGS) - len(regs))
-        written = list(self.clobbers.get(callee.name, CALL_CLOBBERS))
-        n_res = sum(nlimbs(w, 16) for w in results) if in_regs else 0
-        written += [r for r in ARG_REGS[:n_res] if r not in written]
+        written = interface.call_writes(self.clobbers.get(callee.name, CALL_CLOBBERS), ARG_REGS, results, 16, in_regs)
         self.emit("call", *ops, *[R(r) for r in written])
         self.calls.add(callee.name)
         if hasattr(self, "_acc_state"):
