@@ -64,9 +64,21 @@ def value_bound(v: Value, defs: dict, buffer_bytes: int | None = None, known: di
         if c is not None and c.opcode == "const" and b(1) <= c.attrs["value"] & top:
             return c.attrs["value"] & top
         # x - ((x >> k) << k): the remainder of x by 2^k
-        y = defs.get(args[1])
-        if y is not None and y.opcode == "shl":
-            z = defs.get(y.args[0])
-            if z is not None and z.opcode == "shr" and z.args[0] is args[0] and z.attrs["by"] == y.attrs["by"]:
-                return min((1 << y.attrs["by"]) - 1, top)
+        k = rounded_down(args[1], args[0], defs.get)
+        if k is not None:
+            return min((1 << k) - 1, top)
     return top
+
+
+def rounded_down(v: Value, x: Value, def_of) -> int | None:
+    """k when `v` is `(x >> k) << k` (x rounded down to a multiple of 2^k: `16 * (n / 16)` once
+    constfold has made the multiply and the division shifts), else None. `def_of(value)`: the op
+    defining a value, or None."""
+    d = def_of(v)
+    if d is None or d.opcode != "shl":
+        return None
+    e = def_of(d.args[0])
+    k = d.attrs["by"]
+    if e is None or e.opcode != "shr" or e.attrs["by"] != k or e.args[0] is not x:
+        return None
+    return k

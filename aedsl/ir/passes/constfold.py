@@ -28,6 +28,7 @@ Assumes: table contents (`Memory.data`) are fixed, as the IR defines.
 """
 from __future__ import annotations
 
+from ..bounds import rounded_down
 from ..nodes import Block, Function, Memory, Module, Op, Value
 from ..ops import mask
 from .common import Subst, Names, concat_parts, evaluate, is_pure, resolve, substitute, use_counts
@@ -133,18 +134,6 @@ class _Folder:
         if len(op.results) == 1 and self.simplify(op, vals):
             return
         self.emit(op)
-
-    def rounded_down(self, v: Value, x: Value) -> int | None:
-        """k when `v` is `(x >> k) << k` (x rounded down to a multiple of 2^k: `16 * (n / 16)`
-        after the folds above), else None."""
-        d = self.defs.get(id(v))
-        if d is None or d.opcode != "shl":
-            return None
-        e = self.defs.get(id(d.args[0]))
-        k = d.attrs["by"]
-        if e is None or e.opcode != "shr" or e.attrs["by"] != k or e.args[0] is not x or not 0 < k < v.width:
-            return None
-        return k
 
     def narrow(self, v: Value, demanded: int, depth: int = 0) -> Value | None:
         """`v` with the parts of its concats that hold no demanded bit made zero (through xor/or
@@ -293,8 +282,8 @@ class _Folder:
                 return self._to(op, x)
             if a[0] is a[1]:
                 return self._to(op, self.const(0, w))
-            k = self.rounded_down(a[1], x)
-            if k is not None:                   # x - (x >> k << k): the low k bits of x
+            k = rounded_down(a[1], x, lambda v: self.defs.get(id(v)))
+            if k is not None and 0 < k < w:     # x - (x >> k << k): the low k bits of x
                 self.rewrite(op, "and", [x, self.const((1 << k) - 1, w)], {})
                 return True
         elif code == "mul":
