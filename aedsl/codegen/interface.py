@@ -254,7 +254,8 @@ class Backend(ABC):
     def c_params(self, entry: Entry) -> str:
         """The C parameter list of an exported function: arrays by their element's C type
         (elements wider than 16 bits as machine words), a byte buffer and its length, scalars up
-        to a word by value, wider scalars and the results through word pointers."""
+        to a word by value, wider scalars and the results through word pointers (a result of at
+        most 16 bits through a 16-bit one: it is written as one 16-bit unit)."""
         word = f"uint{self.word_bits}_t"
         ctype = {1: "uint8_t", 2: "uint16_t"}
         out = []
@@ -267,7 +268,8 @@ class Backend(ABC):
                 out.append(f"{word} {p.name}")
             else:
                 out.append(f"const {word} *{p.name}")
-        out += [f"{word} *out{i}" for i in range(len(entry.results))]
+        # a result takes 2*ceil(w/16) bytes (docs/BACKENDS.md): one 16-bit unit up to 16 bits
+        out += [f"{'uint16_t' if w <= 16 else word} *out{i}" for i, w in enumerate(entry.results)]
         return ", ".join(out) or "void"
 
     # --- code generation -------------------------------------------------------------------------

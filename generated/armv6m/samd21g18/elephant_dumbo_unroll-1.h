@@ -17,6 +17,6 @@ void elephant_dumbo_key_setup(uint8_t *key, uint32_t key_len, uint32_t *lk);
 /* elephant_dumbo.encrypt_with */
 void elephant_dumbo_encrypt_with(uint32_t *lk, uint8_t *nonce, uint32_t nonce_len, uint8_t *ad, uint32_t ad_len, uint8_t *msg, uint32_t msg_len, uint8_t *ct, uint32_t ct_len, uint8_t *tag, uint32_t tag_len);
 /* elephant_dumbo.decrypt_with */
-void elephant_dumbo_decrypt_with(uint32_t *lk, uint8_t *nonce, uint32_t nonce_len, uint8_t *ad, uint32_t ad_len, uint8_t *ct, uint32_t ct_len, uint8_t *tag, uint32_t tag_len, uint8_t *msg, uint32_t msg_len, uint32_t *out0);
+void elephant_dumbo_decrypt_with(uint32_t *lk, uint8_t *nonce, uint32_t nonce_len, uint8_t *ad, uint32_t ad_len, uint8_t *ct, uint32_t ct_len, uint8_t *tag, uint32_t tag_len, uint8_t *msg, uint32_t msg_len, uint16_t *out0);
 
 #endif

@@ -24,6 +24,6 @@ void norx32_4_1_key_setup(uint8_t *key, uint32_t key_len, uint32_t *kc);
 /* norx32_4_1.encrypt_with */
 void norx32_4_1_encrypt_with(uint32_t *kc, uint8_t *nonce, uint32_t nonce_len, uint8_t *ad, uint32_t ad_len, uint8_t *msg, uint32_t msg_len, uint8_t *ct, uint32_t ct_len, uint8_t *tag, uint32_t tag_len);
 /* norx32_4_1.decrypt_with */
-void norx32_4_1_decrypt_with(uint32_t *kc, uint8_t *nonce, uint32_t nonce_len, uint8_t *ad, uint32_t ad_len, uint8_t *ct, uint32_t ct_len, uint8_t *tag, uint32_t tag_len, uint8_t *msg, uint32_t msg_len, uint32_t *out0);
+void norx32_4_1_decrypt_with(uint32_t *kc, uint8_t *nonce, uint32_t nonce_len, uint8_t *ad, uint32_t ad_len, uint8_t *ct, uint32_t ct_len, uint8_t *tag, uint32_t tag_len, uint8_t *msg, uint32_t msg_len, uint16_t *out0);
 
 #endif

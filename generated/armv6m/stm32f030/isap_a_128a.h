@@ -23,6 +23,6 @@ void isap_a_128a_key_setup(uint8_t *key, uint32_t key_len, uint32_t *ka, uint32_
 /* isap_a_128a.encrypt_with */
 void isap_a_128a_encrypt_with(uint32_t *ka, uint32_t *ke, uint8_t *nonce, uint32_t nonce_len, uint8_t *ad, uint32_t ad_len, uint8_t *msg, uint32_t msg_len, uint8_t *ct, uint32_t ct_len, uint8_t *tag, uint32_t tag_len);
 /* isap_a_128a.decrypt_with */
-void isap_a_128a_decrypt_with(uint32_t *ka, uint32_t *ke, uint8_t *nonce, uint32_t nonce_len, uint8_t *ad, uint32_t ad_len, uint8_t *ct, uint32_t ct_len, uint8_t *tag, uint32_t tag_len, uint8_t *msg, uint32_t msg_len, uint32_t *out0);
+void isap_a_128a_decrypt_with(uint32_t *ka, uint32_t *ke, uint8_t *nonce, uint32_t nonce_len, uint8_t *ad, uint32_t ad_len, uint8_t *ct, uint32_t ct_len, uint8_t *tag, uint32_t tag_len, uint8_t *msg, uint32_t msg_len, uint16_t *out0);
 
 #endif

@@ -16,6 +16,6 @@ void romulus_n_key_setup(uint8_t *key, uint32_t key_len, uint32_t *r3);
 /* romulus_n.encrypt_with */
 void romulus_n_encrypt_with(uint32_t *r3, uint8_t *nonce, uint32_t nonce_len, uint8_t *ad, uint32_t ad_len, uint8_t *msg, uint32_t msg_len, uint8_t *ct, uint32_t ct_len, uint8_t *tag, uint32_t tag_len);
 /* romulus_n.decrypt_with */
-void romulus_n_decrypt_with(uint32_t *r3, uint8_t *nonce, uint32_t nonce_len, uint8_t *ad, uint32_t ad_len, uint8_t *ct, uint32_t ct_len, uint8_t *tag, uint32_t tag_len, uint8_t *msg, uint32_t msg_len, uint32_t *out0);
+void romulus_n_decrypt_with(uint32_t *r3, uint8_t *nonce, uint32_t nonce_len, uint8_t *ad, uint32_t ad_len, uint8_t *ct, uint32_t ct_len, uint8_t *tag, uint32_t tag_len, uint8_t *msg, uint32_t msg_len, uint16_t *out0);
 
 #endif
