@@ -1,6 +1,8 @@
 """Conditional expressions on a runtime condition, `if c then a else b`: a `select` when both arms
 are pure, control flow (an IR `if` whose regions yield the arms' values) when an arm can fault
-or has an effect, so that the arm not chosen is never evaluated.
+or has an effect, so that the arm not chosen is never evaluated, and when a public condition
+guards an arm that shifts a value wider than 64 bits by a run-time amount (`_costly`): the arm
+not chosen then costs nothing.
 
 The choice needs to know what the functions an arm calls do, and those may be lowered later, so
 `lower_expr` emits a placeholder op (`PENDING`: operands condition, value of a, value of b;
@@ -116,6 +118,20 @@ class Hazards:
         return None
 
 
+# A pure arm is branched over instead of computed into a select, when the condition is public,
+# if it shifts a value wider than this by a run-time amount: a multi-word shift is a loop or a
+# long run of word shifts on either target, where a branch costs a few cycles (NORX's
+# pad(count), `(1 as u384) << 8 * count`, is needed for the last block only: stm32f030,
+# NORX32-4-1 with 16 B AD and 256 B message, 19 461 -> 18 950 cycles).
+COSTLY_SHIFT_BITS = 64
+
+
+def _costly(block: Block) -> bool:
+    """Whether an arm shifts a value wider than COSTLY_SHIFT_BITS by a run-time amount."""
+    return any(o.opcode in ("shl_var", "shr_var") and o.results[0].width > COSTLY_SHIFT_BITS
+               for o in walk_ops(block))
+
+
 def resolve(module: Module) -> None:
     """Replace every `PENDING` op of `module` by a select or an IR `if` (see the module doc);
     SpecError at the condition of a lazy one whose condition is secret."""
@@ -138,9 +154,15 @@ def _resolve_block(f: Function, block: Block, hazards: Hazards, secrecy: list, m
         a_block, b_block, tail = op.regions
         hazard = hazards.block_hazard(f.name, a_block) or hazards.block_hazard(f.name, b_block)
         if hazard is None:
-            ops += a_block.ops + b_block.ops + tail.ops
-            ops.append(Op("select", op.results, [cond, xa, xb], {}, [], op.loc))
-            continue
+            costly = _costly(a_block) or _costly(b_block)
+            if costly:
+                if not secrecy:
+                    secrecy.append(Secrecy(module))
+                costly = secrecy[0].is_public(f.name, cond)
+            if not costly:
+                ops += a_block.ops + b_block.ops + tail.ops
+                ops.append(Op("select", op.results, [cond, xa, xb], {}, [], op.loc))
+                continue
         if not secrecy:
             secrecy.append(Secrecy(module))
         spec = op.attrs["spec"]

@@ -701,8 +701,8 @@ elephant_dumbo_P_permute:
 
 
 @ --- elephant_dumbo_crypt: elephant_dumbo.crypt
-@     frame 224 bytes (111 spill slots, 46 on the stack; locals 40), saves nothing
-@     estimated 2170 bytes of code and literals
+@     frame 224 bytes (61 spill slots, 46 on the stack; locals 40), saves nothing
+@     estimated 1924 bytes of code and literals
 	.section .text.elephant_dumbo_crypt,"ax",%progbits
 	.global elephant_dumbo_crypt
 	.type elephant_dumbo_crypt, %function
@@ -711,1206 +711,1053 @@ elephant_dumbo_P_permute:
 elephant_dumbo_crypt:
 	push	{lr}
 	sub	sp, #224
-	mov	r10, r1
-	@ elephant_dumbo.ae:82: n = load_le(nonce, 0, 12) as u160
-	mov	r8, r1
-	@ elephant_dumbo.ae:77: blocks_c = 1 + m / block
-	movs	r4, #0
-	ldr	r1, [sp, #228]
-	@ elephant_dumbo.ae:79: blocks_ad = 1 + (12 + a) / block
-	adds	r1, #12
-	lsls	r5, r1, #1
-	lsrs	r7, r1, #31
-	lsls	r6, r1, #3
-	lsrs	r2, r1, #29
-	adds	r6, r5, r6
-	mov	r9, r6
-	adcs	r7, r2
-	mov	r2, r4
-	adcs	r2, r4
-	lsls	r5, r1, #4
-	lsrs	r6, r1, #28
-	mov	r11, r6
-	mov	r6, r9
-	adds	r6, r6, r5
-	mov	r9, r6
-	mov	r6, r11
-	adcs	r7, r6
-	adcs	r2, r4
-	lsls	r5, r1, #7
-	lsrs	r6, r1, #25
-	mov	r11, r6
-	mov	r6, r9
-	adds	r6, r6, r5
-	mov	r9, r6
-	mov	r6, r11
-	adcs	r7, r6
-	adcs	r2, r4
-	lsls	r5, r1, #8
-	lsrs	r6, r1, #24
-	mov	r11, r6
-	mov	r6, r9
-	adds	r6, r6, r5
-	mov	r9, r6
-	mov	r6, r11
-	adcs	r7, r6
-	adcs	r2, r4
-	lsls	r5, r1, #11
-	lsrs	r6, r1, #21
-	mov	r11, r6
-	mov	r6, r9
-	adds	r6, r6, r5
-	mov	r9, r6
-	mov	r6, r11
-	adcs	r7, r6
-	adcs	r2, r4
-	lsls	r5, r1, #12
-	lsrs	r6, r1, #20
-	mov	r11, r6
-	mov	r6, r9
-	adds	r6, r6, r5
-	mov	r9, r6
-	mov	r6, r11
-	adcs	r7, r6
-	adcs	r2, r4
-	lsls	r5, r1, #15
-	lsrs	r6, r1, #17
-	mov	r11, r6
-	mov	r6, r9
-	adds	r6, r6, r5
-	mov	r9, r6
-	mov	r6, r11
-	adcs	r7, r6
-	adcs	r2, r4
-	lsls	r5, r1, #16
-	lsrs	r6, r1, #16
-	mov	r11, r6
-	mov	r6, r9
-	adds	r6, r6, r5
-	mov	r9, r6
-	mov	r6, r11
-	adcs	r7, r6
-	adcs	r2, r4
-	lsls	r5, r1, #19
-	lsrs	r6, r1, #13
-	mov	r11, r6
-	mov	r6, r9
-	adds	r6, r6, r5
-	mov	r9, r6
-	mov	r6, r11
-	adcs	r7, r6
-	adcs	r2, r4
-	lsls	r5, r1, #20
-	lsrs	r6, r1, #12
-	mov	r11, r6
-	mov	r6, r9
-	adds	r6, r6, r5
-	mov	r9, r6
-	mov	r6, r11
-	adcs	r7, r6
-	adcs	r2, r4
-	lsls	r5, r1, #23
-	lsrs	r6, r1, #9
-	mov	r11, r6
-	mov	r6, r9
-	adds	r6, r6, r5
-	mov	r9, r6
-	mov	r6, r11
-	adcs	r7, r6
-	adcs	r2, r4
-	lsls	r5, r1, #24
-	lsrs	r6, r1, #8
-	mov	r11, r6
-	mov	r6, r9
-	adds	r6, r6, r5
-	mov	r9, r6
-	mov	r6, r11
-	adcs	r7, r6
-	adcs	r2, r4
-	lsls	r5, r1, #27
-	lsrs	r6, r1, #5
-	mov	r11, r6
-	mov	r6, r9
-	adds	r6, r6, r5
-	mov	r9, r6
-	mov	r6, r11
-	adcs	r7, r6
-	adcs	r2, r4
-	lsls	r5, r1, #28
-	lsrs	r6, r1, #4
-	mov	r11, r6
-	mov	r6, r9
-	adds	r5, r6, r5
-	mov	r6, r11
-	adcs	r7, r6
-	adcs	r2, r4
-	lsls	r6, r1, #31
-	mov	r9, r6
-	lsrs	r6, r1, #1
-	mov	r11, r6
-	mov	r6, r9
-	adds	r5, r5, r6
-	mov	r6, r11
-	adcs	r7, r6
-	adcs	r2, r4
-	adds	r6, r5, r4
-	adcs	r7, r1
-	adcs	r2, r4
-	lsrs	r7, r7, #5
-	lsls	r1, r2, #31
-	lsrs	r1, r1, #4
-	orrs	r7, r1
-	adds	r1, r7, #1
-	str	r1, [sp, #160]
-	@ elephant_dumbo.ae:81: steps = if blocks_ad - 1 < blocks_c + 1 then blocks_c + 1 else blocks_ad - 1
-	subs	r1, r1, #1
-	mov	r9, r1
-	ldr	r1, [sp, #236]
-	@ elephant_dumbo.ae:77: blocks_c = 1 + m / block
-	lsls	r2, r1, #1
-	lsrs	r7, r1, #31
-	lsls	r5, r1, #3
-	lsrs	r1, r1, #29
-	adds	r5, r2, r5
-	adcs	r7, r1
-	mov	r6, r4
-	adcs	r6, r4
-	ldr	r1, [sp, #236]
-	lsls	r2, r1, #4
-	lsrs	r1, r1, #28
-	adds	r5, r5, r2
-	adcs	r7, r1
-	adcs	r6, r4
-	ldr	r1, [sp, #236]
-	lsls	r2, r1, #7
-	lsrs	r1, r1, #25
-	adds	r5, r5, r2
-	adcs	r7, r1
-	adcs	r6, r4
-	ldr	r1, [sp, #236]
-	lsls	r2, r1, #8
-	lsrs	r1, r1, #24
-	adds	r5, r5, r2
-	adcs	r7, r1
-	adcs	r6, r4
-	ldr	r1, [sp, #236]
-	lsls	r2, r1, #11
-	lsrs	r1, r1, #21
-	adds	r5, r5, r2
-	adcs	r7, r1
-	adcs	r6, r4
-	ldr	r1, [sp, #236]
-	lsls	r2, r1, #12
-	lsrs	r1, r1, #20
-	adds	r5, r5, r2
-	adcs	r7, r1
-	adcs	r6, r4
-	ldr	r1, [sp, #236]
-	lsls	r2, r1, #15
-	lsrs	r1, r1, #17
-	adds	r5, r5, r2
-	adcs	r7, r1
-	adcs	r6, r4
-	ldr	r1, [sp, #236]
-	lsls	r2, r1, #16
-	lsrs	r1, r1, #16
-	adds	r5, r5, r2
-	adcs	r7, r1
-	adcs	r6, r4
-	ldr	r1, [sp, #236]
-	lsls	r2, r1, #19
-	lsrs	r1, r1, #13
-	adds	r5, r5, r2
-	adcs	r7, r1
-	adcs	r6, r4
-	ldr	r1, [sp, #236]
-	lsls	r2, r1, #20
-	lsrs	r1, r1, #12
-	adds	r5, r5, r2
-	adcs	r7, r1
-	adcs	r6, r4
-	ldr	r1, [sp, #236]
-	lsls	r2, r1, #23
-	lsrs	r1, r1, #9
-	adds	r5, r5, r2
-	adcs	r7, r1
-	adcs	r6, r4
-	ldr	r1, [sp, #236]
-	lsls	r2, r1, #24
-	lsrs	r1, r1, #8
-	adds	r5, r5, r2
-	adcs	r7, r1
-	adcs	r6, r4
-	ldr	r1, [sp, #236]
-	lsls	r2, r1, #27
-	lsrs	r1, r1, #5
-	adds	r5, r5, r2
-	adcs	r7, r1
-	adcs	r6, r4
-	ldr	r1, [sp, #236]
-	lsls	r2, r1, #28
-	lsrs	r1, r1, #4
-	adds	r5, r5, r2
-	adcs	r7, r1
-	adcs	r6, r4
-	ldr	r1, [sp, #236]
-	lsls	r2, r1, #31
-	lsrs	r1, r1, #1
-	adds	r5, r5, r2
-	adcs	r7, r1
-	adcs	r6, r4
-	adds	r1, r5, r4
-	ldr	r1, [sp, #236]
-	adcs	r7, r1
-	adcs	r6, r4
-	lsrs	r7, r7, #5
-	lsls	r1, r6, #31
-	lsrs	r1, r1, #4
-	orrs	r7, r1
-	adds	r1, r7, #1
-	str	r1, [sp, #156]
-	@ elephant_dumbo.ae:81: steps = if blocks_ad - 1 < blocks_c + 1 then blocks_c + 1 else blocks_ad - 1
-	adds	r2, r1, #1
-	mov	r6, r9
-	cmp	r6, r2
-	movs	r5, #0
-	sbcs	r5, r5
-	eors	r2, r6
-	ands	r2, r5
-	eors	r6, r2
-	str	r6, [sp, #132]
-	@ elephant_dumbo.ae:78: blocks_m = (m + block - 1) / block
-	ldr	r1, [sp, #236]
-	adds	r1, #20
-	subs	r6, r1, #1
-	lsls	r5, r6, #1
-	lsrs	r7, r6, #31
-	lsls	r1, r6, #3
-	lsrs	r2, r6, #29
-	adds	r1, r5, r1
-	mov	r9, r1
-	adcs	r7, r2
-	mov	r2, r4
-	adcs	r2, r4
-	lsls	r5, r6, #4
-	lsrs	r1, r6, #28
-	mov	r11, r1
-	mov	r1, r9
-	adds	r1, r1, r5
-	mov	r9, r1
-	mov	r1, r11
-	adcs	r7, r1
-	adcs	r2, r4
-	lsls	r5, r6, #7
-	lsrs	r1, r6, #25
-	mov	r11, r1
-	mov	r1, r9
-	adds	r1, r1, r5
-	mov	r9, r1
-	mov	r1, r11
-	adcs	r7, r1
-	adcs	r2, r4
-	lsls	r5, r6, #8
-	lsrs	r1, r6, #24
-	mov	r11, r1
-	mov	r1, r9
-	adds	r1, r1, r5
-	mov	r9, r1
-	mov	r1, r11
-	adcs	r7, r1
-	adcs	r2, r4
-	lsls	r5, r6, #11
-	lsrs	r1, r6, #21
-	mov	r11, r1
-	mov	r1, r9
-	adds	r1, r1, r5
-	mov	r9, r1
-	mov	r1, r11
-	adcs	r7, r1
-	adcs	r2, r4
-	lsls	r5, r6, #12
-	lsrs	r1, r6, #20
-	mov	r11, r1
-	mov	r1, r9
-	adds	r1, r1, r5
-	mov	r9, r1
-	mov	r1, r11
-	adcs	r7, r1
-	adcs	r2, r4
-	lsls	r5, r6, #15
-	lsrs	r1, r6, #17
-	mov	r11, r1
-	mov	r1, r9
-	adds	r1, r1, r5
-	mov	r9, r1
-	mov	r1, r11
-	adcs	r7, r1
-	adcs	r2, r4
-	lsls	r5, r6, #16
-	lsrs	r1, r6, #16
-	mov	r11, r1
-	mov	r1, r9
-	adds	r1, r1, r5
-	mov	r9, r1
-	mov	r1, r11
-	adcs	r7, r1
-	adcs	r2, r4
-	lsls	r5, r6, #19
-	lsrs	r1, r6, #13
-	mov	r11, r1
-	mov	r1, r9
-	adds	r1, r1, r5
-	mov	r9, r1
-	mov	r1, r11
-	adcs	r7, r1
-	adcs	r2, r4
-	lsls	r5, r6, #20
-	lsrs	r1, r6, #12
-	mov	r11, r1
-	mov	r1, r9
-	adds	r1, r1, r5
-	mov	r9, r1
-	mov	r1, r11
-	adcs	r7, r1
-	adcs	r2, r4
-	lsls	r5, r6, #23
-	lsrs	r1, r6, #9
-	mov	r11, r1
-	mov	r1, r9
-	adds	r1, r1, r5
-	mov	r9, r1
-	mov	r1, r11
-	adcs	r7, r1
-	adcs	r2, r4
-	lsls	r5, r6, #24
-	lsrs	r1, r6, #8
-	mov	r11, r1
-	mov	r1, r9
-	adds	r1, r1, r5
-	mov	r9, r1
-	mov	r1, r11
-	adcs	r7, r1
-	adcs	r2, r4
-	lsls	r5, r6, #27
-	lsrs	r1, r6, #5
-	mov	r11, r1
-	mov	r1, r9
-	adds	r1, r1, r5
-	mov	r9, r1
-	mov	r1, r11
-	adcs	r7, r1
-	adcs	r2, r4
-	lsls	r5, r6, #28
-	lsrs	r1, r6, #4
-	mov	r11, r1
-	mov	r1, r9
-	adds	r5, r1, r5
-	mov	r1, r11
-	adcs	r7, r1
-	adcs	r2, r4
-	lsls	r1, r6, #31
-	mov	r9, r1
-	lsrs	r1, r6, #1
-	mov	r11, r1
-	mov	r1, r9
-	adds	r5, r5, r1
-	mov	r1, r11
-	adcs	r7, r1
-	adcs	r2, r4
-	adds	r1, r5, r4
-	adcs	r7, r6
-	adcs	r2, r4
-	lsrs	r1, r7, #5
-	lsls	r2, r2, #31
-	lsrs	r2, r2, #4
-	orrs	r1, r2
-	str	r1, [sp, #140]
+	str	r3, [sp, #140]
+	ldr	r2, [sp, #236]
 	@ elephant_dumbo.ae:74: l = lk[0]
-	ldr	r1, [r0, #16]
-	str	r1, [sp, #172]
-	ldr	r1, [r0, #12]
-	str	r1, [sp, #180]
-	ldr	r1, [r0, #8]
-	str	r1, [sp, #176]
-	ldr	r1, [r0, #4]
-	str	r1, [sp, #168]
-	ldr	r1, [r0]
-	str	r1, [sp, #164]
-	str	r3, [sp, #136]
+	ldr	r3, [r0]
+	str	r3, [sp, #168]
+	ldr	r3, [r0, #4]
+	str	r3, [sp, #164]
+	ldr	r3, [r0, #8]
+	str	r3, [sp, #176]
+	ldr	r3, [r0, #12]
+	str	r3, [sp, #180]
+	ldr	r3, [r0, #16]
+	str	r3, [sp, #172]
+	@ elephant_dumbo.ae:77: blocks_c = 1 + m / block
+	mov	r7, r2
+	lsls	r3, r2, #1
+	lsrs	r4, r2, #31
+	lsls	r5, r2, #3
+	lsrs	r2, r2, #29
+	movs	r0, #0
+	adds	r5, r3, r5
+	adcs	r4, r2
+	mov	r3, r0
+	adcs	r3, r0
+	lsls	r6, r7, #4
+	lsrs	r2, r7, #28
+	adds	r5, r5, r6
+	adcs	r4, r2
+	adcs	r3, r0
+	lsls	r6, r7, #7
+	lsrs	r2, r7, #25
+	adds	r5, r5, r6
+	adcs	r4, r2
+	adcs	r3, r0
+	lsls	r6, r7, #8
+	lsrs	r2, r7, #24
+	adds	r5, r5, r6
+	adcs	r4, r2
+	adcs	r3, r0
+	lsls	r6, r7, #11
+	lsrs	r2, r7, #21
+	adds	r5, r5, r6
+	adcs	r4, r2
+	adcs	r3, r0
+	lsls	r6, r7, #12
+	lsrs	r2, r7, #20
+	adds	r5, r5, r6
+	adcs	r4, r2
+	adcs	r3, r0
+	lsls	r6, r7, #15
+	lsrs	r2, r7, #17
+	adds	r5, r5, r6
+	adcs	r4, r2
+	adcs	r3, r0
+	lsls	r6, r7, #16
+	lsrs	r2, r7, #16
+	adds	r5, r5, r6
+	adcs	r4, r2
+	adcs	r3, r0
+	lsls	r6, r7, #19
+	lsrs	r2, r7, #13
+	adds	r5, r5, r6
+	adcs	r4, r2
+	adcs	r3, r0
+	lsls	r6, r7, #20
+	lsrs	r2, r7, #12
+	adds	r5, r5, r6
+	adcs	r4, r2
+	adcs	r3, r0
+	lsls	r6, r7, #23
+	lsrs	r2, r7, #9
+	adds	r5, r5, r6
+	adcs	r4, r2
+	adcs	r3, r0
+	lsls	r6, r7, #24
+	lsrs	r2, r7, #8
+	adds	r5, r5, r6
+	adcs	r4, r2
+	adcs	r3, r0
+	lsls	r6, r7, #27
+	lsrs	r2, r7, #5
+	adds	r5, r5, r6
+	adcs	r4, r2
+	adcs	r3, r0
+	lsls	r6, r7, #28
+	lsrs	r2, r7, #4
+	adds	r6, r5, r6
+	adcs	r4, r2
+	adcs	r3, r0
+	lsls	r2, r7, #31
+	lsrs	r5, r7, #1
+	adds	r7, r6, r2
+	adcs	r4, r5
+	adcs	r3, r0
+	adds	r7, r7, r0
+	ldr	r2, [sp, #236]
+	adcs	r4, r2
+	adcs	r3, r0
+	lsls	r5, r3, #31
+	lsrs	r3, r4, #5
+	lsrs	r4, r5, #4
+	orrs	r3, r4
+	adds	r4, r3, #1
+	str	r4, [sp, #136]
+	@ elephant_dumbo.ae:78: blocks_m = (m + block - 1) / block
+	adds	r2, #20
+	subs	r5, r2, #1
+	lsls	r6, r5, #1
+	lsrs	r4, r5, #31
+	lsls	r3, r5, #3
+	lsrs	r2, r5, #29
+	adds	r7, r6, r3
+	adcs	r4, r2
+	mov	r6, r0
+	adcs	r6, r0
+	lsls	r3, r5, #4
+	lsrs	r2, r5, #28
+	adds	r7, r7, r3
+	adcs	r4, r2
+	adcs	r6, r0
+	lsls	r3, r5, #7
+	lsrs	r2, r5, #25
+	adds	r7, r7, r3
+	adcs	r4, r2
+	adcs	r6, r0
+	lsls	r3, r5, #8
+	lsrs	r2, r5, #24
+	adds	r7, r7, r3
+	adcs	r4, r2
+	adcs	r6, r0
+	lsls	r3, r5, #11
+	lsrs	r2, r5, #21
+	adds	r7, r7, r3
+	adcs	r4, r2
+	adcs	r6, r0
+	lsls	r3, r5, #12
+	lsrs	r2, r5, #20
+	adds	r7, r7, r3
+	adcs	r4, r2
+	adcs	r6, r0
+	lsls	r3, r5, #15
+	lsrs	r2, r5, #17
+	adds	r7, r7, r3
+	adcs	r4, r2
+	adcs	r6, r0
+	lsls	r3, r5, #16
+	lsrs	r2, r5, #16
+	adds	r7, r7, r3
+	adcs	r4, r2
+	adcs	r6, r0
+	lsls	r3, r5, #19
+	lsrs	r2, r5, #13
+	adds	r7, r7, r3
+	adcs	r4, r2
+	adcs	r6, r0
+	lsls	r3, r5, #20
+	lsrs	r2, r5, #12
+	adds	r7, r7, r3
+	adcs	r4, r2
+	adcs	r6, r0
+	lsls	r3, r5, #23
+	lsrs	r2, r5, #9
+	adds	r7, r7, r3
+	adcs	r4, r2
+	adcs	r6, r0
+	lsls	r3, r5, #24
+	lsrs	r2, r5, #8
+	adds	r7, r7, r3
+	adcs	r4, r2
+	adcs	r6, r0
+	lsls	r3, r5, #27
+	lsrs	r2, r5, #5
+	adds	r7, r7, r3
+	adcs	r4, r2
+	adcs	r6, r0
+	lsls	r3, r5, #28
+	lsrs	r2, r5, #4
+	adds	r7, r7, r3
+	adcs	r4, r2
+	adcs	r6, r0
+	lsls	r2, r5, #31
+	lsrs	r3, r5, #1
+	adds	r2, r7, r2
+	adcs	r4, r3
+	adcs	r6, r0
+	adds	r2, r2, r0
+	adcs	r4, r5
+	adcs	r6, r0
+	lsls	r3, r6, #31
+	lsrs	r2, r4, #5
+	lsrs	r3, r3, #4
+	orrs	r2, r3
+	str	r2, [sp, #160]
+	@ elephant_dumbo.ae:79: blocks_ad = 1 + (12 + a) / block
+	ldr	r5, [sp, #228]
+	adds	r5, #12
+	lsls	r6, r5, #1
+	lsrs	r4, r5, #31
+	lsls	r3, r5, #3
+	lsrs	r2, r5, #29
+	adds	r7, r6, r3
+	adcs	r4, r2
+	mov	r6, r0
+	adcs	r6, r0
+	lsls	r3, r5, #4
+	lsrs	r2, r5, #28
+	adds	r7, r7, r3
+	adcs	r4, r2
+	adcs	r6, r0
+	lsls	r3, r5, #7
+	lsrs	r2, r5, #25
+	adds	r7, r7, r3
+	adcs	r4, r2
+	adcs	r6, r0
+	lsls	r3, r5, #8
+	lsrs	r2, r5, #24
+	adds	r7, r7, r3
+	adcs	r4, r2
+	adcs	r6, r0
+	lsls	r3, r5, #11
+	lsrs	r2, r5, #21
+	adds	r7, r7, r3
+	adcs	r4, r2
+	adcs	r6, r0
+	lsls	r3, r5, #12
+	lsrs	r2, r5, #20
+	adds	r7, r7, r3
+	adcs	r4, r2
+	adcs	r6, r0
+	lsls	r3, r5, #15
+	lsrs	r2, r5, #17
+	adds	r7, r7, r3
+	adcs	r4, r2
+	adcs	r6, r0
+	lsls	r3, r5, #16
+	lsrs	r2, r5, #16
+	adds	r7, r7, r3
+	adcs	r4, r2
+	adcs	r6, r0
+	lsls	r3, r5, #19
+	lsrs	r2, r5, #13
+	adds	r7, r7, r3
+	adcs	r4, r2
+	adcs	r6, r0
+	lsls	r3, r5, #20
+	lsrs	r2, r5, #12
+	adds	r7, r7, r3
+	adcs	r4, r2
+	adcs	r6, r0
+	lsls	r3, r5, #23
+	lsrs	r2, r5, #9
+	adds	r7, r7, r3
+	adcs	r4, r2
+	adcs	r6, r0
+	lsls	r3, r5, #24
+	lsrs	r2, r5, #8
+	adds	r7, r7, r3
+	adcs	r4, r2
+	adcs	r6, r0
+	lsls	r3, r5, #27
+	lsrs	r2, r5, #5
+	adds	r7, r7, r3
+	adcs	r4, r2
+	adcs	r6, r0
+	lsls	r3, r5, #28
+	lsrs	r2, r5, #4
+	adds	r7, r7, r3
+	adcs	r4, r2
+	adcs	r6, r0
+	lsls	r2, r5, #31
+	lsrs	r3, r5, #1
+	adds	r2, r7, r2
+	adcs	r4, r3
+	adcs	r6, r0
+	adds	r2, r2, r0
+	adcs	r4, r5
+	adcs	r6, r0
+	lsls	r0, r6, #31
+	lsrs	r2, r4, #5
+	lsrs	r0, r0, #4
+	orrs	r2, r0
+	adds	r0, r2, #1
+	str	r0, [sp, #144]
+	@ elephant_dumbo.ae:81: steps = if blocks_ad - 1 < blocks_c + 1 then blocks_c + 1 else blocks_ad - 1
+	subs	r3, r0, #1
+	ldr	r0, [sp, #136]
+	adds	r2, r0, #1
+	cmp	r3, r2
+	movs	r0, #0
+	sbcs	r0, r0
+	eors	r2, r3
+	ands	r2, r0
+	eors	r3, r2
+	str	r3, [sp, #132]
 	@ elephant_dumbo.ae:82: n = load_le(nonce, 0, 12) as u160
-	movs	r1, #3
-	mov	r0, r10
-	tst	r0, r1
+	mov	r4, r1
+	movs	r0, #3
+	tst	r4, r0
 	beq	.Lelephant_dumbo_crypt_words2
 .Lelephant_dumbo_crypt_bytes1:
-	movs	r2, #12
-	add	r1, sp, #184
-.Lelephant_dumbo_crypt_cpy4:
-	subs	r2, #1
-	bcc	.Lelephant_dumbo_crypt_cpyd3
-	mov	r0, r8
-	ldrb	r0, [r0, r2]
-	strb	r0, [r1, r2]
-	b	.Lelephant_dumbo_crypt_cpy4
-.Lelephant_dumbo_crypt_cpyd3:
-	mov	r8, r1
-.Lelephant_dumbo_crypt_words2:
-	@ elephant_dumbo.ae:49: x = load_le(nonce, 0, 12) as u160 | (load_le(ad, 0, 8, a) as u160) << 96
-	mov	r1, r10
-	@ elephant_dumbo.ae:82: n = load_le(nonce, 0, 12) as u160
-	mov	r2, r8
-	ldr	r0, [r2, #8]
-	str	r0, [sp, #144]
-	ldr	r0, [r2, #4]
-	str	r0, [sp, #148]
-	ldr	r0, [r2]
-	str	r0, [sp, #152]
-	@ elephant_dumbo.ae:49: x = load_le(nonce, 0, 12) as u160 | (load_le(ad, 0, 8, a) as u160) << 96
-	movs	r0, #3
-	tst	r1, r0
-	beq	.Lelephant_dumbo_crypt_words6
-.Lelephant_dumbo_crypt_bytes5:
 	movs	r3, #12
 	add	r2, sp, #184
-.Lelephant_dumbo_crypt_cpy8:
+.Lelephant_dumbo_crypt_cpy4:
 	subs	r3, #1
-	bcc	.Lelephant_dumbo_crypt_cpyd7
-	ldrb	r0, [r1, r3]
+	bcc	.Lelephant_dumbo_crypt_cpyd3
+	ldrb	r0, [r4, r3]
 	strb	r0, [r2, r3]
+	b	.Lelephant_dumbo_crypt_cpy4
+.Lelephant_dumbo_crypt_cpyd3:
+	mov	r4, r2
+.Lelephant_dumbo_crypt_words2:
+	ldr	r0, [r4]
+	str	r0, [sp, #156]
+	ldr	r0, [r4, #4]
+	str	r0, [sp, #152]
+	ldr	r0, [r4, #8]
+	str	r0, [sp, #148]
+	@ elephant_dumbo.ae:49: x = load_le(nonce, 0, 12) as u160 | (load_le(ad, 0, 8, a) as u160) << 96
+	mov	r3, r1
+	movs	r0, #3
+	tst	r3, r0
+	beq	.Lelephant_dumbo_crypt_words6
+.Lelephant_dumbo_crypt_bytes5:
+	movs	r2, #12
+	add	r1, sp, #184
+.Lelephant_dumbo_crypt_cpy8:
+	subs	r2, #1
+	bcc	.Lelephant_dumbo_crypt_cpyd7
+	ldrb	r0, [r3, r2]
+	strb	r0, [r1, r2]
 	b	.Lelephant_dumbo_crypt_cpy8
 .Lelephant_dumbo_crypt_cpyd7:
-	mov	r1, r2
+	mov	r3, r1
 .Lelephant_dumbo_crypt_words6:
-	ldr	r2, [r1, #8]
-	ldm	r1!, {r3, r4}
-	ldr	r1, [sp, #136]
+	ldr	r0, [r3]
+	mov	r8, r0
+	ldr	r5, [r3, #4]
+	ldr	r0, [r3, #8]
+	mov	r10, r0
+	ldr	r2, [sp, #140]
 	ldr	r0, [sp, #228]
 	cmp	r0, #8
 	bcc	.Lelephant_dumbo_crypt_bytes9
 	movs	r0, #3
-	tst	r1, r0
+	tst	r2, r0
 	beq	.Lelephant_dumbo_crypt_words10
-	movs	r6, #8
+	movs	r3, #8
 	b	.Lelephant_dumbo_crypt_fill12
 .Lelephant_dumbo_crypt_bytes9:
+	ldr	r3, [sp, #228]
 	movs	r0, #0
-	str	r0, [sp, #188]
 	str	r0, [sp, #184]
-	ldr	r6, [sp, #228]
+	str	r0, [sp, #188]
 .Lelephant_dumbo_crypt_fill12:
-	add	r5, sp, #184
+	add	r1, sp, #184
 .Lelephant_dumbo_crypt_cpy14:
-	subs	r6, #1
+	subs	r3, #1
 	bcc	.Lelephant_dumbo_crypt_cpyd13
-	ldrb	r0, [r1, r6]
-	strb	r0, [r5, r6]
+	ldrb	r0, [r2, r3]
+	strb	r0, [r1, r3]
 	b	.Lelephant_dumbo_crypt_cpy14
 .Lelephant_dumbo_crypt_cpyd13:
-	mov	r1, r5
+	mov	r2, r1
 .Lelephant_dumbo_crypt_words10:
+	ldr	r1, [r2]
+	ldr	r0, [r2, #4]
+	mov	r9, r0
 	@ elephant_dumbo.ae:50: return if a < 8 then x | ((1 as u160) << (8 * (12 + a))) else x
-	ldr	r0, [sp, #228]
-	adds	r0, #12
-	lsls	r5, r0, #3
 	ldr	r0, [sp, #228]
 	cmp	r0, #8
-	movs	r6, #0
-	sbcs	r6, r6
-	@ elephant_dumbo.ae:49: x = load_le(nonce, 0, 12) as u160 | (load_le(ad, 0, 8, a) as u160) << 96
-	ldm	r1, {r1, r7}
-	@ elephant_dumbo.ae:50: return if a < 8 then x | ((1 as u160) << (8 * (12 + a))) else x
-	cmp	r5, #160
-	bcc	.Lelephant_dumbo_crypt_shok15
-	movs	r5, #160
-.Lelephant_dumbo_crypt_shok15:
+	movs	r2, #0
+	adcs	r2, r2
 	movs	r0, #1
-	lsls	r0, r5
-	orrs	r0, r3
-	eors	r0, r3
-	ands	r0, r6
-	eors	r3, r0
-	subs	r5, #32
-	movs	r0, #1
-	lsls	r0, r5
-	orrs	r0, r4
-	eors	r0, r4
-	ands	r0, r6
-	eors	r4, r0
-	subs	r5, #32
-	movs	r0, #1
-	lsls	r0, r5
-	orrs	r0, r2
-	eors	r0, r2
-	ands	r0, r6
 	eors	r2, r0
-	subs	r5, #32
+	beq	.Lelephant_dumbo_crypt_else15
+	ldr	r0, [sp, #228]
+	adds	r0, #12
+	lsls	r6, r0, #3
+	cmp	r6, #160
+	bcc	.Lelephant_dumbo_crypt_shok17
+	movs	r6, #160
+.Lelephant_dumbo_crypt_shok17:
+	movs	r7, #1
+	lsls	r7, r6
+	subs	r6, #32
+	movs	r4, #1
+	lsls	r4, r6
+	subs	r6, #32
+	movs	r3, #1
+	lsls	r3, r6
+	subs	r6, #32
 	movs	r0, #1
-	lsls	r0, r5
-	orrs	r0, r1
-	eors	r0, r1
-	ands	r0, r6
-	eors	r1, r0
-	subs	r5, #32
-	movs	r0, #1
-	lsls	r0, r5
-	orrs	r0, r7
-	eors	r0, r7
-	ands	r0, r6
-	eors	r7, r0
+	lsls	r0, r6
+	subs	r6, #32
+	movs	r2, #1
+	lsls	r2, r6
+	mov	r6, r8
+	orrs	r6, r7
+	orrs	r5, r4
+	mov	r4, r10
+	orrs	r4, r3
+	orrs	r1, r0
+	mov	r0, r9
+	orrs	r0, r2
+	mov	r3, r1
+	mov	r2, r0
+	b	.Lelephant_dumbo_crypt_endif16
+.Lelephant_dumbo_crypt_else15:
+	mov	r6, r8
+	mov	r4, r10
+	mov	r3, r1
+	mov	r2, r9
+.Lelephant_dumbo_crypt_endif16:
 	@ elephant_dumbo.ae:86: for i in 0..steps {
-	str	r7, [sp, #24]
-	str	r1, [sp, #28]
-	str	r2, [sp, #32]
-	str	r4, [sp, #36]
-	str	r3, [sp, #40]
-	ldr	r0, [sp, #172]
-	str	r0, [sp, #64]
-	ldr	r0, [sp, #180]
-	str	r0, [sp, #76]
+	movs	r1, #0
+	str	r1, [sp]
+	str	r6, [sp, #40]
+	str	r5, [sp, #36]
+	str	r4, [sp, #32]
+	str	r3, [sp, #28]
+	str	r2, [sp, #24]
+	movs	r0, #0
+	str	r0, [sp, #52]
+	str	r0, [sp, #44]
+	str	r0, [sp, #48]
+	str	r0, [sp, #56]
+	str	r0, [sp, #60]
+	ldr	r0, [sp, #168]
+	str	r0, [sp, #84]
+	ldr	r0, [sp, #164]
+	str	r0, [sp, #72]
 	ldr	r0, [sp, #176]
 	str	r0, [sp, #68]
-	ldr	r0, [sp, #168]
-	str	r0, [sp, #72]
-	ldr	r0, [sp, #164]
+	ldr	r0, [sp, #180]
 	str	r0, [sp, #80]
-	movs	r0, #0
-	str	r0, [sp, #44]
-	str	r0, [sp, #60]
-	str	r0, [sp, #56]
-	str	r0, [sp, #52]
-	str	r0, [sp, #48]
-	str	r0, [sp]
-	ldr	r1, [sp, #132]
-	cmp	r0, r1
+	ldr	r0, [sp, #172]
+	str	r0, [sp, #64]
+	ldr	r0, [sp, #132]
+	cmp	r1, r0
 	bcc	.Lelephant_dumbo_crypt_far1
-	b	.Lelephant_dumbo_crypt_done17
+	b	.Lelephant_dumbo_crypt_done19
 .Lelephant_dumbo_crypt_far1:
-.Lelephant_dumbo_crypt_loop16:
+.Lelephant_dumbo_crypt_loop18:
 	@ elephant_dumbo.ae:36: t = (x[7:0] <<< 3) ^ (x[31:24] << 7) ^ (x[111:104] >> 7)
-	ldr	r3, [sp, #80]
-	uxtb	r0, r3
+	ldr	r2, [sp, #84]
+	uxtb	r0, r2
 	lsls	r1, r0, #3
 	lsrs	r0, r0, #5
 	orrs	r1, r0
 	uxtb	r1, r1
-	lsrs	r0, r3, #24
+	lsrs	r0, r2, #24
 	lsls	r0, r0, #7
 	uxtb	r0, r0
 	eors	r1, r0
-	ldr	r4, [sp, #76]
+	ldr	r4, [sp, #80]
 	lsrs	r0, r4, #8
 	uxtb	r0, r0
 	lsrs	r0, r0, #7
 	eors	r1, r0
 	@ elephant_dumbo.ae:37: return cat(t, x[159:8])
-	lsls	r1, r1, #24
+	lsrs	r3, r2, #8
+	ldr	r0, [sp, #72]
+	lsls	r2, r0, #24
+	orrs	r3, r2
+	str	r3, [sp, #4]
+	lsrs	r3, r0, #8
+	ldr	r0, [sp, #68]
+	lsls	r2, r0, #24
+	orrs	r3, r2
+	str	r3, [sp, #8]
+	lsrs	r3, r0, #8
+	lsls	r2, r4, #24
+	orrs	r3, r2
+	str	r3, [sp, #12]
+	lsrs	r3, r4, #8
 	ldr	r0, [sp, #64]
+	lsls	r2, r0, #24
+	orrs	r3, r2
+	str	r3, [sp, #16]
 	lsrs	r2, r0, #8
-	orrs	r1, r2
-	str	r1, [sp, #4]
-	lsrs	r2, r4, #8
-	lsls	r1, r0, #24
-	orrs	r2, r1
-	str	r2, [sp, #8]
-	ldr	r0, [sp, #68]
-	lsrs	r2, r0, #8
-	lsls	r1, r4, #24
-	orrs	r2, r1
-	str	r2, [sp, #12]
-	ldr	r0, [sp, #72]
-	lsrs	r2, r0, #8
-	ldr	r0, [sp, #68]
-	lsls	r1, r0, #24
-	orrs	r2, r1
-	str	r2, [sp, #16]
-	lsrs	r2, r3, #8
-	ldr	r0, [sp, #72]
-	lsls	r1, r0, #24
-	orrs	r2, r1
-	str	r2, [sp, #20]
-	@ elephant_dumbo.ae:89: if i < blocks_m {
-	ldr	r1, [sp]
-	ldr	r0, [sp, #140]
-	cmp	r1, r0
-	movs	r2, #0
-	adcs	r2, r2
-	movs	r0, #1
-	eors	r2, r0
-	@ elephant_dumbo.ae:88: off = block * i
-	mov	r0, r1
-	movs	r1, #20
-	muls	r0, r1
-	str	r0, [sp, #88]
-	@ elephant_dumbo.ae:89: if i < blocks_m {
-	cmp	r2, #0
-	bne	.Lelephant_dumbo_crypt_far2
-	b	.Lelephant_dumbo_crypt_else18
-.Lelephant_dumbo_crypt_far2:
-	@ elephant_dumbo.ae:91: store_le(out, off, load_le(in, off, block, count) ^ masked(n, cur ^ next), count)
-	ldr	r1, [sp, #232]
-	adds	r4, r1, r0
-	@ elephant_dumbo.ae:90: count = if m - off < block then m - off else block
-	ldr	r1, [sp, #236]
-	subs	r2, r1, r0
-	cmp	r2, #20
-	movs	r1, #0
-	sbcs	r1, r1
-	movs	r0, #20
-	eors	r2, r0
-	ands	r2, r1
-	mov	r0, r2
-	movs	r1, #20
-	eors	r0, r1
-	str	r0, [sp, #84]
-	@ elephant_dumbo.ae:91: store_le(out, off, load_le(in, off, block, count) ^ masked(n, cur ^ next), count)
-	ldr	r2, [sp, #68]
-	ldr	r1, [sp, #12]
-	eors	r2, r1
-	str	r2, [sp, #100]
-	@ elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
-	ldr	r1, [sp, #144]
-	eors	r1, r2
-	@ elephant_dumbo.ae:91: store_le(out, off, load_le(in, off, block, count) ^ masked(n, cur ^ next), count)
-	ldr	r3, [sp, #72]
-	ldr	r2, [sp, #16]
-	eors	r3, r2
-	str	r3, [sp, #104]
-	@ elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
-	ldr	r2, [sp, #148]
-	eors	r2, r3
-	@ elephant_dumbo.ae:91: store_le(out, off, load_le(in, off, block, count) ^ masked(n, cur ^ next), count)
-	ldr	r5, [sp, #80]
-	ldr	r3, [sp, #20]
-	eors	r5, r3
-	str	r5, [sp, #108]
-	@ elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
-	ldr	r3, [sp, #152]
-	eors	r3, r5
-	@ elephant_dumbo.ae:91: store_le(out, off, load_le(in, off, block, count) ^ masked(n, cur ^ next), count)
-	ldr	r6, [sp, #64]
-	ldr	r5, [sp, #4]
-	eors	r6, r5
-	str	r6, [sp, #92]
-	ldr	r6, [sp, #76]
-	ldr	r5, [sp, #8]
-	eors	r6, r5
-	str	r6, [sp, #96]
-	cmp	r0, #20
-	bcc	.Lelephant_dumbo_crypt_bytes20
-	movs	r0, #3
-	tst	r4, r0
-	beq	.Lelephant_dumbo_crypt_words21
-	movs	r6, #20
-	b	.Lelephant_dumbo_crypt_fill23
-.Lelephant_dumbo_crypt_bytes20:
-	movs	r0, #0
-	str	r0, [sp, #200]
-	str	r0, [sp, #196]
-	str	r0, [sp, #192]
-	str	r0, [sp, #188]
-	str	r0, [sp, #184]
-	ldr	r6, [sp, #84]
-.Lelephant_dumbo_crypt_fill23:
-	add	r5, sp, #184
-.Lelephant_dumbo_crypt_cpy25:
-	subs	r6, #1
-	bcc	.Lelephant_dumbo_crypt_cpyd24
-	ldrb	r0, [r4, r6]
-	strb	r0, [r5, r6]
-	b	.Lelephant_dumbo_crypt_cpy25
-.Lelephant_dumbo_crypt_cpyd24:
-	mov	r4, r5
-.Lelephant_dumbo_crypt_words21:
-	ldr	r0, [r4]
-	str	r0, [sp, #128]
-	ldr	r0, [r4, #4]
-	str	r0, [sp, #124]
-	ldr	r0, [r4, #8]
-	str	r0, [sp, #120]
-	ldr	r0, [r4, #12]
-	str	r0, [sp, #116]
-	ldr	r0, [r4, #16]
-	str	r0, [sp, #112]
-	@ elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
-	str	r1, [sp, #192]
-	str	r2, [sp, #188]
-	str	r3, [sp, #184]
-	ldr	r0, [sp, #92]
-	str	r0, [sp, #200]
-	ldr	r0, [sp, #96]
-	str	r0, [sp, #196]
-	add	r1, sp, #204
-	add	r0, sp, #184
-	bl	elephant_dumbo_P_permute
-	ldr	r0, [sp, #220]
-	@ elephant_dumbo.ae:91: store_le(out, off, load_le(in, off, block, count) ^ masked(n, cur ^ next), count)
-	ldr	r2, [sp, #112]
-	eors	r2, r0
-	ldr	r0, [sp, #92]
-	eors	r2, r0
-	@ elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
-	ldr	r0, [sp, #216]
-	@ elephant_dumbo.ae:91: store_le(out, off, load_le(in, off, block, count) ^ masked(n, cur ^ next), count)
-	ldr	r3, [sp, #116]
-	eors	r3, r0
-	ldr	r0, [sp, #96]
-	eors	r3, r0
-	@ elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
-	ldr	r0, [sp, #212]
-	@ elephant_dumbo.ae:91: store_le(out, off, load_le(in, off, block, count) ^ masked(n, cur ^ next), count)
-	ldr	r4, [sp, #120]
-	eors	r4, r0
-	ldr	r0, [sp, #100]
-	eors	r4, r0
-	@ elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
-	ldr	r0, [sp, #208]
-	@ elephant_dumbo.ae:91: store_le(out, off, load_le(in, off, block, count) ^ masked(n, cur ^ next), count)
-	ldr	r5, [sp, #124]
-	eors	r5, r0
-	ldr	r0, [sp, #104]
-	eors	r5, r0
-	@ elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
-	ldr	r0, [sp, #204]
-	@ elephant_dumbo.ae:91: store_le(out, off, load_le(in, off, block, count) ^ masked(n, cur ^ next), count)
-	ldr	r6, [sp, #128]
-	eors	r6, r0
-	ldr	r0, [sp, #108]
-	eors	r6, r0
-	movs	r1, #3
-	ldr	r7, [sp, #240]
-	ldr	r0, [sp, #88]
-	adds	r7, r7, r0
-	ldr	r0, [sp, #84]
-	cmp	r0, #20
-	bcc	.Lelephant_dumbo_crypt_bytes26
-	tst	r7, r1
-	bne	.Lelephant_dumbo_crypt_mis28
-	str	r6, [r7]
-	str	r5, [r7, #4]
-	str	r4, [r7, #8]
-	str	r3, [r7, #12]
-	str	r2, [r7, #16]
-	b	.Lelephant_dumbo_crypt_stored27
-.Lelephant_dumbo_crypt_mis28:
-	movs	r1, #20
-	b	.Lelephant_dumbo_crypt_fill29
-.Lelephant_dumbo_crypt_bytes26:
-	ldr	r1, [sp, #84]
-.Lelephant_dumbo_crypt_fill29:
-	str	r2, [sp, #200]
-	str	r3, [sp, #196]
-	str	r4, [sp, #192]
-	str	r5, [sp, #188]
-	str	r6, [sp, #184]
-	add	r2, sp, #184
-.Lelephant_dumbo_crypt_cpy30:
-	subs	r1, #1
-	bcc	.Lelephant_dumbo_crypt_stored27
-	ldrb	r0, [r2, r1]
-	strb	r0, [r7, r1]
-	b	.Lelephant_dumbo_crypt_cpy30
-.Lelephant_dumbo_crypt_stored27:
-.Lelephant_dumbo_crypt_else18:
-.Lelephant_dumbo_crypt_endif19:
-	@ elephant_dumbo.ae:93: if (i > 0) & (i <= blocks_c) {
-	ldr	r0, [sp]
-	subs	r1, r0, #1
-	movs	r2, #0
-	adcs	r2, r2
-	ldr	r1, [sp, #156]
-	cmp	r1, r0
-	movs	r0, #0
-	adcs	r0, r0
-	ands	r2, r0
-	bne	.Lelephant_dumbo_crypt_far3
-	b	.Lelephant_dumbo_crypt_else31
-.Lelephant_dumbo_crypt_far3:
-	@ elephant_dumbo.ae:94: tag = tag ^ masked(padded(c, off - block, m - (off - block)), prev ^ next)
-	ldr	r1, [sp, #88]
-	subs	r1, #20
-	@ elephant_dumbo.ae:42: x = load_le(buf, off, block, count)
-	ldr	r0, [sp, #248]
-	adds	r3, r0, r1
-	@ elephant_dumbo.ae:94: tag = tag ^ masked(padded(c, off - block, m - (off - block)), prev ^ next)
-	ldr	r0, [sp, #236]
-	subs	r2, r0, r1
-	ldr	r0, [sp, #44]
-	ldr	r1, [sp, #4]
-	eors	r0, r1
-	str	r0, [sp, #44]
-	ldr	r0, [sp, #60]
-	ldr	r1, [sp, #8]
-	eors	r0, r1
-	str	r0, [sp, #60]
-	ldr	r0, [sp, #56]
-	ldr	r1, [sp, #12]
-	eors	r0, r1
-	str	r0, [sp, #56]
-	ldr	r0, [sp, #52]
-	ldr	r1, [sp, #16]
-	eors	r0, r1
-	str	r0, [sp, #52]
-	ldr	r0, [sp, #48]
-	ldr	r1, [sp, #20]
-	eors	r0, r1
-	str	r0, [sp, #48]
-	@ elephant_dumbo.ae:42: x = load_le(buf, off, block, count)
-	cmp	r2, #20
-	bcc	.Lelephant_dumbo_crypt_bytes33
-	movs	r0, #3
-	tst	r3, r0
-	beq	.Lelephant_dumbo_crypt_words34
-	movs	r4, #20
-	b	.Lelephant_dumbo_crypt_fill36
-.Lelephant_dumbo_crypt_bytes33:
-	movs	r0, #0
-	str	r0, [sp, #200]
-	str	r0, [sp, #196]
-	str	r0, [sp, #192]
-	str	r0, [sp, #188]
-	str	r0, [sp, #184]
-	mov	r4, r2
-.Lelephant_dumbo_crypt_fill36:
-	add	r1, sp, #184
-.Lelephant_dumbo_crypt_cpy38:
-	subs	r4, #1
-	bcc	.Lelephant_dumbo_crypt_cpyd37
-	ldrb	r0, [r3, r4]
-	strb	r0, [r1, r4]
-	b	.Lelephant_dumbo_crypt_cpy38
-.Lelephant_dumbo_crypt_cpyd37:
-	mov	r3, r1
-.Lelephant_dumbo_crypt_words34:
-	@ elephant_dumbo.ae:43: return if count < block then x | ((1 as u160) << (8 * count)) else x
-	lsls	r5, r2, #3
-	cmp	r2, #20
-	movs	r6, #0
-	sbcs	r6, r6
-	@ elephant_dumbo.ae:42: x = load_le(buf, off, block, count)
-	ldr	r7, [r3, #16]
-	ldr	r1, [r3, #12]
-	ldr	r2, [r3, #8]
-	ldm	r3, {r3, r4}
-	@ elephant_dumbo.ae:43: return if count < block then x | ((1 as u160) << (8 * count)) else x
-	cmp	r5, #160
-	bcc	.Lelephant_dumbo_crypt_shok39
-	movs	r5, #160
-.Lelephant_dumbo_crypt_shok39:
-	movs	r0, #1
-	lsls	r0, r5
-	orrs	r0, r3
-	eors	r0, r3
-	ands	r0, r6
-	eors	r3, r0
-	subs	r5, #32
-	movs	r0, #1
-	lsls	r0, r5
-	orrs	r0, r4
-	eors	r0, r4
-	ands	r0, r6
-	eors	r4, r0
-	subs	r5, #32
-	movs	r0, #1
-	lsls	r0, r5
+	lsls	r0, r1, #24
 	orrs	r0, r2
-	eors	r0, r2
-	ands	r0, r6
-	eors	r2, r0
-	subs	r5, #32
-	movs	r0, #1
-	lsls	r0, r5
-	orrs	r0, r1
-	eors	r0, r1
-	ands	r0, r6
-	eors	r1, r0
-	subs	r5, #32
-	movs	r0, #1
-	lsls	r0, r5
-	orrs	r0, r7
-	eors	r0, r7
-	ands	r0, r6
-	eors	r7, r0
-	@ elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
-	ldr	r0, [sp, #44]
-	eors	r7, r0
-	str	r7, [sp, #200]
-	ldr	r0, [sp, #60]
-	eors	r1, r0
-	str	r1, [sp, #196]
-	ldr	r0, [sp, #56]
-	eors	r2, r0
-	str	r2, [sp, #192]
-	ldr	r0, [sp, #52]
-	eors	r4, r0
-	str	r4, [sp, #188]
-	ldr	r0, [sp, #48]
-	eors	r3, r0
-	str	r3, [sp, #184]
-	add	r1, sp, #204
-	add	r0, sp, #184
-	bl	elephant_dumbo_P_permute
-	ldr	r0, [sp, #220]
-	@ elephant_dumbo.ae:94: tag = tag ^ masked(padded(c, off - block, m - (off - block)), prev ^ next)
-	ldr	r1, [sp, #24]
-	eors	r1, r0
-	ldr	r0, [sp, #44]
-	eors	r1, r0
-	str	r1, [sp, #24]
-	@ elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
-	ldr	r0, [sp, #216]
-	@ elephant_dumbo.ae:94: tag = tag ^ masked(padded(c, off - block, m - (off - block)), prev ^ next)
-	ldr	r1, [sp, #28]
-	eors	r1, r0
-	ldr	r0, [sp, #60]
-	eors	r1, r0
-	str	r1, [sp, #28]
-	@ elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
-	ldr	r0, [sp, #212]
-	@ elephant_dumbo.ae:94: tag = tag ^ masked(padded(c, off - block, m - (off - block)), prev ^ next)
-	ldr	r1, [sp, #32]
-	eors	r1, r0
-	ldr	r0, [sp, #56]
-	eors	r1, r0
-	str	r1, [sp, #32]
-	@ elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
-	ldr	r0, [sp, #208]
-	@ elephant_dumbo.ae:94: tag = tag ^ masked(padded(c, off - block, m - (off - block)), prev ^ next)
-	ldr	r1, [sp, #36]
-	eors	r1, r0
-	ldr	r0, [sp, #52]
-	eors	r1, r0
-	str	r1, [sp, #36]
-	@ elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
-	ldr	r0, [sp, #204]
-	@ elephant_dumbo.ae:94: tag = tag ^ masked(padded(c, off - block, m - (off - block)), prev ^ next)
-	ldr	r1, [sp, #40]
-	eors	r1, r0
-	ldr	r0, [sp, #48]
-	eors	r1, r0
-	str	r1, [sp, #40]
-.Lelephant_dumbo_crypt_else31:
-.Lelephant_dumbo_crypt_endif32:
-	@ elephant_dumbo.ae:96: if i + 1 < blocks_ad {
+	str	r0, [sp, #20]
+	@ elephant_dumbo.ae:88: off = block * i
 	ldr	r0, [sp]
-	adds	r2, r0, #1
+	@ elephant_dumbo.ae:89: if i < blocks_m {
+	mov	r1, r0
+	@ elephant_dumbo.ae:88: off = block * i
+	movs	r4, #20
+	muls	r0, r4
+	str	r0, [sp, #76]
+	@ elephant_dumbo.ae:89: if i < blocks_m {
 	ldr	r0, [sp, #160]
-	cmp	r2, r0
+	cmp	r1, r0
 	movs	r1, #0
 	adcs	r1, r1
 	movs	r0, #1
 	eors	r1, r0
-	beq	.Lelephant_dumbo_crypt_else40
+	bne	.Lelephant_dumbo_crypt_far2
+	b	.Lelephant_dumbo_crypt_else20
+.Lelephant_dumbo_crypt_far2:
+	@ elephant_dumbo.ae:91: store_le(out, off, load_le(in, off, block, count) ^ masked(n, cur ^ next), count)
+	ldr	r0, [sp, #84]
+	ldr	r1, [sp, #4]
+	eors	r0, r1
+	str	r0, [sp, #104]
+	@ elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
+	ldr	r3, [sp, #156]
+	eors	r3, r0
+	@ elephant_dumbo.ae:91: store_le(out, off, load_le(in, off, block, count) ^ masked(n, cur ^ next), count)
+	ldr	r0, [sp, #72]
+	ldr	r1, [sp, #8]
+	eors	r0, r1
+	str	r0, [sp, #108]
+	@ elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
+	ldr	r2, [sp, #152]
+	eors	r2, r0
+	@ elephant_dumbo.ae:91: store_le(out, off, load_le(in, off, block, count) ^ masked(n, cur ^ next), count)
+	ldr	r0, [sp, #68]
+	ldr	r1, [sp, #12]
+	eors	r0, r1
+	str	r0, [sp, #92]
+	@ elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
+	ldr	r1, [sp, #148]
+	eors	r1, r0
+	@ elephant_dumbo.ae:91: store_le(out, off, load_le(in, off, block, count) ^ masked(n, cur ^ next), count)
+	ldr	r0, [sp, #80]
+	ldr	r4, [sp, #16]
+	eors	r0, r4
+	str	r0, [sp, #96]
+	ldr	r0, [sp, #64]
+	ldr	r4, [sp, #20]
+	eors	r0, r4
+	str	r0, [sp, #100]
+	@ elephant_dumbo.ae:90: count = if m - off < block then m - off else block
+	ldr	r4, [sp, #236]
+	ldr	r0, [sp, #76]
+	subs	r5, r4, r0
+	cmp	r5, #20
+	movs	r4, #0
+	sbcs	r4, r4
+	movs	r0, #20
+	eors	r5, r0
+	ands	r5, r4
+	movs	r4, #20
+	eors	r5, r4
+	str	r5, [sp, #88]
+	@ elephant_dumbo.ae:91: store_le(out, off, load_le(in, off, block, count) ^ masked(n, cur ^ next), count)
+	ldr	r4, [sp, #232]
+	ldr	r0, [sp, #76]
+	adds	r4, r4, r0
+	cmp	r5, #20
+	bcc	.Lelephant_dumbo_crypt_bytes22
+	movs	r0, #3
+	tst	r4, r0
+	beq	.Lelephant_dumbo_crypt_words23
+	movs	r6, #20
+	b	.Lelephant_dumbo_crypt_fill25
+.Lelephant_dumbo_crypt_bytes22:
+	ldr	r6, [sp, #88]
+	movs	r0, #0
+	str	r0, [sp, #184]
+	str	r0, [sp, #188]
+	str	r0, [sp, #192]
+	str	r0, [sp, #196]
+	str	r0, [sp, #200]
+.Lelephant_dumbo_crypt_fill25:
+	add	r5, sp, #184
+.Lelephant_dumbo_crypt_cpy27:
+	subs	r6, #1
+	bcc	.Lelephant_dumbo_crypt_cpyd26
+	ldrb	r0, [r4, r6]
+	strb	r0, [r5, r6]
+	b	.Lelephant_dumbo_crypt_cpy27
+.Lelephant_dumbo_crypt_cpyd26:
+	mov	r4, r5
+.Lelephant_dumbo_crypt_words23:
+	ldr	r0, [r4]
+	str	r0, [sp, #112]
+	ldr	r0, [r4, #4]
+	str	r0, [sp, #116]
+	ldr	r0, [r4, #8]
+	str	r0, [sp, #120]
+	ldr	r0, [r4, #12]
+	str	r0, [sp, #124]
+	ldr	r0, [r4, #16]
+	str	r0, [sp, #128]
+	@ elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
+	str	r3, [sp, #184]
+	str	r2, [sp, #188]
+	str	r1, [sp, #192]
+	ldr	r0, [sp, #96]
+	str	r0, [sp, #196]
+	ldr	r0, [sp, #100]
+	str	r0, [sp, #200]
+	add	r0, sp, #184
+	add	r1, sp, #204
+	bl	elephant_dumbo_P_permute
+	ldr	r0, [sp, #204]
+	ldr	r2, [sp, #208]
+	ldr	r6, [sp, #212]
+	ldr	r5, [sp, #216]
+	ldr	r1, [sp, #220]
+	@ elephant_dumbo.ae:91: store_le(out, off, load_le(in, off, block, count) ^ masked(n, cur ^ next), count)
+	ldr	r4, [sp, #112]
+	eors	r4, r0
+	ldr	r0, [sp, #104]
+	eors	r4, r0
+	ldr	r3, [sp, #116]
+	eors	r3, r2
+	ldr	r0, [sp, #108]
+	eors	r3, r0
+	ldr	r2, [sp, #120]
+	eors	r2, r6
+	ldr	r0, [sp, #92]
+	eors	r2, r0
+	ldr	r6, [sp, #124]
+	eors	r6, r5
+	ldr	r0, [sp, #96]
+	eors	r6, r0
+	ldr	r5, [sp, #128]
+	eors	r5, r1
+	ldr	r0, [sp, #100]
+	eors	r5, r0
+	ldr	r1, [sp, #240]
+	ldr	r0, [sp, #76]
+	adds	r1, r1, r0
+	movs	r7, #3
+	ldr	r0, [sp, #88]
+	cmp	r0, #20
+	bcc	.Lelephant_dumbo_crypt_bytes28
+	tst	r1, r7
+	bne	.Lelephant_dumbo_crypt_mis30
+	str	r4, [r1]
+	str	r3, [r1, #4]
+	str	r2, [r1, #8]
+	str	r6, [r1, #12]
+	str	r5, [r1, #16]
+	b	.Lelephant_dumbo_crypt_stored29
+.Lelephant_dumbo_crypt_mis30:
+	movs	r7, #20
+	b	.Lelephant_dumbo_crypt_fill31
+.Lelephant_dumbo_crypt_bytes28:
+	ldr	r7, [sp, #88]
+.Lelephant_dumbo_crypt_fill31:
+	str	r4, [sp, #184]
+	str	r3, [sp, #188]
+	str	r2, [sp, #192]
+	str	r6, [sp, #196]
+	str	r5, [sp, #200]
+	add	r2, sp, #184
+.Lelephant_dumbo_crypt_cpy32:
+	subs	r7, #1
+	bcc	.Lelephant_dumbo_crypt_stored29
+	ldrb	r0, [r2, r7]
+	strb	r0, [r1, r7]
+	b	.Lelephant_dumbo_crypt_cpy32
+.Lelephant_dumbo_crypt_stored29:
+.Lelephant_dumbo_crypt_else20:
+.Lelephant_dumbo_crypt_endif21:
+	@ elephant_dumbo.ae:93: if (i > 0) & (i <= blocks_c) {
+	ldr	r1, [sp]
+	subs	r0, r1, #1
+	movs	r2, #0
+	adcs	r2, r2
+	ldr	r0, [sp, #136]
+	cmp	r0, r1
+	movs	r0, #0
+	adcs	r0, r0
+	ands	r2, r0
+	bne	.Lelephant_dumbo_crypt_far3
+	b	.Lelephant_dumbo_crypt_else33
+.Lelephant_dumbo_crypt_far3:
+	@ elephant_dumbo.ae:94: tag = tag ^ masked(padded(c, off - block, m - (off - block)), prev ^ next)
+	ldr	r0, [sp, #52]
+	ldr	r1, [sp, #4]
+	eors	r0, r1
+	str	r0, [sp, #52]
+	ldr	r0, [sp, #44]
+	ldr	r1, [sp, #8]
+	eors	r0, r1
+	str	r0, [sp, #44]
+	ldr	r0, [sp, #48]
+	ldr	r1, [sp, #12]
+	eors	r0, r1
+	str	r0, [sp, #48]
+	ldr	r0, [sp, #56]
+	ldr	r1, [sp, #16]
+	eors	r0, r1
+	str	r0, [sp, #56]
+	ldr	r0, [sp, #60]
+	ldr	r1, [sp, #20]
+	eors	r0, r1
+	str	r0, [sp, #60]
+	ldr	r1, [sp, #76]
+	subs	r1, #20
+	ldr	r0, [sp, #236]
+	subs	r2, r0, r1
+	@ elephant_dumbo.ae:42: x = load_le(buf, off, block, count)
+	ldr	r0, [sp, #248]
+	adds	r3, r0, r1
+	cmp	r2, #20
+	bcc	.Lelephant_dumbo_crypt_bytes35
+	movs	r0, #3
+	tst	r3, r0
+	beq	.Lelephant_dumbo_crypt_words36
+	movs	r4, #20
+	b	.Lelephant_dumbo_crypt_fill38
+.Lelephant_dumbo_crypt_bytes35:
+	mov	r4, r2
+	movs	r0, #0
+	str	r0, [sp, #184]
+	str	r0, [sp, #188]
+	str	r0, [sp, #192]
+	str	r0, [sp, #196]
+	str	r0, [sp, #200]
+.Lelephant_dumbo_crypt_fill38:
+	add	r1, sp, #184
+.Lelephant_dumbo_crypt_cpy40:
+	subs	r4, #1
+	bcc	.Lelephant_dumbo_crypt_cpyd39
+	ldrb	r0, [r3, r4]
+	strb	r0, [r1, r4]
+	b	.Lelephant_dumbo_crypt_cpy40
+.Lelephant_dumbo_crypt_cpyd39:
+	mov	r3, r1
+.Lelephant_dumbo_crypt_words36:
+	ldr	r0, [r3]
+	mov	r8, r0
+	ldr	r0, [r3, #4]
+	mov	r9, r0
+	ldr	r5, [r3, #8]
+	ldr	r1, [r3, #12]
+	ldr	r0, [r3, #16]
+	mov	r10, r0
+	@ elephant_dumbo.ae:43: return if count < block then x | ((1 as u160) << (8 * count)) else x
+	cmp	r2, #20
+	movs	r3, #0
+	adcs	r3, r3
+	movs	r0, #1
+	eors	r3, r0
+	beq	.Lelephant_dumbo_crypt_else41
+	lsls	r2, r2, #3
+	cmp	r2, #160
+	bcc	.Lelephant_dumbo_crypt_shok43
+	movs	r2, #160
+.Lelephant_dumbo_crypt_shok43:
+	movs	r4, #1
+	lsls	r4, r2
+	subs	r2, #32
+	movs	r7, #1
+	lsls	r7, r2
+	subs	r2, #32
+	movs	r6, #1
+	lsls	r6, r2
+	subs	r2, #32
+	movs	r3, #1
+	lsls	r3, r2
+	subs	r2, #32
+	movs	r0, #1
+	lsls	r0, r2
+	mov	r2, r8
+	orrs	r2, r4
+	mov	r4, r9
+	orrs	r4, r7
+	orrs	r5, r6
+	orrs	r1, r3
+	mov	r3, r10
+	orrs	r3, r0
+	b	.Lelephant_dumbo_crypt_endif42
+.Lelephant_dumbo_crypt_else41:
+	mov	r2, r8
+	mov	r4, r9
+	mov	r3, r10
+.Lelephant_dumbo_crypt_endif42:
+	@ elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
+	ldr	r0, [sp, #52]
+	eors	r2, r0
+	ldr	r0, [sp, #44]
+	eors	r4, r0
+	ldr	r0, [sp, #48]
+	eors	r5, r0
+	ldr	r0, [sp, #56]
+	eors	r1, r0
+	ldr	r0, [sp, #60]
+	eors	r3, r0
+	str	r2, [sp, #184]
+	str	r4, [sp, #188]
+	str	r5, [sp, #192]
+	str	r1, [sp, #196]
+	str	r3, [sp, #200]
+	add	r0, sp, #184
+	add	r1, sp, #204
+	bl	elephant_dumbo_P_permute
+	ldr	r0, [sp, #204]
+	ldr	r3, [sp, #208]
+	ldr	r2, [sp, #212]
+	ldr	r1, [sp, #216]
+	ldr	r6, [sp, #220]
+	@ elephant_dumbo.ae:94: tag = tag ^ masked(padded(c, off - block, m - (off - block)), prev ^ next)
+	ldr	r5, [sp, #40]
+	eors	r5, r0
+	ldr	r0, [sp, #52]
+	eors	r5, r0
+	ldr	r4, [sp, #36]
+	eors	r4, r3
+	ldr	r0, [sp, #44]
+	eors	r4, r0
+	ldr	r3, [sp, #32]
+	eors	r3, r2
+	ldr	r0, [sp, #48]
+	eors	r3, r0
+	ldr	r2, [sp, #28]
+	eors	r2, r1
+	ldr	r0, [sp, #56]
+	eors	r2, r0
+	ldr	r1, [sp, #24]
+	eors	r1, r6
+	ldr	r0, [sp, #60]
+	eors	r1, r0
+	str	r5, [sp, #40]
+	str	r4, [sp, #36]
+	str	r3, [sp, #32]
+	str	r2, [sp, #28]
+	str	r1, [sp, #24]
+.Lelephant_dumbo_crypt_else33:
+.Lelephant_dumbo_crypt_endif34:
+	@ elephant_dumbo.ae:96: if i + 1 < blocks_ad {
+	ldr	r1, [sp]
+	adds	r3, r1, #1
+	ldr	r0, [sp, #144]
+	cmp	r3, r0
+	movs	r1, #0
+	adcs	r1, r1
+	movs	r0, #1
+	eors	r1, r0
+	beq	.Lelephant_dumbo_crypt_else44
 	@ elephant_dumbo.ae:55: return padded(ad, block * i - 12, len(ad) + 12 - block * i)
 	movs	r0, #20
-	muls	r2, r0
+	muls	r3, r0
+	mov	r2, r3
+	subs	r2, #12
 	ldr	r0, [sp, #228]
 	adds	r0, #12
-	subs	r3, r0, r2
-	subs	r2, #12
+	subs	r1, r0, r3
 	@ elephant_dumbo.ae:42: x = load_le(buf, off, block, count)
-	ldr	r0, [sp, #136]
+	ldr	r0, [sp, #140]
 	adds	r2, r0, r2
-	cmp	r3, #20
-	bcc	.Lelephant_dumbo_crypt_bytes42
+	cmp	r1, #20
+	bcc	.Lelephant_dumbo_crypt_bytes46
 	movs	r0, #3
 	tst	r2, r0
-	beq	.Lelephant_dumbo_crypt_words43
+	beq	.Lelephant_dumbo_crypt_words47
 	movs	r4, #20
-	b	.Lelephant_dumbo_crypt_fill45
-.Lelephant_dumbo_crypt_bytes42:
+	b	.Lelephant_dumbo_crypt_fill49
+.Lelephant_dumbo_crypt_bytes46:
+	mov	r4, r1
 	movs	r0, #0
-	str	r0, [sp, #200]
-	str	r0, [sp, #196]
-	str	r0, [sp, #192]
-	str	r0, [sp, #188]
 	str	r0, [sp, #184]
-	mov	r4, r3
-.Lelephant_dumbo_crypt_fill45:
-	add	r1, sp, #184
-.Lelephant_dumbo_crypt_cpy47:
+	str	r0, [sp, #188]
+	str	r0, [sp, #192]
+	str	r0, [sp, #196]
+	str	r0, [sp, #200]
+.Lelephant_dumbo_crypt_fill49:
+	add	r3, sp, #184
+.Lelephant_dumbo_crypt_cpy51:
 	subs	r4, #1
-	bcc	.Lelephant_dumbo_crypt_cpyd46
+	bcc	.Lelephant_dumbo_crypt_cpyd50
 	ldrb	r0, [r2, r4]
-	strb	r0, [r1, r4]
-	b	.Lelephant_dumbo_crypt_cpy47
-.Lelephant_dumbo_crypt_cpyd46:
-	mov	r2, r1
-.Lelephant_dumbo_crypt_words43:
+	strb	r0, [r3, r4]
+	b	.Lelephant_dumbo_crypt_cpy51
+.Lelephant_dumbo_crypt_cpyd50:
+	mov	r2, r3
+.Lelephant_dumbo_crypt_words47:
+	ldr	r0, [r2]
+	mov	r8, r0
+	ldr	r0, [r2, #4]
+	mov	r9, r0
+	ldr	r0, [r2, #8]
+	mov	r10, r0
+	ldr	r6, [r2, #12]
+	ldr	r3, [r2, #16]
 	@ elephant_dumbo.ae:43: return if count < block then x | ((1 as u160) << (8 * count)) else x
-	lsls	r1, r3, #3
-	cmp	r3, #20
-	movs	r6, #0
-	sbcs	r6, r6
-	@ elephant_dumbo.ae:42: x = load_le(buf, off, block, count)
-	ldr	r7, [r2, #16]
-	ldr	r3, [r2, #12]
-	ldm	r2, {r2, r4, r5}
-	@ elephant_dumbo.ae:43: return if count < block then x | ((1 as u160) << (8 * count)) else x
-	cmp	r1, #160
-	bcc	.Lelephant_dumbo_crypt_shok48
-	movs	r1, #160
-.Lelephant_dumbo_crypt_shok48:
+	cmp	r1, #20
+	movs	r2, #0
+	adcs	r2, r2
 	movs	r0, #1
-	lsls	r0, r1
-	orrs	r0, r2
-	eors	r0, r2
-	ands	r0, r6
 	eors	r2, r0
-	subs	r1, #32
+	beq	.Lelephant_dumbo_crypt_else52
+	lsls	r2, r1, #3
+	cmp	r2, #160
+	bcc	.Lelephant_dumbo_crypt_shok54
+	movs	r2, #160
+.Lelephant_dumbo_crypt_shok54:
+	movs	r4, #1
+	lsls	r4, r2
+	subs	r2, #32
+	movs	r5, #1
+	lsls	r5, r2
+	subs	r2, #32
+	movs	r1, #1
+	lsls	r1, r2
+	subs	r2, #32
+	movs	r7, #1
+	lsls	r7, r2
+	subs	r2, #32
 	movs	r0, #1
-	lsls	r0, r1
-	orrs	r0, r4
-	eors	r0, r4
-	ands	r0, r6
-	eors	r4, r0
-	subs	r1, #32
-	movs	r0, #1
-	lsls	r0, r1
-	orrs	r0, r5
-	eors	r0, r5
-	ands	r0, r6
-	eors	r5, r0
-	subs	r1, #32
-	movs	r0, #1
-	lsls	r0, r1
-	orrs	r0, r3
-	eors	r0, r3
-	ands	r0, r6
-	eors	r3, r0
-	subs	r1, #32
-	movs	r0, #1
-	lsls	r0, r1
-	orrs	r0, r7
-	eors	r0, r7
-	ands	r0, r6
-	eors	r7, r0
+	lsls	r0, r2
+	mov	r2, r8
+	orrs	r2, r4
+	mov	r4, r9
+	orrs	r4, r5
+	mov	r5, r10
+	orrs	r5, r1
+	mov	r1, r6
+	orrs	r1, r7
+	orrs	r3, r0
+	b	.Lelephant_dumbo_crypt_endif53
+.Lelephant_dumbo_crypt_else52:
+	mov	r2, r8
+	mov	r4, r9
+	mov	r5, r10
+	mov	r1, r6
+.Lelephant_dumbo_crypt_endif53:
 	@ elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
 	ldr	r0, [sp, #4]
-	eors	r7, r0
-	str	r7, [sp, #200]
+	eors	r2, r0
 	ldr	r0, [sp, #8]
-	eors	r3, r0
-	str	r3, [sp, #196]
+	eors	r4, r0
 	ldr	r0, [sp, #12]
 	eors	r5, r0
-	str	r5, [sp, #192]
 	ldr	r0, [sp, #16]
-	eors	r4, r0
-	str	r4, [sp, #188]
+	eors	r1, r0
 	ldr	r0, [sp, #20]
-	eors	r2, r0
+	eors	r3, r0
 	str	r2, [sp, #184]
-	add	r1, sp, #204
+	str	r4, [sp, #188]
+	str	r5, [sp, #192]
+	str	r1, [sp, #196]
+	str	r3, [sp, #200]
 	add	r0, sp, #184
+	add	r1, sp, #204
 	bl	elephant_dumbo_P_permute
-	ldr	r0, [sp, #220]
-	@ elephant_dumbo.ae:97: tag = tag ^ masked(ad_block(ad, i + 1), next)
-	ldr	r5, [sp, #24]
-	eors	r5, r0
-	ldr	r0, [sp, #4]
-	eors	r5, r0
-	@ elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
-	ldr	r0, [sp, #216]
-	@ elephant_dumbo.ae:97: tag = tag ^ masked(ad_block(ad, i + 1), next)
-	ldr	r4, [sp, #28]
-	eors	r4, r0
-	ldr	r0, [sp, #8]
-	eors	r4, r0
-	@ elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
-	ldr	r0, [sp, #212]
-	@ elephant_dumbo.ae:97: tag = tag ^ masked(ad_block(ad, i + 1), next)
-	ldr	r3, [sp, #32]
-	eors	r3, r0
-	ldr	r0, [sp, #12]
-	eors	r3, r0
-	@ elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
-	ldr	r0, [sp, #208]
-	@ elephant_dumbo.ae:97: tag = tag ^ masked(ad_block(ad, i + 1), next)
-	ldr	r2, [sp, #36]
-	eors	r2, r0
-	ldr	r0, [sp, #16]
-	eors	r2, r0
-	@ elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
 	ldr	r0, [sp, #204]
+	ldr	r3, [sp, #208]
+	ldr	r6, [sp, #212]
+	ldr	r2, [sp, #216]
+	ldr	r1, [sp, #220]
 	@ elephant_dumbo.ae:97: tag = tag ^ masked(ad_block(ad, i + 1), next)
-	ldr	r1, [sp, #40]
-	eors	r1, r0
-	ldr	r0, [sp, #20]
-	eors	r1, r0
-	b	.Lelephant_dumbo_crypt_endif41
-.Lelephant_dumbo_crypt_else40:
-	ldr	r5, [sp, #24]
-	ldr	r4, [sp, #28]
-	ldr	r3, [sp, #32]
-	ldr	r2, [sp, #36]
-	ldr	r1, [sp, #40]
-.Lelephant_dumbo_crypt_endif41:
-	ldr	r0, [sp]
-	adds	r0, #1
-	str	r0, [sp]
-	ldr	r7, [sp, #64]
+	ldr	r5, [sp, #40]
+	eors	r5, r0
 	ldr	r0, [sp, #4]
-	str	r0, [sp, #64]
-	ldr	r6, [sp, #76]
+	eors	r5, r0
+	ldr	r4, [sp, #36]
+	eors	r4, r3
 	ldr	r0, [sp, #8]
-	str	r0, [sp, #76]
-	ldr	r0, [sp, #68]
-	str	r0, [sp, #56]
+	eors	r4, r0
+	ldr	r3, [sp, #32]
+	eors	r3, r6
 	ldr	r0, [sp, #12]
-	str	r0, [sp, #68]
-	ldr	r0, [sp, #72]
-	str	r0, [sp, #52]
+	eors	r3, r0
+	ldr	r0, [sp, #28]
+	eors	r0, r2
+	mov	r2, r0
 	ldr	r0, [sp, #16]
-	str	r0, [sp, #72]
-	ldr	r0, [sp, #80]
-	str	r0, [sp, #48]
+	eors	r2, r0
+	ldr	r0, [sp, #24]
+	eors	r0, r1
+	mov	r1, r0
 	ldr	r0, [sp, #20]
-	str	r0, [sp, #80]
-	str	r7, [sp, #44]
-	str	r6, [sp, #60]
-	str	r5, [sp, #24]
-	str	r4, [sp, #28]
+	eors	r1, r0
+	mov	r0, r5
+	b	.Lelephant_dumbo_crypt_endif45
+.Lelephant_dumbo_crypt_else44:
+	ldr	r0, [sp, #40]
+	ldr	r4, [sp, #36]
+	ldr	r3, [sp, #32]
+	ldr	r2, [sp, #28]
+	ldr	r1, [sp, #24]
+.Lelephant_dumbo_crypt_endif45:
+	str	r4, [sp, #36]
 	str	r3, [sp, #32]
-	str	r2, [sp, #36]
-	str	r1, [sp, #40]
+	str	r2, [sp, #28]
+	str	r1, [sp, #24]
+	ldr	r5, [sp, #84]
+	str	r5, [sp, #52]
+	ldr	r5, [sp, #72]
+	str	r5, [sp, #44]
+	ldr	r5, [sp, #68]
+	mov	r8, r5
+	ldr	r7, [sp, #80]
+	ldr	r6, [sp, #64]
+	ldr	r5, [sp, #4]
+	ldr	r4, [sp, #8]
+	ldr	r3, [sp, #12]
+	ldr	r2, [sp, #16]
+	ldr	r1, [sp, #20]
+	str	r0, [sp, #40]
+	mov	r0, r8
+	str	r0, [sp, #48]
+	str	r7, [sp, #56]
+	str	r6, [sp, #60]
+	str	r5, [sp, #84]
+	str	r4, [sp, #72]
+	str	r3, [sp, #68]
+	str	r2, [sp, #80]
+	str	r1, [sp, #64]
 	ldr	r1, [sp]
+	adds	r1, #1
+	str	r1, [sp]
 	ldr	r0, [sp, #132]
 	cmp	r1, r0
 	bcs	.Lelephant_dumbo_crypt_far4
-	b	.Lelephant_dumbo_crypt_loop16
+	b	.Lelephant_dumbo_crypt_loop18
 .Lelephant_dumbo_crypt_far4:
-.Lelephant_dumbo_crypt_done17:
+.Lelephant_dumbo_crypt_done19:
 	@ elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
-	ldr	r3, [sp, #32]
+	ldr	r3, [sp, #40]
+	ldr	r1, [sp, #168]
+	eors	r3, r1
+	ldr	r4, [sp, #36]
+	ldr	r1, [sp, #164]
+	eors	r4, r1
+	ldr	r5, [sp, #32]
 	ldr	r0, [sp, #176]
-	eors	r3, r0
+	eors	r5, r0
 	ldr	r2, [sp, #28]
 	ldr	r0, [sp, #180]
 	eors	r2, r0
 	ldr	r1, [sp, #24]
 	ldr	r0, [sp, #172]
 	eors	r1, r0
-	str	r1, [sp, #200]
+	str	r3, [sp, #184]
+	str	r4, [sp, #188]
+	str	r5, [sp, #192]
 	str	r2, [sp, #196]
-	str	r3, [sp, #192]
-	ldr	r1, [sp, #36]
-	ldr	r0, [sp, #168]
-	eors	r1, r0
-	str	r1, [sp, #188]
-	ldr	r1, [sp, #40]
-	ldr	r0, [sp, #164]
-	eors	r1, r0
-	str	r1, [sp, #184]
-	add	r1, sp, #204
+	str	r1, [sp, #200]
 	add	r0, sp, #184
+	add	r1, sp, #204
 	bl	elephant_dumbo_P_permute
-	ldr	r2, [sp, #204]
-	ldr	r0, [sp, #164]
-	eors	r2, r0
-	ldr	r1, [sp, #208]
-	ldr	r0, [sp, #168]
-	eors	r1, r0
-	mov	r0, r2
+	ldr	r0, [sp, #204]
+	ldr	r2, [sp, #208]
+	ldr	r1, [sp, #168]
+	eors	r0, r1
+	ldr	r1, [sp, #164]
+	eors	r2, r1
+	mov	r1, r2
 	add	sp, #224
 	pop	{pc}
 	.ltorg

@@ -46,8 +46,8 @@ norx32_4_1_key_setup:
 
 
 @ --- norx32_4_1_encrypt_with: norx32_4_1.encrypt_with
-@     frame 212 bytes (83 spill slots, 25 on the stack; locals 112), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 1866 bytes of code and literals
+@     frame 216 bytes (77 spill slots, 26 on the stack; locals 112), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 1818 bytes of code and literals
 	.section .text.norx32_4_1_encrypt_with,"ax",%progbits
 	.global norx32_4_1_encrypt_with
 	.type norx32_4_1_encrypt_with, %function
@@ -60,40 +60,40 @@ norx32_4_1_encrypt_with:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #212
+	sub	sp, #216
 	mov	r5, r1
 	mov	r4, r2
 	str	r3, [sp]
 	@ norx32_4_1.ae:131: k = kc[0]
 	ldr	r6, [r0]
-	str	r6, [sp, #92]
+	str	r6, [sp, #96]
 	ldr	r1, [r0, #4]
-	str	r1, [sp, #88]
+	str	r1, [sp, #92]
 	ldr	r6, [r0, #8]
-	str	r6, [sp, #84]
+	str	r6, [sp, #88]
 	ldr	r1, [r0, #12]
-	str	r1, [sp, #96]
+	str	r1, [sp, #100]
 	@ norx32_4_1.ae:132: initialize(s, k, nonce)
-	add	r2, sp, #100
-	ldr	r0, [sp, #92]
-	str	r0, [sp, #164]
-	ldr	r0, [sp, #88]
+	add	r2, sp, #104
+	ldr	r0, [sp, #96]
 	str	r0, [sp, #168]
-	mov	r0, r6
+	ldr	r0, [sp, #92]
 	str	r0, [sp, #172]
-	str	r1, [sp, #176]
-	add	r1, sp, #164
+	mov	r0, r6
+	str	r0, [sp, #176]
+	str	r1, [sp, #180]
+	add	r1, sp, #168
 	mov	r0, r2
 	mov	r2, r5
 	mov	r3, r4
 	bl	norx32_4_1_initialize
 	@ norx32_4_1.ae:133: absorb_header(s, ad)
-	add	r0, sp, #100
+	add	r0, sp, #104
 	ldr	r1, [sp]
-	ldr	r2, [sp, #248]
+	ldr	r2, [sp, #252]
 	bl	norx32_4_1_absorb_header
 	@ norx32_4_1.ae:135: if m > 0 {
-	ldr	r1, [sp, #256]
+	ldr	r1, [sp, #260]
 	cmp	r1, #0
 	bne	.Lnorx32_4_1_encrypt_with_far1
 	b	.Lnorx32_4_1_encrypt_with_else1
@@ -168,9 +168,9 @@ norx32_4_1_encrypt_with:
 	lsrs	r3, r0, #1
 	@ norx32_4_1.ae:136: for i in 0..whole_blocks(m) + 1 {
 	adds	r3, r3, #1
-	str	r3, [sp, #80]
+	str	r3, [sp, #84]
 	movs	r1, #0
-	str	r1, [sp, #72]
+	str	r1, [sp, #68]
 	cmp	r1, r3
 	bcc	.Lnorx32_4_1_encrypt_with_far2
 	b	.Lnorx32_4_1_encrypt_with_done4
@@ -178,11 +178,11 @@ norx32_4_1_encrypt_with:
 .Lnorx32_4_1_encrypt_with_loop3:
 	@ norx32_4_1.ae:137: off = rate * i
 	movs	r2, #48
-	ldr	r0, [sp, #72]
+	ldr	r0, [sp, #68]
 	muls	r0, r2
-	str	r0, [sp, #76]
+	str	r0, [sp, #80]
 	@ norx32_4_1.ae:138: count = if m - off < rate then m - off else rate
-	ldr	r1, [sp, #256]
+	ldr	r1, [sp, #260]
 	subs	r1, r1, r0
 	cmp	r1, #48
 	movs	r0, #0
@@ -192,62 +192,62 @@ norx32_4_1_encrypt_with:
 	eors	r1, r2
 	str	r1, [sp, #56]
 	@ norx32_4_1.ae:139: s[15] = s[15] ^ payload_tag
-	ldr	r1, [sp, #160]
+	ldr	r1, [sp, #164]
 	movs	r0, #2
 	eors	r1, r0
-	str	r1, [sp, #160]
+	str	r1, [sp, #164]
 	@ norx_f.ae:56: s0 = s[0]
-	ldr	r0, [sp, #100]
+	ldr	r0, [sp, #104]
 	@ norx_f.ae:72: @unroll(unroll)
 	mov	r9, r0
 	@ norx_f.ae:57: s1 = s[1]
-	ldr	r0, [sp, #104]
+	ldr	r0, [sp, #108]
 	@ norx_f.ae:72: @unroll(unroll)
 	mov	r8, r0
 	@ norx_f.ae:58: s2 = s[2]
-	ldr	r0, [sp, #108]
+	ldr	r0, [sp, #112]
 	@ norx_f.ae:72: @unroll(unroll)
 	str	r0, [sp, #8]
 	@ norx_f.ae:59: s3 = s[3]
-	ldr	r0, [sp, #112]
+	ldr	r0, [sp, #116]
 	@ norx_f.ae:72: @unroll(unroll)
 	str	r0, [sp, #12]
 	@ norx_f.ae:60: s4 = s[4]
-	ldr	r6, [sp, #116]
+	ldr	r6, [sp, #120]
 	@ norx_f.ae:61: s5 = s[5]
-	ldr	r5, [sp, #120]
+	ldr	r5, [sp, #124]
 	@ norx_f.ae:62: s6 = s[6]
-	ldr	r4, [sp, #124]
+	ldr	r4, [sp, #128]
 	@ norx_f.ae:63: s7 = s[7]
-	ldr	r0, [sp, #128]
+	ldr	r0, [sp, #132]
 	@ norx_f.ae:72: @unroll(unroll)
 	mov	r11, r0
 	@ norx_f.ae:64: s8 = s[8]
-	ldr	r1, [sp, #132]
+	ldr	r1, [sp, #136]
 	@ norx_f.ae:65: s9 = s[9]
-	ldr	r0, [sp, #136]
+	ldr	r0, [sp, #140]
 	@ norx_f.ae:72: @unroll(unroll)
 	mov	r10, r0
 	@ norx_f.ae:66: s10 = s[10]
-	ldr	r0, [sp, #140]
+	ldr	r0, [sp, #144]
 	@ norx_f.ae:72: @unroll(unroll)
 	str	r0, [sp, #4]
 	@ norx_f.ae:67: s11 = s[11]
-	ldr	r0, [sp, #144]
+	ldr	r0, [sp, #148]
 	@ norx_f.ae:72: @unroll(unroll)
 	str	r0, [sp]
 	@ norx_f.ae:68: s12 = s[12]
-	ldr	r3, [sp, #148]
+	ldr	r3, [sp, #152]
 	@ norx_f.ae:69: s13 = s[13]
-	ldr	r0, [sp, #152]
+	ldr	r0, [sp, #156]
 	@ norx_f.ae:72: @unroll(unroll)
 	str	r0, [sp, #16]
 	@ norx_f.ae:70: s14 = s[14]
-	ldr	r0, [sp, #156]
+	ldr	r0, [sp, #160]
 	@ norx_f.ae:72: @unroll(unroll)
 	str	r0, [sp, #32]
 	@ norx_f.ae:71: s15 = s[15]
-	ldr	r0, [sp, #160]
+	ldr	r0, [sp, #164]
 	@ norx_f.ae:72: @unroll(unroll)
 	str	r0, [sp, #28]
 	movs	r0, #0
@@ -635,75 +635,71 @@ norx32_4_1_encrypt_with:
 .Lnorx32_4_1_encrypt_with_done6:
 	@ norx_f.ae:77: s[0] = s0
 	mov	r0, r9
-	str	r0, [sp, #100]
+	str	r0, [sp, #104]
 	@ norx_f.ae:78: s[1] = s1
 	mov	r0, r8
-	str	r0, [sp, #104]
+	str	r0, [sp, #108]
 	@ norx_f.ae:79: s[2] = s2
 	ldr	r0, [sp, #8]
-	str	r0, [sp, #108]
+	str	r0, [sp, #112]
 	@ norx_f.ae:80: s[3] = s3
 	ldr	r0, [sp, #12]
-	str	r0, [sp, #112]
+	str	r0, [sp, #116]
 	@ norx_f.ae:81: s[4] = s4
-	str	r6, [sp, #116]
+	str	r6, [sp, #120]
 	@ norx_f.ae:82: s[5] = s5
-	str	r5, [sp, #120]
+	str	r5, [sp, #124]
 	@ norx_f.ae:83: s[6] = s6
-	str	r4, [sp, #124]
+	str	r4, [sp, #128]
 	@ norx_f.ae:84: s[7] = s7
 	mov	r0, r11
-	str	r0, [sp, #128]
+	str	r0, [sp, #132]
 	@ norx_f.ae:85: s[8] = s8
-	str	r1, [sp, #132]
+	str	r1, [sp, #136]
 	@ norx_f.ae:86: s[9] = s9
 	mov	r0, r10
-	str	r0, [sp, #136]
+	str	r0, [sp, #140]
 	@ norx_f.ae:87: s[10] = s10
 	ldr	r0, [sp, #4]
-	str	r0, [sp, #140]
+	str	r0, [sp, #144]
 	@ norx_f.ae:88: s[11] = s11
 	ldr	r0, [sp]
-	str	r0, [sp, #144]
+	str	r0, [sp, #148]
 	@ norx_f.ae:89: s[12] = s12
-	str	r3, [sp, #148]
+	str	r3, [sp, #152]
 	@ norx_f.ae:90: s[13] = s13
 	ldr	r0, [sp, #16]
-	str	r0, [sp, #152]
+	str	r0, [sp, #156]
 	@ norx_f.ae:91: s[14] = s14
 	ldr	r0, [sp, #32]
-	str	r0, [sp, #156]
+	str	r0, [sp, #160]
 	@ norx_f.ae:92: s[15] = s15
 	ldr	r0, [sp, #28]
-	str	r0, [sp, #160]
+	str	r0, [sp, #164]
 	@ norx32_4_1.ae:50: return cat(s[11], s[10], s[9], s[8], s[7], s[6], s[5], s[4], s[3], s[2], s[1], s[0])
+	ldr	r0, [sp, #148]
+	str	r0, [sp, #64]
 	ldr	r0, [sp, #144]
 	str	r0, [sp, #60]
 	ldr	r0, [sp, #140]
-	str	r0, [sp, #68]
-	ldr	r0, [sp, #136]
-	str	r0, [sp, #64]
-	ldr	r0, [sp, #132]
 	str	r0, [sp, #52]
-	ldr	r0, [sp, #128]
+	ldr	r0, [sp, #136]
 	str	r0, [sp, #48]
-	ldr	r0, [sp, #124]
+	ldr	r0, [sp, #132]
 	str	r0, [sp, #44]
-	ldr	r7, [sp, #120]
-	str	r7, [sp, #40]
-	ldr	r0, [sp, #116]
-	str	r0, [sp, #8]
-	ldr	r0, [sp, #112]
-	str	r0, [sp, #12]
-	ldr	r0, [sp, #108]
-	str	r0, [sp, #16]
-	ldr	r0, [sp, #104]
-	str	r0, [sp, #20]
-	ldr	r0, [sp, #100]
-	str	r0, [sp, #24]
+	ldr	r0, [sp, #128]
+	str	r0, [sp, #40]
+	ldr	r0, [sp, #124]
+	str	r0, [sp, #36]
+	ldr	r0, [sp, #120]
+	str	r0, [sp, #4]
+	ldr	r2, [sp, #116]
+	ldr	r3, [sp, #112]
+	ldr	r4, [sp, #108]
+	ldr	r5, [sp, #104]
 	@ norx32_4_1.ae:141: c = rate_of(s) ^ load_le(msg, off, rate, count) ^ pad(count)
-	ldr	r1, [sp, #252]
-	ldr	r0, [sp, #76]
+	ldr	r1, [sp, #256]
+	ldr	r0, [sp, #80]
 	adds	r1, r1, r0
 	ldr	r0, [sp, #56]
 	cmp	r0, #48
@@ -711,11 +707,10 @@ norx32_4_1_encrypt_with:
 	movs	r0, #3
 	tst	r1, r0
 	beq	.Lnorx32_4_1_encrypt_with_words8
-	movs	r3, #48
+	movs	r7, #48
 	b	.Lnorx32_4_1_encrypt_with_fill10
 .Lnorx32_4_1_encrypt_with_bytes7:
 	movs	r0, #0
-	str	r0, [sp, #164]
 	str	r0, [sp, #168]
 	str	r0, [sp, #172]
 	str	r0, [sp, #176]
@@ -727,155 +722,150 @@ norx32_4_1_encrypt_with:
 	str	r0, [sp, #200]
 	str	r0, [sp, #204]
 	str	r0, [sp, #208]
-	ldr	r3, [sp, #56]
+	str	r0, [sp, #212]
+	ldr	r7, [sp, #56]
 .Lnorx32_4_1_encrypt_with_fill10:
-	add	r2, sp, #164
+	add	r6, sp, #168
 .Lnorx32_4_1_encrypt_with_cpy12:
-	subs	r3, #1
+	subs	r7, #1
 	bcc	.Lnorx32_4_1_encrypt_with_cpyd11
-	ldrb	r0, [r1, r3]
-	strb	r0, [r2, r3]
+	ldrb	r0, [r1, r7]
+	strb	r0, [r6, r7]
 	b	.Lnorx32_4_1_encrypt_with_cpy12
 .Lnorx32_4_1_encrypt_with_cpyd11:
-	mov	r1, r2
+	mov	r1, r6
 .Lnorx32_4_1_encrypt_with_words8:
-	ldr	r0, [r1]
-	ldr	r7, [r1, #4]
-	mov	r10, r7
-	ldr	r7, [r1, #8]
-	mov	r9, r7
-	ldr	r7, [r1, #12]
-	mov	r8, r7
-	ldr	r7, [r1, #16]
-	str	r7, [sp]
-	ldr	r7, [r1, #20]
-	mov	r11, r7
-	ldr	r6, [r1, #24]
-	ldr	r5, [r1, #28]
-	ldr	r4, [r1, #32]
-	ldr	r3, [r1, #36]
-	ldr	r2, [r1, #40]
-	ldr	r1, [r1, #44]
-	ldr	r7, [sp, #24]
-	eors	r7, r0
-	str	r7, [sp, #24]
-	ldr	r0, [sp, #20]
-	mov	r7, r10
-	eors	r0, r7
-	str	r0, [sp, #20]
-	ldr	r0, [sp, #16]
-	mov	r7, r9
-	eors	r0, r7
-	str	r0, [sp, #16]
-	ldr	r0, [sp, #12]
-	mov	r7, r8
-	eors	r0, r7
-	str	r0, [sp, #12]
-	ldr	r0, [sp, #8]
-	ldr	r7, [sp]
-	eors	r0, r7
-	str	r0, [sp, #8]
-	ldr	r7, [sp, #40]
-	mov	r0, r11
-	eors	r7, r0
-	str	r7, [sp, #40]
-	ldr	r0, [sp, #44]
-	eors	r0, r6
-	str	r0, [sp, #44]
-	ldr	r0, [sp, #48]
-	eors	r0, r5
-	str	r0, [sp, #48]
-	ldr	r0, [sp, #52]
-	eors	r0, r4
-	str	r0, [sp, #52]
-	ldr	r0, [sp, #64]
-	eors	r0, r3
-	str	r0, [sp, #64]
-	ldr	r0, [sp, #68]
+	ldr	r6, [r1]
+	eors	r5, r6
+	str	r5, [sp, #32]
+	ldr	r5, [r1, #4]
+	eors	r4, r5
+	str	r4, [sp, #28]
+	ldr	r4, [r1, #8]
+	eors	r3, r4
+	str	r3, [sp, #24]
+	ldr	r3, [r1, #12]
+	eors	r2, r3
+	str	r2, [sp, #16]
+	ldr	r2, [r1, #16]
+	ldr	r0, [sp, #4]
 	eors	r0, r2
-	str	r0, [sp, #68]
+	str	r0, [sp, #4]
+	ldr	r2, [r1, #20]
+	ldr	r0, [sp, #36]
+	eors	r0, r2
+	str	r0, [sp, #36]
+	ldr	r2, [r1, #24]
+	ldr	r0, [sp, #40]
+	eors	r0, r2
+	str	r0, [sp, #40]
+	ldr	r2, [r1, #28]
+	ldr	r0, [sp, #44]
+	eors	r0, r2
+	str	r0, [sp, #44]
+	ldr	r2, [r1, #32]
+	ldr	r0, [sp, #48]
+	eors	r0, r2
+	str	r0, [sp, #48]
+	ldr	r2, [r1, #36]
+	ldr	r0, [sp, #52]
+	eors	r0, r2
+	str	r0, [sp, #52]
+	ldr	r2, [r1, #40]
 	ldr	r0, [sp, #60]
-	eors	r0, r1
+	eors	r0, r2
 	str	r0, [sp, #60]
+	ldr	r1, [r1, #44]
+	ldr	r0, [sp, #64]
+	eors	r0, r1
+	str	r0, [sp, #64]
 	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
 	ldr	r0, [sp, #56]
 	cmp	r0, #48
-	movs	r3, #0
-	sbcs	r3, r3
-	lsls	r6, r0, #3
-	movs	r0, #1
-	str	r0, [sp, #4]
 	movs	r0, #0
-	str	r0, [sp]
+	adcs	r0, r0
+	movs	r1, #1
+	eors	r0, r1
+	bne	.Lnorx32_4_1_encrypt_with_far4
+	b	.Lnorx32_4_1_encrypt_with_else13
+.Lnorx32_4_1_encrypt_with_far4:
+	ldr	r0, [sp, #56]
+	lsls	r6, r0, #3
+	str	r1, [sp]
+	movs	r0, #0
 	mov	r11, r0
 	mov	r10, r0
 	mov	r9, r0
 	mov	r8, r0
-	str	r0, [sp, #32]
-	str	r0, [sp, #28]
+	str	r0, [sp, #12]
+	str	r0, [sp, #8]
 	movs	r5, #0
 	movs	r4, #0
+	movs	r3, #0
 	movs	r2, #0
-	str	r0, [sp, #36]
+	str	r0, [sp, #20]
 	movs	r0, #3
 	lsls	r0, r0, #7
 	cmp	r6, r0
-	bcs	.Lnorx32_4_1_encrypt_with_shz13
-.Lnorx32_4_1_encrypt_with_shl15:
+	bcs	.Lnorx32_4_1_encrypt_with_shz15
+.Lnorx32_4_1_encrypt_with_shl17:
 	cmp	r6, #32
-	bcc	.Lnorx32_4_1_encrypt_with_shf14
-	str	r2, [sp, #36]
-	mov	r2, r4
+	bcc	.Lnorx32_4_1_encrypt_with_shf16
+	str	r2, [sp, #20]
+	mov	r2, r3
+	mov	r3, r4
 	mov	r4, r5
-	ldr	r5, [sp, #28]
-	ldr	r0, [sp, #32]
-	str	r0, [sp, #28]
+	ldr	r5, [sp, #8]
+	ldr	r0, [sp, #12]
+	str	r0, [sp, #8]
 	mov	r0, r8
-	str	r0, [sp, #32]
+	str	r0, [sp, #12]
 	mov	r8, r9
 	mov	r9, r10
 	mov	r10, r11
 	ldr	r0, [sp]
 	mov	r11, r0
-	ldr	r0, [sp, #4]
-	str	r0, [sp]
 	movs	r0, #0
-	str	r0, [sp, #4]
+	str	r0, [sp]
 	subs	r6, #32
-	b	.Lnorx32_4_1_encrypt_with_shl15
-.Lnorx32_4_1_encrypt_with_shf14:
-	ldr	r0, [sp, #36]
+	b	.Lnorx32_4_1_encrypt_with_shl17
+.Lnorx32_4_1_encrypt_with_shf16:
+	ldr	r0, [sp, #20]
 	lsls	r0, r6
 	movs	r1, #32
 	subs	r1, r1, r6
 	mov	r7, r2
 	lsrs	r7, r1
 	orrs	r0, r7
-	str	r0, [sp, #36]
+	str	r0, [sp, #20]
 	lsls	r2, r6
-	mov	r0, r4
+	mov	r0, r3
 	lsrs	r0, r1
 	orrs	r2, r0
+	lsls	r3, r6
+	mov	r0, r4
+	lsrs	r0, r1
+	orrs	r3, r0
 	lsls	r4, r6
 	mov	r0, r5
 	lsrs	r0, r1
 	orrs	r4, r0
 	lsls	r5, r6
-	ldr	r0, [sp, #28]
+	ldr	r0, [sp, #8]
 	lsrs	r0, r1
 	orrs	r5, r0
-	ldr	r0, [sp, #28]
+	ldr	r0, [sp, #8]
 	lsls	r0, r6
-	ldr	r7, [sp, #32]
+	ldr	r7, [sp, #12]
 	lsrs	r7, r1
 	orrs	r0, r7
-	str	r0, [sp, #28]
-	ldr	r0, [sp, #32]
+	str	r0, [sp, #8]
+	ldr	r0, [sp, #12]
 	lsls	r0, r6
 	mov	r7, r8
 	lsrs	r7, r1
 	orrs	r0, r7
-	str	r0, [sp, #32]
+	str	r0, [sp, #12]
 	mov	r0, r8
 	lsls	r0, r6
 	mov	r7, r9
@@ -894,148 +884,137 @@ norx32_4_1_encrypt_with:
 	lsrs	r7, r1
 	orrs	r0, r7
 	mov	r10, r0
-	mov	r0, r11
-	lsls	r0, r6
-	ldr	r7, [sp]
-	lsrs	r7, r1
-	orrs	r0, r7
-	mov	r11, r0
-	ldr	r0, [sp, #4]
+	ldr	r0, [sp]
 	lsrs	r0, r1
-	ldr	r1, [sp]
+	mov	r1, r11
 	lsls	r1, r6
 	orrs	r1, r0
-	str	r1, [sp]
-	ldr	r0, [sp, #4]
+	mov	r11, r1
+	ldr	r0, [sp]
 	lsls	r0, r6
-	str	r0, [sp, #4]
-	b	.Lnorx32_4_1_encrypt_with_she16
-.Lnorx32_4_1_encrypt_with_shz13:
+	str	r0, [sp]
+	b	.Lnorx32_4_1_encrypt_with_she18
+.Lnorx32_4_1_encrypt_with_shz15:
 	movs	r0, #0
-	str	r0, [sp, #4]
 	str	r0, [sp]
 	mov	r11, r0
 	mov	r10, r0
 	mov	r9, r0
 	mov	r8, r0
-	str	r0, [sp, #32]
-	str	r0, [sp, #28]
+	str	r0, [sp, #12]
+	str	r0, [sp, #8]
 	movs	r5, #0
 	movs	r4, #0
+	movs	r3, #0
 	movs	r2, #0
-	str	r0, [sp, #36]
-.Lnorx32_4_1_encrypt_with_she16:
+	str	r0, [sp, #20]
+.Lnorx32_4_1_encrypt_with_she18:
 	movs	r0, #1
 	lsls	r0, r0, #31
-	ldr	r1, [sp, #36]
+	ldr	r1, [sp, #20]
 	orrs	r1, r0
-	ldr	r0, [sp, #4]
-	ands	r0, r3
-	str	r0, [sp, #4]
-	ldr	r0, [sp]
-	ands	r0, r3
+	ldr	r0, [sp, #12]
+	str	r0, [sp, #76]
+	ldr	r0, [sp, #8]
+	str	r0, [sp, #72]
+	str	r5, [sp, #20]
+	str	r4, [sp, #12]
+	str	r3, [sp, #8]
+	b	.Lnorx32_4_1_encrypt_with_endif14
+.Lnorx32_4_1_encrypt_with_else13:
+	movs	r0, #0
 	str	r0, [sp]
-	mov	r0, r11
-	ands	r0, r3
 	mov	r11, r0
-	mov	r0, r10
-	ands	r0, r3
 	mov	r10, r0
-	mov	r0, r9
-	ands	r0, r3
 	mov	r9, r0
-	mov	r0, r8
-	ands	r0, r3
 	mov	r8, r0
-	ldr	r0, [sp, #32]
-	ands	r0, r3
-	mov	r6, r0
-	ldr	r0, [sp, #28]
-	ands	r0, r3
-	mov	r7, r5
-	mov	r5, r0
-	ands	r7, r3
-	mov	r0, r4
-	mov	r4, r7
-	ands	r0, r3
-	str	r0, [sp, #28]
-	ands	r2, r3
-	ands	r1, r3
+	movs	r3, #0
+	str	r3, [sp, #76]
+	str	r0, [sp, #72]
+	str	r0, [sp, #20]
+	str	r0, [sp, #12]
+	str	r0, [sp, #8]
+	movs	r2, #0
+	movs	r1, #0
+.Lnorx32_4_1_encrypt_with_endif14:
 	@ norx32_4_1.ae:141: c = rate_of(s) ^ load_le(msg, off, rate, count) ^ pad(count)
-	ldr	r0, [sp, #24]
-	ldr	r3, [sp, #4]
-	eors	r0, r3
-	str	r0, [sp, #24]
-	ldr	r0, [sp, #20]
+	ldr	r0, [sp, #32]
 	ldr	r3, [sp]
 	eors	r0, r3
-	str	r0, [sp, #20]
-	ldr	r0, [sp, #16]
+	str	r0, [sp, #32]
+	ldr	r0, [sp, #28]
 	mov	r3, r11
 	eors	r0, r3
-	str	r0, [sp, #16]
-	ldr	r0, [sp, #12]
+	str	r0, [sp, #28]
+	ldr	r0, [sp, #24]
 	mov	r3, r10
 	eors	r0, r3
-	str	r0, [sp, #12]
-	ldr	r0, [sp, #8]
+	str	r0, [sp, #24]
+	ldr	r0, [sp, #16]
 	mov	r3, r9
 	eors	r0, r3
-	str	r0, [sp, #8]
-	ldr	r0, [sp, #40]
+	str	r0, [sp, #16]
+	ldr	r0, [sp, #4]
 	mov	r3, r8
 	eors	r0, r3
+	str	r0, [sp, #4]
+	ldr	r0, [sp, #36]
+	ldr	r3, [sp, #76]
+	eors	r0, r3
 	mov	r8, r0
-	ldr	r7, [sp, #44]
-	eors	r7, r6
-	ldr	r6, [sp, #48]
-	eors	r6, r5
-	ldr	r5, [sp, #52]
-	eors	r5, r4
-	ldr	r4, [sp, #64]
-	ldr	r3, [sp, #28]
+	ldr	r7, [sp, #40]
+	ldr	r3, [sp, #72]
+	eors	r7, r3
+	ldr	r6, [sp, #44]
+	ldr	r3, [sp, #20]
+	eors	r6, r3
+	ldr	r5, [sp, #48]
+	ldr	r3, [sp, #12]
+	eors	r5, r3
+	ldr	r4, [sp, #52]
+	ldr	r3, [sp, #8]
 	eors	r4, r3
-	ldr	r3, [sp, #68]
+	ldr	r3, [sp, #60]
 	eors	r3, r2
-	ldr	r2, [sp, #60]
+	ldr	r2, [sp, #64]
 	eors	r2, r1
 	@ norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
-	ldr	r1, [sp, #24]
-	str	r1, [sp, #100]
-	ldr	r1, [sp, #20]
+	ldr	r1, [sp, #32]
 	str	r1, [sp, #104]
-	ldr	r1, [sp, #16]
+	ldr	r1, [sp, #28]
 	str	r1, [sp, #108]
-	ldr	r1, [sp, #12]
+	ldr	r1, [sp, #24]
 	str	r1, [sp, #112]
-	ldr	r1, [sp, #8]
+	ldr	r1, [sp, #16]
 	str	r1, [sp, #116]
-	str	r0, [sp, #120]
-	str	r7, [sp, #124]
-	str	r6, [sp, #128]
-	str	r5, [sp, #132]
-	str	r4, [sp, #136]
-	str	r3, [sp, #140]
-	str	r2, [sp, #144]
+	ldr	r1, [sp, #4]
+	str	r1, [sp, #120]
+	str	r0, [sp, #124]
+	str	r7, [sp, #128]
+	str	r6, [sp, #132]
+	str	r5, [sp, #136]
+	str	r4, [sp, #140]
+	str	r3, [sp, #144]
+	str	r2, [sp, #148]
 	@ norx32_4_1.ae:143: store_le(ct, off, c, count)
-	ldr	r1, [sp, #260]
-	ldr	r0, [sp, #76]
+	ldr	r1, [sp, #264]
+	ldr	r0, [sp, #80]
 	adds	r1, r1, r0
 	ldr	r0, [sp, #56]
 	cmp	r0, #48
-	bcc	.Lnorx32_4_1_encrypt_with_bytes17
+	bcc	.Lnorx32_4_1_encrypt_with_bytes19
 	movs	r0, #3
 	tst	r1, r0
-	bne	.Lnorx32_4_1_encrypt_with_mis19
-	ldr	r0, [sp, #24]
+	bne	.Lnorx32_4_1_encrypt_with_mis21
+	ldr	r0, [sp, #32]
 	str	r0, [r1]
-	ldr	r0, [sp, #20]
+	ldr	r0, [sp, #28]
 	str	r0, [r1, #4]
-	ldr	r0, [sp, #16]
+	ldr	r0, [sp, #24]
 	str	r0, [r1, #8]
-	ldr	r0, [sp, #12]
+	ldr	r0, [sp, #16]
 	str	r0, [r1, #12]
-	ldr	r0, [sp, #8]
+	ldr	r0, [sp, #4]
 	str	r0, [r1, #16]
 	mov	r0, r8
 	str	r0, [r1, #20]
@@ -1045,89 +1024,89 @@ norx32_4_1_encrypt_with:
 	str	r4, [r1, #36]
 	str	r3, [r1, #40]
 	str	r2, [r1, #44]
-	b	.Lnorx32_4_1_encrypt_with_stored18
-.Lnorx32_4_1_encrypt_with_mis19:
+	b	.Lnorx32_4_1_encrypt_with_stored20
+.Lnorx32_4_1_encrypt_with_mis21:
 	movs	r0, #48
 	str	r0, [sp, #56]
-.Lnorx32_4_1_encrypt_with_bytes17:
-.Lnorx32_4_1_encrypt_with_fill20:
-	ldr	r0, [sp, #24]
-	str	r0, [sp, #164]
-	ldr	r0, [sp, #20]
+.Lnorx32_4_1_encrypt_with_bytes19:
+.Lnorx32_4_1_encrypt_with_fill22:
+	ldr	r0, [sp, #32]
 	str	r0, [sp, #168]
-	ldr	r0, [sp, #16]
+	ldr	r0, [sp, #28]
 	str	r0, [sp, #172]
-	ldr	r0, [sp, #12]
+	ldr	r0, [sp, #24]
 	str	r0, [sp, #176]
-	ldr	r0, [sp, #8]
+	ldr	r0, [sp, #16]
 	str	r0, [sp, #180]
-	mov	r0, r8
+	ldr	r0, [sp, #4]
 	str	r0, [sp, #184]
-	str	r7, [sp, #188]
-	str	r6, [sp, #192]
-	str	r5, [sp, #196]
-	str	r4, [sp, #200]
-	str	r3, [sp, #204]
-	str	r2, [sp, #208]
-	add	r3, sp, #164
+	mov	r0, r8
+	str	r0, [sp, #188]
+	str	r7, [sp, #192]
+	str	r6, [sp, #196]
+	str	r5, [sp, #200]
+	str	r4, [sp, #204]
+	str	r3, [sp, #208]
+	str	r2, [sp, #212]
+	add	r3, sp, #168
 	ldr	r2, [sp, #56]
-.Lnorx32_4_1_encrypt_with_cpy21:
+.Lnorx32_4_1_encrypt_with_cpy23:
 	subs	r2, #1
-	bcc	.Lnorx32_4_1_encrypt_with_stored18
+	bcc	.Lnorx32_4_1_encrypt_with_stored20
 	ldrb	r0, [r3, r2]
 	strb	r0, [r1, r2]
-	b	.Lnorx32_4_1_encrypt_with_cpy21
-.Lnorx32_4_1_encrypt_with_stored18:
-	ldr	r1, [sp, #72]
+	b	.Lnorx32_4_1_encrypt_with_cpy23
+.Lnorx32_4_1_encrypt_with_stored20:
+	ldr	r1, [sp, #68]
 	adds	r1, #1
-	str	r1, [sp, #72]
-	ldr	r0, [sp, #80]
+	str	r1, [sp, #68]
+	ldr	r0, [sp, #84]
 	cmp	r1, r0
-	bcs	.Lnorx32_4_1_encrypt_with_far4
+	bcs	.Lnorx32_4_1_encrypt_with_far5
 	b	.Lnorx32_4_1_encrypt_with_loop3
-.Lnorx32_4_1_encrypt_with_far4:
+.Lnorx32_4_1_encrypt_with_far5:
 .Lnorx32_4_1_encrypt_with_done4:
 .Lnorx32_4_1_encrypt_with_else1:
 .Lnorx32_4_1_encrypt_with_endif2:
 	@ norx32_4_1.ae:146: store_le(tag, 0, finalize(s, k))
-	ldr	r0, [sp, #92]
-	str	r0, [sp, #164]
-	ldr	r0, [sp, #88]
-	str	r0, [sp, #168]
-	ldr	r0, [sp, #84]
-	str	r0, [sp, #172]
 	ldr	r0, [sp, #96]
+	str	r0, [sp, #168]
+	ldr	r0, [sp, #92]
+	str	r0, [sp, #172]
+	ldr	r0, [sp, #88]
 	str	r0, [sp, #176]
-	add	r0, sp, #100
-	add	r1, sp, #164
+	ldr	r0, [sp, #100]
+	str	r0, [sp, #180]
+	add	r0, sp, #104
+	add	r1, sp, #168
 	bl	norx32_4_1_finalize
 	mov	r4, r0
 	mov	r5, r1
 	mov	r1, r3
-	ldr	r3, [sp, #268]
+	ldr	r3, [sp, #272]
 	movs	r0, #3
 	tst	r3, r0
-	bne	.Lnorx32_4_1_encrypt_with_bytes22
+	bne	.Lnorx32_4_1_encrypt_with_bytes24
 	str	r4, [r3]
 	str	r5, [r3, #4]
 	str	r2, [r3, #8]
 	str	r1, [r3, #12]
-	b	.Lnorx32_4_1_encrypt_with_stored23
-.Lnorx32_4_1_encrypt_with_bytes22:
-	str	r4, [sp, #164]
-	str	r5, [sp, #168]
-	str	r2, [sp, #172]
-	str	r1, [sp, #176]
+	b	.Lnorx32_4_1_encrypt_with_stored25
+.Lnorx32_4_1_encrypt_with_bytes24:
+	str	r4, [sp, #168]
+	str	r5, [sp, #172]
+	str	r2, [sp, #176]
+	str	r1, [sp, #180]
 	movs	r2, #16
-	add	r1, sp, #164
-.Lnorx32_4_1_encrypt_with_cpy24:
+	add	r1, sp, #168
+.Lnorx32_4_1_encrypt_with_cpy26:
 	subs	r2, #1
-	bcc	.Lnorx32_4_1_encrypt_with_stored23
+	bcc	.Lnorx32_4_1_encrypt_with_stored25
 	ldrb	r0, [r1, r2]
 	strb	r0, [r3, r2]
-	b	.Lnorx32_4_1_encrypt_with_cpy24
-.Lnorx32_4_1_encrypt_with_stored23:
-	add	sp, #212
+	b	.Lnorx32_4_1_encrypt_with_cpy26
+.Lnorx32_4_1_encrypt_with_stored25:
+	add	sp, #216
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5
@@ -1139,8 +1118,8 @@ norx32_4_1_encrypt_with:
 
 
 @ --- norx32_4_1_decrypt_with: norx32_4_1.decrypt_with
-@     frame 260 bytes (117 spill slots, 37 on the stack; locals 112), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 2260 bytes of code and literals
+@     frame 260 bytes (112 spill slots, 37 on the stack; locals 112), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 2246 bytes of code and literals
 	.section .text.norx32_4_1_decrypt_with,"ax",%progbits
 	.global norx32_4_1_decrypt_with
 	.type norx32_4_1_decrypt_with, %function
@@ -1263,7 +1242,7 @@ norx32_4_1_decrypt_with:
 	adds	r3, r3, #1
 	str	r3, [sp, #128]
 	movs	r1, #0
-	str	r1, [sp, #72]
+	str	r1, [sp, #68]
 	cmp	r1, r3
 	bcc	.Lnorx32_4_1_decrypt_with_far2
 	b	.Lnorx32_4_1_decrypt_with_done4
@@ -1271,9 +1250,9 @@ norx32_4_1_decrypt_with:
 .Lnorx32_4_1_decrypt_with_loop3:
 	@ norx32_4_1.ae:159: off = rate * i
 	movs	r2, #48
-	ldr	r0, [sp, #72]
+	ldr	r0, [sp, #68]
 	muls	r0, r2
-	str	r0, [sp, #124]
+	str	r0, [sp, #120]
 	@ norx32_4_1.ae:160: count = if m - off < rate then m - off else rate
 	ldr	r1, [sp, #304]
 	subs	r1, r1, r0
@@ -1771,32 +1750,32 @@ norx32_4_1_decrypt_with:
 	str	r0, [sp, #208]
 	@ norx32_4_1.ae:50: return cat(s[11], s[10], s[9], s[8], s[7], s[6], s[5], s[4], s[3], s[2], s[1], s[0])
 	ldr	r0, [sp, #192]
-	str	r0, [sp, #76]
+	str	r0, [sp, #116]
 	ldr	r0, [sp, #188]
-	str	r0, [sp, #80]
+	str	r0, [sp, #112]
 	ldr	r0, [sp, #184]
-	str	r0, [sp, #84]
+	str	r0, [sp, #108]
 	ldr	r0, [sp, #180]
-	str	r0, [sp, #88]
+	str	r0, [sp, #104]
 	ldr	r0, [sp, #176]
-	str	r0, [sp, #92]
+	str	r0, [sp, #100]
 	ldr	r0, [sp, #172]
 	str	r0, [sp, #96]
 	ldr	r0, [sp, #168]
-	str	r0, [sp, #100]
+	str	r0, [sp, #92]
 	ldr	r0, [sp, #164]
-	str	r0, [sp, #104]
+	str	r0, [sp, #88]
 	ldr	r0, [sp, #160]
-	str	r0, [sp, #108]
+	str	r0, [sp, #84]
 	ldr	r0, [sp, #156]
-	str	r0, [sp, #112]
+	str	r0, [sp, #80]
 	ldr	r0, [sp, #152]
-	str	r0, [sp, #116]
+	str	r0, [sp, #76]
 	ldr	r0, [sp, #148]
-	str	r0, [sp, #120]
+	str	r0, [sp, #72]
 	@ norx32_4_1.ae:164: x = first_bytes(r ^ load_le(ct, off, rate, count), count)
 	ldr	r1, [sp, #300]
-	ldr	r0, [sp, #124]
+	ldr	r0, [sp, #120]
 	adds	r1, r1, r0
 	ldr	r0, [sp, #56]
 	cmp	r0, #48
@@ -1849,51 +1828,51 @@ norx32_4_1_decrypt_with:
 	ldr	r4, [r1, #36]
 	ldr	r3, [r1, #40]
 	ldr	r2, [r1, #44]
-	ldr	r1, [sp, #120]
+	ldr	r1, [sp, #72]
 	eors	r0, r1
-	str	r0, [sp, #44]
+	str	r0, [sp, #40]
 	mov	r0, r10
-	ldr	r1, [sp, #116]
+	ldr	r1, [sp, #76]
 	eors	r0, r1
 	str	r0, [sp, #12]
 	mov	r0, r11
-	ldr	r1, [sp, #112]
+	ldr	r1, [sp, #80]
 	eors	r0, r1
 	str	r0, [sp, #8]
 	ldr	r0, [sp, #4]
-	ldr	r1, [sp, #108]
+	ldr	r1, [sp, #84]
 	eors	r0, r1
 	str	r0, [sp, #4]
 	mov	r0, r8
-	ldr	r1, [sp, #104]
-	eors	r0, r1
-	str	r0, [sp, #64]
-	mov	r0, r9
-	ldr	r1, [sp, #100]
+	ldr	r1, [sp, #88]
 	eors	r0, r1
 	str	r0, [sp, #60]
+	mov	r0, r9
+	ldr	r1, [sp, #92]
+	eors	r0, r1
+	str	r0, [sp, #52]
 	ldr	r0, [sp, #96]
 	eors	r7, r0
-	str	r7, [sp, #68]
-	ldr	r0, [sp, #92]
+	str	r7, [sp, #64]
+	ldr	r0, [sp, #100]
 	eors	r6, r0
-	str	r6, [sp, #52]
-	ldr	r0, [sp, #88]
+	str	r6, [sp, #48]
+	ldr	r0, [sp, #104]
 	eors	r5, r0
-	str	r5, [sp, #48]
-	ldr	r0, [sp, #84]
+	str	r5, [sp, #44]
+	ldr	r0, [sp, #108]
 	eors	r4, r0
-	str	r4, [sp, #40]
-	ldr	r0, [sp, #80]
+	str	r4, [sp, #36]
+	ldr	r0, [sp, #112]
 	eors	r3, r0
-	str	r3, [sp, #36]
-	ldr	r0, [sp, #76]
+	str	r3, [sp, #32]
+	ldr	r0, [sp, #116]
 	eors	r2, r0
-	str	r2, [sp, #32]
+	str	r2, [sp, #28]
 	@ norx32_4_1.ae:45: return x & ~(~(0 as u384) << (8 * count))
 	ldr	r0, [sp, #56]
 	lsls	r0, r0, #3
-	str	r0, [sp, #28]
+	str	r0, [sp, #124]
 	movs	r4, #0
 	mvns	r4, r4
 	str	r4, [sp]
@@ -2013,10 +1992,10 @@ norx32_4_1_decrypt_with:
 	movs	r4, #0
 	str	r0, [sp, #24]
 .Lnorx32_4_1_decrypt_with_she16:
-	ldr	r0, [sp, #44]
+	ldr	r0, [sp, #40]
 	ldr	r5, [sp]
 	bics	r0, r5
-	str	r0, [sp, #44]
+	str	r0, [sp, #40]
 	ldr	r0, [sp, #12]
 	mov	r5, r11
 	bics	r0, r5
@@ -2029,38 +2008,38 @@ norx32_4_1_decrypt_with:
 	mov	r5, r9
 	bics	r0, r5
 	str	r0, [sp, #4]
-	ldr	r0, [sp, #64]
+	ldr	r0, [sp, #60]
 	mov	r5, r8
 	bics	r0, r5
-	str	r0, [sp, #64]
-	ldr	r0, [sp, #60]
+	str	r0, [sp, #60]
+	ldr	r0, [sp, #52]
 	ldr	r5, [sp, #20]
 	bics	r0, r5
-	str	r0, [sp, #60]
-	ldr	r0, [sp, #68]
+	str	r0, [sp, #52]
+	ldr	r0, [sp, #64]
 	mov	r5, r0
 	ldr	r0, [sp, #16]
 	bics	r5, r0
-	str	r5, [sp, #68]
-	ldr	r0, [sp, #52]
-	bics	r0, r3
-	str	r0, [sp, #52]
+	str	r5, [sp, #64]
 	ldr	r0, [sp, #48]
-	bics	r0, r2
+	bics	r0, r3
 	str	r0, [sp, #48]
-	ldr	r0, [sp, #40]
-	bics	r0, r1
-	str	r0, [sp, #40]
+	ldr	r0, [sp, #44]
+	bics	r0, r2
+	str	r0, [sp, #44]
 	ldr	r0, [sp, #36]
-	bics	r0, r4
+	bics	r0, r1
 	str	r0, [sp, #36]
 	ldr	r0, [sp, #32]
+	bics	r0, r4
+	str	r0, [sp, #32]
+	ldr	r0, [sp, #28]
 	ldr	r1, [sp, #24]
 	bics	r0, r1
-	str	r0, [sp, #32]
+	str	r0, [sp, #28]
 	@ norx32_4_1.ae:165: store_le(msg, off, x, count)
 	ldr	r1, [sp, #316]
-	ldr	r0, [sp, #124]
+	ldr	r0, [sp, #120]
 	adds	r2, r1, r0
 	ldr	r0, [sp, #56]
 	cmp	r0, #48
@@ -2068,7 +2047,7 @@ norx32_4_1_decrypt_with:
 	movs	r0, #3
 	tst	r2, r0
 	bne	.Lnorx32_4_1_decrypt_with_mis19
-	ldr	r0, [sp, #44]
+	ldr	r0, [sp, #40]
 	str	r0, [r2]
 	ldr	r0, [sp, #12]
 	str	r0, [r2, #4]
@@ -2076,20 +2055,20 @@ norx32_4_1_decrypt_with:
 	str	r0, [r2, #8]
 	ldr	r0, [sp, #4]
 	str	r0, [r2, #12]
-	ldr	r0, [sp, #64]
-	str	r0, [r2, #16]
 	ldr	r0, [sp, #60]
+	str	r0, [r2, #16]
+	ldr	r0, [sp, #52]
 	str	r0, [r2, #20]
 	str	r5, [r2, #24]
-	ldr	r0, [sp, #52]
-	str	r0, [r2, #28]
 	ldr	r0, [sp, #48]
+	str	r0, [r2, #28]
+	ldr	r0, [sp, #44]
 	str	r0, [r2, #32]
-	ldr	r0, [sp, #40]
-	str	r0, [r2, #36]
 	ldr	r0, [sp, #36]
-	str	r0, [r2, #40]
+	str	r0, [r2, #36]
 	ldr	r0, [sp, #32]
+	str	r0, [r2, #40]
+	ldr	r0, [sp, #28]
 	str	r0, [r2, #44]
 	b	.Lnorx32_4_1_decrypt_with_stored18
 .Lnorx32_4_1_decrypt_with_mis19:
@@ -2098,7 +2077,7 @@ norx32_4_1_decrypt_with:
 .Lnorx32_4_1_decrypt_with_bytes17:
 	ldr	r1, [sp, #56]
 .Lnorx32_4_1_decrypt_with_fill20:
-	ldr	r0, [sp, #44]
+	ldr	r0, [sp, #40]
 	str	r0, [sp, #212]
 	ldr	r0, [sp, #12]
 	str	r0, [sp, #216]
@@ -2106,21 +2085,21 @@ norx32_4_1_decrypt_with:
 	str	r0, [sp, #220]
 	ldr	r0, [sp, #4]
 	str	r0, [sp, #224]
-	ldr	r0, [sp, #64]
-	str	r0, [sp, #228]
 	ldr	r0, [sp, #60]
-	str	r0, [sp, #232]
-	ldr	r0, [sp, #68]
-	str	r0, [sp, #236]
+	str	r0, [sp, #228]
 	ldr	r0, [sp, #52]
-	str	r0, [sp, #240]
+	str	r0, [sp, #232]
+	ldr	r0, [sp, #64]
+	str	r0, [sp, #236]
 	ldr	r0, [sp, #48]
+	str	r0, [sp, #240]
+	ldr	r0, [sp, #44]
 	str	r0, [sp, #244]
-	ldr	r0, [sp, #40]
-	str	r0, [sp, #248]
 	ldr	r0, [sp, #36]
-	str	r0, [sp, #252]
+	str	r0, [sp, #248]
 	ldr	r0, [sp, #32]
+	str	r0, [sp, #252]
+	ldr	r0, [sp, #28]
 	str	r0, [sp, #256]
 	add	r3, sp, #212
 .Lnorx32_4_1_decrypt_with_cpy21:
@@ -2133,256 +2112,249 @@ norx32_4_1_decrypt_with:
 	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
 	ldr	r0, [sp, #56]
 	cmp	r0, #48
-	movs	r7, #0
-	sbcs	r7, r7
+	movs	r1, #0
+	adcs	r1, r1
 	movs	r0, #1
-	str	r0, [sp, #16]
-	ldr	r2, [sp, #28]
-	movs	r0, #0
-	str	r0, [sp]
+	eors	r1, r0
+	beq	.Lnorx32_4_1_decrypt_with_else22
 	mov	r11, r0
+	ldr	r6, [sp, #124]
+	movs	r0, #0
 	mov	r10, r0
 	mov	r9, r0
+	str	r0, [sp]
 	mov	r8, r0
-	str	r0, [sp, #24]
 	str	r0, [sp, #20]
+	str	r0, [sp, #16]
 	movs	r5, #0
 	movs	r4, #0
 	movs	r3, #0
-	str	r0, [sp, #28]
+	movs	r2, #0
+	str	r0, [sp, #24]
 	movs	r0, #3
 	lsls	r0, r0, #7
-	cmp	r2, r0
-	bcs	.Lnorx32_4_1_decrypt_with_shz22
-.Lnorx32_4_1_decrypt_with_shl24:
-	cmp	r2, #32
-	bcc	.Lnorx32_4_1_decrypt_with_shf23
-	str	r3, [sp, #28]
+	cmp	r6, r0
+	bcs	.Lnorx32_4_1_decrypt_with_shz24
+.Lnorx32_4_1_decrypt_with_shl26:
+	cmp	r6, #32
+	bcc	.Lnorx32_4_1_decrypt_with_shf25
+	str	r2, [sp, #24]
+	mov	r2, r3
 	mov	r3, r4
 	mov	r4, r5
-	ldr	r5, [sp, #20]
-	ldr	r0, [sp, #24]
-	str	r0, [sp, #20]
+	ldr	r5, [sp, #16]
+	ldr	r0, [sp, #20]
+	str	r0, [sp, #16]
 	mov	r0, r8
-	str	r0, [sp, #24]
-	mov	r8, r9
+	str	r0, [sp, #20]
+	ldr	r0, [sp]
+	mov	r8, r0
+	mov	r0, r9
+	str	r0, [sp]
 	mov	r9, r10
 	mov	r10, r11
-	ldr	r0, [sp]
-	mov	r11, r0
-	ldr	r0, [sp, #16]
-	str	r0, [sp]
 	movs	r0, #0
-	str	r0, [sp, #16]
-	subs	r2, #32
-	b	.Lnorx32_4_1_decrypt_with_shl24
-.Lnorx32_4_1_decrypt_with_shf23:
-	ldr	r0, [sp, #28]
-	lsls	r0, r2
+	mov	r11, r0
+	subs	r6, #32
+	b	.Lnorx32_4_1_decrypt_with_shl26
+.Lnorx32_4_1_decrypt_with_shf25:
+	ldr	r0, [sp, #24]
+	lsls	r0, r6
 	movs	r1, #32
-	subs	r1, r1, r2
-	mov	r6, r3
-	lsrs	r6, r1
-	orrs	r0, r6
-	str	r0, [sp, #28]
-	lsls	r3, r2
+	subs	r1, r1, r6
+	mov	r7, r2
+	lsrs	r7, r1
+	orrs	r0, r7
+	str	r0, [sp, #24]
+	lsls	r2, r6
+	mov	r0, r3
+	lsrs	r0, r1
+	orrs	r2, r0
+	lsls	r3, r6
 	mov	r0, r4
 	lsrs	r0, r1
 	orrs	r3, r0
-	lsls	r4, r2
+	lsls	r4, r6
 	mov	r0, r5
 	lsrs	r0, r1
 	orrs	r4, r0
-	lsls	r5, r2
-	ldr	r0, [sp, #20]
+	lsls	r5, r6
+	ldr	r0, [sp, #16]
 	lsrs	r0, r1
 	orrs	r5, r0
+	ldr	r0, [sp, #16]
+	lsls	r0, r6
+	ldr	r7, [sp, #20]
+	lsrs	r7, r1
+	orrs	r0, r7
+	str	r0, [sp, #16]
 	ldr	r0, [sp, #20]
-	lsls	r0, r2
-	ldr	r6, [sp, #24]
-	lsrs	r6, r1
-	orrs	r0, r6
+	lsls	r0, r6
+	mov	r7, r8
+	lsrs	r7, r1
+	orrs	r0, r7
 	str	r0, [sp, #20]
-	ldr	r0, [sp, #24]
-	lsls	r0, r2
-	mov	r6, r8
-	lsrs	r6, r1
-	orrs	r0, r6
-	str	r0, [sp, #24]
 	mov	r0, r8
-	lsls	r0, r2
-	mov	r6, r9
-	lsrs	r6, r1
-	orrs	r0, r6
+	lsls	r0, r6
+	ldr	r7, [sp]
+	lsrs	r7, r1
+	orrs	r0, r7
 	mov	r8, r0
-	mov	r0, r9
-	lsls	r0, r2
-	mov	r6, r10
-	lsrs	r6, r1
-	orrs	r0, r6
-	mov	r9, r0
-	mov	r0, r10
-	lsls	r0, r2
-	mov	r6, r11
-	lsrs	r6, r1
-	orrs	r0, r6
-	mov	r10, r0
-	mov	r0, r11
-	lsls	r0, r2
-	ldr	r6, [sp]
-	lsrs	r6, r1
-	orrs	r0, r6
-	mov	r11, r0
-	ldr	r0, [sp, #16]
-	lsrs	r0, r1
-	ldr	r1, [sp]
-	lsls	r1, r2
-	orrs	r1, r0
-	str	r1, [sp]
-	ldr	r0, [sp, #16]
-	lsls	r0, r2
-	str	r0, [sp, #16]
-	b	.Lnorx32_4_1_decrypt_with_she25
-.Lnorx32_4_1_decrypt_with_shz22:
-	movs	r0, #0
-	str	r0, [sp, #16]
+	ldr	r0, [sp]
+	lsls	r0, r6
+	mov	r7, r9
+	lsrs	r7, r1
+	orrs	r0, r7
 	str	r0, [sp]
+	mov	r0, r9
+	lsls	r0, r6
+	mov	r7, r10
+	lsrs	r7, r1
+	orrs	r0, r7
+	mov	r9, r0
+	mov	r0, r11
+	lsrs	r0, r1
+	mov	r1, r10
+	lsls	r1, r6
+	orrs	r1, r0
+	mov	r10, r1
+	mov	r0, r11
+	lsls	r0, r6
+	mov	r11, r0
+	b	.Lnorx32_4_1_decrypt_with_she27
+.Lnorx32_4_1_decrypt_with_shz24:
+	movs	r0, #0
 	mov	r11, r0
 	mov	r10, r0
 	mov	r9, r0
+	str	r0, [sp]
 	mov	r8, r0
-	str	r0, [sp, #24]
 	str	r0, [sp, #20]
+	str	r0, [sp, #16]
 	movs	r5, #0
 	movs	r4, #0
 	movs	r3, #0
-	str	r0, [sp, #28]
-.Lnorx32_4_1_decrypt_with_she25:
-	@ norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
-	ldr	r2, [sp, #76]
-	ldr	r0, [sp, #32]
-	eors	r2, r0
-	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	ldr	r1, [sp, #28]
+	movs	r2, #0
+	str	r0, [sp, #24]
+.Lnorx32_4_1_decrypt_with_she27:
 	movs	r0, #1
 	lsls	r0, r0, #31
+	ldr	r1, [sp, #24]
 	orrs	r1, r0
-	ands	r1, r7
+	ldr	r0, [sp]
+	str	r0, [sp, #24]
+	ldr	r7, [sp, #20]
+	ldr	r6, [sp, #16]
+	str	r5, [sp]
+	b	.Lnorx32_4_1_decrypt_with_endif23
+.Lnorx32_4_1_decrypt_with_else22:
+	movs	r0, #0
+	mov	r11, r0
+	mov	r10, r0
+	mov	r9, r0
+	str	r0, [sp, #24]
+	mov	r8, r0
+	movs	r7, #0
+	movs	r6, #0
+	str	r0, [sp]
+	movs	r4, #0
+	movs	r3, #0
+	movs	r2, #0
+	movs	r1, #0
+.Lnorx32_4_1_decrypt_with_endif23:
 	@ norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
-	eors	r2, r1
-	str	r2, [sp, #56]
-	ldr	r1, [sp, #80]
-	ldr	r0, [sp, #36]
-	eors	r1, r0
-	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	ands	r3, r7
-	@ norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
-	eors	r1, r3
-	str	r1, [sp, #36]
-	ldr	r1, [sp, #84]
+	ldr	r5, [sp, #72]
 	ldr	r0, [sp, #40]
-	eors	r1, r0
-	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	ands	r4, r7
+	eors	r5, r0
+	mov	r0, r11
+	eors	r5, r0
+	@ norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
+	str	r5, [sp, #148]
 	@ norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
-	eors	r1, r4
-	str	r1, [sp, #32]
-	ldr	r1, [sp, #88]
-	ldr	r0, [sp, #48]
-	eors	r1, r0
-	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	ands	r5, r7
-	@ norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
-	eors	r1, r5
-	str	r1, [sp, #28]
-	ldr	r1, [sp, #92]
-	ldr	r0, [sp, #52]
-	eors	r1, r0
-	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	ldr	r2, [sp, #20]
-	ands	r2, r7
-	@ norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
-	eors	r1, r2
-	str	r1, [sp, #20]
-	ldr	r1, [sp, #96]
-	ldr	r0, [sp, #68]
-	eors	r1, r0
-	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	ldr	r0, [sp, #24]
-	ands	r0, r7
-	@ norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
-	eors	r1, r0
-	ldr	r2, [sp, #100]
-	ldr	r0, [sp, #60]
-	eors	r2, r0
-	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	mov	r0, r8
-	ands	r0, r7
-	@ norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
-	eors	r2, r0
-	ldr	r3, [sp, #104]
-	ldr	r0, [sp, #64]
-	eors	r3, r0
-	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	mov	r0, r9
-	ands	r0, r7
-	@ norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
-	eors	r3, r0
-	ldr	r4, [sp, #108]
-	ldr	r0, [sp, #4]
-	eors	r4, r0
-	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
+	ldr	r5, [sp, #76]
+	ldr	r0, [sp, #12]
+	eors	r5, r0
 	mov	r0, r10
-	ands	r0, r7
+	eors	r5, r0
+	@ norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
+	str	r5, [sp, #152]
 	@ norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
-	eors	r4, r0
-	ldr	r5, [sp, #112]
+	ldr	r5, [sp, #80]
 	ldr	r0, [sp, #8]
 	eors	r5, r0
-	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	mov	r0, r11
-	ands	r0, r7
-	@ norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
+	mov	r0, r9
 	eors	r5, r0
-	ldr	r6, [sp, #116]
-	ldr	r0, [sp, #12]
-	eors	r6, r0
-	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	ldr	r0, [sp]
-	ands	r0, r7
-	@ norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
-	eors	r6, r0
-	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	ldr	r0, [sp, #16]
-	ands	r0, r7
-	mov	r8, r0
-	@ norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
-	ldr	r7, [sp, #120]
-	ldr	r0, [sp, #44]
-	eors	r7, r0
-	mov	r0, r8
-	eors	r7, r0
 	@ norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
-	str	r7, [sp, #148]
-	str	r6, [sp, #152]
 	str	r5, [sp, #156]
-	str	r4, [sp, #160]
-	str	r3, [sp, #164]
-	str	r2, [sp, #168]
-	str	r1, [sp, #172]
-	ldr	r0, [sp, #20]
-	str	r0, [sp, #176]
-	ldr	r0, [sp, #28]
-	str	r0, [sp, #180]
-	ldr	r0, [sp, #32]
-	str	r0, [sp, #184]
+	@ norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
+	ldr	r5, [sp, #84]
+	ldr	r0, [sp, #4]
+	eors	r5, r0
+	ldr	r0, [sp, #24]
+	eors	r5, r0
+	@ norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
+	str	r5, [sp, #160]
+	@ norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
+	ldr	r5, [sp, #88]
+	ldr	r0, [sp, #60]
+	eors	r5, r0
+	mov	r0, r8
+	eors	r5, r0
+	@ norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
+	str	r5, [sp, #164]
+	@ norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
+	ldr	r5, [sp, #92]
+	ldr	r0, [sp, #52]
+	eors	r5, r0
+	eors	r5, r7
+	@ norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
+	str	r5, [sp, #168]
+	@ norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
+	ldr	r5, [sp, #96]
+	ldr	r0, [sp, #64]
+	eors	r5, r0
+	eors	r5, r6
+	@ norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
+	str	r5, [sp, #172]
+	@ norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
+	ldr	r5, [sp, #100]
+	ldr	r0, [sp, #48]
+	eors	r5, r0
+	ldr	r0, [sp]
+	eors	r5, r0
+	@ norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
+	str	r5, [sp, #176]
+	@ norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
+	ldr	r5, [sp, #104]
+	ldr	r0, [sp, #44]
+	eors	r5, r0
+	eors	r5, r4
+	@ norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
+	str	r5, [sp, #180]
+	@ norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
+	ldr	r4, [sp, #108]
 	ldr	r0, [sp, #36]
-	str	r0, [sp, #188]
-	ldr	r0, [sp, #56]
-	str	r0, [sp, #192]
-	ldr	r1, [sp, #72]
+	eors	r4, r0
+	eors	r4, r3
+	@ norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
+	str	r4, [sp, #184]
+	@ norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
+	ldr	r3, [sp, #112]
+	ldr	r0, [sp, #32]
+	eors	r3, r0
+	eors	r3, r2
+	@ norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
+	str	r3, [sp, #188]
+	@ norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
+	ldr	r2, [sp, #116]
+	ldr	r0, [sp, #28]
+	eors	r2, r0
+	eors	r2, r1
+	@ norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
+	str	r2, [sp, #192]
+	ldr	r1, [sp, #68]
 	adds	r1, #1
-	str	r1, [sp, #72]
+	str	r1, [sp, #68]
 	ldr	r0, [sp, #128]
 	cmp	r1, r0
 	bcs	.Lnorx32_4_1_decrypt_with_far4
@@ -2395,19 +2367,19 @@ norx32_4_1_decrypt_with:
 	ldr	r3, [sp, #308]
 	movs	r0, #3
 	tst	r3, r0
-	beq	.Lnorx32_4_1_decrypt_with_words27
-.Lnorx32_4_1_decrypt_with_bytes26:
+	beq	.Lnorx32_4_1_decrypt_with_words29
+.Lnorx32_4_1_decrypt_with_bytes28:
 	movs	r2, #16
 	add	r1, sp, #212
-.Lnorx32_4_1_decrypt_with_cpy29:
+.Lnorx32_4_1_decrypt_with_cpy31:
 	subs	r2, #1
-	bcc	.Lnorx32_4_1_decrypt_with_cpyd28
+	bcc	.Lnorx32_4_1_decrypt_with_cpyd30
 	ldrb	r0, [r3, r2]
 	strb	r0, [r1, r2]
-	b	.Lnorx32_4_1_decrypt_with_cpy29
-.Lnorx32_4_1_decrypt_with_cpyd28:
+	b	.Lnorx32_4_1_decrypt_with_cpy31
+.Lnorx32_4_1_decrypt_with_cpyd30:
 	mov	r3, r1
-.Lnorx32_4_1_decrypt_with_words27:
+.Lnorx32_4_1_decrypt_with_words29:
 	ldr	r0, [r3]
 	str	r0, [sp, #12]
 	ldr	r0, [r3, #4]
@@ -2458,8 +2430,8 @@ norx32_4_1_decrypt_with:
 
 
 @ --- norx32_4_1_absorb_header: norx32_4_1.absorb_header
-@     frame 184 bytes (83 spill slots, 34 on the stack; locals 48), saves nothing
-@     estimated 1560 bytes of code and literals
+@     frame 176 bytes (76 spill slots, 32 on the stack; locals 48), saves nothing
+@     estimated 1554 bytes of code and literals
 	.section .text.norx32_4_1_absorb_header,"ax",%progbits
 	.global norx32_4_1_absorb_header
 	.type norx32_4_1_absorb_header, %function
@@ -2467,10 +2439,10 @@ norx32_4_1_decrypt_with:
 	.balign 4
 norx32_4_1_absorb_header:
 	push	{lr}
-	sub	sp, #184
-	str	r0, [sp, #52]
-	str	r1, [sp, #132]
-	str	r2, [sp, #124]
+	sub	sp, #176
+	str	r0, [sp, #48]
+	str	r1, [sp, #124]
+	str	r2, [sp, #116]
 	@ norx32_4_1.ae:96: if n > 0 {
 	mov	r1, r2
 	cmp	r1, #0
@@ -2547,7 +2519,7 @@ norx32_4_1_absorb_header:
 	lsrs	r3, r0, #1
 	@ norx32_4_1.ae:97: for i in 0..whole_blocks(n) + 1 {
 	adds	r3, r3, #1
-	str	r3, [sp, #128]
+	str	r3, [sp, #120]
 	movs	r1, #0
 	str	r1, [sp, #56]
 	cmp	r1, r3
@@ -2561,7 +2533,7 @@ norx32_4_1_absorb_header:
 	muls	r0, r2
 	str	r0, [sp, #60]
 	@ norx32_4_1.ae:99: count = if n - off < rate then n - off else rate
-	ldr	r1, [sp, #124]
+	ldr	r1, [sp, #116]
 	subs	r1, r1, r0
 	cmp	r1, #48
 	movs	r0, #0
@@ -2569,9 +2541,9 @@ norx32_4_1_absorb_header:
 	eors	r1, r2
 	ands	r1, r0
 	eors	r1, r2
-	str	r1, [sp, #48]
+	str	r1, [sp, #52]
 	@ norx32_4_1.ae:100: s[15] = s[15] ^ header_tag
-	ldr	r5, [sp, #52]
+	ldr	r5, [sp, #48]
 	ldr	r1, [r5, #60]
 	movs	r0, #1
 	eors	r1, r0
@@ -2990,7 +2962,7 @@ norx32_4_1_absorb_header:
 .Lnorx32_4_1_absorb_header_done6:
 	@ norx_f.ae:77: s[0] = s0
 	mov	r5, r8
-	ldr	r7, [sp, #52]
+	ldr	r7, [sp, #48]
 	str	r5, [r7]
 	@ norx_f.ae:78: s[1] = s1
 	mov	r5, r12
@@ -3034,35 +3006,35 @@ norx32_4_1_absorb_header:
 	str	r1, [r7, #60]
 	@ norx32_4_1.ae:50: return cat(s[11], s[10], s[9], s[8], s[7], s[6], s[5], s[4], s[3], s[2], s[1], s[0])
 	ldr	r0, [r7, #44]
-	str	r0, [sp, #12]
+	str	r0, [sp, #112]
 	ldr	r0, [r7, #40]
-	str	r0, [sp, #20]
-	ldr	r0, [r7, #36]
-	str	r0, [sp, #32]
-	ldr	r0, [r7, #32]
-	str	r0, [sp, #44]
-	ldr	r0, [r7, #28]
-	str	r0, [sp, #68]
-	ldr	r0, [r7, #24]
-	str	r0, [sp, #76]
-	ldr	r0, [r7, #20]
-	str	r0, [sp, #84]
-	ldr	r0, [r7, #16]
-	str	r0, [sp, #92]
-	ldr	r0, [r7, #12]
-	str	r0, [sp, #100]
-	ldr	r0, [r7, #8]
 	str	r0, [sp, #108]
+	ldr	r0, [r7, #36]
+	str	r0, [sp, #104]
+	ldr	r0, [r7, #32]
+	str	r0, [sp, #100]
+	ldr	r0, [r7, #28]
+	str	r0, [sp, #96]
+	ldr	r0, [r7, #24]
+	str	r0, [sp, #88]
+	ldr	r0, [r7, #20]
+	str	r0, [sp, #76]
+	ldr	r0, [r7, #16]
+	str	r0, [sp, #64]
+	ldr	r0, [r7, #12]
+	str	r0, [sp, #40]
+	ldr	r0, [r7, #8]
+	str	r0, [sp, #32]
 	ldr	r0, [r7, #4]
-	str	r0, [sp, #116]
+	str	r0, [sp, #16]
 	ldr	r0, [r7]
-	str	r0, [sp, #120]
+	str	r0, [sp, #8]
 	@ norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	ldr	r1, [sp, #132]
+	ldr	r1, [sp, #124]
 	ldr	r0, [sp, #60]
 	adds	r1, r1, r0
 	movs	r2, #3
-	ldr	r0, [sp, #48]
+	ldr	r0, [sp, #52]
 	cmp	r0, #48
 	bcc	.Lnorx32_4_1_absorb_header_bytes7
 	tst	r1, r2
@@ -3071,6 +3043,8 @@ norx32_4_1_absorb_header:
 	b	.Lnorx32_4_1_absorb_header_fill10
 .Lnorx32_4_1_absorb_header_bytes7:
 	movs	r0, #0
+	str	r0, [sp, #128]
+	str	r0, [sp, #132]
 	str	r0, [sp, #136]
 	str	r0, [sp, #140]
 	str	r0, [sp, #144]
@@ -3081,11 +3055,9 @@ norx32_4_1_absorb_header:
 	str	r0, [sp, #164]
 	str	r0, [sp, #168]
 	str	r0, [sp, #172]
-	str	r0, [sp, #176]
-	str	r0, [sp, #180]
-	ldr	r3, [sp, #48]
+	ldr	r3, [sp, #52]
 .Lnorx32_4_1_absorb_header_fill10:
-	add	r2, sp, #136
+	add	r2, sp, #128
 .Lnorx32_4_1_absorb_header_cpy12:
 	subs	r3, #1
 	bcc	.Lnorx32_4_1_absorb_header_cpyd11
@@ -3095,107 +3067,114 @@ norx32_4_1_absorb_header:
 .Lnorx32_4_1_absorb_header_cpyd11:
 	mov	r1, r2
 .Lnorx32_4_1_absorb_header_words8:
-	ldr	r7, [r1]
-	str	r7, [sp, #112]
+	ldr	r0, [r1]
+	str	r0, [sp, #12]
 	ldr	r0, [r1, #4]
-	str	r0, [sp, #104]
+	str	r0, [sp, #20]
 	ldr	r0, [r1, #8]
-	str	r0, [sp, #96]
+	str	r0, [sp, #24]
 	ldr	r0, [r1, #12]
-	str	r0, [sp, #88]
-	ldr	r0, [r1, #16]
-	str	r0, [sp, #80]
-	ldr	r0, [r1, #20]
-	str	r0, [sp, #72]
-	ldr	r0, [r1, #24]
-	str	r0, [sp, #64]
-	ldr	r0, [r1, #28]
-	str	r0, [sp, #60]
-	ldr	r0, [r1, #32]
-	str	r0, [sp, #40]
-	ldr	r0, [r1, #36]
-	str	r0, [sp, #36]
-	ldr	r0, [r1, #40]
 	str	r0, [sp, #28]
+	ldr	r0, [r1, #16]
+	str	r0, [sp, #36]
+	ldr	r0, [r1, #20]
+	str	r0, [sp, #44]
+	ldr	r0, [r1, #24]
+	str	r0, [sp, #60]
+	ldr	r0, [r1, #28]
+	str	r0, [sp, #72]
+	ldr	r0, [r1, #32]
+	str	r0, [sp, #80]
+	ldr	r0, [r1, #36]
+	str	r0, [sp, #92]
+	ldr	r0, [r1, #40]
+	str	r0, [sp, #84]
 	ldr	r0, [r1, #44]
-	str	r0, [sp, #16]
+	str	r0, [sp, #68]
 	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	ldr	r0, [sp, #48]
+	ldr	r0, [sp, #52]
 	cmp	r0, #48
-	movs	r4, #0
-	sbcs	r4, r4
+	movs	r1, #0
+	adcs	r1, r1
+	movs	r0, #1
+	eors	r1, r0
+	beq	.Lnorx32_4_1_absorb_header_else13
+	ldr	r0, [sp, #52]
 	lsls	r6, r0, #3
 	movs	r0, #1
-	mov	lr, r0
-	movs	r0, #0
 	mov	r11, r0
+	movs	r0, #0
 	mov	r10, r0
 	mov	r9, r0
 	mov	r8, r0
 	mov	r12, r0
-	str	r0, [sp, #4]
+	mov	lr, r0
 	str	r0, [sp]
 	movs	r5, #0
+	movs	r4, #0
 	movs	r3, #0
 	movs	r2, #0
-	str	r0, [sp, #8]
+	str	r0, [sp, #4]
 	movs	r0, #3
 	lsls	r0, r0, #7
 	cmp	r6, r0
-	bcs	.Lnorx32_4_1_absorb_header_shz13
-.Lnorx32_4_1_absorb_header_shl15:
+	bcs	.Lnorx32_4_1_absorb_header_shz15
+.Lnorx32_4_1_absorb_header_shl17:
 	cmp	r6, #32
-	bcc	.Lnorx32_4_1_absorb_header_shf14
-	str	r2, [sp, #8]
+	bcc	.Lnorx32_4_1_absorb_header_shf16
+	str	r2, [sp, #4]
 	mov	r2, r3
-	mov	r3, r5
+	mov	r3, r4
+	mov	r4, r5
 	ldr	r5, [sp]
-	ldr	r0, [sp, #4]
+	mov	r0, lr
 	str	r0, [sp]
-	mov	r0, r12
-	str	r0, [sp, #4]
+	mov	lr, r12
 	mov	r12, r8
 	mov	r8, r9
 	mov	r9, r10
 	mov	r10, r11
-	mov	r11, lr
 	movs	r0, #0
-	mov	lr, r0
+	mov	r11, r0
 	subs	r6, #32
-	b	.Lnorx32_4_1_absorb_header_shl15
-.Lnorx32_4_1_absorb_header_shf14:
-	ldr	r0, [sp, #8]
+	b	.Lnorx32_4_1_absorb_header_shl17
+.Lnorx32_4_1_absorb_header_shf16:
+	ldr	r0, [sp, #4]
 	lsls	r0, r6
 	movs	r1, #32
 	subs	r1, r1, r6
 	mov	r7, r2
 	lsrs	r7, r1
 	orrs	r0, r7
-	str	r0, [sp, #8]
+	str	r0, [sp, #4]
 	lsls	r2, r6
 	mov	r0, r3
 	lsrs	r0, r1
 	orrs	r2, r0
 	lsls	r3, r6
-	mov	r0, r5
+	mov	r0, r4
 	lsrs	r0, r1
 	orrs	r3, r0
+	lsls	r4, r6
+	mov	r0, r5
+	lsrs	r0, r1
+	orrs	r4, r0
 	lsls	r5, r6
 	ldr	r0, [sp]
 	lsrs	r0, r1
 	orrs	r5, r0
 	ldr	r0, [sp]
 	lsls	r0, r6
-	ldr	r7, [sp, #4]
+	mov	r7, lr
 	lsrs	r7, r1
 	orrs	r0, r7
 	str	r0, [sp]
-	ldr	r0, [sp, #4]
+	mov	r0, lr
 	lsls	r0, r6
 	mov	r7, r12
 	lsrs	r7, r1
 	orrs	r0, r7
-	str	r0, [sp, #4]
+	mov	lr, r0
 	mov	r0, r12
 	lsls	r0, r6
 	mov	r7, r8
@@ -3214,164 +3193,154 @@ norx32_4_1_absorb_header:
 	lsrs	r7, r1
 	orrs	r0, r7
 	mov	r9, r0
-	mov	r0, r10
-	lsls	r0, r6
-	mov	r7, r11
-	lsrs	r7, r1
-	orrs	r0, r7
-	mov	r10, r0
-	mov	r0, lr
+	mov	r0, r11
 	lsrs	r0, r1
-	mov	r1, r11
+	mov	r1, r10
 	lsls	r1, r6
 	orrs	r1, r0
-	mov	r11, r1
-	mov	r0, lr
+	mov	r10, r1
+	mov	r0, r11
 	lsls	r0, r6
-	mov	lr, r0
-	b	.Lnorx32_4_1_absorb_header_she16
-.Lnorx32_4_1_absorb_header_shz13:
+	mov	r11, r0
+	b	.Lnorx32_4_1_absorb_header_she18
+.Lnorx32_4_1_absorb_header_shz15:
 	movs	r0, #0
-	mov	lr, r0
 	mov	r11, r0
 	mov	r10, r0
 	mov	r9, r0
 	mov	r8, r0
 	mov	r12, r0
-	str	r0, [sp, #4]
+	mov	lr, r0
 	str	r0, [sp]
 	movs	r5, #0
+	movs	r4, #0
 	movs	r3, #0
 	movs	r2, #0
-	str	r0, [sp, #8]
-.Lnorx32_4_1_absorb_header_she16:
-	@ norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	ldr	r1, [sp, #12]
-	ldr	r0, [sp, #16]
-	eors	r1, r0
-	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	ldr	r6, [sp, #8]
+	str	r0, [sp, #4]
+.Lnorx32_4_1_absorb_header_she18:
 	movs	r0, #1
 	lsls	r0, r0, #31
-	orrs	r6, r0
-	ands	r6, r4
+	ldr	r1, [sp, #4]
+	orrs	r1, r0
+	ldr	r6, [sp]
+	b	.Lnorx32_4_1_absorb_header_endif14
+.Lnorx32_4_1_absorb_header_else13:
+	movs	r0, #0
+	mov	r11, r0
+	mov	r10, r0
+	mov	r9, r0
+	mov	r8, r0
+	mov	r12, r0
+	mov	lr, r0
+	movs	r6, #0
+	movs	r5, #0
+	movs	r4, #0
+	movs	r3, #0
+	movs	r2, #0
+	movs	r1, #0
+.Lnorx32_4_1_absorb_header_endif14:
 	@ norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	eors	r1, r6
-	str	r1, [sp, #24]
-	ldr	r1, [sp, #20]
-	ldr	r0, [sp, #28]
-	eors	r1, r0
-	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	ands	r2, r4
-	@ norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	eors	r1, r2
-	str	r1, [sp, #20]
-	ldr	r1, [sp, #32]
-	ldr	r0, [sp, #36]
-	eors	r1, r0
-	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	ands	r3, r4
-	@ norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	eors	r1, r3
-	str	r1, [sp, #16]
-	ldr	r1, [sp, #44]
-	ldr	r0, [sp, #40]
-	eors	r1, r0
-	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	ands	r5, r4
-	@ norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	eors	r1, r5
-	str	r1, [sp, #12]
-	ldr	r1, [sp, #68]
-	ldr	r0, [sp, #60]
-	eors	r1, r0
-	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	ldr	r0, [sp]
-	ands	r0, r4
-	@ norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	eors	r1, r0
-	str	r1, [sp, #8]
-	ldr	r1, [sp, #76]
-	ldr	r0, [sp, #64]
-	eors	r1, r0
-	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	ldr	r0, [sp, #4]
-	ands	r0, r4
-	@ norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	eors	r1, r0
-	str	r1, [sp]
-	ldr	r1, [sp, #84]
-	ldr	r0, [sp, #72]
-	eors	r1, r0
-	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	mov	r0, r12
-	ands	r0, r4
-	@ norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	eors	r1, r0
-	ldr	r2, [sp, #92]
-	ldr	r0, [sp, #80]
-	eors	r2, r0
-	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	mov	r0, r8
-	ands	r0, r4
-	@ norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	eors	r2, r0
-	ldr	r3, [sp, #100]
-	ldr	r0, [sp, #88]
-	eors	r3, r0
-	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	mov	r0, r9
-	ands	r0, r4
-	@ norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	eors	r3, r0
-	ldr	r5, [sp, #108]
-	ldr	r0, [sp, #96]
-	eors	r5, r0
-	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	mov	r0, r10
-	ands	r0, r4
-	@ norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	eors	r5, r0
-	ldr	r6, [sp, #116]
-	ldr	r0, [sp, #104]
-	eors	r6, r0
-	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
+	ldr	r7, [sp, #8]
+	ldr	r0, [sp, #12]
+	eors	r7, r0
 	mov	r0, r11
-	ands	r0, r4
-	@ norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	eors	r6, r0
-	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	mov	r0, lr
-	ands	r0, r4
-	@ norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	ldr	r4, [sp, #120]
-	ldr	r7, [sp, #112]
-	eors	r4, r7
-	eors	r4, r0
+	eors	r7, r0
 	@ norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
-	ldr	r7, [sp, #52]
-	str	r4, [r7]
-	str	r6, [r7, #4]
-	str	r5, [r7, #8]
-	str	r3, [r7, #12]
-	str	r2, [r7, #16]
-	str	r1, [r7, #20]
-	ldr	r1, [sp]
-	str	r1, [r7, #24]
-	ldr	r1, [sp, #8]
-	str	r1, [r7, #28]
-	ldr	r1, [sp, #12]
-	str	r1, [r7, #32]
-	ldr	r1, [sp, #16]
-	str	r1, [r7, #36]
-	ldr	r1, [sp, #20]
-	str	r1, [r7, #40]
-	ldr	r1, [sp, #24]
-	str	r1, [r7, #44]
+	ldr	r0, [sp, #48]
+	str	r7, [r0]
+	@ norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
+	ldr	r7, [sp, #16]
+	ldr	r0, [sp, #20]
+	eors	r7, r0
+	mov	r0, r10
+	eors	r7, r0
+	@ norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
+	ldr	r0, [sp, #48]
+	str	r7, [r0, #4]
+	@ norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
+	ldr	r7, [sp, #32]
+	ldr	r0, [sp, #24]
+	eors	r7, r0
+	mov	r0, r9
+	eors	r7, r0
+	@ norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
+	ldr	r0, [sp, #48]
+	str	r7, [r0, #8]
+	@ norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
+	ldr	r7, [sp, #40]
+	ldr	r0, [sp, #28]
+	eors	r7, r0
+	mov	r0, r8
+	eors	r7, r0
+	@ norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
+	ldr	r0, [sp, #48]
+	str	r7, [r0, #12]
+	@ norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
+	ldr	r7, [sp, #64]
+	ldr	r0, [sp, #36]
+	eors	r7, r0
+	mov	r0, r12
+	eors	r7, r0
+	@ norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
+	ldr	r0, [sp, #48]
+	str	r7, [r0, #16]
+	@ norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
+	ldr	r7, [sp, #76]
+	ldr	r0, [sp, #44]
+	eors	r7, r0
+	mov	r0, lr
+	eors	r7, r0
+	@ norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
+	ldr	r0, [sp, #48]
+	str	r7, [r0, #20]
+	@ norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
+	ldr	r7, [sp, #88]
+	ldr	r0, [sp, #60]
+	eors	r7, r0
+	eors	r7, r6
+	@ norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
+	ldr	r0, [sp, #48]
+	str	r7, [r0, #24]
+	@ norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
+	ldr	r6, [sp, #96]
+	ldr	r7, [sp, #72]
+	eors	r6, r7
+	eors	r6, r5
+	@ norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
+	mov	r7, r0
+	str	r6, [r0, #28]
+	@ norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
+	ldr	r5, [sp, #100]
+	ldr	r0, [sp, #80]
+	eors	r5, r0
+	eors	r5, r4
+	@ norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
+	str	r5, [r7, #32]
+	@ norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
+	ldr	r4, [sp, #104]
+	ldr	r0, [sp, #92]
+	eors	r4, r0
+	eors	r4, r3
+	@ norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
+	str	r4, [r7, #36]
+	@ norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
+	ldr	r3, [sp, #108]
+	ldr	r0, [sp, #84]
+	eors	r3, r0
+	eors	r3, r2
+	@ norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
+	str	r3, [r7, #40]
+	@ norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
+	ldr	r2, [sp, #112]
+	ldr	r0, [sp, #68]
+	eors	r2, r0
+	eors	r2, r1
+	@ norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
+	str	r2, [r7, #44]
 	ldr	r1, [sp, #56]
 	adds	r1, #1
 	str	r1, [sp, #56]
-	ldr	r0, [sp, #128]
+	ldr	r0, [sp, #120]
 	cmp	r1, r0
 	bcs	.Lnorx32_4_1_absorb_header_far4
 	b	.Lnorx32_4_1_absorb_header_loop3
@@ -3379,7 +3348,7 @@ norx32_4_1_absorb_header:
 .Lnorx32_4_1_absorb_header_done4:
 .Lnorx32_4_1_absorb_header_else1:
 .Lnorx32_4_1_absorb_header_endif2:
-	add	sp, #184
+	add	sp, #176
 	pop	{pc}
 	.ltorg
 	.size norx32_4_1_absorb_header, .-norx32_4_1_absorb_header

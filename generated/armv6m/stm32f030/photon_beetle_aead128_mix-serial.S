@@ -67,8 +67,8 @@ photon_beetle_aead128_key_setup:
 
 
 @ --- photon_beetle_aead128_encrypt_with: photon_beetle_aead128.encrypt_with
-@     frame 76 bytes (15 spill slots, 7 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 630 bytes of code and literals
+@     frame 80 bytes (16 spill slots, 8 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 622 bytes of code and literals
 	.section .text.photon_beetle_aead128_encrypt_with,"ax",%progbits
 	.global photon_beetle_aead128_encrypt_with
 	.type photon_beetle_aead128_encrypt_with, %function
@@ -81,51 +81,56 @@ photon_beetle_aead128_encrypt_with:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #76
+	sub	sp, #80
 	mov	r4, r0
-	mov	r5, r1
-	ldr	r2, [sp, #112]
+	ldr	r2, [sp, #116]
 	@ photon_beetle_aead128.ae:91: set_rate_part(s, load_le(nonce, 0, 16))
 	movs	r0, #3
-	tst	r5, r0
+	tst	r1, r0
 	beq	.Lphoton_beetle_aead128_encrypt_with_words2
 .Lphoton_beetle_aead128_encrypt_with_bytes1:
 	movs	r6, #16
-	add	r1, sp, #60
+	add	r5, sp, #64
 .Lphoton_beetle_aead128_encrypt_with_cpy4:
 	subs	r6, #1
 	bcc	.Lphoton_beetle_aead128_encrypt_with_cpyd3
-	ldrb	r0, [r5, r6]
-	strb	r0, [r1, r6]
+	ldrb	r0, [r1, r6]
+	strb	r0, [r5, r6]
 	b	.Lphoton_beetle_aead128_encrypt_with_cpy4
 .Lphoton_beetle_aead128_encrypt_with_cpyd3:
-	mov	r5, r1
+	mov	r1, r5
 .Lphoton_beetle_aead128_encrypt_with_words2:
-	ldm	r5!, {r0, r1, r6, r7}
+	ldr	r0, [r1]
 	@ photon_beetle_aead128.ae:28: s[0] = x[31:0]
-	str	r0, [sp, #28]
+	str	r0, [sp, #32]
+	@ photon_beetle_aead128.ae:91: set_rate_part(s, load_le(nonce, 0, 16))
+	ldr	r0, [r1, #4]
 	@ photon_beetle_aead128.ae:29: s[1] = x[63:32]
-	str	r1, [sp, #32]
+	str	r0, [sp, #36]
+	@ photon_beetle_aead128.ae:91: set_rate_part(s, load_le(nonce, 0, 16))
+	ldr	r0, [r1, #8]
 	@ photon_beetle_aead128.ae:30: s[2] = x[95:64]
-	str	r6, [sp, #36]
+	str	r0, [sp, #40]
+	@ photon_beetle_aead128.ae:91: set_rate_part(s, load_le(nonce, 0, 16))
+	ldr	r0, [r1, #12]
 	@ photon_beetle_aead128.ae:31: s[3] = x[127:96]
-	str	r7, [sp, #40]
+	str	r0, [sp, #44]
 	@ photon_beetle_aead128.ae:93: s[4 + i] = kc[i]
 	ldr	r0, [r4]
-	str	r0, [sp, #44]
-	ldr	r0, [r4, #4]
 	str	r0, [sp, #48]
-	ldr	r0, [r4, #8]
+	ldr	r0, [r4, #4]
 	str	r0, [sp, #52]
-	ldr	r0, [r4, #12]
+	ldr	r0, [r4, #8]
 	str	r0, [sp, #56]
+	ldr	r0, [r4, #12]
+	str	r0, [sp, #60]
 	@ photon_beetle_aead128.ae:115: if (a == 0) & (m == 0) {
 	subs	r0, r2, #1
 	movs	r4, #0
 	adcs	r4, r4
 	movs	r0, #1
 	eors	r4, r0
-	ldr	r0, [sp, #120]
+	ldr	r0, [sp, #124]
 	subs	r0, r0, #1
 	movs	r1, #0
 	adcs	r1, r1
@@ -134,11 +139,11 @@ photon_beetle_aead128_encrypt_with:
 	ands	r4, r1
 	beq	.Lphoton_beetle_aead128_encrypt_with_else5
 	@ photon_beetle_aead128.ae:48: s[7] = s[7] ^ ((c as u32) << 29)
-	ldr	r1, [sp, #56]
+	ldr	r1, [sp, #60]
 	movs	r0, #1
 	lsls	r0, r0, #29
 	eors	r1, r0
-	str	r1, [sp, #56]
+	str	r1, [sp, #60]
 .Lphoton_beetle_aead128_encrypt_with_else5:
 .Lphoton_beetle_aead128_encrypt_with_endif6:
 	@ photon_beetle_aead128.ae:118: if a > 0 {
@@ -146,45 +151,45 @@ photon_beetle_aead128_encrypt_with:
 	movs	r0, #0
 	mov	r1, r0
 	adcs	r1, r0
-	str	r1, [sp, #24]
+	str	r1, [sp, #28]
 	cmp	r2, #0
 	beq	.Lphoton_beetle_aead128_encrypt_with_else7
 	@ photon_beetle_aead128.ae:74: whole = a % rate == 0
 	lsls	r0, r2, #28
 	lsrs	r0, r0, #28
 	subs	r0, r0, #1
-	movs	r4, #0
-	adcs	r4, r4
+	movs	r1, #0
+	adcs	r1, r1
 	movs	r0, #1
-	eors	r4, r0
-	@ photon_beetle_aead128.ae:75: return if m > 0 then (if whole then 1 else 2 as u8) else (if whole then 3 else 4 as u8)
-	ldr	r0, [sp, #120]
-	subs	r0, r0, #1
-	movs	r0, #0
-	sbcs	r0, r0
-	mvns	r5, r0
-	rsbs	r0, r4, #0
-	lsls	r0, r0, #30
-	lsrs	r1, r0, #30
-	movs	r0, #2
 	eors	r1, r0
-	rsbs	r0, r4, #0
+	@ photon_beetle_aead128.ae:75: return if m > 0 then (if whole then 1 else 2 as u8) else (if whole then 3 else 4 as u8)
+	rsbs	r0, r1, #0
 	lsls	r0, r0, #29
 	lsrs	r4, r0, #29
 	movs	r0, #4
 	eors	r4, r0
+	rsbs	r0, r1, #0
+	lsls	r0, r0, #30
+	lsrs	r1, r0, #30
+	movs	r0, #2
+	eors	r1, r0
 	eors	r1, r4
-	ands	r1, r5
+	ldr	r0, [sp, #124]
+	subs	r0, r0, #1
+	movs	r0, #0
+	sbcs	r0, r0
+	mvns	r0, r0
+	ands	r1, r0
 	eors	r4, r1
 	@ photon_beetle_aead128.ae:119: hash(s, ad, c0_of(a, m))
-	add	r0, sp, #28
+	add	r0, sp, #32
 	mov	r1, r3
 	mov	r3, r4
 	bl	photon_beetle_aead128_hash
 .Lphoton_beetle_aead128_encrypt_with_else7:
 .Lphoton_beetle_aead128_encrypt_with_endif8:
 	@ photon_beetle_aead128.ae:121: if m > 0 {
-	ldr	r0, [sp, #120]
+	ldr	r0, [sp, #124]
 	cmp	r0, #0
 	bne	.Lphoton_beetle_aead128_encrypt_with_far1
 	b	.Lphoton_beetle_aead128_encrypt_with_else9
@@ -193,7 +198,7 @@ photon_beetle_aead128_encrypt_with:
 	adds	r0, #16
 	subs	r0, r0, #1
 	lsrs	r0, r0, #4
-	str	r0, [sp, #20]
+	str	r0, [sp, #24]
 	movs	r1, #0
 	str	r1, [sp, #4]
 	cmp	r1, r0
@@ -201,188 +206,192 @@ photon_beetle_aead128_encrypt_with:
 	b	.Lphoton_beetle_aead128_encrypt_with_done12
 .Lphoton_beetle_aead128_encrypt_with_far2:
 .Lphoton_beetle_aead128_encrypt_with_loop11:
+	@ photon_beetle_aead128.ae:125: count = if rest < rate then rest else rate
+	movs	r2, #16
 	@ photon_beetle_aead128.ae:123: off = rate * i
 	ldr	r1, [sp, #4]
 	lsls	r0, r1, #4
 	str	r0, [sp, #8]
 	@ photon_beetle_aead128.ae:124: rest = m - off
-	ldr	r1, [sp, #120]
-	subs	r2, r1, r0
+	ldr	r1, [sp, #124]
+	subs	r1, r1, r0
 	@ photon_beetle_aead128.ae:125: count = if rest < rate then rest else rate
-	cmp	r2, #16
+	cmp	r1, #16
 	movs	r0, #0
 	sbcs	r0, r0
-	movs	r1, #16
-	eors	r2, r1
-	ands	r2, r0
-	eors	r2, r1
-	str	r2, [sp]
+	eors	r1, r2
+	ands	r1, r0
+	eors	r1, r2
+	str	r1, [sp]
 	@ photon_beetle_aead128.ae:126: P.permute(s)
-	add	r0, sp, #28
+	add	r0, sp, #32
 	bl	photon_beetle_aead128_P_permute
 	@ photon_beetle_aead128.ae:24: return cat(s[3], s[2], s[1], s[0])
-	ldr	r0, [sp, #40]
+	ldr	r0, [sp, #44]
 	str	r0, [sp, #16]
-	ldr	r0, [sp, #36]
+	ldr	r0, [sp, #40]
 	str	r0, [sp, #12]
+	ldr	r0, [sp, #36]
+	mov	r11, r0
 	ldr	r0, [sp, #32]
 	mov	r9, r0
-	ldr	r0, [sp, #28]
-	mov	r11, r0
 	@ photon_beetle_aead128.ae:128: p = load_le(msg, off, rate, count)
-	ldr	r1, [sp, #116]
+	ldr	r1, [sp, #120]
 	ldr	r0, [sp, #8]
-	adds	r2, r1, r0
+	adds	r6, r1, r0
 	ldr	r0, [sp]
 	cmp	r0, #16
 	bcc	.Lphoton_beetle_aead128_encrypt_with_bytes13
 	movs	r0, #3
-	tst	r2, r0
+	tst	r6, r0
 	beq	.Lphoton_beetle_aead128_encrypt_with_words14
-	movs	r3, #16
+	movs	r2, #16
 	b	.Lphoton_beetle_aead128_encrypt_with_fill16
 .Lphoton_beetle_aead128_encrypt_with_bytes13:
-	ldr	r3, [sp]
 	movs	r0, #0
-	str	r0, [sp, #60]
 	str	r0, [sp, #64]
 	str	r0, [sp, #68]
 	str	r0, [sp, #72]
+	str	r0, [sp, #76]
+	ldr	r2, [sp]
 .Lphoton_beetle_aead128_encrypt_with_fill16:
-	add	r1, sp, #60
+	add	r1, sp, #64
 .Lphoton_beetle_aead128_encrypt_with_cpy18:
-	subs	r3, #1
+	subs	r2, #1
 	bcc	.Lphoton_beetle_aead128_encrypt_with_cpyd17
-	ldrb	r0, [r2, r3]
-	strb	r0, [r1, r3]
+	ldrb	r0, [r6, r2]
+	strb	r0, [r1, r2]
 	b	.Lphoton_beetle_aead128_encrypt_with_cpy18
 .Lphoton_beetle_aead128_encrypt_with_cpyd17:
-	mov	r2, r1
+	mov	r6, r1
 .Lphoton_beetle_aead128_encrypt_with_words14:
-	ldr	r0, [r2]
-	mov	r8, r0
-	ldr	r1, [r2, #4]
-	mov	r10, r1
-	ldr	r5, [r2, #8]
-	ldr	r4, [r2, #12]
 	@ photon_beetle_aead128.ae:54: return cat(x[63:0] >>> 1, x[127:64])
 	mov	r0, r9
-	lsls	r3, r0, #31
+	lsls	r4, r0, #31
 	mov	r2, r11
-	lsrs	r0, r2, #1
-	orrs	r3, r0
-	lsls	r2, r2, #31
-	mov	r0, r9
+	lsrs	r1, r2, #1
+	orrs	r4, r1
+	lsls	r5, r2, #31
 	lsrs	r0, r0, #1
-	orrs	r2, r0
+	orrs	r5, r0
+	@ photon_beetle_aead128.ae:128: p = load_le(msg, off, rate, count)
+	ldr	r3, [r6, #8]
 	@ photon_beetle_aead128.ae:129: store_le(ct, off, shuffle(x) ^ p, count)
-	ldr	r7, [sp, #12]
-	mov	r0, r8
-	eors	r7, r0
+	eors	r5, r3
+	@ photon_beetle_aead128.ae:128: p = load_le(msg, off, rate, count)
+	ldr	r2, [r6, #12]
+	@ photon_beetle_aead128.ae:129: store_le(ct, off, shuffle(x) ^ p, count)
+	eors	r4, r2
+	@ photon_beetle_aead128.ae:128: p = load_le(msg, off, rate, count)
+	ldr	r0, [r6]
+	mov	r8, r0
+	@ photon_beetle_aead128.ae:129: store_le(ct, off, shuffle(x) ^ p, count)
+	ldr	r1, [sp, #12]
+	eors	r1, r0
+	@ photon_beetle_aead128.ae:128: p = load_le(msg, off, rate, count)
+	ldr	r0, [r6, #4]
+	str	r0, [sp, #20]
+	@ photon_beetle_aead128.ae:129: store_le(ct, off, shuffle(x) ^ p, count)
 	ldr	r6, [sp, #16]
-	eors	r6, r1
-	eors	r3, r5
-	eors	r2, r4
-	ldr	r1, [sp, #124]
+	eors	r6, r0
+	ldr	r7, [sp, #128]
 	ldr	r0, [sp, #8]
-	adds	r1, r1, r0
+	adds	r7, r7, r0
 	ldr	r0, [sp]
 	cmp	r0, #16
 	bcc	.Lphoton_beetle_aead128_encrypt_with_bytes19
 	movs	r0, #3
-	tst	r1, r0
+	tst	r7, r0
 	bne	.Lphoton_beetle_aead128_encrypt_with_mis21
-	str	r7, [r1]
-	str	r6, [r1, #4]
-	str	r3, [r1, #8]
-	str	r2, [r1, #12]
+	str	r1, [r7]
+	str	r6, [r7, #4]
+	str	r5, [r7, #8]
+	str	r4, [r7, #12]
 	b	.Lphoton_beetle_aead128_encrypt_with_stored20
 .Lphoton_beetle_aead128_encrypt_with_mis21:
 	movs	r0, #16
+	mov	r10, r0
 	b	.Lphoton_beetle_aead128_encrypt_with_fill22
 .Lphoton_beetle_aead128_encrypt_with_bytes19:
 	ldr	r0, [sp]
+	mov	r10, r0
 .Lphoton_beetle_aead128_encrypt_with_fill22:
-	str	r7, [sp, #60]
-	str	r6, [sp, #64]
-	str	r3, [sp, #68]
-	str	r2, [sp, #72]
-	add	r3, sp, #60
+	str	r1, [sp, #64]
+	str	r6, [sp, #68]
+	str	r5, [sp, #72]
+	str	r4, [sp, #76]
+	add	r4, sp, #64
+	mov	r1, r10
 .Lphoton_beetle_aead128_encrypt_with_cpy23:
-	subs	r0, #1
+	subs	r1, #1
 	bcc	.Lphoton_beetle_aead128_encrypt_with_stored20
-	ldrb	r2, [r3, r0]
-	strb	r2, [r1, r0]
+	ldrb	r0, [r4, r1]
+	strb	r0, [r7, r1]
 	b	.Lphoton_beetle_aead128_encrypt_with_cpy23
 .Lphoton_beetle_aead128_encrypt_with_stored20:
 	@ photon_beetle_aead128.ae:37: return if n < rate then x | ((1 as u128) << (8 * n)) else x
 	ldr	r0, [sp]
 	cmp	r0, #16
-	movs	r6, #0
-	sbcs	r6, r6
-	lsls	r0, r0, #3
-	movs	r1, #1
-	lsls	r1, r0
-	subs	r0, #32
-	movs	r7, #1
-	lsls	r7, r0
-	subs	r0, #32
-	movs	r3, #1
-	lsls	r3, r0
-	subs	r0, #32
-	movs	r2, #1
-	lsls	r2, r0
-	mov	r0, r8
-	orrs	r1, r0
-	mov	r0, r10
-	orrs	r7, r0
-	orrs	r3, r5
-	orrs	r2, r4
-	mov	r0, r8
+	movs	r1, #0
+	adcs	r1, r1
+	movs	r0, #1
 	eors	r1, r0
-	ands	r1, r6
-	eors	r0, r1
-	mov	r1, r10
-	eors	r7, r1
-	ands	r7, r6
-	eors	r1, r7
-	eors	r3, r5
-	ands	r3, r6
-	eors	r5, r3
-	eors	r2, r4
-	ands	r2, r6
-	eors	r4, r2
-	@ photon_beetle_aead128.ae:130: set_rate_part(s, x ^ ozs(p, count))
-	mov	r2, r11
-	eors	r2, r0
-	@ photon_beetle_aead128.ae:28: s[0] = x[31:0]
-	str	r2, [sp, #28]
+	beq	.Lphoton_beetle_aead128_encrypt_with_else24
+	ldr	r0, [sp]
+	lsls	r5, r0, #3
+	movs	r0, #1
+	lsls	r0, r5
+	mov	r4, r8
+	orrs	r4, r0
+	subs	r5, #32
+	movs	r0, #1
+	lsls	r0, r5
+	ldr	r1, [sp, #20]
+	orrs	r1, r0
+	subs	r5, #32
+	movs	r0, #1
+	lsls	r0, r5
+	orrs	r3, r0
+	subs	r5, #32
+	movs	r0, #1
+	lsls	r0, r5
+	orrs	r2, r0
+	b	.Lphoton_beetle_aead128_encrypt_with_endif25
+.Lphoton_beetle_aead128_encrypt_with_else24:
+	mov	r4, r8
+	ldr	r1, [sp, #20]
+.Lphoton_beetle_aead128_encrypt_with_endif25:
 	@ photon_beetle_aead128.ae:130: set_rate_part(s, x ^ ozs(p, count))
 	mov	r0, r9
-	eors	r0, r1
-	@ photon_beetle_aead128.ae:29: s[1] = x[63:32]
+	eors	r0, r4
+	@ photon_beetle_aead128.ae:28: s[0] = x[31:0]
 	str	r0, [sp, #32]
 	@ photon_beetle_aead128.ae:130: set_rate_part(s, x ^ ozs(p, count))
-	ldr	r0, [sp, #12]
-	eors	r0, r5
-	@ photon_beetle_aead128.ae:30: s[2] = x[95:64]
+	mov	r0, r11
+	eors	r0, r1
+	@ photon_beetle_aead128.ae:29: s[1] = x[63:32]
 	str	r0, [sp, #36]
 	@ photon_beetle_aead128.ae:130: set_rate_part(s, x ^ ozs(p, count))
-	ldr	r0, [sp, #16]
-	eors	r0, r4
-	@ photon_beetle_aead128.ae:31: s[3] = x[127:96]
+	ldr	r0, [sp, #12]
+	eors	r0, r3
+	@ photon_beetle_aead128.ae:30: s[2] = x[95:64]
 	str	r0, [sp, #40]
+	@ photon_beetle_aead128.ae:130: set_rate_part(s, x ^ ozs(p, count))
+	ldr	r0, [sp, #16]
+	eors	r0, r2
+	@ photon_beetle_aead128.ae:31: s[3] = x[127:96]
+	str	r0, [sp, #44]
 	ldr	r1, [sp, #4]
 	adds	r1, #1
 	str	r1, [sp, #4]
-	ldr	r0, [sp, #20]
+	ldr	r0, [sp, #24]
 	cmp	r1, r0
 	bcs	.Lphoton_beetle_aead128_encrypt_with_far3
 	b	.Lphoton_beetle_aead128_encrypt_with_loop11
 .Lphoton_beetle_aead128_encrypt_with_far3:
 .Lphoton_beetle_aead128_encrypt_with_done12:
 	@ photon_beetle_aead128.ae:79: whole = m % rate == 0
-	ldr	r0, [sp, #120]
+	ldr	r0, [sp, #124]
 	lsls	r0, r0, #28
 	lsrs	r0, r0, #28
 	subs	r0, r0, #1
@@ -401,51 +410,51 @@ photon_beetle_aead128_encrypt_with:
 	lsrs	r2, r0, #30
 	movs	r0, #6
 	eors	r2, r0
-	ldr	r0, [sp, #24]
+	ldr	r0, [sp, #28]
 	rsbs	r0, r0, #0
 	eors	r1, r2
 	ands	r1, r0
 	eors	r2, r1
 	@ photon_beetle_aead128.ae:48: s[7] = s[7] ^ ((c as u32) << 29)
-	ldr	r1, [sp, #56]
+	ldr	r1, [sp, #60]
 	lsls	r0, r2, #29
 	eors	r1, r0
-	str	r1, [sp, #56]
+	str	r1, [sp, #60]
 .Lphoton_beetle_aead128_encrypt_with_else9:
 .Lphoton_beetle_aead128_encrypt_with_endif10:
 	@ photon_beetle_aead128.ae:85: P.permute(s)
-	add	r0, sp, #28
+	add	r0, sp, #32
 	bl	photon_beetle_aead128_P_permute
 	@ photon_beetle_aead128.ae:24: return cat(s[3], s[2], s[1], s[0])
-	ldr	r6, [sp, #40]
-	ldr	r5, [sp, #36]
-	ldr	r4, [sp, #32]
-	ldr	r1, [sp, #28]
+	ldr	r5, [sp, #44]
+	ldr	r4, [sp, #40]
+	ldr	r2, [sp, #36]
+	ldr	r1, [sp, #32]
 	@ photon_beetle_aead128.ae:134: store_le(tag, 0, tag_of(s))
-	ldr	r3, [sp, #132]
+	ldr	r3, [sp, #136]
 	movs	r0, #3
 	tst	r3, r0
-	bne	.Lphoton_beetle_aead128_encrypt_with_bytes24
+	bne	.Lphoton_beetle_aead128_encrypt_with_bytes26
 	str	r1, [r3]
-	str	r4, [r3, #4]
-	str	r5, [r3, #8]
-	str	r6, [r3, #12]
-	b	.Lphoton_beetle_aead128_encrypt_with_stored25
-.Lphoton_beetle_aead128_encrypt_with_bytes24:
+	str	r2, [r3, #4]
+	str	r4, [r3, #8]
+	str	r5, [r3, #12]
+	b	.Lphoton_beetle_aead128_encrypt_with_stored27
+.Lphoton_beetle_aead128_encrypt_with_bytes26:
+	str	r1, [sp, #64]
+	str	r2, [sp, #68]
+	str	r4, [sp, #72]
+	str	r5, [sp, #76]
 	movs	r2, #16
-	str	r1, [sp, #60]
-	str	r4, [sp, #64]
-	str	r5, [sp, #68]
-	str	r6, [sp, #72]
-	add	r1, sp, #60
-.Lphoton_beetle_aead128_encrypt_with_cpy26:
+	add	r1, sp, #64
+.Lphoton_beetle_aead128_encrypt_with_cpy28:
 	subs	r2, #1
-	bcc	.Lphoton_beetle_aead128_encrypt_with_stored25
+	bcc	.Lphoton_beetle_aead128_encrypt_with_stored27
 	ldrb	r0, [r1, r2]
 	strb	r0, [r3, r2]
-	b	.Lphoton_beetle_aead128_encrypt_with_cpy26
-.Lphoton_beetle_aead128_encrypt_with_stored25:
-	add	sp, #76
+	b	.Lphoton_beetle_aead128_encrypt_with_cpy28
+.Lphoton_beetle_aead128_encrypt_with_stored27:
+	add	sp, #80
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5
@@ -458,7 +467,7 @@ photon_beetle_aead128_encrypt_with:
 
 @ --- photon_beetle_aead128_decrypt_with: photon_beetle_aead128.decrypt_with
 @     frame 84 bytes (22 spill slots, 9 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 748 bytes of code and literals
+@     estimated 730 bytes of code and literals
 	.section .text.photon_beetle_aead128_decrypt_with,"ax",%progbits
 	.global photon_beetle_aead128_decrypt_with
 	.type photon_beetle_aead128_decrypt_with, %function
@@ -622,7 +631,7 @@ photon_beetle_aead128_decrypt_with:
 	ldr	r0, [sp, #44]
 	mov	r8, r0
 	ldr	r0, [sp, #40]
-	str	r0, [sp, #24]
+	str	r0, [sp, #20]
 	@ photon_beetle_aead128.ae:54: return cat(x[63:0] >>> 1, x[127:64])
 	lsls	r4, r0, #31
 	@ photon_beetle_aead128.ae:24: return cat(s[3], s[2], s[1], s[0])
@@ -685,7 +694,7 @@ photon_beetle_aead128_decrypt_with:
 	mov	r1, r3
 	ldr	r0, [sp]
 	lsls	r0, r0, #3
-	str	r0, [sp, #20]
+	str	r0, [sp, #24]
 	mov	r7, r0
 	cmp	r7, #128
 	bcs	.Lphoton_beetle_aead128_decrypt_with_shz19
@@ -764,54 +773,44 @@ photon_beetle_aead128_decrypt_with:
 	@ photon_beetle_aead128.ae:37: return if n < rate then x | ((1 as u128) << (8 * n)) else x
 	ldr	r0, [sp]
 	cmp	r0, #16
-	movs	r6, #0
-	sbcs	r6, r6
-	ldr	r1, [sp, #20]
+	movs	r1, #0
+	adcs	r1, r1
 	movs	r0, #1
-	lsls	r0, r1
-	orrs	r0, r5
-	eors	r0, r5
-	ands	r0, r6
-	eors	r5, r0
+	eors	r1, r0
+	beq	.Lphoton_beetle_aead128_decrypt_with_else28
+	ldr	r0, [sp, #24]
+	movs	r1, #1
+	lsls	r1, r0
+	orrs	r5, r1
+	subs	r0, #32
+	movs	r1, #1
+	lsls	r1, r0
+	orrs	r3, r1
+	subs	r0, #32
+	movs	r1, #1
+	lsls	r1, r0
+	orrs	r4, r1
+	subs	r0, #32
+	movs	r1, #1
+	lsls	r1, r0
+	orrs	r2, r1
+.Lphoton_beetle_aead128_decrypt_with_else28:
+.Lphoton_beetle_aead128_decrypt_with_endif29:
 	@ photon_beetle_aead128.ae:158: set_rate_part(s, x ^ ozs(p, count))
 	ldr	r0, [sp, #16]
 	eors	r0, r5
 	@ photon_beetle_aead128.ae:28: s[0] = x[31:0]
 	str	r0, [sp, #36]
-	@ photon_beetle_aead128.ae:37: return if n < rate then x | ((1 as u128) << (8 * n)) else x
-	subs	r1, #32
-	movs	r0, #1
-	lsls	r0, r1
-	orrs	r0, r3
-	eors	r0, r3
-	ands	r0, r6
-	eors	r3, r0
 	@ photon_beetle_aead128.ae:158: set_rate_part(s, x ^ ozs(p, count))
-	ldr	r0, [sp, #24]
+	ldr	r0, [sp, #20]
 	eors	r0, r3
 	@ photon_beetle_aead128.ae:29: s[1] = x[63:32]
 	str	r0, [sp, #40]
-	@ photon_beetle_aead128.ae:37: return if n < rate then x | ((1 as u128) << (8 * n)) else x
-	subs	r1, #32
-	movs	r0, #1
-	lsls	r0, r1
-	orrs	r0, r4
-	eors	r0, r4
-	ands	r0, r6
-	eors	r4, r0
 	@ photon_beetle_aead128.ae:158: set_rate_part(s, x ^ ozs(p, count))
 	mov	r0, r8
 	eors	r0, r4
 	@ photon_beetle_aead128.ae:30: s[2] = x[95:64]
 	str	r0, [sp, #44]
-	@ photon_beetle_aead128.ae:37: return if n < rate then x | ((1 as u128) << (8 * n)) else x
-	subs	r1, #32
-	movs	r0, #1
-	lsls	r0, r1
-	orrs	r0, r2
-	eors	r0, r2
-	ands	r0, r6
-	eors	r2, r0
 	@ photon_beetle_aead128.ae:158: set_rate_part(s, x ^ ozs(p, count))
 	mov	r0, r9
 	eors	r0, r2
@@ -862,19 +861,19 @@ photon_beetle_aead128_decrypt_with:
 	ldr	r3, [sp, #132]
 	movs	r0, #3
 	tst	r3, r0
-	beq	.Lphoton_beetle_aead128_decrypt_with_words29
-.Lphoton_beetle_aead128_decrypt_with_bytes28:
+	beq	.Lphoton_beetle_aead128_decrypt_with_words31
+.Lphoton_beetle_aead128_decrypt_with_bytes30:
 	movs	r2, #16
 	add	r1, sp, #68
-.Lphoton_beetle_aead128_decrypt_with_cpy31:
+.Lphoton_beetle_aead128_decrypt_with_cpy33:
 	subs	r2, #1
-	bcc	.Lphoton_beetle_aead128_decrypt_with_cpyd30
+	bcc	.Lphoton_beetle_aead128_decrypt_with_cpyd32
 	ldrb	r0, [r3, r2]
 	strb	r0, [r1, r2]
-	b	.Lphoton_beetle_aead128_decrypt_with_cpy31
-.Lphoton_beetle_aead128_decrypt_with_cpyd30:
+	b	.Lphoton_beetle_aead128_decrypt_with_cpy33
+.Lphoton_beetle_aead128_decrypt_with_cpyd32:
 	mov	r3, r1
-.Lphoton_beetle_aead128_decrypt_with_words29:
+.Lphoton_beetle_aead128_decrypt_with_words31:
 	ldr	r0, [r3]
 	str	r0, [sp, #12]
 	ldr	r0, [r3, #4]
@@ -1719,8 +1718,8 @@ photon_beetle_aead128_P_permute:
 
 
 @ --- photon_beetle_aead128_hash: photon_beetle_aead128.hash
-@     frame 48 bytes (9 spill slots, 8 on the stack; locals 16), saves nothing
-@     estimated 242 bytes of code and literals
+@     frame 48 bytes (10 spill slots, 8 on the stack; locals 16), saves nothing
+@     estimated 230 bytes of code and literals
 	.section .text.photon_beetle_aead128_hash,"ax",%progbits
 	.global photon_beetle_aead128_hash
 	.type photon_beetle_aead128_hash, %function
@@ -1729,7 +1728,7 @@ photon_beetle_aead128_P_permute:
 photon_beetle_aead128_hash:
 	push	{lr}
 	sub	sp, #48
-	str	r0, [sp]
+	str	r0, [sp, #4]
 	str	r1, [sp, #24]
 	str	r2, [sp, #20]
 	str	r3, [sp, #28]
@@ -1759,28 +1758,29 @@ photon_beetle_aead128_hash:
 	eors	r1, r2
 	ands	r1, r0
 	eors	r1, r2
-	str	r1, [sp, #4]
+	str	r1, [sp]
 	@ photon_beetle_aead128.ae:65: P.permute(s)
-	ldr	r0, [sp]
+	ldr	r0, [sp, #4]
 	bl	photon_beetle_aead128_P_permute
 	@ photon_beetle_aead128.ae:24: return cat(s[3], s[2], s[1], s[0])
-	ldr	r1, [sp]
+	ldr	r1, [sp, #4]
 	ldr	r0, [r1, #12]
+	mov	r9, r0
+	ldr	r0, [r1, #8]
 	mov	r8, r0
-	ldr	r5, [r1, #8]
-	ldr	r6, [r1, #4]
-	ldr	r7, [r1]
+	ldr	r2, [r1, #4]
+	ldr	r4, [r1]
 	@ photon_beetle_aead128.ae:66: set_rate_part(s, rate_part(s) ^ ozs(load_le(ad, off, rate, count), count))
 	ldr	r1, [sp, #24]
 	ldr	r0, [sp, #12]
-	adds	r4, r1, r0
+	adds	r3, r1, r0
 	movs	r1, #3
-	ldr	r0, [sp, #4]
+	ldr	r0, [sp]
 	cmp	r0, #16
 	bcc	.Lphoton_beetle_aead128_hash_bytes3
-	tst	r4, r1
+	tst	r3, r1
 	beq	.Lphoton_beetle_aead128_hash_words4
-	movs	r2, #16
+	movs	r5, #16
 	b	.Lphoton_beetle_aead128_hash_fill6
 .Lphoton_beetle_aead128_hash_bytes3:
 	movs	r0, #0
@@ -1788,77 +1788,68 @@ photon_beetle_aead128_hash:
 	str	r0, [sp, #36]
 	str	r0, [sp, #40]
 	str	r0, [sp, #44]
-	ldr	r2, [sp, #4]
+	ldr	r5, [sp]
 .Lphoton_beetle_aead128_hash_fill6:
 	add	r1, sp, #32
 .Lphoton_beetle_aead128_hash_cpy8:
-	subs	r2, #1
+	subs	r5, #1
 	bcc	.Lphoton_beetle_aead128_hash_cpyd7
-	ldrb	r0, [r4, r2]
-	strb	r0, [r1, r2]
+	ldrb	r0, [r3, r5]
+	strb	r0, [r1, r5]
 	b	.Lphoton_beetle_aead128_hash_cpy8
 .Lphoton_beetle_aead128_hash_cpyd7:
-	mov	r4, r1
+	mov	r3, r1
 .Lphoton_beetle_aead128_hash_words4:
-	ldr	r3, [r4]
 	@ photon_beetle_aead128.ae:37: return if n < rate then x | ((1 as u128) << (8 * n)) else x
-	ldr	r0, [sp, #4]
-	cmp	r0, #16
-	movs	r2, #0
-	sbcs	r2, r2
-	lsls	r1, r0, #3
-	movs	r0, #1
-	lsls	r0, r1
-	orrs	r0, r3
-	eors	r0, r3
-	ands	r0, r2
-	eors	r3, r0
-	@ photon_beetle_aead128.ae:66: set_rate_part(s, rate_part(s) ^ ozs(load_le(ad, off, rate, count), count))
-	eors	r7, r3
-	@ photon_beetle_aead128.ae:28: s[0] = x[31:0]
 	ldr	r0, [sp]
-	str	r7, [r0]
+	cmp	r0, #16
+	movs	r0, #0
+	adcs	r0, r0
+	movs	r1, #1
+	eors	r0, r1
 	@ photon_beetle_aead128.ae:66: set_rate_part(s, rate_part(s) ^ ozs(load_le(ad, off, rate, count), count))
-	ldr	r3, [r4, #4]
+	ldr	r1, [r3]
+	ldr	r6, [r3, #4]
+	ldr	r5, [r3, #8]
+	ldr	r3, [r3, #12]
 	@ photon_beetle_aead128.ae:37: return if n < rate then x | ((1 as u128) << (8 * n)) else x
-	subs	r1, #32
+	cmp	r0, #0
+	beq	.Lphoton_beetle_aead128_hash_else9
+	ldr	r0, [sp]
+	lsls	r7, r0, #3
 	movs	r0, #1
-	lsls	r0, r1
-	orrs	r0, r3
-	eors	r0, r3
-	ands	r0, r2
-	eors	r3, r0
+	lsls	r0, r7
+	orrs	r1, r0
+	subs	r7, #32
+	movs	r0, #1
+	lsls	r0, r7
+	orrs	r6, r0
+	subs	r7, #32
+	movs	r0, #1
+	lsls	r0, r7
+	orrs	r5, r0
+	subs	r7, #32
+	movs	r0, #1
+	lsls	r0, r7
+	orrs	r3, r0
+.Lphoton_beetle_aead128_hash_else9:
+.Lphoton_beetle_aead128_hash_endif10:
 	@ photon_beetle_aead128.ae:66: set_rate_part(s, rate_part(s) ^ ozs(load_le(ad, off, rate, count), count))
-	eors	r6, r3
+	eors	r4, r1
+	@ photon_beetle_aead128.ae:28: s[0] = x[31:0]
+	ldr	r7, [sp, #4]
+	str	r4, [r7]
+	@ photon_beetle_aead128.ae:66: set_rate_part(s, rate_part(s) ^ ozs(load_le(ad, off, rate, count), count))
+	eors	r2, r6
 	@ photon_beetle_aead128.ae:29: s[1] = x[63:32]
-	ldr	r7, [sp]
-	str	r6, [r7, #4]
-	@ photon_beetle_aead128.ae:66: set_rate_part(s, rate_part(s) ^ ozs(load_le(ad, off, rate, count), count))
-	ldr	r3, [r4, #8]
-	@ photon_beetle_aead128.ae:37: return if n < rate then x | ((1 as u128) << (8 * n)) else x
-	subs	r1, #32
-	movs	r0, #1
-	lsls	r0, r1
-	orrs	r0, r3
-	eors	r0, r3
-	ands	r0, r2
-	eors	r3, r0
-	@ photon_beetle_aead128.ae:66: set_rate_part(s, rate_part(s) ^ ozs(load_le(ad, off, rate, count), count))
-	eors	r5, r3
-	@ photon_beetle_aead128.ae:30: s[2] = x[95:64]
-	str	r5, [r7, #8]
-	@ photon_beetle_aead128.ae:66: set_rate_part(s, rate_part(s) ^ ozs(load_le(ad, off, rate, count), count))
-	ldr	r3, [r4, #12]
-	@ photon_beetle_aead128.ae:37: return if n < rate then x | ((1 as u128) << (8 * n)) else x
-	subs	r1, #32
-	movs	r0, #1
-	lsls	r0, r1
-	orrs	r0, r3
-	eors	r0, r3
-	ands	r0, r2
-	eors	r3, r0
+	str	r2, [r7, #4]
 	@ photon_beetle_aead128.ae:66: set_rate_part(s, rate_part(s) ^ ozs(load_le(ad, off, rate, count), count))
 	mov	r1, r8
+	eors	r1, r5
+	@ photon_beetle_aead128.ae:30: s[2] = x[95:64]
+	str	r1, [r7, #8]
+	@ photon_beetle_aead128.ae:66: set_rate_part(s, rate_part(s) ^ ozs(load_le(ad, off, rate, count), count))
+	mov	r1, r9
 	eors	r1, r3
 	@ photon_beetle_aead128.ae:31: s[3] = x[127:96]
 	str	r1, [r7, #12]
@@ -1872,7 +1863,7 @@ photon_beetle_aead128_hash:
 	@ photon_beetle_aead128.ae:48: s[7] = s[7] ^ ((c as u32) << 29)
 	ldr	r0, [sp, #28]
 	lsls	r2, r0, #29
-	ldr	r0, [sp]
+	ldr	r0, [sp, #4]
 	ldr	r1, [r0, #28]
 	eors	r1, r2
 	str	r1, [r0, #28]

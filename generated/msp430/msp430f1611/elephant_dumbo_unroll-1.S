@@ -697,19 +697,19 @@ elephant_dumbo_P_permute:
 
 
 ; --- elephant_dumbo_crypt: elephant_dumbo.crypt
-;     frame 364 bytes (122 spill slots, locals 120), saves nothing
-;     estimated 4550 bytes of code
+;     frame 358 bytes (119 spill slots, locals 120), saves nothing
+;     estimated 4502 bytes of code
 	.section .text.elephant_dumbo_crypt,"ax",@progbits
 	.local elephant_dumbo_crypt
 	.type elephant_dumbo_crypt, @function
 	.balign 2
 elephant_dumbo_crypt:
-	sub	#364, sp
-	mov	r12, 220(sp)
-	mov	r13, 224(sp)
-	mov	r15, 222(sp)
+	sub	#358, sp
+	mov	r12, 214(sp)
+	mov	r13, 218(sp)
+	mov	r15, 216(sp)
 	; elephant_dumbo.ae:77: blocks_c = 1 + m / block
-	mov	370(sp), r12
+	mov	364(sp), r12
 	mov	#20, r13
 	clr	r10
 	tst	r13
@@ -729,7 +729,7 @@ elephant_dumbo_crypt:
 	jnz	.Lelephant_dumbo_crypt_div3
 .Lelephant_dumbo_crypt_divend2:
 	; elephant_dumbo.ae:78: blocks_m = (m + block - 1) / block
-	mov	370(sp), r7
+	mov	364(sp), r7
 	add	#20, r7
 	sub	#1, r7
 	subc	r8, r8
@@ -1114,7 +1114,7 @@ elephant_dumbo_crypt:
 	mov	r11, r12
 	and	#63488, r12
 	bis	r12, r4
-	mov	r4, 206(sp)
+	mov	r4, 200(sp)
 	and	#2047, r11
 	and	#1, r15
 	swpb	r15
@@ -1123,12 +1123,12 @@ elephant_dumbo_crypt:
 	rla	r15
 	and	#63488, r15
 	bis	r15, r11
-	mov	r11, 204(sp)
+	mov	r11, 198(sp)
 	; elephant_dumbo.ae:77: blocks_c = 1 + m / block
 	add	#1, r10
-	mov	r10, 202(sp)
+	mov	r10, 196(sp)
 	; elephant_dumbo.ae:79: blocks_ad = 1 + (12 + a) / block
-	mov	366(sp), r11
+	mov	360(sp), r11
 	add	#12, r11
 	mov	#20, r12
 	clr	r13
@@ -1149,12 +1149,12 @@ elephant_dumbo_crypt:
 	jnz	.Lelephant_dumbo_crypt_div7
 .Lelephant_dumbo_crypt_divend6:
 	add	#1, r13
-	mov	r13, 200(sp)
+	mov	r13, 194(sp)
 	; elephant_dumbo.ae:81: steps = if blocks_ad - 1 < blocks_c + 1 then blocks_c + 1 else blocks_ad - 1
 	mov	r13, r11
 	sub	#1, r11
 	subc	r12, r12
-	mov	202(sp), r13
+	mov	196(sp), r13
 	add	#1, r13
 	cmp	r13, r11
 	mov	r12, r15
@@ -1163,25 +1163,25 @@ elephant_dumbo_crypt:
 	xor	r11, r13
 	and	r14, r13
 	xor	r13, r11
-	mov	r11, 198(sp)
+	mov	r11, 192(sp)
 	and	r12, r14
 	xor	r14, r12
-	mov	r12, 196(sp)
+	mov	r12, 190(sp)
 	; elephant_dumbo.ae:82: n = load_le(nonce, 0, 12) as u160
-	mov	224(sp), r11
+	mov	218(sp), r11
 	bit	#1, r11
 	jnz	.Lelephant_dumbo_crypt_bytes9
 .Lelephant_dumbo_crypt_words10:
-	mov	@r11+, 218(sp)
-	mov	@r11+, 216(sp)
-	mov	@r11+, 214(sp)
 	mov	@r11+, 212(sp)
 	mov	@r11+, 210(sp)
 	mov	@r11+, 208(sp)
+	mov	@r11+, 206(sp)
+	mov	@r11+, 204(sp)
+	mov	@r11+, 202(sp)
 	jmp	.Lelephant_dumbo_crypt_join11
 .Lelephant_dumbo_crypt_bytes9:
 	mov	sp, r12
-	add	#244, r12
+	add	#238, r12
 	mov	r12, r13
 	mov	#12, r14
 .Lelephant_dumbo_crypt_cpy12:
@@ -1195,20 +1195,20 @@ elephant_dumbo_crypt:
 	jmp	.Lelephant_dumbo_crypt_words10
 .Lelephant_dumbo_crypt_join11:
 	; elephant_dumbo.ae:49: x = load_le(nonce, 0, 12) as u160 | (load_le(ad, 0, 8, a) as u160) << 96
-	mov	224(sp), r11
+	mov	218(sp), r11
 	bit	#1, r11
 	jnz	.Lelephant_dumbo_crypt_bytes14
 .Lelephant_dumbo_crypt_words15:
+	mov	@r11+, 138(sp)
 	mov	@r11+, 144(sp)
-	mov	@r11+, 152(sp)
-	mov	@r11+, 158(sp)
-	mov	@r11+, 182(sp)
-	mov	@r11+, 184(sp)
-	mov	@r11+, 186(sp)
+	mov	@r11+, 154(sp)
+	mov	@r11+, 174(sp)
+	mov	@r11+, 178(sp)
+	mov	@r11+, 180(sp)
 	jmp	.Lelephant_dumbo_crypt_join16
 .Lelephant_dumbo_crypt_bytes14:
 	mov	sp, r12
-	add	#244, r12
+	add	#238, r12
 	mov	r12, r13
 	mov	#12, r14
 .Lelephant_dumbo_crypt_cpy17:
@@ -1221,23 +1221,23 @@ elephant_dumbo_crypt:
 	mov	r12, r11
 	jmp	.Lelephant_dumbo_crypt_words15
 .Lelephant_dumbo_crypt_join16:
-	mov	222(sp), r10
-	cmp	#8, 366(sp)
+	mov	216(sp), r10
+	cmp	#8, 360(sp)
 	jnc	.Lelephant_dumbo_crypt_bytes19
 	bit	#1, r10
 	jnz	.Lelephant_dumbo_crypt_bytes19
 .Lelephant_dumbo_crypt_words20:
+	mov	@r10+, 182(sp)
+	mov	@r10+, 184(sp)
+	mov	@r10+, 186(sp)
 	mov	@r10+, 188(sp)
-	mov	@r10+, 190(sp)
-	mov	@r10+, 192(sp)
-	mov	@r10+, 194(sp)
 	jmp	.Lelephant_dumbo_crypt_join21
 .Lelephant_dumbo_crypt_bytes19:
 	mov	sp, r11
-	add	#244, r11
+	add	#238, r11
 	mov	r11, r12
 	mov	#8, r13
-	mov	366(sp), r15
+	mov	360(sp), r15
 .Lelephant_dumbo_crypt_cpy22:
 	clr	r14
 	tst	r15
@@ -1254,209 +1254,175 @@ elephant_dumbo_crypt:
 	jmp	.Lelephant_dumbo_crypt_words20
 .Lelephant_dumbo_crypt_join21:
 	; elephant_dumbo.ae:50: return if a < 8 then x | ((1 as u160) << (8 * (12 + a))) else x
-	mov	366(sp), r14
-	mov	r14, r13
-	add	#12, r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	mov	r13, r15
-	and	#7, r15
-	mov	r15, 102(sp)
-	and	#65528, r13
-	cmp	#8, r14
+	cmp	#8, 360(sp)
 	subc	r15, r15
-	subc	r14, r14
-	mov	220(sp), r12
-	mov	2(r12), 230(sp)
-	mov	4(r12), 228(sp)
-	mov	6(r12), 226(sp)
-	mov	8(r12), 242(sp)
-	mov	10(r12), 240(sp)
-	mov	12(r12), 238(sp)
-	mov	14(r12), 236(sp)
-	mov	16(r12), 234(sp)
-	mov	18(r12), 232(sp)
-	mov	#1, r15
-	mov	#0, r4
-	mov	#0, r5
-	mov	#0, r6
+	clr	r14
+	adc	r14
+	xor	#1, r14
+	mov	214(sp), r13
+	mov	2(r13), 224(sp)
+	mov	4(r13), 222(sp)
+	mov	6(r13), 220(sp)
+	mov	8(r13), 236(sp)
+	mov	10(r13), 234(sp)
+	mov	12(r13), 232(sp)
+	mov	14(r13), 230(sp)
+	mov	16(r13), 228(sp)
+	mov	18(r13), 226(sp)
+	tst	r14
+	jz	.Lelephant_dumbo_crypt_else24
+	mov	360(sp), r4
+	add	#12, r4
+	rla	r4
+	adc	r4
+	rla	r4
+	adc	r4
+	rla	r4
+	adc	r4
+	mov	r4, r5
+	and	#7, r5
+	and	#65528, r4
+	mov	#1, r6
 	mov	#0, r7
 	mov	#0, r8
 	mov	#0, r9
+	mov	#0, r15
+	mov	#0, r12
+	mov	#0, r13
+	mov	#0, r14
 	mov	#0, r10
 	mov	#0, r11
-	mov	#0, r12
-	tst	102(sp)
-	jnz	.Lelephant_dumbo_crypt_shbig24
-	cmp	#160, r13
-	jc	.Lelephant_dumbo_crypt_shbig24
-.Lelephant_dumbo_crypt_shlimb27:
-	cmp	#16, r13
-	jnc	.Lelephant_dumbo_crypt_shbits28
-	mov	r11, r12
+	tst	r5
+	jnz	.Lelephant_dumbo_crypt_shbig26
+	cmp	#160, r4
+	jc	.Lelephant_dumbo_crypt_shbig26
+.Lelephant_dumbo_crypt_shlimb29:
+	cmp	#16, r4
+	jnc	.Lelephant_dumbo_crypt_shbits30
 	mov	r10, r11
-	mov	r9, r10
+	mov	r14, r10
+	mov	r13, r14
+	mov	r12, r13
+	mov	r15, r12
+	mov	r9, r15
 	mov	r8, r9
 	mov	r7, r8
 	mov	r6, r7
-	mov	r5, r6
-	mov	r4, r5
-	mov	r15, r4
-	clr	r15
-	sub	#16, r13
-	jmp	.Lelephant_dumbo_crypt_shlimb27
-.Lelephant_dumbo_crypt_shbits28:
-	tst	r13
-	jz	.Lelephant_dumbo_crypt_shend25
-.Lelephant_dumbo_crypt_sh26:
-	rla	r15
-	rlc	r4
-	rlc	r5
-	rlc	r6
+	clr	r6
+	sub	#16, r4
+	jmp	.Lelephant_dumbo_crypt_shlimb29
+.Lelephant_dumbo_crypt_shbits30:
+	tst	r4
+	jz	.Lelephant_dumbo_crypt_shend27
+.Lelephant_dumbo_crypt_sh28:
+	rla	r6
 	rlc	r7
 	rlc	r8
 	rlc	r9
+	rlc	r15
+	rlc	r12
+	rlc	r13
+	rlc	r14
 	rlc	r10
 	rlc	r11
-	rlc	r12
-	dec	r13
-	jnz	.Lelephant_dumbo_crypt_sh26
-	jmp	.Lelephant_dumbo_crypt_shend25
-.Lelephant_dumbo_crypt_shbig24:
-	clr	r15
-	clr	r4
-	clr	r5
+	dec	r4
+	jnz	.Lelephant_dumbo_crypt_sh28
+	jmp	.Lelephant_dumbo_crypt_shend27
+.Lelephant_dumbo_crypt_shbig26:
 	clr	r6
 	clr	r7
 	clr	r8
 	clr	r9
+	clr	r15
+	clr	r12
+	clr	r13
+	clr	r14
 	clr	r10
 	clr	r11
-	clr	r12
-.Lelephant_dumbo_crypt_shend25:
-	; elephant_dumbo.ae:86: for i in 0..steps {
-	mov	#0, 134(sp)
-	mov	#0, 132(sp)
-	; elephant_dumbo.ae:50: return if a < 8 then x | ((1 as u160) << (8 * (12 + a))) else x
-	mov	144(sp), r13
-	bis	r13, r15
-	xor	r13, r15
-	and	r14, r15
-	xor	r15, r13
-	; elephant_dumbo.ae:86: for i in 0..steps {
-	mov	r13, 130(sp)
-	; elephant_dumbo.ae:50: return if a < 8 then x | ((1 as u160) << (8 * (12 + a))) else x
-	mov	152(sp), r13
-	bis	r13, r4
-	xor	r13, r4
-	and	r14, r4
-	xor	r4, r13
-	; elephant_dumbo.ae:86: for i in 0..steps {
-	mov	r13, 128(sp)
-	; elephant_dumbo.ae:50: return if a < 8 then x | ((1 as u160) << (8 * (12 + a))) else x
-	mov	158(sp), r13
-	bis	r13, r5
-	xor	r13, r5
-	and	r14, r5
-	xor	r5, r13
-	; elephant_dumbo.ae:86: for i in 0..steps {
-	mov	r13, 126(sp)
-	; elephant_dumbo.ae:50: return if a < 8 then x | ((1 as u160) << (8 * (12 + a))) else x
-	mov	182(sp), r13
-	bis	r13, r6
-	xor	r13, r6
-	and	r14, r6
-	xor	r6, r13
-	; elephant_dumbo.ae:86: for i in 0..steps {
-	mov	r13, 124(sp)
-	; elephant_dumbo.ae:50: return if a < 8 then x | ((1 as u160) << (8 * (12 + a))) else x
-	mov	184(sp), r13
-	bis	r13, r7
-	xor	r13, r7
-	and	r14, r7
-	xor	r7, r13
-	; elephant_dumbo.ae:86: for i in 0..steps {
-	mov	r13, 122(sp)
-	; elephant_dumbo.ae:50: return if a < 8 then x | ((1 as u160) << (8 * (12 + a))) else x
-	mov	186(sp), r13
-	bis	r13, r8
-	xor	r13, r8
-	and	r14, r8
-	xor	r8, r13
-	; elephant_dumbo.ae:86: for i in 0..steps {
-	mov	r13, 120(sp)
-	; elephant_dumbo.ae:50: return if a < 8 then x | ((1 as u160) << (8 * (12 + a))) else x
-	mov	188(sp), r13
-	bis	r13, r9
-	xor	r13, r9
-	and	r14, r9
-	xor	r9, r13
-	; elephant_dumbo.ae:86: for i in 0..steps {
-	mov	r13, 118(sp)
-	; elephant_dumbo.ae:50: return if a < 8 then x | ((1 as u160) << (8 * (12 + a))) else x
-	mov	190(sp), r13
-	bis	r13, r10
-	xor	r13, r10
-	and	r14, r10
-	xor	r10, r13
-	; elephant_dumbo.ae:86: for i in 0..steps {
-	mov	r13, 116(sp)
-	; elephant_dumbo.ae:50: return if a < 8 then x | ((1 as u160) << (8 * (12 + a))) else x
-	mov	192(sp), r13
-	bis	r13, r11
-	xor	r13, r11
-	and	r14, r11
-	xor	r11, r13
-	; elephant_dumbo.ae:86: for i in 0..steps {
-	mov	r13, 114(sp)
-	; elephant_dumbo.ae:50: return if a < 8 then x | ((1 as u160) << (8 * (12 + a))) else x
-	mov	194(sp), r13
+.Lelephant_dumbo_crypt_shend27:
+	mov	138(sp), r5
+	bis	r6, r5
+	mov	144(sp), r6
+	bis	r7, r6
+	mov	154(sp), r7
+	bis	r8, r7
+	mov	174(sp), r8
+	bis	r9, r8
+	mov	178(sp), r9
+	bis	r15, r9
+	mov	180(sp), r15
+	bis	r12, r15
+	mov	r15, r4
+	mov	182(sp), r12
 	bis	r13, r12
-	xor	r13, r12
-	and	r14, r12
-	xor	r12, r13
+	mov	184(sp), r13
+	bis	r14, r13
+	mov	186(sp), r14
+	bis	r10, r14
+	mov	188(sp), r15
+	bis	r11, r15
+	jmp	.Lelephant_dumbo_crypt_endif25
+.Lelephant_dumbo_crypt_else24:
+	mov	138(sp), r5
+	mov	144(sp), r6
+	mov	154(sp), r7
+	mov	174(sp), r8
+	mov	178(sp), r9
+	mov	180(sp), r4
+	mov	182(sp), r12
+	mov	184(sp), r13
+	mov	186(sp), r14
+	mov	188(sp), r15
+.Lelephant_dumbo_crypt_endif25:
 	; elephant_dumbo.ae:86: for i in 0..steps {
-	mov	r13, 112(sp)
-	mov	#0, 78(sp)
-	mov	#0, 76(sp)
-	mov	#0, 74(sp)
-	mov	#0, 68(sp)
-	mov	#0, 66(sp)
+	mov	#0, 128(sp)
+	mov	#0, 116(sp)
+	mov	r5, 126(sp)
+	mov	r6, 124(sp)
+	mov	r7, 122(sp)
+	mov	r8, 120(sp)
+	mov	r9, 118(sp)
+	mov	r4, 114(sp)
+	mov	r12, 112(sp)
+	mov	r13, 110(sp)
+	mov	r14, 108(sp)
+	mov	r15, 104(sp)
 	mov	#0, 64(sp)
 	mov	#0, 62(sp)
 	mov	#0, 58(sp)
-	mov	#0, 56(sp)
 	mov	#0, 54(sp)
-	mov	220(sp), r15
-	mov	@r15, 160(sp)
-	mov	230(sp), 164(sp)
-	mov	228(sp), 180(sp)
-	mov	226(sp), 178(sp)
-	mov	242(sp), 176(sp)
-	mov	240(sp), 174(sp)
-	mov	238(sp), 162(sp)
-	mov	236(sp), 172(sp)
-	mov	234(sp), 170(sp)
-	mov	232(sp), 168(sp)
-	cmp	198(sp), 134(sp)
-	mov	132(sp), r15
-	subc	196(sp), r15
-	jnc	.Lelephant_dumbo_crypt_near66
-	br	#.Lelephant_dumbo_crypt_done30
-.Lelephant_dumbo_crypt_near66:
-.Lelephant_dumbo_crypt_loop29:
+	mov	#0, 52(sp)
+	mov	#0, 50(sp)
+	mov	#0, 48(sp)
+	mov	#0, 38(sp)
+	mov	#0, 32(sp)
+	mov	#0, 4(sp)
+	mov	214(sp), r15
+	mov	@r15, 146(sp)
+	mov	224(sp), 150(sp)
+	mov	222(sp), 170(sp)
+	mov	220(sp), 168(sp)
+	mov	236(sp), 166(sp)
+	mov	234(sp), 164(sp)
+	mov	232(sp), 148(sp)
+	mov	230(sp), 162(sp)
+	mov	228(sp), 160(sp)
+	mov	226(sp), 158(sp)
+	cmp	192(sp), 128(sp)
+	mov	116(sp), r15
+	subc	190(sp), r15
+	jnc	.Lelephant_dumbo_crypt_near72
+	br	#.Lelephant_dumbo_crypt_done32
+.Lelephant_dumbo_crypt_near72:
+.Lelephant_dumbo_crypt_loop31:
 	; elephant_dumbo.ae:88: off = block * i
-	mov	132(sp), r9
+	mov	116(sp), r9
 	mov	r9, r14
 	rla	r14
 	rla	r14
 	rla	r14
 	rla	r14
-	mov	134(sp), r10
+	mov	128(sp), r10
 	mov	r10, r13
 	rla	r13
 	adc	r13
@@ -1483,11 +1449,11 @@ elephant_dumbo_crypt:
 	and	#65520, r13
 	and	#65532, r11
 	add	r13, r11
-	mov	r11, 10(sp)
+	mov	r11, 8(sp)
 	addc	r14, r12
 	mov	r12, 44(sp)
 	; elephant_dumbo.ae:36: t = (x[7:0] <<< 3) ^ (x[31:24] << 7) ^ (x[111:104] >> 7)
-	mov	160(sp), r13
+	mov	146(sp), r13
 	mov.b	r13, r15
 	mov	r15, r12
 	rla	r12
@@ -1501,7 +1467,7 @@ elephant_dumbo_crypt:
 	rra	r15
 	bis	r15, r12
 	mov.b	r12, r12
-	mov.b	165(sp), r15
+	mov.b	151(sp), r15
 	rla	r15
 	rla	r15
 	rla	r15
@@ -1511,7 +1477,7 @@ elephant_dumbo_crypt:
 	rla	r15
 	mov.b	r15, r15
 	xor	r15, r12
-	mov.b	163(sp), r15
+	mov.b	149(sp), r15
 	rra	r15
 	rra	r15
 	rra	r15
@@ -1521,66 +1487,66 @@ elephant_dumbo_crypt:
 	rra	r15
 	xor	r15, r12
 	; elephant_dumbo.ae:37: return cat(t, x[159:8])
-	mov	164(sp), r14
+	mov	150(sp), r14
 	swpb	r14
 	swpb	r13
 	xor.b	r14, r13
 	xor	r14, r13
-	mov	r13, 50(sp)
-	mov	180(sp), r13
-	swpb	r13
-	xor.b	r13, r14
-	xor	r13, r14
-	mov	r14, 110(sp)
-	mov	178(sp), r14
-	swpb	r14
-	xor.b	r14, r13
-	xor	r14, r13
-	mov	r13, 108(sp)
-	mov	176(sp), r13
-	swpb	r13
-	xor.b	r13, r14
-	xor	r13, r14
-	mov	r14, 104(sp)
-	mov	174(sp), r14
-	swpb	r14
-	xor.b	r14, r13
-	xor	r14, r13
-	mov	r13, 98(sp)
-	mov	162(sp), r13
-	swpb	r13
-	xor.b	r13, r14
-	xor	r13, r14
-	mov	r14, 96(sp)
-	mov	172(sp), r14
-	swpb	r14
-	xor.b	r14, r13
-	xor	r14, r13
-	mov	r13, 92(sp)
+	mov	r13, 0(sp)
 	mov	170(sp), r13
 	swpb	r13
 	xor.b	r13, r14
 	xor	r13, r14
-	mov	r14, 88(sp)
+	mov	r14, 98(sp)
 	mov	168(sp), r14
 	swpb	r14
 	xor.b	r14, r13
 	xor	r14, r13
-	mov	r13, 86(sp)
+	mov	r13, 94(sp)
+	mov	166(sp), r13
+	swpb	r13
+	xor.b	r13, r14
+	xor	r13, r14
+	mov	r14, 88(sp)
+	mov	164(sp), r14
+	swpb	r14
+	xor.b	r14, r13
+	xor	r14, r13
+	mov	r13, 80(sp)
+	mov	148(sp), r13
+	swpb	r13
+	xor.b	r13, r14
+	xor	r13, r14
+	mov	r14, 78(sp)
+	mov	162(sp), r14
+	swpb	r14
+	xor.b	r14, r13
+	xor	r14, r13
+	mov	r13, 76(sp)
+	mov	160(sp), r13
+	swpb	r13
+	xor.b	r13, r14
+	xor	r13, r14
+	mov	r14, 72(sp)
+	mov	158(sp), r14
+	swpb	r14
+	xor.b	r14, r13
+	xor	r14, r13
+	mov	r13, 70(sp)
 	mov.b	r14, r14
 	swpb	r12
 	bis	r14, r12
-	mov	r12, 80(sp)
+	mov	r12, 60(sp)
 	; elephant_dumbo.ae:89: if i < blocks_m {
-	cmp	206(sp), r10
-	subc	204(sp), r9
+	cmp	200(sp), r10
+	subc	198(sp), r9
 	clr	r15
 	adc	r15
 	xor	#1, r15
 	tst	r15
-	jz	.Lelephant_dumbo_crypt_else31
+	jz	.Lelephant_dumbo_crypt_else33
 	; elephant_dumbo.ae:90: count = if m - off < block then m - off else block
-	mov	370(sp), r14
+	mov	364(sp), r14
 	mov	#0, r15
 	sub	r11, r14
 	subc	44(sp), r15
@@ -1590,154 +1556,154 @@ elephant_dumbo_crypt:
 	xor	#20, r14
 	and	r15, r14
 	xor	#20, r14
-	mov	r14, 0(sp)
+	mov	r14, 2(sp)
 	; elephant_dumbo.ae:91: store_le(out, off, load_le(in, off, block, count) ^ masked(n, cur ^ next), count)
+	mov	148(sp), r15
+	xor	76(sp), r15
+	mov	r15, 26(sp)
 	mov	162(sp), r15
-	xor	92(sp), r15
+	xor	72(sp), r15
 	mov	r15, 28(sp)
-	mov	172(sp), r15
-	xor	88(sp), r15
-	mov	r15, 34(sp)
-	mov	170(sp), r15
-	xor	86(sp), r15
-	mov	r15, 36(sp)
-	mov	168(sp), r15
-	xor	r12, r15
-	mov	r15, 42(sp)
 	mov	160(sp), r15
-	xor	50(sp), r15
+	xor	70(sp), r15
+	mov	r15, 36(sp)
+	mov	158(sp), r15
+	xor	r12, r15
+	mov	r15, 40(sp)
+	mov	146(sp), r15
+	xor	@sp, r15
 	; elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
-	mov	218(sp), r4
+	mov	212(sp), r4
 	xor	r15, r4
-	mov	r15, 12(sp)
+	mov	r15, 6(sp)
 	; elephant_dumbo.ae:91: store_le(out, off, load_le(in, off, block, count) ^ masked(n, cur ^ next), count)
-	mov	164(sp), r15
-	xor	110(sp), r15
-	; elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
-	mov	216(sp), r5
-	xor	r15, r5
-	mov	r15, 14(sp)
-	; elephant_dumbo.ae:91: store_le(out, off, load_le(in, off, block, count) ^ masked(n, cur ^ next), count)
-	mov	180(sp), r15
-	xor	108(sp), r15
-	; elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
-	mov	214(sp), r6
-	xor	r15, r6
-	mov	r15, 20(sp)
-	; elephant_dumbo.ae:91: store_le(out, off, load_le(in, off, block, count) ^ masked(n, cur ^ next), count)
-	mov	178(sp), r15
-	xor	104(sp), r15
-	; elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
-	mov	212(sp), r7
-	xor	r15, r7
-	mov	r15, 22(sp)
-	; elephant_dumbo.ae:91: store_le(out, off, load_le(in, off, block, count) ^ masked(n, cur ^ next), count)
-	mov	176(sp), r15
+	mov	150(sp), r15
 	xor	98(sp), r15
 	; elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
-	mov	210(sp), r8
+	mov	210(sp), r5
+	xor	r15, r5
+	mov	r15, 10(sp)
+	; elephant_dumbo.ae:91: store_le(out, off, load_le(in, off, block, count) ^ masked(n, cur ^ next), count)
+	mov	170(sp), r15
+	xor	94(sp), r15
+	; elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
+	mov	208(sp), r6
+	xor	r15, r6
+	mov	r15, 12(sp)
+	; elephant_dumbo.ae:91: store_le(out, off, load_le(in, off, block, count) ^ masked(n, cur ^ next), count)
+	mov	168(sp), r15
+	xor	88(sp), r15
+	; elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
+	mov	206(sp), r7
+	xor	r15, r7
+	mov	r15, 16(sp)
+	; elephant_dumbo.ae:91: store_le(out, off, load_le(in, off, block, count) ^ masked(n, cur ^ next), count)
+	mov	166(sp), r15
+	xor	80(sp), r15
+	; elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
+	mov	204(sp), r8
 	xor	r15, r8
+	mov	r15, 20(sp)
+	; elephant_dumbo.ae:91: store_le(out, off, load_le(in, off, block, count) ^ masked(n, cur ^ next), count)
+	mov	164(sp), r15
+	xor	78(sp), r15
+	; elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
+	mov	202(sp), r9
+	xor	r15, r9
 	mov	r15, 24(sp)
 	; elephant_dumbo.ae:91: store_le(out, off, load_le(in, off, block, count) ^ masked(n, cur ^ next), count)
-	mov	174(sp), r15
-	xor	96(sp), r15
-	; elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
-	mov	208(sp), r9
-	xor	r15, r9
-	mov	r15, 26(sp)
-	; elephant_dumbo.ae:91: store_le(out, off, load_le(in, off, block, count) ^ masked(n, cur ^ next), count)
 	mov	r11, r10
-	add	368(sp), r10
+	add	362(sp), r10
 	cmp	#20, r14
-	jnc	.Lelephant_dumbo_crypt_bytes33
+	jnc	.Lelephant_dumbo_crypt_bytes35
 	bit	#1, r10
-	jnz	.Lelephant_dumbo_crypt_bytes33
-.Lelephant_dumbo_crypt_words34:
+	jnz	.Lelephant_dumbo_crypt_bytes35
+.Lelephant_dumbo_crypt_words36:
+	mov	@r10+, 130(sp)
+	mov	@r10+, 132(sp)
+	mov	@r10+, 134(sp)
 	mov	@r10+, 136(sp)
-	mov	@r10+, 138(sp)
 	mov	@r10+, 140(sp)
 	mov	@r10+, 142(sp)
-	mov	@r10+, 146(sp)
-	mov	@r10+, 148(sp)
-	mov	@r10+, 150(sp)
-	mov	@r10+, 154(sp)
+	mov	@r10+, 152(sp)
 	mov	@r10+, 156(sp)
-	mov	@r10+, 166(sp)
-	jmp	.Lelephant_dumbo_crypt_join35
-.Lelephant_dumbo_crypt_bytes33:
+	mov	@r10+, 172(sp)
+	mov	@r10+, 176(sp)
+	jmp	.Lelephant_dumbo_crypt_join37
+.Lelephant_dumbo_crypt_bytes35:
 	mov	sp, r11
-	add	#244, r11
+	add	#238, r11
 	mov	r11, r12
 	mov	#20, r13
-	mov	@sp, r15
-.Lelephant_dumbo_crypt_cpy36:
+	mov	2(sp), r15
+.Lelephant_dumbo_crypt_cpy38:
 	clr	r14
 	tst	r15
-	jz	.Lelephant_dumbo_crypt_pad37
+	jz	.Lelephant_dumbo_crypt_pad39
 	mov.b	@r10, r14
 	inc	r10
 	dec	r15
-.Lelephant_dumbo_crypt_pad37:
+.Lelephant_dumbo_crypt_pad39:
 	mov.b	r14, 0(r12)
 	inc	r12
 	dec	r13
-	jnz	.Lelephant_dumbo_crypt_cpy36
+	jnz	.Lelephant_dumbo_crypt_cpy38
 	mov	r11, r10
-	jmp	.Lelephant_dumbo_crypt_words34
-.Lelephant_dumbo_crypt_join35:
+	jmp	.Lelephant_dumbo_crypt_words36
+.Lelephant_dumbo_crypt_join37:
 	; elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
-	mov	r4, 264(sp)
-	mov	r5, 266(sp)
-	mov	r6, 268(sp)
-	mov	r7, 270(sp)
-	mov	r8, 272(sp)
-	mov	r9, 274(sp)
-	mov	28(sp), 276(sp)
-	mov	34(sp), 278(sp)
-	mov	36(sp), 280(sp)
-	mov	42(sp), 282(sp)
+	mov	r4, 258(sp)
+	mov	r5, 260(sp)
+	mov	r6, 262(sp)
+	mov	r7, 264(sp)
+	mov	r8, 266(sp)
+	mov	r9, 268(sp)
+	mov	26(sp), 270(sp)
+	mov	28(sp), 272(sp)
+	mov	36(sp), 274(sp)
+	mov	40(sp), 276(sp)
 	mov	sp, r12
-	add	#264, r12
+	add	#258, r12
 	mov	sp, r13
-	add	#284, r13
+	add	#278, r13
 	call	#elephant_dumbo_P_permute
 	; elephant_dumbo.ae:91: store_le(out, off, load_le(in, off, block, count) ^ masked(n, cur ^ next), count)
-	mov	136(sp), r5
-	xor	284(sp), r5
-	xor	12(sp), r5
-	mov	138(sp), r6
-	xor	286(sp), r6
-	xor	14(sp), r6
-	mov	140(sp), r7
-	xor	288(sp), r7
-	xor	20(sp), r7
-	mov	142(sp), r8
-	xor	290(sp), r8
-	xor	22(sp), r8
-	mov	146(sp), r9
-	xor	292(sp), r9
-	xor	24(sp), r9
-	mov	148(sp), r10
-	xor	294(sp), r10
-	xor	26(sp), r10
-	mov	150(sp), r11
-	xor	296(sp), r11
-	xor	28(sp), r11
-	mov	154(sp), r12
-	xor	298(sp), r12
-	xor	34(sp), r12
-	mov	156(sp), r14
-	xor	300(sp), r14
+	mov	130(sp), r5
+	xor	278(sp), r5
+	xor	6(sp), r5
+	mov	132(sp), r6
+	xor	280(sp), r6
+	xor	10(sp), r6
+	mov	134(sp), r7
+	xor	282(sp), r7
+	xor	12(sp), r7
+	mov	136(sp), r8
+	xor	284(sp), r8
+	xor	16(sp), r8
+	mov	140(sp), r9
+	xor	286(sp), r9
+	xor	20(sp), r9
+	mov	142(sp), r10
+	xor	288(sp), r10
+	xor	24(sp), r10
+	mov	152(sp), r11
+	xor	290(sp), r11
+	xor	26(sp), r11
+	mov	156(sp), r12
+	xor	292(sp), r12
+	xor	28(sp), r12
+	mov	172(sp), r14
+	xor	294(sp), r14
 	xor	36(sp), r14
-	mov	166(sp), r15
-	xor	302(sp), r15
-	xor	42(sp), r15
-	mov	10(sp), r13
-	add	372(sp), r13
-	cmp	#20, 0(sp)
-	jnc	.Lelephant_dumbo_crypt_bytes38
+	mov	176(sp), r15
+	xor	296(sp), r15
+	xor	40(sp), r15
+	mov	8(sp), r13
+	add	366(sp), r13
+	cmp	#20, 2(sp)
+	jnc	.Lelephant_dumbo_crypt_bytes40
 	bit	#1, r13
-	jnz	.Lelephant_dumbo_crypt_bytes38
+	jnz	.Lelephant_dumbo_crypt_bytes40
 	mov	r5, 0(r13)
 	mov	r6, 2(r13)
 	mov	r7, 4(r13)
@@ -1748,337 +1714,306 @@ elephant_dumbo_crypt:
 	mov	r12, 14(r13)
 	mov	r14, 16(r13)
 	mov	r15, 18(r13)
-	jmp	.Lelephant_dumbo_crypt_stored39
-.Lelephant_dumbo_crypt_bytes38:
-	mov	r5, 244(sp)
-	mov	r6, 246(sp)
-	mov	r7, 248(sp)
-	mov	r8, 250(sp)
-	mov	r9, 252(sp)
-	mov	r10, 254(sp)
-	mov	r11, 256(sp)
-	mov	r12, 258(sp)
-	mov	r14, 260(sp)
-	mov	r15, 262(sp)
+	jmp	.Lelephant_dumbo_crypt_stored41
+.Lelephant_dumbo_crypt_bytes40:
+	mov	r5, 238(sp)
+	mov	r6, 240(sp)
+	mov	r7, 242(sp)
+	mov	r8, 244(sp)
+	mov	r9, 246(sp)
+	mov	r10, 248(sp)
+	mov	r11, 250(sp)
+	mov	r12, 252(sp)
+	mov	r14, 254(sp)
+	mov	r15, 256(sp)
 	mov	sp, r14
-	add	#244, r14
-	mov	@sp, r15
+	add	#238, r14
+	mov	2(sp), r15
 	cmp	#20, r15
-	jnc	.Lelephant_dumbo_crypt_cnt40
+	jnc	.Lelephant_dumbo_crypt_cnt42
 	mov	#20, r15
-.Lelephant_dumbo_crypt_cnt40:
+.Lelephant_dumbo_crypt_cnt42:
 	tst	r15
-	jz	.Lelephant_dumbo_crypt_stored39
-.Lelephant_dumbo_crypt_cpy41:
+	jz	.Lelephant_dumbo_crypt_stored41
+.Lelephant_dumbo_crypt_cpy43:
 	mov.b	@r14, 0(r13)
 	inc	r14
 	inc	r13
 	dec	r15
-	jnz	.Lelephant_dumbo_crypt_cpy41
-.Lelephant_dumbo_crypt_stored39:
-.Lelephant_dumbo_crypt_else31:
-.Lelephant_dumbo_crypt_endif32:
+	jnz	.Lelephant_dumbo_crypt_cpy43
+.Lelephant_dumbo_crypt_stored41:
+.Lelephant_dumbo_crypt_else33:
+.Lelephant_dumbo_crypt_endif34:
 	; elephant_dumbo.ae:93: if (i > 0) & (i <= blocks_c) {
-	mov	134(sp), r13
+	mov	128(sp), r13
 	mov	r13, r15
-	mov	132(sp), r12
+	mov	116(sp), r12
 	bis	r12, r15
 	sub	#1, r15
 	clr	r14
 	adc	r14
-	cmp	r13, 202(sp)
+	cmp	r13, 196(sp)
 	mov	#0, r15
 	subc	r12, r15
 	clr	r15
 	adc	r15
 	and	r15, r14
 	tst	r14
-	jz	.Lelephant_dumbo_crypt_else42
+	jz	.Lelephant_dumbo_crypt_else44
 	; elephant_dumbo.ae:94: tag = tag ^ masked(padded(c, off - block, m - (off - block)), prev ^ next)
-	xor	50(sp), 78(sp)
-	xor	110(sp), 76(sp)
-	xor	108(sp), 74(sp)
-	xor	104(sp), 68(sp)
-	xor	98(sp), 66(sp)
-	xor	96(sp), 64(sp)
-	xor	92(sp), 62(sp)
-	xor	88(sp), 58(sp)
-	xor	86(sp), 56(sp)
-	xor	80(sp), 54(sp)
-	mov	10(sp), r9
+	xor	@sp, 64(sp)
+	xor	98(sp), 62(sp)
+	xor	94(sp), 58(sp)
+	xor	88(sp), 54(sp)
+	xor	80(sp), 52(sp)
+	xor	78(sp), 50(sp)
+	xor	76(sp), 48(sp)
+	xor	72(sp), 38(sp)
+	xor	70(sp), 32(sp)
+	xor	60(sp), 4(sp)
+	mov	8(sp), r10
 	mov	44(sp), r15
-	sub	#20, r9
+	sub	#20, r10
 	subc	#0, r15
-	mov	370(sp), r4
-	mov	#0, r10
-	sub	r9, r4
-	subc	r15, r10
+	mov	364(sp), r6
+	mov	#0, r7
+	sub	r10, r6
+	subc	r15, r7
 	; elephant_dumbo.ae:42: x = load_le(buf, off, block, count)
-	add	376(sp), r9
-	cmp	#20, r4
-	jnc	.Lelephant_dumbo_crypt_bytes44
-	bit	#1, r9
-	jnz	.Lelephant_dumbo_crypt_bytes44
-.Lelephant_dumbo_crypt_words45:
-	mov	@r9+, 106(sp)
-	mov	@r9+, 100(sp)
-	mov	@r9+, 90(sp)
-	mov	@r9+, 82(sp)
-	mov	@r9+, 72(sp)
-	mov	@r9+, 48(sp)
-	mov	@r9+, 40(sp)
-	mov	@r9+, 32(sp)
-	mov	@r9+, 18(sp)
-	mov	@r9+, 8(sp)
-	jmp	.Lelephant_dumbo_crypt_join46
-.Lelephant_dumbo_crypt_bytes44:
+	add	370(sp), r10
+	cmp	#20, r6
+	jnc	.Lelephant_dumbo_crypt_bytes46
+	bit	#1, r10
+	jnz	.Lelephant_dumbo_crypt_bytes46
+.Lelephant_dumbo_crypt_words47:
+	mov	@r10+, 18(sp)
+	mov	@r10+, 66(sp)
+	mov	@r10+, 68(sp)
+	mov	@r10+, 74(sp)
+	mov	@r10+, 84(sp)
+	mov	@r10+, 90(sp)
+	mov	@r10+, 96(sp)
+	mov	@r10+, 100(sp)
+	mov	@r10+, 102(sp)
+	mov	@r10+, 106(sp)
+	jmp	.Lelephant_dumbo_crypt_join48
+.Lelephant_dumbo_crypt_bytes46:
 	mov	sp, r11
-	add	#244, r11
+	add	#238, r11
 	mov	r11, r12
 	mov	#20, r13
-	mov	r4, r15
-.Lelephant_dumbo_crypt_cpy47:
+	mov	r6, r15
+.Lelephant_dumbo_crypt_cpy49:
 	clr	r14
 	tst	r15
-	jz	.Lelephant_dumbo_crypt_pad48
-	mov.b	@r9, r14
-	inc	r9
+	jz	.Lelephant_dumbo_crypt_pad50
+	mov.b	@r10, r14
+	inc	r10
 	dec	r15
-.Lelephant_dumbo_crypt_pad48:
+.Lelephant_dumbo_crypt_pad50:
 	mov.b	r14, 0(r12)
 	inc	r12
 	dec	r13
-	jnz	.Lelephant_dumbo_crypt_cpy47
-	mov	r11, r9
-	jmp	.Lelephant_dumbo_crypt_words45
-.Lelephant_dumbo_crypt_join46:
+	jnz	.Lelephant_dumbo_crypt_cpy49
+	mov	r11, r10
+	jmp	.Lelephant_dumbo_crypt_words47
+.Lelephant_dumbo_crypt_join48:
 	; elephant_dumbo.ae:43: return if count < block then x | ((1 as u160) << (8 * count)) else x
-	cmp	#20, r4
-	mov	r10, r15
+	cmp	#20, r6
+	mov	r7, r15
 	subc	#0, r15
-	subc	r6, r6
-	rla	r4
-	adc	r4
-	rla	r10
-	rla	r10
-	rla	r10
-	rla	r4
-	adc	r4
-	rla	r4
-	adc	r4
-	mov	r4, r14
-	and	#7, r14
-	bis	r14, r10
-	mov	r10, 4(sp)
-	and	#65528, r4
-	mov	#1, r5
-	mov	#0, r7
-	mov	#0, r8
+	clr	r15
+	adc	r15
+	xor	#1, r15
+	tst	r15
+	jz	.Lelephant_dumbo_crypt_else51
+	rla	r6
+	adc	r6
+	rla	r7
+	rla	r7
+	rla	r7
+	rla	r6
+	adc	r6
+	rla	r6
+	adc	r6
+	mov	r6, r15
+	and	#7, r15
+	bis	r15, r7
+	and	#65528, r6
+	mov	#1, r8
 	mov	#0, r9
 	mov	#0, r10
 	mov	#0, r11
 	mov	#0, r12
 	mov	#0, r13
-	mov	#0, r14
 	mov	#0, r15
-	tst	4(sp)
-	jnz	.Lelephant_dumbo_crypt_shbig49
-	cmp	#160, r4
-	jc	.Lelephant_dumbo_crypt_shbig49
-.Lelephant_dumbo_crypt_shlimb52:
-	cmp	#16, r4
-	jnc	.Lelephant_dumbo_crypt_shbits53
-	mov	r14, r15
-	mov	r13, r14
+	mov	#0, r14
+	mov	#0, r4
+	mov	#0, r5
+	tst	r7
+	jnz	.Lelephant_dumbo_crypt_shbig53
+	cmp	#160, r6
+	jc	.Lelephant_dumbo_crypt_shbig53
+.Lelephant_dumbo_crypt_shlimb56:
+	cmp	#16, r6
+	jnc	.Lelephant_dumbo_crypt_shbits57
+	mov	r4, r5
+	mov	r14, r4
+	mov	r15, r14
+	mov	r13, r15
 	mov	r12, r13
 	mov	r11, r12
 	mov	r10, r11
 	mov	r9, r10
 	mov	r8, r9
-	mov	r7, r8
-	mov	r5, r7
-	clr	r5
-	sub	#16, r4
-	jmp	.Lelephant_dumbo_crypt_shlimb52
-.Lelephant_dumbo_crypt_shbits53:
-	tst	r4
-	jz	.Lelephant_dumbo_crypt_shend50
-.Lelephant_dumbo_crypt_sh51:
-	rla	r5
-	rlc	r7
-	rlc	r8
+	clr	r8
+	sub	#16, r6
+	jmp	.Lelephant_dumbo_crypt_shlimb56
+.Lelephant_dumbo_crypt_shbits57:
+	tst	r6
+	jz	.Lelephant_dumbo_crypt_shend54
+.Lelephant_dumbo_crypt_sh55:
+	rla	r8
 	rlc	r9
 	rlc	r10
 	rlc	r11
 	rlc	r12
 	rlc	r13
-	rlc	r14
 	rlc	r15
-	dec	r4
-	jnz	.Lelephant_dumbo_crypt_sh51
-	jmp	.Lelephant_dumbo_crypt_shend50
-.Lelephant_dumbo_crypt_shbig49:
-	clr	r5
-	clr	r7
+	rlc	r14
+	rlc	r4
+	rlc	r5
+	dec	r6
+	jnz	.Lelephant_dumbo_crypt_sh55
+	jmp	.Lelephant_dumbo_crypt_shend54
+.Lelephant_dumbo_crypt_shbig53:
 	clr	r8
 	clr	r9
 	clr	r10
 	clr	r11
 	clr	r12
 	clr	r13
-	clr	r14
 	clr	r15
-.Lelephant_dumbo_crypt_shend50:
-	mov	8(sp), r4
-	bis	r4, r15
-	xor	r4, r15
-	and	r6, r15
-	xor	r15, r4
+	clr	r14
+	clr	r4
+	clr	r5
+.Lelephant_dumbo_crypt_shend54:
+	mov	18(sp), r6
+	bis	r8, r6
+	mov	66(sp), r7
+	bis	r9, r7
+	mov	68(sp), r8
+	bis	r10, r8
+	mov	74(sp), r9
+	bis	r11, r9
+	mov	84(sp), r10
+	bis	r12, r10
+	mov	90(sp), r11
+	bis	r13, r11
+	mov	96(sp), r12
+	bis	r15, r12
+	mov	100(sp), r15
+	bis	r14, r15
+	mov	r15, r13
+	mov	102(sp), r14
+	bis	r4, r14
+	mov	106(sp), r15
+	bis	r5, r15
+	jmp	.Lelephant_dumbo_crypt_endif52
+.Lelephant_dumbo_crypt_else51:
+	mov	18(sp), r6
+	mov	66(sp), r7
+	mov	68(sp), r8
+	mov	74(sp), r9
+	mov	84(sp), r10
+	mov	90(sp), r11
+	mov	96(sp), r12
+	mov	100(sp), r13
+	mov	102(sp), r14
+	mov	106(sp), r15
+.Lelephant_dumbo_crypt_endif52:
 	; elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
-	xor	54(sp), r4
-	; elephant_dumbo.ae:43: return if count < block then x | ((1 as u160) << (8 * count)) else x
-	mov	18(sp), r15
-	bis	r15, r14
-	xor	r15, r14
-	and	r6, r14
-	xor	r14, r15
-	; elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
-	xor	56(sp), r15
-	; elephant_dumbo.ae:43: return if count < block then x | ((1 as u160) << (8 * count)) else x
-	mov	32(sp), r14
-	bis	r14, r13
-	xor	r14, r13
-	and	r6, r13
-	xor	r13, r14
-	; elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
-	xor	58(sp), r14
-	; elephant_dumbo.ae:43: return if count < block then x | ((1 as u160) << (8 * count)) else x
-	mov	40(sp), r13
-	bis	r13, r12
-	xor	r13, r12
-	and	r6, r12
-	xor	r12, r13
-	; elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
-	xor	62(sp), r13
-	; elephant_dumbo.ae:43: return if count < block then x | ((1 as u160) << (8 * count)) else x
-	mov	48(sp), r12
-	bis	r12, r11
-	xor	r12, r11
-	and	r6, r11
-	xor	r11, r12
-	; elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
-	xor	64(sp), r12
-	; elephant_dumbo.ae:43: return if count < block then x | ((1 as u160) << (8 * count)) else x
-	mov	72(sp), r11
-	bis	r11, r10
-	xor	r11, r10
-	and	r6, r10
-	xor	r10, r11
-	; elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
-	xor	66(sp), r11
-	; elephant_dumbo.ae:43: return if count < block then x | ((1 as u160) << (8 * count)) else x
-	mov	82(sp), r10
-	bis	r10, r9
-	xor	r10, r9
-	and	r6, r9
-	xor	r9, r10
-	; elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
-	xor	68(sp), r10
-	; elephant_dumbo.ae:43: return if count < block then x | ((1 as u160) << (8 * count)) else x
-	mov	90(sp), r9
-	bis	r9, r8
-	xor	r9, r8
-	and	r6, r8
-	xor	r8, r9
-	; elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
-	xor	74(sp), r9
-	; elephant_dumbo.ae:43: return if count < block then x | ((1 as u160) << (8 * count)) else x
-	mov	100(sp), r8
-	bis	r8, r7
-	xor	r8, r7
-	and	r6, r7
-	xor	r7, r8
-	; elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
-	xor	76(sp), r8
-	; elephant_dumbo.ae:43: return if count < block then x | ((1 as u160) << (8 * count)) else x
-	mov	106(sp), r7
-	bis	r7, r5
-	xor	r7, r5
-	and	r6, r5
-	xor	r5, r7
-	; elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
-	xor	78(sp), r7
-	mov	r7, 264(sp)
-	mov	r8, 266(sp)
-	mov	r9, 268(sp)
-	mov	r10, 270(sp)
-	mov	r11, 272(sp)
-	mov	r12, 274(sp)
-	mov	r13, 276(sp)
-	mov	r14, 278(sp)
-	mov	r15, 280(sp)
-	mov	r4, 282(sp)
+	xor	4(sp), r15
+	xor	32(sp), r14
+	xor	38(sp), r13
+	xor	48(sp), r12
+	xor	50(sp), r11
+	xor	52(sp), r10
+	xor	54(sp), r9
+	xor	58(sp), r8
+	xor	62(sp), r7
+	xor	64(sp), r6
+	mov	r6, 258(sp)
+	mov	r7, 260(sp)
+	mov	r8, 262(sp)
+	mov	r9, 264(sp)
+	mov	r10, 266(sp)
+	mov	r11, 268(sp)
+	mov	r12, 270(sp)
+	mov	r13, 272(sp)
+	mov	r14, 274(sp)
+	mov	r15, 276(sp)
 	mov	sp, r12
-	add	#264, r12
+	add	#258, r12
 	mov	sp, r13
-	add	#304, r13
+	add	#298, r13
 	call	#elephant_dumbo_P_permute
 	; elephant_dumbo.ae:94: tag = tag ^ masked(padded(c, off - block, m - (off - block)), prev ^ next)
-	mov	130(sp), r15
-	xor	304(sp), r15
-	xor	78(sp), r15
-	mov	r15, 130(sp)
-	mov	128(sp), r15
-	xor	306(sp), r15
-	xor	76(sp), r15
-	mov	r15, 128(sp)
 	mov	126(sp), r15
-	xor	308(sp), r15
-	xor	74(sp), r15
+	xor	298(sp), r15
+	xor	64(sp), r15
 	mov	r15, 126(sp)
 	mov	124(sp), r15
-	xor	310(sp), r15
-	xor	68(sp), r15
+	xor	300(sp), r15
+	xor	62(sp), r15
 	mov	r15, 124(sp)
 	mov	122(sp), r15
-	xor	312(sp), r15
-	xor	66(sp), r15
+	xor	302(sp), r15
+	xor	58(sp), r15
 	mov	r15, 122(sp)
 	mov	120(sp), r15
-	xor	314(sp), r15
-	xor	64(sp), r15
+	xor	304(sp), r15
+	xor	54(sp), r15
 	mov	r15, 120(sp)
 	mov	118(sp), r15
-	xor	316(sp), r15
-	xor	62(sp), r15
+	xor	306(sp), r15
+	xor	52(sp), r15
 	mov	r15, 118(sp)
-	mov	116(sp), r15
-	xor	318(sp), r15
-	xor	58(sp), r15
-	mov	r15, 116(sp)
 	mov	114(sp), r15
-	xor	320(sp), r15
-	xor	56(sp), r15
+	xor	308(sp), r15
+	xor	50(sp), r15
 	mov	r15, 114(sp)
 	mov	112(sp), r15
-	xor	322(sp), r15
-	xor	54(sp), r15
+	xor	310(sp), r15
+	xor	48(sp), r15
 	mov	r15, 112(sp)
-.Lelephant_dumbo_crypt_else42:
-.Lelephant_dumbo_crypt_endif43:
+	mov	110(sp), r15
+	xor	312(sp), r15
+	xor	38(sp), r15
+	mov	r15, 110(sp)
+	mov	108(sp), r15
+	xor	314(sp), r15
+	xor	32(sp), r15
+	mov	r15, 108(sp)
+	mov	104(sp), r15
+	xor	316(sp), r15
+	xor	4(sp), r15
+	mov	r15, 104(sp)
+.Lelephant_dumbo_crypt_else44:
+.Lelephant_dumbo_crypt_endif45:
 	; elephant_dumbo.ae:96: if i + 1 < blocks_ad {
-	mov	134(sp), r11
-	mov	132(sp), r12
+	mov	128(sp), r11
+	mov	116(sp), r12
 	add	#1, r11
 	addc	#0, r12
-	cmp	200(sp), r11
+	cmp	194(sp), r11
 	mov	r12, r15
 	subc	#0, r15
 	clr	r15
 	adc	r15
 	xor	#1, r15
 	tst	r15
-	jz	.Lelephant_dumbo_crypt_else54
+	jz	.Lelephant_dumbo_crypt_else58
 	; elephant_dumbo.ae:55: return padded(ad, block * i - 12, len(ad) + 12 - block * i)
 	mov	r11, r13
 	rla	r13
@@ -2102,360 +2037,329 @@ elephant_dumbo_crypt:
 	adc	r11
 	rla	r11
 	adc	r11
-	mov	r11, r9
-	and	#65532, r9
+	mov	r11, r10
+	and	#65532, r10
 	rla	r12
 	rla	r12
 	and	#3, r11
 	bis	r11, r12
-	add	r14, r9
+	add	r14, r10
 	addc	r15, r12
-	mov	366(sp), r4
-	add	#12, r4
-	mov	#0, r10
-	sub	r9, r4
-	subc	r12, r10
-	sub	#12, r9
+	mov	360(sp), r6
+	add	#12, r6
+	mov	#0, r7
+	sub	r10, r6
+	subc	r12, r7
+	sub	#12, r10
 	; elephant_dumbo.ae:42: x = load_le(buf, off, block, count)
-	add	222(sp), r9
-	cmp	#20, r4
-	jnc	.Lelephant_dumbo_crypt_bytes56
-	bit	#1, r9
-	jnz	.Lelephant_dumbo_crypt_bytes56
-.Lelephant_dumbo_crypt_words57:
-	mov	@r9+, 94(sp)
-	mov	@r9+, 84(sp)
-	mov	@r9+, 70(sp)
-	mov	@r9+, 60(sp)
-	mov	@r9+, 52(sp)
-	mov	@r9+, 46(sp)
-	mov	@r9+, 38(sp)
-	mov	@r9+, 30(sp)
-	mov	@r9+, 16(sp)
-	mov	@r9+, 6(sp)
-	jmp	.Lelephant_dumbo_crypt_join58
-.Lelephant_dumbo_crypt_bytes56:
+	add	216(sp), r10
+	cmp	#20, r6
+	jnc	.Lelephant_dumbo_crypt_bytes60
+	bit	#1, r10
+	jnz	.Lelephant_dumbo_crypt_bytes60
+.Lelephant_dumbo_crypt_words61:
+	mov	@r10+, 14(sp)
+	mov	@r10+, 22(sp)
+	mov	@r10+, 30(sp)
+	mov	@r10+, 34(sp)
+	mov	@r10+, 42(sp)
+	mov	@r10+, 46(sp)
+	mov	@r10+, 56(sp)
+	mov	@r10+, 82(sp)
+	mov	@r10+, 86(sp)
+	mov	@r10+, 92(sp)
+	jmp	.Lelephant_dumbo_crypt_join62
+.Lelephant_dumbo_crypt_bytes60:
 	mov	sp, r11
-	add	#244, r11
+	add	#238, r11
 	mov	r11, r12
 	mov	#20, r13
-	mov	r4, r15
-.Lelephant_dumbo_crypt_cpy59:
+	mov	r6, r15
+.Lelephant_dumbo_crypt_cpy63:
 	clr	r14
 	tst	r15
-	jz	.Lelephant_dumbo_crypt_pad60
-	mov.b	@r9, r14
-	inc	r9
+	jz	.Lelephant_dumbo_crypt_pad64
+	mov.b	@r10, r14
+	inc	r10
 	dec	r15
-.Lelephant_dumbo_crypt_pad60:
+.Lelephant_dumbo_crypt_pad64:
 	mov.b	r14, 0(r12)
 	inc	r12
 	dec	r13
-	jnz	.Lelephant_dumbo_crypt_cpy59
-	mov	r11, r9
-	jmp	.Lelephant_dumbo_crypt_words57
-.Lelephant_dumbo_crypt_join58:
+	jnz	.Lelephant_dumbo_crypt_cpy63
+	mov	r11, r10
+	jmp	.Lelephant_dumbo_crypt_words61
+.Lelephant_dumbo_crypt_join62:
 	; elephant_dumbo.ae:43: return if count < block then x | ((1 as u160) << (8 * count)) else x
-	cmp	#20, r4
-	mov	r10, r15
+	cmp	#20, r6
+	mov	r7, r15
 	subc	#0, r15
-	subc	r6, r6
-	rla	r4
-	adc	r4
-	rla	r10
-	rla	r10
-	rla	r10
-	rla	r4
-	adc	r4
-	rla	r4
-	adc	r4
-	mov	r4, r14
-	and	#7, r14
-	bis	r14, r10
-	mov	r10, 2(sp)
-	and	#65528, r4
-	mov	#1, r5
-	mov	#0, r7
-	mov	#0, r8
+	clr	r15
+	adc	r15
+	xor	#1, r15
+	tst	r15
+	jz	.Lelephant_dumbo_crypt_else65
+	rla	r6
+	adc	r6
+	rla	r7
+	rla	r7
+	rla	r7
+	rla	r6
+	adc	r6
+	rla	r6
+	adc	r6
+	mov	r6, r15
+	and	#7, r15
+	bis	r15, r7
+	and	#65528, r6
+	mov	#1, r8
 	mov	#0, r9
 	mov	#0, r10
 	mov	#0, r11
 	mov	#0, r12
 	mov	#0, r13
-	mov	#0, r14
 	mov	#0, r15
-	tst	2(sp)
-	jnz	.Lelephant_dumbo_crypt_shbig61
-	cmp	#160, r4
-	jc	.Lelephant_dumbo_crypt_shbig61
-.Lelephant_dumbo_crypt_shlimb64:
-	cmp	#16, r4
-	jnc	.Lelephant_dumbo_crypt_shbits65
-	mov	r14, r15
-	mov	r13, r14
+	mov	#0, r14
+	mov	#0, r4
+	mov	#0, r5
+	tst	r7
+	jnz	.Lelephant_dumbo_crypt_shbig67
+	cmp	#160, r6
+	jc	.Lelephant_dumbo_crypt_shbig67
+.Lelephant_dumbo_crypt_shlimb70:
+	cmp	#16, r6
+	jnc	.Lelephant_dumbo_crypt_shbits71
+	mov	r4, r5
+	mov	r14, r4
+	mov	r15, r14
+	mov	r13, r15
 	mov	r12, r13
 	mov	r11, r12
 	mov	r10, r11
 	mov	r9, r10
 	mov	r8, r9
-	mov	r7, r8
-	mov	r5, r7
-	clr	r5
-	sub	#16, r4
-	jmp	.Lelephant_dumbo_crypt_shlimb64
-.Lelephant_dumbo_crypt_shbits65:
-	tst	r4
-	jz	.Lelephant_dumbo_crypt_shend62
-.Lelephant_dumbo_crypt_sh63:
-	rla	r5
-	rlc	r7
-	rlc	r8
+	clr	r8
+	sub	#16, r6
+	jmp	.Lelephant_dumbo_crypt_shlimb70
+.Lelephant_dumbo_crypt_shbits71:
+	tst	r6
+	jz	.Lelephant_dumbo_crypt_shend68
+.Lelephant_dumbo_crypt_sh69:
+	rla	r8
 	rlc	r9
 	rlc	r10
 	rlc	r11
 	rlc	r12
 	rlc	r13
-	rlc	r14
 	rlc	r15
-	dec	r4
-	jnz	.Lelephant_dumbo_crypt_sh63
-	jmp	.Lelephant_dumbo_crypt_shend62
-.Lelephant_dumbo_crypt_shbig61:
-	clr	r5
-	clr	r7
+	rlc	r14
+	rlc	r4
+	rlc	r5
+	dec	r6
+	jnz	.Lelephant_dumbo_crypt_sh69
+	jmp	.Lelephant_dumbo_crypt_shend68
+.Lelephant_dumbo_crypt_shbig67:
 	clr	r8
 	clr	r9
 	clr	r10
 	clr	r11
 	clr	r12
 	clr	r13
-	clr	r14
 	clr	r15
-.Lelephant_dumbo_crypt_shend62:
-	mov	6(sp), r4
-	bis	r4, r15
-	xor	r4, r15
-	and	r6, r15
-	xor	r15, r4
+	clr	r14
+	clr	r4
+	clr	r5
+.Lelephant_dumbo_crypt_shend68:
+	mov	14(sp), r6
+	bis	r8, r6
+	mov	22(sp), r7
+	bis	r9, r7
+	mov	30(sp), r8
+	bis	r10, r8
+	mov	34(sp), r9
+	bis	r11, r9
+	mov	42(sp), r10
+	bis	r12, r10
+	mov	46(sp), r11
+	bis	r13, r11
+	mov	56(sp), r12
+	bis	r15, r12
+	mov	82(sp), r15
+	bis	r14, r15
+	mov	r15, r13
+	mov	86(sp), r14
+	bis	r4, r14
+	mov	92(sp), r15
+	bis	r5, r15
+	jmp	.Lelephant_dumbo_crypt_endif66
+.Lelephant_dumbo_crypt_else65:
+	mov	14(sp), r6
+	mov	22(sp), r7
+	mov	30(sp), r8
+	mov	34(sp), r9
+	mov	42(sp), r10
+	mov	46(sp), r11
+	mov	56(sp), r12
+	mov	82(sp), r13
+	mov	86(sp), r14
+	mov	92(sp), r15
+.Lelephant_dumbo_crypt_endif66:
 	; elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
-	xor	80(sp), r4
-	; elephant_dumbo.ae:43: return if count < block then x | ((1 as u160) << (8 * count)) else x
-	mov	16(sp), r15
-	bis	r15, r14
-	xor	r15, r14
-	and	r6, r14
-	xor	r14, r15
-	; elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
-	xor	86(sp), r15
-	; elephant_dumbo.ae:43: return if count < block then x | ((1 as u160) << (8 * count)) else x
-	mov	30(sp), r14
-	bis	r14, r13
-	xor	r14, r13
-	and	r6, r13
-	xor	r13, r14
-	; elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
-	xor	88(sp), r14
-	; elephant_dumbo.ae:43: return if count < block then x | ((1 as u160) << (8 * count)) else x
-	mov	38(sp), r13
-	bis	r13, r12
-	xor	r13, r12
-	and	r6, r12
-	xor	r12, r13
-	; elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
-	xor	92(sp), r13
-	; elephant_dumbo.ae:43: return if count < block then x | ((1 as u160) << (8 * count)) else x
-	mov	46(sp), r12
-	bis	r12, r11
-	xor	r12, r11
-	and	r6, r11
-	xor	r11, r12
-	; elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
-	xor	96(sp), r12
-	; elephant_dumbo.ae:43: return if count < block then x | ((1 as u160) << (8 * count)) else x
-	mov	52(sp), r11
-	bis	r11, r10
-	xor	r11, r10
-	and	r6, r10
-	xor	r10, r11
-	; elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
-	xor	98(sp), r11
-	; elephant_dumbo.ae:43: return if count < block then x | ((1 as u160) << (8 * count)) else x
-	mov	60(sp), r10
-	bis	r10, r9
-	xor	r10, r9
-	and	r6, r9
-	xor	r9, r10
-	; elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
-	xor	104(sp), r10
-	; elephant_dumbo.ae:43: return if count < block then x | ((1 as u160) << (8 * count)) else x
-	mov	70(sp), r9
-	bis	r9, r8
-	xor	r9, r8
-	and	r6, r8
-	xor	r8, r9
-	; elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
-	xor	108(sp), r9
-	; elephant_dumbo.ae:43: return if count < block then x | ((1 as u160) << (8 * count)) else x
-	mov	84(sp), r8
-	bis	r8, r7
-	xor	r8, r7
-	and	r6, r7
-	xor	r7, r8
-	; elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
-	xor	110(sp), r8
-	; elephant_dumbo.ae:43: return if count < block then x | ((1 as u160) << (8 * count)) else x
-	mov	94(sp), r7
-	bis	r7, r5
-	xor	r7, r5
-	and	r6, r5
-	xor	r5, r7
-	; elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
-	xor	50(sp), r7
-	mov	r7, 264(sp)
-	mov	r8, 266(sp)
-	mov	r9, 268(sp)
-	mov	r10, 270(sp)
-	mov	r11, 272(sp)
-	mov	r12, 274(sp)
-	mov	r13, 276(sp)
-	mov	r14, 278(sp)
-	mov	r15, 280(sp)
-	mov	r4, 282(sp)
+	xor	60(sp), r15
+	xor	70(sp), r14
+	xor	72(sp), r13
+	xor	76(sp), r12
+	xor	78(sp), r11
+	xor	80(sp), r10
+	xor	88(sp), r9
+	xor	94(sp), r8
+	xor	98(sp), r7
+	xor	@sp, r6
+	mov	r6, 258(sp)
+	mov	r7, 260(sp)
+	mov	r8, 262(sp)
+	mov	r9, 264(sp)
+	mov	r10, 266(sp)
+	mov	r11, 268(sp)
+	mov	r12, 270(sp)
+	mov	r13, 272(sp)
+	mov	r14, 274(sp)
+	mov	r15, 276(sp)
 	mov	sp, r12
-	add	#264, r12
+	add	#258, r12
 	mov	sp, r13
-	add	#324, r13
+	add	#318, r13
 	call	#elephant_dumbo_P_permute
 	; elephant_dumbo.ae:97: tag = tag ^ masked(ad_block(ad, i + 1), next)
-	mov	130(sp), r6
-	xor	324(sp), r6
-	xor	50(sp), r6
-	mov	128(sp), r7
-	xor	326(sp), r7
-	xor	110(sp), r7
-	mov	126(sp), r8
-	xor	328(sp), r8
-	xor	108(sp), r8
-	mov	124(sp), r9
-	xor	330(sp), r9
-	xor	104(sp), r9
-	mov	122(sp), r10
-	xor	332(sp), r10
-	xor	98(sp), r10
-	mov	120(sp), r11
-	xor	334(sp), r11
-	xor	96(sp), r11
-	mov	118(sp), r12
-	xor	336(sp), r12
-	xor	92(sp), r12
-	mov	116(sp), r13
-	xor	338(sp), r13
-	xor	88(sp), r13
-	mov	114(sp), r14
-	xor	340(sp), r14
-	xor	86(sp), r14
-	mov	112(sp), r15
-	xor	342(sp), r15
-	xor	80(sp), r15
-	jmp	.Lelephant_dumbo_crypt_endif55
-.Lelephant_dumbo_crypt_else54:
-	mov	130(sp), r6
-	mov	128(sp), r7
-	mov	126(sp), r8
-	mov	124(sp), r9
-	mov	122(sp), r10
-	mov	120(sp), r11
-	mov	118(sp), r12
-	mov	116(sp), r13
-	mov	114(sp), r14
-	mov	112(sp), r15
-.Lelephant_dumbo_crypt_endif55:
-	mov	r6, 130(sp)
-	mov	r7, 128(sp)
-	mov	r8, 126(sp)
-	mov	r9, 124(sp)
-	mov	r10, 122(sp)
-	mov	r11, 120(sp)
-	mov	r12, 118(sp)
-	mov	r13, 116(sp)
-	mov	r14, 114(sp)
-	mov	r15, 112(sp)
-	mov	160(sp), 78(sp)
-	mov	164(sp), 76(sp)
-	mov	180(sp), 74(sp)
-	mov	178(sp), 68(sp)
-	mov	176(sp), 66(sp)
-	mov	174(sp), 64(sp)
-	mov	162(sp), 62(sp)
-	mov	172(sp), 58(sp)
-	mov	170(sp), 56(sp)
+	mov	126(sp), r6
+	xor	318(sp), r6
+	xor	@sp, r6
+	mov	124(sp), r7
+	xor	320(sp), r7
+	xor	98(sp), r7
+	mov	122(sp), r8
+	xor	322(sp), r8
+	xor	94(sp), r8
+	mov	120(sp), r9
+	xor	324(sp), r9
+	xor	88(sp), r9
+	mov	118(sp), r10
+	xor	326(sp), r10
+	xor	80(sp), r10
+	mov	114(sp), r11
+	xor	328(sp), r11
+	xor	78(sp), r11
+	mov	112(sp), r12
+	xor	330(sp), r12
+	xor	76(sp), r12
+	mov	110(sp), r13
+	xor	332(sp), r13
+	xor	72(sp), r13
+	mov	108(sp), r14
+	xor	334(sp), r14
+	xor	70(sp), r14
+	mov	104(sp), r15
+	xor	336(sp), r15
+	xor	60(sp), r15
+	jmp	.Lelephant_dumbo_crypt_endif59
+.Lelephant_dumbo_crypt_else58:
+	mov	126(sp), r6
+	mov	124(sp), r7
+	mov	122(sp), r8
+	mov	120(sp), r9
+	mov	118(sp), r10
+	mov	114(sp), r11
+	mov	112(sp), r12
+	mov	110(sp), r13
+	mov	108(sp), r14
+	mov	104(sp), r15
+.Lelephant_dumbo_crypt_endif59:
+	mov	r6, 126(sp)
+	mov	r7, 124(sp)
+	mov	r8, 122(sp)
+	mov	r9, 120(sp)
+	mov	r10, 118(sp)
+	mov	r11, 114(sp)
+	mov	r12, 112(sp)
+	mov	r13, 110(sp)
+	mov	r14, 108(sp)
+	mov	r15, 104(sp)
+	mov	146(sp), 64(sp)
+	mov	150(sp), 62(sp)
+	mov	170(sp), 58(sp)
 	mov	168(sp), 54(sp)
-	mov	50(sp), 160(sp)
-	mov	110(sp), 164(sp)
-	mov	108(sp), 180(sp)
-	mov	104(sp), 178(sp)
-	mov	98(sp), 176(sp)
-	mov	96(sp), 174(sp)
-	mov	92(sp), 162(sp)
-	mov	88(sp), 172(sp)
-	mov	86(sp), 170(sp)
-	mov	80(sp), 168(sp)
-	add	#1, 134(sp)
-	addc	#0, 132(sp)
-	cmp	198(sp), 134(sp)
-	mov	132(sp), r15
-	subc	196(sp), r15
-	jc	.Lelephant_dumbo_crypt_near67
-	br	#.Lelephant_dumbo_crypt_loop29
-.Lelephant_dumbo_crypt_near67:
-.Lelephant_dumbo_crypt_done30:
+	mov	166(sp), 52(sp)
+	mov	164(sp), 50(sp)
+	mov	148(sp), 48(sp)
+	mov	162(sp), 38(sp)
+	mov	160(sp), 32(sp)
+	mov	158(sp), 4(sp)
+	mov	@sp, 146(sp)
+	mov	98(sp), 150(sp)
+	mov	94(sp), 170(sp)
+	mov	88(sp), 168(sp)
+	mov	80(sp), 166(sp)
+	mov	78(sp), 164(sp)
+	mov	76(sp), 148(sp)
+	mov	72(sp), 162(sp)
+	mov	70(sp), 160(sp)
+	mov	60(sp), 158(sp)
+	add	#1, 128(sp)
+	addc	#0, 116(sp)
+	cmp	192(sp), 128(sp)
+	mov	116(sp), r15
+	subc	190(sp), r15
+	jc	.Lelephant_dumbo_crypt_near73
+	br	#.Lelephant_dumbo_crypt_loop31
+.Lelephant_dumbo_crypt_near73:
+.Lelephant_dumbo_crypt_done32:
 	; elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
-	mov	112(sp), r14
-	xor	232(sp), r14
-	mov	114(sp), r13
-	xor	234(sp), r13
-	mov	116(sp), r12
-	xor	236(sp), r12
-	mov	118(sp), r11
-	xor	238(sp), r11
-	mov	120(sp), r10
-	xor	240(sp), r10
-	mov	122(sp), r9
-	xor	242(sp), r9
-	mov	124(sp), r8
-	xor	226(sp), r8
-	mov	126(sp), r7
-	xor	228(sp), r7
-	mov	128(sp), r6
-	xor	230(sp), r6
-	mov	130(sp), r5
-	mov	220(sp), r15
+	mov	104(sp), r14
+	xor	226(sp), r14
+	mov	108(sp), r13
+	xor	228(sp), r13
+	mov	110(sp), r12
+	xor	230(sp), r12
+	mov	112(sp), r11
+	xor	232(sp), r11
+	mov	114(sp), r10
+	xor	234(sp), r10
+	mov	118(sp), r9
+	xor	236(sp), r9
+	mov	120(sp), r8
+	xor	220(sp), r8
+	mov	122(sp), r7
+	xor	222(sp), r7
+	mov	124(sp), r6
+	xor	224(sp), r6
+	mov	126(sp), r5
+	mov	214(sp), r15
 	xor	@r15, r5
-	mov	r5, 264(sp)
-	mov	r6, 266(sp)
-	mov	r7, 268(sp)
-	mov	r8, 270(sp)
-	mov	r9, 272(sp)
-	mov	r10, 274(sp)
-	mov	r11, 276(sp)
-	mov	r12, 278(sp)
-	mov	r13, 280(sp)
-	mov	r14, 282(sp)
+	mov	r5, 258(sp)
+	mov	r6, 260(sp)
+	mov	r7, 262(sp)
+	mov	r8, 264(sp)
+	mov	r9, 266(sp)
+	mov	r10, 268(sp)
+	mov	r11, 270(sp)
+	mov	r12, 272(sp)
+	mov	r13, 274(sp)
+	mov	r14, 276(sp)
 	mov	sp, r12
-	add	#264, r12
+	add	#258, r12
 	mov	sp, r13
-	add	#344, r13
+	add	#338, r13
 	call	#elephant_dumbo_P_permute
-	mov	344(sp), r12
-	mov	220(sp), r15
+	mov	338(sp), r12
+	mov	214(sp), r15
 	xor	@r15, r12
-	mov	230(sp), r13
-	xor	346(sp), r13
-	mov	228(sp), r14
-	xor	348(sp), r14
-	mov	226(sp), r15
-	xor	350(sp), r15
-	add	#364, sp
+	mov	224(sp), r13
+	xor	340(sp), r13
+	mov	222(sp), r14
+	xor	342(sp), r14
+	mov	220(sp), r15
+	xor	344(sp), r15
+	add	#358, sp
 	ret
 	.size elephant_dumbo_crypt, .-elephant_dumbo_crypt
 

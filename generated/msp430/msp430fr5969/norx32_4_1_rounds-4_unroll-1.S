@@ -56,56 +56,56 @@ norx32_4_1_key_setup:
 
 
 ; --- norx32_4_1_encrypt_with: norx32_4_1.encrypt_with
-;     frame 252 bytes (54 spill slots, locals 144), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2470 bytes of code
+;     frame 250 bytes (53 spill slots, locals 144), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 2466 bytes of code
 	.section .text.norx32_4_1_encrypt_with,"ax",@progbits
 	.global norx32_4_1_encrypt_with
 	.type norx32_4_1_encrypt_with, @function
 	.balign 2
 norx32_4_1_encrypt_with:
 	pushm.w	#7, r10
-	sub	#252, sp
+	sub	#250, sp
+	mov	r12, 90(sp)
 	mov	r13, r10
 	mov	r14, r11
-	mov	r15, 86(sp)
-	mov	r12, 92(sp)
+	mov	r15, 84(sp)
 	; norx32_4_1.ae:132: initialize(s, k, nonce)
 	mov	r12, r14
-	mov	14(r14), 94(sp)
-	mov	12(r14), 96(sp)
-	mov	10(r14), 98(sp)
-	mov	8(r14), 100(sp)
-	mov	6(r14), 102(sp)
-	mov	4(r14), 104(sp)
-	mov	2(r14), 106(sp)
+	mov	2(r14), 104(sp)
+	mov	4(r14), 102(sp)
+	mov	6(r14), 100(sp)
+	mov	8(r14), 98(sp)
+	mov	10(r14), 96(sp)
+	mov	12(r14), 94(sp)
+	mov	14(r14), 92(sp)
 	mov	sp, r12
-	add	#108, r12
-	mov	@r14, 172(sp)
-	mov	106(sp), 174(sp)
-	mov	104(sp), 176(sp)
-	mov	102(sp), 178(sp)
-	mov	100(sp), 180(sp)
-	mov	98(sp), 182(sp)
-	mov	96(sp), 184(sp)
-	mov	94(sp), 186(sp)
+	add	#106, r12
+	mov	@r14, 170(sp)
+	mov	104(sp), 172(sp)
+	mov	102(sp), 174(sp)
+	mov	100(sp), 176(sp)
+	mov	98(sp), 178(sp)
+	mov	96(sp), 180(sp)
+	mov	94(sp), 182(sp)
+	mov	92(sp), 184(sp)
 	mov	sp, r13
-	add	#172, r13
+	add	#170, r13
 	mov	r10, r14
 	mov	r11, r15
 	call	#norx32_4_1_initialize
 	; norx32_4_1.ae:133: absorb_header(s, ad)
 	mov	sp, r12
-	add	#108, r12
-	mov	86(sp), r13
-	mov	268(sp), r14
+	add	#106, r12
+	mov	84(sp), r13
+	mov	266(sp), r14
 	call	#norx32_4_1_absorb_header
 	; norx32_4_1.ae:135: if m > 0 {
-	tst	272(sp)
-	jnz	.Lnorx32_4_1_encrypt_with_near22
+	tst	270(sp)
+	jnz	.Lnorx32_4_1_encrypt_with_near24
 	br	#.Lnorx32_4_1_encrypt_with_else1
-.Lnorx32_4_1_encrypt_with_near22:
+.Lnorx32_4_1_encrypt_with_near24:
 	; norx32_4_1.ae:40: return ((((n >> 4) as u64) * 0xaaaaaaab) >> 33) as u32
-	mov	272(sp), r9
+	mov	270(sp), r9
 	rrum.w	#4, r9
 	mov	r9, r15
 	rla	r15
@@ -319,113 +319,113 @@ norx32_4_1_encrypt_with:
 	; norx32_4_1.ae:136: for i in 0..whole_blocks(m) + 1 {
 	add	#1, r12
 	addc	#0, r13
-	mov	#0, 76(sp)
-	mov	#0, 74(sp)
-	cmp	r12, 76(sp)
-	mov	r12, 90(sp)
-	mov	74(sp), r15
+	mov	#0, 72(sp)
+	mov	#0, 70(sp)
+	cmp	r12, 72(sp)
+	mov	r12, 88(sp)
+	mov	70(sp), r15
 	subc	r13, r15
-	mov	r13, 88(sp)
-	jnc	.Lnorx32_4_1_encrypt_with_near23
+	mov	r13, 86(sp)
+	jnc	.Lnorx32_4_1_encrypt_with_near25
 	br	#.Lnorx32_4_1_encrypt_with_done4
-.Lnorx32_4_1_encrypt_with_near23:
+.Lnorx32_4_1_encrypt_with_near25:
 .Lnorx32_4_1_encrypt_with_loop3:
 	; norx32_4_1.ae:137: off = rate * i
-	mov	76(sp), r11
-	mov	r11, r13
-	swpb	r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	mov	r13, r14
-	and	#65504, r14
-	mov	74(sp), r9
-	mov	r9, r15
-	rlam.w	#4, r15
-	rlam.w	#1, r15
-	and	#31, r13
-	bis	r13, r15
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	mov	r11, r13
-	and	#65520, r13
-	rlam.w	#4, r9
-	and	#15, r11
-	bis	r11, r9
-	add	r14, r13
-	addc	r15, r9
+	mov	72(sp), r14
+	mov	r14, r15
+	rla	r15
+	adc	r15
+	rla	r15
+	adc	r15
+	rla	r15
+	adc	r15
+	rla	r15
+	adc	r15
+	mov	r15, r12
+	and	#65520, r12
+	mov	70(sp), r10
+	mov	r10, r11
+	rlam.w	#4, r11
+	and	#15, r15
+	bis	r15, r11
+	swpb	r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	mov	r14, r13
+	and	#65504, r13
+	rlam.w	#4, r10
+	rlam.w	#1, r10
+	and	#31, r14
+	bis	r14, r10
+	add	r13, r12
+	addc	r10, r11
 	; norx32_4_1.ae:138: count = if m - off < rate then m - off else rate
-	mov	272(sp), r11
-	mov	#0, r10
-	sub	r13, r11
-	mov	r13, 64(sp)
-	subc	r9, r10
-	cmp	#48, r11
-	mov	r10, r15
-	subc	#0, r15
+	mov	270(sp), r15
+	mov	#0, r13
+	sub	r12, r15
+	mov	r12, 56(sp)
+	subc	r11, r13
+	cmp	#48, r15
+	mov	r13, r12
+	subc	#0, r12
 	subc	r14, r14
-	xor	#48, r11
-	and	r14, r11
-	xor	#48, r11
-	mov	r11, 52(sp)
-	and	r14, r10
-	mov	r10, 10(sp)
+	xor	#48, r15
+	and	r14, r15
+	xor	#48, r15
+	mov	r15, 54(sp)
+	and	r14, r13
+	mov	r13, 16(sp)
 	; norx32_4_1.ae:139: s[15] = s[15] ^ payload_tag
-	mov	168(sp), r15
+	mov	166(sp), r15
 	xor	#2, r15
-	mov	r15, 168(sp)
+	mov	r15, 166(sp)
 	; norx32_4_1.ae:140: F.permute(s)
 	mov	sp, r12
-	add	#108, r12
+	add	#106, r12
 	call	#norx32_4_1_F_permute
 	; norx32_4_1.ae:141: c = rate_of(s) ^ load_le(msg, off, rate, count) ^ pad(count)
-	mov	64(sp), r14
-	add	270(sp), r14
-	cmp	#48, 52(sp)
+	mov	56(sp), r14
+	add	268(sp), r14
+	cmp	#48, 54(sp)
 	jnc	.Lnorx32_4_1_encrypt_with_bytes5
 	bit	#1, r14
 	jnz	.Lnorx32_4_1_encrypt_with_bytes5
 .Lnorx32_4_1_encrypt_with_words6:
-	mov	@r14, 58(sp)
-	mov	2(r14), r15
-	mov	4(r14), r4
-	mov	6(r14), r5
-	mov	8(r14), r6
-	mov	10(r14), r7
-	mov	12(r14), r8
-	mov	14(r14), r9
-	mov	16(r14), r10
-	mov	18(r14), r11
-	mov	20(r14), r12
-	mov	22(r14), r13
-	mov	24(r14), 14(sp)
-	mov	26(r14), 16(sp)
-	mov	28(r14), 22(sp)
-	mov	30(r14), 26(sp)
-	mov	32(r14), 34(sp)
-	mov	34(r14), 40(sp)
-	mov	36(r14), 46(sp)
-	mov	38(r14), 42(sp)
-	mov	40(r14), 36(sp)
-	mov	42(r14), 32(sp)
-	mov	44(r14), 30(sp)
+	mov	@r14, r15
+	mov	2(r14), r4
+	mov	4(r14), r5
+	mov	6(r14), r6
+	mov	8(r14), r7
+	mov	10(r14), r8
+	mov	12(r14), r9
+	mov	14(r14), r10
+	mov	16(r14), r11
+	mov	18(r14), r12
+	mov	20(r14), r13
+	mov	22(r14), 10(sp)
+	mov	24(r14), 4(sp)
+	mov	26(r14), 58(sp)
+	mov	28(r14), 60(sp)
+	mov	30(r14), 62(sp)
+	mov	32(r14), 64(sp)
+	mov	34(r14), 66(sp)
+	mov	36(r14), 68(sp)
+	mov	38(r14), 74(sp)
+	mov	40(r14), 76(sp)
+	mov	42(r14), 78(sp)
+	mov	44(r14), 80(sp)
 	mov	46(r14), r14
 	jmp	.Lnorx32_4_1_encrypt_with_join7
 .Lnorx32_4_1_encrypt_with_bytes5:
 	mov	sp, r10
-	add	#188, r10
+	add	#186, r10
 	mov	r10, r11
 	mov	#48, r12
-	mov	52(sp), r15
+	mov	54(sp), r15
 .Lnorx32_4_1_encrypt_with_cpy8:
 	clr	r13
 	tst	r15
@@ -441,64 +441,66 @@ norx32_4_1_encrypt_with:
 	mov	r10, r14
 	jmp	.Lnorx32_4_1_encrypt_with_words6
 .Lnorx32_4_1_encrypt_with_join7:
-	xor	108(sp), 58(sp)
-	xor	110(sp), r15
-	mov	r15, 84(sp)
-	xor	112(sp), r4
-	mov	r4, 82(sp)
-	xor	114(sp), r5
-	mov	r5, 80(sp)
-	xor	116(sp), r6
-	mov	r6, 78(sp)
-	xor	118(sp), r7
-	mov	r7, 72(sp)
-	xor	120(sp), r8
-	mov	r8, 70(sp)
-	xor	122(sp), r9
-	mov	r9, 68(sp)
-	xor	124(sp), r10
-	mov	r10, 66(sp)
-	xor	126(sp), r11
-	mov	r11, 62(sp)
-	xor	128(sp), r12
-	mov	r12, 60(sp)
-	xor	130(sp), r13
-	mov	r13, 8(sp)
-	xor	132(sp), 14(sp)
-	xor	134(sp), 16(sp)
-	xor	136(sp), 22(sp)
-	xor	138(sp), 26(sp)
-	xor	140(sp), 34(sp)
-	xor	142(sp), 40(sp)
-	xor	144(sp), 46(sp)
-	xor	146(sp), 42(sp)
-	xor	148(sp), 36(sp)
-	xor	150(sp), 32(sp)
-	xor	152(sp), 30(sp)
-	xor	154(sp), r14
-	mov	r14, 28(sp)
+	xor	106(sp), r15
+	mov	r15, 50(sp)
+	xor	108(sp), r4
+	mov	r4, 48(sp)
+	xor	110(sp), r5
+	mov	r5, 46(sp)
+	xor	112(sp), r6
+	mov	r6, 44(sp)
+	xor	114(sp), r7
+	mov	r7, 42(sp)
+	xor	116(sp), r8
+	mov	r8, 38(sp)
+	xor	118(sp), r9
+	mov	r9, 32(sp)
+	xor	120(sp), r10
+	mov	r10, 28(sp)
+	xor	122(sp), r11
+	mov	r11, 24(sp)
+	xor	124(sp), r12
+	mov	r12, 20(sp)
+	xor	126(sp), r13
+	mov	r13, 14(sp)
+	xor	128(sp), 10(sp)
+	xor	130(sp), 4(sp)
+	xor	132(sp), 58(sp)
+	xor	134(sp), 60(sp)
+	xor	136(sp), 62(sp)
+	xor	138(sp), 64(sp)
+	xor	140(sp), 66(sp)
+	xor	142(sp), 68(sp)
+	xor	144(sp), 74(sp)
+	xor	146(sp), 76(sp)
+	xor	148(sp), 78(sp)
+	xor	150(sp), 80(sp)
+	xor	152(sp), r14
+	mov	r14, 82(sp)
 	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	mov	52(sp), r14
-	cmp	#48, r14
-	mov	10(sp), r13
-	mov	r13, r15
+	cmp	#48, 54(sp)
+	mov	16(sp), r15
 	subc	#0, r15
-	subc	r5, r5
-	rlam.w	#3, r13
-	mov	r13, 10(sp)
-	mov	r14, r15
+	clr	r15
+	adc	r15
+	xor	#1, r15
+	tst	r15
+	jz	.Lnorx32_4_1_encrypt_with_else10
+	mov	54(sp), r5
+	rlam.w	#3, r5
+	mov	16(sp), r15
 	rlam.w	#3, r15
-	mov	#1, 56(sp)
-	mov	#0, 54(sp)
-	mov	#0, 50(sp)
-	mov	#0, 48(sp)
-	mov	#0, 44(sp)
-	mov	#0, 38(sp)
-	mov	#0, 24(sp)
-	mov	#0, 20(sp)
+	mov	r15, 16(sp)
+	mov	#1, 40(sp)
+	mov	#0, 36(sp)
+	mov	#0, 34(sp)
+	mov	#0, 30(sp)
+	mov	#0, 26(sp)
+	mov	#0, 22(sp)
 	mov	#0, 18(sp)
+	mov	#0, 12(sp)
+	mov	#0, 8(sp)
 	mov	#0, 6(sp)
-	mov	#0, 4(sp)
 	mov	#0, 2(sp)
 	mov	#0, 0(sp)
 	mov	#0, r4
@@ -511,15 +513,17 @@ norx32_4_1_encrypt_with:
 	mov	#0, r12
 	mov	#0, r13
 	mov	#0, r14
-	mov	#0, 12(sp)
-	tst	10(sp)
-	jnz	.Lnorx32_4_1_encrypt_with_shbig10
-	cmp	#384, r15
-	jc	.Lnorx32_4_1_encrypt_with_shbig10
-.Lnorx32_4_1_encrypt_with_shlimb13:
-	cmp	#16, r15
-	jnc	.Lnorx32_4_1_encrypt_with_shbits14
-	mov	r14, 12(sp)
+	mov	#0, r15
+	mov	#0, 52(sp)
+	tst	16(sp)
+	jnz	.Lnorx32_4_1_encrypt_with_shbig12
+	cmp	#384, r5
+	jc	.Lnorx32_4_1_encrypt_with_shbig12
+.Lnorx32_4_1_encrypt_with_shlimb15:
+	cmp	#16, r5
+	jnc	.Lnorx32_4_1_encrypt_with_shbits16
+	mov	r15, 52(sp)
+	mov	r14, r15
 	mov	r13, r14
 	mov	r12, r13
 	mov	r11, r12
@@ -531,35 +535,33 @@ norx32_4_1_encrypt_with:
 	mov	r4, r6
 	mov	@sp, r4
 	mov	2(sp), 0(sp)
-	mov	4(sp), 2(sp)
-	mov	6(sp), 4(sp)
-	mov	18(sp), 6(sp)
-	mov	20(sp), 18(sp)
-	mov	24(sp), 20(sp)
-	mov	38(sp), 24(sp)
-	mov	44(sp), 38(sp)
-	mov	48(sp), 44(sp)
-	mov	50(sp), 48(sp)
-	mov	54(sp), 50(sp)
-	mov	56(sp), 54(sp)
-	clr	56(sp)
-	sub	#16, r15
-	jmp	.Lnorx32_4_1_encrypt_with_shlimb13
-.Lnorx32_4_1_encrypt_with_shbits14:
-	tst	r15
-	jz	.Lnorx32_4_1_encrypt_with_shend11
-.Lnorx32_4_1_encrypt_with_sh12:
-	rla	56(sp)
-	rlc	54(sp)
-	rlc	50(sp)
-	rlc	48(sp)
-	rlc	44(sp)
-	rlc	38(sp)
-	rlc	24(sp)
-	rlc	20(sp)
+	mov	6(sp), 2(sp)
+	mov	8(sp), 6(sp)
+	mov	12(sp), 8(sp)
+	mov	18(sp), 12(sp)
+	mov	22(sp), 18(sp)
+	mov	26(sp), 22(sp)
+	mov	30(sp), 26(sp)
+	mov	34(sp), 30(sp)
+	mov	36(sp), 34(sp)
+	mov	40(sp), 36(sp)
+	clr	40(sp)
+	sub	#16, r5
+	jmp	.Lnorx32_4_1_encrypt_with_shlimb15
+.Lnorx32_4_1_encrypt_with_shbits16:
+	tst	r5
+	jz	.Lnorx32_4_1_encrypt_with_shend13
+.Lnorx32_4_1_encrypt_with_sh14:
+	rla	40(sp)
+	rlc	36(sp)
+	rlc	34(sp)
+	rlc	30(sp)
+	rlc	26(sp)
+	rlc	22(sp)
 	rlc	18(sp)
+	rlc	12(sp)
+	rlc	8(sp)
 	rlc	6(sp)
-	rlc	4(sp)
 	rlc	2(sp)
 	rlc	0(sp)
 	rlc	r4
@@ -572,22 +574,22 @@ norx32_4_1_encrypt_with:
 	rlc	r12
 	rlc	r13
 	rlc	r14
-	rlc	12(sp)
-	dec	r15
-	jnz	.Lnorx32_4_1_encrypt_with_sh12
-	jmp	.Lnorx32_4_1_encrypt_with_shend11
-.Lnorx32_4_1_encrypt_with_shbig10:
-	clr	56(sp)
-	clr	54(sp)
-	clr	50(sp)
-	clr	48(sp)
-	clr	44(sp)
-	clr	38(sp)
-	clr	24(sp)
-	clr	20(sp)
+	rlc	r15
+	rlc	52(sp)
+	dec	r5
+	jnz	.Lnorx32_4_1_encrypt_with_sh14
+	jmp	.Lnorx32_4_1_encrypt_with_shend13
+.Lnorx32_4_1_encrypt_with_shbig12:
+	clr	40(sp)
+	clr	36(sp)
+	clr	34(sp)
+	clr	30(sp)
+	clr	26(sp)
+	clr	22(sp)
 	clr	18(sp)
+	clr	12(sp)
+	clr	8(sp)
 	clr	6(sp)
-	clr	4(sp)
 	clr	2(sp)
 	clr	0(sp)
 	clr	r4
@@ -600,268 +602,214 @@ norx32_4_1_encrypt_with:
 	clr	r12
 	clr	r13
 	clr	r14
-	clr	12(sp)
-.Lnorx32_4_1_encrypt_with_shend11:
-	mov	12(sp), r15
-	bis	#32768, r15
-	and	r5, r15
+	clr	r15
+	clr	52(sp)
+.Lnorx32_4_1_encrypt_with_shend13:
+	mov	52(sp), r5
+	bis	#32768, r5
+	jmp	.Lnorx32_4_1_encrypt_with_endif11
+.Lnorx32_4_1_encrypt_with_else10:
+	mov	#0, 40(sp)
+	mov	#0, 36(sp)
+	mov	#0, 34(sp)
+	mov	#0, 30(sp)
+	mov	#0, 26(sp)
+	mov	#0, 22(sp)
+	mov	#0, 18(sp)
+	mov	#0, 12(sp)
+	mov	#0, 8(sp)
+	mov	#0, 6(sp)
+	mov	#0, 2(sp)
+	mov	#0, 0(sp)
+	mov	#0, r4
+	mov	#0, r6
+	mov	#0, r7
+	mov	#0, r8
+	mov	#0, r9
+	mov	#0, r10
+	mov	#0, r11
+	mov	#0, r12
+	mov	#0, r13
+	mov	#0, r14
+	mov	#0, r15
+	mov	#0, r5
+.Lnorx32_4_1_encrypt_with_endif11:
 	; norx32_4_1.ae:141: c = rate_of(s) ^ load_le(msg, off, rate, count) ^ pad(count)
-	xor	r15, 28(sp)
-	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	and	r5, r14
-	; norx32_4_1.ae:141: c = rate_of(s) ^ load_le(msg, off, rate, count) ^ pad(count)
-	xor	r14, 30(sp)
-	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	and	r5, r13
-	; norx32_4_1.ae:141: c = rate_of(s) ^ load_le(msg, off, rate, count) ^ pad(count)
-	xor	r13, 32(sp)
-	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	and	r5, r12
-	; norx32_4_1.ae:141: c = rate_of(s) ^ load_le(msg, off, rate, count) ^ pad(count)
-	xor	r12, 36(sp)
-	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	and	r5, r11
-	; norx32_4_1.ae:141: c = rate_of(s) ^ load_le(msg, off, rate, count) ^ pad(count)
-	xor	r11, 42(sp)
-	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	and	r5, r10
-	; norx32_4_1.ae:141: c = rate_of(s) ^ load_le(msg, off, rate, count) ^ pad(count)
-	xor	r10, 46(sp)
-	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	and	r5, r9
-	; norx32_4_1.ae:141: c = rate_of(s) ^ load_le(msg, off, rate, count) ^ pad(count)
-	xor	r9, 40(sp)
-	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	and	r5, r8
-	; norx32_4_1.ae:141: c = rate_of(s) ^ load_le(msg, off, rate, count) ^ pad(count)
-	xor	r8, 34(sp)
-	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	and	r5, r7
-	; norx32_4_1.ae:141: c = rate_of(s) ^ load_le(msg, off, rate, count) ^ pad(count)
-	xor	r7, 26(sp)
-	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	and	r5, r6
-	; norx32_4_1.ae:141: c = rate_of(s) ^ load_le(msg, off, rate, count) ^ pad(count)
-	xor	r6, 22(sp)
-	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	and	r5, r4
-	; norx32_4_1.ae:141: c = rate_of(s) ^ load_le(msg, off, rate, count) ^ pad(count)
-	xor	r4, 16(sp)
-	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	mov	@sp, r15
-	and	r5, r15
-	; norx32_4_1.ae:141: c = rate_of(s) ^ load_le(msg, off, rate, count) ^ pad(count)
-	xor	r15, 14(sp)
-	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	mov	2(sp), r15
-	and	r5, r15
-	; norx32_4_1.ae:141: c = rate_of(s) ^ load_le(msg, off, rate, count) ^ pad(count)
-	xor	r15, 8(sp)
-	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	mov	4(sp), r14
-	and	r5, r14
-	; norx32_4_1.ae:141: c = rate_of(s) ^ load_le(msg, off, rate, count) ^ pad(count)
-	mov	60(sp), r15
-	xor	r14, r15
-	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	mov	6(sp), r13
-	and	r5, r13
-	; norx32_4_1.ae:141: c = rate_of(s) ^ load_le(msg, off, rate, count) ^ pad(count)
-	mov	62(sp), r14
-	xor	r13, r14
-	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	mov	18(sp), r12
-	and	r5, r12
-	; norx32_4_1.ae:141: c = rate_of(s) ^ load_le(msg, off, rate, count) ^ pad(count)
-	mov	66(sp), r13
-	xor	r12, r13
-	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	mov	20(sp), r11
-	and	r5, r11
-	; norx32_4_1.ae:141: c = rate_of(s) ^ load_le(msg, off, rate, count) ^ pad(count)
-	mov	68(sp), r12
-	xor	r11, r12
-	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	mov	24(sp), r10
-	and	r5, r10
-	; norx32_4_1.ae:141: c = rate_of(s) ^ load_le(msg, off, rate, count) ^ pad(count)
-	mov	70(sp), r11
-	xor	r10, r11
-	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	mov	38(sp), r9
-	and	r5, r9
-	; norx32_4_1.ae:141: c = rate_of(s) ^ load_le(msg, off, rate, count) ^ pad(count)
-	mov	72(sp), r10
-	xor	r9, r10
-	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	mov	44(sp), r8
-	and	r5, r8
-	; norx32_4_1.ae:141: c = rate_of(s) ^ load_le(msg, off, rate, count) ^ pad(count)
-	mov	78(sp), r9
-	xor	r8, r9
-	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	mov	48(sp), r7
-	and	r5, r7
-	; norx32_4_1.ae:141: c = rate_of(s) ^ load_le(msg, off, rate, count) ^ pad(count)
-	mov	80(sp), r8
-	xor	r7, r8
-	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	mov	50(sp), r6
-	and	r5, r6
-	; norx32_4_1.ae:141: c = rate_of(s) ^ load_le(msg, off, rate, count) ^ pad(count)
-	mov	82(sp), r7
-	xor	r6, r7
-	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	mov	54(sp), r4
-	and	r5, r4
-	; norx32_4_1.ae:141: c = rate_of(s) ^ load_le(msg, off, rate, count) ^ pad(count)
-	mov	84(sp), r6
-	xor	r4, r6
-	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	mov	56(sp), r4
-	and	r5, r4
-	; norx32_4_1.ae:141: c = rate_of(s) ^ load_le(msg, off, rate, count) ^ pad(count)
-	mov	58(sp), r5
-	xor	r4, r5
+	xor	40(sp), 50(sp)
+	xor	36(sp), 48(sp)
+	xor	34(sp), 46(sp)
+	xor	30(sp), 44(sp)
+	xor	26(sp), 42(sp)
+	xor	22(sp), 38(sp)
+	xor	18(sp), 32(sp)
+	xor	12(sp), 28(sp)
+	xor	8(sp), 24(sp)
+	xor	6(sp), 20(sp)
+	xor	2(sp), 14(sp)
+	xor	@sp, 10(sp)
+	xor	r4, 4(sp)
+	mov	58(sp), r4
+	xor	r6, r4
+	mov	60(sp), r6
+	xor	r7, r6
+	mov	62(sp), r7
+	xor	r8, r7
+	mov	64(sp), r8
+	xor	r9, r8
+	mov	66(sp), r9
+	xor	r10, r9
+	mov	68(sp), r10
+	xor	r11, r10
+	mov	74(sp), r11
+	xor	r12, r11
+	mov	76(sp), r12
+	xor	r13, r12
+	mov	78(sp), r13
+	xor	r14, r13
+	mov	80(sp), r14
+	xor	r15, r14
+	mov	82(sp), r15
+	xor	r5, r15
 	; norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
-	mov	r5, 108(sp)
-	mov	r6, 110(sp)
-	mov	r7, 112(sp)
-	mov	r8, 114(sp)
-	mov	r9, 116(sp)
-	mov	r10, 118(sp)
-	mov	r11, 120(sp)
-	mov	r12, 122(sp)
-	mov	r13, 124(sp)
-	mov	r14, 126(sp)
-	mov	r15, 128(sp)
-	mov	8(sp), 130(sp)
-	mov	14(sp), 132(sp)
-	mov	16(sp), 134(sp)
-	mov	22(sp), 136(sp)
-	mov	26(sp), 138(sp)
-	mov	34(sp), 140(sp)
-	mov	40(sp), 142(sp)
-	mov	46(sp), 144(sp)
-	mov	42(sp), 146(sp)
-	mov	36(sp), 148(sp)
-	mov	32(sp), 150(sp)
-	mov	30(sp), 152(sp)
-	mov	28(sp), 154(sp)
+	mov	50(sp), 106(sp)
+	mov	48(sp), 108(sp)
+	mov	46(sp), 110(sp)
+	mov	44(sp), 112(sp)
+	mov	42(sp), 114(sp)
+	mov	38(sp), 116(sp)
+	mov	32(sp), 118(sp)
+	mov	28(sp), 120(sp)
+	mov	24(sp), 122(sp)
+	mov	20(sp), 124(sp)
+	mov	14(sp), 126(sp)
+	mov	10(sp), 128(sp)
+	mov	4(sp), 130(sp)
+	mov	r4, 132(sp)
+	mov	r6, 134(sp)
+	mov	r7, 136(sp)
+	mov	r8, 138(sp)
+	mov	r9, 140(sp)
+	mov	r10, 142(sp)
+	mov	r11, 144(sp)
+	mov	r12, 146(sp)
+	mov	r13, 148(sp)
+	mov	r14, 150(sp)
+	mov	r15, 152(sp)
 	; norx32_4_1.ae:143: store_le(ct, off, c, count)
-	mov	64(sp), r4
-	add	274(sp), r4
-	cmp	#48, 52(sp)
-	jnc	.Lnorx32_4_1_encrypt_with_bytes15
-	bit	#1, r4
-	jnz	.Lnorx32_4_1_encrypt_with_bytes15
-	mov	r5, 0(r4)
-	mov	r6, 2(r4)
-	mov	r7, 4(r4)
-	mov	r8, 6(r4)
-	mov	r9, 8(r4)
-	mov	r10, 10(r4)
-	mov	r11, 12(r4)
-	mov	r12, 14(r4)
-	mov	r13, 16(r4)
-	mov	r14, 18(r4)
-	mov	r15, 20(r4)
-	mov	8(sp), 22(r4)
-	mov	14(sp), 24(r4)
-	mov	16(sp), 26(r4)
-	mov	22(sp), 28(r4)
-	mov	26(sp), 30(r4)
-	mov	34(sp), 32(r4)
-	mov	40(sp), 34(r4)
-	mov	46(sp), 36(r4)
-	mov	42(sp), 38(r4)
-	mov	36(sp), 40(r4)
-	mov	32(sp), 42(r4)
-	mov	30(sp), 44(r4)
-	mov	28(sp), 46(r4)
-	jmp	.Lnorx32_4_1_encrypt_with_stored16
-.Lnorx32_4_1_encrypt_with_bytes15:
-	mov	r5, 188(sp)
-	mov	r6, 190(sp)
-	mov	r7, 192(sp)
-	mov	r8, 194(sp)
-	mov	r9, 196(sp)
-	mov	r10, 198(sp)
-	mov	r11, 200(sp)
-	mov	r12, 202(sp)
-	mov	r13, 204(sp)
-	mov	r14, 206(sp)
-	mov	r15, 208(sp)
-	mov	8(sp), 210(sp)
-	mov	14(sp), 212(sp)
-	mov	16(sp), 214(sp)
-	mov	22(sp), 216(sp)
-	mov	26(sp), 218(sp)
-	mov	34(sp), 220(sp)
-	mov	40(sp), 222(sp)
-	mov	46(sp), 224(sp)
-	mov	42(sp), 226(sp)
-	mov	36(sp), 228(sp)
-	mov	32(sp), 230(sp)
-	mov	30(sp), 232(sp)
-	mov	28(sp), 234(sp)
+	mov	56(sp), r5
+	add	272(sp), r5
+	cmp	#48, 54(sp)
+	jnc	.Lnorx32_4_1_encrypt_with_bytes17
+	bit	#1, r5
+	jnz	.Lnorx32_4_1_encrypt_with_bytes17
+	mov	50(sp), 0(r5)
+	mov	48(sp), 2(r5)
+	mov	46(sp), 4(r5)
+	mov	44(sp), 6(r5)
+	mov	42(sp), 8(r5)
+	mov	38(sp), 10(r5)
+	mov	32(sp), 12(r5)
+	mov	28(sp), 14(r5)
+	mov	24(sp), 16(r5)
+	mov	20(sp), 18(r5)
+	mov	14(sp), 20(r5)
+	mov	10(sp), 22(r5)
+	mov	4(sp), 24(r5)
+	mov	r4, 26(r5)
+	mov	r6, 28(r5)
+	mov	r7, 30(r5)
+	mov	r8, 32(r5)
+	mov	r9, 34(r5)
+	mov	r10, 36(r5)
+	mov	r11, 38(r5)
+	mov	r12, 40(r5)
+	mov	r13, 42(r5)
+	mov	r14, 44(r5)
+	mov	r15, 46(r5)
+	jmp	.Lnorx32_4_1_encrypt_with_stored18
+.Lnorx32_4_1_encrypt_with_bytes17:
+	mov	50(sp), 186(sp)
+	mov	48(sp), 188(sp)
+	mov	46(sp), 190(sp)
+	mov	44(sp), 192(sp)
+	mov	42(sp), 194(sp)
+	mov	38(sp), 196(sp)
+	mov	32(sp), 198(sp)
+	mov	28(sp), 200(sp)
+	mov	24(sp), 202(sp)
+	mov	20(sp), 204(sp)
+	mov	14(sp), 206(sp)
+	mov	10(sp), 208(sp)
+	mov	4(sp), 210(sp)
+	mov	r4, 212(sp)
+	mov	r6, 214(sp)
+	mov	r7, 216(sp)
+	mov	r8, 218(sp)
+	mov	r9, 220(sp)
+	mov	r10, 222(sp)
+	mov	r11, 224(sp)
+	mov	r12, 226(sp)
+	mov	r13, 228(sp)
+	mov	r14, 230(sp)
+	mov	r15, 232(sp)
 	mov	sp, r14
-	add	#188, r14
-	mov	52(sp), r15
+	add	#186, r14
+	mov	54(sp), r15
 	cmp	#48, r15
-	jnc	.Lnorx32_4_1_encrypt_with_cnt17
+	jnc	.Lnorx32_4_1_encrypt_with_cnt19
 	mov	#48, r15
-.Lnorx32_4_1_encrypt_with_cnt17:
+.Lnorx32_4_1_encrypt_with_cnt19:
 	tst	r15
-	jz	.Lnorx32_4_1_encrypt_with_stored16
-.Lnorx32_4_1_encrypt_with_cpy18:
-	mov.b	@r14, 0(r4)
+	jz	.Lnorx32_4_1_encrypt_with_stored18
+.Lnorx32_4_1_encrypt_with_cpy20:
+	mov.b	@r14, 0(r5)
 	inc	r14
-	inc	r4
+	inc	r5
 	dec	r15
-	jnz	.Lnorx32_4_1_encrypt_with_cpy18
-.Lnorx32_4_1_encrypt_with_stored16:
-	add	#1, 76(sp)
-	addc	#0, 74(sp)
-	cmp	90(sp), 76(sp)
-	mov	74(sp), r15
-	subc	88(sp), r15
-	jc	.Lnorx32_4_1_encrypt_with_near24
+	jnz	.Lnorx32_4_1_encrypt_with_cpy20
+.Lnorx32_4_1_encrypt_with_stored18:
+	add	#1, 72(sp)
+	addc	#0, 70(sp)
+	cmp	88(sp), 72(sp)
+	mov	70(sp), r15
+	subc	86(sp), r15
+	jc	.Lnorx32_4_1_encrypt_with_near26
 	br	#.Lnorx32_4_1_encrypt_with_loop3
-.Lnorx32_4_1_encrypt_with_near24:
+.Lnorx32_4_1_encrypt_with_near26:
 .Lnorx32_4_1_encrypt_with_done4:
 .Lnorx32_4_1_encrypt_with_else1:
 .Lnorx32_4_1_encrypt_with_endif2:
 	; norx32_4_1.ae:146: store_le(tag, 0, finalize(s, k))
 	mov	sp, r12
-	add	#108, r12
-	mov	92(sp), r15
-	mov	@r15, 172(sp)
-	mov	106(sp), 174(sp)
-	mov	104(sp), 176(sp)
-	mov	102(sp), 178(sp)
-	mov	100(sp), 180(sp)
-	mov	98(sp), 182(sp)
-	mov	96(sp), 184(sp)
-	mov	94(sp), 186(sp)
+	add	#106, r12
+	mov	90(sp), r15
+	mov	@r15, 170(sp)
+	mov	104(sp), 172(sp)
+	mov	102(sp), 174(sp)
+	mov	100(sp), 176(sp)
+	mov	98(sp), 178(sp)
+	mov	96(sp), 180(sp)
+	mov	94(sp), 182(sp)
+	mov	92(sp), 184(sp)
 	mov	sp, r13
-	add	#172, r13
+	add	#170, r13
 	mov	sp, r14
-	add	#236, r14
+	add	#234, r14
 	call	#norx32_4_1_finalize
-	mov	278(sp), r13
+	mov	276(sp), r13
 	bit	#1, r13
-	jnz	.Lnorx32_4_1_encrypt_with_bytes19
-	mov	236(sp), 0(r13)
-	mov	238(sp), 2(r13)
-	mov	240(sp), 4(r13)
-	mov	242(sp), 6(r13)
-	mov	244(sp), 8(r13)
-	mov	246(sp), 10(r13)
-	mov	248(sp), 12(r13)
-	mov	250(sp), 14(r13)
-	jmp	.Lnorx32_4_1_encrypt_with_stored20
-.Lnorx32_4_1_encrypt_with_bytes19:
+	jnz	.Lnorx32_4_1_encrypt_with_bytes21
+	mov	234(sp), 0(r13)
+	mov	236(sp), 2(r13)
+	mov	238(sp), 4(r13)
+	mov	240(sp), 6(r13)
+	mov	242(sp), 8(r13)
+	mov	244(sp), 10(r13)
+	mov	246(sp), 12(r13)
+	mov	248(sp), 14(r13)
+	jmp	.Lnorx32_4_1_encrypt_with_stored22
+.Lnorx32_4_1_encrypt_with_bytes21:
+	mov	234(sp), 186(sp)
 	mov	236(sp), 188(sp)
 	mov	238(sp), 190(sp)
 	mov	240(sp), 192(sp)
@@ -869,73 +817,73 @@ norx32_4_1_encrypt_with:
 	mov	244(sp), 196(sp)
 	mov	246(sp), 198(sp)
 	mov	248(sp), 200(sp)
-	mov	250(sp), 202(sp)
 	mov	sp, r14
-	add	#188, r14
+	add	#186, r14
 	mov	#16, r15
-.Lnorx32_4_1_encrypt_with_cpy21:
+.Lnorx32_4_1_encrypt_with_cpy23:
 	mov.b	@r14, 0(r13)
 	inc	r14
 	inc	r13
 	dec	r15
-	jnz	.Lnorx32_4_1_encrypt_with_cpy21
-.Lnorx32_4_1_encrypt_with_stored20:
-	add	#252, sp
+	jnz	.Lnorx32_4_1_encrypt_with_cpy23
+.Lnorx32_4_1_encrypt_with_stored22:
+	add	#250, sp
 	popm.w	#7, r10
 	ret
 	.size norx32_4_1_encrypt_with, .-norx32_4_1_encrypt_with
 
 
 ; --- norx32_4_1_decrypt_with: norx32_4_1.decrypt_with
-;     frame 302 bytes (79 spill slots, locals 144), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 3198 bytes of code
+;     frame 300 bytes (78 spill slots, locals 144), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 3182 bytes of code
 	.section .text.norx32_4_1_decrypt_with,"ax",@progbits
 	.global norx32_4_1_decrypt_with
 	.type norx32_4_1_decrypt_with, @function
 	.balign 2
 norx32_4_1_decrypt_with:
 	pushm.w	#7, r10
-	sub	#302, sp
-	mov	r12, 142(sp)
+	sub	#300, sp
+	mov	r13, r10
+	mov	r14, r11
+	mov	r15, 118(sp)
+	mov	r12, 140(sp)
 	; norx32_4_1.ae:154: initialize(s, k, nonce)
-	mov	r12, r10
-	mov	14(r10), 144(sp)
-	mov	12(r10), 146(sp)
-	mov	10(r10), 148(sp)
-	mov	8(r10), 150(sp)
-	mov	6(r10), 152(sp)
-	mov	4(r10), 154(sp)
-	mov	2(r10), 156(sp)
+	mov	r12, r14
+	mov	14(r14), 142(sp)
+	mov	12(r14), 144(sp)
+	mov	10(r14), 146(sp)
+	mov	8(r14), 148(sp)
+	mov	6(r14), 150(sp)
+	mov	4(r14), 152(sp)
+	mov	2(r14), 154(sp)
 	mov	sp, r12
-	add	#158, r12
-	mov	@r10, 222(sp)
-	mov	156(sp), 224(sp)
-	mov	154(sp), 226(sp)
-	mov	152(sp), 228(sp)
-	mov	150(sp), 230(sp)
-	mov	148(sp), 232(sp)
-	mov	146(sp), 234(sp)
-	mov	144(sp), 236(sp)
-	mov	sp, r11
-	add	#222, r11
-	mov	r15, 120(sp)
-	mov	r14, r15
-	mov	r13, r14
-	mov	r11, r13
+	add	#156, r12
+	mov	@r14, 220(sp)
+	mov	154(sp), 222(sp)
+	mov	152(sp), 224(sp)
+	mov	150(sp), 226(sp)
+	mov	148(sp), 228(sp)
+	mov	146(sp), 230(sp)
+	mov	144(sp), 232(sp)
+	mov	142(sp), 234(sp)
+	mov	sp, r13
+	add	#220, r13
+	mov	r10, r14
+	mov	r11, r15
 	call	#norx32_4_1_initialize
 	; norx32_4_1.ae:155: absorb_header(s, ad)
 	mov	sp, r12
-	add	#158, r12
-	mov	120(sp), r13
-	mov	318(sp), r14
+	add	#156, r12
+	mov	118(sp), r13
+	mov	316(sp), r14
 	call	#norx32_4_1_absorb_header
 	; norx32_4_1.ae:157: if m > 0 {
-	tst	322(sp)
-	jnz	.Lnorx32_4_1_decrypt_with_near29
+	tst	320(sp)
+	jnz	.Lnorx32_4_1_decrypt_with_near31
 	br	#.Lnorx32_4_1_decrypt_with_else1
-.Lnorx32_4_1_decrypt_with_near29:
+.Lnorx32_4_1_decrypt_with_near31:
 	; norx32_4_1.ae:40: return ((((n >> 4) as u64) * 0xaaaaaaab) >> 33) as u32
-	mov	322(sp), r9
+	mov	320(sp), r9
 	rrum.w	#4, r9
 	mov	r9, r15
 	rla	r15
@@ -1150,23 +1098,19 @@ norx32_4_1_decrypt_with:
 	add	#1, r12
 	addc	#0, r13
 	mov	#0, 116(sp)
-	mov	#0, 118(sp)
-	cmp	r12, 118(sp)
-	mov	r12, 132(sp)
-	mov	116(sp), r15
+	mov	#0, 114(sp)
+	cmp	r12, 116(sp)
+	mov	r12, 130(sp)
+	mov	114(sp), r15
 	subc	r13, r15
 	mov	r13, 128(sp)
-	jnc	.Lnorx32_4_1_decrypt_with_near30
+	jnc	.Lnorx32_4_1_decrypt_with_near32
 	br	#.Lnorx32_4_1_decrypt_with_done4
-.Lnorx32_4_1_decrypt_with_near30:
+.Lnorx32_4_1_decrypt_with_near32:
 .Lnorx32_4_1_decrypt_with_loop3:
 	; norx32_4_1.ae:159: off = rate * i
-	mov	116(sp), r12
-	mov	r12, r14
-	rlam.w	#4, r14
-	rlam.w	#1, r14
-	mov	118(sp), r10
-	mov	r10, r13
+	mov	116(sp), r11
+	mov	r11, r13
 	swpb	r13
 	bit	#1, r13
 	rrc	r13
@@ -1174,88 +1118,92 @@ norx32_4_1_decrypt_with:
 	rrc	r13
 	bit	#1, r13
 	rrc	r13
-	mov	r13, r15
-	and	#31, r15
-	bis	r15, r14
-	rlam.w	#4, r12
-	rla	r10
-	adc	r10
-	rla	r10
-	adc	r10
-	rla	r10
-	adc	r10
-	rla	r10
-	adc	r10
-	mov	r10, r15
-	and	#15, r15
-	bis	r15, r12
-	and	#65504, r13
-	and	#65520, r10
-	add	r13, r10
-	addc	r14, r12
+	mov	r13, r14
+	and	#65504, r14
+	mov	114(sp), r9
+	mov	r9, r15
+	rlam.w	#4, r15
+	rlam.w	#1, r15
+	and	#31, r13
+	bis	r13, r15
+	rla	r11
+	adc	r11
+	rla	r11
+	adc	r11
+	rla	r11
+	adc	r11
+	rla	r11
+	adc	r11
+	mov	r11, r13
+	and	#65520, r13
+	rlam.w	#4, r9
+	and	#15, r11
+	bis	r11, r9
+	add	r14, r13
+	addc	r15, r9
 	; norx32_4_1.ae:160: count = if m - off < rate then m - off else rate
-	mov	322(sp), r11
-	mov	#0, r13
-	sub	r10, r11
-	mov	r10, 52(sp)
-	subc	r12, r13
+	mov	320(sp), r11
+	mov	#0, r10
+	sub	r13, r11
+	mov	r13, 102(sp)
+	subc	r9, r10
 	cmp	#48, r11
-	mov	r13, r15
+	mov	r10, r15
 	subc	#0, r15
 	subc	r14, r14
-	and	r14, r13
-	mov	r13, 112(sp)
 	xor	#48, r11
 	and	r14, r11
 	xor	#48, r11
-	mov	r11, 40(sp)
+	mov	r11, 50(sp)
+	and	r14, r10
+	mov	r10, 106(sp)
 	; norx32_4_1.ae:161: s[15] = s[15] ^ payload_tag
-	mov	218(sp), r15
+	mov	216(sp), r15
 	xor	#2, r15
-	mov	r15, 218(sp)
+	mov	r15, 216(sp)
 	; norx32_4_1.ae:162: F.permute(s)
 	mov	sp, r12
-	add	#158, r12
+	add	#156, r12
 	call	#norx32_4_1_F_permute
 	; norx32_4_1.ae:164: x = first_bytes(r ^ load_le(ct, off, rate, count), count)
-	mov	52(sp), r14
-	add	320(sp), r14
-	cmp	#48, 40(sp)
+	mov	102(sp), r14
+	add	318(sp), r14
+	cmp	#48, 50(sp)
 	jnc	.Lnorx32_4_1_decrypt_with_bytes5
 	bit	#1, r14
 	jnz	.Lnorx32_4_1_decrypt_with_bytes5
 .Lnorx32_4_1_decrypt_with_words6:
-	mov	46(r14), r15
-	mov	44(r14), r4
-	mov	42(r14), r5
-	mov	40(r14), r6
-	mov	38(r14), r7
-	mov	36(r14), r8
-	mov	34(r14), r9
-	mov	32(r14), r10
-	mov	30(r14), r11
-	mov	28(r14), r12
-	mov	26(r14), r13
-	mov	24(r14), 96(sp)
-	mov	22(r14), 98(sp)
-	mov	20(r14), 102(sp)
-	mov	18(r14), 104(sp)
-	mov	16(r14), 108(sp)
-	mov	14(r14), 94(sp)
-	mov	12(r14), 106(sp)
-	mov	10(r14), 64(sp)
-	mov	8(r14), 76(sp)
-	mov	6(r14), 44(sp)
-	mov	4(r14), 48(sp)
-	mov	2(r14), 22(sp)
-	mov	@r14, r14
+	mov	@r14, r15
+	mov	2(r14), r4
+	mov	4(r14), r5
+	mov	6(r14), r6
+	mov	8(r14), r7
+	mov	10(r14), r8
+	mov	12(r14), r9
+	mov	14(r14), r10
+	mov	16(r14), r11
+	mov	18(r14), r12
+	mov	20(r14), r13
+	mov	22(r14), 76(sp)
+	mov	24(r14), 74(sp)
+	mov	26(r14), 70(sp)
+	mov	28(r14), 68(sp)
+	mov	30(r14), 80(sp)
+	mov	32(r14), 72(sp)
+	mov	34(r14), 66(sp)
+	mov	36(r14), 64(sp)
+	mov	38(r14), 62(sp)
+	mov	40(r14), 60(sp)
+	mov	42(r14), 58(sp)
+	mov	44(r14), 56(sp)
+	mov	46(r14), r14
 	jmp	.Lnorx32_4_1_decrypt_with_join7
 .Lnorx32_4_1_decrypt_with_bytes5:
-	mov	40(sp), r15
-	mov	#48, r12
 	mov	sp, r10
-	add	#238, r10
+	add	#236, r10
 	mov	r10, r11
+	mov	#48, r12
+	mov	50(sp), r15
 .Lnorx32_4_1_decrypt_with_cpy8:
 	clr	r13
 	tst	r15
@@ -1271,87 +1219,85 @@ norx32_4_1_decrypt_with:
 	mov	r10, r14
 	jmp	.Lnorx32_4_1_decrypt_with_words6
 .Lnorx32_4_1_decrypt_with_join7:
-	xor	204(sp), r15
-	mov	r15, 60(sp)
-	xor	202(sp), r4
-	mov	r4, 62(sp)
-	xor	200(sp), r5
-	mov	r5, 66(sp)
-	xor	198(sp), r6
-	mov	r6, 70(sp)
-	xor	196(sp), r7
-	mov	r7, 74(sp)
-	xor	194(sp), r8
-	mov	r8, 78(sp)
-	xor	192(sp), r9
-	mov	r9, 80(sp)
-	xor	190(sp), r10
-	mov	r10, 82(sp)
-	xor	188(sp), r11
-	mov	r11, 86(sp)
-	xor	186(sp), r12
-	mov	r12, 90(sp)
-	xor	184(sp), r13
-	mov	r13, 92(sp)
-	xor	182(sp), 96(sp)
-	xor	180(sp), 98(sp)
-	xor	178(sp), 102(sp)
-	xor	176(sp), 104(sp)
-	xor	174(sp), 108(sp)
-	xor	172(sp), 94(sp)
-	xor	170(sp), 106(sp)
-	xor	168(sp), 64(sp)
-	xor	166(sp), 76(sp)
-	xor	164(sp), 44(sp)
-	xor	162(sp), 48(sp)
-	xor	160(sp), 22(sp)
-	xor	158(sp), r14
-	mov	r14, 26(sp)
+	xor	156(sp), r15
+	mov	r15, 100(sp)
+	xor	158(sp), r4
+	mov	r4, 98(sp)
+	xor	160(sp), r5
+	mov	r5, 96(sp)
+	xor	162(sp), r6
+	mov	r6, 94(sp)
+	xor	164(sp), r7
+	mov	r7, 92(sp)
+	xor	166(sp), r8
+	mov	r8, 90(sp)
+	xor	168(sp), r9
+	mov	r9, 88(sp)
+	xor	170(sp), r10
+	mov	r10, 86(sp)
+	xor	172(sp), r11
+	mov	r11, 84(sp)
+	xor	174(sp), r12
+	mov	r12, 82(sp)
+	xor	176(sp), r13
+	mov	r13, 78(sp)
+	xor	178(sp), 76(sp)
+	xor	180(sp), 74(sp)
+	xor	182(sp), 70(sp)
+	xor	184(sp), 68(sp)
+	xor	186(sp), 80(sp)
+	xor	188(sp), 72(sp)
+	xor	190(sp), 66(sp)
+	xor	192(sp), 64(sp)
+	xor	194(sp), 62(sp)
+	xor	196(sp), 60(sp)
+	xor	198(sp), 58(sp)
+	xor	200(sp), 56(sp)
+	xor	202(sp), r14
+	mov	r14, 54(sp)
 	; norx32_4_1.ae:45: return x & ~(~(0 as u384) << (8 * count))
-	mov	112(sp), 114(sp)
-	mov	114(sp), r15
+	mov	106(sp), 108(sp)
+	mov	108(sp), r15
 	rlam.w	#3, r15
-	mov	r15, 114(sp)
-	mov	40(sp), 56(sp)
-	mov	56(sp), r15
-	rlam.w	#3, r15
-	mov	r15, 56(sp)
-	mov	r15, r13
-	mov	#-1, 36(sp)
-	mov	#-1, r15
-	mov	#-1, r14
-	mov	#-1, r12
-	mov	#-1, r11
-	mov	#-1, r10
-	mov	#-1, r9
-	mov	#-1, r8
-	mov	#-1, r7
-	mov	#-1, r6
-	mov	#-1, r5
-	mov	#-1, r4
-	mov	#-1, 4(sp)
-	mov	#-1, 8(sp)
-	mov	#-1, 12(sp)
-	mov	#-1, 14(sp)
-	mov	#-1, 16(sp)
-	mov	#-1, 18(sp)
-	mov	#-1, 20(sp)
-	mov	#-1, 24(sp)
-	mov	#-1, 28(sp)
-	mov	#-1, 30(sp)
-	mov	#-1, 32(sp)
+	mov	r15, 108(sp)
+	mov	#-1, 46(sp)
+	mov	#-1, 42(sp)
+	mov	#-1, 38(sp)
 	mov	#-1, 34(sp)
-	tst	114(sp)
+	mov	#-1, 30(sp)
+	mov	#-1, 26(sp)
+	mov	#-1, 22(sp)
+	mov	#-1, 18(sp)
+	mov	#-1, 14(sp)
+	mov	#-1, 10(sp)
+	mov	#-1, 6(sp)
+	mov	#-1, 2(sp)
+	mov	#-1, r4
+	mov	#-1, r5
+	mov	#-1, r6
+	mov	#-1, r7
+	mov	#-1, r8
+	mov	#-1, r9
+	mov	#-1, r10
+	mov	#-1, r11
+	mov	#-1, r12
+	mov	#-1, r13
+	mov	#-1, r14
+	mov	#-1, 52(sp)
+	mov	50(sp), 104(sp)
+	mov	104(sp), r15
+	rlam.w	#3, r15
+	mov	r15, 104(sp)
+	tst	108(sp)
 	jnz	.Lnorx32_4_1_decrypt_with_shbig10
-	cmp	#384, r13
+	cmp	#384, r15
 	jc	.Lnorx32_4_1_decrypt_with_shbig10
 .Lnorx32_4_1_decrypt_with_shlimb13:
-	cmp	#16, r13
+	cmp	#16, r15
 	jnc	.Lnorx32_4_1_decrypt_with_shbits14
-	sub	#16, r13
-	mov	r15, 36(sp)
-	mov	r14, r15
-	mov	r12, r14
+	mov	r14, 52(sp)
+	mov	r13, r14
+	mov	r12, r13
 	mov	r11, r12
 	mov	r10, r11
 	mov	r9, r10
@@ -1360,36 +1306,37 @@ norx32_4_1_decrypt_with:
 	mov	r6, r7
 	mov	r5, r6
 	mov	r4, r5
-	mov	4(sp), r4
-	mov	8(sp), 4(sp)
-	mov	12(sp), 8(sp)
-	mov	14(sp), 12(sp)
-	mov	16(sp), 14(sp)
-	mov	18(sp), 16(sp)
-	mov	20(sp), 18(sp)
-	mov	24(sp), 20(sp)
-	mov	28(sp), 24(sp)
-	mov	30(sp), 28(sp)
-	mov	32(sp), 30(sp)
-	mov	34(sp), 32(sp)
-	clr	34(sp)
+	mov	2(sp), r4
+	mov	6(sp), 2(sp)
+	mov	10(sp), 6(sp)
+	mov	14(sp), 10(sp)
+	mov	18(sp), 14(sp)
+	mov	22(sp), 18(sp)
+	mov	26(sp), 22(sp)
+	mov	30(sp), 26(sp)
+	mov	34(sp), 30(sp)
+	mov	38(sp), 34(sp)
+	mov	42(sp), 38(sp)
+	mov	46(sp), 42(sp)
+	clr	46(sp)
+	sub	#16, r15
 	jmp	.Lnorx32_4_1_decrypt_with_shlimb13
 .Lnorx32_4_1_decrypt_with_shbits14:
-	tst	r13
+	tst	r15
 	jz	.Lnorx32_4_1_decrypt_with_shend11
 .Lnorx32_4_1_decrypt_with_sh12:
-	rla	34(sp)
-	rlc	32(sp)
+	rla	46(sp)
+	rlc	42(sp)
+	rlc	38(sp)
+	rlc	34(sp)
 	rlc	30(sp)
-	rlc	28(sp)
-	rlc	24(sp)
-	rlc	20(sp)
+	rlc	26(sp)
+	rlc	22(sp)
 	rlc	18(sp)
-	rlc	16(sp)
 	rlc	14(sp)
-	rlc	12(sp)
-	rlc	8(sp)
-	rlc	4(sp)
+	rlc	10(sp)
+	rlc	6(sp)
+	rlc	2(sp)
 	rlc	r4
 	rlc	r5
 	rlc	r6
@@ -1399,124 +1346,122 @@ norx32_4_1_decrypt_with:
 	rlc	r10
 	rlc	r11
 	rlc	r12
+	rlc	r13
 	rlc	r14
-	rlc	r15
-	rlc	36(sp)
-	dec	r13
+	rlc	52(sp)
+	dec	r15
 	jnz	.Lnorx32_4_1_decrypt_with_sh12
 	jmp	.Lnorx32_4_1_decrypt_with_shend11
 .Lnorx32_4_1_decrypt_with_shbig10:
-	clr	36(sp)
-	clr	r15
-	clr	r14
-	clr	r12
-	clr	r11
-	clr	r10
-	clr	r9
-	clr	r8
-	clr	r7
-	clr	r6
-	clr	r5
-	clr	r4
-	clr	4(sp)
-	clr	8(sp)
-	clr	12(sp)
-	clr	14(sp)
-	clr	16(sp)
-	clr	18(sp)
-	clr	20(sp)
-	clr	24(sp)
-	clr	28(sp)
-	clr	30(sp)
-	clr	32(sp)
+	clr	46(sp)
+	clr	42(sp)
+	clr	38(sp)
 	clr	34(sp)
+	clr	30(sp)
+	clr	26(sp)
+	clr	22(sp)
+	clr	18(sp)
+	clr	14(sp)
+	clr	10(sp)
+	clr	6(sp)
+	clr	2(sp)
+	clr	r4
+	clr	r5
+	clr	r6
+	clr	r7
+	clr	r8
+	clr	r9
+	clr	r10
+	clr	r11
+	clr	r12
+	clr	r13
+	clr	r14
+	clr	52(sp)
 .Lnorx32_4_1_decrypt_with_shend11:
+	bic	46(sp), 100(sp)
+	bic	42(sp), 98(sp)
+	bic	38(sp), 96(sp)
+	bic	34(sp), 94(sp)
+	bic	30(sp), 92(sp)
+	bic	26(sp), 90(sp)
+	bic	22(sp), 88(sp)
+	bic	18(sp), 86(sp)
+	bic	14(sp), 84(sp)
+	bic	10(sp), 82(sp)
+	bic	6(sp), 78(sp)
+	bic	2(sp), 76(sp)
+	bic	r4, 74(sp)
+	bic	r5, 70(sp)
+	bic	r6, 68(sp)
+	bic	r7, 80(sp)
+	bic	r8, 72(sp)
+	bic	r9, 66(sp)
+	bic	r10, 64(sp)
+	bic	r11, 62(sp)
+	bic	r12, 60(sp)
+	bic	r13, 58(sp)
+	bic	r14, 56(sp)
+	bic	52(sp), 54(sp)
 	; norx32_4_1.ae:165: store_le(msg, off, x, count)
-	mov	52(sp), r13
-	add	328(sp), r13
-	; norx32_4_1.ae:45: return x & ~(~(0 as u384) << (8 * count))
-	bic	36(sp), 60(sp)
-	bic	r15, 62(sp)
-	bic	r14, 66(sp)
-	bic	r12, 70(sp)
-	bic	r11, 74(sp)
-	bic	r10, 78(sp)
-	bic	r9, 80(sp)
-	bic	r8, 82(sp)
-	bic	r7, 86(sp)
-	bic	r6, 90(sp)
-	bic	r5, 92(sp)
-	bic	r4, 96(sp)
-	bic	4(sp), 98(sp)
-	bic	8(sp), 102(sp)
-	bic	12(sp), 104(sp)
-	bic	14(sp), 108(sp)
-	bic	16(sp), 94(sp)
-	bic	18(sp), 106(sp)
-	bic	20(sp), 64(sp)
-	bic	24(sp), 76(sp)
-	bic	28(sp), 44(sp)
-	bic	30(sp), 48(sp)
-	bic	32(sp), 22(sp)
-	bic	34(sp), 26(sp)
-	; norx32_4_1.ae:165: store_le(msg, off, x, count)
-	cmp	#48, 40(sp)
+	mov	102(sp), r13
+	add	326(sp), r13
+	cmp	#48, 50(sp)
 	jnc	.Lnorx32_4_1_decrypt_with_bytes15
 	bit	#1, r13
 	jnz	.Lnorx32_4_1_decrypt_with_bytes15
-	mov	26(sp), 0(r13)
-	mov	22(sp), 2(r13)
-	mov	48(sp), 4(r13)
-	mov	44(sp), 6(r13)
-	mov	76(sp), 8(r13)
-	mov	64(sp), 10(r13)
-	mov	106(sp), 12(r13)
-	mov	94(sp), 14(r13)
-	mov	108(sp), 16(r13)
-	mov	104(sp), 18(r13)
-	mov	102(sp), 20(r13)
-	mov	98(sp), 22(r13)
-	mov	96(sp), 24(r13)
-	mov	92(sp), 26(r13)
-	mov	90(sp), 28(r13)
-	mov	86(sp), 30(r13)
-	mov	82(sp), 32(r13)
-	mov	80(sp), 34(r13)
-	mov	78(sp), 36(r13)
-	mov	74(sp), 38(r13)
-	mov	70(sp), 40(r13)
-	mov	66(sp), 42(r13)
-	mov	62(sp), 44(r13)
-	mov	60(sp), 46(r13)
+	mov	100(sp), 0(r13)
+	mov	98(sp), 2(r13)
+	mov	96(sp), 4(r13)
+	mov	94(sp), 6(r13)
+	mov	92(sp), 8(r13)
+	mov	90(sp), 10(r13)
+	mov	88(sp), 12(r13)
+	mov	86(sp), 14(r13)
+	mov	84(sp), 16(r13)
+	mov	82(sp), 18(r13)
+	mov	78(sp), 20(r13)
+	mov	76(sp), 22(r13)
+	mov	74(sp), 24(r13)
+	mov	70(sp), 26(r13)
+	mov	68(sp), 28(r13)
+	mov	80(sp), 30(r13)
+	mov	72(sp), 32(r13)
+	mov	66(sp), 34(r13)
+	mov	64(sp), 36(r13)
+	mov	62(sp), 38(r13)
+	mov	60(sp), 40(r13)
+	mov	58(sp), 42(r13)
+	mov	56(sp), 44(r13)
+	mov	54(sp), 46(r13)
 	jmp	.Lnorx32_4_1_decrypt_with_stored16
 .Lnorx32_4_1_decrypt_with_bytes15:
-	mov	40(sp), r15
-	mov	26(sp), 238(sp)
-	mov	22(sp), 240(sp)
-	mov	48(sp), 242(sp)
-	mov	44(sp), 244(sp)
-	mov	76(sp), 246(sp)
-	mov	64(sp), 248(sp)
-	mov	106(sp), 250(sp)
-	mov	94(sp), 252(sp)
-	mov	108(sp), 254(sp)
-	mov	104(sp), 256(sp)
-	mov	102(sp), 258(sp)
-	mov	98(sp), 260(sp)
-	mov	96(sp), 262(sp)
-	mov	92(sp), 264(sp)
-	mov	90(sp), 266(sp)
-	mov	86(sp), 268(sp)
-	mov	82(sp), 270(sp)
-	mov	80(sp), 272(sp)
-	mov	78(sp), 274(sp)
-	mov	74(sp), 276(sp)
-	mov	70(sp), 278(sp)
-	mov	66(sp), 280(sp)
-	mov	62(sp), 282(sp)
-	mov	60(sp), 284(sp)
+	mov	100(sp), 236(sp)
+	mov	98(sp), 238(sp)
+	mov	96(sp), 240(sp)
+	mov	94(sp), 242(sp)
+	mov	92(sp), 244(sp)
+	mov	90(sp), 246(sp)
+	mov	88(sp), 248(sp)
+	mov	86(sp), 250(sp)
+	mov	84(sp), 252(sp)
+	mov	82(sp), 254(sp)
+	mov	78(sp), 256(sp)
+	mov	76(sp), 258(sp)
+	mov	74(sp), 260(sp)
+	mov	70(sp), 262(sp)
+	mov	68(sp), 264(sp)
+	mov	80(sp), 266(sp)
+	mov	72(sp), 268(sp)
+	mov	66(sp), 270(sp)
+	mov	64(sp), 272(sp)
+	mov	62(sp), 274(sp)
+	mov	60(sp), 276(sp)
+	mov	58(sp), 278(sp)
+	mov	56(sp), 280(sp)
+	mov	54(sp), 282(sp)
 	mov	sp, r14
-	add	#238, r14
+	add	#236, r14
+	mov	50(sp), r15
 	cmp	#48, r15
 	jnc	.Lnorx32_4_1_decrypt_with_cnt17
 	mov	#48, r15
@@ -1531,389 +1476,352 @@ norx32_4_1_decrypt_with:
 	jnz	.Lnorx32_4_1_decrypt_with_cpy18
 .Lnorx32_4_1_decrypt_with_stored16:
 	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	cmp	#48, 40(sp)
-	mov	112(sp), r15
+	cmp	#48, 50(sp)
+	mov	106(sp), r15
 	subc	#0, r15
-	subc	r4, r4
-	mov	56(sp), r15
-	mov	#0, 110(sp)
+	clr	r15
+	adc	r15
+	xor	#1, r15
+	tst	r15
+	jz	.Lnorx32_4_1_decrypt_with_else19
+	mov	104(sp), r15
+	mov	#1, 44(sp)
+	mov	#0, 40(sp)
+	mov	#0, 36(sp)
+	mov	#0, 32(sp)
+	mov	#0, 28(sp)
+	mov	#0, 24(sp)
+	mov	#0, 20(sp)
+	mov	#0, 16(sp)
+	mov	#0, 12(sp)
+	mov	#0, 8(sp)
+	mov	#0, 4(sp)
+	mov	#0, 0(sp)
+	mov	#0, r5
 	mov	#0, r14
-	mov	#0, r13
+	mov	#0, r4
+	mov	#0, r6
 	mov	#0, r12
-	mov	#0, r11
-	mov	#0, r10
+	mov	#0, r7
 	mov	#0, r9
 	mov	#0, r8
-	mov	#0, r7
-	mov	#0, 100(sp)
-	mov	#0, 84(sp)
-	mov	#0, 88(sp)
-	mov	#0, 68(sp)
-	mov	#0, 72(sp)
-	mov	#0, 54(sp)
-	mov	#0, 58(sp)
-	mov	#0, 42(sp)
-	mov	#0, 46(sp)
-	mov	#0, r6
-	mov	#0, r5
-	mov	#0, 0(sp)
-	mov	#0, 2(sp)
-	mov	#0, 6(sp)
-	mov	#1, 10(sp)
-	tst	114(sp)
-	jnz	.Lnorx32_4_1_decrypt_with_shbig19
+	mov	#0, r11
+	mov	#0, r10
+	mov	#0, r13
+	mov	#0, 48(sp)
+	tst	108(sp)
+	jnz	.Lnorx32_4_1_decrypt_with_shbig21
 	cmp	#384, r15
-	jc	.Lnorx32_4_1_decrypt_with_shbig19
-.Lnorx32_4_1_decrypt_with_shlimb22:
+	jc	.Lnorx32_4_1_decrypt_with_shbig21
+.Lnorx32_4_1_decrypt_with_shlimb24:
 	cmp	#16, r15
-	jnc	.Lnorx32_4_1_decrypt_with_shbits23
-	sub	#16, r15
-	mov	r14, 110(sp)
-	mov	r13, r14
-	mov	r12, r13
-	mov	r11, r12
-	mov	r10, r11
-	mov	r9, r10
-	mov	r8, r9
-	mov	r7, r8
-	mov	100(sp), r7
-	mov	84(sp), 100(sp)
-	mov	88(sp), 84(sp)
-	mov	68(sp), 88(sp)
-	mov	72(sp), 68(sp)
-	mov	54(sp), 72(sp)
-	mov	58(sp), 54(sp)
-	mov	42(sp), 58(sp)
-	mov	46(sp), 42(sp)
-	mov	r6, 46(sp)
-	mov	r5, r6
+	jnc	.Lnorx32_4_1_decrypt_with_shbits25
+	mov	r13, 48(sp)
+	mov	r10, r13
+	mov	r11, r10
+	mov	r8, r11
+	mov	r9, r8
+	mov	r7, r9
+	mov	r12, r7
+	mov	r6, r12
+	mov	r4, r6
+	mov	r14, r4
+	mov	r5, r14
 	mov	@sp, r5
-	mov	2(sp), 0(sp)
-	mov	6(sp), 2(sp)
-	mov	10(sp), 6(sp)
-	clr	10(sp)
-	jmp	.Lnorx32_4_1_decrypt_with_shlimb22
-.Lnorx32_4_1_decrypt_with_shbits23:
+	mov	4(sp), 0(sp)
+	mov	8(sp), 4(sp)
+	mov	12(sp), 8(sp)
+	mov	16(sp), 12(sp)
+	mov	20(sp), 16(sp)
+	mov	24(sp), 20(sp)
+	mov	28(sp), 24(sp)
+	mov	32(sp), 28(sp)
+	mov	36(sp), 32(sp)
+	mov	40(sp), 36(sp)
+	mov	44(sp), 40(sp)
+	clr	44(sp)
+	sub	#16, r15
+	jmp	.Lnorx32_4_1_decrypt_with_shlimb24
+.Lnorx32_4_1_decrypt_with_shbits25:
 	tst	r15
-	jz	.Lnorx32_4_1_decrypt_with_shend20
-.Lnorx32_4_1_decrypt_with_sh21:
-	rla	10(sp)
-	rlc	6(sp)
-	rlc	2(sp)
+	jz	.Lnorx32_4_1_decrypt_with_shend22
+.Lnorx32_4_1_decrypt_with_sh23:
+	rla	44(sp)
+	rlc	40(sp)
+	rlc	36(sp)
+	rlc	32(sp)
+	rlc	28(sp)
+	rlc	24(sp)
+	rlc	20(sp)
+	rlc	16(sp)
+	rlc	12(sp)
+	rlc	8(sp)
+	rlc	4(sp)
 	rlc	0(sp)
 	rlc	r5
-	rlc	r6
-	rlc	46(sp)
-	rlc	42(sp)
-	rlc	58(sp)
-	rlc	54(sp)
-	rlc	72(sp)
-	rlc	68(sp)
-	rlc	88(sp)
-	rlc	84(sp)
-	rlc	100(sp)
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
 	rlc	r14
-	rlc	110(sp)
+	rlc	r4
+	rlc	r6
+	rlc	r12
+	rlc	r7
+	rlc	r9
+	rlc	r8
+	rlc	r11
+	rlc	r10
+	rlc	r13
+	rlc	48(sp)
 	dec	r15
-	jnz	.Lnorx32_4_1_decrypt_with_sh21
-	jmp	.Lnorx32_4_1_decrypt_with_shend20
-.Lnorx32_4_1_decrypt_with_shbig19:
-	clr	110(sp)
+	jnz	.Lnorx32_4_1_decrypt_with_sh23
+	jmp	.Lnorx32_4_1_decrypt_with_shend22
+.Lnorx32_4_1_decrypt_with_shbig21:
+	clr	44(sp)
+	clr	40(sp)
+	clr	36(sp)
+	clr	32(sp)
+	clr	28(sp)
+	clr	24(sp)
+	clr	20(sp)
+	clr	16(sp)
+	clr	12(sp)
+	clr	8(sp)
+	clr	4(sp)
+	clr	0(sp)
+	clr	r5
 	clr	r14
-	clr	r13
+	clr	r4
+	clr	r6
 	clr	r12
-	clr	r11
-	clr	r10
+	clr	r7
 	clr	r9
 	clr	r8
-	clr	r7
-	clr	100(sp)
-	clr	84(sp)
-	clr	88(sp)
-	clr	68(sp)
-	clr	72(sp)
-	clr	54(sp)
-	clr	58(sp)
-	clr	42(sp)
-	clr	46(sp)
-	clr	r6
-	clr	r5
-	clr	0(sp)
-	clr	2(sp)
-	clr	6(sp)
-	clr	10(sp)
-.Lnorx32_4_1_decrypt_with_shend20:
-	and	r4, 6(sp)
-	; norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
-	mov	22(sp), r15
-	xor	160(sp), r15
-	xor	6(sp), r15
-	mov	r15, 50(sp)
-	mov	26(sp), r15
-	xor	158(sp), r15
-	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	and	r4, 10(sp)
-	; norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
-	xor	10(sp), r15
-	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	and	r4, 0(sp)
-	; norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
-	mov	r15, 158(sp)
-	mov	50(sp), 160(sp)
-	; norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
-	mov	44(sp), r15
-	xor	164(sp), r15
-	xor	@sp, r15
-	mov	r15, 38(sp)
-	mov	48(sp), r15
-	xor	162(sp), r15
-	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	and	r4, 2(sp)
-	; norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
-	xor	2(sp), r15
-	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	and	r4, r6
-	; norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
-	mov	r15, 162(sp)
-	mov	38(sp), 164(sp)
-	; norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
-	mov	64(sp), r15
-	xor	168(sp), r15
-	xor	r6, r15
-	mov	76(sp), r6
-	xor	166(sp), r6
-	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	and	r4, r5
-	; norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
-	xor	r5, r6
-	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	mov	42(sp), r5
-	and	r4, r5
-	; norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
-	mov	r6, 166(sp)
-	mov	r15, 168(sp)
-	; norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
-	mov	94(sp), r15
-	xor	172(sp), r15
-	xor	r5, r15
-	mov	106(sp), r5
-	xor	170(sp), r5
-	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	mov	46(sp), r6
-	and	r4, r6
-	; norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
-	xor	r6, r5
-	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	mov	54(sp), r6
-	and	r4, r6
-	; norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
-	mov	r5, 170(sp)
-	mov	r15, 172(sp)
-	; norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
-	mov	104(sp), r15
-	xor	176(sp), r15
-	xor	r6, r15
-	mov	108(sp), r5
-	xor	174(sp), r5
-	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	mov	58(sp), r6
-	and	r4, r6
-	; norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
-	xor	r6, r5
-	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	mov	68(sp), r6
-	and	r4, r6
-	; norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
-	mov	r5, 174(sp)
-	mov	r15, 176(sp)
+	clr	r11
+	clr	r10
+	clr	r13
+	clr	48(sp)
+.Lnorx32_4_1_decrypt_with_shend22:
+	mov	r4, 110(sp)
+	mov	r12, 112(sp)
+	mov	48(sp), r12
+	bis	#32768, r12
+	jmp	.Lnorx32_4_1_decrypt_with_endif20
+.Lnorx32_4_1_decrypt_with_else19:
+	mov	#0, 44(sp)
+	mov	#0, 40(sp)
+	mov	#0, 36(sp)
+	mov	#0, 32(sp)
+	mov	#0, 28(sp)
+	mov	#0, 24(sp)
+	mov	#0, 20(sp)
+	mov	#0, 16(sp)
+	mov	#0, 12(sp)
+	mov	#0, 8(sp)
+	mov	#0, 4(sp)
+	mov	#0, 0(sp)
+	mov	#0, r5
+	mov	#0, r14
+	mov	#0, 110(sp)
+	mov	#0, r6
+	mov	#0, 112(sp)
+	mov	#0, r7
+	mov	#0, r9
+	mov	#0, r8
+	mov	#0, r11
+	mov	#0, r10
+	mov	#0, r13
+	mov	#0, r12
+.Lnorx32_4_1_decrypt_with_endif20:
 	; norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
 	mov	98(sp), r15
-	xor	180(sp), r15
-	xor	r6, r15
-	mov	102(sp), r5
-	xor	178(sp), r5
-	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	mov	72(sp), r6
-	and	r4, r6
-	; norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
-	xor	r6, r5
-	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	mov	84(sp), r6
-	and	r4, r6
+	xor	158(sp), r15
+	xor	40(sp), r15
+	mov	100(sp), r4
+	xor	156(sp), r4
+	xor	44(sp), r4
 	; norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
-	mov	r5, 178(sp)
-	mov	r15, 180(sp)
+	mov	r4, 156(sp)
+	mov	r15, 158(sp)
 	; norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
-	mov	92(sp), r15
-	xor	184(sp), r15
-	xor	r6, r15
-	mov	96(sp), r6
-	xor	182(sp), r6
-	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	mov	88(sp), r5
-	and	r4, r5
-	; norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
-	xor	r5, r6
-	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	and	r4, r7
+	mov	94(sp), r15
+	xor	162(sp), r15
+	xor	32(sp), r15
+	mov	96(sp), r4
+	xor	160(sp), r4
+	xor	36(sp), r4
 	; norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
-	mov	r6, 182(sp)
-	mov	r15, 184(sp)
+	mov	r4, 160(sp)
+	mov	r15, 162(sp)
+	; norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
+	mov	90(sp), r15
+	xor	166(sp), r15
+	xor	24(sp), r15
+	mov	92(sp), r4
+	xor	164(sp), r4
+	xor	28(sp), r4
+	; norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
+	mov	r4, 164(sp)
+	mov	r15, 166(sp)
 	; norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
 	mov	86(sp), r15
-	xor	188(sp), r15
-	xor	r7, r15
-	mov	90(sp), r7
-	xor	186(sp), r7
-	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	mov	100(sp), r6
-	and	r4, r6
-	; norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
-	xor	r6, r7
-	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	and	r4, r9
+	xor	170(sp), r15
+	xor	16(sp), r15
+	mov	88(sp), r4
+	xor	168(sp), r4
+	xor	20(sp), r4
 	; norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
-	mov	r7, 186(sp)
-	mov	r15, 188(sp)
+	mov	r4, 168(sp)
+	mov	r15, 170(sp)
+	; norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
+	mov	82(sp), r15
+	xor	174(sp), r15
+	xor	8(sp), r15
+	mov	84(sp), r4
+	xor	172(sp), r4
+	xor	12(sp), r4
+	; norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
+	mov	r4, 172(sp)
+	mov	r15, 174(sp)
+	; norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
+	mov	76(sp), r15
+	xor	178(sp), r15
+	xor	@sp, r15
+	mov	78(sp), r4
+	xor	176(sp), r4
+	xor	4(sp), r4
+	; norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
+	mov	r4, 176(sp)
+	mov	r15, 178(sp)
+	; norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
+	mov	70(sp), r15
+	xor	182(sp), r15
+	xor	r14, r15
+	mov	74(sp), r14
+	xor	180(sp), r14
+	xor	r5, r14
+	; norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
+	mov	r14, 180(sp)
+	mov	r15, 182(sp)
 	; norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
 	mov	80(sp), r15
-	xor	192(sp), r15
-	xor	r9, r15
-	mov	82(sp), r9
-	xor	190(sp), r9
-	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	and	r4, r8
-	; norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
-	xor	r8, r9
-	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	and	r4, r11
+	xor	186(sp), r15
+	xor	r6, r15
+	mov	68(sp), r14
+	xor	184(sp), r14
+	xor	110(sp), r14
 	; norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
-	mov	r9, 190(sp)
-	mov	r15, 192(sp)
-	; norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
-	mov	74(sp), r15
-	xor	196(sp), r15
-	xor	r11, r15
-	mov	78(sp), r11
-	xor	194(sp), r11
-	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	and	r4, r10
-	; norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
-	xor	r10, r11
-	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	and	r4, r13
-	; norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
-	mov	r11, 194(sp)
-	mov	r15, 196(sp)
+	mov	r14, 184(sp)
+	mov	r15, 186(sp)
 	; norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
 	mov	66(sp), r15
-	xor	200(sp), r15
-	xor	r13, r15
-	mov	70(sp), r13
-	xor	198(sp), r13
-	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	and	r4, r12
-	; norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
-	xor	r12, r13
-	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	mov	110(sp), r12
-	bis	#32768, r12
-	and	r4, r12
+	xor	190(sp), r15
+	xor	r7, r15
+	mov	72(sp), r14
+	xor	188(sp), r14
+	xor	112(sp), r14
 	; norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
-	mov	r13, 198(sp)
-	mov	r15, 200(sp)
+	mov	r14, 188(sp)
+	mov	r15, 190(sp)
 	; norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
-	mov	60(sp), r15
-	xor	204(sp), r15
+	mov	62(sp), r15
+	xor	194(sp), r15
+	xor	r8, r15
+	mov	64(sp), r14
+	xor	192(sp), r14
+	xor	r9, r14
+	; norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
+	mov	r14, 192(sp)
+	mov	r15, 194(sp)
+	; norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
+	mov	58(sp), r15
+	xor	198(sp), r15
+	xor	r10, r15
+	mov	60(sp), r14
+	xor	196(sp), r14
+	xor	r11, r14
+	; norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
+	mov	r14, 196(sp)
+	mov	r15, 198(sp)
+	; norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
+	mov	54(sp), r15
+	xor	202(sp), r15
 	xor	r12, r15
-	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	and	r4, r14
-	; norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
-	mov	62(sp), r13
-	xor	202(sp), r13
-	xor	r14, r13
+	mov	56(sp), r14
+	xor	200(sp), r14
+	xor	r13, r14
 	; norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
-	mov	r13, 202(sp)
-	mov	r15, 204(sp)
-	add	#1, 118(sp)
-	addc	#0, 116(sp)
-	cmp	132(sp), 118(sp)
-	mov	116(sp), r15
+	mov	r14, 200(sp)
+	mov	r15, 202(sp)
+	add	#1, 116(sp)
+	addc	#0, 114(sp)
+	cmp	130(sp), 116(sp)
+	mov	114(sp), r15
 	subc	128(sp), r15
-	jc	.Lnorx32_4_1_decrypt_with_near31
+	jc	.Lnorx32_4_1_decrypt_with_near33
 	br	#.Lnorx32_4_1_decrypt_with_loop3
-.Lnorx32_4_1_decrypt_with_near31:
+.Lnorx32_4_1_decrypt_with_near33:
 .Lnorx32_4_1_decrypt_with_done4:
 .Lnorx32_4_1_decrypt_with_else1:
 .Lnorx32_4_1_decrypt_with_endif2:
 	; norx32_4_1.ae:169: return (load_le(tag, 0, 16) ^ finalize(s, k)) == 0
-	mov	324(sp), r11
+	mov	322(sp), r11
 	bit	#1, r11
-	jnz	.Lnorx32_4_1_decrypt_with_bytes24
-.Lnorx32_4_1_decrypt_with_words25:
-	mov	14(r11), 122(sp)
-	mov	12(r11), 124(sp)
-	mov	10(r11), 126(sp)
-	mov	8(r11), 130(sp)
-	mov	6(r11), 134(sp)
-	mov	4(r11), 136(sp)
-	mov	2(r11), 138(sp)
-	mov	@r11, 140(sp)
-	jmp	.Lnorx32_4_1_decrypt_with_join26
-.Lnorx32_4_1_decrypt_with_bytes24:
+	jnz	.Lnorx32_4_1_decrypt_with_bytes26
+.Lnorx32_4_1_decrypt_with_words27:
+	mov	@r11+, 138(sp)
+	mov	@r11+, 136(sp)
+	mov	@r11+, 134(sp)
+	mov	@r11+, 132(sp)
+	mov	@r11+, 126(sp)
+	mov	@r11+, 124(sp)
+	mov	@r11+, 122(sp)
+	mov	@r11+, 120(sp)
+	jmp	.Lnorx32_4_1_decrypt_with_join28
+.Lnorx32_4_1_decrypt_with_bytes26:
 	mov	sp, r12
-	add	#238, r12
+	add	#236, r12
 	mov	r12, r13
 	mov	#16, r14
-.Lnorx32_4_1_decrypt_with_cpy27:
+.Lnorx32_4_1_decrypt_with_cpy29:
 	mov.b	@r11, r15
+	inc	r11
 	mov.b	r15, 0(r13)
 	inc	r13
-	inc	r11
 	dec	r14
-	jnz	.Lnorx32_4_1_decrypt_with_cpy27
+	jnz	.Lnorx32_4_1_decrypt_with_cpy29
 	mov	r12, r11
-	jmp	.Lnorx32_4_1_decrypt_with_words25
-.Lnorx32_4_1_decrypt_with_join26:
+	jmp	.Lnorx32_4_1_decrypt_with_words27
+.Lnorx32_4_1_decrypt_with_join28:
 	mov	sp, r12
-	add	#158, r12
-	mov	142(sp), r15
-	mov	@r15, 222(sp)
-	mov	156(sp), 224(sp)
-	mov	154(sp), 226(sp)
-	mov	152(sp), 228(sp)
-	mov	150(sp), 230(sp)
-	mov	148(sp), 232(sp)
-	mov	146(sp), 234(sp)
-	mov	144(sp), 236(sp)
-	mov	sp, r14
-	add	#286, r14
+	add	#156, r12
+	mov	140(sp), r15
+	mov	@r15, 220(sp)
+	mov	154(sp), 222(sp)
+	mov	152(sp), 224(sp)
+	mov	150(sp), 226(sp)
+	mov	148(sp), 228(sp)
+	mov	146(sp), 230(sp)
+	mov	144(sp), 232(sp)
+	mov	142(sp), 234(sp)
 	mov	sp, r13
-	add	#222, r13
+	add	#220, r13
+	mov	sp, r14
+	add	#284, r14
 	call	#norx32_4_1_finalize
-	mov	140(sp), r8
-	xor	286(sp), r8
-	mov	138(sp), r9
-	xor	288(sp), r9
-	mov	136(sp), r10
-	xor	290(sp), r10
-	mov	134(sp), r11
-	xor	292(sp), r11
-	mov	130(sp), r12
-	xor	294(sp), r12
-	mov	126(sp), r13
-	xor	296(sp), r13
-	mov	124(sp), r14
-	xor	298(sp), r14
-	mov	122(sp), r15
-	xor	300(sp), r15
+	mov	138(sp), r8
+	xor	284(sp), r8
+	mov	136(sp), r9
+	xor	286(sp), r9
+	mov	134(sp), r10
+	xor	288(sp), r10
+	mov	132(sp), r11
+	xor	290(sp), r11
+	mov	126(sp), r12
+	xor	292(sp), r12
+	mov	124(sp), r13
+	xor	294(sp), r13
+	mov	122(sp), r14
+	xor	296(sp), r14
+	mov	120(sp), r15
+	xor	298(sp), r15
 	bis	r9, r8
 	bis	r10, r8
 	bis	r11, r8
@@ -1925,9 +1833,9 @@ norx32_4_1_decrypt_with:
 	clr	r14
 	adc	r14
 	xor	#1, r14
-	mov	332(sp), r15
+	mov	330(sp), r15
 	mov	r14, 0(r15)
-	add	#302, sp
+	add	#300, sp
 	popm.w	#7, r10
 	ret
 	.size norx32_4_1_decrypt_with, .-norx32_4_1_decrypt_with
@@ -2977,7 +2885,7 @@ norx32_4_1_F_permute:
 
 ; --- norx32_4_1_absorb_header: norx32_4_1.absorb_header
 ;     frame 148 bytes (50 spill slots, locals 48), saves nothing
-;     estimated 1760 bytes of code
+;     estimated 1768 bytes of code
 	.section .text.norx32_4_1_absorb_header,"ax",@progbits
 	.local norx32_4_1_absorb_header
 	.type norx32_4_1_absorb_header, @function
@@ -2989,9 +2897,9 @@ norx32_4_1_absorb_header:
 	mov	r14, 74(sp)
 	; norx32_4_1.ae:96: if n > 0 {
 	tst	r14
-	jnz	.Lnorx32_4_1_absorb_header_near15
+	jnz	.Lnorx32_4_1_absorb_header_near17
 	br	#.Lnorx32_4_1_absorb_header_else1
-.Lnorx32_4_1_absorb_header_near15:
+.Lnorx32_4_1_absorb_header_near17:
 	; norx32_4_1.ae:40: return ((((n >> 4) as u64) * 0xaaaaaaab) >> 33) as u32
 	mov	r14, r9
 	rrum.w	#4, r9
@@ -3207,19 +3115,19 @@ norx32_4_1_absorb_header:
 	; norx32_4_1.ae:97: for i in 0..whole_blocks(n) + 1 {
 	add	#1, r12
 	addc	#0, r13
-	mov	#0, 40(sp)
-	mov	#0, 38(sp)
-	cmp	r12, 40(sp)
+	mov	#0, 36(sp)
+	mov	#0, 34(sp)
+	cmp	r12, 36(sp)
 	mov	r12, 66(sp)
-	mov	38(sp), r15
+	mov	34(sp), r15
 	subc	r13, r15
 	mov	r13, 58(sp)
-	jnc	.Lnorx32_4_1_absorb_header_near16
+	jnc	.Lnorx32_4_1_absorb_header_near18
 	br	#.Lnorx32_4_1_absorb_header_done4
-.Lnorx32_4_1_absorb_header_near16:
+.Lnorx32_4_1_absorb_header_near18:
 .Lnorx32_4_1_absorb_header_loop3:
 	; norx32_4_1.ae:98: off = rate * i
-	mov	40(sp), r14
+	mov	36(sp), r14
 	mov	r14, r15
 	rla	r15
 	adc	r15
@@ -3231,7 +3139,7 @@ norx32_4_1_absorb_header:
 	adc	r15
 	mov	r15, r12
 	and	#65520, r12
-	mov	38(sp), r10
+	mov	34(sp), r10
 	mov	r10, r11
 	rlam.w	#4, r11
 	and	#15, r15
@@ -3255,7 +3163,7 @@ norx32_4_1_absorb_header:
 	mov	74(sp), r15
 	mov	#0, r13
 	sub	r12, r15
-	mov	r12, 18(sp)
+	mov	r12, 24(sp)
 	subc	r11, r13
 	cmp	#48, r15
 	mov	r13, r12
@@ -3264,9 +3172,9 @@ norx32_4_1_absorb_header:
 	xor	#48, r15
 	and	r14, r15
 	xor	#48, r15
-	mov	r15, 6(sp)
+	mov	r15, 4(sp)
 	and	r14, r13
-	mov	r13, 26(sp)
+	mov	r13, 18(sp)
 	; norx32_4_1.ae:100: s[15] = s[15] ^ header_tag
 	mov	@sp, r13
 	mov	60(r13), r14
@@ -3277,9 +3185,9 @@ norx32_4_1_absorb_header:
 	mov	r13, r12
 	call	#norx32_4_1_F_permute
 	; norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	mov	18(sp), r10
+	mov	24(sp), r10
 	add	96(sp), r10
-	cmp	#48, 6(sp)
+	cmp	#48, 4(sp)
 	jnc	.Lnorx32_4_1_absorb_header_bytes5
 	bit	#1, r10
 	jnz	.Lnorx32_4_1_absorb_header_bytes5
@@ -3314,7 +3222,7 @@ norx32_4_1_absorb_header:
 	add	#100, r11
 	mov	r11, r12
 	mov	#48, r13
-	mov	6(sp), r15
+	mov	4(sp), r15
 .Lnorx32_4_1_absorb_header_cpy8:
 	clr	r14
 	tst	r15
@@ -3331,20 +3239,22 @@ norx32_4_1_absorb_header:
 	jmp	.Lnorx32_4_1_absorb_header_words6
 .Lnorx32_4_1_absorb_header_join7:
 	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	mov	6(sp), r13
-	cmp	#48, r13
-	mov	26(sp), r12
-	mov	r12, r15
+	cmp	#48, 4(sp)
+	mov	18(sp), r15
 	subc	#0, r15
-	subc	r8, r8
-	mov	r13, r14
+	clr	r15
+	adc	r15
+	xor	#1, r15
+	tst	r15
+	jz	.Lnorx32_4_1_absorb_header_else10
+	mov	4(sp), r14
 	rlam.w	#3, r14
-	rlam.w	#3, r12
-	mov	r12, 26(sp)
-	mov	#1, 32(sp)
-	mov	#0, 30(sp)
+	mov	18(sp), r15
+	rlam.w	#3, r15
+	mov	r15, 18(sp)
+	mov	#1, 30(sp)
 	mov	#0, 28(sp)
-	mov	#0, 24(sp)
+	mov	#0, 26(sp)
 	mov	#0, 22(sp)
 	mov	#0, 20(sp)
 	mov	#0, 16(sp)
@@ -3352,60 +3262,60 @@ norx32_4_1_absorb_header:
 	mov	#0, 12(sp)
 	mov	#0, 10(sp)
 	mov	#0, 8(sp)
-	mov	#0, 4(sp)
+	mov	#0, 6(sp)
 	mov	#0, 2(sp)
-	mov	#0, r15
-	mov	#0, r7
-	mov	#0, r4
-	mov	#0, r5
 	mov	#0, r6
+	mov	#0, r4
+	mov	#0, r7
+	mov	#0, r5
+	mov	#0, r15
+	mov	#0, r8
 	mov	#0, r9
 	mov	#0, r10
 	mov	#0, r11
 	mov	#0, r12
 	mov	#0, r13
-	mov	#0, 34(sp)
-	tst	26(sp)
-	jnz	.Lnorx32_4_1_absorb_header_shbig10
+	mov	#0, 32(sp)
+	tst	18(sp)
+	jnz	.Lnorx32_4_1_absorb_header_shbig12
 	cmp	#384, r14
-	jc	.Lnorx32_4_1_absorb_header_shbig10
-.Lnorx32_4_1_absorb_header_shlimb13:
+	jc	.Lnorx32_4_1_absorb_header_shbig12
+.Lnorx32_4_1_absorb_header_shlimb15:
 	cmp	#16, r14
-	jnc	.Lnorx32_4_1_absorb_header_shbits14
-	mov	r13, 34(sp)
+	jnc	.Lnorx32_4_1_absorb_header_shbits16
+	mov	r13, 32(sp)
 	mov	r12, r13
 	mov	r11, r12
 	mov	r10, r11
 	mov	r9, r10
-	mov	r6, r9
-	mov	r5, r6
-	mov	r4, r5
-	mov	r7, r4
-	mov	r15, r7
-	mov	2(sp), r15
-	mov	4(sp), 2(sp)
-	mov	8(sp), 4(sp)
+	mov	r8, r9
+	mov	r15, r8
+	mov	r5, r15
+	mov	r7, r5
+	mov	r4, r7
+	mov	r6, r4
+	mov	2(sp), r6
+	mov	6(sp), 2(sp)
+	mov	8(sp), 6(sp)
 	mov	10(sp), 8(sp)
 	mov	12(sp), 10(sp)
 	mov	14(sp), 12(sp)
 	mov	16(sp), 14(sp)
 	mov	20(sp), 16(sp)
 	mov	22(sp), 20(sp)
-	mov	24(sp), 22(sp)
-	mov	28(sp), 24(sp)
+	mov	26(sp), 22(sp)
+	mov	28(sp), 26(sp)
 	mov	30(sp), 28(sp)
-	mov	32(sp), 30(sp)
-	clr	32(sp)
+	clr	30(sp)
 	sub	#16, r14
-	jmp	.Lnorx32_4_1_absorb_header_shlimb13
-.Lnorx32_4_1_absorb_header_shbits14:
+	jmp	.Lnorx32_4_1_absorb_header_shlimb15
+.Lnorx32_4_1_absorb_header_shbits16:
 	tst	r14
-	jz	.Lnorx32_4_1_absorb_header_shend11
-.Lnorx32_4_1_absorb_header_sh12:
-	rla	32(sp)
-	rlc	30(sp)
+	jz	.Lnorx32_4_1_absorb_header_shend13
+.Lnorx32_4_1_absorb_header_sh14:
+	rla	30(sp)
 	rlc	28(sp)
-	rlc	24(sp)
+	rlc	26(sp)
 	rlc	22(sp)
 	rlc	20(sp)
 	rlc	16(sp)
@@ -3413,27 +3323,27 @@ norx32_4_1_absorb_header:
 	rlc	12(sp)
 	rlc	10(sp)
 	rlc	8(sp)
-	rlc	4(sp)
+	rlc	6(sp)
 	rlc	2(sp)
-	rlc	r15
-	rlc	r7
-	rlc	r4
-	rlc	r5
 	rlc	r6
+	rlc	r4
+	rlc	r7
+	rlc	r5
+	rlc	r15
+	rlc	r8
 	rlc	r9
 	rlc	r10
 	rlc	r11
 	rlc	r12
 	rlc	r13
-	rlc	34(sp)
+	rlc	32(sp)
 	dec	r14
-	jnz	.Lnorx32_4_1_absorb_header_sh12
-	jmp	.Lnorx32_4_1_absorb_header_shend11
-.Lnorx32_4_1_absorb_header_shbig10:
-	clr	32(sp)
+	jnz	.Lnorx32_4_1_absorb_header_sh14
+	jmp	.Lnorx32_4_1_absorb_header_shend13
+.Lnorx32_4_1_absorb_header_shbig12:
 	clr	30(sp)
 	clr	28(sp)
-	clr	24(sp)
+	clr	26(sp)
 	clr	22(sp)
 	clr	20(sp)
 	clr	16(sp)
@@ -3441,140 +3351,145 @@ norx32_4_1_absorb_header:
 	clr	12(sp)
 	clr	10(sp)
 	clr	8(sp)
-	clr	4(sp)
+	clr	6(sp)
 	clr	2(sp)
-	clr	r15
-	clr	r7
-	clr	r4
-	clr	r5
 	clr	r6
+	clr	r4
+	clr	r7
+	clr	r5
+	clr	r15
+	clr	r8
 	clr	r9
 	clr	r10
 	clr	r11
 	clr	r12
 	clr	r13
-	clr	34(sp)
-.Lnorx32_4_1_absorb_header_shend11:
-	mov	34(sp), r14
+	clr	32(sp)
+.Lnorx32_4_1_absorb_header_shend13:
+	mov	32(sp), r14
 	bis	#32768, r14
-	and	r8, 32(sp)
-	and	r8, 30(sp)
-	and	r8, 28(sp)
-	and	r8, 24(sp)
-	and	r8, 22(sp)
-	and	r8, 20(sp)
-	and	r8, 16(sp)
-	and	r8, 14(sp)
-	and	r8, 12(sp)
-	and	r8, 10(sp)
-	and	r8, 8(sp)
-	and	r8, 4(sp)
-	and	r8, 2(sp)
-	and	r8, r15
-	mov	r15, 98(sp)
-	and	r8, r7
-	mov	r7, 36(sp)
-	and	r8, r4
-	and	r8, r5
-	and	r8, r6
-	and	r8, r9
-	and	r8, r10
-	and	r8, r11
-	and	r8, r12
-	and	r8, r13
-	and	r8, r14
+	mov	r6, 98(sp)
+	mov	r7, 38(sp)
+	mov	r15, 40(sp)
+	jmp	.Lnorx32_4_1_absorb_header_endif11
+.Lnorx32_4_1_absorb_header_else10:
+	mov	#0, 30(sp)
+	mov	#0, 28(sp)
+	mov	#0, 26(sp)
+	mov	#0, 22(sp)
+	mov	#0, 20(sp)
+	mov	#0, 16(sp)
+	mov	#0, 14(sp)
+	mov	#0, 12(sp)
+	mov	#0, 10(sp)
+	mov	#0, 8(sp)
+	mov	#0, 6(sp)
+	mov	#0, 2(sp)
+	mov	#0, 98(sp)
+	mov	#0, r4
+	mov	#0, 38(sp)
+	mov	#0, r5
+	mov	#0, 40(sp)
+	mov	#0, r8
+	mov	#0, r9
+	mov	#0, r10
+	mov	#0, r11
+	mov	#0, r12
+	mov	#0, r13
+	mov	#0, r14
+.Lnorx32_4_1_absorb_header_endif11:
 	; norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	mov	42(sp), r7
+	mov	42(sp), r6
 	mov	@sp, r15
-	xor	@r15, r7
-	mov	44(sp), r8
-	xor	2(r15), r8
-	xor	32(sp), r7
-	xor	30(sp), r8
-	; norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
-	mov	r7, 0(r15)
-	mov	r8, 2(r15)
-	; norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	mov	46(sp), r7
-	xor	4(r15), r7
-	mov	48(sp), r8
-	xor	6(r15), r8
+	xor	@r15, r6
+	mov	44(sp), r7
+	xor	2(r15), r7
+	xor	30(sp), r6
 	xor	28(sp), r7
-	xor	24(sp), r8
 	; norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
-	mov	r7, 4(r15)
-	mov	r8, 6(r15)
+	mov	r6, 0(r15)
+	mov	r7, 2(r15)
 	; norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	mov	50(sp), r7
-	xor	8(r15), r7
-	mov	52(sp), r8
-	xor	10(r15), r8
+	mov	46(sp), r6
+	xor	4(r15), r6
+	mov	48(sp), r7
+	xor	6(r15), r7
+	xor	26(sp), r6
 	xor	22(sp), r7
-	xor	20(sp), r8
 	; norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
-	mov	r7, 8(r15)
-	mov	r8, 10(r15)
+	mov	r6, 4(r15)
+	mov	r7, 6(r15)
 	; norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	mov	54(sp), r7
-	xor	12(r15), r7
-	mov	56(sp), r8
-	xor	14(r15), r8
+	mov	50(sp), r6
+	xor	8(r15), r6
+	mov	52(sp), r7
+	xor	10(r15), r7
+	xor	20(sp), r6
 	xor	16(sp), r7
-	xor	14(sp), r8
 	; norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
-	mov	r7, 12(r15)
-	mov	r8, 14(r15)
+	mov	r6, 8(r15)
+	mov	r7, 10(r15)
 	; norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	mov	60(sp), r7
-	xor	16(r15), r7
-	mov	62(sp), r8
-	xor	18(r15), r8
+	mov	54(sp), r6
+	xor	12(r15), r6
+	mov	56(sp), r7
+	xor	14(r15), r7
+	xor	14(sp), r6
 	xor	12(sp), r7
-	xor	10(sp), r8
 	; norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
-	mov	r7, 16(r15)
-	mov	r8, 18(r15)
+	mov	r6, 12(r15)
+	mov	r7, 14(r15)
 	; norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	mov	64(sp), r7
-	xor	20(r15), r7
-	mov	68(sp), r8
-	xor	22(r15), r8
+	mov	60(sp), r6
+	xor	16(r15), r6
+	mov	62(sp), r7
+	xor	18(r15), r7
+	xor	10(sp), r6
 	xor	8(sp), r7
-	xor	4(sp), r8
 	; norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
-	mov	r7, 20(r15)
-	mov	r8, 22(r15)
+	mov	r6, 16(r15)
+	mov	r7, 18(r15)
 	; norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	mov	70(sp), r7
-	xor	24(r15), r7
-	mov	72(sp), r8
-	xor	26(r15), r8
+	mov	64(sp), r6
+	xor	20(r15), r6
+	mov	68(sp), r7
+	xor	22(r15), r7
+	xor	6(sp), r6
 	xor	2(sp), r7
-	xor	98(sp), r8
 	; norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
-	mov	r7, 24(r15)
-	mov	r8, 26(r15)
+	mov	r6, 20(r15)
+	mov	r7, 22(r15)
 	; norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	mov	76(sp), r7
-	xor	28(r15), r7
-	mov	78(sp), r8
-	xor	30(r15), r8
-	xor	36(sp), r7
-	xor	r4, r8
+	mov	70(sp), r6
+	xor	24(r15), r6
+	mov	72(sp), r7
+	xor	26(r15), r7
+	xor	98(sp), r6
+	xor	r4, r7
 	; norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
 	mov	r15, r4
-	mov	r7, 28(r4)
-	mov	r8, 30(r4)
+	mov	r6, 24(r4)
+	mov	r7, 26(r4)
 	; norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	mov	80(sp), r7
-	xor	32(r4), r7
-	mov	82(sp), r8
-	xor	34(r4), r8
+	mov	76(sp), r6
+	xor	28(r4), r6
+	mov	78(sp), r7
+	xor	30(r4), r7
+	xor	38(sp), r6
 	xor	r5, r7
-	xor	r6, r8
 	; norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
-	mov	r7, 32(r4)
-	mov	r8, 34(r4)
+	mov	r6, 28(r4)
+	mov	r7, 30(r4)
+	; norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
+	mov	80(sp), r6
+	xor	32(r4), r6
+	mov	82(sp), r7
+	xor	34(r4), r7
+	xor	40(sp), r6
+	xor	r8, r7
+	; norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
+	mov	r6, 32(r4)
+	mov	r7, 34(r4)
 	; norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
 	mov	84(sp), r7
 	xor	36(r4), r7
@@ -3605,14 +3520,14 @@ norx32_4_1_absorb_header:
 	; norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
 	mov	r11, 44(r4)
 	mov	r12, 46(r4)
-	add	#1, 40(sp)
-	addc	#0, 38(sp)
-	cmp	66(sp), 40(sp)
-	mov	38(sp), r15
+	add	#1, 36(sp)
+	addc	#0, 34(sp)
+	cmp	66(sp), 36(sp)
+	mov	34(sp), r15
 	subc	58(sp), r15
-	jc	.Lnorx32_4_1_absorb_header_near17
+	jc	.Lnorx32_4_1_absorb_header_near19
 	br	#.Lnorx32_4_1_absorb_header_loop3
-.Lnorx32_4_1_absorb_header_near17:
+.Lnorx32_4_1_absorb_header_near19:
 .Lnorx32_4_1_absorb_header_done4:
 .Lnorx32_4_1_absorb_header_else1:
 .Lnorx32_4_1_absorb_header_endif2:

@@ -60,18 +60,18 @@ photon_beetle_aead128_key_setup:
 
 
 ; --- photon_beetle_aead128_encrypt_with: photon_beetle_aead128.encrypt_with
-;     frame 78 bytes (15 spill slots, locals 48), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1228 bytes of code
+;     frame 76 bytes (14 spill slots, locals 48), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 1214 bytes of code
 	.section .text.photon_beetle_aead128_encrypt_with,"ax",@progbits
 	.global photon_beetle_aead128_encrypt_with
 	.type photon_beetle_aead128_encrypt_with, @function
 	.balign 2
 photon_beetle_aead128_encrypt_with:
 	pushm.w	#7, r10
-	sub	#78, sp
+	sub	#76, sp
 	mov	r13, r8
 	mov	r15, r13
-	mov	94(sp), r10
+	mov	92(sp), r10
 	; photon_beetle_aead128.ae:91: set_rate_part(s, load_le(nonce, 0, 16))
 	bit	#1, r8
 	jnz	.Lphoton_beetle_aead128_encrypt_with_bytes1
@@ -87,7 +87,7 @@ photon_beetle_aead128_encrypt_with:
 	jmp	.Lphoton_beetle_aead128_encrypt_with_join3
 .Lphoton_beetle_aead128_encrypt_with_bytes1:
 	mov	sp, r9
-	add	#62, r9
+	add	#60, r9
 	mov	r9, r11
 	mov	#16, r14
 .Lphoton_beetle_aead128_encrypt_with_cpy4:
@@ -101,37 +101,37 @@ photon_beetle_aead128_encrypt_with:
 	jmp	.Lphoton_beetle_aead128_encrypt_with_words2
 .Lphoton_beetle_aead128_encrypt_with_join3:
 	; photon_beetle_aead128.ae:28: s[0] = x[31:0]
-	mov	r4, 30(sp)
-	mov	r5, 32(sp)
+	mov	r4, 28(sp)
+	mov	r5, 30(sp)
 	; photon_beetle_aead128.ae:29: s[1] = x[63:32]
-	mov	r6, 34(sp)
-	mov	r7, 36(sp)
+	mov	r6, 32(sp)
+	mov	r7, 34(sp)
 	; photon_beetle_aead128.ae:30: s[2] = x[95:64]
-	mov	r9, 38(sp)
-	mov	r11, 40(sp)
+	mov	r9, 36(sp)
+	mov	r11, 38(sp)
 	; photon_beetle_aead128.ae:31: s[3] = x[127:96]
-	mov	r14, 42(sp)
-	mov	r15, 44(sp)
+	mov	r14, 40(sp)
+	mov	r15, 42(sp)
 	; photon_beetle_aead128.ae:93: s[4 + i] = kc[i]
 	mov	2(r12), r15
-	mov	@r12, 46(sp)
-	mov	r15, 48(sp)
+	mov	@r12, 44(sp)
+	mov	r15, 46(sp)
 	mov	6(r12), r15
-	mov	4(r12), 50(sp)
-	mov	r15, 52(sp)
+	mov	4(r12), 48(sp)
+	mov	r15, 50(sp)
 	mov	10(r12), r15
-	mov	8(r12), 54(sp)
-	mov	r15, 56(sp)
+	mov	8(r12), 52(sp)
+	mov	r15, 54(sp)
 	mov	14(r12), r15
-	mov	12(r12), 58(sp)
-	mov	r15, 60(sp)
+	mov	12(r12), 56(sp)
+	mov	r15, 58(sp)
 	; photon_beetle_aead128.ae:115: if (a == 0) & (m == 0) {
 	mov	r10, r15
 	sub	#1, r15
 	clr	r14
 	adc	r14
 	xor	#1, r14
-	mov	98(sp), r15
+	mov	96(sp), r15
 	sub	#1, r15
 	clr	r15
 	adc	r15
@@ -140,9 +140,9 @@ photon_beetle_aead128_encrypt_with:
 	tst	r14
 	jz	.Lphoton_beetle_aead128_encrypt_with_else6
 	; photon_beetle_aead128.ae:48: s[7] = s[7] ^ ((c as u32) << 29)
-	mov	60(sp), r15
+	mov	58(sp), r15
 	xor	#8192, r15
-	mov	r15, 60(sp)
+	mov	r15, 58(sp)
 .Lphoton_beetle_aead128_encrypt_with_else6:
 .Lphoton_beetle_aead128_encrypt_with_endif7:
 	; photon_beetle_aead128.ae:118: if a > 0 {
@@ -150,7 +150,7 @@ photon_beetle_aead128_encrypt_with:
 	sub	#1, r15
 	clr	r15
 	adc	r15
-	mov	r15, 28(sp)
+	mov	r15, 26(sp)
 	tst	r10
 	jz	.Lphoton_beetle_aead128_encrypt_with_else8
 	; photon_beetle_aead128.ae:74: whole = a % rate == 0
@@ -161,7 +161,7 @@ photon_beetle_aead128_encrypt_with:
 	adc	r11
 	xor	#1, r11
 	; photon_beetle_aead128.ae:75: return if m > 0 then (if whole then 1 else 2 as u8) else (if whole then 3 else 4 as u8)
-	mov	98(sp), r15
+	mov	96(sp), r15
 	sub	#1, r15
 	subc	r14, r14
 	inv	r14
@@ -179,17 +179,17 @@ photon_beetle_aead128_encrypt_with:
 	xor	r15, r11
 	; photon_beetle_aead128.ae:119: hash(s, ad, c0_of(a, m))
 	mov	sp, r12
-	add	#30, r12
+	add	#28, r12
 	mov	r10, r14
 	mov	r11, r15
 	call	#photon_beetle_aead128_hash
 .Lphoton_beetle_aead128_encrypt_with_else8:
 .Lphoton_beetle_aead128_encrypt_with_endif9:
 	; photon_beetle_aead128.ae:121: if m > 0 {
-	tst	98(sp)
+	tst	96(sp)
 	jz	.Lphoton_beetle_aead128_encrypt_with_else10
 	; photon_beetle_aead128.ae:122: for i in 0..(m + rate - 1) / rate {
-	mov	98(sp), r15
+	mov	96(sp), r15
 	add	#16, r15
 	sub	#1, r15
 	subc	r13, r13
@@ -199,18 +199,18 @@ photon_beetle_aead128_encrypt_with:
 	rlam.w	#4, r14
 	and	#61440, r14
 	bis	r14, r15
-	mov	r15, 26(sp)
+	mov	r15, 24(sp)
 	rrum.w	#4, r13
-	mov	r13, 24(sp)
-	mov	#0, 22(sp)
-	mov	#0, 20(sp)
-	cmp	r15, 22(sp)
-	mov	20(sp), r15
+	mov	r13, 22(sp)
+	mov	#0, 10(sp)
+	mov	#0, 8(sp)
+	cmp	r15, 10(sp)
+	mov	8(sp), r15
 	subc	r13, r15
 	jc	.Lphoton_beetle_aead128_encrypt_with_done13
 .Lphoton_beetle_aead128_encrypt_with_loop12:
 	; photon_beetle_aead128.ae:123: off = rate * i
-	mov	22(sp), r14
+	mov	10(sp), r14
 	rla	r14
 	adc	r14
 	rla	r14
@@ -222,12 +222,12 @@ photon_beetle_aead128_encrypt_with:
 	mov	r14, r15
 	and	#65520, r15
 	mov	r15, 2(sp)
-	mov	20(sp), r15
+	mov	8(sp), r15
 	rlam.w	#4, r15
 	and	#15, r14
 	bis	r14, r15
 	; photon_beetle_aead128.ae:124: rest = m - off
-	mov	98(sp), r12
+	mov	96(sp), r12
 	mov	#0, r13
 	sub	2(sp), r12
 	subc	r15, r13
@@ -244,28 +244,28 @@ photon_beetle_aead128_encrypt_with:
 	mov	r13, 4(sp)
 	; photon_beetle_aead128.ae:126: P.permute(s)
 	mov	sp, r12
-	add	#30, r12
+	add	#28, r12
 	call	#photon_beetle_aead128_P_permute
 	; photon_beetle_aead128.ae:128: p = load_le(msg, off, rate, count)
 	mov	2(sp), r10
-	add	96(sp), r10
+	add	94(sp), r10
 	cmp	#16, 0(sp)
 	jnc	.Lphoton_beetle_aead128_encrypt_with_bytes14
 	bit	#1, r10
 	jnz	.Lphoton_beetle_aead128_encrypt_with_bytes14
 .Lphoton_beetle_aead128_encrypt_with_words15:
-	mov	@r10+, 16(sp)
-	mov	@r10+, 14(sp)
-	mov	@r10+, 18(sp)
-	mov	@r10+, 12(sp)
-	mov	@r10+, 10(sp)
-	mov	@r10+, 8(sp)
 	mov	@r10+, 6(sp)
-	mov	@r10+, r11
+	mov	@r10+, r6
+	mov	@r10+, 12(sp)
+	mov	@r10+, 14(sp)
+	mov	@r10+, 16(sp)
+	mov	@r10+, 18(sp)
+	mov	@r10+, 20(sp)
+	mov	@r10+, r5
 	jmp	.Lphoton_beetle_aead128_encrypt_with_join16
 .Lphoton_beetle_aead128_encrypt_with_bytes14:
 	mov	sp, r11
-	add	#62, r11
+	add	#60, r11
 	mov	r11, r12
 	mov	#16, r13
 	mov	@sp, r15
@@ -285,54 +285,54 @@ photon_beetle_aead128_encrypt_with:
 	jmp	.Lphoton_beetle_aead128_encrypt_with_words15
 .Lphoton_beetle_aead128_encrypt_with_join16:
 	; photon_beetle_aead128.ae:54: return cat(x[63:0] >>> 1, x[127:64])
-	mov	32(sp), r6
-	mov	34(sp), r7
-	mov	36(sp), r8
-	mov	30(sp), r9
-	bit	#1, r6
+	mov	30(sp), r7
+	mov	32(sp), r8
+	mov	34(sp), r9
+	mov	28(sp), r10
+	bit	#1, r7
+	rrc	r10
 	rrc	r9
 	rrc	r8
 	rrc	r7
-	rrc	r6
 	; photon_beetle_aead128.ae:129: store_le(ct, off, shuffle(x) ^ p, count)
-	xor	10(sp), r9
-	xor	8(sp), r6
-	xor	6(sp), r7
-	xor	r11, r8
+	xor	16(sp), r10
+	xor	18(sp), r7
+	xor	20(sp), r8
+	xor	r5, r9
 	mov	2(sp), r13
-	add	100(sp), r13
-	mov	16(sp), r10
-	xor	38(sp), r10
-	mov	14(sp), r12
-	xor	40(sp), r12
-	mov	18(sp), r14
-	xor	42(sp), r14
-	mov	12(sp), r15
-	xor	44(sp), r15
+	add	98(sp), r13
+	mov	6(sp), r11
+	xor	36(sp), r11
+	mov	r6, r12
+	xor	38(sp), r12
+	mov	12(sp), r14
+	xor	40(sp), r14
+	mov	14(sp), r15
+	xor	42(sp), r15
 	cmp	#16, 0(sp)
 	jnc	.Lphoton_beetle_aead128_encrypt_with_bytes19
 	bit	#1, r13
 	jnz	.Lphoton_beetle_aead128_encrypt_with_bytes19
-	mov	r10, 0(r13)
+	mov	r11, 0(r13)
 	mov	r12, 2(r13)
 	mov	r14, 4(r13)
 	mov	r15, 6(r13)
-	mov	r9, 8(r13)
-	mov	r6, 10(r13)
-	mov	r7, 12(r13)
-	mov	r8, 14(r13)
+	mov	r10, 8(r13)
+	mov	r7, 10(r13)
+	mov	r8, 12(r13)
+	mov	r9, 14(r13)
 	jmp	.Lphoton_beetle_aead128_encrypt_with_stored20
 .Lphoton_beetle_aead128_encrypt_with_bytes19:
-	mov	r10, 62(sp)
-	mov	r12, 64(sp)
-	mov	r14, 66(sp)
-	mov	r15, 68(sp)
-	mov	r9, 70(sp)
-	mov	r6, 72(sp)
-	mov	r7, 74(sp)
-	mov	r8, 76(sp)
+	mov	r11, 60(sp)
+	mov	r12, 62(sp)
+	mov	r14, 64(sp)
+	mov	r15, 66(sp)
+	mov	r10, 68(sp)
+	mov	r7, 70(sp)
+	mov	r8, 72(sp)
+	mov	r9, 74(sp)
 	mov	sp, r14
-	add	#62, r14
+	add	#60, r14
 	mov	@sp, r15
 	cmp	#16, r15
 	jnc	.Lphoton_beetle_aead128_encrypt_with_cnt21
@@ -348,146 +348,128 @@ photon_beetle_aead128_encrypt_with:
 	jnz	.Lphoton_beetle_aead128_encrypt_with_cpy22
 .Lphoton_beetle_aead128_encrypt_with_stored20:
 	; photon_beetle_aead128.ae:37: return if n < rate then x | ((1 as u128) << (8 * n)) else x
-	mov	@sp, r14
-	cmp	#16, r14
-	mov	4(sp), r13
-	mov	r13, r15
+	cmp	#16, 0(sp)
+	mov	4(sp), r15
 	subc	#0, r15
-	subc	r10, r10
-	mov	r13, r5
-	rlam.w	#3, r5
-	mov	r14, r4
+	clr	r15
+	adc	r15
+	xor	#1, r15
+	tst	r15
+	jz	.Lphoton_beetle_aead128_encrypt_with_else23
+	mov	4(sp), r7
+	rlam.w	#3, r7
+	mov	@sp, r4
 	rlam.w	#3, r4
-	mov	#1, r6
-	mov	#0, r12
-	mov	#0, r7
-	mov	#0, r13
-	mov	#0, r8
-	mov	#0, r14
+	mov	#1, r8
 	mov	#0, r9
 	mov	#0, r15
-	tst	r5
-	jnz	.Lphoton_beetle_aead128_encrypt_with_shbig23
+	mov	#0, r10
+	mov	#0, r11
+	mov	#0, r12
+	mov	#0, r13
+	mov	#0, r14
+	tst	r7
+	jnz	.Lphoton_beetle_aead128_encrypt_with_shbig25
 	cmp	#128, r4
-	jc	.Lphoton_beetle_aead128_encrypt_with_shbig23
-.Lphoton_beetle_aead128_encrypt_with_shlimb26:
+	jc	.Lphoton_beetle_aead128_encrypt_with_shbig25
+.Lphoton_beetle_aead128_encrypt_with_shlimb28:
 	cmp	#16, r4
-	jnc	.Lphoton_beetle_aead128_encrypt_with_shbits27
+	jnc	.Lphoton_beetle_aead128_encrypt_with_shbits29
+	mov	r13, r14
+	mov	r12, r13
+	mov	r11, r12
+	mov	r10, r11
+	mov	r15, r10
 	mov	r9, r15
-	mov	r14, r9
-	mov	r8, r14
-	mov	r13, r8
-	mov	r7, r13
-	mov	r12, r7
-	mov	r6, r12
-	clr	r6
+	mov	r8, r9
+	clr	r8
 	sub	#16, r4
-	jmp	.Lphoton_beetle_aead128_encrypt_with_shlimb26
-.Lphoton_beetle_aead128_encrypt_with_shbits27:
+	jmp	.Lphoton_beetle_aead128_encrypt_with_shlimb28
+.Lphoton_beetle_aead128_encrypt_with_shbits29:
 	tst	r4
-	jz	.Lphoton_beetle_aead128_encrypt_with_shend24
-.Lphoton_beetle_aead128_encrypt_with_sh25:
-	rla	r6
-	rlc	r12
-	rlc	r7
-	rlc	r13
-	rlc	r8
-	rlc	r14
+	jz	.Lphoton_beetle_aead128_encrypt_with_shend26
+.Lphoton_beetle_aead128_encrypt_with_sh27:
+	rla	r8
 	rlc	r9
 	rlc	r15
+	rlc	r10
+	rlc	r11
+	rlc	r12
+	rlc	r13
+	rlc	r14
 	dec	r4
-	jnz	.Lphoton_beetle_aead128_encrypt_with_sh25
-	jmp	.Lphoton_beetle_aead128_encrypt_with_shend24
-.Lphoton_beetle_aead128_encrypt_with_shbig23:
-	clr	r6
-	clr	r12
-	clr	r7
-	clr	r13
+	jnz	.Lphoton_beetle_aead128_encrypt_with_sh27
+	jmp	.Lphoton_beetle_aead128_encrypt_with_shend26
+.Lphoton_beetle_aead128_encrypt_with_shbig25:
 	clr	r8
-	clr	r14
 	clr	r9
 	clr	r15
-.Lphoton_beetle_aead128_encrypt_with_shend24:
+	clr	r10
+	clr	r11
+	clr	r12
+	clr	r13
+	clr	r14
+.Lphoton_beetle_aead128_encrypt_with_shend26:
+	mov	6(sp), r7
+	bis	r8, r7
+	bis	r9, r6
+	mov	12(sp), r9
+	bis	r15, r9
+	mov	14(sp), r15
+	bis	r10, r15
+	mov	r15, r8
+	mov	16(sp), r15
 	bis	r11, r15
-	xor	r11, r15
-	and	r10, r15
-	xor	r15, r11
-	mov	8(sp), r5
-	bis	r5, r14
-	xor	r5, r14
-	and	r10, r14
-	xor	r14, r5
-	mov	12(sp), r15
-	bis	r15, r13
-	xor	r15, r13
-	and	r10, r13
-	xor	r13, r15
-	mov	14(sp), r14
-	bis	r14, r12
-	xor	r14, r12
-	and	r10, r12
-	xor	r12, r14
+	mov	r15, r10
+	mov	18(sp), r11
+	bis	r12, r11
+	mov	20(sp), r12
+	bis	r13, r12
+	mov	r5, r13
+	bis	r14, r13
+	jmp	.Lphoton_beetle_aead128_encrypt_with_endif24
+.Lphoton_beetle_aead128_encrypt_with_else23:
+	mov	6(sp), r7
+	mov	12(sp), r9
+	mov	14(sp), r8
+	mov	16(sp), r10
+	mov	18(sp), r11
+	mov	20(sp), r12
+	mov	r5, r13
+.Lphoton_beetle_aead128_encrypt_with_endif24:
 	; photon_beetle_aead128.ae:130: set_rate_part(s, x ^ ozs(p, count))
-	xor	32(sp), r14
-	; photon_beetle_aead128.ae:37: return if n < rate then x | ((1 as u128) << (8 * n)) else x
-	mov	16(sp), r13
-	bis	r13, r6
-	xor	r13, r6
-	and	r10, r6
-	xor	r6, r13
-	; photon_beetle_aead128.ae:130: set_rate_part(s, x ^ ozs(p, count))
-	xor	30(sp), r13
+	xor	30(sp), r6
+	xor	28(sp), r7
 	; photon_beetle_aead128.ae:28: s[0] = x[31:0]
-	mov	r13, 30(sp)
-	mov	r14, 32(sp)
+	mov	r7, 28(sp)
+	mov	r6, 30(sp)
 	; photon_beetle_aead128.ae:130: set_rate_part(s, x ^ ozs(p, count))
-	xor	36(sp), r15
-	; photon_beetle_aead128.ae:37: return if n < rate then x | ((1 as u128) << (8 * n)) else x
-	mov	18(sp), r12
-	bis	r12, r7
-	xor	r12, r7
-	and	r10, r7
-	xor	r7, r12
-	; photon_beetle_aead128.ae:130: set_rate_part(s, x ^ ozs(p, count))
-	xor	34(sp), r12
+	xor	34(sp), r8
+	xor	32(sp), r9
 	; photon_beetle_aead128.ae:29: s[1] = x[63:32]
-	mov	r12, 34(sp)
-	mov	r15, 36(sp)
+	mov	r9, 32(sp)
+	mov	r8, 34(sp)
 	; photon_beetle_aead128.ae:130: set_rate_part(s, x ^ ozs(p, count))
-	xor	40(sp), r5
-	; photon_beetle_aead128.ae:37: return if n < rate then x | ((1 as u128) << (8 * n)) else x
-	mov	10(sp), r12
-	bis	r12, r8
-	xor	r12, r8
-	and	r10, r8
-	xor	r8, r12
-	; photon_beetle_aead128.ae:130: set_rate_part(s, x ^ ozs(p, count))
-	xor	38(sp), r12
+	xor	38(sp), r11
+	xor	36(sp), r10
 	; photon_beetle_aead128.ae:30: s[2] = x[95:64]
-	mov	r12, 38(sp)
-	mov	r5, 40(sp)
-	; photon_beetle_aead128.ae:130: set_rate_part(s, x ^ ozs(p, count))
-	xor	44(sp), r11
-	; photon_beetle_aead128.ae:37: return if n < rate then x | ((1 as u128) << (8 * n)) else x
-	mov	6(sp), r13
-	bis	r13, r9
-	xor	r13, r9
-	and	r10, r9
-	xor	r9, r13
+	mov	r10, 36(sp)
+	mov	r11, 38(sp)
 	; photon_beetle_aead128.ae:130: set_rate_part(s, x ^ ozs(p, count))
 	xor	42(sp), r13
+	xor	40(sp), r12
 	; photon_beetle_aead128.ae:31: s[3] = x[127:96]
+	mov	r12, 40(sp)
 	mov	r13, 42(sp)
-	mov	r11, 44(sp)
-	add	#1, 22(sp)
-	addc	#0, 20(sp)
-	cmp	26(sp), 22(sp)
-	mov	20(sp), r15
-	subc	24(sp), r15
+	add	#1, 10(sp)
+	addc	#0, 8(sp)
+	cmp	24(sp), 10(sp)
+	mov	8(sp), r15
+	subc	22(sp), r15
 	jnc	.Lphoton_beetle_aead128_encrypt_with_loop12
 .Lphoton_beetle_aead128_encrypt_with_done13:
 	; photon_beetle_aead128.ae:79: whole = m % rate == 0
-	mov	98(sp), r15
+	mov	96(sp), r15
 	and	#15, r15
 	sub	#1, r15
 	clr	r13
@@ -503,7 +485,7 @@ photon_beetle_aead128_encrypt_with:
 	inc	r13
 	and	#3, r13
 	xor	#6, r13
-	mov	28(sp), r15
+	mov	26(sp), r15
 	inv	r15
 	inc	r15
 	xor	r13, r14
@@ -513,28 +495,29 @@ photon_beetle_aead128_encrypt_with:
 	swpb	r13
 	rlam.w	#4, r13
 	rlam.w	#1, r13
-	xor	60(sp), r13
-	mov	r13, 60(sp)
+	xor	58(sp), r13
+	mov	r13, 58(sp)
 .Lphoton_beetle_aead128_encrypt_with_else10:
 .Lphoton_beetle_aead128_encrypt_with_endif11:
 	; photon_beetle_aead128.ae:85: P.permute(s)
 	mov	sp, r12
-	add	#30, r12
+	add	#28, r12
 	call	#photon_beetle_aead128_P_permute
 	; photon_beetle_aead128.ae:134: store_le(tag, 0, tag_of(s))
-	mov	104(sp), r13
+	mov	102(sp), r13
 	bit	#1, r13
-	jnz	.Lphoton_beetle_aead128_encrypt_with_bytes28
-	mov	30(sp), 0(r13)
-	mov	32(sp), 2(r13)
-	mov	34(sp), 4(r13)
-	mov	36(sp), 6(r13)
-	mov	38(sp), 8(r13)
-	mov	40(sp), 10(r13)
-	mov	42(sp), 12(r13)
-	mov	44(sp), 14(r13)
-	jmp	.Lphoton_beetle_aead128_encrypt_with_stored29
-.Lphoton_beetle_aead128_encrypt_with_bytes28:
+	jnz	.Lphoton_beetle_aead128_encrypt_with_bytes30
+	mov	28(sp), 0(r13)
+	mov	30(sp), 2(r13)
+	mov	32(sp), 4(r13)
+	mov	34(sp), 6(r13)
+	mov	36(sp), 8(r13)
+	mov	38(sp), 10(r13)
+	mov	40(sp), 12(r13)
+	mov	42(sp), 14(r13)
+	jmp	.Lphoton_beetle_aead128_encrypt_with_stored31
+.Lphoton_beetle_aead128_encrypt_with_bytes30:
+	mov	28(sp), 60(sp)
 	mov	30(sp), 62(sp)
 	mov	32(sp), 64(sp)
 	mov	34(sp), 66(sp)
@@ -542,36 +525,35 @@ photon_beetle_aead128_encrypt_with:
 	mov	38(sp), 70(sp)
 	mov	40(sp), 72(sp)
 	mov	42(sp), 74(sp)
-	mov	44(sp), 76(sp)
 	mov	sp, r14
-	add	#62, r14
+	add	#60, r14
 	mov	#16, r15
-.Lphoton_beetle_aead128_encrypt_with_cpy30:
+.Lphoton_beetle_aead128_encrypt_with_cpy32:
 	mov.b	@r14, 0(r13)
 	inc	r14
 	inc	r13
 	dec	r15
-	jnz	.Lphoton_beetle_aead128_encrypt_with_cpy30
-.Lphoton_beetle_aead128_encrypt_with_stored29:
-	add	#78, sp
+	jnz	.Lphoton_beetle_aead128_encrypt_with_cpy32
+.Lphoton_beetle_aead128_encrypt_with_stored31:
+	add	#76, sp
 	popm.w	#7, r10
 	ret
 	.size photon_beetle_aead128_encrypt_with, .-photon_beetle_aead128_encrypt_with
 
 
 ; --- photon_beetle_aead128_decrypt_with: photon_beetle_aead128.decrypt_with
-;     frame 106 bytes (29 spill slots, locals 48), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1466 bytes of code
+;     frame 104 bytes (28 spill slots, locals 48), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 1418 bytes of code
 	.section .text.photon_beetle_aead128_decrypt_with,"ax",@progbits
 	.global photon_beetle_aead128_decrypt_with
 	.type photon_beetle_aead128_decrypt_with, @function
 	.balign 2
 photon_beetle_aead128_decrypt_with:
 	pushm.w	#7, r10
-	sub	#106, sp
+	sub	#104, sp
 	mov	r13, r8
 	mov	r15, r13
-	mov	122(sp), r10
+	mov	120(sp), r10
 	; photon_beetle_aead128.ae:91: set_rate_part(s, load_le(nonce, 0, 16))
 	bit	#1, r8
 	jnz	.Lphoton_beetle_aead128_decrypt_with_bytes1
@@ -587,7 +569,7 @@ photon_beetle_aead128_decrypt_with:
 	jmp	.Lphoton_beetle_aead128_decrypt_with_join3
 .Lphoton_beetle_aead128_decrypt_with_bytes1:
 	mov	sp, r9
-	add	#90, r9
+	add	#88, r9
 	mov	r9, r11
 	mov	#16, r14
 .Lphoton_beetle_aead128_decrypt_with_cpy4:
@@ -601,37 +583,37 @@ photon_beetle_aead128_decrypt_with:
 	jmp	.Lphoton_beetle_aead128_decrypt_with_words2
 .Lphoton_beetle_aead128_decrypt_with_join3:
 	; photon_beetle_aead128.ae:28: s[0] = x[31:0]
-	mov	r4, 58(sp)
-	mov	r5, 60(sp)
+	mov	r4, 56(sp)
+	mov	r5, 58(sp)
 	; photon_beetle_aead128.ae:29: s[1] = x[63:32]
-	mov	r6, 62(sp)
-	mov	r7, 64(sp)
+	mov	r6, 60(sp)
+	mov	r7, 62(sp)
 	; photon_beetle_aead128.ae:30: s[2] = x[95:64]
-	mov	r9, 66(sp)
-	mov	r11, 68(sp)
+	mov	r9, 64(sp)
+	mov	r11, 66(sp)
 	; photon_beetle_aead128.ae:31: s[3] = x[127:96]
-	mov	r14, 70(sp)
-	mov	r15, 72(sp)
+	mov	r14, 68(sp)
+	mov	r15, 70(sp)
 	; photon_beetle_aead128.ae:93: s[4 + i] = kc[i]
 	mov	2(r12), r15
-	mov	@r12, 74(sp)
-	mov	r15, 76(sp)
+	mov	@r12, 72(sp)
+	mov	r15, 74(sp)
 	mov	6(r12), r15
-	mov	4(r12), 78(sp)
-	mov	r15, 80(sp)
+	mov	4(r12), 76(sp)
+	mov	r15, 78(sp)
 	mov	10(r12), r15
-	mov	8(r12), 82(sp)
-	mov	r15, 84(sp)
+	mov	8(r12), 80(sp)
+	mov	r15, 82(sp)
 	mov	14(r12), r15
-	mov	12(r12), 86(sp)
-	mov	r15, 88(sp)
+	mov	12(r12), 84(sp)
+	mov	r15, 86(sp)
 	; photon_beetle_aead128.ae:143: if (a == 0) & (m == 0) {
 	mov	r10, r15
 	sub	#1, r15
 	clr	r14
 	adc	r14
 	xor	#1, r14
-	mov	126(sp), r15
+	mov	124(sp), r15
 	sub	#1, r15
 	clr	r15
 	adc	r15
@@ -640,9 +622,9 @@ photon_beetle_aead128_decrypt_with:
 	tst	r14
 	jz	.Lphoton_beetle_aead128_decrypt_with_else6
 	; photon_beetle_aead128.ae:48: s[7] = s[7] ^ ((c as u32) << 29)
-	mov	88(sp), r15
+	mov	86(sp), r15
 	xor	#8192, r15
-	mov	r15, 88(sp)
+	mov	r15, 86(sp)
 .Lphoton_beetle_aead128_decrypt_with_else6:
 .Lphoton_beetle_aead128_decrypt_with_endif7:
 	; photon_beetle_aead128.ae:146: if a > 0 {
@@ -650,7 +632,7 @@ photon_beetle_aead128_decrypt_with:
 	sub	#1, r15
 	clr	r15
 	adc	r15
-	mov	r15, 56(sp)
+	mov	r15, 54(sp)
 	tst	r10
 	jz	.Lphoton_beetle_aead128_decrypt_with_else8
 	; photon_beetle_aead128.ae:74: whole = a % rate == 0
@@ -661,7 +643,7 @@ photon_beetle_aead128_decrypt_with:
 	adc	r11
 	xor	#1, r11
 	; photon_beetle_aead128.ae:75: return if m > 0 then (if whole then 1 else 2 as u8) else (if whole then 3 else 4 as u8)
-	mov	126(sp), r15
+	mov	124(sp), r15
 	sub	#1, r15
 	subc	r14, r14
 	inv	r14
@@ -679,17 +661,17 @@ photon_beetle_aead128_decrypt_with:
 	xor	r15, r11
 	; photon_beetle_aead128.ae:147: hash(s, ad, c0_of(a, m))
 	mov	sp, r12
-	add	#58, r12
+	add	#56, r12
 	mov	r10, r14
 	mov	r11, r15
 	call	#photon_beetle_aead128_hash
 .Lphoton_beetle_aead128_decrypt_with_else8:
 .Lphoton_beetle_aead128_decrypt_with_endif9:
 	; photon_beetle_aead128.ae:149: if m > 0 {
-	tst	126(sp)
+	tst	124(sp)
 	jz	.Lphoton_beetle_aead128_decrypt_with_else10
 	; photon_beetle_aead128.ae:150: for i in 0..(m + rate - 1) / rate {
-	mov	126(sp), r15
+	mov	124(sp), r15
 	add	#16, r15
 	sub	#1, r15
 	subc	r13, r13
@@ -699,18 +681,18 @@ photon_beetle_aead128_decrypt_with:
 	rlam.w	#4, r14
 	and	#61440, r14
 	bis	r14, r15
-	mov	r15, 38(sp)
+	mov	r15, 36(sp)
 	rrum.w	#4, r13
-	mov	r13, 36(sp)
-	mov	#0, 32(sp)
+	mov	r13, 34(sp)
 	mov	#0, 30(sp)
-	cmp	r15, 32(sp)
-	mov	30(sp), r15
+	mov	#0, 28(sp)
+	cmp	r15, 30(sp)
+	mov	28(sp), r15
 	subc	r13, r15
 	jc	.Lphoton_beetle_aead128_decrypt_with_done13
 .Lphoton_beetle_aead128_decrypt_with_loop12:
 	; photon_beetle_aead128.ae:151: off = rate * i
-	mov	32(sp), r14
+	mov	30(sp), r14
 	rla	r14
 	adc	r14
 	rla	r14
@@ -721,15 +703,15 @@ photon_beetle_aead128_decrypt_with:
 	adc	r14
 	mov	r14, r15
 	and	#65520, r15
-	mov	r15, 24(sp)
-	mov	30(sp), r15
+	mov	r15, 22(sp)
+	mov	28(sp), r15
 	rlam.w	#4, r15
 	and	#15, r14
 	bis	r14, r15
 	; photon_beetle_aead128.ae:152: rest = m - off
-	mov	126(sp), r12
+	mov	124(sp), r12
 	mov	#0, r13
-	sub	24(sp), r12
+	sub	22(sp), r12
 	subc	r15, r13
 	; photon_beetle_aead128.ae:153: count = if rest < rate then rest else rate
 	cmp	#16, r12
@@ -741,42 +723,42 @@ photon_beetle_aead128_decrypt_with:
 	xor	#16, r12
 	mov	r12, 8(sp)
 	and	r14, r13
-	mov	r13, 28(sp)
+	mov	r13, 26(sp)
 	; photon_beetle_aead128.ae:154: P.permute(s)
 	mov	sp, r12
-	add	#58, r12
+	add	#56, r12
 	call	#photon_beetle_aead128_P_permute
 	; photon_beetle_aead128.ae:54: return cat(x[63:0] >>> 1, x[127:64])
-	mov	60(sp), r8
-	mov	62(sp), r9
-	mov	64(sp), r12
-	mov	58(sp), r7
-	bit	#1, r8
-	rrc	r7
-	rrc	r12
+	mov	58(sp), r10
+	mov	60(sp), r11
+	mov	62(sp), r12
+	mov	56(sp), r9
+	bit	#1, r10
 	rrc	r9
-	rrc	r8
+	rrc	r12
+	rrc	r11
+	rrc	r10
 	; photon_beetle_aead128.ae:156: p = first_bytes(shuffle(x) ^ load_le(ct, off, rate, count), count)
-	mov	24(sp), r6
-	add	124(sp), r6
+	mov	22(sp), r6
+	add	122(sp), r6
 	cmp	#16, 8(sp)
 	jnc	.Lphoton_beetle_aead128_decrypt_with_bytes14
 	bit	#1, r6
 	jnz	.Lphoton_beetle_aead128_decrypt_with_bytes14
 .Lphoton_beetle_aead128_decrypt_with_words15:
-	mov	@r6+, r15
-	mov	@r6+, r10
-	mov	@r6+, r11
-	mov	@r6+, r4
 	mov	@r6+, r5
+	mov	@r6+, r4
+	mov	@r6+, r7
+	mov	@r6+, r15
+	mov	@r6+, r8
 	mov	@r6+, r13
-	mov	@r6+, 34(sp)
+	mov	@r6+, 32(sp)
 	mov	@r6+, r14
 	jmp	.Lphoton_beetle_aead128_decrypt_with_join16
 .Lphoton_beetle_aead128_decrypt_with_bytes14:
-	mov	sp, r10
-	add	#90, r10
-	mov	r10, r11
+	mov	sp, r7
+	add	#88, r7
+	mov	r7, r8
 	mov	#16, r13
 	mov	8(sp), r15
 .Lphoton_beetle_aead128_decrypt_with_cpy17:
@@ -787,58 +769,58 @@ photon_beetle_aead128_decrypt_with:
 	inc	r6
 	dec	r15
 .Lphoton_beetle_aead128_decrypt_with_pad18:
-	mov.b	r14, 0(r11)
-	inc	r11
+	mov.b	r14, 0(r8)
+	inc	r8
 	dec	r13
 	jnz	.Lphoton_beetle_aead128_decrypt_with_cpy17
-	mov	r10, r6
+	mov	r7, r6
 	jmp	.Lphoton_beetle_aead128_decrypt_with_words15
 .Lphoton_beetle_aead128_decrypt_with_join16:
-	xor	66(sp), r15
-	mov	r15, 6(sp)
-	xor	68(sp), r10
-	xor	70(sp), r11
+	xor	64(sp), r5
 	mov	r4, r6
-	xor	72(sp), r6
-	xor	r5, r7
-	mov	r7, 12(sp)
-	xor	r13, r8
-	mov	r8, 18(sp)
-	xor	34(sp), r9
-	mov	r9, 20(sp)
+	xor	66(sp), r6
+	xor	68(sp), r7
+	xor	70(sp), r15
+	mov	r15, 0(sp)
+	xor	r8, r9
+	mov	r9, 12(sp)
+	xor	r13, r10
+	mov	r10, 14(sp)
+	xor	32(sp), r11
+	mov	r11, 18(sp)
 	xor	r14, r12
-	mov	r12, 22(sp)
+	mov	r12, 20(sp)
 	; photon_beetle_aead128.ae:42: return x & ~(~(0 as u128) << (8 * n))
-	mov	28(sp), 26(sp)
-	mov	26(sp), r15
+	mov	26(sp), 24(sp)
+	mov	24(sp), r15
 	rlam.w	#3, r15
-	mov	r15, 26(sp)
+	mov	r15, 24(sp)
 	mov	#-1, r4
-	mov	#-1, r5
-	mov	#-1, r7
 	mov	#-1, r8
 	mov	#-1, r9
+	mov	#-1, r10
+	mov	#-1, r11
 	mov	#-1, r12
-	mov	#-1, r14
 	mov	#-1, r13
-	mov	8(sp), 14(sp)
-	mov	14(sp), r15
+	mov	#-1, r14
+	mov	8(sp), 16(sp)
+	mov	16(sp), r15
 	rlam.w	#3, r15
-	mov	r15, 14(sp)
-	tst	26(sp)
+	mov	r15, 16(sp)
+	tst	24(sp)
 	jnz	.Lphoton_beetle_aead128_decrypt_with_shbig19
 	cmp	#128, r15
 	jc	.Lphoton_beetle_aead128_decrypt_with_shbig19
 .Lphoton_beetle_aead128_decrypt_with_shlimb22:
 	cmp	#16, r15
 	jnc	.Lphoton_beetle_aead128_decrypt_with_shbits23
-	mov	r14, r13
-	mov	r12, r14
-	mov	r9, r12
+	mov	r13, r14
+	mov	r12, r13
+	mov	r11, r12
+	mov	r10, r11
+	mov	r9, r10
 	mov	r8, r9
-	mov	r7, r8
-	mov	r5, r7
-	mov	r4, r5
+	mov	r4, r8
 	clr	r4
 	sub	#16, r15
 	jmp	.Lphoton_beetle_aead128_decrypt_with_shlimb22
@@ -847,67 +829,68 @@ photon_beetle_aead128_decrypt_with:
 	jz	.Lphoton_beetle_aead128_decrypt_with_shend20
 .Lphoton_beetle_aead128_decrypt_with_sh21:
 	rla	r4
-	rlc	r5
-	rlc	r7
 	rlc	r8
 	rlc	r9
+	rlc	r10
+	rlc	r11
 	rlc	r12
-	rlc	r14
 	rlc	r13
+	rlc	r14
 	dec	r15
 	jnz	.Lphoton_beetle_aead128_decrypt_with_sh21
 	jmp	.Lphoton_beetle_aead128_decrypt_with_shend20
 .Lphoton_beetle_aead128_decrypt_with_shbig19:
 	clr	r4
-	clr	r5
-	clr	r7
 	clr	r8
 	clr	r9
+	clr	r10
+	clr	r11
 	clr	r12
-	clr	r14
 	clr	r13
+	clr	r14
 .Lphoton_beetle_aead128_decrypt_with_shend20:
-	bic	r4, 6(sp)
-	bic	r5, r10
-	mov	r10, 16(sp)
-	bic	r7, r11
-	mov	r11, 10(sp)
+	bic	r4, r5
+	mov	r5, 10(sp)
 	bic	r8, r6
-	mov	12(sp), r7
+	mov	r6, 4(sp)
 	bic	r9, r7
-	mov	18(sp), r4
-	bic	r12, r4
-	mov	20(sp), r9
-	bic	r14, r9
-	mov	22(sp), r14
-	bic	r13, r14
+	mov	r7, 2(sp)
+	bic	r10, 0(sp)
+	mov	12(sp), r10
+	bic	r11, r10
+	mov	14(sp), r11
+	bic	r12, r11
+	mov	18(sp), r12
+	bic	r13, r12
+	mov	20(sp), r13
+	bic	r14, r13
 	; photon_beetle_aead128.ae:157: store_le(msg, off, p, count)
-	mov	24(sp), r12
-	add	132(sp), r12
+	mov	22(sp), r9
+	add	130(sp), r9
 	cmp	#16, 8(sp)
 	jnc	.Lphoton_beetle_aead128_decrypt_with_bytes24
-	bit	#1, r12
+	bit	#1, r9
 	jnz	.Lphoton_beetle_aead128_decrypt_with_bytes24
-	mov	6(sp), 0(r12)
-	mov	16(sp), 2(r12)
-	mov	10(sp), 4(r12)
-	mov	r6, 6(r12)
-	mov	r7, 8(r12)
-	mov	r4, 10(r12)
-	mov	r9, 12(r12)
-	mov	r14, 14(r12)
+	mov	10(sp), 0(r9)
+	mov	4(sp), 2(r9)
+	mov	2(sp), 4(r9)
+	mov	@sp, 6(r9)
+	mov	r10, 8(r9)
+	mov	r11, 10(r9)
+	mov	r12, 12(r9)
+	mov	r13, 14(r9)
 	jmp	.Lphoton_beetle_aead128_decrypt_with_stored25
 .Lphoton_beetle_aead128_decrypt_with_bytes24:
-	mov	6(sp), 90(sp)
-	mov	16(sp), 92(sp)
-	mov	10(sp), 94(sp)
-	mov	r6, 96(sp)
-	mov	r7, 98(sp)
-	mov	r4, 100(sp)
-	mov	r9, 102(sp)
-	mov	r14, 104(sp)
-	mov	sp, r13
-	add	#90, r13
+	mov	10(sp), 88(sp)
+	mov	4(sp), 90(sp)
+	mov	2(sp), 92(sp)
+	mov	@sp, 94(sp)
+	mov	r10, 96(sp)
+	mov	r11, 98(sp)
+	mov	r12, 100(sp)
+	mov	r13, 102(sp)
+	mov	sp, r14
+	add	#88, r14
 	mov	8(sp), r15
 	cmp	#16, r15
 	jnc	.Lphoton_beetle_aead128_decrypt_with_cnt26
@@ -916,147 +899,124 @@ photon_beetle_aead128_decrypt_with:
 	tst	r15
 	jz	.Lphoton_beetle_aead128_decrypt_with_stored25
 .Lphoton_beetle_aead128_decrypt_with_cpy27:
-	mov.b	@r13, 0(r12)
-	inc	r13
-	inc	r12
+	mov.b	@r14, 0(r9)
+	inc	r14
+	inc	r9
 	dec	r15
 	jnz	.Lphoton_beetle_aead128_decrypt_with_cpy27
 .Lphoton_beetle_aead128_decrypt_with_stored25:
 	; photon_beetle_aead128.ae:37: return if n < rate then x | ((1 as u128) << (8 * n)) else x
 	cmp	#16, 8(sp)
-	mov	28(sp), r15
+	mov	26(sp), r15
 	subc	#0, r15
-	subc	r10, r10
-	mov	14(sp), r15
-	mov	#1, 2(sp)
-	mov	#0, 0(sp)
-	mov	#0, r5
-	mov	#0, r12
-	mov	#0, r8
-	mov	#0, r13
-	mov	#0, r11
-	mov	#0, 4(sp)
-	tst	26(sp)
-	jnz	.Lphoton_beetle_aead128_decrypt_with_shbig28
-	cmp	#128, r15
-	jc	.Lphoton_beetle_aead128_decrypt_with_shbig28
-.Lphoton_beetle_aead128_decrypt_with_shlimb31:
-	cmp	#16, r15
-	jnc	.Lphoton_beetle_aead128_decrypt_with_shbits32
-	mov	r11, 4(sp)
-	mov	r13, r11
-	mov	r8, r13
-	mov	r12, r8
-	mov	r5, r12
-	mov	@sp, r5
-	mov	2(sp), 0(sp)
-	clr	2(sp)
-	sub	#16, r15
-	jmp	.Lphoton_beetle_aead128_decrypt_with_shlimb31
-.Lphoton_beetle_aead128_decrypt_with_shbits32:
+	clr	r15
+	adc	r15
+	xor	#1, r15
 	tst	r15
-	jz	.Lphoton_beetle_aead128_decrypt_with_shend29
-.Lphoton_beetle_aead128_decrypt_with_sh30:
-	rla	2(sp)
-	rlc	0(sp)
-	rlc	r5
-	rlc	r12
+	jz	.Lphoton_beetle_aead128_decrypt_with_else28
+	mov	16(sp), r14
+	mov	#1, r15
+	mov	#0, r8
+	mov	#0, r9
+	mov	#0, r4
+	mov	#0, r5
+	mov	#0, r6
+	mov	#0, r7
+	mov	#0, 6(sp)
+	tst	24(sp)
+	jnz	.Lphoton_beetle_aead128_decrypt_with_shbig30
+	cmp	#128, r14
+	jc	.Lphoton_beetle_aead128_decrypt_with_shbig30
+.Lphoton_beetle_aead128_decrypt_with_shlimb33:
+	cmp	#16, r14
+	jnc	.Lphoton_beetle_aead128_decrypt_with_shbits34
+	mov	r7, 6(sp)
+	mov	r6, r7
+	mov	r5, r6
+	mov	r4, r5
+	mov	r9, r4
+	mov	r8, r9
+	mov	r15, r8
+	clr	r15
+	sub	#16, r14
+	jmp	.Lphoton_beetle_aead128_decrypt_with_shlimb33
+.Lphoton_beetle_aead128_decrypt_with_shbits34:
+	tst	r14
+	jz	.Lphoton_beetle_aead128_decrypt_with_shend31
+.Lphoton_beetle_aead128_decrypt_with_sh32:
+	rla	r15
 	rlc	r8
-	rlc	r13
-	rlc	r11
-	rlc	4(sp)
-	dec	r15
-	jnz	.Lphoton_beetle_aead128_decrypt_with_sh30
-	jmp	.Lphoton_beetle_aead128_decrypt_with_shend29
-.Lphoton_beetle_aead128_decrypt_with_shbig28:
-	clr	2(sp)
-	clr	0(sp)
-	clr	r5
-	clr	r12
+	rlc	r9
+	rlc	r4
+	rlc	r5
+	rlc	r6
+	rlc	r7
+	rlc	6(sp)
+	dec	r14
+	jnz	.Lphoton_beetle_aead128_decrypt_with_sh32
+	jmp	.Lphoton_beetle_aead128_decrypt_with_shend31
+.Lphoton_beetle_aead128_decrypt_with_shbig30:
+	clr	r15
 	clr	r8
-	clr	r13
-	clr	r11
-	clr	4(sp)
-.Lphoton_beetle_aead128_decrypt_with_shend29:
+	clr	r9
+	clr	r4
+	clr	r5
+	clr	r6
+	clr	r7
+	clr	6(sp)
+.Lphoton_beetle_aead128_decrypt_with_shend31:
+	mov	10(sp), r14
+	bis	r15, r14
 	mov	4(sp), r15
-	bis	r14, r15
-	xor	r14, r15
-	and	r10, r15
-	xor	r15, r14
-	bis	r4, r13
-	xor	r4, r13
-	and	r10, r13
-	xor	r13, r4
-	bis	r6, r12
-	xor	r6, r12
-	and	r10, r12
-	xor	r12, r6
-	mov	@sp, r13
-	mov	16(sp), r15
-	bis	r15, r13
-	xor	r15, r13
-	and	r10, r13
-	xor	r13, r15
+	bis	r8, r15
+	mov	2(sp), r8
+	bis	r9, r8
+	mov	@sp, r9
+	bis	r4, r9
+	bis	r5, r10
+	bis	r6, r11
+	bis	r7, r12
+	bis	6(sp), r13
+	jmp	.Lphoton_beetle_aead128_decrypt_with_endif29
+.Lphoton_beetle_aead128_decrypt_with_else28:
+	mov	10(sp), r14
+	mov	4(sp), r15
+	mov	2(sp), r8
+	mov	@sp, r9
+.Lphoton_beetle_aead128_decrypt_with_endif29:
 	; photon_beetle_aead128.ae:158: set_rate_part(s, x ^ ozs(p, count))
-	xor	60(sp), r15
-	; photon_beetle_aead128.ae:37: return if n < rate then x | ((1 as u128) << (8 * n)) else x
-	mov	2(sp), r12
-	mov	6(sp), r13
-	bis	r13, r12
-	xor	r13, r12
-	and	r10, r12
-	xor	r12, r13
-	; photon_beetle_aead128.ae:158: set_rate_part(s, x ^ ozs(p, count))
-	xor	58(sp), r13
+	xor	58(sp), r15
+	xor	56(sp), r14
 	; photon_beetle_aead128.ae:28: s[0] = x[31:0]
-	mov	r13, 58(sp)
-	mov	r15, 60(sp)
+	mov	r14, 56(sp)
+	mov	r15, 58(sp)
 	; photon_beetle_aead128.ae:158: set_rate_part(s, x ^ ozs(p, count))
-	xor	64(sp), r6
-	; photon_beetle_aead128.ae:37: return if n < rate then x | ((1 as u128) << (8 * n)) else x
-	mov	10(sp), r13
-	bis	r13, r5
-	xor	r13, r5
-	and	r10, r5
-	xor	r5, r13
-	; photon_beetle_aead128.ae:158: set_rate_part(s, x ^ ozs(p, count))
-	xor	62(sp), r13
+	xor	62(sp), r9
+	xor	60(sp), r8
 	; photon_beetle_aead128.ae:29: s[1] = x[63:32]
-	mov	r13, 62(sp)
-	mov	r6, 64(sp)
+	mov	r8, 60(sp)
+	mov	r9, 62(sp)
 	; photon_beetle_aead128.ae:158: set_rate_part(s, x ^ ozs(p, count))
-	xor	68(sp), r4
-	; photon_beetle_aead128.ae:37: return if n < rate then x | ((1 as u128) << (8 * n)) else x
-	bis	r7, r8
-	xor	r7, r8
-	and	r10, r8
-	xor	r8, r7
-	; photon_beetle_aead128.ae:158: set_rate_part(s, x ^ ozs(p, count))
-	xor	66(sp), r7
+	xor	66(sp), r11
+	xor	64(sp), r10
 	; photon_beetle_aead128.ae:30: s[2] = x[95:64]
-	mov	r7, 66(sp)
-	mov	r4, 68(sp)
+	mov	r10, 64(sp)
+	mov	r11, 66(sp)
 	; photon_beetle_aead128.ae:158: set_rate_part(s, x ^ ozs(p, count))
-	xor	72(sp), r14
-	; photon_beetle_aead128.ae:37: return if n < rate then x | ((1 as u128) << (8 * n)) else x
-	bis	r9, r11
-	xor	r9, r11
-	and	r10, r11
-	xor	r11, r9
-	; photon_beetle_aead128.ae:158: set_rate_part(s, x ^ ozs(p, count))
-	xor	70(sp), r9
+	xor	70(sp), r13
+	xor	68(sp), r12
 	; photon_beetle_aead128.ae:31: s[3] = x[127:96]
-	mov	r9, 70(sp)
-	mov	r14, 72(sp)
-	add	#1, 32(sp)
-	addc	#0, 30(sp)
-	cmp	38(sp), 32(sp)
-	mov	30(sp), r15
-	subc	36(sp), r15
+	mov	r12, 68(sp)
+	mov	r13, 70(sp)
+	add	#1, 30(sp)
+	addc	#0, 28(sp)
+	cmp	36(sp), 30(sp)
+	mov	28(sp), r15
+	subc	34(sp), r15
 	jnc	.Lphoton_beetle_aead128_decrypt_with_loop12
 .Lphoton_beetle_aead128_decrypt_with_done13:
 	; photon_beetle_aead128.ae:79: whole = m % rate == 0
-	mov	126(sp), r15
+	mov	124(sp), r15
 	and	#15, r15
 	sub	#1, r15
 	clr	r13
@@ -1072,7 +1032,7 @@ photon_beetle_aead128_decrypt_with:
 	inc	r13
 	and	#3, r13
 	xor	#6, r13
-	mov	56(sp), r15
+	mov	54(sp), r15
 	inv	r15
 	inc	r15
 	xor	r13, r14
@@ -1082,16 +1042,15 @@ photon_beetle_aead128_decrypt_with:
 	swpb	r13
 	rlam.w	#4, r13
 	rlam.w	#1, r13
-	xor	88(sp), r13
-	mov	r13, 88(sp)
+	xor	86(sp), r13
+	mov	r13, 86(sp)
 .Lphoton_beetle_aead128_decrypt_with_else10:
 .Lphoton_beetle_aead128_decrypt_with_endif11:
 	; photon_beetle_aead128.ae:162: return (load_le(tag, 0, 16) ^ tag_of(s)) == 0
-	mov	128(sp), r11
+	mov	126(sp), r11
 	bit	#1, r11
-	jnz	.Lphoton_beetle_aead128_decrypt_with_bytes33
-.Lphoton_beetle_aead128_decrypt_with_words34:
-	mov	@r11+, 54(sp)
+	jnz	.Lphoton_beetle_aead128_decrypt_with_bytes35
+.Lphoton_beetle_aead128_decrypt_with_words36:
 	mov	@r11+, 52(sp)
 	mov	@r11+, 50(sp)
 	mov	@r11+, 48(sp)
@@ -1099,43 +1058,44 @@ photon_beetle_aead128_decrypt_with:
 	mov	@r11+, 44(sp)
 	mov	@r11+, 42(sp)
 	mov	@r11+, 40(sp)
-	jmp	.Lphoton_beetle_aead128_decrypt_with_join35
-.Lphoton_beetle_aead128_decrypt_with_bytes33:
+	mov	@r11+, 38(sp)
+	jmp	.Lphoton_beetle_aead128_decrypt_with_join37
+.Lphoton_beetle_aead128_decrypt_with_bytes35:
 	mov	sp, r12
-	add	#90, r12
+	add	#88, r12
 	mov	r12, r13
 	mov	#16, r14
-.Lphoton_beetle_aead128_decrypt_with_cpy36:
+.Lphoton_beetle_aead128_decrypt_with_cpy38:
 	mov.b	@r11, r15
 	inc	r11
 	mov.b	r15, 0(r13)
 	inc	r13
 	dec	r14
-	jnz	.Lphoton_beetle_aead128_decrypt_with_cpy36
+	jnz	.Lphoton_beetle_aead128_decrypt_with_cpy38
 	mov	r12, r11
-	jmp	.Lphoton_beetle_aead128_decrypt_with_words34
-.Lphoton_beetle_aead128_decrypt_with_join35:
+	jmp	.Lphoton_beetle_aead128_decrypt_with_words36
+.Lphoton_beetle_aead128_decrypt_with_join37:
 	; photon_beetle_aead128.ae:85: P.permute(s)
 	mov	sp, r12
-	add	#58, r12
+	add	#56, r12
 	call	#photon_beetle_aead128_P_permute
 	; photon_beetle_aead128.ae:162: return (load_le(tag, 0, 16) ^ tag_of(s)) == 0
-	mov	54(sp), r8
-	xor	58(sp), r8
-	mov	52(sp), r9
-	xor	60(sp), r9
-	mov	50(sp), r10
-	xor	62(sp), r10
-	mov	48(sp), r11
-	xor	64(sp), r11
-	mov	46(sp), r12
-	xor	66(sp), r12
-	mov	44(sp), r13
-	xor	68(sp), r13
-	mov	42(sp), r14
-	xor	70(sp), r14
-	mov	40(sp), r15
-	xor	72(sp), r15
+	mov	52(sp), r8
+	xor	56(sp), r8
+	mov	50(sp), r9
+	xor	58(sp), r9
+	mov	48(sp), r10
+	xor	60(sp), r10
+	mov	46(sp), r11
+	xor	62(sp), r11
+	mov	44(sp), r12
+	xor	64(sp), r12
+	mov	42(sp), r13
+	xor	66(sp), r13
+	mov	40(sp), r14
+	xor	68(sp), r14
+	mov	38(sp), r15
+	xor	70(sp), r15
 	bis	r9, r8
 	bis	r10, r8
 	bis	r11, r8
@@ -1147,9 +1107,9 @@ photon_beetle_aead128_decrypt_with:
 	clr	r14
 	adc	r14
 	xor	#1, r14
-	mov	136(sp), r15
+	mov	134(sp), r15
 	mov	r14, 0(r15)
-	add	#106, sp
+	add	#104, sp
 	popm.w	#7, r10
 	ret
 	.size photon_beetle_aead128_decrypt_with, .-photon_beetle_aead128_decrypt_with
@@ -2368,18 +2328,18 @@ photon_beetle_aead128_P_permute:
 
 
 ; --- photon_beetle_aead128_hash: photon_beetle_aead128.hash
-;     frame 52 bytes (18 spill slots, locals 16), saves nothing
-;     estimated 592 bytes of code
+;     frame 50 bytes (17 spill slots, locals 16), saves nothing
+;     estimated 580 bytes of code
 	.section .text.photon_beetle_aead128_hash,"ax",@progbits
 	.local photon_beetle_aead128_hash
 	.type photon_beetle_aead128_hash, @function
 	.balign 2
 photon_beetle_aead128_hash:
-	sub	#52, sp
+	sub	#50, sp
 	mov	r12, 0(sp)
-	mov	r13, 32(sp)
-	mov	r14, 30(sp)
-	mov	r15, 34(sp)
+	mov	r13, 30(sp)
+	mov	r14, 28(sp)
+	mov	r15, 32(sp)
 	; photon_beetle_aead128.ae:61: for i in 0..(a + rate - 1) / rate {
 	mov	r14, r15
 	add	#16, r15
@@ -2391,18 +2351,18 @@ photon_beetle_aead128_hash:
 	rlam.w	#4, r14
 	and	#61440, r14
 	bis	r14, r15
-	mov	r15, 28(sp)
+	mov	r15, 26(sp)
 	rrum.w	#4, r13
-	mov	r13, 26(sp)
-	mov	#0, 16(sp)
-	mov	#0, 14(sp)
-	cmp	r15, 16(sp)
-	mov	14(sp), r15
+	mov	r13, 24(sp)
+	mov	#0, 10(sp)
+	mov	#0, 8(sp)
+	cmp	r15, 10(sp)
+	mov	8(sp), r15
 	subc	r13, r15
 	jc	.Lphoton_beetle_aead128_hash_done2
 .Lphoton_beetle_aead128_hash_loop1:
 	; photon_beetle_aead128.ae:62: off = rate * i
-	mov	16(sp), r14
+	mov	10(sp), r14
 	rla	r14
 	adc	r14
 	rla	r14
@@ -2414,12 +2374,12 @@ photon_beetle_aead128_hash:
 	mov	r14, r15
 	and	#65520, r15
 	mov	r15, 6(sp)
-	mov	14(sp), r15
+	mov	8(sp), r15
 	rlam.w	#4, r15
 	and	#15, r14
 	bis	r14, r15
 	; photon_beetle_aead128.ae:63: rest = a - off
-	mov	30(sp), r12
+	mov	28(sp), r12
 	mov	#0, r13
 	sub	6(sp), r12
 	subc	r15, r13
@@ -2439,24 +2399,24 @@ photon_beetle_aead128_hash:
 	call	#photon_beetle_aead128_P_permute
 	; photon_beetle_aead128.ae:66: set_rate_part(s, rate_part(s) ^ ozs(load_le(ad, off, rate, count), count))
 	mov	6(sp), r10
-	add	32(sp), r10
+	add	30(sp), r10
 	cmp	#16, 2(sp)
 	jnc	.Lphoton_beetle_aead128_hash_bytes3
 	bit	#1, r10
 	jnz	.Lphoton_beetle_aead128_hash_bytes3
 .Lphoton_beetle_aead128_hash_words4:
-	mov	@r10+, 18(sp)
+	mov	@r10+, r4
+	mov	@r10+, r6
 	mov	@r10+, 12(sp)
+	mov	@r10+, 14(sp)
+	mov	@r10+, 16(sp)
+	mov	@r10+, 18(sp)
 	mov	@r10+, 22(sp)
-	mov	@r10+, 10(sp)
-	mov	@r10+, 24(sp)
-	mov	@r10+, 8(sp)
 	mov	@r10+, 20(sp)
-	mov	@r10+, r11
 	jmp	.Lphoton_beetle_aead128_hash_join5
 .Lphoton_beetle_aead128_hash_bytes3:
 	mov	sp, r11
-	add	#36, r11
+	add	#34, r11
 	mov	r11, r12
 	mov	#16, r13
 	mov	2(sp), r15
@@ -2476,147 +2436,129 @@ photon_beetle_aead128_hash:
 	jmp	.Lphoton_beetle_aead128_hash_words4
 .Lphoton_beetle_aead128_hash_join5:
 	; photon_beetle_aead128.ae:37: return if n < rate then x | ((1 as u128) << (8 * n)) else x
-	mov	2(sp), r13
-	cmp	#16, r13
-	mov	4(sp), r10
-	mov	r10, r15
+	cmp	#16, 2(sp)
+	mov	4(sp), r15
 	subc	#0, r15
-	subc	r12, r12
-	mov	r10, r14
-	rlam.w	#3, r14
-	mov	r13, r4
-	rlam.w	#3, r4
-	mov	#1, r6
-	mov	#0, r5
-	mov	#0, r8
+	clr	r15
+	adc	r15
+	xor	#1, r15
+	tst	r15
+	jz	.Lphoton_beetle_aead128_hash_else8
+	mov	2(sp), r5
+	rlam.w	#3, r5
+	mov	4(sp), r8
+	rlam.w	#3, r8
+	mov	#1, r9
 	mov	#0, r7
 	mov	#0, r10
-	mov	#0, r9
+	mov	#0, r11
+	mov	#0, r12
 	mov	#0, r13
+	mov	#0, r14
 	mov	#0, r15
-	tst	r14
-	jnz	.Lphoton_beetle_aead128_hash_shbig8
-	cmp	#128, r4
-	jc	.Lphoton_beetle_aead128_hash_shbig8
-.Lphoton_beetle_aead128_hash_shlimb11:
-	cmp	#16, r4
-	jnc	.Lphoton_beetle_aead128_hash_shbits12
-	mov	r13, r15
-	mov	r9, r13
-	mov	r10, r9
+	tst	r8
+	jnz	.Lphoton_beetle_aead128_hash_shbig10
+	cmp	#128, r5
+	jc	.Lphoton_beetle_aead128_hash_shbig10
+.Lphoton_beetle_aead128_hash_shlimb13:
+	cmp	#16, r5
+	jnc	.Lphoton_beetle_aead128_hash_shbits14
+	mov	r14, r15
+	mov	r13, r14
+	mov	r12, r13
+	mov	r11, r12
+	mov	r10, r11
 	mov	r7, r10
-	mov	r8, r7
-	mov	r5, r8
-	mov	r6, r5
-	clr	r6
-	sub	#16, r4
-	jmp	.Lphoton_beetle_aead128_hash_shlimb11
-.Lphoton_beetle_aead128_hash_shbits12:
-	tst	r4
-	jz	.Lphoton_beetle_aead128_hash_shend9
-.Lphoton_beetle_aead128_hash_sh10:
-	rla	r6
-	rlc	r5
-	rlc	r8
+	mov	r9, r7
+	clr	r9
+	sub	#16, r5
+	jmp	.Lphoton_beetle_aead128_hash_shlimb13
+.Lphoton_beetle_aead128_hash_shbits14:
+	tst	r5
+	jz	.Lphoton_beetle_aead128_hash_shend11
+.Lphoton_beetle_aead128_hash_sh12:
+	rla	r9
 	rlc	r7
 	rlc	r10
-	rlc	r9
+	rlc	r11
+	rlc	r12
 	rlc	r13
+	rlc	r14
 	rlc	r15
-	dec	r4
-	jnz	.Lphoton_beetle_aead128_hash_sh10
-	jmp	.Lphoton_beetle_aead128_hash_shend9
-.Lphoton_beetle_aead128_hash_shbig8:
-	clr	r6
-	clr	r5
-	clr	r8
+	dec	r5
+	jnz	.Lphoton_beetle_aead128_hash_sh12
+	jmp	.Lphoton_beetle_aead128_hash_shend11
+.Lphoton_beetle_aead128_hash_shbig10:
+	clr	r9
 	clr	r7
 	clr	r10
-	clr	r9
+	clr	r11
+	clr	r12
 	clr	r13
+	clr	r14
 	clr	r15
-.Lphoton_beetle_aead128_hash_shend9:
-	bis	r11, r15
-	xor	r11, r15
-	and	r12, r15
-	xor	r15, r11
-	mov	8(sp), r15
-	bis	r15, r9
-	xor	r15, r9
-	and	r12, r9
-	xor	r9, r15
-	mov	10(sp), r14
-	bis	r14, r7
-	xor	r14, r7
-	and	r12, r7
-	xor	r7, r14
-	mov	12(sp), r9
-	bis	r9, r5
-	xor	r9, r5
-	and	r12, r5
-	xor	r5, r9
+.Lphoton_beetle_aead128_hash_shend11:
+	mov	r4, r8
+	bis	r9, r8
+	mov	r6, r9
+	bis	r7, r9
+	mov	12(sp), r7
+	bis	r10, r7
+	mov	14(sp), r10
+	bis	r11, r10
+	mov	16(sp), r11
+	bis	r12, r11
+	mov	18(sp), r12
+	bis	r13, r12
+	mov	22(sp), r13
+	bis	r14, r13
+	mov	20(sp), r14
+	bis	r15, r14
+	jmp	.Lphoton_beetle_aead128_hash_endif9
+.Lphoton_beetle_aead128_hash_else8:
+	mov	r4, r8
+	mov	r6, r9
+	mov	12(sp), r7
+	mov	14(sp), r10
+	mov	16(sp), r11
+	mov	18(sp), r12
+	mov	22(sp), r13
+	mov	20(sp), r14
+.Lphoton_beetle_aead128_hash_endif9:
 	; photon_beetle_aead128.ae:66: set_rate_part(s, rate_part(s) ^ ozs(load_le(ad, off, rate, count), count))
-	mov	@sp, r5
-	xor	2(r5), r9
-	; photon_beetle_aead128.ae:37: return if n < rate then x | ((1 as u128) << (8 * n)) else x
-	mov	18(sp), r4
-	bis	r4, r6
-	xor	r4, r6
-	and	r12, r6
-	xor	r6, r4
-	; photon_beetle_aead128.ae:66: set_rate_part(s, rate_part(s) ^ ozs(load_le(ad, off, rate, count), count))
-	xor	@r5, r4
+	mov	@sp, r6
+	xor	@r6, r8
+	xor	2(r6), r9
 	; photon_beetle_aead128.ae:28: s[0] = x[31:0]
-	mov	r4, 0(r5)
-	mov	r9, 2(r5)
+	mov	r8, 0(r6)
+	mov	r9, 2(r6)
 	; photon_beetle_aead128.ae:66: set_rate_part(s, rate_part(s) ^ ozs(load_le(ad, off, rate, count), count))
-	xor	6(r5), r14
-	; photon_beetle_aead128.ae:37: return if n < rate then x | ((1 as u128) << (8 * n)) else x
-	mov	22(sp), r7
-	bis	r7, r8
-	xor	r7, r8
-	and	r12, r8
-	xor	r8, r7
-	; photon_beetle_aead128.ae:66: set_rate_part(s, rate_part(s) ^ ozs(load_le(ad, off, rate, count), count))
-	xor	4(r5), r7
+	xor	4(r6), r7
+	xor	6(r6), r10
 	; photon_beetle_aead128.ae:29: s[1] = x[63:32]
-	mov	r7, 4(r5)
-	mov	r14, 6(r5)
+	mov	r7, 4(r6)
+	mov	r10, 6(r6)
 	; photon_beetle_aead128.ae:66: set_rate_part(s, rate_part(s) ^ ozs(load_le(ad, off, rate, count), count))
-	xor	10(r5), r15
-	; photon_beetle_aead128.ae:37: return if n < rate then x | ((1 as u128) << (8 * n)) else x
-	mov	24(sp), r9
-	bis	r9, r10
-	xor	r9, r10
-	and	r12, r10
-	xor	r10, r9
-	; photon_beetle_aead128.ae:66: set_rate_part(s, rate_part(s) ^ ozs(load_le(ad, off, rate, count), count))
-	xor	8(r5), r9
+	xor	8(r6), r11
+	xor	10(r6), r12
 	; photon_beetle_aead128.ae:30: s[2] = x[95:64]
-	mov	r9, 8(r5)
-	mov	r15, 10(r5)
+	mov	r11, 8(r6)
+	mov	r12, 10(r6)
 	; photon_beetle_aead128.ae:66: set_rate_part(s, rate_part(s) ^ ozs(load_le(ad, off, rate, count), count))
-	xor	14(r5), r11
-	; photon_beetle_aead128.ae:37: return if n < rate then x | ((1 as u128) << (8 * n)) else x
-	mov	20(sp), r15
-	bis	r15, r13
-	xor	r15, r13
-	and	r12, r13
-	xor	r13, r15
-	; photon_beetle_aead128.ae:66: set_rate_part(s, rate_part(s) ^ ozs(load_le(ad, off, rate, count), count))
-	xor	12(r5), r15
+	xor	12(r6), r13
+	xor	14(r6), r14
 	; photon_beetle_aead128.ae:31: s[3] = x[127:96]
-	mov	r15, 12(r5)
-	mov	r11, 14(r5)
-	add	#1, 16(sp)
-	addc	#0, 14(sp)
-	cmp	28(sp), 16(sp)
-	mov	14(sp), r15
-	subc	26(sp), r15
+	mov	r13, 12(r6)
+	mov	r14, 14(r6)
+	add	#1, 10(sp)
+	addc	#0, 8(sp)
+	cmp	26(sp), 10(sp)
+	mov	8(sp), r15
+	subc	24(sp), r15
 	jnc	.Lphoton_beetle_aead128_hash_loop1
 .Lphoton_beetle_aead128_hash_done2:
 	; photon_beetle_aead128.ae:48: s[7] = s[7] ^ ((c as u32) << 29)
-	mov	34(sp), r13
+	mov	32(sp), r13
 	swpb	r13
 	rlam.w	#4, r13
 	rlam.w	#1, r13
@@ -2624,7 +2566,7 @@ photon_beetle_aead128_hash:
 	xor	30(r12), r13
 	mov	28(r12), 28(r12)
 	mov	r13, 30(r12)
-	add	#52, sp
+	add	#50, sp
 	ret
 	.size photon_beetle_aead128_hash, .-photon_beetle_aead128_hash
 

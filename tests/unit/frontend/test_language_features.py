@@ -160,6 +160,28 @@ def test_pure_arms_stay_a_select(tmp_path):
     assert ops.count("select") == 3 and "if" not in ops
 
 
+PAD = ("fn pad(x: u{w}, n: u32) -> u{w} {{\n"
+       "    return if n < {b} then x | ((1 as u{w}) << (8 * n)) else x\n}}\n"
+       "fn f(x: u{w}, buf: bytes) -> u{w} {{\n    return pad(x, {count})\n}}\n")
+
+
+@pytest.mark.parametrize("w,count,branch", [
+    (384, "len(buf)", True),              # a multi-word run-time shift, a public condition
+    (160, "len(buf) - 1", True),
+    (64, "len(buf)", False),              # a shift of at most 64 bits stays computed
+    (384, "load_le(buf, 0, 4, len(buf))", False),   # a secret condition: a select, no error
+])
+def test_a_costly_pure_arm_is_branched_over_on_a_public_condition(tmp_path, w, count, branch):
+    m = load(tmp_path, PAD.format(w=w, b=w // 8, count=count))
+    ops = opcodes(m, "pad")
+    assert ("if" in ops, "select" in ops) == (branch, not branch), ops
+    fn = compile_module(m)
+    for n in (0, 1, w // 8 - 1, w // 8, w // 8 + 3):
+        x = (0x5A << (w - 8)) | 0x81
+        want = x | (1 << 8 * n) if n < w // 8 else x
+        assert list(fn.call("pad", [x, n])) == [want], (w, n)
+
+
 @pytest.mark.parametrize("arm,what", [
     ("s[a]", "reads s at an index that may be out of range"),
     ("load_le(buf, 4, 1)", "reads buf at an offset that may be out of range"),
