@@ -3,13 +3,15 @@
 Matches `udiv x, c` and `umod x, c` where `c` is a constant that is not a power of two and `x` is
 17 to 64 bits wide (narrower divisions stay: both targets divide 16-bit words themselves; a wider
 dividend, such as a reduction modulo a 129-bit prime, wants a pseudo-Mersenne fold instead of a
-double-width product, and stays a division). With
-N = width(x) and l = ceil(log2 c), m = floor(2^(N+l) / c) + 1 is an (N+1)-bit constant and
+double-width product, and stays a division). With N = width(x), an odd c and the smallest
+s >= N for which m = ceil(2^s / c) has m * c - 2^s <= 2^(s - N) (Theorem 4.2; s = N + ceil(log2 c)
+always qualifies, so m has at most N + 1 bits, and often N: 0xaaaaaaab for 3),
 
-    x / c == (x * m) >> (N + l)          for every 0 <= x < 2^N,
+    x / c == (x * m) >> s                for every 0 <= x < 2^N,
 
-so the division becomes `zext` to 2N+1 bits, one `mul` by m, one `shr` and a `trunc`; the
-remainder is `x - (x / c) * c`. The targets then select an ordinary widening multiply (MPY on
+so the division becomes `zext` to N + bits(m) bits, one `mul` by m, one `shr` and a `trunc`; the
+remainder is `x - (x / c) * c`. An even c = 2^k * d divides x >> k (N - k bits) by d, a
+narrower product (u32 / 48: 56 bits, not 65; / 20: 58). The targets then select an ordinary widening multiply (MPY on
 MSP430, MULS on ARMv6-M, or partial products after `legalize`) instead of a bit-serial division
 loop, and `legalize` can split it into words (it cannot split a division).
 
@@ -40,9 +42,16 @@ MAX_WIDTH = 64          # wider dividends stay divisions (the product would be 2
 
 
 def magic(c: int, n: int) -> tuple[int, int]:
-    """(m, shift) with x // c == (x * m) >> shift for every 0 <= x < 2**n (c >= 2, not a power of 2)."""
+    """(m, shift) with x // c == (x * m) >> shift for every 0 <= x < 2**n (c >= 2, not a power of
+    2): the smallest shift s >= n whose m = ceil(2^s / c) has m * c - 2^s <= 2^(s - n) (Granlund &
+    Montgomery's Theorem 4.2, with N + l there any s here), so m has as few bits as the identity
+    allows (3 and 2^32: 0xaaaaaaab, 32 bits, not 33). s = n + ceil(log2 c) always qualifies."""
     l = (c - 1).bit_length()                  # ceil(log2 c)
-    return (1 << (n + l)) // c + 1, n + l
+    for s in range(n, n + l + 1):
+        m = -(-(1 << s) // c)
+        if m * c - (1 << s) <= 1 << (s - n):
+            return m, s
+    raise AssertionError("unreachable: s = n + l qualifies")
 
 
 def _divisor(op: Op, consts: dict[int, int]) -> int | None:
@@ -67,18 +76,27 @@ def _narrow(op: Op, c: int, names: Names) -> list[Op]:
 
 
 def _expand(op: Op, c: int, names: Names, bits: int | None = None) -> list[Op]:
-    """The multiplication for a dividend below 2^bits (bits: its width when None)."""
+    """The multiplication for a dividend below 2^bits (bits: its width when None). An even
+    divisor c = 2^k * d divides x >> k (k bits fewer) by d: floor(floor(x / 2^k) / d) = x // c,
+    and the product is narrower (NORX's n / 48: (n >> 4) * 0xaaaaaab >> 29, 56 bits, not 65)."""
     x = op.args[0]
     n, w = x.width, op.results[0].width
-    m, shift = magic(c, bits or n)
-    wide = max(n + 1, 2 * (bits or n) + 1)
+    k = (c & -c).bit_length() - 1
+    b = max((bits or n) - k, 1)
+    m, shift = magic(c >> k, b)
+    wide = max(n + 1, b + m.bit_length())
 
     def val(base: str, width: int) -> Value:
         return Value(names.fresh(base), width)
 
     xw, mw, prod, hi = val("dx", wide), val("dm", wide), val("dp", wide), val("dq", wide)
-    out = [Op("zext", [xw], [x], loc=op.loc), Op("const", [mw], [], {"value": m}, loc=op.loc),
-           Op("mul", [prod], [xw, mw], loc=op.loc), Op("shr", [hi], [prod], {"by": shift}, loc=op.loc)]
+    out = [Op("zext", [xw], [x], loc=op.loc)]
+    if k:
+        xs = val("dx", wide)
+        out.append(Op("shr", [xs], [xw], {"by": k}, loc=op.loc))
+        xw = xs
+    out += [Op("const", [mw], [], {"value": m}, loc=op.loc),
+            Op("mul", [prod], [xw, mw], loc=op.loc), Op("shr", [hi], [prod], {"by": shift}, loc=op.loc)]
     if op.opcode == "udiv":
         return out + [Op("trunc", [op.results[0]], [hi], loc=op.loc)]
     q, cv, qc = val("dq", n), val("dc", n), val("dr", n)

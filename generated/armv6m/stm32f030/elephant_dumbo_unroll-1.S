@@ -701,8 +701,8 @@ elephant_dumbo_P_permute:
 
 
 @ --- elephant_dumbo_crypt: elephant_dumbo.crypt
-@     frame 224 bytes (61 spill slots, 46 on the stack; locals 40), saves nothing
-@     estimated 1924 bytes of code and literals
+@     frame 224 bytes (55 spill slots, 46 on the stack; locals 40), saves nothing
+@     estimated 1736 bytes of code and literals
 	.section .text.elephant_dumbo_crypt,"ax",%progbits
 	.global elephant_dumbo_crypt
 	.type elephant_dumbo_crypt, %function
@@ -711,300 +711,239 @@ elephant_dumbo_P_permute:
 elephant_dumbo_crypt:
 	push	{lr}
 	sub	sp, #224
-	str	r3, [sp, #140]
 	ldr	r2, [sp, #236]
-	@ elephant_dumbo.ae:74: l = lk[0]
-	ldr	r3, [r0]
-	str	r3, [sp, #168]
-	ldr	r3, [r0, #4]
-	str	r3, [sp, #164]
-	ldr	r3, [r0, #8]
-	str	r3, [sp, #176]
-	ldr	r3, [r0, #12]
-	str	r3, [sp, #180]
-	ldr	r3, [r0, #16]
-	str	r3, [sp, #172]
 	@ elephant_dumbo.ae:77: blocks_c = 1 + m / block
-	mov	r7, r2
-	lsls	r3, r2, #1
-	lsrs	r4, r2, #31
-	lsls	r5, r2, #3
-	lsrs	r2, r2, #29
-	movs	r0, #0
-	adds	r5, r3, r5
-	adcs	r4, r2
-	mov	r3, r0
-	adcs	r3, r0
-	lsls	r6, r7, #4
-	lsrs	r2, r7, #28
-	adds	r5, r5, r6
-	adcs	r4, r2
-	adcs	r3, r0
-	lsls	r6, r7, #7
-	lsrs	r2, r7, #25
-	adds	r5, r5, r6
-	adcs	r4, r2
-	adcs	r3, r0
-	lsls	r6, r7, #8
-	lsrs	r2, r7, #24
-	adds	r5, r5, r6
-	adcs	r4, r2
-	adcs	r3, r0
-	lsls	r6, r7, #11
-	lsrs	r2, r7, #21
-	adds	r5, r5, r6
-	adcs	r4, r2
-	adcs	r3, r0
-	lsls	r6, r7, #12
-	lsrs	r2, r7, #20
-	adds	r5, r5, r6
-	adcs	r4, r2
-	adcs	r3, r0
-	lsls	r6, r7, #15
-	lsrs	r2, r7, #17
-	adds	r5, r5, r6
-	adcs	r4, r2
-	adcs	r3, r0
-	lsls	r6, r7, #16
-	lsrs	r2, r7, #16
-	adds	r5, r5, r6
-	adcs	r4, r2
-	adcs	r3, r0
-	lsls	r6, r7, #19
-	lsrs	r2, r7, #13
-	adds	r5, r5, r6
-	adcs	r4, r2
-	adcs	r3, r0
-	lsls	r6, r7, #20
-	lsrs	r2, r7, #12
-	adds	r5, r5, r6
-	adcs	r4, r2
-	adcs	r3, r0
-	lsls	r6, r7, #23
-	lsrs	r2, r7, #9
-	adds	r5, r5, r6
-	adcs	r4, r2
-	adcs	r3, r0
-	lsls	r6, r7, #24
-	lsrs	r2, r7, #8
-	adds	r5, r5, r6
-	adcs	r4, r2
-	adcs	r3, r0
-	lsls	r6, r7, #27
-	lsrs	r2, r7, #5
-	adds	r5, r5, r6
-	adcs	r4, r2
-	adcs	r3, r0
-	lsls	r6, r7, #28
-	lsrs	r2, r7, #4
+	lsrs	r4, r2, #2
+	lsls	r2, r4, #2
+	lsrs	r6, r4, #30
+	adds	r5, r4, r2
+	movs	r2, #0
+	adcs	r2, r6
+	lsls	r6, r4, #3
+	lsrs	r7, r4, #29
 	adds	r6, r5, r6
-	adcs	r4, r2
-	adcs	r3, r0
-	lsls	r2, r7, #31
-	lsrs	r5, r7, #1
-	adds	r7, r6, r2
-	adcs	r4, r5
-	adcs	r3, r0
-	adds	r7, r7, r0
-	ldr	r2, [sp, #236]
-	adcs	r4, r2
-	adcs	r3, r0
-	lsls	r5, r3, #31
-	lsrs	r3, r4, #5
-	lsrs	r4, r5, #4
-	orrs	r3, r4
-	adds	r4, r3, #1
-	str	r4, [sp, #136]
-	@ elephant_dumbo.ae:78: blocks_m = (m + block - 1) / block
-	adds	r2, #20
-	subs	r5, r2, #1
-	lsls	r6, r5, #1
-	lsrs	r4, r5, #31
-	lsls	r3, r5, #3
-	lsrs	r2, r5, #29
-	adds	r7, r6, r3
-	adcs	r4, r2
-	mov	r6, r0
-	adcs	r6, r0
-	lsls	r3, r5, #4
-	lsrs	r2, r5, #28
-	adds	r7, r7, r3
-	adcs	r4, r2
-	adcs	r6, r0
-	lsls	r3, r5, #7
-	lsrs	r2, r5, #25
-	adds	r7, r7, r3
-	adcs	r4, r2
-	adcs	r6, r0
-	lsls	r3, r5, #8
-	lsrs	r2, r5, #24
-	adds	r7, r7, r3
-	adcs	r4, r2
-	adcs	r6, r0
-	lsls	r3, r5, #11
-	lsrs	r2, r5, #21
-	adds	r7, r7, r3
-	adcs	r4, r2
-	adcs	r6, r0
-	lsls	r3, r5, #12
-	lsrs	r2, r5, #20
-	adds	r7, r7, r3
-	adcs	r4, r2
-	adcs	r6, r0
-	lsls	r3, r5, #15
-	lsrs	r2, r5, #17
-	adds	r7, r7, r3
-	adcs	r4, r2
-	adcs	r6, r0
-	lsls	r3, r5, #16
-	lsrs	r2, r5, #16
-	adds	r7, r7, r3
-	adcs	r4, r2
-	adcs	r6, r0
-	lsls	r3, r5, #19
-	lsrs	r2, r5, #13
-	adds	r7, r7, r3
-	adcs	r4, r2
-	adcs	r6, r0
-	lsls	r3, r5, #20
-	lsrs	r2, r5, #12
-	adds	r7, r7, r3
-	adcs	r4, r2
-	adcs	r6, r0
-	lsls	r3, r5, #23
-	lsrs	r2, r5, #9
-	adds	r7, r7, r3
-	adcs	r4, r2
-	adcs	r6, r0
-	lsls	r3, r5, #24
-	lsrs	r2, r5, #8
-	adds	r7, r7, r3
-	adcs	r4, r2
-	adcs	r6, r0
-	lsls	r3, r5, #27
-	lsrs	r2, r5, #5
-	adds	r7, r7, r3
-	adcs	r4, r2
-	adcs	r6, r0
-	lsls	r3, r5, #28
-	lsrs	r2, r5, #4
-	adds	r7, r7, r3
-	adcs	r4, r2
-	adcs	r6, r0
-	lsls	r2, r5, #31
-	lsrs	r3, r5, #1
-	adds	r2, r7, r2
-	adcs	r4, r3
-	adcs	r6, r0
-	adds	r2, r2, r0
-	adcs	r4, r5
-	adcs	r6, r0
-	lsls	r3, r6, #31
-	lsrs	r2, r4, #5
-	lsrs	r3, r3, #4
-	orrs	r2, r3
-	str	r2, [sp, #160]
+	adcs	r2, r7
+	lsls	r5, r4, #6
+	lsrs	r7, r4, #26
+	adds	r6, r6, r5
+	adcs	r2, r7
+	lsls	r5, r4, #7
+	lsrs	r7, r4, #25
+	adds	r6, r6, r5
+	adcs	r2, r7
+	lsls	r5, r4, #10
+	lsrs	r7, r4, #22
+	adds	r6, r6, r5
+	adcs	r2, r7
+	lsls	r5, r4, #11
+	lsrs	r7, r4, #21
+	adds	r6, r6, r5
+	adcs	r2, r7
+	lsls	r5, r4, #14
+	lsrs	r7, r4, #18
+	adds	r6, r6, r5
+	adcs	r2, r7
+	lsls	r5, r4, #15
+	lsrs	r7, r4, #17
+	adds	r6, r6, r5
+	adcs	r2, r7
+	lsls	r5, r4, #18
+	lsrs	r7, r4, #14
+	adds	r6, r6, r5
+	adcs	r2, r7
+	lsls	r5, r4, #19
+	lsrs	r7, r4, #13
+	adds	r6, r6, r5
+	adcs	r2, r7
+	lsls	r5, r4, #22
+	lsrs	r7, r4, #10
+	adds	r6, r6, r5
+	adcs	r2, r7
+	lsls	r5, r4, #23
+	lsrs	r7, r4, #9
+	adds	r6, r6, r5
+	adcs	r2, r7
+	lsls	r5, r4, #26
+	lsrs	r7, r4, #6
+	adds	r6, r6, r5
+	adcs	r2, r7
+	lsls	r5, r4, #27
+	lsrs	r4, r4, #5
+	adds	r5, r6, r5
+	mov	r11, r5
+	adcs	r2, r4
+	mov	r9, r2
+	ldr	r2, [sp, #228]
 	@ elephant_dumbo.ae:79: blocks_ad = 1 + (12 + a) / block
-	ldr	r5, [sp, #228]
-	adds	r5, #12
-	lsls	r6, r5, #1
-	lsrs	r4, r5, #31
-	lsls	r3, r5, #3
-	lsrs	r2, r5, #29
-	adds	r7, r6, r3
-	adcs	r4, r2
-	mov	r6, r0
-	adcs	r6, r0
-	lsls	r3, r5, #4
-	lsrs	r2, r5, #28
-	adds	r7, r7, r3
-	adcs	r4, r2
-	adcs	r6, r0
-	lsls	r3, r5, #7
-	lsrs	r2, r5, #25
-	adds	r7, r7, r3
-	adcs	r4, r2
-	adcs	r6, r0
-	lsls	r3, r5, #8
-	lsrs	r2, r5, #24
-	adds	r7, r7, r3
-	adcs	r4, r2
-	adcs	r6, r0
-	lsls	r3, r5, #11
-	lsrs	r2, r5, #21
-	adds	r7, r7, r3
-	adcs	r4, r2
-	adcs	r6, r0
-	lsls	r3, r5, #12
-	lsrs	r2, r5, #20
-	adds	r7, r7, r3
-	adcs	r4, r2
-	adcs	r6, r0
-	lsls	r3, r5, #15
-	lsrs	r2, r5, #17
-	adds	r7, r7, r3
-	adcs	r4, r2
-	adcs	r6, r0
-	lsls	r3, r5, #16
-	lsrs	r2, r5, #16
-	adds	r7, r7, r3
-	adcs	r4, r2
-	adcs	r6, r0
-	lsls	r3, r5, #19
-	lsrs	r2, r5, #13
-	adds	r7, r7, r3
-	adcs	r4, r2
-	adcs	r6, r0
-	lsls	r3, r5, #20
-	lsrs	r2, r5, #12
-	adds	r7, r7, r3
-	adcs	r4, r2
-	adcs	r6, r0
-	lsls	r3, r5, #23
-	lsrs	r2, r5, #9
-	adds	r7, r7, r3
-	adcs	r4, r2
-	adcs	r6, r0
-	lsls	r3, r5, #24
-	lsrs	r2, r5, #8
-	adds	r7, r7, r3
-	adcs	r4, r2
-	adcs	r6, r0
-	lsls	r3, r5, #27
-	lsrs	r2, r5, #5
-	adds	r7, r7, r3
-	adcs	r4, r2
-	adcs	r6, r0
-	lsls	r3, r5, #28
-	lsrs	r2, r5, #4
-	adds	r7, r7, r3
-	adcs	r4, r2
-	adcs	r6, r0
-	lsls	r2, r5, #31
-	lsrs	r3, r5, #1
-	adds	r2, r7, r2
-	adcs	r4, r3
-	adcs	r6, r0
-	adds	r2, r2, r0
-	adcs	r4, r5
-	adcs	r6, r0
-	lsls	r0, r6, #31
-	lsrs	r2, r4, #5
-	lsrs	r0, r0, #4
-	orrs	r2, r0
-	adds	r0, r2, #1
-	str	r0, [sp, #144]
+	adds	r2, #12
+	lsrs	r4, r2, #2
+	lsls	r2, r4, #2
+	lsrs	r6, r4, #30
+	adds	r5, r4, r2
+	movs	r2, #0
+	adcs	r2, r6
+	lsls	r6, r4, #3
+	lsrs	r7, r4, #29
+	adds	r6, r5, r6
+	adcs	r2, r7
+	lsls	r5, r4, #6
+	lsrs	r7, r4, #26
+	adds	r6, r6, r5
+	adcs	r2, r7
+	lsls	r5, r4, #7
+	lsrs	r7, r4, #25
+	adds	r6, r6, r5
+	adcs	r2, r7
+	lsls	r5, r4, #10
+	lsrs	r7, r4, #22
+	adds	r6, r6, r5
+	adcs	r2, r7
+	lsls	r5, r4, #11
+	lsrs	r7, r4, #21
+	adds	r6, r6, r5
+	adcs	r2, r7
+	lsls	r5, r4, #14
+	lsrs	r7, r4, #18
+	adds	r6, r6, r5
+	adcs	r2, r7
+	lsls	r5, r4, #15
+	lsrs	r7, r4, #17
+	adds	r6, r6, r5
+	adcs	r2, r7
+	lsls	r5, r4, #18
+	lsrs	r7, r4, #14
+	adds	r6, r6, r5
+	adcs	r2, r7
+	lsls	r5, r4, #19
+	lsrs	r7, r4, #13
+	adds	r6, r6, r5
+	adcs	r2, r7
+	lsls	r5, r4, #22
+	lsrs	r7, r4, #10
+	adds	r6, r6, r5
+	adcs	r2, r7
+	lsls	r5, r4, #23
+	lsrs	r7, r4, #9
+	adds	r6, r6, r5
+	adcs	r2, r7
+	lsls	r5, r4, #26
+	lsrs	r7, r4, #6
+	adds	r6, r6, r5
+	adcs	r2, r7
+	lsls	r5, r4, #27
+	lsrs	r4, r4, #5
+	adds	r5, r6, r5
+	mov	r10, r5
+	adcs	r2, r4
+	mov	r8, r2
+	@ elephant_dumbo.ae:78: blocks_m = (m + block - 1) / block
+	ldr	r2, [sp, #236]
+	adds	r2, #20
+	subs	r2, r2, #1
+	lsrs	r4, r2, #2
+	lsls	r2, r4, #2
+	lsrs	r6, r4, #30
+	adds	r5, r4, r2
+	movs	r2, #0
+	adcs	r2, r6
+	lsls	r6, r4, #3
+	lsrs	r7, r4, #29
+	adds	r6, r5, r6
+	adcs	r2, r7
+	lsls	r5, r4, #6
+	lsrs	r7, r4, #26
+	adds	r6, r6, r5
+	adcs	r2, r7
+	lsls	r5, r4, #7
+	lsrs	r7, r4, #25
+	adds	r6, r6, r5
+	adcs	r2, r7
+	lsls	r5, r4, #10
+	lsrs	r7, r4, #22
+	adds	r6, r6, r5
+	adcs	r2, r7
+	lsls	r5, r4, #11
+	lsrs	r7, r4, #21
+	adds	r6, r6, r5
+	adcs	r2, r7
+	lsls	r5, r4, #14
+	lsrs	r7, r4, #18
+	adds	r6, r6, r5
+	adcs	r2, r7
+	lsls	r5, r4, #15
+	lsrs	r7, r4, #17
+	adds	r6, r6, r5
+	adcs	r2, r7
+	lsls	r5, r4, #18
+	lsrs	r7, r4, #14
+	adds	r6, r6, r5
+	adcs	r2, r7
+	lsls	r5, r4, #19
+	lsrs	r7, r4, #13
+	adds	r6, r6, r5
+	adcs	r2, r7
+	lsls	r5, r4, #22
+	lsrs	r7, r4, #10
+	adds	r6, r6, r5
+	adcs	r2, r7
+	lsls	r5, r4, #23
+	lsrs	r7, r4, #9
+	adds	r6, r6, r5
+	adcs	r2, r7
+	lsls	r5, r4, #26
+	lsrs	r7, r4, #6
+	adds	r6, r6, r5
+	adcs	r2, r7
+	lsls	r5, r4, #27
+	lsrs	r4, r4, #5
+	adds	r5, r6, r5
+	adcs	r2, r4
+	lsrs	r5, r5, #30
+	lsls	r4, r2, #6
+	lsrs	r4, r4, #4
+	orrs	r5, r4
+	str	r5, [sp, #140]
+	@ elephant_dumbo.ae:79: blocks_ad = 1 + (12 + a) / block
+	mov	r2, r10
+	lsrs	r4, r2, #30
+	mov	r2, r8
+	lsls	r2, r2, #6
+	lsrs	r2, r2, #4
+	orrs	r4, r2
+	@ elephant_dumbo.ae:77: blocks_c = 1 + m / block
+	mov	r2, r11
+	lsrs	r5, r2, #30
+	mov	r2, r9
+	lsls	r2, r2, #6
+	lsrs	r2, r2, #4
+	orrs	r5, r2
+	adds	r2, r5, #1
+	str	r2, [sp, #148]
+	@ elephant_dumbo.ae:79: blocks_ad = 1 + (12 + a) / block
+	adds	r6, r4, #1
+	str	r6, [sp, #144]
 	@ elephant_dumbo.ae:81: steps = if blocks_ad - 1 < blocks_c + 1 then blocks_c + 1 else blocks_ad - 1
-	subs	r3, r0, #1
-	ldr	r0, [sp, #136]
-	adds	r2, r0, #1
-	cmp	r3, r2
-	movs	r0, #0
-	sbcs	r0, r0
-	eors	r2, r3
-	ands	r2, r0
-	eors	r3, r2
-	str	r3, [sp, #132]
+	subs	r5, r6, #1
+	adds	r4, r2, #1
+	cmp	r5, r4
+	movs	r2, #0
+	sbcs	r2, r2
+	eors	r4, r5
+	ands	r4, r2
+	eors	r5, r4
+	str	r5, [sp, #132]
+	@ elephant_dumbo.ae:74: l = lk[0]
+	ldr	r2, [r0]
+	str	r2, [sp, #168]
+	ldr	r2, [r0, #4]
+	str	r2, [sp, #164]
+	ldr	r2, [r0, #8]
+	str	r2, [sp, #180]
+	ldr	r2, [r0, #12]
+	str	r2, [sp, #176]
+	ldr	r2, [r0, #16]
+	str	r2, [sp, #172]
+	str	r3, [sp, #136]
 	@ elephant_dumbo.ae:82: n = load_le(nonce, 0, 12) as u160
 	mov	r4, r1
 	movs	r0, #3
@@ -1023,246 +962,233 @@ elephant_dumbo_crypt:
 	mov	r4, r2
 .Lelephant_dumbo_crypt_words2:
 	ldr	r0, [r4]
-	str	r0, [sp, #156]
+	str	r0, [sp, #160]
 	ldr	r0, [r4, #4]
-	str	r0, [sp, #152]
+	str	r0, [sp, #156]
 	ldr	r0, [r4, #8]
-	str	r0, [sp, #148]
+	str	r0, [sp, #152]
 	@ elephant_dumbo.ae:49: x = load_le(nonce, 0, 12) as u160 | (load_le(ad, 0, 8, a) as u160) << 96
-	mov	r3, r1
 	movs	r0, #3
-	tst	r3, r0
+	tst	r1, r0
 	beq	.Lelephant_dumbo_crypt_words6
 .Lelephant_dumbo_crypt_bytes5:
-	movs	r2, #12
-	add	r1, sp, #184
+	movs	r3, #12
+	add	r2, sp, #184
 .Lelephant_dumbo_crypt_cpy8:
-	subs	r2, #1
+	subs	r3, #1
 	bcc	.Lelephant_dumbo_crypt_cpyd7
-	ldrb	r0, [r3, r2]
-	strb	r0, [r1, r2]
+	ldrb	r0, [r1, r3]
+	strb	r0, [r2, r3]
 	b	.Lelephant_dumbo_crypt_cpy8
 .Lelephant_dumbo_crypt_cpyd7:
-	mov	r3, r1
+	mov	r1, r2
 .Lelephant_dumbo_crypt_words6:
-	ldr	r0, [r3]
-	mov	r8, r0
-	ldr	r5, [r3, #4]
-	ldr	r0, [r3, #8]
-	mov	r10, r0
-	ldr	r2, [sp, #140]
+	ldr	r6, [r1]
+	ldr	r5, [r1, #4]
+	ldr	r4, [r1, #8]
+	ldr	r1, [sp, #136]
 	ldr	r0, [sp, #228]
 	cmp	r0, #8
 	bcc	.Lelephant_dumbo_crypt_bytes9
 	movs	r0, #3
-	tst	r2, r0
+	tst	r1, r0
 	beq	.Lelephant_dumbo_crypt_words10
 	movs	r3, #8
 	b	.Lelephant_dumbo_crypt_fill12
 .Lelephant_dumbo_crypt_bytes9:
-	ldr	r3, [sp, #228]
 	movs	r0, #0
 	str	r0, [sp, #184]
 	str	r0, [sp, #188]
+	ldr	r3, [sp, #228]
 .Lelephant_dumbo_crypt_fill12:
-	add	r1, sp, #184
+	add	r2, sp, #184
 .Lelephant_dumbo_crypt_cpy14:
 	subs	r3, #1
 	bcc	.Lelephant_dumbo_crypt_cpyd13
-	ldrb	r0, [r2, r3]
-	strb	r0, [r1, r3]
+	ldrb	r0, [r1, r3]
+	strb	r0, [r2, r3]
 	b	.Lelephant_dumbo_crypt_cpy14
 .Lelephant_dumbo_crypt_cpyd13:
-	mov	r2, r1
+	mov	r1, r2
 .Lelephant_dumbo_crypt_words10:
-	ldr	r1, [r2]
-	ldr	r0, [r2, #4]
-	mov	r9, r0
+	ldr	r3, [r1]
+	ldr	r2, [r1, #4]
 	@ elephant_dumbo.ae:50: return if a < 8 then x | ((1 as u160) << (8 * (12 + a))) else x
 	ldr	r0, [sp, #228]
 	cmp	r0, #8
-	movs	r2, #0
-	adcs	r2, r2
+	movs	r1, #0
+	adcs	r1, r1
 	movs	r0, #1
-	eors	r2, r0
+	eors	r1, r0
 	beq	.Lelephant_dumbo_crypt_else15
 	ldr	r0, [sp, #228]
 	adds	r0, #12
-	lsls	r6, r0, #3
-	cmp	r6, #160
+	lsls	r0, r0, #3
+	cmp	r0, #160
 	bcc	.Lelephant_dumbo_crypt_shok17
-	movs	r6, #160
+	movs	r0, #160
 .Lelephant_dumbo_crypt_shok17:
-	movs	r7, #1
-	lsls	r7, r6
-	subs	r6, #32
-	movs	r4, #1
-	lsls	r4, r6
-	subs	r6, #32
-	movs	r3, #1
-	lsls	r3, r6
-	subs	r6, #32
-	movs	r0, #1
-	lsls	r0, r6
-	subs	r6, #32
-	movs	r2, #1
-	lsls	r2, r6
-	mov	r6, r8
-	orrs	r6, r7
-	orrs	r5, r4
-	mov	r4, r10
-	orrs	r4, r3
-	orrs	r1, r0
-	mov	r0, r9
-	orrs	r0, r2
-	mov	r3, r1
-	mov	r2, r0
-	b	.Lelephant_dumbo_crypt_endif16
+	movs	r1, #1
+	lsls	r1, r0
+	orrs	r6, r1
+	subs	r0, #32
+	movs	r1, #1
+	lsls	r1, r0
+	orrs	r5, r1
+	subs	r0, #32
+	movs	r1, #1
+	lsls	r1, r0
+	orrs	r4, r1
+	subs	r0, #32
+	movs	r1, #1
+	lsls	r1, r0
+	orrs	r3, r1
+	subs	r0, #32
+	movs	r1, #1
+	lsls	r1, r0
+	orrs	r2, r1
 .Lelephant_dumbo_crypt_else15:
-	mov	r6, r8
-	mov	r4, r10
-	mov	r3, r1
-	mov	r2, r9
 .Lelephant_dumbo_crypt_endif16:
 	@ elephant_dumbo.ae:86: for i in 0..steps {
 	movs	r1, #0
-	str	r1, [sp]
-	str	r6, [sp, #40]
-	str	r5, [sp, #36]
-	str	r4, [sp, #32]
-	str	r3, [sp, #28]
-	str	r2, [sp, #24]
+	str	r1, [sp, #60]
+	str	r6, [sp, #36]
+	str	r5, [sp, #32]
+	str	r4, [sp, #28]
+	str	r3, [sp, #24]
+	str	r2, [sp, #20]
 	movs	r0, #0
 	str	r0, [sp, #52]
-	str	r0, [sp, #44]
 	str	r0, [sp, #48]
+	str	r0, [sp, #44]
+	str	r0, [sp, #40]
 	str	r0, [sp, #56]
-	str	r0, [sp, #60]
 	ldr	r0, [sp, #168]
-	str	r0, [sp, #84]
+	str	r0, [sp, #88]
 	ldr	r0, [sp, #164]
-	str	r0, [sp, #72]
-	ldr	r0, [sp, #176]
-	str	r0, [sp, #68]
-	ldr	r0, [sp, #180]
-	str	r0, [sp, #80]
-	ldr	r0, [sp, #172]
 	str	r0, [sp, #64]
+	ldr	r0, [sp, #180]
+	str	r0, [sp, #68]
+	ldr	r0, [sp, #176]
+	str	r0, [sp, #84]
+	ldr	r0, [sp, #172]
+	str	r0, [sp, #72]
 	ldr	r0, [sp, #132]
 	cmp	r1, r0
 	bcc	.Lelephant_dumbo_crypt_far1
 	b	.Lelephant_dumbo_crypt_done19
 .Lelephant_dumbo_crypt_far1:
 .Lelephant_dumbo_crypt_loop18:
+	@ elephant_dumbo.ae:37: return cat(t, x[159:8])
+	ldr	r3, [sp, #88]
+	lsrs	r2, r3, #8
+	ldr	r0, [sp, #64]
+	lsls	r1, r0, #24
+	orrs	r2, r1
+	str	r2, [sp, #16]
+	lsrs	r2, r0, #8
+	ldr	r0, [sp, #68]
+	lsls	r1, r0, #24
+	orrs	r2, r1
+	str	r2, [sp, #12]
+	lsrs	r2, r0, #8
+	ldr	r4, [sp, #84]
+	lsls	r1, r4, #24
+	orrs	r2, r1
+	str	r2, [sp, #8]
+	lsrs	r2, r4, #8
+	ldr	r0, [sp, #72]
+	lsls	r1, r0, #24
+	orrs	r2, r1
+	str	r2, [sp, #4]
 	@ elephant_dumbo.ae:36: t = (x[7:0] <<< 3) ^ (x[31:24] << 7) ^ (x[111:104] >> 7)
-	ldr	r2, [sp, #84]
-	uxtb	r0, r2
+	uxtb	r0, r3
 	lsls	r1, r0, #3
 	lsrs	r0, r0, #5
 	orrs	r1, r0
 	uxtb	r1, r1
-	lsrs	r0, r2, #24
+	lsrs	r0, r3, #24
 	lsls	r0, r0, #7
 	uxtb	r0, r0
 	eors	r1, r0
-	ldr	r4, [sp, #80]
 	lsrs	r0, r4, #8
 	uxtb	r0, r0
 	lsrs	r0, r0, #7
 	eors	r1, r0
 	@ elephant_dumbo.ae:37: return cat(t, x[159:8])
-	lsrs	r3, r2, #8
+	lsls	r1, r1, #24
 	ldr	r0, [sp, #72]
-	lsls	r2, r0, #24
-	orrs	r3, r2
-	str	r3, [sp, #4]
-	lsrs	r3, r0, #8
-	ldr	r0, [sp, #68]
-	lsls	r2, r0, #24
-	orrs	r3, r2
-	str	r3, [sp, #8]
-	lsrs	r3, r0, #8
-	lsls	r2, r4, #24
-	orrs	r3, r2
-	str	r3, [sp, #12]
-	lsrs	r3, r4, #8
-	ldr	r0, [sp, #64]
-	lsls	r2, r0, #24
-	orrs	r3, r2
-	str	r3, [sp, #16]
 	lsrs	r2, r0, #8
-	lsls	r0, r1, #24
-	orrs	r0, r2
-	str	r0, [sp, #20]
-	@ elephant_dumbo.ae:88: off = block * i
-	ldr	r0, [sp]
+	orrs	r1, r2
+	str	r1, [sp]
 	@ elephant_dumbo.ae:89: if i < blocks_m {
-	mov	r1, r0
-	@ elephant_dumbo.ae:88: off = block * i
-	movs	r4, #20
-	muls	r0, r4
-	str	r0, [sp, #76]
-	@ elephant_dumbo.ae:89: if i < blocks_m {
-	ldr	r0, [sp, #160]
+	ldr	r1, [sp, #60]
+	ldr	r0, [sp, #140]
 	cmp	r1, r0
-	movs	r1, #0
-	adcs	r1, r1
+	movs	r2, #0
+	adcs	r2, r2
 	movs	r0, #1
-	eors	r1, r0
+	eors	r2, r0
+	@ elephant_dumbo.ae:88: off = block * i
+	mov	r0, r1
+	movs	r1, #20
+	muls	r0, r1
+	str	r0, [sp, #80]
+	@ elephant_dumbo.ae:89: if i < blocks_m {
+	cmp	r2, #0
 	bne	.Lelephant_dumbo_crypt_far2
 	b	.Lelephant_dumbo_crypt_else20
 .Lelephant_dumbo_crypt_far2:
-	@ elephant_dumbo.ae:91: store_le(out, off, load_le(in, off, block, count) ^ masked(n, cur ^ next), count)
-	ldr	r0, [sp, #84]
-	ldr	r1, [sp, #4]
-	eors	r0, r1
-	str	r0, [sp, #104]
-	@ elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
-	ldr	r3, [sp, #156]
-	eors	r3, r0
-	@ elephant_dumbo.ae:91: store_le(out, off, load_le(in, off, block, count) ^ masked(n, cur ^ next), count)
-	ldr	r0, [sp, #72]
-	ldr	r1, [sp, #8]
-	eors	r0, r1
-	str	r0, [sp, #108]
-	@ elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
-	ldr	r2, [sp, #152]
-	eors	r2, r0
-	@ elephant_dumbo.ae:91: store_le(out, off, load_le(in, off, block, count) ^ masked(n, cur ^ next), count)
-	ldr	r0, [sp, #68]
-	ldr	r1, [sp, #12]
-	eors	r0, r1
-	str	r0, [sp, #92]
-	@ elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
-	ldr	r1, [sp, #148]
-	eors	r1, r0
-	@ elephant_dumbo.ae:91: store_le(out, off, load_le(in, off, block, count) ^ masked(n, cur ^ next), count)
-	ldr	r0, [sp, #80]
-	ldr	r4, [sp, #16]
-	eors	r0, r4
-	str	r0, [sp, #96]
-	ldr	r0, [sp, #64]
-	ldr	r4, [sp, #20]
-	eors	r0, r4
-	str	r0, [sp, #100]
 	@ elephant_dumbo.ae:90: count = if m - off < block then m - off else block
-	ldr	r4, [sp, #236]
-	ldr	r0, [sp, #76]
-	subs	r5, r4, r0
-	cmp	r5, #20
-	movs	r4, #0
-	sbcs	r4, r4
+	ldr	r1, [sp, #236]
+	subs	r2, r1, r0
+	cmp	r2, #20
+	movs	r1, #0
+	sbcs	r1, r1
 	movs	r0, #20
-	eors	r5, r0
-	ands	r5, r4
-	movs	r4, #20
-	eors	r5, r4
-	str	r5, [sp, #88]
+	eors	r2, r0
+	ands	r2, r1
+	mov	r0, r2
+	movs	r1, #20
+	eors	r0, r1
+	str	r0, [sp, #76]
+	@ elephant_dumbo.ae:91: store_le(out, off, load_le(in, off, block, count) ^ masked(n, cur ^ next), count)
+	ldr	r2, [sp, #4]
+	eors	r4, r2
+	str	r4, [sp, #96]
+	ldr	r2, [sp, #72]
+	ldr	r1, [sp]
+	eors	r2, r1
+	str	r2, [sp, #100]
+	mov	r1, r3
+	ldr	r2, [sp, #16]
+	eors	r1, r2
+	str	r1, [sp, #104]
+	@ elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
+	ldr	r3, [sp, #160]
+	eors	r3, r1
+	@ elephant_dumbo.ae:91: store_le(out, off, load_le(in, off, block, count) ^ masked(n, cur ^ next), count)
+	ldr	r2, [sp, #64]
+	mov	r1, r2
+	ldr	r2, [sp, #12]
+	eors	r1, r2
+	str	r1, [sp, #108]
+	@ elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
+	ldr	r2, [sp, #156]
+	eors	r2, r1
+	@ elephant_dumbo.ae:91: store_le(out, off, load_le(in, off, block, count) ^ masked(n, cur ^ next), count)
+	ldr	r4, [sp, #68]
+	ldr	r1, [sp, #8]
+	eors	r4, r1
+	str	r4, [sp, #92]
+	@ elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
+	ldr	r1, [sp, #152]
+	eors	r1, r4
 	@ elephant_dumbo.ae:91: store_le(out, off, load_le(in, off, block, count) ^ masked(n, cur ^ next), count)
 	ldr	r4, [sp, #232]
-	ldr	r0, [sp, #76]
-	adds	r4, r4, r0
-	cmp	r5, #20
+	ldr	r5, [sp, #80]
+	adds	r4, r4, r5
+	cmp	r0, #20
 	bcc	.Lelephant_dumbo_crypt_bytes22
 	movs	r0, #3
 	tst	r4, r0
@@ -1270,13 +1196,13 @@ elephant_dumbo_crypt:
 	movs	r6, #20
 	b	.Lelephant_dumbo_crypt_fill25
 .Lelephant_dumbo_crypt_bytes22:
-	ldr	r6, [sp, #88]
 	movs	r0, #0
 	str	r0, [sp, #184]
 	str	r0, [sp, #188]
 	str	r0, [sp, #192]
 	str	r0, [sp, #196]
 	str	r0, [sp, #200]
+	ldr	r6, [sp, #76]
 .Lelephant_dumbo_crypt_fill25:
 	add	r5, sp, #184
 .Lelephant_dumbo_crypt_cpy27:
@@ -1310,57 +1236,65 @@ elephant_dumbo_crypt:
 	add	r1, sp, #204
 	bl	elephant_dumbo_P_permute
 	ldr	r0, [sp, #204]
-	ldr	r2, [sp, #208]
-	ldr	r6, [sp, #212]
-	ldr	r5, [sp, #216]
-	ldr	r1, [sp, #220]
 	@ elephant_dumbo.ae:91: store_le(out, off, load_le(in, off, block, count) ^ masked(n, cur ^ next), count)
-	ldr	r4, [sp, #112]
-	eors	r4, r0
-	ldr	r0, [sp, #104]
-	eors	r4, r0
-	ldr	r3, [sp, #116]
-	eors	r3, r2
-	ldr	r0, [sp, #108]
-	eors	r3, r0
-	ldr	r2, [sp, #120]
-	eors	r2, r6
-	ldr	r0, [sp, #92]
-	eors	r2, r0
-	ldr	r6, [sp, #124]
-	eors	r6, r5
-	ldr	r0, [sp, #96]
+	ldr	r6, [sp, #112]
 	eors	r6, r0
-	ldr	r5, [sp, #128]
-	eors	r5, r1
-	ldr	r0, [sp, #100]
+	ldr	r0, [sp, #104]
+	eors	r6, r0
+	@ elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
+	ldr	r0, [sp, #208]
+	@ elephant_dumbo.ae:91: store_le(out, off, load_le(in, off, block, count) ^ masked(n, cur ^ next), count)
+	ldr	r5, [sp, #116]
 	eors	r5, r0
+	ldr	r0, [sp, #108]
+	eors	r5, r0
+	@ elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
+	ldr	r0, [sp, #212]
+	@ elephant_dumbo.ae:91: store_le(out, off, load_le(in, off, block, count) ^ masked(n, cur ^ next), count)
+	ldr	r4, [sp, #120]
+	eors	r4, r0
+	ldr	r0, [sp, #92]
+	eors	r4, r0
+	@ elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
+	ldr	r0, [sp, #216]
+	@ elephant_dumbo.ae:91: store_le(out, off, load_le(in, off, block, count) ^ masked(n, cur ^ next), count)
+	ldr	r3, [sp, #124]
+	eors	r3, r0
+	ldr	r0, [sp, #96]
+	eors	r3, r0
+	@ elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
+	ldr	r0, [sp, #220]
+	@ elephant_dumbo.ae:91: store_le(out, off, load_le(in, off, block, count) ^ masked(n, cur ^ next), count)
+	ldr	r2, [sp, #128]
+	eors	r2, r0
+	ldr	r0, [sp, #100]
+	eors	r2, r0
 	ldr	r1, [sp, #240]
-	ldr	r0, [sp, #76]
+	ldr	r0, [sp, #80]
 	adds	r1, r1, r0
 	movs	r7, #3
-	ldr	r0, [sp, #88]
+	ldr	r0, [sp, #76]
 	cmp	r0, #20
 	bcc	.Lelephant_dumbo_crypt_bytes28
 	tst	r1, r7
 	bne	.Lelephant_dumbo_crypt_mis30
-	str	r4, [r1]
-	str	r3, [r1, #4]
-	str	r2, [r1, #8]
-	str	r6, [r1, #12]
-	str	r5, [r1, #16]
+	str	r6, [r1]
+	str	r5, [r1, #4]
+	str	r4, [r1, #8]
+	str	r3, [r1, #12]
+	str	r2, [r1, #16]
 	b	.Lelephant_dumbo_crypt_stored29
 .Lelephant_dumbo_crypt_mis30:
 	movs	r7, #20
 	b	.Lelephant_dumbo_crypt_fill31
 .Lelephant_dumbo_crypt_bytes28:
-	ldr	r7, [sp, #88]
+	ldr	r7, [sp, #76]
 .Lelephant_dumbo_crypt_fill31:
-	str	r4, [sp, #184]
-	str	r3, [sp, #188]
-	str	r2, [sp, #192]
-	str	r6, [sp, #196]
-	str	r5, [sp, #200]
+	str	r6, [sp, #184]
+	str	r5, [sp, #188]
+	str	r4, [sp, #192]
+	str	r3, [sp, #196]
+	str	r2, [sp, #200]
 	add	r2, sp, #184
 .Lelephant_dumbo_crypt_cpy32:
 	subs	r7, #1
@@ -1372,11 +1306,11 @@ elephant_dumbo_crypt:
 .Lelephant_dumbo_crypt_else20:
 .Lelephant_dumbo_crypt_endif21:
 	@ elephant_dumbo.ae:93: if (i > 0) & (i <= blocks_c) {
-	ldr	r1, [sp]
+	ldr	r1, [sp, #60]
 	subs	r0, r1, #1
 	movs	r2, #0
 	adcs	r2, r2
-	ldr	r0, [sp, #136]
+	ldr	r0, [sp, #148]
 	cmp	r0, r1
 	movs	r0, #0
 	adcs	r0, r0
@@ -1386,163 +1320,166 @@ elephant_dumbo_crypt:
 .Lelephant_dumbo_crypt_far3:
 	@ elephant_dumbo.ae:94: tag = tag ^ masked(padded(c, off - block, m - (off - block)), prev ^ next)
 	ldr	r0, [sp, #52]
-	ldr	r1, [sp, #4]
+	ldr	r1, [sp, #16]
 	eors	r0, r1
 	str	r0, [sp, #52]
-	ldr	r0, [sp, #44]
-	ldr	r1, [sp, #8]
-	eors	r0, r1
-	str	r0, [sp, #44]
 	ldr	r0, [sp, #48]
 	ldr	r1, [sp, #12]
 	eors	r0, r1
 	str	r0, [sp, #48]
+	ldr	r0, [sp, #44]
+	ldr	r1, [sp, #8]
+	eors	r0, r1
+	str	r0, [sp, #44]
+	ldr	r0, [sp, #40]
+	ldr	r1, [sp, #4]
+	eors	r0, r1
+	str	r0, [sp, #40]
 	ldr	r0, [sp, #56]
-	ldr	r1, [sp, #16]
+	ldr	r1, [sp]
 	eors	r0, r1
 	str	r0, [sp, #56]
-	ldr	r0, [sp, #60]
-	ldr	r1, [sp, #20]
-	eors	r0, r1
-	str	r0, [sp, #60]
-	ldr	r1, [sp, #76]
-	subs	r1, #20
+	ldr	r2, [sp, #80]
+	subs	r2, #20
 	ldr	r0, [sp, #236]
-	subs	r2, r0, r1
+	subs	r1, r0, r2
 	@ elephant_dumbo.ae:42: x = load_le(buf, off, block, count)
 	ldr	r0, [sp, #248]
-	adds	r3, r0, r1
-	cmp	r2, #20
+	adds	r2, r0, r2
+	cmp	r1, #20
 	bcc	.Lelephant_dumbo_crypt_bytes35
 	movs	r0, #3
-	tst	r3, r0
+	tst	r2, r0
 	beq	.Lelephant_dumbo_crypt_words36
 	movs	r4, #20
 	b	.Lelephant_dumbo_crypt_fill38
 .Lelephant_dumbo_crypt_bytes35:
-	mov	r4, r2
 	movs	r0, #0
 	str	r0, [sp, #184]
 	str	r0, [sp, #188]
 	str	r0, [sp, #192]
 	str	r0, [sp, #196]
 	str	r0, [sp, #200]
+	mov	r4, r1
 .Lelephant_dumbo_crypt_fill38:
-	add	r1, sp, #184
+	add	r3, sp, #184
 .Lelephant_dumbo_crypt_cpy40:
 	subs	r4, #1
 	bcc	.Lelephant_dumbo_crypt_cpyd39
-	ldrb	r0, [r3, r4]
-	strb	r0, [r1, r4]
+	ldrb	r0, [r2, r4]
+	strb	r0, [r3, r4]
 	b	.Lelephant_dumbo_crypt_cpy40
 .Lelephant_dumbo_crypt_cpyd39:
-	mov	r3, r1
+	mov	r2, r3
 .Lelephant_dumbo_crypt_words36:
-	ldr	r0, [r3]
-	mov	r8, r0
-	ldr	r0, [r3, #4]
-	mov	r9, r0
-	ldr	r5, [r3, #8]
-	ldr	r1, [r3, #12]
-	ldr	r0, [r3, #16]
-	mov	r10, r0
+	ldr	r5, [r2]
+	ldr	r7, [r2, #4]
+	ldr	r4, [r2, #8]
+	ldr	r3, [r2, #12]
+	ldr	r2, [r2, #16]
 	@ elephant_dumbo.ae:43: return if count < block then x | ((1 as u160) << (8 * count)) else x
-	cmp	r2, #20
-	movs	r3, #0
-	adcs	r3, r3
+	cmp	r1, #20
+	movs	r6, #0
+	adcs	r6, r6
 	movs	r0, #1
-	eors	r3, r0
+	eors	r6, r0
 	beq	.Lelephant_dumbo_crypt_else41
-	lsls	r2, r2, #3
-	cmp	r2, #160
+	lsls	r6, r1, #3
+	cmp	r6, #160
 	bcc	.Lelephant_dumbo_crypt_shok43
-	movs	r2, #160
+	movs	r6, #160
 .Lelephant_dumbo_crypt_shok43:
-	movs	r4, #1
-	lsls	r4, r2
-	subs	r2, #32
-	movs	r7, #1
-	lsls	r7, r2
-	subs	r2, #32
-	movs	r6, #1
-	lsls	r6, r2
-	subs	r2, #32
-	movs	r3, #1
-	lsls	r3, r2
-	subs	r2, #32
 	movs	r0, #1
-	lsls	r0, r2
-	mov	r2, r8
-	orrs	r2, r4
-	mov	r4, r9
-	orrs	r4, r7
-	orrs	r5, r6
-	orrs	r1, r3
-	mov	r3, r10
+	lsls	r0, r6
+	orrs	r5, r0
+	mov	r1, r5
+	subs	r6, #32
+	movs	r5, #1
+	lsls	r5, r6
+	orrs	r7, r5
+	mov	r5, r7
+	subs	r6, #32
+	movs	r0, #1
+	lsls	r0, r6
+	orrs	r4, r0
+	subs	r6, #32
+	movs	r0, #1
+	lsls	r0, r6
 	orrs	r3, r0
+	subs	r6, #32
+	movs	r0, #1
+	lsls	r0, r6
+	orrs	r2, r0
 	b	.Lelephant_dumbo_crypt_endif42
 .Lelephant_dumbo_crypt_else41:
-	mov	r2, r8
-	mov	r4, r9
-	mov	r3, r10
+	mov	r1, r5
+	mov	r5, r7
 .Lelephant_dumbo_crypt_endif42:
 	@ elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
 	ldr	r0, [sp, #52]
-	eors	r2, r0
-	ldr	r0, [sp, #44]
-	eors	r4, r0
+	eors	r1, r0
+	str	r1, [sp, #184]
 	ldr	r0, [sp, #48]
 	eors	r5, r0
-	ldr	r0, [sp, #56]
-	eors	r1, r0
-	ldr	r0, [sp, #60]
+	str	r5, [sp, #188]
+	ldr	r0, [sp, #44]
+	eors	r4, r0
+	str	r4, [sp, #192]
+	ldr	r0, [sp, #40]
 	eors	r3, r0
-	str	r2, [sp, #184]
-	str	r4, [sp, #188]
-	str	r5, [sp, #192]
-	str	r1, [sp, #196]
-	str	r3, [sp, #200]
+	str	r3, [sp, #196]
+	ldr	r0, [sp, #56]
+	eors	r2, r0
+	str	r2, [sp, #200]
 	add	r0, sp, #184
 	add	r1, sp, #204
 	bl	elephant_dumbo_P_permute
 	ldr	r0, [sp, #204]
-	ldr	r3, [sp, #208]
-	ldr	r2, [sp, #212]
-	ldr	r1, [sp, #216]
-	ldr	r6, [sp, #220]
 	@ elephant_dumbo.ae:94: tag = tag ^ masked(padded(c, off - block, m - (off - block)), prev ^ next)
-	ldr	r5, [sp, #40]
-	eors	r5, r0
-	ldr	r0, [sp, #52]
-	eors	r5, r0
-	ldr	r4, [sp, #36]
-	eors	r4, r3
-	ldr	r0, [sp, #44]
-	eors	r4, r0
-	ldr	r3, [sp, #32]
-	eors	r3, r2
-	ldr	r0, [sp, #48]
-	eors	r3, r0
-	ldr	r2, [sp, #28]
-	eors	r2, r1
-	ldr	r0, [sp, #56]
-	eors	r2, r0
-	ldr	r1, [sp, #24]
-	eors	r1, r6
-	ldr	r0, [sp, #60]
+	ldr	r1, [sp, #36]
 	eors	r1, r0
-	str	r5, [sp, #40]
-	str	r4, [sp, #36]
-	str	r3, [sp, #32]
-	str	r2, [sp, #28]
+	ldr	r0, [sp, #52]
+	eors	r1, r0
+	str	r1, [sp, #36]
+	@ elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
+	ldr	r0, [sp, #208]
+	@ elephant_dumbo.ae:94: tag = tag ^ masked(padded(c, off - block, m - (off - block)), prev ^ next)
+	ldr	r1, [sp, #32]
+	eors	r1, r0
+	ldr	r0, [sp, #48]
+	eors	r1, r0
+	str	r1, [sp, #32]
+	@ elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
+	ldr	r0, [sp, #212]
+	@ elephant_dumbo.ae:94: tag = tag ^ masked(padded(c, off - block, m - (off - block)), prev ^ next)
+	ldr	r1, [sp, #28]
+	eors	r1, r0
+	ldr	r0, [sp, #44]
+	eors	r1, r0
+	str	r1, [sp, #28]
+	@ elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
+	ldr	r0, [sp, #216]
+	@ elephant_dumbo.ae:94: tag = tag ^ masked(padded(c, off - block, m - (off - block)), prev ^ next)
+	ldr	r1, [sp, #24]
+	eors	r1, r0
+	ldr	r0, [sp, #40]
+	eors	r1, r0
 	str	r1, [sp, #24]
+	@ elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
+	ldr	r0, [sp, #220]
+	@ elephant_dumbo.ae:94: tag = tag ^ masked(padded(c, off - block, m - (off - block)), prev ^ next)
+	ldr	r1, [sp, #20]
+	eors	r1, r0
+	ldr	r0, [sp, #56]
+	eors	r1, r0
+	str	r1, [sp, #20]
 .Lelephant_dumbo_crypt_else33:
 .Lelephant_dumbo_crypt_endif34:
 	@ elephant_dumbo.ae:96: if i + 1 < blocks_ad {
-	ldr	r1, [sp]
-	adds	r3, r1, #1
+	ldr	r1, [sp, #60]
+	adds	r2, r1, #1
 	ldr	r0, [sp, #144]
-	cmp	r3, r0
+	cmp	r2, r0
 	movs	r1, #0
 	adcs	r1, r1
 	movs	r0, #1
@@ -1550,14 +1487,13 @@ elephant_dumbo_crypt:
 	beq	.Lelephant_dumbo_crypt_else44
 	@ elephant_dumbo.ae:55: return padded(ad, block * i - 12, len(ad) + 12 - block * i)
 	movs	r0, #20
-	muls	r3, r0
-	mov	r2, r3
-	subs	r2, #12
+	muls	r2, r0
 	ldr	r0, [sp, #228]
 	adds	r0, #12
-	subs	r1, r0, r3
+	subs	r1, r0, r2
+	subs	r2, #12
 	@ elephant_dumbo.ae:42: x = load_le(buf, off, block, count)
-	ldr	r0, [sp, #140]
+	ldr	r0, [sp, #136]
 	adds	r2, r0, r2
 	cmp	r1, #20
 	bcc	.Lelephant_dumbo_crypt_bytes46
@@ -1567,13 +1503,13 @@ elephant_dumbo_crypt:
 	movs	r4, #20
 	b	.Lelephant_dumbo_crypt_fill49
 .Lelephant_dumbo_crypt_bytes46:
-	mov	r4, r1
 	movs	r0, #0
 	str	r0, [sp, #184]
 	str	r0, [sp, #188]
 	str	r0, [sp, #192]
 	str	r0, [sp, #196]
 	str	r0, [sp, #200]
+	mov	r4, r1
 .Lelephant_dumbo_crypt_fill49:
 	add	r3, sp, #184
 .Lelephant_dumbo_crypt_cpy51:
@@ -1585,142 +1521,138 @@ elephant_dumbo_crypt:
 .Lelephant_dumbo_crypt_cpyd50:
 	mov	r2, r3
 .Lelephant_dumbo_crypt_words47:
-	ldr	r0, [r2]
-	mov	r8, r0
-	ldr	r0, [r2, #4]
-	mov	r9, r0
-	ldr	r0, [r2, #8]
-	mov	r10, r0
-	ldr	r6, [r2, #12]
-	ldr	r3, [r2, #16]
+	ldr	r5, [r2]
+	ldr	r7, [r2, #4]
+	ldr	r4, [r2, #8]
+	ldr	r3, [r2, #12]
+	ldr	r2, [r2, #16]
 	@ elephant_dumbo.ae:43: return if count < block then x | ((1 as u160) << (8 * count)) else x
 	cmp	r1, #20
-	movs	r2, #0
-	adcs	r2, r2
+	movs	r6, #0
+	adcs	r6, r6
 	movs	r0, #1
-	eors	r2, r0
+	eors	r6, r0
 	beq	.Lelephant_dumbo_crypt_else52
-	lsls	r2, r1, #3
-	cmp	r2, #160
+	lsls	r6, r1, #3
+	cmp	r6, #160
 	bcc	.Lelephant_dumbo_crypt_shok54
-	movs	r2, #160
+	movs	r6, #160
 .Lelephant_dumbo_crypt_shok54:
-	movs	r4, #1
-	lsls	r4, r2
-	subs	r2, #32
-	movs	r5, #1
-	lsls	r5, r2
-	subs	r2, #32
-	movs	r1, #1
-	lsls	r1, r2
-	subs	r2, #32
-	movs	r7, #1
-	lsls	r7, r2
-	subs	r2, #32
 	movs	r0, #1
-	lsls	r0, r2
-	mov	r2, r8
-	orrs	r2, r4
-	mov	r4, r9
-	orrs	r4, r5
-	mov	r5, r10
-	orrs	r5, r1
-	mov	r1, r6
-	orrs	r1, r7
+	lsls	r0, r6
+	orrs	r5, r0
+	mov	r1, r5
+	subs	r6, #32
+	movs	r5, #1
+	lsls	r5, r6
+	orrs	r7, r5
+	mov	r5, r7
+	subs	r6, #32
+	movs	r0, #1
+	lsls	r0, r6
+	orrs	r4, r0
+	subs	r6, #32
+	movs	r0, #1
+	lsls	r0, r6
 	orrs	r3, r0
+	subs	r6, #32
+	movs	r0, #1
+	lsls	r0, r6
+	orrs	r2, r0
 	b	.Lelephant_dumbo_crypt_endif53
 .Lelephant_dumbo_crypt_else52:
-	mov	r2, r8
-	mov	r4, r9
-	mov	r5, r10
-	mov	r1, r6
+	mov	r1, r5
+	mov	r5, r7
 .Lelephant_dumbo_crypt_endif53:
 	@ elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
-	ldr	r0, [sp, #4]
-	eors	r2, r0
-	ldr	r0, [sp, #8]
-	eors	r4, r0
-	ldr	r0, [sp, #12]
-	eors	r5, r0
 	ldr	r0, [sp, #16]
 	eors	r1, r0
-	ldr	r0, [sp, #20]
+	str	r1, [sp, #184]
+	ldr	r0, [sp, #12]
+	eors	r5, r0
+	str	r5, [sp, #188]
+	ldr	r0, [sp, #8]
+	eors	r4, r0
+	str	r4, [sp, #192]
+	ldr	r0, [sp, #4]
 	eors	r3, r0
-	str	r2, [sp, #184]
-	str	r4, [sp, #188]
-	str	r5, [sp, #192]
-	str	r1, [sp, #196]
-	str	r3, [sp, #200]
+	str	r3, [sp, #196]
+	ldr	r0, [sp]
+	eors	r2, r0
+	str	r2, [sp, #200]
 	add	r0, sp, #184
 	add	r1, sp, #204
 	bl	elephant_dumbo_P_permute
 	ldr	r0, [sp, #204]
-	ldr	r3, [sp, #208]
-	ldr	r6, [sp, #212]
-	ldr	r2, [sp, #216]
-	ldr	r1, [sp, #220]
 	@ elephant_dumbo.ae:97: tag = tag ^ masked(ad_block(ad, i + 1), next)
-	ldr	r5, [sp, #40]
+	ldr	r5, [sp, #36]
 	eors	r5, r0
-	ldr	r0, [sp, #4]
-	eors	r5, r0
-	ldr	r4, [sp, #36]
-	eors	r4, r3
-	ldr	r0, [sp, #8]
-	eors	r4, r0
-	ldr	r3, [sp, #32]
-	eors	r3, r6
-	ldr	r0, [sp, #12]
-	eors	r3, r0
-	ldr	r0, [sp, #28]
-	eors	r0, r2
-	mov	r2, r0
 	ldr	r0, [sp, #16]
+	eors	r5, r0
+	@ elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
+	ldr	r0, [sp, #208]
+	@ elephant_dumbo.ae:97: tag = tag ^ masked(ad_block(ad, i + 1), next)
+	ldr	r4, [sp, #32]
+	eors	r4, r0
+	ldr	r0, [sp, #12]
+	eors	r4, r0
+	@ elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
+	ldr	r0, [sp, #212]
+	@ elephant_dumbo.ae:97: tag = tag ^ masked(ad_block(ad, i + 1), next)
+	ldr	r3, [sp, #28]
+	eors	r3, r0
+	ldr	r0, [sp, #8]
+	eors	r3, r0
+	@ elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
+	ldr	r0, [sp, #216]
+	@ elephant_dumbo.ae:97: tag = tag ^ masked(ad_block(ad, i + 1), next)
+	ldr	r2, [sp, #24]
 	eors	r2, r0
-	ldr	r0, [sp, #24]
-	eors	r0, r1
-	mov	r1, r0
-	ldr	r0, [sp, #20]
+	ldr	r0, [sp, #4]
+	eors	r2, r0
+	@ elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
+	ldr	r0, [sp, #220]
+	@ elephant_dumbo.ae:97: tag = tag ^ masked(ad_block(ad, i + 1), next)
+	ldr	r1, [sp, #20]
 	eors	r1, r0
-	mov	r0, r5
+	ldr	r0, [sp]
+	eors	r1, r0
 	b	.Lelephant_dumbo_crypt_endif45
 .Lelephant_dumbo_crypt_else44:
-	ldr	r0, [sp, #40]
-	ldr	r4, [sp, #36]
-	ldr	r3, [sp, #32]
-	ldr	r2, [sp, #28]
-	ldr	r1, [sp, #24]
-.Lelephant_dumbo_crypt_endif45:
-	str	r4, [sp, #36]
-	str	r3, [sp, #32]
-	str	r2, [sp, #28]
-	str	r1, [sp, #24]
-	ldr	r5, [sp, #84]
-	str	r5, [sp, #52]
-	ldr	r5, [sp, #72]
-	str	r5, [sp, #44]
-	ldr	r5, [sp, #68]
-	mov	r8, r5
-	ldr	r7, [sp, #80]
-	ldr	r6, [sp, #64]
-	ldr	r5, [sp, #4]
-	ldr	r4, [sp, #8]
-	ldr	r3, [sp, #12]
-	ldr	r2, [sp, #16]
+	ldr	r5, [sp, #36]
+	ldr	r4, [sp, #32]
+	ldr	r3, [sp, #28]
+	ldr	r2, [sp, #24]
 	ldr	r1, [sp, #20]
-	str	r0, [sp, #40]
-	mov	r0, r8
+.Lelephant_dumbo_crypt_endif45:
+	str	r5, [sp, #36]
+	str	r4, [sp, #32]
+	str	r3, [sp, #28]
+	str	r2, [sp, #24]
+	str	r1, [sp, #20]
+	ldr	r0, [sp, #88]
+	str	r0, [sp, #52]
+	ldr	r0, [sp, #64]
 	str	r0, [sp, #48]
-	str	r7, [sp, #56]
-	str	r6, [sp, #60]
-	str	r5, [sp, #84]
-	str	r4, [sp, #72]
-	str	r3, [sp, #68]
-	str	r2, [sp, #80]
-	str	r1, [sp, #64]
-	ldr	r1, [sp]
+	ldr	r0, [sp, #68]
+	str	r0, [sp, #44]
+	ldr	r0, [sp, #84]
+	str	r0, [sp, #40]
+	ldr	r0, [sp, #72]
+	str	r0, [sp, #56]
+	ldr	r0, [sp, #16]
+	str	r0, [sp, #88]
+	ldr	r0, [sp, #12]
+	str	r0, [sp, #64]
+	ldr	r0, [sp, #8]
+	str	r0, [sp, #68]
+	ldr	r0, [sp, #4]
+	str	r0, [sp, #84]
+	ldr	r0, [sp]
+	str	r0, [sp, #72]
+	ldr	r1, [sp, #60]
 	adds	r1, #1
-	str	r1, [sp]
+	str	r1, [sp, #60]
 	ldr	r0, [sp, #132]
 	cmp	r1, r0
 	bcs	.Lelephant_dumbo_crypt_far4
@@ -1728,36 +1660,36 @@ elephant_dumbo_crypt:
 .Lelephant_dumbo_crypt_far4:
 .Lelephant_dumbo_crypt_done19:
 	@ elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
-	ldr	r3, [sp, #40]
-	ldr	r1, [sp, #168]
-	eors	r3, r1
-	ldr	r4, [sp, #36]
-	ldr	r1, [sp, #164]
-	eors	r4, r1
-	ldr	r5, [sp, #32]
-	ldr	r0, [sp, #176]
-	eors	r5, r0
-	ldr	r2, [sp, #28]
+	ldr	r1, [sp, #36]
+	ldr	r0, [sp, #168]
+	eors	r1, r0
+	str	r1, [sp, #184]
+	ldr	r1, [sp, #32]
+	ldr	r0, [sp, #164]
+	eors	r1, r0
+	str	r1, [sp, #188]
+	ldr	r1, [sp, #28]
 	ldr	r0, [sp, #180]
-	eors	r2, r0
+	eors	r1, r0
+	str	r1, [sp, #192]
 	ldr	r1, [sp, #24]
+	ldr	r0, [sp, #176]
+	eors	r1, r0
+	str	r1, [sp, #196]
+	ldr	r1, [sp, #20]
 	ldr	r0, [sp, #172]
 	eors	r1, r0
-	str	r3, [sp, #184]
-	str	r4, [sp, #188]
-	str	r5, [sp, #192]
-	str	r2, [sp, #196]
 	str	r1, [sp, #200]
 	add	r0, sp, #184
 	add	r1, sp, #204
 	bl	elephant_dumbo_P_permute
-	ldr	r0, [sp, #204]
-	ldr	r2, [sp, #208]
-	ldr	r1, [sp, #168]
-	eors	r0, r1
-	ldr	r1, [sp, #164]
-	eors	r2, r1
-	mov	r1, r2
+	ldr	r2, [sp, #204]
+	ldr	r0, [sp, #168]
+	eors	r2, r0
+	ldr	r1, [sp, #208]
+	ldr	r0, [sp, #164]
+	eors	r1, r0
+	mov	r0, r2
 	add	sp, #224
 	pop	{pc}
 	.ltorg

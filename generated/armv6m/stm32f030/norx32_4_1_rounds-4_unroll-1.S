@@ -18,7 +18,7 @@
 norx32_4_1_key_setup:
 	push	{r4, lr}
 	sub	sp, #16
-	@ norx32_4_1.ae:123: kc[0] = load_le(key, 0, 16)
+	@ norx32_4_1.ae:121: kc[0] = load_le(key, 0, 16)
 	movs	r1, #3
 	tst	r0, r1
 	beq	.Lnorx32_4_1_key_setup_words2
@@ -47,7 +47,7 @@ norx32_4_1_key_setup:
 
 @ --- norx32_4_1_encrypt_with: norx32_4_1.encrypt_with
 @     frame 216 bytes (77 spill slots, 26 on the stack; locals 112), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 1818 bytes of code and literals
+@     estimated 1808 bytes of code and literals
 	.section .text.norx32_4_1_encrypt_with,"ax",%progbits
 	.global norx32_4_1_encrypt_with
 	.type norx32_4_1_encrypt_with, %function
@@ -64,7 +64,7 @@ norx32_4_1_encrypt_with:
 	mov	r5, r1
 	mov	r4, r2
 	str	r3, [sp]
-	@ norx32_4_1.ae:131: k = kc[0]
+	@ norx32_4_1.ae:129: k = kc[0]
 	ldr	r6, [r0]
 	str	r6, [sp, #96]
 	ldr	r1, [r0, #4]
@@ -73,7 +73,7 @@ norx32_4_1_encrypt_with:
 	str	r6, [sp, #88]
 	ldr	r1, [r0, #12]
 	str	r1, [sp, #100]
-	@ norx32_4_1.ae:132: initialize(s, k, nonce)
+	@ norx32_4_1.ae:130: initialize(s, k, nonce)
 	add	r2, sp, #104
 	ldr	r0, [sp, #96]
 	str	r0, [sp, #168]
@@ -87,18 +87,18 @@ norx32_4_1_encrypt_with:
 	mov	r2, r5
 	mov	r3, r4
 	bl	norx32_4_1_initialize
-	@ norx32_4_1.ae:133: absorb_header(s, ad)
+	@ norx32_4_1.ae:131: absorb_header(s, ad)
 	add	r0, sp, #104
 	ldr	r1, [sp]
 	ldr	r2, [sp, #252]
 	bl	norx32_4_1_absorb_header
-	@ norx32_4_1.ae:135: if m > 0 {
+	@ norx32_4_1.ae:133: if m > 0 {
 	ldr	r1, [sp, #260]
 	cmp	r1, #0
 	bne	.Lnorx32_4_1_encrypt_with_far1
 	b	.Lnorx32_4_1_encrypt_with_else1
 .Lnorx32_4_1_encrypt_with_far1:
-	@ norx32_4_1.ae:40: return ((((n >> 4) as u64) * 0xaaaaaaab) >> 33) as u32
+	@ norx32_4_1.ae:38: return n / rate
 	lsrs	r4, r1, #4
 	lsls	r0, r4, #1
 	lsrs	r1, r4, #31
@@ -155,33 +155,28 @@ norx32_4_1_encrypt_with:
 	adcs	r0, r3
 	lsls	r1, r4, #27
 	lsrs	r3, r4, #5
-	adds	r2, r2, r1
+	adds	r1, r2, r1
 	adcs	r0, r3
-	lsls	r1, r4, #29
-	lsrs	r3, r4, #3
-	adds	r2, r2, r1
-	adcs	r0, r3
-	lsls	r3, r4, #31
-	lsrs	r1, r4, #1
-	adds	r3, r2, r3
-	adcs	r0, r1
-	lsrs	r3, r0, #1
-	@ norx32_4_1.ae:136: for i in 0..whole_blocks(m) + 1 {
-	adds	r3, r3, #1
-	str	r3, [sp, #84]
+	lsls	r3, r0, #8
+	lsrs	r1, r1, #29
+	lsrs	r3, r3, #5
+	orrs	r1, r3
+	@ norx32_4_1.ae:134: for i in 0..whole_blocks(m) + 1 {
+	adds	r0, r1, #1
+	str	r0, [sp, #84]
 	movs	r1, #0
 	str	r1, [sp, #68]
-	cmp	r1, r3
+	cmp	r1, r0
 	bcc	.Lnorx32_4_1_encrypt_with_far2
 	b	.Lnorx32_4_1_encrypt_with_done4
 .Lnorx32_4_1_encrypt_with_far2:
 .Lnorx32_4_1_encrypt_with_loop3:
-	@ norx32_4_1.ae:137: off = rate * i
+	@ norx32_4_1.ae:135: off = rate * i
 	movs	r2, #48
 	ldr	r0, [sp, #68]
 	muls	r0, r2
 	str	r0, [sp, #80]
-	@ norx32_4_1.ae:138: count = if m - off < rate then m - off else rate
+	@ norx32_4_1.ae:136: count = if m - off < rate then m - off else rate
 	ldr	r1, [sp, #260]
 	subs	r1, r1, r0
 	cmp	r1, #48
@@ -191,7 +186,7 @@ norx32_4_1_encrypt_with:
 	ands	r1, r0
 	eors	r1, r2
 	str	r1, [sp, #56]
-	@ norx32_4_1.ae:139: s[15] = s[15] ^ payload_tag
+	@ norx32_4_1.ae:137: s[15] = s[15] ^ payload_tag
 	ldr	r1, [sp, #164]
 	movs	r0, #2
 	eors	r1, r0
@@ -676,7 +671,7 @@ norx32_4_1_encrypt_with:
 	@ norx_f.ae:92: s[15] = s15
 	ldr	r0, [sp, #28]
 	str	r0, [sp, #164]
-	@ norx32_4_1.ae:50: return cat(s[11], s[10], s[9], s[8], s[7], s[6], s[5], s[4], s[3], s[2], s[1], s[0])
+	@ norx32_4_1.ae:48: return cat(s[11], s[10], s[9], s[8], s[7], s[6], s[5], s[4], s[3], s[2], s[1], s[0])
 	ldr	r0, [sp, #148]
 	str	r0, [sp, #64]
 	ldr	r0, [sp, #144]
@@ -697,7 +692,7 @@ norx32_4_1_encrypt_with:
 	ldr	r3, [sp, #112]
 	ldr	r4, [sp, #108]
 	ldr	r5, [sp, #104]
-	@ norx32_4_1.ae:141: c = rate_of(s) ^ load_le(msg, off, rate, count) ^ pad(count)
+	@ norx32_4_1.ae:139: c = rate_of(s) ^ load_le(msg, off, rate, count) ^ pad(count)
 	ldr	r1, [sp, #256]
 	ldr	r0, [sp, #80]
 	adds	r1, r1, r0
@@ -937,7 +932,7 @@ norx32_4_1_encrypt_with:
 	movs	r2, #0
 	movs	r1, #0
 .Lnorx32_4_1_encrypt_with_endif14:
-	@ norx32_4_1.ae:141: c = rate_of(s) ^ load_le(msg, off, rate, count) ^ pad(count)
+	@ norx32_4_1.ae:139: c = rate_of(s) ^ load_le(msg, off, rate, count) ^ pad(count)
 	ldr	r0, [sp, #32]
 	ldr	r3, [sp]
 	eors	r0, r3
@@ -978,7 +973,7 @@ norx32_4_1_encrypt_with:
 	eors	r3, r2
 	ldr	r2, [sp, #64]
 	eors	r2, r1
-	@ norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
+	@ norx32_4_1.ae:53: s[i] = x[32 * i + 31 : 32 * i]
 	ldr	r1, [sp, #32]
 	str	r1, [sp, #104]
 	ldr	r1, [sp, #28]
@@ -996,7 +991,7 @@ norx32_4_1_encrypt_with:
 	str	r4, [sp, #140]
 	str	r3, [sp, #144]
 	str	r2, [sp, #148]
-	@ norx32_4_1.ae:143: store_le(ct, off, c, count)
+	@ norx32_4_1.ae:141: store_le(ct, off, c, count)
 	ldr	r1, [sp, #264]
 	ldr	r0, [sp, #80]
 	adds	r1, r1, r0
@@ -1068,7 +1063,7 @@ norx32_4_1_encrypt_with:
 .Lnorx32_4_1_encrypt_with_done4:
 .Lnorx32_4_1_encrypt_with_else1:
 .Lnorx32_4_1_encrypt_with_endif2:
-	@ norx32_4_1.ae:146: store_le(tag, 0, finalize(s, k))
+	@ norx32_4_1.ae:144: store_le(tag, 0, finalize(s, k))
 	ldr	r0, [sp, #96]
 	str	r0, [sp, #168]
 	ldr	r0, [sp, #92]
@@ -1119,7 +1114,7 @@ norx32_4_1_encrypt_with:
 
 @ --- norx32_4_1_decrypt_with: norx32_4_1.decrypt_with
 @     frame 260 bytes (112 spill slots, 37 on the stack; locals 112), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 2246 bytes of code and literals
+@     estimated 2234 bytes of code and literals
 	.section .text.norx32_4_1_decrypt_with,"ax",%progbits
 	.global norx32_4_1_decrypt_with
 	.type norx32_4_1_decrypt_with, %function
@@ -1136,7 +1131,7 @@ norx32_4_1_decrypt_with:
 	mov	r5, r1
 	mov	r4, r2
 	str	r3, [sp]
-	@ norx32_4_1.ae:153: k = kc[0]
+	@ norx32_4_1.ae:151: k = kc[0]
 	ldr	r6, [r0]
 	str	r6, [sp, #140]
 	ldr	r1, [r0, #4]
@@ -1145,7 +1140,7 @@ norx32_4_1_decrypt_with:
 	str	r6, [sp, #132]
 	ldr	r1, [r0, #12]
 	str	r1, [sp, #144]
-	@ norx32_4_1.ae:154: initialize(s, k, nonce)
+	@ norx32_4_1.ae:152: initialize(s, k, nonce)
 	add	r2, sp, #148
 	ldr	r0, [sp, #140]
 	str	r0, [sp, #212]
@@ -1159,18 +1154,18 @@ norx32_4_1_decrypt_with:
 	mov	r2, r5
 	mov	r3, r4
 	bl	norx32_4_1_initialize
-	@ norx32_4_1.ae:155: absorb_header(s, ad)
+	@ norx32_4_1.ae:153: absorb_header(s, ad)
 	add	r0, sp, #148
 	ldr	r1, [sp]
 	ldr	r2, [sp, #296]
 	bl	norx32_4_1_absorb_header
-	@ norx32_4_1.ae:157: if m > 0 {
+	@ norx32_4_1.ae:155: if m > 0 {
 	ldr	r1, [sp, #304]
 	cmp	r1, #0
 	bne	.Lnorx32_4_1_decrypt_with_far1
-	bl	.Lnorx32_4_1_decrypt_with_else1
+	b	.Lnorx32_4_1_decrypt_with_else1
 .Lnorx32_4_1_decrypt_with_far1:
-	@ norx32_4_1.ae:40: return ((((n >> 4) as u64) * 0xaaaaaaab) >> 33) as u32
+	@ norx32_4_1.ae:38: return n / rate
 	lsrs	r4, r1, #4
 	lsls	r0, r4, #1
 	lsrs	r1, r4, #31
@@ -1227,33 +1222,28 @@ norx32_4_1_decrypt_with:
 	adcs	r0, r3
 	lsls	r1, r4, #27
 	lsrs	r3, r4, #5
-	adds	r2, r2, r1
+	adds	r1, r2, r1
 	adcs	r0, r3
-	lsls	r1, r4, #29
-	lsrs	r3, r4, #3
-	adds	r2, r2, r1
-	adcs	r0, r3
-	lsls	r3, r4, #31
-	lsrs	r1, r4, #1
-	adds	r3, r2, r3
-	adcs	r0, r1
-	lsrs	r3, r0, #1
-	@ norx32_4_1.ae:158: for i in 0..whole_blocks(m) + 1 {
-	adds	r3, r3, #1
-	str	r3, [sp, #128]
+	lsls	r3, r0, #8
+	lsrs	r1, r1, #29
+	lsrs	r3, r3, #5
+	orrs	r1, r3
+	@ norx32_4_1.ae:156: for i in 0..whole_blocks(m) + 1 {
+	adds	r0, r1, #1
+	str	r0, [sp, #128]
 	movs	r1, #0
 	str	r1, [sp, #68]
-	cmp	r1, r3
+	cmp	r1, r0
 	bcc	.Lnorx32_4_1_decrypt_with_far2
 	b	.Lnorx32_4_1_decrypt_with_done4
 .Lnorx32_4_1_decrypt_with_far2:
 .Lnorx32_4_1_decrypt_with_loop3:
-	@ norx32_4_1.ae:159: off = rate * i
+	@ norx32_4_1.ae:157: off = rate * i
 	movs	r2, #48
 	ldr	r0, [sp, #68]
 	muls	r0, r2
 	str	r0, [sp, #120]
-	@ norx32_4_1.ae:160: count = if m - off < rate then m - off else rate
+	@ norx32_4_1.ae:158: count = if m - off < rate then m - off else rate
 	ldr	r1, [sp, #304]
 	subs	r1, r1, r0
 	cmp	r1, #48
@@ -1263,7 +1253,7 @@ norx32_4_1_decrypt_with:
 	ands	r1, r0
 	eors	r1, r2
 	str	r1, [sp, #56]
-	@ norx32_4_1.ae:161: s[15] = s[15] ^ payload_tag
+	@ norx32_4_1.ae:159: s[15] = s[15] ^ payload_tag
 	ldr	r1, [sp, #208]
 	movs	r0, #2
 	eors	r1, r0
@@ -1748,7 +1738,7 @@ norx32_4_1_decrypt_with:
 	@ norx_f.ae:92: s[15] = s15
 	ldr	r0, [sp, #28]
 	str	r0, [sp, #208]
-	@ norx32_4_1.ae:50: return cat(s[11], s[10], s[9], s[8], s[7], s[6], s[5], s[4], s[3], s[2], s[1], s[0])
+	@ norx32_4_1.ae:48: return cat(s[11], s[10], s[9], s[8], s[7], s[6], s[5], s[4], s[3], s[2], s[1], s[0])
 	ldr	r0, [sp, #192]
 	str	r0, [sp, #116]
 	ldr	r0, [sp, #188]
@@ -1773,7 +1763,7 @@ norx32_4_1_decrypt_with:
 	str	r0, [sp, #76]
 	ldr	r0, [sp, #148]
 	str	r0, [sp, #72]
-	@ norx32_4_1.ae:164: x = first_bytes(r ^ load_le(ct, off, rate, count), count)
+	@ norx32_4_1.ae:162: x = first_bytes(r ^ load_le(ct, off, rate, count), count)
 	ldr	r1, [sp, #300]
 	ldr	r0, [sp, #120]
 	adds	r1, r1, r0
@@ -1869,7 +1859,7 @@ norx32_4_1_decrypt_with:
 	ldr	r0, [sp, #116]
 	eors	r2, r0
 	str	r2, [sp, #28]
-	@ norx32_4_1.ae:45: return x & ~(~(0 as u384) << (8 * count))
+	@ norx32_4_1.ae:43: return x & ~(~(0 as u384) << (8 * count))
 	ldr	r0, [sp, #56]
 	lsls	r0, r0, #3
 	str	r0, [sp, #124]
@@ -2037,7 +2027,7 @@ norx32_4_1_decrypt_with:
 	ldr	r1, [sp, #24]
 	bics	r0, r1
 	str	r0, [sp, #28]
-	@ norx32_4_1.ae:165: store_le(msg, off, x, count)
+	@ norx32_4_1.ae:163: store_le(msg, off, x, count)
 	ldr	r1, [sp, #316]
 	ldr	r0, [sp, #120]
 	adds	r2, r1, r0
@@ -2262,95 +2252,95 @@ norx32_4_1_decrypt_with:
 	movs	r2, #0
 	movs	r1, #0
 .Lnorx32_4_1_decrypt_with_endif23:
-	@ norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
+	@ norx32_4_1.ae:164: set_rate(s, r ^ x ^ pad(count))
 	ldr	r5, [sp, #72]
 	ldr	r0, [sp, #40]
 	eors	r5, r0
 	mov	r0, r11
 	eors	r5, r0
-	@ norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
+	@ norx32_4_1.ae:53: s[i] = x[32 * i + 31 : 32 * i]
 	str	r5, [sp, #148]
-	@ norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
+	@ norx32_4_1.ae:164: set_rate(s, r ^ x ^ pad(count))
 	ldr	r5, [sp, #76]
 	ldr	r0, [sp, #12]
 	eors	r5, r0
 	mov	r0, r10
 	eors	r5, r0
-	@ norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
+	@ norx32_4_1.ae:53: s[i] = x[32 * i + 31 : 32 * i]
 	str	r5, [sp, #152]
-	@ norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
+	@ norx32_4_1.ae:164: set_rate(s, r ^ x ^ pad(count))
 	ldr	r5, [sp, #80]
 	ldr	r0, [sp, #8]
 	eors	r5, r0
 	mov	r0, r9
 	eors	r5, r0
-	@ norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
+	@ norx32_4_1.ae:53: s[i] = x[32 * i + 31 : 32 * i]
 	str	r5, [sp, #156]
-	@ norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
+	@ norx32_4_1.ae:164: set_rate(s, r ^ x ^ pad(count))
 	ldr	r5, [sp, #84]
 	ldr	r0, [sp, #4]
 	eors	r5, r0
 	ldr	r0, [sp, #24]
 	eors	r5, r0
-	@ norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
+	@ norx32_4_1.ae:53: s[i] = x[32 * i + 31 : 32 * i]
 	str	r5, [sp, #160]
-	@ norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
+	@ norx32_4_1.ae:164: set_rate(s, r ^ x ^ pad(count))
 	ldr	r5, [sp, #88]
 	ldr	r0, [sp, #60]
 	eors	r5, r0
 	mov	r0, r8
 	eors	r5, r0
-	@ norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
+	@ norx32_4_1.ae:53: s[i] = x[32 * i + 31 : 32 * i]
 	str	r5, [sp, #164]
-	@ norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
+	@ norx32_4_1.ae:164: set_rate(s, r ^ x ^ pad(count))
 	ldr	r5, [sp, #92]
 	ldr	r0, [sp, #52]
 	eors	r5, r0
 	eors	r5, r7
-	@ norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
+	@ norx32_4_1.ae:53: s[i] = x[32 * i + 31 : 32 * i]
 	str	r5, [sp, #168]
-	@ norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
+	@ norx32_4_1.ae:164: set_rate(s, r ^ x ^ pad(count))
 	ldr	r5, [sp, #96]
 	ldr	r0, [sp, #64]
 	eors	r5, r0
 	eors	r5, r6
-	@ norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
+	@ norx32_4_1.ae:53: s[i] = x[32 * i + 31 : 32 * i]
 	str	r5, [sp, #172]
-	@ norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
+	@ norx32_4_1.ae:164: set_rate(s, r ^ x ^ pad(count))
 	ldr	r5, [sp, #100]
 	ldr	r0, [sp, #48]
 	eors	r5, r0
 	ldr	r0, [sp]
 	eors	r5, r0
-	@ norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
+	@ norx32_4_1.ae:53: s[i] = x[32 * i + 31 : 32 * i]
 	str	r5, [sp, #176]
-	@ norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
+	@ norx32_4_1.ae:164: set_rate(s, r ^ x ^ pad(count))
 	ldr	r5, [sp, #104]
 	ldr	r0, [sp, #44]
 	eors	r5, r0
 	eors	r5, r4
-	@ norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
+	@ norx32_4_1.ae:53: s[i] = x[32 * i + 31 : 32 * i]
 	str	r5, [sp, #180]
-	@ norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
+	@ norx32_4_1.ae:164: set_rate(s, r ^ x ^ pad(count))
 	ldr	r4, [sp, #108]
 	ldr	r0, [sp, #36]
 	eors	r4, r0
 	eors	r4, r3
-	@ norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
+	@ norx32_4_1.ae:53: s[i] = x[32 * i + 31 : 32 * i]
 	str	r4, [sp, #184]
-	@ norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
+	@ norx32_4_1.ae:164: set_rate(s, r ^ x ^ pad(count))
 	ldr	r3, [sp, #112]
 	ldr	r0, [sp, #32]
 	eors	r3, r0
 	eors	r3, r2
-	@ norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
+	@ norx32_4_1.ae:53: s[i] = x[32 * i + 31 : 32 * i]
 	str	r3, [sp, #188]
-	@ norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
+	@ norx32_4_1.ae:164: set_rate(s, r ^ x ^ pad(count))
 	ldr	r2, [sp, #116]
 	ldr	r0, [sp, #28]
 	eors	r2, r0
 	eors	r2, r1
-	@ norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
+	@ norx32_4_1.ae:53: s[i] = x[32 * i + 31 : 32 * i]
 	str	r2, [sp, #192]
 	ldr	r1, [sp, #68]
 	adds	r1, #1
@@ -2363,7 +2353,7 @@ norx32_4_1_decrypt_with:
 .Lnorx32_4_1_decrypt_with_done4:
 .Lnorx32_4_1_decrypt_with_else1:
 .Lnorx32_4_1_decrypt_with_endif2:
-	@ norx32_4_1.ae:169: return (load_le(tag, 0, 16) ^ finalize(s, k)) == 0
+	@ norx32_4_1.ae:167: return (load_le(tag, 0, 16) ^ finalize(s, k)) == 0
 	ldr	r3, [sp, #308]
 	movs	r0, #3
 	tst	r3, r0
@@ -2431,7 +2421,7 @@ norx32_4_1_decrypt_with:
 
 @ --- norx32_4_1_absorb_header: norx32_4_1.absorb_header
 @     frame 176 bytes (76 spill slots, 32 on the stack; locals 48), saves nothing
-@     estimated 1554 bytes of code and literals
+@     estimated 1544 bytes of code and literals
 	.section .text.norx32_4_1_absorb_header,"ax",%progbits
 	.global norx32_4_1_absorb_header
 	.type norx32_4_1_absorb_header, %function
@@ -2443,13 +2433,13 @@ norx32_4_1_absorb_header:
 	str	r0, [sp, #48]
 	str	r1, [sp, #124]
 	str	r2, [sp, #116]
-	@ norx32_4_1.ae:96: if n > 0 {
+	@ norx32_4_1.ae:94: if n > 0 {
 	mov	r1, r2
 	cmp	r1, #0
 	bne	.Lnorx32_4_1_absorb_header_far1
 	b	.Lnorx32_4_1_absorb_header_else1
 .Lnorx32_4_1_absorb_header_far1:
-	@ norx32_4_1.ae:40: return ((((n >> 4) as u64) * 0xaaaaaaab) >> 33) as u32
+	@ norx32_4_1.ae:38: return n / rate
 	lsrs	r4, r1, #4
 	lsls	r0, r4, #1
 	lsrs	r1, r4, #31
@@ -2506,33 +2496,28 @@ norx32_4_1_absorb_header:
 	adcs	r0, r3
 	lsls	r1, r4, #27
 	lsrs	r3, r4, #5
-	adds	r2, r2, r1
+	adds	r1, r2, r1
 	adcs	r0, r3
-	lsls	r1, r4, #29
-	lsrs	r3, r4, #3
-	adds	r2, r2, r1
-	adcs	r0, r3
-	lsls	r3, r4, #31
-	lsrs	r1, r4, #1
-	adds	r3, r2, r3
-	adcs	r0, r1
-	lsrs	r3, r0, #1
-	@ norx32_4_1.ae:97: for i in 0..whole_blocks(n) + 1 {
-	adds	r3, r3, #1
-	str	r3, [sp, #120]
+	lsls	r3, r0, #8
+	lsrs	r1, r1, #29
+	lsrs	r3, r3, #5
+	orrs	r1, r3
+	@ norx32_4_1.ae:95: for i in 0..whole_blocks(n) + 1 {
+	adds	r0, r1, #1
+	str	r0, [sp, #120]
 	movs	r1, #0
 	str	r1, [sp, #56]
-	cmp	r1, r3
+	cmp	r1, r0
 	bcc	.Lnorx32_4_1_absorb_header_far2
 	b	.Lnorx32_4_1_absorb_header_done4
 .Lnorx32_4_1_absorb_header_far2:
 .Lnorx32_4_1_absorb_header_loop3:
-	@ norx32_4_1.ae:98: off = rate * i
+	@ norx32_4_1.ae:96: off = rate * i
 	movs	r2, #48
 	ldr	r0, [sp, #56]
 	muls	r0, r2
 	str	r0, [sp, #60]
-	@ norx32_4_1.ae:99: count = if n - off < rate then n - off else rate
+	@ norx32_4_1.ae:97: count = if n - off < rate then n - off else rate
 	ldr	r1, [sp, #116]
 	subs	r1, r1, r0
 	cmp	r1, #48
@@ -2542,7 +2527,7 @@ norx32_4_1_absorb_header:
 	ands	r1, r0
 	eors	r1, r2
 	str	r1, [sp, #52]
-	@ norx32_4_1.ae:100: s[15] = s[15] ^ header_tag
+	@ norx32_4_1.ae:98: s[15] = s[15] ^ header_tag
 	ldr	r5, [sp, #48]
 	ldr	r1, [r5, #60]
 	movs	r0, #1
@@ -3004,7 +2989,7 @@ norx32_4_1_absorb_header:
 	@ norx_f.ae:92: s[15] = s15
 	ldr	r1, [sp, #20]
 	str	r1, [r7, #60]
-	@ norx32_4_1.ae:50: return cat(s[11], s[10], s[9], s[8], s[7], s[6], s[5], s[4], s[3], s[2], s[1], s[0])
+	@ norx32_4_1.ae:48: return cat(s[11], s[10], s[9], s[8], s[7], s[6], s[5], s[4], s[3], s[2], s[1], s[0])
 	ldr	r0, [r7, #44]
 	str	r0, [sp, #112]
 	ldr	r0, [r7, #40]
@@ -3029,7 +3014,7 @@ norx32_4_1_absorb_header:
 	str	r0, [sp, #16]
 	ldr	r0, [r7]
 	str	r0, [sp, #8]
-	@ norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
+	@ norx32_4_1.ae:100: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
 	ldr	r1, [sp, #124]
 	ldr	r0, [sp, #60]
 	adds	r1, r1, r0
@@ -3239,103 +3224,103 @@ norx32_4_1_absorb_header:
 	movs	r2, #0
 	movs	r1, #0
 .Lnorx32_4_1_absorb_header_endif14:
-	@ norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
+	@ norx32_4_1.ae:100: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
 	ldr	r7, [sp, #8]
 	ldr	r0, [sp, #12]
 	eors	r7, r0
 	mov	r0, r11
 	eors	r7, r0
-	@ norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
+	@ norx32_4_1.ae:53: s[i] = x[32 * i + 31 : 32 * i]
 	ldr	r0, [sp, #48]
 	str	r7, [r0]
-	@ norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
+	@ norx32_4_1.ae:100: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
 	ldr	r7, [sp, #16]
 	ldr	r0, [sp, #20]
 	eors	r7, r0
 	mov	r0, r10
 	eors	r7, r0
-	@ norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
+	@ norx32_4_1.ae:53: s[i] = x[32 * i + 31 : 32 * i]
 	ldr	r0, [sp, #48]
 	str	r7, [r0, #4]
-	@ norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
+	@ norx32_4_1.ae:100: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
 	ldr	r7, [sp, #32]
 	ldr	r0, [sp, #24]
 	eors	r7, r0
 	mov	r0, r9
 	eors	r7, r0
-	@ norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
+	@ norx32_4_1.ae:53: s[i] = x[32 * i + 31 : 32 * i]
 	ldr	r0, [sp, #48]
 	str	r7, [r0, #8]
-	@ norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
+	@ norx32_4_1.ae:100: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
 	ldr	r7, [sp, #40]
 	ldr	r0, [sp, #28]
 	eors	r7, r0
 	mov	r0, r8
 	eors	r7, r0
-	@ norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
+	@ norx32_4_1.ae:53: s[i] = x[32 * i + 31 : 32 * i]
 	ldr	r0, [sp, #48]
 	str	r7, [r0, #12]
-	@ norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
+	@ norx32_4_1.ae:100: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
 	ldr	r7, [sp, #64]
 	ldr	r0, [sp, #36]
 	eors	r7, r0
 	mov	r0, r12
 	eors	r7, r0
-	@ norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
+	@ norx32_4_1.ae:53: s[i] = x[32 * i + 31 : 32 * i]
 	ldr	r0, [sp, #48]
 	str	r7, [r0, #16]
-	@ norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
+	@ norx32_4_1.ae:100: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
 	ldr	r7, [sp, #76]
 	ldr	r0, [sp, #44]
 	eors	r7, r0
 	mov	r0, lr
 	eors	r7, r0
-	@ norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
+	@ norx32_4_1.ae:53: s[i] = x[32 * i + 31 : 32 * i]
 	ldr	r0, [sp, #48]
 	str	r7, [r0, #20]
-	@ norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
+	@ norx32_4_1.ae:100: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
 	ldr	r7, [sp, #88]
 	ldr	r0, [sp, #60]
 	eors	r7, r0
 	eors	r7, r6
-	@ norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
+	@ norx32_4_1.ae:53: s[i] = x[32 * i + 31 : 32 * i]
 	ldr	r0, [sp, #48]
 	str	r7, [r0, #24]
-	@ norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
+	@ norx32_4_1.ae:100: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
 	ldr	r6, [sp, #96]
 	ldr	r7, [sp, #72]
 	eors	r6, r7
 	eors	r6, r5
-	@ norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
+	@ norx32_4_1.ae:53: s[i] = x[32 * i + 31 : 32 * i]
 	mov	r7, r0
 	str	r6, [r0, #28]
-	@ norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
+	@ norx32_4_1.ae:100: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
 	ldr	r5, [sp, #100]
 	ldr	r0, [sp, #80]
 	eors	r5, r0
 	eors	r5, r4
-	@ norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
+	@ norx32_4_1.ae:53: s[i] = x[32 * i + 31 : 32 * i]
 	str	r5, [r7, #32]
-	@ norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
+	@ norx32_4_1.ae:100: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
 	ldr	r4, [sp, #104]
 	ldr	r0, [sp, #92]
 	eors	r4, r0
 	eors	r4, r3
-	@ norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
+	@ norx32_4_1.ae:53: s[i] = x[32 * i + 31 : 32 * i]
 	str	r4, [r7, #36]
-	@ norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
+	@ norx32_4_1.ae:100: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
 	ldr	r3, [sp, #108]
 	ldr	r0, [sp, #84]
 	eors	r3, r0
 	eors	r3, r2
-	@ norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
+	@ norx32_4_1.ae:53: s[i] = x[32 * i + 31 : 32 * i]
 	str	r3, [r7, #40]
-	@ norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
+	@ norx32_4_1.ae:100: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
 	ldr	r2, [sp, #112]
 	ldr	r0, [sp, #68]
 	eors	r2, r0
 	eors	r2, r1
-	@ norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
+	@ norx32_4_1.ae:53: s[i] = x[32 * i + 31 : 32 * i]
 	str	r2, [r7, #44]
 	ldr	r1, [sp, #56]
 	adds	r1, #1
@@ -3366,7 +3351,7 @@ norx32_4_1_finalize:
 	push	{lr}
 	sub	sp, #68
 	str	r0, [sp, #48]
-	@ norx32_4_1.ae:110: s[15] = s[15] ^ final_tag
+	@ norx32_4_1.ae:108: s[15] = s[15] ^ final_tag
 	mov	r7, r0
 	ldr	r2, [r0, #60]
 	movs	r5, #8
@@ -3836,7 +3821,7 @@ norx32_4_1_finalize:
 	@ norx_f.ae:92: s[15] = s15
 	ldr	r1, [sp, #20]
 	str	r1, [r7, #60]
-	@ norx32_4_1.ae:88: s[12 + i] = s[12 + i] ^ k[32 * i + 31 : 32 * i]
+	@ norx32_4_1.ae:86: s[12 + i] = s[12 + i] ^ k[32 * i + 31 : 32 * i]
 	ldr	r0, [sp, #60]
 	eors	r2, r0
 	str	r2, [r7, #48]
@@ -4308,7 +4293,7 @@ norx32_4_1_finalize:
 	@ norx_f.ae:92: s[15] = s15
 	ldr	r1, [sp, #20]
 	str	r1, [r7, #60]
-	@ norx32_4_1.ae:88: s[12 + i] = s[12 + i] ^ k[32 * i + 31 : 32 * i]
+	@ norx32_4_1.ae:86: s[12 + i] = s[12 + i] ^ k[32 * i + 31 : 32 * i]
 	ldr	r0, [sp, #60]
 	eors	r2, r0
 	str	r2, [r7, #48]
@@ -4324,7 +4309,7 @@ norx32_4_1_finalize:
 	ldr	r0, [sp, #64]
 	eors	r3, r0
 	str	r3, [r7, #60]
-	@ norx32_4_1.ae:115: return cat(s[15], s[14], s[13], s[12])
+	@ norx32_4_1.ae:113: return cat(s[15], s[14], s[13], s[12])
 	ldr	r2, [r7, #56]
 	ldr	r1, [r7, #52]
 	ldr	r0, [r7, #48]
@@ -4354,7 +4339,7 @@ norx32_4_1_initialize:
 	str	r0, [sp, #56]
 	ldr	r0, [r1, #12]
 	str	r0, [sp, #52]
-	@ norx32_4_1.ae:68: n = load_le(nonce, 0, 16)
+	@ norx32_4_1.ae:66: n = load_le(nonce, 0, 16)
 	movs	r0, #3
 	tst	r2, r0
 	beq	.Lnorx32_4_1_initialize_words2
@@ -4371,55 +4356,55 @@ norx32_4_1_initialize:
 	mov	r2, r1
 .Lnorx32_4_1_initialize_words2:
 	ldr	r1, [r2]
-	@ norx32_4_1.ae:70: s[i] = n[32 * i + 31 : 32 * i]
+	@ norx32_4_1.ae:68: s[i] = n[32 * i + 31 : 32 * i]
 	ldr	r3, [sp, #48]
 	str	r1, [r3]
-	@ norx32_4_1.ae:71: s[4 + i] = k[32 * i + 31 : 32 * i]
+	@ norx32_4_1.ae:69: s[4 + i] = k[32 * i + 31 : 32 * i]
 	ldr	r1, [sp, #64]
 	str	r1, [r3, #16]
-	@ norx32_4_1.ae:68: n = load_le(nonce, 0, 16)
+	@ norx32_4_1.ae:66: n = load_le(nonce, 0, 16)
 	ldr	r1, [r2, #4]
-	@ norx32_4_1.ae:70: s[i] = n[32 * i + 31 : 32 * i]
+	@ norx32_4_1.ae:68: s[i] = n[32 * i + 31 : 32 * i]
 	str	r1, [r3, #4]
-	@ norx32_4_1.ae:71: s[4 + i] = k[32 * i + 31 : 32 * i]
+	@ norx32_4_1.ae:69: s[4 + i] = k[32 * i + 31 : 32 * i]
 	ldr	r1, [sp, #60]
 	str	r1, [r3, #20]
-	@ norx32_4_1.ae:68: n = load_le(nonce, 0, 16)
+	@ norx32_4_1.ae:66: n = load_le(nonce, 0, 16)
 	ldr	r1, [r2, #8]
-	@ norx32_4_1.ae:70: s[i] = n[32 * i + 31 : 32 * i]
+	@ norx32_4_1.ae:68: s[i] = n[32 * i + 31 : 32 * i]
 	str	r1, [r3, #8]
-	@ norx32_4_1.ae:68: n = load_le(nonce, 0, 16)
+	@ norx32_4_1.ae:66: n = load_le(nonce, 0, 16)
 	ldr	r2, [r2, #12]
-	@ norx32_4_1.ae:71: s[4 + i] = k[32 * i + 31 : 32 * i]
+	@ norx32_4_1.ae:69: s[4 + i] = k[32 * i + 31 : 32 * i]
 	ldr	r1, [sp, #56]
 	str	r1, [r3, #24]
-	@ norx32_4_1.ae:70: s[i] = n[32 * i + 31 : 32 * i]
+	@ norx32_4_1.ae:68: s[i] = n[32 * i + 31 : 32 * i]
 	str	r2, [r3, #12]
-	@ norx32_4_1.ae:71: s[4 + i] = k[32 * i + 31 : 32 * i]
+	@ norx32_4_1.ae:69: s[4 + i] = k[32 * i + 31 : 32 * i]
 	ldr	r1, [sp, #52]
 	str	r1, [r3, #28]
-	@ norx32_4_1.ae:73: s[8] = u8
+	@ norx32_4_1.ae:71: s[8] = u8
 	ldr	r1, =0xa3d8d930
 	str	r1, [r3, #32]
-	@ norx32_4_1.ae:74: s[9] = u9
+	@ norx32_4_1.ae:72: s[9] = u9
 	ldr	r1, =0x3fa8b72c
 	str	r1, [r3, #36]
-	@ norx32_4_1.ae:75: s[10] = u10
+	@ norx32_4_1.ae:73: s[10] = u10
 	ldr	r1, =0xed84eb49
 	str	r1, [r3, #40]
-	@ norx32_4_1.ae:76: s[11] = u11
+	@ norx32_4_1.ae:74: s[11] = u11
 	ldr	r1, =0xedca4787
 	str	r1, [r3, #44]
-	@ norx32_4_1.ae:77: s[12] = u12 ^ w
+	@ norx32_4_1.ae:75: s[12] = u12 ^ w
 	ldr	r1, =0x335463cb
 	str	r1, [r3, #48]
-	@ norx32_4_1.ae:78: s[13] = u13 ^ rounds
+	@ norx32_4_1.ae:76: s[13] = u13 ^ rounds
 	ldr	r1, =0xf994220f
 	str	r1, [r3, #52]
-	@ norx32_4_1.ae:79: s[14] = u14 ^ p
+	@ norx32_4_1.ae:77: s[14] = u14 ^ p
 	ldr	r1, =0xbe0bf5c8
 	str	r1, [r3, #56]
-	@ norx32_4_1.ae:80: s[15] = u15 ^ t
+	@ norx32_4_1.ae:78: s[15] = u15 ^ t
 	ldr	r1, =0xd7c49184
 	str	r1, [r3, #60]
 	@ norx_f.ae:72: @unroll(unroll)
@@ -4880,7 +4865,7 @@ norx32_4_1_initialize:
 	@ norx_f.ae:92: s[15] = s15
 	ldr	r1, [sp, #20]
 	str	r1, [r7, #60]
-	@ norx32_4_1.ae:88: s[12 + i] = s[12 + i] ^ k[32 * i + 31 : 32 * i]
+	@ norx32_4_1.ae:86: s[12 + i] = s[12 + i] ^ k[32 * i + 31 : 32 * i]
 	ldr	r0, [sp, #64]
 	eors	r2, r0
 	str	r2, [r7, #48]

@@ -697,21 +697,21 @@ elephant_dumbo_P_permute:
 
 
 ; --- elephant_dumbo_crypt: elephant_dumbo.crypt
-;     frame 358 bytes (119 spill slots, locals 120), saves nothing
-;     estimated 4502 bytes of code
+;     frame 356 bytes (118 spill slots, locals 120), saves nothing
+;     estimated 4412 bytes of code
 	.section .text.elephant_dumbo_crypt,"ax",@progbits
 	.local elephant_dumbo_crypt
 	.type elephant_dumbo_crypt, @function
 	.balign 2
 elephant_dumbo_crypt:
-	sub	#358, sp
-	mov	r12, 214(sp)
-	mov	r13, 218(sp)
+	sub	#356, sp
+	mov	r12, 202(sp)
+	mov	r13, r11
 	mov	r15, 216(sp)
 	; elephant_dumbo.ae:77: blocks_c = 1 + m / block
-	mov	364(sp), r12
+	mov	362(sp), r12
 	mov	#20, r13
-	clr	r10
+	clr	r8
 	tst	r13
 	jz	.Lelephant_dumbo_crypt_divend2
 	clr	r14
@@ -719,383 +719,147 @@ elephant_dumbo_crypt:
 .Lelephant_dumbo_crypt_div3:
 	rla	r12
 	rlc	r14
-	rla	r10
+	rla	r8
 	cmp	r13, r14
 	jnc	.Lelephant_dumbo_crypt_divno4
 	sub	r13, r14
-	inc	r10
+	inc	r8
 .Lelephant_dumbo_crypt_divno4:
 	dec	r15
 	jnz	.Lelephant_dumbo_crypt_div3
 .Lelephant_dumbo_crypt_divend2:
 	; elephant_dumbo.ae:78: blocks_m = (m + block - 1) / block
-	mov	364(sp), r7
+	mov	362(sp), r7
 	add	#20, r7
 	sub	#1, r7
-	subc	r8, r8
-	mov	r8, r14
+	subc	r5, r5
+	rra	r7
+	rra	r7
+	and	#16383, r7
+	mov	r5, r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	and	#49152, r15
+	bis	r15, r7
+	clrc
+	rrc	r5
+	rra	r5
+	mov	r5, r10
+	rla	r10
+	adc	r10
+	rla	r10
+	adc	r10
+	mov	r10, r6
+	and	#65532, r6
+	mov	r7, r14
 	rla	r14
 	adc	r14
 	rla	r14
 	adc	r14
-	rla	r14
-	adc	r14
-	mov	r14, r9
-	and	#65528, r9
-	mov	r7, r6
-	rla	r6
-	adc	r6
-	rla	r6
-	adc	r6
-	rla	r6
-	adc	r6
-	mov	r6, r15
-	and	#7, r15
-	bis	r15, r9
-	mov	r8, r4
+	mov	r14, r15
+	and	#3, r15
+	bis	r15, r6
+	and	#65532, r14
+	and	#3, r10
+	mov	#0, r12
+	mov	#0, r13
+	add	r7, r14
+	addc	r5, r6
+	addc	r10, r12
+	addc	#0, r13
+	mov	r5, r4
 	rla	r4
 	adc	r4
-	mov	r4, r12
-	and	#65534, r12
-	mov	r7, r13
-	rla	r13
-	adc	r13
-	mov	r13, r15
-	and	#1, r15
-	bis	r15, r12
-	and	#65528, r6
-	and	#7, r14
-	and	#1, r4
-	and	#65534, r13
-	mov	#0, r11
-	mov	#0, r15
-	add	r6, r13
-	addc	r9, r12
-	addc	r14, r4
-	addc	#0, r11
-	addc	#0, r15
-	mov	r8, r5
-	rla	r5
-	adc	r5
-	rla	r5
-	adc	r5
-	rla	r5
-	adc	r5
-	rla	r5
-	adc	r5
-	mov	r5, r9
-	and	#65520, r9
-	mov	r7, r6
-	rla	r6
-	adc	r6
-	rla	r6
-	adc	r6
-	rla	r6
-	adc	r6
-	rla	r6
-	adc	r6
-	mov	r6, r14
-	and	#15, r14
-	bis	r14, r9
-	and	#65520, r6
-	and	#15, r5
-	add	r6, r13
-	addc	r9, r12
-	addc	r5, r4
-	addc	#0, r11
-	addc	#0, r15
-	mov	r8, r5
-	swpb	r5
-	bit	#1, r5
-	rrc	r5
-	mov	r5, r9
-	and	#65408, r9
-	mov	r7, r6
-	swpb	r6
-	bit	#1, r6
-	rrc	r6
-	mov	r6, r14
-	and	#127, r14
-	bis	r14, r9
-	and	#65408, r6
-	and	#127, r5
-	add	r6, r13
-	addc	r9, r12
-	addc	r5, r4
-	addc	#0, r11
-	addc	#0, r15
-	mov	r7, r14
-	swpb	r14
-	mov	r14, r6
-	and	#65280, r6
-	mov.b	r14, r14
-	mov	r8, r9
-	and	#255, r9
-	swpb	r9
-	bis	r14, r9
-	mov	r8, r14
-	swpb	r14
-	mov.b	r14, r14
-	add	r6, r13
-	addc	r9, r12
-	addc	r14, r4
-	addc	#0, r11
-	addc	#0, r15
-	mov	r8, r5
-	swpb	r5
-	rla	r5
-	adc	r5
-	rla	r5
-	adc	r5
-	rla	r5
-	adc	r5
-	mov	r5, r9
-	and	#63488, r9
-	mov	r7, r6
-	swpb	r6
-	rla	r6
-	adc	r6
-	rla	r6
-	adc	r6
-	rla	r6
-	adc	r6
-	mov	r6, r14
-	and	#2047, r14
-	bis	r14, r9
-	and	#63488, r6
-	and	#2047, r5
-	add	r6, r13
-	addc	r9, r12
-	addc	r5, r4
-	addc	#0, r11
-	addc	#0, r15
-	mov	r8, r5
-	bit	#1, r5
-	rrc	r5
-	bit	#1, r5
-	rrc	r5
-	bit	#1, r5
-	rrc	r5
-	bit	#1, r5
-	rrc	r5
-	mov	r5, r9
-	and	#61440, r9
-	mov	r7, r6
-	bit	#1, r6
-	rrc	r6
-	bit	#1, r6
-	rrc	r6
-	bit	#1, r6
-	rrc	r6
-	bit	#1, r6
-	rrc	r6
-	mov	r6, r14
-	and	#4095, r14
-	bis	r14, r9
-	and	#61440, r6
-	and	#4095, r5
-	add	r6, r13
-	addc	r9, r12
-	addc	r5, r4
-	addc	#0, r11
-	addc	#0, r15
-	mov	r8, r5
-	bit	#1, r5
-	rrc	r5
-	mov	r5, r9
-	and	#32768, r9
-	mov	r7, r6
-	bit	#1, r6
-	rrc	r6
-	mov	r6, r14
-	and	#32767, r14
-	bis	r14, r9
-	and	#32768, r6
-	and	#32767, r5
-	add	r6, r13
-	addc	r9, r12
-	addc	r5, r4
-	addc	#0, r11
-	addc	#0, r15
-	mov	r8, r5
-	rla	r5
-	adc	r5
-	rla	r5
-	adc	r5
-	rla	r5
-	adc	r5
-	mov	r5, r9
+	rla	r4
+	adc	r4
+	rla	r4
+	adc	r4
+	mov	r4, r10
+	and	#65528, r10
+	mov	r7, r9
+	rla	r9
+	adc	r9
+	rla	r9
+	adc	r9
+	rla	r9
+	adc	r9
+	mov	r9, r15
+	and	#7, r15
+	bis	r15, r10
 	and	#65528, r9
-	mov	r7, r6
-	rla	r6
-	adc	r6
-	rla	r6
-	adc	r6
-	rla	r6
-	adc	r6
-	mov	r6, r14
-	and	#7, r14
-	bis	r14, r9
-	and	#65528, r6
-	and	#7, r5
-	add	#0, r13
-	addc	r7, r12
-	addc	r8, r4
-	addc	#0, r11
-	addc	#0, r15
-	add	#0, r13
-	addc	r6, r12
-	addc	r9, r4
-	addc	r5, r11
-	addc	#0, r15
-	mov	r8, r5
-	rla	r5
-	adc	r5
-	rla	r5
-	adc	r5
-	rla	r5
-	adc	r5
-	rla	r5
-	adc	r5
-	mov	r5, r9
-	and	#65520, r9
-	mov	r7, r6
-	rla	r6
-	adc	r6
-	rla	r6
-	adc	r6
-	rla	r6
-	adc	r6
-	rla	r6
-	adc	r6
-	mov	r6, r14
-	and	#15, r14
-	bis	r14, r9
-	and	#65520, r6
-	and	#15, r5
-	add	#0, r13
-	addc	r6, r12
-	addc	r9, r4
-	addc	r5, r11
-	addc	#0, r15
-	mov	r8, r5
-	swpb	r5
-	bit	#1, r5
-	rrc	r5
-	mov	r5, r9
-	and	#65408, r9
-	mov	r7, r6
-	swpb	r6
-	bit	#1, r6
-	rrc	r6
-	mov	r6, r14
-	and	#127, r14
-	bis	r14, r9
-	and	#65408, r6
-	and	#127, r5
-	add	#0, r13
-	addc	r6, r12
-	addc	r9, r4
-	addc	r5, r11
-	addc	#0, r15
-	mov	r7, r14
-	swpb	r14
-	mov	r14, r6
-	and	#65280, r6
-	mov.b	r14, r14
-	mov	r8, r9
-	and	#255, r9
+	and	#7, r4
+	add	r9, r14
+	addc	r10, r6
+	addc	r4, r12
+	addc	#0, r13
+	mov	r5, r4
+	swpb	r4
+	bit	#1, r4
+	rrc	r4
+	bit	#1, r4
+	rrc	r4
+	mov	r4, r10
+	and	#65472, r10
+	mov	r7, r9
 	swpb	r9
-	bis	r14, r9
-	mov	r8, r14
-	swpb	r14
-	mov.b	r14, r14
-	add	#0, r13
-	addc	r6, r12
-	addc	r9, r4
-	addc	r14, r11
-	addc	#0, r15
-	mov	r8, r5
-	swpb	r5
-	rla	r5
-	adc	r5
-	rla	r5
-	adc	r5
-	rla	r5
-	adc	r5
-	mov	r5, r9
-	and	#63488, r9
-	mov	r7, r6
-	swpb	r6
-	rla	r6
-	adc	r6
-	rla	r6
-	adc	r6
-	rla	r6
-	adc	r6
-	mov	r6, r14
-	and	#2047, r14
-	bis	r14, r9
-	and	#63488, r6
-	and	#2047, r5
-	add	#0, r13
-	addc	r6, r12
-	addc	r9, r4
-	addc	r5, r11
-	addc	#0, r15
-	mov	r8, r5
-	bit	#1, r5
-	rrc	r5
-	bit	#1, r5
-	rrc	r5
-	bit	#1, r5
-	rrc	r5
-	bit	#1, r5
-	rrc	r5
-	mov	r5, r9
-	and	#61440, r9
-	mov	r7, r6
-	bit	#1, r6
-	rrc	r6
-	bit	#1, r6
-	rrc	r6
-	bit	#1, r6
-	rrc	r6
-	bit	#1, r6
-	rrc	r6
-	mov	r6, r14
-	and	#4095, r14
-	bis	r14, r9
-	and	#61440, r6
-	and	#4095, r5
-	add	#0, r13
-	addc	r6, r12
-	addc	r9, r4
-	addc	r5, r11
-	addc	#0, r15
-	mov	r8, r9
 	bit	#1, r9
 	rrc	r9
-	mov	r9, r6
-	and	#32768, r6
-	mov	r7, r5
-	bit	#1, r5
-	rrc	r5
-	mov	r5, r14
-	and	#32767, r14
-	bis	r14, r6
-	and	#32768, r5
-	and	#32767, r9
-	add	#0, r13
-	addc	r5, r12
-	addc	r6, r4
-	addc	r9, r11
-	addc	#0, r15
-	add	#0, r13
-	addc	#0, r12
-	addc	r7, r4
-	addc	r8, r11
-	addc	#0, r15
+	bit	#1, r9
+	rrc	r9
+	mov	r9, r15
+	and	#63, r15
+	bis	r15, r10
+	and	#65472, r9
+	and	#63, r4
+	add	r9, r14
+	addc	r10, r6
+	addc	r4, r12
+	addc	#0, r13
+	mov	r5, r4
+	swpb	r4
+	bit	#1, r4
+	rrc	r4
+	mov	r4, r10
+	and	#65408, r10
+	mov	r7, r9
+	swpb	r9
+	bit	#1, r9
+	rrc	r9
+	mov	r9, r15
+	and	#127, r15
+	bis	r15, r10
+	and	#65408, r9
+	and	#127, r4
+	add	r9, r14
+	addc	r10, r6
+	addc	r4, r12
+	addc	#0, r13
+	mov	r5, r4
+	swpb	r4
+	rla	r4
+	adc	r4
+	rla	r4
+	adc	r4
+	mov	r4, r10
+	and	#64512, r10
+	mov	r7, r9
+	swpb	r9
+	rla	r9
+	adc	r9
+	rla	r9
+	adc	r9
+	mov	r9, r15
+	and	#1023, r15
+	bis	r15, r10
+	and	#64512, r9
+	and	#1023, r4
+	add	r9, r14
+	addc	r10, r6
+	addc	r4, r12
+	addc	#0, r13
+	mov	r5, r4
 	swpb	r4
 	rla	r4
 	adc	r4
@@ -1103,33 +867,224 @@ elephant_dumbo_crypt:
 	adc	r4
 	rla	r4
 	adc	r4
+	mov	r4, r10
+	and	#63488, r10
+	mov	r7, r9
+	swpb	r9
+	rla	r9
+	adc	r9
+	rla	r9
+	adc	r9
+	rla	r9
+	adc	r9
+	mov	r9, r15
+	and	#2047, r15
+	bis	r15, r10
+	and	#63488, r9
 	and	#2047, r4
-	swpb	r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	mov	r11, r12
-	and	#63488, r12
-	bis	r12, r4
-	mov	r4, 200(sp)
-	and	#2047, r11
-	and	#1, r15
-	swpb	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	and	#63488, r15
-	bis	r15, r11
-	mov	r11, 198(sp)
+	add	r9, r14
+	addc	r10, r6
+	addc	r4, r12
+	addc	#0, r13
+	mov	r5, r4
+	bit	#1, r4
+	rrc	r4
+	bit	#1, r4
+	rrc	r4
+	mov	r4, r10
+	and	#49152, r10
+	mov	r7, r9
+	bit	#1, r9
+	rrc	r9
+	bit	#1, r9
+	rrc	r9
+	mov	r9, r15
+	and	#16383, r15
+	bis	r15, r10
+	and	#49152, r9
+	and	#16383, r4
+	add	r9, r14
+	addc	r10, r6
+	addc	r4, r12
+	addc	#0, r13
+	mov	r5, r4
+	bit	#1, r4
+	rrc	r4
+	mov	r4, r10
+	and	#32768, r10
+	mov	r7, r9
+	bit	#1, r9
+	rrc	r9
+	mov	r9, r15
+	and	#32767, r15
+	bis	r15, r10
+	and	#32768, r9
+	and	#32767, r4
+	add	r9, r14
+	addc	r10, r6
+	addc	r4, r12
+	addc	#0, r13
+	mov	r5, r4
+	rla	r4
+	adc	r4
+	rla	r4
+	adc	r4
+	mov	r4, r10
+	and	#65532, r10
+	mov	r7, r9
+	rla	r9
+	adc	r9
+	rla	r9
+	adc	r9
+	mov	r9, r15
+	and	#3, r15
+	bis	r15, r10
+	and	#65532, r9
+	and	#3, r4
+	add	#0, r14
+	addc	r9, r6
+	addc	r10, r12
+	addc	r4, r13
+	mov	r5, r4
+	rla	r4
+	adc	r4
+	rla	r4
+	adc	r4
+	rla	r4
+	adc	r4
+	mov	r4, r10
+	and	#65528, r10
+	mov	r7, r9
+	rla	r9
+	adc	r9
+	rla	r9
+	adc	r9
+	rla	r9
+	adc	r9
+	mov	r9, r15
+	and	#7, r15
+	bis	r15, r10
+	and	#65528, r9
+	and	#7, r4
+	add	#0, r14
+	addc	r9, r6
+	addc	r10, r12
+	addc	r4, r13
+	mov	r5, r4
+	swpb	r4
+	bit	#1, r4
+	rrc	r4
+	bit	#1, r4
+	rrc	r4
+	mov	r4, r10
+	and	#65472, r10
+	mov	r7, r9
+	swpb	r9
+	bit	#1, r9
+	rrc	r9
+	bit	#1, r9
+	rrc	r9
+	mov	r9, r15
+	and	#63, r15
+	bis	r15, r10
+	and	#65472, r9
+	and	#63, r4
+	add	#0, r14
+	addc	r9, r6
+	addc	r10, r12
+	addc	r4, r13
+	mov	r5, r4
+	swpb	r4
+	bit	#1, r4
+	rrc	r4
+	mov	r4, r10
+	and	#65408, r10
+	mov	r7, r9
+	swpb	r9
+	bit	#1, r9
+	rrc	r9
+	mov	r9, r15
+	and	#127, r15
+	bis	r15, r10
+	and	#65408, r9
+	and	#127, r4
+	add	#0, r14
+	addc	r9, r6
+	addc	r10, r12
+	addc	r4, r13
+	mov	r5, r4
+	swpb	r4
+	rla	r4
+	adc	r4
+	rla	r4
+	adc	r4
+	mov	r4, r10
+	and	#64512, r10
+	mov	r7, r9
+	swpb	r9
+	rla	r9
+	adc	r9
+	rla	r9
+	adc	r9
+	mov	r9, r15
+	and	#1023, r15
+	bis	r15, r10
+	and	#64512, r9
+	and	#1023, r4
+	add	#0, r14
+	addc	r9, r6
+	addc	r10, r12
+	addc	r4, r13
+	swpb	r7
+	swpb	r5
+	rla	r5
+	adc	r5
+	rla	r5
+	adc	r5
+	rla	r5
+	adc	r5
+	mov	r5, r10
+	and	#63488, r10
+	rla	r7
+	adc	r7
+	rla	r7
+	adc	r7
+	rla	r7
+	adc	r7
+	mov	r7, r15
+	and	#2047, r15
+	bis	r15, r10
+	and	#63488, r7
+	and	#2047, r5
+	add	#0, r14
+	addc	r7, r6
+	addc	r10, r12
+	addc	r5, r13
+	rla	r6
+	adc	r6
+	rla	r6
+	adc	r6
+	and	#3, r6
+	rla	r12
+	adc	r12
+	rla	r12
+	adc	r12
+	mov	r12, r14
+	and	#65532, r14
+	bis	r14, r6
+	mov	r6, 200(sp)
+	and	#3, r12
+	and	#1023, r13
+	rla	r13
+	rla	r13
+	bis	r13, r12
+	mov	r12, 198(sp)
 	; elephant_dumbo.ae:77: blocks_c = 1 + m / block
-	add	#1, r10
-	mov	r10, 196(sp)
+	add	#1, r8
+	mov	r8, 196(sp)
 	; elephant_dumbo.ae:79: blocks_ad = 1 + (12 + a) / block
-	mov	360(sp), r11
-	add	#12, r11
+	mov	358(sp), r10
+	add	#12, r10
 	mov	#20, r12
 	clr	r13
 	tst	r12
@@ -1137,7 +1092,7 @@ elephant_dumbo_crypt:
 	clr	r14
 	mov	#16, r15
 .Lelephant_dumbo_crypt_div7:
-	rla	r11
+	rla	r10
 	rlc	r14
 	rla	r13
 	cmp	r12, r14
@@ -1151,51 +1106,50 @@ elephant_dumbo_crypt:
 	add	#1, r13
 	mov	r13, 194(sp)
 	; elephant_dumbo.ae:81: steps = if blocks_ad - 1 < blocks_c + 1 then blocks_c + 1 else blocks_ad - 1
-	mov	r13, r11
-	sub	#1, r11
+	mov	r13, r10
+	sub	#1, r10
 	subc	r12, r12
 	mov	196(sp), r13
 	add	#1, r13
-	cmp	r13, r11
+	cmp	r13, r10
 	mov	r12, r15
 	subc	#0, r15
 	subc	r14, r14
-	xor	r11, r13
+	xor	r10, r13
 	and	r14, r13
-	xor	r13, r11
-	mov	r11, 192(sp)
+	xor	r13, r10
+	mov	r10, 192(sp)
 	and	r12, r14
 	xor	r14, r12
 	mov	r12, 190(sp)
 	; elephant_dumbo.ae:82: n = load_le(nonce, 0, 12) as u160
-	mov	218(sp), r11
-	bit	#1, r11
+	mov	r11, r10
+	bit	#1, r10
 	jnz	.Lelephant_dumbo_crypt_bytes9
 .Lelephant_dumbo_crypt_words10:
-	mov	@r11+, 212(sp)
-	mov	@r11+, 210(sp)
-	mov	@r11+, 208(sp)
-	mov	@r11+, 206(sp)
-	mov	@r11+, 204(sp)
-	mov	@r11+, 202(sp)
+	mov	@r10+, 214(sp)
+	mov	@r10+, 212(sp)
+	mov	@r10+, 210(sp)
+	mov	@r10+, 208(sp)
+	mov	@r10+, 206(sp)
+	mov	@r10+, 204(sp)
 	jmp	.Lelephant_dumbo_crypt_join11
 .Lelephant_dumbo_crypt_bytes9:
 	mov	sp, r12
-	add	#238, r12
+	add	#236, r12
 	mov	r12, r13
 	mov	#12, r14
 .Lelephant_dumbo_crypt_cpy12:
-	mov.b	@r11, r15
-	inc	r11
+	mov.b	@r10, r15
+	inc	r10
 	mov.b	r15, 0(r13)
 	inc	r13
 	dec	r14
 	jnz	.Lelephant_dumbo_crypt_cpy12
-	mov	r12, r11
+	mov	r12, r10
 	jmp	.Lelephant_dumbo_crypt_words10
 .Lelephant_dumbo_crypt_join11:
 	; elephant_dumbo.ae:49: x = load_le(nonce, 0, 12) as u160 | (load_le(ad, 0, 8, a) as u160) << 96
-	mov	218(sp), r11
 	bit	#1, r11
 	jnz	.Lelephant_dumbo_crypt_bytes14
 .Lelephant_dumbo_crypt_words15:
@@ -1208,7 +1162,7 @@ elephant_dumbo_crypt:
 	jmp	.Lelephant_dumbo_crypt_join16
 .Lelephant_dumbo_crypt_bytes14:
 	mov	sp, r12
-	add	#238, r12
+	add	#236, r12
 	mov	r12, r13
 	mov	#12, r14
 .Lelephant_dumbo_crypt_cpy17:
@@ -1222,7 +1176,7 @@ elephant_dumbo_crypt:
 	jmp	.Lelephant_dumbo_crypt_words15
 .Lelephant_dumbo_crypt_join16:
 	mov	216(sp), r10
-	cmp	#8, 360(sp)
+	cmp	#8, 358(sp)
 	jnc	.Lelephant_dumbo_crypt_bytes19
 	bit	#1, r10
 	jnz	.Lelephant_dumbo_crypt_bytes19
@@ -1234,10 +1188,10 @@ elephant_dumbo_crypt:
 	jmp	.Lelephant_dumbo_crypt_join21
 .Lelephant_dumbo_crypt_bytes19:
 	mov	sp, r11
-	add	#238, r11
+	add	#236, r11
 	mov	r11, r12
 	mov	#8, r13
-	mov	360(sp), r15
+	mov	358(sp), r15
 .Lelephant_dumbo_crypt_cpy22:
 	clr	r14
 	tst	r15
@@ -1254,24 +1208,24 @@ elephant_dumbo_crypt:
 	jmp	.Lelephant_dumbo_crypt_words20
 .Lelephant_dumbo_crypt_join21:
 	; elephant_dumbo.ae:50: return if a < 8 then x | ((1 as u160) << (8 * (12 + a))) else x
-	cmp	#8, 360(sp)
+	cmp	#8, 358(sp)
 	subc	r15, r15
 	clr	r14
 	adc	r14
 	xor	#1, r14
-	mov	214(sp), r13
-	mov	2(r13), 224(sp)
-	mov	4(r13), 222(sp)
-	mov	6(r13), 220(sp)
-	mov	8(r13), 236(sp)
-	mov	10(r13), 234(sp)
-	mov	12(r13), 232(sp)
-	mov	14(r13), 230(sp)
-	mov	16(r13), 228(sp)
-	mov	18(r13), 226(sp)
+	mov	202(sp), r13
+	mov	2(r13), 222(sp)
+	mov	4(r13), 220(sp)
+	mov	6(r13), 218(sp)
+	mov	8(r13), 234(sp)
+	mov	10(r13), 232(sp)
+	mov	12(r13), 230(sp)
+	mov	14(r13), 228(sp)
+	mov	16(r13), 226(sp)
+	mov	18(r13), 224(sp)
 	tst	r14
 	jz	.Lelephant_dumbo_crypt_else24
-	mov	360(sp), r4
+	mov	358(sp), r4
 	add	#12, r4
 	rla	r4
 	adc	r4
@@ -1397,17 +1351,17 @@ elephant_dumbo_crypt:
 	mov	#0, 38(sp)
 	mov	#0, 32(sp)
 	mov	#0, 4(sp)
-	mov	214(sp), r15
+	mov	202(sp), r15
 	mov	@r15, 146(sp)
-	mov	224(sp), 150(sp)
-	mov	222(sp), 170(sp)
-	mov	220(sp), 168(sp)
-	mov	236(sp), 166(sp)
-	mov	234(sp), 164(sp)
-	mov	232(sp), 148(sp)
-	mov	230(sp), 162(sp)
-	mov	228(sp), 160(sp)
-	mov	226(sp), 158(sp)
+	mov	222(sp), 150(sp)
+	mov	220(sp), 170(sp)
+	mov	218(sp), 168(sp)
+	mov	234(sp), 166(sp)
+	mov	232(sp), 164(sp)
+	mov	230(sp), 148(sp)
+	mov	228(sp), 162(sp)
+	mov	226(sp), 160(sp)
+	mov	224(sp), 158(sp)
 	cmp	192(sp), 128(sp)
 	mov	116(sp), r15
 	subc	190(sp), r15
@@ -1546,7 +1500,7 @@ elephant_dumbo_crypt:
 	tst	r15
 	jz	.Lelephant_dumbo_crypt_else33
 	; elephant_dumbo.ae:90: count = if m - off < block then m - off else block
-	mov	364(sp), r14
+	mov	362(sp), r14
 	mov	#0, r15
 	sub	r11, r14
 	subc	44(sp), r15
@@ -1573,47 +1527,47 @@ elephant_dumbo_crypt:
 	mov	146(sp), r15
 	xor	@sp, r15
 	; elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
-	mov	212(sp), r4
+	mov	214(sp), r4
 	xor	r15, r4
 	mov	r15, 6(sp)
 	; elephant_dumbo.ae:91: store_le(out, off, load_le(in, off, block, count) ^ masked(n, cur ^ next), count)
 	mov	150(sp), r15
 	xor	98(sp), r15
 	; elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
-	mov	210(sp), r5
+	mov	212(sp), r5
 	xor	r15, r5
 	mov	r15, 10(sp)
 	; elephant_dumbo.ae:91: store_le(out, off, load_le(in, off, block, count) ^ masked(n, cur ^ next), count)
 	mov	170(sp), r15
 	xor	94(sp), r15
 	; elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
-	mov	208(sp), r6
+	mov	210(sp), r6
 	xor	r15, r6
 	mov	r15, 12(sp)
 	; elephant_dumbo.ae:91: store_le(out, off, load_le(in, off, block, count) ^ masked(n, cur ^ next), count)
 	mov	168(sp), r15
 	xor	88(sp), r15
 	; elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
-	mov	206(sp), r7
+	mov	208(sp), r7
 	xor	r15, r7
 	mov	r15, 16(sp)
 	; elephant_dumbo.ae:91: store_le(out, off, load_le(in, off, block, count) ^ masked(n, cur ^ next), count)
 	mov	166(sp), r15
 	xor	80(sp), r15
 	; elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
-	mov	204(sp), r8
+	mov	206(sp), r8
 	xor	r15, r8
 	mov	r15, 20(sp)
 	; elephant_dumbo.ae:91: store_le(out, off, load_le(in, off, block, count) ^ masked(n, cur ^ next), count)
 	mov	164(sp), r15
 	xor	78(sp), r15
 	; elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
-	mov	202(sp), r9
+	mov	204(sp), r9
 	xor	r15, r9
 	mov	r15, 24(sp)
 	; elephant_dumbo.ae:91: store_le(out, off, load_le(in, off, block, count) ^ masked(n, cur ^ next), count)
 	mov	r11, r10
-	add	362(sp), r10
+	add	360(sp), r10
 	cmp	#20, r14
 	jnc	.Lelephant_dumbo_crypt_bytes35
 	bit	#1, r10
@@ -1632,7 +1586,7 @@ elephant_dumbo_crypt:
 	jmp	.Lelephant_dumbo_crypt_join37
 .Lelephant_dumbo_crypt_bytes35:
 	mov	sp, r11
-	add	#238, r11
+	add	#236, r11
 	mov	r11, r12
 	mov	#20, r13
 	mov	2(sp), r15
@@ -1652,54 +1606,54 @@ elephant_dumbo_crypt:
 	jmp	.Lelephant_dumbo_crypt_words36
 .Lelephant_dumbo_crypt_join37:
 	; elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
-	mov	r4, 258(sp)
-	mov	r5, 260(sp)
-	mov	r6, 262(sp)
-	mov	r7, 264(sp)
-	mov	r8, 266(sp)
-	mov	r9, 268(sp)
-	mov	26(sp), 270(sp)
-	mov	28(sp), 272(sp)
-	mov	36(sp), 274(sp)
-	mov	40(sp), 276(sp)
+	mov	r4, 256(sp)
+	mov	r5, 258(sp)
+	mov	r6, 260(sp)
+	mov	r7, 262(sp)
+	mov	r8, 264(sp)
+	mov	r9, 266(sp)
+	mov	26(sp), 268(sp)
+	mov	28(sp), 270(sp)
+	mov	36(sp), 272(sp)
+	mov	40(sp), 274(sp)
 	mov	sp, r12
-	add	#258, r12
+	add	#256, r12
 	mov	sp, r13
-	add	#278, r13
+	add	#276, r13
 	call	#elephant_dumbo_P_permute
 	; elephant_dumbo.ae:91: store_le(out, off, load_le(in, off, block, count) ^ masked(n, cur ^ next), count)
 	mov	130(sp), r5
-	xor	278(sp), r5
+	xor	276(sp), r5
 	xor	6(sp), r5
 	mov	132(sp), r6
-	xor	280(sp), r6
+	xor	278(sp), r6
 	xor	10(sp), r6
 	mov	134(sp), r7
-	xor	282(sp), r7
+	xor	280(sp), r7
 	xor	12(sp), r7
 	mov	136(sp), r8
-	xor	284(sp), r8
+	xor	282(sp), r8
 	xor	16(sp), r8
 	mov	140(sp), r9
-	xor	286(sp), r9
+	xor	284(sp), r9
 	xor	20(sp), r9
 	mov	142(sp), r10
-	xor	288(sp), r10
+	xor	286(sp), r10
 	xor	24(sp), r10
 	mov	152(sp), r11
-	xor	290(sp), r11
+	xor	288(sp), r11
 	xor	26(sp), r11
 	mov	156(sp), r12
-	xor	292(sp), r12
+	xor	290(sp), r12
 	xor	28(sp), r12
 	mov	172(sp), r14
-	xor	294(sp), r14
+	xor	292(sp), r14
 	xor	36(sp), r14
 	mov	176(sp), r15
-	xor	296(sp), r15
+	xor	294(sp), r15
 	xor	40(sp), r15
 	mov	8(sp), r13
-	add	366(sp), r13
+	add	364(sp), r13
 	cmp	#20, 2(sp)
 	jnc	.Lelephant_dumbo_crypt_bytes40
 	bit	#1, r13
@@ -1716,18 +1670,18 @@ elephant_dumbo_crypt:
 	mov	r15, 18(r13)
 	jmp	.Lelephant_dumbo_crypt_stored41
 .Lelephant_dumbo_crypt_bytes40:
-	mov	r5, 238(sp)
-	mov	r6, 240(sp)
-	mov	r7, 242(sp)
-	mov	r8, 244(sp)
-	mov	r9, 246(sp)
-	mov	r10, 248(sp)
-	mov	r11, 250(sp)
-	mov	r12, 252(sp)
-	mov	r14, 254(sp)
-	mov	r15, 256(sp)
+	mov	r5, 236(sp)
+	mov	r6, 238(sp)
+	mov	r7, 240(sp)
+	mov	r8, 242(sp)
+	mov	r9, 244(sp)
+	mov	r10, 246(sp)
+	mov	r11, 248(sp)
+	mov	r12, 250(sp)
+	mov	r14, 252(sp)
+	mov	r15, 254(sp)
 	mov	sp, r14
-	add	#238, r14
+	add	#236, r14
 	mov	2(sp), r15
 	cmp	#20, r15
 	jnc	.Lelephant_dumbo_crypt_cnt42
@@ -1775,12 +1729,12 @@ elephant_dumbo_crypt:
 	mov	44(sp), r15
 	sub	#20, r10
 	subc	#0, r15
-	mov	364(sp), r6
+	mov	362(sp), r6
 	mov	#0, r7
 	sub	r10, r6
 	subc	r15, r7
 	; elephant_dumbo.ae:42: x = load_le(buf, off, block, count)
-	add	370(sp), r10
+	add	368(sp), r10
 	cmp	#20, r6
 	jnc	.Lelephant_dumbo_crypt_bytes46
 	bit	#1, r10
@@ -1799,7 +1753,7 @@ elephant_dumbo_crypt:
 	jmp	.Lelephant_dumbo_crypt_join48
 .Lelephant_dumbo_crypt_bytes46:
 	mov	sp, r11
-	add	#238, r11
+	add	#236, r11
 	mov	r11, r12
 	mov	#20, r13
 	mov	r6, r15
@@ -1943,60 +1897,60 @@ elephant_dumbo_crypt:
 	xor	58(sp), r8
 	xor	62(sp), r7
 	xor	64(sp), r6
-	mov	r6, 258(sp)
-	mov	r7, 260(sp)
-	mov	r8, 262(sp)
-	mov	r9, 264(sp)
-	mov	r10, 266(sp)
-	mov	r11, 268(sp)
-	mov	r12, 270(sp)
-	mov	r13, 272(sp)
-	mov	r14, 274(sp)
-	mov	r15, 276(sp)
+	mov	r6, 256(sp)
+	mov	r7, 258(sp)
+	mov	r8, 260(sp)
+	mov	r9, 262(sp)
+	mov	r10, 264(sp)
+	mov	r11, 266(sp)
+	mov	r12, 268(sp)
+	mov	r13, 270(sp)
+	mov	r14, 272(sp)
+	mov	r15, 274(sp)
 	mov	sp, r12
-	add	#258, r12
+	add	#256, r12
 	mov	sp, r13
-	add	#298, r13
+	add	#296, r13
 	call	#elephant_dumbo_P_permute
 	; elephant_dumbo.ae:94: tag = tag ^ masked(padded(c, off - block, m - (off - block)), prev ^ next)
 	mov	126(sp), r15
-	xor	298(sp), r15
+	xor	296(sp), r15
 	xor	64(sp), r15
 	mov	r15, 126(sp)
 	mov	124(sp), r15
-	xor	300(sp), r15
+	xor	298(sp), r15
 	xor	62(sp), r15
 	mov	r15, 124(sp)
 	mov	122(sp), r15
-	xor	302(sp), r15
+	xor	300(sp), r15
 	xor	58(sp), r15
 	mov	r15, 122(sp)
 	mov	120(sp), r15
-	xor	304(sp), r15
+	xor	302(sp), r15
 	xor	54(sp), r15
 	mov	r15, 120(sp)
 	mov	118(sp), r15
-	xor	306(sp), r15
+	xor	304(sp), r15
 	xor	52(sp), r15
 	mov	r15, 118(sp)
 	mov	114(sp), r15
-	xor	308(sp), r15
+	xor	306(sp), r15
 	xor	50(sp), r15
 	mov	r15, 114(sp)
 	mov	112(sp), r15
-	xor	310(sp), r15
+	xor	308(sp), r15
 	xor	48(sp), r15
 	mov	r15, 112(sp)
 	mov	110(sp), r15
-	xor	312(sp), r15
+	xor	310(sp), r15
 	xor	38(sp), r15
 	mov	r15, 110(sp)
 	mov	108(sp), r15
-	xor	314(sp), r15
+	xor	312(sp), r15
 	xor	32(sp), r15
 	mov	r15, 108(sp)
 	mov	104(sp), r15
-	xor	316(sp), r15
+	xor	314(sp), r15
 	xor	4(sp), r15
 	mov	r15, 104(sp)
 .Lelephant_dumbo_crypt_else44:
@@ -2045,7 +1999,7 @@ elephant_dumbo_crypt:
 	bis	r11, r12
 	add	r14, r10
 	addc	r15, r12
-	mov	360(sp), r6
+	mov	358(sp), r6
 	add	#12, r6
 	mov	#0, r7
 	sub	r10, r6
@@ -2071,7 +2025,7 @@ elephant_dumbo_crypt:
 	jmp	.Lelephant_dumbo_crypt_join62
 .Lelephant_dumbo_crypt_bytes60:
 	mov	sp, r11
-	add	#238, r11
+	add	#236, r11
 	mov	r11, r12
 	mov	#20, r13
 	mov	r6, r15
@@ -2215,51 +2169,51 @@ elephant_dumbo_crypt:
 	xor	94(sp), r8
 	xor	98(sp), r7
 	xor	@sp, r6
-	mov	r6, 258(sp)
-	mov	r7, 260(sp)
-	mov	r8, 262(sp)
-	mov	r9, 264(sp)
-	mov	r10, 266(sp)
-	mov	r11, 268(sp)
-	mov	r12, 270(sp)
-	mov	r13, 272(sp)
-	mov	r14, 274(sp)
-	mov	r15, 276(sp)
+	mov	r6, 256(sp)
+	mov	r7, 258(sp)
+	mov	r8, 260(sp)
+	mov	r9, 262(sp)
+	mov	r10, 264(sp)
+	mov	r11, 266(sp)
+	mov	r12, 268(sp)
+	mov	r13, 270(sp)
+	mov	r14, 272(sp)
+	mov	r15, 274(sp)
 	mov	sp, r12
-	add	#258, r12
+	add	#256, r12
 	mov	sp, r13
-	add	#318, r13
+	add	#316, r13
 	call	#elephant_dumbo_P_permute
 	; elephant_dumbo.ae:97: tag = tag ^ masked(ad_block(ad, i + 1), next)
 	mov	126(sp), r6
-	xor	318(sp), r6
+	xor	316(sp), r6
 	xor	@sp, r6
 	mov	124(sp), r7
-	xor	320(sp), r7
+	xor	318(sp), r7
 	xor	98(sp), r7
 	mov	122(sp), r8
-	xor	322(sp), r8
+	xor	320(sp), r8
 	xor	94(sp), r8
 	mov	120(sp), r9
-	xor	324(sp), r9
+	xor	322(sp), r9
 	xor	88(sp), r9
 	mov	118(sp), r10
-	xor	326(sp), r10
+	xor	324(sp), r10
 	xor	80(sp), r10
 	mov	114(sp), r11
-	xor	328(sp), r11
+	xor	326(sp), r11
 	xor	78(sp), r11
 	mov	112(sp), r12
-	xor	330(sp), r12
+	xor	328(sp), r12
 	xor	76(sp), r12
 	mov	110(sp), r13
-	xor	332(sp), r13
+	xor	330(sp), r13
 	xor	72(sp), r13
 	mov	108(sp), r14
-	xor	334(sp), r14
+	xor	332(sp), r14
 	xor	70(sp), r14
 	mov	104(sp), r15
-	xor	336(sp), r15
+	xor	334(sp), r15
 	xor	60(sp), r15
 	jmp	.Lelephant_dumbo_crypt_endif59
 .Lelephant_dumbo_crypt_else58:
@@ -2315,51 +2269,51 @@ elephant_dumbo_crypt:
 .Lelephant_dumbo_crypt_done32:
 	; elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
 	mov	104(sp), r14
-	xor	226(sp), r14
+	xor	224(sp), r14
 	mov	108(sp), r13
-	xor	228(sp), r13
+	xor	226(sp), r13
 	mov	110(sp), r12
-	xor	230(sp), r12
+	xor	228(sp), r12
 	mov	112(sp), r11
-	xor	232(sp), r11
+	xor	230(sp), r11
 	mov	114(sp), r10
-	xor	234(sp), r10
+	xor	232(sp), r10
 	mov	118(sp), r9
-	xor	236(sp), r9
+	xor	234(sp), r9
 	mov	120(sp), r8
-	xor	220(sp), r8
+	xor	218(sp), r8
 	mov	122(sp), r7
-	xor	222(sp), r7
+	xor	220(sp), r7
 	mov	124(sp), r6
-	xor	224(sp), r6
+	xor	222(sp), r6
 	mov	126(sp), r5
-	mov	214(sp), r15
+	mov	202(sp), r15
 	xor	@r15, r5
-	mov	r5, 258(sp)
-	mov	r6, 260(sp)
-	mov	r7, 262(sp)
-	mov	r8, 264(sp)
-	mov	r9, 266(sp)
-	mov	r10, 268(sp)
-	mov	r11, 270(sp)
-	mov	r12, 272(sp)
-	mov	r13, 274(sp)
-	mov	r14, 276(sp)
+	mov	r5, 256(sp)
+	mov	r6, 258(sp)
+	mov	r7, 260(sp)
+	mov	r8, 262(sp)
+	mov	r9, 264(sp)
+	mov	r10, 266(sp)
+	mov	r11, 268(sp)
+	mov	r12, 270(sp)
+	mov	r13, 272(sp)
+	mov	r14, 274(sp)
 	mov	sp, r12
-	add	#258, r12
+	add	#256, r12
 	mov	sp, r13
-	add	#338, r13
+	add	#336, r13
 	call	#elephant_dumbo_P_permute
-	mov	338(sp), r12
-	mov	214(sp), r15
+	mov	336(sp), r12
+	mov	202(sp), r15
 	xor	@r15, r12
-	mov	224(sp), r13
-	xor	340(sp), r13
-	mov	222(sp), r14
-	xor	342(sp), r14
-	mov	220(sp), r15
-	xor	344(sp), r15
-	add	#358, sp
+	mov	222(sp), r13
+	xor	338(sp), r13
+	mov	220(sp), r14
+	xor	340(sp), r14
+	mov	218(sp), r15
+	xor	342(sp), r15
+	add	#356, sp
 	ret
 	.size elephant_dumbo_crypt, .-elephant_dumbo_crypt
 

@@ -14,7 +14,7 @@
 norx32_4_1_key_setup:
 	pushm.w	#5, r10
 	sub	#16, sp
-	; norx32_4_1.ae:123: kc[0] = load_le(key, 0, 16)
+	; norx32_4_1.ae:121: kc[0] = load_le(key, 0, 16)
 	bit	#1, r12
 	jnz	.Lnorx32_4_1_key_setup_bytes1
 .Lnorx32_4_1_key_setup_words2:
@@ -56,345 +56,141 @@ norx32_4_1_key_setup:
 
 
 ; --- norx32_4_1_encrypt_with: norx32_4_1.encrypt_with
-;     frame 250 bytes (53 spill slots, locals 144), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2466 bytes of code
+;     frame 246 bytes (51 spill slots, locals 144), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 1974 bytes of code
 	.section .text.norx32_4_1_encrypt_with,"ax",@progbits
 	.global norx32_4_1_encrypt_with
 	.type norx32_4_1_encrypt_with, @function
 	.balign 2
 norx32_4_1_encrypt_with:
 	pushm.w	#7, r10
-	sub	#250, sp
-	mov	r12, 90(sp)
+	sub	#246, sp
+	mov	r12, 86(sp)
 	mov	r13, r10
 	mov	r14, r11
-	mov	r15, 84(sp)
-	; norx32_4_1.ae:132: initialize(s, k, nonce)
+	mov	r15, 82(sp)
+	; norx32_4_1.ae:130: initialize(s, k, nonce)
 	mov	r12, r14
-	mov	2(r14), 104(sp)
-	mov	4(r14), 102(sp)
-	mov	6(r14), 100(sp)
-	mov	8(r14), 98(sp)
-	mov	10(r14), 96(sp)
-	mov	12(r14), 94(sp)
-	mov	14(r14), 92(sp)
+	mov	2(r14), 100(sp)
+	mov	4(r14), 98(sp)
+	mov	6(r14), 96(sp)
+	mov	8(r14), 94(sp)
+	mov	10(r14), 92(sp)
+	mov	12(r14), 90(sp)
+	mov	14(r14), 88(sp)
 	mov	sp, r12
-	add	#106, r12
-	mov	@r14, 170(sp)
-	mov	104(sp), 172(sp)
-	mov	102(sp), 174(sp)
-	mov	100(sp), 176(sp)
-	mov	98(sp), 178(sp)
-	mov	96(sp), 180(sp)
-	mov	94(sp), 182(sp)
-	mov	92(sp), 184(sp)
+	add	#102, r12
+	mov	@r14, 166(sp)
+	mov	100(sp), 168(sp)
+	mov	98(sp), 170(sp)
+	mov	96(sp), 172(sp)
+	mov	94(sp), 174(sp)
+	mov	92(sp), 176(sp)
+	mov	90(sp), 178(sp)
+	mov	88(sp), 180(sp)
 	mov	sp, r13
-	add	#170, r13
+	add	#166, r13
 	mov	r10, r14
 	mov	r11, r15
 	call	#norx32_4_1_initialize
-	; norx32_4_1.ae:133: absorb_header(s, ad)
+	; norx32_4_1.ae:131: absorb_header(s, ad)
 	mov	sp, r12
-	add	#106, r12
-	mov	84(sp), r13
-	mov	266(sp), r14
+	add	#102, r12
+	mov	82(sp), r13
+	mov	262(sp), r14
 	call	#norx32_4_1_absorb_header
-	; norx32_4_1.ae:135: if m > 0 {
-	tst	270(sp)
-	jnz	.Lnorx32_4_1_encrypt_with_near24
+	; norx32_4_1.ae:133: if m > 0 {
+	tst	266(sp)
+	jnz	.Lnorx32_4_1_encrypt_with_near28
 	br	#.Lnorx32_4_1_encrypt_with_else1
-.Lnorx32_4_1_encrypt_with_near24:
-	; norx32_4_1.ae:40: return ((((n >> 4) as u64) * 0xaaaaaaab) >> 33) as u32
-	mov	270(sp), r9
-	rrum.w	#4, r9
-	mov	r9, r15
-	rla	r15
-	adc	r15
-	mov	r15, r10
-	and	#65534, r10
-	and	#1, r15
-	mov	#0, r11
-	mov	#0, r12
-	mov	#0, r13
-	add	r9, r10
-	addc	r15, r11
-	addc	#0, r12
-	addc	#0, r13
-	mov	r9, r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	mov	r14, r15
-	and	#65528, r15
-	and	#7, r14
-	add	r15, r10
-	addc	r14, r11
-	addc	#0, r12
-	addc	#0, r13
-	mov	r9, r14
-	swpb	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	mov	r14, r15
-	and	#65504, r15
-	and	#31, r14
-	add	r15, r10
-	addc	r14, r11
-	addc	#0, r12
-	addc	#0, r13
-	mov	r9, r14
-	swpb	r14
-	bit	#1, r14
-	rrc	r14
-	mov	r14, r15
-	and	#65408, r15
-	and	#127, r14
-	add	r15, r10
-	addc	r14, r11
-	addc	#0, r12
-	addc	#0, r13
-	mov	r9, r14
-	swpb	r14
-	rla	r14
-	adc	r14
-	mov	r14, r15
-	and	#65024, r15
-	and	#511, r14
-	add	r15, r10
-	addc	r14, r11
-	addc	#0, r12
-	addc	#0, r13
-	mov	r9, r14
-	swpb	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	mov	r14, r15
-	and	#63488, r15
-	and	#2047, r14
-	add	r15, r10
-	addc	r14, r11
-	addc	#0, r12
-	addc	#0, r13
-	mov	r9, r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	mov	r14, r15
-	and	#57344, r15
-	and	#8191, r14
-	add	r15, r10
-	addc	r14, r11
-	addc	#0, r12
-	addc	#0, r13
-	mov	r9, r14
-	bit	#1, r14
-	rrc	r14
-	mov	r14, r15
-	and	#32768, r15
-	and	#32767, r14
-	add	r15, r10
-	addc	r14, r11
-	addc	#0, r12
-	addc	#0, r13
-	mov	r9, r14
-	rla	r14
-	adc	r14
-	mov	r14, r15
-	and	#65534, r15
-	and	#1, r14
-	add	#0, r10
-	addc	r15, r11
-	addc	r14, r12
-	addc	#0, r13
-	mov	r9, r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	mov	r14, r15
-	and	#65528, r15
-	and	#7, r14
-	add	#0, r10
-	addc	r15, r11
-	addc	r14, r12
-	addc	#0, r13
-	mov	r9, r14
-	swpb	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	mov	r14, r15
-	and	#65504, r15
-	and	#31, r14
-	add	#0, r10
-	addc	r15, r11
-	addc	r14, r12
-	addc	#0, r13
-	mov	r9, r14
-	swpb	r14
-	bit	#1, r14
-	rrc	r14
-	mov	r14, r15
-	and	#65408, r15
-	and	#127, r14
-	add	#0, r10
-	addc	r15, r11
-	addc	r14, r12
-	addc	#0, r13
-	mov	r9, r14
-	swpb	r14
-	rla	r14
-	adc	r14
-	mov	r14, r15
-	and	#65024, r15
-	and	#511, r14
-	add	#0, r10
-	addc	r15, r11
-	addc	r14, r12
-	addc	#0, r13
-	mov	r9, r14
-	swpb	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	mov	r14, r15
-	and	#63488, r15
-	and	#2047, r14
-	add	#0, r10
-	addc	r15, r11
-	addc	r14, r12
-	addc	#0, r13
-	mov	r9, r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	mov	r14, r15
-	and	#57344, r15
-	and	#8191, r14
-	add	#0, r10
-	addc	r15, r11
-	addc	r14, r12
-	addc	#0, r13
-	bit	#1, r9
-	rrc	r9
-	mov	r9, r15
-	and	#32768, r15
-	and	#32767, r9
-	add	#0, r10
-	addc	r15, r11
-	addc	r9, r12
-	addc	#0, r13
-	rrum.w	#1, r12
-	mov	r13, r15
+.Lnorx32_4_1_encrypt_with_near28:
+	; norx32_4_1.ae:38: return n / rate
+	mov	266(sp), r11
+	mov	#48, r12
+	clr	r13
+	tst	r12
+	jz	.Lnorx32_4_1_encrypt_with_divend4
+	clr	r14
+	mov	#16, r15
+.Lnorx32_4_1_encrypt_with_div5:
+	rla	r11
+	rlc	r14
+	rla	r13
+	cmp	r12, r14
+	jnc	.Lnorx32_4_1_encrypt_with_divno6
+	sub	r12, r14
+	inc	r13
+.Lnorx32_4_1_encrypt_with_divno6:
+	dec	r15
+	jnz	.Lnorx32_4_1_encrypt_with_div5
+.Lnorx32_4_1_encrypt_with_divend4:
+	; norx32_4_1.ae:134: for i in 0..whole_blocks(m) + 1 {
+	add	#1, r13
+	mov	r13, 84(sp)
+	mov	#0, 72(sp)
+	cmp	r13, 72(sp)
+	jnc	.Lnorx32_4_1_encrypt_with_near29
+	br	#.Lnorx32_4_1_encrypt_with_done8
+.Lnorx32_4_1_encrypt_with_near29:
+.Lnorx32_4_1_encrypt_with_loop7:
+	; norx32_4_1.ae:135: off = rate * i
+	mov	72(sp), r15
+	mov	r15, r11
+	rla	r11
+	adc	r11
+	rla	r11
+	adc	r11
+	rla	r11
+	adc	r11
+	rla	r11
+	adc	r11
+	mov	r11, r13
+	and	#65520, r13
+	and	#15, r11
+	swpb	r15
 	bit	#1, r15
 	rrc	r15
-	and	#32768, r15
-	bis	r15, r12
-	rrum.w	#1, r13
-	; norx32_4_1.ae:136: for i in 0..whole_blocks(m) + 1 {
-	add	#1, r12
-	addc	#0, r13
-	mov	#0, 72(sp)
-	mov	#0, 70(sp)
-	cmp	r12, 72(sp)
-	mov	r12, 88(sp)
-	mov	70(sp), r15
-	subc	r13, r15
-	mov	r13, 86(sp)
-	jnc	.Lnorx32_4_1_encrypt_with_near25
-	br	#.Lnorx32_4_1_encrypt_with_done4
-.Lnorx32_4_1_encrypt_with_near25:
-.Lnorx32_4_1_encrypt_with_loop3:
-	; norx32_4_1.ae:137: off = rate * i
-	mov	72(sp), r14
-	mov	r14, r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	mov	r15, r12
-	and	#65520, r12
-	mov	70(sp), r10
-	mov	r10, r11
-	rlam.w	#4, r11
-	and	#15, r15
-	bis	r15, r11
-	swpb	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	mov	r14, r13
-	and	#65504, r13
-	rlam.w	#4, r10
-	rlam.w	#1, r10
-	and	#31, r14
-	bis	r14, r10
-	add	r13, r12
-	addc	r10, r11
-	; norx32_4_1.ae:138: count = if m - off < rate then m - off else rate
-	mov	270(sp), r15
-	mov	#0, r13
-	sub	r12, r15
-	mov	r12, 56(sp)
-	subc	r11, r13
-	cmp	#48, r15
-	mov	r13, r12
-	subc	#0, r12
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	mov	r15, r14
+	and	#65504, r14
+	and	#31, r15
+	add	r14, r13
+	addc	r15, r11
+	; norx32_4_1.ae:136: count = if m - off < rate then m - off else rate
+	mov	266(sp), r12
+	mov	#0, r10
+	sub	r13, r12
+	mov	r13, 56(sp)
+	subc	r11, r10
+	cmp	#48, r12
+	mov	r10, r15
+	subc	#0, r15
 	subc	r14, r14
-	xor	#48, r15
-	and	r14, r15
-	xor	#48, r15
-	mov	r15, 54(sp)
-	and	r14, r13
-	mov	r13, 16(sp)
-	; norx32_4_1.ae:139: s[15] = s[15] ^ payload_tag
-	mov	166(sp), r15
+	xor	#48, r12
+	and	r14, r12
+	xor	#48, r12
+	mov	r12, 54(sp)
+	and	r14, r10
+	mov	r10, 16(sp)
+	; norx32_4_1.ae:137: s[15] = s[15] ^ payload_tag
+	mov	162(sp), r15
 	xor	#2, r15
-	mov	r15, 166(sp)
-	; norx32_4_1.ae:140: F.permute(s)
+	mov	r15, 162(sp)
+	; norx32_4_1.ae:138: F.permute(s)
 	mov	sp, r12
-	add	#106, r12
+	add	#102, r12
 	call	#norx32_4_1_F_permute
-	; norx32_4_1.ae:141: c = rate_of(s) ^ load_le(msg, off, rate, count) ^ pad(count)
+	; norx32_4_1.ae:139: c = rate_of(s) ^ load_le(msg, off, rate, count) ^ pad(count)
 	mov	56(sp), r14
-	add	268(sp), r14
+	add	264(sp), r14
 	cmp	#48, 54(sp)
-	jnc	.Lnorx32_4_1_encrypt_with_bytes5
+	jnc	.Lnorx32_4_1_encrypt_with_bytes9
 	bit	#1, r14
-	jnz	.Lnorx32_4_1_encrypt_with_bytes5
-.Lnorx32_4_1_encrypt_with_words6:
+	jnz	.Lnorx32_4_1_encrypt_with_bytes9
+.Lnorx32_4_1_encrypt_with_words10:
 	mov	@r14, r15
 	mov	2(r14), r4
 	mov	4(r14), r5
@@ -414,69 +210,69 @@ norx32_4_1_encrypt_with:
 	mov	32(r14), 64(sp)
 	mov	34(r14), 66(sp)
 	mov	36(r14), 68(sp)
-	mov	38(r14), 74(sp)
-	mov	40(r14), 76(sp)
-	mov	42(r14), 78(sp)
-	mov	44(r14), 80(sp)
+	mov	38(r14), 70(sp)
+	mov	40(r14), 74(sp)
+	mov	42(r14), 76(sp)
+	mov	44(r14), 78(sp)
 	mov	46(r14), r14
-	jmp	.Lnorx32_4_1_encrypt_with_join7
-.Lnorx32_4_1_encrypt_with_bytes5:
+	jmp	.Lnorx32_4_1_encrypt_with_join11
+.Lnorx32_4_1_encrypt_with_bytes9:
 	mov	sp, r10
-	add	#186, r10
+	add	#182, r10
 	mov	r10, r11
 	mov	#48, r12
 	mov	54(sp), r15
-.Lnorx32_4_1_encrypt_with_cpy8:
+.Lnorx32_4_1_encrypt_with_cpy12:
 	clr	r13
 	tst	r15
-	jz	.Lnorx32_4_1_encrypt_with_pad9
+	jz	.Lnorx32_4_1_encrypt_with_pad13
 	mov.b	@r14, r13
 	inc	r14
 	dec	r15
-.Lnorx32_4_1_encrypt_with_pad9:
+.Lnorx32_4_1_encrypt_with_pad13:
 	mov.b	r13, 0(r11)
 	inc	r11
 	dec	r12
-	jnz	.Lnorx32_4_1_encrypt_with_cpy8
+	jnz	.Lnorx32_4_1_encrypt_with_cpy12
 	mov	r10, r14
-	jmp	.Lnorx32_4_1_encrypt_with_words6
-.Lnorx32_4_1_encrypt_with_join7:
-	xor	106(sp), r15
+	jmp	.Lnorx32_4_1_encrypt_with_words10
+.Lnorx32_4_1_encrypt_with_join11:
+	xor	102(sp), r15
 	mov	r15, 50(sp)
-	xor	108(sp), r4
+	xor	104(sp), r4
 	mov	r4, 48(sp)
-	xor	110(sp), r5
+	xor	106(sp), r5
 	mov	r5, 46(sp)
-	xor	112(sp), r6
+	xor	108(sp), r6
 	mov	r6, 44(sp)
-	xor	114(sp), r7
+	xor	110(sp), r7
 	mov	r7, 42(sp)
-	xor	116(sp), r8
+	xor	112(sp), r8
 	mov	r8, 38(sp)
-	xor	118(sp), r9
+	xor	114(sp), r9
 	mov	r9, 32(sp)
-	xor	120(sp), r10
+	xor	116(sp), r10
 	mov	r10, 28(sp)
-	xor	122(sp), r11
+	xor	118(sp), r11
 	mov	r11, 24(sp)
-	xor	124(sp), r12
+	xor	120(sp), r12
 	mov	r12, 20(sp)
-	xor	126(sp), r13
+	xor	122(sp), r13
 	mov	r13, 14(sp)
-	xor	128(sp), 10(sp)
-	xor	130(sp), 4(sp)
-	xor	132(sp), 58(sp)
-	xor	134(sp), 60(sp)
-	xor	136(sp), 62(sp)
-	xor	138(sp), 64(sp)
-	xor	140(sp), 66(sp)
-	xor	142(sp), 68(sp)
-	xor	144(sp), 74(sp)
-	xor	146(sp), 76(sp)
-	xor	148(sp), 78(sp)
-	xor	150(sp), 80(sp)
-	xor	152(sp), r14
-	mov	r14, 82(sp)
+	xor	124(sp), 10(sp)
+	xor	126(sp), 4(sp)
+	xor	128(sp), 58(sp)
+	xor	130(sp), 60(sp)
+	xor	132(sp), 62(sp)
+	xor	134(sp), 64(sp)
+	xor	136(sp), 66(sp)
+	xor	138(sp), 68(sp)
+	xor	140(sp), 70(sp)
+	xor	142(sp), 74(sp)
+	xor	144(sp), 76(sp)
+	xor	146(sp), 78(sp)
+	xor	148(sp), r14
+	mov	r14, 80(sp)
 	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
 	cmp	#48, 54(sp)
 	mov	16(sp), r15
@@ -485,7 +281,7 @@ norx32_4_1_encrypt_with:
 	adc	r15
 	xor	#1, r15
 	tst	r15
-	jz	.Lnorx32_4_1_encrypt_with_else10
+	jz	.Lnorx32_4_1_encrypt_with_else14
 	mov	54(sp), r5
 	rlam.w	#3, r5
 	mov	16(sp), r15
@@ -516,12 +312,12 @@ norx32_4_1_encrypt_with:
 	mov	#0, r15
 	mov	#0, 52(sp)
 	tst	16(sp)
-	jnz	.Lnorx32_4_1_encrypt_with_shbig12
+	jnz	.Lnorx32_4_1_encrypt_with_shbig16
 	cmp	#384, r5
-	jc	.Lnorx32_4_1_encrypt_with_shbig12
-.Lnorx32_4_1_encrypt_with_shlimb15:
+	jc	.Lnorx32_4_1_encrypt_with_shbig16
+.Lnorx32_4_1_encrypt_with_shlimb19:
 	cmp	#16, r5
-	jnc	.Lnorx32_4_1_encrypt_with_shbits16
+	jnc	.Lnorx32_4_1_encrypt_with_shbits20
 	mov	r15, 52(sp)
 	mov	r14, r15
 	mov	r13, r14
@@ -547,11 +343,11 @@ norx32_4_1_encrypt_with:
 	mov	40(sp), 36(sp)
 	clr	40(sp)
 	sub	#16, r5
-	jmp	.Lnorx32_4_1_encrypt_with_shlimb15
-.Lnorx32_4_1_encrypt_with_shbits16:
+	jmp	.Lnorx32_4_1_encrypt_with_shlimb19
+.Lnorx32_4_1_encrypt_with_shbits20:
 	tst	r5
-	jz	.Lnorx32_4_1_encrypt_with_shend13
-.Lnorx32_4_1_encrypt_with_sh14:
+	jz	.Lnorx32_4_1_encrypt_with_shend17
+.Lnorx32_4_1_encrypt_with_sh18:
 	rla	40(sp)
 	rlc	36(sp)
 	rlc	34(sp)
@@ -577,9 +373,9 @@ norx32_4_1_encrypt_with:
 	rlc	r15
 	rlc	52(sp)
 	dec	r5
-	jnz	.Lnorx32_4_1_encrypt_with_sh14
-	jmp	.Lnorx32_4_1_encrypt_with_shend13
-.Lnorx32_4_1_encrypt_with_shbig12:
+	jnz	.Lnorx32_4_1_encrypt_with_sh18
+	jmp	.Lnorx32_4_1_encrypt_with_shend17
+.Lnorx32_4_1_encrypt_with_shbig16:
 	clr	40(sp)
 	clr	36(sp)
 	clr	34(sp)
@@ -604,11 +400,11 @@ norx32_4_1_encrypt_with:
 	clr	r14
 	clr	r15
 	clr	52(sp)
-.Lnorx32_4_1_encrypt_with_shend13:
+.Lnorx32_4_1_encrypt_with_shend17:
 	mov	52(sp), r5
 	bis	#32768, r5
-	jmp	.Lnorx32_4_1_encrypt_with_endif11
-.Lnorx32_4_1_encrypt_with_else10:
+	jmp	.Lnorx32_4_1_encrypt_with_endif15
+.Lnorx32_4_1_encrypt_with_else14:
 	mov	#0, 40(sp)
 	mov	#0, 36(sp)
 	mov	#0, 34(sp)
@@ -633,8 +429,8 @@ norx32_4_1_encrypt_with:
 	mov	#0, r14
 	mov	#0, r15
 	mov	#0, r5
-.Lnorx32_4_1_encrypt_with_endif11:
-	; norx32_4_1.ae:141: c = rate_of(s) ^ load_le(msg, off, rate, count) ^ pad(count)
+.Lnorx32_4_1_encrypt_with_endif15:
+	; norx32_4_1.ae:139: c = rate_of(s) ^ load_le(msg, off, rate, count) ^ pad(count)
 	xor	40(sp), 50(sp)
 	xor	36(sp), 48(sp)
 	xor	34(sp), 46(sp)
@@ -660,48 +456,48 @@ norx32_4_1_encrypt_with:
 	xor	r10, r9
 	mov	68(sp), r10
 	xor	r11, r10
-	mov	74(sp), r11
+	mov	70(sp), r11
 	xor	r12, r11
-	mov	76(sp), r12
+	mov	74(sp), r12
 	xor	r13, r12
-	mov	78(sp), r13
+	mov	76(sp), r13
 	xor	r14, r13
-	mov	80(sp), r14
+	mov	78(sp), r14
 	xor	r15, r14
-	mov	82(sp), r15
+	mov	80(sp), r15
 	xor	r5, r15
-	; norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
-	mov	50(sp), 106(sp)
-	mov	48(sp), 108(sp)
-	mov	46(sp), 110(sp)
-	mov	44(sp), 112(sp)
-	mov	42(sp), 114(sp)
-	mov	38(sp), 116(sp)
-	mov	32(sp), 118(sp)
-	mov	28(sp), 120(sp)
-	mov	24(sp), 122(sp)
-	mov	20(sp), 124(sp)
-	mov	14(sp), 126(sp)
-	mov	10(sp), 128(sp)
-	mov	4(sp), 130(sp)
-	mov	r4, 132(sp)
-	mov	r6, 134(sp)
-	mov	r7, 136(sp)
-	mov	r8, 138(sp)
-	mov	r9, 140(sp)
-	mov	r10, 142(sp)
-	mov	r11, 144(sp)
-	mov	r12, 146(sp)
-	mov	r13, 148(sp)
-	mov	r14, 150(sp)
-	mov	r15, 152(sp)
-	; norx32_4_1.ae:143: store_le(ct, off, c, count)
+	; norx32_4_1.ae:53: s[i] = x[32 * i + 31 : 32 * i]
+	mov	50(sp), 102(sp)
+	mov	48(sp), 104(sp)
+	mov	46(sp), 106(sp)
+	mov	44(sp), 108(sp)
+	mov	42(sp), 110(sp)
+	mov	38(sp), 112(sp)
+	mov	32(sp), 114(sp)
+	mov	28(sp), 116(sp)
+	mov	24(sp), 118(sp)
+	mov	20(sp), 120(sp)
+	mov	14(sp), 122(sp)
+	mov	10(sp), 124(sp)
+	mov	4(sp), 126(sp)
+	mov	r4, 128(sp)
+	mov	r6, 130(sp)
+	mov	r7, 132(sp)
+	mov	r8, 134(sp)
+	mov	r9, 136(sp)
+	mov	r10, 138(sp)
+	mov	r11, 140(sp)
+	mov	r12, 142(sp)
+	mov	r13, 144(sp)
+	mov	r14, 146(sp)
+	mov	r15, 148(sp)
+	; norx32_4_1.ae:141: store_le(ct, off, c, count)
 	mov	56(sp), r5
-	add	272(sp), r5
+	add	268(sp), r5
 	cmp	#48, 54(sp)
-	jnc	.Lnorx32_4_1_encrypt_with_bytes17
+	jnc	.Lnorx32_4_1_encrypt_with_bytes21
 	bit	#1, r5
-	jnz	.Lnorx32_4_1_encrypt_with_bytes17
+	jnz	.Lnorx32_4_1_encrypt_with_bytes21
 	mov	50(sp), 0(r5)
 	mov	48(sp), 2(r5)
 	mov	46(sp), 4(r5)
@@ -726,453 +522,246 @@ norx32_4_1_encrypt_with:
 	mov	r13, 42(r5)
 	mov	r14, 44(r5)
 	mov	r15, 46(r5)
-	jmp	.Lnorx32_4_1_encrypt_with_stored18
-.Lnorx32_4_1_encrypt_with_bytes17:
-	mov	50(sp), 186(sp)
-	mov	48(sp), 188(sp)
-	mov	46(sp), 190(sp)
-	mov	44(sp), 192(sp)
-	mov	42(sp), 194(sp)
-	mov	38(sp), 196(sp)
-	mov	32(sp), 198(sp)
-	mov	28(sp), 200(sp)
-	mov	24(sp), 202(sp)
-	mov	20(sp), 204(sp)
-	mov	14(sp), 206(sp)
-	mov	10(sp), 208(sp)
-	mov	4(sp), 210(sp)
-	mov	r4, 212(sp)
-	mov	r6, 214(sp)
-	mov	r7, 216(sp)
-	mov	r8, 218(sp)
-	mov	r9, 220(sp)
-	mov	r10, 222(sp)
-	mov	r11, 224(sp)
-	mov	r12, 226(sp)
-	mov	r13, 228(sp)
-	mov	r14, 230(sp)
-	mov	r15, 232(sp)
+	jmp	.Lnorx32_4_1_encrypt_with_stored22
+.Lnorx32_4_1_encrypt_with_bytes21:
+	mov	50(sp), 182(sp)
+	mov	48(sp), 184(sp)
+	mov	46(sp), 186(sp)
+	mov	44(sp), 188(sp)
+	mov	42(sp), 190(sp)
+	mov	38(sp), 192(sp)
+	mov	32(sp), 194(sp)
+	mov	28(sp), 196(sp)
+	mov	24(sp), 198(sp)
+	mov	20(sp), 200(sp)
+	mov	14(sp), 202(sp)
+	mov	10(sp), 204(sp)
+	mov	4(sp), 206(sp)
+	mov	r4, 208(sp)
+	mov	r6, 210(sp)
+	mov	r7, 212(sp)
+	mov	r8, 214(sp)
+	mov	r9, 216(sp)
+	mov	r10, 218(sp)
+	mov	r11, 220(sp)
+	mov	r12, 222(sp)
+	mov	r13, 224(sp)
+	mov	r14, 226(sp)
+	mov	r15, 228(sp)
 	mov	sp, r14
-	add	#186, r14
+	add	#182, r14
 	mov	54(sp), r15
 	cmp	#48, r15
-	jnc	.Lnorx32_4_1_encrypt_with_cnt19
+	jnc	.Lnorx32_4_1_encrypt_with_cnt23
 	mov	#48, r15
-.Lnorx32_4_1_encrypt_with_cnt19:
+.Lnorx32_4_1_encrypt_with_cnt23:
 	tst	r15
-	jz	.Lnorx32_4_1_encrypt_with_stored18
-.Lnorx32_4_1_encrypt_with_cpy20:
+	jz	.Lnorx32_4_1_encrypt_with_stored22
+.Lnorx32_4_1_encrypt_with_cpy24:
 	mov.b	@r14, 0(r5)
 	inc	r14
 	inc	r5
 	dec	r15
-	jnz	.Lnorx32_4_1_encrypt_with_cpy20
-.Lnorx32_4_1_encrypt_with_stored18:
+	jnz	.Lnorx32_4_1_encrypt_with_cpy24
+.Lnorx32_4_1_encrypt_with_stored22:
 	add	#1, 72(sp)
-	addc	#0, 70(sp)
-	cmp	88(sp), 72(sp)
-	mov	70(sp), r15
-	subc	86(sp), r15
-	jc	.Lnorx32_4_1_encrypt_with_near26
-	br	#.Lnorx32_4_1_encrypt_with_loop3
-.Lnorx32_4_1_encrypt_with_near26:
-.Lnorx32_4_1_encrypt_with_done4:
+	cmp	84(sp), 72(sp)
+	jc	.Lnorx32_4_1_encrypt_with_near30
+	br	#.Lnorx32_4_1_encrypt_with_loop7
+.Lnorx32_4_1_encrypt_with_near30:
+.Lnorx32_4_1_encrypt_with_done8:
 .Lnorx32_4_1_encrypt_with_else1:
 .Lnorx32_4_1_encrypt_with_endif2:
-	; norx32_4_1.ae:146: store_le(tag, 0, finalize(s, k))
+	; norx32_4_1.ae:144: store_le(tag, 0, finalize(s, k))
 	mov	sp, r12
-	add	#106, r12
-	mov	90(sp), r15
-	mov	@r15, 170(sp)
-	mov	104(sp), 172(sp)
-	mov	102(sp), 174(sp)
-	mov	100(sp), 176(sp)
-	mov	98(sp), 178(sp)
-	mov	96(sp), 180(sp)
-	mov	94(sp), 182(sp)
-	mov	92(sp), 184(sp)
+	add	#102, r12
+	mov	86(sp), r15
+	mov	@r15, 166(sp)
+	mov	100(sp), 168(sp)
+	mov	98(sp), 170(sp)
+	mov	96(sp), 172(sp)
+	mov	94(sp), 174(sp)
+	mov	92(sp), 176(sp)
+	mov	90(sp), 178(sp)
+	mov	88(sp), 180(sp)
 	mov	sp, r13
-	add	#170, r13
+	add	#166, r13
 	mov	sp, r14
-	add	#234, r14
+	add	#230, r14
 	call	#norx32_4_1_finalize
-	mov	276(sp), r13
+	mov	272(sp), r13
 	bit	#1, r13
-	jnz	.Lnorx32_4_1_encrypt_with_bytes21
-	mov	234(sp), 0(r13)
-	mov	236(sp), 2(r13)
-	mov	238(sp), 4(r13)
-	mov	240(sp), 6(r13)
-	mov	242(sp), 8(r13)
-	mov	244(sp), 10(r13)
-	mov	246(sp), 12(r13)
-	mov	248(sp), 14(r13)
-	jmp	.Lnorx32_4_1_encrypt_with_stored22
-.Lnorx32_4_1_encrypt_with_bytes21:
+	jnz	.Lnorx32_4_1_encrypt_with_bytes25
+	mov	230(sp), 0(r13)
+	mov	232(sp), 2(r13)
+	mov	234(sp), 4(r13)
+	mov	236(sp), 6(r13)
+	mov	238(sp), 8(r13)
+	mov	240(sp), 10(r13)
+	mov	242(sp), 12(r13)
+	mov	244(sp), 14(r13)
+	jmp	.Lnorx32_4_1_encrypt_with_stored26
+.Lnorx32_4_1_encrypt_with_bytes25:
+	mov	230(sp), 182(sp)
+	mov	232(sp), 184(sp)
 	mov	234(sp), 186(sp)
 	mov	236(sp), 188(sp)
 	mov	238(sp), 190(sp)
 	mov	240(sp), 192(sp)
 	mov	242(sp), 194(sp)
 	mov	244(sp), 196(sp)
-	mov	246(sp), 198(sp)
-	mov	248(sp), 200(sp)
 	mov	sp, r14
-	add	#186, r14
+	add	#182, r14
 	mov	#16, r15
-.Lnorx32_4_1_encrypt_with_cpy23:
+.Lnorx32_4_1_encrypt_with_cpy27:
 	mov.b	@r14, 0(r13)
 	inc	r14
 	inc	r13
 	dec	r15
-	jnz	.Lnorx32_4_1_encrypt_with_cpy23
-.Lnorx32_4_1_encrypt_with_stored22:
-	add	#250, sp
+	jnz	.Lnorx32_4_1_encrypt_with_cpy27
+.Lnorx32_4_1_encrypt_with_stored26:
+	add	#246, sp
 	popm.w	#7, r10
 	ret
 	.size norx32_4_1_encrypt_with, .-norx32_4_1_encrypt_with
 
 
 ; --- norx32_4_1_decrypt_with: norx32_4_1.decrypt_with
-;     frame 300 bytes (78 spill slots, locals 144), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 3182 bytes of code
+;     frame 296 bytes (76 spill slots, locals 144), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 2690 bytes of code
 	.section .text.norx32_4_1_decrypt_with,"ax",@progbits
 	.global norx32_4_1_decrypt_with
 	.type norx32_4_1_decrypt_with, @function
 	.balign 2
 norx32_4_1_decrypt_with:
 	pushm.w	#7, r10
-	sub	#300, sp
+	sub	#296, sp
 	mov	r13, r10
 	mov	r14, r11
-	mov	r15, 118(sp)
-	mov	r12, 140(sp)
-	; norx32_4_1.ae:154: initialize(s, k, nonce)
+	mov	r15, 116(sp)
+	mov	r12, 136(sp)
+	; norx32_4_1.ae:152: initialize(s, k, nonce)
 	mov	r12, r14
-	mov	14(r14), 142(sp)
-	mov	12(r14), 144(sp)
-	mov	10(r14), 146(sp)
-	mov	8(r14), 148(sp)
-	mov	6(r14), 150(sp)
-	mov	4(r14), 152(sp)
-	mov	2(r14), 154(sp)
+	mov	14(r14), 138(sp)
+	mov	12(r14), 140(sp)
+	mov	10(r14), 142(sp)
+	mov	8(r14), 144(sp)
+	mov	6(r14), 146(sp)
+	mov	4(r14), 148(sp)
+	mov	2(r14), 150(sp)
 	mov	sp, r12
-	add	#156, r12
-	mov	@r14, 220(sp)
-	mov	154(sp), 222(sp)
-	mov	152(sp), 224(sp)
-	mov	150(sp), 226(sp)
-	mov	148(sp), 228(sp)
-	mov	146(sp), 230(sp)
-	mov	144(sp), 232(sp)
-	mov	142(sp), 234(sp)
+	add	#152, r12
+	mov	@r14, 216(sp)
+	mov	150(sp), 218(sp)
+	mov	148(sp), 220(sp)
+	mov	146(sp), 222(sp)
+	mov	144(sp), 224(sp)
+	mov	142(sp), 226(sp)
+	mov	140(sp), 228(sp)
+	mov	138(sp), 230(sp)
 	mov	sp, r13
-	add	#220, r13
+	add	#216, r13
 	mov	r10, r14
 	mov	r11, r15
 	call	#norx32_4_1_initialize
-	; norx32_4_1.ae:155: absorb_header(s, ad)
+	; norx32_4_1.ae:153: absorb_header(s, ad)
 	mov	sp, r12
-	add	#156, r12
-	mov	118(sp), r13
-	mov	316(sp), r14
+	add	#152, r12
+	mov	116(sp), r13
+	mov	312(sp), r14
 	call	#norx32_4_1_absorb_header
-	; norx32_4_1.ae:157: if m > 0 {
-	tst	320(sp)
-	jnz	.Lnorx32_4_1_decrypt_with_near31
+	; norx32_4_1.ae:155: if m > 0 {
+	tst	316(sp)
+	jnz	.Lnorx32_4_1_decrypt_with_near35
 	br	#.Lnorx32_4_1_decrypt_with_else1
-.Lnorx32_4_1_decrypt_with_near31:
-	; norx32_4_1.ae:40: return ((((n >> 4) as u64) * 0xaaaaaaab) >> 33) as u32
-	mov	320(sp), r9
-	rrum.w	#4, r9
-	mov	r9, r15
-	rla	r15
-	adc	r15
-	mov	r15, r10
-	and	#65534, r10
-	and	#1, r15
-	mov	#0, r11
-	mov	#0, r12
-	mov	#0, r13
-	add	r9, r10
-	addc	r15, r11
-	addc	#0, r12
-	addc	#0, r13
-	mov	r9, r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	mov	r14, r15
-	and	#65528, r15
-	and	#7, r14
-	add	r15, r10
-	addc	r14, r11
-	addc	#0, r12
-	addc	#0, r13
-	mov	r9, r14
-	swpb	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	mov	r14, r15
-	and	#65504, r15
-	and	#31, r14
-	add	r15, r10
-	addc	r14, r11
-	addc	#0, r12
-	addc	#0, r13
-	mov	r9, r14
-	swpb	r14
-	bit	#1, r14
-	rrc	r14
-	mov	r14, r15
-	and	#65408, r15
-	and	#127, r14
-	add	r15, r10
-	addc	r14, r11
-	addc	#0, r12
-	addc	#0, r13
-	mov	r9, r14
-	swpb	r14
-	rla	r14
-	adc	r14
-	mov	r14, r15
-	and	#65024, r15
-	and	#511, r14
-	add	r15, r10
-	addc	r14, r11
-	addc	#0, r12
-	addc	#0, r13
-	mov	r9, r14
-	swpb	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	mov	r14, r15
-	and	#63488, r15
-	and	#2047, r14
-	add	r15, r10
-	addc	r14, r11
-	addc	#0, r12
-	addc	#0, r13
-	mov	r9, r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	mov	r14, r15
-	and	#57344, r15
-	and	#8191, r14
-	add	r15, r10
-	addc	r14, r11
-	addc	#0, r12
-	addc	#0, r13
-	mov	r9, r14
-	bit	#1, r14
-	rrc	r14
-	mov	r14, r15
-	and	#32768, r15
-	and	#32767, r14
-	add	r15, r10
-	addc	r14, r11
-	addc	#0, r12
-	addc	#0, r13
-	mov	r9, r14
-	rla	r14
-	adc	r14
-	mov	r14, r15
-	and	#65534, r15
-	and	#1, r14
-	add	#0, r10
-	addc	r15, r11
-	addc	r14, r12
-	addc	#0, r13
-	mov	r9, r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	mov	r14, r15
-	and	#65528, r15
-	and	#7, r14
-	add	#0, r10
-	addc	r15, r11
-	addc	r14, r12
-	addc	#0, r13
-	mov	r9, r14
-	swpb	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	mov	r14, r15
-	and	#65504, r15
-	and	#31, r14
-	add	#0, r10
-	addc	r15, r11
-	addc	r14, r12
-	addc	#0, r13
-	mov	r9, r14
-	swpb	r14
-	bit	#1, r14
-	rrc	r14
-	mov	r14, r15
-	and	#65408, r15
-	and	#127, r14
-	add	#0, r10
-	addc	r15, r11
-	addc	r14, r12
-	addc	#0, r13
-	mov	r9, r14
-	swpb	r14
-	rla	r14
-	adc	r14
-	mov	r14, r15
-	and	#65024, r15
-	and	#511, r14
-	add	#0, r10
-	addc	r15, r11
-	addc	r14, r12
-	addc	#0, r13
-	mov	r9, r14
-	swpb	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	mov	r14, r15
-	and	#63488, r15
-	and	#2047, r14
-	add	#0, r10
-	addc	r15, r11
-	addc	r14, r12
-	addc	#0, r13
-	mov	r9, r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	mov	r14, r15
-	and	#57344, r15
-	and	#8191, r14
-	add	#0, r10
-	addc	r15, r11
-	addc	r14, r12
-	addc	#0, r13
-	bit	#1, r9
-	rrc	r9
-	mov	r9, r15
-	and	#32768, r15
-	and	#32767, r9
-	add	#0, r10
-	addc	r15, r11
-	addc	r9, r12
-	addc	#0, r13
-	rrum.w	#1, r12
-	mov	r13, r15
-	bit	#1, r15
-	rrc	r15
-	and	#32768, r15
-	bis	r15, r12
-	rrum.w	#1, r13
-	; norx32_4_1.ae:158: for i in 0..whole_blocks(m) + 1 {
-	add	#1, r12
-	addc	#0, r13
-	mov	#0, 116(sp)
+.Lnorx32_4_1_decrypt_with_near35:
+	; norx32_4_1.ae:38: return n / rate
+	mov	316(sp), r11
+	mov	#48, r12
+	clr	r13
+	tst	r12
+	jz	.Lnorx32_4_1_decrypt_with_divend4
+	clr	r14
+	mov	#16, r15
+.Lnorx32_4_1_decrypt_with_div5:
+	rla	r11
+	rlc	r14
+	rla	r13
+	cmp	r12, r14
+	jnc	.Lnorx32_4_1_decrypt_with_divno6
+	sub	r12, r14
+	inc	r13
+.Lnorx32_4_1_decrypt_with_divno6:
+	dec	r15
+	jnz	.Lnorx32_4_1_decrypt_with_div5
+.Lnorx32_4_1_decrypt_with_divend4:
+	; norx32_4_1.ae:156: for i in 0..whole_blocks(m) + 1 {
+	add	#1, r13
+	mov	r13, 126(sp)
 	mov	#0, 114(sp)
-	cmp	r12, 116(sp)
-	mov	r12, 130(sp)
-	mov	114(sp), r15
-	subc	r13, r15
-	mov	r13, 128(sp)
-	jnc	.Lnorx32_4_1_decrypt_with_near32
-	br	#.Lnorx32_4_1_decrypt_with_done4
-.Lnorx32_4_1_decrypt_with_near32:
-.Lnorx32_4_1_decrypt_with_loop3:
-	; norx32_4_1.ae:159: off = rate * i
-	mov	116(sp), r11
-	mov	r11, r13
-	swpb	r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
+	cmp	r13, 114(sp)
+	jnc	.Lnorx32_4_1_decrypt_with_near36
+	br	#.Lnorx32_4_1_decrypt_with_done8
+.Lnorx32_4_1_decrypt_with_near36:
+.Lnorx32_4_1_decrypt_with_loop7:
+	; norx32_4_1.ae:157: off = rate * i
+	mov	114(sp), r13
 	mov	r13, r14
-	and	#65504, r14
-	mov	114(sp), r9
-	mov	r9, r15
-	rlam.w	#4, r15
-	rlam.w	#1, r15
-	and	#31, r13
-	bis	r13, r15
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	mov	r11, r13
-	and	#65520, r13
-	rlam.w	#4, r9
-	and	#15, r11
-	bis	r11, r9
-	add	r14, r13
-	addc	r15, r9
-	; norx32_4_1.ae:160: count = if m - off < rate then m - off else rate
-	mov	320(sp), r11
+	swpb	r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	mov	r14, r15
+	and	#65504, r15
+	and	#31, r14
+	rla	r13
+	adc	r13
+	rla	r13
+	adc	r13
+	rla	r13
+	adc	r13
+	rla	r13
+	adc	r13
+	mov	r13, r11
+	and	#65520, r11
+	and	#15, r13
+	add	r15, r11
+	addc	r14, r13
+	; norx32_4_1.ae:158: count = if m - off < rate then m - off else rate
+	mov	316(sp), r12
 	mov	#0, r10
-	sub	r13, r11
-	mov	r13, 102(sp)
-	subc	r9, r10
-	cmp	#48, r11
+	sub	r11, r12
+	mov	r11, 102(sp)
+	subc	r13, r10
+	cmp	#48, r12
 	mov	r10, r15
 	subc	#0, r15
 	subc	r14, r14
-	xor	#48, r11
-	and	r14, r11
-	xor	#48, r11
-	mov	r11, 50(sp)
+	xor	#48, r12
+	and	r14, r12
+	xor	#48, r12
+	mov	r12, 50(sp)
 	and	r14, r10
 	mov	r10, 106(sp)
-	; norx32_4_1.ae:161: s[15] = s[15] ^ payload_tag
-	mov	216(sp), r15
+	; norx32_4_1.ae:159: s[15] = s[15] ^ payload_tag
+	mov	212(sp), r15
 	xor	#2, r15
-	mov	r15, 216(sp)
-	; norx32_4_1.ae:162: F.permute(s)
+	mov	r15, 212(sp)
+	; norx32_4_1.ae:160: F.permute(s)
 	mov	sp, r12
-	add	#156, r12
+	add	#152, r12
 	call	#norx32_4_1_F_permute
-	; norx32_4_1.ae:164: x = first_bytes(r ^ load_le(ct, off, rate, count), count)
+	; norx32_4_1.ae:162: x = first_bytes(r ^ load_le(ct, off, rate, count), count)
 	mov	102(sp), r14
-	add	318(sp), r14
+	add	314(sp), r14
 	cmp	#48, 50(sp)
-	jnc	.Lnorx32_4_1_decrypt_with_bytes5
+	jnc	.Lnorx32_4_1_decrypt_with_bytes9
 	bit	#1, r14
-	jnz	.Lnorx32_4_1_decrypt_with_bytes5
-.Lnorx32_4_1_decrypt_with_words6:
+	jnz	.Lnorx32_4_1_decrypt_with_bytes9
+.Lnorx32_4_1_decrypt_with_words10:
 	mov	@r14, r15
 	mov	2(r14), r4
 	mov	4(r14), r5
@@ -1197,65 +786,65 @@ norx32_4_1_decrypt_with:
 	mov	42(r14), 58(sp)
 	mov	44(r14), 56(sp)
 	mov	46(r14), r14
-	jmp	.Lnorx32_4_1_decrypt_with_join7
-.Lnorx32_4_1_decrypt_with_bytes5:
+	jmp	.Lnorx32_4_1_decrypt_with_join11
+.Lnorx32_4_1_decrypt_with_bytes9:
 	mov	sp, r10
-	add	#236, r10
+	add	#232, r10
 	mov	r10, r11
 	mov	#48, r12
 	mov	50(sp), r15
-.Lnorx32_4_1_decrypt_with_cpy8:
+.Lnorx32_4_1_decrypt_with_cpy12:
 	clr	r13
 	tst	r15
-	jz	.Lnorx32_4_1_decrypt_with_pad9
+	jz	.Lnorx32_4_1_decrypt_with_pad13
 	mov.b	@r14, r13
 	inc	r14
 	dec	r15
-.Lnorx32_4_1_decrypt_with_pad9:
+.Lnorx32_4_1_decrypt_with_pad13:
 	mov.b	r13, 0(r11)
 	inc	r11
 	dec	r12
-	jnz	.Lnorx32_4_1_decrypt_with_cpy8
+	jnz	.Lnorx32_4_1_decrypt_with_cpy12
 	mov	r10, r14
-	jmp	.Lnorx32_4_1_decrypt_with_words6
-.Lnorx32_4_1_decrypt_with_join7:
-	xor	156(sp), r15
+	jmp	.Lnorx32_4_1_decrypt_with_words10
+.Lnorx32_4_1_decrypt_with_join11:
+	xor	152(sp), r15
 	mov	r15, 100(sp)
-	xor	158(sp), r4
+	xor	154(sp), r4
 	mov	r4, 98(sp)
-	xor	160(sp), r5
+	xor	156(sp), r5
 	mov	r5, 96(sp)
-	xor	162(sp), r6
+	xor	158(sp), r6
 	mov	r6, 94(sp)
-	xor	164(sp), r7
+	xor	160(sp), r7
 	mov	r7, 92(sp)
-	xor	166(sp), r8
+	xor	162(sp), r8
 	mov	r8, 90(sp)
-	xor	168(sp), r9
+	xor	164(sp), r9
 	mov	r9, 88(sp)
-	xor	170(sp), r10
+	xor	166(sp), r10
 	mov	r10, 86(sp)
-	xor	172(sp), r11
+	xor	168(sp), r11
 	mov	r11, 84(sp)
-	xor	174(sp), r12
+	xor	170(sp), r12
 	mov	r12, 82(sp)
-	xor	176(sp), r13
+	xor	172(sp), r13
 	mov	r13, 78(sp)
-	xor	178(sp), 76(sp)
-	xor	180(sp), 74(sp)
-	xor	182(sp), 70(sp)
-	xor	184(sp), 68(sp)
-	xor	186(sp), 80(sp)
-	xor	188(sp), 72(sp)
-	xor	190(sp), 66(sp)
-	xor	192(sp), 64(sp)
-	xor	194(sp), 62(sp)
-	xor	196(sp), 60(sp)
-	xor	198(sp), 58(sp)
-	xor	200(sp), 56(sp)
-	xor	202(sp), r14
+	xor	174(sp), 76(sp)
+	xor	176(sp), 74(sp)
+	xor	178(sp), 70(sp)
+	xor	180(sp), 68(sp)
+	xor	182(sp), 80(sp)
+	xor	184(sp), 72(sp)
+	xor	186(sp), 66(sp)
+	xor	188(sp), 64(sp)
+	xor	190(sp), 62(sp)
+	xor	192(sp), 60(sp)
+	xor	194(sp), 58(sp)
+	xor	196(sp), 56(sp)
+	xor	198(sp), r14
 	mov	r14, 54(sp)
-	; norx32_4_1.ae:45: return x & ~(~(0 as u384) << (8 * count))
+	; norx32_4_1.ae:43: return x & ~(~(0 as u384) << (8 * count))
 	mov	106(sp), 108(sp)
 	mov	108(sp), r15
 	rlam.w	#3, r15
@@ -1289,12 +878,12 @@ norx32_4_1_decrypt_with:
 	rlam.w	#3, r15
 	mov	r15, 104(sp)
 	tst	108(sp)
-	jnz	.Lnorx32_4_1_decrypt_with_shbig10
+	jnz	.Lnorx32_4_1_decrypt_with_shbig14
 	cmp	#384, r15
-	jc	.Lnorx32_4_1_decrypt_with_shbig10
-.Lnorx32_4_1_decrypt_with_shlimb13:
+	jc	.Lnorx32_4_1_decrypt_with_shbig14
+.Lnorx32_4_1_decrypt_with_shlimb17:
 	cmp	#16, r15
-	jnc	.Lnorx32_4_1_decrypt_with_shbits14
+	jnc	.Lnorx32_4_1_decrypt_with_shbits18
 	mov	r14, 52(sp)
 	mov	r13, r14
 	mov	r12, r13
@@ -1320,11 +909,11 @@ norx32_4_1_decrypt_with:
 	mov	46(sp), 42(sp)
 	clr	46(sp)
 	sub	#16, r15
-	jmp	.Lnorx32_4_1_decrypt_with_shlimb13
-.Lnorx32_4_1_decrypt_with_shbits14:
+	jmp	.Lnorx32_4_1_decrypt_with_shlimb17
+.Lnorx32_4_1_decrypt_with_shbits18:
 	tst	r15
-	jz	.Lnorx32_4_1_decrypt_with_shend11
-.Lnorx32_4_1_decrypt_with_sh12:
+	jz	.Lnorx32_4_1_decrypt_with_shend15
+.Lnorx32_4_1_decrypt_with_sh16:
 	rla	46(sp)
 	rlc	42(sp)
 	rlc	38(sp)
@@ -1350,9 +939,9 @@ norx32_4_1_decrypt_with:
 	rlc	r14
 	rlc	52(sp)
 	dec	r15
-	jnz	.Lnorx32_4_1_decrypt_with_sh12
-	jmp	.Lnorx32_4_1_decrypt_with_shend11
-.Lnorx32_4_1_decrypt_with_shbig10:
+	jnz	.Lnorx32_4_1_decrypt_with_sh16
+	jmp	.Lnorx32_4_1_decrypt_with_shend15
+.Lnorx32_4_1_decrypt_with_shbig14:
 	clr	46(sp)
 	clr	42(sp)
 	clr	38(sp)
@@ -1377,7 +966,7 @@ norx32_4_1_decrypt_with:
 	clr	r13
 	clr	r14
 	clr	52(sp)
-.Lnorx32_4_1_decrypt_with_shend11:
+.Lnorx32_4_1_decrypt_with_shend15:
 	bic	46(sp), 100(sp)
 	bic	42(sp), 98(sp)
 	bic	38(sp), 96(sp)
@@ -1402,13 +991,13 @@ norx32_4_1_decrypt_with:
 	bic	r13, 58(sp)
 	bic	r14, 56(sp)
 	bic	52(sp), 54(sp)
-	; norx32_4_1.ae:165: store_le(msg, off, x, count)
+	; norx32_4_1.ae:163: store_le(msg, off, x, count)
 	mov	102(sp), r13
-	add	326(sp), r13
+	add	322(sp), r13
 	cmp	#48, 50(sp)
-	jnc	.Lnorx32_4_1_decrypt_with_bytes15
+	jnc	.Lnorx32_4_1_decrypt_with_bytes19
 	bit	#1, r13
-	jnz	.Lnorx32_4_1_decrypt_with_bytes15
+	jnz	.Lnorx32_4_1_decrypt_with_bytes19
 	mov	100(sp), 0(r13)
 	mov	98(sp), 2(r13)
 	mov	96(sp), 4(r13)
@@ -1433,48 +1022,48 @@ norx32_4_1_decrypt_with:
 	mov	58(sp), 42(r13)
 	mov	56(sp), 44(r13)
 	mov	54(sp), 46(r13)
-	jmp	.Lnorx32_4_1_decrypt_with_stored16
-.Lnorx32_4_1_decrypt_with_bytes15:
-	mov	100(sp), 236(sp)
-	mov	98(sp), 238(sp)
-	mov	96(sp), 240(sp)
-	mov	94(sp), 242(sp)
-	mov	92(sp), 244(sp)
-	mov	90(sp), 246(sp)
-	mov	88(sp), 248(sp)
-	mov	86(sp), 250(sp)
-	mov	84(sp), 252(sp)
-	mov	82(sp), 254(sp)
-	mov	78(sp), 256(sp)
-	mov	76(sp), 258(sp)
-	mov	74(sp), 260(sp)
-	mov	70(sp), 262(sp)
-	mov	68(sp), 264(sp)
-	mov	80(sp), 266(sp)
-	mov	72(sp), 268(sp)
-	mov	66(sp), 270(sp)
-	mov	64(sp), 272(sp)
-	mov	62(sp), 274(sp)
-	mov	60(sp), 276(sp)
-	mov	58(sp), 278(sp)
-	mov	56(sp), 280(sp)
-	mov	54(sp), 282(sp)
+	jmp	.Lnorx32_4_1_decrypt_with_stored20
+.Lnorx32_4_1_decrypt_with_bytes19:
+	mov	100(sp), 232(sp)
+	mov	98(sp), 234(sp)
+	mov	96(sp), 236(sp)
+	mov	94(sp), 238(sp)
+	mov	92(sp), 240(sp)
+	mov	90(sp), 242(sp)
+	mov	88(sp), 244(sp)
+	mov	86(sp), 246(sp)
+	mov	84(sp), 248(sp)
+	mov	82(sp), 250(sp)
+	mov	78(sp), 252(sp)
+	mov	76(sp), 254(sp)
+	mov	74(sp), 256(sp)
+	mov	70(sp), 258(sp)
+	mov	68(sp), 260(sp)
+	mov	80(sp), 262(sp)
+	mov	72(sp), 264(sp)
+	mov	66(sp), 266(sp)
+	mov	64(sp), 268(sp)
+	mov	62(sp), 270(sp)
+	mov	60(sp), 272(sp)
+	mov	58(sp), 274(sp)
+	mov	56(sp), 276(sp)
+	mov	54(sp), 278(sp)
 	mov	sp, r14
-	add	#236, r14
+	add	#232, r14
 	mov	50(sp), r15
 	cmp	#48, r15
-	jnc	.Lnorx32_4_1_decrypt_with_cnt17
+	jnc	.Lnorx32_4_1_decrypt_with_cnt21
 	mov	#48, r15
-.Lnorx32_4_1_decrypt_with_cnt17:
+.Lnorx32_4_1_decrypt_with_cnt21:
 	tst	r15
-	jz	.Lnorx32_4_1_decrypt_with_stored16
-.Lnorx32_4_1_decrypt_with_cpy18:
+	jz	.Lnorx32_4_1_decrypt_with_stored20
+.Lnorx32_4_1_decrypt_with_cpy22:
 	mov.b	@r14, 0(r13)
 	inc	r14
 	inc	r13
 	dec	r15
-	jnz	.Lnorx32_4_1_decrypt_with_cpy18
-.Lnorx32_4_1_decrypt_with_stored16:
+	jnz	.Lnorx32_4_1_decrypt_with_cpy22
+.Lnorx32_4_1_decrypt_with_stored20:
 	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
 	cmp	#48, 50(sp)
 	mov	106(sp), r15
@@ -1483,7 +1072,7 @@ norx32_4_1_decrypt_with:
 	adc	r15
 	xor	#1, r15
 	tst	r15
-	jz	.Lnorx32_4_1_decrypt_with_else19
+	jz	.Lnorx32_4_1_decrypt_with_else23
 	mov	104(sp), r15
 	mov	#1, 44(sp)
 	mov	#0, 40(sp)
@@ -1510,12 +1099,12 @@ norx32_4_1_decrypt_with:
 	mov	#0, r13
 	mov	#0, 48(sp)
 	tst	108(sp)
-	jnz	.Lnorx32_4_1_decrypt_with_shbig21
+	jnz	.Lnorx32_4_1_decrypt_with_shbig25
 	cmp	#384, r15
-	jc	.Lnorx32_4_1_decrypt_with_shbig21
-.Lnorx32_4_1_decrypt_with_shlimb24:
+	jc	.Lnorx32_4_1_decrypt_with_shbig25
+.Lnorx32_4_1_decrypt_with_shlimb28:
 	cmp	#16, r15
-	jnc	.Lnorx32_4_1_decrypt_with_shbits25
+	jnc	.Lnorx32_4_1_decrypt_with_shbits29
 	mov	r13, 48(sp)
 	mov	r10, r13
 	mov	r11, r10
@@ -1541,11 +1130,11 @@ norx32_4_1_decrypt_with:
 	mov	44(sp), 40(sp)
 	clr	44(sp)
 	sub	#16, r15
-	jmp	.Lnorx32_4_1_decrypt_with_shlimb24
-.Lnorx32_4_1_decrypt_with_shbits25:
+	jmp	.Lnorx32_4_1_decrypt_with_shlimb28
+.Lnorx32_4_1_decrypt_with_shbits29:
 	tst	r15
-	jz	.Lnorx32_4_1_decrypt_with_shend22
-.Lnorx32_4_1_decrypt_with_sh23:
+	jz	.Lnorx32_4_1_decrypt_with_shend26
+.Lnorx32_4_1_decrypt_with_sh27:
 	rla	44(sp)
 	rlc	40(sp)
 	rlc	36(sp)
@@ -1571,9 +1160,9 @@ norx32_4_1_decrypt_with:
 	rlc	r13
 	rlc	48(sp)
 	dec	r15
-	jnz	.Lnorx32_4_1_decrypt_with_sh23
-	jmp	.Lnorx32_4_1_decrypt_with_shend22
-.Lnorx32_4_1_decrypt_with_shbig21:
+	jnz	.Lnorx32_4_1_decrypt_with_sh27
+	jmp	.Lnorx32_4_1_decrypt_with_shend26
+.Lnorx32_4_1_decrypt_with_shbig25:
 	clr	44(sp)
 	clr	40(sp)
 	clr	36(sp)
@@ -1598,13 +1187,13 @@ norx32_4_1_decrypt_with:
 	clr	r10
 	clr	r13
 	clr	48(sp)
-.Lnorx32_4_1_decrypt_with_shend22:
+.Lnorx32_4_1_decrypt_with_shend26:
 	mov	r4, 110(sp)
 	mov	r12, 112(sp)
 	mov	48(sp), r12
 	bis	#32768, r12
-	jmp	.Lnorx32_4_1_decrypt_with_endif20
-.Lnorx32_4_1_decrypt_with_else19:
+	jmp	.Lnorx32_4_1_decrypt_with_endif24
+.Lnorx32_4_1_decrypt_with_else23:
 	mov	#0, 44(sp)
 	mov	#0, 40(sp)
 	mov	#0, 36(sp)
@@ -1629,199 +1218,196 @@ norx32_4_1_decrypt_with:
 	mov	#0, r10
 	mov	#0, r13
 	mov	#0, r12
-.Lnorx32_4_1_decrypt_with_endif20:
-	; norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
+.Lnorx32_4_1_decrypt_with_endif24:
+	; norx32_4_1.ae:164: set_rate(s, r ^ x ^ pad(count))
 	mov	98(sp), r15
-	xor	158(sp), r15
+	xor	154(sp), r15
 	xor	40(sp), r15
 	mov	100(sp), r4
-	xor	156(sp), r4
+	xor	152(sp), r4
 	xor	44(sp), r4
-	; norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
-	mov	r4, 156(sp)
-	mov	r15, 158(sp)
-	; norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
+	; norx32_4_1.ae:53: s[i] = x[32 * i + 31 : 32 * i]
+	mov	r4, 152(sp)
+	mov	r15, 154(sp)
+	; norx32_4_1.ae:164: set_rate(s, r ^ x ^ pad(count))
 	mov	94(sp), r15
-	xor	162(sp), r15
+	xor	158(sp), r15
 	xor	32(sp), r15
 	mov	96(sp), r4
-	xor	160(sp), r4
+	xor	156(sp), r4
 	xor	36(sp), r4
-	; norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
-	mov	r4, 160(sp)
-	mov	r15, 162(sp)
-	; norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
+	; norx32_4_1.ae:53: s[i] = x[32 * i + 31 : 32 * i]
+	mov	r4, 156(sp)
+	mov	r15, 158(sp)
+	; norx32_4_1.ae:164: set_rate(s, r ^ x ^ pad(count))
 	mov	90(sp), r15
-	xor	166(sp), r15
+	xor	162(sp), r15
 	xor	24(sp), r15
 	mov	92(sp), r4
-	xor	164(sp), r4
+	xor	160(sp), r4
 	xor	28(sp), r4
-	; norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
-	mov	r4, 164(sp)
-	mov	r15, 166(sp)
-	; norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
+	; norx32_4_1.ae:53: s[i] = x[32 * i + 31 : 32 * i]
+	mov	r4, 160(sp)
+	mov	r15, 162(sp)
+	; norx32_4_1.ae:164: set_rate(s, r ^ x ^ pad(count))
 	mov	86(sp), r15
-	xor	170(sp), r15
+	xor	166(sp), r15
 	xor	16(sp), r15
 	mov	88(sp), r4
-	xor	168(sp), r4
+	xor	164(sp), r4
 	xor	20(sp), r4
-	; norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
-	mov	r4, 168(sp)
-	mov	r15, 170(sp)
-	; norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
+	; norx32_4_1.ae:53: s[i] = x[32 * i + 31 : 32 * i]
+	mov	r4, 164(sp)
+	mov	r15, 166(sp)
+	; norx32_4_1.ae:164: set_rate(s, r ^ x ^ pad(count))
 	mov	82(sp), r15
-	xor	174(sp), r15
+	xor	170(sp), r15
 	xor	8(sp), r15
 	mov	84(sp), r4
-	xor	172(sp), r4
+	xor	168(sp), r4
 	xor	12(sp), r4
-	; norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
-	mov	r4, 172(sp)
-	mov	r15, 174(sp)
-	; norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
+	; norx32_4_1.ae:53: s[i] = x[32 * i + 31 : 32 * i]
+	mov	r4, 168(sp)
+	mov	r15, 170(sp)
+	; norx32_4_1.ae:164: set_rate(s, r ^ x ^ pad(count))
 	mov	76(sp), r15
-	xor	178(sp), r15
+	xor	174(sp), r15
 	xor	@sp, r15
 	mov	78(sp), r4
-	xor	176(sp), r4
+	xor	172(sp), r4
 	xor	4(sp), r4
-	; norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
-	mov	r4, 176(sp)
-	mov	r15, 178(sp)
-	; norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
+	; norx32_4_1.ae:53: s[i] = x[32 * i + 31 : 32 * i]
+	mov	r4, 172(sp)
+	mov	r15, 174(sp)
+	; norx32_4_1.ae:164: set_rate(s, r ^ x ^ pad(count))
 	mov	70(sp), r15
-	xor	182(sp), r15
+	xor	178(sp), r15
 	xor	r14, r15
 	mov	74(sp), r14
-	xor	180(sp), r14
+	xor	176(sp), r14
 	xor	r5, r14
-	; norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
-	mov	r14, 180(sp)
-	mov	r15, 182(sp)
-	; norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
+	; norx32_4_1.ae:53: s[i] = x[32 * i + 31 : 32 * i]
+	mov	r14, 176(sp)
+	mov	r15, 178(sp)
+	; norx32_4_1.ae:164: set_rate(s, r ^ x ^ pad(count))
 	mov	80(sp), r15
-	xor	186(sp), r15
+	xor	182(sp), r15
 	xor	r6, r15
 	mov	68(sp), r14
-	xor	184(sp), r14
+	xor	180(sp), r14
 	xor	110(sp), r14
-	; norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
-	mov	r14, 184(sp)
-	mov	r15, 186(sp)
-	; norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
+	; norx32_4_1.ae:53: s[i] = x[32 * i + 31 : 32 * i]
+	mov	r14, 180(sp)
+	mov	r15, 182(sp)
+	; norx32_4_1.ae:164: set_rate(s, r ^ x ^ pad(count))
 	mov	66(sp), r15
-	xor	190(sp), r15
+	xor	186(sp), r15
 	xor	r7, r15
 	mov	72(sp), r14
-	xor	188(sp), r14
+	xor	184(sp), r14
 	xor	112(sp), r14
-	; norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
-	mov	r14, 188(sp)
-	mov	r15, 190(sp)
-	; norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
+	; norx32_4_1.ae:53: s[i] = x[32 * i + 31 : 32 * i]
+	mov	r14, 184(sp)
+	mov	r15, 186(sp)
+	; norx32_4_1.ae:164: set_rate(s, r ^ x ^ pad(count))
 	mov	62(sp), r15
-	xor	194(sp), r15
+	xor	190(sp), r15
 	xor	r8, r15
 	mov	64(sp), r14
-	xor	192(sp), r14
+	xor	188(sp), r14
 	xor	r9, r14
-	; norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
-	mov	r14, 192(sp)
-	mov	r15, 194(sp)
-	; norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
+	; norx32_4_1.ae:53: s[i] = x[32 * i + 31 : 32 * i]
+	mov	r14, 188(sp)
+	mov	r15, 190(sp)
+	; norx32_4_1.ae:164: set_rate(s, r ^ x ^ pad(count))
 	mov	58(sp), r15
-	xor	198(sp), r15
+	xor	194(sp), r15
 	xor	r10, r15
 	mov	60(sp), r14
-	xor	196(sp), r14
+	xor	192(sp), r14
 	xor	r11, r14
-	; norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
-	mov	r14, 196(sp)
-	mov	r15, 198(sp)
-	; norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
+	; norx32_4_1.ae:53: s[i] = x[32 * i + 31 : 32 * i]
+	mov	r14, 192(sp)
+	mov	r15, 194(sp)
+	; norx32_4_1.ae:164: set_rate(s, r ^ x ^ pad(count))
 	mov	54(sp), r15
-	xor	202(sp), r15
+	xor	198(sp), r15
 	xor	r12, r15
 	mov	56(sp), r14
-	xor	200(sp), r14
+	xor	196(sp), r14
 	xor	r13, r14
-	; norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
-	mov	r14, 200(sp)
-	mov	r15, 202(sp)
-	add	#1, 116(sp)
-	addc	#0, 114(sp)
-	cmp	130(sp), 116(sp)
-	mov	114(sp), r15
-	subc	128(sp), r15
-	jc	.Lnorx32_4_1_decrypt_with_near33
-	br	#.Lnorx32_4_1_decrypt_with_loop3
-.Lnorx32_4_1_decrypt_with_near33:
-.Lnorx32_4_1_decrypt_with_done4:
+	; norx32_4_1.ae:53: s[i] = x[32 * i + 31 : 32 * i]
+	mov	r14, 196(sp)
+	mov	r15, 198(sp)
+	add	#1, 114(sp)
+	cmp	126(sp), 114(sp)
+	jc	.Lnorx32_4_1_decrypt_with_near37
+	br	#.Lnorx32_4_1_decrypt_with_loop7
+.Lnorx32_4_1_decrypt_with_near37:
+.Lnorx32_4_1_decrypt_with_done8:
 .Lnorx32_4_1_decrypt_with_else1:
 .Lnorx32_4_1_decrypt_with_endif2:
-	; norx32_4_1.ae:169: return (load_le(tag, 0, 16) ^ finalize(s, k)) == 0
-	mov	322(sp), r11
+	; norx32_4_1.ae:167: return (load_le(tag, 0, 16) ^ finalize(s, k)) == 0
+	mov	318(sp), r11
 	bit	#1, r11
-	jnz	.Lnorx32_4_1_decrypt_with_bytes26
-.Lnorx32_4_1_decrypt_with_words27:
-	mov	@r11+, 138(sp)
-	mov	@r11+, 136(sp)
+	jnz	.Lnorx32_4_1_decrypt_with_bytes30
+.Lnorx32_4_1_decrypt_with_words31:
 	mov	@r11+, 134(sp)
 	mov	@r11+, 132(sp)
-	mov	@r11+, 126(sp)
+	mov	@r11+, 130(sp)
+	mov	@r11+, 128(sp)
 	mov	@r11+, 124(sp)
 	mov	@r11+, 122(sp)
 	mov	@r11+, 120(sp)
-	jmp	.Lnorx32_4_1_decrypt_with_join28
-.Lnorx32_4_1_decrypt_with_bytes26:
+	mov	@r11+, 118(sp)
+	jmp	.Lnorx32_4_1_decrypt_with_join32
+.Lnorx32_4_1_decrypt_with_bytes30:
 	mov	sp, r12
-	add	#236, r12
+	add	#232, r12
 	mov	r12, r13
 	mov	#16, r14
-.Lnorx32_4_1_decrypt_with_cpy29:
+.Lnorx32_4_1_decrypt_with_cpy33:
 	mov.b	@r11, r15
 	inc	r11
 	mov.b	r15, 0(r13)
 	inc	r13
 	dec	r14
-	jnz	.Lnorx32_4_1_decrypt_with_cpy29
+	jnz	.Lnorx32_4_1_decrypt_with_cpy33
 	mov	r12, r11
-	jmp	.Lnorx32_4_1_decrypt_with_words27
-.Lnorx32_4_1_decrypt_with_join28:
+	jmp	.Lnorx32_4_1_decrypt_with_words31
+.Lnorx32_4_1_decrypt_with_join32:
 	mov	sp, r12
-	add	#156, r12
-	mov	140(sp), r15
-	mov	@r15, 220(sp)
-	mov	154(sp), 222(sp)
-	mov	152(sp), 224(sp)
-	mov	150(sp), 226(sp)
-	mov	148(sp), 228(sp)
-	mov	146(sp), 230(sp)
-	mov	144(sp), 232(sp)
-	mov	142(sp), 234(sp)
+	add	#152, r12
+	mov	136(sp), r15
+	mov	@r15, 216(sp)
+	mov	150(sp), 218(sp)
+	mov	148(sp), 220(sp)
+	mov	146(sp), 222(sp)
+	mov	144(sp), 224(sp)
+	mov	142(sp), 226(sp)
+	mov	140(sp), 228(sp)
+	mov	138(sp), 230(sp)
 	mov	sp, r13
-	add	#220, r13
+	add	#216, r13
 	mov	sp, r14
-	add	#284, r14
+	add	#280, r14
 	call	#norx32_4_1_finalize
-	mov	138(sp), r8
-	xor	284(sp), r8
-	mov	136(sp), r9
-	xor	286(sp), r9
-	mov	134(sp), r10
-	xor	288(sp), r10
-	mov	132(sp), r11
-	xor	290(sp), r11
-	mov	126(sp), r12
-	xor	292(sp), r12
-	mov	124(sp), r13
-	xor	294(sp), r13
-	mov	122(sp), r14
-	xor	296(sp), r14
-	mov	120(sp), r15
-	xor	298(sp), r15
+	mov	134(sp), r8
+	xor	280(sp), r8
+	mov	132(sp), r9
+	xor	282(sp), r9
+	mov	130(sp), r10
+	xor	284(sp), r10
+	mov	128(sp), r11
+	xor	286(sp), r11
+	mov	124(sp), r12
+	xor	288(sp), r12
+	mov	122(sp), r13
+	xor	290(sp), r13
+	mov	120(sp), r14
+	xor	292(sp), r14
+	mov	118(sp), r15
+	xor	294(sp), r15
 	bis	r9, r8
 	bis	r10, r8
 	bis	r11, r8
@@ -1833,9 +1419,9 @@ norx32_4_1_decrypt_with:
 	clr	r14
 	adc	r14
 	xor	#1, r14
-	mov	330(sp), r15
+	mov	326(sp), r15
 	mov	r14, 0(r15)
-	add	#300, sp
+	add	#296, sp
 	popm.w	#7, r10
 	ret
 	.size norx32_4_1_decrypt_with, .-norx32_4_1_decrypt_with
@@ -2884,314 +2470,111 @@ norx32_4_1_F_permute:
 
 
 ; --- norx32_4_1_absorb_header: norx32_4_1.absorb_header
-;     frame 148 bytes (50 spill slots, locals 48), saves nothing
-;     estimated 1768 bytes of code
+;     frame 144 bytes (48 spill slots, locals 48), saves nothing
+;     estimated 1276 bytes of code
 	.section .text.norx32_4_1_absorb_header,"ax",@progbits
 	.local norx32_4_1_absorb_header
 	.type norx32_4_1_absorb_header, @function
 	.balign 2
 norx32_4_1_absorb_header:
-	sub	#148, sp
+	sub	#144, sp
 	mov	r12, 0(sp)
-	mov	r13, 96(sp)
-	mov	r14, 74(sp)
-	; norx32_4_1.ae:96: if n > 0 {
+	mov	r13, 92(sp)
+	mov	r14, 66(sp)
+	; norx32_4_1.ae:94: if n > 0 {
 	tst	r14
-	jnz	.Lnorx32_4_1_absorb_header_near17
+	jnz	.Lnorx32_4_1_absorb_header_near21
 	br	#.Lnorx32_4_1_absorb_header_else1
-.Lnorx32_4_1_absorb_header_near17:
-	; norx32_4_1.ae:40: return ((((n >> 4) as u64) * 0xaaaaaaab) >> 33) as u32
-	mov	r14, r9
-	rrum.w	#4, r9
-	mov	r9, r15
-	rla	r15
-	adc	r15
-	mov	r15, r10
-	and	#65534, r10
-	and	#1, r15
-	mov	#0, r11
-	mov	#0, r12
-	mov	#0, r13
-	add	r9, r10
-	addc	r15, r11
-	addc	#0, r12
-	addc	#0, r13
-	mov	r9, r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	mov	r14, r15
-	and	#65528, r15
-	and	#7, r14
-	add	r15, r10
-	addc	r14, r11
-	addc	#0, r12
-	addc	#0, r13
-	mov	r9, r14
-	swpb	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	mov	r14, r15
-	and	#65504, r15
-	and	#31, r14
-	add	r15, r10
-	addc	r14, r11
-	addc	#0, r12
-	addc	#0, r13
-	mov	r9, r14
-	swpb	r14
-	bit	#1, r14
-	rrc	r14
-	mov	r14, r15
-	and	#65408, r15
-	and	#127, r14
-	add	r15, r10
-	addc	r14, r11
-	addc	#0, r12
-	addc	#0, r13
-	mov	r9, r14
-	swpb	r14
-	rla	r14
-	adc	r14
-	mov	r14, r15
-	and	#65024, r15
-	and	#511, r14
-	add	r15, r10
-	addc	r14, r11
-	addc	#0, r12
-	addc	#0, r13
-	mov	r9, r14
-	swpb	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	mov	r14, r15
-	and	#63488, r15
-	and	#2047, r14
-	add	r15, r10
-	addc	r14, r11
-	addc	#0, r12
-	addc	#0, r13
-	mov	r9, r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	mov	r14, r15
-	and	#57344, r15
-	and	#8191, r14
-	add	r15, r10
-	addc	r14, r11
-	addc	#0, r12
-	addc	#0, r13
-	mov	r9, r14
-	bit	#1, r14
-	rrc	r14
-	mov	r14, r15
-	and	#32768, r15
-	and	#32767, r14
-	add	r15, r10
-	addc	r14, r11
-	addc	#0, r12
-	addc	#0, r13
-	mov	r9, r14
-	rla	r14
-	adc	r14
-	mov	r14, r15
-	and	#65534, r15
-	and	#1, r14
-	add	#0, r10
-	addc	r15, r11
-	addc	r14, r12
-	addc	#0, r13
-	mov	r9, r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	mov	r14, r15
-	and	#65528, r15
-	and	#7, r14
-	add	#0, r10
-	addc	r15, r11
-	addc	r14, r12
-	addc	#0, r13
-	mov	r9, r14
-	swpb	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	mov	r14, r15
-	and	#65504, r15
-	and	#31, r14
-	add	#0, r10
-	addc	r15, r11
-	addc	r14, r12
-	addc	#0, r13
-	mov	r9, r14
-	swpb	r14
-	bit	#1, r14
-	rrc	r14
-	mov	r14, r15
-	and	#65408, r15
-	and	#127, r14
-	add	#0, r10
-	addc	r15, r11
-	addc	r14, r12
-	addc	#0, r13
-	mov	r9, r14
-	swpb	r14
-	rla	r14
-	adc	r14
-	mov	r14, r15
-	and	#65024, r15
-	and	#511, r14
-	add	#0, r10
-	addc	r15, r11
-	addc	r14, r12
-	addc	#0, r13
-	mov	r9, r14
-	swpb	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	mov	r14, r15
-	and	#63488, r15
-	and	#2047, r14
-	add	#0, r10
-	addc	r15, r11
-	addc	r14, r12
-	addc	#0, r13
-	mov	r9, r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	mov	r14, r15
-	and	#57344, r15
-	and	#8191, r14
-	add	#0, r10
-	addc	r15, r11
-	addc	r14, r12
-	addc	#0, r13
-	bit	#1, r9
-	rrc	r9
-	mov	r9, r15
-	and	#32768, r15
-	and	#32767, r9
-	add	#0, r10
-	addc	r15, r11
-	addc	r9, r12
-	addc	#0, r13
-	rrum.w	#1, r12
-	mov	r13, r15
+.Lnorx32_4_1_absorb_header_near21:
+	; norx32_4_1.ae:38: return n / rate
+	mov	r14, r11
+	mov	#48, r12
+	clr	r13
+	tst	r12
+	jz	.Lnorx32_4_1_absorb_header_divend4
+	clr	r14
+	mov	#16, r15
+.Lnorx32_4_1_absorb_header_div5:
+	rla	r11
+	rlc	r14
+	rla	r13
+	cmp	r12, r14
+	jnc	.Lnorx32_4_1_absorb_header_divno6
+	sub	r12, r14
+	inc	r13
+.Lnorx32_4_1_absorb_header_divno6:
+	dec	r15
+	jnz	.Lnorx32_4_1_absorb_header_div5
+.Lnorx32_4_1_absorb_header_divend4:
+	; norx32_4_1.ae:95: for i in 0..whole_blocks(n) + 1 {
+	add	#1, r13
+	mov	r13, 56(sp)
+	mov	#0, 34(sp)
+	cmp	r13, 34(sp)
+	jnc	.Lnorx32_4_1_absorb_header_near22
+	br	#.Lnorx32_4_1_absorb_header_done8
+.Lnorx32_4_1_absorb_header_near22:
+.Lnorx32_4_1_absorb_header_loop7:
+	; norx32_4_1.ae:96: off = rate * i
+	mov	34(sp), r15
+	mov	r15, r11
+	rla	r11
+	adc	r11
+	rla	r11
+	adc	r11
+	rla	r11
+	adc	r11
+	rla	r11
+	adc	r11
+	mov	r11, r13
+	and	#65520, r13
+	and	#15, r11
+	swpb	r15
 	bit	#1, r15
 	rrc	r15
-	and	#32768, r15
-	bis	r15, r12
-	rrum.w	#1, r13
-	; norx32_4_1.ae:97: for i in 0..whole_blocks(n) + 1 {
-	add	#1, r12
-	addc	#0, r13
-	mov	#0, 36(sp)
-	mov	#0, 34(sp)
-	cmp	r12, 36(sp)
-	mov	r12, 66(sp)
-	mov	34(sp), r15
-	subc	r13, r15
-	mov	r13, 58(sp)
-	jnc	.Lnorx32_4_1_absorb_header_near18
-	br	#.Lnorx32_4_1_absorb_header_done4
-.Lnorx32_4_1_absorb_header_near18:
-.Lnorx32_4_1_absorb_header_loop3:
-	; norx32_4_1.ae:98: off = rate * i
-	mov	36(sp), r14
-	mov	r14, r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	mov	r15, r12
-	and	#65520, r12
-	mov	34(sp), r10
-	mov	r10, r11
-	rlam.w	#4, r11
-	and	#15, r15
-	bis	r15, r11
-	swpb	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	mov	r14, r13
-	and	#65504, r13
-	rlam.w	#4, r10
-	rlam.w	#1, r10
-	and	#31, r14
-	bis	r14, r10
-	add	r13, r12
-	addc	r10, r11
-	; norx32_4_1.ae:99: count = if n - off < rate then n - off else rate
-	mov	74(sp), r15
-	mov	#0, r13
-	sub	r12, r15
-	mov	r12, 24(sp)
-	subc	r11, r13
-	cmp	#48, r15
-	mov	r13, r12
-	subc	#0, r12
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	mov	r15, r14
+	and	#65504, r14
+	and	#31, r15
+	add	r14, r13
+	addc	r15, r11
+	; norx32_4_1.ae:97: count = if n - off < rate then n - off else rate
+	mov	66(sp), r12
+	mov	#0, r10
+	sub	r13, r12
+	mov	r13, 24(sp)
+	subc	r11, r10
+	cmp	#48, r12
+	mov	r10, r15
+	subc	#0, r15
 	subc	r14, r14
-	xor	#48, r15
-	and	r14, r15
-	xor	#48, r15
-	mov	r15, 4(sp)
-	and	r14, r13
-	mov	r13, 18(sp)
-	; norx32_4_1.ae:100: s[15] = s[15] ^ header_tag
+	xor	#48, r12
+	and	r14, r12
+	xor	#48, r12
+	mov	r12, 4(sp)
+	and	r14, r10
+	mov	r10, 18(sp)
+	; norx32_4_1.ae:98: s[15] = s[15] ^ header_tag
 	mov	@sp, r13
 	mov	60(r13), r14
 	xor	#1, r14
 	mov	r14, 60(r13)
 	mov	62(r13), 62(r13)
-	; norx32_4_1.ae:101: F.permute(s)
+	; norx32_4_1.ae:99: F.permute(s)
 	mov	r13, r12
 	call	#norx32_4_1_F_permute
-	; norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
+	; norx32_4_1.ae:100: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
 	mov	24(sp), r10
-	add	96(sp), r10
+	add	92(sp), r10
 	cmp	#48, 4(sp)
-	jnc	.Lnorx32_4_1_absorb_header_bytes5
+	jnc	.Lnorx32_4_1_absorb_header_bytes9
 	bit	#1, r10
-	jnz	.Lnorx32_4_1_absorb_header_bytes5
-.Lnorx32_4_1_absorb_header_words6:
+	jnz	.Lnorx32_4_1_absorb_header_bytes9
+.Lnorx32_4_1_absorb_header_words10:
+	mov	@r10+, 40(sp)
 	mov	@r10+, 42(sp)
 	mov	@r10+, 44(sp)
 	mov	@r10+, 46(sp)
@@ -3199,45 +2582,44 @@ norx32_4_1_absorb_header:
 	mov	@r10+, 50(sp)
 	mov	@r10+, 52(sp)
 	mov	@r10+, 54(sp)
-	mov	@r10+, 56(sp)
+	mov	@r10+, 58(sp)
 	mov	@r10+, 60(sp)
 	mov	@r10+, 62(sp)
 	mov	@r10+, 64(sp)
 	mov	@r10+, 68(sp)
 	mov	@r10+, 70(sp)
 	mov	@r10+, 72(sp)
+	mov	@r10+, 74(sp)
 	mov	@r10+, 76(sp)
 	mov	@r10+, 78(sp)
-	mov	@r10+, 80(sp)
 	mov	@r10+, 82(sp)
-	mov	@r10+, 84(sp)
-	mov	@r10+, 86(sp)
+	mov	@r10+, 80(sp)
 	mov	@r10+, 90(sp)
 	mov	@r10+, 88(sp)
-	mov	@r10+, 94(sp)
-	mov	@r10+, 92(sp)
-	jmp	.Lnorx32_4_1_absorb_header_join7
-.Lnorx32_4_1_absorb_header_bytes5:
+	mov	@r10+, 86(sp)
+	mov	@r10+, 84(sp)
+	jmp	.Lnorx32_4_1_absorb_header_join11
+.Lnorx32_4_1_absorb_header_bytes9:
 	mov	sp, r11
-	add	#100, r11
+	add	#96, r11
 	mov	r11, r12
 	mov	#48, r13
 	mov	4(sp), r15
-.Lnorx32_4_1_absorb_header_cpy8:
+.Lnorx32_4_1_absorb_header_cpy12:
 	clr	r14
 	tst	r15
-	jz	.Lnorx32_4_1_absorb_header_pad9
+	jz	.Lnorx32_4_1_absorb_header_pad13
 	mov.b	@r10, r14
 	inc	r10
 	dec	r15
-.Lnorx32_4_1_absorb_header_pad9:
+.Lnorx32_4_1_absorb_header_pad13:
 	mov.b	r14, 0(r12)
 	inc	r12
 	dec	r13
-	jnz	.Lnorx32_4_1_absorb_header_cpy8
+	jnz	.Lnorx32_4_1_absorb_header_cpy12
 	mov	r11, r10
-	jmp	.Lnorx32_4_1_absorb_header_words6
-.Lnorx32_4_1_absorb_header_join7:
+	jmp	.Lnorx32_4_1_absorb_header_words10
+.Lnorx32_4_1_absorb_header_join11:
 	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
 	cmp	#48, 4(sp)
 	mov	18(sp), r15
@@ -3246,7 +2628,7 @@ norx32_4_1_absorb_header:
 	adc	r15
 	xor	#1, r15
 	tst	r15
-	jz	.Lnorx32_4_1_absorb_header_else10
+	jz	.Lnorx32_4_1_absorb_header_else14
 	mov	4(sp), r14
 	rlam.w	#3, r14
 	mov	18(sp), r15
@@ -3264,12 +2646,12 @@ norx32_4_1_absorb_header:
 	mov	#0, 8(sp)
 	mov	#0, 6(sp)
 	mov	#0, 2(sp)
-	mov	#0, r6
-	mov	#0, r4
 	mov	#0, r7
-	mov	#0, r5
-	mov	#0, r15
+	mov	#0, r4
 	mov	#0, r8
+	mov	#0, r15
+	mov	#0, r5
+	mov	#0, r6
 	mov	#0, r9
 	mov	#0, r10
 	mov	#0, r11
@@ -3277,24 +2659,24 @@ norx32_4_1_absorb_header:
 	mov	#0, r13
 	mov	#0, 32(sp)
 	tst	18(sp)
-	jnz	.Lnorx32_4_1_absorb_header_shbig12
+	jnz	.Lnorx32_4_1_absorb_header_shbig16
 	cmp	#384, r14
-	jc	.Lnorx32_4_1_absorb_header_shbig12
-.Lnorx32_4_1_absorb_header_shlimb15:
+	jc	.Lnorx32_4_1_absorb_header_shbig16
+.Lnorx32_4_1_absorb_header_shlimb19:
 	cmp	#16, r14
-	jnc	.Lnorx32_4_1_absorb_header_shbits16
+	jnc	.Lnorx32_4_1_absorb_header_shbits20
 	mov	r13, 32(sp)
 	mov	r12, r13
 	mov	r11, r12
 	mov	r10, r11
 	mov	r9, r10
-	mov	r8, r9
-	mov	r15, r8
-	mov	r5, r15
-	mov	r7, r5
-	mov	r4, r7
-	mov	r6, r4
-	mov	2(sp), r6
+	mov	r6, r9
+	mov	r5, r6
+	mov	r15, r5
+	mov	r8, r15
+	mov	r4, r8
+	mov	r7, r4
+	mov	2(sp), r7
 	mov	6(sp), 2(sp)
 	mov	8(sp), 6(sp)
 	mov	10(sp), 8(sp)
@@ -3308,11 +2690,11 @@ norx32_4_1_absorb_header:
 	mov	30(sp), 28(sp)
 	clr	30(sp)
 	sub	#16, r14
-	jmp	.Lnorx32_4_1_absorb_header_shlimb15
-.Lnorx32_4_1_absorb_header_shbits16:
+	jmp	.Lnorx32_4_1_absorb_header_shlimb19
+.Lnorx32_4_1_absorb_header_shbits20:
 	tst	r14
-	jz	.Lnorx32_4_1_absorb_header_shend13
-.Lnorx32_4_1_absorb_header_sh14:
+	jz	.Lnorx32_4_1_absorb_header_shend17
+.Lnorx32_4_1_absorb_header_sh18:
 	rla	30(sp)
 	rlc	28(sp)
 	rlc	26(sp)
@@ -3325,12 +2707,12 @@ norx32_4_1_absorb_header:
 	rlc	8(sp)
 	rlc	6(sp)
 	rlc	2(sp)
-	rlc	r6
-	rlc	r4
 	rlc	r7
-	rlc	r5
-	rlc	r15
+	rlc	r4
 	rlc	r8
+	rlc	r15
+	rlc	r5
+	rlc	r6
 	rlc	r9
 	rlc	r10
 	rlc	r11
@@ -3338,9 +2720,9 @@ norx32_4_1_absorb_header:
 	rlc	r13
 	rlc	32(sp)
 	dec	r14
-	jnz	.Lnorx32_4_1_absorb_header_sh14
-	jmp	.Lnorx32_4_1_absorb_header_shend13
-.Lnorx32_4_1_absorb_header_shbig12:
+	jnz	.Lnorx32_4_1_absorb_header_sh18
+	jmp	.Lnorx32_4_1_absorb_header_shend17
+.Lnorx32_4_1_absorb_header_shbig16:
 	clr	30(sp)
 	clr	28(sp)
 	clr	26(sp)
@@ -3353,26 +2735,26 @@ norx32_4_1_absorb_header:
 	clr	8(sp)
 	clr	6(sp)
 	clr	2(sp)
-	clr	r6
-	clr	r4
 	clr	r7
-	clr	r5
-	clr	r15
+	clr	r4
 	clr	r8
+	clr	r15
+	clr	r5
+	clr	r6
 	clr	r9
 	clr	r10
 	clr	r11
 	clr	r12
 	clr	r13
 	clr	32(sp)
-.Lnorx32_4_1_absorb_header_shend13:
+.Lnorx32_4_1_absorb_header_shend17:
 	mov	32(sp), r14
 	bis	#32768, r14
-	mov	r6, 98(sp)
-	mov	r7, 38(sp)
-	mov	r15, 40(sp)
-	jmp	.Lnorx32_4_1_absorb_header_endif11
-.Lnorx32_4_1_absorb_header_else10:
+	mov	r7, 94(sp)
+	mov	r8, 38(sp)
+	mov	r15, 36(sp)
+	jmp	.Lnorx32_4_1_absorb_header_endif15
+.Lnorx32_4_1_absorb_header_else14:
 	mov	#0, 30(sp)
 	mov	#0, 28(sp)
 	mov	#0, 26(sp)
@@ -3385,153 +2767,150 @@ norx32_4_1_absorb_header:
 	mov	#0, 8(sp)
 	mov	#0, 6(sp)
 	mov	#0, 2(sp)
-	mov	#0, 98(sp)
+	mov	#0, 94(sp)
 	mov	#0, r4
 	mov	#0, 38(sp)
+	mov	#0, 36(sp)
 	mov	#0, r5
-	mov	#0, 40(sp)
-	mov	#0, r8
+	mov	#0, r6
 	mov	#0, r9
 	mov	#0, r10
 	mov	#0, r11
 	mov	#0, r12
 	mov	#0, r13
 	mov	#0, r14
-.Lnorx32_4_1_absorb_header_endif11:
-	; norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	mov	42(sp), r6
+.Lnorx32_4_1_absorb_header_endif15:
+	; norx32_4_1.ae:100: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
+	mov	40(sp), r7
 	mov	@sp, r15
-	xor	@r15, r6
+	xor	@r15, r7
+	mov	42(sp), r8
+	xor	2(r15), r8
+	xor	30(sp), r7
+	xor	28(sp), r8
+	; norx32_4_1.ae:53: s[i] = x[32 * i + 31 : 32 * i]
+	mov	r7, 0(r15)
+	mov	r8, 2(r15)
+	; norx32_4_1.ae:100: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
 	mov	44(sp), r7
-	xor	2(r15), r7
-	xor	30(sp), r6
-	xor	28(sp), r7
-	; norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
-	mov	r6, 0(r15)
-	mov	r7, 2(r15)
-	; norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	mov	46(sp), r6
-	xor	4(r15), r6
+	xor	4(r15), r7
+	mov	46(sp), r8
+	xor	6(r15), r8
+	xor	26(sp), r7
+	xor	22(sp), r8
+	; norx32_4_1.ae:53: s[i] = x[32 * i + 31 : 32 * i]
+	mov	r7, 4(r15)
+	mov	r8, 6(r15)
+	; norx32_4_1.ae:100: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
 	mov	48(sp), r7
-	xor	6(r15), r7
-	xor	26(sp), r6
-	xor	22(sp), r7
-	; norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
-	mov	r6, 4(r15)
-	mov	r7, 6(r15)
-	; norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	mov	50(sp), r6
-	xor	8(r15), r6
+	xor	8(r15), r7
+	mov	50(sp), r8
+	xor	10(r15), r8
+	xor	20(sp), r7
+	xor	16(sp), r8
+	; norx32_4_1.ae:53: s[i] = x[32 * i + 31 : 32 * i]
+	mov	r7, 8(r15)
+	mov	r8, 10(r15)
+	; norx32_4_1.ae:100: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
 	mov	52(sp), r7
-	xor	10(r15), r7
-	xor	20(sp), r6
-	xor	16(sp), r7
-	; norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
-	mov	r6, 8(r15)
-	mov	r7, 10(r15)
-	; norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	mov	54(sp), r6
-	xor	12(r15), r6
-	mov	56(sp), r7
-	xor	14(r15), r7
-	xor	14(sp), r6
-	xor	12(sp), r7
-	; norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
-	mov	r6, 12(r15)
-	mov	r7, 14(r15)
-	; norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	mov	60(sp), r6
-	xor	16(r15), r6
+	xor	12(r15), r7
+	mov	54(sp), r8
+	xor	14(r15), r8
+	xor	14(sp), r7
+	xor	12(sp), r8
+	; norx32_4_1.ae:53: s[i] = x[32 * i + 31 : 32 * i]
+	mov	r7, 12(r15)
+	mov	r8, 14(r15)
+	; norx32_4_1.ae:100: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
+	mov	58(sp), r7
+	xor	16(r15), r7
+	mov	60(sp), r8
+	xor	18(r15), r8
+	xor	10(sp), r7
+	xor	8(sp), r8
+	; norx32_4_1.ae:53: s[i] = x[32 * i + 31 : 32 * i]
+	mov	r7, 16(r15)
+	mov	r8, 18(r15)
+	; norx32_4_1.ae:100: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
 	mov	62(sp), r7
-	xor	18(r15), r7
-	xor	10(sp), r6
-	xor	8(sp), r7
-	; norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
-	mov	r6, 16(r15)
-	mov	r7, 18(r15)
-	; norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	mov	64(sp), r6
-	xor	20(r15), r6
+	xor	20(r15), r7
+	mov	64(sp), r8
+	xor	22(r15), r8
+	xor	6(sp), r7
+	xor	2(sp), r8
+	; norx32_4_1.ae:53: s[i] = x[32 * i + 31 : 32 * i]
+	mov	r7, 20(r15)
+	mov	r8, 22(r15)
+	; norx32_4_1.ae:100: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
 	mov	68(sp), r7
-	xor	22(r15), r7
-	xor	6(sp), r6
-	xor	2(sp), r7
-	; norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
-	mov	r6, 20(r15)
-	mov	r7, 22(r15)
-	; norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	mov	70(sp), r6
-	xor	24(r15), r6
-	mov	72(sp), r7
-	xor	26(r15), r7
-	xor	98(sp), r6
-	xor	r4, r7
-	; norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
+	xor	24(r15), r7
+	mov	70(sp), r8
+	xor	26(r15), r8
+	xor	94(sp), r7
+	xor	r4, r8
+	; norx32_4_1.ae:53: s[i] = x[32 * i + 31 : 32 * i]
 	mov	r15, r4
-	mov	r6, 24(r4)
-	mov	r7, 26(r4)
-	; norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	mov	76(sp), r6
-	xor	28(r4), r6
-	mov	78(sp), r7
-	xor	30(r4), r7
-	xor	38(sp), r6
+	mov	r7, 24(r4)
+	mov	r8, 26(r4)
+	; norx32_4_1.ae:100: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
+	mov	72(sp), r7
+	xor	28(r4), r7
+	mov	74(sp), r8
+	xor	30(r4), r8
+	xor	38(sp), r7
+	xor	36(sp), r8
+	; norx32_4_1.ae:53: s[i] = x[32 * i + 31 : 32 * i]
+	mov	r7, 28(r4)
+	mov	r8, 30(r4)
+	; norx32_4_1.ae:100: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
+	mov	76(sp), r7
+	xor	32(r4), r7
+	mov	78(sp), r8
+	xor	34(r4), r8
 	xor	r5, r7
-	; norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
-	mov	r6, 28(r4)
-	mov	r7, 30(r4)
-	; norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	mov	80(sp), r6
-	xor	32(r4), r6
+	xor	r6, r8
+	; norx32_4_1.ae:53: s[i] = x[32 * i + 31 : 32 * i]
+	mov	r7, 32(r4)
+	mov	r8, 34(r4)
+	; norx32_4_1.ae:100: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
 	mov	82(sp), r7
-	xor	34(r4), r7
-	xor	40(sp), r6
-	xor	r8, r7
-	; norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
-	mov	r6, 32(r4)
-	mov	r7, 34(r4)
-	; norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	mov	84(sp), r7
 	xor	36(r4), r7
-	mov	86(sp), r8
+	mov	80(sp), r8
 	xor	38(r4), r8
 	xor	r9, r7
 	xor	r10, r8
-	; norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
+	; norx32_4_1.ae:53: s[i] = x[32 * i + 31 : 32 * i]
 	mov	r7, 36(r4)
 	mov	r8, 38(r4)
-	; norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
+	; norx32_4_1.ae:100: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
 	mov	90(sp), r9
 	xor	40(r4), r9
 	mov	88(sp), r10
 	xor	42(r4), r10
 	xor	r11, r9
 	xor	r12, r10
-	; norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
+	; norx32_4_1.ae:53: s[i] = x[32 * i + 31 : 32 * i]
 	mov	r9, 40(r4)
 	mov	r10, 42(r4)
-	; norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	mov	94(sp), r11
+	; norx32_4_1.ae:100: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
+	mov	86(sp), r11
 	xor	44(r4), r11
-	mov	92(sp), r12
+	mov	84(sp), r12
 	xor	46(r4), r12
 	xor	r13, r11
 	xor	r14, r12
-	; norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
+	; norx32_4_1.ae:53: s[i] = x[32 * i + 31 : 32 * i]
 	mov	r11, 44(r4)
 	mov	r12, 46(r4)
-	add	#1, 36(sp)
-	addc	#0, 34(sp)
-	cmp	66(sp), 36(sp)
-	mov	34(sp), r15
-	subc	58(sp), r15
-	jc	.Lnorx32_4_1_absorb_header_near19
-	br	#.Lnorx32_4_1_absorb_header_loop3
-.Lnorx32_4_1_absorb_header_near19:
-.Lnorx32_4_1_absorb_header_done4:
+	add	#1, 34(sp)
+	cmp	56(sp), 34(sp)
+	jc	.Lnorx32_4_1_absorb_header_near23
+	br	#.Lnorx32_4_1_absorb_header_loop7
+.Lnorx32_4_1_absorb_header_near23:
+.Lnorx32_4_1_absorb_header_done8:
 .Lnorx32_4_1_absorb_header_else1:
 .Lnorx32_4_1_absorb_header_endif2:
-	add	#148, sp
+	add	#144, sp
 	ret
 	.size norx32_4_1_absorb_header, .-norx32_4_1_absorb_header
 
@@ -3548,15 +2927,15 @@ norx32_4_1_finalize:
 	mov	r12, 0(sp)
 	mov	r13, 2(sp)
 	mov	r14, 4(sp)
-	; norx32_4_1.ae:110: s[15] = s[15] ^ final_tag
+	; norx32_4_1.ae:108: s[15] = s[15] ^ final_tag
 	mov	r12, r13
 	mov	60(r13), r15
 	xor	#8, r15
 	mov	r15, 60(r13)
 	mov	62(r13), 62(r13)
-	; norx32_4_1.ae:111: F.permute(s)
+	; norx32_4_1.ae:109: F.permute(s)
 	call	#norx32_4_1_F_permute
-	; norx32_4_1.ae:88: s[12 + i] = s[12 + i] ^ k[32 * i + 31 : 32 * i]
+	; norx32_4_1.ae:86: s[12 + i] = s[12 + i] ^ k[32 * i + 31 : 32 * i]
 	mov	@sp, r11
 	mov	48(r11), r12
 	mov	2(sp), r10
@@ -3583,10 +2962,10 @@ norx32_4_1_finalize:
 	xor	14(r10), r13
 	mov	r12, 60(r11)
 	mov	r13, 62(r11)
-	; norx32_4_1.ae:113: F.permute(s)
+	; norx32_4_1.ae:111: F.permute(s)
 	mov	r11, r12
 	call	#norx32_4_1_F_permute
-	; norx32_4_1.ae:88: s[12 + i] = s[12 + i] ^ k[32 * i + 31 : 32 * i]
+	; norx32_4_1.ae:86: s[12 + i] = s[12 + i] ^ k[32 * i + 31 : 32 * i]
 	mov	@sp, r11
 	mov	48(r11), r12
 	mov	2(sp), r10
@@ -3613,7 +2992,7 @@ norx32_4_1_finalize:
 	xor	14(r10), r13
 	mov	r12, 60(r11)
 	mov	r13, 62(r11)
-	; norx32_4_1.ae:115: return cat(s[15], s[14], s[13], s[12])
+	; norx32_4_1.ae:113: return cat(s[15], s[14], s[13], s[12])
 	mov	4(sp), r10
 	mov	48(r11), 0(r10)
 	mov	50(r11), 2(r10)
@@ -3640,7 +3019,7 @@ norx32_4_1_initialize:
 	mov	r12, 0(sp)
 	mov	r13, 2(sp)
 	mov	r14, r6
-	; norx32_4_1.ae:68: n = load_le(nonce, 0, 16)
+	; norx32_4_1.ae:66: n = load_le(nonce, 0, 16)
 	bit	#1, r6
 	jnz	.Lnorx32_4_1_initialize_bytes1
 .Lnorx32_4_1_initialize_words2:
@@ -3668,61 +3047,61 @@ norx32_4_1_initialize:
 	mov	r12, r6
 	jmp	.Lnorx32_4_1_initialize_words2
 .Lnorx32_4_1_initialize_join3:
-	; norx32_4_1.ae:70: s[i] = n[32 * i + 31 : 32 * i]
+	; norx32_4_1.ae:68: s[i] = n[32 * i + 31 : 32 * i]
 	mov	@sp, r6
 	mov	r7, 0(r6)
 	mov	r14, 2(r6)
-	; norx32_4_1.ae:71: s[4 + i] = k[32 * i + 31 : 32 * i]
+	; norx32_4_1.ae:69: s[4 + i] = k[32 * i + 31 : 32 * i]
 	mov	2(sp), r7
 	mov	@r7, 16(r6)
 	mov	2(r7), 18(r6)
-	; norx32_4_1.ae:70: s[i] = n[32 * i + 31 : 32 * i]
+	; norx32_4_1.ae:68: s[i] = n[32 * i + 31 : 32 * i]
 	mov	r8, 4(r6)
 	mov	r9, 6(r6)
-	; norx32_4_1.ae:71: s[4 + i] = k[32 * i + 31 : 32 * i]
+	; norx32_4_1.ae:69: s[4 + i] = k[32 * i + 31 : 32 * i]
 	mov	4(r7), 20(r6)
 	mov	6(r7), 22(r6)
-	; norx32_4_1.ae:70: s[i] = n[32 * i + 31 : 32 * i]
+	; norx32_4_1.ae:68: s[i] = n[32 * i + 31 : 32 * i]
 	mov	r10, 8(r6)
 	mov	r11, 10(r6)
-	; norx32_4_1.ae:71: s[4 + i] = k[32 * i + 31 : 32 * i]
+	; norx32_4_1.ae:69: s[4 + i] = k[32 * i + 31 : 32 * i]
 	mov	8(r7), 24(r6)
 	mov	10(r7), 26(r6)
-	; norx32_4_1.ae:70: s[i] = n[32 * i + 31 : 32 * i]
+	; norx32_4_1.ae:68: s[i] = n[32 * i + 31 : 32 * i]
 	mov	r12, 12(r6)
 	mov	r13, 14(r6)
-	; norx32_4_1.ae:71: s[4 + i] = k[32 * i + 31 : 32 * i]
+	; norx32_4_1.ae:69: s[4 + i] = k[32 * i + 31 : 32 * i]
 	mov	12(r7), 28(r6)
 	mov	14(r7), 30(r6)
-	; norx32_4_1.ae:73: s[8] = u8
+	; norx32_4_1.ae:71: s[8] = u8
 	mov	#55600, 32(r6)
 	mov	#41944, 34(r6)
-	; norx32_4_1.ae:74: s[9] = u9
+	; norx32_4_1.ae:72: s[9] = u9
 	mov	#46892, 36(r6)
 	mov	#16296, 38(r6)
-	; norx32_4_1.ae:75: s[10] = u10
+	; norx32_4_1.ae:73: s[10] = u10
 	mov	#60233, 40(r6)
 	mov	#60804, 42(r6)
-	; norx32_4_1.ae:76: s[11] = u11
+	; norx32_4_1.ae:74: s[11] = u11
 	mov	#18311, 44(r6)
 	mov	#60874, 46(r6)
-	; norx32_4_1.ae:77: s[12] = u12 ^ w
+	; norx32_4_1.ae:75: s[12] = u12 ^ w
 	mov	r6, r14
 	mov	#25547, 48(r14)
 	mov	#13140, 50(r14)
-	; norx32_4_1.ae:78: s[13] = u13 ^ rounds
+	; norx32_4_1.ae:76: s[13] = u13 ^ rounds
 	mov	#8719, 52(r14)
 	mov	#63892, 54(r14)
-	; norx32_4_1.ae:79: s[14] = u14 ^ p
+	; norx32_4_1.ae:77: s[14] = u14 ^ p
 	mov	#62920, 56(r14)
 	mov	#48651, 58(r14)
-	; norx32_4_1.ae:80: s[15] = u15 ^ t
+	; norx32_4_1.ae:78: s[15] = u15 ^ t
 	mov	#37252, 60(r14)
 	mov	#55236, 62(r14)
-	; norx32_4_1.ae:81: F.permute(s)
+	; norx32_4_1.ae:79: F.permute(s)
 	mov	r6, r12
 	call	#norx32_4_1_F_permute
-	; norx32_4_1.ae:88: s[12 + i] = s[12 + i] ^ k[32 * i + 31 : 32 * i]
+	; norx32_4_1.ae:86: s[12 + i] = s[12 + i] ^ k[32 * i + 31 : 32 * i]
 	mov	@sp, r12
 	mov	48(r12), r13
 	mov	2(sp), r11
