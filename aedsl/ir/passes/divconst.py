@@ -11,9 +11,10 @@ always qualifies, so m has at most N + 1 bits, and often N: 0xaaaaaaab for 3),
 
 so the division becomes `zext` to N + bits(m) bits, one `mul` by m, one `shr` and a `trunc`; the
 remainder is `x - (x / c) * c`. An even c = 2^k * d divides x >> k (N - k bits) by d, a
-narrower product (u32 / 48: 56 bits, not 65; / 20: 58). The targets then select an ordinary widening multiply (MPY on
-MSP430, MULS on ARMv6-M, or partial products after `legalize`) instead of a bit-serial division
-loop, and `legalize` can split it into words (it cannot split a division).
+narrower product (u32 / 48: 56 bits, not 65; / 20: 58). The targets then select an ordinary
+widening multiply (MPY on MSP430, MULS on ARMv6-M, or partial products after `legalize`)
+instead of a bit-serial division loop, and `legalize` can split it into words (it cannot split
+a division).
 
 Knob `buffer_bytes` (the target sets it: MSP430 0xFE00, its buffers lie in 0x0200..0xFFFF): the
 largest length of a byte buffer. A dividend built from buffer lengths and constants is below a
