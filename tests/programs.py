@@ -4,7 +4,7 @@ from __future__ import annotations
 from aedsl import chips
 from aedsl.driver import compile_spec
 from aedsl.engines.sim import build_elf
-from aedsl.sim.harness import Program
+from aedsl.sim.harness import Buffer, Program
 
 
 def compiled_program(spec, chip: str, knobs: dict | None = None, **options):
@@ -13,6 +13,24 @@ def compiled_program(spec, chip: str, knobs: dict | None = None, **options):
     c = chips.load(chip)
     unit = compile_spec(spec, c, knobs or {}, **options)
     return unit, Program(build_elf(unit, c), c)
+
+
+def call_entry(prog, entry, values) -> list[int]:
+    """Call the exported function `entry` (codegen Entry) of `prog` with Python values, as its C
+    convention wants them (docs/BACKENDS.md): a fixed array (a list of ints) as a buffer of its
+    elements, a word by value, a wider scalar as a buffer of its little-endian bytes, then one
+    out-buffer of 2*ceil(w/16) bytes per result; returns the results as ints."""
+    args = []
+    for p, v in zip(entry.params, values):
+        if p.kind == "mem":
+            args.append(Buffer(b"".join(w.to_bytes(p.stride, "little") for w in v)))
+        elif p.kind == "word":
+            args.append(v)
+        else:
+            args.append(Buffer(v.to_bytes(p.nbytes, "little")))
+    args += [Buffer(2 * -(-w // 16)) for w in entry.results]
+    r = prog.call(entry.symbol, args)
+    return [int.from_bytes(b, "little") for b in r.buffers[-len(entry.results):]]
 
 
 def check_ascon_p(prog, seed: int, rounds=(1, 6, 12)) -> None:

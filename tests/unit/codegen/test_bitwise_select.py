@@ -11,9 +11,8 @@ from pathlib import Path
 import pytest
 
 from aedsl.driver import compile_spec
-from aedsl.sim.harness import Buffer
 
-from tests.programs import compiled_program
+from tests.programs import call_entry, compiled_program
 
 SPEC = Path(__file__).with_name("bitwise.ae")
 CHIPS = ("msp430f1611", "stm32f030")
@@ -84,9 +83,5 @@ def test_generated_code_agrees_with_the_model(chip, require_tools):
             args = [rnd.getrandbits(p.width) for p in e.params]
             if name == "looped":
                 args[1] = rnd.randrange(0, 5)
-            call = [v if p.kind == "word" else Buffer(v.to_bytes(p.nbytes, "little"))
-                    for p, v in zip(e.params, args)]
-            call += [Buffer(2 * (-(-w // 16))) for w in e.results]
-            r = prog.call(e.symbol, call)
-            got = tuple(int.from_bytes(b, "little") for b in r.buffers[-len(e.results):])
+            got = tuple(call_entry(prog, e, args))
             assert got == model(name, *args), (chip, name, args)

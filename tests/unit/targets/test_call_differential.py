@@ -17,8 +17,10 @@ from aedsl.engines.sim import build_elf
 from aedsl.frontend.elaborate import load_module
 from aedsl.ir.interp import compile_module
 from aedsl.ir.passes.call_policy import MIN_WORK, decide
-from aedsl.sim.harness import Buffer, Program
+from aedsl.sim.harness import Program
 from aedsl.backends.registry import target_for
+
+from tests.programs import call_entry
 
 
 SPEC = Path(__file__).with_name("calls.ae")
@@ -65,15 +67,5 @@ def test_calls_match_the_interpreter(chip, policy, require_tools):
                     vals.append(rnd.getrandbits(p.width))
             if name == "run":
                 vals[2] = t % 4                       # loop trips (0 included)
-            args = []
-            for p, v in zip(e.params, vals):
-                if p.kind == "mem":
-                    args.append(Buffer(b"".join(x.to_bytes(p.stride, "little") for x in v)))
-                elif p.kind == "word":
-                    args.append(v)
-                else:
-                    args.append(Buffer(v.to_bytes(p.nbytes, "little")))
-            args += [Buffer(2 * (-(-w // 16))) for w in e.results]
-            r = prog.call(e.symbol, args)
-            got = [int.from_bytes(b, "little") for b in r.buffers[-len(e.results):]]
+            got = call_entry(prog, e, vals)
             assert got == list(ref.call(name, vals)), (chip, policy, name, vals)

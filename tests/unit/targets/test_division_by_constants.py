@@ -4,15 +4,9 @@ in the simulators against Python: odd and even divisors of u32 and u64 dividends
 boundaries next to multiples of the divisor and at random. The pass's own tests check the IR in
 the interpreter; this checks the wide products the targets make of it (split into words by
 `legalize`: MPY on MSP430, MULS on ARMv6-M)."""
-import random
-
 import pytest
 
-from aedsl import chips
-from aedsl.driver import compile_spec
-from aedsl.engines.sim import build_elf
-from aedsl.sim.harness import Buffer, Program
-
+from tests.programs import call_entry, compiled_program
 from tests.tiers import tiered
 
 RNG_SEED = 0xD1
@@ -35,9 +29,7 @@ def test_divisions_by_constants_match_python(chip, require_tools, tmp_path, rng)
     require_tools(chip)
     spec = tmp_path / "divs.ae"
     spec.write_text(SPEC)
-    c = chips.load(chip)
-    unit = compile_spec(spec, c, {})
-    prog = Program(build_elf(unit, c), c)
+    unit, prog = compiled_program(spec, chip)
     e = unit.entries["f"]
     top = (1 << 32) - 1
     xs = [0, 1, 2, 3, 6, 7, 8, 47, 48, 49, 999, 1000, 1001, top, top - 47, top - 48, top - 1000]
@@ -45,8 +37,5 @@ def test_divisions_by_constants_match_python(chip, require_tools, tmp_path, rng)
     pairs = [(x, rng.choice(ys)) for x in xs] + [(top, y) for y in ys]
     pairs += [(rng.getrandbits(32), rng.getrandbits(64)) for _ in range(60)]
     for x, y in pairs:
-        args = [v if p.kind == "word" else Buffer(v.to_bytes(p.nbytes, "little")) for p, v in zip(e.params, (x, y))]
-        args += [Buffer(2 * -(-w // 16)) for w in e.results]
-        r = prog.call(e.symbol, args)
-        got = [int.from_bytes(b, "little") for b in r.buffers[-len(e.results):]]
+        got = call_entry(prog, e, (x, y))
         assert got == expected(x, y), (chip, x, y)

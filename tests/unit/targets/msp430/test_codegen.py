@@ -14,6 +14,8 @@ from aedsl.ir.interp import compile_module
 from aedsl.sim.elf import read_elf
 from aedsl.sim.harness import Buffer, Program
 
+from tests.programs import call_entry
+
 CHIPS = ("cc430f6137", "msp430f1611")
 
 SPECK64 = {"block_bits": 64, "key_bits": 128}
@@ -302,8 +304,5 @@ def test_ops_against_interpreter(tmp_path, chip):
                 vals[1] = rnd.choice([0, 1, 7, 16, 33, 63, 64, 200])
             if name == "shw":            # whole-limb steps, then bits; and amounts >= the width
                 vals[2] = [0, 15, 16, 17, 31, 32, 47, 48, 49, 96, 120, 127, 128, 300][t % 12 + (t >= 10) * 2]
-            args = [v if p.kind == "word" else Buffer(v.to_bytes(p.nbytes, "little")) for p, v in zip(e.params, vals)]
-            args += [Buffer(2 * (-(-w // 16))) for w in e.results]
-            r = prog.call(e.symbol, args)
-            got = [int.from_bytes(b, "little") for b in r.buffers[-len(e.results):]]
+            got = call_entry(prog, e, vals)
             assert got == list(ref.call(name, vals)), (name, vals)

@@ -12,8 +12,10 @@ from aedsl.driver import compile_spec
 from aedsl.engines.sim import build_elf, sim_engine
 from aedsl.frontend.elaborate import load_module
 from aedsl.ir.interp import compile_module
-from aedsl.sim.harness import Buffer, Program
+from aedsl.sim.harness import Program
 from aedsl.vectors import runner
+
+from tests.programs import call_entry
 
 CHIPS = ("cc430f6137", "msp430f1611")
 
@@ -70,10 +72,7 @@ def test_mul_against_interpreter(tmp_path, variant):
         cases += [[_edge(rnd, p.width) for p in e.params] for _ in range(16)]
         cases.append([(1 << p.width) - 1 for p in e.params])
         for vals in cases:
-            args = [v if p.kind == "word" else Buffer(v.to_bytes(p.nbytes, "little")) for p, v in zip(e.params, vals)]
-            args += [Buffer(2 * (-(-w // 16))) for w in e.results]
-            r = prog.call(e.symbol, args)
-            got = [int.from_bytes(b, "little") for b in r.buffers[-len(e.results):]]
+            got = call_entry(prog, e, vals)
             assert got == list(ref.call(name, vals)), (variant, name, [hex(v) for v in vals])
 
 

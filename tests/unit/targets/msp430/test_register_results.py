@@ -14,9 +14,10 @@ from aedsl.driver import compile_spec
 from aedsl.engines.sim import build_elf
 from aedsl.frontend.elaborate import load_module
 from aedsl.ir.interp import compile_module
-from aedsl.sim.harness import Buffer, Program
+from aedsl.sim.harness import Program
 
 from tests.paths import ROOT
+from tests.programs import call_entry
 
 SPEC = ROOT / "tests" / "unit" / "targets" / "calls_user.ae"
 
@@ -49,15 +50,5 @@ def test_the_results_match_the_interpreter(chip, require_tools):
     for t in range(8):
         x, k, n = rnd.getrandbits(64), rnd.getrandbits(32), t % 4
         tab = [rnd.getrandbits(32) for _ in range(4)]
-        args = []
-        for p, v in zip(e.params, [x, k, n, tab]):
-            if p.kind == "mem":
-                args.append(Buffer(b"".join(w.to_bytes(p.stride, "little") for w in v)))
-            elif p.kind == "word":          # a word by value (u32 on ARMv6-M, u16 on MSP430)
-                args.append(v)
-            else:
-                args.append(Buffer(v.to_bytes(p.nbytes, "little")))
-        args += [Buffer(2 * (-(-w // 16))) for w in e.results]
-        r = prog.call(e.symbol, args)
-        got = [int.from_bytes(b, "little") for b in r.buffers[-len(e.results):]]
+        got = call_entry(prog, e, [x, k, n, tab])
         assert got == list(ref.call("run", [x, k, n, tab])), (chip, t)
