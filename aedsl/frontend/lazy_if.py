@@ -142,6 +142,13 @@ def resolve(module: Module) -> None:
             _resolve_block(f, f.body, hazards, secrecy, module)
 
 
+def _public(secrecy: list, module: Module, f: Function, cond) -> bool:
+    """Whether `cond` is public (the module's Secrecy built on first need, kept in `secrecy`)."""
+    if not secrecy:
+        secrecy.append(Secrecy(module))
+    return secrecy[0].is_public(f.name, cond)
+
+
 def _resolve_block(f: Function, block: Block, hazards: Hazards, secrecy: list, module: Module) -> None:
     ops: list[Op] = []
     for op in block.ops:
@@ -153,20 +160,14 @@ def _resolve_block(f: Function, block: Block, hazards: Hazards, secrecy: list, m
         cond, xa, xb = op.args
         a_block, b_block, tail = op.regions
         hazard = hazards.block_hazard(f.name, a_block) or hazards.block_hazard(f.name, b_block)
-        if hazard is None:
-            costly = _costly(a_block) or _costly(b_block)
-            if costly:
-                if not secrecy:
-                    secrecy.append(Secrecy(module))
-                costly = secrecy[0].is_public(f.name, cond)
-            if not costly:
-                ops += a_block.ops + b_block.ops + tail.ops
-                ops.append(Op("select", op.results, [cond, xa, xb], {}, [], op.loc))
-                continue
-        if not secrecy:
-            secrecy.append(Secrecy(module))
+        costly = hazard is None and (_costly(a_block) or _costly(b_block))
+        public = (hazard is not None or costly) and _public(secrecy, module, f, cond)
+        if hazard is None and not (costly and public):
+            ops += a_block.ops + b_block.ops + tail.ops
+            ops.append(Op("select", op.results, [cond, xa, xb], {}, [], op.loc))
+            continue
         spec = op.attrs["spec"]
-        if not secrecy[0].is_public(f.name, cond):
+        if not public:
             what, at = hazard
             here = op.attrs["cond"].meta.line if not op.attrs["cond"].meta.empty else 0
             where = (f" (line {at.loc[1]})" if at.loc and at.loc[0] == spec.display
