@@ -24,7 +24,7 @@ sys.path.insert(0, str(ROOT))
 from aedsl.backends.msp430.backend import BACKEND_KNOBS  # noqa: E402
 
 from aedsl import papers  # noqa: E402
-from aedsl.papers import (AEAD430_SKINNY_WITH_TWEAKEY, LWC_REFERENCES, NIST_LWC_MKRZERO,  # noqa: E402
+from aedsl.papers import (AEAD430_SKINNY_WITH_TWEAKEY, LWC_REFERENCE_KNOBS, LWC_REFERENCES, NIST_LWC_MKRZERO,  # noqa: E402
                           SEED002_CELLS, SEED002_T2, SEED002_T2_KNOBS, SEED002_T3, SEED002_T3_KNOBS)
 from aedsl.explore.pareto import front as pareto  # noqa: E402
 
@@ -452,7 +452,7 @@ def lwc_references(out: list[str]) -> None:
             "(reference) | ours RAM B | ours stack B | command |",
             "|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for label, spec_name, chip, a, m, rc, rsize, src, goal in LWC_REFERENCES:
-        r, err, c = aead_cells(spec_name, chip, ((a, m),))[(a, m)]
+        r, err, c = aead_cells(spec_name, chip, ((a, m),), knobs=LWC_REFERENCE_KNOBS.get(label))[(a, m)]
         goal_text = f"≤ {rc / 2:.0f}" if goal == "≤ half" else goal
         if r is None:
             out.append(f"| {label} | {chip} | {a} | {m} | {rc} | {src} | {goal_text} | {err or 'not measured'} | "

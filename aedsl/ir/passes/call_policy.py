@@ -19,6 +19,9 @@ calls) is also kept when its inlined copies would total >= MIN_COPIES_SIZE ops, 
 work the estimate gives it: a call costs tens of cycles per message, each copy its whole size
 (the measurements behind this rule: docs/BACKENDS.md, "Why the defaults"). Per-block helpers without such a loop never qualify (table fusion needs them
 inlined: OCB3's InvMixColumns).
+A callee that works in place on memory (every parameter a memory, no result: a sponge's
+permutation of a state in memory) needs only half the work threshold: a call to it moves no
+argument values and no results, so its overhead is the call alone (`_in_place`).
 Sites are counted top-down: the copies of a call op in the program = the copies of its caller's
 body times the op's unroll multiplicity; a kept callee has one body, an inlined one as many as
 its sites. A scheme's key-setup stage (`key_setup`, `encrypt_with`, `decrypt_with`, all three
@@ -47,7 +50,7 @@ accelerator operation stays inlined (`_starts_accelerator`).
 """
 from __future__ import annotations
 
-from ..nodes import Block, Function, Module, Value, walk_ops
+from ..nodes import Block, Function, Memory, Module, Value, walk_ops
 from .common import ENTRY_NAMES, key_setup_stage
 
 # Thresholds (ops weighed in 32-bit words). Calls cost ~20-60 cycles with argument set-up; a
@@ -195,11 +198,23 @@ def _decide(module: Module, kept: frozenset, min_work: int, size_mode: bool = Fa
                          or (size >= MIN_SIZE and not fusion and not _runs_over_input(module, name)))
                     and not _starts_accelerator(module.function(name)))
         else:
+            fn = module.function(name)
+            need = min_work // 2 if _in_place(fn) else min_work
             keep = sites >= MIN_SITES and size >= MIN_SIZE and (
-                work >= min_work or (sites * size >= MIN_COPIES_SIZE and _runs_over_input(module, name)))
+                work >= need or (sites * size >= MIN_COPIES_SIZE and _runs_over_input(module, name)))
         instances[name] = 1 if keep else sites + (1 if root else 0)
         info[name] = {"size": size, "work": work, "sites": sites, "keep": keep}
     return info
+
+
+def _in_place(fn: Function) -> bool:
+    """The function works in place on memory: every parameter is a memory (passed as its
+    address), and it returns nothing. A call to it costs only the call itself (call, return,
+    the registers the callee saves): no argument values to move into place and no results to move
+    back, and an inlined copy would still load its operands from the memory and store them there.
+    That is about half of a call's usual overhead, so such a callee is kept at half the work
+    threshold (a sponge's permutation applied to a state in memory)."""
+    return not fn.result_widths and all(isinstance(p, Memory) for p in fn.params)
 
 
 def _reaches(module: Module, name: str, own, seen=None) -> bool:

@@ -46,8 +46,8 @@ norx32_4_1_key_setup:
 
 
 @ --- norx32_4_1_encrypt_with: norx32_4_1.encrypt_with
-@     frame 216 bytes (77 spill slots, 26 on the stack; locals 112), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 1808 bytes of code and literals
+@     frame 220 bytes (51 spill slots, 27 on the stack; locals 112), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 1060 bytes of code and literals
 	.section .text.norx32_4_1_encrypt_with,"ax",%progbits
 	.global norx32_4_1_encrypt_with
 	.type norx32_4_1_encrypt_with, %function
@@ -60,110 +60,115 @@ norx32_4_1_encrypt_with:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #216
+	sub	sp, #220
 	mov	r5, r1
 	mov	r4, r2
 	str	r3, [sp]
-	@ norx32_4_1.ae:129: k = kc[0]
-	ldr	r6, [r0]
-	str	r6, [sp, #96]
-	ldr	r1, [r0, #4]
-	str	r1, [sp, #92]
-	ldr	r6, [r0, #8]
-	str	r6, [sp, #88]
-	ldr	r1, [r0, #12]
-	str	r1, [sp, #100]
 	@ norx32_4_1.ae:130: initialize(s, k, nonce)
-	add	r2, sp, #104
-	ldr	r0, [sp, #96]
-	str	r0, [sp, #168]
-	ldr	r0, [sp, #92]
-	str	r0, [sp, #172]
-	mov	r0, r6
-	str	r0, [sp, #176]
-	str	r1, [sp, #180]
-	add	r1, sp, #168
-	mov	r0, r2
+	add	r1, sp, #108
+	@ norx32_4_1.ae:129: k = kc[0]
+	ldr	r2, [r0]
+	str	r2, [sp, #104]
+	@ norx32_4_1.ae:130: initialize(s, k, nonce)
+	str	r2, [sp, #172]
+	@ norx32_4_1.ae:129: k = kc[0]
+	ldr	r2, [r0, #4]
+	str	r2, [sp, #100]
+	@ norx32_4_1.ae:130: initialize(s, k, nonce)
+	str	r2, [sp, #176]
+	@ norx32_4_1.ae:129: k = kc[0]
+	ldr	r2, [r0, #8]
+	str	r2, [sp, #96]
+	@ norx32_4_1.ae:130: initialize(s, k, nonce)
+	str	r2, [sp, #180]
+	@ norx32_4_1.ae:129: k = kc[0]
+	ldr	r2, [r0, #12]
+	str	r2, [sp, #92]
+	@ norx32_4_1.ae:130: initialize(s, k, nonce)
+	str	r2, [sp, #184]
+	add	r2, sp, #172
+	mov	r0, r1
+	mov	r1, r2
 	mov	r2, r5
 	mov	r3, r4
 	bl	norx32_4_1_initialize
 	@ norx32_4_1.ae:131: absorb_header(s, ad)
-	add	r0, sp, #104
+	add	r0, sp, #108
 	ldr	r1, [sp]
-	ldr	r2, [sp, #252]
+	ldr	r2, [sp, #256]
 	bl	norx32_4_1_absorb_header
 	@ norx32_4_1.ae:133: if m > 0 {
-	ldr	r1, [sp, #260]
+	ldr	r1, [sp, #264]
 	cmp	r1, #0
 	bne	.Lnorx32_4_1_encrypt_with_far1
 	b	.Lnorx32_4_1_encrypt_with_else1
 .Lnorx32_4_1_encrypt_with_far1:
 	@ norx32_4_1.ae:38: return n / rate
 	lsrs	r4, r1, #4
-	lsls	r0, r4, #1
-	lsrs	r1, r4, #31
-	adds	r2, r4, r0
-	movs	r0, #0
-	adcs	r0, r1
+	lsls	r1, r4, #1
+	lsrs	r0, r4, #31
+	movs	r3, #0
+	adds	r2, r4, r1
+	adcs	r3, r0
 	lsls	r1, r4, #3
-	lsrs	r3, r4, #29
+	lsrs	r0, r4, #29
 	adds	r2, r2, r1
-	adcs	r0, r3
+	adcs	r3, r0
 	lsls	r1, r4, #5
-	lsrs	r3, r4, #27
+	lsrs	r0, r4, #27
 	adds	r2, r2, r1
-	adcs	r0, r3
+	adcs	r3, r0
 	lsls	r1, r4, #7
-	lsrs	r3, r4, #25
+	lsrs	r0, r4, #25
 	adds	r2, r2, r1
-	adcs	r0, r3
+	adcs	r3, r0
 	lsls	r1, r4, #9
-	lsrs	r3, r4, #23
+	lsrs	r0, r4, #23
 	adds	r2, r2, r1
-	adcs	r0, r3
+	adcs	r3, r0
 	lsls	r1, r4, #11
-	lsrs	r3, r4, #21
+	lsrs	r0, r4, #21
 	adds	r2, r2, r1
-	adcs	r0, r3
+	adcs	r3, r0
 	lsls	r1, r4, #13
-	lsrs	r3, r4, #19
+	lsrs	r0, r4, #19
 	adds	r2, r2, r1
-	adcs	r0, r3
+	adcs	r3, r0
 	lsls	r1, r4, #15
-	lsrs	r3, r4, #17
+	lsrs	r0, r4, #17
 	adds	r2, r2, r1
-	adcs	r0, r3
+	adcs	r3, r0
 	lsls	r1, r4, #17
-	lsrs	r3, r4, #15
+	lsrs	r0, r4, #15
 	adds	r2, r2, r1
-	adcs	r0, r3
+	adcs	r3, r0
 	lsls	r1, r4, #19
-	lsrs	r3, r4, #13
+	lsrs	r0, r4, #13
 	adds	r2, r2, r1
-	adcs	r0, r3
+	adcs	r3, r0
 	lsls	r1, r4, #21
-	lsrs	r3, r4, #11
+	lsrs	r0, r4, #11
 	adds	r2, r2, r1
-	adcs	r0, r3
+	adcs	r3, r0
 	lsls	r1, r4, #23
-	lsrs	r3, r4, #9
+	lsrs	r0, r4, #9
 	adds	r2, r2, r1
-	adcs	r0, r3
+	adcs	r3, r0
 	lsls	r1, r4, #25
-	lsrs	r3, r4, #7
+	lsrs	r0, r4, #7
 	adds	r2, r2, r1
-	adcs	r0, r3
-	lsls	r1, r4, #27
-	lsrs	r3, r4, #5
-	adds	r1, r2, r1
-	adcs	r0, r3
-	lsls	r3, r0, #8
-	lsrs	r1, r1, #29
-	lsrs	r3, r3, #5
-	orrs	r1, r3
+	adcs	r3, r0
+	lsls	r0, r4, #27
+	lsrs	r1, r4, #5
+	adds	r0, r2, r0
+	adcs	r3, r1
+	lsrs	r1, r0, #29
+	lsls	r0, r3, #8
+	lsrs	r0, r0, #5
+	orrs	r1, r0
 	@ norx32_4_1.ae:134: for i in 0..whole_blocks(m) + 1 {
 	adds	r0, r1, #1
-	str	r0, [sp, #84]
+	str	r0, [sp, #88]
 	movs	r1, #0
 	str	r1, [sp, #68]
 	cmp	r1, r0
@@ -175,9 +180,9 @@ norx32_4_1_encrypt_with:
 	movs	r2, #48
 	ldr	r0, [sp, #68]
 	muls	r0, r2
-	str	r0, [sp, #80]
+	str	r0, [sp, #84]
 	@ norx32_4_1.ae:136: count = if m - off < rate then m - off else rate
-	ldr	r1, [sp, #260]
+	ldr	r1, [sp, #264]
 	subs	r1, r1, r0
 	cmp	r1, #48
 	movs	r0, #0
@@ -185,497 +190,22 @@ norx32_4_1_encrypt_with:
 	eors	r1, r2
 	ands	r1, r0
 	eors	r1, r2
-	str	r1, [sp, #56]
+	str	r1, [sp, #4]
 	@ norx32_4_1.ae:137: s[15] = s[15] ^ payload_tag
-	ldr	r1, [sp, #164]
+	ldr	r1, [sp, #168]
 	movs	r0, #2
 	eors	r1, r0
-	str	r1, [sp, #164]
-	@ norx_f.ae:56: s0 = s[0]
-	ldr	r0, [sp, #104]
-	@ norx_f.ae:72: @unroll(unroll)
-	mov	r9, r0
-	@ norx_f.ae:57: s1 = s[1]
-	ldr	r0, [sp, #108]
-	@ norx_f.ae:72: @unroll(unroll)
-	mov	r8, r0
-	@ norx_f.ae:58: s2 = s[2]
-	ldr	r0, [sp, #112]
-	@ norx_f.ae:72: @unroll(unroll)
-	str	r0, [sp, #8]
-	@ norx_f.ae:59: s3 = s[3]
-	ldr	r0, [sp, #116]
-	@ norx_f.ae:72: @unroll(unroll)
-	str	r0, [sp, #12]
-	@ norx_f.ae:60: s4 = s[4]
-	ldr	r6, [sp, #120]
-	@ norx_f.ae:61: s5 = s[5]
-	ldr	r5, [sp, #124]
-	@ norx_f.ae:62: s6 = s[6]
-	ldr	r4, [sp, #128]
-	@ norx_f.ae:63: s7 = s[7]
-	ldr	r0, [sp, #132]
-	@ norx_f.ae:72: @unroll(unroll)
-	mov	r11, r0
-	@ norx_f.ae:64: s8 = s[8]
-	ldr	r1, [sp, #136]
-	@ norx_f.ae:65: s9 = s[9]
-	ldr	r0, [sp, #140]
-	@ norx_f.ae:72: @unroll(unroll)
-	mov	r10, r0
-	@ norx_f.ae:66: s10 = s[10]
-	ldr	r0, [sp, #144]
-	@ norx_f.ae:72: @unroll(unroll)
-	str	r0, [sp, #4]
-	@ norx_f.ae:67: s11 = s[11]
-	ldr	r0, [sp, #148]
-	@ norx_f.ae:72: @unroll(unroll)
-	str	r0, [sp]
-	@ norx_f.ae:68: s12 = s[12]
-	ldr	r3, [sp, #152]
-	@ norx_f.ae:69: s13 = s[13]
-	ldr	r0, [sp, #156]
-	@ norx_f.ae:72: @unroll(unroll)
-	str	r0, [sp, #16]
-	@ norx_f.ae:70: s14 = s[14]
-	ldr	r0, [sp, #160]
-	@ norx_f.ae:72: @unroll(unroll)
-	str	r0, [sp, #32]
-	@ norx_f.ae:71: s15 = s[15]
-	ldr	r0, [sp, #164]
-	@ norx_f.ae:72: @unroll(unroll)
-	str	r0, [sp, #28]
-	movs	r0, #0
-	str	r0, [sp, #36]
-.Lnorx32_4_1_encrypt_with_loop5:
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r7, r9
-	eors	r7, r6
-	mov	r0, r9
-	ands	r0, r6
-	lsls	r2, r0, #1
-	eors	r7, r2
-	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	eors	r3, r7
-	movs	r2, #8
-	rors	r3, r2
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r2, r1
-	eors	r2, r3
-	ands	r1, r3
-	lsls	r1, r1, #1
-	eors	r2, r1
-	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	eors	r6, r2
-	movs	r1, #11
-	rors	r6, r1
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r0, r7
-	eors	r0, r6
-	ands	r7, r6
-	lsls	r1, r7, #1
-	eors	r0, r1
-	mov	r9, r0
-	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r3, r0
-	movs	r1, #16
-	rors	r3, r1
-	str	r3, [sp, #40]
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r0, r2
-	eors	r0, r3
-	ands	r2, r3
-	lsls	r2, r2, #1
-	eors	r0, r2
-	str	r0, [sp, #20]
-	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r6, r0
-	movs	r2, #31
-	rors	r6, r2
-	str	r6, [sp, #24]
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r3, r8
-	eors	r3, r5
-	mov	r0, r8
-	ands	r0, r5
-	lsls	r0, r0, #1
-	eors	r3, r0
-	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	ldr	r2, [sp, #16]
-	eors	r2, r3
-	movs	r6, #8
-	rors	r2, r6
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r6, r10
-	eors	r6, r2
-	mov	r0, r10
-	ands	r0, r2
-	lsls	r0, r0, #1
-	eors	r6, r0
-	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	eors	r5, r6
-	movs	r0, #11
-	rors	r5, r0
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r0, r3
-	eors	r0, r5
-	ands	r3, r5
-	lsls	r3, r3, #1
-	eors	r0, r3
-	mov	r8, r0
-	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r2, r0
-	rors	r2, r1
-	str	r2, [sp, #44]
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r0, r6
-	eors	r0, r2
-	ands	r6, r2
-	lsls	r6, r6, #1
-	eors	r0, r6
-	str	r0, [sp, #16]
-	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r5, r0
-	movs	r1, #31
-	rors	r5, r1
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r6, [sp, #8]
-	mov	r1, r6
-	eors	r6, r4
-	ands	r1, r4
-	lsls	r1, r1, #1
-	eors	r6, r1
-	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	ldr	r3, [sp, #32]
-	eors	r3, r6
-	movs	r1, #8
-	rors	r3, r1
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r2, [sp, #4]
-	mov	r1, r2
-	eors	r2, r3
-	ands	r1, r3
-	lsls	r1, r1, #1
-	eors	r2, r1
-	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	eors	r4, r2
-	movs	r0, #11
-	rors	r4, r0
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r1, r6
-	eors	r1, r4
-	ands	r6, r4
-	lsls	r0, r6, #1
-	eors	r1, r0
-	mov	r10, r1
-	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r3, r1
-	mov	r1, r3
-	movs	r6, #16
-	rors	r1, r6
-	str	r1, [sp, #48]
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r3, r2
-	eors	r3, r1
-	ands	r2, r1
-	lsls	r1, r2, #1
-	eors	r3, r1
-	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r4, r3
-	movs	r1, #31
-	rors	r4, r1
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r7, [sp, #12]
-	mov	r2, r7
-	mov	r1, r11
-	eors	r7, r1
-	ands	r2, r1
-	lsls	r1, r2, #1
-	eors	r7, r1
-	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	ldr	r0, [sp, #28]
-	eors	r0, r7
-	movs	r1, #8
-	rors	r0, r1
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r2, [sp]
-	mov	r1, r2
-	eors	r2, r0
-	ands	r1, r0
-	lsls	r1, r1, #1
-	eors	r2, r1
-	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	mov	r6, r11
-	mov	r11, r10
-	eors	r6, r2
-	movs	r1, #11
-	rors	r6, r1
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r1, r7
-	eors	r1, r6
-	ands	r7, r6
-	lsls	r7, r7, #1
-	eors	r1, r7
-	mov	r10, r1
-	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r0, r1
-	movs	r1, #16
-	rors	r0, r1
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r7, r2
-	eors	r7, r0
-	ands	r2, r0
-	lsls	r1, r2, #1
-	eors	r7, r1
-	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r6, r7
-	movs	r1, #31
-	rors	r6, r1
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r1, r9
-	eors	r1, r5
-	mov	r2, r9
-	ands	r2, r5
-	lsls	r2, r2, #1
-	eors	r1, r2
-	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	eors	r0, r1
-	movs	r2, #8
-	rors	r0, r2
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r2, r3
-	eors	r2, r0
-	ands	r3, r0
-	lsls	r3, r3, #1
-	eors	r2, r3
-	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	eors	r5, r2
-	movs	r3, #11
-	rors	r5, r3
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r3, r1
-	eors	r3, r5
-	ands	r1, r5
-	lsls	r1, r1, #1
-	eors	r3, r1
-	mov	r9, r3
-	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r0, r3
-	movs	r1, #16
-	rors	r0, r1
-	str	r0, [sp, #28]
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r1, r2
-	eors	r1, r0
-	ands	r2, r0
-	lsls	r2, r2, #1
-	eors	r1, r2
-	str	r1, [sp, #4]
-	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r5, r1
-	movs	r3, #31
-	rors	r5, r3
-	str	r5, [sp, #52]
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r1, r8
-	eors	r1, r4
-	mov	r5, r8
-	ands	r5, r4
-	lsls	r5, r5, #1
-	eors	r1, r5
-	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	ldr	r3, [sp, #40]
-	eors	r3, r1
-	movs	r5, #8
-	rors	r3, r5
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r0, r7
-	eors	r0, r3
-	ands	r7, r3
-	lsls	r5, r7, #1
-	eors	r0, r5
-	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	eors	r4, r0
-	movs	r2, #11
-	rors	r4, r2
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r2, r1
-	eors	r2, r4
-	ands	r1, r4
-	lsls	r5, r1, #1
-	eors	r2, r5
-	mov	r8, r2
-	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r3, r2
-	movs	r2, #16
-	rors	r3, r2
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r2, r0
-	eors	r2, r3
-	ands	r0, r3
-	lsls	r0, r0, #1
-	eors	r2, r0
-	str	r2, [sp]
-	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r4, r2
-	movs	r2, #31
-	rors	r4, r2
-	str	r4, [sp, #32]
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r5, r11
-	eors	r5, r6
-	mov	r0, r11
-	ands	r0, r6
-	lsls	r0, r0, #1
-	eors	r5, r0
-	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	ldr	r7, [sp, #44]
-	eors	r7, r5
-	movs	r0, #8
-	rors	r7, r0
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r2, [sp, #20]
-	mov	r0, r2
-	eors	r2, r7
-	ands	r0, r7
-	lsls	r0, r0, #1
-	eors	r2, r0
-	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	eors	r6, r2
-	movs	r4, #11
-	rors	r6, r4
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r4, r5
-	eors	r4, r6
-	ands	r5, r6
-	lsls	r0, r5, #1
-	eors	r4, r0
-	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r7, r4
-	movs	r0, #16
-	rors	r7, r0
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r0, r2
-	eors	r0, r7
-	ands	r2, r7
-	lsls	r2, r2, #1
-	eors	r0, r2
-	str	r0, [sp, #20]
-	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r6, r0
-	movs	r1, #31
-	rors	r6, r1
-	mov	r11, r6
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r0, r10
-	ldr	r1, [sp, #24]
-	eors	r0, r1
-	mov	r2, r10
-	ands	r2, r1
-	lsls	r1, r2, #1
-	eors	r0, r1
-	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	ldr	r2, [sp, #48]
-	eors	r2, r0
-	movs	r1, #8
-	rors	r2, r1
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r6, [sp, #16]
-	mov	r1, r6
-	eors	r6, r2
-	ands	r1, r2
-	lsls	r5, r1, #1
-	mov	r1, r6
-	eors	r1, r5
-	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	ldr	r6, [sp, #24]
-	eors	r6, r1
-	movs	r5, #11
-	rors	r6, r5
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r5, r0
-	eors	r5, r6
-	ands	r0, r6
-	lsls	r0, r0, #1
-	eors	r5, r0
-	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r2, r5
-	movs	r0, #16
-	rors	r2, r0
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r0, r1
-	eors	r0, r2
-	ands	r1, r2
-	lsls	r1, r1, #1
-	eors	r0, r1
-	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r6, r0
-	movs	r1, #31
-	rors	r6, r1
-	str	r4, [sp, #8]
-	str	r5, [sp, #12]
-	ldr	r5, [sp, #52]
-	ldr	r4, [sp, #32]
-	ldr	r1, [sp, #20]
-	mov	r10, r0
-	str	r7, [sp, #16]
-	str	r2, [sp, #32]
-	ldr	r0, [sp, #36]
-	adds	r0, #1
-	str	r0, [sp, #36]
-	cmp	r0, #4
-	bcs	.Lnorx32_4_1_encrypt_with_far3
-	b	.Lnorx32_4_1_encrypt_with_loop5
-.Lnorx32_4_1_encrypt_with_far3:
-.Lnorx32_4_1_encrypt_with_done6:
-	@ norx_f.ae:77: s[0] = s0
-	mov	r0, r9
-	str	r0, [sp, #104]
-	@ norx_f.ae:78: s[1] = s1
-	mov	r0, r8
-	str	r0, [sp, #108]
-	@ norx_f.ae:79: s[2] = s2
-	ldr	r0, [sp, #8]
-	str	r0, [sp, #112]
-	@ norx_f.ae:80: s[3] = s3
-	ldr	r0, [sp, #12]
-	str	r0, [sp, #116]
-	@ norx_f.ae:81: s[4] = s4
-	str	r6, [sp, #120]
-	@ norx_f.ae:82: s[5] = s5
-	str	r5, [sp, #124]
-	@ norx_f.ae:83: s[6] = s6
-	str	r4, [sp, #128]
-	@ norx_f.ae:84: s[7] = s7
-	mov	r0, r11
-	str	r0, [sp, #132]
-	@ norx_f.ae:85: s[8] = s8
-	str	r1, [sp, #136]
-	@ norx_f.ae:86: s[9] = s9
-	mov	r0, r10
-	str	r0, [sp, #140]
-	@ norx_f.ae:87: s[10] = s10
-	ldr	r0, [sp, #4]
-	str	r0, [sp, #144]
-	@ norx_f.ae:88: s[11] = s11
-	ldr	r0, [sp]
-	str	r0, [sp, #148]
-	@ norx_f.ae:89: s[12] = s12
-	str	r3, [sp, #152]
-	@ norx_f.ae:90: s[13] = s13
-	ldr	r0, [sp, #16]
-	str	r0, [sp, #156]
-	@ norx_f.ae:91: s[14] = s14
-	ldr	r0, [sp, #32]
-	str	r0, [sp, #160]
-	@ norx_f.ae:92: s[15] = s15
-	ldr	r0, [sp, #28]
-	str	r0, [sp, #164]
+	str	r1, [sp, #168]
+	@ norx32_4_1.ae:138: F.permute(s)
+	add	r0, sp, #108
+	bl	norx32_4_1_F_permute
 	@ norx32_4_1.ae:48: return cat(s[11], s[10], s[9], s[8], s[7], s[6], s[5], s[4], s[3], s[2], s[1], s[0])
-	ldr	r0, [sp, #148]
+	ldr	r0, [sp, #152]
 	str	r0, [sp, #64]
-	ldr	r0, [sp, #144]
+	ldr	r0, [sp, #148]
 	str	r0, [sp, #60]
+	ldr	r0, [sp, #144]
+	str	r0, [sp, #56]
 	ldr	r0, [sp, #140]
 	str	r0, [sp, #52]
 	ldr	r0, [sp, #136]
@@ -685,28 +215,25 @@ norx32_4_1_encrypt_with:
 	ldr	r0, [sp, #128]
 	str	r0, [sp, #40]
 	ldr	r0, [sp, #124]
-	str	r0, [sp, #36]
-	ldr	r0, [sp, #120]
-	str	r0, [sp, #4]
-	ldr	r2, [sp, #116]
-	ldr	r3, [sp, #112]
-	ldr	r4, [sp, #108]
-	ldr	r5, [sp, #104]
+	str	r0, [sp, #16]
+	ldr	r2, [sp, #120]
+	ldr	r3, [sp, #116]
+	ldr	r4, [sp, #112]
+	ldr	r5, [sp, #108]
 	@ norx32_4_1.ae:139: c = rate_of(s) ^ load_le(msg, off, rate, count) ^ pad(count)
-	ldr	r1, [sp, #256]
-	ldr	r0, [sp, #80]
+	ldr	r1, [sp, #260]
+	ldr	r0, [sp, #84]
 	adds	r1, r1, r0
-	ldr	r0, [sp, #56]
+	ldr	r0, [sp, #4]
 	cmp	r0, #48
-	bcc	.Lnorx32_4_1_encrypt_with_bytes7
+	bcc	.Lnorx32_4_1_encrypt_with_bytes5
 	movs	r0, #3
 	tst	r1, r0
-	beq	.Lnorx32_4_1_encrypt_with_words8
+	beq	.Lnorx32_4_1_encrypt_with_words6
 	movs	r7, #48
-	b	.Lnorx32_4_1_encrypt_with_fill10
-.Lnorx32_4_1_encrypt_with_bytes7:
+	b	.Lnorx32_4_1_encrypt_with_fill8
+.Lnorx32_4_1_encrypt_with_bytes5:
 	movs	r0, #0
-	str	r0, [sp, #168]
 	str	r0, [sp, #172]
 	str	r0, [sp, #176]
 	str	r0, [sp, #180]
@@ -718,54 +245,55 @@ norx32_4_1_encrypt_with:
 	str	r0, [sp, #204]
 	str	r0, [sp, #208]
 	str	r0, [sp, #212]
-	ldr	r7, [sp, #56]
-.Lnorx32_4_1_encrypt_with_fill10:
-	add	r6, sp, #168
-.Lnorx32_4_1_encrypt_with_cpy12:
+	str	r0, [sp, #216]
+	ldr	r7, [sp, #4]
+.Lnorx32_4_1_encrypt_with_fill8:
+	add	r6, sp, #172
+.Lnorx32_4_1_encrypt_with_cpy10:
 	subs	r7, #1
-	bcc	.Lnorx32_4_1_encrypt_with_cpyd11
+	bcc	.Lnorx32_4_1_encrypt_with_cpyd9
 	ldrb	r0, [r1, r7]
 	strb	r0, [r6, r7]
-	b	.Lnorx32_4_1_encrypt_with_cpy12
-.Lnorx32_4_1_encrypt_with_cpyd11:
+	b	.Lnorx32_4_1_encrypt_with_cpy10
+.Lnorx32_4_1_encrypt_with_cpyd9:
 	mov	r1, r6
-.Lnorx32_4_1_encrypt_with_words8:
+.Lnorx32_4_1_encrypt_with_words6:
 	ldr	r6, [r1]
 	eors	r5, r6
-	str	r5, [sp, #32]
+	str	r5, [sp, #36]
 	ldr	r5, [r1, #4]
 	eors	r4, r5
-	str	r4, [sp, #28]
+	str	r4, [sp, #32]
 	ldr	r4, [r1, #8]
 	eors	r3, r4
-	str	r3, [sp, #24]
+	str	r3, [sp, #28]
 	ldr	r3, [r1, #12]
 	eors	r2, r3
-	str	r2, [sp, #16]
+	str	r2, [sp, #24]
 	ldr	r2, [r1, #16]
-	ldr	r0, [sp, #4]
+	ldr	r0, [sp, #16]
 	eors	r0, r2
-	str	r0, [sp, #4]
+	str	r0, [sp, #16]
 	ldr	r2, [r1, #20]
-	ldr	r0, [sp, #36]
-	eors	r0, r2
-	str	r0, [sp, #36]
-	ldr	r2, [r1, #24]
 	ldr	r0, [sp, #40]
 	eors	r0, r2
 	str	r0, [sp, #40]
-	ldr	r2, [r1, #28]
+	ldr	r2, [r1, #24]
 	ldr	r0, [sp, #44]
 	eors	r0, r2
 	str	r0, [sp, #44]
-	ldr	r2, [r1, #32]
+	ldr	r2, [r1, #28]
 	ldr	r0, [sp, #48]
 	eors	r0, r2
 	str	r0, [sp, #48]
-	ldr	r2, [r1, #36]
+	ldr	r2, [r1, #32]
 	ldr	r0, [sp, #52]
 	eors	r0, r2
 	str	r0, [sp, #52]
+	ldr	r2, [r1, #36]
+	ldr	r0, [sp, #56]
+	eors	r0, r2
+	str	r0, [sp, #56]
 	ldr	r2, [r1, #40]
 	ldr	r0, [sp, #60]
 	eors	r0, r2
@@ -775,42 +303,41 @@ norx32_4_1_encrypt_with:
 	eors	r0, r1
 	str	r0, [sp, #64]
 	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	ldr	r0, [sp, #56]
+	ldr	r0, [sp, #4]
 	cmp	r0, #48
-	movs	r0, #0
-	adcs	r0, r0
-	movs	r1, #1
-	eors	r0, r1
-	bne	.Lnorx32_4_1_encrypt_with_far4
-	b	.Lnorx32_4_1_encrypt_with_else13
-.Lnorx32_4_1_encrypt_with_far4:
-	ldr	r0, [sp, #56]
-	lsls	r6, r0, #3
-	str	r1, [sp]
-	movs	r0, #0
-	mov	r11, r0
-	mov	r10, r0
-	mov	r9, r0
-	mov	r8, r0
-	str	r0, [sp, #12]
-	str	r0, [sp, #8]
+	movs	r1, #0
+	adcs	r1, r1
+	movs	r0, #1
+	eors	r1, r0
+	bne	.Lnorx32_4_1_encrypt_with_far3
+	b	.Lnorx32_4_1_encrypt_with_else11
+.Lnorx32_4_1_encrypt_with_far3:
+	str	r0, [sp]
 	movs	r5, #0
-	movs	r4, #0
-	movs	r3, #0
-	movs	r2, #0
-	str	r0, [sp, #20]
+	mov	r11, r5
+	mov	r10, r5
+	mov	r9, r5
+	mov	r8, r5
+	str	r5, [sp, #12]
+	str	r5, [sp, #8]
+	mov	r4, r5
+	mov	r3, r5
+	mov	r2, r5
+	str	r5, [sp, #20]
+	ldr	r0, [sp, #4]
+	lsls	r6, r0, #3
 	movs	r0, #3
 	lsls	r0, r0, #7
 	cmp	r6, r0
-	bcs	.Lnorx32_4_1_encrypt_with_shz15
-.Lnorx32_4_1_encrypt_with_shl17:
+	bcs	.Lnorx32_4_1_encrypt_with_shz13
+.Lnorx32_4_1_encrypt_with_shl15:
 	cmp	r6, #32
-	bcc	.Lnorx32_4_1_encrypt_with_shf16
-	str	r2, [sp, #20]
+	bcc	.Lnorx32_4_1_encrypt_with_shf14
+	str	r5, [sp, #20]
+	mov	r5, r2
 	mov	r2, r3
 	mov	r3, r4
-	mov	r4, r5
-	ldr	r5, [sp, #8]
+	ldr	r4, [sp, #8]
 	ldr	r0, [sp, #12]
 	str	r0, [sp, #8]
 	mov	r0, r8
@@ -823,16 +350,20 @@ norx32_4_1_encrypt_with:
 	movs	r0, #0
 	str	r0, [sp]
 	subs	r6, #32
-	b	.Lnorx32_4_1_encrypt_with_shl17
-.Lnorx32_4_1_encrypt_with_shf16:
+	b	.Lnorx32_4_1_encrypt_with_shl15
+.Lnorx32_4_1_encrypt_with_shf14:
 	ldr	r0, [sp, #20]
 	lsls	r0, r6
 	movs	r1, #32
 	subs	r1, r1, r6
-	mov	r7, r2
+	mov	r7, r5
 	lsrs	r7, r1
 	orrs	r0, r7
 	str	r0, [sp, #20]
+	lsls	r5, r6
+	mov	r0, r2
+	lsrs	r0, r1
+	orrs	r5, r0
 	lsls	r2, r6
 	mov	r0, r3
 	lsrs	r0, r1
@@ -842,13 +373,9 @@ norx32_4_1_encrypt_with:
 	lsrs	r0, r1
 	orrs	r3, r0
 	lsls	r4, r6
-	mov	r0, r5
-	lsrs	r0, r1
-	orrs	r4, r0
-	lsls	r5, r6
 	ldr	r0, [sp, #8]
 	lsrs	r0, r1
-	orrs	r5, r0
+	orrs	r4, r0
 	ldr	r0, [sp, #8]
 	lsls	r0, r6
 	ldr	r7, [sp, #12]
@@ -888,8 +415,8 @@ norx32_4_1_encrypt_with:
 	ldr	r0, [sp]
 	lsls	r0, r6
 	str	r0, [sp]
-	b	.Lnorx32_4_1_encrypt_with_she18
-.Lnorx32_4_1_encrypt_with_shz15:
+	b	.Lnorx32_4_1_encrypt_with_she16
+.Lnorx32_4_1_encrypt_with_shz13:
 	movs	r0, #0
 	str	r0, [sp]
 	mov	r11, r0
@@ -898,25 +425,26 @@ norx32_4_1_encrypt_with:
 	mov	r8, r0
 	str	r0, [sp, #12]
 	str	r0, [sp, #8]
-	movs	r5, #0
 	movs	r4, #0
 	movs	r3, #0
 	movs	r2, #0
+	movs	r5, #0
 	str	r0, [sp, #20]
-.Lnorx32_4_1_encrypt_with_she18:
+.Lnorx32_4_1_encrypt_with_she16:
+	ldr	r0, [sp, #12]
+	str	r0, [sp, #80]
+	ldr	r0, [sp, #8]
+	str	r0, [sp, #76]
+	str	r4, [sp, #72]
+	str	r3, [sp, #12]
+	str	r2, [sp, #8]
+	mov	r2, r5
 	movs	r0, #1
 	lsls	r0, r0, #31
 	ldr	r1, [sp, #20]
 	orrs	r1, r0
-	ldr	r0, [sp, #12]
-	str	r0, [sp, #76]
-	ldr	r0, [sp, #8]
-	str	r0, [sp, #72]
-	str	r5, [sp, #20]
-	str	r4, [sp, #12]
-	str	r3, [sp, #8]
-	b	.Lnorx32_4_1_encrypt_with_endif14
-.Lnorx32_4_1_encrypt_with_else13:
+	b	.Lnorx32_4_1_encrypt_with_endif12
+.Lnorx32_4_1_encrypt_with_else11:
 	movs	r0, #0
 	str	r0, [sp]
 	mov	r11, r0
@@ -924,92 +452,109 @@ norx32_4_1_encrypt_with:
 	mov	r9, r0
 	mov	r8, r0
 	movs	r3, #0
-	str	r3, [sp, #76]
+	str	r3, [sp, #80]
+	str	r0, [sp, #76]
 	str	r0, [sp, #72]
-	str	r0, [sp, #20]
 	str	r0, [sp, #12]
 	str	r0, [sp, #8]
 	movs	r2, #0
 	movs	r1, #0
-.Lnorx32_4_1_encrypt_with_endif14:
+.Lnorx32_4_1_encrypt_with_endif12:
 	@ norx32_4_1.ae:139: c = rate_of(s) ^ load_le(msg, off, rate, count) ^ pad(count)
-	ldr	r0, [sp, #32]
+	ldr	r0, [sp, #36]
 	ldr	r3, [sp]
 	eors	r0, r3
-	str	r0, [sp, #32]
-	ldr	r0, [sp, #28]
+	str	r0, [sp, #36]
+	@ norx32_4_1.ae:53: s[i] = x[32 * i + 31 : 32 * i]
+	str	r0, [sp, #108]
+	@ norx32_4_1.ae:139: c = rate_of(s) ^ load_le(msg, off, rate, count) ^ pad(count)
+	ldr	r0, [sp, #32]
 	mov	r3, r11
 	eors	r0, r3
-	str	r0, [sp, #28]
-	ldr	r0, [sp, #24]
+	str	r0, [sp, #32]
+	@ norx32_4_1.ae:53: s[i] = x[32 * i + 31 : 32 * i]
+	str	r0, [sp, #112]
+	@ norx32_4_1.ae:139: c = rate_of(s) ^ load_le(msg, off, rate, count) ^ pad(count)
+	ldr	r0, [sp, #28]
 	mov	r3, r10
 	eors	r0, r3
-	str	r0, [sp, #24]
-	ldr	r0, [sp, #16]
+	str	r0, [sp, #28]
+	@ norx32_4_1.ae:53: s[i] = x[32 * i + 31 : 32 * i]
+	str	r0, [sp, #116]
+	@ norx32_4_1.ae:139: c = rate_of(s) ^ load_le(msg, off, rate, count) ^ pad(count)
+	ldr	r0, [sp, #24]
 	mov	r3, r9
 	eors	r0, r3
-	str	r0, [sp, #16]
-	ldr	r0, [sp, #4]
+	str	r0, [sp, #24]
+	@ norx32_4_1.ae:53: s[i] = x[32 * i + 31 : 32 * i]
+	str	r0, [sp, #120]
+	@ norx32_4_1.ae:139: c = rate_of(s) ^ load_le(msg, off, rate, count) ^ pad(count)
+	ldr	r0, [sp, #16]
 	mov	r3, r8
 	eors	r0, r3
-	str	r0, [sp, #4]
-	ldr	r0, [sp, #36]
-	ldr	r3, [sp, #76]
+	str	r0, [sp, #16]
+	@ norx32_4_1.ae:53: s[i] = x[32 * i + 31 : 32 * i]
+	str	r0, [sp, #124]
+	@ norx32_4_1.ae:139: c = rate_of(s) ^ load_le(msg, off, rate, count) ^ pad(count)
+	ldr	r0, [sp, #40]
+	ldr	r3, [sp, #80]
 	eors	r0, r3
 	mov	r8, r0
-	ldr	r7, [sp, #40]
-	ldr	r3, [sp, #72]
-	eors	r7, r3
-	ldr	r6, [sp, #44]
-	ldr	r3, [sp, #20]
-	eors	r6, r3
-	ldr	r5, [sp, #48]
-	ldr	r3, [sp, #12]
-	eors	r5, r3
-	ldr	r4, [sp, #52]
-	ldr	r3, [sp, #8]
-	eors	r4, r3
+	@ norx32_4_1.ae:53: s[i] = x[32 * i + 31 : 32 * i]
+	str	r0, [sp, #128]
+	@ norx32_4_1.ae:139: c = rate_of(s) ^ load_le(msg, off, rate, count) ^ pad(count)
+	ldr	r7, [sp, #44]
+	ldr	r0, [sp, #76]
+	eors	r7, r0
+	@ norx32_4_1.ae:53: s[i] = x[32 * i + 31 : 32 * i]
+	str	r7, [sp, #132]
+	@ norx32_4_1.ae:139: c = rate_of(s) ^ load_le(msg, off, rate, count) ^ pad(count)
+	ldr	r6, [sp, #48]
+	ldr	r0, [sp, #72]
+	eors	r6, r0
+	@ norx32_4_1.ae:53: s[i] = x[32 * i + 31 : 32 * i]
+	str	r6, [sp, #136]
+	@ norx32_4_1.ae:139: c = rate_of(s) ^ load_le(msg, off, rate, count) ^ pad(count)
+	ldr	r5, [sp, #52]
+	ldr	r0, [sp, #12]
+	eors	r5, r0
+	@ norx32_4_1.ae:53: s[i] = x[32 * i + 31 : 32 * i]
+	str	r5, [sp, #140]
+	@ norx32_4_1.ae:139: c = rate_of(s) ^ load_le(msg, off, rate, count) ^ pad(count)
+	ldr	r4, [sp, #56]
+	ldr	r0, [sp, #8]
+	eors	r4, r0
+	@ norx32_4_1.ae:53: s[i] = x[32 * i + 31 : 32 * i]
+	str	r4, [sp, #144]
+	@ norx32_4_1.ae:139: c = rate_of(s) ^ load_le(msg, off, rate, count) ^ pad(count)
 	ldr	r3, [sp, #60]
 	eors	r3, r2
+	@ norx32_4_1.ae:53: s[i] = x[32 * i + 31 : 32 * i]
+	str	r3, [sp, #148]
+	@ norx32_4_1.ae:139: c = rate_of(s) ^ load_le(msg, off, rate, count) ^ pad(count)
 	ldr	r2, [sp, #64]
 	eors	r2, r1
 	@ norx32_4_1.ae:53: s[i] = x[32 * i + 31 : 32 * i]
-	ldr	r1, [sp, #32]
-	str	r1, [sp, #104]
-	ldr	r1, [sp, #28]
-	str	r1, [sp, #108]
-	ldr	r1, [sp, #24]
-	str	r1, [sp, #112]
-	ldr	r1, [sp, #16]
-	str	r1, [sp, #116]
-	ldr	r1, [sp, #4]
-	str	r1, [sp, #120]
-	str	r0, [sp, #124]
-	str	r7, [sp, #128]
-	str	r6, [sp, #132]
-	str	r5, [sp, #136]
-	str	r4, [sp, #140]
-	str	r3, [sp, #144]
-	str	r2, [sp, #148]
+	str	r2, [sp, #152]
 	@ norx32_4_1.ae:141: store_le(ct, off, c, count)
-	ldr	r1, [sp, #264]
-	ldr	r0, [sp, #80]
+	ldr	r1, [sp, #268]
+	ldr	r0, [sp, #84]
 	adds	r1, r1, r0
-	ldr	r0, [sp, #56]
+	ldr	r0, [sp, #4]
 	cmp	r0, #48
-	bcc	.Lnorx32_4_1_encrypt_with_bytes19
+	bcc	.Lnorx32_4_1_encrypt_with_bytes17
 	movs	r0, #3
 	tst	r1, r0
-	bne	.Lnorx32_4_1_encrypt_with_mis21
-	ldr	r0, [sp, #32]
+	bne	.Lnorx32_4_1_encrypt_with_mis19
+	ldr	r0, [sp, #36]
 	str	r0, [r1]
-	ldr	r0, [sp, #28]
+	ldr	r0, [sp, #32]
 	str	r0, [r1, #4]
-	ldr	r0, [sp, #24]
+	ldr	r0, [sp, #28]
 	str	r0, [r1, #8]
-	ldr	r0, [sp, #16]
+	ldr	r0, [sp, #24]
 	str	r0, [r1, #12]
-	ldr	r0, [sp, #4]
+	ldr	r0, [sp, #16]
 	str	r0, [r1, #16]
 	mov	r0, r8
 	str	r0, [r1, #20]
@@ -1019,89 +564,89 @@ norx32_4_1_encrypt_with:
 	str	r4, [r1, #36]
 	str	r3, [r1, #40]
 	str	r2, [r1, #44]
-	b	.Lnorx32_4_1_encrypt_with_stored20
-.Lnorx32_4_1_encrypt_with_mis21:
+	b	.Lnorx32_4_1_encrypt_with_stored18
+.Lnorx32_4_1_encrypt_with_mis19:
 	movs	r0, #48
-	str	r0, [sp, #56]
-.Lnorx32_4_1_encrypt_with_bytes19:
-.Lnorx32_4_1_encrypt_with_fill22:
-	ldr	r0, [sp, #32]
-	str	r0, [sp, #168]
-	ldr	r0, [sp, #28]
+	str	r0, [sp, #4]
+.Lnorx32_4_1_encrypt_with_bytes17:
+.Lnorx32_4_1_encrypt_with_fill20:
+	ldr	r0, [sp, #36]
 	str	r0, [sp, #172]
-	ldr	r0, [sp, #24]
+	ldr	r0, [sp, #32]
 	str	r0, [sp, #176]
-	ldr	r0, [sp, #16]
+	ldr	r0, [sp, #28]
 	str	r0, [sp, #180]
-	ldr	r0, [sp, #4]
+	ldr	r0, [sp, #24]
 	str	r0, [sp, #184]
-	mov	r0, r8
+	ldr	r0, [sp, #16]
 	str	r0, [sp, #188]
-	str	r7, [sp, #192]
-	str	r6, [sp, #196]
-	str	r5, [sp, #200]
-	str	r4, [sp, #204]
-	str	r3, [sp, #208]
-	str	r2, [sp, #212]
-	add	r3, sp, #168
-	ldr	r2, [sp, #56]
-.Lnorx32_4_1_encrypt_with_cpy23:
+	mov	r0, r8
+	str	r0, [sp, #192]
+	str	r7, [sp, #196]
+	str	r6, [sp, #200]
+	str	r5, [sp, #204]
+	str	r4, [sp, #208]
+	str	r3, [sp, #212]
+	str	r2, [sp, #216]
+	add	r3, sp, #172
+	ldr	r2, [sp, #4]
+.Lnorx32_4_1_encrypt_with_cpy21:
 	subs	r2, #1
-	bcc	.Lnorx32_4_1_encrypt_with_stored20
+	bcc	.Lnorx32_4_1_encrypt_with_stored18
 	ldrb	r0, [r3, r2]
 	strb	r0, [r1, r2]
-	b	.Lnorx32_4_1_encrypt_with_cpy23
-.Lnorx32_4_1_encrypt_with_stored20:
+	b	.Lnorx32_4_1_encrypt_with_cpy21
+.Lnorx32_4_1_encrypt_with_stored18:
 	ldr	r1, [sp, #68]
 	adds	r1, #1
 	str	r1, [sp, #68]
-	ldr	r0, [sp, #84]
+	ldr	r0, [sp, #88]
 	cmp	r1, r0
-	bcs	.Lnorx32_4_1_encrypt_with_far5
+	bcs	.Lnorx32_4_1_encrypt_with_far4
 	b	.Lnorx32_4_1_encrypt_with_loop3
-.Lnorx32_4_1_encrypt_with_far5:
+.Lnorx32_4_1_encrypt_with_far4:
 .Lnorx32_4_1_encrypt_with_done4:
 .Lnorx32_4_1_encrypt_with_else1:
 .Lnorx32_4_1_encrypt_with_endif2:
 	@ norx32_4_1.ae:144: store_le(tag, 0, finalize(s, k))
-	ldr	r0, [sp, #96]
-	str	r0, [sp, #168]
-	ldr	r0, [sp, #92]
+	ldr	r0, [sp, #104]
 	str	r0, [sp, #172]
-	ldr	r0, [sp, #88]
-	str	r0, [sp, #176]
 	ldr	r0, [sp, #100]
+	str	r0, [sp, #176]
+	ldr	r0, [sp, #96]
 	str	r0, [sp, #180]
-	add	r0, sp, #104
-	add	r1, sp, #168
+	ldr	r0, [sp, #92]
+	str	r0, [sp, #184]
+	add	r0, sp, #108
+	add	r1, sp, #172
 	bl	norx32_4_1_finalize
 	mov	r4, r0
 	mov	r5, r1
 	mov	r1, r3
-	ldr	r3, [sp, #272]
+	ldr	r3, [sp, #276]
 	movs	r0, #3
 	tst	r3, r0
-	bne	.Lnorx32_4_1_encrypt_with_bytes24
+	bne	.Lnorx32_4_1_encrypt_with_bytes22
 	str	r4, [r3]
 	str	r5, [r3, #4]
 	str	r2, [r3, #8]
 	str	r1, [r3, #12]
-	b	.Lnorx32_4_1_encrypt_with_stored25
-.Lnorx32_4_1_encrypt_with_bytes24:
-	str	r4, [sp, #168]
-	str	r5, [sp, #172]
-	str	r2, [sp, #176]
-	str	r1, [sp, #180]
+	b	.Lnorx32_4_1_encrypt_with_stored23
+.Lnorx32_4_1_encrypt_with_bytes22:
+	str	r4, [sp, #172]
+	str	r5, [sp, #176]
+	str	r2, [sp, #180]
+	str	r1, [sp, #184]
 	movs	r2, #16
-	add	r1, sp, #168
-.Lnorx32_4_1_encrypt_with_cpy26:
+	add	r1, sp, #172
+.Lnorx32_4_1_encrypt_with_cpy24:
 	subs	r2, #1
-	bcc	.Lnorx32_4_1_encrypt_with_stored25
+	bcc	.Lnorx32_4_1_encrypt_with_stored23
 	ldrb	r0, [r1, r2]
 	strb	r0, [r3, r2]
-	b	.Lnorx32_4_1_encrypt_with_cpy26
-.Lnorx32_4_1_encrypt_with_stored25:
-	add	sp, #216
+	b	.Lnorx32_4_1_encrypt_with_cpy24
+.Lnorx32_4_1_encrypt_with_stored23:
+	add	sp, #220
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5
@@ -1113,8 +658,8 @@ norx32_4_1_encrypt_with:
 
 
 @ --- norx32_4_1_decrypt_with: norx32_4_1.decrypt_with
-@     frame 260 bytes (112 spill slots, 37 on the stack; locals 112), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 2234 bytes of code and literals
+@     frame 260 bytes (82 spill slots, 37 on the stack; locals 112), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 1462 bytes of code and literals
 	.section .text.norx32_4_1_decrypt_with,"ax",%progbits
 	.global norx32_4_1_decrypt_with
 	.type norx32_4_1_decrypt_with, %function
@@ -1131,26 +676,31 @@ norx32_4_1_decrypt_with:
 	mov	r5, r1
 	mov	r4, r2
 	str	r3, [sp]
-	@ norx32_4_1.ae:151: k = kc[0]
-	ldr	r6, [r0]
-	str	r6, [sp, #140]
-	ldr	r1, [r0, #4]
-	str	r1, [sp, #136]
-	ldr	r6, [r0, #8]
-	str	r6, [sp, #132]
-	ldr	r1, [r0, #12]
-	str	r1, [sp, #144]
 	@ norx32_4_1.ae:152: initialize(s, k, nonce)
-	add	r2, sp, #148
-	ldr	r0, [sp, #140]
-	str	r0, [sp, #212]
-	ldr	r0, [sp, #136]
-	str	r0, [sp, #216]
-	mov	r0, r6
-	str	r0, [sp, #220]
-	str	r1, [sp, #224]
-	add	r1, sp, #212
-	mov	r0, r2
+	add	r1, sp, #148
+	@ norx32_4_1.ae:151: k = kc[0]
+	ldr	r2, [r0]
+	str	r2, [sp, #144]
+	@ norx32_4_1.ae:152: initialize(s, k, nonce)
+	str	r2, [sp, #212]
+	@ norx32_4_1.ae:151: k = kc[0]
+	ldr	r2, [r0, #4]
+	str	r2, [sp, #140]
+	@ norx32_4_1.ae:152: initialize(s, k, nonce)
+	str	r2, [sp, #216]
+	@ norx32_4_1.ae:151: k = kc[0]
+	ldr	r2, [r0, #8]
+	str	r2, [sp, #136]
+	@ norx32_4_1.ae:152: initialize(s, k, nonce)
+	str	r2, [sp, #220]
+	@ norx32_4_1.ae:151: k = kc[0]
+	ldr	r2, [r0, #12]
+	str	r2, [sp, #132]
+	@ norx32_4_1.ae:152: initialize(s, k, nonce)
+	str	r2, [sp, #224]
+	add	r2, sp, #212
+	mov	r0, r1
+	mov	r1, r2
 	mov	r2, r5
 	mov	r3, r4
 	bl	norx32_4_1_initialize
@@ -1167,67 +717,67 @@ norx32_4_1_decrypt_with:
 .Lnorx32_4_1_decrypt_with_far1:
 	@ norx32_4_1.ae:38: return n / rate
 	lsrs	r4, r1, #4
-	lsls	r0, r4, #1
-	lsrs	r1, r4, #31
-	adds	r2, r4, r0
-	movs	r0, #0
-	adcs	r0, r1
+	lsls	r1, r4, #1
+	lsrs	r0, r4, #31
+	movs	r3, #0
+	adds	r2, r4, r1
+	adcs	r3, r0
 	lsls	r1, r4, #3
-	lsrs	r3, r4, #29
+	lsrs	r0, r4, #29
 	adds	r2, r2, r1
-	adcs	r0, r3
+	adcs	r3, r0
 	lsls	r1, r4, #5
-	lsrs	r3, r4, #27
+	lsrs	r0, r4, #27
 	adds	r2, r2, r1
-	adcs	r0, r3
+	adcs	r3, r0
 	lsls	r1, r4, #7
-	lsrs	r3, r4, #25
+	lsrs	r0, r4, #25
 	adds	r2, r2, r1
-	adcs	r0, r3
+	adcs	r3, r0
 	lsls	r1, r4, #9
-	lsrs	r3, r4, #23
+	lsrs	r0, r4, #23
 	adds	r2, r2, r1
-	adcs	r0, r3
+	adcs	r3, r0
 	lsls	r1, r4, #11
-	lsrs	r3, r4, #21
+	lsrs	r0, r4, #21
 	adds	r2, r2, r1
-	adcs	r0, r3
+	adcs	r3, r0
 	lsls	r1, r4, #13
-	lsrs	r3, r4, #19
+	lsrs	r0, r4, #19
 	adds	r2, r2, r1
-	adcs	r0, r3
+	adcs	r3, r0
 	lsls	r1, r4, #15
-	lsrs	r3, r4, #17
+	lsrs	r0, r4, #17
 	adds	r2, r2, r1
-	adcs	r0, r3
+	adcs	r3, r0
 	lsls	r1, r4, #17
-	lsrs	r3, r4, #15
+	lsrs	r0, r4, #15
 	adds	r2, r2, r1
-	adcs	r0, r3
+	adcs	r3, r0
 	lsls	r1, r4, #19
-	lsrs	r3, r4, #13
+	lsrs	r0, r4, #13
 	adds	r2, r2, r1
-	adcs	r0, r3
+	adcs	r3, r0
 	lsls	r1, r4, #21
-	lsrs	r3, r4, #11
+	lsrs	r0, r4, #11
 	adds	r2, r2, r1
-	adcs	r0, r3
+	adcs	r3, r0
 	lsls	r1, r4, #23
-	lsrs	r3, r4, #9
+	lsrs	r0, r4, #9
 	adds	r2, r2, r1
-	adcs	r0, r3
+	adcs	r3, r0
 	lsls	r1, r4, #25
-	lsrs	r3, r4, #7
+	lsrs	r0, r4, #7
 	adds	r2, r2, r1
-	adcs	r0, r3
-	lsls	r1, r4, #27
-	lsrs	r3, r4, #5
-	adds	r1, r2, r1
-	adcs	r0, r3
-	lsls	r3, r0, #8
-	lsrs	r1, r1, #29
-	lsrs	r3, r3, #5
-	orrs	r1, r3
+	adcs	r3, r0
+	lsls	r0, r4, #27
+	lsrs	r1, r4, #5
+	adds	r0, r2, r0
+	adcs	r3, r1
+	lsrs	r1, r0, #29
+	lsls	r0, r3, #8
+	lsrs	r0, r0, #5
+	orrs	r1, r0
 	@ norx32_4_1.ae:156: for i in 0..whole_blocks(m) + 1 {
 	adds	r0, r1, #1
 	str	r0, [sp, #128]
@@ -1242,7 +792,7 @@ norx32_4_1_decrypt_with:
 	movs	r2, #48
 	ldr	r0, [sp, #68]
 	muls	r0, r2
-	str	r0, [sp, #120]
+	str	r0, [sp, #72]
 	@ norx32_4_1.ae:158: count = if m - off < rate then m - off else rate
 	ldr	r1, [sp, #304]
 	subs	r1, r1, r0
@@ -1252,530 +802,53 @@ norx32_4_1_decrypt_with:
 	eors	r1, r2
 	ands	r1, r0
 	eors	r1, r2
-	str	r1, [sp, #56]
+	str	r1, [sp, #12]
 	@ norx32_4_1.ae:159: s[15] = s[15] ^ payload_tag
 	ldr	r1, [sp, #208]
 	movs	r0, #2
 	eors	r1, r0
 	str	r1, [sp, #208]
-	@ norx_f.ae:56: s0 = s[0]
-	ldr	r0, [sp, #148]
-	@ norx_f.ae:72: @unroll(unroll)
-	mov	r9, r0
-	@ norx_f.ae:57: s1 = s[1]
-	ldr	r0, [sp, #152]
-	@ norx_f.ae:72: @unroll(unroll)
-	mov	r8, r0
-	@ norx_f.ae:58: s2 = s[2]
-	ldr	r0, [sp, #156]
-	@ norx_f.ae:72: @unroll(unroll)
-	str	r0, [sp, #8]
-	@ norx_f.ae:59: s3 = s[3]
-	ldr	r0, [sp, #160]
-	@ norx_f.ae:72: @unroll(unroll)
-	str	r0, [sp, #12]
-	@ norx_f.ae:60: s4 = s[4]
-	ldr	r6, [sp, #164]
-	@ norx_f.ae:61: s5 = s[5]
-	ldr	r5, [sp, #168]
-	@ norx_f.ae:62: s6 = s[6]
-	ldr	r4, [sp, #172]
-	@ norx_f.ae:63: s7 = s[7]
-	ldr	r0, [sp, #176]
-	@ norx_f.ae:72: @unroll(unroll)
-	mov	r11, r0
-	@ norx_f.ae:64: s8 = s[8]
-	ldr	r1, [sp, #180]
-	@ norx_f.ae:65: s9 = s[9]
-	ldr	r0, [sp, #184]
-	@ norx_f.ae:72: @unroll(unroll)
-	mov	r10, r0
-	@ norx_f.ae:66: s10 = s[10]
-	ldr	r0, [sp, #188]
-	@ norx_f.ae:72: @unroll(unroll)
-	str	r0, [sp, #4]
-	@ norx_f.ae:67: s11 = s[11]
-	ldr	r0, [sp, #192]
-	@ norx_f.ae:72: @unroll(unroll)
-	str	r0, [sp]
-	@ norx_f.ae:68: s12 = s[12]
-	ldr	r3, [sp, #196]
-	@ norx_f.ae:69: s13 = s[13]
-	ldr	r0, [sp, #200]
-	@ norx_f.ae:72: @unroll(unroll)
-	str	r0, [sp, #16]
-	@ norx_f.ae:70: s14 = s[14]
-	ldr	r0, [sp, #204]
-	@ norx_f.ae:72: @unroll(unroll)
-	str	r0, [sp, #32]
-	@ norx_f.ae:71: s15 = s[15]
-	ldr	r0, [sp, #208]
-	@ norx_f.ae:72: @unroll(unroll)
-	str	r0, [sp, #28]
-	movs	r0, #0
-	str	r0, [sp, #36]
-.Lnorx32_4_1_decrypt_with_loop5:
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r7, r9
-	eors	r7, r6
-	mov	r0, r9
-	ands	r0, r6
-	lsls	r2, r0, #1
-	eors	r7, r2
-	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	eors	r3, r7
-	movs	r2, #8
-	rors	r3, r2
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r2, r1
-	eors	r2, r3
-	ands	r1, r3
-	lsls	r1, r1, #1
-	eors	r2, r1
-	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	eors	r6, r2
-	movs	r1, #11
-	rors	r6, r1
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r0, r7
-	eors	r0, r6
-	ands	r7, r6
-	lsls	r1, r7, #1
-	eors	r0, r1
-	mov	r9, r0
-	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r3, r0
-	movs	r1, #16
-	rors	r3, r1
-	str	r3, [sp, #40]
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r0, r2
-	eors	r0, r3
-	ands	r2, r3
-	lsls	r2, r2, #1
-	eors	r0, r2
-	str	r0, [sp, #20]
-	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r6, r0
-	movs	r2, #31
-	rors	r6, r2
-	str	r6, [sp, #24]
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r3, r8
-	eors	r3, r5
-	mov	r0, r8
-	ands	r0, r5
-	lsls	r0, r0, #1
-	eors	r3, r0
-	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	ldr	r2, [sp, #16]
-	eors	r2, r3
-	movs	r6, #8
-	rors	r2, r6
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r6, r10
-	eors	r6, r2
-	mov	r0, r10
-	ands	r0, r2
-	lsls	r0, r0, #1
-	eors	r6, r0
-	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	eors	r5, r6
-	movs	r0, #11
-	rors	r5, r0
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r0, r3
-	eors	r0, r5
-	ands	r3, r5
-	lsls	r3, r3, #1
-	eors	r0, r3
-	mov	r8, r0
-	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r2, r0
-	rors	r2, r1
-	str	r2, [sp, #44]
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r0, r6
-	eors	r0, r2
-	ands	r6, r2
-	lsls	r6, r6, #1
-	eors	r0, r6
-	str	r0, [sp, #16]
-	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r5, r0
-	movs	r1, #31
-	rors	r5, r1
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r6, [sp, #8]
-	mov	r1, r6
-	eors	r6, r4
-	ands	r1, r4
-	lsls	r1, r1, #1
-	eors	r6, r1
-	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	ldr	r3, [sp, #32]
-	eors	r3, r6
-	movs	r1, #8
-	rors	r3, r1
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r2, [sp, #4]
-	mov	r1, r2
-	eors	r2, r3
-	ands	r1, r3
-	lsls	r1, r1, #1
-	eors	r2, r1
-	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	eors	r4, r2
-	movs	r0, #11
-	rors	r4, r0
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r1, r6
-	eors	r1, r4
-	ands	r6, r4
-	lsls	r0, r6, #1
-	eors	r1, r0
-	mov	r10, r1
-	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r3, r1
-	mov	r1, r3
-	movs	r6, #16
-	rors	r1, r6
-	str	r1, [sp, #48]
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r3, r2
-	eors	r3, r1
-	ands	r2, r1
-	lsls	r1, r2, #1
-	eors	r3, r1
-	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r4, r3
-	movs	r1, #31
-	rors	r4, r1
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r7, [sp, #12]
-	mov	r2, r7
-	mov	r1, r11
-	eors	r7, r1
-	ands	r2, r1
-	lsls	r1, r2, #1
-	eors	r7, r1
-	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	ldr	r0, [sp, #28]
-	eors	r0, r7
-	movs	r1, #8
-	rors	r0, r1
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r2, [sp]
-	mov	r1, r2
-	eors	r2, r0
-	ands	r1, r0
-	lsls	r1, r1, #1
-	eors	r2, r1
-	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	mov	r6, r11
-	mov	r11, r10
-	eors	r6, r2
-	movs	r1, #11
-	rors	r6, r1
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r1, r7
-	eors	r1, r6
-	ands	r7, r6
-	lsls	r7, r7, #1
-	eors	r1, r7
-	mov	r10, r1
-	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r0, r1
-	movs	r1, #16
-	rors	r0, r1
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r7, r2
-	eors	r7, r0
-	ands	r2, r0
-	lsls	r1, r2, #1
-	eors	r7, r1
-	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r6, r7
-	movs	r1, #31
-	rors	r6, r1
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r1, r9
-	eors	r1, r5
-	mov	r2, r9
-	ands	r2, r5
-	lsls	r2, r2, #1
-	eors	r1, r2
-	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	eors	r0, r1
-	movs	r2, #8
-	rors	r0, r2
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r2, r3
-	eors	r2, r0
-	ands	r3, r0
-	lsls	r3, r3, #1
-	eors	r2, r3
-	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	eors	r5, r2
-	movs	r3, #11
-	rors	r5, r3
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r3, r1
-	eors	r3, r5
-	ands	r1, r5
-	lsls	r1, r1, #1
-	eors	r3, r1
-	mov	r9, r3
-	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r0, r3
-	movs	r1, #16
-	rors	r0, r1
-	str	r0, [sp, #28]
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r1, r2
-	eors	r1, r0
-	ands	r2, r0
-	lsls	r2, r2, #1
-	eors	r1, r2
-	str	r1, [sp, #4]
-	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r5, r1
-	movs	r3, #31
-	rors	r5, r3
-	str	r5, [sp, #52]
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r1, r8
-	eors	r1, r4
-	mov	r5, r8
-	ands	r5, r4
-	lsls	r5, r5, #1
-	eors	r1, r5
-	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	ldr	r3, [sp, #40]
-	eors	r3, r1
-	movs	r5, #8
-	rors	r3, r5
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r0, r7
-	eors	r0, r3
-	ands	r7, r3
-	lsls	r5, r7, #1
-	eors	r0, r5
-	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	eors	r4, r0
-	movs	r2, #11
-	rors	r4, r2
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r2, r1
-	eors	r2, r4
-	ands	r1, r4
-	lsls	r5, r1, #1
-	eors	r2, r5
-	mov	r8, r2
-	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r3, r2
-	movs	r2, #16
-	rors	r3, r2
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r2, r0
-	eors	r2, r3
-	ands	r0, r3
-	lsls	r0, r0, #1
-	eors	r2, r0
-	str	r2, [sp]
-	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r4, r2
-	movs	r2, #31
-	rors	r4, r2
-	str	r4, [sp, #32]
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r5, r11
-	eors	r5, r6
-	mov	r0, r11
-	ands	r0, r6
-	lsls	r0, r0, #1
-	eors	r5, r0
-	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	ldr	r7, [sp, #44]
-	eors	r7, r5
-	movs	r0, #8
-	rors	r7, r0
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r2, [sp, #20]
-	mov	r0, r2
-	eors	r2, r7
-	ands	r0, r7
-	lsls	r0, r0, #1
-	eors	r2, r0
-	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	eors	r6, r2
-	movs	r4, #11
-	rors	r6, r4
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r4, r5
-	eors	r4, r6
-	ands	r5, r6
-	lsls	r0, r5, #1
-	eors	r4, r0
-	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r7, r4
-	movs	r0, #16
-	rors	r7, r0
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r0, r2
-	eors	r0, r7
-	ands	r2, r7
-	lsls	r2, r2, #1
-	eors	r0, r2
-	str	r0, [sp, #20]
-	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r6, r0
-	movs	r1, #31
-	rors	r6, r1
-	mov	r11, r6
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r0, r10
-	ldr	r1, [sp, #24]
-	eors	r0, r1
-	mov	r2, r10
-	ands	r2, r1
-	lsls	r1, r2, #1
-	eors	r0, r1
-	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	ldr	r2, [sp, #48]
-	eors	r2, r0
-	movs	r1, #8
-	rors	r2, r1
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r6, [sp, #16]
-	mov	r1, r6
-	eors	r6, r2
-	ands	r1, r2
-	lsls	r5, r1, #1
-	mov	r1, r6
-	eors	r1, r5
-	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	ldr	r6, [sp, #24]
-	eors	r6, r1
-	movs	r5, #11
-	rors	r6, r5
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r5, r0
-	eors	r5, r6
-	ands	r0, r6
-	lsls	r0, r0, #1
-	eors	r5, r0
-	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r2, r5
-	movs	r0, #16
-	rors	r2, r0
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r0, r1
-	eors	r0, r2
-	ands	r1, r2
-	lsls	r1, r1, #1
-	eors	r0, r1
-	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r6, r0
-	movs	r1, #31
-	rors	r6, r1
-	str	r4, [sp, #8]
-	str	r5, [sp, #12]
-	ldr	r5, [sp, #52]
-	ldr	r4, [sp, #32]
-	ldr	r1, [sp, #20]
-	mov	r10, r0
-	str	r7, [sp, #16]
-	str	r2, [sp, #32]
-	ldr	r0, [sp, #36]
-	adds	r0, #1
-	str	r0, [sp, #36]
-	cmp	r0, #4
-	bcs	.Lnorx32_4_1_decrypt_with_far3
-	b	.Lnorx32_4_1_decrypt_with_loop5
-.Lnorx32_4_1_decrypt_with_far3:
-.Lnorx32_4_1_decrypt_with_done6:
-	@ norx_f.ae:77: s[0] = s0
-	mov	r0, r9
-	str	r0, [sp, #148]
-	@ norx_f.ae:78: s[1] = s1
-	mov	r0, r8
-	str	r0, [sp, #152]
-	@ norx_f.ae:79: s[2] = s2
-	ldr	r0, [sp, #8]
-	str	r0, [sp, #156]
-	@ norx_f.ae:80: s[3] = s3
-	ldr	r0, [sp, #12]
-	str	r0, [sp, #160]
-	@ norx_f.ae:81: s[4] = s4
-	str	r6, [sp, #164]
-	@ norx_f.ae:82: s[5] = s5
-	str	r5, [sp, #168]
-	@ norx_f.ae:83: s[6] = s6
-	str	r4, [sp, #172]
-	@ norx_f.ae:84: s[7] = s7
-	mov	r0, r11
-	str	r0, [sp, #176]
-	@ norx_f.ae:85: s[8] = s8
-	str	r1, [sp, #180]
-	@ norx_f.ae:86: s[9] = s9
-	mov	r0, r10
-	str	r0, [sp, #184]
-	@ norx_f.ae:87: s[10] = s10
-	ldr	r0, [sp, #4]
-	str	r0, [sp, #188]
-	@ norx_f.ae:88: s[11] = s11
-	ldr	r0, [sp]
-	str	r0, [sp, #192]
-	@ norx_f.ae:89: s[12] = s12
-	str	r3, [sp, #196]
-	@ norx_f.ae:90: s[13] = s13
-	ldr	r0, [sp, #16]
-	str	r0, [sp, #200]
-	@ norx_f.ae:91: s[14] = s14
-	ldr	r0, [sp, #32]
-	str	r0, [sp, #204]
-	@ norx_f.ae:92: s[15] = s15
-	ldr	r0, [sp, #28]
-	str	r0, [sp, #208]
+	@ norx32_4_1.ae:160: F.permute(s)
+	add	r0, sp, #148
+	bl	norx32_4_1_F_permute
 	@ norx32_4_1.ae:48: return cat(s[11], s[10], s[9], s[8], s[7], s[6], s[5], s[4], s[3], s[2], s[1], s[0])
 	ldr	r0, [sp, #192]
-	str	r0, [sp, #116]
+	str	r0, [sp, #120]
 	ldr	r0, [sp, #188]
-	str	r0, [sp, #112]
+	str	r0, [sp, #116]
 	ldr	r0, [sp, #184]
-	str	r0, [sp, #108]
+	str	r0, [sp, #112]
 	ldr	r0, [sp, #180]
-	str	r0, [sp, #104]
+	str	r0, [sp, #108]
 	ldr	r0, [sp, #176]
-	str	r0, [sp, #100]
+	str	r0, [sp, #104]
 	ldr	r0, [sp, #172]
-	str	r0, [sp, #96]
+	str	r0, [sp, #100]
 	ldr	r0, [sp, #168]
-	str	r0, [sp, #92]
+	str	r0, [sp, #96]
 	ldr	r0, [sp, #164]
-	str	r0, [sp, #88]
+	str	r0, [sp, #92]
 	ldr	r0, [sp, #160]
-	str	r0, [sp, #84]
+	str	r0, [sp, #88]
 	ldr	r0, [sp, #156]
-	str	r0, [sp, #80]
+	str	r0, [sp, #84]
 	ldr	r0, [sp, #152]
-	str	r0, [sp, #76]
+	str	r0, [sp, #80]
 	ldr	r0, [sp, #148]
-	str	r0, [sp, #72]
+	str	r0, [sp, #76]
 	@ norx32_4_1.ae:162: x = first_bytes(r ^ load_le(ct, off, rate, count), count)
 	ldr	r1, [sp, #300]
-	ldr	r0, [sp, #120]
-	adds	r1, r1, r0
-	ldr	r0, [sp, #56]
+	ldr	r0, [sp, #72]
+	adds	r2, r1, r0
+	ldr	r0, [sp, #12]
 	cmp	r0, #48
-	bcc	.Lnorx32_4_1_decrypt_with_bytes7
+	bcc	.Lnorx32_4_1_decrypt_with_bytes5
 	movs	r0, #3
-	tst	r1, r0
-	beq	.Lnorx32_4_1_decrypt_with_words8
+	tst	r2, r0
+	beq	.Lnorx32_4_1_decrypt_with_words6
 	movs	r3, #48
-	b	.Lnorx32_4_1_decrypt_with_fill10
-.Lnorx32_4_1_decrypt_with_bytes7:
+	b	.Lnorx32_4_1_decrypt_with_fill8
+.Lnorx32_4_1_decrypt_with_bytes5:
 	movs	r0, #0
 	str	r0, [sp, #212]
 	str	r0, [sp, #216]
@@ -1789,80 +862,67 @@ norx32_4_1_decrypt_with:
 	str	r0, [sp, #248]
 	str	r0, [sp, #252]
 	str	r0, [sp, #256]
-	ldr	r3, [sp, #56]
-.Lnorx32_4_1_decrypt_with_fill10:
-	add	r2, sp, #212
-.Lnorx32_4_1_decrypt_with_cpy12:
+	ldr	r3, [sp, #12]
+.Lnorx32_4_1_decrypt_with_fill8:
+	add	r1, sp, #212
+.Lnorx32_4_1_decrypt_with_cpy10:
 	subs	r3, #1
-	bcc	.Lnorx32_4_1_decrypt_with_cpyd11
-	ldrb	r0, [r1, r3]
-	strb	r0, [r2, r3]
-	b	.Lnorx32_4_1_decrypt_with_cpy12
-.Lnorx32_4_1_decrypt_with_cpyd11:
-	mov	r1, r2
-.Lnorx32_4_1_decrypt_with_words8:
-	ldr	r0, [r1]
-	ldr	r2, [r1, #4]
-	mov	r10, r2
-	ldr	r2, [r1, #8]
-	mov	r11, r2
-	ldr	r2, [r1, #12]
-	str	r2, [sp, #4]
-	ldr	r2, [r1, #16]
-	mov	r8, r2
-	ldr	r2, [r1, #20]
-	mov	r9, r2
-	ldr	r7, [r1, #24]
-	ldr	r6, [r1, #28]
-	ldr	r5, [r1, #32]
-	ldr	r4, [r1, #36]
-	ldr	r3, [r1, #40]
-	ldr	r2, [r1, #44]
-	ldr	r1, [sp, #72]
-	eors	r0, r1
-	str	r0, [sp, #40]
-	mov	r0, r10
-	ldr	r1, [sp, #76]
-	eors	r0, r1
-	str	r0, [sp, #12]
-	mov	r0, r11
-	ldr	r1, [sp, #80]
-	eors	r0, r1
-	str	r0, [sp, #8]
-	ldr	r0, [sp, #4]
-	ldr	r1, [sp, #84]
-	eors	r0, r1
-	str	r0, [sp, #4]
-	mov	r0, r8
-	ldr	r1, [sp, #88]
-	eors	r0, r1
+	bcc	.Lnorx32_4_1_decrypt_with_cpyd9
+	ldrb	r0, [r2, r3]
+	strb	r0, [r1, r3]
+	b	.Lnorx32_4_1_decrypt_with_cpy10
+.Lnorx32_4_1_decrypt_with_cpyd9:
+	mov	r2, r1
+.Lnorx32_4_1_decrypt_with_words6:
+	ldr	r0, [r2]
+	ldr	r5, [sp, #76]
+	eors	r0, r5
 	str	r0, [sp, #60]
-	mov	r0, r9
-	ldr	r1, [sp, #92]
-	eors	r0, r1
+	ldr	r0, [r2, #4]
+	ldr	r5, [sp, #80]
+	eors	r0, r5
+	str	r0, [sp, #56]
+	ldr	r0, [r2, #8]
+	ldr	r5, [sp, #84]
+	eors	r0, r5
 	str	r0, [sp, #52]
-	ldr	r0, [sp, #96]
-	eors	r7, r0
-	str	r7, [sp, #64]
-	ldr	r0, [sp, #100]
-	eors	r6, r0
-	str	r6, [sp, #48]
-	ldr	r0, [sp, #104]
-	eors	r5, r0
-	str	r5, [sp, #44]
-	ldr	r0, [sp, #108]
-	eors	r4, r0
-	str	r4, [sp, #36]
-	ldr	r0, [sp, #112]
-	eors	r3, r0
-	str	r3, [sp, #32]
-	ldr	r0, [sp, #116]
-	eors	r2, r0
-	str	r2, [sp, #28]
+	ldr	r0, [r2, #12]
+	ldr	r5, [sp, #88]
+	eors	r0, r5
+	str	r0, [sp, #48]
+	ldr	r0, [r2, #16]
+	ldr	r5, [sp, #92]
+	eors	r0, r5
+	str	r0, [sp, #44]
+	ldr	r0, [r2, #20]
+	ldr	r5, [sp, #96]
+	eors	r0, r5
+	str	r0, [sp, #40]
+	ldr	r0, [r2, #24]
+	ldr	r5, [sp, #100]
+	eors	r0, r5
+	str	r0, [sp, #64]
+	ldr	r0, [r2, #28]
+	ldr	r1, [sp, #104]
+	eors	r0, r1
+	str	r0, [sp, #36]
+	ldr	r0, [r2, #32]
+	ldr	r1, [sp, #108]
+	eors	r0, r1
+	str	r0, [sp, #32]
+	ldr	r0, [r2, #36]
+	ldr	r1, [sp, #112]
+	eors	r0, r1
+	str	r0, [sp, #28]
+	ldr	r0, [r2, #40]
+	ldr	r1, [sp, #116]
+	eors	r0, r1
+	str	r0, [sp, #24]
+	ldr	r0, [r2, #44]
+	ldr	r1, [sp, #120]
+	eors	r0, r1
+	str	r0, [sp, #20]
 	@ norx32_4_1.ae:43: return x & ~(~(0 as u384) << (8 * count))
-	ldr	r0, [sp, #56]
-	lsls	r0, r0, #3
-	str	r0, [sp, #124]
 	movs	r4, #0
 	mvns	r4, r4
 	str	r4, [sp]
@@ -1870,29 +930,32 @@ norx32_4_1_decrypt_with:
 	mov	r10, r4
 	mov	r9, r4
 	mov	r8, r4
-	str	r4, [sp, #20]
-	str	r4, [sp, #16]
+	str	r4, [sp, #8]
+	str	r4, [sp, #4]
 	mov	r3, r4
 	mov	r2, r4
 	mov	r1, r4
-	str	r4, [sp, #24]
+	str	r4, [sp, #16]
+	ldr	r0, [sp, #12]
+	lsls	r0, r0, #3
+	str	r0, [sp, #124]
 	mov	r6, r0
 	movs	r0, #3
 	lsls	r0, r0, #7
 	cmp	r6, r0
-	bcs	.Lnorx32_4_1_decrypt_with_shz13
-.Lnorx32_4_1_decrypt_with_shl15:
+	bcs	.Lnorx32_4_1_decrypt_with_shz11
+.Lnorx32_4_1_decrypt_with_shl13:
 	cmp	r6, #32
-	bcc	.Lnorx32_4_1_decrypt_with_shf14
-	str	r4, [sp, #24]
+	bcc	.Lnorx32_4_1_decrypt_with_shf12
+	str	r4, [sp, #16]
 	mov	r4, r1
 	mov	r1, r2
 	mov	r2, r3
-	ldr	r3, [sp, #16]
-	ldr	r0, [sp, #20]
-	str	r0, [sp, #16]
+	ldr	r3, [sp, #4]
+	ldr	r0, [sp, #8]
+	str	r0, [sp, #4]
 	mov	r0, r8
-	str	r0, [sp, #20]
+	str	r0, [sp, #8]
 	mov	r8, r9
 	mov	r9, r10
 	mov	r10, r11
@@ -1901,16 +964,16 @@ norx32_4_1_decrypt_with:
 	movs	r0, #0
 	str	r0, [sp]
 	subs	r6, #32
-	b	.Lnorx32_4_1_decrypt_with_shl15
-.Lnorx32_4_1_decrypt_with_shf14:
-	ldr	r0, [sp, #24]
+	b	.Lnorx32_4_1_decrypt_with_shl13
+.Lnorx32_4_1_decrypt_with_shf12:
+	ldr	r0, [sp, #16]
 	lsls	r0, r6
 	movs	r5, #32
 	subs	r5, r5, r6
 	mov	r7, r4
 	lsrs	r7, r5
 	orrs	r0, r7
-	str	r0, [sp, #24]
+	str	r0, [sp, #16]
 	lsls	r4, r6
 	mov	r0, r1
 	lsrs	r0, r5
@@ -1924,21 +987,21 @@ norx32_4_1_decrypt_with:
 	lsrs	r0, r5
 	orrs	r2, r0
 	lsls	r3, r6
-	ldr	r0, [sp, #16]
+	ldr	r0, [sp, #4]
 	lsrs	r0, r5
 	orrs	r3, r0
-	ldr	r0, [sp, #16]
+	ldr	r0, [sp, #4]
 	lsls	r0, r6
-	ldr	r7, [sp, #20]
+	ldr	r7, [sp, #8]
 	lsrs	r7, r5
 	orrs	r0, r7
-	str	r0, [sp, #16]
-	ldr	r0, [sp, #20]
+	str	r0, [sp, #4]
+	ldr	r0, [sp, #8]
 	lsls	r0, r6
 	mov	r7, r8
 	lsrs	r7, r5
 	orrs	r0, r7
-	str	r0, [sp, #20]
+	str	r0, [sp, #8]
 	mov	r0, r8
 	lsls	r0, r6
 	mov	r7, r9
@@ -1966,378 +1029,372 @@ norx32_4_1_decrypt_with:
 	ldr	r0, [sp]
 	lsls	r0, r6
 	str	r0, [sp]
-	b	.Lnorx32_4_1_decrypt_with_she16
-.Lnorx32_4_1_decrypt_with_shz13:
+	b	.Lnorx32_4_1_decrypt_with_she14
+.Lnorx32_4_1_decrypt_with_shz11:
 	movs	r0, #0
 	str	r0, [sp]
 	mov	r11, r0
 	mov	r10, r0
 	mov	r9, r0
 	mov	r8, r0
-	str	r0, [sp, #20]
-	str	r0, [sp, #16]
+	str	r0, [sp, #8]
+	str	r0, [sp, #4]
 	movs	r3, #0
 	movs	r2, #0
 	movs	r1, #0
 	movs	r4, #0
-	str	r0, [sp, #24]
-.Lnorx32_4_1_decrypt_with_she16:
-	ldr	r0, [sp, #40]
+	str	r0, [sp, #16]
+.Lnorx32_4_1_decrypt_with_she14:
+	ldr	r0, [sp, #60]
 	ldr	r5, [sp]
 	bics	r0, r5
-	str	r0, [sp, #40]
-	ldr	r0, [sp, #12]
+	str	r0, [sp, #60]
+	ldr	r0, [sp, #56]
 	mov	r5, r11
 	bics	r0, r5
-	str	r0, [sp, #12]
-	ldr	r0, [sp, #8]
+	str	r0, [sp, #56]
+	ldr	r0, [sp, #52]
 	mov	r5, r10
 	bics	r0, r5
-	str	r0, [sp, #8]
-	ldr	r0, [sp, #4]
+	str	r0, [sp, #52]
+	ldr	r0, [sp, #48]
 	mov	r5, r9
 	bics	r0, r5
-	str	r0, [sp, #4]
-	ldr	r0, [sp, #60]
-	mov	r5, r8
-	bics	r0, r5
-	str	r0, [sp, #60]
-	ldr	r0, [sp, #52]
-	ldr	r5, [sp, #20]
-	bics	r0, r5
-	str	r0, [sp, #52]
-	ldr	r0, [sp, #64]
-	mov	r5, r0
-	ldr	r0, [sp, #16]
-	bics	r5, r0
-	str	r5, [sp, #64]
-	ldr	r0, [sp, #48]
-	bics	r0, r3
 	str	r0, [sp, #48]
 	ldr	r0, [sp, #44]
-	bics	r0, r2
+	mov	r5, r8
+	bics	r0, r5
 	str	r0, [sp, #44]
+	ldr	r0, [sp, #40]
+	ldr	r5, [sp, #8]
+	bics	r0, r5
+	str	r0, [sp, #40]
+	ldr	r0, [sp, #64]
+	mov	r5, r0
+	ldr	r0, [sp, #4]
+	bics	r5, r0
+	str	r5, [sp, #64]
 	ldr	r0, [sp, #36]
-	bics	r0, r1
+	bics	r0, r3
 	str	r0, [sp, #36]
 	ldr	r0, [sp, #32]
-	bics	r0, r4
+	bics	r0, r2
 	str	r0, [sp, #32]
 	ldr	r0, [sp, #28]
-	ldr	r1, [sp, #24]
 	bics	r0, r1
 	str	r0, [sp, #28]
+	ldr	r0, [sp, #24]
+	bics	r0, r4
+	str	r0, [sp, #24]
+	ldr	r0, [sp, #20]
+	ldr	r1, [sp, #16]
+	bics	r0, r1
+	str	r0, [sp, #20]
 	@ norx32_4_1.ae:163: store_le(msg, off, x, count)
 	ldr	r1, [sp, #316]
-	ldr	r0, [sp, #120]
+	ldr	r0, [sp, #72]
 	adds	r2, r1, r0
-	ldr	r0, [sp, #56]
+	ldr	r0, [sp, #12]
 	cmp	r0, #48
-	bcc	.Lnorx32_4_1_decrypt_with_bytes17
+	bcc	.Lnorx32_4_1_decrypt_with_bytes15
 	movs	r0, #3
 	tst	r2, r0
-	bne	.Lnorx32_4_1_decrypt_with_mis19
-	ldr	r0, [sp, #40]
-	str	r0, [r2]
-	ldr	r0, [sp, #12]
-	str	r0, [r2, #4]
-	ldr	r0, [sp, #8]
-	str	r0, [r2, #8]
-	ldr	r0, [sp, #4]
-	str	r0, [r2, #12]
+	bne	.Lnorx32_4_1_decrypt_with_mis17
 	ldr	r0, [sp, #60]
-	str	r0, [r2, #16]
+	str	r0, [r2]
+	ldr	r0, [sp, #56]
+	str	r0, [r2, #4]
 	ldr	r0, [sp, #52]
+	str	r0, [r2, #8]
+	ldr	r0, [sp, #48]
+	str	r0, [r2, #12]
+	ldr	r0, [sp, #44]
+	str	r0, [r2, #16]
+	ldr	r0, [sp, #40]
 	str	r0, [r2, #20]
 	str	r5, [r2, #24]
-	ldr	r0, [sp, #48]
-	str	r0, [r2, #28]
-	ldr	r0, [sp, #44]
-	str	r0, [r2, #32]
 	ldr	r0, [sp, #36]
-	str	r0, [r2, #36]
+	str	r0, [r2, #28]
 	ldr	r0, [sp, #32]
-	str	r0, [r2, #40]
+	str	r0, [r2, #32]
 	ldr	r0, [sp, #28]
+	str	r0, [r2, #36]
+	ldr	r0, [sp, #24]
+	str	r0, [r2, #40]
+	ldr	r0, [sp, #20]
 	str	r0, [r2, #44]
-	b	.Lnorx32_4_1_decrypt_with_stored18
-.Lnorx32_4_1_decrypt_with_mis19:
+	b	.Lnorx32_4_1_decrypt_with_stored16
+.Lnorx32_4_1_decrypt_with_mis17:
 	movs	r1, #48
-	b	.Lnorx32_4_1_decrypt_with_fill20
-.Lnorx32_4_1_decrypt_with_bytes17:
-	ldr	r1, [sp, #56]
-.Lnorx32_4_1_decrypt_with_fill20:
-	ldr	r0, [sp, #40]
-	str	r0, [sp, #212]
-	ldr	r0, [sp, #12]
-	str	r0, [sp, #216]
-	ldr	r0, [sp, #8]
-	str	r0, [sp, #220]
-	ldr	r0, [sp, #4]
-	str	r0, [sp, #224]
+	b	.Lnorx32_4_1_decrypt_with_fill18
+.Lnorx32_4_1_decrypt_with_bytes15:
+	ldr	r1, [sp, #12]
+.Lnorx32_4_1_decrypt_with_fill18:
 	ldr	r0, [sp, #60]
-	str	r0, [sp, #228]
+	str	r0, [sp, #212]
+	ldr	r0, [sp, #56]
+	str	r0, [sp, #216]
 	ldr	r0, [sp, #52]
+	str	r0, [sp, #220]
+	ldr	r0, [sp, #48]
+	str	r0, [sp, #224]
+	ldr	r0, [sp, #44]
+	str	r0, [sp, #228]
+	ldr	r0, [sp, #40]
 	str	r0, [sp, #232]
 	ldr	r0, [sp, #64]
 	str	r0, [sp, #236]
-	ldr	r0, [sp, #48]
-	str	r0, [sp, #240]
-	ldr	r0, [sp, #44]
-	str	r0, [sp, #244]
 	ldr	r0, [sp, #36]
-	str	r0, [sp, #248]
+	str	r0, [sp, #240]
 	ldr	r0, [sp, #32]
-	str	r0, [sp, #252]
+	str	r0, [sp, #244]
 	ldr	r0, [sp, #28]
+	str	r0, [sp, #248]
+	ldr	r0, [sp, #24]
+	str	r0, [sp, #252]
+	ldr	r0, [sp, #20]
 	str	r0, [sp, #256]
 	add	r3, sp, #212
-.Lnorx32_4_1_decrypt_with_cpy21:
+.Lnorx32_4_1_decrypt_with_cpy19:
 	subs	r1, #1
-	bcc	.Lnorx32_4_1_decrypt_with_stored18
+	bcc	.Lnorx32_4_1_decrypt_with_stored16
 	ldrb	r0, [r3, r1]
 	strb	r0, [r2, r1]
-	b	.Lnorx32_4_1_decrypt_with_cpy21
-.Lnorx32_4_1_decrypt_with_stored18:
+	b	.Lnorx32_4_1_decrypt_with_cpy19
+.Lnorx32_4_1_decrypt_with_stored16:
 	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	ldr	r0, [sp, #56]
+	ldr	r0, [sp, #12]
 	cmp	r0, #48
 	movs	r1, #0
 	adcs	r1, r1
 	movs	r0, #1
 	eors	r1, r0
-	beq	.Lnorx32_4_1_decrypt_with_else22
-	mov	r11, r0
-	ldr	r6, [sp, #124]
-	movs	r0, #0
-	mov	r10, r0
-	mov	r9, r0
+	beq	.Lnorx32_4_1_decrypt_with_else20
 	str	r0, [sp]
-	mov	r8, r0
-	str	r0, [sp, #20]
-	str	r0, [sp, #16]
 	movs	r5, #0
-	movs	r4, #0
-	movs	r3, #0
-	movs	r2, #0
-	str	r0, [sp, #24]
+	mov	r11, r5
+	mov	r10, r5
+	mov	r9, r5
+	mov	r8, r5
+	str	r5, [sp, #4]
+	str	r5, [sp, #8]
+	mov	r4, r5
+	mov	r3, r5
+	mov	r2, r5
+	str	r5, [sp, #12]
+	ldr	r6, [sp, #124]
 	movs	r0, #3
 	lsls	r0, r0, #7
 	cmp	r6, r0
-	bcs	.Lnorx32_4_1_decrypt_with_shz24
-.Lnorx32_4_1_decrypt_with_shl26:
+	bcs	.Lnorx32_4_1_decrypt_with_shz22
+.Lnorx32_4_1_decrypt_with_shl24:
 	cmp	r6, #32
-	bcc	.Lnorx32_4_1_decrypt_with_shf25
-	str	r2, [sp, #24]
+	bcc	.Lnorx32_4_1_decrypt_with_shf23
+	str	r2, [sp, #12]
 	mov	r2, r3
-	mov	r3, r4
-	mov	r4, r5
-	ldr	r5, [sp, #16]
-	ldr	r0, [sp, #20]
-	str	r0, [sp, #16]
+	mov	r3, r5
+	mov	r5, r4
+	ldr	r4, [sp, #8]
+	ldr	r0, [sp, #4]
+	str	r0, [sp, #8]
 	mov	r0, r8
-	str	r0, [sp, #20]
-	ldr	r0, [sp]
-	mov	r8, r0
-	mov	r0, r9
-	str	r0, [sp]
+	str	r0, [sp, #4]
+	mov	r8, r9
 	mov	r9, r10
 	mov	r10, r11
-	movs	r0, #0
+	ldr	r0, [sp]
 	mov	r11, r0
+	movs	r0, #0
+	str	r0, [sp]
 	subs	r6, #32
-	b	.Lnorx32_4_1_decrypt_with_shl26
-.Lnorx32_4_1_decrypt_with_shf25:
-	ldr	r0, [sp, #24]
+	b	.Lnorx32_4_1_decrypt_with_shl24
+.Lnorx32_4_1_decrypt_with_shf23:
+	ldr	r0, [sp, #12]
 	lsls	r0, r6
 	movs	r1, #32
 	subs	r1, r1, r6
 	mov	r7, r2
 	lsrs	r7, r1
 	orrs	r0, r7
-	str	r0, [sp, #24]
+	str	r0, [sp, #12]
 	lsls	r2, r6
 	mov	r0, r3
 	lsrs	r0, r1
 	orrs	r2, r0
 	lsls	r3, r6
-	mov	r0, r4
-	lsrs	r0, r1
-	orrs	r3, r0
-	lsls	r4, r6
 	mov	r0, r5
 	lsrs	r0, r1
-	orrs	r4, r0
+	orrs	r3, r0
 	lsls	r5, r6
-	ldr	r0, [sp, #16]
+	mov	r0, r4
 	lsrs	r0, r1
 	orrs	r5, r0
-	ldr	r0, [sp, #16]
+	lsls	r4, r6
+	ldr	r0, [sp, #8]
+	lsrs	r0, r1
+	orrs	r4, r0
+	ldr	r0, [sp, #8]
 	lsls	r0, r6
-	ldr	r7, [sp, #20]
+	ldr	r7, [sp, #4]
 	lsrs	r7, r1
 	orrs	r0, r7
-	str	r0, [sp, #16]
-	ldr	r0, [sp, #20]
+	str	r0, [sp, #8]
+	ldr	r0, [sp, #4]
 	lsls	r0, r6
 	mov	r7, r8
 	lsrs	r7, r1
 	orrs	r0, r7
-	str	r0, [sp, #20]
+	str	r0, [sp, #4]
 	mov	r0, r8
-	lsls	r0, r6
-	ldr	r7, [sp]
-	lsrs	r7, r1
-	orrs	r0, r7
-	mov	r8, r0
-	ldr	r0, [sp]
 	lsls	r0, r6
 	mov	r7, r9
 	lsrs	r7, r1
 	orrs	r0, r7
-	str	r0, [sp]
+	mov	r8, r0
 	mov	r0, r9
 	lsls	r0, r6
 	mov	r7, r10
 	lsrs	r7, r1
 	orrs	r0, r7
 	mov	r9, r0
-	mov	r0, r11
+	mov	r0, r10
+	lsls	r0, r6
+	mov	r7, r11
+	lsrs	r7, r1
+	orrs	r0, r7
+	mov	r10, r0
+	ldr	r0, [sp]
 	lsrs	r0, r1
-	mov	r1, r10
+	mov	r1, r11
 	lsls	r1, r6
 	orrs	r1, r0
-	mov	r10, r1
-	mov	r0, r11
+	mov	r11, r1
+	ldr	r0, [sp]
 	lsls	r0, r6
-	mov	r11, r0
-	b	.Lnorx32_4_1_decrypt_with_she27
-.Lnorx32_4_1_decrypt_with_shz24:
+	str	r0, [sp]
+	b	.Lnorx32_4_1_decrypt_with_she25
+.Lnorx32_4_1_decrypt_with_shz22:
 	movs	r0, #0
+	str	r0, [sp]
 	mov	r11, r0
 	mov	r10, r0
 	mov	r9, r0
-	str	r0, [sp]
 	mov	r8, r0
-	str	r0, [sp, #20]
-	str	r0, [sp, #16]
-	movs	r5, #0
+	str	r0, [sp, #4]
+	str	r0, [sp, #8]
 	movs	r4, #0
+	movs	r5, #0
 	movs	r3, #0
 	movs	r2, #0
-	str	r0, [sp, #24]
-.Lnorx32_4_1_decrypt_with_she27:
+	str	r0, [sp, #12]
+.Lnorx32_4_1_decrypt_with_she25:
+	ldr	r6, [sp, #8]
 	movs	r0, #1
 	lsls	r0, r0, #31
-	ldr	r1, [sp, #24]
+	ldr	r1, [sp, #12]
 	orrs	r1, r0
-	ldr	r0, [sp]
-	str	r0, [sp, #24]
-	ldr	r7, [sp, #20]
-	ldr	r6, [sp, #16]
-	str	r5, [sp]
-	b	.Lnorx32_4_1_decrypt_with_endif23
-.Lnorx32_4_1_decrypt_with_else22:
+	b	.Lnorx32_4_1_decrypt_with_endif21
+.Lnorx32_4_1_decrypt_with_else20:
 	movs	r0, #0
+	str	r0, [sp]
 	mov	r11, r0
 	mov	r10, r0
 	mov	r9, r0
-	str	r0, [sp, #24]
 	mov	r8, r0
-	movs	r7, #0
+	str	r0, [sp, #4]
 	movs	r6, #0
-	str	r0, [sp]
 	movs	r4, #0
+	movs	r5, #0
 	movs	r3, #0
 	movs	r2, #0
 	movs	r1, #0
-.Lnorx32_4_1_decrypt_with_endif23:
+.Lnorx32_4_1_decrypt_with_endif21:
 	@ norx32_4_1.ae:164: set_rate(s, r ^ x ^ pad(count))
-	ldr	r5, [sp, #72]
-	ldr	r0, [sp, #40]
-	eors	r5, r0
-	mov	r0, r11
-	eors	r5, r0
-	@ norx32_4_1.ae:53: s[i] = x[32 * i + 31 : 32 * i]
-	str	r5, [sp, #148]
-	@ norx32_4_1.ae:164: set_rate(s, r ^ x ^ pad(count))
-	ldr	r5, [sp, #76]
-	ldr	r0, [sp, #12]
-	eors	r5, r0
-	mov	r0, r10
-	eors	r5, r0
-	@ norx32_4_1.ae:53: s[i] = x[32 * i + 31 : 32 * i]
-	str	r5, [sp, #152]
-	@ norx32_4_1.ae:164: set_rate(s, r ^ x ^ pad(count))
-	ldr	r5, [sp, #80]
-	ldr	r0, [sp, #8]
-	eors	r5, r0
-	mov	r0, r9
-	eors	r5, r0
-	@ norx32_4_1.ae:53: s[i] = x[32 * i + 31 : 32 * i]
-	str	r5, [sp, #156]
-	@ norx32_4_1.ae:164: set_rate(s, r ^ x ^ pad(count))
-	ldr	r5, [sp, #84]
-	ldr	r0, [sp, #4]
-	eors	r5, r0
-	ldr	r0, [sp, #24]
-	eors	r5, r0
-	@ norx32_4_1.ae:53: s[i] = x[32 * i + 31 : 32 * i]
-	str	r5, [sp, #160]
-	@ norx32_4_1.ae:164: set_rate(s, r ^ x ^ pad(count))
-	ldr	r5, [sp, #88]
+	ldr	r7, [sp, #76]
 	ldr	r0, [sp, #60]
-	eors	r5, r0
-	mov	r0, r8
-	eors	r5, r0
-	@ norx32_4_1.ae:53: s[i] = x[32 * i + 31 : 32 * i]
-	str	r5, [sp, #164]
-	@ norx32_4_1.ae:164: set_rate(s, r ^ x ^ pad(count))
-	ldr	r5, [sp, #92]
-	ldr	r0, [sp, #52]
-	eors	r5, r0
-	eors	r5, r7
-	@ norx32_4_1.ae:53: s[i] = x[32 * i + 31 : 32 * i]
-	str	r5, [sp, #168]
-	@ norx32_4_1.ae:164: set_rate(s, r ^ x ^ pad(count))
-	ldr	r5, [sp, #96]
-	ldr	r0, [sp, #64]
-	eors	r5, r0
-	eors	r5, r6
-	@ norx32_4_1.ae:53: s[i] = x[32 * i + 31 : 32 * i]
-	str	r5, [sp, #172]
-	@ norx32_4_1.ae:164: set_rate(s, r ^ x ^ pad(count))
-	ldr	r5, [sp, #100]
-	ldr	r0, [sp, #48]
-	eors	r5, r0
+	eors	r7, r0
 	ldr	r0, [sp]
-	eors	r5, r0
+	eors	r7, r0
 	@ norx32_4_1.ae:53: s[i] = x[32 * i + 31 : 32 * i]
-	str	r5, [sp, #176]
+	str	r7, [sp, #148]
 	@ norx32_4_1.ae:164: set_rate(s, r ^ x ^ pad(count))
-	ldr	r5, [sp, #104]
-	ldr	r0, [sp, #44]
-	eors	r5, r0
-	eors	r5, r4
+	ldr	r7, [sp, #80]
+	ldr	r0, [sp, #56]
+	eors	r7, r0
+	mov	r0, r11
+	eors	r7, r0
 	@ norx32_4_1.ae:53: s[i] = x[32 * i + 31 : 32 * i]
-	str	r5, [sp, #180]
+	str	r7, [sp, #152]
+	@ norx32_4_1.ae:164: set_rate(s, r ^ x ^ pad(count))
+	ldr	r7, [sp, #84]
+	ldr	r0, [sp, #52]
+	eors	r7, r0
+	mov	r0, r10
+	eors	r7, r0
+	@ norx32_4_1.ae:53: s[i] = x[32 * i + 31 : 32 * i]
+	str	r7, [sp, #156]
+	@ norx32_4_1.ae:164: set_rate(s, r ^ x ^ pad(count))
+	ldr	r7, [sp, #88]
+	ldr	r0, [sp, #48]
+	eors	r7, r0
+	mov	r0, r9
+	eors	r7, r0
+	@ norx32_4_1.ae:53: s[i] = x[32 * i + 31 : 32 * i]
+	str	r7, [sp, #160]
+	@ norx32_4_1.ae:164: set_rate(s, r ^ x ^ pad(count))
+	ldr	r7, [sp, #92]
+	ldr	r0, [sp, #44]
+	eors	r7, r0
+	mov	r0, r8
+	eors	r7, r0
+	@ norx32_4_1.ae:53: s[i] = x[32 * i + 31 : 32 * i]
+	str	r7, [sp, #164]
+	@ norx32_4_1.ae:164: set_rate(s, r ^ x ^ pad(count))
+	ldr	r7, [sp, #96]
+	ldr	r0, [sp, #40]
+	eors	r7, r0
+	ldr	r0, [sp, #4]
+	eors	r7, r0
+	@ norx32_4_1.ae:53: s[i] = x[32 * i + 31 : 32 * i]
+	str	r7, [sp, #168]
+	@ norx32_4_1.ae:164: set_rate(s, r ^ x ^ pad(count))
+	ldr	r7, [sp, #100]
+	ldr	r0, [sp, #64]
+	eors	r7, r0
+	eors	r7, r6
+	@ norx32_4_1.ae:53: s[i] = x[32 * i + 31 : 32 * i]
+	str	r7, [sp, #172]
+	@ norx32_4_1.ae:164: set_rate(s, r ^ x ^ pad(count))
+	ldr	r6, [sp, #104]
+	ldr	r0, [sp, #36]
+	eors	r6, r0
+	eors	r6, r4
+	@ norx32_4_1.ae:53: s[i] = x[32 * i + 31 : 32 * i]
+	str	r6, [sp, #176]
 	@ norx32_4_1.ae:164: set_rate(s, r ^ x ^ pad(count))
 	ldr	r4, [sp, #108]
-	ldr	r0, [sp, #36]
+	ldr	r0, [sp, #32]
+	eors	r4, r0
+	eors	r4, r5
+	@ norx32_4_1.ae:53: s[i] = x[32 * i + 31 : 32 * i]
+	str	r4, [sp, #180]
+	@ norx32_4_1.ae:164: set_rate(s, r ^ x ^ pad(count))
+	ldr	r4, [sp, #112]
+	ldr	r0, [sp, #28]
 	eors	r4, r0
 	eors	r4, r3
 	@ norx32_4_1.ae:53: s[i] = x[32 * i + 31 : 32 * i]
 	str	r4, [sp, #184]
 	@ norx32_4_1.ae:164: set_rate(s, r ^ x ^ pad(count))
-	ldr	r3, [sp, #112]
-	ldr	r0, [sp, #32]
+	ldr	r3, [sp, #116]
+	ldr	r0, [sp, #24]
 	eors	r3, r0
 	eors	r3, r2
 	@ norx32_4_1.ae:53: s[i] = x[32 * i + 31 : 32 * i]
 	str	r3, [sp, #188]
 	@ norx32_4_1.ae:164: set_rate(s, r ^ x ^ pad(count))
-	ldr	r2, [sp, #116]
-	ldr	r0, [sp, #28]
+	ldr	r2, [sp, #120]
+	ldr	r0, [sp, #20]
 	eors	r2, r0
 	eors	r2, r1
 	@ norx32_4_1.ae:53: s[i] = x[32 * i + 31 : 32 * i]
@@ -2347,9 +1404,9 @@ norx32_4_1_decrypt_with:
 	str	r1, [sp, #68]
 	ldr	r0, [sp, #128]
 	cmp	r1, r0
-	bcs	.Lnorx32_4_1_decrypt_with_far4
+	bcs	.Lnorx32_4_1_decrypt_with_far3
 	b	.Lnorx32_4_1_decrypt_with_loop3
-.Lnorx32_4_1_decrypt_with_far4:
+.Lnorx32_4_1_decrypt_with_far3:
 .Lnorx32_4_1_decrypt_with_done4:
 .Lnorx32_4_1_decrypt_with_else1:
 .Lnorx32_4_1_decrypt_with_endif2:
@@ -2357,19 +1414,19 @@ norx32_4_1_decrypt_with:
 	ldr	r3, [sp, #308]
 	movs	r0, #3
 	tst	r3, r0
-	beq	.Lnorx32_4_1_decrypt_with_words29
-.Lnorx32_4_1_decrypt_with_bytes28:
+	beq	.Lnorx32_4_1_decrypt_with_words27
+.Lnorx32_4_1_decrypt_with_bytes26:
 	movs	r2, #16
 	add	r1, sp, #212
-.Lnorx32_4_1_decrypt_with_cpy31:
+.Lnorx32_4_1_decrypt_with_cpy29:
 	subs	r2, #1
-	bcc	.Lnorx32_4_1_decrypt_with_cpyd30
+	bcc	.Lnorx32_4_1_decrypt_with_cpyd28
 	ldrb	r0, [r3, r2]
 	strb	r0, [r1, r2]
-	b	.Lnorx32_4_1_decrypt_with_cpy31
-.Lnorx32_4_1_decrypt_with_cpyd30:
+	b	.Lnorx32_4_1_decrypt_with_cpy29
+.Lnorx32_4_1_decrypt_with_cpyd28:
 	mov	r3, r1
-.Lnorx32_4_1_decrypt_with_words29:
+.Lnorx32_4_1_decrypt_with_words27:
 	ldr	r0, [r3]
 	str	r0, [sp, #12]
 	ldr	r0, [r3, #4]
@@ -2378,17 +1435,16 @@ norx32_4_1_decrypt_with:
 	str	r0, [sp, #4]
 	ldr	r0, [r3, #12]
 	str	r0, [sp]
-	add	r2, sp, #148
-	ldr	r0, [sp, #140]
-	str	r0, [sp, #212]
-	ldr	r0, [sp, #136]
-	str	r0, [sp, #216]
-	ldr	r0, [sp, #132]
-	str	r0, [sp, #220]
 	ldr	r0, [sp, #144]
+	str	r0, [sp, #212]
+	ldr	r0, [sp, #140]
+	str	r0, [sp, #216]
+	ldr	r0, [sp, #136]
+	str	r0, [sp, #220]
+	ldr	r0, [sp, #132]
 	str	r0, [sp, #224]
+	add	r0, sp, #148
 	add	r1, sp, #212
-	mov	r0, r2
 	bl	norx32_4_1_finalize
 	ldr	r4, [sp]
 	eors	r4, r3
@@ -2419,122 +1475,21 @@ norx32_4_1_decrypt_with:
 	.size norx32_4_1_decrypt_with, .-norx32_4_1_decrypt_with
 
 
-@ --- norx32_4_1_absorb_header: norx32_4_1.absorb_header
-@     frame 176 bytes (76 spill slots, 32 on the stack; locals 48), saves nothing
-@     estimated 1544 bytes of code and literals
-	.section .text.norx32_4_1_absorb_header,"ax",%progbits
-	.global norx32_4_1_absorb_header
-	.type norx32_4_1_absorb_header, %function
+@ --- norx32_4_1_F_permute: norx32_4_1.F.permute
+@     frame 52 bytes (27 spill slots, 13 on the stack; locals 0), saves nothing
+@     estimated 756 bytes of code and literals
+	.section .text.norx32_4_1_F_permute,"ax",%progbits
+	.global norx32_4_1_F_permute
+	.type norx32_4_1_F_permute, %function
 	.thumb_func
 	.balign 4
-norx32_4_1_absorb_header:
+norx32_4_1_F_permute:
 	push	{lr}
-	sub	sp, #176
+	sub	sp, #52
 	str	r0, [sp, #48]
-	str	r1, [sp, #124]
-	str	r2, [sp, #116]
-	@ norx32_4_1.ae:94: if n > 0 {
-	mov	r1, r2
-	cmp	r1, #0
-	bne	.Lnorx32_4_1_absorb_header_far1
-	b	.Lnorx32_4_1_absorb_header_else1
-.Lnorx32_4_1_absorb_header_far1:
-	@ norx32_4_1.ae:38: return n / rate
-	lsrs	r4, r1, #4
-	lsls	r0, r4, #1
-	lsrs	r1, r4, #31
-	adds	r2, r4, r0
-	movs	r0, #0
-	adcs	r0, r1
-	lsls	r1, r4, #3
-	lsrs	r3, r4, #29
-	adds	r2, r2, r1
-	adcs	r0, r3
-	lsls	r1, r4, #5
-	lsrs	r3, r4, #27
-	adds	r2, r2, r1
-	adcs	r0, r3
-	lsls	r1, r4, #7
-	lsrs	r3, r4, #25
-	adds	r2, r2, r1
-	adcs	r0, r3
-	lsls	r1, r4, #9
-	lsrs	r3, r4, #23
-	adds	r2, r2, r1
-	adcs	r0, r3
-	lsls	r1, r4, #11
-	lsrs	r3, r4, #21
-	adds	r2, r2, r1
-	adcs	r0, r3
-	lsls	r1, r4, #13
-	lsrs	r3, r4, #19
-	adds	r2, r2, r1
-	adcs	r0, r3
-	lsls	r1, r4, #15
-	lsrs	r3, r4, #17
-	adds	r2, r2, r1
-	adcs	r0, r3
-	lsls	r1, r4, #17
-	lsrs	r3, r4, #15
-	adds	r2, r2, r1
-	adcs	r0, r3
-	lsls	r1, r4, #19
-	lsrs	r3, r4, #13
-	adds	r2, r2, r1
-	adcs	r0, r3
-	lsls	r1, r4, #21
-	lsrs	r3, r4, #11
-	adds	r2, r2, r1
-	adcs	r0, r3
-	lsls	r1, r4, #23
-	lsrs	r3, r4, #9
-	adds	r2, r2, r1
-	adcs	r0, r3
-	lsls	r1, r4, #25
-	lsrs	r3, r4, #7
-	adds	r2, r2, r1
-	adcs	r0, r3
-	lsls	r1, r4, #27
-	lsrs	r3, r4, #5
-	adds	r1, r2, r1
-	adcs	r0, r3
-	lsls	r3, r0, #8
-	lsrs	r1, r1, #29
-	lsrs	r3, r3, #5
-	orrs	r1, r3
-	@ norx32_4_1.ae:95: for i in 0..whole_blocks(n) + 1 {
-	adds	r0, r1, #1
-	str	r0, [sp, #120]
-	movs	r1, #0
-	str	r1, [sp, #56]
-	cmp	r1, r0
-	bcc	.Lnorx32_4_1_absorb_header_far2
-	b	.Lnorx32_4_1_absorb_header_done4
-.Lnorx32_4_1_absorb_header_far2:
-.Lnorx32_4_1_absorb_header_loop3:
-	@ norx32_4_1.ae:96: off = rate * i
-	movs	r2, #48
-	ldr	r0, [sp, #56]
-	muls	r0, r2
-	str	r0, [sp, #60]
-	@ norx32_4_1.ae:97: count = if n - off < rate then n - off else rate
-	ldr	r1, [sp, #116]
-	subs	r1, r1, r0
-	cmp	r1, #48
-	movs	r0, #0
-	sbcs	r0, r0
-	eors	r1, r2
-	ands	r1, r0
-	eors	r1, r2
-	str	r1, [sp, #52]
-	@ norx32_4_1.ae:98: s[15] = s[15] ^ header_tag
-	ldr	r5, [sp, #48]
-	ldr	r1, [r5, #60]
-	movs	r0, #1
-	eors	r1, r0
-	str	r1, [r5, #60]
 	@ norx_f.ae:72: @unroll(unroll)
-	ldr	r0, [r5]
+	mov	r5, r0
+	ldr	r0, [r0]
 	mov	r8, r0
 	ldr	r1, [r5, #4]
 	mov	r12, r1
@@ -2563,1883 +1518,7 @@ norx32_4_1_absorb_header:
 	str	r0, [sp, #20]
 	movs	r0, #0
 	str	r0, [sp, #28]
-.Lnorx32_4_1_absorb_header_loop5:
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r7, r8
-	eors	r7, r6
-	mov	r0, r8
-	ands	r0, r6
-	lsls	r5, r0, #1
-	eors	r7, r5
-	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	eors	r2, r7
-	movs	r5, #8
-	rors	r2, r5
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r0, r3
-	eors	r0, r2
-	ands	r3, r2
-	lsls	r5, r3, #1
-	eors	r0, r5
-	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	eors	r6, r0
-	movs	r5, #11
-	rors	r6, r5
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r3, r7
-	eors	r3, r6
-	ands	r7, r6
-	lsls	r5, r7, #1
-	eors	r3, r5
-	mov	r8, r3
-	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r2, r3
-	movs	r5, #16
-	rors	r2, r5
-	str	r2, [sp, #32]
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r3, r0
-	eors	r3, r2
-	ands	r0, r2
-	lsls	r0, r0, #1
-	eors	r3, r0
-	str	r3, [sp, #12]
-	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r6, r3
-	movs	r2, #31
-	rors	r6, r2
-	str	r6, [sp, #16]
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r6, r12
-	eors	r6, r4
-	mov	r0, r12
-	ands	r0, r4
-	lsls	r0, r0, #1
-	eors	r6, r0
-	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	ldr	r3, [sp, #8]
-	eors	r3, r6
-	movs	r5, #8
-	rors	r3, r5
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r2, r9
-	eors	r2, r3
-	mov	r0, r9
-	ands	r0, r3
-	lsls	r0, r0, #1
-	eors	r2, r0
-	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	eors	r4, r2
-	movs	r0, #11
-	rors	r4, r0
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r0, r6
-	eors	r0, r4
-	ands	r6, r4
-	lsls	r5, r6, #1
-	eors	r0, r5
-	mov	r12, r0
-	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r3, r0
-	movs	r6, #16
-	rors	r3, r6
-	str	r3, [sp, #36]
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r0, r2
-	eors	r0, r3
-	ands	r2, r3
-	lsls	r2, r2, #1
-	eors	r0, r2
-	str	r0, [sp, #8]
-	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r4, r0
-	movs	r2, #31
-	rors	r4, r2
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r6, [sp]
-	mov	r2, r6
-	eors	r6, r1
-	ands	r2, r1
-	lsls	r2, r2, #1
-	eors	r6, r2
-	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	ldr	r3, [sp, #24]
-	eors	r3, r6
-	movs	r5, #8
-	rors	r3, r5
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r2, lr
-	eors	r2, r3
-	mov	r0, lr
-	ands	r0, r3
-	lsls	r0, r0, #1
-	eors	r2, r0
-	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	eors	r1, r2
-	movs	r0, #11
-	rors	r1, r0
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r0, r6
-	eors	r0, r1
-	ands	r6, r1
-	lsls	r5, r6, #1
-	eors	r0, r5
-	mov	r9, r0
-	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r3, r0
-	movs	r6, #16
-	rors	r3, r6
-	str	r3, [sp, #40]
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r0, r2
-	eors	r0, r3
-	ands	r2, r3
-	lsls	r3, r2, #1
-	mov	r2, r0
-	eors	r2, r3
-	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r1, r2
-	movs	r0, #31
-	rors	r1, r0
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r7, [sp, #4]
-	mov	r3, r7
-	mov	r0, r10
-	eors	r7, r0
-	ands	r3, r0
-	lsls	r0, r3, #1
-	eors	r7, r0
-	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	ldr	r5, [sp, #20]
-	eors	r5, r7
-	movs	r0, #8
-	rors	r5, r0
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r3, r11
-	eors	r3, r5
-	mov	r0, r11
-	ands	r0, r5
-	lsls	r0, r0, #1
-	eors	r3, r0
-	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	mov	r6, r10
-	mov	r10, r9
-	eors	r6, r3
-	movs	r0, #11
-	rors	r6, r0
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r0, r7
-	eors	r0, r6
-	ands	r7, r6
-	lsls	r7, r7, #1
-	eors	r0, r7
-	mov	r9, r0
-	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r5, r0
-	movs	r0, #16
-	rors	r5, r0
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r0, r3
-	eors	r0, r5
-	ands	r3, r5
-	lsls	r3, r3, #1
-	eors	r0, r3
-	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r6, r0
-	movs	r3, #31
-	rors	r6, r3
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r3, r8
-	eors	r3, r4
-	mov	r7, r8
-	ands	r7, r4
-	lsls	r7, r7, #1
-	eors	r3, r7
-	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	eors	r5, r3
-	movs	r7, #8
-	rors	r5, r7
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r7, r2
-	eors	r7, r5
-	ands	r2, r5
-	lsls	r2, r2, #1
-	eors	r7, r2
-	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	eors	r4, r7
-	movs	r2, #11
-	rors	r4, r2
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r2, r3
-	eors	r2, r4
-	ands	r3, r4
-	lsls	r3, r3, #1
-	eors	r2, r3
-	mov	r8, r2
-	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r5, r2
-	movs	r3, #16
-	rors	r5, r3
-	str	r5, [sp, #20]
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r3, r7
-	eors	r3, r5
-	ands	r7, r5
-	lsls	r7, r7, #1
-	eors	r3, r7
-	mov	lr, r3
-	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r4, r3
-	movs	r2, #31
-	rors	r4, r2
-	str	r4, [sp, #44]
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r5, r12
-	eors	r5, r1
-	mov	r4, r12
-	ands	r4, r1
-	lsls	r4, r4, #1
-	eors	r5, r4
-	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	ldr	r2, [sp, #32]
-	eors	r2, r5
-	movs	r4, #8
-	rors	r2, r4
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r4, r0
-	eors	r4, r2
-	ands	r0, r2
-	lsls	r0, r0, #1
-	eors	r4, r0
-	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	eors	r1, r4
-	movs	r0, #11
-	rors	r1, r0
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r0, r5
-	eors	r0, r1
-	ands	r5, r1
-	lsls	r5, r5, #1
-	eors	r0, r5
-	mov	r12, r0
-	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r2, r0
-	movs	r0, #16
-	rors	r2, r0
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r5, r4
-	eors	r5, r2
-	ands	r4, r2
-	lsls	r0, r4, #1
-	eors	r5, r0
-	mov	r11, r5
-	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r1, r5
-	movs	r4, #31
-	rors	r1, r4
-	str	r1, [sp, #24]
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r0, r10
-	eors	r0, r6
-	mov	r1, r10
-	ands	r1, r6
-	lsls	r1, r1, #1
-	eors	r0, r1
-	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	ldr	r7, [sp, #36]
-	eors	r7, r0
-	movs	r1, #8
-	rors	r7, r1
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r5, [sp, #12]
-	mov	r1, r5
-	eors	r5, r7
-	ands	r1, r7
-	lsls	r1, r1, #1
-	eors	r5, r1
-	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	eors	r6, r5
-	movs	r3, #11
-	rors	r6, r3
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r4, r0
-	eors	r4, r6
-	ands	r0, r6
-	lsls	r0, r0, #1
-	eors	r4, r0
-	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r7, r4
-	movs	r0, #16
-	rors	r7, r0
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r0, r5
-	eors	r0, r7
-	ands	r5, r7
-	lsls	r3, r5, #1
-	eors	r0, r3
-	str	r0, [sp, #12]
-	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r6, r0
-	movs	r0, #31
-	rors	r6, r0
-	mov	r10, r6
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r0, r9
-	ldr	r1, [sp, #16]
-	eors	r0, r1
-	mov	r3, r9
-	ands	r3, r1
-	lsls	r1, r3, #1
-	eors	r0, r1
-	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	ldr	r5, [sp, #40]
-	eors	r5, r0
-	movs	r1, #8
-	rors	r5, r1
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r6, [sp, #8]
-	mov	r1, r6
-	eors	r6, r5
-	ands	r1, r5
-	lsls	r3, r1, #1
-	mov	r1, r6
-	eors	r1, r3
-	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	ldr	r6, [sp, #16]
-	eors	r6, r1
-	movs	r3, #11
-	rors	r6, r3
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r3, r0
-	eors	r3, r6
-	ands	r0, r6
-	lsls	r0, r0, #1
-	eors	r3, r0
-	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r5, r3
-	movs	r0, #16
-	rors	r5, r0
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r0, r1
-	eors	r0, r5
-	ands	r1, r5
-	lsls	r1, r1, #1
-	eors	r0, r1
-	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r6, r0
-	movs	r1, #31
-	rors	r6, r1
-	str	r4, [sp]
-	str	r3, [sp, #4]
-	ldr	r4, [sp, #44]
-	ldr	r1, [sp, #24]
-	ldr	r3, [sp, #12]
-	mov	r9, r0
-	str	r7, [sp, #8]
-	str	r5, [sp, #24]
-	ldr	r0, [sp, #28]
-	adds	r0, #1
-	str	r0, [sp, #28]
-	cmp	r0, #4
-	bcs	.Lnorx32_4_1_absorb_header_far3
-	b	.Lnorx32_4_1_absorb_header_loop5
-.Lnorx32_4_1_absorb_header_far3:
-.Lnorx32_4_1_absorb_header_done6:
-	@ norx_f.ae:77: s[0] = s0
-	mov	r5, r8
-	ldr	r7, [sp, #48]
-	str	r5, [r7]
-	@ norx_f.ae:78: s[1] = s1
-	mov	r5, r12
-	str	r5, [r7, #4]
-	@ norx_f.ae:79: s[2] = s2
-	ldr	r5, [sp]
-	str	r5, [r7, #8]
-	@ norx_f.ae:80: s[3] = s3
-	ldr	r5, [sp, #4]
-	str	r5, [r7, #12]
-	@ norx_f.ae:81: s[4] = s4
-	str	r6, [r7, #16]
-	@ norx_f.ae:82: s[5] = s5
-	str	r4, [r7, #20]
-	@ norx_f.ae:83: s[6] = s6
-	str	r1, [r7, #24]
-	@ norx_f.ae:84: s[7] = s7
-	mov	r1, r10
-	str	r1, [r7, #28]
-	@ norx_f.ae:85: s[8] = s8
-	str	r3, [r7, #32]
-	@ norx_f.ae:86: s[9] = s9
-	mov	r1, r9
-	str	r1, [r7, #36]
-	@ norx_f.ae:87: s[10] = s10
-	mov	r1, lr
-	str	r1, [r7, #40]
-	@ norx_f.ae:88: s[11] = s11
-	mov	r1, r11
-	str	r1, [r7, #44]
-	@ norx_f.ae:89: s[12] = s12
-	str	r2, [r7, #48]
-	@ norx_f.ae:90: s[13] = s13
-	ldr	r1, [sp, #8]
-	str	r1, [r7, #52]
-	@ norx_f.ae:91: s[14] = s14
-	ldr	r1, [sp, #24]
-	str	r1, [r7, #56]
-	@ norx_f.ae:92: s[15] = s15
-	ldr	r1, [sp, #20]
-	str	r1, [r7, #60]
-	@ norx32_4_1.ae:48: return cat(s[11], s[10], s[9], s[8], s[7], s[6], s[5], s[4], s[3], s[2], s[1], s[0])
-	ldr	r0, [r7, #44]
-	str	r0, [sp, #112]
-	ldr	r0, [r7, #40]
-	str	r0, [sp, #108]
-	ldr	r0, [r7, #36]
-	str	r0, [sp, #104]
-	ldr	r0, [r7, #32]
-	str	r0, [sp, #100]
-	ldr	r0, [r7, #28]
-	str	r0, [sp, #96]
-	ldr	r0, [r7, #24]
-	str	r0, [sp, #88]
-	ldr	r0, [r7, #20]
-	str	r0, [sp, #76]
-	ldr	r0, [r7, #16]
-	str	r0, [sp, #64]
-	ldr	r0, [r7, #12]
-	str	r0, [sp, #40]
-	ldr	r0, [r7, #8]
-	str	r0, [sp, #32]
-	ldr	r0, [r7, #4]
-	str	r0, [sp, #16]
-	ldr	r0, [r7]
-	str	r0, [sp, #8]
-	@ norx32_4_1.ae:100: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	ldr	r1, [sp, #124]
-	ldr	r0, [sp, #60]
-	adds	r1, r1, r0
-	movs	r2, #3
-	ldr	r0, [sp, #52]
-	cmp	r0, #48
-	bcc	.Lnorx32_4_1_absorb_header_bytes7
-	tst	r1, r2
-	beq	.Lnorx32_4_1_absorb_header_words8
-	movs	r3, #48
-	b	.Lnorx32_4_1_absorb_header_fill10
-.Lnorx32_4_1_absorb_header_bytes7:
-	movs	r0, #0
-	str	r0, [sp, #128]
-	str	r0, [sp, #132]
-	str	r0, [sp, #136]
-	str	r0, [sp, #140]
-	str	r0, [sp, #144]
-	str	r0, [sp, #148]
-	str	r0, [sp, #152]
-	str	r0, [sp, #156]
-	str	r0, [sp, #160]
-	str	r0, [sp, #164]
-	str	r0, [sp, #168]
-	str	r0, [sp, #172]
-	ldr	r3, [sp, #52]
-.Lnorx32_4_1_absorb_header_fill10:
-	add	r2, sp, #128
-.Lnorx32_4_1_absorb_header_cpy12:
-	subs	r3, #1
-	bcc	.Lnorx32_4_1_absorb_header_cpyd11
-	ldrb	r0, [r1, r3]
-	strb	r0, [r2, r3]
-	b	.Lnorx32_4_1_absorb_header_cpy12
-.Lnorx32_4_1_absorb_header_cpyd11:
-	mov	r1, r2
-.Lnorx32_4_1_absorb_header_words8:
-	ldr	r0, [r1]
-	str	r0, [sp, #12]
-	ldr	r0, [r1, #4]
-	str	r0, [sp, #20]
-	ldr	r0, [r1, #8]
-	str	r0, [sp, #24]
-	ldr	r0, [r1, #12]
-	str	r0, [sp, #28]
-	ldr	r0, [r1, #16]
-	str	r0, [sp, #36]
-	ldr	r0, [r1, #20]
-	str	r0, [sp, #44]
-	ldr	r0, [r1, #24]
-	str	r0, [sp, #60]
-	ldr	r0, [r1, #28]
-	str	r0, [sp, #72]
-	ldr	r0, [r1, #32]
-	str	r0, [sp, #80]
-	ldr	r0, [r1, #36]
-	str	r0, [sp, #92]
-	ldr	r0, [r1, #40]
-	str	r0, [sp, #84]
-	ldr	r0, [r1, #44]
-	str	r0, [sp, #68]
-	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	ldr	r0, [sp, #52]
-	cmp	r0, #48
-	movs	r1, #0
-	adcs	r1, r1
-	movs	r0, #1
-	eors	r1, r0
-	beq	.Lnorx32_4_1_absorb_header_else13
-	ldr	r0, [sp, #52]
-	lsls	r6, r0, #3
-	movs	r0, #1
-	mov	r11, r0
-	movs	r0, #0
-	mov	r10, r0
-	mov	r9, r0
-	mov	r8, r0
-	mov	r12, r0
-	mov	lr, r0
-	str	r0, [sp]
-	movs	r5, #0
-	movs	r4, #0
-	movs	r3, #0
-	movs	r2, #0
-	str	r0, [sp, #4]
-	movs	r0, #3
-	lsls	r0, r0, #7
-	cmp	r6, r0
-	bcs	.Lnorx32_4_1_absorb_header_shz15
-.Lnorx32_4_1_absorb_header_shl17:
-	cmp	r6, #32
-	bcc	.Lnorx32_4_1_absorb_header_shf16
-	str	r2, [sp, #4]
-	mov	r2, r3
-	mov	r3, r4
-	mov	r4, r5
-	ldr	r5, [sp]
-	mov	r0, lr
-	str	r0, [sp]
-	mov	lr, r12
-	mov	r12, r8
-	mov	r8, r9
-	mov	r9, r10
-	mov	r10, r11
-	movs	r0, #0
-	mov	r11, r0
-	subs	r6, #32
-	b	.Lnorx32_4_1_absorb_header_shl17
-.Lnorx32_4_1_absorb_header_shf16:
-	ldr	r0, [sp, #4]
-	lsls	r0, r6
-	movs	r1, #32
-	subs	r1, r1, r6
-	mov	r7, r2
-	lsrs	r7, r1
-	orrs	r0, r7
-	str	r0, [sp, #4]
-	lsls	r2, r6
-	mov	r0, r3
-	lsrs	r0, r1
-	orrs	r2, r0
-	lsls	r3, r6
-	mov	r0, r4
-	lsrs	r0, r1
-	orrs	r3, r0
-	lsls	r4, r6
-	mov	r0, r5
-	lsrs	r0, r1
-	orrs	r4, r0
-	lsls	r5, r6
-	ldr	r0, [sp]
-	lsrs	r0, r1
-	orrs	r5, r0
-	ldr	r0, [sp]
-	lsls	r0, r6
-	mov	r7, lr
-	lsrs	r7, r1
-	orrs	r0, r7
-	str	r0, [sp]
-	mov	r0, lr
-	lsls	r0, r6
-	mov	r7, r12
-	lsrs	r7, r1
-	orrs	r0, r7
-	mov	lr, r0
-	mov	r0, r12
-	lsls	r0, r6
-	mov	r7, r8
-	lsrs	r7, r1
-	orrs	r0, r7
-	mov	r12, r0
-	mov	r0, r8
-	lsls	r0, r6
-	mov	r7, r9
-	lsrs	r7, r1
-	orrs	r0, r7
-	mov	r8, r0
-	mov	r0, r9
-	lsls	r0, r6
-	mov	r7, r10
-	lsrs	r7, r1
-	orrs	r0, r7
-	mov	r9, r0
-	mov	r0, r11
-	lsrs	r0, r1
-	mov	r1, r10
-	lsls	r1, r6
-	orrs	r1, r0
-	mov	r10, r1
-	mov	r0, r11
-	lsls	r0, r6
-	mov	r11, r0
-	b	.Lnorx32_4_1_absorb_header_she18
-.Lnorx32_4_1_absorb_header_shz15:
-	movs	r0, #0
-	mov	r11, r0
-	mov	r10, r0
-	mov	r9, r0
-	mov	r8, r0
-	mov	r12, r0
-	mov	lr, r0
-	str	r0, [sp]
-	movs	r5, #0
-	movs	r4, #0
-	movs	r3, #0
-	movs	r2, #0
-	str	r0, [sp, #4]
-.Lnorx32_4_1_absorb_header_she18:
-	movs	r0, #1
-	lsls	r0, r0, #31
-	ldr	r1, [sp, #4]
-	orrs	r1, r0
-	ldr	r6, [sp]
-	b	.Lnorx32_4_1_absorb_header_endif14
-.Lnorx32_4_1_absorb_header_else13:
-	movs	r0, #0
-	mov	r11, r0
-	mov	r10, r0
-	mov	r9, r0
-	mov	r8, r0
-	mov	r12, r0
-	mov	lr, r0
-	movs	r6, #0
-	movs	r5, #0
-	movs	r4, #0
-	movs	r3, #0
-	movs	r2, #0
-	movs	r1, #0
-.Lnorx32_4_1_absorb_header_endif14:
-	@ norx32_4_1.ae:100: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	ldr	r7, [sp, #8]
-	ldr	r0, [sp, #12]
-	eors	r7, r0
-	mov	r0, r11
-	eors	r7, r0
-	@ norx32_4_1.ae:53: s[i] = x[32 * i + 31 : 32 * i]
-	ldr	r0, [sp, #48]
-	str	r7, [r0]
-	@ norx32_4_1.ae:100: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	ldr	r7, [sp, #16]
-	ldr	r0, [sp, #20]
-	eors	r7, r0
-	mov	r0, r10
-	eors	r7, r0
-	@ norx32_4_1.ae:53: s[i] = x[32 * i + 31 : 32 * i]
-	ldr	r0, [sp, #48]
-	str	r7, [r0, #4]
-	@ norx32_4_1.ae:100: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	ldr	r7, [sp, #32]
-	ldr	r0, [sp, #24]
-	eors	r7, r0
-	mov	r0, r9
-	eors	r7, r0
-	@ norx32_4_1.ae:53: s[i] = x[32 * i + 31 : 32 * i]
-	ldr	r0, [sp, #48]
-	str	r7, [r0, #8]
-	@ norx32_4_1.ae:100: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	ldr	r7, [sp, #40]
-	ldr	r0, [sp, #28]
-	eors	r7, r0
-	mov	r0, r8
-	eors	r7, r0
-	@ norx32_4_1.ae:53: s[i] = x[32 * i + 31 : 32 * i]
-	ldr	r0, [sp, #48]
-	str	r7, [r0, #12]
-	@ norx32_4_1.ae:100: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	ldr	r7, [sp, #64]
-	ldr	r0, [sp, #36]
-	eors	r7, r0
-	mov	r0, r12
-	eors	r7, r0
-	@ norx32_4_1.ae:53: s[i] = x[32 * i + 31 : 32 * i]
-	ldr	r0, [sp, #48]
-	str	r7, [r0, #16]
-	@ norx32_4_1.ae:100: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	ldr	r7, [sp, #76]
-	ldr	r0, [sp, #44]
-	eors	r7, r0
-	mov	r0, lr
-	eors	r7, r0
-	@ norx32_4_1.ae:53: s[i] = x[32 * i + 31 : 32 * i]
-	ldr	r0, [sp, #48]
-	str	r7, [r0, #20]
-	@ norx32_4_1.ae:100: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	ldr	r7, [sp, #88]
-	ldr	r0, [sp, #60]
-	eors	r7, r0
-	eors	r7, r6
-	@ norx32_4_1.ae:53: s[i] = x[32 * i + 31 : 32 * i]
-	ldr	r0, [sp, #48]
-	str	r7, [r0, #24]
-	@ norx32_4_1.ae:100: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	ldr	r6, [sp, #96]
-	ldr	r7, [sp, #72]
-	eors	r6, r7
-	eors	r6, r5
-	@ norx32_4_1.ae:53: s[i] = x[32 * i + 31 : 32 * i]
-	mov	r7, r0
-	str	r6, [r0, #28]
-	@ norx32_4_1.ae:100: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	ldr	r5, [sp, #100]
-	ldr	r0, [sp, #80]
-	eors	r5, r0
-	eors	r5, r4
-	@ norx32_4_1.ae:53: s[i] = x[32 * i + 31 : 32 * i]
-	str	r5, [r7, #32]
-	@ norx32_4_1.ae:100: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	ldr	r4, [sp, #104]
-	ldr	r0, [sp, #92]
-	eors	r4, r0
-	eors	r4, r3
-	@ norx32_4_1.ae:53: s[i] = x[32 * i + 31 : 32 * i]
-	str	r4, [r7, #36]
-	@ norx32_4_1.ae:100: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	ldr	r3, [sp, #108]
-	ldr	r0, [sp, #84]
-	eors	r3, r0
-	eors	r3, r2
-	@ norx32_4_1.ae:53: s[i] = x[32 * i + 31 : 32 * i]
-	str	r3, [r7, #40]
-	@ norx32_4_1.ae:100: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	ldr	r2, [sp, #112]
-	ldr	r0, [sp, #68]
-	eors	r2, r0
-	eors	r2, r1
-	@ norx32_4_1.ae:53: s[i] = x[32 * i + 31 : 32 * i]
-	str	r2, [r7, #44]
-	ldr	r1, [sp, #56]
-	adds	r1, #1
-	str	r1, [sp, #56]
-	ldr	r0, [sp, #120]
-	cmp	r1, r0
-	bcs	.Lnorx32_4_1_absorb_header_far4
-	b	.Lnorx32_4_1_absorb_header_loop3
-.Lnorx32_4_1_absorb_header_far4:
-.Lnorx32_4_1_absorb_header_done4:
-.Lnorx32_4_1_absorb_header_else1:
-.Lnorx32_4_1_absorb_header_endif2:
-	add	sp, #176
-	pop	{pc}
-	.ltorg
-	.size norx32_4_1_absorb_header, .-norx32_4_1_absorb_header
-
-
-@ --- norx32_4_1_finalize: norx32_4_1.finalize
-@     frame 68 bytes (57 spill slots, 17 on the stack; locals 0), saves nothing
-@     estimated 1590 bytes of code and literals
-	.section .text.norx32_4_1_finalize,"ax",%progbits
-	.global norx32_4_1_finalize
-	.type norx32_4_1_finalize, %function
-	.thumb_func
-	.balign 4
-norx32_4_1_finalize:
-	push	{lr}
-	sub	sp, #68
-	str	r0, [sp, #48]
-	@ norx32_4_1.ae:108: s[15] = s[15] ^ final_tag
-	mov	r7, r0
-	ldr	r2, [r0, #60]
-	movs	r5, #8
-	eors	r2, r5
-	ldr	r0, [r1]
-	str	r0, [sp, #60]
-	ldr	r0, [r1, #4]
-	str	r0, [sp, #56]
-	ldr	r0, [r1, #8]
-	str	r0, [sp, #52]
-	ldr	r0, [r1, #12]
-	str	r0, [sp, #64]
-	str	r2, [r7, #60]
-	@ norx_f.ae:72: @unroll(unroll)
-	ldr	r0, [r7]
-	mov	r8, r0
-	ldr	r1, [r7, #4]
-	mov	r12, r1
-	ldr	r1, [r7, #8]
-	str	r1, [sp]
-	ldr	r1, [r7, #12]
-	str	r1, [sp, #4]
-	ldr	r6, [r7, #16]
-	ldr	r4, [r7, #20]
-	ldr	r1, [r7, #24]
-	ldr	r3, [r7, #28]
-	mov	r10, r3
-	ldr	r3, [r7, #32]
-	ldr	r0, [r7, #36]
-	mov	r9, r0
-	ldr	r0, [r7, #40]
-	mov	lr, r0
-	ldr	r0, [r7, #44]
-	mov	r11, r0
-	ldr	r2, [r7, #48]
-	ldr	r0, [r7, #52]
-	str	r0, [sp, #8]
-	ldr	r0, [r7, #56]
-	str	r0, [sp, #24]
-	ldr	r0, [r7, #60]
-	str	r0, [sp, #20]
-	movs	r0, #0
-	str	r0, [sp, #28]
-.Lnorx32_4_1_finalize_loop1:
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r7, r8
-	eors	r7, r6
-	mov	r0, r8
-	ands	r0, r6
-	lsls	r5, r0, #1
-	eors	r7, r5
-	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	eors	r2, r7
-	movs	r5, #8
-	rors	r2, r5
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r0, r3
-	eors	r0, r2
-	ands	r3, r2
-	lsls	r5, r3, #1
-	eors	r0, r5
-	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	eors	r6, r0
-	movs	r5, #11
-	rors	r6, r5
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r3, r7
-	eors	r3, r6
-	ands	r7, r6
-	lsls	r5, r7, #1
-	eors	r3, r5
-	mov	r8, r3
-	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r2, r3
-	movs	r5, #16
-	rors	r2, r5
-	str	r2, [sp, #32]
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r3, r0
-	eors	r3, r2
-	ands	r0, r2
-	lsls	r0, r0, #1
-	eors	r3, r0
-	str	r3, [sp, #12]
-	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r6, r3
-	movs	r2, #31
-	rors	r6, r2
-	str	r6, [sp, #16]
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r6, r12
-	eors	r6, r4
-	mov	r0, r12
-	ands	r0, r4
-	lsls	r0, r0, #1
-	eors	r6, r0
-	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	ldr	r3, [sp, #8]
-	eors	r3, r6
-	movs	r5, #8
-	rors	r3, r5
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r2, r9
-	eors	r2, r3
-	mov	r0, r9
-	ands	r0, r3
-	lsls	r0, r0, #1
-	eors	r2, r0
-	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	eors	r4, r2
-	movs	r0, #11
-	rors	r4, r0
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r0, r6
-	eors	r0, r4
-	ands	r6, r4
-	lsls	r5, r6, #1
-	eors	r0, r5
-	mov	r12, r0
-	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r3, r0
-	movs	r6, #16
-	rors	r3, r6
-	str	r3, [sp, #36]
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r0, r2
-	eors	r0, r3
-	ands	r2, r3
-	lsls	r2, r2, #1
-	eors	r0, r2
-	str	r0, [sp, #8]
-	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r4, r0
-	movs	r2, #31
-	rors	r4, r2
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r6, [sp]
-	mov	r2, r6
-	eors	r6, r1
-	ands	r2, r1
-	lsls	r2, r2, #1
-	eors	r6, r2
-	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	ldr	r3, [sp, #24]
-	eors	r3, r6
-	movs	r5, #8
-	rors	r3, r5
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r2, lr
-	eors	r2, r3
-	mov	r0, lr
-	ands	r0, r3
-	lsls	r0, r0, #1
-	eors	r2, r0
-	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	eors	r1, r2
-	movs	r0, #11
-	rors	r1, r0
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r0, r6
-	eors	r0, r1
-	ands	r6, r1
-	lsls	r5, r6, #1
-	eors	r0, r5
-	mov	r9, r0
-	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r3, r0
-	movs	r6, #16
-	rors	r3, r6
-	str	r3, [sp, #40]
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r0, r2
-	eors	r0, r3
-	ands	r2, r3
-	lsls	r3, r2, #1
-	mov	r2, r0
-	eors	r2, r3
-	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r1, r2
-	movs	r0, #31
-	rors	r1, r0
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r7, [sp, #4]
-	mov	r3, r7
-	mov	r0, r10
-	eors	r7, r0
-	ands	r3, r0
-	lsls	r0, r3, #1
-	eors	r7, r0
-	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	ldr	r5, [sp, #20]
-	eors	r5, r7
-	movs	r0, #8
-	rors	r5, r0
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r3, r11
-	eors	r3, r5
-	mov	r0, r11
-	ands	r0, r5
-	lsls	r0, r0, #1
-	eors	r3, r0
-	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	mov	r6, r10
-	mov	r10, r9
-	eors	r6, r3
-	movs	r0, #11
-	rors	r6, r0
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r0, r7
-	eors	r0, r6
-	ands	r7, r6
-	lsls	r7, r7, #1
-	eors	r0, r7
-	mov	r9, r0
-	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r5, r0
-	movs	r0, #16
-	rors	r5, r0
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r0, r3
-	eors	r0, r5
-	ands	r3, r5
-	lsls	r3, r3, #1
-	eors	r0, r3
-	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r6, r0
-	movs	r3, #31
-	rors	r6, r3
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r3, r8
-	eors	r3, r4
-	mov	r7, r8
-	ands	r7, r4
-	lsls	r7, r7, #1
-	eors	r3, r7
-	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	eors	r5, r3
-	movs	r7, #8
-	rors	r5, r7
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r7, r2
-	eors	r7, r5
-	ands	r2, r5
-	lsls	r2, r2, #1
-	eors	r7, r2
-	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	eors	r4, r7
-	movs	r2, #11
-	rors	r4, r2
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r2, r3
-	eors	r2, r4
-	ands	r3, r4
-	lsls	r3, r3, #1
-	eors	r2, r3
-	mov	r8, r2
-	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r5, r2
-	movs	r3, #16
-	rors	r5, r3
-	str	r5, [sp, #20]
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r3, r7
-	eors	r3, r5
-	ands	r7, r5
-	lsls	r7, r7, #1
-	eors	r3, r7
-	mov	lr, r3
-	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r4, r3
-	movs	r2, #31
-	rors	r4, r2
-	str	r4, [sp, #44]
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r5, r12
-	eors	r5, r1
-	mov	r4, r12
-	ands	r4, r1
-	lsls	r4, r4, #1
-	eors	r5, r4
-	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	ldr	r2, [sp, #32]
-	eors	r2, r5
-	movs	r4, #8
-	rors	r2, r4
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r4, r0
-	eors	r4, r2
-	ands	r0, r2
-	lsls	r0, r0, #1
-	eors	r4, r0
-	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	eors	r1, r4
-	movs	r0, #11
-	rors	r1, r0
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r0, r5
-	eors	r0, r1
-	ands	r5, r1
-	lsls	r5, r5, #1
-	eors	r0, r5
-	mov	r12, r0
-	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r2, r0
-	movs	r3, #16
-	rors	r2, r3
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r5, r4
-	eors	r5, r2
-	ands	r4, r2
-	lsls	r0, r4, #1
-	eors	r5, r0
-	mov	r11, r5
-	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r1, r5
-	movs	r4, #31
-	rors	r1, r4
-	str	r1, [sp, #24]
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r4, r10
-	eors	r4, r6
-	mov	r0, r10
-	ands	r0, r6
-	lsls	r0, r0, #1
-	eors	r4, r0
-	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	ldr	r7, [sp, #36]
-	eors	r7, r4
-	movs	r1, #8
-	rors	r7, r1
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r0, [sp, #12]
-	mov	r1, r0
-	eors	r0, r7
-	ands	r1, r7
-	lsls	r1, r1, #1
-	eors	r0, r1
-	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	eors	r6, r0
-	movs	r1, #11
-	rors	r6, r1
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r5, r4
-	eors	r5, r6
-	ands	r4, r6
-	lsls	r1, r4, #1
-	mov	r4, r5
-	eors	r4, r1
-	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r7, r4
-	rors	r7, r3
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r5, r0
-	eors	r5, r7
-	ands	r0, r7
-	lsls	r3, r0, #1
-	eors	r5, r3
-	str	r5, [sp, #12]
-	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r6, r5
-	movs	r0, #31
-	rors	r6, r0
-	mov	r10, r6
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r0, r9
-	ldr	r1, [sp, #16]
-	eors	r0, r1
-	mov	r3, r9
-	ands	r3, r1
-	lsls	r1, r3, #1
-	eors	r0, r1
-	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	ldr	r5, [sp, #40]
-	eors	r5, r0
-	movs	r1, #8
-	rors	r5, r1
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r6, [sp, #8]
-	mov	r1, r6
-	eors	r6, r5
-	ands	r1, r5
-	lsls	r3, r1, #1
-	mov	r1, r6
-	eors	r1, r3
-	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	ldr	r6, [sp, #16]
-	eors	r6, r1
-	movs	r3, #11
-	rors	r6, r3
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r3, r0
-	eors	r3, r6
-	ands	r0, r6
-	lsls	r0, r0, #1
-	eors	r3, r0
-	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r5, r3
-	movs	r0, #16
-	rors	r5, r0
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r0, r1
-	eors	r0, r5
-	ands	r1, r5
-	lsls	r1, r1, #1
-	eors	r0, r1
-	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r6, r0
-	movs	r1, #31
-	rors	r6, r1
-	str	r4, [sp]
-	str	r3, [sp, #4]
-	ldr	r4, [sp, #44]
-	ldr	r1, [sp, #24]
-	ldr	r3, [sp, #12]
-	mov	r9, r0
-	str	r7, [sp, #8]
-	str	r5, [sp, #24]
-	ldr	r0, [sp, #28]
-	adds	r0, #1
-	str	r0, [sp, #28]
-	cmp	r0, #4
-	bcs	.Lnorx32_4_1_finalize_far1
-	b	.Lnorx32_4_1_finalize_loop1
-.Lnorx32_4_1_finalize_far1:
-.Lnorx32_4_1_finalize_done2:
-	@ norx_f.ae:77: s[0] = s0
-	mov	r5, r8
-	ldr	r7, [sp, #48]
-	str	r5, [r7]
-	@ norx_f.ae:78: s[1] = s1
-	mov	r5, r12
-	str	r5, [r7, #4]
-	@ norx_f.ae:79: s[2] = s2
-	ldr	r5, [sp]
-	str	r5, [r7, #8]
-	@ norx_f.ae:80: s[3] = s3
-	ldr	r5, [sp, #4]
-	str	r5, [r7, #12]
-	@ norx_f.ae:81: s[4] = s4
-	str	r6, [r7, #16]
-	@ norx_f.ae:82: s[5] = s5
-	str	r4, [r7, #20]
-	@ norx_f.ae:83: s[6] = s6
-	str	r1, [r7, #24]
-	@ norx_f.ae:84: s[7] = s7
-	mov	r1, r10
-	str	r1, [r7, #28]
-	@ norx_f.ae:85: s[8] = s8
-	str	r3, [r7, #32]
-	@ norx_f.ae:86: s[9] = s9
-	mov	r1, r9
-	str	r1, [r7, #36]
-	@ norx_f.ae:87: s[10] = s10
-	mov	r1, lr
-	str	r1, [r7, #40]
-	@ norx_f.ae:88: s[11] = s11
-	mov	r1, r11
-	str	r1, [r7, #44]
-	@ norx_f.ae:89: s[12] = s12
-	str	r2, [r7, #48]
-	@ norx_f.ae:90: s[13] = s13
-	ldr	r1, [sp, #8]
-	str	r1, [r7, #52]
-	@ norx_f.ae:91: s[14] = s14
-	ldr	r1, [sp, #24]
-	str	r1, [r7, #56]
-	@ norx_f.ae:92: s[15] = s15
-	ldr	r1, [sp, #20]
-	str	r1, [r7, #60]
-	@ norx32_4_1.ae:86: s[12 + i] = s[12 + i] ^ k[32 * i + 31 : 32 * i]
-	ldr	r0, [sp, #60]
-	eors	r2, r0
-	str	r2, [r7, #48]
-	ldr	r1, [r7, #52]
-	ldr	r0, [sp, #56]
-	eors	r1, r0
-	str	r1, [r7, #52]
-	ldr	r1, [r7, #56]
-	ldr	r0, [sp, #52]
-	eors	r1, r0
-	str	r1, [r7, #56]
-	ldr	r1, [r7, #60]
-	ldr	r0, [sp, #64]
-	eors	r1, r0
-	str	r1, [r7, #60]
-	@ norx_f.ae:72: @unroll(unroll)
-	ldr	r0, [r7]
-	mov	r8, r0
-	ldr	r1, [r7, #4]
-	mov	r12, r1
-	ldr	r1, [r7, #8]
-	str	r1, [sp]
-	ldr	r1, [r7, #12]
-	str	r1, [sp, #4]
-	ldr	r6, [r7, #16]
-	ldr	r4, [r7, #20]
-	ldr	r1, [r7, #24]
-	ldr	r3, [r7, #28]
-	mov	r10, r3
-	ldr	r3, [r7, #32]
-	ldr	r0, [r7, #36]
-	mov	r9, r0
-	ldr	r0, [r7, #40]
-	mov	lr, r0
-	ldr	r0, [r7, #44]
-	mov	r11, r0
-	ldr	r2, [r7, #48]
-	ldr	r0, [r7, #52]
-	str	r0, [sp, #8]
-	ldr	r0, [r7, #56]
-	str	r0, [sp, #24]
-	ldr	r0, [r7, #60]
-	str	r0, [sp, #20]
-	movs	r0, #0
-	str	r0, [sp, #28]
-.Lnorx32_4_1_finalize_loop3:
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r7, r8
-	eors	r7, r6
-	mov	r0, r8
-	ands	r0, r6
-	lsls	r5, r0, #1
-	eors	r7, r5
-	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	eors	r2, r7
-	movs	r5, #8
-	rors	r2, r5
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r0, r3
-	eors	r0, r2
-	ands	r3, r2
-	lsls	r5, r3, #1
-	eors	r0, r5
-	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	eors	r6, r0
-	movs	r5, #11
-	rors	r6, r5
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r3, r7
-	eors	r3, r6
-	ands	r7, r6
-	lsls	r5, r7, #1
-	eors	r3, r5
-	mov	r8, r3
-	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r2, r3
-	movs	r5, #16
-	rors	r2, r5
-	str	r2, [sp, #32]
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r3, r0
-	eors	r3, r2
-	ands	r0, r2
-	lsls	r0, r0, #1
-	eors	r3, r0
-	str	r3, [sp, #12]
-	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r6, r3
-	movs	r2, #31
-	rors	r6, r2
-	str	r6, [sp, #16]
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r6, r12
-	eors	r6, r4
-	mov	r0, r12
-	ands	r0, r4
-	lsls	r0, r0, #1
-	eors	r6, r0
-	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	ldr	r3, [sp, #8]
-	eors	r3, r6
-	movs	r5, #8
-	rors	r3, r5
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r2, r9
-	eors	r2, r3
-	mov	r0, r9
-	ands	r0, r3
-	lsls	r0, r0, #1
-	eors	r2, r0
-	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	eors	r4, r2
-	movs	r0, #11
-	rors	r4, r0
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r0, r6
-	eors	r0, r4
-	ands	r6, r4
-	lsls	r5, r6, #1
-	eors	r0, r5
-	mov	r12, r0
-	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r3, r0
-	movs	r6, #16
-	rors	r3, r6
-	str	r3, [sp, #36]
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r0, r2
-	eors	r0, r3
-	ands	r2, r3
-	lsls	r2, r2, #1
-	eors	r0, r2
-	str	r0, [sp, #8]
-	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r4, r0
-	movs	r2, #31
-	rors	r4, r2
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r6, [sp]
-	mov	r2, r6
-	eors	r6, r1
-	ands	r2, r1
-	lsls	r2, r2, #1
-	eors	r6, r2
-	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	ldr	r3, [sp, #24]
-	eors	r3, r6
-	movs	r5, #8
-	rors	r3, r5
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r2, lr
-	eors	r2, r3
-	mov	r0, lr
-	ands	r0, r3
-	lsls	r0, r0, #1
-	eors	r2, r0
-	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	eors	r1, r2
-	movs	r0, #11
-	rors	r1, r0
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r0, r6
-	eors	r0, r1
-	ands	r6, r1
-	lsls	r5, r6, #1
-	eors	r0, r5
-	mov	r9, r0
-	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r3, r0
-	movs	r6, #16
-	rors	r3, r6
-	str	r3, [sp, #40]
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r0, r2
-	eors	r0, r3
-	ands	r2, r3
-	lsls	r3, r2, #1
-	mov	r2, r0
-	eors	r2, r3
-	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r1, r2
-	movs	r0, #31
-	rors	r1, r0
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r7, [sp, #4]
-	mov	r3, r7
-	mov	r0, r10
-	eors	r7, r0
-	ands	r3, r0
-	lsls	r0, r3, #1
-	eors	r7, r0
-	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	ldr	r5, [sp, #20]
-	eors	r5, r7
-	movs	r0, #8
-	rors	r5, r0
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r3, r11
-	eors	r3, r5
-	mov	r0, r11
-	ands	r0, r5
-	lsls	r0, r0, #1
-	eors	r3, r0
-	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	mov	r6, r10
-	mov	r10, r9
-	eors	r6, r3
-	movs	r0, #11
-	rors	r6, r0
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r0, r7
-	eors	r0, r6
-	ands	r7, r6
-	lsls	r7, r7, #1
-	eors	r0, r7
-	mov	r9, r0
-	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r5, r0
-	movs	r0, #16
-	rors	r5, r0
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r0, r3
-	eors	r0, r5
-	ands	r3, r5
-	lsls	r3, r3, #1
-	eors	r0, r3
-	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r6, r0
-	movs	r3, #31
-	rors	r6, r3
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r3, r8
-	eors	r3, r4
-	mov	r7, r8
-	ands	r7, r4
-	lsls	r7, r7, #1
-	eors	r3, r7
-	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	eors	r5, r3
-	movs	r7, #8
-	rors	r5, r7
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r7, r2
-	eors	r7, r5
-	ands	r2, r5
-	lsls	r2, r2, #1
-	eors	r7, r2
-	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	eors	r4, r7
-	movs	r2, #11
-	rors	r4, r2
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r2, r3
-	eors	r2, r4
-	ands	r3, r4
-	lsls	r3, r3, #1
-	eors	r2, r3
-	mov	r8, r2
-	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r5, r2
-	movs	r3, #16
-	rors	r5, r3
-	str	r5, [sp, #20]
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r3, r7
-	eors	r3, r5
-	ands	r7, r5
-	lsls	r7, r7, #1
-	eors	r3, r7
-	mov	lr, r3
-	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r4, r3
-	movs	r2, #31
-	rors	r4, r2
-	str	r4, [sp, #44]
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r5, r12
-	eors	r5, r1
-	mov	r4, r12
-	ands	r4, r1
-	lsls	r4, r4, #1
-	eors	r5, r4
-	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	ldr	r2, [sp, #32]
-	eors	r2, r5
-	movs	r4, #8
-	rors	r2, r4
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r4, r0
-	eors	r4, r2
-	ands	r0, r2
-	lsls	r0, r0, #1
-	eors	r4, r0
-	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	eors	r1, r4
-	movs	r0, #11
-	rors	r1, r0
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r0, r5
-	eors	r0, r1
-	ands	r5, r1
-	lsls	r5, r5, #1
-	eors	r0, r5
-	mov	r12, r0
-	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r2, r0
-	movs	r0, #16
-	rors	r2, r0
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r5, r4
-	eors	r5, r2
-	ands	r4, r2
-	lsls	r0, r4, #1
-	eors	r5, r0
-	mov	r11, r5
-	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r1, r5
-	movs	r4, #31
-	rors	r1, r4
-	str	r1, [sp, #24]
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r0, r10
-	eors	r0, r6
-	mov	r1, r10
-	ands	r1, r6
-	lsls	r1, r1, #1
-	eors	r0, r1
-	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	ldr	r7, [sp, #36]
-	eors	r7, r0
-	movs	r1, #8
-	rors	r7, r1
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r5, [sp, #12]
-	mov	r1, r5
-	eors	r5, r7
-	ands	r1, r7
-	lsls	r1, r1, #1
-	eors	r5, r1
-	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	eors	r6, r5
-	movs	r3, #11
-	rors	r6, r3
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r4, r0
-	eors	r4, r6
-	ands	r0, r6
-	lsls	r0, r0, #1
-	eors	r4, r0
-	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r7, r4
-	movs	r0, #16
-	rors	r7, r0
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r0, r5
-	eors	r0, r7
-	ands	r5, r7
-	lsls	r3, r5, #1
-	eors	r0, r3
-	str	r0, [sp, #12]
-	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r6, r0
-	movs	r0, #31
-	rors	r6, r0
-	mov	r10, r6
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r0, r9
-	ldr	r1, [sp, #16]
-	eors	r0, r1
-	mov	r3, r9
-	ands	r3, r1
-	lsls	r1, r3, #1
-	eors	r0, r1
-	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	ldr	r5, [sp, #40]
-	eors	r5, r0
-	movs	r1, #8
-	rors	r5, r1
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r6, [sp, #8]
-	mov	r1, r6
-	eors	r6, r5
-	ands	r1, r5
-	lsls	r3, r1, #1
-	mov	r1, r6
-	eors	r1, r3
-	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	ldr	r6, [sp, #16]
-	eors	r6, r1
-	movs	r3, #11
-	rors	r6, r3
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r3, r0
-	eors	r3, r6
-	ands	r0, r6
-	lsls	r0, r0, #1
-	eors	r3, r0
-	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r5, r3
-	movs	r0, #16
-	rors	r5, r0
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r0, r1
-	eors	r0, r5
-	ands	r1, r5
-	lsls	r1, r1, #1
-	eors	r0, r1
-	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r6, r0
-	movs	r1, #31
-	rors	r6, r1
-	str	r4, [sp]
-	str	r3, [sp, #4]
-	ldr	r4, [sp, #44]
-	ldr	r1, [sp, #24]
-	ldr	r3, [sp, #12]
-	mov	r9, r0
-	str	r7, [sp, #8]
-	str	r5, [sp, #24]
-	ldr	r0, [sp, #28]
-	adds	r0, #1
-	str	r0, [sp, #28]
-	cmp	r0, #4
-	bcs	.Lnorx32_4_1_finalize_far2
-	b	.Lnorx32_4_1_finalize_loop3
-.Lnorx32_4_1_finalize_far2:
-.Lnorx32_4_1_finalize_done4:
-	@ norx_f.ae:77: s[0] = s0
-	mov	r5, r8
-	ldr	r7, [sp, #48]
-	str	r5, [r7]
-	@ norx_f.ae:78: s[1] = s1
-	mov	r5, r12
-	str	r5, [r7, #4]
-	@ norx_f.ae:79: s[2] = s2
-	ldr	r5, [sp]
-	str	r5, [r7, #8]
-	@ norx_f.ae:80: s[3] = s3
-	ldr	r5, [sp, #4]
-	str	r5, [r7, #12]
-	@ norx_f.ae:81: s[4] = s4
-	str	r6, [r7, #16]
-	@ norx_f.ae:82: s[5] = s5
-	str	r4, [r7, #20]
-	@ norx_f.ae:83: s[6] = s6
-	str	r1, [r7, #24]
-	@ norx_f.ae:84: s[7] = s7
-	mov	r1, r10
-	str	r1, [r7, #28]
-	@ norx_f.ae:85: s[8] = s8
-	str	r3, [r7, #32]
-	@ norx_f.ae:86: s[9] = s9
-	mov	r1, r9
-	str	r1, [r7, #36]
-	@ norx_f.ae:87: s[10] = s10
-	mov	r1, lr
-	str	r1, [r7, #40]
-	@ norx_f.ae:88: s[11] = s11
-	mov	r1, r11
-	str	r1, [r7, #44]
-	@ norx_f.ae:89: s[12] = s12
-	str	r2, [r7, #48]
-	@ norx_f.ae:90: s[13] = s13
-	ldr	r1, [sp, #8]
-	str	r1, [r7, #52]
-	@ norx_f.ae:91: s[14] = s14
-	ldr	r1, [sp, #24]
-	str	r1, [r7, #56]
-	@ norx_f.ae:92: s[15] = s15
-	ldr	r1, [sp, #20]
-	str	r1, [r7, #60]
-	@ norx32_4_1.ae:86: s[12 + i] = s[12 + i] ^ k[32 * i + 31 : 32 * i]
-	ldr	r0, [sp, #60]
-	eors	r2, r0
-	str	r2, [r7, #48]
-	ldr	r1, [r7, #52]
-	ldr	r0, [sp, #56]
-	eors	r1, r0
-	str	r1, [r7, #52]
-	ldr	r1, [r7, #56]
-	ldr	r0, [sp, #52]
-	eors	r1, r0
-	str	r1, [r7, #56]
-	ldr	r3, [r7, #60]
-	ldr	r0, [sp, #64]
-	eors	r3, r0
-	str	r3, [r7, #60]
-	@ norx32_4_1.ae:113: return cat(s[15], s[14], s[13], s[12])
-	ldr	r2, [r7, #56]
-	ldr	r1, [r7, #52]
-	ldr	r0, [r7, #48]
-	add	sp, #68
-	pop	{pc}
-	.ltorg
-	.size norx32_4_1_finalize, .-norx32_4_1_finalize
-
-
-@ --- norx32_4_1_initialize: norx32_4_1.initialize
-@     frame 84 bytes (31 spill slots, 17 on the stack; locals 16), saves nothing
-@     estimated 958 bytes of code and literals
-	.section .text.norx32_4_1_initialize,"ax",%progbits
-	.global norx32_4_1_initialize
-	.type norx32_4_1_initialize, %function
-	.thumb_func
-	.balign 4
-norx32_4_1_initialize:
-	push	{lr}
-	sub	sp, #84
-	str	r0, [sp, #48]
-	ldr	r0, [r1]
-	str	r0, [sp, #64]
-	ldr	r0, [r1, #4]
-	str	r0, [sp, #60]
-	ldr	r0, [r1, #8]
-	str	r0, [sp, #56]
-	ldr	r0, [r1, #12]
-	str	r0, [sp, #52]
-	@ norx32_4_1.ae:66: n = load_le(nonce, 0, 16)
-	movs	r0, #3
-	tst	r2, r0
-	beq	.Lnorx32_4_1_initialize_words2
-.Lnorx32_4_1_initialize_bytes1:
-	movs	r3, #16
-	add	r1, sp, #68
-.Lnorx32_4_1_initialize_cpy4:
-	subs	r3, #1
-	bcc	.Lnorx32_4_1_initialize_cpyd3
-	ldrb	r0, [r2, r3]
-	strb	r0, [r1, r3]
-	b	.Lnorx32_4_1_initialize_cpy4
-.Lnorx32_4_1_initialize_cpyd3:
-	mov	r2, r1
-.Lnorx32_4_1_initialize_words2:
-	ldr	r1, [r2]
-	@ norx32_4_1.ae:68: s[i] = n[32 * i + 31 : 32 * i]
-	ldr	r3, [sp, #48]
-	str	r1, [r3]
-	@ norx32_4_1.ae:69: s[4 + i] = k[32 * i + 31 : 32 * i]
-	ldr	r1, [sp, #64]
-	str	r1, [r3, #16]
-	@ norx32_4_1.ae:66: n = load_le(nonce, 0, 16)
-	ldr	r1, [r2, #4]
-	@ norx32_4_1.ae:68: s[i] = n[32 * i + 31 : 32 * i]
-	str	r1, [r3, #4]
-	@ norx32_4_1.ae:69: s[4 + i] = k[32 * i + 31 : 32 * i]
-	ldr	r1, [sp, #60]
-	str	r1, [r3, #20]
-	@ norx32_4_1.ae:66: n = load_le(nonce, 0, 16)
-	ldr	r1, [r2, #8]
-	@ norx32_4_1.ae:68: s[i] = n[32 * i + 31 : 32 * i]
-	str	r1, [r3, #8]
-	@ norx32_4_1.ae:66: n = load_le(nonce, 0, 16)
-	ldr	r2, [r2, #12]
-	@ norx32_4_1.ae:69: s[4 + i] = k[32 * i + 31 : 32 * i]
-	ldr	r1, [sp, #56]
-	str	r1, [r3, #24]
-	@ norx32_4_1.ae:68: s[i] = n[32 * i + 31 : 32 * i]
-	str	r2, [r3, #12]
-	@ norx32_4_1.ae:69: s[4 + i] = k[32 * i + 31 : 32 * i]
-	ldr	r1, [sp, #52]
-	str	r1, [r3, #28]
-	@ norx32_4_1.ae:71: s[8] = u8
-	ldr	r1, =0xa3d8d930
-	str	r1, [r3, #32]
-	@ norx32_4_1.ae:72: s[9] = u9
-	ldr	r1, =0x3fa8b72c
-	str	r1, [r3, #36]
-	@ norx32_4_1.ae:73: s[10] = u10
-	ldr	r1, =0xed84eb49
-	str	r1, [r3, #40]
-	@ norx32_4_1.ae:74: s[11] = u11
-	ldr	r1, =0xedca4787
-	str	r1, [r3, #44]
-	@ norx32_4_1.ae:75: s[12] = u12 ^ w
-	ldr	r1, =0x335463cb
-	str	r1, [r3, #48]
-	@ norx32_4_1.ae:76: s[13] = u13 ^ rounds
-	ldr	r1, =0xf994220f
-	str	r1, [r3, #52]
-	@ norx32_4_1.ae:77: s[14] = u14 ^ p
-	ldr	r1, =0xbe0bf5c8
-	str	r1, [r3, #56]
-	@ norx32_4_1.ae:78: s[15] = u15 ^ t
-	ldr	r1, =0xd7c49184
-	str	r1, [r3, #60]
-	@ norx_f.ae:72: @unroll(unroll)
-	ldr	r0, [r3]
-	mov	r8, r0
-	mov	r0, r3
-	ldr	r1, [r0, #4]
-	mov	r12, r1
-	ldr	r1, [r0, #8]
-	str	r1, [sp]
-	ldr	r1, [r0, #12]
-	str	r1, [sp, #4]
-	ldr	r6, [r0, #16]
-	ldr	r4, [r0, #20]
-	ldr	r1, [r0, #24]
-	ldr	r2, [r0, #28]
-	mov	r10, r2
-	mov	r5, r3
-	ldr	r3, [r0, #32]
-	ldr	r0, [r0, #36]
-	mov	r9, r0
-	ldr	r0, [r5, #40]
-	mov	lr, r0
-	ldr	r0, [r5, #44]
-	mov	r11, r0
-	ldr	r2, [r5, #48]
-	ldr	r0, [r5, #52]
-	str	r0, [sp, #8]
-	ldr	r0, [r5, #56]
-	str	r0, [sp, #24]
-	ldr	r0, [r5, #60]
-	str	r0, [sp, #20]
-	movs	r0, #0
-	str	r0, [sp, #28]
-.Lnorx32_4_1_initialize_loop5:
+.Lnorx32_4_1_F_permute_loop1:
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r7, r8
 	eors	r7, r6
@@ -4817,10 +1896,10 @@ norx32_4_1_initialize:
 	adds	r0, #1
 	str	r0, [sp, #28]
 	cmp	r0, #4
-	bcs	.Lnorx32_4_1_initialize_far1
-	b	.Lnorx32_4_1_initialize_loop5
-.Lnorx32_4_1_initialize_far1:
-.Lnorx32_4_1_initialize_done6:
+	bcs	.Lnorx32_4_1_F_permute_far1
+	b	.Lnorx32_4_1_F_permute_loop1
+.Lnorx32_4_1_F_permute_far1:
+.Lnorx32_4_1_F_permute_done2:
 	@ norx_f.ae:77: s[0] = s0
 	mov	r5, r8
 	ldr	r7, [sp, #48]
@@ -4865,25 +1944,663 @@ norx32_4_1_initialize:
 	@ norx_f.ae:92: s[15] = s15
 	ldr	r1, [sp, #20]
 	str	r1, [r7, #60]
-	@ norx32_4_1.ae:86: s[12 + i] = s[12 + i] ^ k[32 * i + 31 : 32 * i]
-	ldr	r0, [sp, #64]
-	eors	r2, r0
-	str	r2, [r7, #48]
-	ldr	r1, [r7, #52]
-	ldr	r0, [sp, #60]
-	eors	r1, r0
-	str	r1, [r7, #52]
-	ldr	r1, [r7, #56]
-	ldr	r0, [sp, #56]
-	eors	r1, r0
-	str	r1, [r7, #56]
-	ldr	r1, [r7, #60]
-	ldr	r0, [sp, #52]
-	eors	r1, r0
-	str	r1, [r7, #60]
-	add	sp, #84
+	add	sp, #52
 	pop	{pc}
 	.ltorg
+	.size norx32_4_1_F_permute, .-norx32_4_1_F_permute
+
+
+@ --- norx32_4_1_absorb_header: norx32_4_1.absorb_header
+@     frame 180 bytes (50 spill slots, 33 on the stack; locals 48), saves nothing
+@     estimated 808 bytes of code and literals
+	.section .text.norx32_4_1_absorb_header,"ax",%progbits
+	.global norx32_4_1_absorb_header
+	.type norx32_4_1_absorb_header, %function
+	.thumb_func
+	.balign 4
+norx32_4_1_absorb_header:
+	push	{lr}
+	sub	sp, #180
+	str	r0, [sp]
+	str	r1, [sp, #128]
+	str	r2, [sp, #120]
+	@ norx32_4_1.ae:94: if n > 0 {
+	mov	r1, r2
+	cmp	r1, #0
+	bne	.Lnorx32_4_1_absorb_header_far1
+	b	.Lnorx32_4_1_absorb_header_else1
+.Lnorx32_4_1_absorb_header_far1:
+	@ norx32_4_1.ae:38: return n / rate
+	lsrs	r4, r1, #4
+	lsls	r1, r4, #1
+	lsrs	r0, r4, #31
+	movs	r3, #0
+	adds	r2, r4, r1
+	adcs	r3, r0
+	lsls	r1, r4, #3
+	lsrs	r0, r4, #29
+	adds	r2, r2, r1
+	adcs	r3, r0
+	lsls	r1, r4, #5
+	lsrs	r0, r4, #27
+	adds	r2, r2, r1
+	adcs	r3, r0
+	lsls	r1, r4, #7
+	lsrs	r0, r4, #25
+	adds	r2, r2, r1
+	adcs	r3, r0
+	lsls	r1, r4, #9
+	lsrs	r0, r4, #23
+	adds	r2, r2, r1
+	adcs	r3, r0
+	lsls	r1, r4, #11
+	lsrs	r0, r4, #21
+	adds	r2, r2, r1
+	adcs	r3, r0
+	lsls	r1, r4, #13
+	lsrs	r0, r4, #19
+	adds	r2, r2, r1
+	adcs	r3, r0
+	lsls	r1, r4, #15
+	lsrs	r0, r4, #17
+	adds	r2, r2, r1
+	adcs	r3, r0
+	lsls	r1, r4, #17
+	lsrs	r0, r4, #15
+	adds	r2, r2, r1
+	adcs	r3, r0
+	lsls	r1, r4, #19
+	lsrs	r0, r4, #13
+	adds	r2, r2, r1
+	adcs	r3, r0
+	lsls	r1, r4, #21
+	lsrs	r0, r4, #11
+	adds	r2, r2, r1
+	adcs	r3, r0
+	lsls	r1, r4, #23
+	lsrs	r0, r4, #9
+	adds	r2, r2, r1
+	adcs	r3, r0
+	lsls	r1, r4, #25
+	lsrs	r0, r4, #7
+	adds	r2, r2, r1
+	adcs	r3, r0
+	lsls	r1, r4, #27
+	lsrs	r0, r4, #5
+	adds	r1, r2, r1
+	adcs	r3, r0
+	lsls	r0, r3, #8
+	lsrs	r1, r1, #29
+	lsrs	r0, r0, #5
+	orrs	r1, r0
+	@ norx32_4_1.ae:95: for i in 0..whole_blocks(n) + 1 {
+	adds	r0, r1, #1
+	str	r0, [sp, #124]
+	movs	r1, #0
+	str	r1, [sp, #20]
+	cmp	r1, r0
+	bcc	.Lnorx32_4_1_absorb_header_far2
+	b	.Lnorx32_4_1_absorb_header_done4
+.Lnorx32_4_1_absorb_header_far2:
+.Lnorx32_4_1_absorb_header_loop3:
+	@ norx32_4_1.ae:96: off = rate * i
+	movs	r2, #48
+	ldr	r0, [sp, #20]
+	muls	r0, r2
+	str	r0, [sp, #8]
+	@ norx32_4_1.ae:97: count = if n - off < rate then n - off else rate
+	ldr	r1, [sp, #120]
+	subs	r1, r1, r0
+	cmp	r1, #48
+	movs	r0, #0
+	sbcs	r0, r0
+	eors	r1, r2
+	ands	r1, r0
+	eors	r1, r2
+	str	r1, [sp, #4]
+	@ norx32_4_1.ae:98: s[15] = s[15] ^ header_tag
+	ldr	r2, [sp]
+	ldr	r1, [r2, #60]
+	movs	r0, #1
+	eors	r1, r0
+	mov	r0, r2
+	str	r1, [r0, #60]
+	@ norx32_4_1.ae:99: F.permute(s)
+	bl	norx32_4_1_F_permute
+	@ norx32_4_1.ae:48: return cat(s[11], s[10], s[9], s[8], s[7], s[6], s[5], s[4], s[3], s[2], s[1], s[0])
+	ldr	r1, [sp]
+	ldr	r0, [r1, #44]
+	str	r0, [sp, #116]
+	ldr	r0, [r1, #40]
+	str	r0, [sp, #112]
+	ldr	r0, [r1, #36]
+	str	r0, [sp, #108]
+	ldr	r0, [r1, #32]
+	str	r0, [sp, #104]
+	ldr	r0, [r1, #28]
+	str	r0, [sp, #100]
+	ldr	r0, [r1, #24]
+	str	r0, [sp, #96]
+	ldr	r0, [r1, #20]
+	str	r0, [sp, #84]
+	ldr	r0, [r1, #16]
+	str	r0, [sp, #76]
+	ldr	r0, [r1, #12]
+	str	r0, [sp, #64]
+	ldr	r0, [r1, #8]
+	str	r0, [sp, #52]
+	ldr	r0, [r1, #4]
+	str	r0, [sp, #40]
+	ldr	r0, [r1]
+	str	r0, [sp, #28]
+	@ norx32_4_1.ae:100: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
+	ldr	r1, [sp, #128]
+	ldr	r0, [sp, #8]
+	adds	r1, r1, r0
+	movs	r2, #3
+	ldr	r0, [sp, #4]
+	cmp	r0, #48
+	bcc	.Lnorx32_4_1_absorb_header_bytes5
+	tst	r1, r2
+	beq	.Lnorx32_4_1_absorb_header_words6
+	movs	r3, #48
+	b	.Lnorx32_4_1_absorb_header_fill8
+.Lnorx32_4_1_absorb_header_bytes5:
+	ldr	r3, [sp, #4]
+	movs	r0, #0
+	str	r0, [sp, #132]
+	str	r0, [sp, #136]
+	str	r0, [sp, #140]
+	str	r0, [sp, #144]
+	str	r0, [sp, #148]
+	str	r0, [sp, #152]
+	str	r0, [sp, #156]
+	str	r0, [sp, #160]
+	str	r0, [sp, #164]
+	str	r0, [sp, #168]
+	str	r0, [sp, #172]
+	str	r0, [sp, #176]
+.Lnorx32_4_1_absorb_header_fill8:
+	add	r2, sp, #132
+.Lnorx32_4_1_absorb_header_cpy10:
+	subs	r3, #1
+	bcc	.Lnorx32_4_1_absorb_header_cpyd9
+	ldrb	r0, [r1, r3]
+	strb	r0, [r2, r3]
+	b	.Lnorx32_4_1_absorb_header_cpy10
+.Lnorx32_4_1_absorb_header_cpyd9:
+	mov	r1, r2
+.Lnorx32_4_1_absorb_header_words6:
+	ldr	r0, [r1]
+	str	r0, [sp, #24]
+	ldr	r0, [r1, #4]
+	str	r0, [sp, #32]
+	ldr	r0, [r1, #8]
+	str	r0, [sp, #36]
+	ldr	r0, [r1, #12]
+	str	r0, [sp, #44]
+	ldr	r0, [r1, #16]
+	str	r0, [sp, #48]
+	ldr	r0, [r1, #20]
+	str	r0, [sp, #56]
+	ldr	r0, [r1, #24]
+	str	r0, [sp, #60]
+	ldr	r0, [r1, #28]
+	str	r0, [sp, #72]
+	ldr	r0, [r1, #32]
+	str	r0, [sp, #80]
+	ldr	r0, [r1, #36]
+	str	r0, [sp, #92]
+	ldr	r0, [r1, #40]
+	str	r0, [sp, #88]
+	ldr	r0, [r1, #44]
+	str	r0, [sp, #68]
+	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
+	ldr	r0, [sp, #4]
+	cmp	r0, #48
+	movs	r0, #0
+	adcs	r0, r0
+	movs	r1, #1
+	eors	r0, r1
+	beq	.Lnorx32_4_1_absorb_header_else11
+	ldr	r0, [sp, #4]
+	lsls	r6, r0, #3
+	str	r1, [sp, #4]
+	movs	r5, #0
+	mov	r11, r5
+	mov	r10, r5
+	mov	r9, r5
+	mov	r8, r5
+	str	r5, [sp, #8]
+	str	r5, [sp, #12]
+	mov	r4, r5
+	mov	r3, r5
+	mov	r2, r5
+	str	r5, [sp, #16]
+	movs	r0, #3
+	lsls	r0, r0, #7
+	cmp	r6, r0
+	bcs	.Lnorx32_4_1_absorb_header_shz13
+.Lnorx32_4_1_absorb_header_shl15:
+	cmp	r6, #32
+	bcc	.Lnorx32_4_1_absorb_header_shf14
+	str	r2, [sp, #16]
+	mov	r2, r3
+	mov	r3, r4
+	mov	r4, r5
+	ldr	r5, [sp, #12]
+	ldr	r0, [sp, #8]
+	str	r0, [sp, #12]
+	mov	r0, r8
+	str	r0, [sp, #8]
+	mov	r8, r9
+	mov	r9, r10
+	mov	r10, r11
+	ldr	r0, [sp, #4]
+	mov	r11, r0
+	movs	r0, #0
+	str	r0, [sp, #4]
+	subs	r6, #32
+	b	.Lnorx32_4_1_absorb_header_shl15
+.Lnorx32_4_1_absorb_header_shf14:
+	movs	r1, #32
+	subs	r1, r1, r6
+	ldr	r0, [sp, #16]
+	lsls	r0, r6
+	mov	r7, r2
+	lsrs	r7, r1
+	orrs	r0, r7
+	str	r0, [sp, #16]
+	lsls	r2, r6
+	mov	r0, r3
+	lsrs	r0, r1
+	orrs	r2, r0
+	lsls	r3, r6
+	mov	r0, r4
+	lsrs	r0, r1
+	orrs	r3, r0
+	lsls	r4, r6
+	mov	r0, r5
+	lsrs	r0, r1
+	orrs	r4, r0
+	lsls	r5, r6
+	ldr	r0, [sp, #12]
+	lsrs	r0, r1
+	orrs	r5, r0
+	ldr	r0, [sp, #12]
+	lsls	r0, r6
+	ldr	r7, [sp, #8]
+	lsrs	r7, r1
+	orrs	r0, r7
+	str	r0, [sp, #12]
+	ldr	r0, [sp, #8]
+	lsls	r0, r6
+	mov	r7, r8
+	lsrs	r7, r1
+	orrs	r0, r7
+	str	r0, [sp, #8]
+	mov	r0, r8
+	lsls	r0, r6
+	mov	r7, r9
+	lsrs	r7, r1
+	orrs	r0, r7
+	mov	r8, r0
+	mov	r0, r9
+	lsls	r0, r6
+	mov	r7, r10
+	lsrs	r7, r1
+	orrs	r0, r7
+	mov	r9, r0
+	mov	r0, r10
+	lsls	r0, r6
+	mov	r7, r11
+	lsrs	r7, r1
+	orrs	r0, r7
+	mov	r10, r0
+	mov	r0, r11
+	lsls	r0, r6
+	ldr	r7, [sp, #4]
+	lsrs	r7, r1
+	orrs	r0, r7
+	mov	r11, r0
+	ldr	r0, [sp, #4]
+	lsls	r0, r6
+	str	r0, [sp, #4]
+	b	.Lnorx32_4_1_absorb_header_she16
+.Lnorx32_4_1_absorb_header_shz13:
+	movs	r0, #0
+	str	r0, [sp, #4]
+	mov	r11, r0
+	mov	r10, r0
+	mov	r9, r0
+	mov	r8, r0
+	str	r0, [sp, #8]
+	str	r0, [sp, #12]
+	movs	r5, #0
+	movs	r4, #0
+	movs	r3, #0
+	movs	r2, #0
+	str	r0, [sp, #16]
+.Lnorx32_4_1_absorb_header_she16:
+	movs	r0, #1
+	lsls	r0, r0, #31
+	ldr	r1, [sp, #16]
+	orrs	r1, r0
+	ldr	r6, [sp, #12]
+	b	.Lnorx32_4_1_absorb_header_endif12
+.Lnorx32_4_1_absorb_header_else11:
+	movs	r0, #0
+	str	r0, [sp, #4]
+	mov	r11, r0
+	mov	r10, r0
+	mov	r9, r0
+	mov	r8, r0
+	str	r0, [sp, #8]
+	movs	r6, #0
+	movs	r5, #0
+	movs	r4, #0
+	movs	r3, #0
+	movs	r2, #0
+	movs	r1, #0
+.Lnorx32_4_1_absorb_header_endif12:
+	@ norx32_4_1.ae:100: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
+	ldr	r7, [sp, #28]
+	ldr	r0, [sp, #24]
+	eors	r7, r0
+	ldr	r0, [sp, #4]
+	eors	r7, r0
+	@ norx32_4_1.ae:53: s[i] = x[32 * i + 31 : 32 * i]
+	ldr	r0, [sp]
+	str	r7, [r0]
+	@ norx32_4_1.ae:100: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
+	ldr	r7, [sp, #40]
+	ldr	r0, [sp, #32]
+	eors	r7, r0
+	mov	r0, r11
+	eors	r7, r0
+	@ norx32_4_1.ae:53: s[i] = x[32 * i + 31 : 32 * i]
+	ldr	r0, [sp]
+	str	r7, [r0, #4]
+	@ norx32_4_1.ae:100: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
+	ldr	r7, [sp, #52]
+	ldr	r0, [sp, #36]
+	eors	r7, r0
+	mov	r0, r10
+	eors	r7, r0
+	@ norx32_4_1.ae:53: s[i] = x[32 * i + 31 : 32 * i]
+	ldr	r0, [sp]
+	str	r7, [r0, #8]
+	@ norx32_4_1.ae:100: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
+	ldr	r7, [sp, #64]
+	ldr	r0, [sp, #44]
+	eors	r7, r0
+	mov	r0, r9
+	eors	r7, r0
+	@ norx32_4_1.ae:53: s[i] = x[32 * i + 31 : 32 * i]
+	ldr	r0, [sp]
+	str	r7, [r0, #12]
+	@ norx32_4_1.ae:100: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
+	ldr	r7, [sp, #76]
+	ldr	r0, [sp, #48]
+	eors	r7, r0
+	mov	r0, r8
+	eors	r7, r0
+	@ norx32_4_1.ae:53: s[i] = x[32 * i + 31 : 32 * i]
+	ldr	r0, [sp]
+	str	r7, [r0, #16]
+	@ norx32_4_1.ae:100: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
+	ldr	r7, [sp, #84]
+	ldr	r0, [sp, #56]
+	eors	r7, r0
+	ldr	r0, [sp, #8]
+	eors	r7, r0
+	@ norx32_4_1.ae:53: s[i] = x[32 * i + 31 : 32 * i]
+	ldr	r0, [sp]
+	str	r7, [r0, #20]
+	@ norx32_4_1.ae:100: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
+	ldr	r7, [sp, #96]
+	ldr	r0, [sp, #60]
+	eors	r7, r0
+	eors	r7, r6
+	@ norx32_4_1.ae:53: s[i] = x[32 * i + 31 : 32 * i]
+	ldr	r0, [sp]
+	str	r7, [r0, #24]
+	@ norx32_4_1.ae:100: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
+	ldr	r6, [sp, #100]
+	ldr	r7, [sp, #72]
+	eors	r6, r7
+	eors	r6, r5
+	@ norx32_4_1.ae:53: s[i] = x[32 * i + 31 : 32 * i]
+	mov	r7, r0
+	str	r6, [r0, #28]
+	@ norx32_4_1.ae:100: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
+	ldr	r5, [sp, #104]
+	ldr	r0, [sp, #80]
+	eors	r5, r0
+	eors	r5, r4
+	@ norx32_4_1.ae:53: s[i] = x[32 * i + 31 : 32 * i]
+	str	r5, [r7, #32]
+	@ norx32_4_1.ae:100: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
+	ldr	r4, [sp, #108]
+	ldr	r0, [sp, #92]
+	eors	r4, r0
+	eors	r4, r3
+	@ norx32_4_1.ae:53: s[i] = x[32 * i + 31 : 32 * i]
+	str	r4, [r7, #36]
+	@ norx32_4_1.ae:100: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
+	ldr	r3, [sp, #112]
+	ldr	r0, [sp, #88]
+	eors	r3, r0
+	eors	r3, r2
+	@ norx32_4_1.ae:53: s[i] = x[32 * i + 31 : 32 * i]
+	str	r3, [r7, #40]
+	@ norx32_4_1.ae:100: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
+	ldr	r2, [sp, #116]
+	ldr	r0, [sp, #68]
+	eors	r2, r0
+	eors	r2, r1
+	@ norx32_4_1.ae:53: s[i] = x[32 * i + 31 : 32 * i]
+	str	r2, [r7, #44]
+	ldr	r1, [sp, #20]
+	adds	r1, #1
+	str	r1, [sp, #20]
+	ldr	r0, [sp, #124]
+	cmp	r1, r0
+	bcs	.Lnorx32_4_1_absorb_header_far3
+	b	.Lnorx32_4_1_absorb_header_loop3
+.Lnorx32_4_1_absorb_header_far3:
+.Lnorx32_4_1_absorb_header_done4:
+.Lnorx32_4_1_absorb_header_else1:
+.Lnorx32_4_1_absorb_header_endif2:
+	add	sp, #180
+	pop	{pc}
+	.ltorg
+	.size norx32_4_1_absorb_header, .-norx32_4_1_absorb_header
+
+
+@ --- norx32_4_1_finalize: norx32_4_1.finalize
+@     frame 20 bytes (5 spill slots, 5 on the stack; locals 0), saves nothing
+@     estimated 122 bytes of code and literals
+	.section .text.norx32_4_1_finalize,"ax",%progbits
+	.global norx32_4_1_finalize
+	.type norx32_4_1_finalize, %function
+	.thumb_func
+	.balign 4
+norx32_4_1_finalize:
+	push	{lr}
+	sub	sp, #20
+	str	r0, [sp]
+	ldr	r2, [r1]
+	str	r2, [sp, #16]
+	ldr	r2, [r1, #4]
+	str	r2, [sp, #12]
+	ldr	r2, [r1, #8]
+	str	r2, [sp, #8]
+	ldr	r2, [r1, #12]
+	str	r2, [sp, #4]
+	@ norx32_4_1.ae:108: s[15] = s[15] ^ final_tag
+	mov	r2, r0
+	ldr	r1, [r0, #60]
+	movs	r0, #8
+	eors	r1, r0
+	mov	r0, r2
+	str	r1, [r0, #60]
+	@ norx32_4_1.ae:109: F.permute(s)
+	bl	norx32_4_1_F_permute
+	@ norx32_4_1.ae:86: s[12 + i] = s[12 + i] ^ k[32 * i + 31 : 32 * i]
+	ldr	r2, [sp]
+	ldr	r1, [r2, #48]
+	ldr	r0, [sp, #16]
+	eors	r1, r0
+	str	r1, [r2, #48]
+	ldr	r1, [r2, #52]
+	ldr	r0, [sp, #12]
+	eors	r1, r0
+	str	r1, [r2, #52]
+	ldr	r1, [r2, #56]
+	ldr	r0, [sp, #8]
+	eors	r1, r0
+	str	r1, [r2, #56]
+	ldr	r1, [r2, #60]
+	ldr	r0, [sp, #4]
+	eors	r1, r0
+	mov	r0, r2
+	str	r1, [r0, #60]
+	@ norx32_4_1.ae:111: F.permute(s)
+	bl	norx32_4_1_F_permute
+	@ norx32_4_1.ae:86: s[12 + i] = s[12 + i] ^ k[32 * i + 31 : 32 * i]
+	ldr	r4, [sp]
+	ldr	r1, [r4, #48]
+	ldr	r0, [sp, #16]
+	eors	r1, r0
+	str	r1, [r4, #48]
+	ldr	r1, [r4, #52]
+	ldr	r0, [sp, #12]
+	eors	r1, r0
+	str	r1, [r4, #52]
+	ldr	r1, [r4, #56]
+	ldr	r0, [sp, #8]
+	eors	r1, r0
+	str	r1, [r4, #56]
+	ldr	r3, [r4, #60]
+	ldr	r0, [sp, #4]
+	eors	r3, r0
+	str	r3, [r4, #60]
+	@ norx32_4_1.ae:113: return cat(s[15], s[14], s[13], s[12])
+	ldr	r2, [r4, #56]
+	ldr	r1, [r4, #52]
+	ldr	r0, [r4, #48]
+	add	sp, #20
+	pop	{pc}
+	.ltorg
+	.size norx32_4_1_finalize, .-norx32_4_1_finalize
+
+
+@ --- norx32_4_1_initialize: norx32_4_1.initialize
+@     frame 36 bytes (5 spill slots, 5 on the stack; locals 16), saves nothing
+@     estimated 180 bytes of code and literals
+	.section .text.norx32_4_1_initialize,"ax",%progbits
+	.global norx32_4_1_initialize
+	.type norx32_4_1_initialize, %function
+	.thumb_func
+	.balign 4
+norx32_4_1_initialize:
+	push	{lr}
+	sub	sp, #36
+	str	r0, [sp]
+	ldr	r0, [r1]
+	str	r0, [sp, #16]
+	ldr	r0, [r1, #4]
+	str	r0, [sp, #12]
+	ldr	r0, [r1, #8]
+	str	r0, [sp, #8]
+	ldr	r0, [r1, #12]
+	str	r0, [sp, #4]
+	@ norx32_4_1.ae:66: n = load_le(nonce, 0, 16)
+	movs	r0, #3
+	tst	r2, r0
+	beq	.Lnorx32_4_1_initialize_words2
+.Lnorx32_4_1_initialize_bytes1:
+	movs	r3, #16
+	add	r1, sp, #20
+.Lnorx32_4_1_initialize_cpy4:
+	subs	r3, #1
+	bcc	.Lnorx32_4_1_initialize_cpyd3
+	ldrb	r0, [r2, r3]
+	strb	r0, [r1, r3]
+	b	.Lnorx32_4_1_initialize_cpy4
+.Lnorx32_4_1_initialize_cpyd3:
+	mov	r2, r1
+.Lnorx32_4_1_initialize_words2:
+	ldm	r2, {r1, r2, r3, r4}
+	@ norx32_4_1.ae:68: s[i] = n[32 * i + 31 : 32 * i]
+	ldr	r5, [sp]
+	mov	r0, r5
+	str	r1, [r0]
+	@ norx32_4_1.ae:69: s[4 + i] = k[32 * i + 31 : 32 * i]
+	ldr	r1, [sp, #16]
+	str	r1, [r0, #16]
+	@ norx32_4_1.ae:68: s[i] = n[32 * i + 31 : 32 * i]
+	str	r2, [r0, #4]
+	@ norx32_4_1.ae:69: s[4 + i] = k[32 * i + 31 : 32 * i]
+	ldr	r1, [sp, #12]
+	str	r1, [r0, #20]
+	@ norx32_4_1.ae:68: s[i] = n[32 * i + 31 : 32 * i]
+	str	r3, [r0, #8]
+	@ norx32_4_1.ae:69: s[4 + i] = k[32 * i + 31 : 32 * i]
+	ldr	r1, [sp, #8]
+	str	r1, [r0, #24]
+	@ norx32_4_1.ae:68: s[i] = n[32 * i + 31 : 32 * i]
+	str	r4, [r0, #12]
+	@ norx32_4_1.ae:69: s[4 + i] = k[32 * i + 31 : 32 * i]
+	ldr	r1, [sp, #4]
+	str	r1, [r0, #28]
+	@ norx32_4_1.ae:71: s[8] = u8
+	ldr	r1, =0xa3d8d930
+	str	r1, [r0, #32]
+	@ norx32_4_1.ae:72: s[9] = u9
+	ldr	r1, =0x3fa8b72c
+	str	r1, [r0, #36]
+	@ norx32_4_1.ae:73: s[10] = u10
+	ldr	r1, =0xed84eb49
+	str	r1, [r0, #40]
+	@ norx32_4_1.ae:74: s[11] = u11
+	ldr	r1, =0xedca4787
+	str	r1, [r0, #44]
+	@ norx32_4_1.ae:75: s[12] = u12 ^ w
+	ldr	r1, =0x335463cb
+	str	r1, [r0, #48]
+	@ norx32_4_1.ae:76: s[13] = u13 ^ rounds
+	ldr	r1, =0xf994220f
+	str	r1, [r0, #52]
+	@ norx32_4_1.ae:77: s[14] = u14 ^ p
+	ldr	r1, =0xbe0bf5c8
+	str	r1, [r0, #56]
+	@ norx32_4_1.ae:78: s[15] = u15 ^ t
+	ldr	r1, =0xd7c49184
+	str	r1, [r0, #60]
+	@ norx32_4_1.ae:79: F.permute(s)
+	bl	norx32_4_1_F_permute
+	@ norx32_4_1.ae:86: s[12 + i] = s[12 + i] ^ k[32 * i + 31 : 32 * i]
+	ldr	r2, [sp]
+	ldr	r1, [r2, #48]
+	ldr	r0, [sp, #16]
+	eors	r1, r0
+	str	r1, [r2, #48]
+	ldr	r1, [r2, #52]
+	ldr	r0, [sp, #12]
+	eors	r1, r0
+	str	r1, [r2, #52]
+	ldr	r1, [r2, #56]
+	ldr	r0, [sp, #8]
+	eors	r1, r0
+	str	r1, [r2, #56]
+	ldr	r1, [r2, #60]
+	ldr	r0, [sp, #4]
+	eors	r1, r0
+	str	r1, [r2, #60]
+	add	sp, #36
+	pop	{pc}
 	.ltorg
 	.size norx32_4_1_initialize, .-norx32_4_1_initialize
 

@@ -55,3 +55,13 @@ def test_size_mode_passes_a_vector_sample(spec, require_tools):
     vecs = _vectors(spec, 33)
     report = run_aead(sim_engine(spec, {"opt": "size"}, "msp430f1611"), vecs)
     assert report.passed == len(vecs) and report.failed == 0, str(report)
+
+
+@pytest.mark.slow
+def test_norx_unrolled_permutation_passes_all_vectors(require_tools):
+    """NORX's F^l unrolled on stm32f030 (`unroll=full`, one subroutine: the call policy's
+    in-place rule), the variant issue 10's NORX row in docs/BENCHMARKS.md measures."""
+    require_tools("stm32f030")
+    vecs = _vectors(NORX, 1)
+    report = run_aead(sim_engine(NORX, {"unroll": "full"}, "stm32f030"), vecs)
+    assert report.passed == len(vecs) and report.failed == 0, str(report)
