@@ -46,8 +46,8 @@ norx32_4_1_key_setup:
 
 
 @ --- norx32_4_1_encrypt_with: norx32_4_1.encrypt_with
-@     frame 220 bytes (51 spill slots, 27 on the stack; locals 112), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 1060 bytes of code and literals
+@     frame 208 bytes (46 spill slots, 24 on the stack; locals 112), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 1038 bytes of code and literals
 	.section .text.norx32_4_1_encrypt_with,"ax",%progbits
 	.global norx32_4_1_encrypt_with
 	.type norx32_4_1_encrypt_with, %function
@@ -60,45 +60,45 @@ norx32_4_1_encrypt_with:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #220
+	sub	sp, #208
 	mov	r5, r1
 	mov	r4, r2
 	str	r3, [sp]
 	@ norx32_4_1.ae:130: initialize(s, k, nonce)
-	add	r1, sp, #108
+	add	r1, sp, #96
 	@ norx32_4_1.ae:129: k = kc[0]
 	ldr	r2, [r0]
-	str	r2, [sp, #104]
-	@ norx32_4_1.ae:130: initialize(s, k, nonce)
-	str	r2, [sp, #172]
-	@ norx32_4_1.ae:129: k = kc[0]
-	ldr	r2, [r0, #4]
-	str	r2, [sp, #100]
-	@ norx32_4_1.ae:130: initialize(s, k, nonce)
-	str	r2, [sp, #176]
-	@ norx32_4_1.ae:129: k = kc[0]
-	ldr	r2, [r0, #8]
-	str	r2, [sp, #96]
-	@ norx32_4_1.ae:130: initialize(s, k, nonce)
-	str	r2, [sp, #180]
-	@ norx32_4_1.ae:129: k = kc[0]
-	ldr	r2, [r0, #12]
 	str	r2, [sp, #92]
 	@ norx32_4_1.ae:130: initialize(s, k, nonce)
-	str	r2, [sp, #184]
-	add	r2, sp, #172
+	str	r2, [sp, #160]
+	@ norx32_4_1.ae:129: k = kc[0]
+	ldr	r2, [r0, #4]
+	str	r2, [sp, #88]
+	@ norx32_4_1.ae:130: initialize(s, k, nonce)
+	str	r2, [sp, #164]
+	@ norx32_4_1.ae:129: k = kc[0]
+	ldr	r2, [r0, #8]
+	str	r2, [sp, #84]
+	@ norx32_4_1.ae:130: initialize(s, k, nonce)
+	str	r2, [sp, #168]
+	@ norx32_4_1.ae:129: k = kc[0]
+	ldr	r2, [r0, #12]
+	str	r2, [sp, #80]
+	@ norx32_4_1.ae:130: initialize(s, k, nonce)
+	str	r2, [sp, #172]
+	add	r2, sp, #160
 	mov	r0, r1
 	mov	r1, r2
 	mov	r2, r5
 	mov	r3, r4
 	bl	norx32_4_1_initialize
 	@ norx32_4_1.ae:131: absorb_header(s, ad)
-	add	r0, sp, #108
+	add	r0, sp, #96
 	ldr	r1, [sp]
-	ldr	r2, [sp, #256]
+	ldr	r2, [sp, #244]
 	bl	norx32_4_1_absorb_header
 	@ norx32_4_1.ae:133: if m > 0 {
-	ldr	r1, [sp, #264]
+	ldr	r1, [sp, #252]
 	cmp	r1, #0
 	bne	.Lnorx32_4_1_encrypt_with_far1
 	b	.Lnorx32_4_1_encrypt_with_else1
@@ -168,7 +168,7 @@ norx32_4_1_encrypt_with:
 	orrs	r1, r0
 	@ norx32_4_1.ae:134: for i in 0..whole_blocks(m) + 1 {
 	adds	r0, r1, #1
-	str	r0, [sp, #88]
+	str	r0, [sp, #76]
 	movs	r1, #0
 	str	r1, [sp, #68]
 	cmp	r1, r0
@@ -180,9 +180,9 @@ norx32_4_1_encrypt_with:
 	movs	r2, #48
 	ldr	r0, [sp, #68]
 	muls	r0, r2
-	str	r0, [sp, #84]
+	str	r0, [sp, #72]
 	@ norx32_4_1.ae:136: count = if m - off < rate then m - off else rate
-	ldr	r1, [sp, #264]
+	ldr	r1, [sp, #252]
 	subs	r1, r1, r0
 	cmp	r1, #48
 	movs	r0, #0
@@ -192,37 +192,37 @@ norx32_4_1_encrypt_with:
 	eors	r1, r2
 	str	r1, [sp, #4]
 	@ norx32_4_1.ae:137: s[15] = s[15] ^ payload_tag
-	ldr	r1, [sp, #168]
+	ldr	r1, [sp, #156]
 	movs	r0, #2
 	eors	r1, r0
-	str	r1, [sp, #168]
+	str	r1, [sp, #156]
 	@ norx32_4_1.ae:138: F.permute(s)
-	add	r0, sp, #108
+	add	r0, sp, #96
 	bl	norx32_4_1_F_permute
 	@ norx32_4_1.ae:48: return cat(s[11], s[10], s[9], s[8], s[7], s[6], s[5], s[4], s[3], s[2], s[1], s[0])
-	ldr	r0, [sp, #152]
-	str	r0, [sp, #64]
-	ldr	r0, [sp, #148]
-	str	r0, [sp, #60]
-	ldr	r0, [sp, #144]
-	str	r0, [sp, #56]
 	ldr	r0, [sp, #140]
-	str	r0, [sp, #52]
+	str	r0, [sp, #64]
 	ldr	r0, [sp, #136]
-	str	r0, [sp, #48]
+	str	r0, [sp, #60]
 	ldr	r0, [sp, #132]
-	str	r0, [sp, #44]
+	str	r0, [sp, #56]
 	ldr	r0, [sp, #128]
-	str	r0, [sp, #40]
+	str	r0, [sp, #52]
 	ldr	r0, [sp, #124]
-	str	r0, [sp, #16]
-	ldr	r2, [sp, #120]
-	ldr	r3, [sp, #116]
-	ldr	r4, [sp, #112]
-	ldr	r5, [sp, #108]
+	str	r0, [sp, #48]
+	ldr	r0, [sp, #120]
+	str	r0, [sp, #44]
+	ldr	r0, [sp, #116]
+	str	r0, [sp, #40]
+	ldr	r0, [sp, #112]
+	str	r0, [sp, #8]
+	ldr	r2, [sp, #108]
+	ldr	r3, [sp, #104]
+	ldr	r4, [sp, #100]
+	ldr	r5, [sp, #96]
 	@ norx32_4_1.ae:139: c = rate_of(s) ^ load_le(msg, off, rate, count) ^ pad(count)
-	ldr	r1, [sp, #260]
-	ldr	r0, [sp, #84]
+	ldr	r1, [sp, #248]
+	ldr	r0, [sp, #72]
 	adds	r1, r1, r0
 	ldr	r0, [sp, #4]
 	cmp	r0, #48
@@ -234,6 +234,9 @@ norx32_4_1_encrypt_with:
 	b	.Lnorx32_4_1_encrypt_with_fill8
 .Lnorx32_4_1_encrypt_with_bytes5:
 	movs	r0, #0
+	str	r0, [sp, #160]
+	str	r0, [sp, #164]
+	str	r0, [sp, #168]
 	str	r0, [sp, #172]
 	str	r0, [sp, #176]
 	str	r0, [sp, #180]
@@ -243,12 +246,9 @@ norx32_4_1_encrypt_with:
 	str	r0, [sp, #196]
 	str	r0, [sp, #200]
 	str	r0, [sp, #204]
-	str	r0, [sp, #208]
-	str	r0, [sp, #212]
-	str	r0, [sp, #216]
 	ldr	r7, [sp, #4]
 .Lnorx32_4_1_encrypt_with_fill8:
-	add	r6, sp, #172
+	add	r6, sp, #160
 .Lnorx32_4_1_encrypt_with_cpy10:
 	subs	r7, #1
 	bcc	.Lnorx32_4_1_encrypt_with_cpyd9
@@ -260,20 +260,20 @@ norx32_4_1_encrypt_with:
 .Lnorx32_4_1_encrypt_with_words6:
 	ldr	r6, [r1]
 	eors	r5, r6
-	str	r5, [sp, #36]
+	str	r5, [sp, #20]
 	ldr	r5, [r1, #4]
 	eors	r4, r5
-	str	r4, [sp, #32]
+	str	r4, [sp, #24]
 	ldr	r4, [r1, #8]
 	eors	r3, r4
-	str	r3, [sp, #28]
+	str	r3, [sp, #32]
 	ldr	r3, [r1, #12]
 	eors	r2, r3
-	str	r2, [sp, #24]
+	str	r2, [sp, #28]
 	ldr	r2, [r1, #16]
-	ldr	r0, [sp, #16]
+	ldr	r0, [sp, #8]
 	eors	r0, r2
-	str	r0, [sp, #16]
+	str	r0, [sp, #8]
 	ldr	r2, [r1, #20]
 	ldr	r0, [sp, #40]
 	eors	r0, r2
@@ -313,17 +313,17 @@ norx32_4_1_encrypt_with:
 	b	.Lnorx32_4_1_encrypt_with_else11
 .Lnorx32_4_1_encrypt_with_far3:
 	str	r0, [sp]
-	movs	r5, #0
-	mov	r11, r5
-	mov	r10, r5
-	mov	r9, r5
-	mov	r8, r5
-	str	r5, [sp, #12]
-	str	r5, [sp, #8]
-	mov	r4, r5
-	mov	r3, r5
-	mov	r2, r5
-	str	r5, [sp, #20]
+	movs	r3, #0
+	mov	r11, r3
+	mov	r10, r3
+	mov	r9, r3
+	mov	r8, r3
+	str	r3, [sp, #16]
+	str	r3, [sp, #12]
+	mov	r4, r3
+	mov	r2, r3
+	mov	r1, r3
+	str	r3, [sp, #36]
 	ldr	r0, [sp, #4]
 	lsls	r6, r0, #3
 	movs	r0, #3
@@ -333,15 +333,15 @@ norx32_4_1_encrypt_with:
 .Lnorx32_4_1_encrypt_with_shl15:
 	cmp	r6, #32
 	bcc	.Lnorx32_4_1_encrypt_with_shf14
-	str	r5, [sp, #20]
-	mov	r5, r2
+	str	r1, [sp, #36]
+	mov	r1, r2
 	mov	r2, r3
 	mov	r3, r4
-	ldr	r4, [sp, #8]
-	ldr	r0, [sp, #12]
-	str	r0, [sp, #8]
-	mov	r0, r8
+	ldr	r4, [sp, #12]
+	ldr	r0, [sp, #16]
 	str	r0, [sp, #12]
+	mov	r0, r8
+	str	r0, [sp, #16]
 	mov	r8, r9
 	mov	r9, r10
 	mov	r10, r11
@@ -352,66 +352,66 @@ norx32_4_1_encrypt_with:
 	subs	r6, #32
 	b	.Lnorx32_4_1_encrypt_with_shl15
 .Lnorx32_4_1_encrypt_with_shf14:
-	ldr	r0, [sp, #20]
+	ldr	r0, [sp, #36]
 	lsls	r0, r6
-	movs	r1, #32
-	subs	r1, r1, r6
-	mov	r7, r5
-	lsrs	r7, r1
+	movs	r5, #32
+	subs	r5, r5, r6
+	mov	r7, r1
+	lsrs	r7, r5
 	orrs	r0, r7
-	str	r0, [sp, #20]
-	lsls	r5, r6
+	str	r0, [sp, #36]
+	lsls	r1, r6
 	mov	r0, r2
-	lsrs	r0, r1
-	orrs	r5, r0
+	lsrs	r0, r5
+	orrs	r1, r0
 	lsls	r2, r6
 	mov	r0, r3
-	lsrs	r0, r1
+	lsrs	r0, r5
 	orrs	r2, r0
 	lsls	r3, r6
 	mov	r0, r4
-	lsrs	r0, r1
+	lsrs	r0, r5
 	orrs	r3, r0
 	lsls	r4, r6
-	ldr	r0, [sp, #8]
-	lsrs	r0, r1
+	ldr	r0, [sp, #12]
+	lsrs	r0, r5
 	orrs	r4, r0
-	ldr	r0, [sp, #8]
-	lsls	r0, r6
-	ldr	r7, [sp, #12]
-	lsrs	r7, r1
-	orrs	r0, r7
-	str	r0, [sp, #8]
 	ldr	r0, [sp, #12]
 	lsls	r0, r6
-	mov	r7, r8
-	lsrs	r7, r1
+	ldr	r7, [sp, #16]
+	lsrs	r7, r5
 	orrs	r0, r7
 	str	r0, [sp, #12]
+	ldr	r0, [sp, #16]
+	lsls	r0, r6
+	mov	r7, r8
+	lsrs	r7, r5
+	orrs	r0, r7
+	str	r0, [sp, #16]
 	mov	r0, r8
 	lsls	r0, r6
 	mov	r7, r9
-	lsrs	r7, r1
+	lsrs	r7, r5
 	orrs	r0, r7
 	mov	r8, r0
 	mov	r0, r9
 	lsls	r0, r6
 	mov	r7, r10
-	lsrs	r7, r1
+	lsrs	r7, r5
 	orrs	r0, r7
 	mov	r9, r0
 	mov	r0, r10
 	lsls	r0, r6
 	mov	r7, r11
-	lsrs	r7, r1
+	lsrs	r7, r5
 	orrs	r0, r7
 	mov	r10, r0
 	ldr	r0, [sp]
-	lsrs	r0, r1
-	mov	r1, r11
-	lsls	r1, r6
-	orrs	r1, r0
-	mov	r11, r1
+	lsrs	r0, r5
+	mov	r5, r11
+	lsls	r5, r6
+	orrs	r5, r0
+	mov	r11, r5
 	ldr	r0, [sp]
 	lsls	r0, r6
 	str	r0, [sp]
@@ -423,122 +423,91 @@ norx32_4_1_encrypt_with:
 	mov	r10, r0
 	mov	r9, r0
 	mov	r8, r0
+	str	r0, [sp, #16]
 	str	r0, [sp, #12]
-	str	r0, [sp, #8]
 	movs	r4, #0
 	movs	r3, #0
 	movs	r2, #0
-	movs	r5, #0
-	str	r0, [sp, #20]
-.Lnorx32_4_1_encrypt_with_she16:
-	ldr	r0, [sp, #12]
-	str	r0, [sp, #80]
-	ldr	r0, [sp, #8]
-	str	r0, [sp, #76]
-	str	r4, [sp, #72]
-	str	r3, [sp, #12]
-	str	r2, [sp, #8]
-	mov	r2, r5
-	movs	r0, #1
-	lsls	r0, r0, #31
-	ldr	r1, [sp, #20]
-	orrs	r1, r0
-	b	.Lnorx32_4_1_encrypt_with_endif12
-.Lnorx32_4_1_encrypt_with_else11:
-	movs	r0, #0
-	str	r0, [sp]
-	mov	r11, r0
-	mov	r10, r0
-	mov	r9, r0
-	mov	r8, r0
-	movs	r3, #0
-	str	r3, [sp, #80]
-	str	r0, [sp, #76]
-	str	r0, [sp, #72]
-	str	r0, [sp, #12]
-	str	r0, [sp, #8]
-	movs	r2, #0
 	movs	r1, #0
-.Lnorx32_4_1_encrypt_with_endif12:
-	@ norx32_4_1.ae:139: c = rate_of(s) ^ load_le(msg, off, rate, count) ^ pad(count)
-	ldr	r0, [sp, #36]
-	ldr	r3, [sp]
-	eors	r0, r3
 	str	r0, [sp, #36]
-	@ norx32_4_1.ae:53: s[i] = x[32 * i + 31 : 32 * i]
-	str	r0, [sp, #108]
+.Lnorx32_4_1_encrypt_with_she16:
 	@ norx32_4_1.ae:139: c = rate_of(s) ^ load_le(msg, off, rate, count) ^ pad(count)
-	ldr	r0, [sp, #32]
-	mov	r3, r11
-	eors	r0, r3
-	str	r0, [sp, #32]
-	@ norx32_4_1.ae:53: s[i] = x[32 * i + 31 : 32 * i]
-	str	r0, [sp, #112]
-	@ norx32_4_1.ae:139: c = rate_of(s) ^ load_le(msg, off, rate, count) ^ pad(count)
-	ldr	r0, [sp, #28]
-	mov	r3, r10
-	eors	r0, r3
-	str	r0, [sp, #28]
-	@ norx32_4_1.ae:53: s[i] = x[32 * i + 31 : 32 * i]
-	str	r0, [sp, #116]
-	@ norx32_4_1.ae:139: c = rate_of(s) ^ load_le(msg, off, rate, count) ^ pad(count)
-	ldr	r0, [sp, #24]
-	mov	r3, r9
-	eors	r0, r3
-	str	r0, [sp, #24]
-	@ norx32_4_1.ae:53: s[i] = x[32 * i + 31 : 32 * i]
-	str	r0, [sp, #120]
-	@ norx32_4_1.ae:139: c = rate_of(s) ^ load_le(msg, off, rate, count) ^ pad(count)
-	ldr	r0, [sp, #16]
-	mov	r3, r8
-	eors	r0, r3
-	str	r0, [sp, #16]
-	@ norx32_4_1.ae:53: s[i] = x[32 * i + 31 : 32 * i]
-	str	r0, [sp, #124]
-	@ norx32_4_1.ae:139: c = rate_of(s) ^ load_le(msg, off, rate, count) ^ pad(count)
-	ldr	r0, [sp, #40]
-	ldr	r3, [sp, #80]
-	eors	r0, r3
-	mov	r8, r0
-	@ norx32_4_1.ae:53: s[i] = x[32 * i + 31 : 32 * i]
-	str	r0, [sp, #128]
-	@ norx32_4_1.ae:139: c = rate_of(s) ^ load_le(msg, off, rate, count) ^ pad(count)
-	ldr	r7, [sp, #44]
-	ldr	r0, [sp, #76]
-	eors	r7, r0
-	@ norx32_4_1.ae:53: s[i] = x[32 * i + 31 : 32 * i]
-	str	r7, [sp, #132]
-	@ norx32_4_1.ae:139: c = rate_of(s) ^ load_le(msg, off, rate, count) ^ pad(count)
-	ldr	r6, [sp, #48]
-	ldr	r0, [sp, #72]
-	eors	r6, r0
-	@ norx32_4_1.ae:53: s[i] = x[32 * i + 31 : 32 * i]
-	str	r6, [sp, #136]
-	@ norx32_4_1.ae:139: c = rate_of(s) ^ load_le(msg, off, rate, count) ^ pad(count)
-	ldr	r5, [sp, #52]
-	ldr	r0, [sp, #12]
+	ldr	r5, [sp, #20]
+	ldr	r0, [sp]
 	eors	r5, r0
-	@ norx32_4_1.ae:53: s[i] = x[32 * i + 31 : 32 * i]
-	str	r5, [sp, #140]
-	@ norx32_4_1.ae:139: c = rate_of(s) ^ load_le(msg, off, rate, count) ^ pad(count)
+	str	r5, [sp, #20]
+	ldr	r5, [sp, #24]
+	mov	r0, r11
+	eors	r5, r0
+	str	r5, [sp, #24]
+	ldr	r5, [sp, #32]
+	mov	r0, r10
+	eors	r5, r0
+	str	r5, [sp, #32]
+	ldr	r5, [sp, #28]
+	mov	r0, r9
+	eors	r5, r0
+	str	r5, [sp, #28]
+	ldr	r5, [sp, #8]
+	mov	r0, r8
+	eors	r5, r0
+	str	r5, [sp, #8]
+	ldr	r5, [sp, #40]
+	ldr	r0, [sp, #16]
+	eors	r5, r0
+	mov	r8, r5
+	ldr	r7, [sp, #44]
+	ldr	r0, [sp, #12]
+	eors	r7, r0
+	ldr	r6, [sp, #48]
+	eors	r6, r4
+	ldr	r5, [sp, #52]
+	eors	r5, r3
 	ldr	r4, [sp, #56]
-	ldr	r0, [sp, #8]
-	eors	r4, r0
-	@ norx32_4_1.ae:53: s[i] = x[32 * i + 31 : 32 * i]
-	str	r4, [sp, #144]
-	@ norx32_4_1.ae:139: c = rate_of(s) ^ load_le(msg, off, rate, count) ^ pad(count)
+	eors	r4, r2
 	ldr	r3, [sp, #60]
-	eors	r3, r2
-	@ norx32_4_1.ae:53: s[i] = x[32 * i + 31 : 32 * i]
-	str	r3, [sp, #148]
+	eors	r3, r1
+	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
+	movs	r1, #1
+	lsls	r1, r1, #31
+	ldr	r0, [sp, #36]
+	orrs	r0, r1
 	@ norx32_4_1.ae:139: c = rate_of(s) ^ load_le(msg, off, rate, count) ^ pad(count)
 	ldr	r2, [sp, #64]
-	eors	r2, r1
+	eors	r2, r0
+	b	.Lnorx32_4_1_encrypt_with_endif12
+.Lnorx32_4_1_encrypt_with_else11:
+	ldr	r0, [sp, #40]
+	mov	r8, r0
+	ldr	r7, [sp, #44]
+	ldr	r6, [sp, #48]
+	ldr	r5, [sp, #52]
+	ldr	r4, [sp, #56]
+	ldr	r3, [sp, #60]
+	ldr	r2, [sp, #64]
+.Lnorx32_4_1_encrypt_with_endif12:
 	@ norx32_4_1.ae:53: s[i] = x[32 * i + 31 : 32 * i]
-	str	r2, [sp, #152]
+	ldr	r0, [sp, #20]
+	str	r0, [sp, #96]
+	ldr	r0, [sp, #24]
+	str	r0, [sp, #100]
+	ldr	r0, [sp, #32]
+	str	r0, [sp, #104]
+	ldr	r0, [sp, #28]
+	str	r0, [sp, #108]
+	ldr	r0, [sp, #8]
+	str	r0, [sp, #112]
+	mov	r0, r8
+	str	r0, [sp, #116]
+	str	r7, [sp, #120]
+	str	r6, [sp, #124]
+	str	r5, [sp, #128]
+	str	r4, [sp, #132]
+	str	r3, [sp, #136]
+	str	r2, [sp, #140]
 	@ norx32_4_1.ae:141: store_le(ct, off, c, count)
-	ldr	r1, [sp, #268]
-	ldr	r0, [sp, #84]
+	ldr	r1, [sp, #256]
+	ldr	r0, [sp, #72]
 	adds	r1, r1, r0
 	ldr	r0, [sp, #4]
 	cmp	r0, #48
@@ -546,15 +515,15 @@ norx32_4_1_encrypt_with:
 	movs	r0, #3
 	tst	r1, r0
 	bne	.Lnorx32_4_1_encrypt_with_mis19
-	ldr	r0, [sp, #36]
+	ldr	r0, [sp, #20]
 	str	r0, [r1]
-	ldr	r0, [sp, #32]
-	str	r0, [r1, #4]
-	ldr	r0, [sp, #28]
-	str	r0, [r1, #8]
 	ldr	r0, [sp, #24]
+	str	r0, [r1, #4]
+	ldr	r0, [sp, #32]
+	str	r0, [r1, #8]
+	ldr	r0, [sp, #28]
 	str	r0, [r1, #12]
-	ldr	r0, [sp, #16]
+	ldr	r0, [sp, #8]
 	str	r0, [r1, #16]
 	mov	r0, r8
 	str	r0, [r1, #20]
@@ -570,25 +539,25 @@ norx32_4_1_encrypt_with:
 	str	r0, [sp, #4]
 .Lnorx32_4_1_encrypt_with_bytes17:
 .Lnorx32_4_1_encrypt_with_fill20:
-	ldr	r0, [sp, #36]
-	str	r0, [sp, #172]
-	ldr	r0, [sp, #32]
-	str	r0, [sp, #176]
-	ldr	r0, [sp, #28]
-	str	r0, [sp, #180]
+	ldr	r0, [sp, #20]
+	str	r0, [sp, #160]
 	ldr	r0, [sp, #24]
-	str	r0, [sp, #184]
-	ldr	r0, [sp, #16]
-	str	r0, [sp, #188]
+	str	r0, [sp, #164]
+	ldr	r0, [sp, #32]
+	str	r0, [sp, #168]
+	ldr	r0, [sp, #28]
+	str	r0, [sp, #172]
+	ldr	r0, [sp, #8]
+	str	r0, [sp, #176]
 	mov	r0, r8
-	str	r0, [sp, #192]
-	str	r7, [sp, #196]
-	str	r6, [sp, #200]
-	str	r5, [sp, #204]
-	str	r4, [sp, #208]
-	str	r3, [sp, #212]
-	str	r2, [sp, #216]
-	add	r3, sp, #172
+	str	r0, [sp, #180]
+	str	r7, [sp, #184]
+	str	r6, [sp, #188]
+	str	r5, [sp, #192]
+	str	r4, [sp, #196]
+	str	r3, [sp, #200]
+	str	r2, [sp, #204]
+	add	r3, sp, #160
 	ldr	r2, [sp, #4]
 .Lnorx32_4_1_encrypt_with_cpy21:
 	subs	r2, #1
@@ -600,7 +569,7 @@ norx32_4_1_encrypt_with:
 	ldr	r1, [sp, #68]
 	adds	r1, #1
 	str	r1, [sp, #68]
-	ldr	r0, [sp, #88]
+	ldr	r0, [sp, #76]
 	cmp	r1, r0
 	bcs	.Lnorx32_4_1_encrypt_with_far4
 	b	.Lnorx32_4_1_encrypt_with_loop3
@@ -609,21 +578,21 @@ norx32_4_1_encrypt_with:
 .Lnorx32_4_1_encrypt_with_else1:
 .Lnorx32_4_1_encrypt_with_endif2:
 	@ norx32_4_1.ae:144: store_le(tag, 0, finalize(s, k))
-	ldr	r0, [sp, #104]
-	str	r0, [sp, #172]
-	ldr	r0, [sp, #100]
-	str	r0, [sp, #176]
-	ldr	r0, [sp, #96]
-	str	r0, [sp, #180]
 	ldr	r0, [sp, #92]
-	str	r0, [sp, #184]
-	add	r0, sp, #108
-	add	r1, sp, #172
+	str	r0, [sp, #160]
+	ldr	r0, [sp, #88]
+	str	r0, [sp, #164]
+	ldr	r0, [sp, #84]
+	str	r0, [sp, #168]
+	ldr	r0, [sp, #80]
+	str	r0, [sp, #172]
+	add	r0, sp, #96
+	add	r1, sp, #160
 	bl	norx32_4_1_finalize
 	mov	r4, r0
 	mov	r5, r1
 	mov	r1, r3
-	ldr	r3, [sp, #276]
+	ldr	r3, [sp, #264]
 	movs	r0, #3
 	tst	r3, r0
 	bne	.Lnorx32_4_1_encrypt_with_bytes22
@@ -633,12 +602,12 @@ norx32_4_1_encrypt_with:
 	str	r1, [r3, #12]
 	b	.Lnorx32_4_1_encrypt_with_stored23
 .Lnorx32_4_1_encrypt_with_bytes22:
-	str	r4, [sp, #172]
-	str	r5, [sp, #176]
-	str	r2, [sp, #180]
-	str	r1, [sp, #184]
+	str	r4, [sp, #160]
+	str	r5, [sp, #164]
+	str	r2, [sp, #168]
+	str	r1, [sp, #172]
 	movs	r2, #16
-	add	r1, sp, #172
+	add	r1, sp, #160
 .Lnorx32_4_1_encrypt_with_cpy24:
 	subs	r2, #1
 	bcc	.Lnorx32_4_1_encrypt_with_stored23
@@ -646,7 +615,7 @@ norx32_4_1_encrypt_with:
 	strb	r0, [r3, r2]
 	b	.Lnorx32_4_1_encrypt_with_cpy24
 .Lnorx32_4_1_encrypt_with_stored23:
-	add	sp, #220
+	add	sp, #208
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5
@@ -658,8 +627,8 @@ norx32_4_1_encrypt_with:
 
 
 @ --- norx32_4_1_decrypt_with: norx32_4_1.decrypt_with
-@     frame 260 bytes (82 spill slots, 37 on the stack; locals 112), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 1462 bytes of code and literals
+@     frame 260 bytes (85 spill slots, 37 on the stack; locals 112), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 1490 bytes of code and literals
 	.section .text.norx32_4_1_decrypt_with,"ax",%progbits
 	.global norx32_4_1_decrypt_with
 	.type norx32_4_1_decrypt_with, %function
@@ -782,7 +751,7 @@ norx32_4_1_decrypt_with:
 	adds	r0, r1, #1
 	str	r0, [sp, #128]
 	movs	r1, #0
-	str	r1, [sp, #68]
+	str	r1, [sp, #92]
 	cmp	r1, r0
 	bcc	.Lnorx32_4_1_decrypt_with_far2
 	b	.Lnorx32_4_1_decrypt_with_done4
@@ -790,9 +759,9 @@ norx32_4_1_decrypt_with:
 .Lnorx32_4_1_decrypt_with_loop3:
 	@ norx32_4_1.ae:157: off = rate * i
 	movs	r2, #48
-	ldr	r0, [sp, #68]
+	ldr	r0, [sp, #92]
 	muls	r0, r2
-	str	r0, [sp, #72]
+	str	r0, [sp, #96]
 	@ norx32_4_1.ae:158: count = if m - off < rate then m - off else rate
 	ldr	r1, [sp, #304]
 	subs	r1, r1, r0
@@ -813,32 +782,32 @@ norx32_4_1_decrypt_with:
 	bl	norx32_4_1_F_permute
 	@ norx32_4_1.ae:48: return cat(s[11], s[10], s[9], s[8], s[7], s[6], s[5], s[4], s[3], s[2], s[1], s[0])
 	ldr	r0, [sp, #192]
-	str	r0, [sp, #120]
-	ldr	r0, [sp, #188]
-	str	r0, [sp, #116]
-	ldr	r0, [sp, #184]
-	str	r0, [sp, #112]
-	ldr	r0, [sp, #180]
-	str	r0, [sp, #108]
-	ldr	r0, [sp, #176]
-	str	r0, [sp, #104]
-	ldr	r0, [sp, #172]
-	str	r0, [sp, #100]
-	ldr	r0, [sp, #168]
-	str	r0, [sp, #96]
-	ldr	r0, [sp, #164]
-	str	r0, [sp, #92]
-	ldr	r0, [sp, #160]
 	str	r0, [sp, #88]
-	ldr	r0, [sp, #156]
+	ldr	r0, [sp, #188]
 	str	r0, [sp, #84]
-	ldr	r0, [sp, #152]
+	ldr	r0, [sp, #184]
 	str	r0, [sp, #80]
-	ldr	r0, [sp, #148]
+	ldr	r0, [sp, #180]
 	str	r0, [sp, #76]
+	ldr	r0, [sp, #176]
+	str	r0, [sp, #72]
+	ldr	r6, [sp, #172]
+	str	r6, [sp, #68]
+	ldr	r6, [sp, #168]
+	str	r6, [sp, #64]
+	ldr	r0, [sp, #164]
+	str	r0, [sp, #16]
+	ldr	r0, [sp, #160]
+	str	r0, [sp, #20]
+	ldr	r0, [sp, #156]
+	str	r0, [sp, #24]
+	ldr	r0, [sp, #152]
+	str	r0, [sp, #28]
+	ldr	r0, [sp, #148]
+	str	r0, [sp, #32]
 	@ norx32_4_1.ae:162: x = first_bytes(r ^ load_le(ct, off, rate, count), count)
 	ldr	r1, [sp, #300]
-	ldr	r0, [sp, #72]
+	ldr	r0, [sp, #96]
 	adds	r2, r1, r0
 	ldr	r0, [sp, #12]
 	cmp	r0, #48
@@ -875,53 +844,53 @@ norx32_4_1_decrypt_with:
 	mov	r2, r1
 .Lnorx32_4_1_decrypt_with_words6:
 	ldr	r0, [r2]
-	ldr	r5, [sp, #76]
-	eors	r0, r5
-	str	r0, [sp, #60]
-	ldr	r0, [r2, #4]
-	ldr	r5, [sp, #80]
+	ldr	r5, [sp, #32]
 	eors	r0, r5
 	str	r0, [sp, #56]
-	ldr	r0, [r2, #8]
-	ldr	r5, [sp, #84]
+	ldr	r0, [r2, #4]
+	ldr	r5, [sp, #28]
 	eors	r0, r5
 	str	r0, [sp, #52]
-	ldr	r0, [r2, #12]
-	ldr	r5, [sp, #88]
+	ldr	r0, [r2, #8]
+	ldr	r5, [sp, #24]
 	eors	r0, r5
 	str	r0, [sp, #48]
-	ldr	r0, [r2, #16]
-	ldr	r5, [sp, #92]
+	ldr	r0, [r2, #12]
+	ldr	r5, [sp, #20]
 	eors	r0, r5
 	str	r0, [sp, #44]
-	ldr	r0, [r2, #20]
-	ldr	r5, [sp, #96]
+	ldr	r0, [r2, #16]
+	ldr	r5, [sp, #16]
 	eors	r0, r5
 	str	r0, [sp, #40]
-	ldr	r0, [r2, #24]
-	ldr	r5, [sp, #100]
-	eors	r0, r5
-	str	r0, [sp, #64]
-	ldr	r0, [r2, #28]
-	ldr	r1, [sp, #104]
-	eors	r0, r1
+	ldr	r0, [r2, #20]
+	ldr	r6, [sp, #64]
+	eors	r0, r6
 	str	r0, [sp, #36]
-	ldr	r0, [r2, #32]
-	ldr	r1, [sp, #108]
-	eors	r0, r1
-	str	r0, [sp, #32]
-	ldr	r0, [r2, #36]
-	ldr	r1, [sp, #112]
-	eors	r0, r1
-	str	r0, [sp, #28]
-	ldr	r0, [r2, #40]
-	ldr	r1, [sp, #116]
-	eors	r0, r1
-	str	r0, [sp, #24]
-	ldr	r0, [r2, #44]
-	ldr	r1, [sp, #120]
-	eors	r0, r1
-	str	r0, [sp, #20]
+	ldr	r0, [r2, #24]
+	ldr	r6, [sp, #68]
+	eors	r0, r6
+	str	r0, [sp, #120]
+	ldr	r1, [r2, #28]
+	ldr	r0, [sp, #72]
+	eors	r1, r0
+	str	r1, [sp, #116]
+	ldr	r1, [r2, #32]
+	ldr	r0, [sp, #76]
+	eors	r1, r0
+	str	r1, [sp, #112]
+	ldr	r1, [r2, #36]
+	ldr	r0, [sp, #80]
+	eors	r1, r0
+	str	r1, [sp, #108]
+	ldr	r1, [r2, #40]
+	ldr	r0, [sp, #84]
+	eors	r1, r0
+	str	r1, [sp, #100]
+	ldr	r1, [r2, #44]
+	ldr	r0, [sp, #88]
+	eors	r1, r0
+	str	r1, [sp, #104]
 	@ norx32_4_1.ae:43: return x & ~(~(0 as u384) << (8 * count))
 	movs	r4, #0
 	mvns	r4, r4
@@ -930,12 +899,12 @@ norx32_4_1_decrypt_with:
 	mov	r10, r4
 	mov	r9, r4
 	mov	r8, r4
-	str	r4, [sp, #8]
 	str	r4, [sp, #4]
 	mov	r3, r4
 	mov	r2, r4
 	mov	r1, r4
-	str	r4, [sp, #16]
+	str	r4, [sp, #8]
+	str	r4, [sp, #60]
 	ldr	r0, [sp, #12]
 	lsls	r0, r0, #3
 	str	r0, [sp, #124]
@@ -947,11 +916,287 @@ norx32_4_1_decrypt_with:
 .Lnorx32_4_1_decrypt_with_shl13:
 	cmp	r6, #32
 	bcc	.Lnorx32_4_1_decrypt_with_shf12
-	str	r4, [sp, #16]
-	mov	r4, r1
-	mov	r1, r2
+	ldr	r0, [sp, #8]
+	str	r0, [sp, #60]
+	str	r1, [sp, #8]
+	mov	r1, r4
+	mov	r4, r2
 	mov	r2, r3
 	ldr	r3, [sp, #4]
+	mov	r0, r8
+	str	r0, [sp, #4]
+	mov	r8, r9
+	mov	r9, r10
+	mov	r10, r11
+	ldr	r0, [sp]
+	mov	r11, r0
+	movs	r0, #0
+	str	r0, [sp]
+	subs	r6, #32
+	b	.Lnorx32_4_1_decrypt_with_shl13
+.Lnorx32_4_1_decrypt_with_shf12:
+	ldr	r0, [sp, #60]
+	lsls	r0, r6
+	movs	r5, #32
+	subs	r5, r5, r6
+	ldr	r7, [sp, #8]
+	lsrs	r7, r5
+	orrs	r0, r7
+	str	r0, [sp, #60]
+	ldr	r0, [sp, #8]
+	lsls	r0, r6
+	mov	r7, r1
+	lsrs	r7, r5
+	orrs	r0, r7
+	str	r0, [sp, #8]
+	lsls	r1, r6
+	mov	r0, r4
+	lsrs	r0, r5
+	orrs	r1, r0
+	lsls	r4, r6
+	mov	r0, r2
+	lsrs	r0, r5
+	orrs	r4, r0
+	lsls	r2, r6
+	mov	r0, r3
+	lsrs	r0, r5
+	orrs	r2, r0
+	lsls	r3, r6
+	ldr	r0, [sp, #4]
+	lsrs	r0, r5
+	orrs	r3, r0
+	ldr	r0, [sp, #4]
+	lsls	r0, r6
+	mov	r7, r8
+	lsrs	r7, r5
+	orrs	r0, r7
+	str	r0, [sp, #4]
+	mov	r0, r8
+	lsls	r0, r6
+	mov	r7, r9
+	lsrs	r7, r5
+	orrs	r0, r7
+	mov	r8, r0
+	mov	r0, r9
+	lsls	r0, r6
+	mov	r7, r10
+	lsrs	r7, r5
+	orrs	r0, r7
+	mov	r9, r0
+	mov	r0, r10
+	lsls	r0, r6
+	mov	r7, r11
+	lsrs	r7, r5
+	orrs	r0, r7
+	mov	r10, r0
+	ldr	r0, [sp]
+	lsrs	r0, r5
+	mov	r5, r11
+	lsls	r5, r6
+	orrs	r5, r0
+	mov	r11, r5
+	ldr	r0, [sp]
+	lsls	r0, r6
+	str	r0, [sp]
+	b	.Lnorx32_4_1_decrypt_with_she14
+.Lnorx32_4_1_decrypt_with_shz11:
+	movs	r0, #0
+	str	r0, [sp]
+	mov	r11, r0
+	mov	r10, r0
+	mov	r9, r0
+	mov	r8, r0
+	str	r0, [sp, #4]
+	movs	r3, #0
+	movs	r2, #0
+	movs	r4, #0
+	movs	r1, #0
+	str	r0, [sp, #8]
+	str	r0, [sp, #60]
+.Lnorx32_4_1_decrypt_with_she14:
+	ldr	r0, [sp, #56]
+	ldr	r5, [sp]
+	bics	r0, r5
+	str	r0, [sp, #56]
+	ldr	r0, [sp, #52]
+	mov	r5, r11
+	bics	r0, r5
+	str	r0, [sp, #52]
+	ldr	r0, [sp, #48]
+	mov	r5, r10
+	bics	r0, r5
+	str	r0, [sp, #48]
+	ldr	r0, [sp, #44]
+	mov	r5, r9
+	bics	r0, r5
+	str	r0, [sp, #44]
+	ldr	r0, [sp, #40]
+	mov	r5, r8
+	bics	r0, r5
+	str	r0, [sp, #40]
+	ldr	r0, [sp, #36]
+	ldr	r5, [sp, #4]
+	bics	r0, r5
+	str	r0, [sp, #36]
+	ldr	r0, [sp, #120]
+	bics	r0, r3
+	mov	r8, r0
+	ldr	r3, [sp, #116]
+	bics	r3, r2
+	ldr	r2, [sp, #112]
+	bics	r2, r4
+	ldr	r4, [sp, #108]
+	bics	r4, r1
+	ldr	r1, [sp, #100]
+	ldr	r0, [sp, #8]
+	bics	r1, r0
+	ldr	r5, [sp, #104]
+	ldr	r0, [sp, #60]
+	bics	r5, r0
+	@ norx32_4_1.ae:163: store_le(msg, off, x, count)
+	ldr	r6, [sp, #316]
+	ldr	r0, [sp, #96]
+	adds	r6, r6, r0
+	ldr	r0, [sp, #12]
+	cmp	r0, #48
+	bcc	.Lnorx32_4_1_decrypt_with_bytes15
+	movs	r0, #3
+	tst	r6, r0
+	bne	.Lnorx32_4_1_decrypt_with_mis17
+	ldr	r0, [sp, #56]
+	str	r0, [r6]
+	ldr	r0, [sp, #52]
+	str	r0, [r6, #4]
+	ldr	r0, [sp, #48]
+	str	r0, [r6, #8]
+	ldr	r0, [sp, #44]
+	str	r0, [r6, #12]
+	ldr	r0, [sp, #40]
+	str	r0, [r6, #16]
+	ldr	r0, [sp, #36]
+	str	r0, [r6, #20]
+	mov	r0, r8
+	str	r0, [r6, #24]
+	str	r3, [r6, #28]
+	str	r2, [r6, #32]
+	str	r4, [r6, #36]
+	str	r1, [r6, #40]
+	str	r5, [r6, #44]
+	b	.Lnorx32_4_1_decrypt_with_stored16
+.Lnorx32_4_1_decrypt_with_mis17:
+	movs	r7, #48
+	b	.Lnorx32_4_1_decrypt_with_fill18
+.Lnorx32_4_1_decrypt_with_bytes15:
+	ldr	r7, [sp, #12]
+.Lnorx32_4_1_decrypt_with_fill18:
+	ldr	r0, [sp, #56]
+	str	r0, [sp, #212]
+	ldr	r0, [sp, #52]
+	str	r0, [sp, #216]
+	ldr	r0, [sp, #48]
+	str	r0, [sp, #220]
+	ldr	r0, [sp, #44]
+	str	r0, [sp, #224]
+	ldr	r0, [sp, #40]
+	str	r0, [sp, #228]
+	ldr	r0, [sp, #36]
+	str	r0, [sp, #232]
+	mov	r0, r8
+	str	r0, [sp, #236]
+	str	r3, [sp, #240]
+	str	r2, [sp, #244]
+	str	r4, [sp, #248]
+	str	r1, [sp, #252]
+	str	r5, [sp, #256]
+	add	r0, sp, #212
+	mov	r9, r0
+.Lnorx32_4_1_decrypt_with_cpy19:
+	subs	r7, #1
+	bcc	.Lnorx32_4_1_decrypt_with_stored16
+	mov	r0, r9
+	ldrb	r0, [r0, r7]
+	strb	r0, [r6, r7]
+	b	.Lnorx32_4_1_decrypt_with_cpy19
+.Lnorx32_4_1_decrypt_with_stored16:
+	@ norx32_4_1.ae:164: set_rate(s, r ^ x ^ pad(count))
+	ldr	r0, [sp, #32]
+	ldr	r6, [sp, #56]
+	eors	r0, r6
+	str	r0, [sp, #32]
+	ldr	r0, [sp, #28]
+	ldr	r6, [sp, #52]
+	eors	r0, r6
+	str	r0, [sp, #28]
+	ldr	r0, [sp, #24]
+	ldr	r6, [sp, #48]
+	eors	r0, r6
+	str	r0, [sp, #24]
+	ldr	r0, [sp, #20]
+	ldr	r6, [sp, #44]
+	eors	r0, r6
+	str	r0, [sp, #20]
+	ldr	r0, [sp, #16]
+	ldr	r6, [sp, #40]
+	eors	r0, r6
+	str	r0, [sp, #16]
+	ldr	r6, [sp, #64]
+	ldr	r0, [sp, #36]
+	eors	r6, r0
+	str	r6, [sp, #64]
+	ldr	r6, [sp, #68]
+	mov	r0, r8
+	eors	r6, r0
+	str	r6, [sp, #68]
+	ldr	r0, [sp, #72]
+	eors	r0, r3
+	str	r0, [sp, #72]
+	ldr	r0, [sp, #76]
+	eors	r0, r2
+	str	r0, [sp, #76]
+	ldr	r0, [sp, #80]
+	eors	r0, r4
+	str	r0, [sp, #80]
+	ldr	r0, [sp, #84]
+	eors	r0, r1
+	str	r0, [sp, #84]
+	ldr	r0, [sp, #88]
+	eors	r0, r5
+	str	r0, [sp, #88]
+	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
+	ldr	r0, [sp, #12]
+	cmp	r0, #48
+	movs	r1, #0
+	adcs	r1, r1
+	movs	r0, #1
+	eors	r1, r0
+	bne	.Lnorx32_4_1_decrypt_with_far3
+	b	.Lnorx32_4_1_decrypt_with_else20
+.Lnorx32_4_1_decrypt_with_far3:
+	str	r0, [sp]
+	movs	r4, #0
+	mov	r11, r4
+	mov	r10, r4
+	mov	r9, r4
+	mov	r8, r4
+	str	r4, [sp, #8]
+	str	r4, [sp, #4]
+	mov	r3, r4
+	mov	r2, r4
+	mov	r1, r4
+	str	r4, [sp, #12]
+	ldr	r6, [sp, #124]
+	movs	r0, #3
+	lsls	r0, r0, #7
+	cmp	r6, r0
+	bcs	.Lnorx32_4_1_decrypt_with_shz22
+.Lnorx32_4_1_decrypt_with_shl24:
+	cmp	r6, #32
+	bcc	.Lnorx32_4_1_decrypt_with_shf23
+	str	r1, [sp, #12]
+	mov	r1, r2
+	mov	r2, r3
+	mov	r3, r4
+	ldr	r4, [sp, #4]
 	ldr	r0, [sp, #8]
 	str	r0, [sp, #4]
 	mov	r0, r8
@@ -964,20 +1209,16 @@ norx32_4_1_decrypt_with:
 	movs	r0, #0
 	str	r0, [sp]
 	subs	r6, #32
-	b	.Lnorx32_4_1_decrypt_with_shl13
-.Lnorx32_4_1_decrypt_with_shf12:
-	ldr	r0, [sp, #16]
+	b	.Lnorx32_4_1_decrypt_with_shl24
+.Lnorx32_4_1_decrypt_with_shf23:
+	ldr	r0, [sp, #12]
 	lsls	r0, r6
 	movs	r5, #32
 	subs	r5, r5, r6
-	mov	r7, r4
+	mov	r7, r1
 	lsrs	r7, r5
 	orrs	r0, r7
-	str	r0, [sp, #16]
-	lsls	r4, r6
-	mov	r0, r1
-	lsrs	r0, r5
-	orrs	r4, r0
+	str	r0, [sp, #12]
 	lsls	r1, r6
 	mov	r0, r2
 	lsrs	r0, r5
@@ -987,9 +1228,13 @@ norx32_4_1_decrypt_with:
 	lsrs	r0, r5
 	orrs	r2, r0
 	lsls	r3, r6
-	ldr	r0, [sp, #4]
+	mov	r0, r4
 	lsrs	r0, r5
 	orrs	r3, r0
+	lsls	r4, r6
+	ldr	r0, [sp, #4]
+	lsrs	r0, r5
+	orrs	r4, r0
 	ldr	r0, [sp, #4]
 	lsls	r0, r6
 	ldr	r7, [sp, #8]
@@ -1029,249 +1274,6 @@ norx32_4_1_decrypt_with:
 	ldr	r0, [sp]
 	lsls	r0, r6
 	str	r0, [sp]
-	b	.Lnorx32_4_1_decrypt_with_she14
-.Lnorx32_4_1_decrypt_with_shz11:
-	movs	r0, #0
-	str	r0, [sp]
-	mov	r11, r0
-	mov	r10, r0
-	mov	r9, r0
-	mov	r8, r0
-	str	r0, [sp, #8]
-	str	r0, [sp, #4]
-	movs	r3, #0
-	movs	r2, #0
-	movs	r1, #0
-	movs	r4, #0
-	str	r0, [sp, #16]
-.Lnorx32_4_1_decrypt_with_she14:
-	ldr	r0, [sp, #60]
-	ldr	r5, [sp]
-	bics	r0, r5
-	str	r0, [sp, #60]
-	ldr	r0, [sp, #56]
-	mov	r5, r11
-	bics	r0, r5
-	str	r0, [sp, #56]
-	ldr	r0, [sp, #52]
-	mov	r5, r10
-	bics	r0, r5
-	str	r0, [sp, #52]
-	ldr	r0, [sp, #48]
-	mov	r5, r9
-	bics	r0, r5
-	str	r0, [sp, #48]
-	ldr	r0, [sp, #44]
-	mov	r5, r8
-	bics	r0, r5
-	str	r0, [sp, #44]
-	ldr	r0, [sp, #40]
-	ldr	r5, [sp, #8]
-	bics	r0, r5
-	str	r0, [sp, #40]
-	ldr	r0, [sp, #64]
-	mov	r5, r0
-	ldr	r0, [sp, #4]
-	bics	r5, r0
-	str	r5, [sp, #64]
-	ldr	r0, [sp, #36]
-	bics	r0, r3
-	str	r0, [sp, #36]
-	ldr	r0, [sp, #32]
-	bics	r0, r2
-	str	r0, [sp, #32]
-	ldr	r0, [sp, #28]
-	bics	r0, r1
-	str	r0, [sp, #28]
-	ldr	r0, [sp, #24]
-	bics	r0, r4
-	str	r0, [sp, #24]
-	ldr	r0, [sp, #20]
-	ldr	r1, [sp, #16]
-	bics	r0, r1
-	str	r0, [sp, #20]
-	@ norx32_4_1.ae:163: store_le(msg, off, x, count)
-	ldr	r1, [sp, #316]
-	ldr	r0, [sp, #72]
-	adds	r2, r1, r0
-	ldr	r0, [sp, #12]
-	cmp	r0, #48
-	bcc	.Lnorx32_4_1_decrypt_with_bytes15
-	movs	r0, #3
-	tst	r2, r0
-	bne	.Lnorx32_4_1_decrypt_with_mis17
-	ldr	r0, [sp, #60]
-	str	r0, [r2]
-	ldr	r0, [sp, #56]
-	str	r0, [r2, #4]
-	ldr	r0, [sp, #52]
-	str	r0, [r2, #8]
-	ldr	r0, [sp, #48]
-	str	r0, [r2, #12]
-	ldr	r0, [sp, #44]
-	str	r0, [r2, #16]
-	ldr	r0, [sp, #40]
-	str	r0, [r2, #20]
-	str	r5, [r2, #24]
-	ldr	r0, [sp, #36]
-	str	r0, [r2, #28]
-	ldr	r0, [sp, #32]
-	str	r0, [r2, #32]
-	ldr	r0, [sp, #28]
-	str	r0, [r2, #36]
-	ldr	r0, [sp, #24]
-	str	r0, [r2, #40]
-	ldr	r0, [sp, #20]
-	str	r0, [r2, #44]
-	b	.Lnorx32_4_1_decrypt_with_stored16
-.Lnorx32_4_1_decrypt_with_mis17:
-	movs	r1, #48
-	b	.Lnorx32_4_1_decrypt_with_fill18
-.Lnorx32_4_1_decrypt_with_bytes15:
-	ldr	r1, [sp, #12]
-.Lnorx32_4_1_decrypt_with_fill18:
-	ldr	r0, [sp, #60]
-	str	r0, [sp, #212]
-	ldr	r0, [sp, #56]
-	str	r0, [sp, #216]
-	ldr	r0, [sp, #52]
-	str	r0, [sp, #220]
-	ldr	r0, [sp, #48]
-	str	r0, [sp, #224]
-	ldr	r0, [sp, #44]
-	str	r0, [sp, #228]
-	ldr	r0, [sp, #40]
-	str	r0, [sp, #232]
-	ldr	r0, [sp, #64]
-	str	r0, [sp, #236]
-	ldr	r0, [sp, #36]
-	str	r0, [sp, #240]
-	ldr	r0, [sp, #32]
-	str	r0, [sp, #244]
-	ldr	r0, [sp, #28]
-	str	r0, [sp, #248]
-	ldr	r0, [sp, #24]
-	str	r0, [sp, #252]
-	ldr	r0, [sp, #20]
-	str	r0, [sp, #256]
-	add	r3, sp, #212
-.Lnorx32_4_1_decrypt_with_cpy19:
-	subs	r1, #1
-	bcc	.Lnorx32_4_1_decrypt_with_stored16
-	ldrb	r0, [r3, r1]
-	strb	r0, [r2, r1]
-	b	.Lnorx32_4_1_decrypt_with_cpy19
-.Lnorx32_4_1_decrypt_with_stored16:
-	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	ldr	r0, [sp, #12]
-	cmp	r0, #48
-	movs	r1, #0
-	adcs	r1, r1
-	movs	r0, #1
-	eors	r1, r0
-	beq	.Lnorx32_4_1_decrypt_with_else20
-	str	r0, [sp]
-	movs	r5, #0
-	mov	r11, r5
-	mov	r10, r5
-	mov	r9, r5
-	mov	r8, r5
-	str	r5, [sp, #4]
-	str	r5, [sp, #8]
-	mov	r4, r5
-	mov	r3, r5
-	mov	r2, r5
-	str	r5, [sp, #12]
-	ldr	r6, [sp, #124]
-	movs	r0, #3
-	lsls	r0, r0, #7
-	cmp	r6, r0
-	bcs	.Lnorx32_4_1_decrypt_with_shz22
-.Lnorx32_4_1_decrypt_with_shl24:
-	cmp	r6, #32
-	bcc	.Lnorx32_4_1_decrypt_with_shf23
-	str	r2, [sp, #12]
-	mov	r2, r3
-	mov	r3, r5
-	mov	r5, r4
-	ldr	r4, [sp, #8]
-	ldr	r0, [sp, #4]
-	str	r0, [sp, #8]
-	mov	r0, r8
-	str	r0, [sp, #4]
-	mov	r8, r9
-	mov	r9, r10
-	mov	r10, r11
-	ldr	r0, [sp]
-	mov	r11, r0
-	movs	r0, #0
-	str	r0, [sp]
-	subs	r6, #32
-	b	.Lnorx32_4_1_decrypt_with_shl24
-.Lnorx32_4_1_decrypt_with_shf23:
-	ldr	r0, [sp, #12]
-	lsls	r0, r6
-	movs	r1, #32
-	subs	r1, r1, r6
-	mov	r7, r2
-	lsrs	r7, r1
-	orrs	r0, r7
-	str	r0, [sp, #12]
-	lsls	r2, r6
-	mov	r0, r3
-	lsrs	r0, r1
-	orrs	r2, r0
-	lsls	r3, r6
-	mov	r0, r5
-	lsrs	r0, r1
-	orrs	r3, r0
-	lsls	r5, r6
-	mov	r0, r4
-	lsrs	r0, r1
-	orrs	r5, r0
-	lsls	r4, r6
-	ldr	r0, [sp, #8]
-	lsrs	r0, r1
-	orrs	r4, r0
-	ldr	r0, [sp, #8]
-	lsls	r0, r6
-	ldr	r7, [sp, #4]
-	lsrs	r7, r1
-	orrs	r0, r7
-	str	r0, [sp, #8]
-	ldr	r0, [sp, #4]
-	lsls	r0, r6
-	mov	r7, r8
-	lsrs	r7, r1
-	orrs	r0, r7
-	str	r0, [sp, #4]
-	mov	r0, r8
-	lsls	r0, r6
-	mov	r7, r9
-	lsrs	r7, r1
-	orrs	r0, r7
-	mov	r8, r0
-	mov	r0, r9
-	lsls	r0, r6
-	mov	r7, r10
-	lsrs	r7, r1
-	orrs	r0, r7
-	mov	r9, r0
-	mov	r0, r10
-	lsls	r0, r6
-	mov	r7, r11
-	lsrs	r7, r1
-	orrs	r0, r7
-	mov	r10, r0
-	ldr	r0, [sp]
-	lsrs	r0, r1
-	mov	r1, r11
-	lsls	r1, r6
-	orrs	r1, r0
-	mov	r11, r1
-	ldr	r0, [sp]
-	lsls	r0, r6
-	str	r0, [sp]
 	b	.Lnorx32_4_1_decrypt_with_she25
 .Lnorx32_4_1_decrypt_with_shz22:
 	movs	r0, #0
@@ -1280,133 +1282,96 @@ norx32_4_1_decrypt_with:
 	mov	r10, r0
 	mov	r9, r0
 	mov	r8, r0
-	str	r0, [sp, #4]
 	str	r0, [sp, #8]
-	movs	r4, #0
-	movs	r5, #0
-	movs	r3, #0
-	movs	r2, #0
-	str	r0, [sp, #12]
-.Lnorx32_4_1_decrypt_with_she25:
-	ldr	r6, [sp, #8]
-	movs	r0, #1
-	lsls	r0, r0, #31
-	ldr	r1, [sp, #12]
-	orrs	r1, r0
-	b	.Lnorx32_4_1_decrypt_with_endif21
-.Lnorx32_4_1_decrypt_with_else20:
-	movs	r0, #0
-	str	r0, [sp]
-	mov	r11, r0
-	mov	r10, r0
-	mov	r9, r0
-	mov	r8, r0
 	str	r0, [sp, #4]
-	movs	r6, #0
 	movs	r4, #0
-	movs	r5, #0
 	movs	r3, #0
 	movs	r2, #0
 	movs	r1, #0
-.Lnorx32_4_1_decrypt_with_endif21:
+	str	r0, [sp, #12]
+.Lnorx32_4_1_decrypt_with_she25:
 	@ norx32_4_1.ae:164: set_rate(s, r ^ x ^ pad(count))
-	ldr	r7, [sp, #76]
-	ldr	r0, [sp, #60]
-	eors	r7, r0
+	ldr	r5, [sp, #32]
 	ldr	r0, [sp]
-	eors	r7, r0
-	@ norx32_4_1.ae:53: s[i] = x[32 * i + 31 : 32 * i]
-	str	r7, [sp, #148]
-	@ norx32_4_1.ae:164: set_rate(s, r ^ x ^ pad(count))
-	ldr	r7, [sp, #80]
-	ldr	r0, [sp, #56]
-	eors	r7, r0
+	eors	r5, r0
+	str	r5, [sp, #32]
+	ldr	r5, [sp, #28]
 	mov	r0, r11
-	eors	r7, r0
-	@ norx32_4_1.ae:53: s[i] = x[32 * i + 31 : 32 * i]
-	str	r7, [sp, #152]
-	@ norx32_4_1.ae:164: set_rate(s, r ^ x ^ pad(count))
-	ldr	r7, [sp, #84]
-	ldr	r0, [sp, #52]
-	eors	r7, r0
+	eors	r5, r0
+	str	r5, [sp, #28]
+	ldr	r5, [sp, #24]
 	mov	r0, r10
-	eors	r7, r0
-	@ norx32_4_1.ae:53: s[i] = x[32 * i + 31 : 32 * i]
-	str	r7, [sp, #156]
-	@ norx32_4_1.ae:164: set_rate(s, r ^ x ^ pad(count))
-	ldr	r7, [sp, #88]
-	ldr	r0, [sp, #48]
-	eors	r7, r0
+	eors	r5, r0
+	str	r5, [sp, #24]
+	ldr	r5, [sp, #20]
 	mov	r0, r9
-	eors	r7, r0
-	@ norx32_4_1.ae:53: s[i] = x[32 * i + 31 : 32 * i]
-	str	r7, [sp, #160]
-	@ norx32_4_1.ae:164: set_rate(s, r ^ x ^ pad(count))
-	ldr	r7, [sp, #92]
-	ldr	r0, [sp, #44]
-	eors	r7, r0
+	eors	r5, r0
+	str	r5, [sp, #20]
+	ldr	r5, [sp, #16]
 	mov	r0, r8
-	eors	r7, r0
-	@ norx32_4_1.ae:53: s[i] = x[32 * i + 31 : 32 * i]
-	str	r7, [sp, #164]
-	@ norx32_4_1.ae:164: set_rate(s, r ^ x ^ pad(count))
-	ldr	r7, [sp, #96]
-	ldr	r0, [sp, #40]
-	eors	r7, r0
+	eors	r5, r0
+	str	r5, [sp, #16]
+	ldr	r5, [sp, #64]
+	ldr	r0, [sp, #8]
+	eors	r5, r0
+	ldr	r6, [sp, #68]
 	ldr	r0, [sp, #4]
-	eors	r7, r0
-	@ norx32_4_1.ae:53: s[i] = x[32 * i + 31 : 32 * i]
-	str	r7, [sp, #168]
-	@ norx32_4_1.ae:164: set_rate(s, r ^ x ^ pad(count))
-	ldr	r7, [sp, #100]
-	ldr	r0, [sp, #64]
-	eors	r7, r0
-	eors	r7, r6
-	@ norx32_4_1.ae:53: s[i] = x[32 * i + 31 : 32 * i]
-	str	r7, [sp, #172]
-	@ norx32_4_1.ae:164: set_rate(s, r ^ x ^ pad(count))
-	ldr	r6, [sp, #104]
-	ldr	r0, [sp, #36]
 	eors	r6, r0
-	eors	r6, r4
-	@ norx32_4_1.ae:53: s[i] = x[32 * i + 31 : 32 * i]
-	str	r6, [sp, #176]
+	ldr	r0, [sp, #72]
+	eors	r0, r4
+	mov	r4, r0
+	ldr	r0, [sp, #76]
+	eors	r0, r3
+	mov	r3, r0
+	ldr	r0, [sp, #80]
+	eors	r0, r2
+	mov	r2, r0
+	ldr	r7, [sp, #84]
+	eors	r7, r1
+	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
+	movs	r1, #1
+	lsls	r1, r1, #31
+	ldr	r0, [sp, #12]
+	orrs	r0, r1
 	@ norx32_4_1.ae:164: set_rate(s, r ^ x ^ pad(count))
-	ldr	r4, [sp, #108]
+	ldr	r1, [sp, #88]
+	eors	r1, r0
+	b	.Lnorx32_4_1_decrypt_with_endif21
+.Lnorx32_4_1_decrypt_with_else20:
+	ldr	r5, [sp, #64]
+	ldr	r6, [sp, #68]
+	ldr	r4, [sp, #72]
+	ldr	r3, [sp, #76]
+	ldr	r2, [sp, #80]
+	ldr	r7, [sp, #84]
+	ldr	r1, [sp, #88]
+.Lnorx32_4_1_decrypt_with_endif21:
+	@ norx32_4_1.ae:53: s[i] = x[32 * i + 31 : 32 * i]
 	ldr	r0, [sp, #32]
-	eors	r4, r0
-	eors	r4, r5
-	@ norx32_4_1.ae:53: s[i] = x[32 * i + 31 : 32 * i]
-	str	r4, [sp, #180]
-	@ norx32_4_1.ae:164: set_rate(s, r ^ x ^ pad(count))
-	ldr	r4, [sp, #112]
+	str	r0, [sp, #148]
 	ldr	r0, [sp, #28]
-	eors	r4, r0
-	eors	r4, r3
-	@ norx32_4_1.ae:53: s[i] = x[32 * i + 31 : 32 * i]
-	str	r4, [sp, #184]
-	@ norx32_4_1.ae:164: set_rate(s, r ^ x ^ pad(count))
-	ldr	r3, [sp, #116]
+	str	r0, [sp, #152]
 	ldr	r0, [sp, #24]
-	eors	r3, r0
-	eors	r3, r2
-	@ norx32_4_1.ae:53: s[i] = x[32 * i + 31 : 32 * i]
-	str	r3, [sp, #188]
-	@ norx32_4_1.ae:164: set_rate(s, r ^ x ^ pad(count))
-	ldr	r2, [sp, #120]
+	str	r0, [sp, #156]
 	ldr	r0, [sp, #20]
-	eors	r2, r0
-	eors	r2, r1
-	@ norx32_4_1.ae:53: s[i] = x[32 * i + 31 : 32 * i]
-	str	r2, [sp, #192]
-	ldr	r1, [sp, #68]
+	str	r0, [sp, #160]
+	ldr	r0, [sp, #16]
+	str	r0, [sp, #164]
+	str	r5, [sp, #168]
+	str	r6, [sp, #172]
+	str	r4, [sp, #176]
+	str	r3, [sp, #180]
+	str	r2, [sp, #184]
+	str	r7, [sp, #188]
+	str	r1, [sp, #192]
+	ldr	r1, [sp, #92]
 	adds	r1, #1
-	str	r1, [sp, #68]
+	str	r1, [sp, #92]
 	ldr	r0, [sp, #128]
 	cmp	r1, r0
-	bcs	.Lnorx32_4_1_decrypt_with_far3
+	bcs	.Lnorx32_4_1_decrypt_with_far4
 	b	.Lnorx32_4_1_decrypt_with_loop3
-.Lnorx32_4_1_decrypt_with_far3:
+.Lnorx32_4_1_decrypt_with_far4:
 .Lnorx32_4_1_decrypt_with_done4:
 .Lnorx32_4_1_decrypt_with_else1:
 .Lnorx32_4_1_decrypt_with_endif2:
@@ -1951,8 +1916,8 @@ norx32_4_1_F_permute:
 
 
 @ --- norx32_4_1_absorb_header: norx32_4_1.absorb_header
-@     frame 180 bytes (50 spill slots, 33 on the stack; locals 48), saves nothing
-@     estimated 808 bytes of code and literals
+@     frame 136 bytes (39 spill slots, 22 on the stack; locals 48), saves nothing
+@     estimated 796 bytes of code and literals
 	.section .text.norx32_4_1_absorb_header,"ax",%progbits
 	.global norx32_4_1_absorb_header
 	.type norx32_4_1_absorb_header, %function
@@ -1960,18 +1925,18 @@ norx32_4_1_F_permute:
 	.balign 4
 norx32_4_1_absorb_header:
 	push	{lr}
-	sub	sp, #180
-	str	r0, [sp]
-	str	r1, [sp, #128]
-	str	r2, [sp, #120]
+	sub	sp, #136
+	str	r0, [sp, #68]
+	str	r1, [sp, #84]
+	str	r2, [sp, #76]
 	@ norx32_4_1.ae:94: if n > 0 {
-	mov	r1, r2
-	cmp	r1, #0
+	mov	r0, r2
+	cmp	r0, #0
 	bne	.Lnorx32_4_1_absorb_header_far1
 	b	.Lnorx32_4_1_absorb_header_else1
 .Lnorx32_4_1_absorb_header_far1:
 	@ norx32_4_1.ae:38: return n / rate
-	lsrs	r4, r1, #4
+	lsrs	r4, r0, #4
 	lsls	r1, r4, #1
 	lsrs	r0, r4, #31
 	movs	r3, #0
@@ -2025,19 +1990,19 @@ norx32_4_1_absorb_header:
 	lsrs	r0, r4, #7
 	adds	r2, r2, r1
 	adcs	r3, r0
-	lsls	r1, r4, #27
-	lsrs	r0, r4, #5
-	adds	r1, r2, r1
-	adcs	r3, r0
+	lsls	r0, r4, #27
+	lsrs	r1, r4, #5
+	adds	r0, r2, r0
+	adcs	r3, r1
+	lsrs	r1, r0, #29
 	lsls	r0, r3, #8
-	lsrs	r1, r1, #29
 	lsrs	r0, r0, #5
 	orrs	r1, r0
 	@ norx32_4_1.ae:95: for i in 0..whole_blocks(n) + 1 {
 	adds	r0, r1, #1
-	str	r0, [sp, #124]
+	str	r0, [sp, #80]
 	movs	r1, #0
-	str	r1, [sp, #20]
+	str	r1, [sp, #72]
 	cmp	r1, r0
 	bcc	.Lnorx32_4_1_absorb_header_far2
 	b	.Lnorx32_4_1_absorb_header_done4
@@ -2045,21 +2010,21 @@ norx32_4_1_absorb_header:
 .Lnorx32_4_1_absorb_header_loop3:
 	@ norx32_4_1.ae:96: off = rate * i
 	movs	r2, #48
-	ldr	r0, [sp, #20]
-	muls	r0, r2
-	str	r0, [sp, #8]
+	ldr	r1, [sp, #72]
+	muls	r1, r2
+	str	r1, [sp]
 	@ norx32_4_1.ae:97: count = if n - off < rate then n - off else rate
-	ldr	r1, [sp, #120]
-	subs	r1, r1, r0
+	ldr	r0, [sp, #76]
+	subs	r1, r0, r1
 	cmp	r1, #48
 	movs	r0, #0
 	sbcs	r0, r0
 	eors	r1, r2
 	ands	r1, r0
 	eors	r1, r2
-	str	r1, [sp, #4]
+	str	r1, [sp, #20]
 	@ norx32_4_1.ae:98: s[15] = s[15] ^ header_tag
-	ldr	r2, [sp]
+	ldr	r2, [sp, #68]
 	ldr	r1, [r2, #60]
 	movs	r0, #1
 	eors	r1, r0
@@ -2068,115 +2033,133 @@ norx32_4_1_absorb_header:
 	@ norx32_4_1.ae:99: F.permute(s)
 	bl	norx32_4_1_F_permute
 	@ norx32_4_1.ae:48: return cat(s[11], s[10], s[9], s[8], s[7], s[6], s[5], s[4], s[3], s[2], s[1], s[0])
-	ldr	r1, [sp]
+	ldr	r1, [sp, #68]
 	ldr	r0, [r1, #44]
-	str	r0, [sp, #116]
+	str	r0, [sp, #48]
 	ldr	r0, [r1, #40]
-	str	r0, [sp, #112]
+	str	r0, [sp, #44]
 	ldr	r0, [r1, #36]
-	str	r0, [sp, #108]
-	ldr	r0, [r1, #32]
-	str	r0, [sp, #104]
-	ldr	r0, [r1, #28]
-	str	r0, [sp, #100]
-	ldr	r0, [r1, #24]
-	str	r0, [sp, #96]
-	ldr	r0, [r1, #20]
-	str	r0, [sp, #84]
-	ldr	r0, [r1, #16]
-	str	r0, [sp, #76]
-	ldr	r0, [r1, #12]
-	str	r0, [sp, #64]
-	ldr	r0, [r1, #8]
-	str	r0, [sp, #52]
-	ldr	r0, [r1, #4]
 	str	r0, [sp, #40]
-	ldr	r0, [r1]
+	ldr	r0, [r1, #32]
+	str	r0, [sp, #36]
+	ldr	r0, [r1, #28]
+	str	r0, [sp, #32]
+	ldr	r0, [r1, #24]
 	str	r0, [sp, #28]
+	ldr	r0, [r1, #20]
+	str	r0, [sp, #24]
+	ldr	r7, [r1, #16]
+	str	r7, [sp, #16]
+	ldr	r0, [r1, #12]
+	ldr	r3, [r1, #8]
+	ldr	r4, [r1, #4]
+	ldr	r7, [r1]
 	@ norx32_4_1.ae:100: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	ldr	r1, [sp, #128]
-	ldr	r0, [sp, #8]
-	adds	r1, r1, r0
-	movs	r2, #3
-	ldr	r0, [sp, #4]
-	cmp	r0, #48
+	ldr	r2, [sp, #84]
+	ldr	r1, [sp]
+	adds	r1, r2, r1
+	movs	r5, #3
+	ldr	r2, [sp, #20]
+	cmp	r2, #48
 	bcc	.Lnorx32_4_1_absorb_header_bytes5
-	tst	r1, r2
+	tst	r1, r5
 	beq	.Lnorx32_4_1_absorb_header_words6
-	movs	r3, #48
+	movs	r6, #48
 	b	.Lnorx32_4_1_absorb_header_fill8
 .Lnorx32_4_1_absorb_header_bytes5:
-	ldr	r3, [sp, #4]
-	movs	r0, #0
-	str	r0, [sp, #132]
-	str	r0, [sp, #136]
-	str	r0, [sp, #140]
-	str	r0, [sp, #144]
-	str	r0, [sp, #148]
-	str	r0, [sp, #152]
-	str	r0, [sp, #156]
-	str	r0, [sp, #160]
-	str	r0, [sp, #164]
-	str	r0, [sp, #168]
-	str	r0, [sp, #172]
-	str	r0, [sp, #176]
+	movs	r2, #0
+	str	r2, [sp, #88]
+	str	r2, [sp, #92]
+	str	r2, [sp, #96]
+	str	r2, [sp, #100]
+	str	r2, [sp, #104]
+	str	r2, [sp, #108]
+	str	r2, [sp, #112]
+	str	r2, [sp, #116]
+	str	r2, [sp, #120]
+	str	r2, [sp, #124]
+	str	r2, [sp, #128]
+	str	r2, [sp, #132]
+	ldr	r6, [sp, #20]
 .Lnorx32_4_1_absorb_header_fill8:
-	add	r2, sp, #132
+	add	r5, sp, #88
 .Lnorx32_4_1_absorb_header_cpy10:
-	subs	r3, #1
+	subs	r6, #1
 	bcc	.Lnorx32_4_1_absorb_header_cpyd9
-	ldrb	r0, [r1, r3]
-	strb	r0, [r2, r3]
+	ldrb	r2, [r1, r6]
+	strb	r2, [r5, r6]
 	b	.Lnorx32_4_1_absorb_header_cpy10
 .Lnorx32_4_1_absorb_header_cpyd9:
-	mov	r1, r2
+	mov	r1, r5
 .Lnorx32_4_1_absorb_header_words6:
-	ldr	r0, [r1]
-	str	r0, [sp, #24]
-	ldr	r0, [r1, #4]
-	str	r0, [sp, #32]
-	ldr	r0, [r1, #8]
-	str	r0, [sp, #36]
-	ldr	r0, [r1, #12]
-	str	r0, [sp, #44]
+	ldr	r2, [r1]
+	eors	r7, r2
+	str	r7, [sp, #64]
+	ldr	r2, [r1, #4]
+	eors	r4, r2
+	str	r4, [sp, #60]
+	ldr	r2, [r1, #8]
+	eors	r3, r2
+	str	r3, [sp, #56]
+	ldr	r2, [r1, #12]
+	eors	r0, r2
+	str	r0, [sp, #52]
 	ldr	r0, [r1, #16]
-	str	r0, [sp, #48]
-	ldr	r0, [r1, #20]
-	str	r0, [sp, #56]
-	ldr	r0, [r1, #24]
-	str	r0, [sp, #60]
-	ldr	r0, [r1, #28]
-	str	r0, [sp, #72]
-	ldr	r0, [r1, #32]
-	str	r0, [sp, #80]
-	ldr	r0, [r1, #36]
-	str	r0, [sp, #92]
-	ldr	r0, [r1, #40]
-	str	r0, [sp, #88]
-	ldr	r0, [r1, #44]
-	str	r0, [sp, #68]
-	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	ldr	r0, [sp, #4]
-	cmp	r0, #48
-	movs	r0, #0
-	adcs	r0, r0
-	movs	r1, #1
+	ldr	r7, [sp, #16]
+	eors	r7, r0
+	str	r7, [sp, #16]
+	ldr	r2, [r1, #20]
+	ldr	r0, [sp, #24]
+	eors	r0, r2
+	str	r0, [sp, #24]
+	ldr	r2, [r1, #24]
+	ldr	r0, [sp, #28]
+	eors	r0, r2
+	str	r0, [sp, #28]
+	ldr	r2, [r1, #28]
+	ldr	r0, [sp, #32]
+	eors	r0, r2
+	str	r0, [sp, #32]
+	ldr	r2, [r1, #32]
+	ldr	r0, [sp, #36]
+	eors	r0, r2
+	str	r0, [sp, #36]
+	ldr	r2, [r1, #36]
+	ldr	r0, [sp, #40]
+	eors	r0, r2
+	str	r0, [sp, #40]
+	ldr	r2, [r1, #40]
+	ldr	r0, [sp, #44]
+	eors	r0, r2
+	str	r0, [sp, #44]
+	ldr	r1, [r1, #44]
+	ldr	r0, [sp, #48]
 	eors	r0, r1
-	beq	.Lnorx32_4_1_absorb_header_else11
-	ldr	r0, [sp, #4]
+	str	r0, [sp, #48]
+	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
+	ldr	r0, [sp, #20]
+	cmp	r0, #48
+	movs	r1, #0
+	adcs	r1, r1
+	movs	r0, #1
+	eors	r1, r0
+	bne	.Lnorx32_4_1_absorb_header_far3
+	b	.Lnorx32_4_1_absorb_header_else11
+.Lnorx32_4_1_absorb_header_far3:
+	str	r0, [sp]
+	movs	r4, #0
+	mov	r11, r4
+	mov	r10, r4
+	mov	r9, r4
+	mov	r8, r4
+	str	r4, [sp, #8]
+	str	r4, [sp, #4]
+	mov	r3, r4
+	mov	r2, r4
+	mov	r1, r4
+	str	r4, [sp, #12]
+	ldr	r0, [sp, #20]
 	lsls	r6, r0, #3
-	str	r1, [sp, #4]
-	movs	r5, #0
-	mov	r11, r5
-	mov	r10, r5
-	mov	r9, r5
-	mov	r8, r5
-	str	r5, [sp, #8]
-	str	r5, [sp, #12]
-	mov	r4, r5
-	mov	r3, r5
-	mov	r2, r5
-	str	r5, [sp, #16]
 	movs	r0, #3
 	lsls	r0, r0, #7
 	cmp	r6, r0
@@ -2184,235 +2167,192 @@ norx32_4_1_absorb_header:
 .Lnorx32_4_1_absorb_header_shl15:
 	cmp	r6, #32
 	bcc	.Lnorx32_4_1_absorb_header_shf14
-	str	r2, [sp, #16]
-	mov	r2, r3
-	mov	r3, r4
-	mov	r4, r5
-	ldr	r5, [sp, #12]
+	str	r1, [sp, #12]
+	mov	r1, r2
+	mov	r2, r4
+	mov	r4, r3
+	ldr	r3, [sp, #4]
 	ldr	r0, [sp, #8]
-	str	r0, [sp, #12]
+	str	r0, [sp, #4]
 	mov	r0, r8
 	str	r0, [sp, #8]
 	mov	r8, r9
 	mov	r9, r10
 	mov	r10, r11
-	ldr	r0, [sp, #4]
+	ldr	r0, [sp]
 	mov	r11, r0
 	movs	r0, #0
-	str	r0, [sp, #4]
+	str	r0, [sp]
 	subs	r6, #32
 	b	.Lnorx32_4_1_absorb_header_shl15
 .Lnorx32_4_1_absorb_header_shf14:
-	movs	r1, #32
-	subs	r1, r1, r6
-	ldr	r0, [sp, #16]
-	lsls	r0, r6
-	mov	r7, r2
-	lsrs	r7, r1
-	orrs	r0, r7
-	str	r0, [sp, #16]
-	lsls	r2, r6
-	mov	r0, r3
-	lsrs	r0, r1
-	orrs	r2, r0
-	lsls	r3, r6
-	mov	r0, r4
-	lsrs	r0, r1
-	orrs	r3, r0
-	lsls	r4, r6
-	mov	r0, r5
-	lsrs	r0, r1
-	orrs	r4, r0
-	lsls	r5, r6
-	ldr	r0, [sp, #12]
-	lsrs	r0, r1
-	orrs	r5, r0
 	ldr	r0, [sp, #12]
 	lsls	r0, r6
-	ldr	r7, [sp, #8]
-	lsrs	r7, r1
+	movs	r5, #32
+	subs	r5, r5, r6
+	mov	r7, r1
+	lsrs	r7, r5
 	orrs	r0, r7
 	str	r0, [sp, #12]
+	lsls	r1, r6
+	mov	r0, r2
+	lsrs	r0, r5
+	orrs	r1, r0
+	lsls	r2, r6
+	mov	r0, r4
+	lsrs	r0, r5
+	orrs	r2, r0
+	lsls	r4, r6
+	mov	r0, r3
+	lsrs	r0, r5
+	orrs	r4, r0
+	lsls	r3, r6
+	ldr	r0, [sp, #4]
+	lsrs	r0, r5
+	orrs	r3, r0
+	ldr	r0, [sp, #4]
+	lsls	r0, r6
+	ldr	r7, [sp, #8]
+	lsrs	r7, r5
+	orrs	r0, r7
+	str	r0, [sp, #4]
 	ldr	r0, [sp, #8]
 	lsls	r0, r6
 	mov	r7, r8
-	lsrs	r7, r1
+	lsrs	r7, r5
 	orrs	r0, r7
 	str	r0, [sp, #8]
 	mov	r0, r8
 	lsls	r0, r6
 	mov	r7, r9
-	lsrs	r7, r1
+	lsrs	r7, r5
 	orrs	r0, r7
 	mov	r8, r0
 	mov	r0, r9
 	lsls	r0, r6
 	mov	r7, r10
-	lsrs	r7, r1
+	lsrs	r7, r5
 	orrs	r0, r7
 	mov	r9, r0
 	mov	r0, r10
 	lsls	r0, r6
 	mov	r7, r11
-	lsrs	r7, r1
+	lsrs	r7, r5
 	orrs	r0, r7
 	mov	r10, r0
-	mov	r0, r11
+	ldr	r0, [sp]
+	lsrs	r0, r5
+	mov	r5, r11
+	lsls	r5, r6
+	orrs	r5, r0
+	mov	r11, r5
+	ldr	r0, [sp]
 	lsls	r0, r6
-	ldr	r7, [sp, #4]
-	lsrs	r7, r1
-	orrs	r0, r7
-	mov	r11, r0
-	ldr	r0, [sp, #4]
-	lsls	r0, r6
-	str	r0, [sp, #4]
+	str	r0, [sp]
 	b	.Lnorx32_4_1_absorb_header_she16
 .Lnorx32_4_1_absorb_header_shz13:
 	movs	r0, #0
-	str	r0, [sp, #4]
+	str	r0, [sp]
 	mov	r11, r0
 	mov	r10, r0
 	mov	r9, r0
 	mov	r8, r0
 	str	r0, [sp, #8]
-	str	r0, [sp, #12]
-	movs	r5, #0
-	movs	r4, #0
-	movs	r3, #0
-	movs	r2, #0
-	str	r0, [sp, #16]
-.Lnorx32_4_1_absorb_header_she16:
-	movs	r0, #1
-	lsls	r0, r0, #31
-	ldr	r1, [sp, #16]
-	orrs	r1, r0
-	ldr	r6, [sp, #12]
-	b	.Lnorx32_4_1_absorb_header_endif12
-.Lnorx32_4_1_absorb_header_else11:
-	movs	r0, #0
 	str	r0, [sp, #4]
-	mov	r11, r0
-	mov	r10, r0
-	mov	r9, r0
-	mov	r8, r0
-	str	r0, [sp, #8]
-	movs	r6, #0
-	movs	r5, #0
-	movs	r4, #0
 	movs	r3, #0
+	movs	r4, #0
 	movs	r2, #0
 	movs	r1, #0
-.Lnorx32_4_1_absorb_header_endif12:
-	@ norx32_4_1.ae:100: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	ldr	r7, [sp, #28]
-	ldr	r0, [sp, #24]
-	eors	r7, r0
-	ldr	r0, [sp, #4]
-	eors	r7, r0
-	@ norx32_4_1.ae:53: s[i] = x[32 * i + 31 : 32 * i]
-	ldr	r0, [sp]
-	str	r7, [r0]
-	@ norx32_4_1.ae:100: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	ldr	r7, [sp, #40]
-	ldr	r0, [sp, #32]
-	eors	r7, r0
-	mov	r0, r11
-	eors	r7, r0
-	@ norx32_4_1.ae:53: s[i] = x[32 * i + 31 : 32 * i]
-	ldr	r0, [sp]
-	str	r7, [r0, #4]
-	@ norx32_4_1.ae:100: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	ldr	r7, [sp, #52]
-	ldr	r0, [sp, #36]
-	eors	r7, r0
-	mov	r0, r10
-	eors	r7, r0
-	@ norx32_4_1.ae:53: s[i] = x[32 * i + 31 : 32 * i]
-	ldr	r0, [sp]
-	str	r7, [r0, #8]
+	str	r0, [sp, #12]
+.Lnorx32_4_1_absorb_header_she16:
 	@ norx32_4_1.ae:100: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
 	ldr	r7, [sp, #64]
-	ldr	r0, [sp, #44]
+	ldr	r0, [sp]
 	eors	r7, r0
+	str	r7, [sp, #64]
+	ldr	r7, [sp, #60]
+	mov	r0, r11
+	eors	r7, r0
+	str	r7, [sp, #60]
+	ldr	r7, [sp, #56]
+	mov	r0, r10
+	eors	r7, r0
+	str	r7, [sp, #56]
+	ldr	r7, [sp, #52]
 	mov	r0, r9
 	eors	r7, r0
-	@ norx32_4_1.ae:53: s[i] = x[32 * i + 31 : 32 * i]
-	ldr	r0, [sp]
-	str	r7, [r0, #12]
-	@ norx32_4_1.ae:100: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	ldr	r7, [sp, #76]
-	ldr	r0, [sp, #48]
-	eors	r7, r0
+	str	r7, [sp, #52]
+	ldr	r7, [sp, #16]
 	mov	r0, r8
 	eors	r7, r0
-	@ norx32_4_1.ae:53: s[i] = x[32 * i + 31 : 32 * i]
-	ldr	r0, [sp]
-	str	r7, [r0, #16]
-	@ norx32_4_1.ae:100: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	ldr	r7, [sp, #84]
-	ldr	r0, [sp, #56]
-	eors	r7, r0
+	str	r7, [sp, #16]
+	ldr	r5, [sp, #24]
 	ldr	r0, [sp, #8]
-	eors	r7, r0
-	@ norx32_4_1.ae:53: s[i] = x[32 * i + 31 : 32 * i]
-	ldr	r0, [sp]
-	str	r7, [r0, #20]
-	@ norx32_4_1.ae:100: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	ldr	r7, [sp, #96]
-	ldr	r0, [sp, #60]
-	eors	r7, r0
-	eors	r7, r6
-	@ norx32_4_1.ae:53: s[i] = x[32 * i + 31 : 32 * i]
-	ldr	r0, [sp]
-	str	r7, [r0, #24]
-	@ norx32_4_1.ae:100: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	ldr	r6, [sp, #100]
-	ldr	r7, [sp, #72]
-	eors	r6, r7
-	eors	r6, r5
-	@ norx32_4_1.ae:53: s[i] = x[32 * i + 31 : 32 * i]
-	mov	r7, r0
-	str	r6, [r0, #28]
-	@ norx32_4_1.ae:100: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	ldr	r5, [sp, #104]
-	ldr	r0, [sp, #80]
 	eors	r5, r0
-	eors	r5, r4
-	@ norx32_4_1.ae:53: s[i] = x[32 * i + 31 : 32 * i]
-	str	r5, [r7, #32]
-	@ norx32_4_1.ae:100: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	ldr	r4, [sp, #108]
-	ldr	r0, [sp, #92]
-	eors	r4, r0
-	eors	r4, r3
-	@ norx32_4_1.ae:53: s[i] = x[32 * i + 31 : 32 * i]
-	str	r4, [r7, #36]
-	@ norx32_4_1.ae:100: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	ldr	r3, [sp, #112]
-	ldr	r0, [sp, #88]
-	eors	r3, r0
+	mov	r8, r5
+	ldr	r5, [sp, #28]
+	ldr	r0, [sp, #4]
+	eors	r5, r0
+	ldr	r6, [sp, #32]
+	eors	r6, r3
+	ldr	r0, [sp, #36]
+	eors	r0, r4
+	mov	r4, r0
+	ldr	r3, [sp, #40]
 	eors	r3, r2
-	@ norx32_4_1.ae:53: s[i] = x[32 * i + 31 : 32 * i]
-	str	r3, [r7, #40]
-	@ norx32_4_1.ae:100: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	ldr	r2, [sp, #116]
-	ldr	r0, [sp, #68]
-	eors	r2, r0
+	ldr	r2, [sp, #44]
 	eors	r2, r1
+	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
+	movs	r1, #1
+	lsls	r1, r1, #31
+	ldr	r0, [sp, #12]
+	orrs	r0, r1
+	@ norx32_4_1.ae:100: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
+	ldr	r1, [sp, #48]
+	eors	r1, r0
+	b	.Lnorx32_4_1_absorb_header_endif12
+.Lnorx32_4_1_absorb_header_else11:
+	ldr	r0, [sp, #24]
+	mov	r8, r0
+	ldr	r5, [sp, #28]
+	ldr	r6, [sp, #32]
+	ldr	r4, [sp, #36]
+	ldr	r3, [sp, #40]
+	ldr	r2, [sp, #44]
+	ldr	r1, [sp, #48]
+.Lnorx32_4_1_absorb_header_endif12:
 	@ norx32_4_1.ae:53: s[i] = x[32 * i + 31 : 32 * i]
-	str	r2, [r7, #44]
-	ldr	r1, [sp, #20]
+	ldr	r7, [sp, #64]
+	ldr	r0, [sp, #68]
+	str	r7, [r0]
+	ldr	r7, [sp, #60]
+	str	r7, [r0, #4]
+	ldr	r7, [sp, #56]
+	str	r7, [r0, #8]
+	ldr	r7, [sp, #52]
+	str	r7, [r0, #12]
+	ldr	r7, [sp, #16]
+	str	r7, [r0, #16]
+	mov	r7, r8
+	str	r7, [r0, #20]
+	str	r5, [r0, #24]
+	str	r6, [r0, #28]
+	str	r4, [r0, #32]
+	str	r3, [r0, #36]
+	str	r2, [r0, #40]
+	str	r1, [r0, #44]
+	ldr	r1, [sp, #72]
 	adds	r1, #1
-	str	r1, [sp, #20]
-	ldr	r0, [sp, #124]
+	str	r1, [sp, #72]
+	ldr	r0, [sp, #80]
 	cmp	r1, r0
-	bcs	.Lnorx32_4_1_absorb_header_far3
+	bcs	.Lnorx32_4_1_absorb_header_far4
 	b	.Lnorx32_4_1_absorb_header_loop3
-.Lnorx32_4_1_absorb_header_far3:
+.Lnorx32_4_1_absorb_header_far4:
 .Lnorx32_4_1_absorb_header_done4:
 .Lnorx32_4_1_absorb_header_else1:
 .Lnorx32_4_1_absorb_header_endif2:
-	add	sp, #180
+	add	sp, #136
 	pop	{pc}
 	.ltorg
 	.size norx32_4_1_absorb_header, .-norx32_4_1_absorb_header

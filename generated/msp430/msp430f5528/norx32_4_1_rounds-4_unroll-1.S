@@ -57,7 +57,7 @@ norx32_4_1_key_setup:
 
 ; --- norx32_4_1_encrypt_with: norx32_4_1.encrypt_with
 ;     frame 246 bytes (51 spill slots, locals 144), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1974 bytes of code
+;     estimated 1948 bytes of code
 	.section .text.norx32_4_1_encrypt_with,"ax",@progbits
 	.global norx32_4_1_encrypt_with
 	.type norx32_4_1_encrypt_with, @function
@@ -127,14 +127,14 @@ norx32_4_1_encrypt_with:
 	; norx32_4_1.ae:134: for i in 0..whole_blocks(m) + 1 {
 	add	#1, r13
 	mov	r13, 84(sp)
-	mov	#0, 72(sp)
-	cmp	r13, 72(sp)
+	mov	#0, 80(sp)
+	cmp	r13, 80(sp)
 	jnc	.Lnorx32_4_1_encrypt_with_near29
 	br	#.Lnorx32_4_1_encrypt_with_done8
 .Lnorx32_4_1_encrypt_with_near29:
 .Lnorx32_4_1_encrypt_with_loop7:
 	; norx32_4_1.ae:135: off = rate * i
-	mov	72(sp), r15
+	mov	80(sp), r15
 	mov	r15, r11
 	rla	r11
 	adc	r11
@@ -163,7 +163,7 @@ norx32_4_1_encrypt_with:
 	mov	266(sp), r12
 	mov	#0, r10
 	sub	r13, r12
-	mov	r13, 56(sp)
+	mov	r13, 78(sp)
 	subc	r11, r10
 	cmp	#48, r12
 	mov	r10, r15
@@ -174,7 +174,7 @@ norx32_4_1_encrypt_with:
 	xor	#48, r12
 	mov	r12, 54(sp)
 	and	r14, r10
-	mov	r10, 16(sp)
+	mov	r10, 12(sp)
 	; norx32_4_1.ae:137: s[15] = s[15] ^ payload_tag
 	mov	162(sp), r15
 	xor	#2, r15
@@ -184,7 +184,7 @@ norx32_4_1_encrypt_with:
 	add	#102, r12
 	call	#norx32_4_1_F_permute
 	; norx32_4_1.ae:139: c = rate_of(s) ^ load_le(msg, off, rate, count) ^ pad(count)
-	mov	56(sp), r14
+	mov	78(sp), r14
 	add	264(sp), r14
 	cmp	#48, 54(sp)
 	jnc	.Lnorx32_4_1_encrypt_with_bytes9
@@ -202,18 +202,18 @@ norx32_4_1_encrypt_with:
 	mov	16(r14), r11
 	mov	18(r14), r12
 	mov	20(r14), r13
-	mov	22(r14), 10(sp)
-	mov	24(r14), 4(sp)
-	mov	26(r14), 58(sp)
-	mov	28(r14), 60(sp)
-	mov	30(r14), 62(sp)
-	mov	32(r14), 64(sp)
-	mov	34(r14), 66(sp)
-	mov	36(r14), 68(sp)
-	mov	38(r14), 70(sp)
-	mov	40(r14), 74(sp)
-	mov	42(r14), 76(sp)
-	mov	44(r14), 78(sp)
+	mov	22(r14), 18(sp)
+	mov	24(r14), 10(sp)
+	mov	26(r14), 56(sp)
+	mov	28(r14), 58(sp)
+	mov	30(r14), 60(sp)
+	mov	32(r14), 62(sp)
+	mov	34(r14), 64(sp)
+	mov	36(r14), 66(sp)
+	mov	38(r14), 68(sp)
+	mov	40(r14), 70(sp)
+	mov	42(r14), 72(sp)
+	mov	44(r14), 74(sp)
 	mov	46(r14), r14
 	jmp	.Lnorx32_4_1_encrypt_with_join11
 .Lnorx32_4_1_encrypt_with_bytes9:
@@ -238,44 +238,44 @@ norx32_4_1_encrypt_with:
 	jmp	.Lnorx32_4_1_encrypt_with_words10
 .Lnorx32_4_1_encrypt_with_join11:
 	xor	102(sp), r15
-	mov	r15, 50(sp)
+	mov	r15, 52(sp)
 	xor	104(sp), r4
-	mov	r4, 48(sp)
+	mov	r4, 50(sp)
 	xor	106(sp), r5
-	mov	r5, 46(sp)
+	mov	r5, 48(sp)
 	xor	108(sp), r6
-	mov	r6, 44(sp)
+	mov	r6, 46(sp)
 	xor	110(sp), r7
-	mov	r7, 42(sp)
+	mov	r7, 44(sp)
 	xor	112(sp), r8
-	mov	r8, 38(sp)
+	mov	r8, 40(sp)
 	xor	114(sp), r9
-	mov	r9, 32(sp)
+	mov	r9, 38(sp)
 	xor	116(sp), r10
-	mov	r10, 28(sp)
+	mov	r10, 36(sp)
 	xor	118(sp), r11
-	mov	r11, 24(sp)
+	mov	r11, 32(sp)
 	xor	120(sp), r12
-	mov	r12, 20(sp)
+	mov	r12, 28(sp)
 	xor	122(sp), r13
-	mov	r13, 14(sp)
-	xor	124(sp), 10(sp)
-	xor	126(sp), 4(sp)
-	xor	128(sp), 58(sp)
-	xor	130(sp), 60(sp)
-	xor	132(sp), 62(sp)
-	xor	134(sp), 64(sp)
-	xor	136(sp), 66(sp)
-	xor	138(sp), 68(sp)
-	xor	140(sp), 70(sp)
-	xor	142(sp), 74(sp)
-	xor	144(sp), 76(sp)
-	xor	146(sp), 78(sp)
+	mov	r13, 22(sp)
+	xor	124(sp), 18(sp)
+	xor	126(sp), 10(sp)
+	xor	128(sp), 56(sp)
+	xor	130(sp), 58(sp)
+	xor	132(sp), 60(sp)
+	xor	134(sp), 62(sp)
+	xor	136(sp), 64(sp)
+	xor	138(sp), 66(sp)
+	xor	140(sp), 68(sp)
+	xor	142(sp), 70(sp)
+	xor	144(sp), 72(sp)
+	xor	146(sp), 74(sp)
 	xor	148(sp), r14
-	mov	r14, 80(sp)
+	mov	r14, 76(sp)
 	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
 	cmp	#48, 54(sp)
-	mov	16(sp), r15
+	mov	12(sp), r15
 	subc	#0, r15
 	clr	r15
 	adc	r15
@@ -284,19 +284,19 @@ norx32_4_1_encrypt_with:
 	jz	.Lnorx32_4_1_encrypt_with_else14
 	mov	54(sp), r5
 	rlam.w	#3, r5
-	mov	16(sp), r15
+	mov	12(sp), r15
 	rlam.w	#3, r15
-	mov	r15, 16(sp)
-	mov	#1, 40(sp)
-	mov	#0, 36(sp)
-	mov	#0, 34(sp)
+	mov	r15, 12(sp)
+	mov	#1, 34(sp)
 	mov	#0, 30(sp)
 	mov	#0, 26(sp)
-	mov	#0, 22(sp)
-	mov	#0, 18(sp)
-	mov	#0, 12(sp)
+	mov	#0, 24(sp)
+	mov	#0, 20(sp)
+	mov	#0, 16(sp)
+	mov	#0, 14(sp)
 	mov	#0, 8(sp)
 	mov	#0, 6(sp)
+	mov	#0, 4(sp)
 	mov	#0, 2(sp)
 	mov	#0, 0(sp)
 	mov	#0, r4
@@ -310,15 +310,15 @@ norx32_4_1_encrypt_with:
 	mov	#0, r13
 	mov	#0, r14
 	mov	#0, r15
-	mov	#0, 52(sp)
-	tst	16(sp)
+	mov	#0, 42(sp)
+	tst	12(sp)
 	jnz	.Lnorx32_4_1_encrypt_with_shbig16
 	cmp	#384, r5
 	jc	.Lnorx32_4_1_encrypt_with_shbig16
 .Lnorx32_4_1_encrypt_with_shlimb19:
 	cmp	#16, r5
 	jnc	.Lnorx32_4_1_encrypt_with_shbits20
-	mov	r15, 52(sp)
+	mov	r15, 42(sp)
 	mov	r14, r15
 	mov	r13, r14
 	mov	r12, r13
@@ -331,33 +331,33 @@ norx32_4_1_encrypt_with:
 	mov	r4, r6
 	mov	@sp, r4
 	mov	2(sp), 0(sp)
-	mov	6(sp), 2(sp)
+	mov	4(sp), 2(sp)
+	mov	6(sp), 4(sp)
 	mov	8(sp), 6(sp)
-	mov	12(sp), 8(sp)
-	mov	18(sp), 12(sp)
-	mov	22(sp), 18(sp)
-	mov	26(sp), 22(sp)
+	mov	14(sp), 8(sp)
+	mov	16(sp), 14(sp)
+	mov	20(sp), 16(sp)
+	mov	24(sp), 20(sp)
+	mov	26(sp), 24(sp)
 	mov	30(sp), 26(sp)
 	mov	34(sp), 30(sp)
-	mov	36(sp), 34(sp)
-	mov	40(sp), 36(sp)
-	clr	40(sp)
+	clr	34(sp)
 	sub	#16, r5
 	jmp	.Lnorx32_4_1_encrypt_with_shlimb19
 .Lnorx32_4_1_encrypt_with_shbits20:
 	tst	r5
 	jz	.Lnorx32_4_1_encrypt_with_shend17
 .Lnorx32_4_1_encrypt_with_sh18:
-	rla	40(sp)
-	rlc	36(sp)
-	rlc	34(sp)
+	rla	34(sp)
 	rlc	30(sp)
 	rlc	26(sp)
-	rlc	22(sp)
-	rlc	18(sp)
-	rlc	12(sp)
+	rlc	24(sp)
+	rlc	20(sp)
+	rlc	16(sp)
+	rlc	14(sp)
 	rlc	8(sp)
 	rlc	6(sp)
+	rlc	4(sp)
 	rlc	2(sp)
 	rlc	0(sp)
 	rlc	r4
@@ -371,21 +371,21 @@ norx32_4_1_encrypt_with:
 	rlc	r13
 	rlc	r14
 	rlc	r15
-	rlc	52(sp)
+	rlc	42(sp)
 	dec	r5
 	jnz	.Lnorx32_4_1_encrypt_with_sh18
 	jmp	.Lnorx32_4_1_encrypt_with_shend17
 .Lnorx32_4_1_encrypt_with_shbig16:
-	clr	40(sp)
-	clr	36(sp)
 	clr	34(sp)
 	clr	30(sp)
 	clr	26(sp)
-	clr	22(sp)
-	clr	18(sp)
-	clr	12(sp)
+	clr	24(sp)
+	clr	20(sp)
+	clr	16(sp)
+	clr	14(sp)
 	clr	8(sp)
 	clr	6(sp)
+	clr	4(sp)
 	clr	2(sp)
 	clr	0(sp)
 	clr	r4
@@ -399,88 +399,78 @@ norx32_4_1_encrypt_with:
 	clr	r13
 	clr	r14
 	clr	r15
-	clr	52(sp)
+	clr	42(sp)
 .Lnorx32_4_1_encrypt_with_shend17:
-	mov	52(sp), r5
-	bis	#32768, r5
+	; norx32_4_1.ae:139: c = rate_of(s) ^ load_le(msg, off, rate, count) ^ pad(count)
+	xor	34(sp), 52(sp)
+	xor	30(sp), 50(sp)
+	xor	26(sp), 48(sp)
+	xor	24(sp), 46(sp)
+	xor	20(sp), 44(sp)
+	xor	16(sp), 40(sp)
+	xor	14(sp), 38(sp)
+	xor	8(sp), 36(sp)
+	xor	6(sp), 32(sp)
+	xor	4(sp), 28(sp)
+	xor	2(sp), 22(sp)
+	xor	@sp, 18(sp)
+	xor	r4, 10(sp)
+	mov	56(sp), r5
+	xor	r6, r5
+	mov	58(sp), r6
+	xor	r7, r6
+	mov	60(sp), r7
+	xor	r8, r7
+	mov	62(sp), r8
+	xor	r9, r8
+	mov	64(sp), r9
+	xor	r10, r9
+	mov	66(sp), r10
+	xor	r11, r10
+	mov	68(sp), r11
+	xor	r12, r11
+	mov	70(sp), r12
+	xor	r13, r12
+	mov	72(sp), r13
+	xor	r14, r13
+	mov	74(sp), r14
+	xor	r15, r14
+	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
+	mov	42(sp), r4
+	bis	#32768, r4
+	; norx32_4_1.ae:139: c = rate_of(s) ^ load_le(msg, off, rate, count) ^ pad(count)
+	mov	76(sp), r15
+	xor	r4, r15
+	mov	r13, r4
 	jmp	.Lnorx32_4_1_encrypt_with_endif15
 .Lnorx32_4_1_encrypt_with_else14:
-	mov	#0, 40(sp)
-	mov	#0, 36(sp)
-	mov	#0, 34(sp)
-	mov	#0, 30(sp)
-	mov	#0, 26(sp)
-	mov	#0, 22(sp)
-	mov	#0, 18(sp)
-	mov	#0, 12(sp)
-	mov	#0, 8(sp)
-	mov	#0, 6(sp)
-	mov	#0, 2(sp)
-	mov	#0, 0(sp)
-	mov	#0, r4
-	mov	#0, r6
-	mov	#0, r7
-	mov	#0, r8
-	mov	#0, r9
-	mov	#0, r10
-	mov	#0, r11
-	mov	#0, r12
-	mov	#0, r13
-	mov	#0, r14
-	mov	#0, r15
-	mov	#0, r5
+	mov	56(sp), r5
+	mov	58(sp), r6
+	mov	60(sp), r7
+	mov	62(sp), r8
+	mov	64(sp), r9
+	mov	66(sp), r10
+	mov	68(sp), r11
+	mov	70(sp), r12
+	mov	72(sp), r4
+	mov	74(sp), r14
+	mov	76(sp), r15
 .Lnorx32_4_1_encrypt_with_endif15:
-	; norx32_4_1.ae:139: c = rate_of(s) ^ load_le(msg, off, rate, count) ^ pad(count)
-	xor	40(sp), 50(sp)
-	xor	36(sp), 48(sp)
-	xor	34(sp), 46(sp)
-	xor	30(sp), 44(sp)
-	xor	26(sp), 42(sp)
-	xor	22(sp), 38(sp)
-	xor	18(sp), 32(sp)
-	xor	12(sp), 28(sp)
-	xor	8(sp), 24(sp)
-	xor	6(sp), 20(sp)
-	xor	2(sp), 14(sp)
-	xor	@sp, 10(sp)
-	xor	r4, 4(sp)
-	mov	58(sp), r4
-	xor	r6, r4
-	mov	60(sp), r6
-	xor	r7, r6
-	mov	62(sp), r7
-	xor	r8, r7
-	mov	64(sp), r8
-	xor	r9, r8
-	mov	66(sp), r9
-	xor	r10, r9
-	mov	68(sp), r10
-	xor	r11, r10
-	mov	70(sp), r11
-	xor	r12, r11
-	mov	74(sp), r12
-	xor	r13, r12
-	mov	76(sp), r13
-	xor	r14, r13
-	mov	78(sp), r14
-	xor	r15, r14
-	mov	80(sp), r15
-	xor	r5, r15
 	; norx32_4_1.ae:53: s[i] = x[32 * i + 31 : 32 * i]
-	mov	50(sp), 102(sp)
-	mov	48(sp), 104(sp)
-	mov	46(sp), 106(sp)
-	mov	44(sp), 108(sp)
-	mov	42(sp), 110(sp)
-	mov	38(sp), 112(sp)
-	mov	32(sp), 114(sp)
-	mov	28(sp), 116(sp)
-	mov	24(sp), 118(sp)
-	mov	20(sp), 120(sp)
-	mov	14(sp), 122(sp)
-	mov	10(sp), 124(sp)
-	mov	4(sp), 126(sp)
-	mov	r4, 128(sp)
+	mov	52(sp), 102(sp)
+	mov	50(sp), 104(sp)
+	mov	48(sp), 106(sp)
+	mov	46(sp), 108(sp)
+	mov	44(sp), 110(sp)
+	mov	40(sp), 112(sp)
+	mov	38(sp), 114(sp)
+	mov	36(sp), 116(sp)
+	mov	32(sp), 118(sp)
+	mov	28(sp), 120(sp)
+	mov	22(sp), 122(sp)
+	mov	18(sp), 124(sp)
+	mov	10(sp), 126(sp)
+	mov	r5, 128(sp)
 	mov	r6, 130(sp)
 	mov	r7, 132(sp)
 	mov	r8, 134(sp)
@@ -488,56 +478,56 @@ norx32_4_1_encrypt_with:
 	mov	r10, 138(sp)
 	mov	r11, 140(sp)
 	mov	r12, 142(sp)
-	mov	r13, 144(sp)
+	mov	r4, 144(sp)
 	mov	r14, 146(sp)
 	mov	r15, 148(sp)
 	; norx32_4_1.ae:141: store_le(ct, off, c, count)
-	mov	56(sp), r5
-	add	268(sp), r5
+	mov	78(sp), r13
+	add	268(sp), r13
 	cmp	#48, 54(sp)
 	jnc	.Lnorx32_4_1_encrypt_with_bytes21
-	bit	#1, r5
+	bit	#1, r13
 	jnz	.Lnorx32_4_1_encrypt_with_bytes21
-	mov	50(sp), 0(r5)
-	mov	48(sp), 2(r5)
-	mov	46(sp), 4(r5)
-	mov	44(sp), 6(r5)
-	mov	42(sp), 8(r5)
-	mov	38(sp), 10(r5)
-	mov	32(sp), 12(r5)
-	mov	28(sp), 14(r5)
-	mov	24(sp), 16(r5)
-	mov	20(sp), 18(r5)
-	mov	14(sp), 20(r5)
-	mov	10(sp), 22(r5)
-	mov	4(sp), 24(r5)
-	mov	r4, 26(r5)
-	mov	r6, 28(r5)
-	mov	r7, 30(r5)
-	mov	r8, 32(r5)
-	mov	r9, 34(r5)
-	mov	r10, 36(r5)
-	mov	r11, 38(r5)
-	mov	r12, 40(r5)
-	mov	r13, 42(r5)
-	mov	r14, 44(r5)
-	mov	r15, 46(r5)
+	mov	52(sp), 0(r13)
+	mov	50(sp), 2(r13)
+	mov	48(sp), 4(r13)
+	mov	46(sp), 6(r13)
+	mov	44(sp), 8(r13)
+	mov	40(sp), 10(r13)
+	mov	38(sp), 12(r13)
+	mov	36(sp), 14(r13)
+	mov	32(sp), 16(r13)
+	mov	28(sp), 18(r13)
+	mov	22(sp), 20(r13)
+	mov	18(sp), 22(r13)
+	mov	10(sp), 24(r13)
+	mov	r5, 26(r13)
+	mov	r6, 28(r13)
+	mov	r7, 30(r13)
+	mov	r8, 32(r13)
+	mov	r9, 34(r13)
+	mov	r10, 36(r13)
+	mov	r11, 38(r13)
+	mov	r12, 40(r13)
+	mov	r4, 42(r13)
+	mov	r14, 44(r13)
+	mov	r15, 46(r13)
 	jmp	.Lnorx32_4_1_encrypt_with_stored22
 .Lnorx32_4_1_encrypt_with_bytes21:
-	mov	50(sp), 182(sp)
-	mov	48(sp), 184(sp)
-	mov	46(sp), 186(sp)
-	mov	44(sp), 188(sp)
-	mov	42(sp), 190(sp)
-	mov	38(sp), 192(sp)
-	mov	32(sp), 194(sp)
-	mov	28(sp), 196(sp)
-	mov	24(sp), 198(sp)
-	mov	20(sp), 200(sp)
-	mov	14(sp), 202(sp)
-	mov	10(sp), 204(sp)
-	mov	4(sp), 206(sp)
-	mov	r4, 208(sp)
+	mov	52(sp), 182(sp)
+	mov	50(sp), 184(sp)
+	mov	48(sp), 186(sp)
+	mov	46(sp), 188(sp)
+	mov	44(sp), 190(sp)
+	mov	40(sp), 192(sp)
+	mov	38(sp), 194(sp)
+	mov	36(sp), 196(sp)
+	mov	32(sp), 198(sp)
+	mov	28(sp), 200(sp)
+	mov	22(sp), 202(sp)
+	mov	18(sp), 204(sp)
+	mov	10(sp), 206(sp)
+	mov	r5, 208(sp)
 	mov	r6, 210(sp)
 	mov	r7, 212(sp)
 	mov	r8, 214(sp)
@@ -545,7 +535,7 @@ norx32_4_1_encrypt_with:
 	mov	r10, 218(sp)
 	mov	r11, 220(sp)
 	mov	r12, 222(sp)
-	mov	r13, 224(sp)
+	mov	r4, 224(sp)
 	mov	r14, 226(sp)
 	mov	r15, 228(sp)
 	mov	sp, r14
@@ -558,14 +548,14 @@ norx32_4_1_encrypt_with:
 	tst	r15
 	jz	.Lnorx32_4_1_encrypt_with_stored22
 .Lnorx32_4_1_encrypt_with_cpy24:
-	mov.b	@r14, 0(r5)
+	mov.b	@r14, 0(r13)
 	inc	r14
-	inc	r5
+	inc	r13
 	dec	r15
 	jnz	.Lnorx32_4_1_encrypt_with_cpy24
 .Lnorx32_4_1_encrypt_with_stored22:
-	add	#1, 72(sp)
-	cmp	84(sp), 72(sp)
+	add	#1, 80(sp)
+	cmp	84(sp), 80(sp)
 	jc	.Lnorx32_4_1_encrypt_with_near30
 	br	#.Lnorx32_4_1_encrypt_with_loop7
 .Lnorx32_4_1_encrypt_with_near30:
@@ -627,56 +617,56 @@ norx32_4_1_encrypt_with:
 
 
 ; --- norx32_4_1_decrypt_with: norx32_4_1.decrypt_with
-;     frame 296 bytes (76 spill slots, locals 144), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2690 bytes of code
+;     frame 316 bytes (86 spill slots, locals 144), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 2724 bytes of code
 	.section .text.norx32_4_1_decrypt_with,"ax",@progbits
 	.global norx32_4_1_decrypt_with
 	.type norx32_4_1_decrypt_with, @function
 	.balign 2
 norx32_4_1_decrypt_with:
 	pushm.w	#7, r10
-	sub	#296, sp
+	sub	#316, sp
+	mov	r12, 154(sp)
 	mov	r13, r10
 	mov	r14, r11
-	mov	r15, 116(sp)
-	mov	r12, 136(sp)
+	mov	r15, 134(sp)
 	; norx32_4_1.ae:152: initialize(s, k, nonce)
 	mov	r12, r14
-	mov	14(r14), 138(sp)
-	mov	12(r14), 140(sp)
-	mov	10(r14), 142(sp)
-	mov	8(r14), 144(sp)
-	mov	6(r14), 146(sp)
-	mov	4(r14), 148(sp)
-	mov	2(r14), 150(sp)
+	mov	2(r14), 168(sp)
+	mov	4(r14), 166(sp)
+	mov	6(r14), 164(sp)
+	mov	8(r14), 162(sp)
+	mov	10(r14), 160(sp)
+	mov	12(r14), 158(sp)
+	mov	14(r14), 156(sp)
 	mov	sp, r12
-	add	#152, r12
-	mov	@r14, 216(sp)
-	mov	150(sp), 218(sp)
-	mov	148(sp), 220(sp)
-	mov	146(sp), 222(sp)
-	mov	144(sp), 224(sp)
-	mov	142(sp), 226(sp)
-	mov	140(sp), 228(sp)
-	mov	138(sp), 230(sp)
+	add	#172, r12
+	mov	@r14, 236(sp)
+	mov	168(sp), 238(sp)
+	mov	166(sp), 240(sp)
+	mov	164(sp), 242(sp)
+	mov	162(sp), 244(sp)
+	mov	160(sp), 246(sp)
+	mov	158(sp), 248(sp)
+	mov	156(sp), 250(sp)
 	mov	sp, r13
-	add	#216, r13
+	add	#236, r13
 	mov	r10, r14
 	mov	r11, r15
 	call	#norx32_4_1_initialize
 	; norx32_4_1.ae:153: absorb_header(s, ad)
 	mov	sp, r12
-	add	#152, r12
-	mov	116(sp), r13
-	mov	312(sp), r14
+	add	#172, r12
+	mov	134(sp), r13
+	mov	332(sp), r14
 	call	#norx32_4_1_absorb_header
 	; norx32_4_1.ae:155: if m > 0 {
-	tst	316(sp)
+	tst	336(sp)
 	jnz	.Lnorx32_4_1_decrypt_with_near35
 	br	#.Lnorx32_4_1_decrypt_with_else1
 .Lnorx32_4_1_decrypt_with_near35:
 	; norx32_4_1.ae:38: return n / rate
-	mov	316(sp), r11
+	mov	336(sp), r11
 	mov	#48, r12
 	clr	r13
 	tst	r12
@@ -697,45 +687,45 @@ norx32_4_1_decrypt_with:
 .Lnorx32_4_1_decrypt_with_divend4:
 	; norx32_4_1.ae:156: for i in 0..whole_blocks(m) + 1 {
 	add	#1, r13
-	mov	r13, 126(sp)
-	mov	#0, 114(sp)
-	cmp	r13, 114(sp)
+	mov	r13, 144(sp)
+	mov	#0, 132(sp)
+	cmp	r13, 132(sp)
 	jnc	.Lnorx32_4_1_decrypt_with_near36
 	br	#.Lnorx32_4_1_decrypt_with_done8
 .Lnorx32_4_1_decrypt_with_near36:
 .Lnorx32_4_1_decrypt_with_loop7:
 	; norx32_4_1.ae:157: off = rate * i
-	mov	114(sp), r13
-	mov	r13, r14
-	swpb	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	mov	r14, r15
-	and	#65504, r15
-	and	#31, r14
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	mov	r13, r11
-	and	#65520, r11
-	and	#15, r13
-	add	r15, r11
-	addc	r14, r13
+	mov	132(sp), r15
+	mov	r15, r11
+	rla	r11
+	adc	r11
+	rla	r11
+	adc	r11
+	rla	r11
+	adc	r11
+	rla	r11
+	adc	r11
+	mov	r11, r13
+	and	#65520, r13
+	and	#15, r11
+	swpb	r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	mov	r15, r14
+	and	#65504, r14
+	and	#31, r15
+	add	r14, r13
+	addc	r15, r11
 	; norx32_4_1.ae:158: count = if m - off < rate then m - off else rate
-	mov	316(sp), r12
+	mov	336(sp), r12
 	mov	#0, r10
-	sub	r11, r12
-	mov	r11, 102(sp)
-	subc	r13, r10
+	sub	r13, r12
+	mov	r13, 84(sp)
+	subc	r11, r10
 	cmp	#48, r12
 	mov	r10, r15
 	subc	#0, r15
@@ -743,21 +733,21 @@ norx32_4_1_decrypt_with:
 	xor	#48, r12
 	and	r14, r12
 	xor	#48, r12
-	mov	r12, 50(sp)
+	mov	r12, 80(sp)
 	and	r14, r10
-	mov	r10, 106(sp)
+	mov	r10, 126(sp)
 	; norx32_4_1.ae:159: s[15] = s[15] ^ payload_tag
-	mov	212(sp), r15
+	mov	232(sp), r15
 	xor	#2, r15
-	mov	r15, 212(sp)
+	mov	r15, 232(sp)
 	; norx32_4_1.ae:160: F.permute(s)
 	mov	sp, r12
-	add	#152, r12
+	add	#172, r12
 	call	#norx32_4_1_F_permute
 	; norx32_4_1.ae:162: x = first_bytes(r ^ load_le(ct, off, rate, count), count)
-	mov	102(sp), r14
-	add	314(sp), r14
-	cmp	#48, 50(sp)
+	mov	84(sp), r14
+	add	334(sp), r14
+	cmp	#48, 80(sp)
 	jnc	.Lnorx32_4_1_decrypt_with_bytes9
 	bit	#1, r14
 	jnz	.Lnorx32_4_1_decrypt_with_bytes9
@@ -773,26 +763,26 @@ norx32_4_1_decrypt_with:
 	mov	16(r14), r11
 	mov	18(r14), r12
 	mov	20(r14), r13
-	mov	22(r14), 76(sp)
-	mov	24(r14), 74(sp)
-	mov	26(r14), 70(sp)
-	mov	28(r14), 68(sp)
-	mov	30(r14), 80(sp)
-	mov	32(r14), 72(sp)
-	mov	34(r14), 66(sp)
-	mov	36(r14), 64(sp)
-	mov	38(r14), 62(sp)
-	mov	40(r14), 60(sp)
-	mov	42(r14), 58(sp)
-	mov	44(r14), 56(sp)
+	mov	22(r14), 40(sp)
+	mov	24(r14), 24(sp)
+	mov	26(r14), 14(sp)
+	mov	28(r14), 86(sp)
+	mov	30(r14), 88(sp)
+	mov	32(r14), 92(sp)
+	mov	34(r14), 98(sp)
+	mov	36(r14), 100(sp)
+	mov	38(r14), 104(sp)
+	mov	40(r14), 108(sp)
+	mov	42(r14), 112(sp)
+	mov	44(r14), 116(sp)
 	mov	46(r14), r14
 	jmp	.Lnorx32_4_1_decrypt_with_join11
 .Lnorx32_4_1_decrypt_with_bytes9:
 	mov	sp, r10
-	add	#232, r10
+	add	#252, r10
 	mov	r10, r11
 	mov	#48, r12
-	mov	50(sp), r15
+	mov	80(sp), r15
 .Lnorx32_4_1_decrypt_with_cpy12:
 	clr	r13
 	tst	r15
@@ -808,56 +798,51 @@ norx32_4_1_decrypt_with:
 	mov	r10, r14
 	jmp	.Lnorx32_4_1_decrypt_with_words10
 .Lnorx32_4_1_decrypt_with_join11:
-	xor	152(sp), r15
-	mov	r15, 100(sp)
-	xor	154(sp), r4
-	mov	r4, 98(sp)
-	xor	156(sp), r5
-	mov	r5, 96(sp)
-	xor	158(sp), r6
-	mov	r6, 94(sp)
-	xor	160(sp), r7
-	mov	r7, 92(sp)
-	xor	162(sp), r8
-	mov	r8, 90(sp)
-	xor	164(sp), r9
-	mov	r9, 88(sp)
-	xor	166(sp), r10
-	mov	r10, 86(sp)
-	xor	168(sp), r11
-	mov	r11, 84(sp)
-	xor	170(sp), r12
-	mov	r12, 82(sp)
-	xor	172(sp), r13
-	mov	r13, 78(sp)
-	xor	174(sp), 76(sp)
-	xor	176(sp), 74(sp)
-	xor	178(sp), 70(sp)
-	xor	180(sp), 68(sp)
-	xor	182(sp), 80(sp)
-	xor	184(sp), 72(sp)
-	xor	186(sp), 66(sp)
-	xor	188(sp), 64(sp)
-	xor	190(sp), 62(sp)
-	xor	192(sp), 60(sp)
-	xor	194(sp), 58(sp)
-	xor	196(sp), 56(sp)
-	xor	198(sp), r14
-	mov	r14, 54(sp)
+	xor	172(sp), r15
+	mov	r15, 76(sp)
+	xor	174(sp), r4
+	mov	r4, 74(sp)
+	xor	176(sp), r5
+	mov	r5, 70(sp)
+	xor	178(sp), r6
+	mov	r6, 66(sp)
+	xor	180(sp), r7
+	mov	r7, 78(sp)
+	xor	182(sp), r8
+	mov	r8, 72(sp)
+	xor	184(sp), r9
+	mov	r9, 68(sp)
+	xor	186(sp), r10
+	mov	r10, 64(sp)
+	xor	188(sp), r11
+	mov	r11, 62(sp)
+	xor	190(sp), r12
+	mov	r12, 56(sp)
+	xor	192(sp), r13
+	mov	r13, 52(sp)
+	xor	194(sp), 40(sp)
+	xor	196(sp), 24(sp)
+	xor	198(sp), 14(sp)
+	xor	200(sp), 86(sp)
+	xor	202(sp), 88(sp)
+	xor	204(sp), 92(sp)
+	xor	206(sp), 98(sp)
+	xor	208(sp), 100(sp)
+	xor	210(sp), 104(sp)
+	xor	212(sp), 108(sp)
+	xor	214(sp), 112(sp)
+	xor	216(sp), 116(sp)
+	xor	218(sp), r14
+	mov	r14, 122(sp)
 	; norx32_4_1.ae:43: return x & ~(~(0 as u384) << (8 * count))
-	mov	106(sp), 108(sp)
-	mov	108(sp), r15
+	mov	80(sp), 128(sp)
+	mov	128(sp), r15
 	rlam.w	#3, r15
-	mov	r15, 108(sp)
-	mov	#-1, 46(sp)
-	mov	#-1, 42(sp)
-	mov	#-1, 38(sp)
-	mov	#-1, 34(sp)
-	mov	#-1, 30(sp)
-	mov	#-1, 26(sp)
-	mov	#-1, 22(sp)
-	mov	#-1, 18(sp)
-	mov	#-1, 14(sp)
+	mov	r15, 128(sp)
+	mov	126(sp), 130(sp)
+	mov	130(sp), r15
+	rlam.w	#3, r15
+	mov	r15, 130(sp)
 	mov	#-1, 10(sp)
 	mov	#-1, 6(sp)
 	mov	#-1, 2(sp)
@@ -872,19 +857,34 @@ norx32_4_1_decrypt_with:
 	mov	#-1, r12
 	mov	#-1, r13
 	mov	#-1, r14
-	mov	#-1, 52(sp)
-	mov	50(sp), 104(sp)
-	mov	104(sp), r15
-	rlam.w	#3, r15
-	mov	r15, 104(sp)
-	tst	108(sp)
+	mov	#-1, 20(sp)
+	mov	#-1, 30(sp)
+	mov	#-1, 36(sp)
+	mov	#-1, 42(sp)
+	mov	#-1, 46(sp)
+	mov	#-1, 50(sp)
+	mov	#-1, 54(sp)
+	mov	#-1, 58(sp)
+	mov	#-1, 60(sp)
+	mov	#-1, 82(sp)
+	mov	128(sp), r15
+	tst	130(sp)
 	jnz	.Lnorx32_4_1_decrypt_with_shbig14
 	cmp	#384, r15
 	jc	.Lnorx32_4_1_decrypt_with_shbig14
 .Lnorx32_4_1_decrypt_with_shlimb17:
 	cmp	#16, r15
 	jnc	.Lnorx32_4_1_decrypt_with_shbits18
-	mov	r14, 52(sp)
+	mov	60(sp), 82(sp)
+	mov	58(sp), 60(sp)
+	mov	54(sp), 58(sp)
+	mov	50(sp), 54(sp)
+	mov	46(sp), 50(sp)
+	mov	42(sp), 46(sp)
+	mov	36(sp), 42(sp)
+	mov	30(sp), 36(sp)
+	mov	20(sp), 30(sp)
+	mov	r14, 20(sp)
 	mov	r13, r14
 	mov	r12, r13
 	mov	r11, r12
@@ -898,32 +898,14 @@ norx32_4_1_decrypt_with:
 	mov	2(sp), r4
 	mov	6(sp), 2(sp)
 	mov	10(sp), 6(sp)
-	mov	14(sp), 10(sp)
-	mov	18(sp), 14(sp)
-	mov	22(sp), 18(sp)
-	mov	26(sp), 22(sp)
-	mov	30(sp), 26(sp)
-	mov	34(sp), 30(sp)
-	mov	38(sp), 34(sp)
-	mov	42(sp), 38(sp)
-	mov	46(sp), 42(sp)
-	clr	46(sp)
+	clr	10(sp)
 	sub	#16, r15
 	jmp	.Lnorx32_4_1_decrypt_with_shlimb17
 .Lnorx32_4_1_decrypt_with_shbits18:
 	tst	r15
 	jz	.Lnorx32_4_1_decrypt_with_shend15
 .Lnorx32_4_1_decrypt_with_sh16:
-	rla	46(sp)
-	rlc	42(sp)
-	rlc	38(sp)
-	rlc	34(sp)
-	rlc	30(sp)
-	rlc	26(sp)
-	rlc	22(sp)
-	rlc	18(sp)
-	rlc	14(sp)
-	rlc	10(sp)
+	rla	10(sp)
 	rlc	6(sp)
 	rlc	2(sp)
 	rlc	r4
@@ -937,20 +919,20 @@ norx32_4_1_decrypt_with:
 	rlc	r12
 	rlc	r13
 	rlc	r14
-	rlc	52(sp)
+	rlc	20(sp)
+	rlc	30(sp)
+	rlc	36(sp)
+	rlc	42(sp)
+	rlc	46(sp)
+	rlc	50(sp)
+	rlc	54(sp)
+	rlc	58(sp)
+	rlc	60(sp)
+	rlc	82(sp)
 	dec	r15
 	jnz	.Lnorx32_4_1_decrypt_with_sh16
 	jmp	.Lnorx32_4_1_decrypt_with_shend15
 .Lnorx32_4_1_decrypt_with_shbig14:
-	clr	46(sp)
-	clr	42(sp)
-	clr	38(sp)
-	clr	34(sp)
-	clr	30(sp)
-	clr	26(sp)
-	clr	22(sp)
-	clr	18(sp)
-	clr	14(sp)
 	clr	10(sp)
 	clr	6(sp)
 	clr	2(sp)
@@ -965,382 +947,367 @@ norx32_4_1_decrypt_with:
 	clr	r12
 	clr	r13
 	clr	r14
-	clr	52(sp)
+	clr	20(sp)
+	clr	30(sp)
+	clr	36(sp)
+	clr	42(sp)
+	clr	46(sp)
+	clr	50(sp)
+	clr	54(sp)
+	clr	58(sp)
+	clr	60(sp)
+	clr	82(sp)
 .Lnorx32_4_1_decrypt_with_shend15:
-	bic	46(sp), 100(sp)
-	bic	42(sp), 98(sp)
-	bic	38(sp), 96(sp)
-	bic	34(sp), 94(sp)
-	bic	30(sp), 92(sp)
-	bic	26(sp), 90(sp)
-	bic	22(sp), 88(sp)
-	bic	18(sp), 86(sp)
-	bic	14(sp), 84(sp)
-	bic	10(sp), 82(sp)
-	bic	6(sp), 78(sp)
-	bic	2(sp), 76(sp)
-	bic	r4, 74(sp)
-	bic	r5, 70(sp)
-	bic	r6, 68(sp)
-	bic	r7, 80(sp)
-	bic	r8, 72(sp)
-	bic	r9, 66(sp)
-	bic	r10, 64(sp)
-	bic	r11, 62(sp)
-	bic	r12, 60(sp)
-	bic	r13, 58(sp)
-	bic	r14, 56(sp)
-	bic	52(sp), 54(sp)
+	bic	10(sp), 76(sp)
+	bic	6(sp), 74(sp)
+	bic	2(sp), 70(sp)
+	bic	r4, 66(sp)
+	bic	r5, 78(sp)
+	bic	r6, 72(sp)
+	bic	r7, 68(sp)
+	bic	r8, 64(sp)
+	bic	r9, 62(sp)
+	bic	r10, 56(sp)
+	bic	r11, 52(sp)
+	bic	r12, 40(sp)
+	bic	r13, 24(sp)
+	bic	r14, 14(sp)
+	mov	86(sp), r15
+	bic	20(sp), r15
+	mov	r15, 170(sp)
+	mov	88(sp), r6
+	bic	30(sp), r6
+	mov	92(sp), r7
+	bic	36(sp), r7
+	mov	98(sp), r8
+	bic	42(sp), r8
+	mov	100(sp), r9
+	bic	46(sp), r9
+	mov	104(sp), r10
+	bic	50(sp), r10
+	mov	108(sp), r11
+	bic	54(sp), r11
+	mov	112(sp), r12
+	bic	58(sp), r12
+	mov	116(sp), r13
+	bic	60(sp), r13
+	mov	122(sp), r14
+	bic	82(sp), r14
 	; norx32_4_1.ae:163: store_le(msg, off, x, count)
-	mov	102(sp), r13
-	add	322(sp), r13
-	cmp	#48, 50(sp)
+	mov	84(sp), r5
+	add	342(sp), r5
+	cmp	#48, 80(sp)
 	jnc	.Lnorx32_4_1_decrypt_with_bytes19
-	bit	#1, r13
+	bit	#1, r5
 	jnz	.Lnorx32_4_1_decrypt_with_bytes19
-	mov	100(sp), 0(r13)
-	mov	98(sp), 2(r13)
-	mov	96(sp), 4(r13)
-	mov	94(sp), 6(r13)
-	mov	92(sp), 8(r13)
-	mov	90(sp), 10(r13)
-	mov	88(sp), 12(r13)
-	mov	86(sp), 14(r13)
-	mov	84(sp), 16(r13)
-	mov	82(sp), 18(r13)
-	mov	78(sp), 20(r13)
-	mov	76(sp), 22(r13)
-	mov	74(sp), 24(r13)
-	mov	70(sp), 26(r13)
-	mov	68(sp), 28(r13)
-	mov	80(sp), 30(r13)
-	mov	72(sp), 32(r13)
-	mov	66(sp), 34(r13)
-	mov	64(sp), 36(r13)
-	mov	62(sp), 38(r13)
-	mov	60(sp), 40(r13)
-	mov	58(sp), 42(r13)
-	mov	56(sp), 44(r13)
-	mov	54(sp), 46(r13)
+	mov	76(sp), 0(r5)
+	mov	74(sp), 2(r5)
+	mov	70(sp), 4(r5)
+	mov	66(sp), 6(r5)
+	mov	78(sp), 8(r5)
+	mov	72(sp), 10(r5)
+	mov	68(sp), 12(r5)
+	mov	64(sp), 14(r5)
+	mov	62(sp), 16(r5)
+	mov	56(sp), 18(r5)
+	mov	52(sp), 20(r5)
+	mov	40(sp), 22(r5)
+	mov	24(sp), 24(r5)
+	mov	14(sp), 26(r5)
+	mov	170(sp), 28(r5)
+	mov	r6, 30(r5)
+	mov	r7, 32(r5)
+	mov	r8, 34(r5)
+	mov	r9, 36(r5)
+	mov	r10, 38(r5)
+	mov	r11, 40(r5)
+	mov	r12, 42(r5)
+	mov	r13, 44(r5)
+	mov	r14, 46(r5)
 	jmp	.Lnorx32_4_1_decrypt_with_stored20
 .Lnorx32_4_1_decrypt_with_bytes19:
-	mov	100(sp), 232(sp)
-	mov	98(sp), 234(sp)
-	mov	96(sp), 236(sp)
-	mov	94(sp), 238(sp)
-	mov	92(sp), 240(sp)
-	mov	90(sp), 242(sp)
-	mov	88(sp), 244(sp)
-	mov	86(sp), 246(sp)
-	mov	84(sp), 248(sp)
-	mov	82(sp), 250(sp)
-	mov	78(sp), 252(sp)
-	mov	76(sp), 254(sp)
-	mov	74(sp), 256(sp)
-	mov	70(sp), 258(sp)
-	mov	68(sp), 260(sp)
-	mov	80(sp), 262(sp)
-	mov	72(sp), 264(sp)
-	mov	66(sp), 266(sp)
-	mov	64(sp), 268(sp)
-	mov	62(sp), 270(sp)
-	mov	60(sp), 272(sp)
-	mov	58(sp), 274(sp)
-	mov	56(sp), 276(sp)
-	mov	54(sp), 278(sp)
-	mov	sp, r14
-	add	#232, r14
-	mov	50(sp), r15
-	cmp	#48, r15
+	mov	76(sp), 252(sp)
+	mov	74(sp), 254(sp)
+	mov	70(sp), 256(sp)
+	mov	66(sp), 258(sp)
+	mov	78(sp), 260(sp)
+	mov	72(sp), 262(sp)
+	mov	68(sp), 264(sp)
+	mov	64(sp), 266(sp)
+	mov	62(sp), 268(sp)
+	mov	56(sp), 270(sp)
+	mov	52(sp), 272(sp)
+	mov	40(sp), 274(sp)
+	mov	24(sp), 276(sp)
+	mov	14(sp), 278(sp)
+	mov	170(sp), 280(sp)
+	mov	r6, 282(sp)
+	mov	r7, 284(sp)
+	mov	r8, 286(sp)
+	mov	r9, 288(sp)
+	mov	r10, 290(sp)
+	mov	r11, 292(sp)
+	mov	r12, 294(sp)
+	mov	r13, 296(sp)
+	mov	r14, 298(sp)
+	mov	sp, r15
+	add	#252, r15
+	mov	r15, 44(sp)
+	mov	80(sp), r4
+	cmp	#48, r4
 	jnc	.Lnorx32_4_1_decrypt_with_cnt21
-	mov	#48, r15
+	mov	#48, r4
 .Lnorx32_4_1_decrypt_with_cnt21:
-	tst	r15
+	tst	r4
 	jz	.Lnorx32_4_1_decrypt_with_stored20
 .Lnorx32_4_1_decrypt_with_cpy22:
-	mov.b	@r14, 0(r13)
-	inc	r14
-	inc	r13
-	dec	r15
+	mov	44(sp), r15
+	mov.b	@r15, 0(r5)
+	inc	44(sp)
+	inc	r5
+	dec	r4
 	jnz	.Lnorx32_4_1_decrypt_with_cpy22
 .Lnorx32_4_1_decrypt_with_stored20:
+	; norx32_4_1.ae:164: set_rate(s, r ^ x ^ pad(count))
+	xor	172(sp), 76(sp)
+	xor	174(sp), 74(sp)
+	xor	176(sp), 70(sp)
+	xor	178(sp), 66(sp)
+	xor	180(sp), 78(sp)
+	xor	182(sp), 72(sp)
+	xor	184(sp), 68(sp)
+	xor	186(sp), 64(sp)
+	xor	188(sp), 62(sp)
+	xor	190(sp), 56(sp)
+	xor	192(sp), 52(sp)
+	xor	194(sp), 40(sp)
+	xor	196(sp), 24(sp)
+	xor	198(sp), 14(sp)
+	mov	170(sp), r15
+	xor	200(sp), r15
+	mov	r15, 90(sp)
+	xor	202(sp), r6
+	mov	r6, 94(sp)
+	xor	204(sp), r7
+	mov	r7, 96(sp)
+	xor	206(sp), r8
+	mov	r8, 102(sp)
+	xor	208(sp), r9
+	mov	r9, 106(sp)
+	xor	210(sp), r10
+	mov	r10, 110(sp)
+	xor	212(sp), r11
+	mov	r11, 114(sp)
+	xor	214(sp), r12
+	mov	r12, 118(sp)
+	xor	216(sp), r13
+	mov	r13, 120(sp)
+	xor	218(sp), r14
+	mov	r14, 124(sp)
 	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	cmp	#48, 50(sp)
-	mov	106(sp), r15
+	cmp	#48, 80(sp)
+	mov	126(sp), r15
 	subc	#0, r15
 	clr	r15
 	adc	r15
 	xor	#1, r15
 	tst	r15
 	jz	.Lnorx32_4_1_decrypt_with_else23
-	mov	104(sp), r15
-	mov	#1, 44(sp)
-	mov	#0, 40(sp)
-	mov	#0, 36(sp)
+	mov	#1, 38(sp)
+	mov	#0, 34(sp)
 	mov	#0, 32(sp)
 	mov	#0, 28(sp)
-	mov	#0, 24(sp)
-	mov	#0, 20(sp)
+	mov	#0, 26(sp)
+	mov	#0, 22(sp)
+	mov	#0, 18(sp)
 	mov	#0, 16(sp)
 	mov	#0, 12(sp)
 	mov	#0, 8(sp)
 	mov	#0, 4(sp)
 	mov	#0, 0(sp)
 	mov	#0, r5
-	mov	#0, r14
-	mov	#0, r4
 	mov	#0, r6
-	mov	#0, r12
 	mov	#0, r7
-	mov	#0, r9
 	mov	#0, r8
-	mov	#0, r11
+	mov	#0, r9
 	mov	#0, r10
+	mov	#0, r11
+	mov	#0, r12
 	mov	#0, r13
+	mov	#0, r14
+	mov	#0, r15
 	mov	#0, 48(sp)
-	tst	108(sp)
+	mov	128(sp), r4
+	tst	130(sp)
 	jnz	.Lnorx32_4_1_decrypt_with_shbig25
-	cmp	#384, r15
+	cmp	#384, r4
 	jc	.Lnorx32_4_1_decrypt_with_shbig25
 .Lnorx32_4_1_decrypt_with_shlimb28:
-	cmp	#16, r15
+	cmp	#16, r4
 	jnc	.Lnorx32_4_1_decrypt_with_shbits29
-	mov	r13, 48(sp)
-	mov	r10, r13
-	mov	r11, r10
-	mov	r8, r11
-	mov	r9, r8
-	mov	r7, r9
-	mov	r12, r7
-	mov	r6, r12
-	mov	r4, r6
-	mov	r14, r4
-	mov	r5, r14
+	mov	r15, 48(sp)
+	mov	r14, r15
+	mov	r13, r14
+	mov	r12, r13
+	mov	r11, r12
+	mov	r10, r11
+	mov	r9, r10
+	mov	r8, r9
+	mov	r7, r8
+	mov	r6, r7
+	mov	r5, r6
 	mov	@sp, r5
 	mov	4(sp), 0(sp)
 	mov	8(sp), 4(sp)
 	mov	12(sp), 8(sp)
 	mov	16(sp), 12(sp)
-	mov	20(sp), 16(sp)
-	mov	24(sp), 20(sp)
-	mov	28(sp), 24(sp)
+	mov	18(sp), 16(sp)
+	mov	22(sp), 18(sp)
+	mov	26(sp), 22(sp)
+	mov	28(sp), 26(sp)
 	mov	32(sp), 28(sp)
-	mov	36(sp), 32(sp)
-	mov	40(sp), 36(sp)
-	mov	44(sp), 40(sp)
-	clr	44(sp)
-	sub	#16, r15
+	mov	34(sp), 32(sp)
+	mov	38(sp), 34(sp)
+	clr	38(sp)
+	sub	#16, r4
 	jmp	.Lnorx32_4_1_decrypt_with_shlimb28
 .Lnorx32_4_1_decrypt_with_shbits29:
-	tst	r15
+	tst	r4
 	jz	.Lnorx32_4_1_decrypt_with_shend26
 .Lnorx32_4_1_decrypt_with_sh27:
-	rla	44(sp)
-	rlc	40(sp)
-	rlc	36(sp)
+	rla	38(sp)
+	rlc	34(sp)
 	rlc	32(sp)
 	rlc	28(sp)
-	rlc	24(sp)
-	rlc	20(sp)
+	rlc	26(sp)
+	rlc	22(sp)
+	rlc	18(sp)
 	rlc	16(sp)
 	rlc	12(sp)
 	rlc	8(sp)
 	rlc	4(sp)
 	rlc	0(sp)
 	rlc	r5
-	rlc	r14
-	rlc	r4
 	rlc	r6
-	rlc	r12
 	rlc	r7
-	rlc	r9
 	rlc	r8
-	rlc	r11
+	rlc	r9
 	rlc	r10
+	rlc	r11
+	rlc	r12
 	rlc	r13
+	rlc	r14
+	rlc	r15
 	rlc	48(sp)
-	dec	r15
+	dec	r4
 	jnz	.Lnorx32_4_1_decrypt_with_sh27
 	jmp	.Lnorx32_4_1_decrypt_with_shend26
 .Lnorx32_4_1_decrypt_with_shbig25:
-	clr	44(sp)
-	clr	40(sp)
-	clr	36(sp)
+	clr	38(sp)
+	clr	34(sp)
 	clr	32(sp)
 	clr	28(sp)
-	clr	24(sp)
-	clr	20(sp)
+	clr	26(sp)
+	clr	22(sp)
+	clr	18(sp)
 	clr	16(sp)
 	clr	12(sp)
 	clr	8(sp)
 	clr	4(sp)
 	clr	0(sp)
 	clr	r5
-	clr	r14
-	clr	r4
 	clr	r6
-	clr	r12
 	clr	r7
-	clr	r9
 	clr	r8
-	clr	r11
+	clr	r9
 	clr	r10
+	clr	r11
+	clr	r12
 	clr	r13
+	clr	r14
+	clr	r15
 	clr	48(sp)
 .Lnorx32_4_1_decrypt_with_shend26:
-	mov	r4, 110(sp)
-	mov	r12, 112(sp)
-	mov	48(sp), r12
-	bis	#32768, r12
+	bis	#32768, 48(sp)
+	; norx32_4_1.ae:164: set_rate(s, r ^ x ^ pad(count))
+	xor	38(sp), 76(sp)
+	xor	34(sp), 74(sp)
+	xor	32(sp), 70(sp)
+	xor	28(sp), 66(sp)
+	xor	26(sp), 78(sp)
+	xor	22(sp), 72(sp)
+	xor	18(sp), 68(sp)
+	xor	16(sp), 64(sp)
+	xor	12(sp), 62(sp)
+	xor	8(sp), 56(sp)
+	xor	4(sp), 52(sp)
+	xor	@sp, 40(sp)
+	mov	24(sp), r4
+	xor	r5, r4
+	mov	14(sp), r5
+	xor	r6, r5
+	mov	90(sp), r6
+	xor	r7, r6
+	mov	94(sp), r7
+	xor	r8, r7
+	mov	96(sp), r8
+	xor	r9, r8
+	mov	102(sp), r9
+	xor	r10, r9
+	mov	106(sp), r10
+	xor	r11, r10
+	mov	110(sp), r11
+	xor	r12, r11
+	mov	114(sp), r12
+	xor	r13, r12
+	mov	118(sp), r13
+	xor	r14, r13
+	mov	120(sp), r14
+	xor	r15, r14
+	mov	124(sp), r15
+	xor	48(sp), r15
 	jmp	.Lnorx32_4_1_decrypt_with_endif24
 .Lnorx32_4_1_decrypt_with_else23:
-	mov	#0, 44(sp)
-	mov	#0, 40(sp)
-	mov	#0, 36(sp)
-	mov	#0, 32(sp)
-	mov	#0, 28(sp)
-	mov	#0, 24(sp)
-	mov	#0, 20(sp)
-	mov	#0, 16(sp)
-	mov	#0, 12(sp)
-	mov	#0, 8(sp)
-	mov	#0, 4(sp)
-	mov	#0, 0(sp)
-	mov	#0, r5
-	mov	#0, r14
-	mov	#0, 110(sp)
-	mov	#0, r6
-	mov	#0, 112(sp)
-	mov	#0, r7
-	mov	#0, r9
-	mov	#0, r8
-	mov	#0, r11
-	mov	#0, r10
-	mov	#0, r13
-	mov	#0, r12
+	mov	24(sp), r4
+	mov	14(sp), r5
+	mov	90(sp), r6
+	mov	94(sp), r7
+	mov	96(sp), r8
+	mov	102(sp), r9
+	mov	106(sp), r10
+	mov	110(sp), r11
+	mov	114(sp), r12
+	mov	118(sp), r13
+	mov	120(sp), r14
+	mov	124(sp), r15
 .Lnorx32_4_1_decrypt_with_endif24:
-	; norx32_4_1.ae:164: set_rate(s, r ^ x ^ pad(count))
-	mov	98(sp), r15
-	xor	154(sp), r15
-	xor	40(sp), r15
-	mov	100(sp), r4
-	xor	152(sp), r4
-	xor	44(sp), r4
 	; norx32_4_1.ae:53: s[i] = x[32 * i + 31 : 32 * i]
-	mov	r4, 152(sp)
-	mov	r15, 154(sp)
-	; norx32_4_1.ae:164: set_rate(s, r ^ x ^ pad(count))
-	mov	94(sp), r15
-	xor	158(sp), r15
-	xor	32(sp), r15
-	mov	96(sp), r4
-	xor	156(sp), r4
-	xor	36(sp), r4
-	; norx32_4_1.ae:53: s[i] = x[32 * i + 31 : 32 * i]
-	mov	r4, 156(sp)
-	mov	r15, 158(sp)
-	; norx32_4_1.ae:164: set_rate(s, r ^ x ^ pad(count))
-	mov	90(sp), r15
-	xor	162(sp), r15
-	xor	24(sp), r15
-	mov	92(sp), r4
-	xor	160(sp), r4
-	xor	28(sp), r4
-	; norx32_4_1.ae:53: s[i] = x[32 * i + 31 : 32 * i]
-	mov	r4, 160(sp)
-	mov	r15, 162(sp)
-	; norx32_4_1.ae:164: set_rate(s, r ^ x ^ pad(count))
-	mov	86(sp), r15
-	xor	166(sp), r15
-	xor	16(sp), r15
-	mov	88(sp), r4
-	xor	164(sp), r4
-	xor	20(sp), r4
-	; norx32_4_1.ae:53: s[i] = x[32 * i + 31 : 32 * i]
-	mov	r4, 164(sp)
-	mov	r15, 166(sp)
-	; norx32_4_1.ae:164: set_rate(s, r ^ x ^ pad(count))
-	mov	82(sp), r15
-	xor	170(sp), r15
-	xor	8(sp), r15
-	mov	84(sp), r4
-	xor	168(sp), r4
-	xor	12(sp), r4
-	; norx32_4_1.ae:53: s[i] = x[32 * i + 31 : 32 * i]
-	mov	r4, 168(sp)
-	mov	r15, 170(sp)
-	; norx32_4_1.ae:164: set_rate(s, r ^ x ^ pad(count))
-	mov	76(sp), r15
-	xor	174(sp), r15
-	xor	@sp, r15
-	mov	78(sp), r4
-	xor	172(sp), r4
-	xor	4(sp), r4
-	; norx32_4_1.ae:53: s[i] = x[32 * i + 31 : 32 * i]
-	mov	r4, 172(sp)
-	mov	r15, 174(sp)
-	; norx32_4_1.ae:164: set_rate(s, r ^ x ^ pad(count))
-	mov	70(sp), r15
-	xor	178(sp), r15
-	xor	r14, r15
-	mov	74(sp), r14
-	xor	176(sp), r14
-	xor	r5, r14
-	; norx32_4_1.ae:53: s[i] = x[32 * i + 31 : 32 * i]
-	mov	r14, 176(sp)
-	mov	r15, 178(sp)
-	; norx32_4_1.ae:164: set_rate(s, r ^ x ^ pad(count))
-	mov	80(sp), r15
-	xor	182(sp), r15
-	xor	r6, r15
-	mov	68(sp), r14
-	xor	180(sp), r14
-	xor	110(sp), r14
-	; norx32_4_1.ae:53: s[i] = x[32 * i + 31 : 32 * i]
-	mov	r14, 180(sp)
-	mov	r15, 182(sp)
-	; norx32_4_1.ae:164: set_rate(s, r ^ x ^ pad(count))
-	mov	66(sp), r15
-	xor	186(sp), r15
-	xor	r7, r15
-	mov	72(sp), r14
-	xor	184(sp), r14
-	xor	112(sp), r14
-	; norx32_4_1.ae:53: s[i] = x[32 * i + 31 : 32 * i]
-	mov	r14, 184(sp)
-	mov	r15, 186(sp)
-	; norx32_4_1.ae:164: set_rate(s, r ^ x ^ pad(count))
-	mov	62(sp), r15
-	xor	190(sp), r15
-	xor	r8, r15
-	mov	64(sp), r14
-	xor	188(sp), r14
-	xor	r9, r14
-	; norx32_4_1.ae:53: s[i] = x[32 * i + 31 : 32 * i]
-	mov	r14, 188(sp)
-	mov	r15, 190(sp)
-	; norx32_4_1.ae:164: set_rate(s, r ^ x ^ pad(count))
-	mov	58(sp), r15
-	xor	194(sp), r15
-	xor	r10, r15
-	mov	60(sp), r14
-	xor	192(sp), r14
-	xor	r11, r14
-	; norx32_4_1.ae:53: s[i] = x[32 * i + 31 : 32 * i]
-	mov	r14, 192(sp)
-	mov	r15, 194(sp)
-	; norx32_4_1.ae:164: set_rate(s, r ^ x ^ pad(count))
-	mov	54(sp), r15
-	xor	198(sp), r15
-	xor	r12, r15
-	mov	56(sp), r14
-	xor	196(sp), r14
-	xor	r13, r14
-	; norx32_4_1.ae:53: s[i] = x[32 * i + 31 : 32 * i]
-	mov	r14, 196(sp)
-	mov	r15, 198(sp)
-	add	#1, 114(sp)
-	cmp	126(sp), 114(sp)
+	mov	76(sp), 172(sp)
+	mov	74(sp), 174(sp)
+	mov	70(sp), 176(sp)
+	mov	66(sp), 178(sp)
+	mov	78(sp), 180(sp)
+	mov	72(sp), 182(sp)
+	mov	68(sp), 184(sp)
+	mov	64(sp), 186(sp)
+	mov	62(sp), 188(sp)
+	mov	56(sp), 190(sp)
+	mov	52(sp), 192(sp)
+	mov	40(sp), 194(sp)
+	mov	r4, 196(sp)
+	mov	r5, 198(sp)
+	mov	r6, 200(sp)
+	mov	r7, 202(sp)
+	mov	r8, 204(sp)
+	mov	r9, 206(sp)
+	mov	r10, 208(sp)
+	mov	r11, 210(sp)
+	mov	r12, 212(sp)
+	mov	r13, 214(sp)
+	mov	r14, 216(sp)
+	mov	r15, 218(sp)
+	add	#1, 132(sp)
+	cmp	144(sp), 132(sp)
 	jc	.Lnorx32_4_1_decrypt_with_near37
 	br	#.Lnorx32_4_1_decrypt_with_loop7
 .Lnorx32_4_1_decrypt_with_near37:
@@ -1348,22 +1315,22 @@ norx32_4_1_decrypt_with:
 .Lnorx32_4_1_decrypt_with_else1:
 .Lnorx32_4_1_decrypt_with_endif2:
 	; norx32_4_1.ae:167: return (load_le(tag, 0, 16) ^ finalize(s, k)) == 0
-	mov	318(sp), r11
+	mov	338(sp), r11
 	bit	#1, r11
 	jnz	.Lnorx32_4_1_decrypt_with_bytes30
 .Lnorx32_4_1_decrypt_with_words31:
-	mov	@r11+, 134(sp)
-	mov	@r11+, 132(sp)
-	mov	@r11+, 130(sp)
-	mov	@r11+, 128(sp)
-	mov	@r11+, 124(sp)
-	mov	@r11+, 122(sp)
-	mov	@r11+, 120(sp)
-	mov	@r11+, 118(sp)
+	mov	@r11+, 152(sp)
+	mov	@r11+, 150(sp)
+	mov	@r11+, 148(sp)
+	mov	@r11+, 146(sp)
+	mov	@r11+, 142(sp)
+	mov	@r11+, 140(sp)
+	mov	@r11+, 138(sp)
+	mov	@r11+, 136(sp)
 	jmp	.Lnorx32_4_1_decrypt_with_join32
 .Lnorx32_4_1_decrypt_with_bytes30:
 	mov	sp, r12
-	add	#232, r12
+	add	#252, r12
 	mov	r12, r13
 	mov	#16, r14
 .Lnorx32_4_1_decrypt_with_cpy33:
@@ -1377,37 +1344,37 @@ norx32_4_1_decrypt_with:
 	jmp	.Lnorx32_4_1_decrypt_with_words31
 .Lnorx32_4_1_decrypt_with_join32:
 	mov	sp, r12
-	add	#152, r12
-	mov	136(sp), r15
-	mov	@r15, 216(sp)
-	mov	150(sp), 218(sp)
-	mov	148(sp), 220(sp)
-	mov	146(sp), 222(sp)
-	mov	144(sp), 224(sp)
-	mov	142(sp), 226(sp)
-	mov	140(sp), 228(sp)
-	mov	138(sp), 230(sp)
+	add	#172, r12
+	mov	154(sp), r15
+	mov	@r15, 236(sp)
+	mov	168(sp), 238(sp)
+	mov	166(sp), 240(sp)
+	mov	164(sp), 242(sp)
+	mov	162(sp), 244(sp)
+	mov	160(sp), 246(sp)
+	mov	158(sp), 248(sp)
+	mov	156(sp), 250(sp)
 	mov	sp, r13
-	add	#216, r13
+	add	#236, r13
 	mov	sp, r14
-	add	#280, r14
+	add	#300, r14
 	call	#norx32_4_1_finalize
-	mov	134(sp), r8
-	xor	280(sp), r8
-	mov	132(sp), r9
-	xor	282(sp), r9
-	mov	130(sp), r10
-	xor	284(sp), r10
-	mov	128(sp), r11
-	xor	286(sp), r11
-	mov	124(sp), r12
-	xor	288(sp), r12
-	mov	122(sp), r13
-	xor	290(sp), r13
-	mov	120(sp), r14
-	xor	292(sp), r14
-	mov	118(sp), r15
-	xor	294(sp), r15
+	mov	152(sp), r8
+	xor	300(sp), r8
+	mov	150(sp), r9
+	xor	302(sp), r9
+	mov	148(sp), r10
+	xor	304(sp), r10
+	mov	146(sp), r11
+	xor	306(sp), r11
+	mov	142(sp), r12
+	xor	308(sp), r12
+	mov	140(sp), r13
+	xor	310(sp), r13
+	mov	138(sp), r14
+	xor	312(sp), r14
+	mov	136(sp), r15
+	xor	314(sp), r15
 	bis	r9, r8
 	bis	r10, r8
 	bis	r11, r8
@@ -1419,9 +1386,9 @@ norx32_4_1_decrypt_with:
 	clr	r14
 	adc	r14
 	xor	#1, r14
-	mov	326(sp), r15
+	mov	346(sp), r15
 	mov	r14, 0(r15)
-	add	#296, sp
+	add	#316, sp
 	popm.w	#7, r10
 	ret
 	.size norx32_4_1_decrypt_with, .-norx32_4_1_decrypt_with
@@ -2470,17 +2437,17 @@ norx32_4_1_F_permute:
 
 
 ; --- norx32_4_1_absorb_header: norx32_4_1.absorb_header
-;     frame 144 bytes (48 spill slots, locals 48), saves nothing
-;     estimated 1276 bytes of code
+;     frame 142 bytes (47 spill slots, locals 48), saves nothing
+;     estimated 1296 bytes of code
 	.section .text.norx32_4_1_absorb_header,"ax",@progbits
 	.local norx32_4_1_absorb_header
 	.type norx32_4_1_absorb_header, @function
 	.balign 2
 norx32_4_1_absorb_header:
-	sub	#144, sp
+	sub	#142, sp
 	mov	r12, 0(sp)
-	mov	r13, 92(sp)
-	mov	r14, 66(sp)
+	mov	r13, 88(sp)
+	mov	r14, 86(sp)
 	; norx32_4_1.ae:94: if n > 0 {
 	tst	r14
 	jnz	.Lnorx32_4_1_absorb_header_near21
@@ -2508,15 +2475,15 @@ norx32_4_1_absorb_header:
 .Lnorx32_4_1_absorb_header_divend4:
 	; norx32_4_1.ae:95: for i in 0..whole_blocks(n) + 1 {
 	add	#1, r13
-	mov	r13, 56(sp)
-	mov	#0, 34(sp)
-	cmp	r13, 34(sp)
+	mov	r13, 84(sp)
+	mov	#0, 82(sp)
+	cmp	r13, 82(sp)
 	jnc	.Lnorx32_4_1_absorb_header_near22
 	br	#.Lnorx32_4_1_absorb_header_done8
 .Lnorx32_4_1_absorb_header_near22:
 .Lnorx32_4_1_absorb_header_loop7:
 	; norx32_4_1.ae:96: off = rate * i
-	mov	34(sp), r15
+	mov	82(sp), r15
 	mov	r15, r11
 	rla	r11
 	adc	r11
@@ -2542,7 +2509,7 @@ norx32_4_1_absorb_header:
 	add	r14, r13
 	addc	r15, r11
 	; norx32_4_1.ae:97: count = if n - off < rate then n - off else rate
-	mov	66(sp), r12
+	mov	86(sp), r12
 	mov	#0, r10
 	sub	r13, r12
 	mov	r13, 24(sp)
@@ -2567,41 +2534,41 @@ norx32_4_1_absorb_header:
 	mov	r13, r12
 	call	#norx32_4_1_F_permute
 	; norx32_4_1.ae:100: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	mov	24(sp), r10
-	add	92(sp), r10
+	mov	24(sp), r4
+	add	88(sp), r4
 	cmp	#48, 4(sp)
 	jnc	.Lnorx32_4_1_absorb_header_bytes9
-	bit	#1, r10
+	bit	#1, r4
 	jnz	.Lnorx32_4_1_absorb_header_bytes9
 .Lnorx32_4_1_absorb_header_words10:
-	mov	@r10+, 40(sp)
-	mov	@r10+, 42(sp)
-	mov	@r10+, 44(sp)
-	mov	@r10+, 46(sp)
-	mov	@r10+, 48(sp)
-	mov	@r10+, 50(sp)
-	mov	@r10+, 52(sp)
-	mov	@r10+, 54(sp)
-	mov	@r10+, 58(sp)
-	mov	@r10+, 60(sp)
-	mov	@r10+, 62(sp)
-	mov	@r10+, 64(sp)
-	mov	@r10+, 68(sp)
-	mov	@r10+, 70(sp)
-	mov	@r10+, 72(sp)
-	mov	@r10+, 74(sp)
-	mov	@r10+, 76(sp)
-	mov	@r10+, 78(sp)
-	mov	@r10+, 82(sp)
-	mov	@r10+, 80(sp)
-	mov	@r10+, 90(sp)
-	mov	@r10+, 88(sp)
-	mov	@r10+, 86(sp)
-	mov	@r10+, 84(sp)
+	mov	@r4+, r15
+	mov	@r4+, 92(sp)
+	mov	@r4+, r5
+	mov	@r4+, r6
+	mov	@r4+, r7
+	mov	@r4+, r8
+	mov	@r4+, r9
+	mov	@r4+, r10
+	mov	@r4+, r11
+	mov	@r4+, r12
+	mov	@r4+, r13
+	mov	@r4+, 46(sp)
+	mov	@r4+, 38(sp)
+	mov	@r4+, 60(sp)
+	mov	@r4+, 62(sp)
+	mov	@r4+, 64(sp)
+	mov	@r4+, 66(sp)
+	mov	@r4+, 68(sp)
+	mov	@r4+, 70(sp)
+	mov	@r4+, 72(sp)
+	mov	@r4+, 74(sp)
+	mov	@r4+, 76(sp)
+	mov	@r4+, 78(sp)
+	mov	@r4+, r14
 	jmp	.Lnorx32_4_1_absorb_header_join11
 .Lnorx32_4_1_absorb_header_bytes9:
 	mov	sp, r11
-	add	#96, r11
+	add	#94, r11
 	mov	r11, r12
 	mov	#48, r13
 	mov	4(sp), r15
@@ -2609,17 +2576,57 @@ norx32_4_1_absorb_header:
 	clr	r14
 	tst	r15
 	jz	.Lnorx32_4_1_absorb_header_pad13
-	mov.b	@r10, r14
-	inc	r10
+	mov.b	@r4, r14
+	inc	r4
 	dec	r15
 .Lnorx32_4_1_absorb_header_pad13:
 	mov.b	r14, 0(r12)
 	inc	r12
 	dec	r13
 	jnz	.Lnorx32_4_1_absorb_header_cpy12
-	mov	r11, r10
+	mov	r11, r4
 	jmp	.Lnorx32_4_1_absorb_header_words10
 .Lnorx32_4_1_absorb_header_join11:
+	mov	@sp, r4
+	xor	@r4, r15
+	mov	r15, 56(sp)
+	mov	92(sp), r4
+	mov	@sp, r15
+	xor	2(r15), r4
+	mov	r4, 54(sp)
+	mov	r15, r4
+	xor	4(r4), r5
+	mov	r5, 50(sp)
+	xor	6(r4), r6
+	mov	r6, 48(sp)
+	xor	8(r4), r7
+	mov	r7, 44(sp)
+	xor	10(r4), r8
+	mov	r8, 42(sp)
+	xor	12(r4), r9
+	mov	r9, 40(sp)
+	xor	14(r4), r10
+	mov	r10, 36(sp)
+	xor	16(r4), r11
+	mov	r11, 34(sp)
+	xor	18(r4), r12
+	mov	r12, 32(sp)
+	xor	20(r4), r13
+	mov	r13, 52(sp)
+	xor	22(r4), 46(sp)
+	xor	24(r4), 38(sp)
+	xor	26(r4), 60(sp)
+	xor	28(r4), 62(sp)
+	xor	30(r4), 64(sp)
+	xor	32(r4), 66(sp)
+	xor	34(r4), 68(sp)
+	xor	36(r4), 70(sp)
+	xor	38(r4), 72(sp)
+	xor	40(r4), 74(sp)
+	xor	42(r4), 76(sp)
+	xor	44(r4), 78(sp)
+	xor	46(r4), r14
+	mov	r14, 80(sp)
 	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
 	cmp	#48, 4(sp)
 	mov	18(sp), r15
@@ -2629,8 +2636,8 @@ norx32_4_1_absorb_header:
 	xor	#1, r15
 	tst	r15
 	jz	.Lnorx32_4_1_absorb_header_else14
-	mov	4(sp), r14
-	rlam.w	#3, r14
+	mov	4(sp), r5
+	rlam.w	#3, r5
 	mov	18(sp), r15
 	rlam.w	#3, r15
 	mov	r15, 18(sp)
@@ -2646,37 +2653,37 @@ norx32_4_1_absorb_header:
 	mov	#0, 8(sp)
 	mov	#0, 6(sp)
 	mov	#0, 2(sp)
-	mov	#0, r7
 	mov	#0, r4
-	mov	#0, r8
-	mov	#0, r15
-	mov	#0, r5
 	mov	#0, r6
+	mov	#0, r7
+	mov	#0, r8
 	mov	#0, r9
 	mov	#0, r10
 	mov	#0, r11
 	mov	#0, r12
 	mov	#0, r13
-	mov	#0, 32(sp)
+	mov	#0, r14
+	mov	#0, r15
+	mov	#0, 58(sp)
 	tst	18(sp)
 	jnz	.Lnorx32_4_1_absorb_header_shbig16
-	cmp	#384, r14
+	cmp	#384, r5
 	jc	.Lnorx32_4_1_absorb_header_shbig16
 .Lnorx32_4_1_absorb_header_shlimb19:
-	cmp	#16, r14
+	cmp	#16, r5
 	jnc	.Lnorx32_4_1_absorb_header_shbits20
-	mov	r13, 32(sp)
+	mov	r15, 58(sp)
+	mov	r14, r15
+	mov	r13, r14
 	mov	r12, r13
 	mov	r11, r12
 	mov	r10, r11
 	mov	r9, r10
-	mov	r6, r9
-	mov	r5, r6
-	mov	r15, r5
-	mov	r8, r15
-	mov	r4, r8
-	mov	r7, r4
-	mov	2(sp), r7
+	mov	r8, r9
+	mov	r7, r8
+	mov	r6, r7
+	mov	r4, r6
+	mov	2(sp), r4
 	mov	6(sp), 2(sp)
 	mov	8(sp), 6(sp)
 	mov	10(sp), 8(sp)
@@ -2689,10 +2696,10 @@ norx32_4_1_absorb_header:
 	mov	28(sp), 26(sp)
 	mov	30(sp), 28(sp)
 	clr	30(sp)
-	sub	#16, r14
+	sub	#16, r5
 	jmp	.Lnorx32_4_1_absorb_header_shlimb19
 .Lnorx32_4_1_absorb_header_shbits20:
-	tst	r14
+	tst	r5
 	jz	.Lnorx32_4_1_absorb_header_shend17
 .Lnorx32_4_1_absorb_header_sh18:
 	rla	30(sp)
@@ -2707,19 +2714,19 @@ norx32_4_1_absorb_header:
 	rlc	8(sp)
 	rlc	6(sp)
 	rlc	2(sp)
-	rlc	r7
 	rlc	r4
-	rlc	r8
-	rlc	r15
-	rlc	r5
 	rlc	r6
+	rlc	r7
+	rlc	r8
 	rlc	r9
 	rlc	r10
 	rlc	r11
 	rlc	r12
 	rlc	r13
-	rlc	32(sp)
-	dec	r14
+	rlc	r14
+	rlc	r15
+	rlc	58(sp)
+	dec	r5
 	jnz	.Lnorx32_4_1_absorb_header_sh18
 	jmp	.Lnorx32_4_1_absorb_header_shend17
 .Lnorx32_4_1_absorb_header_shbig16:
@@ -2735,182 +2742,111 @@ norx32_4_1_absorb_header:
 	clr	8(sp)
 	clr	6(sp)
 	clr	2(sp)
-	clr	r7
 	clr	r4
-	clr	r8
-	clr	r15
-	clr	r5
 	clr	r6
+	clr	r7
+	clr	r8
 	clr	r9
 	clr	r10
 	clr	r11
 	clr	r12
 	clr	r13
-	clr	32(sp)
+	clr	r14
+	clr	r15
+	clr	58(sp)
 .Lnorx32_4_1_absorb_header_shend17:
-	mov	32(sp), r14
-	bis	#32768, r14
-	mov	r7, 94(sp)
-	mov	r8, 38(sp)
-	mov	r15, 36(sp)
+	; norx32_4_1.ae:100: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
+	xor	30(sp), 56(sp)
+	xor	28(sp), 54(sp)
+	xor	26(sp), 50(sp)
+	xor	22(sp), 48(sp)
+	xor	20(sp), 44(sp)
+	xor	16(sp), 42(sp)
+	xor	14(sp), 40(sp)
+	xor	12(sp), 36(sp)
+	xor	10(sp), 34(sp)
+	xor	8(sp), 32(sp)
+	xor	6(sp), 52(sp)
+	xor	2(sp), 46(sp)
+	xor	r4, 38(sp)
+	mov	60(sp), r4
+	xor	r6, r4
+	mov	62(sp), r5
+	xor	r7, r5
+	mov	64(sp), r6
+	xor	r8, r6
+	mov	66(sp), r7
+	xor	r9, r7
+	mov	68(sp), r8
+	xor	r10, r8
+	mov	70(sp), r9
+	xor	r11, r9
+	mov	72(sp), r10
+	xor	r12, r10
+	mov	74(sp), r11
+	xor	r13, r11
+	mov	76(sp), r12
+	xor	r14, r12
+	mov	78(sp), r13
+	xor	r15, r13
+	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
+	mov	58(sp), r15
+	bis	#32768, r15
+	; norx32_4_1.ae:100: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
+	mov	80(sp), r14
+	xor	r15, r14
+	mov	38(sp), 90(sp)
 	jmp	.Lnorx32_4_1_absorb_header_endif15
 .Lnorx32_4_1_absorb_header_else14:
-	mov	#0, 30(sp)
-	mov	#0, 28(sp)
-	mov	#0, 26(sp)
-	mov	#0, 22(sp)
-	mov	#0, 20(sp)
-	mov	#0, 16(sp)
-	mov	#0, 14(sp)
-	mov	#0, 12(sp)
-	mov	#0, 10(sp)
-	mov	#0, 8(sp)
-	mov	#0, 6(sp)
-	mov	#0, 2(sp)
-	mov	#0, 94(sp)
-	mov	#0, r4
-	mov	#0, 38(sp)
-	mov	#0, 36(sp)
-	mov	#0, r5
-	mov	#0, r6
-	mov	#0, r9
-	mov	#0, r10
-	mov	#0, r11
-	mov	#0, r12
-	mov	#0, r13
-	mov	#0, r14
+	mov	38(sp), 90(sp)
+	mov	60(sp), r4
+	mov	62(sp), r5
+	mov	64(sp), r6
+	mov	66(sp), r7
+	mov	68(sp), r8
+	mov	70(sp), r9
+	mov	72(sp), r10
+	mov	74(sp), r11
+	mov	76(sp), r12
+	mov	78(sp), r13
+	mov	80(sp), r14
 .Lnorx32_4_1_absorb_header_endif15:
-	; norx32_4_1.ae:100: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	mov	40(sp), r7
+	; norx32_4_1.ae:53: s[i] = x[32 * i + 31 : 32 * i]
 	mov	@sp, r15
-	xor	@r15, r7
-	mov	42(sp), r8
-	xor	2(r15), r8
-	xor	30(sp), r7
-	xor	28(sp), r8
-	; norx32_4_1.ae:53: s[i] = x[32 * i + 31 : 32 * i]
-	mov	r7, 0(r15)
-	mov	r8, 2(r15)
-	; norx32_4_1.ae:100: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	mov	44(sp), r7
-	xor	4(r15), r7
-	mov	46(sp), r8
-	xor	6(r15), r8
-	xor	26(sp), r7
-	xor	22(sp), r8
-	; norx32_4_1.ae:53: s[i] = x[32 * i + 31 : 32 * i]
-	mov	r7, 4(r15)
-	mov	r8, 6(r15)
-	; norx32_4_1.ae:100: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	mov	48(sp), r7
-	xor	8(r15), r7
-	mov	50(sp), r8
-	xor	10(r15), r8
-	xor	20(sp), r7
-	xor	16(sp), r8
-	; norx32_4_1.ae:53: s[i] = x[32 * i + 31 : 32 * i]
-	mov	r7, 8(r15)
-	mov	r8, 10(r15)
-	; norx32_4_1.ae:100: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	mov	52(sp), r7
-	xor	12(r15), r7
-	mov	54(sp), r8
-	xor	14(r15), r8
-	xor	14(sp), r7
-	xor	12(sp), r8
-	; norx32_4_1.ae:53: s[i] = x[32 * i + 31 : 32 * i]
-	mov	r7, 12(r15)
-	mov	r8, 14(r15)
-	; norx32_4_1.ae:100: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	mov	58(sp), r7
-	xor	16(r15), r7
-	mov	60(sp), r8
-	xor	18(r15), r8
-	xor	10(sp), r7
-	xor	8(sp), r8
-	; norx32_4_1.ae:53: s[i] = x[32 * i + 31 : 32 * i]
-	mov	r7, 16(r15)
-	mov	r8, 18(r15)
-	; norx32_4_1.ae:100: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	mov	62(sp), r7
-	xor	20(r15), r7
-	mov	64(sp), r8
-	xor	22(r15), r8
-	xor	6(sp), r7
-	xor	2(sp), r8
-	; norx32_4_1.ae:53: s[i] = x[32 * i + 31 : 32 * i]
-	mov	r7, 20(r15)
-	mov	r8, 22(r15)
-	; norx32_4_1.ae:100: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	mov	68(sp), r7
-	xor	24(r15), r7
-	mov	70(sp), r8
-	xor	26(r15), r8
-	xor	94(sp), r7
-	xor	r4, r8
-	; norx32_4_1.ae:53: s[i] = x[32 * i + 31 : 32 * i]
+	mov	56(sp), 0(r15)
+	mov	54(sp), 2(r15)
+	mov	50(sp), 4(r15)
+	mov	48(sp), 6(r15)
+	mov	44(sp), 8(r15)
+	mov	42(sp), 10(r15)
+	mov	40(sp), 12(r15)
+	mov	36(sp), 14(r15)
+	mov	34(sp), 16(r15)
+	mov	32(sp), 18(r15)
+	mov	52(sp), 20(r15)
+	mov	46(sp), 22(r15)
+	mov	90(sp), 24(r15)
+	mov	r4, 26(r15)
 	mov	r15, r4
-	mov	r7, 24(r4)
-	mov	r8, 26(r4)
-	; norx32_4_1.ae:100: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	mov	72(sp), r7
-	xor	28(r4), r7
-	mov	74(sp), r8
-	xor	30(r4), r8
-	xor	38(sp), r7
-	xor	36(sp), r8
-	; norx32_4_1.ae:53: s[i] = x[32 * i + 31 : 32 * i]
-	mov	r7, 28(r4)
-	mov	r8, 30(r4)
-	; norx32_4_1.ae:100: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	mov	76(sp), r7
-	xor	32(r4), r7
-	mov	78(sp), r8
-	xor	34(r4), r8
-	xor	r5, r7
-	xor	r6, r8
-	; norx32_4_1.ae:53: s[i] = x[32 * i + 31 : 32 * i]
+	mov	r5, 28(r4)
+	mov	r6, 30(r4)
 	mov	r7, 32(r4)
 	mov	r8, 34(r4)
-	; norx32_4_1.ae:100: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	mov	82(sp), r7
-	xor	36(r4), r7
-	mov	80(sp), r8
-	xor	38(r4), r8
-	xor	r9, r7
-	xor	r10, r8
-	; norx32_4_1.ae:53: s[i] = x[32 * i + 31 : 32 * i]
-	mov	r7, 36(r4)
-	mov	r8, 38(r4)
-	; norx32_4_1.ae:100: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	mov	90(sp), r9
-	xor	40(r4), r9
-	mov	88(sp), r10
-	xor	42(r4), r10
-	xor	r11, r9
-	xor	r12, r10
-	; norx32_4_1.ae:53: s[i] = x[32 * i + 31 : 32 * i]
-	mov	r9, 40(r4)
-	mov	r10, 42(r4)
-	; norx32_4_1.ae:100: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	mov	86(sp), r11
-	xor	44(r4), r11
-	mov	84(sp), r12
-	xor	46(r4), r12
-	xor	r13, r11
-	xor	r14, r12
-	; norx32_4_1.ae:53: s[i] = x[32 * i + 31 : 32 * i]
-	mov	r11, 44(r4)
-	mov	r12, 46(r4)
-	add	#1, 34(sp)
-	cmp	56(sp), 34(sp)
+	mov	r9, 36(r4)
+	mov	r10, 38(r4)
+	mov	r11, 40(r4)
+	mov	r12, 42(r4)
+	mov	r13, 44(r4)
+	mov	r14, 46(r4)
+	add	#1, 82(sp)
+	cmp	84(sp), 82(sp)
 	jc	.Lnorx32_4_1_absorb_header_near23
 	br	#.Lnorx32_4_1_absorb_header_loop7
 .Lnorx32_4_1_absorb_header_near23:
 .Lnorx32_4_1_absorb_header_done8:
 .Lnorx32_4_1_absorb_header_else1:
 .Lnorx32_4_1_absorb_header_endif2:
-	add	#144, sp
+	add	#142, sp
 	ret
 	.size norx32_4_1_absorb_header, .-norx32_4_1_absorb_header
 
