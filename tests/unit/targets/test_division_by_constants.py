@@ -4,6 +4,8 @@ in the simulators against Python: odd and even divisors of u32 and u64 dividends
 boundaries next to multiples of the divisor and at random. The pass's own tests check the IR in
 the interpreter; this checks the wide products the targets make of it (split into words by
 `legalize`: MPY on MSP430, MULS on ARMv6-M)."""
+from pathlib import Path
+
 import pytest
 
 from tests.programs import call_entry, compiled_program
@@ -11,11 +13,7 @@ from tests.tiers import tiered
 
 RNG_SEED = 0xD1
 
-SPEC = """spec divs
-fn f(x: u32, y: u64) -> (u32, u32, u32, u32, u32, u64, u64, u32) {
-    return x / 7, x / 48, x % 48, x / 20, x % 1000, y / 1000003, y % 12, x / 3
-}
-"""
+SPEC = Path(__file__).with_name("divisions.ae")      # a fixture beside the test (cached by path)
 
 
 def expected(x: int, y: int) -> list[int]:
@@ -25,11 +23,9 @@ def expected(x: int, y: int) -> list[int]:
 # the fast tier on one chip; the full suite on a 16-bit multiplier (MPY), a 32-bit one (MPY32)
 # and Thumb-1's MULS
 @pytest.mark.parametrize("chip", tiered(["msp430f1611", "cc430f6137", "stm32f030"], {"msp430f1611"}, single=True))
-def test_divisions_by_constants_match_python(chip, require_tools, tmp_path, rng):
+def test_divisions_by_constants_match_python(chip, require_tools, rng):
     require_tools(chip)
-    spec = tmp_path / "divs.ae"
-    spec.write_text(SPEC)
-    unit, prog = compiled_program(spec, chip)
+    unit, prog = compiled_program(SPEC, chip)
     e = unit.entries["f"]
     top = (1 << 32) - 1
     xs = [0, 1, 2, 3, 6, 7, 8, 47, 48, 49, 999, 1000, 1001, top, top - 47, top - 48, top - 1000]
