@@ -6,7 +6,7 @@ the selectors (`SelectorBase.value_bound`).
 width); `known` holds bounds of values no op defines (a counted loop's index). The rules:
 constants; extensions and truncations; a slice (the bits from `lo` up); `and` (the smaller
 operand); `or`/`xor` (the larger operand's bits); a sum that cannot wrap; shifts by constants
-that cannot overflow; `udiv` by a constant; a `select` (either arm, and `select(x < z, x, y)`, a
+and products by constants that cannot overflow; `udiv` by a constant; a `select` (either arm, and `select(x < z, x, y)`, a
 minimum, takes x only below z); `x - ((x >> k) << k)`, the remainder of x by 2^k; `c - y` for
 a constant c and y at most c.
 2^width - 1 when nothing is known."""
@@ -43,6 +43,14 @@ def value_bound(v: Value, defs: dict, buffer_bytes: int | None = None, known: di
         return b(0) + b(1) if b(0) + b(1) <= top else top
     if code == "shl":
         return b(0) << d.attrs["by"] if b(0) << d.attrs["by"] <= top else top
+    if code == "mul":
+        # a product by a constant that cannot wrap (`8 * count` before constfold makes it a shift)
+        for x, c in ((0, 1), (1, 0)):
+            cd = defs.get(args[c])
+            if cd is not None and cd.opcode == "const":
+                p = b(x) * (cd.attrs["value"] & top)
+                return p if p <= top else top
+        return top
     if code == "shr":
         return b(0) >> d.attrs["by"]
     if code == "udiv":

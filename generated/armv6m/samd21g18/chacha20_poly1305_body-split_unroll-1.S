@@ -1006,7 +1006,7 @@ chacha20_poly1305_C_xor_stream:
 
 @ --- chacha20_poly1305_tag_of: chacha20_poly1305.tag_of
 @     frame 160 bytes (56 spill slots, 20 on the stack; locals 80), saves nothing
-@     estimated 1380 bytes of code and literals
+@     estimated 1376 bytes of code and literals
 	.section .text.chacha20_poly1305_tag_of,"ax",%progbits
 	.global chacha20_poly1305_tag_of
 	.type chacha20_poly1305_tag_of, %function
@@ -1693,32 +1693,32 @@ chacha20_poly1305_tag_of:
 	lsrs	r0, r0, #6
 	movs	r1, #0
 	adds	r3, r4, r3
-	mov	r5, r1
-	adcs	r5, r0
+	mov	r6, r1
+	adcs	r6, r0
 	ldrh	r0, [r2, #6]
 	lsls	r0, r0, #7
 	adds	r3, r3, r1
-	adcs	r5, r0
+	adcs	r6, r0
 	ldrh	r0, [r2, #8]
 	lsls	r4, r0, #20
 	lsrs	r0, r0, #12
 	adds	r3, r3, r1
-	adcs	r5, r4
-	mov	r7, r1
-	adcs	r7, r0
+	adcs	r6, r4
+	mov	r5, r1
+	adcs	r5, r0
 	ldrh	r0, [r2, #10]
 	lsls	r0, r0, #1
 	adds	r4, r3, r1
-	adcs	r5, r1
-	adcs	r7, r0
+	adcs	r6, r1
+	adcs	r5, r0
 	ldrh	r0, [r2, #12]
 	lsls	r3, r0, #14
 	lsrs	r0, r0, #18
 	adds	r4, r4, r1
-	adcs	r5, r1
-	adcs	r7, r3
-	mov	r6, r1
-	adcs	r6, r0
+	adcs	r6, r1
+	adcs	r5, r3
+	mov	r7, r1
+	adcs	r7, r0
 	mov	r0, r1
 	adcs	r0, r1
 	uxtb	r0, r0
@@ -1727,9 +1727,9 @@ chacha20_poly1305_tag_of:
 	lsls	r3, r0, #27
 	lsrs	r0, r0, #5
 	adds	r4, r4, r1
-	adcs	r5, r1
-	adcs	r7, r3
-	adcs	r6, r0
+	adcs	r6, r1
+	adcs	r5, r3
+	adcs	r7, r0
 	mov	r0, r8
 	adcs	r0, r1
 	uxtb	r0, r0
@@ -1740,9 +1740,9 @@ chacha20_poly1305_tag_of:
 	uxtb	r0, r0
 	adds	r4, r4, r1
 	mov	r8, r4
+	adcs	r6, r1
 	adcs	r5, r1
-	adcs	r7, r1
-	adcs	r6, r3
+	adcs	r7, r3
 	mov	r3, r9
 	adcs	r3, r0
 	uxtb	r4, r3
@@ -1753,21 +1753,21 @@ chacha20_poly1305_tag_of:
 	mov	r0, r8
 	adds	r0, r0, r1
 	mov	r9, r0
+	adcs	r6, r1
+	mov	r11, r6
 	adcs	r5, r1
-	mov	r10, r5
-	adcs	r7, r1
-	adcs	r6, r3
+	adcs	r7, r3
 	adcs	r4, r2
 	uxtb	r2, r4
 	@ poly1305.ae:77: v = (v & ((1 << 130) - 1)) + (v >> 130) * 5          // now v < 2^130 + 40 < 2p
 	lsls	r0, r2, #30
 	lsrs	r0, r0, #30
-	mov	r8, r0
+	mov	r10, r0
 	lsrs	r3, r2, #2
 	lsls	r0, r3, #2
 	lsrs	r2, r3, #30
 	adds	r0, r3, r0
-	mov	r5, r0
+	mov	r6, r0
 	mov	r4, r1
 	adcs	r4, r2
 	mov	r3, r1
@@ -1777,35 +1777,32 @@ chacha20_poly1305_tag_of:
 	mov	r0, r1
 	adcs	r0, r1
 	uxtb	r0, r0
-	mov	r11, r0
-	mov	r0, r5
-	mov	r5, r9
-	adds	r0, r5, r0
+	mov	r8, r0
+	mov	r0, r6
+	mov	r6, r9
+	adds	r0, r6, r0
 	mov	r9, r0
-	mov	r5, r10
-	adcs	r5, r4
-	adcs	r7, r3
-	mov	r3, r6
-	adcs	r3, r2
-	mov	r2, r8
 	mov	r6, r11
-	adcs	r2, r6
-	uxtb	r4, r2
+	adcs	r6, r4
+	adcs	r5, r3
+	adcs	r7, r2
+	mov	r4, r10
+	mov	r2, r8
+	adcs	r4, r2
 	@ poly1305.ae:78: g = v + 5                                            // v - p + 2^130
 	movs	r2, #5
 	adds	r0, r0, r2
 	mov	r10, r0
-	mov	r0, r5
+	mov	r0, r6
 	adcs	r0, r1
 	mov	r8, r0
-	mov	r6, r7
-	adcs	r6, r1
-	mov	r2, r3
+	mov	r3, r5
+	adcs	r3, r1
+	mov	r2, r7
 	adcs	r2, r1
 	adcs	r4, r1
-	uxtb	r0, r4
 	@ poly1305.ae:79: v = if g[130] == 1 then g & ((1 << 130) - 1) else v  // constant-time select of v mod p
-	lsls	r0, r0, #29
+	lsls	r0, r4, #29
 	asrs	r4, r0, #31
 	mov	r0, r10
 	mov	r1, r9
@@ -1813,27 +1810,28 @@ chacha20_poly1305_tag_of:
 	ands	r0, r4
 	eors	r1, r0
 	mov	r0, r8
-	eors	r0, r5
+	eors	r0, r6
 	ands	r0, r4
-	eors	r5, r0
-	eors	r6, r7
-	ands	r6, r4
-	eors	r7, r6
-	eors	r2, r3
+	eors	r6, r0
+	eors	r3, r5
+	ands	r3, r4
+	eors	r5, r3
+	eors	r2, r7
 	ands	r2, r4
-	eors	r3, r2
+	eors	r7, r2
 	@ poly1305.ae:80: return v[127:0] + s
 	ldr	r0, [sp, #8]
 	adds	r1, r1, r0
 	ldr	r0, [sp, #12]
-	adcs	r5, r0
+	adcs	r6, r0
 	ldr	r0, [sp, #16]
-	adcs	r7, r0
+	adcs	r5, r0
 	ldr	r0, [sp, #20]
-	adcs	r3, r0
+	adcs	r7, r0
 	mov	r0, r1
-	mov	r1, r5
-	mov	r2, r7
+	mov	r1, r6
+	mov	r2, r5
+	mov	r3, r7
 	add	sp, #160
 	pop	{pc}
 	.ltorg

@@ -390,7 +390,7 @@ poly1305_block:
 
 @ --- poly1305_finish: poly1305.finish
 @     frame 32 bytes (17 spill slots, 8 on the stack; locals 0), saves r4, r5, r6, r7
-@     estimated 320 bytes of code and literals
+@     estimated 316 bytes of code and literals
 	.section .text.poly1305_finish,"ax",%progbits
 	.global poly1305_finish
 	.type poly1305_finish, %function
@@ -399,15 +399,15 @@ poly1305_block:
 poly1305_finish:
 	push	{r4, r5, r6, r7, lr}
 	sub	sp, #32
-	str	r2, [sp, #4]
+	str	r2, [sp, #8]
 	ldr	r3, [r1]
-	str	r3, [sp, #20]
+	str	r3, [sp, #24]
 	ldr	r3, [r1, #4]
-	str	r3, [sp, #16]
+	str	r3, [sp, #20]
 	ldr	r3, [r1, #8]
-	str	r3, [sp, #12]
+	str	r3, [sp, #16]
 	ldr	r3, [r1, #12]
-	str	r3, [sp, #8]
+	str	r3, [sp, #12]
 	@ poly1305.ae:75: v = v + ((h[i] as u<136>) << (13 * i))
 	ldrh	r1, [r0]
 	ldrh	r3, [r0, #2]
@@ -418,32 +418,32 @@ poly1305_finish:
 	lsrs	r3, r3, #6
 	movs	r1, #0
 	adds	r2, r4, r2
-	mov	r5, r1
-	adcs	r5, r3
+	mov	r6, r1
+	adcs	r6, r3
 	ldrh	r3, [r0, #6]
 	lsls	r3, r3, #7
 	adds	r2, r2, r1
-	adcs	r5, r3
+	adcs	r6, r3
 	ldrh	r3, [r0, #8]
 	lsls	r4, r3, #20
 	lsrs	r3, r3, #12
 	adds	r2, r2, r1
-	adcs	r5, r4
-	mov	r7, r1
-	adcs	r7, r3
+	adcs	r6, r4
+	mov	r5, r1
+	adcs	r5, r3
 	ldrh	r3, [r0, #10]
 	lsls	r3, r3, #1
-	adds	r6, r2, r1
-	adcs	r5, r1
-	adcs	r7, r3
+	adds	r7, r2, r1
+	adcs	r6, r1
+	adcs	r5, r3
 	ldrh	r3, [r0, #12]
 	lsls	r4, r3, #14
 	lsrs	r2, r3, #18
-	adds	r3, r6, r1
-	adcs	r5, r1
-	adcs	r7, r4
-	mov	r6, r1
-	adcs	r6, r2
+	adds	r3, r7, r1
+	adcs	r6, r1
+	adcs	r5, r4
+	mov	r7, r1
+	adcs	r7, r2
 	mov	r2, r1
 	adcs	r2, r1
 	uxtb	r2, r2
@@ -453,9 +453,9 @@ poly1305_finish:
 	lsrs	r2, r2, #5
 	adds	r3, r3, r1
 	mov	lr, r3
-	adcs	r5, r1
-	adcs	r7, r4
-	adcs	r6, r2
+	adcs	r6, r1
+	adcs	r5, r4
+	adcs	r7, r2
 	mov	r3, r12
 	adcs	r3, r1
 	uxtb	r3, r3
@@ -467,9 +467,9 @@ poly1305_finish:
 	mov	r3, lr
 	mov	lr, r12
 	adds	r3, r3, r1
+	adcs	r6, r1
 	adcs	r5, r1
-	adcs	r7, r1
-	adcs	r6, r4
+	adcs	r7, r4
 	mov	r4, lr
 	adcs	r4, r2
 	uxtb	r4, r4
@@ -478,43 +478,42 @@ poly1305_finish:
 	lsrs	r2, r2, #11
 	uxtb	r2, r2
 	adds	r3, r3, r1
+	adcs	r6, r1
+	mov	lr, r6
 	adcs	r5, r1
-	mov	lr, r5
-	adcs	r7, r1
-	adcs	r6, r0
+	adcs	r7, r0
 	adcs	r4, r2
 	uxtb	r2, r4
 	@ poly1305.ae:77: v = (v & ((1 << 130) - 1)) + (v >> 130) * 5          // now v < 2^130 + 40 < 2p
 	lsls	r0, r2, #30
 	lsrs	r0, r0, #30
-	str	r0, [sp]
-	lsrs	r5, r2, #2
-	lsls	r0, r5, #2
-	lsrs	r2, r5, #30
-	adds	r0, r5, r0
+	str	r0, [sp, #4]
+	lsrs	r6, r2, #2
+	lsls	r0, r6, #2
+	lsrs	r2, r6, #30
+	adds	r0, r6, r0
 	mov	r12, r0
 	mov	r4, r1
 	adcs	r4, r2
-	mov	r5, r1
-	adcs	r5, r1
+	mov	r6, r1
+	adcs	r6, r1
 	mov	r2, r1
 	adcs	r2, r1
 	mov	r0, r1
 	adcs	r0, r1
 	uxtb	r0, r0
-	str	r0, [sp, #28]
+	str	r0, [sp]
 	mov	r0, r12
 	mov	r12, lr
 	adds	r0, r3, r0
 	mov	lr, r0
 	mov	r3, r12
 	adcs	r3, r4
-	adcs	r7, r5
-	adcs	r6, r2
+	adcs	r5, r6
+	adcs	r7, r2
+	ldr	r4, [sp, #4]
 	ldr	r2, [sp]
-	ldr	r5, [sp, #28]
-	adcs	r2, r5
-	uxtb	r4, r2
+	adcs	r4, r2
 	@ poly1305.ae:78: g = v + 5                                            // v - p + 2^130
 	movs	r2, #5
 	adds	r0, r0, r2
@@ -522,14 +521,13 @@ poly1305_finish:
 	mov	r0, r3
 	adcs	r0, r1
 	mov	r12, r0
-	mov	r5, r7
-	adcs	r5, r1
-	mov	r2, r6
+	mov	r6, r5
+	adcs	r6, r1
+	mov	r2, r7
 	adcs	r2, r1
 	adcs	r4, r1
-	uxtb	r0, r4
 	@ poly1305.ae:79: v = if g[130] == 1 then g & ((1 << 130) - 1) else v  // constant-time select of v mod p
-	lsls	r0, r0, #29
+	lsls	r0, r4, #29
 	asrs	r4, r0, #31
 	ldr	r0, [sp]
 	mov	r1, lr
@@ -540,26 +538,26 @@ poly1305_finish:
 	eors	r0, r3
 	ands	r0, r4
 	eors	r3, r0
-	eors	r5, r7
-	ands	r5, r4
-	eors	r7, r5
-	eors	r2, r6
+	eors	r6, r5
+	ands	r6, r4
+	eors	r5, r6
+	eors	r2, r7
 	ands	r2, r4
-	eors	r6, r2
+	eors	r7, r2
 	@ poly1305.ae:80: return v[127:0] + s
-	ldr	r0, [sp, #20]
+	ldr	r0, [sp, #24]
 	adds	r2, r1, r0
-	ldr	r0, [sp, #16]
+	ldr	r0, [sp, #20]
 	adcs	r3, r0
+	ldr	r0, [sp, #16]
+	adcs	r5, r0
 	ldr	r0, [sp, #12]
 	adcs	r7, r0
-	ldr	r0, [sp, #8]
-	adcs	r6, r0
-	ldr	r4, [sp, #4]
-	str	r2, [r4]
-	str	r3, [r4, #4]
-	str	r7, [r4, #8]
-	str	r6, [r4, #12]
+	ldr	r6, [sp, #8]
+	str	r2, [r6]
+	str	r3, [r6, #4]
+	str	r5, [r6, #8]
+	str	r7, [r6, #12]
 	add	sp, #32
 	pop	{r4, r5, r6, r7, pc}
 	.ltorg
@@ -647,7 +645,7 @@ poly1305_absorb_padded:
 
 @ --- poly1305_mac: poly1305.mac
 @     frame 116 bytes (19 spill slots, 9 on the stack; locals 80), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 730 bytes of code and literals
+@     estimated 726 bytes of code and literals
 	.section .text.poly1305_mac,"ax",%progbits
 	.global poly1305_mac
 	.type poly1305_mac, %function
@@ -813,14 +811,14 @@ poly1305_mac:
 	str	r2, [sp, #40]
 	str	r2, [sp, #36]
 	ldr	r2, [r0, #28]
-	str	r2, [sp, #16]
-	ldr	r2, [r0, #24]
 	str	r2, [sp, #20]
-	ldr	r2, [r0, #20]
+	ldr	r2, [r0, #24]
 	str	r2, [sp, #24]
+	ldr	r2, [r0, #20]
+	str	r2, [sp, #28]
 	ldr	r2, [r0, #16]
-	str	r2, [sp, #12]
-	str	r3, [sp, #8]
+	str	r2, [sp, #16]
+	str	r3, [sp, #12]
 	mov	r10, r1
 	@ poly1305.ae:99: for i in 0..(n + 15) / 16 {
 	cmp	r4, r9
@@ -912,155 +910,153 @@ poly1305_mac:
 	ldrh	r2, [r1, #4]
 	lsls	r0, r2, #26
 	lsrs	r2, r2, #6
-	adds	r3, r3, r0
+	adds	r4, r3, r0
 	movs	r0, #0
 	adcs	r0, r2
-	ldrh	r5, [r1, #6]
-	lsls	r2, r5, #7
-	movs	r5, #0
-	adds	r3, r3, r5
+	ldrh	r3, [r1, #6]
+	lsls	r2, r3, #7
+	movs	r3, #0
+	adds	r4, r4, r3
 	adcs	r0, r2
-	ldrh	r5, [r1, #8]
-	lsls	r4, r5, #20
-	lsrs	r2, r5, #12
-	movs	r5, #0
-	adds	r3, r3, r5
-	adcs	r0, r4
-	adcs	r5, r2
-	ldrh	r4, [r1, #10]
-	lsls	r2, r4, #1
-	movs	r4, #0
-	adds	r6, r3, r4
-	adcs	r0, r4
-	adcs	r5, r2
-	ldrh	r4, [r1, #12]
-	lsls	r3, r4, #14
-	lsrs	r2, r4, #18
-	movs	r4, #0
-	adds	r7, r6, r4
-	adcs	r0, r4
-	adcs	r5, r3
+	ldrh	r3, [r1, #8]
+	lsls	r5, r3, #20
+	lsrs	r2, r3, #12
+	movs	r3, #0
+	adds	r4, r4, r3
+	adcs	r0, r5
+	adcs	r3, r2
+	ldrh	r7, [r1, #10]
+	lsls	r2, r7, #1
+	movs	r7, #0
+	adds	r5, r4, r7
+	adcs	r0, r7
+	adcs	r3, r2
+	ldrh	r7, [r1, #12]
+	lsls	r4, r7, #14
+	lsrs	r2, r7, #18
+	movs	r7, #0
+	adds	r5, r5, r7
+	adcs	r0, r7
+	adcs	r3, r4
 	movs	r6, #0
 	adcs	r6, r2
-	mov	r2, r4
-	adcs	r2, r4
-	uxtb	r4, r2
-	mov	r8, r4
-	ldrh	r4, [r1, #14]
-	lsls	r3, r4, #27
-	lsrs	r2, r4, #5
-	movs	r4, #0
-	adds	r4, r7, r4
-	movs	r7, #0
-	adcs	r0, r7
-	adcs	r5, r3
-	adcs	r6, r2
-	mov	r2, r8
+	mov	r2, r7
 	adcs	r2, r7
 	uxtb	r7, r2
 	mov	r8, r7
-	ldrh	r7, [r1, #16]
-	lsls	r3, r7, #8
-	lsrs	r7, r7, #24
-	uxtb	r2, r7
+	ldrh	r7, [r1, #14]
+	lsls	r4, r7, #27
+	lsrs	r2, r7, #5
 	movs	r7, #0
-	adds	r4, r4, r7
-	adcs	r0, r7
-	adcs	r5, r7
-	adcs	r6, r3
-	mov	r7, r8
-	adcs	r7, r2
-	uxtb	r3, r7
-	ldrh	r7, [r1, #18]
-	lsls	r2, r7, #21
-	lsrs	r7, r7, #11
-	uxtb	r1, r7
-	movs	r7, #0
-	adds	r7, r4, r7
-	mov	r8, r7
-	movs	r4, #0
-	adcs	r0, r4
-	adcs	r5, r4
-	adcs	r6, r2
-	adcs	r3, r1
-	uxtb	r1, r3
-	@ poly1305.ae:77: v = (v & ((1 << 130) - 1)) + (v >> 130) * 5          // now v < 2^130 + 40 < 2p
-	lsls	r4, r1, #30
-	lsrs	r4, r4, #30
-	mov	r9, r4
-	lsrs	r2, r1, #2
-	lsls	r4, r2, #2
-	lsrs	r1, r2, #30
-	adds	r4, r2, r4
-	mov	r10, r4
-	movs	r3, #0
-	adcs	r3, r1
-	movs	r2, #0
-	movs	r4, #0
-	adcs	r2, r4
-	movs	r1, #0
-	adcs	r1, r4
-	mov	r7, r4
-	adcs	r7, r4
-	uxtb	r4, r7
-	mov	r11, r4
-	mov	r7, r8
-	mov	r4, r10
-	adds	r4, r7, r4
-	mov	r8, r4
-	adcs	r0, r3
-	adcs	r5, r2
-	adcs	r6, r1
-	mov	r1, r9
-	mov	r4, r11
-	adcs	r1, r4
-	uxtb	r2, r1
-	@ poly1305.ae:78: g = v + 5                                            // v - p + 2^130
-	movs	r4, #5
-	mov	r1, r8
-	adds	r1, r1, r4
-	mov	r4, r0
-	movs	r3, #0
-	adcs	r4, r3
-	mov	r9, r4
-	mov	r7, r5
-	movs	r4, #0
-	adcs	r7, r4
-	mov	r3, r6
+	adds	r7, r5, r7
+	movs	r5, #0
+	adcs	r0, r5
 	adcs	r3, r4
-	adcs	r2, r4
-	uxtb	r4, r2
-	@ poly1305.ae:79: v = if g[130] == 1 then g & ((1 << 130) - 1) else v  // constant-time select of v mod p
-	lsls	r4, r4, #29
-	asrs	r2, r4, #31
-	mov	r4, r8
-	eors	r1, r4
-	ands	r1, r2
-	eors	r4, r1
-	mov	r1, r9
-	eors	r1, r0
-	ands	r1, r2
-	eors	r0, r1
-	eors	r7, r5
-	ands	r7, r2
-	eors	r5, r7
-	eors	r3, r6
-	ands	r3, r2
-	eors	r6, r3
-	@ poly1305.ae:80: return v[127:0] + s
-	ldr	r1, [sp, #12]
-	adds	r2, r4, r1
-	ldr	r4, [sp, #24]
+	adcs	r6, r2
+	mov	r2, r8
+	adcs	r2, r5
+	uxtb	r5, r2
+	mov	r8, r5
+	ldrh	r5, [r1, #16]
+	lsls	r4, r5, #8
+	lsrs	r5, r5, #24
+	uxtb	r2, r5
+	movs	r5, #0
+	adds	r7, r7, r5
+	adcs	r0, r5
+	adcs	r3, r5
+	adcs	r6, r4
+	mov	r5, r8
+	adcs	r5, r2
+	uxtb	r4, r5
+	ldrh	r5, [r1, #18]
+	lsls	r2, r5, #21
+	lsrs	r5, r5, #11
+	uxtb	r1, r5
+	movs	r5, #0
+	adds	r5, r7, r5
+	mov	r8, r5
+	movs	r7, #0
+	adcs	r0, r7
+	adcs	r3, r7
+	adcs	r6, r2
+	adcs	r4, r1
+	uxtb	r1, r4
+	@ poly1305.ae:77: v = (v & ((1 << 130) - 1)) + (v >> 130) * 5          // now v < 2^130 + 40 < 2p
+	lsls	r7, r1, #30
+	lsrs	r7, r7, #30
+	mov	r9, r7
+	lsrs	r2, r1, #2
+	lsls	r7, r2, #2
+	lsrs	r1, r2, #30
+	adds	r7, r2, r7
+	mov	r10, r7
+	movs	r4, #0
+	adcs	r4, r1
+	movs	r2, #0
+	movs	r7, #0
+	adcs	r2, r7
+	movs	r1, #0
+	adcs	r1, r7
+	mov	r5, r7
+	adcs	r5, r7
+	uxtb	r7, r5
+	mov	r11, r7
+	mov	r5, r8
+	mov	r7, r10
+	adds	r7, r5, r7
+	mov	r8, r7
 	adcs	r0, r4
-	ldr	r1, [sp, #20]
-	adcs	r5, r1
-	ldr	r1, [sp, #16]
+	adcs	r3, r2
 	adcs	r6, r1
-	ldr	r4, [sp, #8]
-	str	r2, [r4]
-	str	r0, [r4, #4]
-	str	r5, [r4, #8]
-	str	r6, [r4, #12]
+	mov	r1, r9
+	mov	r7, r11
+	adcs	r1, r7
+	@ poly1305.ae:78: g = v + 5                                            // v - p + 2^130
+	movs	r7, #5
+	mov	r4, r8
+	adds	r4, r4, r7
+	mov	r7, r0
+	movs	r2, #0
+	adcs	r7, r2
+	mov	r9, r7
+	mov	r2, r3
+	movs	r7, #0
+	adcs	r2, r7
+	mov	r5, r6
+	adcs	r5, r7
+	adcs	r1, r7
+	@ poly1305.ae:79: v = if g[130] == 1 then g & ((1 << 130) - 1) else v  // constant-time select of v mod p
+	lsls	r7, r1, #29
+	asrs	r1, r7, #31
+	mov	r7, r8
+	eors	r4, r7
+	ands	r4, r1
+	eors	r7, r4
+	mov	r4, r9
+	eors	r4, r0
+	ands	r4, r1
+	eors	r0, r4
+	eors	r2, r3
+	ands	r2, r1
+	eors	r3, r2
+	eors	r5, r6
+	ands	r5, r1
+	eors	r6, r5
+	@ poly1305.ae:80: return v[127:0] + s
+	ldr	r4, [sp, #16]
+	adds	r7, r7, r4
+	ldr	r4, [sp, #28]
+	adcs	r0, r4
+	ldr	r4, [sp, #24]
+	adcs	r3, r4
+	ldr	r4, [sp, #20]
+	adcs	r6, r4
+	ldr	r5, [sp, #12]
+	str	r7, [r5]
+	str	r0, [r5, #4]
+	str	r3, [r5, #8]
+	str	r6, [r5, #12]
 	add	sp, #116
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4

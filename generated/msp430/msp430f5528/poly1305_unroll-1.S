@@ -519,56 +519,56 @@ poly1305_block:
 
 
 ; --- poly1305_finish: poly1305.finish
-;     frame 30 bytes (15 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 724 bytes of code
+;     frame 34 bytes (17 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 732 bytes of code
 	.section .text.poly1305_finish,"ax",@progbits
 	.global poly1305_finish
 	.type poly1305_finish, @function
 	.balign 2
 poly1305_finish:
 	pushm.w	#7, r10
-	sub	#30, sp
-	mov	r14, 28(sp)
+	sub	#34, sp
+	mov	r14, 32(sp)
 	; poly1305.ae:75: v = v + ((h[i] as u<136>) << (13 * i))
-	mov	2(r12), r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	mov	r14, r15
-	and	#57344, r15
-	and	#8191, r14
-	mov	@r12, r4
+	mov	2(r12), r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	mov	r15, r14
+	and	#57344, r14
+	and	#8191, r15
+	mov	@r12, r5
+	mov	#0, r6
+	add	r14, r5
+	addc	r15, r6
+	mov	4(r12), r15
+	swpb	r15
+	rla	r15
+	adc	r15
+	rla	r15
+	adc	r15
+	mov	r15, r14
+	and	#64512, r14
+	and	#1023, r15
 	mov	#0, r7
-	add	r15, r4
-	addc	r14, r7
-	mov	4(r12), r14
-	swpb	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	mov	r14, r15
-	and	#64512, r15
-	and	#1023, r14
-	mov	#0, r8
-	add	#0, r4
+	add	#0, r5
+	addc	r14, r6
 	addc	r15, r7
-	addc	r14, r8
-	mov	6(r12), r14
-	swpb	r14
-	bit	#1, r14
-	rrc	r14
-	mov	r14, r15
-	and	#65408, r15
-	and	#127, r14
-	mov	#0, r9
-	add	#0, r4
-	addc	#0, r7
+	mov	6(r12), r15
+	swpb	r15
+	bit	#1, r15
+	rrc	r15
+	mov	r15, r14
+	and	#65408, r14
+	and	#127, r15
+	mov	#0, r8
+	add	#0, r5
+	addc	#0, r6
+	addc	r14, r7
 	addc	r15, r8
-	addc	r14, r9
 	mov	8(r12), r14
 	rla	r14
 	adc	r14
@@ -578,50 +578,50 @@ poly1305_finish:
 	adc	r14
 	rla	r14
 	adc	r14
-	mov	r14, r6
-	and	#65520, r6
+	mov	r14, r15
+	and	#65520, r15
 	and	#15, r14
-	mov	#0, r10
-	add	#0, r4
+	mov	#0, r9
+	add	#0, r5
+	addc	#0, r6
 	addc	#0, r7
-	addc	#0, r8
-	addc	r6, r9
-	addc	r14, r10
+	addc	r15, r8
+	addc	r14, r9
 	mov	10(r12), r14
 	rla	r14
 	adc	r14
-	mov	r14, r6
-	and	#65534, r6
+	mov	r14, r15
+	and	#65534, r15
 	and	#1, r14
-	mov	#0, r11
-	add	#0, r4
+	mov	#0, r10
+	add	#0, r5
+	addc	#0, r6
 	addc	#0, r7
 	addc	#0, r8
-	addc	#0, r9
-	addc	r6, r10
-	addc	r14, r11
+	addc	r15, r9
+	addc	r14, r10
 	mov	12(r12), r14
 	bit	#1, r14
 	rrc	r14
 	bit	#1, r14
 	rrc	r14
-	mov	r14, r6
-	and	#49152, r6
+	mov	r14, r15
+	and	#49152, r15
 	and	#16383, r14
-	mov	r4, 4(sp)
-	mov	#0, r4
+	mov	r5, 6(sp)
 	mov	#0, r5
-	mov	#0, r15
-	add	#0, 4(sp)
+	mov	#0, r4
+	mov	#0, r11
+	add	#0, 6(sp)
+	addc	#0, r6
 	addc	#0, r7
 	addc	#0, r8
-	addc	#0, r9
-	addc	r6, r10
-	addc	r14, r11
-	addc	#0, r4
+	addc	r15, r9
+	addc	r14, r10
 	addc	#0, r5
-	addc	#0, r15
-	mov.b	r15, r15
+	addc	#0, r4
+	addc	#0, r11
+	mov.b	r11, r11
 	mov	14(r12), r14
 	swpb	r14
 	rla	r14
@@ -630,181 +630,183 @@ poly1305_finish:
 	adc	r14
 	rla	r14
 	adc	r14
-	mov	r14, r6
-	and	#63488, r6
+	mov	r14, r15
+	and	#63488, r15
 	and	#2047, r14
-	add	#0, 4(sp)
+	add	#0, 6(sp)
+	addc	#0, r6
 	addc	#0, r7
 	addc	#0, r8
 	addc	#0, r9
-	addc	#0, r10
-	addc	r6, r11
-	addc	r14, r4
-	addc	#0, r5
-	addc	#0, r15
-	mov.b	r15, r15
-	mov	16(r12), r14
-	swpb	r14
-	mov	r14, r6
-	and	#65280, r6
-	mov.b	r14, r14
-	add	#0, 4(sp)
-	addc	#0, r7
-	addc	#0, r8
-	addc	#0, r9
-	addc	#0, r10
-	addc	#0, r11
-	addc	r6, r4
+	addc	r15, r10
 	addc	r14, r5
-	addc	#0, r15
-	mov.b	r15, r15
-	mov	18(r12), r6
-	swpb	r6
-	bit	#1, r6
-	rrc	r6
-	bit	#1, r6
-	rrc	r6
-	bit	#1, r6
-	rrc	r6
-	mov	r6, r14
-	and	#65504, r14
-	and	#31, r6
-	mov.b	r6, r6
-	add	#0, 4(sp)
-	addc	#0, r7
-	mov	r7, 10(sp)
-	addc	#0, r8
-	mov	r8, 20(sp)
-	addc	#0, r9
-	mov	r9, 18(sp)
-	addc	#0, r10
-	mov	r10, 16(sp)
-	addc	#0, r11
-	mov	r11, 14(sp)
 	addc	#0, r4
-	mov	r4, 12(sp)
-	addc	r14, r5
-	addc	r6, r15
-	mov.b	r15, r15
-	; poly1305.ae:77: v = (v & ((1 << 130) - 1)) + (v >> 130) * 5          // now v < 2^130 + 40 < 2p
-	mov	r15, r14
-	and	#3, r14
-	rrum.w	#2, r15
-	mov	r15, r12
-	rla	r12
-	adc	r12
-	rla	r12
-	adc	r12
-	mov	r12, r6
-	and	#65532, r6
-	and	#3, r12
-	mov	#0, r7
-	mov	#0, 2(sp)
-	mov	#0, 0(sp)
-	mov	#0, r4
-	mov	#0, r8
-	mov	#0, r9
-	mov	#0, r10
-	mov	#0, r11
-	add	r6, r15
-	mov	r15, 8(sp)
-	addc	r12, r7
-	mov	r7, 6(sp)
-	addc	#0, 2(sp)
-	addc	#0, 0(sp)
-	addc	#0, r4
-	addc	#0, r8
-	addc	#0, r9
-	addc	#0, r10
 	addc	#0, r11
 	mov.b	r11, r11
-	mov	4(sp), r7
-	mov	16(sp), r15
-	mov	14(sp), r12
-	mov	12(sp), r6
-	add	8(sp), r7
-	addc	6(sp), 10(sp)
-	addc	2(sp), 20(sp)
-	addc	@sp, 18(sp)
-	addc	r4, r15
-	addc	r8, r12
-	addc	r9, r6
-	addc	r10, r5
-	addc	r11, r14
+	mov	16(r12), r14
+	swpb	r14
+	mov	r14, r15
+	and	#65280, r15
 	mov.b	r14, r14
-	; poly1305.ae:78: g = v + 5                                            // v - p + 2^130
-	mov	r7, r11
-	mov	10(sp), r8
-	mov	20(sp), r9
-	mov	18(sp), r10
-	mov	r15, 22(sp)
-	mov	r12, 24(sp)
-	mov	r6, 26(sp)
-	mov	r5, r4
-	add	#5, r11
+	add	#0, 6(sp)
+	addc	#0, r6
+	addc	#0, r7
 	addc	#0, r8
 	addc	#0, r9
 	addc	#0, r10
-	addc	#0, 22(sp)
-	addc	#0, 24(sp)
-	addc	#0, 26(sp)
-	addc	#0, r4
+	addc	r15, r5
+	addc	r14, r4
+	addc	#0, r11
+	mov.b	r11, r11
+	mov	18(r12), r15
+	swpb	r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	mov	r15, r14
+	and	#65504, r14
+	and	#31, r15
+	mov.b	r15, r15
+	add	#0, 6(sp)
+	addc	#0, r6
+	mov	r6, 8(sp)
+	addc	#0, r7
+	mov	r7, 24(sp)
+	addc	#0, r8
+	mov	r8, 22(sp)
+	addc	#0, r9
+	mov	r9, 20(sp)
+	addc	#0, r10
+	mov	r10, 18(sp)
+	addc	#0, r5
+	mov	r5, 16(sp)
+	addc	r14, r4
+	addc	r15, r11
+	mov.b	r11, r11
+	; poly1305.ae:77: v = (v & ((1 << 130) - 1)) + (v >> 130) * 5          // now v < 2^130 + 40 < 2p
+	mov	r11, r14
+	and	#3, r14
+	mov	r14, 4(sp)
+	rrum.w	#2, r11
+	mov	r11, r12
+	rla	r12
+	adc	r12
+	rla	r12
+	adc	r12
+	mov	r12, r15
+	and	#65532, r15
+	and	#3, r12
+	mov	#0, r9
+	mov	#0, r7
+	mov	#0, 0(sp)
+	mov	#0, r5
+	mov	#0, r6
+	mov	#0, r8
+	mov	#0, r10
+	mov	#0, r14
+	add	r15, r11
+	mov	r11, 12(sp)
+	addc	r12, r9
+	mov	r9, 10(sp)
+	addc	#0, r7
+	mov	r7, 2(sp)
+	addc	#0, 0(sp)
+	addc	#0, r5
+	addc	#0, r6
+	addc	#0, r8
+	addc	#0, r10
 	addc	#0, r14
 	mov.b	r14, r14
-	; poly1305.ae:79: v = if g[130] == 1 then g & ((1 << 130) - 1) else v  // constant-time select of v mod p
-	rrum.w	#2, r14
-	and	#1, r14
-	inv	r14
-	inc	r14
-	xor	r7, r11
-	and	r14, r11
-	xor	r11, r7
-	xor	10(sp), r8
-	and	r14, r8
-	mov	10(sp), r11
-	xor	r8, r11
-	xor	20(sp), r9
-	and	r14, r9
-	mov	20(sp), r8
-	xor	r9, r8
-	xor	18(sp), r10
-	and	r14, r10
-	mov	18(sp), r9
-	xor	r10, r9
+	mov	6(sp), r7
+	mov	24(sp), r9
+	mov	20(sp), r11
+	mov	18(sp), r12
+	mov	16(sp), r15
+	add	12(sp), r7
+	addc	10(sp), 8(sp)
+	addc	2(sp), r9
+	addc	@sp, 22(sp)
+	addc	r5, r11
+	addc	r6, r12
+	addc	r8, r15
+	addc	r10, r4
+	addc	r14, 4(sp)
+	; poly1305.ae:78: g = v + 5                                            // v - p + 2^130
+	mov	r7, r14
+	mov	8(sp), r8
+	mov	r9, 14(sp)
 	mov	22(sp), r10
-	xor	r15, r10
-	and	r14, r10
-	xor	r10, r15
-	mov	24(sp), r10
-	xor	r12, r10
-	and	r14, r10
-	xor	r10, r12
+	mov	r11, 26(sp)
+	mov	r12, 28(sp)
+	mov	r15, 30(sp)
+	mov	r4, r5
+	mov	4(sp), r6
+	add	#5, r14
+	addc	#0, r8
+	addc	#0, 14(sp)
+	addc	#0, r10
+	addc	#0, 26(sp)
+	addc	#0, 28(sp)
+	addc	#0, 30(sp)
+	addc	#0, r5
+	addc	#0, r6
+	; poly1305.ae:79: v = if g[130] == 1 then g & ((1 << 130) - 1) else v  // constant-time select of v mod p
+	rrum.w	#2, r6
+	and	#1, r6
+	inv	r6
+	inc	r6
+	xor	r7, r14
+	and	r6, r14
+	xor	r14, r7
+	xor	8(sp), r8
+	and	r6, r8
+	mov	8(sp), r14
+	xor	r8, r14
+	mov	14(sp), r8
+	xor	r9, r8
+	and	r6, r8
+	xor	r8, r9
+	xor	22(sp), r10
+	and	r6, r10
+	mov	22(sp), r8
+	xor	r10, r8
 	mov	26(sp), r10
-	xor	r6, r10
-	and	r14, r10
-	xor	r10, r6
-	xor	r5, r4
-	and	r14, r4
+	xor	r11, r10
+	and	r6, r10
+	xor	r10, r11
+	mov	28(sp), r10
+	xor	r12, r10
+	and	r6, r10
+	xor	r10, r12
+	mov	30(sp), r10
+	xor	r15, r10
+	and	r6, r10
+	xor	r10, r15
 	xor	r4, r5
+	and	r6, r5
+	xor	r5, r4
 	; poly1305.ae:80: return v[127:0] + s
 	add	@r13+, r7
-	addc	@r13+, r11
-	addc	@r13+, r8
+	addc	@r13+, r14
 	addc	@r13+, r9
-	addc	@r13+, r15
+	addc	@r13+, r8
+	addc	@r13+, r11
 	addc	@r13+, r12
-	addc	@r13+, r6
-	addc	@r13+, r5
-	mov	28(sp), r13
-	mov	r7, 0(r13)
-	mov	r11, 2(r13)
-	mov	r8, 4(r13)
-	mov	r9, 6(r13)
-	mov	r15, 8(r13)
-	mov	r12, 10(r13)
-	mov	r6, 12(r13)
-	mov	r5, 14(r13)
-	add	#30, sp
+	addc	@r13+, r15
+	addc	@r13+, r4
+	mov	32(sp), r6
+	mov	r7, 0(r6)
+	mov	r14, 2(r6)
+	mov	r9, 4(r6)
+	mov	r8, 6(r6)
+	mov	r11, 8(r6)
+	mov	r12, 10(r6)
+	mov	r15, 12(r6)
+	mov	r4, 14(r6)
+	add	#34, sp
 	popm.w	#7, r10
 	ret
 	.size poly1305_finish, .-poly1305_finish
@@ -899,7 +901,7 @@ poly1305_absorb_padded:
 
 ; --- poly1305_mac: poly1305.mac
 ;     frame 144 bytes (25 spill slots, locals 94), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1448 bytes of code
+;     estimated 1444 bytes of code
 	.section .text.poly1305_mac,"ax",@progbits
 	.global poly1305_mac
 	.type poly1305_mac, @function
@@ -1373,7 +1375,7 @@ poly1305_mac:
 	; poly1305.ae:77: v = (v & ((1 << 130) - 1)) + (v >> 130) * 5          // now v < 2^130 + 40 < 2p
 	mov	r5, r15
 	and	#3, r15
-	mov	r15, 40(sp)
+	mov	r15, 42(sp)
 	rrum.w	#2, r5
 	mov	r5, r4
 	rla	r4
@@ -1385,53 +1387,51 @@ poly1305_mac:
 	and	#3, r4
 	mov	r5, 38(sp)
 	mov	#0, 36(sp)
-	mov	#0, 32(sp)
+	mov	#0, 34(sp)
 	mov	#0, 30(sp)
 	mov	#0, 28(sp)
 	mov	#0, 26(sp)
-	mov	#0, 22(sp)
+	mov	#0, 24(sp)
 	mov	#0, r5
 	mov	#0, r15
 	add	r14, 38(sp)
 	addc	r4, 36(sp)
-	addc	#0, 32(sp)
+	addc	#0, 34(sp)
 	addc	#0, 30(sp)
 	addc	#0, 28(sp)
 	addc	#0, 26(sp)
-	addc	#0, 22(sp)
+	addc	#0, 24(sp)
 	addc	#0, r5
 	addc	#0, r15
 	mov.b	r15, r15
-	mov	40(sp), r14
+	mov	42(sp), r14
 	add	38(sp), r7
 	addc	36(sp), r8
-	addc	32(sp), r9
+	addc	34(sp), r9
 	addc	30(sp), r10
 	addc	28(sp), r11
 	addc	26(sp), r12
-	addc	22(sp), r13
+	addc	24(sp), r13
 	addc	r5, r6
 	addc	r15, r14
-	mov.b	r14, r14
 	; poly1305.ae:78: g = v + 5                                            // v - p + 2^130
 	mov	r7, r15
 	mov	r8, r4
-	mov	r9, 24(sp)
-	mov	r10, 34(sp)
-	mov	r11, 42(sp)
+	mov	r9, 22(sp)
+	mov	r10, 32(sp)
+	mov	r11, 40(sp)
 	mov	r12, 44(sp)
 	mov	r13, 46(sp)
 	mov	r6, r5
 	add	#5, r15
 	addc	#0, r4
-	addc	#0, 24(sp)
-	addc	#0, 34(sp)
-	addc	#0, 42(sp)
+	addc	#0, 22(sp)
+	addc	#0, 32(sp)
+	addc	#0, 40(sp)
 	addc	#0, 44(sp)
 	addc	#0, 46(sp)
 	addc	#0, r5
 	addc	#0, r14
-	mov.b	r14, r14
 	; poly1305.ae:79: v = if g[130] == 1 then g & ((1 << 130) - 1) else v  // constant-time select of v mod p
 	rrum.w	#2, r14
 	and	#1, r14
@@ -1443,15 +1443,15 @@ poly1305_mac:
 	xor	r8, r4
 	and	r14, r4
 	xor	r4, r8
-	mov	24(sp), r15
+	mov	22(sp), r15
 	xor	r9, r15
 	and	r14, r15
 	xor	r15, r9
-	mov	34(sp), r15
+	mov	32(sp), r15
 	xor	r10, r15
 	and	r14, r15
 	xor	r15, r10
-	mov	42(sp), r15
+	mov	40(sp), r15
 	xor	r11, r15
 	and	r14, r15
 	xor	r15, r11

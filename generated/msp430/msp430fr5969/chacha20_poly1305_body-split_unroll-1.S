@@ -713,7 +713,7 @@ chacha20_poly1305_C_xor_stream:
 
 ; --- chacha20_poly1305_tag_of: chacha20_poly1305.tag_of
 ;     frame 218 bytes (15 spill slots, locals 188), saves nothing
-;     estimated 1642 bytes of code
+;     estimated 1636 bytes of code
 	.section .text.chacha20_poly1305_tag_of,"ax",@progbits
 	.local chacha20_poly1305_tag_of
 	.type chacha20_poly1305_tag_of, @function
@@ -1156,75 +1156,75 @@ chacha20_poly1305_tag_of:
 	addc	#0, r10
 	addc	r14, r11
 	addc	r15, r12
-	mov	42(sp), r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	mov	r15, r14
-	and	#49152, r14
-	and	#16383, r15
+	mov	42(sp), r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	mov	r14, r5
+	and	#49152, r5
+	and	#16383, r14
 	mov	#0, r13
 	mov	#0, r6
-	mov	#0, r5
+	mov	#0, r15
 	add	#0, r7
 	addc	#0, r8
 	addc	#0, r9
 	addc	#0, r10
-	addc	r14, r11
-	addc	r15, r12
-	addc	#0, r13
-	addc	#0, r6
-	addc	#0, r5
-	mov.b	r5, r5
-	mov	44(sp), r15
-	swpb	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	mov	r15, r14
-	and	#63488, r14
-	and	#2047, r15
-	add	#0, r7
-	addc	#0, r8
-	addc	#0, r9
-	addc	#0, r10
-	addc	#0, r11
+	addc	r5, r11
 	addc	r14, r12
-	addc	r15, r13
+	addc	#0, r13
 	addc	#0, r6
-	addc	#0, r5
-	mov.b	r5, r5
-	mov	46(sp), r15
-	swpb	r15
-	mov	r15, r14
-	and	#65280, r14
+	addc	#0, r15
 	mov.b	r15, r15
+	mov	44(sp), r14
+	swpb	r14
+	rla	r14
+	adc	r14
+	rla	r14
+	adc	r14
+	rla	r14
+	adc	r14
+	mov	r14, r5
+	and	#63488, r5
+	and	#2047, r14
+	add	#0, r7
+	addc	#0, r8
+	addc	#0, r9
+	addc	#0, r10
+	addc	#0, r11
+	addc	r5, r12
+	addc	r14, r13
+	addc	#0, r6
+	addc	#0, r15
+	mov.b	r15, r15
+	mov	46(sp), r14
+	swpb	r14
+	mov	r14, r5
+	and	#65280, r5
+	mov.b	r14, r14
 	add	#0, r7
 	addc	#0, r8
 	addc	#0, r9
 	addc	#0, r10
 	addc	#0, r11
 	addc	#0, r12
-	addc	r14, r13
-	addc	r15, r6
-	addc	#0, r5
-	mov.b	r5, r5
-	mov	48(sp), r15
-	swpb	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	mov	r15, r14
-	and	#65504, r14
-	and	#31, r15
+	addc	r5, r13
+	addc	r14, r6
+	addc	#0, r15
 	mov.b	r15, r15
+	mov	48(sp), r14
+	swpb	r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	mov	r14, r5
+	and	#65504, r5
+	and	#31, r14
+	mov.b	r14, r14
 	add	#0, r7
 	addc	#0, r8
 	addc	#0, r9
@@ -1232,15 +1232,14 @@ chacha20_poly1305_tag_of:
 	addc	#0, r11
 	addc	#0, r12
 	addc	#0, r13
-	addc	r14, r6
-	addc	r15, r5
-	mov.b	r5, r5
+	addc	r5, r6
+	addc	r14, r15
+	mov.b	r15, r15
 	; poly1305.ae:77: v = (v & ((1 << 130) - 1)) + (v >> 130) * 5          // now v < 2^130 + 40 < 2p
-	mov	r5, r15
-	and	#3, r15
-	mov	r15, 8(sp)
-	rrum.w	#2, r5
-	mov	r5, r4
+	mov	r15, r5
+	and	#3, r5
+	rrum.w	#2, r15
+	mov	r15, r4
 	rla	r4
 	adc	r4
 	rla	r4
@@ -1248,89 +1247,86 @@ chacha20_poly1305_tag_of:
 	mov	r4, r14
 	and	#65532, r14
 	and	#3, r4
-	mov	r5, 24(sp)
+	mov	r15, 24(sp)
 	mov	#0, 22(sp)
-	mov	#0, 18(sp)
+	mov	#0, 20(sp)
 	mov	#0, 16(sp)
 	mov	#0, 14(sp)
 	mov	#0, 12(sp)
+	mov	#0, 10(sp)
 	mov	#0, 6(sp)
-	mov	#0, r5
 	mov	#0, r15
 	add	r14, 24(sp)
 	addc	r4, 22(sp)
-	addc	#0, 18(sp)
+	addc	#0, 20(sp)
 	addc	#0, 16(sp)
 	addc	#0, 14(sp)
 	addc	#0, 12(sp)
+	addc	#0, 10(sp)
 	addc	#0, 6(sp)
-	addc	#0, r5
 	addc	#0, r15
 	mov.b	r15, r15
-	mov	8(sp), r14
 	add	24(sp), r7
 	addc	22(sp), r8
-	addc	18(sp), r9
+	addc	20(sp), r9
 	addc	16(sp), r10
 	addc	14(sp), r11
 	addc	12(sp), r12
-	addc	6(sp), r13
-	addc	r5, r6
-	addc	r15, r14
-	mov.b	r14, r14
+	addc	10(sp), r13
+	addc	6(sp), r6
+	addc	r15, r5
 	; poly1305.ae:78: g = v + 5                                            // v - p + 2^130
 	mov	r7, r15
 	mov	r8, 4(sp)
-	mov	r9, 10(sp)
-	mov	r10, 20(sp)
+	mov	r9, 8(sp)
+	mov	r10, 18(sp)
 	mov	r11, 26(sp)
 	mov	r12, 28(sp)
 	mov	r13, r4
-	mov	r6, r5
+	mov	r6, r14
 	add	#5, r15
 	addc	#0, 4(sp)
-	addc	#0, 10(sp)
-	addc	#0, 20(sp)
+	addc	#0, 8(sp)
+	addc	#0, 18(sp)
 	addc	#0, 26(sp)
 	addc	#0, 28(sp)
 	addc	#0, r4
-	addc	#0, r5
 	addc	#0, r14
-	mov.b	r14, r14
+	addc	#0, r5
 	; poly1305.ae:79: v = if g[130] == 1 then g & ((1 << 130) - 1) else v  // constant-time select of v mod p
-	rrum.w	#2, r14
-	and	#1, r14
-	inv	r14
-	inc	r14
+	rrum.w	#2, r5
+	and	#1, r5
+	inv	r5
+	inc	r5
 	xor	r7, r15
-	and	r14, r15
+	and	r5, r15
 	xor	r15, r7
 	mov	4(sp), r15
 	xor	r8, r15
-	and	r14, r15
+	and	r5, r15
 	xor	r15, r8
-	mov	10(sp), r15
+	mov	8(sp), r15
 	xor	r9, r15
-	and	r14, r15
+	and	r5, r15
 	xor	r15, r9
-	mov	20(sp), r15
+	mov	18(sp), r15
 	xor	r10, r15
-	and	r14, r15
+	and	r5, r15
 	xor	r15, r10
 	mov	26(sp), r15
 	xor	r11, r15
-	and	r14, r15
+	and	r5, r15
 	xor	r15, r11
 	mov	28(sp), r15
 	xor	r12, r15
-	and	r14, r15
+	and	r5, r15
 	xor	r15, r12
 	xor	r13, r4
-	and	r14, r4
+	and	r5, r4
 	xor	r4, r13
-	xor	r6, r5
-	and	r14, r5
-	xor	r5, r6
+	xor	r6, r14
+	and	r5, r14
+	xor	r14, r6
 	; poly1305.ae:80: return v[127:0] + s
 	add	154(sp), r7
 	addc	156(sp), r8
@@ -1340,15 +1336,15 @@ chacha20_poly1305_tag_of:
 	addc	164(sp), r12
 	addc	166(sp), r13
 	addc	168(sp), r6
-	mov	224(sp), r14
-	mov	r7, 0(r14)
-	mov	r8, 2(r14)
-	mov	r9, 4(r14)
-	mov	r10, 6(r14)
-	mov	r11, 8(r14)
-	mov	r12, 10(r14)
-	mov	r13, 12(r14)
-	mov	r6, 14(r14)
+	mov	224(sp), r15
+	mov	r7, 0(r15)
+	mov	r8, 2(r15)
+	mov	r9, 4(r15)
+	mov	r10, 6(r15)
+	mov	r11, 8(r15)
+	mov	r12, 10(r15)
+	mov	r13, 12(r15)
+	mov	r6, 14(r15)
 	add	#218, sp
 	ret
 	.size chacha20_poly1305_tag_of, .-chacha20_poly1305_tag_of
