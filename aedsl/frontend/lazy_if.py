@@ -19,13 +19,13 @@ An arm is impure when it, or a function it calls, contains
   - a write to memory (`store`, `store_be`, `store_le`) or an accelerator op.
 Division is total (x / 0 = 0, x % 0 = x) and never makes an arm impure.
 
-As control flow, the condition decides which instructions run: it must be public (secrecy.py),
+As control flow, the condition decides which instructions run: it must be public (ir/secrecy.py),
 and a secret one is an error at the condition.
 """
 from __future__ import annotations
 
 from ..ir.nodes import Block, Function, Module, Op, Value, walk_ops
-from .secrecy import Secrecy
+from ..ir.secrecy import Secrecy
 
 PENDING = "pending_select"   # the placeholder's opcode; none survives `resolve`
 

@@ -79,6 +79,7 @@ STEPS: list[Step] = [
     Step("divconst", "divconst"),      # division by a constant -> multiply (after folding found the constants)
     Step("cse_dce", "cse_dce"),
     *_with_cleanup("identity_arms"),   # `x ^ (if c then a else 0)`: the XOR in the arm; the zero goes
+    *_with_cleanup("saturating_shifts"),  # a wide shift by a public amount guarded by `< width`
     Step("affine_tables", "affine_tables", _acts("affine_tables")),  # affine table reads -> a stepped value
     *_with_cleanup("legalize"),        # word assembly leaves full-width slices, zero concats, repeated constants
     *_with_cleanup("recurrence_tables"),  # the closed recurrence's ops become dead

@@ -466,8 +466,8 @@ photon_beetle_aead128_encrypt_with:
 
 
 @ --- photon_beetle_aead128_decrypt_with: photon_beetle_aead128.decrypt_with
-@     frame 84 bytes (22 spill slots, 9 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 730 bytes of code and literals
+@     frame 84 bytes (23 spill slots, 9 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 750 bytes of code and literals
 	.section .text.photon_beetle_aead128_decrypt_with,"ax",%progbits
 	.global photon_beetle_aead128_decrypt_with
 	.type photon_beetle_aead128_decrypt_with, %function
@@ -482,38 +482,33 @@ photon_beetle_aead128_decrypt_with:
 	push	{r4, r5, r6, r7}
 	sub	sp, #84
 	mov	r4, r0
+	mov	r5, r1
 	ldr	r2, [sp, #120]
 	@ photon_beetle_aead128.ae:91: set_rate_part(s, load_le(nonce, 0, 16))
 	movs	r0, #3
-	tst	r1, r0
+	tst	r5, r0
 	beq	.Lphoton_beetle_aead128_decrypt_with_words2
 .Lphoton_beetle_aead128_decrypt_with_bytes1:
 	movs	r6, #16
-	add	r5, sp, #68
+	add	r1, sp, #68
 .Lphoton_beetle_aead128_decrypt_with_cpy4:
 	subs	r6, #1
 	bcc	.Lphoton_beetle_aead128_decrypt_with_cpyd3
-	ldrb	r0, [r1, r6]
-	strb	r0, [r5, r6]
+	ldrb	r0, [r5, r6]
+	strb	r0, [r1, r6]
 	b	.Lphoton_beetle_aead128_decrypt_with_cpy4
 .Lphoton_beetle_aead128_decrypt_with_cpyd3:
-	mov	r1, r5
+	mov	r5, r1
 .Lphoton_beetle_aead128_decrypt_with_words2:
-	ldr	r0, [r1]
+	ldm	r5!, {r0, r1, r6, r7}
 	@ photon_beetle_aead128.ae:28: s[0] = x[31:0]
 	str	r0, [sp, #36]
-	@ photon_beetle_aead128.ae:91: set_rate_part(s, load_le(nonce, 0, 16))
-	ldr	r0, [r1, #4]
 	@ photon_beetle_aead128.ae:29: s[1] = x[63:32]
-	str	r0, [sp, #40]
-	@ photon_beetle_aead128.ae:91: set_rate_part(s, load_le(nonce, 0, 16))
-	ldr	r0, [r1, #8]
+	str	r1, [sp, #40]
 	@ photon_beetle_aead128.ae:30: s[2] = x[95:64]
-	str	r0, [sp, #44]
-	@ photon_beetle_aead128.ae:91: set_rate_part(s, load_le(nonce, 0, 16))
-	ldr	r0, [r1, #12]
+	str	r6, [sp, #44]
 	@ photon_beetle_aead128.ae:31: s[3] = x[127:96]
-	str	r0, [sp, #48]
+	str	r7, [sp, #48]
 	@ photon_beetle_aead128.ae:93: s[4 + i] = kc[i]
 	ldr	r0, [r4]
 	str	r0, [sp, #52]
@@ -557,28 +552,28 @@ photon_beetle_aead128_decrypt_with:
 	lsls	r0, r2, #28
 	lsrs	r0, r0, #28
 	subs	r0, r0, #1
-	movs	r1, #0
-	adcs	r1, r1
+	movs	r4, #0
+	adcs	r4, r4
 	movs	r0, #1
-	eors	r1, r0
-	@ photon_beetle_aead128.ae:75: return if m > 0 then (if whole then 1 else 2 as u8) else (if whole then 3 else 4 as u8)
-	rsbs	r0, r1, #0
-	lsls	r0, r0, #29
-	lsrs	r4, r0, #29
-	movs	r0, #4
 	eors	r4, r0
-	rsbs	r0, r1, #0
-	lsls	r0, r0, #30
-	lsrs	r1, r0, #30
-	movs	r0, #2
-	eors	r1, r0
-	eors	r1, r4
+	@ photon_beetle_aead128.ae:75: return if m > 0 then (if whole then 1 else 2 as u8) else (if whole then 3 else 4 as u8)
 	ldr	r0, [sp, #128]
 	subs	r0, r0, #1
 	movs	r0, #0
 	sbcs	r0, r0
-	mvns	r0, r0
-	ands	r1, r0
+	mvns	r5, r0
+	rsbs	r0, r4, #0
+	lsls	r0, r0, #30
+	lsrs	r1, r0, #30
+	movs	r0, #2
+	eors	r1, r0
+	rsbs	r0, r4, #0
+	lsls	r0, r0, #29
+	lsrs	r4, r0, #29
+	movs	r0, #4
+	eors	r4, r0
+	eors	r1, r4
+	ands	r1, r5
 	eors	r4, r1
 	@ photon_beetle_aead128.ae:147: hash(s, ad, c0_of(a, m))
 	add	r0, sp, #36
@@ -605,44 +600,41 @@ photon_beetle_aead128_decrypt_with:
 	b	.Lphoton_beetle_aead128_decrypt_with_done12
 .Lphoton_beetle_aead128_decrypt_with_far2:
 .Lphoton_beetle_aead128_decrypt_with_loop11:
-	@ photon_beetle_aead128.ae:153: count = if rest < rate then rest else rate
-	movs	r2, #16
 	@ photon_beetle_aead128.ae:151: off = rate * i
 	ldr	r1, [sp, #4]
 	lsls	r0, r1, #4
 	str	r0, [sp, #8]
 	@ photon_beetle_aead128.ae:152: rest = m - off
 	ldr	r1, [sp, #128]
-	subs	r1, r1, r0
+	subs	r2, r1, r0
 	@ photon_beetle_aead128.ae:153: count = if rest < rate then rest else rate
-	cmp	r1, #16
+	cmp	r2, #16
 	movs	r0, #0
 	sbcs	r0, r0
-	eors	r1, r2
-	ands	r1, r0
-	eors	r1, r2
-	str	r1, [sp]
+	movs	r1, #16
+	eors	r2, r1
+	ands	r2, r0
+	eors	r2, r1
+	str	r2, [sp]
 	@ photon_beetle_aead128.ae:154: P.permute(s)
 	add	r0, sp, #36
 	bl	photon_beetle_aead128_P_permute
 	@ photon_beetle_aead128.ae:24: return cat(s[3], s[2], s[1], s[0])
 	ldr	r0, [sp, #48]
-	mov	r9, r0
+	str	r0, [sp, #16]
 	ldr	r0, [sp, #44]
-	mov	r8, r0
+	str	r0, [sp, #12]
 	ldr	r0, [sp, #40]
-	str	r0, [sp, #20]
+	str	r0, [sp, #24]
+	ldr	r1, [sp, #36]
+	str	r1, [sp, #20]
 	@ photon_beetle_aead128.ae:54: return cat(x[63:0] >>> 1, x[127:64])
-	lsls	r4, r0, #31
-	@ photon_beetle_aead128.ae:24: return cat(s[3], s[2], s[1], s[0])
-	ldr	r2, [sp, #36]
-	str	r2, [sp, #16]
-	@ photon_beetle_aead128.ae:54: return cat(x[63:0] >>> 1, x[127:64])
-	lsrs	r1, r2, #1
-	orrs	r4, r1
-	lsls	r3, r2, #31
+	lsls	r5, r0, #31
+	lsrs	r2, r1, #1
+	orrs	r5, r2
+	lsls	r4, r1, #31
 	lsrs	r0, r0, #1
-	orrs	r3, r0
+	orrs	r4, r0
 	@ photon_beetle_aead128.ae:156: p = first_bytes(shuffle(x) ^ load_le(ct, off, rate, count), count)
 	ldr	r1, [sp, #124]
 	ldr	r0, [sp, #8]
@@ -653,123 +645,135 @@ photon_beetle_aead128_decrypt_with:
 	movs	r0, #3
 	tst	r2, r0
 	beq	.Lphoton_beetle_aead128_decrypt_with_words14
-	movs	r5, #16
+	movs	r3, #16
 	b	.Lphoton_beetle_aead128_decrypt_with_fill16
 .Lphoton_beetle_aead128_decrypt_with_bytes13:
+	ldr	r3, [sp]
 	movs	r0, #0
 	str	r0, [sp, #68]
 	str	r0, [sp, #72]
 	str	r0, [sp, #76]
 	str	r0, [sp, #80]
-	ldr	r5, [sp]
 .Lphoton_beetle_aead128_decrypt_with_fill16:
 	add	r1, sp, #68
 .Lphoton_beetle_aead128_decrypt_with_cpy18:
-	subs	r5, #1
+	subs	r3, #1
 	bcc	.Lphoton_beetle_aead128_decrypt_with_cpyd17
-	ldrb	r0, [r2, r5]
-	strb	r0, [r1, r5]
+	ldrb	r0, [r2, r3]
+	strb	r0, [r1, r3]
 	b	.Lphoton_beetle_aead128_decrypt_with_cpy18
 .Lphoton_beetle_aead128_decrypt_with_cpyd17:
 	mov	r2, r1
 .Lphoton_beetle_aead128_decrypt_with_words14:
-	ldr	r1, [r2]
-	mov	r0, r8
-	eors	r1, r0
-	mov	r11, r1
+	ldr	r7, [r2]
 	ldr	r1, [r2, #4]
-	mov	r0, r9
+	ldr	r3, [r2, #8]
+	ldr	r2, [r2, #12]
+	ldr	r0, [sp, #12]
+	eors	r7, r0
+	ldr	r0, [sp, #16]
 	eors	r1, r0
-	mov	r10, r1
-	ldr	r0, [r2, #8]
-	eors	r4, r0
-	ldr	r1, [r2, #12]
-	eors	r3, r1
-	str	r3, [sp, #12]
+	mov	r8, r1
+	eors	r5, r3
+	mov	r9, r5
+	eors	r4, r2
+	mov	r10, r4
 	@ photon_beetle_aead128.ae:42: return x & ~(~(0 as u128) << (8 * n))
-	movs	r3, #0
-	mvns	r3, r3
-	mov	r6, r3
-	mov	r2, r3
-	mov	r1, r3
 	ldr	r0, [sp]
 	lsls	r0, r0, #3
-	str	r0, [sp, #24]
-	mov	r7, r0
-	cmp	r7, #128
-	bcs	.Lphoton_beetle_aead128_decrypt_with_shz19
-.Lphoton_beetle_aead128_decrypt_with_shl21:
-	cmp	r7, #32
-	bcc	.Lphoton_beetle_aead128_decrypt_with_shf20
-	mov	r1, r2
-	mov	r2, r6
-	mov	r6, r3
-	movs	r3, #0
-	subs	r7, #32
-	b	.Lphoton_beetle_aead128_decrypt_with_shl21
-.Lphoton_beetle_aead128_decrypt_with_shf20:
-	lsls	r1, r7
-	movs	r5, #32
-	subs	r5, r5, r7
-	mov	r0, r2
-	lsrs	r0, r5
-	orrs	r1, r0
-	lsls	r2, r7
-	mov	r0, r6
-	lsrs	r0, r5
-	orrs	r2, r0
-	mov	r0, r3
-	lsrs	r0, r5
-	lsls	r6, r7
-	orrs	r6, r0
-	lsls	r3, r7
-	b	.Lphoton_beetle_aead128_decrypt_with_she22
-.Lphoton_beetle_aead128_decrypt_with_shz19:
-	movs	r3, #0
-	movs	r6, #0
-	movs	r2, #0
+	mov	r11, r0
+	cmp	r0, #128
 	movs	r1, #0
-.Lphoton_beetle_aead128_decrypt_with_she22:
-	mov	r5, r11
+	adcs	r1, r1
+	movs	r0, #1
+	eors	r1, r0
+	beq	.Lphoton_beetle_aead128_decrypt_with_else19
+	movs	r2, #0
+	mvns	r2, r2
+	mov	r5, r2
+	mov	r4, r2
+	mov	r3, r2
+	mov	r6, r11
+	cmp	r6, #128
+	bcs	.Lphoton_beetle_aead128_decrypt_with_shz21
+.Lphoton_beetle_aead128_decrypt_with_shl23:
+	cmp	r6, #32
+	bcc	.Lphoton_beetle_aead128_decrypt_with_shf22
+	mov	r2, r3
+	mov	r3, r4
+	mov	r4, r5
+	movs	r5, #0
+	subs	r6, #32
+	b	.Lphoton_beetle_aead128_decrypt_with_shl23
+.Lphoton_beetle_aead128_decrypt_with_shf22:
+	movs	r1, #32
+	subs	r1, r1, r6
+	lsls	r2, r6
+	mov	r0, r3
+	lsrs	r0, r1
+	orrs	r2, r0
+	lsls	r3, r6
+	mov	r0, r4
+	lsrs	r0, r1
+	orrs	r3, r0
+	lsls	r4, r6
+	mov	r0, r5
+	lsrs	r0, r1
+	orrs	r4, r0
+	lsls	r5, r6
+	b	.Lphoton_beetle_aead128_decrypt_with_she24
+.Lphoton_beetle_aead128_decrypt_with_shz21:
+	movs	r5, #0
+	movs	r4, #0
+	movs	r3, #0
+	movs	r2, #0
+.Lphoton_beetle_aead128_decrypt_with_she24:
+	bics	r7, r5
+	mov	r6, r8
+	bics	r6, r4
+	mov	r5, r9
 	bics	r5, r3
-	mov	r3, r10
-	bics	r3, r6
+	mov	r4, r10
 	bics	r4, r2
-	ldr	r2, [sp, #12]
-	bics	r2, r1
+	b	.Lphoton_beetle_aead128_decrypt_with_endif20
+.Lphoton_beetle_aead128_decrypt_with_else19:
+	mov	r6, r8
+	mov	r5, r9
+	mov	r4, r10
+.Lphoton_beetle_aead128_decrypt_with_endif20:
 	@ photon_beetle_aead128.ae:157: store_le(msg, off, p, count)
 	ldr	r1, [sp, #140]
 	ldr	r0, [sp, #8]
 	adds	r1, r1, r0
 	ldr	r0, [sp]
 	cmp	r0, #16
-	bcc	.Lphoton_beetle_aead128_decrypt_with_bytes23
+	bcc	.Lphoton_beetle_aead128_decrypt_with_bytes25
 	movs	r0, #3
 	tst	r1, r0
-	bne	.Lphoton_beetle_aead128_decrypt_with_mis25
-	str	r5, [r1]
-	str	r3, [r1, #4]
-	str	r4, [r1, #8]
-	str	r2, [r1, #12]
-	b	.Lphoton_beetle_aead128_decrypt_with_stored24
-.Lphoton_beetle_aead128_decrypt_with_mis25:
-	movs	r7, #16
-	b	.Lphoton_beetle_aead128_decrypt_with_fill26
-.Lphoton_beetle_aead128_decrypt_with_bytes23:
-	ldr	r7, [sp]
-.Lphoton_beetle_aead128_decrypt_with_fill26:
-	str	r5, [sp, #68]
-	str	r3, [sp, #72]
-	str	r4, [sp, #76]
-	str	r2, [sp, #80]
-	add	r6, sp, #68
-.Lphoton_beetle_aead128_decrypt_with_cpy27:
-	subs	r7, #1
-	bcc	.Lphoton_beetle_aead128_decrypt_with_stored24
-	ldrb	r0, [r6, r7]
-	strb	r0, [r1, r7]
-	b	.Lphoton_beetle_aead128_decrypt_with_cpy27
-.Lphoton_beetle_aead128_decrypt_with_stored24:
+	bne	.Lphoton_beetle_aead128_decrypt_with_mis27
+	str	r7, [r1]
+	str	r6, [r1, #4]
+	str	r5, [r1, #8]
+	str	r4, [r1, #12]
+	b	.Lphoton_beetle_aead128_decrypt_with_stored26
+.Lphoton_beetle_aead128_decrypt_with_mis27:
+	movs	r3, #16
+	b	.Lphoton_beetle_aead128_decrypt_with_fill28
+.Lphoton_beetle_aead128_decrypt_with_bytes25:
+	ldr	r3, [sp]
+.Lphoton_beetle_aead128_decrypt_with_fill28:
+	str	r7, [sp, #68]
+	str	r6, [sp, #72]
+	str	r5, [sp, #76]
+	str	r4, [sp, #80]
+	add	r2, sp, #68
+.Lphoton_beetle_aead128_decrypt_with_cpy29:
+	subs	r3, #1
+	bcc	.Lphoton_beetle_aead128_decrypt_with_stored26
+	ldrb	r0, [r2, r3]
+	strb	r0, [r1, r3]
+	b	.Lphoton_beetle_aead128_decrypt_with_cpy29
+.Lphoton_beetle_aead128_decrypt_with_stored26:
 	@ photon_beetle_aead128.ae:37: return if n < rate then x | ((1 as u128) << (8 * n)) else x
 	ldr	r0, [sp]
 	cmp	r0, #16
@@ -777,43 +781,45 @@ photon_beetle_aead128_decrypt_with:
 	adcs	r1, r1
 	movs	r0, #1
 	eors	r1, r0
-	beq	.Lphoton_beetle_aead128_decrypt_with_else28
-	ldr	r0, [sp, #24]
+	beq	.Lphoton_beetle_aead128_decrypt_with_else30
+	mov	r0, r11
 	movs	r1, #1
 	lsls	r1, r0
-	orrs	r5, r1
+	mov	r8, r1
+	subs	r0, #32
+	movs	r3, #1
+	lsls	r3, r0
+	subs	r0, #32
+	movs	r2, #1
+	lsls	r2, r0
 	subs	r0, #32
 	movs	r1, #1
 	lsls	r1, r0
-	orrs	r3, r1
-	subs	r0, #32
-	movs	r1, #1
-	lsls	r1, r0
+	mov	r0, r8
+	orrs	r7, r0
+	orrs	r6, r3
+	orrs	r5, r2
 	orrs	r4, r1
-	subs	r0, #32
-	movs	r1, #1
-	lsls	r1, r0
-	orrs	r2, r1
-.Lphoton_beetle_aead128_decrypt_with_else28:
-.Lphoton_beetle_aead128_decrypt_with_endif29:
+.Lphoton_beetle_aead128_decrypt_with_else30:
+.Lphoton_beetle_aead128_decrypt_with_endif31:
 	@ photon_beetle_aead128.ae:158: set_rate_part(s, x ^ ozs(p, count))
-	ldr	r0, [sp, #16]
-	eors	r0, r5
+	ldr	r0, [sp, #20]
+	eors	r0, r7
 	@ photon_beetle_aead128.ae:28: s[0] = x[31:0]
 	str	r0, [sp, #36]
 	@ photon_beetle_aead128.ae:158: set_rate_part(s, x ^ ozs(p, count))
-	ldr	r0, [sp, #20]
-	eors	r0, r3
+	ldr	r0, [sp, #24]
+	eors	r0, r6
 	@ photon_beetle_aead128.ae:29: s[1] = x[63:32]
 	str	r0, [sp, #40]
 	@ photon_beetle_aead128.ae:158: set_rate_part(s, x ^ ozs(p, count))
-	mov	r0, r8
-	eors	r0, r4
+	ldr	r0, [sp, #12]
+	eors	r0, r5
 	@ photon_beetle_aead128.ae:30: s[2] = x[95:64]
 	str	r0, [sp, #44]
 	@ photon_beetle_aead128.ae:158: set_rate_part(s, x ^ ozs(p, count))
-	mov	r0, r9
-	eors	r0, r2
+	ldr	r0, [sp, #16]
+	eors	r0, r4
 	@ photon_beetle_aead128.ae:31: s[3] = x[127:96]
 	str	r0, [sp, #48]
 	ldr	r1, [sp, #4]
@@ -861,19 +867,19 @@ photon_beetle_aead128_decrypt_with:
 	ldr	r3, [sp, #132]
 	movs	r0, #3
 	tst	r3, r0
-	beq	.Lphoton_beetle_aead128_decrypt_with_words31
-.Lphoton_beetle_aead128_decrypt_with_bytes30:
+	beq	.Lphoton_beetle_aead128_decrypt_with_words33
+.Lphoton_beetle_aead128_decrypt_with_bytes32:
 	movs	r2, #16
 	add	r1, sp, #68
-.Lphoton_beetle_aead128_decrypt_with_cpy33:
+.Lphoton_beetle_aead128_decrypt_with_cpy35:
 	subs	r2, #1
-	bcc	.Lphoton_beetle_aead128_decrypt_with_cpyd32
+	bcc	.Lphoton_beetle_aead128_decrypt_with_cpyd34
 	ldrb	r0, [r3, r2]
 	strb	r0, [r1, r2]
-	b	.Lphoton_beetle_aead128_decrypt_with_cpy33
-.Lphoton_beetle_aead128_decrypt_with_cpyd32:
+	b	.Lphoton_beetle_aead128_decrypt_with_cpy35
+.Lphoton_beetle_aead128_decrypt_with_cpyd34:
 	mov	r3, r1
-.Lphoton_beetle_aead128_decrypt_with_words31:
+.Lphoton_beetle_aead128_decrypt_with_words33:
 	ldr	r0, [r3]
 	str	r0, [sp, #12]
 	ldr	r0, [r3, #4]
@@ -886,25 +892,19 @@ photon_beetle_aead128_decrypt_with:
 	add	r0, sp, #36
 	bl	photon_beetle_aead128_P_permute
 	@ photon_beetle_aead128.ae:24: return cat(s[3], s[2], s[1], s[0])
-	ldr	r1, [sp, #48]
-	@ photon_beetle_aead128.ae:162: return (load_le(tag, 0, 16) ^ tag_of(s)) == 0
-	ldr	r0, [sp]
-	eors	r0, r1
-	@ photon_beetle_aead128.ae:24: return cat(s[3], s[2], s[1], s[0])
-	ldr	r2, [sp, #44]
-	@ photon_beetle_aead128.ae:162: return (load_le(tag, 0, 16) ^ tag_of(s)) == 0
-	ldr	r1, [sp, #4]
-	eors	r1, r2
-	@ photon_beetle_aead128.ae:24: return cat(s[3], s[2], s[1], s[0])
-	ldr	r2, [sp, #36]
+	ldr	r5, [sp, #48]
+	ldr	r4, [sp, #44]
+	ldr	r1, [sp, #40]
+	ldr	r0, [sp, #36]
 	@ photon_beetle_aead128.ae:162: return (load_le(tag, 0, 16) ^ tag_of(s)) == 0
 	ldr	r3, [sp, #12]
-	eors	r3, r2
-	@ photon_beetle_aead128.ae:24: return cat(s[3], s[2], s[1], s[0])
-	ldr	r4, [sp, #40]
-	@ photon_beetle_aead128.ae:162: return (load_le(tag, 0, 16) ^ tag_of(s)) == 0
+	eors	r3, r0
 	ldr	r2, [sp, #8]
-	eors	r2, r4
+	eors	r2, r1
+	ldr	r1, [sp, #4]
+	eors	r1, r4
+	ldr	r0, [sp]
+	eors	r0, r5
 	orrs	r3, r2
 	orrs	r3, r1
 	orrs	r3, r0

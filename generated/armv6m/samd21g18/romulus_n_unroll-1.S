@@ -735,8 +735,8 @@ romulus_n_encrypt_with:
 
 
 @ --- romulus_n_decrypt_with: romulus_n.decrypt_with
-@     frame 384 bytes (25 spill slots, 10 on the stack; locals 344), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 854 bytes of code and literals
+@     frame 380 bytes (27 spill slots, 9 on the stack; locals 344), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 880 bytes of code and literals
 	.section .text.romulus_n_decrypt_with,"ax",%progbits
 	.global romulus_n_decrypt_with
 	.type romulus_n_decrypt_with, %function
@@ -749,17 +749,17 @@ romulus_n_decrypt_with:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #384
-	@ romulus_n.ae:134: E.tk23_rows(load_be(nonce, 0, 16), r3, r23)
-	movs	r2, #3
-	mov	r4, r1
-	str	r3, [sp, #4]
+	sub	sp, #380
 	str	r0, [sp]
-	tst	r4, r2
+	str	r3, [sp, #4]
+	mov	r4, r1
+	@ romulus_n.ae:134: E.tk23_rows(load_be(nonce, 0, 16), r3, r23)
+	movs	r0, #3
+	tst	r4, r0
 	beq	.Lromulus_n_decrypt_with_words2
 .Lromulus_n_decrypt_with_bytes1:
 	movs	r2, #16
-	add	r1, sp, #360
+	add	r1, sp, #356
 .Lromulus_n_decrypt_with_cpy4:
 	subs	r2, #1
 	bcc	.Lromulus_n_decrypt_with_cpyd3
@@ -769,373 +769,382 @@ romulus_n_decrypt_with:
 .Lromulus_n_decrypt_with_cpyd3:
 	mov	r4, r1
 .Lromulus_n_decrypt_with_words2:
-	ldm	r4!, {r0, r1, r2, r3}
+	ldr	r0, [r4, #12]
+	rev	r3, r0
+	ldm	r4!, {r0, r1, r2}
+	str	r3, [sp, #356]
+	rev	r2, r2
+	str	r2, [sp, #360]
+	rev	r1, r1
+	str	r1, [sp, #364]
 	rev	r0, r0
-	str	r0, [sp, #372]
-	rev	r0, r1
 	str	r0, [sp, #368]
-	rev	r0, r2
-	str	r0, [sp, #364]
-	rev	r0, r3
-	str	r0, [sp, #360]
-	add	r0, sp, #360
-	add	r2, sp, #40
+	add	r2, sp, #36
+	add	r0, sp, #356
 	ldr	r1, [sp]
 	bl	romulus_n_E_tk23_rows
 	@ romulus_n.ae:135: s = absorb_ad(r3, r23, ad)
-	add	r1, sp, #40
+	add	r1, sp, #36
 	ldr	r0, [sp]
 	ldr	r2, [sp, #4]
-	ldr	r3, [sp, #420]
+	ldr	r3, [sp, #416]
 	bl	romulus_n_absorb_ad
-	mov	r5, r0
+	mov	r5, r1
 	@ romulus_n.ae:138: if m == 0 {
-	ldr	r0, [sp, #428]
-	cmp	r0, #0
+	ldr	r1, [sp, #424]
+	cmp	r1, #0
 	beq	.Lromulus_n_decrypt_with_else5
-	movs	r4, #0
-	movs	r0, #1
+	movs	r4, #1
+	movs	r1, #0
 	b	.Lromulus_n_decrypt_with_endif6
 .Lromulus_n_decrypt_with_else5:
 	@ romulus_n.ae:140: s = tbc_n(cnt, 0x15, r23, s)
-	str	r3, [sp, #380]
-	str	r2, [sp, #376]
-	str	r1, [sp, #372]
-	str	r5, [sp, #368]
-	movs	r0, #0
+	movs	r1, #2
+	str	r1, [sp, #356]
+	movs	r1, #0
+	str	r1, [sp, #360]
 	str	r0, [sp, #364]
-	movs	r0, #2
-	str	r0, [sp, #360]
-	add	r3, sp, #368
+	str	r5, [sp, #368]
+	str	r2, [sp, #372]
+	str	r3, [sp, #376]
+	add	r2, sp, #36
+	add	r0, sp, #356
 	movs	r1, #21
-	add	r0, sp, #360
-	add	r2, sp, #40
+	add	r3, sp, #364
 	bl	romulus_n_tbc_n
-	mov	r5, r0
-	movs	r4, #0
-	movs	r0, #2
+	mov	r5, r1
+	movs	r4, #2
+	movs	r1, #0
 .Lromulus_n_decrypt_with_endif6:
 	@ romulus_n.ae:142: for i in 0..(m + 15) / 16 {
+	ldr	r6, [sp, #424]
+	adds	r6, #15
+	lsrs	r6, r6, #4
+	str	r6, [sp, #32]
+	mov	r9, r0
+	mov	r11, r5
+	str	r2, [sp, #4]
+	mov	r10, r3
 	str	r4, [sp]
-	str	r0, [sp, #8]
-	mov	r11, r3
-	mov	r10, r2
-	mov	r8, r1
-	mov	r9, r5
-	ldr	r0, [sp, #428]
-	adds	r0, #15
-	lsrs	r0, r0, #4
-	str	r0, [sp, #36]
+	str	r1, [sp, #24]
 	movs	r1, #0
-	str	r1, [sp, #4]
-	cmp	r1, r0
+	str	r1, [sp, #8]
+	cmp	r1, r6
 	bcc	.Lromulus_n_decrypt_with_far1
 	b	.Lromulus_n_decrypt_with_done8
 .Lromulus_n_decrypt_with_far1:
 .Lromulus_n_decrypt_with_loop7:
 	@ romulus_n.ae:39: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
-	mov	r7, r11
-	lsrs	r2, r7, #1
-	ldr	r3, =0x7f7f7f7f
-	ands	r2, r3
-	lsls	r4, r7, #7
-	eors	r4, r7
-	mov	r6, r10
-	lsrs	r0, r6, #25
-	eors	r4, r0
-	ldr	r1, =0x80808080
-	ands	r4, r1
-	eors	r2, r4
-	lsrs	r5, r6, #1
-	lsls	r0, r7, #31
-	orrs	r5, r0
-	ands	r5, r3
-	lsls	r4, r6, #7
-	eors	r4, r6
-	mov	r7, r8
-	lsrs	r0, r7, #25
-	eors	r4, r0
-	ands	r4, r1
-	eors	r5, r4
-	str	r5, [sp, #12]
-	lsrs	r5, r7, #1
+	mov	r1, r9
+	lsrs	r4, r1, #1
+	mov	r6, r11
 	lsls	r0, r6, #31
-	orrs	r5, r0
-	ands	r5, r3
-	lsls	r4, r7, #7
-	eors	r4, r7
-	mov	r6, r9
-	lsrs	r0, r6, #25
-	eors	r4, r0
-	ands	r4, r1
-	eors	r5, r4
-	str	r5, [sp, #16]
-	lsrs	r4, r6, #1
-	lsls	r0, r7, #31
 	orrs	r4, r0
-	ands	r4, r3
-	lsls	r3, r6, #7
-	eors	r3, r6
+	ldr	r2, =0x7f7f7f7f
+	ands	r4, r2
+	lsls	r3, r1, #7
+	eors	r3, r1
+	ldr	r1, =0x80808080
 	ands	r3, r1
 	eors	r4, r3
-	str	r4, [sp, #24]
+	str	r4, [sp, #12]
+	lsrs	r5, r6, #1
+	ldr	r7, [sp, #4]
+	lsls	r0, r7, #31
+	orrs	r5, r0
+	ands	r5, r2
+	lsls	r3, r6, #7
+	eors	r3, r6
+	mov	r0, r9
+	lsrs	r0, r0, #25
+	eors	r3, r0
+	ands	r3, r1
+	eors	r5, r3
+	lsrs	r4, r7, #1
+	mov	r0, r10
+	lsls	r0, r0, #31
+	orrs	r4, r0
+	ands	r4, r2
+	lsls	r3, r7, #7
+	eors	r3, r7
+	lsrs	r0, r6, #25
+	eors	r3, r0
+	ands	r3, r1
+	eors	r4, r3
+	mov	r0, r10
+	lsrs	r3, r0, #1
+	ands	r3, r2
+	lsls	r6, r0, #7
+	eors	r6, r0
+	lsrs	r0, r7, #25
+	eors	r6, r0
+	ands	r6, r1
+	mov	r2, r3
+	eors	r2, r6
 	@ romulus_n.ae:143: off = 16 * i
-	ldr	r1, [sp, #4]
+	ldr	r1, [sp, #8]
 	lsls	r0, r1, #4
-	str	r0, [sp, #28]
+	str	r0, [sp, #16]
 	@ romulus_n.ae:144: rest = m - off
-	ldr	r1, [sp, #428]
+	ldr	r1, [sp, #424]
 	subs	r3, r1, r0
-	str	r3, [sp, #32]
+	str	r3, [sp, #28]
 	@ romulus_n.ae:145: count = if rest < 16 then rest else 16
 	cmp	r3, #16
 	movs	r1, #0
 	sbcs	r1, r1
-	mov	r6, r3
-	movs	r3, #16
-	eors	r6, r3
-	ands	r6, r1
+	movs	r6, #16
+	eors	r3, r6
+	ands	r3, r1
 	movs	r1, #16
-	eors	r6, r1
+	eors	r3, r1
 	@ romulus_n.ae:146: p = first_bytes(g(s) ^ load_be(ct, off, 16, count), count)
-	ldr	r1, [sp, #424]
-	adds	r4, r1, r0
-	cmp	r6, #16
+	ldr	r1, [sp, #420]
+	adds	r1, r1, r0
+	cmp	r3, #16
 	bcc	.Lromulus_n_decrypt_with_bytes9
-	movs	r1, #3
-	tst	r4, r1
+	movs	r0, #3
+	tst	r1, r0
 	beq	.Lromulus_n_decrypt_with_words10
 	b	.Lromulus_n_decrypt_with_fill12
 .Lromulus_n_decrypt_with_bytes9:
 	movs	r0, #0
-	str	r0, [sp, #372]
-	str	r0, [sp, #368]
-	str	r0, [sp, #364]
+	str	r0, [sp, #356]
 	str	r0, [sp, #360]
-	mov	r3, r6
+	str	r0, [sp, #364]
+	str	r0, [sp, #368]
+	mov	r6, r3
 .Lromulus_n_decrypt_with_fill12:
-	add	r1, sp, #360
+	add	r0, sp, #356
+	mov	r8, r0
 .Lromulus_n_decrypt_with_cpy14:
-	subs	r3, #1
+	subs	r6, #1
 	bcc	.Lromulus_n_decrypt_with_cpyd13
-	ldrb	r0, [r4, r3]
-	strb	r0, [r1, r3]
+	ldrb	r7, [r1, r6]
+	mov	r0, r8
+	strb	r7, [r0, r6]
 	b	.Lromulus_n_decrypt_with_cpy14
 .Lromulus_n_decrypt_with_cpyd13:
-	mov	r4, r1
+	mov	r1, r8
 .Lromulus_n_decrypt_with_words10:
-	ldr	r0, [r4]
+	ldr	r0, [r1, #12]
+	rev	r6, r0
+	ldr	r0, [sp, #12]
+	eors	r0, r6
+	mov	r8, r0
+	ldr	r0, [r1, #8]
+	rev	r6, r0
+	eors	r5, r6
+	str	r5, [sp, #12]
+	ldr	r0, [r1, #4]
+	rev	r0, r0
+	eors	r4, r0
+	ldr	r0, [r1]
 	rev	r0, r0
 	eors	r2, r0
 	@ romulus_n.ae:54: return x & ~(~(0 as u128) >> (8 * n))
-	lsls	r1, r6, #3
+	lsls	r5, r3, #3
+	cmp	r5, #128
+	movs	r1, #0
+	adcs	r1, r1
+	movs	r0, #1
+	eors	r1, r0
+	beq	.Lromulus_n_decrypt_with_else15
 	movs	r0, #128
-	subs	r0, r0, r1
-	movs	r1, #1
-	lsls	r1, r0
-	subs	r0, #32
+	subs	r0, r0, r5
 	movs	r5, #1
 	lsls	r5, r0
 	subs	r0, #32
-	movs	r3, #1
-	lsls	r3, r0
-	subs	r0, #32
 	movs	r7, #1
 	lsls	r7, r0
-	subs	r1, #1
+	subs	r0, #32
+	movs	r6, #1
+	lsls	r6, r0
+	subs	r0, #32
+	movs	r1, #1
+	lsls	r1, r0
+	subs	r5, #1
 	movs	r0, #0
-	sbcs	r5, r0
-	sbcs	r3, r0
 	sbcs	r7, r0
-	bics	r2, r7
-	str	r2, [sp, #20]
-	@ romulus_n.ae:146: p = first_bytes(g(s) ^ load_be(ct, off, 16, count), count)
-	ldr	r0, [r4, #4]
-	rev	r0, r0
-	ldr	r2, [sp, #12]
-	eors	r2, r0
-	@ romulus_n.ae:54: return x & ~(~(0 as u128) >> (8 * n))
-	bics	r2, r3
-	@ romulus_n.ae:146: p = first_bytes(g(s) ^ load_be(ct, off, 16, count), count)
-	ldr	r0, [r4, #8]
-	rev	r0, r0
-	ldr	r3, [sp, #16]
-	eors	r3, r0
-	@ romulus_n.ae:54: return x & ~(~(0 as u128) >> (8 * n))
-	bics	r3, r5
-	@ romulus_n.ae:146: p = first_bytes(g(s) ^ load_be(ct, off, 16, count), count)
-	ldr	r0, [r4, #12]
-	rev	r0, r0
-	ldr	r5, [sp, #24]
-	eors	r5, r0
-	@ romulus_n.ae:54: return x & ~(~(0 as u128) >> (8 * n))
-	bics	r5, r1
+	sbcs	r6, r0
+	sbcs	r1, r0
+	mov	r0, r8
+	bics	r0, r5
+	mov	r8, r0
+	ldr	r5, [sp, #12]
+	bics	r5, r7
+	bics	r4, r6
+	bics	r2, r1
+	b	.Lromulus_n_decrypt_with_endif16
+.Lromulus_n_decrypt_with_else15:
+	ldr	r5, [sp, #12]
+.Lromulus_n_decrypt_with_endif16:
 	@ romulus_n.ae:147: store_be(msg, off, p, count)
-	ldr	r1, [sp, #440]
-	ldr	r0, [sp, #28]
-	adds	r4, r1, r0
-	rev	r0, r5
-	rev	r7, r3
-	rev	r1, r2
-	str	r1, [sp, #12]
-	ldr	r1, [sp, #20]
-	rev	r1, r1
-	str	r1, [sp, #16]
-	cmp	r6, #16
-	bcc	.Lromulus_n_decrypt_with_bytes15
-	movs	r1, #3
-	tst	r4, r1
-	bne	.Lromulus_n_decrypt_with_mis17
-	ldr	r1, [sp, #16]
-	str	r1, [r4]
-	ldr	r1, [sp, #12]
-	str	r1, [r4, #4]
-	str	r7, [r4, #8]
-	str	r0, [r4, #12]
-	b	.Lromulus_n_decrypt_with_stored16
-.Lromulus_n_decrypt_with_mis17:
-	movs	r1, #16
-	b	.Lromulus_n_decrypt_with_fill18
-.Lromulus_n_decrypt_with_bytes15:
-	mov	r1, r6
-.Lromulus_n_decrypt_with_fill18:
-	str	r0, [sp, #372]
-	str	r7, [sp, #368]
-	ldr	r0, [sp, #12]
-	str	r0, [sp, #364]
+	ldr	r1, [sp, #436]
 	ldr	r0, [sp, #16]
-	str	r0, [sp, #360]
-	add	r7, sp, #360
-.Lromulus_n_decrypt_with_cpy19:
-	subs	r1, #1
-	bcc	.Lromulus_n_decrypt_with_stored16
-	ldrb	r0, [r7, r1]
-	strb	r0, [r4, r1]
-	b	.Lromulus_n_decrypt_with_cpy19
+	adds	r1, r1, r0
+	rev	r0, r2
+	str	r0, [sp, #16]
+	rev	r0, r4
+	str	r0, [sp, #12]
+	rev	r0, r5
+	str	r0, [sp, #20]
+	mov	r0, r8
+	rev	r6, r0
+	cmp	r3, #16
+	bcc	.Lromulus_n_decrypt_with_bytes17
+	movs	r0, #3
+	tst	r1, r0
+	bne	.Lromulus_n_decrypt_with_mis19
+	ldr	r0, [sp, #16]
+	str	r0, [r1]
+	ldr	r0, [sp, #12]
+	str	r0, [r1, #4]
+	ldr	r0, [sp, #20]
+	str	r0, [r1, #8]
+	str	r6, [r1, #12]
+	b	.Lromulus_n_decrypt_with_stored18
 	.ltorg
-.Lromulus_n_decrypt_with_stored16:
+.Lromulus_n_decrypt_with_mis19:
+	movs	r7, #16
+	b	.Lromulus_n_decrypt_with_fill20
+.Lromulus_n_decrypt_with_bytes17:
+	mov	r7, r3
+.Lromulus_n_decrypt_with_fill20:
+	ldr	r0, [sp, #16]
+	str	r0, [sp, #356]
+	ldr	r0, [sp, #12]
+	str	r0, [sp, #360]
+	ldr	r0, [sp, #20]
+	str	r0, [sp, #364]
+	str	r6, [sp, #368]
+	add	r6, sp, #356
+.Lromulus_n_decrypt_with_cpy21:
+	subs	r7, #1
+	bcc	.Lromulus_n_decrypt_with_stored18
+	ldrb	r0, [r6, r7]
+	strb	r0, [r1, r7]
+	b	.Lromulus_n_decrypt_with_cpy21
+.Lromulus_n_decrypt_with_stored18:
 	@ romulus_n.ae:150: d = if rest > 16 then 0x04 else if rest == 16 then 0x14 else 0x15 as u8
 	movs	r1, #16
-	ldr	r0, [sp, #32]
+	ldr	r0, [sp, #28]
 	cmp	r1, r0
-	movs	r1, #0
-	sbcs	r1, r1
-	movs	r4, #16
-	eors	r0, r4
-	subs	r4, r0, #1
+	movs	r6, #0
+	sbcs	r6, r6
+	eors	r0, r1
+	subs	r1, r0, #1
 	movs	r0, #0
 	sbcs	r0, r0
 	lsls	r0, r0, #31
-	lsrs	r4, r0, #31
+	lsrs	r7, r0, #31
 	movs	r0, #21
-	eors	r4, r0
-	movs	r0, #4
-	eors	r0, r4
-	ands	r0, r1
-	mov	r1, r4
-	eors	r1, r0
+	eors	r7, r0
+	movs	r1, #4
+	eors	r1, r7
+	ands	r1, r6
+	eors	r7, r1
+	str	r7, [sp, #12]
 	@ romulus_n.ae:44: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
-	ldr	r4, [sp]
-	lsrs	r0, r4, #23
-	rsbs	r4, r0, #0
+	ldr	r0, [sp, #24]
+	lsls	r1, r0, #1
+	ldr	r6, [sp]
+	lsrs	r6, r6, #31
+	orrs	r1, r6
+	lsrs	r0, r0, #23
+	rsbs	r6, r0, #0
 	movs	r0, #149
-	ands	r4, r0
-	ldr	r0, [sp, #8]
+	ands	r6, r0
+	ldr	r0, [sp]
 	lsls	r0, r0, #1
-	eors	r0, r4
-	str	r0, [sp, #12]
-	ldr	r4, [sp]
-	lsls	r7, r4, #1
-	ldr	r4, [sp, #8]
-	lsrs	r0, r4, #31
-	orrs	r7, r0
+	eors	r0, r6
+	str	r0, [sp]
 	@ romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
-	cmp	r6, #16
-	movs	r4, #0
-	sbcs	r4, r4
-	orrs	r6, r5
-	eors	r6, r5
-	ands	r6, r4
-	eors	r5, r6
+	cmp	r3, #16
+	movs	r6, #0
+	sbcs	r6, r6
+	mov	r7, r2
+	eors	r7, r2
+	ands	r7, r6
+	eors	r2, r7
 	@ romulus_n.ae:148: s = s ^ pad(p, count)
-	mov	r0, r9
-	eors	r0, r5
+	mov	r0, r10
+	eors	r0, r2
 	@ romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
-	mov	r6, r3
-	eors	r6, r3
-	ands	r6, r4
-	eors	r3, r6
+	mov	r7, r4
+	eors	r7, r4
+	ands	r7, r6
+	eors	r4, r7
 	@ romulus_n.ae:148: s = s ^ pad(p, count)
-	mov	r5, r8
-	eors	r5, r3
+	ldr	r2, [sp, #4]
+	eors	r2, r4
 	@ romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
-	mov	r6, r2
-	eors	r6, r2
-	ands	r6, r4
-	eors	r2, r6
-	@ romulus_n.ae:148: s = s ^ pad(p, count)
-	mov	r3, r10
-	eors	r3, r2
-	@ romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
-	ldr	r6, [sp, #20]
-	mov	r2, r6
-	eors	r6, r2
-	ands	r6, r4
-	eors	r2, r6
+	mov	r7, r5
+	eors	r7, r5
+	ands	r7, r6
+	eors	r5, r7
 	@ romulus_n.ae:148: s = s ^ pad(p, count)
 	mov	r4, r11
-	eors	r4, r2
+	eors	r4, r5
+	@ romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
+	mov	r7, r8
+	orrs	r3, r7
+	eors	r3, r7
+	ands	r3, r6
+	eors	r7, r3
+	@ romulus_n.ae:148: s = s ^ pad(p, count)
+	mov	r5, r9
+	eors	r5, r7
 	@ romulus_n.ae:151: s = tbc_n(cnt, d, r23, s)
-	str	r4, [sp, #380]
-	str	r3, [sp, #376]
-	str	r5, [sp, #372]
-	str	r0, [sp, #368]
+	str	r5, [sp, #364]
+	str	r4, [sp, #368]
+	str	r2, [sp, #372]
+	str	r0, [sp, #376]
+	ldr	r0, [sp]
+	str	r0, [sp, #356]
 	@ romulus_n.ae:44: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
-	lsls	r0, r7, #8
-	lsrs	r4, r0, #8
-	str	r4, [sp]
+	lsls	r0, r1, #8
+	lsrs	r0, r0, #8
+	str	r0, [sp, #24]
 	@ romulus_n.ae:151: s = tbc_n(cnt, d, r23, s)
-	str	r4, [sp, #364]
-	ldr	r0, [sp, #12]
 	str	r0, [sp, #360]
-	add	r3, sp, #368
-	add	r0, sp, #360
-	add	r2, sp, #40
+	add	r2, sp, #36
+	add	r0, sp, #356
+	add	r3, sp, #364
+	ldr	r1, [sp, #12]
 	bl	romulus_n_tbc_n
-	ldr	r4, [sp, #4]
-	adds	r4, #1
-	str	r4, [sp, #4]
-	ldr	r5, [sp, #12]
-	str	r5, [sp, #8]
-	mov	r11, r3
-	mov	r10, r2
-	mov	r8, r1
 	mov	r9, r0
-	ldr	r0, [sp, #36]
-	cmp	r4, r0
+	mov	r11, r1
+	str	r2, [sp, #4]
+	mov	r10, r3
+	ldr	r1, [sp, #8]
+	adds	r1, #1
+	str	r1, [sp, #8]
+	ldr	r0, [sp, #32]
+	cmp	r1, r0
 	bcs	.Lromulus_n_decrypt_with_far2
 	b	.Lromulus_n_decrypt_with_loop7
 .Lromulus_n_decrypt_with_far2:
 .Lromulus_n_decrypt_with_done8:
 	@ romulus_n.ae:153: return (load_be(tag, 0, 16) ^ g(s)) == 0
-	ldr	r6, [sp, #432]
+	ldr	r6, [sp, #428]
 	movs	r0, #3
 	tst	r6, r0
-	beq	.Lromulus_n_decrypt_with_words21
-.Lromulus_n_decrypt_with_bytes20:
+	beq	.Lromulus_n_decrypt_with_words23
+.Lromulus_n_decrypt_with_bytes22:
 	movs	r2, #16
-	add	r1, sp, #360
-.Lromulus_n_decrypt_with_cpy23:
+	add	r1, sp, #356
+.Lromulus_n_decrypt_with_cpy25:
 	subs	r2, #1
-	bcc	.Lromulus_n_decrypt_with_cpyd22
+	bcc	.Lromulus_n_decrypt_with_cpyd24
 	ldrb	r0, [r6, r2]
 	strb	r0, [r1, r2]
-	b	.Lromulus_n_decrypt_with_cpy23
-.Lromulus_n_decrypt_with_cpyd22:
+	b	.Lromulus_n_decrypt_with_cpy25
+.Lromulus_n_decrypt_with_cpyd24:
 	mov	r6, r1
-.Lromulus_n_decrypt_with_words21:
+.Lromulus_n_decrypt_with_words23:
 	@ romulus_n.ae:39: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
-	mov	r3, r11
+	mov	r3, r10
 	lsrs	r0, r3, #1
 	ldr	r5, =0x7f7f7f7f
 	ands	r0, r5
@@ -1146,7 +1155,7 @@ romulus_n_decrypt_with:
 	@ romulus_n.ae:39: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
 	lsls	r2, r3, #7
 	eors	r2, r3
-	mov	r4, r10
+	ldr	r4, [sp, #4]
 	lsrs	r0, r4, #25
 	eors	r2, r0
 	ldr	r7, =0x80808080
@@ -1165,7 +1174,7 @@ romulus_n_decrypt_with:
 	@ romulus_n.ae:39: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
 	lsls	r3, r4, #7
 	eors	r3, r4
-	mov	r0, r8
+	mov	r0, r11
 	lsrs	r4, r0, #25
 	eors	r3, r4
 	ands	r3, r7
@@ -1189,16 +1198,16 @@ romulus_n_decrypt_with:
 	@ romulus_n.ae:153: return (load_be(tag, 0, 16) ^ g(s)) == 0
 	eors	r3, r4
 	@ romulus_n.ae:39: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
-	mov	r0, r8
+	mov	r0, r11
 	lsls	r4, r0, #7
 	eors	r4, r0
 	mov	r0, r9
 	lsrs	r0, r0, #25
 	eors	r4, r0
 	ands	r4, r7
-	mov	r0, r8
+	mov	r0, r11
 	lsrs	r7, r0, #1
-	mov	r0, r10
+	ldr	r0, [sp, #4]
 	lsls	r0, r0, #31
 	orrs	r7, r0
 	ands	r7, r5
@@ -1215,9 +1224,9 @@ romulus_n_decrypt_with:
 	adcs	r1, r1
 	movs	r0, #1
 	eors	r1, r0
-	ldr	r0, [sp, #448]
+	ldr	r0, [sp, #444]
 	strh	r1, [r0]
-	add	sp, #384
+	add	sp, #380
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5

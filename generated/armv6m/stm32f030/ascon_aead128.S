@@ -1305,8 +1305,8 @@ ascon_aead128_P_permute:
 
 
 @ --- ascon_aead128_absorb_ad: ascon_aead128.absorb_ad
-@     frame 36 bytes (6 spill slots, 5 on the stack; locals 16), saves nothing
-@     estimated 208 bytes of code and literals
+@     frame 36 bytes (7 spill slots, 5 on the stack; locals 16), saves nothing
+@     estimated 222 bytes of code and literals
 	.section .text.ascon_aead128_absorb_ad,"ax",%progbits
 	.global ascon_aead128_absorb_ad
 	.type ascon_aead128_absorb_ad, %function
@@ -1331,95 +1331,100 @@ ascon_aead128_absorb_ad:
 	cmp	r1, r0
 	bcs	.Lascon_aead128_absorb_ad_done4
 .Lascon_aead128_absorb_ad_loop3:
-	@ ascon_aead128.ae:64: count = if n - off < rate then n - off else rate
-	movs	r3, #16
 	@ ascon_aead128.ae:63: off = rate * i
 	ldr	r1, [sp]
 	lsls	r1, r1, #4
 	@ ascon_aead128.ae:64: count = if n - off < rate then n - off else rate
 	ldr	r0, [sp, #8]
-	subs	r2, r0, r1
-	cmp	r2, #16
-	movs	r0, #0
-	sbcs	r0, r0
-	eors	r2, r3
-	ands	r2, r0
-	eors	r2, r3
+	subs	r3, r0, r1
+	cmp	r3, #16
+	movs	r2, #0
+	sbcs	r2, r2
+	movs	r0, #16
+	eors	r3, r0
+	ands	r3, r2
+	eors	r3, r0
 	@ ascon_aead128.ae:37: return cat(s[1], s[0])
-	ldr	r4, [sp, #4]
-	ldr	r0, [r4, #8]
+	ldr	r2, [sp, #4]
+	ldr	r5, [r2, #8]
+	ldr	r0, [r2, #12]
 	mov	r8, r0
-	ldr	r3, [r4, #12]
-	ldr	r5, [r4]
-	ldr	r4, [r4, #4]
+	ldr	r7, [r2]
+	ldr	r6, [r2, #4]
 	@ ascon_aead128.ae:65: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
 	ldr	r0, [sp, #16]
-	adds	r6, r0, r1
-	movs	r0, #3
-	cmp	r2, #16
+	adds	r0, r0, r1
+	movs	r1, #3
+	cmp	r3, #16
 	bcc	.Lascon_aead128_absorb_ad_bytes5
-	tst	r6, r0
+	tst	r0, r1
 	beq	.Lascon_aead128_absorb_ad_words6
-	movs	r7, #16
+	movs	r4, #16
 	b	.Lascon_aead128_absorb_ad_fill8
 .Lascon_aead128_absorb_ad_bytes5:
-	movs	r0, #0
-	str	r0, [sp, #20]
-	str	r0, [sp, #24]
-	str	r0, [sp, #28]
-	str	r0, [sp, #32]
-	mov	r7, r2
+	mov	r4, r3
+	movs	r1, #0
+	str	r1, [sp, #20]
+	str	r1, [sp, #24]
+	str	r1, [sp, #28]
+	str	r1, [sp, #32]
 .Lascon_aead128_absorb_ad_fill8:
-	add	r1, sp, #20
+	add	r2, sp, #20
 .Lascon_aead128_absorb_ad_cpy10:
-	subs	r7, #1
+	subs	r4, #1
 	bcc	.Lascon_aead128_absorb_ad_cpyd9
-	ldrb	r0, [r6, r7]
-	strb	r0, [r1, r7]
+	ldrb	r1, [r0, r4]
+	strb	r1, [r2, r4]
 	b	.Lascon_aead128_absorb_ad_cpy10
 .Lascon_aead128_absorb_ad_cpyd9:
-	mov	r6, r1
+	mov	r0, r2
 .Lascon_aead128_absorb_ad_words6:
-	@ ascon_aead128.ae:28: return (1 as u128) << (8 * count)
-	lsls	r1, r2, #3
-	movs	r0, #1
-	lsls	r0, r1
-	@ ascon_aead128.ae:65: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	ldr	r2, [r6]
-	eors	r5, r2
-	eors	r5, r0
-	@ ascon_aead128.ae:41: s[0] = r[63:0]
-	ldr	r7, [sp, #4]
-	str	r5, [r7]
-	@ ascon_aead128.ae:28: return (1 as u128) << (8 * count)
-	subs	r1, #32
-	movs	r0, #1
-	lsls	r0, r1
-	@ ascon_aead128.ae:65: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	ldr	r2, [r6, #4]
-	eors	r4, r2
+	ldr	r4, [r0]
+	ldr	r2, [r0, #4]
+	ldr	r1, [r0, #8]
+	ldr	r0, [r0, #12]
+	eors	r7, r4
+	eors	r6, r2
+	eors	r5, r1
+	mov	r4, r8
 	eors	r4, r0
-	@ ascon_aead128.ae:41: s[0] = r[63:0]
-	str	r4, [r7, #4]
 	@ ascon_aead128.ae:28: return (1 as u128) << (8 * count)
-	subs	r1, #32
-	movs	r4, #1
-	lsls	r4, r1
-	subs	r1, #32
-	movs	r0, #1
-	lsls	r0, r1
+	lsls	r0, r3, #3
+	cmp	r0, #128
+	movs	r2, #0
+	adcs	r2, r2
+	movs	r1, #1
+	eors	r2, r1
 	@ ascon_aead128.ae:65: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	ldr	r2, [r6, #12]
-	eors	r3, r2
-	eors	r3, r0
-	ldr	r0, [r6, #8]
-	mov	r2, r8
-	eors	r2, r0
-	eors	r2, r4
+	beq	.Lascon_aead128_absorb_ad_else11
+	@ ascon_aead128.ae:28: return (1 as u128) << (8 * count)
+	lsls	r1, r0
+	mov	r8, r1
+	subs	r0, #32
+	movs	r3, #1
+	lsls	r3, r0
+	subs	r0, #32
+	movs	r2, #1
+	lsls	r2, r0
+	subs	r0, #32
+	movs	r1, #1
+	lsls	r1, r0
+	@ ascon_aead128.ae:65: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
+	mov	r0, r8
+	eors	r7, r0
+	eors	r6, r3
+	eors	r5, r2
+	eors	r4, r1
+.Lascon_aead128_absorb_ad_else11:
+.Lascon_aead128_absorb_ad_endif12:
+	@ ascon_aead128.ae:41: s[0] = r[63:0]
+	ldr	r2, [sp, #4]
+	mov	r0, r2
+	str	r7, [r0]
+	str	r6, [r0, #4]
 	@ ascon_aead128.ae:42: s[1] = r[127:64]
-	mov	r0, r7
-	str	r2, [r0, #8]
-	str	r3, [r0, #12]
+	str	r5, [r0, #8]
+	str	r4, [r0, #12]
 	@ ascon_aead128.ae:66: P.permute(s, rounds_block)
 	movs	r1, #180
 	bl	ascon_aead128_P_permute
@@ -1434,11 +1439,11 @@ ascon_aead128_absorb_ad:
 .Lascon_aead128_absorb_ad_endif2:
 	@ ascon_aead128.ae:69: s[4] = s[4] ^ (1 << 63)
 	ldr	r3, [sp, #4]
+	ldr	r2, [r3, #32]
 	ldr	r1, [r3, #36]
 	movs	r0, #1
 	lsls	r0, r0, #31
 	eors	r1, r0
-	ldr	r2, [r3, #32]
 	str	r2, [r3, #32]
 	str	r1, [r3, #36]
 	add	sp, #36

@@ -628,7 +628,7 @@ norx32_4_1_encrypt_with:
 
 @ --- norx32_4_1_decrypt_with: norx32_4_1.decrypt_with
 @     frame 260 bytes (85 spill slots, 37 on the stack; locals 112), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 1490 bytes of code and literals
+@     estimated 1526 bytes of code and literals
 	.section .text.norx32_4_1_decrypt_with,"ax",%progbits
 	.global norx32_4_1_decrypt_with
 	.type norx32_4_1_decrypt_with, %function
@@ -761,7 +761,7 @@ norx32_4_1_decrypt_with:
 	movs	r2, #48
 	ldr	r0, [sp, #92]
 	muls	r0, r2
-	str	r0, [sp, #96]
+	str	r0, [sp, #120]
 	@ norx32_4_1.ae:158: count = if m - off < rate then m - off else rate
 	ldr	r1, [sp, #304]
 	subs	r1, r1, r0
@@ -771,7 +771,7 @@ norx32_4_1_decrypt_with:
 	eors	r1, r2
 	ands	r1, r0
 	eors	r1, r2
-	str	r1, [sp, #12]
+	str	r1, [sp, #20]
 	@ norx32_4_1.ae:159: s[15] = s[15] ^ payload_tag
 	ldr	r1, [sp, #208]
 	movs	r0, #2
@@ -798,18 +798,18 @@ norx32_4_1_decrypt_with:
 	ldr	r0, [sp, #164]
 	str	r0, [sp, #16]
 	ldr	r0, [sp, #160]
-	str	r0, [sp, #20]
-	ldr	r0, [sp, #156]
 	str	r0, [sp, #24]
-	ldr	r0, [sp, #152]
+	ldr	r0, [sp, #156]
 	str	r0, [sp, #28]
-	ldr	r0, [sp, #148]
+	ldr	r0, [sp, #152]
 	str	r0, [sp, #32]
+	ldr	r0, [sp, #148]
+	str	r0, [sp, #12]
 	@ norx32_4_1.ae:162: x = first_bytes(r ^ load_le(ct, off, rate, count), count)
 	ldr	r1, [sp, #300]
-	ldr	r0, [sp, #96]
+	ldr	r0, [sp, #120]
 	adds	r2, r1, r0
-	ldr	r0, [sp, #12]
+	ldr	r0, [sp, #20]
 	cmp	r0, #48
 	bcc	.Lnorx32_4_1_decrypt_with_bytes5
 	movs	r0, #3
@@ -831,7 +831,7 @@ norx32_4_1_decrypt_with:
 	str	r0, [sp, #248]
 	str	r0, [sp, #252]
 	str	r0, [sp, #256]
-	ldr	r3, [sp, #12]
+	ldr	r3, [sp, #20]
 .Lnorx32_4_1_decrypt_with_fill8:
 	add	r1, sp, #212
 .Lnorx32_4_1_decrypt_with_cpy10:
@@ -844,24 +844,24 @@ norx32_4_1_decrypt_with:
 	mov	r2, r1
 .Lnorx32_4_1_decrypt_with_words6:
 	ldr	r0, [r2]
-	ldr	r5, [sp, #32]
-	eors	r0, r5
-	str	r0, [sp, #56]
+	ldr	r1, [sp, #12]
+	eors	r0, r1
+	str	r0, [sp, #44]
 	ldr	r0, [r2, #4]
-	ldr	r5, [sp, #28]
-	eors	r0, r5
+	ldr	r1, [sp, #32]
+	eors	r0, r1
 	str	r0, [sp, #52]
 	ldr	r0, [r2, #8]
-	ldr	r5, [sp, #24]
-	eors	r0, r5
-	str	r0, [sp, #48]
+	ldr	r1, [sp, #28]
+	eors	r0, r1
+	str	r0, [sp, #56]
 	ldr	r0, [r2, #12]
-	ldr	r5, [sp, #20]
-	eors	r0, r5
-	str	r0, [sp, #44]
+	ldr	r1, [sp, #24]
+	eors	r0, r1
+	str	r0, [sp, #48]
 	ldr	r0, [r2, #16]
-	ldr	r5, [sp, #16]
-	eors	r0, r5
+	ldr	r1, [sp, #16]
+	eors	r0, r1
 	str	r0, [sp, #40]
 	ldr	r0, [r2, #20]
 	ldr	r6, [sp, #64]
@@ -870,15 +870,15 @@ norx32_4_1_decrypt_with:
 	ldr	r0, [r2, #24]
 	ldr	r6, [sp, #68]
 	eors	r0, r6
-	str	r0, [sp, #120]
+	str	r0, [sp, #96]
 	ldr	r1, [r2, #28]
 	ldr	r0, [sp, #72]
 	eors	r1, r0
-	str	r1, [sp, #116]
+	str	r1, [sp, #100]
 	ldr	r1, [r2, #32]
 	ldr	r0, [sp, #76]
 	eors	r1, r0
-	str	r1, [sp, #112]
+	str	r1, [sp, #104]
 	ldr	r1, [r2, #36]
 	ldr	r0, [sp, #80]
 	eors	r1, r0
@@ -886,85 +886,101 @@ norx32_4_1_decrypt_with:
 	ldr	r1, [r2, #40]
 	ldr	r0, [sp, #84]
 	eors	r1, r0
-	str	r1, [sp, #100]
+	str	r1, [sp, #116]
 	ldr	r1, [r2, #44]
 	ldr	r0, [sp, #88]
 	eors	r1, r0
-	str	r1, [sp, #104]
+	str	r1, [sp, #112]
 	@ norx32_4_1.ae:43: return x & ~(~(0 as u384) << (8 * count))
-	movs	r4, #0
-	mvns	r4, r4
-	str	r4, [sp]
-	mov	r11, r4
-	mov	r10, r4
-	mov	r9, r4
-	mov	r8, r4
-	str	r4, [sp, #4]
-	mov	r3, r4
-	mov	r2, r4
-	mov	r1, r4
-	str	r4, [sp, #8]
-	str	r4, [sp, #60]
-	ldr	r0, [sp, #12]
+	ldr	r0, [sp, #20]
 	lsls	r0, r0, #3
 	str	r0, [sp, #124]
-	mov	r6, r0
+	movs	r1, #3
+	lsls	r1, r1, #7
+	cmp	r0, r1
+	movs	r1, #0
+	adcs	r1, r1
+	movs	r0, #1
+	eors	r1, r0
+	bne	.Lnorx32_4_1_decrypt_with_far3
+	b	.Lnorx32_4_1_decrypt_with_else11
+.Lnorx32_4_1_decrypt_with_far3:
+	movs	r3, #0
+	mvns	r3, r3
+	mov	r11, r3
+	mov	r10, r3
+	mov	r9, r3
+	mov	r8, r3
+	str	r3, [sp, #4]
+	mov	r4, r3
+	mov	r2, r3
+	mov	r1, r3
+	str	r3, [sp, #8]
+	str	r3, [sp]
+	str	r3, [sp, #60]
+	ldr	r6, [sp, #124]
 	movs	r0, #3
 	lsls	r0, r0, #7
 	cmp	r6, r0
-	bcs	.Lnorx32_4_1_decrypt_with_shz11
-.Lnorx32_4_1_decrypt_with_shl13:
+	bcs	.Lnorx32_4_1_decrypt_with_shz13
+.Lnorx32_4_1_decrypt_with_shl15:
 	cmp	r6, #32
-	bcc	.Lnorx32_4_1_decrypt_with_shf12
-	ldr	r0, [sp, #8]
+	bcc	.Lnorx32_4_1_decrypt_with_shf14
+	ldr	r0, [sp]
 	str	r0, [sp, #60]
-	str	r1, [sp, #8]
-	mov	r1, r4
-	mov	r4, r2
-	mov	r2, r3
-	ldr	r3, [sp, #4]
+	ldr	r0, [sp, #8]
+	str	r0, [sp]
+	str	r3, [sp, #8]
+	mov	r3, r1
+	mov	r1, r2
+	mov	r2, r4
+	ldr	r4, [sp, #4]
 	mov	r0, r8
 	str	r0, [sp, #4]
 	mov	r8, r9
 	mov	r9, r10
 	mov	r10, r11
-	ldr	r0, [sp]
-	mov	r11, r0
 	movs	r0, #0
-	str	r0, [sp]
+	mov	r11, r0
 	subs	r6, #32
-	b	.Lnorx32_4_1_decrypt_with_shl13
-.Lnorx32_4_1_decrypt_with_shf12:
+	b	.Lnorx32_4_1_decrypt_with_shl15
+.Lnorx32_4_1_decrypt_with_shf14:
 	ldr	r0, [sp, #60]
 	lsls	r0, r6
 	movs	r5, #32
 	subs	r5, r5, r6
-	ldr	r7, [sp, #8]
+	ldr	r7, [sp]
 	lsrs	r7, r5
 	orrs	r0, r7
 	str	r0, [sp, #60]
+	ldr	r0, [sp]
+	lsls	r0, r6
+	ldr	r7, [sp, #8]
+	lsrs	r7, r5
+	orrs	r0, r7
+	str	r0, [sp]
 	ldr	r0, [sp, #8]
 	lsls	r0, r6
-	mov	r7, r1
+	mov	r7, r3
 	lsrs	r7, r5
 	orrs	r0, r7
 	str	r0, [sp, #8]
-	lsls	r1, r6
-	mov	r0, r4
-	lsrs	r0, r5
-	orrs	r1, r0
-	lsls	r4, r6
-	mov	r0, r2
-	lsrs	r0, r5
-	orrs	r4, r0
-	lsls	r2, r6
-	mov	r0, r3
-	lsrs	r0, r5
-	orrs	r2, r0
 	lsls	r3, r6
-	ldr	r0, [sp, #4]
+	mov	r0, r1
 	lsrs	r0, r5
 	orrs	r3, r0
+	lsls	r1, r6
+	mov	r0, r2
+	lsrs	r0, r5
+	orrs	r1, r0
+	lsls	r2, r6
+	mov	r0, r4
+	lsrs	r0, r5
+	orrs	r2, r0
+	lsls	r4, r6
+	ldr	r0, [sp, #4]
+	lsrs	r0, r5
+	orrs	r4, r0
 	ldr	r0, [sp, #4]
 	lsls	r0, r6
 	mov	r7, r8
@@ -983,93 +999,98 @@ norx32_4_1_decrypt_with:
 	lsrs	r7, r5
 	orrs	r0, r7
 	mov	r9, r0
-	mov	r0, r10
-	lsls	r0, r6
-	mov	r7, r11
-	lsrs	r7, r5
-	orrs	r0, r7
-	mov	r10, r0
-	ldr	r0, [sp]
+	mov	r0, r11
 	lsrs	r0, r5
-	mov	r5, r11
+	mov	r5, r10
 	lsls	r5, r6
 	orrs	r5, r0
-	mov	r11, r5
-	ldr	r0, [sp]
+	mov	r10, r5
+	mov	r0, r11
 	lsls	r0, r6
-	str	r0, [sp]
-	b	.Lnorx32_4_1_decrypt_with_she14
-.Lnorx32_4_1_decrypt_with_shz11:
+	mov	r11, r0
+	b	.Lnorx32_4_1_decrypt_with_she16
+.Lnorx32_4_1_decrypt_with_shz13:
 	movs	r0, #0
-	str	r0, [sp]
 	mov	r11, r0
 	mov	r10, r0
 	mov	r9, r0
 	mov	r8, r0
 	str	r0, [sp, #4]
-	movs	r3, #0
-	movs	r2, #0
 	movs	r4, #0
+	movs	r2, #0
 	movs	r1, #0
+	movs	r3, #0
 	str	r0, [sp, #8]
+	str	r0, [sp]
 	str	r0, [sp, #60]
-.Lnorx32_4_1_decrypt_with_she14:
-	ldr	r0, [sp, #56]
-	ldr	r5, [sp]
-	bics	r0, r5
-	str	r0, [sp, #56]
-	ldr	r0, [sp, #52]
-	mov	r5, r11
-	bics	r0, r5
-	str	r0, [sp, #52]
-	ldr	r0, [sp, #48]
-	mov	r5, r10
-	bics	r0, r5
-	str	r0, [sp, #48]
-	ldr	r0, [sp, #44]
-	mov	r5, r9
-	bics	r0, r5
-	str	r0, [sp, #44]
-	ldr	r0, [sp, #40]
-	mov	r5, r8
-	bics	r0, r5
-	str	r0, [sp, #40]
-	ldr	r0, [sp, #36]
-	ldr	r5, [sp, #4]
-	bics	r0, r5
-	str	r0, [sp, #36]
-	ldr	r0, [sp, #120]
-	bics	r0, r3
-	mov	r8, r0
-	ldr	r3, [sp, #116]
-	bics	r3, r2
-	ldr	r2, [sp, #112]
-	bics	r2, r4
-	ldr	r4, [sp, #108]
-	bics	r4, r1
-	ldr	r1, [sp, #100]
-	ldr	r0, [sp, #8]
-	bics	r1, r0
-	ldr	r5, [sp, #104]
-	ldr	r0, [sp, #60]
+.Lnorx32_4_1_decrypt_with_she16:
+	ldr	r5, [sp, #44]
+	mov	r0, r11
 	bics	r5, r0
+	str	r5, [sp, #44]
+	ldr	r5, [sp, #52]
+	mov	r0, r10
+	bics	r5, r0
+	str	r5, [sp, #52]
+	ldr	r5, [sp, #56]
+	mov	r0, r9
+	bics	r5, r0
+	str	r5, [sp, #56]
+	ldr	r5, [sp, #48]
+	mov	r0, r8
+	bics	r5, r0
+	str	r5, [sp, #48]
+	ldr	r5, [sp, #40]
+	ldr	r0, [sp, #4]
+	bics	r5, r0
+	str	r5, [sp, #40]
+	ldr	r0, [sp, #36]
+	bics	r0, r4
+	str	r0, [sp, #36]
+	ldr	r0, [sp, #96]
+	bics	r0, r2
+	mov	r8, r0
+	ldr	r4, [sp, #100]
+	bics	r4, r1
+	ldr	r0, [sp, #104]
+	bics	r0, r3
+	mov	r3, r0
+	ldr	r2, [sp, #108]
+	ldr	r0, [sp, #8]
+	bics	r2, r0
+	ldr	r5, [sp, #116]
+	ldr	r0, [sp]
+	bics	r5, r0
+	ldr	r1, [sp, #112]
+	ldr	r0, [sp, #60]
+	bics	r1, r0
+	b	.Lnorx32_4_1_decrypt_with_endif12
+.Lnorx32_4_1_decrypt_with_else11:
+	ldr	r0, [sp, #96]
+	mov	r8, r0
+	ldr	r4, [sp, #100]
+	ldr	r3, [sp, #104]
+	ldr	r2, [sp, #108]
+	ldr	r5, [sp, #116]
+	ldr	r1, [sp, #112]
+.Lnorx32_4_1_decrypt_with_endif12:
 	@ norx32_4_1.ae:163: store_le(msg, off, x, count)
 	ldr	r6, [sp, #316]
-	ldr	r0, [sp, #96]
+	ldr	r0, [sp, #120]
 	adds	r6, r6, r0
-	ldr	r0, [sp, #12]
+	ldr	r0, [sp, #20]
 	cmp	r0, #48
-	bcc	.Lnorx32_4_1_decrypt_with_bytes15
+	bcc	.Lnorx32_4_1_decrypt_with_bytes17
 	movs	r0, #3
 	tst	r6, r0
-	bne	.Lnorx32_4_1_decrypt_with_mis17
-	ldr	r0, [sp, #56]
+	bne	.Lnorx32_4_1_decrypt_with_mis19
+	ldr	r0, [sp, #44]
 	str	r0, [r6]
 	ldr	r0, [sp, #52]
 	str	r0, [r6, #4]
-	ldr	r0, [sp, #48]
+	ldr	r0, [sp, #56]
 	str	r0, [r6, #8]
-	ldr	r0, [sp, #44]
+	ldr	r0, [sp, #48]
 	str	r0, [r6, #12]
 	ldr	r0, [sp, #40]
 	str	r0, [r6, #16]
@@ -1077,25 +1098,25 @@ norx32_4_1_decrypt_with:
 	str	r0, [r6, #20]
 	mov	r0, r8
 	str	r0, [r6, #24]
-	str	r3, [r6, #28]
-	str	r2, [r6, #32]
-	str	r4, [r6, #36]
-	str	r1, [r6, #40]
-	str	r5, [r6, #44]
-	b	.Lnorx32_4_1_decrypt_with_stored16
-.Lnorx32_4_1_decrypt_with_mis17:
+	str	r4, [r6, #28]
+	str	r3, [r6, #32]
+	str	r2, [r6, #36]
+	str	r5, [r6, #40]
+	str	r1, [r6, #44]
+	b	.Lnorx32_4_1_decrypt_with_stored18
+.Lnorx32_4_1_decrypt_with_mis19:
 	movs	r7, #48
-	b	.Lnorx32_4_1_decrypt_with_fill18
-.Lnorx32_4_1_decrypt_with_bytes15:
-	ldr	r7, [sp, #12]
-.Lnorx32_4_1_decrypt_with_fill18:
-	ldr	r0, [sp, #56]
+	b	.Lnorx32_4_1_decrypt_with_fill20
+.Lnorx32_4_1_decrypt_with_bytes17:
+	ldr	r7, [sp, #20]
+.Lnorx32_4_1_decrypt_with_fill20:
+	ldr	r0, [sp, #44]
 	str	r0, [sp, #212]
 	ldr	r0, [sp, #52]
 	str	r0, [sp, #216]
-	ldr	r0, [sp, #48]
+	ldr	r0, [sp, #56]
 	str	r0, [sp, #220]
-	ldr	r0, [sp, #44]
+	ldr	r0, [sp, #48]
 	str	r0, [sp, #224]
 	ldr	r0, [sp, #40]
 	str	r0, [sp, #228]
@@ -1103,38 +1124,38 @@ norx32_4_1_decrypt_with:
 	str	r0, [sp, #232]
 	mov	r0, r8
 	str	r0, [sp, #236]
-	str	r3, [sp, #240]
-	str	r2, [sp, #244]
-	str	r4, [sp, #248]
-	str	r1, [sp, #252]
-	str	r5, [sp, #256]
+	str	r4, [sp, #240]
+	str	r3, [sp, #244]
+	str	r2, [sp, #248]
+	str	r5, [sp, #252]
+	str	r1, [sp, #256]
 	add	r0, sp, #212
 	mov	r9, r0
-.Lnorx32_4_1_decrypt_with_cpy19:
+.Lnorx32_4_1_decrypt_with_cpy21:
 	subs	r7, #1
-	bcc	.Lnorx32_4_1_decrypt_with_stored16
+	bcc	.Lnorx32_4_1_decrypt_with_stored18
 	mov	r0, r9
 	ldrb	r0, [r0, r7]
 	strb	r0, [r6, r7]
-	b	.Lnorx32_4_1_decrypt_with_cpy19
-.Lnorx32_4_1_decrypt_with_stored16:
+	b	.Lnorx32_4_1_decrypt_with_cpy21
+.Lnorx32_4_1_decrypt_with_stored18:
 	@ norx32_4_1.ae:164: set_rate(s, r ^ x ^ pad(count))
+	ldr	r0, [sp, #12]
+	ldr	r6, [sp, #44]
+	eors	r0, r6
+	str	r0, [sp, #12]
 	ldr	r0, [sp, #32]
-	ldr	r6, [sp, #56]
+	ldr	r6, [sp, #52]
 	eors	r0, r6
 	str	r0, [sp, #32]
 	ldr	r0, [sp, #28]
-	ldr	r6, [sp, #52]
+	ldr	r6, [sp, #56]
 	eors	r0, r6
 	str	r0, [sp, #28]
 	ldr	r0, [sp, #24]
 	ldr	r6, [sp, #48]
 	eors	r0, r6
 	str	r0, [sp, #24]
-	ldr	r0, [sp, #20]
-	ldr	r6, [sp, #44]
-	eors	r0, r6
-	str	r0, [sp, #20]
 	ldr	r0, [sp, #16]
 	ldr	r6, [sp, #40]
 	eors	r0, r6
@@ -1148,30 +1169,30 @@ norx32_4_1_decrypt_with:
 	eors	r6, r0
 	str	r6, [sp, #68]
 	ldr	r0, [sp, #72]
-	eors	r0, r3
+	eors	r0, r4
 	str	r0, [sp, #72]
 	ldr	r0, [sp, #76]
-	eors	r0, r2
+	eors	r0, r3
 	str	r0, [sp, #76]
 	ldr	r0, [sp, #80]
-	eors	r0, r4
+	eors	r0, r2
 	str	r0, [sp, #80]
 	ldr	r0, [sp, #84]
-	eors	r0, r1
+	eors	r0, r5
 	str	r0, [sp, #84]
 	ldr	r0, [sp, #88]
-	eors	r0, r5
+	eors	r0, r1
 	str	r0, [sp, #88]
 	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	ldr	r0, [sp, #12]
+	ldr	r0, [sp, #20]
 	cmp	r0, #48
 	movs	r1, #0
 	adcs	r1, r1
 	movs	r0, #1
 	eors	r1, r0
-	bne	.Lnorx32_4_1_decrypt_with_far3
-	b	.Lnorx32_4_1_decrypt_with_else20
-.Lnorx32_4_1_decrypt_with_far3:
+	bne	.Lnorx32_4_1_decrypt_with_far4
+	b	.Lnorx32_4_1_decrypt_with_else22
+.Lnorx32_4_1_decrypt_with_far4:
 	str	r0, [sp]
 	movs	r4, #0
 	mov	r11, r4
@@ -1183,16 +1204,16 @@ norx32_4_1_decrypt_with:
 	mov	r3, r4
 	mov	r2, r4
 	mov	r1, r4
-	str	r4, [sp, #12]
+	str	r4, [sp, #20]
 	ldr	r6, [sp, #124]
 	movs	r0, #3
 	lsls	r0, r0, #7
 	cmp	r6, r0
-	bcs	.Lnorx32_4_1_decrypt_with_shz22
-.Lnorx32_4_1_decrypt_with_shl24:
+	bcs	.Lnorx32_4_1_decrypt_with_shz24
+.Lnorx32_4_1_decrypt_with_shl26:
 	cmp	r6, #32
-	bcc	.Lnorx32_4_1_decrypt_with_shf23
-	str	r1, [sp, #12]
+	bcc	.Lnorx32_4_1_decrypt_with_shf25
+	str	r1, [sp, #20]
 	mov	r1, r2
 	mov	r2, r3
 	mov	r3, r4
@@ -1209,16 +1230,16 @@ norx32_4_1_decrypt_with:
 	movs	r0, #0
 	str	r0, [sp]
 	subs	r6, #32
-	b	.Lnorx32_4_1_decrypt_with_shl24
-.Lnorx32_4_1_decrypt_with_shf23:
-	ldr	r0, [sp, #12]
+	b	.Lnorx32_4_1_decrypt_with_shl26
+.Lnorx32_4_1_decrypt_with_shf25:
+	ldr	r0, [sp, #20]
 	lsls	r0, r6
 	movs	r5, #32
 	subs	r5, r5, r6
 	mov	r7, r1
 	lsrs	r7, r5
 	orrs	r0, r7
-	str	r0, [sp, #12]
+	str	r0, [sp, #20]
 	lsls	r1, r6
 	mov	r0, r2
 	lsrs	r0, r5
@@ -1274,8 +1295,8 @@ norx32_4_1_decrypt_with:
 	ldr	r0, [sp]
 	lsls	r0, r6
 	str	r0, [sp]
-	b	.Lnorx32_4_1_decrypt_with_she25
-.Lnorx32_4_1_decrypt_with_shz22:
+	b	.Lnorx32_4_1_decrypt_with_she27
+.Lnorx32_4_1_decrypt_with_shz24:
 	movs	r0, #0
 	str	r0, [sp]
 	mov	r11, r0
@@ -1288,25 +1309,25 @@ norx32_4_1_decrypt_with:
 	movs	r3, #0
 	movs	r2, #0
 	movs	r1, #0
-	str	r0, [sp, #12]
-.Lnorx32_4_1_decrypt_with_she25:
+	str	r0, [sp, #20]
+.Lnorx32_4_1_decrypt_with_she27:
 	@ norx32_4_1.ae:164: set_rate(s, r ^ x ^ pad(count))
-	ldr	r5, [sp, #32]
+	ldr	r5, [sp, #12]
 	ldr	r0, [sp]
+	eors	r5, r0
+	str	r5, [sp, #12]
+	ldr	r5, [sp, #32]
+	mov	r0, r11
 	eors	r5, r0
 	str	r5, [sp, #32]
 	ldr	r5, [sp, #28]
-	mov	r0, r11
+	mov	r0, r10
 	eors	r5, r0
 	str	r5, [sp, #28]
 	ldr	r5, [sp, #24]
-	mov	r0, r10
-	eors	r5, r0
-	str	r5, [sp, #24]
-	ldr	r5, [sp, #20]
 	mov	r0, r9
 	eors	r5, r0
-	str	r5, [sp, #20]
+	str	r5, [sp, #24]
 	ldr	r5, [sp, #16]
 	mov	r0, r8
 	eors	r5, r0
@@ -1331,13 +1352,13 @@ norx32_4_1_decrypt_with:
 	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
 	movs	r1, #1
 	lsls	r1, r1, #31
-	ldr	r0, [sp, #12]
+	ldr	r0, [sp, #20]
 	orrs	r0, r1
 	@ norx32_4_1.ae:164: set_rate(s, r ^ x ^ pad(count))
 	ldr	r1, [sp, #88]
 	eors	r1, r0
-	b	.Lnorx32_4_1_decrypt_with_endif21
-.Lnorx32_4_1_decrypt_with_else20:
+	b	.Lnorx32_4_1_decrypt_with_endif23
+.Lnorx32_4_1_decrypt_with_else22:
 	ldr	r5, [sp, #64]
 	ldr	r6, [sp, #68]
 	ldr	r4, [sp, #72]
@@ -1345,15 +1366,15 @@ norx32_4_1_decrypt_with:
 	ldr	r2, [sp, #80]
 	ldr	r7, [sp, #84]
 	ldr	r1, [sp, #88]
-.Lnorx32_4_1_decrypt_with_endif21:
+.Lnorx32_4_1_decrypt_with_endif23:
 	@ norx32_4_1.ae:53: s[i] = x[32 * i + 31 : 32 * i]
-	ldr	r0, [sp, #32]
+	ldr	r0, [sp, #12]
 	str	r0, [sp, #148]
-	ldr	r0, [sp, #28]
+	ldr	r0, [sp, #32]
 	str	r0, [sp, #152]
-	ldr	r0, [sp, #24]
+	ldr	r0, [sp, #28]
 	str	r0, [sp, #156]
-	ldr	r0, [sp, #20]
+	ldr	r0, [sp, #24]
 	str	r0, [sp, #160]
 	ldr	r0, [sp, #16]
 	str	r0, [sp, #164]
@@ -1369,9 +1390,9 @@ norx32_4_1_decrypt_with:
 	str	r1, [sp, #92]
 	ldr	r0, [sp, #128]
 	cmp	r1, r0
-	bcs	.Lnorx32_4_1_decrypt_with_far4
+	bcs	.Lnorx32_4_1_decrypt_with_far5
 	b	.Lnorx32_4_1_decrypt_with_loop3
-.Lnorx32_4_1_decrypt_with_far4:
+.Lnorx32_4_1_decrypt_with_far5:
 .Lnorx32_4_1_decrypt_with_done4:
 .Lnorx32_4_1_decrypt_with_else1:
 .Lnorx32_4_1_decrypt_with_endif2:
@@ -1379,19 +1400,19 @@ norx32_4_1_decrypt_with:
 	ldr	r3, [sp, #308]
 	movs	r0, #3
 	tst	r3, r0
-	beq	.Lnorx32_4_1_decrypt_with_words27
-.Lnorx32_4_1_decrypt_with_bytes26:
+	beq	.Lnorx32_4_1_decrypt_with_words29
+.Lnorx32_4_1_decrypt_with_bytes28:
 	movs	r2, #16
 	add	r1, sp, #212
-.Lnorx32_4_1_decrypt_with_cpy29:
+.Lnorx32_4_1_decrypt_with_cpy31:
 	subs	r2, #1
-	bcc	.Lnorx32_4_1_decrypt_with_cpyd28
+	bcc	.Lnorx32_4_1_decrypt_with_cpyd30
 	ldrb	r0, [r3, r2]
 	strb	r0, [r1, r2]
-	b	.Lnorx32_4_1_decrypt_with_cpy29
-.Lnorx32_4_1_decrypt_with_cpyd28:
+	b	.Lnorx32_4_1_decrypt_with_cpy31
+.Lnorx32_4_1_decrypt_with_cpyd30:
 	mov	r3, r1
-.Lnorx32_4_1_decrypt_with_words27:
+.Lnorx32_4_1_decrypt_with_words29:
 	ldr	r0, [r3]
 	str	r0, [sp, #12]
 	ldr	r0, [r3, #4]

@@ -542,18 +542,18 @@ photon_beetle_aead128_encrypt_with:
 
 
 ; --- photon_beetle_aead128_decrypt_with: photon_beetle_aead128.decrypt_with
-;     frame 104 bytes (28 spill slots, locals 48), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1418 bytes of code
+;     frame 102 bytes (27 spill slots, locals 48), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 1498 bytes of code
 	.section .text.photon_beetle_aead128_decrypt_with,"ax",@progbits
 	.global photon_beetle_aead128_decrypt_with
 	.type photon_beetle_aead128_decrypt_with, @function
 	.balign 2
 photon_beetle_aead128_decrypt_with:
 	pushm.w	#7, r10
-	sub	#104, sp
+	sub	#102, sp
 	mov	r13, r8
 	mov	r15, r13
-	mov	120(sp), r10
+	mov	118(sp), r10
 	; photon_beetle_aead128.ae:91: set_rate_part(s, load_le(nonce, 0, 16))
 	bit	#1, r8
 	jnz	.Lphoton_beetle_aead128_decrypt_with_bytes1
@@ -569,7 +569,7 @@ photon_beetle_aead128_decrypt_with:
 	jmp	.Lphoton_beetle_aead128_decrypt_with_join3
 .Lphoton_beetle_aead128_decrypt_with_bytes1:
 	mov	sp, r9
-	add	#88, r9
+	add	#86, r9
 	mov	r9, r11
 	mov	#16, r14
 .Lphoton_beetle_aead128_decrypt_with_cpy4:
@@ -583,37 +583,40 @@ photon_beetle_aead128_decrypt_with:
 	jmp	.Lphoton_beetle_aead128_decrypt_with_words2
 .Lphoton_beetle_aead128_decrypt_with_join3:
 	; photon_beetle_aead128.ae:28: s[0] = x[31:0]
-	mov	r4, 56(sp)
-	mov	r5, 58(sp)
+	mov	r4, 54(sp)
+	mov	r5, 56(sp)
 	; photon_beetle_aead128.ae:29: s[1] = x[63:32]
-	mov	r6, 60(sp)
-	mov	r7, 62(sp)
+	mov	r6, 58(sp)
+	mov	r7, 60(sp)
 	; photon_beetle_aead128.ae:30: s[2] = x[95:64]
-	mov	r9, 64(sp)
-	mov	r11, 66(sp)
+	mov	r9, 62(sp)
+	mov	r11, 64(sp)
 	; photon_beetle_aead128.ae:31: s[3] = x[127:96]
-	mov	r14, 68(sp)
-	mov	r15, 70(sp)
+	mov	r14, 66(sp)
+	mov	r15, 68(sp)
 	; photon_beetle_aead128.ae:93: s[4 + i] = kc[i]
 	mov	2(r12), r15
-	mov	@r12, 72(sp)
-	mov	r15, 74(sp)
+	mov	@r12, 70(sp)
+	mov	r15, 72(sp)
+	mov	4(r12), r14
 	mov	6(r12), r15
-	mov	4(r12), 76(sp)
-	mov	r15, 78(sp)
+	mov	r14, 74(sp)
+	mov	r15, 76(sp)
+	mov	8(r12), r14
 	mov	10(r12), r15
-	mov	8(r12), 80(sp)
-	mov	r15, 82(sp)
+	mov	r14, 78(sp)
+	mov	r15, 80(sp)
+	mov	12(r12), r14
 	mov	14(r12), r15
-	mov	12(r12), 84(sp)
-	mov	r15, 86(sp)
+	mov	r14, 82(sp)
+	mov	r15, 84(sp)
 	; photon_beetle_aead128.ae:143: if (a == 0) & (m == 0) {
 	mov	r10, r15
 	sub	#1, r15
 	clr	r14
 	adc	r14
 	xor	#1, r14
-	mov	124(sp), r15
+	mov	122(sp), r15
 	sub	#1, r15
 	clr	r15
 	adc	r15
@@ -622,9 +625,9 @@ photon_beetle_aead128_decrypt_with:
 	tst	r14
 	jz	.Lphoton_beetle_aead128_decrypt_with_else6
 	; photon_beetle_aead128.ae:48: s[7] = s[7] ^ ((c as u32) << 29)
-	mov	86(sp), r15
+	mov	84(sp), r15
 	xor	#8192, r15
-	mov	r15, 86(sp)
+	mov	r15, 84(sp)
 .Lphoton_beetle_aead128_decrypt_with_else6:
 .Lphoton_beetle_aead128_decrypt_with_endif7:
 	; photon_beetle_aead128.ae:146: if a > 0 {
@@ -632,7 +635,7 @@ photon_beetle_aead128_decrypt_with:
 	sub	#1, r15
 	clr	r15
 	adc	r15
-	mov	r15, 54(sp)
+	mov	r15, 52(sp)
 	tst	r10
 	jz	.Lphoton_beetle_aead128_decrypt_with_else8
 	; photon_beetle_aead128.ae:74: whole = a % rate == 0
@@ -643,7 +646,7 @@ photon_beetle_aead128_decrypt_with:
 	adc	r11
 	xor	#1, r11
 	; photon_beetle_aead128.ae:75: return if m > 0 then (if whole then 1 else 2 as u8) else (if whole then 3 else 4 as u8)
-	mov	124(sp), r15
+	mov	122(sp), r15
 	sub	#1, r15
 	subc	r14, r14
 	inv	r14
@@ -661,17 +664,19 @@ photon_beetle_aead128_decrypt_with:
 	xor	r15, r11
 	; photon_beetle_aead128.ae:147: hash(s, ad, c0_of(a, m))
 	mov	sp, r12
-	add	#56, r12
+	add	#54, r12
 	mov	r10, r14
 	mov	r11, r15
 	call	#photon_beetle_aead128_hash
 .Lphoton_beetle_aead128_decrypt_with_else8:
 .Lphoton_beetle_aead128_decrypt_with_endif9:
 	; photon_beetle_aead128.ae:149: if m > 0 {
-	tst	124(sp)
-	jz	.Lphoton_beetle_aead128_decrypt_with_else10
+	tst	122(sp)
+	jnz	.Lphoton_beetle_aead128_decrypt_with_near42
+	br	#.Lphoton_beetle_aead128_decrypt_with_else10
+.Lphoton_beetle_aead128_decrypt_with_near42:
 	; photon_beetle_aead128.ae:150: for i in 0..(m + rate - 1) / rate {
-	mov	124(sp), r15
+	mov	122(sp), r15
 	add	#16, r15
 	sub	#1, r15
 	subc	r13, r13
@@ -681,18 +686,18 @@ photon_beetle_aead128_decrypt_with:
 	rlam.w	#4, r14
 	and	#61440, r14
 	bis	r14, r15
-	mov	r15, 36(sp)
+	mov	r15, 34(sp)
 	rrum.w	#4, r13
-	mov	r13, 34(sp)
-	mov	#0, 30(sp)
+	mov	r13, 32(sp)
 	mov	#0, 28(sp)
-	cmp	r15, 30(sp)
-	mov	28(sp), r15
+	mov	#0, 26(sp)
+	cmp	r15, 28(sp)
+	mov	26(sp), r15
 	subc	r13, r15
 	jc	.Lphoton_beetle_aead128_decrypt_with_done13
 .Lphoton_beetle_aead128_decrypt_with_loop12:
 	; photon_beetle_aead128.ae:151: off = rate * i
-	mov	30(sp), r14
+	mov	28(sp), r14
 	rla	r14
 	adc	r14
 	rla	r14
@@ -704,12 +709,12 @@ photon_beetle_aead128_decrypt_with:
 	mov	r14, r15
 	and	#65520, r15
 	mov	r15, 22(sp)
-	mov	28(sp), r15
+	mov	26(sp), r15
 	rlam.w	#4, r15
 	and	#15, r14
 	bis	r14, r15
 	; photon_beetle_aead128.ae:152: rest = m - off
-	mov	124(sp), r12
+	mov	122(sp), r12
 	mov	#0, r13
 	sub	22(sp), r12
 	subc	r15, r13
@@ -723,300 +728,328 @@ photon_beetle_aead128_decrypt_with:
 	xor	#16, r12
 	mov	r12, 8(sp)
 	and	r14, r13
-	mov	r13, 26(sp)
+	mov	r13, 24(sp)
 	; photon_beetle_aead128.ae:154: P.permute(s)
 	mov	sp, r12
-	add	#56, r12
+	add	#54, r12
 	call	#photon_beetle_aead128_P_permute
 	; photon_beetle_aead128.ae:54: return cat(x[63:0] >>> 1, x[127:64])
-	mov	58(sp), r10
-	mov	60(sp), r11
-	mov	62(sp), r12
-	mov	56(sp), r9
-	bit	#1, r10
-	rrc	r9
+	mov	56(sp), r8
+	mov	58(sp), r11
+	mov	60(sp), r12
+	mov	54(sp), r7
+	bit	#1, r8
+	rrc	r7
 	rrc	r12
 	rrc	r11
-	rrc	r10
+	rrc	r8
 	; photon_beetle_aead128.ae:156: p = first_bytes(shuffle(x) ^ load_le(ct, off, rate, count), count)
-	mov	22(sp), r6
-	add	122(sp), r6
+	mov	22(sp), r4
+	add	120(sp), r4
 	cmp	#16, 8(sp)
 	jnc	.Lphoton_beetle_aead128_decrypt_with_bytes14
-	bit	#1, r6
+	bit	#1, r4
 	jnz	.Lphoton_beetle_aead128_decrypt_with_bytes14
 .Lphoton_beetle_aead128_decrypt_with_words15:
-	mov	@r6+, r5
-	mov	@r6+, r4
-	mov	@r6+, r7
-	mov	@r6+, r15
-	mov	@r6+, r8
-	mov	@r6+, r13
-	mov	@r6+, 32(sp)
-	mov	@r6+, r14
+	mov	@r4+, r14
+	mov	@r4+, r9
+	mov	@r4+, r10
+	mov	@r4+, r15
+	mov	@r4+, r5
+	mov	@r4+, r6
+	mov	@r4+, 30(sp)
+	mov	@r4+, r13
 	jmp	.Lphoton_beetle_aead128_decrypt_with_join16
 .Lphoton_beetle_aead128_decrypt_with_bytes14:
-	mov	sp, r7
-	add	#88, r7
-	mov	r7, r8
+	mov	sp, r9
+	add	#86, r9
+	mov	r9, r10
 	mov	#16, r13
 	mov	8(sp), r15
 .Lphoton_beetle_aead128_decrypt_with_cpy17:
 	clr	r14
 	tst	r15
 	jz	.Lphoton_beetle_aead128_decrypt_with_pad18
-	mov.b	@r6, r14
-	inc	r6
+	mov.b	@r4, r14
+	inc	r4
 	dec	r15
 .Lphoton_beetle_aead128_decrypt_with_pad18:
-	mov.b	r14, 0(r8)
-	inc	r8
+	mov.b	r14, 0(r10)
+	inc	r10
 	dec	r13
 	jnz	.Lphoton_beetle_aead128_decrypt_with_cpy17
-	mov	r7, r6
+	mov	r9, r4
 	jmp	.Lphoton_beetle_aead128_decrypt_with_words15
 .Lphoton_beetle_aead128_decrypt_with_join16:
-	xor	64(sp), r5
-	mov	r4, r6
-	xor	66(sp), r6
-	xor	68(sp), r7
-	xor	70(sp), r15
-	mov	r15, 0(sp)
-	xor	r8, r9
-	mov	r9, 12(sp)
-	xor	r13, r10
-	mov	r10, 14(sp)
-	xor	32(sp), r11
-	mov	r11, 18(sp)
-	xor	r14, r12
-	mov	r12, 20(sp)
+	xor	62(sp), r14
+	xor	64(sp), r9
+	xor	66(sp), r10
+	xor	68(sp), r15
+	mov	r15, 2(sp)
+	xor	r5, r7
+	mov	r7, 0(sp)
+	xor	r6, r8
+	mov	r8, 12(sp)
+	xor	30(sp), r11
+	mov	r11, 14(sp)
+	xor	r13, r12
+	mov	r12, 16(sp)
 	; photon_beetle_aead128.ae:42: return x & ~(~(0 as u128) << (8 * n))
-	mov	26(sp), 24(sp)
-	mov	24(sp), r15
+	mov	8(sp), 18(sp)
+	mov	18(sp), r15
 	rlam.w	#3, r15
-	mov	r15, 24(sp)
-	mov	#-1, r4
-	mov	#-1, r8
-	mov	#-1, r9
-	mov	#-1, r10
-	mov	#-1, r11
-	mov	#-1, r12
-	mov	#-1, r13
-	mov	#-1, r14
-	mov	8(sp), 16(sp)
-	mov	16(sp), r15
+	mov	r15, 18(sp)
+	mov	24(sp), 20(sp)
+	mov	20(sp), r15
 	rlam.w	#3, r15
-	mov	r15, 16(sp)
-	tst	24(sp)
-	jnz	.Lphoton_beetle_aead128_decrypt_with_shbig19
-	cmp	#128, r15
-	jc	.Lphoton_beetle_aead128_decrypt_with_shbig19
-.Lphoton_beetle_aead128_decrypt_with_shlimb22:
-	cmp	#16, r15
-	jnc	.Lphoton_beetle_aead128_decrypt_with_shbits23
-	mov	r13, r14
-	mov	r12, r13
-	mov	r11, r12
-	mov	r10, r11
-	mov	r9, r10
-	mov	r8, r9
-	mov	r4, r8
-	clr	r4
-	sub	#16, r15
-	jmp	.Lphoton_beetle_aead128_decrypt_with_shlimb22
-.Lphoton_beetle_aead128_decrypt_with_shbits23:
-	tst	r15
-	jz	.Lphoton_beetle_aead128_decrypt_with_shend20
-.Lphoton_beetle_aead128_decrypt_with_sh21:
-	rla	r4
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	dec	r15
-	jnz	.Lphoton_beetle_aead128_decrypt_with_sh21
-	jmp	.Lphoton_beetle_aead128_decrypt_with_shend20
-.Lphoton_beetle_aead128_decrypt_with_shbig19:
-	clr	r4
-	clr	r8
-	clr	r9
-	clr	r10
-	clr	r11
-	clr	r12
-	clr	r13
-	clr	r14
-.Lphoton_beetle_aead128_decrypt_with_shend20:
-	bic	r4, r5
-	mov	r5, 10(sp)
-	bic	r8, r6
-	mov	r6, 4(sp)
-	bic	r9, r7
-	mov	r7, 2(sp)
-	bic	r10, 0(sp)
-	mov	12(sp), r10
-	bic	r11, r10
-	mov	14(sp), r11
-	bic	r12, r11
-	mov	18(sp), r12
-	bic	r13, r12
-	mov	20(sp), r13
-	bic	r14, r13
-	; photon_beetle_aead128.ae:157: store_le(msg, off, p, count)
-	mov	22(sp), r9
-	add	130(sp), r9
-	cmp	#16, 8(sp)
-	jnc	.Lphoton_beetle_aead128_decrypt_with_bytes24
-	bit	#1, r9
-	jnz	.Lphoton_beetle_aead128_decrypt_with_bytes24
-	mov	10(sp), 0(r9)
-	mov	4(sp), 2(r9)
-	mov	2(sp), 4(r9)
-	mov	@sp, 6(r9)
-	mov	r10, 8(r9)
-	mov	r11, 10(r9)
-	mov	r12, 12(r9)
-	mov	r13, 14(r9)
-	jmp	.Lphoton_beetle_aead128_decrypt_with_stored25
-.Lphoton_beetle_aead128_decrypt_with_bytes24:
-	mov	10(sp), 88(sp)
-	mov	4(sp), 90(sp)
-	mov	2(sp), 92(sp)
-	mov	@sp, 94(sp)
-	mov	r10, 96(sp)
-	mov	r11, 98(sp)
-	mov	r12, 100(sp)
-	mov	r13, 102(sp)
-	mov	sp, r14
-	add	#88, r14
-	mov	8(sp), r15
-	cmp	#16, r15
-	jnc	.Lphoton_beetle_aead128_decrypt_with_cnt26
-	mov	#16, r15
-.Lphoton_beetle_aead128_decrypt_with_cnt26:
-	tst	r15
-	jz	.Lphoton_beetle_aead128_decrypt_with_stored25
-.Lphoton_beetle_aead128_decrypt_with_cpy27:
-	mov.b	@r14, 0(r9)
-	inc	r14
-	inc	r9
-	dec	r15
-	jnz	.Lphoton_beetle_aead128_decrypt_with_cpy27
-.Lphoton_beetle_aead128_decrypt_with_stored25:
-	; photon_beetle_aead128.ae:37: return if n < rate then x | ((1 as u128) << (8 * n)) else x
-	cmp	#16, 8(sp)
-	mov	26(sp), r15
+	mov	r15, 20(sp)
+	cmp	#128, 18(sp)
 	subc	#0, r15
 	clr	r15
 	adc	r15
 	xor	#1, r15
 	tst	r15
-	jz	.Lphoton_beetle_aead128_decrypt_with_else28
-	mov	16(sp), r14
-	mov	#1, r15
+	jz	.Lphoton_beetle_aead128_decrypt_with_else19
+	mov	#-1, r4
+	mov	#-1, r5
+	mov	#-1, r11
+	mov	#-1, r12
+	mov	#-1, r13
+	mov	#-1, r6
+	mov	#-1, r7
+	mov	#-1, r8
+	mov	18(sp), r15
+	tst	20(sp)
+	jnz	.Lphoton_beetle_aead128_decrypt_with_shbig21
+	cmp	#128, r15
+	jc	.Lphoton_beetle_aead128_decrypt_with_shbig21
+.Lphoton_beetle_aead128_decrypt_with_shlimb24:
+	cmp	#16, r15
+	jnc	.Lphoton_beetle_aead128_decrypt_with_shbits25
+	mov	r7, r8
+	mov	r6, r7
+	mov	r13, r6
+	mov	r12, r13
+	mov	r11, r12
+	mov	r5, r11
+	mov	r4, r5
+	clr	r4
+	sub	#16, r15
+	jmp	.Lphoton_beetle_aead128_decrypt_with_shlimb24
+.Lphoton_beetle_aead128_decrypt_with_shbits25:
+	tst	r15
+	jz	.Lphoton_beetle_aead128_decrypt_with_shend22
+.Lphoton_beetle_aead128_decrypt_with_sh23:
+	rla	r4
+	rlc	r5
+	rlc	r11
+	rlc	r12
+	rlc	r13
+	rlc	r6
+	rlc	r7
+	rlc	r8
+	dec	r15
+	jnz	.Lphoton_beetle_aead128_decrypt_with_sh23
+	jmp	.Lphoton_beetle_aead128_decrypt_with_shend22
+.Lphoton_beetle_aead128_decrypt_with_shbig21:
+	clr	r4
+	clr	r5
+	clr	r11
+	clr	r12
+	clr	r13
+	clr	r6
+	clr	r7
+	clr	r8
+.Lphoton_beetle_aead128_decrypt_with_shend22:
+	bic	r4, r14
+	mov	r14, 10(sp)
+	bic	r5, r9
+	bic	r11, r10
+	mov	2(sp), r11
+	bic	r12, r11
+	mov	@sp, r12
+	bic	r13, r12
+	mov	12(sp), r13
+	bic	r6, r13
+	mov	14(sp), r14
+	bic	r7, r14
+	mov	16(sp), r15
+	bic	r8, r15
+	mov	r9, 6(sp)
+	mov	r10, 4(sp)
+	mov	r11, 2(sp)
+	mov	r12, 0(sp)
+	jmp	.Lphoton_beetle_aead128_decrypt_with_endif20
+.Lphoton_beetle_aead128_decrypt_with_else19:
+	mov	r14, 10(sp)
+	mov	r9, 6(sp)
+	mov	r10, 4(sp)
+	mov	12(sp), r13
+	mov	14(sp), r14
+	mov	16(sp), r15
+.Lphoton_beetle_aead128_decrypt_with_endif20:
+	; photon_beetle_aead128.ae:157: store_le(msg, off, p, count)
+	mov	22(sp), r10
+	add	128(sp), r10
+	cmp	#16, 8(sp)
+	jnc	.Lphoton_beetle_aead128_decrypt_with_bytes26
+	bit	#1, r10
+	jnz	.Lphoton_beetle_aead128_decrypt_with_bytes26
+	mov	10(sp), 0(r10)
+	mov	6(sp), 2(r10)
+	mov	4(sp), 4(r10)
+	mov	2(sp), 6(r10)
+	mov	@sp, 8(r10)
+	mov	r13, 10(r10)
+	mov	r14, 12(r10)
+	mov	r15, 14(r10)
+	jmp	.Lphoton_beetle_aead128_decrypt_with_stored27
+.Lphoton_beetle_aead128_decrypt_with_bytes26:
+	mov	10(sp), 86(sp)
+	mov	6(sp), 88(sp)
+	mov	4(sp), 90(sp)
+	mov	2(sp), 92(sp)
+	mov	@sp, 94(sp)
+	mov	r13, 96(sp)
+	mov	r14, 98(sp)
+	mov	r15, 100(sp)
+	mov	sp, r11
+	add	#86, r11
+	mov	8(sp), r12
+	cmp	#16, r12
+	jnc	.Lphoton_beetle_aead128_decrypt_with_cnt28
+	mov	#16, r12
+.Lphoton_beetle_aead128_decrypt_with_cnt28:
+	tst	r12
+	jz	.Lphoton_beetle_aead128_decrypt_with_stored27
+.Lphoton_beetle_aead128_decrypt_with_cpy29:
+	mov.b	@r11, 0(r10)
+	inc	r11
+	inc	r10
+	dec	r12
+	jnz	.Lphoton_beetle_aead128_decrypt_with_cpy29
+.Lphoton_beetle_aead128_decrypt_with_stored27:
+	; photon_beetle_aead128.ae:37: return if n < rate then x | ((1 as u128) << (8 * n)) else x
+	cmp	#16, 8(sp)
+	mov	24(sp), r12
+	subc	#0, r12
+	clr	r12
+	adc	r12
+	xor	#1, r12
+	tst	r12
+	jz	.Lphoton_beetle_aead128_decrypt_with_else30
+	mov	#1, r7
 	mov	#0, r8
 	mov	#0, r9
 	mov	#0, r4
 	mov	#0, r5
 	mov	#0, r6
-	mov	#0, r7
-	mov	#0, 6(sp)
-	tst	24(sp)
-	jnz	.Lphoton_beetle_aead128_decrypt_with_shbig30
-	cmp	#128, r14
-	jc	.Lphoton_beetle_aead128_decrypt_with_shbig30
-.Lphoton_beetle_aead128_decrypt_with_shlimb33:
-	cmp	#16, r14
-	jnc	.Lphoton_beetle_aead128_decrypt_with_shbits34
-	mov	r7, 6(sp)
-	mov	r6, r7
+	mov	#0, r10
+	mov	#0, r11
+	mov	18(sp), r12
+	tst	20(sp)
+	jnz	.Lphoton_beetle_aead128_decrypt_with_shbig32
+	cmp	#128, r12
+	jc	.Lphoton_beetle_aead128_decrypt_with_shbig32
+.Lphoton_beetle_aead128_decrypt_with_shlimb35:
+	cmp	#16, r12
+	jnc	.Lphoton_beetle_aead128_decrypt_with_shbits36
+	mov	r10, r11
+	mov	r6, r10
 	mov	r5, r6
 	mov	r4, r5
 	mov	r9, r4
 	mov	r8, r9
-	mov	r15, r8
-	clr	r15
-	sub	#16, r14
-	jmp	.Lphoton_beetle_aead128_decrypt_with_shlimb33
-.Lphoton_beetle_aead128_decrypt_with_shbits34:
-	tst	r14
-	jz	.Lphoton_beetle_aead128_decrypt_with_shend31
-.Lphoton_beetle_aead128_decrypt_with_sh32:
-	rla	r15
+	mov	r7, r8
+	clr	r7
+	sub	#16, r12
+	jmp	.Lphoton_beetle_aead128_decrypt_with_shlimb35
+.Lphoton_beetle_aead128_decrypt_with_shbits36:
+	tst	r12
+	jz	.Lphoton_beetle_aead128_decrypt_with_shend33
+.Lphoton_beetle_aead128_decrypt_with_sh34:
+	rla	r7
 	rlc	r8
 	rlc	r9
 	rlc	r4
 	rlc	r5
 	rlc	r6
-	rlc	r7
-	rlc	6(sp)
-	dec	r14
-	jnz	.Lphoton_beetle_aead128_decrypt_with_sh32
-	jmp	.Lphoton_beetle_aead128_decrypt_with_shend31
-.Lphoton_beetle_aead128_decrypt_with_shbig30:
-	clr	r15
+	rlc	r10
+	rlc	r11
+	dec	r12
+	jnz	.Lphoton_beetle_aead128_decrypt_with_sh34
+	jmp	.Lphoton_beetle_aead128_decrypt_with_shend33
+.Lphoton_beetle_aead128_decrypt_with_shbig32:
+	clr	r7
 	clr	r8
 	clr	r9
 	clr	r4
 	clr	r5
 	clr	r6
-	clr	r7
-	clr	6(sp)
-.Lphoton_beetle_aead128_decrypt_with_shend31:
-	mov	10(sp), r14
-	bis	r15, r14
-	mov	4(sp), r15
-	bis	r8, r15
-	mov	2(sp), r8
+	clr	r10
+	clr	r11
+.Lphoton_beetle_aead128_decrypt_with_shend33:
+	bis	r7, 10(sp)
+	mov	6(sp), r7
+	bis	r8, r7
+	mov	4(sp), r8
 	bis	r9, r8
-	mov	@sp, r9
+	mov	2(sp), r9
 	bis	r4, r9
-	bis	r5, r10
-	bis	r6, r11
-	bis	r7, r12
-	bis	6(sp), r13
-	jmp	.Lphoton_beetle_aead128_decrypt_with_endif29
-.Lphoton_beetle_aead128_decrypt_with_else28:
-	mov	10(sp), r14
-	mov	4(sp), r15
-	mov	2(sp), r8
-	mov	@sp, r9
-.Lphoton_beetle_aead128_decrypt_with_endif29:
+	mov	@sp, r12
+	bis	r5, r12
+	bis	r6, r13
+	bis	r10, r14
+	bis	r11, r15
+	mov	10(sp), r6
+	mov	r12, r10
+	mov	r13, r11
+	mov	r14, r12
+	mov	r15, r13
+	jmp	.Lphoton_beetle_aead128_decrypt_with_endif31
+.Lphoton_beetle_aead128_decrypt_with_else30:
+	mov	10(sp), r6
+	mov	6(sp), r7
+	mov	4(sp), r8
+	mov	2(sp), r9
+	mov	@sp, r10
+	mov	r13, r11
+	mov	r14, r12
+	mov	r15, r13
+.Lphoton_beetle_aead128_decrypt_with_endif31:
 	; photon_beetle_aead128.ae:158: set_rate_part(s, x ^ ozs(p, count))
-	xor	58(sp), r15
-	xor	56(sp), r14
+	xor	54(sp), r6
+	xor	56(sp), r7
 	; photon_beetle_aead128.ae:28: s[0] = x[31:0]
-	mov	r14, 56(sp)
-	mov	r15, 58(sp)
+	mov	r6, 54(sp)
+	mov	r7, 56(sp)
 	; photon_beetle_aead128.ae:158: set_rate_part(s, x ^ ozs(p, count))
-	xor	62(sp), r9
-	xor	60(sp), r8
+	xor	58(sp), r8
+	xor	60(sp), r9
 	; photon_beetle_aead128.ae:29: s[1] = x[63:32]
-	mov	r8, 60(sp)
-	mov	r9, 62(sp)
+	mov	r8, 58(sp)
+	mov	r9, 60(sp)
 	; photon_beetle_aead128.ae:158: set_rate_part(s, x ^ ozs(p, count))
-	xor	66(sp), r11
-	xor	64(sp), r10
+	xor	62(sp), r10
+	xor	64(sp), r11
 	; photon_beetle_aead128.ae:30: s[2] = x[95:64]
-	mov	r10, 64(sp)
-	mov	r11, 66(sp)
+	mov	r10, 62(sp)
+	mov	r11, 64(sp)
 	; photon_beetle_aead128.ae:158: set_rate_part(s, x ^ ozs(p, count))
-	xor	70(sp), r13
-	xor	68(sp), r12
+	xor	66(sp), r12
+	xor	68(sp), r13
 	; photon_beetle_aead128.ae:31: s[3] = x[127:96]
-	mov	r12, 68(sp)
-	mov	r13, 70(sp)
-	add	#1, 30(sp)
-	addc	#0, 28(sp)
-	cmp	36(sp), 30(sp)
-	mov	28(sp), r15
-	subc	34(sp), r15
+	mov	r12, 66(sp)
+	mov	r13, 68(sp)
+	add	#1, 28(sp)
+	addc	#0, 26(sp)
+	cmp	34(sp), 28(sp)
+	mov	26(sp), r15
+	subc	32(sp), r15
 	jnc	.Lphoton_beetle_aead128_decrypt_with_loop12
 .Lphoton_beetle_aead128_decrypt_with_done13:
 	; photon_beetle_aead128.ae:79: whole = m % rate == 0
-	mov	124(sp), r15
+	mov	122(sp), r15
 	and	#15, r15
 	sub	#1, r15
 	clr	r13
@@ -1032,7 +1065,7 @@ photon_beetle_aead128_decrypt_with:
 	inc	r13
 	and	#3, r13
 	xor	#6, r13
-	mov	54(sp), r15
+	mov	52(sp), r15
 	inv	r15
 	inc	r15
 	xor	r13, r14
@@ -1042,16 +1075,15 @@ photon_beetle_aead128_decrypt_with:
 	swpb	r13
 	rlam.w	#4, r13
 	rlam.w	#1, r13
-	xor	86(sp), r13
-	mov	r13, 86(sp)
+	xor	84(sp), r13
+	mov	r13, 84(sp)
 .Lphoton_beetle_aead128_decrypt_with_else10:
 .Lphoton_beetle_aead128_decrypt_with_endif11:
 	; photon_beetle_aead128.ae:162: return (load_le(tag, 0, 16) ^ tag_of(s)) == 0
-	mov	126(sp), r11
+	mov	124(sp), r11
 	bit	#1, r11
-	jnz	.Lphoton_beetle_aead128_decrypt_with_bytes35
-.Lphoton_beetle_aead128_decrypt_with_words36:
-	mov	@r11+, 52(sp)
+	jnz	.Lphoton_beetle_aead128_decrypt_with_bytes37
+.Lphoton_beetle_aead128_decrypt_with_words38:
 	mov	@r11+, 50(sp)
 	mov	@r11+, 48(sp)
 	mov	@r11+, 46(sp)
@@ -1059,43 +1091,44 @@ photon_beetle_aead128_decrypt_with:
 	mov	@r11+, 42(sp)
 	mov	@r11+, 40(sp)
 	mov	@r11+, 38(sp)
-	jmp	.Lphoton_beetle_aead128_decrypt_with_join37
-.Lphoton_beetle_aead128_decrypt_with_bytes35:
+	mov	@r11+, 36(sp)
+	jmp	.Lphoton_beetle_aead128_decrypt_with_join39
+.Lphoton_beetle_aead128_decrypt_with_bytes37:
 	mov	sp, r12
-	add	#88, r12
+	add	#86, r12
 	mov	r12, r13
 	mov	#16, r14
-.Lphoton_beetle_aead128_decrypt_with_cpy38:
+.Lphoton_beetle_aead128_decrypt_with_cpy40:
 	mov.b	@r11, r15
 	inc	r11
 	mov.b	r15, 0(r13)
 	inc	r13
 	dec	r14
-	jnz	.Lphoton_beetle_aead128_decrypt_with_cpy38
+	jnz	.Lphoton_beetle_aead128_decrypt_with_cpy40
 	mov	r12, r11
-	jmp	.Lphoton_beetle_aead128_decrypt_with_words36
-.Lphoton_beetle_aead128_decrypt_with_join37:
+	jmp	.Lphoton_beetle_aead128_decrypt_with_words38
+.Lphoton_beetle_aead128_decrypt_with_join39:
 	; photon_beetle_aead128.ae:85: P.permute(s)
 	mov	sp, r12
-	add	#56, r12
+	add	#54, r12
 	call	#photon_beetle_aead128_P_permute
 	; photon_beetle_aead128.ae:162: return (load_le(tag, 0, 16) ^ tag_of(s)) == 0
-	mov	52(sp), r8
-	xor	56(sp), r8
-	mov	50(sp), r9
-	xor	58(sp), r9
-	mov	48(sp), r10
-	xor	60(sp), r10
-	mov	46(sp), r11
-	xor	62(sp), r11
-	mov	44(sp), r12
-	xor	64(sp), r12
-	mov	42(sp), r13
-	xor	66(sp), r13
-	mov	40(sp), r14
-	xor	68(sp), r14
-	mov	38(sp), r15
-	xor	70(sp), r15
+	mov	50(sp), r8
+	xor	54(sp), r8
+	mov	48(sp), r9
+	xor	56(sp), r9
+	mov	46(sp), r10
+	xor	58(sp), r10
+	mov	44(sp), r11
+	xor	60(sp), r11
+	mov	42(sp), r12
+	xor	62(sp), r12
+	mov	40(sp), r13
+	xor	64(sp), r13
+	mov	38(sp), r14
+	xor	66(sp), r14
+	mov	36(sp), r15
+	xor	68(sp), r15
 	bis	r9, r8
 	bis	r10, r8
 	bis	r11, r8
@@ -1107,9 +1140,9 @@ photon_beetle_aead128_decrypt_with:
 	clr	r14
 	adc	r14
 	xor	#1, r14
-	mov	134(sp), r15
+	mov	132(sp), r15
 	mov	r14, 0(r15)
-	add	#104, sp
+	add	#102, sp
 	popm.w	#7, r10
 	ret
 	.size photon_beetle_aead128_decrypt_with, .-photon_beetle_aead128_decrypt_with

@@ -1653,7 +1653,7 @@ ascon_aead128_P_permute:
 
 ; --- ascon_aead128_absorb_ad: ascon_aead128.absorb_ad
 ;     frame 38 bytes (11 spill slots, locals 16), saves nothing
-;     estimated 444 bytes of code
+;     estimated 504 bytes of code
 	.section .text.ascon_aead128_absorb_ad,"ax",@progbits
 	.local ascon_aead128_absorb_ad
 	.type ascon_aead128_absorb_ad, @function
@@ -1674,164 +1674,197 @@ ascon_aead128_absorb_ad:
 	rra	r15
 	rra	r15
 	add	#1, r15
-	mov	r15, 14(sp)
-	mov	#0, 2(sp)
-	cmp	r15, 2(sp)
+	mov	r15, 16(sp)
+	mov	#0, 14(sp)
+	cmp	r15, 14(sp)
 	jc	.Lascon_aead128_absorb_ad_done4
 .Lascon_aead128_absorb_ad_loop3:
 	; ascon_aead128.ae:63: off = rate * i
-	mov	2(sp), r9
-	rla	r9
-	rla	r9
-	rla	r9
-	rla	r9
+	mov	14(sp), r5
+	rla	r5
+	rla	r5
+	rla	r5
+	rla	r5
 	; ascon_aead128.ae:64: count = if n - off < rate then n - off else rate
-	mov	18(sp), r15
-	sub	r9, r15
-	subc	r4, r4
-	cmp	#16, r15
-	mov	r4, r14
-	subc	#0, r14
-	subc	r14, r14
-	xor	#16, r15
-	and	r14, r15
-	xor	#16, r15
-	and	r14, r4
+	mov	18(sp), r12
+	sub	r5, r12
+	subc	r13, r13
+	cmp	#16, r12
+	mov	r13, r15
+	subc	#0, r15
+	subc	r15, r15
+	xor	#16, r12
+	and	r15, r12
+	xor	#16, r12
+	and	r15, r13
 	; ascon_aead128.ae:65: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	add	20(sp), r9
-	cmp	#16, r15
+	add	20(sp), r5
+	cmp	#16, r12
 	jnc	.Lascon_aead128_absorb_ad_bytes5
-	bit	#1, r9
+	bit	#1, r5
 	jnz	.Lascon_aead128_absorb_ad_bytes5
 .Lascon_aead128_absorb_ad_words6:
-	mov	@r9+, r6
-	mov	@r9+, 4(sp)
-	mov	@r9+, 6(sp)
-	mov	@r9+, 8(sp)
-	mov	@r9+, 16(sp)
-	mov	@r9+, 12(sp)
-	mov	@r9+, 10(sp)
-	mov	@r9+, r12
+	mov	@r5+, r14
+	mov	@r5+, r4
+	mov	@r5+, r6
+	mov	@r5+, r7
+	mov	@r5+, r8
+	mov	@r5+, r9
+	mov	@r5+, r10
+	mov	@r5+, r11
 	jmp	.Lascon_aead128_absorb_ad_join7
 .Lascon_aead128_absorb_ad_bytes5:
-	mov	sp, r10
-	add	#22, r10
-	mov	r10, r11
-	mov	#16, r12
-	mov	r15, r14
+	mov	sp, r9
+	add	#22, r9
+	mov	r9, r10
+	mov	#16, r11
+	mov	r12, r15
 .Lascon_aead128_absorb_ad_cpy8:
-	clr	r13
-	tst	r14
+	clr	r14
+	tst	r15
 	jz	.Lascon_aead128_absorb_ad_pad9
-	mov.b	@r9, r13
-	inc	r9
-	dec	r14
+	mov.b	@r5, r14
+	inc	r5
+	dec	r15
 .Lascon_aead128_absorb_ad_pad9:
-	mov.b	r13, 0(r11)
-	inc	r11
-	dec	r12
+	mov.b	r14, 0(r10)
+	inc	r10
+	dec	r11
 	jnz	.Lascon_aead128_absorb_ad_cpy8
-	mov	r10, r9
+	mov	r9, r5
 	jmp	.Lascon_aead128_absorb_ad_words6
 .Lascon_aead128_absorb_ad_join7:
+	mov	@sp, r5
+	xor	@r5+, r14
+	mov	r14, 6(sp)
+	xor	@r5+, r4
+	mov	r4, 4(sp)
+	xor	@r5+, r6
+	mov	r6, 8(sp)
+	xor	@r5+, r7
+	mov	r7, 10(sp)
+	xor	@r5+, r8
+	mov	r8, 12(sp)
+	xor	@r5+, r9
+	mov	r9, 2(sp)
+	mov	r10, r14
+	xor	@r5+, r14
+	mov	r11, r6
+	xor	@r5+, r6
 	; ascon_aead128.ae:28: return (1 as u128) << (8 * count)
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r4
-	rla	r4
-	rla	r4
-	mov	#1, r7
-	mov	#0, r8
+	rla	r12
+	rla	r12
+	rla	r12
+	mov	r13, r7
+	rla	r7
+	rla	r7
+	rla	r7
+	cmp	#128, r12
+	mov	r7, r15
+	subc	#0, r15
+	clr	r15
+	adc	r15
+	xor	#1, r15
+	; ascon_aead128.ae:65: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
+	tst	r15
+	jz	.Lascon_aead128_absorb_ad_else10
+	; ascon_aead128.ae:28: return (1 as u128) << (8 * count)
+	mov	r12, r15
+	mov	#1, r8
 	mov	#0, r9
-	mov	#0, r5
 	mov	#0, r10
 	mov	#0, r11
+	mov	#0, r12
 	mov	#0, r13
-	mov	#0, r14
-	tst	r4
-	jnz	.Lascon_aead128_absorb_ad_shbig10
+	mov	#0, r4
+	mov	#0, r5
+	tst	r7
+	jnz	.Lascon_aead128_absorb_ad_shbig12
 	cmp	#128, r15
-	jc	.Lascon_aead128_absorb_ad_shbig10
-.Lascon_aead128_absorb_ad_shlimb13:
+	jc	.Lascon_aead128_absorb_ad_shbig12
+.Lascon_aead128_absorb_ad_shlimb15:
 	cmp	#16, r15
-	jnc	.Lascon_aead128_absorb_ad_shbits14
-	mov	r13, r14
-	mov	r11, r13
+	jnc	.Lascon_aead128_absorb_ad_shbits16
+	mov	r4, r5
+	mov	r13, r4
+	mov	r12, r13
+	mov	r11, r12
 	mov	r10, r11
-	mov	r5, r10
-	mov	r9, r5
+	mov	r9, r10
 	mov	r8, r9
-	mov	r7, r8
-	clr	r7
+	clr	r8
 	sub	#16, r15
-	jmp	.Lascon_aead128_absorb_ad_shlimb13
-.Lascon_aead128_absorb_ad_shbits14:
+	jmp	.Lascon_aead128_absorb_ad_shlimb15
+.Lascon_aead128_absorb_ad_shbits16:
 	tst	r15
-	jz	.Lascon_aead128_absorb_ad_shend11
-.Lascon_aead128_absorb_ad_sh12:
-	rla	r7
-	rlc	r8
+	jz	.Lascon_aead128_absorb_ad_shend13
+.Lascon_aead128_absorb_ad_sh14:
+	rla	r8
 	rlc	r9
-	rlc	r5
 	rlc	r10
 	rlc	r11
+	rlc	r12
 	rlc	r13
-	rlc	r14
+	rlc	r4
+	rlc	r5
 	dec	r15
-	jnz	.Lascon_aead128_absorb_ad_sh12
-	jmp	.Lascon_aead128_absorb_ad_shend11
-.Lascon_aead128_absorb_ad_shbig10:
-	clr	r7
+	jnz	.Lascon_aead128_absorb_ad_sh14
+	jmp	.Lascon_aead128_absorb_ad_shend13
+.Lascon_aead128_absorb_ad_shbig12:
 	clr	r8
 	clr	r9
-	clr	r5
 	clr	r10
 	clr	r11
+	clr	r12
 	clr	r13
-	clr	r14
-.Lascon_aead128_absorb_ad_shend11:
+	clr	r4
+	clr	r5
+.Lascon_aead128_absorb_ad_shend13:
 	; ascon_aead128.ae:65: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	mov	@sp, r4
-	xor	@r4, r6
-	xor	r7, r6
-	mov	4(sp), r7
-	xor	2(r4), r7
+	mov	6(sp), r7
 	xor	r8, r7
-	mov	6(sp), r8
-	xor	4(r4), r8
+	mov	4(sp), r8
 	xor	r9, r8
 	mov	8(sp), r9
-	xor	6(r4), r9
-	xor	r5, r9
-	; ascon_aead128.ae:41: s[0] = r[63:0]
-	mov	r6, 0(r4)
-	mov	r7, 2(r4)
-	mov	r8, 4(r4)
-	mov	r9, 6(r4)
-	; ascon_aead128.ae:65: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	mov	16(sp), r9
-	xor	8(r4), r9
 	xor	r10, r9
-	mov	12(sp), r10
-	xor	10(r4), r10
+	mov	10(sp), r10
 	xor	r11, r10
-	mov	10(sp), r11
-	xor	12(r4), r11
-	xor	r13, r11
-	xor	14(r4), r12
-	xor	r14, r12
+	mov	12(sp), r11
+	xor	r12, r11
+	mov	2(sp), r12
+	xor	r13, r12
+	mov	r14, r13
+	xor	r4, r13
+	xor	r5, r6
+	mov	r6, r14
+	jmp	.Lascon_aead128_absorb_ad_endif11
+.Lascon_aead128_absorb_ad_else10:
+	mov	6(sp), r7
+	mov	4(sp), r8
+	mov	8(sp), r9
+	mov	10(sp), r10
+	mov	12(sp), r11
+	mov	2(sp), r12
+	mov	r14, r13
+	mov	r6, r14
+.Lascon_aead128_absorb_ad_endif11:
+	; ascon_aead128.ae:41: s[0] = r[63:0]
+	mov	@sp, r6
+	mov	r7, 0(r6)
+	mov	r8, 2(r6)
+	mov	r9, 4(r6)
+	mov	r10, 6(r6)
 	; ascon_aead128.ae:42: s[1] = r[127:64]
-	mov	r9, 8(r4)
-	mov	r10, 10(r4)
-	mov	r11, 12(r4)
-	mov	r12, 14(r4)
+	mov	r11, 8(r6)
+	mov	r12, 10(r6)
+	mov	r13, 12(r6)
+	mov	r14, 14(r6)
 	; ascon_aead128.ae:66: P.permute(s, rounds_block)
-	mov	r4, r12
+	mov	r6, r12
 	mov	#8, r13
 	call	#ascon_aead128_P_permute
-	add	#1, 2(sp)
-	cmp	14(sp), 2(sp)
+	add	#1, 14(sp)
+	cmp	16(sp), 14(sp)
 	jnc	.Lascon_aead128_absorb_ad_loop3
 .Lascon_aead128_absorb_ad_done4:
 .Lascon_aead128_absorb_ad_else1:

@@ -575,8 +575,8 @@ photon_beetle_aead128_encrypt_with:
 
 
 ; --- photon_beetle_aead128_decrypt_with: photon_beetle_aead128.decrypt_with
-;     frame 98 bytes (25 spill slots, locals 48), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1488 bytes of code
+;     frame 100 bytes (26 spill slots, locals 48), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 1542 bytes of code
 	.section .text.photon_beetle_aead128_decrypt_with,"ax",@progbits
 	.global photon_beetle_aead128_decrypt_with
 	.type photon_beetle_aead128_decrypt_with, @function
@@ -589,10 +589,10 @@ photon_beetle_aead128_decrypt_with:
 	push	r6
 	push	r5
 	push	r4
-	sub	#98, sp
+	sub	#100, sp
 	mov	r13, r8
 	mov	r15, r13
-	mov	114(sp), r10
+	mov	116(sp), r10
 	; photon_beetle_aead128.ae:91: set_rate_part(s, load_le(nonce, 0, 16))
 	bit	#1, r8
 	jnz	.Lphoton_beetle_aead128_decrypt_with_bytes1
@@ -608,7 +608,7 @@ photon_beetle_aead128_decrypt_with:
 	jmp	.Lphoton_beetle_aead128_decrypt_with_join3
 .Lphoton_beetle_aead128_decrypt_with_bytes1:
 	mov	sp, r9
-	add	#82, r9
+	add	#84, r9
 	mov	r9, r11
 	mov	#16, r14
 .Lphoton_beetle_aead128_decrypt_with_cpy4:
@@ -622,40 +622,40 @@ photon_beetle_aead128_decrypt_with:
 	jmp	.Lphoton_beetle_aead128_decrypt_with_words2
 .Lphoton_beetle_aead128_decrypt_with_join3:
 	; photon_beetle_aead128.ae:28: s[0] = x[31:0]
-	mov	r4, 50(sp)
-	mov	r5, 52(sp)
+	mov	r4, 52(sp)
+	mov	r5, 54(sp)
 	; photon_beetle_aead128.ae:29: s[1] = x[63:32]
-	mov	r6, 54(sp)
-	mov	r7, 56(sp)
+	mov	r6, 56(sp)
+	mov	r7, 58(sp)
 	; photon_beetle_aead128.ae:30: s[2] = x[95:64]
-	mov	r9, 58(sp)
-	mov	r11, 60(sp)
+	mov	r9, 60(sp)
+	mov	r11, 62(sp)
 	; photon_beetle_aead128.ae:31: s[3] = x[127:96]
-	mov	r14, 62(sp)
-	mov	r15, 64(sp)
+	mov	r14, 64(sp)
+	mov	r15, 66(sp)
 	; photon_beetle_aead128.ae:93: s[4 + i] = kc[i]
 	mov	2(r12), r15
-	mov	@r12, 66(sp)
-	mov	r15, 68(sp)
+	mov	@r12, 68(sp)
+	mov	r15, 70(sp)
 	mov	4(r12), r14
 	mov	6(r12), r15
-	mov	r14, 70(sp)
-	mov	r15, 72(sp)
+	mov	r14, 72(sp)
+	mov	r15, 74(sp)
 	mov	8(r12), r14
 	mov	10(r12), r15
-	mov	r14, 74(sp)
-	mov	r15, 76(sp)
+	mov	r14, 76(sp)
+	mov	r15, 78(sp)
 	mov	12(r12), r14
 	mov	14(r12), r15
-	mov	r14, 78(sp)
-	mov	r15, 80(sp)
+	mov	r14, 80(sp)
+	mov	r15, 82(sp)
 	; photon_beetle_aead128.ae:143: if (a == 0) & (m == 0) {
 	mov	r10, r15
 	sub	#1, r15
 	clr	r14
 	adc	r14
 	xor	#1, r14
-	mov	118(sp), r15
+	mov	120(sp), r15
 	sub	#1, r15
 	clr	r15
 	adc	r15
@@ -664,9 +664,9 @@ photon_beetle_aead128_decrypt_with:
 	tst	r14
 	jz	.Lphoton_beetle_aead128_decrypt_with_else6
 	; photon_beetle_aead128.ae:48: s[7] = s[7] ^ ((c as u32) << 29)
-	mov	80(sp), r15
+	mov	82(sp), r15
 	xor	#8192, r15
-	mov	r15, 80(sp)
+	mov	r15, 82(sp)
 .Lphoton_beetle_aead128_decrypt_with_else6:
 .Lphoton_beetle_aead128_decrypt_with_endif7:
 	; photon_beetle_aead128.ae:146: if a > 0 {
@@ -674,7 +674,7 @@ photon_beetle_aead128_decrypt_with:
 	sub	#1, r15
 	clr	r15
 	adc	r15
-	mov	r15, 48(sp)
+	mov	r15, 50(sp)
 	tst	r10
 	jz	.Lphoton_beetle_aead128_decrypt_with_else8
 	; photon_beetle_aead128.ae:74: whole = a % rate == 0
@@ -685,7 +685,7 @@ photon_beetle_aead128_decrypt_with:
 	adc	r11
 	xor	#1, r11
 	; photon_beetle_aead128.ae:75: return if m > 0 then (if whole then 1 else 2 as u8) else (if whole then 3 else 4 as u8)
-	mov	118(sp), r15
+	mov	120(sp), r15
 	sub	#1, r15
 	subc	r14, r14
 	inv	r14
@@ -703,17 +703,19 @@ photon_beetle_aead128_decrypt_with:
 	xor	r15, r11
 	; photon_beetle_aead128.ae:147: hash(s, ad, c0_of(a, m))
 	mov	sp, r12
-	add	#50, r12
+	add	#52, r12
 	mov	r10, r14
 	mov	r11, r15
 	call	#photon_beetle_aead128_hash
 .Lphoton_beetle_aead128_decrypt_with_else8:
 .Lphoton_beetle_aead128_decrypt_with_endif9:
 	; photon_beetle_aead128.ae:149: if m > 0 {
-	tst	118(sp)
-	jz	.Lphoton_beetle_aead128_decrypt_with_else10
+	tst	120(sp)
+	jnz	.Lphoton_beetle_aead128_decrypt_with_near42
+	br	#.Lphoton_beetle_aead128_decrypt_with_else10
+.Lphoton_beetle_aead128_decrypt_with_near42:
 	; photon_beetle_aead128.ae:150: for i in 0..(m + rate - 1) / rate {
-	mov	118(sp), r15
+	mov	120(sp), r15
 	add	#16, r15
 	sub	#1, r15
 	subc	r13, r13
@@ -730,13 +732,13 @@ photon_beetle_aead128_decrypt_with:
 	rla	r14
 	and	#61440, r14
 	bis	r14, r15
-	mov	r15, 30(sp)
+	mov	r15, 32(sp)
 	clrc
 	rrc	r13
 	rra	r13
 	rra	r13
 	rra	r13
-	mov	r13, 28(sp)
+	mov	r13, 30(sp)
 	mov	#0, 26(sp)
 	mov	#0, 24(sp)
 	cmp	r15, 26(sp)
@@ -756,7 +758,7 @@ photon_beetle_aead128_decrypt_with:
 	adc	r14
 	mov	r14, r15
 	and	#65520, r15
-	mov	r15, 18(sp)
+	mov	r15, 20(sp)
 	mov	24(sp), r15
 	rla	r15
 	rla	r15
@@ -765,9 +767,9 @@ photon_beetle_aead128_decrypt_with:
 	and	#15, r14
 	bis	r14, r15
 	; photon_beetle_aead128.ae:152: rest = m - off
-	mov	118(sp), r12
+	mov	120(sp), r12
 	mov	#0, r13
-	sub	18(sp), r12
+	sub	20(sp), r12
 	subc	r15, r13
 	; photon_beetle_aead128.ae:153: count = if rest < rate then rest else rate
 	cmp	#16, r12
@@ -782,297 +784,324 @@ photon_beetle_aead128_decrypt_with:
 	mov	r13, 22(sp)
 	; photon_beetle_aead128.ae:154: P.permute(s)
 	mov	sp, r12
-	add	#50, r12
+	add	#52, r12
 	call	#photon_beetle_aead128_P_permute
 	; photon_beetle_aead128.ae:54: return cat(x[63:0] >>> 1, x[127:64])
-	mov	52(sp), r7
 	mov	54(sp), r8
 	mov	56(sp), r9
-	mov	50(sp), r6
-	bit	#1, r7
-	rrc	r6
+	mov	58(sp), r12
+	mov	52(sp), r7
+	bit	#1, r8
+	rrc	r7
+	rrc	r12
 	rrc	r9
 	rrc	r8
-	rrc	r7
 	; photon_beetle_aead128.ae:156: p = first_bytes(shuffle(x) ^ load_le(ct, off, rate, count), count)
-	mov	18(sp), r14
-	add	116(sp), r14
+	mov	20(sp), r5
+	add	118(sp), r5
 	cmp	#16, 12(sp)
 	jnc	.Lphoton_beetle_aead128_decrypt_with_bytes14
-	bit	#1, r14
+	bit	#1, r5
 	jnz	.Lphoton_beetle_aead128_decrypt_with_bytes14
 .Lphoton_beetle_aead128_decrypt_with_words15:
-	mov	@r14, r15
-	mov	2(r14), r4
-	mov	4(r14), r11
-	mov	6(r14), r5
-	mov	8(r14), r10
-	mov	10(r14), r12
-	mov	12(r14), r13
-	mov	14(r14), r14
+	mov	@r5+, r15
+	mov	@r5+, r4
+	mov	@r5+, r10
+	mov	@r5+, r11
+	mov	@r5+, r6
+	mov	@r5+, r13
+	mov	@r5+, 28(sp)
+	mov	@r5+, r14
 	jmp	.Lphoton_beetle_aead128_decrypt_with_join16
 .Lphoton_beetle_aead128_decrypt_with_bytes14:
 	mov	sp, r10
-	add	#82, r10
+	add	#84, r10
 	mov	r10, r11
-	mov	#16, r12
+	mov	#16, r13
 	mov	12(sp), r15
 .Lphoton_beetle_aead128_decrypt_with_cpy17:
-	clr	r13
+	clr	r14
 	tst	r15
 	jz	.Lphoton_beetle_aead128_decrypt_with_pad18
-	mov.b	@r14, r13
-	inc	r14
+	mov.b	@r5, r14
+	inc	r5
 	dec	r15
 .Lphoton_beetle_aead128_decrypt_with_pad18:
-	mov.b	r13, 0(r11)
+	mov.b	r14, 0(r11)
 	inc	r11
-	dec	r12
+	dec	r13
 	jnz	.Lphoton_beetle_aead128_decrypt_with_cpy17
-	mov	r10, r14
+	mov	r10, r5
 	jmp	.Lphoton_beetle_aead128_decrypt_with_words15
 .Lphoton_beetle_aead128_decrypt_with_join16:
-	xor	58(sp), r15
-	mov	r15, 10(sp)
-	xor	60(sp), r4
-	mov	r4, 6(sp)
-	xor	62(sp), r11
-	xor	64(sp), r5
-	mov	r5, 2(sp)
-	xor	r10, r6
-	mov	r6, 0(sp)
-	xor	r12, r7
-	mov	r7, 14(sp)
+	xor	60(sp), r15
+	mov	r15, 8(sp)
+	xor	62(sp), r4
+	mov	r4, 4(sp)
+	xor	64(sp), r10
+	xor	66(sp), r11
+	xor	r6, r7
+	mov	r7, 0(sp)
 	xor	r13, r8
-	mov	r8, 16(sp)
-	xor	r14, r9
-	mov	r9, 20(sp)
+	mov	r8, 14(sp)
+	xor	28(sp), r9
+	mov	r9, 16(sp)
+	xor	r14, r12
+	mov	r12, 18(sp)
 	; photon_beetle_aead128.ae:42: return x & ~(~(0 as u128) << (8 * n))
-	mov	12(sp), r5
-	rla	r5
-	rla	r5
-	rla	r5
-	mov	22(sp), r6
-	rla	r6
-	rla	r6
-	rla	r6
-	mov	#-1, r4
-	mov	#-1, r7
-	mov	#-1, r8
-	mov	#-1, r9
-	mov	#-1, r10
-	mov	#-1, r12
-	mov	#-1, r13
-	mov	#-1, r14
-	mov	r5, r15
-	tst	r6
-	jnz	.Lphoton_beetle_aead128_decrypt_with_shbig19
-	cmp	#128, r15
-	jc	.Lphoton_beetle_aead128_decrypt_with_shbig19
-.Lphoton_beetle_aead128_decrypt_with_shlimb22:
-	cmp	#16, r15
-	jnc	.Lphoton_beetle_aead128_decrypt_with_shbits23
-	mov	r13, r14
-	mov	r12, r13
-	mov	r10, r12
-	mov	r9, r10
-	mov	r8, r9
-	mov	r7, r8
-	mov	r4, r7
-	clr	r4
-	sub	#16, r15
-	jmp	.Lphoton_beetle_aead128_decrypt_with_shlimb22
-.Lphoton_beetle_aead128_decrypt_with_shbits23:
-	tst	r15
-	jz	.Lphoton_beetle_aead128_decrypt_with_shend20
-.Lphoton_beetle_aead128_decrypt_with_sh21:
-	rla	r4
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	dec	r15
-	jnz	.Lphoton_beetle_aead128_decrypt_with_sh21
-	jmp	.Lphoton_beetle_aead128_decrypt_with_shend20
-.Lphoton_beetle_aead128_decrypt_with_shbig19:
-	clr	r4
-	clr	r7
-	clr	r8
-	clr	r9
-	clr	r10
-	clr	r12
-	clr	r13
-	clr	r14
-.Lphoton_beetle_aead128_decrypt_with_shend20:
-	bic	r4, 10(sp)
-	bic	r7, 6(sp)
-	bic	r8, r11
-	mov	r11, 8(sp)
-	bic	r9, 2(sp)
-	bic	r10, 0(sp)
-	mov	14(sp), r4
-	bic	r12, r4
-	mov	16(sp), r7
-	bic	r13, r7
-	mov	20(sp), r8
-	bic	r14, r8
-	; photon_beetle_aead128.ae:157: store_le(msg, off, p, count)
-	mov	18(sp), r13
-	add	124(sp), r13
-	cmp	#16, 12(sp)
-	jnc	.Lphoton_beetle_aead128_decrypt_with_bytes24
-	bit	#1, r13
-	jnz	.Lphoton_beetle_aead128_decrypt_with_bytes24
-	mov	10(sp), 0(r13)
-	mov	6(sp), 2(r13)
-	mov	8(sp), 4(r13)
-	mov	2(sp), 6(r13)
-	mov	@sp, 8(r13)
-	mov	r4, 10(r13)
-	mov	r7, 12(r13)
-	mov	r8, 14(r13)
-	jmp	.Lphoton_beetle_aead128_decrypt_with_stored25
-.Lphoton_beetle_aead128_decrypt_with_bytes24:
-	mov	10(sp), 82(sp)
-	mov	6(sp), 84(sp)
-	mov	8(sp), 86(sp)
-	mov	2(sp), 88(sp)
-	mov	@sp, 90(sp)
-	mov	r4, 92(sp)
-	mov	r7, 94(sp)
-	mov	r8, 96(sp)
-	mov	sp, r14
-	add	#82, r14
-	mov	12(sp), r15
-	cmp	#16, r15
-	jnc	.Lphoton_beetle_aead128_decrypt_with_cnt26
-	mov	#16, r15
-.Lphoton_beetle_aead128_decrypt_with_cnt26:
-	tst	r15
-	jz	.Lphoton_beetle_aead128_decrypt_with_stored25
-.Lphoton_beetle_aead128_decrypt_with_cpy27:
-	mov.b	@r14, 0(r13)
-	inc	r14
-	inc	r13
-	dec	r15
-	jnz	.Lphoton_beetle_aead128_decrypt_with_cpy27
-.Lphoton_beetle_aead128_decrypt_with_stored25:
-	; photon_beetle_aead128.ae:37: return if n < rate then x | ((1 as u128) << (8 * n)) else x
-	cmp	#16, 12(sp)
-	mov	22(sp), r15
+	mov	12(sp), r9
+	rla	r9
+	rla	r9
+	rla	r9
+	mov	22(sp), 6(sp)
+	mov	6(sp), r15
+	rla	r15
+	rla	r15
+	rla	r15
+	mov	r15, 6(sp)
+	cmp	#128, r9
 	subc	#0, r15
 	clr	r15
 	adc	r15
 	xor	#1, r15
 	tst	r15
-	jz	.Lphoton_beetle_aead128_decrypt_with_else28
-	mov	#1, r9
-	mov	#0, r10
-	mov	#0, r11
-	mov	#0, r12
-	mov	#0, r13
-	mov	#0, r14
-	mov	#0, r15
-	mov	#0, 4(sp)
-	tst	r6
-	jnz	.Lphoton_beetle_aead128_decrypt_with_shbig30
-	cmp	#128, r5
-	jc	.Lphoton_beetle_aead128_decrypt_with_shbig30
-.Lphoton_beetle_aead128_decrypt_with_shlimb33:
-	cmp	#16, r5
-	jnc	.Lphoton_beetle_aead128_decrypt_with_shbits34
-	mov	r15, 4(sp)
-	mov	r14, r15
+	jz	.Lphoton_beetle_aead128_decrypt_with_else19
+	mov	#-1, r4
+	mov	#-1, r5
+	mov	#-1, r6
+	mov	#-1, r12
+	mov	#-1, r13
+	mov	#-1, r14
+	mov	#-1, r7
+	mov	#-1, r8
+	mov	r9, r15
+	tst	6(sp)
+	jnz	.Lphoton_beetle_aead128_decrypt_with_shbig21
+	cmp	#128, r15
+	jc	.Lphoton_beetle_aead128_decrypt_with_shbig21
+.Lphoton_beetle_aead128_decrypt_with_shlimb24:
+	cmp	#16, r15
+	jnc	.Lphoton_beetle_aead128_decrypt_with_shbits25
+	mov	r7, r8
+	mov	r14, r7
 	mov	r13, r14
 	mov	r12, r13
-	mov	r11, r12
-	mov	r10, r11
-	mov	r9, r10
-	clr	r9
-	sub	#16, r5
-	jmp	.Lphoton_beetle_aead128_decrypt_with_shlimb33
-.Lphoton_beetle_aead128_decrypt_with_shbits34:
-	tst	r5
-	jz	.Lphoton_beetle_aead128_decrypt_with_shend31
-.Lphoton_beetle_aead128_decrypt_with_sh32:
-	rla	r9
-	rlc	r10
-	rlc	r11
+	mov	r6, r12
+	mov	r5, r6
+	mov	r4, r5
+	clr	r4
+	sub	#16, r15
+	jmp	.Lphoton_beetle_aead128_decrypt_with_shlimb24
+.Lphoton_beetle_aead128_decrypt_with_shbits25:
+	tst	r15
+	jz	.Lphoton_beetle_aead128_decrypt_with_shend22
+.Lphoton_beetle_aead128_decrypt_with_sh23:
+	rla	r4
+	rlc	r5
+	rlc	r6
 	rlc	r12
 	rlc	r13
 	rlc	r14
-	rlc	r15
-	rlc	4(sp)
-	dec	r5
-	jnz	.Lphoton_beetle_aead128_decrypt_with_sh32
-	jmp	.Lphoton_beetle_aead128_decrypt_with_shend31
-.Lphoton_beetle_aead128_decrypt_with_shbig30:
-	clr	r9
-	clr	r10
-	clr	r11
+	rlc	r7
+	rlc	r8
+	dec	r15
+	jnz	.Lphoton_beetle_aead128_decrypt_with_sh23
+	jmp	.Lphoton_beetle_aead128_decrypt_with_shend22
+.Lphoton_beetle_aead128_decrypt_with_shbig21:
+	clr	r4
+	clr	r5
+	clr	r6
 	clr	r12
 	clr	r13
 	clr	r14
-	clr	r15
-	clr	4(sp)
-.Lphoton_beetle_aead128_decrypt_with_shend31:
-	mov	10(sp), r6
-	bis	r9, r6
-	mov	6(sp), r9
-	bis	r10, r9
-	mov	8(sp), r10
-	bis	r11, r10
-	mov	2(sp), r11
-	bis	r12, r11
+	clr	r7
+	clr	r8
+.Lphoton_beetle_aead128_decrypt_with_shend22:
+	bic	r4, 8(sp)
+	bic	r5, 4(sp)
+	bic	r6, r10
+	bic	r12, r11
 	mov	@sp, r12
-	bis	r13, r12
-	bis	r14, r4
-	bis	r15, r7
-	bis	4(sp), r8
-	jmp	.Lphoton_beetle_aead128_decrypt_with_endif29
-.Lphoton_beetle_aead128_decrypt_with_else28:
-	mov	10(sp), r6
-	mov	6(sp), r9
-	mov	8(sp), r10
-	mov	2(sp), r11
+	bic	r13, r12
+	mov	14(sp), r13
+	bic	r14, r13
+	mov	16(sp), r14
+	bic	r7, r14
+	mov	18(sp), r15
+	bic	r8, r15
+	mov	r10, 10(sp)
+	mov	r11, 2(sp)
+	mov	r12, 0(sp)
+	jmp	.Lphoton_beetle_aead128_decrypt_with_endif20
+.Lphoton_beetle_aead128_decrypt_with_else19:
+	mov	r10, 10(sp)
+	mov	r11, 2(sp)
+	mov	14(sp), r13
+	mov	16(sp), r14
+	mov	18(sp), r15
+.Lphoton_beetle_aead128_decrypt_with_endif20:
+	; photon_beetle_aead128.ae:157: store_le(msg, off, p, count)
+	mov	20(sp), r10
+	add	126(sp), r10
+	cmp	#16, 12(sp)
+	jnc	.Lphoton_beetle_aead128_decrypt_with_bytes26
+	bit	#1, r10
+	jnz	.Lphoton_beetle_aead128_decrypt_with_bytes26
+	mov	8(sp), 0(r10)
+	mov	4(sp), 2(r10)
+	mov	10(sp), 4(r10)
+	mov	2(sp), 6(r10)
+	mov	@sp, 8(r10)
+	mov	r13, 10(r10)
+	mov	r14, 12(r10)
+	mov	r15, 14(r10)
+	jmp	.Lphoton_beetle_aead128_decrypt_with_stored27
+.Lphoton_beetle_aead128_decrypt_with_bytes26:
+	mov	8(sp), 84(sp)
+	mov	4(sp), 86(sp)
+	mov	10(sp), 88(sp)
+	mov	2(sp), 90(sp)
+	mov	@sp, 92(sp)
+	mov	r13, 94(sp)
+	mov	r14, 96(sp)
+	mov	r15, 98(sp)
+	mov	sp, r11
+	add	#84, r11
+	mov	12(sp), r12
+	cmp	#16, r12
+	jnc	.Lphoton_beetle_aead128_decrypt_with_cnt28
+	mov	#16, r12
+.Lphoton_beetle_aead128_decrypt_with_cnt28:
+	tst	r12
+	jz	.Lphoton_beetle_aead128_decrypt_with_stored27
+.Lphoton_beetle_aead128_decrypt_with_cpy29:
+	mov.b	@r11, 0(r10)
+	inc	r11
+	inc	r10
+	dec	r12
+	jnz	.Lphoton_beetle_aead128_decrypt_with_cpy29
+.Lphoton_beetle_aead128_decrypt_with_stored27:
+	; photon_beetle_aead128.ae:37: return if n < rate then x | ((1 as u128) << (8 * n)) else x
+	cmp	#16, 12(sp)
+	mov	22(sp), r12
+	subc	#0, r12
+	clr	r12
+	adc	r12
+	xor	#1, r12
+	tst	r12
+	jz	.Lphoton_beetle_aead128_decrypt_with_else30
+	mov	r9, r12
+	mov	#1, r7
+	mov	#0, r8
+	mov	#0, r9
+	mov	#0, r4
+	mov	#0, r5
+	mov	#0, r6
+	mov	#0, r10
+	mov	#0, r11
+	tst	6(sp)
+	jnz	.Lphoton_beetle_aead128_decrypt_with_shbig32
+	cmp	#128, r12
+	jc	.Lphoton_beetle_aead128_decrypt_with_shbig32
+.Lphoton_beetle_aead128_decrypt_with_shlimb35:
+	cmp	#16, r12
+	jnc	.Lphoton_beetle_aead128_decrypt_with_shbits36
+	mov	r10, r11
+	mov	r6, r10
+	mov	r5, r6
+	mov	r4, r5
+	mov	r9, r4
+	mov	r8, r9
+	mov	r7, r8
+	clr	r7
+	sub	#16, r12
+	jmp	.Lphoton_beetle_aead128_decrypt_with_shlimb35
+.Lphoton_beetle_aead128_decrypt_with_shbits36:
+	tst	r12
+	jz	.Lphoton_beetle_aead128_decrypt_with_shend33
+.Lphoton_beetle_aead128_decrypt_with_sh34:
+	rla	r7
+	rlc	r8
+	rlc	r9
+	rlc	r4
+	rlc	r5
+	rlc	r6
+	rlc	r10
+	rlc	r11
+	dec	r12
+	jnz	.Lphoton_beetle_aead128_decrypt_with_sh34
+	jmp	.Lphoton_beetle_aead128_decrypt_with_shend33
+.Lphoton_beetle_aead128_decrypt_with_shbig32:
+	clr	r7
+	clr	r8
+	clr	r9
+	clr	r4
+	clr	r5
+	clr	r6
+	clr	r10
+	clr	r11
+.Lphoton_beetle_aead128_decrypt_with_shend33:
+	bis	r7, 8(sp)
+	mov	4(sp), r7
+	bis	r8, r7
+	mov	10(sp), r8
+	bis	r9, r8
+	mov	2(sp), r9
+	bis	r4, r9
 	mov	@sp, r12
-.Lphoton_beetle_aead128_decrypt_with_endif29:
+	bis	r5, r12
+	bis	r6, r13
+	bis	r10, r14
+	bis	r11, r15
+	mov	8(sp), r6
+	mov	r12, r10
+	mov	r13, r11
+	mov	r14, r12
+	mov	r15, r13
+	jmp	.Lphoton_beetle_aead128_decrypt_with_endif31
+.Lphoton_beetle_aead128_decrypt_with_else30:
+	mov	8(sp), r6
+	mov	4(sp), r7
+	mov	10(sp), r8
+	mov	2(sp), r9
+	mov	@sp, r10
+	mov	r13, r11
+	mov	r14, r12
+	mov	r15, r13
+.Lphoton_beetle_aead128_decrypt_with_endif31:
 	; photon_beetle_aead128.ae:158: set_rate_part(s, x ^ ozs(p, count))
-	xor	50(sp), r6
-	xor	52(sp), r9
+	xor	52(sp), r6
+	xor	54(sp), r7
 	; photon_beetle_aead128.ae:28: s[0] = x[31:0]
-	mov	r6, 50(sp)
-	mov	r9, 52(sp)
+	mov	r6, 52(sp)
+	mov	r7, 54(sp)
 	; photon_beetle_aead128.ae:158: set_rate_part(s, x ^ ozs(p, count))
-	xor	54(sp), r10
-	xor	56(sp), r11
+	xor	56(sp), r8
+	xor	58(sp), r9
 	; photon_beetle_aead128.ae:29: s[1] = x[63:32]
-	mov	r10, 54(sp)
-	mov	r11, 56(sp)
+	mov	r8, 56(sp)
+	mov	r9, 58(sp)
 	; photon_beetle_aead128.ae:158: set_rate_part(s, x ^ ozs(p, count))
-	xor	58(sp), r12
-	xor	60(sp), r4
+	xor	60(sp), r10
+	xor	62(sp), r11
 	; photon_beetle_aead128.ae:30: s[2] = x[95:64]
-	mov	r12, 58(sp)
-	mov	r4, 60(sp)
+	mov	r10, 60(sp)
+	mov	r11, 62(sp)
 	; photon_beetle_aead128.ae:158: set_rate_part(s, x ^ ozs(p, count))
-	xor	62(sp), r7
-	xor	64(sp), r8
+	xor	64(sp), r12
+	xor	66(sp), r13
 	; photon_beetle_aead128.ae:31: s[3] = x[127:96]
-	mov	r7, 62(sp)
-	mov	r8, 64(sp)
+	mov	r12, 64(sp)
+	mov	r13, 66(sp)
 	add	#1, 26(sp)
 	addc	#0, 24(sp)
-	cmp	30(sp), 26(sp)
+	cmp	32(sp), 26(sp)
 	mov	24(sp), r15
-	subc	28(sp), r15
+	subc	30(sp), r15
 	jnc	.Lphoton_beetle_aead128_decrypt_with_loop12
 .Lphoton_beetle_aead128_decrypt_with_done13:
 	; photon_beetle_aead128.ae:79: whole = m % rate == 0
-	mov	118(sp), r15
+	mov	120(sp), r15
 	and	#15, r15
 	sub	#1, r15
 	clr	r13
@@ -1088,7 +1117,7 @@ photon_beetle_aead128_decrypt_with:
 	inc	r13
 	and	#3, r13
 	xor	#6, r13
-	mov	48(sp), r15
+	mov	50(sp), r15
 	inv	r15
 	inc	r15
 	xor	r13, r14
@@ -1101,15 +1130,16 @@ photon_beetle_aead128_decrypt_with:
 	rla	r13
 	rla	r13
 	rla	r13
-	xor	80(sp), r13
-	mov	r13, 80(sp)
+	xor	82(sp), r13
+	mov	r13, 82(sp)
 .Lphoton_beetle_aead128_decrypt_with_else10:
 .Lphoton_beetle_aead128_decrypt_with_endif11:
 	; photon_beetle_aead128.ae:162: return (load_le(tag, 0, 16) ^ tag_of(s)) == 0
-	mov	120(sp), r11
+	mov	122(sp), r11
 	bit	#1, r11
-	jnz	.Lphoton_beetle_aead128_decrypt_with_bytes35
-.Lphoton_beetle_aead128_decrypt_with_words36:
+	jnz	.Lphoton_beetle_aead128_decrypt_with_bytes37
+.Lphoton_beetle_aead128_decrypt_with_words38:
+	mov	@r11+, 48(sp)
 	mov	@r11+, 46(sp)
 	mov	@r11+, 44(sp)
 	mov	@r11+, 42(sp)
@@ -1117,44 +1147,43 @@ photon_beetle_aead128_decrypt_with:
 	mov	@r11+, 38(sp)
 	mov	@r11+, 36(sp)
 	mov	@r11+, 34(sp)
-	mov	@r11+, 32(sp)
-	jmp	.Lphoton_beetle_aead128_decrypt_with_join37
-.Lphoton_beetle_aead128_decrypt_with_bytes35:
+	jmp	.Lphoton_beetle_aead128_decrypt_with_join39
+.Lphoton_beetle_aead128_decrypt_with_bytes37:
 	mov	sp, r12
-	add	#82, r12
+	add	#84, r12
 	mov	r12, r13
 	mov	#16, r14
-.Lphoton_beetle_aead128_decrypt_with_cpy38:
+.Lphoton_beetle_aead128_decrypt_with_cpy40:
 	mov.b	@r11, r15
 	inc	r11
 	mov.b	r15, 0(r13)
 	inc	r13
 	dec	r14
-	jnz	.Lphoton_beetle_aead128_decrypt_with_cpy38
+	jnz	.Lphoton_beetle_aead128_decrypt_with_cpy40
 	mov	r12, r11
-	jmp	.Lphoton_beetle_aead128_decrypt_with_words36
-.Lphoton_beetle_aead128_decrypt_with_join37:
+	jmp	.Lphoton_beetle_aead128_decrypt_with_words38
+.Lphoton_beetle_aead128_decrypt_with_join39:
 	; photon_beetle_aead128.ae:85: P.permute(s)
 	mov	sp, r12
-	add	#50, r12
+	add	#52, r12
 	call	#photon_beetle_aead128_P_permute
 	; photon_beetle_aead128.ae:162: return (load_le(tag, 0, 16) ^ tag_of(s)) == 0
-	mov	46(sp), r8
-	xor	50(sp), r8
-	mov	44(sp), r9
-	xor	52(sp), r9
-	mov	42(sp), r10
-	xor	54(sp), r10
-	mov	40(sp), r11
-	xor	56(sp), r11
-	mov	38(sp), r12
-	xor	58(sp), r12
-	mov	36(sp), r13
-	xor	60(sp), r13
-	mov	34(sp), r14
-	xor	62(sp), r14
-	mov	32(sp), r15
-	xor	64(sp), r15
+	mov	48(sp), r8
+	xor	52(sp), r8
+	mov	46(sp), r9
+	xor	54(sp), r9
+	mov	44(sp), r10
+	xor	56(sp), r10
+	mov	42(sp), r11
+	xor	58(sp), r11
+	mov	40(sp), r12
+	xor	60(sp), r12
+	mov	38(sp), r13
+	xor	62(sp), r13
+	mov	36(sp), r14
+	xor	64(sp), r14
+	mov	34(sp), r15
+	xor	66(sp), r15
 	bis	r9, r8
 	bis	r10, r8
 	bis	r11, r8
@@ -1166,9 +1195,9 @@ photon_beetle_aead128_decrypt_with:
 	clr	r14
 	adc	r14
 	xor	#1, r14
-	mov	128(sp), r15
+	mov	130(sp), r15
 	mov	r14, 0(r15)
-	add	#98, sp
+	add	#100, sp
 	pop	r4
 	pop	r5
 	pop	r6

@@ -936,8 +936,8 @@ romulus_n_encrypt_with:
 
 
 ; --- romulus_n_decrypt_with: romulus_n.decrypt_with
-;     frame 478 bytes (34 spill slots, locals 408), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1962 bytes of code
+;     frame 470 bytes (30 spill slots, locals 408), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 2012 bytes of code
 	.section .text.romulus_n_decrypt_with,"ax",@progbits
 	.global romulus_n_decrypt_with
 	.type romulus_n_decrypt_with, @function
@@ -950,10 +950,10 @@ romulus_n_decrypt_with:
 	push	r6
 	push	r5
 	push	r4
-	sub	#478, sp
+	sub	#470, sp
 	mov	r13, r9
-	mov	r12, 60(sp)
-	mov	r15, 66(sp)
+	mov	r12, 54(sp)
+	mov	r15, 58(sp)
 	; romulus_n.ae:134: E.tk23_rows(load_be(nonce, 0, 16), r3, r23)
 	bit	#1, r9
 	jnz	.Lromulus_n_decrypt_with_bytes1
@@ -969,7 +969,7 @@ romulus_n_decrypt_with:
 	jmp	.Lromulus_n_decrypt_with_join3
 .Lromulus_n_decrypt_with_bytes1:
 	mov	sp, r12
-	add	#390, r12
+	add	#382, r12
 	mov	r12, r13
 	mov	#16, r14
 .Lromulus_n_decrypt_with_cpy4:
@@ -983,67 +983,67 @@ romulus_n_decrypt_with:
 	jmp	.Lromulus_n_decrypt_with_words2
 .Lromulus_n_decrypt_with_join3:
 	swpb	r15
-	mov	r15, 406(sp)
+	mov	r15, 398(sp)
 	swpb	r14
-	mov	r14, 408(sp)
+	mov	r14, 400(sp)
 	swpb	r13
-	mov	r13, 410(sp)
+	mov	r13, 402(sp)
 	swpb	r12
-	mov	r12, 412(sp)
+	mov	r12, 404(sp)
 	swpb	r11
-	mov	r11, 414(sp)
+	mov	r11, 406(sp)
 	swpb	r10
-	mov	r10, 416(sp)
+	mov	r10, 408(sp)
 	swpb	r8
-	mov	r8, 418(sp)
+	mov	r8, 410(sp)
 	swpb	r7
-	mov	r7, 420(sp)
+	mov	r7, 412(sp)
 	mov	sp, r12
-	add	#406, r12
+	add	#398, r12
 	mov	sp, r14
-	add	#70, r14
-	mov	60(sp), r13
+	add	#62, r14
+	mov	54(sp), r13
 	call	#romulus_n_E_tk23_rows
 	; romulus_n.ae:135: s = absorb_ad(r3, r23, ad)
 	mov	sp, r13
-	add	#70, r13
+	add	#62, r13
 	mov	sp, r15
-	add	#430, r15
+	add	#422, r15
 	mov	r15, 0(sp)
-	mov	60(sp), r12
-	mov	66(sp), r14
-	mov	494(sp), r15
+	mov	54(sp), r12
+	mov	58(sp), r14
+	mov	486(sp), r15
 	call	#romulus_n_absorb_ad
 	; romulus_n.ae:138: if m == 0 {
-	tst	498(sp)
+	tst	490(sp)
 	jz	.Lromulus_n_decrypt_with_else6
 	mov	#1, 2(sp)
 	mov	#0, r4
 	mov	#0, r5
 	mov	#0, r6
-	mov	430(sp), r7
-	mov	432(sp), r8
-	mov	434(sp), r9
-	mov	436(sp), r10
-	mov	438(sp), r11
-	mov	440(sp), r12
-	mov	442(sp), r13
-	mov	444(sp), r14
+	mov	422(sp), r7
+	mov	424(sp), r8
+	mov	426(sp), r9
+	mov	428(sp), r10
+	mov	430(sp), r11
+	mov	432(sp), r12
+	mov	434(sp), r13
+	mov	436(sp), r14
 	jmp	.Lromulus_n_decrypt_with_endif7
 .Lromulus_n_decrypt_with_else6:
 	; romulus_n.ae:140: s = tbc_n(cnt, 0x15, r23, s)
-	mov	#2, 406(sp)
-	mov	#0, 408(sp)
-	mov	#0, 410(sp)
-	mov	#0, 412(sp)
+	mov	#2, 398(sp)
+	mov	#0, 400(sp)
+	mov	#0, 402(sp)
+	mov	#0, 404(sp)
 	mov	sp, r12
-	add	#406, r12
+	add	#398, r12
 	mov	sp, r14
-	add	#70, r14
+	add	#62, r14
 	mov	sp, r11
-	add	#430, r11
+	add	#422, r11
 	mov	sp, r15
-	add	#446, r15
+	add	#438, r15
 	mov	r15, 0(sp)
 	mov	#21, r13
 	mov	r11, r15
@@ -1052,102 +1052,43 @@ romulus_n_decrypt_with:
 	mov	#0, r4
 	mov	#0, r5
 	mov	#0, r6
-	mov	446(sp), r7
-	mov	448(sp), r8
-	mov	450(sp), r9
-	mov	452(sp), r10
-	mov	454(sp), r11
-	mov	456(sp), r12
-	mov	458(sp), r13
-	mov	460(sp), r14
+	mov	438(sp), r7
+	mov	440(sp), r8
+	mov	442(sp), r9
+	mov	444(sp), r10
+	mov	446(sp), r11
+	mov	448(sp), r12
+	mov	450(sp), r13
+	mov	452(sp), r14
 .Lromulus_n_decrypt_with_endif7:
 	; romulus_n.ae:142: for i in 0..(m + 15) / 16 {
-	mov	498(sp), r15
+	mov	490(sp), r15
 	add	#15, r15
 	clrc
 	rrc	r15
 	rra	r15
 	rra	r15
 	rra	r15
-	mov	r15, 68(sp)
-	mov	r7, 44(sp)
-	mov	r8, 46(sp)
+	mov	r15, 60(sp)
+	mov	r7, 52(sp)
+	mov	r8, 50(sp)
 	mov	r9, 48(sp)
-	mov	r10, 50(sp)
-	mov	r11, 52(sp)
-	mov	r12, 54(sp)
-	mov	r13, 56(sp)
-	mov	r14, 58(sp)
-	mov	r4, 28(sp)
+	mov	r10, 46(sp)
+	mov	r11, 44(sp)
+	mov	r12, 42(sp)
+	mov	r13, 40(sp)
+	mov	r14, 36(sp)
+	mov	r4, 22(sp)
 	mov	r5, 8(sp)
-	mov	r6, 64(sp)
-	mov	#0, 62(sp)
-	cmp	r15, 62(sp)
-	jnc	.Lromulus_n_decrypt_with_near29
+	mov	r6, 6(sp)
+	mov	#0, 56(sp)
+	cmp	r15, 56(sp)
+	jnc	.Lromulus_n_decrypt_with_near31
 	br	#.Lromulus_n_decrypt_with_done9
-.Lromulus_n_decrypt_with_near29:
+.Lromulus_n_decrypt_with_near31:
 .Lromulus_n_decrypt_with_loop8:
 	; romulus_n.ae:39: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
-	mov	44(sp), r13
-	mov	r13, r15
-	rra	r15
-	and	#32639, r15
-	mov	r13, r14
-	swpb	r14
-	bit	#1, r14
-	rrc	r14
-	xor	r13, r14
-	and	#32896, r14
-	xor	r14, r15
-	mov	r15, 32(sp)
-	mov	46(sp), r13
-	mov	r13, r15
-	rra	r15
-	and	#32639, r15
-	mov	r13, r14
-	swpb	r14
-	bit	#1, r14
-	rrc	r14
-	xor	r13, r14
-	and	#32896, r14
-	xor	r14, r15
-	mov	r15, 26(sp)
-	mov	48(sp), r13
-	mov	r13, r15
-	rra	r15
-	and	#32639, r15
-	mov	r13, r14
-	swpb	r14
-	bit	#1, r14
-	rrc	r14
-	xor	r13, r14
-	and	#32896, r14
-	xor	r14, r15
-	mov	r15, 20(sp)
-	mov	50(sp), r13
-	mov	r13, r15
-	rra	r15
-	and	#32639, r15
-	mov	r13, r14
-	swpb	r14
-	bit	#1, r14
-	rrc	r14
-	xor	r13, r14
-	and	#32896, r14
-	xor	r14, r15
-	mov	r15, 16(sp)
 	mov	52(sp), r14
-	mov	r14, r8
-	rra	r8
-	and	#32639, r8
-	mov	r14, r15
-	swpb	r15
-	bit	#1, r15
-	rrc	r15
-	xor	r14, r15
-	and	#32896, r15
-	xor	r15, r8
-	mov	54(sp), r14
 	mov	r14, r9
 	rra	r9
 	and	#32639, r9
@@ -1158,382 +1099,480 @@ romulus_n_decrypt_with:
 	xor	r14, r15
 	and	#32896, r15
 	xor	r15, r9
-	mov	56(sp), r13
+	mov	50(sp), r14
+	mov	r14, r10
+	rra	r10
+	and	#32639, r10
+	mov	r14, r15
+	swpb	r15
+	bit	#1, r15
+	rrc	r15
+	xor	r14, r15
+	and	#32896, r15
+	xor	r15, r10
+	mov	48(sp), r14
+	mov	r14, r11
+	rra	r11
+	and	#32639, r11
+	mov	r14, r15
+	swpb	r15
+	bit	#1, r15
+	rrc	r15
+	xor	r14, r15
+	and	#32896, r15
+	xor	r15, r11
+	mov	46(sp), r14
+	mov	r14, r12
+	rra	r12
+	and	#32639, r12
+	mov	r14, r15
+	swpb	r15
+	bit	#1, r15
+	rrc	r15
+	xor	r14, r15
+	and	#32896, r15
+	xor	r15, r12
+	mov	44(sp), r13
+	mov	r13, r14
+	rra	r14
+	and	#32639, r14
 	mov	r13, r15
+	swpb	r15
+	bit	#1, r15
+	rrc	r15
+	xor	r13, r15
+	and	#32896, r15
+	xor	r15, r14
+	mov	42(sp), r8
+	mov	r8, r15
 	rra	r15
 	and	#32639, r15
-	mov	r13, r14
-	swpb	r14
-	bit	#1, r14
-	rrc	r14
-	xor	r13, r14
-	and	#32896, r14
-	xor	r14, r15
-	mov	r15, 30(sp)
-	mov	58(sp), r13
-	mov	r13, r15
+	mov	r8, r13
+	swpb	r13
+	bit	#1, r13
+	rrc	r13
+	xor	r8, r13
+	and	#32896, r13
+	xor	r13, r15
+	mov	r15, 4(sp)
+	mov	40(sp), r8
+	mov	r8, r15
 	rra	r15
 	and	#32639, r15
-	mov	r13, r14
-	swpb	r14
-	bit	#1, r14
-	rrc	r14
-	xor	r13, r14
-	and	#32896, r14
-	xor	r14, r15
-	mov	r15, 24(sp)
+	mov	r8, r13
+	swpb	r13
+	bit	#1, r13
+	rrc	r13
+	xor	r8, r13
+	and	#32896, r13
+	xor	r13, r15
+	mov	r15, 28(sp)
+	mov	36(sp), r8
+	mov	r8, r15
+	rra	r15
+	and	#32639, r15
+	mov	r8, r13
+	swpb	r13
+	bit	#1, r13
+	rrc	r13
+	xor	r8, r13
+	and	#32896, r13
+	xor	r13, r15
+	mov	r15, 14(sp)
 	; romulus_n.ae:143: off = 16 * i
-	mov	62(sp), r6
-	rla	r6
-	rla	r6
-	rla	r6
-	rla	r6
+	mov	56(sp), r13
+	rla	r13
+	rla	r13
+	rla	r13
+	rla	r13
 	; romulus_n.ae:144: rest = m - off
-	mov	498(sp), r13
-	sub	r6, r13
-	subc	r12, r12
+	mov	490(sp), r7
+	sub	r13, r7
+	subc	r6, r6
 	; romulus_n.ae:145: count = if rest < 16 then rest else 16
-	cmp	#16, r13
-	mov	r12, r15
+	cmp	#16, r7
+	mov	r6, r15
 	subc	#0, r15
-	subc	r15, r15
-	mov	r13, r14
-	mov	r13, 40(sp)
-	xor	#16, r14
-	and	r15, r14
-	xor	#16, r14
-	and	r12, r15
-	mov	r12, 42(sp)
-	mov	r15, 38(sp)
+	subc	r8, r8
+	mov	r7, r15
+	mov	r7, 34(sp)
+	xor	#16, r15
+	and	r8, r15
+	xor	#16, r15
+	mov	r15, 30(sp)
+	and	r6, r8
+	mov	r6, 32(sp)
+	mov	r8, 38(sp)
 	; romulus_n.ae:146: p = first_bytes(g(s) ^ load_be(ct, off, 16, count), count)
-	mov	r6, r7
-	add	496(sp), r7
-	cmp	#16, r14
+	mov	r13, r4
+	add	488(sp), r4
+	cmp	#16, r15
 	jnc	.Lromulus_n_decrypt_with_bytes10
-	bit	#1, r7
+	bit	#1, r4
 	jnz	.Lromulus_n_decrypt_with_bytes10
 .Lromulus_n_decrypt_with_words11:
-	mov	@r7, r4
-	mov	2(r7), r5
-	mov	4(r7), r10
-	mov	6(r7), r11
-	mov	8(r7), r12
-	mov	10(r7), r13
-	mov	12(r7), r15
-	mov	14(r7), r7
+	mov	@r4, 20(sp)
+	mov	2(r4), 16(sp)
+	mov	4(r4), r5
+	mov	6(r4), r6
+	mov	8(r4), r7
+	mov	10(r4), r8
+	mov	12(r4), r15
+	mov	14(r4), r4
 	jmp	.Lromulus_n_decrypt_with_join12
 .Lromulus_n_decrypt_with_bytes10:
-	mov	sp, r10
-	add	#390, r10
-	mov	r10, r11
-	mov	#16, r12
-	mov	r14, r15
+	mov	sp, r5
+	add	#382, r5
+	mov	r5, r6
+	mov	#16, r7
+	mov	30(sp), r15
 .Lromulus_n_decrypt_with_cpy13:
-	clr	r13
+	clr	r8
 	tst	r15
 	jz	.Lromulus_n_decrypt_with_pad14
-	mov.b	@r7, r13
-	inc	r7
+	mov.b	@r4, r8
+	inc	r4
 	dec	r15
 .Lromulus_n_decrypt_with_pad14:
-	mov.b	r13, 0(r11)
-	inc	r11
-	dec	r12
+	mov.b	r8, 0(r6)
+	inc	r6
+	dec	r7
 	jnz	.Lromulus_n_decrypt_with_cpy13
-	mov	r10, r7
+	mov	r5, r4
 	jmp	.Lromulus_n_decrypt_with_words11
 .Lromulus_n_decrypt_with_join12:
-	swpb	r7
-	xor	r7, 32(sp)
-	swpb	r15
-	xor	r15, 26(sp)
-	swpb	r13
-	xor	r13, 20(sp)
-	swpb	r12
-	xor	r12, 16(sp)
-	swpb	r11
-	xor	r11, r8
-	mov	r8, 36(sp)
-	swpb	r10
-	xor	r10, r9
-	mov	r9, 34(sp)
-	swpb	r5
-	xor	r5, 30(sp)
+	mov	r9, 26(sp)
 	swpb	r4
-	xor	r4, 24(sp)
+	xor	r4, 26(sp)
+	swpb	r15
+	xor	r15, r10
+	mov	r10, 24(sp)
+	swpb	r8
+	xor	r8, r11
+	mov	r11, 18(sp)
+	swpb	r7
+	xor	r7, r12
+	mov	r12, 12(sp)
+	swpb	r6
+	xor	r6, r14
+	mov	r14, 10(sp)
+	swpb	r5
+	xor	r5, 4(sp)
+	mov	28(sp), r10
+	swpb	16(sp)
+	xor	16(sp), r10
+	swpb	20(sp)
+	xor	20(sp), 14(sp)
 	; romulus_n.ae:54: return x & ~(~(0 as u128) >> (8 * n))
-	mov	38(sp), r7
-	rla	r7
-	rla	r7
-	rla	r7
-	mov	r14, r4
+	mov	30(sp), r4
 	rla	r4
 	rla	r4
 	rla	r4
+	mov	38(sp), r15
+	rla	r15
+	rla	r15
+	rla	r15
+	cmp	#128, r4
+	mov	r15, r14
+	subc	#0, r14
+	clr	r14
+	adc	r14
+	xor	#1, r14
+	tst	r14
+	jz	.Lromulus_n_decrypt_with_else15
+	mov	#-1, r5
+	mov	#-1, r6
+	mov	#-1, r7
 	mov	#-1, r8
 	mov	#-1, r9
-	mov	#-1, r10
 	mov	#-1, r11
 	mov	#-1, r12
-	mov	#-1, r13
-	mov	#-1, r5
-	mov	#-1, r15
-	tst	r7
-	jnz	.Lromulus_n_decrypt_with_shbig15
+	mov	#-1, r14
+	tst	r15
+	jnz	.Lromulus_n_decrypt_with_shbig17
 	cmp	#128, r4
-	jc	.Lromulus_n_decrypt_with_shbig15
-.Lromulus_n_decrypt_with_shlimb18:
+	jc	.Lromulus_n_decrypt_with_shbig17
+.Lromulus_n_decrypt_with_shlimb20:
 	cmp	#16, r4
-	jnc	.Lromulus_n_decrypt_with_shbits19
+	jnc	.Lromulus_n_decrypt_with_shbits21
+	mov	r6, r5
+	mov	r7, r6
+	mov	r8, r7
 	mov	r9, r8
-	mov	r10, r9
-	mov	r11, r10
+	mov	r11, r9
 	mov	r12, r11
-	mov	r13, r12
-	mov	r5, r13
-	mov	r15, r5
-	clr	r15
+	mov	r14, r12
+	clr	r14
 	sub	#16, r4
-	jmp	.Lromulus_n_decrypt_with_shlimb18
-.Lromulus_n_decrypt_with_shbits19:
+	jmp	.Lromulus_n_decrypt_with_shlimb20
+.Lromulus_n_decrypt_with_shbits21:
 	tst	r4
-	jz	.Lromulus_n_decrypt_with_shend16
-.Lromulus_n_decrypt_with_sh17:
+	jz	.Lromulus_n_decrypt_with_shend18
+.Lromulus_n_decrypt_with_sh19:
 	clrc
-	rrc	r15
-	rrc	r5
-	rrc	r13
+	rrc	r14
 	rrc	r12
 	rrc	r11
-	rrc	r10
 	rrc	r9
 	rrc	r8
+	rrc	r7
+	rrc	r6
+	rrc	r5
 	dec	r4
-	jnz	.Lromulus_n_decrypt_with_sh17
-	jmp	.Lromulus_n_decrypt_with_shend16
-.Lromulus_n_decrypt_with_shbig15:
+	jnz	.Lromulus_n_decrypt_with_sh19
+	jmp	.Lromulus_n_decrypt_with_shend18
+.Lromulus_n_decrypt_with_shbig17:
+	clr	r5
+	clr	r6
+	clr	r7
 	clr	r8
 	clr	r9
-	clr	r10
 	clr	r11
 	clr	r12
-	clr	r13
-	clr	r5
-	clr	r15
-.Lromulus_n_decrypt_with_shend16:
-	mov	32(sp), r7
-	bic	r8, r7
-	mov	26(sp), r8
-	bic	r9, r8
-	mov	20(sp), r9
-	bic	r10, r9
-	mov	16(sp), r10
-	bic	r11, r10
-	mov	36(sp), r11
-	bic	r12, r11
-	mov	34(sp), r12
-	bic	r13, r12
-	mov	30(sp), r13
-	bic	r5, r13
-	mov	24(sp), r5
-	bic	r15, r5
+	clr	r14
+.Lromulus_n_decrypt_with_shend18:
+	mov	26(sp), r15
+	bic	r5, r15
+	mov	r15, 26(sp)
+	mov	24(sp), r15
+	bic	r6, r15
+	mov	r15, 24(sp)
+	mov	18(sp), r15
+	bic	r7, r15
+	mov	r15, 18(sp)
+	mov	12(sp), r15
+	bic	r8, r15
+	mov	r15, 12(sp)
+	mov	10(sp), r15
+	bic	r9, r15
+	mov	r15, 10(sp)
+	mov	4(sp), r9
+	bic	r11, r9
+	bic	r12, r10
+	mov	14(sp), r11
+	bic	r14, r11
+	jmp	.Lromulus_n_decrypt_with_endif16
+.Lromulus_n_decrypt_with_else15:
+	mov	4(sp), r9
+	mov	14(sp), r11
+.Lromulus_n_decrypt_with_endif16:
 	; romulus_n.ae:147: store_be(msg, off, p, count)
-	mov	r5, 22(sp)
-	mov	r13, 18(sp)
-	mov	r12, 14(sp)
-	mov	r11, 12(sp)
-	mov	r10, 10(sp)
-	mov	r9, 6(sp)
-	mov	r8, r4
-	mov	r7, r15
-	add	504(sp), r6
-	cmp	#16, r14
-	swpb	22(sp)
-	swpb	18(sp)
-	swpb	14(sp)
-	swpb	12(sp)
-	swpb	10(sp)
-	swpb	6(sp)
+	add	496(sp), r13
+	mov	r11, r4
+	mov	r10, r5
+	mov	r9, r6
+	mov	10(sp), r7
+	mov	12(sp), r8
+	mov	18(sp), r12
+	mov	24(sp), r14
+	mov	26(sp), r15
+	cmp	#16, 30(sp)
 	swpb	r4
+	swpb	r5
+	swpb	r6
+	swpb	r7
+	swpb	r8
+	swpb	r12
+	swpb	r14
 	swpb	r15
-	jnc	.Lromulus_n_decrypt_with_bytes20
-	bit	#1, r6
-	jnz	.Lromulus_n_decrypt_with_bytes20
-	mov	22(sp), 0(r6)
-	mov	18(sp), 2(r6)
-	mov	14(sp), 4(r6)
-	mov	12(sp), 6(r6)
-	mov	10(sp), 8(r6)
-	mov	6(sp), 10(r6)
-	mov	r4, 12(r6)
-	mov	r15, 14(r6)
-	jmp	.Lromulus_n_decrypt_with_stored21
-.Lromulus_n_decrypt_with_bytes20:
-	mov	22(sp), 390(sp)
-	mov	18(sp), 392(sp)
-	mov	14(sp), 394(sp)
-	mov	12(sp), 396(sp)
-	mov	10(sp), 398(sp)
-	mov	6(sp), 400(sp)
-	mov	r4, 402(sp)
-	mov	r15, 404(sp)
-	mov	sp, r4
-	add	#390, r4
-	mov	r14, r15
+	jnc	.Lromulus_n_decrypt_with_bytes22
+	bit	#1, r13
+	jnz	.Lromulus_n_decrypt_with_bytes22
+	mov	r4, 0(r13)
+	mov	r5, 2(r13)
+	mov	r6, 4(r13)
+	mov	r7, 6(r13)
+	mov	r8, 8(r13)
+	mov	r12, 10(r13)
+	mov	r14, 12(r13)
+	mov	r15, 14(r13)
+	jmp	.Lromulus_n_decrypt_with_stored23
+.Lromulus_n_decrypt_with_bytes22:
+	mov	r4, 382(sp)
+	mov	r5, 384(sp)
+	mov	r6, 386(sp)
+	mov	r7, 388(sp)
+	mov	r8, 390(sp)
+	mov	r12, 392(sp)
+	mov	r14, 394(sp)
+	mov	r15, 396(sp)
+	mov	sp, r14
+	add	#382, r14
+	mov	30(sp), r15
 	cmp	#16, r15
-	jnc	.Lromulus_n_decrypt_with_cnt22
+	jnc	.Lromulus_n_decrypt_with_cnt24
 	mov	#16, r15
-.Lromulus_n_decrypt_with_cnt22:
+.Lromulus_n_decrypt_with_cnt24:
 	tst	r15
-	jz	.Lromulus_n_decrypt_with_stored21
-.Lromulus_n_decrypt_with_cpy23:
-	mov.b	@r4, 0(r6)
-	inc	r4
-	inc	r6
+	jz	.Lromulus_n_decrypt_with_stored23
+.Lromulus_n_decrypt_with_cpy25:
+	mov.b	@r14, 0(r13)
+	inc	r14
+	inc	r13
 	dec	r15
-	jnz	.Lromulus_n_decrypt_with_cpy23
-.Lromulus_n_decrypt_with_stored21:
-	; romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
-	cmp	#16, r14
-	mov	38(sp), r4
-	mov	r4, r15
-	subc	#0, r15
-	subc	r6, r6
-	bis	r7, r14
-	bis	r8, r4
-	xor	r7, r14
-	and	r6, r14
-	xor	r14, r7
-	xor	r8, r4
-	and	r6, r4
-	xor	r4, r8
-	mov	r9, r15
-	xor	r9, r15
-	and	r6, r15
-	xor	r15, r9
-	mov	r10, r15
-	xor	r10, r15
-	and	r6, r15
-	xor	r15, r10
-	mov	r11, r15
-	xor	r11, r15
-	and	r6, r15
-	xor	r15, r11
-	mov	r12, r15
-	xor	r12, r15
-	and	r6, r15
-	xor	r15, r12
-	mov	r13, r15
-	xor	r13, r15
-	and	r6, r15
-	xor	r15, r13
-	mov	r5, r14
-	xor	r5, r14
-	and	r6, r14
-	xor	r14, r5
-	; romulus_n.ae:148: s = s ^ pad(p, count)
-	mov	44(sp), r15
-	xor	r7, r15
-	mov	46(sp), r6
-	xor	r8, r6
-	mov	48(sp), r7
-	xor	r9, r7
-	mov	50(sp), r8
-	xor	r10, r8
-	mov	52(sp), r9
-	xor	r11, r9
-	mov	54(sp), r10
-	xor	r12, r10
-	mov	56(sp), r11
-	xor	r13, r11
-	mov	58(sp), r12
-	xor	r5, r12
-	; romulus_n.ae:44: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
-	mov	2(sp), r13
-	mov	64(sp), r4
-	mov	r4, r5
-	rla	r13
-	rlc	28(sp)
-	rlc	8(sp)
-	rlc	r5
-	mov.b	r5, r5
-	mov	r5, 4(sp)
-	clrc
-	rrc	r4
-	rra	r4
-	rra	r4
-	rra	r4
-	rra	r4
-	rra	r4
-	rra	r4
-	inv	r4
-	inc	r4
-	and	#149, r4
-	xor	r4, r13
-	mov	r13, 2(sp)
+	jnz	.Lromulus_n_decrypt_with_cpy25
+.Lromulus_n_decrypt_with_stored23:
 	; romulus_n.ae:150: d = if rest > 16 then 0x04 else if rest == 16 then 0x14 else 0x15 as u8
-	mov	#16, r5
-	mov	40(sp), r13
-	cmp	r13, r5
-	mov	#0, r5
-	mov	42(sp), r4
-	subc	r4, r5
+	mov	#16, r15
+	mov	34(sp), r13
+	cmp	r13, r15
+	mov	#0, r15
+	mov	32(sp), r12
+	subc	r12, r15
 	subc	r14, r14
 	xor	#16, r13
-	bis	r4, r13
+	bis	r12, r13
 	sub	#1, r13
 	subc	r13, r13
 	and	#1, r13
 	xor	#21, r13
-	mov	r13, r5
-	xor	#4, r5
-	and	r14, r5
-	xor	r5, r13
+	mov	r13, r15
+	xor	#4, r15
+	and	r14, r15
+	xor	r15, r13
+	; romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
+	mov	30(sp), r4
+	cmp	#16, r4
+	mov	38(sp), r5
+	mov	r5, r15
+	subc	#0, r15
+	subc	r15, r15
+	mov	r11, r14
+	xor	r11, r14
+	and	r15, r14
+	xor	r14, r11
+	; romulus_n.ae:148: s = s ^ pad(p, count)
+	mov	36(sp), r12
+	xor	r11, r12
+	; romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
+	mov	r10, r14
+	xor	r10, r14
+	and	r15, r14
+	xor	r14, r10
+	; romulus_n.ae:148: s = s ^ pad(p, count)
+	mov	40(sp), r11
+	xor	r10, r11
+	; romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
+	mov	r9, r14
+	xor	r9, r14
+	and	r15, r14
+	xor	r14, r9
+	; romulus_n.ae:148: s = s ^ pad(p, count)
+	mov	42(sp), r10
+	xor	r9, r10
+	; romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
+	mov	10(sp), r8
+	mov	r8, r9
+	xor	r8, r9
+	and	r15, r9
+	xor	r9, r8
+	; romulus_n.ae:148: s = s ^ pad(p, count)
+	mov	44(sp), r9
+	xor	r8, r9
+	; romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
+	mov	12(sp), r7
+	mov	r7, r8
+	xor	r7, r8
+	and	r15, r8
+	xor	r8, r7
+	; romulus_n.ae:148: s = s ^ pad(p, count)
+	mov	46(sp), r8
+	xor	r7, r8
+	; romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
+	mov	18(sp), r6
+	mov	r6, r7
+	xor	r6, r7
+	and	r15, r7
+	xor	r7, r6
+	; romulus_n.ae:148: s = s ^ pad(p, count)
+	mov	48(sp), r7
+	xor	r6, r7
+	; romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
+	mov	24(sp), r6
+	bis	r6, r5
+	xor	r6, r5
+	and	r15, r5
+	mov	r6, r14
+	xor	r5, r14
+	; romulus_n.ae:148: s = s ^ pad(p, count)
+	mov	50(sp), r6
+	xor	r14, r6
+	; romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
+	mov	26(sp), r5
+	bis	r5, r4
+	xor	r5, r4
+	and	r15, r4
+	xor	r4, r5
+	; romulus_n.ae:148: s = s ^ pad(p, count)
+	mov	52(sp), r15
+	xor	r5, r15
+	; romulus_n.ae:44: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
+	mov	6(sp), r14
+	clrc
+	rrc	r14
+	rra	r14
+	rra	r14
+	rra	r14
+	rra	r14
+	rra	r14
+	rra	r14
+	inv	r14
+	inc	r14
+	and	#149, r14
+	mov	2(sp), r5
+	mov	6(sp), r4
+	rla	r5
+	rlc	22(sp)
+	rlc	8(sp)
+	rlc	r4
+	xor	r14, r5
+	mov	r5, 2(sp)
+	mov.b	r4, r5
+	mov	r5, 6(sp)
 	; romulus_n.ae:151: s = tbc_n(cnt, d, r23, s)
-	mov	2(sp), 406(sp)
-	mov	28(sp), 408(sp)
-	mov	8(sp), 410(sp)
-	mov	4(sp), 412(sp)
+	mov	2(sp), 398(sp)
+	mov	22(sp), 400(sp)
+	mov	8(sp), 402(sp)
+	mov	6(sp), 404(sp)
 	mov	sp, r4
-	add	#406, r4
+	add	#398, r4
 	mov	sp, r14
-	add	#70, r14
-	mov	r15, 414(sp)
-	mov	r6, 416(sp)
-	mov	r7, 418(sp)
-	mov	r8, 420(sp)
-	mov	r9, 422(sp)
-	mov	r10, 424(sp)
-	mov	r11, 426(sp)
-	mov	r12, 428(sp)
+	add	#62, r14
+	mov	r15, 406(sp)
+	mov	r6, 408(sp)
+	mov	r7, 410(sp)
+	mov	r8, 412(sp)
+	mov	r9, 414(sp)
+	mov	r10, 416(sp)
+	mov	r11, 418(sp)
+	mov	r12, 420(sp)
 	mov	sp, r11
-	add	#414, r11
+	add	#406, r11
 	mov	sp, r15
-	add	#462, r15
+	add	#454, r15
 	mov	r15, 0(sp)
 	mov	r4, r12
 	mov	r11, r15
 	call	#romulus_n_tbc_n
+	mov	454(sp), 52(sp)
+	mov	456(sp), 50(sp)
+	mov	458(sp), 48(sp)
+	mov	460(sp), 46(sp)
 	mov	462(sp), 44(sp)
-	mov	464(sp), 46(sp)
-	mov	466(sp), 48(sp)
-	mov	468(sp), 50(sp)
-	mov	470(sp), 52(sp)
-	mov	472(sp), 54(sp)
-	mov	474(sp), 56(sp)
-	mov	476(sp), 58(sp)
-	mov	4(sp), 64(sp)
-	add	#1, 62(sp)
-	cmp	68(sp), 62(sp)
-	jc	.Lromulus_n_decrypt_with_near30
+	mov	464(sp), 42(sp)
+	mov	466(sp), 40(sp)
+	mov	468(sp), 36(sp)
+	add	#1, 56(sp)
+	cmp	60(sp), 56(sp)
+	jc	.Lromulus_n_decrypt_with_near32
 	br	#.Lromulus_n_decrypt_with_loop8
-.Lromulus_n_decrypt_with_near30:
+.Lromulus_n_decrypt_with_near32:
 .Lromulus_n_decrypt_with_done9:
 	; romulus_n.ae:153: return (load_be(tag, 0, 16) ^ g(s)) == 0
-	mov	500(sp), r8
+	mov	492(sp), r8
 	bit	#1, r8
-	jnz	.Lromulus_n_decrypt_with_bytes24
-.Lromulus_n_decrypt_with_words25:
+	jnz	.Lromulus_n_decrypt_with_bytes26
+.Lromulus_n_decrypt_with_words27:
 	mov	@r8, r13
 	mov	2(r8), r12
 	mov	4(r8), r6
@@ -1542,24 +1581,24 @@ romulus_n_decrypt_with:
 	mov	10(r8), r10
 	mov	12(r8), r9
 	mov	14(r8), r8
-	jmp	.Lromulus_n_decrypt_with_join26
-.Lromulus_n_decrypt_with_bytes24:
+	jmp	.Lromulus_n_decrypt_with_join28
+.Lromulus_n_decrypt_with_bytes26:
 	mov	sp, r12
-	add	#390, r12
+	add	#382, r12
 	mov	r12, r13
 	mov	#16, r14
-.Lromulus_n_decrypt_with_cpy27:
+.Lromulus_n_decrypt_with_cpy29:
 	mov.b	@r8, r15
 	inc	r8
 	mov.b	r15, 0(r13)
 	inc	r13
 	dec	r14
-	jnz	.Lromulus_n_decrypt_with_cpy27
+	jnz	.Lromulus_n_decrypt_with_cpy29
 	mov	r12, r8
-	jmp	.Lromulus_n_decrypt_with_words25
-.Lromulus_n_decrypt_with_join26:
+	jmp	.Lromulus_n_decrypt_with_words27
+.Lromulus_n_decrypt_with_join28:
 	; romulus_n.ae:39: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
-	mov	58(sp), r5
+	mov	36(sp), r5
 	mov	r5, r14
 	swpb	r14
 	bit	#1, r14
@@ -1573,7 +1612,7 @@ romulus_n_decrypt_with:
 	xor	r5, r13
 	xor	r14, r13
 	; romulus_n.ae:39: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
-	mov	56(sp), r5
+	mov	40(sp), r5
 	mov	r5, r15
 	swpb	r15
 	bit	#1, r15
@@ -1587,7 +1626,7 @@ romulus_n_decrypt_with:
 	xor	r5, r12
 	xor	r15, r12
 	; romulus_n.ae:39: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
-	mov	54(sp), r15
+	mov	42(sp), r15
 	mov	r15, r14
 	swpb	r14
 	bit	#1, r14
@@ -1601,7 +1640,7 @@ romulus_n_decrypt_with:
 	xor	r15, r6
 	xor	r14, r6
 	; romulus_n.ae:39: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
-	mov	52(sp), r14
+	mov	44(sp), r14
 	mov	r14, r5
 	swpb	r5
 	bit	#1, r5
@@ -1615,7 +1654,7 @@ romulus_n_decrypt_with:
 	xor	r14, r7
 	xor	r5, r7
 	; romulus_n.ae:39: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
-	mov	50(sp), r14
+	mov	46(sp), r14
 	mov	r14, r15
 	swpb	r15
 	bit	#1, r15
@@ -1643,7 +1682,7 @@ romulus_n_decrypt_with:
 	xor	r14, r10
 	xor	r15, r10
 	; romulus_n.ae:39: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
-	mov	44(sp), r14
+	mov	52(sp), r14
 	mov	r14, r15
 	swpb	r15
 	bit	#1, r15
@@ -1657,7 +1696,7 @@ romulus_n_decrypt_with:
 	xor	r14, r8
 	xor	r15, r8
 	; romulus_n.ae:39: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
-	mov	46(sp), r14
+	mov	50(sp), r14
 	mov	r14, r15
 	swpb	r15
 	bit	#1, r15
@@ -1681,9 +1720,9 @@ romulus_n_decrypt_with:
 	clr	r14
 	adc	r14
 	xor	#1, r14
-	mov	508(sp), r15
+	mov	500(sp), r15
 	mov	r14, 0(r15)
-	add	#478, sp
+	add	#470, sp
 	pop	r4
 	pop	r5
 	pop	r6

@@ -618,7 +618,7 @@ norx32_4_1_encrypt_with:
 
 ; --- norx32_4_1_decrypt_with: norx32_4_1.decrypt_with
 ;     frame 316 bytes (86 spill slots, locals 144), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2724 bytes of code
+;     estimated 2792 bytes of code
 	.section .text.norx32_4_1_decrypt_with,"ax",@progbits
 	.global norx32_4_1_decrypt_with
 	.type norx32_4_1_decrypt_with, @function
@@ -662,9 +662,9 @@ norx32_4_1_decrypt_with:
 	call	#norx32_4_1_absorb_header
 	; norx32_4_1.ae:155: if m > 0 {
 	tst	336(sp)
-	jnz	.Lnorx32_4_1_decrypt_with_near35
+	jnz	.Lnorx32_4_1_decrypt_with_near37
 	br	#.Lnorx32_4_1_decrypt_with_else1
-.Lnorx32_4_1_decrypt_with_near35:
+.Lnorx32_4_1_decrypt_with_near37:
 	; norx32_4_1.ae:38: return n / rate
 	mov	336(sp), r11
 	mov	#48, r12
@@ -687,12 +687,12 @@ norx32_4_1_decrypt_with:
 .Lnorx32_4_1_decrypt_with_divend4:
 	; norx32_4_1.ae:156: for i in 0..whole_blocks(m) + 1 {
 	add	#1, r13
-	mov	r13, 144(sp)
+	mov	r13, 148(sp)
 	mov	#0, 132(sp)
 	cmp	r13, 132(sp)
-	jnc	.Lnorx32_4_1_decrypt_with_near36
+	jnc	.Lnorx32_4_1_decrypt_with_near38
 	br	#.Lnorx32_4_1_decrypt_with_done8
-.Lnorx32_4_1_decrypt_with_near36:
+.Lnorx32_4_1_decrypt_with_near38:
 .Lnorx32_4_1_decrypt_with_loop7:
 	; norx32_4_1.ae:157: off = rate * i
 	mov	132(sp), r15
@@ -724,7 +724,7 @@ norx32_4_1_decrypt_with:
 	mov	336(sp), r12
 	mov	#0, r10
 	sub	r13, r12
-	mov	r13, 84(sp)
+	mov	r13, 114(sp)
 	subc	r11, r10
 	cmp	#48, r12
 	mov	r10, r15
@@ -733,9 +733,9 @@ norx32_4_1_decrypt_with:
 	xor	#48, r12
 	and	r14, r12
 	xor	#48, r12
-	mov	r12, 80(sp)
+	mov	r12, 82(sp)
 	and	r14, r10
-	mov	r10, 126(sp)
+	mov	r10, 130(sp)
 	; norx32_4_1.ae:159: s[15] = s[15] ^ payload_tag
 	mov	232(sp), r15
 	xor	#2, r15
@@ -745,9 +745,9 @@ norx32_4_1_decrypt_with:
 	add	#172, r12
 	call	#norx32_4_1_F_permute
 	; norx32_4_1.ae:162: x = first_bytes(r ^ load_le(ct, off, rate, count), count)
-	mov	84(sp), r14
+	mov	114(sp), r14
 	add	334(sp), r14
-	cmp	#48, 80(sp)
+	cmp	#48, 82(sp)
 	jnc	.Lnorx32_4_1_decrypt_with_bytes9
 	bit	#1, r14
 	jnz	.Lnorx32_4_1_decrypt_with_bytes9
@@ -763,18 +763,18 @@ norx32_4_1_decrypt_with:
 	mov	16(r14), r11
 	mov	18(r14), r12
 	mov	20(r14), r13
-	mov	22(r14), 40(sp)
-	mov	24(r14), 24(sp)
-	mov	26(r14), 14(sp)
-	mov	28(r14), 86(sp)
-	mov	30(r14), 88(sp)
-	mov	32(r14), 92(sp)
-	mov	34(r14), 98(sp)
+	mov	22(r14), 36(sp)
+	mov	24(r14), 30(sp)
+	mov	26(r14), 20(sp)
+	mov	28(r14), 84(sp)
+	mov	30(r14), 86(sp)
+	mov	32(r14), 90(sp)
+	mov	34(r14), 96(sp)
 	mov	36(r14), 100(sp)
-	mov	38(r14), 104(sp)
-	mov	40(r14), 108(sp)
-	mov	42(r14), 112(sp)
-	mov	44(r14), 116(sp)
+	mov	38(r14), 106(sp)
+	mov	40(r14), 110(sp)
+	mov	42(r14), 118(sp)
+	mov	44(r14), 122(sp)
 	mov	46(r14), r14
 	jmp	.Lnorx32_4_1_decrypt_with_join11
 .Lnorx32_4_1_decrypt_with_bytes9:
@@ -782,7 +782,7 @@ norx32_4_1_decrypt_with:
 	add	#252, r10
 	mov	r10, r11
 	mov	#48, r12
-	mov	80(sp), r15
+	mov	82(sp), r15
 .Lnorx32_4_1_decrypt_with_cpy12:
 	clr	r13
 	tst	r15
@@ -799,55 +799,71 @@ norx32_4_1_decrypt_with:
 	jmp	.Lnorx32_4_1_decrypt_with_words10
 .Lnorx32_4_1_decrypt_with_join11:
 	xor	172(sp), r15
-	mov	r15, 76(sp)
+	mov	r15, 78(sp)
 	xor	174(sp), r4
-	mov	r4, 74(sp)
+	mov	r4, 76(sp)
 	xor	176(sp), r5
-	mov	r5, 70(sp)
+	mov	r5, 74(sp)
 	xor	178(sp), r6
-	mov	r6, 66(sp)
+	mov	r6, 72(sp)
 	xor	180(sp), r7
-	mov	r7, 78(sp)
+	mov	r7, 70(sp)
 	xor	182(sp), r8
-	mov	r8, 72(sp)
+	mov	r8, 68(sp)
 	xor	184(sp), r9
-	mov	r9, 68(sp)
+	mov	r9, 62(sp)
 	xor	186(sp), r10
-	mov	r10, 64(sp)
+	mov	r10, 60(sp)
 	xor	188(sp), r11
-	mov	r11, 62(sp)
+	mov	r11, 58(sp)
 	xor	190(sp), r12
-	mov	r12, 56(sp)
+	mov	r12, 52(sp)
 	xor	192(sp), r13
-	mov	r13, 52(sp)
-	xor	194(sp), 40(sp)
-	xor	196(sp), 24(sp)
-	xor	198(sp), 14(sp)
-	xor	200(sp), 86(sp)
-	xor	202(sp), 88(sp)
-	xor	204(sp), 92(sp)
-	xor	206(sp), 98(sp)
+	mov	r13, 46(sp)
+	xor	194(sp), 36(sp)
+	xor	196(sp), 30(sp)
+	xor	198(sp), 20(sp)
+	xor	200(sp), 84(sp)
+	xor	202(sp), 86(sp)
+	xor	204(sp), 90(sp)
+	xor	206(sp), 96(sp)
 	xor	208(sp), 100(sp)
-	xor	210(sp), 104(sp)
-	xor	212(sp), 108(sp)
-	xor	214(sp), 112(sp)
-	xor	216(sp), 116(sp)
+	xor	210(sp), 106(sp)
+	xor	212(sp), 110(sp)
+	xor	214(sp), 118(sp)
+	xor	216(sp), 122(sp)
 	xor	218(sp), r14
-	mov	r14, 122(sp)
+	mov	r14, 124(sp)
 	; norx32_4_1.ae:43: return x & ~(~(0 as u384) << (8 * count))
-	mov	80(sp), 128(sp)
+	mov	82(sp), 126(sp)
+	mov	126(sp), r15
+	rlam.w	#3, r15
+	mov	r15, 126(sp)
+	mov	130(sp), 128(sp)
 	mov	128(sp), r15
 	rlam.w	#3, r15
 	mov	r15, 128(sp)
-	mov	126(sp), 130(sp)
-	mov	130(sp), r15
-	rlam.w	#3, r15
-	mov	r15, 130(sp)
+	cmp	#384, 126(sp)
+	subc	#0, r15
+	clr	r15
+	adc	r15
+	xor	#1, r15
+	tst	r15
+	jz	.Lnorx32_4_1_decrypt_with_else14
+	mov	#-1, 56(sp)
+	mov	#-1, 50(sp)
+	mov	#-1, 44(sp)
+	mov	#-1, 40(sp)
+	mov	#-1, 34(sp)
+	mov	#-1, 28(sp)
+	mov	#-1, 24(sp)
+	mov	#-1, 18(sp)
+	mov	#-1, 14(sp)
 	mov	#-1, 10(sp)
 	mov	#-1, 6(sp)
 	mov	#-1, 2(sp)
-	mov	#-1, r4
 	mov	#-1, r5
+	mov	#-1, r4
 	mov	#-1, r6
 	mov	#-1, r7
 	mov	#-1, r8
@@ -857,34 +873,16 @@ norx32_4_1_decrypt_with:
 	mov	#-1, r12
 	mov	#-1, r13
 	mov	#-1, r14
-	mov	#-1, 20(sp)
-	mov	#-1, 30(sp)
-	mov	#-1, 36(sp)
-	mov	#-1, 42(sp)
-	mov	#-1, 46(sp)
-	mov	#-1, 50(sp)
-	mov	#-1, 54(sp)
-	mov	#-1, 58(sp)
-	mov	#-1, 60(sp)
-	mov	#-1, 82(sp)
-	mov	128(sp), r15
-	tst	130(sp)
-	jnz	.Lnorx32_4_1_decrypt_with_shbig14
+	mov	#-1, 80(sp)
+	mov	126(sp), r15
+	tst	128(sp)
+	jnz	.Lnorx32_4_1_decrypt_with_shbig16
 	cmp	#384, r15
-	jc	.Lnorx32_4_1_decrypt_with_shbig14
-.Lnorx32_4_1_decrypt_with_shlimb17:
+	jc	.Lnorx32_4_1_decrypt_with_shbig16
+.Lnorx32_4_1_decrypt_with_shlimb19:
 	cmp	#16, r15
-	jnc	.Lnorx32_4_1_decrypt_with_shbits18
-	mov	60(sp), 82(sp)
-	mov	58(sp), 60(sp)
-	mov	54(sp), 58(sp)
-	mov	50(sp), 54(sp)
-	mov	46(sp), 50(sp)
-	mov	42(sp), 46(sp)
-	mov	36(sp), 42(sp)
-	mov	30(sp), 36(sp)
-	mov	20(sp), 30(sp)
-	mov	r14, 20(sp)
+	jnc	.Lnorx32_4_1_decrypt_with_shbits20
+	mov	r14, 80(sp)
 	mov	r13, r14
 	mov	r12, r13
 	mov	r11, r12
@@ -893,23 +891,41 @@ norx32_4_1_decrypt_with:
 	mov	r8, r9
 	mov	r7, r8
 	mov	r6, r7
-	mov	r5, r6
-	mov	r4, r5
-	mov	2(sp), r4
+	mov	r4, r6
+	mov	r5, r4
+	mov	2(sp), r5
 	mov	6(sp), 2(sp)
 	mov	10(sp), 6(sp)
-	clr	10(sp)
+	mov	14(sp), 10(sp)
+	mov	18(sp), 14(sp)
+	mov	24(sp), 18(sp)
+	mov	28(sp), 24(sp)
+	mov	34(sp), 28(sp)
+	mov	40(sp), 34(sp)
+	mov	44(sp), 40(sp)
+	mov	50(sp), 44(sp)
+	mov	56(sp), 50(sp)
+	clr	56(sp)
 	sub	#16, r15
-	jmp	.Lnorx32_4_1_decrypt_with_shlimb17
-.Lnorx32_4_1_decrypt_with_shbits18:
+	jmp	.Lnorx32_4_1_decrypt_with_shlimb19
+.Lnorx32_4_1_decrypt_with_shbits20:
 	tst	r15
-	jz	.Lnorx32_4_1_decrypt_with_shend15
-.Lnorx32_4_1_decrypt_with_sh16:
-	rla	10(sp)
+	jz	.Lnorx32_4_1_decrypt_with_shend17
+.Lnorx32_4_1_decrypt_with_sh18:
+	rla	56(sp)
+	rlc	50(sp)
+	rlc	44(sp)
+	rlc	40(sp)
+	rlc	34(sp)
+	rlc	28(sp)
+	rlc	24(sp)
+	rlc	18(sp)
+	rlc	14(sp)
+	rlc	10(sp)
 	rlc	6(sp)
 	rlc	2(sp)
-	rlc	r4
 	rlc	r5
+	rlc	r4
 	rlc	r6
 	rlc	r7
 	rlc	r8
@@ -919,25 +935,25 @@ norx32_4_1_decrypt_with:
 	rlc	r12
 	rlc	r13
 	rlc	r14
-	rlc	20(sp)
-	rlc	30(sp)
-	rlc	36(sp)
-	rlc	42(sp)
-	rlc	46(sp)
-	rlc	50(sp)
-	rlc	54(sp)
-	rlc	58(sp)
-	rlc	60(sp)
-	rlc	82(sp)
+	rlc	80(sp)
 	dec	r15
-	jnz	.Lnorx32_4_1_decrypt_with_sh16
-	jmp	.Lnorx32_4_1_decrypt_with_shend15
-.Lnorx32_4_1_decrypt_with_shbig14:
+	jnz	.Lnorx32_4_1_decrypt_with_sh18
+	jmp	.Lnorx32_4_1_decrypt_with_shend17
+.Lnorx32_4_1_decrypt_with_shbig16:
+	clr	56(sp)
+	clr	50(sp)
+	clr	44(sp)
+	clr	40(sp)
+	clr	34(sp)
+	clr	28(sp)
+	clr	24(sp)
+	clr	18(sp)
+	clr	14(sp)
 	clr	10(sp)
 	clr	6(sp)
 	clr	2(sp)
-	clr	r4
 	clr	r5
+	clr	r4
 	clr	r6
 	clr	r7
 	clr	r8
@@ -947,73 +963,79 @@ norx32_4_1_decrypt_with:
 	clr	r12
 	clr	r13
 	clr	r14
-	clr	20(sp)
-	clr	30(sp)
-	clr	36(sp)
-	clr	42(sp)
-	clr	46(sp)
-	clr	50(sp)
-	clr	54(sp)
-	clr	58(sp)
-	clr	60(sp)
-	clr	82(sp)
-.Lnorx32_4_1_decrypt_with_shend15:
-	bic	10(sp), 76(sp)
-	bic	6(sp), 74(sp)
-	bic	2(sp), 70(sp)
-	bic	r4, 66(sp)
-	bic	r5, 78(sp)
-	bic	r6, 72(sp)
-	bic	r7, 68(sp)
-	bic	r8, 64(sp)
-	bic	r9, 62(sp)
-	bic	r10, 56(sp)
-	bic	r11, 52(sp)
-	bic	r12, 40(sp)
-	bic	r13, 24(sp)
-	bic	r14, 14(sp)
-	mov	86(sp), r15
-	bic	20(sp), r15
-	mov	r15, 170(sp)
-	mov	88(sp), r6
-	bic	30(sp), r6
-	mov	92(sp), r7
-	bic	36(sp), r7
-	mov	98(sp), r8
-	bic	42(sp), r8
+	clr	80(sp)
+.Lnorx32_4_1_decrypt_with_shend17:
+	bic	56(sp), 78(sp)
+	bic	50(sp), 76(sp)
+	bic	44(sp), 74(sp)
+	bic	40(sp), 72(sp)
+	bic	34(sp), 70(sp)
+	bic	28(sp), 68(sp)
+	bic	24(sp), 62(sp)
+	bic	18(sp), 60(sp)
+	bic	14(sp), 58(sp)
+	bic	10(sp), 52(sp)
+	bic	6(sp), 46(sp)
+	bic	2(sp), 36(sp)
+	bic	r5, 30(sp)
+	mov	20(sp), r5
+	bic	r4, r5
+	mov	84(sp), r15
+	bic	r6, r15
+	mov	86(sp), r6
+	bic	r7, r6
+	mov	90(sp), r7
+	bic	r8, r7
+	mov	96(sp), r8
+	bic	r9, r8
 	mov	100(sp), r9
-	bic	46(sp), r9
-	mov	104(sp), r10
-	bic	50(sp), r10
-	mov	108(sp), r11
-	bic	54(sp), r11
-	mov	112(sp), r12
-	bic	58(sp), r12
-	mov	116(sp), r13
-	bic	60(sp), r13
-	mov	122(sp), r14
-	bic	82(sp), r14
+	bic	r10, r9
+	mov	106(sp), r10
+	bic	r11, r10
+	mov	110(sp), r11
+	bic	r12, r11
+	mov	118(sp), r12
+	bic	r13, r12
+	mov	122(sp), r13
+	bic	r14, r13
+	mov	124(sp), r14
+	bic	80(sp), r14
+	mov	r5, 20(sp)
+	mov	r15, 170(sp)
+	jmp	.Lnorx32_4_1_decrypt_with_endif15
+.Lnorx32_4_1_decrypt_with_else14:
+	mov	84(sp), 170(sp)
+	mov	86(sp), r6
+	mov	90(sp), r7
+	mov	96(sp), r8
+	mov	100(sp), r9
+	mov	106(sp), r10
+	mov	110(sp), r11
+	mov	118(sp), r12
+	mov	122(sp), r13
+	mov	124(sp), r14
+.Lnorx32_4_1_decrypt_with_endif15:
 	; norx32_4_1.ae:163: store_le(msg, off, x, count)
-	mov	84(sp), r5
+	mov	114(sp), r5
 	add	342(sp), r5
-	cmp	#48, 80(sp)
-	jnc	.Lnorx32_4_1_decrypt_with_bytes19
+	cmp	#48, 82(sp)
+	jnc	.Lnorx32_4_1_decrypt_with_bytes21
 	bit	#1, r5
-	jnz	.Lnorx32_4_1_decrypt_with_bytes19
-	mov	76(sp), 0(r5)
-	mov	74(sp), 2(r5)
-	mov	70(sp), 4(r5)
-	mov	66(sp), 6(r5)
-	mov	78(sp), 8(r5)
-	mov	72(sp), 10(r5)
-	mov	68(sp), 12(r5)
-	mov	64(sp), 14(r5)
-	mov	62(sp), 16(r5)
-	mov	56(sp), 18(r5)
-	mov	52(sp), 20(r5)
-	mov	40(sp), 22(r5)
-	mov	24(sp), 24(r5)
-	mov	14(sp), 26(r5)
+	jnz	.Lnorx32_4_1_decrypt_with_bytes21
+	mov	78(sp), 0(r5)
+	mov	76(sp), 2(r5)
+	mov	74(sp), 4(r5)
+	mov	72(sp), 6(r5)
+	mov	70(sp), 8(r5)
+	mov	68(sp), 10(r5)
+	mov	62(sp), 12(r5)
+	mov	60(sp), 14(r5)
+	mov	58(sp), 16(r5)
+	mov	52(sp), 18(r5)
+	mov	46(sp), 20(r5)
+	mov	36(sp), 22(r5)
+	mov	30(sp), 24(r5)
+	mov	20(sp), 26(r5)
 	mov	170(sp), 28(r5)
 	mov	r6, 30(r5)
 	mov	r7, 32(r5)
@@ -1024,22 +1046,22 @@ norx32_4_1_decrypt_with:
 	mov	r12, 42(r5)
 	mov	r13, 44(r5)
 	mov	r14, 46(r5)
-	jmp	.Lnorx32_4_1_decrypt_with_stored20
-.Lnorx32_4_1_decrypt_with_bytes19:
-	mov	76(sp), 252(sp)
-	mov	74(sp), 254(sp)
-	mov	70(sp), 256(sp)
-	mov	66(sp), 258(sp)
-	mov	78(sp), 260(sp)
-	mov	72(sp), 262(sp)
-	mov	68(sp), 264(sp)
-	mov	64(sp), 266(sp)
-	mov	62(sp), 268(sp)
-	mov	56(sp), 270(sp)
-	mov	52(sp), 272(sp)
-	mov	40(sp), 274(sp)
-	mov	24(sp), 276(sp)
-	mov	14(sp), 278(sp)
+	jmp	.Lnorx32_4_1_decrypt_with_stored22
+.Lnorx32_4_1_decrypt_with_bytes21:
+	mov	78(sp), 252(sp)
+	mov	76(sp), 254(sp)
+	mov	74(sp), 256(sp)
+	mov	72(sp), 258(sp)
+	mov	70(sp), 260(sp)
+	mov	68(sp), 262(sp)
+	mov	62(sp), 264(sp)
+	mov	60(sp), 266(sp)
+	mov	58(sp), 268(sp)
+	mov	52(sp), 270(sp)
+	mov	46(sp), 272(sp)
+	mov	36(sp), 274(sp)
+	mov	30(sp), 276(sp)
+	mov	20(sp), 278(sp)
 	mov	170(sp), 280(sp)
 	mov	r6, 282(sp)
 	mov	r7, 284(sp)
@@ -1052,74 +1074,74 @@ norx32_4_1_decrypt_with:
 	mov	r14, 298(sp)
 	mov	sp, r15
 	add	#252, r15
-	mov	r15, 44(sp)
-	mov	80(sp), r4
+	mov	r15, 66(sp)
+	mov	82(sp), r4
 	cmp	#48, r4
-	jnc	.Lnorx32_4_1_decrypt_with_cnt21
+	jnc	.Lnorx32_4_1_decrypt_with_cnt23
 	mov	#48, r4
-.Lnorx32_4_1_decrypt_with_cnt21:
+.Lnorx32_4_1_decrypt_with_cnt23:
 	tst	r4
-	jz	.Lnorx32_4_1_decrypt_with_stored20
-.Lnorx32_4_1_decrypt_with_cpy22:
-	mov	44(sp), r15
+	jz	.Lnorx32_4_1_decrypt_with_stored22
+.Lnorx32_4_1_decrypt_with_cpy24:
+	mov	66(sp), r15
 	mov.b	@r15, 0(r5)
-	inc	44(sp)
+	inc	66(sp)
 	inc	r5
 	dec	r4
-	jnz	.Lnorx32_4_1_decrypt_with_cpy22
-.Lnorx32_4_1_decrypt_with_stored20:
+	jnz	.Lnorx32_4_1_decrypt_with_cpy24
+.Lnorx32_4_1_decrypt_with_stored22:
 	; norx32_4_1.ae:164: set_rate(s, r ^ x ^ pad(count))
-	xor	172(sp), 76(sp)
-	xor	174(sp), 74(sp)
-	xor	176(sp), 70(sp)
-	xor	178(sp), 66(sp)
-	xor	180(sp), 78(sp)
-	xor	182(sp), 72(sp)
-	xor	184(sp), 68(sp)
-	xor	186(sp), 64(sp)
-	xor	188(sp), 62(sp)
-	xor	190(sp), 56(sp)
-	xor	192(sp), 52(sp)
-	xor	194(sp), 40(sp)
-	xor	196(sp), 24(sp)
-	xor	198(sp), 14(sp)
+	xor	172(sp), 78(sp)
+	xor	174(sp), 76(sp)
+	xor	176(sp), 74(sp)
+	xor	178(sp), 72(sp)
+	xor	180(sp), 70(sp)
+	xor	182(sp), 68(sp)
+	xor	184(sp), 62(sp)
+	xor	186(sp), 60(sp)
+	xor	188(sp), 58(sp)
+	xor	190(sp), 52(sp)
+	xor	192(sp), 46(sp)
+	xor	194(sp), 36(sp)
+	xor	196(sp), 30(sp)
+	xor	198(sp), 20(sp)
 	mov	170(sp), r15
 	xor	200(sp), r15
-	mov	r15, 90(sp)
+	mov	r15, 88(sp)
 	xor	202(sp), r6
-	mov	r6, 94(sp)
+	mov	r6, 92(sp)
 	xor	204(sp), r7
-	mov	r7, 96(sp)
+	mov	r7, 94(sp)
 	xor	206(sp), r8
-	mov	r8, 102(sp)
+	mov	r8, 98(sp)
 	xor	208(sp), r9
-	mov	r9, 106(sp)
+	mov	r9, 102(sp)
 	xor	210(sp), r10
-	mov	r10, 110(sp)
+	mov	r10, 104(sp)
 	xor	212(sp), r11
-	mov	r11, 114(sp)
+	mov	r11, 108(sp)
 	xor	214(sp), r12
-	mov	r12, 118(sp)
+	mov	r12, 112(sp)
 	xor	216(sp), r13
-	mov	r13, 120(sp)
+	mov	r13, 116(sp)
 	xor	218(sp), r14
-	mov	r14, 124(sp)
+	mov	r14, 120(sp)
 	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	cmp	#48, 80(sp)
-	mov	126(sp), r15
+	cmp	#48, 82(sp)
+	mov	130(sp), r15
 	subc	#0, r15
 	clr	r15
 	adc	r15
 	xor	#1, r15
 	tst	r15
-	jz	.Lnorx32_4_1_decrypt_with_else23
-	mov	#1, 38(sp)
-	mov	#0, 34(sp)
+	jz	.Lnorx32_4_1_decrypt_with_else25
+	mov	#1, 54(sp)
+	mov	#0, 48(sp)
+	mov	#0, 42(sp)
+	mov	#0, 38(sp)
 	mov	#0, 32(sp)
-	mov	#0, 28(sp)
 	mov	#0, 26(sp)
 	mov	#0, 22(sp)
-	mov	#0, 18(sp)
 	mov	#0, 16(sp)
 	mov	#0, 12(sp)
 	mov	#0, 8(sp)
@@ -1136,16 +1158,16 @@ norx32_4_1_decrypt_with:
 	mov	#0, r13
 	mov	#0, r14
 	mov	#0, r15
-	mov	#0, 48(sp)
-	mov	128(sp), r4
-	tst	130(sp)
-	jnz	.Lnorx32_4_1_decrypt_with_shbig25
+	mov	#0, 64(sp)
+	mov	126(sp), r4
+	tst	128(sp)
+	jnz	.Lnorx32_4_1_decrypt_with_shbig27
 	cmp	#384, r4
-	jc	.Lnorx32_4_1_decrypt_with_shbig25
-.Lnorx32_4_1_decrypt_with_shlimb28:
+	jc	.Lnorx32_4_1_decrypt_with_shbig27
+.Lnorx32_4_1_decrypt_with_shlimb30:
 	cmp	#16, r4
-	jnc	.Lnorx32_4_1_decrypt_with_shbits29
-	mov	r15, 48(sp)
+	jnc	.Lnorx32_4_1_decrypt_with_shbits31
+	mov	r15, 64(sp)
 	mov	r14, r15
 	mov	r13, r14
 	mov	r12, r13
@@ -1161,27 +1183,27 @@ norx32_4_1_decrypt_with:
 	mov	8(sp), 4(sp)
 	mov	12(sp), 8(sp)
 	mov	16(sp), 12(sp)
-	mov	18(sp), 16(sp)
-	mov	22(sp), 18(sp)
+	mov	22(sp), 16(sp)
 	mov	26(sp), 22(sp)
-	mov	28(sp), 26(sp)
-	mov	32(sp), 28(sp)
-	mov	34(sp), 32(sp)
-	mov	38(sp), 34(sp)
-	clr	38(sp)
+	mov	32(sp), 26(sp)
+	mov	38(sp), 32(sp)
+	mov	42(sp), 38(sp)
+	mov	48(sp), 42(sp)
+	mov	54(sp), 48(sp)
+	clr	54(sp)
 	sub	#16, r4
-	jmp	.Lnorx32_4_1_decrypt_with_shlimb28
-.Lnorx32_4_1_decrypt_with_shbits29:
+	jmp	.Lnorx32_4_1_decrypt_with_shlimb30
+.Lnorx32_4_1_decrypt_with_shbits31:
 	tst	r4
-	jz	.Lnorx32_4_1_decrypt_with_shend26
-.Lnorx32_4_1_decrypt_with_sh27:
-	rla	38(sp)
-	rlc	34(sp)
+	jz	.Lnorx32_4_1_decrypt_with_shend28
+.Lnorx32_4_1_decrypt_with_sh29:
+	rla	54(sp)
+	rlc	48(sp)
+	rlc	42(sp)
+	rlc	38(sp)
 	rlc	32(sp)
-	rlc	28(sp)
 	rlc	26(sp)
 	rlc	22(sp)
-	rlc	18(sp)
 	rlc	16(sp)
 	rlc	12(sp)
 	rlc	8(sp)
@@ -1198,18 +1220,18 @@ norx32_4_1_decrypt_with:
 	rlc	r13
 	rlc	r14
 	rlc	r15
-	rlc	48(sp)
+	rlc	64(sp)
 	dec	r4
-	jnz	.Lnorx32_4_1_decrypt_with_sh27
-	jmp	.Lnorx32_4_1_decrypt_with_shend26
-.Lnorx32_4_1_decrypt_with_shbig25:
+	jnz	.Lnorx32_4_1_decrypt_with_sh29
+	jmp	.Lnorx32_4_1_decrypt_with_shend28
+.Lnorx32_4_1_decrypt_with_shbig27:
+	clr	54(sp)
+	clr	48(sp)
+	clr	42(sp)
 	clr	38(sp)
-	clr	34(sp)
 	clr	32(sp)
-	clr	28(sp)
 	clr	26(sp)
 	clr	22(sp)
-	clr	18(sp)
 	clr	16(sp)
 	clr	12(sp)
 	clr	8(sp)
@@ -1226,74 +1248,74 @@ norx32_4_1_decrypt_with:
 	clr	r13
 	clr	r14
 	clr	r15
-	clr	48(sp)
-.Lnorx32_4_1_decrypt_with_shend26:
-	bis	#32768, 48(sp)
+	clr	64(sp)
+.Lnorx32_4_1_decrypt_with_shend28:
+	bis	#32768, 64(sp)
 	; norx32_4_1.ae:164: set_rate(s, r ^ x ^ pad(count))
-	xor	38(sp), 76(sp)
-	xor	34(sp), 74(sp)
+	xor	54(sp), 78(sp)
+	xor	48(sp), 76(sp)
+	xor	42(sp), 74(sp)
+	xor	38(sp), 72(sp)
 	xor	32(sp), 70(sp)
-	xor	28(sp), 66(sp)
-	xor	26(sp), 78(sp)
-	xor	22(sp), 72(sp)
-	xor	18(sp), 68(sp)
-	xor	16(sp), 64(sp)
-	xor	12(sp), 62(sp)
-	xor	8(sp), 56(sp)
-	xor	4(sp), 52(sp)
-	xor	@sp, 40(sp)
-	mov	24(sp), r4
+	xor	26(sp), 68(sp)
+	xor	22(sp), 62(sp)
+	xor	16(sp), 60(sp)
+	xor	12(sp), 58(sp)
+	xor	8(sp), 52(sp)
+	xor	4(sp), 46(sp)
+	xor	@sp, 36(sp)
+	mov	30(sp), r4
 	xor	r5, r4
-	mov	14(sp), r5
+	mov	20(sp), r5
 	xor	r6, r5
-	mov	90(sp), r6
+	mov	88(sp), r6
 	xor	r7, r6
-	mov	94(sp), r7
+	mov	92(sp), r7
 	xor	r8, r7
-	mov	96(sp), r8
+	mov	94(sp), r8
 	xor	r9, r8
-	mov	102(sp), r9
+	mov	98(sp), r9
 	xor	r10, r9
-	mov	106(sp), r10
+	mov	102(sp), r10
 	xor	r11, r10
-	mov	110(sp), r11
+	mov	104(sp), r11
 	xor	r12, r11
-	mov	114(sp), r12
+	mov	108(sp), r12
 	xor	r13, r12
-	mov	118(sp), r13
+	mov	112(sp), r13
 	xor	r14, r13
-	mov	120(sp), r14
+	mov	116(sp), r14
 	xor	r15, r14
-	mov	124(sp), r15
-	xor	48(sp), r15
-	jmp	.Lnorx32_4_1_decrypt_with_endif24
-.Lnorx32_4_1_decrypt_with_else23:
-	mov	24(sp), r4
-	mov	14(sp), r5
-	mov	90(sp), r6
-	mov	94(sp), r7
-	mov	96(sp), r8
-	mov	102(sp), r9
-	mov	106(sp), r10
-	mov	110(sp), r11
-	mov	114(sp), r12
-	mov	118(sp), r13
-	mov	120(sp), r14
-	mov	124(sp), r15
-.Lnorx32_4_1_decrypt_with_endif24:
+	mov	120(sp), r15
+	xor	64(sp), r15
+	jmp	.Lnorx32_4_1_decrypt_with_endif26
+.Lnorx32_4_1_decrypt_with_else25:
+	mov	30(sp), r4
+	mov	20(sp), r5
+	mov	88(sp), r6
+	mov	92(sp), r7
+	mov	94(sp), r8
+	mov	98(sp), r9
+	mov	102(sp), r10
+	mov	104(sp), r11
+	mov	108(sp), r12
+	mov	112(sp), r13
+	mov	116(sp), r14
+	mov	120(sp), r15
+.Lnorx32_4_1_decrypt_with_endif26:
 	; norx32_4_1.ae:53: s[i] = x[32 * i + 31 : 32 * i]
-	mov	76(sp), 172(sp)
-	mov	74(sp), 174(sp)
-	mov	70(sp), 176(sp)
-	mov	66(sp), 178(sp)
-	mov	78(sp), 180(sp)
-	mov	72(sp), 182(sp)
-	mov	68(sp), 184(sp)
-	mov	64(sp), 186(sp)
-	mov	62(sp), 188(sp)
-	mov	56(sp), 190(sp)
-	mov	52(sp), 192(sp)
-	mov	40(sp), 194(sp)
+	mov	78(sp), 172(sp)
+	mov	76(sp), 174(sp)
+	mov	74(sp), 176(sp)
+	mov	72(sp), 178(sp)
+	mov	70(sp), 180(sp)
+	mov	68(sp), 182(sp)
+	mov	62(sp), 184(sp)
+	mov	60(sp), 186(sp)
+	mov	58(sp), 188(sp)
+	mov	52(sp), 190(sp)
+	mov	46(sp), 192(sp)
+	mov	36(sp), 194(sp)
 	mov	r4, 196(sp)
 	mov	r5, 198(sp)
 	mov	r6, 200(sp)
@@ -1307,42 +1329,42 @@ norx32_4_1_decrypt_with:
 	mov	r14, 216(sp)
 	mov	r15, 218(sp)
 	add	#1, 132(sp)
-	cmp	144(sp), 132(sp)
-	jc	.Lnorx32_4_1_decrypt_with_near37
+	cmp	148(sp), 132(sp)
+	jc	.Lnorx32_4_1_decrypt_with_near39
 	br	#.Lnorx32_4_1_decrypt_with_loop7
-.Lnorx32_4_1_decrypt_with_near37:
+.Lnorx32_4_1_decrypt_with_near39:
 .Lnorx32_4_1_decrypt_with_done8:
 .Lnorx32_4_1_decrypt_with_else1:
 .Lnorx32_4_1_decrypt_with_endif2:
 	; norx32_4_1.ae:167: return (load_le(tag, 0, 16) ^ finalize(s, k)) == 0
 	mov	338(sp), r11
 	bit	#1, r11
-	jnz	.Lnorx32_4_1_decrypt_with_bytes30
-.Lnorx32_4_1_decrypt_with_words31:
+	jnz	.Lnorx32_4_1_decrypt_with_bytes32
+.Lnorx32_4_1_decrypt_with_words33:
 	mov	@r11+, 152(sp)
 	mov	@r11+, 150(sp)
-	mov	@r11+, 148(sp)
 	mov	@r11+, 146(sp)
+	mov	@r11+, 144(sp)
 	mov	@r11+, 142(sp)
 	mov	@r11+, 140(sp)
 	mov	@r11+, 138(sp)
 	mov	@r11+, 136(sp)
-	jmp	.Lnorx32_4_1_decrypt_with_join32
-.Lnorx32_4_1_decrypt_with_bytes30:
+	jmp	.Lnorx32_4_1_decrypt_with_join34
+.Lnorx32_4_1_decrypt_with_bytes32:
 	mov	sp, r12
 	add	#252, r12
 	mov	r12, r13
 	mov	#16, r14
-.Lnorx32_4_1_decrypt_with_cpy33:
+.Lnorx32_4_1_decrypt_with_cpy35:
 	mov.b	@r11, r15
 	inc	r11
 	mov.b	r15, 0(r13)
 	inc	r13
 	dec	r14
-	jnz	.Lnorx32_4_1_decrypt_with_cpy33
+	jnz	.Lnorx32_4_1_decrypt_with_cpy35
 	mov	r12, r11
-	jmp	.Lnorx32_4_1_decrypt_with_words31
-.Lnorx32_4_1_decrypt_with_join32:
+	jmp	.Lnorx32_4_1_decrypt_with_words33
+.Lnorx32_4_1_decrypt_with_join34:
 	mov	sp, r12
 	add	#172, r12
 	mov	154(sp), r15
@@ -1363,9 +1385,9 @@ norx32_4_1_decrypt_with:
 	xor	300(sp), r8
 	mov	150(sp), r9
 	xor	302(sp), r9
-	mov	148(sp), r10
+	mov	146(sp), r10
 	xor	304(sp), r10
-	mov	146(sp), r11
+	mov	144(sp), r11
 	xor	306(sp), r11
 	mov	142(sp), r12
 	xor	308(sp), r12

@@ -898,18 +898,18 @@ romulus_n_encrypt_with:
 
 
 ; --- romulus_n_decrypt_with: romulus_n.decrypt_with
-;     frame 480 bytes (35 spill slots, locals 408), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1916 bytes of code
+;     frame 472 bytes (31 spill slots, locals 408), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 1962 bytes of code
 	.section .text.romulus_n_decrypt_with,"ax",@progbits
 	.global romulus_n_decrypt_with
 	.type romulus_n_decrypt_with, @function
 	.balign 2
 romulus_n_decrypt_with:
 	pushm.w	#7, r10
-	sub	#480, sp
+	sub	#472, sp
 	mov	r13, r9
-	mov	r12, 62(sp)
-	mov	r15, 68(sp)
+	mov	r12, 56(sp)
+	mov	r15, 60(sp)
 	; romulus_n.ae:134: E.tk23_rows(load_be(nonce, 0, 16), r3, r23)
 	bit	#1, r9
 	jnz	.Lromulus_n_decrypt_with_bytes1
@@ -925,7 +925,7 @@ romulus_n_decrypt_with:
 	jmp	.Lromulus_n_decrypt_with_join3
 .Lromulus_n_decrypt_with_bytes1:
 	mov	sp, r12
-	add	#392, r12
+	add	#384, r12
 	mov	r12, r13
 	mov	#16, r14
 .Lromulus_n_decrypt_with_cpy4:
@@ -939,67 +939,67 @@ romulus_n_decrypt_with:
 	jmp	.Lromulus_n_decrypt_with_words2
 .Lromulus_n_decrypt_with_join3:
 	swpb	r15
-	mov	r15, 408(sp)
+	mov	r15, 400(sp)
 	swpb	r14
-	mov	r14, 410(sp)
+	mov	r14, 402(sp)
 	swpb	r13
-	mov	r13, 412(sp)
+	mov	r13, 404(sp)
 	swpb	r12
-	mov	r12, 414(sp)
+	mov	r12, 406(sp)
 	swpb	r11
-	mov	r11, 416(sp)
+	mov	r11, 408(sp)
 	swpb	r10
-	mov	r10, 418(sp)
+	mov	r10, 410(sp)
 	swpb	r8
-	mov	r8, 420(sp)
+	mov	r8, 412(sp)
 	swpb	r7
-	mov	r7, 422(sp)
+	mov	r7, 414(sp)
 	mov	sp, r12
-	add	#408, r12
+	add	#400, r12
 	mov	sp, r14
-	add	#72, r14
-	mov	62(sp), r13
+	add	#64, r14
+	mov	56(sp), r13
 	call	#romulus_n_E_tk23_rows
 	; romulus_n.ae:135: s = absorb_ad(r3, r23, ad)
 	mov	sp, r13
-	add	#72, r13
+	add	#64, r13
 	mov	sp, r15
-	add	#432, r15
+	add	#424, r15
 	mov	r15, 0(sp)
-	mov	62(sp), r12
-	mov	68(sp), r14
-	mov	496(sp), r15
+	mov	56(sp), r12
+	mov	60(sp), r14
+	mov	488(sp), r15
 	call	#romulus_n_absorb_ad
 	; romulus_n.ae:138: if m == 0 {
-	tst	500(sp)
+	tst	492(sp)
 	jz	.Lromulus_n_decrypt_with_else6
 	mov	#1, 2(sp)
 	mov	#0, r4
 	mov	#0, r5
 	mov	#0, r6
-	mov	432(sp), r7
-	mov	434(sp), r8
-	mov	436(sp), r9
-	mov	438(sp), r10
-	mov	440(sp), r11
-	mov	442(sp), r12
-	mov	444(sp), r13
-	mov	446(sp), r14
+	mov	424(sp), r7
+	mov	426(sp), r8
+	mov	428(sp), r9
+	mov	430(sp), r10
+	mov	432(sp), r11
+	mov	434(sp), r12
+	mov	436(sp), r13
+	mov	438(sp), r14
 	jmp	.Lromulus_n_decrypt_with_endif7
 .Lromulus_n_decrypt_with_else6:
 	; romulus_n.ae:140: s = tbc_n(cnt, 0x15, r23, s)
-	mov	#2, 408(sp)
-	mov	#0, 410(sp)
-	mov	#0, 412(sp)
-	mov	#0, 414(sp)
+	mov	#2, 400(sp)
+	mov	#0, 402(sp)
+	mov	#0, 404(sp)
+	mov	#0, 406(sp)
 	mov	sp, r12
-	add	#408, r12
+	add	#400, r12
 	mov	sp, r14
-	add	#72, r14
+	add	#64, r14
 	mov	sp, r11
-	add	#432, r11
+	add	#424, r11
 	mov	sp, r15
-	add	#448, r15
+	add	#440, r15
 	mov	r15, 0(sp)
 	mov	#21, r13
 	mov	r11, r15
@@ -1008,97 +1008,39 @@ romulus_n_decrypt_with:
 	mov	#0, r4
 	mov	#0, r5
 	mov	#0, r6
-	mov	448(sp), r7
-	mov	450(sp), r8
-	mov	452(sp), r9
-	mov	454(sp), r10
-	mov	456(sp), r11
-	mov	458(sp), r12
-	mov	460(sp), r13
-	mov	462(sp), r14
+	mov	440(sp), r7
+	mov	442(sp), r8
+	mov	444(sp), r9
+	mov	446(sp), r10
+	mov	448(sp), r11
+	mov	450(sp), r12
+	mov	452(sp), r13
+	mov	454(sp), r14
 .Lromulus_n_decrypt_with_endif7:
 	; romulus_n.ae:142: for i in 0..(m + 15) / 16 {
-	mov	500(sp), r15
+	mov	492(sp), r15
 	add	#15, r15
 	rrum.w	#4, r15
-	mov	r15, 70(sp)
-	mov	r7, 46(sp)
-	mov	r8, 48(sp)
+	mov	r15, 62(sp)
+	mov	r7, 54(sp)
+	mov	r8, 52(sp)
 	mov	r9, 50(sp)
-	mov	r10, 52(sp)
-	mov	r11, 54(sp)
-	mov	r12, 56(sp)
-	mov	r13, 58(sp)
-	mov	r14, 60(sp)
-	mov	r4, 28(sp)
-	mov	r5, 10(sp)
-	mov	r6, 66(sp)
-	mov	#0, 64(sp)
-	cmp	r15, 64(sp)
-	jnc	.Lromulus_n_decrypt_with_near29
+	mov	r10, 48(sp)
+	mov	r11, 46(sp)
+	mov	r12, 44(sp)
+	mov	r13, 42(sp)
+	mov	r14, 38(sp)
+	mov	r4, 20(sp)
+	mov	r5, 8(sp)
+	mov	r6, 6(sp)
+	mov	#0, 58(sp)
+	cmp	r15, 58(sp)
+	jnc	.Lromulus_n_decrypt_with_near31
 	br	#.Lromulus_n_decrypt_with_done9
-.Lromulus_n_decrypt_with_near29:
+.Lromulus_n_decrypt_with_near31:
 .Lromulus_n_decrypt_with_loop8:
 	; romulus_n.ae:39: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
-	mov	46(sp), r13
-	mov	r13, r15
-	rrum.w	#1, r15
-	and	#32639, r15
-	mov	r13, r14
-	swpb	r14
-	bit	#1, r14
-	rrc	r14
-	xor	r13, r14
-	and	#32896, r14
-	xor	r14, r15
-	mov	r15, 26(sp)
-	mov	48(sp), r13
-	mov	r13, r15
-	rrum.w	#1, r15
-	and	#32639, r15
-	mov	r13, r14
-	swpb	r14
-	bit	#1, r14
-	rrc	r14
-	xor	r13, r14
-	and	#32896, r14
-	xor	r14, r15
-	mov	r15, 22(sp)
-	mov	50(sp), r13
-	mov	r13, r15
-	rrum.w	#1, r15
-	and	#32639, r15
-	mov	r13, r14
-	swpb	r14
-	bit	#1, r14
-	rrc	r14
-	xor	r13, r14
-	and	#32896, r14
-	xor	r14, r15
-	mov	r15, 18(sp)
-	mov	52(sp), r14
-	mov	r14, r8
-	rrum.w	#1, r8
-	and	#32639, r8
-	mov	r14, r15
-	swpb	r15
-	bit	#1, r15
-	rrc	r15
-	xor	r14, r15
-	and	#32896, r15
-	xor	r15, r8
 	mov	54(sp), r14
-	mov	r14, r9
-	rrum.w	#1, r9
-	and	#32639, r9
-	mov	r14, r15
-	swpb	r15
-	bit	#1, r15
-	rrc	r15
-	xor	r14, r15
-	and	#32896, r15
-	xor	r15, r9
-	mov	56(sp), r14
 	mov	r14, r10
 	rrum.w	#1, r10
 	and	#32639, r10
@@ -1109,374 +1051,471 @@ romulus_n_decrypt_with:
 	xor	r14, r15
 	and	#32896, r15
 	xor	r15, r10
-	mov	58(sp), r13
-	mov	r13, r15
+	mov	52(sp), r14
+	mov	r14, r11
+	rrum.w	#1, r11
+	and	#32639, r11
+	mov	r14, r15
+	swpb	r15
+	bit	#1, r15
+	rrc	r15
+	xor	r14, r15
+	and	#32896, r15
+	xor	r15, r11
+	mov	50(sp), r14
+	mov	r14, r12
+	rrum.w	#1, r12
+	and	#32639, r12
+	mov	r14, r15
+	swpb	r15
+	bit	#1, r15
+	rrc	r15
+	xor	r14, r15
+	and	#32896, r15
+	xor	r15, r12
+	mov	48(sp), r14
+	mov	r14, r13
+	rrum.w	#1, r13
+	and	#32639, r13
+	mov	r14, r15
+	swpb	r15
+	bit	#1, r15
+	rrc	r15
+	xor	r14, r15
+	and	#32896, r15
+	xor	r15, r13
+	mov	46(sp), r9
+	mov	r9, r14
+	rrum.w	#1, r14
+	and	#32639, r14
+	mov	r9, r15
+	swpb	r15
+	bit	#1, r15
+	rrc	r15
+	xor	r9, r15
+	and	#32896, r15
+	xor	r15, r14
+	mov	44(sp), r9
+	mov	r9, r8
+	rrum.w	#1, r8
+	and	#32639, r8
+	mov	r9, r15
+	swpb	r15
+	bit	#1, r15
+	rrc	r15
+	xor	r9, r15
+	and	#32896, r15
+	xor	r15, r8
+	mov	42(sp), r7
+	mov	r7, r15
 	rrum.w	#1, r15
 	and	#32639, r15
-	mov	r13, r14
-	swpb	r14
-	bit	#1, r14
-	rrc	r14
-	xor	r13, r14
-	and	#32896, r14
-	xor	r14, r15
-	mov	r15, 24(sp)
-	mov	60(sp), r13
-	mov	r13, r15
+	mov	r7, r9
+	swpb	r9
+	bit	#1, r9
+	rrc	r9
+	xor	r7, r9
+	and	#32896, r9
+	xor	r9, r15
+	mov	r15, 28(sp)
+	mov	38(sp), r7
+	mov	r7, r15
 	rrum.w	#1, r15
 	and	#32639, r15
-	mov	r13, r14
-	swpb	r14
-	bit	#1, r14
-	rrc	r14
-	xor	r13, r14
-	and	#32896, r14
-	xor	r14, r15
-	mov	r15, 34(sp)
+	mov	r7, r9
+	swpb	r9
+	bit	#1, r9
+	rrc	r9
+	xor	r7, r9
+	and	#32896, r9
+	xor	r9, r15
+	mov	r15, 12(sp)
 	; romulus_n.ae:143: off = 16 * i
-	mov	64(sp), 38(sp)
-	mov	38(sp), r15
+	mov	58(sp), 34(sp)
+	mov	34(sp), r15
 	rlam.w	#4, r15
-	mov	r15, 38(sp)
+	mov	r15, 34(sp)
 	; romulus_n.ae:144: rest = m - off
-	mov	500(sp), r13
-	mov	r15, r11
-	sub	r11, r13
-	subc	r12, r12
+	mov	492(sp), r7
+	mov	r15, r5
+	sub	r5, r7
+	subc	r6, r6
 	; romulus_n.ae:145: count = if rest < 16 then rest else 16
-	cmp	#16, r13
-	mov	r12, r15
+	cmp	#16, r7
+	mov	r6, r15
 	subc	#0, r15
-	subc	r15, r15
-	mov	r13, r14
-	mov	r13, 42(sp)
-	xor	#16, r14
-	and	r15, r14
-	xor	#16, r14
-	and	r12, r15
-	mov	r12, 44(sp)
-	mov	r15, 40(sp)
+	subc	r9, r9
+	mov	r7, r15
+	mov	r7, 36(sp)
+	xor	#16, r15
+	and	r9, r15
+	xor	#16, r15
+	mov	r15, 30(sp)
+	and	r6, r9
+	mov	r6, 32(sp)
+	mov	r9, 40(sp)
 	; romulus_n.ae:146: p = first_bytes(g(s) ^ load_be(ct, off, 16, count), count)
-	mov	r11, r6
-	add	498(sp), r6
-	cmp	#16, r14
+	mov	r5, r4
+	add	490(sp), r4
+	cmp	#16, r15
 	jnc	.Lromulus_n_decrypt_with_bytes10
-	bit	#1, r6
+	bit	#1, r4
 	jnz	.Lromulus_n_decrypt_with_bytes10
 .Lromulus_n_decrypt_with_words11:
-	mov	@r6, r4
-	mov	2(r6), r5
-	mov	4(r6), r7
-	mov	6(r6), r11
-	mov	8(r6), r12
-	mov	10(r6), r13
-	mov	12(r6), r15
-	mov	14(r6), r6
+	mov	@r4, 18(sp)
+	mov	2(r4), 16(sp)
+	mov	4(r4), r6
+	mov	6(r4), r5
+	mov	8(r4), r7
+	mov	10(r4), r9
+	mov	12(r4), r15
+	mov	14(r4), r4
 	jmp	.Lromulus_n_decrypt_with_join12
 .Lromulus_n_decrypt_with_bytes10:
-	mov	sp, r7
-	add	#392, r7
-	mov	r7, r11
-	mov	#16, r12
-	mov	r14, r15
+	mov	sp, r5
+	add	#384, r5
+	mov	r5, r6
+	mov	#16, r7
+	mov	30(sp), r15
 .Lromulus_n_decrypt_with_cpy13:
-	clr	r13
+	clr	r9
 	tst	r15
 	jz	.Lromulus_n_decrypt_with_pad14
-	mov.b	@r6, r13
-	inc	r6
+	mov.b	@r4, r9
+	inc	r4
 	dec	r15
 .Lromulus_n_decrypt_with_pad14:
-	mov.b	r13, 0(r11)
-	inc	r11
-	dec	r12
+	mov.b	r9, 0(r6)
+	inc	r6
+	dec	r7
 	jnz	.Lromulus_n_decrypt_with_cpy13
-	mov	r7, r6
+	mov	r5, r4
 	jmp	.Lromulus_n_decrypt_with_words11
 .Lromulus_n_decrypt_with_join12:
-	swpb	r6
-	xor	r6, 26(sp)
-	swpb	r15
-	xor	r15, 22(sp)
-	swpb	r13
-	xor	r13, 18(sp)
-	swpb	r12
-	xor	r12, r8
-	mov	r8, 36(sp)
-	swpb	r11
-	xor	r11, r9
-	mov	r9, 32(sp)
-	swpb	r7
-	xor	r7, r10
-	mov	r10, 30(sp)
-	swpb	r5
-	xor	r5, 24(sp)
-	mov	34(sp), r5
+	mov	r10, 26(sp)
 	swpb	r4
-	xor	r4, r5
-	; romulus_n.ae:54: return x & ~(~(0 as u128) >> (8 * n))
-	mov	40(sp), r7
-	rlam.w	#3, r7
-	mov	r14, r4
-	rlam.w	#3, r4
-	mov	#-1, r8
-	mov	#-1, r9
-	mov	#-1, r10
-	mov	#-1, r11
-	mov	#-1, r12
-	mov	#-1, r13
-	mov	#-1, r6
-	mov	#-1, r15
-	tst	r7
-	jnz	.Lromulus_n_decrypt_with_shbig15
-	cmp	#128, r4
-	jc	.Lromulus_n_decrypt_with_shbig15
-.Lromulus_n_decrypt_with_shlimb18:
-	cmp	#16, r4
-	jnc	.Lromulus_n_decrypt_with_shbits19
-	mov	r9, r8
-	mov	r10, r9
-	mov	r11, r10
-	mov	r12, r11
-	mov	r13, r12
-	mov	r6, r13
-	mov	r15, r6
-	clr	r15
-	sub	#16, r4
-	jmp	.Lromulus_n_decrypt_with_shlimb18
-.Lromulus_n_decrypt_with_shbits19:
-	tst	r4
-	jz	.Lromulus_n_decrypt_with_shend16
-.Lromulus_n_decrypt_with_sh17:
-	clrc
-	rrc	r15
-	rrc	r6
-	rrc	r13
-	rrc	r12
-	rrc	r11
-	rrc	r10
-	rrc	r9
-	rrc	r8
-	dec	r4
-	jnz	.Lromulus_n_decrypt_with_sh17
-	jmp	.Lromulus_n_decrypt_with_shend16
-.Lromulus_n_decrypt_with_shbig15:
-	clr	r8
-	clr	r9
-	clr	r10
-	clr	r11
-	clr	r12
-	clr	r13
-	clr	r6
-	clr	r15
-.Lromulus_n_decrypt_with_shend16:
-	mov	26(sp), r7
-	bic	r8, r7
-	mov	22(sp), r8
-	bic	r9, r8
-	mov	18(sp), r9
-	bic	r10, r9
-	mov	36(sp), r10
-	bic	r11, r10
-	mov	32(sp), r11
-	bic	r12, r11
-	mov	30(sp), r12
-	bic	r13, r12
-	mov	24(sp), r13
-	bic	r6, r13
-	bic	r15, r5
-	; romulus_n.ae:147: store_be(msg, off, p, count)
-	mov	r5, 20(sp)
-	mov	r13, 16(sp)
-	mov	r12, 14(sp)
-	mov	r11, 12(sp)
-	mov	r10, 8(sp)
-	mov	r9, 4(sp)
-	mov	r8, r6
-	mov	r7, r15
-	mov	38(sp), r4
-	add	506(sp), r4
-	cmp	#16, r14
-	swpb	20(sp)
-	swpb	16(sp)
-	swpb	14(sp)
-	swpb	12(sp)
-	swpb	8(sp)
-	swpb	4(sp)
-	swpb	r6
+	xor	r4, 26(sp)
 	swpb	r15
-	jnc	.Lromulus_n_decrypt_with_bytes20
-	bit	#1, r4
-	jnz	.Lromulus_n_decrypt_with_bytes20
-	mov	20(sp), 0(r4)
-	mov	16(sp), 2(r4)
-	mov	14(sp), 4(r4)
-	mov	12(sp), 6(r4)
-	mov	8(sp), 8(r4)
-	mov	4(sp), 10(r4)
-	mov	r6, 12(r4)
-	mov	r15, 14(r4)
-	jmp	.Lromulus_n_decrypt_with_stored21
-.Lromulus_n_decrypt_with_bytes20:
-	mov	20(sp), 392(sp)
-	mov	16(sp), 394(sp)
-	mov	14(sp), 396(sp)
-	mov	12(sp), 398(sp)
-	mov	8(sp), 400(sp)
-	mov	4(sp), 402(sp)
-	mov	r6, 404(sp)
-	mov	r15, 406(sp)
-	mov	sp, r6
-	add	#392, r6
-	mov	r14, r15
-	cmp	#16, r15
-	jnc	.Lromulus_n_decrypt_with_cnt22
-	mov	#16, r15
-.Lromulus_n_decrypt_with_cnt22:
-	tst	r15
-	jz	.Lromulus_n_decrypt_with_stored21
-.Lromulus_n_decrypt_with_cpy23:
-	mov.b	@r6, 0(r4)
-	inc	r6
-	inc	r4
-	dec	r15
-	jnz	.Lromulus_n_decrypt_with_cpy23
-.Lromulus_n_decrypt_with_stored21:
-	; romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
-	cmp	#16, r14
-	mov	40(sp), r4
-	mov	r4, r15
-	subc	#0, r15
-	subc	r6, r6
-	bis	r7, r14
-	bis	r8, r4
-	xor	r7, r14
-	and	r6, r14
-	xor	r14, r7
-	xor	r8, r4
-	and	r6, r4
-	xor	r4, r8
-	mov	r9, r15
-	xor	r9, r15
-	and	r6, r15
-	xor	r15, r9
-	mov	r10, r15
-	xor	r10, r15
-	and	r6, r15
-	xor	r15, r10
-	mov	r11, r15
-	xor	r11, r15
-	and	r6, r15
 	xor	r15, r11
-	mov	r12, r15
-	xor	r12, r15
-	and	r6, r15
-	xor	r15, r12
-	mov	r13, r15
-	xor	r13, r15
-	and	r6, r15
-	xor	r15, r13
-	mov	r5, r14
+	mov	r11, 22(sp)
+	swpb	r9
+	xor	r9, r12
+	mov	r12, 14(sp)
+	swpb	r7
+	xor	r7, r13
+	mov	r13, 10(sp)
+	swpb	r5
 	xor	r5, r14
-	and	r6, r14
-	xor	r14, r5
-	; romulus_n.ae:148: s = s ^ pad(p, count)
-	mov	46(sp), r15
-	xor	r7, r15
-	mov	48(sp), r6
-	xor	r8, r6
-	mov	50(sp), r7
-	xor	r9, r7
-	mov	52(sp), r8
-	xor	r10, r8
-	mov	54(sp), r9
-	xor	r11, r9
-	mov	56(sp), r10
-	xor	r12, r10
-	mov	58(sp), r11
-	xor	r13, r11
-	mov	60(sp), r12
-	xor	r5, r12
-	; romulus_n.ae:44: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
-	mov	2(sp), r13
-	mov	66(sp), r4
-	mov	r4, r5
-	rla	r13
-	rlc	28(sp)
-	rlc	10(sp)
-	rlc	r5
-	mov.b	r5, r5
-	mov	r5, 6(sp)
-	rrum.w	#4, r4
-	rrum.w	#3, r4
-	inv	r4
-	inc	r4
-	and	#149, r4
-	xor	r4, r13
-	mov	r13, 2(sp)
-	; romulus_n.ae:150: d = if rest > 16 then 0x04 else if rest == 16 then 0x14 else 0x15 as u8
-	mov	#16, r5
-	mov	42(sp), r13
-	cmp	r13, r5
-	mov	#0, r5
-	mov	44(sp), r4
-	subc	r4, r5
-	subc	r14, r14
-	xor	#16, r13
-	bis	r4, r13
-	sub	#1, r13
-	subc	r13, r13
-	and	#1, r13
-	xor	#21, r13
-	mov	r13, r5
-	xor	#4, r5
-	and	r14, r5
-	xor	r5, r13
-	; romulus_n.ae:151: s = tbc_n(cnt, d, r23, s)
-	mov	2(sp), 408(sp)
-	mov	28(sp), 410(sp)
-	mov	10(sp), 412(sp)
-	mov	6(sp), 414(sp)
-	mov	sp, r4
-	add	#408, r4
+	mov	r14, 4(sp)
+	swpb	r6
+	xor	r6, r8
+	mov	28(sp), r9
+	swpb	16(sp)
+	xor	16(sp), r9
+	swpb	18(sp)
+	xor	18(sp), 12(sp)
+	; romulus_n.ae:54: return x & ~(~(0 as u128) >> (8 * n))
+	mov	30(sp), r4
+	rlam.w	#3, r4
+	mov	40(sp), r15
+	rlam.w	#3, r15
+	cmp	#128, r4
+	mov	r15, r14
+	subc	#0, r14
+	clr	r14
+	adc	r14
+	xor	#1, r14
+	tst	r14
+	jz	.Lromulus_n_decrypt_with_else15
+	mov	#-1, r5
+	mov	#-1, r6
+	mov	#-1, r7
+	mov	#-1, r10
+	mov	#-1, r12
+	mov	#-1, r11
+	mov	#-1, r13
+	mov	#-1, r14
+	tst	r15
+	jnz	.Lromulus_n_decrypt_with_shbig17
+	cmp	#128, r4
+	jc	.Lromulus_n_decrypt_with_shbig17
+.Lromulus_n_decrypt_with_shlimb20:
+	cmp	#16, r4
+	jnc	.Lromulus_n_decrypt_with_shbits21
+	mov	r6, r5
+	mov	r7, r6
+	mov	r10, r7
+	mov	r12, r10
+	mov	r11, r12
+	mov	r13, r11
+	mov	r14, r13
+	clr	r14
+	sub	#16, r4
+	jmp	.Lromulus_n_decrypt_with_shlimb20
+.Lromulus_n_decrypt_with_shbits21:
+	tst	r4
+	jz	.Lromulus_n_decrypt_with_shend18
+.Lromulus_n_decrypt_with_sh19:
+	clrc
+	rrc	r14
+	rrc	r13
+	rrc	r11
+	rrc	r12
+	rrc	r10
+	rrc	r7
+	rrc	r6
+	rrc	r5
+	dec	r4
+	jnz	.Lromulus_n_decrypt_with_sh19
+	jmp	.Lromulus_n_decrypt_with_shend18
+.Lromulus_n_decrypt_with_shbig17:
+	clr	r5
+	clr	r6
+	clr	r7
+	clr	r10
+	clr	r12
+	clr	r11
+	clr	r13
+	clr	r14
+.Lromulus_n_decrypt_with_shend18:
+	mov	26(sp), r15
+	bic	r5, r15
+	mov	r15, 26(sp)
+	mov	22(sp), r15
+	bic	r6, r15
+	mov	r15, 22(sp)
+	mov	14(sp), r15
+	bic	r7, r15
+	mov	r15, 14(sp)
+	mov	10(sp), r15
+	bic	r10, r15
+	mov	r15, 10(sp)
+	mov	4(sp), r15
+	bic	r12, r15
+	mov	r15, 4(sp)
+	mov	r8, r12
+	bic	r11, r12
+	mov	r9, r10
+	bic	r13, r10
+	mov	12(sp), r11
+	bic	r14, r11
+	jmp	.Lromulus_n_decrypt_with_endif16
+.Lromulus_n_decrypt_with_else15:
+	mov	r8, r12
+	mov	r9, r10
+	mov	12(sp), r11
+.Lromulus_n_decrypt_with_endif16:
+	; romulus_n.ae:147: store_be(msg, off, p, count)
+	mov	34(sp), r13
+	add	498(sp), r13
+	mov	r11, r4
+	mov	r10, r5
+	mov	r12, r6
+	mov	4(sp), r7
+	mov	10(sp), r8
+	mov	14(sp), r9
+	mov	22(sp), r14
+	mov	26(sp), r15
+	cmp	#16, 30(sp)
+	swpb	r4
+	swpb	r5
+	swpb	r6
+	swpb	r7
+	swpb	r8
+	swpb	r9
+	swpb	r14
+	swpb	r15
+	jnc	.Lromulus_n_decrypt_with_bytes22
+	bit	#1, r13
+	jnz	.Lromulus_n_decrypt_with_bytes22
+	mov	r4, 0(r13)
+	mov	r5, 2(r13)
+	mov	r6, 4(r13)
+	mov	r7, 6(r13)
+	mov	r8, 8(r13)
+	mov	r9, 10(r13)
+	mov	r14, 12(r13)
+	mov	r15, 14(r13)
+	jmp	.Lromulus_n_decrypt_with_stored23
+.Lromulus_n_decrypt_with_bytes22:
+	mov	r4, 384(sp)
+	mov	r5, 386(sp)
+	mov	r6, 388(sp)
+	mov	r7, 390(sp)
+	mov	r8, 392(sp)
+	mov	r9, 394(sp)
+	mov	r14, 396(sp)
+	mov	r15, 398(sp)
 	mov	sp, r14
-	add	#72, r14
-	mov	r15, 416(sp)
-	mov	r6, 418(sp)
-	mov	r7, 420(sp)
-	mov	r8, 422(sp)
-	mov	r9, 424(sp)
-	mov	r10, 426(sp)
-	mov	r11, 428(sp)
-	mov	r12, 430(sp)
+	add	#384, r14
+	mov	30(sp), r15
+	cmp	#16, r15
+	jnc	.Lromulus_n_decrypt_with_cnt24
+	mov	#16, r15
+.Lromulus_n_decrypt_with_cnt24:
+	tst	r15
+	jz	.Lromulus_n_decrypt_with_stored23
+.Lromulus_n_decrypt_with_cpy25:
+	mov.b	@r14, 0(r13)
+	inc	r14
+	inc	r13
+	dec	r15
+	jnz	.Lromulus_n_decrypt_with_cpy25
+.Lromulus_n_decrypt_with_stored23:
+	; romulus_n.ae:150: d = if rest > 16 then 0x04 else if rest == 16 then 0x14 else 0x15 as u8
+	mov	#16, r15
+	mov	36(sp), r14
+	cmp	r14, r15
+	mov	#0, r15
+	mov	32(sp), r9
+	subc	r9, r15
+	subc	r13, r13
+	xor	#16, r14
+	bis	r9, r14
+	sub	#1, r14
+	subc	r15, r15
+	and	#1, r15
+	xor	#21, r15
+	mov	r15, r14
+	xor	#4, r14
+	and	r13, r14
+	xor	r14, r15
+	; romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
+	mov	30(sp), r5
+	cmp	#16, r5
+	mov	40(sp), r6
+	mov	r6, r4
+	subc	#0, r4
+	subc	r14, r14
+	mov	r11, r4
+	xor	r11, r4
+	and	r14, r4
+	xor	r4, r11
+	; romulus_n.ae:148: s = s ^ pad(p, count)
+	mov	38(sp), r13
+	xor	r11, r13
+	; romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
+	mov	r10, r4
+	xor	r10, r4
+	and	r14, r4
+	xor	r4, r10
+	; romulus_n.ae:148: s = s ^ pad(p, count)
+	mov	42(sp), r11
+	xor	r10, r11
+	; romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
+	mov	r12, r4
+	xor	r12, r4
+	and	r14, r4
+	xor	r4, r12
+	; romulus_n.ae:148: s = s ^ pad(p, count)
+	mov	44(sp), r10
+	xor	r12, r10
+	; romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
+	mov	4(sp), r9
+	mov	r9, r12
+	xor	r9, r12
+	and	r14, r12
+	xor	r12, r9
+	; romulus_n.ae:148: s = s ^ pad(p, count)
+	mov	46(sp), r4
+	xor	r9, r4
+	; romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
+	mov	10(sp), r8
+	mov	r8, r12
+	xor	r8, r12
+	and	r14, r12
+	xor	r12, r8
+	; romulus_n.ae:148: s = s ^ pad(p, count)
+	mov	48(sp), r9
+	xor	r8, r9
+	; romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
+	mov	14(sp), r7
+	mov	r7, r12
+	xor	r7, r12
+	and	r14, r12
+	xor	r12, r7
+	; romulus_n.ae:148: s = s ^ pad(p, count)
+	mov	50(sp), r8
+	xor	r7, r8
+	; romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
+	mov	22(sp), r12
+	bis	r12, r6
+	xor	r12, r6
+	and	r14, r6
+	xor	r6, r12
+	; romulus_n.ae:148: s = s ^ pad(p, count)
+	mov	52(sp), r6
+	xor	r12, r6
+	; romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
+	mov	26(sp), r12
+	bis	r12, r5
+	xor	r12, r5
+	and	r14, r5
+	xor	r5, r12
+	; romulus_n.ae:148: s = s ^ pad(p, count)
+	mov	54(sp), r5
+	xor	r12, r5
+	; romulus_n.ae:44: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
+	mov	6(sp), r14
+	rrum.w	#4, r14
+	rrum.w	#3, r14
+	inv	r14
+	inc	r14
+	and	#149, r14
+	mov	2(sp), r7
+	mov	6(sp), r12
+	rla	r7
+	rlc	20(sp)
+	rlc	8(sp)
+	rlc	r12
+	xor	r14, r7
+	mov	r7, 2(sp)
+	mov.b	r12, r7
+	mov	r7, 6(sp)
+	; romulus_n.ae:151: s = tbc_n(cnt, d, r23, s)
+	mov	2(sp), 400(sp)
+	mov	20(sp), 402(sp)
+	mov	8(sp), 404(sp)
+	mov	6(sp), 406(sp)
+	mov	sp, r12
+	add	#400, r12
+	mov	sp, r14
+	add	#64, r14
+	mov	r5, 408(sp)
+	mov	r6, 410(sp)
+	mov	r8, 412(sp)
+	mov	r9, 414(sp)
+	mov	r4, 416(sp)
+	mov	r10, 418(sp)
+	mov	r11, 420(sp)
+	mov	r13, 422(sp)
+	mov	r15, r13
 	mov	sp, r11
-	add	#416, r11
+	add	#408, r11
 	mov	sp, r15
-	add	#464, r15
+	add	#456, r15
 	mov	r15, 0(sp)
-	mov	r4, r12
 	mov	r11, r15
 	call	#romulus_n_tbc_n
+	mov	456(sp), 54(sp)
+	mov	458(sp), 52(sp)
+	mov	460(sp), 50(sp)
+	mov	462(sp), 48(sp)
 	mov	464(sp), 46(sp)
-	mov	466(sp), 48(sp)
-	mov	468(sp), 50(sp)
-	mov	470(sp), 52(sp)
-	mov	472(sp), 54(sp)
-	mov	474(sp), 56(sp)
-	mov	476(sp), 58(sp)
-	mov	478(sp), 60(sp)
-	mov	6(sp), 66(sp)
-	add	#1, 64(sp)
-	cmp	70(sp), 64(sp)
-	jc	.Lromulus_n_decrypt_with_near30
+	mov	466(sp), 44(sp)
+	mov	468(sp), 42(sp)
+	mov	470(sp), 38(sp)
+	add	#1, 58(sp)
+	cmp	62(sp), 58(sp)
+	jc	.Lromulus_n_decrypt_with_near32
 	br	#.Lromulus_n_decrypt_with_loop8
-.Lromulus_n_decrypt_with_near30:
+.Lromulus_n_decrypt_with_near32:
 .Lromulus_n_decrypt_with_done9:
 	; romulus_n.ae:153: return (load_be(tag, 0, 16) ^ g(s)) == 0
-	mov	502(sp), r8
+	mov	494(sp), r8
 	bit	#1, r8
-	jnz	.Lromulus_n_decrypt_with_bytes24
-.Lromulus_n_decrypt_with_words25:
+	jnz	.Lromulus_n_decrypt_with_bytes26
+.Lromulus_n_decrypt_with_words27:
 	mov	@r8, r13
 	mov	2(r8), r12
 	mov	4(r8), r6
@@ -1485,24 +1524,24 @@ romulus_n_decrypt_with:
 	mov	10(r8), r10
 	mov	12(r8), r9
 	mov	14(r8), r8
-	jmp	.Lromulus_n_decrypt_with_join26
-.Lromulus_n_decrypt_with_bytes24:
+	jmp	.Lromulus_n_decrypt_with_join28
+.Lromulus_n_decrypt_with_bytes26:
 	mov	sp, r12
-	add	#392, r12
+	add	#384, r12
 	mov	r12, r13
 	mov	#16, r14
-.Lromulus_n_decrypt_with_cpy27:
+.Lromulus_n_decrypt_with_cpy29:
 	mov.b	@r8, r15
 	inc	r8
 	mov.b	r15, 0(r13)
 	inc	r13
 	dec	r14
-	jnz	.Lromulus_n_decrypt_with_cpy27
+	jnz	.Lromulus_n_decrypt_with_cpy29
 	mov	r12, r8
-	jmp	.Lromulus_n_decrypt_with_words25
-.Lromulus_n_decrypt_with_join26:
+	jmp	.Lromulus_n_decrypt_with_words27
+.Lromulus_n_decrypt_with_join28:
 	; romulus_n.ae:39: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
-	mov	60(sp), r5
+	mov	38(sp), r5
 	mov	r5, r14
 	swpb	r14
 	bit	#1, r14
@@ -1516,7 +1555,7 @@ romulus_n_decrypt_with:
 	xor	r5, r13
 	xor	r14, r13
 	; romulus_n.ae:39: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
-	mov	58(sp), r5
+	mov	42(sp), r5
 	mov	r5, r15
 	swpb	r15
 	bit	#1, r15
@@ -1530,7 +1569,7 @@ romulus_n_decrypt_with:
 	xor	r5, r12
 	xor	r15, r12
 	; romulus_n.ae:39: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
-	mov	56(sp), r15
+	mov	44(sp), r15
 	mov	r15, r14
 	swpb	r14
 	bit	#1, r14
@@ -1544,7 +1583,7 @@ romulus_n_decrypt_with:
 	xor	r15, r6
 	xor	r14, r6
 	; romulus_n.ae:39: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
-	mov	54(sp), r14
+	mov	46(sp), r14
 	mov	r14, r5
 	swpb	r5
 	bit	#1, r5
@@ -1558,7 +1597,7 @@ romulus_n_decrypt_with:
 	xor	r14, r7
 	xor	r5, r7
 	; romulus_n.ae:39: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
-	mov	52(sp), r14
+	mov	48(sp), r14
 	mov	r14, r15
 	swpb	r15
 	bit	#1, r15
@@ -1586,7 +1625,7 @@ romulus_n_decrypt_with:
 	xor	r14, r10
 	xor	r15, r10
 	; romulus_n.ae:39: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
-	mov	46(sp), r14
+	mov	54(sp), r14
 	mov	r14, r15
 	swpb	r15
 	bit	#1, r15
@@ -1600,7 +1639,7 @@ romulus_n_decrypt_with:
 	xor	r14, r8
 	xor	r15, r8
 	; romulus_n.ae:39: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
-	mov	48(sp), r14
+	mov	52(sp), r14
 	mov	r14, r15
 	swpb	r15
 	bit	#1, r15
@@ -1624,9 +1663,9 @@ romulus_n_decrypt_with:
 	clr	r14
 	adc	r14
 	xor	#1, r14
-	mov	510(sp), r15
+	mov	502(sp), r15
 	mov	r14, 0(r15)
-	add	#480, sp
+	add	#472, sp
 	popm.w	#7, r10
 	ret
 	.size romulus_n_decrypt_with, .-romulus_n_decrypt_with

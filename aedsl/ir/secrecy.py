@@ -1,6 +1,7 @@
-"""Which values of a module may be secret: a conservative taint analysis on the frontend's IR, for
-the lazy `if ... then ... else` (lazy_if.py), whose condition becomes a branch and so must be
-public.
+"""Which values of a module may be secret: a conservative taint analysis on the IR, for the
+transformations that turn a value into control flow, whose condition must then be public: the
+lazy `if ... then ... else` (frontend/lazy_if.py) and a wide shift's saturation guard
+(passes/saturating_shifts.py).
 
 Public: constants, buffer lengths (`len`), loop indices over public bounds, table elements at
 public indices, and whatever is computed from public values only. Secret: words read from any
@@ -12,7 +13,7 @@ passes a public value; a call's result is public when the callee returns a publi
 The analysis iterates to a fixpoint (secrets only grow)."""
 from __future__ import annotations
 
-from ..ir.nodes import Block, Function, Memory, Module, Value, walk_ops
+from .nodes import Block, Function, Memory, Module, Value, walk_ops
 
 
 class Secrecy:
