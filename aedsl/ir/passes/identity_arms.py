@@ -52,7 +52,6 @@ class _Sink:
         self.names = Names(fn)
         self.consts = const_defs(fn)
         self.uses = use_counts(fn)
-        self.moved = 0
 
     def block(self, block: Block) -> None:
         for op in block.ops:
@@ -99,7 +98,6 @@ class _Sink:
             branch.results[j] = y
             del where[id(p)]
             where[id(y)] = (at, branch, j)       # y may take another such op in turn
-            self.moved += 1
             return True
         return False
 

@@ -43,26 +43,12 @@ def acts(knobs: dict) -> bool:
     return switched_on(knobs, "saturating_shifts")
 
 
-def _defs(fn: Function) -> dict:
-    out: dict = {}
-
-    def visit(block: Block) -> None:
-        for op in block.ops:
-            for r in op.results:
-                out[r] = op
-            for region in op.regions:
-                visit(region)
-    visit(fn.body)
-    return out
-
-
 class _Guard:
     def __init__(self, fn: Function, secrecy: Secrecy):
         self.fn, self.secrecy = fn, secrecy
         self.names = Names(fn)
         self.uses = use_counts(fn)
-        self.defs = _defs(fn)
-        self.guarded = 0
+        self.defs = {r: op for op in walk_ops(fn.body) for r in op.results}
 
     def block(self, block: Block, held: list, in_loop: bool = False) -> None:
         """`held`: (condition, whether it holds) of each enclosing `if` arm; `in_loop`: inside
@@ -155,7 +141,6 @@ class _Guard:
         vmap: dict[int, object] = {id(shift.results[0]): zero}
         else_ops = [Op("const", [zero], [], {"value": 0}, [], shift.loc)]
         else_ops += [clone_op(o, vmap, self.names) for o in chain[1:]]
-        self.guarded += 1
         return head + [Op("if", [result], [lt], {}, [Block([], then_ops, [inner]),
                                                          Block([], else_ops, [vmap[id(root.results[0])]])],
                           root.loc)]
