@@ -78,8 +78,9 @@ STEPS: list[Step] = [
     Step("constfold", "constfold"),
     Step("divconst", "divconst"),      # division by a constant -> multiply (after folding found the constants)
     Step("cse_dce", "cse_dce"),
-    *_with_cleanup("identity_arms"),   # `x ^ (if c then a else 0)`: the XOR in the arm; the zero goes
-    *_with_cleanup("saturating_shifts"),  # a wide shift by a public amount guarded by `< width`
+    Step("identity_arms", "identity_arms"),          # `x ^ (if c then a else 0)`: the XOR in the arm
+    Step("saturating_shifts", "saturating_shifts"),  # a wide shift by a public byte count guarded by
+                                       # `< width` (both leave their dead and foldable ops to legalize's clean-up)
     Step("affine_tables", "affine_tables", _acts("affine_tables")),  # affine table reads -> a stepped value
     *_with_cleanup("legalize"),        # word assembly leaves full-width slices, zero concats, repeated constants
     *_with_cleanup("recurrence_tables"),  # the closed recurrence's ops become dead

@@ -148,8 +148,15 @@ class _Guard:
 
 def run(module: Module, knobs: dict) -> Module:
     module = module.clone()
-    if not acts(knobs):
-        return module
+    run_in_place(module, knobs)
+    return module
+
+
+def run_in_place(module: Module, knobs: dict | None = None) -> None:
+    """The pass on a module the caller owns. The else arms it builds fold in the next constfold
+    and cse_dce (legalize's clean-up)."""
+    if not acts(knobs or {}):
+        return
     secrecy = None
     for fn in module.functions:
         if not any(op.opcode in ("shl_var", "shr_var") and op.results[0].width > WIDE
@@ -158,5 +165,4 @@ def run(module: Module, knobs: dict) -> Module:
         if secrecy is None:
             secrecy = Secrecy(module)
         _Guard(fn, secrecy).block(fn.body, [])
-    return module
 
