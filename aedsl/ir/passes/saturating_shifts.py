@@ -5,10 +5,11 @@ folds them away.
 IR shape matched, in one block: `r = shl_var(x, k)` or `shr_var(x, k)` wider than WIDE bits (a
 multi-word shift: a loop or a long run of word shifts), `k` public (ir/secrecy.py), computed
 from a buffer's length (a byte count: a shift by a loop index or a parameter walks bits and
-never saturates) and able to reach the width (`bounds.value_bound`), then the chain of pure single-result ops that each read
-the previous one as its only use, up to a root whose result may have any uses. The chain becomes
-`root = if k < W { the chain } else { the chain with r = 0 }`, at the root's place; constfold
-and cse_dce then fold the else arm. Typical source: a first-bytes mask on a whole block,
+never saturates) and able to reach the width (`bounds.value_bound`), then the chain of pure
+single-result ops that each read the previous one as its only use, up to a root whose result
+may have any uses. The chain becomes `root = if k < W { the chain } else { the chain with
+r = 0 }`, at the root's place; legalize's constfold and cse_dce then fold the else arm (this
+pass has no clean-up steps of its own). Typical source: a first-bytes mask on a whole block,
 `x & ~(~0 << 8 * count)` with `count` equal to the block size (NORX32-4-1's decryption: every
 whole block built the 384-bit mask to AND with all ones). Only a shift inside a loop is guarded
 (once per block the guard pays; once per message it is code for nothing, as around a nonce's
