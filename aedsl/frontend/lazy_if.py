@@ -25,6 +25,7 @@ and a secret one is an error at the condition.
 from __future__ import annotations
 
 from ..ir.nodes import Block, Function, Module, Op, Value, walk_ops
+from ..ir.passes.common import is_wide_shift
 from ..ir.secrecy import Secrecy
 
 PENDING = "pending_select"   # the placeholder's opcode; none survives `resolve`
@@ -119,17 +120,12 @@ class Hazards:
 
 
 # A pure arm is branched over instead of computed into a select, when the condition is public,
-# if it shifts a value wider than this by a run-time amount: a multi-word shift is a loop or a
-# long run of word shifts on either target, where a branch costs a few cycles (NORX's
-# pad(count), `(1 as u384) << 8 * count`, is needed for the last block only: stm32f030,
-# NORX32-4-1 with 16 B AD and 256 B message, 19 461 -> 18 950 cycles).
-COSTLY_SHIFT_BITS = 64
-
-
+# if it shifts a value wider than WIDE_SHIFT_BITS by a run-time amount (NORX's pad(count),
+# `(1 as u384) << 8 * count`, is needed for the last block only: stm32f030, NORX32-4-1 with
+# 16 B AD and 256 B message, 19 461 -> 18 950 cycles).
 def _costly(block: Block) -> bool:
-    """Whether an arm shifts a value wider than COSTLY_SHIFT_BITS by a run-time amount."""
-    return any(o.opcode in ("shl_var", "shr_var") and o.results[0].width > COSTLY_SHIFT_BITS
-               for o in walk_ops(block))
+    """Whether an arm shifts a value wider than WIDE_SHIFT_BITS by a run-time amount."""
+    return any(is_wide_shift(o) for o in walk_ops(block))
 
 
 def resolve(module: Module) -> None:

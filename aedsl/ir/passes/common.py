@@ -25,6 +25,17 @@ def key_setup_stage(module: Module) -> tuple[str, ...]:
     return KEY_SETUP_NAMES if all(module.has_function(n) for n in KEY_SETUP_NAMES) else ()
 
 
+# Wider than this, a shift by a run-time amount is a multi-word shift: a loop or a long run of
+# word shifts on either target, against which a branch costs a few cycles (frontend/lazy_if.py
+# branches over such an arm, passes/saturating_shifts.py guards such a shift).
+WIDE_SHIFT_BITS = 64
+
+
+def is_wide_shift(op: Op) -> bool:
+    """`op` shifts a value wider than WIDE_SHIFT_BITS by a run-time amount."""
+    return op.opcode in ("shl_var", "shr_var") and op.results[0].width > WIDE_SHIFT_BITS
+
+
 def is_pure(op: Op) -> bool:
     """True if `op` may be removed when unused, duplicated or merged with an equal op."""
     spec = OPS.get(op.opcode)

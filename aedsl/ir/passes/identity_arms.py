@@ -61,7 +61,7 @@ class _Sink:
         defined_at: dict[int, int] = {}                # id(value) -> index of its op in this block
         out: list[Op] = []
         for op in block.ops:
-            if self._sink(op, where, defined_at, len(out)):
+            if self._sink(op, where, defined_at):
                 continue
             for j, r in enumerate(op.results):
                 defined_at[id(r)] = len(out)
@@ -70,7 +70,7 @@ class _Sink:
             out.append(op)
         block.ops = out
 
-    def _sink(self, op: Op, where, defined_at, here: int) -> bool:
+    def _sink(self, op: Op, where, defined_at) -> bool:
         rule = _IDENTITY.get(op.opcode)
         if rule is None or len(op.args) != 2 or len(op.results) != 1:
             return False

@@ -2,7 +2,7 @@
 is at least the width the shift gives 0, and the ops it feeds are computed from that 0, which
 folds them away.
 
-IR shape matched, in one block: `r = shl_var(x, k)` or `shr_var(x, k)` wider than WIDE bits (a
+IR shape matched, in one block: `r = shl_var(x, k)` or `shr_var(x, k)` wider than WIDE_SHIFT_BITS (a
 multi-word shift: a loop or a long run of word shifts), `k` public (ir/secrecy.py), computed
 from a buffer's length (a byte count: a shift by a loop index or a parameter walks bits and
 never saturates) and able to reach the width (`bounds.value_bound`), then the chain of pure
@@ -31,14 +31,11 @@ from aedsl.knobs import Knob
 from ..bounds import value_bound
 from ..nodes import Block, Function, Module, Op, Value, walk_ops
 from ..secrecy import Secrecy
-from .common import Names, clone_op, is_pure, switched_on, use_counts
+from .common import Names, clone_op, is_pure, is_wide_shift, switched_on, use_counts
 
 NAME = "saturating_shifts"
 KNOBS = (Knob("saturating_shifts", "pass", ("on", "off"), "on",
               doc="a wide shift by a public amount guarded by `amount < width`, its else arm folded: on or off"),)
-
-WIDE = 64          # wider than this, a run-time shift is a multi-word loop or run (lazy_if's rule too)
-
 
 def acts(knobs: dict) -> bool:
     return switched_on(knobs, "saturating_shifts")
@@ -91,14 +88,15 @@ class _Guard:
         block.ops = out
 
     def _candidate(self, op: Op, held: list) -> bool:
-        if op.opcode not in ("shl_var", "shr_var") or op.results[0].width <= WIDE:
+        if not is_wide_shift(op):
             return False
         k, w = op.args[1], op.results[0].width
         if not isinstance(k, Value) or not self.secrecy.is_public(self.fn.name, k):
             return False
         if not self._from_length(k):
             return False                         # not a byte count
-        return value_bound(k, self._defs_under(held), known=self._known(held)) >= w
+        known = self._known(held)
+        return value_bound(k, self._defs_under(known), known=known) >= w
 
     def _known(self, held: list) -> dict:
         """Upper bounds the enclosing conditions give: `a < c` held bounds a by c - 1, `a <= c`
@@ -115,10 +113,9 @@ class _Guard:
                 known[a] = min(known.get(a, top), top)
         return known
 
-    def _defs_under(self, held: list) -> dict:
-        """The definitions, less those of the values an enclosing condition bounds (so that
-        `bounds.value_bound` takes the condition's bound for them)."""
-        known = self._known(held)
+    def _defs_under(self, known: dict) -> dict:
+        """The definitions, less those of the values an enclosing condition bounds (`known`, so
+        that `bounds.value_bound` takes the condition's bound for them)."""
         return {v: op for v, op in self.defs.items() if v not in known} if known else self.defs
 
     def _from_length(self, v, depth: int = 8) -> bool:
@@ -160,8 +157,7 @@ def run_in_place(module: Module, knobs: dict | None = None) -> None:
         return
     secrecy = None
     for fn in module.functions:
-        if not any(op.opcode in ("shl_var", "shr_var") and op.results[0].width > WIDE
-                   for op in walk_ops(fn.body)):
+        if not any(is_wide_shift(op) for op in walk_ops(fn.body)):
             continue
         if secrecy is None:
             secrecy = Secrecy(module)
