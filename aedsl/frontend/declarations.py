@@ -230,6 +230,11 @@ class SpecElaborator:
             shown = ", ".join(str(v) for v in allowed) if len(allowed) <= 16 else \
                 f"{allowed[0]}..{allowed[-1]}"
             raise self.error(f"knob {name!s}={value} is not allowed; choose one of {shown}", name)
+        if isinstance(value, str):
+            # the choice's own string, whether the value came from -k or the default: a variant
+            # named either way gives the same module, object for object (the unit cache hashes it
+            # pickled, and pickle shares an object it meets twice)
+            value = allowed[allowed.index(value)]
         self.define(name, ("const", CInt(value) if isinstance(value, int) else value))
         if not self.prefix:             # the top-level spec's knobs, typed (aedsl.driver.knob_registry)
             self.module.knob_decls[str(name)] = Knob(

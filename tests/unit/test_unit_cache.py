@@ -131,6 +131,19 @@ def test_a_variant_named_two_ways_compiles_once(cache, tmp_path):
     assert len(cache) == 2 and len(_entries(tmp_path)) == 2
 
 
+def test_a_name_valued_knob_named_at_its_default_compiles_once(cache, tmp_path):
+    # the module the target compiles is hashed pickled, and pickle shares an object it meets
+    # twice: the knob's value is the declaration's own string however the request names it
+    spec = tmp_path / "named.ae"
+    spec.write_text("spec named\nknob mode: {plain, twisted} = plain\n"
+                    "fn f(x: u16) -> u16 {\n    return if mode == twisted then x <<< 3 else x ^ 5\n}\n")
+    a = driver.compile_spec(spec, "cc430f6137", {})
+    b = driver.compile_spec(spec, "cc430f6137", {"mode": "plain"})
+    assert len(cache) == 1 and b.asm == a.asm
+    driver.compile_spec(spec, "cc430f6137", {"mode": "twisted"})             # another variant
+    assert len(cache) == 2
+
+
 def test_a_compile_waits_for_the_same_compile_in_progress(cache, monkeypatch):
     import threading
     from contextlib import contextmanager
