@@ -114,7 +114,7 @@ def compile_spec(spec_path: str | Path, chip, knobs: dict | None = None, skip_pa
     every function (`mir`), for analyses such as aedsl/ct. A variant compiled before with the
     same compiler comes from the unit cache (`aedsl.unit_cache`)."""
     with _few_collections():
-        return _compile_spec(spec_path, chip, knobs, skip_passes, entry, keep)
+        return _compile_spec(unit_cache.as_named(spec_path), chip, knobs, skip_passes, entry, keep)
 
 
 # The cyclic garbage collector's first-generation threshold while compiling (CPython's default

@@ -3,9 +3,10 @@ again by the next command or test that asks for it.
 
 A compile is deterministic: the same inputs give byte-identical assembly. An entry is named by a
 hash of every input a compile reads: the compiler itself (`compiler_hash`: aedsl's sources, its
-chip files and the C runtime, so any change to them starts afresh), the spec as named, its text
-and that of every spec it may use (`frontend.elaborate.spec_files`), the chip, the knobs and the
-options of `driver.compile_spec`. Only units that compiled are kept (a spec error is raised again each
+chip files and the C runtime, so any change to them starts afresh), the spec as named
+(`as_named`: inside the working directory, relative to it, so `/repo/specs/x.ae` and `specs/x.ae`
+are one name), its text and that of every spec it may use (`frontend.elaborate.spec_files`), the
+chip, the knobs and the options of `driver.compile_spec`. Only units that compiled are kept (a spec error is raised again each
 time). Each entry has the unit's plain form (`<key>.pickle`) and its full form
 (`<key>.keep.pickle`: the IR module and each function's machine IR, which `compile_spec(keep=True)`
 returns for analyses such as aedsl/ct), so one compile serves both kinds of request.
@@ -80,10 +81,23 @@ def _inputs(spec_path, chip):
     entry format, the compiler, the Python version, the spec files' text and the chip. Raises
     OSError or UnicodeDecodeError when a spec file cannot be read."""
     h = hashlib.sha256(f"{VERSION}\0{compiler_hash()}\0{sys.version_info[:2]}".encode())
-    for p in spec_files(spec_path):
+    for p in spec_files(as_named(spec_path)):
         h.update(b"\0" + str(p).encode() + b"\0" + p.read_bytes())
     h.update(repr(dataclasses.replace(chip, path=None)).encode())
     return h
+
+
+def as_named(spec_path) -> Path:
+    """The spec's path as a compile names it (in its entry names, the IR's locations, messages): a
+    path inside the working directory relative to it, however the caller spelled it
+    (`/repo/specs/x.ae` and `./specs/x.ae` are `specs/x.ae`), any other as given."""
+    p = Path(spec_path)
+    if p.is_absolute():
+        try:
+            return p.relative_to(Path.cwd())
+        except ValueError:
+            pass
+    return p
 
 
 def key(spec_path, chip, knobs: dict, skip_passes, entry) -> str | None:
@@ -95,7 +109,7 @@ def key(spec_path, chip, knobs: dict, skip_passes, entry) -> str | None:
         h = _inputs(spec_path, chip)
     except (OSError, UnicodeDecodeError):
         return None
-    h.update(repr((str(spec_path), sorted((k, str(v)) for k, v in knobs.items()),
+    h.update(repr((str(as_named(spec_path)), sorted((k, str(v)) for k, v in knobs.items()),
                    None if skip_passes is None else sorted(skip_passes), entry)).encode())
     return h.hexdigest()[:32]
 
@@ -110,7 +124,7 @@ def module_key(spec_path, chip, module) -> str | None:
         return None
     try:
         h = _inputs(spec_path, chip)
-        h.update(b"\0module\0" + str(spec_path).encode() + b"\0")
+        h.update(b"\0module\0" + str(as_named(spec_path)).encode() + b"\0")
         h.update(pickle.dumps(module, protocol=pickle.HIGHEST_PROTOCOL))
     except (OSError, UnicodeDecodeError, pickle.PicklingError, TypeError, AttributeError):
         return None

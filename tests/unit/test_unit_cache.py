@@ -131,6 +131,15 @@ def test_a_variant_named_two_ways_compiles_once(cache, tmp_path):
     assert len(cache) == 2 and len(_entries(tmp_path)) == 2
 
 
+def test_a_spec_named_by_its_absolute_path_or_from_the_working_directory_compiles_once(cache, monkeypatch):
+    monkeypatch.chdir(SPECS.parent)
+    a = driver.compile_spec(SPECK, "cc430f6137", KNOBS)
+    b = driver.compile_spec("specs/primitives/speck.ae", "cc430f6137", KNOBS)
+    c = driver.compile_spec("./specs/primitives/../primitives/speck.ae", "cc430f6137", KNOBS)
+    assert len(cache) == 2 and b.asm == a.asm == c.asm     # `..` is a name of its own
+    assert a.spec == b.spec == "specs/primitives/speck.ae"
+
+
 def test_a_name_valued_knob_named_at_its_default_compiles_once(cache, tmp_path):
     # the module the target compiles is hashed pickled, and pickle shares an object it meets
     # twice: the knob's value is the declaration's own string however the request names it
