@@ -34,7 +34,8 @@ def knob_registry(chip, module=None) -> dict[str, Knob]:
     out.update(pipeline.knobs())
     out.update({k.name: k for k in CODEGEN_KNOBS})
     for name, values in target.knobs.items():
-        out[name] = Knob(name, "target", tuple(values), None, doc=f"a knob of the {target.name} target")
+        out[name] = Knob(name, "target", tuple(values), target.knob_defaults.get(name),
+                         doc=f"a knob of the {target.name} target")
     return out
 
 
@@ -137,8 +138,17 @@ def _few_collections():
         gc.set_threshold(*old)
 
 
+def without_target_defaults(chip, knobs: dict) -> dict:
+    """`knobs` less the target knobs given their default (`Backend.knob_defaults`): such a request
+    names the variant that leaves them out (its entry in the unit cache, its files' stem)."""
+    reg = knob_registry(chip)
+    return {k: v for k, v in knobs.items()
+            if not (k in reg and reg[k].owner == "target" and reg[k].default == str(v))}
+
+
 def _compile_spec(spec_path, chip, knobs, skip_passes, entry, keep) -> Compiled:
     chip = chips_mod.load(chip) if isinstance(chip, str) else chip
+    knobs = without_target_defaults(chip, knobs or {})
     name = unit_cache.key(spec_path, chip, knobs or {}, skip_passes, entry)
     unit = _cached(name, keep, chip)
     if unit is not None:

@@ -6,18 +6,20 @@ hash of every input a compile reads: the compiler itself (`compiler_hash`: aedsl
 chip files and the C runtime, so any change to them starts afresh), the spec as named
 (`as_named`: inside the working directory, relative to it, so `/repo/specs/x.ae` and `specs/x.ae`
 are one name), its text and that of every spec it may use (`frontend.elaborate.spec_files`), the
-chip, the knobs and the options of `driver.compile_spec`. Only units that compiled are kept (a spec error is raised again each
-time). Each entry has the unit's plain form (`<key>.pickle`) and its full form
-(`<key>.keep.pickle`: the IR module and each function's machine IR, which `compile_spec(keep=True)`
-returns for analyses such as aedsl/ct), so one compile serves both kinds of request.
+chip, the knobs and the options of `driver.compile_spec`. Only units that compiled are kept (a
+spec error is raised again each time). Each entry has the unit's plain form (`<key>.pickle`) and
+its full form (`<key>.keep.pickle`: the IR module and each function's machine IR, which
+`compile_spec(keep=True)` returns for analyses such as aedsl/ct), so one compile serves both
+kinds of request.
 
 A request names its variant by the knobs it gives, so two requests can name one variant (a
-default named or left out: `unroll=1` or nothing). A request that misses builds the IR and looks
-again under `module_key`, a hash of what the target reads from there on (the IR module after the
-passes, with its knobs, the chip, the spec as named and the text of its spec files, which the
-assembly quotes); the request's own name then becomes an alias of that entry (`<key>.alias`).
-Processes that compile the same variant at once take turns (`lock`: an advisory file lock per
-name), so the second reads what the first stored instead of compiling it again.
+default named or left out: `unroll=1` or nothing; a target knob given its default is dropped
+before the request is named, `driver.without_target_defaults`). A request that misses builds
+the IR and looks again under `module_key`, a hash of what the target reads from there on (the IR
+module after the passes, with its knobs, the chip, the spec as named and the text of its spec
+files, which the assembly quotes); the request's own name then becomes an alias of that entry
+(`<key>.alias`). Processes that compile the same variant at once take turns (`lock`: an advisory
+file lock per name), so the second reads what the first stored instead of compiling it again.
 
 `AEDSL_UNIT_CACHE=off` turns the cache off (a determinism test compiles twice for real). Entries
 are written under a private name and renamed, so concurrent processes never read a half-written

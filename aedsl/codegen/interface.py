@@ -5,7 +5,8 @@ A target is data plus a little code. Its package (`aedsl/backends/<name>/`) decl
 of `Backend` with:
 
 - identity and data: `name`, the chip ISAs it compiles for (`isas`), machine word (`word_bits`),
-  `version`, the knobs it owns (`knobs`: name -> allowed values), IR passes it skips
+  `version`, the knobs it owns (`knobs`: name -> allowed values; `knob_defaults`: what an unset
+  one means, where that is one value for every variant), IR passes it skips
   (`skip_passes`), its Jinja2 `templates`, its C runtime directory under `runtime/` (`runtime`)
   and its toolchain description (`toolchain`, a `ToolchainSpec`);
 - the policy hooks `implied_spec_knobs`, `pass_knobs` and `retry_knobs` (defaults: none,
@@ -224,6 +225,10 @@ class Backend(ABC):
     data_directives: ClassVar[dict[int, str]]       # unit bytes -> assembler data directive
     version: ClassVar[str] = "0.1"
     knobs: ClassVar[dict[str, tuple[str, ...]]] = {}
+    # name -> the value an unset knob of `knobs` means, for a knob whose default is the same for
+    # every variant (one the target picks per variant, MSP430's aes_tables, has none): a request
+    # that gives a knob its default names the variant that leaves it out
+    knob_defaults: ClassVar[dict[str, str]] = {}
     skip_passes: ClassVar[frozenset[str]] = frozenset()
     templates: ClassVar[Path]
     call_clobbers: ClassVar[tuple[int, ...]]        # the calling convention's caller-saved registers

@@ -140,6 +140,16 @@ def test_a_spec_named_by_its_absolute_path_or_from_the_working_directory_compile
     assert a.spec == b.spec == "specs/primitives/speck.ae"
 
 
+@pytest.mark.parametrize("chip,knob,default,other", [("cc430f6137", "schedule", "delay_slot", "none"),
+                                                      ("stm32f030", "placement", "flash", "ram")])
+def test_a_target_knob_named_at_its_default_compiles_once(cache, chip, knob, default, other):
+    a = driver.compile_spec(SPECK, chip, KNOBS)
+    b = driver.compile_spec(SPECK, chip, {**KNOBS, knob: default})
+    assert len(cache) == 1 and b.asm == a.asm and b.stem == a.stem and knob not in b.knobs
+    c = driver.compile_spec(SPECK, chip, {**KNOBS, knob: other})           # another variant
+    assert len(cache) == 2 and c.knobs[knob] == other
+
+
 def test_a_name_valued_knob_named_at_its_default_compiles_once(cache, tmp_path):
     # the module the target compiles is hashed pickled, and pickle shares an object it meets
     # twice: the knob's value is the declaration's own string however the request names it

@@ -758,6 +758,7 @@ class ArmV6MBackend(Backend):
     data_directives = {1: ".byte", 2: ".short", 4: ".word"}
     version = VERSION
     knobs = BACKEND_KNOBS
+    knob_defaults = {"placement": PLACEMENT_DEFAULT}
     skip_passes = SKIP_PASSES
     templates = TEMPLATES
     runtime = "armv6m"

@@ -56,6 +56,14 @@ BACKEND_KNOBS = {"schedule": ("none", "delay_slot"),
                  "aes_chain": ("xor_in", "software"),
                  # table strategy of the IR's table_fusion pass (seed 003's AES variants):
                  "aes_tables": ("sbox", "sbox2", "t16x4", "t32x4", "t32x1")}
+BACKEND_KNOB_DEFAULTS = {"schedule": "delay_slot", "aes_chain": "xor_in"}
+
+
+def knob(knobs: dict, name: str) -> str:
+    """The value of one of the target's knobs with a fixed default (`BACKEND_KNOB_DEFAULTS`)."""
+    return str(knobs.get(name, BACKEND_KNOB_DEFAULTS[name]))
+
+
 AES_TABLES = {
     "sbox": {"table_fusion": "none"},                       # 8-BIT: S-box only, xtime code
     "sbox2": {"table_fusion": "byte"},                      # 8-BIT-2SBOX: 8-bit tables (S, 2S, 3S)
@@ -167,8 +175,8 @@ def select_function(module: Module, fname: str, symbol: str, chip,
     mf = MFunction(symbol, doc=f"{module.name}.{fname}")
     sel = Msp430Selector(module, mf, module.name, cpux)
     sel.clobbers = dict(clobbers or {})
-    sel.configure_accel(chip, str(module.knobs.get("schedule", "delay_slot")),     # the AES module, if any
-                        str(module.knobs.get("aes_chain", "xor_in")), rolled_keys=is_size_mode(module.knobs))
+    sel.configure_accel(chip, knob(module.knobs, "schedule"),     # the AES module, if any
+                        knob(module.knobs, "aes_chain"), rolled_keys=is_size_mode(module.knobs))
     vals, mems = {}, {}
     sel.scopes.append((vals, mems))
     words = IncomingWords(sel, ARG_REGS, SP)    # one vreg per incoming word
@@ -290,7 +298,7 @@ def _slot_registers(mf: MFunction, ctx: MirContext) -> None:
 
 def _delay_slots(mf: MFunction, ctx: MirContext) -> None:
     """Independent work moved into the accelerator's delay slots (knob schedule=delay_slot)."""
-    if mf.accel_ports is not None and str(ctx.knobs.get("schedule", "delay_slot")) == "delay_slot":
+    if mf.accel_ports is not None and knob(ctx.knobs, "schedule") == "delay_slot":
         accel.schedule_function(mf, ctx.machine, mf.accel_ports)
 
 
@@ -473,6 +481,7 @@ class Msp430Backend(Backend):
     data_directives = {1: ".byte", 2: ".word"}
     version = VERSION
     knobs = BACKEND_KNOBS
+    knob_defaults = BACKEND_KNOB_DEFAULTS
     skip_passes = SKIP_PASSES
     templates = TEMPLATES
     runtime = "msp430"
