@@ -49,8 +49,7 @@ SPECK_SETS = ((32, 64), (48, 72), (48, 96), (64, 96), (64, 128), (96, 96), (96, 
 ECB_KINDS = ("GFSbox", "KeySbox", "VarKey", "VarTxt", "MMT")
 CCM_KINDS = ("DVPT", "VADT", "VNT", "VPT", "VTT")
 GCM_PER_SECTION = 1            # CAVP GCM sample: the first case of every section (documented)
-# RFC 3686 has no named source in aedsl.vectors.sources; this script reads the
-# cryptography_vectors copy itself (tag length 0: CTR is a scheme with an empty tag).
+# RFC 3686's AES-CTR vectors (aedsl.vectors.rfc3686; tag length 0: CTR is a scheme with an empty tag)
 RFC3686 = "rfc3686:aes{bits}"
 # issue 10: the lightweight AEADs, each on its official LWC-format KAT file (NORX: the 256 vectors
 # derived from the designers' kat.h), on the three chips and the interpreter
@@ -105,8 +104,6 @@ class Row:
         return (self.engine, self.chip, self.spec, tuple(sorted(self.knobs.items())))
 
     def command(self) -> str:
-        if self.source.startswith("rfc3686:"):
-            return f"tools/verify_all.py --only '^{re.escape(self.id)}$'"
         k = "".join(f" -k {a}={b}" for a, b in self.knobs.items())
         chip = f" --chip {self.chip}" if self.engine == "sim" else ""
         ps = f" --per-section {self.per_section}" if self.per_section else ""
@@ -278,23 +275,9 @@ def matrix() -> list[Row]:
 
 @lru_cache(maxsize=None)
 def load_vectors(source: str, per_section: int | None, every: int | None = None) -> tuple:
-    if source.startswith("rfc3686:"):
-        return tuple(_rfc3686(int(source.split("aes")[1])))
     from aedsl import vectors
     opts = {"per_section": per_section} if per_section else {}
     return tuple(vectors.load(source, every=every, **opts))
-
-
-def _rfc3686(bits: int):
-    from aedsl.vectors.nist_blocks import read_blocks
-    from aedsl.vectors.records import AeadVector, Origin
-    from aedsl.vectors.sources import package_dir
-    path = package_dir("cryptography_vectors") / f"ciphers/AES/CTR/aes-{bits}-ctr.txt"
-    for i, b in enumerate(read_blocks(path)):
-        f = b.fields
-        pt, ct = bytes.fromhex(f["plaintext"]), bytes.fromhex(f["ciphertext"])
-        yield AeadVector(f"RFC 3686 AES-{bits} #{i}", bytes.fromhex(f["key"]), bytes.fromhex(f["iv"]), b"", pt, ct, b"",
-                         origin=Origin(str(path), getattr(b, "line", 0)))
 
 
 def in_domain(row: Row) -> int:
@@ -441,8 +424,7 @@ def write_doc(path: Path, rows: list[Row], results: dict[str, Result], left_out:
            "Samples and gaps, stated: CAVP GCM files run with `--per-section 1` (the first case of each of the "
            "file's sections: 525 of 7875 cases per file, every key/IV/AD/PT/tag length combination). "
            "CTR: RFC 3686's AES-128/192/256 vectors (the `cryptography_vectors` copy, "
-           "`ciphers/AES/CTR/aes-*-ctr.txt`) — no named `aedsl kat` source exists for them yet, so their "
-           "command is this script with `--only`. `aes=accel` rows are AES-128 only on cc430f6137 (its AES128 "
+           "`ciphers/AES/CTR/aes-*-ctr.txt`, sources `rfc3686:aes128/192/256`). `aes=accel` rows are AES-128 only on cc430f6137 (its AES128 "
            "module); msp430fr5969's AES256 module runs them at 128, 192 and 256 bits. OCB3 and the EAX paper "
            "have AES-128 vectors only; OCB3 with 192/256-bit keys therefore has no official vector source here "
            "(left out, listed below; RFC 7253 Appendix A's iterated check covers them in "

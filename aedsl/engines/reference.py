@@ -104,6 +104,22 @@ class AesOcb3(_PycryptodomeAead):
     tag_lens = tuple(range(8, 17))
 
 
+class AesCtr:
+    """SP 800-38A CTR as the interface of specs/schemes/ctr.ae: the 16-byte nonce is the initial
+    counter block (a big-endian 128-bit counter), no associated data is authenticated and the tag is
+    empty, so decryption always releases the plaintext."""
+    name = "aes-ctr"
+
+    def supports(self, key_len: int, nonce_len: int, tag_len: int) -> bool:
+        return key_len in AES_KEYS and (nonce_len, tag_len) == (16, 0)
+
+    def encrypt(self, key, nonce, ad, msg, tag_len):
+        return aes_ctr(key, nonce, msg)
+
+    def decrypt(self, key, nonce, ad, ct, tag):
+        return aes_ctr(key, nonce, ct) if not tag else None
+
+
 class ChaCha20Poly1305:
     """RFC 8439 AEAD (`cryptography`): 32-byte key, 12-byte nonce, 16-byte tag."""
     name = "chacha20-poly1305"
@@ -259,7 +275,7 @@ class Speck:
 
 
 REF_ENGINES: dict[str, Callable[[], object]] = {
-    "aes-gcm": AesGcm, "aes-ccm": AesCcm, "aes-eax": AesEax, "aes-ocb3": AesOcb3,
+    "aes-gcm": AesGcm, "aes-ccm": AesCcm, "aes-eax": AesEax, "aes-ocb3": AesOcb3, "aes-ctr": AesCtr,
     "chacha20-poly1305": ChaCha20Poly1305, "xchacha20-poly1305": XChaCha20Poly1305,
     "ascon128": lambda: Ascon("Ascon-128"), "ascon128a": lambda: Ascon("Ascon-128a"),
     "aes": AesBlock,

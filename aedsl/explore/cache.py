@@ -15,7 +15,7 @@ from pathlib import Path
 
 from aedsl import chips
 from aedsl.frontend.elaborate import spec_files
-from aedsl.resources import write_cached
+from aedsl.resources import cache_root, write_cached
 from aedsl.unit_cache import compiler_hash
 
 def chip_file(chip: str) -> Path:
@@ -37,7 +37,7 @@ def task_key(task) -> str:
 
 class Cache:
     def __init__(self, root: Path | None = None):
-        self.root = root or resources.cache_root() / "explore"
+        self.root = root or cache_root() / "explore"
 
     def _path(self, key: str) -> Path:
         return self.root / key[:2] / f"{key}.json"

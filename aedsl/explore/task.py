@@ -120,7 +120,9 @@ def _interp_vectors(task: Task, engine, chip) -> list:
             out.append(BlockVector(f"interp#{i}", key, pt, ref.encrypt_block(key, pt)))
         return out
     d = engine.unit.domains
-    lens = [next((n for n in sorted(d.get(name, ())) if n), None) for name in ("key_len", "nonce_len", "tag_len")]
+    # the smallest non-zero length each domain allows; 0 where that is all it allows (CTR's tag)
+    lens = [next((n for n in sorted(d.get(name, ())) if n), min(d.get(name, ()), default=None))
+            for name in ("key_len", "nonce_len", "tag_len")]
     if None in lens or not engine.supports(*lens):
         return []
     k, n, t = lens

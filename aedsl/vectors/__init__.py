@@ -7,14 +7,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from . import (cavp_block, cavp_ccm, cavp_gcm, cryptopp, fips197, lwc_kat, ocb3_rfc7253, skinny_kat, speck_paper,
-               wycheproof)
+from . import (cavp_block, cavp_ccm, cavp_gcm, cryptopp, fips197, lwc_kat, ocb3_rfc7253, rfc3686, skinny_kat,
+               speck_paper, wycheproof)
 from .records import AeadVector, BlockVector, Origin, VectorFormatError, VectorKindError
 from .sources import SOURCES
 
 READERS = {
     "lwc": lwc_kat.read,
     "ocb3": ocb3_rfc7253.read,
+    "rfc3686": rfc3686.read,
     "wycheproof": wycheproof.read,
     "cavp-ccm": cavp_ccm.read,
     "cavp-gcm": cavp_gcm.read,
@@ -52,6 +53,8 @@ def detect_format(path: str | Path) -> str:
         return "skinny"
     if "count = " in low and "nonce" in low:
         return "ocb3" if "ciphertext" in low else "lwc"
+    if "count = " in low and "\niv = " in low and "plaintext = " in low:
+        return "rfc3686"               # a whole initial counter block per case (AES-CTR)
     raise VectorFormatError(f"{path}: cannot tell the vector format; pass fmt= (one of {', '.join(READERS)})")
 
 

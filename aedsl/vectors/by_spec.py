@@ -14,6 +14,7 @@ from collections.abc import Callable
 SPEC_SOURCES: dict[str, tuple[str, ...]] = {
     "aes": ("fips197", "cavp:aes:ECBGFSbox{key_bits}", "cavp:aes:ECBVarKey{key_bits}"),
     "speck": ("speck-paper", "cryptopp:speck"),
+    "ctr": ("rfc3686:aes{key_bits}",),
     "ccm": ("wycheproof:aes_ccm",),
     "gcm": ("wycheproof:aes_gcm",),
     "eax": ("eax-paper", "wycheproof:aes_eax"),

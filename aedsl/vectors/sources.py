@@ -65,6 +65,10 @@ def _catalogue() -> dict[str, Source]:
             out.append(Source(f"cavp:aes:ECB{kind}{bits}", "cryptography_vectors",
                               f"ciphers/AES/ECB/ECB{kind}{bits}.rsp", "cavp-block", engine="aes",
                               about=f"NIST CAVP AESAVS ECB {kind}, AES-{bits}"))
+    for bits in (128, 192, 256):
+        out.append(Source(f"rfc3686:aes{bits}", "cryptography_vectors", f"ciphers/AES/CTR/aes-{bits}-ctr.txt",
+                          "rfc3686", engine="aes-ctr",
+                          about=f"RFC 3686 AES-CTR test vectors, AES-{bits} (the counter block as a 16-byte nonce, no tag)"))
     ocb = "ciphers/AES/OCB3/"
     out.append(Source("rfc7253", "cryptography_vectors", f"{ocb}rfc7253.txt", "ocb3", engine="aes-ocb3",
                       about="RFC 7253 OCB3 sample results (AES-128, 12-byte nonce, 16-byte tag)"))

@@ -1,5 +1,5 @@
 """`aedsl explore` end to end: small sweeps in the fast tier (a block cipher with its rerun from the
-cache, an AEAD scheme with a variant that cannot compile, usage errors), the issue's AES sweep on
+cache, an AEAD scheme with a variant that cannot compile, CTR on RFC 3686, usage errors), the issue's AES sweep on
 the MSP430F5528 and a dask LocalCluster in the slow one."""
 import csv
 import json
@@ -18,9 +18,10 @@ CCM = str(SPECS / "schemes/ccm.ae")
 
 @pytest.fixture
 def own_cache(tmp_path, monkeypatch):
-    """Results go to a fresh cache folder (the ELF build cache and the simulator cores stay)."""
-    real = cache_mod.Cache
-    monkeypatch.setattr(cache_mod, "Cache", lambda: real(tmp_path / "explore-cache"))
+    """Results go to a fresh cache folder (the ELF build cache and the simulator cores stay):
+    the cache root the command's own Cache() asks for is moved, so its default path is the one
+    run."""
+    monkeypatch.setattr(cache_mod, "cache_root", lambda: tmp_path / "cache-root")
     return tmp_path
 
 
@@ -84,6 +85,28 @@ def test_aead_sweep_lists_a_variant_that_cannot_compile(capsys, own_cache):
 
 
 @pytest.mark.needs("msp430")
+def test_ctr_variants_are_verified_on_rfc_3686(capsys, own_cache):
+    """CTR has no tag: its variants run RFC 3686's vectors of their key size (a named source)."""
+    code, out, _ = explore(capsys, str(SPECS / "schemes/ctr.ae"), "--chip", "cc430f6137", "-k", "aes=accel",
+                           "--sweep", "schedule=none,delay_slot", "--sizes", "16", "--json", "--jobs", "1")
+    assert code == 0, out
+    variants = json.loads(out)["variants"]
+    assert [v["knobs"]["schedule"] for v in variants] == ["none", "delay_slot"]
+    assert all(v["ok"] and v["verified"] == "rfc3686:aes128: 3 passed" for v in variants), variants
+
+
+@pytest.mark.needs("msp430")
+def test_a_tagless_scheme_without_a_source_is_checked_by_the_interpreter(capsys, own_cache, monkeypatch):
+    from aedsl.vectors import by_spec
+    monkeypatch.setitem(by_spec.SPEC_SOURCES, "ctr", ())
+    code, out, _ = explore(capsys, str(SPECS / "schemes/ctr.ae"), "--chip", "cc430f6137", "-k", "aes=accel",
+                           "--sweep", "schedule=delay_slot", "--sizes", "16", "--json", "--jobs", "1")
+    assert code == 0, out
+    (v,) = json.loads(out)["variants"]
+    assert v["ok"] and v["verified"] == "interpreter: 3 passed", v
+
+
+@pytest.mark.needs("msp430")
 def test_opt_is_sweepable_and_size_mode_is_smaller(capsys, own_cache):
     """`-k opt=speed|size` on the ROM-vs-cycles plot: both variants verified, size mode smaller."""
     code, out, _ = explore(capsys, CCM, "--chip", "cc430f6137", "-k", "aes=accel", "--sweep", "opt=speed,size",
@@ -107,7 +130,7 @@ def test_usage_errors_exit_2_before_any_work(capsys, own_cache):
                           (("nosuch.ae", "--chip", "msp430f5528", "--sweep", "unroll=1"), "nosuch.ae")):
         code, out, err = explore(capsys, *argv)
         assert code == 2 and message in err and "Traceback" not in err, (argv, err)
-    assert not (own_cache / "explore-cache").exists()
+    assert not (own_cache / "cache-root").exists()
 
 
 @pytest.mark.slow
