@@ -55,7 +55,8 @@ def detect_format(path: str | Path) -> str:
         return "ocb3" if "ciphertext" in low else "lwc"
     if "count = " in low and "\niv = " in low and "plaintext = " in low:
         return "rfc3686"               # a whole initial counter block per case (AES-CTR)
-    raise VectorFormatError(f"{path}: cannot tell the vector format; pass fmt= (one of {', '.join(READERS)})")
+    raise VectorFormatError(f"{path}: cannot tell the vector format; name it (aedsl kat --format, or load(fmt=)): "
+                            f"one of {', '.join(READERS)}")
 
 
 def load(name_or_path: str | Path, fmt: str | None = None, every: int | None = None, **options) -> list:
