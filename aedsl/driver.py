@@ -149,7 +149,7 @@ def without_target_defaults(chip, knobs: dict) -> dict:
 def _compile_spec(spec_path, chip, knobs, skip_passes, entry, keep) -> Compiled:
     chip = chips_mod.load(chip) if isinstance(chip, str) else chip
     knobs = without_target_defaults(chip, knobs or {})
-    name = unit_cache.key(spec_path, chip, knobs or {}, skip_passes, entry)
+    name = unit_cache.key(spec_path, chip, knobs, skip_passes, entry)
     unit = _cached(name, keep, chip)
     if unit is not None:
         return unit
