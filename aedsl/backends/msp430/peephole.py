@@ -404,7 +404,8 @@ def autoincrement_tail(mf: MFunction, target) -> int:
     """After allocation: a register's last references before it dies, reads at `0(p), 2(p),
     4(p), ...` in that order inside one basic block with no other reference to p between them
     (a state copied out at a function's exit), read `@p+` instead: 2 cycles and one word each
-    where `k(p)` costs 3 and two; p ends 2n higher, but nothing reads it any more. Run after
+    where `k(p)` costs 3 and two; p ends 2n higher, but nothing reads it any more (or the last
+    reference reads the next word into p itself: `mov 2n(p), p` becomes `mov @p, p`). Run after
     allocation, so the increments tie no order on the scheduler and no value on the
     allocator. Returns the number of reads rewritten."""
     insts = mf.insts
@@ -421,23 +422,42 @@ def autoincrement_tail(mf: MFunction, target) -> int:
             for r in set(du[i][0]) | set(du[i][1]):
                 refs.setdefault(r, []).append(i)
         for p, idx in refs.items():
-            if p == SP or p in after[idx[-1]]:
+            # the run may end in a read of the next word into p itself (`mov 6(p), p`: the
+            # pointer dies there, whatever p holds after it); that read takes `@p` once the run
+            # has moved p there
+            over = next((j for j, i in enumerate(idx) if _overwriting_read(insts[i], p) is not None), None)
+            last = None if over is None else _overwriting_read(insts[idx[over]], p)
+            if last is not None:
+                idx = idx[:over + 1]
+            if p == SP or (last is None and p in after[idx[-1]]):
                 continue
+            ends = idx[:-1] if last is not None else idx
             # the longest run of p's last references that read 0(p), 2(p), ... in order
             run: list[tuple[int, int]] = []
-            for i in reversed(idx):
+            for i in reversed(ends):
                 disp = _read_disp(insts[i], p)
                 if disp is None or p in du[i][0]:
                     break
                 run.insert(0, (i, disp))
             while run and [d for _, d in run] != [2 * j for j in range(len(run))]:
                 run = run[1:]
+            if last is not None and last != 2 * len(run):
+                continue                    # the overwriting read is not the run's next word
             if len(run) < 2:
                 continue
             for i, _ in run:
                 insts[i].ops[0] = Inc(p)
+            if last is not None:
+                insts[idx[-1]].ops[0] = Ind(p)
             done += len(run)
     return done
+
+
+def _overwriting_read(inst, p: int) -> int | None:
+    """The displacement k of `mov k(p), p` (a word read into p itself, through p), else None."""
+    if inst.mn != "mov" or len(inst.ops) != 2 or inst.ops[1] != R(p):
+        return None
+    return _disp_through(inst.ops[0], p)
 
 
 def _carry_negation(insts, i: int) -> int | None:

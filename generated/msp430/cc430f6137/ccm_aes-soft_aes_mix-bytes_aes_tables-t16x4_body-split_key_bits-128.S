@@ -6,7 +6,7 @@
 
 ; --- ccm_key_setup: ccm.key_setup
 ;     frame 16 bytes (0 spill slots, locals 16), saves r6, r7, r8, r9, r10
-;     estimated 214 bytes of code
+;     estimated 210 bytes of code
 	.section .text.ccm_key_setup,"ax",@progbits
 	.global ccm_key_setup
 	.type ccm_key_setup, @function
@@ -27,17 +27,15 @@ ccm_key_setup:
 	mov	@r12+, r15
 	jmp	.Lccm_key_setup_join3
 .Lccm_key_setup_bytes1:
-	mov	sp, r10
-	mov	r10, r11
-	mov	#16, r13
+	mov	sp, r11
+	mov	r11, r13
+	mov	#16, r15
 .Lccm_key_setup_cpy4:
-	mov.b	@r12, r15
-	inc	r12
-	mov.b	r15, 0(r11)
-	inc	r11
-	dec	r13
+	mov.b	@r12+, 0(r13)
+	inc	r13
+	dec	r15
 	jnz	.Lccm_key_setup_cpy4
-	mov	r10, r12
+	mov	r11, r12
 	jmp	.Lccm_key_setup_words2
 .Lccm_key_setup_join3:
 	; aes.ae:295: w[i] = key[key_bits - 1 - 32 * i : key_bits - 32 * (i + 1)]
@@ -62,16 +60,16 @@ ccm_key_setup:
 	; aes.ae:299: temp = w[i - 1]
 	add	#16, r14
 	; aes.ae:297: @unroll(round_unroll)
-.Lccm_key_setup_loop6:
+.Lccm_key_setup_loop8:
 	; aes.ae:300: if i % nk == 0 {
 	mov	r8, r15
 	and	#3, r15
 	mov	-4(r14), r12
 	mov	-2(r14), r13
 	tst	r15
-	jz	.Lccm_key_setup_else8
-	jmp	.Lccm_key_setup_endif9
-.Lccm_key_setup_else8:
+	jz	.Lccm_key_setup_else10
+	jmp	.Lccm_key_setup_endif11
+.Lccm_key_setup_else10:
 	mov.b	r12, r9
 	mov.b	r13, r15
 	xor	r15, r13
@@ -94,7 +92,7 @@ ccm_key_setup:
 	mov.b	ccm_E.rcon(r15), r15
 	swpb	r15
 	xor	r15, r13
-.Lccm_key_setup_endif9:
+.Lccm_key_setup_endif11:
 	; aes.ae:305: w[i] = w[i - nk] ^ temp
 	xor	-16(r14), r12
 	xor	-14(r14), r13
@@ -103,8 +101,8 @@ ccm_key_setup:
 	add	#4, r14
 	add	#1, r8
 	cmp	#44, r8
-	jnc	.Lccm_key_setup_loop6
-.Lccm_key_setup_done7:
+	jnc	.Lccm_key_setup_loop8
+.Lccm_key_setup_done9:
 	add	#16, sp
 	popm.w	#5, r10
 	ret
@@ -113,7 +111,7 @@ ccm_key_setup:
 
 ; --- ccm_encrypt_with: ccm.encrypt_with
 ;     frame 184 bytes (34 spill slots, locals 108), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1726 bytes of code
+;     estimated 1744 bytes of code
 	.section .text.ccm_encrypt_with,"ax",@progbits
 	.global ccm_encrypt_with
 	.type ccm_encrypt_with, @function
@@ -187,7 +185,7 @@ ccm_encrypt_with:
 .Lccm_encrypt_with_nob4:
 	swpb	r8
 	bis	r9, r8
-	mov	r8, 38(sp)
+	mov	r8, 40(sp)
 	mov	#9, r10
 	mov	28(sp), r9
 	cmp	r9, r10
@@ -351,7 +349,7 @@ ccm_encrypt_with:
 .Lccm_encrypt_with_nob15:
 	; ccm.ae:140: y = mac_header(ks, nb, len(nonce), ad, n, len(tag))
 	mov	44(sp), 76(sp)
-	mov	38(sp), 78(sp)
+	mov	40(sp), 78(sp)
 	mov	64(sp), 80(sp)
 	mov	62(sp), 82(sp)
 	mov	60(sp), 84(sp)
@@ -392,7 +390,7 @@ ccm_encrypt_with:
 	mov	r15, 66(sp)
 	; ccm.ae:142: s0 = E.encrypt_block(ks, j0)
 	mov	44(sp), 76(sp)
-	mov	38(sp), 78(sp)
+	mov	40(sp), 78(sp)
 	mov	64(sp), 80(sp)
 	mov	62(sp), 82(sp)
 	mov	60(sp), 84(sp)
@@ -407,7 +405,7 @@ ccm_encrypt_with:
 	call	#ccm_E_encrypt_block
 	mov	44(sp), r12
 	add	#1, r12
-	mov	38(sp), r13
+	mov	40(sp), r13
 	addc	#0, r13
 	mov	204(sp), r14
 	add	#15, r14
@@ -422,7 +420,7 @@ ccm_encrypt_with:
 	; ccm.ae:144: for i in 0..(n + 15) / 16 {
 	mov	#0, 30(sp)
 	mov	r12, 54(sp)
-	mov	r13, 40(sp)
+	mov	r13, 38(sp)
 	mov	104(sp), 52(sp)
 	mov	106(sp), 50(sp)
 	mov	108(sp), 48(sp)
@@ -441,47 +439,56 @@ ccm_encrypt_with:
 	mov	204(sp), r15
 	mov	10(sp), r14
 	sub	r14, r15
-	mov	r14, r10
-	add	202(sp), r10
+	mov	r14, r11
+	add	202(sp), r11
 	cmp	#16, r15
 	mov	r15, 8(sp)
 	jnc	.Lccm_encrypt_with_bytes18
-	bit	#1, r10
+	bit	#1, r11
 	jnz	.Lccm_encrypt_with_bytes18
 .Lccm_encrypt_with_words19:
-	mov	@r10+, 24(sp)
-	mov	@r10+, 26(sp)
-	mov	@r10+, 22(sp)
-	mov	@r10+, 20(sp)
-	mov	@r10+, 18(sp)
-	mov	@r10+, 16(sp)
-	mov	@r10+, 14(sp)
-	mov	@r10+, 12(sp)
+	mov	@r11+, 24(sp)
+	mov	@r11+, 26(sp)
+	mov	@r11+, 22(sp)
+	mov	@r11+, 20(sp)
+	mov	@r11+, 18(sp)
+	mov	@r11+, 16(sp)
+	mov	@r11+, 14(sp)
+	mov	@r11+, 12(sp)
 	jmp	.Lccm_encrypt_with_join20
 .Lccm_encrypt_with_bytes18:
-	mov	sp, r11
-	add	#136, r11
-	mov	r11, r12
-	mov	#16, r13
-	mov	8(sp), r15
-.Lccm_encrypt_with_cpy21:
-	clr	r14
+	mov	sp, r12
+	add	#136, r12
+	mov	r12, r13
+	mov	8(sp), r14
+	cmp	#16, r14
+	jnc	.Lccm_encrypt_with_cap21
+	mov	#16, r14
+.Lccm_encrypt_with_cap21:
+	mov	#16, r15
+	sub	r14, r15
+	tst	r14
+	jz	.Lccm_encrypt_with_zeros23
+.Lccm_encrypt_with_cpy22:
+	mov.b	@r11+, 0(r13)
+	inc	r13
+	dec	r14
+	jnz	.Lccm_encrypt_with_cpy22
+.Lccm_encrypt_with_zeros23:
 	tst	r15
-	jz	.Lccm_encrypt_with_pad22
-	mov.b	@r10, r14
-	inc	r10
+	jz	.Lccm_encrypt_with_filled25
+.Lccm_encrypt_with_zero24:
+	mov.b	#0, 0(r13)
+	inc	r13
 	dec	r15
-.Lccm_encrypt_with_pad22:
-	mov.b	r14, 0(r12)
-	inc	r12
-	dec	r13
-	jnz	.Lccm_encrypt_with_cpy21
-	mov	r11, r10
+	jnz	.Lccm_encrypt_with_zero24
+.Lccm_encrypt_with_filled25:
+	mov	r12, r11
 	jmp	.Lccm_encrypt_with_words19
 .Lccm_encrypt_with_join20:
 	; ccm.ae:147: u = E.encrypt_block(ks, j)
 	mov	54(sp), 76(sp)
-	mov	40(sp), 78(sp)
+	mov	38(sp), 78(sp)
 	mov	64(sp), 80(sp)
 	mov	62(sp), 82(sp)
 	mov	60(sp), 84(sp)
@@ -561,9 +568,9 @@ ccm_encrypt_with:
 	swpb	r12
 	swpb	r14
 	swpb	r15
-	jnc	.Lccm_encrypt_with_bytes23
+	jnc	.Lccm_encrypt_with_bytes26
 	bit	#1, r13
-	jnz	.Lccm_encrypt_with_bytes23
+	jnz	.Lccm_encrypt_with_bytes26
 	mov	r7, 0(r13)
 	mov	r8, 2(r13)
 	mov	r9, 4(r13)
@@ -572,8 +579,8 @@ ccm_encrypt_with:
 	mov	r12, 10(r13)
 	mov	r14, 12(r13)
 	mov	r15, 14(r13)
-	jmp	.Lccm_encrypt_with_stored24
-.Lccm_encrypt_with_bytes23:
+	jmp	.Lccm_encrypt_with_stored27
+.Lccm_encrypt_with_bytes26:
 	mov	r7, 136(sp)
 	mov	r8, 138(sp)
 	mov	r9, 140(sp)
@@ -586,24 +593,24 @@ ccm_encrypt_with:
 	add	#136, r14
 	mov	8(sp), r15
 	cmp	#16, r15
-	jnc	.Lccm_encrypt_with_cnt25
+	jnc	.Lccm_encrypt_with_cnt28
 	mov	#16, r15
-.Lccm_encrypt_with_cnt25:
+.Lccm_encrypt_with_cnt28:
 	tst	r15
-	jz	.Lccm_encrypt_with_stored24
-.Lccm_encrypt_with_cpy26:
+	jz	.Lccm_encrypt_with_stored27
+.Lccm_encrypt_with_cpy29:
 	mov.b	@r14, 0(r13)
 	inc	r14
 	inc	r13
 	dec	r15
-	jnz	.Lccm_encrypt_with_cpy26
-.Lccm_encrypt_with_stored24:
+	jnz	.Lccm_encrypt_with_cpy29
+.Lccm_encrypt_with_stored27:
 	mov	54(sp), r14
 	add	#1, r14
-	mov	40(sp), r15
+	mov	38(sp), r15
 	addc	#0, r15
 	mov	r14, 54(sp)
-	mov	r15, 40(sp)
+	mov	r15, 38(sp)
 	mov	168(sp), 52(sp)
 	mov	170(sp), 50(sp)
 	mov	172(sp), 48(sp)
@@ -635,9 +642,9 @@ ccm_encrypt_with:
 	; ccm.ae:153: store_be(tag, 0, y ^ s0, len(tag))
 	mov	210(sp), r13
 	cmp	#16, 212(sp)
-	jnc	.Lccm_encrypt_with_bytes27
+	jnc	.Lccm_encrypt_with_bytes30
 	bit	#1, r13
-	jnz	.Lccm_encrypt_with_bytes27
+	jnz	.Lccm_encrypt_with_bytes30
 	swpb	r15
 	mov	r15, 0(r13)
 	swpb	r14
@@ -654,8 +661,8 @@ ccm_encrypt_with:
 	mov	r8, 12(r13)
 	swpb	r7
 	mov	r7, 14(r13)
-	jmp	.Lccm_encrypt_with_stored28
-.Lccm_encrypt_with_bytes27:
+	jmp	.Lccm_encrypt_with_stored31
+.Lccm_encrypt_with_bytes30:
 	swpb	r15
 	mov	r15, 136(sp)
 	swpb	r14
@@ -676,18 +683,18 @@ ccm_encrypt_with:
 	mov	sp, r14
 	add	#136, r14
 	cmp	#16, r15
-	jnc	.Lccm_encrypt_with_cnt29
+	jnc	.Lccm_encrypt_with_cnt32
 	mov	#16, r15
-.Lccm_encrypt_with_cnt29:
+.Lccm_encrypt_with_cnt32:
 	tst	r15
-	jz	.Lccm_encrypt_with_stored28
-.Lccm_encrypt_with_cpy30:
+	jz	.Lccm_encrypt_with_stored31
+.Lccm_encrypt_with_cpy33:
 	mov.b	@r14, 0(r13)
 	inc	r14
 	inc	r13
 	dec	r15
-	jnz	.Lccm_encrypt_with_cpy30
-.Lccm_encrypt_with_stored28:
+	jnz	.Lccm_encrypt_with_cpy33
+.Lccm_encrypt_with_stored31:
 	add	#184, sp
 	popm.w	#7, r10
 	ret
@@ -696,7 +703,7 @@ ccm_encrypt_with:
 
 ; --- ccm_decrypt_with: ccm.decrypt_with
 ;     frame 206 bytes (45 spill slots, locals 108), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2592 bytes of code
+;     estimated 2636 bytes of code
 	.section .text.ccm_decrypt_with,"ax",@progbits
 	.global ccm_decrypt_with
 	.type ccm_decrypt_with, @function
@@ -1015,7 +1022,9 @@ ccm_decrypt_with:
 	mov	138(sp), 72(sp)
 	mov	140(sp), 74(sp)
 	cmp	r15, 54(sp)
-	jc	.Lccm_decrypt_with_done17
+	jnc	.Lccm_decrypt_with_near42
+	br	#.Lccm_decrypt_with_done17
+.Lccm_decrypt_with_near42:
 .Lccm_decrypt_with_loop16:
 	mov	54(sp), r15
 	and	#4095, r15
@@ -1029,42 +1038,51 @@ ccm_decrypt_with:
 	mov	#0, r15
 	subc	r14, r15
 	mov	r15, 10(sp)
-	mov	r12, r10
-	add	224(sp), r10
+	mov	r12, r11
+	add	224(sp), r11
 	cmp	#16, r13
 	mov	r13, 8(sp)
 	jnc	.Lccm_decrypt_with_bytes18
-	bit	#1, r10
+	bit	#1, r11
 	jnz	.Lccm_decrypt_with_bytes18
 .Lccm_decrypt_with_words19:
-	mov	@r10+, 30(sp)
-	mov	@r10+, 28(sp)
-	mov	@r10+, 26(sp)
-	mov	@r10+, 12(sp)
-	mov	@r10+, 24(sp)
-	mov	@r10+, 18(sp)
-	mov	@r10+, 20(sp)
-	mov	@r10+, 16(sp)
+	mov	@r11+, 30(sp)
+	mov	@r11+, 28(sp)
+	mov	@r11+, 26(sp)
+	mov	@r11+, 12(sp)
+	mov	@r11+, 24(sp)
+	mov	@r11+, 18(sp)
+	mov	@r11+, 20(sp)
+	mov	@r11+, 16(sp)
 	jmp	.Lccm_decrypt_with_join20
 .Lccm_decrypt_with_bytes18:
-	mov	sp, r11
-	add	#158, r11
-	mov	r11, r12
-	mov	#16, r13
-	mov	8(sp), r15
-.Lccm_decrypt_with_cpy21:
-	clr	r14
+	mov	sp, r12
+	add	#158, r12
+	mov	r12, r13
+	mov	8(sp), r14
+	cmp	#16, r14
+	jnc	.Lccm_decrypt_with_cap21
+	mov	#16, r14
+.Lccm_decrypt_with_cap21:
+	mov	#16, r15
+	sub	r14, r15
+	tst	r14
+	jz	.Lccm_decrypt_with_zeros23
+.Lccm_decrypt_with_cpy22:
+	mov.b	@r11+, 0(r13)
+	inc	r13
+	dec	r14
+	jnz	.Lccm_decrypt_with_cpy22
+.Lccm_decrypt_with_zeros23:
 	tst	r15
-	jz	.Lccm_decrypt_with_pad22
-	mov.b	@r10, r14
-	inc	r10
+	jz	.Lccm_decrypt_with_filled25
+.Lccm_decrypt_with_zero24:
+	mov.b	#0, 0(r13)
+	inc	r13
 	dec	r15
-.Lccm_decrypt_with_pad22:
-	mov.b	r14, 0(r12)
-	inc	r12
-	dec	r13
-	jnz	.Lccm_decrypt_with_cpy21
-	mov	r11, r10
+	jnz	.Lccm_decrypt_with_zero24
+.Lccm_decrypt_with_filled25:
+	mov	r12, r11
 	jmp	.Lccm_decrypt_with_words19
 .Lccm_decrypt_with_join20:
 	; ccm.ae:169: u = E.encrypt_block(ks, j)
@@ -1113,7 +1131,7 @@ ccm_decrypt_with:
 	xor	#1, r15
 	; ccm.ae:33: if count < 16 {                  // only a partial block pays for the mask (a run-time shift)
 	tst	r15
-	jz	.Lccm_decrypt_with_else23
+	jz	.Lccm_decrypt_with_else26
 	mov	10(sp), r14
 	and	#8191, r14
 	mov.b	9(sp), r15
@@ -1273,12 +1291,12 @@ ccm_decrypt_with:
 	mov	r12, 18(sp)
 	mov	r6, 14(sp)
 	mov	r15, 12(sp)
-	jmp	.Lccm_decrypt_with_endif24
-.Lccm_decrypt_with_else23:
+	jmp	.Lccm_decrypt_with_endif27
+.Lccm_decrypt_with_else26:
 	mov	r11, 22(sp)
 	mov	r6, 14(sp)
 	mov	28(sp), r9
-.Lccm_decrypt_with_endif24:
+.Lccm_decrypt_with_endif27:
 	; ccm.ae:172: store_be(msg, off, m, n - off)
 	mov	42(sp), r13
 	add	232(sp), r13
@@ -1299,9 +1317,9 @@ ccm_decrypt_with:
 	swpb	r12
 	swpb	r14
 	swpb	r15
-	jnc	.Lccm_decrypt_with_bytes25
+	jnc	.Lccm_decrypt_with_bytes28
 	bit	#1, r13
-	jnz	.Lccm_decrypt_with_bytes25
+	jnz	.Lccm_decrypt_with_bytes28
 	mov	r4, 0(r13)
 	mov	r5, 2(r13)
 	mov	r6, 4(r13)
@@ -1310,8 +1328,8 @@ ccm_decrypt_with:
 	mov	r12, 10(r13)
 	mov	r14, 12(r13)
 	mov	r15, 14(r13)
-	jmp	.Lccm_decrypt_with_stored26
-.Lccm_decrypt_with_bytes25:
+	jmp	.Lccm_decrypt_with_stored29
+.Lccm_decrypt_with_bytes28:
 	mov	r4, 158(sp)
 	mov	r5, 160(sp)
 	mov	r6, 162(sp)
@@ -1324,18 +1342,18 @@ ccm_decrypt_with:
 	add	#158, r14
 	mov	8(sp), r15
 	cmp	#16, r15
-	jnc	.Lccm_decrypt_with_cnt27
+	jnc	.Lccm_decrypt_with_cnt30
 	mov	#16, r15
-.Lccm_decrypt_with_cnt27:
+.Lccm_decrypt_with_cnt30:
 	tst	r15
-	jz	.Lccm_decrypt_with_stored26
-.Lccm_decrypt_with_cpy28:
+	jz	.Lccm_decrypt_with_stored29
+.Lccm_decrypt_with_cpy31:
 	mov.b	@r14, 0(r13)
 	inc	r14
 	inc	r13
 	dec	r15
-	jnz	.Lccm_decrypt_with_cpy28
-.Lccm_decrypt_with_stored26:
+	jnz	.Lccm_decrypt_with_cpy31
+.Lccm_decrypt_with_stored29:
 	mov	16(sp), r11
 	xor	62(sp), r11
 	mov	22(sp), r12
@@ -1374,44 +1392,55 @@ ccm_decrypt_with:
 	mov	204(sp), 74(sp)
 	add	#1, 54(sp)
 	cmp	78(sp), 54(sp)
-	jnc	.Lccm_decrypt_with_loop16
+	jc	.Lccm_decrypt_with_near43
+	br	#.Lccm_decrypt_with_loop16
+.Lccm_decrypt_with_near43:
 .Lccm_decrypt_with_done17:
-	mov	228(sp), r10
+	mov	228(sp), r11
 	cmp	#16, 230(sp)
-	jnc	.Lccm_decrypt_with_bytes29
-	bit	#1, r10
-	jnz	.Lccm_decrypt_with_bytes29
-.Lccm_decrypt_with_words30:
-	mov	@r10+, 94(sp)
-	mov	@r10+, 92(sp)
-	mov	@r10+, 90(sp)
-	mov	@r10+, 88(sp)
-	mov	@r10+, 86(sp)
-	mov	@r10+, 84(sp)
-	mov	@r10+, 82(sp)
-	mov	@r10+, 80(sp)
-	jmp	.Lccm_decrypt_with_join31
-.Lccm_decrypt_with_bytes29:
-	mov	sp, r11
-	add	#158, r11
-	mov	r11, r12
-	mov	#16, r13
-	mov	230(sp), r15
-.Lccm_decrypt_with_cpy32:
-	clr	r14
+	jnc	.Lccm_decrypt_with_bytes32
+	bit	#1, r11
+	jnz	.Lccm_decrypt_with_bytes32
+.Lccm_decrypt_with_words33:
+	mov	@r11+, 94(sp)
+	mov	@r11+, 92(sp)
+	mov	@r11+, 90(sp)
+	mov	@r11+, 88(sp)
+	mov	@r11+, 86(sp)
+	mov	@r11+, 84(sp)
+	mov	@r11+, 82(sp)
+	mov	@r11+, 80(sp)
+	jmp	.Lccm_decrypt_with_join34
+.Lccm_decrypt_with_bytes32:
+	mov	sp, r12
+	add	#158, r12
+	mov	r12, r13
+	mov	230(sp), r14
+	cmp	#16, r14
+	jnc	.Lccm_decrypt_with_cap35
+	mov	#16, r14
+.Lccm_decrypt_with_cap35:
+	mov	#16, r15
+	sub	r14, r15
+	tst	r14
+	jz	.Lccm_decrypt_with_zeros37
+.Lccm_decrypt_with_cpy36:
+	mov.b	@r11+, 0(r13)
+	inc	r13
+	dec	r14
+	jnz	.Lccm_decrypt_with_cpy36
+.Lccm_decrypt_with_zeros37:
 	tst	r15
-	jz	.Lccm_decrypt_with_pad33
-	mov.b	@r10, r14
-	inc	r10
+	jz	.Lccm_decrypt_with_filled39
+.Lccm_decrypt_with_zero38:
+	mov.b	#0, 0(r13)
+	inc	r13
 	dec	r15
-.Lccm_decrypt_with_pad33:
-	mov.b	r14, 0(r12)
-	inc	r12
-	dec	r13
-	jnz	.Lccm_decrypt_with_cpy32
-	mov	r11, r10
-	jmp	.Lccm_decrypt_with_words30
-.Lccm_decrypt_with_join31:
+	jnz	.Lccm_decrypt_with_zero38
+.Lccm_decrypt_with_filled39:
+	mov	r12, r11
+	jmp	.Lccm_decrypt_with_words33
+.Lccm_decrypt_with_join34:
 	xor	142(sp), 62(sp)
 	xor	144(sp), 64(sp)
 	xor	146(sp), 58(sp)
@@ -1440,7 +1469,7 @@ ccm_decrypt_with:
 	swpb	84(sp)
 	swpb	82(sp)
 	swpb	80(sp)
-	jz	.Lccm_decrypt_with_else34
+	jz	.Lccm_decrypt_with_else40
 	mov	230(sp), r15
 	and	#8191, r15
 	rlam.w	#3, r15
@@ -1603,8 +1632,8 @@ ccm_decrypt_with:
 	mov	r15, r5
 	mov	r13, r7
 	mov	r12, r14
-	jmp	.Lccm_decrypt_with_endif35
-.Lccm_decrypt_with_else34:
+	jmp	.Lccm_decrypt_with_endif41
+.Lccm_decrypt_with_else40:
 	mov	62(sp), r8
 	mov	64(sp), r9
 	mov	58(sp), r10
@@ -1612,7 +1641,7 @@ ccm_decrypt_with:
 	mov	70(sp), r5
 	mov	r13, r7
 	mov	r12, r14
-.Lccm_decrypt_with_endif35:
+.Lccm_decrypt_with_endif41:
 	mov	80(sp), r15
 	xor	r8, r15
 	mov	82(sp), r8
@@ -1896,7 +1925,7 @@ ccm_E_encrypt_block:
 
 ; --- ccm_mac_header: ccm.mac_header
 ;     frame 102 bytes (11 spill slots, locals 80), saves nothing
-;     estimated 922 bytes of code
+;     estimated 962 bytes of code
 	.section .text.ccm_mac_header,"ax",@progbits
 	.local ccm_mac_header
 	.type ccm_mac_header, @function
@@ -1964,24 +1993,33 @@ ccm_mac_header:
 	mov	@r10+, r8
 	jmp	.Lccm_mac_header_join5
 .Lccm_mac_header_bytes3:
-	mov	sp, r11
-	add	#54, r11
-	mov	r11, r12
-	mov	#14, r13
-	mov	104(sp), r15
-.Lccm_mac_header_cpy6:
-	clr	r14
+	mov	sp, r12
+	add	#54, r12
+	mov	r12, r13
+	mov	104(sp), r14
+	cmp	#14, r14
+	jnc	.Lccm_mac_header_cap6
+	mov	#14, r14
+.Lccm_mac_header_cap6:
+	mov	#14, r15
+	sub	r14, r15
+	tst	r14
+	jz	.Lccm_mac_header_zeros8
+.Lccm_mac_header_cpy7:
+	mov.b	@r10+, 0(r13)
+	inc	r13
+	dec	r14
+	jnz	.Lccm_mac_header_cpy7
+.Lccm_mac_header_zeros8:
 	tst	r15
-	jz	.Lccm_mac_header_pad7
-	mov.b	@r10, r14
-	inc	r10
+	jz	.Lccm_mac_header_filled10
+.Lccm_mac_header_zero9:
+	mov.b	#0, 0(r13)
+	inc	r13
 	dec	r15
-.Lccm_mac_header_pad7:
-	mov.b	r14, 0(r12)
-	inc	r12
-	dec	r13
-	jnz	.Lccm_mac_header_cpy6
-	mov	r11, r10
+	jnz	.Lccm_mac_header_zero9
+.Lccm_mac_header_filled10:
+	mov	r12, r10
 	jmp	.Lccm_mac_header_words4
 .Lccm_mac_header_join5:
 	mov	104(sp), r15
@@ -1993,55 +2031,64 @@ ccm_mac_header:
 	xor	#1, r15
 	; ccm.ae:76: if a >= 0xff00 {
 	tst	r15
-	jz	.Lccm_mac_header_else8
+	jz	.Lccm_mac_header_else11
 	; ccm.ae:77: first = cat(0xfffe as u16, a, load_be(ad, 0, 10, a))
 	mov	14(sp), r10
 	cmp	#10, 104(sp)
-	jnc	.Lccm_mac_header_bytes10
+	jnc	.Lccm_mac_header_bytes13
 	bit	#1, r10
-	jnz	.Lccm_mac_header_bytes10
-.Lccm_mac_header_words11:
+	jnz	.Lccm_mac_header_bytes13
+.Lccm_mac_header_words14:
 	mov	@r10+, r11
 	mov	@r10+, r12
 	mov	@r10+, r13
 	mov	@r10+, r14
 	mov	@r10+, r15
-	jmp	.Lccm_mac_header_join12
-.Lccm_mac_header_bytes10:
-	mov	sp, r11
-	add	#54, r11
-	mov	r11, r12
-	mov	#10, r13
-	mov	104(sp), r15
-.Lccm_mac_header_cpy13:
-	clr	r14
+	jmp	.Lccm_mac_header_join15
+.Lccm_mac_header_bytes13:
+	mov	sp, r12
+	add	#54, r12
+	mov	r12, r13
+	mov	104(sp), r14
+	cmp	#10, r14
+	jnc	.Lccm_mac_header_cap16
+	mov	#10, r14
+.Lccm_mac_header_cap16:
+	mov	#10, r15
+	sub	r14, r15
+	tst	r14
+	jz	.Lccm_mac_header_zeros18
+.Lccm_mac_header_cpy17:
+	mov.b	@r10+, 0(r13)
+	inc	r13
+	dec	r14
+	jnz	.Lccm_mac_header_cpy17
+.Lccm_mac_header_zeros18:
 	tst	r15
-	jz	.Lccm_mac_header_pad14
-	mov.b	@r10, r14
-	inc	r10
+	jz	.Lccm_mac_header_filled20
+.Lccm_mac_header_zero19:
+	mov.b	#0, 0(r13)
+	inc	r13
 	dec	r15
-.Lccm_mac_header_pad14:
-	mov.b	r14, 0(r12)
-	inc	r12
-	dec	r13
-	jnz	.Lccm_mac_header_cpy13
-	mov	r11, r10
-	jmp	.Lccm_mac_header_words11
-.Lccm_mac_header_join12:
+	jnz	.Lccm_mac_header_zero19
+.Lccm_mac_header_filled20:
+	mov	r12, r10
+	jmp	.Lccm_mac_header_words14
+.Lccm_mac_header_join15:
 	mov	r15, r8
 	mov	104(sp), r9
 	mov	#0, r7
 	mov	#65534, r10
 	mov	#6, 20(sp)
 	mov	#0, 18(sp)
-	jmp	.Lccm_mac_header_endif9
-.Lccm_mac_header_else8:
+	jmp	.Lccm_mac_header_endif12
+.Lccm_mac_header_else11:
 	swpb	r9
 	swpb	r7
 	mov	104(sp), r10
 	mov	#2, 20(sp)
 	mov	#0, 18(sp)
-.Lccm_mac_header_endif9:
+.Lccm_mac_header_endif12:
 	xor	52(sp), r10
 	xor	50(sp), r7
 	xor	48(sp), r9
@@ -2112,49 +2159,58 @@ ccm_mac_header:
 	mov	82(sp), r10
 	mov	84(sp), r11
 	cmp	r14, 0(sp)
-	jc	.Lccm_mac_header_done16
-.Lccm_mac_header_loop15:
+	jc	.Lccm_mac_header_done22
+.Lccm_mac_header_loop21:
 	mov	@sp, r15
 	and	#4095, r15
 	rlam.w	#4, r15
 	add	10(sp), r15
-	mov	104(sp), r7
-	sub	r15, r7
+	mov	104(sp), r8
+	sub	r15, r8
 	add	14(sp), r15
-	cmp	#16, r7
-	jnc	.Lccm_mac_header_bytes17
+	cmp	#16, r8
+	jnc	.Lccm_mac_header_bytes23
 	bit	#1, r15
-	jnz	.Lccm_mac_header_bytes17
-.Lccm_mac_header_words18:
-	mov	@r15, r4
-	mov	2(r15), r5
-	mov	4(r15), r7
-	mov	6(r15), r8
-	mov	8(r15), r12
-	mov	10(r15), r13
-	mov	12(r15), r14
-	mov	14(r15), r15
-	jmp	.Lccm_mac_header_join19
-.Lccm_mac_header_bytes17:
-	mov	sp, r8
-	add	#54, r8
-	mov	r8, r12
-	mov	#16, r13
-.Lccm_mac_header_cpy20:
-	clr	r14
-	tst	r7
-	jz	.Lccm_mac_header_pad21
-	mov.b	@r15, r14
-	inc	r15
-	dec	r7
-.Lccm_mac_header_pad21:
-	mov.b	r14, 0(r12)
-	inc	r12
-	dec	r13
-	jnz	.Lccm_mac_header_cpy20
-	mov	r8, r15
-	jmp	.Lccm_mac_header_words18
-.Lccm_mac_header_join19:
+	jnz	.Lccm_mac_header_bytes23
+.Lccm_mac_header_words24:
+	mov	@r15+, r4
+	mov	@r15+, r5
+	mov	@r15+, r7
+	mov	@r15+, r8
+	mov	@r15+, r12
+	mov	@r15+, r13
+	mov	@r15+, r14
+	mov	@r15, r15
+	jmp	.Lccm_mac_header_join25
+.Lccm_mac_header_bytes23:
+	mov	sp, r12
+	add	#54, r12
+	mov	r12, r13
+	cmp	#16, r8
+	jnc	.Lccm_mac_header_cap26
+	mov	#16, r8
+.Lccm_mac_header_cap26:
+	mov	#16, r14
+	sub	r8, r14
+	tst	r8
+	jz	.Lccm_mac_header_zeros28
+.Lccm_mac_header_cpy27:
+	mov.b	@r15+, 0(r13)
+	inc	r13
+	dec	r8
+	jnz	.Lccm_mac_header_cpy27
+.Lccm_mac_header_zeros28:
+	tst	r14
+	jz	.Lccm_mac_header_filled30
+.Lccm_mac_header_zero29:
+	mov.b	#0, 0(r13)
+	inc	r13
+	dec	r14
+	jnz	.Lccm_mac_header_zero29
+.Lccm_mac_header_filled30:
+	mov	r12, r15
+	jmp	.Lccm_mac_header_words24
+.Lccm_mac_header_join25:
 	swpb	r4
 	xor	r4, r11
 	swpb	r5
@@ -2200,8 +2256,8 @@ ccm_mac_header:
 	mov	100(sp), r11
 	add	#1, 0(sp)
 	cmp	12(sp), 0(sp)
-	jnc	.Lccm_mac_header_loop15
-.Lccm_mac_header_done16:
+	jnc	.Lccm_mac_header_loop21
+.Lccm_mac_header_done22:
 	mov	8(sp), r7
 	mov	6(sp), r8
 	mov	4(sp), r12

@@ -6,7 +6,7 @@
 
 ; --- eax_key_setup: eax.key_setup
 ;     frame 78 bytes (7 spill slots, locals 64), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 882 bytes of code
+;     estimated 878 bytes of code
 	.section .text.eax_key_setup,"ax",@progbits
 	.global eax_key_setup
 	.type eax_key_setup, @function
@@ -14,70 +14,68 @@
 eax_key_setup:
 	pushm.w	#7, r10
 	sub	#78, sp
-	mov	r12, r8
+	mov	r12, r7
 	mov	r14, 4(sp)
 	mov	r15, 0(sp)
-	bit	#1, r8
+	bit	#1, r7
 	jnz	.Leax_key_setup_bytes1
 .Leax_key_setup_words2:
-	mov	@r8+, r6
-	mov	@r8+, r7
-	mov	@r8+, r9
-	mov	@r8+, r10
-	mov	@r8+, r11
-	mov	@r8+, r12
-	mov	@r8+, r13
-	mov	@r8+, r14
+	mov	@r7+, r6
+	mov	@r7+, r8
+	mov	@r7+, r9
+	mov	@r7+, r10
+	mov	@r7+, r11
+	mov	@r7+, r12
+	mov	@r7+, r13
+	mov	@r7+, r14
 	jmp	.Leax_key_setup_join3
 .Leax_key_setup_bytes1:
-	mov	sp, r12
-	add	#14, r12
-	mov	r12, r13
-	mov	#16, r14
+	mov	sp, r13
+	add	#14, r13
+	mov	r13, r14
+	mov	#16, r15
 .Leax_key_setup_cpy4:
-	mov.b	@r8, r15
-	inc	r8
-	mov.b	r15, 0(r13)
-	inc	r13
-	dec	r14
+	mov.b	@r7+, 0(r14)
+	inc	r14
+	dec	r15
 	jnz	.Leax_key_setup_cpy4
-	mov	r12, r8
+	mov	r13, r7
 	jmp	.Leax_key_setup_words2
 .Leax_key_setup_join3:
 	; aes.ae:295: w[i] = key[key_bits - 1 - 32 * i : key_bits - 32 * (i + 1)]
-	swpb	r7
-	mov	4(sp), r5
-	mov	r7, 0(r5)
+	swpb	r8
+	mov	4(sp), r7
+	mov	r8, 0(r7)
 	swpb	r6
-	mov	r6, 2(r5)
+	mov	r6, 2(r7)
 	swpb	r10
-	mov	r10, 4(r5)
+	mov	r10, 4(r7)
 	swpb	r9
-	mov	r9, 6(r5)
+	mov	r9, 6(r7)
 	swpb	r12
-	mov	r12, 8(r5)
+	mov	r12, 8(r7)
 	swpb	r11
-	mov	r11, 10(r5)
+	mov	r11, 10(r7)
 	swpb	r14
-	mov	r14, 12(r5)
+	mov	r14, 12(r7)
 	swpb	r13
-	mov	r13, 14(r5)
+	mov	r13, 14(r7)
 	; aes.ae:297: @unroll(round_unroll)
 	mov	#4, r8
 	; aes.ae:299: temp = w[i - 1]
-	mov	r5, r9
+	mov	r7, r9
 	add	#16, r9
 	; aes.ae:297: @unroll(round_unroll)
-.Leax_key_setup_loop6:
+.Leax_key_setup_loop8:
 	; aes.ae:300: if i % nk == 0 {
 	mov	r8, r15
 	and	#3, r15
 	mov	-4(r9), r13
 	mov	-2(r9), r14
 	tst	r15
-	jz	.Leax_key_setup_else8
-	jmp	.Leax_key_setup_endif9
-.Leax_key_setup_else8:
+	jz	.Leax_key_setup_else10
+	jmp	.Leax_key_setup_endif11
+.Leax_key_setup_else10:
 	mov.b	r13, r10
 	mov.b	r14, r15
 	xor	r15, r14
@@ -100,7 +98,7 @@ eax_key_setup:
 	mov.b	eax_M.E.rcon(r15), r15
 	swpb	r15
 	xor	r15, r14
-.Leax_key_setup_endif9:
+.Leax_key_setup_endif11:
 	; aes.ae:305: w[i] = w[i - nk] ^ temp
 	xor	-16(r9), r13
 	xor	-14(r9), r14
@@ -109,8 +107,8 @@ eax_key_setup:
 	add	#4, r9
 	add	#1, r8
 	cmp	#44, r8
-	jnc	.Leax_key_setup_loop6
-.Leax_key_setup_done7:
+	jnc	.Leax_key_setup_loop8
+.Leax_key_setup_done9:
 	; cmac.ae:35: k1 = dbl(E.encrypt_block(ks, 0 as u128))
 	mov	#0, 30(sp)
 	mov	#0, 32(sp)
@@ -295,7 +293,7 @@ eax_key_setup:
 	mov	r13, 30(r4)
 	; eax.ae:44: for t in 0..3 {
 	mov	#0, 2(sp)
-.Leax_key_setup_loop10:
+.Leax_key_setup_loop12:
 	; cmac.ae:25: return E.encrypt_block(ks, b)
 	mov	2(sp), 30(sp)
 	mov	#0, 32(sp)
@@ -324,8 +322,8 @@ eax_key_setup:
 	add	#16, 0(sp)
 	add	#1, 2(sp)
 	cmp	#3, 2(sp)
-	jnc	.Leax_key_setup_loop10
-.Leax_key_setup_done11:
+	jnc	.Leax_key_setup_loop12
+.Leax_key_setup_done13:
 	add	#78, sp
 	popm.w	#7, r10
 	ret
@@ -334,7 +332,7 @@ eax_key_setup:
 
 ; --- eax_encrypt_with: eax.encrypt_with
 ;     frame 144 bytes (22 spill slots, locals 96), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 952 bytes of code
+;     estimated 970 bytes of code
 	.section .text.eax_encrypt_with,"ax",@progbits
 	.global eax_encrypt_with
 	.type eax_encrypt_with, @function
@@ -411,42 +409,51 @@ eax_encrypt_with:
 	mov	166(sp), r15
 	mov	6(sp), r14
 	sub	r14, r15
-	mov	r14, r10
-	add	164(sp), r10
+	mov	r14, r11
+	add	164(sp), r11
 	cmp	#16, r15
 	mov	r15, 4(sp)
 	jnc	.Leax_encrypt_with_bytes3
-	bit	#1, r10
+	bit	#1, r11
 	jnz	.Leax_encrypt_with_bytes3
 .Leax_encrypt_with_words4:
-	mov	@r10+, 24(sp)
-	mov	@r10+, 22(sp)
-	mov	@r10+, 20(sp)
-	mov	@r10+, 18(sp)
-	mov	@r10+, 16(sp)
-	mov	@r10+, 14(sp)
-	mov	@r10+, 12(sp)
-	mov	@r10+, 10(sp)
+	mov	@r11+, 24(sp)
+	mov	@r11+, 22(sp)
+	mov	@r11+, 20(sp)
+	mov	@r11+, 18(sp)
+	mov	@r11+, 16(sp)
+	mov	@r11+, 14(sp)
+	mov	@r11+, 12(sp)
+	mov	@r11+, 10(sp)
 	jmp	.Leax_encrypt_with_join5
 .Leax_encrypt_with_bytes3:
-	mov	sp, r11
-	add	#80, r11
-	mov	r11, r12
-	mov	#16, r13
-	mov	4(sp), r15
-.Leax_encrypt_with_cpy6:
-	clr	r14
+	mov	sp, r12
+	add	#80, r12
+	mov	r12, r13
+	mov	4(sp), r14
+	cmp	#16, r14
+	jnc	.Leax_encrypt_with_cap6
+	mov	#16, r14
+.Leax_encrypt_with_cap6:
+	mov	#16, r15
+	sub	r14, r15
+	tst	r14
+	jz	.Leax_encrypt_with_zeros8
+.Leax_encrypt_with_cpy7:
+	mov.b	@r11+, 0(r13)
+	inc	r13
+	dec	r14
+	jnz	.Leax_encrypt_with_cpy7
+.Leax_encrypt_with_zeros8:
 	tst	r15
-	jz	.Leax_encrypt_with_pad7
-	mov.b	@r10, r14
-	inc	r10
+	jz	.Leax_encrypt_with_filled10
+.Leax_encrypt_with_zero9:
+	mov.b	#0, 0(r13)
+	inc	r13
 	dec	r15
-.Leax_encrypt_with_pad7:
-	mov.b	r14, 0(r12)
-	inc	r12
-	dec	r13
-	jnz	.Leax_encrypt_with_cpy6
-	mov	r11, r10
+	jnz	.Leax_encrypt_with_zero9
+.Leax_encrypt_with_filled10:
+	mov	r12, r11
 	jmp	.Leax_encrypt_with_words4
 .Leax_encrypt_with_join5:
 	mov	48(sp), r8
@@ -508,9 +515,9 @@ eax_encrypt_with:
 	mov	6(sp), r13
 	add	168(sp), r13
 	cmp	#16, 4(sp)
-	jnc	.Leax_encrypt_with_bytes8
+	jnc	.Leax_encrypt_with_bytes11
 	bit	#1, r13
-	jnz	.Leax_encrypt_with_bytes8
+	jnz	.Leax_encrypt_with_bytes11
 	swpb	r15
 	mov	r15, 0(r13)
 	swpb	r14
@@ -527,8 +534,8 @@ eax_encrypt_with:
 	mov	r8, 12(r13)
 	swpb	r7
 	mov	r7, 14(r13)
-	jmp	.Leax_encrypt_with_stored9
-.Leax_encrypt_with_bytes8:
+	jmp	.Leax_encrypt_with_stored12
+.Leax_encrypt_with_bytes11:
 	swpb	r15
 	mov	r15, 80(sp)
 	swpb	r14
@@ -549,18 +556,18 @@ eax_encrypt_with:
 	mov	sp, r14
 	add	#80, r14
 	cmp	#16, r15
-	jnc	.Leax_encrypt_with_cnt10
+	jnc	.Leax_encrypt_with_cnt13
 	mov	#16, r15
-.Leax_encrypt_with_cnt10:
+.Leax_encrypt_with_cnt13:
 	tst	r15
-	jz	.Leax_encrypt_with_stored9
-.Leax_encrypt_with_cpy11:
+	jz	.Leax_encrypt_with_stored12
+.Leax_encrypt_with_cpy14:
 	mov.b	@r14, 0(r13)
 	inc	r14
 	inc	r13
 	dec	r15
-	jnz	.Leax_encrypt_with_cpy11
-.Leax_encrypt_with_stored9:
+	jnz	.Leax_encrypt_with_cpy14
+.Leax_encrypt_with_stored12:
 	add	#1, 8(sp)
 	cmp	26(sp), 8(sp)
 	jnc	.Leax_encrypt_with_loop1
@@ -594,9 +601,9 @@ eax_encrypt_with:
 	; eax.ae:95: store_be(tag, 0, n ^ h ^ c, len(tag))
 	mov	172(sp), r13
 	cmp	#16, 174(sp)
-	jnc	.Leax_encrypt_with_bytes12
+	jnc	.Leax_encrypt_with_bytes15
 	bit	#1, r13
-	jnz	.Leax_encrypt_with_bytes12
+	jnz	.Leax_encrypt_with_bytes15
 	swpb	r15
 	mov	r15, 0(r13)
 	swpb	r14
@@ -613,8 +620,8 @@ eax_encrypt_with:
 	mov	r8, 12(r13)
 	swpb	r7
 	mov	r7, 14(r13)
-	jmp	.Leax_encrypt_with_stored13
-.Leax_encrypt_with_bytes12:
+	jmp	.Leax_encrypt_with_stored16
+.Leax_encrypt_with_bytes15:
 	swpb	r15
 	mov	r15, 80(sp)
 	swpb	r14
@@ -635,18 +642,18 @@ eax_encrypt_with:
 	mov	sp, r14
 	add	#80, r14
 	cmp	#16, r15
-	jnc	.Leax_encrypt_with_cnt14
+	jnc	.Leax_encrypt_with_cnt17
 	mov	#16, r15
-.Leax_encrypt_with_cnt14:
+.Leax_encrypt_with_cnt17:
 	tst	r15
-	jz	.Leax_encrypt_with_stored13
-.Leax_encrypt_with_cpy15:
+	jz	.Leax_encrypt_with_stored16
+.Leax_encrypt_with_cpy18:
 	mov.b	@r14, 0(r13)
 	inc	r14
 	inc	r13
 	dec	r15
-	jnz	.Leax_encrypt_with_cpy15
-.Leax_encrypt_with_stored13:
+	jnz	.Leax_encrypt_with_cpy18
+.Leax_encrypt_with_stored16:
 	add	#144, sp
 	popm.w	#7, r10
 	ret
@@ -655,7 +662,7 @@ eax_encrypt_with:
 
 ; --- eax_decrypt_with: eax.decrypt_with
 ;     frame 152 bytes (26 spill slots, locals 96), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1334 bytes of code
+;     estimated 1370 bytes of code
 	.section .text.eax_decrypt_with,"ax",@progbits
 	.global eax_decrypt_with
 	.type eax_decrypt_with, @function
@@ -750,42 +757,51 @@ eax_decrypt_with:
 	mov	174(sp), r15
 	mov	6(sp), r14
 	sub	r14, r15
-	mov	r14, r10
-	add	172(sp), r10
+	mov	r14, r11
+	add	172(sp), r11
 	cmp	#16, r15
 	mov	r15, 4(sp)
 	jnc	.Leax_decrypt_with_bytes3
-	bit	#1, r10
+	bit	#1, r11
 	jnz	.Leax_decrypt_with_bytes3
 .Leax_decrypt_with_words4:
-	mov	@r10+, 24(sp)
-	mov	@r10+, 22(sp)
-	mov	@r10+, 20(sp)
-	mov	@r10+, 18(sp)
-	mov	@r10+, 16(sp)
-	mov	@r10+, 14(sp)
-	mov	@r10+, 12(sp)
-	mov	@r10+, 10(sp)
+	mov	@r11+, 24(sp)
+	mov	@r11+, 22(sp)
+	mov	@r11+, 20(sp)
+	mov	@r11+, 18(sp)
+	mov	@r11+, 16(sp)
+	mov	@r11+, 14(sp)
+	mov	@r11+, 12(sp)
+	mov	@r11+, 10(sp)
 	jmp	.Leax_decrypt_with_join5
 .Leax_decrypt_with_bytes3:
-	mov	sp, r11
-	add	#104, r11
-	mov	r11, r12
-	mov	#16, r13
-	mov	4(sp), r15
-.Leax_decrypt_with_cpy6:
-	clr	r14
+	mov	sp, r12
+	add	#104, r12
+	mov	r12, r13
+	mov	4(sp), r14
+	cmp	#16, r14
+	jnc	.Leax_decrypt_with_cap6
+	mov	#16, r14
+.Leax_decrypt_with_cap6:
+	mov	#16, r15
+	sub	r14, r15
+	tst	r14
+	jz	.Leax_decrypt_with_zeros8
+.Leax_decrypt_with_cpy7:
+	mov.b	@r11+, 0(r13)
+	inc	r13
+	dec	r14
+	jnz	.Leax_decrypt_with_cpy7
+.Leax_decrypt_with_zeros8:
 	tst	r15
-	jz	.Leax_decrypt_with_pad7
-	mov.b	@r10, r14
-	inc	r10
+	jz	.Leax_decrypt_with_filled10
+.Leax_decrypt_with_zero9:
+	mov.b	#0, 0(r13)
+	inc	r13
 	dec	r15
-.Leax_decrypt_with_pad7:
-	mov.b	r14, 0(r12)
-	inc	r12
-	dec	r13
-	jnz	.Leax_decrypt_with_cpy6
-	mov	r11, r10
+	jnz	.Leax_decrypt_with_zero9
+.Leax_decrypt_with_filled10:
+	mov	r12, r11
 	jmp	.Leax_decrypt_with_words4
 .Leax_decrypt_with_join5:
 	mov	56(sp), r8
@@ -847,9 +863,9 @@ eax_decrypt_with:
 	mov	6(sp), r13
 	add	180(sp), r13
 	cmp	#16, 4(sp)
-	jnc	.Leax_decrypt_with_bytes8
+	jnc	.Leax_decrypt_with_bytes11
 	bit	#1, r13
-	jnz	.Leax_decrypt_with_bytes8
+	jnz	.Leax_decrypt_with_bytes11
 	swpb	r15
 	mov	r15, 0(r13)
 	swpb	r14
@@ -866,8 +882,8 @@ eax_decrypt_with:
 	mov	r8, 12(r13)
 	swpb	r7
 	mov	r7, 14(r13)
-	jmp	.Leax_decrypt_with_stored9
-.Leax_decrypt_with_bytes8:
+	jmp	.Leax_decrypt_with_stored12
+.Leax_decrypt_with_bytes11:
 	swpb	r15
 	mov	r15, 104(sp)
 	swpb	r14
@@ -888,58 +904,67 @@ eax_decrypt_with:
 	mov	sp, r14
 	add	#104, r14
 	cmp	#16, r15
-	jnc	.Leax_decrypt_with_cnt10
+	jnc	.Leax_decrypt_with_cnt13
 	mov	#16, r15
-.Leax_decrypt_with_cnt10:
+.Leax_decrypt_with_cnt13:
 	tst	r15
-	jz	.Leax_decrypt_with_stored9
-.Leax_decrypt_with_cpy11:
+	jz	.Leax_decrypt_with_stored12
+.Leax_decrypt_with_cpy14:
 	mov.b	@r14, 0(r13)
 	inc	r14
 	inc	r13
 	dec	r15
-	jnz	.Leax_decrypt_with_cpy11
-.Leax_decrypt_with_stored9:
+	jnz	.Leax_decrypt_with_cpy14
+.Leax_decrypt_with_stored12:
 	add	#1, 8(sp)
 	cmp	26(sp), 8(sp)
 	jnc	.Leax_decrypt_with_loop1
 .Leax_decrypt_with_done2:
-	mov	176(sp), r10
+	mov	176(sp), r11
 	cmp	#16, 178(sp)
-	jnc	.Leax_decrypt_with_bytes12
-	bit	#1, r10
-	jnz	.Leax_decrypt_with_bytes12
-.Leax_decrypt_with_words13:
-	mov	@r10+, r8
-	mov	@r10+, 48(sp)
-	mov	@r10+, r4
-	mov	@r10+, 54(sp)
-	mov	@r10+, r7
-	mov	@r10+, 50(sp)
-	mov	@r10+, r6
-	mov	@r10+, 52(sp)
-	jmp	.Leax_decrypt_with_join14
-.Leax_decrypt_with_bytes12:
-	mov	sp, r11
-	add	#104, r11
-	mov	r11, r12
-	mov	#16, r13
-	mov	178(sp), r15
-.Leax_decrypt_with_cpy15:
-	clr	r14
+	jnc	.Leax_decrypt_with_bytes15
+	bit	#1, r11
+	jnz	.Leax_decrypt_with_bytes15
+.Leax_decrypt_with_words16:
+	mov	@r11+, r8
+	mov	@r11+, 48(sp)
+	mov	@r11+, r4
+	mov	@r11+, 54(sp)
+	mov	@r11+, r7
+	mov	@r11+, 50(sp)
+	mov	@r11+, r6
+	mov	@r11+, 52(sp)
+	jmp	.Leax_decrypt_with_join17
+.Leax_decrypt_with_bytes15:
+	mov	sp, r12
+	add	#104, r12
+	mov	r12, r13
+	mov	178(sp), r14
+	cmp	#16, r14
+	jnc	.Leax_decrypt_with_cap18
+	mov	#16, r14
+.Leax_decrypt_with_cap18:
+	mov	#16, r15
+	sub	r14, r15
+	tst	r14
+	jz	.Leax_decrypt_with_zeros20
+.Leax_decrypt_with_cpy19:
+	mov.b	@r11+, 0(r13)
+	inc	r13
+	dec	r14
+	jnz	.Leax_decrypt_with_cpy19
+.Leax_decrypt_with_zeros20:
 	tst	r15
-	jz	.Leax_decrypt_with_pad16
-	mov.b	@r10, r14
-	inc	r10
+	jz	.Leax_decrypt_with_filled22
+.Leax_decrypt_with_zero21:
+	mov.b	#0, 0(r13)
+	inc	r13
 	dec	r15
-.Leax_decrypt_with_pad16:
-	mov.b	r14, 0(r12)
-	inc	r12
-	dec	r13
-	jnz	.Leax_decrypt_with_cpy15
-	mov	r11, r10
-	jmp	.Leax_decrypt_with_words13
-.Leax_decrypt_with_join14:
+	jnz	.Leax_decrypt_with_zero21
+.Leax_decrypt_with_filled22:
+	mov	r12, r11
+	jmp	.Leax_decrypt_with_words16
+.Leax_decrypt_with_join17:
 	mov	178(sp), r15
 	and	#8191, r15
 	rlam.w	#3, r15
@@ -1386,7 +1411,7 @@ eax_M_E_encrypt_block:
 
 ; --- eax_omac: eax.omac
 ;     frame 162 bytes (49 spill slots, locals 64), saves nothing
-;     estimated 1548 bytes of code
+;     estimated 1556 bytes of code
 	.section .text.eax_omac,"ax",@progbits
 	.local eax_omac
 	.type eax_omac, @function
@@ -1470,34 +1495,43 @@ eax_omac:
 	bit	#1, r8
 	jnz	.Leax_omac_bytes1
 .Leax_omac_words2:
-	mov	@r8, r4
-	mov	2(r8), r5
-	mov	4(r8), r6
-	mov	6(r8), r11
-	mov	8(r8), r10
-	mov	10(r8), r9
-	mov	12(r8), r7
-	mov	14(r8), r8
+	mov	@r8+, r4
+	mov	@r8+, r5
+	mov	@r8+, r6
+	mov	@r8+, r11
+	mov	@r8+, r10
+	mov	@r8+, r9
+	mov	@r8+, r7
+	mov	@r8, r8
 	jmp	.Leax_omac_join3
 .Leax_omac_bytes1:
-	mov	sp, r9
-	add	#98, r9
-	mov	r9, r10
-	mov	#16, r11
-	mov	164(sp), r15
-.Leax_omac_cpy4:
-	clr	r14
+	mov	sp, r10
+	add	#98, r10
+	mov	r10, r11
+	mov	164(sp), r14
+	cmp	#16, r14
+	jnc	.Leax_omac_cap4
+	mov	#16, r14
+.Leax_omac_cap4:
+	mov	#16, r15
+	sub	r14, r15
+	tst	r14
+	jz	.Leax_omac_zeros6
+.Leax_omac_cpy5:
+	mov.b	@r8+, 0(r11)
+	inc	r11
+	dec	r14
+	jnz	.Leax_omac_cpy5
+.Leax_omac_zeros6:
 	tst	r15
-	jz	.Leax_omac_pad5
-	mov.b	@r8, r14
-	inc	r8
+	jz	.Leax_omac_filled8
+.Leax_omac_zero7:
+	mov.b	#0, 0(r11)
+	inc	r11
 	dec	r15
-.Leax_omac_pad5:
-	mov.b	r14, 0(r10)
-	inc	r10
-	dec	r11
-	jnz	.Leax_omac_cpy4
-	mov	r9, r8
+	jnz	.Leax_omac_zero7
+.Leax_omac_filled8:
+	mov	r10, r8
 	jmp	.Leax_omac_words2
 .Leax_omac_join3:
 	mov	164(sp), r14
@@ -1591,8 +1625,8 @@ eax_omac:
 	mov	30(r15), 66(sp)
 	mov	#1, 0(sp)
 	cmp	22(sp), 0(sp)
-	jc	.Leax_omac_done7
-.Leax_omac_loop6:
+	jc	.Leax_omac_done10
+.Leax_omac_loop9:
 	xor	r14, r6
 	xor	r13, r5
 	xor	r12, r4
@@ -1624,43 +1658,52 @@ eax_omac:
 	mov	@sp, r7
 	and	#4095, r7
 	rlam.w	#4, r7
-	mov	164(sp), r11
-	sub	r7, r11
+	mov	164(sp), r12
+	sub	r7, r12
 	add	34(sp), r7
-	cmp	#16, r11
-	jnc	.Leax_omac_bytes8
+	cmp	#16, r12
+	jnc	.Leax_omac_bytes11
 	bit	#1, r7
-	jnz	.Leax_omac_bytes8
-.Leax_omac_words9:
-	mov	@r7, r14
-	mov	2(r7), r13
-	mov	4(r7), r12
-	mov	6(r7), r11
-	mov	8(r7), r10
-	mov	10(r7), r9
-	mov	12(r7), r8
-	mov	14(r7), r7
-	jmp	.Leax_omac_join10
-.Leax_omac_bytes8:
-	mov	sp, r12
-	add	#98, r12
-	mov	r12, r13
-	mov	#16, r14
-.Leax_omac_cpy11:
-	clr	r15
-	tst	r11
-	jz	.Leax_omac_pad12
-	mov.b	@r7, r15
-	inc	r7
-	dec	r11
-.Leax_omac_pad12:
-	mov.b	r15, 0(r13)
-	inc	r13
-	dec	r14
-	jnz	.Leax_omac_cpy11
-	mov	r12, r7
-	jmp	.Leax_omac_words9
-.Leax_omac_join10:
+	jnz	.Leax_omac_bytes11
+.Leax_omac_words12:
+	mov	@r7+, r14
+	mov	@r7+, r13
+	mov	@r7+, r12
+	mov	@r7+, r11
+	mov	@r7+, r10
+	mov	@r7+, r9
+	mov	@r7+, r8
+	mov	@r7, r7
+	jmp	.Leax_omac_join13
+.Leax_omac_bytes11:
+	mov	sp, r13
+	add	#98, r13
+	mov	r13, r14
+	cmp	#16, r12
+	jnc	.Leax_omac_cap14
+	mov	#16, r12
+.Leax_omac_cap14:
+	mov	#16, r15
+	sub	r12, r15
+	tst	r12
+	jz	.Leax_omac_zeros16
+.Leax_omac_cpy15:
+	mov.b	@r7+, 0(r14)
+	inc	r14
+	dec	r12
+	jnz	.Leax_omac_cpy15
+.Leax_omac_zeros16:
+	tst	r15
+	jz	.Leax_omac_filled18
+.Leax_omac_zero17:
+	mov.b	#0, 0(r14)
+	inc	r14
+	dec	r15
+	jnz	.Leax_omac_zero17
+.Leax_omac_filled18:
+	mov	r13, r7
+	jmp	.Leax_omac_words12
+.Leax_omac_join13:
 	mov	130(sp), 30(sp)
 	mov	132(sp), 6(sp)
 	mov	134(sp), 4(sp)
@@ -1679,8 +1722,8 @@ eax_omac:
 	swpb	r12
 	swpb	r13
 	swpb	r14
-	jnc	.Leax_omac_loop6
-.Leax_omac_done7:
+	jnc	.Leax_omac_loop9
+.Leax_omac_done10:
 	and	#15, 164(sp)
 	mov	164(sp), r15
 	and	#1, r15

@@ -6,7 +6,7 @@
 
 ; --- gcm_key_setup: gcm.key_setup
 ;     frame 52 bytes (2 spill slots, locals 48), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 734 bytes of code
+;     estimated 716 bytes of code
 	.section .text.gcm_key_setup,"ax",@progbits
 	.global gcm_key_setup
 	.type gcm_key_setup, @function
@@ -14,34 +14,32 @@
 gcm_key_setup:
 	pushm.w	#7, r10
 	sub	#52, sp
-	mov	r12, r9
+	mov	r12, r8
 	mov	r14, r10
 	mov	r15, 2(sp)
-	bit	#1, r9
+	bit	#1, r8
 	jnz	.Lgcm_key_setup_bytes1
 .Lgcm_key_setup_words2:
-	mov	@r9+, r6
-	mov	@r9+, r7
-	mov	@r9+, r8
-	mov	@r9+, r11
-	mov	@r9+, r12
-	mov	@r9+, r13
-	mov	@r9+, r14
-	mov	@r9+, r15
+	mov	@r8+, r6
+	mov	@r8+, r7
+	mov	@r8+, r9
+	mov	@r8+, r11
+	mov	@r8+, r12
+	mov	@r8+, r13
+	mov	@r8+, r14
+	mov	@r8+, r15
 	jmp	.Lgcm_key_setup_join3
 .Lgcm_key_setup_bytes1:
-	mov	sp, r12
-	add	#4, r12
-	mov	r12, r13
-	mov	#16, r14
+	mov	sp, r13
+	add	#4, r13
+	mov	r13, r14
+	mov	#16, r15
 .Lgcm_key_setup_cpy4:
-	mov.b	@r9, r15
-	inc	r9
-	mov.b	r15, 0(r13)
-	inc	r13
-	dec	r14
+	mov.b	@r8+, 0(r14)
+	inc	r14
+	dec	r15
 	jnz	.Lgcm_key_setup_cpy4
-	mov	r12, r9
+	mov	r13, r8
 	jmp	.Lgcm_key_setup_words2
 .Lgcm_key_setup_join3:
 	; aes.ae:295: w[i] = key[key_bits - 1 - 32 * i : key_bits - 32 * (i + 1)]
@@ -51,8 +49,8 @@ gcm_key_setup:
 	mov	r6, 2(r10)
 	swpb	r11
 	mov	r11, 4(r10)
-	swpb	r8
-	mov	r8, 6(r10)
+	swpb	r9
+	mov	r9, 6(r10)
 	swpb	r13
 	mov	r13, 8(r10)
 	swpb	r12
@@ -67,16 +65,16 @@ gcm_key_setup:
 	mov	r10, r8
 	add	#16, r8
 	; aes.ae:297: @unroll(round_unroll)
-.Lgcm_key_setup_loop6:
+.Lgcm_key_setup_loop8:
 	; aes.ae:300: if i % nk == 0 {
 	mov	r7, r15
 	and	#3, r15
 	mov	-4(r8), r13
 	mov	-2(r8), r14
 	tst	r15
-	jz	.Lgcm_key_setup_else8
-	jmp	.Lgcm_key_setup_endif9
-.Lgcm_key_setup_else8:
+	jz	.Lgcm_key_setup_else10
+	jmp	.Lgcm_key_setup_endif11
+.Lgcm_key_setup_else10:
 	mov.b	r13, r9
 	mov.b	r14, r15
 	xor	r15, r14
@@ -99,7 +97,7 @@ gcm_key_setup:
 	mov.b	gcm_E.rcon(r15), r15
 	swpb	r15
 	xor	r15, r14
-.Lgcm_key_setup_endif9:
+.Lgcm_key_setup_endif11:
 	; aes.ae:305: w[i] = w[i - nk] ^ temp
 	xor	-16(r8), r13
 	xor	-14(r8), r14
@@ -108,8 +106,8 @@ gcm_key_setup:
 	add	#4, r8
 	add	#1, r7
 	cmp	#44, r7
-	jnc	.Lgcm_key_setup_loop6
-.Lgcm_key_setup_done7:
+	jnc	.Lgcm_key_setup_loop8
+.Lgcm_key_setup_done9:
 	; gcm.ae:73: G.init(E.encrypt_block(ks, 0 as u128), tab)
 	mov	#0, 20(sp)
 	mov	#0, 22(sp)
@@ -135,7 +133,7 @@ gcm_key_setup:
 	mov	46(sp), r13
 	mov	48(sp), r14
 	mov	50(sp), r15
-.Lgcm_key_setup_loop10:
+.Lgcm_key_setup_loop12:
 	; ghash.ae:130: tab[16 * (k >> 2) + ((8 as u16) >> (k & 3))] = p
 	mov	r9, r4
 	rrum.w	#2, r4
@@ -144,13 +142,13 @@ gcm_key_setup:
 	and	#3, r5
 	mov	#8, r6
 	tst	r5
-	jz	.Lgcm_key_setup_shend13
-.Lgcm_key_setup_sh14:
+	jz	.Lgcm_key_setup_shend15
+.Lgcm_key_setup_sh16:
 	clrc
 	rrc	r6
 	dec	r5
-	jnz	.Lgcm_key_setup_sh14
-.Lgcm_key_setup_shend13:
+	jnz	.Lgcm_key_setup_sh16
+.Lgcm_key_setup_shend15:
 	add	r6, r4
 	rlam.w	#3, r4
 	rla	r4
@@ -188,8 +186,8 @@ gcm_key_setup:
 	mov	r6, r7
 	add	#1, r9
 	cmp	#8, r9
-	jnc	.Lgcm_key_setup_loop10
-.Lgcm_key_setup_done11:
+	jnc	.Lgcm_key_setup_loop12
+.Lgcm_key_setup_done13:
 	; ghash.ae:133: tab[0] = 0
 	mov	2(sp), r14
 	mov	#0, 0(r14)
@@ -215,7 +213,7 @@ gcm_key_setup:
 	mov	r14, r7
 	add	#48, r7
 	; ghash.ae:135: for u in 3..16 {
-.Lgcm_key_setup_loop15:
+.Lgcm_key_setup_loop17:
 	; ghash.ae:136: low = u & (0 - u)
 	mov	#0, r6
 	sub	r5, r6
@@ -232,22 +230,22 @@ gcm_key_setup:
 	rlam.w	#3, r10
 	rla	r10
 	add	r15, r10
-	mov	@r9, r15
+	mov	@r9+, r15
 	xor	@r10, r15
 	mov	r15, 0(sp)
-	mov	2(r9), r8
+	mov	@r9+, r8
 	xor	2(r10), r8
-	mov	4(r9), r11
+	mov	@r9+, r11
 	xor	4(r10), r11
-	mov	6(r9), r12
+	mov	@r9+, r12
 	xor	6(r10), r12
-	mov	8(r9), r13
+	mov	@r9+, r13
 	xor	8(r10), r13
-	mov	10(r9), r14
+	mov	@r9+, r14
 	xor	10(r10), r14
-	mov	12(r9), r15
+	mov	@r9+, r15
 	xor	12(r10), r15
-	mov	14(r9), r9
+	mov	@r9, r9
 	xor	14(r10), r9
 	mov	@sp, 0(r7)
 	mov	r8, 2(r7)
@@ -294,8 +292,8 @@ gcm_key_setup:
 	add	#16, r7
 	add	#1, r5
 	cmp	#16, r5
-	jnc	.Lgcm_key_setup_loop15
-.Lgcm_key_setup_done16:
+	jnc	.Lgcm_key_setup_loop17
+.Lgcm_key_setup_done18:
 	add	#52, sp
 	popm.w	#7, r10
 	ret
@@ -303,134 +301,143 @@ gcm_key_setup:
 
 
 ; --- gcm_encrypt_with: gcm.encrypt_with
-;     frame 232 bytes (44 spill slots, locals 144), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2388 bytes of code
+;     frame 234 bytes (45 spill slots, locals 144), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 2440 bytes of code
 	.section .text.gcm_encrypt_with,"ax",@progbits
 	.global gcm_encrypt_with
 	.type gcm_encrypt_with, @function
 	.balign 2
 gcm_encrypt_with:
 	pushm.w	#7, r10
-	sub	#232, sp
-	mov	r12, 84(sp)
-	mov	r13, 80(sp)
+	sub	#234, sp
+	mov	r12, 88(sp)
+	mov	r13, 82(sp)
 	mov	r14, 78(sp)
-	mov	r15, 70(sp)
-	mov	250(sp), r14
+	mov	r15, 76(sp)
+	mov	252(sp), r14
 	add	#15, r14
 	mov	#0, r15
 	addc	#0, r15
-	and	#15, r15
 	rrum.w	#4, r14
+	and	#15, r15
 	swpb	r15
 	rlam.w	#4, r15
 	bis	r14, r15
-	mov	r15, 30(sp)
+	mov	r15, 26(sp)
 	; ghash.ae:217: for i in 0..(n + 15) / 16 {
 	mov	#0, 4(sp)
-	mov	#0, 42(sp)
-	mov	#0, 46(sp)
-	mov	#0, 48(sp)
-	mov	#0, 50(sp)
-	mov	#0, 52(sp)
-	mov	#0, 54(sp)
+	mov	#0, 60(sp)
+	mov	#0, 58(sp)
 	mov	#0, 56(sp)
-	mov	#0, 40(sp)
+	mov	#0, 54(sp)
+	mov	#0, 52(sp)
+	mov	#0, 50(sp)
+	mov	#0, 46(sp)
+	mov	#0, 42(sp)
 	cmp	r15, 4(sp)
 	jc	.Lgcm_encrypt_with_done2
 .Lgcm_encrypt_with_loop1:
-	mov	4(sp), r11
-	and	#4095, r11
-	rlam.w	#4, r11
-	mov	250(sp), r10
-	sub	r11, r10
-	add	248(sp), r11
-	cmp	#16, r10
+	mov	4(sp), r7
+	and	#4095, r7
+	rlam.w	#4, r7
+	mov	252(sp), r12
+	sub	r7, r12
+	add	250(sp), r7
+	cmp	#16, r12
 	jnc	.Lgcm_encrypt_with_bytes3
-	bit	#1, r11
+	bit	#1, r7
 	jnz	.Lgcm_encrypt_with_bytes3
 .Lgcm_encrypt_with_words4:
-	mov	@r11+, r7
-	mov	@r11+, r6
-	mov	@r11+, r5
-	mov	@r11+, r4
-	mov	@r11+, r12
-	mov	@r11+, r13
-	mov	@r11+, r14
-	mov	@r11+, r15
+	mov	@r7+, r14
+	mov	@r7+, r13
+	mov	@r7+, r12
+	mov	@r7+, r11
+	mov	@r7+, r10
+	mov	@r7+, r9
+	mov	@r7+, r8
+	mov	@r7, r7
 	jmp	.Lgcm_encrypt_with_join5
 .Lgcm_encrypt_with_bytes3:
-	mov	sp, r12
-	add	#88, r12
-	mov	r12, r13
-	mov	#16, r14
-.Lgcm_encrypt_with_cpy6:
-	clr	r15
-	tst	r10
-	jz	.Lgcm_encrypt_with_pad7
-	mov.b	@r11, r15
-	inc	r11
-	dec	r10
-.Lgcm_encrypt_with_pad7:
-	mov.b	r15, 0(r13)
-	inc	r13
-	dec	r14
-	jnz	.Lgcm_encrypt_with_cpy6
-	mov	r12, r11
+	mov	sp, r13
+	add	#90, r13
+	mov	r13, r14
+	cmp	#16, r12
+	jnc	.Lgcm_encrypt_with_cap6
+	mov	#16, r12
+.Lgcm_encrypt_with_cap6:
+	mov	#16, r15
+	sub	r12, r15
+	tst	r12
+	jz	.Lgcm_encrypt_with_zeros8
+.Lgcm_encrypt_with_cpy7:
+	mov.b	@r7+, 0(r14)
+	inc	r14
+	dec	r12
+	jnz	.Lgcm_encrypt_with_cpy7
+.Lgcm_encrypt_with_zeros8:
+	tst	r15
+	jz	.Lgcm_encrypt_with_filled10
+.Lgcm_encrypt_with_zero9:
+	mov.b	#0, 0(r14)
+	inc	r14
+	dec	r15
+	jnz	.Lgcm_encrypt_with_zero9
+.Lgcm_encrypt_with_filled10:
+	mov	r13, r7
 	jmp	.Lgcm_encrypt_with_words4
 .Lgcm_encrypt_with_join5:
-	mov	42(sp), r8
-	swpb	r15
-	xor	r15, r8
-	mov	46(sp), r9
+	mov	42(sp), r15
 	swpb	r14
-	xor	r14, r9
-	mov	48(sp), r10
+	xor	r14, r15
+	mov	46(sp), r14
 	swpb	r13
-	xor	r13, r10
-	mov	50(sp), r11
+	xor	r13, r14
+	mov	50(sp), r13
 	swpb	r12
-	xor	r12, r11
+	xor	r12, r13
 	mov	52(sp), r12
-	swpb	r4
-	xor	r4, r12
-	mov	54(sp), r13
-	swpb	r5
-	xor	r5, r13
-	mov	56(sp), r14
-	swpb	r6
-	xor	r6, r14
-	mov	40(sp), r15
+	swpb	r11
+	xor	r11, r12
+	mov	54(sp), r11
+	swpb	r10
+	xor	r10, r11
+	mov	56(sp), r10
+	swpb	r9
+	xor	r9, r10
+	mov	58(sp), r9
+	swpb	r8
+	xor	r8, r9
+	mov	60(sp), r8
 	swpb	r7
-	xor	r7, r15
+	xor	r7, r8
 	; ghash.ae:219: y = mul_h(y ^ load_be(buf, off, 16, n - off), tab)
-	mov	r8, 104(sp)
-	mov	r9, 106(sp)
-	mov	r10, 108(sp)
-	mov	r11, 110(sp)
-	mov	r12, 112(sp)
-	mov	r13, 114(sp)
-	mov	r14, 116(sp)
-	mov	r15, 118(sp)
+	mov	r8, 106(sp)
+	mov	r9, 108(sp)
+	mov	r10, 110(sp)
+	mov	r11, 112(sp)
+	mov	r12, 114(sp)
+	mov	r13, 116(sp)
+	mov	r14, 118(sp)
+	mov	r15, 120(sp)
 	mov	sp, r12
-	add	#104, r12
+	add	#106, r12
 	mov	sp, r14
-	add	#120, r14
-	mov	80(sp), r13
+	add	#122, r14
+	mov	82(sp), r13
 	call	#gcm_G_mul_h
-	mov	120(sp), 42(sp)
-	mov	122(sp), 46(sp)
-	mov	124(sp), 48(sp)
-	mov	126(sp), 50(sp)
-	mov	128(sp), 52(sp)
-	mov	130(sp), 54(sp)
-	mov	132(sp), 56(sp)
-	mov	134(sp), 40(sp)
+	mov	122(sp), 60(sp)
+	mov	124(sp), 58(sp)
+	mov	126(sp), 56(sp)
+	mov	128(sp), 54(sp)
+	mov	130(sp), 52(sp)
+	mov	132(sp), 50(sp)
+	mov	134(sp), 46(sp)
+	mov	136(sp), 42(sp)
 	add	#1, 4(sp)
-	cmp	30(sp), 4(sp)
+	cmp	26(sp), 4(sp)
 	jnc	.Lgcm_encrypt_with_loop1
 .Lgcm_encrypt_with_done2:
-	mov	70(sp), r15
+	mov	76(sp), r15
 	xor	#12, r15
 	sub	#1, r15
 	clr	r15
@@ -438,656 +445,679 @@ gcm_encrypt_with:
 	xor	#1, r15
 	; gcm.ae:53: if len(nonce) == 12 {
 	tst	r15
-	jz	.Lgcm_encrypt_with_else8
+	jz	.Lgcm_encrypt_with_else11
 	mov	78(sp), r9
 	bit	#1, r9
-	jnz	.Lgcm_encrypt_with_bytes10
-.Lgcm_encrypt_with_words11:
+	jnz	.Lgcm_encrypt_with_bytes13
+.Lgcm_encrypt_with_words14:
 	mov	@r9+, r10
 	mov	@r9+, r11
 	mov	@r9+, r12
 	mov	@r9+, r13
 	mov	@r9+, r14
 	mov	@r9+, r15
-	jmp	.Lgcm_encrypt_with_join12
-.Lgcm_encrypt_with_bytes10:
-	mov	sp, r12
-	add	#88, r12
-	mov	r12, r13
-	mov	#12, r14
-.Lgcm_encrypt_with_cpy13:
-	mov.b	@r9, r15
-	inc	r9
-	mov.b	r15, 0(r13)
-	inc	r13
-	dec	r14
-	jnz	.Lgcm_encrypt_with_cpy13
-	mov	r12, r9
-	jmp	.Lgcm_encrypt_with_words11
-.Lgcm_encrypt_with_join12:
-	mov	#1, 74(sp)
-	mov	#0, 76(sp)
+	jmp	.Lgcm_encrypt_with_join15
+.Lgcm_encrypt_with_bytes13:
+	mov	sp, r13
+	add	#90, r13
+	mov	r13, r14
+	mov	#12, r15
+.Lgcm_encrypt_with_cpy16:
+	mov.b	@r9+, 0(r14)
+	inc	r14
+	dec	r15
+	jnz	.Lgcm_encrypt_with_cpy16
+	mov	r13, r9
+	jmp	.Lgcm_encrypt_with_words14
+.Lgcm_encrypt_with_join15:
 	swpb	r15
-	mov	r15, 72(sp)
+	mov	r15, 74(sp)
 	swpb	r14
-	mov	r14, 68(sp)
+	mov	r14, 72(sp)
 	swpb	r13
-	mov	r13, 66(sp)
+	mov	r13, 70(sp)
 	swpb	r12
-	mov	r12, 64(sp)
+	mov	r12, 68(sp)
 	swpb	r11
-	mov	r11, 62(sp)
+	mov	r11, 64(sp)
 	swpb	r10
-	mov	r10, 60(sp)
-	jmp	.Lgcm_encrypt_with_endif9
-.Lgcm_encrypt_with_else8:
-	mov	70(sp), r14
+	mov	r10, 62(sp)
+	mov	#1, 80(sp)
+	mov	#0, 84(sp)
+	jmp	.Lgcm_encrypt_with_endif12
+.Lgcm_encrypt_with_else11:
+	mov	76(sp), r14
 	add	#15, r14
 	mov	#0, r15
 	addc	#0, r15
-	and	#15, r15
 	rrum.w	#4, r14
+	and	#15, r15
 	swpb	r15
 	rlam.w	#4, r15
 	bis	r14, r15
-	mov	r15, 58(sp)
+	mov	r15, 66(sp)
 	; ghash.ae:217: for i in 0..(n + 15) / 16 {
 	mov	#0, 2(sp)
-	mov	#0, r6
-	mov	#0, r7
-	mov	#0, 26(sp)
-	mov	#0, 32(sp)
 	mov	#0, 34(sp)
-	mov	#0, 36(sp)
+	mov	#0, 30(sp)
+	mov	#0, 24(sp)
+	mov	#0, 22(sp)
 	mov	#0, r8
 	mov	#0, r9
-	cmp	r15, r6
-	jc	.Lgcm_encrypt_with_done16
-.Lgcm_encrypt_with_loop15:
+	mov	#0, r10
+	mov	#0, r11
+	cmp	r15, r8
+	jc	.Lgcm_encrypt_with_done21
+.Lgcm_encrypt_with_loop20:
 	mov	2(sp), r15
 	and	#4095, r15
 	rlam.w	#4, r15
-	mov	70(sp), r10
-	sub	r15, r10
+	mov	76(sp), r7
+	sub	r15, r7
 	add	78(sp), r15
-	cmp	#16, r10
-	jnc	.Lgcm_encrypt_with_bytes17
+	cmp	#16, r7
+	jnc	.Lgcm_encrypt_with_bytes22
 	bit	#1, r15
-	jnz	.Lgcm_encrypt_with_bytes17
-.Lgcm_encrypt_with_words18:
-	mov	@r15, r4
-	mov	2(r15), r5
-	mov	4(r15), r10
-	mov	6(r15), r11
-	mov	8(r15), r12
-	mov	10(r15), r13
-	mov	12(r15), r14
-	mov	14(r15), r15
-	jmp	.Lgcm_encrypt_with_join19
-.Lgcm_encrypt_with_bytes17:
-	mov	sp, r11
-	add	#88, r11
-	mov	r11, r12
-	mov	#16, r13
-.Lgcm_encrypt_with_cpy20:
-	clr	r14
-	tst	r10
-	jz	.Lgcm_encrypt_with_pad21
-	mov.b	@r15, r14
-	inc	r15
-	dec	r10
-.Lgcm_encrypt_with_pad21:
-	mov.b	r14, 0(r12)
-	inc	r12
-	dec	r13
-	jnz	.Lgcm_encrypt_with_cpy20
-	mov	r11, r15
-	jmp	.Lgcm_encrypt_with_words18
-.Lgcm_encrypt_with_join19:
-	swpb	r15
-	xor	r15, r6
-	swpb	r14
-	xor	r14, r7
-	mov	26(sp), r15
-	swpb	r13
-	xor	r13, r15
-	mov	32(sp), r14
-	swpb	r12
-	xor	r12, r14
-	mov	34(sp), r13
-	swpb	r11
-	xor	r11, r13
-	mov	36(sp), r12
-	swpb	r10
-	xor	r10, r12
-	swpb	r5
-	xor	r5, r8
+	jnz	.Lgcm_encrypt_with_bytes22
+.Lgcm_encrypt_with_words23:
+	mov	@r15+, r4
+	mov	@r15+, r5
+	mov	@r15+, r6
+	mov	@r15+, r7
+	mov	@r15+, r12
+	mov	@r15+, r13
+	mov	@r15+, r14
+	mov	@r15, r15
+	jmp	.Lgcm_encrypt_with_join24
+.Lgcm_encrypt_with_bytes22:
+	mov	sp, r12
+	add	#90, r12
+	mov	r12, r13
+	cmp	#16, r7
+	jnc	.Lgcm_encrypt_with_cap25
+	mov	#16, r7
+.Lgcm_encrypt_with_cap25:
+	mov	#16, r14
+	sub	r7, r14
+	tst	r7
+	jz	.Lgcm_encrypt_with_zeros27
+.Lgcm_encrypt_with_cpy26:
+	mov.b	@r15+, 0(r13)
+	inc	r13
+	dec	r7
+	jnz	.Lgcm_encrypt_with_cpy26
+.Lgcm_encrypt_with_zeros27:
+	tst	r14
+	jz	.Lgcm_encrypt_with_filled29
+.Lgcm_encrypt_with_zero28:
+	mov.b	#0, 0(r13)
+	inc	r13
+	dec	r14
+	jnz	.Lgcm_encrypt_with_zero28
+.Lgcm_encrypt_with_filled29:
+	mov	r12, r15
+	jmp	.Lgcm_encrypt_with_words23
+.Lgcm_encrypt_with_join24:
 	swpb	r4
-	xor	r4, r9
+	xor	r4, r11
+	swpb	r5
+	xor	r5, r10
+	swpb	r6
+	xor	r6, r9
+	swpb	r7
+	xor	r7, r8
+	mov	22(sp), r7
+	swpb	r12
+	xor	r12, r7
+	mov	24(sp), r12
+	swpb	r13
+	xor	r13, r12
+	mov	30(sp), r13
+	swpb	r14
+	xor	r14, r13
+	mov	34(sp), r14
+	swpb	r15
+	xor	r15, r14
 	; ghash.ae:219: y = mul_h(y ^ load_be(buf, off, 16, n - off), tab)
-	mov	r6, 104(sp)
-	mov	r7, 106(sp)
-	mov	r15, 108(sp)
-	mov	r14, 110(sp)
-	mov	r13, 112(sp)
-	mov	r12, 114(sp)
-	mov	r8, 116(sp)
-	mov	r9, 118(sp)
+	mov	r14, 106(sp)
+	mov	r13, 108(sp)
+	mov	r12, 110(sp)
+	mov	r7, 112(sp)
+	mov	r8, 114(sp)
+	mov	r9, 116(sp)
+	mov	r10, 118(sp)
+	mov	r11, 120(sp)
 	mov	sp, r12
-	add	#104, r12
+	add	#106, r12
 	mov	sp, r14
-	add	#136, r14
-	mov	80(sp), r13
+	add	#138, r14
+	mov	82(sp), r13
 	call	#gcm_G_mul_h
-	mov	136(sp), r6
-	mov	138(sp), r7
-	mov	140(sp), 26(sp)
-	mov	142(sp), 32(sp)
-	mov	144(sp), 34(sp)
-	mov	146(sp), 36(sp)
-	mov	148(sp), r8
-	mov	150(sp), r9
+	mov	138(sp), 34(sp)
+	mov	140(sp), 30(sp)
+	mov	142(sp), 24(sp)
+	mov	144(sp), 22(sp)
+	mov	146(sp), r8
+	mov	148(sp), r9
+	mov	150(sp), r10
+	mov	152(sp), r11
 	add	#1, 2(sp)
-	cmp	58(sp), 2(sp)
-	jnc	.Lgcm_encrypt_with_loop15
-.Lgcm_encrypt_with_done16:
-	mov	70(sp), r15
-	and	#8191, r15
-	rlam.w	#3, r15
-	mov.b	71(sp), r13
-	rrum.w	#4, r13
-	rrum.w	#1, r13
-	xor	r15, r6
-	xor	r13, r7
-	; gcm.ae:57: j = G.mul_h(j ^ ((len(nonce) as u128) << 3), tab)
-	mov	r6, 104(sp)
-	mov	r7, 106(sp)
-	mov	26(sp), 108(sp)
-	mov	32(sp), 110(sp)
-	mov	34(sp), 112(sp)
-	mov	36(sp), 114(sp)
-	mov	r8, 116(sp)
-	mov	r9, 118(sp)
-	mov	sp, r12
-	add	#104, r12
-	mov	sp, r14
-	add	#152, r14
-	mov	80(sp), r13
-	call	#gcm_G_mul_h
-	mov	152(sp), 74(sp)
-	mov	154(sp), 76(sp)
-	mov	156(sp), 72(sp)
-	mov	158(sp), 68(sp)
-	mov	160(sp), 66(sp)
-	mov	162(sp), 64(sp)
-	mov	164(sp), 62(sp)
-	mov	166(sp), 60(sp)
-.Lgcm_encrypt_with_endif9:
-	; gcm.ae:120: s0 = E.encrypt_block(ks, j0)
-	mov	74(sp), 104(sp)
-	mov	76(sp), 106(sp)
-	mov	72(sp), 108(sp)
-	mov	68(sp), 110(sp)
-	mov	66(sp), 112(sp)
-	mov	64(sp), 114(sp)
-	mov	62(sp), 116(sp)
-	mov	60(sp), 118(sp)
-	mov	sp, r13
-	add	#104, r13
-	mov	sp, r14
-	add	#168, r14
-	mov	84(sp), r12
-	call	#gcm_E_encrypt_block
-	mov	74(sp), r12
-	add	#1, r12
+	cmp	66(sp), 2(sp)
+	jnc	.Lgcm_encrypt_with_loop20
+.Lgcm_encrypt_with_done21:
+	mov.b	77(sp), r14
+	rrum.w	#4, r14
+	rrum.w	#1, r14
+	mov	30(sp), r15
+	xor	r14, r15
 	mov	76(sp), r13
-	addc	#0, r13
-	mov	254(sp), r14
+	and	#8191, r13
+	rlam.w	#3, r13
+	mov	34(sp), r14
+	xor	r13, r14
+	; gcm.ae:57: j = G.mul_h(j ^ ((len(nonce) as u128) << 3), tab)
+	mov	r14, 106(sp)
+	mov	r15, 108(sp)
+	mov	24(sp), 110(sp)
+	mov	22(sp), 112(sp)
+	mov	r8, 114(sp)
+	mov	r9, 116(sp)
+	mov	r10, 118(sp)
+	mov	r11, 120(sp)
+	mov	sp, r12
+	add	#106, r12
+	mov	sp, r14
+	add	#154, r14
+	mov	82(sp), r13
+	call	#gcm_G_mul_h
+	mov	154(sp), 80(sp)
+	mov	156(sp), 84(sp)
+	mov	158(sp), 74(sp)
+	mov	160(sp), 72(sp)
+	mov	162(sp), 70(sp)
+	mov	164(sp), 68(sp)
+	mov	166(sp), 64(sp)
+	mov	168(sp), 62(sp)
+.Lgcm_encrypt_with_endif12:
+	; gcm.ae:120: s0 = E.encrypt_block(ks, j0)
+	mov	80(sp), 106(sp)
+	mov	84(sp), 108(sp)
+	mov	74(sp), 110(sp)
+	mov	72(sp), 112(sp)
+	mov	70(sp), 114(sp)
+	mov	68(sp), 116(sp)
+	mov	64(sp), 118(sp)
+	mov	62(sp), 120(sp)
+	mov	sp, r13
+	add	#106, r13
+	mov	sp, r14
+	add	#170, r14
+	mov	88(sp), r12
+	call	#gcm_E_encrypt_block
+	mov	256(sp), r14
 	add	#15, r14
 	mov	#0, r15
 	addc	#0, r15
-	and	#15, r15
 	rrum.w	#4, r14
+	and	#15, r15
 	swpb	r15
 	rlam.w	#4, r15
 	bis	r14, r15
-	mov	r15, 82(sp)
+	mov	r15, 86(sp)
+	mov	80(sp), r14
+	add	#1, r14
+	mov	84(sp), r15
+	addc	#0, r15
 	; gcm.ae:123: for i in 0..(n + 15) / 16 {
-	mov	#0, 44(sp)
-	mov	r12, 18(sp)
-	mov	r13, 16(sp)
-	cmp	r15, 44(sp)
-	jc	.Lgcm_encrypt_with_done23
-.Lgcm_encrypt_with_loop22:
-	mov	44(sp), r13
+	mov	r14, 16(sp)
+	mov	r15, 12(sp)
+	mov	#0, 48(sp)
+	cmp	86(sp), 48(sp)
+	jnc	.Lgcm_encrypt_with_near50
+	br	#.Lgcm_encrypt_with_done31
+.Lgcm_encrypt_with_near50:
+.Lgcm_encrypt_with_loop30:
+	mov	48(sp), r13
 	mov	r13, r15
 	and	#4095, r15
 	rlam.w	#4, r15
-	mov	r15, 38(sp)
+	mov	r15, 40(sp)
 	swpb	r13
 	mov.b	r13, r15
 	rrum.w	#4, r15
 	mov	r15, 0(sp)
 	; gcm.ae:125: u = E.encrypt_block(ks, j)
-	mov	18(sp), 104(sp)
 	mov	16(sp), 106(sp)
-	mov	72(sp), 108(sp)
-	mov	68(sp), 110(sp)
-	mov	66(sp), 112(sp)
-	mov	64(sp), 114(sp)
-	mov	62(sp), 116(sp)
-	mov	60(sp), 118(sp)
+	mov	12(sp), 108(sp)
+	mov	74(sp), 110(sp)
+	mov	72(sp), 112(sp)
+	mov	70(sp), 114(sp)
+	mov	68(sp), 116(sp)
+	mov	64(sp), 118(sp)
+	mov	62(sp), 120(sp)
 	mov	sp, r13
-	add	#104, r13
+	add	#106, r13
 	mov	sp, r14
-	add	#184, r14
-	mov	84(sp), r12
+	add	#186, r14
+	mov	88(sp), r12
 	call	#gcm_E_encrypt_block
-	add	#1, 18(sp)
-	addc	#0, 16(sp)
-	mov	254(sp), r12
-	mov	38(sp), r15
-	sub	r15, r12
-	mov	#0, r9
-	subc	@sp, r9
-	mov	r15, r5
-	add	252(sp), r5
+	add	#1, 16(sp)
+	addc	#0, 12(sp)
+	mov	256(sp), r12
+	mov	40(sp), r14
+	sub	r14, r12
+	mov	#0, r15
+	subc	@sp, r15
+	mov	r15, 8(sp)
+	mov	r14, r9
+	add	254(sp), r9
 	cmp	#16, r12
-	jnc	.Lgcm_encrypt_with_bytes24
-	bit	#1, r5
-	jnz	.Lgcm_encrypt_with_bytes24
-.Lgcm_encrypt_with_words25:
-	mov	@r5+, r8
-	mov	@r5+, r7
-	mov	@r5+, r6
-	mov	@r5+, r15
-	mov	@r5+, r10
-	mov	@r5+, r13
-	mov	@r5+, r11
-	mov	@r5+, r14
-	jmp	.Lgcm_encrypt_with_join26
-.Lgcm_encrypt_with_bytes24:
-	mov	sp, r10
-	add	#88, r10
-	mov	r10, r11
-	mov	#16, r13
-	mov	r12, r15
-.Lgcm_encrypt_with_cpy27:
-	clr	r14
+	jnc	.Lgcm_encrypt_with_bytes32
+	bit	#1, r9
+	jnz	.Lgcm_encrypt_with_bytes32
+.Lgcm_encrypt_with_words33:
+	mov	@r9+, r14
+	mov	@r9+, r8
+	mov	@r9+, r7
+	mov	@r9+, r15
+	mov	@r9+, r13
+	mov	@r9+, r11
+	mov	@r9+, r10
+	mov	@r9, r9
+	jmp	.Lgcm_encrypt_with_join34
+.Lgcm_encrypt_with_bytes32:
+	mov	sp, r11
+	add	#90, r11
+	mov	r11, r13
+	mov	r12, r14
+	cmp	#16, r14
+	jnc	.Lgcm_encrypt_with_cap35
+	mov	#16, r14
+.Lgcm_encrypt_with_cap35:
+	mov	#16, r15
+	sub	r14, r15
+	tst	r14
+	jz	.Lgcm_encrypt_with_zeros37
+.Lgcm_encrypt_with_cpy36:
+	mov.b	@r9+, 0(r13)
+	inc	r13
+	dec	r14
+	jnz	.Lgcm_encrypt_with_cpy36
+.Lgcm_encrypt_with_zeros37:
 	tst	r15
-	jz	.Lgcm_encrypt_with_pad28
-	mov.b	@r5, r14
-	inc	r5
+	jz	.Lgcm_encrypt_with_filled39
+.Lgcm_encrypt_with_zero38:
+	mov.b	#0, 0(r13)
+	inc	r13
 	dec	r15
-.Lgcm_encrypt_with_pad28:
-	mov.b	r14, 0(r11)
-	inc	r11
-	dec	r13
-	jnz	.Lgcm_encrypt_with_cpy27
-	mov	r10, r5
-	jmp	.Lgcm_encrypt_with_words25
-.Lgcm_encrypt_with_join26:
-	swpb	r14
-	xor	184(sp), r14
-	swpb	r11
-	xor	186(sp), r11
-	swpb	r13
-	xor	188(sp), r13
+	jnz	.Lgcm_encrypt_with_zero38
+.Lgcm_encrypt_with_filled39:
+	mov	r11, r9
+	jmp	.Lgcm_encrypt_with_words33
+.Lgcm_encrypt_with_join34:
+	swpb	r9
+	xor	186(sp), r9
 	swpb	r10
-	xor	190(sp), r10
+	xor	188(sp), r10
+	swpb	r11
+	xor	190(sp), r11
+	swpb	r13
+	xor	192(sp), r13
 	swpb	r15
-	xor	192(sp), r15
+	xor	194(sp), r15
 	mov	r15, 10(sp)
-	swpb	r6
-	xor	194(sp), r6
-	mov	r6, 8(sp)
 	swpb	r7
 	xor	196(sp), r7
-	mov	r7, 28(sp)
+	mov	r7, 6(sp)
 	swpb	r8
 	xor	198(sp), r8
-	mov	r8, 20(sp)
+	mov	r8, 32(sp)
+	swpb	r14
+	xor	200(sp), r14
+	mov	r14, 36(sp)
 	mov	r12, r15
 	sub	#16, r15
-	mov	r9, r15
+	mov	8(sp), r15
 	subc	#0, r15
 	clr	r15
 	adc	r15
 	xor	#1, r15
 	; gcm.ae:44: if count < 16 {                  // only a partial block pays for the mask (a run-time shift)
 	tst	r15
-	jz	.Lgcm_encrypt_with_else29
-	and	#8191, r9
+	jz	.Lgcm_encrypt_with_else40
+	mov	r12, r15
+	rrum.w	#1, r15
+	mov	r15, r8
+	rra	r8
+	mov	r8, r14
+	rra	r14
+	and	#1, r14
+	mov	r14, r6
+	inv	r6
+	inc	r6
+	and	#1, r8
+	mov	r8, r4
+	inv	r4
+	inc	r4
+	and	#1, r15
+	mov	r15, 20(sp)
+	inv	r15
+	inc	r15
+	mov	r12, r5
+	and	#1, r5
+	inv	r5
+	inc	r5
+	and	#65280, r5
+	xor	#-1, r5
+	mov	r5, r7
+	xor	#-1, r7
+	and	r15, r7
+	xor	#-1, r7
+	mov	r7, r15
+	xor	#-1, r15
+	and	r4, r15
+	xor	#-1, r15
+	mov	r15, 28(sp)
+	mov	r15, r4
+	xor	#-1, r4
+	and	r6, r4
+	xor	#-1, r4
 	mov	r12, r15
 	swpb	r15
 	mov.b	r15, r15
 	rrum.w	#4, r15
 	rrum.w	#1, r15
-	rlam.w	#3, r9
-	bis	r15, r9
+	mov	8(sp), r6
+	and	#8191, r6
+	rlam.w	#3, r6
+	bis	r15, r6
 	mov	r12, r15
 	and	#8191, r15
 	rlam.w	#3, r15
 	sub	#128, r15
-	subc	#0, r9
-	clr	r9
-	adc	r9
-	xor	#1, r9
-	mov	r12, r6
-	and	#1, r6
-	inv	r6
-	inc	r6
-	and	#65280, r6
-	xor	#-1, r6
-	mov	r12, r8
-	rrum.w	#1, r8
-	mov	r8, r5
-	and	#1, r5
-	mov	r5, r7
-	inv	r7
-	inc	r7
+	subc	#0, r6
+	clr	r6
+	adc	r6
+	xor	#1, r6
 	mov	r6, r15
-	xor	#-1, r15
-	and	r7, r15
-	xor	#-1, r15
-	mov	r15, 86(sp)
-	inv	r5
-	inc	r5
-	and	r6, r5
-	xor	r5, r6
-	rra	r8
-	mov	r8, r7
-	and	#1, r7
-	mov	r7, r15
 	inv	r15
 	inc	r15
-	mov	r6, r5
-	xor	#-1, r5
-	and	r15, r5
-	xor	#-1, r5
-	mov	r7, r15
+	and	r15, r4
+	bic	r4, r9
+	mov	r9, 44(sp)
+	mov	r14, r15
 	inv	r15
 	inc	r15
-	and	r6, r15
-	xor	r15, r6
-	rra	r8
-	and	#1, r8
-	mov	r8, r4
-	inv	r4
-	inc	r4
-	mov	r6, r15
-	xor	#-1, r15
-	mov	r15, 6(sp)
-	and	r4, 6(sp)
-	xor	#-1, 6(sp)
-	mov	r8, r15
-	inv	r15
-	inc	r15
-	and	r6, r15
-	xor	r15, r6
-	mov	r9, r15
-	inv	r15
-	inc	r15
-	and	r15, r6
-	bic	r6, 20(sp)
-	mov	r9, r15
-	inv	r15
-	inc	r15
-	mov	6(sp), r6
-	and	r15, r6
-	bic	r6, r10
-	mov	r10, 12(sp)
-	mov	r8, r15
-	inv	r15
-	inc	r15
-	mov	r5, r6
-	xor	#-1, r6
-	and	r15, r6
-	xor	#-1, r6
-	mov	r8, r15
-	inv	r15
-	inc	r15
-	and	r5, r15
-	xor	r15, r5
-	mov	r9, r15
-	inv	r15
-	inc	r15
-	and	r15, r5
-	mov	8(sp), r10
-	bic	r5, r10
-	mov	r9, r15
-	inv	r15
-	inc	r15
-	and	r15, r6
-	bic	r6, r11
-	mov	r7, r6
-	inv	r6
-	inc	r6
-	mov	86(sp), r5
-	mov	r5, r15
-	xor	#-1, r15
-	and	r6, r15
-	xor	#-1, r15
-	inv	r7
-	inc	r7
-	and	r5, r7
-	xor	r7, r5
-	mov	r8, r7
-	inv	r7
-	inc	r7
-	mov	r5, r4
-	xor	#-1, r4
-	and	r7, r4
-	xor	#-1, r4
-	mov	r8, r7
-	inv	r7
-	inc	r7
-	and	r5, r7
-	xor	r7, r5
-	mov	r9, r7
-	inv	r7
-	inc	r7
-	and	r7, r5
-	mov	28(sp), r6
-	bic	r5, r6
-	mov	r9, r7
-	inv	r7
-	inc	r7
-	and	r7, r4
-	bic	r4, r13
-	mov	r8, r7
-	inv	r7
-	inc	r7
-	mov	r15, r5
-	xor	#-1, r5
-	and	r7, r5
-	xor	#-1, r5
-	inv	r8
-	inc	r8
-	and	r15, r8
-	xor	r8, r15
-	mov	r9, r7
-	inv	r7
-	inc	r7
-	and	r7, r15
+	mov	r8, r9
 	inv	r9
 	inc	r9
-	and	r9, r5
-	bic	r5, r14
-	mov	10(sp), r7
-	bic	r15, r7
-	mov	r14, 24(sp)
-	mov	r11, 22(sp)
+	mov	20(sp), r4
+	inv	r4
+	inc	r4
+	and	r5, r4
+	xor	r4, r5
+	mov	r5, r4
+	xor	#-1, r4
+	and	r9, r4
+	xor	#-1, r4
+	mov	r4, r9
+	xor	#-1, r9
+	and	r15, r9
+	xor	#-1, r9
+	mov	r6, r15
+	inv	r15
+	inc	r15
+	and	r15, r9
+	bic	r9, r10
+	mov	r10, 38(sp)
+	mov	r14, r15
+	inv	r15
+	inc	r15
+	mov	r8, r10
+	inv	r10
+	inc	r10
+	and	r7, r10
+	xor	r10, r7
+	mov	r7, r10
+	xor	#-1, r10
+	and	r15, r10
+	xor	#-1, r10
+	mov	r6, r15
+	inv	r15
+	inc	r15
+	and	r15, r10
+	bic	r10, r11
+	mov	r11, 18(sp)
+	mov	r14, r15
+	inv	r15
+	inc	r15
+	inv	r8
+	inc	r8
+	and	r5, r8
+	xor	r8, r5
+	mov	r5, r11
+	xor	#-1, r11
+	and	r15, r11
+	xor	#-1, r11
+	mov	r6, r15
+	inv	r15
+	inc	r15
+	and	r15, r11
+	bic	r11, r13
 	mov	r13, 14(sp)
-	mov	r7, 10(sp)
-	mov	r10, 8(sp)
-	mov	20(sp), r7
-	jmp	.Lgcm_encrypt_with_endif30
-.Lgcm_encrypt_with_else29:
-	mov	r14, 24(sp)
-	mov	r11, 22(sp)
+	mov	r14, r15
+	inv	r15
+	inc	r15
+	mov	28(sp), r11
+	and	r11, r15
+	xor	r15, r11
+	mov	r6, r15
+	inv	r15
+	inc	r15
+	and	r15, r11
+	mov	10(sp), r15
+	bic	r11, r15
+	mov	r15, 10(sp)
+	mov	r14, r15
+	inv	r15
+	inc	r15
+	and	r4, r15
+	xor	r15, r4
+	mov	r6, r15
+	inv	r15
+	inc	r15
+	and	r15, r4
+	mov	6(sp), r15
+	bic	r4, r15
+	mov	r15, 6(sp)
+	mov	r14, r15
+	inv	r15
+	inc	r15
+	and	r7, r15
+	xor	r15, r7
+	mov	r6, r15
+	inv	r15
+	inc	r15
+	and	r15, r7
+	mov	32(sp), r8
+	bic	r7, r8
+	inv	r14
+	inc	r14
+	and	r5, r14
+	xor	r14, r5
+	inv	r6
+	inc	r6
+	and	r6, r5
+	mov	36(sp), r7
+	bic	r5, r7
+	jmp	.Lgcm_encrypt_with_endif41
+.Lgcm_encrypt_with_else40:
+	mov	r9, 44(sp)
+	mov	r10, 38(sp)
+	mov	r11, 18(sp)
 	mov	r13, 14(sp)
-	mov	r10, 12(sp)
-	mov	28(sp), r6
-	mov	20(sp), r7
-.Lgcm_encrypt_with_endif30:
+	mov	32(sp), r8
+	mov	36(sp), r7
+.Lgcm_encrypt_with_endif41:
 	; gcm.ae:128: store_be(ct, off, c, n - off)
+	mov	40(sp), r13
+	add	258(sp), r13
 	mov	r7, r4
-	mov	r6, r5
-	mov	8(sp), r8
+	mov	r8, r5
+	mov	6(sp), r6
 	mov	10(sp), r9
-	mov	12(sp), r10
-	mov	14(sp), r11
-	mov	22(sp), r14
-	mov	24(sp), r15
-	mov	38(sp), r13
-	add	256(sp), r13
+	mov	14(sp), r10
+	mov	18(sp), r11
+	mov	38(sp), r14
+	mov	44(sp), r15
 	cmp	#16, r12
 	swpb	r4
 	swpb	r5
-	swpb	r8
+	swpb	r6
 	swpb	r9
 	swpb	r10
 	swpb	r11
 	swpb	r14
 	swpb	r15
-	jnc	.Lgcm_encrypt_with_bytes31
+	jnc	.Lgcm_encrypt_with_bytes42
 	bit	#1, r13
-	jnz	.Lgcm_encrypt_with_bytes31
+	jnz	.Lgcm_encrypt_with_bytes42
 	mov	r4, 0(r13)
 	mov	r5, 2(r13)
-	mov	r8, 4(r13)
+	mov	r6, 4(r13)
 	mov	r9, 6(r13)
 	mov	r10, 8(r13)
 	mov	r11, 10(r13)
 	mov	r14, 12(r13)
 	mov	r15, 14(r13)
-	jmp	.Lgcm_encrypt_with_stored32
-.Lgcm_encrypt_with_bytes31:
-	mov	r4, 88(sp)
-	mov	r5, 90(sp)
-	mov	r8, 92(sp)
-	mov	r9, 94(sp)
-	mov	r10, 96(sp)
-	mov	r11, 98(sp)
-	mov	r14, 100(sp)
-	mov	r15, 102(sp)
+	jmp	.Lgcm_encrypt_with_stored43
+.Lgcm_encrypt_with_bytes42:
+	mov	r4, 90(sp)
+	mov	r5, 92(sp)
+	mov	r6, 94(sp)
+	mov	r9, 96(sp)
+	mov	r10, 98(sp)
+	mov	r11, 100(sp)
+	mov	r14, 102(sp)
+	mov	r15, 104(sp)
 	mov	sp, r14
-	add	#88, r14
+	add	#90, r14
 	mov	r12, r15
 	cmp	#16, r15
-	jnc	.Lgcm_encrypt_with_cnt33
+	jnc	.Lgcm_encrypt_with_cnt44
 	mov	#16, r15
-.Lgcm_encrypt_with_cnt33:
+.Lgcm_encrypt_with_cnt44:
 	tst	r15
-	jz	.Lgcm_encrypt_with_stored32
-.Lgcm_encrypt_with_cpy34:
+	jz	.Lgcm_encrypt_with_stored43
+.Lgcm_encrypt_with_cpy45:
 	mov.b	@r14, 0(r13)
 	inc	r14
 	inc	r13
 	dec	r15
-	jnz	.Lgcm_encrypt_with_cpy34
-.Lgcm_encrypt_with_stored32:
-	mov	42(sp), r8
-	xor	24(sp), r8
-	mov	46(sp), r9
-	xor	22(sp), r9
-	mov	48(sp), r10
-	xor	14(sp), r10
-	mov	50(sp), r11
-	xor	12(sp), r11
+	jnz	.Lgcm_encrypt_with_cpy45
+.Lgcm_encrypt_with_stored43:
+	mov	42(sp), r15
+	xor	r7, r15
+	mov	46(sp), r14
+	xor	r8, r14
+	mov	50(sp), r13
+	xor	6(sp), r13
 	mov	52(sp), r12
 	xor	10(sp), r12
-	mov	54(sp), r13
-	xor	8(sp), r13
-	mov	56(sp), r14
-	xor	r6, r14
-	mov	40(sp), r15
-	xor	r7, r15
+	mov	54(sp), r11
+	xor	14(sp), r11
+	mov	56(sp), r10
+	xor	18(sp), r10
+	mov	58(sp), r9
+	xor	38(sp), r9
+	mov	60(sp), r8
+	xor	44(sp), r8
 	; gcm.ae:129: y = G.mul_h(y ^ c, tab)                          // the partial block hashed zero-padded
-	mov	r8, 104(sp)
-	mov	r9, 106(sp)
-	mov	r10, 108(sp)
-	mov	r11, 110(sp)
-	mov	r12, 112(sp)
-	mov	r13, 114(sp)
-	mov	r14, 116(sp)
-	mov	r15, 118(sp)
+	mov	r8, 106(sp)
+	mov	r9, 108(sp)
+	mov	r10, 110(sp)
+	mov	r11, 112(sp)
+	mov	r12, 114(sp)
+	mov	r13, 116(sp)
+	mov	r14, 118(sp)
+	mov	r15, 120(sp)
 	mov	sp, r12
-	add	#104, r12
+	add	#106, r12
 	mov	sp, r14
-	add	#200, r14
-	mov	80(sp), r13
+	add	#202, r14
+	mov	82(sp), r13
 	call	#gcm_G_mul_h
-	mov	200(sp), 42(sp)
-	mov	202(sp), 46(sp)
-	mov	204(sp), 48(sp)
-	mov	206(sp), 50(sp)
-	mov	208(sp), 52(sp)
-	mov	210(sp), 54(sp)
-	mov	212(sp), 56(sp)
-	mov	214(sp), 40(sp)
-	add	#1, 44(sp)
-	cmp	82(sp), 44(sp)
-	jnc	.Lgcm_encrypt_with_loop22
-.Lgcm_encrypt_with_done23:
-	mov	250(sp), r10
-	and	#8191, r10
-	rlam.w	#3, r10
-	mov.b	251(sp), r11
-	rrum.w	#4, r11
-	rrum.w	#1, r11
-	mov	254(sp), r14
-	and	#8191, r14
-	rlam.w	#3, r14
-	mov.b	255(sp), r15
-	rrum.w	#4, r15
-	rrum.w	#1, r15
-	mov	42(sp), r12
-	xor	r14, r12
-	mov	46(sp), r13
-	xor	r15, r13
+	mov	202(sp), 60(sp)
+	mov	204(sp), 58(sp)
+	mov	206(sp), 56(sp)
+	mov	208(sp), 54(sp)
+	mov	210(sp), 52(sp)
+	mov	212(sp), 50(sp)
+	mov	214(sp), 46(sp)
+	mov	216(sp), 42(sp)
+	add	#1, 48(sp)
+	cmp	86(sp), 48(sp)
+	jc	.Lgcm_encrypt_with_near51
+	br	#.Lgcm_encrypt_with_loop30
+.Lgcm_encrypt_with_near51:
+.Lgcm_encrypt_with_done31:
+	mov.b	253(sp), r14
+	rrum.w	#4, r14
+	rrum.w	#1, r14
+	mov	50(sp), r15
+	xor	r14, r15
+	mov	252(sp), r13
+	and	#8191, r13
+	rlam.w	#3, r13
 	mov	52(sp), r14
-	xor	r10, r14
-	mov	54(sp), r15
-	xor	r11, r15
+	xor	r13, r14
+	mov.b	257(sp), r12
+	rrum.w	#4, r12
+	rrum.w	#1, r12
+	mov	58(sp), r13
+	xor	r12, r13
+	mov	256(sp), r11
+	and	#8191, r11
+	rlam.w	#3, r11
+	mov	60(sp), r12
+	xor	r11, r12
 	; gcm.ae:65: return G.mul_h(y ^ lengths, tab) ^ s0
-	mov	r12, 104(sp)
-	mov	r13, 106(sp)
-	mov	48(sp), 108(sp)
-	mov	50(sp), 110(sp)
-	mov	r14, 112(sp)
-	mov	r15, 114(sp)
-	mov	56(sp), 116(sp)
-	mov	40(sp), 118(sp)
+	mov	r12, 106(sp)
+	mov	r13, 108(sp)
+	mov	56(sp), 110(sp)
+	mov	54(sp), 112(sp)
+	mov	r14, 114(sp)
+	mov	r15, 116(sp)
+	mov	46(sp), 118(sp)
+	mov	42(sp), 120(sp)
 	mov	sp, r12
-	add	#104, r12
+	add	#106, r12
 	mov	sp, r14
-	add	#216, r14
-	mov	80(sp), r13
+	add	#218, r14
+	mov	82(sp), r13
 	call	#gcm_G_mul_h
-	mov	216(sp), r7
-	xor	168(sp), r7
-	mov	218(sp), r8
-	xor	170(sp), r8
-	mov	220(sp), r9
-	xor	172(sp), r9
-	mov	222(sp), r10
-	xor	174(sp), r10
-	mov	224(sp), r11
-	xor	176(sp), r11
-	mov	226(sp), r12
-	xor	178(sp), r12
-	mov	228(sp), r14
-	xor	180(sp), r14
-	mov	230(sp), r15
-	xor	182(sp), r15
+	mov	218(sp), r7
+	xor	170(sp), r7
+	mov	220(sp), r8
+	xor	172(sp), r8
+	mov	222(sp), r9
+	xor	174(sp), r9
+	mov	224(sp), r10
+	xor	176(sp), r10
+	mov	226(sp), r11
+	xor	178(sp), r11
+	mov	228(sp), r12
+	xor	180(sp), r12
+	mov	230(sp), r14
+	xor	182(sp), r14
+	mov	232(sp), r15
+	xor	184(sp), r15
 	; gcm.ae:131: store_be(tag, 0, finish(tab, y, len(ad), n, s0), len(tag))
-	mov	260(sp), r13
-	cmp	#16, 262(sp)
-	jnc	.Lgcm_encrypt_with_bytes35
+	mov	262(sp), r13
+	cmp	#16, 264(sp)
+	jnc	.Lgcm_encrypt_with_bytes46
 	bit	#1, r13
-	jnz	.Lgcm_encrypt_with_bytes35
+	jnz	.Lgcm_encrypt_with_bytes46
 	swpb	r15
 	mov	r15, 0(r13)
 	swpb	r14
@@ -1104,41 +1134,41 @@ gcm_encrypt_with:
 	mov	r8, 12(r13)
 	swpb	r7
 	mov	r7, 14(r13)
-	jmp	.Lgcm_encrypt_with_stored36
-.Lgcm_encrypt_with_bytes35:
+	jmp	.Lgcm_encrypt_with_stored47
+.Lgcm_encrypt_with_bytes46:
 	swpb	r15
-	mov	r15, 88(sp)
+	mov	r15, 90(sp)
 	swpb	r14
-	mov	r14, 90(sp)
+	mov	r14, 92(sp)
 	swpb	r12
-	mov	r12, 92(sp)
+	mov	r12, 94(sp)
 	swpb	r11
-	mov	r11, 94(sp)
+	mov	r11, 96(sp)
 	swpb	r10
-	mov	r10, 96(sp)
+	mov	r10, 98(sp)
 	swpb	r9
-	mov	r9, 98(sp)
+	mov	r9, 100(sp)
 	swpb	r8
-	mov	r8, 100(sp)
+	mov	r8, 102(sp)
 	swpb	r7
-	mov	r7, 102(sp)
+	mov	r7, 104(sp)
+	mov	264(sp), r15
 	mov	sp, r14
-	add	#88, r14
-	mov	262(sp), r15
+	add	#90, r14
 	cmp	#16, r15
-	jnc	.Lgcm_encrypt_with_cnt37
+	jnc	.Lgcm_encrypt_with_cnt48
 	mov	#16, r15
-.Lgcm_encrypt_with_cnt37:
+.Lgcm_encrypt_with_cnt48:
 	tst	r15
-	jz	.Lgcm_encrypt_with_stored36
-.Lgcm_encrypt_with_cpy38:
+	jz	.Lgcm_encrypt_with_stored47
+.Lgcm_encrypt_with_cpy49:
 	mov.b	@r14, 0(r13)
 	inc	r14
 	inc	r13
 	dec	r15
-	jnz	.Lgcm_encrypt_with_cpy38
-.Lgcm_encrypt_with_stored36:
-	add	#232, sp
+	jnz	.Lgcm_encrypt_with_cpy49
+.Lgcm_encrypt_with_stored47:
+	add	#234, sp
 	popm.w	#7, r10
 	ret
 	.size gcm_encrypt_with, .-gcm_encrypt_with
@@ -1146,7 +1176,7 @@ gcm_encrypt_with:
 
 ; --- gcm_decrypt_with: gcm.decrypt_with
 ;     frame 252 bytes (54 spill slots, locals 144), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2524 bytes of code
+;     estimated 2578 bytes of code
 	.section .text.gcm_decrypt_with,"ax",@progbits
 	.global gcm_decrypt_with
 	.type gcm_decrypt_with, @function
@@ -1157,7 +1187,7 @@ gcm_decrypt_with:
 	mov	r12, 88(sp)
 	mov	r13, 60(sp)
 	mov	r14, 84(sp)
-	mov	r15, 72(sp)
+	mov	r15, 70(sp)
 	mov	270(sp), r14
 	add	#15, r14
 	mov	#0, r15
@@ -1167,7 +1197,7 @@ gcm_decrypt_with:
 	swpb	r15
 	rlam.w	#4, r15
 	bis	r14, r15
-	mov	r15, 26(sp)
+	mov	r15, 28(sp)
 	; ghash.ae:217: for i in 0..(n + 15) / 16 {
 	mov	#0, 8(sp)
 	mov	#0, 52(sp)
@@ -1177,17 +1207,17 @@ gcm_decrypt_with:
 	mov	#0, 44(sp)
 	mov	#0, 40(sp)
 	mov	#0, 38(sp)
-	mov	#0, 32(sp)
+	mov	#0, 34(sp)
 	cmp	r15, 8(sp)
 	jc	.Lgcm_decrypt_with_done2
 .Lgcm_decrypt_with_loop1:
 	mov	8(sp), r11
 	and	#4095, r11
 	rlam.w	#4, r11
-	mov	270(sp), r10
-	sub	r11, r10
+	mov	270(sp), r12
+	sub	r11, r12
 	add	268(sp), r11
-	cmp	#16, r10
+	cmp	#16, r12
 	jnc	.Lgcm_decrypt_with_bytes3
 	bit	#1, r11
 	jnz	.Lgcm_decrypt_with_bytes3
@@ -1202,23 +1232,32 @@ gcm_decrypt_with:
 	mov	@r11+, r15
 	jmp	.Lgcm_decrypt_with_join5
 .Lgcm_decrypt_with_bytes3:
-	mov	sp, r12
-	add	#108, r12
-	mov	r12, r13
-	mov	#16, r14
-.Lgcm_decrypt_with_cpy6:
-	clr	r15
-	tst	r10
-	jz	.Lgcm_decrypt_with_pad7
-	mov.b	@r11, r15
-	inc	r11
-	dec	r10
-.Lgcm_decrypt_with_pad7:
-	mov.b	r15, 0(r13)
-	inc	r13
-	dec	r14
-	jnz	.Lgcm_decrypt_with_cpy6
-	mov	r12, r11
+	mov	sp, r13
+	add	#108, r13
+	mov	r13, r14
+	cmp	#16, r12
+	jnc	.Lgcm_decrypt_with_cap6
+	mov	#16, r12
+.Lgcm_decrypt_with_cap6:
+	mov	#16, r15
+	sub	r12, r15
+	tst	r12
+	jz	.Lgcm_decrypt_with_zeros8
+.Lgcm_decrypt_with_cpy7:
+	mov.b	@r11+, 0(r14)
+	inc	r14
+	dec	r12
+	jnz	.Lgcm_decrypt_with_cpy7
+.Lgcm_decrypt_with_zeros8:
+	tst	r15
+	jz	.Lgcm_decrypt_with_filled10
+.Lgcm_decrypt_with_zero9:
+	mov.b	#0, 0(r14)
+	inc	r14
+	dec	r15
+	jnz	.Lgcm_decrypt_with_zero9
+.Lgcm_decrypt_with_filled10:
+	mov	r13, r11
 	jmp	.Lgcm_decrypt_with_words4
 .Lgcm_decrypt_with_join5:
 	mov	52(sp), r8
@@ -1242,7 +1281,7 @@ gcm_decrypt_with:
 	mov	38(sp), r14
 	swpb	r6
 	xor	r6, r14
-	mov	32(sp), r15
+	mov	34(sp), r15
 	swpb	r7
 	xor	r7, r15
 	; ghash.ae:219: y = mul_h(y ^ load_be(buf, off, 16, n - off), tab)
@@ -1267,12 +1306,12 @@ gcm_decrypt_with:
 	mov	148(sp), 44(sp)
 	mov	150(sp), 40(sp)
 	mov	152(sp), 38(sp)
-	mov	154(sp), 32(sp)
+	mov	154(sp), 34(sp)
 	add	#1, 8(sp)
-	cmp	26(sp), 8(sp)
+	cmp	28(sp), 8(sp)
 	jnc	.Lgcm_decrypt_with_loop1
 .Lgcm_decrypt_with_done2:
-	mov	72(sp), r15
+	mov	70(sp), r15
 	xor	#12, r15
 	sub	#1, r15
 	clr	r15
@@ -1280,37 +1319,35 @@ gcm_decrypt_with:
 	xor	#1, r15
 	; gcm.ae:53: if len(nonce) == 12 {
 	tst	r15
-	jz	.Lgcm_decrypt_with_else8
+	jz	.Lgcm_decrypt_with_else11
 	mov	84(sp), r9
 	bit	#1, r9
-	jnz	.Lgcm_decrypt_with_bytes10
-.Lgcm_decrypt_with_words11:
+	jnz	.Lgcm_decrypt_with_bytes13
+.Lgcm_decrypt_with_words14:
 	mov	@r9+, r10
 	mov	@r9+, r11
 	mov	@r9+, r12
 	mov	@r9+, r13
 	mov	@r9+, r14
 	mov	@r9+, r15
-	jmp	.Lgcm_decrypt_with_join12
-.Lgcm_decrypt_with_bytes10:
-	mov	sp, r12
-	add	#108, r12
-	mov	r12, r13
-	mov	#12, r14
-.Lgcm_decrypt_with_cpy13:
-	mov.b	@r9, r15
-	inc	r9
-	mov.b	r15, 0(r13)
-	inc	r13
-	dec	r14
-	jnz	.Lgcm_decrypt_with_cpy13
-	mov	r12, r9
-	jmp	.Lgcm_decrypt_with_words11
-.Lgcm_decrypt_with_join12:
+	jmp	.Lgcm_decrypt_with_join15
+.Lgcm_decrypt_with_bytes13:
+	mov	sp, r13
+	add	#108, r13
+	mov	r13, r14
+	mov	#12, r15
+.Lgcm_decrypt_with_cpy16:
+	mov.b	@r9+, 0(r14)
+	inc	r14
+	dec	r15
+	jnz	.Lgcm_decrypt_with_cpy16
+	mov	r13, r9
+	jmp	.Lgcm_decrypt_with_words14
+.Lgcm_decrypt_with_join15:
 	swpb	r15
-	mov	r15, 74(sp)
+	mov	r15, 76(sp)
 	swpb	r14
-	mov	r14, 70(sp)
+	mov	r14, 72(sp)
 	swpb	r13
 	mov	r13, 68(sp)
 	swpb	r12
@@ -1321,9 +1358,9 @@ gcm_decrypt_with:
 	mov	r10, 62(sp)
 	mov	#1, 78(sp)
 	mov	#0, 80(sp)
-	jmp	.Lgcm_decrypt_with_endif9
-.Lgcm_decrypt_with_else8:
-	mov	72(sp), r14
+	jmp	.Lgcm_decrypt_with_endif12
+.Lgcm_decrypt_with_else11:
+	mov	70(sp), r14
 	add	#15, r14
 	mov	#0, r15
 	addc	#0, r15
@@ -1338,54 +1375,63 @@ gcm_decrypt_with:
 	mov	#0, r6
 	mov	#0, r7
 	mov	#0, 24(sp)
-	mov	#0, 30(sp)
-	mov	#0, 34(sp)
+	mov	#0, 26(sp)
+	mov	#0, 32(sp)
 	mov	#0, 36(sp)
 	mov	#0, r8
 	mov	#0, r9
 	cmp	r15, r6
-	jc	.Lgcm_decrypt_with_done16
-.Lgcm_decrypt_with_loop15:
+	jc	.Lgcm_decrypt_with_done21
+.Lgcm_decrypt_with_loop20:
 	mov	6(sp), r15
 	and	#4095, r15
 	rlam.w	#4, r15
-	mov	72(sp), r10
-	sub	r15, r10
+	mov	70(sp), r11
+	sub	r15, r11
 	add	84(sp), r15
-	cmp	#16, r10
-	jnc	.Lgcm_decrypt_with_bytes17
+	cmp	#16, r11
+	jnc	.Lgcm_decrypt_with_bytes22
 	bit	#1, r15
-	jnz	.Lgcm_decrypt_with_bytes17
-.Lgcm_decrypt_with_words18:
-	mov	@r15, r4
-	mov	2(r15), r5
-	mov	4(r15), r10
-	mov	6(r15), r11
-	mov	8(r15), r12
-	mov	10(r15), r13
-	mov	12(r15), r14
-	mov	14(r15), r15
-	jmp	.Lgcm_decrypt_with_join19
-.Lgcm_decrypt_with_bytes17:
-	mov	sp, r11
-	add	#108, r11
-	mov	r11, r12
-	mov	#16, r13
-.Lgcm_decrypt_with_cpy20:
-	clr	r14
-	tst	r10
-	jz	.Lgcm_decrypt_with_pad21
-	mov.b	@r15, r14
-	inc	r15
-	dec	r10
-.Lgcm_decrypt_with_pad21:
-	mov.b	r14, 0(r12)
-	inc	r12
-	dec	r13
-	jnz	.Lgcm_decrypt_with_cpy20
-	mov	r11, r15
-	jmp	.Lgcm_decrypt_with_words18
-.Lgcm_decrypt_with_join19:
+	jnz	.Lgcm_decrypt_with_bytes22
+.Lgcm_decrypt_with_words23:
+	mov	@r15+, r4
+	mov	@r15+, r5
+	mov	@r15+, r10
+	mov	@r15+, r11
+	mov	@r15+, r12
+	mov	@r15+, r13
+	mov	@r15+, r14
+	mov	@r15, r15
+	jmp	.Lgcm_decrypt_with_join24
+.Lgcm_decrypt_with_bytes22:
+	mov	sp, r12
+	add	#108, r12
+	mov	r12, r13
+	cmp	#16, r11
+	jnc	.Lgcm_decrypt_with_cap25
+	mov	#16, r11
+.Lgcm_decrypt_with_cap25:
+	mov	#16, r14
+	sub	r11, r14
+	tst	r11
+	jz	.Lgcm_decrypt_with_zeros27
+.Lgcm_decrypt_with_cpy26:
+	mov.b	@r15+, 0(r13)
+	inc	r13
+	dec	r11
+	jnz	.Lgcm_decrypt_with_cpy26
+.Lgcm_decrypt_with_zeros27:
+	tst	r14
+	jz	.Lgcm_decrypt_with_filled29
+.Lgcm_decrypt_with_zero28:
+	mov.b	#0, 0(r13)
+	inc	r13
+	dec	r14
+	jnz	.Lgcm_decrypt_with_zero28
+.Lgcm_decrypt_with_filled29:
+	mov	r12, r15
+	jmp	.Lgcm_decrypt_with_words23
+.Lgcm_decrypt_with_join24:
 	swpb	r15
 	xor	r15, r6
 	swpb	r14
@@ -1393,10 +1439,10 @@ gcm_decrypt_with:
 	mov	24(sp), r15
 	swpb	r13
 	xor	r13, r15
-	mov	30(sp), r14
+	mov	26(sp), r14
 	swpb	r12
 	xor	r12, r14
-	mov	34(sp), r13
+	mov	32(sp), r13
 	swpb	r11
 	xor	r11, r13
 	mov	36(sp), r12
@@ -1424,19 +1470,19 @@ gcm_decrypt_with:
 	mov	156(sp), r6
 	mov	158(sp), r7
 	mov	160(sp), 24(sp)
-	mov	162(sp), 30(sp)
-	mov	164(sp), 34(sp)
+	mov	162(sp), 26(sp)
+	mov	164(sp), 32(sp)
 	mov	166(sp), 36(sp)
 	mov	168(sp), r8
 	mov	170(sp), r9
 	add	#1, 6(sp)
 	cmp	58(sp), 6(sp)
-	jnc	.Lgcm_decrypt_with_loop15
-.Lgcm_decrypt_with_done16:
-	mov	72(sp), r15
+	jnc	.Lgcm_decrypt_with_loop20
+.Lgcm_decrypt_with_done21:
+	mov	70(sp), r15
 	and	#8191, r15
 	rlam.w	#3, r15
-	mov.b	73(sp), r13
+	mov.b	71(sp), r13
 	rrum.w	#4, r13
 	rrum.w	#1, r13
 	xor	r15, r6
@@ -1445,8 +1491,8 @@ gcm_decrypt_with:
 	mov	r6, 124(sp)
 	mov	r7, 126(sp)
 	mov	24(sp), 128(sp)
-	mov	30(sp), 130(sp)
-	mov	34(sp), 132(sp)
+	mov	26(sp), 130(sp)
+	mov	32(sp), 132(sp)
 	mov	36(sp), 134(sp)
 	mov	r8, 136(sp)
 	mov	r9, 138(sp)
@@ -1458,18 +1504,18 @@ gcm_decrypt_with:
 	call	#gcm_G_mul_h
 	mov	172(sp), 78(sp)
 	mov	174(sp), 80(sp)
-	mov	176(sp), 74(sp)
-	mov	178(sp), 70(sp)
+	mov	176(sp), 76(sp)
+	mov	178(sp), 72(sp)
 	mov	180(sp), 68(sp)
 	mov	182(sp), 66(sp)
 	mov	184(sp), 64(sp)
 	mov	186(sp), 62(sp)
-.Lgcm_decrypt_with_endif9:
+.Lgcm_decrypt_with_endif12:
 	; gcm.ae:140: s0 = E.encrypt_block(ks, j0)
 	mov	78(sp), 124(sp)
 	mov	80(sp), 126(sp)
-	mov	74(sp), 128(sp)
-	mov	70(sp), 130(sp)
+	mov	76(sp), 128(sp)
+	mov	72(sp), 130(sp)
 	mov	68(sp), 132(sp)
 	mov	66(sp), 134(sp)
 	mov	64(sp), 136(sp)
@@ -1493,64 +1539,73 @@ gcm_decrypt_with:
 	swpb	r15
 	rlam.w	#4, r15
 	bis	r14, r15
-	mov	r15, 76(sp)
+	mov	r15, 74(sp)
 	; gcm.ae:143: for i in 0..(n + 15) / 16 {
-	mov	#0, 28(sp)
+	mov	#0, 30(sp)
 	mov	r12, 54(sp)
 	mov	r13, 42(sp)
-	cmp	r15, 28(sp)
-	jc	.Lgcm_decrypt_with_done23
-.Lgcm_decrypt_with_loop22:
-	mov	28(sp), r15
+	cmp	r15, 30(sp)
+	jc	.Lgcm_decrypt_with_done31
+.Lgcm_decrypt_with_loop30:
+	mov	30(sp), r15
 	and	#4095, r15
 	rlam.w	#4, r15
 	mov	r15, 2(sp)
 	mov	274(sp), r15
 	mov	2(sp), r14
 	sub	r14, r15
-	mov	r14, r10
-	add	272(sp), r10
+	mov	r14, r11
+	add	272(sp), r11
 	cmp	#16, r15
 	mov	r15, 0(sp)
-	jnc	.Lgcm_decrypt_with_bytes24
-	bit	#1, r10
-	jnz	.Lgcm_decrypt_with_bytes24
-.Lgcm_decrypt_with_words25:
-	mov	@r10+, 20(sp)
-	mov	@r10+, 22(sp)
-	mov	@r10+, 18(sp)
-	mov	@r10+, 16(sp)
-	mov	@r10+, 14(sp)
-	mov	@r10+, 12(sp)
-	mov	@r10+, 10(sp)
-	mov	@r10+, 4(sp)
-	jmp	.Lgcm_decrypt_with_join26
-.Lgcm_decrypt_with_bytes24:
-	mov	sp, r11
-	add	#108, r11
-	mov	r11, r12
-	mov	#16, r13
-	mov	@sp, r15
-.Lgcm_decrypt_with_cpy27:
-	clr	r14
+	jnc	.Lgcm_decrypt_with_bytes32
+	bit	#1, r11
+	jnz	.Lgcm_decrypt_with_bytes32
+.Lgcm_decrypt_with_words33:
+	mov	@r11+, 20(sp)
+	mov	@r11+, 22(sp)
+	mov	@r11+, 18(sp)
+	mov	@r11+, 16(sp)
+	mov	@r11+, 14(sp)
+	mov	@r11+, 12(sp)
+	mov	@r11+, 10(sp)
+	mov	@r11+, 4(sp)
+	jmp	.Lgcm_decrypt_with_join34
+.Lgcm_decrypt_with_bytes32:
+	mov	sp, r12
+	add	#108, r12
+	mov	r12, r13
+	mov	@sp, r14
+	cmp	#16, r14
+	jnc	.Lgcm_decrypt_with_cap35
+	mov	#16, r14
+.Lgcm_decrypt_with_cap35:
+	mov	#16, r15
+	sub	r14, r15
+	tst	r14
+	jz	.Lgcm_decrypt_with_zeros37
+.Lgcm_decrypt_with_cpy36:
+	mov.b	@r11+, 0(r13)
+	inc	r13
+	dec	r14
+	jnz	.Lgcm_decrypt_with_cpy36
+.Lgcm_decrypt_with_zeros37:
 	tst	r15
-	jz	.Lgcm_decrypt_with_pad28
-	mov.b	@r10, r14
-	inc	r10
+	jz	.Lgcm_decrypt_with_filled39
+.Lgcm_decrypt_with_zero38:
+	mov.b	#0, 0(r13)
+	inc	r13
 	dec	r15
-.Lgcm_decrypt_with_pad28:
-	mov.b	r14, 0(r12)
-	inc	r12
-	dec	r13
-	jnz	.Lgcm_decrypt_with_cpy27
-	mov	r11, r10
-	jmp	.Lgcm_decrypt_with_words25
-.Lgcm_decrypt_with_join26:
+	jnz	.Lgcm_decrypt_with_zero38
+.Lgcm_decrypt_with_filled39:
+	mov	r12, r11
+	jmp	.Lgcm_decrypt_with_words33
+.Lgcm_decrypt_with_join34:
 	; gcm.ae:146: u = E.encrypt_block(ks, j)
 	mov	54(sp), 124(sp)
 	mov	42(sp), 126(sp)
-	mov	74(sp), 128(sp)
-	mov	70(sp), 130(sp)
+	mov	76(sp), 128(sp)
+	mov	72(sp), 130(sp)
 	mov	68(sp), 132(sp)
 	mov	66(sp), 134(sp)
 	mov	64(sp), 136(sp)
@@ -1569,7 +1624,7 @@ gcm_decrypt_with:
 	swpb	10(sp)
 	swpb	4(sp)
 	call	#gcm_E_encrypt_block
-	mov	32(sp), r15
+	mov	34(sp), r15
 	xor	20(sp), r15
 	mov	38(sp), r14
 	xor	22(sp), r14
@@ -1628,9 +1683,9 @@ gcm_decrypt_with:
 	swpb	r12
 	swpb	r14
 	swpb	r15
-	jnc	.Lgcm_decrypt_with_bytes29
+	jnc	.Lgcm_decrypt_with_bytes40
 	bit	#1, r13
-	jnz	.Lgcm_decrypt_with_bytes29
+	jnz	.Lgcm_decrypt_with_bytes40
 	mov	r7, 0(r13)
 	mov	r8, 2(r13)
 	mov	r9, 4(r13)
@@ -1639,8 +1694,8 @@ gcm_decrypt_with:
 	mov	r12, 10(r13)
 	mov	r14, 12(r13)
 	mov	r15, 14(r13)
-	jmp	.Lgcm_decrypt_with_stored30
-.Lgcm_decrypt_with_bytes29:
+	jmp	.Lgcm_decrypt_with_stored41
+.Lgcm_decrypt_with_bytes40:
 	mov	r7, 108(sp)
 	mov	r8, 110(sp)
 	mov	r9, 112(sp)
@@ -1653,18 +1708,18 @@ gcm_decrypt_with:
 	add	#108, r14
 	mov	@sp, r15
 	cmp	#16, r15
-	jnc	.Lgcm_decrypt_with_cnt31
+	jnc	.Lgcm_decrypt_with_cnt42
 	mov	#16, r15
-.Lgcm_decrypt_with_cnt31:
+.Lgcm_decrypt_with_cnt42:
 	tst	r15
-	jz	.Lgcm_decrypt_with_stored30
-.Lgcm_decrypt_with_cpy32:
+	jz	.Lgcm_decrypt_with_stored41
+.Lgcm_decrypt_with_cpy43:
 	mov.b	@r14, 0(r13)
 	inc	r14
 	inc	r13
 	dec	r15
-	jnz	.Lgcm_decrypt_with_cpy32
-.Lgcm_decrypt_with_stored30:
+	jnz	.Lgcm_decrypt_with_cpy43
+.Lgcm_decrypt_with_stored41:
 	mov	54(sp), r14
 	add	#1, r14
 	mov	42(sp), r15
@@ -1678,11 +1733,11 @@ gcm_decrypt_with:
 	mov	228(sp), 44(sp)
 	mov	230(sp), 40(sp)
 	mov	232(sp), 38(sp)
-	mov	234(sp), 32(sp)
-	add	#1, 28(sp)
-	cmp	76(sp), 28(sp)
-	jnc	.Lgcm_decrypt_with_loop22
-.Lgcm_decrypt_with_done23:
+	mov	234(sp), 34(sp)
+	add	#1, 30(sp)
+	cmp	74(sp), 30(sp)
+	jnc	.Lgcm_decrypt_with_loop30
+.Lgcm_decrypt_with_done31:
 	mov.b	271(sp), r14
 	rrum.w	#4, r14
 	rrum.w	#1, r14
@@ -1711,7 +1766,7 @@ gcm_decrypt_with:
 	mov	r14, 132(sp)
 	mov	r15, 134(sp)
 	mov	38(sp), 136(sp)
-	mov	32(sp), 138(sp)
+	mov	34(sp), 138(sp)
 	mov	sp, r12
 	add	#124, r12
 	mov	sp, r14
@@ -1738,42 +1793,51 @@ gcm_decrypt_with:
 	xor	200(sp), r13
 	mov	250(sp), r12
 	xor	202(sp), r12
-	mov	276(sp), r8
+	mov	276(sp), r9
 	cmp	#16, 278(sp)
-	jnc	.Lgcm_decrypt_with_bytes33
-	bit	#1, r8
-	jnz	.Lgcm_decrypt_with_bytes33
-.Lgcm_decrypt_with_words34:
-	mov	@r8+, 106(sp)
-	mov	@r8+, 104(sp)
-	mov	@r8+, 102(sp)
-	mov	@r8+, 100(sp)
-	mov	@r8+, 98(sp)
-	mov	@r8+, 96(sp)
-	mov	@r8+, 94(sp)
-	mov	@r8+, 92(sp)
-	jmp	.Lgcm_decrypt_with_join35
-.Lgcm_decrypt_with_bytes33:
-	mov	sp, r9
-	add	#108, r9
-	mov	r9, r10
-	mov	#16, r11
-	mov	278(sp), r15
-.Lgcm_decrypt_with_cpy36:
-	clr	r14
+	jnc	.Lgcm_decrypt_with_bytes44
+	bit	#1, r9
+	jnz	.Lgcm_decrypt_with_bytes44
+.Lgcm_decrypt_with_words45:
+	mov	@r9+, 106(sp)
+	mov	@r9+, 104(sp)
+	mov	@r9+, 102(sp)
+	mov	@r9+, 100(sp)
+	mov	@r9+, 98(sp)
+	mov	@r9+, 96(sp)
+	mov	@r9+, 94(sp)
+	mov	@r9+, 92(sp)
+	jmp	.Lgcm_decrypt_with_join46
+.Lgcm_decrypt_with_bytes44:
+	mov	sp, r10
+	add	#108, r10
+	mov	r10, r11
+	mov	278(sp), r14
+	cmp	#16, r14
+	jnc	.Lgcm_decrypt_with_cap47
+	mov	#16, r14
+.Lgcm_decrypt_with_cap47:
+	mov	#16, r15
+	sub	r14, r15
+	tst	r14
+	jz	.Lgcm_decrypt_with_zeros49
+.Lgcm_decrypt_with_cpy48:
+	mov.b	@r9+, 0(r11)
+	inc	r11
+	dec	r14
+	jnz	.Lgcm_decrypt_with_cpy48
+.Lgcm_decrypt_with_zeros49:
 	tst	r15
-	jz	.Lgcm_decrypt_with_pad37
-	mov.b	@r8, r14
-	inc	r8
+	jz	.Lgcm_decrypt_with_filled51
+.Lgcm_decrypt_with_zero50:
+	mov.b	#0, 0(r11)
+	inc	r11
 	dec	r15
-.Lgcm_decrypt_with_pad37:
-	mov.b	r14, 0(r10)
-	inc	r10
-	dec	r11
-	jnz	.Lgcm_decrypt_with_cpy36
-	mov	r9, r8
-	jmp	.Lgcm_decrypt_with_words34
-.Lgcm_decrypt_with_join35:
+	jnz	.Lgcm_decrypt_with_zero50
+.Lgcm_decrypt_with_filled51:
+	mov	r10, r9
+	jmp	.Lgcm_decrypt_with_words45
+.Lgcm_decrypt_with_join46:
 	mov	278(sp), r15
 	sub	#16, r15
 	subc	r15, r15
@@ -1790,7 +1854,7 @@ gcm_decrypt_with:
 	swpb	96(sp)
 	swpb	94(sp)
 	swpb	92(sp)
-	jz	.Lgcm_decrypt_with_else38
+	jz	.Lgcm_decrypt_with_else52
 	mov	278(sp), r15
 	and	#8191, r15
 	rlam.w	#3, r15
@@ -1953,8 +2017,8 @@ gcm_decrypt_with:
 	mov	r15, r5
 	mov	r13, r7
 	mov	r12, r14
-	jmp	.Lgcm_decrypt_with_endif39
-.Lgcm_decrypt_with_else38:
+	jmp	.Lgcm_decrypt_with_endif53
+.Lgcm_decrypt_with_else52:
 	mov	86(sp), r8
 	mov	82(sp), r9
 	mov	56(sp), r10
@@ -1962,7 +2026,7 @@ gcm_decrypt_with:
 	mov	90(sp), r5
 	mov	r13, r7
 	mov	r12, r14
-.Lgcm_decrypt_with_endif39:
+.Lgcm_decrypt_with_endif53:
 	mov	92(sp), r15
 	xor	r8, r15
 	mov	94(sp), r8

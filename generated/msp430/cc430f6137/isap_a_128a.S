@@ -6,7 +6,7 @@
 
 ; --- isap_a_128a_key_setup: isap_a_128a.key_setup
 ;     frame 34 bytes (9 spill slots, locals 16), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 348 bytes of code
+;     estimated 344 bytes of code
 	.section .text.isap_a_128a_key_setup,"ax",@progbits
 	.global isap_a_128a_key_setup
 	.type isap_a_128a_key_setup, @function
@@ -29,18 +29,16 @@ isap_a_128a_key_setup:
 	mov	@r12+, 2(sp)
 	jmp	.Lisap_a_128a_key_setup_join3
 .Lisap_a_128a_key_setup_bytes1:
-	mov	sp, r10
-	add	#18, r10
-	mov	r10, r11
-	mov	#16, r13
+	mov	sp, r11
+	add	#18, r11
+	mov	r11, r13
+	mov	#16, r15
 .Lisap_a_128a_key_setup_cpy4:
-	mov.b	@r12, r15
-	inc	r12
-	mov.b	r15, 0(r11)
-	inc	r11
-	dec	r13
+	mov.b	@r12+, 0(r13)
+	inc	r13
+	dec	r15
 	jnz	.Lisap_a_128a_key_setup_cpy4
-	mov	r10, r12
+	mov	r11, r12
 	jmp	.Lisap_a_128a_key_setup_words2
 .Lisap_a_128a_key_setup_join3:
 	; isap_a_128a.ae:45: s[0] = key[127:64]
@@ -118,7 +116,7 @@ isap_a_128a_key_setup:
 
 ; --- isap_a_128a_encrypt_with: isap_a_128a.encrypt_with
 ;     frame 124 bytes (15 spill slots, locals 88), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 860 bytes of code
+;     estimated 870 bytes of code
 	.section .text.isap_a_128a_encrypt_with,"ax",@progbits
 	.global isap_a_128a_encrypt_with
 	.type isap_a_128a_encrypt_with, @function
@@ -148,18 +146,16 @@ isap_a_128a_encrypt_with:
 	mov	@r14+, 18(sp)
 	jmp	.Lisap_a_128a_encrypt_with_join4
 .Lisap_a_128a_encrypt_with_bytes2:
-	mov	sp, r10
-	add	#76, r10
-	mov	r10, r11
-	mov	#16, r12
+	mov	sp, r11
+	add	#76, r11
+	mov	r11, r12
+	mov	#16, r15
 .Lisap_a_128a_encrypt_with_cpy5:
-	mov.b	@r14, r15
-	inc	r14
-	mov.b	r15, 0(r11)
-	inc	r11
-	dec	r12
+	mov.b	@r14+, 0(r12)
+	inc	r12
+	dec	r15
 	jnz	.Lisap_a_128a_encrypt_with_cpy5
-	mov	r10, r14
+	mov	r11, r14
 	jmp	.Lisap_a_128a_encrypt_with_words3
 .Lisap_a_128a_encrypt_with_join4:
 	; isap_a_128a.ae:111: if m > 0 {
@@ -172,7 +168,7 @@ isap_a_128a_encrypt_with:
 	swpb	22(sp)
 	swpb	20(sp)
 	swpb	18(sp)
-	jz	.Lisap_a_128a_encrypt_with_else7
+	jz	.Lisap_a_128a_encrypt_with_else9
 	; isap_a_128a.ae:112: rekey(ke, n, s)
 	mov	18(sp), 92(sp)
 	mov	20(sp), 94(sp)
@@ -219,8 +215,8 @@ isap_a_128a_encrypt_with:
 	cmp	r15, 12(sp)
 	mov	10(sp), r15
 	subc	r13, r15
-	jc	.Lisap_a_128a_encrypt_with_done10
-.Lisap_a_128a_encrypt_with_loop9:
+	jc	.Lisap_a_128a_encrypt_with_done12
+.Lisap_a_128a_encrypt_with_loop11:
 	; isap_a_128a.ae:116: off = rate * i
 	mov	12(sp), r14
 	rla	r14
@@ -257,36 +253,45 @@ isap_a_128a_encrypt_with:
 	mov	8(sp), r10
 	add	144(sp), r10
 	cmp	#8, 6(sp)
-	jnc	.Lisap_a_128a_encrypt_with_bytes11
+	jnc	.Lisap_a_128a_encrypt_with_bytes13
 	bit	#1, r10
-	jnz	.Lisap_a_128a_encrypt_with_bytes11
-.Lisap_a_128a_encrypt_with_words12:
+	jnz	.Lisap_a_128a_encrypt_with_bytes13
+.Lisap_a_128a_encrypt_with_words14:
 	mov	@r10+, r11
 	mov	@r10+, r12
 	mov	@r10+, r14
 	mov	@r10+, r15
-	jmp	.Lisap_a_128a_encrypt_with_join13
-.Lisap_a_128a_encrypt_with_bytes11:
-	mov	sp, r11
-	add	#76, r11
-	mov	r11, r12
-	mov	#8, r13
-	mov	6(sp), r15
-.Lisap_a_128a_encrypt_with_cpy14:
-	clr	r14
+	jmp	.Lisap_a_128a_encrypt_with_join15
+.Lisap_a_128a_encrypt_with_bytes13:
+	mov	sp, r12
+	add	#76, r12
+	mov	r12, r13
+	mov	6(sp), r14
+	cmp	#8, r14
+	jnc	.Lisap_a_128a_encrypt_with_cap16
+	mov	#8, r14
+.Lisap_a_128a_encrypt_with_cap16:
+	mov	#8, r15
+	sub	r14, r15
+	tst	r14
+	jz	.Lisap_a_128a_encrypt_with_zeros18
+.Lisap_a_128a_encrypt_with_cpy17:
+	mov.b	@r10+, 0(r13)
+	inc	r13
+	dec	r14
+	jnz	.Lisap_a_128a_encrypt_with_cpy17
+.Lisap_a_128a_encrypt_with_zeros18:
 	tst	r15
-	jz	.Lisap_a_128a_encrypt_with_pad15
-	mov.b	@r10, r14
-	inc	r10
+	jz	.Lisap_a_128a_encrypt_with_filled20
+.Lisap_a_128a_encrypt_with_zero19:
+	mov.b	#0, 0(r13)
+	inc	r13
 	dec	r15
-.Lisap_a_128a_encrypt_with_pad15:
-	mov.b	r14, 0(r12)
-	inc	r12
-	dec	r13
-	jnz	.Lisap_a_128a_encrypt_with_cpy14
-	mov	r11, r10
-	jmp	.Lisap_a_128a_encrypt_with_words12
-.Lisap_a_128a_encrypt_with_join13:
+	jnz	.Lisap_a_128a_encrypt_with_zero19
+.Lisap_a_128a_encrypt_with_filled20:
+	mov	r12, r10
+	jmp	.Lisap_a_128a_encrypt_with_words14
+.Lisap_a_128a_encrypt_with_join15:
 	swpb	r15
 	xor	36(sp), r15
 	swpb	r14
@@ -298,9 +303,9 @@ isap_a_128a_encrypt_with:
 	mov	8(sp), r13
 	add	148(sp), r13
 	cmp	#8, 6(sp)
-	jnc	.Lisap_a_128a_encrypt_with_bytes16
+	jnc	.Lisap_a_128a_encrypt_with_bytes21
 	bit	#1, r13
-	jnz	.Lisap_a_128a_encrypt_with_bytes16
+	jnz	.Lisap_a_128a_encrypt_with_bytes21
 	swpb	r11
 	mov	r11, 0(r13)
 	swpb	r12
@@ -309,8 +314,8 @@ isap_a_128a_encrypt_with:
 	mov	r14, 4(r13)
 	swpb	r15
 	mov	r15, 6(r13)
-	jmp	.Lisap_a_128a_encrypt_with_stored17
-.Lisap_a_128a_encrypt_with_bytes16:
+	jmp	.Lisap_a_128a_encrypt_with_stored22
+.Lisap_a_128a_encrypt_with_bytes21:
 	swpb	r11
 	mov	r11, 76(sp)
 	swpb	r12
@@ -323,27 +328,27 @@ isap_a_128a_encrypt_with:
 	add	#76, r14
 	mov	6(sp), r15
 	cmp	#8, r15
-	jnc	.Lisap_a_128a_encrypt_with_cnt18
+	jnc	.Lisap_a_128a_encrypt_with_cnt23
 	mov	#8, r15
-.Lisap_a_128a_encrypt_with_cnt18:
+.Lisap_a_128a_encrypt_with_cnt23:
 	tst	r15
-	jz	.Lisap_a_128a_encrypt_with_stored17
-.Lisap_a_128a_encrypt_with_cpy19:
+	jz	.Lisap_a_128a_encrypt_with_stored22
+.Lisap_a_128a_encrypt_with_cpy24:
 	mov.b	@r14, 0(r13)
 	inc	r14
 	inc	r13
 	dec	r15
-	jnz	.Lisap_a_128a_encrypt_with_cpy19
-.Lisap_a_128a_encrypt_with_stored17:
+	jnz	.Lisap_a_128a_encrypt_with_cpy24
+.Lisap_a_128a_encrypt_with_stored22:
 	add	#1, 12(sp)
 	addc	#0, 10(sp)
 	cmp	16(sp), 12(sp)
 	mov	10(sp), r15
 	subc	14(sp), r15
-	jnc	.Lisap_a_128a_encrypt_with_loop9
-.Lisap_a_128a_encrypt_with_done10:
-.Lisap_a_128a_encrypt_with_else7:
-.Lisap_a_128a_encrypt_with_endif8:
+	jnc	.Lisap_a_128a_encrypt_with_loop11
+.Lisap_a_128a_encrypt_with_done12:
+.Lisap_a_128a_encrypt_with_else9:
+.Lisap_a_128a_encrypt_with_endif10:
 	; isap_a_128a.ae:136: store_be(tag, 0, mac(ka, n, ad, ct))
 	mov	18(sp), 92(sp)
 	mov	20(sp), 94(sp)
@@ -374,7 +379,7 @@ isap_a_128a_encrypt_with:
 	mov	108(sp), r15
 	mov	152(sp), r13
 	bit	#1, r13
-	jnz	.Lisap_a_128a_encrypt_with_bytes20
+	jnz	.Lisap_a_128a_encrypt_with_bytes25
 	swpb	r7
 	mov	r7, 0(r13)
 	swpb	r8
@@ -391,8 +396,8 @@ isap_a_128a_encrypt_with:
 	mov	r14, 12(r13)
 	swpb	r15
 	mov	r15, 14(r13)
-	jmp	.Lisap_a_128a_encrypt_with_stored21
-.Lisap_a_128a_encrypt_with_bytes20:
+	jmp	.Lisap_a_128a_encrypt_with_stored26
+.Lisap_a_128a_encrypt_with_bytes25:
 	swpb	r7
 	mov	r7, 76(sp)
 	swpb	r8
@@ -412,13 +417,13 @@ isap_a_128a_encrypt_with:
 	mov	sp, r14
 	add	#76, r14
 	mov	#16, r15
-.Lisap_a_128a_encrypt_with_cpy22:
+.Lisap_a_128a_encrypt_with_cpy27:
 	mov.b	@r14, 0(r13)
 	inc	r14
 	inc	r13
 	dec	r15
-	jnz	.Lisap_a_128a_encrypt_with_cpy22
-.Lisap_a_128a_encrypt_with_stored21:
+	jnz	.Lisap_a_128a_encrypt_with_cpy27
+.Lisap_a_128a_encrypt_with_stored26:
 	add	#124, sp
 	popm.w	#7, r10
 	ret
@@ -427,7 +432,7 @@ isap_a_128a_encrypt_with:
 
 ; --- isap_a_128a_decrypt_with: isap_a_128a.decrypt_with
 ;     frame 142 bytes (24 spill slots, locals 88), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 910 bytes of code
+;     estimated 912 bytes of code
 	.section .text.isap_a_128a_decrypt_with,"ax",@progbits
 	.global isap_a_128a_decrypt_with
 	.type isap_a_128a_decrypt_with, @function
@@ -435,12 +440,11 @@ isap_a_128a_encrypt_with:
 isap_a_128a_decrypt_with:
 	pushm.w	#7, r10
 	sub	#142, sp
-	mov	r12, r9
 	mov	r13, 52(sp)
-	mov	r14, r7
+	mov	r14, r8
 	mov	158(sp), r10
 	mov	160(sp), r11
-	mov	166(sp), r8
+	mov	166(sp), r9
 	mov	sp, r14
 	mov	#20, r15
 .Lisap_a_128a_decrypt_with_zero1:
@@ -449,74 +453,70 @@ isap_a_128a_decrypt_with:
 	dec	r15
 	jnz	.Lisap_a_128a_decrypt_with_zero1
 	; isap_a_128a.ae:142: n = load_be(nonce, 0, 16)
-	bit	#1, r7
+	bit	#1, r8
 	jnz	.Lisap_a_128a_decrypt_with_bytes2
 .Lisap_a_128a_decrypt_with_words3:
-	mov	@r7+, 44(sp)
-	mov	@r7+, 42(sp)
-	mov	@r7+, 34(sp)
-	mov	@r7+, 32(sp)
-	mov	@r7+, 26(sp)
-	mov	@r7+, 24(sp)
-	mov	@r7+, 20(sp)
-	mov	@r7+, 18(sp)
+	mov	@r8+, 44(sp)
+	mov	@r8+, 42(sp)
+	mov	@r8+, 34(sp)
+	mov	@r8+, 30(sp)
+	mov	@r8+, 26(sp)
+	mov	@r8+, 24(sp)
+	mov	@r8+, 20(sp)
+	mov	@r8+, 18(sp)
 	jmp	.Lisap_a_128a_decrypt_with_join4
 .Lisap_a_128a_decrypt_with_bytes2:
-	mov	sp, r12
-	add	#94, r12
-	mov	r12, r13
-	mov	#16, r14
+	mov	sp, r13
+	add	#94, r13
+	mov	r13, r14
+	mov	#16, r15
 .Lisap_a_128a_decrypt_with_cpy5:
-	mov.b	@r7, r15
-	inc	r7
-	mov.b	r15, 0(r13)
-	inc	r13
-	dec	r14
+	mov.b	@r8+, 0(r14)
+	inc	r14
+	dec	r15
 	jnz	.Lisap_a_128a_decrypt_with_cpy5
-	mov	r12, r7
+	mov	r13, r8
 	jmp	.Lisap_a_128a_decrypt_with_words3
 .Lisap_a_128a_decrypt_with_join4:
 	; isap_a_128a.ae:143: ok = (load_be(tag, 0, 16) ^ mac(ka, n, ad, ct)) == 0
-	bit	#1, r8
+	bit	#1, r9
 	swpb	44(sp)
 	swpb	42(sp)
 	swpb	34(sp)
-	swpb	32(sp)
+	swpb	30(sp)
 	swpb	26(sp)
 	swpb	24(sp)
 	swpb	20(sp)
 	swpb	18(sp)
-	jnz	.Lisap_a_128a_decrypt_with_bytes7
-.Lisap_a_128a_decrypt_with_words8:
-	mov	@r8+, 50(sp)
-	mov	@r8+, 48(sp)
-	mov	@r8+, 46(sp)
-	mov	@r8+, 38(sp)
-	mov	@r8+, 36(sp)
-	mov	@r8+, 30(sp)
-	mov	@r8+, 28(sp)
-	mov	@r8+, 22(sp)
-	jmp	.Lisap_a_128a_decrypt_with_join9
-.Lisap_a_128a_decrypt_with_bytes7:
-	mov	sp, r12
-	add	#94, r12
-	mov	r12, r13
-	mov	#16, r14
-.Lisap_a_128a_decrypt_with_cpy10:
-	mov.b	@r8, r15
-	inc	r8
-	mov.b	r15, 0(r13)
-	inc	r13
-	dec	r14
-	jnz	.Lisap_a_128a_decrypt_with_cpy10
-	mov	r12, r8
-	jmp	.Lisap_a_128a_decrypt_with_words8
-.Lisap_a_128a_decrypt_with_join9:
+	jnz	.Lisap_a_128a_decrypt_with_bytes9
+.Lisap_a_128a_decrypt_with_words10:
+	mov	@r9+, 50(sp)
+	mov	@r9+, 48(sp)
+	mov	@r9+, 46(sp)
+	mov	@r9+, 38(sp)
+	mov	@r9+, 36(sp)
+	mov	@r9+, 32(sp)
+	mov	@r9+, 28(sp)
+	mov	@r9+, 22(sp)
+	jmp	.Lisap_a_128a_decrypt_with_join11
+.Lisap_a_128a_decrypt_with_bytes9:
+	mov	sp, r13
+	add	#94, r13
+	mov	r13, r14
+	mov	#16, r15
+.Lisap_a_128a_decrypt_with_cpy12:
+	mov.b	@r9+, 0(r14)
+	inc	r14
+	dec	r15
+	jnz	.Lisap_a_128a_decrypt_with_cpy12
+	mov	r13, r9
+	jmp	.Lisap_a_128a_decrypt_with_words10
+.Lisap_a_128a_decrypt_with_join11:
 	mov	18(sp), 110(sp)
 	mov	20(sp), 112(sp)
 	mov	24(sp), 114(sp)
 	mov	26(sp), 116(sp)
-	mov	32(sp), 118(sp)
+	mov	30(sp), 118(sp)
 	mov	34(sp), 120(sp)
 	mov	42(sp), 122(sp)
 	mov	44(sp), 124(sp)
@@ -527,7 +527,6 @@ isap_a_128a_decrypt_with:
 	mov	162(sp), 0(sp)
 	mov	164(sp), 2(sp)
 	mov	r15, 4(sp)
-	mov	r9, r12
 	mov	r10, r14
 	mov	r11, r15
 	swpb	50(sp)
@@ -535,7 +534,7 @@ isap_a_128a_decrypt_with:
 	swpb	46(sp)
 	swpb	38(sp)
 	swpb	36(sp)
-	swpb	30(sp)
+	swpb	32(sp)
 	swpb	28(sp)
 	swpb	22(sp)
 	call	#isap_a_128a_mac
@@ -543,7 +542,7 @@ isap_a_128a_decrypt_with:
 	xor	126(sp), r8
 	mov	28(sp), r9
 	xor	128(sp), r9
-	mov	30(sp), r10
+	mov	32(sp), r10
 	xor	130(sp), r10
 	mov	36(sp), r11
 	xor	132(sp), r11
@@ -569,13 +568,13 @@ isap_a_128a_decrypt_with:
 	mov	r15, 40(sp)
 	; isap_a_128a.ae:111: if m > 0 {
 	tst	164(sp)
-	jz	.Lisap_a_128a_decrypt_with_else12
+	jz	.Lisap_a_128a_decrypt_with_else16
 	; isap_a_128a.ae:112: rekey(ke, n, s)
 	mov	18(sp), 110(sp)
 	mov	20(sp), 112(sp)
 	mov	24(sp), 114(sp)
 	mov	26(sp), 116(sp)
-	mov	32(sp), 118(sp)
+	mov	30(sp), 118(sp)
 	mov	34(sp), 120(sp)
 	mov	42(sp), 122(sp)
 	mov	44(sp), 124(sp)
@@ -586,7 +585,7 @@ isap_a_128a_decrypt_with:
 	mov	52(sp), r12
 	call	#isap_a_128a_rekey
 	; isap_a_128a.ae:113: s[3] = n[127:64]
-	mov	32(sp), 78(sp)
+	mov	30(sp), 78(sp)
 	mov	34(sp), 80(sp)
 	mov	42(sp), 82(sp)
 	mov	44(sp), 84(sp)
@@ -615,8 +614,8 @@ isap_a_128a_decrypt_with:
 	cmp	r15, 12(sp)
 	mov	10(sp), r15
 	subc	r13, r15
-	jc	.Lisap_a_128a_decrypt_with_done15
-.Lisap_a_128a_decrypt_with_loop14:
+	jc	.Lisap_a_128a_decrypt_with_done19
+.Lisap_a_128a_decrypt_with_loop18:
 	; isap_a_128a.ae:116: off = rate * i
 	mov	12(sp), r14
 	rla	r14
@@ -653,36 +652,45 @@ isap_a_128a_decrypt_with:
 	mov	8(sp), r10
 	add	162(sp), r10
 	cmp	#8, 6(sp)
-	jnc	.Lisap_a_128a_decrypt_with_bytes16
+	jnc	.Lisap_a_128a_decrypt_with_bytes20
 	bit	#1, r10
-	jnz	.Lisap_a_128a_decrypt_with_bytes16
-.Lisap_a_128a_decrypt_with_words17:
+	jnz	.Lisap_a_128a_decrypt_with_bytes20
+.Lisap_a_128a_decrypt_with_words21:
 	mov	@r10+, r11
 	mov	@r10+, r12
 	mov	@r10+, r14
 	mov	@r10+, r15
-	jmp	.Lisap_a_128a_decrypt_with_join18
-.Lisap_a_128a_decrypt_with_bytes16:
-	mov	sp, r11
-	add	#94, r11
-	mov	r11, r12
-	mov	#8, r13
-	mov	6(sp), r15
-.Lisap_a_128a_decrypt_with_cpy19:
-	clr	r14
+	jmp	.Lisap_a_128a_decrypt_with_join22
+.Lisap_a_128a_decrypt_with_bytes20:
+	mov	sp, r12
+	add	#94, r12
+	mov	r12, r13
+	mov	6(sp), r14
+	cmp	#8, r14
+	jnc	.Lisap_a_128a_decrypt_with_cap23
+	mov	#8, r14
+.Lisap_a_128a_decrypt_with_cap23:
+	mov	#8, r15
+	sub	r14, r15
+	tst	r14
+	jz	.Lisap_a_128a_decrypt_with_zeros25
+.Lisap_a_128a_decrypt_with_cpy24:
+	mov.b	@r10+, 0(r13)
+	inc	r13
+	dec	r14
+	jnz	.Lisap_a_128a_decrypt_with_cpy24
+.Lisap_a_128a_decrypt_with_zeros25:
 	tst	r15
-	jz	.Lisap_a_128a_decrypt_with_pad20
-	mov.b	@r10, r14
-	inc	r10
+	jz	.Lisap_a_128a_decrypt_with_filled27
+.Lisap_a_128a_decrypt_with_zero26:
+	mov.b	#0, 0(r13)
+	inc	r13
 	dec	r15
-.Lisap_a_128a_decrypt_with_pad20:
-	mov.b	r14, 0(r12)
-	inc	r12
-	dec	r13
-	jnz	.Lisap_a_128a_decrypt_with_cpy19
-	mov	r11, r10
-	jmp	.Lisap_a_128a_decrypt_with_words17
-.Lisap_a_128a_decrypt_with_join18:
+	jnz	.Lisap_a_128a_decrypt_with_zero26
+.Lisap_a_128a_decrypt_with_filled27:
+	mov	r12, r10
+	jmp	.Lisap_a_128a_decrypt_with_words21
+.Lisap_a_128a_decrypt_with_join22:
 	swpb	r15
 	xor	54(sp), r15
 	swpb	r14
@@ -694,9 +702,9 @@ isap_a_128a_decrypt_with:
 	mov	8(sp), r13
 	add	170(sp), r13
 	cmp	#8, 6(sp)
-	jnc	.Lisap_a_128a_decrypt_with_bytes21
+	jnc	.Lisap_a_128a_decrypt_with_bytes28
 	bit	#1, r13
-	jnz	.Lisap_a_128a_decrypt_with_bytes21
+	jnz	.Lisap_a_128a_decrypt_with_bytes28
 	swpb	r11
 	mov	r11, 0(r13)
 	swpb	r12
@@ -705,8 +713,8 @@ isap_a_128a_decrypt_with:
 	mov	r14, 4(r13)
 	swpb	r15
 	mov	r15, 6(r13)
-	jmp	.Lisap_a_128a_decrypt_with_stored22
-.Lisap_a_128a_decrypt_with_bytes21:
+	jmp	.Lisap_a_128a_decrypt_with_stored29
+.Lisap_a_128a_decrypt_with_bytes28:
 	swpb	r11
 	mov	r11, 94(sp)
 	swpb	r12
@@ -719,27 +727,27 @@ isap_a_128a_decrypt_with:
 	add	#94, r14
 	mov	6(sp), r15
 	cmp	#8, r15
-	jnc	.Lisap_a_128a_decrypt_with_cnt23
+	jnc	.Lisap_a_128a_decrypt_with_cnt30
 	mov	#8, r15
-.Lisap_a_128a_decrypt_with_cnt23:
+.Lisap_a_128a_decrypt_with_cnt30:
 	tst	r15
-	jz	.Lisap_a_128a_decrypt_with_stored22
-.Lisap_a_128a_decrypt_with_cpy24:
+	jz	.Lisap_a_128a_decrypt_with_stored29
+.Lisap_a_128a_decrypt_with_cpy31:
 	mov.b	@r14, 0(r13)
 	inc	r14
 	inc	r13
 	dec	r15
-	jnz	.Lisap_a_128a_decrypt_with_cpy24
-.Lisap_a_128a_decrypt_with_stored22:
+	jnz	.Lisap_a_128a_decrypt_with_cpy31
+.Lisap_a_128a_decrypt_with_stored29:
 	add	#1, 12(sp)
 	addc	#0, 10(sp)
 	cmp	16(sp), 12(sp)
 	mov	10(sp), r15
 	subc	14(sp), r15
-	jnc	.Lisap_a_128a_decrypt_with_loop14
-.Lisap_a_128a_decrypt_with_done15:
-.Lisap_a_128a_decrypt_with_else12:
-.Lisap_a_128a_decrypt_with_endif13:
+	jnc	.Lisap_a_128a_decrypt_with_loop18
+.Lisap_a_128a_decrypt_with_done19:
+.Lisap_a_128a_decrypt_with_else16:
+.Lisap_a_128a_decrypt_with_endif17:
 	mov	174(sp), r15
 	mov	40(sp), 0(r15)
 	add	#142, sp
@@ -1237,7 +1245,7 @@ isap_a_128a_P_permute:
 
 ; --- isap_a_128a_mac: isap_a_128a.mac
 ;     frame 118 bytes (7 spill slots, locals 104), saves nothing
-;     estimated 844 bytes of code
+;     estimated 872 bytes of code
 	.section .text.isap_a_128a_mac,"ax",@progbits
 	.local isap_a_128a_mac
 	.type isap_a_128a_mac, @function
@@ -1284,106 +1292,115 @@ isap_a_128a_mac:
 	jc	.Lisap_a_128a_mac_done3
 .Lisap_a_128a_mac_loop2:
 	; isap_a_128a.ae:79: off = rate * i
-	mov	2(sp), r5
-	rlam.w	#3, r5
+	mov	2(sp), r11
+	rlam.w	#3, r11
 	; isap_a_128a.ae:80: count = if n - off < rate then n - off else rate
-	mov	8(sp), r9
-	sub	r5, r9
-	subc	r10, r10
-	cmp	#8, r9
-	mov	r10, r15
+	mov	8(sp), r8
+	sub	r11, r8
+	subc	r9, r9
+	cmp	#8, r8
+	mov	r9, r15
 	subc	#0, r15
 	subc	r15, r15
-	xor	#8, r9
+	xor	#8, r8
+	and	r15, r8
+	xor	#8, r8
 	and	r15, r9
-	xor	#8, r9
-	and	r15, r10
 	; isap_a_128a.ae:81: s[0] = s[0] ^ load_be(x, off, rate, count) ^ pad(count)
-	add	10(sp), r5
-	cmp	#8, r9
+	add	10(sp), r11
+	cmp	#8, r8
 	jnc	.Lisap_a_128a_mac_bytes4
-	bit	#1, r5
+	bit	#1, r11
 	jnz	.Lisap_a_128a_mac_bytes4
 .Lisap_a_128a_mac_words5:
-	mov	@r5+, r6
-	mov	@r5+, r7
-	mov	@r5+, r8
-	mov	@r5+, r11
+	mov	@r11+, r6
+	mov	@r11+, r7
+	mov	@r11+, r10
+	mov	@r11, r11
 	jmp	.Lisap_a_128a_mac_join6
 .Lisap_a_128a_mac_bytes4:
-	mov	sp, r11
-	add	#94, r11
-	mov	r11, r12
-	mov	#8, r13
-	mov	r9, r15
-.Lisap_a_128a_mac_cpy7:
-	clr	r14
+	mov	sp, r12
+	add	#94, r12
+	mov	r12, r13
+	mov	r8, r14
+	cmp	#8, r14
+	jnc	.Lisap_a_128a_mac_cap7
+	mov	#8, r14
+.Lisap_a_128a_mac_cap7:
+	mov	#8, r15
+	sub	r14, r15
+	tst	r14
+	jz	.Lisap_a_128a_mac_zeros9
+.Lisap_a_128a_mac_cpy8:
+	mov.b	@r11+, 0(r13)
+	inc	r13
+	dec	r14
+	jnz	.Lisap_a_128a_mac_cpy8
+.Lisap_a_128a_mac_zeros9:
 	tst	r15
-	jz	.Lisap_a_128a_mac_pad8
-	mov.b	@r5, r14
-	inc	r5
+	jz	.Lisap_a_128a_mac_filled11
+.Lisap_a_128a_mac_zero10:
+	mov.b	#0, 0(r13)
+	inc	r13
 	dec	r15
-.Lisap_a_128a_mac_pad8:
-	mov.b	r14, 0(r12)
-	inc	r12
-	dec	r13
-	jnz	.Lisap_a_128a_mac_cpy7
-	mov	r11, r5
+	jnz	.Lisap_a_128a_mac_zero10
+.Lisap_a_128a_mac_filled11:
+	mov	r12, r11
 	jmp	.Lisap_a_128a_mac_words5
 .Lisap_a_128a_mac_join6:
 	swpb	r11
 	xor	14(sp), r11
-	swpb	r8
-	xor	16(sp), r8
+	swpb	r10
+	xor	16(sp), r10
 	swpb	r7
 	xor	18(sp), r7
 	swpb	r6
 	xor	20(sp), r6
 	; isap_a_128a.ae:34: return ((0x80 as u64) << 56) >> (8 * count)
+	rlam.w	#3, r8
 	rlam.w	#3, r9
-	rlam.w	#3, r10
 	mov	#0, r12
 	mov	#0, r13
 	mov	#0, r14
 	mov	#32768, r15
-	tst	r10
-	jnz	.Lisap_a_128a_mac_shbig9
-	cmp	#64, r9
-	jc	.Lisap_a_128a_mac_shbig9
-.Lisap_a_128a_mac_shlimb12:
-	cmp	#16, r9
-	jnc	.Lisap_a_128a_mac_shbits13
+	tst	r9
+	jnz	.Lisap_a_128a_mac_shbig12
+	cmp	#64, r8
+	jc	.Lisap_a_128a_mac_shbig12
+.Lisap_a_128a_mac_shlimb15:
+	cmp	#16, r8
+	jnc	.Lisap_a_128a_mac_shbits16
 	mov	r13, r12
 	mov	r14, r13
 	mov	r15, r14
 	clr	r15
-	sub	#16, r9
-	jmp	.Lisap_a_128a_mac_shlimb12
-.Lisap_a_128a_mac_shbits13:
-	tst	r9
-	jz	.Lisap_a_128a_mac_shend10
-.Lisap_a_128a_mac_sh11:
+	sub	#16, r8
+	jmp	.Lisap_a_128a_mac_shlimb15
+.Lisap_a_128a_mac_shbits16:
+	tst	r8
+	jz	.Lisap_a_128a_mac_shend13
+.Lisap_a_128a_mac_sh14:
 	clrc
 	rrc	r15
 	rrc	r14
 	rrc	r13
 	rrc	r12
-	dec	r9
-	jnz	.Lisap_a_128a_mac_sh11
-	jmp	.Lisap_a_128a_mac_shend10
-.Lisap_a_128a_mac_shbig9:
+	dec	r8
+	jnz	.Lisap_a_128a_mac_sh14
+	jmp	.Lisap_a_128a_mac_shend13
+.Lisap_a_128a_mac_shbig12:
 	clr	r12
 	clr	r13
 	clr	r14
 	clr	r15
-.Lisap_a_128a_mac_shend10:
+.Lisap_a_128a_mac_shend13:
 	; isap_a_128a.ae:81: s[0] = s[0] ^ load_be(x, off, rate, count) ^ pad(count)
 	xor	r12, r11
-	xor	r13, r8
+	xor	r13, r10
 	xor	r14, r7
 	xor	r15, r6
 	mov	r11, 14(sp)
-	mov	r8, 16(sp)
+	mov	r10, 16(sp)
 	mov	r7, 18(sp)
 	mov	r6, 20(sp)
 	; isap_a_128a.ae:82: P.permute(s, s_h)
@@ -1406,109 +1423,118 @@ isap_a_128a_mac:
 	mov	r15, 4(sp)
 	mov	#0, 0(sp)
 	cmp	r15, 0(sp)
-	jc	.Lisap_a_128a_mac_done15
-.Lisap_a_128a_mac_loop14:
+	jc	.Lisap_a_128a_mac_done18
+.Lisap_a_128a_mac_loop17:
 	; isap_a_128a.ae:79: off = rate * i
-	mov	@sp, r5
-	rlam.w	#3, r5
+	mov	@sp, r11
+	rlam.w	#3, r11
 	; isap_a_128a.ae:80: count = if n - off < rate then n - off else rate
-	mov	122(sp), r9
-	sub	r5, r9
-	subc	r10, r10
-	cmp	#8, r9
-	mov	r10, r15
+	mov	122(sp), r8
+	sub	r11, r8
+	subc	r9, r9
+	cmp	#8, r8
+	mov	r9, r15
 	subc	#0, r15
 	subc	r15, r15
-	xor	#8, r9
+	xor	#8, r8
+	and	r15, r8
+	xor	#8, r8
 	and	r15, r9
-	xor	#8, r9
-	and	r15, r10
 	; isap_a_128a.ae:81: s[0] = s[0] ^ load_be(x, off, rate, count) ^ pad(count)
-	add	120(sp), r5
-	cmp	#8, r9
-	jnc	.Lisap_a_128a_mac_bytes16
-	bit	#1, r5
-	jnz	.Lisap_a_128a_mac_bytes16
-.Lisap_a_128a_mac_words17:
-	mov	@r5+, r6
-	mov	@r5+, r7
-	mov	@r5+, r8
-	mov	@r5+, r11
-	jmp	.Lisap_a_128a_mac_join18
-.Lisap_a_128a_mac_bytes16:
-	mov	sp, r11
-	add	#94, r11
-	mov	r11, r12
-	mov	#8, r13
-	mov	r9, r15
-.Lisap_a_128a_mac_cpy19:
-	clr	r14
+	add	120(sp), r11
+	cmp	#8, r8
+	jnc	.Lisap_a_128a_mac_bytes19
+	bit	#1, r11
+	jnz	.Lisap_a_128a_mac_bytes19
+.Lisap_a_128a_mac_words20:
+	mov	@r11+, r6
+	mov	@r11+, r7
+	mov	@r11+, r10
+	mov	@r11, r11
+	jmp	.Lisap_a_128a_mac_join21
+.Lisap_a_128a_mac_bytes19:
+	mov	sp, r12
+	add	#94, r12
+	mov	r12, r13
+	mov	r8, r14
+	cmp	#8, r14
+	jnc	.Lisap_a_128a_mac_cap22
+	mov	#8, r14
+.Lisap_a_128a_mac_cap22:
+	mov	#8, r15
+	sub	r14, r15
+	tst	r14
+	jz	.Lisap_a_128a_mac_zeros24
+.Lisap_a_128a_mac_cpy23:
+	mov.b	@r11+, 0(r13)
+	inc	r13
+	dec	r14
+	jnz	.Lisap_a_128a_mac_cpy23
+.Lisap_a_128a_mac_zeros24:
 	tst	r15
-	jz	.Lisap_a_128a_mac_pad20
-	mov.b	@r5, r14
-	inc	r5
+	jz	.Lisap_a_128a_mac_filled26
+.Lisap_a_128a_mac_zero25:
+	mov.b	#0, 0(r13)
+	inc	r13
 	dec	r15
-.Lisap_a_128a_mac_pad20:
-	mov.b	r14, 0(r12)
-	inc	r12
-	dec	r13
-	jnz	.Lisap_a_128a_mac_cpy19
-	mov	r11, r5
-	jmp	.Lisap_a_128a_mac_words17
-.Lisap_a_128a_mac_join18:
+	jnz	.Lisap_a_128a_mac_zero25
+.Lisap_a_128a_mac_filled26:
+	mov	r12, r11
+	jmp	.Lisap_a_128a_mac_words20
+.Lisap_a_128a_mac_join21:
 	swpb	r11
 	xor	14(sp), r11
-	swpb	r8
-	xor	16(sp), r8
+	swpb	r10
+	xor	16(sp), r10
 	swpb	r7
 	xor	18(sp), r7
 	swpb	r6
 	xor	20(sp), r6
 	; isap_a_128a.ae:34: return ((0x80 as u64) << 56) >> (8 * count)
+	rlam.w	#3, r8
 	rlam.w	#3, r9
-	rlam.w	#3, r10
 	mov	#0, r12
 	mov	#0, r13
 	mov	#0, r14
 	mov	#32768, r15
-	tst	r10
-	jnz	.Lisap_a_128a_mac_shbig21
-	cmp	#64, r9
-	jc	.Lisap_a_128a_mac_shbig21
-.Lisap_a_128a_mac_shlimb24:
-	cmp	#16, r9
-	jnc	.Lisap_a_128a_mac_shbits25
+	tst	r9
+	jnz	.Lisap_a_128a_mac_shbig27
+	cmp	#64, r8
+	jc	.Lisap_a_128a_mac_shbig27
+.Lisap_a_128a_mac_shlimb30:
+	cmp	#16, r8
+	jnc	.Lisap_a_128a_mac_shbits31
 	mov	r13, r12
 	mov	r14, r13
 	mov	r15, r14
 	clr	r15
-	sub	#16, r9
-	jmp	.Lisap_a_128a_mac_shlimb24
-.Lisap_a_128a_mac_shbits25:
-	tst	r9
-	jz	.Lisap_a_128a_mac_shend22
-.Lisap_a_128a_mac_sh23:
+	sub	#16, r8
+	jmp	.Lisap_a_128a_mac_shlimb30
+.Lisap_a_128a_mac_shbits31:
+	tst	r8
+	jz	.Lisap_a_128a_mac_shend28
+.Lisap_a_128a_mac_sh29:
 	clrc
 	rrc	r15
 	rrc	r14
 	rrc	r13
 	rrc	r12
-	dec	r9
-	jnz	.Lisap_a_128a_mac_sh23
-	jmp	.Lisap_a_128a_mac_shend22
-.Lisap_a_128a_mac_shbig21:
+	dec	r8
+	jnz	.Lisap_a_128a_mac_sh29
+	jmp	.Lisap_a_128a_mac_shend28
+.Lisap_a_128a_mac_shbig27:
 	clr	r12
 	clr	r13
 	clr	r14
 	clr	r15
-.Lisap_a_128a_mac_shend22:
+.Lisap_a_128a_mac_shend28:
 	; isap_a_128a.ae:81: s[0] = s[0] ^ load_be(x, off, rate, count) ^ pad(count)
 	xor	r12, r11
-	xor	r13, r8
+	xor	r13, r10
 	xor	r14, r7
 	xor	r15, r6
 	mov	r11, 14(sp)
-	mov	r8, 16(sp)
+	mov	r10, 16(sp)
 	mov	r7, 18(sp)
 	mov	r6, 20(sp)
 	; isap_a_128a.ae:82: P.permute(s, s_h)
@@ -1518,8 +1544,8 @@ isap_a_128a_mac:
 	call	#isap_a_128a_P_permute
 	add	#1, 0(sp)
 	cmp	4(sp), 0(sp)
-	jnc	.Lisap_a_128a_mac_loop14
-.Lisap_a_128a_mac_done15:
+	jnc	.Lisap_a_128a_mac_loop17
+.Lisap_a_128a_mac_done18:
 	; isap_a_128a.ae:99: rekey(ka, cat(s[0], s[1]), t)
 	mov	22(sp), 102(sp)
 	mov	24(sp), 104(sp)

@@ -6,7 +6,7 @@
 
 ; --- ocb3_key_setup: ocb3.key_setup
 ;     frame 62 bytes (7 spill slots, locals 48), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1260 bytes of code
+;     estimated 1256 bytes of code
 	.section .text.ocb3_key_setup,"ax",@progbits
 	.global ocb3_key_setup
 	.type ocb3_key_setup, @function
@@ -14,34 +14,32 @@
 ocb3_key_setup:
 	pushm.w	#7, r10
 	sub	#62, sp
-	mov	r12, r10
+	mov	r12, r8
 	mov	r14, r9
 	mov	r15, 10(sp)
-	bit	#1, r10
+	bit	#1, r8
 	jnz	.Locb3_key_setup_bytes1
 .Locb3_key_setup_words2:
-	mov	@r10+, r6
-	mov	@r10+, r7
-	mov	@r10+, r8
-	mov	@r10+, r11
-	mov	@r10+, r12
-	mov	@r10+, r13
-	mov	@r10+, r14
-	mov	@r10+, r15
+	mov	@r8+, r6
+	mov	@r8+, r7
+	mov	@r8+, r10
+	mov	@r8+, r11
+	mov	@r8+, r12
+	mov	@r8+, r13
+	mov	@r8+, r14
+	mov	@r8+, r15
 	jmp	.Locb3_key_setup_join3
 .Locb3_key_setup_bytes1:
-	mov	sp, r12
-	add	#14, r12
-	mov	r12, r13
-	mov	#16, r14
+	mov	sp, r13
+	add	#14, r13
+	mov	r13, r14
+	mov	#16, r15
 .Locb3_key_setup_cpy4:
-	mov.b	@r10, r15
-	inc	r10
-	mov.b	r15, 0(r13)
-	inc	r13
-	dec	r14
+	mov.b	@r8+, 0(r14)
+	inc	r14
+	dec	r15
 	jnz	.Locb3_key_setup_cpy4
-	mov	r12, r10
+	mov	r13, r8
 	jmp	.Locb3_key_setup_words2
 .Locb3_key_setup_join3:
 	; aes.ae:295: w[i] = key[key_bits - 1 - 32 * i : key_bits - 32 * (i + 1)]
@@ -51,8 +49,8 @@ ocb3_key_setup:
 	mov	r6, 2(r9)
 	swpb	r11
 	mov	r11, 4(r9)
-	swpb	r8
-	mov	r8, 6(r9)
+	swpb	r10
+	mov	r10, 6(r9)
 	swpb	r13
 	mov	r13, 8(r9)
 	swpb	r12
@@ -67,16 +65,16 @@ ocb3_key_setup:
 	mov	r9, r8
 	add	#16, r8
 	; aes.ae:297: @unroll(round_unroll)
-.Locb3_key_setup_loop6:
+.Locb3_key_setup_loop8:
 	; aes.ae:300: if i % nk == 0 {
 	mov	r7, r15
 	and	#3, r15
 	mov	-4(r8), r13
 	mov	-2(r8), r14
 	tst	r15
-	jz	.Locb3_key_setup_else8
-	jmp	.Locb3_key_setup_endif9
-.Locb3_key_setup_else8:
+	jz	.Locb3_key_setup_else10
+	jmp	.Locb3_key_setup_endif11
+.Locb3_key_setup_else10:
 	mov.b	r13, r10
 	mov.b	r14, r15
 	xor	r15, r14
@@ -99,7 +97,7 @@ ocb3_key_setup:
 	mov.b	ocb3_E.rcon(r15), r15
 	swpb	r15
 	xor	r15, r14
-.Locb3_key_setup_endif9:
+.Locb3_key_setup_endif11:
 	; aes.ae:305: w[i] = w[i - nk] ^ temp
 	xor	-16(r8), r13
 	xor	-14(r8), r14
@@ -108,8 +106,8 @@ ocb3_key_setup:
 	add	#4, r8
 	add	#1, r7
 	cmp	#44, r7
-	jnc	.Locb3_key_setup_loop6
-.Locb3_key_setup_done7:
+	jnc	.Locb3_key_setup_loop8
+.Locb3_key_setup_done9:
 	; aes.ae:312: for r in 1..nr {
 	mov	#9, r8
 	; aes.ae:314: w[4 * (nr + r) + j] = sub_word(w[4 * (nr - r) + j])
@@ -118,7 +116,7 @@ ocb3_key_setup:
 	mov	r9, r11
 	add	#16, r11
 	; aes.ae:312: for r in 1..nr {
-.Locb3_key_setup_loop10:
+.Locb3_key_setup_loop12:
 	; aes.ae:314: w[4 * (nr + r) + j] = sub_word(w[4 * (nr - r) + j])
 	mov.b	163(r10), r15
 	mov.b	ocb3_E.sbox(r15), r12
@@ -179,13 +177,13 @@ ocb3_key_setup:
 	add	#65520, r10
 	add	#16, r11
 	dec	r8
-	jnz	.Locb3_key_setup_loop10
-.Locb3_key_setup_done11:
+	jnz	.Locb3_key_setup_loop12
+.Locb3_key_setup_done13:
 	; aes.ae:317: for i in 4 * (nr + 1)..8 * nr {
 	mov	#36, r10
 	mov	r9, r11
 	add	#176, r11
-.Locb3_key_setup_loop12:
+.Locb3_key_setup_loop14:
 	mov.b	3(r11), r14
 	rla	r14
 	mov.b	2(r11), r15
@@ -207,8 +205,8 @@ ocb3_key_setup:
 	mov	r13, 2(r11)
 	add	#4, r11
 	dec	r10
-	jnz	.Locb3_key_setup_loop12
-.Locb3_key_setup_done13:
+	jnz	.Locb3_key_setup_loop14
+.Locb3_key_setup_done15:
 	; ocb3.ae:93: l_star = E.encrypt_block(ks, 0 as u128)
 	mov	#0, 30(sp)
 	mov	#0, 32(sp)
@@ -393,7 +391,7 @@ ocb3_key_setup:
 	; ocb3.ae:99: l[at_l0 + i] = x
 	mov	r5, r14
 	; ocb3.ae:98: for i in 0..l_cached {
-.Locb3_key_setup_loop14:
+.Locb3_key_setup_loop16:
 	; ocb3.ae:99: l[at_l0 + i] = x
 	mov	r10, 32(r14)
 	mov	r11, 34(r14)
@@ -481,8 +479,8 @@ ocb3_key_setup:
 	mov	r5, r8
 	mov	r15, r6
 	dec	12(sp)
-	jnz	.Locb3_key_setup_loop14
-.Locb3_key_setup_done15:
+	jnz	.Locb3_key_setup_loop16
+.Locb3_key_setup_done17:
 	add	#62, sp
 	popm.w	#7, r10
 	ret
@@ -491,7 +489,7 @@ ocb3_key_setup:
 
 ; --- ocb3_encrypt_with: ocb3.encrypt_with
 ;     frame 222 bytes (54 spill slots, locals 112), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2556 bytes of code
+;     estimated 2570 bytes of code
 	.section .text.ocb3_encrypt_with,"ax",@progbits
 	.global ocb3_encrypt_with
 	.type ocb3_encrypt_with, @function
@@ -525,12 +523,12 @@ ocb3_encrypt_with:
 	mov	32(r14), 108(sp)
 	mov	#0, 22(sp)
 	mov	#0, 24(sp)
-	mov	#0, 40(sp)
+	mov	#0, 26(sp)
 	mov	#0, 42(sp)
 	mov	#0, 44(sp)
 	mov	#0, 72(sp)
+	mov	#0, 46(sp)
 	mov	#0, 48(sp)
-	mov	#0, 62(sp)
 	mov	140(sp), r14
 	mov	138(sp), r13
 	mov	136(sp), r12
@@ -547,26 +545,26 @@ ocb3_encrypt_with:
 	mov	r15, 74(sp)
 	; ocb3.ae:213: for i in 0..full {
 	cmp	r15, 70(sp)
-	jnc	.Locb3_encrypt_with_near40
+	jnc	.Locb3_encrypt_with_near45
 	br	#.Locb3_encrypt_with_done2
-.Locb3_encrypt_with_near40:
+.Locb3_encrypt_with_near45:
 .Locb3_encrypt_with_loop1:
 	xor	18(sp), r14
-	mov	r14, 34(sp)
+	mov	r14, 36(sp)
 	xor	20(sp), r13
-	mov	r13, 36(sp)
+	mov	r13, 38(sp)
 	xor	16(sp), r12
-	mov	r12, 38(sp)
+	mov	r12, 40(sp)
 	xor	14(sp), r11
-	mov	r11, 46(sp)
+	mov	r11, 50(sp)
 	xor	r9, r10
-	mov	r10, 50(sp)
+	mov	r10, 52(sp)
 	xor	r8, r4
-	mov	r4, 52(sp)
+	mov	r4, 54(sp)
 	xor	r7, r5
-	mov	r5, 54(sp)
+	mov	r5, 56(sp)
 	xor	108(sp), r6
-	mov	r6, 58(sp)
+	mov	r6, 60(sp)
 	mov	70(sp), r15
 	and	#4095, r15
 	rlam.w	#4, r15
@@ -586,18 +584,16 @@ ocb3_encrypt_with:
 	mov	@r8, r8
 	jmp	.Locb3_encrypt_with_join5
 .Locb3_encrypt_with_bytes3:
-	mov	sp, r12
-	add	#142, r12
-	mov	r12, r13
-	mov	#16, r14
+	mov	sp, r13
+	add	#142, r13
+	mov	r13, r14
+	mov	#16, r15
 .Locb3_encrypt_with_cpy6:
-	mov.b	@r8, r15
-	mov.b	r15, 0(r13)
-	inc	r13
-	inc	r8
-	dec	r14
+	mov.b	@r8+, 0(r14)
+	inc	r14
+	dec	r15
 	jnz	.Locb3_encrypt_with_cpy6
-	mov	r12, r8
+	mov	r13, r8
 	jmp	.Locb3_encrypt_with_words4
 .Locb3_encrypt_with_join5:
 	swpb	r8
@@ -605,7 +601,7 @@ ocb3_encrypt_with:
 	swpb	r9
 	xor	r9, 24(sp)
 	swpb	r10
-	xor	r10, 40(sp)
+	xor	r10, 26(sp)
 	swpb	r11
 	xor	r11, 42(sp)
 	swpb	r12
@@ -613,18 +609,18 @@ ocb3_encrypt_with:
 	swpb	r13
 	xor	r13, 72(sp)
 	swpb	r14
-	xor	r14, 48(sp)
+	xor	r14, 46(sp)
 	swpb	r15
-	xor	r15, 62(sp)
+	xor	r15, 48(sp)
 	; ocb3.ae:52: if v[15:0] == 0 {
-	xor	34(sp), r8
-	xor	36(sp), r9
-	xor	38(sp), r10
-	xor	46(sp), r11
-	xor	50(sp), r12
-	xor	52(sp), r13
-	xor	54(sp), r14
-	xor	58(sp), r15
+	xor	36(sp), r8
+	xor	38(sp), r9
+	xor	40(sp), r10
+	xor	50(sp), r11
+	xor	52(sp), r12
+	xor	54(sp), r13
+	xor	56(sp), r14
+	xor	60(sp), r15
 	; ocb3.ae:217: u = E.encrypt_block(ks, p ^ offset)
 	mov	r15, 110(sp)
 	mov	r14, 112(sp)
@@ -650,48 +646,48 @@ ocb3_encrypt_with:
 	call	#ocb3_E_encrypt_block
 	; ocb3.ae:52: if v[15:0] == 0 {
 	tst	4(sp)
-	jz	.Locb3_encrypt_with_else8
+	jz	.Locb3_encrypt_with_else10
 	mov	2(sp), r11
 	mov	4(sp), r14
 	mov	#0, r13
 	mov	#0, r4
-	jmp	.Locb3_encrypt_with_endif9
-.Locb3_encrypt_with_else8:
+	jmp	.Locb3_encrypt_with_endif11
+.Locb3_encrypt_with_else10:
 	mov	#0, r11
 	mov	2(sp), r14
 	mov	#0, r13
 	mov	#16, r4
-.Locb3_encrypt_with_endif9:
+.Locb3_encrypt_with_endif11:
 	mov.b	r14, r15
-	mov	34(sp), r12
+	mov	36(sp), r12
 	xor	172(sp), r12
 	mov	r12, 66(sp)
-	mov	36(sp), r12
+	mov	38(sp), r12
 	xor	170(sp), r12
 	mov	r12, 64(sp)
-	mov	38(sp), r12
+	mov	40(sp), r12
 	xor	168(sp), r12
-	mov	r12, 60(sp)
-	mov	46(sp), r12
-	xor	166(sp), r12
-	mov	r12, 56(sp)
+	mov	r12, 62(sp)
 	mov	50(sp), r12
-	xor	164(sp), r12
-	mov	r12, 32(sp)
+	xor	166(sp), r12
+	mov	r12, 58(sp)
 	mov	52(sp), r12
-	xor	162(sp), r12
-	mov	r12, 30(sp)
+	xor	164(sp), r12
+	mov	r12, 34(sp)
 	mov	54(sp), r12
+	xor	162(sp), r12
+	mov	r12, 32(sp)
+	mov	56(sp), r12
 	xor	160(sp), r12
-	mov	r12, 28(sp)
-	mov	58(sp), r12
+	mov	r12, 30(sp)
+	mov	60(sp), r12
 	xor	158(sp), r12
-	mov	r12, 26(sp)
+	mov	r12, 28(sp)
 	; ocb3.ae:56: if v[7:0] == 0 {
 	tst	r15
-	jz	.Locb3_encrypt_with_else10
-	jmp	.Locb3_encrypt_with_endif11
-.Locb3_encrypt_with_else10:
+	jz	.Locb3_encrypt_with_else12
+	jmp	.Locb3_encrypt_with_endif13
+.Locb3_encrypt_with_else12:
 	add	#8, r4
 	addc	#0, r13
 	mov	r14, r15
@@ -701,15 +697,15 @@ ocb3_encrypt_with:
 	xor.b	r15, r14
 	xor	r11, r14
 	mov.b	r11, r11
-.Locb3_encrypt_with_endif11:
+.Locb3_encrypt_with_endif13:
 	mov	r14, r15
 	and	#15, r15
 	; ocb3.ae:60: if v[3:0] == 0 {
 	tst	r15
-	jz	.Locb3_encrypt_with_else12
+	jz	.Locb3_encrypt_with_else14
 	mov	r11, r12
-	jmp	.Locb3_encrypt_with_endif13
-.Locb3_encrypt_with_else12:
+	jmp	.Locb3_encrypt_with_endif15
+.Locb3_encrypt_with_else14:
 	mov	r11, r12
 	rrum.w	#4, r12
 	mov	r14, r15
@@ -721,14 +717,14 @@ ocb3_encrypt_with:
 	bis	r15, r14
 	add	#4, r4
 	addc	#0, r13
-.Locb3_encrypt_with_endif13:
+.Locb3_encrypt_with_endif15:
 	mov	r14, r15
 	and	#3, r15
 	; ocb3.ae:64: if v[1:0] == 0 {
 	tst	r15
-	jz	.Locb3_encrypt_with_else14
-	jmp	.Locb3_encrypt_with_endif15
-.Locb3_encrypt_with_else14:
+	jz	.Locb3_encrypt_with_else16
+	jmp	.Locb3_encrypt_with_endif17
+.Locb3_encrypt_with_else16:
 	mov	r14, r15
 	rrum.w	#2, r15
 	mov	r12, r14
@@ -739,16 +735,16 @@ ocb3_encrypt_with:
 	bis	r15, r14
 	add	#2, r4
 	addc	#0, r13
-.Locb3_encrypt_with_endif15:
+.Locb3_encrypt_with_endif17:
 	and	#1, r14
 	; ocb3.ae:68: if v[0] == 0 {
 	tst	r14
-	jz	.Locb3_encrypt_with_else16
-	jmp	.Locb3_encrypt_with_endif17
-.Locb3_encrypt_with_else16:
+	jz	.Locb3_encrypt_with_else18
+	jmp	.Locb3_encrypt_with_endif19
+.Locb3_encrypt_with_else18:
 	add	#1, r4
 	addc	#0, r13
-.Locb3_encrypt_with_endif17:
+.Locb3_encrypt_with_endif19:
 	mov	r4, r15
 	sub	#8, r15
 	mov	r13, r15
@@ -779,13 +775,13 @@ ocb3_encrypt_with:
 	mov	4(r15), r11
 	mov	2(r15), r10
 	tst	r14
-	jz	.Locb3_encrypt_with_else18
+	jz	.Locb3_encrypt_with_else20
 	; ocb3.ae:109: for j in last..k {
 	mov	@r15, r9
 	mov	#7, r5
 	cmp	r4, r5
-	jc	.Locb3_encrypt_with_done21
-.Locb3_encrypt_with_loop20:
+	jc	.Locb3_encrypt_with_done23
+.Locb3_encrypt_with_loop22:
 	mov	r9, r15
 	and	#32767, r15
 	rlam.w	#1, r15
@@ -865,30 +861,30 @@ ocb3_encrypt_with:
 	mov	r14, r10
 	mov	r15, r9
 	cmp	r4, r5
-	jnc	.Locb3_encrypt_with_loop20
-.Locb3_encrypt_with_done21:
+	jnc	.Locb3_encrypt_with_loop22
+.Locb3_encrypt_with_done23:
 	mov	r13, 18(sp)
 	mov	r12, 6(sp)
 	mov	r11, 8(sp)
 	mov	r10, 10(sp)
 	mov	r9, 12(sp)
-	jmp	.Locb3_encrypt_with_endif19
-.Locb3_encrypt_with_else18:
+	jmp	.Locb3_encrypt_with_endif21
+.Locb3_encrypt_with_else20:
 	mov	r13, 18(sp)
 	mov	r12, 6(sp)
 	mov	r11, 8(sp)
 	mov	r10, 10(sp)
 	mov	@r15, 12(sp)
-.Locb3_encrypt_with_endif19:
+.Locb3_encrypt_with_endif21:
 	; ocb3.ae:220: store_be(ct, off, u ^ offset)
 	mov	68(sp), r13
 	add	246(sp), r13
-	mov	26(sp), r15
-	mov	28(sp), r14
-	mov	30(sp), r12
-	mov	32(sp), r11
-	mov	56(sp), r10
-	mov	60(sp), r9
+	mov	28(sp), r15
+	mov	30(sp), r14
+	mov	32(sp), r12
+	mov	34(sp), r11
+	mov	58(sp), r10
+	mov	62(sp), r9
 	mov	64(sp), r5
 	mov	66(sp), r4
 	bit	#1, r13
@@ -900,7 +896,7 @@ ocb3_encrypt_with:
 	swpb	r12
 	swpb	r14
 	swpb	r15
-	jnz	.Locb3_encrypt_with_bytes22
+	jnz	.Locb3_encrypt_with_bytes24
 	mov	r4, 0(r13)
 	mov	r5, 2(r13)
 	mov	r9, 4(r13)
@@ -909,8 +905,8 @@ ocb3_encrypt_with:
 	mov	r12, 10(r13)
 	mov	r14, 12(r13)
 	mov	r15, 14(r13)
-	jmp	.Locb3_encrypt_with_stored23
-.Locb3_encrypt_with_bytes22:
+	jmp	.Locb3_encrypt_with_stored25
+.Locb3_encrypt_with_bytes24:
 	mov	r4, 142(sp)
 	mov	r5, 144(sp)
 	mov	r9, 146(sp)
@@ -922,13 +918,13 @@ ocb3_encrypt_with:
 	mov	#16, r15
 	mov	sp, r14
 	add	#142, r14
-.Locb3_encrypt_with_cpy24:
+.Locb3_encrypt_with_cpy26:
 	mov.b	@r14, 0(r13)
 	inc	r14
 	inc	r13
 	dec	r15
-	jnz	.Locb3_encrypt_with_cpy24
-.Locb3_encrypt_with_stored23:
+	jnz	.Locb3_encrypt_with_cpy26
+.Locb3_encrypt_with_stored25:
 	add	#1, 70(sp)
 	mov	r8, 20(sp)
 	mov	r7, 16(sp)
@@ -937,18 +933,18 @@ ocb3_encrypt_with:
 	mov	8(sp), r8
 	mov	10(sp), r7
 	mov	12(sp), 108(sp)
-	mov	34(sp), r14
-	mov	36(sp), r13
-	mov	38(sp), r12
-	mov	46(sp), r11
-	mov	50(sp), r10
-	mov	52(sp), r4
-	mov	54(sp), r5
-	mov	58(sp), r6
+	mov	36(sp), r14
+	mov	38(sp), r13
+	mov	40(sp), r12
+	mov	50(sp), r11
+	mov	52(sp), r10
+	mov	54(sp), r4
+	mov	56(sp), r5
+	mov	60(sp), r6
 	cmp	74(sp), 70(sp)
-	jc	.Locb3_encrypt_with_near41
+	jc	.Locb3_encrypt_with_near46
 	br	#.Locb3_encrypt_with_loop1
-.Locb3_encrypt_with_near41:
+.Locb3_encrypt_with_near46:
 .Locb3_encrypt_with_done2:
 	and	#15, 244(sp)
 	mov	74(sp), r15
@@ -956,7 +952,7 @@ ocb3_encrypt_with:
 	mov	r15, 74(sp)
 	; ocb3.ae:223: if r != 0 {
 	tst	244(sp)
-	jz	.Locb3_encrypt_with_else25
+	jz	.Locb3_encrypt_with_else27
 	mov	76(sp), r9
 	xor	14(r9), r14
 	mov	r14, 106(sp)
@@ -989,43 +985,52 @@ ocb3_encrypt_with:
 	add	#110, r13
 	mov	88(sp), r12
 	call	#ocb3_E_encrypt_block
-	mov	242(sp), r10
-	add	74(sp), r10
+	mov	242(sp), r11
+	add	74(sp), r11
 	cmp	#16, 244(sp)
-	jnc	.Locb3_encrypt_with_bytes27
-	bit	#1, r10
-	jnz	.Locb3_encrypt_with_bytes27
-.Locb3_encrypt_with_words28:
-	mov	14(r10), r6
-	mov	12(r10), r13
-	mov	10(r10), 78(sp)
-	mov	8(r10), 80(sp)
-	mov	6(r10), 82(sp)
-	mov	4(r10), 84(sp)
-	mov	2(r10), 86(sp)
-	mov	@r10, 90(sp)
-	jmp	.Locb3_encrypt_with_join29
-.Locb3_encrypt_with_bytes27:
-	mov	244(sp), r15
-	mov	#16, r13
-	mov	sp, r11
-	add	#142, r11
-	mov	r11, r12
-.Locb3_encrypt_with_cpy30:
-	clr	r14
+	jnc	.Locb3_encrypt_with_bytes29
+	bit	#1, r11
+	jnz	.Locb3_encrypt_with_bytes29
+.Locb3_encrypt_with_words30:
+	mov	14(r11), r6
+	mov	12(r11), r13
+	mov	10(r11), 78(sp)
+	mov	8(r11), 80(sp)
+	mov	6(r11), 82(sp)
+	mov	4(r11), 84(sp)
+	mov	2(r11), 86(sp)
+	mov	@r11, 90(sp)
+	jmp	.Locb3_encrypt_with_join31
+.Locb3_encrypt_with_bytes29:
+	mov	sp, r12
+	add	#142, r12
+	mov	r12, r13
+	mov	244(sp), r14
+	cmp	#16, r14
+	jnc	.Locb3_encrypt_with_cap32
+	mov	#16, r14
+.Locb3_encrypt_with_cap32:
+	mov	#16, r15
+	sub	r14, r15
+	tst	r14
+	jz	.Locb3_encrypt_with_zeros34
+.Locb3_encrypt_with_cpy33:
+	mov.b	@r11+, 0(r13)
+	inc	r13
+	dec	r14
+	jnz	.Locb3_encrypt_with_cpy33
+.Locb3_encrypt_with_zeros34:
 	tst	r15
-	jz	.Locb3_encrypt_with_pad31
-	mov.b	@r10, r14
-	inc	r10
+	jz	.Locb3_encrypt_with_filled36
+.Locb3_encrypt_with_zero35:
+	mov.b	#0, 0(r13)
+	inc	r13
 	dec	r15
-.Locb3_encrypt_with_pad31:
-	mov.b	r14, 0(r12)
-	inc	r12
-	dec	r13
-	jnz	.Locb3_encrypt_with_cpy30
-	mov	r11, r10
-	jmp	.Locb3_encrypt_with_words28
-.Locb3_encrypt_with_join29:
+	jnz	.Locb3_encrypt_with_zero35
+.Locb3_encrypt_with_filled36:
+	mov	r12, r11
+	jmp	.Locb3_encrypt_with_words30
+.Locb3_encrypt_with_join31:
 	; ocb3.ae:228: store_be(ct, 16 * full, p ^ pad, r)
 	mov	74(sp), r12
 	add	246(sp), r12
@@ -1056,9 +1061,9 @@ ocb3_encrypt_with:
 	xor	188(sp), r14
 	; ocb3.ae:228: store_be(ct, 16 * full, p ^ pad, r)
 	cmp	#16, 244(sp)
-	jnc	.Locb3_encrypt_with_bytes32
+	jnc	.Locb3_encrypt_with_bytes37
 	bit	#1, r12
-	jnz	.Locb3_encrypt_with_bytes32
+	jnz	.Locb3_encrypt_with_bytes37
 	swpb	r14
 	mov	r14, 0(r12)
 	swpb	r11
@@ -1075,8 +1080,8 @@ ocb3_encrypt_with:
 	mov	r5, 12(r12)
 	swpb	r4
 	mov	r4, 14(r12)
-	jmp	.Locb3_encrypt_with_stored33
-.Locb3_encrypt_with_bytes32:
+	jmp	.Locb3_encrypt_with_stored38
+.Locb3_encrypt_with_bytes37:
 	mov	244(sp), r15
 	swpb	r14
 	mov	r14, 142(sp)
@@ -1097,18 +1102,18 @@ ocb3_encrypt_with:
 	mov	sp, r14
 	add	#142, r14
 	cmp	#16, r15
-	jnc	.Locb3_encrypt_with_cnt34
+	jnc	.Locb3_encrypt_with_cnt39
 	mov	#16, r15
-.Locb3_encrypt_with_cnt34:
+.Locb3_encrypt_with_cnt39:
 	tst	r15
-	jz	.Locb3_encrypt_with_stored33
-.Locb3_encrypt_with_cpy35:
+	jz	.Locb3_encrypt_with_stored38
+.Locb3_encrypt_with_cpy40:
 	mov.b	@r14, 0(r12)
 	inc	r14
 	inc	r12
 	dec	r15
-	jnz	.Locb3_encrypt_with_cpy35
-.Locb3_encrypt_with_stored33:
+	jnz	.Locb3_encrypt_with_cpy40
+.Locb3_encrypt_with_stored38:
 	mov	#15, r10
 	sub	244(sp), r10
 	subc	r14, r14
@@ -1162,7 +1167,7 @@ ocb3_encrypt_with:
 	inc	r15
 	and	r15, r14
 	bis	r14, r6
-	xor	r6, 62(sp)
+	xor	r6, 48(sp)
 	inv	r8
 	inc	r8
 	and	r8, r9
@@ -1181,7 +1186,7 @@ ocb3_encrypt_with:
 	inc	r15
 	and	r15, r14
 	bis	r14, r13
-	mov	48(sp), r8
+	mov	46(sp), r8
 	xor	r13, r8
 	mov	r11, r15
 	inv	r15
@@ -1238,7 +1243,7 @@ ocb3_encrypt_with:
 	and	r15, r6
 	mov	84(sp), r15
 	bis	r6, r15
-	mov	40(sp), r6
+	mov	26(sp), r6
 	xor	r15, r6
 	mov	r10, r15
 	inv	r15
@@ -1263,11 +1268,11 @@ ocb3_encrypt_with:
 	mov	22(sp), r15
 	xor	r10, r15
 	mov	r12, 24(sp)
-	mov	r6, 40(sp)
+	mov	r6, 26(sp)
 	mov	r14, 42(sp)
 	mov	r11, 44(sp)
 	mov	r13, 72(sp)
-	mov	62(sp), r7
+	mov	48(sp), r7
 	mov	106(sp), r14
 	mov	104(sp), r13
 	mov	102(sp), r12
@@ -1276,19 +1281,19 @@ ocb3_encrypt_with:
 	mov	96(sp), r4
 	mov	94(sp), r5
 	mov	92(sp), r6
-	jmp	.Locb3_encrypt_with_endif26
-.Locb3_encrypt_with_else25:
+	jmp	.Locb3_encrypt_with_endif28
+.Locb3_encrypt_with_else27:
 	mov	22(sp), r15
-	mov	48(sp), r8
-	mov	62(sp), r7
-.Locb3_encrypt_with_endif26:
+	mov	46(sp), r8
+	mov	48(sp), r7
+.Locb3_encrypt_with_endif28:
 	xor	r14, r15
 	mov	76(sp), r9
 	xor	30(r9), r15
 	mov	24(sp), r14
 	xor	r13, r14
 	xor	28(r9), r14
-	mov	40(sp), r13
+	mov	26(sp), r13
 	xor	r12, r13
 	xor	26(r9), r13
 	mov	42(sp), r12
@@ -1347,9 +1352,9 @@ ocb3_encrypt_with:
 	; ocb3.ae:231: store_be(tag, 0, t, len(tag))
 	mov	250(sp), r13
 	cmp	#16, 252(sp)
-	jnc	.Locb3_encrypt_with_bytes36
+	jnc	.Locb3_encrypt_with_bytes41
 	bit	#1, r13
-	jnz	.Locb3_encrypt_with_bytes36
+	jnz	.Locb3_encrypt_with_bytes41
 	swpb	r15
 	mov	r15, 0(r13)
 	swpb	r14
@@ -1366,8 +1371,8 @@ ocb3_encrypt_with:
 	mov	r8, 12(r13)
 	swpb	r7
 	mov	r7, 14(r13)
-	jmp	.Locb3_encrypt_with_stored37
-.Locb3_encrypt_with_bytes36:
+	jmp	.Locb3_encrypt_with_stored42
+.Locb3_encrypt_with_bytes41:
 	swpb	r15
 	mov	r15, 142(sp)
 	swpb	r14
@@ -1388,18 +1393,18 @@ ocb3_encrypt_with:
 	mov	sp, r14
 	add	#142, r14
 	cmp	#16, r15
-	jnc	.Locb3_encrypt_with_cnt38
+	jnc	.Locb3_encrypt_with_cnt43
 	mov	#16, r15
-.Locb3_encrypt_with_cnt38:
+.Locb3_encrypt_with_cnt43:
 	tst	r15
-	jz	.Locb3_encrypt_with_stored37
-.Locb3_encrypt_with_cpy39:
+	jz	.Locb3_encrypt_with_stored42
+.Locb3_encrypt_with_cpy44:
 	mov.b	@r14, 0(r13)
 	inc	r14
 	inc	r13
 	dec	r15
-	jnz	.Locb3_encrypt_with_cpy39
-.Locb3_encrypt_with_stored37:
+	jnz	.Locb3_encrypt_with_cpy44
+.Locb3_encrypt_with_stored42:
 	add	#222, sp
 	popm.w	#7, r10
 	ret
@@ -1408,7 +1413,7 @@ ocb3_encrypt_with:
 
 ; --- ocb3_decrypt_with: ocb3.decrypt_with
 ;     frame 240 bytes (71 spill slots, locals 96), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 3848 bytes of code
+;     estimated 3864 bytes of code
 	.section .text.ocb3_decrypt_with,"ax",@progbits
 	.global ocb3_decrypt_with
 	.type ocb3_decrypt_with, @function
@@ -1462,9 +1467,9 @@ ocb3_decrypt_with:
 	mov	#0, 102(sp)
 	mov	#0, 110(sp)
 	cmp	118(sp), 76(sp)
-	jnc	.Locb3_decrypt_with_near47
+	jnc	.Locb3_decrypt_with_near55
 	br	#.Locb3_decrypt_with_done2
-.Locb3_decrypt_with_near47:
+.Locb3_decrypt_with_near55:
 .Locb3_decrypt_with_loop1:
 	xor	32(sp), r13
 	mov	r13, 72(sp)
@@ -1491,28 +1496,26 @@ ocb3_decrypt_with:
 	bit	#1, r10
 	jnz	.Locb3_decrypt_with_bytes3
 .Locb3_decrypt_with_words4:
-	mov	@r10, r9
-	mov	2(r10), r8
-	mov	4(r10), r7
-	mov	6(r10), r11
-	mov	8(r10), r13
-	mov	10(r10), r12
-	mov	12(r10), r14
-	mov	14(r10), r10
+	mov	@r10+, r9
+	mov	@r10+, r8
+	mov	@r10+, r7
+	mov	@r10+, r11
+	mov	@r10+, r13
+	mov	@r10+, r12
+	mov	@r10+, r14
+	mov	@r10, r10
 	jmp	.Locb3_decrypt_with_join5
 .Locb3_decrypt_with_bytes3:
-	mov	sp, r12
-	add	#176, r12
-	mov	r12, r13
-	mov	#16, r14
+	mov	sp, r13
+	add	#176, r13
+	mov	r13, r14
+	mov	#16, r15
 .Locb3_decrypt_with_cpy6:
-	mov.b	@r10, r15
-	inc	r10
-	mov.b	r15, 0(r13)
-	inc	r13
-	dec	r14
+	mov.b	@r10+, 0(r14)
+	inc	r14
+	dec	r15
 	jnz	.Locb3_decrypt_with_cpy6
-	mov	r12, r10
+	mov	r13, r10
 	jmp	.Locb3_decrypt_with_words4
 .Locb3_decrypt_with_join5:
 	; aes.ae:262: @unroll(round_unroll)
@@ -1555,7 +1558,7 @@ ocb3_decrypt_with:
 	mov	r6, r7
 	add	#16, r7
 	; aes.ae:262: @unroll(round_unroll)
-.Locb3_decrypt_with_loop8:
+.Locb3_decrypt_with_loop10:
 	; aes.ae:268: t2 = inv_round_column(s2, s1, s0, s3) ^ w[4 * (nr + r) + 2]
 	mov.b	5(sp), r6
 	; aes.ae:269: t3 = inv_round_column(s3, s2, s1, s0) ^ w[4 * (nr + r) + 3]
@@ -1683,8 +1686,8 @@ ocb3_decrypt_with:
 	mov	r14, r10
 	mov	r15, 2(sp)
 	dec	6(sp)
-	jnz	.Locb3_decrypt_with_loop8
-.Locb3_decrypt_with_done9:
+	jnz	.Locb3_decrypt_with_loop10
+.Locb3_decrypt_with_done11:
 	mov.b	4(sp), r15
 	mov.b	ocb3_E.inv_sbox(r15), r15
 	mov	r12, r14
@@ -1768,22 +1771,22 @@ ocb3_decrypt_with:
 	addc	#0, r12
 	; ocb3.ae:52: if v[15:0] == 0 {
 	tst	r14
-	jz	.Locb3_decrypt_with_else10
+	jz	.Locb3_decrypt_with_else12
 	mov	#0, r4
 	mov	#0, r13
-	jmp	.Locb3_decrypt_with_endif11
-.Locb3_decrypt_with_else10:
+	jmp	.Locb3_decrypt_with_endif13
+.Locb3_decrypt_with_else12:
 	mov	#16, r4
 	mov	#0, r13
 	mov	r12, r14
 	mov	#0, r12
-.Locb3_decrypt_with_endif11:
+.Locb3_decrypt_with_endif13:
 	mov.b	r14, r15
 	; ocb3.ae:56: if v[7:0] == 0 {
 	tst	r15
-	jz	.Locb3_decrypt_with_else12
-	jmp	.Locb3_decrypt_with_endif13
-.Locb3_decrypt_with_else12:
+	jz	.Locb3_decrypt_with_else14
+	jmp	.Locb3_decrypt_with_endif15
+.Locb3_decrypt_with_else14:
 	add	#8, r4
 	addc	#0, r13
 	swpb	r12
@@ -1793,14 +1796,14 @@ ocb3_decrypt_with:
 	xor	r12, r15
 	mov	r15, r14
 	mov.b	r12, r12
-.Locb3_decrypt_with_endif13:
+.Locb3_decrypt_with_endif15:
 	mov	r14, r15
 	and	#15, r15
 	; ocb3.ae:60: if v[3:0] == 0 {
 	tst	r15
-	jz	.Locb3_decrypt_with_else14
-	jmp	.Locb3_decrypt_with_endif15
-.Locb3_decrypt_with_else14:
+	jz	.Locb3_decrypt_with_else16
+	jmp	.Locb3_decrypt_with_endif17
+.Locb3_decrypt_with_else16:
 	add	#4, r4
 	addc	#0, r13
 	mov	r14, r15
@@ -1811,14 +1814,14 @@ ocb3_decrypt_with:
 	rlam.w	#4, r14
 	bis	r15, r14
 	rrum.w	#4, r12
-.Locb3_decrypt_with_endif15:
+.Locb3_decrypt_with_endif17:
 	mov	r14, r15
 	and	#3, r15
 	; ocb3.ae:64: if v[1:0] == 0 {
 	tst	r15
-	jz	.Locb3_decrypt_with_else16
-	jmp	.Locb3_decrypt_with_endif17
-.Locb3_decrypt_with_else16:
+	jz	.Locb3_decrypt_with_else18
+	jmp	.Locb3_decrypt_with_endif19
+.Locb3_decrypt_with_else18:
 	mov	r14, r15
 	rrum.w	#2, r15
 	mov	r12, r14
@@ -1829,16 +1832,16 @@ ocb3_decrypt_with:
 	bis	r15, r14
 	add	#2, r4
 	addc	#0, r13
-.Locb3_decrypt_with_endif17:
+.Locb3_decrypt_with_endif19:
 	and	#1, r14
 	; ocb3.ae:68: if v[0] == 0 {
 	tst	r14
-	jz	.Locb3_decrypt_with_else18
-	jmp	.Locb3_decrypt_with_endif19
-.Locb3_decrypt_with_else18:
+	jz	.Locb3_decrypt_with_else20
+	jmp	.Locb3_decrypt_with_endif21
+.Locb3_decrypt_with_else20:
 	add	#1, r4
 	addc	#0, r13
-.Locb3_decrypt_with_endif19:
+.Locb3_decrypt_with_endif21:
 	mov	#7, r15
 	sub	r4, r15
 	mov	#0, r15
@@ -1868,13 +1871,13 @@ ocb3_decrypt_with:
 	mov	12(r14), r11
 	mov	14(r14), r12
 	tst	r15
-	jz	.Locb3_decrypt_with_else20
+	jz	.Locb3_decrypt_with_else22
 	; ocb3.ae:109: for j in last..k {
 	mov	@r14, r15
 	mov	#7, r5
 	cmp	r4, r5
-	jc	.Locb3_decrypt_with_done23
-.Locb3_decrypt_with_loop22:
+	jc	.Locb3_decrypt_with_done25
+.Locb3_decrypt_with_loop24:
 	mov	r15, r13
 	and	#32767, r13
 	mov	r15, r14
@@ -1973,8 +1976,8 @@ ocb3_decrypt_with:
 	; ocb3.ae:44: return (s << 1) ^ (if s[127] == 1 then 0x87 as u128 else 0)
 	add	#1, r5
 	cmp	r4, r5
-	jnc	.Locb3_decrypt_with_loop22
-.Locb3_decrypt_with_done23:
+	jnc	.Locb3_decrypt_with_loop24
+.Locb3_decrypt_with_done25:
 	mov	r15, 32(sp)
 	mov	r6, 30(sp)
 	mov	r7, 28(sp)
@@ -1983,8 +1986,8 @@ ocb3_decrypt_with:
 	mov	r10, 22(sp)
 	mov	r11, 10(sp)
 	mov	r12, 38(sp)
-	jmp	.Locb3_decrypt_with_endif21
-.Locb3_decrypt_with_else20:
+	jmp	.Locb3_decrypt_with_endif23
+.Locb3_decrypt_with_else22:
 	mov	@r14, 32(sp)
 	mov	r6, 30(sp)
 	mov	r7, 28(sp)
@@ -1993,7 +1996,7 @@ ocb3_decrypt_with:
 	mov	r10, 22(sp)
 	mov	r11, 10(sp)
 	mov	r12, 38(sp)
-.Locb3_decrypt_with_endif21:
+.Locb3_decrypt_with_endif23:
 	mov	36(sp), r15
 	xor	72(sp), r15
 	xor	r15, 20(sp)
@@ -2033,7 +2036,7 @@ ocb3_decrypt_with:
 	swpb	r12
 	swpb	r14
 	swpb	r15
-	jnz	.Locb3_decrypt_with_bytes24
+	jnz	.Locb3_decrypt_with_bytes26
 	mov	r6, 0(r13)
 	mov	r8, 2(r13)
 	mov	r9, 4(r13)
@@ -2042,8 +2045,8 @@ ocb3_decrypt_with:
 	mov	r12, 10(r13)
 	mov	r14, 12(r13)
 	mov	r15, 14(r13)
-	jmp	.Locb3_decrypt_with_stored25
-.Locb3_decrypt_with_bytes24:
+	jmp	.Locb3_decrypt_with_stored27
+.Locb3_decrypt_with_bytes26:
 	mov	r6, 176(sp)
 	mov	r8, 178(sp)
 	mov	r9, 180(sp)
@@ -2055,13 +2058,13 @@ ocb3_decrypt_with:
 	mov	sp, r14
 	add	#176, r14
 	mov	#16, r15
-.Locb3_decrypt_with_cpy26:
+.Locb3_decrypt_with_cpy28:
 	mov.b	@r14, 0(r13)
 	inc	r14
 	inc	r13
 	dec	r15
-	jnz	.Locb3_decrypt_with_cpy26
-.Locb3_decrypt_with_stored25:
+	jnz	.Locb3_decrypt_with_cpy28
+.Locb3_decrypt_with_stored27:
 	mov	72(sp), r13
 	mov	70(sp), r11
 	mov	68(sp), r10
@@ -2076,9 +2079,9 @@ ocb3_decrypt_with:
 	mov	r7, 110(sp)
 	add	#1, 76(sp)
 	cmp	118(sp), 76(sp)
-	jc	.Locb3_decrypt_with_near48
+	jc	.Locb3_decrypt_with_near56
 	br	#.Locb3_decrypt_with_loop1
-.Locb3_decrypt_with_near48:
+.Locb3_decrypt_with_near56:
 .Locb3_decrypt_with_done2:
 	mov	118(sp), r15
 	rlam.w	#4, r15
@@ -2086,9 +2089,9 @@ ocb3_decrypt_with:
 	and	#15, 262(sp)
 	; ocb3.ae:253: if r != 0 {
 	tst	262(sp)
-	jnz	.Locb3_decrypt_with_near49
-	br	#.Locb3_decrypt_with_else27
-.Locb3_decrypt_with_near49:
+	jnz	.Locb3_decrypt_with_near57
+	br	#.Locb3_decrypt_with_else29
+.Locb3_decrypt_with_near57:
 	mov	100(sp), r7
 	xor	14(r7), r8
 	mov	r8, 142(sp)
@@ -2105,9 +2108,9 @@ ocb3_decrypt_with:
 	xor	2(r7), r11
 	mov	r11, 92(sp)
 	xor	@r7, r13
-	mov	r13, 96(sp)
+	mov	r13, 98(sp)
 	; ocb3.ae:255: pad = E.encrypt_block(ks, offset)
-	mov	96(sp), 144(sp)
+	mov	98(sp), 144(sp)
 	mov	92(sp), 146(sp)
 	mov	88(sp), 148(sp)
 	mov	80(sp), 150(sp)
@@ -2121,43 +2124,52 @@ ocb3_decrypt_with:
 	add	#192, r14
 	mov	18(sp), r12
 	call	#ocb3_E_encrypt_block
-	mov	260(sp), r10
-	add	118(sp), r10
+	mov	260(sp), r9
+	add	118(sp), r9
 	cmp	#16, 262(sp)
-	jnc	.Locb3_decrypt_with_bytes29
-	bit	#1, r10
-	jnz	.Locb3_decrypt_with_bytes29
-.Locb3_decrypt_with_words30:
-	mov	@r10+, r4
-	mov	@r10+, r5
-	mov	@r10+, r7
-	mov	@r10+, r11
-	mov	@r10+, r12
-	mov	@r10+, r13
-	mov	@r10+, r14
-	mov	@r10+, r15
-	jmp	.Locb3_decrypt_with_join31
-.Locb3_decrypt_with_bytes29:
-	mov	sp, r11
-	add	#176, r11
-	mov	r11, r12
-	mov	#16, r13
-	mov	262(sp), r15
-.Locb3_decrypt_with_cpy32:
-	clr	r14
+	jnc	.Locb3_decrypt_with_bytes31
+	bit	#1, r9
+	jnz	.Locb3_decrypt_with_bytes31
+.Locb3_decrypt_with_words32:
+	mov	@r9+, r4
+	mov	@r9+, r5
+	mov	@r9+, r7
+	mov	@r9+, r11
+	mov	@r9+, r10
+	mov	@r9+, r13
+	mov	@r9+, r14
+	mov	@r9+, r15
+	jmp	.Locb3_decrypt_with_join33
+.Locb3_decrypt_with_bytes31:
+	mov	sp, r12
+	add	#176, r12
+	mov	r12, r13
+	mov	262(sp), r14
+	cmp	#16, r14
+	jnc	.Locb3_decrypt_with_cap34
+	mov	#16, r14
+.Locb3_decrypt_with_cap34:
+	mov	#16, r15
+	sub	r14, r15
+	tst	r14
+	jz	.Locb3_decrypt_with_zeros36
+.Locb3_decrypt_with_cpy35:
+	mov.b	@r9+, 0(r13)
+	inc	r13
+	dec	r14
+	jnz	.Locb3_decrypt_with_cpy35
+.Locb3_decrypt_with_zeros36:
 	tst	r15
-	jz	.Locb3_decrypt_with_pad33
-	mov.b	@r10, r14
-	inc	r10
+	jz	.Locb3_decrypt_with_filled38
+.Locb3_decrypt_with_zero37:
+	mov.b	#0, 0(r13)
+	inc	r13
 	dec	r15
-.Locb3_decrypt_with_pad33:
-	mov.b	r14, 0(r12)
-	inc	r12
-	dec	r13
-	jnz	.Locb3_decrypt_with_cpy32
-	mov	r11, r10
-	jmp	.Locb3_decrypt_with_words30
-.Locb3_decrypt_with_join31:
+	jnz	.Locb3_decrypt_with_zero37
+.Locb3_decrypt_with_filled38:
+	mov	r12, r9
+	jmp	.Locb3_decrypt_with_words32
+.Locb3_decrypt_with_join33:
 	swpb	r15
 	xor	192(sp), r15
 	mov	r15, 94(sp)
@@ -2167,7 +2179,6 @@ ocb3_decrypt_with:
 	swpb	r13
 	xor	196(sp), r13
 	mov	r13, 84(sp)
-	mov	r12, r10
 	swpb	r10
 	xor	198(sp), r10
 	swpb	r11
@@ -2186,7 +2197,7 @@ ocb3_decrypt_with:
 	xor	#1, r15
 	; ocb3.ae:77: if count < 16 {                  // only a partial block pays for the mask (a run-time shift)
 	tst	r15
-	jz	.Locb3_decrypt_with_else34
+	jz	.Locb3_decrypt_with_else39
 	mov	262(sp), r15
 	and	#8191, r15
 	rlam.w	#3, r15
@@ -2346,11 +2357,11 @@ ocb3_decrypt_with:
 	mov	r10, 122(sp)
 	mov	r11, 86(sp)
 	mov	104(sp), r5
-	jmp	.Locb3_decrypt_with_endif35
-.Locb3_decrypt_with_else34:
+	jmp	.Locb3_decrypt_with_endif40
+.Locb3_decrypt_with_else39:
 	mov	r10, 122(sp)
 	mov	r11, 86(sp)
-.Locb3_decrypt_with_endif35:
+.Locb3_decrypt_with_endif40:
 	; ocb3.ae:258: store_be(msg, 16 * full, p, r)
 	mov	118(sp), r13
 	add	268(sp), r13
@@ -2371,9 +2382,9 @@ ocb3_decrypt_with:
 	swpb	r12
 	swpb	r14
 	swpb	r15
-	jnc	.Locb3_decrypt_with_bytes36
+	jnc	.Locb3_decrypt_with_bytes41
 	bit	#1, r13
-	jnz	.Locb3_decrypt_with_bytes36
+	jnz	.Locb3_decrypt_with_bytes41
 	mov	r6, 0(r13)
 	mov	r8, 2(r13)
 	mov	r9, 4(r13)
@@ -2382,8 +2393,8 @@ ocb3_decrypt_with:
 	mov	r12, 10(r13)
 	mov	r14, 12(r13)
 	mov	r15, 14(r13)
-	jmp	.Locb3_decrypt_with_stored37
-.Locb3_decrypt_with_bytes36:
+	jmp	.Locb3_decrypt_with_stored42
+.Locb3_decrypt_with_bytes41:
 	mov	r6, 176(sp)
 	mov	r8, 178(sp)
 	mov	r9, 180(sp)
@@ -2396,18 +2407,18 @@ ocb3_decrypt_with:
 	add	#176, r14
 	mov	262(sp), r15
 	cmp	#16, r15
-	jnc	.Locb3_decrypt_with_cnt38
+	jnc	.Locb3_decrypt_with_cnt43
 	mov	#16, r15
-.Locb3_decrypt_with_cnt38:
+.Locb3_decrypt_with_cnt43:
 	tst	r15
-	jz	.Locb3_decrypt_with_stored37
-.Locb3_decrypt_with_cpy39:
+	jz	.Locb3_decrypt_with_stored42
+.Locb3_decrypt_with_cpy44:
 	mov.b	@r14, 0(r13)
 	inc	r14
 	inc	r13
 	dec	r15
-	jnz	.Locb3_decrypt_with_cpy39
-.Locb3_decrypt_with_stored37:
+	jnz	.Locb3_decrypt_with_cpy44
+.Locb3_decrypt_with_stored42:
 	mov	#15, r10
 	sub	262(sp), r10
 	subc	r14, r14
@@ -2566,9 +2577,9 @@ ocb3_decrypt_with:
 	mov	142(sp), r15
 	mov	102(sp), r4
 	mov	110(sp), r14
-	jmp	.Locb3_decrypt_with_endif28
-.Locb3_decrypt_with_else27:
-	mov	r13, 96(sp)
+	jmp	.Locb3_decrypt_with_endif30
+.Locb3_decrypt_with_else29:
+	mov	r13, 98(sp)
 	mov	r11, 92(sp)
 	mov	r10, 88(sp)
 	mov	r9, 80(sp)
@@ -2582,7 +2593,7 @@ ocb3_decrypt_with:
 	mov	116(sp), r5
 	mov	102(sp), r4
 	mov	110(sp), r14
-.Locb3_decrypt_with_endif28:
+.Locb3_decrypt_with_endif30:
 	xor	r15, r14
 	mov	100(sp), r15
 	xor	30(r15), r14
@@ -2599,7 +2610,7 @@ ocb3_decrypt_with:
 	xor	20(r13), r8
 	xor	92(sp), r9
 	xor	18(r13), r9
-	xor	96(sp), r10
+	xor	98(sp), r10
 	xor	16(r13), r10
 	; ocb3.ae:260: t = E.encrypt_block(ks, checksum ^ offset ^ l[at_dollar]) ^ hash(ks, l, ad)
 	mov	r10, 144(sp)
@@ -2626,7 +2637,7 @@ ocb3_decrypt_with:
 	call	#ocb3_hash
 	mov	208(sp), r15
 	xor	224(sp), r15
-	mov	r15, 98(sp)
+	mov	r15, 96(sp)
 	mov	210(sp), r15
 	xor	226(sp), r15
 	mov	r15, 106(sp)
@@ -2644,42 +2655,51 @@ ocb3_decrypt_with:
 	xor	236(sp), r7
 	mov	222(sp), r4
 	xor	238(sp), r4
-	mov	264(sp), r10
+	mov	264(sp), r11
 	cmp	#16, 266(sp)
-	jnc	.Locb3_decrypt_with_bytes40
-	bit	#1, r10
-	jnz	.Locb3_decrypt_with_bytes40
-.Locb3_decrypt_with_words41:
-	mov	@r10+, 126(sp)
-	mov	@r10+, 128(sp)
-	mov	@r10+, 130(sp)
-	mov	@r10+, 132(sp)
-	mov	@r10+, 134(sp)
-	mov	@r10+, 124(sp)
-	mov	@r10+, 120(sp)
-	mov	@r10+, 114(sp)
-	jmp	.Locb3_decrypt_with_join42
-.Locb3_decrypt_with_bytes40:
-	mov	sp, r11
-	add	#176, r11
-	mov	r11, r12
-	mov	#16, r13
-	mov	266(sp), r15
-.Locb3_decrypt_with_cpy43:
-	clr	r14
+	jnc	.Locb3_decrypt_with_bytes45
+	bit	#1, r11
+	jnz	.Locb3_decrypt_with_bytes45
+.Locb3_decrypt_with_words46:
+	mov	@r11+, 126(sp)
+	mov	@r11+, 128(sp)
+	mov	@r11+, 130(sp)
+	mov	@r11+, 132(sp)
+	mov	@r11+, 134(sp)
+	mov	@r11+, 124(sp)
+	mov	@r11+, 120(sp)
+	mov	@r11+, 114(sp)
+	jmp	.Locb3_decrypt_with_join47
+.Locb3_decrypt_with_bytes45:
+	mov	sp, r12
+	add	#176, r12
+	mov	r12, r13
+	mov	266(sp), r14
+	cmp	#16, r14
+	jnc	.Locb3_decrypt_with_cap48
+	mov	#16, r14
+.Locb3_decrypt_with_cap48:
+	mov	#16, r15
+	sub	r14, r15
+	tst	r14
+	jz	.Locb3_decrypt_with_zeros50
+.Locb3_decrypt_with_cpy49:
+	mov.b	@r11+, 0(r13)
+	inc	r13
+	dec	r14
+	jnz	.Locb3_decrypt_with_cpy49
+.Locb3_decrypt_with_zeros50:
 	tst	r15
-	jz	.Locb3_decrypt_with_pad44
-	mov.b	@r10, r14
-	inc	r10
+	jz	.Locb3_decrypt_with_filled52
+.Locb3_decrypt_with_zero51:
+	mov.b	#0, 0(r13)
+	inc	r13
 	dec	r15
-.Locb3_decrypt_with_pad44:
-	mov.b	r14, 0(r12)
-	inc	r12
-	dec	r13
-	jnz	.Locb3_decrypt_with_cpy43
-	mov	r11, r10
-	jmp	.Locb3_decrypt_with_words41
-.Locb3_decrypt_with_join42:
+	jnz	.Locb3_decrypt_with_zero51
+.Locb3_decrypt_with_filled52:
+	mov	r12, r11
+	jmp	.Locb3_decrypt_with_words46
+.Locb3_decrypt_with_join47:
 	mov	266(sp), r15
 	sub	#16, r15
 	subc	r15, r15
@@ -2696,7 +2716,7 @@ ocb3_decrypt_with:
 	swpb	124(sp)
 	swpb	120(sp)
 	swpb	114(sp)
-	jz	.Locb3_decrypt_with_else45
+	jz	.Locb3_decrypt_with_else53
 	mov	266(sp), r15
 	and	#8191, r15
 	rlam.w	#3, r15
@@ -2847,17 +2867,17 @@ ocb3_decrypt_with:
 	inv	r8
 	inc	r8
 	and	r8, r12
-	mov	98(sp), r8
+	mov	96(sp), r8
 	bic	r12, r8
 	mov	r13, r11
 	mov	108(sp), r4
-	jmp	.Locb3_decrypt_with_endif46
-.Locb3_decrypt_with_else45:
-	mov	98(sp), r8
+	jmp	.Locb3_decrypt_with_endif54
+.Locb3_decrypt_with_else53:
+	mov	96(sp), r8
 	mov	106(sp), r9
 	mov	82(sp), r10
 	mov	60(sp), r11
-.Locb3_decrypt_with_endif46:
+.Locb3_decrypt_with_endif54:
 	mov	126(sp), r15
 	xor	r4, r15
 	sub	#1, r15
@@ -3141,7 +3161,7 @@ ocb3_E_encrypt_block:
 
 ; --- ocb3_hash: ocb3.hash
 ;     frame 124 bytes (30 spill slots, locals 64), saves nothing
-;     estimated 1538 bytes of code
+;     estimated 1552 bytes of code
 	.section .text.ocb3_hash,"ax",@progbits
 	.local ocb3_hash
 	.type ocb3_hash, @function
@@ -3402,18 +3422,16 @@ ocb3_hash:
 	mov	@r8, r8
 	jmp	.Locb3_hash_join19
 .Locb3_hash_bytes17:
-	mov	sp, r12
-	add	#60, r12
-	mov	r12, r13
-	mov	#16, r14
+	mov	sp, r13
+	add	#60, r13
+	mov	r13, r14
+	mov	#16, r15
 .Locb3_hash_cpy20:
-	mov.b	@r8, r15
-	mov.b	r15, 0(r13)
-	inc	r13
-	inc	r8
-	dec	r14
+	mov.b	@r8+, 0(r14)
+	inc	r14
+	dec	r15
 	jnz	.Locb3_hash_cpy20
-	mov	r12, r8
+	mov	r13, r8
 	jmp	.Locb3_hash_words18
 .Locb3_hash_join19:
 	swpb	r8
@@ -3481,7 +3499,7 @@ ocb3_hash:
 	rlam.w	#4, r11
 	; ocb3.ae:141: if r != 0 {
 	tst	r12
-	jz	.Locb3_hash_else22
+	jz	.Locb3_hash_else24
 	add	38(sp), r11
 	mov	@sp, r13
 	mov	26(sp), r10
@@ -3495,10 +3513,10 @@ ocb3_hash:
 	xor	2(r10), 12(sp)
 	xor	@r10, 14(sp)
 	cmp	#16, r12
-	jnc	.Locb3_hash_bytes24
+	jnc	.Locb3_hash_bytes26
 	bit	#1, r11
-	jnz	.Locb3_hash_bytes24
-.Locb3_hash_words25:
+	jnz	.Locb3_hash_bytes26
+.Locb3_hash_words27:
 	mov	14(r11), 58(sp)
 	mov	12(r11), 56(sp)
 	mov	10(r11), 54(sp)
@@ -3507,28 +3525,37 @@ ocb3_hash:
 	mov	4(r11), 48(sp)
 	mov	2(r11), 44(sp)
 	mov	@r11, r4
-	jmp	.Locb3_hash_join26
-.Locb3_hash_bytes24:
-	mov	r12, r15
-	mov	#16, r9
-	mov	sp, r7
-	add	#60, r7
-	mov	r7, r8
-.Locb3_hash_cpy27:
-	clr	r10
+	jmp	.Locb3_hash_join28
+.Locb3_hash_bytes26:
+	mov	sp, r8
+	add	#60, r8
+	mov	r8, r9
+	mov	r12, r10
+	cmp	#16, r10
+	jnc	.Locb3_hash_cap29
+	mov	#16, r10
+.Locb3_hash_cap29:
+	mov	#16, r15
+	sub	r10, r15
+	tst	r10
+	jz	.Locb3_hash_zeros31
+.Locb3_hash_cpy30:
+	mov.b	@r11+, 0(r9)
+	inc	r9
+	dec	r10
+	jnz	.Locb3_hash_cpy30
+.Locb3_hash_zeros31:
 	tst	r15
-	jz	.Locb3_hash_pad28
-	mov.b	@r11, r10
-	inc	r11
+	jz	.Locb3_hash_filled33
+.Locb3_hash_zero32:
+	mov.b	#0, 0(r9)
+	inc	r9
 	dec	r15
-.Locb3_hash_pad28:
-	mov.b	r10, 0(r8)
-	inc	r8
-	dec	r9
-	jnz	.Locb3_hash_cpy27
-	mov	r7, r11
-	jmp	.Locb3_hash_words25
-.Locb3_hash_join26:
+	jnz	.Locb3_hash_zero32
+.Locb3_hash_filled33:
+	mov	r8, r11
+	jmp	.Locb3_hash_words27
+.Locb3_hash_join28:
 	mov	#15, r10
 	sub	r12, r10
 	subc	r12, r12
@@ -3715,8 +3742,8 @@ ocb3_hash:
 	xor	120(sp), r13
 	mov	18(sp), r14
 	xor	122(sp), r14
-	jmp	.Locb3_hash_endif23
-.Locb3_hash_else22:
+	jmp	.Locb3_hash_endif25
+.Locb3_hash_else24:
 	mov	34(sp), r7
 	mov	32(sp), r8
 	mov	30(sp), r9
@@ -3725,7 +3752,7 @@ ocb3_hash:
 	mov	22(sp), r12
 	mov	20(sp), r13
 	mov	18(sp), r14
-.Locb3_hash_endif23:
+.Locb3_hash_endif25:
 	mov	126(sp), r6
 	mov	r7, 0(r6)
 	mov	r8, 2(r6)

@@ -814,7 +814,7 @@ poly1305_finish:
 
 ; --- poly1305_absorb_padded: poly1305.absorb_padded
 ;     frame 38 bytes (2 spill slots, locals 34), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 186 bytes of code
+;     estimated 190 bytes of code
 	.section .text.poly1305_absorb_padded,"ax",@progbits
 	.global poly1305_absorb_padded
 	.type poly1305_absorb_padded, @function
@@ -838,41 +838,50 @@ poly1305_absorb_padded:
 	mov	r10, r11
 	rlam.w	#4, r11
 	; poly1305.ae:89: block(h, rt, (load_le(buf, off, 16, n - off) as u<130>) | (1 << 128))
-	mov	r8, r6
-	sub	r11, r6
+	mov	r8, r12
+	sub	r11, r12
 	add	r7, r11
-	cmp	#16, r6
+	cmp	#16, r12
 	jnc	.Lpoly1305_absorb_padded_bytes3
 	bit	#1, r11
 	jnz	.Lpoly1305_absorb_padded_bytes3
 .Lpoly1305_absorb_padded_words4:
-	mov	@r11, r4
-	mov	2(r11), r5
-	mov	4(r11), r6
-	mov	6(r11), r12
-	mov	8(r11), r13
-	mov	10(r11), r14
-	mov	12(r11), r15
-	mov	14(r11), r11
+	mov	@r11+, r4
+	mov	@r11+, r5
+	mov	@r11+, r6
+	mov	@r11+, r12
+	mov	@r11+, r13
+	mov	@r11+, r14
+	mov	@r11+, r15
+	mov	@r11, r11
 	jmp	.Lpoly1305_absorb_padded_join5
 .Lpoly1305_absorb_padded_bytes3:
-	mov	sp, r12
-	add	#4, r12
-	mov	r12, r13
-	mov	#16, r14
-.Lpoly1305_absorb_padded_cpy6:
-	clr	r15
-	tst	r6
-	jz	.Lpoly1305_absorb_padded_pad7
-	mov.b	@r11, r15
-	inc	r11
-	dec	r6
-.Lpoly1305_absorb_padded_pad7:
-	mov.b	r15, 0(r13)
-	inc	r13
-	dec	r14
-	jnz	.Lpoly1305_absorb_padded_cpy6
-	mov	r12, r11
+	mov	sp, r13
+	add	#4, r13
+	mov	r13, r14
+	cmp	#16, r12
+	jnc	.Lpoly1305_absorb_padded_cap6
+	mov	#16, r12
+.Lpoly1305_absorb_padded_cap6:
+	mov	#16, r15
+	sub	r12, r15
+	tst	r12
+	jz	.Lpoly1305_absorb_padded_zeros8
+.Lpoly1305_absorb_padded_cpy7:
+	mov.b	@r11+, 0(r14)
+	inc	r14
+	dec	r12
+	jnz	.Lpoly1305_absorb_padded_cpy7
+.Lpoly1305_absorb_padded_zeros8:
+	tst	r15
+	jz	.Lpoly1305_absorb_padded_filled10
+.Lpoly1305_absorb_padded_zero9:
+	mov.b	#0, 0(r14)
+	inc	r14
+	dec	r15
+	jnz	.Lpoly1305_absorb_padded_zero9
+.Lpoly1305_absorb_padded_filled10:
+	mov	r13, r11
 	jmp	.Lpoly1305_absorb_padded_words4
 .Lpoly1305_absorb_padded_join5:
 	mov	r4, 20(sp)
@@ -901,7 +910,7 @@ poly1305_absorb_padded:
 
 ; --- poly1305_mac: poly1305.mac
 ;     frame 144 bytes (25 spill slots, locals 94), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1444 bytes of code
+;     estimated 1462 bytes of code
 	.section .text.poly1305_mac,"ax",@progbits
 	.global poly1305_mac
 	.type poly1305_mac, @function
@@ -1097,11 +1106,11 @@ poly1305_mac:
 	jc	.Lpoly1305_mac_done2
 .Lpoly1305_mac_loop1:
 	; poly1305.ae:100: off = i * 16
-	mov	r9, r10
-	rlam.w	#4, r10
+	mov	r9, r11
+	rlam.w	#4, r11
 	; poly1305.ae:101: count = if n - off < 16 then n - off else 16
 	mov	18(sp), r5
-	sub	r10, r5
+	sub	r11, r5
 	subc	r15, r15
 	cmp	#16, r5
 	subc	#0, r15
@@ -1110,40 +1119,49 @@ poly1305_mac:
 	and	r15, r5
 	xor	#16, r5
 	; poly1305.ae:102: block(h, rt, (load_le(msg, off, 16, count) as u<130>) | ((1 as u<130>) << (8 * count)))
-	add	20(sp), r10
+	add	20(sp), r11
 	cmp	#16, r5
 	jnc	.Lpoly1305_mac_bytes3
-	bit	#1, r10
+	bit	#1, r11
 	jnz	.Lpoly1305_mac_bytes3
 .Lpoly1305_mac_words4:
-	mov	@r10+, 0(sp)
-	mov	@r10+, r6
-	mov	@r10+, 4(sp)
-	mov	@r10+, 6(sp)
-	mov	@r10+, 8(sp)
-	mov	@r10+, 10(sp)
-	mov	@r10+, 14(sp)
-	mov	@r10+, 16(sp)
+	mov	@r11+, 0(sp)
+	mov	@r11+, r6
+	mov	@r11+, 4(sp)
+	mov	@r11+, 6(sp)
+	mov	@r11+, 8(sp)
+	mov	@r11+, 10(sp)
+	mov	@r11+, 14(sp)
+	mov	@r11+, 16(sp)
 	jmp	.Lpoly1305_mac_join5
 .Lpoly1305_mac_bytes3:
-	mov	sp, r11
-	add	#110, r11
-	mov	r11, r12
-	mov	#16, r13
-	mov	r5, r15
-.Lpoly1305_mac_cpy6:
-	clr	r14
+	mov	sp, r12
+	add	#110, r12
+	mov	r12, r13
+	mov	r5, r14
+	cmp	#16, r14
+	jnc	.Lpoly1305_mac_cap6
+	mov	#16, r14
+.Lpoly1305_mac_cap6:
+	mov	#16, r15
+	sub	r14, r15
+	tst	r14
+	jz	.Lpoly1305_mac_zeros8
+.Lpoly1305_mac_cpy7:
+	mov.b	@r11+, 0(r13)
+	inc	r13
+	dec	r14
+	jnz	.Lpoly1305_mac_cpy7
+.Lpoly1305_mac_zeros8:
 	tst	r15
-	jz	.Lpoly1305_mac_pad7
-	mov.b	@r10, r14
-	inc	r10
+	jz	.Lpoly1305_mac_filled10
+.Lpoly1305_mac_zero9:
+	mov.b	#0, 0(r13)
+	inc	r13
 	dec	r15
-.Lpoly1305_mac_pad7:
-	mov.b	r14, 0(r12)
-	inc	r12
-	dec	r13
-	jnz	.Lpoly1305_mac_cpy6
-	mov	r11, r10
+	jnz	.Lpoly1305_mac_zero9
+.Lpoly1305_mac_filled10:
+	mov	r12, r11
 	jmp	.Lpoly1305_mac_words4
 .Lpoly1305_mac_join5:
 	rlam.w	#3, r5
@@ -1156,9 +1174,9 @@ poly1305_mac:
 	mov	#0, r15
 	mov	#0, r13
 	mov	#0, r4
-.Lpoly1305_mac_shlimb11:
+.Lpoly1305_mac_shlimb14:
 	cmp	#16, r5
-	jnc	.Lpoly1305_mac_shbits12
+	jnc	.Lpoly1305_mac_shbits15
 	mov	r13, r4
 	mov	r15, r13
 	mov	r14, r15
@@ -1169,11 +1187,11 @@ poly1305_mac:
 	mov	r7, r8
 	clr	r7
 	sub	#16, r5
-	jmp	.Lpoly1305_mac_shlimb11
-.Lpoly1305_mac_shbits12:
+	jmp	.Lpoly1305_mac_shlimb14
+.Lpoly1305_mac_shbits15:
 	tst	r5
-	jz	.Lpoly1305_mac_shend9
-.Lpoly1305_mac_sh10:
+	jz	.Lpoly1305_mac_shend12
+.Lpoly1305_mac_sh13:
 	rla	r7
 	rlc	r8
 	rlc	r10
@@ -1184,8 +1202,8 @@ poly1305_mac:
 	rlc	r13
 	rlc	r4
 	dec	r5
-	jnz	.Lpoly1305_mac_sh10
-.Lpoly1305_mac_shend9:
+	jnz	.Lpoly1305_mac_sh13
+.Lpoly1305_mac_shend12:
 	and	#3, r4
 	mov	@sp, r5
 	bis	r7, r5

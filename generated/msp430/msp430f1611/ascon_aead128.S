@@ -6,7 +6,7 @@
 
 ; --- ascon_aead128_key_setup: ascon_aead128.key_setup
 ;     frame 16 bytes (0 spill slots, locals 16), saves r6, r7, r8, r9, r10
-;     estimated 110 bytes of code
+;     estimated 106 bytes of code
 	.section .text.ascon_aead128_key_setup,"ax",@progbits
 	.global ascon_aead128_key_setup
 	.type ascon_aead128_key_setup, @function
@@ -32,17 +32,15 @@ ascon_aead128_key_setup:
 	mov	@r12+, r15
 	jmp	.Lascon_aead128_key_setup_join3
 .Lascon_aead128_key_setup_bytes1:
-	mov	sp, r10
-	mov	r10, r11
-	mov	#16, r13
+	mov	sp, r11
+	mov	r11, r13
+	mov	#16, r15
 .Lascon_aead128_key_setup_cpy4:
-	mov.b	@r12, r15
-	inc	r12
-	mov.b	r15, 0(r11)
-	inc	r11
-	dec	r13
+	mov.b	@r12+, 0(r13)
+	inc	r13
+	dec	r15
 	jnz	.Lascon_aead128_key_setup_cpy4
-	mov	r10, r12
+	mov	r11, r12
 	jmp	.Lascon_aead128_key_setup_words2
 .Lascon_aead128_key_setup_join3:
 	mov	r6, 0(r14)
@@ -65,7 +63,7 @@ ascon_aead128_key_setup:
 
 ; --- ascon_aead128_encrypt_with: ascon_aead128.encrypt_with
 ;     frame 78 bytes (11 spill slots, locals 56), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1338 bytes of code
+;     estimated 1342 bytes of code
 	.section .text.ascon_aead128_encrypt_with,"ax",@progbits
 	.global ascon_aead128_encrypt_with
 	.type ascon_aead128_encrypt_with, @function
@@ -107,18 +105,16 @@ ascon_aead128_encrypt_with:
 	mov	@r10+, r15
 	jmp	.Lascon_aead128_encrypt_with_join3
 .Lascon_aead128_encrypt_with_bytes1:
-	mov	sp, r11
-	add	#62, r11
-	mov	r11, r12
-	mov	#8, r14
+	mov	sp, r12
+	add	#62, r12
+	mov	r12, r14
+	mov	#8, r15
 .Lascon_aead128_encrypt_with_cpy4:
-	mov.b	@r10, r15
-	inc	r10
-	mov.b	r15, 0(r12)
-	inc	r12
-	dec	r14
+	mov.b	@r10+, 0(r14)
+	inc	r14
+	dec	r15
 	jnz	.Lascon_aead128_encrypt_with_cpy4
-	mov	r11, r10
+	mov	r12, r10
 	jmp	.Lascon_aead128_encrypt_with_words2
 .Lascon_aead128_encrypt_with_join3:
 	mov	r11, 46(sp)
@@ -128,28 +124,26 @@ ascon_aead128_encrypt_with:
 	; ascon_aead128.ae:51: s[4] = load_le(nonce, 8, 8)
 	add	#8, r13
 	bit	#1, r13
-	jnz	.Lascon_aead128_encrypt_with_bytes6
-.Lascon_aead128_encrypt_with_words7:
+	jnz	.Lascon_aead128_encrypt_with_bytes8
+.Lascon_aead128_encrypt_with_words9:
 	mov	@r13+, r11
 	mov	@r13+, r12
 	mov	@r13+, r14
 	mov	@r13+, r15
-	jmp	.Lascon_aead128_encrypt_with_join8
-.Lascon_aead128_encrypt_with_bytes6:
-	mov	sp, r11
-	add	#62, r11
-	mov	r11, r12
-	mov	#8, r14
-.Lascon_aead128_encrypt_with_cpy9:
-	mov.b	@r13, r15
-	inc	r13
-	mov.b	r15, 0(r12)
-	inc	r12
-	dec	r14
-	jnz	.Lascon_aead128_encrypt_with_cpy9
-	mov	r11, r13
-	jmp	.Lascon_aead128_encrypt_with_words7
-.Lascon_aead128_encrypt_with_join8:
+	jmp	.Lascon_aead128_encrypt_with_join10
+.Lascon_aead128_encrypt_with_bytes8:
+	mov	sp, r12
+	add	#62, r12
+	mov	r12, r14
+	mov	#8, r15
+.Lascon_aead128_encrypt_with_cpy11:
+	mov.b	@r13+, 0(r14)
+	inc	r14
+	dec	r15
+	jnz	.Lascon_aead128_encrypt_with_cpy11
+	mov	r12, r13
+	jmp	.Lascon_aead128_encrypt_with_words9
+.Lascon_aead128_encrypt_with_join10:
 	mov	r11, 54(sp)
 	mov	r12, 56(sp)
 	mov	r14, 58(sp)
@@ -204,8 +198,8 @@ ascon_aead128_encrypt_with:
 	; ascon_aead128.ae:99: for i in 0..full {
 	mov	#0, 0(sp)
 	cmp	r15, 0(sp)
-	jc	.Lascon_aead128_encrypt_with_done12
-.Lascon_aead128_encrypt_with_loop11:
+	jc	.Lascon_aead128_encrypt_with_done16
+.Lascon_aead128_encrypt_with_loop15:
 	; ascon_aead128.ae:100: off = rate * i
 	mov	@sp, r4
 	rla	r4
@@ -213,36 +207,33 @@ ascon_aead128_encrypt_with:
 	rla	r4
 	rla	r4
 	; ascon_aead128.ae:101: c = rate_of(s) ^ load_le(msg, off, rate)
-	mov	r4, r5
-	add	96(sp), r5
-	bit	#1, r5
-	jnz	.Lascon_aead128_encrypt_with_bytes13
-.Lascon_aead128_encrypt_with_words14:
-	mov	@r5+, r15
-	mov	@r5+, r6
-	mov	@r5+, r7
-	mov	@r5+, r8
-	mov	@r5+, r9
-	mov	@r5+, r10
-	mov	@r5+, r11
-	mov	@r5+, r12
-	jmp	.Lascon_aead128_encrypt_with_join15
-.Lascon_aead128_encrypt_with_bytes13:
-	mov	sp, r12
-	add	#62, r12
-	mov	r12, r13
-	mov	#16, r14
-.Lascon_aead128_encrypt_with_cpy16:
-	mov.b	@r5, r15
-	inc	r5
-	mov.b	r15, 0(r13)
-	inc	r13
-	dec	r14
-	jnz	.Lascon_aead128_encrypt_with_cpy16
-	mov	r12, r5
-	jmp	.Lascon_aead128_encrypt_with_words14
-.Lascon_aead128_encrypt_with_join15:
-	mov	r15, r5
+	mov	r4, r12
+	add	96(sp), r12
+	bit	#1, r12
+	jnz	.Lascon_aead128_encrypt_with_bytes17
+.Lascon_aead128_encrypt_with_words18:
+	mov	@r12+, r5
+	mov	@r12+, r6
+	mov	@r12+, r7
+	mov	@r12+, r8
+	mov	@r12+, r9
+	mov	@r12+, r10
+	mov	@r12+, r11
+	mov	@r12, r12
+	jmp	.Lascon_aead128_encrypt_with_join19
+.Lascon_aead128_encrypt_with_bytes17:
+	mov	sp, r13
+	add	#62, r13
+	mov	r13, r14
+	mov	#16, r15
+.Lascon_aead128_encrypt_with_cpy20:
+	mov.b	@r12+, 0(r14)
+	inc	r14
+	dec	r15
+	jnz	.Lascon_aead128_encrypt_with_cpy20
+	mov	r13, r12
+	jmp	.Lascon_aead128_encrypt_with_words18
+.Lascon_aead128_encrypt_with_join19:
 	xor	22(sp), r5
 	xor	24(sp), r6
 	xor	26(sp), r7
@@ -255,7 +246,7 @@ ascon_aead128_encrypt_with:
 	mov	r4, r13
 	add	100(sp), r13
 	bit	#1, r13
-	jnz	.Lascon_aead128_encrypt_with_bytes18
+	jnz	.Lascon_aead128_encrypt_with_bytes24
 	mov	r5, 0(r13)
 	mov	r6, 2(r13)
 	mov	r7, 4(r13)
@@ -264,8 +255,8 @@ ascon_aead128_encrypt_with:
 	mov	r10, 10(r13)
 	mov	r11, 12(r13)
 	mov	r12, 14(r13)
-	jmp	.Lascon_aead128_encrypt_with_stored19
-.Lascon_aead128_encrypt_with_bytes18:
+	jmp	.Lascon_aead128_encrypt_with_stored25
+.Lascon_aead128_encrypt_with_bytes24:
 	mov	r5, 62(sp)
 	mov	r6, 64(sp)
 	mov	r7, 66(sp)
@@ -277,13 +268,13 @@ ascon_aead128_encrypt_with:
 	mov	sp, r14
 	add	#62, r14
 	mov	#16, r15
-.Lascon_aead128_encrypt_with_cpy20:
+.Lascon_aead128_encrypt_with_cpy26:
 	mov.b	@r14, 0(r13)
 	inc	r14
 	inc	r13
 	dec	r15
-	jnz	.Lascon_aead128_encrypt_with_cpy20
-.Lascon_aead128_encrypt_with_stored19:
+	jnz	.Lascon_aead128_encrypt_with_cpy26
+.Lascon_aead128_encrypt_with_stored25:
 	; ascon_aead128.ae:41: s[0] = r[63:0]
 	mov	r5, 22(sp)
 	mov	r6, 24(sp)
@@ -301,8 +292,8 @@ ascon_aead128_encrypt_with:
 	call	#ascon_aead128_P_permute
 	add	#1, 0(sp)
 	cmp	4(sp), 0(sp)
-	jnc	.Lascon_aead128_encrypt_with_loop11
-.Lascon_aead128_encrypt_with_done12:
+	jnc	.Lascon_aead128_encrypt_with_loop15
+.Lascon_aead128_encrypt_with_done16:
 	; ascon_aead128.ae:106: off = rate * full
 	mov	4(sp), r10
 	rla	r10
@@ -313,48 +304,57 @@ ascon_aead128_encrypt_with:
 	mov	98(sp), r14
 	and	#15, r14
 	; ascon_aead128.ae:108: c = rate_of(s) ^ load_le(msg, off, rate, last) ^ pad(last)
-	mov	96(sp), r7
-	add	r10, r7
+	mov	96(sp), r6
+	add	r10, r6
 	cmp	#16, r14
-	jnc	.Lascon_aead128_encrypt_with_bytes21
-	bit	#1, r7
-	jnz	.Lascon_aead128_encrypt_with_bytes21
-.Lascon_aead128_encrypt_with_words22:
-	mov	@r7+, r5
-	mov	@r7+, r15
-	mov	@r7+, r6
-	mov	@r7+, r8
-	mov	@r7+, r9
-	mov	@r7+, r11
-	mov	@r7+, r12
-	mov	@r7+, r13
-	jmp	.Lascon_aead128_encrypt_with_join23
-.Lascon_aead128_encrypt_with_bytes21:
-	mov	sp, r9
-	add	#62, r9
-	mov	r9, r11
-	mov	#16, r12
-	mov	r14, r15
-.Lascon_aead128_encrypt_with_cpy24:
-	clr	r13
+	jnc	.Lascon_aead128_encrypt_with_bytes27
+	bit	#1, r6
+	jnz	.Lascon_aead128_encrypt_with_bytes27
+.Lascon_aead128_encrypt_with_words28:
+	mov	@r6+, r5
+	mov	@r6+, r15
+	mov	@r6+, r7
+	mov	@r6+, r8
+	mov	@r6+, r9
+	mov	@r6+, r11
+	mov	@r6+, r12
+	mov	@r6+, r13
+	jmp	.Lascon_aead128_encrypt_with_join29
+.Lascon_aead128_encrypt_with_bytes27:
+	mov	sp, r11
+	add	#62, r11
+	mov	r11, r12
+	mov	r14, r13
+	cmp	#16, r13
+	jnc	.Lascon_aead128_encrypt_with_cap30
+	mov	#16, r13
+.Lascon_aead128_encrypt_with_cap30:
+	mov	#16, r15
+	sub	r13, r15
+	tst	r13
+	jz	.Lascon_aead128_encrypt_with_zeros32
+.Lascon_aead128_encrypt_with_cpy31:
+	mov.b	@r6+, 0(r12)
+	inc	r12
+	dec	r13
+	jnz	.Lascon_aead128_encrypt_with_cpy31
+.Lascon_aead128_encrypt_with_zeros32:
 	tst	r15
-	jz	.Lascon_aead128_encrypt_with_pad25
-	mov.b	@r7, r13
-	inc	r7
+	jz	.Lascon_aead128_encrypt_with_filled34
+.Lascon_aead128_encrypt_with_zero33:
+	mov.b	#0, 0(r12)
+	inc	r12
 	dec	r15
-.Lascon_aead128_encrypt_with_pad25:
-	mov.b	r13, 0(r11)
-	inc	r11
-	dec	r12
-	jnz	.Lascon_aead128_encrypt_with_cpy24
-	mov	r9, r7
-	jmp	.Lascon_aead128_encrypt_with_words22
-.Lascon_aead128_encrypt_with_join23:
+	jnz	.Lascon_aead128_encrypt_with_zero33
+.Lascon_aead128_encrypt_with_filled34:
+	mov	r11, r6
+	jmp	.Lascon_aead128_encrypt_with_words28
+.Lascon_aead128_encrypt_with_join29:
 	xor	22(sp), r5
 	xor	24(sp), r15
 	mov	r15, 6(sp)
-	xor	26(sp), r6
-	mov	r6, 8(sp)
+	xor	26(sp), r7
+	mov	r7, 8(sp)
 	xor	28(sp), r8
 	mov	r8, 10(sp)
 	xor	30(sp), r9
@@ -378,9 +378,9 @@ ascon_aead128_encrypt_with:
 	mov	#0, r12
 	mov	#0, r13
 	mov	#0, r15
-.Lascon_aead128_encrypt_with_shlimb29:
+.Lascon_aead128_encrypt_with_shlimb38:
 	cmp	#16, r4
-	jnc	.Lascon_aead128_encrypt_with_shbits30
+	jnc	.Lascon_aead128_encrypt_with_shbits39
 	mov	r13, r15
 	mov	r12, r13
 	mov	r11, r12
@@ -390,11 +390,11 @@ ascon_aead128_encrypt_with:
 	mov	r6, r7
 	clr	r6
 	sub	#16, r4
-	jmp	.Lascon_aead128_encrypt_with_shlimb29
-.Lascon_aead128_encrypt_with_shbits30:
+	jmp	.Lascon_aead128_encrypt_with_shlimb38
+.Lascon_aead128_encrypt_with_shbits39:
 	tst	r4
-	jz	.Lascon_aead128_encrypt_with_shend27
-.Lascon_aead128_encrypt_with_sh28:
+	jz	.Lascon_aead128_encrypt_with_shend36
+.Lascon_aead128_encrypt_with_sh37:
 	rla	r6
 	rlc	r7
 	rlc	r8
@@ -404,8 +404,8 @@ ascon_aead128_encrypt_with:
 	rlc	r13
 	rlc	r15
 	dec	r4
-	jnz	.Lascon_aead128_encrypt_with_sh28
-.Lascon_aead128_encrypt_with_shend27:
+	jnz	.Lascon_aead128_encrypt_with_sh37
+.Lascon_aead128_encrypt_with_shend36:
 	; ascon_aead128.ae:108: c = rate_of(s) ^ load_le(msg, off, rate, last) ^ pad(last)
 	xor	r6, r5
 	mov	6(sp), r6
@@ -425,9 +425,9 @@ ascon_aead128_encrypt_with:
 	; ascon_aead128.ae:109: store_le(ct, off, c, last)
 	add	100(sp), r10
 	cmp	#16, r14
-	jnc	.Lascon_aead128_encrypt_with_bytes31
+	jnc	.Lascon_aead128_encrypt_with_bytes40
 	bit	#1, r10
-	jnz	.Lascon_aead128_encrypt_with_bytes31
+	jnz	.Lascon_aead128_encrypt_with_bytes40
 	mov	r5, 0(r10)
 	mov	r6, 2(r10)
 	mov	r7, 4(r10)
@@ -436,8 +436,8 @@ ascon_aead128_encrypt_with:
 	mov	r11, 10(r10)
 	mov	r12, 12(r10)
 	mov	r13, 14(r10)
-	jmp	.Lascon_aead128_encrypt_with_stored32
-.Lascon_aead128_encrypt_with_bytes31:
+	jmp	.Lascon_aead128_encrypt_with_stored41
+.Lascon_aead128_encrypt_with_bytes40:
 	mov	r14, r15
 	mov	r5, 62(sp)
 	mov	r6, 64(sp)
@@ -450,18 +450,18 @@ ascon_aead128_encrypt_with:
 	mov	sp, r14
 	add	#62, r14
 	cmp	#16, r15
-	jnc	.Lascon_aead128_encrypt_with_cnt33
+	jnc	.Lascon_aead128_encrypt_with_cnt42
 	mov	#16, r15
-.Lascon_aead128_encrypt_with_cnt33:
+.Lascon_aead128_encrypt_with_cnt42:
 	tst	r15
-	jz	.Lascon_aead128_encrypt_with_stored32
-.Lascon_aead128_encrypt_with_cpy34:
+	jz	.Lascon_aead128_encrypt_with_stored41
+.Lascon_aead128_encrypt_with_cpy43:
 	mov.b	@r14, 0(r10)
 	inc	r14
 	inc	r10
 	dec	r15
-	jnz	.Lascon_aead128_encrypt_with_cpy34
-.Lascon_aead128_encrypt_with_stored32:
+	jnz	.Lascon_aead128_encrypt_with_cpy43
+.Lascon_aead128_encrypt_with_stored41:
 	; ascon_aead128.ae:41: s[0] = r[63:0]
 	mov	r5, 22(sp)
 	mov	r6, 24(sp)
@@ -525,7 +525,7 @@ ascon_aead128_encrypt_with:
 	; ascon_aead128.ae:111: store_le(tag, 0, finalize(s, k0, k1))
 	mov	104(sp), r13
 	bit	#1, r13
-	jnz	.Lascon_aead128_encrypt_with_bytes35
+	jnz	.Lascon_aead128_encrypt_with_bytes44
 	mov	r7, 0(r13)
 	mov	r6, 2(r13)
 	mov	r12, 4(r13)
@@ -534,8 +534,8 @@ ascon_aead128_encrypt_with:
 	mov	r10, 10(r13)
 	mov	r9, 12(r13)
 	mov	r8, 14(r13)
-	jmp	.Lascon_aead128_encrypt_with_stored36
-.Lascon_aead128_encrypt_with_bytes35:
+	jmp	.Lascon_aead128_encrypt_with_stored45
+.Lascon_aead128_encrypt_with_bytes44:
 	mov	r7, 62(sp)
 	mov	r6, 64(sp)
 	mov	r12, 66(sp)
@@ -547,13 +547,13 @@ ascon_aead128_encrypt_with:
 	mov	sp, r14
 	add	#62, r14
 	mov	#16, r15
-.Lascon_aead128_encrypt_with_cpy37:
+.Lascon_aead128_encrypt_with_cpy46:
 	mov.b	@r14, 0(r13)
 	inc	r14
 	inc	r13
 	dec	r15
-	jnz	.Lascon_aead128_encrypt_with_cpy37
-.Lascon_aead128_encrypt_with_stored36:
+	jnz	.Lascon_aead128_encrypt_with_cpy46
+.Lascon_aead128_encrypt_with_stored45:
 	add	#78, sp
 	pop	r4
 	pop	r5
@@ -568,7 +568,7 @@ ascon_aead128_encrypt_with:
 
 ; --- ascon_aead128_decrypt_with: ascon_aead128.decrypt_with
 ;     frame 106 bytes (25 spill slots, locals 56), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1594 bytes of code
+;     estimated 1596 bytes of code
 	.section .text.ascon_aead128_decrypt_with,"ax",@progbits
 	.global ascon_aead128_decrypt_with
 	.type ascon_aead128_decrypt_with, @function
@@ -610,18 +610,16 @@ ascon_aead128_decrypt_with:
 	mov	@r10+, r15
 	jmp	.Lascon_aead128_decrypt_with_join3
 .Lascon_aead128_decrypt_with_bytes1:
-	mov	sp, r11
-	add	#90, r11
-	mov	r11, r12
-	mov	#8, r14
+	mov	sp, r12
+	add	#90, r12
+	mov	r12, r14
+	mov	#8, r15
 .Lascon_aead128_decrypt_with_cpy4:
-	mov.b	@r10, r15
-	inc	r10
-	mov.b	r15, 0(r12)
-	inc	r12
-	dec	r14
+	mov.b	@r10+, 0(r14)
+	inc	r14
+	dec	r15
 	jnz	.Lascon_aead128_decrypt_with_cpy4
-	mov	r11, r10
+	mov	r12, r10
 	jmp	.Lascon_aead128_decrypt_with_words2
 .Lascon_aead128_decrypt_with_join3:
 	mov	r11, 74(sp)
@@ -631,28 +629,26 @@ ascon_aead128_decrypt_with:
 	; ascon_aead128.ae:51: s[4] = load_le(nonce, 8, 8)
 	add	#8, r13
 	bit	#1, r13
-	jnz	.Lascon_aead128_decrypt_with_bytes6
-.Lascon_aead128_decrypt_with_words7:
+	jnz	.Lascon_aead128_decrypt_with_bytes8
+.Lascon_aead128_decrypt_with_words9:
 	mov	@r13+, r11
 	mov	@r13+, r12
 	mov	@r13+, r14
 	mov	@r13+, r15
-	jmp	.Lascon_aead128_decrypt_with_join8
-.Lascon_aead128_decrypt_with_bytes6:
-	mov	sp, r11
-	add	#90, r11
-	mov	r11, r12
-	mov	#8, r14
-.Lascon_aead128_decrypt_with_cpy9:
-	mov.b	@r13, r15
-	inc	r13
-	mov.b	r15, 0(r12)
-	inc	r12
-	dec	r14
-	jnz	.Lascon_aead128_decrypt_with_cpy9
-	mov	r11, r13
-	jmp	.Lascon_aead128_decrypt_with_words7
-.Lascon_aead128_decrypt_with_join8:
+	jmp	.Lascon_aead128_decrypt_with_join10
+.Lascon_aead128_decrypt_with_bytes8:
+	mov	sp, r12
+	add	#90, r12
+	mov	r12, r14
+	mov	#8, r15
+.Lascon_aead128_decrypt_with_cpy11:
+	mov.b	@r13+, 0(r14)
+	inc	r14
+	dec	r15
+	jnz	.Lascon_aead128_decrypt_with_cpy11
+	mov	r12, r13
+	jmp	.Lascon_aead128_decrypt_with_words9
+.Lascon_aead128_decrypt_with_join10:
 	mov	r11, 82(sp)
 	mov	r12, 84(sp)
 	mov	r14, 86(sp)
@@ -707,8 +703,8 @@ ascon_aead128_decrypt_with:
 	; ascon_aead128.ae:124: for i in 0..full {
 	mov	#0, 0(sp)
 	cmp	r15, 0(sp)
-	jc	.Lascon_aead128_decrypt_with_done12
-.Lascon_aead128_decrypt_with_loop11:
+	jc	.Lascon_aead128_decrypt_with_done16
+.Lascon_aead128_decrypt_with_loop15:
 	; ascon_aead128.ae:125: off = rate * i
 	mov	@sp, r6
 	rla	r6
@@ -716,35 +712,33 @@ ascon_aead128_decrypt_with:
 	rla	r6
 	rla	r6
 	; ascon_aead128.ae:126: c = load_le(ct, off, rate)
-	mov	r6, r11
-	add	124(sp), r11
-	bit	#1, r11
-	jnz	.Lascon_aead128_decrypt_with_bytes13
-.Lascon_aead128_decrypt_with_words14:
-	mov	@r11+, 12(sp)
-	mov	@r11+, 10(sp)
-	mov	@r11+, 8(sp)
-	mov	@r11+, 6(sp)
-	mov	@r11+, 4(sp)
-	mov	@r11+, r7
-	mov	@r11+, r8
-	mov	@r11+, r9
-	jmp	.Lascon_aead128_decrypt_with_join15
-.Lascon_aead128_decrypt_with_bytes13:
-	mov	sp, r12
-	add	#90, r12
-	mov	r12, r13
-	mov	#16, r14
-.Lascon_aead128_decrypt_with_cpy16:
-	mov.b	@r11, r15
-	inc	r11
-	mov.b	r15, 0(r13)
-	inc	r13
-	dec	r14
-	jnz	.Lascon_aead128_decrypt_with_cpy16
-	mov	r12, r11
-	jmp	.Lascon_aead128_decrypt_with_words14
-.Lascon_aead128_decrypt_with_join15:
+	mov	r6, r12
+	add	124(sp), r12
+	bit	#1, r12
+	jnz	.Lascon_aead128_decrypt_with_bytes17
+.Lascon_aead128_decrypt_with_words18:
+	mov	@r12+, 12(sp)
+	mov	@r12+, 10(sp)
+	mov	@r12+, 8(sp)
+	mov	@r12+, 6(sp)
+	mov	@r12+, 4(sp)
+	mov	@r12+, r7
+	mov	@r12+, r8
+	mov	@r12+, r9
+	jmp	.Lascon_aead128_decrypt_with_join19
+.Lascon_aead128_decrypt_with_bytes17:
+	mov	sp, r13
+	add	#90, r13
+	mov	r13, r14
+	mov	#16, r15
+.Lascon_aead128_decrypt_with_cpy20:
+	mov.b	@r12+, 0(r14)
+	inc	r14
+	dec	r15
+	jnz	.Lascon_aead128_decrypt_with_cpy20
+	mov	r13, r12
+	jmp	.Lascon_aead128_decrypt_with_words18
+.Lascon_aead128_decrypt_with_join19:
 	; ascon_aead128.ae:127: store_le(msg, off, rate_of(s) ^ c)
 	mov	12(sp), r4
 	xor	50(sp), r4
@@ -764,7 +758,7 @@ ascon_aead128_decrypt_with:
 	xor	64(sp), r15
 	add	132(sp), r6
 	bit	#1, r6
-	jnz	.Lascon_aead128_decrypt_with_bytes18
+	jnz	.Lascon_aead128_decrypt_with_bytes24
 	mov	r4, 0(r6)
 	mov	r5, 2(r6)
 	mov	r10, 4(r6)
@@ -773,8 +767,8 @@ ascon_aead128_decrypt_with:
 	mov	r13, 10(r6)
 	mov	r14, 12(r6)
 	mov	r15, 14(r6)
-	jmp	.Lascon_aead128_decrypt_with_stored19
-.Lascon_aead128_decrypt_with_bytes18:
+	jmp	.Lascon_aead128_decrypt_with_stored25
+.Lascon_aead128_decrypt_with_bytes24:
 	mov	r4, 90(sp)
 	mov	r5, 92(sp)
 	mov	r10, 94(sp)
@@ -786,13 +780,13 @@ ascon_aead128_decrypt_with:
 	mov	sp, r14
 	add	#90, r14
 	mov	#16, r15
-.Lascon_aead128_decrypt_with_cpy20:
+.Lascon_aead128_decrypt_with_cpy26:
 	mov.b	@r14, 0(r6)
 	inc	r14
 	inc	r6
 	dec	r15
-	jnz	.Lascon_aead128_decrypt_with_cpy20
-.Lascon_aead128_decrypt_with_stored19:
+	jnz	.Lascon_aead128_decrypt_with_cpy26
+.Lascon_aead128_decrypt_with_stored25:
 	; ascon_aead128.ae:41: s[0] = r[63:0]
 	mov	12(sp), 50(sp)
 	mov	10(sp), 52(sp)
@@ -810,8 +804,8 @@ ascon_aead128_decrypt_with:
 	call	#ascon_aead128_P_permute
 	add	#1, 0(sp)
 	cmp	14(sp), 0(sp)
-	jnc	.Lascon_aead128_decrypt_with_loop11
-.Lascon_aead128_decrypt_with_done12:
+	jnc	.Lascon_aead128_decrypt_with_loop15
+.Lascon_aead128_decrypt_with_done16:
 	; ascon_aead128.ae:131: off = rate * full
 	mov	14(sp), r13
 	rla	r13
@@ -822,49 +816,58 @@ ascon_aead128_decrypt_with:
 	mov	126(sp), r14
 	and	#15, r14
 	; ascon_aead128.ae:134: p = first_bytes(r ^ load_le(ct, off, rate, last), last)
-	mov	124(sp), r7
-	add	r13, r7
+	mov	124(sp), r6
+	add	r13, r6
 	cmp	#16, r14
-	jnc	.Lascon_aead128_decrypt_with_bytes21
-	bit	#1, r7
-	jnz	.Lascon_aead128_decrypt_with_bytes21
-.Lascon_aead128_decrypt_with_words22:
-	mov	@r7+, r15
-	mov	@r7+, r5
-	mov	@r7+, r6
-	mov	@r7+, r8
-	mov	@r7+, r9
-	mov	@r7+, r10
-	mov	@r7+, r11
-	mov	@r7+, r12
-	jmp	.Lascon_aead128_decrypt_with_join23
-.Lascon_aead128_decrypt_with_bytes21:
-	mov	sp, r9
-	add	#90, r9
-	mov	r9, r10
-	mov	#16, r11
-	mov	r14, r15
-.Lascon_aead128_decrypt_with_cpy24:
-	clr	r12
+	jnc	.Lascon_aead128_decrypt_with_bytes27
+	bit	#1, r6
+	jnz	.Lascon_aead128_decrypt_with_bytes27
+.Lascon_aead128_decrypt_with_words28:
+	mov	@r6+, r15
+	mov	@r6+, r5
+	mov	@r6+, r7
+	mov	@r6+, r8
+	mov	@r6+, r9
+	mov	@r6+, r10
+	mov	@r6+, r11
+	mov	@r6+, r12
+	jmp	.Lascon_aead128_decrypt_with_join29
+.Lascon_aead128_decrypt_with_bytes27:
+	mov	sp, r10
+	add	#90, r10
+	mov	r10, r11
+	mov	r14, r12
+	cmp	#16, r12
+	jnc	.Lascon_aead128_decrypt_with_cap30
+	mov	#16, r12
+.Lascon_aead128_decrypt_with_cap30:
+	mov	#16, r15
+	sub	r12, r15
+	tst	r12
+	jz	.Lascon_aead128_decrypt_with_zeros32
+.Lascon_aead128_decrypt_with_cpy31:
+	mov.b	@r6+, 0(r11)
+	inc	r11
+	dec	r12
+	jnz	.Lascon_aead128_decrypt_with_cpy31
+.Lascon_aead128_decrypt_with_zeros32:
 	tst	r15
-	jz	.Lascon_aead128_decrypt_with_pad25
-	mov.b	@r7, r12
-	inc	r7
+	jz	.Lascon_aead128_decrypt_with_filled34
+.Lascon_aead128_decrypt_with_zero33:
+	mov.b	#0, 0(r11)
+	inc	r11
 	dec	r15
-.Lascon_aead128_decrypt_with_pad25:
-	mov.b	r12, 0(r10)
-	inc	r10
-	dec	r11
-	jnz	.Lascon_aead128_decrypt_with_cpy24
-	mov	r9, r7
-	jmp	.Lascon_aead128_decrypt_with_words22
-.Lascon_aead128_decrypt_with_join23:
+	jnz	.Lascon_aead128_decrypt_with_zero33
+.Lascon_aead128_decrypt_with_filled34:
+	mov	r10, r6
+	jmp	.Lascon_aead128_decrypt_with_words28
+.Lascon_aead128_decrypt_with_join29:
 	xor	50(sp), r15
 	mov	r15, 24(sp)
 	xor	52(sp), r5
 	mov	r5, 22(sp)
-	xor	54(sp), r6
-	mov	r6, 20(sp)
+	xor	54(sp), r7
+	mov	r7, 20(sp)
 	xor	56(sp), r8
 	mov	r8, 18(sp)
 	xor	58(sp), r9
@@ -889,9 +892,9 @@ ascon_aead128_decrypt_with:
 	mov	#-1, r10
 	mov	#-1, r11
 	mov	r12, r15
-.Lascon_aead128_decrypt_with_shlimb29:
+.Lascon_aead128_decrypt_with_shlimb38:
 	cmp	#16, r15
-	jnc	.Lascon_aead128_decrypt_with_shbits30
+	jnc	.Lascon_aead128_decrypt_with_shbits39
 	mov	r10, r11
 	mov	r9, r10
 	mov	r8, r9
@@ -901,11 +904,11 @@ ascon_aead128_decrypt_with:
 	mov	r4, r5
 	clr	r4
 	sub	#16, r15
-	jmp	.Lascon_aead128_decrypt_with_shlimb29
-.Lascon_aead128_decrypt_with_shbits30:
+	jmp	.Lascon_aead128_decrypt_with_shlimb38
+.Lascon_aead128_decrypt_with_shbits39:
 	tst	r15
-	jz	.Lascon_aead128_decrypt_with_shend27
-.Lascon_aead128_decrypt_with_sh28:
+	jz	.Lascon_aead128_decrypt_with_shend36
+.Lascon_aead128_decrypt_with_sh37:
 	rla	r4
 	rlc	r5
 	rlc	r6
@@ -915,8 +918,8 @@ ascon_aead128_decrypt_with:
 	rlc	r10
 	rlc	r11
 	dec	r15
-	jnz	.Lascon_aead128_decrypt_with_sh28
-.Lascon_aead128_decrypt_with_shend27:
+	jnz	.Lascon_aead128_decrypt_with_sh37
+.Lascon_aead128_decrypt_with_shend36:
 	bic	r4, 24(sp)
 	bic	r5, 22(sp)
 	bic	r6, 20(sp)
@@ -930,9 +933,9 @@ ascon_aead128_decrypt_with:
 	; ascon_aead128.ae:135: store_le(msg, off, p, last)
 	add	132(sp), r13
 	cmp	#16, r14
-	jnc	.Lascon_aead128_decrypt_with_bytes31
+	jnc	.Lascon_aead128_decrypt_with_bytes40
 	bit	#1, r13
-	jnz	.Lascon_aead128_decrypt_with_bytes31
+	jnz	.Lascon_aead128_decrypt_with_bytes40
 	mov	24(sp), 0(r13)
 	mov	22(sp), 2(r13)
 	mov	20(sp), 4(r13)
@@ -941,8 +944,8 @@ ascon_aead128_decrypt_with:
 	mov	16(sp), 10(r13)
 	mov	r6, 12(r13)
 	mov	r7, 14(r13)
-	jmp	.Lascon_aead128_decrypt_with_stored32
-.Lascon_aead128_decrypt_with_bytes31:
+	jmp	.Lascon_aead128_decrypt_with_stored41
+.Lascon_aead128_decrypt_with_bytes40:
 	mov	24(sp), 90(sp)
 	mov	22(sp), 92(sp)
 	mov	20(sp), 94(sp)
@@ -954,18 +957,18 @@ ascon_aead128_decrypt_with:
 	mov	sp, r15
 	add	#90, r15
 	cmp	#16, r14
-	jnc	.Lascon_aead128_decrypt_with_cnt33
+	jnc	.Lascon_aead128_decrypt_with_cnt42
 	mov	#16, r14
-.Lascon_aead128_decrypt_with_cnt33:
+.Lascon_aead128_decrypt_with_cnt42:
 	tst	r14
-	jz	.Lascon_aead128_decrypt_with_stored32
-.Lascon_aead128_decrypt_with_cpy34:
+	jz	.Lascon_aead128_decrypt_with_stored41
+.Lascon_aead128_decrypt_with_cpy43:
 	mov.b	@r15, 0(r13)
 	inc	r15
 	inc	r13
 	dec	r14
-	jnz	.Lascon_aead128_decrypt_with_cpy34
-.Lascon_aead128_decrypt_with_stored32:
+	jnz	.Lascon_aead128_decrypt_with_cpy43
+.Lascon_aead128_decrypt_with_stored41:
 	; ascon_aead128.ae:28: return (1 as u128) << (8 * count)
 	mov	#1, r13
 	mov	#0, r14
@@ -975,9 +978,9 @@ ascon_aead128_decrypt_with:
 	mov	#0, r9
 	mov	#0, r10
 	mov	#0, r11
-.Lascon_aead128_decrypt_with_shlimb38:
+.Lascon_aead128_decrypt_with_shlimb47:
 	cmp	#16, r12
-	jnc	.Lascon_aead128_decrypt_with_shbits39
+	jnc	.Lascon_aead128_decrypt_with_shbits48
 	mov	r10, r11
 	mov	r9, r10
 	mov	r8, r9
@@ -987,11 +990,11 @@ ascon_aead128_decrypt_with:
 	mov	r13, r14
 	clr	r13
 	sub	#16, r12
-	jmp	.Lascon_aead128_decrypt_with_shlimb38
-.Lascon_aead128_decrypt_with_shbits39:
+	jmp	.Lascon_aead128_decrypt_with_shlimb47
+.Lascon_aead128_decrypt_with_shbits48:
 	tst	r12
-	jz	.Lascon_aead128_decrypt_with_shend36
-.Lascon_aead128_decrypt_with_sh37:
+	jz	.Lascon_aead128_decrypt_with_shend45
+.Lascon_aead128_decrypt_with_sh46:
 	rla	r13
 	rlc	r14
 	rlc	r15
@@ -1001,8 +1004,8 @@ ascon_aead128_decrypt_with:
 	rlc	r10
 	rlc	r11
 	dec	r12
-	jnz	.Lascon_aead128_decrypt_with_sh37
-.Lascon_aead128_decrypt_with_shend36:
+	jnz	.Lascon_aead128_decrypt_with_sh46
+.Lascon_aead128_decrypt_with_shend45:
 	; ascon_aead128.ae:136: set_rate(s, r ^ p ^ pad(last))
 	mov	24(sp), r12
 	xor	50(sp), r12
@@ -1038,34 +1041,32 @@ ascon_aead128_decrypt_with:
 	mov	r6, 62(sp)
 	mov	r7, 64(sp)
 	; ascon_aead128.ae:137: return (load_le(tag, 0, 16) ^ finalize(s, k0, k1)) == 0
-	mov	128(sp), r11
-	bit	#1, r11
-	jnz	.Lascon_aead128_decrypt_with_bytes40
-.Lascon_aead128_decrypt_with_words41:
-	mov	@r11+, 44(sp)
-	mov	@r11+, 42(sp)
-	mov	@r11+, 40(sp)
-	mov	@r11+, 46(sp)
-	mov	@r11+, 48(sp)
-	mov	@r11+, 38(sp)
-	mov	@r11+, 36(sp)
-	mov	@r11+, 34(sp)
-	jmp	.Lascon_aead128_decrypt_with_join42
-.Lascon_aead128_decrypt_with_bytes40:
-	mov	sp, r12
-	add	#90, r12
-	mov	r12, r13
-	mov	#16, r14
-.Lascon_aead128_decrypt_with_cpy43:
-	mov.b	@r11, r15
-	inc	r11
-	mov.b	r15, 0(r13)
-	inc	r13
-	dec	r14
-	jnz	.Lascon_aead128_decrypt_with_cpy43
-	mov	r12, r11
-	jmp	.Lascon_aead128_decrypt_with_words41
-.Lascon_aead128_decrypt_with_join42:
+	mov	128(sp), r12
+	bit	#1, r12
+	jnz	.Lascon_aead128_decrypt_with_bytes49
+.Lascon_aead128_decrypt_with_words50:
+	mov	@r12+, 44(sp)
+	mov	@r12+, 42(sp)
+	mov	@r12+, 40(sp)
+	mov	@r12+, 46(sp)
+	mov	@r12+, 48(sp)
+	mov	@r12+, 38(sp)
+	mov	@r12+, 36(sp)
+	mov	@r12+, 34(sp)
+	jmp	.Lascon_aead128_decrypt_with_join51
+.Lascon_aead128_decrypt_with_bytes49:
+	mov	sp, r13
+	add	#90, r13
+	mov	r13, r14
+	mov	#16, r15
+.Lascon_aead128_decrypt_with_cpy52:
+	mov.b	@r12+, 0(r14)
+	inc	r14
+	dec	r15
+	jnz	.Lascon_aead128_decrypt_with_cpy52
+	mov	r13, r12
+	jmp	.Lascon_aead128_decrypt_with_words50
+.Lascon_aead128_decrypt_with_join51:
 	; ascon_aead128.ae:74: s[2] = s[2] ^ k0
 	mov	66(sp), r11
 	mov	2(sp), r10
@@ -1653,7 +1654,7 @@ ascon_aead128_P_permute:
 
 ; --- ascon_aead128_absorb_ad: ascon_aead128.absorb_ad
 ;     frame 38 bytes (11 spill slots, locals 16), saves nothing
-;     estimated 504 bytes of code
+;     estimated 522 bytes of code
 	.section .text.ascon_aead128_absorb_ad,"ax",@progbits
 	.local ascon_aead128_absorb_ad
 	.type ascon_aead128_absorb_ad, @function
@@ -1714,24 +1715,33 @@ ascon_aead128_absorb_ad:
 	mov	@r5+, r11
 	jmp	.Lascon_aead128_absorb_ad_join7
 .Lascon_aead128_absorb_ad_bytes5:
-	mov	sp, r9
-	add	#22, r9
-	mov	r9, r10
-	mov	#16, r11
-	mov	r12, r15
-.Lascon_aead128_absorb_ad_cpy8:
-	clr	r14
+	mov	sp, r10
+	add	#22, r10
+	mov	r10, r11
+	mov	r12, r14
+	cmp	#16, r14
+	jnc	.Lascon_aead128_absorb_ad_cap8
+	mov	#16, r14
+.Lascon_aead128_absorb_ad_cap8:
+	mov	#16, r15
+	sub	r14, r15
+	tst	r14
+	jz	.Lascon_aead128_absorb_ad_zeros10
+.Lascon_aead128_absorb_ad_cpy9:
+	mov.b	@r5+, 0(r11)
+	inc	r11
+	dec	r14
+	jnz	.Lascon_aead128_absorb_ad_cpy9
+.Lascon_aead128_absorb_ad_zeros10:
 	tst	r15
-	jz	.Lascon_aead128_absorb_ad_pad9
-	mov.b	@r5, r14
-	inc	r5
+	jz	.Lascon_aead128_absorb_ad_filled12
+.Lascon_aead128_absorb_ad_zero11:
+	mov.b	#0, 0(r11)
+	inc	r11
 	dec	r15
-.Lascon_aead128_absorb_ad_pad9:
-	mov.b	r14, 0(r10)
-	inc	r10
-	dec	r11
-	jnz	.Lascon_aead128_absorb_ad_cpy8
-	mov	r9, r5
+	jnz	.Lascon_aead128_absorb_ad_zero11
+.Lascon_aead128_absorb_ad_filled12:
+	mov	r10, r5
 	jmp	.Lascon_aead128_absorb_ad_words6
 .Lascon_aead128_absorb_ad_join7:
 	mov	@sp, r5
@@ -1767,7 +1777,7 @@ ascon_aead128_absorb_ad:
 	xor	#1, r15
 	; ascon_aead128.ae:65: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
 	tst	r15
-	jz	.Lascon_aead128_absorb_ad_else10
+	jz	.Lascon_aead128_absorb_ad_else13
 	; ascon_aead128.ae:28: return (1 as u128) << (8 * count)
 	mov	r12, r15
 	mov	#1, r8
@@ -1779,12 +1789,12 @@ ascon_aead128_absorb_ad:
 	mov	#0, r4
 	mov	#0, r5
 	tst	r7
-	jnz	.Lascon_aead128_absorb_ad_shbig12
+	jnz	.Lascon_aead128_absorb_ad_shbig15
 	cmp	#128, r15
-	jc	.Lascon_aead128_absorb_ad_shbig12
-.Lascon_aead128_absorb_ad_shlimb15:
+	jc	.Lascon_aead128_absorb_ad_shbig15
+.Lascon_aead128_absorb_ad_shlimb18:
 	cmp	#16, r15
-	jnc	.Lascon_aead128_absorb_ad_shbits16
+	jnc	.Lascon_aead128_absorb_ad_shbits19
 	mov	r4, r5
 	mov	r13, r4
 	mov	r12, r13
@@ -1794,11 +1804,11 @@ ascon_aead128_absorb_ad:
 	mov	r8, r9
 	clr	r8
 	sub	#16, r15
-	jmp	.Lascon_aead128_absorb_ad_shlimb15
-.Lascon_aead128_absorb_ad_shbits16:
+	jmp	.Lascon_aead128_absorb_ad_shlimb18
+.Lascon_aead128_absorb_ad_shbits19:
 	tst	r15
-	jz	.Lascon_aead128_absorb_ad_shend13
-.Lascon_aead128_absorb_ad_sh14:
+	jz	.Lascon_aead128_absorb_ad_shend16
+.Lascon_aead128_absorb_ad_sh17:
 	rla	r8
 	rlc	r9
 	rlc	r10
@@ -1808,9 +1818,9 @@ ascon_aead128_absorb_ad:
 	rlc	r4
 	rlc	r5
 	dec	r15
-	jnz	.Lascon_aead128_absorb_ad_sh14
-	jmp	.Lascon_aead128_absorb_ad_shend13
-.Lascon_aead128_absorb_ad_shbig12:
+	jnz	.Lascon_aead128_absorb_ad_sh17
+	jmp	.Lascon_aead128_absorb_ad_shend16
+.Lascon_aead128_absorb_ad_shbig15:
 	clr	r8
 	clr	r9
 	clr	r10
@@ -1819,7 +1829,7 @@ ascon_aead128_absorb_ad:
 	clr	r13
 	clr	r4
 	clr	r5
-.Lascon_aead128_absorb_ad_shend13:
+.Lascon_aead128_absorb_ad_shend16:
 	; ascon_aead128.ae:65: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
 	mov	6(sp), r7
 	xor	r8, r7
@@ -1837,8 +1847,8 @@ ascon_aead128_absorb_ad:
 	xor	r4, r13
 	xor	r5, r6
 	mov	r6, r14
-	jmp	.Lascon_aead128_absorb_ad_endif11
-.Lascon_aead128_absorb_ad_else10:
+	jmp	.Lascon_aead128_absorb_ad_endif14
+.Lascon_aead128_absorb_ad_else13:
 	mov	6(sp), r7
 	mov	4(sp), r8
 	mov	8(sp), r9
@@ -1847,7 +1857,7 @@ ascon_aead128_absorb_ad:
 	mov	2(sp), r12
 	mov	r14, r13
 	mov	r6, r14
-.Lascon_aead128_absorb_ad_endif11:
+.Lascon_aead128_absorb_ad_endif14:
 	; ascon_aead128.ae:41: s[0] = r[63:0]
 	mov	@sp, r6
 	mov	r7, 0(r6)

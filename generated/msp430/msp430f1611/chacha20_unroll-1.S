@@ -803,7 +803,7 @@ chacha20_block:
 
 ; --- chacha20_xor_stream: chacha20.xor_stream
 ;     frame 258 bytes (97 spill slots, locals 64), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2514 bytes of code
+;     estimated 2532 bytes of code
 	.section .text.chacha20_xor_stream,"ax",@progbits
 	.global chacha20_xor_stream
 	.type chacha20_xor_stream, @function
@@ -834,9 +834,9 @@ chacha20_xor_stream:
 	mov	r15, 166(sp)
 	mov	#0, 164(sp)
 	cmp	r15, 164(sp)
-	jnc	.Lchacha20_xor_stream_near14
+	jnc	.Lchacha20_xor_stream_near17
 	br	#.Lchacha20_xor_stream_done2
-.Lchacha20_xor_stream_near14:
+.Lchacha20_xor_stream_near17:
 .Lchacha20_xor_stream_loop1:
 	; chacha20.ae:142: off = i * 64
 	mov	164(sp), 152(sp)
@@ -852,66 +852,75 @@ chacha20_xor_stream:
 	mov	274(sp), r15
 	mov	152(sp), r14
 	sub	r14, r15
-	mov	r14, r10
-	add	170(sp), r10
+	mov	r14, r11
+	add	170(sp), r11
 	cmp	#64, r15
 	mov	r15, 158(sp)
 	jnc	.Lchacha20_xor_stream_bytes3
-	bit	#1, r10
+	bit	#1, r11
 	jnz	.Lchacha20_xor_stream_bytes3
 .Lchacha20_xor_stream_words4:
-	mov	@r10+, 146(sp)
-	mov	@r10+, 142(sp)
-	mov	@r10+, 140(sp)
-	mov	@r10+, 138(sp)
-	mov	@r10+, 136(sp)
-	mov	@r10+, 134(sp)
-	mov	@r10+, 132(sp)
-	mov	@r10+, 130(sp)
-	mov	@r10+, 128(sp)
-	mov	@r10+, 126(sp)
-	mov	@r10+, 124(sp)
-	mov	@r10+, 122(sp)
-	mov	@r10+, 120(sp)
-	mov	@r10+, 116(sp)
-	mov	@r10+, 112(sp)
-	mov	@r10+, 110(sp)
-	mov	@r10+, 104(sp)
-	mov	@r10+, 94(sp)
-	mov	@r10+, 90(sp)
-	mov	@r10+, 86(sp)
-	mov	@r10+, 78(sp)
-	mov	@r10+, 172(sp)
-	mov	@r10+, 174(sp)
-	mov	@r10+, 176(sp)
-	mov	@r10+, 178(sp)
-	mov	@r10+, 180(sp)
-	mov	@r10+, 182(sp)
-	mov	@r10+, 184(sp)
-	mov	@r10+, 186(sp)
-	mov	@r10+, 188(sp)
-	mov	@r10+, 192(sp)
-	mov	@r10+, 190(sp)
+	mov	@r11+, 146(sp)
+	mov	@r11+, 142(sp)
+	mov	@r11+, 140(sp)
+	mov	@r11+, 138(sp)
+	mov	@r11+, 136(sp)
+	mov	@r11+, 134(sp)
+	mov	@r11+, 132(sp)
+	mov	@r11+, 130(sp)
+	mov	@r11+, 128(sp)
+	mov	@r11+, 126(sp)
+	mov	@r11+, 124(sp)
+	mov	@r11+, 122(sp)
+	mov	@r11+, 120(sp)
+	mov	@r11+, 116(sp)
+	mov	@r11+, 112(sp)
+	mov	@r11+, 110(sp)
+	mov	@r11+, 104(sp)
+	mov	@r11+, 94(sp)
+	mov	@r11+, 90(sp)
+	mov	@r11+, 86(sp)
+	mov	@r11+, 78(sp)
+	mov	@r11+, 172(sp)
+	mov	@r11+, 174(sp)
+	mov	@r11+, 176(sp)
+	mov	@r11+, 178(sp)
+	mov	@r11+, 180(sp)
+	mov	@r11+, 182(sp)
+	mov	@r11+, 184(sp)
+	mov	@r11+, 186(sp)
+	mov	@r11+, 188(sp)
+	mov	@r11+, 192(sp)
+	mov	@r11+, 190(sp)
 	jmp	.Lchacha20_xor_stream_join5
 .Lchacha20_xor_stream_bytes3:
-	mov	sp, r11
-	add	#194, r11
-	mov	r11, r12
-	mov	#64, r13
-	mov	158(sp), r15
-.Lchacha20_xor_stream_cpy6:
-	clr	r14
+	mov	sp, r12
+	add	#194, r12
+	mov	r12, r13
+	mov	158(sp), r14
+	cmp	#64, r14
+	jnc	.Lchacha20_xor_stream_cap6
+	mov	#64, r14
+.Lchacha20_xor_stream_cap6:
+	mov	#64, r15
+	sub	r14, r15
+	tst	r14
+	jz	.Lchacha20_xor_stream_zeros8
+.Lchacha20_xor_stream_cpy7:
+	mov.b	@r11+, 0(r13)
+	inc	r13
+	dec	r14
+	jnz	.Lchacha20_xor_stream_cpy7
+.Lchacha20_xor_stream_zeros8:
 	tst	r15
-	jz	.Lchacha20_xor_stream_pad7
-	mov.b	@r10, r14
-	inc	r10
+	jz	.Lchacha20_xor_stream_filled10
+.Lchacha20_xor_stream_zero9:
+	mov.b	#0, 0(r13)
+	inc	r13
 	dec	r15
-.Lchacha20_xor_stream_pad7:
-	mov.b	r14, 0(r12)
-	inc	r12
-	dec	r13
-	jnz	.Lchacha20_xor_stream_cpy6
-	mov	r11, r10
+	jnz	.Lchacha20_xor_stream_zero9
+.Lchacha20_xor_stream_filled10:
+	mov	r12, r11
 	jmp	.Lchacha20_xor_stream_words4
 .Lchacha20_xor_stream_join5:
 	mov	168(sp), r14
@@ -957,7 +966,7 @@ chacha20_xor_stream:
 	mov	30(r9), 52(sp)
 	mov	@r8+, 46(sp)
 	mov	@r8+, 48(sp)
-.Lchacha20_xor_stream_loop8:
+.Lchacha20_xor_stream_loop11:
 	; chacha20.ae:20: a = a + b
 	mov	40(sp), r4
 	mov	50(sp), r5
@@ -1495,10 +1504,10 @@ chacha20_xor_stream:
 	mov	r6, 108(sp)
 	mov	r5, 106(sp)
 	dec	150(sp)
-	jz	.Lchacha20_xor_stream_near15
-	br	#.Lchacha20_xor_stream_loop8
-.Lchacha20_xor_stream_near15:
-.Lchacha20_xor_stream_done9:
+	jz	.Lchacha20_xor_stream_near18
+	br	#.Lchacha20_xor_stream_loop11
+.Lchacha20_xor_stream_near18:
+.Lchacha20_xor_stream_done12:
 	; chacha20.ae:132: return cat(x15 + nonce[95:64], x14 + nonce[63:32], x13 + nonce[31:0], x12 + counter,
 	mov	156(sp), r9
 	add	8(r9), 46(sp)
@@ -1595,9 +1604,9 @@ chacha20_xor_stream:
 	mov	152(sp), r13
 	add	276(sp), r13
 	cmp	#64, 158(sp)
-	jnc	.Lchacha20_xor_stream_bytes10
+	jnc	.Lchacha20_xor_stream_bytes13
 	bit	#1, r13
-	jnz	.Lchacha20_xor_stream_bytes10
+	jnz	.Lchacha20_xor_stream_bytes13
 	mov	146(sp), 0(r13)
 	mov	142(sp), 2(r13)
 	mov	140(sp), 4(r13)
@@ -1630,8 +1639,8 @@ chacha20_xor_stream:
 	mov	r12, 58(r13)
 	mov	r14, 60(r13)
 	mov	r15, 62(r13)
-	jmp	.Lchacha20_xor_stream_stored11
-.Lchacha20_xor_stream_bytes10:
+	jmp	.Lchacha20_xor_stream_stored14
+.Lchacha20_xor_stream_bytes13:
 	mov	146(sp), 194(sp)
 	mov	142(sp), 196(sp)
 	mov	140(sp), 198(sp)
@@ -1668,23 +1677,23 @@ chacha20_xor_stream:
 	add	#194, r14
 	mov	158(sp), r15
 	cmp	#64, r15
-	jnc	.Lchacha20_xor_stream_cnt12
+	jnc	.Lchacha20_xor_stream_cnt15
 	mov	#64, r15
-.Lchacha20_xor_stream_cnt12:
+.Lchacha20_xor_stream_cnt15:
 	tst	r15
-	jz	.Lchacha20_xor_stream_stored11
-.Lchacha20_xor_stream_cpy13:
+	jz	.Lchacha20_xor_stream_stored14
+.Lchacha20_xor_stream_cpy16:
 	mov.b	@r14, 0(r13)
 	inc	r14
 	inc	r13
 	dec	r15
-	jnz	.Lchacha20_xor_stream_cpy13
-.Lchacha20_xor_stream_stored11:
+	jnz	.Lchacha20_xor_stream_cpy16
+.Lchacha20_xor_stream_stored14:
 	add	#1, 164(sp)
 	cmp	166(sp), 164(sp)
-	jc	.Lchacha20_xor_stream_near16
+	jc	.Lchacha20_xor_stream_near19
 	br	#.Lchacha20_xor_stream_loop1
-.Lchacha20_xor_stream_near16:
+.Lchacha20_xor_stream_near19:
 .Lchacha20_xor_stream_done2:
 	add	#258, sp
 	pop	r4

@@ -6,7 +6,7 @@
 
 ; --- ctr_key_setup: ctr.key_setup
 ;     frame 16 bytes (0 spill slots, locals 16), saves r6, r7, r8, r9, r10
-;     estimated 234 bytes of code
+;     estimated 230 bytes of code
 	.section .text.ctr_key_setup,"ax",@progbits
 	.global ctr_key_setup
 	.type ctr_key_setup, @function
@@ -31,17 +31,15 @@ ctr_key_setup:
 	mov	@r12+, r15
 	jmp	.Lctr_key_setup_join3
 .Lctr_key_setup_bytes1:
-	mov	sp, r10
-	mov	r10, r11
-	mov	#16, r13
+	mov	sp, r11
+	mov	r11, r13
+	mov	#16, r15
 .Lctr_key_setup_cpy4:
-	mov.b	@r12, r15
-	inc	r12
-	mov.b	r15, 0(r11)
-	inc	r11
-	dec	r13
+	mov.b	@r12+, 0(r13)
+	inc	r13
+	dec	r15
 	jnz	.Lctr_key_setup_cpy4
-	mov	r10, r12
+	mov	r11, r12
 	jmp	.Lctr_key_setup_words2
 .Lctr_key_setup_join3:
 	; aes.ae:295: w[i] = key[key_bits - 1 - 32 * i : key_bits - 32 * (i + 1)]
@@ -66,16 +64,16 @@ ctr_key_setup:
 	; aes.ae:299: temp = w[i - 1]
 	add	#16, r14
 	; aes.ae:297: @unroll(round_unroll)
-.Lctr_key_setup_loop6:
+.Lctr_key_setup_loop8:
 	; aes.ae:300: if i % nk == 0 {
 	mov	r8, r15
 	and	#3, r15
 	mov	-4(r14), r12
 	mov	-2(r14), r13
 	tst	r15
-	jz	.Lctr_key_setup_else8
-	jmp	.Lctr_key_setup_endif9
-.Lctr_key_setup_else8:
+	jz	.Lctr_key_setup_else10
+	jmp	.Lctr_key_setup_endif11
+.Lctr_key_setup_else10:
 	mov.b	r12, r9
 	mov.b	r13, r15
 	xor	r15, r13
@@ -100,7 +98,7 @@ ctr_key_setup:
 	mov.b	ctr_E.rcon(r15), r15
 	swpb	r15
 	xor	r15, r13
-.Lctr_key_setup_endif9:
+.Lctr_key_setup_endif11:
 	; aes.ae:305: w[i] = w[i - nk] ^ temp
 	xor	-16(r14), r12
 	xor	-14(r14), r13
@@ -109,8 +107,8 @@ ctr_key_setup:
 	add	#4, r14
 	add	#1, r8
 	cmp	#44, r8
-	jnc	.Lctr_key_setup_loop6
-.Lctr_key_setup_done7:
+	jnc	.Lctr_key_setup_loop8
+.Lctr_key_setup_done9:
 	add	#16, sp
 	pop	r6
 	pop	r7
@@ -200,7 +198,7 @@ ctr_decrypt_with:
 
 ; --- ctr_xor_stream: ctr.xor_stream
 ;     frame 68 bytes (26 spill slots, locals 16), saves nothing
-;     estimated 1084 bytes of code
+;     estimated 1098 bytes of code
 	.section .text.ctr_xor_stream,"ax",@progbits
 	.local ctr_xor_stream
 	.type ctr_xor_stream, @function
@@ -222,18 +220,16 @@ ctr_xor_stream:
 	mov	@r13+, 34(sp)
 	jmp	.Lctr_xor_stream_join3
 .Lctr_xor_stream_bytes1:
-	mov	sp, r11
-	add	#52, r11
-	mov	r11, r12
-	mov	#16, r14
+	mov	sp, r12
+	add	#52, r12
+	mov	r12, r14
+	mov	#16, r15
 .Lctr_xor_stream_cpy4:
-	mov.b	@r13, r15
-	inc	r13
-	mov.b	r15, 0(r12)
-	inc	r12
-	dec	r14
+	mov.b	@r13+, 0(r14)
+	inc	r14
+	dec	r15
 	jnz	.Lctr_xor_stream_cpy4
-	mov	r11, r13
+	mov	r12, r13
 	jmp	.Lctr_xor_stream_words2
 .Lctr_xor_stream_join3:
 	mov	70(sp), r14
@@ -264,8 +260,8 @@ ctr_xor_stream:
 	swpb	38(sp)
 	swpb	36(sp)
 	swpb	34(sp)
-	jc	.Lctr_xor_stream_done7
-.Lctr_xor_stream_loop6:
+	jc	.Lctr_xor_stream_done9
+.Lctr_xor_stream_loop8:
 	mov	14(sp), r15
 	and	#4095, r15
 	rla	r15
@@ -276,44 +272,53 @@ ctr_xor_stream:
 	mov	70(sp), r15
 	mov	8(sp), r14
 	sub	r14, r15
-	mov	r14, r10
-	add	50(sp), r10
+	mov	r14, r11
+	add	50(sp), r11
 	cmp	#16, r15
 	mov	r15, 12(sp)
-	jnc	.Lctr_xor_stream_bytes8
-	bit	#1, r10
-	jnz	.Lctr_xor_stream_bytes8
-.Lctr_xor_stream_words9:
-	mov	@r10+, 30(sp)
-	mov	@r10+, 28(sp)
-	mov	@r10+, 26(sp)
-	mov	@r10+, 24(sp)
-	mov	@r10+, 22(sp)
-	mov	@r10+, 20(sp)
-	mov	@r10+, 18(sp)
-	mov	@r10+, 16(sp)
-	jmp	.Lctr_xor_stream_join10
-.Lctr_xor_stream_bytes8:
-	mov	sp, r11
-	add	#52, r11
-	mov	r11, r12
-	mov	#16, r13
-	mov	12(sp), r15
-.Lctr_xor_stream_cpy11:
-	clr	r14
+	jnc	.Lctr_xor_stream_bytes10
+	bit	#1, r11
+	jnz	.Lctr_xor_stream_bytes10
+.Lctr_xor_stream_words11:
+	mov	@r11+, 30(sp)
+	mov	@r11+, 28(sp)
+	mov	@r11+, 26(sp)
+	mov	@r11+, 24(sp)
+	mov	@r11+, 22(sp)
+	mov	@r11+, 20(sp)
+	mov	@r11+, 18(sp)
+	mov	@r11+, 16(sp)
+	jmp	.Lctr_xor_stream_join12
+.Lctr_xor_stream_bytes10:
+	mov	sp, r12
+	add	#52, r12
+	mov	r12, r13
+	mov	12(sp), r14
+	cmp	#16, r14
+	jnc	.Lctr_xor_stream_cap13
+	mov	#16, r14
+.Lctr_xor_stream_cap13:
+	mov	#16, r15
+	sub	r14, r15
+	tst	r14
+	jz	.Lctr_xor_stream_zeros15
+.Lctr_xor_stream_cpy14:
+	mov.b	@r11+, 0(r13)
+	inc	r13
+	dec	r14
+	jnz	.Lctr_xor_stream_cpy14
+.Lctr_xor_stream_zeros15:
 	tst	r15
-	jz	.Lctr_xor_stream_pad12
-	mov.b	@r10, r14
-	inc	r10
+	jz	.Lctr_xor_stream_filled17
+.Lctr_xor_stream_zero16:
+	mov.b	#0, 0(r13)
+	inc	r13
 	dec	r15
-.Lctr_xor_stream_pad12:
-	mov.b	r14, 0(r12)
-	inc	r12
-	dec	r13
-	jnz	.Lctr_xor_stream_cpy11
-	mov	r11, r10
-	jmp	.Lctr_xor_stream_words9
-.Lctr_xor_stream_join10:
+	jnz	.Lctr_xor_stream_zero16
+.Lctr_xor_stream_filled17:
+	mov	r12, r11
+	jmp	.Lctr_xor_stream_words11
+.Lctr_xor_stream_join12:
 	mov	34(sp), r14
 	add	14(sp), r14
 	mov	36(sp), r10
@@ -354,7 +359,7 @@ ctr_xor_stream:
 	swpb	18(sp)
 	swpb	16(sp)
 	; aes.ae:159: @unroll(round_unroll)
-.Lctr_xor_stream_loop13:
+.Lctr_xor_stream_loop18:
 	; aes.ae:163: t2 = mix_column(sbox[s2[31:24]], sbox[s3[23:16]], sbox[s0[15:8]], sbox[s1[7:0]]) ^ w[4 * round + 2]
 	mov.b	r9, r10
 	mov	r10, 2(sp)
@@ -450,8 +455,8 @@ ctr_xor_stream:
 	mov	r4, r5
 	mov	r10, r6
 	dec	4(sp)
-	jnz	.Lctr_xor_stream_loop13
-.Lctr_xor_stream_done14:
+	jnz	.Lctr_xor_stream_loop18
+.Lctr_xor_stream_done19:
 	mov	r9, r10
 	swpb	r10
 	mov.b	r10, r10
@@ -545,9 +550,9 @@ ctr_xor_stream:
 	mov	8(sp), r13
 	add	72(sp), r13
 	cmp	#16, 12(sp)
-	jnc	.Lctr_xor_stream_bytes15
+	jnc	.Lctr_xor_stream_bytes20
 	bit	#1, r13
-	jnz	.Lctr_xor_stream_bytes15
+	jnz	.Lctr_xor_stream_bytes20
 	swpb	r8
 	mov	r8, 0(r13)
 	swpb	r11
@@ -564,8 +569,8 @@ ctr_xor_stream:
 	mov	r9, 12(r13)
 	swpb	r6
 	mov	r6, 14(r13)
-	jmp	.Lctr_xor_stream_stored16
-.Lctr_xor_stream_bytes15:
+	jmp	.Lctr_xor_stream_stored21
+.Lctr_xor_stream_bytes20:
 	swpb	r8
 	mov	r8, 52(sp)
 	swpb	r11
@@ -586,22 +591,22 @@ ctr_xor_stream:
 	add	#52, r14
 	mov	12(sp), r15
 	cmp	#16, r15
-	jnc	.Lctr_xor_stream_cnt17
+	jnc	.Lctr_xor_stream_cnt22
 	mov	#16, r15
-.Lctr_xor_stream_cnt17:
+.Lctr_xor_stream_cnt22:
 	tst	r15
-	jz	.Lctr_xor_stream_stored16
-.Lctr_xor_stream_cpy18:
+	jz	.Lctr_xor_stream_stored21
+.Lctr_xor_stream_cpy23:
 	mov.b	@r14, 0(r13)
 	inc	r14
 	inc	r13
 	dec	r15
-	jnz	.Lctr_xor_stream_cpy18
-.Lctr_xor_stream_stored16:
+	jnz	.Lctr_xor_stream_cpy23
+.Lctr_xor_stream_stored21:
 	add	#1, 14(sp)
 	cmp	32(sp), 14(sp)
-	jnc	.Lctr_xor_stream_loop6
-.Lctr_xor_stream_done7:
+	jnc	.Lctr_xor_stream_loop8
+.Lctr_xor_stream_done9:
 	add	#68, sp
 	ret
 	.size ctr_xor_stream, .-ctr_xor_stream

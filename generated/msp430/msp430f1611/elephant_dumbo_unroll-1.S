@@ -6,7 +6,7 @@
 
 ; --- elephant_dumbo_key_setup: elephant_dumbo.key_setup
 ;     frame 58 bytes (1 spill slots, locals 56), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 210 bytes of code
+;     estimated 206 bytes of code
 	.section .text.elephant_dumbo_key_setup,"ax",@progbits
 	.global elephant_dumbo_key_setup
 	.type elephant_dumbo_key_setup, @function
@@ -35,18 +35,16 @@ elephant_dumbo_key_setup:
 	mov	@r12+, r15
 	jmp	.Lelephant_dumbo_key_setup_join3
 .Lelephant_dumbo_key_setup_bytes1:
-	mov	sp, r11
-	add	#2, r11
-	mov	r11, r13
-	mov	#16, r14
+	mov	sp, r13
+	add	#2, r13
+	mov	r13, r14
+	mov	#16, r15
 .Lelephant_dumbo_key_setup_cpy4:
-	mov.b	@r12, r15
-	inc	r12
-	mov.b	r15, 0(r13)
-	inc	r13
-	dec	r14
+	mov.b	@r12+, 0(r14)
+	inc	r14
+	dec	r15
 	jnz	.Lelephant_dumbo_key_setup_cpy4
-	mov	r11, r12
+	mov	r13, r12
 	jmp	.Lelephant_dumbo_key_setup_words2
 .Lelephant_dumbo_key_setup_join3:
 	mov	r7, 18(sp)
@@ -153,8 +151,8 @@ elephant_dumbo_encrypt_with:
 
 
 ; --- elephant_dumbo_decrypt_with: elephant_dumbo.decrypt_with
-;     frame 34 bytes (6 spill slots, locals 8), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 214 bytes of code
+;     frame 32 bytes (5 spill slots, locals 8), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 206 bytes of code
 	.section .text.elephant_dumbo_decrypt_with,"ax",@progbits
 	.global elephant_dumbo_decrypt_with
 	.type elephant_dumbo_decrypt_with, @function
@@ -167,60 +165,58 @@ elephant_dumbo_decrypt_with:
 	push	r6
 	push	r5
 	push	r4
-	sub	#34, sp
-	mov	r12, 16(sp)
-	mov	r13, 14(sp)
-	mov	r14, r7
-	mov	r15, r8
-	mov	50(sp), r4
-	mov	52(sp), r5
-	mov	54(sp), r6
-	mov	56(sp), r9
-	mov	60(sp), r10
-	mov	62(sp), r11
+	sub	#32, sp
+	mov	r12, 14(sp)
+	mov	r13, r7
+	mov	r14, r8
+	mov	r15, r9
+	mov	48(sp), r4
+	mov	50(sp), r5
+	mov	52(sp), r6
+	mov	54(sp), r10
+	mov	58(sp), r11
+	mov	60(sp), r12
 	; elephant_dumbo.ae:110: return (load_le(tag, 0, 8) ^ crypt(lk, nonce, ad, ct, msg, ct)) == 0
-	bit	#1, r9
+	bit	#1, r10
 	jnz	.Lelephant_dumbo_decrypt_with_bytes1
 .Lelephant_dumbo_decrypt_with_words2:
-	mov	@r9+, 24(sp)
-	mov	@r9+, 22(sp)
-	mov	@r9+, 20(sp)
-	mov	@r9+, 18(sp)
+	mov	@r10+, 22(sp)
+	mov	@r10+, 20(sp)
+	mov	@r10+, 18(sp)
+	mov	@r10+, 16(sp)
 	jmp	.Lelephant_dumbo_decrypt_with_join3
 .Lelephant_dumbo_decrypt_with_bytes1:
-	mov	sp, r12
-	add	#26, r12
-	mov	r12, r13
-	mov	#8, r14
+	mov	sp, r13
+	add	#24, r13
+	mov	r13, r14
+	mov	#8, r15
 .Lelephant_dumbo_decrypt_with_cpy4:
-	mov.b	@r9, r15
-	inc	r9
-	mov.b	r15, 0(r13)
-	inc	r13
-	dec	r14
+	mov.b	@r10+, 0(r14)
+	inc	r14
+	dec	r15
 	jnz	.Lelephant_dumbo_decrypt_with_cpy4
-	mov	r12, r9
+	mov	r13, r10
 	jmp	.Lelephant_dumbo_decrypt_with_words2
 .Lelephant_dumbo_decrypt_with_join3:
 	mov	r4, 0(sp)
 	mov	r5, 2(sp)
 	mov	r6, 4(sp)
-	mov	r10, 6(sp)
-	mov	r11, 8(sp)
+	mov	r11, 6(sp)
+	mov	r12, 8(sp)
 	mov	r5, 10(sp)
 	mov	r6, 12(sp)
-	mov	16(sp), r12
-	mov	14(sp), r13
-	mov	r7, r14
-	mov	r8, r15
+	mov	14(sp), r12
+	mov	r7, r13
+	mov	r8, r14
+	mov	r9, r15
 	call	#elephant_dumbo_crypt
-	mov	24(sp), r8
+	mov	22(sp), r8
 	xor	r12, r8
-	mov	22(sp), r9
+	mov	20(sp), r9
 	xor	r13, r9
-	mov	20(sp), r10
+	mov	18(sp), r10
 	xor	r14, r10
-	mov	18(sp), r11
+	mov	16(sp), r11
 	xor	r15, r11
 	bis	r9, r8
 	bis	r10, r8
@@ -229,9 +225,9 @@ elephant_dumbo_decrypt_with:
 	clr	r14
 	adc	r14
 	xor	#1, r14
-	mov	64(sp), r15
+	mov	62(sp), r15
 	mov	r14, 0(r15)
-	add	#34, sp
+	add	#32, sp
 	pop	r4
 	pop	r5
 	pop	r6
@@ -698,7 +694,7 @@ elephant_dumbo_P_permute:
 
 ; --- elephant_dumbo_crypt: elephant_dumbo.crypt
 ;     frame 356 bytes (118 spill slots, locals 120), saves nothing
-;     estimated 4412 bytes of code
+;     estimated 4472 bytes of code
 	.section .text.elephant_dumbo_crypt,"ax",@progbits
 	.local elephant_dumbo_crypt
 	.type elephant_dumbo_crypt, @function
@@ -1123,90 +1119,96 @@ elephant_dumbo_crypt:
 	xor	r14, r12
 	mov	r12, 190(sp)
 	; elephant_dumbo.ae:82: n = load_le(nonce, 0, 12) as u160
-	mov	r11, r10
-	bit	#1, r10
+	mov	r11, r12
+	bit	#1, r12
 	jnz	.Lelephant_dumbo_crypt_bytes9
 .Lelephant_dumbo_crypt_words10:
-	mov	@r10+, 214(sp)
-	mov	@r10+, 212(sp)
-	mov	@r10+, 210(sp)
-	mov	@r10+, 208(sp)
-	mov	@r10+, 206(sp)
-	mov	@r10+, 204(sp)
+	mov	@r12+, 214(sp)
+	mov	@r12+, 212(sp)
+	mov	@r12+, 210(sp)
+	mov	@r12+, 208(sp)
+	mov	@r12+, 206(sp)
+	mov	@r12+, 204(sp)
 	jmp	.Lelephant_dumbo_crypt_join11
 .Lelephant_dumbo_crypt_bytes9:
-	mov	sp, r12
-	add	#236, r12
-	mov	r12, r13
-	mov	#12, r14
+	mov	sp, r13
+	add	#236, r13
+	mov	r13, r14
+	mov	#12, r15
 .Lelephant_dumbo_crypt_cpy12:
-	mov.b	@r10, r15
-	inc	r10
-	mov.b	r15, 0(r13)
-	inc	r13
-	dec	r14
+	mov.b	@r12+, 0(r14)
+	inc	r14
+	dec	r15
 	jnz	.Lelephant_dumbo_crypt_cpy12
-	mov	r12, r10
+	mov	r13, r12
 	jmp	.Lelephant_dumbo_crypt_words10
 .Lelephant_dumbo_crypt_join11:
 	; elephant_dumbo.ae:49: x = load_le(nonce, 0, 12) as u160 | (load_le(ad, 0, 8, a) as u160) << 96
+	mov	r11, r12
+	bit	#1, r12
+	jnz	.Lelephant_dumbo_crypt_bytes16
+.Lelephant_dumbo_crypt_words17:
+	mov	@r12+, 138(sp)
+	mov	@r12+, 144(sp)
+	mov	@r12+, 152(sp)
+	mov	@r12+, 174(sp)
+	mov	@r12+, 178(sp)
+	mov	@r12+, 180(sp)
+	jmp	.Lelephant_dumbo_crypt_join18
+.Lelephant_dumbo_crypt_bytes16:
+	mov	sp, r13
+	add	#236, r13
+	mov	r13, r14
+	mov	#12, r15
+.Lelephant_dumbo_crypt_cpy19:
+	mov.b	@r12+, 0(r14)
+	inc	r14
+	dec	r15
+	jnz	.Lelephant_dumbo_crypt_cpy19
+	mov	r13, r12
+	jmp	.Lelephant_dumbo_crypt_words17
+.Lelephant_dumbo_crypt_join18:
+	mov	216(sp), r11
+	cmp	#8, 358(sp)
+	jnc	.Lelephant_dumbo_crypt_bytes23
 	bit	#1, r11
-	jnz	.Lelephant_dumbo_crypt_bytes14
-.Lelephant_dumbo_crypt_words15:
-	mov	@r11+, 138(sp)
-	mov	@r11+, 144(sp)
-	mov	@r11+, 154(sp)
-	mov	@r11+, 174(sp)
-	mov	@r11+, 178(sp)
-	mov	@r11+, 180(sp)
-	jmp	.Lelephant_dumbo_crypt_join16
-.Lelephant_dumbo_crypt_bytes14:
+	jnz	.Lelephant_dumbo_crypt_bytes23
+.Lelephant_dumbo_crypt_words24:
+	mov	@r11+, 182(sp)
+	mov	@r11+, 184(sp)
+	mov	@r11+, 186(sp)
+	mov	@r11+, 188(sp)
+	jmp	.Lelephant_dumbo_crypt_join25
+.Lelephant_dumbo_crypt_bytes23:
 	mov	sp, r12
 	add	#236, r12
 	mov	r12, r13
-	mov	#12, r14
-.Lelephant_dumbo_crypt_cpy17:
-	mov.b	@r11, r15
-	inc	r11
-	mov.b	r15, 0(r13)
+	mov	358(sp), r14
+	cmp	#8, r14
+	jnc	.Lelephant_dumbo_crypt_cap26
+	mov	#8, r14
+.Lelephant_dumbo_crypt_cap26:
+	mov	#8, r15
+	sub	r14, r15
+	tst	r14
+	jz	.Lelephant_dumbo_crypt_zeros28
+.Lelephant_dumbo_crypt_cpy27:
+	mov.b	@r11+, 0(r13)
 	inc	r13
 	dec	r14
-	jnz	.Lelephant_dumbo_crypt_cpy17
-	mov	r12, r11
-	jmp	.Lelephant_dumbo_crypt_words15
-.Lelephant_dumbo_crypt_join16:
-	mov	216(sp), r10
-	cmp	#8, 358(sp)
-	jnc	.Lelephant_dumbo_crypt_bytes19
-	bit	#1, r10
-	jnz	.Lelephant_dumbo_crypt_bytes19
-.Lelephant_dumbo_crypt_words20:
-	mov	@r10+, 182(sp)
-	mov	@r10+, 184(sp)
-	mov	@r10+, 186(sp)
-	mov	@r10+, 188(sp)
-	jmp	.Lelephant_dumbo_crypt_join21
-.Lelephant_dumbo_crypt_bytes19:
-	mov	sp, r11
-	add	#236, r11
-	mov	r11, r12
-	mov	#8, r13
-	mov	358(sp), r15
-.Lelephant_dumbo_crypt_cpy22:
-	clr	r14
+	jnz	.Lelephant_dumbo_crypt_cpy27
+.Lelephant_dumbo_crypt_zeros28:
 	tst	r15
-	jz	.Lelephant_dumbo_crypt_pad23
-	mov.b	@r10, r14
-	inc	r10
+	jz	.Lelephant_dumbo_crypt_filled30
+.Lelephant_dumbo_crypt_zero29:
+	mov.b	#0, 0(r13)
+	inc	r13
 	dec	r15
-.Lelephant_dumbo_crypt_pad23:
-	mov.b	r14, 0(r12)
-	inc	r12
-	dec	r13
-	jnz	.Lelephant_dumbo_crypt_cpy22
-	mov	r11, r10
-	jmp	.Lelephant_dumbo_crypt_words20
-.Lelephant_dumbo_crypt_join21:
+	jnz	.Lelephant_dumbo_crypt_zero29
+.Lelephant_dumbo_crypt_filled30:
+	mov	r12, r11
+	jmp	.Lelephant_dumbo_crypt_words24
+.Lelephant_dumbo_crypt_join25:
 	; elephant_dumbo.ae:50: return if a < 8 then x | ((1 as u160) << (8 * (12 + a))) else x
 	cmp	#8, 358(sp)
 	subc	r15, r15
@@ -1224,7 +1226,7 @@ elephant_dumbo_crypt:
 	mov	16(r13), 226(sp)
 	mov	18(r13), 224(sp)
 	tst	r14
-	jz	.Lelephant_dumbo_crypt_else24
+	jz	.Lelephant_dumbo_crypt_else31
 	mov	358(sp), r4
 	add	#12, r4
 	rla	r4
@@ -1247,12 +1249,12 @@ elephant_dumbo_crypt:
 	mov	#0, r10
 	mov	#0, r11
 	tst	r5
-	jnz	.Lelephant_dumbo_crypt_shbig26
+	jnz	.Lelephant_dumbo_crypt_shbig33
 	cmp	#160, r4
-	jc	.Lelephant_dumbo_crypt_shbig26
-.Lelephant_dumbo_crypt_shlimb29:
+	jc	.Lelephant_dumbo_crypt_shbig33
+.Lelephant_dumbo_crypt_shlimb36:
 	cmp	#16, r4
-	jnc	.Lelephant_dumbo_crypt_shbits30
+	jnc	.Lelephant_dumbo_crypt_shbits37
 	mov	r10, r11
 	mov	r14, r10
 	mov	r13, r14
@@ -1264,11 +1266,11 @@ elephant_dumbo_crypt:
 	mov	r6, r7
 	clr	r6
 	sub	#16, r4
-	jmp	.Lelephant_dumbo_crypt_shlimb29
-.Lelephant_dumbo_crypt_shbits30:
+	jmp	.Lelephant_dumbo_crypt_shlimb36
+.Lelephant_dumbo_crypt_shbits37:
 	tst	r4
-	jz	.Lelephant_dumbo_crypt_shend27
-.Lelephant_dumbo_crypt_sh28:
+	jz	.Lelephant_dumbo_crypt_shend34
+.Lelephant_dumbo_crypt_sh35:
 	rla	r6
 	rlc	r7
 	rlc	r8
@@ -1280,9 +1282,9 @@ elephant_dumbo_crypt:
 	rlc	r10
 	rlc	r11
 	dec	r4
-	jnz	.Lelephant_dumbo_crypt_sh28
-	jmp	.Lelephant_dumbo_crypt_shend27
-.Lelephant_dumbo_crypt_shbig26:
+	jnz	.Lelephant_dumbo_crypt_sh35
+	jmp	.Lelephant_dumbo_crypt_shend34
+.Lelephant_dumbo_crypt_shbig33:
 	clr	r6
 	clr	r7
 	clr	r8
@@ -1293,12 +1295,12 @@ elephant_dumbo_crypt:
 	clr	r14
 	clr	r10
 	clr	r11
-.Lelephant_dumbo_crypt_shend27:
+.Lelephant_dumbo_crypt_shend34:
 	mov	138(sp), r5
 	bis	r6, r5
 	mov	144(sp), r6
 	bis	r7, r6
-	mov	154(sp), r7
+	mov	152(sp), r7
 	bis	r8, r7
 	mov	174(sp), r8
 	bis	r9, r8
@@ -1315,11 +1317,11 @@ elephant_dumbo_crypt:
 	bis	r10, r14
 	mov	188(sp), r15
 	bis	r11, r15
-	jmp	.Lelephant_dumbo_crypt_endif25
-.Lelephant_dumbo_crypt_else24:
+	jmp	.Lelephant_dumbo_crypt_endif32
+.Lelephant_dumbo_crypt_else31:
 	mov	138(sp), r5
 	mov	144(sp), r6
-	mov	154(sp), r7
+	mov	152(sp), r7
 	mov	174(sp), r8
 	mov	178(sp), r9
 	mov	180(sp), r4
@@ -1327,27 +1329,27 @@ elephant_dumbo_crypt:
 	mov	184(sp), r13
 	mov	186(sp), r14
 	mov	188(sp), r15
-.Lelephant_dumbo_crypt_endif25:
+.Lelephant_dumbo_crypt_endif32:
 	; elephant_dumbo.ae:86: for i in 0..steps {
 	mov	#0, 128(sp)
-	mov	#0, 116(sp)
+	mov	#0, 114(sp)
 	mov	r5, 126(sp)
 	mov	r6, 124(sp)
 	mov	r7, 122(sp)
 	mov	r8, 120(sp)
 	mov	r9, 118(sp)
-	mov	r4, 114(sp)
+	mov	r4, 116(sp)
 	mov	r12, 112(sp)
 	mov	r13, 110(sp)
 	mov	r14, 108(sp)
 	mov	r15, 104(sp)
-	mov	#0, 64(sp)
 	mov	#0, 62(sp)
-	mov	#0, 58(sp)
+	mov	#0, 60(sp)
+	mov	#0, 56(sp)
 	mov	#0, 54(sp)
 	mov	#0, 52(sp)
 	mov	#0, 50(sp)
-	mov	#0, 48(sp)
+	mov	#0, 42(sp)
 	mov	#0, 38(sp)
 	mov	#0, 32(sp)
 	mov	#0, 4(sp)
@@ -1363,14 +1365,14 @@ elephant_dumbo_crypt:
 	mov	226(sp), 160(sp)
 	mov	224(sp), 158(sp)
 	cmp	192(sp), 128(sp)
-	mov	116(sp), r15
+	mov	114(sp), r15
 	subc	190(sp), r15
-	jnc	.Lelephant_dumbo_crypt_near72
-	br	#.Lelephant_dumbo_crypt_done32
-.Lelephant_dumbo_crypt_near72:
-.Lelephant_dumbo_crypt_loop31:
+	jnc	.Lelephant_dumbo_crypt_near88
+	br	#.Lelephant_dumbo_crypt_done39
+.Lelephant_dumbo_crypt_near88:
+.Lelephant_dumbo_crypt_loop38:
 	; elephant_dumbo.ae:88: off = block * i
-	mov	116(sp), r9
+	mov	114(sp), r9
 	mov	r9, r14
 	rla	r14
 	rla	r14
@@ -1405,7 +1407,7 @@ elephant_dumbo_crypt:
 	add	r13, r11
 	mov	r11, 8(sp)
 	addc	r14, r12
-	mov	r12, 44(sp)
+	mov	r12, 46(sp)
 	; elephant_dumbo.ae:36: t = (x[7:0] <<< 3) ^ (x[31:24] << 7) ^ (x[111:104] >> 7)
 	mov	146(sp), r13
 	mov.b	r13, r15
@@ -1461,7 +1463,7 @@ elephant_dumbo_crypt:
 	swpb	r13
 	xor.b	r13, r14
 	xor	r13, r14
-	mov	r14, 88(sp)
+	mov	r14, 86(sp)
 	mov	164(sp), r14
 	swpb	r14
 	xor.b	r14, r13
@@ -1476,21 +1478,21 @@ elephant_dumbo_crypt:
 	swpb	r14
 	xor.b	r14, r13
 	xor	r14, r13
-	mov	r13, 76(sp)
+	mov	r13, 74(sp)
 	mov	160(sp), r13
 	swpb	r13
 	xor.b	r13, r14
 	xor	r13, r14
-	mov	r14, 72(sp)
+	mov	r14, 70(sp)
 	mov	158(sp), r14
 	swpb	r14
 	xor.b	r14, r13
 	xor	r14, r13
-	mov	r13, 70(sp)
+	mov	r13, 66(sp)
 	mov.b	r14, r14
 	swpb	r12
 	bis	r14, r12
-	mov	r12, 60(sp)
+	mov	r12, 58(sp)
 	; elephant_dumbo.ae:89: if i < blocks_m {
 	cmp	200(sp), r10
 	subc	198(sp), r9
@@ -1498,12 +1500,12 @@ elephant_dumbo_crypt:
 	adc	r15
 	xor	#1, r15
 	tst	r15
-	jz	.Lelephant_dumbo_crypt_else33
+	jz	.Lelephant_dumbo_crypt_else40
 	; elephant_dumbo.ae:90: count = if m - off < block then m - off else block
 	mov	362(sp), r14
 	mov	#0, r15
 	sub	r11, r14
-	subc	44(sp), r15
+	subc	46(sp), r15
 	cmp	#20, r14
 	subc	#0, r15
 	subc	r15, r15
@@ -1513,13 +1515,13 @@ elephant_dumbo_crypt:
 	mov	r14, 2(sp)
 	; elephant_dumbo.ae:91: store_le(out, off, load_le(in, off, block, count) ^ masked(n, cur ^ next), count)
 	mov	148(sp), r15
-	xor	76(sp), r15
+	xor	74(sp), r15
 	mov	r15, 26(sp)
 	mov	162(sp), r15
-	xor	72(sp), r15
+	xor	70(sp), r15
 	mov	r15, 28(sp)
 	mov	160(sp), r15
-	xor	70(sp), r15
+	xor	66(sp), r15
 	mov	r15, 36(sp)
 	mov	158(sp), r15
 	xor	r12, r15
@@ -1527,91 +1529,99 @@ elephant_dumbo_crypt:
 	mov	146(sp), r15
 	xor	@sp, r15
 	; elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
-	mov	214(sp), r4
-	xor	r15, r4
+	mov	214(sp), r5
+	xor	r15, r5
 	mov	r15, 6(sp)
 	; elephant_dumbo.ae:91: store_le(out, off, load_le(in, off, block, count) ^ masked(n, cur ^ next), count)
 	mov	150(sp), r15
 	xor	98(sp), r15
 	; elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
-	mov	212(sp), r5
-	xor	r15, r5
+	mov	212(sp), r6
+	xor	r15, r6
 	mov	r15, 10(sp)
 	; elephant_dumbo.ae:91: store_le(out, off, load_le(in, off, block, count) ^ masked(n, cur ^ next), count)
 	mov	170(sp), r15
 	xor	94(sp), r15
 	; elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
-	mov	210(sp), r6
-	xor	r15, r6
+	mov	210(sp), r7
+	xor	r15, r7
 	mov	r15, 12(sp)
 	; elephant_dumbo.ae:91: store_le(out, off, load_le(in, off, block, count) ^ masked(n, cur ^ next), count)
 	mov	168(sp), r15
-	xor	88(sp), r15
+	xor	86(sp), r15
 	; elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
-	mov	208(sp), r7
-	xor	r15, r7
+	mov	208(sp), r8
+	xor	r15, r8
 	mov	r15, 16(sp)
 	; elephant_dumbo.ae:91: store_le(out, off, load_le(in, off, block, count) ^ masked(n, cur ^ next), count)
 	mov	166(sp), r15
 	xor	80(sp), r15
 	; elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
-	mov	206(sp), r8
-	xor	r15, r8
+	mov	206(sp), r9
+	xor	r15, r9
 	mov	r15, 20(sp)
 	; elephant_dumbo.ae:91: store_le(out, off, load_le(in, off, block, count) ^ masked(n, cur ^ next), count)
 	mov	164(sp), r15
 	xor	78(sp), r15
 	; elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
-	mov	204(sp), r9
-	xor	r15, r9
-	mov	r15, 24(sp)
+	mov	204(sp), r10
+	xor	r15, r10
+	mov	r15, 22(sp)
 	; elephant_dumbo.ae:91: store_le(out, off, load_le(in, off, block, count) ^ masked(n, cur ^ next), count)
-	mov	r11, r10
-	add	360(sp), r10
+	add	360(sp), r11
 	cmp	#20, r14
-	jnc	.Lelephant_dumbo_crypt_bytes35
-	bit	#1, r10
-	jnz	.Lelephant_dumbo_crypt_bytes35
-.Lelephant_dumbo_crypt_words36:
-	mov	@r10+, 130(sp)
-	mov	@r10+, 132(sp)
-	mov	@r10+, 134(sp)
-	mov	@r10+, 136(sp)
-	mov	@r10+, 140(sp)
-	mov	@r10+, 142(sp)
-	mov	@r10+, 152(sp)
-	mov	@r10+, 156(sp)
-	mov	@r10+, 172(sp)
-	mov	@r10+, 176(sp)
-	jmp	.Lelephant_dumbo_crypt_join37
-.Lelephant_dumbo_crypt_bytes35:
-	mov	sp, r11
-	add	#236, r11
-	mov	r11, r12
-	mov	#20, r13
-	mov	2(sp), r15
-.Lelephant_dumbo_crypt_cpy38:
-	clr	r14
+	jnc	.Lelephant_dumbo_crypt_bytes42
+	bit	#1, r11
+	jnz	.Lelephant_dumbo_crypt_bytes42
+.Lelephant_dumbo_crypt_words43:
+	mov	@r11+, 130(sp)
+	mov	@r11+, 132(sp)
+	mov	@r11+, 134(sp)
+	mov	@r11+, 136(sp)
+	mov	@r11+, 140(sp)
+	mov	@r11+, 142(sp)
+	mov	@r11+, 154(sp)
+	mov	@r11+, 156(sp)
+	mov	@r11+, 172(sp)
+	mov	@r11+, 176(sp)
+	jmp	.Lelephant_dumbo_crypt_join44
+.Lelephant_dumbo_crypt_bytes42:
+	mov	sp, r12
+	add	#236, r12
+	mov	r12, r13
+	mov	2(sp), r14
+	cmp	#20, r14
+	jnc	.Lelephant_dumbo_crypt_cap45
+	mov	#20, r14
+.Lelephant_dumbo_crypt_cap45:
+	mov	#20, r15
+	sub	r14, r15
+	tst	r14
+	jz	.Lelephant_dumbo_crypt_zeros47
+.Lelephant_dumbo_crypt_cpy46:
+	mov.b	@r11+, 0(r13)
+	inc	r13
+	dec	r14
+	jnz	.Lelephant_dumbo_crypt_cpy46
+.Lelephant_dumbo_crypt_zeros47:
 	tst	r15
-	jz	.Lelephant_dumbo_crypt_pad39
-	mov.b	@r10, r14
-	inc	r10
+	jz	.Lelephant_dumbo_crypt_filled49
+.Lelephant_dumbo_crypt_zero48:
+	mov.b	#0, 0(r13)
+	inc	r13
 	dec	r15
-.Lelephant_dumbo_crypt_pad39:
-	mov.b	r14, 0(r12)
-	inc	r12
-	dec	r13
-	jnz	.Lelephant_dumbo_crypt_cpy38
-	mov	r11, r10
-	jmp	.Lelephant_dumbo_crypt_words36
-.Lelephant_dumbo_crypt_join37:
+	jnz	.Lelephant_dumbo_crypt_zero48
+.Lelephant_dumbo_crypt_filled49:
+	mov	r12, r11
+	jmp	.Lelephant_dumbo_crypt_words43
+.Lelephant_dumbo_crypt_join44:
 	; elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
-	mov	r4, 256(sp)
-	mov	r5, 258(sp)
-	mov	r6, 260(sp)
-	mov	r7, 262(sp)
-	mov	r8, 264(sp)
-	mov	r9, 266(sp)
+	mov	r5, 256(sp)
+	mov	r6, 258(sp)
+	mov	r7, 260(sp)
+	mov	r8, 262(sp)
+	mov	r9, 264(sp)
+	mov	r10, 266(sp)
 	mov	26(sp), 268(sp)
 	mov	28(sp), 270(sp)
 	mov	36(sp), 272(sp)
@@ -1639,8 +1649,8 @@ elephant_dumbo_crypt:
 	xor	20(sp), r9
 	mov	142(sp), r10
 	xor	286(sp), r10
-	xor	24(sp), r10
-	mov	152(sp), r11
+	xor	22(sp), r10
+	mov	154(sp), r11
 	xor	288(sp), r11
 	xor	26(sp), r11
 	mov	156(sp), r12
@@ -1655,9 +1665,9 @@ elephant_dumbo_crypt:
 	mov	8(sp), r13
 	add	364(sp), r13
 	cmp	#20, 2(sp)
-	jnc	.Lelephant_dumbo_crypt_bytes40
+	jnc	.Lelephant_dumbo_crypt_bytes50
 	bit	#1, r13
-	jnz	.Lelephant_dumbo_crypt_bytes40
+	jnz	.Lelephant_dumbo_crypt_bytes50
 	mov	r5, 0(r13)
 	mov	r6, 2(r13)
 	mov	r7, 4(r13)
@@ -1668,8 +1678,8 @@ elephant_dumbo_crypt:
 	mov	r12, 14(r13)
 	mov	r14, 16(r13)
 	mov	r15, 18(r13)
-	jmp	.Lelephant_dumbo_crypt_stored41
-.Lelephant_dumbo_crypt_bytes40:
+	jmp	.Lelephant_dumbo_crypt_stored51
+.Lelephant_dumbo_crypt_bytes50:
 	mov	r5, 236(sp)
 	mov	r6, 238(sp)
 	mov	r7, 240(sp)
@@ -1684,24 +1694,24 @@ elephant_dumbo_crypt:
 	add	#236, r14
 	mov	2(sp), r15
 	cmp	#20, r15
-	jnc	.Lelephant_dumbo_crypt_cnt42
+	jnc	.Lelephant_dumbo_crypt_cnt52
 	mov	#20, r15
-.Lelephant_dumbo_crypt_cnt42:
+.Lelephant_dumbo_crypt_cnt52:
 	tst	r15
-	jz	.Lelephant_dumbo_crypt_stored41
-.Lelephant_dumbo_crypt_cpy43:
+	jz	.Lelephant_dumbo_crypt_stored51
+.Lelephant_dumbo_crypt_cpy53:
 	mov.b	@r14, 0(r13)
 	inc	r14
 	inc	r13
 	dec	r15
-	jnz	.Lelephant_dumbo_crypt_cpy43
-.Lelephant_dumbo_crypt_stored41:
-.Lelephant_dumbo_crypt_else33:
-.Lelephant_dumbo_crypt_endif34:
+	jnz	.Lelephant_dumbo_crypt_cpy53
+.Lelephant_dumbo_crypt_stored51:
+.Lelephant_dumbo_crypt_else40:
+.Lelephant_dumbo_crypt_endif41:
 	; elephant_dumbo.ae:93: if (i > 0) & (i <= blocks_c) {
 	mov	128(sp), r13
 	mov	r13, r15
-	mov	116(sp), r12
+	mov	114(sp), r12
 	bis	r12, r15
 	sub	#1, r15
 	clr	r14
@@ -1713,65 +1723,74 @@ elephant_dumbo_crypt:
 	adc	r15
 	and	r15, r14
 	tst	r14
-	jz	.Lelephant_dumbo_crypt_else44
+	jz	.Lelephant_dumbo_crypt_else54
 	; elephant_dumbo.ae:94: tag = tag ^ masked(padded(c, off - block, m - (off - block)), prev ^ next)
-	xor	@sp, 64(sp)
-	xor	98(sp), 62(sp)
-	xor	94(sp), 58(sp)
-	xor	88(sp), 54(sp)
+	xor	@sp, 62(sp)
+	xor	98(sp), 60(sp)
+	xor	94(sp), 56(sp)
+	xor	86(sp), 54(sp)
 	xor	80(sp), 52(sp)
 	xor	78(sp), 50(sp)
-	xor	76(sp), 48(sp)
-	xor	72(sp), 38(sp)
-	xor	70(sp), 32(sp)
-	xor	60(sp), 4(sp)
-	mov	8(sp), r10
-	mov	44(sp), r15
-	sub	#20, r10
+	xor	74(sp), 42(sp)
+	xor	70(sp), 38(sp)
+	xor	66(sp), 32(sp)
+	xor	58(sp), 4(sp)
+	mov	8(sp), r11
+	mov	46(sp), r15
+	sub	#20, r11
 	subc	#0, r15
 	mov	362(sp), r6
 	mov	#0, r7
-	sub	r10, r6
+	sub	r11, r6
 	subc	r15, r7
 	; elephant_dumbo.ae:42: x = load_le(buf, off, block, count)
-	add	368(sp), r10
+	add	368(sp), r11
 	cmp	#20, r6
-	jnc	.Lelephant_dumbo_crypt_bytes46
-	bit	#1, r10
-	jnz	.Lelephant_dumbo_crypt_bytes46
-.Lelephant_dumbo_crypt_words47:
-	mov	@r10+, 18(sp)
-	mov	@r10+, 66(sp)
-	mov	@r10+, 68(sp)
-	mov	@r10+, 74(sp)
-	mov	@r10+, 84(sp)
-	mov	@r10+, 90(sp)
-	mov	@r10+, 96(sp)
-	mov	@r10+, 100(sp)
-	mov	@r10+, 102(sp)
-	mov	@r10+, 106(sp)
-	jmp	.Lelephant_dumbo_crypt_join48
-.Lelephant_dumbo_crypt_bytes46:
-	mov	sp, r11
-	add	#236, r11
-	mov	r11, r12
-	mov	#20, r13
-	mov	r6, r15
-.Lelephant_dumbo_crypt_cpy49:
-	clr	r14
+	jnc	.Lelephant_dumbo_crypt_bytes56
+	bit	#1, r11
+	jnz	.Lelephant_dumbo_crypt_bytes56
+.Lelephant_dumbo_crypt_words57:
+	mov	@r11+, 18(sp)
+	mov	@r11+, 64(sp)
+	mov	@r11+, 68(sp)
+	mov	@r11+, 76(sp)
+	mov	@r11+, 84(sp)
+	mov	@r11+, 90(sp)
+	mov	@r11+, 96(sp)
+	mov	@r11+, 100(sp)
+	mov	@r11+, 102(sp)
+	mov	@r11+, 106(sp)
+	jmp	.Lelephant_dumbo_crypt_join58
+.Lelephant_dumbo_crypt_bytes56:
+	mov	sp, r12
+	add	#236, r12
+	mov	r12, r13
+	mov	r6, r14
+	cmp	#20, r14
+	jnc	.Lelephant_dumbo_crypt_cap59
+	mov	#20, r14
+.Lelephant_dumbo_crypt_cap59:
+	mov	#20, r15
+	sub	r14, r15
+	tst	r14
+	jz	.Lelephant_dumbo_crypt_zeros61
+.Lelephant_dumbo_crypt_cpy60:
+	mov.b	@r11+, 0(r13)
+	inc	r13
+	dec	r14
+	jnz	.Lelephant_dumbo_crypt_cpy60
+.Lelephant_dumbo_crypt_zeros61:
 	tst	r15
-	jz	.Lelephant_dumbo_crypt_pad50
-	mov.b	@r10, r14
-	inc	r10
+	jz	.Lelephant_dumbo_crypt_filled63
+.Lelephant_dumbo_crypt_zero62:
+	mov.b	#0, 0(r13)
+	inc	r13
 	dec	r15
-.Lelephant_dumbo_crypt_pad50:
-	mov.b	r14, 0(r12)
-	inc	r12
-	dec	r13
-	jnz	.Lelephant_dumbo_crypt_cpy49
-	mov	r11, r10
-	jmp	.Lelephant_dumbo_crypt_words47
-.Lelephant_dumbo_crypt_join48:
+	jnz	.Lelephant_dumbo_crypt_zero62
+.Lelephant_dumbo_crypt_filled63:
+	mov	r12, r11
+	jmp	.Lelephant_dumbo_crypt_words57
+.Lelephant_dumbo_crypt_join58:
 	; elephant_dumbo.ae:43: return if count < block then x | ((1 as u160) << (8 * count)) else x
 	cmp	#20, r6
 	mov	r7, r15
@@ -1780,7 +1799,7 @@ elephant_dumbo_crypt:
 	adc	r15
 	xor	#1, r15
 	tst	r15
-	jz	.Lelephant_dumbo_crypt_else51
+	jz	.Lelephant_dumbo_crypt_else64
 	rla	r6
 	adc	r6
 	rla	r7
@@ -1805,12 +1824,12 @@ elephant_dumbo_crypt:
 	mov	#0, r4
 	mov	#0, r5
 	tst	r7
-	jnz	.Lelephant_dumbo_crypt_shbig53
+	jnz	.Lelephant_dumbo_crypt_shbig66
 	cmp	#160, r6
-	jc	.Lelephant_dumbo_crypt_shbig53
-.Lelephant_dumbo_crypt_shlimb56:
+	jc	.Lelephant_dumbo_crypt_shbig66
+.Lelephant_dumbo_crypt_shlimb69:
 	cmp	#16, r6
-	jnc	.Lelephant_dumbo_crypt_shbits57
+	jnc	.Lelephant_dumbo_crypt_shbits70
 	mov	r4, r5
 	mov	r14, r4
 	mov	r15, r14
@@ -1822,11 +1841,11 @@ elephant_dumbo_crypt:
 	mov	r8, r9
 	clr	r8
 	sub	#16, r6
-	jmp	.Lelephant_dumbo_crypt_shlimb56
-.Lelephant_dumbo_crypt_shbits57:
+	jmp	.Lelephant_dumbo_crypt_shlimb69
+.Lelephant_dumbo_crypt_shbits70:
 	tst	r6
-	jz	.Lelephant_dumbo_crypt_shend54
-.Lelephant_dumbo_crypt_sh55:
+	jz	.Lelephant_dumbo_crypt_shend67
+.Lelephant_dumbo_crypt_sh68:
 	rla	r8
 	rlc	r9
 	rlc	r10
@@ -1838,9 +1857,9 @@ elephant_dumbo_crypt:
 	rlc	r4
 	rlc	r5
 	dec	r6
-	jnz	.Lelephant_dumbo_crypt_sh55
-	jmp	.Lelephant_dumbo_crypt_shend54
-.Lelephant_dumbo_crypt_shbig53:
+	jnz	.Lelephant_dumbo_crypt_sh68
+	jmp	.Lelephant_dumbo_crypt_shend67
+.Lelephant_dumbo_crypt_shbig66:
 	clr	r8
 	clr	r9
 	clr	r10
@@ -1851,14 +1870,14 @@ elephant_dumbo_crypt:
 	clr	r14
 	clr	r4
 	clr	r5
-.Lelephant_dumbo_crypt_shend54:
+.Lelephant_dumbo_crypt_shend67:
 	mov	18(sp), r6
 	bis	r8, r6
-	mov	66(sp), r7
+	mov	64(sp), r7
 	bis	r9, r7
 	mov	68(sp), r8
 	bis	r10, r8
-	mov	74(sp), r9
+	mov	76(sp), r9
 	bis	r11, r9
 	mov	84(sp), r10
 	bis	r12, r10
@@ -1873,30 +1892,30 @@ elephant_dumbo_crypt:
 	bis	r4, r14
 	mov	106(sp), r15
 	bis	r5, r15
-	jmp	.Lelephant_dumbo_crypt_endif52
-.Lelephant_dumbo_crypt_else51:
+	jmp	.Lelephant_dumbo_crypt_endif65
+.Lelephant_dumbo_crypt_else64:
 	mov	18(sp), r6
-	mov	66(sp), r7
+	mov	64(sp), r7
 	mov	68(sp), r8
-	mov	74(sp), r9
+	mov	76(sp), r9
 	mov	84(sp), r10
 	mov	90(sp), r11
 	mov	96(sp), r12
 	mov	100(sp), r13
 	mov	102(sp), r14
 	mov	106(sp), r15
-.Lelephant_dumbo_crypt_endif52:
+.Lelephant_dumbo_crypt_endif65:
 	; elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
 	xor	4(sp), r15
 	xor	32(sp), r14
 	xor	38(sp), r13
-	xor	48(sp), r12
+	xor	42(sp), r12
 	xor	50(sp), r11
 	xor	52(sp), r10
 	xor	54(sp), r9
-	xor	58(sp), r8
-	xor	62(sp), r7
-	xor	64(sp), r6
+	xor	56(sp), r8
+	xor	60(sp), r7
+	xor	62(sp), r6
 	mov	r6, 256(sp)
 	mov	r7, 258(sp)
 	mov	r8, 260(sp)
@@ -1915,15 +1934,15 @@ elephant_dumbo_crypt:
 	; elephant_dumbo.ae:94: tag = tag ^ masked(padded(c, off - block, m - (off - block)), prev ^ next)
 	mov	126(sp), r15
 	xor	296(sp), r15
-	xor	64(sp), r15
+	xor	62(sp), r15
 	mov	r15, 126(sp)
 	mov	124(sp), r15
 	xor	298(sp), r15
-	xor	62(sp), r15
+	xor	60(sp), r15
 	mov	r15, 124(sp)
 	mov	122(sp), r15
 	xor	300(sp), r15
-	xor	58(sp), r15
+	xor	56(sp), r15
 	mov	r15, 122(sp)
 	mov	120(sp), r15
 	xor	302(sp), r15
@@ -1933,13 +1952,13 @@ elephant_dumbo_crypt:
 	xor	304(sp), r15
 	xor	52(sp), r15
 	mov	r15, 118(sp)
-	mov	114(sp), r15
+	mov	116(sp), r15
 	xor	306(sp), r15
 	xor	50(sp), r15
-	mov	r15, 114(sp)
+	mov	r15, 116(sp)
 	mov	112(sp), r15
 	xor	308(sp), r15
-	xor	48(sp), r15
+	xor	42(sp), r15
 	mov	r15, 112(sp)
 	mov	110(sp), r15
 	xor	310(sp), r15
@@ -1953,23 +1972,23 @@ elephant_dumbo_crypt:
 	xor	314(sp), r15
 	xor	4(sp), r15
 	mov	r15, 104(sp)
-.Lelephant_dumbo_crypt_else44:
-.Lelephant_dumbo_crypt_endif45:
+.Lelephant_dumbo_crypt_else54:
+.Lelephant_dumbo_crypt_endif55:
 	; elephant_dumbo.ae:96: if i + 1 < blocks_ad {
-	mov	128(sp), r11
-	mov	116(sp), r12
-	add	#1, r11
+	mov	128(sp), r10
+	mov	114(sp), r12
+	add	#1, r10
 	addc	#0, r12
-	cmp	194(sp), r11
+	cmp	194(sp), r10
 	mov	r12, r15
 	subc	#0, r15
 	clr	r15
 	adc	r15
 	xor	#1, r15
 	tst	r15
-	jz	.Lelephant_dumbo_crypt_else58
+	jz	.Lelephant_dumbo_crypt_else71
 	; elephant_dumbo.ae:55: return padded(ad, block * i - 12, len(ad) + 12 - block * i)
-	mov	r11, r13
+	mov	r10, r13
 	rla	r13
 	adc	r13
 	rla	r13
@@ -1987,63 +2006,72 @@ elephant_dumbo_crypt:
 	rla	r15
 	and	#15, r13
 	bis	r13, r15
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	mov	r11, r10
-	and	#65532, r10
+	rla	r10
+	adc	r10
+	rla	r10
+	adc	r10
+	mov	r10, r11
+	and	#65532, r11
 	rla	r12
 	rla	r12
-	and	#3, r11
-	bis	r11, r12
-	add	r14, r10
+	and	#3, r10
+	bis	r10, r12
+	add	r14, r11
 	addc	r15, r12
 	mov	358(sp), r6
 	add	#12, r6
 	mov	#0, r7
-	sub	r10, r6
+	sub	r11, r6
 	subc	r12, r7
-	sub	#12, r10
+	sub	#12, r11
 	; elephant_dumbo.ae:42: x = load_le(buf, off, block, count)
-	add	216(sp), r10
+	add	216(sp), r11
 	cmp	#20, r6
-	jnc	.Lelephant_dumbo_crypt_bytes60
-	bit	#1, r10
-	jnz	.Lelephant_dumbo_crypt_bytes60
-.Lelephant_dumbo_crypt_words61:
-	mov	@r10+, 14(sp)
-	mov	@r10+, 22(sp)
-	mov	@r10+, 30(sp)
-	mov	@r10+, 34(sp)
-	mov	@r10+, 42(sp)
-	mov	@r10+, 46(sp)
-	mov	@r10+, 56(sp)
-	mov	@r10+, 82(sp)
-	mov	@r10+, 86(sp)
-	mov	@r10+, 92(sp)
-	jmp	.Lelephant_dumbo_crypt_join62
-.Lelephant_dumbo_crypt_bytes60:
-	mov	sp, r11
-	add	#236, r11
-	mov	r11, r12
-	mov	#20, r13
-	mov	r6, r15
-.Lelephant_dumbo_crypt_cpy63:
-	clr	r14
+	jnc	.Lelephant_dumbo_crypt_bytes73
+	bit	#1, r11
+	jnz	.Lelephant_dumbo_crypt_bytes73
+.Lelephant_dumbo_crypt_words74:
+	mov	@r11+, 14(sp)
+	mov	@r11+, 24(sp)
+	mov	@r11+, 30(sp)
+	mov	@r11+, 34(sp)
+	mov	@r11+, 44(sp)
+	mov	@r11+, 48(sp)
+	mov	@r11+, 72(sp)
+	mov	@r11+, 82(sp)
+	mov	@r11+, 88(sp)
+	mov	@r11+, 92(sp)
+	jmp	.Lelephant_dumbo_crypt_join75
+.Lelephant_dumbo_crypt_bytes73:
+	mov	sp, r12
+	add	#236, r12
+	mov	r12, r13
+	mov	r6, r14
+	cmp	#20, r14
+	jnc	.Lelephant_dumbo_crypt_cap76
+	mov	#20, r14
+.Lelephant_dumbo_crypt_cap76:
+	mov	#20, r15
+	sub	r14, r15
+	tst	r14
+	jz	.Lelephant_dumbo_crypt_zeros78
+.Lelephant_dumbo_crypt_cpy77:
+	mov.b	@r11+, 0(r13)
+	inc	r13
+	dec	r14
+	jnz	.Lelephant_dumbo_crypt_cpy77
+.Lelephant_dumbo_crypt_zeros78:
 	tst	r15
-	jz	.Lelephant_dumbo_crypt_pad64
-	mov.b	@r10, r14
-	inc	r10
+	jz	.Lelephant_dumbo_crypt_filled80
+.Lelephant_dumbo_crypt_zero79:
+	mov.b	#0, 0(r13)
+	inc	r13
 	dec	r15
-.Lelephant_dumbo_crypt_pad64:
-	mov.b	r14, 0(r12)
-	inc	r12
-	dec	r13
-	jnz	.Lelephant_dumbo_crypt_cpy63
-	mov	r11, r10
-	jmp	.Lelephant_dumbo_crypt_words61
-.Lelephant_dumbo_crypt_join62:
+	jnz	.Lelephant_dumbo_crypt_zero79
+.Lelephant_dumbo_crypt_filled80:
+	mov	r12, r11
+	jmp	.Lelephant_dumbo_crypt_words74
+.Lelephant_dumbo_crypt_join75:
 	; elephant_dumbo.ae:43: return if count < block then x | ((1 as u160) << (8 * count)) else x
 	cmp	#20, r6
 	mov	r7, r15
@@ -2052,7 +2080,7 @@ elephant_dumbo_crypt:
 	adc	r15
 	xor	#1, r15
 	tst	r15
-	jz	.Lelephant_dumbo_crypt_else65
+	jz	.Lelephant_dumbo_crypt_else81
 	rla	r6
 	adc	r6
 	rla	r7
@@ -2077,12 +2105,12 @@ elephant_dumbo_crypt:
 	mov	#0, r4
 	mov	#0, r5
 	tst	r7
-	jnz	.Lelephant_dumbo_crypt_shbig67
+	jnz	.Lelephant_dumbo_crypt_shbig83
 	cmp	#160, r6
-	jc	.Lelephant_dumbo_crypt_shbig67
-.Lelephant_dumbo_crypt_shlimb70:
+	jc	.Lelephant_dumbo_crypt_shbig83
+.Lelephant_dumbo_crypt_shlimb86:
 	cmp	#16, r6
-	jnc	.Lelephant_dumbo_crypt_shbits71
+	jnc	.Lelephant_dumbo_crypt_shbits87
 	mov	r4, r5
 	mov	r14, r4
 	mov	r15, r14
@@ -2094,11 +2122,11 @@ elephant_dumbo_crypt:
 	mov	r8, r9
 	clr	r8
 	sub	#16, r6
-	jmp	.Lelephant_dumbo_crypt_shlimb70
-.Lelephant_dumbo_crypt_shbits71:
+	jmp	.Lelephant_dumbo_crypt_shlimb86
+.Lelephant_dumbo_crypt_shbits87:
 	tst	r6
-	jz	.Lelephant_dumbo_crypt_shend68
-.Lelephant_dumbo_crypt_sh69:
+	jz	.Lelephant_dumbo_crypt_shend84
+.Lelephant_dumbo_crypt_sh85:
 	rla	r8
 	rlc	r9
 	rlc	r10
@@ -2110,9 +2138,9 @@ elephant_dumbo_crypt:
 	rlc	r4
 	rlc	r5
 	dec	r6
-	jnz	.Lelephant_dumbo_crypt_sh69
-	jmp	.Lelephant_dumbo_crypt_shend68
-.Lelephant_dumbo_crypt_shbig67:
+	jnz	.Lelephant_dumbo_crypt_sh85
+	jmp	.Lelephant_dumbo_crypt_shend84
+.Lelephant_dumbo_crypt_shbig83:
 	clr	r8
 	clr	r9
 	clr	r10
@@ -2123,49 +2151,49 @@ elephant_dumbo_crypt:
 	clr	r14
 	clr	r4
 	clr	r5
-.Lelephant_dumbo_crypt_shend68:
+.Lelephant_dumbo_crypt_shend84:
 	mov	14(sp), r6
 	bis	r8, r6
-	mov	22(sp), r7
+	mov	24(sp), r7
 	bis	r9, r7
 	mov	30(sp), r8
 	bis	r10, r8
 	mov	34(sp), r9
 	bis	r11, r9
-	mov	42(sp), r10
+	mov	44(sp), r10
 	bis	r12, r10
-	mov	46(sp), r11
+	mov	48(sp), r11
 	bis	r13, r11
-	mov	56(sp), r12
+	mov	72(sp), r12
 	bis	r15, r12
 	mov	82(sp), r15
 	bis	r14, r15
 	mov	r15, r13
-	mov	86(sp), r14
+	mov	88(sp), r14
 	bis	r4, r14
 	mov	92(sp), r15
 	bis	r5, r15
-	jmp	.Lelephant_dumbo_crypt_endif66
-.Lelephant_dumbo_crypt_else65:
+	jmp	.Lelephant_dumbo_crypt_endif82
+.Lelephant_dumbo_crypt_else81:
 	mov	14(sp), r6
-	mov	22(sp), r7
+	mov	24(sp), r7
 	mov	30(sp), r8
 	mov	34(sp), r9
-	mov	42(sp), r10
-	mov	46(sp), r11
-	mov	56(sp), r12
+	mov	44(sp), r10
+	mov	48(sp), r11
+	mov	72(sp), r12
 	mov	82(sp), r13
-	mov	86(sp), r14
+	mov	88(sp), r14
 	mov	92(sp), r15
-.Lelephant_dumbo_crypt_endif66:
+.Lelephant_dumbo_crypt_endif82:
 	; elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
-	xor	60(sp), r15
-	xor	70(sp), r14
-	xor	72(sp), r13
-	xor	76(sp), r12
+	xor	58(sp), r15
+	xor	66(sp), r14
+	xor	70(sp), r13
+	xor	74(sp), r12
 	xor	78(sp), r11
 	xor	80(sp), r10
-	xor	88(sp), r9
+	xor	86(sp), r9
 	xor	94(sp), r8
 	xor	98(sp), r7
 	xor	@sp, r6
@@ -2196,77 +2224,77 @@ elephant_dumbo_crypt:
 	xor	94(sp), r8
 	mov	120(sp), r9
 	xor	322(sp), r9
-	xor	88(sp), r9
+	xor	86(sp), r9
 	mov	118(sp), r10
 	xor	324(sp), r10
 	xor	80(sp), r10
-	mov	114(sp), r11
+	mov	116(sp), r11
 	xor	326(sp), r11
 	xor	78(sp), r11
 	mov	112(sp), r12
 	xor	328(sp), r12
-	xor	76(sp), r12
+	xor	74(sp), r12
 	mov	110(sp), r13
 	xor	330(sp), r13
-	xor	72(sp), r13
+	xor	70(sp), r13
 	mov	108(sp), r14
 	xor	332(sp), r14
-	xor	70(sp), r14
+	xor	66(sp), r14
 	mov	104(sp), r15
 	xor	334(sp), r15
-	xor	60(sp), r15
-	jmp	.Lelephant_dumbo_crypt_endif59
-.Lelephant_dumbo_crypt_else58:
+	xor	58(sp), r15
+	jmp	.Lelephant_dumbo_crypt_endif72
+.Lelephant_dumbo_crypt_else71:
 	mov	126(sp), r6
 	mov	124(sp), r7
 	mov	122(sp), r8
 	mov	120(sp), r9
 	mov	118(sp), r10
-	mov	114(sp), r11
+	mov	116(sp), r11
 	mov	112(sp), r12
 	mov	110(sp), r13
 	mov	108(sp), r14
 	mov	104(sp), r15
-.Lelephant_dumbo_crypt_endif59:
+.Lelephant_dumbo_crypt_endif72:
 	mov	r6, 126(sp)
 	mov	r7, 124(sp)
 	mov	r8, 122(sp)
 	mov	r9, 120(sp)
 	mov	r10, 118(sp)
-	mov	r11, 114(sp)
+	mov	r11, 116(sp)
 	mov	r12, 112(sp)
 	mov	r13, 110(sp)
 	mov	r14, 108(sp)
 	mov	r15, 104(sp)
-	mov	146(sp), 64(sp)
-	mov	150(sp), 62(sp)
-	mov	170(sp), 58(sp)
+	mov	146(sp), 62(sp)
+	mov	150(sp), 60(sp)
+	mov	170(sp), 56(sp)
 	mov	168(sp), 54(sp)
 	mov	166(sp), 52(sp)
 	mov	164(sp), 50(sp)
-	mov	148(sp), 48(sp)
+	mov	148(sp), 42(sp)
 	mov	162(sp), 38(sp)
 	mov	160(sp), 32(sp)
 	mov	158(sp), 4(sp)
 	mov	@sp, 146(sp)
 	mov	98(sp), 150(sp)
 	mov	94(sp), 170(sp)
-	mov	88(sp), 168(sp)
+	mov	86(sp), 168(sp)
 	mov	80(sp), 166(sp)
 	mov	78(sp), 164(sp)
-	mov	76(sp), 148(sp)
-	mov	72(sp), 162(sp)
-	mov	70(sp), 160(sp)
-	mov	60(sp), 158(sp)
+	mov	74(sp), 148(sp)
+	mov	70(sp), 162(sp)
+	mov	66(sp), 160(sp)
+	mov	58(sp), 158(sp)
 	add	#1, 128(sp)
-	addc	#0, 116(sp)
+	addc	#0, 114(sp)
 	cmp	192(sp), 128(sp)
-	mov	116(sp), r15
+	mov	114(sp), r15
 	subc	190(sp), r15
-	jc	.Lelephant_dumbo_crypt_near73
-	br	#.Lelephant_dumbo_crypt_loop31
-.Lelephant_dumbo_crypt_near73:
-.Lelephant_dumbo_crypt_done32:
+	jc	.Lelephant_dumbo_crypt_near89
+	br	#.Lelephant_dumbo_crypt_loop38
+.Lelephant_dumbo_crypt_near89:
+.Lelephant_dumbo_crypt_done39:
 	; elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
 	mov	104(sp), r14
 	xor	224(sp), r14
@@ -2276,7 +2304,7 @@ elephant_dumbo_crypt:
 	xor	228(sp), r12
 	mov	112(sp), r11
 	xor	230(sp), r11
-	mov	114(sp), r10
+	mov	116(sp), r10
 	xor	232(sp), r10
 	mov	118(sp), r9
 	xor	234(sp), r9

@@ -6,7 +6,7 @@
 
 ; --- gcm_key_setup: gcm.key_setup
 ;     frame 52 bytes (2 spill slots, locals 48), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 794 bytes of code
+;     estimated 776 bytes of code
 	.section .text.gcm_key_setup,"ax",@progbits
 	.global gcm_key_setup
 	.type gcm_key_setup, @function
@@ -20,34 +20,32 @@ gcm_key_setup:
 	push	r5
 	push	r4
 	sub	#52, sp
-	mov	r12, r9
+	mov	r12, r8
 	mov	r14, r10
 	mov	r15, 2(sp)
-	bit	#1, r9
+	bit	#1, r8
 	jnz	.Lgcm_key_setup_bytes1
 .Lgcm_key_setup_words2:
-	mov	@r9+, r6
-	mov	@r9+, r7
-	mov	@r9+, r8
-	mov	@r9+, r11
-	mov	@r9+, r12
-	mov	@r9+, r13
-	mov	@r9+, r14
-	mov	@r9+, r15
+	mov	@r8+, r6
+	mov	@r8+, r7
+	mov	@r8+, r9
+	mov	@r8+, r11
+	mov	@r8+, r12
+	mov	@r8+, r13
+	mov	@r8+, r14
+	mov	@r8+, r15
 	jmp	.Lgcm_key_setup_join3
 .Lgcm_key_setup_bytes1:
-	mov	sp, r12
-	add	#4, r12
-	mov	r12, r13
-	mov	#16, r14
+	mov	sp, r13
+	add	#4, r13
+	mov	r13, r14
+	mov	#16, r15
 .Lgcm_key_setup_cpy4:
-	mov.b	@r9, r15
-	inc	r9
-	mov.b	r15, 0(r13)
-	inc	r13
-	dec	r14
+	mov.b	@r8+, 0(r14)
+	inc	r14
+	dec	r15
 	jnz	.Lgcm_key_setup_cpy4
-	mov	r12, r9
+	mov	r13, r8
 	jmp	.Lgcm_key_setup_words2
 .Lgcm_key_setup_join3:
 	; aes.ae:295: w[i] = key[key_bits - 1 - 32 * i : key_bits - 32 * (i + 1)]
@@ -57,8 +55,8 @@ gcm_key_setup:
 	mov	r6, 2(r10)
 	swpb	r11
 	mov	r11, 4(r10)
-	swpb	r8
-	mov	r8, 6(r10)
+	swpb	r9
+	mov	r9, 6(r10)
 	swpb	r13
 	mov	r13, 8(r10)
 	swpb	r12
@@ -73,16 +71,16 @@ gcm_key_setup:
 	mov	r10, r8
 	add	#16, r8
 	; aes.ae:297: @unroll(round_unroll)
-.Lgcm_key_setup_loop6:
+.Lgcm_key_setup_loop8:
 	; aes.ae:300: if i % nk == 0 {
 	mov	r7, r15
 	and	#3, r15
 	mov	-4(r8), r13
 	mov	-2(r8), r14
 	tst	r15
-	jz	.Lgcm_key_setup_else8
-	jmp	.Lgcm_key_setup_endif9
-.Lgcm_key_setup_else8:
+	jz	.Lgcm_key_setup_else10
+	jmp	.Lgcm_key_setup_endif11
+.Lgcm_key_setup_else10:
 	mov.b	r13, r9
 	mov.b	r14, r15
 	xor	r15, r14
@@ -107,7 +105,7 @@ gcm_key_setup:
 	mov.b	gcm_E.rcon(r15), r15
 	swpb	r15
 	xor	r15, r14
-.Lgcm_key_setup_endif9:
+.Lgcm_key_setup_endif11:
 	; aes.ae:305: w[i] = w[i - nk] ^ temp
 	xor	-16(r8), r13
 	xor	-14(r8), r14
@@ -116,8 +114,8 @@ gcm_key_setup:
 	add	#4, r8
 	add	#1, r7
 	cmp	#44, r7
-	jnc	.Lgcm_key_setup_loop6
-.Lgcm_key_setup_done7:
+	jnc	.Lgcm_key_setup_loop8
+.Lgcm_key_setup_done9:
 	; gcm.ae:73: G.init(E.encrypt_block(ks, 0 as u128), tab)
 	mov	#0, 20(sp)
 	mov	#0, 22(sp)
@@ -143,7 +141,7 @@ gcm_key_setup:
 	mov	46(sp), r13
 	mov	48(sp), r14
 	mov	50(sp), r15
-.Lgcm_key_setup_loop10:
+.Lgcm_key_setup_loop12:
 	; ghash.ae:130: tab[16 * (k >> 2) + ((8 as u16) >> (k & 3))] = p
 	mov	r9, r4
 	clrc
@@ -157,13 +155,13 @@ gcm_key_setup:
 	and	#3, r5
 	mov	#8, r6
 	tst	r5
-	jz	.Lgcm_key_setup_shend13
-.Lgcm_key_setup_sh14:
+	jz	.Lgcm_key_setup_shend15
+.Lgcm_key_setup_sh16:
 	clrc
 	rrc	r6
 	dec	r5
-	jnz	.Lgcm_key_setup_sh14
-.Lgcm_key_setup_shend13:
+	jnz	.Lgcm_key_setup_sh16
+.Lgcm_key_setup_shend15:
 	add	r6, r4
 	rla	r4
 	rla	r4
@@ -204,8 +202,8 @@ gcm_key_setup:
 	mov	r6, r7
 	add	#1, r9
 	cmp	#8, r9
-	jnc	.Lgcm_key_setup_loop10
-.Lgcm_key_setup_done11:
+	jnc	.Lgcm_key_setup_loop12
+.Lgcm_key_setup_done13:
 	; ghash.ae:133: tab[0] = 0
 	mov	2(sp), r14
 	mov	#0, 0(r14)
@@ -231,7 +229,7 @@ gcm_key_setup:
 	mov	r14, r7
 	add	#48, r7
 	; ghash.ae:135: for u in 3..16 {
-.Lgcm_key_setup_loop15:
+.Lgcm_key_setup_loop17:
 	; ghash.ae:136: low = u & (0 - u)
 	mov	#0, r6
 	sub	r5, r6
@@ -252,22 +250,22 @@ gcm_key_setup:
 	rla	r10
 	rla	r10
 	add	r15, r10
-	mov	@r9, r15
+	mov	@r9+, r15
 	xor	@r10, r15
 	mov	r15, 0(sp)
-	mov	2(r9), r8
+	mov	@r9+, r8
 	xor	2(r10), r8
-	mov	4(r9), r11
+	mov	@r9+, r11
 	xor	4(r10), r11
-	mov	6(r9), r12
+	mov	@r9+, r12
 	xor	6(r10), r12
-	mov	8(r9), r13
+	mov	@r9+, r13
 	xor	8(r10), r13
-	mov	10(r9), r14
+	mov	@r9+, r14
 	xor	10(r10), r14
-	mov	12(r9), r15
+	mov	@r9+, r15
 	xor	12(r10), r15
-	mov	14(r9), r9
+	mov	@r9, r9
 	xor	14(r10), r9
 	mov	@sp, 0(r7)
 	mov	r8, 2(r7)
@@ -318,8 +316,8 @@ gcm_key_setup:
 	add	#16, r7
 	add	#1, r5
 	cmp	#16, r5
-	jnc	.Lgcm_key_setup_loop15
-.Lgcm_key_setup_done16:
+	jnc	.Lgcm_key_setup_loop17
+.Lgcm_key_setup_done18:
 	add	#52, sp
 	pop	r4
 	pop	r5
@@ -334,7 +332,7 @@ gcm_key_setup:
 
 ; --- gcm_encrypt_with: gcm.encrypt_with
 ;     frame 230 bytes (43 spill slots, locals 144), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2534 bytes of code
+;     estimated 2570 bytes of code
 	.section .text.gcm_encrypt_with,"ax",@progbits
 	.global gcm_encrypt_with
 	.type gcm_encrypt_with, @function
@@ -368,7 +366,7 @@ gcm_encrypt_with:
 	rla	r15
 	rla	r15
 	bis	r14, r15
-	mov	r15, 30(sp)
+	mov	r15, 32(sp)
 	; ghash.ae:217: for i in 0..(n + 15) / 16 {
 	mov	#0, 6(sp)
 	mov	#0, 42(sp)
@@ -388,10 +386,10 @@ gcm_encrypt_with:
 	rla	r11
 	rla	r11
 	rla	r11
-	mov	248(sp), r10
-	sub	r11, r10
+	mov	248(sp), r12
+	sub	r11, r12
 	add	246(sp), r11
-	cmp	#16, r10
+	cmp	#16, r12
 	jnc	.Lgcm_encrypt_with_bytes3
 	bit	#1, r11
 	jnz	.Lgcm_encrypt_with_bytes3
@@ -406,23 +404,32 @@ gcm_encrypt_with:
 	mov	@r11+, r15
 	jmp	.Lgcm_encrypt_with_join5
 .Lgcm_encrypt_with_bytes3:
-	mov	sp, r12
-	add	#86, r12
-	mov	r12, r13
-	mov	#16, r14
-.Lgcm_encrypt_with_cpy6:
-	clr	r15
-	tst	r10
-	jz	.Lgcm_encrypt_with_pad7
-	mov.b	@r11, r15
-	inc	r11
-	dec	r10
-.Lgcm_encrypt_with_pad7:
-	mov.b	r15, 0(r13)
-	inc	r13
-	dec	r14
-	jnz	.Lgcm_encrypt_with_cpy6
-	mov	r12, r11
+	mov	sp, r13
+	add	#86, r13
+	mov	r13, r14
+	cmp	#16, r12
+	jnc	.Lgcm_encrypt_with_cap6
+	mov	#16, r12
+.Lgcm_encrypt_with_cap6:
+	mov	#16, r15
+	sub	r12, r15
+	tst	r12
+	jz	.Lgcm_encrypt_with_zeros8
+.Lgcm_encrypt_with_cpy7:
+	mov.b	@r11+, 0(r14)
+	inc	r14
+	dec	r12
+	jnz	.Lgcm_encrypt_with_cpy7
+.Lgcm_encrypt_with_zeros8:
+	tst	r15
+	jz	.Lgcm_encrypt_with_filled10
+.Lgcm_encrypt_with_zero9:
+	mov.b	#0, 0(r14)
+	inc	r14
+	dec	r15
+	jnz	.Lgcm_encrypt_with_zero9
+.Lgcm_encrypt_with_filled10:
+	mov	r13, r11
 	jmp	.Lgcm_encrypt_with_words4
 .Lgcm_encrypt_with_join5:
 	mov	42(sp), r8
@@ -473,7 +480,7 @@ gcm_encrypt_with:
 	mov	130(sp), 56(sp)
 	mov	132(sp), 40(sp)
 	add	#1, 6(sp)
-	cmp	30(sp), 6(sp)
+	cmp	32(sp), 6(sp)
 	jnc	.Lgcm_encrypt_with_loop1
 .Lgcm_encrypt_with_done2:
 	mov	70(sp), r15
@@ -484,33 +491,31 @@ gcm_encrypt_with:
 	xor	#1, r15
 	; gcm.ae:53: if len(nonce) == 12 {
 	tst	r15
-	jz	.Lgcm_encrypt_with_else8
+	jz	.Lgcm_encrypt_with_else11
 	mov	78(sp), r9
 	bit	#1, r9
-	jnz	.Lgcm_encrypt_with_bytes10
-.Lgcm_encrypt_with_words11:
+	jnz	.Lgcm_encrypt_with_bytes13
+.Lgcm_encrypt_with_words14:
 	mov	@r9+, r10
 	mov	@r9+, r11
 	mov	@r9+, r12
 	mov	@r9+, r13
 	mov	@r9+, r14
 	mov	@r9+, r15
-	jmp	.Lgcm_encrypt_with_join12
-.Lgcm_encrypt_with_bytes10:
-	mov	sp, r12
-	add	#86, r12
-	mov	r12, r13
-	mov	#12, r14
-.Lgcm_encrypt_with_cpy13:
-	mov.b	@r9, r15
-	inc	r9
-	mov.b	r15, 0(r13)
-	inc	r13
-	dec	r14
-	jnz	.Lgcm_encrypt_with_cpy13
-	mov	r12, r9
-	jmp	.Lgcm_encrypt_with_words11
-.Lgcm_encrypt_with_join12:
+	jmp	.Lgcm_encrypt_with_join15
+.Lgcm_encrypt_with_bytes13:
+	mov	sp, r13
+	add	#86, r13
+	mov	r13, r14
+	mov	#12, r15
+.Lgcm_encrypt_with_cpy16:
+	mov.b	@r9+, 0(r14)
+	inc	r14
+	dec	r15
+	jnz	.Lgcm_encrypt_with_cpy16
+	mov	r13, r9
+	jmp	.Lgcm_encrypt_with_words14
+.Lgcm_encrypt_with_join15:
 	mov	#1, 74(sp)
 	mov	#0, 76(sp)
 	swpb	r15
@@ -525,8 +530,8 @@ gcm_encrypt_with:
 	mov	r11, 62(sp)
 	swpb	r10
 	mov	r10, 60(sp)
-	jmp	.Lgcm_encrypt_with_endif9
-.Lgcm_encrypt_with_else8:
+	jmp	.Lgcm_encrypt_with_endif12
+.Lgcm_encrypt_with_else11:
 	mov	70(sp), r14
 	add	#15, r14
 	mov	#0, r15
@@ -549,57 +554,66 @@ gcm_encrypt_with:
 	mov	#0, r6
 	mov	#0, r7
 	mov	#0, 26(sp)
-	mov	#0, 32(sp)
+	mov	#0, 28(sp)
 	mov	#0, 36(sp)
 	mov	#0, 38(sp)
 	mov	#0, r8
 	mov	#0, r9
 	cmp	r15, r6
-	jc	.Lgcm_encrypt_with_done16
-.Lgcm_encrypt_with_loop15:
+	jc	.Lgcm_encrypt_with_done21
+.Lgcm_encrypt_with_loop20:
 	mov	4(sp), r15
 	and	#4095, r15
 	rla	r15
 	rla	r15
 	rla	r15
 	rla	r15
-	mov	70(sp), r10
-	sub	r15, r10
+	mov	70(sp), r11
+	sub	r15, r11
 	add	78(sp), r15
-	cmp	#16, r10
-	jnc	.Lgcm_encrypt_with_bytes17
+	cmp	#16, r11
+	jnc	.Lgcm_encrypt_with_bytes22
 	bit	#1, r15
-	jnz	.Lgcm_encrypt_with_bytes17
-.Lgcm_encrypt_with_words18:
-	mov	@r15, r4
-	mov	2(r15), r5
-	mov	4(r15), r10
-	mov	6(r15), r11
-	mov	8(r15), r12
-	mov	10(r15), r13
-	mov	12(r15), r14
-	mov	14(r15), r15
-	jmp	.Lgcm_encrypt_with_join19
-.Lgcm_encrypt_with_bytes17:
-	mov	sp, r11
-	add	#86, r11
-	mov	r11, r12
-	mov	#16, r13
-.Lgcm_encrypt_with_cpy20:
-	clr	r14
-	tst	r10
-	jz	.Lgcm_encrypt_with_pad21
-	mov.b	@r15, r14
-	inc	r15
-	dec	r10
-.Lgcm_encrypt_with_pad21:
-	mov.b	r14, 0(r12)
-	inc	r12
-	dec	r13
-	jnz	.Lgcm_encrypt_with_cpy20
-	mov	r11, r15
-	jmp	.Lgcm_encrypt_with_words18
-.Lgcm_encrypt_with_join19:
+	jnz	.Lgcm_encrypt_with_bytes22
+.Lgcm_encrypt_with_words23:
+	mov	@r15+, r4
+	mov	@r15+, r5
+	mov	@r15+, r10
+	mov	@r15+, r11
+	mov	@r15+, r12
+	mov	@r15+, r13
+	mov	@r15+, r14
+	mov	@r15, r15
+	jmp	.Lgcm_encrypt_with_join24
+.Lgcm_encrypt_with_bytes22:
+	mov	sp, r12
+	add	#86, r12
+	mov	r12, r13
+	cmp	#16, r11
+	jnc	.Lgcm_encrypt_with_cap25
+	mov	#16, r11
+.Lgcm_encrypt_with_cap25:
+	mov	#16, r14
+	sub	r11, r14
+	tst	r11
+	jz	.Lgcm_encrypt_with_zeros27
+.Lgcm_encrypt_with_cpy26:
+	mov.b	@r15+, 0(r13)
+	inc	r13
+	dec	r11
+	jnz	.Lgcm_encrypt_with_cpy26
+.Lgcm_encrypt_with_zeros27:
+	tst	r14
+	jz	.Lgcm_encrypt_with_filled29
+.Lgcm_encrypt_with_zero28:
+	mov.b	#0, 0(r13)
+	inc	r13
+	dec	r14
+	jnz	.Lgcm_encrypt_with_zero28
+.Lgcm_encrypt_with_filled29:
+	mov	r12, r15
+	jmp	.Lgcm_encrypt_with_words23
+.Lgcm_encrypt_with_join24:
 	swpb	r15
 	xor	r15, r6
 	swpb	r14
@@ -607,7 +621,7 @@ gcm_encrypt_with:
 	mov	26(sp), r15
 	swpb	r13
 	xor	r13, r15
-	mov	32(sp), r14
+	mov	28(sp), r14
 	swpb	r12
 	xor	r12, r14
 	mov	36(sp), r13
@@ -638,15 +652,15 @@ gcm_encrypt_with:
 	mov	134(sp), r6
 	mov	136(sp), r7
 	mov	138(sp), 26(sp)
-	mov	140(sp), 32(sp)
+	mov	140(sp), 28(sp)
 	mov	142(sp), 36(sp)
 	mov	144(sp), 38(sp)
 	mov	146(sp), r8
 	mov	148(sp), r9
 	add	#1, 4(sp)
 	cmp	58(sp), 4(sp)
-	jnc	.Lgcm_encrypt_with_loop15
-.Lgcm_encrypt_with_done16:
+	jnc	.Lgcm_encrypt_with_loop20
+.Lgcm_encrypt_with_done21:
 	mov	70(sp), r15
 	and	#8191, r15
 	rla	r15
@@ -665,7 +679,7 @@ gcm_encrypt_with:
 	mov	r6, 102(sp)
 	mov	r7, 104(sp)
 	mov	26(sp), 106(sp)
-	mov	32(sp), 108(sp)
+	mov	28(sp), 108(sp)
 	mov	36(sp), 110(sp)
 	mov	38(sp), 112(sp)
 	mov	r8, 114(sp)
@@ -684,7 +698,7 @@ gcm_encrypt_with:
 	mov	160(sp), 64(sp)
 	mov	162(sp), 62(sp)
 	mov	164(sp), 60(sp)
-.Lgcm_encrypt_with_endif9:
+.Lgcm_encrypt_with_endif12:
 	; gcm.ae:120: s0 = E.encrypt_block(ks, j0)
 	mov	74(sp), 102(sp)
 	mov	76(sp), 104(sp)
@@ -726,10 +740,10 @@ gcm_encrypt_with:
 	mov	r12, 18(sp)
 	mov	r13, 16(sp)
 	cmp	r15, 44(sp)
-	jnc	.Lgcm_encrypt_with_near39
-	br	#.Lgcm_encrypt_with_done23
-.Lgcm_encrypt_with_near39:
-.Lgcm_encrypt_with_loop22:
+	jnc	.Lgcm_encrypt_with_near50
+	br	#.Lgcm_encrypt_with_done31
+.Lgcm_encrypt_with_near50:
+.Lgcm_encrypt_with_loop30:
 	mov	44(sp), r13
 	mov	r13, r15
 	and	#4095, r15
@@ -771,10 +785,10 @@ gcm_encrypt_with:
 	mov	r15, r5
 	add	250(sp), r5
 	cmp	#16, r12
-	jnc	.Lgcm_encrypt_with_bytes24
+	jnc	.Lgcm_encrypt_with_bytes32
 	bit	#1, r5
-	jnz	.Lgcm_encrypt_with_bytes24
-.Lgcm_encrypt_with_words25:
+	jnz	.Lgcm_encrypt_with_bytes32
+.Lgcm_encrypt_with_words33:
 	mov	@r5+, r8
 	mov	@r5+, r7
 	mov	@r5+, r6
@@ -783,28 +797,37 @@ gcm_encrypt_with:
 	mov	@r5+, r11
 	mov	@r5+, r10
 	mov	@r5+, r14
-	jmp	.Lgcm_encrypt_with_join26
-.Lgcm_encrypt_with_bytes24:
-	mov	sp, r9
-	add	#86, r9
-	mov	r9, r10
-	mov	#16, r11
-	mov	r12, r15
-.Lgcm_encrypt_with_cpy27:
-	clr	r14
+	jmp	.Lgcm_encrypt_with_join34
+.Lgcm_encrypt_with_bytes32:
+	mov	sp, r10
+	add	#86, r10
+	mov	r10, r11
+	mov	r12, r14
+	cmp	#16, r14
+	jnc	.Lgcm_encrypt_with_cap35
+	mov	#16, r14
+.Lgcm_encrypt_with_cap35:
+	mov	#16, r15
+	sub	r14, r15
+	tst	r14
+	jz	.Lgcm_encrypt_with_zeros37
+.Lgcm_encrypt_with_cpy36:
+	mov.b	@r5+, 0(r11)
+	inc	r11
+	dec	r14
+	jnz	.Lgcm_encrypt_with_cpy36
+.Lgcm_encrypt_with_zeros37:
 	tst	r15
-	jz	.Lgcm_encrypt_with_pad28
-	mov.b	@r5, r14
-	inc	r5
+	jz	.Lgcm_encrypt_with_filled39
+.Lgcm_encrypt_with_zero38:
+	mov.b	#0, 0(r11)
+	inc	r11
 	dec	r15
-.Lgcm_encrypt_with_pad28:
-	mov.b	r14, 0(r10)
-	inc	r10
-	dec	r11
-	jnz	.Lgcm_encrypt_with_cpy27
-	mov	r9, r5
-	jmp	.Lgcm_encrypt_with_words25
-.Lgcm_encrypt_with_join26:
+	jnz	.Lgcm_encrypt_with_zero38
+.Lgcm_encrypt_with_filled39:
+	mov	r10, r5
+	jmp	.Lgcm_encrypt_with_words33
+.Lgcm_encrypt_with_join34:
 	swpb	r14
 	xor	182(sp), r14
 	swpb	r10
@@ -834,7 +857,7 @@ gcm_encrypt_with:
 	xor	#1, r15
 	; gcm.ae:44: if count < 16 {                  // only a partial block pays for the mask (a run-time shift)
 	tst	r15
-	jz	.Lgcm_encrypt_with_else29
+	jz	.Lgcm_encrypt_with_else40
 	and	#8191, r13
 	mov	r12, r15
 	swpb	r15
@@ -877,7 +900,7 @@ gcm_encrypt_with:
 	xor	#-1, r15
 	and	r13, r15
 	xor	#-1, r15
-	mov	r15, 28(sp)
+	mov	r15, 30(sp)
 	inv	r7
 	inc	r7
 	and	r4, r7
@@ -949,7 +972,7 @@ gcm_encrypt_with:
 	mov	r7, r15
 	inv	r15
 	inc	r15
-	mov	28(sp), r6
+	mov	30(sp), r6
 	mov	r6, r5
 	xor	#-1, r5
 	and	r15, r5
@@ -1009,15 +1032,15 @@ gcm_encrypt_with:
 	mov	r13, 10(sp)
 	mov	r9, 8(sp)
 	mov	22(sp), r7
-	jmp	.Lgcm_encrypt_with_endif30
-.Lgcm_encrypt_with_else29:
+	jmp	.Lgcm_encrypt_with_endif41
+.Lgcm_encrypt_with_else40:
 	mov	r14, 24(sp)
 	mov	r10, 20(sp)
 	mov	r11, 14(sp)
 	mov	r9, 12(sp)
 	mov	34(sp), r6
 	mov	22(sp), r7
-.Lgcm_encrypt_with_endif30:
+.Lgcm_encrypt_with_endif41:
 	; gcm.ae:128: store_be(ct, off, c, n - off)
 	mov	r7, r4
 	mov	r6, r5
@@ -1038,9 +1061,9 @@ gcm_encrypt_with:
 	swpb	r11
 	swpb	r14
 	swpb	r15
-	jnc	.Lgcm_encrypt_with_bytes31
+	jnc	.Lgcm_encrypt_with_bytes42
 	bit	#1, r13
-	jnz	.Lgcm_encrypt_with_bytes31
+	jnz	.Lgcm_encrypt_with_bytes42
 	mov	r4, 0(r13)
 	mov	r5, 2(r13)
 	mov	r8, 4(r13)
@@ -1049,8 +1072,8 @@ gcm_encrypt_with:
 	mov	r11, 10(r13)
 	mov	r14, 12(r13)
 	mov	r15, 14(r13)
-	jmp	.Lgcm_encrypt_with_stored32
-.Lgcm_encrypt_with_bytes31:
+	jmp	.Lgcm_encrypt_with_stored43
+.Lgcm_encrypt_with_bytes42:
 	mov	r4, 86(sp)
 	mov	r5, 88(sp)
 	mov	r8, 90(sp)
@@ -1063,18 +1086,18 @@ gcm_encrypt_with:
 	add	#86, r14
 	mov	r12, r15
 	cmp	#16, r15
-	jnc	.Lgcm_encrypt_with_cnt33
+	jnc	.Lgcm_encrypt_with_cnt44
 	mov	#16, r15
-.Lgcm_encrypt_with_cnt33:
+.Lgcm_encrypt_with_cnt44:
 	tst	r15
-	jz	.Lgcm_encrypt_with_stored32
-.Lgcm_encrypt_with_cpy34:
+	jz	.Lgcm_encrypt_with_stored43
+.Lgcm_encrypt_with_cpy45:
 	mov.b	@r14, 0(r13)
 	inc	r14
 	inc	r13
 	dec	r15
-	jnz	.Lgcm_encrypt_with_cpy34
-.Lgcm_encrypt_with_stored32:
+	jnz	.Lgcm_encrypt_with_cpy45
+.Lgcm_encrypt_with_stored43:
 	mov	42(sp), r8
 	xor	24(sp), r8
 	mov	46(sp), r9
@@ -1116,10 +1139,10 @@ gcm_encrypt_with:
 	mov	212(sp), 40(sp)
 	add	#1, 44(sp)
 	cmp	82(sp), 44(sp)
-	jc	.Lgcm_encrypt_with_near40
-	br	#.Lgcm_encrypt_with_loop22
-.Lgcm_encrypt_with_near40:
-.Lgcm_encrypt_with_done23:
+	jc	.Lgcm_encrypt_with_near51
+	br	#.Lgcm_encrypt_with_loop30
+.Lgcm_encrypt_with_near51:
+.Lgcm_encrypt_with_done31:
 	mov	248(sp), r10
 	and	#8191, r10
 	rla	r10
@@ -1186,9 +1209,9 @@ gcm_encrypt_with:
 	; gcm.ae:131: store_be(tag, 0, finish(tab, y, len(ad), n, s0), len(tag))
 	mov	258(sp), r13
 	cmp	#16, 260(sp)
-	jnc	.Lgcm_encrypt_with_bytes35
+	jnc	.Lgcm_encrypt_with_bytes46
 	bit	#1, r13
-	jnz	.Lgcm_encrypt_with_bytes35
+	jnz	.Lgcm_encrypt_with_bytes46
 	swpb	r15
 	mov	r15, 0(r13)
 	swpb	r14
@@ -1205,8 +1228,8 @@ gcm_encrypt_with:
 	mov	r8, 12(r13)
 	swpb	r7
 	mov	r7, 14(r13)
-	jmp	.Lgcm_encrypt_with_stored36
-.Lgcm_encrypt_with_bytes35:
+	jmp	.Lgcm_encrypt_with_stored47
+.Lgcm_encrypt_with_bytes46:
 	swpb	r15
 	mov	r15, 86(sp)
 	swpb	r14
@@ -1227,18 +1250,18 @@ gcm_encrypt_with:
 	add	#86, r14
 	mov	260(sp), r15
 	cmp	#16, r15
-	jnc	.Lgcm_encrypt_with_cnt37
+	jnc	.Lgcm_encrypt_with_cnt48
 	mov	#16, r15
-.Lgcm_encrypt_with_cnt37:
+.Lgcm_encrypt_with_cnt48:
 	tst	r15
-	jz	.Lgcm_encrypt_with_stored36
-.Lgcm_encrypt_with_cpy38:
+	jz	.Lgcm_encrypt_with_stored47
+.Lgcm_encrypt_with_cpy49:
 	mov.b	@r14, 0(r13)
 	inc	r14
 	inc	r13
 	dec	r15
-	jnz	.Lgcm_encrypt_with_cpy38
-.Lgcm_encrypt_with_stored36:
+	jnz	.Lgcm_encrypt_with_cpy49
+.Lgcm_encrypt_with_stored47:
 	add	#230, sp
 	pop	r4
 	pop	r5
@@ -1253,7 +1276,7 @@ gcm_encrypt_with:
 
 ; --- gcm_decrypt_with: gcm.decrypt_with
 ;     frame 252 bytes (54 spill slots, locals 144), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2658 bytes of code
+;     estimated 2712 bytes of code
 	.section .text.gcm_decrypt_with,"ax",@progbits
 	.global gcm_decrypt_with
 	.type gcm_decrypt_with, @function
@@ -1270,7 +1293,7 @@ gcm_decrypt_with:
 	mov	r12, 88(sp)
 	mov	r13, 60(sp)
 	mov	r14, 84(sp)
-	mov	r15, 72(sp)
+	mov	r15, 70(sp)
 	mov	270(sp), r14
 	add	#15, r14
 	mov	#0, r15
@@ -1287,7 +1310,7 @@ gcm_decrypt_with:
 	rla	r15
 	rla	r15
 	bis	r14, r15
-	mov	r15, 26(sp)
+	mov	r15, 28(sp)
 	; ghash.ae:217: for i in 0..(n + 15) / 16 {
 	mov	#0, 8(sp)
 	mov	#0, 52(sp)
@@ -1297,7 +1320,7 @@ gcm_decrypt_with:
 	mov	#0, 44(sp)
 	mov	#0, 40(sp)
 	mov	#0, 38(sp)
-	mov	#0, 32(sp)
+	mov	#0, 34(sp)
 	cmp	r15, 8(sp)
 	jc	.Lgcm_decrypt_with_done2
 .Lgcm_decrypt_with_loop1:
@@ -1307,10 +1330,10 @@ gcm_decrypt_with:
 	rla	r11
 	rla	r11
 	rla	r11
-	mov	270(sp), r10
-	sub	r11, r10
+	mov	270(sp), r12
+	sub	r11, r12
 	add	268(sp), r11
-	cmp	#16, r10
+	cmp	#16, r12
 	jnc	.Lgcm_decrypt_with_bytes3
 	bit	#1, r11
 	jnz	.Lgcm_decrypt_with_bytes3
@@ -1325,23 +1348,32 @@ gcm_decrypt_with:
 	mov	@r11+, r15
 	jmp	.Lgcm_decrypt_with_join5
 .Lgcm_decrypt_with_bytes3:
-	mov	sp, r12
-	add	#108, r12
-	mov	r12, r13
-	mov	#16, r14
-.Lgcm_decrypt_with_cpy6:
-	clr	r15
-	tst	r10
-	jz	.Lgcm_decrypt_with_pad7
-	mov.b	@r11, r15
-	inc	r11
-	dec	r10
-.Lgcm_decrypt_with_pad7:
-	mov.b	r15, 0(r13)
-	inc	r13
-	dec	r14
-	jnz	.Lgcm_decrypt_with_cpy6
-	mov	r12, r11
+	mov	sp, r13
+	add	#108, r13
+	mov	r13, r14
+	cmp	#16, r12
+	jnc	.Lgcm_decrypt_with_cap6
+	mov	#16, r12
+.Lgcm_decrypt_with_cap6:
+	mov	#16, r15
+	sub	r12, r15
+	tst	r12
+	jz	.Lgcm_decrypt_with_zeros8
+.Lgcm_decrypt_with_cpy7:
+	mov.b	@r11+, 0(r14)
+	inc	r14
+	dec	r12
+	jnz	.Lgcm_decrypt_with_cpy7
+.Lgcm_decrypt_with_zeros8:
+	tst	r15
+	jz	.Lgcm_decrypt_with_filled10
+.Lgcm_decrypt_with_zero9:
+	mov.b	#0, 0(r14)
+	inc	r14
+	dec	r15
+	jnz	.Lgcm_decrypt_with_zero9
+.Lgcm_decrypt_with_filled10:
+	mov	r13, r11
 	jmp	.Lgcm_decrypt_with_words4
 .Lgcm_decrypt_with_join5:
 	mov	52(sp), r8
@@ -1365,7 +1397,7 @@ gcm_decrypt_with:
 	mov	38(sp), r14
 	swpb	r6
 	xor	r6, r14
-	mov	32(sp), r15
+	mov	34(sp), r15
 	swpb	r7
 	xor	r7, r15
 	; ghash.ae:219: y = mul_h(y ^ load_be(buf, off, 16, n - off), tab)
@@ -1390,12 +1422,12 @@ gcm_decrypt_with:
 	mov	148(sp), 44(sp)
 	mov	150(sp), 40(sp)
 	mov	152(sp), 38(sp)
-	mov	154(sp), 32(sp)
+	mov	154(sp), 34(sp)
 	add	#1, 8(sp)
-	cmp	26(sp), 8(sp)
+	cmp	28(sp), 8(sp)
 	jnc	.Lgcm_decrypt_with_loop1
 .Lgcm_decrypt_with_done2:
-	mov	72(sp), r15
+	mov	70(sp), r15
 	xor	#12, r15
 	sub	#1, r15
 	clr	r15
@@ -1403,37 +1435,35 @@ gcm_decrypt_with:
 	xor	#1, r15
 	; gcm.ae:53: if len(nonce) == 12 {
 	tst	r15
-	jz	.Lgcm_decrypt_with_else8
+	jz	.Lgcm_decrypt_with_else11
 	mov	84(sp), r9
 	bit	#1, r9
-	jnz	.Lgcm_decrypt_with_bytes10
-.Lgcm_decrypt_with_words11:
+	jnz	.Lgcm_decrypt_with_bytes13
+.Lgcm_decrypt_with_words14:
 	mov	@r9+, r10
 	mov	@r9+, r11
 	mov	@r9+, r12
 	mov	@r9+, r13
 	mov	@r9+, r14
 	mov	@r9+, r15
-	jmp	.Lgcm_decrypt_with_join12
-.Lgcm_decrypt_with_bytes10:
-	mov	sp, r12
-	add	#108, r12
-	mov	r12, r13
-	mov	#12, r14
-.Lgcm_decrypt_with_cpy13:
-	mov.b	@r9, r15
-	inc	r9
-	mov.b	r15, 0(r13)
-	inc	r13
-	dec	r14
-	jnz	.Lgcm_decrypt_with_cpy13
-	mov	r12, r9
-	jmp	.Lgcm_decrypt_with_words11
-.Lgcm_decrypt_with_join12:
+	jmp	.Lgcm_decrypt_with_join15
+.Lgcm_decrypt_with_bytes13:
+	mov	sp, r13
+	add	#108, r13
+	mov	r13, r14
+	mov	#12, r15
+.Lgcm_decrypt_with_cpy16:
+	mov.b	@r9+, 0(r14)
+	inc	r14
+	dec	r15
+	jnz	.Lgcm_decrypt_with_cpy16
+	mov	r13, r9
+	jmp	.Lgcm_decrypt_with_words14
+.Lgcm_decrypt_with_join15:
 	swpb	r15
-	mov	r15, 74(sp)
+	mov	r15, 76(sp)
 	swpb	r14
-	mov	r14, 70(sp)
+	mov	r14, 72(sp)
 	swpb	r13
 	mov	r13, 68(sp)
 	swpb	r12
@@ -1444,9 +1474,9 @@ gcm_decrypt_with:
 	mov	r10, 62(sp)
 	mov	#1, 78(sp)
 	mov	#0, 80(sp)
-	jmp	.Lgcm_decrypt_with_endif9
-.Lgcm_decrypt_with_else8:
-	mov	72(sp), r14
+	jmp	.Lgcm_decrypt_with_endif12
+.Lgcm_decrypt_with_else11:
+	mov	70(sp), r14
 	add	#15, r14
 	mov	#0, r15
 	addc	#0, r15
@@ -1468,57 +1498,66 @@ gcm_decrypt_with:
 	mov	#0, r6
 	mov	#0, r7
 	mov	#0, 24(sp)
-	mov	#0, 30(sp)
-	mov	#0, 34(sp)
+	mov	#0, 26(sp)
+	mov	#0, 32(sp)
 	mov	#0, 36(sp)
 	mov	#0, r8
 	mov	#0, r9
 	cmp	r15, r6
-	jc	.Lgcm_decrypt_with_done16
-.Lgcm_decrypt_with_loop15:
+	jc	.Lgcm_decrypt_with_done21
+.Lgcm_decrypt_with_loop20:
 	mov	6(sp), r15
 	and	#4095, r15
 	rla	r15
 	rla	r15
 	rla	r15
 	rla	r15
-	mov	72(sp), r10
-	sub	r15, r10
+	mov	70(sp), r11
+	sub	r15, r11
 	add	84(sp), r15
-	cmp	#16, r10
-	jnc	.Lgcm_decrypt_with_bytes17
+	cmp	#16, r11
+	jnc	.Lgcm_decrypt_with_bytes22
 	bit	#1, r15
-	jnz	.Lgcm_decrypt_with_bytes17
-.Lgcm_decrypt_with_words18:
-	mov	@r15, r4
-	mov	2(r15), r5
-	mov	4(r15), r10
-	mov	6(r15), r11
-	mov	8(r15), r12
-	mov	10(r15), r13
-	mov	12(r15), r14
-	mov	14(r15), r15
-	jmp	.Lgcm_decrypt_with_join19
-.Lgcm_decrypt_with_bytes17:
-	mov	sp, r11
-	add	#108, r11
-	mov	r11, r12
-	mov	#16, r13
-.Lgcm_decrypt_with_cpy20:
-	clr	r14
-	tst	r10
-	jz	.Lgcm_decrypt_with_pad21
-	mov.b	@r15, r14
-	inc	r15
-	dec	r10
-.Lgcm_decrypt_with_pad21:
-	mov.b	r14, 0(r12)
-	inc	r12
-	dec	r13
-	jnz	.Lgcm_decrypt_with_cpy20
-	mov	r11, r15
-	jmp	.Lgcm_decrypt_with_words18
-.Lgcm_decrypt_with_join19:
+	jnz	.Lgcm_decrypt_with_bytes22
+.Lgcm_decrypt_with_words23:
+	mov	@r15+, r4
+	mov	@r15+, r5
+	mov	@r15+, r10
+	mov	@r15+, r11
+	mov	@r15+, r12
+	mov	@r15+, r13
+	mov	@r15+, r14
+	mov	@r15, r15
+	jmp	.Lgcm_decrypt_with_join24
+.Lgcm_decrypt_with_bytes22:
+	mov	sp, r12
+	add	#108, r12
+	mov	r12, r13
+	cmp	#16, r11
+	jnc	.Lgcm_decrypt_with_cap25
+	mov	#16, r11
+.Lgcm_decrypt_with_cap25:
+	mov	#16, r14
+	sub	r11, r14
+	tst	r11
+	jz	.Lgcm_decrypt_with_zeros27
+.Lgcm_decrypt_with_cpy26:
+	mov.b	@r15+, 0(r13)
+	inc	r13
+	dec	r11
+	jnz	.Lgcm_decrypt_with_cpy26
+.Lgcm_decrypt_with_zeros27:
+	tst	r14
+	jz	.Lgcm_decrypt_with_filled29
+.Lgcm_decrypt_with_zero28:
+	mov.b	#0, 0(r13)
+	inc	r13
+	dec	r14
+	jnz	.Lgcm_decrypt_with_zero28
+.Lgcm_decrypt_with_filled29:
+	mov	r12, r15
+	jmp	.Lgcm_decrypt_with_words23
+.Lgcm_decrypt_with_join24:
 	swpb	r15
 	xor	r15, r6
 	swpb	r14
@@ -1526,10 +1565,10 @@ gcm_decrypt_with:
 	mov	24(sp), r15
 	swpb	r13
 	xor	r13, r15
-	mov	30(sp), r14
+	mov	26(sp), r14
 	swpb	r12
 	xor	r12, r14
-	mov	34(sp), r13
+	mov	32(sp), r13
 	swpb	r11
 	xor	r11, r13
 	mov	36(sp), r12
@@ -1557,21 +1596,21 @@ gcm_decrypt_with:
 	mov	156(sp), r6
 	mov	158(sp), r7
 	mov	160(sp), 24(sp)
-	mov	162(sp), 30(sp)
-	mov	164(sp), 34(sp)
+	mov	162(sp), 26(sp)
+	mov	164(sp), 32(sp)
 	mov	166(sp), 36(sp)
 	mov	168(sp), r8
 	mov	170(sp), r9
 	add	#1, 6(sp)
 	cmp	58(sp), 6(sp)
-	jnc	.Lgcm_decrypt_with_loop15
-.Lgcm_decrypt_with_done16:
-	mov	72(sp), r15
+	jnc	.Lgcm_decrypt_with_loop20
+.Lgcm_decrypt_with_done21:
+	mov	70(sp), r15
 	and	#8191, r15
 	rla	r15
 	rla	r15
 	rla	r15
-	mov.b	73(sp), r13
+	mov.b	71(sp), r13
 	clrc
 	rrc	r13
 	rra	r13
@@ -1584,8 +1623,8 @@ gcm_decrypt_with:
 	mov	r6, 124(sp)
 	mov	r7, 126(sp)
 	mov	24(sp), 128(sp)
-	mov	30(sp), 130(sp)
-	mov	34(sp), 132(sp)
+	mov	26(sp), 130(sp)
+	mov	32(sp), 132(sp)
 	mov	36(sp), 134(sp)
 	mov	r8, 136(sp)
 	mov	r9, 138(sp)
@@ -1597,18 +1636,18 @@ gcm_decrypt_with:
 	call	#gcm_G_mul_h
 	mov	172(sp), 78(sp)
 	mov	174(sp), 80(sp)
-	mov	176(sp), 74(sp)
-	mov	178(sp), 70(sp)
+	mov	176(sp), 76(sp)
+	mov	178(sp), 72(sp)
 	mov	180(sp), 68(sp)
 	mov	182(sp), 66(sp)
 	mov	184(sp), 64(sp)
 	mov	186(sp), 62(sp)
-.Lgcm_decrypt_with_endif9:
+.Lgcm_decrypt_with_endif12:
 	; gcm.ae:140: s0 = E.encrypt_block(ks, j0)
 	mov	78(sp), 124(sp)
 	mov	80(sp), 126(sp)
-	mov	74(sp), 128(sp)
-	mov	70(sp), 130(sp)
+	mov	76(sp), 128(sp)
+	mov	72(sp), 130(sp)
 	mov	68(sp), 132(sp)
 	mov	66(sp), 134(sp)
 	mov	64(sp), 136(sp)
@@ -1639,15 +1678,15 @@ gcm_decrypt_with:
 	rla	r15
 	rla	r15
 	bis	r14, r15
-	mov	r15, 76(sp)
+	mov	r15, 74(sp)
 	; gcm.ae:143: for i in 0..(n + 15) / 16 {
-	mov	#0, 28(sp)
+	mov	#0, 30(sp)
 	mov	r12, 54(sp)
 	mov	r13, 42(sp)
-	cmp	r15, 28(sp)
-	jc	.Lgcm_decrypt_with_done23
-.Lgcm_decrypt_with_loop22:
-	mov	28(sp), r15
+	cmp	r15, 30(sp)
+	jc	.Lgcm_decrypt_with_done31
+.Lgcm_decrypt_with_loop30:
+	mov	30(sp), r15
 	and	#4095, r15
 	rla	r15
 	rla	r15
@@ -1657,49 +1696,58 @@ gcm_decrypt_with:
 	mov	274(sp), r15
 	mov	@sp, r14
 	sub	r14, r15
-	mov	r14, r10
-	add	272(sp), r10
+	mov	r14, r11
+	add	272(sp), r11
 	cmp	#16, r15
 	mov	r15, 2(sp)
-	jnc	.Lgcm_decrypt_with_bytes24
-	bit	#1, r10
-	jnz	.Lgcm_decrypt_with_bytes24
-.Lgcm_decrypt_with_words25:
-	mov	@r10+, 20(sp)
-	mov	@r10+, 22(sp)
-	mov	@r10+, 18(sp)
-	mov	@r10+, 16(sp)
-	mov	@r10+, 14(sp)
-	mov	@r10+, 12(sp)
-	mov	@r10+, 10(sp)
-	mov	@r10+, 4(sp)
-	jmp	.Lgcm_decrypt_with_join26
-.Lgcm_decrypt_with_bytes24:
-	mov	sp, r11
-	add	#108, r11
-	mov	r11, r12
-	mov	#16, r13
-	mov	2(sp), r15
-.Lgcm_decrypt_with_cpy27:
-	clr	r14
+	jnc	.Lgcm_decrypt_with_bytes32
+	bit	#1, r11
+	jnz	.Lgcm_decrypt_with_bytes32
+.Lgcm_decrypt_with_words33:
+	mov	@r11+, 20(sp)
+	mov	@r11+, 22(sp)
+	mov	@r11+, 18(sp)
+	mov	@r11+, 16(sp)
+	mov	@r11+, 14(sp)
+	mov	@r11+, 12(sp)
+	mov	@r11+, 10(sp)
+	mov	@r11+, 4(sp)
+	jmp	.Lgcm_decrypt_with_join34
+.Lgcm_decrypt_with_bytes32:
+	mov	sp, r12
+	add	#108, r12
+	mov	r12, r13
+	mov	2(sp), r14
+	cmp	#16, r14
+	jnc	.Lgcm_decrypt_with_cap35
+	mov	#16, r14
+.Lgcm_decrypt_with_cap35:
+	mov	#16, r15
+	sub	r14, r15
+	tst	r14
+	jz	.Lgcm_decrypt_with_zeros37
+.Lgcm_decrypt_with_cpy36:
+	mov.b	@r11+, 0(r13)
+	inc	r13
+	dec	r14
+	jnz	.Lgcm_decrypt_with_cpy36
+.Lgcm_decrypt_with_zeros37:
 	tst	r15
-	jz	.Lgcm_decrypt_with_pad28
-	mov.b	@r10, r14
-	inc	r10
+	jz	.Lgcm_decrypt_with_filled39
+.Lgcm_decrypt_with_zero38:
+	mov.b	#0, 0(r13)
+	inc	r13
 	dec	r15
-.Lgcm_decrypt_with_pad28:
-	mov.b	r14, 0(r12)
-	inc	r12
-	dec	r13
-	jnz	.Lgcm_decrypt_with_cpy27
-	mov	r11, r10
-	jmp	.Lgcm_decrypt_with_words25
-.Lgcm_decrypt_with_join26:
+	jnz	.Lgcm_decrypt_with_zero38
+.Lgcm_decrypt_with_filled39:
+	mov	r12, r11
+	jmp	.Lgcm_decrypt_with_words33
+.Lgcm_decrypt_with_join34:
 	; gcm.ae:146: u = E.encrypt_block(ks, j)
 	mov	54(sp), 124(sp)
 	mov	42(sp), 126(sp)
-	mov	74(sp), 128(sp)
-	mov	70(sp), 130(sp)
+	mov	76(sp), 128(sp)
+	mov	72(sp), 130(sp)
 	mov	68(sp), 132(sp)
 	mov	66(sp), 134(sp)
 	mov	64(sp), 136(sp)
@@ -1718,7 +1766,7 @@ gcm_decrypt_with:
 	swpb	10(sp)
 	swpb	4(sp)
 	call	#gcm_E_encrypt_block
-	mov	32(sp), r15
+	mov	34(sp), r15
 	xor	20(sp), r15
 	mov	38(sp), r14
 	xor	22(sp), r14
@@ -1777,9 +1825,9 @@ gcm_decrypt_with:
 	swpb	r12
 	swpb	r14
 	swpb	r15
-	jnc	.Lgcm_decrypt_with_bytes29
+	jnc	.Lgcm_decrypt_with_bytes40
 	bit	#1, r13
-	jnz	.Lgcm_decrypt_with_bytes29
+	jnz	.Lgcm_decrypt_with_bytes40
 	mov	r7, 0(r13)
 	mov	r8, 2(r13)
 	mov	r9, 4(r13)
@@ -1788,8 +1836,8 @@ gcm_decrypt_with:
 	mov	r12, 10(r13)
 	mov	r14, 12(r13)
 	mov	r15, 14(r13)
-	jmp	.Lgcm_decrypt_with_stored30
-.Lgcm_decrypt_with_bytes29:
+	jmp	.Lgcm_decrypt_with_stored41
+.Lgcm_decrypt_with_bytes40:
 	mov	r7, 108(sp)
 	mov	r8, 110(sp)
 	mov	r9, 112(sp)
@@ -1802,18 +1850,18 @@ gcm_decrypt_with:
 	add	#108, r14
 	mov	2(sp), r15
 	cmp	#16, r15
-	jnc	.Lgcm_decrypt_with_cnt31
+	jnc	.Lgcm_decrypt_with_cnt42
 	mov	#16, r15
-.Lgcm_decrypt_with_cnt31:
+.Lgcm_decrypt_with_cnt42:
 	tst	r15
-	jz	.Lgcm_decrypt_with_stored30
-.Lgcm_decrypt_with_cpy32:
+	jz	.Lgcm_decrypt_with_stored41
+.Lgcm_decrypt_with_cpy43:
 	mov.b	@r14, 0(r13)
 	inc	r14
 	inc	r13
 	dec	r15
-	jnz	.Lgcm_decrypt_with_cpy32
-.Lgcm_decrypt_with_stored30:
+	jnz	.Lgcm_decrypt_with_cpy43
+.Lgcm_decrypt_with_stored41:
 	mov	54(sp), r14
 	add	#1, r14
 	mov	42(sp), r15
@@ -1827,11 +1875,11 @@ gcm_decrypt_with:
 	mov	228(sp), 44(sp)
 	mov	230(sp), 40(sp)
 	mov	232(sp), 38(sp)
-	mov	234(sp), 32(sp)
-	add	#1, 28(sp)
-	cmp	76(sp), 28(sp)
-	jnc	.Lgcm_decrypt_with_loop22
-.Lgcm_decrypt_with_done23:
+	mov	234(sp), 34(sp)
+	add	#1, 30(sp)
+	cmp	74(sp), 30(sp)
+	jnc	.Lgcm_decrypt_with_loop30
+.Lgcm_decrypt_with_done31:
 	mov.b	271(sp), r14
 	clrc
 	rrc	r14
@@ -1872,7 +1920,7 @@ gcm_decrypt_with:
 	mov	r14, 132(sp)
 	mov	r15, 134(sp)
 	mov	38(sp), 136(sp)
-	mov	32(sp), 138(sp)
+	mov	34(sp), 138(sp)
 	mov	sp, r12
 	add	#124, r12
 	mov	sp, r14
@@ -1899,42 +1947,51 @@ gcm_decrypt_with:
 	xor	200(sp), r13
 	mov	250(sp), r12
 	xor	202(sp), r12
-	mov	276(sp), r8
+	mov	276(sp), r9
 	cmp	#16, 278(sp)
-	jnc	.Lgcm_decrypt_with_bytes33
-	bit	#1, r8
-	jnz	.Lgcm_decrypt_with_bytes33
-.Lgcm_decrypt_with_words34:
-	mov	@r8+, 106(sp)
-	mov	@r8+, 104(sp)
-	mov	@r8+, 102(sp)
-	mov	@r8+, 100(sp)
-	mov	@r8+, 98(sp)
-	mov	@r8+, 96(sp)
-	mov	@r8+, 94(sp)
-	mov	@r8+, 92(sp)
-	jmp	.Lgcm_decrypt_with_join35
-.Lgcm_decrypt_with_bytes33:
-	mov	sp, r9
-	add	#108, r9
-	mov	r9, r10
-	mov	#16, r11
-	mov	278(sp), r15
-.Lgcm_decrypt_with_cpy36:
-	clr	r14
+	jnc	.Lgcm_decrypt_with_bytes44
+	bit	#1, r9
+	jnz	.Lgcm_decrypt_with_bytes44
+.Lgcm_decrypt_with_words45:
+	mov	@r9+, 106(sp)
+	mov	@r9+, 104(sp)
+	mov	@r9+, 102(sp)
+	mov	@r9+, 100(sp)
+	mov	@r9+, 98(sp)
+	mov	@r9+, 96(sp)
+	mov	@r9+, 94(sp)
+	mov	@r9+, 92(sp)
+	jmp	.Lgcm_decrypt_with_join46
+.Lgcm_decrypt_with_bytes44:
+	mov	sp, r10
+	add	#108, r10
+	mov	r10, r11
+	mov	278(sp), r14
+	cmp	#16, r14
+	jnc	.Lgcm_decrypt_with_cap47
+	mov	#16, r14
+.Lgcm_decrypt_with_cap47:
+	mov	#16, r15
+	sub	r14, r15
+	tst	r14
+	jz	.Lgcm_decrypt_with_zeros49
+.Lgcm_decrypt_with_cpy48:
+	mov.b	@r9+, 0(r11)
+	inc	r11
+	dec	r14
+	jnz	.Lgcm_decrypt_with_cpy48
+.Lgcm_decrypt_with_zeros49:
 	tst	r15
-	jz	.Lgcm_decrypt_with_pad37
-	mov.b	@r8, r14
-	inc	r8
+	jz	.Lgcm_decrypt_with_filled51
+.Lgcm_decrypt_with_zero50:
+	mov.b	#0, 0(r11)
+	inc	r11
 	dec	r15
-.Lgcm_decrypt_with_pad37:
-	mov.b	r14, 0(r10)
-	inc	r10
-	dec	r11
-	jnz	.Lgcm_decrypt_with_cpy36
-	mov	r9, r8
-	jmp	.Lgcm_decrypt_with_words34
-.Lgcm_decrypt_with_join35:
+	jnz	.Lgcm_decrypt_with_zero50
+.Lgcm_decrypt_with_filled51:
+	mov	r10, r9
+	jmp	.Lgcm_decrypt_with_words45
+.Lgcm_decrypt_with_join46:
 	mov	278(sp), r15
 	sub	#16, r15
 	subc	r15, r15
@@ -1951,7 +2008,7 @@ gcm_decrypt_with:
 	swpb	96(sp)
 	swpb	94(sp)
 	swpb	92(sp)
-	jz	.Lgcm_decrypt_with_else38
+	jz	.Lgcm_decrypt_with_else52
 	mov	278(sp), r15
 	and	#8191, r15
 	rla	r15
@@ -2121,8 +2178,8 @@ gcm_decrypt_with:
 	mov	r15, r5
 	mov	r13, r7
 	mov	r12, r14
-	jmp	.Lgcm_decrypt_with_endif39
-.Lgcm_decrypt_with_else38:
+	jmp	.Lgcm_decrypt_with_endif53
+.Lgcm_decrypt_with_else52:
 	mov	86(sp), r8
 	mov	82(sp), r9
 	mov	56(sp), r10
@@ -2130,7 +2187,7 @@ gcm_decrypt_with:
 	mov	90(sp), r5
 	mov	r13, r7
 	mov	r12, r14
-.Lgcm_decrypt_with_endif39:
+.Lgcm_decrypt_with_endif53:
 	mov	92(sp), r15
 	xor	r8, r15
 	mov	94(sp), r8

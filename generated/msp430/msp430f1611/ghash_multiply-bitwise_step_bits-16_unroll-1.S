@@ -27,7 +27,7 @@ ghash_init:
 
 ; --- ghash_mul_h: ghash.mul_h
 ;     frame 22 bytes (11 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 408 bytes of code
+;     estimated 400 bytes of code
 	.section .text.ghash_mul_h,"ax",@progbits
 	.global ghash_mul_h
 	.type ghash_mul_h, @function
@@ -56,43 +56,44 @@ ghash_mul_h:
 	mov	#0, r6
 .Lghash_mul_h_loop1:
 	; ghash.ae:51: b = (x >> (step_bits * k as u32))[step_bits - 1:0]
+	mov	18(sp), r12
 	mov	4(sp), r4
-	mov	@r4, r15
-	mov	2(r4), r12
-	mov	4(r4), r11
-	mov	6(r4), r10
-	mov	8(r4), r9
-	mov	10(r4), r8
-	mov	12(r4), r5
-	mov	14(r4), r13
-	mov	18(sp), r4
+	mov	@r4+, r15
+	mov	@r4+, r11
+	mov	@r4+, r10
+	mov	@r4+, r9
+	mov	@r4+, r8
+	mov	@r4+, r5
+	mov	@r4, r4
+	mov	4(sp), r13
+	mov	14(r13), r13
 .Lghash_mul_h_shlimb6:
-	cmp	#16, r4
+	cmp	#16, r12
 	jnc	.Lghash_mul_h_shbits7
-	mov	r12, r15
-	mov	r11, r12
+	mov	r11, r15
 	mov	r10, r11
 	mov	r9, r10
 	mov	r8, r9
 	mov	r5, r8
-	mov	r13, r5
+	mov	r4, r5
+	mov	r13, r4
 	clr	r13
-	sub	#16, r4
+	sub	#16, r12
 	jmp	.Lghash_mul_h_shlimb6
 .Lghash_mul_h_shbits7:
-	tst	r4
+	tst	r12
 	jz	.Lghash_mul_h_shend4
 .Lghash_mul_h_sh5:
 	clrc
 	rrc	r13
+	rrc	r4
 	rrc	r5
 	rrc	r8
 	rrc	r9
 	rrc	r10
 	rrc	r11
-	rrc	r12
 	rrc	r15
-	dec	r4
+	dec	r12
 	jnz	.Lghash_mul_h_sh5
 .Lghash_mul_h_shend4:
 	; ghash.ae:52: for j in 0..step_bits {
@@ -190,7 +191,7 @@ ghash_mul_h:
 
 ; --- ghash_absorb: ghash.absorb
 ;     frame 58 bytes (21 spill slots, locals 16), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 660 bytes of code
+;     estimated 664 bytes of code
 	.section .text.ghash_absorb,"ax",@progbits
 	.global ghash_absorb
 	.type ghash_absorb, @function
@@ -234,41 +235,50 @@ ghash_absorb:
 	rla	r9
 	rla	r9
 	; ghash.ae:219: y = mul_h(y ^ load_be(buf, off, 16, n - off), tab)
-	mov	38(sp), r7
-	sub	r9, r7
+	mov	38(sp), r10
+	sub	r9, r10
 	add	40(sp), r9
-	cmp	#16, r7
+	cmp	#16, r10
 	jnc	.Lghash_absorb_bytes3
 	bit	#1, r9
 	jnz	.Lghash_absorb_bytes3
 .Lghash_absorb_words4:
-	mov	@r9, r4
-	mov	2(r9), r5
-	mov	4(r9), r7
-	mov	6(r9), r10
-	mov	8(r9), r11
-	mov	10(r9), r13
-	mov	12(r9), r15
-	mov	14(r9), r9
+	mov	@r9+, r4
+	mov	@r9+, r5
+	mov	@r9+, r7
+	mov	@r9+, r10
+	mov	@r9+, r11
+	mov	@r9+, r13
+	mov	@r9+, r15
+	mov	@r9, r9
 	jmp	.Lghash_absorb_join5
 .Lghash_absorb_bytes3:
-	mov	sp, r10
-	add	#42, r10
-	mov	r10, r11
-	mov	#16, r13
-.Lghash_absorb_cpy6:
-	clr	r15
-	tst	r7
-	jz	.Lghash_absorb_pad7
-	mov.b	@r9, r15
-	inc	r9
-	dec	r7
-.Lghash_absorb_pad7:
-	mov.b	r15, 0(r11)
-	inc	r11
-	dec	r13
-	jnz	.Lghash_absorb_cpy6
-	mov	r10, r9
+	mov	sp, r11
+	add	#42, r11
+	mov	r11, r13
+	cmp	#16, r10
+	jnc	.Lghash_absorb_cap6
+	mov	#16, r10
+.Lghash_absorb_cap6:
+	mov	#16, r15
+	sub	r10, r15
+	tst	r10
+	jz	.Lghash_absorb_zeros8
+.Lghash_absorb_cpy7:
+	mov.b	@r9+, 0(r13)
+	inc	r13
+	dec	r10
+	jnz	.Lghash_absorb_cpy7
+.Lghash_absorb_zeros8:
+	tst	r15
+	jz	.Lghash_absorb_filled10
+.Lghash_absorb_zero9:
+	mov.b	#0, 0(r13)
+	inc	r13
+	dec	r15
+	jnz	.Lghash_absorb_zero9
+.Lghash_absorb_filled10:
+	mov	r11, r9
 	jmp	.Lghash_absorb_words4
 .Lghash_absorb_join5:
 	swpb	r9
@@ -300,7 +310,7 @@ ghash_absorb:
 	mov	#0, 4(sp)
 	mov	#0, r14
 	mov	#0, r6
-.Lghash_absorb_loop8:
+.Lghash_absorb_loop11:
 	; ghash.ae:51: b = (x >> (step_bits * k as u32))[step_bits - 1:0]
 	mov	16(sp), r4
 	mov	32(sp), r15
@@ -311,9 +321,9 @@ ghash_absorb:
 	mov	22(sp), r11
 	mov	20(sp), r12
 	mov	18(sp), r13
-.Lghash_absorb_shlimb13:
+.Lghash_absorb_shlimb16:
 	cmp	#16, r4
-	jnc	.Lghash_absorb_shbits14
+	jnc	.Lghash_absorb_shbits17
 	mov	r5, r15
 	mov	r7, r5
 	mov	r9, r7
@@ -323,11 +333,11 @@ ghash_absorb:
 	mov	r13, r12
 	clr	r13
 	sub	#16, r4
-	jmp	.Lghash_absorb_shlimb13
-.Lghash_absorb_shbits14:
+	jmp	.Lghash_absorb_shlimb16
+.Lghash_absorb_shbits17:
 	tst	r4
-	jz	.Lghash_absorb_shend11
-.Lghash_absorb_sh12:
+	jz	.Lghash_absorb_shend14
+.Lghash_absorb_sh15:
 	clrc
 	rrc	r13
 	rrc	r12
@@ -338,8 +348,8 @@ ghash_absorb:
 	rrc	r5
 	rrc	r15
 	dec	r4
-	jnz	.Lghash_absorb_sh12
-.Lghash_absorb_shend11:
+	jnz	.Lghash_absorb_sh15
+.Lghash_absorb_shend14:
 	; ghash.ae:52: for j in 0..step_bits {
 	mov	14(sp), r7
 	mov	12(sp), r9
@@ -349,7 +359,7 @@ ghash_absorb:
 	mov	4(sp), r13
 	mov	r15, 0(sp)
 	mov	#16, 2(sp)
-.Lghash_absorb_loop15:
+.Lghash_absorb_loop18:
 	; ghash.ae:53: z = (z >> 1) ^ (if z[0] == 1 then R as u128 else 0)        // Z * x
 	mov	r7, r15
 	and	#1, r15
@@ -400,8 +410,8 @@ ghash_absorb:
 	rrc	r15
 	mov	r15, 0(sp)
 	dec	2(sp)
-	jnz	.Lghash_absorb_loop15
-.Lghash_absorb_done16:
+	jnz	.Lghash_absorb_loop18
+.Lghash_absorb_done19:
 	mov	r7, 14(sp)
 	mov	r9, 12(sp)
 	mov	r10, 10(sp)
@@ -410,8 +420,8 @@ ghash_absorb:
 	mov	r13, 4(sp)
 	add	#16, 16(sp)
 	cmp	#128, 16(sp)
-	jnc	.Lghash_absorb_loop8
-.Lghash_absorb_done9:
+	jnc	.Lghash_absorb_loop11
+.Lghash_absorb_done12:
 	mov	14(sp), 32(sp)
 	mov	12(sp), 30(sp)
 	mov	10(sp), 28(sp)

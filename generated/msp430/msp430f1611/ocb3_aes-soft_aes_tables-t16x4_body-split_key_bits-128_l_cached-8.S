@@ -6,7 +6,7 @@
 
 ; --- ocb3_key_setup: ocb3.key_setup
 ;     frame 62 bytes (7 spill slots, locals 48), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1568 bytes of code
+;     estimated 1564 bytes of code
 	.section .text.ocb3_key_setup,"ax",@progbits
 	.global ocb3_key_setup
 	.type ocb3_key_setup, @function
@@ -20,34 +20,32 @@ ocb3_key_setup:
 	push	r5
 	push	r4
 	sub	#62, sp
-	mov	r12, r10
+	mov	r12, r8
 	mov	r14, r9
 	mov	r15, 10(sp)
-	bit	#1, r10
+	bit	#1, r8
 	jnz	.Locb3_key_setup_bytes1
 .Locb3_key_setup_words2:
-	mov	@r10+, r6
-	mov	@r10+, r7
-	mov	@r10+, r8
-	mov	@r10+, r11
-	mov	@r10+, r12
-	mov	@r10+, r13
-	mov	@r10+, r14
-	mov	@r10+, r15
+	mov	@r8+, r6
+	mov	@r8+, r7
+	mov	@r8+, r10
+	mov	@r8+, r11
+	mov	@r8+, r12
+	mov	@r8+, r13
+	mov	@r8+, r14
+	mov	@r8+, r15
 	jmp	.Locb3_key_setup_join3
 .Locb3_key_setup_bytes1:
-	mov	sp, r12
-	add	#14, r12
-	mov	r12, r13
-	mov	#16, r14
+	mov	sp, r13
+	add	#14, r13
+	mov	r13, r14
+	mov	#16, r15
 .Locb3_key_setup_cpy4:
-	mov.b	@r10, r15
-	inc	r10
-	mov.b	r15, 0(r13)
-	inc	r13
-	dec	r14
+	mov.b	@r8+, 0(r14)
+	inc	r14
+	dec	r15
 	jnz	.Locb3_key_setup_cpy4
-	mov	r12, r10
+	mov	r13, r8
 	jmp	.Locb3_key_setup_words2
 .Locb3_key_setup_join3:
 	; aes.ae:295: w[i] = key[key_bits - 1 - 32 * i : key_bits - 32 * (i + 1)]
@@ -57,8 +55,8 @@ ocb3_key_setup:
 	mov	r6, 2(r9)
 	swpb	r11
 	mov	r11, 4(r9)
-	swpb	r8
-	mov	r8, 6(r9)
+	swpb	r10
+	mov	r10, 6(r9)
 	swpb	r13
 	mov	r13, 8(r9)
 	swpb	r12
@@ -73,16 +71,16 @@ ocb3_key_setup:
 	mov	r9, r8
 	add	#16, r8
 	; aes.ae:297: @unroll(round_unroll)
-.Locb3_key_setup_loop6:
+.Locb3_key_setup_loop8:
 	; aes.ae:300: if i % nk == 0 {
 	mov	r7, r15
 	and	#3, r15
 	mov	-4(r8), r13
 	mov	-2(r8), r14
 	tst	r15
-	jz	.Locb3_key_setup_else8
-	jmp	.Locb3_key_setup_endif9
-.Locb3_key_setup_else8:
+	jz	.Locb3_key_setup_else10
+	jmp	.Locb3_key_setup_endif11
+.Locb3_key_setup_else10:
 	mov.b	r13, r10
 	mov.b	r14, r15
 	xor	r15, r14
@@ -107,7 +105,7 @@ ocb3_key_setup:
 	mov.b	ocb3_E.rcon(r15), r15
 	swpb	r15
 	xor	r15, r14
-.Locb3_key_setup_endif9:
+.Locb3_key_setup_endif11:
 	; aes.ae:305: w[i] = w[i - nk] ^ temp
 	xor	-16(r8), r13
 	xor	-14(r8), r14
@@ -116,8 +114,8 @@ ocb3_key_setup:
 	add	#4, r8
 	add	#1, r7
 	cmp	#44, r7
-	jnc	.Locb3_key_setup_loop6
-.Locb3_key_setup_done7:
+	jnc	.Locb3_key_setup_loop8
+.Locb3_key_setup_done9:
 	; aes.ae:312: for r in 1..nr {
 	mov	#9, r8
 	; aes.ae:314: w[4 * (nr + r) + j] = sub_word(w[4 * (nr - r) + j])
@@ -126,7 +124,7 @@ ocb3_key_setup:
 	mov	r9, r11
 	add	#16, r11
 	; aes.ae:312: for r in 1..nr {
-.Locb3_key_setup_loop10:
+.Locb3_key_setup_loop12:
 	; aes.ae:314: w[4 * (nr + r) + j] = sub_word(w[4 * (nr - r) + j])
 	mov.b	163(r10), r15
 	mov.b	ocb3_E.sbox(r15), r12
@@ -187,13 +185,13 @@ ocb3_key_setup:
 	add	#65520, r10
 	add	#16, r11
 	dec	r8
-	jnz	.Locb3_key_setup_loop10
-.Locb3_key_setup_done11:
+	jnz	.Locb3_key_setup_loop12
+.Locb3_key_setup_done13:
 	; aes.ae:317: for i in 4 * (nr + 1)..8 * nr {
 	mov	#36, r10
 	mov	r9, r11
 	add	#176, r11
-.Locb3_key_setup_loop12:
+.Locb3_key_setup_loop14:
 	mov.b	3(r11), r14
 	rla	r14
 	mov.b	2(r11), r15
@@ -215,8 +213,8 @@ ocb3_key_setup:
 	mov	r13, 2(r11)
 	add	#4, r11
 	dec	r10
-	jnz	.Locb3_key_setup_loop12
-.Locb3_key_setup_done13:
+	jnz	.Locb3_key_setup_loop14
+.Locb3_key_setup_done15:
 	; ocb3.ae:93: l_star = E.encrypt_block(ks, 0 as u128)
 	mov	#0, 30(sp)
 	mov	#0, 32(sp)
@@ -490,7 +488,7 @@ ocb3_key_setup:
 	; ocb3.ae:99: l[at_l0 + i] = x
 	mov	r5, r14
 	; ocb3.ae:98: for i in 0..l_cached {
-.Locb3_key_setup_loop14:
+.Locb3_key_setup_loop16:
 	; ocb3.ae:99: l[at_l0 + i] = x
 	mov	r15, 32(r14)
 	mov	r10, 34(r14)
@@ -629,8 +627,8 @@ ocb3_key_setup:
 	mov	r5, r8
 	mov	r4, r7
 	dec	12(sp)
-	jnz	.Locb3_key_setup_loop14
-.Locb3_key_setup_done15:
+	jnz	.Locb3_key_setup_loop16
+.Locb3_key_setup_done17:
 	add	#62, sp
 	pop	r4
 	pop	r5
@@ -645,7 +643,7 @@ ocb3_key_setup:
 
 ; --- ocb3_encrypt_with: ocb3.encrypt_with
 ;     frame 216 bytes (51 spill slots, locals 112), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2742 bytes of code
+;     estimated 2756 bytes of code
 	.section .text.ocb3_encrypt_with,"ax",@progbits
 	.global ocb3_encrypt_with
 	.type ocb3_encrypt_with, @function
@@ -687,10 +685,10 @@ ocb3_encrypt_with:
 	mov	#0, 20(sp)
 	mov	#0, 36(sp)
 	mov	#0, 38(sp)
-	mov	#0, 42(sp)
+	mov	#0, 40(sp)
 	mov	#0, 68(sp)
-	mov	#0, 44(sp)
-	mov	#0, 62(sp)
+	mov	#0, 42(sp)
+	mov	#0, 60(sp)
 	mov	134(sp), r14
 	mov	132(sp), r13
 	mov	130(sp), r12
@@ -711,22 +709,22 @@ ocb3_encrypt_with:
 	mov	r15, 32(sp)
 	; ocb3.ae:213: for i in 0..full {
 	cmp	r15, 66(sp)
-	jnc	.Locb3_encrypt_with_near40
+	jnc	.Locb3_encrypt_with_near45
 	br	#.Locb3_encrypt_with_done2
-.Locb3_encrypt_with_near40:
+.Locb3_encrypt_with_near45:
 .Locb3_encrypt_with_loop1:
 	xor	16(sp), r14
-	mov	r14, 30(sp)
+	mov	r14, 28(sp)
 	xor	14(sp), r13
-	mov	r13, 34(sp)
+	mov	r13, 30(sp)
 	xor	12(sp), r12
-	mov	r12, 40(sp)
+	mov	r12, 34(sp)
 	xor	10(sp), r11
-	mov	r11, 46(sp)
+	mov	r11, 44(sp)
 	xor	r9, r10
-	mov	r10, 48(sp)
+	mov	r10, 46(sp)
 	xor	r8, r4
-	mov	r4, 50(sp)
+	mov	r4, 48(sp)
 	xor	r7, r5
 	mov	r5, 52(sp)
 	xor	102(sp), r6
@@ -753,18 +751,16 @@ ocb3_encrypt_with:
 	mov	@r8, r8
 	jmp	.Locb3_encrypt_with_join5
 .Locb3_encrypt_with_bytes3:
-	mov	sp, r12
-	add	#136, r12
-	mov	r12, r13
-	mov	#16, r14
+	mov	sp, r13
+	add	#136, r13
+	mov	r13, r14
+	mov	#16, r15
 .Locb3_encrypt_with_cpy6:
-	mov.b	@r8, r15
-	mov.b	r15, 0(r13)
-	inc	r13
-	inc	r8
-	dec	r14
+	mov.b	@r8+, 0(r14)
+	inc	r14
+	dec	r15
 	jnz	.Locb3_encrypt_with_cpy6
-	mov	r12, r8
+	mov	r13, r8
 	jmp	.Locb3_encrypt_with_words4
 .Locb3_encrypt_with_join5:
 	swpb	r8
@@ -776,20 +772,20 @@ ocb3_encrypt_with:
 	swpb	r11
 	xor	r11, 38(sp)
 	swpb	r12
-	xor	r12, 42(sp)
+	xor	r12, 40(sp)
 	swpb	r13
 	xor	r13, 68(sp)
 	swpb	r14
-	xor	r14, 44(sp)
+	xor	r14, 42(sp)
 	swpb	r15
-	xor	r15, 62(sp)
+	xor	r15, 60(sp)
 	; ocb3.ae:52: if v[15:0] == 0 {
-	xor	30(sp), r8
-	xor	34(sp), r9
-	xor	40(sp), r10
-	xor	46(sp), r11
-	xor	48(sp), r12
-	xor	50(sp), r13
+	xor	28(sp), r8
+	xor	30(sp), r9
+	xor	34(sp), r10
+	xor	44(sp), r11
+	xor	46(sp), r12
+	xor	48(sp), r13
 	xor	52(sp), r14
 	xor	54(sp), r15
 	; ocb3.ae:217: u = E.encrypt_block(ks, p ^ offset)
@@ -817,35 +813,35 @@ ocb3_encrypt_with:
 	call	#ocb3_E_encrypt_block
 	; ocb3.ae:52: if v[15:0] == 0 {
 	tst	4(sp)
-	jz	.Locb3_encrypt_with_else8
+	jz	.Locb3_encrypt_with_else10
 	mov	2(sp), r11
 	mov	4(sp), r14
 	mov	#0, r13
 	mov	#0, r4
-	jmp	.Locb3_encrypt_with_endif9
-.Locb3_encrypt_with_else8:
+	jmp	.Locb3_encrypt_with_endif11
+.Locb3_encrypt_with_else10:
 	mov	#0, r11
 	mov	2(sp), r14
 	mov	#0, r13
 	mov	#16, r4
-.Locb3_encrypt_with_endif9:
+.Locb3_encrypt_with_endif11:
 	mov.b	r14, r15
-	mov	30(sp), r12
+	mov	28(sp), r12
 	xor	166(sp), r12
 	mov	r12, 64(sp)
-	mov	34(sp), r12
+	mov	30(sp), r12
 	xor	164(sp), r12
-	mov	r12, 60(sp)
-	mov	40(sp), r12
+	mov	r12, 62(sp)
+	mov	34(sp), r12
 	xor	162(sp), r12
 	mov	r12, 58(sp)
-	mov	46(sp), r12
+	mov	44(sp), r12
 	xor	160(sp), r12
 	mov	r12, 56(sp)
-	mov	48(sp), r12
+	mov	46(sp), r12
 	xor	158(sp), r12
-	mov	r12, 28(sp)
-	mov	50(sp), r12
+	mov	r12, 50(sp)
+	mov	48(sp), r12
 	xor	156(sp), r12
 	mov	r12, 26(sp)
 	mov	52(sp), r12
@@ -856,9 +852,9 @@ ocb3_encrypt_with:
 	mov	r12, 22(sp)
 	; ocb3.ae:56: if v[7:0] == 0 {
 	tst	r15
-	jz	.Locb3_encrypt_with_else10
-	jmp	.Locb3_encrypt_with_endif11
-.Locb3_encrypt_with_else10:
+	jz	.Locb3_encrypt_with_else12
+	jmp	.Locb3_encrypt_with_endif13
+.Locb3_encrypt_with_else12:
 	add	#8, r4
 	addc	#0, r13
 	mov	r14, r15
@@ -868,15 +864,15 @@ ocb3_encrypt_with:
 	xor.b	r15, r14
 	xor	r11, r14
 	mov.b	r11, r11
-.Locb3_encrypt_with_endif11:
+.Locb3_encrypt_with_endif13:
 	mov	r14, r15
 	and	#15, r15
 	; ocb3.ae:60: if v[3:0] == 0 {
 	tst	r15
-	jz	.Locb3_encrypt_with_else12
+	jz	.Locb3_encrypt_with_else14
 	mov	r11, r12
-	jmp	.Locb3_encrypt_with_endif13
-.Locb3_encrypt_with_else12:
+	jmp	.Locb3_encrypt_with_endif15
+.Locb3_encrypt_with_else14:
 	mov	r11, r12
 	clrc
 	rrc	r12
@@ -899,14 +895,14 @@ ocb3_encrypt_with:
 	bis	r15, r14
 	add	#4, r4
 	addc	#0, r13
-.Locb3_encrypt_with_endif13:
+.Locb3_encrypt_with_endif15:
 	mov	r14, r15
 	and	#3, r15
 	; ocb3.ae:64: if v[1:0] == 0 {
 	tst	r15
-	jz	.Locb3_encrypt_with_else14
-	jmp	.Locb3_encrypt_with_endif15
-.Locb3_encrypt_with_else14:
+	jz	.Locb3_encrypt_with_else16
+	jmp	.Locb3_encrypt_with_endif17
+.Locb3_encrypt_with_else16:
 	mov	r14, r15
 	clrc
 	rrc	r15
@@ -923,16 +919,16 @@ ocb3_encrypt_with:
 	bis	r15, r14
 	add	#2, r4
 	addc	#0, r13
-.Locb3_encrypt_with_endif15:
+.Locb3_encrypt_with_endif17:
 	and	#1, r14
 	; ocb3.ae:68: if v[0] == 0 {
 	tst	r14
-	jz	.Locb3_encrypt_with_else16
-	jmp	.Locb3_encrypt_with_endif17
-.Locb3_encrypt_with_else16:
+	jz	.Locb3_encrypt_with_else18
+	jmp	.Locb3_encrypt_with_endif19
+.Locb3_encrypt_with_else18:
 	add	#1, r4
 	addc	#0, r13
-.Locb3_encrypt_with_endif17:
+.Locb3_encrypt_with_endif19:
 	mov	r4, r15
 	sub	#8, r15
 	mov	r13, r15
@@ -965,13 +961,13 @@ ocb3_encrypt_with:
 	mov	4(r15), r8
 	mov	2(r15), r7
 	tst	r14
-	jz	.Locb3_encrypt_with_else18
+	jz	.Locb3_encrypt_with_else20
 	; ocb3.ae:109: for j in last..k {
 	mov	@r15, r6
 	mov	#7, r5
 	cmp	r4, r5
-	jc	.Locb3_encrypt_with_done21
-.Locb3_encrypt_with_loop20:
+	jc	.Locb3_encrypt_with_done23
+.Locb3_encrypt_with_loop22:
 	mov	r6, r15
 	and	#32767, r15
 	rla	r15
@@ -1099,32 +1095,32 @@ ocb3_encrypt_with:
 	mov	r14, r7
 	mov	r15, r6
 	cmp	r4, r5
-	jnc	.Locb3_encrypt_with_loop20
-.Locb3_encrypt_with_done21:
+	jnc	.Locb3_encrypt_with_loop22
+.Locb3_encrypt_with_done23:
 	mov	r13, 16(sp)
 	mov	r12, 14(sp)
 	mov	r11, 12(sp)
 	mov	r10, 10(sp)
 	mov	r9, 8(sp)
-	jmp	.Locb3_encrypt_with_endif19
-.Locb3_encrypt_with_else18:
+	jmp	.Locb3_encrypt_with_endif21
+.Locb3_encrypt_with_else20:
 	mov	r13, 16(sp)
 	mov	r12, 14(sp)
 	mov	r11, 12(sp)
 	mov	r10, 10(sp)
 	mov	r9, 8(sp)
 	mov	@r15, r6
-.Locb3_encrypt_with_endif19:
+.Locb3_encrypt_with_endif21:
 	; ocb3.ae:220: store_be(ct, off, u ^ offset)
 	mov	6(sp), r13
 	add	240(sp), r13
 	mov	22(sp), r15
 	mov	24(sp), r14
 	mov	26(sp), r12
-	mov	28(sp), r11
+	mov	50(sp), r11
 	mov	56(sp), r10
 	mov	58(sp), r9
-	mov	60(sp), r5
+	mov	62(sp), r5
 	mov	64(sp), r4
 	bit	#1, r13
 	swpb	r4
@@ -1135,7 +1131,7 @@ ocb3_encrypt_with:
 	swpb	r12
 	swpb	r14
 	swpb	r15
-	jnz	.Locb3_encrypt_with_bytes22
+	jnz	.Locb3_encrypt_with_bytes24
 	mov	r4, 0(r13)
 	mov	r5, 2(r13)
 	mov	r9, 4(r13)
@@ -1144,8 +1140,8 @@ ocb3_encrypt_with:
 	mov	r12, 10(r13)
 	mov	r14, 12(r13)
 	mov	r15, 14(r13)
-	jmp	.Locb3_encrypt_with_stored23
-.Locb3_encrypt_with_bytes22:
+	jmp	.Locb3_encrypt_with_stored25
+.Locb3_encrypt_with_bytes24:
 	mov	r4, 136(sp)
 	mov	r5, 138(sp)
 	mov	r9, 140(sp)
@@ -1157,28 +1153,28 @@ ocb3_encrypt_with:
 	mov	#16, r15
 	mov	sp, r14
 	add	#136, r14
-.Locb3_encrypt_with_cpy24:
+.Locb3_encrypt_with_cpy26:
 	mov.b	@r14, 0(r13)
 	inc	r14
 	inc	r13
 	dec	r15
-	jnz	.Locb3_encrypt_with_cpy24
-.Locb3_encrypt_with_stored23:
+	jnz	.Locb3_encrypt_with_cpy26
+.Locb3_encrypt_with_stored25:
 	add	#1, 66(sp)
 	mov	8(sp), r9
 	mov	r6, 102(sp)
-	mov	30(sp), r14
-	mov	34(sp), r13
-	mov	40(sp), r12
-	mov	46(sp), r11
-	mov	48(sp), r10
-	mov	50(sp), r4
+	mov	28(sp), r14
+	mov	30(sp), r13
+	mov	34(sp), r12
+	mov	44(sp), r11
+	mov	46(sp), r10
+	mov	48(sp), r4
 	mov	52(sp), r5
 	mov	54(sp), r6
 	cmp	32(sp), 66(sp)
-	jc	.Locb3_encrypt_with_near41
+	jc	.Locb3_encrypt_with_near46
 	br	#.Locb3_encrypt_with_loop1
-.Locb3_encrypt_with_near41:
+.Locb3_encrypt_with_near46:
 .Locb3_encrypt_with_done2:
 	and	#15, 238(sp)
 	mov	32(sp), r15
@@ -1189,7 +1185,7 @@ ocb3_encrypt_with:
 	mov	r15, 32(sp)
 	; ocb3.ae:223: if r != 0 {
 	tst	238(sp)
-	jz	.Locb3_encrypt_with_else25
+	jz	.Locb3_encrypt_with_else27
 	mov	70(sp), r9
 	xor	14(r9), r14
 	mov	r14, 100(sp)
@@ -1222,43 +1218,52 @@ ocb3_encrypt_with:
 	add	#104, r13
 	mov	82(sp), r12
 	call	#ocb3_E_encrypt_block
-	mov	236(sp), r10
-	add	32(sp), r10
+	mov	236(sp), r11
+	add	32(sp), r11
 	cmp	#16, 238(sp)
-	jnc	.Locb3_encrypt_with_bytes27
-	bit	#1, r10
-	jnz	.Locb3_encrypt_with_bytes27
-.Locb3_encrypt_with_words28:
-	mov	14(r10), r6
-	mov	12(r10), r9
-	mov	10(r10), 72(sp)
-	mov	8(r10), 74(sp)
-	mov	6(r10), 76(sp)
-	mov	4(r10), 78(sp)
-	mov	2(r10), 80(sp)
-	mov	@r10, 84(sp)
-	jmp	.Locb3_encrypt_with_join29
-.Locb3_encrypt_with_bytes27:
-	mov	238(sp), r15
-	mov	#16, r13
-	mov	sp, r11
-	add	#136, r11
-	mov	r11, r12
-.Locb3_encrypt_with_cpy30:
-	clr	r14
+	jnc	.Locb3_encrypt_with_bytes29
+	bit	#1, r11
+	jnz	.Locb3_encrypt_with_bytes29
+.Locb3_encrypt_with_words30:
+	mov	14(r11), r6
+	mov	12(r11), r9
+	mov	10(r11), 72(sp)
+	mov	8(r11), 74(sp)
+	mov	6(r11), 76(sp)
+	mov	4(r11), 78(sp)
+	mov	2(r11), 80(sp)
+	mov	@r11, 84(sp)
+	jmp	.Locb3_encrypt_with_join31
+.Locb3_encrypt_with_bytes29:
+	mov	sp, r12
+	add	#136, r12
+	mov	r12, r13
+	mov	238(sp), r14
+	cmp	#16, r14
+	jnc	.Locb3_encrypt_with_cap32
+	mov	#16, r14
+.Locb3_encrypt_with_cap32:
+	mov	#16, r15
+	sub	r14, r15
+	tst	r14
+	jz	.Locb3_encrypt_with_zeros34
+.Locb3_encrypt_with_cpy33:
+	mov.b	@r11+, 0(r13)
+	inc	r13
+	dec	r14
+	jnz	.Locb3_encrypt_with_cpy33
+.Locb3_encrypt_with_zeros34:
 	tst	r15
-	jz	.Locb3_encrypt_with_pad31
-	mov.b	@r10, r14
-	inc	r10
+	jz	.Locb3_encrypt_with_filled36
+.Locb3_encrypt_with_zero35:
+	mov.b	#0, 0(r13)
+	inc	r13
 	dec	r15
-.Locb3_encrypt_with_pad31:
-	mov.b	r14, 0(r12)
-	inc	r12
-	dec	r13
-	jnz	.Locb3_encrypt_with_cpy30
-	mov	r11, r10
-	jmp	.Locb3_encrypt_with_words28
-.Locb3_encrypt_with_join29:
+	jnz	.Locb3_encrypt_with_zero35
+.Locb3_encrypt_with_filled36:
+	mov	r12, r11
+	jmp	.Locb3_encrypt_with_words30
+.Locb3_encrypt_with_join31:
 	; ocb3.ae:228: store_be(ct, 16 * full, p ^ pad, r)
 	mov	32(sp), r13
 	add	240(sp), r13
@@ -1289,9 +1294,9 @@ ocb3_encrypt_with:
 	xor	182(sp), r14
 	; ocb3.ae:228: store_be(ct, 16 * full, p ^ pad, r)
 	cmp	#16, 238(sp)
-	jnc	.Locb3_encrypt_with_bytes32
+	jnc	.Locb3_encrypt_with_bytes37
 	bit	#1, r13
-	jnz	.Locb3_encrypt_with_bytes32
+	jnz	.Locb3_encrypt_with_bytes37
 	swpb	r14
 	mov	r14, 0(r13)
 	swpb	r12
@@ -1308,8 +1313,8 @@ ocb3_encrypt_with:
 	mov	r5, 12(r13)
 	swpb	r4
 	mov	r4, 14(r13)
-	jmp	.Locb3_encrypt_with_stored33
-.Locb3_encrypt_with_bytes32:
+	jmp	.Locb3_encrypt_with_stored38
+.Locb3_encrypt_with_bytes37:
 	mov	238(sp), r15
 	swpb	r14
 	mov	r14, 136(sp)
@@ -1330,18 +1335,18 @@ ocb3_encrypt_with:
 	mov	sp, r14
 	add	#136, r14
 	cmp	#16, r15
-	jnc	.Locb3_encrypt_with_cnt34
+	jnc	.Locb3_encrypt_with_cnt39
 	mov	#16, r15
-.Locb3_encrypt_with_cnt34:
+.Locb3_encrypt_with_cnt39:
 	tst	r15
-	jz	.Locb3_encrypt_with_stored33
-.Locb3_encrypt_with_cpy35:
+	jz	.Locb3_encrypt_with_stored38
+.Locb3_encrypt_with_cpy40:
 	mov.b	@r14, 0(r13)
 	inc	r14
 	inc	r13
 	dec	r15
-	jnz	.Locb3_encrypt_with_cpy35
-.Locb3_encrypt_with_stored33:
+	jnz	.Locb3_encrypt_with_cpy40
+.Locb3_encrypt_with_stored38:
 	mov	#15, r11
 	sub	238(sp), r11
 	subc	r14, r14
@@ -1404,7 +1409,7 @@ ocb3_encrypt_with:
 	inc	r15
 	and	r15, r14
 	bis	r14, r6
-	xor	r6, 62(sp)
+	xor	r6, 60(sp)
 	inv	r8
 	inc	r8
 	and	r8, r10
@@ -1423,7 +1428,7 @@ ocb3_encrypt_with:
 	inc	r15
 	and	r15, r14
 	bis	r14, r9
-	mov	44(sp), r8
+	mov	42(sp), r8
 	xor	r9, r8
 	mov	r12, r15
 	inv	r15
@@ -1456,7 +1461,7 @@ ocb3_encrypt_with:
 	and	r15, r14
 	mov	74(sp), r15
 	bis	r14, r15
-	mov	42(sp), r12
+	mov	40(sp), r12
 	xor	r15, r12
 	mov	r11, r15
 	inv	r15
@@ -1507,8 +1512,8 @@ ocb3_encrypt_with:
 	mov	r13, 20(sp)
 	mov	r6, 36(sp)
 	mov	r14, 38(sp)
-	mov	r12, 42(sp)
-	mov	62(sp), r7
+	mov	r12, 40(sp)
+	mov	60(sp), r7
 	mov	100(sp), r14
 	mov	98(sp), r13
 	mov	96(sp), r12
@@ -1517,13 +1522,13 @@ ocb3_encrypt_with:
 	mov	90(sp), r4
 	mov	88(sp), r5
 	mov	86(sp), r6
-	jmp	.Locb3_encrypt_with_endif26
-.Locb3_encrypt_with_else25:
+	jmp	.Locb3_encrypt_with_endif28
+.Locb3_encrypt_with_else27:
 	mov	18(sp), r15
 	mov	68(sp), r9
-	mov	44(sp), r8
-	mov	62(sp), r7
-.Locb3_encrypt_with_endif26:
+	mov	42(sp), r8
+	mov	60(sp), r7
+.Locb3_encrypt_with_endif28:
 	xor	r14, r15
 	mov	70(sp), r14
 	xor	30(r14), r15
@@ -1539,7 +1544,7 @@ ocb3_encrypt_with:
 	xor	r11, r12
 	mov	70(sp), r11
 	xor	24(r11), r12
-	mov	42(sp), r11
+	mov	40(sp), r11
 	xor	r10, r11
 	mov	70(sp), r10
 	xor	22(r10), r11
@@ -1592,9 +1597,9 @@ ocb3_encrypt_with:
 	; ocb3.ae:231: store_be(tag, 0, t, len(tag))
 	mov	244(sp), r13
 	cmp	#16, 246(sp)
-	jnc	.Locb3_encrypt_with_bytes36
+	jnc	.Locb3_encrypt_with_bytes41
 	bit	#1, r13
-	jnz	.Locb3_encrypt_with_bytes36
+	jnz	.Locb3_encrypt_with_bytes41
 	swpb	r15
 	mov	r15, 0(r13)
 	swpb	r14
@@ -1611,8 +1616,8 @@ ocb3_encrypt_with:
 	mov	r8, 12(r13)
 	swpb	r7
 	mov	r7, 14(r13)
-	jmp	.Locb3_encrypt_with_stored37
-.Locb3_encrypt_with_bytes36:
+	jmp	.Locb3_encrypt_with_stored42
+.Locb3_encrypt_with_bytes41:
 	swpb	r15
 	mov	r15, 136(sp)
 	swpb	r14
@@ -1633,18 +1638,18 @@ ocb3_encrypt_with:
 	mov	sp, r14
 	add	#136, r14
 	cmp	#16, r15
-	jnc	.Locb3_encrypt_with_cnt38
+	jnc	.Locb3_encrypt_with_cnt43
 	mov	#16, r15
-.Locb3_encrypt_with_cnt38:
+.Locb3_encrypt_with_cnt43:
 	tst	r15
-	jz	.Locb3_encrypt_with_stored37
-.Locb3_encrypt_with_cpy39:
+	jz	.Locb3_encrypt_with_stored42
+.Locb3_encrypt_with_cpy44:
 	mov.b	@r14, 0(r13)
 	inc	r14
 	inc	r13
 	dec	r15
-	jnz	.Locb3_encrypt_with_cpy39
-.Locb3_encrypt_with_stored37:
+	jnz	.Locb3_encrypt_with_cpy44
+.Locb3_encrypt_with_stored42:
 	add	#216, sp
 	pop	r4
 	pop	r5
@@ -1659,7 +1664,7 @@ ocb3_encrypt_with:
 
 ; --- ocb3_decrypt_with: ocb3.decrypt_with
 ;     frame 236 bytes (69 spill slots, locals 96), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 4054 bytes of code
+;     estimated 4072 bytes of code
 	.section .text.ocb3_decrypt_with,"ax",@progbits
 	.global ocb3_decrypt_with
 	.type ocb3_decrypt_with, @function
@@ -1723,9 +1728,9 @@ ocb3_decrypt_with:
 	mov	#0, 104(sp)
 	mov	#0, 110(sp)
 	cmp	58(sp), 76(sp)
-	jnc	.Locb3_decrypt_with_near47
+	jnc	.Locb3_decrypt_with_near55
 	br	#.Locb3_decrypt_with_done2
-.Locb3_decrypt_with_near47:
+.Locb3_decrypt_with_near55:
 .Locb3_decrypt_with_loop1:
 	xor	32(sp), r13
 	mov	r13, 74(sp)
@@ -1755,28 +1760,26 @@ ocb3_decrypt_with:
 	bit	#1, r10
 	jnz	.Locb3_decrypt_with_bytes3
 .Locb3_decrypt_with_words4:
-	mov	@r10, r9
-	mov	2(r10), r8
-	mov	4(r10), r7
-	mov	6(r10), r11
-	mov	8(r10), r13
-	mov	10(r10), r12
-	mov	12(r10), r14
-	mov	14(r10), r10
+	mov	@r10+, r9
+	mov	@r10+, r8
+	mov	@r10+, r7
+	mov	@r10+, r11
+	mov	@r10+, r13
+	mov	@r10+, r12
+	mov	@r10+, r14
+	mov	@r10, r10
 	jmp	.Locb3_decrypt_with_join5
 .Locb3_decrypt_with_bytes3:
-	mov	sp, r12
-	add	#172, r12
-	mov	r12, r13
-	mov	#16, r14
+	mov	sp, r13
+	add	#172, r13
+	mov	r13, r14
+	mov	#16, r15
 .Locb3_decrypt_with_cpy6:
-	mov.b	@r10, r15
-	inc	r10
-	mov.b	r15, 0(r13)
-	inc	r13
-	dec	r14
+	mov.b	@r10+, 0(r14)
+	inc	r14
+	dec	r15
 	jnz	.Locb3_decrypt_with_cpy6
-	mov	r12, r10
+	mov	r13, r10
 	jmp	.Locb3_decrypt_with_words4
 .Locb3_decrypt_with_join5:
 	; aes.ae:262: @unroll(round_unroll)
@@ -1819,7 +1822,7 @@ ocb3_decrypt_with:
 	mov	r6, r7
 	add	#16, r7
 	; aes.ae:262: @unroll(round_unroll)
-.Locb3_decrypt_with_loop8:
+.Locb3_decrypt_with_loop10:
 	; aes.ae:268: t2 = inv_round_column(s2, s1, s0, s3) ^ w[4 * (nr + r) + 2]
 	mov.b	5(sp), r6
 	; aes.ae:269: t3 = inv_round_column(s3, s2, s1, s0) ^ w[4 * (nr + r) + 3]
@@ -1947,8 +1950,8 @@ ocb3_decrypt_with:
 	mov	r14, r10
 	mov	r15, 2(sp)
 	dec	6(sp)
-	jnz	.Locb3_decrypt_with_loop8
-.Locb3_decrypt_with_done9:
+	jnz	.Locb3_decrypt_with_loop10
+.Locb3_decrypt_with_done11:
 	mov.b	4(sp), r15
 	mov.b	ocb3_E.inv_sbox(r15), r15
 	mov	r12, r14
@@ -2032,22 +2035,22 @@ ocb3_decrypt_with:
 	addc	#0, r12
 	; ocb3.ae:52: if v[15:0] == 0 {
 	tst	r15
-	jz	.Locb3_decrypt_with_else10
+	jz	.Locb3_decrypt_with_else12
 	mov	#0, r4
 	mov	#0, r13
-	jmp	.Locb3_decrypt_with_endif11
-.Locb3_decrypt_with_else10:
+	jmp	.Locb3_decrypt_with_endif13
+.Locb3_decrypt_with_else12:
 	mov	#16, r4
 	mov	#0, r13
 	mov	r12, r15
 	mov	#0, r12
-.Locb3_decrypt_with_endif11:
+.Locb3_decrypt_with_endif13:
 	mov.b	r15, r14
 	; ocb3.ae:56: if v[7:0] == 0 {
 	tst	r14
-	jz	.Locb3_decrypt_with_else12
-	jmp	.Locb3_decrypt_with_endif13
-.Locb3_decrypt_with_else12:
+	jz	.Locb3_decrypt_with_else14
+	jmp	.Locb3_decrypt_with_endif15
+.Locb3_decrypt_with_else14:
 	add	#8, r4
 	addc	#0, r13
 	swpb	r12
@@ -2057,14 +2060,14 @@ ocb3_decrypt_with:
 	xor	r12, r14
 	mov	r14, r15
 	mov.b	r12, r12
-.Locb3_decrypt_with_endif13:
+.Locb3_decrypt_with_endif15:
 	mov	r15, r14
 	and	#15, r14
 	; ocb3.ae:60: if v[3:0] == 0 {
 	tst	r14
-	jz	.Locb3_decrypt_with_else14
-	jmp	.Locb3_decrypt_with_endif15
-.Locb3_decrypt_with_else14:
+	jz	.Locb3_decrypt_with_else16
+	jmp	.Locb3_decrypt_with_endif17
+.Locb3_decrypt_with_else16:
 	add	#4, r4
 	addc	#0, r13
 	mov	r15, r14
@@ -2086,14 +2089,14 @@ ocb3_decrypt_with:
 	rra	r12
 	rra	r12
 	rra	r12
-.Locb3_decrypt_with_endif15:
+.Locb3_decrypt_with_endif17:
 	mov	r15, r14
 	and	#3, r14
 	; ocb3.ae:64: if v[1:0] == 0 {
 	tst	r14
-	jz	.Locb3_decrypt_with_else16
-	jmp	.Locb3_decrypt_with_endif17
-.Locb3_decrypt_with_else16:
+	jz	.Locb3_decrypt_with_else18
+	jmp	.Locb3_decrypt_with_endif19
+.Locb3_decrypt_with_else18:
 	and	#3, r12
 	swpb	r12
 	mov	r15, r14
@@ -2110,16 +2113,16 @@ ocb3_decrypt_with:
 	bis	r14, r15
 	add	#2, r4
 	addc	#0, r13
-.Locb3_decrypt_with_endif17:
+.Locb3_decrypt_with_endif19:
 	and	#1, r15
 	; ocb3.ae:68: if v[0] == 0 {
 	tst	r15
-	jz	.Locb3_decrypt_with_else18
-	jmp	.Locb3_decrypt_with_endif19
-.Locb3_decrypt_with_else18:
+	jz	.Locb3_decrypt_with_else20
+	jmp	.Locb3_decrypt_with_endif21
+.Locb3_decrypt_with_else20:
 	add	#1, r4
 	addc	#0, r13
-.Locb3_decrypt_with_endif19:
+.Locb3_decrypt_with_endif21:
 	mov	#7, r15
 	sub	r4, r15
 	mov	#0, r15
@@ -2151,13 +2154,13 @@ ocb3_decrypt_with:
 	mov	12(r14), r11
 	mov	14(r14), r12
 	tst	r15
-	jz	.Locb3_decrypt_with_else20
+	jz	.Locb3_decrypt_with_else22
 	; ocb3.ae:109: for j in last..k {
 	mov	@r14, r15
 	mov	#7, r5
 	cmp	r4, r5
-	jc	.Locb3_decrypt_with_done23
-.Locb3_decrypt_with_loop22:
+	jc	.Locb3_decrypt_with_done25
+.Locb3_decrypt_with_loop24:
 	mov	r15, r13
 	and	#32767, r13
 	mov	r15, r14
@@ -2304,8 +2307,8 @@ ocb3_decrypt_with:
 	; ocb3.ae:44: return (s << 1) ^ (if s[127] == 1 then 0x87 as u128 else 0)
 	add	#1, r5
 	cmp	r4, r5
-	jnc	.Locb3_decrypt_with_loop22
-.Locb3_decrypt_with_done23:
+	jnc	.Locb3_decrypt_with_loop24
+.Locb3_decrypt_with_done25:
 	mov	r15, 32(sp)
 	mov	r6, 30(sp)
 	mov	r7, 28(sp)
@@ -2314,8 +2317,8 @@ ocb3_decrypt_with:
 	mov	r10, 22(sp)
 	mov	r11, 10(sp)
 	mov	r12, 40(sp)
-	jmp	.Locb3_decrypt_with_endif21
-.Locb3_decrypt_with_else20:
+	jmp	.Locb3_decrypt_with_endif23
+.Locb3_decrypt_with_else22:
 	mov	@r14, 32(sp)
 	mov	r6, 30(sp)
 	mov	r7, 28(sp)
@@ -2324,7 +2327,7 @@ ocb3_decrypt_with:
 	mov	r10, 22(sp)
 	mov	r11, 10(sp)
 	mov	r12, 40(sp)
-.Locb3_decrypt_with_endif21:
+.Locb3_decrypt_with_endif23:
 	mov	38(sp), r15
 	xor	74(sp), r15
 	xor	r15, 20(sp)
@@ -2364,7 +2367,7 @@ ocb3_decrypt_with:
 	swpb	r12
 	swpb	r14
 	swpb	r15
-	jnz	.Locb3_decrypt_with_bytes24
+	jnz	.Locb3_decrypt_with_bytes26
 	mov	r6, 0(r13)
 	mov	r8, 2(r13)
 	mov	r9, 4(r13)
@@ -2373,8 +2376,8 @@ ocb3_decrypt_with:
 	mov	r12, 10(r13)
 	mov	r14, 12(r13)
 	mov	r15, 14(r13)
-	jmp	.Locb3_decrypt_with_stored25
-.Locb3_decrypt_with_bytes24:
+	jmp	.Locb3_decrypt_with_stored27
+.Locb3_decrypt_with_bytes26:
 	mov	r6, 172(sp)
 	mov	r8, 174(sp)
 	mov	r9, 176(sp)
@@ -2386,13 +2389,13 @@ ocb3_decrypt_with:
 	mov	sp, r14
 	add	#172, r14
 	mov	#16, r15
-.Locb3_decrypt_with_cpy26:
+.Locb3_decrypt_with_cpy28:
 	mov.b	@r14, 0(r13)
 	inc	r14
 	inc	r13
 	dec	r15
-	jnz	.Locb3_decrypt_with_cpy26
-.Locb3_decrypt_with_stored25:
+	jnz	.Locb3_decrypt_with_cpy28
+.Locb3_decrypt_with_stored27:
 	mov	74(sp), r13
 	mov	72(sp), r11
 	mov	70(sp), r10
@@ -2407,9 +2410,9 @@ ocb3_decrypt_with:
 	mov	r7, 110(sp)
 	add	#1, 76(sp)
 	cmp	58(sp), 76(sp)
-	jc	.Locb3_decrypt_with_near48
+	jc	.Locb3_decrypt_with_near56
 	br	#.Locb3_decrypt_with_loop1
-.Locb3_decrypt_with_near48:
+.Locb3_decrypt_with_near56:
 .Locb3_decrypt_with_done2:
 	mov	58(sp), r15
 	rla	r15
@@ -2420,9 +2423,9 @@ ocb3_decrypt_with:
 	and	#15, 258(sp)
 	; ocb3.ae:253: if r != 0 {
 	tst	258(sp)
-	jnz	.Locb3_decrypt_with_near49
-	br	#.Locb3_decrypt_with_else27
-.Locb3_decrypt_with_near49:
+	jnz	.Locb3_decrypt_with_near57
+	br	#.Locb3_decrypt_with_else29
+.Locb3_decrypt_with_near57:
 	mov	102(sp), r7
 	xor	14(r7), r8
 	mov	r8, 138(sp)
@@ -2439,9 +2442,9 @@ ocb3_decrypt_with:
 	xor	2(r7), r11
 	mov	r11, 92(sp)
 	xor	@r7, r13
-	mov	r13, 96(sp)
+	mov	r13, 98(sp)
 	; ocb3.ae:255: pad = E.encrypt_block(ks, offset)
-	mov	96(sp), 140(sp)
+	mov	98(sp), 140(sp)
 	mov	92(sp), 142(sp)
 	mov	88(sp), 144(sp)
 	mov	80(sp), 146(sp)
@@ -2455,46 +2458,55 @@ ocb3_decrypt_with:
 	add	#188, r14
 	mov	18(sp), r12
 	call	#ocb3_E_encrypt_block
-	mov	256(sp), r10
-	add	58(sp), r10
+	mov	256(sp), r11
+	add	58(sp), r11
 	cmp	#16, 258(sp)
-	jnc	.Locb3_decrypt_with_bytes29
-	bit	#1, r10
-	jnz	.Locb3_decrypt_with_bytes29
-.Locb3_decrypt_with_words30:
-	mov	@r10+, r4
-	mov	@r10+, r5
-	mov	@r10+, r7
-	mov	@r10+, r8
-	mov	@r10+, r12
-	mov	@r10+, r13
-	mov	@r10+, r14
-	mov	@r10+, r15
-	jmp	.Locb3_decrypt_with_join31
-.Locb3_decrypt_with_bytes29:
-	mov	sp, r11
-	add	#172, r11
-	mov	r11, r12
-	mov	#16, r13
-	mov	258(sp), r15
-.Locb3_decrypt_with_cpy32:
-	clr	r14
+	jnc	.Locb3_decrypt_with_bytes31
+	bit	#1, r11
+	jnz	.Locb3_decrypt_with_bytes31
+.Locb3_decrypt_with_words32:
+	mov	@r11+, r4
+	mov	@r11+, r5
+	mov	@r11+, r7
+	mov	@r11+, r8
+	mov	@r11+, r12
+	mov	@r11+, r13
+	mov	@r11+, r14
+	mov	@r11+, r15
+	jmp	.Locb3_decrypt_with_join33
+.Locb3_decrypt_with_bytes31:
+	mov	sp, r12
+	add	#172, r12
+	mov	r12, r13
+	mov	258(sp), r14
+	cmp	#16, r14
+	jnc	.Locb3_decrypt_with_cap34
+	mov	#16, r14
+.Locb3_decrypt_with_cap34:
+	mov	#16, r15
+	sub	r14, r15
+	tst	r14
+	jz	.Locb3_decrypt_with_zeros36
+.Locb3_decrypt_with_cpy35:
+	mov.b	@r11+, 0(r13)
+	inc	r13
+	dec	r14
+	jnz	.Locb3_decrypt_with_cpy35
+.Locb3_decrypt_with_zeros36:
 	tst	r15
-	jz	.Locb3_decrypt_with_pad33
-	mov.b	@r10, r14
-	inc	r10
+	jz	.Locb3_decrypt_with_filled38
+.Locb3_decrypt_with_zero37:
+	mov.b	#0, 0(r13)
+	inc	r13
 	dec	r15
-.Locb3_decrypt_with_pad33:
-	mov.b	r14, 0(r12)
-	inc	r12
-	dec	r13
-	jnz	.Locb3_decrypt_with_cpy32
-	mov	r11, r10
-	jmp	.Locb3_decrypt_with_words30
-.Locb3_decrypt_with_join31:
+	jnz	.Locb3_decrypt_with_zero37
+.Locb3_decrypt_with_filled38:
+	mov	r12, r11
+	jmp	.Locb3_decrypt_with_words32
+.Locb3_decrypt_with_join33:
 	swpb	r15
 	xor	188(sp), r15
-	mov	r15, 98(sp)
+	mov	r15, 100(sp)
 	swpb	r14
 	xor	190(sp), r14
 	mov	r14, 94(sp)
@@ -2520,7 +2532,7 @@ ocb3_decrypt_with:
 	xor	#1, r15
 	; ocb3.ae:77: if count < 16 {                  // only a partial block pays for the mask (a run-time shift)
 	tst	r15
-	jz	.Locb3_decrypt_with_else34
+	jz	.Locb3_decrypt_with_else39
 	mov	258(sp), r15
 	and	#8191, r15
 	rla	r15
@@ -2676,17 +2688,17 @@ ocb3_decrypt_with:
 	inv	r10
 	inc	r10
 	and	r10, r9
-	mov	98(sp), r14
+	mov	100(sp), r14
 	bic	r9, r14
-	mov	r14, 98(sp)
+	mov	r14, 100(sp)
 	mov	r13, 94(sp)
 	mov	r6, 90(sp)
 	mov	r11, 84(sp)
 	mov	r8, 86(sp)
-	jmp	.Locb3_decrypt_with_endif35
-.Locb3_decrypt_with_else34:
+	jmp	.Locb3_decrypt_with_endif40
+.Locb3_decrypt_with_else39:
 	mov	r8, 86(sp)
-.Locb3_decrypt_with_endif35:
+.Locb3_decrypt_with_endif40:
 	; ocb3.ae:258: store_be(msg, 16 * full, p, r)
 	mov	58(sp), r13
 	add	264(sp), r13
@@ -2697,7 +2709,7 @@ ocb3_decrypt_with:
 	mov	84(sp), r11
 	mov	90(sp), r12
 	mov	94(sp), r14
-	mov	98(sp), r15
+	mov	100(sp), r15
 	cmp	#16, 258(sp)
 	swpb	r6
 	swpb	r8
@@ -2707,9 +2719,9 @@ ocb3_decrypt_with:
 	swpb	r12
 	swpb	r14
 	swpb	r15
-	jnc	.Locb3_decrypt_with_bytes36
+	jnc	.Locb3_decrypt_with_bytes41
 	bit	#1, r13
-	jnz	.Locb3_decrypt_with_bytes36
+	jnz	.Locb3_decrypt_with_bytes41
 	mov	r6, 0(r13)
 	mov	r8, 2(r13)
 	mov	r9, 4(r13)
@@ -2718,8 +2730,8 @@ ocb3_decrypt_with:
 	mov	r12, 10(r13)
 	mov	r14, 12(r13)
 	mov	r15, 14(r13)
-	jmp	.Locb3_decrypt_with_stored37
-.Locb3_decrypt_with_bytes36:
+	jmp	.Locb3_decrypt_with_stored42
+.Locb3_decrypt_with_bytes41:
 	mov	r6, 172(sp)
 	mov	r8, 174(sp)
 	mov	r9, 176(sp)
@@ -2732,18 +2744,18 @@ ocb3_decrypt_with:
 	add	#172, r14
 	mov	258(sp), r15
 	cmp	#16, r15
-	jnc	.Locb3_decrypt_with_cnt38
+	jnc	.Locb3_decrypt_with_cnt43
 	mov	#16, r15
-.Locb3_decrypt_with_cnt38:
+.Locb3_decrypt_with_cnt43:
 	tst	r15
-	jz	.Locb3_decrypt_with_stored37
-.Locb3_decrypt_with_cpy39:
+	jz	.Locb3_decrypt_with_stored42
+.Locb3_decrypt_with_cpy44:
 	mov.b	@r14, 0(r13)
 	inc	r14
 	inc	r13
 	dec	r15
-	jnz	.Locb3_decrypt_with_cpy39
-.Locb3_decrypt_with_stored37:
+	jnz	.Locb3_decrypt_with_cpy44
+.Locb3_decrypt_with_stored42:
 	mov	#15, r10
 	sub	258(sp), r10
 	subc	r14, r14
@@ -2901,7 +2913,7 @@ ocb3_decrypt_with:
 	inv	r12
 	inc	r12
 	and	r12, r15
-	mov	98(sp), r13
+	mov	100(sp), r13
 	bis	r15, r13
 	mov	20(sp), r10
 	xor	r13, r10
@@ -2911,9 +2923,9 @@ ocb3_decrypt_with:
 	mov	138(sp), r15
 	mov	104(sp), r4
 	mov	110(sp), r14
-	jmp	.Locb3_decrypt_with_endif28
-.Locb3_decrypt_with_else27:
-	mov	r13, 96(sp)
+	jmp	.Locb3_decrypt_with_endif30
+.Locb3_decrypt_with_else29:
+	mov	r13, 98(sp)
 	mov	r11, 92(sp)
 	mov	r10, 88(sp)
 	mov	r9, 80(sp)
@@ -2927,7 +2939,7 @@ ocb3_decrypt_with:
 	mov	116(sp), r5
 	mov	104(sp), r4
 	mov	110(sp), r14
-.Locb3_decrypt_with_endif28:
+.Locb3_decrypt_with_endif30:
 	xor	r15, r14
 	mov	102(sp), r15
 	xor	30(r15), r14
@@ -2944,7 +2956,7 @@ ocb3_decrypt_with:
 	xor	20(r13), r8
 	xor	92(sp), r9
 	xor	18(r13), r9
-	xor	96(sp), r10
+	xor	98(sp), r10
 	xor	16(r13), r10
 	; ocb3.ae:260: t = E.encrypt_block(ks, checksum ^ offset ^ l[at_dollar]) ^ hash(ks, l, ad)
 	mov	r10, 140(sp)
@@ -2971,7 +2983,7 @@ ocb3_decrypt_with:
 	call	#ocb3_hash
 	mov	204(sp), r15
 	xor	220(sp), r15
-	mov	r15, 100(sp)
+	mov	r15, 96(sp)
 	mov	206(sp), r15
 	xor	222(sp), r15
 	mov	r15, 106(sp)
@@ -2989,42 +3001,51 @@ ocb3_decrypt_with:
 	xor	232(sp), r7
 	mov	218(sp), r4
 	xor	234(sp), r4
-	mov	260(sp), r10
+	mov	260(sp), r11
 	cmp	#16, 262(sp)
-	jnc	.Locb3_decrypt_with_bytes40
-	bit	#1, r10
-	jnz	.Locb3_decrypt_with_bytes40
-.Locb3_decrypt_with_words41:
-	mov	@r10+, 122(sp)
-	mov	@r10+, 124(sp)
-	mov	@r10+, 126(sp)
-	mov	@r10+, 128(sp)
-	mov	@r10+, 130(sp)
-	mov	@r10+, 120(sp)
-	mov	@r10+, 118(sp)
-	mov	@r10+, 114(sp)
-	jmp	.Locb3_decrypt_with_join42
-.Locb3_decrypt_with_bytes40:
-	mov	sp, r11
-	add	#172, r11
-	mov	r11, r12
-	mov	#16, r13
-	mov	262(sp), r15
-.Locb3_decrypt_with_cpy43:
-	clr	r14
+	jnc	.Locb3_decrypt_with_bytes45
+	bit	#1, r11
+	jnz	.Locb3_decrypt_with_bytes45
+.Locb3_decrypt_with_words46:
+	mov	@r11+, 122(sp)
+	mov	@r11+, 124(sp)
+	mov	@r11+, 126(sp)
+	mov	@r11+, 128(sp)
+	mov	@r11+, 130(sp)
+	mov	@r11+, 120(sp)
+	mov	@r11+, 118(sp)
+	mov	@r11+, 114(sp)
+	jmp	.Locb3_decrypt_with_join47
+.Locb3_decrypt_with_bytes45:
+	mov	sp, r12
+	add	#172, r12
+	mov	r12, r13
+	mov	262(sp), r14
+	cmp	#16, r14
+	jnc	.Locb3_decrypt_with_cap48
+	mov	#16, r14
+.Locb3_decrypt_with_cap48:
+	mov	#16, r15
+	sub	r14, r15
+	tst	r14
+	jz	.Locb3_decrypt_with_zeros50
+.Locb3_decrypt_with_cpy49:
+	mov.b	@r11+, 0(r13)
+	inc	r13
+	dec	r14
+	jnz	.Locb3_decrypt_with_cpy49
+.Locb3_decrypt_with_zeros50:
 	tst	r15
-	jz	.Locb3_decrypt_with_pad44
-	mov.b	@r10, r14
-	inc	r10
+	jz	.Locb3_decrypt_with_filled52
+.Locb3_decrypt_with_zero51:
+	mov.b	#0, 0(r13)
+	inc	r13
 	dec	r15
-.Locb3_decrypt_with_pad44:
-	mov.b	r14, 0(r12)
-	inc	r12
-	dec	r13
-	jnz	.Locb3_decrypt_with_cpy43
-	mov	r11, r10
-	jmp	.Locb3_decrypt_with_words41
-.Locb3_decrypt_with_join42:
+	jnz	.Locb3_decrypt_with_zero51
+.Locb3_decrypt_with_filled52:
+	mov	r12, r11
+	jmp	.Locb3_decrypt_with_words46
+.Locb3_decrypt_with_join47:
 	mov	262(sp), r15
 	sub	#16, r15
 	subc	r15, r15
@@ -3041,7 +3062,7 @@ ocb3_decrypt_with:
 	swpb	120(sp)
 	swpb	118(sp)
 	swpb	114(sp)
-	jz	.Locb3_decrypt_with_else45
+	jz	.Locb3_decrypt_with_else53
 	mov	262(sp), r15
 	and	#8191, r15
 	rla	r15
@@ -3199,17 +3220,17 @@ ocb3_decrypt_with:
 	inv	r8
 	inc	r8
 	and	r8, r12
-	mov	100(sp), r8
+	mov	96(sp), r8
 	bic	r12, r8
 	mov	r13, r11
 	mov	108(sp), r4
-	jmp	.Locb3_decrypt_with_endif46
-.Locb3_decrypt_with_else45:
-	mov	100(sp), r8
+	jmp	.Locb3_decrypt_with_endif54
+.Locb3_decrypt_with_else53:
+	mov	96(sp), r8
 	mov	106(sp), r9
 	mov	82(sp), r10
 	mov	60(sp), r11
-.Locb3_decrypt_with_endif46:
+.Locb3_decrypt_with_endif54:
 	mov	122(sp), r15
 	xor	r4, r15
 	sub	#1, r15
@@ -3499,7 +3520,7 @@ ocb3_E_encrypt_block:
 
 ; --- ocb3_hash: ocb3.hash
 ;     frame 124 bytes (30 spill slots, locals 64), saves nothing
-;     estimated 1710 bytes of code
+;     estimated 1724 bytes of code
 	.section .text.ocb3_hash,"ax",@progbits
 	.local ocb3_hash
 	.type ocb3_hash, @function
@@ -3834,18 +3855,16 @@ ocb3_hash:
 	mov	@r8, r8
 	jmp	.Locb3_hash_join19
 .Locb3_hash_bytes17:
-	mov	sp, r12
-	add	#60, r12
-	mov	r12, r13
-	mov	#16, r14
+	mov	sp, r13
+	add	#60, r13
+	mov	r13, r14
+	mov	#16, r15
 .Locb3_hash_cpy20:
-	mov.b	@r8, r15
-	mov.b	r15, 0(r13)
-	inc	r13
-	inc	r8
-	dec	r14
+	mov.b	@r8+, 0(r14)
+	inc	r14
+	dec	r15
 	jnz	.Locb3_hash_cpy20
-	mov	r12, r8
+	mov	r13, r8
 	jmp	.Locb3_hash_words18
 .Locb3_hash_join19:
 	swpb	r8
@@ -3916,7 +3935,7 @@ ocb3_hash:
 	rla	r11
 	; ocb3.ae:141: if r != 0 {
 	tst	r12
-	jz	.Locb3_hash_else22
+	jz	.Locb3_hash_else24
 	add	38(sp), r11
 	mov	@sp, r13
 	mov	28(sp), r10
@@ -3930,10 +3949,10 @@ ocb3_hash:
 	xor	2(r10), 12(sp)
 	xor	@r10, 14(sp)
 	cmp	#16, r12
-	jnc	.Locb3_hash_bytes24
+	jnc	.Locb3_hash_bytes26
 	bit	#1, r11
-	jnz	.Locb3_hash_bytes24
-.Locb3_hash_words25:
+	jnz	.Locb3_hash_bytes26
+.Locb3_hash_words27:
 	mov	14(r11), 58(sp)
 	mov	12(r11), 56(sp)
 	mov	10(r11), 54(sp)
@@ -3942,28 +3961,37 @@ ocb3_hash:
 	mov	4(r11), 48(sp)
 	mov	2(r11), 44(sp)
 	mov	@r11, r4
-	jmp	.Locb3_hash_join26
-.Locb3_hash_bytes24:
-	mov	r12, r15
-	mov	#16, r9
-	mov	sp, r7
-	add	#60, r7
-	mov	r7, r8
-.Locb3_hash_cpy27:
-	clr	r10
+	jmp	.Locb3_hash_join28
+.Locb3_hash_bytes26:
+	mov	sp, r8
+	add	#60, r8
+	mov	r8, r9
+	mov	r12, r10
+	cmp	#16, r10
+	jnc	.Locb3_hash_cap29
+	mov	#16, r10
+.Locb3_hash_cap29:
+	mov	#16, r15
+	sub	r10, r15
+	tst	r10
+	jz	.Locb3_hash_zeros31
+.Locb3_hash_cpy30:
+	mov.b	@r11+, 0(r9)
+	inc	r9
+	dec	r10
+	jnz	.Locb3_hash_cpy30
+.Locb3_hash_zeros31:
 	tst	r15
-	jz	.Locb3_hash_pad28
-	mov.b	@r11, r10
-	inc	r11
+	jz	.Locb3_hash_filled33
+.Locb3_hash_zero32:
+	mov.b	#0, 0(r9)
+	inc	r9
 	dec	r15
-.Locb3_hash_pad28:
-	mov.b	r10, 0(r8)
-	inc	r8
-	dec	r9
-	jnz	.Locb3_hash_cpy27
-	mov	r7, r11
-	jmp	.Locb3_hash_words25
-.Locb3_hash_join26:
+	jnz	.Locb3_hash_zero32
+.Locb3_hash_filled33:
+	mov	r8, r11
+	jmp	.Locb3_hash_words27
+.Locb3_hash_join28:
 	mov	#15, r10
 	sub	r12, r10
 	subc	r12, r12
@@ -4159,8 +4187,8 @@ ocb3_hash:
 	xor	120(sp), r13
 	mov	18(sp), r14
 	xor	122(sp), r14
-	jmp	.Locb3_hash_endif23
-.Locb3_hash_else22:
+	jmp	.Locb3_hash_endif25
+.Locb3_hash_else24:
 	mov	36(sp), r7
 	mov	34(sp), r8
 	mov	32(sp), r9
@@ -4169,7 +4197,7 @@ ocb3_hash:
 	mov	22(sp), r12
 	mov	20(sp), r13
 	mov	18(sp), r14
-.Locb3_hash_endif23:
+.Locb3_hash_endif25:
 	mov	126(sp), r6
 	mov	r7, 0(r6)
 	mov	r8, 2(r6)

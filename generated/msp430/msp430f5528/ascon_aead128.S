@@ -6,7 +6,7 @@
 
 ; --- ascon_aead128_key_setup: ascon_aead128.key_setup
 ;     frame 16 bytes (0 spill slots, locals 16), saves r6, r7, r8, r9, r10
-;     estimated 94 bytes of code
+;     estimated 90 bytes of code
 	.section .text.ascon_aead128_key_setup,"ax",@progbits
 	.global ascon_aead128_key_setup
 	.type ascon_aead128_key_setup, @function
@@ -28,17 +28,15 @@ ascon_aead128_key_setup:
 	mov	@r12+, r15
 	jmp	.Lascon_aead128_key_setup_join3
 .Lascon_aead128_key_setup_bytes1:
-	mov	sp, r10
-	mov	r10, r11
-	mov	#16, r13
+	mov	sp, r11
+	mov	r11, r13
+	mov	#16, r15
 .Lascon_aead128_key_setup_cpy4:
-	mov.b	@r12, r15
-	inc	r12
-	mov.b	r15, 0(r11)
-	inc	r11
-	dec	r13
+	mov.b	@r12+, 0(r13)
+	inc	r13
+	dec	r15
 	jnz	.Lascon_aead128_key_setup_cpy4
-	mov	r10, r12
+	mov	r11, r12
 	jmp	.Lascon_aead128_key_setup_words2
 .Lascon_aead128_key_setup_join3:
 	mov	r6, 0(r14)
@@ -57,7 +55,7 @@ ascon_aead128_key_setup:
 
 ; --- ascon_aead128_encrypt_with: ascon_aead128.encrypt_with
 ;     frame 76 bytes (10 spill slots, locals 56), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1290 bytes of code
+;     estimated 1294 bytes of code
 	.section .text.ascon_aead128_encrypt_with,"ax",@progbits
 	.global ascon_aead128_encrypt_with
 	.type ascon_aead128_encrypt_with, @function
@@ -93,18 +91,16 @@ ascon_aead128_encrypt_with:
 	mov	@r10+, r15
 	jmp	.Lascon_aead128_encrypt_with_join3
 .Lascon_aead128_encrypt_with_bytes1:
-	mov	sp, r11
-	add	#60, r11
-	mov	r11, r12
-	mov	#8, r14
+	mov	sp, r12
+	add	#60, r12
+	mov	r12, r14
+	mov	#8, r15
 .Lascon_aead128_encrypt_with_cpy4:
-	mov.b	@r10, r15
-	inc	r10
-	mov.b	r15, 0(r12)
-	inc	r12
-	dec	r14
+	mov.b	@r10+, 0(r14)
+	inc	r14
+	dec	r15
 	jnz	.Lascon_aead128_encrypt_with_cpy4
-	mov	r11, r10
+	mov	r12, r10
 	jmp	.Lascon_aead128_encrypt_with_words2
 .Lascon_aead128_encrypt_with_join3:
 	mov	r11, 44(sp)
@@ -114,28 +110,26 @@ ascon_aead128_encrypt_with:
 	; ascon_aead128.ae:51: s[4] = load_le(nonce, 8, 8)
 	add	#8, r13
 	bit	#1, r13
-	jnz	.Lascon_aead128_encrypt_with_bytes6
-.Lascon_aead128_encrypt_with_words7:
+	jnz	.Lascon_aead128_encrypt_with_bytes8
+.Lascon_aead128_encrypt_with_words9:
 	mov	@r13+, r11
 	mov	@r13+, r12
 	mov	@r13+, r14
 	mov	@r13+, r15
-	jmp	.Lascon_aead128_encrypt_with_join8
-.Lascon_aead128_encrypt_with_bytes6:
-	mov	sp, r11
-	add	#60, r11
-	mov	r11, r12
-	mov	#8, r14
-.Lascon_aead128_encrypt_with_cpy9:
-	mov.b	@r13, r15
-	inc	r13
-	mov.b	r15, 0(r12)
-	inc	r12
-	dec	r14
-	jnz	.Lascon_aead128_encrypt_with_cpy9
-	mov	r11, r13
-	jmp	.Lascon_aead128_encrypt_with_words7
-.Lascon_aead128_encrypt_with_join8:
+	jmp	.Lascon_aead128_encrypt_with_join10
+.Lascon_aead128_encrypt_with_bytes8:
+	mov	sp, r12
+	add	#60, r12
+	mov	r12, r14
+	mov	#8, r15
+.Lascon_aead128_encrypt_with_cpy11:
+	mov.b	@r13+, 0(r14)
+	inc	r14
+	dec	r15
+	jnz	.Lascon_aead128_encrypt_with_cpy11
+	mov	r12, r13
+	jmp	.Lascon_aead128_encrypt_with_words9
+.Lascon_aead128_encrypt_with_join10:
 	mov	r11, 52(sp)
 	mov	r12, 54(sp)
 	mov	r14, 56(sp)
@@ -186,42 +180,39 @@ ascon_aead128_encrypt_with:
 	; ascon_aead128.ae:99: for i in 0..full {
 	mov	#0, 0(sp)
 	cmp	r15, 0(sp)
-	jc	.Lascon_aead128_encrypt_with_done12
-.Lascon_aead128_encrypt_with_loop11:
+	jc	.Lascon_aead128_encrypt_with_done16
+.Lascon_aead128_encrypt_with_loop15:
 	; ascon_aead128.ae:100: off = rate * i
 	mov	@sp, r4
 	rlam.w	#4, r4
 	; ascon_aead128.ae:101: c = rate_of(s) ^ load_le(msg, off, rate)
-	mov	r4, r5
-	add	94(sp), r5
-	bit	#1, r5
-	jnz	.Lascon_aead128_encrypt_with_bytes13
-.Lascon_aead128_encrypt_with_words14:
-	mov	@r5+, r15
-	mov	@r5+, r6
-	mov	@r5+, r7
-	mov	@r5+, r8
-	mov	@r5+, r9
-	mov	@r5+, r10
-	mov	@r5+, r11
-	mov	@r5+, r12
-	jmp	.Lascon_aead128_encrypt_with_join15
-.Lascon_aead128_encrypt_with_bytes13:
-	mov	sp, r12
-	add	#60, r12
-	mov	r12, r13
-	mov	#16, r14
-.Lascon_aead128_encrypt_with_cpy16:
-	mov.b	@r5, r15
-	inc	r5
-	mov.b	r15, 0(r13)
-	inc	r13
-	dec	r14
-	jnz	.Lascon_aead128_encrypt_with_cpy16
-	mov	r12, r5
-	jmp	.Lascon_aead128_encrypt_with_words14
-.Lascon_aead128_encrypt_with_join15:
-	mov	r15, r5
+	mov	r4, r12
+	add	94(sp), r12
+	bit	#1, r12
+	jnz	.Lascon_aead128_encrypt_with_bytes17
+.Lascon_aead128_encrypt_with_words18:
+	mov	@r12+, r5
+	mov	@r12+, r6
+	mov	@r12+, r7
+	mov	@r12+, r8
+	mov	@r12+, r9
+	mov	@r12+, r10
+	mov	@r12+, r11
+	mov	@r12, r12
+	jmp	.Lascon_aead128_encrypt_with_join19
+.Lascon_aead128_encrypt_with_bytes17:
+	mov	sp, r13
+	add	#60, r13
+	mov	r13, r14
+	mov	#16, r15
+.Lascon_aead128_encrypt_with_cpy20:
+	mov.b	@r12+, 0(r14)
+	inc	r14
+	dec	r15
+	jnz	.Lascon_aead128_encrypt_with_cpy20
+	mov	r13, r12
+	jmp	.Lascon_aead128_encrypt_with_words18
+.Lascon_aead128_encrypt_with_join19:
 	xor	20(sp), r5
 	xor	22(sp), r6
 	xor	24(sp), r7
@@ -234,7 +225,7 @@ ascon_aead128_encrypt_with:
 	mov	r4, r13
 	add	98(sp), r13
 	bit	#1, r13
-	jnz	.Lascon_aead128_encrypt_with_bytes18
+	jnz	.Lascon_aead128_encrypt_with_bytes24
 	mov	r5, 0(r13)
 	mov	r6, 2(r13)
 	mov	r7, 4(r13)
@@ -243,8 +234,8 @@ ascon_aead128_encrypt_with:
 	mov	r10, 10(r13)
 	mov	r11, 12(r13)
 	mov	r12, 14(r13)
-	jmp	.Lascon_aead128_encrypt_with_stored19
-.Lascon_aead128_encrypt_with_bytes18:
+	jmp	.Lascon_aead128_encrypt_with_stored25
+.Lascon_aead128_encrypt_with_bytes24:
 	mov	r5, 60(sp)
 	mov	r6, 62(sp)
 	mov	r7, 64(sp)
@@ -256,13 +247,13 @@ ascon_aead128_encrypt_with:
 	mov	sp, r14
 	add	#60, r14
 	mov	#16, r15
-.Lascon_aead128_encrypt_with_cpy20:
+.Lascon_aead128_encrypt_with_cpy26:
 	mov.b	@r14, 0(r13)
 	inc	r14
 	inc	r13
 	dec	r15
-	jnz	.Lascon_aead128_encrypt_with_cpy20
-.Lascon_aead128_encrypt_with_stored19:
+	jnz	.Lascon_aead128_encrypt_with_cpy26
+.Lascon_aead128_encrypt_with_stored25:
 	; ascon_aead128.ae:41: s[0] = r[63:0]
 	mov	r5, 20(sp)
 	mov	r6, 22(sp)
@@ -280,8 +271,8 @@ ascon_aead128_encrypt_with:
 	call	#ascon_aead128_P_permute
 	add	#1, 0(sp)
 	cmp	4(sp), 0(sp)
-	jnc	.Lascon_aead128_encrypt_with_loop11
-.Lascon_aead128_encrypt_with_done12:
+	jnc	.Lascon_aead128_encrypt_with_loop15
+.Lascon_aead128_encrypt_with_done16:
 	; ascon_aead128.ae:106: off = rate * full
 	mov	4(sp), r15
 	rlam.w	#4, r15
@@ -293,10 +284,10 @@ ascon_aead128_encrypt_with:
 	mov	94(sp), r8
 	add	r15, r8
 	cmp	#16, r9
-	jnc	.Lascon_aead128_encrypt_with_bytes21
+	jnc	.Lascon_aead128_encrypt_with_bytes27
 	bit	#1, r8
-	jnz	.Lascon_aead128_encrypt_with_bytes21
-.Lascon_aead128_encrypt_with_words22:
+	jnz	.Lascon_aead128_encrypt_with_bytes27
+.Lascon_aead128_encrypt_with_words28:
 	mov	@r8+, r4
 	mov	@r8+, r15
 	mov	@r8+, r6
@@ -305,28 +296,37 @@ ascon_aead128_encrypt_with:
 	mov	@r8+, r12
 	mov	@r8+, r13
 	mov	@r8+, r14
-	jmp	.Lascon_aead128_encrypt_with_join23
-.Lascon_aead128_encrypt_with_bytes21:
-	mov	sp, r11
-	add	#60, r11
-	mov	r11, r12
-	mov	#16, r13
-	mov	r9, r15
-.Lascon_aead128_encrypt_with_cpy24:
-	clr	r14
+	jmp	.Lascon_aead128_encrypt_with_join29
+.Lascon_aead128_encrypt_with_bytes27:
+	mov	sp, r12
+	add	#60, r12
+	mov	r12, r13
+	mov	r9, r14
+	cmp	#16, r14
+	jnc	.Lascon_aead128_encrypt_with_cap30
+	mov	#16, r14
+.Lascon_aead128_encrypt_with_cap30:
+	mov	#16, r15
+	sub	r14, r15
+	tst	r14
+	jz	.Lascon_aead128_encrypt_with_zeros32
+.Lascon_aead128_encrypt_with_cpy31:
+	mov.b	@r8+, 0(r13)
+	inc	r13
+	dec	r14
+	jnz	.Lascon_aead128_encrypt_with_cpy31
+.Lascon_aead128_encrypt_with_zeros32:
 	tst	r15
-	jz	.Lascon_aead128_encrypt_with_pad25
-	mov.b	@r8, r14
-	inc	r8
+	jz	.Lascon_aead128_encrypt_with_filled34
+.Lascon_aead128_encrypt_with_zero33:
+	mov.b	#0, 0(r13)
+	inc	r13
 	dec	r15
-.Lascon_aead128_encrypt_with_pad25:
-	mov.b	r14, 0(r12)
-	inc	r12
-	dec	r13
-	jnz	.Lascon_aead128_encrypt_with_cpy24
-	mov	r11, r8
-	jmp	.Lascon_aead128_encrypt_with_words22
-.Lascon_aead128_encrypt_with_join23:
+	jnz	.Lascon_aead128_encrypt_with_zero33
+.Lascon_aead128_encrypt_with_filled34:
+	mov	r12, r8
+	jmp	.Lascon_aead128_encrypt_with_words28
+.Lascon_aead128_encrypt_with_join29:
 	xor	20(sp), r4
 	xor	22(sp), r15
 	mov	r15, 6(sp)
@@ -352,9 +352,9 @@ ascon_aead128_encrypt_with:
 	mov	#0, r13
 	mov	#0, r14
 	mov	#0, r15
-.Lascon_aead128_encrypt_with_shlimb29:
+.Lascon_aead128_encrypt_with_shlimb38:
 	cmp	#16, r5
-	jnc	.Lascon_aead128_encrypt_with_shbits30
+	jnc	.Lascon_aead128_encrypt_with_shbits39
 	mov	r14, r15
 	mov	r13, r14
 	mov	r12, r13
@@ -364,11 +364,11 @@ ascon_aead128_encrypt_with:
 	mov	r7, r8
 	clr	r7
 	sub	#16, r5
-	jmp	.Lascon_aead128_encrypt_with_shlimb29
-.Lascon_aead128_encrypt_with_shbits30:
+	jmp	.Lascon_aead128_encrypt_with_shlimb38
+.Lascon_aead128_encrypt_with_shbits39:
 	tst	r5
-	jz	.Lascon_aead128_encrypt_with_shend27
-.Lascon_aead128_encrypt_with_sh28:
+	jz	.Lascon_aead128_encrypt_with_shend36
+.Lascon_aead128_encrypt_with_sh37:
 	rla	r7
 	rlc	r8
 	rlc	r10
@@ -378,8 +378,8 @@ ascon_aead128_encrypt_with:
 	rlc	r14
 	rlc	r15
 	dec	r5
-	jnz	.Lascon_aead128_encrypt_with_sh28
-.Lascon_aead128_encrypt_with_shend27:
+	jnz	.Lascon_aead128_encrypt_with_sh37
+.Lascon_aead128_encrypt_with_shend36:
 	; ascon_aead128.ae:108: c = rate_of(s) ^ load_le(msg, off, rate, last) ^ pad(last)
 	xor	r7, r4
 	mov	6(sp), r5
@@ -399,9 +399,9 @@ ascon_aead128_encrypt_with:
 	mov	4(sp), r13
 	add	98(sp), r13
 	cmp	#16, r9
-	jnc	.Lascon_aead128_encrypt_with_bytes31
+	jnc	.Lascon_aead128_encrypt_with_bytes40
 	bit	#1, r13
-	jnz	.Lascon_aead128_encrypt_with_bytes31
+	jnz	.Lascon_aead128_encrypt_with_bytes40
 	mov	r4, 0(r13)
 	mov	r5, 2(r13)
 	mov	r6, 4(r13)
@@ -410,8 +410,8 @@ ascon_aead128_encrypt_with:
 	mov	r10, 10(r13)
 	mov	r11, 12(r13)
 	mov	r12, 14(r13)
-	jmp	.Lascon_aead128_encrypt_with_stored32
-.Lascon_aead128_encrypt_with_bytes31:
+	jmp	.Lascon_aead128_encrypt_with_stored41
+.Lascon_aead128_encrypt_with_bytes40:
 	mov	r4, 60(sp)
 	mov	r5, 62(sp)
 	mov	r6, 64(sp)
@@ -424,18 +424,18 @@ ascon_aead128_encrypt_with:
 	add	#60, r14
 	mov	r9, r15
 	cmp	#16, r15
-	jnc	.Lascon_aead128_encrypt_with_cnt33
+	jnc	.Lascon_aead128_encrypt_with_cnt42
 	mov	#16, r15
-.Lascon_aead128_encrypt_with_cnt33:
+.Lascon_aead128_encrypt_with_cnt42:
 	tst	r15
-	jz	.Lascon_aead128_encrypt_with_stored32
-.Lascon_aead128_encrypt_with_cpy34:
+	jz	.Lascon_aead128_encrypt_with_stored41
+.Lascon_aead128_encrypt_with_cpy43:
 	mov.b	@r14, 0(r13)
 	inc	r14
 	inc	r13
 	dec	r15
-	jnz	.Lascon_aead128_encrypt_with_cpy34
-.Lascon_aead128_encrypt_with_stored32:
+	jnz	.Lascon_aead128_encrypt_with_cpy43
+.Lascon_aead128_encrypt_with_stored41:
 	; ascon_aead128.ae:41: s[0] = r[63:0]
 	mov	r4, 20(sp)
 	mov	r5, 22(sp)
@@ -499,7 +499,7 @@ ascon_aead128_encrypt_with:
 	; ascon_aead128.ae:111: store_le(tag, 0, finalize(s, k0, k1))
 	mov	102(sp), r13
 	bit	#1, r13
-	jnz	.Lascon_aead128_encrypt_with_bytes35
+	jnz	.Lascon_aead128_encrypt_with_bytes44
 	mov	r7, 0(r13)
 	mov	r6, 2(r13)
 	mov	r12, 4(r13)
@@ -508,8 +508,8 @@ ascon_aead128_encrypt_with:
 	mov	r10, 10(r13)
 	mov	r9, 12(r13)
 	mov	r8, 14(r13)
-	jmp	.Lascon_aead128_encrypt_with_stored36
-.Lascon_aead128_encrypt_with_bytes35:
+	jmp	.Lascon_aead128_encrypt_with_stored45
+.Lascon_aead128_encrypt_with_bytes44:
 	mov	r7, 60(sp)
 	mov	r6, 62(sp)
 	mov	r12, 64(sp)
@@ -521,13 +521,13 @@ ascon_aead128_encrypt_with:
 	mov	sp, r14
 	add	#60, r14
 	mov	#16, r15
-.Lascon_aead128_encrypt_with_cpy37:
+.Lascon_aead128_encrypt_with_cpy46:
 	mov.b	@r14, 0(r13)
 	inc	r14
 	inc	r13
 	dec	r15
-	jnz	.Lascon_aead128_encrypt_with_cpy37
-.Lascon_aead128_encrypt_with_stored36:
+	jnz	.Lascon_aead128_encrypt_with_cpy46
+.Lascon_aead128_encrypt_with_stored45:
 	add	#76, sp
 	popm.w	#7, r10
 	ret
@@ -536,7 +536,7 @@ ascon_aead128_encrypt_with:
 
 ; --- ascon_aead128_decrypt_with: ascon_aead128.decrypt_with
 ;     frame 110 bytes (27 spill slots, locals 56), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1550 bytes of code
+;     estimated 1552 bytes of code
 	.section .text.ascon_aead128_decrypt_with,"ax",@progbits
 	.global ascon_aead128_decrypt_with
 	.type ascon_aead128_decrypt_with, @function
@@ -572,18 +572,16 @@ ascon_aead128_decrypt_with:
 	mov	@r10+, r15
 	jmp	.Lascon_aead128_decrypt_with_join3
 .Lascon_aead128_decrypt_with_bytes1:
-	mov	sp, r11
-	add	#94, r11
-	mov	r11, r12
-	mov	#8, r14
+	mov	sp, r12
+	add	#94, r12
+	mov	r12, r14
+	mov	#8, r15
 .Lascon_aead128_decrypt_with_cpy4:
-	mov.b	@r10, r15
-	inc	r10
-	mov.b	r15, 0(r12)
-	inc	r12
-	dec	r14
+	mov.b	@r10+, 0(r14)
+	inc	r14
+	dec	r15
 	jnz	.Lascon_aead128_decrypt_with_cpy4
-	mov	r11, r10
+	mov	r12, r10
 	jmp	.Lascon_aead128_decrypt_with_words2
 .Lascon_aead128_decrypt_with_join3:
 	mov	r11, 78(sp)
@@ -593,28 +591,26 @@ ascon_aead128_decrypt_with:
 	; ascon_aead128.ae:51: s[4] = load_le(nonce, 8, 8)
 	add	#8, r13
 	bit	#1, r13
-	jnz	.Lascon_aead128_decrypt_with_bytes6
-.Lascon_aead128_decrypt_with_words7:
+	jnz	.Lascon_aead128_decrypt_with_bytes8
+.Lascon_aead128_decrypt_with_words9:
 	mov	@r13+, r11
 	mov	@r13+, r12
 	mov	@r13+, r14
 	mov	@r13+, r15
-	jmp	.Lascon_aead128_decrypt_with_join8
-.Lascon_aead128_decrypt_with_bytes6:
-	mov	sp, r11
-	add	#94, r11
-	mov	r11, r12
-	mov	#8, r14
-.Lascon_aead128_decrypt_with_cpy9:
-	mov.b	@r13, r15
-	inc	r13
-	mov.b	r15, 0(r12)
-	inc	r12
-	dec	r14
-	jnz	.Lascon_aead128_decrypt_with_cpy9
-	mov	r11, r13
-	jmp	.Lascon_aead128_decrypt_with_words7
-.Lascon_aead128_decrypt_with_join8:
+	jmp	.Lascon_aead128_decrypt_with_join10
+.Lascon_aead128_decrypt_with_bytes8:
+	mov	sp, r12
+	add	#94, r12
+	mov	r12, r14
+	mov	#8, r15
+.Lascon_aead128_decrypt_with_cpy11:
+	mov.b	@r13+, 0(r14)
+	inc	r14
+	dec	r15
+	jnz	.Lascon_aead128_decrypt_with_cpy11
+	mov	r12, r13
+	jmp	.Lascon_aead128_decrypt_with_words9
+.Lascon_aead128_decrypt_with_join10:
 	mov	r11, 86(sp)
 	mov	r12, 88(sp)
 	mov	r14, 90(sp)
@@ -665,41 +661,39 @@ ascon_aead128_decrypt_with:
 	; ascon_aead128.ae:124: for i in 0..full {
 	mov	#0, 0(sp)
 	cmp	r15, 0(sp)
-	jc	.Lascon_aead128_decrypt_with_done12
-.Lascon_aead128_decrypt_with_loop11:
+	jc	.Lascon_aead128_decrypt_with_done16
+.Lascon_aead128_decrypt_with_loop15:
 	; ascon_aead128.ae:125: off = rate * i
 	mov	@sp, r6
 	rlam.w	#4, r6
 	; ascon_aead128.ae:126: c = load_le(ct, off, rate)
-	mov	r6, r11
-	add	128(sp), r11
-	bit	#1, r11
-	jnz	.Lascon_aead128_decrypt_with_bytes13
-.Lascon_aead128_decrypt_with_words14:
-	mov	@r11+, 12(sp)
-	mov	@r11+, 10(sp)
-	mov	@r11+, 8(sp)
-	mov	@r11+, 6(sp)
-	mov	@r11+, 4(sp)
-	mov	@r11+, r7
-	mov	@r11+, r8
-	mov	@r11+, r9
-	jmp	.Lascon_aead128_decrypt_with_join15
-.Lascon_aead128_decrypt_with_bytes13:
-	mov	sp, r12
-	add	#94, r12
-	mov	r12, r13
-	mov	#16, r14
-.Lascon_aead128_decrypt_with_cpy16:
-	mov.b	@r11, r15
-	inc	r11
-	mov.b	r15, 0(r13)
-	inc	r13
-	dec	r14
-	jnz	.Lascon_aead128_decrypt_with_cpy16
-	mov	r12, r11
-	jmp	.Lascon_aead128_decrypt_with_words14
-.Lascon_aead128_decrypt_with_join15:
+	mov	r6, r12
+	add	128(sp), r12
+	bit	#1, r12
+	jnz	.Lascon_aead128_decrypt_with_bytes17
+.Lascon_aead128_decrypt_with_words18:
+	mov	@r12+, 12(sp)
+	mov	@r12+, 10(sp)
+	mov	@r12+, 8(sp)
+	mov	@r12+, 6(sp)
+	mov	@r12+, 4(sp)
+	mov	@r12+, r7
+	mov	@r12+, r8
+	mov	@r12+, r9
+	jmp	.Lascon_aead128_decrypt_with_join19
+.Lascon_aead128_decrypt_with_bytes17:
+	mov	sp, r13
+	add	#94, r13
+	mov	r13, r14
+	mov	#16, r15
+.Lascon_aead128_decrypt_with_cpy20:
+	mov.b	@r12+, 0(r14)
+	inc	r14
+	dec	r15
+	jnz	.Lascon_aead128_decrypt_with_cpy20
+	mov	r13, r12
+	jmp	.Lascon_aead128_decrypt_with_words18
+.Lascon_aead128_decrypt_with_join19:
 	; ascon_aead128.ae:127: store_le(msg, off, rate_of(s) ^ c)
 	mov	12(sp), r4
 	xor	54(sp), r4
@@ -719,7 +713,7 @@ ascon_aead128_decrypt_with:
 	xor	68(sp), r15
 	add	136(sp), r6
 	bit	#1, r6
-	jnz	.Lascon_aead128_decrypt_with_bytes18
+	jnz	.Lascon_aead128_decrypt_with_bytes24
 	mov	r4, 0(r6)
 	mov	r5, 2(r6)
 	mov	r10, 4(r6)
@@ -728,8 +722,8 @@ ascon_aead128_decrypt_with:
 	mov	r13, 10(r6)
 	mov	r14, 12(r6)
 	mov	r15, 14(r6)
-	jmp	.Lascon_aead128_decrypt_with_stored19
-.Lascon_aead128_decrypt_with_bytes18:
+	jmp	.Lascon_aead128_decrypt_with_stored25
+.Lascon_aead128_decrypt_with_bytes24:
 	mov	r4, 94(sp)
 	mov	r5, 96(sp)
 	mov	r10, 98(sp)
@@ -741,13 +735,13 @@ ascon_aead128_decrypt_with:
 	mov	sp, r14
 	add	#94, r14
 	mov	#16, r15
-.Lascon_aead128_decrypt_with_cpy20:
+.Lascon_aead128_decrypt_with_cpy26:
 	mov.b	@r14, 0(r6)
 	inc	r14
 	inc	r6
 	dec	r15
-	jnz	.Lascon_aead128_decrypt_with_cpy20
-.Lascon_aead128_decrypt_with_stored19:
+	jnz	.Lascon_aead128_decrypt_with_cpy26
+.Lascon_aead128_decrypt_with_stored25:
 	; ascon_aead128.ae:41: s[0] = r[63:0]
 	mov	12(sp), 54(sp)
 	mov	10(sp), 56(sp)
@@ -765,8 +759,8 @@ ascon_aead128_decrypt_with:
 	call	#ascon_aead128_P_permute
 	add	#1, 0(sp)
 	cmp	14(sp), 0(sp)
-	jnc	.Lascon_aead128_decrypt_with_loop11
-.Lascon_aead128_decrypt_with_done12:
+	jnc	.Lascon_aead128_decrypt_with_loop15
+.Lascon_aead128_decrypt_with_done16:
 	; ascon_aead128.ae:131: off = rate * full
 	mov	14(sp), r15
 	rlam.w	#4, r15
@@ -775,47 +769,56 @@ ascon_aead128_decrypt_with:
 	mov	130(sp), r14
 	and	#15, r14
 	; ascon_aead128.ae:134: p = first_bytes(r ^ load_le(ct, off, rate, last), last)
-	mov	128(sp), r7
-	add	r15, r7
+	mov	128(sp), r6
+	add	r15, r6
 	cmp	#16, r14
-	jnc	.Lascon_aead128_decrypt_with_bytes21
-	bit	#1, r7
-	jnz	.Lascon_aead128_decrypt_with_bytes21
-.Lascon_aead128_decrypt_with_words22:
-	mov	@r7+, r15
-	mov	@r7+, r6
-	mov	@r7+, r10
-	mov	@r7+, r8
-	mov	@r7+, r9
-	mov	@r7+, r11
-	mov	@r7+, r12
-	mov	@r7+, r13
-	jmp	.Lascon_aead128_decrypt_with_join23
-.Lascon_aead128_decrypt_with_bytes21:
-	mov	sp, r10
-	add	#94, r10
-	mov	r10, r11
-	mov	#16, r12
-	mov	r14, r15
-.Lascon_aead128_decrypt_with_cpy24:
-	clr	r13
+	jnc	.Lascon_aead128_decrypt_with_bytes27
+	bit	#1, r6
+	jnz	.Lascon_aead128_decrypt_with_bytes27
+.Lascon_aead128_decrypt_with_words28:
+	mov	@r6+, r15
+	mov	@r6+, r7
+	mov	@r6+, r10
+	mov	@r6+, r8
+	mov	@r6+, r9
+	mov	@r6+, r11
+	mov	@r6+, r12
+	mov	@r6+, r13
+	jmp	.Lascon_aead128_decrypt_with_join29
+.Lascon_aead128_decrypt_with_bytes27:
+	mov	sp, r11
+	add	#94, r11
+	mov	r11, r12
+	mov	r14, r13
+	cmp	#16, r13
+	jnc	.Lascon_aead128_decrypt_with_cap30
+	mov	#16, r13
+.Lascon_aead128_decrypt_with_cap30:
+	mov	#16, r15
+	sub	r13, r15
+	tst	r13
+	jz	.Lascon_aead128_decrypt_with_zeros32
+.Lascon_aead128_decrypt_with_cpy31:
+	mov.b	@r6+, 0(r12)
+	inc	r12
+	dec	r13
+	jnz	.Lascon_aead128_decrypt_with_cpy31
+.Lascon_aead128_decrypt_with_zeros32:
 	tst	r15
-	jz	.Lascon_aead128_decrypt_with_pad25
-	mov.b	@r7, r13
-	inc	r7
+	jz	.Lascon_aead128_decrypt_with_filled34
+.Lascon_aead128_decrypt_with_zero33:
+	mov.b	#0, 0(r12)
+	inc	r12
 	dec	r15
-.Lascon_aead128_decrypt_with_pad25:
-	mov.b	r13, 0(r11)
-	inc	r11
-	dec	r12
-	jnz	.Lascon_aead128_decrypt_with_cpy24
-	mov	r10, r7
-	jmp	.Lascon_aead128_decrypt_with_words22
-.Lascon_aead128_decrypt_with_join23:
+	jnz	.Lascon_aead128_decrypt_with_zero33
+.Lascon_aead128_decrypt_with_filled34:
+	mov	r11, r6
+	jmp	.Lascon_aead128_decrypt_with_words28
+.Lascon_aead128_decrypt_with_join29:
 	xor	54(sp), r15
 	mov	r15, 20(sp)
-	xor	56(sp), r6
-	mov	r6, 18(sp)
+	xor	56(sp), r7
+	mov	r7, 18(sp)
 	xor	58(sp), r10
 	mov	r10, 16(sp)
 	xor	60(sp), r8
@@ -838,9 +841,9 @@ ascon_aead128_decrypt_with:
 	mov	#-1, r11
 	mov	#-1, r12
 	mov	#-1, r13
-.Lascon_aead128_decrypt_with_shlimb29:
+.Lascon_aead128_decrypt_with_shlimb38:
 	cmp	#16, r15
-	jnc	.Lascon_aead128_decrypt_with_shbits30
+	jnc	.Lascon_aead128_decrypt_with_shbits39
 	mov	r12, r13
 	mov	r11, r12
 	mov	r10, r11
@@ -850,11 +853,11 @@ ascon_aead128_decrypt_with:
 	mov	r4, r5
 	clr	r4
 	sub	#16, r15
-	jmp	.Lascon_aead128_decrypt_with_shlimb29
-.Lascon_aead128_decrypt_with_shbits30:
+	jmp	.Lascon_aead128_decrypt_with_shlimb38
+.Lascon_aead128_decrypt_with_shbits39:
 	tst	r15
-	jz	.Lascon_aead128_decrypt_with_shend27
-.Lascon_aead128_decrypt_with_sh28:
+	jz	.Lascon_aead128_decrypt_with_shend36
+.Lascon_aead128_decrypt_with_sh37:
 	rla	r4
 	rlc	r5
 	rlc	r6
@@ -864,8 +867,8 @@ ascon_aead128_decrypt_with:
 	rlc	r12
 	rlc	r13
 	dec	r15
-	jnz	.Lascon_aead128_decrypt_with_sh28
-.Lascon_aead128_decrypt_with_shend27:
+	jnz	.Lascon_aead128_decrypt_with_sh37
+.Lascon_aead128_decrypt_with_shend36:
 	bic	r4, 20(sp)
 	bic	r5, 18(sp)
 	bic	r6, 16(sp)
@@ -883,9 +886,9 @@ ascon_aead128_decrypt_with:
 	mov	14(sp), r13
 	add	136(sp), r13
 	cmp	#16, r14
-	jnc	.Lascon_aead128_decrypt_with_bytes31
+	jnc	.Lascon_aead128_decrypt_with_bytes40
 	bit	#1, r13
-	jnz	.Lascon_aead128_decrypt_with_bytes31
+	jnz	.Lascon_aead128_decrypt_with_bytes40
 	mov	20(sp), 0(r13)
 	mov	18(sp), 2(r13)
 	mov	16(sp), 4(r13)
@@ -894,8 +897,8 @@ ascon_aead128_decrypt_with:
 	mov	r6, 10(r13)
 	mov	r7, 12(r13)
 	mov	r8, 14(r13)
-	jmp	.Lascon_aead128_decrypt_with_stored32
-.Lascon_aead128_decrypt_with_bytes31:
+	jmp	.Lascon_aead128_decrypt_with_stored41
+.Lascon_aead128_decrypt_with_bytes40:
 	mov	20(sp), 94(sp)
 	mov	18(sp), 96(sp)
 	mov	16(sp), 98(sp)
@@ -907,18 +910,18 @@ ascon_aead128_decrypt_with:
 	mov	sp, r15
 	add	#94, r15
 	cmp	#16, r14
-	jnc	.Lascon_aead128_decrypt_with_cnt33
+	jnc	.Lascon_aead128_decrypt_with_cnt42
 	mov	#16, r14
-.Lascon_aead128_decrypt_with_cnt33:
+.Lascon_aead128_decrypt_with_cnt42:
 	tst	r14
-	jz	.Lascon_aead128_decrypt_with_stored32
-.Lascon_aead128_decrypt_with_cpy34:
+	jz	.Lascon_aead128_decrypt_with_stored41
+.Lascon_aead128_decrypt_with_cpy43:
 	mov.b	@r15, 0(r13)
 	inc	r15
 	inc	r13
 	dec	r14
-	jnz	.Lascon_aead128_decrypt_with_cpy34
-.Lascon_aead128_decrypt_with_stored32:
+	jnz	.Lascon_aead128_decrypt_with_cpy43
+.Lascon_aead128_decrypt_with_stored41:
 	; ascon_aead128.ae:28: return (1 as u128) << (8 * count)
 	mov	#1, r13
 	mov	#0, r14
@@ -929,9 +932,9 @@ ascon_aead128_decrypt_with:
 	mov	#0, r10
 	mov	#0, r11
 	mov	34(sp), r15
-.Lascon_aead128_decrypt_with_shlimb38:
+.Lascon_aead128_decrypt_with_shlimb47:
 	cmp	#16, r15
-	jnc	.Lascon_aead128_decrypt_with_shbits39
+	jnc	.Lascon_aead128_decrypt_with_shbits48
 	mov	r10, r11
 	mov	r9, r10
 	mov	r5, r9
@@ -941,11 +944,11 @@ ascon_aead128_decrypt_with:
 	mov	r13, r14
 	clr	r13
 	sub	#16, r15
-	jmp	.Lascon_aead128_decrypt_with_shlimb38
-.Lascon_aead128_decrypt_with_shbits39:
+	jmp	.Lascon_aead128_decrypt_with_shlimb47
+.Lascon_aead128_decrypt_with_shbits48:
 	tst	r15
-	jz	.Lascon_aead128_decrypt_with_shend36
-.Lascon_aead128_decrypt_with_sh37:
+	jz	.Lascon_aead128_decrypt_with_shend45
+.Lascon_aead128_decrypt_with_sh46:
 	rla	r13
 	rlc	r14
 	rlc	r4
@@ -955,8 +958,8 @@ ascon_aead128_decrypt_with:
 	rlc	r10
 	rlc	r11
 	dec	r15
-	jnz	.Lascon_aead128_decrypt_with_sh37
-.Lascon_aead128_decrypt_with_shend36:
+	jnz	.Lascon_aead128_decrypt_with_sh46
+.Lascon_aead128_decrypt_with_shend45:
 	; ascon_aead128.ae:136: set_rate(s, r ^ p ^ pad(last))
 	mov	20(sp), r15
 	xor	54(sp), r15
@@ -991,34 +994,32 @@ ascon_aead128_decrypt_with:
 	mov	r7, 66(sp)
 	mov	r8, 68(sp)
 	; ascon_aead128.ae:137: return (load_le(tag, 0, 16) ^ finalize(s, k0, k1)) == 0
-	mov	132(sp), r11
-	bit	#1, r11
-	jnz	.Lascon_aead128_decrypt_with_bytes40
-.Lascon_aead128_decrypt_with_words41:
-	mov	@r11+, 48(sp)
-	mov	@r11+, 46(sp)
-	mov	@r11+, 44(sp)
-	mov	@r11+, 50(sp)
-	mov	@r11+, 52(sp)
-	mov	@r11+, 42(sp)
-	mov	@r11+, 40(sp)
-	mov	@r11+, 38(sp)
-	jmp	.Lascon_aead128_decrypt_with_join42
-.Lascon_aead128_decrypt_with_bytes40:
-	mov	sp, r12
-	add	#94, r12
-	mov	r12, r13
-	mov	#16, r14
-.Lascon_aead128_decrypt_with_cpy43:
-	mov.b	@r11, r15
-	inc	r11
-	mov.b	r15, 0(r13)
-	inc	r13
-	dec	r14
-	jnz	.Lascon_aead128_decrypt_with_cpy43
-	mov	r12, r11
-	jmp	.Lascon_aead128_decrypt_with_words41
-.Lascon_aead128_decrypt_with_join42:
+	mov	132(sp), r12
+	bit	#1, r12
+	jnz	.Lascon_aead128_decrypt_with_bytes49
+.Lascon_aead128_decrypt_with_words50:
+	mov	@r12+, 48(sp)
+	mov	@r12+, 46(sp)
+	mov	@r12+, 44(sp)
+	mov	@r12+, 50(sp)
+	mov	@r12+, 52(sp)
+	mov	@r12+, 42(sp)
+	mov	@r12+, 40(sp)
+	mov	@r12+, 38(sp)
+	jmp	.Lascon_aead128_decrypt_with_join51
+.Lascon_aead128_decrypt_with_bytes49:
+	mov	sp, r13
+	add	#94, r13
+	mov	r13, r14
+	mov	#16, r15
+.Lascon_aead128_decrypt_with_cpy52:
+	mov.b	@r12+, 0(r14)
+	inc	r14
+	dec	r15
+	jnz	.Lascon_aead128_decrypt_with_cpy52
+	mov	r13, r12
+	jmp	.Lascon_aead128_decrypt_with_words50
+.Lascon_aead128_decrypt_with_join51:
 	; ascon_aead128.ae:74: s[2] = s[2] ^ k0
 	mov	70(sp), r11
 	mov	2(sp), r10
@@ -1600,7 +1601,7 @@ ascon_aead128_P_permute:
 
 ; --- ascon_aead128_absorb_ad: ascon_aead128.absorb_ad
 ;     frame 38 bytes (11 spill slots, locals 16), saves nothing
-;     estimated 482 bytes of code
+;     estimated 500 bytes of code
 	.section .text.ascon_aead128_absorb_ad,"ax",@progbits
 	.local ascon_aead128_absorb_ad
 	.type ascon_aead128_absorb_ad, @function
@@ -1654,24 +1655,33 @@ ascon_aead128_absorb_ad:
 	mov	@r5+, r11
 	jmp	.Lascon_aead128_absorb_ad_join7
 .Lascon_aead128_absorb_ad_bytes5:
-	mov	sp, r9
-	add	#22, r9
-	mov	r9, r10
-	mov	#16, r11
-	mov	r12, r15
-.Lascon_aead128_absorb_ad_cpy8:
-	clr	r14
+	mov	sp, r10
+	add	#22, r10
+	mov	r10, r11
+	mov	r12, r14
+	cmp	#16, r14
+	jnc	.Lascon_aead128_absorb_ad_cap8
+	mov	#16, r14
+.Lascon_aead128_absorb_ad_cap8:
+	mov	#16, r15
+	sub	r14, r15
+	tst	r14
+	jz	.Lascon_aead128_absorb_ad_zeros10
+.Lascon_aead128_absorb_ad_cpy9:
+	mov.b	@r5+, 0(r11)
+	inc	r11
+	dec	r14
+	jnz	.Lascon_aead128_absorb_ad_cpy9
+.Lascon_aead128_absorb_ad_zeros10:
 	tst	r15
-	jz	.Lascon_aead128_absorb_ad_pad9
-	mov.b	@r5, r14
-	inc	r5
+	jz	.Lascon_aead128_absorb_ad_filled12
+.Lascon_aead128_absorb_ad_zero11:
+	mov.b	#0, 0(r11)
+	inc	r11
 	dec	r15
-.Lascon_aead128_absorb_ad_pad9:
-	mov.b	r14, 0(r10)
-	inc	r10
-	dec	r11
-	jnz	.Lascon_aead128_absorb_ad_cpy8
-	mov	r9, r5
+	jnz	.Lascon_aead128_absorb_ad_zero11
+.Lascon_aead128_absorb_ad_filled12:
+	mov	r10, r5
 	jmp	.Lascon_aead128_absorb_ad_words6
 .Lascon_aead128_absorb_ad_join7:
 	mov	@sp, r5
@@ -1703,7 +1713,7 @@ ascon_aead128_absorb_ad:
 	xor	#1, r15
 	; ascon_aead128.ae:65: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
 	tst	r15
-	jz	.Lascon_aead128_absorb_ad_else10
+	jz	.Lascon_aead128_absorb_ad_else13
 	; ascon_aead128.ae:28: return (1 as u128) << (8 * count)
 	mov	r12, r15
 	mov	#1, r8
@@ -1715,12 +1725,12 @@ ascon_aead128_absorb_ad:
 	mov	#0, r4
 	mov	#0, r5
 	tst	r7
-	jnz	.Lascon_aead128_absorb_ad_shbig12
+	jnz	.Lascon_aead128_absorb_ad_shbig15
 	cmp	#128, r15
-	jc	.Lascon_aead128_absorb_ad_shbig12
-.Lascon_aead128_absorb_ad_shlimb15:
+	jc	.Lascon_aead128_absorb_ad_shbig15
+.Lascon_aead128_absorb_ad_shlimb18:
 	cmp	#16, r15
-	jnc	.Lascon_aead128_absorb_ad_shbits16
+	jnc	.Lascon_aead128_absorb_ad_shbits19
 	mov	r4, r5
 	mov	r13, r4
 	mov	r12, r13
@@ -1730,11 +1740,11 @@ ascon_aead128_absorb_ad:
 	mov	r8, r9
 	clr	r8
 	sub	#16, r15
-	jmp	.Lascon_aead128_absorb_ad_shlimb15
-.Lascon_aead128_absorb_ad_shbits16:
+	jmp	.Lascon_aead128_absorb_ad_shlimb18
+.Lascon_aead128_absorb_ad_shbits19:
 	tst	r15
-	jz	.Lascon_aead128_absorb_ad_shend13
-.Lascon_aead128_absorb_ad_sh14:
+	jz	.Lascon_aead128_absorb_ad_shend16
+.Lascon_aead128_absorb_ad_sh17:
 	rla	r8
 	rlc	r9
 	rlc	r10
@@ -1744,9 +1754,9 @@ ascon_aead128_absorb_ad:
 	rlc	r4
 	rlc	r5
 	dec	r15
-	jnz	.Lascon_aead128_absorb_ad_sh14
-	jmp	.Lascon_aead128_absorb_ad_shend13
-.Lascon_aead128_absorb_ad_shbig12:
+	jnz	.Lascon_aead128_absorb_ad_sh17
+	jmp	.Lascon_aead128_absorb_ad_shend16
+.Lascon_aead128_absorb_ad_shbig15:
 	clr	r8
 	clr	r9
 	clr	r10
@@ -1755,7 +1765,7 @@ ascon_aead128_absorb_ad:
 	clr	r13
 	clr	r4
 	clr	r5
-.Lascon_aead128_absorb_ad_shend13:
+.Lascon_aead128_absorb_ad_shend16:
 	; ascon_aead128.ae:65: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
 	mov	6(sp), r7
 	xor	r8, r7
@@ -1773,8 +1783,8 @@ ascon_aead128_absorb_ad:
 	xor	r4, r13
 	xor	r5, r6
 	mov	r6, r14
-	jmp	.Lascon_aead128_absorb_ad_endif11
-.Lascon_aead128_absorb_ad_else10:
+	jmp	.Lascon_aead128_absorb_ad_endif14
+.Lascon_aead128_absorb_ad_else13:
 	mov	6(sp), r7
 	mov	4(sp), r8
 	mov	8(sp), r9
@@ -1783,7 +1793,7 @@ ascon_aead128_absorb_ad:
 	mov	2(sp), r12
 	mov	r14, r13
 	mov	r6, r14
-.Lascon_aead128_absorb_ad_endif11:
+.Lascon_aead128_absorb_ad_endif14:
 	; ascon_aead128.ae:41: s[0] = r[63:0]
 	mov	@sp, r6
 	mov	r7, 0(r6)

@@ -61,7 +61,7 @@ photon_beetle_aead128_key_setup:
 
 ; --- photon_beetle_aead128_encrypt_with: photon_beetle_aead128.encrypt_with
 ;     frame 76 bytes (14 spill slots, locals 48), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1214 bytes of code
+;     estimated 1228 bytes of code
 	.section .text.photon_beetle_aead128_encrypt_with,"ax",@progbits
 	.global photon_beetle_aead128_encrypt_with
 	.type photon_beetle_aead128_encrypt_with, @function
@@ -86,18 +86,16 @@ photon_beetle_aead128_encrypt_with:
 	mov	@r8+, r15
 	jmp	.Lphoton_beetle_aead128_encrypt_with_join3
 .Lphoton_beetle_aead128_encrypt_with_bytes1:
-	mov	sp, r9
-	add	#60, r9
-	mov	r9, r11
-	mov	#16, r14
+	mov	sp, r11
+	add	#60, r11
+	mov	r11, r14
+	mov	#16, r15
 .Lphoton_beetle_aead128_encrypt_with_cpy4:
-	mov.b	@r8, r15
-	inc	r8
-	mov.b	r15, 0(r11)
-	inc	r11
-	dec	r14
+	mov.b	@r8+, 0(r14)
+	inc	r14
+	dec	r15
 	jnz	.Lphoton_beetle_aead128_encrypt_with_cpy4
-	mov	r9, r8
+	mov	r11, r8
 	jmp	.Lphoton_beetle_aead128_encrypt_with_words2
 .Lphoton_beetle_aead128_encrypt_with_join3:
 	; photon_beetle_aead128.ae:28: s[0] = x[31:0]
@@ -138,13 +136,13 @@ photon_beetle_aead128_encrypt_with:
 	xor	#1, r15
 	and	r15, r14
 	tst	r14
-	jz	.Lphoton_beetle_aead128_encrypt_with_else6
+	jz	.Lphoton_beetle_aead128_encrypt_with_else8
 	; photon_beetle_aead128.ae:48: s[7] = s[7] ^ ((c as u32) << 29)
 	mov	58(sp), r15
 	xor	#8192, r15
 	mov	r15, 58(sp)
-.Lphoton_beetle_aead128_encrypt_with_else6:
-.Lphoton_beetle_aead128_encrypt_with_endif7:
+.Lphoton_beetle_aead128_encrypt_with_else8:
+.Lphoton_beetle_aead128_encrypt_with_endif9:
 	; photon_beetle_aead128.ae:118: if a > 0 {
 	mov	r10, r15
 	sub	#1, r15
@@ -152,7 +150,7 @@ photon_beetle_aead128_encrypt_with:
 	adc	r15
 	mov	r15, 26(sp)
 	tst	r10
-	jz	.Lphoton_beetle_aead128_encrypt_with_else8
+	jz	.Lphoton_beetle_aead128_encrypt_with_else10
 	; photon_beetle_aead128.ae:74: whole = a % rate == 0
 	mov	r10, r15
 	and	#15, r15
@@ -183,11 +181,11 @@ photon_beetle_aead128_encrypt_with:
 	mov	r10, r14
 	mov	r11, r15
 	call	#photon_beetle_aead128_hash
-.Lphoton_beetle_aead128_encrypt_with_else8:
-.Lphoton_beetle_aead128_encrypt_with_endif9:
+.Lphoton_beetle_aead128_encrypt_with_else10:
+.Lphoton_beetle_aead128_encrypt_with_endif11:
 	; photon_beetle_aead128.ae:121: if m > 0 {
 	tst	96(sp)
-	jz	.Lphoton_beetle_aead128_encrypt_with_else10
+	jz	.Lphoton_beetle_aead128_encrypt_with_else12
 	; photon_beetle_aead128.ae:122: for i in 0..(m + rate - 1) / rate {
 	mov	96(sp), r15
 	add	#16, r15
@@ -207,8 +205,8 @@ photon_beetle_aead128_encrypt_with:
 	cmp	r15, 10(sp)
 	mov	8(sp), r15
 	subc	r13, r15
-	jc	.Lphoton_beetle_aead128_encrypt_with_done13
-.Lphoton_beetle_aead128_encrypt_with_loop12:
+	jc	.Lphoton_beetle_aead128_encrypt_with_done15
+.Lphoton_beetle_aead128_encrypt_with_loop14:
 	; photon_beetle_aead128.ae:123: off = rate * i
 	mov	10(sp), r14
 	rla	r14
@@ -247,43 +245,52 @@ photon_beetle_aead128_encrypt_with:
 	add	#28, r12
 	call	#photon_beetle_aead128_P_permute
 	; photon_beetle_aead128.ae:128: p = load_le(msg, off, rate, count)
-	mov	2(sp), r10
-	add	94(sp), r10
+	mov	2(sp), r11
+	add	94(sp), r11
 	cmp	#16, 0(sp)
-	jnc	.Lphoton_beetle_aead128_encrypt_with_bytes14
-	bit	#1, r10
-	jnz	.Lphoton_beetle_aead128_encrypt_with_bytes14
-.Lphoton_beetle_aead128_encrypt_with_words15:
-	mov	@r10+, 6(sp)
-	mov	@r10+, r6
-	mov	@r10+, 12(sp)
-	mov	@r10+, 14(sp)
-	mov	@r10+, 16(sp)
-	mov	@r10+, 18(sp)
-	mov	@r10+, 20(sp)
-	mov	@r10+, r5
-	jmp	.Lphoton_beetle_aead128_encrypt_with_join16
-.Lphoton_beetle_aead128_encrypt_with_bytes14:
-	mov	sp, r11
-	add	#60, r11
-	mov	r11, r12
-	mov	#16, r13
-	mov	@sp, r15
-.Lphoton_beetle_aead128_encrypt_with_cpy17:
-	clr	r14
+	jnc	.Lphoton_beetle_aead128_encrypt_with_bytes16
+	bit	#1, r11
+	jnz	.Lphoton_beetle_aead128_encrypt_with_bytes16
+.Lphoton_beetle_aead128_encrypt_with_words17:
+	mov	@r11+, 6(sp)
+	mov	@r11+, r6
+	mov	@r11+, 12(sp)
+	mov	@r11+, 14(sp)
+	mov	@r11+, 16(sp)
+	mov	@r11+, 18(sp)
+	mov	@r11+, 20(sp)
+	mov	@r11+, r5
+	jmp	.Lphoton_beetle_aead128_encrypt_with_join18
+.Lphoton_beetle_aead128_encrypt_with_bytes16:
+	mov	sp, r12
+	add	#60, r12
+	mov	r12, r13
+	mov	@sp, r14
+	cmp	#16, r14
+	jnc	.Lphoton_beetle_aead128_encrypt_with_cap19
+	mov	#16, r14
+.Lphoton_beetle_aead128_encrypt_with_cap19:
+	mov	#16, r15
+	sub	r14, r15
+	tst	r14
+	jz	.Lphoton_beetle_aead128_encrypt_with_zeros21
+.Lphoton_beetle_aead128_encrypt_with_cpy20:
+	mov.b	@r11+, 0(r13)
+	inc	r13
+	dec	r14
+	jnz	.Lphoton_beetle_aead128_encrypt_with_cpy20
+.Lphoton_beetle_aead128_encrypt_with_zeros21:
 	tst	r15
-	jz	.Lphoton_beetle_aead128_encrypt_with_pad18
-	mov.b	@r10, r14
-	inc	r10
+	jz	.Lphoton_beetle_aead128_encrypt_with_filled23
+.Lphoton_beetle_aead128_encrypt_with_zero22:
+	mov.b	#0, 0(r13)
+	inc	r13
 	dec	r15
-.Lphoton_beetle_aead128_encrypt_with_pad18:
-	mov.b	r14, 0(r12)
-	inc	r12
-	dec	r13
-	jnz	.Lphoton_beetle_aead128_encrypt_with_cpy17
-	mov	r11, r10
-	jmp	.Lphoton_beetle_aead128_encrypt_with_words15
-.Lphoton_beetle_aead128_encrypt_with_join16:
+	jnz	.Lphoton_beetle_aead128_encrypt_with_zero22
+.Lphoton_beetle_aead128_encrypt_with_filled23:
+	mov	r12, r11
+	jmp	.Lphoton_beetle_aead128_encrypt_with_words17
+.Lphoton_beetle_aead128_encrypt_with_join18:
 	; photon_beetle_aead128.ae:54: return cat(x[63:0] >>> 1, x[127:64])
 	mov	30(sp), r7
 	mov	32(sp), r8
@@ -310,9 +317,9 @@ photon_beetle_aead128_encrypt_with:
 	mov	14(sp), r15
 	xor	42(sp), r15
 	cmp	#16, 0(sp)
-	jnc	.Lphoton_beetle_aead128_encrypt_with_bytes19
+	jnc	.Lphoton_beetle_aead128_encrypt_with_bytes24
 	bit	#1, r13
-	jnz	.Lphoton_beetle_aead128_encrypt_with_bytes19
+	jnz	.Lphoton_beetle_aead128_encrypt_with_bytes24
 	mov	r11, 0(r13)
 	mov	r12, 2(r13)
 	mov	r14, 4(r13)
@@ -321,8 +328,8 @@ photon_beetle_aead128_encrypt_with:
 	mov	r7, 10(r13)
 	mov	r8, 12(r13)
 	mov	r9, 14(r13)
-	jmp	.Lphoton_beetle_aead128_encrypt_with_stored20
-.Lphoton_beetle_aead128_encrypt_with_bytes19:
+	jmp	.Lphoton_beetle_aead128_encrypt_with_stored25
+.Lphoton_beetle_aead128_encrypt_with_bytes24:
 	mov	r11, 60(sp)
 	mov	r12, 62(sp)
 	mov	r14, 64(sp)
@@ -335,18 +342,18 @@ photon_beetle_aead128_encrypt_with:
 	add	#60, r14
 	mov	@sp, r15
 	cmp	#16, r15
-	jnc	.Lphoton_beetle_aead128_encrypt_with_cnt21
+	jnc	.Lphoton_beetle_aead128_encrypt_with_cnt26
 	mov	#16, r15
-.Lphoton_beetle_aead128_encrypt_with_cnt21:
+.Lphoton_beetle_aead128_encrypt_with_cnt26:
 	tst	r15
-	jz	.Lphoton_beetle_aead128_encrypt_with_stored20
-.Lphoton_beetle_aead128_encrypt_with_cpy22:
+	jz	.Lphoton_beetle_aead128_encrypt_with_stored25
+.Lphoton_beetle_aead128_encrypt_with_cpy27:
 	mov.b	@r14, 0(r13)
 	inc	r14
 	inc	r13
 	dec	r15
-	jnz	.Lphoton_beetle_aead128_encrypt_with_cpy22
-.Lphoton_beetle_aead128_encrypt_with_stored20:
+	jnz	.Lphoton_beetle_aead128_encrypt_with_cpy27
+.Lphoton_beetle_aead128_encrypt_with_stored25:
 	; photon_beetle_aead128.ae:37: return if n < rate then x | ((1 as u128) << (8 * n)) else x
 	cmp	#16, 0(sp)
 	mov	4(sp), r15
@@ -355,7 +362,7 @@ photon_beetle_aead128_encrypt_with:
 	adc	r15
 	xor	#1, r15
 	tst	r15
-	jz	.Lphoton_beetle_aead128_encrypt_with_else23
+	jz	.Lphoton_beetle_aead128_encrypt_with_else28
 	mov	4(sp), r7
 	rlam.w	#3, r7
 	mov	@sp, r4
@@ -369,12 +376,12 @@ photon_beetle_aead128_encrypt_with:
 	mov	#0, r13
 	mov	#0, r14
 	tst	r7
-	jnz	.Lphoton_beetle_aead128_encrypt_with_shbig25
+	jnz	.Lphoton_beetle_aead128_encrypt_with_shbig30
 	cmp	#128, r4
-	jc	.Lphoton_beetle_aead128_encrypt_with_shbig25
-.Lphoton_beetle_aead128_encrypt_with_shlimb28:
+	jc	.Lphoton_beetle_aead128_encrypt_with_shbig30
+.Lphoton_beetle_aead128_encrypt_with_shlimb33:
 	cmp	#16, r4
-	jnc	.Lphoton_beetle_aead128_encrypt_with_shbits29
+	jnc	.Lphoton_beetle_aead128_encrypt_with_shbits34
 	mov	r13, r14
 	mov	r12, r13
 	mov	r11, r12
@@ -384,11 +391,11 @@ photon_beetle_aead128_encrypt_with:
 	mov	r8, r9
 	clr	r8
 	sub	#16, r4
-	jmp	.Lphoton_beetle_aead128_encrypt_with_shlimb28
-.Lphoton_beetle_aead128_encrypt_with_shbits29:
+	jmp	.Lphoton_beetle_aead128_encrypt_with_shlimb33
+.Lphoton_beetle_aead128_encrypt_with_shbits34:
 	tst	r4
-	jz	.Lphoton_beetle_aead128_encrypt_with_shend26
-.Lphoton_beetle_aead128_encrypt_with_sh27:
+	jz	.Lphoton_beetle_aead128_encrypt_with_shend31
+.Lphoton_beetle_aead128_encrypt_with_sh32:
 	rla	r8
 	rlc	r9
 	rlc	r15
@@ -398,9 +405,9 @@ photon_beetle_aead128_encrypt_with:
 	rlc	r13
 	rlc	r14
 	dec	r4
-	jnz	.Lphoton_beetle_aead128_encrypt_with_sh27
-	jmp	.Lphoton_beetle_aead128_encrypt_with_shend26
-.Lphoton_beetle_aead128_encrypt_with_shbig25:
+	jnz	.Lphoton_beetle_aead128_encrypt_with_sh32
+	jmp	.Lphoton_beetle_aead128_encrypt_with_shend31
+.Lphoton_beetle_aead128_encrypt_with_shbig30:
 	clr	r8
 	clr	r9
 	clr	r15
@@ -409,7 +416,7 @@ photon_beetle_aead128_encrypt_with:
 	clr	r12
 	clr	r13
 	clr	r14
-.Lphoton_beetle_aead128_encrypt_with_shend26:
+.Lphoton_beetle_aead128_encrypt_with_shend31:
 	mov	6(sp), r7
 	bis	r8, r7
 	bis	r9, r6
@@ -427,8 +434,8 @@ photon_beetle_aead128_encrypt_with:
 	bis	r13, r12
 	mov	r5, r13
 	bis	r14, r13
-	jmp	.Lphoton_beetle_aead128_encrypt_with_endif24
-.Lphoton_beetle_aead128_encrypt_with_else23:
+	jmp	.Lphoton_beetle_aead128_encrypt_with_endif29
+.Lphoton_beetle_aead128_encrypt_with_else28:
 	mov	6(sp), r7
 	mov	12(sp), r9
 	mov	14(sp), r8
@@ -436,7 +443,7 @@ photon_beetle_aead128_encrypt_with:
 	mov	18(sp), r11
 	mov	20(sp), r12
 	mov	r5, r13
-.Lphoton_beetle_aead128_encrypt_with_endif24:
+.Lphoton_beetle_aead128_encrypt_with_endif29:
 	; photon_beetle_aead128.ae:130: set_rate_part(s, x ^ ozs(p, count))
 	xor	30(sp), r6
 	xor	28(sp), r7
@@ -466,8 +473,8 @@ photon_beetle_aead128_encrypt_with:
 	cmp	24(sp), 10(sp)
 	mov	8(sp), r15
 	subc	22(sp), r15
-	jnc	.Lphoton_beetle_aead128_encrypt_with_loop12
-.Lphoton_beetle_aead128_encrypt_with_done13:
+	jnc	.Lphoton_beetle_aead128_encrypt_with_loop14
+.Lphoton_beetle_aead128_encrypt_with_done15:
 	; photon_beetle_aead128.ae:79: whole = m % rate == 0
 	mov	96(sp), r15
 	and	#15, r15
@@ -497,8 +504,8 @@ photon_beetle_aead128_encrypt_with:
 	rlam.w	#1, r13
 	xor	58(sp), r13
 	mov	r13, 58(sp)
-.Lphoton_beetle_aead128_encrypt_with_else10:
-.Lphoton_beetle_aead128_encrypt_with_endif11:
+.Lphoton_beetle_aead128_encrypt_with_else12:
+.Lphoton_beetle_aead128_encrypt_with_endif13:
 	; photon_beetle_aead128.ae:85: P.permute(s)
 	mov	sp, r12
 	add	#28, r12
@@ -506,7 +513,7 @@ photon_beetle_aead128_encrypt_with:
 	; photon_beetle_aead128.ae:134: store_le(tag, 0, tag_of(s))
 	mov	102(sp), r13
 	bit	#1, r13
-	jnz	.Lphoton_beetle_aead128_encrypt_with_bytes30
+	jnz	.Lphoton_beetle_aead128_encrypt_with_bytes35
 	mov	28(sp), 0(r13)
 	mov	30(sp), 2(r13)
 	mov	32(sp), 4(r13)
@@ -515,8 +522,8 @@ photon_beetle_aead128_encrypt_with:
 	mov	38(sp), 10(r13)
 	mov	40(sp), 12(r13)
 	mov	42(sp), 14(r13)
-	jmp	.Lphoton_beetle_aead128_encrypt_with_stored31
-.Lphoton_beetle_aead128_encrypt_with_bytes30:
+	jmp	.Lphoton_beetle_aead128_encrypt_with_stored36
+.Lphoton_beetle_aead128_encrypt_with_bytes35:
 	mov	28(sp), 60(sp)
 	mov	30(sp), 62(sp)
 	mov	32(sp), 64(sp)
@@ -528,13 +535,13 @@ photon_beetle_aead128_encrypt_with:
 	mov	sp, r14
 	add	#60, r14
 	mov	#16, r15
-.Lphoton_beetle_aead128_encrypt_with_cpy32:
+.Lphoton_beetle_aead128_encrypt_with_cpy37:
 	mov.b	@r14, 0(r13)
 	inc	r14
 	inc	r13
 	dec	r15
-	jnz	.Lphoton_beetle_aead128_encrypt_with_cpy32
-.Lphoton_beetle_aead128_encrypt_with_stored31:
+	jnz	.Lphoton_beetle_aead128_encrypt_with_cpy37
+.Lphoton_beetle_aead128_encrypt_with_stored36:
 	add	#76, sp
 	popm.w	#7, r10
 	ret
@@ -542,102 +549,100 @@ photon_beetle_aead128_encrypt_with:
 
 
 ; --- photon_beetle_aead128_decrypt_with: photon_beetle_aead128.decrypt_with
-;     frame 102 bytes (27 spill slots, locals 48), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1498 bytes of code
+;     frame 100 bytes (26 spill slots, locals 48), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 1504 bytes of code
 	.section .text.photon_beetle_aead128_decrypt_with,"ax",@progbits
 	.global photon_beetle_aead128_decrypt_with
 	.type photon_beetle_aead128_decrypt_with, @function
 	.balign 2
 photon_beetle_aead128_decrypt_with:
 	pushm.w	#7, r10
-	sub	#102, sp
-	mov	r13, r8
+	sub	#100, sp
+	mov	r13, r7
 	mov	r15, r13
-	mov	118(sp), r10
+	mov	116(sp), r10
 	; photon_beetle_aead128.ae:91: set_rate_part(s, load_le(nonce, 0, 16))
-	bit	#1, r8
+	bit	#1, r7
 	jnz	.Lphoton_beetle_aead128_decrypt_with_bytes1
 .Lphoton_beetle_aead128_decrypt_with_words2:
-	mov	@r8+, r4
-	mov	@r8+, r5
-	mov	@r8+, r6
-	mov	@r8+, r7
-	mov	@r8+, r9
-	mov	@r8+, r11
-	mov	@r8+, r14
-	mov	@r8+, r15
+	mov	@r7+, r4
+	mov	@r7+, r5
+	mov	@r7+, r6
+	mov	@r7+, r8
+	mov	@r7+, r9
+	mov	@r7+, r11
+	mov	@r7+, r14
+	mov	@r7+, r15
 	jmp	.Lphoton_beetle_aead128_decrypt_with_join3
 .Lphoton_beetle_aead128_decrypt_with_bytes1:
-	mov	sp, r9
-	add	#86, r9
-	mov	r9, r11
-	mov	#16, r14
+	mov	sp, r11
+	add	#84, r11
+	mov	r11, r14
+	mov	#16, r15
 .Lphoton_beetle_aead128_decrypt_with_cpy4:
-	mov.b	@r8, r15
-	inc	r8
-	mov.b	r15, 0(r11)
-	inc	r11
-	dec	r14
+	mov.b	@r7+, 0(r14)
+	inc	r14
+	dec	r15
 	jnz	.Lphoton_beetle_aead128_decrypt_with_cpy4
-	mov	r9, r8
+	mov	r11, r7
 	jmp	.Lphoton_beetle_aead128_decrypt_with_words2
 .Lphoton_beetle_aead128_decrypt_with_join3:
 	; photon_beetle_aead128.ae:28: s[0] = x[31:0]
-	mov	r4, 54(sp)
-	mov	r5, 56(sp)
+	mov	r4, 52(sp)
+	mov	r5, 54(sp)
 	; photon_beetle_aead128.ae:29: s[1] = x[63:32]
-	mov	r6, 58(sp)
-	mov	r7, 60(sp)
+	mov	r6, 56(sp)
+	mov	r8, 58(sp)
 	; photon_beetle_aead128.ae:30: s[2] = x[95:64]
-	mov	r9, 62(sp)
-	mov	r11, 64(sp)
+	mov	r9, 60(sp)
+	mov	r11, 62(sp)
 	; photon_beetle_aead128.ae:31: s[3] = x[127:96]
-	mov	r14, 66(sp)
-	mov	r15, 68(sp)
+	mov	r14, 64(sp)
+	mov	r15, 66(sp)
 	; photon_beetle_aead128.ae:93: s[4 + i] = kc[i]
 	mov	2(r12), r15
-	mov	@r12, 70(sp)
-	mov	r15, 72(sp)
+	mov	@r12, 68(sp)
+	mov	r15, 70(sp)
 	mov	4(r12), r14
 	mov	6(r12), r15
-	mov	r14, 74(sp)
-	mov	r15, 76(sp)
+	mov	r14, 72(sp)
+	mov	r15, 74(sp)
 	mov	8(r12), r14
 	mov	10(r12), r15
-	mov	r14, 78(sp)
-	mov	r15, 80(sp)
+	mov	r14, 76(sp)
+	mov	r15, 78(sp)
 	mov	12(r12), r14
 	mov	14(r12), r15
-	mov	r14, 82(sp)
-	mov	r15, 84(sp)
+	mov	r14, 80(sp)
+	mov	r15, 82(sp)
 	; photon_beetle_aead128.ae:143: if (a == 0) & (m == 0) {
 	mov	r10, r15
 	sub	#1, r15
 	clr	r14
 	adc	r14
 	xor	#1, r14
-	mov	122(sp), r15
+	mov	120(sp), r15
 	sub	#1, r15
 	clr	r15
 	adc	r15
 	xor	#1, r15
 	and	r15, r14
 	tst	r14
-	jz	.Lphoton_beetle_aead128_decrypt_with_else6
+	jz	.Lphoton_beetle_aead128_decrypt_with_else8
 	; photon_beetle_aead128.ae:48: s[7] = s[7] ^ ((c as u32) << 29)
-	mov	84(sp), r15
+	mov	82(sp), r15
 	xor	#8192, r15
-	mov	r15, 84(sp)
-.Lphoton_beetle_aead128_decrypt_with_else6:
-.Lphoton_beetle_aead128_decrypt_with_endif7:
+	mov	r15, 82(sp)
+.Lphoton_beetle_aead128_decrypt_with_else8:
+.Lphoton_beetle_aead128_decrypt_with_endif9:
 	; photon_beetle_aead128.ae:146: if a > 0 {
 	mov	r10, r15
 	sub	#1, r15
 	clr	r15
 	adc	r15
-	mov	r15, 52(sp)
+	mov	r15, 50(sp)
 	tst	r10
-	jz	.Lphoton_beetle_aead128_decrypt_with_else8
+	jz	.Lphoton_beetle_aead128_decrypt_with_else10
 	; photon_beetle_aead128.ae:74: whole = a % rate == 0
 	mov	r10, r15
 	and	#15, r15
@@ -646,7 +651,7 @@ photon_beetle_aead128_decrypt_with:
 	adc	r11
 	xor	#1, r11
 	; photon_beetle_aead128.ae:75: return if m > 0 then (if whole then 1 else 2 as u8) else (if whole then 3 else 4 as u8)
-	mov	122(sp), r15
+	mov	120(sp), r15
 	sub	#1, r15
 	subc	r14, r14
 	inv	r14
@@ -664,19 +669,19 @@ photon_beetle_aead128_decrypt_with:
 	xor	r15, r11
 	; photon_beetle_aead128.ae:147: hash(s, ad, c0_of(a, m))
 	mov	sp, r12
-	add	#54, r12
+	add	#52, r12
 	mov	r10, r14
 	mov	r11, r15
 	call	#photon_beetle_aead128_hash
-.Lphoton_beetle_aead128_decrypt_with_else8:
-.Lphoton_beetle_aead128_decrypt_with_endif9:
+.Lphoton_beetle_aead128_decrypt_with_else10:
+.Lphoton_beetle_aead128_decrypt_with_endif11:
 	; photon_beetle_aead128.ae:149: if m > 0 {
-	tst	122(sp)
-	jnz	.Lphoton_beetle_aead128_decrypt_with_near42
-	br	#.Lphoton_beetle_aead128_decrypt_with_else10
-.Lphoton_beetle_aead128_decrypt_with_near42:
+	tst	120(sp)
+	jnz	.Lphoton_beetle_aead128_decrypt_with_near49
+	br	#.Lphoton_beetle_aead128_decrypt_with_else12
+.Lphoton_beetle_aead128_decrypt_with_near49:
 	; photon_beetle_aead128.ae:150: for i in 0..(m + rate - 1) / rate {
-	mov	122(sp), r15
+	mov	120(sp), r15
 	add	#16, r15
 	sub	#1, r15
 	subc	r13, r13
@@ -686,16 +691,16 @@ photon_beetle_aead128_decrypt_with:
 	rlam.w	#4, r14
 	and	#61440, r14
 	bis	r14, r15
-	mov	r15, 34(sp)
+	mov	r15, 32(sp)
 	rrum.w	#4, r13
-	mov	r13, 32(sp)
+	mov	r13, 30(sp)
 	mov	#0, 28(sp)
 	mov	#0, 26(sp)
 	cmp	r15, 28(sp)
 	mov	26(sp), r15
 	subc	r13, r15
-	jc	.Lphoton_beetle_aead128_decrypt_with_done13
-.Lphoton_beetle_aead128_decrypt_with_loop12:
+	jc	.Lphoton_beetle_aead128_decrypt_with_done15
+.Lphoton_beetle_aead128_decrypt_with_loop14:
 	; photon_beetle_aead128.ae:151: off = rate * i
 	mov	28(sp), r14
 	rla	r14
@@ -714,7 +719,7 @@ photon_beetle_aead128_decrypt_with:
 	and	#15, r14
 	bis	r14, r15
 	; photon_beetle_aead128.ae:152: rest = m - off
-	mov	122(sp), r12
+	mov	120(sp), r12
 	mov	#0, r13
 	sub	22(sp), r12
 	subc	r15, r13
@@ -731,69 +736,78 @@ photon_beetle_aead128_decrypt_with:
 	mov	r13, 24(sp)
 	; photon_beetle_aead128.ae:154: P.permute(s)
 	mov	sp, r12
-	add	#54, r12
+	add	#52, r12
 	call	#photon_beetle_aead128_P_permute
 	; photon_beetle_aead128.ae:54: return cat(x[63:0] >>> 1, x[127:64])
-	mov	56(sp), r8
-	mov	58(sp), r11
-	mov	60(sp), r12
-	mov	54(sp), r7
-	bit	#1, r8
+	mov	54(sp), r5
+	mov	56(sp), r6
+	mov	58(sp), r7
+	mov	52(sp), r4
+	bit	#1, r5
+	rrc	r4
 	rrc	r7
-	rrc	r12
-	rrc	r11
-	rrc	r8
+	rrc	r6
+	rrc	r5
 	; photon_beetle_aead128.ae:156: p = first_bytes(shuffle(x) ^ load_le(ct, off, rate, count), count)
-	mov	22(sp), r4
-	add	120(sp), r4
+	mov	22(sp), r13
+	add	118(sp), r13
 	cmp	#16, 8(sp)
-	jnc	.Lphoton_beetle_aead128_decrypt_with_bytes14
-	bit	#1, r4
-	jnz	.Lphoton_beetle_aead128_decrypt_with_bytes14
-.Lphoton_beetle_aead128_decrypt_with_words15:
-	mov	@r4+, r14
-	mov	@r4+, r9
-	mov	@r4+, r10
-	mov	@r4+, r15
-	mov	@r4+, r5
-	mov	@r4+, r6
-	mov	@r4+, 30(sp)
-	mov	@r4+, r13
-	jmp	.Lphoton_beetle_aead128_decrypt_with_join16
-.Lphoton_beetle_aead128_decrypt_with_bytes14:
-	mov	sp, r9
-	add	#86, r9
-	mov	r9, r10
-	mov	#16, r13
-	mov	8(sp), r15
-.Lphoton_beetle_aead128_decrypt_with_cpy17:
-	clr	r14
+	jnc	.Lphoton_beetle_aead128_decrypt_with_bytes16
+	bit	#1, r13
+	jnz	.Lphoton_beetle_aead128_decrypt_with_bytes16
+.Lphoton_beetle_aead128_decrypt_with_words17:
+	mov	@r13+, r14
+	mov	@r13+, r9
+	mov	@r13+, r10
+	mov	@r13+, r15
+	mov	@r13+, r8
+	mov	@r13+, r11
+	mov	@r13+, r12
+	mov	@r13, r13
+	jmp	.Lphoton_beetle_aead128_decrypt_with_join18
+.Lphoton_beetle_aead128_decrypt_with_bytes16:
+	mov	sp, r11
+	add	#84, r11
+	mov	r11, r12
+	mov	8(sp), r14
+	cmp	#16, r14
+	jnc	.Lphoton_beetle_aead128_decrypt_with_cap19
+	mov	#16, r14
+.Lphoton_beetle_aead128_decrypt_with_cap19:
+	mov	#16, r15
+	sub	r14, r15
+	tst	r14
+	jz	.Lphoton_beetle_aead128_decrypt_with_zeros21
+.Lphoton_beetle_aead128_decrypt_with_cpy20:
+	mov.b	@r13+, 0(r12)
+	inc	r12
+	dec	r14
+	jnz	.Lphoton_beetle_aead128_decrypt_with_cpy20
+.Lphoton_beetle_aead128_decrypt_with_zeros21:
 	tst	r15
-	jz	.Lphoton_beetle_aead128_decrypt_with_pad18
-	mov.b	@r4, r14
-	inc	r4
+	jz	.Lphoton_beetle_aead128_decrypt_with_filled23
+.Lphoton_beetle_aead128_decrypt_with_zero22:
+	mov.b	#0, 0(r12)
+	inc	r12
 	dec	r15
-.Lphoton_beetle_aead128_decrypt_with_pad18:
-	mov.b	r14, 0(r10)
-	inc	r10
-	dec	r13
-	jnz	.Lphoton_beetle_aead128_decrypt_with_cpy17
-	mov	r9, r4
-	jmp	.Lphoton_beetle_aead128_decrypt_with_words15
-.Lphoton_beetle_aead128_decrypt_with_join16:
-	xor	62(sp), r14
-	xor	64(sp), r9
-	xor	66(sp), r10
-	xor	68(sp), r15
+	jnz	.Lphoton_beetle_aead128_decrypt_with_zero22
+.Lphoton_beetle_aead128_decrypt_with_filled23:
+	mov	r11, r13
+	jmp	.Lphoton_beetle_aead128_decrypt_with_words17
+.Lphoton_beetle_aead128_decrypt_with_join18:
+	xor	60(sp), r14
+	xor	62(sp), r9
+	xor	64(sp), r10
+	xor	66(sp), r15
 	mov	r15, 2(sp)
-	xor	r5, r7
-	mov	r7, 0(sp)
-	xor	r6, r8
-	mov	r8, 12(sp)
-	xor	30(sp), r11
-	mov	r11, 14(sp)
-	xor	r13, r12
-	mov	r12, 16(sp)
+	xor	r8, r4
+	mov	r4, 0(sp)
+	xor	r11, r5
+	mov	r5, 12(sp)
+	xor	r12, r6
+	mov	r6, 14(sp)
+	xor	r13, r7
+	mov	r7, 16(sp)
 	; photon_beetle_aead128.ae:42: return x & ~(~(0 as u128) << (8 * n))
 	mov	8(sp), 18(sp)
 	mov	18(sp), r15
@@ -809,7 +823,7 @@ photon_beetle_aead128_decrypt_with:
 	adc	r15
 	xor	#1, r15
 	tst	r15
-	jz	.Lphoton_beetle_aead128_decrypt_with_else19
+	jz	.Lphoton_beetle_aead128_decrypt_with_else24
 	mov	#-1, r4
 	mov	#-1, r5
 	mov	#-1, r11
@@ -820,12 +834,12 @@ photon_beetle_aead128_decrypt_with:
 	mov	#-1, r8
 	mov	18(sp), r15
 	tst	20(sp)
-	jnz	.Lphoton_beetle_aead128_decrypt_with_shbig21
+	jnz	.Lphoton_beetle_aead128_decrypt_with_shbig26
 	cmp	#128, r15
-	jc	.Lphoton_beetle_aead128_decrypt_with_shbig21
-.Lphoton_beetle_aead128_decrypt_with_shlimb24:
+	jc	.Lphoton_beetle_aead128_decrypt_with_shbig26
+.Lphoton_beetle_aead128_decrypt_with_shlimb29:
 	cmp	#16, r15
-	jnc	.Lphoton_beetle_aead128_decrypt_with_shbits25
+	jnc	.Lphoton_beetle_aead128_decrypt_with_shbits30
 	mov	r7, r8
 	mov	r6, r7
 	mov	r13, r6
@@ -835,11 +849,11 @@ photon_beetle_aead128_decrypt_with:
 	mov	r4, r5
 	clr	r4
 	sub	#16, r15
-	jmp	.Lphoton_beetle_aead128_decrypt_with_shlimb24
-.Lphoton_beetle_aead128_decrypt_with_shbits25:
+	jmp	.Lphoton_beetle_aead128_decrypt_with_shlimb29
+.Lphoton_beetle_aead128_decrypt_with_shbits30:
 	tst	r15
-	jz	.Lphoton_beetle_aead128_decrypt_with_shend22
-.Lphoton_beetle_aead128_decrypt_with_sh23:
+	jz	.Lphoton_beetle_aead128_decrypt_with_shend27
+.Lphoton_beetle_aead128_decrypt_with_sh28:
 	rla	r4
 	rlc	r5
 	rlc	r11
@@ -849,9 +863,9 @@ photon_beetle_aead128_decrypt_with:
 	rlc	r7
 	rlc	r8
 	dec	r15
-	jnz	.Lphoton_beetle_aead128_decrypt_with_sh23
-	jmp	.Lphoton_beetle_aead128_decrypt_with_shend22
-.Lphoton_beetle_aead128_decrypt_with_shbig21:
+	jnz	.Lphoton_beetle_aead128_decrypt_with_sh28
+	jmp	.Lphoton_beetle_aead128_decrypt_with_shend27
+.Lphoton_beetle_aead128_decrypt_with_shbig26:
 	clr	r4
 	clr	r5
 	clr	r11
@@ -860,7 +874,7 @@ photon_beetle_aead128_decrypt_with:
 	clr	r6
 	clr	r7
 	clr	r8
-.Lphoton_beetle_aead128_decrypt_with_shend22:
+.Lphoton_beetle_aead128_decrypt_with_shend27:
 	bic	r4, r14
 	mov	r14, 10(sp)
 	bic	r5, r9
@@ -879,22 +893,22 @@ photon_beetle_aead128_decrypt_with:
 	mov	r10, 4(sp)
 	mov	r11, 2(sp)
 	mov	r12, 0(sp)
-	jmp	.Lphoton_beetle_aead128_decrypt_with_endif20
-.Lphoton_beetle_aead128_decrypt_with_else19:
+	jmp	.Lphoton_beetle_aead128_decrypt_with_endif25
+.Lphoton_beetle_aead128_decrypt_with_else24:
 	mov	r14, 10(sp)
 	mov	r9, 6(sp)
 	mov	r10, 4(sp)
 	mov	12(sp), r13
 	mov	14(sp), r14
 	mov	16(sp), r15
-.Lphoton_beetle_aead128_decrypt_with_endif20:
+.Lphoton_beetle_aead128_decrypt_with_endif25:
 	; photon_beetle_aead128.ae:157: store_le(msg, off, p, count)
 	mov	22(sp), r10
-	add	128(sp), r10
+	add	126(sp), r10
 	cmp	#16, 8(sp)
-	jnc	.Lphoton_beetle_aead128_decrypt_with_bytes26
+	jnc	.Lphoton_beetle_aead128_decrypt_with_bytes31
 	bit	#1, r10
-	jnz	.Lphoton_beetle_aead128_decrypt_with_bytes26
+	jnz	.Lphoton_beetle_aead128_decrypt_with_bytes31
 	mov	10(sp), 0(r10)
 	mov	6(sp), 2(r10)
 	mov	4(sp), 4(r10)
@@ -903,32 +917,32 @@ photon_beetle_aead128_decrypt_with:
 	mov	r13, 10(r10)
 	mov	r14, 12(r10)
 	mov	r15, 14(r10)
-	jmp	.Lphoton_beetle_aead128_decrypt_with_stored27
-.Lphoton_beetle_aead128_decrypt_with_bytes26:
-	mov	10(sp), 86(sp)
-	mov	6(sp), 88(sp)
-	mov	4(sp), 90(sp)
-	mov	2(sp), 92(sp)
-	mov	@sp, 94(sp)
-	mov	r13, 96(sp)
-	mov	r14, 98(sp)
-	mov	r15, 100(sp)
+	jmp	.Lphoton_beetle_aead128_decrypt_with_stored32
+.Lphoton_beetle_aead128_decrypt_with_bytes31:
+	mov	10(sp), 84(sp)
+	mov	6(sp), 86(sp)
+	mov	4(sp), 88(sp)
+	mov	2(sp), 90(sp)
+	mov	@sp, 92(sp)
+	mov	r13, 94(sp)
+	mov	r14, 96(sp)
+	mov	r15, 98(sp)
 	mov	sp, r11
-	add	#86, r11
+	add	#84, r11
 	mov	8(sp), r12
 	cmp	#16, r12
-	jnc	.Lphoton_beetle_aead128_decrypt_with_cnt28
+	jnc	.Lphoton_beetle_aead128_decrypt_with_cnt33
 	mov	#16, r12
-.Lphoton_beetle_aead128_decrypt_with_cnt28:
+.Lphoton_beetle_aead128_decrypt_with_cnt33:
 	tst	r12
-	jz	.Lphoton_beetle_aead128_decrypt_with_stored27
-.Lphoton_beetle_aead128_decrypt_with_cpy29:
+	jz	.Lphoton_beetle_aead128_decrypt_with_stored32
+.Lphoton_beetle_aead128_decrypt_with_cpy34:
 	mov.b	@r11, 0(r10)
 	inc	r11
 	inc	r10
 	dec	r12
-	jnz	.Lphoton_beetle_aead128_decrypt_with_cpy29
-.Lphoton_beetle_aead128_decrypt_with_stored27:
+	jnz	.Lphoton_beetle_aead128_decrypt_with_cpy34
+.Lphoton_beetle_aead128_decrypt_with_stored32:
 	; photon_beetle_aead128.ae:37: return if n < rate then x | ((1 as u128) << (8 * n)) else x
 	cmp	#16, 8(sp)
 	mov	24(sp), r12
@@ -937,7 +951,7 @@ photon_beetle_aead128_decrypt_with:
 	adc	r12
 	xor	#1, r12
 	tst	r12
-	jz	.Lphoton_beetle_aead128_decrypt_with_else30
+	jz	.Lphoton_beetle_aead128_decrypt_with_else35
 	mov	#1, r7
 	mov	#0, r8
 	mov	#0, r9
@@ -948,12 +962,12 @@ photon_beetle_aead128_decrypt_with:
 	mov	#0, r11
 	mov	18(sp), r12
 	tst	20(sp)
-	jnz	.Lphoton_beetle_aead128_decrypt_with_shbig32
+	jnz	.Lphoton_beetle_aead128_decrypt_with_shbig37
 	cmp	#128, r12
-	jc	.Lphoton_beetle_aead128_decrypt_with_shbig32
-.Lphoton_beetle_aead128_decrypt_with_shlimb35:
+	jc	.Lphoton_beetle_aead128_decrypt_with_shbig37
+.Lphoton_beetle_aead128_decrypt_with_shlimb40:
 	cmp	#16, r12
-	jnc	.Lphoton_beetle_aead128_decrypt_with_shbits36
+	jnc	.Lphoton_beetle_aead128_decrypt_with_shbits41
 	mov	r10, r11
 	mov	r6, r10
 	mov	r5, r6
@@ -963,11 +977,11 @@ photon_beetle_aead128_decrypt_with:
 	mov	r7, r8
 	clr	r7
 	sub	#16, r12
-	jmp	.Lphoton_beetle_aead128_decrypt_with_shlimb35
-.Lphoton_beetle_aead128_decrypt_with_shbits36:
+	jmp	.Lphoton_beetle_aead128_decrypt_with_shlimb40
+.Lphoton_beetle_aead128_decrypt_with_shbits41:
 	tst	r12
-	jz	.Lphoton_beetle_aead128_decrypt_with_shend33
-.Lphoton_beetle_aead128_decrypt_with_sh34:
+	jz	.Lphoton_beetle_aead128_decrypt_with_shend38
+.Lphoton_beetle_aead128_decrypt_with_sh39:
 	rla	r7
 	rlc	r8
 	rlc	r9
@@ -977,9 +991,9 @@ photon_beetle_aead128_decrypt_with:
 	rlc	r10
 	rlc	r11
 	dec	r12
-	jnz	.Lphoton_beetle_aead128_decrypt_with_sh34
-	jmp	.Lphoton_beetle_aead128_decrypt_with_shend33
-.Lphoton_beetle_aead128_decrypt_with_shbig32:
+	jnz	.Lphoton_beetle_aead128_decrypt_with_sh39
+	jmp	.Lphoton_beetle_aead128_decrypt_with_shend38
+.Lphoton_beetle_aead128_decrypt_with_shbig37:
 	clr	r7
 	clr	r8
 	clr	r9
@@ -988,7 +1002,7 @@ photon_beetle_aead128_decrypt_with:
 	clr	r6
 	clr	r10
 	clr	r11
-.Lphoton_beetle_aead128_decrypt_with_shend33:
+.Lphoton_beetle_aead128_decrypt_with_shend38:
 	bis	r7, 10(sp)
 	mov	6(sp), r7
 	bis	r8, r7
@@ -1006,8 +1020,8 @@ photon_beetle_aead128_decrypt_with:
 	mov	r13, r11
 	mov	r14, r12
 	mov	r15, r13
-	jmp	.Lphoton_beetle_aead128_decrypt_with_endif31
-.Lphoton_beetle_aead128_decrypt_with_else30:
+	jmp	.Lphoton_beetle_aead128_decrypt_with_endif36
+.Lphoton_beetle_aead128_decrypt_with_else35:
 	mov	10(sp), r6
 	mov	6(sp), r7
 	mov	4(sp), r8
@@ -1016,40 +1030,40 @@ photon_beetle_aead128_decrypt_with:
 	mov	r13, r11
 	mov	r14, r12
 	mov	r15, r13
-.Lphoton_beetle_aead128_decrypt_with_endif31:
+.Lphoton_beetle_aead128_decrypt_with_endif36:
 	; photon_beetle_aead128.ae:158: set_rate_part(s, x ^ ozs(p, count))
-	xor	54(sp), r6
-	xor	56(sp), r7
+	xor	52(sp), r6
+	xor	54(sp), r7
 	; photon_beetle_aead128.ae:28: s[0] = x[31:0]
-	mov	r6, 54(sp)
-	mov	r7, 56(sp)
+	mov	r6, 52(sp)
+	mov	r7, 54(sp)
 	; photon_beetle_aead128.ae:158: set_rate_part(s, x ^ ozs(p, count))
-	xor	58(sp), r8
-	xor	60(sp), r9
+	xor	56(sp), r8
+	xor	58(sp), r9
 	; photon_beetle_aead128.ae:29: s[1] = x[63:32]
-	mov	r8, 58(sp)
-	mov	r9, 60(sp)
+	mov	r8, 56(sp)
+	mov	r9, 58(sp)
 	; photon_beetle_aead128.ae:158: set_rate_part(s, x ^ ozs(p, count))
-	xor	62(sp), r10
-	xor	64(sp), r11
+	xor	60(sp), r10
+	xor	62(sp), r11
 	; photon_beetle_aead128.ae:30: s[2] = x[95:64]
-	mov	r10, 62(sp)
-	mov	r11, 64(sp)
+	mov	r10, 60(sp)
+	mov	r11, 62(sp)
 	; photon_beetle_aead128.ae:158: set_rate_part(s, x ^ ozs(p, count))
-	xor	66(sp), r12
-	xor	68(sp), r13
+	xor	64(sp), r12
+	xor	66(sp), r13
 	; photon_beetle_aead128.ae:31: s[3] = x[127:96]
-	mov	r12, 66(sp)
-	mov	r13, 68(sp)
+	mov	r12, 64(sp)
+	mov	r13, 66(sp)
 	add	#1, 28(sp)
 	addc	#0, 26(sp)
-	cmp	34(sp), 28(sp)
+	cmp	32(sp), 28(sp)
 	mov	26(sp), r15
-	subc	32(sp), r15
-	jnc	.Lphoton_beetle_aead128_decrypt_with_loop12
-.Lphoton_beetle_aead128_decrypt_with_done13:
+	subc	30(sp), r15
+	jnc	.Lphoton_beetle_aead128_decrypt_with_loop14
+.Lphoton_beetle_aead128_decrypt_with_done15:
 	; photon_beetle_aead128.ae:79: whole = m % rate == 0
-	mov	122(sp), r15
+	mov	120(sp), r15
 	and	#15, r15
 	sub	#1, r15
 	clr	r13
@@ -1065,7 +1079,7 @@ photon_beetle_aead128_decrypt_with:
 	inc	r13
 	and	#3, r13
 	xor	#6, r13
-	mov	52(sp), r15
+	mov	50(sp), r15
 	inv	r15
 	inc	r15
 	xor	r13, r14
@@ -1075,60 +1089,58 @@ photon_beetle_aead128_decrypt_with:
 	swpb	r13
 	rlam.w	#4, r13
 	rlam.w	#1, r13
-	xor	84(sp), r13
-	mov	r13, 84(sp)
-.Lphoton_beetle_aead128_decrypt_with_else10:
-.Lphoton_beetle_aead128_decrypt_with_endif11:
+	xor	82(sp), r13
+	mov	r13, 82(sp)
+.Lphoton_beetle_aead128_decrypt_with_else12:
+.Lphoton_beetle_aead128_decrypt_with_endif13:
 	; photon_beetle_aead128.ae:162: return (load_le(tag, 0, 16) ^ tag_of(s)) == 0
-	mov	124(sp), r11
-	bit	#1, r11
-	jnz	.Lphoton_beetle_aead128_decrypt_with_bytes37
-.Lphoton_beetle_aead128_decrypt_with_words38:
-	mov	@r11+, 50(sp)
-	mov	@r11+, 48(sp)
-	mov	@r11+, 46(sp)
-	mov	@r11+, 44(sp)
-	mov	@r11+, 42(sp)
-	mov	@r11+, 40(sp)
-	mov	@r11+, 38(sp)
-	mov	@r11+, 36(sp)
-	jmp	.Lphoton_beetle_aead128_decrypt_with_join39
-.Lphoton_beetle_aead128_decrypt_with_bytes37:
-	mov	sp, r12
-	add	#86, r12
-	mov	r12, r13
-	mov	#16, r14
-.Lphoton_beetle_aead128_decrypt_with_cpy40:
-	mov.b	@r11, r15
-	inc	r11
-	mov.b	r15, 0(r13)
-	inc	r13
-	dec	r14
-	jnz	.Lphoton_beetle_aead128_decrypt_with_cpy40
-	mov	r12, r11
-	jmp	.Lphoton_beetle_aead128_decrypt_with_words38
-.Lphoton_beetle_aead128_decrypt_with_join39:
+	mov	122(sp), r12
+	bit	#1, r12
+	jnz	.Lphoton_beetle_aead128_decrypt_with_bytes42
+.Lphoton_beetle_aead128_decrypt_with_words43:
+	mov	@r12+, 48(sp)
+	mov	@r12+, 46(sp)
+	mov	@r12+, 44(sp)
+	mov	@r12+, 42(sp)
+	mov	@r12+, 40(sp)
+	mov	@r12+, 38(sp)
+	mov	@r12+, 36(sp)
+	mov	@r12+, 34(sp)
+	jmp	.Lphoton_beetle_aead128_decrypt_with_join44
+.Lphoton_beetle_aead128_decrypt_with_bytes42:
+	mov	sp, r13
+	add	#84, r13
+	mov	r13, r14
+	mov	#16, r15
+.Lphoton_beetle_aead128_decrypt_with_cpy45:
+	mov.b	@r12+, 0(r14)
+	inc	r14
+	dec	r15
+	jnz	.Lphoton_beetle_aead128_decrypt_with_cpy45
+	mov	r13, r12
+	jmp	.Lphoton_beetle_aead128_decrypt_with_words43
+.Lphoton_beetle_aead128_decrypt_with_join44:
 	; photon_beetle_aead128.ae:85: P.permute(s)
 	mov	sp, r12
-	add	#54, r12
+	add	#52, r12
 	call	#photon_beetle_aead128_P_permute
 	; photon_beetle_aead128.ae:162: return (load_le(tag, 0, 16) ^ tag_of(s)) == 0
-	mov	50(sp), r8
-	xor	54(sp), r8
-	mov	48(sp), r9
-	xor	56(sp), r9
-	mov	46(sp), r10
-	xor	58(sp), r10
-	mov	44(sp), r11
-	xor	60(sp), r11
-	mov	42(sp), r12
-	xor	62(sp), r12
-	mov	40(sp), r13
-	xor	64(sp), r13
-	mov	38(sp), r14
-	xor	66(sp), r14
-	mov	36(sp), r15
-	xor	68(sp), r15
+	mov	48(sp), r8
+	xor	52(sp), r8
+	mov	46(sp), r9
+	xor	54(sp), r9
+	mov	44(sp), r10
+	xor	56(sp), r10
+	mov	42(sp), r11
+	xor	58(sp), r11
+	mov	40(sp), r12
+	xor	60(sp), r12
+	mov	38(sp), r13
+	xor	62(sp), r13
+	mov	36(sp), r14
+	xor	64(sp), r14
+	mov	34(sp), r15
+	xor	66(sp), r15
 	bis	r9, r8
 	bis	r10, r8
 	bis	r11, r8
@@ -1140,9 +1152,9 @@ photon_beetle_aead128_decrypt_with:
 	clr	r14
 	adc	r14
 	xor	#1, r14
-	mov	132(sp), r15
+	mov	130(sp), r15
 	mov	r14, 0(r15)
-	add	#102, sp
+	add	#100, sp
 	popm.w	#7, r10
 	ret
 	.size photon_beetle_aead128_decrypt_with, .-photon_beetle_aead128_decrypt_with
@@ -2362,7 +2374,7 @@ photon_beetle_aead128_P_permute:
 
 ; --- photon_beetle_aead128_hash: photon_beetle_aead128.hash
 ;     frame 50 bytes (17 spill slots, locals 16), saves nothing
-;     estimated 580 bytes of code
+;     estimated 598 bytes of code
 	.section .text.photon_beetle_aead128_hash,"ax",@progbits
 	.local photon_beetle_aead128_hash
 	.type photon_beetle_aead128_hash, @function
@@ -2431,41 +2443,50 @@ photon_beetle_aead128_hash:
 	mov	@sp, r12
 	call	#photon_beetle_aead128_P_permute
 	; photon_beetle_aead128.ae:66: set_rate_part(s, rate_part(s) ^ ozs(load_le(ad, off, rate, count), count))
-	mov	6(sp), r10
-	add	30(sp), r10
+	mov	6(sp), r11
+	add	30(sp), r11
 	cmp	#16, 2(sp)
 	jnc	.Lphoton_beetle_aead128_hash_bytes3
-	bit	#1, r10
+	bit	#1, r11
 	jnz	.Lphoton_beetle_aead128_hash_bytes3
 .Lphoton_beetle_aead128_hash_words4:
-	mov	@r10+, r4
-	mov	@r10+, r6
-	mov	@r10+, 12(sp)
-	mov	@r10+, 14(sp)
-	mov	@r10+, 16(sp)
-	mov	@r10+, 18(sp)
-	mov	@r10+, 22(sp)
-	mov	@r10+, 20(sp)
+	mov	@r11+, r4
+	mov	@r11+, r6
+	mov	@r11+, 12(sp)
+	mov	@r11+, 14(sp)
+	mov	@r11+, 16(sp)
+	mov	@r11+, 18(sp)
+	mov	@r11+, 22(sp)
+	mov	@r11+, 20(sp)
 	jmp	.Lphoton_beetle_aead128_hash_join5
 .Lphoton_beetle_aead128_hash_bytes3:
-	mov	sp, r11
-	add	#34, r11
-	mov	r11, r12
-	mov	#16, r13
-	mov	2(sp), r15
-.Lphoton_beetle_aead128_hash_cpy6:
-	clr	r14
+	mov	sp, r12
+	add	#34, r12
+	mov	r12, r13
+	mov	2(sp), r14
+	cmp	#16, r14
+	jnc	.Lphoton_beetle_aead128_hash_cap6
+	mov	#16, r14
+.Lphoton_beetle_aead128_hash_cap6:
+	mov	#16, r15
+	sub	r14, r15
+	tst	r14
+	jz	.Lphoton_beetle_aead128_hash_zeros8
+.Lphoton_beetle_aead128_hash_cpy7:
+	mov.b	@r11+, 0(r13)
+	inc	r13
+	dec	r14
+	jnz	.Lphoton_beetle_aead128_hash_cpy7
+.Lphoton_beetle_aead128_hash_zeros8:
 	tst	r15
-	jz	.Lphoton_beetle_aead128_hash_pad7
-	mov.b	@r10, r14
-	inc	r10
+	jz	.Lphoton_beetle_aead128_hash_filled10
+.Lphoton_beetle_aead128_hash_zero9:
+	mov.b	#0, 0(r13)
+	inc	r13
 	dec	r15
-.Lphoton_beetle_aead128_hash_pad7:
-	mov.b	r14, 0(r12)
-	inc	r12
-	dec	r13
-	jnz	.Lphoton_beetle_aead128_hash_cpy6
-	mov	r11, r10
+	jnz	.Lphoton_beetle_aead128_hash_zero9
+.Lphoton_beetle_aead128_hash_filled10:
+	mov	r12, r11
 	jmp	.Lphoton_beetle_aead128_hash_words4
 .Lphoton_beetle_aead128_hash_join5:
 	; photon_beetle_aead128.ae:37: return if n < rate then x | ((1 as u128) << (8 * n)) else x
@@ -2476,7 +2497,7 @@ photon_beetle_aead128_hash:
 	adc	r15
 	xor	#1, r15
 	tst	r15
-	jz	.Lphoton_beetle_aead128_hash_else8
+	jz	.Lphoton_beetle_aead128_hash_else11
 	mov	2(sp), r5
 	rlam.w	#3, r5
 	mov	4(sp), r8
@@ -2490,12 +2511,12 @@ photon_beetle_aead128_hash:
 	mov	#0, r14
 	mov	#0, r15
 	tst	r8
-	jnz	.Lphoton_beetle_aead128_hash_shbig10
+	jnz	.Lphoton_beetle_aead128_hash_shbig13
 	cmp	#128, r5
-	jc	.Lphoton_beetle_aead128_hash_shbig10
-.Lphoton_beetle_aead128_hash_shlimb13:
+	jc	.Lphoton_beetle_aead128_hash_shbig13
+.Lphoton_beetle_aead128_hash_shlimb16:
 	cmp	#16, r5
-	jnc	.Lphoton_beetle_aead128_hash_shbits14
+	jnc	.Lphoton_beetle_aead128_hash_shbits17
 	mov	r14, r15
 	mov	r13, r14
 	mov	r12, r13
@@ -2505,11 +2526,11 @@ photon_beetle_aead128_hash:
 	mov	r9, r7
 	clr	r9
 	sub	#16, r5
-	jmp	.Lphoton_beetle_aead128_hash_shlimb13
-.Lphoton_beetle_aead128_hash_shbits14:
+	jmp	.Lphoton_beetle_aead128_hash_shlimb16
+.Lphoton_beetle_aead128_hash_shbits17:
 	tst	r5
-	jz	.Lphoton_beetle_aead128_hash_shend11
-.Lphoton_beetle_aead128_hash_sh12:
+	jz	.Lphoton_beetle_aead128_hash_shend14
+.Lphoton_beetle_aead128_hash_sh15:
 	rla	r9
 	rlc	r7
 	rlc	r10
@@ -2519,9 +2540,9 @@ photon_beetle_aead128_hash:
 	rlc	r14
 	rlc	r15
 	dec	r5
-	jnz	.Lphoton_beetle_aead128_hash_sh12
-	jmp	.Lphoton_beetle_aead128_hash_shend11
-.Lphoton_beetle_aead128_hash_shbig10:
+	jnz	.Lphoton_beetle_aead128_hash_sh15
+	jmp	.Lphoton_beetle_aead128_hash_shend14
+.Lphoton_beetle_aead128_hash_shbig13:
 	clr	r9
 	clr	r7
 	clr	r10
@@ -2530,7 +2551,7 @@ photon_beetle_aead128_hash:
 	clr	r13
 	clr	r14
 	clr	r15
-.Lphoton_beetle_aead128_hash_shend11:
+.Lphoton_beetle_aead128_hash_shend14:
 	mov	r4, r8
 	bis	r9, r8
 	mov	r6, r9
@@ -2547,8 +2568,8 @@ photon_beetle_aead128_hash:
 	bis	r14, r13
 	mov	20(sp), r14
 	bis	r15, r14
-	jmp	.Lphoton_beetle_aead128_hash_endif9
-.Lphoton_beetle_aead128_hash_else8:
+	jmp	.Lphoton_beetle_aead128_hash_endif12
+.Lphoton_beetle_aead128_hash_else11:
 	mov	r4, r8
 	mov	r6, r9
 	mov	12(sp), r7
@@ -2557,7 +2578,7 @@ photon_beetle_aead128_hash:
 	mov	18(sp), r12
 	mov	22(sp), r13
 	mov	20(sp), r14
-.Lphoton_beetle_aead128_hash_endif9:
+.Lphoton_beetle_aead128_hash_endif12:
 	; photon_beetle_aead128.ae:66: set_rate_part(s, rate_part(s) ^ ozs(load_le(ad, off, rate, count), count))
 	mov	@sp, r6
 	xor	@r6, r8

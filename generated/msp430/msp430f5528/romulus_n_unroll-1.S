@@ -6,7 +6,7 @@
 
 ; --- romulus_n_key_setup: romulus_n.key_setup
 ;     frame 26 bytes (5 spill slots, locals 16), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 464 bytes of code
+;     estimated 460 bytes of code
 	.section .text.romulus_n_key_setup,"ax",@progbits
 	.global romulus_n_key_setup
 	.type romulus_n_key_setup, @function
@@ -28,18 +28,16 @@ romulus_n_key_setup:
 	mov	@r12+, r15
 	jmp	.Lromulus_n_key_setup_join3
 .Lromulus_n_key_setup_bytes1:
-	mov	sp, r10
-	add	#10, r10
-	mov	r10, r11
-	mov	#16, r13
+	mov	sp, r11
+	add	#10, r11
+	mov	r11, r13
+	mov	#16, r15
 .Lromulus_n_key_setup_cpy4:
-	mov.b	@r12, r15
-	inc	r12
-	mov.b	r15, 0(r11)
-	inc	r11
-	dec	r13
+	mov.b	@r12+, 0(r13)
+	inc	r13
+	dec	r15
 	jnz	.Lromulus_n_key_setup_cpy4
-	mov	r10, r12
+	mov	r11, r12
 	jmp	.Lromulus_n_key_setup_words2
 .Lromulus_n_key_setup_join3:
 	; skinny128_384plus.ae:176: r3[i] = tk3[127:64] ^ rc_rows(rc[i])
@@ -59,7 +57,7 @@ romulus_n_key_setup:
 	swpb	r12
 	mov	#65376, r13
 	; skinny128_384plus.ae:174: @unroll(unroll)
-.Lromulus_n_key_setup_loop6:
+.Lromulus_n_key_setup_loop8:
 	; skinny128_384plus.ae:85: x = t[127:64]
 	mov	r10, r4
 	xor.b	r11, r4
@@ -224,8 +222,8 @@ romulus_n_key_setup:
 	mov	r4, 8(sp)
 	add	#16, r14
 	add	#8, r13
-	jnz	.Lromulus_n_key_setup_loop6
-.Lromulus_n_key_setup_done7:
+	jnz	.Lromulus_n_key_setup_loop8
+.Lromulus_n_key_setup_done9:
 	add	#26, sp
 	popm.w	#7, r10
 	ret
@@ -234,7 +232,7 @@ romulus_n_key_setup:
 
 ; --- romulus_n_encrypt_with: romulus_n.encrypt_with
 ;     frame 466 bytes (28 spill slots, locals 408), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1756 bytes of code
+;     estimated 1770 bytes of code
 	.section .text.romulus_n_encrypt_with,"ax",@progbits
 	.global romulus_n_encrypt_with
 	.type romulus_n_encrypt_with, @function
@@ -242,35 +240,33 @@ romulus_n_key_setup:
 romulus_n_encrypt_with:
 	pushm.w	#7, r10
 	sub	#466, sp
-	mov	r13, r10
+	mov	r13, r9
 	mov	r12, 50(sp)
 	mov	r15, 54(sp)
 	; romulus_n.ae:109: E.tk23_rows(load_be(nonce, 0, 16), r3, r23)
-	bit	#1, r10
+	bit	#1, r9
 	jnz	.Lromulus_n_encrypt_with_bytes1
 .Lromulus_n_encrypt_with_words2:
-	mov	14(r10), r15
-	mov	12(r10), r14
-	mov	10(r10), r13
-	mov	8(r10), r12
-	mov	6(r10), r11
-	mov	4(r10), r9
-	mov	2(r10), r8
-	mov	@r10, r10
+	mov	14(r9), r15
+	mov	12(r9), r14
+	mov	10(r9), r13
+	mov	8(r9), r12
+	mov	6(r9), r11
+	mov	4(r9), r10
+	mov	2(r9), r8
+	mov	@r9, r9
 	jmp	.Lromulus_n_encrypt_with_join3
 .Lromulus_n_encrypt_with_bytes1:
-	mov	sp, r12
-	add	#378, r12
-	mov	r12, r13
-	mov	#16, r14
+	mov	sp, r13
+	add	#378, r13
+	mov	r13, r14
+	mov	#16, r15
 .Lromulus_n_encrypt_with_cpy4:
-	mov.b	@r10, r15
-	inc	r10
-	mov.b	r15, 0(r13)
-	inc	r13
-	dec	r14
+	mov.b	@r9+, 0(r14)
+	inc	r14
+	dec	r15
 	jnz	.Lromulus_n_encrypt_with_cpy4
-	mov	r12, r10
+	mov	r13, r9
 	jmp	.Lromulus_n_encrypt_with_words2
 .Lromulus_n_encrypt_with_join3:
 	swpb	r15
@@ -283,12 +279,12 @@ romulus_n_encrypt_with:
 	mov	r12, 400(sp)
 	swpb	r11
 	mov	r11, 402(sp)
-	swpb	r9
-	mov	r9, 404(sp)
+	swpb	r10
+	mov	r10, 404(sp)
 	swpb	r8
 	mov	r8, 406(sp)
-	swpb	r10
-	mov	r10, 408(sp)
+	swpb	r9
+	mov	r9, 408(sp)
 	mov	sp, r12
 	add	#394, r12
 	mov	sp, r14
@@ -307,7 +303,7 @@ romulus_n_encrypt_with:
 	call	#romulus_n_absorb_ad
 	; romulus_n.ae:113: if m == 0 {
 	tst	486(sp)
-	jz	.Lromulus_n_encrypt_with_else6
+	jz	.Lromulus_n_encrypt_with_else8
 	mov	432(sp), r14
 	mov	430(sp), r13
 	mov	428(sp), r12
@@ -320,8 +316,8 @@ romulus_n_encrypt_with:
 	mov	#0, r6
 	mov	#0, r5
 	mov	#1, r4
-	jmp	.Lromulus_n_encrypt_with_endif7
-.Lromulus_n_encrypt_with_else6:
+	jmp	.Lromulus_n_encrypt_with_endif9
+.Lromulus_n_encrypt_with_else8:
 	; romulus_n.ae:115: s = tbc_n(cnt, 0x15, r23, s)
 	mov	#2, 394(sp)
 	mov	#0, 396(sp)
@@ -351,7 +347,7 @@ romulus_n_encrypt_with:
 	mov	#0, r6
 	mov	#0, r5
 	mov	#2, r4
-.Lromulus_n_encrypt_with_endif7:
+.Lromulus_n_encrypt_with_endif9:
 	; romulus_n.ae:117: for i in 0..(m + 15) / 16 {
 	mov	486(sp), r15
 	add	#15, r15
@@ -361,8 +357,8 @@ romulus_n_encrypt_with:
 	mov	r6, 6(sp)
 	mov	r5, 16(sp)
 	mov	r4, 2(sp)
-	mov	r14, 26(sp)
-	mov	r13, 30(sp)
+	mov	r14, 22(sp)
+	mov	r13, 28(sp)
 	mov	r12, 32(sp)
 	mov	r11, 34(sp)
 	mov	r10, 36(sp)
@@ -370,8 +366,8 @@ romulus_n_encrypt_with:
 	mov	r8, 40(sp)
 	mov	#0, 48(sp)
 	cmp	r15, 48(sp)
-	jc	.Lromulus_n_encrypt_with_done9
-.Lromulus_n_encrypt_with_loop8:
+	jc	.Lromulus_n_encrypt_with_done11
+.Lromulus_n_encrypt_with_loop10:
 	; romulus_n.ae:118: off = 16 * i
 	mov	48(sp), r13
 	rlam.w	#4, r13
@@ -385,20 +381,20 @@ romulus_n_encrypt_with:
 	subc	#0, r15
 	subc	r7, r7
 	mov	r14, r4
-	mov	r14, 24(sp)
+	mov	r14, 26(sp)
 	xor	#16, r4
 	and	r7, r4
 	and	r12, r7
-	mov	r12, 22(sp)
+	mov	r12, 24(sp)
 	xor	#16, r4
 	; romulus_n.ae:121: mp = pad(load_be(msg, off, 16, count), count)
 	mov	r13, r14
 	add	484(sp), r14
 	cmp	#16, r4
-	jnc	.Lromulus_n_encrypt_with_bytes10
+	jnc	.Lromulus_n_encrypt_with_bytes12
 	bit	#1, r14
-	jnz	.Lromulus_n_encrypt_with_bytes10
-.Lromulus_n_encrypt_with_words11:
+	jnz	.Lromulus_n_encrypt_with_bytes12
+.Lromulus_n_encrypt_with_words13:
 	mov	14(r14), r15
 	mov	12(r14), r12
 	mov	10(r14), r11
@@ -407,28 +403,37 @@ romulus_n_encrypt_with:
 	mov	4(r14), r8
 	mov	2(r14), r5
 	mov	@r14, 46(sp)
-	jmp	.Lromulus_n_encrypt_with_join12
-.Lromulus_n_encrypt_with_bytes10:
-	mov	r4, r15
-	mov	#16, r11
-	mov	sp, r9
-	add	#378, r9
-	mov	r9, r10
-.Lromulus_n_encrypt_with_cpy13:
-	clr	r12
+	jmp	.Lromulus_n_encrypt_with_join14
+.Lromulus_n_encrypt_with_bytes12:
+	mov	sp, r10
+	add	#378, r10
+	mov	r10, r11
+	mov	r4, r12
+	cmp	#16, r12
+	jnc	.Lromulus_n_encrypt_with_cap15
+	mov	#16, r12
+.Lromulus_n_encrypt_with_cap15:
+	mov	#16, r15
+	sub	r12, r15
+	tst	r12
+	jz	.Lromulus_n_encrypt_with_zeros17
+.Lromulus_n_encrypt_with_cpy16:
+	mov.b	@r14+, 0(r11)
+	inc	r11
+	dec	r12
+	jnz	.Lromulus_n_encrypt_with_cpy16
+.Lromulus_n_encrypt_with_zeros17:
 	tst	r15
-	jz	.Lromulus_n_encrypt_with_pad14
-	mov.b	@r14, r12
-	inc	r14
+	jz	.Lromulus_n_encrypt_with_filled19
+.Lromulus_n_encrypt_with_zero18:
+	mov.b	#0, 0(r11)
+	inc	r11
 	dec	r15
-.Lromulus_n_encrypt_with_pad14:
-	mov.b	r12, 0(r10)
-	inc	r10
-	dec	r11
-	jnz	.Lromulus_n_encrypt_with_cpy13
-	mov	r9, r14
-	jmp	.Lromulus_n_encrypt_with_words11
-.Lromulus_n_encrypt_with_join12:
+	jnz	.Lromulus_n_encrypt_with_zero18
+.Lromulus_n_encrypt_with_filled19:
+	mov	r10, r14
+	jmp	.Lromulus_n_encrypt_with_words13
+.Lromulus_n_encrypt_with_join14:
 	; romulus_n.ae:122: store_be(ct, off, g(s) ^ mp, count)
 	mov	r13, r14
 	add	488(sp), r14
@@ -463,7 +468,7 @@ romulus_n_encrypt_with:
 	xor	r12, r7
 	and	r6, r7
 	xor	r7, r12
-	mov	r12, 28(sp)
+	mov	r12, 30(sp)
 	; romulus_n.ae:39: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
 	mov	40(sp), r7
 	mov	r7, r12
@@ -477,7 +482,7 @@ romulus_n_encrypt_with:
 	and	#32896, r15
 	xor	r15, r12
 	; romulus_n.ae:122: store_be(ct, off, g(s) ^ mp, count)
-	xor	28(sp), r12
+	xor	30(sp), r12
 	; romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
 	mov	r11, r7
 	xor	r11, r7
@@ -574,14 +579,14 @@ romulus_n_encrypt_with:
 	swpb	r5
 	xor	r15, r5
 	; romulus_n.ae:39: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
-	mov	30(sp), r7
+	mov	28(sp), r7
 	rrum.w	#1, r7
 	and	#32639, r7
-	mov	30(sp), r15
+	mov	28(sp), r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
-	xor	30(sp), r15
+	xor	28(sp), r15
 	and	#32896, r15
 	xor	r15, r7
 	; romulus_n.ae:122: store_be(ct, off, g(s) ^ mp, count)
@@ -595,15 +600,15 @@ romulus_n_encrypt_with:
 	swpb	r6
 	xor	r15, r6
 	; romulus_n.ae:39: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
-	mov	26(sp), r15
+	mov	22(sp), r15
 	rrum.w	#1, r15
 	and	#32639, r15
 	mov	r15, 10(sp)
-	mov	26(sp), r15
+	mov	22(sp), r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
-	xor	26(sp), r15
+	xor	22(sp), r15
 	and	#32896, r15
 	mov	r15, 8(sp)
 	mov	10(sp), r15
@@ -611,9 +616,9 @@ romulus_n_encrypt_with:
 	; romulus_n.ae:122: store_be(ct, off, g(s) ^ mp, count)
 	xor	r6, r15
 	cmp	#16, r4
-	jnc	.Lromulus_n_encrypt_with_bytes15
+	jnc	.Lromulus_n_encrypt_with_bytes20
 	bit	#1, r14
-	jnz	.Lromulus_n_encrypt_with_bytes15
+	jnz	.Lromulus_n_encrypt_with_bytes20
 	swpb	r15
 	mov	r15, 0(r14)
 	swpb	r7
@@ -630,8 +635,8 @@ romulus_n_encrypt_with:
 	mov	r12, 12(r14)
 	swpb	r13
 	mov	r13, 14(r14)
-	jmp	.Lromulus_n_encrypt_with_stored16
-.Lromulus_n_encrypt_with_bytes15:
+	jmp	.Lromulus_n_encrypt_with_stored21
+.Lromulus_n_encrypt_with_bytes20:
 	swpb	r15
 	mov	r15, 378(sp)
 	swpb	r7
@@ -651,22 +656,22 @@ romulus_n_encrypt_with:
 	mov	sp, r15
 	add	#378, r15
 	cmp	#16, r4
-	jnc	.Lromulus_n_encrypt_with_cnt17
+	jnc	.Lromulus_n_encrypt_with_cnt22
 	mov	#16, r4
-.Lromulus_n_encrypt_with_cnt17:
+.Lromulus_n_encrypt_with_cnt22:
 	tst	r4
-	jz	.Lromulus_n_encrypt_with_stored16
-.Lromulus_n_encrypt_with_cpy18:
+	jz	.Lromulus_n_encrypt_with_stored21
+.Lromulus_n_encrypt_with_cpy23:
 	mov.b	@r15, 0(r14)
 	inc	r15
 	inc	r14
 	dec	r4
-	jnz	.Lromulus_n_encrypt_with_cpy18
-.Lromulus_n_encrypt_with_stored16:
+	jnz	.Lromulus_n_encrypt_with_cpy23
+.Lromulus_n_encrypt_with_stored21:
 	; romulus_n.ae:123: s = s ^ mp
-	mov	26(sp), r13
+	mov	22(sp), r13
 	xor	r6, r13
-	mov	30(sp), r11
+	mov	28(sp), r11
 	xor	r5, r11
 	mov	32(sp), r10
 	xor	12(sp), r10
@@ -677,7 +682,7 @@ romulus_n_encrypt_with:
 	mov	38(sp), r7
 	xor	20(sp), r7
 	mov	40(sp), r6
-	xor	28(sp), r6
+	xor	30(sp), r6
 	mov	44(sp), r5
 	xor	42(sp), r5
 	; romulus_n.ae:44: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
@@ -720,10 +725,10 @@ romulus_n_encrypt_with:
 	add	#450, r15
 	mov	r15, 0(sp)
 	; romulus_n.ae:125: d = if rest > 16 then 0x04 else if rest == 16 then 0x14 else 0x15 as u8
-	mov	24(sp), r10
+	mov	26(sp), r10
 	mov	r10, r15
 	xor	#16, r15
-	mov	22(sp), r9
+	mov	24(sp), r9
 	bis	r9, r15
 	sub	#1, r15
 	subc	r13, r13
@@ -743,8 +748,8 @@ romulus_n_encrypt_with:
 	call	#romulus_n_tbc_n
 	add	#1, 48(sp)
 	mov	4(sp), 52(sp)
-	mov	464(sp), 26(sp)
-	mov	462(sp), 30(sp)
+	mov	464(sp), 22(sp)
+	mov	462(sp), 28(sp)
 	mov	460(sp), 32(sp)
 	mov	458(sp), 34(sp)
 	mov	456(sp), 36(sp)
@@ -752,10 +757,10 @@ romulus_n_encrypt_with:
 	mov	452(sp), 40(sp)
 	mov	450(sp), 44(sp)
 	cmp	56(sp), 48(sp)
-	jnc	.Lromulus_n_encrypt_with_loop8
-.Lromulus_n_encrypt_with_done9:
+	jnc	.Lromulus_n_encrypt_with_loop10
+.Lromulus_n_encrypt_with_done11:
 	; romulus_n.ae:39: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
-	mov	26(sp), r13
+	mov	22(sp), r13
 	mov	r13, r15
 	swpb	r15
 	bit	#1, r15
@@ -766,7 +771,7 @@ romulus_n_encrypt_with:
 	and	#32639, r14
 	and	#32896, r15
 	xor	r15, r14
-	mov	30(sp), r13
+	mov	28(sp), r13
 	mov	r13, r15
 	swpb	r15
 	bit	#1, r15
@@ -846,7 +851,7 @@ romulus_n_encrypt_with:
 	; romulus_n.ae:128: store_be(tag, 0, g(s))
 	mov	492(sp), r13
 	bit	#1, r13
-	jnz	.Lromulus_n_encrypt_with_bytes19
+	jnz	.Lromulus_n_encrypt_with_bytes24
 	swpb	r14
 	mov	r14, 0(r13)
 	swpb	r12
@@ -863,8 +868,8 @@ romulus_n_encrypt_with:
 	mov	r7, 12(r13)
 	swpb	r6
 	mov	r6, 14(r13)
-	jmp	.Lromulus_n_encrypt_with_stored20
-.Lromulus_n_encrypt_with_bytes19:
+	jmp	.Lromulus_n_encrypt_with_stored25
+.Lromulus_n_encrypt_with_bytes24:
 	swpb	r14
 	mov	r14, 378(sp)
 	swpb	r12
@@ -884,13 +889,13 @@ romulus_n_encrypt_with:
 	mov	sp, r14
 	add	#378, r14
 	mov	#16, r15
-.Lromulus_n_encrypt_with_cpy21:
+.Lromulus_n_encrypt_with_cpy26:
 	mov.b	@r14, 0(r13)
 	inc	r14
 	inc	r13
 	dec	r15
-	jnz	.Lromulus_n_encrypt_with_cpy21
-.Lromulus_n_encrypt_with_stored20:
+	jnz	.Lromulus_n_encrypt_with_cpy26
+.Lromulus_n_encrypt_with_stored25:
 	add	#466, sp
 	popm.w	#7, r10
 	ret
@@ -898,108 +903,106 @@ romulus_n_encrypt_with:
 
 
 ; --- romulus_n_decrypt_with: romulus_n.decrypt_with
-;     frame 472 bytes (31 spill slots, locals 408), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1962 bytes of code
+;     frame 476 bytes (33 spill slots, locals 408), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 1936 bytes of code
 	.section .text.romulus_n_decrypt_with,"ax",@progbits
 	.global romulus_n_decrypt_with
 	.type romulus_n_decrypt_with, @function
 	.balign 2
 romulus_n_decrypt_with:
 	pushm.w	#7, r10
-	sub	#472, sp
-	mov	r13, r9
-	mov	r12, 56(sp)
-	mov	r15, 60(sp)
+	sub	#476, sp
+	mov	r13, r8
+	mov	r12, 58(sp)
+	mov	r15, 64(sp)
 	; romulus_n.ae:134: E.tk23_rows(load_be(nonce, 0, 16), r3, r23)
-	bit	#1, r9
+	bit	#1, r8
 	jnz	.Lromulus_n_decrypt_with_bytes1
 .Lromulus_n_decrypt_with_words2:
-	mov	@r9+, r7
-	mov	@r9+, r8
-	mov	@r9+, r10
-	mov	@r9+, r11
-	mov	@r9+, r12
-	mov	@r9+, r13
-	mov	@r9+, r14
-	mov	@r9+, r15
+	mov	@r8+, r7
+	mov	@r8+, r9
+	mov	@r8+, r10
+	mov	@r8+, r11
+	mov	@r8+, r12
+	mov	@r8+, r13
+	mov	@r8+, r14
+	mov	@r8+, r15
 	jmp	.Lromulus_n_decrypt_with_join3
 .Lromulus_n_decrypt_with_bytes1:
-	mov	sp, r12
-	add	#384, r12
-	mov	r12, r13
-	mov	#16, r14
+	mov	sp, r13
+	add	#388, r13
+	mov	r13, r14
+	mov	#16, r15
 .Lromulus_n_decrypt_with_cpy4:
-	mov.b	@r9, r15
-	inc	r9
-	mov.b	r15, 0(r13)
-	inc	r13
-	dec	r14
+	mov.b	@r8+, 0(r14)
+	inc	r14
+	dec	r15
 	jnz	.Lromulus_n_decrypt_with_cpy4
-	mov	r12, r9
+	mov	r13, r8
 	jmp	.Lromulus_n_decrypt_with_words2
 .Lromulus_n_decrypt_with_join3:
 	swpb	r15
-	mov	r15, 400(sp)
+	mov	r15, 404(sp)
 	swpb	r14
-	mov	r14, 402(sp)
+	mov	r14, 406(sp)
 	swpb	r13
-	mov	r13, 404(sp)
+	mov	r13, 408(sp)
 	swpb	r12
-	mov	r12, 406(sp)
+	mov	r12, 410(sp)
 	swpb	r11
-	mov	r11, 408(sp)
+	mov	r11, 412(sp)
 	swpb	r10
-	mov	r10, 410(sp)
-	swpb	r8
-	mov	r8, 412(sp)
+	mov	r10, 414(sp)
+	swpb	r9
+	mov	r9, 416(sp)
 	swpb	r7
-	mov	r7, 414(sp)
+	mov	r7, 418(sp)
 	mov	sp, r12
-	add	#400, r12
+	add	#404, r12
 	mov	sp, r14
-	add	#64, r14
-	mov	56(sp), r13
+	add	#68, r14
+	mov	58(sp), r13
 	call	#romulus_n_E_tk23_rows
 	; romulus_n.ae:135: s = absorb_ad(r3, r23, ad)
 	mov	sp, r13
-	add	#64, r13
+	add	#68, r13
 	mov	sp, r15
-	add	#424, r15
+	add	#428, r15
 	mov	r15, 0(sp)
-	mov	56(sp), r12
-	mov	60(sp), r14
-	mov	488(sp), r15
+	mov	58(sp), r12
+	mov	64(sp), r14
+	mov	492(sp), r15
 	call	#romulus_n_absorb_ad
 	; romulus_n.ae:138: if m == 0 {
-	tst	492(sp)
-	jz	.Lromulus_n_decrypt_with_else6
+	tst	496(sp)
+	jz	.Lromulus_n_decrypt_with_else8
 	mov	#1, 2(sp)
 	mov	#0, r4
 	mov	#0, r5
 	mov	#0, r6
-	mov	424(sp), r7
-	mov	426(sp), r8
-	mov	428(sp), r9
-	mov	430(sp), r10
-	mov	432(sp), r11
-	mov	434(sp), r12
-	mov	436(sp), r13
-	mov	438(sp), r14
-	jmp	.Lromulus_n_decrypt_with_endif7
-.Lromulus_n_decrypt_with_else6:
+	mov	428(sp), r7
+	mov	430(sp), r8
+	mov	432(sp), r9
+	mov	434(sp), r10
+	mov	436(sp), r11
+	mov	438(sp), r12
+	mov	440(sp), r13
+	mov	442(sp), r14
+	jmp	.Lromulus_n_decrypt_with_endif9
+.Lromulus_n_decrypt_with_else8:
 	; romulus_n.ae:140: s = tbc_n(cnt, 0x15, r23, s)
-	mov	#2, 400(sp)
-	mov	#0, 402(sp)
-	mov	#0, 404(sp)
+	mov	#2, 404(sp)
 	mov	#0, 406(sp)
+	mov	#0, 408(sp)
+	mov	#0, 410(sp)
 	mov	sp, r12
-	add	#400, r12
+	add	#404, r12
 	mov	sp, r14
-	add	#64, r14
+	add	#68, r14
 	mov	sp, r11
-	add	#424, r11
+	add	#428, r11
 	mov	sp, r15
-	add	#440, r15
+	add	#444, r15
 	mov	r15, 0(sp)
 	mov	#21, r13
 	mov	r11, r15
@@ -1008,39 +1011,74 @@ romulus_n_decrypt_with:
 	mov	#0, r4
 	mov	#0, r5
 	mov	#0, r6
-	mov	440(sp), r7
-	mov	442(sp), r8
-	mov	444(sp), r9
-	mov	446(sp), r10
-	mov	448(sp), r11
-	mov	450(sp), r12
-	mov	452(sp), r13
-	mov	454(sp), r14
-.Lromulus_n_decrypt_with_endif7:
+	mov	444(sp), r7
+	mov	446(sp), r8
+	mov	448(sp), r9
+	mov	450(sp), r10
+	mov	452(sp), r11
+	mov	454(sp), r12
+	mov	456(sp), r13
+	mov	458(sp), r14
+.Lromulus_n_decrypt_with_endif9:
 	; romulus_n.ae:142: for i in 0..(m + 15) / 16 {
-	mov	492(sp), r15
+	mov	496(sp), r15
 	add	#15, r15
 	rrum.w	#4, r15
-	mov	r15, 62(sp)
-	mov	r7, 54(sp)
-	mov	r8, 52(sp)
-	mov	r9, 50(sp)
+	mov	r15, 66(sp)
+	mov	r7, 34(sp)
+	mov	r8, 44(sp)
+	mov	r9, 46(sp)
 	mov	r10, 48(sp)
-	mov	r11, 46(sp)
-	mov	r12, 44(sp)
-	mov	r13, 42(sp)
-	mov	r14, 38(sp)
-	mov	r4, 20(sp)
-	mov	r5, 8(sp)
-	mov	r6, 6(sp)
-	mov	#0, 58(sp)
-	cmp	r15, 58(sp)
-	jnc	.Lromulus_n_decrypt_with_near31
-	br	#.Lromulus_n_decrypt_with_done9
-.Lromulus_n_decrypt_with_near31:
-.Lromulus_n_decrypt_with_loop8:
+	mov	r11, 50(sp)
+	mov	r12, 52(sp)
+	mov	r13, 54(sp)
+	mov	r14, 56(sp)
+	mov	r4, 24(sp)
+	mov	r5, 10(sp)
+	mov	r6, 62(sp)
+	mov	#0, 60(sp)
+	cmp	r15, 60(sp)
+	jnc	.Lromulus_n_decrypt_with_near38
+	br	#.Lromulus_n_decrypt_with_done11
+.Lromulus_n_decrypt_with_near38:
+.Lromulus_n_decrypt_with_loop10:
 	; romulus_n.ae:39: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
-	mov	54(sp), r14
+	mov	34(sp), r13
+	mov	r13, r15
+	rrum.w	#1, r15
+	and	#32639, r15
+	mov	r13, r14
+	swpb	r14
+	bit	#1, r14
+	rrc	r14
+	xor	r13, r14
+	and	#32896, r14
+	xor	r14, r15
+	mov	r15, 20(sp)
+	mov	44(sp), r13
+	mov	r13, r15
+	rrum.w	#1, r15
+	and	#32639, r15
+	mov	r13, r14
+	swpb	r14
+	bit	#1, r14
+	rrc	r14
+	xor	r13, r14
+	and	#32896, r14
+	xor	r14, r15
+	mov	r15, 18(sp)
+	mov	46(sp), r14
+	mov	r14, r9
+	rrum.w	#1, r9
+	and	#32639, r9
+	mov	r14, r15
+	swpb	r15
+	bit	#1, r15
+	rrc	r15
+	xor	r14, r15
+	and	#32896, r15
+	xor	r15, r9
+	mov	48(sp), r14
 	mov	r14, r10
 	rrum.w	#1, r10
 	and	#32639, r10
@@ -1051,7 +1089,7 @@ romulus_n_decrypt_with:
 	xor	r14, r15
 	and	#32896, r15
 	xor	r15, r10
-	mov	52(sp), r14
+	mov	50(sp), r14
 	mov	r14, r11
 	rrum.w	#1, r11
 	and	#32639, r11
@@ -1062,7 +1100,7 @@ romulus_n_decrypt_with:
 	xor	r14, r15
 	and	#32896, r15
 	xor	r15, r11
-	mov	50(sp), r14
+	mov	52(sp), r14
 	mov	r14, r12
 	rrum.w	#1, r12
 	and	#32639, r12
@@ -1073,475 +1111,423 @@ romulus_n_decrypt_with:
 	xor	r14, r15
 	and	#32896, r15
 	xor	r15, r12
-	mov	48(sp), r14
-	mov	r14, r13
-	rrum.w	#1, r13
-	and	#32639, r13
-	mov	r14, r15
-	swpb	r15
-	bit	#1, r15
-	rrc	r15
-	xor	r14, r15
-	and	#32896, r15
-	xor	r15, r13
-	mov	46(sp), r9
-	mov	r9, r14
-	rrum.w	#1, r14
-	and	#32639, r14
-	mov	r9, r15
-	swpb	r15
-	bit	#1, r15
-	rrc	r15
-	xor	r9, r15
-	and	#32896, r15
-	xor	r15, r14
-	mov	44(sp), r9
-	mov	r9, r8
-	rrum.w	#1, r8
-	and	#32639, r8
-	mov	r9, r15
-	swpb	r15
-	bit	#1, r15
-	rrc	r15
-	xor	r9, r15
-	and	#32896, r15
-	xor	r15, r8
-	mov	42(sp), r7
-	mov	r7, r15
+	mov	54(sp), r13
+	mov	r13, r15
 	rrum.w	#1, r15
 	and	#32639, r15
-	mov	r7, r9
-	swpb	r9
-	bit	#1, r9
-	rrc	r9
-	xor	r7, r9
-	and	#32896, r9
-	xor	r9, r15
-	mov	r15, 28(sp)
-	mov	38(sp), r7
-	mov	r7, r15
-	rrum.w	#1, r15
-	and	#32639, r15
-	mov	r7, r9
-	swpb	r9
-	bit	#1, r9
-	rrc	r9
-	xor	r7, r9
-	and	#32896, r9
-	xor	r9, r15
-	mov	r15, 12(sp)
-	; romulus_n.ae:143: off = 16 * i
-	mov	58(sp), 34(sp)
-	mov	34(sp), r15
-	rlam.w	#4, r15
-	mov	r15, 34(sp)
-	; romulus_n.ae:144: rest = m - off
-	mov	492(sp), r7
-	mov	r15, r5
-	sub	r5, r7
-	subc	r6, r6
-	; romulus_n.ae:145: count = if rest < 16 then rest else 16
-	cmp	#16, r7
-	mov	r6, r15
-	subc	#0, r15
-	subc	r9, r9
-	mov	r7, r15
-	mov	r7, 36(sp)
-	xor	#16, r15
-	and	r9, r15
-	xor	#16, r15
-	mov	r15, 30(sp)
-	and	r6, r9
-	mov	r6, 32(sp)
-	mov	r9, 40(sp)
-	; romulus_n.ae:146: p = first_bytes(g(s) ^ load_be(ct, off, 16, count), count)
-	mov	r5, r4
-	add	490(sp), r4
-	cmp	#16, r15
-	jnc	.Lromulus_n_decrypt_with_bytes10
-	bit	#1, r4
-	jnz	.Lromulus_n_decrypt_with_bytes10
-.Lromulus_n_decrypt_with_words11:
-	mov	@r4, 18(sp)
-	mov	2(r4), 16(sp)
-	mov	4(r4), r6
-	mov	6(r4), r5
-	mov	8(r4), r7
-	mov	10(r4), r9
-	mov	12(r4), r15
-	mov	14(r4), r4
-	jmp	.Lromulus_n_decrypt_with_join12
-.Lromulus_n_decrypt_with_bytes10:
-	mov	sp, r5
-	add	#384, r5
-	mov	r5, r6
-	mov	#16, r7
-	mov	30(sp), r15
-.Lromulus_n_decrypt_with_cpy13:
-	clr	r9
-	tst	r15
-	jz	.Lromulus_n_decrypt_with_pad14
-	mov.b	@r4, r9
-	inc	r4
-	dec	r15
-.Lromulus_n_decrypt_with_pad14:
-	mov.b	r9, 0(r6)
-	inc	r6
-	dec	r7
-	jnz	.Lromulus_n_decrypt_with_cpy13
-	mov	r5, r4
-	jmp	.Lromulus_n_decrypt_with_words11
-.Lromulus_n_decrypt_with_join12:
-	mov	r10, 26(sp)
-	swpb	r4
-	xor	r4, 26(sp)
-	swpb	r15
-	xor	r15, r11
-	mov	r11, 22(sp)
-	swpb	r9
-	xor	r9, r12
-	mov	r12, 14(sp)
-	swpb	r7
-	xor	r7, r13
-	mov	r13, 10(sp)
-	swpb	r5
-	xor	r5, r14
-	mov	r14, 4(sp)
-	swpb	r6
-	xor	r6, r8
-	mov	28(sp), r9
-	swpb	16(sp)
-	xor	16(sp), r9
-	swpb	18(sp)
-	xor	18(sp), 12(sp)
-	; romulus_n.ae:54: return x & ~(~(0 as u128) >> (8 * n))
-	mov	30(sp), r4
-	rlam.w	#3, r4
-	mov	40(sp), r15
-	rlam.w	#3, r15
-	cmp	#128, r4
-	mov	r15, r14
-	subc	#0, r14
-	clr	r14
-	adc	r14
-	xor	#1, r14
-	tst	r14
-	jz	.Lromulus_n_decrypt_with_else15
-	mov	#-1, r5
-	mov	#-1, r6
-	mov	#-1, r7
-	mov	#-1, r10
-	mov	#-1, r12
-	mov	#-1, r11
-	mov	#-1, r13
-	mov	#-1, r14
-	tst	r15
-	jnz	.Lromulus_n_decrypt_with_shbig17
-	cmp	#128, r4
-	jc	.Lromulus_n_decrypt_with_shbig17
-.Lromulus_n_decrypt_with_shlimb20:
-	cmp	#16, r4
-	jnc	.Lromulus_n_decrypt_with_shbits21
-	mov	r6, r5
-	mov	r7, r6
-	mov	r10, r7
-	mov	r12, r10
-	mov	r11, r12
-	mov	r13, r11
-	mov	r14, r13
-	clr	r14
-	sub	#16, r4
-	jmp	.Lromulus_n_decrypt_with_shlimb20
-.Lromulus_n_decrypt_with_shbits21:
-	tst	r4
-	jz	.Lromulus_n_decrypt_with_shend18
-.Lromulus_n_decrypt_with_sh19:
-	clrc
-	rrc	r14
-	rrc	r13
-	rrc	r11
-	rrc	r12
-	rrc	r10
-	rrc	r7
-	rrc	r6
-	rrc	r5
-	dec	r4
-	jnz	.Lromulus_n_decrypt_with_sh19
-	jmp	.Lromulus_n_decrypt_with_shend18
-.Lromulus_n_decrypt_with_shbig17:
-	clr	r5
-	clr	r6
-	clr	r7
-	clr	r10
-	clr	r12
-	clr	r11
-	clr	r13
-	clr	r14
-.Lromulus_n_decrypt_with_shend18:
-	mov	26(sp), r15
-	bic	r5, r15
-	mov	r15, 26(sp)
-	mov	22(sp), r15
-	bic	r6, r15
-	mov	r15, 22(sp)
-	mov	14(sp), r15
-	bic	r7, r15
-	mov	r15, 14(sp)
-	mov	10(sp), r15
-	bic	r10, r15
-	mov	r15, 10(sp)
-	mov	4(sp), r15
-	bic	r12, r15
-	mov	r15, 4(sp)
-	mov	r8, r12
-	bic	r11, r12
-	mov	r9, r10
-	bic	r13, r10
-	mov	12(sp), r11
-	bic	r14, r11
-	jmp	.Lromulus_n_decrypt_with_endif16
-.Lromulus_n_decrypt_with_else15:
-	mov	r8, r12
-	mov	r9, r10
-	mov	12(sp), r11
-.Lromulus_n_decrypt_with_endif16:
-	; romulus_n.ae:147: store_be(msg, off, p, count)
-	mov	34(sp), r13
-	add	498(sp), r13
-	mov	r11, r4
-	mov	r10, r5
-	mov	r12, r6
-	mov	4(sp), r7
-	mov	10(sp), r8
-	mov	14(sp), r9
-	mov	22(sp), r14
-	mov	26(sp), r15
-	cmp	#16, 30(sp)
-	swpb	r4
-	swpb	r5
-	swpb	r6
-	swpb	r7
-	swpb	r8
-	swpb	r9
+	mov	r13, r14
 	swpb	r14
-	swpb	r15
-	jnc	.Lromulus_n_decrypt_with_bytes22
-	bit	#1, r13
-	jnz	.Lromulus_n_decrypt_with_bytes22
-	mov	r4, 0(r13)
-	mov	r5, 2(r13)
-	mov	r6, 4(r13)
-	mov	r7, 6(r13)
-	mov	r8, 8(r13)
-	mov	r9, 10(r13)
-	mov	r14, 12(r13)
-	mov	r15, 14(r13)
-	jmp	.Lromulus_n_decrypt_with_stored23
-.Lromulus_n_decrypt_with_bytes22:
-	mov	r4, 384(sp)
-	mov	r5, 386(sp)
-	mov	r6, 388(sp)
-	mov	r7, 390(sp)
-	mov	r8, 392(sp)
-	mov	r9, 394(sp)
-	mov	r14, 396(sp)
-	mov	r15, 398(sp)
-	mov	sp, r14
-	add	#384, r14
-	mov	30(sp), r15
+	bit	#1, r14
+	rrc	r14
+	xor	r13, r14
+	and	#32896, r14
+	xor	r14, r15
+	mov	r15, 30(sp)
+	mov	56(sp), r13
+	mov	r13, r15
+	rrum.w	#1, r15
+	and	#32639, r15
+	mov	r13, r14
+	swpb	r14
+	bit	#1, r14
+	rrc	r14
+	xor	r13, r14
+	and	#32896, r14
+	xor	r14, r15
+	mov	r15, 32(sp)
+	; romulus_n.ae:143: off = 16 * i
+	mov	60(sp), 36(sp)
+	mov	36(sp), r15
+	rlam.w	#4, r15
+	mov	r15, 36(sp)
+	; romulus_n.ae:144: rest = m - off
+	mov	496(sp), r13
+	mov	r15, r6
+	sub	r6, r13
+	subc	r8, r8
+	; romulus_n.ae:145: count = if rest < 16 then rest else 16
+	cmp	#16, r13
+	mov	r8, r15
+	subc	#0, r15
+	subc	r14, r14
+	mov	r13, r15
+	mov	r13, 40(sp)
+	xor	#16, r15
+	and	r14, r15
+	xor	#16, r15
+	mov	r15, 28(sp)
+	and	r8, r14
+	mov	r8, 42(sp)
+	mov	r14, 38(sp)
+	; romulus_n.ae:146: p = first_bytes(g(s) ^ load_be(ct, off, 16, count), count)
+	mov	r6, r7
+	add	494(sp), r7
 	cmp	#16, r15
-	jnc	.Lromulus_n_decrypt_with_cnt24
+	jnc	.Lromulus_n_decrypt_with_bytes12
+	bit	#1, r7
+	jnz	.Lromulus_n_decrypt_with_bytes12
+.Lromulus_n_decrypt_with_words13:
+	mov	@r7+, r6
+	mov	@r7+, r8
+	mov	@r7+, r13
+	mov	@r7+, r5
+	mov	@r7+, r4
+	mov	@r7+, r14
+	mov	@r7+, r15
+	mov	@r7, r7
+	jmp	.Lromulus_n_decrypt_with_join14
+.Lromulus_n_decrypt_with_bytes12:
+	mov	sp, r8
+	add	#388, r8
+	mov	r8, r13
+	mov	28(sp), r14
+	cmp	#16, r14
+	jnc	.Lromulus_n_decrypt_with_cap15
+	mov	#16, r14
+.Lromulus_n_decrypt_with_cap15:
 	mov	#16, r15
-.Lromulus_n_decrypt_with_cnt24:
+	sub	r14, r15
+	tst	r14
+	jz	.Lromulus_n_decrypt_with_zeros17
+.Lromulus_n_decrypt_with_cpy16:
+	mov.b	@r7+, 0(r13)
+	inc	r13
+	dec	r14
+	jnz	.Lromulus_n_decrypt_with_cpy16
+.Lromulus_n_decrypt_with_zeros17:
 	tst	r15
-	jz	.Lromulus_n_decrypt_with_stored23
-.Lromulus_n_decrypt_with_cpy25:
-	mov.b	@r14, 0(r13)
-	inc	r14
+	jz	.Lromulus_n_decrypt_with_filled19
+.Lromulus_n_decrypt_with_zero18:
+	mov.b	#0, 0(r13)
 	inc	r13
 	dec	r15
-	jnz	.Lromulus_n_decrypt_with_cpy25
-.Lromulus_n_decrypt_with_stored23:
-	; romulus_n.ae:150: d = if rest > 16 then 0x04 else if rest == 16 then 0x14 else 0x15 as u8
-	mov	#16, r15
-	mov	36(sp), r14
-	cmp	r14, r15
-	mov	#0, r15
-	mov	32(sp), r9
-	subc	r9, r15
-	subc	r13, r13
-	xor	#16, r14
-	bis	r9, r14
-	sub	#1, r14
-	subc	r15, r15
-	and	#1, r15
-	xor	#21, r15
-	mov	r15, r14
-	xor	#4, r14
-	and	r13, r14
-	xor	r14, r15
-	; romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
-	mov	30(sp), r5
-	cmp	#16, r5
-	mov	40(sp), r6
-	mov	r6, r4
-	subc	#0, r4
-	subc	r14, r14
-	mov	r11, r4
-	xor	r11, r4
-	and	r14, r4
-	xor	r4, r11
-	; romulus_n.ae:148: s = s ^ pad(p, count)
-	mov	38(sp), r13
-	xor	r11, r13
-	; romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
-	mov	r10, r4
-	xor	r10, r4
-	and	r14, r4
+	jnz	.Lromulus_n_decrypt_with_zero18
+.Lromulus_n_decrypt_with_filled19:
+	mov	r8, r7
+	jmp	.Lromulus_n_decrypt_with_words13
+.Lromulus_n_decrypt_with_join14:
+	swpb	r7
+	xor	r7, 20(sp)
+	swpb	r15
+	xor	r15, 18(sp)
+	swpb	r14
+	xor	r14, r9
+	mov	r9, 26(sp)
+	swpb	r4
 	xor	r4, r10
-	; romulus_n.ae:148: s = s ^ pad(p, count)
-	mov	42(sp), r11
-	xor	r10, r11
-	; romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
-	mov	r12, r4
-	xor	r12, r4
-	and	r14, r4
-	xor	r4, r12
-	; romulus_n.ae:148: s = s ^ pad(p, count)
-	mov	44(sp), r10
-	xor	r12, r10
-	; romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
-	mov	4(sp), r9
-	mov	r9, r12
-	xor	r9, r12
-	and	r14, r12
-	xor	r12, r9
-	; romulus_n.ae:148: s = s ^ pad(p, count)
-	mov	46(sp), r4
-	xor	r9, r4
-	; romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
-	mov	10(sp), r8
-	mov	r8, r12
-	xor	r8, r12
-	and	r14, r12
-	xor	r12, r8
-	; romulus_n.ae:148: s = s ^ pad(p, count)
-	mov	48(sp), r9
-	xor	r8, r9
-	; romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
-	mov	14(sp), r7
-	mov	r7, r12
-	xor	r7, r12
-	and	r14, r12
-	xor	r12, r7
-	; romulus_n.ae:148: s = s ^ pad(p, count)
-	mov	50(sp), r8
-	xor	r7, r8
-	; romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
-	mov	22(sp), r12
-	bis	r12, r6
-	xor	r12, r6
-	and	r14, r6
-	xor	r6, r12
-	; romulus_n.ae:148: s = s ^ pad(p, count)
-	mov	52(sp), r6
-	xor	r12, r6
-	; romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
-	mov	26(sp), r12
-	bis	r12, r5
-	xor	r12, r5
-	and	r14, r5
-	xor	r5, r12
-	; romulus_n.ae:148: s = s ^ pad(p, count)
-	mov	54(sp), r5
-	xor	r12, r5
-	; romulus_n.ae:44: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
-	mov	6(sp), r14
-	rrum.w	#4, r14
-	rrum.w	#3, r14
-	inv	r14
-	inc	r14
-	and	#149, r14
-	mov	2(sp), r7
-	mov	6(sp), r12
-	rla	r7
-	rlc	20(sp)
-	rlc	8(sp)
-	rlc	r12
-	xor	r14, r7
-	mov	r7, 2(sp)
-	mov.b	r12, r7
-	mov	r7, 6(sp)
-	; romulus_n.ae:151: s = tbc_n(cnt, d, r23, s)
-	mov	2(sp), 400(sp)
-	mov	20(sp), 402(sp)
-	mov	8(sp), 404(sp)
-	mov	6(sp), 406(sp)
-	mov	sp, r12
-	add	#400, r12
+	mov	r10, 22(sp)
+	swpb	r5
+	xor	r5, r11
+	swpb	r13
+	xor	r13, r12
+	swpb	r8
+	xor	r8, 30(sp)
+	swpb	r6
+	xor	r6, 32(sp)
+	; romulus_n.ae:54: return x & ~(~(0 as u128) >> (8 * n))
+	mov	28(sp), r4
+	rlam.w	#3, r4
+	mov	38(sp), r7
+	rlam.w	#3, r7
+	cmp	#128, r4
+	mov	r7, r15
+	subc	#0, r15
+	clr	r15
+	adc	r15
+	xor	#1, r15
+	tst	r15
+	jz	.Lromulus_n_decrypt_with_else20
+	mov	#-1, r8
+	mov	#-1, r9
+	mov	#-1, r10
+	mov	#-1, r5
+	mov	#-1, r6
+	mov	#-1, r13
+	mov	#-1, r14
+	mov	#-1, r15
+	tst	r7
+	jnz	.Lromulus_n_decrypt_with_shbig22
+	cmp	#128, r4
+	jc	.Lromulus_n_decrypt_with_shbig22
+.Lromulus_n_decrypt_with_shlimb25:
+	cmp	#16, r4
+	jnc	.Lromulus_n_decrypt_with_shbits26
+	mov	r9, r8
+	mov	r10, r9
+	mov	r5, r10
+	mov	r6, r5
+	mov	r13, r6
+	mov	r14, r13
+	mov	r15, r14
+	clr	r15
+	sub	#16, r4
+	jmp	.Lromulus_n_decrypt_with_shlimb25
+.Lromulus_n_decrypt_with_shbits26:
+	tst	r4
+	jz	.Lromulus_n_decrypt_with_shend23
+.Lromulus_n_decrypt_with_sh24:
+	clrc
+	rrc	r15
+	rrc	r14
+	rrc	r13
+	rrc	r6
+	rrc	r5
+	rrc	r10
+	rrc	r9
+	rrc	r8
+	dec	r4
+	jnz	.Lromulus_n_decrypt_with_sh24
+	jmp	.Lromulus_n_decrypt_with_shend23
+.Lromulus_n_decrypt_with_shbig22:
+	clr	r8
+	clr	r9
+	clr	r10
+	clr	r5
+	clr	r6
+	clr	r13
+	clr	r14
+	clr	r15
+.Lromulus_n_decrypt_with_shend23:
+	mov	20(sp), r7
+	bic	r8, r7
+	mov	18(sp), r8
+	bic	r9, r8
+	mov	26(sp), r9
+	bic	r10, r9
+	mov	22(sp), r10
+	bic	r5, r10
+	bic	r6, r11
+	bic	r13, r12
+	mov	30(sp), r13
+	bic	r14, r13
+	mov	32(sp), r5
+	bic	r15, r5
+	jmp	.Lromulus_n_decrypt_with_endif21
+.Lromulus_n_decrypt_with_else20:
+	mov	20(sp), r7
+	mov	18(sp), r8
+	mov	26(sp), r9
+	mov	22(sp), r10
+	mov	30(sp), r13
+	mov	32(sp), r5
+.Lromulus_n_decrypt_with_endif21:
+	; romulus_n.ae:147: store_be(msg, off, p, count)
+	mov	36(sp), r6
+	add	502(sp), r6
+	mov	r5, 16(sp)
+	mov	r13, 14(sp)
+	mov	r12, 12(sp)
+	mov	r11, 8(sp)
+	mov	r10, 4(sp)
+	mov	r9, r4
+	mov	r8, r14
+	mov	r7, r15
+	cmp	#16, 28(sp)
+	swpb	16(sp)
+	swpb	14(sp)
+	swpb	12(sp)
+	swpb	8(sp)
+	swpb	4(sp)
+	swpb	r4
+	swpb	r14
+	swpb	r15
+	jnc	.Lromulus_n_decrypt_with_bytes27
+	bit	#1, r6
+	jnz	.Lromulus_n_decrypt_with_bytes27
+	mov	16(sp), 0(r6)
+	mov	14(sp), 2(r6)
+	mov	12(sp), 4(r6)
+	mov	8(sp), 6(r6)
+	mov	4(sp), 8(r6)
+	mov	r4, 10(r6)
+	mov	r14, 12(r6)
+	mov	r15, 14(r6)
+	jmp	.Lromulus_n_decrypt_with_stored28
+.Lromulus_n_decrypt_with_bytes27:
+	mov	16(sp), 388(sp)
+	mov	14(sp), 390(sp)
+	mov	12(sp), 392(sp)
+	mov	8(sp), 394(sp)
+	mov	4(sp), 396(sp)
+	mov	r4, 398(sp)
+	mov	r14, 400(sp)
+	mov	r15, 402(sp)
 	mov	sp, r14
-	add	#64, r14
-	mov	r5, 408(sp)
-	mov	r6, 410(sp)
-	mov	r8, 412(sp)
-	mov	r9, 414(sp)
-	mov	r4, 416(sp)
-	mov	r10, 418(sp)
-	mov	r11, 420(sp)
-	mov	r13, 422(sp)
-	mov	r15, r13
+	add	#388, r14
+	mov	28(sp), r15
+	cmp	#16, r15
+	jnc	.Lromulus_n_decrypt_with_cnt29
+	mov	#16, r15
+.Lromulus_n_decrypt_with_cnt29:
+	tst	r15
+	jz	.Lromulus_n_decrypt_with_stored28
+.Lromulus_n_decrypt_with_cpy30:
+	mov.b	@r14, 0(r6)
+	inc	r14
+	inc	r6
+	dec	r15
+	jnz	.Lromulus_n_decrypt_with_cpy30
+.Lromulus_n_decrypt_with_stored28:
+	; romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
+	mov	28(sp), r4
+	cmp	#16, r4
+	mov	38(sp), r15
+	subc	#0, r15
+	subc	r6, r6
+	bis	r7, r4
+	mov	38(sp), r15
+	bis	r8, r15
+	xor	r7, r4
+	and	r6, r4
+	xor	r4, r7
+	xor	r8, r15
+	and	r6, r15
+	xor	r15, r8
+	mov	r9, r15
+	xor	r9, r15
+	and	r6, r15
+	xor	r15, r9
+	mov	r10, r15
+	xor	r10, r15
+	and	r6, r15
+	xor	r15, r10
+	mov	r11, r15
+	xor	r11, r15
+	and	r6, r15
+	xor	r15, r11
+	mov	r12, r15
+	xor	r12, r15
+	and	r6, r15
+	xor	r15, r12
+	mov	r13, r15
+	xor	r13, r15
+	and	r6, r15
+	xor	r15, r13
+	mov	r5, r14
+	xor	r5, r14
+	and	r6, r14
+	xor	r14, r5
+	; romulus_n.ae:148: s = s ^ pad(p, count)
+	xor	r7, 34(sp)
+	mov	44(sp), r15
+	xor	r8, r15
+	mov	46(sp), r6
+	xor	r9, r6
+	mov	48(sp), r7
+	xor	r10, r7
+	mov	50(sp), r8
+	xor	r11, r8
+	mov	52(sp), r9
+	xor	r12, r9
+	mov	54(sp), r10
+	xor	r13, r10
+	mov	56(sp), r11
+	xor	r5, r11
+	; romulus_n.ae:44: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
+	mov	2(sp), r13
+	mov	62(sp), r12
+	mov	r12, r5
+	rla	r13
+	mov	24(sp), r4
+	rlc	r4
+	rlc	10(sp)
+	rlc	r5
+	mov.b	r5, r5
+	mov	r5, 6(sp)
+	rrum.w	#4, r12
+	rrum.w	#3, r12
+	inv	r12
+	inc	r12
+	and	#149, r12
+	xor	r12, r13
+	mov	r13, 2(sp)
+	; romulus_n.ae:150: d = if rest > 16 then 0x04 else if rest == 16 then 0x14 else 0x15 as u8
+	mov	#16, r5
+	mov	40(sp), r13
+	cmp	r13, r5
+	mov	#0, r5
+	mov	42(sp), r12
+	subc	r12, r5
+	subc	r14, r14
+	xor	#16, r13
+	bis	r12, r13
+	sub	#1, r13
+	subc	r13, r13
+	and	#1, r13
+	xor	#21, r13
+	mov	r13, r5
+	xor	#4, r5
+	and	r14, r5
+	xor	r5, r13
+	; romulus_n.ae:151: s = tbc_n(cnt, d, r23, s)
+	mov	2(sp), 404(sp)
+	mov	r4, 406(sp)
+	mov	r4, 24(sp)
+	mov	10(sp), 408(sp)
+	mov	6(sp), 410(sp)
+	mov	sp, r12
+	add	#404, r12
+	mov	sp, r14
+	add	#68, r14
+	mov	34(sp), 412(sp)
+	mov	r15, 414(sp)
+	mov	r6, 416(sp)
+	mov	r7, 418(sp)
+	mov	r8, 420(sp)
+	mov	r9, 422(sp)
+	mov	r10, 424(sp)
+	mov	r11, 426(sp)
 	mov	sp, r11
-	add	#408, r11
+	add	#412, r11
 	mov	sp, r15
-	add	#456, r15
+	add	#460, r15
 	mov	r15, 0(sp)
 	mov	r11, r15
 	call	#romulus_n_tbc_n
-	mov	456(sp), 54(sp)
-	mov	458(sp), 52(sp)
-	mov	460(sp), 50(sp)
-	mov	462(sp), 48(sp)
+	mov	460(sp), 34(sp)
+	mov	462(sp), 44(sp)
 	mov	464(sp), 46(sp)
-	mov	466(sp), 44(sp)
-	mov	468(sp), 42(sp)
-	mov	470(sp), 38(sp)
-	add	#1, 58(sp)
-	cmp	62(sp), 58(sp)
-	jc	.Lromulus_n_decrypt_with_near32
-	br	#.Lromulus_n_decrypt_with_loop8
-.Lromulus_n_decrypt_with_near32:
-.Lromulus_n_decrypt_with_done9:
+	mov	466(sp), 48(sp)
+	mov	468(sp), 50(sp)
+	mov	470(sp), 52(sp)
+	mov	472(sp), 54(sp)
+	mov	474(sp), 56(sp)
+	mov	6(sp), 62(sp)
+	add	#1, 60(sp)
+	cmp	66(sp), 60(sp)
+	jc	.Lromulus_n_decrypt_with_near39
+	br	#.Lromulus_n_decrypt_with_loop10
+.Lromulus_n_decrypt_with_near39:
+.Lromulus_n_decrypt_with_done11:
 	; romulus_n.ae:153: return (load_be(tag, 0, 16) ^ g(s)) == 0
-	mov	494(sp), r8
+	mov	498(sp), r8
 	bit	#1, r8
-	jnz	.Lromulus_n_decrypt_with_bytes26
-.Lromulus_n_decrypt_with_words27:
-	mov	@r8, r13
-	mov	2(r8), r12
-	mov	4(r8), r6
-	mov	6(r8), r7
-	mov	8(r8), r11
-	mov	10(r8), r10
-	mov	12(r8), r9
-	mov	14(r8), r8
-	jmp	.Lromulus_n_decrypt_with_join28
-.Lromulus_n_decrypt_with_bytes26:
-	mov	sp, r12
-	add	#384, r12
-	mov	r12, r13
-	mov	#16, r14
-.Lromulus_n_decrypt_with_cpy29:
-	mov.b	@r8, r15
-	inc	r8
-	mov.b	r15, 0(r13)
-	inc	r13
-	dec	r14
-	jnz	.Lromulus_n_decrypt_with_cpy29
-	mov	r12, r8
-	jmp	.Lromulus_n_decrypt_with_words27
-.Lromulus_n_decrypt_with_join28:
+	jnz	.Lromulus_n_decrypt_with_bytes31
+.Lromulus_n_decrypt_with_words32:
+	mov	@r8+, r13
+	mov	@r8+, r12
+	mov	@r8+, r6
+	mov	@r8+, r7
+	mov	@r8+, r11
+	mov	@r8+, r10
+	mov	@r8+, r9
+	mov	@r8, r8
+	jmp	.Lromulus_n_decrypt_with_join33
+.Lromulus_n_decrypt_with_bytes31:
+	mov	sp, r13
+	add	#388, r13
+	mov	r13, r14
+	mov	#16, r15
+.Lromulus_n_decrypt_with_cpy34:
+	mov.b	@r8+, 0(r14)
+	inc	r14
+	dec	r15
+	jnz	.Lromulus_n_decrypt_with_cpy34
+	mov	r13, r8
+	jmp	.Lromulus_n_decrypt_with_words32
+.Lromulus_n_decrypt_with_join33:
 	; romulus_n.ae:39: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
-	mov	38(sp), r5
+	mov	56(sp), r5
 	mov	r5, r14
 	swpb	r14
 	bit	#1, r14
@@ -1555,7 +1541,7 @@ romulus_n_decrypt_with:
 	xor	r5, r13
 	xor	r14, r13
 	; romulus_n.ae:39: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
-	mov	42(sp), r5
+	mov	54(sp), r5
 	mov	r5, r15
 	swpb	r15
 	bit	#1, r15
@@ -1569,7 +1555,7 @@ romulus_n_decrypt_with:
 	xor	r5, r12
 	xor	r15, r12
 	; romulus_n.ae:39: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
-	mov	44(sp), r15
+	mov	52(sp), r15
 	mov	r15, r14
 	swpb	r14
 	bit	#1, r14
@@ -1583,7 +1569,7 @@ romulus_n_decrypt_with:
 	xor	r15, r6
 	xor	r14, r6
 	; romulus_n.ae:39: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
-	mov	46(sp), r14
+	mov	50(sp), r14
 	mov	r14, r5
 	swpb	r5
 	bit	#1, r5
@@ -1611,7 +1597,7 @@ romulus_n_decrypt_with:
 	xor	r14, r11
 	xor	r15, r11
 	; romulus_n.ae:39: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
-	mov	50(sp), r14
+	mov	46(sp), r14
 	mov	r14, r15
 	swpb	r15
 	bit	#1, r15
@@ -1625,7 +1611,7 @@ romulus_n_decrypt_with:
 	xor	r14, r10
 	xor	r15, r10
 	; romulus_n.ae:39: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
-	mov	54(sp), r14
+	mov	34(sp), r14
 	mov	r14, r15
 	swpb	r15
 	bit	#1, r15
@@ -1639,7 +1625,7 @@ romulus_n_decrypt_with:
 	xor	r14, r8
 	xor	r15, r8
 	; romulus_n.ae:39: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
-	mov	52(sp), r14
+	mov	44(sp), r14
 	mov	r14, r15
 	swpb	r15
 	bit	#1, r15
@@ -1663,9 +1649,9 @@ romulus_n_decrypt_with:
 	clr	r14
 	adc	r14
 	xor	#1, r14
-	mov	502(sp), r15
+	mov	506(sp), r15
 	mov	r14, 0(r15)
-	add	#472, sp
+	add	#476, sp
 	popm.w	#7, r10
 	ret
 	.size romulus_n_decrypt_with, .-romulus_n_decrypt_with
@@ -1861,18 +1847,18 @@ romulus_n_E_tk23_rows:
 
 
 ; --- romulus_n_absorb_ad: romulus_n.absorb_ad
-;     frame 172 bytes (32 spill slots, locals 104), saves nothing
-;     estimated 1734 bytes of code
+;     frame 174 bytes (33 spill slots, locals 104), saves nothing
+;     estimated 1742 bytes of code
 	.section .text.romulus_n_absorb_ad,"ax",@progbits
 	.local romulus_n_absorb_ad
 	.type romulus_n_absorb_ad, @function
 	.balign 2
 romulus_n_absorb_ad:
-	sub	#172, sp
-	mov	r12, 54(sp)
-	mov	r13, 64(sp)
+	sub	#174, sp
+	mov	r12, 56(sp)
+	mov	r13, 66(sp)
 	mov	r14, 38(sp)
-	mov	r15, 52(sp)
+	mov	r15, 54(sp)
 	; romulus_n.ae:79: pairs = if a > 0 then (a - 1) / 32 else 0 as u32        // pairs with AD after them
 	mov	r15, r14
 	sub	#1, r15
@@ -1898,16 +1884,16 @@ romulus_n_absorb_ad:
 	rrum.w	#4, r13
 	rrum.w	#1, r13
 	and	r12, r13
-	mov	r13, 44(sp)
+	mov	r13, 42(sp)
 	; romulus_n.ae:80: for i in 0..pairs {
-	mov	#0, 28(sp)
+	mov	#0, 26(sp)
 	mov	#0, 32(sp)
-	mov	#0, 10(sp)
+	mov	#0, 12(sp)
 	mov	#0, r6
 	mov	#0, r8
 	mov	#0, 4(sp)
-	mov	#0, 24(sp)
-	mov	#0, 26(sp)
+	mov	#0, 22(sp)
+	mov	#0, 28(sp)
 	mov	#0, 30(sp)
 	mov	#0, 34(sp)
 	mov	#1, 20(sp)
@@ -1920,68 +1906,66 @@ romulus_n_absorb_ad:
 	jc	.Lromulus_n_absorb_ad_done2
 .Lromulus_n_absorb_ad_loop1:
 	; romulus_n.ae:81: off = 32 * i
-	mov	28(sp), r7
-	swpb	r7
-	bit	#1, r7
-	rrc	r7
-	bit	#1, r7
-	rrc	r7
-	bit	#1, r7
-	rrc	r7
-	and	#65504, r7
+	mov	26(sp), r13
+	swpb	r13
+	bit	#1, r13
+	rrc	r13
+	bit	#1, r13
+	rrc	r13
+	bit	#1, r13
+	rrc	r13
+	and	#65504, r13
 	; romulus_n.ae:82: s = s ^ load_be(ad, off, 16)
-	mov	r7, r10
+	mov	r13, r10
 	add	38(sp), r10
 	bit	#1, r10
 	jnz	.Lromulus_n_absorb_ad_bytes3
 .Lromulus_n_absorb_ad_words4:
-	mov	@r10, r12
-	mov	2(r10), r5
-	mov	4(r10), r9
-	mov	6(r10), r4
-	mov	8(r10), r13
-	mov	10(r10), r14
-	mov	12(r10), r15
-	mov	14(r10), r10
+	mov	@r10+, r7
+	mov	@r10+, r5
+	mov	@r10+, r4
+	mov	@r10+, r9
+	mov	@r10+, r12
+	mov	@r10+, r14
+	mov	@r10+, r15
+	mov	@r10, r10
 	jmp	.Lromulus_n_absorb_ad_join5
 .Lromulus_n_absorb_ad_bytes3:
 	mov	sp, r12
-	add	#68, r12
-	mov	r12, r13
-	mov	#16, r14
+	add	#70, r12
+	mov	r12, r14
+	mov	#16, r15
 .Lromulus_n_absorb_ad_cpy6:
-	mov.b	@r10, r15
-	inc	r10
-	mov.b	r15, 0(r13)
-	inc	r13
-	dec	r14
+	mov.b	@r10+, 0(r14)
+	inc	r14
+	dec	r15
 	jnz	.Lromulus_n_absorb_ad_cpy6
 	mov	r12, r10
 	jmp	.Lromulus_n_absorb_ad_words4
 .Lromulus_n_absorb_ad_join5:
 	swpb	r10
-	xor	r10, 10(sp)
+	xor	r10, 12(sp)
 	swpb	r15
 	xor	r15, r6
-	mov	r6, 22(sp)
+	mov	r6, 24(sp)
 	swpb	r14
 	xor	r14, r8
 	mov	r8, 6(sp)
-	swpb	r13
-	xor	r13, 4(sp)
-	mov	24(sp), r15
-	swpb	r4
-	xor	r4, r15
-	mov	r15, 66(sp)
-	mov	26(sp), r8
-	swpb	r9
-	xor	r9, r8
-	mov	30(sp), r9
-	swpb	r5
-	xor	r5, r9
-	mov	34(sp), r10
 	swpb	r12
-	xor	r12, r10
+	xor	r12, 4(sp)
+	mov	22(sp), r15
+	swpb	r9
+	xor	r9, r15
+	mov	r15, 68(sp)
+	mov	28(sp), r9
+	swpb	r4
+	xor	r4, r9
+	mov	30(sp), r10
+	swpb	r5
+	xor	r5, r10
+	mov	34(sp), r12
+	swpb	r7
+	xor	r7, r12
 	; romulus_n.ae:44: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
 	mov	20(sp), r14
 	mov	r11, r15
@@ -1997,90 +1981,89 @@ romulus_n_absorb_ad:
 	inc	r11
 	and	#149, r11
 	xor	r11, r14
-	mov	r14, 12(sp)
+	mov	r14, 10(sp)
 	; romulus_n.ae:84: s = tbc(cnt, 8, load_be(ad, off + 16, 16), r3, s)
-	add	#16, r7
-	add	38(sp), r7
-	bit	#1, r7
-	jnz	.Lromulus_n_absorb_ad_bytes8
-.Lromulus_n_absorb_ad_words9:
-	mov	@r7, r4
-	mov	2(r7), r5
-	mov	4(r7), r6
-	mov	6(r7), r11
-	mov	8(r7), r12
-	mov	10(r7), r13
-	mov	12(r7), r14
-	mov	14(r7), r7
-	jmp	.Lromulus_n_absorb_ad_join10
-.Lromulus_n_absorb_ad_bytes8:
-	mov	sp, r12
-	add	#68, r12
-	mov	r12, r13
-	mov	#16, r14
-.Lromulus_n_absorb_ad_cpy11:
-	mov.b	@r7, r15
-	inc	r7
-	mov.b	r15, 0(r13)
-	inc	r13
-	dec	r14
-	jnz	.Lromulus_n_absorb_ad_cpy11
-	mov	r12, r7
-	jmp	.Lromulus_n_absorb_ad_words9
-.Lromulus_n_absorb_ad_join10:
-	mov	12(sp), 84(sp)
-	mov	16(sp), 86(sp)
-	mov	14(sp), 88(sp)
-	mov	8(sp), 90(sp)
+	mov	r13, r6
+	add	#16, r6
+	add	38(sp), r6
+	bit	#1, r6
+	jnz	.Lromulus_n_absorb_ad_bytes10
+.Lromulus_n_absorb_ad_words11:
+	mov	@r6+, r4
+	mov	@r6+, r5
+	mov	@r6+, r7
+	mov	@r6+, r8
+	mov	@r6+, r11
+	mov	@r6+, r13
+	mov	@r6+, r14
+	mov	@r6, r6
+	jmp	.Lromulus_n_absorb_ad_join12
+.Lromulus_n_absorb_ad_bytes10:
+	mov	sp, r13
+	add	#70, r13
+	mov	r13, r14
+	mov	#16, r15
+.Lromulus_n_absorb_ad_cpy13:
+	mov.b	@r6+, 0(r14)
+	inc	r14
+	dec	r15
+	jnz	.Lromulus_n_absorb_ad_cpy13
+	mov	r13, r6
+	jmp	.Lromulus_n_absorb_ad_words11
+.Lromulus_n_absorb_ad_join12:
+	mov	10(sp), 86(sp)
+	mov	16(sp), 88(sp)
+	mov	14(sp), 90(sp)
+	mov	8(sp), 92(sp)
 	mov	sp, r15
-	add	#84, r15
-	swpb	r7
-	mov	r7, 92(sp)
+	add	#86, r15
+	swpb	r6
+	mov	r6, 94(sp)
 	swpb	r14
-	mov	r14, 94(sp)
+	mov	r14, 96(sp)
 	swpb	r13
-	mov	r13, 96(sp)
-	swpb	r12
-	mov	r12, 98(sp)
-	mov	r15, r12
+	mov	r13, 98(sp)
 	swpb	r11
 	mov	r11, 100(sp)
-	swpb	r6
-	mov	r6, 102(sp)
+	swpb	r8
+	mov	r8, 102(sp)
+	swpb	r7
+	mov	r7, 104(sp)
 	swpb	r5
-	mov	r5, 104(sp)
+	mov	r5, 106(sp)
 	swpb	r4
-	mov	r4, 106(sp)
+	mov	r4, 108(sp)
 	mov	sp, r11
-	add	#92, r11
-	mov	10(sp), 108(sp)
-	mov	22(sp), 110(sp)
-	mov	6(sp), 112(sp)
-	mov	4(sp), 114(sp)
-	mov	66(sp), 116(sp)
-	mov	r8, 118(sp)
+	add	#94, r11
+	mov	12(sp), 110(sp)
+	mov	24(sp), 112(sp)
+	mov	6(sp), 114(sp)
+	mov	4(sp), 116(sp)
+	mov	68(sp), 118(sp)
 	mov	r9, 120(sp)
 	mov	r10, 122(sp)
+	mov	r12, 124(sp)
+	mov	r15, r12
 	mov	sp, r15
-	add	#124, r15
+	add	#126, r15
 	mov	sp, r14
-	add	#108, r14
+	add	#110, r14
 	mov	r14, 0(sp)
 	mov	r15, 2(sp)
 	mov	#8, r13
 	mov	r11, r14
-	mov	54(sp), r15
+	mov	56(sp), r15
 	call	#romulus_n_tbc
 	; romulus_n.ae:44: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
-	mov	124(sp), 10(sp)
-	mov	126(sp), r6
-	mov	128(sp), r8
-	mov	130(sp), 4(sp)
-	mov	132(sp), 24(sp)
-	mov	134(sp), 26(sp)
-	mov	136(sp), 30(sp)
-	mov	138(sp), 34(sp)
-	mov	12(sp), r12
+	mov	126(sp), 12(sp)
+	mov	128(sp), r6
+	mov	130(sp), r8
+	mov	132(sp), 4(sp)
+	mov	134(sp), 22(sp)
+	mov	136(sp), 28(sp)
+	mov	138(sp), 30(sp)
+	mov	140(sp), 34(sp)
+	mov	10(sp), r12
 	mov	16(sp), r13
 	mov	14(sp), r14
 	mov	8(sp), r10
@@ -2099,11 +2082,11 @@ romulus_n_absorb_ad:
 	mov	r13, 16(sp)
 	mov	r14, 14(sp)
 	mov.b	r11, r11
-	add	#1, 28(sp)
+	add	#1, 26(sp)
 	addc	#0, 32(sp)
-	cmp	40(sp), 28(sp)
+	cmp	40(sp), 26(sp)
 	mov	32(sp), r15
-	subc	44(sp), r15
+	subc	42(sp), r15
 	jnc	.Lromulus_n_absorb_ad_loop1
 .Lromulus_n_absorb_ad_done2:
 	; romulus_n.ae:87: off = 32 * pairs
@@ -2117,115 +2100,115 @@ romulus_n_absorb_ad:
 	rrc	r14
 	mov	r14, r12
 	and	#65504, r12
-	mov	44(sp), r15
+	mov	42(sp), r15
 	rlam.w	#4, r15
 	rlam.w	#1, r15
 	and	#31, r14
 	bis	r14, r15
 	; romulus_n.ae:88: r = a - off                                           // 0 (empty A) .. 32
-	mov	#0, r13
-	mov	52(sp), r10
-	sub	r12, r10
-	subc	r15, r13
+	mov	#0, r14
+	mov	54(sp), r13
+	sub	r12, r13
+	subc	r15, r14
 	; romulus_n.ae:89: odd = if r < 16 then r else 16
-	cmp	#16, r10
-	mov	r13, r15
+	cmp	#16, r13
+	mov	r14, r15
 	subc	#0, r15
-	subc	r4, r4
-	mov	r10, r14
-	mov	r10, 52(sp)
-	xor	#16, r14
-	and	r4, r14
-	xor	#16, r14
-	and	r13, r4
-	mov	r13, 58(sp)
+	subc	r7, r7
+	mov	r13, r9
+	mov	r13, 54(sp)
+	xor	#16, r9
+	and	r7, r9
+	xor	#16, r9
+	and	r14, r7
+	mov	r14, 60(sp)
 	; romulus_n.ae:90: s = s ^ pad(load_be(ad, off, 16, odd), odd)
 	mov	r12, r13
 	add	38(sp), r13
-	cmp	#16, r14
-	jnc	.Lromulus_n_absorb_ad_bytes13
+	cmp	#16, r9
+	jnc	.Lromulus_n_absorb_ad_bytes17
 	bit	#1, r13
-	jnz	.Lromulus_n_absorb_ad_bytes13
-.Lromulus_n_absorb_ad_words14:
-	mov	@r13+, 60(sp)
-	mov	@r13+, 56(sp)
+	jnz	.Lromulus_n_absorb_ad_bytes17
+.Lromulus_n_absorb_ad_words18:
+	mov	@r13+, 62(sp)
+	mov	@r13+, 58(sp)
+	mov	@r13+, 52(sp)
 	mov	@r13+, 50(sp)
 	mov	@r13+, r10
-	mov	@r13+, r9
-	mov	@r13+, r7
+	mov	@r13+, r14
 	mov	@r13+, r5
-	mov	@r13+, r15
-	jmp	.Lromulus_n_absorb_ad_join15
-.Lromulus_n_absorb_ad_bytes13:
+	mov	@r13+, r4
+	jmp	.Lromulus_n_absorb_ad_join19
+.Lromulus_n_absorb_ad_bytes17:
 	mov	sp, r5
-	add	#68, r5
-	mov	r5, r7
-	mov	#16, r9
-	mov	r14, r15
-.Lromulus_n_absorb_ad_cpy16:
-	clr	r10
-	tst	r15
-	jz	.Lromulus_n_absorb_ad_pad17
-	mov.b	@r13, r10
-	inc	r13
-	dec	r15
-.Lromulus_n_absorb_ad_pad17:
-	mov.b	r10, 0(r7)
-	inc	r7
-	dec	r9
-	jnz	.Lromulus_n_absorb_ad_cpy16
-	mov	r5, r13
-	jmp	.Lromulus_n_absorb_ad_words14
-.Lromulus_n_absorb_ad_join15:
-	; romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
-	swpb	r15
+	add	#70, r5
+	mov	r5, r10
+	mov	r9, r14
 	cmp	#16, r14
-	mov	r4, r13
-	subc	#0, r13
+	jnc	.Lromulus_n_absorb_ad_cap20
+	mov	#16, r14
+.Lromulus_n_absorb_ad_cap20:
+	mov	#16, r15
+	sub	r14, r15
+	tst	r14
+	jz	.Lromulus_n_absorb_ad_zeros22
+.Lromulus_n_absorb_ad_cpy21:
+	mov.b	@r13+, 0(r10)
+	inc	r10
+	dec	r14
+	jnz	.Lromulus_n_absorb_ad_cpy21
+.Lromulus_n_absorb_ad_zeros22:
+	tst	r15
+	jz	.Lromulus_n_absorb_ad_filled24
+.Lromulus_n_absorb_ad_zero23:
+	mov.b	#0, 0(r10)
+	inc	r10
+	dec	r15
+	jnz	.Lromulus_n_absorb_ad_zero23
+.Lromulus_n_absorb_ad_filled24:
+	mov	r5, r13
+	jmp	.Lromulus_n_absorb_ad_words18
+.Lromulus_n_absorb_ad_join19:
+	; romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
+	swpb	r4
+	cmp	#16, r9
+	mov	r7, r15
+	subc	#0, r15
 	subc	r13, r13
-	bis	r15, r14
-	xor	r15, r14
-	and	r13, r14
-	xor	r14, r15
+	bis	r4, r9
+	xor	r4, r9
+	and	r13, r9
+	xor	r9, r4
 	; romulus_n.ae:90: s = s ^ pad(load_be(ad, off, 16, odd), odd)
-	xor	r15, 10(sp)
+	xor	r4, 12(sp)
 	; romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
 	swpb	r5
-	bis	r5, r4
-	xor	r5, r4
-	and	r13, r4
-	xor	r4, r5
+	bis	r5, r7
+	xor	r5, r7
+	and	r13, r7
+	xor	r7, r5
 	; romulus_n.ae:90: s = s ^ pad(load_be(ad, off, 16, odd), odd)
 	xor	r5, r6
-	mov	r6, 42(sp)
+	mov	r6, 44(sp)
 	; romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
-	mov	r7, r15
-	xor	r7, r15
+	mov	r14, r15
+	xor	r14, r15
 	swpb	r15
 	and	r13, r15
-	swpb	r7
-	xor	r15, r7
-	; romulus_n.ae:90: s = s ^ pad(load_be(ad, off, 16, odd), odd)
-	xor	r7, r8
-	mov	r8, 62(sp)
-	; romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
-	mov	r9, r14
-	xor	r9, r14
 	swpb	r14
-	and	r13, r14
-	swpb	r9
-	xor	r14, r9
+	xor	r15, r14
 	; romulus_n.ae:90: s = s ^ pad(load_be(ad, off, 16, odd), odd)
-	xor	r9, 4(sp)
+	xor	r14, r8
+	mov	r8, 64(sp)
 	; romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
-	mov	r10, r14
-	xor	r10, r14
-	swpb	r14
-	and	r13, r14
+	mov	r10, r15
+	xor	r10, r15
+	swpb	r15
+	and	r13, r15
 	swpb	r10
-	xor	r14, r10
+	xor	r15, r10
 	; romulus_n.ae:90: s = s ^ pad(load_be(ad, off, 16, odd), odd)
-	xor	r10, 24(sp)
+	xor	r10, 4(sp)
 	; romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
 	mov	50(sp), r10
 	mov	r10, r14
@@ -2235,9 +2218,19 @@ romulus_n_absorb_ad:
 	swpb	r10
 	xor	r14, r10
 	; romulus_n.ae:90: s = s ^ pad(load_be(ad, off, 16, odd), odd)
-	xor	r10, 26(sp)
+	xor	r10, 22(sp)
 	; romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
-	mov	56(sp), r10
+	mov	52(sp), r10
+	mov	r10, r14
+	xor	r10, r14
+	swpb	r14
+	and	r13, r14
+	swpb	r10
+	xor	r14, r10
+	; romulus_n.ae:90: s = s ^ pad(load_be(ad, off, 16, odd), odd)
+	xor	r10, 28(sp)
+	; romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
+	mov	58(sp), r10
 	mov	r10, r14
 	xor	r10, r14
 	swpb	r14
@@ -2247,7 +2240,7 @@ romulus_n_absorb_ad:
 	; romulus_n.ae:90: s = s ^ pad(load_be(ad, off, 16, odd), odd)
 	xor	r10, 30(sp)
 	; romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
-	mov	60(sp), r10
+	mov	62(sp), r10
 	mov	r10, r14
 	xor	r10, r14
 	swpb	r14
@@ -2274,26 +2267,26 @@ romulus_n_absorb_ad:
 	mov	r13, 46(sp)
 	; romulus_n.ae:92: if r > 16 {
 	mov	#16, r15
-	cmp	52(sp), r15
+	cmp	54(sp), r15
 	mov	#0, r15
-	subc	58(sp), r15
+	subc	60(sp), r15
 	clr	r15
 	adc	r15
 	xor	#1, r15
 	tst	r15
-	jz	.Lromulus_n_absorb_ad_else18
+	jz	.Lromulus_n_absorb_ad_else25
 	; romulus_n.ae:93: s = tbc(cnt, 8, pad(load_be(ad, off + 16, 16, r - 16), r - 16), r3, s)
 	add	#16, r12
 	add	38(sp), r12
-	mov	52(sp), r6
-	mov	58(sp), r7
+	mov	54(sp), r6
+	mov	60(sp), r7
 	sub	#16, r6
 	subc	#0, r7
 	cmp	#16, r6
-	jnc	.Lromulus_n_absorb_ad_bytes20
+	jnc	.Lromulus_n_absorb_ad_bytes27
 	bit	#1, r12
-	jnz	.Lromulus_n_absorb_ad_bytes20
-.Lromulus_n_absorb_ad_words21:
+	jnz	.Lromulus_n_absorb_ad_bytes27
+.Lromulus_n_absorb_ad_words28:
 	mov	@r12+, r13
 	mov	@r12+, r4
 	mov	@r12+, r5
@@ -2302,28 +2295,37 @@ romulus_n_absorb_ad:
 	mov	@r12+, 48(sp)
 	mov	@r12+, r10
 	mov	@r12+, r11
-	jmp	.Lromulus_n_absorb_ad_join22
-.Lromulus_n_absorb_ad_bytes20:
-	mov	sp, r10
-	add	#68, r10
-	mov	r10, r11
-	mov	#16, r13
-	mov	r6, r15
-.Lromulus_n_absorb_ad_cpy23:
-	clr	r14
+	jmp	.Lromulus_n_absorb_ad_join29
+.Lromulus_n_absorb_ad_bytes27:
+	mov	sp, r11
+	add	#70, r11
+	mov	r11, r13
+	mov	r6, r14
+	cmp	#16, r14
+	jnc	.Lromulus_n_absorb_ad_cap30
+	mov	#16, r14
+.Lromulus_n_absorb_ad_cap30:
+	mov	#16, r15
+	sub	r14, r15
+	tst	r14
+	jz	.Lromulus_n_absorb_ad_zeros32
+.Lromulus_n_absorb_ad_cpy31:
+	mov.b	@r12+, 0(r13)
+	inc	r13
+	dec	r14
+	jnz	.Lromulus_n_absorb_ad_cpy31
+.Lromulus_n_absorb_ad_zeros32:
 	tst	r15
-	jz	.Lromulus_n_absorb_ad_pad24
-	mov.b	@r12, r14
-	inc	r12
+	jz	.Lromulus_n_absorb_ad_filled34
+.Lromulus_n_absorb_ad_zero33:
+	mov.b	#0, 0(r13)
+	inc	r13
 	dec	r15
-.Lromulus_n_absorb_ad_pad24:
-	mov.b	r14, 0(r11)
-	inc	r11
-	dec	r13
-	jnz	.Lromulus_n_absorb_ad_cpy23
-	mov	r10, r12
-	jmp	.Lromulus_n_absorb_ad_words21
-.Lromulus_n_absorb_ad_join22:
+	jnz	.Lromulus_n_absorb_ad_zero33
+.Lromulus_n_absorb_ad_filled34:
+	mov	r11, r12
+	jmp	.Lromulus_n_absorb_ad_words28
+.Lromulus_n_absorb_ad_join29:
 	; romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
 	cmp	#16, r6
 	mov	r7, r15
@@ -2377,38 +2379,38 @@ romulus_n_absorb_ad:
 	and	r12, r6
 	xor	r6, r11
 	; romulus_n.ae:93: s = tbc(cnt, 8, pad(load_be(ad, off + 16, 16, r - 16), r - 16), r3, s)
-	mov	46(sp), 84(sp)
-	mov	16(sp), 86(sp)
-	mov	14(sp), 88(sp)
-	mov	36(sp), 90(sp)
+	mov	46(sp), 86(sp)
+	mov	16(sp), 88(sp)
+	mov	14(sp), 90(sp)
+	mov	36(sp), 92(sp)
 	mov	sp, r12
-	add	#84, r12
-	mov	r11, 92(sp)
-	mov	r10, 94(sp)
-	mov	r15, 96(sp)
-	mov	r9, 98(sp)
-	mov	r8, 100(sp)
-	mov	r5, 102(sp)
-	mov	r4, 104(sp)
-	mov	r13, 106(sp)
+	add	#86, r12
+	mov	r11, 94(sp)
+	mov	r10, 96(sp)
+	mov	r15, 98(sp)
+	mov	r9, 100(sp)
+	mov	r8, 102(sp)
+	mov	r5, 104(sp)
+	mov	r4, 106(sp)
+	mov	r13, 108(sp)
 	mov	sp, r14
-	add	#92, r14
-	mov	10(sp), 108(sp)
-	mov	42(sp), 110(sp)
-	mov	62(sp), 112(sp)
-	mov	4(sp), 114(sp)
-	mov	24(sp), 116(sp)
-	mov	26(sp), 118(sp)
-	mov	30(sp), 120(sp)
-	mov	34(sp), 122(sp)
+	add	#94, r14
+	mov	12(sp), 110(sp)
+	mov	44(sp), 112(sp)
+	mov	64(sp), 114(sp)
+	mov	4(sp), 116(sp)
+	mov	22(sp), 118(sp)
+	mov	28(sp), 120(sp)
+	mov	30(sp), 122(sp)
+	mov	34(sp), 124(sp)
 	mov	sp, r15
-	add	#140, r15
+	add	#142, r15
 	mov	sp, r13
-	add	#108, r13
+	add	#110, r13
 	mov	r13, 0(sp)
 	mov	r15, 2(sp)
 	mov	#8, r13
-	mov	54(sp), r15
+	mov	56(sp), r15
 	call	#romulus_n_tbc
 	; romulus_n.ae:44: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
 	mov	36(sp), r13
@@ -2427,38 +2429,38 @@ romulus_n_absorb_ad:
 	rlc	r13
 	xor	r15, r4
 	mov.b	r13, r14
-	mov	140(sp), 10(sp)
-	mov	142(sp), 42(sp)
-	mov	144(sp), r5
-	mov	146(sp), r6
-	mov	148(sp), r7
-	mov	150(sp), r8
-	mov	152(sp), r9
-	mov	154(sp), r10
-	jmp	.Lromulus_n_absorb_ad_endif19
-.Lromulus_n_absorb_ad_else18:
-	mov	62(sp), r5
+	mov	142(sp), 12(sp)
+	mov	144(sp), 44(sp)
+	mov	146(sp), r5
+	mov	148(sp), r6
+	mov	150(sp), r7
+	mov	152(sp), r8
+	mov	154(sp), r9
+	mov	156(sp), r10
+	jmp	.Lromulus_n_absorb_ad_endif26
+.Lromulus_n_absorb_ad_else25:
+	mov	64(sp), r5
 	mov	4(sp), r6
-	mov	24(sp), r7
-	mov	26(sp), r8
+	mov	22(sp), r7
+	mov	28(sp), r8
 	mov	30(sp), r9
 	mov	34(sp), r10
 	mov	46(sp), r4
 	mov	16(sp), r11
 	mov	14(sp), r12
 	mov	36(sp), r14
-.Lromulus_n_absorb_ad_endif19:
+.Lromulus_n_absorb_ad_endif26:
 	; romulus_n.ae:96: d = if (r == 16) | (r == 32) then 0x18 else 0x1a as u8
-	mov	52(sp), r15
+	mov	54(sp), r15
 	xor	#16, r15
-	bis	58(sp), r15
+	bis	60(sp), r15
 	sub	#1, r15
 	clr	r13
 	adc	r13
 	xor	#1, r13
-	mov	52(sp), r15
+	mov	54(sp), r15
 	xor	#32, r15
-	bis	58(sp), r15
+	bis	60(sp), r15
 	sub	#1, r15
 	clr	r15
 	adc	r15
@@ -2469,38 +2471,38 @@ romulus_n_absorb_ad:
 	and	#2, r13
 	xor	#26, r13
 	; romulus_n.ae:97: return tbc_n(cnt, d, r23, s)
-	mov	r4, 84(sp)
-	mov	r11, 86(sp)
-	mov	r12, 88(sp)
-	mov	r14, 90(sp)
+	mov	r4, 86(sp)
+	mov	r11, 88(sp)
+	mov	r12, 90(sp)
+	mov	r14, 92(sp)
 	mov	sp, r12
-	add	#84, r12
-	mov	10(sp), 92(sp)
-	mov	42(sp), 94(sp)
-	mov	r5, 96(sp)
-	mov	r6, 98(sp)
-	mov	r7, 100(sp)
-	mov	r8, 102(sp)
-	mov	r9, 104(sp)
-	mov	r10, 106(sp)
+	add	#86, r12
+	mov	12(sp), 94(sp)
+	mov	44(sp), 96(sp)
+	mov	r5, 98(sp)
+	mov	r6, 100(sp)
+	mov	r7, 102(sp)
+	mov	r8, 104(sp)
+	mov	r9, 106(sp)
+	mov	r10, 108(sp)
 	mov	sp, r11
-	add	#92, r11
+	add	#94, r11
 	mov	sp, r15
-	add	#156, r15
+	add	#158, r15
 	mov	r15, 0(sp)
-	mov	64(sp), r14
+	mov	66(sp), r14
 	mov	r11, r15
 	call	#romulus_n_tbc_n
-	mov	174(sp), r14
-	mov	156(sp), 0(r14)
-	mov	158(sp), 2(r14)
-	mov	160(sp), 4(r14)
-	mov	162(sp), 6(r14)
-	mov	164(sp), 8(r14)
-	mov	166(sp), 10(r14)
-	mov	168(sp), 12(r14)
-	mov	170(sp), 14(r14)
-	add	#172, sp
+	mov	176(sp), r14
+	mov	158(sp), 0(r14)
+	mov	160(sp), 2(r14)
+	mov	162(sp), 4(r14)
+	mov	164(sp), 6(r14)
+	mov	166(sp), 8(r14)
+	mov	168(sp), 10(r14)
+	mov	170(sp), 12(r14)
+	mov	172(sp), 14(r14)
+	add	#174, sp
 	ret
 	.size romulus_n_absorb_ad, .-romulus_n_absorb_ad
 

@@ -6,7 +6,7 @@
 
 ; --- ascon128_key_setup: ascon128.key_setup
 ;     frame 16 bytes (0 spill slots, locals 16), saves r6, r7, r8, r9, r10
-;     estimated 110 bytes of code
+;     estimated 106 bytes of code
 	.section .text.ascon128_key_setup,"ax",@progbits
 	.global ascon128_key_setup
 	.type ascon128_key_setup, @function
@@ -28,17 +28,15 @@ ascon128_key_setup:
 	mov	@r12+, r15
 	jmp	.Lascon128_key_setup_join3
 .Lascon128_key_setup_bytes1:
-	mov	sp, r10
-	mov	r10, r11
-	mov	#16, r13
+	mov	sp, r11
+	mov	r11, r13
+	mov	#16, r15
 .Lascon128_key_setup_cpy4:
-	mov.b	@r12, r15
-	inc	r12
-	mov.b	r15, 0(r11)
-	inc	r11
-	dec	r13
+	mov.b	@r12+, 0(r13)
+	inc	r13
+	dec	r15
 	jnz	.Lascon128_key_setup_cpy4
-	mov	r10, r12
+	mov	r11, r12
 	jmp	.Lascon128_key_setup_words2
 .Lascon128_key_setup_join3:
 	swpb	r15
@@ -65,7 +63,7 @@ ascon128_key_setup:
 
 ; --- ascon128_encrypt_with: ascon128.encrypt_with
 ;     frame 98 bytes (13 spill slots, locals 72), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1210 bytes of code
+;     estimated 1228 bytes of code
 	.section .text.ascon128_encrypt_with,"ax",@progbits
 	.global ascon128_encrypt_with
 	.type ascon128_encrypt_with, @function
@@ -114,106 +112,115 @@ ascon128_encrypt_with:
 	jc	.Lascon128_encrypt_with_done4
 .Lascon128_encrypt_with_loop3:
 	; ascon128.ae:53: off = rate * i
-	mov	2(sp), r5
-	rlam.w	#3, r5
+	mov	2(sp), r11
+	rlam.w	#3, r11
 	; ascon128.ae:54: count = if n - off < rate then n - off else rate
-	mov	114(sp), r9
-	sub	r5, r9
-	subc	r10, r10
-	cmp	#8, r9
-	mov	r10, r15
+	mov	114(sp), r8
+	sub	r11, r8
+	subc	r9, r9
+	cmp	#8, r8
+	mov	r9, r15
 	subc	#0, r15
 	subc	r15, r15
-	xor	#8, r9
+	xor	#8, r8
+	and	r15, r8
+	xor	#8, r8
 	and	r15, r9
-	xor	#8, r9
-	and	r15, r10
 	; ascon128.ae:55: s[0] = s[0] ^ load_be(ad, off, rate, count) ^ pad(count)
-	add	8(sp), r5
-	cmp	#8, r9
+	add	8(sp), r11
+	cmp	#8, r8
 	jnc	.Lascon128_encrypt_with_bytes5
-	bit	#1, r5
+	bit	#1, r11
 	jnz	.Lascon128_encrypt_with_bytes5
 .Lascon128_encrypt_with_words6:
-	mov	@r5+, r6
-	mov	@r5+, r7
-	mov	@r5+, r8
-	mov	@r5+, r11
+	mov	@r11+, r6
+	mov	@r11+, r7
+	mov	@r11+, r10
+	mov	@r11, r11
 	jmp	.Lascon128_encrypt_with_join7
 .Lascon128_encrypt_with_bytes5:
-	mov	sp, r11
-	add	#82, r11
-	mov	r11, r12
-	mov	#8, r13
-	mov	r9, r15
-.Lascon128_encrypt_with_cpy8:
-	clr	r14
+	mov	sp, r12
+	add	#82, r12
+	mov	r12, r13
+	mov	r8, r14
+	cmp	#8, r14
+	jnc	.Lascon128_encrypt_with_cap8
+	mov	#8, r14
+.Lascon128_encrypt_with_cap8:
+	mov	#8, r15
+	sub	r14, r15
+	tst	r14
+	jz	.Lascon128_encrypt_with_zeros10
+.Lascon128_encrypt_with_cpy9:
+	mov.b	@r11+, 0(r13)
+	inc	r13
+	dec	r14
+	jnz	.Lascon128_encrypt_with_cpy9
+.Lascon128_encrypt_with_zeros10:
 	tst	r15
-	jz	.Lascon128_encrypt_with_pad9
-	mov.b	@r5, r14
-	inc	r5
+	jz	.Lascon128_encrypt_with_filled12
+.Lascon128_encrypt_with_zero11:
+	mov.b	#0, 0(r13)
+	inc	r13
 	dec	r15
-.Lascon128_encrypt_with_pad9:
-	mov.b	r14, 0(r12)
-	inc	r12
-	dec	r13
-	jnz	.Lascon128_encrypt_with_cpy8
-	mov	r11, r5
+	jnz	.Lascon128_encrypt_with_zero11
+.Lascon128_encrypt_with_filled12:
+	mov	r12, r11
 	jmp	.Lascon128_encrypt_with_words6
 .Lascon128_encrypt_with_join7:
 	swpb	r11
 	xor	26(sp), r11
-	swpb	r8
-	xor	28(sp), r8
+	swpb	r10
+	xor	28(sp), r10
 	swpb	r7
 	xor	30(sp), r7
 	swpb	r6
 	xor	32(sp), r6
 	; ascon128.ae:26: return ((0x80 as u64) << 56) >> (8 * count)
+	rlam.w	#3, r8
 	rlam.w	#3, r9
-	rlam.w	#3, r10
 	mov	#0, r12
 	mov	#0, r13
 	mov	#0, r14
 	mov	#32768, r15
-	tst	r10
-	jnz	.Lascon128_encrypt_with_shbig10
-	cmp	#64, r9
-	jc	.Lascon128_encrypt_with_shbig10
-.Lascon128_encrypt_with_shlimb13:
-	cmp	#16, r9
-	jnc	.Lascon128_encrypt_with_shbits14
+	tst	r9
+	jnz	.Lascon128_encrypt_with_shbig13
+	cmp	#64, r8
+	jc	.Lascon128_encrypt_with_shbig13
+.Lascon128_encrypt_with_shlimb16:
+	cmp	#16, r8
+	jnc	.Lascon128_encrypt_with_shbits17
 	mov	r13, r12
 	mov	r14, r13
 	mov	r15, r14
 	clr	r15
-	sub	#16, r9
-	jmp	.Lascon128_encrypt_with_shlimb13
-.Lascon128_encrypt_with_shbits14:
-	tst	r9
-	jz	.Lascon128_encrypt_with_shend11
-.Lascon128_encrypt_with_sh12:
+	sub	#16, r8
+	jmp	.Lascon128_encrypt_with_shlimb16
+.Lascon128_encrypt_with_shbits17:
+	tst	r8
+	jz	.Lascon128_encrypt_with_shend14
+.Lascon128_encrypt_with_sh15:
 	clrc
 	rrc	r15
 	rrc	r14
 	rrc	r13
 	rrc	r12
-	dec	r9
-	jnz	.Lascon128_encrypt_with_sh12
-	jmp	.Lascon128_encrypt_with_shend11
-.Lascon128_encrypt_with_shbig10:
+	dec	r8
+	jnz	.Lascon128_encrypt_with_sh15
+	jmp	.Lascon128_encrypt_with_shend14
+.Lascon128_encrypt_with_shbig13:
 	clr	r12
 	clr	r13
 	clr	r14
 	clr	r15
-.Lascon128_encrypt_with_shend11:
+.Lascon128_encrypt_with_shend14:
 	; ascon128.ae:55: s[0] = s[0] ^ load_be(ad, off, rate, count) ^ pad(count)
 	xor	r12, r11
-	xor	r13, r8
+	xor	r13, r10
 	xor	r14, r7
 	xor	r15, r6
 	mov	r11, 26(sp)
-	mov	r8, 28(sp)
+	mov	r10, 28(sp)
 	mov	r7, 30(sp)
 	mov	r6, 32(sp)
 	; ascon128.ae:56: P.permute(s, b)
@@ -239,8 +246,8 @@ ascon128_encrypt_with:
 	; ascon128.ae:88: for i in 0..full {
 	mov	#0, 0(sp)
 	cmp	r15, 0(sp)
-	jc	.Lascon128_encrypt_with_done16
-.Lascon128_encrypt_with_loop15:
+	jc	.Lascon128_encrypt_with_done19
+.Lascon128_encrypt_with_loop18:
 	; ascon128.ae:89: off = rate * i
 	mov	@sp, r10
 	rlam.w	#3, r10
@@ -248,28 +255,26 @@ ascon128_encrypt_with:
 	mov	r10, r11
 	add	116(sp), r11
 	bit	#1, r11
-	jnz	.Lascon128_encrypt_with_bytes17
-.Lascon128_encrypt_with_words18:
+	jnz	.Lascon128_encrypt_with_bytes20
+.Lascon128_encrypt_with_words21:
 	mov	@r11+, r12
 	mov	@r11+, r13
 	mov	@r11+, r14
 	mov	@r11+, r15
-	jmp	.Lascon128_encrypt_with_join19
-.Lascon128_encrypt_with_bytes17:
-	mov	sp, r12
-	add	#82, r12
-	mov	r12, r13
-	mov	#8, r14
-.Lascon128_encrypt_with_cpy20:
-	mov.b	@r11, r15
-	inc	r11
-	mov.b	r15, 0(r13)
-	inc	r13
-	dec	r14
-	jnz	.Lascon128_encrypt_with_cpy20
-	mov	r12, r11
-	jmp	.Lascon128_encrypt_with_words18
-.Lascon128_encrypt_with_join19:
+	jmp	.Lascon128_encrypt_with_join22
+.Lascon128_encrypt_with_bytes20:
+	mov	sp, r13
+	add	#82, r13
+	mov	r13, r14
+	mov	#8, r15
+.Lascon128_encrypt_with_cpy23:
+	mov.b	@r11+, 0(r14)
+	inc	r14
+	dec	r15
+	jnz	.Lascon128_encrypt_with_cpy23
+	mov	r13, r11
+	jmp	.Lascon128_encrypt_with_words21
+.Lascon128_encrypt_with_join22:
 	swpb	r15
 	xor	26(sp), r15
 	swpb	r14
@@ -285,7 +290,7 @@ ascon128_encrypt_with:
 	; ascon128.ae:91: store_be(ct, off, s[0])
 	add	120(sp), r10
 	bit	#1, r10
-	jnz	.Lascon128_encrypt_with_bytes22
+	jnz	.Lascon128_encrypt_with_bytes27
 	swpb	r12
 	mov	r12, 0(r10)
 	swpb	r13
@@ -294,8 +299,8 @@ ascon128_encrypt_with:
 	mov	r14, 4(r10)
 	swpb	r15
 	mov	r15, 6(r10)
-	jmp	.Lascon128_encrypt_with_stored23
-.Lascon128_encrypt_with_bytes22:
+	jmp	.Lascon128_encrypt_with_stored28
+.Lascon128_encrypt_with_bytes27:
 	swpb	r12
 	mov	r12, 82(sp)
 	swpb	r13
@@ -307,13 +312,13 @@ ascon128_encrypt_with:
 	mov	sp, r14
 	add	#82, r14
 	mov	#8, r15
-.Lascon128_encrypt_with_cpy24:
+.Lascon128_encrypt_with_cpy29:
 	mov.b	@r14, 0(r10)
 	inc	r14
 	inc	r10
 	dec	r15
-	jnz	.Lascon128_encrypt_with_cpy24
-.Lascon128_encrypt_with_stored23:
+	jnz	.Lascon128_encrypt_with_cpy29
+.Lascon128_encrypt_with_stored28:
 	; ascon128.ae:92: P.permute(s, b)
 	mov	sp, r12
 	add	#26, r12
@@ -321,8 +326,8 @@ ascon128_encrypt_with:
 	call	#ascon128_P_permute
 	add	#1, 0(sp)
 	cmp	4(sp), 0(sp)
-	jnc	.Lascon128_encrypt_with_loop15
-.Lascon128_encrypt_with_done16:
+	jnc	.Lascon128_encrypt_with_loop18
+.Lascon128_encrypt_with_done19:
 	; ascon128.ae:94: off = rate * full
 	mov	4(sp), r9
 	rlam.w	#3, r9
@@ -330,39 +335,48 @@ ascon128_encrypt_with:
 	mov	118(sp), r10
 	and	#7, r10
 	; ascon128.ae:96: s[0] = s[0] ^ load_be(msg, off, rate, last) ^ pad(last)
-	mov	116(sp), r8
-	add	r9, r8
+	mov	116(sp), r11
+	add	r9, r11
 	cmp	#8, r10
-	jnc	.Lascon128_encrypt_with_bytes25
-	bit	#1, r8
-	jnz	.Lascon128_encrypt_with_bytes25
-.Lascon128_encrypt_with_words26:
-	mov	@r8, r5
-	mov	2(r8), r6
-	mov	4(r8), r7
-	mov	6(r8), r8
-	jmp	.Lascon128_encrypt_with_join27
-.Lascon128_encrypt_with_bytes25:
-	mov	sp, r11
-	add	#82, r11
-	mov	r11, r12
-	mov	#8, r13
-	mov	r10, r15
-.Lascon128_encrypt_with_cpy28:
-	clr	r14
+	jnc	.Lascon128_encrypt_with_bytes30
+	bit	#1, r11
+	jnz	.Lascon128_encrypt_with_bytes30
+.Lascon128_encrypt_with_words31:
+	mov	@r11+, r5
+	mov	@r11+, r6
+	mov	@r11+, r7
+	mov	@r11+, r8
+	jmp	.Lascon128_encrypt_with_join32
+.Lascon128_encrypt_with_bytes30:
+	mov	sp, r12
+	add	#82, r12
+	mov	r12, r13
+	mov	r10, r14
+	cmp	#8, r14
+	jnc	.Lascon128_encrypt_with_cap33
+	mov	#8, r14
+.Lascon128_encrypt_with_cap33:
+	mov	#8, r15
+	sub	r14, r15
+	tst	r14
+	jz	.Lascon128_encrypt_with_zeros35
+.Lascon128_encrypt_with_cpy34:
+	mov.b	@r11+, 0(r13)
+	inc	r13
+	dec	r14
+	jnz	.Lascon128_encrypt_with_cpy34
+.Lascon128_encrypt_with_zeros35:
 	tst	r15
-	jz	.Lascon128_encrypt_with_pad29
-	mov.b	@r8, r14
-	inc	r8
+	jz	.Lascon128_encrypt_with_filled37
+.Lascon128_encrypt_with_zero36:
+	mov.b	#0, 0(r13)
+	inc	r13
 	dec	r15
-.Lascon128_encrypt_with_pad29:
-	mov.b	r14, 0(r12)
-	inc	r12
-	dec	r13
-	jnz	.Lascon128_encrypt_with_cpy28
-	mov	r11, r8
-	jmp	.Lascon128_encrypt_with_words26
-.Lascon128_encrypt_with_join27:
+	jnz	.Lascon128_encrypt_with_zero36
+.Lascon128_encrypt_with_filled37:
+	mov	r12, r11
+	jmp	.Lascon128_encrypt_with_words31
+.Lascon128_encrypt_with_join32:
 	swpb	r8
 	xor	26(sp), r8
 	swpb	r7
@@ -378,27 +392,27 @@ ascon128_encrypt_with:
 	mov	#0, r13
 	mov	#0, r14
 	mov	#32768, r15
-.Lascon128_encrypt_with_shlimb33:
+.Lascon128_encrypt_with_shlimb41:
 	cmp	#16, r11
-	jnc	.Lascon128_encrypt_with_shbits34
+	jnc	.Lascon128_encrypt_with_shbits42
 	mov	r13, r12
 	mov	r14, r13
 	mov	r15, r14
 	clr	r15
 	sub	#16, r11
-	jmp	.Lascon128_encrypt_with_shlimb33
-.Lascon128_encrypt_with_shbits34:
+	jmp	.Lascon128_encrypt_with_shlimb41
+.Lascon128_encrypt_with_shbits42:
 	tst	r11
-	jz	.Lascon128_encrypt_with_shend31
-.Lascon128_encrypt_with_sh32:
+	jz	.Lascon128_encrypt_with_shend39
+.Lascon128_encrypt_with_sh40:
 	clrc
 	rrc	r15
 	rrc	r14
 	rrc	r13
 	rrc	r12
 	dec	r11
-	jnz	.Lascon128_encrypt_with_sh32
-.Lascon128_encrypt_with_shend31:
+	jnz	.Lascon128_encrypt_with_sh40
+.Lascon128_encrypt_with_shend39:
 	; ascon128.ae:96: s[0] = s[0] ^ load_be(msg, off, rate, last) ^ pad(last)
 	xor	r12, r8
 	xor	r13, r7
@@ -411,9 +425,9 @@ ascon128_encrypt_with:
 	; ascon128.ae:97: store_be(ct, off, s[0], last)
 	add	120(sp), r9
 	cmp	#8, r10
-	jnc	.Lascon128_encrypt_with_bytes35
+	jnc	.Lascon128_encrypt_with_bytes43
 	bit	#1, r9
-	jnz	.Lascon128_encrypt_with_bytes35
+	jnz	.Lascon128_encrypt_with_bytes43
 	swpb	r5
 	mov	r5, 0(r9)
 	swpb	r6
@@ -422,8 +436,8 @@ ascon128_encrypt_with:
 	mov	r7, 4(r9)
 	swpb	r8
 	mov	r8, 6(r9)
-	jmp	.Lascon128_encrypt_with_stored36
-.Lascon128_encrypt_with_bytes35:
+	jmp	.Lascon128_encrypt_with_stored44
+.Lascon128_encrypt_with_bytes43:
 	swpb	r5
 	mov	r5, 82(sp)
 	swpb	r6
@@ -435,18 +449,18 @@ ascon128_encrypt_with:
 	mov	sp, r15
 	add	#82, r15
 	cmp	#8, r10
-	jnc	.Lascon128_encrypt_with_cnt37
+	jnc	.Lascon128_encrypt_with_cnt45
 	mov	#8, r10
-.Lascon128_encrypt_with_cnt37:
+.Lascon128_encrypt_with_cnt45:
 	tst	r10
-	jz	.Lascon128_encrypt_with_stored36
-.Lascon128_encrypt_with_cpy38:
+	jz	.Lascon128_encrypt_with_stored44
+.Lascon128_encrypt_with_cpy46:
 	mov.b	@r15, 0(r9)
 	inc	r15
 	inc	r9
 	dec	r10
-	jnz	.Lascon128_encrypt_with_cpy38
-.Lascon128_encrypt_with_stored36:
+	jnz	.Lascon128_encrypt_with_cpy46
+.Lascon128_encrypt_with_stored44:
 	; ascon128.ae:64: s[1] = s[1] ^ k[127:64]
 	mov	18(sp), r12
 	xor	34(sp), r12
@@ -500,7 +514,7 @@ ascon128_encrypt_with:
 	; ascon128.ae:98: store_be(tag, 0, finalize(s, k))
 	mov	124(sp), r13
 	bit	#1, r13
-	jnz	.Lascon128_encrypt_with_bytes39
+	jnz	.Lascon128_encrypt_with_bytes47
 	swpb	r15
 	mov	r15, 0(r13)
 	swpb	r14
@@ -517,8 +531,8 @@ ascon128_encrypt_with:
 	mov	r8, 12(r13)
 	swpb	r7
 	mov	r7, 14(r13)
-	jmp	.Lascon128_encrypt_with_stored40
-.Lascon128_encrypt_with_bytes39:
+	jmp	.Lascon128_encrypt_with_stored48
+.Lascon128_encrypt_with_bytes47:
 	swpb	r15
 	mov	r15, 82(sp)
 	swpb	r14
@@ -538,13 +552,13 @@ ascon128_encrypt_with:
 	mov	sp, r14
 	add	#82, r14
 	mov	#16, r15
-.Lascon128_encrypt_with_cpy41:
+.Lascon128_encrypt_with_cpy49:
 	mov.b	@r14, 0(r13)
 	inc	r14
 	inc	r13
 	dec	r15
-	jnz	.Lascon128_encrypt_with_cpy41
-.Lascon128_encrypt_with_stored40:
+	jnz	.Lascon128_encrypt_with_cpy49
+.Lascon128_encrypt_with_stored48:
 	add	#98, sp
 	popm.w	#7, r10
 	ret
@@ -553,7 +567,7 @@ ascon128_encrypt_with:
 
 ; --- ascon128_decrypt_with: ascon128.decrypt_with
 ;     frame 114 bytes (21 spill slots, locals 72), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1338 bytes of code
+;     estimated 1346 bytes of code
 	.section .text.ascon128_decrypt_with,"ax",@progbits
 	.global ascon128_decrypt_with
 	.type ascon128_decrypt_with, @function
@@ -563,7 +577,7 @@ ascon128_decrypt_with:
 	sub	#114, sp
 	mov	r13, r10
 	mov	r14, r11
-	mov	r15, 14(sp)
+	mov	r15, 8(sp)
 	mov	r12, 26(sp)
 	; ascon128.ae:106: initialize(s, k, nonce)
 	mov	r12, r14
@@ -602,63 +616,72 @@ ascon128_decrypt_with:
 	jc	.Lascon128_decrypt_with_done4
 .Lascon128_decrypt_with_loop3:
 	; ascon128.ae:53: off = rate * i
-	mov	2(sp), r5
-	rlam.w	#3, r5
+	mov	2(sp), r11
+	rlam.w	#3, r11
 	; ascon128.ae:54: count = if n - off < rate then n - off else rate
-	mov	130(sp), r9
-	sub	r5, r9
-	subc	r10, r10
-	cmp	#8, r9
-	mov	r10, r15
+	mov	130(sp), r8
+	sub	r11, r8
+	subc	r9, r9
+	cmp	#8, r8
+	mov	r9, r15
 	subc	#0, r15
 	subc	r15, r15
-	xor	#8, r9
+	xor	#8, r8
+	and	r15, r8
+	xor	#8, r8
 	and	r15, r9
-	xor	#8, r9
-	and	r15, r10
 	; ascon128.ae:55: s[0] = s[0] ^ load_be(ad, off, rate, count) ^ pad(count)
-	add	14(sp), r5
-	cmp	#8, r9
+	add	8(sp), r11
+	cmp	#8, r8
 	jnc	.Lascon128_decrypt_with_bytes5
-	bit	#1, r5
+	bit	#1, r11
 	jnz	.Lascon128_decrypt_with_bytes5
 .Lascon128_decrypt_with_words6:
-	mov	@r5+, r6
-	mov	@r5+, r7
-	mov	@r5+, r8
-	mov	@r5+, r11
+	mov	@r11+, r6
+	mov	@r11+, r7
+	mov	@r11+, r10
+	mov	@r11, r11
 	jmp	.Lascon128_decrypt_with_join7
 .Lascon128_decrypt_with_bytes5:
-	mov	sp, r11
-	add	#98, r11
-	mov	r11, r12
-	mov	#8, r13
-	mov	r9, r15
-.Lascon128_decrypt_with_cpy8:
-	clr	r14
+	mov	sp, r12
+	add	#98, r12
+	mov	r12, r13
+	mov	r8, r14
+	cmp	#8, r14
+	jnc	.Lascon128_decrypt_with_cap8
+	mov	#8, r14
+.Lascon128_decrypt_with_cap8:
+	mov	#8, r15
+	sub	r14, r15
+	tst	r14
+	jz	.Lascon128_decrypt_with_zeros10
+.Lascon128_decrypt_with_cpy9:
+	mov.b	@r11+, 0(r13)
+	inc	r13
+	dec	r14
+	jnz	.Lascon128_decrypt_with_cpy9
+.Lascon128_decrypt_with_zeros10:
 	tst	r15
-	jz	.Lascon128_decrypt_with_pad9
-	mov.b	@r5, r14
-	inc	r5
+	jz	.Lascon128_decrypt_with_filled12
+.Lascon128_decrypt_with_zero11:
+	mov.b	#0, 0(r13)
+	inc	r13
 	dec	r15
-.Lascon128_decrypt_with_pad9:
-	mov.b	r14, 0(r12)
-	inc	r12
-	dec	r13
-	jnz	.Lascon128_decrypt_with_cpy8
-	mov	r11, r5
+	jnz	.Lascon128_decrypt_with_zero11
+.Lascon128_decrypt_with_filled12:
+	mov	r12, r11
 	jmp	.Lascon128_decrypt_with_words6
 .Lascon128_decrypt_with_join7:
 	; ascon128.ae:26: return ((0x80 as u64) << 56) >> (8 * count)
-	rlam.w	#3, r10
 	rlam.w	#3, r9
+	rlam.w	#3, r8
 	; ascon128.ae:55: s[0] = s[0] ^ load_be(ad, off, rate, count) ^ pad(count)
 	swpb	r6
 	swpb	r7
-	swpb	r8
+	swpb	r10
 	swpb	r11
 	xor	42(sp), r11
-	xor	44(sp), r8
+	xor	44(sp), r10
 	xor	46(sp), r7
 	xor	48(sp), r6
 	; ascon128.ae:26: return ((0x80 as u64) << 56) >> (8 * count)
@@ -666,44 +689,44 @@ ascon128_decrypt_with:
 	mov	#0, r13
 	mov	#0, r14
 	mov	#32768, r15
-	tst	r10
-	jnz	.Lascon128_decrypt_with_shbig10
-	cmp	#64, r9
-	jc	.Lascon128_decrypt_with_shbig10
-.Lascon128_decrypt_with_shlimb13:
-	cmp	#16, r9
-	jnc	.Lascon128_decrypt_with_shbits14
+	tst	r9
+	jnz	.Lascon128_decrypt_with_shbig13
+	cmp	#64, r8
+	jc	.Lascon128_decrypt_with_shbig13
+.Lascon128_decrypt_with_shlimb16:
+	cmp	#16, r8
+	jnc	.Lascon128_decrypt_with_shbits17
 	mov	r13, r12
 	mov	r14, r13
 	mov	r15, r14
 	clr	r15
-	sub	#16, r9
-	jmp	.Lascon128_decrypt_with_shlimb13
-.Lascon128_decrypt_with_shbits14:
-	tst	r9
-	jz	.Lascon128_decrypt_with_shend11
-.Lascon128_decrypt_with_sh12:
+	sub	#16, r8
+	jmp	.Lascon128_decrypt_with_shlimb16
+.Lascon128_decrypt_with_shbits17:
+	tst	r8
+	jz	.Lascon128_decrypt_with_shend14
+.Lascon128_decrypt_with_sh15:
 	clrc
 	rrc	r15
 	rrc	r14
 	rrc	r13
 	rrc	r12
-	dec	r9
-	jnz	.Lascon128_decrypt_with_sh12
-	jmp	.Lascon128_decrypt_with_shend11
-.Lascon128_decrypt_with_shbig10:
+	dec	r8
+	jnz	.Lascon128_decrypt_with_sh15
+	jmp	.Lascon128_decrypt_with_shend14
+.Lascon128_decrypt_with_shbig13:
 	clr	r12
 	clr	r13
 	clr	r14
 	clr	r15
-.Lascon128_decrypt_with_shend11:
+.Lascon128_decrypt_with_shend14:
 	; ascon128.ae:55: s[0] = s[0] ^ load_be(ad, off, rate, count) ^ pad(count)
 	xor	r15, r6
 	xor	r14, r7
-	xor	r13, r8
+	xor	r13, r10
 	xor	r12, r11
 	mov	r11, 42(sp)
-	mov	r8, 44(sp)
+	mov	r10, 44(sp)
 	mov	r7, 46(sp)
 	mov	r6, 48(sp)
 	; ascon128.ae:56: P.permute(s, b)
@@ -729,37 +752,35 @@ ascon128_decrypt_with:
 	; ascon128.ae:110: for i in 0..full {
 	mov	#0, 0(sp)
 	cmp	r15, 0(sp)
-	jc	.Lascon128_decrypt_with_done16
-.Lascon128_decrypt_with_loop15:
+	jc	.Lascon128_decrypt_with_done19
+.Lascon128_decrypt_with_loop18:
 	; ascon128.ae:111: off = rate * i
-	mov	@sp, r10
-	rlam.w	#3, r10
+	mov	@sp, r9
+	rlam.w	#3, r9
 	; ascon128.ae:112: c = load_be(ct, off, rate)
-	mov	r10, r11
-	add	132(sp), r11
-	bit	#1, r11
-	jnz	.Lascon128_decrypt_with_bytes17
-.Lascon128_decrypt_with_words18:
-	mov	@r11, r7
-	mov	2(r11), r8
-	mov	4(r11), r9
-	mov	6(r11), r11
-	jmp	.Lascon128_decrypt_with_join19
-.Lascon128_decrypt_with_bytes17:
-	mov	sp, r12
-	add	#98, r12
-	mov	r12, r13
-	mov	#8, r14
-.Lascon128_decrypt_with_cpy20:
-	mov.b	@r11, r15
-	inc	r11
-	mov.b	r15, 0(r13)
-	inc	r13
-	dec	r14
-	jnz	.Lascon128_decrypt_with_cpy20
-	mov	r12, r11
-	jmp	.Lascon128_decrypt_with_words18
-.Lascon128_decrypt_with_join19:
+	mov	r9, r12
+	add	132(sp), r12
+	bit	#1, r12
+	jnz	.Lascon128_decrypt_with_bytes20
+.Lascon128_decrypt_with_words21:
+	mov	@r12+, r7
+	mov	@r12+, r8
+	mov	@r12+, r10
+	mov	@r12+, r11
+	jmp	.Lascon128_decrypt_with_join22
+.Lascon128_decrypt_with_bytes20:
+	mov	sp, r13
+	add	#98, r13
+	mov	r13, r14
+	mov	#8, r15
+.Lascon128_decrypt_with_cpy23:
+	mov.b	@r12+, 0(r14)
+	inc	r14
+	dec	r15
+	jnz	.Lascon128_decrypt_with_cpy23
+	mov	r13, r12
+	jmp	.Lascon128_decrypt_with_words21
+.Lascon128_decrypt_with_join22:
 	; ascon128.ae:113: store_be(msg, off, s[0] ^ c)
 	swpb	r7
 	mov	r7, r15
@@ -767,25 +788,25 @@ ascon128_decrypt_with:
 	swpb	r8
 	mov	r8, r14
 	xor	46(sp), r14
-	swpb	r9
-	mov	r9, r13
+	swpb	r10
+	mov	r10, r13
 	xor	44(sp), r13
 	swpb	r11
 	mov	r11, r12
 	xor	42(sp), r12
-	add	140(sp), r10
-	bit	#1, r10
-	jnz	.Lascon128_decrypt_with_bytes22
+	add	140(sp), r9
+	bit	#1, r9
+	jnz	.Lascon128_decrypt_with_bytes27
 	swpb	r15
-	mov	r15, 0(r10)
+	mov	r15, 0(r9)
 	swpb	r14
-	mov	r14, 2(r10)
+	mov	r14, 2(r9)
 	swpb	r13
-	mov	r13, 4(r10)
+	mov	r13, 4(r9)
 	swpb	r12
-	mov	r12, 6(r10)
-	jmp	.Lascon128_decrypt_with_stored23
-.Lascon128_decrypt_with_bytes22:
+	mov	r12, 6(r9)
+	jmp	.Lascon128_decrypt_with_stored28
+.Lascon128_decrypt_with_bytes27:
 	swpb	r15
 	mov	r15, 98(sp)
 	swpb	r14
@@ -797,16 +818,16 @@ ascon128_decrypt_with:
 	mov	sp, r14
 	add	#98, r14
 	mov	#8, r15
-.Lascon128_decrypt_with_cpy24:
-	mov.b	@r14, 0(r10)
+.Lascon128_decrypt_with_cpy29:
+	mov.b	@r14, 0(r9)
 	inc	r14
-	inc	r10
+	inc	r9
 	dec	r15
-	jnz	.Lascon128_decrypt_with_cpy24
-.Lascon128_decrypt_with_stored23:
+	jnz	.Lascon128_decrypt_with_cpy29
+.Lascon128_decrypt_with_stored28:
 	; ascon128.ae:114: s[0] = c
 	mov	r11, 42(sp)
-	mov	r9, 44(sp)
+	mov	r10, 44(sp)
 	mov	r8, 46(sp)
 	mov	r7, 48(sp)
 	; ascon128.ae:115: P.permute(s, b)
@@ -816,8 +837,8 @@ ascon128_decrypt_with:
 	call	#ascon128_P_permute
 	add	#1, 0(sp)
 	cmp	4(sp), 0(sp)
-	jnc	.Lascon128_decrypt_with_loop15
-.Lascon128_decrypt_with_done16:
+	jnc	.Lascon128_decrypt_with_loop18
+.Lascon128_decrypt_with_done19:
 	; ascon128.ae:118: last = m - off
 	mov	134(sp), r5
 	and	#7, r5
@@ -828,36 +849,45 @@ ascon128_decrypt_with:
 	mov	132(sp), r7
 	add	r13, r7
 	cmp	#8, r5
-	jnc	.Lascon128_decrypt_with_bytes25
+	jnc	.Lascon128_decrypt_with_bytes30
 	bit	#1, r7
-	jnz	.Lascon128_decrypt_with_bytes25
-.Lascon128_decrypt_with_words26:
-	mov	@r7, r10
-	mov	2(r7), r9
-	mov	4(r7), r8
-	mov	6(r7), r7
-	jmp	.Lascon128_decrypt_with_join27
-.Lascon128_decrypt_with_bytes25:
-	mov	sp, r10
-	add	#98, r10
-	mov	r10, r11
-	mov	#8, r12
-	mov	r5, r15
-.Lascon128_decrypt_with_cpy28:
-	clr	r14
+	jnz	.Lascon128_decrypt_with_bytes30
+.Lascon128_decrypt_with_words31:
+	mov	@r7+, r10
+	mov	@r7+, r9
+	mov	@r7+, r8
+	mov	@r7, r7
+	jmp	.Lascon128_decrypt_with_join32
+.Lascon128_decrypt_with_bytes30:
+	mov	sp, r11
+	add	#98, r11
+	mov	r11, r12
+	mov	r5, r14
+	cmp	#8, r14
+	jnc	.Lascon128_decrypt_with_cap33
+	mov	#8, r14
+.Lascon128_decrypt_with_cap33:
+	mov	#8, r15
+	sub	r14, r15
+	tst	r14
+	jz	.Lascon128_decrypt_with_zeros35
+.Lascon128_decrypt_with_cpy34:
+	mov.b	@r7+, 0(r12)
+	inc	r12
+	dec	r14
+	jnz	.Lascon128_decrypt_with_cpy34
+.Lascon128_decrypt_with_zeros35:
 	tst	r15
-	jz	.Lascon128_decrypt_with_pad29
-	mov.b	@r7, r14
-	inc	r7
+	jz	.Lascon128_decrypt_with_filled37
+.Lascon128_decrypt_with_zero36:
+	mov.b	#0, 0(r12)
+	inc	r12
 	dec	r15
-.Lascon128_decrypt_with_pad29:
-	mov.b	r14, 0(r11)
-	inc	r11
-	dec	r12
-	jnz	.Lascon128_decrypt_with_cpy28
-	mov	r10, r7
-	jmp	.Lascon128_decrypt_with_words26
-.Lascon128_decrypt_with_join27:
+	jnz	.Lascon128_decrypt_with_zero36
+.Lascon128_decrypt_with_filled37:
+	mov	r11, r7
+	jmp	.Lascon128_decrypt_with_words31
+.Lascon128_decrypt_with_join32:
 	swpb	r7
 	xor	42(sp), r7
 	swpb	r8
@@ -874,27 +904,27 @@ ascon128_decrypt_with:
 	mov	r5, r6
 	rlam.w	#3, r6
 	mov	r6, r15
-.Lascon128_decrypt_with_shlimb33:
+.Lascon128_decrypt_with_shlimb41:
 	cmp	#16, r15
-	jnc	.Lascon128_decrypt_with_shbits34
+	jnc	.Lascon128_decrypt_with_shbits42
 	mov	r14, r4
 	mov	r12, r14
 	mov	r11, r12
 	clr	r11
 	sub	#16, r15
-	jmp	.Lascon128_decrypt_with_shlimb33
-.Lascon128_decrypt_with_shbits34:
+	jmp	.Lascon128_decrypt_with_shlimb41
+.Lascon128_decrypt_with_shbits42:
 	tst	r15
-	jz	.Lascon128_decrypt_with_shend31
-.Lascon128_decrypt_with_sh32:
+	jz	.Lascon128_decrypt_with_shend39
+.Lascon128_decrypt_with_sh40:
 	clrc
 	rrc	r11
 	rrc	r12
 	rrc	r14
 	rrc	r4
 	dec	r15
-	jnz	.Lascon128_decrypt_with_sh32
-.Lascon128_decrypt_with_shend31:
+	jnz	.Lascon128_decrypt_with_sh40
+.Lascon128_decrypt_with_shend39:
 	bic	r11, r10
 	; ascon128.ae:120: store_be(msg, off, p, last)
 	mov	r10, r11
@@ -916,15 +946,15 @@ ascon128_decrypt_with:
 	swpb	r12
 	swpb	r14
 	swpb	r15
-	jnc	.Lascon128_decrypt_with_bytes35
+	jnc	.Lascon128_decrypt_with_bytes43
 	bit	#1, r13
-	jnz	.Lascon128_decrypt_with_bytes35
+	jnz	.Lascon128_decrypt_with_bytes43
 	mov	r11, 0(r13)
 	mov	r12, 2(r13)
 	mov	r14, 4(r13)
 	mov	r15, 6(r13)
-	jmp	.Lascon128_decrypt_with_stored36
-.Lascon128_decrypt_with_bytes35:
+	jmp	.Lascon128_decrypt_with_stored44
+.Lascon128_decrypt_with_bytes43:
 	mov	r11, 98(sp)
 	mov	r12, 100(sp)
 	mov	r14, 102(sp)
@@ -933,18 +963,18 @@ ascon128_decrypt_with:
 	add	#98, r14
 	mov	r5, r15
 	cmp	#8, r15
-	jnc	.Lascon128_decrypt_with_cnt37
+	jnc	.Lascon128_decrypt_with_cnt45
 	mov	#8, r15
-.Lascon128_decrypt_with_cnt37:
+.Lascon128_decrypt_with_cnt45:
 	tst	r15
-	jz	.Lascon128_decrypt_with_stored36
-.Lascon128_decrypt_with_cpy38:
+	jz	.Lascon128_decrypt_with_stored44
+.Lascon128_decrypt_with_cpy46:
 	mov.b	@r14, 0(r13)
 	inc	r14
 	inc	r13
 	dec	r15
-	jnz	.Lascon128_decrypt_with_cpy38
-.Lascon128_decrypt_with_stored36:
+	jnz	.Lascon128_decrypt_with_cpy46
+.Lascon128_decrypt_with_stored44:
 	; ascon128.ae:121: s[0] = s[0] ^ p ^ pad(last)
 	xor	42(sp), r7
 	xor	44(sp), r8
@@ -956,27 +986,27 @@ ascon128_decrypt_with:
 	mov	#0, r12
 	mov	#0, r13
 	mov	#32768, r14
-.Lascon128_decrypt_with_shlimb42:
+.Lascon128_decrypt_with_shlimb50:
 	cmp	#16, r15
-	jnc	.Lascon128_decrypt_with_shbits43
+	jnc	.Lascon128_decrypt_with_shbits51
 	mov	r12, r11
 	mov	r13, r12
 	mov	r14, r13
 	clr	r14
 	sub	#16, r15
-	jmp	.Lascon128_decrypt_with_shlimb42
-.Lascon128_decrypt_with_shbits43:
+	jmp	.Lascon128_decrypt_with_shlimb50
+.Lascon128_decrypt_with_shbits51:
 	tst	r15
-	jz	.Lascon128_decrypt_with_shend40
-.Lascon128_decrypt_with_sh41:
+	jz	.Lascon128_decrypt_with_shend48
+.Lascon128_decrypt_with_sh49:
 	clrc
 	rrc	r14
 	rrc	r13
 	rrc	r12
 	rrc	r11
 	dec	r15
-	jnz	.Lascon128_decrypt_with_sh41
-.Lascon128_decrypt_with_shend40:
+	jnz	.Lascon128_decrypt_with_sh49
+.Lascon128_decrypt_with_shend48:
 	; ascon128.ae:121: s[0] = s[0] ^ p ^ pad(last)
 	xor	r14, r10
 	xor	r13, r9
@@ -987,34 +1017,32 @@ ascon128_decrypt_with:
 	mov	r9, 46(sp)
 	mov	r10, 48(sp)
 	; ascon128.ae:122: return (load_be(tag, 0, 16) ^ finalize(s, k)) == 0
-	mov	136(sp), r11
-	bit	#1, r11
-	jnz	.Lascon128_decrypt_with_bytes44
-.Lascon128_decrypt_with_words45:
-	mov	@r11+, 24(sp)
-	mov	@r11+, 22(sp)
-	mov	@r11+, 20(sp)
-	mov	@r11+, 18(sp)
-	mov	@r11+, 16(sp)
-	mov	@r11+, 12(sp)
-	mov	@r11+, 10(sp)
-	mov	@r11+, 8(sp)
-	jmp	.Lascon128_decrypt_with_join46
-.Lascon128_decrypt_with_bytes44:
-	mov	sp, r12
-	add	#98, r12
-	mov	r12, r13
-	mov	#16, r14
-.Lascon128_decrypt_with_cpy47:
-	mov.b	@r11, r15
-	inc	r11
-	mov.b	r15, 0(r13)
-	inc	r13
-	dec	r14
-	jnz	.Lascon128_decrypt_with_cpy47
-	mov	r12, r11
-	jmp	.Lascon128_decrypt_with_words45
-.Lascon128_decrypt_with_join46:
+	mov	136(sp), r12
+	bit	#1, r12
+	jnz	.Lascon128_decrypt_with_bytes52
+.Lascon128_decrypt_with_words53:
+	mov	@r12+, 24(sp)
+	mov	@r12+, 22(sp)
+	mov	@r12+, 20(sp)
+	mov	@r12+, 18(sp)
+	mov	@r12+, 16(sp)
+	mov	@r12+, 14(sp)
+	mov	@r12+, 12(sp)
+	mov	@r12+, 10(sp)
+	jmp	.Lascon128_decrypt_with_join54
+.Lascon128_decrypt_with_bytes52:
+	mov	sp, r13
+	add	#98, r13
+	mov	r13, r14
+	mov	#16, r15
+.Lascon128_decrypt_with_cpy55:
+	mov.b	@r12+, 0(r14)
+	inc	r14
+	dec	r15
+	jnz	.Lascon128_decrypt_with_cpy55
+	mov	r13, r12
+	jmp	.Lascon128_decrypt_with_words53
+.Lascon128_decrypt_with_join54:
 	; ascon128.ae:64: s[1] = s[1] ^ k[127:64]
 	mov	28(sp), r15
 	xor	56(sp), r15
@@ -1051,16 +1079,16 @@ ascon128_decrypt_with:
 	swpb	20(sp)
 	swpb	18(sp)
 	swpb	16(sp)
+	swpb	14(sp)
 	swpb	12(sp)
 	swpb	10(sp)
-	swpb	8(sp)
 	call	#ascon128_P_permute
 	; ascon128.ae:122: return (load_be(tag, 0, 16) ^ finalize(s, k)) == 0
-	mov	8(sp), r7
+	mov	10(sp), r7
 	xor	74(sp), r7
-	mov	10(sp), r8
+	mov	12(sp), r8
 	xor	76(sp), r8
-	mov	12(sp), r9
+	mov	14(sp), r9
 	xor	78(sp), r9
 	mov	16(sp), r10
 	xor	80(sp), r10
@@ -1589,7 +1617,7 @@ ascon128_P_permute:
 
 ; --- ascon128_initialize: ascon128.initialize
 ;     frame 20 bytes (2 spill slots, locals 16), saves nothing
-;     estimated 308 bytes of code
+;     estimated 290 bytes of code
 	.section .text.ascon128_initialize,"ax",@progbits
 	.local ascon128_initialize
 	.type ascon128_initialize, @function
@@ -1603,28 +1631,26 @@ ascon128_initialize:
 	bit	#1, r10
 	jnz	.Lascon128_initialize_bytes1
 .Lascon128_initialize_words2:
-	mov	@r10, r9
-	mov	2(r10), r8
-	mov	4(r10), r7
-	mov	6(r10), r6
-	mov	8(r10), r13
-	mov	10(r10), r12
-	mov	12(r10), r11
-	mov	14(r10), r10
+	mov	@r10+, r9
+	mov	@r10+, r8
+	mov	@r10+, r7
+	mov	@r10+, r6
+	mov	@r10+, r13
+	mov	@r10+, r12
+	mov	@r10+, r11
+	mov	@r10, r10
 	jmp	.Lascon128_initialize_join3
 .Lascon128_initialize_bytes1:
-	mov	sp, r12
-	add	#4, r12
-	mov	r12, r13
-	mov	#16, r14
+	mov	sp, r13
+	add	#4, r13
+	mov	r13, r14
+	mov	#16, r15
 .Lascon128_initialize_cpy4:
-	mov.b	@r10, r15
-	inc	r10
-	mov.b	r15, 0(r13)
-	inc	r13
-	dec	r14
+	mov.b	@r10+, 0(r14)
+	inc	r14
+	dec	r15
 	jnz	.Lascon128_initialize_cpy4
-	mov	r12, r10
+	mov	r13, r10
 	jmp	.Lascon128_initialize_words2
 .Lascon128_initialize_join3:
 	; ascon128.ae:37: s[0] = iv as u64

@@ -6,7 +6,7 @@
 
 ; --- chacha20_poly1305_key_setup: chacha20_poly1305.key_setup
 ;     frame 42 bytes (5 spill slots, locals 32), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 198 bytes of code
+;     estimated 164 bytes of code
 	.section .text.chacha20_poly1305_key_setup,"ax",@progbits
 	.global chacha20_poly1305_key_setup
 	.type chacha20_poly1305_key_setup, @function
@@ -14,60 +14,58 @@
 chacha20_poly1305_key_setup:
 	pushm.w	#7, r10
 	sub	#42, sp
-	mov	r14, r9
+	mov	r14, r8
 	; chacha20_poly1305.ae:39: kc[0] = load_le(key, 0, 32)
-	mov	r12, r8
-	bit	#1, r8
+	mov	r12, r7
+	bit	#1, r7
 	jnz	.Lchacha20_poly1305_key_setup_bytes1
 .Lchacha20_poly1305_key_setup_words2:
-	mov	@r8, 8(sp)
-	mov	2(r8), 6(sp)
-	mov	4(r8), 4(sp)
-	mov	6(r8), 2(sp)
-	mov	8(r8), 0(sp)
-	mov	10(r8), r4
-	mov	12(r8), r5
-	mov	14(r8), r6
-	mov	16(r8), r7
-	mov	18(r8), r10
-	mov	20(r8), r11
-	mov	22(r8), r12
-	mov	24(r8), r13
-	mov	26(r8), r14
-	mov	28(r8), r15
-	mov	30(r8), r8
+	mov	@r7+, 8(sp)
+	mov	@r7+, 6(sp)
+	mov	@r7+, 4(sp)
+	mov	@r7+, 2(sp)
+	mov	@r7+, 0(sp)
+	mov	@r7+, r4
+	mov	@r7+, r5
+	mov	@r7+, r6
+	mov	@r7+, r9
+	mov	@r7+, r10
+	mov	@r7+, r11
+	mov	@r7+, r12
+	mov	@r7+, r13
+	mov	@r7+, r14
+	mov	@r7+, r15
+	mov	@r7, r7
 	jmp	.Lchacha20_poly1305_key_setup_join3
 .Lchacha20_poly1305_key_setup_bytes1:
-	mov	sp, r12
-	add	#10, r12
-	mov	r12, r13
-	mov	#32, r14
+	mov	sp, r13
+	add	#10, r13
+	mov	r13, r14
+	mov	#32, r15
 .Lchacha20_poly1305_key_setup_cpy4:
-	mov.b	@r8, r15
-	inc	r8
-	mov.b	r15, 0(r13)
-	inc	r13
-	dec	r14
+	mov.b	@r7+, 0(r14)
+	inc	r14
+	dec	r15
 	jnz	.Lchacha20_poly1305_key_setup_cpy4
-	mov	r12, r8
+	mov	r13, r7
 	jmp	.Lchacha20_poly1305_key_setup_words2
 .Lchacha20_poly1305_key_setup_join3:
-	mov	8(sp), 0(r9)
-	mov	6(sp), 2(r9)
-	mov	4(sp), 4(r9)
-	mov	2(sp), 6(r9)
-	mov	@sp, 8(r9)
-	mov	r4, 10(r9)
-	mov	r5, 12(r9)
-	mov	r6, 14(r9)
-	mov	r7, 16(r9)
-	mov	r10, 18(r9)
-	mov	r11, 20(r9)
-	mov	r12, 22(r9)
-	mov	r13, 24(r9)
-	mov	r14, 26(r9)
-	mov	r15, 28(r9)
-	mov	r8, 30(r9)
+	mov	8(sp), 0(r8)
+	mov	6(sp), 2(r8)
+	mov	4(sp), 4(r8)
+	mov	2(sp), 6(r8)
+	mov	@sp, 8(r8)
+	mov	r4, 10(r8)
+	mov	r5, 12(r8)
+	mov	r6, 14(r8)
+	mov	r9, 16(r8)
+	mov	r10, 18(r8)
+	mov	r11, 20(r8)
+	mov	r12, 22(r8)
+	mov	r13, 24(r8)
+	mov	r14, 26(r8)
+	mov	r15, 28(r8)
+	mov	r7, 30(r8)
 	add	#42, sp
 	popm.w	#7, r10
 	ret
@@ -76,7 +74,7 @@ chacha20_poly1305_key_setup:
 
 ; --- chacha20_poly1305_encrypt_with: chacha20_poly1305.encrypt_with
 ;     frame 132 bytes (23 spill slots, locals 80), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 674 bytes of code
+;     estimated 670 bytes of code
 	.section .text.chacha20_poly1305_encrypt_with,"ax",@progbits
 	.global chacha20_poly1305_encrypt_with
 	.type chacha20_poly1305_encrypt_with, @function
@@ -85,34 +83,32 @@ chacha20_poly1305_encrypt_with:
 	pushm.w	#7, r10
 	sub	#132, sp
 	mov	r12, 6(sp)
-	mov	r13, r9
+	mov	r13, r10
 	mov	r15, 50(sp)
 	mov	150(sp), r11
 	mov	152(sp), r14
 	; chacha20_poly1305.ae:62: n = load_le(nonce, 0, 12)
-	bit	#1, r9
+	bit	#1, r10
 	jnz	.Lchacha20_poly1305_encrypt_with_bytes1
 .Lchacha20_poly1305_encrypt_with_words2:
-	mov	@r9+, 48(sp)
-	mov	@r9+, 46(sp)
-	mov	@r9+, 44(sp)
-	mov	@r9+, 42(sp)
-	mov	@r9+, 40(sp)
-	mov	@r9+, 38(sp)
+	mov	@r10+, 48(sp)
+	mov	@r10+, 46(sp)
+	mov	@r10+, 44(sp)
+	mov	@r10+, 42(sp)
+	mov	@r10+, 40(sp)
+	mov	@r10+, 38(sp)
 	jmp	.Lchacha20_poly1305_encrypt_with_join3
 .Lchacha20_poly1305_encrypt_with_bytes1:
-	mov	sp, r10
-	add	#52, r10
-	mov	r10, r12
-	mov	#12, r13
+	mov	sp, r12
+	add	#52, r12
+	mov	r12, r13
+	mov	#12, r15
 .Lchacha20_poly1305_encrypt_with_cpy4:
-	mov.b	@r9, r15
-	inc	r9
-	mov.b	r15, 0(r12)
-	inc	r12
-	dec	r13
+	mov.b	@r10+, 0(r13)
+	inc	r13
+	dec	r15
 	jnz	.Lchacha20_poly1305_encrypt_with_cpy4
-	mov	r10, r9
+	mov	r12, r10
 	jmp	.Lchacha20_poly1305_encrypt_with_words2
 .Lchacha20_poly1305_encrypt_with_join3:
 	; chacha20_poly1305.ae:63: C.xor_stream(k, 1 as u32, n, msg, ct)              // the message starts at block counter 1
@@ -206,7 +202,7 @@ chacha20_poly1305_encrypt_with:
 	call	#chacha20_poly1305_tag_of
 	mov	158(sp), r13
 	bit	#1, r13
-	jnz	.Lchacha20_poly1305_encrypt_with_bytes6
+	jnz	.Lchacha20_poly1305_encrypt_with_bytes8
 	mov	116(sp), 0(r13)
 	mov	118(sp), 2(r13)
 	mov	120(sp), 4(r13)
@@ -215,8 +211,8 @@ chacha20_poly1305_encrypt_with:
 	mov	126(sp), 10(r13)
 	mov	128(sp), 12(r13)
 	mov	130(sp), 14(r13)
-	jmp	.Lchacha20_poly1305_encrypt_with_stored7
-.Lchacha20_poly1305_encrypt_with_bytes6:
+	jmp	.Lchacha20_poly1305_encrypt_with_stored9
+.Lchacha20_poly1305_encrypt_with_bytes8:
 	mov	116(sp), 52(sp)
 	mov	118(sp), 54(sp)
 	mov	120(sp), 56(sp)
@@ -228,13 +224,13 @@ chacha20_poly1305_encrypt_with:
 	mov	sp, r14
 	add	#52, r14
 	mov	#16, r15
-.Lchacha20_poly1305_encrypt_with_cpy8:
+.Lchacha20_poly1305_encrypt_with_cpy10:
 	mov.b	@r14, 0(r13)
 	inc	r14
 	inc	r13
 	dec	r15
-	jnz	.Lchacha20_poly1305_encrypt_with_cpy8
-.Lchacha20_poly1305_encrypt_with_stored7:
+	jnz	.Lchacha20_poly1305_encrypt_with_cpy10
+.Lchacha20_poly1305_encrypt_with_stored9:
 	add	#132, sp
 	popm.w	#7, r10
 	ret
@@ -243,7 +239,7 @@ chacha20_poly1305_encrypt_with:
 
 ; --- chacha20_poly1305_decrypt_with: chacha20_poly1305.decrypt_with
 ;     frame 148 bytes (31 spill slots, locals 80), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 714 bytes of code
+;     estimated 706 bytes of code
 	.section .text.chacha20_poly1305_decrypt_with,"ax",@progbits
 	.global chacha20_poly1305_decrypt_with
 	.type chacha20_poly1305_decrypt_with, @function
@@ -252,34 +248,32 @@ chacha20_poly1305_decrypt_with:
 	pushm.w	#7, r10
 	sub	#148, sp
 	mov	r12, 6(sp)
-	mov	r13, r9
+	mov	r13, r10
 	mov	r15, 50(sp)
 	mov	174(sp), r13
 	mov	176(sp), r14
 	; chacha20_poly1305.ae:69: n = load_le(nonce, 0, 12)
-	bit	#1, r9
+	bit	#1, r10
 	jnz	.Lchacha20_poly1305_decrypt_with_bytes1
 .Lchacha20_poly1305_decrypt_with_words2:
-	mov	@r9+, 48(sp)
-	mov	@r9+, 46(sp)
-	mov	@r9+, 44(sp)
-	mov	@r9+, 42(sp)
-	mov	@r9+, 40(sp)
-	mov	@r9+, 38(sp)
+	mov	@r10+, 48(sp)
+	mov	@r10+, 46(sp)
+	mov	@r10+, 44(sp)
+	mov	@r10+, 42(sp)
+	mov	@r10+, 40(sp)
+	mov	@r10+, 38(sp)
 	jmp	.Lchacha20_poly1305_decrypt_with_join3
 .Lchacha20_poly1305_decrypt_with_bytes1:
-	mov	sp, r10
-	add	#68, r10
-	mov	r10, r11
-	mov	#12, r12
+	mov	sp, r11
+	add	#68, r11
+	mov	r11, r12
+	mov	#12, r15
 .Lchacha20_poly1305_decrypt_with_cpy4:
-	mov.b	@r9, r15
-	inc	r9
-	mov.b	r15, 0(r11)
-	inc	r11
-	dec	r12
+	mov.b	@r10+, 0(r12)
+	inc	r12
+	dec	r15
 	jnz	.Lchacha20_poly1305_decrypt_with_cpy4
-	mov	r10, r9
+	mov	r11, r10
 	jmp	.Lchacha20_poly1305_decrypt_with_words2
 .Lchacha20_poly1305_decrypt_with_join3:
 	; chacha20_poly1305.ae:70: C.xor_stream(k, 1 as u32, n, ct, msg)
@@ -337,34 +331,32 @@ chacha20_poly1305_decrypt_with:
 	mov	166(sp), r15
 	call	#chacha20_poly1305_C_xor_stream
 	; chacha20_poly1305.ae:72: return (load_le(tag, 0, 16) ^ tag_of(k, n, ad, ct)) == 0
-	mov	170(sp), r11
-	bit	#1, r11
-	jnz	.Lchacha20_poly1305_decrypt_with_bytes6
-.Lchacha20_poly1305_decrypt_with_words7:
-	mov	@r11+, 66(sp)
-	mov	@r11+, 64(sp)
-	mov	@r11+, 62(sp)
-	mov	@r11+, 60(sp)
-	mov	@r11+, 58(sp)
-	mov	@r11+, 56(sp)
-	mov	@r11+, 54(sp)
-	mov	@r11+, 52(sp)
-	jmp	.Lchacha20_poly1305_decrypt_with_join8
-.Lchacha20_poly1305_decrypt_with_bytes6:
-	mov	sp, r12
-	add	#68, r12
-	mov	r12, r13
-	mov	#16, r14
-.Lchacha20_poly1305_decrypt_with_cpy9:
-	mov.b	@r11, r15
-	inc	r11
-	mov.b	r15, 0(r13)
-	inc	r13
-	dec	r14
-	jnz	.Lchacha20_poly1305_decrypt_with_cpy9
-	mov	r12, r11
-	jmp	.Lchacha20_poly1305_decrypt_with_words7
-.Lchacha20_poly1305_decrypt_with_join8:
+	mov	170(sp), r12
+	bit	#1, r12
+	jnz	.Lchacha20_poly1305_decrypt_with_bytes8
+.Lchacha20_poly1305_decrypt_with_words9:
+	mov	@r12+, 66(sp)
+	mov	@r12+, 64(sp)
+	mov	@r12+, 62(sp)
+	mov	@r12+, 60(sp)
+	mov	@r12+, 58(sp)
+	mov	@r12+, 56(sp)
+	mov	@r12+, 54(sp)
+	mov	@r12+, 52(sp)
+	jmp	.Lchacha20_poly1305_decrypt_with_join10
+.Lchacha20_poly1305_decrypt_with_bytes8:
+	mov	sp, r13
+	add	#68, r13
+	mov	r13, r14
+	mov	#16, r15
+.Lchacha20_poly1305_decrypt_with_cpy11:
+	mov.b	@r12+, 0(r14)
+	inc	r14
+	dec	r15
+	jnz	.Lchacha20_poly1305_decrypt_with_cpy11
+	mov	r13, r12
+	jmp	.Lchacha20_poly1305_decrypt_with_words9
+.Lchacha20_poly1305_decrypt_with_join10:
 	mov	6(sp), r15
 	mov	@r15, 84(sp)
 	mov	36(sp), 86(sp)
@@ -437,7 +429,7 @@ chacha20_poly1305_decrypt_with:
 
 ; --- chacha20_poly1305_C_xor_stream: chacha20_poly1305.C.xor_stream
 ;     frame 256 bytes (40 spill slots, locals 176), saves nothing
-;     estimated 1074 bytes of code
+;     estimated 1100 bytes of code
 	.section .text.chacha20_poly1305_C_xor_stream,"ax",@progbits
 	.local chacha20_poly1305_C_xor_stream
 	.type chacha20_poly1305_C_xor_stream, @function
@@ -447,7 +439,7 @@ chacha20_poly1305_C_xor_stream:
 	mov	r12, 0(sp)
 	mov	r13, 52(sp)
 	mov	r14, 48(sp)
-	mov	r15, 74(sp)
+	mov	r15, 72(sp)
 	; chacha20.ae:141: for i in 0..(n + 63) / 64 {
 	mov	258(sp), r15
 	add	#63, r15
@@ -456,7 +448,9 @@ chacha20_poly1305_C_xor_stream:
 	mov	r15, 54(sp)
 	mov	#0, 50(sp)
 	cmp	r15, 50(sp)
-	jc	.Lchacha20_poly1305_C_xor_stream_done2
+	jnc	.Lchacha20_poly1305_C_xor_stream_near15
+	br	#.Lchacha20_poly1305_C_xor_stream_done2
+.Lchacha20_poly1305_C_xor_stream_near15:
 .Lchacha20_poly1305_C_xor_stream_loop1:
 	; chacha20.ae:143: x = load_le(src, off, 64, n - off) ^ block(key, counter + i, nonce)
 	mov	52(sp), r14
@@ -473,66 +467,75 @@ chacha20_poly1305_C_xor_stream:
 	mov	258(sp), r15
 	mov	12(sp), r12
 	sub	r12, r15
-	mov	r12, r8
-	add	74(sp), r8
+	mov	r12, r9
+	add	72(sp), r9
 	cmp	#64, r15
 	mov	r15, 36(sp)
 	jnc	.Lchacha20_poly1305_C_xor_stream_bytes3
-	bit	#1, r8
+	bit	#1, r9
 	jnz	.Lchacha20_poly1305_C_xor_stream_bytes3
 .Lchacha20_poly1305_C_xor_stream_words4:
-	mov	@r8+, 46(sp)
-	mov	@r8+, 44(sp)
-	mov	@r8+, 42(sp)
-	mov	@r8+, 40(sp)
-	mov	@r8+, 38(sp)
-	mov	@r8+, 34(sp)
-	mov	@r8+, 32(sp)
-	mov	@r8+, 30(sp)
-	mov	@r8+, 28(sp)
-	mov	@r8+, 26(sp)
-	mov	@r8+, 24(sp)
-	mov	@r8+, 22(sp)
-	mov	@r8+, 20(sp)
-	mov	@r8+, 18(sp)
-	mov	@r8+, 16(sp)
-	mov	@r8+, 14(sp)
-	mov	@r8+, 10(sp)
-	mov	@r8+, 8(sp)
-	mov	@r8+, 6(sp)
-	mov	@r8+, 4(sp)
-	mov	@r8+, 2(sp)
-	mov	@r8+, 56(sp)
-	mov	@r8+, 58(sp)
-	mov	@r8+, 60(sp)
-	mov	@r8+, 62(sp)
-	mov	@r8+, 64(sp)
-	mov	@r8+, 66(sp)
-	mov	@r8+, 68(sp)
-	mov	@r8+, 70(sp)
-	mov	@r8+, 72(sp)
-	mov	@r8+, 78(sp)
-	mov	@r8+, 76(sp)
+	mov	@r9+, 46(sp)
+	mov	@r9+, 44(sp)
+	mov	@r9+, 42(sp)
+	mov	@r9+, 40(sp)
+	mov	@r9+, 38(sp)
+	mov	@r9+, 34(sp)
+	mov	@r9+, 32(sp)
+	mov	@r9+, 30(sp)
+	mov	@r9+, 28(sp)
+	mov	@r9+, 26(sp)
+	mov	@r9+, 24(sp)
+	mov	@r9+, 22(sp)
+	mov	@r9+, 20(sp)
+	mov	@r9+, 18(sp)
+	mov	@r9+, 16(sp)
+	mov	@r9+, 14(sp)
+	mov	@r9+, 10(sp)
+	mov	@r9+, 8(sp)
+	mov	@r9+, 6(sp)
+	mov	@r9+, 4(sp)
+	mov	@r9+, 2(sp)
+	mov	@r9+, 56(sp)
+	mov	@r9+, 58(sp)
+	mov	@r9+, 60(sp)
+	mov	@r9+, 62(sp)
+	mov	@r9+, 64(sp)
+	mov	@r9+, 66(sp)
+	mov	@r9+, 68(sp)
+	mov	@r9+, 70(sp)
+	mov	@r9+, 74(sp)
+	mov	@r9+, 78(sp)
+	mov	@r9+, 76(sp)
 	jmp	.Lchacha20_poly1305_C_xor_stream_join5
 .Lchacha20_poly1305_C_xor_stream_bytes3:
-	mov	sp, r9
-	add	#80, r9
-	mov	r9, r10
-	mov	#64, r11
-	mov	36(sp), r15
-.Lchacha20_poly1305_C_xor_stream_cpy6:
-	clr	r12
+	mov	sp, r10
+	add	#80, r10
+	mov	r10, r11
+	mov	36(sp), r12
+	cmp	#64, r12
+	jnc	.Lchacha20_poly1305_C_xor_stream_cap6
+	mov	#64, r12
+.Lchacha20_poly1305_C_xor_stream_cap6:
+	mov	#64, r15
+	sub	r12, r15
+	tst	r12
+	jz	.Lchacha20_poly1305_C_xor_stream_zeros8
+.Lchacha20_poly1305_C_xor_stream_cpy7:
+	mov.b	@r9+, 0(r11)
+	inc	r11
+	dec	r12
+	jnz	.Lchacha20_poly1305_C_xor_stream_cpy7
+.Lchacha20_poly1305_C_xor_stream_zeros8:
 	tst	r15
-	jz	.Lchacha20_poly1305_C_xor_stream_pad7
-	mov.b	@r8, r12
-	inc	r8
+	jz	.Lchacha20_poly1305_C_xor_stream_filled10
+.Lchacha20_poly1305_C_xor_stream_zero9:
+	mov.b	#0, 0(r11)
+	inc	r11
 	dec	r15
-.Lchacha20_poly1305_C_xor_stream_pad7:
-	mov.b	r12, 0(r10)
-	inc	r10
-	dec	r11
-	jnz	.Lchacha20_poly1305_C_xor_stream_cpy6
-	mov	r9, r8
+	jnz	.Lchacha20_poly1305_C_xor_stream_zero9
+.Lchacha20_poly1305_C_xor_stream_filled10:
+	mov	r10, r9
 	jmp	.Lchacha20_poly1305_C_xor_stream_words4
 .Lchacha20_poly1305_C_xor_stream_join5:
 	mov	@sp, r12
@@ -607,7 +610,7 @@ chacha20_poly1305_C_xor_stream:
 	xor	246(sp), r10
 	mov	70(sp), r11
 	xor	248(sp), r11
-	mov	72(sp), r12
+	mov	74(sp), r12
 	xor	250(sp), r12
 	mov	78(sp), r14
 	xor	252(sp), r14
@@ -617,9 +620,9 @@ chacha20_poly1305_C_xor_stream:
 	mov	12(sp), r13
 	add	260(sp), r13
 	cmp	#64, 36(sp)
-	jnc	.Lchacha20_poly1305_C_xor_stream_bytes8
+	jnc	.Lchacha20_poly1305_C_xor_stream_bytes11
 	bit	#1, r13
-	jnz	.Lchacha20_poly1305_C_xor_stream_bytes8
+	jnz	.Lchacha20_poly1305_C_xor_stream_bytes11
 	mov	46(sp), 0(r13)
 	mov	44(sp), 2(r13)
 	mov	42(sp), 4(r13)
@@ -652,8 +655,8 @@ chacha20_poly1305_C_xor_stream:
 	mov	r12, 58(r13)
 	mov	r14, 60(r13)
 	mov	r15, 62(r13)
-	jmp	.Lchacha20_poly1305_C_xor_stream_stored9
-.Lchacha20_poly1305_C_xor_stream_bytes8:
+	jmp	.Lchacha20_poly1305_C_xor_stream_stored12
+.Lchacha20_poly1305_C_xor_stream_bytes11:
 	mov	46(sp), 80(sp)
 	mov	44(sp), 82(sp)
 	mov	42(sp), 84(sp)
@@ -690,21 +693,23 @@ chacha20_poly1305_C_xor_stream:
 	add	#80, r14
 	mov	36(sp), r15
 	cmp	#64, r15
-	jnc	.Lchacha20_poly1305_C_xor_stream_cnt10
+	jnc	.Lchacha20_poly1305_C_xor_stream_cnt13
 	mov	#64, r15
-.Lchacha20_poly1305_C_xor_stream_cnt10:
+.Lchacha20_poly1305_C_xor_stream_cnt13:
 	tst	r15
-	jz	.Lchacha20_poly1305_C_xor_stream_stored9
-.Lchacha20_poly1305_C_xor_stream_cpy11:
+	jz	.Lchacha20_poly1305_C_xor_stream_stored12
+.Lchacha20_poly1305_C_xor_stream_cpy14:
 	mov.b	@r14, 0(r13)
 	inc	r14
 	inc	r13
 	dec	r15
-	jnz	.Lchacha20_poly1305_C_xor_stream_cpy11
-.Lchacha20_poly1305_C_xor_stream_stored9:
+	jnz	.Lchacha20_poly1305_C_xor_stream_cpy14
+.Lchacha20_poly1305_C_xor_stream_stored12:
 	add	#1, 50(sp)
 	cmp	54(sp), 50(sp)
-	jnc	.Lchacha20_poly1305_C_xor_stream_loop1
+	jc	.Lchacha20_poly1305_C_xor_stream_near16
+	br	#.Lchacha20_poly1305_C_xor_stream_loop1
+.Lchacha20_poly1305_C_xor_stream_near16:
 .Lchacha20_poly1305_C_xor_stream_done2:
 	add	#256, sp
 	ret
@@ -713,7 +718,7 @@ chacha20_poly1305_C_xor_stream:
 
 ; --- chacha20_poly1305_tag_of: chacha20_poly1305.tag_of
 ;     frame 218 bytes (15 spill slots, locals 188), saves nothing
-;     estimated 1636 bytes of code
+;     estimated 1644 bytes of code
 	.section .text.chacha20_poly1305_tag_of,"ax",@progbits
 	.local chacha20_poly1305_tag_of
 	.type chacha20_poly1305_tag_of, @function
@@ -939,58 +944,67 @@ chacha20_poly1305_tag_of:
 	jc	.Lchacha20_poly1305_tag_of_done2
 .Lchacha20_poly1305_tag_of_loop1:
 	; poly1305.ae:88: off = i * 16
-	mov	r5, r8
-	rlam.w	#4, r8
+	mov	r5, r12
+	rlam.w	#4, r12
 	; poly1305.ae:89: block(h, rt, (load_le(buf, off, 16, n - off) as u<130>) | (1 << 128))
 	mov	2(sp), r11
-	sub	r8, r11
-	add	@sp, r8
+	sub	r12, r11
+	add	@sp, r12
 	cmp	#16, r11
 	jnc	.Lchacha20_poly1305_tag_of_bytes3
-	bit	#1, r8
+	bit	#1, r12
 	jnz	.Lchacha20_poly1305_tag_of_bytes3
 .Lchacha20_poly1305_tag_of_words4:
-	mov	@r8, r6
-	mov	2(r8), r7
-	mov	4(r8), r9
-	mov	6(r8), r10
-	mov	8(r8), r11
-	mov	10(r8), r14
-	mov	12(r8), r15
-	mov	14(r8), r8
+	mov	@r12+, r7
+	mov	@r12+, r8
+	mov	@r12+, r9
+	mov	@r12+, r10
+	mov	@r12+, r11
+	mov	@r12+, r14
+	mov	@r12+, r15
+	mov	@r12+, r6
 	jmp	.Lchacha20_poly1305_tag_of_join5
 .Lchacha20_poly1305_tag_of_bytes3:
-	mov	sp, r12
-	add	#202, r12
-	mov	r12, r13
-	mov	#16, r14
-.Lchacha20_poly1305_tag_of_cpy6:
-	clr	r15
+	mov	sp, r13
+	add	#202, r13
+	mov	r13, r14
+	cmp	#16, r11
+	jnc	.Lchacha20_poly1305_tag_of_cap6
+	mov	#16, r11
+.Lchacha20_poly1305_tag_of_cap6:
+	mov	#16, r15
+	sub	r11, r15
 	tst	r11
-	jz	.Lchacha20_poly1305_tag_of_pad7
-	mov.b	@r8, r15
-	inc	r8
+	jz	.Lchacha20_poly1305_tag_of_zeros8
+.Lchacha20_poly1305_tag_of_cpy7:
+	mov.b	@r12+, 0(r14)
+	inc	r14
 	dec	r11
-.Lchacha20_poly1305_tag_of_pad7:
-	mov.b	r15, 0(r13)
-	inc	r13
-	dec	r14
-	jnz	.Lchacha20_poly1305_tag_of_cpy6
-	mov	r12, r8
+	jnz	.Lchacha20_poly1305_tag_of_cpy7
+.Lchacha20_poly1305_tag_of_zeros8:
+	tst	r15
+	jz	.Lchacha20_poly1305_tag_of_filled10
+.Lchacha20_poly1305_tag_of_zero9:
+	mov.b	#0, 0(r14)
+	inc	r14
+	dec	r15
+	jnz	.Lchacha20_poly1305_tag_of_zero9
+.Lchacha20_poly1305_tag_of_filled10:
+	mov	r13, r12
 	jmp	.Lchacha20_poly1305_tag_of_words4
 .Lchacha20_poly1305_tag_of_join5:
 	mov	sp, r12
 	add	#30, r12
 	mov	sp, r13
 	add	#50, r13
-	mov	r6, 90(sp)
-	mov	r7, 92(sp)
+	mov	r7, 90(sp)
+	mov	r8, 92(sp)
 	mov	r9, 94(sp)
 	mov	r10, 96(sp)
 	mov	r11, 98(sp)
 	mov	r14, 100(sp)
 	mov	r15, 102(sp)
-	mov	r8, 104(sp)
+	mov	r6, 104(sp)
 	mov	#1, 106(sp)
 	mov	sp, r14
 	add	#90, r14
@@ -1005,69 +1019,78 @@ chacha20_poly1305_tag_of:
 	rrum.w	#4, r4
 	mov	#0, r5
 	cmp	r4, r5
-	jc	.Lchacha20_poly1305_tag_of_done9
-.Lchacha20_poly1305_tag_of_loop8:
+	jc	.Lchacha20_poly1305_tag_of_done12
+.Lchacha20_poly1305_tag_of_loop11:
 	; poly1305.ae:88: off = i * 16
-	mov	r5, r8
-	rlam.w	#4, r8
+	mov	r5, r12
+	rlam.w	#4, r12
 	; poly1305.ae:89: block(h, rt, (load_le(buf, off, 16, n - off) as u<130>) | (1 << 128))
 	mov	222(sp), r11
-	sub	r8, r11
-	add	220(sp), r8
+	sub	r12, r11
+	add	220(sp), r12
 	cmp	#16, r11
-	jnc	.Lchacha20_poly1305_tag_of_bytes10
-	bit	#1, r8
-	jnz	.Lchacha20_poly1305_tag_of_bytes10
-.Lchacha20_poly1305_tag_of_words11:
-	mov	@r8, r6
-	mov	2(r8), r7
-	mov	4(r8), r9
-	mov	6(r8), r10
-	mov	8(r8), r11
-	mov	10(r8), r14
-	mov	12(r8), r15
-	mov	14(r8), r8
-	jmp	.Lchacha20_poly1305_tag_of_join12
-.Lchacha20_poly1305_tag_of_bytes10:
-	mov	sp, r12
-	add	#202, r12
-	mov	r12, r13
-	mov	#16, r14
-.Lchacha20_poly1305_tag_of_cpy13:
-	clr	r15
+	jnc	.Lchacha20_poly1305_tag_of_bytes13
+	bit	#1, r12
+	jnz	.Lchacha20_poly1305_tag_of_bytes13
+.Lchacha20_poly1305_tag_of_words14:
+	mov	@r12+, r7
+	mov	@r12+, r8
+	mov	@r12+, r9
+	mov	@r12+, r10
+	mov	@r12+, r11
+	mov	@r12+, r14
+	mov	@r12+, r15
+	mov	@r12+, r6
+	jmp	.Lchacha20_poly1305_tag_of_join15
+.Lchacha20_poly1305_tag_of_bytes13:
+	mov	sp, r13
+	add	#202, r13
+	mov	r13, r14
+	cmp	#16, r11
+	jnc	.Lchacha20_poly1305_tag_of_cap16
+	mov	#16, r11
+.Lchacha20_poly1305_tag_of_cap16:
+	mov	#16, r15
+	sub	r11, r15
 	tst	r11
-	jz	.Lchacha20_poly1305_tag_of_pad14
-	mov.b	@r8, r15
-	inc	r8
+	jz	.Lchacha20_poly1305_tag_of_zeros18
+.Lchacha20_poly1305_tag_of_cpy17:
+	mov.b	@r12+, 0(r14)
+	inc	r14
 	dec	r11
-.Lchacha20_poly1305_tag_of_pad14:
-	mov.b	r15, 0(r13)
-	inc	r13
-	dec	r14
-	jnz	.Lchacha20_poly1305_tag_of_cpy13
-	mov	r12, r8
-	jmp	.Lchacha20_poly1305_tag_of_words11
-.Lchacha20_poly1305_tag_of_join12:
+	jnz	.Lchacha20_poly1305_tag_of_cpy17
+.Lchacha20_poly1305_tag_of_zeros18:
+	tst	r15
+	jz	.Lchacha20_poly1305_tag_of_filled20
+.Lchacha20_poly1305_tag_of_zero19:
+	mov.b	#0, 0(r14)
+	inc	r14
+	dec	r15
+	jnz	.Lchacha20_poly1305_tag_of_zero19
+.Lchacha20_poly1305_tag_of_filled20:
+	mov	r13, r12
+	jmp	.Lchacha20_poly1305_tag_of_words14
+.Lchacha20_poly1305_tag_of_join15:
 	mov	sp, r12
 	add	#30, r12
 	mov	sp, r13
 	add	#50, r13
-	mov	r6, 90(sp)
-	mov	r7, 92(sp)
+	mov	r7, 90(sp)
+	mov	r8, 92(sp)
 	mov	r9, 94(sp)
 	mov	r10, 96(sp)
 	mov	r11, 98(sp)
 	mov	r14, 100(sp)
 	mov	r15, 102(sp)
-	mov	r8, 104(sp)
+	mov	r6, 104(sp)
 	mov	#1, 106(sp)
 	mov	sp, r14
 	add	#90, r14
 	call	#chacha20_poly1305_P_block
 	add	#1, r5
 	cmp	r4, r5
-	jnc	.Lchacha20_poly1305_tag_of_loop8
-.Lchacha20_poly1305_tag_of_done9:
+	jnc	.Lchacha20_poly1305_tag_of_loop11
+.Lchacha20_poly1305_tag_of_done12:
 	; chacha20_poly1305.ae:29: P.block(h, rt, (lengths as u<130>) | (1 << 128))
 	mov	sp, r12
 	add	#30, r12

@@ -27,7 +27,7 @@ ghash_init:
 
 ; --- ghash_mul_h: ghash.mul_h
 ;     frame 22 bytes (11 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 388 bytes of code
+;     estimated 376 bytes of code
 	.section .text.ghash_mul_h,"ax",@progbits
 	.global ghash_mul_h
 	.type ghash_mul_h, @function
@@ -53,13 +53,13 @@ ghash_mul_h:
 	mov	18(sp), r11
 	rlam.w	#4, r11
 	mov	4(sp), r4
-	mov	@r4, r15
-	mov	2(r4), r10
-	mov	4(r4), r9
-	mov	6(r4), r8
-	mov	8(r4), r6
-	mov	10(r4), r5
-	mov	12(r4), r4
+	mov	@r4+, r15
+	mov	@r4+, r10
+	mov	@r4+, r9
+	mov	@r4+, r8
+	mov	@r4+, r6
+	mov	@r4+, r5
+	mov	@r4, r4
 	mov	4(sp), r12
 	mov	14(r12), r12
 .Lghash_mul_h_shlimb6:
@@ -181,7 +181,7 @@ ghash_mul_h:
 
 ; --- ghash_absorb: ghash.absorb
 ;     frame 58 bytes (21 spill slots, locals 16), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 624 bytes of code
+;     estimated 628 bytes of code
 	.section .text.ghash_absorb,"ax",@progbits
 	.global ghash_absorb
 	.type ghash_absorb, @function
@@ -212,41 +212,50 @@ ghash_absorb:
 	mov	34(sp), r7
 	rlam.w	#4, r7
 	; ghash.ae:219: y = mul_h(y ^ load_be(buf, off, 16, n - off), tab)
-	mov	38(sp), r6
-	sub	r7, r6
+	mov	38(sp), r9
+	sub	r7, r9
 	add	40(sp), r7
-	cmp	#16, r6
+	cmp	#16, r9
 	jnc	.Lghash_absorb_bytes3
 	bit	#1, r7
 	jnz	.Lghash_absorb_bytes3
 .Lghash_absorb_words4:
-	mov	@r7, r4
-	mov	2(r7), r5
-	mov	4(r7), r6
-	mov	6(r7), r9
-	mov	8(r7), r10
-	mov	10(r7), r13
-	mov	12(r7), r15
-	mov	14(r7), r7
+	mov	@r7+, r4
+	mov	@r7+, r5
+	mov	@r7+, r6
+	mov	@r7+, r9
+	mov	@r7+, r10
+	mov	@r7+, r13
+	mov	@r7+, r15
+	mov	@r7, r7
 	jmp	.Lghash_absorb_join5
 .Lghash_absorb_bytes3:
-	mov	sp, r9
-	add	#42, r9
-	mov	r9, r10
-	mov	#16, r13
-.Lghash_absorb_cpy6:
-	clr	r15
-	tst	r6
-	jz	.Lghash_absorb_pad7
-	mov.b	@r7, r15
-	inc	r7
-	dec	r6
-.Lghash_absorb_pad7:
-	mov.b	r15, 0(r10)
-	inc	r10
-	dec	r13
-	jnz	.Lghash_absorb_cpy6
-	mov	r9, r7
+	mov	sp, r10
+	add	#42, r10
+	mov	r10, r13
+	cmp	#16, r9
+	jnc	.Lghash_absorb_cap6
+	mov	#16, r9
+.Lghash_absorb_cap6:
+	mov	#16, r15
+	sub	r9, r15
+	tst	r9
+	jz	.Lghash_absorb_zeros8
+.Lghash_absorb_cpy7:
+	mov.b	@r7+, 0(r13)
+	inc	r13
+	dec	r9
+	jnz	.Lghash_absorb_cpy7
+.Lghash_absorb_zeros8:
+	tst	r15
+	jz	.Lghash_absorb_filled10
+.Lghash_absorb_zero9:
+	mov.b	#0, 0(r13)
+	inc	r13
+	dec	r15
+	jnz	.Lghash_absorb_zero9
+.Lghash_absorb_filled10:
+	mov	r10, r7
 	jmp	.Lghash_absorb_words4
 .Lghash_absorb_join5:
 	swpb	r7
@@ -278,7 +287,7 @@ ghash_absorb:
 	mov	#0, 4(sp)
 	mov	#0, r13
 	mov	#0, r14
-.Lghash_absorb_loop8:
+.Lghash_absorb_loop11:
 	; ghash.ae:51: b = (x >> (step_bits * k as u32))[step_bits - 1:0]
 	mov	16(sp), r4
 	rlam.w	#4, r4
@@ -290,9 +299,9 @@ ghash_absorb:
 	mov	22(sp), r10
 	mov	20(sp), r11
 	mov	18(sp), r12
-.Lghash_absorb_shlimb13:
+.Lghash_absorb_shlimb16:
 	cmp	#16, r4
-	jnc	.Lghash_absorb_shbits14
+	jnc	.Lghash_absorb_shbits17
 	mov	r5, r15
 	mov	r6, r5
 	mov	r7, r6
@@ -302,11 +311,11 @@ ghash_absorb:
 	mov	r12, r11
 	clr	r12
 	sub	#16, r4
-	jmp	.Lghash_absorb_shlimb13
-.Lghash_absorb_shbits14:
+	jmp	.Lghash_absorb_shlimb16
+.Lghash_absorb_shbits17:
 	tst	r4
-	jz	.Lghash_absorb_shend11
-.Lghash_absorb_sh12:
+	jz	.Lghash_absorb_shend14
+.Lghash_absorb_sh15:
 	clrc
 	rrc	r12
 	rrc	r11
@@ -317,8 +326,8 @@ ghash_absorb:
 	rrc	r5
 	rrc	r15
 	dec	r4
-	jnz	.Lghash_absorb_sh12
-.Lghash_absorb_shend11:
+	jnz	.Lghash_absorb_sh15
+.Lghash_absorb_shend14:
 	; ghash.ae:52: for j in 0..step_bits {
 	mov	14(sp), r7
 	mov	12(sp), r9
@@ -328,7 +337,7 @@ ghash_absorb:
 	mov	4(sp), r12
 	mov	r15, 0(sp)
 	mov	#16, 2(sp)
-.Lghash_absorb_loop15:
+.Lghash_absorb_loop18:
 	; ghash.ae:53: z = (z >> 1) ^ (if z[0] == 1 then R as u128 else 0)        // Z * x
 	mov	r7, r5
 	and	#1, r5
@@ -380,8 +389,8 @@ ghash_absorb:
 	rrum.w	#1, r15
 	mov	r15, 0(sp)
 	dec	2(sp)
-	jnz	.Lghash_absorb_loop15
-.Lghash_absorb_done16:
+	jnz	.Lghash_absorb_loop18
+.Lghash_absorb_done19:
 	mov	r7, 14(sp)
 	mov	r9, 12(sp)
 	mov	r10, 10(sp)
@@ -390,8 +399,8 @@ ghash_absorb:
 	mov	r12, 4(sp)
 	add	#1, 16(sp)
 	cmp	#8, 16(sp)
-	jnc	.Lghash_absorb_loop8
-.Lghash_absorb_done9:
+	jnc	.Lghash_absorb_loop11
+.Lghash_absorb_done12:
 	mov	14(sp), 32(sp)
 	mov	12(sp), 30(sp)
 	mov	10(sp), 28(sp)

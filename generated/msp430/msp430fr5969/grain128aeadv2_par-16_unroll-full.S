@@ -6,7 +6,7 @@
 
 ; --- grain128aeadv2_encrypt: grain128aeadv2.encrypt
 ;     frame 212 bytes (2 spill slots, locals 190), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 710 bytes of code
+;     estimated 678 bytes of code
 	.section .text.grain128aeadv2_encrypt,"ax",@progbits
 	.global grain128aeadv2_encrypt
 	.type grain128aeadv2_encrypt, @function
@@ -14,61 +14,57 @@
 grain128aeadv2_encrypt:
 	pushm.w	#7, r10
 	sub	#212, sp
-	mov	r12, r10
+	mov	r12, r11
 	mov	r14, r15
 	; grain128aeadv2.ae:275: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
-	bit	#1, r10
+	bit	#1, r11
 	jnz	.Lgrain128aeadv2_encrypt_bytes1
 .Lgrain128aeadv2_encrypt_words2:
-	mov	@r10, 20(sp)
-	mov	2(r10), 18(sp)
-	mov	4(r10), r4
-	mov	6(r10), r5
-	mov	8(r10), r6
-	mov	10(r10), r7
-	mov	12(r10), r8
-	mov	14(r10), r10
+	mov	@r11+, 20(sp)
+	mov	@r11+, 18(sp)
+	mov	@r11+, r4
+	mov	@r11+, r5
+	mov	@r11+, r6
+	mov	@r11+, r7
+	mov	@r11+, r8
+	mov	@r11+, r10
 	jmp	.Lgrain128aeadv2_encrypt_join3
 .Lgrain128aeadv2_encrypt_bytes1:
-	mov	sp, r11
-	add	#86, r11
-	mov	r11, r12
-	mov	#16, r13
+	mov	sp, r12
+	add	#86, r12
+	mov	r12, r13
+	mov	#16, r14
 .Lgrain128aeadv2_encrypt_cpy4:
-	mov.b	@r10, r14
-	inc	r10
-	mov.b	r14, 0(r12)
-	inc	r12
-	dec	r13
+	mov.b	@r11+, 0(r13)
+	inc	r13
+	dec	r14
 	jnz	.Lgrain128aeadv2_encrypt_cpy4
-	mov	r11, r10
+	mov	r12, r11
 	jmp	.Lgrain128aeadv2_encrypt_words2
 .Lgrain128aeadv2_encrypt_join3:
 	bit	#1, r15
-	jnz	.Lgrain128aeadv2_encrypt_bytes6
-.Lgrain128aeadv2_encrypt_words7:
-	mov	@r15, r9
-	mov	2(r15), r11
-	mov	4(r15), r12
-	mov	6(r15), r13
-	mov	8(r15), r14
-	mov	10(r15), r15
-	jmp	.Lgrain128aeadv2_encrypt_join8
-.Lgrain128aeadv2_encrypt_bytes6:
-	mov	sp, r11
-	add	#86, r11
-	mov	r11, r12
-	mov	#12, r13
-.Lgrain128aeadv2_encrypt_cpy9:
-	mov.b	@r15, r14
-	inc	r15
-	mov.b	r14, 0(r12)
-	inc	r12
-	dec	r13
-	jnz	.Lgrain128aeadv2_encrypt_cpy9
-	mov	r11, r15
-	jmp	.Lgrain128aeadv2_encrypt_words7
-.Lgrain128aeadv2_encrypt_join8:
+	jnz	.Lgrain128aeadv2_encrypt_bytes8
+.Lgrain128aeadv2_encrypt_words9:
+	mov	@r15+, r9
+	mov	@r15+, r11
+	mov	@r15+, r12
+	mov	@r15+, r13
+	mov	@r15+, r14
+	mov	@r15, r15
+	jmp	.Lgrain128aeadv2_encrypt_join10
+.Lgrain128aeadv2_encrypt_bytes8:
+	mov	sp, r12
+	add	#86, r12
+	mov	r12, r13
+	mov	#12, r14
+.Lgrain128aeadv2_encrypt_cpy11:
+	mov.b	@r15+, 0(r13)
+	inc	r13
+	dec	r14
+	jnz	.Lgrain128aeadv2_encrypt_cpy11
+	mov	r12, r15
+	jmp	.Lgrain128aeadv2_encrypt_words9
+.Lgrain128aeadv2_encrypt_join10:
 	mov	20(sp), 102(sp)
 	mov	18(sp), 104(sp)
 	mov	r4, 106(sp)
@@ -223,13 +219,13 @@ grain128aeadv2_encrypt:
 	xor	210(sp), r15
 	mov	240(sp), r13
 	bit	#1, r13
-	jnz	.Lgrain128aeadv2_encrypt_bytes11
+	jnz	.Lgrain128aeadv2_encrypt_bytes15
 	mov	r11, 0(r13)
 	mov	r12, 2(r13)
 	mov	r14, 4(r13)
 	mov	r15, 6(r13)
-	jmp	.Lgrain128aeadv2_encrypt_stored12
-.Lgrain128aeadv2_encrypt_bytes11:
+	jmp	.Lgrain128aeadv2_encrypt_stored16
+.Lgrain128aeadv2_encrypt_bytes15:
 	mov	r11, 86(sp)
 	mov	r12, 88(sp)
 	mov	r14, 90(sp)
@@ -237,13 +233,13 @@ grain128aeadv2_encrypt:
 	mov	sp, r14
 	add	#86, r14
 	mov	#8, r15
-.Lgrain128aeadv2_encrypt_cpy13:
+.Lgrain128aeadv2_encrypt_cpy17:
 	mov.b	@r14, 0(r13)
 	inc	r14
 	inc	r13
 	dec	r15
-	jnz	.Lgrain128aeadv2_encrypt_cpy13
-.Lgrain128aeadv2_encrypt_stored12:
+	jnz	.Lgrain128aeadv2_encrypt_cpy17
+.Lgrain128aeadv2_encrypt_stored16:
 	add	#212, sp
 	popm.w	#7, r10
 	ret
@@ -252,7 +248,7 @@ grain128aeadv2_encrypt:
 
 ; --- grain128aeadv2_decrypt: grain128aeadv2.decrypt
 ;     frame 212 bytes (2 spill slots, locals 190), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 716 bytes of code
+;     estimated 680 bytes of code
 	.section .text.grain128aeadv2_decrypt,"ax",@progbits
 	.global grain128aeadv2_decrypt
 	.type grain128aeadv2_decrypt, @function
@@ -260,61 +256,57 @@ grain128aeadv2_encrypt:
 grain128aeadv2_decrypt:
 	pushm.w	#7, r10
 	sub	#212, sp
-	mov	r12, r10
+	mov	r12, r11
 	mov	r14, r15
 	; grain128aeadv2.ae:286: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
-	bit	#1, r10
+	bit	#1, r11
 	jnz	.Lgrain128aeadv2_decrypt_bytes1
 .Lgrain128aeadv2_decrypt_words2:
-	mov	@r10, 20(sp)
-	mov	2(r10), 18(sp)
-	mov	4(r10), r4
-	mov	6(r10), r5
-	mov	8(r10), r6
-	mov	10(r10), r7
-	mov	12(r10), r8
-	mov	14(r10), r10
+	mov	@r11+, 20(sp)
+	mov	@r11+, 18(sp)
+	mov	@r11+, r4
+	mov	@r11+, r5
+	mov	@r11+, r6
+	mov	@r11+, r7
+	mov	@r11+, r8
+	mov	@r11+, r10
 	jmp	.Lgrain128aeadv2_decrypt_join3
 .Lgrain128aeadv2_decrypt_bytes1:
-	mov	sp, r11
-	add	#86, r11
-	mov	r11, r12
-	mov	#16, r13
+	mov	sp, r12
+	add	#86, r12
+	mov	r12, r13
+	mov	#16, r14
 .Lgrain128aeadv2_decrypt_cpy4:
-	mov.b	@r10, r14
-	inc	r10
-	mov.b	r14, 0(r12)
-	inc	r12
-	dec	r13
+	mov.b	@r11+, 0(r13)
+	inc	r13
+	dec	r14
 	jnz	.Lgrain128aeadv2_decrypt_cpy4
-	mov	r11, r10
+	mov	r12, r11
 	jmp	.Lgrain128aeadv2_decrypt_words2
 .Lgrain128aeadv2_decrypt_join3:
 	bit	#1, r15
-	jnz	.Lgrain128aeadv2_decrypt_bytes6
-.Lgrain128aeadv2_decrypt_words7:
-	mov	@r15, r9
-	mov	2(r15), r11
-	mov	4(r15), r12
-	mov	6(r15), r13
-	mov	8(r15), r14
-	mov	10(r15), r15
-	jmp	.Lgrain128aeadv2_decrypt_join8
-.Lgrain128aeadv2_decrypt_bytes6:
-	mov	sp, r11
-	add	#86, r11
-	mov	r11, r12
-	mov	#12, r13
-.Lgrain128aeadv2_decrypt_cpy9:
-	mov.b	@r15, r14
-	inc	r15
-	mov.b	r14, 0(r12)
-	inc	r12
-	dec	r13
-	jnz	.Lgrain128aeadv2_decrypt_cpy9
-	mov	r11, r15
-	jmp	.Lgrain128aeadv2_decrypt_words7
-.Lgrain128aeadv2_decrypt_join8:
+	jnz	.Lgrain128aeadv2_decrypt_bytes8
+.Lgrain128aeadv2_decrypt_words9:
+	mov	@r15+, r9
+	mov	@r15+, r11
+	mov	@r15+, r12
+	mov	@r15+, r13
+	mov	@r15+, r14
+	mov	@r15, r15
+	jmp	.Lgrain128aeadv2_decrypt_join10
+.Lgrain128aeadv2_decrypt_bytes8:
+	mov	sp, r12
+	add	#86, r12
+	mov	r12, r13
+	mov	#12, r14
+.Lgrain128aeadv2_decrypt_cpy11:
+	mov.b	@r15+, 0(r13)
+	inc	r13
+	dec	r14
+	jnz	.Lgrain128aeadv2_decrypt_cpy11
+	mov	r12, r15
+	jmp	.Lgrain128aeadv2_decrypt_words9
+.Lgrain128aeadv2_decrypt_join10:
 	mov	20(sp), 102(sp)
 	mov	18(sp), 104(sp)
 	mov	r4, 106(sp)
@@ -461,28 +453,26 @@ grain128aeadv2_decrypt:
 	; grain128aeadv2.ae:291: return (load_le(tag, 0, 8) ^ acc ^ sr) == 0
 	mov	236(sp), r11
 	bit	#1, r11
-	jnz	.Lgrain128aeadv2_decrypt_bytes11
-.Lgrain128aeadv2_decrypt_words12:
+	jnz	.Lgrain128aeadv2_decrypt_bytes15
+.Lgrain128aeadv2_decrypt_words16:
 	mov	@r11+, r12
 	mov	@r11+, r13
 	mov	@r11+, r14
 	mov	@r11+, r15
-	jmp	.Lgrain128aeadv2_decrypt_join13
-.Lgrain128aeadv2_decrypt_bytes11:
-	mov	sp, r12
-	add	#86, r12
-	mov	r12, r13
-	mov	#8, r14
-.Lgrain128aeadv2_decrypt_cpy14:
-	mov.b	@r11, r15
-	inc	r11
-	mov.b	r15, 0(r13)
-	inc	r13
-	dec	r14
-	jnz	.Lgrain128aeadv2_decrypt_cpy14
-	mov	r12, r11
-	jmp	.Lgrain128aeadv2_decrypt_words12
-.Lgrain128aeadv2_decrypt_join13:
+	jmp	.Lgrain128aeadv2_decrypt_join17
+.Lgrain128aeadv2_decrypt_bytes15:
+	mov	sp, r13
+	add	#86, r13
+	mov	r13, r14
+	mov	#8, r15
+.Lgrain128aeadv2_decrypt_cpy18:
+	mov.b	@r11+, 0(r14)
+	inc	r14
+	dec	r15
+	jnz	.Lgrain128aeadv2_decrypt_cpy18
+	mov	r13, r11
+	jmp	.Lgrain128aeadv2_decrypt_words16
+.Lgrain128aeadv2_decrypt_join17:
 	xor	196(sp), r12
 	xor	198(sp), r13
 	xor	200(sp), r14

@@ -6,7 +6,7 @@
 
 ; --- norx32_4_1_key_setup: norx32_4_1.key_setup
 ;     frame 16 bytes (0 spill slots, locals 16), saves r6, r7, r8, r9, r10
-;     estimated 94 bytes of code
+;     estimated 90 bytes of code
 	.section .text.norx32_4_1_key_setup,"ax",@progbits
 	.global norx32_4_1_key_setup
 	.type norx32_4_1_key_setup, @function
@@ -28,17 +28,15 @@ norx32_4_1_key_setup:
 	mov	@r12+, r15
 	jmp	.Lnorx32_4_1_key_setup_join3
 .Lnorx32_4_1_key_setup_bytes1:
-	mov	sp, r10
-	mov	r10, r11
-	mov	#16, r13
+	mov	sp, r11
+	mov	r11, r13
+	mov	#16, r15
 .Lnorx32_4_1_key_setup_cpy4:
-	mov.b	@r12, r15
-	inc	r12
-	mov.b	r15, 0(r11)
-	inc	r11
-	dec	r13
+	mov.b	@r12+, 0(r13)
+	inc	r13
+	dec	r15
 	jnz	.Lnorx32_4_1_key_setup_cpy4
-	mov	r10, r12
+	mov	r11, r12
 	jmp	.Lnorx32_4_1_key_setup_words2
 .Lnorx32_4_1_key_setup_join3:
 	mov	r6, 0(r14)
@@ -57,7 +55,7 @@ norx32_4_1_key_setup:
 
 ; --- norx32_4_1_encrypt_with: norx32_4_1.encrypt_with
 ;     frame 246 bytes (51 spill slots, locals 144), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1948 bytes of code
+;     estimated 1920 bytes of code
 	.section .text.norx32_4_1_encrypt_with,"ax",@progbits
 	.global norx32_4_1_encrypt_with
 	.type norx32_4_1_encrypt_with, @function
@@ -101,9 +99,9 @@ norx32_4_1_encrypt_with:
 	call	#norx32_4_1_absorb_header
 	; norx32_4_1.ae:133: if m > 0 {
 	tst	266(sp)
-	jnz	.Lnorx32_4_1_encrypt_with_near28
+	jnz	.Lnorx32_4_1_encrypt_with_near31
 	br	#.Lnorx32_4_1_encrypt_with_else1
-.Lnorx32_4_1_encrypt_with_near28:
+.Lnorx32_4_1_encrypt_with_near31:
 	; norx32_4_1.ae:38: return n / rate
 	mov	266(sp), r11
 	mov	#48, r12
@@ -129,9 +127,9 @@ norx32_4_1_encrypt_with:
 	mov	r13, 84(sp)
 	mov	#0, 80(sp)
 	cmp	r13, 80(sp)
-	jnc	.Lnorx32_4_1_encrypt_with_near29
+	jnc	.Lnorx32_4_1_encrypt_with_near32
 	br	#.Lnorx32_4_1_encrypt_with_done8
-.Lnorx32_4_1_encrypt_with_near29:
+.Lnorx32_4_1_encrypt_with_near32:
 .Lnorx32_4_1_encrypt_with_loop7:
 	; norx32_4_1.ae:135: off = rate * i
 	mov	80(sp), r15
@@ -191,50 +189,59 @@ norx32_4_1_encrypt_with:
 	bit	#1, r14
 	jnz	.Lnorx32_4_1_encrypt_with_bytes9
 .Lnorx32_4_1_encrypt_with_words10:
-	mov	@r14, r15
-	mov	2(r14), r4
-	mov	4(r14), r5
-	mov	6(r14), r6
-	mov	8(r14), r7
-	mov	10(r14), r8
-	mov	12(r14), r9
-	mov	14(r14), r10
-	mov	16(r14), r11
-	mov	18(r14), r12
-	mov	20(r14), r13
-	mov	22(r14), 18(sp)
-	mov	24(r14), 10(sp)
-	mov	26(r14), 56(sp)
-	mov	28(r14), 58(sp)
-	mov	30(r14), 60(sp)
-	mov	32(r14), 62(sp)
-	mov	34(r14), 64(sp)
-	mov	36(r14), 66(sp)
-	mov	38(r14), 68(sp)
-	mov	40(r14), 70(sp)
-	mov	42(r14), 72(sp)
-	mov	44(r14), 74(sp)
-	mov	46(r14), r14
+	mov	@r14+, r15
+	mov	@r14+, r4
+	mov	@r14+, r5
+	mov	@r14+, r6
+	mov	@r14+, r7
+	mov	@r14+, r8
+	mov	@r14+, r9
+	mov	@r14+, r10
+	mov	@r14+, r11
+	mov	@r14+, r12
+	mov	@r14+, r13
+	mov	@r14+, 18(sp)
+	mov	@r14+, 10(sp)
+	mov	@r14+, 56(sp)
+	mov	@r14+, 58(sp)
+	mov	@r14+, 60(sp)
+	mov	@r14+, 62(sp)
+	mov	@r14+, 64(sp)
+	mov	@r14+, 66(sp)
+	mov	@r14+, 68(sp)
+	mov	@r14+, 70(sp)
+	mov	@r14+, 72(sp)
+	mov	@r14+, 74(sp)
+	mov	@r14, r14
 	jmp	.Lnorx32_4_1_encrypt_with_join11
 .Lnorx32_4_1_encrypt_with_bytes9:
-	mov	sp, r10
-	add	#182, r10
-	mov	r10, r11
-	mov	#48, r12
-	mov	54(sp), r15
-.Lnorx32_4_1_encrypt_with_cpy12:
-	clr	r13
+	mov	sp, r11
+	add	#182, r11
+	mov	r11, r12
+	mov	54(sp), r13
+	cmp	#48, r13
+	jnc	.Lnorx32_4_1_encrypt_with_cap12
+	mov	#48, r13
+.Lnorx32_4_1_encrypt_with_cap12:
+	mov	#48, r15
+	sub	r13, r15
+	tst	r13
+	jz	.Lnorx32_4_1_encrypt_with_zeros14
+.Lnorx32_4_1_encrypt_with_cpy13:
+	mov.b	@r14+, 0(r12)
+	inc	r12
+	dec	r13
+	jnz	.Lnorx32_4_1_encrypt_with_cpy13
+.Lnorx32_4_1_encrypt_with_zeros14:
 	tst	r15
-	jz	.Lnorx32_4_1_encrypt_with_pad13
-	mov.b	@r14, r13
-	inc	r14
+	jz	.Lnorx32_4_1_encrypt_with_filled16
+.Lnorx32_4_1_encrypt_with_zero15:
+	mov.b	#0, 0(r12)
+	inc	r12
 	dec	r15
-.Lnorx32_4_1_encrypt_with_pad13:
-	mov.b	r13, 0(r11)
-	inc	r11
-	dec	r12
-	jnz	.Lnorx32_4_1_encrypt_with_cpy12
-	mov	r10, r14
+	jnz	.Lnorx32_4_1_encrypt_with_zero15
+.Lnorx32_4_1_encrypt_with_filled16:
+	mov	r11, r14
 	jmp	.Lnorx32_4_1_encrypt_with_words10
 .Lnorx32_4_1_encrypt_with_join11:
 	xor	102(sp), r15
@@ -281,7 +288,7 @@ norx32_4_1_encrypt_with:
 	adc	r15
 	xor	#1, r15
 	tst	r15
-	jz	.Lnorx32_4_1_encrypt_with_else14
+	jz	.Lnorx32_4_1_encrypt_with_else17
 	mov	54(sp), r5
 	rlam.w	#3, r5
 	mov	12(sp), r15
@@ -312,12 +319,12 @@ norx32_4_1_encrypt_with:
 	mov	#0, r15
 	mov	#0, 42(sp)
 	tst	12(sp)
-	jnz	.Lnorx32_4_1_encrypt_with_shbig16
+	jnz	.Lnorx32_4_1_encrypt_with_shbig19
 	cmp	#384, r5
-	jc	.Lnorx32_4_1_encrypt_with_shbig16
-.Lnorx32_4_1_encrypt_with_shlimb19:
+	jc	.Lnorx32_4_1_encrypt_with_shbig19
+.Lnorx32_4_1_encrypt_with_shlimb22:
 	cmp	#16, r5
-	jnc	.Lnorx32_4_1_encrypt_with_shbits20
+	jnc	.Lnorx32_4_1_encrypt_with_shbits23
 	mov	r15, 42(sp)
 	mov	r14, r15
 	mov	r13, r14
@@ -343,11 +350,11 @@ norx32_4_1_encrypt_with:
 	mov	34(sp), 30(sp)
 	clr	34(sp)
 	sub	#16, r5
-	jmp	.Lnorx32_4_1_encrypt_with_shlimb19
-.Lnorx32_4_1_encrypt_with_shbits20:
+	jmp	.Lnorx32_4_1_encrypt_with_shlimb22
+.Lnorx32_4_1_encrypt_with_shbits23:
 	tst	r5
-	jz	.Lnorx32_4_1_encrypt_with_shend17
-.Lnorx32_4_1_encrypt_with_sh18:
+	jz	.Lnorx32_4_1_encrypt_with_shend20
+.Lnorx32_4_1_encrypt_with_sh21:
 	rla	34(sp)
 	rlc	30(sp)
 	rlc	26(sp)
@@ -373,9 +380,9 @@ norx32_4_1_encrypt_with:
 	rlc	r15
 	rlc	42(sp)
 	dec	r5
-	jnz	.Lnorx32_4_1_encrypt_with_sh18
-	jmp	.Lnorx32_4_1_encrypt_with_shend17
-.Lnorx32_4_1_encrypt_with_shbig16:
+	jnz	.Lnorx32_4_1_encrypt_with_sh21
+	jmp	.Lnorx32_4_1_encrypt_with_shend20
+.Lnorx32_4_1_encrypt_with_shbig19:
 	clr	34(sp)
 	clr	30(sp)
 	clr	26(sp)
@@ -400,7 +407,7 @@ norx32_4_1_encrypt_with:
 	clr	r14
 	clr	r15
 	clr	42(sp)
-.Lnorx32_4_1_encrypt_with_shend17:
+.Lnorx32_4_1_encrypt_with_shend20:
 	; norx32_4_1.ae:139: c = rate_of(s) ^ load_le(msg, off, rate, count) ^ pad(count)
 	xor	34(sp), 52(sp)
 	xor	30(sp), 50(sp)
@@ -442,8 +449,8 @@ norx32_4_1_encrypt_with:
 	mov	76(sp), r15
 	xor	r4, r15
 	mov	r13, r4
-	jmp	.Lnorx32_4_1_encrypt_with_endif15
-.Lnorx32_4_1_encrypt_with_else14:
+	jmp	.Lnorx32_4_1_encrypt_with_endif18
+.Lnorx32_4_1_encrypt_with_else17:
 	mov	56(sp), r5
 	mov	58(sp), r6
 	mov	60(sp), r7
@@ -455,7 +462,7 @@ norx32_4_1_encrypt_with:
 	mov	72(sp), r4
 	mov	74(sp), r14
 	mov	76(sp), r15
-.Lnorx32_4_1_encrypt_with_endif15:
+.Lnorx32_4_1_encrypt_with_endif18:
 	; norx32_4_1.ae:53: s[i] = x[32 * i + 31 : 32 * i]
 	mov	52(sp), 102(sp)
 	mov	50(sp), 104(sp)
@@ -485,9 +492,9 @@ norx32_4_1_encrypt_with:
 	mov	78(sp), r13
 	add	268(sp), r13
 	cmp	#48, 54(sp)
-	jnc	.Lnorx32_4_1_encrypt_with_bytes21
+	jnc	.Lnorx32_4_1_encrypt_with_bytes24
 	bit	#1, r13
-	jnz	.Lnorx32_4_1_encrypt_with_bytes21
+	jnz	.Lnorx32_4_1_encrypt_with_bytes24
 	mov	52(sp), 0(r13)
 	mov	50(sp), 2(r13)
 	mov	48(sp), 4(r13)
@@ -512,8 +519,8 @@ norx32_4_1_encrypt_with:
 	mov	r4, 42(r13)
 	mov	r14, 44(r13)
 	mov	r15, 46(r13)
-	jmp	.Lnorx32_4_1_encrypt_with_stored22
-.Lnorx32_4_1_encrypt_with_bytes21:
+	jmp	.Lnorx32_4_1_encrypt_with_stored25
+.Lnorx32_4_1_encrypt_with_bytes24:
 	mov	52(sp), 182(sp)
 	mov	50(sp), 184(sp)
 	mov	48(sp), 186(sp)
@@ -542,23 +549,23 @@ norx32_4_1_encrypt_with:
 	add	#182, r14
 	mov	54(sp), r15
 	cmp	#48, r15
-	jnc	.Lnorx32_4_1_encrypt_with_cnt23
+	jnc	.Lnorx32_4_1_encrypt_with_cnt26
 	mov	#48, r15
-.Lnorx32_4_1_encrypt_with_cnt23:
+.Lnorx32_4_1_encrypt_with_cnt26:
 	tst	r15
-	jz	.Lnorx32_4_1_encrypt_with_stored22
-.Lnorx32_4_1_encrypt_with_cpy24:
+	jz	.Lnorx32_4_1_encrypt_with_stored25
+.Lnorx32_4_1_encrypt_with_cpy27:
 	mov.b	@r14, 0(r13)
 	inc	r14
 	inc	r13
 	dec	r15
-	jnz	.Lnorx32_4_1_encrypt_with_cpy24
-.Lnorx32_4_1_encrypt_with_stored22:
+	jnz	.Lnorx32_4_1_encrypt_with_cpy27
+.Lnorx32_4_1_encrypt_with_stored25:
 	add	#1, 80(sp)
 	cmp	84(sp), 80(sp)
-	jc	.Lnorx32_4_1_encrypt_with_near30
+	jc	.Lnorx32_4_1_encrypt_with_near33
 	br	#.Lnorx32_4_1_encrypt_with_loop7
-.Lnorx32_4_1_encrypt_with_near30:
+.Lnorx32_4_1_encrypt_with_near33:
 .Lnorx32_4_1_encrypt_with_done8:
 .Lnorx32_4_1_encrypt_with_else1:
 .Lnorx32_4_1_encrypt_with_endif2:
@@ -581,7 +588,7 @@ norx32_4_1_encrypt_with:
 	call	#norx32_4_1_finalize
 	mov	272(sp), r13
 	bit	#1, r13
-	jnz	.Lnorx32_4_1_encrypt_with_bytes25
+	jnz	.Lnorx32_4_1_encrypt_with_bytes28
 	mov	230(sp), 0(r13)
 	mov	232(sp), 2(r13)
 	mov	234(sp), 4(r13)
@@ -590,8 +597,8 @@ norx32_4_1_encrypt_with:
 	mov	240(sp), 10(r13)
 	mov	242(sp), 12(r13)
 	mov	244(sp), 14(r13)
-	jmp	.Lnorx32_4_1_encrypt_with_stored26
-.Lnorx32_4_1_encrypt_with_bytes25:
+	jmp	.Lnorx32_4_1_encrypt_with_stored29
+.Lnorx32_4_1_encrypt_with_bytes28:
 	mov	230(sp), 182(sp)
 	mov	232(sp), 184(sp)
 	mov	234(sp), 186(sp)
@@ -603,13 +610,13 @@ norx32_4_1_encrypt_with:
 	mov	sp, r14
 	add	#182, r14
 	mov	#16, r15
-.Lnorx32_4_1_encrypt_with_cpy27:
+.Lnorx32_4_1_encrypt_with_cpy30:
 	mov.b	@r14, 0(r13)
 	inc	r14
 	inc	r13
 	dec	r15
-	jnz	.Lnorx32_4_1_encrypt_with_cpy27
-.Lnorx32_4_1_encrypt_with_stored26:
+	jnz	.Lnorx32_4_1_encrypt_with_cpy30
+.Lnorx32_4_1_encrypt_with_stored29:
 	add	#246, sp
 	popm.w	#7, r10
 	ret
@@ -618,7 +625,7 @@ norx32_4_1_encrypt_with:
 
 ; --- norx32_4_1_decrypt_with: norx32_4_1.decrypt_with
 ;     frame 316 bytes (86 spill slots, locals 144), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2792 bytes of code
+;     estimated 2760 bytes of code
 	.section .text.norx32_4_1_decrypt_with,"ax",@progbits
 	.global norx32_4_1_decrypt_with
 	.type norx32_4_1_decrypt_with, @function
@@ -662,9 +669,9 @@ norx32_4_1_decrypt_with:
 	call	#norx32_4_1_absorb_header
 	; norx32_4_1.ae:155: if m > 0 {
 	tst	336(sp)
-	jnz	.Lnorx32_4_1_decrypt_with_near37
+	jnz	.Lnorx32_4_1_decrypt_with_near42
 	br	#.Lnorx32_4_1_decrypt_with_else1
-.Lnorx32_4_1_decrypt_with_near37:
+.Lnorx32_4_1_decrypt_with_near42:
 	; norx32_4_1.ae:38: return n / rate
 	mov	336(sp), r11
 	mov	#48, r12
@@ -690,9 +697,9 @@ norx32_4_1_decrypt_with:
 	mov	r13, 148(sp)
 	mov	#0, 132(sp)
 	cmp	r13, 132(sp)
-	jnc	.Lnorx32_4_1_decrypt_with_near38
+	jnc	.Lnorx32_4_1_decrypt_with_near43
 	br	#.Lnorx32_4_1_decrypt_with_done8
-.Lnorx32_4_1_decrypt_with_near38:
+.Lnorx32_4_1_decrypt_with_near43:
 .Lnorx32_4_1_decrypt_with_loop7:
 	; norx32_4_1.ae:157: off = rate * i
 	mov	132(sp), r15
@@ -752,50 +759,59 @@ norx32_4_1_decrypt_with:
 	bit	#1, r14
 	jnz	.Lnorx32_4_1_decrypt_with_bytes9
 .Lnorx32_4_1_decrypt_with_words10:
-	mov	@r14, r15
-	mov	2(r14), r4
-	mov	4(r14), r5
-	mov	6(r14), r6
-	mov	8(r14), r7
-	mov	10(r14), r8
-	mov	12(r14), r9
-	mov	14(r14), r10
-	mov	16(r14), r11
-	mov	18(r14), r12
-	mov	20(r14), r13
-	mov	22(r14), 36(sp)
-	mov	24(r14), 30(sp)
-	mov	26(r14), 20(sp)
-	mov	28(r14), 84(sp)
-	mov	30(r14), 86(sp)
-	mov	32(r14), 90(sp)
-	mov	34(r14), 96(sp)
-	mov	36(r14), 100(sp)
-	mov	38(r14), 106(sp)
-	mov	40(r14), 110(sp)
-	mov	42(r14), 118(sp)
-	mov	44(r14), 122(sp)
-	mov	46(r14), r14
+	mov	@r14+, r15
+	mov	@r14+, r4
+	mov	@r14+, r5
+	mov	@r14+, r6
+	mov	@r14+, r7
+	mov	@r14+, r8
+	mov	@r14+, r9
+	mov	@r14+, r10
+	mov	@r14+, r11
+	mov	@r14+, r12
+	mov	@r14+, r13
+	mov	@r14+, 36(sp)
+	mov	@r14+, 30(sp)
+	mov	@r14+, 20(sp)
+	mov	@r14+, 84(sp)
+	mov	@r14+, 86(sp)
+	mov	@r14+, 90(sp)
+	mov	@r14+, 96(sp)
+	mov	@r14+, 100(sp)
+	mov	@r14+, 106(sp)
+	mov	@r14+, 110(sp)
+	mov	@r14+, 118(sp)
+	mov	@r14+, 122(sp)
+	mov	@r14, r14
 	jmp	.Lnorx32_4_1_decrypt_with_join11
 .Lnorx32_4_1_decrypt_with_bytes9:
-	mov	sp, r10
-	add	#252, r10
-	mov	r10, r11
-	mov	#48, r12
-	mov	82(sp), r15
-.Lnorx32_4_1_decrypt_with_cpy12:
-	clr	r13
+	mov	sp, r11
+	add	#252, r11
+	mov	r11, r12
+	mov	82(sp), r13
+	cmp	#48, r13
+	jnc	.Lnorx32_4_1_decrypt_with_cap12
+	mov	#48, r13
+.Lnorx32_4_1_decrypt_with_cap12:
+	mov	#48, r15
+	sub	r13, r15
+	tst	r13
+	jz	.Lnorx32_4_1_decrypt_with_zeros14
+.Lnorx32_4_1_decrypt_with_cpy13:
+	mov.b	@r14+, 0(r12)
+	inc	r12
+	dec	r13
+	jnz	.Lnorx32_4_1_decrypt_with_cpy13
+.Lnorx32_4_1_decrypt_with_zeros14:
 	tst	r15
-	jz	.Lnorx32_4_1_decrypt_with_pad13
-	mov.b	@r14, r13
-	inc	r14
+	jz	.Lnorx32_4_1_decrypt_with_filled16
+.Lnorx32_4_1_decrypt_with_zero15:
+	mov.b	#0, 0(r12)
+	inc	r12
 	dec	r15
-.Lnorx32_4_1_decrypt_with_pad13:
-	mov.b	r13, 0(r11)
-	inc	r11
-	dec	r12
-	jnz	.Lnorx32_4_1_decrypt_with_cpy12
-	mov	r10, r14
+	jnz	.Lnorx32_4_1_decrypt_with_zero15
+.Lnorx32_4_1_decrypt_with_filled16:
+	mov	r11, r14
 	jmp	.Lnorx32_4_1_decrypt_with_words10
 .Lnorx32_4_1_decrypt_with_join11:
 	xor	172(sp), r15
@@ -849,7 +865,7 @@ norx32_4_1_decrypt_with:
 	adc	r15
 	xor	#1, r15
 	tst	r15
-	jz	.Lnorx32_4_1_decrypt_with_else14
+	jz	.Lnorx32_4_1_decrypt_with_else17
 	mov	#-1, 56(sp)
 	mov	#-1, 50(sp)
 	mov	#-1, 44(sp)
@@ -876,12 +892,12 @@ norx32_4_1_decrypt_with:
 	mov	#-1, 80(sp)
 	mov	126(sp), r15
 	tst	128(sp)
-	jnz	.Lnorx32_4_1_decrypt_with_shbig16
+	jnz	.Lnorx32_4_1_decrypt_with_shbig19
 	cmp	#384, r15
-	jc	.Lnorx32_4_1_decrypt_with_shbig16
-.Lnorx32_4_1_decrypt_with_shlimb19:
+	jc	.Lnorx32_4_1_decrypt_with_shbig19
+.Lnorx32_4_1_decrypt_with_shlimb22:
 	cmp	#16, r15
-	jnc	.Lnorx32_4_1_decrypt_with_shbits20
+	jnc	.Lnorx32_4_1_decrypt_with_shbits23
 	mov	r14, 80(sp)
 	mov	r13, r14
 	mov	r12, r13
@@ -907,11 +923,11 @@ norx32_4_1_decrypt_with:
 	mov	56(sp), 50(sp)
 	clr	56(sp)
 	sub	#16, r15
-	jmp	.Lnorx32_4_1_decrypt_with_shlimb19
-.Lnorx32_4_1_decrypt_with_shbits20:
+	jmp	.Lnorx32_4_1_decrypt_with_shlimb22
+.Lnorx32_4_1_decrypt_with_shbits23:
 	tst	r15
-	jz	.Lnorx32_4_1_decrypt_with_shend17
-.Lnorx32_4_1_decrypt_with_sh18:
+	jz	.Lnorx32_4_1_decrypt_with_shend20
+.Lnorx32_4_1_decrypt_with_sh21:
 	rla	56(sp)
 	rlc	50(sp)
 	rlc	44(sp)
@@ -937,9 +953,9 @@ norx32_4_1_decrypt_with:
 	rlc	r14
 	rlc	80(sp)
 	dec	r15
-	jnz	.Lnorx32_4_1_decrypt_with_sh18
-	jmp	.Lnorx32_4_1_decrypt_with_shend17
-.Lnorx32_4_1_decrypt_with_shbig16:
+	jnz	.Lnorx32_4_1_decrypt_with_sh21
+	jmp	.Lnorx32_4_1_decrypt_with_shend20
+.Lnorx32_4_1_decrypt_with_shbig19:
 	clr	56(sp)
 	clr	50(sp)
 	clr	44(sp)
@@ -964,7 +980,7 @@ norx32_4_1_decrypt_with:
 	clr	r13
 	clr	r14
 	clr	80(sp)
-.Lnorx32_4_1_decrypt_with_shend17:
+.Lnorx32_4_1_decrypt_with_shend20:
 	bic	56(sp), 78(sp)
 	bic	50(sp), 76(sp)
 	bic	44(sp), 74(sp)
@@ -1002,8 +1018,8 @@ norx32_4_1_decrypt_with:
 	bic	80(sp), r14
 	mov	r5, 20(sp)
 	mov	r15, 170(sp)
-	jmp	.Lnorx32_4_1_decrypt_with_endif15
-.Lnorx32_4_1_decrypt_with_else14:
+	jmp	.Lnorx32_4_1_decrypt_with_endif18
+.Lnorx32_4_1_decrypt_with_else17:
 	mov	84(sp), 170(sp)
 	mov	86(sp), r6
 	mov	90(sp), r7
@@ -1014,14 +1030,14 @@ norx32_4_1_decrypt_with:
 	mov	118(sp), r12
 	mov	122(sp), r13
 	mov	124(sp), r14
-.Lnorx32_4_1_decrypt_with_endif15:
+.Lnorx32_4_1_decrypt_with_endif18:
 	; norx32_4_1.ae:163: store_le(msg, off, x, count)
 	mov	114(sp), r5
 	add	342(sp), r5
 	cmp	#48, 82(sp)
-	jnc	.Lnorx32_4_1_decrypt_with_bytes21
+	jnc	.Lnorx32_4_1_decrypt_with_bytes24
 	bit	#1, r5
-	jnz	.Lnorx32_4_1_decrypt_with_bytes21
+	jnz	.Lnorx32_4_1_decrypt_with_bytes24
 	mov	78(sp), 0(r5)
 	mov	76(sp), 2(r5)
 	mov	74(sp), 4(r5)
@@ -1046,8 +1062,8 @@ norx32_4_1_decrypt_with:
 	mov	r12, 42(r5)
 	mov	r13, 44(r5)
 	mov	r14, 46(r5)
-	jmp	.Lnorx32_4_1_decrypt_with_stored22
-.Lnorx32_4_1_decrypt_with_bytes21:
+	jmp	.Lnorx32_4_1_decrypt_with_stored25
+.Lnorx32_4_1_decrypt_with_bytes24:
 	mov	78(sp), 252(sp)
 	mov	76(sp), 254(sp)
 	mov	74(sp), 256(sp)
@@ -1077,19 +1093,19 @@ norx32_4_1_decrypt_with:
 	mov	r15, 66(sp)
 	mov	82(sp), r4
 	cmp	#48, r4
-	jnc	.Lnorx32_4_1_decrypt_with_cnt23
+	jnc	.Lnorx32_4_1_decrypt_with_cnt26
 	mov	#48, r4
-.Lnorx32_4_1_decrypt_with_cnt23:
+.Lnorx32_4_1_decrypt_with_cnt26:
 	tst	r4
-	jz	.Lnorx32_4_1_decrypt_with_stored22
-.Lnorx32_4_1_decrypt_with_cpy24:
+	jz	.Lnorx32_4_1_decrypt_with_stored25
+.Lnorx32_4_1_decrypt_with_cpy27:
 	mov	66(sp), r15
 	mov.b	@r15, 0(r5)
 	inc	66(sp)
 	inc	r5
 	dec	r4
-	jnz	.Lnorx32_4_1_decrypt_with_cpy24
-.Lnorx32_4_1_decrypt_with_stored22:
+	jnz	.Lnorx32_4_1_decrypt_with_cpy27
+.Lnorx32_4_1_decrypt_with_stored25:
 	; norx32_4_1.ae:164: set_rate(s, r ^ x ^ pad(count))
 	xor	172(sp), 78(sp)
 	xor	174(sp), 76(sp)
@@ -1134,7 +1150,7 @@ norx32_4_1_decrypt_with:
 	adc	r15
 	xor	#1, r15
 	tst	r15
-	jz	.Lnorx32_4_1_decrypt_with_else25
+	jz	.Lnorx32_4_1_decrypt_with_else28
 	mov	#1, 54(sp)
 	mov	#0, 48(sp)
 	mov	#0, 42(sp)
@@ -1161,12 +1177,12 @@ norx32_4_1_decrypt_with:
 	mov	#0, 64(sp)
 	mov	126(sp), r4
 	tst	128(sp)
-	jnz	.Lnorx32_4_1_decrypt_with_shbig27
+	jnz	.Lnorx32_4_1_decrypt_with_shbig30
 	cmp	#384, r4
-	jc	.Lnorx32_4_1_decrypt_with_shbig27
-.Lnorx32_4_1_decrypt_with_shlimb30:
+	jc	.Lnorx32_4_1_decrypt_with_shbig30
+.Lnorx32_4_1_decrypt_with_shlimb33:
 	cmp	#16, r4
-	jnc	.Lnorx32_4_1_decrypt_with_shbits31
+	jnc	.Lnorx32_4_1_decrypt_with_shbits34
 	mov	r15, 64(sp)
 	mov	r14, r15
 	mov	r13, r14
@@ -1192,11 +1208,11 @@ norx32_4_1_decrypt_with:
 	mov	54(sp), 48(sp)
 	clr	54(sp)
 	sub	#16, r4
-	jmp	.Lnorx32_4_1_decrypt_with_shlimb30
-.Lnorx32_4_1_decrypt_with_shbits31:
+	jmp	.Lnorx32_4_1_decrypt_with_shlimb33
+.Lnorx32_4_1_decrypt_with_shbits34:
 	tst	r4
-	jz	.Lnorx32_4_1_decrypt_with_shend28
-.Lnorx32_4_1_decrypt_with_sh29:
+	jz	.Lnorx32_4_1_decrypt_with_shend31
+.Lnorx32_4_1_decrypt_with_sh32:
 	rla	54(sp)
 	rlc	48(sp)
 	rlc	42(sp)
@@ -1222,9 +1238,9 @@ norx32_4_1_decrypt_with:
 	rlc	r15
 	rlc	64(sp)
 	dec	r4
-	jnz	.Lnorx32_4_1_decrypt_with_sh29
-	jmp	.Lnorx32_4_1_decrypt_with_shend28
-.Lnorx32_4_1_decrypt_with_shbig27:
+	jnz	.Lnorx32_4_1_decrypt_with_sh32
+	jmp	.Lnorx32_4_1_decrypt_with_shend31
+.Lnorx32_4_1_decrypt_with_shbig30:
 	clr	54(sp)
 	clr	48(sp)
 	clr	42(sp)
@@ -1249,7 +1265,7 @@ norx32_4_1_decrypt_with:
 	clr	r14
 	clr	r15
 	clr	64(sp)
-.Lnorx32_4_1_decrypt_with_shend28:
+.Lnorx32_4_1_decrypt_with_shend31:
 	bis	#32768, 64(sp)
 	; norx32_4_1.ae:164: set_rate(s, r ^ x ^ pad(count))
 	xor	54(sp), 78(sp)
@@ -1288,8 +1304,8 @@ norx32_4_1_decrypt_with:
 	xor	r15, r14
 	mov	120(sp), r15
 	xor	64(sp), r15
-	jmp	.Lnorx32_4_1_decrypt_with_endif26
-.Lnorx32_4_1_decrypt_with_else25:
+	jmp	.Lnorx32_4_1_decrypt_with_endif29
+.Lnorx32_4_1_decrypt_with_else28:
 	mov	30(sp), r4
 	mov	20(sp), r5
 	mov	88(sp), r6
@@ -1302,7 +1318,7 @@ norx32_4_1_decrypt_with:
 	mov	112(sp), r13
 	mov	116(sp), r14
 	mov	120(sp), r15
-.Lnorx32_4_1_decrypt_with_endif26:
+.Lnorx32_4_1_decrypt_with_endif29:
 	; norx32_4_1.ae:53: s[i] = x[32 * i + 31 : 32 * i]
 	mov	78(sp), 172(sp)
 	mov	76(sp), 174(sp)
@@ -1330,41 +1346,39 @@ norx32_4_1_decrypt_with:
 	mov	r15, 218(sp)
 	add	#1, 132(sp)
 	cmp	148(sp), 132(sp)
-	jc	.Lnorx32_4_1_decrypt_with_near39
+	jc	.Lnorx32_4_1_decrypt_with_near44
 	br	#.Lnorx32_4_1_decrypt_with_loop7
-.Lnorx32_4_1_decrypt_with_near39:
+.Lnorx32_4_1_decrypt_with_near44:
 .Lnorx32_4_1_decrypt_with_done8:
 .Lnorx32_4_1_decrypt_with_else1:
 .Lnorx32_4_1_decrypt_with_endif2:
 	; norx32_4_1.ae:167: return (load_le(tag, 0, 16) ^ finalize(s, k)) == 0
-	mov	338(sp), r11
-	bit	#1, r11
-	jnz	.Lnorx32_4_1_decrypt_with_bytes32
-.Lnorx32_4_1_decrypt_with_words33:
-	mov	@r11+, 152(sp)
-	mov	@r11+, 150(sp)
-	mov	@r11+, 146(sp)
-	mov	@r11+, 144(sp)
-	mov	@r11+, 142(sp)
-	mov	@r11+, 140(sp)
-	mov	@r11+, 138(sp)
-	mov	@r11+, 136(sp)
-	jmp	.Lnorx32_4_1_decrypt_with_join34
-.Lnorx32_4_1_decrypt_with_bytes32:
-	mov	sp, r12
-	add	#252, r12
-	mov	r12, r13
-	mov	#16, r14
-.Lnorx32_4_1_decrypt_with_cpy35:
-	mov.b	@r11, r15
-	inc	r11
-	mov.b	r15, 0(r13)
-	inc	r13
-	dec	r14
-	jnz	.Lnorx32_4_1_decrypt_with_cpy35
-	mov	r12, r11
-	jmp	.Lnorx32_4_1_decrypt_with_words33
-.Lnorx32_4_1_decrypt_with_join34:
+	mov	338(sp), r12
+	bit	#1, r12
+	jnz	.Lnorx32_4_1_decrypt_with_bytes35
+.Lnorx32_4_1_decrypt_with_words36:
+	mov	@r12+, 152(sp)
+	mov	@r12+, 150(sp)
+	mov	@r12+, 146(sp)
+	mov	@r12+, 144(sp)
+	mov	@r12+, 142(sp)
+	mov	@r12+, 140(sp)
+	mov	@r12+, 138(sp)
+	mov	@r12+, 136(sp)
+	jmp	.Lnorx32_4_1_decrypt_with_join37
+.Lnorx32_4_1_decrypt_with_bytes35:
+	mov	sp, r13
+	add	#252, r13
+	mov	r13, r14
+	mov	#16, r15
+.Lnorx32_4_1_decrypt_with_cpy38:
+	mov.b	@r12+, 0(r14)
+	inc	r14
+	dec	r15
+	jnz	.Lnorx32_4_1_decrypt_with_cpy38
+	mov	r13, r12
+	jmp	.Lnorx32_4_1_decrypt_with_words36
+.Lnorx32_4_1_decrypt_with_join37:
 	mov	sp, r12
 	add	#172, r12
 	mov	154(sp), r15
@@ -2460,7 +2474,7 @@ norx32_4_1_F_permute:
 
 ; --- norx32_4_1_absorb_header: norx32_4_1.absorb_header
 ;     frame 142 bytes (47 spill slots, locals 48), saves nothing
-;     estimated 1296 bytes of code
+;     estimated 1314 bytes of code
 	.section .text.norx32_4_1_absorb_header,"ax",@progbits
 	.local norx32_4_1_absorb_header
 	.type norx32_4_1_absorb_header, @function
@@ -2472,9 +2486,9 @@ norx32_4_1_absorb_header:
 	mov	r14, 86(sp)
 	; norx32_4_1.ae:94: if n > 0 {
 	tst	r14
-	jnz	.Lnorx32_4_1_absorb_header_near21
+	jnz	.Lnorx32_4_1_absorb_header_near24
 	br	#.Lnorx32_4_1_absorb_header_else1
-.Lnorx32_4_1_absorb_header_near21:
+.Lnorx32_4_1_absorb_header_near24:
 	; norx32_4_1.ae:38: return n / rate
 	mov	r14, r11
 	mov	#48, r12
@@ -2500,9 +2514,9 @@ norx32_4_1_absorb_header:
 	mov	r13, 84(sp)
 	mov	#0, 82(sp)
 	cmp	r13, 82(sp)
-	jnc	.Lnorx32_4_1_absorb_header_near22
+	jnc	.Lnorx32_4_1_absorb_header_near25
 	br	#.Lnorx32_4_1_absorb_header_done8
-.Lnorx32_4_1_absorb_header_near22:
+.Lnorx32_4_1_absorb_header_near25:
 .Lnorx32_4_1_absorb_header_loop7:
 	; norx32_4_1.ae:96: off = rate * i
 	mov	82(sp), r15
@@ -2589,24 +2603,33 @@ norx32_4_1_absorb_header:
 	mov	@r4+, r14
 	jmp	.Lnorx32_4_1_absorb_header_join11
 .Lnorx32_4_1_absorb_header_bytes9:
-	mov	sp, r11
-	add	#94, r11
-	mov	r11, r12
-	mov	#48, r13
-	mov	4(sp), r15
-.Lnorx32_4_1_absorb_header_cpy12:
-	clr	r14
+	mov	sp, r12
+	add	#94, r12
+	mov	r12, r13
+	mov	4(sp), r14
+	cmp	#48, r14
+	jnc	.Lnorx32_4_1_absorb_header_cap12
+	mov	#48, r14
+.Lnorx32_4_1_absorb_header_cap12:
+	mov	#48, r15
+	sub	r14, r15
+	tst	r14
+	jz	.Lnorx32_4_1_absorb_header_zeros14
+.Lnorx32_4_1_absorb_header_cpy13:
+	mov.b	@r4+, 0(r13)
+	inc	r13
+	dec	r14
+	jnz	.Lnorx32_4_1_absorb_header_cpy13
+.Lnorx32_4_1_absorb_header_zeros14:
 	tst	r15
-	jz	.Lnorx32_4_1_absorb_header_pad13
-	mov.b	@r4, r14
-	inc	r4
+	jz	.Lnorx32_4_1_absorb_header_filled16
+.Lnorx32_4_1_absorb_header_zero15:
+	mov.b	#0, 0(r13)
+	inc	r13
 	dec	r15
-.Lnorx32_4_1_absorb_header_pad13:
-	mov.b	r14, 0(r12)
-	inc	r12
-	dec	r13
-	jnz	.Lnorx32_4_1_absorb_header_cpy12
-	mov	r11, r4
+	jnz	.Lnorx32_4_1_absorb_header_zero15
+.Lnorx32_4_1_absorb_header_filled16:
+	mov	r12, r4
 	jmp	.Lnorx32_4_1_absorb_header_words10
 .Lnorx32_4_1_absorb_header_join11:
 	mov	@sp, r4
@@ -2657,7 +2680,7 @@ norx32_4_1_absorb_header:
 	adc	r15
 	xor	#1, r15
 	tst	r15
-	jz	.Lnorx32_4_1_absorb_header_else14
+	jz	.Lnorx32_4_1_absorb_header_else17
 	mov	4(sp), r5
 	rlam.w	#3, r5
 	mov	18(sp), r15
@@ -2688,12 +2711,12 @@ norx32_4_1_absorb_header:
 	mov	#0, r15
 	mov	#0, 58(sp)
 	tst	18(sp)
-	jnz	.Lnorx32_4_1_absorb_header_shbig16
+	jnz	.Lnorx32_4_1_absorb_header_shbig19
 	cmp	#384, r5
-	jc	.Lnorx32_4_1_absorb_header_shbig16
-.Lnorx32_4_1_absorb_header_shlimb19:
+	jc	.Lnorx32_4_1_absorb_header_shbig19
+.Lnorx32_4_1_absorb_header_shlimb22:
 	cmp	#16, r5
-	jnc	.Lnorx32_4_1_absorb_header_shbits20
+	jnc	.Lnorx32_4_1_absorb_header_shbits23
 	mov	r15, 58(sp)
 	mov	r14, r15
 	mov	r13, r14
@@ -2719,11 +2742,11 @@ norx32_4_1_absorb_header:
 	mov	30(sp), 28(sp)
 	clr	30(sp)
 	sub	#16, r5
-	jmp	.Lnorx32_4_1_absorb_header_shlimb19
-.Lnorx32_4_1_absorb_header_shbits20:
+	jmp	.Lnorx32_4_1_absorb_header_shlimb22
+.Lnorx32_4_1_absorb_header_shbits23:
 	tst	r5
-	jz	.Lnorx32_4_1_absorb_header_shend17
-.Lnorx32_4_1_absorb_header_sh18:
+	jz	.Lnorx32_4_1_absorb_header_shend20
+.Lnorx32_4_1_absorb_header_sh21:
 	rla	30(sp)
 	rlc	28(sp)
 	rlc	26(sp)
@@ -2749,9 +2772,9 @@ norx32_4_1_absorb_header:
 	rlc	r15
 	rlc	58(sp)
 	dec	r5
-	jnz	.Lnorx32_4_1_absorb_header_sh18
-	jmp	.Lnorx32_4_1_absorb_header_shend17
-.Lnorx32_4_1_absorb_header_shbig16:
+	jnz	.Lnorx32_4_1_absorb_header_sh21
+	jmp	.Lnorx32_4_1_absorb_header_shend20
+.Lnorx32_4_1_absorb_header_shbig19:
 	clr	30(sp)
 	clr	28(sp)
 	clr	26(sp)
@@ -2776,7 +2799,7 @@ norx32_4_1_absorb_header:
 	clr	r14
 	clr	r15
 	clr	58(sp)
-.Lnorx32_4_1_absorb_header_shend17:
+.Lnorx32_4_1_absorb_header_shend20:
 	; norx32_4_1.ae:100: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
 	xor	30(sp), 56(sp)
 	xor	28(sp), 54(sp)
@@ -2818,8 +2841,8 @@ norx32_4_1_absorb_header:
 	mov	80(sp), r14
 	xor	r15, r14
 	mov	38(sp), 90(sp)
-	jmp	.Lnorx32_4_1_absorb_header_endif15
-.Lnorx32_4_1_absorb_header_else14:
+	jmp	.Lnorx32_4_1_absorb_header_endif18
+.Lnorx32_4_1_absorb_header_else17:
 	mov	38(sp), 90(sp)
 	mov	60(sp), r4
 	mov	62(sp), r5
@@ -2832,7 +2855,7 @@ norx32_4_1_absorb_header:
 	mov	76(sp), r12
 	mov	78(sp), r13
 	mov	80(sp), r14
-.Lnorx32_4_1_absorb_header_endif15:
+.Lnorx32_4_1_absorb_header_endif18:
 	; norx32_4_1.ae:53: s[i] = x[32 * i + 31 : 32 * i]
 	mov	@sp, r15
 	mov	56(sp), 0(r15)
@@ -2862,9 +2885,9 @@ norx32_4_1_absorb_header:
 	mov	r14, 46(r4)
 	add	#1, 82(sp)
 	cmp	84(sp), 82(sp)
-	jc	.Lnorx32_4_1_absorb_header_near23
+	jc	.Lnorx32_4_1_absorb_header_near26
 	br	#.Lnorx32_4_1_absorb_header_loop7
-.Lnorx32_4_1_absorb_header_near23:
+.Lnorx32_4_1_absorb_header_near26:
 .Lnorx32_4_1_absorb_header_done8:
 .Lnorx32_4_1_absorb_header_else1:
 .Lnorx32_4_1_absorb_header_endif2:
@@ -2967,7 +2990,7 @@ norx32_4_1_finalize:
 
 ; --- norx32_4_1_initialize: norx32_4_1.initialize
 ;     frame 20 bytes (2 spill slots, locals 16), saves nothing
-;     estimated 344 bytes of code
+;     estimated 340 bytes of code
 	.section .text.norx32_4_1_initialize,"ax",@progbits
 	.local norx32_4_1_initialize
 	.type norx32_4_1_initialize, @function
@@ -2991,18 +3014,16 @@ norx32_4_1_initialize:
 	mov	@r6+, r13
 	jmp	.Lnorx32_4_1_initialize_join3
 .Lnorx32_4_1_initialize_bytes1:
-	mov	sp, r12
-	add	#4, r12
-	mov	r12, r13
-	mov	#16, r14
+	mov	sp, r13
+	add	#4, r13
+	mov	r13, r14
+	mov	#16, r15
 .Lnorx32_4_1_initialize_cpy4:
-	mov.b	@r6, r15
-	inc	r6
-	mov.b	r15, 0(r13)
-	inc	r13
-	dec	r14
+	mov.b	@r6+, 0(r14)
+	inc	r14
+	dec	r15
 	jnz	.Lnorx32_4_1_initialize_cpy4
-	mov	r12, r6
+	mov	r13, r6
 	jmp	.Lnorx32_4_1_initialize_words2
 .Lnorx32_4_1_initialize_join3:
 	; norx32_4_1.ae:68: s[i] = n[32 * i + 31 : 32 * i]
