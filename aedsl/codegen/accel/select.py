@@ -84,6 +84,7 @@ class AccelSelection:
             self._acc_deferred: dict = {}               # xor result Value -> the deferred xor op
             self._acc_single_use: set = set()           # id(Value) used once (by a fusable xor)
             self._acc_arm: dict = {}                    # id(branch block) -> (key, mode) at its head
+            self._acc_end: dict = {}                    # id(block) -> (key, mode) at its end
 
     # --- IR walk hooks ---------------------------------------------------------------------
     def select_op(self, op: Op) -> None:
@@ -121,14 +122,17 @@ class AccelSelection:
         if self.accel is not None and self.accel.xor_in and self.accel.delay_slot:
             self._find_fusable(block)
         if self.accel is None or not self.accel.delay_slot or not any(o.opcode == "accel_start" for o in block.ops):
-            return super().select_block(block)
-        ops = hoist_starts(block.ops)
-        saved = block.ops
-        try:
-            block.ops = ops                     # the IR is not changed: the list is restored
-            return super().select_block(block)
-        finally:
-            block.ops = saved
+            out = super().select_block(block)
+        else:
+            ops = hoist_starts(block.ops)
+            saved = block.ops
+            try:
+                block.ops = ops                 # the IR is not changed: the list is restored
+                out = super().select_block(block)
+            finally:
+                block.ops = saved
+        self._acc_end[id(block)] = self._acc_state
+        return out
 
     def _flush_before_region(self, op: Op) -> None:
         """A region that neither touches the accelerator nor reads the pending result runs in
@@ -165,7 +169,7 @@ class AccelSelection:
         super().select_for(op)
         if need is not None:
             self.accel_flush()
-            self._acc_state = (need[0][0], need[1])
+            self._acc_state = (need[0], need[1])        # ((signature, form), mode), as ensured
         self._acc_state_val = after
 
     def select_if(self, op: Op) -> None:
@@ -179,9 +183,13 @@ class AccelSelection:
         super().select_if(op)
         for region in op.regions:               # a branch a constant condition left out
             self._acc_arm.pop(id(region), None)
+        ends = [self._acc_end.pop(id(r)) for r in op.regions if id(r) in self._acc_end]
         if _contains_accel(op.regions):
             self.accel_flush()
-            self._acc_state = (None, None)      # the branches may leave different keys/modes
+            # the key and mode every branch leaves (the one a constant condition selected), or
+            # none known when they may differ
+            same = ends and all(e == ends[0] for e in ends) and None not in ends[0]
+            self._acc_state = ends[0] if same else (None, None)
             self._acc_state_val = None
 
     def select_call(self, op: Op) -> None:
