@@ -425,10 +425,12 @@ def autoincrement_tail(mf: MFunction, target) -> int:
             # the run may end in a read of the next word into p itself (`mov 6(p), p`: the
             # pointer dies there, whatever p holds after it); that read takes `@p` once the run
             # has moved p there
-            over = next((j for j, i in enumerate(idx) if _overwriting_read(insts[i], p) is not None), None)
-            last = None if over is None else _overwriting_read(insts[idx[over]], p)
-            if last is not None:
-                idx = idx[:over + 1]
+            last = None
+            for j, i in enumerate(idx):
+                last = _overwriting_read(insts[i], p)
+                if last is not None:
+                    idx = idx[:j + 1]
+                    break
             if p == SP or (last is None and p in after[idx[-1]]):
                 continue
             ends = idx[:-1] if last is not None else idx

@@ -157,7 +157,7 @@ def test_the_key_is_written_once_a_message(scheme, entry):
     """The module keeps its key across a loop with one key (CCM's AD blocks) and across an `if`
     whose branches all leave it (CCM's `if a != 0`), so a message writes the key once: one
     8-word load. A loop used to leave its key in a form the next start did not recognise, and
-    an `if` forgot the key: CCM wrote it twice a message (cc430f6137, 16 B: 111/136 ->
+    an `if` forgot the key: CCM wrote it twice a message (cc430f6137, 16 B: 105/131 ->
     101/127 cycles/byte, 5 804 -> 5 608 B)."""
     unit = compile_spec(f"specs/schemes/{scheme}.ae", CHIP, {"aes": "accel"})
     lines = function_lines(unit.asm, unit.entries[entry].symbol)
